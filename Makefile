@@ -1,0 +1,39 @@
+# Every target creates .venv and installs the project (with the dev extra) when
+# the venv is missing or pyproject.toml changed since the last install.
+
+PY ?= python3
+VENV := .venv
+VPY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+BENCH_SCRIPTS := $(wildcard bench/*.py)
+ARGS ?=
+
+.PHONY: run test play bench lint clean
+
+$(STAMP): pyproject.toml
+	test -x $(VPY) || $(PY) -m venv $(VENV)
+	$(VPY) -m pip install -q -e ".[dev]"
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(VPY) bot.py
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+
+test: lint
+	$(VENV)/bin/pytest
+
+play: $(STAMP)
+	$(VPY) -m umtali play $(ARGS)
+
+bench: $(STAMP)
+	@set -e; for script in $(BENCH_SCRIPTS); do \
+		echo "== $$script"; \
+		$(VPY) $$script; \
+	done
+
+clean:
+	rm -rf $(VENV) build *.egg-info .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	find . -path ./.git -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +

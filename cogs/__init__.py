@@ -1,0 +1,1 @@
+"""Discord cogs (slash-command groups) for the Umtali bot."""

@@ -1,0 +1,1 @@
+"""Persistence layer: SQLite records of matches and leaderboards."""

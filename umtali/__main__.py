@@ -1,0 +1,3 @@
+from umtali.cli import main
+
+raise SystemExit(main())

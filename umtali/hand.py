@@ -1,0 +1,416 @@
+"""One hand of Umtali: the deal, the turns, going out, the last turn, and the hand's scores.
+
+``HandState`` is the whole truth of a hand, hidden cards included. Nothing outside the engine
+should read it directly: players and renderers get a ``PlayerView``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from enum import Enum
+from typing import NamedTuple
+
+from umtali.cards import CARDS, iter_cards, points_of
+from umtali.errors import IllegalMoveError
+from umtali.events import (
+    Discarded,
+    DrewFromStock,
+    Event,
+    Extended,
+    HandEnd,
+    Melded,
+    NoDraw,
+    StockReshuffled,
+    TookDiscard,
+    WentOut,
+)
+from umtali.melds import Meld, PlayKind, classify, extended, meldable, new_meld, play_points
+from umtali.moves import Move, MoveKind
+from umtali.rules import DealStyle, RuleSet
+from umtali.search import after, can_meld_all, canonical_target, meld_options
+
+
+class Phase(Enum):
+    DRAW = "draw"
+    MELD = "meld"
+    OVER = "over"
+
+
+class Play(NamedTuple):
+    """What one player laid in one move, kept on that player's side of the table."""
+
+    player: int
+    kind: PlayKind
+    cards: int
+    #: Index of the logical meld this play started or extended.
+    meld: int
+    points: int
+
+
+class HandState:
+    """The full state of one hand. Mutated only through ``apply``."""
+
+    __slots__ = (
+        "_legal",
+        "dealer",
+        "discard_pile",
+        "face_down",
+        "hands",
+        "melds",
+        "must_meld",
+        "optional",
+        "out",
+        "pair_laid",
+        "phase",
+        "plays",
+        "points",
+        "progress",
+        "quiet_turns",
+        "reason",
+        "reshuffle_key",
+        "reshuffled",
+        "rules",
+        "stock",
+        "taken",
+        "turn",
+        "turns",
+    )
+
+    def __init__(self, rules: RuleSet, dealer: int, reshuffle_key: str) -> None:
+        self.rules = rules
+        self.optional = rules.optional_melding
+        self.dealer = dealer
+        self.reshuffle_key = reshuffle_key
+        self.hands = [0, 0]
+        #: Face-down stock, top card last.
+        self.stock: list[int] = []
+        #: Face-up discard pile, top card last.
+        self.discard_pile: list[int] = []
+        #: The top discard lies face down (the last discard of a player going out).
+        self.face_down = False
+        self.melds: list[Meld] = []
+        self.plays: list[Play] = []
+        self.points = [0, 0]
+        self.turn = 1 - dealer
+        self.phase = Phase.DRAW
+        #: The card taken from the discard pile this turn, or -1.
+        self.taken = -1
+        #: Cards taken with ``take 2`` that must still be melded this turn.
+        self.must_meld = 0
+        self.pair_laid = False
+        #: Who went out first, or -1; the other player is then playing the last turn.
+        self.out = -1
+        self.reshuffled = False
+        self.quiet_turns = 0
+        self.progress = False
+        self.turns = 0
+        self.reason: HandEnd | None = None
+        self._legal: list[Move] | None = None
+
+    # -- the deal -------------------------------------------------------------------------
+
+    @staticmethod
+    def deal(rules: RuleSet, dealer: int, deck: Sequence[int], reshuffle_key: str) -> HandState:
+        """Deal from ``deck`` (top card first): one card at a time, the non-dealer first."""
+        if sorted(deck) != list(range(52)):
+            raise ValueError("a deal needs each of the 52 cards once")
+        s = HandState(rules, dealer, reshuffle_key)
+        cards = list(deck)
+        pos = 0
+        for _ in range(10):
+            for seat in (1 - dealer, dealer):
+                s.hands[seat] |= 1 << cards[pos]
+                pos += 1
+        if rules.deal is DealStyle.ELEVEN:
+            s.hands[1 - dealer] |= 1 << cards[pos]
+            pos += 1
+        else:
+            s.discard_pile.append(cards[pos])
+            pos += 1
+        s.stock = cards[pos:][::-1]
+        s.phase = Phase.MELD if rules.deal is DealStyle.ELEVEN else Phase.DRAW
+        return s
+
+    @staticmethod
+    def from_position(
+        rules: RuleSet,
+        dealer: int,
+        hands: tuple[int, int],
+        stock_top_first: Sequence[int],
+        discard_bottom_first: Sequence[int],
+        reshuffle_key: str,
+    ) -> HandState:
+        """A fixed deal: both hands, the stock order and the discard pile."""
+        s = HandState(rules, dealer, reshuffle_key)
+        s.hands = [hands[0], hands[1]]
+        s.stock = list(stock_top_first)[::-1]
+        s.discard_pile = list(discard_bottom_first)
+        everything = hands[0] | hands[1]
+        count = hands[0].bit_count() + hands[1].bit_count()
+        for c in (*s.stock, *s.discard_pile):
+            everything |= 1 << c
+            count += 1
+        if hands[0] & hands[1] or everything != (1 << 52) - 1 or count != 52:
+            raise ValueError("a deal must hold each of the 52 cards exactly once")
+        starts_without_draw = rules.deal is DealStyle.ELEVEN and not s.discard_pile
+        s.phase = Phase.MELD if starts_without_draw else Phase.DRAW
+        if not starts_without_draw and not s.stock:
+            raise ValueError("a deal needs a stock to draw from")
+        return s
+
+    # -- reading the position --------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def top_discard(self) -> int:
+        return self.discard_pile[-1] if self.discard_pile else -1
+
+    @property
+    def table_cards(self) -> int:
+        m = 0
+        for meld in self.melds:
+            m |= meld.cards
+        return m
+
+    def meld_of(self, card: int) -> int:
+        """Index of the logical meld holding ``card``, or -1."""
+        bit = 1 << card
+        for i, m in enumerate(self.melds):
+            if m.cards & bit:
+                return i
+        return -1
+
+    def leftover_points(self) -> int:
+        """Points of the opponent's cards that go to the player who went out."""
+        if self.reason is not HandEnd.WENT_OUT or self.out < 0:
+            return 0
+        return points_of(self.hands[1 - self.out])
+
+    def scores(self) -> tuple[int, int]:
+        left = self.leftover_points()
+        a, b = self.points
+        return (a + left, b) if self.out == 0 else (a, b + left) if self.out == 1 else (a, b)
+
+    # -- legal moves ----------------------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the player to act, nothing illegal. Computed once per position."""
+        if self._legal is None:
+            self._legal = self._generate()
+        return self._legal
+
+    def _generate(self) -> list[Move]:
+        if self.phase is Phase.DRAW:
+            return self._draw_moves()
+        if self.phase is Phase.OVER:
+            return []
+        hand = self.hands[self.turn]
+        if self.pair_laid:
+            return self._discards(hand)
+        melds = self.melds
+        moves: list[Move] = []
+        must = self.must_meld
+        table = tuple(melds) if must else ()
+        for opt in meld_options(hand, melds, self.optional):
+            kind, cards, index = opt
+            if must:
+                if kind is PlayKind.PAIR:
+                    if hand & ~cards & must:
+                        continue
+                else:
+                    h2, m2 = after(hand, table, opt)
+                    if not can_meld_all(h2, m2, must, self.optional):
+                        continue
+            if index < 0:
+                moves.append(Move(MoveKind.MELD, cards))
+            else:
+                card = cards.bit_length() - 1
+                moves.append(
+                    Move(MoveKind.EXTEND, cards, canonical_target(melds[index], card))
+                )
+        if not must and (self.optional or not self._must_meld_now(hand)):
+            moves.extend(self._discards(hand))
+        return moves
+
+    def _must_meld_now(self, hand: int) -> bool:
+        acc = 0
+        for m in self.melds:
+            acc |= m.accepts
+        return meldable(hand, acc)
+
+    def _draw_moves(self) -> list[Move]:
+        moves = [Move.draw()] if self.stock else []
+        pile = self.discard_pile
+        if pile and not self.face_down:
+            moves.append(Move.take())
+            if len(pile) >= 2:
+                two = (1 << pile[-1]) | (1 << pile[-2])
+                hand = self.hands[self.turn] | two
+                if can_meld_all(hand, tuple(self.melds), two, self.optional):
+                    moves.append(Move.take_two())
+        return moves
+
+    def _discards(self, hand: int) -> list[Move]:
+        last = hand.bit_count() == 1
+        out: list[Move] = []
+        for c in iter_cards(hand):
+            if c == self.taken and not last:
+                continue
+            out.append(Move(MoveKind.DISCARD, 1 << c))
+            if last:
+                out.append(Move(MoveKind.DISCARD, 1 << c, -1, True))
+        return out
+
+    def canonical(self, move: Move) -> Move:
+        """The listed form of ``move``: an extension may name any card of its meld."""
+        if move.kind is MoveKind.EXTEND and 0 <= move.target < 52:
+            i = self.meld_of(move.target)
+            if i >= 0:
+                card = move.cards.bit_length() - 1
+                return move._replace(target=canonical_target(self.melds[i], card))
+        return move
+
+    def is_legal(self, move: Move) -> bool:
+        return self.canonical(move) in self.legal_moves()
+
+    # -- applying moves -------------------------------------------------------------------
+
+    def apply(self, move: Move) -> list[Event]:
+        """Validate and play ``move`` for the player to act; return what happened."""
+        move = self.canonical(move)
+        if move not in self.legal_moves():
+            from umtali.explain import why_illegal
+
+            raise IllegalMoveError(why_illegal(self, move))
+        return self._play(move)
+
+    def _play(self, move: Move) -> list[Event]:
+        self._legal = None
+        p = self.turn
+        events: list[Event] = []
+        kind = move.kind
+        if kind is MoveKind.DRAW:
+            card = self.stock.pop()
+            self.hands[p] |= 1 << card
+            self.progress = True
+            self.phase = Phase.MELD
+            events.append(DrewFromStock(p, CARDS[card]))
+        elif kind is MoveKind.TAKE:
+            card = self.discard_pile.pop()
+            self.hands[p] |= 1 << card
+            self.taken = card
+            self.phase = Phase.MELD
+            events.append(TookDiscard(p, (CARDS[card],)))
+        elif kind is MoveKind.TAKE_TWO:
+            first = self.discard_pile.pop()
+            second = self.discard_pile.pop()
+            self.hands[p] |= (1 << first) | (1 << second)
+            self.taken = first
+            self.must_meld = (1 << first) | (1 << second)
+            self.phase = Phase.MELD
+            events.append(TookDiscard(p, (CARDS[first], CARDS[second])))
+        elif kind is MoveKind.DISCARD:
+            card = move.cards.bit_length() - 1
+            self.hands[p] &= ~move.cards
+            self.discard_pile.append(card)
+            self.face_down = move.face_down
+            events.append(Discarded(p, CARDS[card], move.face_down))
+            self._end_turn(events, discarded=True)
+        else:
+            self._lay(move, events)
+            if not self.hands[p]:
+                self._end_turn(events, discarded=False)
+        return events
+
+    def _lay(self, move: Move, events: list[Event]) -> None:
+        p = self.turn
+        cards = move.cards
+        self.hands[p] &= ~cards
+        self.must_meld &= ~cards
+        self.progress = True
+        if move.kind is MoveKind.EXTEND:
+            card = cards.bit_length() - 1
+            index = self.meld_of(move.target)
+            self.melds[index] = extended(self.melds[index], card)
+            pts = CARDS[card].points
+            self.plays.append(Play(p, PlayKind.EXTENSION, cards, index, pts))
+            events.append(Extended(p, CARDS[card], CARDS[move.target], pts))
+        else:
+            kind = classify(cards)
+            assert kind is not None  # listed moves are always melds
+            self.melds.append(new_meld(kind, cards))
+            pts = play_points(kind, cards)
+            self.plays.append(Play(p, kind, cards, len(self.melds) - 1, pts))
+            if kind is PlayKind.PAIR:
+                self.pair_laid = True
+            events.append(Melded(p, kind, tuple(CARDS[c] for c in iter_cards(cards)), pts))
+        self.points[p] += pts
+
+    # -- turns ----------------------------------------------------------------------------
+
+    def _end_turn(self, events: list[Event], *, discarded: bool) -> None:
+        p = self.turn
+        self.turns += 1
+        if not self.hands[p]:
+            events.append(WentOut(p, discarded))
+            if self.out >= 0:
+                # Both went out: nothing is carried over.
+                self._finish(HandEnd.WENT_OUT)
+                return
+            self.out = p
+            self._begin_turn(1 - p, events)
+            return
+        if self.out >= 0:
+            self._finish(HandEnd.WENT_OUT)
+            return
+        self.quiet_turns = 0 if self.progress else self.quiet_turns + 1
+        if self.quiet_turns >= self.rules.stall_turns:
+            self._finish(HandEnd.STALLED)
+            return
+        self._begin_turn(1 - p, events)
+
+    def _begin_turn(self, player: int, events: list[Event]) -> None:
+        self.turn = player
+        self.taken = -1
+        self.must_meld = 0
+        self.pair_laid = False
+        self.progress = False
+        self.phase = Phase.DRAW
+        if self.stock:
+            return
+        pile = self.discard_pile
+        if not self.reshuffled and len(pile) > 1:
+            self.reshuffled = True
+            new_stock = pile[:-1]
+            random.Random(f"{self.reshuffle_key}:reshuffle").shuffle(new_stock)
+            self.stock = new_stock
+            self.discard_pile = pile[-1:]
+            events.append(StockReshuffled(len(new_stock)))
+            return
+        if self.out >= 0:
+            # The last turn after going out is played without any draw.
+            self.phase = Phase.MELD
+            events.append(NoDraw(player))
+            return
+        self._finish(HandEnd.STOCK_EXHAUSTED)
+
+    def _finish(self, reason: HandEnd) -> None:
+        self.reason = reason
+        self.phase = Phase.OVER
+        self._legal = None
+
+    # -- copies ---------------------------------------------------------------------------
+
+    def copy(self) -> HandState:
+        s = HandState.__new__(HandState)
+        for name in HandState.__slots__:
+            v = getattr(self, name)
+            if isinstance(v, list):
+                v = list(v)
+            setattr(s, name, v)
+        return s
+

@@ -1,0 +1,242 @@
+"""Melds: what a set of cards forms, the logical melds on the table, and what they accept.
+
+A *play* is what one player laid in one move (a new meld, or one card extending a meld). A
+*logical meld* is an original meld together with every extension laid on it, by either player;
+it alone decides what may extend it next. Everything here works on bitmasks of cards.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from itertools import combinations
+from typing import Final, NamedTuple
+
+from umtali.cards import (
+    CARDS,
+    JACK,
+    JACKS,
+    KING,
+    QUEEN,
+    RANK_MASK,
+    SUIT_MASK,
+    TEN,
+    card_index,
+    iter_cards,
+)
+
+
+class PlayKind(Enum):
+    """What one move laid on the table."""
+
+    SEQUENCE = "sequence"
+    GROUP = "group"
+    MARRIAGE = "marriage"
+    JACK = "jack"
+    PAIR = "pair"
+    EXTENSION = "extension"
+
+
+class Shape(Enum):
+    """What a logical meld is now, which decides what extends it."""
+
+    RUN = "run"  # a sequence or a marriage, grown at either end
+    SET = "set"  # a group, including a group of jacks
+    JACK = "jack"  # a lone jack, not yet extended
+    PAIR = "pair"  # takes no extension
+
+
+class Meld(NamedTuple):
+    """A logical meld on the table: its shape, its cards, and the cards that may extend it."""
+
+    shape: Shape
+    cards: int
+    accepts: int
+
+
+_LOW3: Final = 0b111
+# Bits of ranks A..10 in every suit: the only cards a new sequence may hold.
+SEQ_CARDS: Final = sum(((1 << 10) - 1) << (s * 13) for s in range(4))
+QUEENS: Final = RANK_MASK[QUEEN]
+KINGS: Final = RANK_MASK[KING]
+
+
+def _run_accepts(cards: int) -> int:
+    low = (cards & -cards).bit_length() - 1
+    high = cards.bit_length() - 1
+    acc = 0
+    if low % 13 != 0:
+        acc |= 1 << (low - 1)
+    if high % 13 != 12:
+        acc |= 1 << (high + 1)
+    return acc
+
+
+def _jack_accepts(jack: int) -> int:
+    suit = jack // 13
+    return (
+        (1 << card_index(TEN, suit)) | (1 << card_index(QUEEN, suit)) | (JACKS & ~(1 << jack))
+    )
+
+
+def new_meld(kind: PlayKind, cards: int) -> Meld:
+    """The logical meld that a new meld of ``kind`` starts."""
+    if kind is PlayKind.SEQUENCE or kind is PlayKind.MARRIAGE:
+        return Meld(Shape.RUN, cards, _run_accepts(cards))
+    if kind is PlayKind.GROUP:
+        rank = CARDS[(cards & -cards).bit_length() - 1].rank
+        return Meld(Shape.SET, cards, RANK_MASK[rank] & ~cards)
+    if kind is PlayKind.JACK:
+        return Meld(Shape.JACK, cards, _jack_accepts(cards.bit_length() - 1))
+    if kind is PlayKind.PAIR:
+        return Meld(Shape.PAIR, cards, 0)
+    raise ValueError(f"not a new meld: {kind}")
+
+
+def extended(meld: Meld, card: int) -> Meld:
+    """The logical meld after ``card`` extends it (the caller checked ``meld.accepts``)."""
+    cards = meld.cards | (1 << card)
+    if meld.shape is Shape.RUN:
+        return Meld(Shape.RUN, cards, _run_accepts(cards))
+    if meld.shape is Shape.SET:
+        return Meld(Shape.SET, cards, meld.accepts & ~(1 << card))
+    # A lone jack's first extension decides for good: a jack makes a group, 10 or Q a run.
+    if (1 << card) & JACKS:
+        return Meld(Shape.SET, cards, JACKS & ~cards)
+    return Meld(Shape.RUN, cards, _run_accepts(cards))
+
+
+def classify(cards: int) -> PlayKind | None:
+    """The kind of new meld these cards form, or None. Pairs are classified whenever legal."""
+    n = cards.bit_count()
+    if n == 1:
+        return PlayKind.JACK if cards & JACKS else None
+    first = CARDS[(cards & -cards).bit_length() - 1]
+    if cards & RANK_MASK[first.rank] == cards:
+        if first.rank == JACK:
+            return None
+        if n == 2:
+            return PlayKind.PAIR
+        return PlayKind.GROUP if n <= 4 else None
+    if cards & SUIT_MASK[first.suit] != cards:
+        return None
+    if n == 2:
+        return PlayKind.MARRIAGE if cards & KINGS and cards & QUEENS else None
+    run = ((1 << n) - 1) << first
+    if cards == run and cards & SEQ_CARDS == cards:
+        return PlayKind.SEQUENCE
+    return None
+
+
+def _sub_runs(bits: int) -> tuple[int, ...]:
+    """Every run of three or more consecutive set bits within ``bits``."""
+    found = []
+    for lo in range(13):
+        for hi in range(lo + 2, 13):
+            run = ((1 << (hi - lo + 1)) - 1) << lo
+            if bits & run == run:
+                found.append(run)
+    return tuple(found)
+
+
+# Runs of a suit's A..10 bits, by the 10-bit pattern the hand holds.
+_RUNS_BY_PATTERN: Final = tuple(_sub_runs(p) for p in range(1 << 10))
+# Groups of one rank, by the mask of that rank's cards in the hand (three or four of them).
+_GROUPS_BY_CARDS: Final[dict[int, tuple[int, ...]]] = {}
+for _rank in range(1, 14):
+    if _rank == JACK:
+        continue
+    _four = tuple(iter_cards(RANK_MASK[_rank]))
+    for _three in combinations(_four, 3):
+        _m = sum(1 << c for c in _three)
+        _GROUPS_BY_CARDS[_m] = (_m,)
+    _GROUPS_BY_CARDS[RANK_MASK[_rank]] = (
+        *(sum(1 << c for c in t) for t in combinations(_four, 3)),
+        RANK_MASK[_rank],
+    )
+
+_SUIT13: Final = (1 << 13) - 1
+_NOT_JACK_RANK: Final = _SUIT13 & ~(1 << (JACK - 1))
+_QUEEN_BITS: Final = QUEENS
+
+
+def _ranks_with_three(hand: int) -> int:
+    """A 13-bit mask of the ranks (not jacks) of which the hand holds three or four."""
+    a = hand & _SUIT13
+    b = (hand >> 13) & _SUIT13
+    c = (hand >> 26) & _SUIT13
+    d = (hand >> 39) & _SUIT13
+    return ((a & b & (c | d)) | (c & d & (a | b))) & _NOT_JACK_RANK
+
+
+def cover(hand: int) -> int:
+    """The cards of the hand that some new sequence, group or marriage could use.
+
+    The priority rule forbids laying any of these as an extension.
+    """
+    s = hand & SEQ_CARDS
+    # J, Q, K bits are clear in ``s``, so a run never crosses from one suit to the next.
+    r3 = s & (s >> 1) & (s >> 2)
+    out = r3 | (r3 << 1) | (r3 << 2)
+    g = _ranks_with_three(hand)
+    if g:
+        out |= (g | (g << 13) | (g << 26) | (g << 39)) & hand
+    qk = hand & (hand >> 1) & _QUEEN_BITS
+    if qk:
+        out |= qk | (qk << 1)
+    return out
+
+
+def new_melds(hand: int) -> list[tuple[PlayKind, int]]:
+    """Every new sequence, group and marriage the hand can lay now."""
+    out: list[tuple[PlayKind, int]] = []
+    s = hand & SEQ_CARDS
+    if s & (s >> 1) & (s >> 2):
+        for suit in range(4):
+            pattern = (s >> (suit * 13)) & 0x3FF
+            if pattern:
+                shift = suit * 13
+                out.extend((PlayKind.SEQUENCE, r << shift) for r in _RUNS_BY_PATTERN[pattern])
+    g = _ranks_with_three(hand)
+    while g:
+        low = g & -g
+        rank = low.bit_length()
+        out.extend((PlayKind.GROUP, m) for m in _GROUPS_BY_CARDS[hand & RANK_MASK[rank]])
+        g ^= low
+    qk = hand & (hand >> 1) & _QUEEN_BITS
+    while qk:
+        low = qk & -qk
+        out.append((PlayKind.MARRIAGE, low | (low << 1)))
+        qk ^= low
+    return out
+
+
+def pairs(hand: int) -> list[int]:
+    """Every pair (two cards of one rank, not jacks) in the hand."""
+    out: list[int] = []
+    for rank in range(1, 14):
+        if rank == JACK:
+            continue
+        same = hand & RANK_MASK[rank]
+        if same & (same - 1):
+            out.extend((1 << a) | (1 << b) for a, b in combinations(iter_cards(same), 2))
+    return out
+
+
+def accepts_of(melds: tuple[Meld, ...]) -> int:
+    acc = 0
+    for m in melds:
+        acc |= m.accepts
+    return acc
+
+
+def meldable(hand: int, table_accepts: int) -> bool:
+    """Whether compulsory melding forbids ending the turn: any meld at all can be laid."""
+    return bool(hand & (JACKS | table_accepts)) or bool(cover(hand))
+
+
+def play_points(kind: PlayKind, cards: int) -> int:
+    """Points a play scores for the player who laid it: marriage K and Q count double."""
+    pts = 0
+    for c in iter_cards(cards):
+        pts += CARDS[c].points
+    return pts * 2 if kind is PlayKind.MARRIAGE else pts

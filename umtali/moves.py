@@ -1,0 +1,138 @@
+"""Moves and their one notation: ``draw``, ``take``, ``take 2``, ``meld 8D 9D 10D``,
+``extend 7D 8D`` (lay 7D on the meld that holds 8D), ``discard KS``, ``discard KS down``.
+
+Every move has one canonical text that parses back to the same move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from enum import Enum
+from typing import NamedTuple
+
+from umtali.cards import CARDS, Card, cards_of, format_cards, iter_cards, mask_of, parse_cards
+from umtali.errors import InvalidMoveError
+
+
+class MoveKind(Enum):
+    DRAW = "draw"
+    TAKE = "take"
+    TAKE_TWO = "take 2"
+    MELD = "meld"
+    EXTEND = "extend"
+    DISCARD = "discard"
+
+
+_HELP = (
+    "moves are: draw, take, take 2, meld <cards>, extend <card> <card on the meld>, "
+    "discard <card> [down]"
+)
+_TAKE_TWO_WORDS = {"2", "two", "both"}
+_DOWN_WORDS = {"down", "facedown", "face-down", "hidden"}
+
+
+class Move(NamedTuple):
+    """One move. ``cards`` is a mask; ``target`` is a card of the meld an extension extends."""
+
+    kind: MoveKind
+    cards: int = 0
+    target: int = -1
+    face_down: bool = False
+
+    @staticmethod
+    def draw() -> Move:
+        return _DRAW
+
+    @staticmethod
+    def take() -> Move:
+        return _TAKE
+
+    @staticmethod
+    def take_two() -> Move:
+        return _TAKE_TWO
+
+    @staticmethod
+    def meld(cards: Iterable[int]) -> Move:
+        return Move(MoveKind.MELD, mask_of(cards))
+
+    @staticmethod
+    def extend(card: int, target: int) -> Move:
+        return Move(MoveKind.EXTEND, 1 << card, int(target))
+
+    @staticmethod
+    def discard(card: int, face_down: bool = False) -> Move:
+        return Move(MoveKind.DISCARD, 1 << card, -1, face_down)
+
+    @property
+    def card_list(self) -> tuple[Card, ...]:
+        return cards_of(self.cards)
+
+    @property
+    def card(self) -> Card:
+        """The one card of an extension or a discard."""
+        return CARDS[self.cards.bit_length() - 1]
+
+    @staticmethod
+    def parse(text: str) -> Move:
+        """Read a move in the notation; card names may take any form ``Card.parse`` reads."""
+        words = text.replace(",", " ").split()
+        if not words:
+            raise InvalidMoveError(f"no move given: {_HELP}")
+        verb, rest = words[0].lower(), words[1:]
+        if verb == "draw" and not rest:
+            return _DRAW
+        if verb == "take":
+            if not rest:
+                return _TAKE
+            if len(rest) == 1 and rest[0].lower() in _TAKE_TWO_WORDS:
+                return _TAKE_TWO
+            raise InvalidMoveError("'take' takes the top discard; 'take 2' the top two")
+        if verb == "meld":
+            if not rest:
+                raise InvalidMoveError("name the cards to meld, like: meld 8D 9D 10D")
+            cards = parse_cards(" ".join(rest))
+            if len(set(cards)) != len(cards):
+                raise InvalidMoveError("a card is named twice")
+            return Move(MoveKind.MELD, mask_of(cards))
+        if verb == "extend":
+            names = [w for w in rest if w.lower() != "on"]
+            if len(names) != 2:
+                raise InvalidMoveError(
+                    "name your card and a card of the meld it extends, like: extend 7D 8D"
+                )
+            card, target = Card.parse(names[0]), Card.parse(names[1])
+            if card == target:
+                raise InvalidMoveError("a card cannot extend itself")
+            return Move(MoveKind.EXTEND, 1 << card, int(target))
+        if verb == "discard":
+            down = bool(rest) and rest[-1].lower() in _DOWN_WORDS
+            if down:
+                rest = rest[:-1]
+            if len(rest) != 1:
+                raise InvalidMoveError("name one card to discard, like: discard KS")
+            return Move(MoveKind.DISCARD, 1 << Card.parse(rest[0]), -1, down)
+        raise InvalidMoveError(f"{text.strip()!r} is not a move: {_HELP}")
+
+    def text(self, *, symbols: bool = False) -> str:
+        """Canonical notation (``symbols=True`` writes suits as ♠♥♦♣ for people)."""
+        k = self.kind
+        if k is MoveKind.DRAW or k is MoveKind.TAKE or k is MoveKind.TAKE_TWO:
+            return str(k.value)
+        names = format_cards(iter_cards(self.cards), ascii_codes=not symbols)
+        if k is MoveKind.MELD:
+            return f"meld {names}"
+        if k is MoveKind.EXTEND:
+            target = str(CARDS[self.target]) if symbols else CARDS[self.target].code
+            return f"extend {names} {target}"
+        return f"discard {names} down" if self.face_down else f"discard {names}"
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return f"Move.parse({self.text()!r})"
+
+
+_DRAW = Move(MoveKind.DRAW)
+_TAKE = Move(MoveKind.TAKE)
+_TAKE_TWO = Move(MoveKind.TAKE_TWO)

@@ -1,0 +1,72 @@
+"""Rule sets: every rule choice is data, stored with the game it governs."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from enum import Enum
+from typing import Any
+
+from umtali.errors import InvalidStateError
+
+
+class DealStyle(Enum):
+    #: English default: 10 cards each and an 11th to the non-dealer, who starts without drawing.
+    ELEVEN = "eleven"
+    #: Russian variant: 10 cards each and one card turned up to start the discard pile.
+    UPCARD = "upcard"
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    name: str = "english"
+    deal: DealStyle = DealStyle.ELEVEN
+    #: In the draw for first dealer: True = higher card deals, ace high (English);
+    #: False = lower card deals, ace low (Russian).
+    high_card_deals: bool = True
+    #: House rule: a player may keep meldable cards and end the turn.
+    optional_melding: bool = False
+    hands_per_game: int = 4
+    games_to_win: int = 2
+    #: Turns in a row with no stock draw and no card laid after which a hand ends stalled.
+    stall_turns: int = 12
+
+    @staticmethod
+    def english(*, optional_melding: bool = False) -> RuleSet:
+        return RuleSet(optional_melding=optional_melding)
+
+    @staticmethod
+    def russian(*, optional_melding: bool = False) -> RuleSet:
+        return RuleSet(
+            name="russian",
+            deal=DealStyle.UPCARD,
+            high_card_deals=False,
+            optional_melding=optional_melding,
+        )
+
+    @staticmethod
+    def named(variant: str, *, optional_melding: bool = False) -> RuleSet:
+        if variant == "english":
+            return RuleSet.english(optional_melding=optional_melding)
+        if variant == "russian":
+            return RuleSet.russian(optional_melding=optional_melding)
+        raise ValueError(f"unknown variant {variant!r}: choose english or russian")
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["deal"] = self.deal.value
+        return d
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> RuleSet:
+        try:
+            fields = dict(data)
+            fields["deal"] = DealStyle(fields["deal"])
+            return RuleSet(**fields)
+        except (KeyError, TypeError, ValueError) as e:
+            raise InvalidStateError(f"bad rule set: {e}") from e
+
+    def describe(self) -> str:
+        parts = [self.name]
+        if self.optional_melding:
+            parts.append("optional melding")
+        return ", ".join(parts)

@@ -1,0 +1,139 @@
+"""Meld options of a hand against a table, and the search behind ``take 2``.
+
+Both the legal-move listing and the check that a player who takes two can meld both use
+``meld_options``, so the two can never disagree.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from umtali.cards import CARDS, JACKS, RANK_MASK, SUIT_MASK, iter_cards
+from umtali.melds import (
+    Meld,
+    PlayKind,
+    Shape,
+    cover,
+    extended,
+    meldable,
+    new_meld,
+    new_melds,
+    pairs,
+)
+
+#: An option: (kind, cards, index of the extended meld or -1).
+Option = tuple[PlayKind, int, int]
+
+
+def _neighbours(card: int) -> int:
+    c = CARDS[card]
+    same_rank = RANK_MASK[c.rank] & ~(1 << card)
+    seq = 0
+    if c.rank > 1:
+        seq |= 1 << (card - 1)
+    if c.rank < 13:
+        seq |= 1 << (card + 1)
+    return same_rank | (seq & SUIT_MASK[c.suit])
+
+
+#: Cards that must be in the hand or on the table for a card to be meldable at all.
+NEIGHBOURS: Final = tuple(_neighbours(c) for c in range(52))
+
+
+def meld_options(hand: int, melds: tuple[Meld, ...] | list[Meld], optional: bool) -> list[Option]:
+    """Every meld the hand may lay now: new melds, lone jacks, extensions, and a pair when it is
+    the last meld of a player going out."""
+    out: list[Option] = [(k, m, -1) for k, m in new_melds(hand)]
+    jacks = hand & JACKS
+    while jacks:
+        low = jacks & -jacks
+        out.append((PlayKind.JACK, low, -1))
+        jacks ^= low
+    acc = 0
+    for m in melds:
+        acc |= m.accepts
+    ext = hand & acc & ~cover(hand)
+    if ext:
+        for i, m in enumerate(melds):
+            hits = m.accepts & ext
+            while hits:
+                low = hits & -hits
+                out.append((PlayKind.EXTENSION, low, i))
+                hits ^= low
+    n = hand.bit_count()
+    if n == 2 or n == 3:
+        for p in pairs(hand):
+            rest = hand & ~p
+            # The card left after a pair is discarded to go out; under compulsory melding it
+            # must be one that cannot be melded.
+            if not rest or optional or not meldable(rest, acc):
+                out.append((PlayKind.PAIR, p, -1))
+    return out
+
+
+def after(
+    hand: int, melds: tuple[Meld, ...], option: Option
+) -> tuple[int, tuple[Meld, ...]]:
+    kind, cards, index = option
+    if kind is PlayKind.EXTENSION:
+        card = cards.bit_length() - 1
+        grown = extended(melds[index], card)
+        return hand & ~cards, (*melds[:index], grown, *melds[index + 1 :])
+    return hand & ~cards, (*melds, new_meld(kind, cards))
+
+
+def can_meld_all(
+    hand: int, melds: tuple[Meld, ...], required: int, optional: bool
+) -> bool:
+    """Whether some series of melds this turn lays every card of ``required``."""
+    if not hand & required:
+        return True
+    on_table = 0
+    for m in melds:
+        on_table |= m.cards
+    pool = hand | on_table
+    for c in iter_cards(hand & required & ~JACKS):
+        if not NEIGHBOURS[c] & pool:
+            return False
+    memo: dict[tuple[int, tuple[Meld, ...]], bool] = {}
+    return _search(hand, melds, required, optional, memo)
+
+
+def _search(
+    hand: int,
+    melds: tuple[Meld, ...],
+    required: int,
+    optional: bool,
+    memo: dict[tuple[int, tuple[Meld, ...]], bool],
+) -> bool:
+    if not hand & required:
+        return True
+    key = (hand, melds)
+    seen = memo.get(key)
+    if seen is not None:
+        return seen
+    memo[key] = False
+    options = meld_options(hand, melds, optional)
+    # Melds that lay a required card first: they usually settle the question at once.
+    options.sort(key=lambda o: not o[1] & required)
+    for opt in options:
+        if opt[0] is PlayKind.PAIR:
+            # Nothing but a discard follows a pair, so it must leave no required card behind.
+            if not hand & ~opt[1] & required:
+                memo[key] = True
+                return True
+            continue
+        h2, m2 = after(hand, melds, opt)
+        if _search(h2, m2, required, optional, memo):
+            memo[key] = True
+            return True
+    return False
+
+
+def canonical_target(meld: Meld, card: int) -> int:
+    """The card that names ``meld`` in the notation when ``card`` extends it: the end card it
+    lies next to for a run, else the meld's first card."""
+    low = (meld.cards & -meld.cards).bit_length() - 1
+    if meld.shape is Shape.RUN and card > low:
+        return meld.cards.bit_length() - 1
+    return low

@@ -1,0 +1,252 @@
+"""A session: the draw for first dealer, games of four hands (more on a tie), best of three.
+
+The session owns the seed. Every shuffle is derived from it and from what it shuffles, so a
+whole session replays from its seed and its move list alone.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from umtali.cards import ACE, CARDS, iter_cards
+from umtali.errors import IllegalMoveError
+from umtali.events import (
+    DealerChosen,
+    Event,
+    GameEnded,
+    HandEnded,
+    HandStarted,
+    SessionEnded,
+)
+from umtali.hand import HandState, Phase
+from umtali.moves import Move
+from umtali.rules import RuleSet
+
+if TYPE_CHECKING:
+    from umtali.view import PlayerView
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """A fixed first deal: the dealer, both hands, the stock (top first) and the discard pile
+    (bottom first)."""
+
+    dealer: int
+    hands: tuple[tuple[int, ...], tuple[int, ...]]
+    stock: tuple[int, ...]
+    discard: tuple[int, ...] = ()
+
+
+class Shuffler:
+    """The seeded source of every shuffle: one independent stream per named purpose."""
+
+    def __init__(self, seed: int | str) -> None:
+        self.seed = seed
+
+    def shuffled_deck(self, purpose: str) -> list[int]:
+        deck = list(range(52))
+        random.Random(f"{self.seed}:{purpose}").shuffle(deck)
+        return deck
+
+    def key(self, purpose: str) -> str:
+        return f"{self.seed}:{purpose}"
+
+
+def _draw_rank(card: int, ace_high: bool) -> int:
+    rank = CARDS[card].rank
+    return 14 if ace_high and rank == ACE else rank
+
+
+def draw_for_dealer(
+    shuffler: Shuffler, rules: RuleSet
+) -> tuple[tuple[tuple[int, int], ...], int]:
+    """Each seat draws a card (seat 0 first); equal ranks draw again from the same deck."""
+    deck = shuffler.shuffled_deck("dealer-draw")
+    draws: list[tuple[int, int]] = []
+    pos = 0
+    while True:
+        a, b = deck[pos], deck[pos + 1]
+        pos += 2
+        draws.append((a, b))
+        ra = _draw_rank(a, rules.high_card_deals)
+        rb = _draw_rank(b, rules.high_card_deals)
+        if ra != rb:
+            first_higher = ra > rb
+            dealer = 0 if first_higher == rules.high_card_deals else 1
+            return tuple(draws), dealer
+
+
+class Session:
+    """A whole session. Mutated only through ``apply`` and ``resign``."""
+
+    def __init__(self, rules: RuleSet, seed: int | str, first_deal: Deal | None = None) -> None:
+        self.rules = rules
+        self.seed = seed
+        self.shuffler = Shuffler(seed)
+        self.first_deal = first_deal
+        self.moves: list[Move] = []
+        self.game = 1
+        self.hand_no = 1
+        #: Scores of each finished hand of the game in play.
+        self.hand_scores: list[tuple[int, int]] = []
+        #: Every finished game: the scores of its hands.
+        self.finished_games: list[list[tuple[int, int]]] = []
+        self.games_won = [0, 0]
+        self.winner = -1
+        self.how = ""
+        self.dealer_draws: tuple[tuple[int, int], ...] = ()
+        self.opening: list[Event] = []
+        if first_deal is None:
+            self.dealer_draws, first_dealer = draw_for_dealer(self.shuffler, rules)
+            self.first_dealer = first_dealer
+            self.opening.append(
+                DealerChosen(
+                    tuple((CARDS[a], CARDS[b]) for a, b in self.dealer_draws), first_dealer
+                )
+            )
+        else:
+            self.first_dealer = first_deal.dealer
+        self.hand = self._new_hand()
+        self.opening.append(self._hand_started())
+
+    # -- reading ----------------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.winner >= 0
+
+    @property
+    def to_act(self) -> int:
+        """The seat to act, or -1 when the session is over."""
+        return -1 if self.over else self.hand.turn
+
+    @property
+    def dealer(self) -> int:
+        return self.hand.dealer
+
+    def game_scores(self) -> tuple[int, int]:
+        a = sum(s[0] for s in self.hand_scores)
+        b = sum(s[1] for s in self.hand_scores)
+        return a, b
+
+    def legal_moves(self) -> list[Move]:
+        return [] if self.over else self.hand.legal_moves()
+
+    def view(self, seat: int) -> PlayerView:
+        from umtali.view import PlayerView
+
+        return PlayerView.of(self, seat)
+
+    # -- playing ----------------------------------------------------------------------------
+
+    def apply(self, move: Move) -> list[Event]:
+        if self.over:
+            raise IllegalMoveError("the session is over")
+        move = self.hand.canonical(move)
+        events = self.hand.apply(move)
+        self.moves.append(move)
+        if self.hand.phase is Phase.OVER:
+            self._hand_over(events)
+        return events
+
+    def apply_text(self, text: str) -> list[Event]:
+        return self.apply(Move.parse(text))
+
+    def resign(self, seat: int, how: str = "resigned") -> list[Event]:
+        """``seat`` gives up the session (resigned, timed out): the opponent wins it."""
+        if self.over:
+            raise IllegalMoveError("the session is over")
+        self.winner = 1 - seat
+        self.how = how
+        return [SessionEnded(self.winner, (self.games_won[0], self.games_won[1]), how)]
+
+    def _hand_over(self, events: list[Event]) -> None:
+        h = self.hand
+        assert h.reason is not None
+        scores = h.scores()
+        self.hand_scores.append(scores)
+        total = self.game_scores()
+        events.append(
+            HandEnded(
+                self.game,
+                self.hand_no,
+                h.reason,
+                h.out if h.out >= 0 else None,
+                (h.points[0], h.points[1]),
+                h.leftover_points(),
+                scores,
+                total,
+                (
+                    tuple(CARDS[c] for c in iter_cards(h.hands[0])),
+                    tuple(CARDS[c] for c in iter_cards(h.hands[1])),
+                ),
+            )
+        )
+        if self.hand_no >= self.rules.hands_per_game and total[0] != total[1]:
+            winner = 0 if total[0] > total[1] else 1
+            self.games_won[winner] += 1
+            won = (self.games_won[0], self.games_won[1])
+            events.append(GameEnded(self.game, total, winner, won))
+            self.finished_games.append(self.hand_scores)
+            if self.games_won[winner] >= self.rules.games_to_win:
+                self.winner = winner
+                self.how = "played out"
+                events.append(SessionEnded(winner, won))
+                return
+            self.game += 1
+            self.hand_no = 1
+            self.hand_scores = []
+        else:
+            self.hand_no += 1
+        self.hand = self._new_hand()
+        events.append(self._hand_started())
+
+    def _hands_played(self) -> int:
+        return sum(len(g) for g in self.finished_games) + len(self.hand_scores)
+
+    def _new_hand(self) -> HandState:
+        n = self._hands_played()
+        # The dealer alternates after every hand, across games too.
+        dealer = self.first_dealer if n % 2 == 0 else 1 - self.first_dealer
+        key = self.shuffler.key(f"hand-{n}")
+        if n == 0 and self.first_deal is not None:
+            d = self.first_deal
+            return HandState.from_position(
+                self.rules,
+                d.dealer,
+                (sum(1 << c for c in d.hands[0]), sum(1 << c for c in d.hands[1])),
+                d.stock,
+                d.discard,
+                key,
+            )
+        return HandState.deal(self.rules, dealer, self.shuffler.shuffled_deck(f"deal-{n}"), key)
+
+    def _hand_started(self) -> HandStarted:
+        h = self.hand
+        upcard = CARDS[h.discard_pile[-1]] if h.discard_pile and h.turns == 0 else None
+        return HandStarted(
+            self.game,
+            self.hand_no,
+            h.dealer,
+            upcard,
+            self.hand_no > self.rules.hands_per_game,
+        )
+
+    # -- replay -----------------------------------------------------------------------------
+
+    @staticmethod
+    def replay(
+        rules: RuleSet,
+        seed: int | str,
+        moves: Iterable[Move | str],
+        first_deal: Deal | None = None,
+    ) -> tuple[Session, list[Event]]:
+        """Play a session from its seed and move list; return it and every event."""
+        s = Session(rules, seed, first_deal)
+        events = list(s.opening)
+        for m in moves:
+            events.extend(s.apply(Move.parse(m) if isinstance(m, str) else m))
+        return s, events
