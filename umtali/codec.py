@@ -12,10 +12,10 @@ from umtali.cards import CARDS, Card, iter_cards
 from umtali.errors import InvalidMoveError, InvalidStateError
 from umtali.events import HandEnd
 from umtali.hand import HandState, Phase, Play
-from umtali.melds import Meld, PlayKind, Shape, new_meld
+from umtali.melds import Meld, PlayKind, Shape, rebuilt
 from umtali.moves import Move
 from umtali.rules import RuleSet
-from umtali.session import Deal, Session
+from umtali.session import Deal, Session, Shuffler
 
 FORMAT = 1
 
@@ -69,18 +69,7 @@ def _meld_json(m: Meld) -> dict[str, Any]:
 
 
 def _meld_from_json(d: dict[str, Any]) -> Meld:
-    """Rebuild a logical meld; what it accepts follows from its shape and cards."""
-    shape = Shape(d["shape"])
-    cards = list(iter_cards(_mask(d["cards"])))
-    if shape is Shape.JACK:
-        return new_meld(PlayKind.JACK, 1 << cards[0])
-    if shape is Shape.PAIR:
-        return new_meld(PlayKind.PAIR, _mask(d["cards"]))
-    if shape is Shape.SET:
-        base = new_meld(PlayKind.GROUP, 1 << cards[0])
-        return Meld(Shape.SET, _mask(d["cards"]), base.accepts & ~_mask(d["cards"]))
-    grown = new_meld(PlayKind.SEQUENCE, _mask(d["cards"]))
-    return grown
+    return rebuilt(Shape(d["shape"]), _mask(d["cards"]))
 
 
 def hand_to_json(h: HandState) -> dict[str, Any]:
@@ -181,7 +170,7 @@ def session_from_json(d: dict[str, Any]) -> Session:
         s = Session.__new__(Session)
         s.rules = rules
         s.seed = d["seed"]
-        from umtali.session import Shuffler
+
 
         s.shuffler = Shuffler(s.seed)
         s.first_deal = deal_from_json(d["first_deal"]) if d["first_deal"] else None

@@ -25,10 +25,13 @@ from umtali.events import (
     TookDiscard,
     WentOut,
 )
-from umtali.melds import Meld, PlayKind, classify, extended, meldable, new_meld, play_points
+from umtali.melds import Meld, PlayKind, classify, extended, new_meld, play_points
 from umtali.moves import Move, MoveKind
 from umtali.rules import DealStyle, RuleSet
 from umtali.search import after, can_meld_all, canonical_target, meld_options
+
+_DISCARD = tuple(Move(MoveKind.DISCARD, 1 << c) for c in range(52))
+_DISCARD_DOWN = tuple(Move(MoveKind.DISCARD, 1 << c, -1, True) for c in range(52))
 
 
 class Phase(Enum):
@@ -215,13 +218,16 @@ class HandState:
         moves: list[Move] = []
         must = self.must_meld
         table = tuple(melds) if must else ()
+        # Under compulsory melding the turn may end only when no meld but a pair is possible.
+        can_end = not must
         for opt in meld_options(hand, melds, self.optional):
             kind, cards, index = opt
-            if must:
-                if kind is PlayKind.PAIR:
-                    if hand & ~cards & must:
-                        continue
-                else:
+            if kind is PlayKind.PAIR:
+                if must and hand & ~cards & must:
+                    continue
+            else:
+                can_end = can_end and self.optional
+                if must:
                     h2, m2 = after(hand, table, opt)
                     if not can_meld_all(h2, m2, must, self.optional):
                         continue
@@ -232,15 +238,9 @@ class HandState:
                 moves.append(
                     Move(MoveKind.EXTEND, cards, canonical_target(melds[index], card))
                 )
-        if not must and (self.optional or not self._must_meld_now(hand)):
+        if can_end:
             moves.extend(self._discards(hand))
         return moves
-
-    def _must_meld_now(self, hand: int) -> bool:
-        acc = 0
-        for m in self.melds:
-            acc |= m.accepts
-        return meldable(hand, acc)
 
     def _draw_moves(self) -> list[Move]:
         moves = [Move.draw()] if self.stock else []
@@ -255,14 +255,16 @@ class HandState:
         return moves
 
     def _discards(self, hand: int) -> list[Move]:
-        last = hand.bit_count() == 1
+        if hand & (hand - 1) == 0:
+            c = hand.bit_length() - 1
+            return [_DISCARD[c], _DISCARD_DOWN[c]]
+        if self.taken >= 0:
+            hand &= ~(1 << self.taken)
         out: list[Move] = []
-        for c in iter_cards(hand):
-            if c == self.taken and not last:
-                continue
-            out.append(Move(MoveKind.DISCARD, 1 << c))
-            if last:
-                out.append(Move(MoveKind.DISCARD, 1 << c, -1, True))
+        while hand:
+            low = hand & -hand
+            out.append(_DISCARD[low.bit_length() - 1])
+            hand ^= low
         return out
 
     def canonical(self, move: Move) -> Move:

@@ -92,6 +92,18 @@ def new_meld(kind: PlayKind, cards: int) -> Meld:
     raise ValueError(f"not a new meld: {kind}")
 
 
+def rebuilt(shape: Shape, cards: int) -> Meld:
+    """A logical meld from its shape and cards: what it accepts follows from them."""
+    if shape is Shape.RUN:
+        return Meld(shape, cards, _run_accepts(cards))
+    if shape is Shape.SET:
+        rank = CARDS[(cards & -cards).bit_length() - 1].rank
+        return Meld(shape, cards, RANK_MASK[rank] & ~cards)
+    if shape is Shape.JACK:
+        return Meld(shape, cards, _jack_accepts(cards.bit_length() - 1))
+    return Meld(shape, cards, 0)
+
+
 def extended(meld: Meld, card: int) -> Meld:
     """The logical meld after ``card`` extends it (the caller checked ``meld.accepts``)."""
     cards = meld.cards | (1 << card)

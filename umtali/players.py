@@ -29,7 +29,7 @@ class RandomPlayer:
 def _table_accepts(view: PlayerView) -> int:
     acc = 0
     for m in view.melds:
-        acc |= mask_of(m.accepts)
+        acc |= mask_of(m.accepts())
     return acc
 
 

@@ -88,15 +88,37 @@ def can_meld_all(
     """Whether some series of melds this turn lays every card of ``required``."""
     if not hand & required:
         return True
-    on_table = 0
+    acc = 0
     for m in melds:
-        on_table |= m.cards
-    pool = hand | on_table
-    for c in iter_cards(hand & required & ~JACKS):
-        if not NEIGHBOURS[c] & pool:
+        acc |= m.accepts
+    reachable = JACKS | acc | cover(hand)
+    for c in iter_cards(hand & required):
+        if not _may_meld(c, hand, reachable):
             return False
     memo: dict[tuple[int, tuple[Meld, ...]], bool] = {}
     return _search(hand, melds, required, optional, memo)
+
+
+def _may_meld(card: int, hand: int, reachable: int) -> bool:
+    """A quick necessary condition for ``card`` to be meldable this turn.
+
+    ``reachable`` holds the cards that could be laid at once: jacks, cards a table meld accepts
+    and cards of new melds. A card gets on the table by one of those, by a pair when going out
+    (another card of its rank in hand), or after a chain of its suit's cards in hand is laid
+    from a reachable card towards it.
+    """
+    bit = 1 << card
+    if bit & reachable or RANK_MASK[card % 13 + 1] & hand & ~bit:
+        return True
+    rank = card % 13
+    for step in (-1, 1):
+        x, r = card + step, rank + step
+        while 0 <= r < 13 and hand >> x & 1:
+            if (1 << x) & reachable:
+                return True
+            x += step
+            r += step
+    return False
 
 
 def _search(

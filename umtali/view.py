@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from umtali.cards import CARDS, Card, iter_cards, sort_key
-from umtali.melds import PlayKind, Shape
+from umtali.cards import CARDS, Card, iter_cards, mask_of, sort_key
+from umtali.melds import PlayKind, Shape, rebuilt
 from umtali.moves import Move
 
 if TYPE_CHECKING:
@@ -35,8 +35,10 @@ class MeldView:
     index: int
     shape: Shape
     cards: tuple[Card, ...]
-    #: Cards that would extend it next.
-    accepts: tuple[Card, ...]
+
+    def accepts(self) -> tuple[Card, ...]:
+        """The cards that would extend it next (wherever they are)."""
+        return tuple(iter_cards(rebuilt(self.shape, mask_of(self.cards)).accepts))
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,8 +110,7 @@ class PlayerView:
                 for p in h.plays
             ),
             melds=tuple(
-                MeldView(i, m.shape, tuple(CARDS[c] for c in iter_cards(m.cards)),
-                         tuple(CARDS[c] for c in iter_cards(m.accepts)))
+                MeldView(i, m.shape, tuple(CARDS[c] for c in iter_cards(m.cards)))
                 for i, m in enumerate(h.melds)
             ),
             hand_points=(h.points[0], h.points[1]),
