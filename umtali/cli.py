@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
     script = sub.add_parser("script", help="apply moves read from standard input")
     _add_rule_options(script)
     script.add_argument("--seed", type=int, default=0, help="seed of the shuffles (default 0)")
-    script.add_argument("--deal", type=argparse.FileType("r"), default=None,
+    script.add_argument("--deal", default=None, metavar="FILE",
                         help="a JSON deal file fixing the first hand (see docs/DEAL_FORMAT.md)")
     script.add_argument(
         "--json", action="store_true", help="print events, state and scores as JSON"
@@ -156,8 +156,9 @@ def _script(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     deal: Deal | None = None
     if args.deal is not None:
         try:
-            deal = deal_from_json(json.load(args.deal))
-        except (json.JSONDecodeError, UmtaliError) as e:
+            with open(args.deal, encoding="utf-8") as f:
+                deal = deal_from_json(json.load(f))
+        except (OSError, json.JSONDecodeError, UmtaliError) as e:
             print(f"cannot read the deal file: {e}", file=sys.stderr)
             return 2
     try:

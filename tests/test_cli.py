@@ -1,0 +1,96 @@
+"""The terminal: play, script and simulate, driven through ``umtali.cli.main``."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from umtali.cli import main
+
+DEAL = Path(__file__).parent.parent / "docs" / "examples" / "deal.json"
+
+
+def run(argv: list[str], stdin: str = "") -> tuple[int, str]:
+    out = io.StringIO()
+    code = main(argv, io.StringIO(stdin), out)
+    return code, out.getvalue()
+
+
+def test_script_prints_every_event() -> None:
+    code, out = run(["script", "--deal", str(DEAL)],
+                    "meld 8d 9d 10d\nmeld jc  # a lone jack\n\nmeld 5s 5h 5c\ndiscard kh\ndraw\n")
+    assert code == 0
+    assert out.splitlines() == [
+        "Game 1, hand 1: Player 2 deals.",
+        "Player 1 melds 8♦ 9♦ 10♦, a sequence, +7.",
+        "Player 1 melds J♣, a lone jack, +5.",
+        "Player 1 melds 5♠ 5♥ 5♣, a group, +3.",
+        "Player 1 discards K♥.",
+        "Player 2 draws from the stock (4♥).",
+        "To act: Player 2. Legal: extend 7D 8D",
+    ]
+
+
+def test_script_stops_at_an_illegal_move_with_its_line(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _ = run(["script", "--deal", str(DEAL)], "meld 8d 9d 10d\ndiscard kh\n")
+    assert code == 1
+    assert "line 2: discard kh: melding is compulsory" in capsys.readouterr().err
+
+
+def test_script_json_has_events_state_and_scores() -> None:
+    code, out = run(["script", "--seed", "4", "--json"], "")
+    assert code == 0
+    data = json.loads(out)
+    assert data["events"][0]["type"] == "dealer_chosen"
+    assert data["state"]["format"] == 1 and data["state"]["seed"] == 4
+    assert data["scores"] == {"game": [0, 0], "games_won": [0, 0], "winner": -1}
+
+
+def test_script_replays_a_whole_session_from_its_moves() -> None:
+    from tests.test_golden import GOLDEN
+
+    text = (GOLDEN / "english-greedy-seed1.txt").read_text(encoding="utf-8")
+    moves = "\n".join(line[2:] for line in text.splitlines() if line.startswith("> "))
+    code, out = run(["script", "--seed", "1", "--json"], moves)
+    assert code == 0
+    assert json.loads(out)["scores"]["winner"] == 0
+    assert json.loads(out)["events"][-1]["type"] == "session_ended"
+
+
+def test_script_rejects_a_bad_deal_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "deal.json"
+    bad.write_text('{"dealer": 0, "hands": [["AS"], ["AS"]], "stock": []}')
+    code, _ = run(["script", "--deal", str(bad)])
+    assert code == 2
+    assert "52 cards" in capsys.readouterr().err
+
+
+def test_play_against_the_computer_to_the_end_of_a_session() -> None:
+    # Always choose move 1: a full session must finish with a winner.
+    code, out = run(["play", "--seed", "9"], "help\nfoo\n0\n1\n" + "1\n" * 5000)
+    assert code == 0
+    assert "wins the session" in out
+    assert "'foo' is not a move" in out
+    assert "There is no move 0" in out
+    assert "Computer draws from the stock (" not in out  # the computer's draws stay hidden
+
+
+def test_play_hotseat_shows_each_player_their_own_hand() -> None:
+    code, out = run(["play", "--seed", "9", "--hotseat"], "1\n1\n1\nquit\n")
+    assert code == 0
+    assert out.count("Your hand:") >= 2
+    assert "Player 2> " in out
+
+
+def test_play_quits_at_end_of_input() -> None:
+    code, out = run(["play", "--seed", "2"], "")
+    assert code == 0 and out.endswith("Bye.\n")
+
+
+def test_simulate_reports_statistics() -> None:
+    code, out = run(["simulate", "--hands", "30", "--seed", "5"])
+    assert code == 0
+    assert "hands: 30" in out and "hands per second" in out and "went out" in out
