@@ -14,6 +14,7 @@ from umtali.codec import session_from_json, session_to_json
 from umtali.events import HandEnd, HandEnded
 from umtali.hand import HandState
 from umtali.melds import PlayKind
+from umtali.view import SPECTATOR
 
 RULES = st.sampled_from(
     [RuleSet.english(), RuleSet.russian(), RuleSet.english(optional_melding=True),
@@ -60,7 +61,10 @@ def _random_illegal(rng: random.Random, state: HandState) -> Move:
 def _view_has_no_hidden_card(session: Session, seat: int) -> None:
     view = session.view(seat)
     h = session.hand
-    hidden = set(iter_cards(h.hands[1 - seat])) | set(h.stock)
+    hidden = set(h.stock)
+    for other in (0, 1):
+        if other != seat:
+            hidden |= set(iter_cards(h.hands[other]))
     if h.face_down and h.out != seat and h.discard_pile:
         hidden.add(h.discard_pile[-1])
     shown: set[int] = set(view.hand)
@@ -106,8 +110,8 @@ def test_random_play_keeps_every_invariant(seed: int, rules: RuleSet) -> None:
             again = session_from_json(json.loads(json.dumps(data)))
             assert session_to_json(again) == data
             assert again.legal_moves() == legal
-            _view_has_no_hidden_card(session, 0)
-            _view_has_no_hidden_card(session, 1)
+            for seat in (0, 1, SPECTATOR):
+                _view_has_no_hidden_card(session, seat)
         hand_before = h
         events = session.apply(rng.choice(legal))
         steps += 1

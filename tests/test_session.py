@@ -6,7 +6,7 @@ import random
 from itertools import pairwise
 
 from tests.helpers import play, position
-from umtali import RuleSet, Session
+from umtali import IllegalMoveError, RuleSet, Session
 from umtali.cards import ACE, CARDS
 from umtali.events import Event, GameEnded, HandEnded, HandStarted, SessionEnded
 from umtali.session import Shuffler, draw_for_dealer
@@ -161,3 +161,16 @@ def test_played_hand_scores_match_the_helper_scenario() -> None:
     h = position(hands=("8D 9D 10D", "2C"), stock="3S")
     play(h, "meld 8D 9D 10D", "draw", "discard 3S")
     assert h.scores() == (8, 0)
+
+
+def test_a_seat_that_is_not_to_act_is_refused() -> None:
+    session = Session(RuleSet.english(), 3)
+    other = 1 - session.to_act
+    move = session.legal_moves()[0]
+    try:
+        session.apply(move, seat=other)
+    except IllegalMoveError as e:
+        assert "not your turn" in str(e)
+    else:
+        raise AssertionError("a move out of turn was accepted")
+    session.apply(move, seat=session.to_act)

@@ -82,10 +82,17 @@ def draw_for_dealer(
 class Session:
     """A whole session. Mutated only through ``apply`` and ``resign``."""
 
-    def __init__(self, rules: RuleSet, seed: int | str, first_deal: Deal | None = None) -> None:
+    def __init__(
+        self,
+        rules: RuleSet,
+        seed: int | str,
+        first_deal: Deal | None = None,
+        shuffler: Shuffler | None = None,
+    ) -> None:
         self.rules = rules
         self.seed = seed
-        self.shuffler = Shuffler(seed)
+        # Every shuffle comes from this one seeded source, so the seed replays the session.
+        self.shuffler = shuffler or Shuffler(seed)
         self.first_deal = first_deal
         self.moves: list[Move] = []
         self.game = 1
@@ -136,15 +143,19 @@ class Session:
         return [] if self.over else self.hand.legal_moves()
 
     def view(self, seat: int) -> PlayerView:
+        """What ``seat`` may see; ``umtali.view.SPECTATOR`` gives the public table."""
         from umtali.view import PlayerView
 
         return PlayerView.of(self, seat)
 
     # -- playing ----------------------------------------------------------------------------
 
-    def apply(self, move: Move) -> list[Event]:
+    def apply(self, move: Move, seat: int | None = None) -> list[Event]:
+        """Play ``move`` for the seat to act (checked against ``seat`` when given)."""
         if self.over:
             raise IllegalMoveError("the session is over")
+        if seat is not None and seat != self.hand.turn:
+            raise IllegalMoveError("it is not your turn")
         move = self.hand.canonical(move)
         events = self.hand.apply(move)
         self.moves.append(move)
@@ -152,8 +163,8 @@ class Session:
             self._hand_over(events)
         return events
 
-    def apply_text(self, text: str) -> list[Event]:
-        return self.apply(Move.parse(text))
+    def apply_text(self, text: str, seat: int | None = None) -> list[Event]:
+        return self.apply(Move.parse(text), seat)
 
     def resign(self, seat: int, how: str = "resigned") -> list[Event]:
         """``seat`` gives up the session (resigned, timed out): the opponent wins it."""

@@ -41,8 +41,14 @@ class MeldView:
         return tuple(iter_cards(rebuilt(self.shape, mask_of(self.cards)).accepts))
 
 
+#: The seat of a spectator's view: the public table, no hand.
+SPECTATOR = -1
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerView:
+    """What ``seat`` may see; ``seat == SPECTATOR`` is the public table, with no hand at all."""
+
     seat: int
     rules: str
     game: int
@@ -53,6 +59,8 @@ class PlayerView:
     phase: str
     hand: tuple[Card, ...]
     opponent_hand_size: int
+    #: How many cards each seat holds.
+    hand_sizes: tuple[int, int]
     stock_size: int
     #: The discard pile, bottom first; a face-down card this seat did not lay shows as None.
     discard_pile: tuple[Card | None, ...]
@@ -88,6 +96,9 @@ class PlayerView:
     def of(session: Session, seat: int) -> PlayerView:
         h = session.hand
         mine = seat == h.turn and not session.over
+        hand: tuple[Card, ...] = ()
+        if seat >= 0:
+            hand = tuple(sorted((CARDS[c] for c in iter_cards(h.hands[seat])), key=sort_key))
         pile: list[Card | None] = [CARDS[c] for c in h.discard_pile]
         if h.face_down and pile and h.out != seat:
             pile[-1] = None
@@ -99,8 +110,9 @@ class PlayerView:
             dealer=h.dealer,
             to_act=session.to_act,
             phase=h.phase.value,
-            hand=tuple(sorted((CARDS[c] for c in iter_cards(h.hands[seat])), key=sort_key)),
-            opponent_hand_size=h.hands[1 - seat].bit_count(),
+            hand=hand,
+            opponent_hand_size=h.hands[1 - seat].bit_count() if seat >= 0 else 0,
+            hand_sizes=(h.hands[0].bit_count(), h.hands[1].bit_count()),
             stock_size=len(h.stock),
             discard_pile=tuple(pile),
             top_face_down=h.face_down and bool(pile),
