@@ -1,0 +1,97 @@
+"""Numbered schema migrations. The database's ``user_version`` is the last one applied.
+
+Never edit a migration that has shipped: add the next one. Each runs in one transaction.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
+    # 1: matches, their moves, challenges, server settings and session results.
+    (
+        """CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)""",
+        """CREATE TABLE guild_settings (
+            guild_id INTEGER PRIMARY KEY,
+            variant TEXT NOT NULL DEFAULT 'english',
+            optional_melding INTEGER NOT NULL DEFAULT 0,
+            turn_timer INTEGER NOT NULL DEFAULT 300,
+            threads INTEGER NOT NULL DEFAULT 1
+        )""",
+        """CREATE TABLE challenges (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            guild_id INTEGER NOT NULL,
+            channel_id INTEGER NOT NULL,
+            message_id INTEGER,
+            challenger_id INTEGER NOT NULL,
+            opponent_id INTEGER NOT NULL,
+            challenger_name TEXT NOT NULL,
+            opponent_name TEXT NOT NULL,
+            variant TEXT NOT NULL,
+            optional_melding INTEGER NOT NULL,
+            turn_timer INTEGER NOT NULL,
+            created_at REAL NOT NULL,
+            expires_at REAL NOT NULL,
+            status TEXT NOT NULL DEFAULT 'open'
+                CHECK (status IN ('open', 'accepted', 'declined', 'expired', 'cancelled')),
+            match_id INTEGER
+        )""",
+        """CREATE INDEX challenges_open ON challenges (status, expires_at)""",
+        """CREATE TABLE matches (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            guild_id INTEGER NOT NULL,
+            channel_id INTEGER NOT NULL,
+            table_message_id INTEGER,
+            player0_id INTEGER NOT NULL,
+            player1_id INTEGER NOT NULL,
+            player0_name TEXT NOT NULL,
+            player1_name TEXT NOT NULL,
+            status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'finished')),
+            variant TEXT NOT NULL,
+            turn_timer INTEGER NOT NULL,
+            deadline REAL,
+            warned INTEGER NOT NULL DEFAULT 0,
+            state TEXT NOT NULL,
+            version INTEGER NOT NULL DEFAULT 0,
+            dm0_channel_id INTEGER,
+            dm0_message_id INTEGER,
+            dm1_channel_id INTEGER,
+            dm1_message_id INTEGER,
+            dm_refused0 INTEGER NOT NULL DEFAULT 0,
+            dm_refused1 INTEGER NOT NULL DEFAULT 0,
+            created_at REAL NOT NULL,
+            finished_at REAL,
+            winner_seat INTEGER,
+            how TEXT
+        )""",
+        """CREATE INDEX matches_active ON matches (status)""",
+        # One active match per member and server, enforced by the database itself.
+        """CREATE TABLE active_players (
+            guild_id INTEGER NOT NULL,
+            user_id INTEGER NOT NULL,
+            match_id INTEGER NOT NULL REFERENCES matches (id),
+            PRIMARY KEY (guild_id, user_id)
+        )""",
+        """CREATE TABLE moves (
+            match_id INTEGER NOT NULL REFERENCES matches (id),
+            ply INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            move TEXT NOT NULL,
+            at REAL NOT NULL,
+            PRIMARY KEY (match_id, ply)
+        )""",
+        """CREATE TABLE session_results (
+            match_id INTEGER PRIMARY KEY REFERENCES matches (id),
+            guild_id INTEGER NOT NULL,
+            player0_id INTEGER NOT NULL,
+            player1_id INTEGER NOT NULL,
+            winner_seat INTEGER NOT NULL,
+            how TEXT NOT NULL,
+            games_won0 INTEGER NOT NULL,
+            games_won1 INTEGER NOT NULL,
+            variant TEXT NOT NULL,
+            hand_scores TEXT NOT NULL,
+            finished_at REAL NOT NULL
+        )""",
+    ),
+)

@@ -1,0 +1,291 @@
+"""The store: every query the bot makes. The only module with SQL besides the migrations."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+
+import aiosqlite
+
+from data.db import Database
+from data.models import Challenge, Finish, GuildSettings, MatchRow
+
+
+class AlreadyPlaying(Exception):
+    """A member is already in an active match on this server."""
+
+    def __init__(self, user_id: int) -> None:
+        super().__init__(user_id)
+        self.user_id = user_id
+
+
+class StaleState(Exception):
+    """The match moved on since the state being saved was loaded."""
+
+
+def _challenge(row: aiosqlite.Row) -> Challenge:
+    return Challenge(
+        id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
+        message_id=row["message_id"], challenger_id=row["challenger_id"],
+        opponent_id=row["opponent_id"], challenger_name=row["challenger_name"],
+        opponent_name=row["opponent_name"], variant=row["variant"],
+        optional_melding=bool(row["optional_melding"]), turn_timer=row["turn_timer"],
+        created_at=row["created_at"], expires_at=row["expires_at"], status=row["status"],
+        match_id=row["match_id"],
+    )
+
+
+def _match(row: aiosqlite.Row) -> MatchRow:
+    return MatchRow(
+        id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
+        table_message_id=row["table_message_id"],
+        player_ids=(row["player0_id"], row["player1_id"]),
+        names=(row["player0_name"], row["player1_name"]), status=row["status"],
+        variant=row["variant"], turn_timer=row["turn_timer"], deadline=row["deadline"],
+        warned=bool(row["warned"]), state=row["state"], version=row["version"],
+        dm_channel_ids=(row["dm0_channel_id"], row["dm1_channel_id"]),
+        dm_message_ids=(row["dm0_message_id"], row["dm1_message_id"]),
+        dm_refused=(bool(row["dm_refused0"]), bool(row["dm_refused1"])),
+        created_at=row["created_at"], finished_at=row["finished_at"],
+        winner_seat=row["winner_seat"], how=row["how"],
+    )
+
+
+class Store:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    @staticmethod
+    async def open(path: str | Path) -> Store:
+        return Store(await Database.open(path))
+
+    async def close(self) -> None:
+        await self.db.close()
+
+    # -- meta -----------------------------------------------------------------------------
+
+    async def get_meta(self, key: str) -> str | None:
+        row = await self.db.fetchone("SELECT value FROM meta WHERE key = ?", (key,))
+        return None if row is None else str(row["value"])
+
+    async def set_meta(self, key: str, value: str) -> None:
+        async with self.db.transaction() as c:
+            await c.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+    # -- server settings ------------------------------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        row = await self.db.fetchone("SELECT * FROM guild_settings WHERE guild_id = ?",
+                                     (guild_id,))
+        if row is None:
+            return GuildSettings(guild_id)
+        return GuildSettings(guild_id, row["variant"], bool(row["optional_melding"]),
+                             row["turn_timer"], bool(row["threads"]))
+
+    async def save_guild_settings(self, s: GuildSettings) -> None:
+        async with self.db.transaction() as c:
+            await c.execute(
+                "INSERT INTO guild_settings (guild_id, variant, optional_melding, turn_timer, "
+                "threads) VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+                "variant = excluded.variant, optional_melding = excluded.optional_melding, "
+                "turn_timer = excluded.turn_timer, threads = excluded.threads",
+                (s.guild_id, s.variant, int(s.optional_melding), s.turn_timer, int(s.threads)),
+            )
+
+    # -- challenges -----------------------------------------------------------------------
+
+    async def create_challenge(
+        self, *, guild_id: int, channel_id: int, challenger: tuple[int, str],
+        opponent: tuple[int, str], variant: str, optional_melding: bool, turn_timer: int,
+        ttl: float, now: float | None = None,
+    ) -> Challenge:
+        now = time.time() if now is None else now
+        async with self.db.transaction() as c:
+            cur = await c.execute(
+                "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, "
+                "challenger_name, opponent_name, variant, optional_melding, turn_timer, "
+                "created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (guild_id, channel_id, challenger[0], opponent[0], challenger[1], opponent[1],
+                 variant, int(optional_melding), turn_timer, now, now + ttl),
+            )
+            challenge_id = cur.lastrowid
+        found = await self.challenge(int(challenge_id or 0))
+        assert found is not None
+        return found
+
+    async def challenge(self, challenge_id: int) -> Challenge | None:
+        row = await self.db.fetchone("SELECT * FROM challenges WHERE id = ?", (challenge_id,))
+        return None if row is None else _challenge(row)
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
+        async with self.db.transaction() as c:
+            await c.execute("UPDATE challenges SET message_id = ? WHERE id = ?",
+                            (message_id, challenge_id))
+
+    async def close_challenge(self, challenge_id: int, status: str) -> bool:
+        """Move an open challenge to ``status``; False when it was no longer open."""
+        async with self.db.transaction() as c:
+            cur = await c.execute(
+                "UPDATE challenges SET status = ? WHERE id = ? AND status = 'open'",
+                (status, challenge_id),
+            )
+            return cur.rowcount == 1
+
+    async def open_challenges(self) -> list[Challenge]:
+        rows = await self.db.fetchall("SELECT * FROM challenges WHERE status = 'open'")
+        return [_challenge(r) for r in rows]
+
+    # -- matches --------------------------------------------------------------------------
+
+    async def active_match_of(self, guild_id: int, user_id: int) -> int | None:
+        row = await self.db.fetchone(
+            "SELECT match_id FROM active_players WHERE guild_id = ? AND user_id = ?",
+            (guild_id, user_id),
+        )
+        return None if row is None else int(row["match_id"])
+
+    async def create_match(
+        self, *, guild_id: int, channel_id: int, players: tuple[tuple[int, str], tuple[int, str]],
+        variant: str, turn_timer: int, state: str, deadline: float | None,
+        challenge_id: int | None = None, now: float | None = None,
+    ) -> int:
+        """Start a match; raises AlreadyPlaying if either member is in one on this server.
+
+        With ``challenge_id`` the challenge is marked accepted in the same transaction, and
+        only if it was still open (else StaleState).
+        """
+        now = time.time() if now is None else now
+        async with self.db.transaction() as c:
+            if challenge_id is not None:
+                cur = await c.execute(
+                    "UPDATE challenges SET status = 'accepted' WHERE id = ? AND status = 'open'",
+                    (challenge_id,),
+                )
+                if cur.rowcount != 1:
+                    raise StaleState("the challenge is no longer open")
+            cur = await c.execute(
+                "INSERT INTO matches (guild_id, channel_id, player0_id, player1_id, "
+                "player0_name, player1_name, variant, turn_timer, deadline, state, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (guild_id, channel_id, players[0][0], players[1][0], players[0][1],
+                 players[1][1], variant, turn_timer, deadline, state, now),
+            )
+            match_id = int(cur.lastrowid or 0)
+            for user_id, _ in players:
+                try:
+                    await c.execute(
+                        "INSERT INTO active_players (guild_id, user_id, match_id) "
+                        "VALUES (?, ?, ?)",
+                        (guild_id, user_id, match_id),
+                    )
+                except sqlite3.IntegrityError:
+                    raise AlreadyPlaying(user_id) from None
+            if challenge_id is not None:
+                await c.execute("UPDATE challenges SET match_id = ? WHERE id = ?",
+                                (match_id, challenge_id))
+        return match_id
+
+    async def match(self, match_id: int) -> MatchRow | None:
+        row = await self.db.fetchone("SELECT * FROM matches WHERE id = ?", (match_id,))
+        return None if row is None else _match(row)
+
+    async def active_matches(self) -> list[MatchRow]:
+        rows = await self.db.fetchall("SELECT * FROM matches WHERE status = 'active'")
+        return [_match(r) for r in rows]
+
+    async def set_match_channel(self, match_id: int, channel_id: int) -> None:
+        async with self.db.transaction() as c:
+            await c.execute("UPDATE matches SET channel_id = ? WHERE id = ?",
+                            (channel_id, match_id))
+
+    async def set_table_message(self, match_id: int, message_id: int) -> None:
+        async with self.db.transaction() as c:
+            await c.execute("UPDATE matches SET table_message_id = ? WHERE id = ?",
+                            (message_id, match_id))
+
+    async def set_dm_message(self, match_id: int, seat: int, channel_id: int,
+                             message_id: int) -> None:
+        async with self.db.transaction() as c:
+            await c.execute(
+                f"UPDATE matches SET dm{seat}_channel_id = ?, dm{seat}_message_id = ? "
+                "WHERE id = ?",
+                (channel_id, message_id, match_id),
+            )
+
+    async def set_dm_refused(self, match_id: int, seat: int) -> None:
+        async with self.db.transaction() as c:
+            await c.execute(f"UPDATE matches SET dm_refused{seat} = 1 WHERE id = ?", (match_id,))
+
+    async def set_warned(self, match_id: int) -> None:
+        async with self.db.transaction() as c:
+            await c.execute("UPDATE matches SET warned = 1 WHERE id = ?", (match_id,))
+
+    async def record_move(
+        self, *, match_id: int, version: int, seat: int, move: str, state: str,
+        deadline: float | None, finish: Finish | None = None, now: float | None = None,
+    ) -> None:
+        """Save a move and the state after it, in one transaction.
+
+        ``version`` is the number of moves before this one; if the saved match has moved on
+        (another process or a racing click), nothing is written and StaleState is raised.
+        """
+        now = time.time() if now is None else now
+        async with self.db.transaction() as c:
+            cur = await c.execute(
+                "UPDATE matches SET state = ?, version = version + 1, deadline = ?, warned = 0 "
+                "WHERE id = ? AND version = ? AND status = 'active'",
+                (state, deadline, match_id, version),
+            )
+            if cur.rowcount != 1:
+                raise StaleState(f"match {match_id} is not at move {version}")
+            await c.execute(
+                "INSERT INTO moves (match_id, ply, seat, move, at) VALUES (?, ?, ?, ?, ?)",
+                (match_id, version, seat, move, now),
+            )
+            if finish is not None:
+                await self._finish(c, match_id, finish, now)
+
+    async def finish_match(self, *, match_id: int, version: int, state: str, finish: Finish,
+                           now: float | None = None) -> None:
+        """End a match without a move (resigned, timed out), once."""
+        now = time.time() if now is None else now
+        async with self.db.transaction() as c:
+            cur = await c.execute(
+                "UPDATE matches SET state = ? WHERE id = ? AND version = ? AND status = 'active'",
+                (state, match_id, version),
+            )
+            if cur.rowcount != 1:
+                raise StaleState(f"match {match_id} is not at move {version}")
+            await self._finish(c, match_id, finish, now)
+
+    async def _finish(self, c: aiosqlite.Connection, match_id: int, f: Finish,
+                      now: float) -> None:
+        await c.execute(
+            "UPDATE matches SET status = 'finished', finished_at = ?, winner_seat = ?, how = ?, "
+            "deadline = NULL WHERE id = ?",
+            (now, f.winner_seat, f.how, match_id),
+        )
+        await c.execute(
+            "INSERT OR IGNORE INTO session_results (match_id, guild_id, player0_id, player1_id, "
+            "winner_seat, how, games_won0, games_won1, variant, hand_scores, finished_at) "
+            "SELECT id, guild_id, player0_id, player1_id, ?, ?, ?, ?, variant, ?, ? "
+            "FROM matches WHERE id = ?",
+            (f.winner_seat, f.how, f.games_won[0], f.games_won[1], f.hand_scores, now, match_id),
+        )
+        await c.execute("DELETE FROM active_players WHERE match_id = ?", (match_id,))
+
+    async def moves(self, match_id: int) -> list[str]:
+        rows = await self.db.fetchall(
+            "SELECT move FROM moves WHERE match_id = ? ORDER BY ply", (match_id,))
+        return [str(r["move"]) for r in rows]
+
+    async def session_results(self, guild_id: int | None = None) -> list[aiosqlite.Row]:
+        if guild_id is None:
+            return await self.db.fetchall("SELECT * FROM session_results ORDER BY finished_at")
+        return await self.db.fetchall(
+            "SELECT * FROM session_results WHERE guild_id = ? ORDER BY finished_at", (guild_id,))
