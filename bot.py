@@ -1,12 +1,12 @@
 """Entry point of the Umtali Discord bot.
 
-For now it only loads and checks the settings (from the environment and an optional
-``.env`` file in the current working directory); the Discord client comes in later work.
-Run it with ``make run`` or ``.venv/bin/python bot.py``.
+It loads and checks the settings (from the environment and an optional ``.env`` file in the
+current working directory), then runs the bot. Run it with ``make run``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import sys
@@ -14,7 +14,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import aiohttp
+import discord
+from discord import app_commands
+from discord.ext import commands
 from dotenv import load_dotenv
+
+from cogs.umtali.errors import answer_error
+from cogs.umtali.panels import DYNAMIC_ITEMS
+from cogs.umtali.service import MatchService
+from cogs.umtali.startup import run_timers, sync_if_changed
+from data.store import Store
 
 __all__ = [
     "DEFAULT_DB_PATH",
@@ -22,6 +32,7 @@ __all__ = [
     "LOG_LEVELS",
     "Settings",
     "SettingsError",
+    "UmtaliBot",
     "load_settings",
     "main",
 ]
@@ -95,6 +106,49 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
     return Settings(token=token, db_path=db_path, dev_guild_id=dev_guild_id, log_level=log_level)
 
 
+class UmtaliTree(app_commands.CommandTree[commands.Bot]):
+    """The one place a failed command is answered: briefly for the user, fully in the log."""
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        await answer_error(interaction, error)
+
+
+class UmtaliBot(commands.Bot):
+    """The bot: the store opened once, the cog loaded, matches and their buttons restored."""
+
+    def __init__(self, settings: Settings, *, sync_commands: bool = True) -> None:
+        # Slash commands, buttons and DMs need no privileged intent, not even guild members.
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents,
+                         tree_cls=UmtaliTree, help_command=None)
+        self.settings = settings
+        self.sync_commands = sync_commands
+        self.matches: MatchService | None = None
+        self._timers: asyncio.Task[None] | None = None
+
+    async def setup_hook(self) -> None:
+        store = await Store.open(self.settings.db_path)
+        self.matches = MatchService(self, store)
+        restored = await self.matches.load_active()
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        await self.load_extension("cogs.umtali")
+        if self.sync_commands:
+            await sync_if_changed(self, store, self.settings.dev_guild_id)
+        self._timers = asyncio.create_task(run_timers(self))
+        log.info("Ready to play: %d active match(es) restored.", restored)
+
+    async def close(self) -> None:
+        if self._timers is not None:
+            self._timers.cancel()
+        if self.matches is not None:
+            await self.matches.close()
+            await self.matches.store.close()
+        await super().close()
+
+
 def main() -> int:
     """Load the settings and start the bot; returns the process exit status."""
     # Only the current working directory's .env, never one found further up the tree.
@@ -118,9 +172,19 @@ def main() -> int:
         settings.db_path,
         f"to guild {settings.dev_guild_id}" if settings.dev_guild_id else "global",
     )
-    log.warning(
-        "The Discord bot is not implemented yet; meanwhile play in the terminal with `make play`."
-    )
+    try:
+        UmtaliBot(settings).run(settings.token, log_handler=None)
+    except discord.LoginFailure:
+        print(
+            "error: Discord refused DISCORD_TOKEN: reset the token on the Bot tab of your "
+            "application in the developer portal and put the new one in .env.",
+            file=sys.stderr,
+        )
+        return EXIT_SETTINGS_ERROR
+    except (OSError, aiohttp.ClientError) as exc:
+        print(f"error: could not reach Discord ({exc.__class__.__name__}): check the network "
+              "connection and try again.", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -59,6 +59,8 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
             dm1_message_id INTEGER,
             dm_refused0 INTEGER NOT NULL DEFAULT 0,
             dm_refused1 INTEGER NOT NULL DEFAULT 0,
+            -- Public lines of the turn in progress, announced together when it ends.
+            pending TEXT NOT NULL DEFAULT '',
             created_at REAL NOT NULL,
             finished_at REAL,
             winner_seat INTEGER,

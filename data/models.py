@@ -52,6 +52,7 @@ class MatchRow:
     dm_channel_ids: tuple[int | None, int | None]
     dm_message_ids: tuple[int | None, int | None]
     dm_refused: tuple[bool, bool]
+    pending: str
     created_at: float
     finished_at: float | None
     winner_seat: int | None

@@ -47,7 +47,7 @@ def _match(row: aiosqlite.Row) -> MatchRow:
         dm_channel_ids=(row["dm0_channel_id"], row["dm1_channel_id"]),
         dm_message_ids=(row["dm0_message_id"], row["dm1_message_id"]),
         dm_refused=(bool(row["dm_refused0"]), bool(row["dm_refused1"])),
-        created_at=row["created_at"], finished_at=row["finished_at"],
+        pending=row["pending"], created_at=row["created_at"], finished_at=row["finished_at"],
         winner_seat=row["winner_seat"], how=row["how"],
     )
 
@@ -227,7 +227,8 @@ class Store:
 
     async def record_move(
         self, *, match_id: int, version: int, seat: int, move: str, state: str,
-        deadline: float | None, finish: Finish | None = None, now: float | None = None,
+        deadline: float | None, pending: str = "", finish: Finish | None = None,
+        now: float | None = None,
     ) -> None:
         """Save a move and the state after it, in one transaction.
 
@@ -237,9 +238,10 @@ class Store:
         now = time.time() if now is None else now
         async with self.db.transaction() as c:
             cur = await c.execute(
-                "UPDATE matches SET state = ?, version = version + 1, deadline = ?, warned = 0 "
+                "UPDATE matches SET state = ?, version = version + 1, deadline = ?, "
+                "warned = CASE WHEN deadline IS ? THEN warned ELSE 0 END, pending = ? "
                 "WHERE id = ? AND version = ? AND status = 'active'",
-                (state, deadline, match_id, version),
+                (state, deadline, deadline, pending, match_id, version),
             )
             if cur.rowcount != 1:
                 raise StaleState(f"match {match_id} is not at move {version}")

@@ -111,10 +111,12 @@ def test_bot_without_token_exits_2_with_a_clear_message(tmp_path: Path) -> None:
 
 
 def test_bot_reads_dotenv_from_the_working_directory(tmp_path: Path) -> None:
-    (tmp_path / ".env").write_text("DISCORD_TOKEN=from-dotenv\nUMTALI_LOG_LEVEL=INFO\n")
+    # The bad log level can only come from the .env file: its error proves the file was read,
+    # and stops the bot before it tries to reach Discord.
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=from-dotenv\nUMTALI_LOG_LEVEL=LOUD\n")
     result = _run_bot(tmp_path, _env_without_settings())
-    assert result.returncode == 0, result.stderr
-    assert "not implemented yet" in result.stderr
+    assert result.returncode == 2, result.stderr
+    assert "UMTALI_LOG_LEVEL" in result.stderr and "LOUD" in result.stderr
     assert "from-dotenv" not in result.stderr + result.stdout
     assert "Traceback" not in result.stderr
 

@@ -1,0 +1,91 @@
+"""Answering a player's action: from a button, a menu or ``/umtali play``.
+
+Bad input, a move out of turn, someone else's button, a stale panel: each gets a short
+ephemeral answer and changes nothing.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from cogs.umtali.access import service
+from cogs.umtali.live import LiveMatch
+from umtali.errors import InvalidMoveError
+from umtali.moves import Move
+
+
+async def _ephemeral(interaction: discord.Interaction, text: str) -> None:
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+def _live(interaction: discord.Interaction, match_id: int) -> LiveMatch | None:
+    return service(interaction.client).matches.get(match_id)
+
+
+async def show_hand(interaction: discord.Interaction, match_id: int, note: str = "") -> None:
+    live = _live(interaction, match_id)
+    if live is None or live.over:
+        await _ephemeral(interaction, "This match is over.")
+        return
+    seat = live.seat_of(interaction.user.id)
+    if seat is None:
+        await _ephemeral(interaction, "This is not your match: only its two players have hands.")
+        return
+    embed, panel = service(interaction.client).hand_message(live, seat, note)
+    await interaction.response.send_message(embed=embed, view=panel, ephemeral=True)
+
+
+async def play_text(interaction: discord.Interaction, match_id: int, text: str,
+                    version: int | None = None) -> None:
+    try:
+        move = Move.parse(text)
+    except InvalidMoveError as e:
+        await _ephemeral(interaction, f"{e}.")
+        return
+    await play_move(interaction, match_id, move, version)
+
+
+async def play_move(interaction: discord.Interaction, match_id: int, move: Move,
+                    version: int | None = None) -> None:
+    """Apply ``move`` for the user; answer on the panel it came from (or a new ephemeral one)."""
+    live = _live(interaction, match_id)
+    if live is None:
+        await _ephemeral(interaction, "This match is over.")
+        return
+    svc = service(interaction.client)
+    outcome = await svc.act(live, interaction.user.id, move, version)
+    seat = live.seat_of(interaction.user.id)
+    if not outcome.ok:
+        if outcome.stale and seat is not None and not live.over:
+            embed, panel = svc.hand_message(live, seat, outcome.error)
+            await interaction.response.send_message(embed=embed, view=panel, ephemeral=True)
+        else:
+            await _ephemeral(interaction, outcome.error)
+        return
+    assert seat is not None
+    # A finished match's panel is empty: hand_panel offers nothing when it is nobody's turn.
+    embed, panel = svc.hand_message(live, seat)
+    if version is not None and interaction.message is not None:
+        # The action came from a panel: update that panel in place.
+        await interaction.response.edit_message(embed=embed, view=panel)
+    else:
+        await interaction.response.send_message(embed=embed, view=panel, ephemeral=True)
+
+
+async def confirm_resign(interaction: discord.Interaction, match_id: int) -> None:
+    live = _live(interaction, match_id)
+    seat = None if live is None else live.seat_of(interaction.user.id)
+    if live is None or live.over:
+        await _ephemeral(interaction, "This match is over.")
+        return
+    if seat is None:
+        await _ephemeral(interaction, "This is not your match.")
+        return
+    if await service(interaction.client).resign(live, seat):
+        await interaction.response.edit_message(
+            content=f"You resigned: {live.names[1 - seat]} wins the session.", view=None)
+    else:
+        await _ephemeral(interaction, "This match is over.")

@@ -1,0 +1,114 @@
+"""Challenges: posted with Accept and Decline buttons that only the challenged member may use;
+they expire after ten minutes and say so."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import time
+
+import discord
+
+from cogs.umtali.access import service
+from cogs.umtali.render import COLOUR
+from data.models import Challenge
+from data.store import AlreadyPlaying, StaleState
+from umtali.rules import RuleSet
+
+log = logging.getLogger(__name__)
+
+CHALLENGE_TTL = 600.0
+
+
+def challenge_embed(ch: Challenge, status: str = "") -> discord.Embed:
+    timer = f"{ch.turn_timer // 60} min" if ch.turn_timer >= 60 else (
+        f"{ch.turn_timer} s" if ch.turn_timer else "off")
+    rules = ch.variant + (", optional melding" if ch.optional_melding else "")
+    text = (f"<@{ch.challenger_id}> challenges <@{ch.opponent_id}> to a session of Umtali "
+            f"(best of three games of four hands).\nRules: {rules} · turn timer: {timer}.")
+    if status:
+        text += f"\n**{status}**"
+    else:
+        expires = discord.utils.format_dt(dt.datetime.fromtimestamp(ch.expires_at, dt.UTC), "R")
+        text += f"\nThe challenge expires {expires}."
+    return discord.Embed(title="Umtali challenge", description=text, colour=COLOUR)
+
+
+async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
+                           accept: bool) -> None:
+    svc = service(interaction.client)
+    ch = await svc.store.challenge(challenge_id)
+    if ch is None or ch.status != "open":
+        await interaction.response.send_message("This challenge is no longer open.",
+                                                ephemeral=True)
+        return
+    if interaction.user.id != ch.opponent_id:
+        who = "You can't answer your own challenge" if interaction.user.id == ch.challenger_id \
+            else "Only the challenged member can answer this challenge"
+        await interaction.response.send_message(f"{who}.", ephemeral=True)
+        return
+    if time.time() >= ch.expires_at:
+        await expire(interaction.client, ch)
+        await interaction.response.send_message("This challenge has expired.", ephemeral=True)
+        return
+    if not accept:
+        if await svc.store.close_challenge(ch.id, "declined"):
+            await interaction.response.edit_message(
+                embed=challenge_embed(ch, f"{ch.opponent_name} declined."), view=None)
+        else:
+            await interaction.response.send_message("This challenge is no longer open.",
+                                                    ephemeral=True)
+        return
+    rules = RuleSet.named(ch.variant, optional_melding=ch.optional_melding)
+    try:
+        live = await svc.start(
+            guild_id=ch.guild_id, channel_id=ch.channel_id,
+            players=((ch.challenger_id, ch.challenger_name), (ch.opponent_id, ch.opponent_name)),
+            rules=rules, turn_timer=ch.turn_timer, challenge_id=ch.id,
+        )
+    except AlreadyPlaying as e:
+        who = "You are" if e.user_id == interaction.user.id else f"<@{e.user_id}> is"
+        await interaction.response.send_message(
+            f"{who} already playing a match on this server: finish it first.", ephemeral=True)
+        return
+    except StaleState:
+        await interaction.response.send_message("This challenge is no longer open.",
+                                                ephemeral=True)
+        return
+    await interaction.response.edit_message(
+        embed=challenge_embed(ch, f"{ch.opponent_name} accepted: the session begins."),
+        view=None)
+    settings = await svc.store.guild_settings(ch.guild_id)
+    if settings.threads and interaction.message is not None:
+        try:
+            thread = await interaction.message.create_thread(
+                name=f"Umtali: {ch.challenger_name} vs {ch.opponent_name}"[:100])
+        except discord.HTTPException:
+            log.info("match %d: no thread (missing permission?); playing in the channel",
+                     live.id)
+        else:
+            live.channel_id = thread.id
+            await svc.store.set_match_channel(live.id, thread.id)
+    await svc.open_table(live)
+
+
+async def expire(client: discord.Client, ch: Challenge) -> None:
+    svc = service(client)
+    if not await svc.store.close_challenge(ch.id, "expired"):
+        return
+    if ch.message_id is None:
+        return
+    channel = client.get_partial_messageable(ch.channel_id)
+    try:
+        await channel.get_partial_message(ch.message_id).edit(
+            embed=challenge_embed(ch, "This challenge expired: nobody answered in time."),
+            view=None)
+    except discord.HTTPException:
+        log.info("challenge %d expired; its message could not be edited", ch.id)
+
+
+async def expire_challenges(client: discord.Client, now: float | None = None) -> None:
+    now = time.time() if now is None else now
+    for ch in await service(client).store.open_challenges():
+        if now >= ch.expires_at:
+            await expire(client, ch)

@@ -1,0 +1,206 @@
+"""The ``/umtali`` slash commands."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.umtali.access import service
+from cogs.umtali.actions import play_text
+from cogs.umtali.challenges import CHALLENGE_TTL, challenge_embed
+from cogs.umtali.panels import challenge_panel, resign_panel, table_panel
+from cogs.umtali.render import COLOUR
+from cogs.umtali.rules_text import PAGES
+from data.models import GuildSettings
+
+VARIANTS = [
+    app_commands.Choice(name="English (eleven-card deal, high card deals)", value="english"),
+    app_commands.Choice(name="Russian (upcard deal, low card deals)", value="russian"),
+]
+
+
+def _name(member: discord.abc.User) -> str:
+    return member.display_name[:32]
+
+
+class UmtaliCog(commands.GroupCog, group_name="umtali",
+                group_description="Play Umtali, a two-player rummy game"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(description="Challenge a member to a session of Umtali")
+    @app_commands.describe(
+        opponent="The member you want to play",
+        variant="The rule set (default: this server's)",
+        turn_timer="Minutes for each turn, 0 for no limit (default: this server's)",
+        optional_melding="House rule: players may keep meldable cards (default: this server's)",
+    )
+    @app_commands.choices(variant=VARIANTS)
+    @app_commands.guild_only()
+    async def challenge(
+        self, interaction: discord.Interaction, opponent: discord.Member,
+        variant: app_commands.Choice[str] | None = None,
+        turn_timer: app_commands.Range[int, 0, 60] | None = None,
+        optional_melding: bool | None = None,
+    ) -> None:
+        assert interaction.guild is not None and interaction.channel is not None
+        svc = service(interaction.client)
+        me = interaction.user
+        if opponent.id == me.id:
+            await interaction.response.send_message("You can't challenge yourself.",
+                                                    ephemeral=True)
+            return
+        if opponent.bot:
+            await interaction.response.send_message(
+                "Bots can't accept challenges.", ephemeral=True)
+            return
+        for member in (me, opponent):
+            if await svc.store.active_match_of(interaction.guild.id, member.id) is not None:
+                who = "You are" if member.id == me.id else f"{_name(member)} is"
+                await interaction.response.send_message(
+                    f"{who} already playing a match on this server.", ephemeral=True)
+                return
+        settings = await svc.store.guild_settings(interaction.guild.id)
+        ch = await svc.store.create_challenge(
+            guild_id=interaction.guild.id, channel_id=interaction.channel.id,
+            challenger=(me.id, _name(me)), opponent=(opponent.id, _name(opponent)),
+            variant=variant.value if variant else settings.variant,
+            optional_melding=settings.optional_melding if optional_melding is None
+            else optional_melding,
+            turn_timer=settings.turn_timer if turn_timer is None else turn_timer * 60,
+            ttl=CHALLENGE_TTL,
+        )
+        await interaction.response.send_message(
+            f"<@{opponent.id}>", embed=challenge_embed(ch), view=challenge_panel(ch.id),
+            allowed_mentions=discord.AllowedMentions(users=[opponent]))
+        message = await interaction.original_response()
+        await svc.store.set_challenge_message(ch.id, message.id)
+
+    @app_commands.command(description="Make a move in the notation, e.g. draw or meld 8D 9D 10D")
+    @app_commands.describe(move="draw, take, take 2, meld <cards>, extend <card> <card>, "
+                                "discard <card> [down]")
+    @app_commands.guild_only()
+    async def play(self, interaction: discord.Interaction, move: str) -> None:
+        assert interaction.guild is not None
+        live = service(interaction.client).match_of(interaction.guild.id, interaction.user.id)
+        if live is None:
+            await interaction.response.send_message(
+                "You are not playing a match on this server.", ephemeral=True)
+            return
+        await play_text(interaction, live.id, move)
+
+    @play.autocomplete("move")
+    async def play_autocomplete(self, interaction: discord.Interaction,
+                                current: str) -> list[app_commands.Choice[str]]:
+        if interaction.guild is None:
+            return []
+        live = service(interaction.client).match_of(interaction.guild.id, interaction.user.id)
+        seat = None if live is None else live.seat_of(interaction.user.id)
+        if live is None or seat is None:
+            return []
+        typed = " ".join(current.lower().split())
+        choices = []
+        for m in live.session.view(seat).legal_moves:
+            text = str(m)
+            if typed and typed not in text.lower() and typed not in m.text(symbols=True).lower():
+                continue
+            choices.append(app_commands.Choice(name=m.text(symbols=True), value=text))
+        return choices[:25]
+
+    @app_commands.command(description="Resign the session: your opponent wins it")
+    @app_commands.guild_only()
+    async def resign(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild is not None
+        live = service(interaction.client).match_of(interaction.guild.id, interaction.user.id)
+        if live is None:
+            await interaction.response.send_message(
+                "You are not playing a match on this server.", ephemeral=True)
+            return
+        await interaction.response.send_message(
+            "Resign the session? Your opponent wins it.", view=resign_panel(live.id),
+            ephemeral=True)
+
+    @app_commands.command(description="Post the table of your match (or this thread's) again")
+    @app_commands.guild_only()
+    async def table(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild is not None
+        svc = service(interaction.client)
+        live = svc.match_of(interaction.guild.id, interaction.user.id)
+        if live is None:
+            live = next((m for m in svc.matches.values()
+                         if m.channel_id == interaction.channel_id and not m.over), None)
+        if live is None:
+            await interaction.response.send_message(
+                "There is no match here, and you are not playing one.", ephemeral=True)
+            return
+        await interaction.response.send_message(embed=svc.table_embed(live),
+                                                view=table_panel(live.id))
+        message = await interaction.original_response()
+        if message.channel.id == live.channel_id:
+            live.table_message_id = message.id
+            await svc.store.set_table_message(live.id, message.id)
+
+    @app_commands.command(description="The rules of Umtali, page by page")
+    @app_commands.describe(page=f"Page 1 to {len(PAGES)}")
+    async def rules(self, interaction: discord.Interaction,
+                    page: app_commands.Range[int, 1, len(PAGES)] = 1) -> None:
+        title, text = PAGES[page - 1]
+        embed = discord.Embed(title=f"Umtali rules · {title}", description=text, colour=COLOUR)
+        embed.set_footer(text=f"Page {page} of {len(PAGES)} · /umtali rules page:<n>")
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(description="This server's defaults for new matches")
+    @app_commands.describe(
+        variant="Default rule set", turn_timer="Default minutes per turn (0: no limit)",
+        threads="Play each match in a thread made from the challenge",
+        optional_melding="Default for the optional melding house rule",
+    )
+    @app_commands.choices(variant=VARIANTS)
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def settings(
+        self, interaction: discord.Interaction,
+        variant: app_commands.Choice[str] | None = None,
+        turn_timer: app_commands.Range[int, 0, 60] | None = None,
+        threads: bool | None = None, optional_melding: bool | None = None,
+    ) -> None:
+        assert interaction.guild is not None
+        store = service(interaction.client).store
+        old = await store.guild_settings(interaction.guild.id)
+        new = GuildSettings(
+            interaction.guild.id,
+            variant.value if variant else old.variant,
+            old.optional_melding if optional_melding is None else optional_melding,
+            old.turn_timer if turn_timer is None else turn_timer * 60,
+            old.threads if threads is None else threads,
+        )
+        await store.save_guild_settings(new)
+        timer = f"{new.turn_timer // 60} min" if new.turn_timer else "off"
+        await interaction.response.send_message(
+            f"Defaults for new matches: {new.variant} rules, optional melding "
+            f"{'on' if new.optional_melding else 'off'}, turn timer {timer}, threads "
+            f"{'on' if new.threads else 'off'}.", ephemeral=True)
+
+    @app_commands.command(description="Owner only: sync the slash commands with Discord now")
+    @app_commands.default_permissions(administrator=True)
+    async def sync(self, interaction: discord.Interaction) -> None:
+        if not await self.bot.is_owner(interaction.user):
+            await interaction.response.send_message("Only the bot's owner can do that.",
+                                                    ephemeral=True)
+            return
+        await interaction.response.defer(ephemeral=True)
+        guild_id = getattr(getattr(self.bot, "settings", None), "dev_guild_id", None)
+        if guild_id is not None:
+            guild = discord.Object(id=guild_id)
+            self.bot.tree.copy_global_to(guild=guild)
+            synced = await self.bot.tree.sync(guild=guild)
+        else:
+            synced = await self.bot.tree.sync()
+        await interaction.followup.send(f"Synced {len(synced)} command(s).", ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(UmtaliCog(bot))

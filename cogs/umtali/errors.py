@@ -1,0 +1,60 @@
+"""Failures answered in one place: a short ephemeral word for the user, a traceback for us."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from umtali.errors import UmtaliError
+
+log = logging.getLogger(__name__)
+
+APOLOGY = ("Sorry, something went wrong on our side; it has been logged. "
+           "Nothing of your match was lost.")
+
+
+def message_for(error: BaseException) -> str | None:
+    """The sentence for an error a user can cause, or None for a bug."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, UmtaliError):
+        text = str(error)
+        return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+    if isinstance(error, app_commands.MissingPermissions):
+        return "You need the Manage Server permission for that."
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return "That command works in a server, not in direct messages."
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return f"Slow down: try again in {error.retry_after:.0f} s."
+    if isinstance(error, app_commands.CheckFailure):
+        return "You can't use that command here."
+    if isinstance(error, app_commands.TransformerError):
+        return f"I can't read {error.value!r} there."
+    return None
+
+
+async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
+    text = message_for(error)
+    if text is None:
+        log.error("unhandled error in an interaction", exc_info=error)
+        text = APOLOGY
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not tell the user about an error: %s", text)
+
+
+async def guarded(interaction: discord.Interaction,
+                  action: Callable[[], Awaitable[Any]]) -> None:
+    """Run a component's action; any failure is answered like a failed command."""
+    try:
+        await action()
+    except Exception as e:
+        await answer_error(interaction, e)

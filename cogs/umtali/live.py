@@ -1,0 +1,69 @@
+"""A match in play: its session, the Discord places it lives in, and its locks."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+
+from data.models import MatchRow
+from umtali.codec import session_from_json
+from umtali.session import Session
+
+
+@dataclass(eq=False)
+class LiveMatch:
+    id: int
+    guild_id: int
+    channel_id: int
+    table_message_id: int | None
+    player_ids: tuple[int, int]
+    names: tuple[str, str]
+    turn_timer: int
+    session: Session
+    deadline: float | None
+    warned: bool
+    dm_channel_ids: list[int | None]
+    dm_message_ids: list[int | None]
+    dm_refused: list[bool]
+    #: Public lines of the turn in progress, announced together when the turn ends.
+    pending: list[str]
+    #: One action at a time: a second click waits, then finds the match moved on.
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: Messages about the match go out in the order the actions happened.
+    publish_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def version(self) -> int:
+        """Moves played so far: the version of the saved state, and of every panel."""
+        return len(self.session.moves)
+
+    @property
+    def over(self) -> bool:
+        return self.session.over
+
+    def seat_of(self, user_id: int) -> int | None:
+        if user_id == self.player_ids[0]:
+            return 0
+        if user_id == self.player_ids[1]:
+            return 1
+        return None
+
+    @staticmethod
+    def from_row(row: MatchRow) -> LiveMatch:
+        return LiveMatch(
+            id=row.id,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            table_message_id=row.table_message_id,
+            player_ids=row.player_ids,
+            names=row.names,
+            turn_timer=row.turn_timer,
+            session=session_from_json(json.loads(row.state)),
+            deadline=row.deadline,
+            warned=row.warned,
+            dm_channel_ids=list(row.dm_channel_ids),
+            dm_message_ids=list(row.dm_message_ids),
+            dm_refused=list(row.dm_refused),
+            pending=row.pending.split("\n") if row.pending else [],
+        )

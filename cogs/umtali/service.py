@@ -1,0 +1,337 @@
+"""Matches in play: start, act, resign, time out, and tell Discord what happened.
+
+The engine decides what is legal; this module only asks it. Every accepted action is saved
+(state and move log, one transaction) before anyone is told about it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import discord
+
+from cogs.umtali.live import LiveMatch
+from cogs.umtali.outbox import Batch
+from cogs.umtali.panels import hand_panel, table_panel
+from cogs.umtali.render import hand_embed, table_embed, turn_message
+from data.models import Finish
+from data.store import StaleState, Store
+from umtali.codec import session_to_json
+from umtali.errors import UmtaliError
+from umtali.events import Event
+from umtali.moves import Move
+from umtali.rules import RuleSet
+from umtali.session import Session
+from umtali.view import SPECTATOR
+
+log = logging.getLogger(__name__)
+
+#: A warning goes out this long before a turn's deadline.
+WARN_BEFORE = 60.0
+
+
+@dataclass
+class Outcome:
+    """The answer to an action: ``error`` is a short sentence for the actor alone."""
+
+    live: LiveMatch | None
+    error: str = ""
+    #: The panel the action came from is out of date; show the actor the current one.
+    stale: bool = False
+    events: list[Event] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.error
+
+
+class MatchService:
+    def __init__(self, client: discord.Client, store: Store,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.client = client
+        self.store = store
+        self.clock = clock
+        self.matches: dict[int, LiveMatch] = {}
+        self._queues: dict[int, Batch] = {}
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._idle: dict[int, asyncio.Event] = {}
+
+    # -- loading and starting -------------------------------------------------------------
+
+    async def load_active(self) -> int:
+        """Bring back every active match after a start or a restart."""
+        for row in await self.store.active_matches():
+            self.matches[row.id] = LiveMatch.from_row(row)
+        return len(self.matches)
+
+    def match_of(self, guild_id: int, user_id: int) -> LiveMatch | None:
+        for live in self.matches.values():
+            if live.guild_id == guild_id and live.seat_of(user_id) is not None and not live.over:
+                return live
+        return None
+
+    async def start(
+        self, *, guild_id: int, channel_id: int, players: tuple[tuple[int, str], tuple[int, str]],
+        rules: RuleSet, turn_timer: int, challenge_id: int | None = None, seed: int | None = None,
+    ) -> LiveMatch:
+        """Create and save a match (raises AlreadyPlaying / StaleState from the store)."""
+        session = Session(rules, secrets.randbits(62) if seed is None else seed)
+        deadline = self.clock() + turn_timer if turn_timer else None
+        match_id = await self.store.create_match(
+            guild_id=guild_id, channel_id=channel_id, players=players, variant=rules.name,
+            turn_timer=turn_timer, state=json.dumps(session_to_json(session)),
+            deadline=deadline, challenge_id=challenge_id,
+        )
+        live = LiveMatch(
+            id=match_id, guild_id=guild_id, channel_id=channel_id, table_message_id=None,
+            player_ids=(players[0][0], players[1][0]), names=(players[0][1], players[1][1]),
+            turn_timer=turn_timer, session=session, deadline=deadline, warned=False,
+            dm_channel_ids=[None, None], dm_message_ids=[None, None], dm_refused=[False, False],
+            pending=[],
+        )
+        self.matches[match_id] = live
+        return live
+
+    async def open_table(self, live: LiveMatch) -> None:
+        """Announce the start, post the table, and send both hands."""
+        channel = self.client.get_partial_messageable(live.channel_id)
+        opening = turn_message(live.session.opening, live.names)
+        await channel.send(opening + "\n" + self._your_turn(live),
+                           allowed_mentions=discord.AllowedMentions(users=True))
+        message = await channel.send(embed=self.table_embed(live), view=table_panel(live.id))
+        live.table_message_id = message.id
+        await self.store.set_table_message(live.id, message.id)
+        self._enqueue(live, Batch(hands={0, 1}))
+
+    # -- acting ---------------------------------------------------------------------------
+
+    async def act(self, live: LiveMatch, user_id: int, move: Move,
+                  version: int | None = None) -> Outcome:
+        seat = live.seat_of(user_id)
+        if seat is None:
+            return Outcome(live, "This is not your match.")
+        async with live.lock:
+            if live.over:
+                return Outcome(live, "This match is over.", stale=version is not None)
+            if version is not None and version != live.version:
+                return Outcome(live, "That panel is out of date; here is your hand as it is now.",
+                               stale=True)
+            if live.session.to_act != seat:
+                other = live.names[live.session.to_act]
+                return Outcome(live, f"It is not your turn: {other} is playing.")
+            return await self._apply(live, seat, move)
+
+    async def _apply(self, live: LiveMatch, seat: int, move: Move) -> Outcome:
+        session = live.session
+        hand = session.hand
+        version = live.version
+        try:
+            events = session.apply(move, seat)
+        except UmtaliError as e:
+            return Outcome(live, _sentence(str(e)))
+        lines = [line for line in turn_message(events, live.names).split("\n") if line]
+        turn_over = session.over or session.hand is not hand or hand.turn != seat
+        pending = [] if turn_over else [*live.pending, *lines]
+        deadline = live.deadline
+        if turn_over:
+            deadline = self.clock() + live.turn_timer if live.turn_timer and not session.over \
+                else None
+        finish = _finish(session) if session.over else None
+        try:
+            await self.store.record_move(
+                match_id=live.id, version=version, seat=seat, move=str(session.moves[-1]),
+                state=json.dumps(session_to_json(session)), deadline=deadline,
+                pending="\n".join(pending), finish=finish,
+            )
+        except BaseException:
+            # Nothing is lost: the match goes back to what the database holds.
+            await self._reload(live)
+            raise
+        announce = [*live.pending, *lines] if turn_over else []
+        if deadline != live.deadline:
+            live.warned = False
+        live.deadline = deadline
+        live.pending = pending
+        batch = Batch(table=True)
+        if announce:
+            batch.announcements.append("\n".join(announce))
+            batch.hands = {0, 1}
+            if not session.over:
+                batch.mentions.add(session.to_act)
+        self._enqueue(live, batch)
+        return Outcome(live, events=events)
+
+    async def _reload(self, live: LiveMatch) -> None:
+        row = await self.store.match(live.id)
+        if row is not None:
+            fresh = LiveMatch.from_row(row)
+            live.session = fresh.session
+            live.pending = fresh.pending
+            live.deadline = fresh.deadline
+
+    async def resign(self, live: LiveMatch, seat: int, how: str = "resigned") -> bool:
+        """``seat`` gives up the session; False if the match had already ended."""
+        async with live.lock:
+            if live.over:
+                return False
+            events = live.session.resign(seat, how)
+            try:
+                await self.store.finish_match(
+                    match_id=live.id, version=live.version,
+                    state=json.dumps(session_to_json(live.session)),
+                    finish=_finish(live.session),
+                )
+            except StaleState:
+                await self._reload(live)
+                return False
+            live.deadline = None
+            text = turn_message(events, live.names)
+            self._enqueue(live, Batch([text], table=True, hands={0, 1}))
+            return True
+
+    # -- timers ---------------------------------------------------------------------------
+
+    async def check_timers(self, now: float | None = None) -> None:
+        """Warn a player whose turn is nearly over; forfeit one whose time ran out."""
+        now = self.clock() if now is None else now
+        for live in list(self.matches.values()):
+            if live.over or live.deadline is None:
+                continue
+            seat = live.session.to_act
+            if now >= live.deadline:
+                if await self.resign(live, seat, "timed out"):
+                    log.info("match %d: seat %d timed out", live.id, seat)
+            elif not live.warned and now >= live.deadline - min(WARN_BEFORE, live.turn_timer / 2):
+                live.warned = True
+                await self.store.set_warned(live.id)
+                left = max(1, round(live.deadline - now))
+                channel = self.client.get_partial_messageable(live.channel_id)
+                await channel.send(
+                    f"<@{live.player_ids[seat]}>, {left} seconds left for your turn, or you "
+                    "forfeit the session.",
+                    allowed_mentions=discord.AllowedMentions(users=True),
+                )
+
+    # -- rendering ------------------------------------------------------------------------
+
+    def table_embed(self, live: LiveMatch) -> discord.Embed:
+        return table_embed(live.session.view(SPECTATOR), live.names, live.id,
+                           deadline=live.deadline)
+
+    def hand_message(self, live: LiveMatch, seat: int, note: str = "") -> tuple[
+            discord.Embed, discord.ui.View]:
+        view = live.session.view(seat)
+        return (hand_embed(view, live.names, live.id, note),
+                hand_panel(view, live.id, live.version))
+
+    def _your_turn(self, live: LiveMatch) -> str:
+        if live.over:
+            return ""
+        return f"<@{live.player_ids[live.session.to_act]}>, your turn."
+
+    # -- sending --------------------------------------------------------------------------
+
+    def _enqueue(self, live: LiveMatch, batch: Batch) -> None:
+        queued = self._queues.setdefault(live.id, Batch())
+        queued.merge(batch)
+        idle = self._idle.setdefault(live.id, asyncio.Event())
+        idle.clear()
+        worker = self._workers.get(live.id)
+        if worker is None or worker.done():
+            self._workers[live.id] = asyncio.create_task(self._send_loop(live))
+
+    async def flush(self, match_id: int | None = None) -> None:
+        """Wait until everything queued has been sent (tests, shutdown)."""
+        ids = [match_id] if match_id is not None else list(self._idle)
+        for i in ids:
+            idle = self._idle.get(i)
+            if idle is not None:
+                await idle.wait()
+
+    async def _send_loop(self, live: LiveMatch) -> None:
+        while True:
+            batch = self._queues.pop(live.id, None)
+            if batch is None or batch.empty:
+                self._idle[live.id].set()
+                if live.over:
+                    self.matches.pop(live.id, None)
+                return
+            try:
+                await self._send(live, batch)
+            except Exception:
+                log.exception("match %d: sending to Discord failed", live.id)
+
+    async def _send(self, live: LiveMatch, batch: Batch) -> None:
+        channel = self.client.get_partial_messageable(live.channel_id)
+        for i, text in enumerate(batch.announcements):
+            last = i == len(batch.announcements) - 1
+            if last and not live.over and batch.mentions:
+                text += "\n" + self._your_turn(live)
+            await channel.send(text[:2000], allowed_mentions=discord.AllowedMentions(users=True))
+        if batch.table and live.table_message_id is not None:
+            view = None if live.over else table_panel(live.id)
+            await channel.get_partial_message(live.table_message_id).edit(
+                embed=self.table_embed(live), view=view)
+        for seat in sorted(batch.hands):
+            await self.send_hand(live, seat)
+
+    async def send_hand(self, live: LiveMatch, seat: int) -> None:
+        """The seat's private hand by DM, edited in place; once refused, never tried again."""
+        if live.dm_refused[seat]:
+            return
+        embed, view = self.hand_message(live, seat)
+        channel_id, message_id = live.dm_channel_ids[seat], live.dm_message_ids[seat]
+        if channel_id is not None and message_id is not None:
+            dm = self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+            try:
+                await dm.get_partial_message(message_id).edit(embed=embed, view=view)
+                return
+            except discord.NotFound:
+                pass
+        user_id = live.player_ids[seat]
+        try:
+            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            message = await user.send(embed=embed, view=view)
+        except discord.Forbidden:
+            live.dm_refused[seat] = True
+            await self.store.set_dm_refused(live.id, seat)
+            channel = self.client.get_partial_messageable(live.channel_id)
+            await channel.send(
+                f"<@{user_id}>, I can't send you direct messages: use the **My hand** button "
+                "on the table to see your cards and play.",
+                allowed_mentions=discord.AllowedMentions(users=True),
+            )
+            return
+        live.dm_channel_ids[seat] = message.channel.id
+        live.dm_message_ids[seat] = message.id
+        await self.store.set_dm_message(live.id, seat, message.channel.id, message.id)
+
+    async def close(self) -> None:
+        for task in self._workers.values():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+
+def _finish(session: Session) -> Finish:
+    games = [*session.finished_games]
+    if session.hand_scores:
+        games.append(session.hand_scores)
+    return Finish(
+        winner_seat=session.winner,
+        how=session.how,
+        games_won=(session.games_won[0], session.games_won[1]),
+        hand_scores=json.dumps([[list(h) for h in g] for g in games]),
+    )
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+

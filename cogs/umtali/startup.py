@@ -1,0 +1,55 @@
+"""Start-up chores: syncing slash commands only when they changed, and the timer loop."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+
+import discord
+from discord.ext import commands
+
+from cogs.umtali.access import service
+from cogs.umtali.challenges import expire_challenges
+from data.store import Store
+
+log = logging.getLogger(__name__)
+
+
+def commands_fingerprint(bot: commands.Bot, guild_id: int | None) -> str:
+    payload = [c.to_dict(bot.tree) for c in bot.tree.get_commands()]
+    text = json.dumps({"guild": guild_id, "commands": payload}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+async def sync_if_changed(bot: commands.Bot, store: Store, guild_id: int | None) -> bool:
+    """Sync the slash commands with Discord only when their definition changed."""
+    fingerprint = commands_fingerprint(bot, guild_id)
+    if await store.get_meta("commands_fingerprint") == fingerprint:
+        log.info("slash commands unchanged: no sync")
+        return False
+    if guild_id is not None:
+        guild = discord.Object(id=guild_id)
+        bot.tree.copy_global_to(guild=guild)
+        await bot.tree.sync(guild=guild)
+    else:
+        await bot.tree.sync()
+    await store.set_meta("commands_fingerprint", fingerprint)
+    log.info("slash commands synced %s", f"to guild {guild_id}" if guild_id else "globally")
+    return True
+
+
+async def run_timers(bot: commands.Bot, every: float = 1.0) -> None:
+    """Turn deadlines and challenge expiry, checked every second for as long as the bot runs."""
+    await bot.wait_until_ready()
+    ticks = 0
+    while not bot.is_closed():
+        try:
+            await service(bot).check_timers()
+            if ticks % 10 == 0:
+                await expire_challenges(bot)
+        except Exception:
+            log.exception("timer check failed")
+        ticks += 1
+        await asyncio.sleep(every)
