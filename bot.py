@@ -118,7 +118,8 @@ class UmtaliTree(app_commands.CommandTree[commands.Bot]):
 class UmtaliBot(commands.Bot):
     """The bot: the store opened once, the cog loaded, matches and their buttons restored."""
 
-    def __init__(self, settings: Settings, *, sync_commands: bool = True) -> None:
+    def __init__(self, settings: Settings, *, sync_commands: bool = True,
+                 timers: bool = True) -> None:
         # Slash commands, buttons and DMs need no privileged intent, not even guild members.
         intents = discord.Intents.none()
         intents.guilds = True
@@ -126,6 +127,7 @@ class UmtaliBot(commands.Bot):
                          tree_cls=UmtaliTree, help_command=None)
         self.settings = settings
         self.sync_commands = sync_commands
+        self.timers = timers
         self.matches: MatchService | None = None
         self._timers: asyncio.Task[None] | None = None
 
@@ -137,7 +139,8 @@ class UmtaliBot(commands.Bot):
         await self.load_extension("cogs.umtali")
         if self.sync_commands:
             await sync_if_changed(self, store, self.settings.dev_guild_id)
-        self._timers = asyncio.create_task(run_timers(self))
+        if self.timers:
+            self._timers = asyncio.create_task(run_timers(self))
         log.info("Ready to play: %d active match(es) restored.", restored)
 
     async def close(self) -> None:

@@ -10,6 +10,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import aiosqlite
@@ -17,6 +18,27 @@ import aiosqlite
 from data.migrations import MIGRATIONS
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    rowcount: int
+    lastrowid: int
+
+
+class Tx:
+    """Statements inside one transaction; every cursor is closed at once, so COMMIT never
+    finds a statement still in progress."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self.conn = conn
+
+    async def execute(self, sql: str, params: tuple[object, ...] = ()) -> Result:
+        cur = await self.conn.execute(sql, params)
+        try:
+            return Result(cur.rowcount, cur.lastrowid or 0)
+        finally:
+            await cur.close()
 
 
 class Database:
@@ -30,10 +52,9 @@ class Database:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         conn = await aiosqlite.connect(str(path), isolation_level=None)
         conn.row_factory = aiosqlite.Row
-        await conn.execute("PRAGMA journal_mode = WAL")
-        await conn.execute("PRAGMA synchronous = NORMAL")
-        await conn.execute("PRAGMA foreign_keys = ON")
-        await conn.execute("PRAGMA busy_timeout = 5000")
+        for pragma in ("journal_mode = WAL", "synchronous = NORMAL", "foreign_keys = ON",
+                       "busy_timeout = 5000"):
+            await Tx(conn).execute(f"PRAGMA {pragma}")
         db = Database(conn)
         await db.migrate()
         return db
@@ -59,15 +80,16 @@ class Database:
             log.info("database migrated to schema %d", number)
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self) -> AsyncIterator[Tx]:
         async with self._lock:
-            await self.conn.execute("BEGIN IMMEDIATE")
+            tx = Tx(self.conn)
+            await tx.execute("BEGIN IMMEDIATE")
             try:
-                yield self.conn
+                yield tx
             except BaseException:
-                await self.conn.execute("ROLLBACK")
+                await tx.execute("ROLLBACK")
                 raise
-            await self.conn.execute("COMMIT")
+            await tx.execute("COMMIT")
 
     async def fetchone(self, sql: str, params: tuple[object, ...] = ()) -> aiosqlite.Row | None:
         async with self.conn.execute(sql, params) as cur:

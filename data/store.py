@@ -8,7 +8,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from data.db import Database
+from data.db import Database, Tx
 from data.models import Challenge, Finish, GuildSettings, MatchRow
 
 
@@ -114,7 +114,7 @@ class Store:
                  variant, int(optional_melding), turn_timer, now, now + ttl),
             )
             challenge_id = cur.lastrowid
-        found = await self.challenge(int(challenge_id or 0))
+        found = await self.challenge(challenge_id)
         assert found is not None
         return found
 
@@ -175,7 +175,7 @@ class Store:
                 (guild_id, channel_id, players[0][0], players[1][0], players[0][1],
                  players[1][1], variant, turn_timer, deadline, state, now),
             )
-            match_id = int(cur.lastrowid or 0)
+            match_id = cur.lastrowid
             for user_id, _ in players:
                 try:
                     await c.execute(
@@ -265,7 +265,7 @@ class Store:
                 raise StaleState(f"match {match_id} is not at move {version}")
             await self._finish(c, match_id, finish, now)
 
-    async def _finish(self, c: aiosqlite.Connection, match_id: int, f: Finish,
+    async def _finish(self, c: Tx, match_id: int, f: Finish,
                       now: float) -> None:
         await c.execute(
             "UPDATE matches SET status = 'finished', finished_at = ?, winner_seat = ?, how = ?, "

@@ -309,5 +309,7 @@ def test_events_report_taking_two_in_order() -> None:
     h = position(hands=("10D 2C 5S", "3H"), discard="9D 8D", phase=Phase.DRAW)
     events = play(h, "take 2")
     assert of_kind(events, TookDiscard) == [
-        TookDiscard(0, (CARDS[cards("8D")[0]], CARDS[cards("9D")[0]]))
+        TookDiscard(0, (CARDS[cards("8D")[0]], CARDS[cards("9D")[0]]), 2)
     ]
+    # The public form never names a card that is now in a hand.
+    assert events[0].for_seat(-1) == TookDiscard(0, (), 2)

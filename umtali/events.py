@@ -78,7 +78,12 @@ class DrewFromStock(Event):
 class TookDiscard(Event):
     type: ClassVar[str] = "took"
     player: int
+    #: The cards taken; empty in the public (spectator) form, which never names a card in a hand.
     cards: tuple[Card, ...]
+    count: int = 1
+
+    def for_seat(self, seat: int) -> Event:
+        return self if seat >= 0 else TookDiscard(self.player, (), len(self.cards) or self.count)
 
 
 @dataclass(frozen=True, slots=True)

@@ -314,7 +314,7 @@ class HandState:
             self.taken = first
             self.must_meld = (1 << first) | (1 << second)
             self.phase = Phase.MELD
-            events.append(TookDiscard(p, (CARDS[first], CARDS[second])))
+            events.append(TookDiscard(p, (CARDS[first], CARDS[second]), 2))
         elif kind is MoveKind.DISCARD:
             card = move.cards.bit_length() - 1
             self.hands[p] &= ~move.cards

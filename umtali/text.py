@@ -53,6 +53,9 @@ def describe(event: Event, names: Sequence[str]) -> str:
         seen = f" ({event.card})" if event.card is not None else ""
         return f"{names[event.player]} draws from the stock{seen}."
     if isinstance(event, TookDiscard):
+        if not event.cards:
+            what = "the top two discards" if event.count == 2 else "the top discard"
+            return f"{names[event.player]} takes {what}."
         return f"{names[event.player]} takes {cards_text(event.cards)} from the discard pile."
     if isinstance(event, Melded):
         return (

@@ -13,7 +13,9 @@ from cogs.umtali.access import service
 from cogs.umtali.render import COLOUR
 from data.models import Challenge
 from data.store import AlreadyPlaying, StaleState
+from umtali.cards import CARDS
 from umtali.rules import RuleSet
+from umtali.session import Shuffler, draw_for_dealer
 
 log = logging.getLogger(__name__)
 
@@ -59,25 +61,34 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
             await interaction.response.send_message("This challenge is no longer open.",
                                                     ephemeral=True)
         return
+    for user_id in (ch.challenger_id, ch.opponent_id):
+        if await svc.store.active_match_of(ch.guild_id, user_id) is not None:
+            who = "You are" if user_id == interaction.user.id else f"<@{user_id}> is"
+            await interaction.response.send_message(
+                f"{who} already playing a match on this server: finish it first.",
+                ephemeral=True)
+            return
     rules = RuleSet.named(ch.variant, optional_melding=ch.optional_melding)
+    # The draw for first dealer is shown before the cards are dealt, as at a real table.
+    seed = svc.new_seed()
+    draws, dealer = draw_for_dealer(Shuffler(seed), rules)
+    names = (ch.challenger_name, ch.opponent_name)
+    drawn = "; ".join(f"{names[0]} {CARDS[a]}, {names[1]} {CARDS[b]}" for a, b in draws)
+    await interaction.response.edit_message(
+        embed=challenge_embed(
+            ch, f"{ch.opponent_name} accepted. Draw for first dealer: {drawn}. "
+                f"{names[dealer]} deals first."),
+        view=None)
     try:
         live = await svc.start(
             guild_id=ch.guild_id, channel_id=ch.channel_id,
             players=((ch.challenger_id, ch.challenger_name), (ch.opponent_id, ch.opponent_name)),
-            rules=rules, turn_timer=ch.turn_timer, challenge_id=ch.id,
+            rules=rules, turn_timer=ch.turn_timer, challenge_id=ch.id, seed=seed,
         )
-    except AlreadyPlaying as e:
-        who = "You are" if e.user_id == interaction.user.id else f"<@{e.user_id}> is"
-        await interaction.response.send_message(
-            f"{who} already playing a match on this server: finish it first.", ephemeral=True)
+    except (AlreadyPlaying, StaleState) as e:
+        # Lost a race with another accept or challenge a moment ago.
+        await interaction.followup.send(f"The session could not start: {_why(e)}")
         return
-    except StaleState:
-        await interaction.response.send_message("This challenge is no longer open.",
-                                                ephemeral=True)
-        return
-    await interaction.response.edit_message(
-        embed=challenge_embed(ch, f"{ch.opponent_name} accepted: the session begins."),
-        view=None)
     settings = await svc.store.guild_settings(ch.guild_id)
     if settings.threads and interaction.message is not None:
         try:
@@ -90,6 +101,12 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
             live.channel_id = thread.id
             await svc.store.set_match_channel(live.id, thread.id)
     await svc.open_table(live)
+
+
+def _why(e: Exception) -> str:
+    if isinstance(e, AlreadyPlaying):
+        return f"<@{e.user_id}> is already playing a match on this server."
+    return "the challenge is no longer open."
 
 
 async def expire(client: discord.Client, ch: Challenge) -> None:

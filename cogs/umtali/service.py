@@ -25,7 +25,7 @@ from data.models import Finish
 from data.store import StaleState, Store
 from umtali.codec import session_to_json
 from umtali.errors import UmtaliError
-from umtali.events import Event
+from umtali.events import DealerChosen, Event
 from umtali.moves import Move
 from umtali.rules import RuleSet
 from umtali.session import Session
@@ -65,6 +65,10 @@ class MatchService:
 
     # -- loading and starting -------------------------------------------------------------
 
+    def new_seed(self) -> int:
+        """A new session's seed: unpredictable, so that nobody can foresee a deal."""
+        return secrets.randbits(62)
+
     async def load_active(self) -> int:
         """Bring back every active match after a start or a restart."""
         for row in await self.store.active_matches():
@@ -82,7 +86,7 @@ class MatchService:
         rules: RuleSet, turn_timer: int, challenge_id: int | None = None, seed: int | None = None,
     ) -> LiveMatch:
         """Create and save a match (raises AlreadyPlaying / StaleState from the store)."""
-        session = Session(rules, secrets.randbits(62) if seed is None else seed)
+        session = Session(rules, self.new_seed() if seed is None else seed)
         deadline = self.clock() + turn_timer if turn_timer else None
         match_id = await self.store.create_match(
             guild_id=guild_id, channel_id=channel_id, players=players, variant=rules.name,
@@ -102,7 +106,9 @@ class MatchService:
     async def open_table(self, live: LiveMatch) -> None:
         """Announce the start, post the table, and send both hands."""
         channel = self.client.get_partial_messageable(live.channel_id)
-        opening = turn_message(live.session.opening, live.names)
+        # The draw for first dealer was shown on the challenge, before the deal.
+        opening = turn_message(
+            [e for e in live.session.opening if not isinstance(e, DealerChosen)], live.names)
         await channel.send(opening + "\n" + self._your_turn(live),
                            allowed_mentions=discord.AllowedMentions(users=True))
         message = await channel.send(embed=self.table_embed(live), view=table_panel(live.id))

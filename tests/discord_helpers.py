@@ -1,0 +1,136 @@
+"""Driving matches through SimCord as two members would."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from simcord import Env
+from simcord.actors import MemberActor
+
+from bot import UmtaliBot
+from cogs.umtali.live import LiveMatch
+from umtali.moves import Move, MoveKind
+from umtali.players import GreedyPlayer
+
+
+@dataclass
+class World:
+    env: Env
+    guild: Any
+    channel: Any
+    alice: Any
+    bob: Any
+    carol: Any
+    #: Table messages found so far, by id (SimCord reads a message's live state by its id).
+    tables: dict[int, Any] = field(default_factory=dict)
+    moves: int = 0
+
+    @property
+    def bot(self) -> UmtaliBot:
+        bot = self.env.bot
+        assert isinstance(bot, UmtaliBot)
+        return bot
+
+
+def custom_ids(message: Any) -> list[str]:
+    """The custom ids of a message's components (raw dicts or discord.py objects)."""
+    out: list[str] = []
+    rows = getattr(message, "components", []) or []
+    for row in rows:
+        children = row.get("components", []) if isinstance(row, dict) else row.children
+        for c in children:
+            cid = c.get("custom_id") if isinstance(c, dict) else getattr(c, "custom_id", None)
+            if cid:
+                out.append(cid)
+    return out
+
+
+def the_match(world: World) -> LiveMatch:
+    assert world.bot.matches is not None
+    live = [m for m in world.bot.matches.matches.values()]
+    assert len(live) == 1
+    return live[0]
+
+
+async def challenge(world: World, challenger: MemberActor, opponent: MemberActor,
+                    **options: Any) -> Any:
+    result = await challenger.slash(world.channel, "umtali challenge", opponent=opponent,
+                                    **options)
+    assert result.acknowledged and not result.ephemeral
+    return result
+
+
+async def start_match(world: World, **options: Any) -> LiveMatch:
+    result = await challenge(world, world.alice, world.bob, **options)
+    accept = next(c for c in custom_ids(result.response) if c.endswith(":accept"))
+    answer = await world.bob.click(result.response, custom_id=accept)
+    assert answer.acknowledged
+    await flush(world)
+    return the_match(world)
+
+
+async def flush(world: World) -> None:
+    assert world.bot.matches is not None
+    await world.bot.matches.flush()
+    await world.env.settle()
+
+
+def player(world: World, seat: int) -> Any:
+    return (world.alice, world.bob)[seat]
+
+
+def thread_of(world: World, live: LiveMatch) -> Any:
+    for t in world.channel.threads:
+        if t.id == live.channel_id:
+            return t
+    return world.channel
+
+
+async def play(world: World, live: LiveMatch, move: Move) -> Any:
+    """Make ``move`` for the seat to act the way a player would: draws from the DM panel,
+    melds with ``/umtali play``, discards from the table's "My hand" panel."""
+    seat = live.session.to_act
+    actor = player(world, seat)
+    version = live.version
+    prefix = f"umtali:m:{live.id}:{version}"
+    if move.kind in (MoveKind.DRAW, MoveKind.TAKE, MoveKind.TAKE_TWO) and \
+            not live.dm_refused[seat]:
+        dm = actor.user.dm_channel.last_message
+        action = {MoveKind.DRAW: "draw", MoveKind.TAKE: "take", MoveKind.TAKE_TWO: "take2"}
+        result = await actor.user.click(dm, custom_id=f"{prefix}:{action[move.kind]}")
+    elif move.kind is MoveKind.DISCARD:
+        table = await table_message(world, live)
+        panel = await actor.click(table, custom_id=f"umtali:m:{live.id}:hand")
+        assert panel.ephemeral, panel
+        result = await actor.select(panel.response, [str(move)], custom_id=f"{prefix}:discard")
+    else:
+        result = await actor.slash(thread_of(world, live), "umtali play", move=str(move))
+    assert result.acknowledged, result
+    assert live.version == version + 1, (move, result.response and result.response.content)
+    world.moves += 1
+    if world.moves % 20 == 0:
+        # discord.py gives the View it rebuilds for each component click a 180 s timeout; in
+        # SimCord's virtual time those wait for ever and slow every later click: let them end.
+        await world.env.advance_time(181)
+    return result
+
+
+async def table_message(world: World, live: LiveMatch) -> Any:
+    assert live.table_message_id is not None
+    if live.table_message_id not in world.tables:
+        channel = thread_of(world, live)
+        world.tables[live.table_message_id] = next(
+            m for m in channel.history() if m.id == live.table_message_id)
+    return world.tables[live.table_message_id]
+
+
+async def play_out(world: World, live: LiveMatch, moves: int | None = None) -> None:
+    """Play greedy moves for both seats until the session ends (or ``moves`` were made)."""
+    made = 0
+    while not live.over and (moves is None or made < moves):
+        seat = live.session.to_act
+        move = GreedyPlayer().choose(live.session.view(seat))
+        await play(world, live, move)
+        made += 1
+    await flush(world)

@@ -1,0 +1,232 @@
+"""Whole sessions on Discord: played to a recorded result, refusals, DMs, restarts, secrecy."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from simcord import Env
+
+from bot import UmtaliBot
+from tests.discord_helpers import (
+    World,
+    custom_ids,
+    flush,
+    play,
+    play_out,
+    player,
+    start_match,
+    table_message,
+    thread_of,
+)
+from umtali.cards import CARDS, iter_cards
+from umtali.hand import HandState
+from umtali.moves import Move
+from umtali.players import GreedyPlayer
+
+
+@pytest.fixture
+def world(simcord_env: Env) -> World:
+    guild = simcord_env.create_guild("Railway Club")
+    channel = guild.create_text_channel("games")
+    return World(
+        simcord_env, guild, channel,
+        guild.add_member(simcord_env.create_user("ada")),
+        guild.add_member(simcord_env.create_user("ben")),
+        guild.add_member(simcord_env.create_user("cy")),
+    )
+
+
+async def test_a_full_session_is_played_and_recorded(world: World) -> None:
+    live = await start_match(world)
+    await play_out(world, live)
+    assert live.over
+    store = world.bot.matches.store if world.bot.matches else None
+    assert store is not None
+    [result] = await store.session_results(world.guild.id)
+    assert result["winner_seat"] == live.session.winner
+    assert result["how"] == "played out"
+    assert (result["games_won0"], result["games_won1"]) == tuple(live.session.games_won)
+    assert await store.moves(live.id) == [str(m) for m in live.session.moves]
+    # The end is announced, and the table shows the result without buttons.
+    thread = thread_of(world, live)
+    assert "wins the session" in thread.history()[-1].content
+    table = next(m for m in thread.history() if m.id == live.table_message_id)
+    assert "wins" in (table.embeds[0].description or "")
+    assert table.components == []
+
+
+async def test_refusals_change_nothing(world: World) -> None:
+    live = await start_match(world)
+    thread = thread_of(world, live)
+    seat = live.session.to_act
+    actor, other = player(world, seat), player(world, 1 - seat)
+    before = json.dumps(live.session.view(seat).legal_moves, default=str)
+    version = live.version
+
+    async def refused(result: Any, text: str) -> None:
+        assert result.acknowledged and result.ephemeral
+        assert result.response is not None and text in (result.response.content or "")
+        assert live.version == version
+        assert json.dumps(live.session.view(seat).legal_moves, default=str) == before
+
+    await refused(await other.slash(thread, "umtali play", move="draw"), "not your turn")
+    await refused(await actor.slash(thread, "umtali play", move="meld 2x 3d"), "not a card")
+    await refused(await actor.slash(thread, "umtali play", move="jump"), "not a move")
+    await refused(await world.carol.slash(thread, "umtali play", move="draw"),
+                  "not playing a match")
+    illegal = next(t for t in ("discard 2C", "discard KH", "discard 9S")
+                   if Move.parse(t) not in live.session.legal_moves())
+    await refused(await actor.slash(thread, "umtali play", move=illegal), "")
+    table = await table_message(world, live)
+    await refused(await world.carol.click(table, custom_id=f"umtali:m:{live.id}:hand"),
+                  "not your match")
+
+
+async def test_a_stale_panel_answers_with_the_current_hand(world: World) -> None:
+    # Russian deal: the first turn starts with a draw, offered on the DM panel.
+    live = await start_match(world, variant="russian")
+    seat = live.session.to_act
+    actor = player(world, seat)
+    dm = actor.user.dm_channel.last_message
+    draw = f"umtali:m:{live.id}:0:draw"
+    assert draw in custom_ids(dm)
+    await actor.slash(thread_of(world, live), "umtali play", move="draw")
+    assert live.version == 1
+    stale = await actor.user.click(dm, custom_id=draw)
+    assert stale.ephemeral and stale.response is not None
+    assert "out of date" in (stale.response.embeds[0].description or "")
+    assert live.version == 1
+    # The fresh panel it shows works.
+    fresh = [c for c in custom_ids(stale.response) if c.startswith(f"umtali:m:{live.id}:1:")]
+    assert fresh
+
+
+async def test_racing_clicks_apply_once(world: World) -> None:
+    # SimCord lets one member click once at a time, so two clicks of the same button are raced
+    # at the service that every click goes through.
+    live = await start_match(world, variant="russian")
+    svc = world.bot.matches
+    assert svc is not None
+    user = player(world, live.session.to_act).id
+    first, second = await asyncio.gather(svc.act(live, user, Move.draw(), 0),
+                                         svc.act(live, user, Move.draw(), 0))
+    assert [first.ok, second.ok].count(True) == 1
+    assert (first if not first.ok else second).stale
+    assert live.version == 1
+    assert await svc.store.moves(live.id) == ["draw"]
+    await flush(world)
+
+
+async def test_a_refused_dm_is_said_once_and_the_button_still_works(world: World) -> None:
+    world.env.inject_error("POST", f"/channels/{world.bob.user.dm_channel.id}/messages",
+                           status=403, code=50007, message="Cannot send messages to this user",
+                           times=None)
+    live = await start_match(world)
+    seat_bob = live.seat_of(world.bob.id)
+    assert seat_bob is not None and live.dm_refused[seat_bob]
+    thread = thread_of(world, live)
+    notices = [m for m in thread.history() if "can't send you direct messages" in m.content]
+    assert len(notices) == 1
+    await play_out(world, live, moves=12)
+    notices = [m for m in thread.history() if "can't send you direct messages" in m.content]
+    assert len(notices) == 1
+    table = await table_message(world, live)
+    panel = await world.bob.click(table, custom_id=f"umtali:m:{live.id}:hand")
+    assert panel.ephemeral and panel.response.embeds[0].title.startswith("Your hand")
+
+
+async def test_a_restart_mid_hand_loses_nothing(world: World,
+                                                make_bot: Callable[[], UmtaliBot]) -> None:
+    live = await start_match(world)
+    await play_out(world, live, moves=15)
+    state = live.session.view(0), live.session.view(1)
+    old = world.bot
+    new = make_bot()
+    await world.env.restart_bot(new)
+    assert world.bot is new and new.matches is not None
+    restored = new.matches.matches[live.id]
+    assert (restored.session.view(0), restored.session.view(1)) == state
+    assert restored.table_message_id == live.table_message_id
+    # Old panels and the table's button work on the new bot.
+    table = await table_message(world, restored)
+    seat = restored.session.to_act
+    panel = await player(world, seat).click(table, custom_id=f"umtali:m:{restored.id}:hand")
+    assert panel.ephemeral and panel.response.embeds
+    await play_out(world, restored)
+    assert restored.over
+    results = await new.matches.store.session_results(world.guild.id)
+    assert len(results) == 1
+    del old
+
+
+CARD_TEXT = re.compile(r"(10|[2-9AJQK])[♠♥♦♣]")
+
+
+def _public_texts(message: Any) -> list[str]:
+    texts = [message.content or ""]
+    for e in message.embeds:
+        texts += [e.title or "", e.description or "", (e.footer.text if e.footer else "") or ""]
+        texts += [f"{f.name} {f.value}" for f in e.fields]
+    for row in message.components:
+        for c in row.children:
+            texts.append(str(getattr(c, "label", "") or ""))
+    return texts
+
+
+async def test_no_public_message_names_a_card_in_a_hand(world: World) -> None:
+    svc = world.bot.matches
+    assert svc is not None
+    # The draw for first dealer names two cards: it must be shown before any card is dealt.
+    dealt_at: list[int] = []
+    start = svc.start
+
+    async def recording_start(**kwargs: Any) -> Any:
+        dealt_at.append(len(world.env.http_requests))
+        return await start(**kwargs)
+
+    svc.start = recording_start  # type: ignore[method-assign]
+    live = await start_match(world)
+    shown_at = [i for i, r in enumerate(world.env.http_requests)
+                if "Draw for first dealer" in json.dumps(r.json or {}, ensure_ascii=False)]
+    assert shown_at and dealt_at and shown_at[0] < dealt_at[0]
+    public = {world.channel.id, live.channel_id}
+    checked = len(world.env.http_requests)
+
+    def scan(hand: HandState) -> int:
+        """Check what the bot posted or edited publicly since the last scan; count it."""
+        nonlocal checked
+        in_hands = {str(CARDS[c]) for seat in (0, 1) for c in iter_cards(hand.hands[seat])}
+        entries = world.env.http_requests[checked:]
+        checked += len(entries)
+        count = 0
+        for r in entries:
+            body = r.json or {}
+            parts = r.path.strip("/").split("/")
+            to_channel = (r.method in ("POST", "PATCH") and parts[0] == "channels"
+                          and int(parts[1]) in public and "messages" in parts)
+            # A public answer to a command (panel updates and ephemeral answers are private).
+            data = body.get("data") or {} if isinstance(body, dict) else {}
+            public_reply = (parts[0] == "interactions" and body.get("type") == 4
+                            and not int(data.get("flags") or 0) & 64)
+            if not (to_channel or public_reply):
+                continue
+            count += 1
+            text = json.dumps(body, ensure_ascii=False)
+            leaked = {x.group(0) for x in CARD_TEXT.finditer(text)} & in_hands
+            assert not leaked, f"{sorted(leaked)} in public message: {text}"
+        return count
+
+    seen = scan(live.session.hand)
+    while not live.over:
+        # A move that ends a hand is announced with that hand's end: judge its messages by the
+        # cards held when that hand ended (the next deal, made at once, is not what they show).
+        hand = live.session.hand
+        await play(world, live, GreedyPlayer().choose(live.session.view(live.session.to_act)))
+        await flush(world)
+        seen += scan(hand)
+    assert seen > 200
