@@ -8,16 +8,21 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 import aiosqlite
 
 from data.migrations import MIGRATIONS
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+#: Work done inside a shared transaction.
+Job = Callable[["Tx"], Awaitable[T]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,24 +32,24 @@ class Result:
 
 
 class Tx:
-    """Statements inside one transaction; every cursor is closed at once, so COMMIT never
-    finds a statement still in progress."""
+    """Statements inside one transaction."""
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self.conn = conn
 
     async def execute(self, sql: str, params: tuple[object, ...] = ()) -> Result:
+        """Run a statement that returns no rows (those run to completion at once, so their
+        cursor needs no closing: one trip to the database thread, not two)."""
         cur = await self.conn.execute(sql, params)
-        try:
-            return Result(cur.rowcount, cur.lastrowid or 0)
-        finally:
-            await cur.close()
+        return Result(cur.rowcount, cur.lastrowid or 0)
 
 
 class Database:
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self.conn = conn
         self._lock = asyncio.Lock()
+        self._queued: list[tuple[Job[Any], asyncio.Future[Any]]] = []
+        self._writer: asyncio.Task[None] | None = None
 
     @staticmethod
     async def open(path: str | Path) -> Database:
@@ -54,7 +59,9 @@ class Database:
         conn.row_factory = aiosqlite.Row
         for pragma in ("journal_mode = WAL", "synchronous = NORMAL", "foreign_keys = ON",
                        "busy_timeout = 5000"):
-            await Tx(conn).execute(f"PRAGMA {pragma}")
+            # Some pragmas answer with a row: close each cursor so no statement stays open.
+            async with conn.execute(f"PRAGMA {pragma}"):
+                pass
         db = Database(conn)
         await db.migrate()
         return db
@@ -90,6 +97,42 @@ class Database:
                 await tx.execute("ROLLBACK")
                 raise
             await tx.execute("COMMIT")
+
+    async def batched(self, job: Job[T]) -> T:
+        """Run ``job`` in a transaction shared with the other jobs queued meanwhile.
+
+        Many matches saving moves at once then pay for one commit, not one each. A job that
+        raises must have written nothing (check first, then write); its error is its own. The
+        result comes back only once the transaction is committed.
+        """
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._queued.append((job, future))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_queued())
+        return await future
+
+    async def _write_queued(self) -> None:
+        while self._queued:
+            jobs, self._queued = self._queued, []
+            done: list[tuple[asyncio.Future[Any], Any]] = []
+            try:
+                async with self.transaction() as tx:
+                    for job, future in jobs:
+                        try:
+                            done.append((future, await job(tx)))
+                        except Exception as e:  # the job's own refusal, nothing written
+                            if not future.done():
+                                future.set_exception(e)
+            except BaseException as e:
+                for _, future in jobs:
+                    if not future.done():
+                        future.set_exception(e)
+                if not isinstance(e, Exception):
+                    raise
+                continue
+            for future, result in done:
+                if not future.done():
+                    future.set_result(result)
 
     async def fetchone(self, sql: str, params: tuple[object, ...] = ()) -> aiosqlite.Row | None:
         async with self.conn.execute(sql, params) as cur:

@@ -236,7 +236,8 @@ class Store:
         (another process or a racing click), nothing is written and StaleState is raised.
         """
         now = time.time() if now is None else now
-        async with self.db.transaction() as c:
+
+        async def job(c: Tx) -> None:
             cur = await c.execute(
                 "UPDATE matches SET state = ?, version = version + 1, deadline = ?, "
                 "warned = CASE WHEN deadline IS ? THEN warned ELSE 0 END, pending = ? "
@@ -251,6 +252,8 @@ class Store:
             )
             if finish is not None:
                 await self._finish(c, match_id, finish, now)
+
+        await self.db.batched(job)
 
     async def finish_match(self, *, match_id: int, version: int, state: str, finish: Finish,
                            now: float | None = None) -> None:

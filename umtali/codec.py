@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from umtali.cards import CARDS, Card, iter_cards
+from umtali.cards import CARDS, Card
 from umtali.errors import InvalidMoveError, InvalidStateError
 from umtali.events import HandEnd
 from umtali.hand import HandState, Phase, Play
@@ -20,12 +20,20 @@ from umtali.session import Deal, Session, Shuffler
 FORMAT = 1
 
 
+_CODE = tuple(c.code for c in CARDS)
+
+
 def _codes(cards: Any) -> list[str]:
-    return [CARDS[c].code for c in cards]
+    return [_CODE[c] for c in cards]
 
 
 def _mask_codes(mask: int) -> list[str]:
-    return [c.code for c in iter_cards(mask)]
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(_CODE[low.bit_length() - 1])
+        mask ^= low
+    return out
 
 
 def _ints(codes: list[str]) -> list[int]:
@@ -157,7 +165,7 @@ def session_to_json(s: Session) -> dict[str, Any]:
         "games_won": list(s.games_won),
         "winner": s.winner,
         "how": s.how,
-        "moves": [str(m) for m in s.moves],
+        "moves": s.move_texts(),
         "hand": hand_to_json(s.hand),
     }
 
@@ -184,6 +192,7 @@ def session_from_json(d: dict[str, Any]) -> Session:
         s.winner = int(d["winner"])
         s.how = str(d["how"])
         s.moves = [Move.parse(m) for m in d["moves"]]
+        s._move_texts = [str(m) for m in s.moves]
         s.opening = []
         s.hand = hand_from_json(rules, d["hand"])
     except (KeyError, TypeError, ValueError, IndexError) as e:

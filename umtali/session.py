@@ -95,6 +95,7 @@ class Session:
         self.shuffler = shuffler or Shuffler(seed)
         self.first_deal = first_deal
         self.moves: list[Move] = []
+        self._move_texts: list[str] = []
         self.game = 1
         self.hand_no = 1
         #: Scores of each finished hand of the game in play.
@@ -159,9 +160,17 @@ class Session:
         move = self.hand.canonical(move)
         events = self.hand.apply(move)
         self.moves.append(move)
+        if len(self._move_texts) == len(self.moves) - 1:
+            self._move_texts.append(str(move))
         if self.hand.phase is Phase.OVER:
             self._hand_over(events)
         return events
+
+    def move_texts(self) -> list[str]:
+        """The move list in the notation (kept as moves are made: saving is frequent)."""
+        if len(self._move_texts) != len(self.moves):
+            self._move_texts = [str(m) for m in self.moves]
+        return list(self._move_texts)
 
     def apply_text(self, text: str, seat: int | None = None) -> list[Event]:
         return self.apply(Move.parse(text), seat)
