@@ -119,7 +119,7 @@ class UmtaliBot(commands.Bot):
     """The bot: the store opened once, the cog loaded, matches and their buttons restored."""
 
     def __init__(self, settings: Settings, *, sync_commands: bool = True,
-                 timers: bool = True) -> None:
+                 timers: bool = True, computer_pause: float = 1.5) -> None:
         # Slash commands, buttons and DMs need no privileged intent, not even guild members.
         intents = discord.Intents.none()
         intents.guilds = True
@@ -128,12 +128,13 @@ class UmtaliBot(commands.Bot):
         self.settings = settings
         self.sync_commands = sync_commands
         self.timers = timers
+        self.computer_pause = computer_pause
         self.matches: MatchService | None = None
         self._timers: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         store = await Store.open(self.settings.db_path)
-        self.matches = MatchService(self, store)
+        self.matches = MatchService(self, store, computer_pause=self.computer_pause)
         restored = await self.matches.load_active()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.load_extension("cogs.umtali")

@@ -61,6 +61,9 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
             dm_refused1 INTEGER NOT NULL DEFAULT 0,
             -- Public lines of the turn in progress, announced together when it ends.
             pending TEXT NOT NULL DEFAULT '',
+            -- A practice match: the seat the computer plays, and at which level.
+            computer_seat INTEGER,
+            computer_level TEXT,
             created_at REAL NOT NULL,
             finished_at REAL,
             winner_seat INTEGER,
@@ -93,6 +96,8 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
             games_won1 INTEGER NOT NULL,
             variant TEXT NOT NULL,
             hand_scores TEXT NOT NULL,
+            -- Set for sessions against the computer: kept, but apart from player ratings.
+            computer_level TEXT,
             finished_at REAL NOT NULL
         )""",
     ),

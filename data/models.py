@@ -53,6 +53,8 @@ class MatchRow:
     dm_message_ids: tuple[int | None, int | None]
     dm_refused: tuple[bool, bool]
     pending: str
+    computer_seat: int | None
+    computer_level: str | None
     created_at: float
     finished_at: float | None
     winner_seat: int | None

@@ -47,7 +47,9 @@ def _match(row: aiosqlite.Row) -> MatchRow:
         dm_channel_ids=(row["dm0_channel_id"], row["dm1_channel_id"]),
         dm_message_ids=(row["dm0_message_id"], row["dm1_message_id"]),
         dm_refused=(bool(row["dm_refused0"]), bool(row["dm_refused1"])),
-        pending=row["pending"], created_at=row["created_at"], finished_at=row["finished_at"],
+        pending=row["pending"], computer_seat=row["computer_seat"],
+        computer_level=row["computer_level"], created_at=row["created_at"],
+        finished_at=row["finished_at"],
         winner_seat=row["winner_seat"], how=row["how"],
     )
 
@@ -152,7 +154,8 @@ class Store:
     async def create_match(
         self, *, guild_id: int, channel_id: int, players: tuple[tuple[int, str], tuple[int, str]],
         variant: str, turn_timer: int, state: str, deadline: float | None,
-        challenge_id: int | None = None, now: float | None = None,
+        challenge_id: int | None = None, computer: tuple[int, str] | None = None,
+        now: float | None = None,
     ) -> int:
         """Start a match; raises AlreadyPlaying if either member is in one on this server.
 
@@ -170,13 +173,16 @@ class Store:
                     raise StaleState("the challenge is no longer open")
             cur = await c.execute(
                 "INSERT INTO matches (guild_id, channel_id, player0_id, player1_id, "
-                "player0_name, player1_name, variant, turn_timer, deadline, state, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "player0_name, player1_name, variant, turn_timer, deadline, state, created_at, "
+                "computer_seat, computer_level) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (guild_id, channel_id, players[0][0], players[1][0], players[0][1],
-                 players[1][1], variant, turn_timer, deadline, state, now),
+                 players[1][1], variant, turn_timer, deadline, state, now,
+                 computer[0] if computer else None, computer[1] if computer else None),
             )
             match_id = cur.lastrowid
-            for user_id, _ in players:
+            for seat, (user_id, _) in enumerate(players):
+                if computer is not None and seat == computer[0]:
+                    continue  # the computer may play any number of practice matches
                 try:
                     await c.execute(
                         "INSERT INTO active_players (guild_id, user_id, match_id) "
@@ -277,9 +283,9 @@ class Store:
         )
         await c.execute(
             "INSERT OR IGNORE INTO session_results (match_id, guild_id, player0_id, player1_id, "
-            "winner_seat, how, games_won0, games_won1, variant, hand_scores, finished_at) "
-            "SELECT id, guild_id, player0_id, player1_id, ?, ?, ?, ?, variant, ?, ? "
-            "FROM matches WHERE id = ?",
+            "winner_seat, how, games_won0, games_won1, variant, hand_scores, computer_level, "
+            "finished_at) SELECT id, guild_id, player0_id, player1_id, ?, ?, ?, ?, variant, ?, "
+            "computer_level, ? FROM matches WHERE id = ?",
             (f.winner_seat, f.how, f.games_won[0], f.games_won[1], f.hand_scores, now, match_id),
         )
         await c.execute("DELETE FROM active_players WHERE match_id = ?", (match_id,))

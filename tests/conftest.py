@@ -32,7 +32,8 @@ async def made_bots() -> AsyncIterator[list[UmtaliBot]]:
 def make_bot(made_bots: list[UmtaliBot], db_path: Path) -> Callable[[], UmtaliBot]:
     def make() -> UmtaliBot:
         # Timers are driven by the tests (check_timers with a chosen time), not by a loop.
-        bot = UmtaliBot(Settings(token="test", db_path=db_path), timers=False)
+        bot = UmtaliBot(Settings(token="test", db_path=db_path), timers=False,
+                        computer_pause=0)
         made_bots.append(bot)
         return bot
 

@@ -10,10 +10,17 @@ from cogs.umtali.access import service
 from cogs.umtali.actions import play_text
 from cogs.umtali.challenges import CHALLENGE_TTL, challenge_embed
 from cogs.umtali.panels import challenge_panel, resign_panel, table_panel
+from cogs.umtali.practice import start_practice
 from cogs.umtali.render import COLOUR
 from cogs.umtali.rules_text import PAGES
 from data.models import GuildSettings
+from umtali.rules import RuleSet
 
+LEVELS = [
+    app_commands.Choice(name="easy: lays what it can, keeps it simple", value="easy"),
+    app_commands.Choice(name="normal: plans its hand", value="normal"),
+    app_commands.Choice(name="hard: searches ahead", value="hard"),
+]
 VARIANTS = [
     app_commands.Choice(name="English (eleven-card deal, high card deals)", value="english"),
     app_commands.Choice(name="Russian (upcard deal, low card deals)", value="russian"),
@@ -52,9 +59,19 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
             await interaction.response.send_message("You can't challenge yourself.",
                                                     ephemeral=True)
             return
+        settings = await svc.store.guild_settings(interaction.guild.id)
+        rules_name = variant.value if variant else settings.variant
+        melding = settings.optional_melding if optional_melding is None else optional_melding
+        timer = settings.turn_timer if turn_timer is None else turn_timer * 60
+        if interaction.client.user is not None and opponent.id == interaction.client.user.id:
+            # Challenging the bot itself is a practice session at the normal level.
+            await start_practice(interaction, level="normal", turn_timer=timer,
+                                 rules=RuleSet.named(rules_name, optional_melding=melding))
+            return
         if opponent.bot:
             await interaction.response.send_message(
-                "Bots can't accept challenges.", ephemeral=True)
+                "Bots can't accept challenges; to play the computer, use /umtali practice.",
+                ephemeral=True)
             return
         for member in (me, opponent):
             if await svc.store.active_match_of(interaction.guild.id, member.id) is not None:
@@ -62,21 +79,38 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
                 await interaction.response.send_message(
                     f"{who} already playing a match on this server.", ephemeral=True)
                 return
-        settings = await svc.store.guild_settings(interaction.guild.id)
         ch = await svc.store.create_challenge(
             guild_id=interaction.guild.id, channel_id=interaction.channel.id,
             challenger=(me.id, _name(me)), opponent=(opponent.id, _name(opponent)),
-            variant=variant.value if variant else settings.variant,
-            optional_melding=settings.optional_melding if optional_melding is None
-            else optional_melding,
-            turn_timer=settings.turn_timer if turn_timer is None else turn_timer * 60,
-            ttl=CHALLENGE_TTL,
+            variant=rules_name, optional_melding=melding, turn_timer=timer, ttl=CHALLENGE_TTL,
         )
         await interaction.response.send_message(
             f"<@{opponent.id}>", embed=challenge_embed(ch), view=challenge_panel(ch.id),
             allowed_mentions=discord.AllowedMentions(users=[opponent]))
         message = await interaction.original_response()
         await svc.store.set_challenge_message(ch.id, message.id)
+
+    @app_commands.command(description="Play a session against the computer")
+    @app_commands.describe(
+        level="How strong the computer plays (default: normal)",
+        variant="The rule set (default: this server's)",
+        turn_timer="Minutes for each of your turns, 0 for no limit (default: this server's)",
+    )
+    @app_commands.choices(level=LEVELS, variant=VARIANTS)
+    @app_commands.guild_only()
+    async def practice(
+        self, interaction: discord.Interaction,
+        level: app_commands.Choice[str] | None = None,
+        variant: app_commands.Choice[str] | None = None,
+        turn_timer: app_commands.Range[int, 0, 60] | None = None,
+    ) -> None:
+        assert interaction.guild is not None
+        settings = await service(interaction.client).store.guild_settings(interaction.guild.id)
+        rules = RuleSet.named(variant.value if variant else settings.variant,
+                              optional_melding=settings.optional_melding)
+        await start_practice(
+            interaction, level=level.value if level else "normal", rules=rules,
+            turn_timer=settings.turn_timer if turn_timer is None else turn_timer * 60)
 
     @app_commands.command(description="Make a move in the notation, e.g. draw or meld 8D 9D 10D")
     @app_commands.describe(move="draw, take, take 2, meld <cards>, extend <card> <card>, "

@@ -28,6 +28,9 @@ class LiveMatch:
     dm_refused: list[bool]
     #: Public lines of the turn in progress, announced together when the turn ends.
     pending: list[str]
+    #: In a practice match, the seat the computer plays and its level.
+    computer_seat: int | None = None
+    computer_level: str | None = None
     #: One action at a time: a second click waits, then finds the match moved on.
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: Messages about the match go out in the order the actions happened.
@@ -41,6 +44,9 @@ class LiveMatch:
     @property
     def over(self) -> bool:
         return self.session.over
+
+    def is_computer(self, seat: int) -> bool:
+        return seat == self.computer_seat
 
     def seat_of(self, user_id: int) -> int | None:
         if user_id == self.player_ids[0]:
@@ -66,4 +72,6 @@ class LiveMatch:
             dm_message_ids=list(row.dm_message_ids),
             dm_refused=list(row.dm_refused),
             pending=row.pending.split("\n") if row.pending else [],
+            computer_seat=row.computer_seat,
+            computer_level=row.computer_level,
         )

@@ -54,10 +54,13 @@ class Outcome:
 
 class MatchService:
     def __init__(self, client: discord.Client, store: Store,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, computer_pause: float = 1.5) -> None:
         self.client = client
         self.store = store
         self.clock = clock
+        #: Seconds the computer waits before playing its turn, so people can follow it.
+        self.computer_pause = computer_pause
+        self._computer_tasks: dict[int, asyncio.Task[None]] = {}
         self.matches: dict[int, LiveMatch] = {}
         self._queues: dict[int, Batch] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
@@ -72,7 +75,9 @@ class MatchService:
     async def load_active(self) -> int:
         """Bring back every active match after a start or a restart."""
         for row in await self.store.active_matches():
-            self.matches[row.id] = LiveMatch.from_row(row)
+            live = LiveMatch.from_row(row)
+            self.matches[row.id] = live
+            self._computer_next(live)
         return len(self.matches)
 
     def match_of(self, guild_id: int, user_id: int) -> LiveMatch | None:
@@ -84,21 +89,27 @@ class MatchService:
     async def start(
         self, *, guild_id: int, channel_id: int, players: tuple[tuple[int, str], tuple[int, str]],
         rules: RuleSet, turn_timer: int, challenge_id: int | None = None, seed: int | None = None,
+        computer: tuple[int, str] | None = None,
     ) -> LiveMatch:
-        """Create and save a match (raises AlreadyPlaying / StaleState from the store)."""
+        """Create and save a match (raises AlreadyPlaying / StaleState from the store).
+
+        ``computer`` is (seat, level) for a practice match against the computer.
+        """
         session = Session(rules, self.new_seed() if seed is None else seed)
-        deadline = self.clock() + turn_timer if turn_timer else None
+        computer_to_act = computer is not None and session.to_act == computer[0]
+        deadline = self.clock() + turn_timer if turn_timer and not computer_to_act else None
         match_id = await self.store.create_match(
             guild_id=guild_id, channel_id=channel_id, players=players, variant=rules.name,
             turn_timer=turn_timer, state=json.dumps(session_to_json(session)),
-            deadline=deadline, challenge_id=challenge_id,
+            deadline=deadline, challenge_id=challenge_id, computer=computer,
         )
         live = LiveMatch(
             id=match_id, guild_id=guild_id, channel_id=channel_id, table_message_id=None,
             player_ids=(players[0][0], players[1][0]), names=(players[0][1], players[1][1]),
             turn_timer=turn_timer, session=session, deadline=deadline, warned=False,
             dm_channel_ids=[None, None], dm_message_ids=[None, None], dm_refused=[False, False],
-            pending=[],
+            pending=[], computer_seat=computer[0] if computer else None,
+            computer_level=computer[1] if computer else None,
         )
         self.matches[match_id] = live
         return live
@@ -115,6 +126,7 @@ class MatchService:
         live.table_message_id = message.id
         await self.store.set_table_message(live.id, message.id)
         self._enqueue(live, Batch(hands={0, 1}))
+        self._computer_next(live)
 
     # -- acting ---------------------------------------------------------------------------
 
@@ -147,8 +159,9 @@ class MatchService:
         pending = [] if turn_over else [*live.pending, *lines]
         deadline = live.deadline
         if turn_over:
-            deadline = self.clock() + live.turn_timer if live.turn_timer and not session.over \
-                else None
+            # The clock runs for people only: the computer never keeps anyone waiting long.
+            timed = live.turn_timer and not session.over and not live.is_computer(session.to_act)
+            deadline = self.clock() + live.turn_timer if timed else None
         finish = _finish(session) if session.over else None
         try:
             await self.store.record_move(
@@ -172,6 +185,8 @@ class MatchService:
             if not session.over:
                 batch.mentions.add(session.to_act)
         self._enqueue(live, batch)
+        if turn_over:
+            self._computer_next(live)
         return Outcome(live, events=events)
 
     async def _reload(self, live: LiveMatch) -> None:
@@ -201,6 +216,46 @@ class MatchService:
             text = turn_message(events, live.names)
             self._enqueue(live, Batch([text], table=True, hands={0, 1}))
             return True
+
+    # -- the computer ---------------------------------------------------------------------
+
+    def _computer_next(self, live: LiveMatch) -> None:
+        """If the computer is to act, let it play its turn (after a pause)."""
+        if live.over or live.computer_seat is None or live.session.to_act != live.computer_seat:
+            return
+        task = self._computer_tasks.get(live.id)
+        if task is None or task.done():
+            self._computer_tasks[live.id] = asyncio.create_task(self._computer_turn(live))
+
+    async def _computer_turn(self, live: LiveMatch) -> None:
+        from umtali.ai import LEVELS
+
+        seat = live.computer_seat
+        assert seat is not None
+        await asyncio.sleep(self.computer_pause)
+        # A fresh player for each turn: it reads only its seat's view, so a restart between
+        # turns changes nothing, and the seed makes its choices replayable.
+        player = LEVELS[live.computer_level or "normal"](f"{live.session.seed}:{live.version}")
+        try:
+            while not live.over and live.session.to_act == seat:
+                async with live.lock:
+                    if live.over or live.session.to_act != seat:
+                        return
+                    view = live.session.view(seat)
+                    # Searching takes a while: think in a thread so other matches go on.
+                    move = await asyncio.to_thread(player.choose, view)
+                    outcome = await self._apply(live, seat, move)
+                if not outcome.ok:
+                    log.error("match %d: the computer's move %s was refused: %s", live.id,
+                              move, outcome.error)
+                    return
+        except Exception:
+            log.exception("match %d: the computer's turn failed", live.id)
+
+    async def computer_idle(self) -> None:
+        """Wait until no computer turn is under way (tests, shutdown)."""
+        while any(not t.done() for t in self._computer_tasks.values()):
+            await asyncio.gather(*self._computer_tasks.values(), return_exceptions=True)
 
     # -- timers ---------------------------------------------------------------------------
 
@@ -238,7 +293,7 @@ class MatchService:
                 hand_panel(view, live.id, live.version))
 
     def _your_turn(self, live: LiveMatch) -> str:
-        if live.over:
+        if live.over or live.is_computer(live.session.to_act):
             return ""
         return f"<@{live.player_ids[live.session.to_act]}>, your turn."
 
@@ -290,7 +345,7 @@ class MatchService:
 
     async def send_hand(self, live: LiveMatch, seat: int) -> None:
         """The seat's private hand by DM, edited in place; once refused, never tried again."""
-        if live.dm_refused[seat]:
+        if live.dm_refused[seat] or live.is_computer(seat):
             return
         embed, view = self.hand_message(live, seat)
         channel_id, message_id = live.dm_channel_ids[seat], live.dm_message_ids[seat]
@@ -320,7 +375,7 @@ class MatchService:
         await self.store.set_dm_message(live.id, seat, message.channel.id, message.id)
 
     async def close(self) -> None:
-        for task in self._workers.values():
+        for task in [*self._workers.values(), *self._computer_tasks.values()]:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task

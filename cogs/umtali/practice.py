@@ -1,0 +1,65 @@
+"""Practice sessions against the computer: ``/umtali practice`` or a challenge to the bot."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from cogs.umtali.access import service
+from cogs.umtali.render import COLOUR
+from data.store import AlreadyPlaying
+from umtali.cards import CARDS
+from umtali.rules import RuleSet
+from umtali.session import Shuffler, draw_for_dealer
+
+log = logging.getLogger(__name__)
+
+LEVEL_NAMES = {"easy": "easy", "normal": "normal", "hard": "hard"}
+
+
+async def start_practice(interaction: discord.Interaction, *, level: str, rules: RuleSet,
+                         turn_timer: int) -> None:
+    """Start a session against the computer in this channel (a thread when allowed)."""
+    assert interaction.guild is not None and interaction.channel is not None
+    svc = service(interaction.client)
+    me = interaction.user
+    if await svc.store.active_match_of(interaction.guild.id, me.id) is not None:
+        await interaction.response.send_message(
+            "You are already playing a match on this server.", ephemeral=True)
+        return
+    bot_user = interaction.client.user
+    assert bot_user is not None
+    computer = f"Computer ({LEVEL_NAMES[level]})"
+    names = (me.display_name[:32], computer)
+    seed = svc.new_seed()
+    draws, dealer = draw_for_dealer(Shuffler(seed), rules)
+    drawn = "; ".join(f"{names[0]} {CARDS[a]}, {names[1]} {CARDS[b]}" for a, b in draws)
+    embed = discord.Embed(
+        title="Umtali practice",
+        description=(f"<@{me.id}> plays a session against the computer, level **{level}** "
+                     f"({rules.describe()} rules). Results are kept, apart from the ratings.\n"
+                     f"Draw for first dealer: {drawn}. {names[dealer]} deals first."),
+        colour=COLOUR)
+    await interaction.response.send_message(embed=embed)
+    try:
+        live = await svc.start(
+            guild_id=interaction.guild.id, channel_id=interaction.channel.id,
+            players=((me.id, names[0]), (bot_user.id, computer)), rules=rules,
+            turn_timer=turn_timer, seed=seed, computer=(1, level),
+        )
+    except AlreadyPlaying:
+        await interaction.followup.send("You are already playing a match on this server.",
+                                        ephemeral=True)
+        return
+    settings = await svc.store.guild_settings(interaction.guild.id)
+    if settings.threads:
+        try:
+            message = await interaction.original_response()
+            thread = await message.create_thread(name=f"Umtali: {names[0]} vs {computer}"[:100])
+        except discord.HTTPException:
+            log.info("practice %d: no thread; playing in the channel", live.id)
+        else:
+            live.channel_id = thread.id
+            await svc.store.set_match_channel(live.id, thread.id)
+    await svc.open_table(live)

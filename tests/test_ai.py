@@ -1,0 +1,198 @@
+"""Computer levels: legal, blind to hidden cards, deterministic, and ranked by strength."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+
+import pytest
+
+from umtali import Move, MoveKind, RuleSet, Session
+from umtali.ai import LEVELS
+from umtali.ai.hard import HardPlayer
+from umtali.ai.normal import NormalPlayer
+from umtali.ai.outlook import of_view
+from umtali.cards import iter_cards, mask_of
+from umtali.codec import session_from_json, session_to_json
+from umtali.events import GameEnded
+from umtali.players import GreedyPlayer, Player
+
+Factory = Callable[[int | str], Player]
+
+
+def small_hard(seed: int | str) -> Player:
+    """``hard`` with a budget small enough for tests."""
+    return HardPlayer(seed, playouts=12, width=3)
+
+
+FACTORIES: dict[str, Factory] = {
+    "easy": LEVELS["easy"],
+    "normal": LEVELS["normal"],
+    "hard": small_hard,
+}
+
+
+def play_game(
+    first: Factory, second: Factory, seed: int, rules: RuleSet | None = None
+) -> tuple[Session, list[Move], int]:
+    """Play the first game of session ``seed``; return the session, its moves and the winner."""
+    session = Session(rules or RuleSet.english(), seed)
+    players = [first(f"{seed}:0"), second(f"{seed}:1")]
+    while True:
+        seat = session.to_act
+        view = session.view(seat)
+        move = players[seat].choose(view)
+        assert move in view.legal_moves
+        for event in session.apply(move):
+            if isinstance(event, GameEnded):
+                return session, list(session.moves), event.winner
+
+
+def test_levels_are_registered() -> None:
+    assert set(LEVELS) == {"easy", "normal", "hard"}
+    view = Session(RuleSet.english(), 3).view(0)
+    for make in LEVELS.values():
+        player = make(7)
+        if view.my_turn:
+            assert player.choose(view) in view.legal_moves
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+@pytest.mark.parametrize("rules", [RuleSet.english(), RuleSet.russian(),
+                                   RuleSet.english(optional_melding=True)])
+def test_every_level_plays_only_legal_moves(level: str, rules: RuleSet) -> None:
+    session, moves, _ = play_game(FACTORIES[level], LEVELS["easy"], 11, rules)
+    assert moves and session.finished_games
+
+
+def _scrambled(session: Session, seat: int, rng: random.Random) -> Session:
+    """A copy of ``session`` whose hidden cards differ: the opponent's hand and the stock are
+    dealt again from the same cards, in a new order."""
+    other = session_from_json(session_to_json(session))
+    h = other.hand
+    hidden = [*iter_cards(h.hands[1 - seat]), *h.stock]
+    n = h.hands[1 - seat].bit_count()
+    while True:
+        rng.shuffle(hidden)
+        if mask_of(hidden[:n]) != h.hands[1 - seat] or not h.stock:
+            break
+    h.hands[1 - seat] = mask_of(hidden[:n])
+    h.stock = hidden[n:]
+    h._legal = None
+    return other
+
+
+def _positions(count: int) -> list[tuple[Session, int]]:
+    """Positions of greedy self-play where the player to act has a real choice."""
+    out: list[tuple[Session, int]] = []
+    rng = random.Random(5)
+    seed = 0
+    while len(out) < count:
+        session = Session(RuleSet.english(), seed)
+        seed += 1
+        players = [GreedyPlayer(), GreedyPlayer()]
+        while not session.over and session.game == 1:
+            seat = session.to_act
+            view = session.view(seat)
+            if len(view.legal_moves) > 1 and view.opponent_hand_size and rng.random() < 0.1:
+                out.append((session_from_json(session_to_json(session)), seat))
+            session.apply(players[seat].choose(view))
+    return out[:count]
+
+
+def test_a_computer_player_cannot_see_the_opponents_hand_or_the_stock_order() -> None:
+    rng = random.Random(9)
+    differing = 0
+    for session, seat in _positions(12):
+        other = _scrambled(session, seat, rng)
+        differing += other.hand.hands[1 - seat] != session.hand.hands[1 - seat]
+        assert other.hand.stock != session.hand.stock or not session.hand.stock
+        view = session.view(seat)
+        assert other.view(seat) == view
+        for level, make in FACTORIES.items():
+            a = make(42).choose(view)
+            b = make(42).choose(other.view(seat))
+            assert a == b, level
+    assert differing >= 10
+
+
+def test_same_seed_same_game_so_a_game_replays() -> None:
+    _, first, _ = play_game(small_hard, LEVELS["normal"], 4)
+    _, again, _ = play_game(small_hard, LEVELS["normal"], 4)
+    assert first == again
+
+
+def test_a_player_created_mid_hand_plays_on() -> None:
+    session = Session(RuleSet.english(), 8)
+    players: list[Player] = [small_hard(1), LEVELS["normal"](2)]
+    moves = 0
+    while not session.over and session.game == 1:
+        seat = session.to_act
+        if moves % 7 == 3:
+            # A restart: the bot lost its players' memory.
+            players = [small_hard(1), LEVELS["normal"](2)]
+        view = session.view(seat)
+        move = players[seat].choose(view)
+        assert move in view.legal_moves
+        session.apply(move)
+        moves += 1
+
+
+def test_hard_without_confidence_in_its_search_plays_as_normal() -> None:
+    """The search overrules the ``normal`` choice only on evidence: with an infinite margin it
+    never does, and the two levels make the same moves."""
+    never = HardPlayer(3, playouts=6, width=3, z=math.inf)
+    normal = NormalPlayer(3)
+    session = Session(RuleSet.english(), 21)
+    opponent = GreedyPlayer()
+    while not session.over and session.game == 1:
+        seat = session.to_act
+        view = session.view(seat)
+        if seat == 0:
+            move = never.choose(view)
+            assert move == normal.choose(view)
+        else:
+            move = opponent.choose(view)
+        session.apply(move)
+
+
+def _win_rate(upper: Factory, lower: Factory, deals: int, seed: int = 100) -> tuple[float, float]:
+    """Games won by ``upper`` and its average lead in points per hand, every deal from both
+    seats."""
+    wins = 0
+    lead = 0
+    hands = 0
+    for d in range(deals):
+        for swap in (False, True):
+            first, second = (lower, upper) if swap else (upper, lower)
+            session, _, winner = play_game(first, second, seed + d)
+            upper_seat = 1 if swap else 0
+            wins += winner == upper_seat
+            for scores in session.finished_games[0]:
+                lead += scores[upper_seat] - scores[1 - upper_seat]
+                hands += 1
+    return wins / (2 * deals), lead / hands
+
+
+def test_normal_beats_easy() -> None:
+    rate, lead = _win_rate(LEVELS["normal"], LEVELS["easy"], 60)
+    assert rate > 0.6 and lead > 2
+
+
+def test_take_two_and_take_and_draw_are_all_offered_to_the_search() -> None:
+    player = HardPlayer(0, playouts=6)
+    session = Session(RuleSet.english(), 0)
+    seen: set[MoveKind] = set()
+    opponent = GreedyPlayer()
+    while not session.over and session.game == 1:
+        seat = session.to_act
+        view = session.view(seat)
+        if seat == 0:
+            cands = player.candidates(of_view(view), view.legal_moves)
+            assert set(cands) <= set(view.legal_moves)
+            if cands[0].kind in (MoveKind.DRAW, MoveKind.TAKE, MoveKind.TAKE_TWO):
+                assert set(cands) == set(view.legal_moves)
+                seen.update(m.kind for m in cands)
+        session.apply(player.choose(view) if seat == 0 else opponent.choose(view))
+    assert {MoveKind.DRAW, MoveKind.TAKE} <= seen

@@ -1,0 +1,187 @@
+"""Card judgement, in points: what keeping a card may earn, what it risks, what discarding it may
+give the opponent.
+
+A card left in hand scores nothing, and scores for the opponent if they go out; a card melded
+scores for whoever lays it. So a card is worth keeping when it is likely to be melded soon, and
+worth shedding when it is high and going nowhere, unless the opponent could meld it.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from umtali.ai.outlook import Outlook
+from umtali.cards import JACK, KING, POINTS, QUEEN, RANK_MASK, card_index
+from umtali.melds import Meld, cover, extended
+
+_TEN_RANKS: Final = 0x3FF  # ranks A..10: the only ranks of a new sequence
+
+
+def run_outs(card: int, hand: int) -> int:
+    """Cards that would put ``card`` into a new sequence with two cards of ``hand``."""
+    r = card % 13
+    if r > 9:
+        return 0
+    base = card - r
+    pattern = ((hand | 1 << card) >> base) & _TEN_RANKS
+    outs = 0
+    for low in (r - 2, r - 1, r):
+        if 0 <= low <= 7:
+            missing = (0b111 << low) & ~pattern
+            if missing and not missing & (missing - 1):
+                outs |= missing
+    return outs << base
+
+
+def run_windows(card: int, hand: int, live: int) -> int:
+    """Sequences of three through ``card`` that need two more cards, both still live: a weak
+    hope, but a hope."""
+    r = card % 13
+    if r > 9:
+        return 0
+    base = card - r
+    held = (hand >> base) & _TEN_RANKS
+    free = (live >> base) & _TEN_RANKS
+    n = 0
+    for low in (r - 2, r - 1, r):
+        if 0 <= low <= 7:
+            others = (0b111 << low) & ~(1 << r)
+            if not others & held and others & free == others:
+                n += 1
+    return n
+
+
+def group_outs(card: int, hand: int) -> int:
+    """The cards of ``card``'s rank that would make a group, when the hand holds a pair."""
+    rank = card % 13 + 1
+    same = RANK_MASK[rank]
+    if rank == JACK or (hand & same & ~(1 << card)) == 0:
+        return 0
+    return same & ~hand & ~(1 << card)
+
+
+def marriage_partner(card: int) -> int:
+    """The card that would marry ``card`` (the queen of a king, the king of a queen), or 0."""
+    rank = card % 13 + 1
+    if rank == KING:
+        return 1 << (card - 1)
+    if rank == QUEEN:
+        return 1 << (card + 1)
+    return 0
+
+
+def table_outs(melds: tuple[Meld, ...]) -> dict[int, int]:
+    """For each card, the cards that, once laid on a table meld by anyone, would let that card
+    extend it next (a 9 waits for the 8 on 5-6-7)."""
+    found: dict[int, int] = {}
+    for m in melds:
+        acc = m.accepts
+        while acc:
+            low = acc & -acc
+            acc ^= low
+            opened = extended(m, low.bit_length() - 1).accepts & ~m.accepts
+            while opened:
+                card = opened & -opened
+                opened ^= card
+                key = card.bit_length() - 1
+                found[key] = found.get(key, 0) | low
+    return found
+
+
+def outs(card: int, hand: int, beyond_table: dict[int, int]) -> int:
+    """Every single card that would make ``card`` meldable; ``beyond_table`` is
+    ``table_outs`` of the table."""
+    partner = marriage_partner(card)
+    return (
+        run_outs(card, hand) | group_outs(card, hand) | (partner & ~hand)
+        | beyond_table.get(card, 0)
+    )
+
+
+def meld_chance(n_outs: int, o: Outlook) -> float:
+    """Roughly, the chance that one of ``n_outs`` live cards reaches this player in time.
+
+    Each player draws about half of what is left of the stock, and the hand seldom lasts past
+    eight more draws; a given unseen card is as likely to be anywhere among the unseen ones.
+    """
+    if n_outs == 0:
+        return 0.0
+    pool = max(1, o.unseen.bit_count())
+    draws = min(o.stock_size / 2, 8.0) + 1.0
+    miss = max(0.0, 1.0 - draws / pool)
+    return 1.0 - miss**n_outs
+
+
+def feed_chance(card: int, o: Outlook) -> float:
+    """The chance that the opponent can meld ``card`` if it is discarded now."""
+    bit = 1 << card
+    if bit & o.accepts or (card % 13 + 1) == JACK:
+        return 1.0
+    share = o.opponent_share
+    known = o.known_opponent
+    unseen = o.unseen
+
+    def p(mask: int) -> float:
+        # The chance the opponent holds every card of ``mask``.
+        out = 1.0
+        while mask:
+            low = mask & -mask
+            mask ^= low
+            out *= 1.0 if low & known else share if low & unseen else 0.0
+        return out
+
+    miss = 1.0
+    r = card % 13
+    rank = r + 1
+    if rank != JACK:
+        others = RANK_MASK[rank] & ~bit
+        rest = others
+        while rest:
+            a = rest & -rest
+            rest ^= a
+            later = rest
+            while later:
+                b = later & -later
+                later ^= b
+                miss *= 1.0 - p(a | b)
+        if o.opponent_size <= 3:
+            # A pair may be the last meld of a player going out.
+            rest = others
+            while rest:
+                a = rest & -rest
+                rest ^= a
+                miss *= 1.0 - 0.5 * p(a)
+    if r <= 9:
+        base = card - r
+        for low in (r - 2, r - 1, r):
+            if 0 <= low <= 7:
+                miss *= 1.0 - p(((0b111 << low) & ~(1 << r)) << base)
+    partner = marriage_partner(card)
+    if partner:
+        miss *= 1.0 - p(partner)
+    return 1.0 - miss
+
+
+def keep_value(card: int, o: Outlook, beyond_table: dict[int, int] | None = None) -> float:
+    """What keeping ``card`` is worth over discarding it, in points (higher: keep it)."""
+    if beyond_table is None:
+        beyond_table = table_outs(o.melds)
+    pts = POINTS[card]
+    live = o.live
+    n = (outs(card, o.hand, beyond_table) & live).bit_count()
+    chance = meld_chance(n, o)
+    weak = 0.15 * run_windows(card, o.hand, live) * meld_chance(1, o)
+    # The nearer the opponent is to going out, the likelier a kept card scores for them. (The
+    # weights here were set by self-play against the previous weights; a stronger pull to
+    # shed high cards, or valuing a waiting marriage double, played worse.)
+    risk = (1.0 - chance) * pts * (0.175 + 0.025 * max(0, 8 - o.opponent_size))
+    given = feed_chance(card, o) * (pts + 1.0)
+    return chance * pts + weak - risk + given
+
+
+def usable_now(card: int, o: Outlook) -> bool:
+    """Whether ``card``, taken into the hand, could be melded at once."""
+    bit = 1 << card
+    return bool(bit & o.accepts) or card_index(JACK, card // 13) == card or bool(
+        cover(o.hand | bit) & bit
+    )

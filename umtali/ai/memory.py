@@ -1,0 +1,97 @@
+"""What a computer seat remembers between its views: the cards the opponent took from the pile,
+and how the table stood when its own turn began.
+
+A view shows the discard pile but not who took what from it. Comparing the pile as this seat
+left it with the pile at its next turn tells whether the opponent drew from the stock or took
+the top one or two cards; a card taken is in the opponent's hand until it shows up on the table
+or in the pile again. Memory is only a help: a player created mid-hand simply knows less.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from umtali.ai.determinize import OpponentModel, hidden_cards, opponent_model
+from umtali.cards import Card
+from umtali.moves import Move, MoveKind
+from umtali.view import PlayerView
+
+Pile = tuple[Card | None, ...]
+
+
+class OpponentTurn(NamedTuple):
+    """One turn of the opponent as the pile tells it."""
+
+    #: Cards taken from the pile.
+    taken: Pile = ()
+    #: The card discarded, or None (went out by melding, or the turn cannot be read).
+    discarded: Card | None = None
+
+
+def read_turn(before: Pile, after: Pile, stock_before: int, stock_after: int) -> OpponentTurn:
+    """The opponent's turn between this seat's two turns, from the pile and the stock size
+    before and after it."""
+    n = len(before)
+    if stock_after == stock_before - 1 and after[:n] == before:
+        return OpponentTurn((), after[n] if len(after) > n else None)  # drew from the stock
+    if stock_after != stock_before:
+        return OpponentTurn()  # the stock was rebuilt: nothing safe to conclude
+    for k in (1, 2):
+        if n < k:
+            break
+        kept = before[: n - k]
+        # The opponent took ``k`` cards, then discarded one, or went out without a discard.
+        if after == kept:
+            return OpponentTurn(before[n - k:])
+        if len(after) == n - k + 1 and after[:-1] == kept:
+            return OpponentTurn(before[n - k:], after[-1])
+    return OpponentTurn()
+
+
+class Memory:
+    def __init__(self) -> None:
+        self._hand: tuple[int, int] = (-1, -1)
+        #: The pile and stock size as this seat's last turn left them, until the next turn.
+        self._pile: Pile | None = None
+        self._stock = -1
+        self._reshuffled = False
+        self._turn_start: int | None = None
+        self._phantoms: tuple[int, ...] | None = None
+        self.known_opponent = 0
+
+    def observe(self, view: PlayerView) -> OpponentModel:
+        """Read a new view; return what it and the earlier ones tell of the opponent's hand."""
+        key = (view.game, view.hand_no)
+        new_turn = view.phase == "draw"
+        phantoms: tuple[int, ...] | None = None
+        if key != self._hand:
+            self._hand = key
+            self.known_opponent = 0
+            self._turn_start = None
+            self._phantoms = None
+        elif self._pile is not None:
+            new_turn = True
+            if view.reshuffled == self._reshuffled:
+                turn = read_turn(self._pile, view.discard_pile, self._stock, view.stock_size)
+                for card in turn.taken:
+                    if card is not None:
+                        self.known_opponent |= 1 << card
+                phantoms = () if turn.discarded is None else (int(turn.discarded),)
+        if new_turn:
+            self._turn_start = len(view.plays)
+            self._phantoms = phantoms
+        self._pile = None
+        self._reshuffled = view.reshuffled
+        self.known_opponent &= hidden_cards(view)
+        return opponent_model(view, self.known_opponent, self._turn_start, self._phantoms)
+
+    def note(self, view: PlayerView, move: Move) -> None:
+        """Remember the pile as this seat's move leaves it, when the move ends the turn."""
+        if move.kind is MoveKind.DISCARD:
+            self._pile = (*view.discard_pile, move.card)
+            self._stock = view.stock_size
+        elif move.kind in (MoveKind.MELD, MoveKind.EXTEND) and len(view.hand) == len(
+            move.card_list
+        ):
+            self._pile = view.discard_pile  # went out by melding every card
+            self._stock = view.stock_size
