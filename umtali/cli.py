@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TextIO
 
+from umtali.ai import LEVELS as AI_LEVELS
 from umtali.codec import deal_from_json, session_to_json
 from umtali.errors import UmtaliError
 from umtali.events import Event, HandEnded
@@ -25,7 +26,7 @@ from umtali.session import Deal, Session
 from umtali.text import describe, render_view
 
 LEVELS: dict[str, Callable[[int], Player]] = {
-    "easy": lambda seed: GreedyPlayer(),
+    **AI_LEVELS,
     "random": lambda seed: RandomPlayer(seed),
 }
 
@@ -66,8 +67,8 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
     _add_rule_options(play)
     play.add_argument("--seed", type=int, default=None, help="fix the shuffles (default: random)")
     play.add_argument("--hotseat", action="store_true", help="two people at one keyboard")
-    play.add_argument("--level", choices=sorted(LEVELS), default="easy",
-                      help="the computer's level")
+    play.add_argument("--level", choices=sorted(LEVELS), default="normal",
+                      help="the computer's level: easy, normal (default) or hard")
     play.add_argument("--name", default="Player", help="your name at the table")
 
     script = sub.add_parser("script", help="apply moves read from standard input")
