@@ -7,9 +7,11 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import pytest
+from simcord import Env
 
 from bot import Settings, UmtaliBot
 from cogs.umtali.service import MatchService
+from tests.discord_helpers import World
 
 
 @pytest.fixture
@@ -43,6 +45,18 @@ def make_bot(made_bots: list[UmtaliBot], db_path: Path) -> Callable[[], UmtaliBo
 @pytest.fixture
 def simcord_bot(make_bot: Callable[[], UmtaliBot]) -> UmtaliBot:
     return make_bot()
+
+
+@pytest.fixture
+def world(simcord_env: Env) -> World:
+    guild = simcord_env.create_guild("Railway Club")
+    channel = guild.create_text_channel("games")
+    return World(
+        simcord_env, guild, channel,
+        guild.add_member(simcord_env.create_user("ada")),
+        guild.add_member(simcord_env.create_user("ben")),
+        guild.add_member(simcord_env.create_user("cy")),
+    )
 
 
 @pytest.fixture(autouse=True)

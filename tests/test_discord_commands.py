@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from simcord import Env, assert_error
+from simcord import assert_error
 
 from cogs.umtali.rules_text import PAGES
 from cogs.umtali.service import WARN_BEFORE
@@ -18,18 +18,6 @@ from tests.discord_helpers import (
     start_match,
     thread_of,
 )
-
-
-@pytest.fixture
-def world(simcord_env: Env) -> World:
-    guild = simcord_env.create_guild("Railway Club")
-    channel = guild.create_text_channel("games")
-    return World(
-        simcord_env, guild, channel,
-        guild.add_member(simcord_env.create_user("ada")),
-        guild.add_member(simcord_env.create_user("ben")),
-        guild.add_member(simcord_env.create_user("cy")),
-    )
 
 
 def _content(result: Any) -> str:

@@ -4,22 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-from simcord import Env
-
 from tests.discord_helpers import World, challenge, custom_ids, flush, start_match
-
-
-@pytest.fixture
-def world(simcord_env: Env) -> World:
-    guild = simcord_env.create_guild("Railway Club")
-    channel = guild.create_text_channel("games")
-    return World(
-        simcord_env, guild, channel,
-        guild.add_member(simcord_env.create_user("ada")),
-        guild.add_member(simcord_env.create_user("ben")),
-        guild.add_member(simcord_env.create_user("cy")),
-    )
 
 
 def _text(result: Any) -> str:

@@ -8,9 +8,6 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-import pytest
-from simcord import Env
-
 from bot import UmtaliBot
 from tests.discord_helpers import (
     World,
@@ -27,18 +24,6 @@ from umtali.cards import CARDS, iter_cards
 from umtali.hand import HandState
 from umtali.moves import Move
 from umtali.players import GreedyPlayer
-
-
-@pytest.fixture
-def world(simcord_env: Env) -> World:
-    guild = simcord_env.create_guild("Railway Club")
-    channel = guild.create_text_channel("games")
-    return World(
-        simcord_env, guild, channel,
-        guild.add_member(simcord_env.create_user("ada")),
-        guild.add_member(simcord_env.create_user("ben")),
-        guild.add_member(simcord_env.create_user("cy")),
-    )
 
 
 async def test_a_full_session_is_played_and_recorded(world: World) -> None:

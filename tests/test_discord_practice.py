@@ -4,24 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import pytest
-from simcord import Env
-
 from bot import UmtaliBot
 from cogs.umtali.live import LiveMatch
 from tests.discord_helpers import World, flush, play_out, start_match, thread_of
-
-
-@pytest.fixture
-def world(simcord_env: Env) -> World:
-    guild = simcord_env.create_guild("Railway Club")
-    channel = guild.create_text_channel("games")
-    return World(
-        simcord_env, guild, channel,
-        guild.add_member(simcord_env.create_user("ada")),
-        guild.add_member(simcord_env.create_user("ben")),
-        guild.add_member(simcord_env.create_user("cy")),
-    )
 
 
 async def _practice(world: World, **options: object) -> LiveMatch:
