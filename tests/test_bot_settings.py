@@ -127,3 +127,38 @@ def test_bot_with_bad_guild_id_exits_2(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert "UMTALI_DEV_GUILD_ID" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_token_discord_refuses_ends_with_one_sentence(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import discord
+
+    import bot
+
+    def refuse(self: bot.UmtaliBot, token: str, **kwargs: object) -> None:
+        raise discord.LoginFailure("Improper token has been passed.")
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
+    monkeypatch.setattr(bot.UmtaliBot, "run", refuse)
+    assert bot.main() == 2
+    err = capsys.readouterr().err
+    assert "Discord refused DISCORD_TOKEN" in err and "Reset" not in err.splitlines()[0][:5]
+    assert "Traceback" not in err
+    assert "not-a-real-token" not in err
+
+
+def test_an_unreachable_discord_ends_with_one_sentence(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import bot
+
+    def offline(self: bot.UmtaliBot, token: str, **kwargs: object) -> None:
+        raise OSError("Network is unreachable")
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "token")
+    monkeypatch.setattr(bot.UmtaliBot, "run", offline)
+    assert bot.main() == 1
+    assert "could not reach Discord" in capsys.readouterr().err
