@@ -86,7 +86,7 @@ async def run(matches: int, actions: int, db: Path, pace: float) -> None:
     discord = StandInDiscord()
     svc = MatchService(discord, store)  # type: ignore[arg-type]
     tracemalloc.start()
-    before = tracemalloc.take_snapshot()
+    baseline = tracemalloc.get_traced_memory()[0]
     lives = []
     for i in range(matches):
         live = await svc.start(guild_id=1, channel_id=10_000 + i,
@@ -95,12 +95,22 @@ async def run(matches: int, actions: int, db: Path, pace: float) -> None:
         await svc.open_table(live)
         lives.append(live)
     await svc.flush()
-    after = tracemalloc.take_snapshot()
+    at_deal = tracemalloc.get_traced_memory()[0] - baseline
+    rng = random.Random(1)
+    # Memory once every match is some way into its first hand (tracemalloc slows everything,
+    # so it is off for the timed part).
+    for live in lives:
+        for _ in range(40):
+            if live.over:
+                break
+            seat = live.session.to_act
+            legal = live.session.legal_moves()
+            await svc.act(live, live.player_ids[seat], legal[rng.randrange(len(legal))])
+    await svc.flush()
+    in_play = tracemalloc.get_traced_memory()[0] - baseline
     tracemalloc.stop()
-    grown = sum(s.size_diff for s in after.compare_to(before, "filename"))
     latencies: list[float] = []
     done = 0
-    rng = random.Random(1)
     restarted = 0
 
     async def player_pair(index: int) -> None:
@@ -140,7 +150,8 @@ async def run(matches: int, actions: int, db: Path, pace: float) -> None:
           f"{latencies[int(0.99 * len(latencies))]:.2f} ms, max {latencies[-1]:.1f} ms")
     print(f"Discord REST calls besides the interaction reply: "
           f"{(discord.rest_calls - calls_before) / len(latencies):.2f} per action")
-    print(f"memory per active match (session, table, queues): {grown / matches / 1024:.1f} KiB")
+    print(f"memory per active match: {at_deal / matches / 1024:.1f} KiB at the deal, "
+          f"{in_play / matches / 1024:.1f} KiB after 40 moves")
     await svc.close()
     await store.close()
 
