@@ -1,0 +1,176 @@
+"""Many matches at once over real sockets: the real bot against the loopback Discord.
+
+The bot is ``bot.py``'s ``main()`` in its own process (through ``tests/loopback/launch.py``),
+talking HTTP and the gateway to the loopback server of ``tests/loopback`` in this process.
+``--matches`` pairs of members (default 500) each challenge, accept, and then play with
+``/umtali play``, all at once; each pair keeps a replica of its session (rebuilt from the saved
+state once, then moved along with its own moves) to choose greedy moves. Measured: interactions
+per second, latency from INTERACTION_CREATE sent to the interaction callback received (p50,
+p99), the bot's other REST calls per move, and the bot process's memory (RSS) per active match.
+Figures only; both processes share this machine, so the latency includes the server's work.
+
+    .venv/bin/python bench/discord_load.py [--matches 500] [--moves 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests.loopback.driver import custom_ids
+from tests.loopback.harness import BotProcess
+from tests.loopback.server import LoopbackDiscord, Member
+from umtali.codec import session_from_json
+from umtali.players import GreedyPlayer
+from umtali.session import Session
+
+#: Under load an answer can take a while; a real failure still ends the run.
+TIMEOUT = 180.0
+
+
+def rss_kib(pid: int) -> int:
+    """Resident memory of a process, from /proc (Linux)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time a process used so far, from /proc (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def saved_session(db: Path, match_id: int) -> Session:
+    """The match's session as the bot saved it (read once, to start the replica)."""
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30) as conn:
+        row = conn.execute("SELECT state FROM matches WHERE id = ?", (match_id,)).fetchone()
+    conn.close()
+    return session_from_json(json.loads(row[0]))
+
+
+def posted_table(server: LoopbackDiscord, thread_id: int) -> int | None:
+    """The match id on the "My hand" button of the table posted in the thread, once it is."""
+    for message in server.channel_messages(thread_id):
+        for custom_id in custom_ids(message):
+            if custom_id.endswith(":hand"):
+                return int(custom_id.split(":")[2])
+    return None
+
+
+class Pair:
+    def __init__(self, server: LoopbackDiscord, db: Path, index: int) -> None:
+        self.server, self.db = server, db
+        self.players = (server.add_member(f"a{index}"), server.add_member(f"b{index}"))
+        self.match_id = self.channel_id = 0
+        self.session: Session | None = None
+
+    async def start(self) -> None:
+        a, b = self.players
+        answer = await self.server.slash(a, self.server.channel_id, "umtali challenge",
+                                         {"opponent": Member(b)}, timeout=TIMEOUT)
+        assert answer.response is not None, answer.text()
+        accept = next(c for c in custom_ids(answer.response) if c.endswith(":accept"))
+        await self.server.click(b, answer.response, accept, timeout=TIMEOUT)
+        # The match is played in a thread made from the challenge (same id); watching the
+        # server's memory for its table costs nothing, unlike polling the bot's database.
+        thread_id = int(answer.response["id"])
+        deadline = time.monotonic() + TIMEOUT
+        while (match_id := posted_table(self.server, thread_id)) is None:
+            assert time.monotonic() < deadline, "the match never opened"
+            await asyncio.sleep(0.05)
+        self.match_id, self.channel_id = match_id, thread_id
+        self.session = saved_session(self.db, match_id)
+
+    async def play(self, moves: int, latencies: list[float]) -> int:
+        made = 0
+        session = self.session
+        assert session is not None
+        while made < moves and not session.over:
+            seat = session.to_act
+            move = GreedyPlayer().choose(session.view(seat))
+            answer = await self.server.slash(self.players[seat], self.channel_id, "umtali play",
+                                             {"move": str(move)}, timeout=TIMEOUT)
+            assert answer.ephemeral and "embeds" in answer.callback, answer.text()
+            latencies.append((answer.answered_at - answer.sent_at) * 1000)
+            # The replica follows: the bot applied the same move to the same state.
+            session.apply(move, seat)
+            made += 1
+        return made
+
+
+async def run(matches: int, moves: int, workdir: Path) -> None:
+    server = LoopbackDiscord()
+    await server.start()
+    db = workdir / "bench.sqlite3"
+    bot = BotProcess(server, db, workdir)
+    try:
+        await bot.start()
+        assert bot.proc is not None
+        await asyncio.sleep(0.5)
+        rss_idle = rss_kib(bot.proc.pid)
+        pairs = [Pair(server, db, i) for i in range(matches)]
+        t0 = time.perf_counter()
+        await asyncio.gather(*(p.start() for p in pairs))
+        opened = time.perf_counter() - t0
+        rss_open = rss_kib(bot.proc.pid)
+        print(f"{matches} matches opened (challenge, accept, thread, table, two DMs each) in "
+              f"{opened:.1f} s")
+
+        latencies: list[float] = []
+        calls_before = len(server.calls)
+        bot_cpu, own_cpu = cpu_seconds(bot.proc.pid), time.process_time()
+        t0 = time.perf_counter()
+        made = sum(await asyncio.gather(*(p.play(moves, latencies) for p in pairs)))
+        elapsed = time.perf_counter() - t0
+        bot_cpu, own_cpu = cpu_seconds(bot.proc.pid) - bot_cpu, time.process_time() - own_cpu
+        # Let the bot's outboxes drain before counting its calls: wait for a quiet second.
+        seen = -1
+        while seen != len(server.calls):
+            seen = len(server.calls)
+            await asyncio.sleep(1.0)
+        rss_play = rss_kib(bot.proc.pid)
+        calls = server.calls[calls_before:]
+        callbacks = sum(1 for c in calls if c.path.endswith("/callback"))
+        latencies.sort()
+        print(f"{made} moves by /umtali play in {elapsed:.1f} s: {made / elapsed:,.0f} "
+              f"interactions/s with {matches} matches playing at once")
+        print(f"INTERACTION_CREATE sent -> callback received: p50 "
+              f"{statistics.median(latencies):.1f} ms, p99 "
+              f"{latencies[int(0.99 * (len(latencies) - 1))]:.1f} ms, max {latencies[-1]:.0f} ms")
+        print(f"REST calls per move besides the callback: {(len(calls) - callbacks) / made:.2f} "
+              f"(announcements, table edits, hand DMs; 429s: "
+              f"{sum(1 for c in calls if c.status == 429)})")
+        print(f"CPU per move: bot process {bot_cpu / made * 1000:.2f} ms, loopback server and "
+              f"players {own_cpu / made * 1000:.2f} ms ({os.cpu_count()} CPUs)")
+        print(f"bot process memory: {rss_idle / 1024:.0f} MiB idle; per active match "
+              f"{(rss_open - rss_idle) / matches:.0f} KiB once open, "
+              f"{(rss_play - rss_idle) / matches:.0f} KiB after {moves} moves")
+        assert not server.unknown and not server.errors, (server.unknown, server.errors)
+    finally:
+        bot.stop()
+        await server.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--matches", type=int, default=500)
+    parser.add_argument("--moves", type=int, default=30, help="moves per match")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        asyncio.run(run(args.matches, args.moves, Path(tmp)))
+
+
+if __name__ == "__main__":
+    main()

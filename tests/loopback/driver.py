@@ -1,0 +1,132 @@
+"""Members playing a session through the loopback server, as they would in Discord.
+
+Moves are chosen from the match state the bot saved in its SQLite file (every move is saved
+before the bot answers), so the same driver works for a bot in this process or in another.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tests.loopback.server import Interaction, LoopbackDiscord, Member
+from umtali.codec import session_from_json
+from umtali.players import GreedyPlayer
+from umtali.session import Session
+
+
+@dataclass
+class SavedMatch:
+    id: int
+    channel_id: int
+    table_message_id: int | None
+    player_ids: tuple[int, int]
+    status: str
+    version: int
+    session: Session
+
+
+def read_match(db_path: Path, match_id: int | None = None) -> SavedMatch | None:
+    """The match as saved (the newest one when ``match_id`` is None)."""
+    with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=10) as db:
+        db.row_factory = sqlite3.Row
+        sql = "SELECT * FROM matches " + (
+            "WHERE id = ?" if match_id is not None else "ORDER BY id DESC LIMIT 1")
+        row = db.execute(sql, () if match_id is None else (match_id,)).fetchone()
+    db.close()
+    if row is None:
+        return None
+    return SavedMatch(row["id"], row["channel_id"], row["table_message_id"],
+                      (row["player0_id"], row["player1_id"]), row["status"], row["version"],
+                      session_from_json(json.loads(row["state"])))
+
+
+def query(db_path: Path, sql: str, *args: Any) -> list[sqlite3.Row]:
+    with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=10) as db:
+        db.row_factory = sqlite3.Row
+        rows = db.execute(sql, args).fetchall()
+    db.close()
+    return rows
+
+
+async def until(check: Callable[[], Any], what: str, timeout: float = 20.0) -> Any:
+    """Poll ``check`` until it gives something true (generous timeout, no timing asserted)."""
+    async def poll() -> Any:
+        while not (found := check()):
+            await asyncio.sleep(0.01)
+        return found
+    try:
+        return await asyncio.wait_for(poll(), timeout)
+    except TimeoutError:
+        raise AssertionError(f"timed out waiting for {what}") from None
+
+
+def custom_ids(message: dict[str, Any] | None) -> list[str]:
+    return [c["custom_id"] for row in (message or {}).get("components", [])
+            for c in row.get("components", []) if "custom_id" in c]
+
+
+async def start_session(server: LoopbackDiscord, db_path: Path, challenger: int,
+                        opponent: int, **options: Any) -> SavedMatch:
+    """``/umtali challenge``, Accept, and the table posted: the saved match."""
+    before = read_match(db_path) if db_path.exists() else None
+    answer = await server.slash(challenger, server.channel_id, "umtali challenge",
+                                {"opponent": Member(opponent), **options})
+    assert answer.callback_type == 4 and not answer.ephemeral, answer.text()
+    accept = next(c for c in custom_ids(answer.response) if c.endswith(":accept"))
+    assert answer.response is not None
+    clicked = await server.click(opponent, answer.response, accept)
+    assert clicked.callback_type == 7, clicked.text()
+
+    def opened() -> SavedMatch | None:
+        saved = read_match(db_path)
+        fresh = saved is not None and (before is None or saved.id != before.id)
+        return saved if fresh and saved is not None and saved.table_message_id else None
+    found: SavedMatch = await until(opened, "the table of the new match")
+    return found
+
+
+async def play_move(server: LoopbackDiscord, db_path: Path, match_id: int) -> Interaction:
+    """The seat to act plays the greedy move with ``/umtali play`` in the match's channel."""
+    saved = read_match(db_path, match_id)
+    assert saved is not None and saved.status == "active"
+    seat = saved.session.to_act
+    move = GreedyPlayer().choose(saved.session.view(seat))
+    answer = await server.slash(saved.player_ids[seat], saved.channel_id, "umtali play",
+                                {"move": str(move)})
+    after = read_match(db_path, match_id)
+    assert after is not None and after.version == saved.version + 1, (move, answer.text())
+    # The player sees their hand privately; nothing about it is public.
+    assert answer.ephemeral, answer.text()
+    return answer
+
+
+async def play_out(server: LoopbackDiscord, db_path: Path, match_id: int,
+                   moves: int | None = None,
+                   before_move: Callable[[int], Any] | None = None) -> int:
+    """Play until the session ends (or ``moves`` were made); the number of moves made."""
+    made = 0
+    while moves is None or made < moves:
+        saved = read_match(db_path, match_id)
+        assert saved is not None
+        if saved.status != "active":
+            break
+        if before_move is not None:
+            await before_move(made)
+        await play_move(server, db_path, match_id)
+        made += 1
+        assert made < 5000, "the session does not end"
+    return made
+
+
+def table_settled(server: LoopbackDiscord, saved: SavedMatch) -> bool:
+    """The finished table shows the result and no button (its last edit arrived)."""
+    assert saved.table_message_id is not None
+    table = server.messages.get(saved.table_message_id)
+    return table is not None and not table["components"] and "wins" in json.dumps(
+        table["embeds"], ensure_ascii=False)

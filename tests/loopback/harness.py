@@ -1,0 +1,106 @@
+"""Running the real bot against the loopback server: in this process, or as a subprocess."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import discord
+import pytest
+import yarl
+
+from bot import Settings, UmtaliBot
+from tests.loopback.server import LoopbackDiscord
+
+ROOT = Path(__file__).resolve().parents[2]
+LAUNCHER = Path(__file__).with_name("launch.py")
+#: The launcher reads the server's address from here.
+URL_VAR = "UMTALI_LOOPBACK_URL"
+
+
+@contextlib.asynccontextmanager
+async def loopback_server(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[LoopbackDiscord]:
+    """A started server, with discord.py in this process pointed at it (undone afterwards).
+
+    On the way out, any call the server did not know, or any protocol mistake the bot made,
+    fails the test that caused it.
+    """
+    server = LoopbackDiscord()
+    await server.start()
+    monkeypatch.setattr(discord.http.Route, "BASE", server.base_url)
+    monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY",
+                        yarl.URL(server.gateway_url))
+    try:
+        yield server
+    finally:
+        await server.close()
+    assert not server.unknown, f"the bot made calls the server does not know: {server.unknown}"
+    assert not server.errors, f"the bot broke the protocol: {server.errors}"
+
+
+@contextlib.asynccontextmanager
+async def bot_in_process(server: LoopbackDiscord, db_path: Path) -> AsyncIterator[UmtaliBot]:
+    """The real ``UmtaliBot`` connected to ``server`` over sockets, closed afterwards."""
+    bot = UmtaliBot(Settings(token="loopback-token", db_path=db_path), timers=False,
+                    computer_pause=0)
+    # discord.py waits this long after the last GUILD_CREATE before "ready" (2 s by default).
+    bot._connection.guild_ready_timeout = 0.05
+    identified = server.identifies
+    task = asyncio.create_task(bot.start("loopback-token"))
+    try:
+        await server.wait_connected(identified + 1)
+        await asyncio.wait_for(bot.wait_until_ready(), 20)
+        yield bot
+    finally:
+        # Bot.close() unloads the extension, and discord.py then drops every ``cogs.umtali.*``
+        # module from sys.modules; the next bot in this process would import fresh copies while
+        # bot.py keeps the old MatchService class, and ``access.service()``'s isinstance check
+        # would fail. Put the modules back, as a fresh process would have them.
+        modules = {k: v for k, v in sys.modules.items() if k.startswith("cogs.umtali")}
+        await bot.close()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.wait_for(task, 20)
+        sys.modules.update(modules)
+
+
+class BotProcess:
+    """``bot.py``'s ``main()`` in a subprocess, through ``tests/loopback/launch.py``."""
+
+    def __init__(self, server: LoopbackDiscord, db_path: Path, workdir: Path) -> None:
+        self.server, self.db_path, self.workdir = server, db_path, workdir
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = workdir / "bot.log"
+
+    async def start(self) -> None:
+        env = {**os.environ, "DISCORD_TOKEN": "loopback-token",
+               "UMTALI_DB_PATH": str(self.db_path), URL_VAR: f"http://127.0.0.1:{self.server.port}",
+               "UMTALI_LOG_LEVEL": "INFO", "PYTHONPATH": str(ROOT)}
+        env.pop("UMTALI_DEV_GUILD_ID", None)
+        identified = self.server.identifies
+        with self.log.open("ab") as out:
+            # The working directory has no .env, so only this environment counts.
+            self.proc = subprocess.Popen([sys.executable, str(LAUNCHER)], cwd=self.workdir,
+                                         env=env, stdout=out, stderr=subprocess.STDOUT)
+        await self.server.wait_connected(identified + 1, timeout=30)
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs, as when a machine loses power."""
+        assert self.proc is not None
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> int | None:
+        if self.proc is None or self.proc.poll() is not None:
+            return None if self.proc is None else self.proc.returncode
+        self.proc.terminate()
+        try:
+            return self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            return self.proc.wait(10)

@@ -1,0 +1,98 @@
+"""Faults on the wire: 429s with Retry-After, a dropped gateway, a refused DM.
+
+The same session (same seed, same moves) is played twice on one bot: once on a clean line, once
+with faults. Everything public must come out the same, once each, plus one notice about the
+closed DMs.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cogs.umtali.service import MatchService
+from tests.loopback.driver import play_out, query, read_match, start_session, table_settled, until
+from tests.loopback.harness import bot_in_process, loopback_server
+from tests.loopback.server import LoopbackDiscord
+
+NOTICE = "can't send you direct messages"
+YOUR_TURN = re.compile(r"\n?<@[0-9]+>, your turn\.")
+
+
+def public_texts(server: LoopbackDiscord, channel_id: int) -> list[str]:
+    """What a reader of the match's thread sees, in order, without the DM notice."""
+    out = []
+    for m in server.channel_messages(channel_id):
+        if NOTICE in m["content"]:
+            continue
+        # The table's embed carries the match number; the rest must be identical.
+        embeds = [{k: v for k, v in e.items() if k != "footer"} for e in m["embeds"]]
+        # When sends queue up behind a rate limit, the bot folds them and mentions only the
+        # player whose turn it is when they go out: "your turn" lines may differ, nothing else.
+        content = YOUR_TURN.sub("", m["content"]).rstrip("\n")
+        out.append(json.dumps([content, embeds], ensure_ascii=False, sort_keys=True))
+    return out
+
+
+async def test_a_session_survives_429s_a_dropped_gateway_and_a_refused_dm(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(MatchService, "new_seed", lambda self: 4242)
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db):
+        alice, bob = server.add_member("ada"), server.add_member("ben")
+
+        clean = await start_session(server, db, alice, bob)
+        clean_moves = await play_out(server, db, clean.id)
+        done = read_match(db, clean.id)
+        assert done is not None
+        await until(lambda: table_settled(server, done), "the first session's final table")
+
+        server.refuse_dms(bob)
+        faulty = await start_session(server, db, alice, bob)
+        calls_before = len(server.calls)
+        faults: list[Any] = []
+
+        async def trouble(made: int) -> None:
+            if made == 6:
+                # Rate limits on every kind of call a move makes.
+                faults.extend([
+                    server.fail("POST", r"^/channels/[0-9]+/messages$", times=3),
+                    server.fail("PATCH", r"^/channels/[0-9]+/messages/[0-9]+$", times=3),
+                    server.fail("POST", r"^/interactions/.*/callback$", times=2),
+                ])
+            if made == 15:
+                # The next /umtali play is sent while the bot is away, and replayed on RESUME.
+                await server.drop_gateway()
+
+        faulty_moves = await play_out(server, db, faulty.id, before_move=trouble)
+        finished = read_match(db, faulty.id)
+        assert finished is not None and finished.status == "finished"
+        await until(lambda: table_settled(server, finished), "the second session's final table")
+
+        assert all(f.hits == f.times for f in faults), "every fault was hit"
+        assert server.resumes == 1 and server.identifies == 1
+        retried = [c for c in server.calls[calls_before:] if c.status == 429]
+        assert len(retried) == 8
+        # The same moves, the same result, recorded once each.
+        assert faulty_moves == clean_moves
+        assert query(db, "SELECT move FROM moves WHERE match_id = ? ORDER BY ply", faulty.id) \
+            == query(db, "SELECT move FROM moves WHERE match_id = ? ORDER BY ply", clean.id)
+        results = query(db, "SELECT * FROM session_results ORDER BY match_id")
+        assert [r["match_id"] for r in results] == [clean.id, faulty.id]
+        keys = ("winner_seat", "how", "games_won0", "games_won1")
+        assert [results[1][k] for k in keys] == [results[0][k] for k in keys]
+        # Nothing lost, nothing repeated: the thread reads as on the clean line ...
+        assert public_texts(server, faulty.channel_id) == public_texts(server, clean.channel_id)
+        # ... and bob was told once that his DMs are closed; he got none, ada got hers.
+        notices = [m for m in server.channel_messages(faulty.channel_id)
+                   if NOTICE in m["content"]]
+        assert len(notices) == 1 and f"<@{bob}>" in notices[0]["content"]
+        assert len(server.dm_messages(bob)) == 1  # from the first session only
+        assert len(server.dm_messages(alice)) == 2
+        # Refused once, when the table opened, and never tried again.
+        refused = [c for c in server.calls if c.status == 403]
+        assert len(refused) == 1 and refused[0].path.startswith("/channels/")
