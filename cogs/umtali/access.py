@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import discord
 
@@ -12,12 +12,12 @@ if TYPE_CHECKING:
 
 
 def service(client: discord.Client) -> MatchService:
-    from cogs.umtali.service import MatchService
-
     found = getattr(client, "matches", None)
-    if not isinstance(found, MatchService):
+    # Not an isinstance check: reloading the extension imports the class anew, and the
+    # service made before the reload must still be found.
+    if found is None:
         raise RuntimeError("the Umtali match service is not running")
-    return found
+    return cast("MatchService", found)
 
 
 def store(client: discord.Client) -> Store:
