@@ -101,4 +101,79 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
             finished_at REAL NOT NULL
         )""",
     ),
+    # 2: records. Each finished session is counted once (``recorded``) into its hands, its
+    # players' lines, per-player stats and ratings, per server and across all servers (scope 0:
+    # Discord ids are never 0). Results finished before this migration are counted at start-up.
+    (
+        """ALTER TABLE session_results ADD COLUMN player0_name TEXT NOT NULL DEFAULT ''""",
+        """ALTER TABLE session_results ADD COLUMN player1_name TEXT NOT NULL DEFAULT ''""",
+        """ALTER TABLE session_results ADD COLUMN computer_seat INTEGER""",
+        """ALTER TABLE session_results ADD COLUMN recorded INTEGER NOT NULL DEFAULT 0""",
+        """UPDATE session_results SET
+            player0_name = COALESCE((SELECT player0_name FROM matches WHERE id = match_id), ''),
+            player1_name = COALESCE((SELECT player1_name FROM matches WHERE id = match_id), ''),
+            computer_seat = (SELECT computer_seat FROM matches WHERE id = match_id)""",
+        # Start-up finds the results still to count without reading them all.
+        """CREATE INDEX session_results_unrecorded ON session_results (finished_at, match_id)
+            WHERE recorded = 0""",
+        """CREATE TABLE session_hands (
+            match_id INTEGER NOT NULL REFERENCES session_results (match_id),
+            game INTEGER NOT NULL,
+            hand INTEGER NOT NULL,
+            score0 INTEGER NOT NULL,
+            score1 INTEGER NOT NULL,
+            -- The seat that went out first; NULL when nobody did or it is not known.
+            went_out INTEGER,
+            marriages0 INTEGER NOT NULL,
+            marriages1 INTEGER NOT NULL,
+            PRIMARY KEY (match_id, game, hand)
+        ) WITHOUT ROWID""",
+        # One line per person in a finished session (the computer has none): history and
+        # head-to-head read these through their indexes, newest first.
+        """CREATE TABLE session_players (
+            match_id INTEGER NOT NULL REFERENCES session_results (match_id),
+            seat INTEGER NOT NULL,
+            user_id INTEGER NOT NULL,
+            opponent_id INTEGER NOT NULL,
+            guild_id INTEGER NOT NULL,
+            won INTEGER NOT NULL,
+            practice INTEGER NOT NULL,
+            finished_at REAL NOT NULL,
+            PRIMARY KEY (match_id, seat)
+        )""",
+        """CREATE INDEX session_players_history
+            ON session_players (user_id, guild_id, finished_at)""",
+        """CREATE INDEX session_players_versus
+            ON session_players (user_id, opponent_id, guild_id, finished_at, won)""",
+        # Totals per scope (a server, or 0 for all servers), person, and rated or practice play.
+        """CREATE TABLE player_stats (
+            scope INTEGER NOT NULL,
+            user_id INTEGER NOT NULL,
+            practice INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            sessions_won INTEGER NOT NULL,
+            sessions_lost INTEGER NOT NULL,
+            games_won INTEGER NOT NULL,
+            games_lost INTEGER NOT NULL,
+            hands_won INTEGER NOT NULL,
+            hands_lost INTEGER NOT NULL,
+            points INTEGER NOT NULL,
+            best_hand INTEGER NOT NULL,
+            marriages INTEGER NOT NULL,
+            went_out INTEGER NOT NULL,
+            forfeits INTEGER NOT NULL,
+            last_at REAL NOT NULL,
+            PRIMARY KEY (scope, user_id, practice)
+        ) WITHOUT ROWID""",
+        # Ratings from rated sessions only; ``ordinal`` (mu - 3 sigma) orders the leaderboard.
+        """CREATE TABLE ratings (
+            scope INTEGER NOT NULL,
+            user_id INTEGER NOT NULL,
+            mu REAL NOT NULL,
+            sigma REAL NOT NULL,
+            ordinal REAL NOT NULL,
+            PRIMARY KEY (scope, user_id)
+        ) WITHOUT ROWID""",
+        """CREATE INDEX ratings_board ON ratings (scope, ordinal DESC, user_id)""",
+    ),
 )

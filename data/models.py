@@ -69,3 +69,106 @@ class Finish:
     how: str
     games_won: tuple[int, int]
     hand_scores: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """A person's totals in one scope (a server, or all servers), rated or practice play."""
+
+    sessions_won: int = 0
+    sessions_lost: int = 0
+    games_won: int = 0
+    games_lost: int = 0
+    hands_won: int = 0
+    hands_lost: int = 0
+    points: int = 0
+    #: The highest score of a single hand.
+    best_hand: int = 0
+    marriages: int = 0
+    #: Hands in which this player went out first.
+    went_out: int = 0
+    #: Sessions lost by resigning or timing out.
+    forfeits: int = 0
+
+    @property
+    def sessions(self) -> int:
+        return self.sessions_won + self.sessions_lost
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    mu: float
+    sigma: float
+    #: The conservative estimate that orders leaderboards: mu - 3 sigma.
+    value: float
+    #: Place on the scope's leaderboard, out of ``players``.
+    rank: int
+    players: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRecord:
+    """Everything kept about a person in one scope."""
+
+    name: str | None
+    rated: PlayerStats
+    practice: PlayerStats
+    rating: Rating | None
+
+
+@dataclass(frozen=True, slots=True)
+class HandLine:
+    """A finished hand of a recorded session."""
+
+    game: int
+    hand: int
+    scores: tuple[int, int]
+    #: The seat that went out first, or None (nobody did, or the session could not be replayed).
+    went_out: int | None
+    marriages: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class BoardRow:
+    rank: int
+    user_id: int
+    name: str
+    rating: float
+    sessions_won: int
+    sessions: int
+
+
+@dataclass(frozen=True, slots=True)
+class BoardPage:
+    page: int
+    pages: int
+    players: int
+    rows: tuple[BoardRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SessionLine:
+    """A finished session as history shows it, with the names it was played under."""
+
+    match_id: int
+    guild_id: int
+    player_ids: tuple[int, int]
+    names: tuple[str, str]
+    winner_seat: int
+    how: str
+    games_won: tuple[int, int]
+    variant: str
+    computer_level: str | None
+    finished_at: float
+
+    def seat_of(self, user_id: int) -> int | None:
+        if user_id in self.player_ids:
+            return self.player_ids.index(user_id)
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class HeadToHead:
+    won: int
+    lost: int
+    recent: tuple[SessionLine, ...]

@@ -10,6 +10,7 @@ import aiosqlite
 
 from data.db import Database, Tx
 from data.models import Challenge, Finish, GuildSettings, MatchRow
+from data.records import Records, count_backlog, count_session
 
 
 class AlreadyPlaying(Exception):
@@ -281,13 +282,17 @@ class Store:
             "deadline = NULL WHERE id = ?",
             (now, f.winner_seat, f.how, match_id),
         )
-        await c.execute(
+        cur = await c.execute(
             "INSERT OR IGNORE INTO session_results (match_id, guild_id, player0_id, player1_id, "
-            "winner_seat, how, games_won0, games_won1, variant, hand_scores, computer_level, "
-            "finished_at) SELECT id, guild_id, player0_id, player1_id, ?, ?, ?, ?, variant, ?, "
-            "computer_level, ? FROM matches WHERE id = ?",
+            "player0_name, player1_name, winner_seat, how, games_won0, games_won1, variant, "
+            "hand_scores, computer_seat, computer_level, finished_at) SELECT id, guild_id, "
+            "player0_id, player1_id, player0_name, player1_name, ?, ?, ?, ?, variant, ?, "
+            "computer_seat, computer_level, ? FROM matches WHERE id = ?",
             (f.winner_seat, f.how, f.games_won[0], f.games_won[1], f.hand_scores, now, match_id),
         )
+        if cur.rowcount == 1:
+            # Stats and ratings change with the result, in this transaction: counted once.
+            await count_session(c, match_id)
         await c.execute("DELETE FROM active_players WHERE match_id = ?", (match_id,))
 
     async def moves(self, match_id: int) -> list[str]:
@@ -300,3 +305,14 @@ class Store:
             return await self.db.fetchall("SELECT * FROM session_results ORDER BY finished_at")
         return await self.db.fetchall(
             "SELECT * FROM session_results WHERE guild_id = ? ORDER BY finished_at", (guild_id,))
+
+    # -- records --------------------------------------------------------------------------
+
+    @property
+    def records(self) -> Records:
+        """Leaderboards, stats and history (the reads live in ``data.records``)."""
+        return Records(self.db)
+
+    async def count_backlog(self) -> int:
+        """Count the results kept before records existed into stats and ratings, once."""
+        return await count_backlog(self.db)

@@ -11,6 +11,13 @@ from cogs.umtali.actions import play_text
 from cogs.umtali.challenges import CHALLENGE_TTL, challenge_embed
 from cogs.umtali.panels import challenge_panel, resign_panel, table_panel
 from cogs.umtali.practice import start_practice
+from cogs.umtali.records import (
+    SCOPES,
+    count_backlog,
+    show_history,
+    show_leaderboard,
+    show_stats,
+)
 from cogs.umtali.render import COLOUR
 from cogs.umtali.rules_text import PAGES
 from data.models import GuildSettings
@@ -234,6 +241,34 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         else:
             synced = await self.bot.tree.sync()
         await interaction.followup.send(f"Synced {len(synced)} command(s).", ephemeral=True)
+
+    @app_commands.command(description="The best players by rating, on this server or all")
+    @app_commands.describe(scope="This server (default) or all servers", page="Page of the board")
+    @app_commands.choices(scope=SCOPES)
+    @app_commands.guild_only()
+    async def leaderboard(self, interaction: discord.Interaction,
+                          scope: app_commands.Choice[str] | None = None,
+                          page: app_commands.Range[int, 1, 100_000] = 1) -> None:
+        await show_leaderboard(interaction, scope.value if scope else "server", page)
+
+    @app_commands.command(description="A member's record: ratings, totals, recent sessions")
+    @app_commands.describe(member="Whose record (default: yours)",
+                           versus="Also show the head-to-head against this member")
+    @app_commands.guild_only()
+    async def stats(self, interaction: discord.Interaction, member: discord.User | None = None,
+                    versus: discord.User | None = None) -> None:
+        await show_stats(interaction, member or interaction.user, versus)
+
+    @app_commands.command(description="A member's recent sessions here, each as a replay file")
+    @app_commands.describe(member="Whose sessions (default: yours)")
+    @app_commands.guild_only()
+    async def history(self, interaction: discord.Interaction,
+                      member: discord.User | None = None) -> None:
+        await show_history(interaction, member or interaction.user)
+
+    async def cog_load(self) -> None:
+        # Results kept before records existed are counted at start-up, once each.
+        await count_backlog(self.bot)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 import discord
 
 from cogs.umtali.errors import guarded
+from cogs.umtali.records import RECORD_ITEMS
 from umtali.cards import Card
 from umtali.moves import Move, MoveKind
 from umtali.view import PlayerView
@@ -137,7 +138,7 @@ class ResignButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    HandButton, MoveButton, MoveSelect, ChallengeButton, ResignButton,
+    HandButton, MoveButton, MoveSelect, ChallengeButton, ResignButton, *RECORD_ITEMS,
 )
 
 

@@ -383,7 +383,8 @@ class MatchService:
 
 def _finish(session: Session) -> Finish:
     games = [*session.finished_games]
-    if session.hand_scores:
+    # A session that played out keeps its last game in hand_scores too: count it once.
+    if session.hand_scores and not (games and games[-1] is session.hand_scores):
         games.append(session.hand_scores)
     return Finish(
         winner_seat=session.winner,

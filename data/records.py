@@ -1,0 +1,338 @@
+"""Records: every finished session counted once into stats and ratings, and read back.
+
+``count_session`` runs in the transaction that ends the session (``Store._finish``), so a result,
+its stats and its ratings are written together or not at all; the ``recorded`` flag makes the
+counting happen exactly once, whoever asks. Results kept before records existed are counted by
+``count_backlog`` at start-up, oldest first, the same way.
+
+Ratings are openskill's Plackett-Luce model, one per person per server and one across all
+servers (scope ``GLOBAL``). Boards order people by the conservative ``mu - 3 sigma``, so a newcomer
+with one lucky win sits below someone who has won steadily. Sessions against the computer are
+counted in their own ``practice`` stats and never touch ratings.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass, fields
+from typing import Any
+
+import aiosqlite
+from openskill.models import PlackettLuce
+
+from data.db import Database, Tx
+from data.models import (
+    BoardPage,
+    BoardRow,
+    HandLine,
+    HeadToHead,
+    PlayerRecord,
+    PlayerStats,
+    Rating,
+    SessionLine,
+)
+from umtali.codec import deal_from_json
+from umtali.events import HandEnded, Melded
+from umtali.melds import PlayKind
+from umtali.moves import Move
+from umtali.rules import RuleSet
+from umtali.session import Session
+
+log = logging.getLogger(__name__)
+
+#: The scope of records across all servers (Discord ids are never 0).
+GLOBAL = 0
+PER_PAGE = 10
+#: How a session ends when its loser forfeits it.
+FORFEITS = ("resigned", "timed out")
+MODEL = PlackettLuce()
+
+
+# -- what a session adds ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Replayed:
+    """A session as its replay tells it: every finished hand, and who melded marriages."""
+
+    hands: list[HandLine]
+    #: Marriages per seat, those of the unfinished hand of a forfeit included.
+    marriages: tuple[int, int]
+
+
+def replay(state: str | None) -> Replayed | None:
+    """Replay a saved session from its seed and moves (the saved state holds only the hand in
+    play). None when it cannot be replayed: the result is then kept without those details."""
+    try:
+        d = json.loads(state or "")
+        deal = deal_from_json(d["first_deal"]) if d.get("first_deal") else None
+        # Moves repeat ("draw"): parse each text once; the replay holds the write lock.
+        parsed = {text: Move.parse(text) for text in set(d["moves"])}
+        _, events = Session.replay(RuleSet.from_json(d["rules"]), d["seed"],
+                                   [parsed[text] for text in d["moves"]], deal)
+    except Exception as error:  # counting must never stop a session from ending
+        log.warning("a finished session could not be replayed for its records: %r", error)
+        return None
+    hands: list[HandLine] = []
+    in_hand = [0, 0]
+    total = [0, 0]
+    for e in events:
+        if isinstance(e, Melded) and e.kind is PlayKind.MARRIAGE:
+            in_hand[e.player] += 1
+            total[e.player] += 1
+        elif isinstance(e, HandEnded):
+            hands.append(HandLine(e.game, e.hand, e.scores, e.went_out,
+                                  (in_hand[0], in_hand[1])))
+            in_hand = [0, 0]
+    return Replayed(hands, (total[0], total[1]))
+
+
+def hand_lines(row: aiosqlite.Row, replayed: Replayed | None) -> list[HandLine]:
+    """The finished hands: from the replay, or else from the scores kept with the result."""
+    if replayed is not None:
+        return replayed.hands
+    # Every finished game has a winner; only a forfeit leaves one more, unfinished. (The scores
+    # kept with a played-out result repeat its last game: trimming also undoes that.)
+    games = row["games_won0"] + row["games_won1"] + (row["how"] != "played out")
+    return [HandLine(g, h, (int(a), int(b)), None, (0, 0))
+            for g, hands in enumerate(json.loads(row["hand_scores"] or "[]")[:games], 1)
+            for h, (a, b) in enumerate(hands, 1)]
+
+
+def seat_stats(row: aiosqlite.Row, seat: int, hands: list[HandLine],
+               replayed: Replayed | None) -> PlayerStats:
+    """What one session adds to the totals of the person in ``seat``."""
+    other = 1 - seat
+    won = row["winner_seat"] == seat
+    mine = [h.scores[seat] for h in hands]
+    return PlayerStats(
+        sessions_won=int(won), sessions_lost=int(not won),
+        games_won=row[f"games_won{seat}"], games_lost=row[f"games_won{other}"],
+        hands_won=sum(h.scores[seat] > h.scores[other] for h in hands),
+        hands_lost=sum(h.scores[seat] < h.scores[other] for h in hands),
+        points=sum(mine), best_hand=max(mine, default=0),
+        marriages=replayed.marriages[seat] if replayed else 0,
+        went_out=sum(h.went_out == seat for h in hands),
+        forfeits=int(not won and row["how"] in FORFEITS),
+    )
+
+
+# -- counting, inside the transaction that ends the session --------------------------------
+
+_COLS = tuple(f.name for f in fields(PlayerStats))
+_STATS_HEAD = (f"INSERT INTO player_stats (scope, user_id, practice, name, {', '.join(_COLS)}, "
+               "last_at)")
+_STATS_TAIL = (
+    "ON CONFLICT (scope, user_id, practice) DO UPDATE SET "
+    # The newest name wins, whatever order results are counted in.
+    "name = CASE WHEN excluded.last_at >= last_at THEN excluded.name ELSE name END, "
+    + ", ".join(f"{c} = MAX({c}, excluded.{c})" if c == "best_hand" else f"{c} = {c} + excluded.{c}"
+                for c in _COLS)
+    + ", last_at = MAX(last_at, excluded.last_at)"
+)
+
+
+async def _rows(conn: aiosqlite.Connection, sql: str,
+                params: tuple[object, ...] = ()) -> list[aiosqlite.Row]:
+    async with conn.execute(sql, params) as cur:
+        return list(await cur.fetchall())
+
+
+async def _insert(tx: Tx, head: str, rows: list[tuple[object, ...]], tail: str = "") -> None:
+    """One multi-row INSERT: a trip to the database thread per table, not per row (this runs
+    while the session's end holds the write lock)."""
+    if rows:
+        marks = "(" + ", ".join("?" * len(rows[0])) + ")"
+        await tx.execute(f"{head} VALUES {', '.join([marks] * len(rows))} {tail}",
+                         tuple(v for r in rows for v in r))
+
+
+async def count_session(tx: Tx, match_id: int) -> bool:
+    """Count a kept result into hands, history, stats and ratings; False if it already was.
+
+    A failure here must neither stop the session from ending nor leave half a count in the
+    transaction it shares with other matches' moves: it is undone to a savepoint, logged, and
+    the result stays uncounted until the next start counts it.
+    """
+    await tx.execute("SAVEPOINT count_session")
+    try:
+        counted = await _count(tx, match_id)
+    except Exception:
+        await tx.execute("ROLLBACK TO count_session")
+        log.exception("session %d could not be counted into stats and ratings", match_id)
+        counted = False
+    await tx.execute("RELEASE count_session")
+    return counted
+
+
+async def _count(tx: Tx, match_id: int) -> bool:
+    marked = await tx.execute(
+        "UPDATE session_results SET recorded = 1 WHERE match_id = ? AND recorded = 0",
+        (match_id,))
+    if marked.rowcount != 1:
+        return False
+    [row] = await _rows(
+        tx.conn, "SELECT r.*, m.state FROM session_results r "
+        "LEFT JOIN matches m ON m.id = r.match_id WHERE r.match_id = ?", (match_id,))
+    replayed = replay(row["state"])
+    hands = hand_lines(row, replayed)
+    await _insert(
+        tx, "INSERT INTO session_hands (match_id, game, hand, score0, score1, went_out, "
+        "marriages0, marriages1)",
+        [(match_id, h.game, h.hand, *h.scores, h.went_out, *h.marriages) for h in hands])
+    ids = (row["player0_id"], row["player1_id"])
+    practice = int(row["computer_level"] is not None)
+    at, scopes = row["finished_at"], (row["guild_id"], GLOBAL)
+    people = [seat for seat in (0, 1) if seat != row["computer_seat"]]  # not the computer
+    await _insert(
+        tx, "INSERT INTO session_players (match_id, seat, user_id, opponent_id, guild_id, won, "
+        "practice, finished_at)",
+        [(match_id, seat, ids[seat], ids[1 - seat], row["guild_id"],
+          int(row["winner_seat"] == seat), practice, at) for seat in people])
+    added = {seat: seat_stats(row, seat, hands, replayed) for seat in people}
+    await _insert(tx, _STATS_HEAD, [
+        (scope, ids[seat], practice, row[f"player{seat}_name"],
+         *(getattr(added[seat], c) for c in _COLS), at)
+        for seat in people for scope in scopes], _STATS_TAIL)
+    if not practice and ids[0] != ids[1]:
+        await _rate(tx, scopes, ids, row["winner_seat"])
+    return True
+
+
+async def _rate(tx: Tx, scopes: tuple[int, int], ids: tuple[int, int], winner: int) -> None:
+    """Both players' ratings in each scope, after ``winner`` beat the other."""
+    known = {(r["scope"], r["user_id"]): MODEL.rating(r["mu"], r["sigma"]) for r in await _rows(
+        tx.conn, "SELECT scope, user_id, mu, sigma FROM ratings "
+        "WHERE scope IN (?, ?) AND user_id IN (?, ?)", (*scopes, *ids))}
+    rows: list[tuple[object, ...]] = []
+    for scope in scopes:
+        teams = [[known.get((scope, i)) or MODEL.rating()] for i in ids]
+        rated = MODEL.rate(teams, ranks=[0, 1] if winner == 0 else [1, 0])
+        rows += [(scope, user_id, r.mu, r.sigma, r.ordinal())
+                 for user_id, [r] in zip(ids, rated, strict=True)]
+    await _insert(tx, "INSERT INTO ratings (scope, user_id, mu, sigma, ordinal)", rows,
+                  "ON CONFLICT (scope, user_id) DO UPDATE SET mu = excluded.mu, "
+                  "sigma = excluded.sigma, ordinal = excluded.ordinal")
+
+
+async def count_backlog(db: Database, batch: int = 50) -> int:
+    """Count every kept result not counted yet (kept before records existed, or whose counting
+    failed), oldest first so that ratings follow the order sessions were played in. Returns how
+    many were counted; one that fails again is left for the next start."""
+    pending = [r["match_id"] for r in await db.fetchall(
+        "SELECT match_id FROM session_results WHERE recorded = 0 ORDER BY finished_at, match_id")]
+    counted = 0
+    for first in range(0, len(pending), batch):
+        async with db.transaction() as tx:
+            for match_id in pending[first:first + batch]:
+                counted += await count_session(tx, match_id)
+    return counted
+
+
+# -- reading --------------------------------------------------------------------------------
+
+BOARD_SQL = (
+    "SELECT r.user_id, r.ordinal, s.name, s.sessions_won, s.sessions_lost FROM ratings r "
+    "LEFT JOIN player_stats s ON s.scope = r.scope AND s.user_id = r.user_id AND s.practice = 0 "
+    "WHERE r.scope = ? ORDER BY r.ordinal DESC, r.user_id LIMIT ? OFFSET ?"
+)
+PLAYERS_SQL = "SELECT COUNT(*) FROM ratings WHERE scope = ?"
+RANK_SQL = (
+    "SELECT (SELECT COUNT(*) FROM ratings WHERE scope = ?1 AND ordinal > ?2) + "
+    "(SELECT COUNT(*) FROM ratings WHERE scope = ?1 AND ordinal = ?2 AND user_id < ?3)"
+)
+STATS_SQL = "SELECT * FROM player_stats WHERE scope = ? AND user_id = ?"
+RATING_SQL = "SELECT mu, sigma, ordinal FROM ratings WHERE scope = ? AND user_id = ?"
+RECENT_SQL = (
+    "SELECT r.* FROM session_players p JOIN session_results r ON r.match_id = p.match_id "
+    "WHERE p.user_id = ? AND p.guild_id = ? ORDER BY p.finished_at DESC LIMIT ?"
+)
+VERSUS_SQL = (
+    "SELECT r.* FROM session_players p JOIN session_results r ON r.match_id = p.match_id "
+    "WHERE p.user_id = ? AND p.opponent_id = ? AND p.guild_id = ? "
+    "ORDER BY p.finished_at DESC LIMIT ?"
+)
+VERSUS_COUNT_SQL = (
+    "SELECT COUNT(*) AS n, COALESCE(SUM(won), 0) AS won FROM session_players "
+    "WHERE user_id = ? AND opponent_id = ? AND guild_id = ?"
+)
+
+
+def _line(row: aiosqlite.Row) -> SessionLine:
+    return SessionLine(
+        match_id=row["match_id"], guild_id=row["guild_id"],
+        player_ids=(row["player0_id"], row["player1_id"]),
+        names=(row["player0_name"], row["player1_name"]), winner_seat=row["winner_seat"],
+        how=row["how"], games_won=(row["games_won0"], row["games_won1"]),
+        variant=row["variant"], computer_level=row["computer_level"],
+        finished_at=row["finished_at"],
+    )
+
+
+def _stats(row: Any) -> PlayerStats:
+    return PlayerStats(**{c: row[c] for c in _COLS}) if row is not None else PlayerStats()
+
+
+class Records:
+    """Leaderboards, a person's record, history and head-to-head: each a few indexed reads."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def leaderboard(self, scope: int, page: int, per_page: int = PER_PAGE) -> BoardPage:
+        """One page of the board (a page past the end shows the last one)."""
+        count = await self.db.fetchone(PLAYERS_SQL, (scope,))
+        players = int(count[0]) if count else 0
+        pages = max(1, -(-players // per_page))
+        page = min(max(1, page), pages)
+        first = (page - 1) * per_page
+        rows = await self.db.fetchall(BOARD_SQL, (scope, per_page, first))
+        return BoardPage(page, pages, players, tuple(
+            BoardRow(rank=first + i + 1, user_id=r["user_id"], name=r["name"] or "",
+                     rating=r["ordinal"], sessions_won=r["sessions_won"] or 0,
+                     sessions=(r["sessions_won"] or 0) + (r["sessions_lost"] or 0))
+            for i, r in enumerate(rows)))
+
+    async def record(self, scope: int, user_id: int) -> PlayerRecord:
+        stats = await self.db.fetchall(STATS_SQL, (scope, user_id))
+        by_kind = {r["practice"]: r for r in stats}
+        newest = max(stats, key=lambda r: r["last_at"], default=None)
+        return PlayerRecord(
+            name=newest["name"] if newest is not None else None,
+            rated=_stats(by_kind.get(0)), practice=_stats(by_kind.get(1)),
+            rating=await self.rating(scope, user_id),
+        )
+
+    async def rating(self, scope: int, user_id: int) -> Rating | None:
+        row = await self.db.fetchone(RATING_SQL, (scope, user_id))
+        if row is None:
+            return None
+        ahead = await self.db.fetchone(RANK_SQL, (scope, row["ordinal"], user_id))
+        count = await self.db.fetchone(PLAYERS_SQL, (scope,))
+        return Rating(row["mu"], row["sigma"], row["ordinal"],
+                      rank=1 + (int(ahead[0]) if ahead else 0),
+                      players=int(count[0]) if count else 0)
+
+    async def recent(self, guild_id: int, user_id: int, limit: int = 5) -> list[SessionLine]:
+        """A person's latest finished sessions on a server, newest first."""
+        return [_line(r) for r in await self.db.fetchall(RECENT_SQL,
+                                                         (user_id, guild_id, limit))]
+
+    async def head_to_head(self, guild_id: int, user_id: int, versus: int,
+                           limit: int = 3) -> HeadToHead:
+        count = await self.db.fetchone(VERSUS_COUNT_SQL, (user_id, versus, guild_id))
+        played, won = (int(count["n"]), int(count["won"])) if count else (0, 0)
+        recent = await self.db.fetchall(VERSUS_SQL, (user_id, versus, guild_id, limit))
+        return HeadToHead(won, played - won, tuple(_line(r) for r in recent))
+
+    async def session(self, match_id: int) -> SessionLine | None:
+        row = await self.db.fetchone("SELECT * FROM session_results WHERE match_id = ?",
+                                     (match_id,))
+        return None if row is None else _line(row)
+
+    async def hands(self, match_id: int) -> list[HandLine]:
+        rows = await self.db.fetchall(
+            "SELECT * FROM session_hands WHERE match_id = ? ORDER BY game, hand", (match_id,))
+        return [HandLine(r["game"], r["hand"], (r["score0"], r["score1"]), r["went_out"],
+                         (r["marriages0"], r["marriages1"])) for r in rows]
