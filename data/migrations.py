@@ -176,4 +176,9 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
         ) WITHOUT ROWID""",
         """CREATE INDEX ratings_board ON ratings (scope, ordinal DESC, user_id)""",
     ),
+    # 3: announcements saved until posted, so that a crash between saving a move and posting
+    # its announcement loses nothing (at worst, one is posted twice).
+    (
+        """ALTER TABLE matches ADD COLUMN unsent TEXT NOT NULL DEFAULT '[]'""",
+    ),
 )

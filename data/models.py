@@ -55,6 +55,8 @@ class MatchRow:
     pending: str
     computer_seat: int | None
     computer_level: str | None
+    #: JSON list of announcements saved but not yet posted.
+    unsent: str
     created_at: float
     finished_at: float | None
     winner_seat: int | None

@@ -49,7 +49,8 @@ def _match(row: aiosqlite.Row) -> MatchRow:
         dm_message_ids=(row["dm0_message_id"], row["dm1_message_id"]),
         dm_refused=(bool(row["dm_refused0"]), bool(row["dm_refused1"])),
         pending=row["pending"], computer_seat=row["computer_seat"],
-        computer_level=row["computer_level"], created_at=row["created_at"],
+        computer_level=row["computer_level"], unsent=row["unsent"],
+        created_at=row["created_at"],
         finished_at=row["finished_at"],
         winner_seat=row["winner_seat"], how=row["how"],
     )
@@ -205,6 +206,13 @@ class Store:
         rows = await self.db.fetchall("SELECT * FROM matches WHERE status = 'active'")
         return [_match(r) for r in rows]
 
+    async def matches_to_resume(self) -> list[MatchRow]:
+        """Active matches, and finished ones whose last announcements were never posted."""
+        rows = await self.db.fetchall(
+            "SELECT * FROM matches WHERE status = 'active' UNION ALL "
+            "SELECT * FROM matches WHERE status = 'finished' AND unsent != '[]'")
+        return [_match(r) for r in rows]
+
     async def set_match_channel(self, match_id: int, channel_id: int) -> None:
         async with self.db.transaction() as c:
             await c.execute("UPDATE matches SET channel_id = ? WHERE id = ?",
@@ -228,14 +236,26 @@ class Store:
         async with self.db.transaction() as c:
             await c.execute(f"UPDATE matches SET dm_refused{seat} = 1 WHERE id = ?", (match_id,))
 
+    async def set_unsent(self, match_id: int, unsent: str) -> None:
+        """What is still to be announced (after some of it was posted)."""
+
+        async def job(c: Tx) -> None:
+            await c.execute("UPDATE matches SET unsent = ? WHERE id = ?", (unsent, match_id))
+
+        await self.db.batched(job)
+
+    async def unsent_of(self, match_id: int) -> str:
+        row = await self.db.fetchone("SELECT unsent FROM matches WHERE id = ?", (match_id,))
+        return "[]" if row is None else str(row["unsent"])
+
     async def set_warned(self, match_id: int) -> None:
         async with self.db.transaction() as c:
             await c.execute("UPDATE matches SET warned = 1 WHERE id = ?", (match_id,))
 
     async def record_move(
         self, *, match_id: int, version: int, seat: int, move: str, state: str,
-        deadline: float | None, pending: str = "", finish: Finish | None = None,
-        now: float | None = None,
+        deadline: float | None, pending: str = "", unsent: str = "[]",
+        finish: Finish | None = None, now: float | None = None,
     ) -> None:
         """Save a move and the state after it, in one transaction.
 
@@ -247,9 +267,9 @@ class Store:
         async def job(c: Tx) -> None:
             cur = await c.execute(
                 "UPDATE matches SET state = ?, version = version + 1, deadline = ?, "
-                "warned = CASE WHEN deadline IS ? THEN warned ELSE 0 END, pending = ? "
-                "WHERE id = ? AND version = ? AND status = 'active'",
-                (state, deadline, deadline, pending, match_id, version),
+                "warned = CASE WHEN deadline IS ? THEN warned ELSE 0 END, pending = ?, "
+                "unsent = ? WHERE id = ? AND version = ? AND status = 'active'",
+                (state, deadline, deadline, pending, unsent, match_id, version),
             )
             if cur.rowcount != 1:
                 raise StaleState(f"match {match_id} is not at move {version}")
@@ -263,13 +283,14 @@ class Store:
         await self.db.batched(job)
 
     async def finish_match(self, *, match_id: int, version: int, state: str, finish: Finish,
-                           now: float | None = None) -> None:
+                           unsent: str = "[]", now: float | None = None) -> None:
         """End a match without a move (resigned, timed out), once."""
         now = time.time() if now is None else now
         async with self.db.transaction() as c:
             cur = await c.execute(
-                "UPDATE matches SET state = ? WHERE id = ? AND version = ? AND status = 'active'",
-                (state, match_id, version),
+                "UPDATE matches SET state = ?, unsent = ? "
+                "WHERE id = ? AND version = ? AND status = 'active'",
+                (state, unsent, match_id, version),
             )
             if cur.rowcount != 1:
                 raise StaleState(f"match {match_id} is not at move {version}")

@@ -65,8 +65,6 @@ async def test_a_killed_bot_comes_back_and_finishes_the_match(
         assert "1 active match(es) restored" in log
 
 
-@pytest.mark.xfail(reason="the bot's outbox lives in memory: what a turn announced is lost if "
-                          "the process dies after saving the move and before posting it")
 async def test_an_announcement_in_flight_at_the_crash_is_posted_after_the_restart(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     db = tmp_path / "umtali.sqlite3"

@@ -72,6 +72,13 @@ async def old_database(path: Path, version: int) -> Session:
             "computer_level, ? FROM matches WHERE id = ?",
             (f.winner_seat, f.how, *f.games_won, f.hand_scores, 100.0 + match_id, match_id))
         assert (level is None) == (session is done)
+    if version >= 2:
+        # From schema 2 on, results keep their players' names and the computer's seat.
+        await conn.execute(
+            "UPDATE session_results SET "
+            "player0_name = (SELECT player0_name FROM matches WHERE id = match_id), "
+            "player1_name = (SELECT player1_name FROM matches WHERE id = match_id), "
+            "computer_seat = (SELECT computer_seat FROM matches WHERE id = match_id)")
     await conn.execute("COMMIT")
     await conn.close()
     return done

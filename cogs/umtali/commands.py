@@ -34,6 +34,11 @@ VARIANTS = [
 ]
 
 
+def _seconds(minutes: int | None, default: int) -> int:
+    """A turn timer option in seconds; Discord enforces 0..60, and so do we."""
+    return default if minutes is None else max(0, min(60, minutes)) * 60
+
+
 def _name(member: discord.abc.User) -> str:
     return member.display_name[:32]
 
@@ -69,7 +74,7 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         settings = await svc.store.guild_settings(interaction.guild.id)
         rules_name = variant.value if variant else settings.variant
         melding = settings.optional_melding if optional_melding is None else optional_melding
-        timer = settings.turn_timer if turn_timer is None else turn_timer * 60
+        timer = _seconds(turn_timer, settings.turn_timer)
         if interaction.client.user is not None and opponent.id == interaction.client.user.id:
             # Challenging the bot itself is a practice session at the normal level.
             await start_practice(interaction, level="normal", turn_timer=timer,
@@ -117,7 +122,7 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
                               optional_melding=settings.optional_melding)
         await start_practice(
             interaction, level=level.value if level else "normal", rules=rules,
-            turn_timer=settings.turn_timer if turn_timer is None else turn_timer * 60)
+            turn_timer=_seconds(turn_timer, settings.turn_timer))
 
     @app_commands.command(description="Make a move in the notation, e.g. draw or meld 8D 9D 10D")
     @app_commands.describe(move="draw, take, take 2, meld <cards>, extend <card> <card>, "
@@ -187,6 +192,11 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
     @app_commands.describe(page=f"Page 1 to {len(PAGES)}")
     async def rules(self, interaction: discord.Interaction,
                     page: app_commands.Range[int, 1, len(PAGES)] = 1) -> None:
+        if not 1 <= page <= len(PAGES):
+            # Discord enforces the range; a client that does not gets a plain answer.
+            await interaction.response.send_message(
+                f"There are {len(PAGES)} pages: choose 1 to {len(PAGES)}.", ephemeral=True)
+            return
         title, text = PAGES[page - 1]
         embed = discord.Embed(title=f"Umtali rules · {title}", description=text, colour=COLOUR)
         embed.set_footer(text=f"Page {page} of {len(PAGES)} · /umtali rules page:<n>")
@@ -215,7 +225,7 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
             interaction.guild.id,
             variant.value if variant else old.variant,
             old.optional_melding if optional_melding is None else optional_melding,
-            old.turn_timer if turn_timer is None else turn_timer * 60,
+            _seconds(turn_timer, old.turn_timer),
             old.threads if threads is None else threads,
         )
         await store.save_guild_settings(new)

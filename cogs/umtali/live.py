@@ -28,6 +28,8 @@ class LiveMatch:
     dm_refused: list[bool]
     #: Public lines of the turn in progress, announced together when the turn ends.
     pending: list[str]
+    #: Announcements saved with their move and not yet posted, oldest first.
+    unsent: list[str] = field(default_factory=list)
     #: In a practice match, the seat the computer plays and its level.
     computer_seat: int | None = None
     computer_level: str | None = None
@@ -72,6 +74,7 @@ class LiveMatch:
             dm_message_ids=list(row.dm_message_ids),
             dm_refused=list(row.dm_refused),
             pending=row.pending.split("\n") if row.pending else [],
+            unsent=list(json.loads(row.unsent)),
             computer_seat=row.computer_seat,
             computer_level=row.computer_level,
         )

@@ -74,11 +74,16 @@ class MatchService:
 
     async def load_active(self) -> int:
         """Bring back every active match after a start or a restart."""
-        for row in await self.store.active_matches():
+        restored = 0
+        for row in await self.store.matches_to_resume():
             live = LiveMatch.from_row(row)
             self.matches[row.id] = live
+            restored += not live.over
+            if live.unsent:
+                # Saved before a stop but never posted: post it now.
+                self._enqueue(live, Batch(announce=True, table=True, hands={0, 1}))
             self._computer_next(live)
-        return len(self.matches)
+        return restored
 
     def match_of(self, guild_id: int, user_id: int) -> LiveMatch | None:
         for live in self.matches.values():
@@ -163,27 +168,34 @@ class MatchService:
             timed = live.turn_timer and not session.over and not live.is_computer(session.to_act)
             deadline = self.clock() + live.turn_timer if timed else None
         finish = _finish(session) if session.over else None
+        announce: list[str] = []
+        if turn_over:
+            text = "\n".join([*live.pending, *lines])
+            if not session.over:
+                text += "\n" + self._your_turn(live)
+            announce.append(text.strip()[:2000])
+        # Saved with the move: the announcements not posted yet, this turn's included.
+        unsent = [*live.unsent, *announce]
         try:
             await self.store.record_move(
                 match_id=live.id, version=version, seat=seat, move=str(session.moves[-1]),
                 state=json.dumps(session_to_json(session)), deadline=deadline,
-                pending="\n".join(pending), finish=finish,
+                pending="\n".join(pending), unsent=json.dumps(unsent), finish=finish,
             )
         except BaseException:
             # Nothing is lost: the match goes back to what the database holds.
             await self._reload(live)
             raise
-        announce = [*live.pending, *lines] if turn_over else []
         if deadline != live.deadline:
             live.warned = False
         live.deadline = deadline
         live.pending = pending
+        # In place: the sender may have posted (and dropped) earlier ones meanwhile.
+        live.unsent.extend(announce)
         batch = Batch(table=True)
-        if announce:
-            batch.announcements.append("\n".join(announce))
+        if turn_over:
+            batch.announce = True
             batch.hands = {0, 1}
-            if not session.over:
-                batch.mentions.add(session.to_act)
         self._enqueue(live, batch)
         if turn_over:
             self._computer_next(live)
@@ -196,6 +208,7 @@ class MatchService:
             live.session = fresh.session
             live.pending = fresh.pending
             live.deadline = fresh.deadline
+            live.unsent = fresh.unsent
 
     async def resign(self, live: LiveMatch, seat: int, how: str = "resigned") -> bool:
         """``seat`` gives up the session; False if the match had already ended."""
@@ -203,18 +216,20 @@ class MatchService:
             if live.over:
                 return False
             events = live.session.resign(seat, how)
+            text = turn_message(events, live.names)
+            unsent = [*live.unsent, text]
             try:
                 await self.store.finish_match(
                     match_id=live.id, version=live.version,
                     state=json.dumps(session_to_json(live.session)),
-                    finish=_finish(live.session),
+                    finish=_finish(live.session), unsent=json.dumps(unsent),
                 )
             except StaleState:
                 await self._reload(live)
                 return False
             live.deadline = None
-            text = turn_message(events, live.names)
-            self._enqueue(live, Batch([text], table=True, hands={0, 1}))
+            live.unsent.append(text)
+            self._enqueue(live, Batch(announce=True, table=True, hands={0, 1}))
             return True
 
     # -- the computer ---------------------------------------------------------------------
@@ -321,7 +336,7 @@ class MatchService:
             batch = self._queues.pop(live.id, None)
             if batch is None or batch.empty:
                 self._idle[live.id].set()
-                if live.over:
+                if live.over and not live.unsent:
                     self.matches.pop(live.id, None)
                 return
             try:
@@ -331,11 +346,17 @@ class MatchService:
 
     async def _send(self, live: LiveMatch, batch: Batch) -> None:
         channel = self.client.get_partial_messageable(live.channel_id)
-        for i, text in enumerate(batch.announcements):
-            last = i == len(batch.announcements) - 1
-            if last and not live.over and batch.mentions:
-                text += "\n" + self._your_turn(live)
-            await channel.send(text[:2000], allowed_mentions=discord.AllowedMentions(users=True))
+        if batch.announce and live.unsent:
+            posted = 0
+            try:
+                for text in list(live.unsent):
+                    await channel.send(text, allowed_mentions=discord.AllowedMentions(users=True))
+                    posted += 1
+            finally:
+                # Forget what was posted; the rest is tried again with the next batch.
+                if posted:
+                    del live.unsent[:posted]
+                    await self.store.set_unsent(live.id, json.dumps(live.unsent))
         if batch.table and live.table_message_id is not None:
             view = None if live.over else table_panel(live.id)
             await channel.get_partial_message(live.table_message_id).edit(
