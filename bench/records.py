@@ -12,7 +12,7 @@ Then times, on that database:
 - stats (what ``/umtali stats member versus`` reads): the record here and everywhere with both
   ranks, the recent sessions, and a head-to-head;
 - recording a result: the last move of a whole played session, saved with its result (the
-  session replayed for its hand details, stats, ratings), next to an ordinary move of the same
+  hand details from its hand log, stats, ratings), next to an ordinary move of the same
   sessions and the replay alone; and a forfeit (a result with no moves to replay).
 
 Figures only, no pass/fail (machines are noisy).
@@ -165,7 +165,7 @@ async def recording(store: Store, played: int) -> None:
         forfeits.append(time.perf_counter() - start)
     figures("an ordinary move (saved, no result)", moves_)
     figures("last move of a played session, with result", ends)
-    figures("  the replay for hand details alone", replays)
+    figures("  the hand details alone (hand log)", replays)
     figures("a forfeit, with result (nothing to replay)", forfeits)
 
 

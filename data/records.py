@@ -66,6 +66,8 @@ def replay(state: str | None) -> Replayed | None:
     play). None when it cannot be replayed: the result is then kept without those details."""
     try:
         d = json.loads(state or "")
+        if "hand_log" in d:
+            return _from_log(d)
         deal = deal_from_json(d["first_deal"]) if d.get("first_deal") else None
         # Moves repeat ("draw"): parse each text once; the replay holds the write lock.
         parsed = {text: Move.parse(text) for text in set(d["moves"])}
@@ -85,6 +87,20 @@ def replay(state: str | None) -> Replayed | None:
             hands.append(HandLine(e.game, e.hand, e.scores, e.went_out,
                                   (in_hand[0], in_hand[1])))
             in_hand = [0, 0]
+    return Replayed(hands, (total[0], total[1]))
+
+
+def _from_log(d: dict[str, Any]) -> Replayed:
+    """The same, read from the hand log the session keeps: no replay, so recording a result
+    costs little however long the session was."""
+    hands = [HandLine(g, h, (a, b), None if out < 0 else out, (m0, m1))
+             for g, h, a, b, out, m0, m1 in d["hand_log"]]
+    total = [sum(line.marriages[seat] for line in hands) for seat in (0, 1)]
+    if d["how"] != "played out":
+        # A forfeit leaves a hand unfinished: its marriages count too.
+        for play in d["hand"]["plays"]:
+            if play["kind"] == PlayKind.MARRIAGE.value:
+                total[int(play["player"])] += 1
     return Replayed(hands, (total[0], total[1]))
 
 

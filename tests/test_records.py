@@ -270,3 +270,27 @@ async def test_a_failed_count_is_undone_and_counted_at_the_next_start(
     assert await store.count_backlog() == 1
     assert (await store.records.record(GUILD, 1)).rated.sessions == 1
     assert len(await store.records.hands(match_id)) == sum(map(len, session.finished_games))
+
+
+@pytest.mark.parametrize("forfeit", [False, True])
+def test_the_hand_log_tells_what_a_replay_tells(forfeit: bool) -> None:
+    import random
+
+    from data.records import replay
+    from umtali.codec import session_to_json
+    from umtali.rules import RuleSet
+    from umtali.session import Session
+
+    session = Session(RuleSet.english(), 77)
+    rng = random.Random(77)
+    while not session.over and not (forfeit and len(session.moves) > 400):
+        session.apply(rng.choice(session.legal_moves()))
+    if forfeit:
+        session.resign(1, "timed out")
+    saved = session_to_json(session)
+    from_log = replay(json.dumps(saved))
+    del saved["hand_log"]  # as saved before the log existed: replayed instead
+    replayed = replay(json.dumps(saved))
+    assert from_log is not None and replayed is not None
+    assert from_log == replayed
+    assert sum(from_log.marriages) > 0

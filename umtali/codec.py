@@ -166,6 +166,7 @@ def session_to_json(s: Session) -> dict[str, Any]:
         "winner": s.winner,
         "how": s.how,
         "moves": s.move_texts(),
+        "hand_log": [list(line) for line in s.hand_log],
         "hand": hand_to_json(s.hand),
     }
 
@@ -194,6 +195,9 @@ def session_from_json(d: dict[str, Any]) -> Session:
         s.moves = [Move.parse(m) for m in d["moves"]]
         s._move_texts = [str(m) for m in s.moves]
         s.opening = []
+        # Saved before the hand log existed: empty (records then replay the session instead).
+        s.hand_log = [(int(a), int(b), int(c), int(d_), int(e), int(f), int(g))
+                      for a, b, c, d_, e, f, g in d.get("hand_log", [])]
         s.hand = hand_from_json(rules, d["hand"])
     except (KeyError, TypeError, ValueError, IndexError) as e:
         if isinstance(e, InvalidStateError):

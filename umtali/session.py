@@ -22,6 +22,7 @@ from umtali.events import (
     SessionEnded,
 )
 from umtali.hand import HandState, Phase
+from umtali.melds import PlayKind
 from umtali.moves import Move
 from umtali.rules import RuleSet
 
@@ -105,6 +106,9 @@ class Session:
         self.games_won = [0, 0]
         self.winner = -1
         self.how = ""
+        #: One line per finished hand, for records that must not replay the whole session:
+        #: (game, hand, score 0, score 1, seat that went out or -1, marriages 0, marriages 1).
+        self.hand_log: list[tuple[int, int, int, int, int, int, int]] = []
         self.dealer_draws: tuple[tuple[int, int], ...] = ()
         self.opening: list[Event] = []
         if first_deal is None:
@@ -139,6 +143,14 @@ class Session:
         a = sum(s[0] for s in self.hand_scores)
         b = sum(s[1] for s in self.hand_scores)
         return a, b
+
+    def marriages(self) -> tuple[int, int]:
+        """Marriages each seat has melded in the hand in play (or just finished)."""
+        count = [0, 0]
+        for p in self.hand.plays:
+            if p.kind is PlayKind.MARRIAGE:
+                count[p.player] += 1
+        return count[0], count[1]
 
     def legal_moves(self) -> list[Move]:
         return [] if self.over else self.hand.legal_moves()
@@ -188,6 +200,8 @@ class Session:
         assert h.reason is not None
         scores = h.scores()
         self.hand_scores.append(scores)
+        wed = self.marriages()
+        self.hand_log.append((self.game, self.hand_no, scores[0], scores[1], h.out, wed[0], wed[1]))
         total = self.game_scores()
         events.append(
             HandEnded(
