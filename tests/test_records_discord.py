@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from simcord import Env
 
 from bot import Settings, UmtaliBot
 from cogs.umtali.live import LiveMatch
@@ -22,18 +21,6 @@ from umtali import cli
 from umtali.codec import session_from_json, session_to_json
 from umtali.moves import Move
 from umtali.players import GreedyPlayer
-
-
-@pytest.fixture
-def world(simcord_env: Env) -> World:
-    guild = simcord_env.create_guild("Railway Club")
-    channel = guild.create_text_channel("games")
-    return World(
-        simcord_env, guild, channel,
-        guild.add_member(simcord_env.create_user("ada")),
-        guild.add_member(simcord_env.create_user("ben")),
-        guild.add_member(simcord_env.create_user("cy")),
-    )
 
 
 def text_of(result: Any) -> str:

@@ -9,6 +9,7 @@ from discord.ext import commands
 from cogs.umtali.access import service
 from cogs.umtali.actions import play_text
 from cogs.umtali.challenges import CHALLENGE_TTL, challenge_embed
+from cogs.umtali.live import LiveMatch
 from cogs.umtali.panels import challenge_panel, resign_panel, table_panel
 from cogs.umtali.practice import start_practice
 from cogs.umtali.records import (
@@ -37,6 +38,16 @@ VARIANTS = [
 def _seconds(minutes: int | None, default: int) -> int:
     """A turn timer option in seconds; Discord enforces 0..60, and so do we."""
     return default if minutes is None else max(0, min(60, minutes)) * 60
+
+
+async def _my_match(interaction: discord.Interaction) -> LiveMatch | None:
+    """The user's match on this server; if none, they are told so."""
+    assert interaction.guild is not None
+    live = service(interaction.client).match_of(interaction.guild.id, interaction.user.id)
+    if live is None:
+        await interaction.response.send_message(
+            "You are not playing a match on this server.", ephemeral=True)
+    return live
 
 
 def _name(member: discord.abc.User) -> str:
@@ -129,13 +140,9 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
                                 "discard <card> [down]")
     @app_commands.guild_only()
     async def play(self, interaction: discord.Interaction, move: str) -> None:
-        assert interaction.guild is not None
-        live = service(interaction.client).match_of(interaction.guild.id, interaction.user.id)
-        if live is None:
-            await interaction.response.send_message(
-                "You are not playing a match on this server.", ephemeral=True)
-            return
-        await play_text(interaction, live.id, move)
+        live = await _my_match(interaction)
+        if live is not None:
+            await play_text(interaction, live.id, move)
 
     @play.autocomplete("move")
     async def play_autocomplete(self, interaction: discord.Interaction,
@@ -158,11 +165,8 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
     @app_commands.command(description="Resign the session: your opponent wins it")
     @app_commands.guild_only()
     async def resign(self, interaction: discord.Interaction) -> None:
-        assert interaction.guild is not None
-        live = service(interaction.client).match_of(interaction.guild.id, interaction.user.id)
+        live = await _my_match(interaction)
         if live is None:
-            await interaction.response.send_message(
-                "You are not playing a match on this server.", ephemeral=True)
             return
         await interaction.response.send_message(
             "Resign the session? Your opponent wins it.", view=resign_panel(live.id),
