@@ -90,9 +90,17 @@ def report(upper: str, lower: str, results: list[GameResult], seconds: float) ->
     wins = sum(r.winner_level == upper for r in results)
     lo, hi = wilson(wins, n)
     hands = [h for r in results for h in r.hand_points]
+    # The lead per hand of each deal (both seats together), and its standard error over deals.
+    leads = []
+    for a, b in zip(results[::2], results[1::2], strict=True):
+        both = a.hand_points + b.hand_points
+        leads.append(sum(h[upper] - h[lower] for h in both) / len(both))
+    mean = sum(leads) / len(leads)
+    se = math.sqrt(sum((x - mean) ** 2 for x in leads) / max(1, len(leads) - 1) / len(leads))
     print(f"{upper} vs {lower}: {n} games ({n // 2} deals x 2 seats), {len(hands)} hands, "
           f"{seconds:.0f} s")
-    print(f"  {upper} wins {wins}/{n} = {wins / n:.1%} (95% CI {lo:.1%} to {hi:.1%})")
+    print(f"  {upper} wins {wins}/{n} = {wins / n:.1%} (95% CI {lo:.1%} to {hi:.1%}); "
+          f"leads by {mean:+.2f} points/hand (standard error {se:.2f})")
     for level in (upper, lower):
         avg = sum(h[level] for h in hands) / len(hands)
         every = [t for r in results for t in r.times[level]]
@@ -108,7 +116,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=400,
-                        help="games per pairing, rounded up to even (default 400)")
+                        help="games per pairing, rounded up to even (default 400; quick: 20)")
     parser.add_argument("--levels", default=",".join(LEVELS),
                         help=f"comma-separated levels, weakest first (default {','.join(LEVELS)})")
     parser.add_argument("--seed", type=int, default=1, help="first session seed (default 1)")

@@ -8,11 +8,14 @@ from collections.abc import Callable
 
 import pytest
 
+from tests.helpers import mask, position
 from umtali import Move, MoveKind, RuleSet, Session
-from umtali.ai import LEVELS
+from umtali.ai import LEVELS, policy
+from umtali.ai.determinize import OpponentModel
 from umtali.ai.hard import HardPlayer
 from umtali.ai.normal import NormalPlayer
 from umtali.ai.outlook import of_view
+from umtali.ai.search import search
 from umtali.cards import iter_cards, mask_of
 from umtali.codec import session_from_json, session_to_json
 from umtali.events import GameEnded
@@ -23,7 +26,7 @@ Factory = Callable[[int | str], Player]
 
 def small_hard(seed: int | str) -> Player:
     """``hard`` with a budget small enough for tests."""
-    return HardPlayer(seed, playouts=12, width=3)
+    return HardPlayer(seed, budget=200, width=3)
 
 
 FACTORIES: dict[str, Factory] = {
@@ -142,7 +145,7 @@ def test_a_player_created_mid_hand_plays_on() -> None:
 def test_hard_without_confidence_in_its_search_plays_as_normal() -> None:
     """The search overrules the ``normal`` choice only on evidence: with an infinite margin it
     never does, and the two levels make the same moves."""
-    never = HardPlayer(3, playouts=6, width=3, z=math.inf)
+    never = HardPlayer(3, budget=100, width=3, z=math.inf)
     normal = NormalPlayer(3)
     session = Session(RuleSet.english(), 21)
     opponent = GreedyPlayer()
@@ -180,19 +183,54 @@ def test_normal_beats_easy() -> None:
     assert rate > 0.6 and lead > 2
 
 
-def test_take_two_and_take_and_draw_are_all_offered_to_the_search() -> None:
-    player = HardPlayer(0, playouts=6)
+def test_hard_searches_discards_and_follows_normal_on_draws() -> None:
+    player = HardPlayer(0, budget=100)
     session = Session(RuleSet.english(), 0)
-    seen: set[MoveKind] = set()
+    searched = 0
     opponent = GreedyPlayer()
     while not session.over and session.game == 1:
         seat = session.to_act
         view = session.view(seat)
         if seat == 0:
-            cands = player.candidates(of_view(view), view.legal_moves)
-            assert set(cands) <= set(view.legal_moves)
-            if cands[0].kind in (MoveKind.DRAW, MoveKind.TAKE, MoveKind.TAKE_TWO):
-                assert set(cands) == set(view.legal_moves)
-                seen.update(m.kind for m in cands)
+            outlook = of_view(view)
+            candidates = player.candidates(outlook, view.legal_moves)
+            assert set(candidates) <= set(view.legal_moves)
+            assert candidates[0] == policy.choose(outlook, view.legal_moves)
+            kinds = {m.kind for m in view.legal_moves}
+            if MoveKind.DRAW in kinds or len(view.hand) == 1 or outlook.last_turn:
+                assert len(candidates) == 1
+            elif kinds == {MoveKind.DISCARD}:
+                assert len(candidates) == min(6, len(view.legal_moves))
+                searched += 1
         session.apply(player.choose(view) if seat == 0 else opponent.choose(view))
-    assert {MoveKind.DRAW, MoveKind.TAKE} <= seen
+    assert searched >= 8
+
+
+def test_search_sees_a_discard_that_lets_the_opponent_go_out() -> None:
+    # The opponent is known to hold 9H 10H: discarding 8H lets them meld out at once and take
+    # the points of the kings and the queen left in hand; discarding 2C does not.
+    h = position(hands=("8H 2C KS KD QC", "9H 10H"), stock="4D 6S 3C", turn=0, discard="AD")
+    session = Session(RuleSet.english(), 0)
+    session.hand = h
+    view = session.view(0)
+    model = OpponentModel(known=mask("9H 10H"), meld_free=True)
+    rules = RuleSet.english()
+    gift, safe = Move.parse("discard 8H"), Move.parse("discard 2C")
+    rng = random.Random(0)
+    assert search(view, [gift, safe], rng, 600, model, rules, float) == 1
+    assert search(view, [safe, gift], rng, 600, model, rules, float) == 0
+
+
+def test_last_turn_discards_the_highest_card() -> None:
+    # The opponent went out: whatever stays in hand scores for them, so the ten goes, though
+    # at any other time 9H 10H would wait for 8H.
+    h = position(hands=("10H 9H 2C 4D", ""), turn=0, out=1, discard="AD")
+    session = Session(RuleSet.english(), 0)
+    session.hand = h
+    view = session.view(0)
+    outlook = of_view(view)
+    assert outlook.last_turn
+    assert policy.choose(outlook, view.legal_moves) == Move.parse("discard 10H")
+    assert HardPlayer(0, budget=100).choose(view) == Move.parse("discard 10H")
+    usual = policy.choose(outlook._replace(last_turn=False, opponent_size=8), view.legal_moves)
+    assert usual.card.points == 1

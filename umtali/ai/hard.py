@@ -1,9 +1,11 @@
-"""The ``hard`` level: the ``normal`` policy's best few moves, each tried by search.
+"""The ``hard`` level: the ``normal`` policy, with its discards and its meld choices checked by
+search (``search``) in worlds dealt to fit what the seat has seen (``determinize``).
 
-Only decisions with a real choice are searched: the draw (stock or discard pile) and the
-discard. Melds within a turn follow the ``normal`` plan, which already lays the richest series.
-The search budget is a fixed number of playouts, not a time, so a seed and a view always give
-the same move.
+Where the search pays was measured on a few hundred positions from self-play, against values
+from 600 worlds per move: the ``normal`` choice of draw was as good as the best (a gain of 0.01
+points a decision), while a better discard was worth about half a point. So the draw is not
+searched and the discards get the whole budget. The budget counts moves played in playouts, not
+time, so a seed and a view always give the same move.
 """
 
 from __future__ import annotations
@@ -32,21 +34,26 @@ def decision_key(view: PlayerView) -> str:
 
 
 class HardPlayer:
+    """Plays as ``normal`` unless a search of its best few alternatives finds one clearly
+    better, scored by the chance of winning the game (``stakes``) rather than by points."""
+
     def __init__(
         self,
         seed: int | str = 0,
-        playouts: int = 160,
+        budget: int = 4500,
         width: int = 6,
         z: float = 1.0,
         stakes: bool = True,
     ) -> None:
         self.seed = seed
-        #: Playouts per searched decision, shared among the candidates.
-        self.playouts = playouts
+        #: Moves played in playouts per searched decision, shared among the candidates (some
+        #: 150 to 450 playouts, fewer early in a hand when playouts are longer).
+        self.budget = budget
         #: How many of the best-judged discards are searched.
         self.width = width
         #: How clearly a searched move must beat the ``normal`` choice to replace it.
         self.z = z
+        #: Score playouts by the chance of winning the game (else by the hand's points).
         self.stakes = stakes
         self.memory = Memory()
 
@@ -60,7 +67,7 @@ class HardPlayer:
         else:
             rng = random.Random(f"{self.seed}:{decision_key(view)}")
             value = Stakes.of(view, rules.hands_per_game).value if self.stakes else float
-            i = search(view, candidates, rng, self.playouts, model, rules, value, self.z)
+            i = search(view, candidates, rng, self.budget, model, rules, value, self.z)
             move = candidates[i]
         self.memory.note(view, move)
         return move
@@ -69,14 +76,14 @@ class HardPlayer:
         """The moves worth searching, best-judged first."""
         if len(legal) == 1:
             return [legal[0]]
-        kind = legal[0].kind
-        if kind in (MoveKind.DRAW, MoveKind.TAKE, MoveKind.TAKE_TWO):
-            first = policy.choose_draw(o, legal)
-            return [first, *(m for m in legal if m != first)]
+        if legal[0].kind in (MoveKind.DRAW, MoveKind.TAKE, MoveKind.TAKE_TWO):
+            return [policy.choose_draw(o, legal)]
         lays = [m for m in legal if m.kind in (MoveKind.MELD, MoveKind.EXTEND)]
         if lays:
             return self.meld_candidates(o, lays)
-        if o.hand.bit_count() == 1:
+        if o.hand.bit_count() == 1 or o.last_turn:
+            # Nothing to search: the hand ends with this discard, and in the last turn shedding
+            # the highest card is simply best.
             return [policy.choose(o, legal)]
         return policy.rank_discards(o, legal)[: self.width]
 

@@ -8,10 +8,11 @@ worth shedding when it is high and going nowhere, unless the opponent could meld
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Final
 
 from umtali.ai.outlook import Outlook
-from umtali.cards import JACK, KING, POINTS, QUEEN, RANK_MASK, card_index
+from umtali.cards import JACK, JACKS, KING, POINTS, QUEEN, RANK_MASK, iter_cards
 from umtali.melds import Meld, cover, extended
 
 _TEN_RANKS: Final = 0x3FF  # ranks A..10: the only ranks of a new sequence
@@ -70,9 +71,11 @@ def marriage_partner(card: int) -> int:
     return 0
 
 
+@lru_cache(maxsize=1024)
 def table_outs(melds: tuple[Meld, ...]) -> dict[int, int]:
     """For each card, the cards that, once laid on a table meld by anyone, would let that card
-    extend it next (a 9 waits for the 8 on 5-6-7)."""
+    extend it next (a 9 waits for the 8 on 5-6-7). Cached, as playouts ask again and again about
+    the same table: the dict must not be changed."""
     found: dict[int, int] = {}
     for m in melds:
         acc = m.accepts
@@ -112,57 +115,75 @@ def meld_chance(n_outs: int, o: Outlook) -> float:
     return 1.0 - miss**n_outs
 
 
-def feed_chance(card: int, o: Outlook) -> float:
-    """The chance that the opponent can meld ``card`` if it is discarded now."""
-    bit = 1 << card
-    if bit & o.accepts or (card % 13 + 1) == JACK:
-        return 1.0
-    share = o.opponent_share
-    known = o.known_opponent
-    unseen = o.unseen
-
-    def p(mask: int) -> float:
-        # The chance the opponent holds every card of ``mask``.
-        out = 1.0
-        while mask:
-            low = mask & -mask
-            mask ^= low
-            out *= 1.0 if low & known else share if low & unseen else 0.0
-        return out
-
-    miss = 1.0
+def _partner_sets(card: int) -> tuple[tuple[int, ...], ...]:
+    """The sets of cards that would let a player meld ``card`` with them: two more of its rank,
+    the two other cards of a sequence of three through it, or its marriage partner."""
     r = card % 13
-    rank = r + 1
-    if rank != JACK:
-        others = RANK_MASK[rank] & ~bit
-        rest = others
-        while rest:
-            a = rest & -rest
-            rest ^= a
-            later = rest
-            while later:
-                b = later & -later
-                later ^= b
-                miss *= 1.0 - p(a | b)
-        if o.opponent_size <= 3:
-            # A pair may be the last meld of a player going out.
-            rest = others
-            while rest:
-                a = rest & -rest
-                rest ^= a
-                miss *= 1.0 - 0.5 * p(a)
+    sets: list[tuple[int, ...]] = []
+    if r + 1 != JACK:
+        others = [c for c in range(r, 52, 13) if c != card]
+        sets += [(a, b) for i, a in enumerate(others) for b in others[i + 1:]]
     if r <= 9:
         base = card - r
-        for low in (r - 2, r - 1, r):
-            if 0 <= low <= 7:
-                miss *= 1.0 - p(((0b111 << low) & ~(1 << r)) << base)
+        sets += [
+            tuple(base + x for x in range(low, low + 3) if x != r)
+            for low in (r - 2, r - 1, r)
+            if 0 <= low <= 7
+        ]
     partner = marriage_partner(card)
     if partner:
-        miss *= 1.0 - p(partner)
+        sets.append((partner.bit_length() - 1,))
+    return tuple(sets)
+
+
+_PARTNER_SETS: Final = tuple(_partner_sets(c) for c in range(52))
+_SAME_RANK: Final = tuple(
+    tuple(c for c in range(card % 13, 52, 13) if c != card) for card in range(52)
+)
+
+
+def holding_odds(o: Outlook) -> list[float]:
+    """For each card, the chance that the opponent holds it, as this player sees it."""
+    share = o.opponent_share
+    known, unseen = o.known_opponent, o.unseen
+    return [
+        1.0 if known >> c & 1 else share if unseen >> c & 1 else 0.0 for c in range(52)
+    ]
+
+
+def feed_chance(card: int, o: Outlook, odds: list[float] | None = None) -> float:
+    """The chance that the opponent can meld ``card`` if it is discarded now (``odds``: the
+    ``holding_odds`` of ``o``)."""
+    if (1 << card) & o.accepts or (card % 13 + 1) == JACK:
+        return 1.0
+    if odds is None:
+        odds = holding_odds(o)
+    miss = 1.0
+    for cards in _PARTNER_SETS[card]:
+        held = 1.0
+        for c in cards:
+            held *= odds[c]
+        miss *= 1.0 - held
+    if o.opponent_size <= 3 and card % 13 + 1 != JACK:
+        # A pair may be the last meld of a player going out.
+        for c in _SAME_RANK[card]:
+            miss *= 1.0 - 0.5 * odds[c]
     return 1.0 - miss
 
 
-def keep_value(card: int, o: Outlook, beyond_table: dict[int, int] | None = None) -> float:
+def keep_values(o: Outlook, cards: int) -> dict[int, float]:
+    """``keep_value`` of each card of ``cards``, sharing the work that depends on the table."""
+    beyond = table_outs(o.melds)
+    odds = holding_odds(o)
+    return {c: keep_value(c, o, beyond, odds) for c in iter_cards(cards)}
+
+
+def keep_value(
+    card: int,
+    o: Outlook,
+    beyond_table: dict[int, int] | None = None,
+    odds: list[float] | None = None,
+) -> float:
     """What keeping ``card`` is worth over discarding it, in points (higher: keep it)."""
     if beyond_table is None:
         beyond_table = table_outs(o.melds)
@@ -175,13 +196,11 @@ def keep_value(card: int, o: Outlook, beyond_table: dict[int, int] | None = None
     # weights here were set by self-play against the previous weights; a stronger pull to
     # shed high cards, or valuing a waiting marriage double, played worse.)
     risk = (1.0 - chance) * pts * (0.175 + 0.025 * max(0, 8 - o.opponent_size))
-    given = feed_chance(card, o) * (pts + 1.0)
+    given = feed_chance(card, o, odds) * (pts + 1.0)
     return chance * pts + weak - risk + given
 
 
 def usable_now(card: int, o: Outlook) -> bool:
     """Whether ``card``, taken into the hand, could be melded at once."""
     bit = 1 << card
-    return bool(bit & o.accepts) or card_index(JACK, card // 13) == card or bool(
-        cover(o.hand | bit) & bit
-    )
+    return bool(bit & (o.accepts | JACKS) or cover(o.hand | bit) & bit)

@@ -26,11 +26,12 @@ class Outlook(NamedTuple):
     known_opponent: int
     opponent_size: int
     stock_size: int
-    #: The top discard, face up, or -1.
+    #: The top discard, if it may be taken, or -1.
     top: int
-    #: The second card of the discard pile, or -1 (what ``take 2`` would also take).
-    second: int
+    #: The house rule of optional melding is on.
     optional: bool
+    #: The opponent went out: this is the player's last turn of the hand.
+    last_turn: bool = False
 
     @property
     def live(self) -> int:
@@ -53,7 +54,8 @@ def _accepts(melds: tuple[Meld, ...]) -> int:
 
 
 def of_state(h: HandState, known_opponent: int = 0) -> Outlook:
-    """The outlook of the player to act in ``h``: only their hand and the public table."""
+    """The outlook of the player to act in ``h``: their hand and the public table, nothing
+    else of the state."""
     p = h.turn
     hand = h.hands[p]
     melds = tuple(h.melds)
@@ -72,14 +74,12 @@ def of_state(h: HandState, known_opponent: int = 0) -> Outlook:
     unseen = FULL_DECK & ~hand & ~table & ~seen_pile
     return Outlook(
         hand, melds, _accepts(melds), unseen, known_opponent & unseen,
-        h.hands[1 - p].bit_count(), len(h.stock), top,
-        pile[-2] if len(pile) >= 2 else -1, h.optional,
+        h.hands[1 - p].bit_count(), len(h.stock), top, h.optional, h.out == 1 - p,
     )
 
 
-def of_view(
-    view: PlayerView, known_opponent: int = 0, optional: bool = False
-) -> Outlook:
+def of_view(view: PlayerView, known_opponent: int = 0, optional: bool = False) -> Outlook:
+    """The outlook of the seat of ``view``; ``known_opponent`` comes from its memory."""
     hand = mask_of(view.hand)
     melds = tuple(rebuilt(m.shape, mask_of(m.cards)) for m in view.melds)
     table = 0
@@ -88,10 +88,9 @@ def of_view(
     pile = view.discard_pile
     unseen = FULL_DECK & ~hand & ~table & ~mask_of(c for c in pile if c is not None)
     top = pile[-1] if pile else None
-    second = pile[-2] if len(pile) >= 2 else None
     return Outlook(
         hand, melds, _accepts(melds), unseen, known_opponent & unseen,
         view.opponent_hand_size, view.stock_size,
         -1 if top is None or view.top_face_down else int(top),
-        -1 if second is None else int(second), optional,
+        optional, view.went_out == 1 - view.seat,
     )

@@ -3,15 +3,17 @@
 Draw: take two when allowed, take the top discard when it can be melded at once, else draw.
 Meld: of the melds on offer, lay the one that starts the richest series of melds this turn (a
 marriage over a group of kings, a sequence over a group that strands the sequence's cards).
-Discard: the card least worth keeping by ``heuristics.keep_value``; the last card face down.
+Discard: the card least worth keeping by ``heuristics.keep_value``, the highest card in the last
+turn after the opponent went out; the very last card face down.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from umtali.ai.heuristics import keep_value, table_outs, usable_now
+from umtali.ai.heuristics import keep_values, usable_now
 from umtali.ai.outlook import Outlook
+from umtali.cards import POINTS
 from umtali.melds import Meld, PlayKind, classify, play_points
 from umtali.moves import Move, MoveKind
 from umtali.search import Option, after, meld_options
@@ -72,8 +74,25 @@ def plan(hand: int, melds: tuple[Meld, ...], first: Option, optional: bool) -> t
     return total + (GOING_OUT_BONUS if hand.bit_count() <= 1 else 0.0), hand
 
 
+def _apart(lays: Sequence[Move]) -> bool:
+    """Whether no two of ``lays`` share a card: then every one of them is laid whatever the
+    order, and only the order differs."""
+    seen = 0
+    for m in lays:
+        if seen & m.cards:
+            return False
+        seen |= m.cards
+    return True
+
+
 def rank_melds(o: Outlook, lays: Sequence[Move]) -> list[tuple[Move, int]]:
     """The melds among ``lays``, best plan first, each with the hand its plan leaves."""
+    if _apart(lays):
+        left = o.hand
+        for m in lays:
+            left &= ~m.cards
+        ranked = sorted(lays, key=lambda m: (_points(option_of(m, o.melds)), m.cards))
+        return [(m, left) for m in reversed(ranked)]
     scored = []
     for m in lays:
         option = option_of(m, o.melds)
@@ -95,6 +114,8 @@ def rank_discards(o: Outlook, legal: Sequence[Move]) -> list[Move]:
     discards = [m for m in legal if m.kind is MoveKind.DISCARD]
     if o.hand.bit_count() == 1:
         return sorted(discards, key=lambda m: not m.face_down)
-    beyond = table_outs(o.melds)
-    values = {m: keep_value(m.card, o, beyond) for m in discards}
-    return sorted(discards, key=lambda m: (values[m], m.cards))
+    if o.last_turn:
+        # The hand ends with this discard, and what stays in hand scores for the opponent.
+        return sorted(discards, key=lambda m: (-POINTS[m.card], m.cards))
+    values = keep_values(o, o.hand)
+    return sorted(discards, key=lambda m: (values[m.card], m.cards))

@@ -24,19 +24,25 @@ from umtali.moves import Move
 from umtali.rules import RuleSet
 from umtali.view import PlayerView
 
+#: What starting one playout costs, counted in moves played.
+PLAYOUT_OVERHEAD = 3
 
-def playout(state: HandState, seat: int) -> int:
-    """Play the hand out with the ``normal`` policy; return ``seat``'s score minus the other's.
+
+def playout(state: HandState, seat: int) -> tuple[int, int]:
+    """Play the hand out with the ``normal`` policy; return ``seat``'s score minus the other's,
+    and the number of moves played.
 
     Moves come from ``legal_moves`` only, so the engine's unchecked ``_play`` is safe and spares
     validating each move again.
     """
+    moves = 0
     while not state.over:
         legal = state.legal_moves()
         move = legal[0] if len(legal) == 1 else policy.choose(of_state(state), legal)
         state._play(move)
+        moves += 1
     a, b = state.scores()
-    return a - b if seat == 0 else b - a
+    return (a - b if seat == 0 else b - a), moves
 
 
 def _mean(xs: Sequence[float]) -> float:
@@ -57,7 +63,7 @@ def search(
     view: PlayerView,
     candidates: Sequence[Move],
     rng: random.Random,
-    playouts: int,
+    budget: int,
     model: OpponentModel,
     rules: RuleSet,
     value: Callable[[float], float],
@@ -66,21 +72,27 @@ def search(
     """The index of the move to play among ``candidates`` (the ``normal`` choice first), judged
     by the average ``value`` of the playouts' final score differences.
 
-    Successive halving spends the ``playouts`` over rounds: after each round the worse half of
-    the candidates drops out, while candidate 0 always stays as the yardstick.
+    The ``budget`` counts moves played in playouts, not playouts: a playout from early in a
+    hand is twice as long as one near its end, and a budget of moves keeps the time per
+    decision even while staying a fixed count (so the same view gives the same move).
+    Successive halving spends it over rounds: after each round the worse half of the
+    candidates drops out, while candidate 0 always stays as the yardstick.
     """
     n = len(candidates)
     outcomes: list[list[float]] = [[] for _ in range(n)]
     alive = list(range(n))
     rounds = max(1, math.ceil(math.log2(n)))
     for r in range(rounds):
-        worlds = max(1, playouts // rounds // len(alive))
-        for _ in range(worlds):
+        spent = 0
+        while spent < budget // rounds:
             world = sample_world(view, rng, model, rules)
             for i in alive:
                 state = world.copy()
                 state._play(candidates[i])
-                outcomes[i].append(value(playout(state, view.seat)))
+                lead, moves = playout(state, view.seat)
+                outcomes[i].append(value(lead))
+                # Dealing a world and copying it cost about as much as a few moves.
+                spent += moves + PLAYOUT_OVERHEAD
         if r < rounds - 1:
             ranked = sorted(alive, key=lambda i: (-_mean(outcomes[i]), i))
             keep = ranked[: max(2, (len(alive) + 1) // 2)]
