@@ -12,7 +12,7 @@ from tests.helpers import mask, position
 from umtali import Move, MoveKind, RuleSet, Session
 from umtali.ai import LEVELS, policy
 from umtali.ai.determinize import OpponentModel
-from umtali.ai.hard import HardPlayer
+from umtali.ai.hard import SEARCH_MIN_OPPONENT_CARDS, HardPlayer
 from umtali.ai.normal import NormalPlayer
 from umtali.ai.outlook import of_view
 from umtali.ai.search import search
@@ -197,7 +197,8 @@ def test_hard_searches_discards_and_follows_normal_on_draws() -> None:
             assert set(candidates) <= set(view.legal_moves)
             assert candidates[0] == policy.choose(outlook, view.legal_moves)
             kinds = {m.kind for m in view.legal_moves}
-            if MoveKind.DRAW in kinds or len(view.hand) == 1 or outlook.last_turn:
+            near_out = view.opponent_hand_size < SEARCH_MIN_OPPONENT_CARDS
+            if MoveKind.DRAW in kinds or len(view.hand) == 1 or outlook.last_turn or near_out:
                 assert len(candidates) == 1
             elif kinds == {MoveKind.DISCARD}:
                 assert len(candidates) == min(6, len(view.legal_moves))
@@ -217,8 +218,8 @@ def test_search_sees_a_discard_that_lets_the_opponent_go_out() -> None:
     rules = RuleSet.english()
     gift, safe = Move.parse("discard 8H"), Move.parse("discard 2C")
     rng = random.Random(0)
-    assert search(view, [gift, safe], rng, 600, model, rules, float) == 1
-    assert search(view, [safe, gift], rng, 600, model, rules, float) == 0
+    assert search(view, [gift, safe], rng, 2000, model, rules) == 1
+    assert search(view, [safe, gift], rng, 2000, model, rules) == 0
 
 
 def test_last_turn_discards_the_highest_card() -> None:

