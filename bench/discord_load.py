@@ -29,8 +29,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.loopback.driver import custom_ids
 from tests.loopback.harness import BotProcess
-from tests.loopback.server import LoopbackDiscord, Member
+from tests.loopback.server import Interaction, LoopbackDiscord, Member
 from umtali.codec import session_from_json
+from umtali.moves import Move, MoveKind
 from umtali.players import GreedyPlayer
 from umtali.session import Session
 
@@ -93,16 +94,23 @@ class Pair:
         self.match_id, self.channel_id = match_id, thread_id
         self.session = saved_session(self.db, match_id)
 
-    async def play(self, moves: int, latencies: list[float]) -> int:
+    async def play(self, moves: int, latencies: list[float], via: str) -> int:
         made = 0
         session = self.session
         assert session is not None
         while made < moves and not session.over:
             seat = session.to_act
             move = GreedyPlayer().choose(session.view(seat))
-            answer = await self.server.slash(self.players[seat], self.channel_id, "umtali play",
-                                             {"move": str(move)}, timeout=TIMEOUT)
-            assert answer.ephemeral and "embeds" in answer.callback, answer.text()
+            answer = None
+            if via == "dm":
+                answer = await self.click(seat, move, len(session.moves))
+            if answer is None:
+                answer = await self.server.slash(self.players[seat], self.channel_id,
+                                                 "umtali play", {"move": str(move)},
+                                                 timeout=TIMEOUT)
+                assert answer.ephemeral and "embeds" in answer.callback, answer.text()
+            else:
+                assert answer.callback_type == 7, answer.text()
             latencies.append((answer.answered_at - answer.sent_at) * 1000)
             # The replica follows: the bot applied the same move to the same state.
             session.apply(move, seat)
@@ -110,7 +118,41 @@ class Pair:
         return made
 
 
-async def run(matches: int, moves: int, workdir: Path) -> None:
+    async def click(self, seat: int, move: Move, version: int) -> Interaction | None:
+        """Play ``move`` on the seat's DM panel, once the panel of this version is there;
+        None when the panel does not offer it (a menu shows at most 25 choices)."""
+        user = self.players[seat]
+        prefix = f"umtali:m:{self.match_id}:{version}:"
+        panel = await self.server.message_in(
+            self.server.dms[user], lambda m: any(c.startswith(prefix) for c in custom_ids(m)),
+            timeout=TIMEOUT)
+        action, values = _component(move)
+        for row in panel.get("components", []):
+            for item in row.get("components", []):
+                if item.get("custom_id") != prefix + action:
+                    continue
+                offered = {o["value"] for o in item.get("options", [])}
+                if values is None or set(values) <= offered:
+                    return await self.server.click(user, panel, prefix + action, values,
+                                                   timeout=TIMEOUT)
+        return None
+
+
+def _component(move: Move) -> tuple[str, list[str] | None]:
+    """The DM panel's component for ``move`` and the menu values to choose."""
+    kind = move.kind
+    if kind is MoveKind.DRAW:
+        return "draw", None
+    if kind is MoveKind.TAKE:
+        return "take", None
+    if kind is MoveKind.TAKE_TWO:
+        return "take2", None
+    if kind is MoveKind.MELD:
+        return "meld", [c.code for c in move.card_list]
+    return ("extend" if kind is MoveKind.EXTEND else "discard"), [str(move)]
+
+
+async def run(matches: int, moves: int, workdir: Path, via: str) -> None:
     server = LoopbackDiscord()
     await server.start()
     db = workdir / "bench.sqlite3"
@@ -132,7 +174,8 @@ async def run(matches: int, moves: int, workdir: Path) -> None:
         calls_before = len(server.calls)
         bot_cpu, own_cpu = cpu_seconds(bot.proc.pid), time.process_time()
         t0 = time.perf_counter()
-        made = sum(await asyncio.gather(*(p.play(moves, latencies) for p in pairs)))
+        seq = server._seq
+        made = sum(await asyncio.gather(*(p.play(moves, latencies, via) for p in pairs)))
         elapsed = time.perf_counter() - t0
         bot_cpu, own_cpu = cpu_seconds(bot.proc.pid) - bot_cpu, time.process_time() - own_cpu
         # Let the bot's outboxes drain before counting its calls: wait for a quiet second.
@@ -152,6 +195,8 @@ async def run(matches: int, moves: int, workdir: Path) -> None:
         print(f"REST calls per move besides the callback: {(len(calls) - callbacks) / made:.2f} "
               f"(announcements, table edits, hand DMs; 429s: "
               f"{sum(1 for c in calls if c.status == 429)})")
+        print(f"gateway events per move: {(server._seq - seq) / made:.2f} "
+              "(INTERACTION_CREATE)")
         print(f"CPU per move: bot process {bot_cpu / made * 1000:.2f} ms, loopback server and "
               f"players {own_cpu / made * 1000:.2f} ms ({os.cpu_count()} CPUs)")
         print(f"bot process memory: {rss_idle / 1024:.0f} MiB idle; per active match "
@@ -167,9 +212,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--matches", type=int, default=500)
     parser.add_argument("--moves", type=int, default=30, help="moves per match")
+    parser.add_argument("--via", choices=("dm", "slash"), default="dm",
+                        help="play on the DM panels (buttons and menus) or with /umtali play")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        asyncio.run(run(args.matches, args.moves, Path(tmp)))
+        asyncio.run(run(args.matches, args.moves, Path(tmp), args.via))
 
 
 if __name__ == "__main__":

@@ -235,3 +235,43 @@ def test_last_turn_discards_the_highest_card() -> None:
     assert HardPlayer(0, budget=100).choose(view) == Move.parse("discard 10H")
     usual = policy.choose(outlook._replace(last_turn=False, opponent_size=8), view.legal_moves)
     assert usual.card.points == 1
+
+
+def test_a_resumed_player_knows_what_it_knew_and_chooses_the_same() -> None:
+    """Picked up mid-hand (as after a restart), a player remembers what the pile told it and
+    makes the moves the uninterrupted player makes."""
+    from umtali.ai.resume import player_seed, resumed
+
+    makers: dict[int, Factory] = {0: LEVELS["normal"], 1: small_hard}
+    remembered = compared = 0
+    for seed in (3, 4, 5):
+        session = Session(RuleSet.english(), seed)
+        players = {seat: make(player_seed(session, seat)) for seat, make in makers.items()}
+        for step in range(300):
+            if session.over or session.game > 1:
+                break
+            seat = session.to_act
+            view = session.view(seat)
+            fresh = resumed(makers[seat], session, seat)
+            memory = _memory(players[seat])
+            if memory["_hand"] == (session.game, session.hand_no):
+                # (At a hand's first view the old player still holds the last hand's memory,
+                # which its next look forgets.)
+                assert _memory(fresh) == memory, (seed, step)
+            # A pile remembered from its last turn is what a player made anew would not know.
+            remembered += memory["_pile"] is not None
+            move = players[seat].choose(view)
+            if len(view.legal_moves) > 1:
+                assert fresh.choose(view) == move, (seed, step)
+            compared += 1
+            session.apply(move, seat)
+    assert compared > 100 and remembered > 5, (compared, remembered)
+
+
+def _memory(player: Player) -> dict[str, object]:
+    """What a player remembers that counts for its next look (the stock size counts only
+    with the pile it goes with)."""
+    memory = dict(vars(player.memory))  # type: ignore[attr-defined]
+    if memory["_pile"] is None:
+        del memory["_stock"]
+    return memory

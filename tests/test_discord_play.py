@@ -22,7 +22,7 @@ from tests.discord_helpers import (
 )
 from umtali.cards import CARDS, iter_cards
 from umtali.hand import HandState
-from umtali.moves import Move
+from umtali.moves import Move, MoveKind
 from umtali.players import GreedyPlayer
 
 
@@ -89,6 +89,48 @@ async def test_a_stale_panel_answers_with_the_current_hand(world: World) -> None
     # The fresh panel it shows works.
     fresh = [c for c in custom_ids(stale.response) if c.startswith(f"umtali:m:{live.id}:1:")]
     assert fresh
+
+
+async def test_a_turn_on_the_dm_panel_costs_three_calls_besides_the_answers(
+        world: World) -> None:
+    """Discord hears of a turn once it ends: its announcement, the table, and the opponent's
+    panel. The mover's panel was updated by the answers to its own clicks."""
+    live = await start_match(world, variant="russian")
+    seat = live.session.to_act
+    actor, other = player(world, seat), player(world, 1 - seat)
+    dm = actor.user.dm_channel.last_message
+    await flush(world)
+    before = len(world.env.http_requests)
+    drew = await actor.user.click(dm, custom_id=f"umtali:m:{live.id}:0:draw")
+    assert drew.acknowledged and live.version == 1
+    await flush(world)
+    mid_turn = [(r.method, r.path) for r in world.env.http_requests[before:]
+                if not r.path.startswith("/interactions")]
+    assert mid_turn == []  # the middle of a turn: nothing
+
+    while live.session.to_act == seat:
+        # The rest of the turn on the panel: melds (the rules may demand them), then a discard.
+        move = GreedyPlayer().choose(live.session.view(seat))
+        dm = actor.user.dm_channel.last_message
+        action = {MoveKind.MELD: "meld", MoveKind.EXTEND: "extend"}.get(move.kind, "discard")
+        values = [c.code for c in move.card_list] if action == "meld" else [str(move)]
+        version = live.version
+        done = await actor.user.select(dm, values,
+                                       custom_id=f"umtali:m:{live.id}:{version}:{action}")
+        assert done.acknowledged and live.version == version + 1
+    await flush(world)
+    calls = [(r.method, r.path) for r in world.env.http_requests[before:]
+             if not r.path.startswith("/interactions")]
+    thread, table = live.channel_id, live.table_message_id
+    assert sorted(calls) == sorted([
+        ("POST", f"/channels/{thread}/messages"),
+        ("PATCH", f"/channels/{thread}/messages/{table}"),
+        ("PATCH", f"/channels/{other.user.dm_channel.id}/messages/{live.dm_message_ids[1 - seat]}"),
+    ]), calls
+    # Both panels show the turn's end: the mover waits, the opponent may draw.
+    assert not custom_ids(actor.user.dm_channel.last_message)
+    assert f"umtali:m:{live.id}:{live.version}:draw" in custom_ids(
+        other.user.dm_channel.last_message)
 
 
 async def test_racing_clicks_apply_once(world: World) -> None:
@@ -214,4 +256,5 @@ async def test_no_public_message_names_a_card_in_a_hand(world: World) -> None:
         await play(world, live, GreedyPlayer().choose(live.session.view(live.session.to_act)))
         await flush(world)
         seen += scan(hand)
-    assert seen > 200
+    # A session's worth of turns: each posts an announcement and edits the table.
+    assert seen > 120

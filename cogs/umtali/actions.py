@@ -70,6 +70,7 @@ async def play_move(interaction: discord.Interaction, match_id: int, move: Move,
     embed, panel = svc.hand_message(live, seat)
     if version is not None and interaction.message is not None:
         # The action came from a panel: update that panel in place.
+        svc.answered_on_dm(live, seat, interaction.message.id)
         await interaction.response.edit_message(embed=embed, view=panel)
     else:
         await interaction.response.send_message(embed=embed, view=panel, ephemeral=True)

@@ -33,6 +33,9 @@ class LiveMatch:
     #: In a practice match, the seat the computer plays and its level.
     computer_seat: int | None = None
     computer_level: str | None = None
+    #: The version each seat's DM panel shows, when known (not saved: after a restart the
+    #: panels are simply sent again).
+    dm_shown: list[int | None] = field(default_factory=lambda: [None, None])
     #: One action at a time: a second click waits, then finds the match moved on.
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: Messages about the match go out in the order the actions happened.

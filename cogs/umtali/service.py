@@ -27,6 +27,7 @@ from umtali.codec import session_to_json
 from umtali.errors import UmtaliError
 from umtali.events import DealerChosen, Event
 from umtali.moves import Move
+from umtali.players import Player
 from umtali.rules import RuleSet
 from umtali.session import Session
 from umtali.view import SPECTATOR
@@ -61,6 +62,8 @@ class MatchService:
         #: Seconds the computer waits before playing its turn, so people can follow it.
         self.computer_pause = computer_pause
         self._computer_tasks: dict[int, asyncio.Task[None]] = {}
+        #: The computer player of each practice match, with what it remembers of the hand.
+        self._computers: dict[int, Player] = {}
         self.matches: dict[int, LiveMatch] = {}
         self._queues: dict[int, Batch] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
@@ -192,16 +195,16 @@ class MatchService:
         live.pending = pending
         # In place: the sender may have posted (and dropped) earlier ones meanwhile.
         live.unsent.extend(announce)
-        batch = Batch(table=True)
         if turn_over:
-            batch.announce = True
-            batch.hands = {0, 1}
-        self._enqueue(live, batch)
-        if turn_over:
+            # Discord hears of a turn once, when it ends: the announcement, the table, and the
+            # hands (a hand whose DM panel already shows this version is left alone).
+            self._enqueue(live, Batch(announce=True, table=True, hands={0, 1}))
             self._computer_next(live)
         return Outcome(live, events=events)
 
     async def _reload(self, live: LiveMatch) -> None:
+        # The computer may remember a move that is being undone: it catches up afresh.
+        self._computers.pop(live.id, None)
         row = await self.store.match(live.id)
         if row is not None:
             fresh = LiveMatch.from_row(row)
@@ -244,23 +247,29 @@ class MatchService:
 
     async def _computer_turn(self, live: LiveMatch) -> None:
         from umtali.ai import LEVELS
+        from umtali.ai.resume import resumed
 
         seat = live.computer_seat
         assert seat is not None
         await asyncio.sleep(self.computer_pause)
-        # A fresh player for each turn: it reads only its seat's view, so a restart between
-        # turns changes nothing, and the seed makes its choices replayable.
-        player = LEVELS[live.computer_level or "normal"](f"{live.session.seed}:{live.version}")
         try:
             while not live.over and live.session.to_act == seat:
                 async with live.lock:
                     if live.over or live.session.to_act != seat:
                         return
+                    player = self._computers.get(live.id)
+                    if player is None:
+                        # First turn, or after a restart: caught up on the hand in play, so
+                        # it plays as if it had never stopped (and its game replays).
+                        make = LEVELS[live.computer_level or "normal"]
+                        player = await asyncio.to_thread(resumed, make, live.session, seat)
+                        self._computers[live.id] = player
                     view = live.session.view(seat)
                     # Searching takes a while: think in a thread so other matches go on.
                     move = await asyncio.to_thread(player.choose, view)
                     outcome = await self._apply(live, seat, move)
                 if not outcome.ok:
+                    self._computers.pop(live.id, None)
                     log.error("match %d: the computer's move %s was refused: %s", live.id,
                               move, outcome.error)
                     return
@@ -307,6 +316,12 @@ class MatchService:
         return (hand_embed(view, live.names, live.id, note),
                 hand_panel(view, live.id, live.version))
 
+    def answered_on_dm(self, live: LiveMatch, seat: int, message_id: int) -> None:
+        """The answer to an action is about to show the seat's hand on ``message_id``: if
+        that is the seat's DM panel, it needs no edit of its own."""
+        if message_id == live.dm_message_ids[seat]:
+            live.dm_shown[seat] = live.version
+
     def _your_turn(self, live: LiveMatch) -> str:
         if live.over or live.is_computer(live.session.to_act):
             return ""
@@ -338,6 +353,7 @@ class MatchService:
                 self._idle[live.id].set()
                 if live.over and not live.unsent:
                     self.matches.pop(live.id, None)
+                    self._computers.pop(live.id, None)
                 return
             try:
                 await self._send(live, batch)
@@ -368,12 +384,16 @@ class MatchService:
         """The seat's private hand by DM, edited in place; once refused, never tried again."""
         if live.dm_refused[seat] or live.is_computer(seat):
             return
+        version = live.version
+        if live.dm_shown[seat] == version:
+            return
         embed, view = self.hand_message(live, seat)
         channel_id, message_id = live.dm_channel_ids[seat], live.dm_message_ids[seat]
         if channel_id is not None and message_id is not None:
             dm = self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
             try:
                 await dm.get_partial_message(message_id).edit(embed=embed, view=view)
+                live.dm_shown[seat] = version
                 return
             except discord.NotFound:
                 pass
@@ -393,6 +413,7 @@ class MatchService:
             return
         live.dm_channel_ids[seat] = message.channel.id
         live.dm_message_ids[seat] = message.id
+        live.dm_shown[seat] = version
         await self.store.set_dm_message(live.id, seat, message.channel.id, message.id)
 
     async def close(self) -> None:

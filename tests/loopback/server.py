@@ -130,6 +130,9 @@ class LoopbackDiscord:
         #: Protocol mistakes the bot made (answering an interaction twice, ...).
         self.errors: list[str] = []
         self.faults: list[Fault] = []
+        #: Who waits for a message of a channel to be posted or edited: (check, future).
+        self._watchers: dict[int, list[tuple[Callable[[dict[str, Any]], bool],
+                                             asyncio.Future[dict[str, Any]]]]] = {}
         self._released = asyncio.Event()
         self.identifies = 0
         self.resumes = 0
@@ -210,6 +213,28 @@ class LoopbackDiscord:
     def dm_messages(self, user_id: int) -> list[dict[str, Any]]:
         channel = self.dms.get(user_id)
         return [] if channel is None else self.channel_messages(channel)
+
+    async def message_in(self, channel_id: int, check: Callable[[dict[str, Any]], bool],
+                         timeout: float = 20.0) -> dict[str, Any]:
+        """The newest message of the channel that passes ``check``, waiting until one is
+        posted or edited so that it does (no polling: load benches wait on thousands)."""
+        earlier: dict[str, Any]
+        for earlier in reversed(self.channel_messages(channel_id)):
+            if check(earlier):
+                return earlier
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        watchers = self._watchers.setdefault(channel_id, [])
+        watchers.append((check, future))
+        try:
+            message: dict[str, Any] = await asyncio.wait_for(future, timeout)
+        finally:
+            watchers.remove((check, future))
+        return message
+
+    def _changed(self, message: dict[str, Any]) -> None:
+        for check, future in self._watchers.get(int(message["channel_id"]), ()):
+            if not future.done() and check(message):
+                future.set_result(message)
 
     # -- the gateway ----------------------------------------------------------------------
 
@@ -493,6 +518,7 @@ class LoopbackDiscord:
         self.messages[int(message["id"])] = message
         if public:
             self.log[channel_id].append(int(message["id"]))
+            self._changed(message)
         return message
 
     async def _post_message(self, call: Call) -> web.Response:
@@ -519,6 +545,7 @@ class LoopbackDiscord:
         if found is None:
             return _error(404, 10008, "Unknown Message")
         p.edit(found, call.body)
+        self._changed(found)
         return _json(found)
 
     async def _start_thread(self, call: Call) -> web.Response:
@@ -560,6 +587,7 @@ class LoopbackDiscord:
             if message is None:
                 return _error(404, 10008, "Unknown Message")
             p.edit(message, data)
+            self._changed(message)
         if message is not None:
             record.messages.append(message)
         record.answered.set()
@@ -612,6 +640,7 @@ class LoopbackDiscord:
         if found is None:
             return _error(404, 10008, "Unknown Message")
         p.edit(found, call.body)
+        self._changed(found)
         return _json(found)
 
     async def _hook_delete(self, call: Call) -> web.Response:

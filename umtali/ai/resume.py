@@ -1,0 +1,45 @@
+"""A computer player picked up in the middle of a session, knowing what it knew before.
+
+``normal`` and ``hard`` remember what the discard pile told them between their turns. A player
+created anew (after a restart, or for each turn) would forget it and play another game than the
+one it was playing; ``resumed`` shows the new player, in order, the views its seat was shown in
+the hand in play and the moves it made, so it chooses exactly as an uninterrupted one would.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from umtali.moves import Move
+from umtali.players import Player
+from umtali.session import Session
+from umtali.view import PlayerView
+
+
+def player_seed(session: Session, seat: int) -> str:
+    """The seed of the computer in ``seat``: fixed for the session, so its game replays."""
+    return f"{session.seed}:{seat}"
+
+
+def seat_history(session: Session, seat: int) -> Iterator[tuple[PlayerView, Move]]:
+    """Each view ``seat`` acted on in the hand in play, with the move it made, oldest first.
+
+    The session is replayed from its seed on a copy; only ``seat``'s views come out."""
+    replica = Session(session.rules, session.seed, session.first_deal)
+    current = (session.game, session.hand_no)
+    for move in session.moves:
+        mover = replica.to_act
+        if mover == seat and (replica.game, replica.hand_no) == current:
+            yield replica.view(seat), move
+        replica.apply(move, mover)
+
+
+def resumed(make: Callable[[str], Player], session: Session, seat: int) -> Player:
+    """A player from ``make`` (a level of ``LEVELS``) for ``seat``, caught up on the hand in
+    play."""
+    player = make(player_seed(session, seat))
+    witness = getattr(player, "witness", None)
+    if witness is not None:
+        for view, move in seat_history(session, seat):
+            witness(view, move)
+    return player
