@@ -2,22 +2,31 @@
 
 The bot is ``bot.py``'s ``main()`` in its own process (through ``tests/loopback/launch.py``),
 talking HTTP and the gateway to the loopback server of ``tests/loopback`` in this process.
-``--matches`` pairs of members (default 500) each challenge, accept, and then play with
-``/umtali play``, all at once; each pair keeps a replica of its session (rebuilt from the saved
-state once, then moved along with its own moves) to choose greedy moves. Measured: interactions
-per second, latency from INTERACTION_CREATE sent to the interaction callback received (p50,
-p99), the bot's other REST calls per move, and the bot process's memory (RSS) per active match.
-Figures only; both processes share this machine, so the latency includes the server's work.
+``--matches`` pairs of members (default 500) each challenge, accept, and then play, all at
+once: on the DM panels (``--via dm``, the default: a button or a menu per action, the next
+action waiting for the panel of its version to arrive) or with ``/umtali play`` (``--via
+slash``). Each pair keeps a replica of its session (rebuilt from the saved state once, then
+moved along with its own moves) to choose greedy moves. ``--think S``: each player takes 0.5
+to 1.5 times S seconds over each action; 0 (the default) plays back to back, which measures
+capacity, since with every match waiting on the bot the answer time is simply the queue.
 
-    .venv/bin/python bench/discord_load.py [--matches 500] [--moves 30]
+Measured: interactions per second, latency from INTERACTION_CREATE sent to the interaction
+callback received (p50, p99), gateway events and the bot's other REST calls per move, CPU per
+move in each process, and the bot process's memory (RSS) per active match. Figures only; both
+processes share this machine, so the latency includes the server's work.
+
+    .venv/bin/python bench/discord_load.py [--matches 500] [--moves 30] [--via dm|slash]
+                                           [--think 0]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
+import random
 import sqlite3
 import statistics
 import sys
@@ -92,15 +101,22 @@ class Pair:
             assert time.monotonic() < deadline, "the match never opened"
             await asyncio.sleep(0.05)
         self.match_id, self.channel_id = match_id, thread_id
+        while not all(self.server.dm_messages(user) for user in self.players):
+            assert time.monotonic() < deadline, "the hands never came"
+            await asyncio.sleep(0.05)
         self.session = saved_session(self.db, match_id)
 
-    async def play(self, moves: int, latencies: list[float], via: str) -> int:
+    async def play(self, moves: int, latencies: list[float], via: str, think: float) -> int:
         made = 0
         session = self.session
         assert session is not None
+        rng = random.Random(self.match_id)
         while made < moves and not session.over:
             seat = session.to_act
             move = GreedyPlayer().choose(session.view(seat))
+            if think:
+                # A player takes a moment over each action (0.5 to 1.5 times ``think``).
+                await asyncio.sleep(think * rng.uniform(0.5, 1.5))
             answer = None
             if via == "dm":
                 answer = await self.click(seat, move, len(session.moves))
@@ -152,7 +168,7 @@ def _component(move: Move) -> tuple[str, list[str] | None]:
     return ("extend" if kind is MoveKind.EXTEND else "discard"), [str(move)]
 
 
-async def run(matches: int, moves: int, workdir: Path, via: str) -> None:
+async def run(matches: int, moves: int, workdir: Path, via: str, think: float) -> None:
     server = LoopbackDiscord()
     await server.start()
     db = workdir / "bench.sqlite3"
@@ -170,14 +186,19 @@ async def run(matches: int, moves: int, workdir: Path, via: str) -> None:
         print(f"{matches} matches opened (challenge, accept, thread, table, two DMs each) in "
               f"{opened:.1f} s")
 
+        # The load generator's own collector, scanning every message the server keeps, would
+        # pause it for up to a second: its pauses are not the bot's, so it is off while timing.
+        gc.collect()
+        gc.disable()
         latencies: list[float] = []
         calls_before = len(server.calls)
         bot_cpu, own_cpu = cpu_seconds(bot.proc.pid), time.process_time()
         t0 = time.perf_counter()
         seq = server._seq
-        made = sum(await asyncio.gather(*(p.play(moves, latencies, via) for p in pairs)))
+        made = sum(await asyncio.gather(*(p.play(moves, latencies, via, think) for p in pairs)))
         elapsed = time.perf_counter() - t0
         bot_cpu, own_cpu = cpu_seconds(bot.proc.pid) - bot_cpu, time.process_time() - own_cpu
+        gc.enable()
         # Let the bot's outboxes drain before counting its calls: wait for a quiet second.
         seen = -1
         while seen != len(server.calls):
@@ -187,8 +208,10 @@ async def run(matches: int, moves: int, workdir: Path, via: str) -> None:
         calls = server.calls[calls_before:]
         callbacks = sum(1 for c in calls if c.path.endswith("/callback"))
         latencies.sort()
-        print(f"{made} moves by /umtali play in {elapsed:.1f} s: {made / elapsed:,.0f} "
-              f"interactions/s with {matches} matches playing at once")
+        how = "on the DM panels" if via == "dm" else "by /umtali play"
+        pace = f", each player thinking ~{think:g} s per action" if think else " back to back"
+        print(f"{made} moves {how} in {elapsed:.1f} s: {made / elapsed:,.0f} "
+              f"interactions/s with {matches} matches playing at once{pace}")
         print(f"INTERACTION_CREATE sent -> callback received: p50 "
               f"{statistics.median(latencies):.1f} ms, p99 "
               f"{latencies[int(0.99 * (len(latencies) - 1))]:.1f} ms, max {latencies[-1]:.0f} ms")
@@ -214,9 +237,11 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=30, help="moves per match")
     parser.add_argument("--via", choices=("dm", "slash"), default="dm",
                         help="play on the DM panels (buttons and menus) or with /umtali play")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="seconds a player takes over each action (0: back to back)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        asyncio.run(run(args.matches, args.moves, Path(tmp), args.via))
+        asyncio.run(run(args.matches, args.moves, Path(tmp), args.via, args.think))
 
 
 if __name__ == "__main__":
