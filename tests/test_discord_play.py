@@ -258,3 +258,21 @@ async def test_no_public_message_names_a_card_in_a_hand(world: World) -> None:
         seen += scan(hand)
     # A session's worth of turns: each posts an announcement and edits the table.
     assert seen > 120
+
+
+async def test_private_panels_are_not_kept_after_they_are_sent(world: World) -> None:
+    """Every ephemeral panel is answered by DynamicItems: discord.py must not keep its View
+    (it would, with a timer, for 15 minutes: memory and collection time under load)."""
+    import gc
+
+    import discord
+
+    def views() -> int:
+        gc.collect()
+        return sum(isinstance(o, discord.ui.View) for o in gc.get_objects())
+
+    live = await start_match(world)
+    before = views()
+    await play_out(world, live, moves=30)
+    # play() discards from an ephemeral "My hand" panel and melds with /umtali play.
+    assert views() - before < 3

@@ -10,6 +10,7 @@ import discord
 
 from cogs.umtali.access import service
 from cogs.umtali.live import LiveMatch
+from cogs.umtali.private import send_private
 from umtali.errors import InvalidMoveError
 from umtali.moves import Move
 
@@ -35,7 +36,7 @@ async def show_hand(interaction: discord.Interaction, match_id: int, note: str =
         await _ephemeral(interaction, "This is not your match: only its two players have hands.")
         return
     embed, panel = service(interaction.client).hand_message(live, seat, note)
-    await interaction.response.send_message(embed=embed, view=panel, ephemeral=True)
+    await send_private(interaction, panel, embed=embed)
 
 
 async def play_text(interaction: discord.Interaction, match_id: int, text: str,
@@ -61,7 +62,7 @@ async def play_move(interaction: discord.Interaction, match_id: int, move: Move,
     if not outcome.ok:
         if outcome.stale and seat is not None and not live.over:
             embed, panel = svc.hand_message(live, seat, outcome.error)
-            await interaction.response.send_message(embed=embed, view=panel, ephemeral=True)
+            await send_private(interaction, panel, embed=embed)
         else:
             await _ephemeral(interaction, outcome.error)
         return
@@ -73,7 +74,7 @@ async def play_move(interaction: discord.Interaction, match_id: int, move: Move,
         svc.answered_on_dm(live, seat, interaction.message.id)
         await interaction.response.edit_message(embed=embed, view=panel)
     else:
-        await interaction.response.send_message(embed=embed, view=panel, ephemeral=True)
+        await send_private(interaction, panel, embed=embed)
 
 
 async def confirm_resign(interaction: discord.Interaction, match_id: int) -> None:

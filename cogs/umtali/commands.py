@@ -12,6 +12,7 @@ from cogs.umtali.challenges import CHALLENGE_TTL, challenge_embed
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.panels import challenge_panel, resign_panel, table_panel
 from cogs.umtali.practice import start_practice
+from cogs.umtali.private import send_private
 from cogs.umtali.records import (
     SCOPES,
     count_backlog,
@@ -168,9 +169,8 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         live = await _my_match(interaction)
         if live is None:
             return
-        await interaction.response.send_message(
-            "Resign the session? Your opponent wins it.", view=resign_panel(live.id),
-            ephemeral=True)
+        await send_private(interaction, resign_panel(live.id),
+                           content="Resign the session? Your opponent wins it.")
 
     @app_commands.command(description="Post the table of your match (or this thread's) again")
     @app_commands.guild_only()

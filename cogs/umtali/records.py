@@ -20,6 +20,7 @@ from discord import app_commands
 
 from cogs.umtali.access import store
 from cogs.umtali.errors import guarded
+from cogs.umtali.private import send_private
 from cogs.umtali.render import COLOUR
 from data.models import BoardPage, MatchRow, PlayerRecord, SessionLine
 from data.records import GLOBAL
@@ -227,7 +228,7 @@ async def show_history(interaction: discord.Interaction, user: discord.abc.User)
                 .strftime("%Y-%m-%d %H:%M UTC"),
                 value=str(line.match_id))
             for line in lines]))
-    await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+    await send_private(interaction, view, embed=embed)
 
 
 # -- replays --------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import discord
+import orjson
 
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
@@ -108,7 +109,7 @@ class MatchService:
         deadline = self.clock() + turn_timer if turn_timer and not computer_to_act else None
         match_id = await self.store.create_match(
             guild_id=guild_id, channel_id=channel_id, players=players, variant=rules.name,
-            turn_timer=turn_timer, state=json.dumps(session_to_json(session)),
+            turn_timer=turn_timer, state=_saved(session),
             deadline=deadline, challenge_id=challenge_id, computer=computer,
         )
         live = LiveMatch(
@@ -182,8 +183,8 @@ class MatchService:
         try:
             await self.store.record_move(
                 match_id=live.id, version=version, seat=seat, move=str(session.moves[-1]),
-                state=json.dumps(session_to_json(session)), deadline=deadline,
-                pending="\n".join(pending), unsent=json.dumps(unsent), finish=finish,
+                state=_saved(session), deadline=deadline,
+                pending="\n".join(pending), unsent=_json(unsent), finish=finish,
             )
         except BaseException:
             # Nothing is lost: the match goes back to what the database holds.
@@ -224,8 +225,8 @@ class MatchService:
             try:
                 await self.store.finish_match(
                     match_id=live.id, version=live.version,
-                    state=json.dumps(session_to_json(live.session)),
-                    finish=_finish(live.session), unsent=json.dumps(unsent),
+                    state=_saved(live.session),
+                    finish=_finish(live.session), unsent=_json(unsent),
                 )
             except StaleState:
                 await self._reload(live)
@@ -372,7 +373,7 @@ class MatchService:
                 # Forget what was posted; the rest is tried again with the next batch.
                 if posted:
                     del live.unsent[:posted]
-                    await self.store.set_unsent(live.id, json.dumps(live.unsent))
+                    await self.store.set_unsent(live.id, _json(live.unsent))
         if batch.table and live.table_message_id is not None:
             view = None if live.over else table_panel(live.id)
             await channel.get_partial_message(live.table_message_id).edit(
@@ -434,6 +435,16 @@ def _finish(session: Session) -> Finish:
         games_won=(session.games_won[0], session.games_won[1]),
         hand_scores=json.dumps([[list(h) for h in g] for g in games]),
     )
+
+
+def _json(data: object) -> str:
+    # orjson: the state is saved with every move, and this is several times faster than json.
+    return orjson.dumps(data).decode()
+
+
+def _saved(session: Session) -> str:
+    """The session as saved with each move."""
+    return _json(session_to_json(session))
 
 
 def _sentence(text: str) -> str:
