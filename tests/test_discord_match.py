@@ -74,3 +74,14 @@ async def test_challenge_declined_and_expired(world: World) -> None:
     late = await world.bob.click(again.response, custom_id=custom_ids(again.response)[0]) \
         if custom_ids(again.response) else None
     assert late is None or "no longer open" in _text(late)
+
+
+def test_turns_that_piled_up_go_out_as_one_message() -> None:
+    from cogs.umtali.service import merged
+
+    texts = ["ada discards 5♥.\n<@1>, your turn.", "ben draws.\nben discards 9♣.\n<@2>, your turn."]
+    # Only the last mention stays: the earlier turn is over.
+    assert merged(texts) == ("ada discards 5♥.\nben draws.\nben discards 9♣.\n<@2>, your turn.", 2)
+    long = ["x" * 1990, "y" * 20]
+    assert merged(long) == ("x" * 1990, 1)
+    assert merged(["only one\n<@1>, your turn."]) == ("only one\n<@1>, your turn.", 1)

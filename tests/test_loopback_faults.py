@@ -24,17 +24,20 @@ YOUR_TURN = re.compile(r"\n?<@[0-9]+>, your turn\.")
 
 
 def public_texts(server: LoopbackDiscord, channel_id: int) -> list[str]:
-    """What a reader of the match's thread sees, in order, without the DM notice."""
-    out = []
+    """What a reader of the match's thread sees, in order, without the DM notice: each line of
+    text, and each embed."""
+    out: list[str] = []
     for m in server.channel_messages(channel_id):
         if NOTICE in m["content"]:
             continue
+        # When sends queue up behind a rate limit, the bot folds the turns waiting into one
+        # message and mentions only the player whose turn it is when it goes out: "your turn"
+        # lines and where messages break may differ, nothing else.
+        content = YOUR_TURN.sub("", m["content"])
+        out.extend(line for line in content.split("\n") if line)
         # The table's embed carries the match number; the rest must be identical.
-        embeds = [{k: v for k, v in e.items() if k != "footer"} for e in m["embeds"]]
-        # When sends queue up behind a rate limit, the bot folds them and mentions only the
-        # player whose turn it is when they go out: "your turn" lines may differ, nothing else.
-        content = YOUR_TURN.sub("", m["content"]).rstrip("\n")
-        out.append(json.dumps([content, embeds], ensure_ascii=False, sort_keys=True))
+        out.extend(json.dumps({k: v for k, v in e.items() if k != "footer"}, ensure_ascii=False,
+                              sort_keys=True) for e in m["embeds"])
     return out
 
 

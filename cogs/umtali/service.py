@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import secrets
 import time
 from collections.abc import Callable
@@ -366,9 +367,11 @@ class MatchService:
         if batch.announce and live.unsent:
             posted = 0
             try:
-                for text in list(live.unsent):
+                while posted < len(live.unsent):
+                    # Turns that piled up (Discord slow, or a restart) go out as one message.
+                    text, count = merged(live.unsent[posted:])
                     await channel.send(text, allowed_mentions=discord.AllowedMentions(users=True))
-                    posted += 1
+                    posted += count
             finally:
                 # Forget what was posted; the rest is tried again with the next batch.
                 if posted:
@@ -435,6 +438,23 @@ def _finish(session: Session) -> Finish:
         games_won=(session.games_won[0], session.games_won[1]),
         hand_scores=json.dumps([[list(h) for h in g] for g in games]),
     )
+
+
+_YOUR_TURN = re.compile(r"\n?<@[0-9]+>, your turn\.$")
+
+
+def merged(texts: list[str], limit: int = 2000) -> tuple[str, int]:
+    """The first of ``texts`` joined into one message of at most ``limit`` characters, and how
+    many it holds (at least one). Only the last keeps its "your turn" mention: the earlier ones
+    are out of date, and a mention pings."""
+    out = texts[0]
+    count = 1
+    for text in texts[1:]:
+        joined = _YOUR_TURN.sub("", out) + "\n" + text
+        if len(joined) > limit:
+            break
+        out, count = joined, count + 1
+    return out, count
 
 
 def _json(data: object) -> str:
