@@ -39,6 +39,10 @@ async def test_resign_asks_to_confirm_then_gives_the_session_away(world: World) 
     [result] = await store.session_results(world.guild.id)
     assert result["how"] == "resigned" and result["winner_seat"] == 1
     assert "ada resigned" in thread_of(world, live).history()[-1].content
+    # Both hands' DM panels show the end, with nothing left to press.
+    for member in (world.alice, world.bob):
+        dm = member.user.dm_channel.last_message
+        assert custom_ids(dm) == [] and "wins" in (dm.embeds[0].description or "")
     # Both are free to play again.
     again = await world.alice.slash(world.channel, "umtali challenge", opponent=world.bob)
     assert not again.ephemeral

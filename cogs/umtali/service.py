@@ -234,6 +234,8 @@ class MatchService:
                 return False
             live.deadline = None
             live.unsent.append(text)
+            # No move was made, so the panels' version did not change: send them regardless.
+            live.dm_shown = [None, None]
             self._enqueue(live, Batch(announce=True, table=True, hands={0, 1}))
             return True
 
