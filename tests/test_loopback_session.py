@@ -27,6 +27,8 @@ async def test_a_full_session_over_sockets(monkeypatch: pytest.MonkeyPatch,
         saved = await start_session(server, db, alice, bob)
         # The session is played in a thread made from the challenge message.
         assert [t["id"] for t in server.threads()] == [str(saved.channel_id)]
+        await until(lambda: all(server.dm_messages(u) for u in (alice, bob)), "the hands")
+        calls_before = len(server.calls)
         moves = await play_out(server, db, saved.id)
         final = read_match(db, saved.id)
         assert final is not None and final.status == "finished"
@@ -37,6 +39,11 @@ async def test_a_full_session_over_sockets(monkeypatch: pytest.MonkeyPatch,
         assert (result["games_won0"], result["games_won1"]) == tuple(final.session.games_won)
         assert len(query(db, "SELECT * FROM moves WHERE match_id = ?", saved.id)) == moves
         await until(lambda: table_settled(server, final), "the final table")
+        # Discord is told of each turn once: at most two calls a move besides the answers to
+        # the interactions (with /umtali play, as here, the mover's DM is edited too).
+        others = [c for c in server.calls[calls_before:] if "/interactions/" not in c.path
+                  and "/webhooks/" not in c.path]
+        assert len(others) <= 2 * moves, (len(others), moves)
         thread = server.channel_messages(saved.channel_id)
         await until(lambda: "wins the session" in server.channel_messages(
             saved.channel_id)[-1]["content"], "the result announced")
