@@ -537,14 +537,15 @@ class LoopbackDiscord:
         return found
 
     async def _get_message(self, call: Call) -> web.Response:
-        found = self._message(call)
-        return _json(found) if found else _error(404, 10008, "Unknown Message")
+        return _found(self._message(call))
 
     async def _edit_message(self, call: Call) -> web.Response:
-        found = self._message(call)
+        return self._edit(self._message(call), call.body)
+
+    def _edit(self, found: dict[str, Any] | None, body: Any) -> web.Response:
         if found is None:
-            return _error(404, 10008, "Unknown Message")
-        p.edit(found, call.body)
+            return _found(None)
+        p.edit(found, body)
         self._changed(found)
         return _json(found)
 
@@ -632,16 +633,10 @@ class LoopbackDiscord:
         return _json(message)
 
     async def _hook_get(self, call: Call) -> web.Response:
-        found = self._hook_message(call)
-        return _json(found) if found else _error(404, 10008, "Unknown Message")
+        return _found(self._hook_message(call))
 
     async def _hook_edit(self, call: Call) -> web.Response:
-        found = self._hook_message(call)
-        if found is None:
-            return _error(404, 10008, "Unknown Message")
-        p.edit(found, call.body)
-        self._changed(found)
-        return _json(found)
+        return self._edit(self._hook_message(call), call.body)
 
     async def _hook_delete(self, call: Call) -> web.Response:
         found = self._hook_message(call)
@@ -717,6 +712,10 @@ def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -
     # and treats a 429 without ``Via`` as a Cloudflare ban, so both headers are always set.
     return web.Response(body=json.dumps(data).encode(), status=status, headers={
         "Content-Type": "application/json", "Via": "1.1 loopback", **(headers or {})})
+
+
+def _found(message: dict[str, Any] | None) -> web.Response:
+    return _json(message) if message is not None else _error(404, 10008, "Unknown Message")
 
 
 def _error(status: int, code: int, message: str) -> web.Response:

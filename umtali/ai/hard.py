@@ -63,11 +63,6 @@ class HardPlayer:
         self.z = z
         self.memory = Memory()
 
-    def witness(self, view: PlayerView, move: Move) -> None:
-        """Remember a decision made earlier, as if this player had made it (``resume``)."""
-        self.memory.observe(view)
-        self.memory.note(view, move)
-
     def choose(self, view: PlayerView) -> Move:
         model = self.memory.observe(view)
         rules = rules_of(view)

@@ -85,6 +85,11 @@ class Memory:
         self.known_opponent &= hidden_cards(view)
         return opponent_model(view, self.known_opponent, self._turn_start, self._phantoms)
 
+    def witness(self, view: PlayerView, move: Move) -> None:
+        """Take in a decision made earlier as if this seat had just made it (``resume``)."""
+        self.observe(view)
+        self.note(view, move)
+
     def note(self, view: PlayerView, move: Move) -> None:
         """Remember the pile as this seat's move leaves it, when the move ends the turn."""
         if move.kind is MoveKind.DISCARD:

@@ -17,11 +17,6 @@ class NormalPlayer:
     def __init__(self, seed: int | str = 0) -> None:
         self.memory = Memory()
 
-    def witness(self, view: PlayerView, move: Move) -> None:
-        """Remember a decision made earlier, as if this player had made it (``resume``)."""
-        self.memory.observe(view)
-        self.memory.note(view, move)
-
     def choose(self, view: PlayerView) -> Move:
         model = self.memory.observe(view)
         outlook = of_view(view, model.known, rules_of(view).optional_melding)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+from umtali.ai.memory import Memory
 from umtali.moves import Move
 from umtali.players import Player
 from umtali.session import Session
@@ -38,8 +39,9 @@ def resumed(make: Callable[[str], Player], session: Session, seat: int) -> Playe
     """A player from ``make`` (a level of ``LEVELS``) for ``seat``, caught up on the hand in
     play."""
     player = make(player_seed(session, seat))
-    witness = getattr(player, "witness", None)
-    if witness is not None:
+    # Levels with a memory (``normal``, ``hard``) keep it in ``memory``; ``easy`` has none.
+    memory = getattr(player, "memory", None)
+    if isinstance(memory, Memory):
         for view, move in seat_history(session, seat):
-            witness(view, move)
+            memory.witness(view, move)
     return player
