@@ -174,3 +174,26 @@ def test_a_seat_that_is_not_to_act_is_refused() -> None:
     else:
         raise AssertionError("a move out of turn was accepted")
     session.apply(move, seat=session.to_act)
+
+
+def test_a_move_tried_on_a_copy_leaves_the_session_as_it_was() -> None:
+    """The bot applies each move to a copy and keeps it only once saved: the copy must be
+    independent, and play on exactly as the original would."""
+    from umtali.codec import session_to_json
+
+    for rules in (RuleSet.english(), RuleSet.russian()):
+        original = Session(rules, 77)
+        rng = random.Random(5)
+        while not original.over:
+            before = session_to_json(original)
+            move = rng.choice(original.legal_moves())
+            draft = original.copy()
+            draft.apply(move)
+            assert session_to_json(original) == before
+            original.apply(move)
+            assert session_to_json(draft) == session_to_json(original)
+        copied = original.copy()
+        assert copied.over and copied.finished_games[-1] is copied.hand_scores
+        resigned = Session(rules, 78).copy()
+        resigned.resign(0)
+        assert resigned.winner == 1

@@ -269,6 +269,29 @@ class Session:
             self.hand_no > self.rules.hands_per_game,
         )
 
+    # -- copies ---------------------------------------------------------------------------
+
+    def copy(self) -> Session:
+        """An independent session in the same position: a move can be tried on the copy and
+        kept only once it is saved (the original is left as it was)."""
+        s = Session.__new__(Session)
+        s.rules, s.seed, s.shuffler, s.first_deal = (
+            self.rules, self.seed, self.shuffler, self.first_deal)
+        s.moves = list(self.moves)
+        s._move_texts = list(self._move_texts)
+        s.game, s.hand_no = self.game, self.hand_no
+        s.hand_scores = list(self.hand_scores)
+        # A finished session keeps its last game in hand_scores too: keep them one list.
+        s.finished_games = [s.hand_scores if g is self.hand_scores else list(g)
+                            for g in self.finished_games]
+        s.games_won = list(self.games_won)
+        s.winner, s.how = self.winner, self.how
+        s.hand_log = list(self.hand_log)
+        s.dealer_draws, s.first_dealer = self.dealer_draws, self.first_dealer
+        s.opening = list(self.opening)
+        s.hand = self.hand.copy()
+        return s
+
     # -- replay -----------------------------------------------------------------------------
 
     @staticmethod
