@@ -11,7 +11,8 @@ import gc
 import logging
 import os
 import sys
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -120,7 +121,8 @@ class UmtaliBot(commands.Bot):
     """The bot: the store opened once, the cog loaded, matches and their buttons restored."""
 
     def __init__(self, settings: Settings, *, sync_commands: bool = True,
-                 timers: bool = True, computer_pause: float = 1.5) -> None:
+                 timers: bool = True, computer_pause: float = 1.5,
+                 clock: Callable[[], float] = time.time) -> None:
         # Slash commands, buttons and DMs need no privileged intent, not even guild members.
         intents = discord.Intents.none()
         intents.guilds = True
@@ -130,13 +132,15 @@ class UmtaliBot(commands.Bot):
         self.sync_commands = sync_commands
         self.timers = timers
         self.computer_pause = computer_pause
+        self.clock = clock
         self.matches: MatchService | None = None
         self._timers: asyncio.Task[None] | None = None
         self._frozen = False
 
     async def setup_hook(self) -> None:
         store = await Store.open(self.settings.db_path)
-        self.matches = MatchService(self, store, computer_pause=self.computer_pause)
+        self.matches = MatchService(self, store, clock=self.clock,
+                                    computer_pause=self.computer_pause)
         restored = await self.matches.load_active()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.load_extension("cogs.umtali")

@@ -43,6 +43,14 @@ class Tx:
         cur = await self.conn.execute(sql, params)
         return Result(cur.rowcount, cur.lastrowid or 0)
 
+    async def fetchone(self, sql: str, params: tuple[object, ...] = ()) -> aiosqlite.Row | None:
+        async with self.conn.execute(sql, params) as cur:
+            return await cur.fetchone()
+
+    async def fetchall(self, sql: str, params: tuple[object, ...] = ()) -> list[aiosqlite.Row]:
+        async with self.conn.execute(sql, params) as cur:
+            return list(await cur.fetchall())
+
 
 class Database:
     def __init__(self, conn: aiosqlite.Connection) -> None:

@@ -181,4 +181,13 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     (
         """ALTER TABLE matches ADD COLUMN unsent TEXT NOT NULL DEFAULT '[]'""",
     ),
+    # 4: faults and limits. ``channel_lost``: the match's channel refused the bot for good (the
+    # match goes on in the players' DMs). Indexes for the per-member limits on challenges and
+    # practice, and for expiring only the challenges that are due.
+    (
+        """ALTER TABLE matches ADD COLUMN channel_lost INTEGER NOT NULL DEFAULT 0""",
+        """CREATE INDEX challenges_by_challenger
+            ON challenges (guild_id, challenger_id, status, created_at)""",
+        """CREATE INDEX matches_by_player0 ON matches (guild_id, player0_id, created_at)""",
+    ),
 )

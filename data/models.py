@@ -61,6 +61,8 @@ class MatchRow:
     finished_at: float | None
     winner_seat: int | None
     how: str | None
+    #: The match's channel refused the bot for good: the match goes on in the players' DMs.
+    channel_lost: bool = False
 
 
 @dataclass(frozen=True, slots=True)

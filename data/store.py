@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import aiosqlite
@@ -23,6 +24,32 @@ class AlreadyPlaying(Exception):
 
 class StaleState(Exception):
     """The match moved on since the state being saved was loaded."""
+
+
+class Refused(Exception):
+    """A limit against spam refused a new challenge or practice session.
+
+    ``reason`` is ``"pair"`` (these two already have an open challenge), ``"open"`` (the
+    challenger has too many open) or ``"cooldown"`` (too soon after the last one: wait
+    ``retry_after`` seconds).
+    """
+
+    def __init__(self, reason: str, retry_after: float = 0.0) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.retry_after = retry_after
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """How often one member may open challenges or practice sessions on a server."""
+
+    #: Open challenges a member may have at once.
+    open_challenges: int = 3
+    #: Seconds between two challenges by the same member.
+    challenge_cooldown: float = 20.0
+    #: Seconds between two practice sessions started by the same member.
+    practice_cooldown: float = 30.0
 
 
 def _challenge(row: aiosqlite.Row) -> Challenge:
@@ -53,12 +80,14 @@ def _match(row: aiosqlite.Row) -> MatchRow:
         created_at=row["created_at"],
         finished_at=row["finished_at"],
         winner_seat=row["winner_seat"], how=row["how"],
+        channel_lost=bool(row["channel_lost"]),
     )
 
 
 class Store:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, limits: Limits | None = None) -> None:
         self.db = db
+        self.limits = limits or Limits()
 
     @staticmethod
     async def open(path: str | Path) -> Store:
@@ -108,8 +137,11 @@ class Store:
         opponent: tuple[int, str], variant: str, optional_melding: bool, turn_timer: int,
         ttl: float, now: float | None = None,
     ) -> Challenge:
+        """A new open challenge; raises Refused when a limit against spam says no (checked in
+        the same transaction, so two commands racing cannot both pass)."""
         now = time.time() if now is None else now
         async with self.db.transaction() as c:
+            await self._check_challenge_limits(c, guild_id, challenger[0], opponent[0], now)
             cur = await c.execute(
                 "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, "
                 "challenger_name, opponent_name, variant, optional_melding, turn_timer, "
@@ -121,6 +153,24 @@ class Store:
         found = await self.challenge(challenge_id)
         assert found is not None
         return found
+
+    async def _check_challenge_limits(self, c: Tx, guild_id: int, challenger_id: int,
+                                      opponent_id: int, now: float) -> None:
+        rows = await c.fetchall(
+            "SELECT challenger_id, opponent_id, status, created_at, expires_at FROM challenges "
+            "WHERE guild_id = ? AND challenger_id IN (?, ?) AND "
+            "(status = 'open' OR created_at > ?)",
+            (guild_id, challenger_id, opponent_id, now - self.limits.challenge_cooldown))
+        open_now = [r for r in rows if r["status"] == "open" and r["expires_at"] > now]
+        if any({r["challenger_id"], r["opponent_id"]} == {challenger_id, opponent_id}
+               for r in open_now):
+            raise Refused("pair")
+        mine = [r for r in rows if r["challenger_id"] == challenger_id]
+        if sum(r in open_now for r in mine) >= self.limits.open_challenges:
+            raise Refused("open")
+        last = max((r["created_at"] for r in mine), default=None)
+        if last is not None and now - last < self.limits.challenge_cooldown:
+            raise Refused("cooldown", self.limits.challenge_cooldown - (now - last))
 
     async def challenge(self, challenge_id: int) -> Challenge | None:
         row = await self.db.fetchone("SELECT * FROM challenges WHERE id = ?", (challenge_id,))
@@ -144,6 +194,13 @@ class Store:
         rows = await self.db.fetchall("SELECT * FROM challenges WHERE status = 'open'")
         return [_challenge(r) for r in rows]
 
+    async def due_challenges(self, now: float) -> list[Challenge]:
+        """Open challenges whose time ran out (through the index: no scan of the open ones)."""
+        rows = await self.db.fetchall(
+            "SELECT * FROM challenges WHERE status = 'open' AND expires_at <= ? "
+            "ORDER BY expires_at", (now,))
+        return [_challenge(r) for r in rows]
+
     # -- matches --------------------------------------------------------------------------
 
     async def active_match_of(self, guild_id: int, user_id: int) -> int | None:
@@ -162,10 +219,19 @@ class Store:
         """Start a match; raises AlreadyPlaying if either member is in one on this server.
 
         With ``challenge_id`` the challenge is marked accepted in the same transaction, and
-        only if it was still open (else StaleState).
+        only if it was still open (else StaleState): of two clicks racing, one wins. A practice
+        session (``computer``) soon after the member's last one raises Refused.
         """
         now = time.time() if now is None else now
         async with self.db.transaction() as c:
+            if computer is not None:
+                human = players[1 - computer[0]][0]
+                row = await c.fetchone(
+                    "SELECT MAX(created_at) AS last FROM matches WHERE guild_id = ? AND "
+                    "player0_id = ? AND computer_seat IS NOT NULL", (guild_id, human))
+                last = None if row is None else row["last"]
+                if last is not None and now - last < self.limits.practice_cooldown:
+                    raise Refused("cooldown", self.limits.practice_cooldown - (now - last))
             if challenge_id is not None:
                 cur = await c.execute(
                     "UPDATE challenges SET status = 'accepted' WHERE id = ? AND status = 'open'",
@@ -217,6 +283,30 @@ class Store:
         async with self.db.transaction() as c:
             await c.execute("UPDATE matches SET channel_id = ? WHERE id = ?",
                             (channel_id, match_id))
+
+    async def move_match(self, match_id: int, channel_id: int, table_message_id: int) -> None:
+        """The match is played in ``channel_id`` from now on, its live table there."""
+        async with self.db.transaction() as c:
+            await c.execute(
+                "UPDATE matches SET channel_id = ?, table_message_id = ?, channel_lost = 0 "
+                "WHERE id = ?", (channel_id, table_message_id, match_id))
+
+    async def set_channel_lost(self, match_id: int) -> None:
+        """The match's channel refused the bot for good: what was waiting to be posted there
+        is dropped (the players see the table with their hands instead)."""
+
+        async def job(c: Tx) -> None:
+            await c.execute("UPDATE matches SET channel_lost = 1, unsent = '[]' WHERE id = ?",
+                            (match_id,))
+
+        await self.db.batched(job)
+
+    async def resume_turn(self, match_id: int, deadline: float, unsent: str) -> None:
+        """After downtime: the turn's new deadline, its warning to come, and what to say."""
+        async with self.db.transaction() as c:
+            await c.execute(
+                "UPDATE matches SET deadline = ?, warned = 0, unsent = ? "
+                "WHERE id = ? AND status = 'active'", (deadline, unsent, match_id))
 
     async def set_table_message(self, match_id: int, message_id: int) -> None:
         async with self.db.transaction() as c:
@@ -295,6 +385,22 @@ class Store:
             if cur.rowcount != 1:
                 raise StaleState(f"match {match_id} is not at move {version}")
             await self._finish(c, match_id, finish, now)
+
+    async def abandon_match(self, match_id: int, how: str, now: float | None = None) -> bool:
+        """End a match with no winner and no record (``how``: ``abandoned``, ``cancelled``),
+        freeing both players; False if it had already ended."""
+        now = time.time() if now is None else now
+        async with self.db.transaction() as c:
+            cur = await c.execute(
+                "UPDATE matches SET status = 'finished', finished_at = ?, how = ?, "
+                "deadline = NULL, unsent = '[]' WHERE id = ? AND status = 'active'",
+                (now, how, match_id))
+            if cur.rowcount != 1:
+                return False
+            await c.execute("DELETE FROM active_players WHERE match_id = ?", (match_id,))
+            await c.execute("UPDATE challenges SET status = 'cancelled' WHERE match_id = ?",
+                            (match_id,))
+            return True
 
     async def _finish(self, c: Tx, match_id: int, f: Finish,
                       now: float) -> None:

@@ -11,7 +11,7 @@ from simcord import Env
 
 from bot import Settings, UmtaliBot
 from cogs.umtali.service import MatchService
-from tests.discord_helpers import World
+from tests.discord_helpers import Clock, World
 
 
 @pytest.fixture
@@ -31,11 +31,16 @@ async def made_bots() -> AsyncIterator[list[UmtaliBot]]:
 
 
 @pytest.fixture
-def make_bot(made_bots: list[UmtaliBot], db_path: Path) -> Callable[[], UmtaliBot]:
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def make_bot(made_bots: list[UmtaliBot], db_path: Path, clock: Clock) -> Callable[[], UmtaliBot]:
     def make() -> UmtaliBot:
         # Timers are driven by the tests (check_timers with a chosen time), not by a loop.
         bot = UmtaliBot(Settings(token="test", db_path=db_path), timers=False,
-                        computer_pause=0)
+                        computer_pause=0, clock=clock)
         made_bots.append(bot)
         return bot
 
@@ -48,7 +53,7 @@ def simcord_bot(make_bot: Callable[[], UmtaliBot]) -> UmtaliBot:
 
 
 @pytest.fixture
-def world(simcord_env: Env) -> World:
+def world(simcord_env: Env, clock: Clock) -> World:
     guild = simcord_env.create_guild("Railway Club")
     channel = guild.create_text_channel("games")
     return World(
@@ -56,6 +61,7 @@ def world(simcord_env: Env) -> World:
         guild.add_member(simcord_env.create_user("ada")),
         guild.add_member(simcord_env.create_user("ben")),
         guild.add_member(simcord_env.create_user("cy")),
+        clock,
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -10,8 +11,22 @@ from simcord.actors import MemberActor
 
 from bot import UmtaliBot
 from cogs.umtali.live import LiveMatch
+from data.store import Limits
 from umtali.moves import Move, MoveKind
 from umtali.players import GreedyPlayer
+
+
+class Clock:
+    """The bot's wall clock in tests: real time at first, moved on by the tests."""
+
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
 
 
 @dataclass
@@ -22,6 +37,7 @@ class World:
     alice: Any
     bob: Any
     carol: Any
+    clock: Clock
     #: Table messages found so far, by id (SimCord reads a message's live state by its id).
     tables: dict[int, Any] = field(default_factory=dict)
     moves: int = 0
@@ -55,6 +71,8 @@ def the_match(world: World) -> LiveMatch:
 
 async def challenge(world: World, challenger: MemberActor, opponent: MemberActor,
                     **options: Any) -> Any:
+    # Members do not challenge at machine speed: let the cooldown between challenges pass.
+    world.clock.advance(Limits().challenge_cooldown)
     result = await challenger.slash(world.channel, "umtali challenge", opponent=opponent,
                                     **options)
     assert result.acknowledged and not result.ephemeral

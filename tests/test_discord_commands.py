@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from simcord import assert_error
 
+from cogs.umtali.clock import WARN_BEFORE
 from cogs.umtali.rules_text import PAGES
-from cogs.umtali.service import WARN_BEFORE
 from tests.discord_helpers import (
     World,
     custom_ids,
@@ -43,7 +43,8 @@ async def test_resign_asks_to_confirm_then_gives_the_session_away(world: World) 
     for member in (world.alice, world.bob):
         dm = member.user.dm_channel.last_message
         assert custom_ids(dm) == [] and "wins" in (dm.embeds[0].description or "")
-    # Both are free to play again.
+    # Both are free to play again (once the cooldown between challenges has passed).
+    world.clock.advance(60)
     again = await world.alice.slash(world.channel, "umtali challenge", opponent=world.bob)
     assert not again.ephemeral
     # The confirmation lost its button once used.
@@ -59,12 +60,31 @@ async def test_table_is_posted_again_and_becomes_the_live_one(world: World) -> N
     live = await start_match(world)
     thread = thread_of(world, live)
     old = live.table_message_id
-    r = await world.carol.slash(thread, "umtali table")
+    # Someone outside the match gets a private snapshot: the live table stays where it was.
+    peek = await world.carol.slash(thread, "umtali table")
+    assert peek.ephemeral and peek.response is not None
+    assert "snapshot" in (peek.response.embeds[0].description or "")
+    assert custom_ids(peek.response) == []
+    assert live.table_message_id == old
+    # A player in the match's thread moves the live table down to the new message ...
+    r = await world.alice.slash(thread, "umtali table")
     assert not r.ephemeral and r.response is not None
     assert r.response.embeds[0].title.startswith("Umtali")
-    assert live.table_message_id != old
+    assert live.table_message_id == r.response.id != old
+    await flush(world)
+    # ... and the old one loses its buttons and says where the live one is.
+    [replaced] = [m for m in thread.history() if m.id == old]
+    assert custom_ids(replaced) == []
+    assert "moved" in (replaced.embeds[0].description or "")
+    assert str(r.response.id) in (replaced.embeds[0].description or "")
+    before = replaced.embeds[0].to_dict()
     await play_out(world, live, moves=3)
-    assert r.response.embeds[0].description != ""
+    [new] = [m for m in thread.history() if m.id == live.table_message_id]
+    assert custom_ids(new) and "Turn ends" in (new.embeds[0].description or "")
+    assert next(m for m in thread.history() if m.id == old).embeds[0].to_dict() == before
+    # A player asking elsewhere gets a snapshot too; the live table does not leave its thread.
+    elsewhere = await world.alice.slash(world.channel, "umtali table")
+    assert elsewhere.ephemeral and live.table_message_id == r.response.id
     nowhere = await world.carol.slash(world.channel, "umtali table")
     assert nowhere.ephemeral
 

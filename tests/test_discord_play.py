@@ -208,18 +208,16 @@ def _public_texts(message: Any) -> list[str]:
 async def test_no_public_message_names_a_card_in_a_hand(world: World) -> None:
     svc = world.bot.matches
     assert svc is not None
-    # The draw for first dealer names two cards: it must be shown before any card is dealt.
-    dealt_at: list[int] = []
-    start = svc.start
-
-    async def recording_start(**kwargs: Any) -> Any:
-        dealt_at.append(len(world.env.http_requests))
-        return await start(**kwargs)
-
-    svc.start = recording_start  # type: ignore[method-assign]
+    # The draw for first dealer names two cards: it must be shown before any card is dealt
+    # to a player (their hand sent by DM) or shown on a table.
     live = await start_match(world)
-    shown_at = [i for i, r in enumerate(world.env.http_requests)
+    requests = world.env.http_requests
+    shown_at = [i for i, r in enumerate(requests)
                 if "Draw for first dealer" in json.dumps(r.json or {}, ensure_ascii=False)]
+    dealt_at = [i for i, r in enumerate(requests)
+                if (r.method == "POST" and r.path == "/users/@me/channels")
+                or ("Match " in json.dumps(r.json or {}, ensure_ascii=False)
+                and r.method == "POST" and r.path.endswith("/messages"))]
     assert shown_at and dealt_at and shown_at[0] < dealt_at[0]
     public = {world.channel.id, live.channel_id}
     checked = len(world.env.http_requests)
@@ -252,8 +250,12 @@ async def test_no_public_message_names_a_card_in_a_hand(world: World) -> None:
     while not live.over:
         # A move that ends a hand is announced with that hand's end: judge its messages by the
         # cards held when that hand ended (the next deal, made at once, is not what they show).
-        hand = live.session.hand
-        await play(world, live, GreedyPlayer().choose(live.session.view(live.session.to_act)))
+        # The live session is replaced, not changed, by a move: play it on a copy first.
+        move = GreedyPlayer().choose(live.session.view(live.session.to_act))
+        probe = live.session.copy()
+        hand = probe.hand
+        probe.apply(move)
+        await play(world, live, move)
         await flush(world)
         seen += scan(hand)
     # A session's worth of turns: each posts an announcement and edits the table.

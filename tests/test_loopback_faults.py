@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +46,7 @@ async def test_a_session_survives_429s_a_dropped_gateway_and_a_refused_dm(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(MatchService, "new_seed", lambda self: 4242)
     db = tmp_path / "umtali.sqlite3"
-    async with loopback_server(monkeypatch) as server, bot_in_process(server, db):
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
         alice, bob = server.add_member("ada"), server.add_member("ben")
 
         clean = await start_session(server, db, alice, bob)
@@ -55,6 +56,9 @@ async def test_a_session_survives_429s_a_dropped_gateway_and_a_refused_dm(
         await until(lambda: table_settled(server, done), "the first session's final table")
 
         server.refuse_dms(bob)
+        # A session played at test speed is shorter than the cooldown between challenges.
+        assert bot.matches is not None
+        bot.matches.clock = lambda: time.time() + 60
         faulty = await start_session(server, db, alice, bob)
         calls_before = len(server.calls)
         faults: list[Any] = []

@@ -126,7 +126,7 @@ async def test_a_played_out_session_counts_once_across_a_restart(
     restored = bot.matches.matches[live.id]
     seat = restored.session.to_act
     # The bot stops between saving the last move and announcing it.
-    monkeypatch.setattr(bot.matches, "_enqueue", lambda live, batch: None)
+    monkeypatch.setattr(bot.matches.delivery, "enqueue", lambda live, batch: None)
     actor = (world.alice, world.bob)[seat]
     played = await actor.slash(thread_of(world, restored), "umtali play", move=str(last))
     assert played.acknowledged and restored.over

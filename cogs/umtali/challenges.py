@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import time
 
 import discord
 
 from cogs.umtali.access import service
+from cogs.umtali.permissions import CANCELLED, can_make_thread, missing_here, refusal
 from cogs.umtali.render import COLOUR
 from data.models import Challenge
-from data.store import AlreadyPlaying, StaleState
+from data.store import AlreadyPlaying, Refused, StaleState
 from umtali.cards import CARDS
 from umtali.rules import RuleSet
 from umtali.session import Shuffler, draw_for_dealer
@@ -20,6 +20,17 @@ from umtali.session import Shuffler, draw_for_dealer
 log = logging.getLogger(__name__)
 
 CHALLENGE_TTL = 600.0
+
+
+def challenge_refusal(e: Refused, opponent: str) -> str:
+    """Why a limit against spam refused a challenge, in a sentence."""
+    if e.reason == "pair":
+        return (f"There is already an open challenge between you and {opponent}: answer it, "
+                "or wait until it expires.")
+    if e.reason == "open":
+        return ("You have too many open challenges: wait until one is answered or expires "
+                "before you send another.")
+    return f"Slow down: you can send another challenge in {max(1, round(e.retry_after))} s."
 
 
 def challenge_embed(ch: Challenge, status: str = "") -> discord.Embed:
@@ -49,7 +60,7 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
             else "Only the challenged member can answer this challenge"
         await interaction.response.send_message(f"{who}.", ephemeral=True)
         return
-    if time.time() >= ch.expires_at:
+    if svc.clock() >= ch.expires_at:
         await expire(interaction.client, ch)
         await interaction.response.send_message("This challenge has expired.", ephemeral=True)
         return
@@ -61,16 +72,31 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
             await interaction.response.send_message("This challenge is no longer open.",
                                                     ephemeral=True)
         return
-    for user_id in (ch.challenger_id, ch.opponent_id):
-        if await svc.store.active_match_of(ch.guild_id, user_id) is not None:
-            who = "You are" if user_id == interaction.user.id else f"<@{user_id}> is"
-            await interaction.response.send_message(
-                f"{who} already playing a match on this server: finish it first.",
-                ephemeral=True)
-            return
+    if missing := missing_here(interaction):
+        await interaction.response.send_message(refusal(missing), ephemeral=True)
+        return
     rules = RuleSet.named(ch.variant, optional_melding=ch.optional_melding)
-    # The draw for first dealer is shown before the cards are dealt, as at a real table.
     seed = svc.new_seed()
+    try:
+        # The claim: the challenge is accepted and the match made in one transaction, which
+        # only one click can win. Nothing is shown before it is won.
+        live = await svc.start(
+            guild_id=ch.guild_id, channel_id=ch.channel_id,
+            players=((ch.challenger_id, ch.challenger_name), (ch.opponent_id, ch.opponent_name)),
+            rules=rules, turn_timer=ch.turn_timer, challenge_id=ch.id, seed=seed,
+        )
+    except AlreadyPlaying as e:
+        who = "You are" if e.user_id == interaction.user.id else f"<@{e.user_id}> is"
+        await interaction.response.send_message(
+            f"{who} already playing a match on this server: finish it first. This challenge "
+            "stays open until it expires.", ephemeral=True)
+        return
+    except StaleState:
+        await interaction.response.send_message("This challenge is no longer open.",
+                                                ephemeral=True)
+        return
+    # The draw for first dealer is shown before any card reaches a player, as at a real table
+    # (it comes from a deck of its own: it tells nothing of the deal).
     draws, dealer = draw_for_dealer(Shuffler(seed), rules)
     names = (ch.challenger_name, ch.opponent_name)
     drawn = "; ".join(f"{names[0]} {CARDS[a]}, {names[1]} {CARDS[b]}" for a, b in draws)
@@ -79,18 +105,8 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
             ch, f"{ch.opponent_name} accepted. Draw for first dealer: {drawn}. "
                 f"{names[dealer]} deals first."),
         view=None)
-    try:
-        live = await svc.start(
-            guild_id=ch.guild_id, channel_id=ch.channel_id,
-            players=((ch.challenger_id, ch.challenger_name), (ch.opponent_id, ch.opponent_name)),
-            rules=rules, turn_timer=ch.turn_timer, challenge_id=ch.id, seed=seed,
-        )
-    except (AlreadyPlaying, StaleState) as e:
-        # Lost a race with another accept or challenge a moment ago.
-        await interaction.followup.send(f"The session could not start: {_why(e)}")
-        return
     settings = await svc.store.guild_settings(ch.guild_id)
-    if settings.threads and interaction.message is not None:
+    if settings.threads and can_make_thread(interaction) and interaction.message is not None:
         try:
             thread = await interaction.message.create_thread(
                 name=f"Umtali: {ch.challenger_name} vs {ch.opponent_name}"[:100])
@@ -100,13 +116,9 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
         else:
             live.channel_id = thread.id
             await svc.store.set_match_channel(live.id, thread.id)
-    await svc.open_table(live)
-
-
-def _why(e: Exception) -> str:
-    if isinstance(e, AlreadyPlaying):
-        return f"<@{e.user_id}> is already playing a match on this server."
-    return "the challenge is no longer open."
+    if not await svc.open_table(live):
+        await interaction.edit_original_response(
+            embed=challenge_embed(ch, CANCELLED), view=None)
 
 
 async def expire(client: discord.Client, ch: Challenge) -> None:
@@ -125,7 +137,6 @@ async def expire(client: discord.Client, ch: Challenge) -> None:
 
 
 async def expire_challenges(client: discord.Client, now: float | None = None) -> None:
-    now = time.time() if now is None else now
-    for ch in await service(client).store.open_challenges():
-        if now >= ch.expires_at:
-            await expire(client, ch)
+    svc = service(client)
+    for ch in await svc.store.due_challenges(svc.clock() if now is None else now):
+        await expire(client, ch)

@@ -8,9 +8,10 @@ from discord.ext import commands
 
 from cogs.umtali.access import service
 from cogs.umtali.actions import play_text
-from cogs.umtali.challenges import CHALLENGE_TTL, challenge_embed
+from cogs.umtali.challenges import CHALLENGE_TTL, challenge_embed, challenge_refusal
 from cogs.umtali.live import LiveMatch
-from cogs.umtali.panels import challenge_panel, resign_panel, table_panel
+from cogs.umtali.panels import challenge_panel, resign_panel
+from cogs.umtali.permissions import missing_here, refusal
 from cogs.umtali.practice import start_practice
 from cogs.umtali.private import send_private
 from cogs.umtali.records import (
@@ -22,7 +23,9 @@ from cogs.umtali.records import (
 )
 from cogs.umtali.render import COLOUR
 from cogs.umtali.rules_text import PAGES
+from cogs.umtali.tables import post_table
 from data.models import GuildSettings
+from data.store import Refused
 from umtali.rules import RuleSet
 
 LEVELS = [
@@ -103,11 +106,20 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
                 await interaction.response.send_message(
                     f"{who} already playing a match on this server.", ephemeral=True)
                 return
-        ch = await svc.store.create_challenge(
-            guild_id=interaction.guild.id, channel_id=interaction.channel.id,
-            challenger=(me.id, _name(me)), opponent=(opponent.id, _name(opponent)),
-            variant=rules_name, optional_melding=melding, turn_timer=timer, ttl=CHALLENGE_TTL,
-        )
+        if missing := missing_here(interaction):
+            await interaction.response.send_message(refusal(missing), ephemeral=True)
+            return
+        try:
+            ch = await svc.store.create_challenge(
+                guild_id=interaction.guild.id, channel_id=interaction.channel.id,
+                challenger=(me.id, _name(me)), opponent=(opponent.id, _name(opponent)),
+                variant=rules_name, optional_melding=melding, turn_timer=timer,
+                ttl=CHALLENGE_TTL, now=svc.clock(),
+            )
+        except Refused as e:
+            await interaction.response.send_message(
+                challenge_refusal(e, _name(opponent)), ephemeral=True)
+            return
         await interaction.response.send_message(
             f"<@{opponent.id}>", embed=challenge_embed(ch), view=challenge_panel(ch.id),
             allowed_mentions=discord.AllowedMentions(users=[opponent]))
@@ -175,22 +187,7 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
     @app_commands.command(description="Post the table of your match (or this thread's) again")
     @app_commands.guild_only()
     async def table(self, interaction: discord.Interaction) -> None:
-        assert interaction.guild is not None
-        svc = service(interaction.client)
-        live = svc.match_of(interaction.guild.id, interaction.user.id)
-        if live is None:
-            live = next((m for m in svc.matches.values()
-                         if m.channel_id == interaction.channel_id and not m.over), None)
-        if live is None:
-            await interaction.response.send_message(
-                "There is no match here, and you are not playing one.", ephemeral=True)
-            return
-        await interaction.response.send_message(embed=svc.table_embed(live),
-                                                view=table_panel(live.id))
-        message = await interaction.original_response()
-        if message.channel.id == live.channel_id:
-            live.table_message_id = message.id
-            await svc.store.set_table_message(live.id, message.id)
+        await post_table(interaction)
 
     @app_commands.command(description="The rules of Umtali, page by page")
     @app_commands.describe(page=f"Page 1 to {len(PAGES)}")

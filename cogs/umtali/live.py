@@ -33,6 +33,13 @@ class LiveMatch:
     #: In a practice match, the seat the computer plays and its level.
     computer_seat: int | None = None
     computer_level: str | None = None
+    #: The match's channel refused the bot for good: the match goes on in the players' DMs,
+    #: each panel carrying the table and the last turn.
+    channel_lost: bool = False
+    #: Ended with no winner (nobody could be reached, or the first post failed).
+    abandoned: bool = False
+    #: The last turn's announcement, shown with the hands while the channel is lost.
+    last_turn: str = ""
     #: The version each seat's DM panel shows, when known (not saved: after a restart the
     #: panels are simply sent again).
     dm_shown: list[int | None] = field(default_factory=lambda: [None, None])
@@ -48,7 +55,11 @@ class LiveMatch:
 
     @property
     def over(self) -> bool:
-        return self.session.over
+        return self.session.over or self.abandoned
+
+    def reachable(self, seat: int) -> bool:
+        """The seat's player can be told about the match (the computer needs no telling)."""
+        return self.is_computer(seat) or not self.channel_lost or not self.dm_refused[seat]
 
     def is_computer(self, seat: int) -> bool:
         return seat == self.computer_seat
@@ -80,4 +91,5 @@ class LiveMatch:
             unsent=list(json.loads(row.unsent)),
             computer_seat=row.computer_seat,
             computer_level=row.computer_level,
+            channel_lost=row.channel_lost,
         )

@@ -7,8 +7,10 @@ import logging
 import discord
 
 from cogs.umtali.access import service
+from cogs.umtali.mentions import NO_MENTIONS
+from cogs.umtali.permissions import CANCELLED, can_make_thread, missing_here, refusal
 from cogs.umtali.render import COLOUR
-from data.store import AlreadyPlaying
+from data.store import AlreadyPlaying, Refused
 from umtali.cards import CARDS
 from umtali.rules import RuleSet
 from umtali.session import Shuffler, draw_for_dealer
@@ -28,11 +30,30 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
         await interaction.response.send_message(
             "You are already playing a match on this server.", ephemeral=True)
         return
+    if missing := missing_here(interaction):
+        await interaction.response.send_message(refusal(missing), ephemeral=True)
+        return
     bot_user = interaction.client.user
     assert bot_user is not None
     computer = f"Computer ({LEVEL_NAMES[level]})"
     names = (me.display_name[:32], computer)
     seed = svc.new_seed()
+    try:
+        # Saved before anything is shown: a double click starts one session, not two.
+        live = await svc.start(
+            guild_id=interaction.guild.id, channel_id=interaction.channel.id,
+            players=((me.id, names[0]), (bot_user.id, computer)), rules=rules,
+            turn_timer=turn_timer, seed=seed, computer=(1, level),
+        )
+    except AlreadyPlaying:
+        await interaction.response.send_message(
+            "You are already playing a match on this server.", ephemeral=True)
+        return
+    except Refused as e:
+        await interaction.response.send_message(
+            "Slow down: you can start another practice session in "
+            f"{max(1, round(e.retry_after))} s.", ephemeral=True)
+        return
     draws, dealer = draw_for_dealer(Shuffler(seed), rules)
     drawn = "; ".join(f"{names[0]} {CARDS[a]}, {names[1]} {CARDS[b]}" for a, b in draws)
     embed = discord.Embed(
@@ -41,19 +62,9 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
                      f"({rules.describe()} rules). Results are kept, apart from the ratings.\n"
                      f"Draw for first dealer: {drawn}. {names[dealer]} deals first."),
         colour=COLOUR)
-    await interaction.response.send_message(embed=embed)
-    try:
-        live = await svc.start(
-            guild_id=interaction.guild.id, channel_id=interaction.channel.id,
-            players=((me.id, names[0]), (bot_user.id, computer)), rules=rules,
-            turn_timer=turn_timer, seed=seed, computer=(1, level),
-        )
-    except AlreadyPlaying:
-        await interaction.followup.send("You are already playing a match on this server.",
-                                        ephemeral=True)
-        return
+    await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
     settings = await svc.store.guild_settings(interaction.guild.id)
-    if settings.threads:
+    if settings.threads and can_make_thread(interaction):
         try:
             message = await interaction.original_response()
             thread = await message.create_thread(name=f"Umtali: {names[0]} vs {computer}"[:100])
@@ -62,4 +73,6 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
         else:
             live.channel_id = thread.id
             await svc.store.set_match_channel(live.id, thread.id)
-    await svc.open_table(live)
+    if not await svc.open_table(live):
+        embed.description = CANCELLED
+        await interaction.edit_original_response(embed=embed)

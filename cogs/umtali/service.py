@@ -1,25 +1,29 @@
-"""Matches in play: start, act, resign, time out, and tell Discord what happened.
+"""Matches in play: start, act, resign, time out, abandon; the one place that takes a match's lock.
 
-The engine decides what is legal; this module only asks it. Every accepted action is saved
-(state and move log, one transaction) before anyone is told about it.
+The engine decides what is legal; this module only asks it. Every change is made to a copy of
+the session and becomes the live one only once it is saved (state and move log, one
+transaction), so memory is never ahead of the database. Telling Discord is the delivery's job
+(``cogs.umtali.delivery``), the computer's turns the computers' (``cogs.umtali.computer``), and
+turn deadlines the clock's (``cogs.umtali.clock``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
-import re
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 import discord
-import orjson
 
+from cogs.umtali.clock import check_timers, heartbeat, resume_after_downtime, warn_before
+from cogs.umtali.computer import Computers
+from cogs.umtali.delivery import GONE, Delivery, dumps
 from cogs.umtali.live import LiveMatch
+from cogs.umtali.mentions import NO_MENTIONS, only
 from cogs.umtali.outbox import Batch
 from cogs.umtali.panels import hand_panel, table_panel
 from cogs.umtali.render import hand_embed, table_embed, turn_message
@@ -36,8 +40,8 @@ from umtali.view import SPECTATOR
 
 log = logging.getLogger(__name__)
 
-#: A warning goes out this long before a turn's deadline.
-WARN_BEFORE = 60.0
+ABANDONED = ("This match was abandoned: I could no longer reach {who}. Nobody wins it and no "
+             "rating changed; you are free to start another.")
 
 
 @dataclass
@@ -61,15 +65,9 @@ class MatchService:
         self.client = client
         self.store = store
         self.clock = clock
-        #: Seconds the computer waits before playing its turn, so people can follow it.
-        self.computer_pause = computer_pause
-        self._computer_tasks: dict[int, asyncio.Task[None]] = {}
-        #: The computer player of each practice match, with what it remembers of the hand.
-        self._computers: dict[int, Player] = {}
         self.matches: dict[int, LiveMatch] = {}
-        self._queues: dict[int, Batch] = {}
-        self._workers: dict[int, asyncio.Task[None]] = {}
-        self._idle: dict[int, asyncio.Event] = {}
+        self.delivery = Delivery(self)
+        self.computers = Computers(self, computer_pause)
 
     # -- loading and starting -------------------------------------------------------------
 
@@ -80,14 +78,15 @@ class MatchService:
     async def load_active(self) -> int:
         """Bring back every active match after a start or a restart."""
         restored = 0
-        for row in await self.store.matches_to_resume():
-            live = LiveMatch.from_row(row)
-            self.matches[row.id] = live
+        lives = [LiveMatch.from_row(row) for row in await self.store.matches_to_resume()]
+        await resume_after_downtime(self, lives)
+        for live in lives:
+            self.matches[live.id] = live
             restored += not live.over
             if live.unsent:
                 # Saved before a stop but never posted: post it now.
-                self._enqueue(live, Batch(announce=True, table=True, hands={0, 1}))
-            self._computer_next(live)
+                self.delivery.enqueue(live, Batch(announce=True, table=True, hands={0, 1}))
+            self.computers.next(live)
         return restored
 
     def match_of(self, guild_id: int, user_id: int) -> LiveMatch | None:
@@ -101,17 +100,18 @@ class MatchService:
         rules: RuleSet, turn_timer: int, challenge_id: int | None = None, seed: int | None = None,
         computer: tuple[int, str] | None = None,
     ) -> LiveMatch:
-        """Create and save a match (raises AlreadyPlaying / StaleState from the store).
+        """Create and save a match (raises AlreadyPlaying / StaleState / Refused from the store).
 
         ``computer`` is (seat, level) for a practice match against the computer.
         """
         session = Session(rules, self.new_seed() if seed is None else seed)
         computer_to_act = computer is not None and session.to_act == computer[0]
-        deadline = self.clock() + turn_timer if turn_timer and not computer_to_act else None
+        now = self.clock()
+        deadline = now + turn_timer if turn_timer and not computer_to_act else None
         match_id = await self.store.create_match(
             guild_id=guild_id, channel_id=channel_id, players=players, variant=rules.name,
             turn_timer=turn_timer, state=_saved(session),
-            deadline=deadline, challenge_id=challenge_id, computer=computer,
+            deadline=deadline, challenge_id=challenge_id, computer=computer, now=now,
         )
         live = LiveMatch(
             id=match_id, guild_id=guild_id, channel_id=channel_id, table_message_id=None,
@@ -124,19 +124,31 @@ class MatchService:
         self.matches[match_id] = live
         return live
 
-    async def open_table(self, live: LiveMatch) -> None:
-        """Announce the start, post the table, and send both hands."""
+    async def open_table(self, live: LiveMatch) -> bool:
+        """Announce the start, post the table, and send both hands. If the channel refuses
+        the first posts, the match is cancelled (both players freed) and False returned."""
         channel = self.client.get_partial_messageable(live.channel_id)
         # The draw for first dealer was shown on the challenge, before the deal.
         opening = turn_message(
             [e for e in live.session.opening if not isinstance(e, DealerChosen)], live.names)
-        await channel.send(opening + "\n" + self._your_turn(live),
-                           allowed_mentions=discord.AllowedMentions(users=True))
-        message = await channel.send(embed=self.table_embed(live), view=table_panel(live.id))
+        to_act = live.session.to_act
+        try:
+            await channel.send(opening + "\n" + self._your_turn(live),
+                               allowed_mentions=NO_MENTIONS if live.is_computer(to_act)
+                               else only(live.player_ids[to_act]))
+            message = await channel.send(embed=self.table_embed(live),
+                                         view=table_panel(live.id),
+                                         allowed_mentions=NO_MENTIONS)
+        except GONE as e:
+            log.info("match %d: the channel refused the first posts (%s %s): cancelled",
+                     live.id, e.status, e.code)
+            await self.abandon(live, "cancelled")
+            return False
         live.table_message_id = message.id
         await self.store.set_table_message(live.id, message.id)
-        self._enqueue(live, Batch(hands={0, 1}))
-        self._computer_next(live)
+        self.delivery.enqueue(live, Batch(hands={0, 1}))
+        self.computers.next(live)
+        return True
 
     # -- acting ---------------------------------------------------------------------------
 
@@ -156,10 +168,25 @@ class MatchService:
                 return Outcome(live, f"It is not your turn: {other} is playing.")
             return await self._apply(live, seat, move)
 
+    async def computer_move(
+        self, live: LiveMatch, seat: int,
+        player_of: Callable[[LiveMatch, int], Awaitable[Player]],
+    ) -> Outcome | None:
+        """The computer's next move, chosen and applied under the match's lock; None when it
+        is no longer the computer's turn."""
+        async with live.lock:
+            if live.over or live.session.to_act != seat:
+                return None
+            player = await player_of(live, seat)
+            # Searching takes a while: think in a thread so other matches go on.
+            move = await asyncio.to_thread(player.choose, live.session.view(seat))
+            return await self._apply(live, seat, move)
+
     async def _apply(self, live: LiveMatch, seat: int, move: Move) -> Outcome:
-        session = live.session
+        """Play ``move`` on a copy of the session; the copy becomes the live session once it
+        is saved. Call with the match's lock held."""
+        session = live.session.copy()
         hand = session.hand
-        version = live.version
         try:
             events = session.apply(move, seat)
         except UmtaliError as e:
@@ -174,39 +201,49 @@ class MatchService:
             deadline = self.clock() + live.turn_timer if timed else None
         finish = _finish(session) if session.over else None
         announce: list[str] = []
+        text = ""
         if turn_over:
             text = "\n".join([*live.pending, *lines])
             if not session.over:
-                text += "\n" + self._your_turn(live)
-            announce.append(text.strip()[:2000])
-        # Saved with the move: the announcements not posted yet, this turn's included.
-        unsent = [*live.unsent, *announce]
+                text += "\n" + self._your_turn(live, session)
+            text = text.strip()[:2000]
+            if not live.channel_lost:
+                announce.append(text)
         try:
+            # Saved with the move: the announcements not posted yet, this turn's included.
             await self.store.record_move(
-                match_id=live.id, version=version, seat=seat, move=str(session.moves[-1]),
-                state=_saved(session), deadline=deadline,
-                pending="\n".join(pending), unsent=_json(unsent), finish=finish,
+                match_id=live.id, version=live.version, seat=seat,
+                move=str(session.moves[-1]), state=_saved(session), deadline=deadline,
+                pending="\n".join(pending), unsent=dumps([*live.unsent, *announce]),
+                finish=finish,
             )
-        except BaseException:
-            # Nothing is lost: the match goes back to what the database holds.
+        except StaleState:
+            # Another process (or a restart) moved the match on: take what the database holds.
             await self._reload(live)
+            return Outcome(live, "The match moved on meanwhile; here is your hand as it is now.",
+                           stale=True)
+        except BaseException:
+            # Not saved, so not played: memory stays as the database has it.
+            self.computers.drop(live.id)
             raise
+        live.session = session
         if deadline != live.deadline:
             live.warned = False
         live.deadline = deadline
         live.pending = pending
-        # In place: the sender may have posted (and dropped) earlier ones meanwhile.
         live.unsent.extend(announce)
+        if text:
+            live.last_turn = text
         if turn_over:
             # Discord hears of a turn once, when it ends: the announcement, the table, and the
             # hands (a hand whose DM panel already shows this version is left alone).
-            self._enqueue(live, Batch(announce=True, table=True, hands={0, 1}))
-            self._computer_next(live)
+            self.delivery.enqueue(live, Batch(announce=True, table=True, hands={0, 1}))
+            self.computers.next(live)
         return Outcome(live, events=events)
 
     async def _reload(self, live: LiveMatch) -> None:
         # The computer may remember a move that is being undone: it catches up afresh.
-        self._computers.pop(live.id, None)
+        self.computers.drop(live.id)
         row = await self.store.match(live.id)
         if row is not None:
             fresh = LiveMatch.from_row(row)
@@ -216,217 +253,173 @@ class MatchService:
             live.unsent = fresh.unsent
 
     async def resign(self, live: LiveMatch, seat: int, how: str = "resigned") -> bool:
-        """``seat`` gives up the session; False if the match had already ended."""
+        """``seat`` gives up the session; False if the match had already ended. A failed save
+        raises, and leaves the match as the database has it: in play."""
         async with live.lock:
-            if live.over:
-                return False
-            events = live.session.resign(seat, how)
-            text = turn_message(events, live.names)
-            unsent = [*live.unsent, text]
-            try:
-                await self.store.finish_match(
-                    match_id=live.id, version=live.version,
-                    state=_saved(live.session),
-                    finish=_finish(live.session), unsent=_json(unsent),
-                )
-            except StaleState:
-                await self._reload(live)
-                return False
-            live.deadline = None
-            live.unsent.append(text)
-            # No move was made, so the panels' version did not change: send them regardless.
-            live.dm_shown = [None, None]
-            self._enqueue(live, Batch(announce=True, table=True, hands={0, 1}))
-            return True
+            return await self._resign(live, seat, how)
 
-    # -- the computer ---------------------------------------------------------------------
-
-    def _computer_next(self, live: LiveMatch) -> None:
-        """If the computer is to act, let it play its turn (after a pause)."""
-        if live.over or live.computer_seat is None or live.session.to_act != live.computer_seat:
-            return
-        task = self._computer_tasks.get(live.id)
-        if task is None or task.done():
-            self._computer_tasks[live.id] = asyncio.create_task(self._computer_turn(live))
-
-    async def _computer_turn(self, live: LiveMatch) -> None:
-        from umtali.ai import LEVELS
-        from umtali.ai.resume import resumed
-
-        seat = live.computer_seat
-        assert seat is not None
-        await asyncio.sleep(self.computer_pause)
+    async def _resign(self, live: LiveMatch, seat: int, how: str) -> bool:
+        if live.over:
+            return False
+        session = live.session.copy()
+        events = session.resign(seat, how)
+        text = turn_message(events, live.names)
+        announce = [] if live.channel_lost else [text]
         try:
-            while not live.over and live.session.to_act == seat:
-                async with live.lock:
-                    if live.over or live.session.to_act != seat:
-                        return
-                    player = self._computers.get(live.id)
-                    if player is None:
-                        # First turn, or after a restart: caught up on the hand in play, so
-                        # it plays as if it had never stopped (and its game replays).
-                        make = LEVELS[live.computer_level or "normal"]
-                        player = await asyncio.to_thread(resumed, make, live.session, seat)
-                        self._computers[live.id] = player
-                    view = live.session.view(seat)
-                    # Searching takes a while: think in a thread so other matches go on.
-                    move = await asyncio.to_thread(player.choose, view)
-                    outcome = await self._apply(live, seat, move)
-                if not outcome.ok:
-                    self._computers.pop(live.id, None)
-                    log.error("match %d: the computer's move %s was refused: %s", live.id,
-                              move, outcome.error)
-                    return
-        except Exception:
-            log.exception("match %d: the computer's turn failed", live.id)
+            await self.store.finish_match(
+                match_id=live.id, version=live.version, state=_saved(session),
+                finish=_finish(session), unsent=dumps([*live.unsent, *announce]),
+            )
+        except StaleState:
+            await self._reload(live)
+            return False
+        live.session = session
+        live.deadline = None
+        live.unsent.extend(announce)
+        live.last_turn = text
+        # No move was made, so the panels' version did not change: send them regardless.
+        live.dm_shown = [None, None]
+        self.delivery.enqueue(live, Batch(announce=True, table=True, hands={0, 1}))
+        return True
+
+    async def forfeit_if_late(self, live: LiveMatch, now: float) -> bool:
+        """The player to act forfeits if, under the lock, their turn's deadline has passed:
+        a move saved a moment ago gave the next player a deadline of their own."""
+        async with live.lock:
+            if live.over or live.deadline is None or now < live.deadline:
+                return False
+            return await self._resign(live, live.session.to_act, "timed out")
+
+    async def warn_if_due(self, live: LiveMatch, now: float) -> None:
+        """Tell the player to act that their time is nearly up (once a turn)."""
+        async with live.lock:
+            if live.over or live.warned or live.deadline is None or not (
+                    live.deadline - warn_before(live) <= now < live.deadline):
+                return
+            await self.store.set_warned(live.id)
+            live.warned = True
+            seat, left = live.session.to_act, max(1, round(live.deadline - now))
+        await self.delivery.warn(live, seat, left)
+
+    async def abandon(self, live: LiveMatch, how: str = "abandoned") -> bool:
+        """End the match with no winner and no record, freeing both players."""
+        async with live.lock:
+            if live.over or not await self.store.abandon_match(live.id, how, self.clock()):
+                return False
+            live.abandoned = True
+            live.deadline = None
+            live.unsent.clear()
+        log.info("match %d %s", live.id, how)
+        if how == "abandoned":
+            live.dm_shown = [None, None]
+            self.delivery.enqueue(live, Batch(hands={0, 1}))
+        else:
+            self.forget(live)
+        return True
+
+    async def abandon_if_unreachable(self, live: LiveMatch) -> bool:
+        """With its channel lost, a match whose player cannot be told of their turn (DMs
+        closed too) is abandoned: the clock would otherwise forfeit someone never told."""
+        if live.over or all(live.reachable(seat) for seat in (0, 1)):
+            return False
+        return await self.abandon(live)
+
+    async def lose_channel(self, live: LiveMatch) -> None:
+        """The match's channel refused the bot for good: what waited to be posted there is
+        dropped, and the match goes on in DMs."""
+        async with live.lock:
+            live.channel_lost = True
+            live.unsent.clear()
+            await self.store.set_channel_lost(live.id)
+
+    async def move_to(self, live: LiveMatch, channel_id: int, table_message_id: int) -> int | None:
+        """The match's live table is now ``table_message_id`` in ``channel_id``; the id of the
+        table it replaced (if in the same channel), which should say where the live one is."""
+        async with live.lock:
+            old = live.table_message_id if live.channel_id == channel_id else None
+            await self.store.move_match(live.id, channel_id, table_message_id)
+            live.channel_id, live.table_message_id = channel_id, table_message_id
+            live.channel_lost = False
+        return old
+
+    async def posted(self, live: LiveMatch, count: int) -> None:
+        """The first ``count`` unsent announcements are posted: forget them, in memory and in
+        the database. Under the lock: a move being saved holds the list it is saving, and a
+        write of ours in between would drop its announcement from the database."""
+        async with live.lock:
+            del live.unsent[:count]
+            await self.store.set_unsent(live.id, dumps(live.unsent))
+
+    def forget(self, live: LiveMatch) -> None:
+        """Free everything kept for a finished match."""
+        self.matches.pop(live.id, None)
+        self.delivery.forget(live.id)
+        self.computers.forget(live.id)
+
+    def tracked(self, match_id: int) -> bool:
+        """Anything at all is still kept for ``match_id`` (tests)."""
+        return (match_id in self.matches or self.delivery.tracked(match_id)
+                or self.computers.tracked(match_id))
+
+    # -- the computer, timers and sending ------------------------------------------------
 
     async def computer_idle(self) -> None:
-        """Wait until no computer turn is under way (tests, shutdown)."""
-        while any(not t.done() for t in self._computer_tasks.values()):
-            await asyncio.gather(*self._computer_tasks.values(), return_exceptions=True)
-
-    # -- timers ---------------------------------------------------------------------------
+        await self.computers.idle()
 
     async def check_timers(self, now: float | None = None) -> None:
-        """Warn a player whose turn is nearly over; forfeit one whose time ran out."""
-        now = self.clock() if now is None else now
-        for live in list(self.matches.values()):
-            if live.over or live.deadline is None:
-                continue
-            seat = live.session.to_act
-            if now >= live.deadline:
-                if await self.resign(live, seat, "timed out"):
-                    log.info("match %d: seat %d timed out", live.id, seat)
-            elif not live.warned and now >= live.deadline - min(WARN_BEFORE, live.turn_timer / 2):
-                live.warned = True
-                await self.store.set_warned(live.id)
-                left = max(1, round(live.deadline - now))
-                channel = self.client.get_partial_messageable(live.channel_id)
-                await channel.send(
-                    f"<@{live.player_ids[seat]}>, {left} seconds left for your turn, or you "
-                    "forfeit the session.",
-                    allowed_mentions=discord.AllowedMentions(users=True),
-                )
+        await check_timers(self, self.clock() if now is None else now)
+
+    async def flush(self, match_id: int | None = None) -> None:
+        await self.delivery.flush(match_id)
+
+    async def send_hand(self, live: LiveMatch, seat: int) -> None:
+        await self.delivery.send_hand(live, seat)
 
     # -- rendering ------------------------------------------------------------------------
 
-    def table_embed(self, live: LiveMatch) -> discord.Embed:
+    def table_embed(self, live: LiveMatch, note: str = "") -> discord.Embed:
         return table_embed(live.session.view(SPECTATOR), live.names, live.id,
-                           deadline=live.deadline)
+                           deadline=live.deadline, note=note)
 
     def hand_message(self, live: LiveMatch, seat: int, note: str = "") -> tuple[
             discord.Embed, discord.ui.View]:
         view = live.session.view(seat)
+        if live.abandoned:
+            who = " and ".join(live.names[s] for s in (0, 1) if not live.reachable(s))
+            note = ABANDONED.format(who=who or "this match's channel")
+            return hand_embed(view, live.names, live.id, note), discord.ui.View(timeout=None)
         return (hand_embed(view, live.names, live.id, note),
                 hand_panel(view, live.id, live.version))
+
+    def dm_panel(self, live: LiveMatch, seat: int, note: str = "") -> tuple[
+            list[discord.Embed], discord.ui.View]:
+        """The DM panel: the hand, and while the channel is lost the table with the last turn
+        too (it is public; the hand is this player's own)."""
+        embed, view = self.hand_message(live, seat, note)
+        if not live.channel_lost:
+            return [embed], view
+        return [self.table_embed(live, live.last_turn[-1000:]), embed], view
 
     def answered_on_dm(self, live: LiveMatch, seat: int, message_id: int) -> None:
         """The answer to an action is about to show the seat's hand on ``message_id``: if
         that is the seat's DM panel, it needs no edit of its own."""
-        if message_id == live.dm_message_ids[seat]:
+        if message_id == live.dm_message_ids[seat] and not live.channel_lost:
             live.dm_shown[seat] = live.version
 
-    def _your_turn(self, live: LiveMatch) -> str:
-        if live.over or live.is_computer(live.session.to_act):
+    def _your_turn(self, live: LiveMatch, session: Session | None = None) -> str:
+        session = session or live.session
+        if session.over or live.is_computer(session.to_act):
             return ""
-        return f"<@{live.player_ids[live.session.to_act]}>, your turn."
-
-    # -- sending --------------------------------------------------------------------------
-
-    def _enqueue(self, live: LiveMatch, batch: Batch) -> None:
-        queued = self._queues.setdefault(live.id, Batch())
-        queued.merge(batch)
-        idle = self._idle.setdefault(live.id, asyncio.Event())
-        idle.clear()
-        worker = self._workers.get(live.id)
-        if worker is None or worker.done():
-            self._workers[live.id] = asyncio.create_task(self._send_loop(live))
-
-    async def flush(self, match_id: int | None = None) -> None:
-        """Wait until everything queued has been sent (tests, shutdown)."""
-        ids = [match_id] if match_id is not None else list(self._idle)
-        for i in ids:
-            idle = self._idle.get(i)
-            if idle is not None:
-                await idle.wait()
-
-    async def _send_loop(self, live: LiveMatch) -> None:
-        while True:
-            batch = self._queues.pop(live.id, None)
-            if batch is None or batch.empty:
-                self._idle[live.id].set()
-                if live.over and not live.unsent:
-                    self.matches.pop(live.id, None)
-                    self._computers.pop(live.id, None)
-                return
-            try:
-                await self._send(live, batch)
-            except Exception:
-                log.exception("match %d: sending to Discord failed", live.id)
-
-    async def _send(self, live: LiveMatch, batch: Batch) -> None:
-        channel = self.client.get_partial_messageable(live.channel_id)
-        if batch.announce and live.unsent:
-            posted = 0
-            try:
-                while posted < len(live.unsent):
-                    # Turns that piled up (Discord slow, or a restart) go out as one message.
-                    text, count = merged(live.unsent[posted:])
-                    await channel.send(text, allowed_mentions=discord.AllowedMentions(users=True))
-                    posted += count
-            finally:
-                # Forget what was posted; the rest is tried again with the next batch.
-                if posted:
-                    del live.unsent[:posted]
-                    await self.store.set_unsent(live.id, _json(live.unsent))
-        if batch.table and live.table_message_id is not None:
-            view = None if live.over else table_panel(live.id)
-            await channel.get_partial_message(live.table_message_id).edit(
-                embed=self.table_embed(live), view=view)
-        for seat in sorted(batch.hands):
-            await self.send_hand(live, seat)
-
-    async def send_hand(self, live: LiveMatch, seat: int) -> None:
-        """The seat's private hand by DM, edited in place; once refused, never tried again."""
-        if live.dm_refused[seat] or live.is_computer(seat):
-            return
-        version = live.version
-        if live.dm_shown[seat] == version:
-            return
-        embed, view = self.hand_message(live, seat)
-        channel_id, message_id = live.dm_channel_ids[seat], live.dm_message_ids[seat]
-        if channel_id is not None and message_id is not None:
-            dm = self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
-            try:
-                await dm.get_partial_message(message_id).edit(embed=embed, view=view)
-                live.dm_shown[seat] = version
-                return
-            except discord.NotFound:
-                pass
-        user_id = live.player_ids[seat]
-        try:
-            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            message = await user.send(embed=embed, view=view)
-        except discord.Forbidden:
-            live.dm_refused[seat] = True
-            await self.store.set_dm_refused(live.id, seat)
-            channel = self.client.get_partial_messageable(live.channel_id)
-            await channel.send(
-                f"<@{user_id}>, I can't send you direct messages: use the **My hand** button "
-                "on the table to see your cards and play.",
-                allowed_mentions=discord.AllowedMentions(users=True),
-            )
-            return
-        live.dm_channel_ids[seat] = message.channel.id
-        live.dm_message_ids[seat] = message.id
-        live.dm_shown[seat] = version
-        await self.store.set_dm_message(live.id, seat, message.channel.id, message.id)
+        return f"<@{live.player_ids[session.to_act]}>, your turn."
 
     async def close(self) -> None:
-        for task in [*self._workers.values(), *self._computer_tasks.values()]:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await self.delivery.close()
+        await self.computers.close()
+        # When the bot stopped: the next start gives running turns back their time.
+        try:
+            await heartbeat(self)
+        except Exception as e:
+            log.warning("could not note when the bot stopped (%s)", e)
 
 
 def _finish(session: Session) -> Finish:
@@ -442,33 +435,10 @@ def _finish(session: Session) -> Finish:
     )
 
 
-_YOUR_TURN = re.compile(r"\n?<@[0-9]+>, your turn\.$")
-
-
-def merged(texts: list[str], limit: int = 2000) -> tuple[str, int]:
-    """The first of ``texts`` joined into one message of at most ``limit`` characters, and how
-    many it holds (at least one). Only the last keeps its "your turn" mention: the earlier ones
-    are out of date, and a mention pings."""
-    out = texts[0]
-    count = 1
-    for text in texts[1:]:
-        joined = _YOUR_TURN.sub("", out) + "\n" + text
-        if len(joined) > limit:
-            break
-        out, count = joined, count + 1
-    return out, count
-
-
-def _json(data: object) -> str:
-    # orjson: the state is saved with every move, and this is several times faster than json.
-    return orjson.dumps(data).decode()
-
-
 def _saved(session: Session) -> str:
     """The session as saved with each move."""
-    return _json(session_to_json(session))
+    return dumps(session_to_json(session))
 
 
 def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
-

@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from cogs.umtali.access import service
 from cogs.umtali.challenges import expire_challenges
+from cogs.umtali.clock import heartbeat
 from data.store import Store
 
 log = logging.getLogger(__name__)
@@ -46,10 +47,13 @@ async def run_timers(bot: commands.Bot, every: float = 1.0) -> None:
     ticks = 0
     while not bot.is_closed():
         try:
-            await service(bot).check_timers()
+            svc = service(bot)
+            await svc.check_timers()
             if ticks % 10 == 0:
                 await expire_challenges(bot)
-        except Exception:
-            log.exception("timer check failed")
+                # When the bot was last alive: after a crash, running turns get their time back.
+                await heartbeat(svc)
+        except Exception as e:
+            log.warning("timer check failed (%s: %s); trying again", e.__class__.__name__, e)
         ticks += 1
         await asyncio.sleep(every)

@@ -1,0 +1,98 @@
+"""Turn deadlines: a warning before the end, a forfeit when time is up, and a fair grace for
+the turns that were running while the bot was offline (nobody could play then).
+
+The bot notes in the database when it was last alive (every few seconds, and when it stops),
+so that after a restart each running turn gets back the time it had left, and at least a minute.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from cogs.umtali.delivery import dumps
+from cogs.umtali.live import LiveMatch
+
+if TYPE_CHECKING:
+    from cogs.umtali.service import MatchService
+
+log = logging.getLogger(__name__)
+
+#: A warning goes out this long before a turn's deadline (half the turn, for short turns).
+WARN_BEFORE = 60.0
+#: After downtime, a running turn gets at least this long (or its whole timer, if shorter).
+GRACE = 60.0
+#: Downtime at least this long is told in the match's channel (a quick restart is not).
+NOTICE_AFTER = 30.0
+#: The meta key holding when the bot was last alive.
+ALIVE_AT = "alive_at"
+
+
+def warn_before(live: LiveMatch) -> float:
+    return min(WARN_BEFORE, live.turn_timer / 2)
+
+
+async def check_timers(svc: MatchService, now: float) -> None:
+    """Warn a player whose turn is nearly over; forfeit one whose time ran out. Each match is
+    judged under its own lock; a failure (say, a save) is tried again at the next check."""
+    for live in list(svc.matches.values()):
+        if live.over:
+            continue
+        # A computer turn that failed (a save, say) is given another go.
+        svc.computers.next(live)
+        if live.deadline is None:
+            continue
+        try:
+            if now >= live.deadline:
+                if await svc.forfeit_if_late(live, now):
+                    log.info("match %d: seat %d timed out", live.id, 1 - live.session.winner)
+            elif not live.warned and now >= live.deadline - warn_before(live):
+                await svc.warn_if_due(live, now)
+        except Exception as e:
+            log.warning("match %d: the turn clock could not act (%s: %s); trying again",
+                        live.id, e.__class__.__name__, e)
+
+
+async def heartbeat(svc: MatchService) -> None:
+    await svc.store.set_meta(ALIVE_AT, repr(svc.clock()))
+
+
+def _duration(seconds: float) -> str:
+    minutes = round(seconds / 60)
+    if minutes < 2:
+        return f"{round(seconds)} seconds"
+    if minutes < 120:
+        return f"{minutes} minutes"
+    return f"{round(seconds / 3600)} hours"
+
+
+async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch]) -> None:
+    """Give each running turn back the time it had when the bot stopped (at least GRACE), with
+    its warning to come, and say so in the match's channel after a real outage."""
+    now = svc.clock()
+    saved = await svc.store.get_meta(ALIVE_AT)
+    stopped_at = min(float(saved), now) if saved else now
+    offline = now - stopped_at
+    for live in lives:
+        if live.over or live.deadline is None:
+            continue
+        left = max(0.0, live.deadline - stopped_at)
+        deadline = now + max(left, min(GRACE, float(live.turn_timer)))
+        notice = offline >= NOTICE_AFTER
+        if not notice and abs(deadline - live.deadline) < 1:
+            continue
+        unsent = list(live.unsent)
+        if notice and not live.channel_lost:
+            seat = live.session.to_act
+            stamp = discord.utils.format_dt(dt.datetime.fromtimestamp(deadline, dt.UTC), "R")
+            unsent.append(
+                f"I was offline for {_duration(offline)}, so nobody could play. It is still "
+                f"{live.names[seat]}'s turn, which now ends {stamp}.\n"
+                f"<@{live.player_ids[seat]}>, your turn.")
+        await svc.store.resume_turn(live.id, deadline, dumps(unsent))
+        live.deadline, live.warned, live.unsent = deadline, False, unsent
+        log.info("match %d: turn resumed after %.0f s offline; %.0f s left", live.id, offline,
+                 deadline - now)

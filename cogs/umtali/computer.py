@@ -1,0 +1,95 @@
+"""The computer's turns in practice matches: one player kept per match, playing after a pause.
+
+The player keeps what it saw of the hand in play between its turns; after a restart (or a move
+that was undone) it is rebuilt from its seat's views of the hand, so it plays exactly as if it
+had never stopped. Its moves go through the service like anyone's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+from cogs.umtali.live import LiveMatch
+from umtali.players import Player
+
+if TYPE_CHECKING:
+    from cogs.umtali.service import MatchService
+
+log = logging.getLogger(__name__)
+
+
+class Computers:
+    def __init__(self, service: MatchService, pause: float) -> None:
+        self.service = service
+        #: Seconds the computer waits before playing its turn, so people can follow it.
+        self.pause = pause
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        #: The computer player of each practice match, with what it remembers of the hand.
+        self._players: dict[int, Player] = {}
+
+    def next(self, live: LiveMatch) -> None:
+        """If the computer is to act, let it play its turn (after a pause)."""
+        if live.over or live.computer_seat is None or live.session.to_act != live.computer_seat:
+            return
+        task = self._tasks.get(live.id)
+        if task is None or task.done():
+            self._tasks[live.id] = asyncio.create_task(self._turn(live))
+
+    def drop(self, match_id: int) -> None:
+        """Forget the player's memory (a move it saw was undone): it catches up afresh."""
+        self._players.pop(match_id, None)
+
+    def forget(self, match_id: int) -> None:
+        """Free what a finished match kept here."""
+        self._players.pop(match_id, None)
+        task = self._tasks.pop(match_id, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
+    def tracked(self, match_id: int) -> bool:
+        return match_id in self._tasks or match_id in self._players
+
+    async def idle(self) -> None:
+        """Wait until no computer turn is under way (tests, shutdown)."""
+        while any(not t.done() for t in self._tasks.values()):
+            await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+
+    async def close(self) -> None:
+        for task in self._tasks.values():
+            task.cancel()
+        await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+
+    async def _turn(self, live: LiveMatch) -> None:
+        seat = live.computer_seat
+        assert seat is not None
+        await asyncio.sleep(self.pause)
+        try:
+            while not live.over and live.session.to_act == seat:
+                outcome = await self.service.computer_move(live, seat, self._player)
+                if outcome is None:
+                    return
+                if not outcome.ok:
+                    self.drop(live.id)
+                    log.error("match %d: the computer's move was refused: %s", live.id,
+                              outcome.error)
+                    return
+        except Exception:
+            # The next action, or a restart, gives it its turn again.
+            self.drop(live.id)
+            log.exception("match %d: the computer's turn failed", live.id)
+
+    async def _player(self, live: LiveMatch, seat: int) -> Player:
+        """The match's computer player, caught up on the hand in play."""
+        from umtali.ai import LEVELS
+        from umtali.ai.resume import resumed
+
+        player = self._players.get(live.id)
+        if player is None:
+            # First turn, or after a restart: caught up on the hand in play, so it plays as if
+            # it had never stopped (and its game replays).
+            make = LEVELS[live.computer_level or "normal"]
+            player = await asyncio.to_thread(resumed, make, live.session, seat)
+            self._players[live.id] = player
+        return player

@@ -1,0 +1,285 @@
+"""Delivery to Discord: what a match must still tell, sent in order by one worker per match.
+
+Actions never wait on Discord's REST API: they queue a ``Batch`` and return. Each destination
+(the match's channel with its announcements and table, each player's DM) is delivered on its
+own, so one that fails holds up none of the others. A failure that may pass (a 5xx, a lost
+connection) is tried again a little later. A channel that refuses the bot for good (deleted,
+locked, permission removed) is marked lost: the match goes on in the players' DMs, each panel
+carrying the table and the last turn, and the service abandons a match whose players can no
+longer be told anything.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+from typing import TYPE_CHECKING
+
+import aiohttp
+import discord
+import orjson
+
+from cogs.umtali.live import LiveMatch
+from cogs.umtali.mentions import NO_MENTIONS, only
+from cogs.umtali.outbox import Batch
+from cogs.umtali.panels import table_panel
+
+if TYPE_CHECKING:
+    from cogs.umtali.service import MatchService
+
+log = logging.getLogger(__name__)
+
+#: Discord's answers that will not change if asked again: the place is gone or closed to us.
+GONE = (discord.NotFound, discord.Forbidden)
+#: Failures that may pass: Discord's 5xx (after discord.py's own retries), the network. Any
+#: other refusal (a 400) is a bug of ours: logged, and not tried again.
+PASSING = (discord.DiscordServerError, aiohttp.ClientError, TimeoutError, OSError)
+#: Discord's error code for a message that no longer exists (its channel still does).
+UNKNOWN_MESSAGE = 10008
+#: Seconds before a failure that may pass is tried again (doubling, up to RETRY_MAX).
+RETRY_FIRST, RETRY_MAX = 5.0, 120.0
+
+CHANNEL_LOST = ("I can no longer post in this match's channel (it was deleted, locked, or I "
+                "lost permission there). Play on here: the table comes with your hand. "
+                "`/umtali table` in another channel brings the match there.")
+
+_YOUR_TURN = re.compile(r"\n?<@([0-9]+)>, your turn\.$")
+
+
+class Delivery:
+    def __init__(self, service: MatchService) -> None:
+        self.service = service
+        self._queues: dict[int, Batch] = {}
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._idle: dict[int, asyncio.Event] = {}
+        self._retries: dict[int, asyncio.TimerHandle] = {}
+        self._backoff: dict[int, float] = {}
+
+    @property
+    def client(self) -> discord.Client:
+        return self.service.client
+
+    # -- the queue ------------------------------------------------------------------------
+
+    def enqueue(self, live: LiveMatch, batch: Batch) -> None:
+        queued = self._queues.setdefault(live.id, Batch())
+        queued.merge(batch)
+        self._idle.setdefault(live.id, asyncio.Event()).clear()
+        worker = self._workers.get(live.id)
+        if worker is None or worker.done():
+            self._workers[live.id] = asyncio.create_task(self._run(live))
+
+    async def flush(self, match_id: int | None = None) -> None:
+        """Wait until everything queued has been sent (tests, shutdown)."""
+        ids = [match_id] if match_id is not None else list(self._idle)
+        for i in ids:
+            idle = self._idle.get(i)
+            if idle is not None:
+                await idle.wait()
+
+    def forget(self, match_id: int) -> None:
+        """Free what a finished match kept here (its worker is ending, or has ended)."""
+        self._queues.pop(match_id, None)
+        self._workers.pop(match_id, None)
+        self._backoff.pop(match_id, None)
+        idle = self._idle.pop(match_id, None)
+        if idle is not None:
+            idle.set()
+        retry = self._retries.pop(match_id, None)
+        if retry is not None:
+            retry.cancel()
+
+    def tracked(self, match_id: int) -> bool:
+        return any(match_id in d for d in (self._queues, self._workers, self._idle,
+                                           self._retries, self._backoff))
+
+    async def close(self) -> None:
+        for retry in self._retries.values():
+            retry.cancel()
+        for task in self._workers.values():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    async def _run(self, live: LiveMatch) -> None:
+        while True:
+            batch = self._queues.pop(live.id, None)
+            if batch is None or batch.empty:
+                self._idle[live.id].set()
+                if live.over and not live.unsent:
+                    self.service.forget(live)
+                return
+            try:
+                again = await self._send(live, batch)
+            except Exception:
+                log.exception("match %d: sending to Discord failed", live.id)
+                again = Batch()
+            if again.empty:
+                self._backoff.pop(live.id, None)
+            else:
+                self._retry(live, again)
+
+    def _retry(self, live: LiveMatch, batch: Batch) -> None:
+        delay = self._backoff.get(live.id, RETRY_FIRST)
+        self._backoff[live.id] = min(delay * 2, RETRY_MAX)
+        old = self._retries.pop(live.id, None)
+        if old is not None:
+            old.cancel()
+        self._retries[live.id] = asyncio.get_running_loop().call_later(
+            delay, self.enqueue, live, batch)
+
+    # -- sending --------------------------------------------------------------------------
+
+    async def _send(self, live: LiveMatch, batch: Batch) -> Batch:
+        """Send ``batch``; what failed for now and should be tried again."""
+        again = Batch()
+        if batch.announce or batch.table:
+            try:
+                if batch.announce:
+                    await self._announce(live)
+                if batch.table:
+                    await self._table(live)
+            except GONE as e:
+                await self._lose_channel(live, e)
+            except PASSING as e:
+                log.warning("match %d: posting to channel %d failed for now (%s); trying "
+                            "again later", live.id, live.channel_id, e)
+                again.announce, again.table = batch.announce, batch.table
+        # With the channel lost, a turn's end reaches the next player as a new DM (a new
+        # message notifies; an edit does not).
+        ping = live.channel_lost and batch.announce and not live.over
+        for seat in sorted(batch.hands):
+            try:
+                await self.send_hand(live, seat, new=ping and seat == live.session.to_act)
+            except PASSING as e:
+                log.warning("match %d: the hand of seat %d could not be sent for now (%s)",
+                            live.id, seat, e)
+                again.hands.add(seat)
+        return again
+
+    async def _announce(self, live: LiveMatch) -> None:
+        channel = self.client.get_partial_messageable(live.channel_id)
+        while live.unsent and not live.channel_lost:
+            # Turns that piled up (Discord slow, or a restart) go out as one message.
+            text, count = merged(live.unsent)
+            await channel.send(text, allowed_mentions=_turn_mention(text))
+            await self.service.posted(live, count)
+
+    async def _table(self, live: LiveMatch) -> None:
+        if live.channel_lost or live.table_message_id is None:
+            return
+        channel = self.client.get_partial_messageable(live.channel_id)
+        embed = self.service.table_embed(live)
+        view = None if live.over else table_panel(live.id)
+        try:
+            await channel.get_partial_message(live.table_message_id).edit(embed=embed, view=view)
+        except discord.NotFound as e:
+            if e.code != UNKNOWN_MESSAGE:
+                raise
+            # Someone deleted the table: it is posted again, and that one is kept up to date.
+            if view is None:
+                message = await channel.send(embed=embed, allowed_mentions=NO_MENTIONS)
+            else:
+                message = await channel.send(embed=embed, view=view,
+                                             allowed_mentions=NO_MENTIONS)
+            live.table_message_id = message.id
+            await self.service.store.set_table_message(live.id, message.id)
+
+    async def send_hand(self, live: LiveMatch, seat: int, *, new: bool = False,
+                        note: str = "") -> None:
+        """The seat's private hand by DM, edited in place (``new``: as a new message, which
+        notifies); once refused, never tried again."""
+        if live.dm_refused[seat] or live.is_computer(seat):
+            return
+        version = live.version
+        if live.dm_shown[seat] == version and not (new or note):
+            return
+        embeds, view = self.service.dm_panel(live, seat, note)
+        channel_id, message_id = live.dm_channel_ids[seat], live.dm_message_ids[seat]
+        if channel_id is not None and message_id is not None and not new:
+            dm = self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+            try:
+                await dm.get_partial_message(message_id).edit(embeds=embeds, view=view)
+                live.dm_shown[seat] = version
+                return
+            except GONE:
+                pass  # deleted, or DMs closed since: a new message says whether they are
+        user_id = live.player_ids[seat]
+        try:
+            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            message = await user.send(embeds=embeds, view=view)
+        except GONE:
+            await self._dm_refused(live, seat)
+            return
+        live.dm_channel_ids[seat] = message.channel.id
+        live.dm_message_ids[seat] = message.id
+        live.dm_shown[seat] = version
+        await self.service.store.set_dm_message(live.id, seat, message.channel.id, message.id)
+
+    async def warn(self, live: LiveMatch, seat: int, left: int) -> None:
+        """``left`` seconds remain for the seat's turn: say so where the player will see it."""
+        text = f"{left} seconds left for your turn, or you forfeit the session."
+        user_id = live.player_ids[seat]
+        if not live.channel_lost:
+            channel = self.client.get_partial_messageable(live.channel_id)
+            try:
+                await channel.send(f"<@{user_id}>, {text}", allowed_mentions=only(user_id))
+                return
+            except GONE as e:
+                await self._lose_channel(live, e)
+        if not live.over:
+            await self.send_hand(live, seat, new=True, note=text)
+
+    async def _dm_refused(self, live: LiveMatch, seat: int) -> None:
+        live.dm_refused[seat] = True
+        await self.service.store.set_dm_refused(live.id, seat)
+        if live.channel_lost:
+            await self.service.abandon_if_unreachable(live)
+            return
+        user_id = live.player_ids[seat]
+        channel = self.client.get_partial_messageable(live.channel_id)
+        try:
+            await channel.send(
+                f"<@{user_id}>, I can't send you direct messages: use the **My hand** button "
+                "on the table to see your cards and play.", allowed_mentions=only(user_id))
+        except GONE as e:
+            await self._lose_channel(live, e)
+
+    async def _lose_channel(self, live: LiveMatch, error: discord.HTTPException) -> None:
+        if live.channel_lost:
+            return
+        log.warning("match %d: channel %d refused the bot for good (%s %s); the match goes "
+                    "on in direct messages", live.id, live.channel_id, error.status, error.code)
+        await self.service.lose_channel(live)
+        if await self.service.abandon_if_unreachable(live):
+            return
+        for seat in (0, 1):
+            # A new message, so that each player is notified of the move to DMs.
+            await self.send_hand(live, seat, new=True, note=CHANNEL_LOST)
+
+
+def _turn_mention(text: str) -> discord.AllowedMentions:
+    """Only the player whose turn it is may be pinged, and nobody else, whatever the text."""
+    found = _YOUR_TURN.search(text)
+    return only(int(found[1])) if found else NO_MENTIONS
+
+
+def merged(texts: list[str], limit: int = 2000) -> tuple[str, int]:
+    """The first of ``texts`` joined into one message of at most ``limit`` characters, and how
+    many it holds (at least one). Only the last keeps its "your turn" mention: the earlier ones
+    are out of date, and a mention pings."""
+    out = texts[0]
+    count = 1
+    for text in texts[1:]:
+        joined = _YOUR_TURN.sub("", out) + "\n" + text
+        if len(joined) > limit:
+            break
+        out, count = joined, count + 1
+    return out, count
+
+
+def dumps(data: object) -> str:
+    # orjson: the state is saved with every move, and this is several times faster than json.
+    return orjson.dumps(data).decode()

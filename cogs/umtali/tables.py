@@ -1,0 +1,78 @@
+"""``/umtali table``: the live table posted again, or a snapshot.
+
+A match has one live table, the message that is edited with every turn and carries the
+buttons. Only a player of the match can move it: in the match's own channel (the old one was
+buried or deleted), or anywhere when the match's channel was lost. Anyone else, and a player
+asking elsewhere, gets a private snapshot saying where the live table is.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from cogs.umtali.access import service
+from cogs.umtali.delivery import GONE
+from cogs.umtali.live import LiveMatch
+from cogs.umtali.mentions import NO_MENTIONS
+from cogs.umtali.outbox import Batch
+from cogs.umtali.panels import table_panel
+from cogs.umtali.permissions import missing_here, refusal
+
+log = logging.getLogger(__name__)
+
+
+def table_link(live: LiveMatch) -> str:
+    return (f"https://discord.com/channels/{live.guild_id}/{live.channel_id}/"
+            f"{live.table_message_id}")
+
+
+def snapshot_note(live: LiveMatch) -> str:
+    if live.channel_lost or live.table_message_id is None:
+        return "A snapshot: this match is played in direct messages for now."
+    return f"A snapshot, not kept up to date: the live table is {table_link(live)}."
+
+
+async def post_table(interaction: discord.Interaction) -> None:
+    assert interaction.guild is not None
+    svc = service(interaction.client)
+    mine = svc.match_of(interaction.guild.id, interaction.user.id)
+    here = next((m for m in svc.matches.values()
+                 if m.channel_id == interaction.channel_id and not m.over), None)
+    live = mine or here
+    if live is None:
+        await interaction.response.send_message(
+            "There is no match here, and you are not playing one.", ephemeral=True)
+        return
+    movable = live is mine and (live.channel_lost or live.channel_id == interaction.channel_id)
+    if not movable:
+        await interaction.response.send_message(
+            embed=svc.table_embed(live, snapshot_note(live)), ephemeral=True)
+        return
+    if missing := missing_here(interaction):
+        await interaction.response.send_message(refusal(missing), ephemeral=True)
+        return
+    await interaction.response.send_message(embed=svc.table_embed(live),
+                                            view=table_panel(live.id),
+                                            allowed_mentions=NO_MENTIONS)
+    message = await interaction.original_response()
+    was_lost = live.channel_lost
+    old = await svc.move_to(live, message.channel.id, message.id)
+    # A move made while this was posted is shown on the new table too; the DM panels no
+    # longer need to carry the table once the match has a channel again.
+    svc.delivery.enqueue(live, Batch(table=True, hands={0, 1} if was_lost else set()))
+    if old is not None and old != message.id:
+        await _retire(interaction.client, live, old)
+
+
+async def _retire(client: discord.Client, live: LiveMatch, message_id: int) -> None:
+    """The table that was replaced loses its buttons and says where the live one is."""
+    svc = service(client)
+    channel = client.get_partial_messageable(live.channel_id)
+    note = f"This table moved: the live one is {table_link(live)}."
+    try:
+        await channel.get_partial_message(message_id).edit(
+            embed=svc.table_embed(live, note), view=None)
+    except GONE:
+        log.info("match %d: the replaced table %d is gone", live.id, message_id)
