@@ -135,6 +135,7 @@ class Delivery:
     async def _send(self, live: LiveMatch, batch: Batch) -> Batch:
         """Send ``batch``; what failed for now and should be tried again."""
         again = Batch()
+        was_lost = live.channel_lost
         if batch.announce or batch.table:
             try:
                 if batch.announce:
@@ -147,6 +148,8 @@ class Delivery:
                 log.warning("match %d: posting to channel %d failed for now (%s); trying "
                             "again later", live.id, live.channel_id, e)
                 again.announce, again.table = batch.announce, batch.table
+        if live.channel_lost and not was_lost:
+            return again  # both hands were just sent, saying where the match went
         # With the channel lost, a turn's end reaches the next player as a new DM (a new
         # message notifies; an edit does not).
         ping = live.channel_lost and batch.announce and not live.over
@@ -257,7 +260,12 @@ class Delivery:
             return
         for seat in (0, 1):
             # A new message, so that each player is notified of the move to DMs.
-            await self.send_hand(live, seat, new=True, note=CHANNEL_LOST)
+            try:
+                await self.send_hand(live, seat, new=True, note=CHANNEL_LOST)
+            except PASSING as e:
+                log.warning("match %d: the hand of seat %d could not be sent for now (%s)",
+                            live.id, seat, e)
+                self._retry(live, Batch(hands={seat}))
 
 
 def _turn_mention(text: str) -> discord.AllowedMentions:

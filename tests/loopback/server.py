@@ -62,6 +62,8 @@ class Fault:
     hits: int = 0
     #: Instead of answering, hold the call until ``release()`` (a bot dying mid-call).
     hold: bool = False
+    #: With ``hold``: once released, answer the call as usual (a slow Discord, not a dead one).
+    passes: bool = False
     held: list[Call] = field(default_factory=list)
 
 
@@ -197,6 +199,12 @@ class LoopbackDiscord:
     def hold(self, method: str, pattern: str, times: int = 1) -> Fault:
         """Never answer the next matching calls (until ``release``): the bot waits on them."""
         fault = Fault(method, re.compile(pattern), times, hold=True)
+        self.faults.append(fault)
+        return fault
+
+    def delay(self, method: str, pattern: str, times: int = 1) -> Fault:
+        """Answer the next matching calls only after ``release``, and then normally."""
+        fault = Fault(method, re.compile(pattern), times, hold=True, passes=True)
         self.faults.append(fault)
         return fault
 
@@ -459,6 +467,8 @@ class LoopbackDiscord:
                 if fault.hold:
                     fault.held.append(call)
                     await self._released.wait()
+                    if fault.passes:
+                        break
                     call.status = 503
                     return _error(503, 0, "loopback: held")
                 call.status = fault.status
