@@ -131,7 +131,7 @@ def played_moves(seed_: int) -> list[str]:
 
 
 async def recording(store: Store, played: int) -> None:
-    from cogs.umtali.service import _finish
+    from cogs.umtali.saved import finish_of
 
     ends, moves_, forfeits, replays = [], [], [], []
     for n in range(played):
@@ -145,7 +145,7 @@ async def recording(store: Store, played: int) -> None:
             seat = session.to_act
             session.apply_text(move)
             state = json.dumps(session_to_json(session))
-            finish = _finish(session) if session.over else None
+            finish = finish_of(session) if session.over else None
             start = time.perf_counter()
             await store.record_move(match_id=match_id, version=version, seat=seat, move=move,
                                     state=state, deadline=None, finish=finish)

@@ -8,7 +8,7 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from cogs.umtali.service import _finish
+from cogs.umtali.saved import finish_of
 from data.migrations import MIGRATIONS
 from data.models import PlayerStats
 from data.records import GLOBAL
@@ -63,7 +63,7 @@ async def old_database(path: Path, version: int) -> Session:
     for ply, move in enumerate(done.moves):
         await conn.execute("INSERT INTO moves VALUES (2, ?, 0, ?, 1.0)", (ply, str(move)))
     for match_id, session, level in ((2, done, None), (3, practice, "easy")):
-        f = _finish(session)
+        f = finish_of(session)
         # As schema 1 kept results: no names, no computer seat.
         await conn.execute(
             "INSERT INTO session_results (match_id, guild_id, player0_id, player1_id, "

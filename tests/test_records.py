@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cogs.umtali.service import _finish
+from cogs.umtali.saved import finish_of
 from data import records
 from data.models import Finish, PlayerStats
 from data.records import GLOBAL
@@ -45,7 +45,7 @@ async def record_moves(store: Store, match_id: int, session: Session, moves: lis
         await store.record_move(
             match_id=match_id, version=version, seat=seat, move=str(move),
             state=state(session), deadline=None,
-            finish=_finish(session) if session.over else None, now=now)
+            finish=finish_of(session) if session.over else None, now=now)
 
 
 async def played(store: Store, seed: int, players: tuple[tuple[int, str], tuple[int, str]],
@@ -70,7 +70,7 @@ async def forfeited(store: Store, winner: tuple[int, str], loser: tuple[int, str
         computer=(0, computer) if computer else None)
     session.resign(1, how)
     await store.finish_match(match_id=match_id, version=0, state=state(session),
-                             finish=_finish(session), now=now)
+                             finish=finish_of(session), now=now)
     return match_id
 
 

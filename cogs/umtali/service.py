@@ -10,7 +10,6 @@ turn deadlines the clock's (``cogs.umtali.clock``).
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import secrets
 import time
@@ -25,24 +24,19 @@ from cogs.umtali.delivery import GONE, Delivery, dumps
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS, only
 from cogs.umtali.outbox import Batch
-from cogs.umtali.panels import hand_panel, table_panel
-from cogs.umtali.render import hand_embed, table_embed, turn_message
-from data.models import Finish
+from cogs.umtali.panels import table_panel
+from cogs.umtali.render import turn_message
+from cogs.umtali.saved import finish_of, saved_state
+from cogs.umtali.showing import dm_panel_of, hand_of, table_of
 from data.store import StaleState, Store
-from umtali.codec import session_to_json
 from umtali.errors import UmtaliError
 from umtali.events import DealerChosen, Event
 from umtali.moves import Move
 from umtali.players import Player
 from umtali.rules import RuleSet
 from umtali.session import Session
-from umtali.view import SPECTATOR
 
 log = logging.getLogger(__name__)
-
-ABANDONED = ("This match was abandoned: I could no longer reach {who}. Nobody wins it and no "
-             "rating changed; you are free to start another.")
-
 
 @dataclass
 class Outcome:
@@ -110,7 +104,7 @@ class MatchService:
         deadline = now + turn_timer if turn_timer and not computer_to_act else None
         match_id = await self.store.create_match(
             guild_id=guild_id, channel_id=channel_id, players=players, variant=rules.name,
-            turn_timer=turn_timer, state=_saved(session),
+            turn_timer=turn_timer, state=saved_state(session),
             deadline=deadline, challenge_id=challenge_id, computer=computer, now=now,
         )
         live = LiveMatch(
@@ -199,7 +193,7 @@ class MatchService:
             # The clock runs for people only: the computer never keeps anyone waiting long.
             timed = live.turn_timer and not session.over and not live.is_computer(session.to_act)
             deadline = self.clock() + live.turn_timer if timed else None
-        finish = _finish(session) if session.over else None
+        finish = finish_of(session) if session.over else None
         announce: list[str] = []
         text = ""
         if turn_over:
@@ -213,7 +207,7 @@ class MatchService:
             # Saved with the move: the announcements not posted yet, this turn's included.
             await self.store.record_move(
                 match_id=live.id, version=live.version, seat=seat,
-                move=str(session.moves[-1]), state=_saved(session), deadline=deadline,
+                move=str(session.moves[-1]), state=saved_state(session), deadline=deadline,
                 pending="\n".join(pending), unsent=dumps([*live.unsent, *announce]),
                 finish=finish,
             )
@@ -267,8 +261,8 @@ class MatchService:
         announce = [] if live.channel_lost else [text]
         try:
             await self.store.finish_match(
-                match_id=live.id, version=live.version, state=_saved(session),
-                finish=_finish(session), unsent=dumps([*live.unsent, *announce]),
+                match_id=live.id, version=live.version, state=saved_state(session),
+                finish=finish_of(session), unsent=dumps([*live.unsent, *announce]),
             )
         except StaleState:
             await self._reload(live)
@@ -378,27 +372,15 @@ class MatchService:
     # -- rendering ------------------------------------------------------------------------
 
     def table_embed(self, live: LiveMatch, note: str = "") -> discord.Embed:
-        return table_embed(live.session.view(SPECTATOR), live.names, live.id,
-                           deadline=live.deadline, note=note)
+        return table_of(live, note)
 
     def hand_message(self, live: LiveMatch, seat: int, note: str = "") -> tuple[
             discord.Embed, discord.ui.View]:
-        view = live.session.view(seat)
-        if live.abandoned:
-            who = " and ".join(live.names[s] for s in (0, 1) if not live.reachable(s))
-            note = ABANDONED.format(who=who or "this match's channel")
-            return hand_embed(view, live.names, live.id, note), discord.ui.View(timeout=None)
-        return (hand_embed(view, live.names, live.id, note),
-                hand_panel(view, live.id, live.version))
+        return hand_of(live, seat, note)
 
     def dm_panel(self, live: LiveMatch, seat: int, note: str = "") -> tuple[
             list[discord.Embed], discord.ui.View]:
-        """The DM panel: the hand, and while the channel is lost the table with the last turn
-        too (it is public; the hand is this player's own)."""
-        embed, view = self.hand_message(live, seat, note)
-        if not live.channel_lost:
-            return [embed], view
-        return [self.table_embed(live, live.last_turn[-1000:]), embed], view
+        return dm_panel_of(live, seat, note)
 
     def answered_on_dm(self, live: LiveMatch, seat: int, message_id: int) -> None:
         """The answer to an action is about to show the seat's hand on ``message_id``: if
@@ -420,24 +402,6 @@ class MatchService:
             await heartbeat(self)
         except Exception as e:
             log.warning("could not note when the bot stopped (%s)", e)
-
-
-def _finish(session: Session) -> Finish:
-    games = [*session.finished_games]
-    # A session that played out keeps its last game in hand_scores too: count it once.
-    if session.hand_scores and not (games and games[-1] is session.hand_scores):
-        games.append(session.hand_scores)
-    return Finish(
-        winner_seat=session.winner,
-        how=session.how,
-        games_won=(session.games_won[0], session.games_won[1]),
-        hand_scores=json.dumps([[list(h) for h in g] for g in games]),
-    )
-
-
-def _saved(session: Session) -> str:
-    """The session as saved with each move."""
-    return dumps(session_to_json(session))
 
 
 def _sentence(text: str) -> str:

@@ -1,0 +1,28 @@
+"""A session as the store keeps it: its state with each move, and its result at the end."""
+
+from __future__ import annotations
+
+import json
+
+from cogs.umtali.delivery import dumps
+from data.models import Finish
+from umtali.codec import session_to_json
+from umtali.session import Session
+
+
+def finish_of(session: Session) -> Finish:
+    games = [*session.finished_games]
+    # A session that played out keeps its last game in hand_scores too: count it once.
+    if session.hand_scores and not (games and games[-1] is session.hand_scores):
+        games.append(session.hand_scores)
+    return Finish(
+        winner_seat=session.winner,
+        how=session.how,
+        games_won=(session.games_won[0], session.games_won[1]),
+        hand_scores=json.dumps([[list(h) for h in g] for g in games]),
+    )
+
+
+def saved_state(session: Session) -> str:
+    """The session as saved with each move."""
+    return dumps(session_to_json(session))

@@ -1,0 +1,128 @@
+"""Challenges in the store, and the limits that keep one member from flooding a server with
+them."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import aiosqlite
+
+from data.db import Database, Tx
+from data.models import Challenge
+
+
+class Refused(Exception):
+    """A limit against spam refused a new challenge or practice session.
+
+    ``reason`` is ``"pair"`` (these two already have an open challenge), ``"open"`` (the
+    challenger has too many open) or ``"cooldown"`` (too soon after the last one: wait
+    ``retry_after`` seconds).
+    """
+
+    def __init__(self, reason: str, retry_after: float = 0.0) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.retry_after = retry_after
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """How often one member may open challenges or practice sessions on a server."""
+
+    #: Open challenges a member may have at once.
+    open_challenges: int = 3
+    #: Seconds between two challenges by the same member.
+    challenge_cooldown: float = 20.0
+    #: Seconds between two practice sessions started by the same member.
+    practice_cooldown: float = 30.0
+
+
+def _challenge(row: aiosqlite.Row) -> Challenge:
+    return Challenge(
+        id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
+        message_id=row["message_id"], challenger_id=row["challenger_id"],
+        opponent_id=row["opponent_id"], challenger_name=row["challenger_name"],
+        opponent_name=row["opponent_name"], variant=row["variant"],
+        optional_melding=bool(row["optional_melding"]), turn_timer=row["turn_timer"],
+        created_at=row["created_at"], expires_at=row["expires_at"], status=row["status"],
+        match_id=row["match_id"],
+    )
+
+
+class ChallengeQueries:
+    """The store's queries on challenges (``data.store.Store`` has them all)."""
+
+    def __init__(self, db: Database, limits: Limits | None = None) -> None:
+        self.db = db
+        self.limits = limits or Limits()
+
+    async def create_challenge(
+        self, *, guild_id: int, channel_id: int, challenger: tuple[int, str],
+        opponent: tuple[int, str], variant: str, optional_melding: bool, turn_timer: int,
+        ttl: float, now: float | None = None,
+    ) -> Challenge:
+        """A new open challenge; raises Refused when a limit against spam says no (checked in
+        the same transaction, so two commands racing cannot both pass)."""
+        now = time.time() if now is None else now
+        async with self.db.transaction() as c:
+            await self._check_challenge_limits(c, guild_id, challenger[0], opponent[0], now)
+            cur = await c.execute(
+                "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, "
+                "challenger_name, opponent_name, variant, optional_melding, turn_timer, "
+                "created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (guild_id, channel_id, challenger[0], opponent[0], challenger[1], opponent[1],
+                 variant, int(optional_melding), turn_timer, now, now + ttl),
+            )
+            challenge_id = cur.lastrowid
+        found = await self.challenge(challenge_id)
+        assert found is not None
+        return found
+
+    async def _check_challenge_limits(self, c: Tx, guild_id: int, challenger_id: int,
+                                      opponent_id: int, now: float) -> None:
+        rows = await c.fetchall(
+            "SELECT challenger_id, opponent_id, status, created_at, expires_at FROM challenges "
+            "WHERE guild_id = ? AND challenger_id IN (?, ?) AND "
+            "(status = 'open' OR created_at > ?)",
+            (guild_id, challenger_id, opponent_id, now - self.limits.challenge_cooldown))
+        open_now = [r for r in rows if r["status"] == "open" and r["expires_at"] > now]
+        if any({r["challenger_id"], r["opponent_id"]} == {challenger_id, opponent_id}
+               for r in open_now):
+            raise Refused("pair")
+        mine = [r for r in rows if r["challenger_id"] == challenger_id]
+        if sum(r in open_now for r in mine) >= self.limits.open_challenges:
+            raise Refused("open")
+        last = max((r["created_at"] for r in mine), default=None)
+        if last is not None and now - last < self.limits.challenge_cooldown:
+            raise Refused("cooldown", self.limits.challenge_cooldown - (now - last))
+
+    async def challenge(self, challenge_id: int) -> Challenge | None:
+        row = await self.db.fetchone("SELECT * FROM challenges WHERE id = ?", (challenge_id,))
+        return None if row is None else _challenge(row)
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
+        async with self.db.transaction() as c:
+            await c.execute("UPDATE challenges SET message_id = ? WHERE id = ?",
+                            (message_id, challenge_id))
+
+    async def close_challenge(self, challenge_id: int, status: str) -> bool:
+        """Move an open challenge to ``status``; False when it was no longer open."""
+        async with self.db.transaction() as c:
+            cur = await c.execute(
+                "UPDATE challenges SET status = ? WHERE id = ? AND status = 'open'",
+                (status, challenge_id),
+            )
+            return cur.rowcount == 1
+
+    async def open_challenges(self) -> list[Challenge]:
+        rows = await self.db.fetchall("SELECT * FROM challenges WHERE status = 'open'")
+        return [_challenge(r) for r in rows]
+
+    async def due_challenges(self, now: float) -> list[Challenge]:
+        """Open challenges whose time ran out (through the index: no scan of the open ones)."""
+        rows = await self.db.fetchall(
+            "SELECT * FROM challenges WHERE status = 'open' AND expires_at <= ? "
+            "ORDER BY expires_at", (now,))
+        return [_challenge(r) for r in rows]
+
