@@ -88,3 +88,9 @@ def test_the_bot_pings_nobody_by_default() -> None:
     # A send that names its member adds that member and nothing else.
     merged = allowed.merge(discord.AllowedMentions(users=[discord.Object(id=7)])).to_dict()
     assert merged["parse"] == [] and merged["users"] == [7]
+
+
+def test_labels_defuse_mentions_and_keep_markdown_as_typed() -> None:
+    from cogs.umtali.names import label_name
+
+    assert label_name("@everyone **x**\u202e") == "@\u200beveryone **x**"

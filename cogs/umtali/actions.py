@@ -10,6 +10,7 @@ import discord
 
 from cogs.umtali.access import service
 from cogs.umtali.live import LiveMatch
+from cogs.umtali.names import safe_name
 from cogs.umtali.private import send_private
 from umtali.errors import InvalidMoveError
 from umtali.moves import Move
@@ -88,6 +89,6 @@ async def confirm_resign(interaction: discord.Interaction, match_id: int) -> Non
         return
     if await service(interaction.client).resign(live, seat):
         await interaction.response.edit_message(
-            content=f"You resigned: {live.names[1 - seat]} wins the session.", view=None)
+            content=f"You resigned: {safe_name(live.names[1 - seat])} wins the session.", view=None)
     else:
         await _ephemeral(interaction, "This match is over.")

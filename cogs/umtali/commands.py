@@ -10,6 +10,8 @@ from cogs.umtali.access import service
 from cogs.umtali.actions import play_text
 from cogs.umtali.challenges import CHALLENGE_TTL, challenge_embed
 from cogs.umtali.live import LiveMatch
+from cogs.umtali.mentions import only
+from cogs.umtali.names import member_name, plain_member_name
 from cogs.umtali.panels import challenge_panel, resign_panel, table_panel
 from cogs.umtali.practice import start_practice
 from cogs.umtali.private import send_private
@@ -49,10 +51,6 @@ async def _my_match(interaction: discord.Interaction) -> LiveMatch | None:
         await interaction.response.send_message(
             "You are not playing a match on this server.", ephemeral=True)
     return live
-
-
-def _name(member: discord.abc.User) -> str:
-    return member.display_name[:32]
 
 
 class UmtaliCog(commands.GroupCog, group_name="umtali",
@@ -99,18 +97,19 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
             return
         for member in (me, opponent):
             if await svc.store.active_match_of(interaction.guild.id, member.id) is not None:
-                who = "You are" if member.id == me.id else f"{_name(member)} is"
+                who = "You are" if member.id == me.id else f"{member_name(member)} is"
                 await interaction.response.send_message(
                     f"{who} already playing a match on this server.", ephemeral=True)
                 return
         ch = await svc.store.create_challenge(
             guild_id=interaction.guild.id, channel_id=interaction.channel.id,
-            challenger=(me.id, _name(me)), opponent=(opponent.id, _name(opponent)),
+            challenger=(me.id, plain_member_name(me)),
+            opponent=(opponent.id, plain_member_name(opponent)),
             variant=rules_name, optional_melding=melding, turn_timer=timer, ttl=CHALLENGE_TTL,
         )
         await interaction.response.send_message(
             f"<@{opponent.id}>", embed=challenge_embed(ch), view=challenge_panel(ch.id),
-            allowed_mentions=discord.AllowedMentions(users=[opponent]))
+            allowed_mentions=only(opponent.id))
         message = await interaction.original_response()
         await svc.store.set_challenge_message(ch.id, message.id)
 

@@ -1,8 +1,9 @@
 """Names and other user text made safe to show: members choose their own display names, and
 a nickname such as ``@everyone``, ``<@&role>`` or ``**big**`` must stay a name.
 
-``clean_name`` is for plain text (stored names, files, menu labels, thread names): invisible
-and control characters out, whitespace collapsed, at most 32 characters, never empty.
+``clean_name`` is for plain text (stored names, files): invisible and control characters out,
+whitespace collapsed, at most 32 characters, never empty; ``label_name`` adds defused mentions
+for the places Discord shows without markdown (menu labels, thread names).
 ``safe_name`` is for Discord text (messages and embeds): the clean name with its markdown
 escaped and its mentions defused. Stored names are clean, not escaped, so escaping happens
 once, where the text is made.
@@ -42,6 +43,12 @@ def clean_name(text: str) -> str:
 
 def defuse_mentions(text: str) -> str:
     return _MENTION_START.sub(lambda m: m.group(0) + "\u200b", text)
+
+
+def label_name(text: str) -> str:
+    """A name for Discord text without markdown (menu labels, thread names): clean, mentions
+    defused, nothing escaped (a backslash would show)."""
+    return defuse_mentions(clean_name(text))
 
 
 def safe_text(text: str) -> str:
