@@ -10,10 +10,13 @@ import discord
 
 from cogs.umtali.access import service
 from cogs.umtali.live import LiveMatch
-from cogs.umtali.names import safe_name
+from cogs.umtali.names import MAX_ECHO, echo, safe_name, visible
 from cogs.umtali.private import send_private
 from umtali.errors import InvalidMoveError
 from umtali.moves import Move
+
+MOVES_HELP = ("moves are: draw, take, take 2, meld <cards>, extend <card> <card on the meld>, "
+              "discard <card> [down]")
 
 
 async def _ephemeral(interaction: discord.Interaction, text: str) -> None:
@@ -42,6 +45,11 @@ async def show_hand(interaction: discord.Interaction, match_id: int, note: str =
 
 async def play_text(interaction: discord.Interaction, match_id: int, text: str,
                     version: int | None = None) -> None:
+    if len(visible(text)) > MAX_ECHO:
+        # No move is this long, and the engine's answer would quote it all (past Discord's
+        # 2,000 characters): answer with the start of it.
+        await _ephemeral(interaction, f"“{echo(text)}” is not a move: {MOVES_HELP}.")
+        return
     try:
         move = Move.parse(text)
     except InvalidMoveError as e:
