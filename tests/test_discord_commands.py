@@ -30,7 +30,8 @@ async def test_resign_asks_to_confirm_then_gives_the_session_away(world: World) 
     ask = await world.alice.slash(world.channel, "umtali resign")
     assert ask.ephemeral and "Resign the session?" in _content(ask)
     assert not live.over
-    done = await world.alice.click(ask.response, custom_id=f"umtali:m:{live.id}:resign")
+    done = await world.alice.click(ask.response,
+                                   custom_id=f"umtali:m:{live.id}:{live.version}:resign")
     assert done.acknowledged
     await flush(world)
     assert live.over and live.session.winner == 1

@@ -86,7 +86,8 @@ async def play_move(interaction: discord.Interaction, match_id: int, move: Move,
         await send_private(interaction, panel, embed=embed)
 
 
-async def confirm_resign(interaction: discord.Interaction, match_id: int) -> None:
+async def confirm_resign(interaction: discord.Interaction, match_id: int,
+                         version: int | None) -> None:
     live = _live(interaction, match_id)
     seat = None if live is None else live.seat_of(interaction.user.id)
     if live is None or live.over:
@@ -95,8 +96,18 @@ async def confirm_resign(interaction: discord.Interaction, match_id: int) -> Non
     if seat is None:
         await _ephemeral(interaction, "This is not your match.")
         return
+    if version != live.version:
+        # Asked about another position: whether to resign this one is a new question.
+        await _ephemeral(interaction, "This confirmation has expired: the match has moved on. "
+                                      "Use /umtali resign again if you still want to resign.")
+        return
     if await service(interaction.client).resign(live, seat):
         await interaction.response.edit_message(
-            content=f"You resigned: {safe_name(live.names[1 - seat])} wins the session.", view=None)
+            content=f"You resigned: {safe_name(live.names[1 - seat])} wins the session.",
+            view=None)
     else:
         await _ephemeral(interaction, "This match is over.")
+
+
+async def cancel_resign(interaction: discord.Interaction) -> None:
+    await interaction.response.edit_message(content="Cancelled: you play on.", view=None)

@@ -168,7 +168,7 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         live = await _my_match(interaction)
         if live is None:
             return
-        await send_private(interaction, resign_panel(live.id),
+        await send_private(interaction, resign_panel(live.id, live.version),
                            content="Resign the session? Your opponent wins it.")
 
     @app_commands.command(description="Post the table of your match (or this thread's) again")
