@@ -118,6 +118,11 @@ async def show_leaderboard(interaction: discord.Interaction, scope: str, page: i
 
 async def turn_page(interaction: discord.Interaction, guild_id: int, scope: str,
                     page: int) -> None:
+    if interaction.guild_id != guild_id:
+        # The id is the client's word: a server's board pages only within that server.
+        await interaction.response.send_message("That leaderboard belongs to another server.",
+                                                ephemeral=True)
+        return
     embed, view = await _board(interaction, guild_id, scope, page)
     await interaction.response.edit_message(embed=embed, view=view)
 
