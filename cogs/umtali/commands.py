@@ -8,10 +8,12 @@ from discord.ext import commands
 
 from cogs.umtali.access import service
 from cogs.umtali.actions import play_text
+from cogs.umtali.admin import UmtaliAdminCog
 from cogs.umtali.challenges import CHALLENGE_TTL, challenge_embed
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import only
 from cogs.umtali.names import member_name, plain_member_name
+from cogs.umtali.options import VARIANTS, turn_seconds
 from cogs.umtali.panels import challenge_panel, resign_panel, table_panel
 from cogs.umtali.practice import start_practice
 from cogs.umtali.private import send_private
@@ -24,7 +26,6 @@ from cogs.umtali.records import (
 )
 from cogs.umtali.render import COLOUR
 from cogs.umtali.rules_text import PAGES
-from data.models import GuildSettings
 from umtali.rules import RuleSet
 
 LEVELS = [
@@ -32,15 +33,6 @@ LEVELS = [
     app_commands.Choice(name="normal: plans its hand", value="normal"),
     app_commands.Choice(name="hard: searches ahead", value="hard"),
 ]
-VARIANTS = [
-    app_commands.Choice(name="English (eleven-card deal, high card deals)", value="english"),
-    app_commands.Choice(name="Russian (upcard deal, low card deals)", value="russian"),
-]
-
-
-def _seconds(minutes: int | None, default: int) -> int:
-    """A turn timer option in seconds; Discord enforces 0..60, and so do we."""
-    return default if minutes is None else max(0, min(60, minutes)) * 60
 
 
 async def _my_match(interaction: discord.Interaction) -> LiveMatch | None:
@@ -84,7 +76,7 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         settings = await svc.store.guild_settings(interaction.guild.id)
         rules_name = variant.value if variant else settings.variant
         melding = settings.optional_melding if optional_melding is None else optional_melding
-        timer = _seconds(turn_timer, settings.turn_timer)
+        timer = turn_seconds(turn_timer, settings.turn_timer)
         if interaction.client.user is not None and opponent.id == interaction.client.user.id:
             # Challenging the bot itself is a practice session at the normal level.
             await start_practice(interaction, level="normal", turn_timer=timer,
@@ -133,7 +125,7 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
                               optional_melding=settings.optional_melding)
         await start_practice(
             interaction, level=level.value if level else "normal", rules=rules,
-            turn_timer=_seconds(turn_timer, settings.turn_timer))
+            turn_timer=turn_seconds(turn_timer, settings.turn_timer))
 
     @app_commands.command(description="Make a move in the notation, e.g. draw or meld 8D 9D 10D")
     @app_commands.describe(move="draw, take, take 2, meld <cards>, extend <card> <card>, "
@@ -205,56 +197,6 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         embed.set_footer(text=f"Page {page} of {len(PAGES)} · /umtali rules page:<n>")
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
-    @app_commands.command(description="This server's defaults for new matches")
-    @app_commands.describe(
-        variant="Default rule set", turn_timer="Default minutes per turn (0: no limit)",
-        threads="Play each match in a thread made from the challenge",
-        optional_melding="Default for the optional melding house rule",
-    )
-    @app_commands.choices(variant=VARIANTS)
-    @app_commands.guild_only()
-    @app_commands.default_permissions(manage_guild=True)
-    @app_commands.checks.has_permissions(manage_guild=True)
-    async def settings(
-        self, interaction: discord.Interaction,
-        variant: app_commands.Choice[str] | None = None,
-        turn_timer: app_commands.Range[int, 0, 60] | None = None,
-        threads: bool | None = None, optional_melding: bool | None = None,
-    ) -> None:
-        assert interaction.guild is not None
-        store = service(interaction.client).store
-        old = await store.guild_settings(interaction.guild.id)
-        new = GuildSettings(
-            interaction.guild.id,
-            variant.value if variant else old.variant,
-            old.optional_melding if optional_melding is None else optional_melding,
-            _seconds(turn_timer, old.turn_timer),
-            old.threads if threads is None else threads,
-        )
-        await store.save_guild_settings(new)
-        timer = f"{new.turn_timer // 60} min" if new.turn_timer else "off"
-        await interaction.response.send_message(
-            f"Defaults for new matches: {new.variant} rules, optional melding "
-            f"{'on' if new.optional_melding else 'off'}, turn timer {timer}, threads "
-            f"{'on' if new.threads else 'off'}.", ephemeral=True)
-
-    @app_commands.command(description="Owner only: sync the slash commands with Discord now")
-    @app_commands.default_permissions(administrator=True)
-    async def sync(self, interaction: discord.Interaction) -> None:
-        if not await self.bot.is_owner(interaction.user):
-            await interaction.response.send_message("Only the bot's owner can do that.",
-                                                    ephemeral=True)
-            return
-        await interaction.response.defer(ephemeral=True)
-        guild_id = getattr(getattr(self.bot, "settings", None), "dev_guild_id", None)
-        if guild_id is not None:
-            guild = discord.Object(id=guild_id)
-            self.bot.tree.copy_global_to(guild=guild)
-            synced = await self.bot.tree.sync(guild=guild)
-        else:
-            synced = await self.bot.tree.sync()
-        await interaction.followup.send(f"Synced {len(synced)} command(s).", ephemeral=True)
-
     @app_commands.command(description="The best players by rating, on this server or all")
     @app_commands.describe(scope="This server (default) or all servers", page="Page of the board")
     @app_commands.choices(scope=SCOPES)
@@ -286,3 +228,4 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
 
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(UmtaliCog(bot))
+    await bot.add_cog(UmtaliAdminCog(bot))
