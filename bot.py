@@ -23,6 +23,7 @@ from discord.ext import commands
 from dotenv import load_dotenv
 
 from cogs.umtali.errors import answer_error
+from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.panels import DYNAMIC_ITEMS
 from cogs.umtali.service import MatchService
 from cogs.umtali.startup import run_timers, sync_if_changed
@@ -126,8 +127,10 @@ class UmtaliBot(commands.Bot):
         # Slash commands, buttons and DMs need no privileged intent, not even guild members.
         intents = discord.Intents.none()
         intents.guilds = True
+        # Nothing pings unless a send names whom it pings (cogs/umtali/mentions.py).
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
-                         tree_cls=UmtaliTree, help_command=None)
+                         tree_cls=UmtaliTree, help_command=None,
+                         allowed_mentions=NO_MENTIONS)
         self.settings = settings
         self.sync_commands = sync_commands
         self.timers = timers

@@ -10,9 +10,13 @@ import discord
 
 from cogs.umtali.access import service
 from cogs.umtali.live import LiveMatch
+from cogs.umtali.names import MAX_ECHO, echo, safe_name, visible
 from cogs.umtali.private import send_private
 from umtali.errors import InvalidMoveError
 from umtali.moves import Move
+
+MOVES_HELP = ("moves are: draw, take, take 2, meld <cards>, extend <card> <card on the meld>, "
+              "discard <card> [down]")
 
 
 async def _ephemeral(interaction: discord.Interaction, text: str) -> None:
@@ -41,6 +45,11 @@ async def show_hand(interaction: discord.Interaction, match_id: int, note: str =
 
 async def play_text(interaction: discord.Interaction, match_id: int, text: str,
                     version: int | None = None) -> None:
+    if len(visible(text)) > MAX_ECHO:
+        # No move is this long, and the engine's answer would quote it all (past Discord's
+        # 2,000 characters): answer with the start of it.
+        await _ephemeral(interaction, f"“{echo(text)}” is not a move: {MOVES_HELP}.")
+        return
     try:
         move = Move.parse(text)
     except InvalidMoveError as e:
@@ -77,7 +86,8 @@ async def play_move(interaction: discord.Interaction, match_id: int, move: Move,
         await send_private(interaction, panel, embed=embed)
 
 
-async def confirm_resign(interaction: discord.Interaction, match_id: int) -> None:
+async def confirm_resign(interaction: discord.Interaction, match_id: int,
+                         version: int | None) -> None:
     live = _live(interaction, match_id)
     seat = None if live is None else live.seat_of(interaction.user.id)
     if live is None or live.over:
@@ -86,8 +96,22 @@ async def confirm_resign(interaction: discord.Interaction, match_id: int) -> Non
     if seat is None:
         await _ephemeral(interaction, "This is not your match.")
         return
-    if await service(interaction.client).resign(live, seat):
+    if version != live.version:
+        # Asked about another position: whether to resign this one is a new question.
+        await _ephemeral(interaction, "This confirmation has expired: the match has moved on. "
+                                      "Use /umtali resign again if you still want to resign.")
+        return
+    # The position is checked again under the match's lock: a move may land meanwhile.
+    if await service(interaction.client).resign(live, seat, version=version):
         await interaction.response.edit_message(
-            content=f"You resigned: {live.names[1 - seat]} wins the session.", view=None)
-    else:
+            content=f"You resigned: {safe_name(live.names[1 - seat])} wins the session.",
+            view=None)
+    elif live.over:
         await _ephemeral(interaction, "This match is over.")
+    else:
+        await _ephemeral(interaction, "This confirmation has expired: the match has moved on. "
+                                      "Use /umtali resign again if you still want to resign.")
+
+
+async def cancel_resign(interaction: discord.Interaction) -> None:
+    await interaction.response.edit_message(content="Cancelled: you play on.", view=None)

@@ -9,6 +9,7 @@ import logging
 import discord
 
 from cogs.umtali.access import service
+from cogs.umtali.names import label_name, safe_name
 from cogs.umtali.permissions import CANCELLED, can_make_thread, missing_here, refusal
 from cogs.umtali.render import COLOUR
 from data.models import Challenge
@@ -67,7 +68,8 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
     if not accept:
         if await svc.store.close_challenge(ch.id, "declined"):
             await interaction.response.edit_message(
-                embed=challenge_embed(ch, f"{ch.opponent_name} declined."), view=None)
+                embed=challenge_embed(ch, f"{safe_name(ch.opponent_name)} declined."),
+                view=None)
         else:
             await interaction.response.send_message("This challenge is no longer open.",
                                                     ephemeral=True)
@@ -98,18 +100,19 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
     # The draw for first dealer is shown before any card reaches a player, as at a real table
     # (it comes from a deck of its own: it tells nothing of the deal).
     draws, dealer = draw_for_dealer(Shuffler(seed), rules)
-    names = (ch.challenger_name, ch.opponent_name)
+    names = (safe_name(ch.challenger_name), safe_name(ch.opponent_name))
     drawn = "; ".join(f"{names[0]} {CARDS[a]}, {names[1]} {CARDS[b]}" for a, b in draws)
     await interaction.response.edit_message(
         embed=challenge_embed(
-            ch, f"{ch.opponent_name} accepted. Draw for first dealer: {drawn}. "
+            ch, f"{names[1]} accepted. Draw for first dealer: {drawn}. "
                 f"{names[dealer]} deals first."),
         view=None)
     settings = await svc.store.guild_settings(ch.guild_id)
     if settings.threads and can_make_thread(interaction) and interaction.message is not None:
         try:
             thread = await interaction.message.create_thread(
-                name=f"Umtali: {ch.challenger_name} vs {ch.opponent_name}"[:100])
+                name=f"Umtali: {label_name(ch.challenger_name)} vs "
+                     f"{label_name(ch.opponent_name)}"[:100])
         except discord.HTTPException:
             log.info("match %d: no thread (missing permission?); playing in the channel",
                      live.id)

@@ -15,6 +15,7 @@ import discord
 
 from cogs.umtali.delivery import dumps
 from cogs.umtali.live import LiveMatch
+from cogs.umtali.names import safe_name
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
@@ -90,7 +91,7 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch]) -> No
             stamp = discord.utils.format_dt(dt.datetime.fromtimestamp(deadline, dt.UTC), "R")
             unsent.append(
                 f"I was offline for {_duration(offline)}, so nobody could play. It is still "
-                f"{live.names[seat]}'s turn, which now ends {stamp}.\n"
+                f"{safe_name(live.names[seat])}'s turn, which now ends {stamp}.\n"
                 f"<@{live.player_ids[seat]}>, your turn.")
         await svc.store.resume_turn(live.id, deadline, dumps(unsent))
         live.deadline, live.warned, live.unsent = deadline, False, unsent

@@ -8,8 +8,12 @@ from discord.ext import commands
 
 from cogs.umtali.access import service
 from cogs.umtali.actions import play_text
+from cogs.umtali.admin import UmtaliAdminCog
 from cogs.umtali.challenges import CHALLENGE_TTL, challenge_embed, challenge_refusal
 from cogs.umtali.live import LiveMatch
+from cogs.umtali.mentions import only
+from cogs.umtali.names import member_name, plain_member_name
+from cogs.umtali.options import VARIANTS, turn_seconds
 from cogs.umtali.panels import challenge_panel, resign_panel
 from cogs.umtali.permissions import missing_here, refusal
 from cogs.umtali.practice import start_practice
@@ -24,7 +28,6 @@ from cogs.umtali.records import (
 from cogs.umtali.render import COLOUR
 from cogs.umtali.rules_text import PAGES
 from cogs.umtali.tables import post_table
-from data.models import GuildSettings
 from data.store import Refused
 from umtali.rules import RuleSet
 
@@ -33,15 +36,6 @@ LEVELS = [
     app_commands.Choice(name="normal: plans its hand", value="normal"),
     app_commands.Choice(name="hard: searches ahead", value="hard"),
 ]
-VARIANTS = [
-    app_commands.Choice(name="English (eleven-card deal, high card deals)", value="english"),
-    app_commands.Choice(name="Russian (upcard deal, low card deals)", value="russian"),
-]
-
-
-def _seconds(minutes: int | None, default: int) -> int:
-    """A turn timer option in seconds; Discord enforces 0..60, and so do we."""
-    return default if minutes is None else max(0, min(60, minutes)) * 60
 
 
 async def _my_match(interaction: discord.Interaction) -> LiveMatch | None:
@@ -52,10 +46,6 @@ async def _my_match(interaction: discord.Interaction) -> LiveMatch | None:
         await interaction.response.send_message(
             "You are not playing a match on this server.", ephemeral=True)
     return live
-
-
-def _name(member: discord.abc.User) -> str:
-    return member.display_name[:32]
 
 
 class UmtaliCog(commands.GroupCog, group_name="umtali",
@@ -89,7 +79,7 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         settings = await svc.store.guild_settings(interaction.guild.id)
         rules_name = variant.value if variant else settings.variant
         melding = settings.optional_melding if optional_melding is None else optional_melding
-        timer = _seconds(turn_timer, settings.turn_timer)
+        timer = turn_seconds(turn_timer, settings.turn_timer)
         if interaction.client.user is not None and opponent.id == interaction.client.user.id:
             # Challenging the bot itself is a practice session at the normal level.
             await start_practice(interaction, level="normal", turn_timer=timer,
@@ -102,7 +92,7 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
             return
         for member in (me, opponent):
             if await svc.store.active_match_of(interaction.guild.id, member.id) is not None:
-                who = "You are" if member.id == me.id else f"{_name(member)} is"
+                who = "You are" if member.id == me.id else f"{member_name(member)} is"
                 await interaction.response.send_message(
                     f"{who} already playing a match on this server.", ephemeral=True)
                 return
@@ -112,17 +102,18 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         try:
             ch = await svc.store.create_challenge(
                 guild_id=interaction.guild.id, channel_id=interaction.channel.id,
-                challenger=(me.id, _name(me)), opponent=(opponent.id, _name(opponent)),
+                challenger=(me.id, plain_member_name(me)),
+                opponent=(opponent.id, plain_member_name(opponent)),
                 variant=rules_name, optional_melding=melding, turn_timer=timer,
                 ttl=CHALLENGE_TTL, now=svc.clock(),
             )
         except Refused as e:
             await interaction.response.send_message(
-                challenge_refusal(e, _name(opponent)), ephemeral=True)
+                challenge_refusal(e, member_name(opponent)), ephemeral=True)
             return
         await interaction.response.send_message(
             f"<@{opponent.id}>", embed=challenge_embed(ch), view=challenge_panel(ch.id),
-            allowed_mentions=discord.AllowedMentions(users=[opponent]))
+            allowed_mentions=only(opponent.id))
         message = await interaction.original_response()
         await svc.store.set_challenge_message(ch.id, message.id)
 
@@ -146,7 +137,7 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
                               optional_melding=settings.optional_melding)
         await start_practice(
             interaction, level=level.value if level else "normal", rules=rules,
-            turn_timer=_seconds(turn_timer, settings.turn_timer))
+            turn_timer=turn_seconds(turn_timer, settings.turn_timer))
 
     @app_commands.command(description="Make a move in the notation, e.g. draw or meld 8D 9D 10D")
     @app_commands.describe(move="draw, take, take 2, meld <cards>, extend <card> <card>, "
@@ -181,7 +172,7 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         live = await _my_match(interaction)
         if live is None:
             return
-        await send_private(interaction, resign_panel(live.id),
+        await send_private(interaction, resign_panel(live.id, live.version),
                            content="Resign the session? Your opponent wins it.")
 
     @app_commands.command(description="Post the table of your match (or this thread's) again")
@@ -202,56 +193,6 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         embed = discord.Embed(title=f"Umtali rules · {title}", description=text, colour=COLOUR)
         embed.set_footer(text=f"Page {page} of {len(PAGES)} · /umtali rules page:<n>")
         await interaction.response.send_message(embed=embed, ephemeral=True)
-
-    @app_commands.command(description="This server's defaults for new matches")
-    @app_commands.describe(
-        variant="Default rule set", turn_timer="Default minutes per turn (0: no limit)",
-        threads="Play each match in a thread made from the challenge",
-        optional_melding="Default for the optional melding house rule",
-    )
-    @app_commands.choices(variant=VARIANTS)
-    @app_commands.guild_only()
-    @app_commands.default_permissions(manage_guild=True)
-    @app_commands.checks.has_permissions(manage_guild=True)
-    async def settings(
-        self, interaction: discord.Interaction,
-        variant: app_commands.Choice[str] | None = None,
-        turn_timer: app_commands.Range[int, 0, 60] | None = None,
-        threads: bool | None = None, optional_melding: bool | None = None,
-    ) -> None:
-        assert interaction.guild is not None
-        store = service(interaction.client).store
-        old = await store.guild_settings(interaction.guild.id)
-        new = GuildSettings(
-            interaction.guild.id,
-            variant.value if variant else old.variant,
-            old.optional_melding if optional_melding is None else optional_melding,
-            _seconds(turn_timer, old.turn_timer),
-            old.threads if threads is None else threads,
-        )
-        await store.save_guild_settings(new)
-        timer = f"{new.turn_timer // 60} min" if new.turn_timer else "off"
-        await interaction.response.send_message(
-            f"Defaults for new matches: {new.variant} rules, optional melding "
-            f"{'on' if new.optional_melding else 'off'}, turn timer {timer}, threads "
-            f"{'on' if new.threads else 'off'}.", ephemeral=True)
-
-    @app_commands.command(description="Owner only: sync the slash commands with Discord now")
-    @app_commands.default_permissions(administrator=True)
-    async def sync(self, interaction: discord.Interaction) -> None:
-        if not await self.bot.is_owner(interaction.user):
-            await interaction.response.send_message("Only the bot's owner can do that.",
-                                                    ephemeral=True)
-            return
-        await interaction.response.defer(ephemeral=True)
-        guild_id = getattr(getattr(self.bot, "settings", None), "dev_guild_id", None)
-        if guild_id is not None:
-            guild = discord.Object(id=guild_id)
-            self.bot.tree.copy_global_to(guild=guild)
-            synced = await self.bot.tree.sync(guild=guild)
-        else:
-            synced = await self.bot.tree.sync()
-        await interaction.followup.send(f"Synced {len(synced)} command(s).", ephemeral=True)
 
     @app_commands.command(description="The best players by rating, on this server or all")
     @app_commands.describe(scope="This server (default) or all servers", page="Page of the board")
@@ -284,3 +225,4 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
 
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(UmtaliCog(bot))
+    await bot.add_cog(UmtaliAdminCog(bot))

@@ -9,6 +9,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from cogs.umtali.names import echo
 from umtali.errors import UmtaliError
 
 log = logging.getLogger(__name__)
@@ -33,7 +34,7 @@ def message_for(error: BaseException) -> str | None:
     if isinstance(error, app_commands.CheckFailure):
         return "You can't use that command here."
     if isinstance(error, app_commands.TransformerError):
-        return f"I can't read {error.value!r} there."
+        return f"I can't read “{echo(str(error.value))}” there."
     return None
 
 

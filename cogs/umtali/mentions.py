@@ -1,18 +1,19 @@
-"""Who a message may ping: nobody by default, and at most the members it means to.
+"""Who a message may ping: nobody by default, and only the members it names on purpose.
 
-discord.py fills the fields of ``AllowedMentions`` left unset with True (everyone and roles
-included), so every field is given here.
+discord.py turns every field left unset in ``AllowedMentions`` into "allowed", so a message
+sent with ``AllowedMentions(users=True)`` may still ping @everyone and any role its text holds.
 """
 
 from __future__ import annotations
 
 import discord
 
-#: The bot's default: a message pings nobody, whatever its text holds.
+#: The client's default: text alone never pings anyone.
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
 def only(*user_ids: int) -> discord.AllowedMentions:
-    """Ping these members and nobody else: no @everyone, no role, no reply ping."""
-    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
-                                   users=[discord.Object(id=u) for u in user_ids])
+    """Ping exactly these members, and nobody else whatever the text says."""
+    return discord.AllowedMentions(
+        everyone=False, roles=False, replied_user=False,
+        users=[discord.Object(id=i) for i in user_ids])

@@ -119,22 +119,36 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class ResignButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                   template=r"umtali:m:(?P<match>[0-9]+):resign"):
-    def __init__(self, match_id: int) -> None:
+                   template=r"umtali:m:(?P<match>[0-9]+):(?:(?P<version>[0-9]+):)?"
+                            r"(?P<action>resign|keep)"):
+    """The resign confirmation's buttons. The id carries the match's version when asked, so a
+    "Yes" clicked after the match moved on has expired (and one from before versions were
+    carried, with none, too)."""
+
+    def __init__(self, match_id: int, version: int | None, action: str) -> None:
+        resign = action == "resign"
+        stamp = "" if version is None else f"{version}:"
         super().__init__(discord.ui.Button(
-            label="Yes, resign the session", style=discord.ButtonStyle.danger,
-            custom_id=f"umtali:m:{match_id}:resign"))
-        self.match_id = match_id
+            label="Yes, resign the session" if resign else "Cancel",
+            style=discord.ButtonStyle.danger if resign else discord.ButtonStyle.secondary,
+            custom_id=f"umtali:m:{match_id}:{stamp}{action}"))
+        self.match_id, self.version, self.action = match_id, version, action
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> ResignButton:
-        return cls(int(match["match"]))
+        version = match["version"]
+        return cls(int(match["match"]), None if version is None else int(version),
+                   match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from cogs.umtali.actions import confirm_resign
+        from cogs.umtali.actions import cancel_resign, confirm_resign
 
-        await guarded(interaction, lambda: confirm_resign(interaction, self.match_id))
+        if self.action == "keep":
+            await guarded(interaction, lambda: cancel_resign(interaction))
+        else:
+            await guarded(interaction,
+                          lambda: confirm_resign(interaction, self.match_id, self.version))
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
@@ -155,9 +169,10 @@ def challenge_panel(challenge_id: int) -> discord.ui.View:
     return view
 
 
-def resign_panel(match_id: int) -> discord.ui.View:
+def resign_panel(match_id: int, version: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(ResignButton(match_id))
+    view.add_item(ResignButton(match_id, version, "resign"))
+    view.add_item(ResignButton(match_id, version, "keep"))
     return view
 
 

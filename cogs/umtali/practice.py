@@ -8,6 +8,7 @@ import discord
 
 from cogs.umtali.access import service
 from cogs.umtali.mentions import NO_MENTIONS
+from cogs.umtali.names import label_name, plain_member_name, safe_name
 from cogs.umtali.permissions import CANCELLED, can_make_thread, missing_here, refusal
 from cogs.umtali.render import COLOUR
 from data.store import AlreadyPlaying, Refused
@@ -36,7 +37,7 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
     bot_user = interaction.client.user
     assert bot_user is not None
     computer = f"Computer ({LEVEL_NAMES[level]})"
-    names = (me.display_name[:32], computer)
+    names = (plain_member_name(me), computer)
     seed = svc.new_seed()
     try:
         # Saved before anything is shown: a double click starts one session, not two.
@@ -55,19 +56,21 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
             f"{max(1, round(e.retry_after))} s.", ephemeral=True)
         return
     draws, dealer = draw_for_dealer(Shuffler(seed), rules)
-    drawn = "; ".join(f"{names[0]} {CARDS[a]}, {names[1]} {CARDS[b]}" for a, b in draws)
+    shown = (safe_name(names[0]), computer)
+    drawn = "; ".join(f"{shown[0]} {CARDS[a]}, {shown[1]} {CARDS[b]}" for a, b in draws)
     embed = discord.Embed(
         title="Umtali practice",
         description=(f"<@{me.id}> plays a session against the computer, level **{level}** "
                      f"({rules.describe()} rules). Results are kept, apart from the ratings.\n"
-                     f"Draw for first dealer: {drawn}. {names[dealer]} deals first."),
+                     f"Draw for first dealer: {drawn}. {shown[dealer]} deals first."),
         colour=COLOUR)
     await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
     settings = await svc.store.guild_settings(interaction.guild.id)
     if settings.threads and can_make_thread(interaction):
         try:
             message = await interaction.original_response()
-            thread = await message.create_thread(name=f"Umtali: {names[0]} vs {computer}"[:100])
+            thread = await message.create_thread(
+                name=f"Umtali: {label_name(names[0])} vs {computer}"[:100])
         except discord.HTTPException:
             log.info("practice %d: no thread; playing in the channel", live.id)
         else:

@@ -20,6 +20,7 @@ from discord import app_commands
 
 from cogs.umtali.access import store
 from cogs.umtali.errors import guarded
+from cogs.umtali.names import clean_name, label_name, safe_name, safe_text
 from cogs.umtali.private import send_private
 from cogs.umtali.render import COLOUR
 from data.models import BoardPage, MatchRow, PlayerRecord, SessionLine
@@ -41,19 +42,16 @@ def _scope_id(guild_id: int, scope: str) -> int:
     return GLOBAL if scope == "global" else guild_id
 
 
-def _clean(name: str) -> str:
-    return discord.utils.escape_markdown(name.strip()) or "someone"
-
-
 def _when(timestamp: float, style: Any = "R") -> str:
     return discord.utils.format_dt(dt.datetime.fromtimestamp(timestamp, dt.UTC), style)
 
 
 def _name_of(user: discord.abc.User, stored: str | None) -> str:
-    """A member's name here; for someone who left, the name they last played under."""
+    """A member's name here (for someone who left, the name they last played under), safe
+    for a message."""
     if isinstance(user, discord.Member) or not stored:
-        return user.display_name
-    return stored
+        return safe_name(user.display_name)
+    return safe_name(stored)
 
 
 # -- leaderboard ----------------------------------------------------------------------------
@@ -80,10 +78,10 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 def board_embed(board: BoardPage, scope: str, guild_name: str) -> discord.Embed:
-    where = "all servers" if scope == "global" else guild_name
+    where = "all servers" if scope == "global" else safe_text(guild_name)
     if board.rows:
         text = "\n".join(
-            f"`{row.rank:>3}.` **{_clean(row.name)}** · {row.rating:.1f} · "
+            f"`{row.rank:>3}.` **{safe_name(row.name)}** · {row.rating:.1f} · "
             f"{row.sessions_won}/{row.sessions} won" for row in board.rows)
     else:
         text = ("No rated sessions yet: finish a session against another member to appear "
@@ -120,6 +118,11 @@ async def show_leaderboard(interaction: discord.Interaction, scope: str, page: i
 
 async def turn_page(interaction: discord.Interaction, guild_id: int, scope: str,
                     page: int) -> None:
+    if interaction.guild_id != guild_id:
+        # The id is the client's word: a server's board pages only within that server.
+        await interaction.response.send_message("That leaderboard belongs to another server.",
+                                                ephemeral=True)
+        return
     embed, view = await _board(interaction, guild_id, scope, page)
     await interaction.response.edit_message(embed=embed, view=view)
 
@@ -133,9 +136,9 @@ def session_text(line: SessionLine, user_id: int) -> str:
     me = 0 if seat is None else seat
     won = line.winner_seat == me
     loser = line.names[1 - line.winner_seat]
-    how = line.how if line.how == "played out" else f"{_clean(loser)} {line.how}"
+    how = line.how if line.how == "played out" else f"{safe_name(loser)} {line.how}"
     return (f"`#{line.match_id}` **{'won' if won else 'lost'}** against "
-            f"{_clean(line.names[1 - me])} {line.games_won[me]}–{line.games_won[1 - me]} · "
+            f"{safe_name(line.names[1 - me])} {line.games_won[me]}–{line.games_won[1 - me]} · "
             f"{how} · {_when(line.finished_at)}")
 
 
@@ -168,14 +171,14 @@ async def show_stats(interaction: discord.Interaction, user: discord.abc.User,
     name = _name_of(user, here.name)
     embed = discord.Embed(title=f"Umtali · {name}", colour=COLOUR)
     if not (everywhere.rated.sessions or everywhere.practice.sessions):
-        embed.description = f"{_clean(name)} has not finished a session yet."
+        embed.description = f"{name} has not finished a session yet."
     else:
         embed.add_field(name="On this server", value=record_text(here), inline=False)
         embed.add_field(name="On all servers", value=record_text(everywhere), inline=False)
     if versus is not None and versus.id != user.id:
         h2h = await records.head_to_head(guild_id, user.id, versus.id)
         other = _name_of(versus, (await records.record(guild_id, versus.id)).name)
-        lines = [f"{_clean(name)} {h2h.won} – {h2h.lost} {_clean(other)}"]
+        lines = [f"{name} {h2h.won} – {h2h.lost} {other}"]
         lines += [session_text(line, user.id) for line in h2h.recent]
         embed.add_field(name=f"Head-to-head with {other} on this server",
                         value="\n".join(lines)[:1024], inline=False)
@@ -217,13 +220,14 @@ async def show_history(interaction: discord.Interaction, user: discord.abc.User)
     embed = discord.Embed(title=f"Umtali history · {name}", colour=COLOUR)
     view = discord.ui.View(timeout=None)
     if not lines:
-        embed.description = f"{_clean(name)} has not finished a session on this server yet."
+        embed.description = f"{name} has not finished a session on this server yet."
     else:
         embed.description = "\n".join(session_text(line, user.id) for line in lines)
         embed.set_footer(text="Choose a session below to get it as a replay file.")
         view.add_item(ReplaySelect(interaction.guild.id, [
             discord.SelectOption(
-                label=f"#{line.match_id}: {line.names[0]} vs {line.names[1]}"[:100],
+                label=f"#{line.match_id}: {label_name(line.names[0])} vs "
+                      f"{label_name(line.names[1])}"[:100],
                 description=dt.datetime.fromtimestamp(line.finished_at, dt.UTC)
                 .strftime("%Y-%m-%d %H:%M UTC"),
                 value=str(line.match_id))
@@ -243,13 +247,15 @@ def replay_text(match: MatchRow, line: SessionLine, moves: list[str]) -> str:
     command = f"python -m umtali script --seed {seed} --variant {rules.name}"
     if rules.optional_melding:
         command += " --optional-melding"
-    winner, loser = line.names[line.winner_seat], line.names[1 - line.winner_seat]
+    # Plain text, one line each: a name never starts a line of its own (nor a fake move).
+    names = [clean_name(n) for n in line.names]
+    winner, loser = names[line.winner_seat], names[1 - line.winner_seat]
     how = line.how if line.how == "played out" else f"{loser} {line.how}"
     header = [
         f"Umtali session #{line.match_id}, finished "
         f"{dt.datetime.fromtimestamp(line.finished_at, dt.UTC):%Y-%m-%d %H:%M} UTC",
-        f"Player 1 (seat 0): {line.names[0]}",
-        f"Player 2 (seat 1): {line.names[1]}",
+        f"Player 1 (seat 0): {names[0]}",
+        f"Player 2 (seat 1): {names[1]}",
         f"Rules: {rules.describe()}",
         f"Seed: {seed}",
         f"Result: {winner} wins {line.games_won[0]}-{line.games_won[1]} in games, {how}",
@@ -278,7 +284,8 @@ async def send_replay(interaction: discord.Interaction, guild_id: int, match_id:
         return
     text = replay_text(match, line, await st.moves(match_id))
     await interaction.response.send_message(
-        f"Session #{match_id}, {line.names[0]} vs {line.names[1]}, as a replay:",
+        f"Session #{match_id}, {safe_name(line.names[0])} vs {safe_name(line.names[1])}, "
+        "as a replay:",
         file=discord.File(io.BytesIO(text.encode()), filename=replay_filename(match_id)),
         ephemeral=True)
 

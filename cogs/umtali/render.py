@@ -1,7 +1,8 @@
 """Messages from views: the public table, a player's private hand, a turn's announcement.
 
 Every function here takes a ``PlayerView`` (the spectator's for public messages) and never the
-session itself, so a hidden card cannot reach a public message by accident.
+session itself, so a hidden card cannot reach a public message by accident. Players' names come
+in as stored and are made safe here (``names.safe_name``), once, where the text is made.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Sequence
 
 import discord
 
+from cogs.umtali.names import safe_name
 from umtali.cards import Card
 from umtali.events import Event
 from umtali.melds import PlayKind
@@ -47,8 +49,16 @@ def _melds_of(view: PlayerView, seat: int) -> str:
     return " ".join(parts) or "—"
 
 
+def _safe(names: Sequence[str]) -> list[str]:
+    return [safe_name(n) for n in names]
+
+
 def prompt(view: PlayerView, names: Sequence[str]) -> str:
     """What the player to act must do now, in words."""
+    return _prompt(view, _safe(names))
+
+
+def _prompt(view: PlayerView, names: Sequence[str]) -> str:
     if view.winner >= 0:
         return f"Session over: **{names[view.winner]}** wins."
     who = names[view.to_act]
@@ -67,8 +77,9 @@ def table_embed(
 ) -> discord.Embed:
     """The public table. ``view`` must be the spectator's."""
     assert view.seat == SPECTATOR, "the public table renders the spectator's view only"
+    names = _safe(names)
     lines = [f"Game {view.game}, hand {view.hand_no} · {view.rules} rules · "
-             f"dealer {names[view.dealer]}", prompt(view, names)]
+             f"dealer {names[view.dealer]}", _prompt(view, names)]
     if view.went_out >= 0 and view.winner < 0:
         lines.append(f"{names[view.went_out]} went out: {names[1 - view.went_out]} "
                      "plays the last turn.")
@@ -110,9 +121,10 @@ def hand_embed(
 ) -> discord.Embed:
     """A player's private panel: their hand, the table's essentials, and what they may do."""
     assert view.seat != SPECTATOR
+    names = _safe(names)
     me = view.seat
     if view.winner >= 0:
-        doing = prompt(view, names)
+        doing = _prompt(view, names)
     elif view.my_turn:
         doing = "Your turn: " + (
             "draw from the stock or take the top discard." if view.phase == "draw"
@@ -147,4 +159,5 @@ def hand_embed(
 
 def turn_message(events: Sequence[Event], names: Sequence[str]) -> str:
     """One public message for a run of events (a player's whole turn, and what followed)."""
-    return "\n".join(describe(e.for_seat(SPECTATOR), names) for e in events)
+    shown = _safe(names)
+    return "\n".join(describe(e.for_seat(SPECTATOR), shown) for e in events)

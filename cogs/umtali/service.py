@@ -23,6 +23,7 @@ from cogs.umtali.computer import Computers
 from cogs.umtali.delivery import GONE, Delivery, dumps
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS, only
+from cogs.umtali.names import safe_name
 from cogs.umtali.outbox import Batch
 from cogs.umtali.panels import table_panel
 from cogs.umtali.render import turn_message
@@ -158,7 +159,7 @@ class MatchService:
                 return Outcome(live, "That panel is out of date; here is your hand as it is now.",
                                stale=True)
             if live.session.to_act != seat:
-                other = live.names[live.session.to_act]
+                other = safe_name(live.names[live.session.to_act])
                 return Outcome(live, f"It is not your turn: {other} is playing.")
             return await self._apply(live, seat, move)
 
@@ -246,10 +247,14 @@ class MatchService:
             live.deadline = fresh.deadline
             live.unsent = fresh.unsent
 
-    async def resign(self, live: LiveMatch, seat: int, how: str = "resigned") -> bool:
-        """``seat`` gives up the session; False if the match had already ended. A failed save
-        raises, and leaves the match as the database has it: in play."""
+    async def resign(self, live: LiveMatch, seat: int, how: str = "resigned",
+                     version: int | None = None) -> bool:
+        """``seat`` gives up the session; False if the match had already ended (or, with
+        ``version``, moved on since the player was asked). A failed save raises, and leaves
+        the match as the database has it: in play."""
         async with live.lock:
+            if version is not None and version != live.version:
+                return False
             return await self._resign(live, seat, how)
 
     async def _resign(self, live: LiveMatch, seat: int, how: str) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import discord
 
 from cogs.umtali.live import LiveMatch
+from cogs.umtali.names import safe_name
 from cogs.umtali.panels import hand_panel
 from cogs.umtali.render import hand_embed, table_embed
 from umtali.view import SPECTATOR
@@ -22,7 +23,7 @@ def hand_of(live: LiveMatch, seat: int, note: str = "") -> tuple[
         discord.Embed, discord.ui.View]:
     view = live.session.view(seat)
     if live.abandoned:
-        who = " and ".join(live.names[s] for s in (0, 1) if not live.reachable(s))
+        who = " and ".join(safe_name(live.names[s]) for s in (0, 1) if not live.reachable(s))
         note = ABANDONED.format(who=who or "this match's channel")
         return hand_embed(view, live.names, live.id, note), discord.ui.View(timeout=None)
     return (hand_embed(view, live.names, live.id, note),

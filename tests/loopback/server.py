@@ -24,6 +24,7 @@ import discord
 import yarl
 from aiohttp import BodyPartReader, WSMsgType, web
 
+from tests.loopback import limits
 from tests.loopback import payloads as p
 
 API = "/api/v10"
@@ -476,6 +477,11 @@ class LoopbackDiscord:
                 return _json({"message": "loopback fault", "code": fault.code,
                               "retry_after": fault.retry_after, "global": False},
                              fault.status, headers)
+        sent = call.body.get("data") if path.endswith("/callback") and isinstance(
+            call.body, dict) else call.body
+        if request.method in ("POST", "PATCH") and (refused := limits.problems(sent)):
+            call.status = 400
+            return _error(400, 50035, "Invalid Form Body: " + "; ".join(refused))
         for method, pattern, handler in self._routes:
             found = pattern.match(path)
             if found and method == request.method:

@@ -1,0 +1,79 @@
+"""Names and other user text made safe to show: members choose their own display names, and
+a nickname such as ``@everyone``, ``<@&role>`` or ``**big**`` must stay a name.
+
+``clean_name`` is for plain text (stored names, files): invisible and control characters out,
+whitespace collapsed, at most 32 characters, never empty; ``label_name`` adds defused mentions
+for the places Discord shows without markdown (menu labels, thread names).
+``safe_name`` is for Discord text (messages and embeds): the clean name with its markdown
+escaped and its mentions defused. Stored names are clean, not escaped, so escaping happens
+once, where the text is made.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+import discord
+
+MAX_NAME = 32
+FALLBACK = "Player"
+#: User input quoted back in a reply (an unknown move...) is cut to this many characters.
+MAX_ECHO = 100
+
+# Cc: control characters (newlines included); Cf: format characters, which hold the
+# zero-width ones (U+200B-U+200F, U+FEFF) and the bidi overrides and isolates (U+202A-U+202E,
+# U+2066-U+2069); Zl/Zp: line and paragraph separators; Co/Cs/Cn: private, broken, unassigned.
+_HIDDEN = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cs", "Cn"})
+# A zero-width space after "@" or "<" keeps @everyone, @here, <@user>, <@&role>, <#channel>
+# and </command:id> from being read as mentions, and shows the same text.
+_MENTION_START = re.compile(r"@|<(?=[@#/])")
+
+
+def visible(text: str) -> str:
+    """``text`` without invisible or control characters, its whitespace collapsed."""
+    return " ".join("".join(ch for ch in text if unicodedata.category(ch) not in _HIDDEN)
+                    .split())
+
+
+def clean_name(text: str) -> str:
+    """A name for plain text: visible characters only, at most 32, never empty."""
+    return visible(text)[:MAX_NAME].strip() or FALLBACK
+
+
+def defuse_mentions(text: str) -> str:
+    return _MENTION_START.sub(lambda m: m.group(0) + "\u200b", text)
+
+
+def label_name(text: str) -> str:
+    """A name for Discord text without markdown (menu labels, thread names): clean, mentions
+    defused, nothing escaped (a backslash would show)."""
+    return defuse_mentions(clean_name(text))
+
+
+def safe_text(text: str) -> str:
+    """User text for a Discord message: markdown escaped, mentions defused (not shortened)."""
+    return defuse_mentions(discord.utils.escape_markdown(visible(text)))
+
+
+def safe_name(text: str) -> str:
+    """A name for a Discord message or embed: clean, then escaped (so it may exceed 32)."""
+    return safe_text(clean_name(text))
+
+
+def member_name(user: discord.abc.User) -> str:
+    """A member's display name, safe for a Discord message."""
+    return safe_name(user.display_name)
+
+
+def plain_member_name(user: discord.abc.User) -> str:
+    """A member's display name to store or to put in plain text."""
+    return clean_name(user.display_name)
+
+
+def echo(text: str, limit: int = MAX_ECHO) -> str:
+    """User input quoted back in a reply: visible, at most ``limit`` characters, safe."""
+    shown = visible(text)
+    if len(shown) > limit:
+        shown = shown[:limit - 1].rstrip() + "…"
+    return safe_text(shown)
