@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -93,17 +94,27 @@ class Database:
             await tx.execute("BEGIN IMMEDIATE")
             try:
                 yield tx
+                await tx.execute("COMMIT")
             except BaseException:
-                await tx.execute("ROLLBACK")
+                await self._rollback()
                 raise
-            await tx.execute("COMMIT")
+
+    async def _rollback(self) -> None:
+        # A failed COMMIT leaves its transaction open (and the connection unable to begin
+        # another); some errors (a full disk) have already ended it.
+        if not self.conn.in_transaction:
+            return
+        try:
+            await Tx(self.conn).execute("ROLLBACK")
+        except sqlite3.Error:
+            log.exception("rollback failed")  # the caller gets the error that caused it
 
     async def batched(self, job: Job[T]) -> T:
         """Run ``job`` in a transaction shared with the other jobs queued meanwhile.
 
-        Many matches saving moves at once then pay for one commit, not one each. A job that
-        raises must have written nothing (check first, then write); its error is its own. The
-        result comes back only once the transaction is committed.
+        Many matches saving moves at once then pay for one commit, not one each. Each job runs
+        in a savepoint: one that raises leaves none of its writes and its error is its own,
+        while the others commit. The result comes back only once the transaction is committed.
         """
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._queued.append((job, future))
@@ -118,11 +129,17 @@ class Database:
             try:
                 async with self.transaction() as tx:
                     for job, future in jobs:
+                        await tx.execute("SAVEPOINT job")
                         try:
-                            done.append((future, await job(tx)))
-                        except Exception as e:  # the job's own refusal, nothing written
+                            result = await job(tx)
+                        except Exception as e:  # the job's own failure: undo its writes only
+                            await tx.execute("ROLLBACK TO job")
+                            await tx.execute("RELEASE job")
                             if not future.done():
                                 future.set_exception(e)
+                        else:
+                            await tx.execute("RELEASE job")
+                            done.append((future, result))
             except BaseException as e:
                 for _, future in jobs:
                     if not future.done():
