@@ -58,7 +58,9 @@ class Database:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         conn = await aiosqlite.connect(str(path), isolation_level=None)
         conn.row_factory = aiosqlite.Row
-        for pragma in ("journal_mode = WAL", "synchronous = NORMAL", "foreign_keys = ON",
+        # FULL: a commit reaches the disk before it is acknowledged. With WAL, NORMAL could
+        # lose the last moves to a power cut, after their players were told they were saved.
+        for pragma in ("journal_mode = WAL", "synchronous = FULL", "foreign_keys = ON",
                        "busy_timeout = 5000"):
             # Some pragmas answer with a row: close each cursor so no statement stays open.
             async with conn.execute(f"PRAGMA {pragma}"):

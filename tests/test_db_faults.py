@@ -1,5 +1,5 @@
 """Transactions under faults, on real SQLite files: a COMMIT that fails, a job that fails
-part-way through a shared transaction."""
+part-way through a shared transaction, a power cut after a commit."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from data.db import Database, Tx
+from data.store import Store
 
 
 def _keys(path: Path) -> list[str]:
@@ -87,3 +88,13 @@ async def test_a_job_failing_part_way_leaves_none_of_its_writes(
     assert (a, c) == ("a", "c")
     assert isinstance(b, LookupError)
     assert _keys(path) == ["a", "c", "first"]
+
+
+async def test_commits_are_durable_before_they_are_acknowledged(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "db.sqlite3")
+    try:
+        # FULL (2): with WAL, NORMAL (1) may lose the last commits to a power cut.
+        row = await store.db.fetchone("PRAGMA synchronous")
+        assert row is not None and row[0] == 2
+    finally:
+        await store.close()
