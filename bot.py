@@ -1,7 +1,7 @@
 """Entry point of the Umtali Discord bot.
 
 It loads and checks the settings (from the environment and an optional ``.env`` file in the
-current working directory), then runs the bot. Run it with ``make run``.
+current working directory), opens the database, then runs the bot. Run it with ``make run``.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from cogs.umtali.errors import answer_error
 from cogs.umtali.panels import DYNAMIC_ITEMS
 from cogs.umtali.service import MatchService
 from cogs.umtali.startup import run_timers, sync_if_changed
+from data.db import DatabaseUnusable
 from data.store import Store
 
 __all__ = [
@@ -46,6 +47,7 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 _MAX_SNOWFLAKE = 2**64 - 1
 
 EXIT_SETTINGS_ERROR = 2
+EXIT_DATABASE_ERROR = 2
 
 
 class SettingsError(ValueError):
@@ -119,14 +121,17 @@ class UmtaliTree(app_commands.CommandTree[commands.Bot]):
 class UmtaliBot(commands.Bot):
     """The bot: the store opened once, the cog loaded, matches and their buttons restored."""
 
-    def __init__(self, settings: Settings, *, sync_commands: bool = True,
-                 timers: bool = True, computer_pause: float = 1.5) -> None:
+    def __init__(self, settings: Settings, *, store: Store | None = None,
+                 sync_commands: bool = True, timers: bool = True,
+                 computer_pause: float = 1.5) -> None:
         # Slash commands, buttons and DMs need no privileged intent, not even guild members.
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          tree_cls=UmtaliTree, help_command=None)
         self.settings = settings
+        #: Given when ``main()`` opened it already; otherwise opened in ``setup_hook``.
+        self.store = store
         self.sync_commands = sync_commands
         self.timers = timers
         self.computer_pause = computer_pause
@@ -135,7 +140,9 @@ class UmtaliBot(commands.Bot):
         self._frozen = False
 
     async def setup_hook(self) -> None:
-        store = await Store.open(self.settings.db_path)
+        if self.store is None:
+            self.store = await Store.open(self.settings.db_path)
+        store = self.store
         self.matches = MatchService(self, store, computer_pause=self.computer_pause)
         restored = await self.matches.load_active()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
@@ -161,8 +168,23 @@ class UmtaliBot(commands.Bot):
             self._timers.cancel()
         if self.matches is not None:
             await self.matches.close()
-            await self.matches.store.close()
+        if self.store is not None:
+            await self.store.close()
         await super().close()
+
+
+async def serve(settings: Settings) -> None:
+    """Open the database, then run the bot until it closes."""
+    # Before Discord: a database that cannot be used stops the bot before it logs in.
+    store = await Store.open(settings.db_path)
+    log.info(
+        "Database %s open; command sync %s.",
+        settings.db_path,
+        f"to guild {settings.dev_guild_id}" if settings.dev_guild_id else "global",
+    )
+    # Leaving ``async with`` closes the bot (store included), however it is left.
+    async with UmtaliBot(settings, store=store) as bot:
+        await bot.start(settings.token)
 
 
 def main() -> int:
@@ -183,13 +205,13 @@ def main() -> int:
         level=settings.log_level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    log.info(
-        "Settings loaded (database %s, command sync %s).",
-        settings.db_path,
-        f"to guild {settings.dev_guild_id}" if settings.dev_guild_id else "global",
-    )
     try:
-        UmtaliBot(settings).run(settings.token, log_handler=None)
+        asyncio.run(serve(settings))
+    except DatabaseUnusable as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_DATABASE_ERROR
+    except KeyboardInterrupt:  # Ctrl-C: asyncio.run() cancelled serve(), which closed the bot
+        pass
     except discord.LoginFailure:
         print(
             "error: Discord refused DISCORD_TOKEN: reset the token on the Bot tab of your "
