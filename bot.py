@@ -1,7 +1,8 @@
 """Entry point of the Umtali Discord bot.
 
 It loads and checks the settings (from the environment and an optional ``.env`` file in the
-current working directory), opens the database, then runs the bot. Run it with ``make run``.
+current working directory), opens the database, then runs the bot until SIGINT or SIGTERM
+closes it. Run it with ``make run``.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import asyncio
 import gc
 import logging
 import os
+import signal
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -170,21 +172,44 @@ class UmtaliBot(commands.Bot):
             await self.matches.close()
         if self.store is not None:
             await self.store.close()
+            log.info("Closed: every move is saved and the database closed.")
         await super().close()
 
 
 async def serve(settings: Settings) -> None:
-    """Open the database, then run the bot until it closes."""
-    # Before Discord: a database that cannot be used stops the bot before it logs in.
-    store = await Store.open(settings.db_path)
-    log.info(
-        "Database %s open; command sync %s.",
-        settings.db_path,
-        f"to guild {settings.dev_guild_id}" if settings.dev_guild_id else "global",
-    )
-    # Leaving ``async with`` closes the bot (store included), however it is left.
-    async with UmtaliBot(settings, store=store) as bot:
-        await bot.start(settings.token)
+    """Open the database, then run the bot until it closes, or SIGINT or SIGTERM (Ctrl-C,
+    systemd, ``docker stop``) closes it: the same clean close for all three."""
+    task = asyncio.current_task()
+    assert task is not None
+    loop = asyncio.get_running_loop()
+    stopping = False
+
+    def stop() -> None:
+        nonlocal stopping
+        if not stopping:  # a second signal must not cut the close short
+            stopping = True
+            task.cancel()
+
+    signals = (signal.SIGINT, signal.SIGTERM)
+    for sig in signals:
+        loop.add_signal_handler(sig, stop)
+    try:
+        # Before Discord: a database that cannot be used stops the bot before it logs in.
+        store = await Store.open(settings.db_path)
+        log.info(
+            "Database %s open; command sync %s.",
+            settings.db_path,
+            f"to guild {settings.dev_guild_id}" if settings.dev_guild_id else "global",
+        )
+        # Leaving ``async with`` closes the bot (store included), however it is left.
+        async with UmtaliBot(settings, store=store) as bot:
+            await bot.start(settings.token)
+    except asyncio.CancelledError:
+        if not stopping:
+            raise
+    finally:
+        for sig in signals:
+            loop.remove_signal_handler(sig)
 
 
 def main() -> int:
@@ -210,7 +235,7 @@ def main() -> int:
     except DatabaseUnusable as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_DATABASE_ERROR
-    except KeyboardInterrupt:  # Ctrl-C: asyncio.run() cancelled serve(), which closed the bot
+    except KeyboardInterrupt:  # Ctrl-C before serve() took over the signals
         pass
     except discord.LoginFailure:
         print(
