@@ -21,13 +21,13 @@ import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
-from dotenv import load_dotenv
 
 from cogs.umtali.errors import answer_error
 from cogs.umtali.panels import DYNAMIC_ITEMS
 from cogs.umtali.service import MatchService
 from cogs.umtali.startup import run_timers, sync_if_changed
 from data.db import DatabaseUnusable
+from data.location import DEFAULT_DB_PATH, database_path, read_dotenv
 from data.store import Store
 
 __all__ = [
@@ -43,7 +43,6 @@ __all__ = [
 
 log = logging.getLogger("umtali.bot")
 
-DEFAULT_DB_PATH = Path("data/umtali.sqlite3")
 DEFAULT_LOG_LEVEL = "INFO"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 _MAX_SNOWFLAKE = 2**64 - 1
@@ -85,8 +84,7 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
             "the bot's token into DISCORD_TOKEN in a .env file copied from .env.example."
         )
 
-    db_path_text = _get(environ, "UMTALI_DB_PATH")
-    db_path = Path(db_path_text) if db_path_text else DEFAULT_DB_PATH
+    db_path = database_path(environ)
 
     guild_text = _get(environ, "UMTALI_DEV_GUILD_ID")
     dev_guild_id: int | None = None
@@ -214,11 +212,7 @@ async def serve(settings: Settings) -> None:
 
 def main() -> int:
     """Load the settings and start the bot; returns the process exit status."""
-    # Only the current working directory's .env, never one found further up the tree.
-    # Variables already in the environment win over the file.
-    dotenv_path = Path.cwd() / ".env"
-    if dotenv_path.is_file():
-        load_dotenv(dotenv_path, override=False)
+    read_dotenv()
 
     try:
         settings = load_settings(os.environ)
