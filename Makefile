@@ -7,8 +7,10 @@ VPY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 BENCH_SCRIPTS := $(wildcard bench/*.py)
 ARGS ?=
+# make backup DEST=file (or a directory); empty: data/backups/<name>-<UTC time>.sqlite3
+DEST ?=
 
-.PHONY: run test play bench lint clean
+.PHONY: run test play bench backup lint clean
 
 $(STAMP): pyproject.toml
 	test -x $(VPY) || $(PY) -m venv $(VENV)
@@ -27,6 +29,9 @@ test: lint
 
 play: $(STAMP)
 	$(VPY) -m umtali play $(ARGS)
+
+backup: $(STAMP)
+	$(VPY) -m data.backup $(DEST)
 
 bench: $(STAMP)
 	@set -e; for script in $(BENCH_SCRIPTS); do \

@@ -1,7 +1,8 @@
 """Entry point of the Umtali Discord bot.
 
 It loads and checks the settings (from the environment and an optional ``.env`` file in the
-current working directory), then runs the bot. Run it with ``make run``.
+current working directory), opens the database, then runs the bot until SIGINT or SIGTERM
+closes it. Run it with ``make run``.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import asyncio
 import gc
 import logging
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable, Mapping
@@ -20,13 +22,14 @@ import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
-from dotenv import load_dotenv
 
 from cogs.umtali.errors import answer_error
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.panels import DYNAMIC_ITEMS
 from cogs.umtali.service import MatchService
 from cogs.umtali.startup import run_timers, sync_if_changed
+from data.db import DatabaseUnusable
+from data.location import DEFAULT_DB_PATH, database_path, read_dotenv
 from data.store import Store
 
 __all__ = [
@@ -42,12 +45,12 @@ __all__ = [
 
 log = logging.getLogger("umtali.bot")
 
-DEFAULT_DB_PATH = Path("data/umtali.sqlite3")
 DEFAULT_LOG_LEVEL = "INFO"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 _MAX_SNOWFLAKE = 2**64 - 1
 
 EXIT_SETTINGS_ERROR = 2
+EXIT_DATABASE_ERROR = 2
 
 
 class SettingsError(ValueError):
@@ -83,8 +86,7 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
             "the bot's token into DISCORD_TOKEN in a .env file copied from .env.example."
         )
 
-    db_path_text = _get(environ, "UMTALI_DB_PATH")
-    db_path = Path(db_path_text) if db_path_text else DEFAULT_DB_PATH
+    db_path = database_path(environ)
 
     guild_text = _get(environ, "UMTALI_DEV_GUILD_ID")
     dev_guild_id: int | None = None
@@ -121,8 +123,9 @@ class UmtaliTree(app_commands.CommandTree[commands.Bot]):
 class UmtaliBot(commands.Bot):
     """The bot: the store opened once, the cog loaded, matches and their buttons restored."""
 
-    def __init__(self, settings: Settings, *, sync_commands: bool = True,
-                 timers: bool = True, computer_pause: float = 1.5,
+    def __init__(self, settings: Settings, *, store: Store | None = None,
+                 sync_commands: bool = True, timers: bool = True,
+                 computer_pause: float = 1.5,
                  clock: Callable[[], float] = time.time) -> None:
         # Slash commands, buttons and DMs need no privileged intent, not even guild members.
         intents = discord.Intents.none()
@@ -132,6 +135,8 @@ class UmtaliBot(commands.Bot):
                          tree_cls=UmtaliTree, help_command=None,
                          allowed_mentions=NO_MENTIONS)
         self.settings = settings
+        #: Given when ``main()`` opened it already; otherwise opened in ``setup_hook``.
+        self.store = store
         self.sync_commands = sync_commands
         self.timers = timers
         self.computer_pause = computer_pause
@@ -141,7 +146,9 @@ class UmtaliBot(commands.Bot):
         self._frozen = False
 
     async def setup_hook(self) -> None:
-        store = await Store.open(self.settings.db_path)
+        if self.store is None:
+            self.store = await Store.open(self.settings.db_path)
+        store = self.store
         self.matches = MatchService(self, store, clock=self.clock,
                                     computer_pause=self.computer_pause)
         restored = await self.matches.load_active()
@@ -168,17 +175,51 @@ class UmtaliBot(commands.Bot):
             self._timers.cancel()
         if self.matches is not None:
             await self.matches.close()
-            await self.matches.store.close()
+        if self.store is not None:
+            await self.store.close()
+            log.info("Closed: every move is saved and the database closed.")
         await super().close()
+
+
+async def serve(settings: Settings) -> None:
+    """Open the database, then run the bot until it closes, or SIGINT or SIGTERM (Ctrl-C,
+    systemd, ``docker stop``) closes it: the same clean close for all three."""
+    task = asyncio.current_task()
+    assert task is not None
+    loop = asyncio.get_running_loop()
+    stopping = False
+
+    def stop() -> None:
+        nonlocal stopping
+        if not stopping:  # a second signal must not cut the close short
+            stopping = True
+            task.cancel()
+
+    signals = (signal.SIGINT, signal.SIGTERM)
+    for sig in signals:
+        loop.add_signal_handler(sig, stop)
+    try:
+        # Before Discord: a database that cannot be used stops the bot before it logs in.
+        store = await Store.open(settings.db_path)
+        log.info(
+            "Database %s open; command sync %s.",
+            settings.db_path,
+            f"to guild {settings.dev_guild_id}" if settings.dev_guild_id else "global",
+        )
+        # Leaving ``async with`` closes the bot (store included), however it is left.
+        async with UmtaliBot(settings, store=store) as bot:
+            await bot.start(settings.token)
+    except asyncio.CancelledError:
+        if not stopping:
+            raise
+    finally:
+        for sig in signals:
+            loop.remove_signal_handler(sig)
 
 
 def main() -> int:
     """Load the settings and start the bot; returns the process exit status."""
-    # Only the current working directory's .env, never one found further up the tree.
-    # Variables already in the environment win over the file.
-    dotenv_path = Path.cwd() / ".env"
-    if dotenv_path.is_file():
-        load_dotenv(dotenv_path, override=False)
+    read_dotenv()
 
     try:
         settings = load_settings(os.environ)
@@ -190,13 +231,13 @@ def main() -> int:
         level=settings.log_level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    log.info(
-        "Settings loaded (database %s, command sync %s).",
-        settings.db_path,
-        f"to guild {settings.dev_guild_id}" if settings.dev_guild_id else "global",
-    )
     try:
-        UmtaliBot(settings).run(settings.token, log_handler=None)
+        asyncio.run(serve(settings))
+    except DatabaseUnusable as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_DATABASE_ERROR
+    except KeyboardInterrupt:  # Ctrl-C before serve() took over the signals
+        pass
     except discord.LoginFailure:
         print(
             "error: Discord refused DISCORD_TOKEN: reset the token on the Bot tab of your "

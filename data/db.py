@@ -2,12 +2,16 @@
 
 Every write goes through ``transaction()``, which holds a lock so that two coroutines sharing
 the connection can never interleave their statements inside one transaction.
+A database that cannot be used (damaged, locked, from a newer bot) is refused at once with
+``DatabaseUnusable``, its connection closed.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -19,6 +23,9 @@ import aiosqlite
 from data.migrations import MIGRATIONS
 
 log = logging.getLogger(__name__)
+
+#: Seconds a statement waits for another process's lock before it fails.
+BUSY_TIMEOUT = 5.0
 
 T = TypeVar("T")
 #: Work done inside a shared transaction.
@@ -52,6 +59,34 @@ class Tx:
             return list(await cur.fetchall())
 
 
+class DatabaseUnusable(Exception):
+    """The database cannot be opened as it is; the message is one sentence for whoever runs
+    the bot."""
+
+
+class SchemaTooNew(Exception):
+    """The database was migrated by a newer bot, to a schema this one does not know."""
+
+    def __init__(self, found: int, known: int) -> None:
+        super().__init__(found, known)
+        self.found, self.known = found, known
+
+
+def _why(path: str | Path, e: BaseException) -> str:
+    """One sentence on why ``path`` cannot be used, and what to do about it."""
+    code = getattr(e, "sqlite_errorname", "")
+    if isinstance(e, SchemaTooNew):
+        return (f"the database {path} has schema version {e.found}, newer than this bot "
+                f"knows ({e.known}): run the newer bot that wrote it, or restore a backup.")
+    if code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        return (f"the database {path} is locked by another process (still after "
+                f"{BUSY_TIMEOUT:g} s): stop it (another copy of the bot?) and start again.")
+    if code.startswith(("SQLITE_NOTADB", "SQLITE_CORRUPT")):
+        return (f"the database {path} is damaged or not an SQLite database ({e}): restore a "
+                f"backup, or move the file away to start with an empty database.")
+    return f"the database {path} cannot be opened ({e})."
+
+
 class Database:
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self.conn = conn
@@ -61,18 +96,38 @@ class Database:
 
     @staticmethod
     async def open(path: str | Path) -> Database:
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(str(path), isolation_level=None)
-        conn.row_factory = aiosqlite.Row
-        for pragma in ("journal_mode = WAL", "synchronous = NORMAL", "foreign_keys = ON",
-                       "busy_timeout = 5000"):
+        """The database at ``path``, migrated and writable; DatabaseUnusable if it cannot be."""
+        try:
+            if str(path) != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            conn = await aiosqlite.connect(str(path), isolation_level=None,
+                                           timeout=BUSY_TIMEOUT)
+        except (OSError, sqlite3.Error) as e:
+            raise DatabaseUnusable(_why(path, e)) from e
+        try:
+            db = Database(conn)
+            await db._prepare()
+            return db
+        except BaseException as e:
+            # aiosqlite's worker thread is not a daemon: left open, it keeps the process alive.
+            with contextlib.suppress(Exception):
+                await conn.close()
+            if isinstance(e, sqlite3.Error | SchemaTooNew):
+                raise DatabaseUnusable(_why(path, e)) from e
+            raise
+
+    async def _prepare(self) -> None:
+        self.conn.row_factory = aiosqlite.Row
+        # FULL: a commit reaches the disk before it is acknowledged. With WAL, NORMAL could
+        # lose the last moves to a power cut, after their players were told they were saved.
+        for pragma in ("journal_mode = WAL", "synchronous = FULL", "foreign_keys = ON"):
             # Some pragmas answer with a row: close each cursor so no statement stays open.
-            async with conn.execute(f"PRAGMA {pragma}"):
+            async with self.conn.execute(f"PRAGMA {pragma}"):
                 pass
-        db = Database(conn)
-        await db.migrate()
-        return db
+        await self.migrate()
+        # A database another process keeps locked is refused now, not at the first move.
+        async with self.transaction():
+            pass
 
     async def close(self) -> None:
         await self.conn.close()
@@ -85,6 +140,8 @@ class Database:
     async def migrate(self) -> None:
         """Apply every migration newer than the database, each in its own transaction."""
         current = await self.schema_version()
+        if current > len(MIGRATIONS):
+            raise SchemaTooNew(current, len(MIGRATIONS))
         for number, statements in enumerate(MIGRATIONS, 1):
             if number <= current:
                 continue
@@ -101,17 +158,27 @@ class Database:
             await tx.execute("BEGIN IMMEDIATE")
             try:
                 yield tx
+                await tx.execute("COMMIT")
             except BaseException:
-                await tx.execute("ROLLBACK")
+                await self._rollback()
                 raise
-            await tx.execute("COMMIT")
+
+    async def _rollback(self) -> None:
+        # A failed COMMIT leaves its transaction open (and the connection unable to begin
+        # another); some errors (a full disk) have already ended it.
+        if not self.conn.in_transaction:
+            return
+        try:
+            await Tx(self.conn).execute("ROLLBACK")
+        except sqlite3.Error:
+            log.exception("rollback failed")  # the caller gets the error that caused it
 
     async def batched(self, job: Job[T]) -> T:
         """Run ``job`` in a transaction shared with the other jobs queued meanwhile.
 
-        Many matches saving moves at once then pay for one commit, not one each. A job that
-        raises must have written nothing (check first, then write); its error is its own. The
-        result comes back only once the transaction is committed.
+        Many matches saving moves at once then pay for one commit, not one each. Each job runs
+        in a savepoint: one that raises leaves none of its writes and its error is its own,
+        while the others commit. The result comes back only once the transaction is committed.
         """
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._queued.append((job, future))
@@ -126,11 +193,17 @@ class Database:
             try:
                 async with self.transaction() as tx:
                     for job, future in jobs:
+                        await tx.execute("SAVEPOINT job")
                         try:
-                            done.append((future, await job(tx)))
-                        except Exception as e:  # the job's own refusal, nothing written
+                            result = await job(tx)
+                        except Exception as e:  # the job's own failure: undo its writes only
+                            await tx.execute("ROLLBACK TO job")
+                            await tx.execute("RELEASE job")
                             if not future.done():
                                 future.set_exception(e)
+                        else:
+                            await tx.execute("RELEASE job")
+                            done.append((future, result))
             except BaseException as e:
                 for _, future in jobs:
                     if not future.done():

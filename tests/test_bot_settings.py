@@ -136,12 +136,12 @@ def test_a_token_discord_refuses_ends_with_one_sentence(
 
     import bot
 
-    def refuse(self: bot.UmtaliBot, token: str, **kwargs: object) -> None:
+    async def refuse(self: bot.UmtaliBot, token: str, **kwargs: object) -> None:
         raise discord.LoginFailure("Improper token has been passed.")
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
-    monkeypatch.setattr(bot.UmtaliBot, "run", refuse)
+    monkeypatch.setattr(bot.UmtaliBot, "start", refuse)
     assert bot.main() == 2
     err = capsys.readouterr().err
     assert "Discord refused DISCORD_TOKEN" in err and "Reset" not in err.splitlines()[0][:5]
@@ -154,11 +154,11 @@ def test_an_unreachable_discord_ends_with_one_sentence(
 ) -> None:
     import bot
 
-    def offline(self: bot.UmtaliBot, token: str, **kwargs: object) -> None:
+    async def offline(self: bot.UmtaliBot, token: str, **kwargs: object) -> None:
         raise OSError("Network is unreachable")
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("DISCORD_TOKEN", "token")
-    monkeypatch.setattr(bot.UmtaliBot, "run", offline)
+    monkeypatch.setattr(bot.UmtaliBot, "start", offline)
     assert bot.main() == 1
     assert "could not reach Discord" in capsys.readouterr().err
