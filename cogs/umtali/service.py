@@ -26,6 +26,7 @@ from cogs.umtali.mentions import NO_MENTIONS, only
 from cogs.umtali.names import safe_name
 from cogs.umtali.outbox import Batch
 from cogs.umtali.panels import table_panel
+from cogs.umtali.pictures import warm
 from cogs.umtali.render import turn_message
 from cogs.umtali.saved import finish_of, saved_state
 from cogs.umtali.showing import Shown, dm_panel_of, hand_of, table_of
@@ -61,6 +62,8 @@ class MatchService:
         self.client = client
         #: Whether tables and hands carry their pictures (the text is always there).
         self.pictures = pictures
+        if pictures:
+            warm()  # the card sprites, once a process, before the first turn waits on them
         self.store = store
         self.clock = clock
         self.matches: dict[int, LiveMatch] = {}
