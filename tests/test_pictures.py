@@ -185,8 +185,8 @@ def test_the_same_scene_is_drawn_once_and_the_cache_is_bounded() -> None:
 
     session = Session(RuleSet.english(), 9)
     view = session.view(SPECTATOR)
-    hits = CACHE.hits
     first = table_png(view, NAMES)
+    hits = CACHE.hits
     assert table_png(session.view(SPECTATOR), NAMES) == first
     assert CACHE.hits == hits + 1
     assert table_png(view, NAMES, four_colour=True) != first or not any(
