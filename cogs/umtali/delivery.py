@@ -174,18 +174,21 @@ class Delivery:
         if live.channel_lost or live.table_message_id is None:
             return
         channel = self.client.get_partial_messageable(live.channel_id)
-        embed = self.service.table_embed(live)
         view = None if live.over else table_panel(live.id)
+        # The picture travels with the edit that happens anyway: no call of its own.
+        table = self.service.table_message(live)
         try:
-            await channel.get_partial_message(live.table_message_id).edit(embed=embed, view=view)
+            await channel.get_partial_message(live.table_message_id).edit(
+                embeds=table.embeds, attachments=table.files, view=view)
         except discord.NotFound as e:
             if e.code != UNKNOWN_MESSAGE:
                 raise
             # Someone deleted the table: it is posted again, and that one is kept up to date.
+            table = self.service.table_message(live)
             if view is None:
-                message = await channel.send(embed=embed, allowed_mentions=NO_MENTIONS)
+                message = await channel.send(**table.send(), allowed_mentions=NO_MENTIONS)
             else:
-                message = await channel.send(embed=embed, view=view,
+                message = await channel.send(**table.send(), view=view,
                                              allowed_mentions=NO_MENTIONS)
             live.table_message_id = message.id
             await self.service.store.set_table_message(live.id, message.id)
@@ -199,12 +202,12 @@ class Delivery:
         version = live.version
         if live.dm_shown[seat] == version and not (new or note):
             return
-        embeds, view = self.service.dm_panel(live, seat, note)
+        shown = self.service.dm_panel(live, seat, note)
         channel_id, message_id = live.dm_channel_ids[seat], live.dm_message_ids[seat]
         if channel_id is not None and message_id is not None and not new:
             dm = self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
             try:
-                await dm.get_partial_message(message_id).edit(embeds=embeds, view=view)
+                await dm.get_partial_message(message_id).edit(**shown.edit())
                 live.dm_shown[seat] = version
                 return
             except GONE:
@@ -212,7 +215,9 @@ class Delivery:
         user_id = live.player_ids[seat]
         try:
             user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            message = await user.send(embeds=embeds, view=view)
+            if channel_id is not None and message_id is not None and not new:
+                shown = self.service.dm_panel(live, seat, note)  # its files were read
+            message = await user.send(**shown.send())
         except GONE:
             await self._dm_refused(live, seat)
             return

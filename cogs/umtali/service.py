@@ -26,9 +26,10 @@ from cogs.umtali.mentions import NO_MENTIONS, only
 from cogs.umtali.names import safe_name
 from cogs.umtali.outbox import Batch
 from cogs.umtali.panels import table_panel
+from cogs.umtali.pictures import warm
 from cogs.umtali.render import turn_message
 from cogs.umtali.saved import finish_of, saved_state
-from cogs.umtali.showing import dm_panel_of, hand_of, table_of
+from cogs.umtali.showing import Shown, dm_panel_of, hand_of, table_of
 from data.store import StaleState, Store
 from umtali.errors import UmtaliError
 from umtali.events import DealerChosen, Event
@@ -56,8 +57,13 @@ class Outcome:
 
 class MatchService:
     def __init__(self, client: discord.Client, store: Store,
-                 clock: Callable[[], float] = time.time, computer_pause: float = 1.5) -> None:
+                 clock: Callable[[], float] = time.time, computer_pause: float = 1.5,
+                 pictures: bool = True) -> None:
         self.client = client
+        #: Whether tables and hands carry their pictures (the text is always there).
+        self.pictures = pictures
+        if pictures:
+            warm()  # the card sprites, once a process, before the first turn waits on them
         self.store = store
         self.clock = clock
         self.matches: dict[int, LiveMatch] = {}
@@ -131,7 +137,7 @@ class MatchService:
             await channel.send(opening + "\n" + self._your_turn(live),
                                allowed_mentions=NO_MENTIONS if live.is_computer(to_act)
                                else only(live.player_ids[to_act]))
-            message = await channel.send(embed=self.table_embed(live),
+            message = await channel.send(**self.table_message(live).send(),
                                          view=table_panel(live.id),
                                          allowed_mentions=NO_MENTIONS)
         except GONE as e:
@@ -376,16 +382,27 @@ class MatchService:
 
     # -- rendering ------------------------------------------------------------------------
 
+    def table_message(self, live: LiveMatch, note: str = "") -> Shown:
+        """The public table: its text, and its picture unless pictures are off."""
+        return table_of(live, note, pictures=self.pictures)
+
     def table_embed(self, live: LiveMatch, note: str = "") -> discord.Embed:
-        return table_of(live, note)
+        """The public table's text alone."""
+        return table_of(live, note, pictures=False).embed
 
     def hand_message(self, live: LiveMatch, seat: int, note: str = "") -> tuple[
             discord.Embed, discord.ui.View]:
-        return hand_of(live, seat, note)
+        """The seat's hand panel as text and components (see ``hand_shown`` for the picture)."""
+        shown = hand_of(live, seat, note, pictures=False)
+        assert shown.view is not None
+        return shown.embed, shown.view
 
-    def dm_panel(self, live: LiveMatch, seat: int, note: str = "") -> tuple[
-            list[discord.Embed], discord.ui.View]:
-        return dm_panel_of(live, seat, note)
+    def hand_shown(self, live: LiveMatch, seat: int, note: str = "") -> Shown:
+        """The seat's hand panel with its picture (for that seat's eyes only)."""
+        return hand_of(live, seat, note, pictures=self.pictures)
+
+    def dm_panel(self, live: LiveMatch, seat: int, note: str = "") -> Shown:
+        return dm_panel_of(live, seat, note, pictures=self.pictures)
 
     def answered_on_dm(self, live: LiveMatch, seat: int, message_id: int) -> None:
         """The answer to an action is about to show the seat's hand on ``message_id``: if

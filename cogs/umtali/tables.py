@@ -48,12 +48,12 @@ async def post_table(interaction: discord.Interaction) -> None:
     movable = live is mine and (live.channel_lost or live.channel_id == interaction.channel_id)
     if not movable:
         await interaction.response.send_message(
-            embed=svc.table_embed(live, snapshot_note(live)), ephemeral=True)
+            **svc.table_message(live, snapshot_note(live)).send(), ephemeral=True)
         return
     if missing := missing_here(interaction):
         await interaction.response.send_message(refusal(missing), ephemeral=True)
         return
-    await interaction.response.send_message(embed=svc.table_embed(live),
+    await interaction.response.send_message(**svc.table_message(live).send(),
                                             view=table_panel(live.id),
                                             allowed_mentions=NO_MENTIONS)
     message = await interaction.original_response()
@@ -72,7 +72,8 @@ async def _retire(client: discord.Client, live: LiveMatch, message_id: int) -> N
     channel = client.get_partial_messageable(live.channel_id)
     note = f"This table moved: the live one is {table_link(live)}."
     try:
+        # Its picture goes: it would show a position long past.
         await channel.get_partial_message(message_id).edit(
-            embed=svc.table_embed(live, note), view=None)
+            embed=svc.table_embed(live, note), attachments=[], view=None)
     except GONE:
         log.info("match %d: the replaced table %d is gone", live.id, message_id)

@@ -22,10 +22,11 @@ from typing import Any
 
 import discord
 import yarl
-from aiohttp import BodyPartReader, WSMsgType, web
+from aiohttp import WSMsgType, web
 
 from tests.loopback import limits
 from tests.loopback import payloads as p
+from tests.loopback.attachments import Files, attach, dangling, read_body
 
 API = "/api/v10"
 EPHEMERAL = 64
@@ -48,6 +49,8 @@ class Call:
     body: Any
     match: dict[str, str] = field(default_factory=dict)
     status: int = 0
+    #: The files uploaded with it: (filename, bytes).
+    files: Files = field(default_factory=list)
 
 
 @dataclass
@@ -129,6 +132,8 @@ class LoopbackDiscord:
         self.commands: list[dict[str, Any]] = []
         self.interactions: dict[str, Interaction] = {}
         self.calls: list[Call] = []
+        #: Every uploaded file's bytes, by attachment id.
+        self.uploads: dict[int, bytes] = {}
         self.unknown: list[str] = []
         #: Protocol mistakes the bot made (answering an interaction twice, ...).
         self.errors: list[str] = []
@@ -459,7 +464,8 @@ class LoopbackDiscord:
 
     async def _rest(self, request: web.Request) -> web.Response:
         path = "/" + request.match_info["tail"]
-        call = Call(request.method, path, dict(request.query), await _body(request))
+        body, files = await read_body(request)
+        call = Call(request.method, path, dict(request.query), body, files=files)
         self.calls.append(call)
         for fault in self.faults:
             if fault.hits < fault.times and fault.method == request.method \
@@ -527,10 +533,12 @@ class LoopbackDiscord:
         return _json(found) if found else _error(404, 10003, "Unknown Channel")
 
     def _new_message(self, channel_id: int, body: dict[str, Any],
-                     public: bool = True) -> dict[str, Any]:
+                     public: bool = True, files: Files | None = None) -> dict[str, Any]:
         channel = self.channels[channel_id]
         guild = int(channel["guild_id"]) if "guild_id" in channel else None
         message = p.message(self.snowflake(), channel_id, self.bot_user, body, guild)
+        attach(message, body, files or [], self.uploads, self.snowflake, edit=False)
+        self._check_files(message)
         self.messages[int(message["id"])] = message
         if public:
             self.log[channel_id].append(int(message["id"]))
@@ -544,7 +552,7 @@ class LoopbackDiscord:
             return _error(404, 10003, "Unknown Channel")
         if channel["type"] == 1 and int(channel["recipients"][0]["id"]) in self.refused_dms:
             return _error(403, 50007, "Cannot send messages to this user")
-        return _json(self._new_message(channel_id, call.body))
+        return _json(self._new_message(channel_id, call.body, files=call.files))
 
     def _message(self, call: Call) -> dict[str, Any] | None:
         found = self.messages.get(int(call.match["message"]))
@@ -556,14 +564,28 @@ class LoopbackDiscord:
         return _found(self._message(call))
 
     async def _edit_message(self, call: Call) -> web.Response:
-        return self._edit(self._message(call), call.body)
+        return self._edit(self._message(call), call.body, call.files)
 
-    def _edit(self, found: dict[str, Any] | None, body: Any) -> web.Response:
+    def _edit(self, found: dict[str, Any] | None, body: Any,
+              files: Files | None = None) -> web.Response:
         if found is None:
             return _found(None)
         p.edit(found, body)
+        attach(found, body, files or [], self.uploads, self.snowflake, edit=True)
+        self._check_files(found)
         self._changed(found)
         return _json(found)
+
+    def _check_files(self, message: dict[str, Any]) -> None:
+        if missing := dangling(message):
+            self.errors.append(f"message {message['id']} shows {missing} without the file")
+
+    def attachment(self, message: dict[str, Any], filename: str) -> bytes | None:
+        """The bytes of the message's attachment named ``filename``, if it carries one."""
+        for a in message.get("attachments") or []:
+            if a["filename"] == filename:
+                return self.uploads[int(a["id"])]
+        return None
 
     async def _start_thread(self, call: Call) -> web.Response:
         parent = self.channels.get(int(call.match["channel"]))
@@ -596,7 +618,7 @@ class LoopbackDiscord:
         if kind in (4, 5):
             ephemeral = bool(int(data.get("flags") or 0) & EPHEMERAL)
             message = self._new_message(channel_id, data if kind == 4 else {
-                "flags": data.get("flags")}, public=not ephemeral)
+                "flags": data.get("flags")}, public=not ephemeral, files=call.files)
             message["interaction_token"] = record.token
         elif kind == 7:
             source = record.payload.get("message") or {}
@@ -604,6 +626,8 @@ class LoopbackDiscord:
             if message is None:
                 return _error(404, 10008, "Unknown Message")
             p.edit(message, data)
+            attach(message, data, call.files, self.uploads, self.snowflake, edit=True)
+            self._check_files(message)
             self._changed(message)
         if message is not None:
             record.messages.append(message)
@@ -644,7 +668,7 @@ class LoopbackDiscord:
             return _error(400, 40060, "Interaction has not been acknowledged.")
         ephemeral = bool(int(call.body.get("flags") or 0) & EPHEMERAL)
         message = self._new_message(int(record.payload["channel_id"]), call.body,
-                                    public=not ephemeral)
+                                    public=not ephemeral, files=call.files)
         record.followups.append(call.body)
         return _json(message)
 
@@ -652,7 +676,7 @@ class LoopbackDiscord:
         return _found(self._hook_message(call))
 
     async def _hook_edit(self, call: Call) -> web.Response:
-        return self._edit(self._hook_message(call), call.body)
+        return self._edit(self._hook_message(call), call.body, call.files)
 
     async def _hook_delete(self, call: Call) -> web.Response:
         found = self._hook_message(call)
@@ -706,21 +730,6 @@ class Member:
     """A member given as a slash command option."""
 
     id: int
-
-
-async def _body(request: web.Request) -> Any:
-    if request.content_type.startswith("multipart/"):
-        # Files ride along with the JSON in a ``payload_json`` part; only the JSON matters.
-        reader = await request.multipart()
-        body: Any = {}
-        while (part := await reader.next()) is not None:
-            if isinstance(part, BodyPartReader) and part.name == "payload_json":
-                body = json.loads(await part.text())
-            elif isinstance(part, BodyPartReader):
-                await part.read()
-        return body
-    text = await request.text()
-    return json.loads(text) if text else {}
 
 
 def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:

@@ -1,0 +1,141 @@
+"""Card sprites drawn by the project: faces, backs and suit symbols as shapes, no artwork.
+
+Every sprite is made once per size and kept (52 faces a size, a few kilobytes each), so a
+picture is mostly pastes. Suit symbols are drawn at four times their size and scaled down,
+which smooths their edges without an anti-aliasing library.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from PIL import Image, ImageDraw
+
+from cogs.umtali.pictures.fonts import font
+from umtali.cards import CARDS, RANK_TEXT, Card
+
+RGB = tuple[int, int, int]
+
+BLACK: RGB = (28, 28, 30)
+RED: RGB = (205, 28, 44)
+BLUE: RGB = (28, 84, 205)
+GREEN: RGB = (20, 128, 52)
+FACE: RGB = (252, 252, 250)
+EDGE: RGB = (120, 124, 130)
+BACK: RGB = (150, 30, 45)
+BACK_LINE: RGB = (196, 74, 88)
+#: Outlines: a card that can be melded now, and the card just taken from the pile.
+MELDABLE: RGB = (40, 200, 90)
+TAKEN: RGB = (250, 190, 40)
+
+_SS = 4  # supersampling factor for shapes
+
+
+def suit_colour(suit: int, four_colour: bool) -> RGB:
+    """♠ black, ♥ red; ♦ red and ♣ black, or with four colours ♦ blue and ♣ green."""
+    if four_colour:
+        return (BLACK, RED, BLUE, GREEN)[suit]
+    return (BLACK, RED, RED, BLACK)[suit]
+
+
+def _circle(d: ImageDraw.ImageDraw, s: int, cx: float, cy: float, r: float) -> None:
+    d.ellipse(((cx - r) * s, (cy - r) * s, (cx + r) * s, (cy + r) * s), fill=255)
+
+
+def _poly(d: ImageDraw.ImageDraw, s: int, *points: tuple[float, float]) -> None:
+    d.polygon([(x * s, y * s) for x, y in points], fill=255)
+
+
+@cache
+def suit_mask(suit: int, size: int) -> Image.Image:
+    """The suit's symbol as an ``L`` mask of ``size`` x ``size`` pixels."""
+    s = size * _SS
+    mask = Image.new("L", (s, s), 0)
+    d = ImageDraw.Draw(mask)
+    if suit == 1:  # hearts: two lobes and a point
+        _circle(d, s, 0.28, 0.33, 0.245)
+        _circle(d, s, 0.72, 0.33, 0.245)
+        _poly(d, s, (0.05, 0.42), (0.95, 0.42), (0.5, 0.95))
+    elif suit == 2:  # diamonds
+        _poly(d, s, (0.5, 0.02), (0.88, 0.5), (0.5, 0.98), (0.12, 0.5))
+    elif suit == 0:  # spades: a heart upside down on a stem
+        _circle(d, s, 0.28, 0.58, 0.23)
+        _circle(d, s, 0.72, 0.58, 0.23)
+        _poly(d, s, (0.06, 0.5), (0.94, 0.5), (0.5, 0.03))
+        _poly(d, s, (0.5, 0.6), (0.3, 0.98), (0.7, 0.98))
+    else:  # clubs: three leaves on a stem
+        _circle(d, s, 0.5, 0.27, 0.215)
+        _circle(d, s, 0.26, 0.58, 0.215)
+        _circle(d, s, 0.74, 0.58, 0.215)
+        _circle(d, s, 0.5, 0.5, 0.12)
+        _poly(d, s, (0.5, 0.5), (0.3, 0.98), (0.7, 0.98))
+    return mask.resize((size, size), Image.Resampling.LANCZOS)
+
+
+def paint_suit(img: Image.Image, suit: int, size: int, xy: tuple[int, int], colour: RGB) -> None:
+    img.paste(colour, (xy[0], xy[1], xy[0] + size, xy[1] + size), suit_mask(suit, size))
+
+
+def _blank(w: int, h: int, fill: RGB, edge: RGB, border: int = 1) -> Image.Image:
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    r = max(3, w // 10)
+    ImageDraw.Draw(img).rounded_rectangle((0, 0, w - 1, h - 1), r, fill=fill, outline=edge,
+                                          width=border)
+    return img
+
+
+def rank_size(h: int) -> int:
+    """The corner's rank text size for cards ``h`` pixels high."""
+    return max(10, round(h * 0.29))
+
+
+def strip(w: int, h: int) -> int:
+    """How much of a card must show in a fan for its corner (rank and suit) to be read."""
+    return round(font(rank_size(h)).getlength("10")) + max(4, w // 9)
+
+
+@cache
+def face(card: Card, w: int, h: int, four_colour: bool = False,
+         outline: RGB | None = None) -> Image.Image:
+    """A card's face, ``w`` x ``h``: rank and suit in the top-left corner (what a fan shows),
+    a large suit in the middle; ``outline`` marks it (meldable, just taken)."""
+    colour = suit_colour(card.suit, four_colour)
+    border = max(2, w // 18) if outline else 1
+    img = _blank(w, h, FACE, outline or EDGE, border)
+    d = ImageDraw.Draw(img)
+    size = rank_size(h)
+    pad = max(3, w // 14)
+    rank = RANK_TEXT[card.rank]
+    d.text((pad, pad - size // 8), rank, font=font(size), fill=colour)
+    small = round(size * 0.8)
+    paint_suit(img, card.suit, small, (pad, pad + size), colour)
+    big = round(min(w, h) * 0.5)
+    paint_suit(img, card.suit, big, (w - big - pad, h - big - pad), colour)
+    return img
+
+
+@cache
+def back(w: int, h: int) -> Image.Image:
+    """The back of a card: a red panel with a lattice, the same for every card."""
+    img = _blank(w, h, FACE, EDGE)
+    d = ImageDraw.Draw(img)
+    inset = max(2, w // 12)
+    d.rounded_rectangle((inset, inset, w - 1 - inset, h - 1 - inset), max(2, w // 14),
+                        fill=BACK)
+    step = max(5, w // 6)
+    for x in range(-h, w + h, step):
+        d.line((x, inset, x + h, inset + h), fill=BACK_LINE, width=1)
+        d.line((x + h, inset, x, inset + h), fill=BACK_LINE, width=1)
+    # The lattice is drawn over the frame: put the frame back.
+    d.rectangle((0, 0, w - 1, inset - 1), fill=FACE)
+    d.rectangle((0, h - inset, w - 1, h - 1), fill=FACE)
+    d.rectangle((0, 0, inset - 1, h - 1), fill=FACE)
+    d.rectangle((w - inset, 0, w - 1, h - 1), fill=FACE)
+    frame = _blank(w, h, FACE, EDGE)
+    frame.paste(img.crop((inset, inset, w - inset, h - inset)), (inset, inset))
+    return frame
+
+
+def all_faces(w: int, h: int, four_colour: bool) -> list[Image.Image]:
+    """Every face at one size (to warm the cache before the first picture is needed)."""
+    return [face(c, w, h, four_colour) for c in CARDS]

@@ -1,0 +1,65 @@
+"""A player's hand as a picture, for that player's own panels only.
+
+The cards by suit, fanned; the cards a legal move would meld now raised and outlined in green;
+the card just taken from the discard pile outlined in gold. 640 pixels wide, for a phone.
+"""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from cogs.umtali.pictures.cards import MELDABLE, TAKEN, face, strip
+from cogs.umtali.pictures.fonts import font
+from cogs.umtali.pictures.scene import HandScene
+from cogs.umtali.pictures.table import DIM, FELT, MARGIN, TEXT
+
+WIDTH = 640
+CARD_W, CARD_H = 84, 118
+RAISE = 16
+SUIT_GAP = 14
+ROW = CARD_H + RAISE + 8
+#: At most this many cards a row: more would squeeze the corners past reading.
+PER_ROW = 12
+
+
+def _rows(cards: tuple[int, ...]) -> list[list[int]]:
+    """Card positions (indexes into the hand) in rows of at most PER_ROW."""
+    return [list(range(i, min(i + PER_ROW, len(cards)))) for i in range(0, len(cards), PER_ROW)]
+
+
+def draw_hand(scene: HandScene) -> Image.Image:
+    legend = any(scene.meldable) or scene.taken is not None
+    rows = _rows(tuple(scene.cards)) or [[]]
+    height = 12 + len(rows) * ROW + (34 if legend else 0)
+    img = Image.new("RGB", (WIDTH, height), FELT)
+    d = ImageDraw.Draw(img)
+    if not scene.cards:
+        d.text((MARGIN, 40), "no cards", font=font(26, bold=False), fill=DIM)
+    full = strip(CARD_W, CARD_H)
+    for r, row in enumerate(rows):
+        suits = len({scene.cards[i].suit for i in row})
+        room = WIDTH - 2 * MARGIN - CARD_W - (suits - 1) * SUIT_GAP
+        step = min(full + 8, room // max(1, len(row) - 1))
+        x = MARGIN
+        y = 12 + r * ROW
+        last_suit = -1
+        for i in row:
+            card = scene.cards[i]
+            if last_suit >= 0 and card.suit != last_suit:
+                x += SUIT_GAP
+            last_suit = card.suit
+            outline = TAKEN if card == scene.taken else MELDABLE if scene.meldable[i] else None
+            sprite = face(card, CARD_W, CARD_H, scene.four_colour, outline)
+            img.paste(sprite, (x, y + (0 if scene.meldable[i] else RAISE)), sprite)
+            x += step
+    if legend:
+        y = height - 30
+        x = MARGIN
+        for shown, colour, text in ((any(scene.meldable), MELDABLE, "can be melded now"),
+                                    (scene.taken is not None, TAKEN, "taken from the pile")):
+            if not shown:
+                continue
+            d.rounded_rectangle((x, y + 3, x + 18, y + 21), 4, outline=colour, width=3)
+            d.text((x + 26, y), text, font=font(20, bold=False), fill=TEXT)
+            x += 26 + round(font(20, bold=False).getlength(text)) + 24
+    return img

@@ -1,0 +1,127 @@
+"""What a picture shows, taken from a ``PlayerView`` and nothing else.
+
+A scene is a frozen value holding exactly what is drawn, so it is the cache's key (the same
+scene is never drawn twice) and the reason a public picture cannot show a hidden card: the
+table's scene is made from the spectator's view only, and holds no hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cogs.umtali.names import clean_name
+from umtali.cards import Card
+from umtali.melds import PlayKind
+from umtali.moves import MoveKind
+from umtali.view import SPECTATOR, PlayerView
+
+
+@dataclass(frozen=True, slots=True)
+class MeldScene:
+    """A logical meld as laid out: each card with the seat that laid it."""
+
+    cards: tuple[tuple[Card, int], ...]
+    marriage: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SeatScene:
+    name: str
+    hand_size: int
+    hand_points: int
+    game_score: int
+    games_won: int
+    dealer: bool
+    went_out: bool
+    #: The melds this seat started (extensions by either seat shown on them).
+    melds: tuple[MeldScene, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TableScene:
+    title: str
+    #: The seat to act (-1 when nobody is), and what they must do, in words.
+    to_act: int
+    status: str
+    seats: tuple[SeatScene, SeatScene]
+    stock: int
+    pile: int
+    #: The top of the discard pile face up (None: empty or face down) and the card under it.
+    top: Card | None
+    below: Card | None
+    face_down: bool
+    four_colour: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HandScene:
+    cards: tuple[Card, ...]
+    #: Per card: whether a legal move melds it now (a new meld or an extension).
+    meldable: tuple[bool, ...]
+    taken: Card | None
+    four_colour: bool
+
+
+def _status(view: PlayerView, names: tuple[str, str]) -> str:
+    if view.winner >= 0:
+        return f"{names[view.winner]} wins the session"
+    if view.to_act < 0:
+        return "The hand is over"
+    who = names[view.to_act]
+    if view.phase == "draw":
+        return f"{who} to draw" + (" (last turn)" if view.went_out >= 0 else "")
+    if view.phase == "meld":
+        return f"{who} to meld and discard"
+    return "The hand is over"
+
+
+def _melds(view: PlayerView) -> tuple[tuple[MeldScene, ...], tuple[MeldScene, ...]]:
+    laid: dict[Card, int] = {}
+    starter: dict[int, int] = {}
+    marriage: set[int] = set()
+    for play in view.plays:
+        for card in play.cards:
+            laid[card] = play.player
+        if play.kind is not PlayKind.EXTENSION:
+            starter.setdefault(play.meld, play.player)
+        if play.kind is PlayKind.MARRIAGE:
+            marriage.add(play.meld)
+    sides: tuple[list[MeldScene], list[MeldScene]] = ([], [])
+    for meld in view.melds:
+        seat = starter.get(meld.index, laid.get(meld.cards[0], 0) if meld.cards else 0)
+        sides[seat].append(MeldScene(tuple((c, laid.get(c, seat)) for c in meld.cards),
+                                     meld.index in marriage))
+    return tuple(sides[0]), tuple(sides[1])
+
+
+def table_scene(view: PlayerView, names: tuple[str, str] | list[str],
+                four_colour: bool = False) -> TableScene:
+    """The public table's scene; ``view`` must be the spectator's."""
+    if view.seat != SPECTATOR:
+        raise ValueError("the public table is drawn from the spectator's view only")
+    shown = (clean_name(names[0]), clean_name(names[1]))
+    melds = _melds(view)
+    seats = tuple(
+        SeatScene(shown[s], view.hand_sizes[s], view.hand_points[s], view.game_scores[s],
+                  view.games_won[s], view.dealer == s, view.went_out == s, melds[s])
+        for s in (0, 1))
+    pile = view.discard_pile
+    top = None if view.top_face_down or not pile else pile[-1]
+    below = pile[-2] if len(pile) > 1 and not view.top_face_down else None
+    return TableScene(
+        title=f"Game {view.game} · hand {view.hand_no}",
+        to_act=view.to_act if view.winner < 0 else -1, status=_status(view, shown),
+        seats=(seats[0], seats[1]), stock=view.stock_size, pile=len(pile), top=top,
+        below=below, face_down=view.top_face_down, four_colour=four_colour)
+
+
+def hand_scene(view: PlayerView, four_colour: bool = False) -> HandScene:
+    """A seat's hand; only ever shown to that seat."""
+    if view.seat == SPECTATOR:
+        raise ValueError("the spectator has no hand")
+    melding = 0
+    for move in view.legal_moves:
+        if move.kind in (MoveKind.MELD, MoveKind.EXTEND):
+            melding |= move.cards
+    return HandScene(tuple(view.hand), tuple(bool(melding & c.bit) for c in view.hand),
+                     view.taken, four_colour)

@@ -1,0 +1,202 @@
+"""The public table as a picture: each side with its melds, the stock, the discard pile.
+
+Drawn from a ``TableScene`` (made from the spectator's view) and nothing else. 720 pixels
+wide: Discord shows it at about 400 on a phone, so text is at least 20 pixels here.
+"""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw, ImageFont
+
+from cogs.umtali.pictures.cards import RGB, back, face, strip
+from cogs.umtali.pictures.fonts import fit, font
+from cogs.umtali.pictures.scene import MeldScene, SeatScene, TableScene
+
+WIDTH = 720
+MARGIN = 14
+FELT: RGB = (14, 92, 58)
+FELT_LIT: RGB = (24, 118, 76)
+TEXT: RGB = (244, 246, 242)
+DIM: RGB = (170, 204, 186)
+#: Each seat's colour: its name, and the mark under every card it laid.
+SEAT: tuple[RGB, RGB] = ((250, 196, 60), (110, 196, 255))
+GOLD: RGB = (250, 196, 60)
+
+MELD_W, MELD_H = 56, 78
+PILE_W, PILE_H = 70, 98
+SMALL_W, SMALL_H = 26, 36
+BAND = 50
+MELD_ROW = MELD_H + 20
+MELD_GAP = 16
+CENTRE = PILE_H + 36
+
+
+def _meld_width(meld: MeldScene) -> int:
+    return MELD_W + (len(meld.cards) - 1) * strip(MELD_W, MELD_H)
+
+
+def _rows(melds: tuple[MeldScene, ...]) -> list[list[MeldScene]]:
+    """The melds in rows that fit the width, in the order they were laid."""
+    rows: list[list[MeldScene]] = [[]]
+    x = MARGIN
+    for meld in melds:
+        w = _meld_width(meld)
+        if rows[-1] and x + w > WIDTH - MARGIN:
+            rows.append([])
+            x = MARGIN
+        rows[-1].append(meld)
+        x += w + MELD_GAP
+    return rows
+
+
+def _draw_meld(img: Image.Image, d: ImageDraw.ImageDraw, meld: MeldScene, x: int, y: int,
+               four: bool) -> int:
+    step = strip(MELD_W, MELD_H)
+    for i, (card, seat) in enumerate(meld.cards):
+        sprite = face(card, MELD_W, MELD_H, four)
+        cx = x + i * step
+        img.paste(sprite, (cx, y), sprite)
+        # Who laid it: a bar in that seat's colour under the card's corner.
+        last = i == len(meld.cards) - 1
+        d.rectangle((cx + 2, y + MELD_H + 4, cx + (MELD_W if last else step) - 3,
+                     y + MELD_H + 9), fill=SEAT[seat])
+    w = _meld_width(meld)
+    if meld.marriage:
+        # A marriage scores double: a gold "x2" on its corner.
+        label = "×2"
+        f = font(18)
+        lw = round(f.getlength(label)) + 10
+        d.rounded_rectangle((x + w - lw + 4, y - 8, x + w + 4, y + 14), 8, fill=GOLD)
+        d.text((x + w - lw + 9, y - 8), label, font=f, fill=(40, 30, 0))
+    return w
+
+
+def _backs(img: Image.Image, n: int, x: int, y: int) -> int:
+    """``n`` card backs fanned tightly (a hand's size); the width used."""
+    sprite = back(SMALL_W, SMALL_H)
+    step = 7
+    shown = min(n, 16)
+    for i in range(shown):
+        img.paste(sprite, (x + i * step, y), sprite)
+    return (SMALL_W + (shown - 1) * step) if shown else 0
+
+
+def _triangle(d: ImageDraw.ImageDraw, x: int, y: int, colour: RGB) -> None:
+    d.polygon([(x, y), (x + 14, y + 9), (x, y + 18)], fill=colour)
+
+
+def _band(img: Image.Image, d: ImageDraw.ImageDraw, seat: int, info: SeatScene, y: int,
+          acting: bool) -> None:
+    if acting:
+        d.rectangle((0, y, WIDTH, y + BAND - 1), fill=FELT_LIT)
+        _triangle(d, MARGIN, y + 16, TEXT)
+    x = MARGIN + 22
+    used = _backs(img, info.hand_size, x, y + 7)
+    x += used + (8 if used else 0)
+    d.text((x, y + 10), str(info.hand_size), font=font(24), fill=TEXT)
+    x += round(font(24).getlength(str(info.hand_size))) + 14
+    right = f"+{info.hand_points} · game {info.game_score} · won {info.games_won}"
+    rf = font(20, bold=False)
+    rw = round(rf.getlength(right))
+    tags = " (dealer)" if info.dealer else ""
+    if info.went_out:
+        tags += " went out"
+    name = fit(info.name, 26, WIDTH - MARGIN - rw - 16 - x - round(rf.getlength(tags)))
+    d.text((x, y + 8), name, font=font(26), fill=SEAT[seat])
+    if tags:
+        d.text((x + round(font(26).getlength(name)) + 2, y + 14), tags, font=rf, fill=DIM)
+    d.text((WIDTH - MARGIN - rw, y + 14), right, font=rf, fill=TEXT)
+
+
+def _side(img: Image.Image, d: ImageDraw.ImageDraw, info: SeatScene, y: int,
+          four: bool) -> int:
+    """A seat's melds from ``y``; the height used."""
+    if not info.melds:
+        d.text((MARGIN, y + 8), "no melds yet", font=font(20, bold=False), fill=DIM)
+        return 44
+    rows = _rows(info.melds)
+    for r, row in enumerate(rows):
+        x = MARGIN
+        for meld in row:
+            x += _draw_meld(img, d, meld, x, y + 12 + r * MELD_ROW, four) + MELD_GAP
+    return 12 + len(rows) * MELD_ROW
+
+
+def _centre(img: Image.Image, d: ImageDraw.ImageDraw, scene: TableScene, y: int) -> None:
+    d.line((0, y, WIDTH, y), fill=FELT_LIT, width=2)
+    d.line((0, y + CENTRE, WIDTH, y + CENTRE), fill=FELT_LIT, width=2)
+    top = y + 10
+    label = font(18, bold=False)
+    # The stock: a back with its count on it.
+    x = MARGIN
+    if scene.stock:
+        sprite = back(PILE_W, PILE_H)
+        img.paste(sprite, (x, top), sprite)
+        count = str(scene.stock)
+        f = font(28)
+        cw = round(f.getlength(count))
+        d.rounded_rectangle((x + PILE_W // 2 - cw // 2 - 6, top + PILE_H // 2 - 18,
+                             x + PILE_W // 2 + cw // 2 + 6, top + PILE_H // 2 + 18), 8,
+                            fill=(252, 252, 250))
+        d.text((x + PILE_W // 2 - cw // 2, top + PILE_H // 2 - 17), count, font=f,
+               fill=(30, 30, 30))
+    else:
+        d.rounded_rectangle((x, top, x + PILE_W, top + PILE_H), 6, outline=DIM, width=2)
+    d.text((x, top + PILE_H + 3), "stock", font=label, fill=DIM)
+    # The discard pile: the card under the top peeking out to its left.
+    x = MARGIN + PILE_W + 30
+    step = strip(PILE_W, PILE_H)
+    if scene.below is not None:
+        sprite = face(scene.below, PILE_W, PILE_H, scene.four_colour)
+        img.paste(sprite, (x, top), sprite)
+    tx = x + step
+    if scene.face_down:
+        sprite = back(PILE_W, PILE_H)
+        img.paste(sprite, (tx, top), sprite)
+    elif scene.top is not None:
+        sprite = face(scene.top, PILE_W, PILE_H, scene.four_colour)
+        img.paste(sprite, (tx, top), sprite)
+    else:
+        d.rounded_rectangle((tx, top, tx + PILE_W, top + PILE_H), 6, outline=DIM, width=2)
+    word = "face down" if scene.face_down else "discard pile"
+    d.text((x, top + PILE_H + 3), f"{word} · {scene.pile}", font=label, fill=DIM)
+    # Whose turn, in words, to the right.
+    sx = tx + PILE_W + 26
+    colour = SEAT[scene.to_act] if scene.to_act >= 0 else GOLD
+    f = font(28)
+    lines = _wrap(scene.status, f, WIDTH - MARGIN - sx)
+    for i, line in enumerate(lines[:3]):
+        d.text((sx, top + 8 + i * 34), line, font=f, fill=colour if i == 0 else TEXT)
+
+
+def _wrap(text: str, f: ImageFont.FreeTypeFont, width: int) -> list[str]:
+    lines: list[str] = []
+    for word in text.split():
+        if lines and f.getlength(lines[-1] + " " + word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+def draw_table(scene: TableScene) -> Image.Image:
+    sides = [_side_height(s) for s in scene.seats]
+    height = 44 + 2 * BAND + sum(sides) + CENTRE + 8
+    img = Image.new("RGB", (WIDTH, height), FELT)
+    d = ImageDraw.Draw(img)
+    d.text((MARGIN, 8), scene.title, font=font(22, bold=False), fill=DIM)
+    y = 44
+    _band(img, d, 0, scene.seats[0], y, scene.to_act == 0)
+    y += BAND
+    _side(img, d, scene.seats[0], y, scene.four_colour)
+    y += sides[0]
+    _centre(img, d, scene, y)
+    y += CENTRE
+    _band(img, d, 1, scene.seats[1], y, scene.to_act == 1)
+    y += BAND
+    _side(img, d, scene.seats[1], y, scene.four_colour)
+    return img
+
+
+def _side_height(info: SeatScene) -> int:
+    return 12 + len(_rows(info.melds)) * MELD_ROW if info.melds else 44
