@@ -192,7 +192,12 @@ class Database:
             done: list[tuple[asyncio.Future[Any], Any]] = []
             try:
                 async with self.transaction() as tx:
-                    for job, future in jobs:
+                    if len(jobs) == 1:
+                        # Alone in its transaction, a failing job is undone by the rollback:
+                        # no savepoint to pay for (the common case at a human pace).
+                        job, future = jobs[0]
+                        done.append((future, await job(tx)))
+                    for job, future in jobs if len(jobs) > 1 else ():
                         await tx.execute("SAVEPOINT job")
                         try:
                             result = await job(tx)
@@ -216,9 +221,7 @@ class Database:
                     future.set_result(result)
 
     async def fetchone(self, sql: str, params: tuple[object, ...] = ()) -> aiosqlite.Row | None:
-        async with self.conn.execute(sql, params) as cur:
-            return await cur.fetchone()
+        return await Tx(self.conn).fetchone(sql, params)
 
     async def fetchall(self, sql: str, params: tuple[object, ...] = ()) -> list[aiosqlite.Row]:
-        async with self.conn.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+        return await Tx(self.conn).fetchall(sql, params)
