@@ -1,0 +1,138 @@
+"""How a hand is laid out on its player's private panels: by suit, by rank, or melds first.
+
+"Melds first" groups what the seat's legal moves say it can lay now (``PlayerView.legal_moves``,
+the engine's word); nothing here knows a rule. A member's choice is kept in the store
+(``member_prefs``) and remembered here for each seat of a live match, because the DM panel is
+also drawn at a turn's end by the delivery, which knows the match and the seat but not the
+member's choice.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from enum import Enum
+
+from umtali.cards import Card
+from umtali.moves import MoveKind
+from umtali.view import PlayerView
+
+
+class HandOrder(Enum):
+    SUIT = "suit"
+    RANK = "rank"
+    MELDS = "melds"
+
+    @property
+    def label(self) -> str:
+        return _LABELS[self]
+
+    @staticmethod
+    def read(value: str | None) -> HandOrder:
+        """The order saved as ``value``; one this version does not know is the default."""
+        try:
+            return HandOrder(value)
+        except ValueError:
+            return HandOrder.SUIT
+
+
+_LABELS = {HandOrder.SUIT: "by suit", HandOrder.RANK: "by rank",
+           HandOrder.MELDS: "melds first"}
+
+
+def _by_suit(cards: Iterable[Card]) -> list[list[Card]]:
+    groups: dict[int, list[Card]] = {}
+    for c in sorted(cards, key=lambda c: (c.suit, c.rank)):
+        groups.setdefault(c.suit, []).append(c)
+    return list(groups.values())
+
+
+def _by_rank(cards: Iterable[Card]) -> list[list[Card]]:
+    groups: dict[int, list[Card]] = {}
+    for c in sorted(cards, key=lambda c: (c.rank, c.suit)):
+        groups.setdefault(c.rank, []).append(c)
+    return list(groups.values())
+
+
+def _line(groups: Sequence[Sequence[Card]]) -> str:
+    return "  ".join(" ".join(str(c) for c in g) for g in groups)
+
+
+def layable(view: PlayerView) -> tuple[list[tuple[Card, ...]], list[Card]]:
+    """Melds the seat may lay now that share no card, longest first, and the other cards
+    that extend a meld on the table, all from the legal moves (empty when not to act)."""
+    melds = [m for m in view.legal_moves if m.kind is MoveKind.MELD]
+    # Longest first, so that a run of five is shown whole rather than as a run of three.
+    melds.sort(key=lambda m: -m.cards.bit_count())
+    chosen: list[tuple[Card, ...]] = []
+    used = 0
+    for m in melds:
+        if not m.cards & used:
+            chosen.append(m.card_list)
+            used |= m.cards
+    extra: list[Card] = []
+    for m in view.legal_moves:
+        if m.kind is MoveKind.EXTEND and not m.cards & used and m.card not in extra:
+            extra.append(m.card)
+    return chosen, extra
+
+
+def arranged(view: PlayerView, order: HandOrder) -> list[Card]:
+    """The hand's cards in the order the panel shows them (its card menu follows it too)."""
+    if order is HandOrder.RANK:
+        return [c for g in _by_rank(view.hand) for c in g]
+    if order is HandOrder.MELDS:
+        melds, extra = layable(view)
+        first = [c for m in melds for c in m] + extra
+        return first + [c for g in _by_suit(view.hand) for c in g if c not in first]
+    return [c for g in _by_suit(view.hand) for c in g]
+
+
+def hand_text(view: PlayerView, order: HandOrder) -> str:
+    """The hand laid out for people: groups of a suit or rank, or the melds first."""
+    if not view.hand:
+        return "no cards"
+    if order is HandOrder.RANK:
+        return _line(_by_rank(view.hand))
+    if order is not HandOrder.MELDS:
+        return _line(_by_suit(view.hand))
+    melds, extra = layable(view)
+    laid = {c for m in melds for c in m} | set(extra)
+    rest = _line(_by_suit(c for c in view.hand if c not in laid))
+    lines = []
+    if melds:
+        lines.append(" ".join("[" + " ".join(str(c) for c in m) + "]" for m in melds))
+    if extra:
+        lines.append("on the table: " + " ".join(str(c) for c in extra))
+    if not lines:
+        hint = "nothing to lay now" if view.my_turn and view.phase == "meld" else (
+            "melds are grouped when you may lay them")
+        lines.append(f"({hint})")
+    if rest:
+        lines.append(rest)
+    return "\n".join(lines)
+
+
+# -- each seat's order in live matches ----------------------------------------------------
+
+#: (match, seat) → order. Bounded: the oldest entries go first, and a forgotten one is read
+#: from the store again at the seat's next action.
+_REMEMBERED: OrderedDict[tuple[int, int], HandOrder] = OrderedDict()
+_LIMIT = 4096
+
+
+def remember(match_id: int, seat: int, order: HandOrder) -> None:
+    _REMEMBERED[match_id, seat] = order
+    _REMEMBERED.move_to_end((match_id, seat))
+    while len(_REMEMBERED) > _LIMIT:
+        _REMEMBERED.popitem(last=False)
+
+
+def remembered(match_id: int, seat: int) -> HandOrder | None:
+    """The order the seat's player chose, if known in this process."""
+    return _REMEMBERED.get((match_id, seat))
+
+
+def forget_all() -> None:
+    """What a new process starts with (tests of a restart in one process)."""
+    _REMEMBERED.clear()
