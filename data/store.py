@@ -109,6 +109,12 @@ class Store(ChallengeQueries):
             found[row["user_id"]] = MemberPrefs(row["user_id"], row["hand_order"])
         return found
 
+    async def chosen_hand_orders(self) -> dict[int, str]:
+        """Every member's hand order that is not the default (read once at start-up)."""
+        rows = await self.db.fetchall(
+            "SELECT user_id, hand_order FROM member_prefs WHERE hand_order != 'suit'")
+        return {row["user_id"]: row["hand_order"] for row in rows}
+
     async def set_hand_order(self, user_id: int, hand_order: str) -> None:
         async with self.db.transaction() as c:
             await c.execute(

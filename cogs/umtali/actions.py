@@ -9,11 +9,10 @@ from __future__ import annotations
 import discord
 
 from cogs.umtali.access import service
-from cogs.umtali.arrange import HandOrder, remember
+from cogs.umtali.arrange import HandOrder, choose
 from cogs.umtali.hand_panels import (
     after_move,
     is_dm_panel,
-    load_order,
     panes,
     refresh_dm,
     refresh_pane,
@@ -99,7 +98,6 @@ async def play_move(interaction: discord.Interaction, match_id: int, move: Move,
 async def _answer_on_panel(interaction: discord.Interaction, live: LiveMatch, seat: int,
                            message: discord.Message) -> bool:
     """Show the seat's hand on the panel clicked; whether that is the seat's DM panel."""
-    await load_order(interaction.client, live, seat)
     svc = service(interaction.client)
     embed, panel = svc.hand_message(live, seat)
     on_dm = is_dm_panel(live, seat, message)
@@ -124,10 +122,7 @@ async def set_order(interaction: discord.Interaction, match_id: int, order: Hand
         return
     svc = service(interaction.client)
     await svc.store.set_hand_order(interaction.user.id, order.value)
-    for other in svc.matches.values():
-        mine = other.seat_of(interaction.user.id)
-        if mine is not None:
-            remember(other.id, mine, order)
+    choose(interaction.user.id, order)
     if interaction.message is None:
         await show_panel(interaction, live, seat)
         return

@@ -2,15 +2,13 @@
 
 "Melds first" groups what the seat's legal moves say it can lay now (``PlayerView.legal_moves``,
 the engine's word); nothing here knows a rule. A member's choice is kept in the store
-(``member_prefs``) and remembered here for each seat of a live match, because the DM panel is
-also drawn at a turn's end by the delivery, which knows the match and the seat but not the
-member's choice.
+(``member_prefs``) and, read once at start-up, here: the DM panel is also drawn at a turn's end
+by the delivery, which knows the match and the seat but not the member's choice.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from enum import Enum
 
 from umtali.cards import Card
@@ -113,26 +111,36 @@ def hand_text(view: PlayerView, order: HandOrder) -> str:
     return "\n".join(lines)
 
 
-# -- each seat's order in live matches ----------------------------------------------------
+# -- each member's order ----------------------------------------------------------------
 
-#: (match, seat) → order. Bounded: the oldest entries go first, and a forgotten one is read
-#: from the store again at the seat's next action.
-_REMEMBERED: OrderedDict[tuple[int, int], HandOrder] = OrderedDict()
-_LIMIT = 4096
+#: Member → their chosen order, when not the default: loaded at start-up, kept up to date.
+_CHOSEN: dict[int, HandOrder] = {}
 
 
-def remember(match_id: int, seat: int, order: HandOrder) -> None:
-    _REMEMBERED[match_id, seat] = order
-    _REMEMBERED.move_to_end((match_id, seat))
-    while len(_REMEMBERED) > _LIMIT:
-        _REMEMBERED.popitem(last=False)
+def _nobody(match_id: int, seat: int) -> int | None:
+    return None
 
 
-def remembered(match_id: int, seat: int) -> HandOrder | None:
-    """The order the seat's player chose, if known in this process."""
-    return _REMEMBERED.get((match_id, seat))
+#: Who sits in a seat of a live match (set at start-up: the match service knows).
+_player_of: Callable[[int, int], int | None] = _nobody
 
 
-def forget_all() -> None:
-    """What a new process starts with (tests of a restart in one process)."""
-    _REMEMBERED.clear()
+def start(player_of: Callable[[int, int], int | None], chosen: dict[int, str]) -> None:
+    """What this process knows at start-up: who plays where, and every choice made."""
+    global _player_of
+    _player_of = player_of
+    _CHOSEN.clear()
+    _CHOSEN.update({user: HandOrder.read(value) for user, value in chosen.items()})
+
+
+def choose(user_id: int, order: HandOrder) -> None:
+    if order is HandOrder.SUIT:
+        _CHOSEN.pop(user_id, None)
+    else:
+        _CHOSEN[user_id] = order
+
+
+def order_of(match_id: int, seat: int) -> HandOrder:
+    """The order the player in ``seat`` of ``match_id`` chose."""
+    user = _player_of(match_id, seat)
+    return HandOrder.SUIT if user is None else _CHOSEN.get(user, HandOrder.SUIT)

@@ -22,7 +22,7 @@ from weakref import WeakKeyDictionary
 import discord
 
 from cogs.umtali.access import service
-from cogs.umtali.arrange import HandOrder, remember, remembered
+from cogs.umtali.arrange import start
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.private import send_private
@@ -40,6 +40,10 @@ class Pane:
     interaction: discord.Interaction
     #: The match's version it shows.
     version: int
+    #: The version when the player last acted through it. While the match is still there,
+    #: nothing was posted since (announcements come only when a turn ends): the panel is
+    #: where the player left it.
+    answered: int
     #: Loop time when ``interaction`` came.
     at: float
     #: One edit at a time, each drawn as the match is when it goes: the last edit is the newest.
@@ -60,7 +64,7 @@ class Panes:
         return pane
 
     def keep(self, live: LiveMatch, seat: int, interaction: discord.Interaction) -> Pane:
-        pane = Pane(interaction, live.version, _now())
+        pane = Pane(interaction, live.version, live.version, _now())
         self.panes[live.id, seat] = pane
         if len(self.panes) > 64:
             self._sweep()
@@ -89,15 +93,15 @@ def _now() -> float:
     return asyncio.get_running_loop().time()
 
 
-async def load_order(client: discord.Client, live: LiveMatch, seat: int) -> HandOrder:
-    """The order the seat's player chose (read from the store once per match and process)."""
-    order = remembered(live.id, seat)
-    if order is None:
-        user_id = live.player_ids[seat]
-        prefs = await service(client).store.member_prefs([user_id])
-        order = HandOrder.read(prefs[user_id].hand_order)
-        remember(live.id, seat, order)
-    return order
+async def load_orders(client: discord.Client) -> None:
+    """At start-up: every member's chosen hand order, and who sits where."""
+    svc = service(client)
+
+    def player_of(match_id: int, seat: int) -> int | None:
+        live = svc.matches.get(match_id)
+        return None if live is None else live.player_ids[seat]
+
+    start(player_of, await svc.store.chosen_hand_orders())
 
 
 def is_dm_panel(live: LiveMatch, seat: int, message: discord.Message | None) -> bool:
@@ -108,16 +112,17 @@ async def show_panel(interaction: discord.Interaction, live: LiveMatch, seat: in
                      note: str = "", *, before: int | None = None) -> None:
     """Answer ``interaction`` with the seat's hand on its one ephemeral panel.
 
-    ``before``: the version the match had before this answer's move. If the panel still shows
-    it (nothing happened meanwhile, so it is where the player left it), it is edited and the
-    answer is deferred and removed; otherwise a new panel is sent and the old one deleted."""
-    await load_order(interaction.client, live, seat)
+    ``before``: the version the match had before this answer's move. If the player last acted
+    through the panel at that version (nothing happened meanwhile, so it is where they left
+    it), it is edited and the answer is deferred and removed; otherwise a new panel is sent
+    where the player is looking, and the old one deleted."""
     svc = service(interaction.client)
     known = panes(interaction.client)
     pane = known.fresh(live, seat)
-    if pane is not None and before is not None and pane.version == before:
+    if pane is not None and before is not None and pane.answered == before:
         await interaction.response.defer(ephemeral=True, thinking=True)
         if await refresh_pane(interaction.client, live, seat, note):
+            pane.answered = live.version
             with contextlib.suppress(discord.HTTPException):
                 await interaction.delete_original_response()
             return
@@ -145,7 +150,6 @@ async def refresh_pane(client: discord.Client, live: LiveMatch, seat: int,
     if pane is None:
         return False
     async with pane.lock:
-        await load_order(client, live, seat)
         embed, view = service(client).hand_message(live, seat, note)
         try:
             await pane.interaction.edit_original_response(embed=embed, view=view)

@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from cogs.umtali.arrange import HandOrder, arranged, remembered
+from cogs.umtali.arrange import HandOrder, arranged, order_of
 from cogs.umtali.errors import guarded
 from umtali.moves import Move, MoveKind
 from umtali.view import PlayerView
@@ -190,7 +190,7 @@ def hand_panel(view: PlayerView, match_id: int, version: int,
     """The actions open to the seat now, and the layout menu while the session goes on.
 
     ``order``: how the hand is laid out (default: as the seat's player chose)."""
-    order = order or remembered(match_id, view.seat) or HandOrder.SUIT
+    order = order or order_of(match_id, view.seat)
     panel = discord.ui.View(timeout=None)
     if view.to_act < 0:
         return panel  # the session is over: nothing to do

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import discord
 
-from cogs.umtali.arrange import HandOrder, hand_text, remembered
+from cogs.umtali.arrange import HandOrder, hand_text, order_of
 from cogs.umtali.names import safe_name
 from umtali.events import Event
 from umtali.melds import PlayKind
@@ -116,7 +116,7 @@ def hand_embed(
 
     ``order``: how the hand is laid out (default: as the seat's player chose)."""
     assert view.seat != SPECTATOR
-    order = order or remembered(match_id, view.seat) or HandOrder.SUIT
+    order = order or order_of(match_id, view.seat)
     names = _safe(names)
     me = view.seat
     if view.winner >= 0:
