@@ -190,4 +190,14 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
             ON challenges (guild_id, challenger_id, status, created_at)""",
         """CREATE INDEX matches_by_player0 ON matches (guild_id, player0_id, created_at)""",
     ),
+    # 5: each member's own choices, wherever they play. ``hand_order``: how the private panels
+    # lay out their hand ('suit', 'rank' or 'melds'). No CHECK on it: a later choice must not
+    # need the table rebuilt; the bot reads a value it does not know as the default. Later choices
+    # (a four-colour deck, pictures on or off) are columns added here with their defaults.
+    (
+        """CREATE TABLE member_prefs (
+            user_id INTEGER PRIMARY KEY,
+            hand_order TEXT NOT NULL DEFAULT 'suit'
+        )""",
+    ),
 )

@@ -16,6 +16,15 @@ class GuildSettings:
 
 
 @dataclass(frozen=True, slots=True)
+class MemberPrefs:
+    """A member's own choices, the same on every server; a member with no row has these."""
+
+    user_id: int
+    #: How the private panels lay out the hand: 'suit', 'rank' or 'melds'.
+    hand_order: str = "suit"
+
+
+@dataclass(frozen=True, slots=True)
 class Challenge:
     id: int
     guild_id: int

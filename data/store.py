@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 import aiosqlite
@@ -12,7 +13,7 @@ from data.challenges import ChallengeQueries
 from data.challenges import Limits as Limits  # re-exported: callers know the store
 from data.challenges import Refused as Refused
 from data.db import Database, Tx
-from data.models import Finish, GuildSettings, MatchRow
+from data.models import Finish, GuildSettings, MatchRow, MemberPrefs
 from data.records import Records, count_backlog, count_session
 
 
@@ -92,6 +93,34 @@ class Store(ChallengeQueries):
                 "turn_timer = excluded.turn_timer, threads = excluded.threads",
                 (s.guild_id, s.variant, int(s.optional_melding), s.turn_timer, int(s.threads)),
             )
+
+    # -- members' own choices -------------------------------------------------------------
+
+    async def member_prefs(self, user_ids: Iterable[int]) -> dict[int, MemberPrefs]:
+        """The choices of each of ``user_ids`` (the defaults for one who made none)."""
+        ids = sorted(set(user_ids))
+        found = {i: MemberPrefs(i) for i in ids}
+        if not ids:
+            return found
+        marks = ", ".join("?" * len(ids))
+        for row in await self.db.fetchall(
+                f"SELECT user_id, hand_order FROM member_prefs WHERE user_id IN ({marks})",
+                tuple(ids)):
+            found[row["user_id"]] = MemberPrefs(row["user_id"], row["hand_order"])
+        return found
+
+    async def chosen_hand_orders(self) -> dict[int, str]:
+        """Every member's hand order that is not the default (read once at start-up)."""
+        rows = await self.db.fetchall(
+            "SELECT user_id, hand_order FROM member_prefs WHERE hand_order != 'suit'")
+        return {row["user_id"]: row["hand_order"] for row in rows}
+
+    async def set_hand_order(self, user_id: int, hand_order: str) -> None:
+        async with self.db.transaction() as c:
+            await c.execute(
+                "INSERT INTO member_prefs (user_id, hand_order) VALUES (?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET hand_order = excluded.hand_order",
+                (user_id, hand_order))
 
     # -- matches --------------------------------------------------------------------------
 

@@ -9,9 +9,17 @@ from __future__ import annotations
 import discord
 
 from cogs.umtali.access import service
+from cogs.umtali.arrange import HandOrder, choose
+from cogs.umtali.hand_panels import (
+    after_move,
+    is_dm_panel,
+    panes,
+    refresh_dm,
+    refresh_pane,
+    show_panel,
+)
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import MAX_ECHO, echo, safe_name, visible
-from cogs.umtali.private import send_private
 from umtali.errors import InvalidMoveError
 from umtali.moves import Move
 
@@ -39,8 +47,7 @@ async def show_hand(interaction: discord.Interaction, match_id: int, note: str =
     if seat is None:
         await _ephemeral(interaction, "This is not your match: only its two players have hands.")
         return
-    embed, panel = service(interaction.client).hand_message(live, seat, note)
-    await send_private(interaction, panel, embed=embed)
+    await show_panel(interaction, live, seat, note)
 
 
 async def play_text(interaction: discord.Interaction, match_id: int, text: str,
@@ -60,30 +67,69 @@ async def play_text(interaction: discord.Interaction, match_id: int, text: str,
 
 async def play_move(interaction: discord.Interaction, match_id: int, move: Move,
                     version: int | None = None) -> None:
-    """Apply ``move`` for the user; answer on the panel it came from (or a new ephemeral one)."""
+    """Apply ``move`` for the user; answer on the panel it came from (``version`` given) or on
+    the seat's one ephemeral panel, and bring the seat's other panels up to date."""
     live = _live(interaction, match_id)
     if live is None:
         await _ephemeral(interaction, "This match is over.")
         return
     svc = service(interaction.client)
+    before = live.version
     outcome = await svc.act(live, interaction.user.id, move, version)
     seat = live.seat_of(interaction.user.id)
     if not outcome.ok:
         if outcome.stale and seat is not None and not live.over:
-            embed, panel = svc.hand_message(live, seat, outcome.error)
-            await send_private(interaction, panel, embed=embed)
+            await show_panel(interaction, live, seat, outcome.error)
         else:
             await _ephemeral(interaction, outcome.error)
         return
     assert seat is not None
+    message = interaction.message
+    if version is None or message is None:
+        await show_panel(interaction, live, seat, before=before)
+        await after_move(interaction, live, seat, on_dm=False)
+        return
+    # The action came from a panel: update that panel in place.
     # A finished match's panel is empty: hand_panel offers nothing when it is nobody's turn.
+    on_dm = await _answer_on_panel(interaction, live, seat, message)
+    await after_move(interaction, live, seat, on_dm=on_dm)
+
+
+async def _answer_on_panel(interaction: discord.Interaction, live: LiveMatch, seat: int,
+                           message: discord.Message) -> bool:
+    """Show the seat's hand on the panel clicked; whether that is the seat's DM panel."""
+    svc = service(interaction.client)
     embed, panel = svc.hand_message(live, seat)
-    if version is not None and interaction.message is not None:
-        # The action came from a panel: update that panel in place.
-        svc.answered_on_dm(live, seat, interaction.message.id)
-        await interaction.response.edit_message(embed=embed, view=panel)
+    on_dm = is_dm_panel(live, seat, message)
+    if on_dm:
+        svc.answered_on_dm(live, seat, message.id)
+    await interaction.response.edit_message(embed=embed, view=panel)
+    panel.stop()
+    if not on_dm and message.flags.ephemeral:
+        panes(interaction.client).keep(live, seat, interaction)
+    return on_dm
+
+
+async def set_order(interaction: discord.Interaction, match_id: int, order: HandOrder) -> None:
+    """Lay the user's hand out in ``order``, from now on and in every match (it is saved)."""
+    live = _live(interaction, match_id)
+    seat = None if live is None else live.seat_of(interaction.user.id)
+    if live is None or live.over:
+        await _ephemeral(interaction, "This match is over.")
+        return
+    if seat is None:
+        await _ephemeral(interaction, "This is not your match: only its two players have hands.")
+        return
+    svc = service(interaction.client)
+    await svc.store.set_hand_order(interaction.user.id, order.value)
+    choose(interaction.user.id, order)
+    if interaction.message is None:
+        await show_panel(interaction, live, seat)
+        return
+    if await _answer_on_panel(interaction, live, seat, interaction.message):
+        await refresh_pane(interaction.client, live, seat)
     else:
-        await send_private(interaction, panel, embed=embed)
+        refresh_dm(live, seat, interaction.client, force=True)
 
 
 async def confirm_resign(interaction: discord.Interaction, match_id: int,

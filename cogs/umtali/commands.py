@@ -10,6 +10,7 @@ from cogs.umtali.access import service
 from cogs.umtali.actions import play_text
 from cogs.umtali.admin import UmtaliAdminCog
 from cogs.umtali.challenges import CHALLENGE_TTL, challenge_embed, challenge_refusal
+from cogs.umtali.hand_panels import load_orders
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import only
 from cogs.umtali.names import member_name, plain_member_name
@@ -221,6 +222,7 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
     async def cog_load(self) -> None:
         # Results kept before records existed are counted at start-up, once each.
         await count_backlog(self.bot)
+        await load_orders(self.bot)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 
 import discord
 
+from cogs.umtali.arrange import HandOrder, hand_text, order_of
 from cogs.umtali.names import safe_name
-from umtali.cards import Card
 from umtali.events import Event
 from umtali.melds import PlayKind
 from umtali.moves import MoveKind
@@ -29,14 +29,6 @@ _KIND = {
     PlayKind.PAIR: "pair",
     PlayKind.EXTENSION: "extension",
 }
-
-
-def cards_by_suit(cards: Sequence[Card]) -> str:
-    """A hand laid out by suit: ``2♠ 5♠  A♥ 6♥  10♦``."""
-    groups: dict[int, list[str]] = {}
-    for c in cards:
-        groups.setdefault(c.suit, []).append(str(c))
-    return "  ".join(" ".join(g) for _, g in sorted(groups.items())) or "no cards"
 
 
 def _melds_of(view: PlayerView, seat: int) -> str:
@@ -117,10 +109,14 @@ def table_embed(
 
 
 def hand_embed(
-    view: PlayerView, names: Sequence[str], match_id: int, note: str = ""
+    view: PlayerView, names: Sequence[str], match_id: int, note: str = "",
+    order: HandOrder | None = None,
 ) -> discord.Embed:
-    """A player's private panel: their hand, the table's essentials, and what they may do."""
+    """A player's private panel: their hand, the table's essentials, and what they may do.
+
+    ``order``: how the hand is laid out (default: as the seat's player chose)."""
     assert view.seat != SPECTATOR
+    order = order or order_of(match_id, view.seat)
     names = _safe(names)
     me = view.seat
     if view.winner >= 0:
@@ -141,7 +137,8 @@ def hand_embed(
         lines.append(note)
     embed = discord.Embed(title=f"Your hand · match {match_id}", description="\n".join(lines),
                           colour=COLOUR)
-    embed.add_field(name=f"{len(view.hand)} cards", value=cards_by_suit(view.hand), inline=False)
+    embed.add_field(name=f"{len(view.hand)} cards · {order.label}",
+                    value=hand_text(view, order)[:1024], inline=False)
     top = "empty" if not view.discard_pile else (
         "face down" if view.top_discard is None else str(view.top_discard))
     embed.add_field(name="Discard pile", value=top, inline=True)

@@ -1,0 +1,146 @@
+"""How a hand is laid out on its player's private panels: by suit, by rank, or melds first.
+
+"Melds first" groups what the seat's legal moves say it can lay now (``PlayerView.legal_moves``,
+the engine's word); nothing here knows a rule. A member's choice is kept in the store
+(``member_prefs``) and, read once at start-up, here: the DM panel is also drawn at a turn's end
+by the delivery, which knows the match and the seat but not the member's choice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from enum import Enum
+
+from umtali.cards import Card
+from umtali.moves import MoveKind
+from umtali.view import PlayerView
+
+
+class HandOrder(Enum):
+    SUIT = "suit"
+    RANK = "rank"
+    MELDS = "melds"
+
+    @property
+    def label(self) -> str:
+        return _LABELS[self]
+
+    @staticmethod
+    def read(value: str | None) -> HandOrder:
+        """The order saved as ``value``; one this version does not know is the default."""
+        try:
+            return HandOrder(value)
+        except ValueError:
+            return HandOrder.SUIT
+
+
+_LABELS = {HandOrder.SUIT: "by suit", HandOrder.RANK: "by rank",
+           HandOrder.MELDS: "melds first"}
+
+
+def _by_suit(cards: Iterable[Card]) -> list[list[Card]]:
+    groups: dict[int, list[Card]] = {}
+    for c in sorted(cards, key=lambda c: (c.suit, c.rank)):
+        groups.setdefault(c.suit, []).append(c)
+    return list(groups.values())
+
+
+def _by_rank(cards: Iterable[Card]) -> list[list[Card]]:
+    groups: dict[int, list[Card]] = {}
+    for c in sorted(cards, key=lambda c: (c.rank, c.suit)):
+        groups.setdefault(c.rank, []).append(c)
+    return list(groups.values())
+
+
+def _line(groups: Sequence[Sequence[Card]]) -> str:
+    return "  ".join(" ".join(str(c) for c in g) for g in groups)
+
+
+def layable(view: PlayerView) -> tuple[list[tuple[Card, ...]], list[Card]]:
+    """Melds the seat may lay now that share no card, longest first, and the other cards
+    that extend a meld on the table, all from the legal moves (empty when not to act)."""
+    melds = [m for m in view.legal_moves if m.kind is MoveKind.MELD]
+    # Longest first, so that a run of five is shown whole rather than as a run of three.
+    melds.sort(key=lambda m: -m.cards.bit_count())
+    chosen: list[tuple[Card, ...]] = []
+    used = 0
+    for m in melds:
+        if not m.cards & used:
+            chosen.append(m.card_list)
+            used |= m.cards
+    extra: list[Card] = []
+    for m in view.legal_moves:
+        if m.kind is MoveKind.EXTEND and not m.cards & used and m.card not in extra:
+            extra.append(m.card)
+    return chosen, extra
+
+
+def arranged(view: PlayerView, order: HandOrder) -> list[Card]:
+    """The hand's cards in the order the panel shows them (its card menu follows it too)."""
+    if order is HandOrder.RANK:
+        return [c for g in _by_rank(view.hand) for c in g]
+    if order is HandOrder.MELDS:
+        melds, extra = layable(view)
+        first = [c for m in melds for c in m] + extra
+        return first + [c for g in _by_suit(view.hand) for c in g if c not in first]
+    return [c for g in _by_suit(view.hand) for c in g]
+
+
+def hand_text(view: PlayerView, order: HandOrder) -> str:
+    """The hand laid out for people: groups of a suit or rank, or the melds first."""
+    if not view.hand:
+        return "no cards"
+    if order is HandOrder.RANK:
+        return _line(_by_rank(view.hand))
+    if order is not HandOrder.MELDS:
+        return _line(_by_suit(view.hand))
+    melds, extra = layable(view)
+    laid = {c for m in melds for c in m} | set(extra)
+    rest = _line(_by_suit(c for c in view.hand if c not in laid))
+    lines = []
+    if melds:
+        lines.append(" ".join("[" + " ".join(str(c) for c in m) + "]" for m in melds))
+    if extra:
+        lines.append("on the table: " + " ".join(str(c) for c in extra))
+    if not lines:
+        hint = "nothing to lay now" if view.my_turn and view.phase == "meld" else (
+            "melds are grouped when you may lay them")
+        lines.append(f"({hint})")
+    if rest:
+        lines.append(rest)
+    return "\n".join(lines)
+
+
+# -- each member's order ----------------------------------------------------------------
+
+#: Member → their chosen order, when not the default: loaded at start-up, kept up to date.
+_CHOSEN: dict[int, HandOrder] = {}
+
+
+def _nobody(match_id: int, seat: int) -> int | None:
+    return None
+
+
+#: Who sits in a seat of a live match (set at start-up: the match service knows).
+_player_of: Callable[[int, int], int | None] = _nobody
+
+
+def start(player_of: Callable[[int, int], int | None], chosen: dict[int, str]) -> None:
+    """What this process knows at start-up: who plays where, and every choice made."""
+    global _player_of
+    _player_of = player_of
+    _CHOSEN.clear()
+    _CHOSEN.update({user: HandOrder.read(value) for user, value in chosen.items()})
+
+
+def choose(user_id: int, order: HandOrder) -> None:
+    if order is HandOrder.SUIT:
+        _CHOSEN.pop(user_id, None)
+    else:
+        _CHOSEN[user_id] = order
+
+
+def order_of(match_id: int, seat: int) -> HandOrder:
+    """The order the player in ``seat`` of ``match_id`` chose."""
+    user = _player_of(match_id, seat)
+    return HandOrder.SUIT if user is None else _CHOSEN.get(user, HandOrder.SUIT)

@@ -1,0 +1,187 @@
+"""A player's two private panels, kept showing the same hand: the DM panel and one ephemeral
+panel (from **My hand** or ``/umtali play``).
+
+The ephemeral panel is remembered per seat by the last interaction that showed it: its token
+may edit it for 15 minutes (``edit_original_response``; for a click, "original" is the message
+clicked on). These edits go to the interaction webhook, outside the bot's own rate limits, so
+keeping the ephemeral panel fresh costs no REST call of the bot's. The DM panel is the
+delivery's: after a move answered elsewhere in the middle of a turn it is queued for an edit
+there (one REST call), and a turn's end edits it anyway.
+
+Nothing here is saved: after a restart, the next ``/umtali play`` sends a new panel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass, field
+from weakref import WeakKeyDictionary
+
+import discord
+
+from cogs.umtali.access import service
+from cogs.umtali.arrange import start
+from cogs.umtali.live import LiveMatch
+from cogs.umtali.outbox import Batch
+from cogs.umtali.private import send_private
+
+log = logging.getLogger(__name__)
+
+#: An interaction's token lives 15 minutes; one this old is not relied on.
+TOKEN_LIFE = 14 * 60.0
+
+
+@dataclass
+class Pane:
+    """The seat's ephemeral panel: the interaction whose original response it is."""
+
+    interaction: discord.Interaction
+    #: The match's version it shows.
+    version: int
+    #: The version when the player last acted through it. While the match is still there,
+    #: nothing was posted since (announcements come only when a turn ends): the panel is
+    #: where the player left it.
+    answered: int
+    #: Loop time when ``interaction`` came.
+    at: float
+    #: One edit at a time, each drawn as the match is when it goes: the last edit is the newest.
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class Panes:
+    """Each seat's ephemeral panel, for one bot."""
+
+    def __init__(self) -> None:
+        self.panes: dict[tuple[int, int], Pane] = {}
+
+    def fresh(self, live: LiveMatch, seat: int) -> Pane | None:
+        pane = self.panes.get((live.id, seat))
+        if pane is not None and (live.over or _now() - pane.at > TOKEN_LIFE):
+            del self.panes[live.id, seat]
+            return None
+        return pane
+
+    def keep(self, live: LiveMatch, seat: int, interaction: discord.Interaction) -> Pane:
+        pane = Pane(interaction, live.version, live.version, _now())
+        self.panes[live.id, seat] = pane
+        if len(self.panes) > 64:
+            self._sweep()
+        return pane
+
+    def drop(self, match_id: int, seat: int) -> None:
+        self.panes.pop((match_id, seat), None)
+
+    def _sweep(self) -> None:
+        old = _now() - TOKEN_LIFE
+        for key in [k for k, p in self.panes.items() if p.at < old]:
+            del self.panes[key]
+
+
+_PANES: WeakKeyDictionary[discord.Client, Panes] = WeakKeyDictionary()
+
+
+def panes(client: discord.Client) -> Panes:
+    found = _PANES.get(client)
+    if found is None:
+        found = _PANES[client] = Panes()
+    return found
+
+
+def _now() -> float:
+    return asyncio.get_running_loop().time()
+
+
+async def load_orders(client: discord.Client) -> None:
+    """At start-up: every member's chosen hand order, and who sits where."""
+    svc = service(client)
+
+    def player_of(match_id: int, seat: int) -> int | None:
+        live = svc.matches.get(match_id)
+        return None if live is None else live.player_ids[seat]
+
+    start(player_of, await svc.store.chosen_hand_orders())
+
+
+def is_dm_panel(live: LiveMatch, seat: int, message: discord.Message | None) -> bool:
+    return message is not None and message.id == live.dm_message_ids[seat]
+
+
+async def show_panel(interaction: discord.Interaction, live: LiveMatch, seat: int,
+                     note: str = "", *, before: int | None = None) -> None:
+    """Answer ``interaction`` with the seat's hand on its one ephemeral panel.
+
+    ``before``: the version the match had before this answer's move. If the player last acted
+    through the panel at that version (nothing happened meanwhile, so it is where they left
+    it), it is edited and the answer is deferred and removed; otherwise a new panel is sent
+    where the player is looking, and the old one deleted."""
+    svc = service(interaction.client)
+    known = panes(interaction.client)
+    pane = known.fresh(live, seat)
+    if pane is not None and before is not None and pane.answered == before:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if await refresh_pane(interaction.client, live, seat, note):
+            pane.answered = live.version
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.delete_original_response()
+            return
+        # Dismissed, or its token refused: this answer becomes the panel.
+        embed, view = svc.hand_message(live, seat, note)
+        await interaction.edit_original_response(embed=embed, view=view)
+        view.stop()
+        known.keep(live, seat, interaction)
+        return
+    embed, view = svc.hand_message(live, seat, note)
+    await send_private(interaction, view, embed=embed)
+    known.keep(live, seat, interaction)
+    if pane is not None:
+        # One panel at a time: the earlier one goes (already dismissed is as good).
+        with contextlib.suppress(discord.HTTPException):
+            await pane.interaction.delete_original_response()
+
+
+async def refresh_pane(client: discord.Client, live: LiveMatch, seat: int,
+                       note: str = "") -> bool:
+    """Edit the seat's ephemeral panel to show the match as it is; False if there is none
+    (or it could not be edited: dismissed, or its token expired)."""
+    known = panes(client)
+    pane = known.fresh(live, seat)
+    if pane is None:
+        return False
+    async with pane.lock:
+        embed, view = service(client).hand_message(live, seat, note)
+        try:
+            await pane.interaction.edit_original_response(embed=embed, view=view)
+        except discord.HTTPException as e:
+            log.debug("match %d: seat %d's panel could not be edited (%s)", live.id, seat, e)
+            known.drop(live.id, seat)
+            return False
+        finally:
+            view.stop()
+        pane.version = live.version
+    return True
+
+
+def refresh_dm(live: LiveMatch, seat: int, client: discord.Client, *, force: bool = False) -> None:
+    """Queue an edit of the seat's DM panel (``force``: even if it shows this version, as
+    when only the layout changed)."""
+    if live.over or live.dm_message_ids[seat] is None or client.is_closed():
+        return
+    if force:
+        live.dm_shown[seat] = None
+    service(client).delivery.enqueue(live, Batch(hands={seat}))
+
+
+async def after_move(interaction: discord.Interaction, live: LiveMatch, seat: int,
+                     *, on_dm: bool) -> None:
+    """After the seat's move was answered (on its DM panel if ``on_dm``): bring the other
+    panels up to date. The opponent's ephemeral panel too, when the turn passed to them."""
+    client = interaction.client
+    # The mover's DM: during the turn only (its end edits both DM panels anyway).
+    if not on_dm and not live.over and live.session.to_act == seat:
+        refresh_dm(live, seat, client)
+    for s in (0, 1):
+        pane = panes(client).fresh(live, s)
+        if pane is not None and pane.version != live.version:
+            await refresh_pane(client, live, s)

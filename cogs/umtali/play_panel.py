@@ -1,0 +1,239 @@
+"""A hand's panel: the moves open to the seat now, as buttons and menus, and its layout menu.
+
+Everything offered comes from the seat's legal moves (``PlayerView.legal_moves``). The melds and
+extensions it may lay are one click each: buttons when they fit on one row, else one menu of
+whole moves (two past 25). The card menu stays for picking a meld card by card, and the layout
+menu for how the hand is shown. At most 5 rows, as Discord allows: lay, (more lay), pick,
+discard, layout. Ids carry the match and its version (``umtali:m:<match>:<version>:<action>``):
+a click from an earlier turn is recognised as stale. Callbacks only call ``cogs.umtali.actions``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from cogs.umtali.arrange import HandOrder, arranged, order_of
+from cogs.umtali.errors import guarded
+from umtali.moves import Move, MoveKind
+from umtali.view import PlayerView
+
+#: Discord's limits: options in a menu, buttons in a row, characters in an id and a label.
+MAX_OPTIONS = 25
+MAX_BUTTONS = 5
+_MAX_ID = 100
+_MAX_LABEL = 80
+
+_BUTTON_MOVES = {"draw": Move.draw(), "take": Move.take(), "take2": Move.take_two()}
+
+
+class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=r"umtali:m:(?P<match>[0-9]+):(?P<version>[0-9]+):"
+                          r"(?P<action>draw|take|take2)"):
+    def __init__(self, match_id: int, version: int, action: str, label: str = "",
+                 disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(
+            label=label or action, style=discord.ButtonStyle.success, disabled=disabled,
+            custom_id=f"umtali:m:{match_id}:{version}:{action}", row=0))
+        self.match_id, self.version, self.action = match_id, version, action
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> MoveButton:
+        return cls(int(match["match"]), int(match["version"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from cogs.umtali.actions import play_move
+
+        move = _BUTTON_MOVES[self.action]
+        await guarded(interaction,
+                      lambda: play_move(interaction, self.match_id, move, self.version))
+
+
+class LayButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                template=r"umtali:m:(?P<match>[0-9]+):(?P<version>[0-9]+):lay:"
+                         r"(?P<move>(?:meld|extend) [0-9A-Z ]+)"):
+    """One meld or extension, laid in one click; the id carries the move in the notation."""
+
+    def __init__(self, match_id: int, version: int, move: str, label: str = "") -> None:
+        super().__init__(discord.ui.Button(
+            label=label or move, style=discord.ButtonStyle.primary,
+            custom_id=f"umtali:m:{match_id}:{version}:lay:{move}", row=0))
+        self.match_id, self.version, self.move = match_id, version, move
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> LayButton:
+        return cls(int(match["match"]), int(match["version"]), match["move"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from cogs.umtali.actions import play_text
+
+        await guarded(interaction,
+                      lambda: play_text(interaction, self.match_id, self.move, self.version))
+
+
+class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                 template=r"umtali:m:(?P<match>[0-9]+):(?P<version>[0-9]+):"
+                          r"(?P<action>meld|extend|discard|lay)"):
+    """``meld``: choose the cards of a new meld; the others (``lay``: a whole meld or an
+    extension; ``extend``, on panels sent before one-click play; ``discard``): choose a move."""
+
+    def __init__(self, match_id: int, version: int, action: str,
+                 options: list[discord.SelectOption] | None = None, placeholder: str = "",
+                 max_values: int = 1, row: int | None = None) -> None:
+        super().__init__(discord.ui.Select(
+            custom_id=f"umtali:m:{match_id}:{version}:{action}", placeholder=placeholder,
+            options=options or [discord.SelectOption(label="-")], min_values=1,
+            max_values=max_values, row=row))
+        self.match_id, self.version, self.action = match_id, version, action
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> MoveSelect:
+        return cls(int(match["match"]), int(match["version"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from cogs.umtali.actions import play_text
+
+        data: Any = interaction.data or {}
+        values = [str(v) for v in data.get("values", [])]
+        text = f"meld {' '.join(values)}" if self.action == "meld" else (values or [""])[0]
+        await guarded(interaction,
+                      lambda: play_text(interaction, self.match_id, text, self.version))
+
+
+class OrderSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                  template=r"umtali:m:(?P<match>[0-9]+):order"):
+    """How the hand is laid out. No version: it changes no position, so it works on any panel
+    (and answers with the hand as it is now)."""
+
+    def __init__(self, match_id: int, current: HandOrder = HandOrder.SUIT) -> None:
+        super().__init__(discord.ui.Select(
+            custom_id=f"umtali:m:{match_id}:order", row=4, min_values=1, max_values=1,
+            options=[discord.SelectOption(label=f"Hand {o.label}", value=o.value,
+                                          default=o is current) for o in HandOrder]))
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> OrderSelect:
+        return cls(int(match["match"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from cogs.umtali.actions import set_order
+
+        data: Any = interaction.data or {}
+        value = str((data.get("values") or [""])[0])
+        await guarded(interaction,
+                      lambda: set_order(interaction, self.match_id, HandOrder.read(value)))
+
+
+PLAY_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    MoveButton, LayButton, MoveSelect, OrderSelect,
+)
+
+
+def lay_label(view: PlayerView, move: Move) -> str:
+    """A meld as its cards (``8♦ 9♦ 10♦``); an extension as the card and the meld it goes on
+    (``7♦ on 8♦ 9♦ 10♦``)."""
+    cards = " ".join(str(c) for c in move.card_list)
+    if move.kind is not MoveKind.EXTEND:
+        return cards[:_MAX_LABEL]
+    meld = next((m for m in view.melds if move.target in m.cards), None)
+    on = " ".join(str(c) for c in meld.cards) if meld is not None else ""
+    label = f"{cards} on {on}" if on else cards
+    return label if len(label) <= _MAX_LABEL else label[:_MAX_LABEL - 1] + "…"
+
+
+def lay_moves(view: PlayerView) -> tuple[list[Move], list[Move]]:
+    """The melds (longest first) and the extensions the seat may lay now."""
+    melds = sorted((m for m in view.legal_moves if m.kind is MoveKind.MELD),
+                   key=lambda m: -m.cards.bit_count())
+    extensions = [m for m in view.legal_moves if m.kind is MoveKind.EXTEND]
+    return melds, extensions
+
+
+def _lay_options(view: PlayerView, moves: list[Move]) -> list[discord.SelectOption]:
+    return [discord.SelectOption(
+        label=lay_label(view, m)[:100],
+        description="a new meld" if m.kind is MoveKind.MELD else "an extension",
+        value=str(m)) for m in moves[:MAX_OPTIONS]]
+
+
+def _add_lays(panel: discord.ui.View, view: PlayerView, match_id: int, version: int) -> None:
+    melds, extensions = lay_moves(view)
+    lays = melds + extensions
+    if not lays:
+        return
+    ids = [f"umtali:m:{match_id}:{version}:lay:{m}" for m in lays]
+    if len(lays) <= MAX_BUTTONS and all(len(i) <= _MAX_ID for i in ids):
+        for m in lays:
+            panel.add_item(LayButton(match_id, version, str(m), lay_label(view, m)))
+    elif len(lays) <= MAX_OPTIONS:
+        panel.add_item(MoveSelect(match_id, version, "lay", _lay_options(view, lays),
+                                  placeholder="Lay a meld or an extension…", row=0))
+    else:
+        # More than one menu holds: the melds in one, the extensions in another.
+        panel.add_item(MoveSelect(match_id, version, "lay", _lay_options(view, melds),
+                                  placeholder="Lay a meld…", row=0))
+        if extensions:
+            panel.add_item(MoveSelect(match_id, version, "extend",
+                                      _lay_options(view, extensions),
+                                      placeholder="Extend a meld on the table…", row=1))
+
+
+def hand_panel(view: PlayerView, match_id: int, version: int,
+               order: HandOrder | None = None) -> discord.ui.View:
+    """The actions open to the seat now, and the layout menu while the session goes on.
+
+    ``order``: how the hand is laid out (default: as the seat's player chose)."""
+    order = order or order_of(match_id, view.seat)
+    panel = discord.ui.View(timeout=None)
+    if view.to_act < 0:
+        return panel  # the session is over: nothing to do
+    if view.my_turn:
+        _add_moves(panel, view, match_id, version, order)
+    panel.add_item(OrderSelect(match_id, order))
+    return panel
+
+
+def _add_moves(panel: discord.ui.View, view: PlayerView, match_id: int, version: int,
+               order: HandOrder) -> None:
+    legal = view.legal_moves
+    kinds = {m.kind for m in legal}
+    if view.phase == "draw":
+        top = view.top_discard
+        below = view.discard_pile[-2] if len(view.discard_pile) > 1 else None
+        panel.add_item(MoveButton(match_id, version, "draw", "Draw from the stock",
+                                  disabled=MoveKind.DRAW not in kinds))
+        panel.add_item(MoveButton(match_id, version, "take",
+                                  f"Take {top}" if top is not None else "Take",
+                                  disabled=MoveKind.TAKE not in kinds))
+        if MoveKind.TAKE_TWO in kinds and top is not None and below is not None:
+            panel.add_item(MoveButton(match_id, version, "take2", f"Take {top} and {below}"))
+        return
+    _add_lays(panel, view, match_id, version)
+    if MoveKind.MELD in kinds:
+        cards = arranged(view, order)[:MAX_OPTIONS]
+        panel.add_item(MoveSelect(
+            match_id, version, "meld",
+            [discord.SelectOption(label=str(c), value=c.code) for c in cards],
+            placeholder="Or pick the cards of a meld one by one…", max_values=len(cards),
+            row=2))
+    discards = [m for m in legal if m.kind is MoveKind.DISCARD]
+    if discards:
+        # Going out: face down comes first and is the default, as the rules suggest; then
+        # the cards as the hand is laid out.
+        place = {c: i for i, c in enumerate(arranged(view, order))}
+        discards.sort(key=lambda m: (not m.face_down, place.get(m.card, 0)))
+        options = [
+            discord.SelectOption(
+                label=f"Discard {m.card} face down" if m.face_down else f"Discard {m.card}",
+                value=str(m))
+            for m in discards[:MAX_OPTIONS]
+        ]
+        panel.add_item(MoveSelect(match_id, version, "discard", options,
+                                  placeholder="Discard to end your turn…", row=3))
