@@ -56,7 +56,10 @@ async def test_the_table_and_the_hands_carry_their_pictures(monkeypatch: pytest.
         # edit, the DM panels): at most two a move besides the answers, one upload a table.
         others = [c for c in server.calls[before:] if "/interactions/" not in c.path
                   and "/webhooks/" not in c.path]
-        assert len(others) <= 2 * moves, [(c.method, c.path) for c in others]
+        # (plus, as in test_loopback_session, one DM panel edit for each move in the middle
+        # of a turn, which keeps the DM panel in step with the one the player acts on).
+        within = moves - 6
+        assert len(others) <= 2 * moves + within, [(c.method, c.path) for c in others]
         edits = [c for c in others
                  if c.method == "PATCH" and c.path.endswith(f"/{saved.table_message_id}")]
         assert len(edits) >= 6
@@ -66,10 +69,6 @@ async def test_the_table_and_the_hands_carry_their_pictures(monkeypatch: pytest.
             assert server.attachment(message, HAND_FILE) is None
 
 
-@pytest.mark.xfail(reason="actions.py answers a click with the text alone (svc.hand_message), "
-                          "so the DM panel keeps the picture from before the click; it should "
-                          "answer with svc.hand_shown(...).edit() (see the pictures branch's "
-                          "report)", strict=True)
 async def test_a_click_on_the_dm_panel_keeps_its_picture_current(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     db = tmp_path / "umtali.sqlite3"

@@ -99,12 +99,14 @@ async def _answer_on_panel(interaction: discord.Interaction, live: LiveMatch, se
                            message: discord.Message) -> bool:
     """Show the seat's hand on the panel clicked; whether that is the seat's DM panel."""
     svc = service(interaction.client)
-    embed, panel = svc.hand_message(live, seat)
+    shown = svc.hand_shown(live, seat)
     on_dm = is_dm_panel(live, seat, message)
     if on_dm:
         svc.answered_on_dm(live, seat, message.id)
-    await interaction.response.edit_message(embed=embed, view=panel)
-    panel.stop()
+    # The picture travels with the edit, replacing the one from before the click.
+    await interaction.response.edit_message(**shown.edit())
+    if shown.view is not None:
+        shown.view.stop()
     if not on_dm and message.flags.ephemeral:
         panes(interaction.client).keep(live, seat, interaction)
     return on_dm

@@ -26,6 +26,7 @@ from cogs.umtali.arrange import start
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.private import send_private
+from cogs.umtali.showing import Shown
 
 log = logging.getLogger(__name__)
 
@@ -127,13 +128,14 @@ async def show_panel(interaction: discord.Interaction, live: LiveMatch, seat: in
                 await interaction.delete_original_response()
             return
         # Dismissed, or its token refused: this answer becomes the panel.
-        embed, view = svc.hand_message(live, seat, note)
-        await interaction.edit_original_response(embed=embed, view=view)
-        view.stop()
+        shown = svc.hand_shown(live, seat, note)
+        await interaction.edit_original_response(**shown.edit())
+        _stop(shown)
         known.keep(live, seat, interaction)
         return
-    embed, view = svc.hand_message(live, seat, note)
-    await send_private(interaction, view, embed=embed)
+    shown = svc.hand_shown(live, seat, note)
+    assert shown.view is not None
+    await send_private(interaction, shown.view, embeds=shown.embeds, files=shown.files)
     known.keep(live, seat, interaction)
     if pane is not None:
         # One panel at a time: the earlier one goes (already dismissed is as good).
@@ -150,15 +152,15 @@ async def refresh_pane(client: discord.Client, live: LiveMatch, seat: int,
     if pane is None:
         return False
     async with pane.lock:
-        embed, view = service(client).hand_message(live, seat, note)
+        shown = service(client).hand_shown(live, seat, note)
         try:
-            await pane.interaction.edit_original_response(embed=embed, view=view)
+            await pane.interaction.edit_original_response(**shown.edit())
         except discord.HTTPException as e:
             log.debug("match %d: seat %d's panel could not be edited (%s)", live.id, seat, e)
             known.drop(live.id, seat)
             return False
         finally:
-            view.stop()
+            _stop(shown)
         pane.version = live.version
     return True
 
@@ -185,3 +187,10 @@ async def after_move(interaction: discord.Interaction, live: LiveMatch, seat: in
         pane = panes(client).fresh(live, s)
         if pane is not None and pane.version != live.version:
             await refresh_pane(client, live, s)
+
+
+def _stop(shown: Shown) -> None:
+    # An ephemeral panel's buttons are answered by DynamicItems: discord.py need not keep
+    # the View (with its timer) once it is sent.
+    if shown.view is not None:
+        shown.view.stop()
