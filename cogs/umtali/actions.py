@@ -112,16 +112,27 @@ async def _answer_on_panel(interaction: discord.Interaction, live: LiveMatch, se
     return on_dm
 
 
-async def set_order(interaction: discord.Interaction, match_id: int, order: HandOrder) -> None:
-    """Lay the user's hand out in ``order``, from now on and in every match (it is saved)."""
+async def _player_of(interaction: discord.Interaction, match_id: int,
+                     not_yours: str) -> tuple[LiveMatch, int] | None:
+    """The match, still in play, and the user's seat in it; else None, and the user told."""
     live = _live(interaction, match_id)
     seat = None if live is None else live.seat_of(interaction.user.id)
     if live is None or live.over:
         await _ephemeral(interaction, "This match is over.")
-        return
+        return None
     if seat is None:
-        await _ephemeral(interaction, "This is not your match: only its two players have hands.")
+        await _ephemeral(interaction, not_yours)
+        return None
+    return live, seat
+
+
+async def set_order(interaction: discord.Interaction, match_id: int, order: HandOrder) -> None:
+    """Lay the user's hand out in ``order``, from now on and in every match (it is saved)."""
+    found = await _player_of(interaction, match_id,
+                             "This is not your match: only its two players have hands.")
+    if found is None:
         return
+    live, seat = found
     svc = service(interaction.client)
     await svc.store.set_hand_order(interaction.user.id, order.value)
     choose(interaction.user.id, order)
@@ -136,14 +147,10 @@ async def set_order(interaction: discord.Interaction, match_id: int, order: Hand
 
 async def confirm_resign(interaction: discord.Interaction, match_id: int,
                          version: int | None) -> None:
-    live = _live(interaction, match_id)
-    seat = None if live is None else live.seat_of(interaction.user.id)
-    if live is None or live.over:
-        await _ephemeral(interaction, "This match is over.")
+    found = await _player_of(interaction, match_id, "This is not your match.")
+    if found is None:
         return
-    if seat is None:
-        await _ephemeral(interaction, "This is not your match.")
-        return
+    live, seat = found
     if version != live.version:
         # Asked about another position: whether to resign this one is a new question.
         await _ephemeral(interaction, "This confirmation has expired: the match has moved on. "
