@@ -1,7 +1,7 @@
 """Who a message may ping: nobody by default, and only the members it names on purpose.
 
 discord.py turns every field left unset in ``AllowedMentions`` into "allowed", so a message
-sent with ``AllowedMentions(users=True)`` may still ping @everyone and any role its text holds.
+sent with only ``users`` set to True may still ping @everyone and any role its text holds.
 """
 
 from __future__ import annotations
