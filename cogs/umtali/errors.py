@@ -39,6 +39,11 @@ def message_for(error: BaseException) -> str | None:
 
 
 async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
+    if interaction.client.is_closed():
+        # Stopping (SIGTERM, Ctrl-C): an action still answering loses its connection. What
+        # it saved is saved; nothing is wrong with the bot, and nobody can be told now.
+        log.info("an interaction was cut short by the bot stopping (%s)", error)
+        return
     text = message_for(error)
     if text is None:
         log.error("unhandled error in an interaction", exc_info=error)
