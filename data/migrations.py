@@ -200,4 +200,9 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
             hand_order TEXT NOT NULL DEFAULT 'suit'
         )""",
     ),
+    # 6: how a member's own panels look: with pictures or text alone, and a four-colour deck.
+    (
+        """ALTER TABLE member_prefs ADD COLUMN pictures INTEGER NOT NULL DEFAULT 1""",
+        """ALTER TABLE member_prefs ADD COLUMN four_colour INTEGER NOT NULL DEFAULT 0""",
+    ),
 )

@@ -22,6 +22,10 @@ class MemberPrefs:
     user_id: int
     #: How the private panels lay out the hand: 'suit', 'rank' or 'melds'.
     hand_order: str = "suit"
+    #: The private panels carry a picture of the hand (else: the text alone).
+    pictures: bool = True
+    #: Diamonds blue and clubs green in the pictures of the hand.
+    four_colour: bool = False
 
 
 @dataclass(frozen=True, slots=True)

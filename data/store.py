@@ -49,6 +49,11 @@ def _match(row: aiosqlite.Row) -> MatchRow:
     )
 
 
+def _prefs(row: aiosqlite.Row) -> MemberPrefs:
+    return MemberPrefs(row["user_id"], row["hand_order"], bool(row["pictures"]),
+                       bool(row["four_colour"]))
+
+
 class Store(ChallengeQueries):
     def __init__(self, db: Database, limits: Limits | None = None) -> None:
         super().__init__(db, limits)
@@ -104,10 +109,23 @@ class Store(ChallengeQueries):
             return found
         marks = ", ".join("?" * len(ids))
         for row in await self.db.fetchall(
-                f"SELECT user_id, hand_order FROM member_prefs WHERE user_id IN ({marks})",
-                tuple(ids)):
-            found[row["user_id"]] = MemberPrefs(row["user_id"], row["hand_order"])
+                f"SELECT * FROM member_prefs WHERE user_id IN ({marks})", tuple(ids)):
+            found[row["user_id"]] = _prefs(row)
         return found
+
+    async def chosen_looks(self) -> dict[int, MemberPrefs]:
+        """Every member whose panels do not look the default way (read once at start-up)."""
+        rows = await self.db.fetchall(
+            "SELECT * FROM member_prefs WHERE pictures = 0 OR four_colour = 1")
+        return {row["user_id"]: _prefs(row) for row in rows}
+
+    async def set_look(self, user_id: int, pictures: bool, four_colour: bool) -> None:
+        async with self.db.transaction() as c:
+            await c.execute(
+                "INSERT INTO member_prefs (user_id, pictures, four_colour) VALUES (?, ?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET pictures = excluded.pictures, "
+                "four_colour = excluded.four_colour",
+                (user_id, int(pictures), int(four_colour)))
 
     async def chosen_hand_orders(self) -> dict[int, str]:
         """Every member's hand order that is not the default (read once at start-up)."""

@@ -32,3 +32,19 @@ async def test_a_chosen_hand_order_is_kept_per_member_across_openings(tmp_path: 
         assert [(r["user_id"], r["hand_order"]) for r in rows] == [(7, "melds"), (8, "rank")]
     finally:
         await store.close()
+
+
+async def test_a_chosen_look_is_kept_apart_from_the_hand_order(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    store = await Store.open(path)
+    await store.set_hand_order(7, "rank")
+    await store.set_look(7, False, True)
+    await store.set_look(8, True, False)  # the defaults, said aloud
+    await store.close()
+    store = await Store.open(path)
+    try:
+        assert await store.chosen_looks() == {7: MemberPrefs(7, "rank", False, True)}
+        prefs = await store.member_prefs([7, 8])
+        assert prefs[8] == MemberPrefs(8)
+    finally:
+        await store.close()

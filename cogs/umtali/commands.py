@@ -10,6 +10,7 @@ from cogs.umtali.access import service
 from cogs.umtali.actions import play_text
 from cogs.umtali.admin import UmtaliAdminCog
 from cogs.umtali.challenges import CHALLENGE_TTL, challenge_embed, challenge_refusal
+from cogs.umtali.display import set_display
 from cogs.umtali.hand_panels import load_orders
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import only
@@ -180,6 +181,13 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
     @app_commands.guild_only()
     async def table(self, interaction: discord.Interaction) -> None:
         await post_table(interaction)
+
+    @app_commands.command(description="How your own panels look: pictures, four colours")
+    @app_commands.describe(pictures="Show your hand as a picture (off: text alone)",
+                           four_colour="Diamonds blue and clubs green in your hand's picture")
+    async def display(self, interaction: discord.Interaction, pictures: bool | None = None,
+                      four_colour: bool | None = None) -> None:
+        await set_display(interaction, pictures, four_colour)
 
     @app_commands.command(description="The rules of Umtali, page by page")
     @app_commands.describe(page=f"Page 1 to {len(PAGES)}")

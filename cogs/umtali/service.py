@@ -30,6 +30,7 @@ from cogs.umtali.pictures import warm
 from cogs.umtali.render import turn_message
 from cogs.umtali.saved import finish_of, saved_state
 from cogs.umtali.showing import Shown, dm_panel_of, hand_of, table_of
+from data.models import MemberPrefs
 from data.store import StaleState, Store
 from umtali.errors import UmtaliError
 from umtali.events import DealerChosen, Event
@@ -67,6 +68,8 @@ class MatchService:
         self.store = store
         self.clock = clock
         self.matches: dict[int, LiveMatch] = {}
+        #: Members whose own panels do not look the default way (pictures off, four colours).
+        self.looks: dict[int, MemberPrefs] = {}
         self.delivery = Delivery(self)
         self.computers = Computers(self, computer_pause)
 
@@ -79,6 +82,7 @@ class MatchService:
     async def load_active(self) -> int:
         """Bring back every active match after a start or a restart."""
         restored = 0
+        self.looks = await self.store.chosen_looks()
         lives = [LiveMatch.from_row(row) for row in await self.store.matches_to_resume()]
         await resume_after_downtime(self, lives)
         for live in lives:
@@ -398,11 +402,25 @@ class MatchService:
         return shown.embed, shown.view
 
     def hand_shown(self, live: LiveMatch, seat: int, note: str = "") -> Shown:
-        """The seat's hand panel with its picture (for that seat's eyes only)."""
-        return hand_of(live, seat, note, pictures=self.pictures)
+        """The seat's hand panel with its picture (for that seat's eyes only), as its player
+        chose it to look."""
+        look = self.look_of(live.player_ids[seat])
+        return hand_of(live, seat, note, pictures=self.pictures and look.pictures,
+                       four_colour=look.four_colour)
 
     def dm_panel(self, live: LiveMatch, seat: int, note: str = "") -> Shown:
-        return dm_panel_of(live, seat, note, pictures=self.pictures)
+        look = self.look_of(live.player_ids[seat])
+        return dm_panel_of(live, seat, note, pictures=self.pictures and look.pictures,
+                           four_colour=look.four_colour)
+
+    def look_of(self, user_id: int) -> MemberPrefs:
+        return self.looks.get(user_id) or MemberPrefs(user_id)
+
+    async def set_look(self, user_id: int, *, pictures: bool, four_colour: bool) -> None:
+        """Saved first, then kept: memory never ahead of the database."""
+        await self.store.set_look(user_id, pictures, four_colour)
+        self.looks[user_id] = MemberPrefs(user_id, self.look_of(user_id).hand_order,
+                                          pictures, four_colour)
 
     def answered_on_dm(self, live: LiveMatch, seat: int, message_id: int) -> None:
         """The answer to an action is about to show the seat's hand on ``message_id``: if

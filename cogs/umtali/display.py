@@ -1,0 +1,37 @@
+"""``/umtali display``: how a member's own panels look, the same on every server.
+
+Pictures can be switched off (the text is always there, for a screen reader or a slow phone),
+and the hand drawn with a four-colour deck (diamonds blue, clubs green). The public table
+keeps the usual two colours: everyone at the table sees the same picture.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from cogs.umtali.access import service
+from cogs.umtali.hand_panels import refresh_dm
+
+
+def describe(pictures: bool, four_colour: bool) -> str:
+    if not pictures:
+        return "Your panels show your hand as text alone, without pictures."
+    deck = "a four-colour deck (♦ blue, ♣ green)" if four_colour else "the usual two colours"
+    return f"Your panels show your hand as a picture, in {deck}, with the text beside it."
+
+
+async def set_display(interaction: discord.Interaction, pictures: bool | None,
+                      four_colour: bool | None) -> None:
+    svc = service(interaction.client)
+    me = interaction.user.id
+    now = svc.look_of(me)
+    chosen = (now.pictures if pictures is None else pictures,
+              now.four_colour if four_colour is None else four_colour)
+    if chosen != (now.pictures, now.four_colour):
+        await svc.set_look(me, pictures=chosen[0], four_colour=chosen[1])
+        # The hand on show changes at once, not at the next turn.
+        for live in svc.matches.values():
+            seat = live.seat_of(me)
+            if seat is not None and not live.over:
+                refresh_dm(live, seat, interaction.client, force=True)
+    await interaction.response.send_message(describe(*chosen), ephemeral=True)
