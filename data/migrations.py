@@ -200,9 +200,11 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
             hand_order TEXT NOT NULL DEFAULT 'suit'
         )""",
     ),
-    # 6: how a member's own panels look: with pictures or text alone, and a four-colour deck.
+    # 6: pictures or text alone: per member for their own panels (with a four-colour deck as
+    # a choice), and per server for all of its matches.
     (
         """ALTER TABLE member_prefs ADD COLUMN pictures INTEGER NOT NULL DEFAULT 1""",
         """ALTER TABLE member_prefs ADD COLUMN four_colour INTEGER NOT NULL DEFAULT 0""",
+        """ALTER TABLE guild_settings ADD COLUMN pictures INTEGER NOT NULL DEFAULT 1""",
     ),
 )

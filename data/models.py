@@ -13,6 +13,8 @@ class GuildSettings:
     #: Seconds a player has for a turn; 0 turns the timer off.
     turn_timer: int = 300
     threads: bool = True
+    #: Tables and hands carry their pictures (else: the text alone, everywhere on the server).
+    pictures: bool = True
 
 
 @dataclass(frozen=True, slots=True)

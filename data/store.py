@@ -87,17 +87,24 @@ class Store(ChallengeQueries):
         if row is None:
             return GuildSettings(guild_id)
         return GuildSettings(guild_id, row["variant"], bool(row["optional_melding"]),
-                             row["turn_timer"], bool(row["threads"]))
+                             row["turn_timer"], bool(row["threads"]), bool(row["pictures"]))
 
     async def save_guild_settings(self, s: GuildSettings) -> None:
         async with self.db.transaction() as c:
             await c.execute(
                 "INSERT INTO guild_settings (guild_id, variant, optional_melding, turn_timer, "
-                "threads) VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
-                "variant = excluded.variant, optional_melding = excluded.optional_melding, "
-                "turn_timer = excluded.turn_timer, threads = excluded.threads",
-                (s.guild_id, s.variant, int(s.optional_melding), s.turn_timer, int(s.threads)),
+                "threads, pictures) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE "
+                "SET variant = excluded.variant, optional_melding = excluded.optional_melding, "
+                "turn_timer = excluded.turn_timer, threads = excluded.threads, "
+                "pictures = excluded.pictures",
+                (s.guild_id, s.variant, int(s.optional_melding), s.turn_timer, int(s.threads),
+                 int(s.pictures)),
             )
+
+    async def guilds_without_pictures(self) -> set[int]:
+        """The servers that turned pictures off (read once at start-up)."""
+        rows = await self.db.fetchall("SELECT guild_id FROM guild_settings WHERE pictures = 0")
+        return {row["guild_id"] for row in rows}
 
     # -- members' own choices -------------------------------------------------------------
 

@@ -16,6 +16,7 @@ from tests.discord_helpers import (
     play_out,
     player,
     start_match,
+    table_message,
     thread_of,
 )
 
@@ -196,3 +197,27 @@ async def test_a_bug_gets_an_apology_and_a_logged_traceback(world: World,
         if "disk on fire" in str(record.exc_info) or "unhandled" in record.getMessage():
             record.expected = True
     assert any(custom_ids(m) for m in thread_of(world, live).history())
+
+
+async def test_a_server_can_turn_pictures_off_for_all_its_matches(
+        world: World, make_bot: Any) -> None:
+    import discord
+
+    admin_role = world.guild.create_role("admin", permissions=discord.Permissions(
+        manage_guild=True))
+    boss = world.guild.add_member(world.env.create_user("boss"), roles=[admin_role])
+    live = await start_match(world)
+    table = await table_message(world, live)
+    assert [a.filename for a in table.attachments] == ["table.png"]
+    ok = await boss.slash(world.channel, "umtali-admin settings", pictures=False)
+    assert ok.ephemeral and "pictures off" in _content(ok)
+    # The running match loses its pictures at the next turn's edit: the text stays.
+    await play_out(world, live, moves=8)
+    table = next(m for m in thread_of(world, live).history() if m.id == live.table_message_id)
+    assert table.attachments == [] and table.embeds[0].fields
+    for member in (world.alice, world.bob):
+        assert member.user.dm_channel.last_message.attachments == []
+    # And it stays off after a restart.
+    new = make_bot()
+    await world.env.restart_bot(new)
+    assert new.matches is not None and world.guild.id in new.matches.plain_guilds

@@ -30,6 +30,7 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
         variant="Default rule set", turn_timer="Default minutes per turn (0: no limit)",
         threads="Play each match in a thread made from the challenge",
         optional_melding="Default for the optional melding house rule",
+        pictures="Tables and hands as pictures (off: text alone, in every match here)",
     )
     @app_commands.choices(variant=VARIANTS)
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -38,9 +39,11 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
         variant: app_commands.Choice[str] | None = None,
         turn_timer: app_commands.Range[int, 0, 60] | None = None,
         threads: bool | None = None, optional_melding: bool | None = None,
+        pictures: bool | None = None,
     ) -> None:
         assert interaction.guild is not None
-        store = service(interaction.client).store
+        svc = service(interaction.client)
+        store = svc.store
         old = await store.guild_settings(interaction.guild.id)
         new = GuildSettings(
             interaction.guild.id,
@@ -48,13 +51,16 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
             old.optional_melding if optional_melding is None else optional_melding,
             turn_seconds(turn_timer, old.turn_timer),
             old.threads if threads is None else threads,
+            old.pictures if pictures is None else pictures,
         )
         await store.save_guild_settings(new)
+        svc.set_guild_pictures(new.guild_id, new.pictures)
         timer = f"{new.turn_timer // 60} min" if new.turn_timer else "off"
         await interaction.response.send_message(
             f"Defaults for new matches: {new.variant} rules, optional melding "
             f"{'on' if new.optional_melding else 'off'}, turn timer {timer}, threads "
-            f"{'on' if new.threads else 'off'}.", ephemeral=True)
+            f"{'on' if new.threads else 'off'}, pictures {'on' if new.pictures else 'off'}.",
+            ephemeral=True)
 
     @app_commands.command(description="Owner only: sync the slash commands with Discord now")
     async def sync(self, interaction: discord.Interaction) -> None:

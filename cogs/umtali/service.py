@@ -70,6 +70,8 @@ class MatchService:
         self.matches: dict[int, LiveMatch] = {}
         #: Members whose own panels do not look the default way (pictures off, four colours).
         self.looks: dict[int, MemberPrefs] = {}
+        #: Servers that turned pictures off, for every match they hold.
+        self.plain_guilds: set[int] = set()
         self.delivery = Delivery(self)
         self.computers = Computers(self, computer_pause)
 
@@ -83,6 +85,7 @@ class MatchService:
         """Bring back every active match after a start or a restart."""
         restored = 0
         self.looks = await self.store.chosen_looks()
+        self.plain_guilds = await self.store.guilds_without_pictures()
         lives = [LiveMatch.from_row(row) for row in await self.store.matches_to_resume()]
         await resume_after_downtime(self, lives)
         for live in lives:
@@ -388,7 +391,7 @@ class MatchService:
 
     def table_message(self, live: LiveMatch, note: str = "") -> Shown:
         """The public table: its text, and its picture unless pictures are off."""
-        return table_of(live, note, pictures=self.pictures)
+        return table_of(live, note, pictures=self._pictures(live))
 
     def table_embed(self, live: LiveMatch, note: str = "") -> discord.Embed:
         """The public table's text alone."""
@@ -405,13 +408,23 @@ class MatchService:
         """The seat's hand panel with its picture (for that seat's eyes only), as its player
         chose it to look."""
         look = self.look_of(live.player_ids[seat])
-        return hand_of(live, seat, note, pictures=self.pictures and look.pictures,
+        return hand_of(live, seat, note, pictures=self._pictures(live) and look.pictures,
                        four_colour=look.four_colour)
 
     def dm_panel(self, live: LiveMatch, seat: int, note: str = "") -> Shown:
         look = self.look_of(live.player_ids[seat])
-        return dm_panel_of(live, seat, note, pictures=self.pictures and look.pictures,
+        return dm_panel_of(live, seat, note, pictures=self._pictures(live) and look.pictures,
                            four_colour=look.four_colour)
+
+    def _pictures(self, live: LiveMatch) -> bool:
+        return self.pictures and live.guild_id not in self.plain_guilds
+
+    def set_guild_pictures(self, guild_id: int, on: bool) -> None:
+        """Call once the server's setting is saved."""
+        if on:
+            self.plain_guilds.discard(guild_id)
+        else:
+            self.plain_guilds.add(guild_id)
 
     def look_of(self, user_id: int) -> MemberPrefs:
         return self.looks.get(user_id) or MemberPrefs(user_id)
