@@ -145,3 +145,31 @@ async def test_the_hand_order_is_remembered_across_sessions_and_a_restart(
     assert hand_field(panel.response)[0].endswith("melds first")
     prefs = await new.matches.store.member_prefs([world.alice.id]) if new.matches else {}
     assert prefs[world.alice.id].hand_order == "melds"
+
+
+async def test_an_open_panel_follows_the_computers_turn(world: World) -> None:
+    practice = await world.alice.slash(world.channel, "umtali practice")
+    assert not practice.ephemeral
+    svc = world.bot.matches
+    assert svc is not None
+    [live] = svc.matches.values()
+    await svc.computer_idle()
+    await flush(world)
+    assert live.session.to_act == 0
+    table = await table_message(world, live)
+    panel = await world.alice.click(table, custom_id=f"umtali:m:{live.id}:hand")
+    assert panel.ephemeral and panel.response is not None
+    # ada plays her turn on that panel; the computer then plays its own.
+    while True:
+        move = GreedyPlayer().choose(live.session.view(0))
+        await world.alice.slash(thread_of(world, live), "umtali play", move=str(move))
+        if move.kind is MoveKind.DISCARD:
+            break
+    await svc.computer_idle()
+    await flush(world)
+    assert live.session.to_act == 0 and not live.over, (live.session.how, live.version)
+    assert live.version > 2
+    # The panel she left open shows her turn again, without her asking.
+    assert "Your turn" in (panel.response.embeds[0].description or "")
+    name, _ = hand_field(panel.response)
+    assert name.startswith(f"{len(live.session.view(0).hand)} cards")

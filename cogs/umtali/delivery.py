@@ -160,6 +160,14 @@ class Delivery:
                 log.warning("match %d: the hand of seat %d could not be sent for now (%s)",
                             live.id, seat, e)
                 again.hands.add(seat)
+        if batch.hands:
+            # The players' other panels (an open My hand panel), whoever moved: the computer,
+            # the clock, a resignation.
+            for listener in self.service.hand_listeners:
+                try:
+                    await listener(live)
+                except Exception as e:  # a panel is a courtesy: never stop the delivery
+                    log.warning("match %d: a hand panel could not be refreshed (%s)", live.id, e)
         return again
 
     async def _announce(self, live: LiveMatch) -> None:

@@ -104,6 +104,11 @@ async def load_orders(client: discord.Client) -> None:
 
     start(player_of, await svc.store.chosen_hand_orders())
 
+    async def refresh_panes(live: LiveMatch) -> None:
+        await refresh_stale_panes(client, live)
+
+    svc.hand_listeners.append(refresh_panes)
+
 
 def is_dm_panel(live: LiveMatch, seat: int, message: discord.Message | None) -> bool:
     return message is not None and message.id == live.dm_message_ids[seat]
@@ -183,6 +188,11 @@ async def after_move(interaction: discord.Interaction, live: LiveMatch, seat: in
     # The mover's DM: during the turn only (its end edits both DM panels anyway).
     if not on_dm and not live.over and live.session.to_act == seat:
         refresh_dm(live, seat, client)
+    await refresh_stale_panes(client, live)
+
+
+async def refresh_stale_panes(client: discord.Client, live: LiveMatch) -> None:
+    """Edit each seat's ephemeral panel that shows an earlier position."""
     for s in (0, 1):
         pane = panes(client).fresh(live, s)
         if pane is not None and pane.version != live.version:

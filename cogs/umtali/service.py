@@ -72,6 +72,9 @@ class MatchService:
         self.looks: dict[int, MemberPrefs] = {}
         #: Servers that turned pictures off, for every match they hold.
         self.plain_guilds: set[int] = set()
+        #: Called when the players' hands were sent anew (``cogs.umtali.hand_panels`` keeps
+        #: the ephemeral panels in step with them).
+        self.hand_listeners: list[Callable[[LiveMatch], Awaitable[None]]] = []
         self.delivery = Delivery(self)
         self.computers = Computers(self, computer_pause)
 
