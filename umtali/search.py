@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from umtali.cards import CARDS, JACKS, RANK_MASK, SUIT_MASK, iter_cards
+from umtali.cards import CARDS, JACKS, RANK_MASK, SUIT_MASK
 from umtali.melds import (
     Meld,
     PlayKind,
@@ -88,15 +88,25 @@ def can_meld_all(
     """Whether some series of melds this turn lays every card of ``required``."""
     if not hand & required:
         return True
+    if not _may_meld_all(hand, melds, required):
+        return False
+    memo: dict[tuple[int, ...], bool] = {}
+    return _search(hand, melds, required, optional, memo)
+
+
+def _may_meld_all(hand: int, melds: tuple[Meld, ...], required: int) -> bool:
+    """``_may_meld`` for every required card still in hand."""
     acc = 0
     for m in melds:
         acc |= m.accepts
     reachable = JACKS | acc | cover(hand)
-    for c in iter_cards(hand & required):
-        if not _may_meld(c, hand, reachable):
+    left = hand & required
+    while left:
+        low = left & -left
+        if not _may_meld(low.bit_length() - 1, hand, reachable):
             return False
-    memo: dict[tuple[int, tuple[Meld, ...]], bool] = {}
-    return _search(hand, melds, required, optional, memo)
+        left ^= low
+    return True
 
 
 def _may_meld(card: int, hand: int, reachable: int) -> bool:
@@ -121,20 +131,32 @@ def _may_meld(card: int, hand: int, reachable: int) -> bool:
     return False
 
 
+def _table_key(hand: int, melds: tuple[Meld, ...]) -> tuple[int, ...]:
+    """What decides the rest of the search: the hand and the table's melds in any order.
+
+    A meld's cards decide its shape and what it accepts, so the cards of each meld suffice,
+    and sorting them makes every order of laying the same melds one position.
+    """
+    return (hand, *sorted(m.cards for m in melds))
+
+
 def _search(
     hand: int,
     melds: tuple[Meld, ...],
     required: int,
     optional: bool,
-    memo: dict[tuple[int, tuple[Meld, ...]], bool],
+    memo: dict[tuple[int, ...], bool],
 ) -> bool:
     if not hand & required:
         return True
-    key = (hand, melds)
+    key = _table_key(hand, melds)
     seen = memo.get(key)
     if seen is not None:
         return seen
     memo[key] = False
+    # A play can strand a required card (lay the only card it could pair with, say): prune.
+    if not _may_meld_all(hand, melds, required):
+        return False
     options = meld_options(hand, melds, optional)
     # Melds that lay a required card first: they usually settle the question at once.
     options.sort(key=lambda o: not o[1] & required)
