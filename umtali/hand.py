@@ -28,7 +28,7 @@ from umtali.events import (
 from umtali.melds import Meld, PlayKind, classify, extended, new_meld, play_points
 from umtali.moves import Move, MoveKind
 from umtali.rules import DealStyle, RuleSet
-from umtali.search import after, can_meld_all, canonical_target, meld_options
+from umtali.search import Memo, after, can_meld_all, canonical_target, meld_options
 
 _DISCARD = tuple(Move(MoveKind.DISCARD, 1 << c) for c in range(52))
 _DISCARD_DOWN = tuple(Move(MoveKind.DISCARD, 1 << c, -1, True) for c in range(52))
@@ -218,6 +218,7 @@ class HandState:
         moves: list[Move] = []
         must = self.must_meld
         table = tuple(melds) if must else ()
+        memo: Memo = {}
         # Under compulsory melding the turn may end only when no meld but a pair is possible.
         can_end = not must
         for opt in meld_options(hand, melds, self.optional):
@@ -229,7 +230,7 @@ class HandState:
                 can_end = can_end and self.optional
                 if must:
                     h2, m2 = after(hand, table, opt)
-                    if not can_meld_all(h2, m2, must, self.optional):
+                    if not can_meld_all(h2, m2, must, self.optional, memo):
                         continue
             if index < 0:
                 moves.append(Move(MoveKind.MELD, cards))

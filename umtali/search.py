@@ -82,16 +82,34 @@ def after(
     return hand & ~cards, (*melds, new_meld(kind, cards))
 
 
+#: What the search has settled, by ``_table_key``; valid for one ``required`` and rule set.
+Memo = dict[tuple[int, ...], bool]
+
+
 def can_meld_all(
-    hand: int, melds: tuple[Meld, ...], required: int, optional: bool
+    hand: int,
+    melds: tuple[Meld, ...],
+    required: int,
+    optional: bool,
+    memo: Memo | None = None,
 ) -> bool:
-    """Whether some series of melds this turn lays every card of ``required``."""
+    """Whether some series of melds this turn lays every card of ``required``.
+
+    Calls that share ``required`` and ``optional`` may share a ``memo`` (the options of one
+    turn lead to many of the same positions).
+    """
     if not hand & required:
         return True
-    if not _may_meld_all(hand, melds, required):
-        return False
-    memo: dict[tuple[int, ...], bool] = {}
-    return _search(hand, melds, required, optional, memo)
+    if memo is None:
+        memo = {}
+    key = (hand, *sorted(m.cards for m in melds))
+    seen = memo.get(key)
+    if seen is None:
+        seen = _may_meld_all(hand, melds, required) and _search(
+            hand, melds, required, optional, memo
+        )
+        memo[key] = seen
+    return seen
 
 
 def _may_meld_all(hand: int, melds: tuple[Meld, ...], required: int) -> bool:
@@ -131,45 +149,46 @@ def _may_meld(card: int, hand: int, reachable: int) -> bool:
     return False
 
 
-def _table_key(hand: int, melds: tuple[Meld, ...]) -> tuple[int, ...]:
-    """What decides the rest of the search: the hand and the table's melds in any order.
-
-    A meld's cards decide its shape and what it accepts, so the cards of each meld suffice,
-    and sorting them makes every order of laying the same melds one position.
-    """
-    return (hand, *sorted(m.cards for m in melds))
-
-
 def _search(
     hand: int,
     melds: tuple[Meld, ...],
     required: int,
     optional: bool,
-    memo: dict[tuple[int, ...], bool],
+    memo: Memo,
 ) -> bool:
-    if not hand & required:
-        return True
-    key = _table_key(hand, melds)
-    seen = memo.get(key)
-    if seen is not None:
-        return seen
-    memo[key] = False
-    # A play can strand a required card (lay the only card it could pair with, say): prune.
-    if not _may_meld_all(hand, melds, required):
-        return False
+    """The search below a position that still holds a required card.
+
+    The memo is keyed by the hand and the cards of each table meld, sorted: a meld's cards
+    decide its shape and what it accepts, and sorting makes every order of laying the same
+    melds one position. The key of each next position is made before the position itself,
+    so a position already settled costs a lookup. Plays only take cards from the hand, so
+    the search never comes back to a position it is inside.
+    """
+    table = [m.cards for m in melds]
     options = meld_options(hand, melds, optional)
     # Melds that lay a required card first: they usually settle the question at once.
     options.sort(key=lambda o: not o[1] & required)
     for opt in options:
-        if opt[0] is PlayKind.PAIR:
-            # Nothing but a discard follows a pair, so it must leave no required card behind.
-            if not hand & ~opt[1] & required:
-                memo[key] = True
-                return True
-            continue
-        h2, m2 = after(hand, melds, opt)
-        if _search(h2, m2, required, optional, memo):
-            memo[key] = True
+        kind, cards, index = opt
+        rest = hand & ~cards
+        if not rest & required:
+            return True
+        if kind is PlayKind.PAIR:
+            continue  # nothing but a discard follows a pair
+        if index < 0:
+            grown = [*table, cards]
+        else:
+            grown = table.copy()
+            grown[index] |= cards
+        grown.sort()
+        key = (rest, *grown)
+        seen = memo.get(key)
+        if seen is None:
+            h2, m2 = after(hand, melds, opt)
+            # A play can strand a required card (lay the only card it pairs with, say).
+            seen = _may_meld_all(h2, m2, required) and _search(h2, m2, required, optional, memo)
+            memo[key] = seen
+        if seen:
             return True
     return False
 
