@@ -1,5 +1,12 @@
 """Engine speed: random self-play hands per second, legal-move listing and JSON round-trip.
 
+Legal-move listing is timed twice: over positions of random play (the median case), and over
+adversarial positions where the take-two search works hardest (the worst case). Those are the
+positions pinned in ``tests/test_take_two_search.py`` plus the hardest of a fresh random hunt:
+hands of ten cards and two discards drawn with ranks 9 to K six times as likely as the rest
+(jacks, tens and court cards give the search the most ways to lay a hand out), in each
+variant, listed in the draw phase and, where ``take 2`` is legal, again after taking two.
+
 Run with ``make bench`` or ``.venv/bin/python bench/engine.py [--hands N]``. Figures only; no
 pass/fail (machines are noisy).
 """
@@ -18,9 +25,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from tests.test_take_two_search import CASES, RULES, hardest_position
 from umtali import RuleSet, Session
+from umtali.cards import CARDS
 from umtali.codec import session_from_json, session_to_json
 from umtali.hand import HandState
+from umtali.moves import Move
 
 
 def random_hands(n: int, rules: RuleSet, seed: int) -> tuple[float, int]:
@@ -65,12 +75,59 @@ def time_each(call: Callable[[Any], object], items: list[Any], repeat: int = 3) 
     return out
 
 
-def legal_listing(positions: list[HandState]) -> list[float]:
+def legal_listing(positions: list[HandState], repeat: int = 3) -> list[float]:
     def listing(h: HandState) -> None:
         h._legal = None  # measure the listing, not its cache
         h.legal_moves()
 
-    return time_each(listing, positions)
+    return time_each(listing, positions, repeat)
+
+
+def hunt_hard_positions(count: int, seed: int, keep: int) -> list[tuple[float, str]]:
+    """Random positions biased to jacks, tens and court cards; the ``keep`` slowest to list,
+    as (µs, description), each listing timed once."""
+    rng = random.Random(seed)
+    weights = [6 if c % 13 + 1 >= 9 else 1 for c in range(52)]
+    found: list[tuple[float, str]] = []
+    for _ in range(count):
+        variant = rng.choice(list(RULES))
+        cards: list[int] = []
+        while len(cards) < 12:
+            c = rng.choices(range(52), weights)[0]
+            if c not in cards:
+                cards.append(c)
+        hand = " ".join(CARDS[c].code for c in cards[:10])
+        pile = " ".join(CARDS[c].code for c in cards[10:])
+        h = hardest_position(variant, hand, pile, "draw")
+        t = time.perf_counter()
+        legal = h.legal_moves()
+        found.append(((time.perf_counter() - t) * 1e6, f"{variant}, {hand}, pile {pile}"))
+        if Move.take_two() in legal:
+            h.apply(Move.take_two())
+            t = time.perf_counter()
+            h.legal_moves()
+            found.append(((time.perf_counter() - t) * 1e6,
+                          f"{variant}, {hand}, pile {pile}, after take 2"))
+    return sorted(found, reverse=True)[:keep]
+
+
+def worst_case_listing(hunt: int, seed: int) -> None:
+    """The pinned hard positions and the hunt's hardest, each listed the best of 5 times."""
+    hunted = hunt_hard_positions(hunt, seed, keep=20)
+    named = [(f"{v}, {hand}, pile {pile}" + ("" if ph == "draw" else ", after take 2"),
+              hardest_position(v, hand, pile, ph)) for v, hand, pile, ph, _ in CASES]
+    for _, desc in hunted:
+        variant, hand, rest = desc.split(", ", 2)
+        pile = rest.removeprefix("pile ").removesuffix(", after take 2")
+        phase = "after take 2" if desc.endswith("after take 2") else "draw"
+        named.append((desc, hardest_position(variant, hand, pile, phase)))
+    us = legal_listing([h for _, h in named], repeat=5)
+    worst = sorted(zip(us, (d for d, _ in named), strict=True), reverse=True)
+    print(f"legal-move listing, worst case over {len(us)} adversarial positions "
+          f"({len(CASES)} pinned + the 20 hardest of a {hunt:,}-deal hunt, seed {seed}): "
+          f"max {worst[0][0]:,.0f} µs, median {statistics.median(us):,.0f} µs")
+    for t, desc in worst[:3]:
+        print(f"    {t:8,.0f} µs  {desc}")
 
 
 def json_round_trips(count: int, seed: int) -> list[float]:
@@ -98,6 +155,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--hands", type=int, default=5000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--hunt", type=int, default=20000,
+                        help="random deals tried in the hunt for hard positions")
     args = parser.parse_args()
 
     for rules in (RuleSet.english(), RuleSet.russian()):
@@ -110,6 +169,7 @@ def main() -> None:
     us = legal_listing(positions)
     print(f"legal-move listing over {len(us)} positions: median {statistics.median(us):.1f} µs, "
           f"p90 {pct(us, 0.9):.1f} µs, p99 {pct(us, 0.99):.1f} µs, max {max(us):.0f} µs")
+    worst_case_listing(args.hunt, args.seed)
     rt = json_round_trips(500, args.seed)
     print(f"JSON round-trip of a whole session over {len(rt)} states: median "
           f"{statistics.median(rt):.0f} µs, p90 {pct(rt, 0.9):.0f} µs")
