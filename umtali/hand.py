@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from enum import Enum
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from umtali.cards import CARDS, iter_cards, points_of
 from umtali.errors import IllegalMoveError
@@ -29,6 +29,9 @@ from umtali.melds import Meld, PlayKind, classify, extended, new_meld, play_poin
 from umtali.moves import Move, MoveKind
 from umtali.rules import DealStyle, RuleSet
 from umtali.search import Memo, after, can_meld_all, canonical_target, meld_options
+
+if TYPE_CHECKING:
+    from umtali.view import TableView
 
 _DISCARD = tuple(Move(MoveKind.DISCARD, 1 << c) for c in range(52))
 _DISCARD_DOWN = tuple(Move(MoveKind.DISCARD, 1 << c, -1, True) for c in range(52))
@@ -56,6 +59,7 @@ class HandState:
 
     __slots__ = (
         "_legal",
+        "_table_view",
         "dealer",
         "discard_pile",
         "face_down",
@@ -110,6 +114,8 @@ class HandState:
         self.turns = 0
         self.reason: HandEnd | None = None
         self._legal: list[Move] | None = None
+        #: The public table as views show it, kept by ``umtali.view`` for the next view.
+        self._table_view: TableView | None = None
 
     # -- the deal -------------------------------------------------------------------------
 

@@ -7,13 +7,14 @@ opponent's cards, the stock order, a face-down discard the seat did not lay, or 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
-from umtali.cards import CARDS, Card, iter_cards, mask_of, sort_key
-from umtali.melds import PlayKind, Shape, rebuilt
+from umtali.cards import CARDS, Card, cards_of, iter_cards, mask_of
+from umtali.melds import Meld, PlayKind, Shape, rebuilt
 from umtali.moves import Move
 
 if TYPE_CHECKING:
+    from umtali.hand import HandState, Play
     from umtali.session import Session
 
 
@@ -39,6 +40,44 @@ class MeldView:
     def accepts(self) -> tuple[Card, ...]:
         """The cards that would extend it next (wherever they are)."""
         return tuple(iter_cards(rebuilt(self.shape, mask_of(self.cards)).accepts))
+
+
+class TableView(NamedTuple):
+    """The plays and melds as views show them, with the state they were built from.
+
+    A hand keeps the last one, so each view rebuilds them only after a card is laid.
+    """
+
+    plays_from: tuple[Play, ...]
+    melds_from: tuple[Meld, ...]
+    plays: tuple[PlayView, ...]
+    melds: tuple[MeldView, ...]
+
+
+def _table_view(h: HandState) -> TableView:
+    """The hand's table as views show it, reusing what is unchanged since the last view."""
+    plays = tuple(h.plays)
+    melds = tuple(h.melds)
+    kept = h._table_view
+    if kept is None:
+        kept = TableView((), (), (), ())
+    elif kept.plays_from == plays and kept.melds_from == melds:
+        return kept
+    # Plays are only ever added; a meld changes when a card extends it.
+    n = len(kept.plays_from)
+    if plays[:n] != kept.plays_from:
+        n = 0
+    play_views = kept.plays[:n] + tuple(
+        PlayView(p.player, p.kind, cards_of(p.cards), p.meld, p.points) for p in plays[n:]
+    )
+    old = kept.melds_from
+    meld_views = tuple(
+        kept.melds[i] if i < len(old) and old[i] == m else MeldView(i, m.shape, cards_of(m.cards))
+        for i, m in enumerate(melds)
+    )
+    kept = TableView(plays, melds, play_views, meld_views)
+    h._table_view = kept
+    return kept
 
 
 #: The seat of a spectator's view: the public table, no hand.
@@ -98,10 +137,11 @@ class PlayerView:
         mine = seat == h.turn and not session.over
         hand: tuple[Card, ...] = ()
         if seat >= 0:
-            hand = tuple(sorted((CARDS[c] for c in iter_cards(h.hands[seat])), key=sort_key))
-        pile: list[Card | None] = [CARDS[c] for c in h.discard_pile]
+            hand = cards_of(h.hands[seat])  # index order is display order: suit, then rank
+        pile: list[Card | None] = list(map(CARDS.__getitem__, h.discard_pile))
         if h.face_down and pile and h.out != seat:
             pile[-1] = None
+        table = _table_view(h)
         return PlayerView(
             seat=seat,
             rules=session.rules.describe(),
@@ -116,15 +156,8 @@ class PlayerView:
             stock_size=len(h.stock),
             discard_pile=tuple(pile),
             top_face_down=h.face_down and bool(pile),
-            plays=tuple(
-                PlayView(p.player, p.kind, tuple(CARDS[c] for c in iter_cards(p.cards)),
-                         p.meld, p.points)
-                for p in h.plays
-            ),
-            melds=tuple(
-                MeldView(i, m.shape, tuple(CARDS[c] for c in iter_cards(m.cards)))
-                for i, m in enumerate(h.melds)
-            ),
+            plays=table.plays,
+            melds=table.melds,
             hand_points=(h.points[0], h.points[1]),
             hand_scores=tuple(session.hand_scores),
             game_scores=session.game_scores(),
