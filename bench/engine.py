@@ -29,6 +29,7 @@ from tests.test_take_two_search import CASES, RULES, hardest_position
 from umtali import RuleSet, Session
 from umtali.cards import CARDS
 from umtali.codec import session_from_json, session_to_json
+from umtali.events import HandEnded
 from umtali.hand import HandState
 from umtali.moves import Move
 
@@ -47,6 +48,25 @@ def random_hands(n: int, rules: RuleSet, seed: int) -> tuple[float, int]:
             h.apply(legal[rng.randrange(len(legal))])
             moves += 1
     return time.perf_counter() - start, moves
+
+
+def session_hands(n: int, rules: RuleSet, seed: int, *, views: bool) -> float:
+    """Hands per second of random play through ``Session``, the way ``python -m umtali
+    simulate --players random`` plays: with ``views`` each move is chosen from the acting
+    seat's ``PlayerView``, as every computer player is; without, from the legal moves."""
+    rng = random.Random(seed)
+    hands = 0
+    s = seed
+    start = time.perf_counter()
+    while hands < n:
+        session = Session(rules, s)
+        s += 1
+        while not session.over and hands < n:
+            legal = session.view(session.to_act).legal_moves if views else session.legal_moves()
+            for e in session.apply(legal[rng.randrange(len(legal))]):
+                if isinstance(e, HandEnded):
+                    hands += 1
+    return n / (time.perf_counter() - start)
 
 
 def sample_positions(count: int, seed: int) -> list[HandState]:
@@ -164,6 +184,11 @@ def main() -> None:
         secs, moves = random_hands(args.hands, rules, args.seed)
         print(f"random self-play ({rules.name}): {args.hands / secs:,.0f} hands/s, "
               f"{moves / args.hands:.1f} moves/hand, {secs / moves * 1e6:.1f} µs/move")
+
+    for views in (False, True):
+        rate = session_hands(args.hands // 2, RuleSet.english(), args.seed, views=views)
+        how = "through each seat's view (simulate --players random)" if views else "no views"
+        print(f"random session play (english), {how}: {rate:,.0f} hands/s")
 
     positions = sample_positions(5000, args.seed)
     us = legal_listing(positions)
