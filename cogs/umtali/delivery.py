@@ -113,7 +113,11 @@ class Delivery:
                 return
             try:
                 again = await self._send(live, batch)
-            except Exception:
+            except Exception as e:
+                if self.client.is_closed():
+                    # Stopping: what was not sent is still saved, and goes out at the next start.
+                    log.info("match %d: sending cut short by the bot stopping (%s)", live.id, e)
+                    return
                 log.exception("match %d: sending to Discord failed", live.id)
                 again = Batch()
             if again.empty:
