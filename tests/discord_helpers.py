@@ -88,6 +88,14 @@ async def start_match(world: World, **options: Any) -> LiveMatch:
     return the_match(world)
 
 
+async def start_practice(world: World) -> LiveMatch:
+    """ada starts a practice session against the computer; the computer's turns done."""
+    result = await world.alice.slash(world.channel, "umtali practice")
+    assert result.acknowledged and not result.ephemeral
+    await flush(world)
+    return the_match(world)
+
+
 async def flush(world: World) -> None:
     assert world.bot.matches is not None
     await world.bot.matches.computer_idle()

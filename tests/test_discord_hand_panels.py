@@ -15,6 +15,7 @@ from tests.discord_helpers import (
     play,
     player,
     start_match,
+    start_practice,
     table_message,
     thread_of,
 )
@@ -148,13 +149,9 @@ async def test_the_hand_order_is_remembered_across_sessions_and_a_restart(
 
 
 async def test_an_open_panel_follows_the_computers_turn(world: World) -> None:
-    practice = await world.alice.slash(world.channel, "umtali practice")
-    assert not practice.ephemeral
+    live = await start_practice(world)
     svc = world.bot.matches
     assert svc is not None
-    [live] = svc.matches.values()
-    await svc.computer_idle()
-    await flush(world)
     assert live.session.to_act == 0
     table = await table_message(world, live)
     panel = await world.alice.click(table, custom_id=f"umtali:m:{live.id}:hand")

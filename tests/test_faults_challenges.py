@@ -11,7 +11,7 @@ import discord
 
 from cogs.umtali.challenges import expire_challenges
 from data.store import Limits
-from tests.discord_helpers import World, challenge, custom_ids, flush
+from tests.discord_helpers import World, challenge, custom_ids, flush, start_practice
 
 
 def _text(result: Any) -> str:
@@ -100,11 +100,9 @@ async def test_challenges_are_limited_per_pair_per_member_and_in_time(
 
 
 async def test_practice_sessions_have_a_cooldown(world: World) -> None:
-    first = await world.alice.slash(world.channel, "umtali practice")
-    assert not first.ephemeral
+    live = await start_practice(world)
     svc = world.bot.matches
     assert svc is not None
-    [live] = svc.matches.values()
     assert await svc.resign(live, 0)
     await flush(world)
     soon = await world.alice.slash(world.channel, "umtali practice")

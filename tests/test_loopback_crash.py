@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
 import re
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -18,26 +16,9 @@ from tests.loopback.driver import (
     table_settled,
     until,
 )
-from tests.loopback.harness import BotProcess, loopback_server
-from tests.loopback.server import LoopbackDiscord
+from tests.loopback.harness import bot_process
 
 YOUR_TURN = re.compile(r"<@[0-9]+>, your turn\.")
-
-
-@contextlib.asynccontextmanager
-async def bot_process(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> AsyncIterator[
-        tuple[LoopbackDiscord, BotProcess, Path, int, int]]:
-    """The server, the bot in its own process (stopped on the way out), its database, and
-    two members."""
-    db = tmp_path / "umtali.sqlite3"
-    async with loopback_server(monkeypatch) as server:
-        alice, bob = server.add_member("ada"), server.add_member("ben")
-        bot = BotProcess(server, db, tmp_path)
-        try:
-            await bot.start()
-            yield server, bot, db, alice, bob
-        finally:
-            bot.stop()
 
 
 async def test_a_killed_bot_comes_back_and_finishes_the_match(

@@ -9,26 +9,19 @@ from pathlib import Path
 import pytest
 
 from tests.loopback.driver import play_out, query, start_session
-from tests.loopback.harness import BotProcess, loopback_server
+from tests.loopback.harness import bot_process
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 async def test_a_signal_closes_the_bot_cleanly(
         sig: signal.Signals, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    db = tmp_path / "umtali.sqlite3"
-    async with loopback_server(monkeypatch) as server:
-        alice, bob = server.add_member("ada"), server.add_member("ben")
-        bot = BotProcess(server, db, tmp_path)
-        try:
-            await bot.start()
-            saved = await start_session(server, db, alice, bob)
-            played = await play_out(server, db, saved.id, moves=10)
-            assert bot.proc is not None
-            bot.proc.send_signal(sig)
-            # Waited for in a thread: the server goes on answering the bot while it closes.
-            status = await asyncio.to_thread(bot.proc.wait, 20)
-        finally:
-            bot.stop()
+    async with bot_process(monkeypatch, tmp_path) as (server, bot, db, alice, bob):
+        saved = await start_session(server, db, alice, bob)
+        played = await play_out(server, db, saved.id, moves=10)
+        assert bot.proc is not None
+        bot.proc.send_signal(sig)
+        # Waited for in a thread: the server goes on answering the bot while it closes.
+        status = await asyncio.to_thread(bot.proc.wait, 20)
     assert status == 0
     log = bot.log.read_text(errors="replace")
     assert "Traceback" not in log, log[-3000:]

@@ -104,3 +104,19 @@ class BotProcess:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             return self.proc.wait(10)
+
+
+@contextlib.asynccontextmanager
+async def bot_process(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> AsyncIterator[
+        tuple[LoopbackDiscord, BotProcess, Path, int, int]]:
+    """The server, the bot in its own process (stopped on the way out), its database, and
+    two members."""
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server:
+        alice, bob = server.add_member("ada"), server.add_member("ben")
+        bot = BotProcess(server, db, tmp_path)
+        try:
+            await bot.start()
+            yield server, bot, db, alice, bob
+        finally:
+            bot.stop()
