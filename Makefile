@@ -10,7 +10,7 @@ ARGS ?=
 # make backup DEST=file (or a directory); empty: data/backups/<name>-<UTC time>.sqlite3
 DEST ?=
 
-.PHONY: run test play bench backup lint clean
+.PHONY: run test play bench backup lint clean messages
 
 $(STAMP): pyproject.toml
 	test -x $(VPY) || $(PY) -m venv $(VENV)
@@ -32,6 +32,12 @@ play: $(STAMP)
 
 backup: $(STAMP)
 	$(VPY) -m data.backup $(DEST)
+
+# The catalogues (umtali/locales/*.po) in step with the code: new messages added to be
+# translated, gone ones dropped. tests/test_translations.py says what is missing.
+messages: $(STAMP)
+	$(VPY) -c "from pathlib import Path; from umtali.catalogue import update; \
+	from cogs.umtali.translator import command_messages; update(Path('.'), command_messages())"
 
 bench: $(STAMP)
 	@set -e; for script in $(BENCH_SCRIPTS); do \

@@ -28,6 +28,7 @@ from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.panels import DYNAMIC_ITEMS
 from cogs.umtali.service import MatchService
 from cogs.umtali.startup import run_timers, sync_if_changed
+from cogs.umtali.translator import UmtaliTranslator
 from data.db import DatabaseUnusable
 from data.location import DEFAULT_DB_PATH, database_path, read_dotenv
 from data.store import Store
@@ -153,12 +154,22 @@ class UmtaliBot(commands.Bot):
                                     computer_pause=self.computer_pause)
         restored = await self.matches.load_active()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        await self.tree.set_translator(UmtaliTranslator())
         await self.load_extension("cogs.umtali")
         if self.sync_commands:
             await sync_if_changed(self, store, self.settings.dev_guild_id)
         if self.timers:
             self._timers = asyncio.create_task(run_timers(self))
         log.info("Ready to play: %d active match(es) restored.", restored)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        # The member's language, for what later reaches them with no interaction (their DMs).
+        if self.matches is not None:
+            try:
+                await self.matches.prefs.saw_locale(interaction.user.id,
+                                                    interaction.locale.value)
+            except Exception as e:
+                log.warning("could not keep a member's language (%s)", e)
 
     async def on_ready(self) -> None:
         if not self._frozen:

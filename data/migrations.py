@@ -207,4 +207,11 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
         """ALTER TABLE member_prefs ADD COLUMN four_colour INTEGER NOT NULL DEFAULT 0""",
         """ALTER TABLE guild_settings ADD COLUMN pictures INTEGER NOT NULL DEFAULT 1""",
     ),
+    # 7: languages. A member's is the one their Discord client last showed the bot (for
+    # messages that reach them with no interaction to read it from: DMs); a server's is chosen
+    # by its admins for its matches' public messages. '' means not known / the server's own.
+    (
+        """ALTER TABLE member_prefs ADD COLUMN language TEXT NOT NULL DEFAULT ''""",
+        """ALTER TABLE guild_settings ADD COLUMN language TEXT NOT NULL DEFAULT ''""",
+    ),
 )

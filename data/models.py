@@ -15,6 +15,8 @@ class GuildSettings:
     threads: bool = True
     #: Tables and hands carry their pictures (else: the text alone, everywhere on the server).
     pictures: bool = True
+    #: The language of its matches' public messages ('': the server's own preferred locale).
+    language: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +30,12 @@ class MemberPrefs:
     pictures: bool = True
     #: Diamonds blue and clubs green in the pictures of the hand.
     four_colour: bool = False
+    #: The language of the member's Discord client, as last seen ('': never seen).
+    language: str = ""
+
+    @property
+    def is_default(self) -> bool:
+        return self == MemberPrefs(self.user_id)
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,7 +51,7 @@ def _match(row: aiosqlite.Row) -> MatchRow:
 
 def _prefs(row: aiosqlite.Row) -> MemberPrefs:
     return MemberPrefs(row["user_id"], row["hand_order"], bool(row["pictures"]),
-                       bool(row["four_colour"]))
+                       bool(row["four_colour"]), row["language"])
 
 
 class Store(ChallengeQueries):
@@ -87,19 +87,27 @@ class Store(ChallengeQueries):
         if row is None:
             return GuildSettings(guild_id)
         return GuildSettings(guild_id, row["variant"], bool(row["optional_melding"]),
-                             row["turn_timer"], bool(row["threads"]), bool(row["pictures"]))
+                             row["turn_timer"], bool(row["threads"]), bool(row["pictures"]),
+                             row["language"])
 
     async def save_guild_settings(self, s: GuildSettings) -> None:
         async with self.db.transaction() as c:
             await c.execute(
                 "INSERT INTO guild_settings (guild_id, variant, optional_melding, turn_timer, "
-                "threads, pictures) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE "
+                "threads, pictures, language) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE "
                 "SET variant = excluded.variant, optional_melding = excluded.optional_melding, "
                 "turn_timer = excluded.turn_timer, threads = excluded.threads, "
-                "pictures = excluded.pictures",
+                "pictures = excluded.pictures, language = excluded.language",
                 (s.guild_id, s.variant, int(s.optional_melding), s.turn_timer, int(s.threads),
-                 int(s.pictures)),
+                 int(s.pictures), s.language),
             )
+
+    async def guild_languages(self) -> dict[int, str]:
+        """The servers that chose a language for their matches (read once at start-up)."""
+        rows = await self.db.fetchall(
+            "SELECT guild_id, language FROM guild_settings WHERE language != ''")
+        return {row["guild_id"]: row["language"] for row in rows}
 
     async def guilds_without_pictures(self) -> set[int]:
         """The servers that turned pictures off (read once at start-up)."""
@@ -120,10 +128,11 @@ class Store(ChallengeQueries):
             found[row["user_id"]] = _prefs(row)
         return found
 
-    async def chosen_looks(self) -> dict[int, MemberPrefs]:
-        """Every member whose panels do not look the default way (read once at start-up)."""
+    async def chosen_prefs(self) -> dict[int, MemberPrefs]:
+        """Every member with a choice that is not the default (read once at start-up)."""
         rows = await self.db.fetchall(
-            "SELECT * FROM member_prefs WHERE pictures = 0 OR four_colour = 1")
+            "SELECT * FROM member_prefs WHERE pictures = 0 OR four_colour = 1 "
+            "OR hand_order != 'suit' OR language != ''")
         return {row["user_id"]: _prefs(row) for row in rows}
 
     async def set_look(self, user_id: int, pictures: bool, four_colour: bool) -> None:
@@ -134,18 +143,19 @@ class Store(ChallengeQueries):
                 "four_colour = excluded.four_colour",
                 (user_id, int(pictures), int(four_colour)))
 
-    async def chosen_hand_orders(self) -> dict[int, str]:
-        """Every member's hand order that is not the default (read once at start-up)."""
-        rows = await self.db.fetchall(
-            "SELECT user_id, hand_order FROM member_prefs WHERE hand_order != 'suit'")
-        return {row["user_id"]: row["hand_order"] for row in rows}
-
     async def set_hand_order(self, user_id: int, hand_order: str) -> None:
         async with self.db.transaction() as c:
             await c.execute(
                 "INSERT INTO member_prefs (user_id, hand_order) VALUES (?, ?) "
                 "ON CONFLICT (user_id) DO UPDATE SET hand_order = excluded.hand_order",
                 (user_id, hand_order))
+
+    async def set_language(self, user_id: int, language: str) -> None:
+        async with self.db.transaction() as c:
+            await c.execute(
+                "INSERT INTO member_prefs (user_id, language) VALUES (?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET language = excluded.language",
+                (user_id, language))
 
     # -- matches --------------------------------------------------------------------------
 

@@ -220,4 +220,4 @@ async def test_a_server_can_turn_pictures_off_for_all_its_matches(
     # And it stays off after a restart.
     new = make_bot()
     await world.env.restart_bot(new)
-    assert new.matches is not None and world.guild.id in new.matches.plain_guilds
+    assert new.matches is not None and world.guild.id in new.matches.prefs.plain_guilds

@@ -7,7 +7,6 @@ from collections.abc import Callable
 from typing import Any
 
 from bot import UmtaliBot
-from cogs.umtali import arrange
 from tests.discord_helpers import (
     World,
     custom_ids,
@@ -129,7 +128,6 @@ async def test_the_hand_order_is_remembered_across_sessions_and_a_restart(
     assert name.endswith("by rank") and ranks_in_order(text)
 
     # A restart: a new process knows only what the store kept.
-    arrange.start(lambda match_id, seat: None, {})
     new = make_bot()
     await world.env.restart_bot(new)
     restored = new.matches.matches[live.id] if new.matches else None

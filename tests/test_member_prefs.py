@@ -40,10 +40,12 @@ async def test_a_chosen_look_is_kept_apart_from_the_hand_order(tmp_path: Path) -
     await store.set_hand_order(7, "rank")
     await store.set_look(7, False, True)
     await store.set_look(8, True, False)  # the defaults, said aloud
+    await store.set_language(9, "ru")
     await store.close()
     store = await Store.open(path)
     try:
-        assert await store.chosen_looks() == {7: MemberPrefs(7, "rank", False, True)}
+        assert await store.chosen_prefs() == {7: MemberPrefs(7, "rank", False, True),
+                                              9: MemberPrefs(9, language="ru")}
         prefs = await store.member_prefs([7, 8])
         assert prefs[8] == MemberPrefs(8)
     finally:

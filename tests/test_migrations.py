@@ -37,7 +37,8 @@ async def old_database(path: Path, version: int) -> Session:
         for sql in statements:
             await conn.execute(sql)
     await conn.execute(f"PRAGMA user_version = {version}")
-    await conn.execute("INSERT INTO guild_settings VALUES (?, 'russian', 1, 120, 0)", (GUILD,))
+    await conn.execute("INSERT INTO guild_settings (guild_id, variant, optional_melding, "
+                       "turn_timer, threads) VALUES (?, 'russian', 1, 120, 0)", (GUILD,))
     await conn.execute(
         "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, "
         "challenger_name, opponent_name, variant, optional_melding, turn_timer, created_at, "

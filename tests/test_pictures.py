@@ -3,6 +3,7 @@ from the legal moves, the cache, the font."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import random
 
@@ -14,6 +15,7 @@ from cogs.umtali.pictures.cache import PictureCache
 from cogs.umtali.pictures.fonts import font
 from cogs.umtali.pictures.scene import hand_scene, table_scene
 from umtali.cards import CARDS, Card
+from umtali.i18n import EN
 from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
 from umtali.rules import RuleSet
@@ -120,7 +122,7 @@ def test_the_hand_marks_the_cards_a_legal_move_melds_and_the_card_taken() -> Non
                 break
             seat = session.to_act
             view = session.view(seat)
-            scene = hand_scene(view)
+            scene = hand_scene(view, EN)
             melding = set()
             for m in view.legal_moves:
                 if m.kind in (MoveKind.MELD, MoveKind.EXTEND):
@@ -140,10 +142,9 @@ def test_the_hand_marks_the_cards_a_legal_move_melds_and_the_card_taken() -> Non
 def test_the_hand_picture_changes_with_what_it_marks() -> None:
     session = Session(RuleSet.english(), 2)
     view = session.view(session.to_act)
-    scene = hand_scene(view)
+    scene = hand_scene(view, EN)
     assert any(scene.meldable), "the first player of an English deal may meld"
-    plain = hand_scene(view).__class__(scene.cards, tuple(False for _ in scene.cards), None,
-                                       False)
+    plain = dataclasses.replace(scene, meldable=tuple(False for _ in scene.cards), taken=None)
     from cogs.umtali.pictures import encode
     from cogs.umtali.pictures.hand import draw_hand
     assert encode(draw_hand(scene)) != encode(draw_hand(plain))
@@ -199,7 +200,7 @@ def test_cyrillic_names_are_drawn_with_real_glyphs() -> None:
     for ch in "АлёшаЖЯ":
         assert f.getmask(ch).getbbox() is not None
         assert bytes(f.getmask(ch)) != bytes(f.getmask("\ue000")) or missing is None
-    names_a = table_scene(Session(RuleSet.english(), 1).view(SPECTATOR), ("Алёша", "b"))
+    names_a = table_scene(Session(RuleSet.english(), 1).view(SPECTATOR), ("Алёша", "b"), EN)
     assert names_a.seats[0].name == "Алёша"
 
 

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator
 from typing import Final
 
 from umtali.errors import InvalidMoveError
+from umtali.i18n import Text
 
 SUIT_LETTERS: Final = "SHDC"
 SUIT_SYMBOLS: Final = "♠♥♦♣"
@@ -36,6 +37,8 @@ _SUIT_INPUT: Final = {
 _RANK_INPUT: Final = {
     "A": 1, "T": 10, "10": 10, "J": 11, "Q": 12, "K": 13,
     **{str(r): r for r in range(2, 10)},
+    # The Russian letters: Туз, Валет, Дама, Король (Cyrillic, so Т is not the Latin T = 10).
+    "Т": 1, "В": 11, "Д": 12, "К": 13,
 }
 
 
@@ -64,10 +67,9 @@ class Card(int):
                 suit = _SUIT_INPUT.get(suit_part)
                 if rank is not None and suit is not None:
                     return _CARDS[suit * 13 + rank - 1]
-        raise InvalidMoveError(
-            f"{text.strip()!r} is not a card: write a rank (A, 2-10, J, Q, K) and a suit "
-            "(S, H, D, C or ♠ ♥ ♦ ♣), like 10D or Q♥"
-        )
+        raise InvalidMoveError(Text.of(
+            "{text} is not a card: write a rank (A, 2-10, J, Q, K) and a suit "
+            "(S, H, D, C or ♠ ♥ ♦ ♣), like 10D or Q♥", text=repr(text.strip())))
 
     @property
     def rank(self) -> int:

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from umtali.i18n import Text
+
 
 class UmtaliError(Exception):
-    """Base of every error the engine raises."""
+    """Base of every error the engine raises. ``text`` is its message for a player, put into
+    their words where it is shown (``str(error)`` is the English)."""
+
+    def __init__(self, message: str | Text = "", /, **params: Any) -> None:
+        self.text = message if isinstance(message, Text) else Text(message, params)
+        super().__init__(str(self.text))
 
 
 class InvalidMoveError(UmtaliError, ValueError):

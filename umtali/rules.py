@@ -7,6 +7,7 @@ from enum import Enum
 from typing import Any
 
 from umtali.errors import InvalidStateError
+from umtali.i18n import EN, N_, Tr
 
 
 class DealStyle(Enum):
@@ -67,7 +68,18 @@ class RuleSet:
             raise InvalidStateError(f"bad rule set: {e}") from e
 
     def describe(self) -> str:
+        """The rule set in short (``english``, ``russian, optional melding``): what a view
+        carries; ``worded`` puts it into a reader's words."""
         parts = [self.name]
         if self.optional_melding:
             parts.append("optional melding")
         return ", ".join(parts)
+
+
+_WORDS = {"english": N_("English rules"), "russian": N_("Russian rules"),
+          "optional melding": N_("optional melding")}
+
+
+def worded(described: str, tr: Tr = EN) -> str:
+    """``RuleSet.describe()`` in the reader's words: "Russian rules, optional melding"."""
+    return ", ".join(tr(_WORDS[p]) if p in _WORDS else p for p in described.split(", "))

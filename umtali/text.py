@@ -22,15 +22,17 @@ from umtali.events import (
     TookDiscard,
     WentOut,
 )
+from umtali.i18n import EN, N_, Tr
 from umtali.melds import PlayKind
+from umtali.rules import worded
 from umtali.view import PlayerView
 
 _ARTICLE = {
-    PlayKind.SEQUENCE: "a sequence",
-    PlayKind.GROUP: "a group",
-    PlayKind.MARRIAGE: "a marriage",
-    PlayKind.JACK: "a lone jack",
-    PlayKind.PAIR: "a pair",
+    PlayKind.SEQUENCE: N_("a sequence"),
+    PlayKind.GROUP: N_("a group"),
+    PlayKind.MARRIAGE: N_("a marriage"),
+    PlayKind.JACK: N_("a lone jack"),
+    PlayKind.PAIR: N_("a pair"),
 }
 
 
@@ -38,106 +40,127 @@ def cards_text(cards: Sequence[Card | None]) -> str:
     return " ".join("🂠" if c is None else str(c) for c in cards)
 
 
-def describe(event: Event, names: Sequence[str]) -> str:
+def describe(event: Event, names: Sequence[str], tr: Tr = EN) -> str:
     """One line for an event; give it ``event.for_seat(seat)`` when a seat will read it."""
     if isinstance(event, DealerChosen):
         rounds = "; ".join(f"{names[0]} {a}, {names[1]} {b}" for a, b in event.draws)
-        return f"Draw for first dealer: {rounds}. {names[event.dealer]} deals first."
+        return tr("Draw for first dealer: {rounds}. {name} deals first.", rounds=rounds,
+                  name=names[event.dealer])
     if isinstance(event, HandStarted):
-        extra = " (tie-break)" if event.tie_break else ""
-        up = f"; {event.upcard} is turned up" if event.upcard is not None else ""
-        return (
-            f"Game {event.game}, hand {event.hand}{extra}: {names[event.dealer]} deals{up}."
-        )
+        game, hand, dealer = event.game, event.hand, names[event.dealer]
+        hand_no = tr("{hand} (tie-break)", hand=hand) if event.tie_break else str(hand)
+        if event.upcard is not None:
+            return tr("Game {game}, hand {hand}: {name} deals; {card} is turned up.",
+                      game=game, hand=hand_no, name=dealer, card=event.upcard)
+        return tr("Game {game}, hand {hand}: {name} deals.", game=game, hand=hand_no,
+                  name=dealer)
+    who = names[getattr(event, "player", 0)]
     if isinstance(event, DrewFromStock):
-        seen = f" ({event.card})" if event.card is not None else ""
-        return f"{names[event.player]} draws from the stock{seen}."
+        if event.card is not None:
+            return tr("{name} draws from the stock ({card}).", name=who, card=event.card)
+        return tr("{name} draws from the stock.", name=who)
     if isinstance(event, TookDiscard):
         if not event.cards:
-            what = "the top two discards" if event.count == 2 else "the top discard"
-            return f"{names[event.player]} takes {what}."
-        return f"{names[event.player]} takes {cards_text(event.cards)} from the discard pile."
+            return (tr("{name} takes the top two discards.", name=who) if event.count == 2
+                    else tr("{name} takes the top discard.", name=who))
+        return tr("{name} takes {cards} from the discard pile.", name=who,
+                  cards=cards_text(event.cards))
     if isinstance(event, Melded):
-        return (
-            f"{names[event.player]} melds {cards_text(event.cards)}, "
-            f"{_ARTICLE[event.kind]}, +{event.points}."
-        )
+        return tr("{name} melds {cards}, {kind}, +{points}.", name=who,
+                  cards=cards_text(event.cards), kind=tr(_ARTICLE[event.kind]),
+                  points=event.points)
     if isinstance(event, Extended):
-        return (
-            f"{names[event.player]} lays {event.card} on the meld with {event.target}, "
-            f"+{event.points}."
-        )
+        return tr("{name} lays {card} on the meld with {target}, +{points}.", name=who,
+                  card=event.card, target=event.target, points=event.points)
     if isinstance(event, Discarded):
         if event.face_down:
-            shown = f" ({event.card})" if event.card is not None else ""
-            return f"{names[event.player]} discards face down{shown}."
-        return f"{names[event.player]} discards {event.card}."
+            if event.card is not None:
+                return tr("{name} discards face down ({card}).", name=who, card=event.card)
+            return tr("{name} discards face down.", name=who)
+        return tr("{name} discards {card}.", name=who, card=event.card)
     if isinstance(event, WentOut):
-        return f"{names[event.player]} goes out! {names[1 - event.player]} has one last turn."
+        return tr("{name} goes out! {other} has one last turn.", name=who,
+                  other=names[1 - event.player])
     if isinstance(event, StockReshuffled):
-        return f"The stock is empty: {event.cards} cards of the discard pile become the new stock."
+        return tr.plural(
+            "The stock is empty: {count} card of the discard pile becomes the new stock.",
+            "The stock is empty: {count} cards of the discard pile become the new stock.",
+            event.cards)
     if isinstance(event, NoDraw):
-        return f"The stock is empty: {names[event.player]} plays the last turn without a draw."
+        return tr("The stock is empty: {name} plays the last turn without a draw.", name=who)
     if isinstance(event, HandEnded):
-        return _hand_ended(event, names)
+        return _hand_ended(event, names, tr)
     if isinstance(event, GameEnded):
         a, b = event.scores
-        return (
-            f"Game {event.game} to {names[event.winner]}, {a}-{b}. "
-            f"Games: {names[0]} {event.games_won[0]}, {names[1]} {event.games_won[1]}."
-        )
+        return tr("Game {game} to {name}, {a}-{b}. Games: {first} {won_a}, {second} {won_b}.",
+                  game=event.game, name=names[event.winner], a=a, b=b, first=names[0],
+                  won_a=event.games_won[0], second=names[1], won_b=event.games_won[1])
     if isinstance(event, SessionEnded):
         w = event.winner
-        how = "" if event.how == "played out" else f" ({names[1 - w]} {event.how})"
-        return (
-            f"{names[w]} wins the session {event.games_won[w]}-{event.games_won[1 - w]}{how}."
-        )
+        score = f"{event.games_won[w]}-{event.games_won[1 - w]}"
+        if event.how == "played out":
+            return tr("{name} wins the session {score}.", name=names[w], score=score)
+        return tr("{name} wins the session {score} ({other} {how}).", name=names[w],
+                  score=score, other=names[1 - w], how=tr(HOW.get(event.how, event.how)))
     return event.type
 
 
-def _hand_ended(e: HandEnded, names: Sequence[str]) -> str:
+#: How a session ended, as the end of a sentence ("ada resigned").
+HOW = {"resigned": N_("resigned"), "timed out": N_("timed out"),
+       "forfeited": N_("forfeited")}
+
+
+def _hand_ended(e: HandEnded, names: Sequence[str], tr: Tr) -> str:
     if e.reason is HandEnd.WENT_OUT:
         assert e.went_out is not None
-        how = f"{names[e.went_out]} went out"
         if e.leftover:
-            how += f" and scores {e.leftover} for cards left in {names[1 - e.went_out]}'s hand"
+            how = tr("{name} went out and scores {points} for cards left in {other}'s hand",
+                     name=names[e.went_out], points=e.leftover, other=names[1 - e.went_out])
+        else:
+            how = tr("{name} went out", name=names[e.went_out])
     elif e.reason is HandEnd.STOCK_EXHAUSTED:
-        how = "the stock ran out a second time"
+        how = tr("the stock ran out a second time")
     else:
-        how = "twelve turns passed with no progress"
+        how = tr("twelve turns passed with no progress")
     a, b = e.scores
     ga, gb = e.game_scores
-    return (
-        f"Hand {e.hand} over: {how}. Hand: {names[0]} {a}, {names[1]} {b}. "
-        f"Game: {names[0]} {ga}, {names[1]} {gb}."
-    )
+    return tr("Hand {hand} over: {how}. Hand: {first} {a}, {second} {b}. "
+              "Game: {first} {game_a}, {second} {game_b}.", hand=e.hand, how=how,
+              first=names[0], a=a, second=names[1], b=b, game_a=ga, game_b=gb)
 
 
-def render_view(view: PlayerView, names: Sequence[str]) -> str:
+def render_view(view: PlayerView, names: Sequence[str], tr: Tr = EN) -> str:
     """The table as one seat sees it, for a terminal."""
     me, them = view.seat, 1 - view.seat
     lines = [
-        f"Game {view.game}, hand {view.hand_no} ({view.rules}). Dealer: {names[view.dealer]}. "
-        f"Games won: {names[0]} {view.games_won[0]}, {names[1]} {view.games_won[1]}.",
-        f"Game score: {names[0]} {view.game_scores[0]}, {names[1]} {view.game_scores[1]}. "
-        f"This hand: {names[0]} {view.hand_points[0]}, {names[1]} {view.hand_points[1]}.",
+        tr("Game {game}, hand {hand} ({rules}). Dealer: {dealer}. "
+           "Games won: {first} {won_a}, {second} {won_b}.", game=view.game, hand=view.hand_no,
+           rules=worded(view.rules, tr), dealer=names[view.dealer], first=names[0],
+           won_a=view.games_won[0], second=names[1], won_b=view.games_won[1]),
+        tr("Game score: {first} {game_a}, {second} {game_b}. "
+           "This hand: {first} {hand_a}, {second} {hand_b}.", first=names[0],
+           game_a=view.game_scores[0], second=names[1], game_b=view.game_scores[1],
+           hand_a=view.hand_points[0], hand_b=view.hand_points[1]),
     ]
     for seat in (them, me):
         plays = [p for p in view.plays if p.player == seat]
-        laid = "  ".join(f"[{cards_text(p.cards)}]" for p in plays) or "nothing yet"
-        lines.append(f"{names[seat]}'s melds: {laid}")
-    top = "empty"
+        laid = "  ".join(f"[{cards_text(p.cards)}]" for p in plays) or tr("nothing yet")
+        lines.append(tr("{name}'s melds: {melds}", name=names[seat], melds=laid))
+    top = tr("empty")
     if view.discard_pile:
-        top = "face down" if view.top_face_down else str(view.top_discard)
+        top = tr("face down") if view.top_face_down else str(view.top_discard)
         if len(view.discard_pile) > 1 and not view.top_face_down:
-            top += f" (then {view.discard_pile[-2]}; {len(view.discard_pile)} cards)"
-    lines.append(
-        f"Stock: {view.stock_size} cards. Discard pile: {top}. "
-        f"{names[them]} holds {view.opponent_hand_size} cards."
-    )
-    lines.append(f"Your hand: {cards_text(view.hand)}")
+            top = tr.plural("{top} (then {below}; {count} card)",
+                            "{top} (then {below}; {count} cards)", len(view.discard_pile),
+                            top=top, below=view.discard_pile[-2])
+    lines.append(tr.plural("Stock: {count} card.", "Stock: {count} cards.", view.stock_size)
+                 + " " + tr("Discard pile: {top}.", top=top) + " "
+                 + tr.plural("{name} holds {count} card.", "{name} holds {count} cards.",
+                             view.opponent_hand_size, name=names[them]))
+    lines.append(tr("Your hand: {cards}", cards=cards_text(view.hand)))
     if view.went_out >= 0 and view.went_out != me:
-        lines.append(f"{names[view.went_out]} went out: this is your last turn.")
+        lines.append(tr("{name} went out: this is your last turn.", name=names[view.went_out]))
     if view.must_meld:
-        lines.append(f"You took two: meld {cards_text(view.must_meld)} this turn.")
+        lines.append(tr("You took two: meld {cards} this turn.",
+                        cards=cards_text(view.must_meld)))
     return "\n".join(lines)

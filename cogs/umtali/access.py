@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, cast
 
 import discord
 
+from umtali.i18n import Tr, tr_for
+
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
     from data.store import Store
@@ -22,3 +24,8 @@ def service(client: discord.Client) -> MatchService:
 
 def store(client: discord.Client) -> Store:
     return service(client).store
+
+
+def tr_of(interaction: discord.Interaction) -> Tr:
+    """The language of a private answer: the member's Discord client's."""
+    return tr_for(interaction.locale.value)

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import discord
 
-from cogs.umtali.access import service
-from cogs.umtali.arrange import HandOrder, choose
+from cogs.umtali.access import service, tr_of
+from cogs.umtali.arrange import HandOrder
 from cogs.umtali.hand_panels import (
     after_move,
     is_dm_panel,
@@ -21,6 +21,7 @@ from cogs.umtali.hand_panels import (
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import MAX_ECHO, echo, safe_name, visible
 from umtali.errors import InvalidMoveError
+from umtali.i18n import sentence
 from umtali.moves import Move
 
 MOVES_HELP = ("moves are: draw, take, take 2, meld <cards>, extend <card> <card on the meld>, "
@@ -77,11 +78,12 @@ async def play_move(interaction: discord.Interaction, match_id: int, move: Move,
     before = live.version
     outcome = await svc.act(live, interaction.user.id, move, version)
     seat = live.seat_of(interaction.user.id)
-    if not outcome.ok:
+    if outcome.error is not None:
+        said = sentence(tr_of(interaction)(outcome.error))
         if outcome.stale and seat is not None and not live.over:
-            await show_panel(interaction, live, seat, outcome.error)
+            await show_panel(interaction, live, seat, said)
         else:
-            await _ephemeral(interaction, outcome.error)
+            await _ephemeral(interaction, said)
         return
     assert seat is not None
     message = interaction.message
@@ -134,8 +136,7 @@ async def set_order(interaction: discord.Interaction, match_id: int, order: Hand
         return
     live, seat = found
     svc = service(interaction.client)
-    await svc.store.set_hand_order(interaction.user.id, order.value)
-    choose(interaction.user.id, order)
+    await svc.prefs.set_hand_order(interaction.user.id, order.value)
     if interaction.message is None:
         await show_panel(interaction, live, seat)
         return

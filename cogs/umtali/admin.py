@@ -54,7 +54,7 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
             old.pictures if pictures is None else pictures,
         )
         await store.save_guild_settings(new)
-        svc.set_guild_pictures(new.guild_id, new.pictures)
+        svc.prefs.set_guild_pictures(new.guild_id, new.pictures)
         timer = f"{new.turn_timer // 60} min" if new.turn_timer else "off"
         await interaction.response.send_message(
             f"Defaults for new matches: {new.variant} rules, optional melding "

@@ -1,17 +1,17 @@
 """How a hand is laid out on its player's private panels: by suit, by rank, or melds first.
 
 "Melds first" groups what the seat's legal moves say it can lay now (``PlayerView.legal_moves``,
-the engine's word); nothing here knows a rule. A member's choice is kept in the store
-(``member_prefs``) and, read once at start-up, here: the DM panel is also drawn at a turn's end
-by the delivery, which knows the match and the seat but not the member's choice.
+the engine's word); nothing here knows a rule. A member's choice is kept with their other
+choices (``cogs.umtali.prefs``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from enum import Enum
 
 from umtali.cards import Card
+from umtali.i18n import N_, Tr
 from umtali.moves import MoveKind
 from umtali.view import PlayerView
 
@@ -21,9 +21,8 @@ class HandOrder(Enum):
     RANK = "rank"
     MELDS = "melds"
 
-    @property
-    def label(self) -> str:
-        return _LABELS[self]
+    def label(self, tr: Tr) -> str:
+        return tr(_LABELS[self])
 
     @staticmethod
     def read(value: str | None) -> HandOrder:
@@ -34,8 +33,8 @@ class HandOrder(Enum):
             return HandOrder.SUIT
 
 
-_LABELS = {HandOrder.SUIT: "by suit", HandOrder.RANK: "by rank",
-           HandOrder.MELDS: "melds first"}
+_LABELS = {HandOrder.SUIT: N_("by suit"), HandOrder.RANK: N_("by rank"),
+           HandOrder.MELDS: N_("melds first")}
 
 
 def _by_suit(cards: Iterable[Card]) -> list[list[Card]]:
@@ -86,10 +85,10 @@ def arranged(view: PlayerView, order: HandOrder) -> list[Card]:
     return [c for g in _by_suit(view.hand) for c in g]
 
 
-def hand_text(view: PlayerView, order: HandOrder) -> str:
+def hand_text(view: PlayerView, order: HandOrder, tr: Tr) -> str:
     """The hand laid out for people: groups of a suit or rank, or the melds first."""
     if not view.hand:
-        return "no cards"
+        return tr("no cards")
     if order is HandOrder.RANK:
         return _line(_by_rank(view.hand))
     if order is not HandOrder.MELDS:
@@ -101,46 +100,10 @@ def hand_text(view: PlayerView, order: HandOrder) -> str:
     if melds:
         lines.append(" ".join("[" + " ".join(str(c) for c in m) + "]" for m in melds))
     if extra:
-        lines.append("on the table: " + " ".join(str(c) for c in extra))
+        lines.append(tr("on the table: {cards}", cards=" ".join(str(c) for c in extra)))
     if not lines:
-        hint = "nothing to lay now" if view.my_turn and view.phase == "meld" else (
-            "melds are grouped when you may lay them")
-        lines.append(f"({hint})")
+        lines.append(tr("(nothing to lay now)") if view.my_turn and view.phase == "meld" else
+                     tr("(melds are grouped when you may lay them)"))
     if rest:
         lines.append(rest)
     return "\n".join(lines)
-
-
-# -- each member's order ----------------------------------------------------------------
-
-#: Member → their chosen order, when not the default: loaded at start-up, kept up to date.
-_CHOSEN: dict[int, HandOrder] = {}
-
-
-def _nobody(match_id: int, seat: int) -> int | None:
-    return None
-
-
-#: Who sits in a seat of a live match (set at start-up: the match service knows).
-_player_of: Callable[[int, int], int | None] = _nobody
-
-
-def start(player_of: Callable[[int, int], int | None], chosen: dict[int, str]) -> None:
-    """What this process knows at start-up: who plays where, and every choice made."""
-    global _player_of
-    _player_of = player_of
-    _CHOSEN.clear()
-    _CHOSEN.update({user: HandOrder.read(value) for user, value in chosen.items()})
-
-
-def choose(user_id: int, order: HandOrder) -> None:
-    if order is HandOrder.SUIT:
-        _CHOSEN.pop(user_id, None)
-    else:
-        _CHOSEN[user_id] = order
-
-
-def order_of(match_id: int, seat: int) -> HandOrder:
-    """The order the player in ``seat`` of ``match_id`` chose."""
-    user = _player_of(match_id, seat)
-    return HandOrder.SUIT if user is None else _CHOSEN.get(user, HandOrder.SUIT)

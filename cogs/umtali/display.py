@@ -24,11 +24,11 @@ async def set_display(interaction: discord.Interaction, pictures: bool | None,
                       four_colour: bool | None) -> None:
     svc = service(interaction.client)
     me = interaction.user.id
-    now = svc.look_of(me)
+    now = svc.prefs.of(me)
     chosen = (now.pictures if pictures is None else pictures,
               now.four_colour if four_colour is None else four_colour)
     if chosen != (now.pictures, now.four_colour):
-        await svc.set_look(me, pictures=chosen[0], four_colour=chosen[1])
+        await svc.prefs.set_look(me, pictures=chosen[0], four_colour=chosen[1])
         # The hand on show changes at once, not at the next turn.
         for live in svc.matches.values():
             seat = live.seat_of(me)

@@ -22,7 +22,6 @@ from weakref import WeakKeyDictionary
 import discord
 
 from cogs.umtali.access import service
-from cogs.umtali.arrange import start
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.private import send_private
@@ -95,14 +94,8 @@ def _now() -> float:
 
 
 async def load_orders(client: discord.Client) -> None:
-    """At start-up: every member's chosen hand order, and who sits where."""
+    """At start-up: keep the ephemeral panels in step with the hands sent anew."""
     svc = service(client)
-
-    def player_of(match_id: int, seat: int) -> int | None:
-        live = svc.matches.get(match_id)
-        return None if live is None else live.player_ids[seat]
-
-    start(player_of, await svc.store.chosen_hand_orders())
 
     async def refresh_panes(live: LiveMatch) -> None:
         await refresh_stale_panes(client, live)

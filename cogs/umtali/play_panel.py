@@ -15,8 +15,9 @@ from typing import Any
 
 import discord
 
-from cogs.umtali.arrange import HandOrder, arranged, order_of
+from cogs.umtali.arrange import HandOrder, arranged
 from cogs.umtali.errors import guarded
+from umtali.i18n import Tr
 from umtali.moves import Move, MoveKind
 from umtali.view import PlayerView
 
@@ -185,12 +186,11 @@ def _add_lays(panel: discord.ui.View, view: PlayerView, match_id: int, version: 
                                       placeholder="Extend a meld on the table…", row=1))
 
 
-def hand_panel(view: PlayerView, match_id: int, version: int,
-               order: HandOrder | None = None) -> discord.ui.View:
+def hand_panel(view: PlayerView, match_id: int, version: int, *, tr: Tr,
+               order: HandOrder) -> discord.ui.View:
     """The actions open to the seat now, and the layout menu while the session goes on.
 
-    ``order``: how the hand is laid out (default: as the seat's player chose)."""
-    order = order or order_of(match_id, view.seat)
+    ``order``: how the hand is laid out, as the seat's player chose."""
     panel = discord.ui.View(timeout=None)
     if view.to_act < 0:
         return panel  # the session is over: nothing to do

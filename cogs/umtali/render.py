@@ -12,22 +12,25 @@ from collections.abc import Sequence
 
 import discord
 
-from cogs.umtali.arrange import HandOrder, hand_text, order_of
+from cogs.umtali.arrange import HandOrder, hand_text
 from cogs.umtali.names import safe_name
 from umtali.events import Event
+from umtali.i18n import N_, Tr
 from umtali.melds import PlayKind
 from umtali.moves import MoveKind
+from umtali.rules import worded
 from umtali.text import describe
 from umtali.view import SPECTATOR, PlayerView
 
 COLOUR = discord.Colour.dark_green()
-_KIND = {
-    PlayKind.SEQUENCE: "sequence",
-    PlayKind.GROUP: "group",
-    PlayKind.MARRIAGE: "marriage",
-    PlayKind.JACK: "jack",
-    PlayKind.PAIR: "pair",
-    PlayKind.EXTENSION: "extension",
+#: What a play is, in a word (its rule name in the rules pages).
+KIND = {
+    PlayKind.SEQUENCE: N_("sequence"),
+    PlayKind.GROUP: N_("group"),
+    PlayKind.MARRIAGE: N_("marriage"),
+    PlayKind.JACK: N_("jack"),
+    PlayKind.PAIR: N_("pair"),
+    PlayKind.EXTENSION: N_("extension"),
 }
 
 
@@ -45,116 +48,133 @@ def _safe(names: Sequence[str]) -> list[str]:
     return [safe_name(n) for n in names]
 
 
-def prompt(view: PlayerView, names: Sequence[str]) -> str:
+def prompt(view: PlayerView, names: Sequence[str], tr: Tr) -> str:
     """What the player to act must do now, in words."""
-    return _prompt(view, _safe(names))
+    return _prompt(view, _safe(names), tr)
 
 
-def _prompt(view: PlayerView, names: Sequence[str]) -> str:
+def _prompt(view: PlayerView, names: Sequence[str], tr: Tr) -> str:
     if view.winner >= 0:
-        return f"Session over: **{names[view.winner]}** wins."
+        return tr("Session over: **{name}** wins.", name=names[view.winner])
     who = names[view.to_act]
     if view.phase == "draw":
         if view.top_face_down:
-            return f"**{who}** to draw from the stock (the top discard is face down)."
-        return f"**{who}** to draw from the stock or take the top discard."
+            return tr("**{name}** to draw from the stock (the top discard is face down).",
+                      name=who)
+        return tr("**{name}** to draw from the stock or take the top discard.", name=who)
     if view.phase == "meld":
-        return f"**{who}** to meld, then discard."
-    return "The hand is over."
+        return tr("**{name}** to meld, then discard.", name=who)
+    return tr("The hand is over.")
+
+
+def pile_text(view: PlayerView, tr: Tr) -> str:
+    """The discard pile as the table shows it: its top, the card under it, its size."""
+    if not view.discard_pile:
+        return tr("empty")
+    if view.top_face_down:
+        top = tr("face down")
+    else:
+        below = view.discard_pile[-2] if len(view.discard_pile) > 1 else None
+        top = (str(view.top_discard) if below is None else
+               tr("{top}, then {below}", top=view.top_discard, below=below))
+    return tr.plural("{top} ({count} card)", "{top} ({count} cards)",
+                     len(view.discard_pile), top=top)
 
 
 def table_embed(
-    view: PlayerView, names: Sequence[str], match_id: int, *, deadline: float | None = None,
-    note: str = "",
+    view: PlayerView, names: Sequence[str], match_id: int, *, tr: Tr,
+    deadline: float | None = None, note: str = "",
 ) -> discord.Embed:
     """The public table. ``view`` must be the spectator's."""
     assert view.seat == SPECTATOR, "the public table renders the spectator's view only"
     names = _safe(names)
-    lines = [f"Game {view.game}, hand {view.hand_no} · {view.rules} rules · "
-             f"dealer {names[view.dealer]}", _prompt(view, names)]
+    lines = [tr("Game {game}, hand {hand} · {rules} · dealer {dealer}", game=view.game,
+                hand=view.hand_no, rules=worded(view.rules, tr), dealer=names[view.dealer]),
+             _prompt(view, names, tr)]
     if view.went_out >= 0 and view.winner < 0:
-        lines.append(f"{names[view.went_out]} went out: {names[1 - view.went_out]} "
-                     "plays the last turn.")
+        lines.append(tr("{name} went out: {other} plays the last turn.",
+                        name=names[view.went_out], other=names[1 - view.went_out]))
     if deadline is not None and view.winner < 0:
         stamp = discord.utils.format_dt(dt.datetime.fromtimestamp(deadline, dt.UTC), "R")
-        lines.append(f"Turn ends {stamp}.")
+        lines.append(tr("Turn ends {when}.", when=stamp))
     if note:
         lines.append(note)
-    embed = discord.Embed(title=f"Umtali · {names[0]} vs {names[1]}",
+    embed = discord.Embed(title=tr("Umtali · {a} vs {b}", a=names[0], b=names[1]),
                           description="\n".join(lines), colour=COLOUR)
     for seat in (0, 1):
         embed.add_field(
-            name=f"{names[seat]} · {view.hand_sizes[seat]} cards · {view.hand_points[seat]} pts",
+            name=tr.plural("{name} · {count} card · {points} pts",
+                           "{name} · {count} cards · {points} pts", view.hand_sizes[seat],
+                           name=names[seat], points=view.hand_points[seat]),
             value=_melds_of(view, seat)[:1024],
             inline=False,
         )
-    top = "empty"
-    if view.discard_pile:
-        top = "face down" if view.top_face_down else str(view.top_discard)
-        below = view.discard_pile[-2] if len(view.discard_pile) > 1 else None
-        if below is not None and not view.top_face_down:
-            top += f", then {below}"
-        top += f" ({len(view.discard_pile)} cards)"
-    embed.add_field(name="Stock", value=f"{view.stock_size} cards", inline=True)
-    embed.add_field(name="Discard pile", value=top, inline=True)
+    embed.add_field(name=tr("Stock"),
+                    value=tr.plural("{count} card", "{count} cards", view.stock_size),
+                    inline=True)
+    embed.add_field(name=tr("Discard pile"), value=pile_text(view, tr), inline=True)
     ga, gb = view.game_scores
     embed.add_field(
-        name="Scores",
-        value=f"Game: {names[0]} {ga} – {gb} {names[1]}\n"
-              f"Games won: {view.games_won[0]} – {view.games_won[1]}",
+        name=tr("Scores"),
+        value=tr("Game: {a} {score_a} – {score_b} {b}", a=names[0], score_a=ga, score_b=gb,
+                 b=names[1]) + "\n" +
+              tr("Games won: {won_a} – {won_b}", won_a=view.games_won[0],
+                 won_b=view.games_won[1]),
         inline=False,
     )
-    embed.set_footer(text=f"Match {match_id} · press “My hand” to see your cards and play")
+    embed.set_footer(text=tr("Match {match} · press “My hand” to see your cards and play",
+                             match=match_id))
     return embed
 
 
 def hand_embed(
-    view: PlayerView, names: Sequence[str], match_id: int, note: str = "",
-    order: HandOrder | None = None,
+    view: PlayerView, names: Sequence[str], match_id: int, *, tr: Tr, order: HandOrder,
+    note: str = "",
 ) -> discord.Embed:
-    """A player's private panel: their hand, the table's essentials, and what they may do.
-
-    ``order``: how the hand is laid out (default: as the seat's player chose)."""
+    """A player's private panel: their hand, the table's essentials, and what they may do."""
     assert view.seat != SPECTATOR
-    order = order or order_of(match_id, view.seat)
     names = _safe(names)
     me = view.seat
     if view.winner >= 0:
-        doing = _prompt(view, names)
+        doing = _prompt(view, names, tr)
     elif view.my_turn:
-        doing = "Your turn: " + (
-            "draw from the stock or take the top discard." if view.phase == "draw"
-            else "meld what you can, then discard."
-        )
+        doing = (tr("Your turn: draw from the stock or take the top discard.")
+                 if view.phase == "draw" else
+                 tr("Your turn: meld what you can, then discard."))
         if view.must_meld:
-            doing += " You took two: meld " + " ".join(str(c) for c in view.must_meld) + "."
+            doing += " " + tr("You took two: meld {cards}.",
+                              cards=" ".join(str(c) for c in view.must_meld))
     else:
-        doing = f"Waiting for {names[view.to_act]}."
+        doing = tr("Waiting for {name}.", name=names[view.to_act])
     lines = [doing]
     if view.went_out >= 0 and view.went_out != me and view.winner < 0:
-        lines.append(f"{names[view.went_out]} went out: this is your last turn.")
+        lines.append(tr("{name} went out: this is your last turn.", name=names[view.went_out]))
     if note:
         lines.append(note)
-    embed = discord.Embed(title=f"Your hand · match {match_id}", description="\n".join(lines),
-                          colour=COLOUR)
-    embed.add_field(name=f"{len(view.hand)} cards · {order.label}",
-                    value=hand_text(view, order)[:1024], inline=False)
-    top = "empty" if not view.discard_pile else (
-        "face down" if view.top_discard is None else str(view.top_discard))
-    embed.add_field(name="Discard pile", value=top, inline=True)
-    embed.add_field(name="Stock", value=f"{view.stock_size} cards", inline=True)
-    embed.add_field(name=f"{names[1 - me]} holds", value=f"{view.opponent_hand_size} cards",
+    embed = discord.Embed(title=tr("Your hand · match {match}", match=match_id),
+                          description="\n".join(lines), colour=COLOUR)
+    embed.add_field(name=tr.plural("{count} card · {order}", "{count} cards · {order}",
+                                   len(view.hand), order=order.label(tr)),
+                    value=hand_text(view, order, tr)[:1024], inline=False)
+    top = tr("empty") if not view.discard_pile else (
+        tr("face down") if view.top_discard is None else str(view.top_discard))
+    embed.add_field(name=tr("Discard pile"), value=top, inline=True)
+    embed.add_field(name=tr("Stock"),
+                    value=tr.plural("{count} card", "{count} cards", view.stock_size),
+                    inline=True)
+    embed.add_field(name=tr("{name} holds", name=names[1 - me]),
+                    value=tr.plural("{count} card", "{count} cards", view.opponent_hand_size),
                     inline=True)
     if view.my_turn:
         melds = [m for m in view.legal_moves if m.kind in (MoveKind.MELD, MoveKind.EXTEND)]
         if melds:
-            embed.add_field(name="You can meld",
+            embed.add_field(name=tr("You can meld"),
                             value="\n".join(f"`{m.text(symbols=True)}`" for m in melds[:12])[:1024],
                             inline=False)
     return embed
 
 
-def turn_message(events: Sequence[Event], names: Sequence[str]) -> str:
+def turn_message(events: Sequence[Event], names: Sequence[str], tr: Tr) -> str:
     """One public message for a run of events (a player's whole turn, and what followed)."""
     shown = _safe(names)
-    return "\n".join(describe(e.for_seat(SPECTATOR), shown) for e in events)
+    return "\n".join(describe(e.for_seat(SPECTATOR), shown, tr) for e in events)

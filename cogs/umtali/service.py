@@ -10,6 +10,7 @@ turn deadlines the clock's (``cogs.umtali.clock``).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import secrets
 import time
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 
 import discord
 
+from cogs.umtali.arrange import HandOrder
 from cogs.umtali.clock import check_timers, heartbeat, resume_after_downtime, warn_before
 from cogs.umtali.computer import Computers
 from cogs.umtali.delivery import GONE, Delivery, dumps
@@ -27,13 +29,14 @@ from cogs.umtali.names import safe_name
 from cogs.umtali.outbox import Batch
 from cogs.umtali.panels import table_panel
 from cogs.umtali.pictures import warm
+from cogs.umtali.prefs import Preferences
 from cogs.umtali.render import turn_message
 from cogs.umtali.saved import finish_of, saved_state
-from cogs.umtali.showing import Shown, dm_panel_of, hand_of, table_of
-from data.models import MemberPrefs
+from cogs.umtali.showing import Look, Shown, dm_panel_of, hand_of, table_of
 from data.store import StaleState, Store
 from umtali.errors import UmtaliError
 from umtali.events import DealerChosen, Event
+from umtali.i18n import Text, Tr
 from umtali.moves import Move
 from umtali.players import Player
 from umtali.rules import RuleSet
@@ -43,17 +46,18 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class Outcome:
-    """The answer to an action: ``error`` is a short sentence for the actor alone."""
+    """The answer to an action: ``error`` is a short sentence for the actor alone, put into
+    their words by whoever answers them."""
 
     live: LiveMatch | None
-    error: str = ""
+    error: Text | None = None
     #: The panel the action came from is out of date; show the actor the current one.
     stale: bool = False
     events: list[Event] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return not self.error
+        return self.error is None
 
 
 class MatchService:
@@ -68,10 +72,8 @@ class MatchService:
         self.store = store
         self.clock = clock
         self.matches: dict[int, LiveMatch] = {}
-        #: Members whose own panels do not look the default way (pictures off, four colours).
-        self.looks: dict[int, MemberPrefs] = {}
-        #: Servers that turned pictures off, for every match they hold.
-        self.plain_guilds: set[int] = set()
+        #: What members and servers chose: looks, hand order, languages.
+        self.prefs = Preferences(store, self._guild_locale)
         #: Called when the players' hands were sent anew (``cogs.umtali.hand_panels`` keeps
         #: the ephemeral panels in step with them).
         self.hand_listeners: list[Callable[[LiveMatch], Awaitable[None]]] = []
@@ -87,8 +89,7 @@ class MatchService:
     async def load_active(self) -> int:
         """Bring back every active match after a start or a restart."""
         restored = 0
-        self.looks = await self.store.chosen_looks()
-        self.plain_guilds = await self.store.guilds_without_pictures()
+        await self.prefs.load()
         lives = [LiveMatch.from_row(row) for row in await self.store.matches_to_resume()]
         await resume_after_downtime(self, lives)
         for live in lives:
@@ -141,7 +142,8 @@ class MatchService:
         channel = self.client.get_partial_messageable(live.channel_id)
         # The draw for first dealer was shown on the challenge, before the deal.
         opening = turn_message(
-            [e for e in live.session.opening if not isinstance(e, DealerChosen)], live.names)
+            [e for e in live.session.opening if not isinstance(e, DealerChosen)], live.names,
+            self.public_tr(live))
         to_act = live.session.to_act
         try:
             await channel.send(opening + "\n" + self._your_turn(live),
@@ -167,16 +169,18 @@ class MatchService:
                   version: int | None = None) -> Outcome:
         seat = live.seat_of(user_id)
         if seat is None:
-            return Outcome(live, "This is not your match.")
+            return Outcome(live, Text.of("This is not your match."))
         async with live.lock:
             if live.over:
-                return Outcome(live, "This match is over.", stale=version is not None)
+                return Outcome(live, Text.of("This match is over."), stale=version is not None)
             if version is not None and version != live.version:
-                return Outcome(live, "That panel is out of date; here is your hand as it is now.",
+                return Outcome(live, Text.of(
+                    "That panel is out of date; here is your hand as it is now."),
                                stale=True)
             if live.session.to_act != seat:
                 other = safe_name(live.names[live.session.to_act])
-                return Outcome(live, f"It is not your turn: {other} is playing.")
+                return Outcome(live, Text.of("It is not your turn: {name} is playing.",
+                                             name=other))
             return await self._apply(live, seat, move)
 
     async def computer_move(
@@ -201,8 +205,9 @@ class MatchService:
         try:
             events = session.apply(move, seat)
         except UmtaliError as e:
-            return Outcome(live, _sentence(str(e)))
-        lines = [line for line in turn_message(events, live.names).split("\n") if line]
+            return Outcome(live, e.text)
+        said = turn_message(events, live.names, self.public_tr(live))
+        lines = [line for line in said.split("\n") if line]
         turn_over = session.over or session.hand is not hand or hand.turn != seat
         pending = [] if turn_over else [*live.pending, *lines]
         deadline = live.deadline
@@ -231,7 +236,8 @@ class MatchService:
         except StaleState:
             # Another process (or a restart) moved the match on: take what the database holds.
             await self._reload(live)
-            return Outcome(live, "The match moved on meanwhile; here is your hand as it is now.",
+            return Outcome(live, Text.of(
+                "The match moved on meanwhile; here is your hand as it is now."),
                            stale=True)
         except BaseException:
             # Not saved, so not played: memory stays as the database has it.
@@ -278,7 +284,7 @@ class MatchService:
             return False
         session = live.session.copy()
         events = session.resign(seat, how)
-        text = turn_message(events, live.names)
+        text = turn_message(events, live.names, self.public_tr(live))
         announce = [] if live.channel_lost else [text]
         try:
             await self.store.finish_match(
@@ -394,49 +400,54 @@ class MatchService:
 
     def table_message(self, live: LiveMatch, note: str = "") -> Shown:
         """The public table: its text, and its picture unless pictures are off."""
-        return table_of(live, note, pictures=self._pictures(live))
+        return table_of(live, note, self.table_look(live))
 
     def table_embed(self, live: LiveMatch, note: str = "") -> discord.Embed:
         """The public table's text alone."""
-        return table_of(live, note, pictures=False).embed
+        return table_of(live, note, Look(self.public_tr(live), pictures=False)).embed
 
     def hand_message(self, live: LiveMatch, seat: int, note: str = "") -> tuple[
             discord.Embed, discord.ui.View]:
         """The seat's hand panel as text and components (see ``hand_shown`` for the picture)."""
-        shown = hand_of(live, seat, note, pictures=False)
+        look = dataclasses.replace(self.hand_look(live, seat), pictures=False)
+        shown = hand_of(live, seat, note, look)
         assert shown.view is not None
         return shown.embed, shown.view
 
     def hand_shown(self, live: LiveMatch, seat: int, note: str = "") -> Shown:
         """The seat's hand panel with its picture (for that seat's eyes only), as its player
         chose it to look."""
-        look = self.look_of(live.player_ids[seat])
-        return hand_of(live, seat, note, pictures=self._pictures(live) and look.pictures,
-                       four_colour=look.four_colour)
+        return hand_of(live, seat, note, self.hand_look(live, seat))
 
     def dm_panel(self, live: LiveMatch, seat: int, note: str = "") -> Shown:
-        look = self.look_of(live.player_ids[seat])
-        return dm_panel_of(live, seat, note, pictures=self._pictures(live) and look.pictures,
-                           four_colour=look.four_colour)
+        look = self.hand_look(live, seat)
+        table = dataclasses.replace(look, order=HandOrder.SUIT)  # in their DM: their language
+        return dm_panel_of(live, seat, note, look, table)
+
+    def table_look(self, live: LiveMatch) -> Look:
+        return Look(self.public_tr(live), pictures=self._pictures(live))
+
+    def hand_look(self, live: LiveMatch, seat: int) -> Look:
+        """The seat's own panels: their language, and as they chose them to look."""
+        prefs = self.prefs.of(live.player_ids[seat])
+        return Look(self.prefs.member_tr(prefs.user_id),
+                    pictures=self._pictures(live) and prefs.pictures,
+                    four_colour=prefs.four_colour, order=HandOrder.read(prefs.hand_order))
 
     def _pictures(self, live: LiveMatch) -> bool:
-        return self.pictures and live.guild_id not in self.plain_guilds
+        return self.pictures and live.guild_id not in self.prefs.plain_guilds
 
-    def set_guild_pictures(self, guild_id: int, on: bool) -> None:
-        """Call once the server's setting is saved."""
-        if on:
-            self.plain_guilds.discard(guild_id)
-        else:
-            self.plain_guilds.add(guild_id)
+    def _guild_locale(self, guild_id: int) -> str | None:
+        guild = self.client.get_guild(guild_id)
+        return None if guild is None else str(guild.preferred_locale)
 
-    def look_of(self, user_id: int) -> MemberPrefs:
-        return self.looks.get(user_id) or MemberPrefs(user_id)
+    def public_tr(self, live: LiveMatch) -> Tr:
+        """The language of the match's public messages: its server's."""
+        return self.prefs.guild_tr(live.guild_id)
 
-    async def set_look(self, user_id: int, *, pictures: bool, four_colour: bool) -> None:
-        """Saved first, then kept: memory never ahead of the database."""
-        await self.store.set_look(user_id, pictures, four_colour)
-        self.looks[user_id] = MemberPrefs(user_id, self.look_of(user_id).hand_order,
-                                          pictures, four_colour)
+    def seat_tr(self, live: LiveMatch, seat: int) -> Tr:
+        """The language of what reaches a seat's player unasked (their DMs)."""
+        return self.prefs.member_tr(live.player_ids[seat])
 
     def answered_on_dm(self, live: LiveMatch, seat: int, message_id: int) -> None:
         """The answer to an action is about to show the seat's hand on ``message_id``: if
@@ -448,7 +459,8 @@ class MatchService:
         session = session or live.session
         if session.over or live.is_computer(session.to_act):
             return ""
-        return f"<@{live.player_ids[session.to_act]}>, your turn."
+        return self.public_tr(live)("{mention}, your turn.",
+                                    mention=f"<@{live.player_ids[session.to_act]}>")
 
     async def close(self) -> None:
         await self.delivery.close()
@@ -458,7 +470,3 @@ class MatchService:
             await heartbeat(self)
         except Exception as e:
             log.warning("could not note when the bot stopped (%s)", e)
-
-
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")

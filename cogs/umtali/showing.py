@@ -13,15 +13,17 @@ from typing import Any
 
 import discord
 
+from cogs.umtali.arrange import HandOrder
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import safe_name
 from cogs.umtali.panels import hand_panel
 from cogs.umtali.pictures import HAND_FILE, TABLE_FILE, hand_png, table_png
 from cogs.umtali.render import hand_embed, table_embed
+from umtali.i18n import EN, N_, Tr
 from umtali.view import SPECTATOR
 
-ABANDONED = ("This match was abandoned: I could no longer reach {who}. Nobody wins it and no "
-             "rating changed; you are free to start another.")
+ABANDONED = N_("This match was abandoned: I could no longer reach {who}. Nobody wins it and "
+               "no rating changed; you are free to start another.")
 
 
 @dataclass
@@ -55,36 +57,54 @@ def _picture(embed: discord.Embed, png: bytes, name: str) -> discord.File:
     return discord.File(io.BytesIO(png), filename=name)
 
 
-def table_of(live: LiveMatch, note: str = "", *, pictures: bool = True,
-             four_colour: bool = False) -> Shown:
+@dataclass(frozen=True)
+class Look:
+    """How a message is shown to its readers: their language, and for a hand, how its player
+    chose to see it. ``pictures``: off, the text alone, as a server or a member may choose."""
+
+    tr: Tr = EN
+    pictures: bool = True
+    four_colour: bool = False
+    order: HandOrder = HandOrder.SUIT
+
+
+TEXT_ONLY = Look(pictures=False)
+
+
+def table_of(live: LiveMatch, note: str = "", look: Look = TEXT_ONLY) -> Shown:
     view = live.session.view(SPECTATOR)
-    embed = table_embed(view, live.names, live.id, deadline=live.deadline, note=note)
-    if not pictures:
+    embed = table_embed(view, live.names, live.id, tr=look.tr, deadline=live.deadline,
+                        note=note)
+    if not look.pictures:
         return Shown([embed])
-    png = table_png(view, live.names, four_colour=four_colour)
+    png = table_png(view, live.names, tr=look.tr, four_colour=look.four_colour)
     return Shown([embed], files=[_picture(embed, png, TABLE_FILE)])
 
 
-def hand_of(live: LiveMatch, seat: int, note: str = "", *, pictures: bool = True,
-            four_colour: bool = False) -> Shown:
+def hand_of(live: LiveMatch, seat: int, note: str = "", look: Look = TEXT_ONLY) -> Shown:
     view = live.session.view(seat)
+    tr = look.tr
     if live.abandoned:
-        who = " and ".join(safe_name(live.names[s]) for s in (0, 1) if not live.reachable(s))
-        note = ABANDONED.format(who=who or "this match's channel")
-        return Shown([hand_embed(view, live.names, live.id, note)], discord.ui.View(timeout=None))
-    embed = hand_embed(view, live.names, live.id, note)
-    shown = Shown([embed], hand_panel(view, live.id, live.version))
-    if pictures:
-        shown.files.append(_picture(embed, hand_png(view, four_colour=four_colour), HAND_FILE))
+        gone = [safe_name(live.names[s]) for s in (0, 1) if not live.reachable(s)]
+        who = (tr("{a} and {b}", a=gone[0], b=gone[1]) if len(gone) == 2 else
+               gone[0] if gone else tr("this match's channel"))
+        note = tr(ABANDONED, who=who)
+        return Shown([hand_embed(view, live.names, live.id, tr=tr, order=look.order,
+                                 note=note)], discord.ui.View(timeout=None))
+    embed = hand_embed(view, live.names, live.id, tr=tr, order=look.order, note=note)
+    shown = Shown([embed], hand_panel(view, live.id, live.version, tr=tr, order=look.order))
+    if look.pictures:
+        png = hand_png(view, tr=tr, four_colour=look.four_colour)
+        shown.files.append(_picture(embed, png, HAND_FILE))
     return shown
 
 
-def dm_panel_of(live: LiveMatch, seat: int, note: str = "", *, pictures: bool = True,
-                four_colour: bool = False) -> Shown:
+def dm_panel_of(live: LiveMatch, seat: int, note: str = "", look: Look = TEXT_ONLY,
+                table_look: Look = TEXT_ONLY) -> Shown:
     """The DM panel: the hand, and while the channel is lost the table with the last turn
     too (it is public; the hand is this player's own)."""
-    shown = hand_of(live, seat, note, pictures=pictures, four_colour=four_colour)
+    shown = hand_of(live, seat, note, look)
     if not live.channel_lost:
         return shown
-    table = table_of(live, live.last_turn[-1000:], pictures=pictures, four_colour=four_colour)
+    table = table_of(live, live.last_turn[-1000:], table_look)
     return Shown([*table.embeds, *shown.embeds], shown.view, [*table.files, *shown.files])

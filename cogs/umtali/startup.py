@@ -18,15 +18,19 @@ from data.store import Store
 log = logging.getLogger(__name__)
 
 
-def commands_fingerprint(bot: commands.Bot, guild_id: int | None) -> str:
-    payload = [c.to_dict(bot.tree) for c in bot.tree.get_commands()]
+async def commands_fingerprint(bot: commands.Bot, guild_id: int | None) -> str:
+    """What a sync would send, translations included: a changed translation is a change."""
+    translator = bot.tree.translator
+    payload = [c.to_dict(bot.tree) if translator is None else
+               await c.get_translated_payload(bot.tree, translator)
+               for c in bot.tree.get_commands()]
     text = json.dumps({"guild": guild_id, "commands": payload}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
 async def sync_if_changed(bot: commands.Bot, store: Store, guild_id: int | None) -> bool:
     """Sync the slash commands with Discord only when their definition changed."""
-    fingerprint = commands_fingerprint(bot, guild_id)
+    fingerprint = await commands_fingerprint(bot, guild_id)
     if await store.get_meta("commands_fingerprint") == fingerprint:
         log.info("slash commands unchanged: no sync")
         return False

@@ -24,6 +24,7 @@ from cogs.umtali.pictures.table import (
     SMALL_W,
     draw_table,
 )
+from umtali.i18n import EN, Tr
 from umtali.view import PlayerView
 
 __all__ = ["CACHE", "HAND_FILE", "TABLE_FILE", "draw_hand_png", "draw_table_png", "hand_png",
@@ -50,27 +51,28 @@ def _hand(scene: HandScene) -> bytes:
     return encode(draw_hand(scene))
 
 
-def table_png(view: PlayerView, names: Sequence[str], *, four_colour: bool = False) -> bytes:
+def table_png(view: PlayerView, names: Sequence[str], *, tr: Tr = EN,
+              four_colour: bool = False) -> bytes:
     """The public table; ``view`` must be the spectator's (anything else raises)."""
-    scene = table_scene(view, (names[0], names[1]), four_colour)
+    scene = table_scene(view, (names[0], names[1]), tr, four_colour)
     return CACHE.get(scene, lambda: _table(scene))
 
 
-def hand_png(view: PlayerView, *, four_colour: bool = False) -> bytes:
+def hand_png(view: PlayerView, *, tr: Tr = EN, four_colour: bool = False) -> bytes:
     """The seat's own hand, for that seat's private panels only."""
-    scene = hand_scene(view, four_colour)
+    scene = hand_scene(view, tr, four_colour)
     return CACHE.get(scene, lambda: _hand(scene))
 
 
-def draw_table_png(view: PlayerView, names: Sequence[str], *,
+def draw_table_png(view: PlayerView, names: Sequence[str], *, tr: Tr = EN,
                    four_colour: bool = False) -> bytes:
     """``table_png`` drawn afresh, past the cache (tests, benches)."""
-    return _table(table_scene(view, (names[0], names[1]), four_colour))
+    return _table(table_scene(view, (names[0], names[1]), tr, four_colour))
 
 
-def draw_hand_png(view: PlayerView, *, four_colour: bool = False) -> bytes:
+def draw_hand_png(view: PlayerView, *, tr: Tr = EN, four_colour: bool = False) -> bytes:
     """``hand_png`` drawn afresh, past the cache (tests, benches)."""
-    return _hand(hand_scene(view, four_colour))
+    return _hand(hand_scene(view, tr, four_colour))
 
 
 def warm() -> None:

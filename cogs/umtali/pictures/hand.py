@@ -34,7 +34,7 @@ def draw_hand(scene: HandScene) -> Image.Image:
     img = Image.new("RGB", (WIDTH, height), FELT)
     d = ImageDraw.Draw(img)
     if not scene.cards:
-        d.text((MARGIN, 40), "no cards", font=font(26, bold=False), fill=DIM)
+        d.text((MARGIN, 40), scene.words.no_cards, font=font(26, bold=False), fill=DIM)
     full = strip(CARD_W, CARD_H)
     for r, row in enumerate(rows):
         suits = len({scene.cards[i].suit for i in row})
@@ -55,8 +55,8 @@ def draw_hand(scene: HandScene) -> Image.Image:
     if legend:
         y = height - 30
         x = MARGIN
-        for shown, colour, text in ((any(scene.meldable), MELDABLE, "can be melded now"),
-                                    (scene.taken is not None, TAKEN, "taken from the pile")):
+        for shown, colour, text in ((any(scene.meldable), MELDABLE, scene.words.meldable),
+                                    (scene.taken is not None, TAKEN, scene.words.taken)):
             if not shown:
                 continue
             d.rounded_rectangle((x, y + 3, x + 18, y + 21), 4, outline=colour, width=3)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from cogs.umtali.names import clean_name
 from umtali.cards import Card
+from umtali.i18n import Tr
 from umtali.melds import PlayKind
 from umtali.moves import MoveKind
 from umtali.view import SPECTATOR, PlayerView
@@ -35,6 +36,27 @@ class SeatScene:
     went_out: bool
     #: The melds this seat started (extensions by either seat shown on them).
     melds: tuple[MeldScene, ...]
+    #: In the reader's words: points, game score and games won; "(dealer)", "went out".
+    score_line: str = ""
+    tags: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TableWords:
+    """The table picture's labels in the reader's language (part of the scene: a language
+    is a scene of its own in the cache)."""
+
+    stock: str
+    discard_pile: str
+    face_down: str
+    no_melds: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandWords:
+    meldable: str
+    taken: str
+    no_cards: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +73,7 @@ class TableScene:
     below: Card | None
     face_down: bool
     four_colour: bool
+    words: TableWords
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,19 +83,27 @@ class HandScene:
     meldable: tuple[bool, ...]
     taken: Card | None
     four_colour: bool
+    words: HandWords
 
 
-def _status(view: PlayerView, names: tuple[str, str]) -> str:
+def _status(view: PlayerView, names: tuple[str, str], tr: Tr) -> str:
     if view.winner >= 0:
-        return f"{names[view.winner]} wins the session"
+        return tr("{name} wins the session", name=names[view.winner])
     if view.to_act < 0:
-        return "The hand is over"
+        return tr("The hand is over")
     who = names[view.to_act]
     if view.phase == "draw":
-        return f"{who} to draw" + (" (last turn)" if view.went_out >= 0 else "")
+        if view.went_out >= 0:
+            return tr("{name} to draw (last turn)", name=who)
+        return tr("{name} to draw", name=who)
     if view.phase == "meld":
-        return f"{who} to meld and discard"
-    return "The hand is over"
+        return tr("{name} to meld and discard", name=who)
+    return tr("The hand is over")
+
+
+def _tags(dealer: bool, went_out: bool, tr: Tr) -> str:
+    tags = " " + tr("(dealer)") if dealer else ""
+    return tags + (" " + tr("went out") if went_out else "")
 
 
 def _melds(view: PlayerView) -> tuple[tuple[MeldScene, ...], tuple[MeldScene, ...]]:
@@ -94,7 +125,7 @@ def _melds(view: PlayerView) -> tuple[tuple[MeldScene, ...], tuple[MeldScene, ..
     return tuple(sides[0]), tuple(sides[1])
 
 
-def table_scene(view: PlayerView, names: tuple[str, str] | list[str],
+def table_scene(view: PlayerView, names: tuple[str, str] | list[str], tr: Tr,
                 four_colour: bool = False) -> TableScene:
     """The public table's scene; ``view`` must be the spectator's."""
     if view.seat != SPECTATOR:
@@ -103,19 +134,23 @@ def table_scene(view: PlayerView, names: tuple[str, str] | list[str],
     melds = _melds(view)
     seats = tuple(
         SeatScene(shown[s], view.hand_sizes[s], view.hand_points[s], view.game_scores[s],
-                  view.games_won[s], view.dealer == s, view.went_out == s, melds[s])
+                  view.games_won[s], view.dealer == s, view.went_out == s, melds[s],
+                  tr("+{points} · game {score} · won {won}", points=view.hand_points[s],
+                     score=view.game_scores[s], won=view.games_won[s]),
+                  _tags(view.dealer == s, view.went_out == s, tr))
         for s in (0, 1))
     pile = view.discard_pile
     top = None if view.top_face_down or not pile else pile[-1]
     below = pile[-2] if len(pile) > 1 and not view.top_face_down else None
     return TableScene(
-        title=f"Game {view.game} · hand {view.hand_no}",
-        to_act=view.to_act if view.winner < 0 else -1, status=_status(view, shown),
+        title=tr("Game {game} · hand {hand}", game=view.game, hand=view.hand_no),
+        to_act=view.to_act if view.winner < 0 else -1, status=_status(view, shown, tr),
         seats=(seats[0], seats[1]), stock=view.stock_size, pile=len(pile), top=top,
-        below=below, face_down=view.top_face_down, four_colour=four_colour)
+        below=below, face_down=view.top_face_down, four_colour=four_colour,
+        words=TableWords(tr("stock"), tr("discard pile"), tr("face down"), tr("no melds yet")))
 
 
-def hand_scene(view: PlayerView, four_colour: bool = False) -> HandScene:
+def hand_scene(view: PlayerView, tr: Tr, four_colour: bool = False) -> HandScene:
     """A seat's hand; only ever shown to that seat."""
     if view.seat == SPECTATOR:
         raise ValueError("the spectator has no hand")
@@ -124,4 +159,6 @@ def hand_scene(view: PlayerView, four_colour: bool = False) -> HandScene:
         if move.kind in (MoveKind.MELD, MoveKind.EXTEND):
             melding |= move.cards
     return HandScene(tuple(view.hand), tuple(bool(melding & c.bit) for c in view.hand),
-                     view.taken, four_colour)
+                     view.taken, four_colour,
+                     HandWords(tr("can be melded now"), tr("taken from the pile"),
+                               tr("no cards")))

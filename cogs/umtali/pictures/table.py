@@ -95,12 +95,10 @@ def _band(img: Image.Image, d: ImageDraw.ImageDraw, seat: int, info: SeatScene, 
     x += used + (8 if used else 0)
     d.text((x, y + 10), str(info.hand_size), font=font(24), fill=TEXT)
     x += round(font(24).getlength(str(info.hand_size))) + 14
-    right = f"+{info.hand_points} · game {info.game_score} · won {info.games_won}"
+    right = info.score_line
     rf = font(20, bold=False)
     rw = round(rf.getlength(right))
-    tags = " (dealer)" if info.dealer else ""
-    if info.went_out:
-        tags += " went out"
+    tags = info.tags
     name = fit(info.name, 26, WIDTH - MARGIN - rw - 16 - x - round(rf.getlength(tags)))
     d.text((x, y + 8), name, font=font(26), fill=SEAT[seat])
     if tags:
@@ -109,10 +107,10 @@ def _band(img: Image.Image, d: ImageDraw.ImageDraw, seat: int, info: SeatScene, 
 
 
 def _side(img: Image.Image, d: ImageDraw.ImageDraw, info: SeatScene, y: int,
-          four: bool) -> int:
+          four: bool, no_melds: str) -> int:
     """A seat's melds from ``y``; the height used."""
     if not info.melds:
-        d.text((MARGIN, y + 8), "no melds yet", font=font(20, bold=False), fill=DIM)
+        d.text((MARGIN, y + 8), no_melds, font=font(20, bold=False), fill=DIM)
         return 44
     rows = _rows(info.melds)
     for r, row in enumerate(rows):
@@ -142,7 +140,7 @@ def _centre(img: Image.Image, d: ImageDraw.ImageDraw, scene: TableScene, y: int)
                fill=(30, 30, 30))
     else:
         d.rounded_rectangle((x, top, x + PILE_W, top + PILE_H), 6, outline=DIM, width=2)
-    d.text((x, top + PILE_H + 3), "stock", font=label, fill=DIM)
+    d.text((x, top + PILE_H + 3), scene.words.stock, font=label, fill=DIM)
     # The discard pile: the card under the top peeking out to its left.
     x = MARGIN + PILE_W + 30
     step = strip(PILE_W, PILE_H)
@@ -158,7 +156,7 @@ def _centre(img: Image.Image, d: ImageDraw.ImageDraw, scene: TableScene, y: int)
         img.paste(sprite, (tx, top), sprite)
     else:
         d.rounded_rectangle((tx, top, tx + PILE_W, top + PILE_H), 6, outline=DIM, width=2)
-    word = "face down" if scene.face_down else "discard pile"
+    word = scene.words.face_down if scene.face_down else scene.words.discard_pile
     d.text((x, top + PILE_H + 3), f"{word} · {scene.pile}", font=label, fill=DIM)
     # Whose turn, in words, to the right.
     sx = tx + PILE_W + 26
@@ -188,13 +186,13 @@ def draw_table(scene: TableScene) -> Image.Image:
     y = 44
     _band(img, d, 0, scene.seats[0], y, scene.to_act == 0)
     y += BAND
-    _side(img, d, scene.seats[0], y, scene.four_colour)
+    _side(img, d, scene.seats[0], y, scene.four_colour, scene.words.no_melds)
     y += sides[0]
     _centre(img, d, scene, y)
     y += CENTRE
     _band(img, d, 1, scene.seats[1], y, scene.to_act == 1)
     y += BAND
-    _side(img, d, scene.seats[1], y, scene.four_colour)
+    _side(img, d, scene.seats[1], y, scene.four_colour, scene.words.no_melds)
     return img
 
 

@@ -1,0 +1,92 @@
+"""What members and servers chose, kept in memory after the database: looks, hand order and
+languages.
+
+A member's choices follow them to every server. Their language is the one their Discord client
+showed on their last interaction: their private answers use it, and so do the DMs the bot sends
+with no interaction to read it from. A server's matches speak the server's language in public:
+the one its admins chose, else the server's own preferred locale.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+from data.models import MemberPrefs
+from data.store import Store
+from umtali.i18n import Tr, language_of, tr_for
+
+
+class Preferences:
+    def __init__(self, store: Store, guild_locale: Callable[[int], str | None]) -> None:
+        self.store = store
+        #: The preferred locale Discord gives for a server (None when the bot cannot see it).
+        self._guild_locale = guild_locale
+        #: Members with a choice that is not the default.
+        self._members: dict[int, MemberPrefs] = {}
+        #: Servers that turned pictures off, for every match they hold.
+        self.plain_guilds: set[int] = set()
+        #: Servers that chose their matches' language.
+        self._guild_languages: dict[int, str] = {}
+
+    async def load(self) -> None:
+        self._members = await self.store.chosen_prefs()
+        self.plain_guilds = await self.store.guilds_without_pictures()
+        self._guild_languages = await self.store.guild_languages()
+
+    # -- members ----------------------------------------------------------------------------
+
+    def of(self, user_id: int) -> MemberPrefs:
+        return self._members.get(user_id) or MemberPrefs(user_id)
+
+    def _keep(self, prefs: MemberPrefs) -> None:
+        if prefs.is_default:
+            self._members.pop(prefs.user_id, None)
+        else:
+            self._members[prefs.user_id] = prefs
+
+    async def set_look(self, user_id: int, *, pictures: bool, four_colour: bool) -> None:
+        """Saved first, then kept: memory never ahead of the database."""
+        await self.store.set_look(user_id, pictures, four_colour)
+        self._keep(dataclasses.replace(self.of(user_id), pictures=pictures,
+                                       four_colour=four_colour))
+
+    async def set_hand_order(self, user_id: int, hand_order: str) -> None:
+        await self.store.set_hand_order(user_id, hand_order)
+        self._keep(dataclasses.replace(self.of(user_id), hand_order=hand_order))
+
+    async def saw_locale(self, user_id: int, locale: str | None) -> None:
+        """A member's interaction showed their client's locale: remember its language when it
+        changed (one write per change, not per click)."""
+        language = language_of(locale)
+        if locale and language != self.of(user_id).language:
+            await self.store.set_language(user_id, language)
+            self._keep(dataclasses.replace(self.of(user_id), language=language))
+
+    def member_tr(self, user_id: int) -> Tr:
+        """A member's language, for what reaches them with no interaction (their DMs)."""
+        return tr_for(self.of(user_id).language)
+
+    # -- servers ----------------------------------------------------------------------------
+
+    def guild_tr(self, guild_id: int) -> Tr:
+        """The language of a server's public messages."""
+        return tr_for(self._guild_languages.get(guild_id) or self._guild_locale(guild_id))
+
+    def guild_language(self, guild_id: int) -> str:
+        """What the server chose ('' for its own preferred locale)."""
+        return self._guild_languages.get(guild_id, "")
+
+    def set_guild_language(self, guild_id: int, language: str) -> None:
+        """Call once the server's setting is saved."""
+        if language:
+            self._guild_languages[guild_id] = language
+        else:
+            self._guild_languages.pop(guild_id, None)
+
+    def set_guild_pictures(self, guild_id: int, on: bool) -> None:
+        """Call once the server's setting is saved."""
+        if on:
+            self.plain_guilds.discard(guild_id)
+        else:
+            self.plain_guilds.add(guild_id)

@@ -1,0 +1,64 @@
+"""The slash commands in the member's language: discord.py asks this for each name and
+description when the commands are synced, and Discord shows each client its own."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import TranslationContextLocation as Where
+from discord.ext import commands
+
+from umtali.catalogue import Message
+from umtali.i18n import EN, tr_for
+
+#: Names are kept apart from other text by a context: "play" the command is not "Play" the
+#: button, and a Russian name must be one lower-case word.
+_CONTEXT = {
+    Where.command_name: "command",
+    Where.group_name: "command",
+    Where.parameter_name: "option",
+}
+
+
+class UmtaliTranslator(app_commands.Translator):
+    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContextTypes) -> str | None:
+        tr = tr_for(locale.value)
+        if tr is EN:
+            return None  # Discord shows the English itself
+        where = _CONTEXT.get(context.location)
+        text = tr.ctx(where, string.message) if where else tr(string.message)
+        return None if text == string.message else text
+
+
+def command_messages() -> list[Message]:
+    """Every name and description of the slash commands, as catalogue messages."""
+    from cogs.umtali.admin import UmtaliAdminCog
+    from cogs.umtali.commands import UmtaliCog
+
+    bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
+    found: list[Message] = []
+    for cog in (UmtaliCog(bot), UmtaliAdminCog(bot)):
+        group = cog.app_command
+        assert group is not None
+        found += _messages(group)
+    return found
+
+
+def _messages(command: app_commands.Group | app_commands.Command[Any, ..., Any]) -> \
+        Iterator[Message]:
+    where = f"/{command.qualified_name}"
+    yield Message(command.name, context="command", where=where)
+    yield Message(str(command.description), where=where)
+    if isinstance(command, app_commands.Group):
+        for sub in command.commands:
+            yield from _messages(sub)
+        return
+    for p in command.parameters:
+        yield Message(p.display_name, context="option", where=f"{where} {p.name}")
+        yield Message(str(p.description), where=f"{where} {p.name}")
+        for choice in p.choices:
+            yield Message(choice.name, where=f"{where} {p.name}")
