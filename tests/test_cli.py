@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -94,3 +95,94 @@ def test_simulate_reports_statistics() -> None:
     code, out = run(["simulate", "--hands", "30", "--seed", "5"])
     assert code == 0
     assert "hands: 30" in out and "hands per second" in out and "went out" in out
+
+
+# -- verify -------------------------------------------------------------------------------
+
+
+def _replay_file(tmp_path: Path, *, reveal: bool = True) -> tuple[Path, dict[str, object]]:
+    from tests.test_fairness import SALT, replay_data
+
+    seed, data = replay_data()
+    if not reveal:
+        data["reveal"] = None
+    path = tmp_path / "replay.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path, {"seed": seed, "salt": SALT, "commitment": data["commitment"]}
+
+
+def test_verify_reads_commitment_and_reveal_from_the_file(tmp_path: Path) -> None:
+    path, _ = _replay_file(tmp_path)
+    code, out = run(["verify", str(path)])
+    assert code == 0
+    assert "FAIR" in out and "NOT" not in out
+    assert "check it is the one the bot posted" in out  # the commitment came from the file
+    assert re.search(r"\b[1-9][0-9]* deals and [1-9][0-9]* stock rebuilds?\b", out)
+
+
+def test_verify_takes_them_as_options(tmp_path: Path) -> None:
+    path, given = _replay_file(tmp_path, reveal=False)
+    code, out = run(["verify", "--commitment", str(given["commitment"]).upper(),
+                     "--seed", str(given["seed"]), "--salt", str(given["salt"]), str(path)])
+    assert code == 0 and "FAIR" in out
+    assert "check it is the one" not in out
+
+
+def test_verify_names_the_hand_of_a_changed_card(tmp_path: Path) -> None:
+    path, _ = _replay_file(tmp_path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    deal = data["hands"][2]["deal"]
+    deal["hands"][0][0], deal["stock"][5] = deal["stock"][5], deal["hands"][0][0]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, out = run(["verify", str(path)])
+    assert code == 1
+    assert "Game 1, hand 3: ada's hand (seat 0) in the deal is not the one the seed gives" in out
+    assert "NOT VERIFIED" in out
+
+
+def test_verify_a_wrong_salt_is_a_mismatch(tmp_path: Path) -> None:
+    path, _ = _replay_file(tmp_path)
+    code, out = run(["verify", "--salt", "0" * 32, str(path)])
+    assert code == 1
+    assert "do not open it" in out
+
+
+@pytest.mark.parametrize("content", ["not json", '{"format": "umtali-replay", "version": 1}',
+                                     "[]"])
+def test_verify_a_bad_file_is_bad_input(tmp_path: Path, content: str,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(content, encoding="utf-8")
+    code, out = run(["verify", str(path)])
+    assert (code, out) == (2, "")
+    assert "cannot read the replay file" in capsys.readouterr().err
+
+
+def test_verify_without_a_reveal_asks_for_it(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    path, _ = _replay_file(tmp_path, reveal=False)
+    code, _ = run(["verify", str(path)])
+    assert code == 2
+    assert "give --seed, --salt" in capsys.readouterr().err
+    code, _ = run(["verify", str(tmp_path / "missing.json")])
+    assert code == 2
+
+
+@pytest.mark.parametrize("option", [["--commitment", "abc"], ["--salt", "XYZ"]])
+def test_verify_malformed_options_are_bad_input(tmp_path: Path, option: list[str],
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    path, _ = _replay_file(tmp_path)
+    code, _ = run(["verify", *option, str(path)])
+    assert code == 2
+    assert "cannot verify" in capsys.readouterr().err
+
+
+def test_verify_runs_as_a_module(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    path, _ = _replay_file(tmp_path)
+    done = subprocess.run([sys.executable, "-m", "umtali", "verify", str(path)],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "FAIR" in done.stdout
