@@ -186,3 +186,17 @@ def test_verify_runs_as_a_module(tmp_path: Path) -> None:
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert "FAIR" in done.stdout
+
+
+def test_script_takes_a_text_seed_as_the_bot_may_make_one() -> None:
+    from umtali import Card, RuleSet, Session
+
+    code, out = run(["script", "--seed", "3fa9c0de", "--json"], "")
+    assert code == 0
+    state = json.loads(out)["state"]
+    assert state["seed"] == "3fa9c0de"
+    expected = Session(RuleSet.english(), "3fa9c0de").hand
+    assert state["hand"]["stock"] == [Card(c).code for c in expected.stock]
+    # A decimal seed is still a number, as saved sessions hold it.
+    code, out = run(["script", "--seed", "4", "--json"], "")
+    assert json.loads(out)["state"]["seed"] == 4

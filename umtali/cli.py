@@ -20,7 +20,7 @@ from umtali.ai import LEVELS as AI_LEVELS
 from umtali.codec import deal_from_json, session_to_json
 from umtali.errors import UmtaliError
 from umtali.events import Event, HandEnded
-from umtali.fairness import Check, Mismatch, Verdict, verify
+from umtali.fairness import Check, Mismatch, Verdict, seed_value, verify
 from umtali.moves import Move
 from umtali.players import GreedyPlayer, Player, RandomPlayer
 from umtali.replay import ReplayFile
@@ -69,7 +69,8 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
 
     play = sub.add_parser("play", help="play in the terminal against the computer")
     _add_rule_options(play)
-    play.add_argument("--seed", type=int, default=None, help="fix the shuffles (default: random)")
+    play.add_argument("--seed", type=seed_value, default=None,
+                      help="fix the shuffles (default: random)")
     play.add_argument("--hotseat", action="store_true", help="two people at one keyboard")
     play.add_argument("--level", choices=sorted(LEVELS), default="normal",
                       help="the computer's level: easy, normal (default) or hard")
@@ -77,7 +78,8 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
 
     script = sub.add_parser("script", help="apply moves read from standard input")
     _add_rule_options(script)
-    script.add_argument("--seed", type=int, default=0, help="seed of the shuffles (default 0)")
+    script.add_argument("--seed", type=seed_value, default=0,
+                        help="seed of the shuffles, a number or a text (default 0)")
     script.add_argument("--deal", default=None, metavar="FILE",
                         help="a JSON deal file fixing the first hand (see docs/DEAL_FORMAT.md)")
     script.add_argument(
