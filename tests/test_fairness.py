@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 
-from umtali import Deal, RuleSet, Session
+from umtali import Deal, MoveKind, RuleSet, Session
 from umtali.cards import CARDS
 from umtali.errors import InvalidStateError
+from umtali.events import StockReshuffled
 from umtali.fairness import Check, commit, verify
 from umtali.players import RandomPlayer
 from umtali.replay import ReplayFile, from_json, from_session
@@ -111,6 +112,26 @@ def test_the_file_records_the_deals_of_the_documented_recipe() -> None:
         assert hand["deal"]["stock"] == [code[c] for c in deck[21:]]
     assert data["result"] == {"winner": s.winner, "games_won": s.games_won, "how": s.how}
     assert [m for h in data["hands"] for m in h["moves"]] == s.move_texts()
+
+
+def test_stock_rebuilds_follow_the_documented_recipe() -> None:
+    # docs/FAIR_DEALS.md: the pile under its top card, shuffled by
+    # random.Random(f"{seed}:hand-{n}:reshuffle"), becomes the stock (top first: its last card).
+    seed, s = session_with_rebuild("english")
+    data = from_session(s, ("ada", "bo"))
+    replayed = Session(s.rules, seed)
+    rebuilt: list[list[str]] = []
+    for move in s.moves:
+        n = sum(len(g) for g in replayed.finished_games) + len(replayed.hand_scores)
+        pile = list(replayed.hand.discard_pile)
+        if move.kind is MoveKind.DISCARD:
+            pile.append(move.cards.bit_length() - 1)
+        if any(isinstance(e, StockReshuffled) for e in replayed.apply(move)):
+            stock = pile[:-1]
+            random.Random(f"{seed}:hand-{n}:reshuffle").shuffle(stock)
+            rebuilt.append([CARDS[c].code for c in reversed(stock)])
+    assert rebuilt == [b["stock"] for h in data["hands"] for b in h["rebuilds"]]
+    assert rebuilt
 
 
 def nth_hand_with_rebuild(data: dict[str, Any]) -> int:
