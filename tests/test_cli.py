@@ -5,7 +5,9 @@ from __future__ import annotations
 import io
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -200,3 +202,52 @@ def test_script_takes_a_text_seed_as_the_bot_may_make_one() -> None:
     # A decimal seed is still a number, as saved sessions hold it.
     code, out = run(["script", "--seed", "4", "--json"], "")
     assert json.loads(out)["state"]["seed"] == 4
+
+
+def _rebuilt(data: dict[str, Any]) -> dict[str, Any]:
+    hand: dict[str, Any] = next(h for h in data["hands"] if h["rebuilds"])
+    return hand
+
+
+def _swap_stock(cards: list[str]) -> None:
+    cards[0], cards[1] = cards[1], cards[0]
+
+
+# (name, change to the file, what verify says, whether it is about the cards themselves)
+CHANGES: list[tuple[str, Callable[[dict[str, Any]], None], str, bool]] = [
+    ("dealer", lambda d: d["hands"][1]["deal"].update(dealer=1 - d["hands"][1]["deal"]["dealer"]),
+     "Game 1, hand 2: the file has seat", True),
+    ("stock", lambda d: _swap_stock(d["hands"][0]["deal"]["stock"]),
+     "card 1 from the top: the file has", True),
+    ("rebuild stock", lambda d: _swap_stock(_rebuilt(d)["rebuilds"][0]["stock"]),
+     "the stock in the stock rebuild is not the one the seed gives", True),
+    ("rebuild after", lambda d: _rebuilt(d)["rebuilds"][0].update(after=1),
+     "the file rebuilds the stock after move 1 of the hand", True),
+    ("rebuild count", lambda d: _rebuilt(d).update(rebuilds=[]),
+     "the file records 0 stock rebuilds", True),
+    ("move", lambda d: d["hands"][0]["moves"].__setitem__(0, "draw"),
+     "Game 1, hand 1: move 1 (draw) cannot be played", False),
+    ("scores", lambda d: d["hands"][0].update(scores=[999, 0]),
+     "Game 1, hand 1: the moves do not lead to the recorded scores", False),
+    ("result", lambda d: d["result"].update(games_won=[0, 0]),
+     "the moves do not lead to the recorded winner, games won", False),
+    ("draw", lambda d: d["dealer_draw"].update(dealer=1 - d["dealer_draw"]["dealer"]),
+     "The draw for first dealer is not the one the seed gives", True),
+    ("hands", lambda d: d["hands"].pop(), "Game", False),
+]
+
+
+@pytest.mark.parametrize(("change", "said", "cards"), [c[1:] for c in CHANGES],
+                         ids=[c[0] for c in CHANGES])
+def test_verify_words_each_mismatch(tmp_path: Path, change: Callable[[dict[str, Any]], None],
+                                    said: str, cards: bool) -> None:
+    path, _ = _replay_file(tmp_path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    change(data)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, out = run(["verify", str(path)])
+    assert code == 1, out
+    assert said in out
+    last = out.rstrip().splitlines()[-1]
+    assert last.startswith("NOT VERIFIED: ")
+    assert ("did not come from the committed seed" in last) == cards

@@ -319,8 +319,11 @@ def _verdict_lines(v: Verdict, replay: ReplayFile, seed: object, salt: str,
             "are legal and lead to the recorded scores and result.",
             "FAIR: the cards came from the seed committed to before play.",
         ]
+    cards = v.mismatch.check in (Check.COMMITMENT, Check.FIXED_DEAL, Check.DEALER_DRAW,
+                                 Check.DEAL, Check.REBUILD)
     return [*lines, *_mismatch_lines(v.mismatch, replay.players),
-            "NOT VERIFIED: this file's cards did not all come from the committed seed."]
+            "NOT VERIFIED: " + ("these cards did not come from the committed seed." if cards
+                                else "the file's moves do not lead to what it records.")]
 
 
 def _seat(seat: str, players: tuple[str, str]) -> str:
@@ -362,4 +365,9 @@ def _mismatch_lines(m: Mismatch, players: tuple[str, str]) -> list[str]:
         want = m.expected[at] if at < len(m.expected) else "nothing"
         return [f"{where}the {m.part} in {what} is not the one the seed gives.",
                 f"  card {at + 1} {top}: the file has {got}, the seed gives {want}"]
-    return [f"{where}{what}: the {m.part} is {rec} in the file, {exp} from the seed."]
+    if m.part == "dealer":
+        return [f"{where}the file has seat {rec} dealing, the seed gives seat {exp}."]
+    if m.part == "after":
+        return [f"{where}the file rebuilds the stock after move {rec} of the hand, the moves "
+                f"rebuild it after move {exp}."]
+    return [f"{where}the file records {rec} stock rebuilds, the moves make {exp}."]
