@@ -325,3 +325,14 @@ def test_a_malformed_commitment_is_bad_input() -> None:
     seed, data = replay_data()
     with pytest.raises(ValueError, match="64 hex"):
         verify("abc", seed, SALT, from_json(data))
+
+
+def test_a_session_loaded_from_its_saved_state_gives_the_same_file() -> None:
+    # The bot keeps only the saved state (the hand in play, the seed, the moves): that is enough.
+    from umtali.codec import session_from_json, session_to_json
+
+    seed, s = session_with_rebuild("russian")
+    loaded = session_from_json(json.loads(json.dumps(session_to_json(s))))
+    names = ("ada", "bo")
+    assert from_session(loaded, names, commit(seed, SALT), SALT) == \
+        from_session(s, names, commit(seed, SALT), SALT)
