@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import io
 import json
+import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -94,3 +97,157 @@ def test_simulate_reports_statistics() -> None:
     code, out = run(["simulate", "--hands", "30", "--seed", "5"])
     assert code == 0
     assert "hands: 30" in out and "hands per second" in out and "went out" in out
+
+
+# -- verify -------------------------------------------------------------------------------
+
+
+def _replay_file(tmp_path: Path, *, reveal: bool = True) -> tuple[Path, dict[str, object]]:
+    from tests.test_fairness import SALT, replay_data
+
+    seed, data = replay_data()
+    if not reveal:
+        data["reveal"] = None
+    path = tmp_path / "replay.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path, {"seed": seed, "salt": SALT, "commitment": data["commitment"]}
+
+
+def test_verify_reads_commitment_and_reveal_from_the_file(tmp_path: Path) -> None:
+    path, _ = _replay_file(tmp_path)
+    code, out = run(["verify", str(path)])
+    assert code == 0
+    assert "FAIR" in out and "NOT" not in out
+    assert "check it is the one the bot posted" in out  # the commitment came from the file
+    assert re.search(r"\b[1-9][0-9]* deals and [1-9][0-9]* stock rebuilds?\b", out)
+
+
+def test_verify_takes_them_as_options(tmp_path: Path) -> None:
+    path, given = _replay_file(tmp_path, reveal=False)
+    code, out = run(["verify", "--commitment", str(given["commitment"]).upper(),
+                     "--seed", str(given["seed"]), "--salt", str(given["salt"]), str(path)])
+    assert code == 0 and "FAIR" in out
+    assert "check it is the one" not in out
+
+
+def test_verify_names_the_hand_of_a_changed_card(tmp_path: Path) -> None:
+    path, _ = _replay_file(tmp_path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    deal = data["hands"][2]["deal"]
+    deal["hands"][0][0], deal["stock"][5] = deal["stock"][5], deal["hands"][0][0]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, out = run(["verify", str(path)])
+    assert code == 1
+    assert "Game 1, hand 3: ada's hand (seat 0) in the deal is not the one the seed gives" in out
+    assert "NOT VERIFIED" in out
+
+
+def test_verify_a_wrong_salt_is_a_mismatch(tmp_path: Path) -> None:
+    path, _ = _replay_file(tmp_path)
+    code, out = run(["verify", "--salt", "0" * 32, str(path)])
+    assert code == 1
+    assert "do not open it" in out
+
+
+@pytest.mark.parametrize("content", ["not json", '{"format": "umtali-replay", "version": 1}',
+                                     "[]"])
+def test_verify_a_bad_file_is_bad_input(tmp_path: Path, content: str,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(content, encoding="utf-8")
+    code, out = run(["verify", str(path)])
+    assert (code, out) == (2, "")
+    assert "cannot read the replay file" in capsys.readouterr().err
+
+
+def test_verify_without_a_reveal_asks_for_it(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    path, _ = _replay_file(tmp_path, reveal=False)
+    code, _ = run(["verify", str(path)])
+    assert code == 2
+    assert "give --seed, --salt" in capsys.readouterr().err
+    code, _ = run(["verify", str(tmp_path / "missing.json")])
+    assert code == 2
+
+
+@pytest.mark.parametrize("option", [["--commitment", "abc"], ["--salt", "XYZ"]])
+def test_verify_malformed_options_are_bad_input(tmp_path: Path, option: list[str],
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    path, _ = _replay_file(tmp_path)
+    code, _ = run(["verify", *option, str(path)])
+    assert code == 2
+    assert "cannot verify" in capsys.readouterr().err
+
+
+def test_verify_runs_as_a_module(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    path, _ = _replay_file(tmp_path)
+    done = subprocess.run([sys.executable, "-m", "umtali", "verify", str(path)],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "FAIR" in done.stdout
+
+
+def test_script_takes_a_text_seed_as_the_bot_may_make_one() -> None:
+    from umtali import Card, RuleSet, Session
+
+    code, out = run(["script", "--seed", "3fa9c0de", "--json"], "")
+    assert code == 0
+    state = json.loads(out)["state"]
+    assert state["seed"] == "3fa9c0de"
+    expected = Session(RuleSet.english(), "3fa9c0de").hand
+    assert state["hand"]["stock"] == [Card(c).code for c in expected.stock]
+    # A decimal seed is still a number, as saved sessions hold it.
+    code, out = run(["script", "--seed", "4", "--json"], "")
+    assert json.loads(out)["state"]["seed"] == 4
+
+
+def _rebuilt(data: dict[str, Any]) -> dict[str, Any]:
+    hand: dict[str, Any] = next(h for h in data["hands"] if h["rebuilds"])
+    return hand
+
+
+def _swap_stock(cards: list[str]) -> None:
+    cards[0], cards[1] = cards[1], cards[0]
+
+
+# (name, change to the file, what verify says, whether it is about the cards themselves)
+CHANGES: list[tuple[str, Callable[[dict[str, Any]], None], str, bool]] = [
+    ("dealer", lambda d: d["hands"][1]["deal"].update(dealer=1 - d["hands"][1]["deal"]["dealer"]),
+     "Game 1, hand 2: the file has seat", True),
+    ("stock", lambda d: _swap_stock(d["hands"][0]["deal"]["stock"]),
+     "card 1 from the top: the file has", True),
+    ("rebuild stock", lambda d: _swap_stock(_rebuilt(d)["rebuilds"][0]["stock"]),
+     "the stock in the stock rebuild is not the one the seed gives", True),
+    ("rebuild after", lambda d: _rebuilt(d)["rebuilds"][0].update(after=1),
+     "the file rebuilds the stock after move 1 of the hand", True),
+    ("rebuild count", lambda d: _rebuilt(d).update(rebuilds=[]),
+     "the file records 0 stock rebuilds", True),
+    ("move", lambda d: d["hands"][0]["moves"].__setitem__(0, "draw"),
+     "Game 1, hand 1: move 1 (draw) cannot be played", False),
+    ("scores", lambda d: d["hands"][0].update(scores=[999, 0]),
+     "Game 1, hand 1: the moves do not lead to the recorded scores", False),
+    ("result", lambda d: d["result"].update(games_won=[0, 0]),
+     "the moves do not lead to the recorded winner, games won", False),
+    ("draw", lambda d: d["dealer_draw"].update(dealer=1 - d["dealer_draw"]["dealer"]),
+     "The draw for first dealer is not the one the seed gives", True),
+    ("hands", lambda d: d["hands"].pop(), "Game", False),
+]
+
+
+@pytest.mark.parametrize(("change", "said", "cards"), [c[1:] for c in CHANGES],
+                         ids=[c[0] for c in CHANGES])
+def test_verify_words_each_mismatch(tmp_path: Path, change: Callable[[dict[str, Any]], None],
+                                    said: str, cards: bool) -> None:
+    path, _ = _replay_file(tmp_path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    change(data)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, out = run(["verify", str(path)])
+    assert code == 1, out
+    assert said in out
+    last = out.rstrip().splitlines()[-1]
+    assert last.startswith("NOT VERIFIED: ")
+    assert ("did not come from the committed seed" in last) == cards

@@ -1,0 +1,255 @@
+"""The replay file: a finished session with every deal and stock rebuild it claims, its moves,
+its commitment and (once it is over) the seed and salt that prove the deals.
+
+The deals are written out, not only implied by the seed, so that ``umtali.fairness.verify`` has
+something to hold against the seed: the cards the players saw. docs/REPLAY_FORMAT.md describes
+the JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from umtali.cards import CARDS, Card, iter_cards
+from umtali.codec import deal_from_json, deal_to_json
+from umtali.errors import IllegalMoveError, InvalidMoveError, InvalidStateError
+from umtali.events import HandEnded, HandStarted, StockReshuffled
+from umtali.hand import HandState
+from umtali.moves import Move
+from umtali.rules import RuleSet
+from umtali.session import Deal, Session
+
+FORMAT = "umtali-replay"
+VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Rebuild:
+    """The discard pile turned into a new stock: after how many moves of the hand, and the new
+    stock, top card first."""
+
+    after: int
+    stock: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """One hand as dealt and played. ``deal`` holds each seat's cards in card order, the stock
+    top first and the discard pile bottom first; ``scores`` is None while the hand is in play."""
+
+    game: int
+    hand: int
+    deal: Deal
+    rebuilds: tuple[Rebuild, ...]
+    moves: tuple[str, ...]
+    scores: tuple[int, int] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    winner: int
+    games_won: tuple[int, int]
+    #: "played out", or how it ended early ("resigned", "timed out").
+    how: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    seed: int | str
+    salt: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayFile:
+    rules: RuleSet
+    players: tuple[str, str]
+    commitment: str | None
+    reveal: Reveal | None
+    #: A fixed first deal not shuffled from the seed (practice positions, tests), or None.
+    first_deal: Deal | None
+    #: The draw for first dealer, (seat 0's card, seat 1's card) a round; empty with a fixed deal.
+    dealer_draws: tuple[tuple[int, int], ...]
+    first_dealer: int
+    hands: tuple[HandRecord, ...]
+    result: Result | None
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """What the engine makes of a seed and a move list: every hand, and where it stopped."""
+
+    session: Session
+    hands: tuple[HandRecord, ...]
+    #: Index (in the whole move list) and reason of the first move that could not be played.
+    error_at: int = -1
+    error: str = ""
+
+
+def _dealt(h: HandState) -> Deal:
+    return Deal(
+        h.dealer,
+        (tuple(iter_cards(h.hands[0])), tuple(iter_cards(h.hands[1]))),
+        tuple(reversed(h.stock)),
+        tuple(h.discard_pile),
+    )
+
+
+class _Open:
+    """The hand being recorded."""
+
+    def __init__(self, s: Session) -> None:
+        self.game, self.hand, self.deal = s.game, s.hand_no, _dealt(s.hand)
+        self.rebuilds: list[Rebuild] = []
+        self.moves: list[str] = []
+
+    def close(self, scores: tuple[int, int] | None) -> HandRecord:
+        return HandRecord(self.game, self.hand, self.deal, tuple(self.rebuilds),
+                          tuple(self.moves), scores)
+
+
+def play(rules: RuleSet, seed: int | str, moves: Sequence[Move | str],
+         first_deal: Deal | None = None) -> Played:
+    """Play ``moves`` from ``seed`` and record each deal and stock rebuild as it happens.
+
+    An unplayable move stops the replay; ``Played.error_at`` names it."""
+    s = Session(rules, seed, first_deal)
+    done: list[HandRecord] = []
+    current = _Open(s)
+    for i, m in enumerate(moves):
+        try:
+            move = Move.parse(m) if isinstance(m, str) else m
+            events = s.apply(move)
+        except (IllegalMoveError, InvalidMoveError) as error:
+            done.append(current.close(None))
+            return Played(s, tuple(done), i, str(error))
+        current.moves.append(str(s.moves[-1]))  # as the session keeps it: canonical
+        for event in events:
+            if isinstance(event, StockReshuffled):
+                # The engine rebuilds at the start of a turn of the same hand, never as it ends.
+                current.rebuilds.append(Rebuild(len(current.moves), tuple(reversed(s.hand.stock))))
+            elif isinstance(event, HandEnded):
+                done.append(current.close(event.scores))
+            elif isinstance(event, HandStarted):
+                current = _Open(s)
+    if not s.over:
+        done.append(current.close(None))
+    return Played(s, tuple(done))
+
+
+def from_session(session: Session, players: tuple[str, str], commitment: str | None = None,
+                 salt: str | None = None) -> dict[str, Any]:
+    """The replay file of ``session`` as JSON data. With ``salt`` it carries the reveal (the seed
+    and salt), which is refused while the session is in play: the seed foretells its deals."""
+    if salt is not None and not session.over:
+        raise ValueError("the seed of a session in play must stay secret")
+    played = play(session.rules, session.seed, session.moves, session.first_deal)
+    if played.error_at >= 0:
+        raise InvalidStateError(f"the session does not replay: {played.error}")
+    result = Result(session.winner, (session.games_won[0], session.games_won[1]), session.how) \
+        if session.over else None
+    return to_json(ReplayFile(
+        rules=session.rules,
+        players=players,
+        commitment=commitment,
+        reveal=Reveal(session.seed, salt) if salt is not None else None,
+        first_deal=session.first_deal,
+        dealer_draws=session.dealer_draws,
+        first_dealer=session.first_dealer,
+        hands=played.hands,
+        result=result,
+    ))
+
+
+# -- JSON -----------------------------------------------------------------------------------
+
+
+def _codes(cards: Sequence[int]) -> list[str]:
+    return [CARDS[c].code for c in cards]
+
+
+def _cards(data: Any) -> tuple[int, ...]:
+    if not isinstance(data, list):
+        raise TypeError("a list of cards was expected")
+    return tuple(int(Card.parse(str(c))) for c in data)
+
+
+def to_json(r: ReplayFile) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "players": list(r.players),
+        "rules": r.rules.to_json(),
+        "commitment": r.commitment,
+        "reveal": {"seed": r.reveal.seed, "salt": r.reveal.salt} if r.reveal else None,
+        "first_deal": deal_to_json(r.first_deal) if r.first_deal else None,
+        "dealer_draw": {"draws": [_codes(d) for d in r.dealer_draws],
+                        "dealer": r.first_dealer},
+        "hands": [
+            {
+                "game": h.game,
+                "hand": h.hand,
+                "deal": deal_to_json(h.deal),
+                "rebuilds": [{"after": b.after, "stock": _codes(b.stock)} for b in h.rebuilds],
+                "moves": list(h.moves),
+                "scores": list(h.scores) if h.scores is not None else None,
+            }
+            for h in r.hands
+        ],
+        "result": {"winner": r.result.winner, "games_won": list(r.result.games_won),
+                   "how": r.result.how} if r.result else None,
+    }
+
+
+def _pair(data: Any) -> tuple[int, int]:
+    a, b = data
+    return int(a), int(b)
+
+
+def _hand(d: dict[str, Any]) -> HandRecord:
+    moves = d["moves"]
+    if not isinstance(moves, list):
+        raise TypeError("moves must be a list")
+    return HandRecord(
+        game=int(d["game"]),
+        hand=int(d["hand"]),
+        deal=deal_from_json(d["deal"]),
+        rebuilds=tuple(Rebuild(int(b["after"]), _cards(b["stock"])) for b in d["rebuilds"]),
+        moves=tuple(str(m) for m in moves),
+        scores=_pair(d["scores"]) if d["scores"] is not None else None,
+    )
+
+
+def from_json(data: Any) -> ReplayFile:
+    """Read a replay file; ``InvalidStateError`` says what is wrong with it."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise InvalidStateError(f"not an Umtali replay file (no \"format\": \"{FORMAT}\")")
+    if data.get("version") != VERSION:
+        raise InvalidStateError(f"unknown replay file version: expected {VERSION}")
+    try:
+        reveal = data.get("reveal")
+        result = data.get("result")
+        draw = data["dealer_draw"]
+        first_deal = data.get("first_deal")
+        commitment = data.get("commitment")
+        seed = reveal["seed"] if reveal else None
+        if seed is not None and not isinstance(seed, int | str):
+            raise TypeError("the seed must be a number or a string")
+        players = data["players"]
+        return ReplayFile(
+            rules=RuleSet.from_json(data["rules"]),
+            players=(str(players[0]), str(players[1])),
+            commitment=str(commitment) if commitment is not None else None,
+            reveal=Reveal(seed, str(reveal["salt"])) if reveal and seed is not None else None,
+            first_deal=deal_from_json(first_deal) if first_deal else None,
+            dealer_draws=tuple(_pair(_cards(p)) for p in draw["draws"]),
+            first_dealer=int(draw["dealer"]),
+            hands=tuple(_hand(h) for h in data["hands"]),
+            result=Result(int(result["winner"]), _pair(result["games_won"]), str(result["how"]))
+            if result else None,
+        )
+    except InvalidStateError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError) as e:
+        raise InvalidStateError(f"bad replay file: {e!r}") from e
