@@ -62,6 +62,7 @@ class HandState:
         "_table_view",
         "dealer",
         "discard_pile",
+        "drawn",
         "face_down",
         "hands",
         "melds",
@@ -103,6 +104,8 @@ class HandState:
         self.phase = Phase.DRAW
         #: The card taken from the discard pile this turn, or -1.
         self.taken = -1
+        #: The cards taken this turn, from the stock or the discard pile (laid since or not).
+        self.drawn = 0
         #: Cards taken with ``take 2`` that must still be melded this turn.
         self.must_meld = 0
         self.pair_laid = False
@@ -305,21 +308,25 @@ class HandState:
         if kind is MoveKind.DRAW:
             card = self.stock.pop()
             self.hands[p] |= 1 << card
+            self.drawn = 1 << card
             self.progress = True
             self.phase = Phase.MELD
             events.append(DrewFromStock(p, CARDS[card]))
         elif kind is MoveKind.TAKE:
             card = self.discard_pile.pop()
             self.hands[p] |= 1 << card
+            self.drawn = 1 << card
             self.taken = card
             self.phase = Phase.MELD
             events.append(TookDiscard(p, (CARDS[card],)))
         elif kind is MoveKind.TAKE_TWO:
             first = self.discard_pile.pop()
             second = self.discard_pile.pop()
-            self.hands[p] |= (1 << first) | (1 << second)
+            two = (1 << first) | (1 << second)
+            self.hands[p] |= two
+            self.drawn = two
             self.taken = first
-            self.must_meld = (1 << first) | (1 << second)
+            self.must_meld = two
             self.phase = Phase.MELD
             events.append(TookDiscard(p, (CARDS[first], CARDS[second]), 2))
         elif kind is MoveKind.DISCARD:
@@ -385,6 +392,7 @@ class HandState:
     def _begin_turn(self, player: int, events: list[Event]) -> None:
         self.turn = player
         self.taken = -1
+        self.drawn = 0
         self.must_meld = 0
         self.pair_laid = False
         self.progress = False

@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from umtali.cards import ACE, CARDS, iter_cards
 from umtali.errors import IllegalMoveError
@@ -23,11 +22,9 @@ from umtali.events import (
 )
 from umtali.hand import HandState, Phase
 from umtali.melds import PlayKind
-from umtali.moves import Move
+from umtali.moves import Move, MoveKind
 from umtali.rules import RuleSet
-
-if TYPE_CHECKING:
-    from umtali.view import PlayerView
+from umtali.view import PlayerView
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,8 +154,6 @@ class Session:
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may see; ``umtali.view.SPECTATOR`` gives the public table."""
-        from umtali.view import PlayerView
-
         return PlayerView.of(self, seat)
 
     # -- playing ----------------------------------------------------------------------------
@@ -169,20 +164,22 @@ class Session:
             raise IllegalMoveError("the session is over")
         if seat is not None and seat != self.hand.turn:
             raise IllegalMoveError("it is not your turn")
-        move = self.hand.canonical(move)
+        if move.kind is MoveKind.EXTEND:
+            move = self.hand.canonical(move)  # the listed form is the one kept
         events = self.hand.apply(move)
         self.moves.append(move)
-        if len(self._move_texts) == len(self.moves) - 1:
-            self._move_texts.append(str(move))
         if self.hand.phase is Phase.OVER:
             self._hand_over(events)
         return events
 
     def move_texts(self) -> list[str]:
-        """The move list in the notation (kept as moves are made: saving is frequent)."""
-        if len(self._move_texts) != len(self.moves):
-            self._move_texts = [str(m) for m in self.moves]
-        return list(self._move_texts)
+        """The move list in the notation. Saving is frequent, so the texts are kept, each
+        written the first time it is asked for: self-play that never saves writes none."""
+        texts, moves = self._move_texts, self.moves
+        if len(texts) > len(moves):
+            del texts[len(moves):]
+        texts.extend(str(m) for m in moves[len(texts):])
+        return list(texts)
 
     def apply_text(self, text: str, seat: int | None = None) -> list[Event]:
         return self.apply(Move.parse(text), seat)
