@@ -101,6 +101,10 @@ def can_meld_all(
     if not hand & required:
         return True
     if memo is None:
+        # A lone question (take 2 in the draw phase) is nearly always settled by the quick
+        # check: make no key for it.
+        if not _may_meld_all(hand, melds, required):
+            return False
         memo = {}
     key = (hand, *sorted(m.cards for m in melds))
     seen = memo.get(key)
@@ -113,7 +117,15 @@ def can_meld_all(
 
 
 def _may_meld_all(hand: int, melds: tuple[Meld, ...], required: int) -> bool:
-    """``_may_meld`` for every required card still in hand."""
+    """A quick necessary condition for every required card still in hand to be meldable this
+    turn.
+
+    ``reachable`` holds the cards that could be laid at once: jacks, cards a table meld accepts
+    and cards of new melds. A card gets on the table by one of those, after a chain of its
+    suit's cards in hand is laid from a reachable card towards it (``_may_lay``), or in a pair
+    with another card of its rank. A pair is only ever the last meld of a player going out, so
+    every other card in hand but one (the discard) must get on the table before it.
+    """
     acc = 0
     for m in melds:
         acc |= m.accepts
@@ -121,22 +133,29 @@ def _may_meld_all(hand: int, melds: tuple[Meld, ...], required: int) -> bool:
     left = hand & required
     while left:
         low = left & -left
-        if not _may_meld(low.bit_length() - 1, hand, reachable):
-            return False
         left ^= low
+        card = low.bit_length() - 1
+        if _may_lay(card, hand, reachable):
+            continue
+        partner = RANK_MASK[card % 13 + 1] & hand & ~low
+        if not partner:
+            return False
+        stuck = 0  # cards that could only be the discard after the pair
+        rest = hand & ~low & ~partner
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            if not _may_lay(bit.bit_length() - 1, hand, reachable):
+                stuck += 1
+                if stuck > 1:
+                    return False
     return True
 
 
-def _may_meld(card: int, hand: int, reachable: int) -> bool:
-    """A quick necessary condition for ``card`` to be meldable this turn.
-
-    ``reachable`` holds the cards that could be laid at once: jacks, cards a table meld accepts
-    and cards of new melds. A card gets on the table by one of those, by a pair when going out
-    (another card of its rank in hand), or after a chain of its suit's cards in hand is laid
-    from a reachable card towards it.
-    """
-    bit = 1 << card
-    if bit & reachable or RANK_MASK[card % 13 + 1] & hand & ~bit:
+def _may_lay(card: int, hand: int, reachable: int) -> bool:
+    """Whether ``card`` is reachable, or joined to a reachable card by a chain of its suit's
+    cards in hand (see ``_may_meld_all``)."""
+    if (1 << card) & reachable:
         return True
     rank = card % 13
     for step in (-1, 1):
