@@ -43,7 +43,8 @@ NEIGHBOURS: Final = tuple(_neighbours(c) for c in range(52))
 def meld_options(hand: int, melds: tuple[Meld, ...] | list[Meld], optional: bool) -> list[Option]:
     """Every meld the hand may lay now: new melds, lone jacks, extensions, and a pair when it is
     the last meld of a player going out."""
-    out: list[Option] = [(k, m, -1) for k, m in new_melds(hand)]
+    covered = cover(hand)  # the cards of every new meld: none, no new meld to look for
+    out: list[Option] = [(k, m, -1) for k, m in new_melds(hand)] if covered else []
     jacks = hand & JACKS
     while jacks:
         low = jacks & -jacks
@@ -52,7 +53,7 @@ def meld_options(hand: int, melds: tuple[Meld, ...] | list[Meld], optional: bool
     acc = 0
     for m in melds:
         acc |= m.accepts
-    ext = hand & acc & ~cover(hand)
+    ext = hand & acc & ~covered
     if ext:
         for i, m in enumerate(melds):
             hits = m.accepts & ext
