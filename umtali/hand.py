@@ -43,6 +43,14 @@ class Phase(Enum):
     OVER = "over"
 
 
+# Members the turn loop tests or sets on every move, bound once: in Python 3.11 reading
+# ``MoveKind.DRAW`` is a class attribute lookup that costs more than the test itself.
+_DRAW_PHASE, _MELD_PHASE, _OVER = Phase.DRAW, Phase.MELD, Phase.OVER
+_K_DRAW, _K_TAKE, _K_TAKE_TWO = MoveKind.DRAW, MoveKind.TAKE, MoveKind.TAKE_TWO
+_K_MELD, _K_EXTEND, _K_DISCARD = MoveKind.MELD, MoveKind.EXTEND, MoveKind.DISCARD
+_PAIR = PlayKind.PAIR
+
+
 class Play(NamedTuple):
     """What one player laid in one move, kept on that player's side of the table."""
 
@@ -216,9 +224,10 @@ class HandState:
         return self._legal
 
     def _generate(self) -> list[Move]:
-        if self.phase is Phase.DRAW:
+        phase = self.phase
+        if phase is _DRAW_PHASE:
             return self._draw_moves()
-        if self.phase is Phase.OVER:
+        if phase is _OVER:
             return []
         hand = self.hands[self.turn]
         if self.pair_laid:
@@ -232,7 +241,7 @@ class HandState:
         can_end = not must
         for opt in meld_options(hand, melds, self.optional):
             kind, cards, index = opt
-            if kind is PlayKind.PAIR:
+            if kind is _PAIR:
                 if must and hand & ~cards & must:
                     continue
             else:
@@ -242,11 +251,11 @@ class HandState:
                     if not can_meld_all(h2, m2, must, self.optional, memo):
                         continue
             if index < 0:
-                moves.append(Move(MoveKind.MELD, cards))
+                moves.append(Move(_K_MELD, cards))
             else:
                 card = cards.bit_length() - 1
                 moves.append(
-                    Move(MoveKind.EXTEND, cards, canonical_target(melds[index], card))
+                    Move(_K_EXTEND, cards, canonical_target(melds[index], card))
                 )
         if can_end:
             moves.extend(self._discards(hand))
@@ -279,7 +288,7 @@ class HandState:
 
     def canonical(self, move: Move) -> Move:
         """The listed form of ``move``: an extension may name any card of its meld."""
-        if move.kind is MoveKind.EXTEND and 0 <= move.target < 52:
+        if move.kind is _K_EXTEND and 0 <= move.target < 52:
             i = self.meld_of(move.target)
             if i >= 0:
                 card = move.cards.bit_length() - 1
@@ -293,8 +302,12 @@ class HandState:
 
     def apply(self, move: Move) -> list[Event]:
         """Validate and play ``move`` for the player to act; return what happened."""
-        move = self.canonical(move)
-        if move not in self.legal_moves():
+        if move.kind is _K_EXTEND:
+            move = self.canonical(move)
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_moves()
+        if move not in legal:
             from umtali.explain import why_illegal
 
             raise IllegalMoveError(why_illegal(self, move))
@@ -305,21 +318,29 @@ class HandState:
         p = self.turn
         events: list[Event] = []
         kind = move.kind
-        if kind is MoveKind.DRAW:
+        # The commonest first: a discard ends nearly every turn, most turns draw from the stock.
+        if kind is _K_DISCARD:
+            card = move.cards.bit_length() - 1
+            self.hands[p] &= ~move.cards
+            self.discard_pile.append(card)
+            self.face_down = move.face_down
+            events.append(Discarded(p, CARDS[card], move.face_down))
+            self._end_turn(events, discarded=True)
+        elif kind is _K_DRAW:
             card = self.stock.pop()
             self.hands[p] |= 1 << card
             self.drawn = 1 << card
             self.progress = True
-            self.phase = Phase.MELD
+            self.phase = _MELD_PHASE
             events.append(DrewFromStock(p, CARDS[card]))
-        elif kind is MoveKind.TAKE:
+        elif kind is _K_TAKE:
             card = self.discard_pile.pop()
             self.hands[p] |= 1 << card
             self.drawn = 1 << card
             self.taken = card
-            self.phase = Phase.MELD
+            self.phase = _MELD_PHASE
             events.append(TookDiscard(p, (CARDS[card],)))
-        elif kind is MoveKind.TAKE_TWO:
+        elif kind is _K_TAKE_TWO:
             first = self.discard_pile.pop()
             second = self.discard_pile.pop()
             two = (1 << first) | (1 << second)
@@ -327,15 +348,8 @@ class HandState:
             self.drawn = two
             self.taken = first
             self.must_meld = two
-            self.phase = Phase.MELD
+            self.phase = _MELD_PHASE
             events.append(TookDiscard(p, (CARDS[first], CARDS[second]), 2))
-        elif kind is MoveKind.DISCARD:
-            card = move.cards.bit_length() - 1
-            self.hands[p] &= ~move.cards
-            self.discard_pile.append(card)
-            self.face_down = move.face_down
-            events.append(Discarded(p, CARDS[card], move.face_down))
-            self._end_turn(events, discarded=True)
         else:
             self._lay(move, events)
             if not self.hands[p]:
@@ -348,7 +362,7 @@ class HandState:
         self.hands[p] &= ~cards
         self.must_meld &= ~cards
         self.progress = True
-        if move.kind is MoveKind.EXTEND:
+        if move.kind is _K_EXTEND:
             card = cards.bit_length() - 1
             index = self.meld_of(move.target)
             self.melds[index] = extended(self.melds[index], card)
@@ -361,7 +375,7 @@ class HandState:
             self.melds.append(new_meld(kind, cards))
             pts = play_points(kind, cards)
             self.plays.append(Play(p, kind, cards, len(self.melds) - 1, pts))
-            if kind is PlayKind.PAIR:
+            if kind is _PAIR:
                 self.pair_laid = True
             events.append(Melded(p, kind, tuple(CARDS[c] for c in iter_cards(cards)), pts))
         self.points[p] += pts
@@ -396,7 +410,7 @@ class HandState:
         self.must_meld = 0
         self.pair_laid = False
         self.progress = False
-        self.phase = Phase.DRAW
+        self.phase = _DRAW_PHASE
         if self.stock:
             return
         pile = self.discard_pile

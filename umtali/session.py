@@ -26,6 +26,9 @@ from umtali.moves import Move, MoveKind
 from umtali.rules import RuleSet
 from umtali.view import PlayerView
 
+# Bound once: a class attribute lookup on every move costs more than the test itself.
+_EXTEND, _OVER = MoveKind.EXTEND, Phase.OVER
+
 
 @dataclass(frozen=True, slots=True)
 class Deal:
@@ -160,15 +163,16 @@ class Session:
 
     def apply(self, move: Move, seat: int | None = None) -> list[Event]:
         """Play ``move`` for the seat to act (checked against ``seat`` when given)."""
-        if self.over:
+        if self.winner >= 0:
             raise IllegalMoveError("the session is over")
-        if seat is not None and seat != self.hand.turn:
+        hand = self.hand
+        if seat is not None and seat != hand.turn:
             raise IllegalMoveError("it is not your turn")
-        if move.kind is MoveKind.EXTEND:
-            move = self.hand.canonical(move)  # the listed form is the one kept
-        events = self.hand.apply(move)
+        if move.kind is _EXTEND:
+            move = hand.canonical(move)  # the listed form is the one kept
+        events = hand.apply(move)
         self.moves.append(move)
-        if self.hand.phase is Phase.OVER:
+        if hand.phase is _OVER:
             self._hand_over(events)
         return events
 
