@@ -49,6 +49,7 @@ _DRAW_PHASE, _MELD_PHASE, _OVER = Phase.DRAW, Phase.MELD, Phase.OVER
 _K_DRAW, _K_TAKE, _K_TAKE_TWO = MoveKind.DRAW, MoveKind.TAKE, MoveKind.TAKE_TWO
 _K_MELD, _K_EXTEND, _K_DISCARD = MoveKind.MELD, MoveKind.EXTEND, MoveKind.DISCARD
 _PAIR = PlayKind.PAIR
+_DRAW_MOVE, _TAKE_MOVE, _TAKE_TWO_MOVE = Move.draw(), Move.take(), Move.take_two()
 
 
 class Play(NamedTuple):
@@ -262,15 +263,15 @@ class HandState:
         return moves
 
     def _draw_moves(self) -> list[Move]:
-        moves = [Move.draw()] if self.stock else []
+        moves = [_DRAW_MOVE] if self.stock else []
         pile = self.discard_pile
         if pile and not self.face_down:
-            moves.append(Move.take())
+            moves.append(_TAKE_MOVE)
             if len(pile) >= 2:
                 two = (1 << pile[-1]) | (1 << pile[-2])
                 hand = self.hands[self.turn] | two
                 if can_meld_all(hand, tuple(self.melds), two, self.optional):
-                    moves.append(Move.take_two())
+                    moves.append(_TAKE_TWO_MOVE)
         return moves
 
     def _discards(self, hand: int) -> list[Move]:

@@ -25,6 +25,10 @@ from umtali.melds import (
 Option = tuple[PlayKind, int, int]
 
 
+# Bound once: the search reads these on every option (a class attribute lookup each in 3.11).
+_JACK, _EXTENSION, _PAIR, _RUN = PlayKind.JACK, PlayKind.EXTENSION, PlayKind.PAIR, Shape.RUN
+
+
 def _neighbours(card: int) -> int:
     c = CARDS[card]
     same_rank = RANK_MASK[c.rank] & ~(1 << card)
@@ -48,7 +52,7 @@ def meld_options(hand: int, melds: tuple[Meld, ...] | list[Meld], optional: bool
     jacks = hand & JACKS
     while jacks:
         low = jacks & -jacks
-        out.append((PlayKind.JACK, low, -1))
+        out.append((_JACK, low, -1))
         jacks ^= low
     acc = 0
     for m in melds:
@@ -59,7 +63,7 @@ def meld_options(hand: int, melds: tuple[Meld, ...] | list[Meld], optional: bool
             hits = m.accepts & ext
             while hits:
                 low = hits & -hits
-                out.append((PlayKind.EXTENSION, low, i))
+                out.append((_EXTENSION, low, i))
                 hits ^= low
     n = hand.bit_count()
     if n == 2 or n == 3:
@@ -68,7 +72,7 @@ def meld_options(hand: int, melds: tuple[Meld, ...] | list[Meld], optional: bool
             # The card left after a pair is discarded to go out; under compulsory melding it
             # must be one that cannot be melded.
             if not rest or optional or not meldable(rest, acc):
-                out.append((PlayKind.PAIR, p, -1))
+                out.append((_PAIR, p, -1))
     return out
 
 
@@ -76,7 +80,7 @@ def after(
     hand: int, melds: tuple[Meld, ...], option: Option
 ) -> tuple[int, tuple[Meld, ...]]:
     kind, cards, index = option
-    if kind is PlayKind.EXTENSION:
+    if kind is _EXTENSION:
         card = cards.bit_length() - 1
         grown = extended(melds[index], card)
         return hand & ~cards, (*melds[:index], grown, *melds[index + 1 :])
@@ -130,8 +134,17 @@ def _may_meld_all(hand: int, melds: tuple[Meld, ...], required: int) -> bool:
     acc = 0
     for m in melds:
         acc |= m.accepts
-    reachable = JACKS | acc | cover(hand)
     left = hand & required
+    # Most often a card settles it at once: no jack, taken by no table meld, and with no
+    # card of its rank or suit neighbour in hand, it has no way at all to the table.
+    easy = JACKS | acc
+    cards = left
+    while cards:
+        low = cards & -cards
+        if not low & easy and not NEIGHBOURS[low.bit_length() - 1] & hand:
+            return False
+        cards ^= low
+    reachable = easy | cover(hand)
     while left:
         low = left & -left
         left ^= low
@@ -193,7 +206,7 @@ def _search(
         rest = hand & ~cards
         if not rest & required:
             return True
-        if kind is PlayKind.PAIR:
+        if kind is _PAIR:
             continue  # nothing but a discard follows a pair
         if index < 0:
             grown = [*table, cards]
@@ -217,6 +230,6 @@ def canonical_target(meld: Meld, card: int) -> int:
     """The card that names ``meld`` in the notation when ``card`` extends it: the end card it
     lies next to for a run, else the meld's first card."""
     low = (meld.cards & -meld.cards).bit_length() - 1
-    if meld.shape is Shape.RUN and card > low:
+    if meld.shape is _RUN and card > low:
         return meld.cards.bit_length() - 1
     return low

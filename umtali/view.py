@@ -128,6 +128,8 @@ def _table_view(h: HandState) -> TableView:
 #: The seat of a spectator's view: the public table, no hand.
 SPECTATOR = -1
 
+_MELD_PHASE = Phase.MELD  # bound once: read for every view
+
 
 class PlayerView:
     """What ``seat`` may see; ``seat == SPECTATOR`` is the public table, with no hand at all.
@@ -230,7 +232,7 @@ class PlayerView:
         if mine:
             v._taken = h.taken
             v._must = h.must_meld
-            v._drawn = h.drawn if h.phase is Phase.MELD else 0
+            v._drawn = h.drawn if h.phase is _MELD_PHASE else 0
             v._legal = tuple(h.legal_moves())
         else:
             v._taken, v._must, v._drawn, v._legal = -1, 0, 0, ()
