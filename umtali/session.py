@@ -133,7 +133,7 @@ class Session:
     @property
     def to_act(self) -> int:
         """The seat to act, or -1 when the session is over."""
-        return -1 if self.over else self.hand.turn
+        return self.hand.turn if self.winner < 0 else -1
 
     @property
     def dealer(self) -> int:

@@ -129,6 +129,7 @@ def _table_view(h: HandState) -> TableView:
 SPECTATOR = -1
 
 _MELD_PHASE = Phase.MELD  # bound once: read for every view
+_new = object.__new__
 
 
 class PlayerView:
@@ -198,42 +199,43 @@ class PlayerView:
 
     @staticmethod
     def of(session: Session, seat: int) -> PlayerView:
+        # Called for every move a computer makes: plain loads and stores, nothing made twice.
         h = session.hand
-        over = session.winner >= 0
-        mine = seat == h.turn and not over
-        v = object.__new__(PlayerView)
+        winner = session.winner
+        turn = h.turn
+        v = _new(PlayerView)
         v._seat = seat
         v._rules = session.rules
         v._game = session.game
         v._hand_no = session.hand_no
         v._dealer = h.dealer
-        v._to_act = -1 if over else h.turn
-        v._phase = h.phase
+        v._to_act = turn if winner < 0 else -1
+        v._phase = phase = h.phase
         hands = h.hands
         v._own = hands[seat] if seat >= 0 else 0
         v._hand = None
         v._hand_sizes = (hands[0].bit_count(), hands[1].bit_count())
         v._stock_size = len(h.stock)
         pile = h.discard_pile
-        v._top_face_down = h.face_down and bool(pile)
+        v._top_face_down = face_down = h.face_down and bool(pile)
         # A face-down top card only the seat that laid it (who went out) may see.
-        v._top_hidden = hidden = v._top_face_down and h.out != seat
-        v._pile = tuple(pile[:-1]) if hidden else tuple(pile)
+        v._top_hidden = hidden = face_down and h.out != seat
+        v._pile = tuple(pile[:-1] if hidden else pile)
         v._discard_pile = None
         v._table = _table_view(h)
-        points = h.points
+        points, won = h.points, session.games_won
         v._hand_points = (points[0], points[1])
         v._hand_scores = tuple(session.hand_scores)
-        won = session.games_won
         v._games_won = (won[0], won[1])
         v._went_out = h.out
         v._reshuffled = h.reshuffled
-        v._winner = session.winner
-        if mine:
+        v._winner = winner
+        if seat == turn and winner < 0:
             v._taken = h.taken
             v._must = h.must_meld
-            v._drawn = h.drawn if h.phase is _MELD_PHASE else 0
-            v._legal = tuple(h.legal_moves())
+            v._drawn = h.drawn if phase is _MELD_PHASE else 0
+            legal = h._legal
+            v._legal = tuple(h.legal_moves() if legal is None else legal)
         else:
             v._taken, v._must, v._drawn, v._legal = -1, 0, 0, ()
         return v
