@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, NamedTuple
 
-from umtali.cards import CARDS, iter_cards, points_of
+from umtali.cards import CARDS, cards_of, points_of
 from umtali.errors import IllegalMoveError
 from umtali.events import (
     Discarded,
@@ -48,7 +48,7 @@ class Phase(Enum):
 _DRAW_PHASE, _MELD_PHASE, _OVER = Phase.DRAW, Phase.MELD, Phase.OVER
 _K_DRAW, _K_TAKE, _K_TAKE_TWO = MoveKind.DRAW, MoveKind.TAKE, MoveKind.TAKE_TWO
 _K_MELD, _K_EXTEND, _K_DISCARD = MoveKind.MELD, MoveKind.EXTEND, MoveKind.DISCARD
-_PAIR = PlayKind.PAIR
+_PAIR, _EXTENSION = PlayKind.PAIR, PlayKind.EXTENSION
 _DRAW_MOVE, _TAKE_MOVE, _TAKE_TWO_MOVE = Move.draw(), Move.take(), Move.take_two()
 
 
@@ -368,7 +368,7 @@ class HandState:
             index = self.meld_of(move.target)
             self.melds[index] = extended(self.melds[index], card)
             pts = CARDS[card].points
-            self.plays.append(Play(p, PlayKind.EXTENSION, cards, index, pts))
+            self.plays.append(Play(p, _EXTENSION, cards, index, pts))
             events.append(Extended(p, CARDS[card], CARDS[move.target], pts))
         else:
             kind = classify(cards)
@@ -378,7 +378,7 @@ class HandState:
             self.plays.append(Play(p, kind, cards, len(self.melds) - 1, pts))
             if kind is _PAIR:
                 self.pair_laid = True
-            events.append(Melded(p, kind, tuple(CARDS[c] for c in iter_cards(cards)), pts))
+            events.append(Melded(p, kind, cards_of(cards), pts))
         self.points[p] += pts
 
     # -- turns ----------------------------------------------------------------------------

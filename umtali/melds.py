@@ -196,7 +196,12 @@ def cover(hand: int) -> int:
     # J, Q, K bits are clear in ``s``, so a run never crosses from one suit to the next.
     r3 = s & (s >> 1) & (s >> 2)
     out = r3 | (r3 << 1) | (r3 << 2)
-    g = _ranks_with_three(hand)
+    # ``_ranks_with_three``, written out: this runs for every position listed or searched.
+    a = hand & _SUIT13
+    b = (hand >> 13) & _SUIT13
+    c = (hand >> 26) & _SUIT13
+    d = (hand >> 39) & _SUIT13
+    g = ((a & b & (c | d)) | (c & d & (a | b))) & _NOT_JACK_RANK
     if g:
         out |= (g | (g << 13) | (g << 26) | (g << 39)) & hand
     qk = hand & (hand >> 1) & _QUEEN_BITS
