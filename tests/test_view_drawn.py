@@ -36,7 +36,8 @@ def test_drawn_is_what_this_seat_took_this_turn_and_only_it_sees_it(rules: RuleS
     for seed in range(4):
         session = Session(rules, seed)
         rng = random.Random(seed)
-        taker, took = -1, ()
+        taker = -1
+        took: tuple[Card, ...] = ()
         while not session.over:
             _check_views(session, taker, took)
             for event in session.apply(rng.choice(session.legal_moves())):

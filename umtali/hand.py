@@ -293,7 +293,10 @@ class HandState:
             i = self.meld_of(move.target)
             if i >= 0:
                 card = move.cards.bit_length() - 1
-                return move._replace(target=canonical_target(self.melds[i], card))
+                target = canonical_target(self.melds[i], card)
+                # A listed move is its own canonical form: keep it, so it is found by identity.
+                if target != move.target:
+                    return move._replace(target=target)
         return move
 
     def is_legal(self, move: Move) -> bool:

@@ -12,10 +12,10 @@ from itertools import combinations
 from typing import Final, NamedTuple
 
 from umtali.cards import (
-    CARDS,
     JACK,
     JACKS,
     KING,
+    POINTS,
     QUEEN,
     RANK_MASK,
     SUIT_MASK,
@@ -90,7 +90,7 @@ def new_meld(kind: PlayKind, cards: int) -> Meld:
     if kind is _SEQUENCE or kind is _MARRIAGE:
         return Meld(_RUN, cards, _run_accepts(cards))
     if kind is _GROUP:
-        rank = CARDS[(cards & -cards).bit_length() - 1].rank
+        rank = ((cards & -cards).bit_length() - 1) % 13 + 1
         return Meld(_SET, cards, RANK_MASK[rank] & ~cards)
     if kind is _JACK:
         return Meld(_JACK_SHAPE, cards, _jack_accepts(cards.bit_length() - 1))
@@ -104,7 +104,7 @@ def rebuilt(shape: Shape, cards: int) -> Meld:
     if shape is _RUN:
         return Meld(shape, cards, _run_accepts(cards))
     if shape is _SET:
-        rank = CARDS[(cards & -cards).bit_length() - 1].rank
+        rank = ((cards & -cards).bit_length() - 1) % 13 + 1
         return Meld(shape, cards, RANK_MASK[rank] & ~cards)
     if shape is _JACK_SHAPE:
         return Meld(shape, cards, _jack_accepts(cards.bit_length() - 1))
@@ -129,14 +129,15 @@ def classify(cards: int) -> PlayKind | None:
     n = cards.bit_count()
     if n == 1:
         return _JACK if cards & JACKS else None
-    first = CARDS[(cards & -cards).bit_length() - 1]
-    if cards & RANK_MASK[first.rank] == cards:
-        if first.rank == JACK:
+    first = (cards & -cards).bit_length() - 1
+    rank = first % 13 + 1
+    if cards & RANK_MASK[rank] == cards:
+        if rank == JACK:
             return None
         if n == 2:
             return _PAIR
         return _GROUP if n <= 4 else None
-    if cards & SUIT_MASK[first.suit] != cards:
+    if cards & SUIT_MASK[first // 13] != cards:
         return None
     if n == 2:
         return _MARRIAGE if cards & KINGS and cards & QUEENS else None
@@ -261,6 +262,8 @@ def meldable(hand: int, table_accepts: int) -> bool:
 def play_points(kind: PlayKind, cards: int) -> int:
     """Points a play scores for the player who laid it: marriage K and Q count double."""
     pts = 0
-    for c in iter_cards(cards):
-        pts += CARDS[c].points
+    while cards:
+        low = cards & -cards
+        pts += POINTS[low.bit_length() - 1]
+        cards ^= low
     return pts * 2 if kind is _MARRIAGE else pts
