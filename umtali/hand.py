@@ -67,6 +67,9 @@ class HandState:
     """The full state of one hand. Mutated only through ``apply``."""
 
     __slots__ = (
+        "_accepts",
+        "_accepts_at",
+        "_accepts_of",
         "_legal",
         "_table_view",
         "dealer",
@@ -126,6 +129,11 @@ class HandState:
         self.turns = 0
         self.reason: HandEnd | None = None
         self._legal: list[Move] | None = None
+        # What the table's melds accept, for the melds list ``_accepts_of`` holding as many
+        # melds as there were plays at ``_accepts_at`` (a card laid always adds a play).
+        self._accepts = 0
+        self._accepts_at = -1
+        self._accepts_of: list[Meld] | None = None
         #: The public table as views show it, kept by ``umtali.view`` for the next view.
         self._table_view: TableView | None = None
 
@@ -197,6 +205,16 @@ class HandState:
             m |= meld.cards
         return m
 
+    def table_accepts(self) -> int:
+        """The cards some meld on the table would take as an extension."""
+        melds, at = self.melds, len(self.plays)
+        if self._accepts_of is not melds or self._accepts_at != at:
+            acc = 0
+            for m in melds:
+                acc |= m.accepts
+            self._accepts, self._accepts_of, self._accepts_at = acc, melds, at
+        return self._accepts
+
     def meld_of(self, card: int) -> int:
         """Index of the logical meld holding ``card``, or -1."""
         bit = 1 << card
@@ -240,7 +258,7 @@ class HandState:
         memo: Memo = {}
         # Under compulsory melding the turn may end only when no meld but a pair is possible.
         can_end = not must
-        for opt in meld_options(hand, melds, self.optional):
+        for opt in meld_options(hand, melds, self.optional, self.table_accepts()):
             kind, cards, index = opt
             if kind is _PAIR:
                 if must and hand & ~cards & must:
@@ -270,7 +288,8 @@ class HandState:
             if len(pile) >= 2:
                 two = (1 << pile[-1]) | (1 << pile[-2])
                 hand = self.hands[self.turn] | two
-                if can_meld_all(hand, tuple(self.melds), two, self.optional):
+                melds = tuple(self.melds)
+                if can_meld_all(hand, melds, two, self.optional, None, self.table_accepts()):
                     moves.append(_TAKE_TWO_MOVE)
         return moves
 

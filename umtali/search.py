@@ -44,9 +44,12 @@ def _neighbours(card: int) -> int:
 NEIGHBOURS: Final = tuple(_neighbours(c) for c in range(52))
 
 
-def meld_options(hand: int, melds: tuple[Meld, ...] | list[Meld], optional: bool) -> list[Option]:
+def meld_options(
+    hand: int, melds: tuple[Meld, ...] | list[Meld], optional: bool, accepts: int = -1
+) -> list[Option]:
     """Every meld the hand may lay now: new melds, lone jacks, extensions, and a pair when it is
-    the last meld of a player going out."""
+    the last meld of a player going out. ``accepts``, what the table's melds accept, may be
+    given when the caller knows it."""
     covered = cover(hand)  # the cards of every new meld: none, no new meld to look for
     out: list[Option] = [(k, m, -1) for k, m in new_melds(hand)] if covered else []
     jacks = hand & JACKS
@@ -54,9 +57,11 @@ def meld_options(hand: int, melds: tuple[Meld, ...] | list[Meld], optional: bool
         low = jacks & -jacks
         out.append((_JACK, low, -1))
         jacks ^= low
-    acc = 0
-    for m in melds:
-        acc |= m.accepts
+    acc = accepts
+    if acc < 0:
+        acc = 0
+        for m in melds:
+            acc |= m.accepts
     ext = hand & acc & ~covered
     if ext:
         for i, m in enumerate(melds):
@@ -97,20 +102,22 @@ def can_meld_all(
     required: int,
     optional: bool,
     memo: Memo | None = None,
+    accepts: int = -1,
 ) -> bool:
     """Whether some series of melds this turn lays every card of ``required``.
 
     Calls that share ``required`` and ``optional`` may share a ``memo`` (the options of one
-    turn lead to many of the same positions).
+    turn lead to many of the same positions). ``accepts``, what the table's melds accept, may
+    be given when the caller knows it.
     """
     if not hand & required:
         return True
     if memo is None:
         # A lone question (take 2 in the draw phase) is nearly always settled by the quick
-        # check: make no key for it.
-        if not _may_meld_all(hand, melds, required):
-            return False
-        memo = {}
+        # check, and the search never comes back to it: it needs no key.
+        return _may_meld_all(hand, melds, required, accepts) and _search(
+            hand, melds, required, optional, {}
+        )
     key = (hand, *sorted(m.cards for m in melds))
     seen = memo.get(key)
     if seen is None:
@@ -121,7 +128,9 @@ def can_meld_all(
     return seen
 
 
-def _may_meld_all(hand: int, melds: tuple[Meld, ...], required: int) -> bool:
+def _may_meld_all(
+    hand: int, melds: tuple[Meld, ...], required: int, accepts: int = -1
+) -> bool:
     """A quick necessary condition for every required card still in hand to be meldable this
     turn.
 
@@ -131,9 +140,11 @@ def _may_meld_all(hand: int, melds: tuple[Meld, ...], required: int) -> bool:
     with another card of its rank. A pair is only ever the last meld of a player going out, so
     every other card in hand but one (the discard) must get on the table before it.
     """
-    acc = 0
-    for m in melds:
-        acc |= m.accepts
+    acc = accepts
+    if acc < 0:
+        acc = 0
+        for m in melds:
+            acc |= m.accepts
     left = hand & required
     # Most often a card settles it at once: no jack, taken by no table meld, and with no
     # card of its rank or suit neighbour in hand, it has no way at all to the table.
