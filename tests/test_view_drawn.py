@@ -1,4 +1,4 @@
-"""``PlayerView.drawn``: the cards a seat took this turn, shown to that seat alone while it melds."""
+"""``PlayerView.drawn``: the cards a seat took this turn, shown to it alone while it melds."""
 
 from __future__ import annotations
 
