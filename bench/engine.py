@@ -32,6 +32,7 @@ from umtali.codec import session_from_json, session_to_json
 from umtali.events import HandEnded
 from umtali.hand import HandState
 from umtali.moves import Move
+from umtali.players import RandomPlayer
 
 
 def random_hands(n: int, rules: RuleSet, seed: int) -> tuple[float, int]:
@@ -51,19 +52,24 @@ def random_hands(n: int, rules: RuleSet, seed: int) -> tuple[float, int]:
 
 
 def session_hands(n: int, rules: RuleSet, seed: int, *, views: bool) -> float:
-    """Hands per second of random play through ``Session``, the way ``python -m umtali
-    simulate --players random`` plays: with ``views`` each move is chosen from the acting
-    seat's ``PlayerView``, as every computer player is; without, from the legal moves."""
-    rng = random.Random(seed)
+    """Hands per second of random play through ``Session``. With ``views`` it plays as
+    ``python -m umtali simulate --players random`` does: each seat a ``RandomPlayer`` choosing
+    from its own ``PlayerView``, as every computer player does; without, the same random
+    choice straight from the session's legal moves."""
     hands = 0
     s = seed
     start = time.perf_counter()
     while hands < n:
         session = Session(rules, s)
+        players = (RandomPlayer(f"{s}:0"), RandomPlayer(f"{s}:1"))
         s += 1
         while not session.over and hands < n:
-            legal = session.view(session.to_act).legal_moves if views else session.legal_moves()
-            for e in session.apply(legal[rng.randrange(len(legal))]):
+            seat = session.to_act
+            if views:
+                move = players[seat].choose(session.view(seat))
+            else:
+                move = players[seat].rng.choice(session.legal_moves())
+            for e in session.apply(move):
                 if isinstance(e, HandEnded):
                     hands += 1
     return n / (time.perf_counter() - start)
@@ -175,6 +181,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--hands", type=int, default=5000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--runs", type=int, default=3,
+                        help="runs of session play timed each way; the median is reported")
     parser.add_argument("--hunt", type=int, default=20000,
                         help="random deals tried in the hunt for hard positions")
     args = parser.parse_args()
@@ -185,10 +193,17 @@ def main() -> None:
         print(f"random self-play ({rules.name}): {args.hands / secs:,.0f} hands/s, "
               f"{moves / args.hands:.1f} moves/hand, {secs / moves * 1e6:.1f} µs/move")
 
+    # The machine is shared: the median of a few runs, interleaved so both see the same load.
+    rates: dict[bool, list[float]] = {False: [], True: []}
+    for _ in range(args.runs):
+        for views in (False, True):
+            rates[views].append(session_hands(args.hands // 2, RuleSet.english(), args.seed,
+                                              views=views))
     for views in (False, True):
-        rate = session_hands(args.hands // 2, RuleSet.english(), args.seed, views=views)
         how = "through each seat's view (simulate --players random)" if views else "no views"
-        print(f"random session play (english), {how}: {rate:,.0f} hands/s")
+        print(f"random session play (english), {how}: "
+              f"{statistics.median(rates[views]):,.0f} hands/s "
+              f"(median of {args.runs}: {', '.join(f'{r:,.0f}' for r in rates[views])})")
 
     positions = sample_positions(5000, args.seed)
     us = legal_listing(positions)

@@ -38,3 +38,26 @@ def test_every_view_equals_one_built_from_scratch(rules: RuleSet) -> None:
                 if seat >= 0:
                     assert list(view.hand) == sorted(iter_cards(h.hands[seat]), key=sort_key)
             session.apply(rng.choice(session.legal_moves()))
+
+
+
+@pytest.mark.parametrize(
+    "rules", [RuleSet.english(), RuleSet.russian()], ids=["english", "russian"]
+)
+def test_a_view_read_late_shows_the_position_it_was_made_in(rules: RuleSet) -> None:
+    """A view turns its numbers into cards only when read: reading it after the session has
+    moved on (cards laid and taken, a new hand dealt) must still show its own position."""
+    for seed in range(3):
+        session = Session(rules, seed)
+        rng = random.Random(seed)
+        kept: list[tuple[PlayerView, str]] = []
+        while not session.over:
+            for seat in (session.to_act, 1 - session.to_act, SPECTATOR):
+                late = session.view(seat)  # not read until the session is over
+                kept.append((late, repr(_from_scratch(session, seat))))
+                if rng.random() < 0.5:
+                    # Sometimes the table is read now, so later tables build on this one.
+                    assert session.view(seat).melds == late.melds
+            session.apply(rng.choice(session.legal_moves()))
+        for late, then in kept:
+            assert repr(late) == then

@@ -99,6 +99,7 @@ def hand_to_json(h: HandState) -> dict[str, Any]:
         "phase": h.phase.value,
         "taken": CARDS[h.taken].code if h.taken >= 0 else None,
         "must_meld": _mask_codes(h.must_meld),
+        "drawn": _mask_codes(h.drawn),
         "pair_laid": h.pair_laid,
         "out": h.out,
         "reshuffled": h.reshuffled,
@@ -126,6 +127,7 @@ def hand_from_json(rules: RuleSet, d: dict[str, Any]) -> HandState:
     h.phase = Phase(d["phase"])
     h.taken = int(Card.parse(d["taken"])) if d["taken"] else -1
     h.must_meld = _mask(d["must_meld"])
+    h.drawn = _mask(d.get("drawn", []))  # saved before it was kept: nothing marked
     h.pair_laid = bool(d["pair_laid"])
     h.out = int(d["out"])
     h.reshuffled = bool(d["reshuffled"])

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, NamedTuple
 
-from umtali.cards import CARDS, iter_cards, points_of
+from umtali.cards import CARDS, cards_of, points_of
 from umtali.errors import IllegalMoveError
 from umtali.events import (
     Discarded,
@@ -43,6 +43,15 @@ class Phase(Enum):
     OVER = "over"
 
 
+# Members the turn loop tests or sets on every move, bound once: in Python 3.11 reading
+# ``MoveKind.DRAW`` is a class attribute lookup that costs more than the test itself.
+_DRAW_PHASE, _MELD_PHASE, _OVER = Phase.DRAW, Phase.MELD, Phase.OVER
+_K_DRAW, _K_TAKE, _K_TAKE_TWO = MoveKind.DRAW, MoveKind.TAKE, MoveKind.TAKE_TWO
+_K_MELD, _K_EXTEND, _K_DISCARD = MoveKind.MELD, MoveKind.EXTEND, MoveKind.DISCARD
+_PAIR, _EXTENSION = PlayKind.PAIR, PlayKind.EXTENSION
+_DRAW_MOVE, _TAKE_MOVE, _TAKE_TWO_MOVE = Move.draw(), Move.take(), Move.take_two()
+
+
 class Play(NamedTuple):
     """What one player laid in one move, kept on that player's side of the table."""
 
@@ -58,10 +67,14 @@ class HandState:
     """The full state of one hand. Mutated only through ``apply``."""
 
     __slots__ = (
+        "_accepts",
+        "_accepts_at",
+        "_accepts_of",
         "_legal",
         "_table_view",
         "dealer",
         "discard_pile",
+        "drawn",
         "face_down",
         "hands",
         "melds",
@@ -103,6 +116,8 @@ class HandState:
         self.phase = Phase.DRAW
         #: The card taken from the discard pile this turn, or -1.
         self.taken = -1
+        #: The cards taken this turn, from the stock or the discard pile (laid since or not).
+        self.drawn = 0
         #: Cards taken with ``take 2`` that must still be melded this turn.
         self.must_meld = 0
         self.pair_laid = False
@@ -114,6 +129,11 @@ class HandState:
         self.turns = 0
         self.reason: HandEnd | None = None
         self._legal: list[Move] | None = None
+        # What the table's melds accept, for the melds list ``_accepts_of`` holding as many
+        # melds as there were plays at ``_accepts_at`` (a card laid always adds a play).
+        self._accepts = 0
+        self._accepts_at = -1
+        self._accepts_of: list[Meld] | None = None
         #: The public table as views show it, kept by ``umtali.view`` for the next view.
         self._table_view: TableView | None = None
 
@@ -185,6 +205,16 @@ class HandState:
             m |= meld.cards
         return m
 
+    def table_accepts(self) -> int:
+        """The cards some meld on the table would take as an extension."""
+        melds, at = self.melds, len(self.plays)
+        if self._accepts_of is not melds or self._accepts_at != at:
+            acc = 0
+            for m in melds:
+                acc |= m.accepts
+            self._accepts, self._accepts_of, self._accepts_at = acc, melds, at
+        return self._accepts
+
     def meld_of(self, card: int) -> int:
         """Index of the logical meld holding ``card``, or -1."""
         bit = 1 << card
@@ -213,9 +243,10 @@ class HandState:
         return self._legal
 
     def _generate(self) -> list[Move]:
-        if self.phase is Phase.DRAW:
+        phase = self.phase
+        if phase is _DRAW_PHASE:
             return self._draw_moves()
-        if self.phase is Phase.OVER:
+        if phase is _OVER:
             return []
         hand = self.hands[self.turn]
         if self.pair_laid:
@@ -227,9 +258,9 @@ class HandState:
         memo: Memo = {}
         # Under compulsory melding the turn may end only when no meld but a pair is possible.
         can_end = not must
-        for opt in meld_options(hand, melds, self.optional):
+        for opt in meld_options(hand, melds, self.optional, self.table_accepts()):
             kind, cards, index = opt
-            if kind is PlayKind.PAIR:
+            if kind is _PAIR:
                 if must and hand & ~cards & must:
                     continue
             else:
@@ -239,26 +270,27 @@ class HandState:
                     if not can_meld_all(h2, m2, must, self.optional, memo):
                         continue
             if index < 0:
-                moves.append(Move(MoveKind.MELD, cards))
+                moves.append(Move(_K_MELD, cards))
             else:
                 card = cards.bit_length() - 1
                 moves.append(
-                    Move(MoveKind.EXTEND, cards, canonical_target(melds[index], card))
+                    Move(_K_EXTEND, cards, canonical_target(melds[index], card))
                 )
         if can_end:
             moves.extend(self._discards(hand))
         return moves
 
     def _draw_moves(self) -> list[Move]:
-        moves = [Move.draw()] if self.stock else []
+        moves = [_DRAW_MOVE] if self.stock else []
         pile = self.discard_pile
         if pile and not self.face_down:
-            moves.append(Move.take())
+            moves.append(_TAKE_MOVE)
             if len(pile) >= 2:
                 two = (1 << pile[-1]) | (1 << pile[-2])
                 hand = self.hands[self.turn] | two
-                if can_meld_all(hand, tuple(self.melds), two, self.optional):
-                    moves.append(Move.take_two())
+                melds = tuple(self.melds)
+                if can_meld_all(hand, melds, two, self.optional, None, self.table_accepts()):
+                    moves.append(_TAKE_TWO_MOVE)
         return moves
 
     def _discards(self, hand: int) -> list[Move]:
@@ -276,11 +308,14 @@ class HandState:
 
     def canonical(self, move: Move) -> Move:
         """The listed form of ``move``: an extension may name any card of its meld."""
-        if move.kind is MoveKind.EXTEND and 0 <= move.target < 52:
+        if move.kind is _K_EXTEND and 0 <= move.target < 52:
             i = self.meld_of(move.target)
             if i >= 0:
                 card = move.cards.bit_length() - 1
-                return move._replace(target=canonical_target(self.melds[i], card))
+                target = canonical_target(self.melds[i], card)
+                # A listed move is its own canonical form: keep it, so it is found by identity.
+                if target != move.target:
+                    return move._replace(target=target)
         return move
 
     def is_legal(self, move: Move) -> bool:
@@ -290,8 +325,12 @@ class HandState:
 
     def apply(self, move: Move) -> list[Event]:
         """Validate and play ``move`` for the player to act; return what happened."""
-        move = self.canonical(move)
-        if move not in self.legal_moves():
+        if move.kind is _K_EXTEND:
+            move = self.canonical(move)
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_moves()
+        if move not in legal:
             from umtali.explain import why_illegal
 
             raise IllegalMoveError(why_illegal(self, move))
@@ -302,33 +341,38 @@ class HandState:
         p = self.turn
         events: list[Event] = []
         kind = move.kind
-        if kind is MoveKind.DRAW:
-            card = self.stock.pop()
-            self.hands[p] |= 1 << card
-            self.progress = True
-            self.phase = Phase.MELD
-            events.append(DrewFromStock(p, CARDS[card]))
-        elif kind is MoveKind.TAKE:
-            card = self.discard_pile.pop()
-            self.hands[p] |= 1 << card
-            self.taken = card
-            self.phase = Phase.MELD
-            events.append(TookDiscard(p, (CARDS[card],)))
-        elif kind is MoveKind.TAKE_TWO:
-            first = self.discard_pile.pop()
-            second = self.discard_pile.pop()
-            self.hands[p] |= (1 << first) | (1 << second)
-            self.taken = first
-            self.must_meld = (1 << first) | (1 << second)
-            self.phase = Phase.MELD
-            events.append(TookDiscard(p, (CARDS[first], CARDS[second]), 2))
-        elif kind is MoveKind.DISCARD:
+        # The commonest first: a discard ends nearly every turn, most turns draw from the stock.
+        if kind is _K_DISCARD:
             card = move.cards.bit_length() - 1
             self.hands[p] &= ~move.cards
             self.discard_pile.append(card)
             self.face_down = move.face_down
             events.append(Discarded(p, CARDS[card], move.face_down))
             self._end_turn(events, discarded=True)
+        elif kind is _K_DRAW:
+            card = self.stock.pop()
+            self.hands[p] |= 1 << card
+            self.drawn = 1 << card
+            self.progress = True
+            self.phase = _MELD_PHASE
+            events.append(DrewFromStock(p, CARDS[card]))
+        elif kind is _K_TAKE:
+            card = self.discard_pile.pop()
+            self.hands[p] |= 1 << card
+            self.drawn = 1 << card
+            self.taken = card
+            self.phase = _MELD_PHASE
+            events.append(TookDiscard(p, (CARDS[card],)))
+        elif kind is _K_TAKE_TWO:
+            first = self.discard_pile.pop()
+            second = self.discard_pile.pop()
+            two = (1 << first) | (1 << second)
+            self.hands[p] |= two
+            self.drawn = two
+            self.taken = first
+            self.must_meld = two
+            self.phase = _MELD_PHASE
+            events.append(TookDiscard(p, (CARDS[first], CARDS[second]), 2))
         else:
             self._lay(move, events)
             if not self.hands[p]:
@@ -341,12 +385,12 @@ class HandState:
         self.hands[p] &= ~cards
         self.must_meld &= ~cards
         self.progress = True
-        if move.kind is MoveKind.EXTEND:
+        if move.kind is _K_EXTEND:
             card = cards.bit_length() - 1
             index = self.meld_of(move.target)
             self.melds[index] = extended(self.melds[index], card)
             pts = CARDS[card].points
-            self.plays.append(Play(p, PlayKind.EXTENSION, cards, index, pts))
+            self.plays.append(Play(p, _EXTENSION, cards, index, pts))
             events.append(Extended(p, CARDS[card], CARDS[move.target], pts))
         else:
             kind = classify(cards)
@@ -354,9 +398,9 @@ class HandState:
             self.melds.append(new_meld(kind, cards))
             pts = play_points(kind, cards)
             self.plays.append(Play(p, kind, cards, len(self.melds) - 1, pts))
-            if kind is PlayKind.PAIR:
+            if kind is _PAIR:
                 self.pair_laid = True
-            events.append(Melded(p, kind, tuple(CARDS[c] for c in iter_cards(cards)), pts))
+            events.append(Melded(p, kind, cards_of(cards), pts))
         self.points[p] += pts
 
     # -- turns ----------------------------------------------------------------------------
@@ -385,10 +429,11 @@ class HandState:
     def _begin_turn(self, player: int, events: list[Event]) -> None:
         self.turn = player
         self.taken = -1
+        self.drawn = 0
         self.must_meld = 0
         self.pair_laid = False
         self.progress = False
-        self.phase = Phase.DRAW
+        self.phase = _DRAW_PHASE
         if self.stock:
             return
         pile = self.discard_pile

@@ -12,10 +12,10 @@ from itertools import combinations
 from typing import Final, NamedTuple
 
 from umtali.cards import (
-    CARDS,
     JACK,
     JACKS,
     KING,
+    POINTS,
     QUEEN,
     RANK_MASK,
     SUIT_MASK,
@@ -43,6 +43,13 @@ class Shape(Enum):
     SET = "set"  # a group, including a group of jacks
     JACK = "jack"  # a lone jack, not yet extended
     PAIR = "pair"  # takes no extension
+
+
+# Members read in the search's inner loops, bound once: in Python 3.11 each ``Shape.RUN``
+# read is a class attribute lookup that costs more than the test it serves.
+_SEQUENCE, _GROUP, _MARRIAGE = PlayKind.SEQUENCE, PlayKind.GROUP, PlayKind.MARRIAGE
+_JACK, _PAIR = PlayKind.JACK, PlayKind.PAIR
+_RUN, _SET, _JACK_SHAPE, _PAIR_SHAPE = Shape.RUN, Shape.SET, Shape.JACK, Shape.PAIR
 
 
 class Meld(NamedTuple):
@@ -80,26 +87,26 @@ def _jack_accepts(jack: int) -> int:
 
 def new_meld(kind: PlayKind, cards: int) -> Meld:
     """The logical meld that a new meld of ``kind`` starts."""
-    if kind is PlayKind.SEQUENCE or kind is PlayKind.MARRIAGE:
-        return Meld(Shape.RUN, cards, _run_accepts(cards))
-    if kind is PlayKind.GROUP:
-        rank = CARDS[(cards & -cards).bit_length() - 1].rank
-        return Meld(Shape.SET, cards, RANK_MASK[rank] & ~cards)
-    if kind is PlayKind.JACK:
-        return Meld(Shape.JACK, cards, _jack_accepts(cards.bit_length() - 1))
-    if kind is PlayKind.PAIR:
-        return Meld(Shape.PAIR, cards, 0)
+    if kind is _SEQUENCE or kind is _MARRIAGE:
+        return Meld(_RUN, cards, _run_accepts(cards))
+    if kind is _GROUP:
+        rank = ((cards & -cards).bit_length() - 1) % 13 + 1
+        return Meld(_SET, cards, RANK_MASK[rank] & ~cards)
+    if kind is _JACK:
+        return Meld(_JACK_SHAPE, cards, _jack_accepts(cards.bit_length() - 1))
+    if kind is _PAIR:
+        return Meld(_PAIR_SHAPE, cards, 0)
     raise ValueError(f"not a new meld: {kind}")
 
 
 def rebuilt(shape: Shape, cards: int) -> Meld:
     """A logical meld from its shape and cards: what it accepts follows from them."""
-    if shape is Shape.RUN:
+    if shape is _RUN:
         return Meld(shape, cards, _run_accepts(cards))
-    if shape is Shape.SET:
-        rank = CARDS[(cards & -cards).bit_length() - 1].rank
+    if shape is _SET:
+        rank = ((cards & -cards).bit_length() - 1) % 13 + 1
         return Meld(shape, cards, RANK_MASK[rank] & ~cards)
-    if shape is Shape.JACK:
+    if shape is _JACK_SHAPE:
         return Meld(shape, cards, _jack_accepts(cards.bit_length() - 1))
     return Meld(shape, cards, 0)
 
@@ -107,35 +114,36 @@ def rebuilt(shape: Shape, cards: int) -> Meld:
 def extended(meld: Meld, card: int) -> Meld:
     """The logical meld after ``card`` extends it (the caller checked ``meld.accepts``)."""
     cards = meld.cards | (1 << card)
-    if meld.shape is Shape.RUN:
-        return Meld(Shape.RUN, cards, _run_accepts(cards))
-    if meld.shape is Shape.SET:
-        return Meld(Shape.SET, cards, meld.accepts & ~(1 << card))
+    if meld.shape is _RUN:
+        return Meld(_RUN, cards, _run_accepts(cards))
+    if meld.shape is _SET:
+        return Meld(_SET, cards, meld.accepts & ~(1 << card))
     # A lone jack's first extension decides for good: a jack makes a group, 10 or Q a run.
     if (1 << card) & JACKS:
-        return Meld(Shape.SET, cards, JACKS & ~cards)
-    return Meld(Shape.RUN, cards, _run_accepts(cards))
+        return Meld(_SET, cards, JACKS & ~cards)
+    return Meld(_RUN, cards, _run_accepts(cards))
 
 
 def classify(cards: int) -> PlayKind | None:
     """The kind of new meld these cards form, or None. Pairs are classified whenever legal."""
     n = cards.bit_count()
     if n == 1:
-        return PlayKind.JACK if cards & JACKS else None
-    first = CARDS[(cards & -cards).bit_length() - 1]
-    if cards & RANK_MASK[first.rank] == cards:
-        if first.rank == JACK:
+        return _JACK if cards & JACKS else None
+    first = (cards & -cards).bit_length() - 1
+    rank = first % 13 + 1
+    if cards & RANK_MASK[rank] == cards:
+        if rank == JACK:
             return None
         if n == 2:
-            return PlayKind.PAIR
-        return PlayKind.GROUP if n <= 4 else None
-    if cards & SUIT_MASK[first.suit] != cards:
+            return _PAIR
+        return _GROUP if n <= 4 else None
+    if cards & SUIT_MASK[first // 13] != cards:
         return None
     if n == 2:
-        return PlayKind.MARRIAGE if cards & KINGS and cards & QUEENS else None
+        return _MARRIAGE if cards & KINGS and cards & QUEENS else None
     run = ((1 << n) - 1) << first
     if cards == run and cards & SEQ_CARDS == cards:
-        return PlayKind.SEQUENCE
+        return _SEQUENCE
     return None
 
 
@@ -189,7 +197,12 @@ def cover(hand: int) -> int:
     # J, Q, K bits are clear in ``s``, so a run never crosses from one suit to the next.
     r3 = s & (s >> 1) & (s >> 2)
     out = r3 | (r3 << 1) | (r3 << 2)
-    g = _ranks_with_three(hand)
+    # ``_ranks_with_three``, written out: this runs for every position listed or searched.
+    a = hand & _SUIT13
+    b = (hand >> 13) & _SUIT13
+    c = (hand >> 26) & _SUIT13
+    d = (hand >> 39) & _SUIT13
+    g = ((a & b & (c | d)) | (c & d & (a | b))) & _NOT_JACK_RANK
     if g:
         out |= (g | (g << 13) | (g << 26) | (g << 39)) & hand
     qk = hand & (hand >> 1) & _QUEEN_BITS
@@ -207,17 +220,17 @@ def new_melds(hand: int) -> list[tuple[PlayKind, int]]:
             pattern = (s >> (suit * 13)) & 0x3FF
             if pattern:
                 shift = suit * 13
-                out.extend((PlayKind.SEQUENCE, r << shift) for r in _RUNS_BY_PATTERN[pattern])
+                out.extend((_SEQUENCE, r << shift) for r in _RUNS_BY_PATTERN[pattern])
     g = _ranks_with_three(hand)
     while g:
         low = g & -g
         rank = low.bit_length()
-        out.extend((PlayKind.GROUP, m) for m in _GROUPS_BY_CARDS[hand & RANK_MASK[rank]])
+        out.extend((_GROUP, m) for m in _GROUPS_BY_CARDS[hand & RANK_MASK[rank]])
         g ^= low
     qk = hand & (hand >> 1) & _QUEEN_BITS
     while qk:
         low = qk & -qk
-        out.append((PlayKind.MARRIAGE, low | (low << 1)))
+        out.append((_MARRIAGE, low | (low << 1)))
         qk ^= low
     return out
 
@@ -249,6 +262,8 @@ def meldable(hand: int, table_accepts: int) -> bool:
 def play_points(kind: PlayKind, cards: int) -> int:
     """Points a play scores for the player who laid it: marriage K and Q count double."""
     pts = 0
-    for c in iter_cards(cards):
-        pts += CARDS[c].points
-    return pts * 2 if kind is PlayKind.MARRIAGE else pts
+    while cards:
+        low = cards & -cards
+        pts += POINTS[low.bit_length() - 1]
+        cards ^= low
+    return pts * 2 if kind is _MARRIAGE else pts

@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from umtali.cards import ACE, CARDS, iter_cards
 from umtali.errors import IllegalMoveError
@@ -23,11 +22,12 @@ from umtali.events import (
 )
 from umtali.hand import HandState, Phase
 from umtali.melds import PlayKind
-from umtali.moves import Move
+from umtali.moves import Move, MoveKind
 from umtali.rules import RuleSet
+from umtali.view import PlayerView
 
-if TYPE_CHECKING:
-    from umtali.view import PlayerView
+# Bound once: a class attribute lookup on every move costs more than the test itself.
+_EXTEND, _OVER = MoveKind.EXTEND, Phase.OVER
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +133,7 @@ class Session:
     @property
     def to_act(self) -> int:
         """The seat to act, or -1 when the session is over."""
-        return -1 if self.over else self.hand.turn
+        return self.hand.turn if self.winner < 0 else -1
 
     @property
     def dealer(self) -> int:
@@ -157,32 +157,33 @@ class Session:
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may see; ``umtali.view.SPECTATOR`` gives the public table."""
-        from umtali.view import PlayerView
-
         return PlayerView.of(self, seat)
 
     # -- playing ----------------------------------------------------------------------------
 
     def apply(self, move: Move, seat: int | None = None) -> list[Event]:
         """Play ``move`` for the seat to act (checked against ``seat`` when given)."""
-        if self.over:
+        if self.winner >= 0:
             raise IllegalMoveError("the session is over")
-        if seat is not None and seat != self.hand.turn:
+        hand = self.hand
+        if seat is not None and seat != hand.turn:
             raise IllegalMoveError("it is not your turn")
-        move = self.hand.canonical(move)
-        events = self.hand.apply(move)
+        if move.kind is _EXTEND:
+            move = hand.canonical(move)  # the listed form is the one kept
+        events = hand.apply(move)
         self.moves.append(move)
-        if len(self._move_texts) == len(self.moves) - 1:
-            self._move_texts.append(str(move))
-        if self.hand.phase is Phase.OVER:
+        if hand.phase is _OVER:
             self._hand_over(events)
         return events
 
     def move_texts(self) -> list[str]:
-        """The move list in the notation (kept as moves are made: saving is frequent)."""
-        if len(self._move_texts) != len(self.moves):
-            self._move_texts = [str(m) for m in self.moves]
-        return list(self._move_texts)
+        """The move list in the notation. Saving is frequent, so the texts are kept, each
+        written the first time it is asked for: self-play that never saves writes none."""
+        texts, moves = self._move_texts, self.moves
+        if len(texts) > len(moves):
+            del texts[len(moves):]
+        texts.extend(str(m) for m in moves[len(texts):])
+        return list(texts)
 
     def apply_text(self, text: str, seat: int | None = None) -> list[Event]:
         return self.apply(Move.parse(text), seat)
