@@ -9,7 +9,10 @@ import logging
 import multiprocessing
 import os
 import signal
+import subprocess
+import sys
 import threading
+import time
 from collections.abc import Callable
 
 import pytest
@@ -28,11 +31,13 @@ from umtali.view import PlayerView
 
 
 def _gone(pid: int) -> bool:
+    """Whether the process ended (an ended one not yet reaped by its parent counts)."""
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except (ProcessLookupError, FileNotFoundError):
         return True
-    return False
 
 
 def _a_discard(seed: int) -> tuple[HardPlayer, PlayerView]:
@@ -105,6 +110,44 @@ async def test_a_worker_killed_with_a_decision_costs_one_retry() -> None:
     finally:
         await thinking.close()
     assert _gone(pid)
+
+
+_STARTS_A_POOL = """
+import asyncio, sys, time
+from cogs.umtali.thinking import Thinking
+from umtali.players import RandomPlayer
+from umtali.rules import RuleSet
+from umtali.session import Session
+
+async def main():
+    thinking = Thinking(2)
+    thinking.warm()
+    await thinking.choose(RandomPlayer(), Session(RuleSet.named("english"), 1).view(0))
+    while len(thinking.worker_pids()) < 2:
+        await asyncio.sleep(0.05)
+    print(*thinking.worker_pids(), flush=True)
+    time.sleep(60)
+
+asyncio.run(main())
+"""
+
+
+def test_workers_end_when_the_bot_is_killed() -> None:
+    with subprocess.Popen([sys.executable, "-c", _STARTS_A_POOL], stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, text=True) as bot:
+        try:
+            assert bot.stdout is not None
+            pids = [int(p) for p in bot.stdout.readline().split()]
+            assert len(pids) == 2 and all(not _gone(pid) for pid in pids)
+        finally:
+            bot.kill()
+    deadline = time.monotonic() + 10
+    while not all(_gone(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = [pid for pid in pids if not _gone(pid)]
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)  # leave nothing behind, even when failing
+    assert not left
 
 
 def _die(player: Player, view: PlayerView) -> tuple[Move, Player]:

@@ -23,6 +23,7 @@ import logging
 import multiprocessing
 import os
 import signal
+import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -46,6 +47,16 @@ def _worker_started() -> None:
         os.nice(WORKER_NICENESS)
     # Ctrl-C in a terminal reaches the whole process group; the bot closes the pool itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_with_parent, daemon=True).start()
+
+
+def _exit_with_parent() -> None:
+    # A worker holds both ends of the pipe it takes decisions from, so it would wait on it
+    # for ever after the bot was killed (by SIGKILL, or for lack of memory).
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        parent.join()
+        os._exit(0)
 
 
 def decide(player: Player, view: PlayerView) -> tuple[Move, Player]:
@@ -124,7 +135,7 @@ class Thinking:
             broken.shutdown(wait=False, cancel_futures=True)
 
     async def close(self) -> None:
-        """Stop the workers (a search under way is waited for: it ends within a second)."""
+        """Stop the workers (a decision under way is waited for: a few tenths of a second)."""
         self._closed = True
         pool, self._pool = self._pool, None
         if pool is not None:
