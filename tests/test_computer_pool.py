@@ -14,12 +14,15 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
-from bot import UmtaliBot
+from bot import Settings, UmtaliBot
 from cogs.umtali import thinking as thinking_module
+from cogs.umtali.service import MatchService
 from cogs.umtali.thinking import Thinking
+from data.store import Store
 from tests.discord_helpers import World, flush, play_out
 from umtali.ai import LEVELS, HardPlayer
 from umtali.ai.resume import player_seed
@@ -232,9 +235,28 @@ async def test_the_hard_computer_plays_through_the_pool_and_a_dead_worker(
     assert isinstance(kept, HardPlayer) and isinstance(computer, HardPlayer)
     assert vars(kept.memory) == vars(computer.memory)
 
-    # Closed with the bot: no worker is left.
+    # Closed with the matches: no worker is left.
     pids = thinking.worker_pids()
     assert pids
-    await world.bot.close()
+    await svc.close()
+    assert all(_gone(pid) for pid in pids)
+    assert multiprocessing.active_children() == []
+
+
+async def test_the_pool_is_closed_with_the_bot(tmp_path: Path) -> None:
+    # The bot's matches without its cog: closing a bot unloads its extension's modules, and
+    # the next tests would find two copies of them.
+    bot = UmtaliBot(Settings(token="test", db_path=tmp_path / "umtali.sqlite3"),
+                    sync_commands=False, timers=False)
+    bot.store = await Store.open(tmp_path / "umtali.sqlite3")
+    bot.matches = MatchService(bot, bot.store, pictures=False)
+    thinking = bot.matches.computers.thinking
+    thinking.warm()
+    deadline = time.monotonic() + 30
+    while len(thinking.worker_pids()) < thinking.workers and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    pids = thinking.worker_pids()
+    assert pids
+    await bot.close()
     assert all(_gone(pid) for pid in pids)
     assert multiprocessing.active_children() == []
