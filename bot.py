@@ -66,6 +66,8 @@ class Settings:
     db_path: Path = DEFAULT_DB_PATH
     dev_guild_id: int | None = None
     log_level: str = DEFAULT_LOG_LEVEL
+    #: Worker processes where the hard computer thinks; None: the default (cogs.umtali.thinking).
+    thinking_workers: int | None = None
 
 
 def _get(environ: Mapping[str, str], name: str) -> str:
@@ -77,7 +79,7 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
     """Read the settings from ``environ``; empty values count as unset.
 
     Raises SettingsError for a missing DISCORD_TOKEN, an invalid UMTALI_DEV_GUILD_ID
-    or an unknown UMTALI_LOG_LEVEL.
+    or UMTALI_THINKING_WORKERS, or an unknown UMTALI_LOG_LEVEL.
     """
     token = _get(environ, "DISCORD_TOKEN")
     if not token:
@@ -109,7 +111,15 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
             f"not {_get(environ, 'UMTALI_LOG_LEVEL')!r}."
         )
 
-    return Settings(token=token, db_path=db_path, dev_guild_id=dev_guild_id, log_level=log_level)
+    workers_text = _get(environ, "UMTALI_THINKING_WORKERS")
+    if workers_text and not (workers_text.isascii() and workers_text.isdigit()
+                             and 1 <= int(workers_text) <= 64):
+        raise SettingsError(f"UMTALI_THINKING_WORKERS must be a whole number from 1 to 64 or "
+                            f"empty, not {workers_text!r}.")
+    thinking_workers = int(workers_text) if workers_text else None
+
+    return Settings(token=token, db_path=db_path, dev_guild_id=dev_guild_id, log_level=log_level,
+                    thinking_workers=thinking_workers)
 
 
 class UmtaliTree(app_commands.CommandTree[commands.Bot]):
@@ -151,7 +161,8 @@ class UmtaliBot(commands.Bot):
             self.store = await Store.open(self.settings.db_path)
         store = self.store
         self.matches = MatchService(self, store, clock=self.clock,
-                                    computer_pause=self.computer_pause)
+                                    computer_pause=self.computer_pause,
+                                    thinking_workers=self.settings.thinking_workers)
         restored = await self.matches.load_active()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.tree.set_translator(UmtaliTranslator())

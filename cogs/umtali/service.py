@@ -9,7 +9,6 @@ turn deadlines the clock's (``cogs.umtali.clock``).
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import logging
 import secrets
@@ -38,7 +37,6 @@ from umtali.errors import UmtaliError
 from umtali.events import DealerChosen, Event
 from umtali.i18n import Text, Tr
 from umtali.moves import Move
-from umtali.players import Player
 from umtali.rules import RuleSet
 from umtali.session import Session
 
@@ -63,7 +61,7 @@ class Outcome:
 class MatchService:
     def __init__(self, client: discord.Client, store: Store,
                  clock: Callable[[], float] = time.time, computer_pause: float = 1.5,
-                 pictures: bool = True) -> None:
+                 pictures: bool = True, thinking_workers: int | None = None) -> None:
         self.client = client
         #: Whether tables and hands carry their pictures (the text is always there).
         self.pictures = pictures
@@ -78,7 +76,7 @@ class MatchService:
         #: the ephemeral panels in step with them).
         self.hand_listeners: list[Callable[[LiveMatch], Awaitable[None]]] = []
         self.delivery = Delivery(self)
-        self.computers = Computers(self, computer_pause)
+        self.computers = Computers(self, computer_pause, thinking_workers)
 
     # -- loading and starting -------------------------------------------------------------
 
@@ -185,16 +183,14 @@ class MatchService:
 
     async def computer_move(
         self, live: LiveMatch, seat: int,
-        player_of: Callable[[LiveMatch, int], Awaitable[Player]],
+        choose: Callable[[LiveMatch, int], Awaitable[Move]],
     ) -> Outcome | None:
-        """The computer's next move, chosen and applied under the match's lock; None when it
-        is no longer the computer's turn."""
+        """The computer's next move, chosen (by ``choose``) and applied under the match's
+        lock; None when it is no longer the computer's turn."""
         async with live.lock:
             if live.over or live.session.to_act != seat:
                 return None
-            player = await player_of(live, seat)
-            # Searching takes a while: think in a thread so other matches go on.
-            move = await asyncio.to_thread(player.choose, live.session.view(seat))
+            move = await choose(live, seat)
             return await self._apply(live, seat, move)
 
     async def _apply(self, live: LiveMatch, seat: int, move: Move) -> Outcome:

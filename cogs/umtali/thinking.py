@@ -1,0 +1,142 @@
+"""Where the ``hard`` computer thinks: a small pool of worker processes, off the bot's process.
+
+A search runs pure Python for a tenth of a second or more; in a thread it holds the interpreter
+lock, and every other match's event loop waits its turn for it (with four players thinking, a
+wake-up was 29 ms late at the median, 114 ms at p99). In another process it takes nothing from
+the loop.
+
+Each decision ships the player (its memory of the hand) and the view to a worker and gets back
+the move with the player as the move left it: the worker keeps nothing, so any worker can take
+any decision, a worker that dies loses nothing, and the move is the one the player would have
+chosen in this process. Shipping costs about a kilobyte and a tenth of a millisecond each way.
+
+A worker that dies (killed, out of memory) breaks the whole pool: it is replaced and the
+decision tried once more; should that fail too, the player decides in this process, as it
+did before the pool.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import os
+import signal
+import threading
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from umtali.moves import Move
+from umtali.players import Player
+from umtali.view import PlayerView
+
+log = logging.getLogger(__name__)
+
+#: Worker processes by default: two at most, so that a small machine keeps a core for the bot.
+DEFAULT_WORKERS = max(1, min(2, os.cpu_count() or 1))
+
+#: How much workers lower their priority: when cores are short, the bot's own process (the
+#: event loop every match waits on) runs first, and searches take what is left.
+WORKER_NICENESS = 10
+
+
+def _worker_started() -> None:
+    # Where that is not allowed, searches run at the bot's priority.
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)
+    # Ctrl-C in a terminal reaches the whole process group; the bot closes the pool itself.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_with_parent, daemon=True).start()
+
+
+def _exit_with_parent() -> None:
+    # A worker holds both ends of the pipe it takes decisions from, so it would wait on it
+    # for ever after the bot was killed (by SIGKILL, or for lack of memory).
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        parent.join()
+        os._exit(0)
+
+
+def decide(player: Player, view: PlayerView) -> tuple[Move, Player]:
+    """In a worker: the player's move, and the player as choosing it left it."""
+    return player.choose(view), player
+
+
+class Thinking:
+    """A bounded pool of worker processes, started at the first decision sent to it."""
+
+    def __init__(self, workers: int = DEFAULT_WORKERS) -> None:
+        if workers < 1:
+            raise ValueError(f"at least one thinking worker is needed, not {workers}")
+        self.workers = workers
+        self._pool: ProcessPoolExecutor | None = None
+        self._closed = False
+        #: Decisions tried again after a worker died, and decisions made in this process after
+        #: a second failure (counted for the log and the tests).
+        self.retries = 0
+        self.fallbacks = 0
+        #: Decisions under way in the workers.
+        self.deciding = 0
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # Spawned, not forked: a fork would copy the event loop, its threads and the
+            # database connection in whatever state they are in at that moment.
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_worker_started)
+        return self._pool
+
+    def warm(self) -> None:
+        """Start the workers now (they take a few tenths of a second to import the game), so
+        that the first decision does not wait for them."""
+        if self._pool is None and not self._closed:
+            pool = self._executor()
+            for _ in range(self.workers):
+                pool.submit(os.getpid)
+
+    def worker_pids(self) -> list[int]:
+        """The worker processes' ids (tests kill one)."""
+        pool = self._pool
+        return [] if pool is None else list(pool._processes or {})
+
+    async def choose(self, player: Player, view: PlayerView) -> tuple[Move, Player]:
+        """The move ``player`` chooses on ``view``, and the player as that left it (``player``
+        itself is left as it was)."""
+        loop = asyncio.get_running_loop()
+        for attempt in (1, 2):
+            if self._closed:
+                break
+            pool = self._executor()
+            self.deciding += 1
+            try:
+                return await loop.run_in_executor(pool, decide, player, view)
+            except (BrokenProcessPool, OSError) as e:
+                self._replace(pool)
+                if attempt == 1:
+                    self.retries += 1
+                    log.warning("a thinking worker died (%s); the decision is tried again "
+                                "in a new pool", e or type(e).__name__)
+                else:
+                    self.fallbacks += 1
+                    log.warning("the thinking pool failed twice (%s); the computer decides "
+                                "in the bot's process", e or type(e).__name__)
+            finally:
+                self.deciding -= 1
+        move = await asyncio.to_thread(player.choose, view)
+        return move, player
+
+    def _replace(self, broken: ProcessPoolExecutor) -> None:
+        # Several decisions see the same pool break: the first one to get here replaces it.
+        if self._pool is broken:
+            self._pool = None
+            broken.shutdown(wait=False, cancel_futures=True)
+
+    async def close(self) -> None:
+        """Stop the workers (a decision under way is waited for: a few tenths of a second)."""
+        self._closed = True
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
