@@ -214,4 +214,46 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
         """ALTER TABLE member_prefs ADD COLUMN language TEXT NOT NULL DEFAULT ''""",
         """ALTER TABLE guild_settings ADD COLUMN language TEXT NOT NULL DEFAULT ''""",
     ),
+    # 8: fair deals, time controls and seasons.
+    # ``salt``/``commitment``: the session's seed is committed to (SHA-256 of seed and salt)
+    # before any card is dealt, and both are revealed when it ends. ``time_control``: a preset
+    # name ('' for a match made before presets: its turn timer alone); ``reserve0/1``: each
+    # seat's time bank left, in seconds. Ratings before and after each rated session, for the
+    # final card. Seasons: each server's open and past seasons, and each season's ratings.
+    (
+        """ALTER TABLE matches ADD COLUMN salt TEXT NOT NULL DEFAULT ''""",
+        """ALTER TABLE matches ADD COLUMN commitment TEXT NOT NULL DEFAULT ''""",
+        """ALTER TABLE matches ADD COLUMN time_control TEXT NOT NULL DEFAULT ''""",
+        """ALTER TABLE matches ADD COLUMN reserve0 REAL NOT NULL DEFAULT 0""",
+        """ALTER TABLE matches ADD COLUMN reserve1 REAL NOT NULL DEFAULT 0""",
+        """ALTER TABLE challenges ADD COLUMN time_control TEXT NOT NULL DEFAULT ''""",
+        """ALTER TABLE guild_settings ADD COLUMN time_control TEXT NOT NULL DEFAULT ''""",
+        """ALTER TABLE guild_settings ADD COLUMN seasons TEXT NOT NULL DEFAULT 'off'""",
+        """ALTER TABLE guild_settings ADD COLUMN season_channel_id INTEGER""",
+        """ALTER TABLE session_players ADD COLUMN rating_before REAL""",
+        """ALTER TABLE session_players ADD COLUMN rating_after REAL""",
+        # ``ended_at`` is set once, by whichever process ends the season first; ``announced``
+        # once its summary is posted.
+        """CREATE TABLE seasons (
+            guild_id INTEGER NOT NULL,
+            season TEXT NOT NULL,
+            started_at REAL NOT NULL,
+            ended_at REAL,
+            announced INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (guild_id, season)
+        ) WITHOUT ROWID""",
+        """CREATE TABLE season_ratings (
+            guild_id INTEGER NOT NULL,
+            season TEXT NOT NULL,
+            user_id INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            mu REAL NOT NULL,
+            sigma REAL NOT NULL,
+            ordinal REAL NOT NULL,
+            sessions_won INTEGER NOT NULL DEFAULT 0,
+            sessions_lost INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (guild_id, season, user_id)
+        ) WITHOUT ROWID""",
+        """CREATE INDEX season_board ON season_ratings (guild_id, season, ordinal DESC, user_id)""",
+    ),
 )

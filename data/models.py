@@ -17,6 +17,11 @@ class GuildSettings:
     pictures: bool = True
     #: The language of its matches' public messages ('': the server's own preferred locale).
     language: str = ""
+    #: Its challenges' time control preset ('': from ``turn_timer``, as before presets).
+    time_control: str = ""
+    #: 'off', 'monthly' or 'quarterly'; and where a season's summary is posted (None: nowhere).
+    seasons: str = "off"
+    season_channel_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +91,12 @@ class MatchRow:
     how: str | None
     #: The match's channel refused the bot for good: the match goes on in the players' DMs.
     channel_lost: bool = False
+    #: The seed's salt (secret until the session ends) and the published commitment to both.
+    salt: str = ""
+    commitment: str = ""
+    #: The time control preset ('' for a match from before presets) and each seat's reserve.
+    time_control: str = ""
+    reserves: tuple[float, float] = (0.0, 0.0)
 
 
 @dataclass(frozen=True, slots=True)

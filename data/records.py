@@ -19,7 +19,6 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 import aiosqlite
-from openskill.models import PlackettLuce
 
 from data.db import Database, Tx
 from data.models import (
@@ -32,6 +31,8 @@ from data.models import (
     Rating,
     SessionLine,
 )
+from data.ratings import MODEL
+from data.seasons import current_season, rate_season
 from umtali.codec import deal_from_json
 from umtali.events import HandEnded, Melded
 from umtali.melds import PlayKind
@@ -46,7 +47,6 @@ GLOBAL = 0
 PER_PAGE = 10
 #: How a session ends when its loser forfeits it.
 FORFEITS = ("resigned", "timed out")
-MODEL = PlackettLuce()
 
 
 # -- what a session adds ------------------------------------------------------------------
@@ -212,24 +212,45 @@ async def _count(tx: Tx, match_id: int) -> bool:
          *(getattr(added[seat], c) for c in _COLS), at)
         for seat in people for scope in scopes], _STATS_TAIL)
     if not practice and ids[0] != ids[1]:
-        await _rate(tx, scopes, ids, row["winner_seat"])
+        moved = await _rate(tx, scopes, ids, row["winner_seat"])
+        for seat in people:  # as the server's board shows them, for the session's final card
+            await tx.execute(
+                "UPDATE session_players SET rating_before = ?, rating_after = ? "
+                "WHERE match_id = ? AND seat = ?", (*moved[(scopes[0], ids[seat])], match_id,
+                                                    seat))
+        await _rate_season(tx, row, ids, at)
     return True
 
 
-async def _rate(tx: Tx, scopes: tuple[int, int], ids: tuple[int, int], winner: int) -> None:
-    """Both players' ratings in each scope, after ``winner`` beat the other."""
+async def _rate_season(tx: Tx, row: aiosqlite.Row, ids: tuple[int, int], at: float) -> None:
+    settings = await tx.fetchone("SELECT seasons FROM guild_settings WHERE guild_id = ?",
+                                 (row["guild_id"],))
+    cadence = settings["seasons"] if settings is not None else "off"
+    season = await current_season(tx, row["guild_id"], cadence, at)
+    if season is not None:
+        await rate_season(tx, row["guild_id"], season, ids,
+                          (row["player0_name"], row["player1_name"]), row["winner_seat"])
+
+
+async def _rate(tx: Tx, scopes: tuple[int, int], ids: tuple[int, int],
+                winner: int) -> dict[tuple[int, int], tuple[float, float]]:
+    """Both players' ratings in each scope, after ``winner`` beat the other; returns each
+    (scope, person)'s board value before and after."""
     known = {(r["scope"], r["user_id"]): MODEL.rating(r["mu"], r["sigma"]) for r in await _rows(
         tx.conn, "SELECT scope, user_id, mu, sigma FROM ratings "
         "WHERE scope IN (?, ?) AND user_id IN (?, ?)", (*scopes, *ids))}
     rows: list[tuple[object, ...]] = []
+    moved: dict[tuple[int, int], tuple[float, float]] = {}
     for scope in scopes:
         teams = [[known.get((scope, i)) or MODEL.rating()] for i in ids]
         rated = MODEL.rate(teams, ranks=[0, 1] if winner == 0 else [1, 0])
-        rows += [(scope, user_id, r.mu, r.sigma, r.ordinal())
-                 for user_id, [r] in zip(ids, rated, strict=True)]
+        for user_id, [before], [r] in zip(ids, teams, rated, strict=True):
+            rows.append((scope, user_id, r.mu, r.sigma, r.ordinal()))
+            moved[(scope, user_id)] = (before.ordinal(), r.ordinal())
     await _insert(tx, "INSERT INTO ratings (scope, user_id, mu, sigma, ordinal)", rows,
                   "ON CONFLICT (scope, user_id) DO UPDATE SET mu = excluded.mu, "
                   "sigma = excluded.sigma, ordinal = excluded.ordinal")
+    return moved
 
 
 async def count_backlog(db: Database, batch: int = 50) -> int:

@@ -15,6 +15,7 @@ from data.challenges import Refused as Refused
 from data.db import Database, Tx
 from data.models import Finish, GuildSettings, MatchRow, MemberPrefs
 from data.records import Records, count_backlog, count_session
+from data.seasons import Seasons
 
 
 class AlreadyPlaying(Exception):
@@ -46,6 +47,8 @@ def _match(row: aiosqlite.Row) -> MatchRow:
         finished_at=row["finished_at"],
         winner_seat=row["winner_seat"], how=row["how"],
         channel_lost=bool(row["channel_lost"]),
+        salt=row["salt"], commitment=row["commitment"], time_control=row["time_control"],
+        reserves=(row["reserve0"], row["reserve1"]),
     )
 
 
@@ -88,19 +91,23 @@ class Store(ChallengeQueries):
             return GuildSettings(guild_id)
         return GuildSettings(guild_id, row["variant"], bool(row["optional_melding"]),
                              row["turn_timer"], bool(row["threads"]), bool(row["pictures"]),
-                             row["language"])
+                             row["language"], row["time_control"], row["seasons"],
+                             row["season_channel_id"])
 
     async def save_guild_settings(self, s: GuildSettings) -> None:
         async with self.db.transaction() as c:
             await c.execute(
                 "INSERT INTO guild_settings (guild_id, variant, optional_melding, turn_timer, "
-                "threads, pictures, language) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                "threads, pictures, language, time_control, seasons, season_channel_id) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (guild_id) DO UPDATE "
                 "SET variant = excluded.variant, optional_melding = excluded.optional_melding, "
                 "turn_timer = excluded.turn_timer, threads = excluded.threads, "
-                "pictures = excluded.pictures, language = excluded.language",
+                "pictures = excluded.pictures, language = excluded.language, "
+                "time_control = excluded.time_control, seasons = excluded.seasons, "
+                "season_channel_id = excluded.season_channel_id",
                 (s.guild_id, s.variant, int(s.optional_melding), s.turn_timer, int(s.threads),
-                 int(s.pictures), s.language),
+                 int(s.pictures), s.language, s.time_control, s.seasons, s.season_channel_id),
             )
 
     async def guild_languages(self) -> dict[int, str]:
@@ -170,7 +177,8 @@ class Store(ChallengeQueries):
         self, *, guild_id: int, channel_id: int, players: tuple[tuple[int, str], tuple[int, str]],
         variant: str, turn_timer: int, state: str, deadline: float | None,
         challenge_id: int | None = None, computer: tuple[int, str] | None = None,
-        now: float | None = None,
+        now: float | None = None, salt: str = "", commitment: str = "",
+        time_control: str = "", reserve: float = 0.0,
     ) -> int:
         """Start a match; raises AlreadyPlaying if either member is in one on this server.
 
@@ -198,10 +206,12 @@ class Store(ChallengeQueries):
             cur = await c.execute(
                 "INSERT INTO matches (guild_id, channel_id, player0_id, player1_id, "
                 "player0_name, player1_name, variant, turn_timer, deadline, state, created_at, "
-                "computer_seat, computer_level) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "computer_seat, computer_level, salt, commitment, time_control, reserve0, "
+                "reserve1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (guild_id, channel_id, players[0][0], players[1][0], players[0][1],
                  players[1][1], variant, turn_timer, deadline, state, now,
-                 computer[0] if computer else None, computer[1] if computer else None),
+                 computer[0] if computer else None, computer[1] if computer else None,
+                 salt, commitment, time_control, reserve, reserve),
             )
             match_id = cur.lastrowid
             for seat, (user_id, _) in enumerate(players):
@@ -395,6 +405,11 @@ class Store(ChallengeQueries):
     def records(self) -> Records:
         """Leaderboards, stats and history (the reads live in ``data.records``)."""
         return Records(self.db)
+
+    @property
+    def seasons(self) -> Seasons:
+        """Servers' seasons and their boards (``data.seasons``)."""
+        return Seasons(self.db)
 
     async def count_backlog(self) -> int:
         """Count the results kept before records existed into stats and ratings, once."""
