@@ -56,6 +56,8 @@ class Delivery:
         self._idle: dict[int, asyncio.Event] = {}
         self._retries: dict[int, asyncio.TimerHandle] = {}
         self._backoff: dict[int, float] = {}
+        #: Stopping: nothing new is sent (what is unsent is saved, and goes out at next start).
+        self._closed = False
 
     @property
     def client(self) -> discord.Client:
@@ -64,6 +66,8 @@ class Delivery:
     # -- the queue ------------------------------------------------------------------------
 
     def enqueue(self, live: LiveMatch, batch: Batch) -> None:
+        if self._closed:
+            return
         queued = self._queues.setdefault(live.id, Batch())
         queued.merge(batch)
         self._idle.setdefault(live.id, asyncio.Event()).clear()
@@ -96,6 +100,7 @@ class Delivery:
                                            self._retries, self._backoff))
 
     async def close(self) -> None:
+        self._closed = True
         for retry in self._retries.values():
             retry.cancel()
         for task in self._workers.values():
@@ -114,7 +119,7 @@ class Delivery:
             try:
                 again = await self._send(live, batch)
             except Exception as e:
-                if self.client.is_closed():
+                if self._closed or self.client.is_closed():
                     # Stopping: what was not sent is still saved, and goes out at the next start.
                     log.info("match %d: sending cut short by the bot stopping (%s)", live.id, e)
                     return
