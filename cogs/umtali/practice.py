@@ -6,9 +6,10 @@ import logging
 
 import discord
 
-from cogs.umtali.access import service
+from cogs.umtali.access import service, tr_of
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.names import label_name, plain_member_name, safe_name
+from cogs.umtali.options import level_word, rules_words
 from cogs.umtali.permissions import CANCELLED, can_make_thread, missing_here, refusal
 from cogs.umtali.render import COLOUR
 from data.store import AlreadyPlaying, Refused
@@ -18,25 +19,28 @@ from umtali.session import Shuffler, draw_for_dealer
 
 log = logging.getLogger(__name__)
 
-LEVEL_NAMES = {"easy": "easy", "normal": "normal", "hard": "hard"}
-
 
 async def start_practice(interaction: discord.Interaction, *, level: str, rules: RuleSet,
                          turn_timer: int) -> None:
     """Start a session against the computer in this channel (a thread when allowed)."""
     assert interaction.guild is not None and interaction.channel is not None
     svc = service(interaction.client)
+    tr = tr_of(interaction)
     me = interaction.user
     if await svc.store.active_match_of(interaction.guild.id, me.id) is not None:
         await interaction.response.send_message(
-            "You are already playing a match on this server.", ephemeral=True)
+            tr("You are already playing a match on this server."), ephemeral=True)
         return
     if missing := missing_here(interaction):
-        await interaction.response.send_message(refusal(missing), ephemeral=True)
+        await interaction.response.send_message(refusal(missing, tr), ephemeral=True)
         return
     bot_user = interaction.client.user
     assert bot_user is not None
-    computer = f"Computer ({LEVEL_NAMES[level]})"
+    # The session is shown in the channel: in the server's language, the computer's name too
+    # (it is kept with the results under that name, as a member's is).
+    public = svc.prefs.guild_tr(interaction.guild.id)
+    level_name = level_word(public, level)
+    computer = public("Computer ({level})", level=level_name)
     names = (plain_member_name(me), computer)
     seed = svc.new_seed()
     try:
@@ -48,34 +52,37 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
         )
     except AlreadyPlaying:
         await interaction.response.send_message(
-            "You are already playing a match on this server.", ephemeral=True)
+            tr("You are already playing a match on this server."), ephemeral=True)
         return
     except Refused as e:
         await interaction.response.send_message(
-            "Slow down: you can start another practice session in "
-            f"{max(1, round(e.retry_after))} s.", ephemeral=True)
+            tr("Slow down: you can start another practice session in {seconds} s.",
+               seconds=max(1, round(e.retry_after))), ephemeral=True)
         return
     draws, dealer = draw_for_dealer(Shuffler(seed), rules)
     shown = (safe_name(names[0]), computer)
     drawn = "; ".join(f"{shown[0]} {CARDS[a]}, {shown[1]} {CARDS[b]}" for a, b in draws)
     embed = discord.Embed(
-        title="Umtali practice",
-        description=(f"<@{me.id}> plays a session against the computer, level **{level}** "
-                     f"({rules.describe()} rules). Results are kept, apart from the ratings.\n"
-                     f"Draw for first dealer: {drawn}. {shown[dealer]} deals first."),
+        title=public("Umtali practice"),
+        description=public(
+            "<@{member}> plays a session against the computer, level **{level}** ({rules} "
+            "rules). Results are kept, apart from the ratings.", member=me.id, level=level_name,
+            rules=rules_words(public, rules.name, rules.optional_melding)) + "\n" + public(
+            "Draw for first dealer: {rounds}. {name} deals first.", rounds=drawn,
+            name=shown[dealer]),
         colour=COLOUR)
     await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
     settings = await svc.store.guild_settings(interaction.guild.id)
     if settings.threads and can_make_thread(interaction):
         try:
             message = await interaction.original_response()
-            thread = await message.create_thread(
-                name=f"Umtali: {label_name(names[0])} vs {computer}"[:100])
+            thread = await message.create_thread(name=public(
+                "Umtali: {a} vs {b}", a=label_name(names[0]), b=computer)[:100])
         except discord.HTTPException:
             log.info("practice %d: no thread; playing in the channel", live.id)
         else:
             live.channel_id = thread.id
             await svc.store.set_match_channel(live.id, thread.id)
     if not await svc.open_table(live):
-        embed.description = CANCELLED
+        embed.description = public(CANCELLED)
         await interaction.edit_original_response(embed=embed)
