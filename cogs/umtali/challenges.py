@@ -62,6 +62,28 @@ def challenge_buttons(challenge_id: int, tr: Tr) -> discord.ui.View:
     return view
 
 
+def declined(ch: Challenge, tr: Tr) -> str:
+    return tr("{name} declined.", name=safe_name(ch.opponent_name))
+
+
+def accepted(names: tuple[str, str], drawn: str, dealer: int, tr: Tr) -> str:
+    """The challenge accepted, and the draw for first dealer (``drawn``, as the names show)."""
+    return tr("{name} accepted.", name=names[1]) + " " + dealer_drawn(drawn, names[dealer], tr)
+
+
+def dealer_drawn(drawn: str, dealer: str, tr: Tr) -> str:
+    return tr("Draw for first dealer: {rounds}. {name} deals first.", rounds=drawn, name=dealer)
+
+
+def thread_name(first: str, second: str, tr: Tr) -> str:
+    """The thread a match is played in (stored names: plain text, mentions defused)."""
+    return tr("Umtali: {a} vs {b}", a=label_name(first), b=label_name(second))[:100]
+
+
+def cancelled(tr: Tr) -> str:
+    return tr(CANCELLED)
+
+
 async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
                            accept: bool) -> None:
     svc = service(interaction.client)
@@ -86,8 +108,7 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
     if not accept:
         if await svc.store.close_challenge(ch.id, "declined"):
             await interaction.response.edit_message(
-                embed=challenge_embed(ch, public, public(
-                    "{name} declined.", name=safe_name(ch.opponent_name))),
+                embed=challenge_embed(ch, public, declined(ch, public)),
                 view=None)
         else:
             await interaction.response.send_message(tr("This challenge is no longer open."),
@@ -123,16 +144,13 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
     draws, dealer = draw_for_dealer(Shuffler(seed), rules)
     names = (safe_name(ch.challenger_name), safe_name(ch.opponent_name))
     drawn = "; ".join(f"{names[0]} {CARDS[a]}, {names[1]} {CARDS[b]}" for a, b in draws)
-    accepted = public("{name} accepted.", name=names[1]) + " " + public(
-        "Draw for first dealer: {rounds}. {name} deals first.", rounds=drawn, name=names[dealer])
-    await interaction.response.edit_message(embed=challenge_embed(ch, public, accepted),
-                                            view=None)
+    await interaction.response.edit_message(
+        embed=challenge_embed(ch, public, accepted(names, drawn, dealer, public)), view=None)
     settings = await svc.store.guild_settings(ch.guild_id)
     if settings.threads and can_make_thread(interaction) and interaction.message is not None:
         try:
-            thread = await interaction.message.create_thread(name=public(
-                "Umtali: {a} vs {b}", a=label_name(ch.challenger_name),
-                b=label_name(ch.opponent_name))[:100])
+            thread = await interaction.message.create_thread(
+                name=thread_name(ch.challenger_name, ch.opponent_name, public))
         except discord.HTTPException:
             log.info("match %d: no thread (missing permission?); playing in the channel",
                      live.id)
@@ -141,7 +159,7 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
             await svc.store.set_match_channel(live.id, thread.id)
     if not await svc.open_table(live):
         await interaction.edit_original_response(
-            embed=challenge_embed(ch, public, public(CANCELLED)), view=None)
+            embed=challenge_embed(ch, public, cancelled(public)), view=None)
 
 
 async def expire(client: discord.Client, ch: Challenge) -> None:

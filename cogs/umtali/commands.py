@@ -95,8 +95,9 @@ async def _my_match(interaction: discord.Interaction) -> LiveMatch | None:
     assert interaction.guild is not None
     live = service(interaction.client).match_of(interaction.guild.id, interaction.user.id)
     if live is None:
+        tr = tr_of(interaction)
         await interaction.response.send_message(
-            tr_of(interaction)("You are not playing a match on this server."), ephemeral=True)
+            tr("You are not playing a match on this server."), ephemeral=True)
     return live
 
 
@@ -139,9 +140,10 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
                                  rules=RuleSet.named(rules_name, optional_melding=melding))
             return
         if opponent.bot:
+            practice = "/umtali " + tr.ctx("command", "practice")
             await interaction.response.send_message(
                 tr("Bots can't accept challenges; to play the computer, use {command}.",
-                   command=f"/umtali {tr.ctx('command', 'practice')}"), ephemeral=True)
+                   command=practice), ephemeral=True)
             return
         for member in (me, opponent):
             if await svc.store.active_match_of(interaction.guild.id, member.id) is not None:
@@ -221,9 +223,9 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         live = await _my_match(interaction)
         if live is None:
             return
+        tr = tr_of(interaction)
         await send_private(interaction, resign_panel(live.id, live.version),
-                           content=tr_of(interaction)("Resign the session? Your opponent wins "
-                                                      "it."))
+                           content=tr("Resign the session? Your opponent wins it."))
 
     @app_commands.command(description="Post the table of your match (or this thread's) again")
     @app_commands.guild_only()
@@ -252,7 +254,8 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         embed = discord.Embed(title=tr("Umtali rules · {title}", title=tr(title)),
                               description=tr(text), colour=COLOUR)
         # The command as the member's client names it.
-        command = f"/umtali {tr.ctx('command', 'rules')} {tr.ctx('option', 'page')}:<n>"
+        command = ("/umtali " + tr.ctx("command", "rules") + " " + tr.ctx("option", "page")
+                   + ":<n>")
         embed.set_footer(text=tr("Page {page} of {pages} · {note}", page=page,
                                  pages=len(PAGES), note=command))
         await interaction.response.send_message(embed=embed, ephemeral=True)

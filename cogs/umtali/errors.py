@@ -32,7 +32,7 @@ def message_for(error: BaseException, tr: Tr = EN) -> str | None:
     if isinstance(error, app_commands.NoPrivateMessage):
         return tr("That command works in a server, not in direct messages.")
     if isinstance(error, app_commands.CommandOnCooldown):
-        return tr("Slow down: try again in {seconds} s.", seconds=f"{error.retry_after:.0f}")
+        return tr("Slow down: try again in {seconds} s.", seconds=format(error.retry_after, ".0f"))
     if isinstance(error, app_commands.CheckFailure):
         return tr("You can't use that command here.")
     if isinstance(error, app_commands.TransformerError):

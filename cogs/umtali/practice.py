@@ -7,17 +7,34 @@ import logging
 import discord
 
 from cogs.umtali.access import service, tr_of
+from cogs.umtali.challenges import cancelled, dealer_drawn, thread_name
 from cogs.umtali.mentions import NO_MENTIONS
-from cogs.umtali.names import label_name, plain_member_name, safe_name
+from cogs.umtali.names import plain_member_name, safe_name
 from cogs.umtali.options import level_word, rules_words
-from cogs.umtali.permissions import CANCELLED, can_make_thread, missing_here, refusal
+from cogs.umtali.permissions import can_make_thread, missing_here, refusal
 from cogs.umtali.render import COLOUR
 from data.store import AlreadyPlaying, Refused
 from umtali.cards import CARDS
+from umtali.i18n import Tr
 from umtali.rules import RuleSet
 from umtali.session import Shuffler, draw_for_dealer
 
 log = logging.getLogger(__name__)
+
+
+def computer_name(level: str, tr: Tr) -> str:
+    """The computer's name in a session: in the server's language, kept with the results as a
+    member's name is."""
+    return tr("Computer ({level})", level=level_word(tr, level))
+
+
+def practice_embed(member_id: int, level: str, rules: RuleSet, tr: Tr) -> discord.Embed:
+    """The session announced in the channel (the draw for first dealer follows)."""
+    text = tr("<@{member}> plays a session against the computer, level **{level}** ({rules} "
+              "rules). Results are kept, apart from the ratings.", member=member_id,
+              level=level_word(tr, level),
+              rules=rules_words(tr, rules.name, rules.optional_melding))
+    return discord.Embed(title=tr("Umtali practice"), description=text, colour=COLOUR)
 
 
 async def start_practice(interaction: discord.Interaction, *, level: str, rules: RuleSet,
@@ -39,8 +56,7 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
     # The session is shown in the channel: in the server's language, the computer's name too
     # (it is kept with the results under that name, as a member's is).
     public = svc.prefs.guild_tr(interaction.guild.id)
-    level_name = level_word(public, level)
-    computer = public("Computer ({level})", level=level_name)
+    computer = computer_name(level, public)
     names = (plain_member_name(me), computer)
     seed = svc.new_seed()
     try:
@@ -62,27 +78,19 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
     draws, dealer = draw_for_dealer(Shuffler(seed), rules)
     shown = (safe_name(names[0]), computer)
     drawn = "; ".join(f"{shown[0]} {CARDS[a]}, {shown[1]} {CARDS[b]}" for a, b in draws)
-    embed = discord.Embed(
-        title=public("Umtali practice"),
-        description=public(
-            "<@{member}> plays a session against the computer, level **{level}** ({rules} "
-            "rules). Results are kept, apart from the ratings.", member=me.id, level=level_name,
-            rules=rules_words(public, rules.name, rules.optional_melding)) + "\n" + public(
-            "Draw for first dealer: {rounds}. {name} deals first.", rounds=drawn,
-            name=shown[dealer]),
-        colour=COLOUR)
+    embed = practice_embed(me.id, level, rules, public)
+    embed.description = f"{embed.description}\n{dealer_drawn(drawn, shown[dealer], public)}"
     await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
     settings = await svc.store.guild_settings(interaction.guild.id)
     if settings.threads and can_make_thread(interaction):
         try:
             message = await interaction.original_response()
-            thread = await message.create_thread(name=public(
-                "Umtali: {a} vs {b}", a=label_name(names[0]), b=computer)[:100])
+            thread = await message.create_thread(name=thread_name(names[0], computer, public))
         except discord.HTTPException:
             log.info("practice %d: no thread; playing in the channel", live.id)
         else:
             live.channel_id = thread.id
             await svc.store.set_match_channel(live.id, thread.id)
     if not await svc.open_table(live):
-        embed.description = public(CANCELLED)
+        embed.description = cancelled(public)
         await interaction.edit_original_response(embed=embed)

@@ -87,8 +87,8 @@ def board_embed(board: BoardPage, scope: str, guild_name: str, tr: Tr = EN) -> d
     where = tr("all servers") if scope == "global" else safe_text(guild_name)
     if board.rows:
         text = "\n".join(tr(
-            "`{rank}.` **{name}** · {rating} · {won}/{sessions} won", rank=f"{row.rank:>3}",
-            name=safe_name(row.name), rating=f"{row.rating:.1f}", won=row.sessions_won,
+            "`{rank}.` **{name}** · {rating} · {won}/{sessions} won", rank=str(row.rank).rjust(3),
+            name=safe_name(row.name), rating=format(row.rating, ".1f"), won=row.sessions_won,
             sessions=row.sessions) for row in board.rows)
     else:
         text = tr("No rated sessions yet: finish a session against another member to appear "
@@ -129,8 +129,9 @@ async def turn_page(interaction: discord.Interaction, guild_id: int, scope: str,
                     page: int) -> None:
     if interaction.guild_id != guild_id:
         # The id is the client's word: a server's board pages only within that server.
+        tr = tr_of(interaction)
         await interaction.response.send_message(
-            tr_of(interaction)("That leaderboard belongs to another server."), ephemeral=True)
+            tr("That leaderboard belongs to another server."), ephemeral=True)
         return
     embed, view = await _board(interaction, guild_id, scope, page)
     await interaction.response.edit_message(embed=embed, view=view)
@@ -166,8 +167,8 @@ def record_text(rec: PlayerRecord, tr: Tr = EN) -> str:
     if rec.rating is not None:
         r = rec.rating
         lines.append(tr("Rating **{rating}**, #{rank} of {players} (μ {mu}, σ {sigma})",
-                        rating=f"{r.value:.1f}", rank=r.rank, players=r.players,
-                        mu=f"{r.mu:.1f}", sigma=f"{r.sigma:.1f}"))
+                        rating=format(r.value, ".1f"), rank=r.rank, players=r.players,
+                        mu=format(r.mu, ".1f"), sigma=format(r.sigma, ".1f")))
     if s.sessions:
         lines += [
             tr("Sessions {won} won, {lost} lost · games {games_won}–{games_lost} · hands "
@@ -280,16 +281,17 @@ def replay_text(match: MatchRow, line: SessionLine, moves: list[str], tr: Tr = E
     # Plain text, one line each: a name never starts a line of its own (nor a fake move).
     names = [clean_name(n) for n in line.names]
     winner, loser = names[line.winner_seat], names[1 - line.winner_seat]
+    finished = dt.datetime.fromtimestamp(line.finished_at, dt.UTC).strftime("%Y-%m-%d %H:%M")
+    command += " < " + replay_filename(line.match_id)
     header = [
-        tr("Umtali session #{match}, finished {when} UTC", match=line.match_id,
-           when=f"{dt.datetime.fromtimestamp(line.finished_at, dt.UTC):%Y-%m-%d %H:%M}"),
+        tr("Umtali session #{match}, finished {when} UTC", match=line.match_id, when=finished),
         tr("Player 1 (seat 0): {name}", name=names[0]),
         tr("Player 2 (seat 1): {name}", name=names[1]),
         tr("Rules: {rules}", rules=rules_words(tr, rules.name, rules.optional_melding)),
         tr("Seed: {seed}", seed=seed),
         tr("Result: {name} wins {a}-{b} in games, {how}", name=winner, a=line.games_won[0],
            b=line.games_won[1], how=how_words(line, tr, loser)),
-        tr("Replay: {command}", command=f"{command} < {replay_filename(line.match_id)}"),
+        tr("Replay: {command}", command=command),
     ]
     if rules != RuleSet.named(rules.name, optional_melding=rules.optional_melding) or \
             state.get("first_deal"):

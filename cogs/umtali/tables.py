@@ -77,8 +77,8 @@ async def _retire(client: discord.Client, live: LiveMatch, message_id: int) -> N
     """The table that was replaced loses its buttons and says where the live one is."""
     svc = service(client)
     channel = client.get_partial_messageable(live.channel_id)
-    note = svc.public_tr(live)("This table moved: the live one is {link}.",
-                               link=table_link(live))
+    tr = svc.public_tr(live)
+    note = tr("This table moved: the live one is {link}.", link=table_link(live))
     try:
         # Its picture goes: it would show a position long past.
         await channel.get_partial_message(message_id).edit(
