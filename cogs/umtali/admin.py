@@ -8,13 +8,25 @@ group to anyone in its integration settings.
 
 from __future__ import annotations
 
+import dataclasses
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.umtali.access import service
-from cogs.umtali.options import VARIANTS, turn_seconds
+from cogs.umtali.access import service, tr_of
+from cogs.umtali.options import (
+    SERVER_DEFAULT,
+    VARIANTS,
+    language_choices,
+    language_name,
+    on_off,
+    timer_words,
+    turn_seconds,
+    variant_word,
+)
 from data.models import GuildSettings
+from umtali.i18n import Tr
 
 
 @app_commands.guild_only()
@@ -31,41 +43,45 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
         threads="Play each match in a thread made from the challenge",
         optional_melding="Default for the optional melding house rule",
         pictures="Tables and hands as pictures (off: text alone, in every match here)",
+        language="The language of matches in public (default: the server's preferred language)",
     )
-    @app_commands.choices(variant=VARIANTS)
+    @app_commands.choices(variant=VARIANTS, language=language_choices())
     @app_commands.checks.has_permissions(manage_guild=True)
     async def settings(
         self, interaction: discord.Interaction,
         variant: app_commands.Choice[str] | None = None,
         turn_timer: app_commands.Range[int, 0, 60] | None = None,
         threads: bool | None = None, optional_melding: bool | None = None,
-        pictures: bool | None = None,
+        pictures: bool | None = None, language: app_commands.Choice[str] | None = None,
     ) -> None:
         assert interaction.guild is not None
         svc = service(interaction.client)
         store = svc.store
         old = await store.guild_settings(interaction.guild.id)
-        new = GuildSettings(
-            interaction.guild.id,
-            variant.value if variant else old.variant,
-            old.optional_melding if optional_melding is None else optional_melding,
-            turn_seconds(turn_timer, old.turn_timer),
-            old.threads if threads is None else threads,
-            old.pictures if pictures is None else pictures,
+        chosen = None if language is None else (
+            "" if language.value == SERVER_DEFAULT else language.value)
+        new = dataclasses.replace(
+            old,
+            variant=variant.value if variant else old.variant,
+            optional_melding=old.optional_melding if optional_melding is None
+            else optional_melding,
+            turn_timer=turn_seconds(turn_timer, old.turn_timer),
+            threads=old.threads if threads is None else threads,
+            pictures=old.pictures if pictures is None else pictures,
+            language=old.language if chosen is None else chosen,
         )
         await store.save_guild_settings(new)
         svc.prefs.set_guild_pictures(new.guild_id, new.pictures)
-        timer = f"{new.turn_timer // 60} min" if new.turn_timer else "off"
+        svc.prefs.set_guild_language(new.guild_id, new.language)
         await interaction.response.send_message(
-            f"Defaults for new matches: {new.variant} rules, optional melding "
-            f"{'on' if new.optional_melding else 'off'}, turn timer {timer}, threads "
-            f"{'on' if new.threads else 'off'}, pictures {'on' if new.pictures else 'off'}.",
+            settings_summary(new, tr_of(interaction), svc.prefs.guild_tr(new.guild_id).lang),
             ephemeral=True)
 
     @app_commands.command(description="Owner only: sync the slash commands with Discord now")
     async def sync(self, interaction: discord.Interaction) -> None:
+        tr = tr_of(interaction)
         if not await self.bot.is_owner(interaction.user):
-            await interaction.response.send_message("Only the bot's owner can do that.",
+            await interaction.response.send_message(tr("Only the bot's owner can do that."),
                                                     ephemeral=True)
             return
         await interaction.response.defer(ephemeral=True)
@@ -76,4 +92,18 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
             synced = await self.bot.tree.sync(guild=guild)
         else:
             synced = await self.bot.tree.sync()
-        await interaction.followup.send(f"Synced {len(synced)} command(s).", ephemeral=True)
+        await interaction.followup.send(
+            tr.plural("Synced {count} command.", "Synced {count} commands.", len(synced)),
+            ephemeral=True)
+
+
+def settings_summary(settings: GuildSettings, tr: Tr, speaks: str) -> str:
+    """The server's settings in a sentence; ``speaks``: the language its matches use now."""
+    language = language_name(settings.language) if settings.language else tr(
+        "server default ({language})", language=language_name(speaks))
+    return tr("Defaults for new matches: {rules} rules, optional melding {melding}, turn "
+              "timer {timer}, threads {threads}, pictures {pictures}, language {language}.",
+              rules=variant_word(tr, settings.variant),
+              melding=on_off(tr, settings.optional_melding),
+              timer=timer_words(tr, settings.turn_timer), threads=on_off(tr, settings.threads),
+              pictures=on_off(tr, settings.pictures), language=language)

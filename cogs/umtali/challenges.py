@@ -8,13 +8,16 @@ import logging
 
 import discord
 
-from cogs.umtali.access import service
+from cogs.umtali.access import service, tr_of
 from cogs.umtali.names import label_name, safe_name
+from cogs.umtali.options import rules_words, timer_words
+from cogs.umtali.panels import ChallengeButton, challenge_panel
 from cogs.umtali.permissions import CANCELLED, can_make_thread, missing_here, refusal
 from cogs.umtali.render import COLOUR
 from data.models import Challenge
 from data.store import AlreadyPlaying, Refused, StaleState
 from umtali.cards import CARDS
+from umtali.i18n import Tr
 from umtali.rules import RuleSet
 from umtali.session import Shuffler, draw_for_dealer
 
@@ -23,59 +26,96 @@ log = logging.getLogger(__name__)
 CHALLENGE_TTL = 600.0
 
 
-def challenge_refusal(e: Refused, opponent: str) -> str:
+def challenge_refusal(e: Refused, opponent: str, tr: Tr) -> str:
     """Why a limit against spam refused a challenge, in a sentence."""
     if e.reason == "pair":
-        return (f"There is already an open challenge between you and {opponent}: answer it, "
-                "or wait until it expires.")
+        return tr("There is already an open challenge between you and {opponent}: answer it, "
+                  "or wait until it expires.", opponent=opponent)
     if e.reason == "open":
-        return ("You have too many open challenges: wait until one is answered or expires "
-                "before you send another.")
-    return f"Slow down: you can send another challenge in {max(1, round(e.retry_after))} s."
+        return tr("You have too many open challenges: wait until one is answered or expires "
+                  "before you send another.")
+    return tr("Slow down: you can send another challenge in {seconds} s.",
+              seconds=max(1, round(e.retry_after)))
 
 
-def challenge_embed(ch: Challenge, status: str = "") -> discord.Embed:
-    timer = f"{ch.turn_timer // 60} min" if ch.turn_timer >= 60 else (
-        f"{ch.turn_timer} s" if ch.turn_timer else "off")
-    rules = ch.variant + (", optional melding" if ch.optional_melding else "")
-    text = (f"<@{ch.challenger_id}> challenges <@{ch.opponent_id}> to a session of Umtali "
-            f"(best of three games of four hands).\nRules: {rules} · turn timer: {timer}.")
+def challenge_embed(ch: Challenge, tr: Tr, status: str = "") -> discord.Embed:
+    """The challenge as posted, in the server's language; ``status`` once it is answered."""
+    text = tr("<@{challenger}> challenges <@{opponent}> to a session of Umtali (best of three "
+              "games of four hands).\nRules: {rules} · turn timer: {timer}.",
+              challenger=ch.challenger_id, opponent=ch.opponent_id,
+              rules=rules_words(tr, ch.variant, ch.optional_melding),
+              timer=timer_words(tr, ch.turn_timer))
     if status:
         text += f"\n**{status}**"
     else:
         expires = discord.utils.format_dt(dt.datetime.fromtimestamp(ch.expires_at, dt.UTC), "R")
-        text += f"\nThe challenge expires {expires}."
-    return discord.Embed(title="Umtali challenge", description=text, colour=COLOUR)
+        text += "\n" + tr("The challenge expires {when}.", when=expires)
+    return discord.Embed(title=tr("Umtali challenge"), description=text, colour=COLOUR)
+
+
+def challenge_buttons(challenge_id: int, tr: Tr) -> discord.ui.View:
+    """Accept and Decline, in the server's language (everyone in the channel sees them)."""
+    view = challenge_panel(challenge_id)
+    for item in view.children:
+        if isinstance(item, ChallengeButton):
+            item.item.label = tr("Accept") if item.action == "accept" else tr("Decline")
+    return view
+
+
+def declined(ch: Challenge, tr: Tr) -> str:
+    return tr("{name} declined.", name=safe_name(ch.opponent_name))
+
+
+def accepted(names: tuple[str, str], drawn: str, dealer: int, tr: Tr) -> str:
+    """The challenge accepted, and the draw for first dealer (``drawn``, as the names show)."""
+    return tr("{name} accepted.", name=names[1]) + " " + dealer_drawn(drawn, names[dealer], tr)
+
+
+def dealer_drawn(drawn: str, dealer: str, tr: Tr) -> str:
+    return tr("Draw for first dealer: {rounds}. {name} deals first.", rounds=drawn, name=dealer)
+
+
+def thread_name(first: str, second: str, tr: Tr) -> str:
+    """The thread a match is played in (stored names: plain text, mentions defused)."""
+    return tr("Umtali: {a} vs {b}", a=label_name(first), b=label_name(second))[:100]
+
+
+def cancelled(tr: Tr) -> str:
+    return tr(CANCELLED)
 
 
 async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
                            accept: bool) -> None:
     svc = service(interaction.client)
+    tr = tr_of(interaction)
     ch = await svc.store.challenge(challenge_id)
     if ch is None or ch.status != "open":
-        await interaction.response.send_message("This challenge is no longer open.",
+        await interaction.response.send_message(tr("This challenge is no longer open."),
                                                 ephemeral=True)
         return
     if interaction.user.id != ch.opponent_id:
-        who = "You can't answer your own challenge" if interaction.user.id == ch.challenger_id \
-            else "Only the challenged member can answer this challenge"
-        await interaction.response.send_message(f"{who}.", ephemeral=True)
+        await interaction.response.send_message(
+            tr("You can't answer your own challenge.") if interaction.user.id == ch.challenger_id
+            else tr("Only the challenged member can answer this challenge."), ephemeral=True)
         return
     if svc.clock() >= ch.expires_at:
         await expire(interaction.client, ch)
-        await interaction.response.send_message("This challenge has expired.", ephemeral=True)
+        await interaction.response.send_message(tr("This challenge has expired."),
+                                                ephemeral=True)
         return
+    # What the channel reads, the challenge's message above all, is in the server's language.
+    public = svc.prefs.guild_tr(ch.guild_id)
     if not accept:
         if await svc.store.close_challenge(ch.id, "declined"):
             await interaction.response.edit_message(
-                embed=challenge_embed(ch, f"{safe_name(ch.opponent_name)} declined."),
+                embed=challenge_embed(ch, public, declined(ch, public)),
                 view=None)
         else:
-            await interaction.response.send_message("This challenge is no longer open.",
+            await interaction.response.send_message(tr("This challenge is no longer open."),
                                                     ephemeral=True)
         return
     if missing := missing_here(interaction):
-        await interaction.response.send_message(refusal(missing), ephemeral=True)
+        await interaction.response.send_message(refusal(missing, tr), ephemeral=True)
         return
     rules = RuleSet.named(ch.variant, optional_melding=ch.optional_melding)
     seed = svc.new_seed()
@@ -88,13 +128,15 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
             rules=rules, turn_timer=ch.turn_timer, challenge_id=ch.id, seed=seed,
         )
     except AlreadyPlaying as e:
-        who = "You are" if e.user_id == interaction.user.id else f"<@{e.user_id}> is"
         await interaction.response.send_message(
-            f"{who} already playing a match on this server: finish it first. This challenge "
-            "stays open until it expires.", ephemeral=True)
+            tr("You are already playing a match on this server: finish it first. This "
+               "challenge stays open until it expires.") if e.user_id == interaction.user.id
+            else tr("<@{member}> is already playing a match on this server: finish it first. "
+                    "This challenge stays open until it expires.", member=e.user_id),
+            ephemeral=True)
         return
     except StaleState:
-        await interaction.response.send_message("This challenge is no longer open.",
+        await interaction.response.send_message(tr("This challenge is no longer open."),
                                                 ephemeral=True)
         return
     # The draw for first dealer is shown before any card reaches a player, as at a real table
@@ -103,16 +145,12 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
     names = (safe_name(ch.challenger_name), safe_name(ch.opponent_name))
     drawn = "; ".join(f"{names[0]} {CARDS[a]}, {names[1]} {CARDS[b]}" for a, b in draws)
     await interaction.response.edit_message(
-        embed=challenge_embed(
-            ch, f"{names[1]} accepted. Draw for first dealer: {drawn}. "
-                f"{names[dealer]} deals first."),
-        view=None)
+        embed=challenge_embed(ch, public, accepted(names, drawn, dealer, public)), view=None)
     settings = await svc.store.guild_settings(ch.guild_id)
     if settings.threads and can_make_thread(interaction) and interaction.message is not None:
         try:
             thread = await interaction.message.create_thread(
-                name=f"Umtali: {label_name(ch.challenger_name)} vs "
-                     f"{label_name(ch.opponent_name)}"[:100])
+                name=thread_name(ch.challenger_name, ch.opponent_name, public))
         except discord.HTTPException:
             log.info("match %d: no thread (missing permission?); playing in the channel",
                      live.id)
@@ -121,7 +159,7 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
             await svc.store.set_match_channel(live.id, thread.id)
     if not await svc.open_table(live):
         await interaction.edit_original_response(
-            embed=challenge_embed(ch, CANCELLED), view=None)
+            embed=challenge_embed(ch, public, cancelled(public)), view=None)
 
 
 async def expire(client: discord.Client, ch: Challenge) -> None:
@@ -131,9 +169,11 @@ async def expire(client: discord.Client, ch: Challenge) -> None:
     if ch.message_id is None:
         return
     channel = client.get_partial_messageable(ch.channel_id)
+    tr = svc.prefs.guild_tr(ch.guild_id)
     try:
         await channel.get_partial_message(ch.message_id).edit(
-            embed=challenge_embed(ch, "This challenge expired: nobody answered in time."),
+            embed=challenge_embed(ch, tr, tr("This challenge expired: nobody answered in "
+                                             "time.")),
             view=None)
     except discord.HTTPException:
         log.info("challenge %d expired; its message could not be edited", ch.id)

@@ -6,17 +6,22 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.umtali.access import service
+from cogs.umtali.access import service, tr_of
 from cogs.umtali.actions import play_text
 from cogs.umtali.admin import UmtaliAdminCog
-from cogs.umtali.challenges import CHALLENGE_TTL, challenge_embed, challenge_refusal
+from cogs.umtali.challenges import (
+    CHALLENGE_TTL,
+    challenge_buttons,
+    challenge_embed,
+    challenge_refusal,
+)
 from cogs.umtali.display import set_display
 from cogs.umtali.hand_panels import load_orders
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import only
 from cogs.umtali.names import member_name, plain_member_name
 from cogs.umtali.options import VARIANTS, turn_seconds
-from cogs.umtali.panels import challenge_panel, resign_panel
+from cogs.umtali.panels import resign_panel
 from cogs.umtali.permissions import missing_here, refusal
 from cogs.umtali.practice import start_practice
 from cogs.umtali.private import send_private
@@ -31,7 +36,11 @@ from cogs.umtali.render import COLOUR
 from cogs.umtali.rules_text import PAGES
 from cogs.umtali.tables import post_table
 from data.store import Refused
+from umtali.cards import CARDS
+from umtali.i18n import ENGLISH, Tr
+from umtali.moves import Move, MoveKind
 from umtali.rules import RuleSet
+from umtali.view import PlayerView
 
 LEVELS = [
     app_commands.Choice(name="easy: lays what it can, keeps it simple", value="easy"),
@@ -40,13 +49,55 @@ LEVELS = [
 ]
 
 
+def move_choices(view: PlayerView, typed: str, tr: Tr) -> list[app_commands.Choice[str]]:
+    """The seat's legal moves matching what was typed (in the notation, or in the member's
+    words), at most 25. The value is the notation; the label says it in the member's language
+    (English reads the notation itself)."""
+    typed = " ".join(typed.lower().split())
+    choices = []
+    for m in view.legal_moves:
+        shown = m.text(symbols=True)
+        if tr.lang != ENGLISH:
+            shown = f"{shown} · {move_meaning(view, m, tr)}"
+        if typed and typed not in str(m).lower() and typed not in shown.lower():
+            continue
+        choices.append(app_commands.Choice(name=_cut(shown, 100), value=str(m)))
+    return choices[:25]
+
+
+def move_meaning(view: PlayerView, move: Move, tr: Tr) -> str:
+    """A move in words: "draw from the stock", "lay 7♦ on 8♦ 9♦ 10♦"."""
+    cards = " ".join(str(c) for c in move.card_list)
+    kind = move.kind
+    if kind is MoveKind.DRAW:
+        return tr("draw from the stock")
+    if kind is MoveKind.TAKE:
+        return tr("take the top discard")
+    if kind is MoveKind.TAKE_TWO:
+        return tr("take the top two discards")
+    if kind is MoveKind.MELD:
+        return tr("meld {cards}", cards=cards)
+    if kind is MoveKind.EXTEND:
+        meld = next((m for m in view.melds if move.target in m.cards), None)
+        on = " ".join(str(c) for c in meld.cards) if meld is not None else str(CARDS[move.target])
+        return tr("lay {card} on {meld}", card=cards, meld=on)
+    if move.face_down:
+        return tr("discard {card} face down", card=cards)
+    return tr("discard {card}", card=cards)
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 async def _my_match(interaction: discord.Interaction) -> LiveMatch | None:
     """The user's match on this server; if none, they are told so."""
     assert interaction.guild is not None
     live = service(interaction.client).match_of(interaction.guild.id, interaction.user.id)
     if live is None:
+        tr = tr_of(interaction)
         await interaction.response.send_message(
-            "You are not playing a match on this server.", ephemeral=True)
+            tr("You are not playing a match on this server."), ephemeral=True)
     return live
 
 
@@ -73,9 +124,10 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
     ) -> None:
         assert interaction.guild is not None and interaction.channel is not None
         svc = service(interaction.client)
+        tr = tr_of(interaction)
         me = interaction.user
         if opponent.id == me.id:
-            await interaction.response.send_message("You can't challenge yourself.",
+            await interaction.response.send_message(tr("You can't challenge yourself."),
                                                     ephemeral=True)
             return
         settings = await svc.store.guild_settings(interaction.guild.id)
@@ -88,18 +140,20 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
                                  rules=RuleSet.named(rules_name, optional_melding=melding))
             return
         if opponent.bot:
+            practice = "/umtali " + tr.ctx("command", "practice")
             await interaction.response.send_message(
-                "Bots can't accept challenges; to play the computer, use /umtali practice.",
-                ephemeral=True)
+                tr("Bots can't accept challenges; to play the computer, use {command}.",
+                   command=practice), ephemeral=True)
             return
         for member in (me, opponent):
             if await svc.store.active_match_of(interaction.guild.id, member.id) is not None:
-                who = "You are" if member.id == me.id else f"{member_name(member)} is"
                 await interaction.response.send_message(
-                    f"{who} already playing a match on this server.", ephemeral=True)
+                    tr("You are already playing a match on this server.") if member.id == me.id
+                    else tr("{name} is already playing a match on this server.",
+                            name=member_name(member)), ephemeral=True)
                 return
         if missing := missing_here(interaction):
-            await interaction.response.send_message(refusal(missing), ephemeral=True)
+            await interaction.response.send_message(refusal(missing, tr), ephemeral=True)
             return
         try:
             ch = await svc.store.create_challenge(
@@ -111,11 +165,13 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
             )
         except Refused as e:
             await interaction.response.send_message(
-                challenge_refusal(e, member_name(opponent)), ephemeral=True)
+                challenge_refusal(e, member_name(opponent), tr), ephemeral=True)
             return
+        # The challenge is posted for the channel: in the server's language.
+        public = svc.prefs.guild_tr(interaction.guild.id)
         await interaction.response.send_message(
-            f"<@{opponent.id}>", embed=challenge_embed(ch), view=challenge_panel(ch.id),
-            allowed_mentions=only(opponent.id))
+            f"<@{opponent.id}>", embed=challenge_embed(ch, public),
+            view=challenge_buttons(ch.id, public), allowed_mentions=only(opponent.id))
         message = await interaction.original_response()
         await svc.store.set_challenge_message(ch.id, message.id)
 
@@ -159,14 +215,7 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         seat = None if live is None else live.seat_of(interaction.user.id)
         if live is None or seat is None:
             return []
-        typed = " ".join(current.lower().split())
-        choices = []
-        for m in live.session.view(seat).legal_moves:
-            text = str(m)
-            if typed and typed not in text.lower() and typed not in m.text(symbols=True).lower():
-                continue
-            choices.append(app_commands.Choice(name=m.text(symbols=True), value=text))
-        return choices[:25]
+        return move_choices(live.session.view(seat), current, tr_of(interaction))
 
     @app_commands.command(description="Resign the session: your opponent wins it")
     @app_commands.guild_only()
@@ -174,8 +223,9 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         live = await _my_match(interaction)
         if live is None:
             return
+        tr = tr_of(interaction)
         await send_private(interaction, resign_panel(live.id, live.version),
-                           content="Resign the session? Your opponent wins it.")
+                           content=tr("Resign the session? Your opponent wins it."))
 
     @app_commands.command(description="Post the table of your match (or this thread's) again")
     @app_commands.guild_only()
@@ -193,14 +243,21 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
     @app_commands.describe(page=f"Page 1 to {len(PAGES)}")
     async def rules(self, interaction: discord.Interaction,
                     page: app_commands.Range[int, 1, len(PAGES)] = 1) -> None:
+        tr = tr_of(interaction)
         if not 1 <= page <= len(PAGES):
             # Discord enforces the range; a client that does not gets a plain answer.
             await interaction.response.send_message(
-                f"There are {len(PAGES)} pages: choose 1 to {len(PAGES)}.", ephemeral=True)
+                tr("There are {pages} pages: choose 1 to {pages}.", pages=len(PAGES)),
+                ephemeral=True)
             return
         title, text = PAGES[page - 1]
-        embed = discord.Embed(title=f"Umtali rules · {title}", description=text, colour=COLOUR)
-        embed.set_footer(text=f"Page {page} of {len(PAGES)} · /umtali rules page:<n>")
+        embed = discord.Embed(title=tr("Umtali rules · {title}", title=tr(title)),
+                              description=tr(text), colour=COLOUR)
+        # The command as the member's client names it.
+        command = ("/umtali " + tr.ctx("command", "rules") + " " + tr.ctx("option", "page")
+                   + ":<n>")
+        embed.set_footer(text=tr("Page {page} of {pages} · {note}", page=page,
+                                 pages=len(PAGES), note=command))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(description="The best players by rating, on this server or all")

@@ -9,15 +9,19 @@ from __future__ import annotations
 
 import discord
 
-from cogs.umtali.access import service
+from cogs.umtali.access import service, tr_of
 from cogs.umtali.hand_panels import refresh_dm
+from umtali.i18n import EN, Tr
 
 
-def describe(pictures: bool, four_colour: bool) -> str:
+def describe(pictures: bool, four_colour: bool, tr: Tr = EN) -> str:
     if not pictures:
-        return "Your panels show your hand as text alone, without pictures."
-    deck = "a four-colour deck (♦ blue, ♣ green)" if four_colour else "the usual two colours"
-    return f"Your panels show your hand as a picture, in {deck}, with the text beside it."
+        return tr("Your panels show your hand as text alone, without pictures.")
+    if four_colour:
+        return tr("Your panels show your hand as a picture, in a four-colour deck (♦ blue, "
+                  "♣ green), with the text beside it.")
+    return tr("Your panels show your hand as a picture, in the usual two colours, with the "
+              "text beside it.")
 
 
 async def set_display(interaction: discord.Interaction, pictures: bool | None,
@@ -34,4 +38,5 @@ async def set_display(interaction: discord.Interaction, pictures: bool | None,
             seat = live.seat_of(me)
             if seat is not None and not live.over:
                 refresh_dm(live, seat, interaction.client, force=True)
-    await interaction.response.send_message(describe(*chosen), ephemeral=True)
+    await interaction.response.send_message(describe(*chosen, tr_of(interaction)),
+                                            ephemeral=True)

@@ -9,32 +9,34 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from cogs.umtali.access import tr_of
 from cogs.umtali.names import echo
 from umtali.errors import UmtaliError
+from umtali.i18n import EN, N_, Tr
 
 log = logging.getLogger(__name__)
 
-APOLOGY = ("Sorry, something went wrong on our side; it has been logged. "
-           "Nothing of your match was lost.")
+APOLOGY = N_("Sorry, something went wrong on our side; it has been logged. "
+             "Nothing of your match was lost.")
 
 
-def message_for(error: BaseException) -> str | None:
+def message_for(error: BaseException, tr: Tr = EN) -> str | None:
     """The sentence for an error a user can cause, or None for a bug."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
     if isinstance(error, UmtaliError):
-        text = str(error)
+        text = tr(error.text)
         return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
     if isinstance(error, app_commands.MissingPermissions):
-        return "You need the Manage Server permission for that."
+        return tr("You need the Manage Server permission for that.")
     if isinstance(error, app_commands.NoPrivateMessage):
-        return "That command works in a server, not in direct messages."
+        return tr("That command works in a server, not in direct messages.")
     if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Slow down: try again in {error.retry_after:.0f} s."
+        return tr("Slow down: try again in {seconds} s.", seconds=format(error.retry_after, ".0f"))
     if isinstance(error, app_commands.CheckFailure):
-        return "You can't use that command here."
+        return tr("You can't use that command here.")
     if isinstance(error, app_commands.TransformerError):
-        return f"I can't read “{echo(str(error.value))}” there."
+        return tr("I can't read “{value}” there.", value=echo(str(error.value)))
     return None
 
 
@@ -44,10 +46,11 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
         # it saved is saved; nothing is wrong with the bot, and nobody can be told now.
         log.info("an interaction was cut short by the bot stopping (%s)", error)
         return
-    text = message_for(error)
+    tr = tr_of(interaction)
+    text = message_for(error, tr)
     if text is None:
         log.error("unhandled error in an interaction", exc_info=error)
-        text = APOLOGY
+        text = tr(APOLOGY)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)

@@ -1,15 +1,74 @@
-"""Options shared by the player and admin commands."""
+"""Options shared by the player and admin commands, and the words that show what they chose."""
 
 from __future__ import annotations
 
+from babel import Locale
 from discord import app_commands
+
+from umtali.i18n import Tr, languages
 
 VARIANTS = [
     app_commands.Choice(name="English (eleven-card deal, high card deals)", value="english"),
     app_commands.Choice(name="Russian (upcard deal, low card deals)", value="russian"),
 ]
 
+#: The server language option's value for "follow the server's preferred locale" (a choice
+#: cannot carry an empty value; the setting stores it as '').
+SERVER_DEFAULT = "default"
+#: Marks a choice shown as it is in every language: a language's own name.
+AS_IS = "as_is"
+
+
+def language_name(code: str) -> str:
+    """A language by its own name, as its speakers write it: English, Русский."""
+    name = Locale.parse(code).get_display_name(code) or code
+    return name[:1].upper() + name[1:]
+
+
+def language_choices() -> list[app_commands.Choice[str]]:
+    """The server's language: its preferred locale, or one the bot speaks by its own name."""
+    return [
+        app_commands.Choice(name="server default", value=SERVER_DEFAULT),
+        *(app_commands.Choice(name=app_commands.locale_str(language_name(code), **{AS_IS: True}),
+                              value=code) for code in languages()),
+    ]
+
 
 def turn_seconds(minutes: int | None, default: int) -> int:
     """A turn timer option in seconds; Discord enforces 0..60, and so do we."""
     return default if minutes is None else max(0, min(60, minutes)) * 60
+
+
+def on_off(tr: Tr, on: bool) -> str:
+    return tr.ctx("setting", "on") if on else tr.ctx("setting", "off")
+
+
+def variant_word(tr: Tr, variant: str) -> str:
+    """A rule set's name as a settings line shows it ("russian"; "русские")."""
+    if variant == "english":
+        return tr.ctx("rule set", "english")
+    if variant == "russian":
+        return tr.ctx("rule set", "russian")
+    return variant
+
+
+def rules_words(tr: Tr, variant: str, optional_melding: bool) -> str:
+    """The rules of a match in short: "english, optional melding"."""
+    words = variant_word(tr, variant)
+    return tr("{rules}, optional melding", rules=words) if optional_melding else words
+
+
+def timer_words(tr: Tr, seconds: int) -> str:
+    """A turn timer: "5 min", "30 s" or "off"."""
+    if seconds >= 60:
+        return tr("{minutes} min", minutes=seconds // 60)
+    return tr("{seconds} s", seconds=seconds) if seconds else on_off(tr, False)
+
+
+def level_word(tr: Tr, level: str) -> str:
+    """The computer's level: "easy", "normal", "hard"."""
+    if level == "easy":
+        return tr.ctx("level", "easy")
+    if level == "hard":
+        return tr.ctx("level", "hard")
+    return tr.ctx("level", "normal")

@@ -6,12 +6,19 @@ bot cannot post the table afterwards: the match would start, unseen, and block b
 
 from __future__ import annotations
 
+from functools import reduce
+
 import discord
 
-#: What the table and the announcements need, with the names Discord shows.
-_POSTING = (("view_channel", "View Channel"), ("embed_links", "Embed Links"))
+from umtali.i18n import N_, Tr
+
+#: What the table and the announcements need, with the names Discord shows (in the reader's
+#: language: Discord's own Russian names, so that they can be found in the server's settings).
+_POSTING = (("view_channel", N_("View Channel")), ("embed_links", N_("Embed Links")))
 _THREAD = (("create_public_threads", "Create Public Threads"),
            ("send_messages_in_threads", "Send Messages in Threads"))
+_SEND = ("send_messages", N_("Send Messages"))
+_SEND_IN_THREADS = ("send_messages_in_threads", N_("Send Messages in Threads"))
 
 
 def _in_thread(interaction: discord.Interaction) -> bool:
@@ -21,8 +28,7 @@ def _in_thread(interaction: discord.Interaction) -> bool:
 def missing_here(interaction: discord.Interaction) -> list[str]:
     """The permissions the bot lacks to play a match in the interaction's channel."""
     perms = interaction.app_permissions
-    send = ("send_messages_in_threads", "Send Messages in Threads") if _in_thread(interaction) \
-        else ("send_messages", "Send Messages")
+    send = _SEND_IN_THREADS if _in_thread(interaction) else _SEND
     return [label for name, label in (*_POSTING, send) if not getattr(perms, name)]
 
 
@@ -32,12 +38,16 @@ def can_make_thread(interaction: discord.Interaction) -> bool:
     return not _in_thread(interaction) and all(getattr(perms, name) for name, _ in _THREAD)
 
 
-def refusal(missing: list[str]) -> str:
-    names = " and ".join(f"**{m}**" for m in missing)
-    return (f"I can't host a match in this channel: I need the {names} "
-            f"permission{'s' if len(missing) > 1 else ''} here. Ask a server admin, or try "
-            "another channel.")
+def refusal(missing: list[str], tr: Tr) -> str:
+    """Why no match can be played here (``missing`` from ``missing_here``), to the member."""
+    names = reduce(lambda a, b: tr("{a} and {b}", a=a, b=b), [f"**{tr(m)}**" for m in missing])
+    return tr.plural(
+        "I can't host a match in this channel: I need the {names} permission here. Ask a "
+        "server admin, or try another channel.",
+        "I can't host a match in this channel: I need the {names} permissions here. Ask a "
+        "server admin, or try another channel.", len(missing), names=names)
 
 
-CANCELLED = ("The session could not start: I can't post in this channel. Nothing was "
-             "recorded; ask a server admin to check my permissions here.")
+#: Said in public, on the challenge or practice message (``tr(CANCELLED)``).
+CANCELLED = N_("The session could not start: I can't post in this channel. Nothing was "
+               "recorded; ask a server admin to check my permissions here.")

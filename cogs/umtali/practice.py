@@ -6,19 +6,35 @@ import logging
 
 import discord
 
-from cogs.umtali.access import service
+from cogs.umtali.access import service, tr_of
+from cogs.umtali.challenges import cancelled, dealer_drawn, thread_name
 from cogs.umtali.mentions import NO_MENTIONS
-from cogs.umtali.names import label_name, plain_member_name, safe_name
-from cogs.umtali.permissions import CANCELLED, can_make_thread, missing_here, refusal
+from cogs.umtali.names import plain_member_name, safe_name
+from cogs.umtali.options import level_word, rules_words
+from cogs.umtali.permissions import can_make_thread, missing_here, refusal
 from cogs.umtali.render import COLOUR
 from data.store import AlreadyPlaying, Refused
 from umtali.cards import CARDS
+from umtali.i18n import Tr
 from umtali.rules import RuleSet
 from umtali.session import Shuffler, draw_for_dealer
 
 log = logging.getLogger(__name__)
 
-LEVEL_NAMES = {"easy": "easy", "normal": "normal", "hard": "hard"}
+
+def computer_name(level: str, tr: Tr) -> str:
+    """The computer's name in a session: in the server's language, kept with the results as a
+    member's name is."""
+    return tr("Computer ({level})", level=level_word(tr, level))
+
+
+def practice_embed(member_id: int, level: str, rules: RuleSet, tr: Tr) -> discord.Embed:
+    """The session announced in the channel (the draw for first dealer follows)."""
+    text = tr("<@{member}> plays a session against the computer, level **{level}** ({rules} "
+              "rules). Results are kept, apart from the ratings.", member=member_id,
+              level=level_word(tr, level),
+              rules=rules_words(tr, rules.name, rules.optional_melding))
+    return discord.Embed(title=tr("Umtali practice"), description=text, colour=COLOUR)
 
 
 async def start_practice(interaction: discord.Interaction, *, level: str, rules: RuleSet,
@@ -26,17 +42,21 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
     """Start a session against the computer in this channel (a thread when allowed)."""
     assert interaction.guild is not None and interaction.channel is not None
     svc = service(interaction.client)
+    tr = tr_of(interaction)
     me = interaction.user
     if await svc.store.active_match_of(interaction.guild.id, me.id) is not None:
         await interaction.response.send_message(
-            "You are already playing a match on this server.", ephemeral=True)
+            tr("You are already playing a match on this server."), ephemeral=True)
         return
     if missing := missing_here(interaction):
-        await interaction.response.send_message(refusal(missing), ephemeral=True)
+        await interaction.response.send_message(refusal(missing, tr), ephemeral=True)
         return
     bot_user = interaction.client.user
     assert bot_user is not None
-    computer = f"Computer ({LEVEL_NAMES[level]})"
+    # The session is shown in the channel: in the server's language, the computer's name too
+    # (it is kept with the results under that name, as a member's is).
+    public = svc.prefs.guild_tr(interaction.guild.id)
+    computer = computer_name(level, public)
     names = (plain_member_name(me), computer)
     seed = svc.new_seed()
     try:
@@ -48,34 +68,29 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
         )
     except AlreadyPlaying:
         await interaction.response.send_message(
-            "You are already playing a match on this server.", ephemeral=True)
+            tr("You are already playing a match on this server."), ephemeral=True)
         return
     except Refused as e:
         await interaction.response.send_message(
-            "Slow down: you can start another practice session in "
-            f"{max(1, round(e.retry_after))} s.", ephemeral=True)
+            tr("Slow down: you can start another practice session in {seconds} s.",
+               seconds=max(1, round(e.retry_after))), ephemeral=True)
         return
     draws, dealer = draw_for_dealer(Shuffler(seed), rules)
     shown = (safe_name(names[0]), computer)
     drawn = "; ".join(f"{shown[0]} {CARDS[a]}, {shown[1]} {CARDS[b]}" for a, b in draws)
-    embed = discord.Embed(
-        title="Umtali practice",
-        description=(f"<@{me.id}> plays a session against the computer, level **{level}** "
-                     f"({rules.describe()} rules). Results are kept, apart from the ratings.\n"
-                     f"Draw for first dealer: {drawn}. {shown[dealer]} deals first."),
-        colour=COLOUR)
+    embed = practice_embed(me.id, level, rules, public)
+    embed.description = f"{embed.description}\n{dealer_drawn(drawn, shown[dealer], public)}"
     await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
     settings = await svc.store.guild_settings(interaction.guild.id)
     if settings.threads and can_make_thread(interaction):
         try:
             message = await interaction.original_response()
-            thread = await message.create_thread(
-                name=f"Umtali: {label_name(names[0])} vs {computer}"[:100])
+            thread = await message.create_thread(name=thread_name(names[0], computer, public))
         except discord.HTTPException:
             log.info("practice %d: no thread; playing in the channel", live.id)
         else:
             live.channel_id = thread.id
             await svc.store.set_match_channel(live.id, thread.id)
     if not await svc.open_table(live):
-        embed.description = CANCELLED
+        embed.description = cancelled(public)
         await interaction.edit_original_response(embed=embed)

@@ -18,24 +18,30 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from cogs.umtali.access import store
+from cogs.umtali.access import service, store, tr_of
 from cogs.umtali.errors import guarded
 from cogs.umtali.names import clean_name, label_name, safe_name, safe_text
+from cogs.umtali.options import rules_words
 from cogs.umtali.private import send_private
 from cogs.umtali.render import COLOUR
 from data.models import BoardPage, MatchRow, PlayerRecord, SessionLine
 from data.records import GLOBAL
+from umtali.i18n import EN, N_, Tr
 from umtali.rules import RuleSet
+from umtali.text import HOW
 
 log = logging.getLogger(__name__)
 
 SCOPES = [
-    app_commands.Choice(name="this server", value="server"),
-    app_commands.Choice(name="all servers", value="global"),
+    app_commands.Choice(name=N_("this server"), value="server"),
+    app_commands.Choice(name=N_("all servers"), value="global"),
 ]
 #: Sessions listed by /umtali history (and offered for export: a menu holds 25 at most).
 HISTORY = 10
-RATING_NOTE = "rating = μ − 3σ, a cautious estimate of skill; practice is not rated"
+RATING_NOTE = N_("rating = μ − 3σ, a cautious estimate of skill; practice is not rated")
+
+# Leaderboards and stats are posted in the channel: in the server's language. History and
+# replays are the member's own (ephemeral): in their language.
 
 
 def _scope_id(guild_id: int, scope: str) -> int:
@@ -77,27 +83,29 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                                                      self.page))
 
 
-def board_embed(board: BoardPage, scope: str, guild_name: str) -> discord.Embed:
-    where = "all servers" if scope == "global" else safe_text(guild_name)
+def board_embed(board: BoardPage, scope: str, guild_name: str, tr: Tr = EN) -> discord.Embed:
+    where = tr("all servers") if scope == "global" else safe_text(guild_name)
     if board.rows:
-        text = "\n".join(
-            f"`{row.rank:>3}.` **{safe_name(row.name)}** · {row.rating:.1f} · "
-            f"{row.sessions_won}/{row.sessions} won" for row in board.rows)
+        text = "\n".join(tr(
+            "`{rank}.` **{name}** · {rating} · {won}/{sessions} won", rank=str(row.rank).rjust(3),
+            name=safe_name(row.name), rating=format(row.rating, ".1f"), won=row.sessions_won,
+            sessions=row.sessions) for row in board.rows)
     else:
-        text = ("No rated sessions yet: finish a session against another member to appear "
-                "here.")
-    embed = discord.Embed(title=f"Umtali leaderboard · {where}", description=text,
-                          colour=COLOUR)
-    embed.set_footer(text=f"Page {board.page} of {board.pages} · {RATING_NOTE}")
+        text = tr("No rated sessions yet: finish a session against another member to appear "
+                  "here.")
+    embed = discord.Embed(title=tr("Umtali leaderboard · {where}", where=where),
+                          description=text, colour=COLOUR)
+    embed.set_footer(text=tr("Page {page} of {pages} · {note}", page=board.page,
+                             pages=board.pages, note=tr(RATING_NOTE)))
     return embed
 
 
-def board_panel(guild_id: int, scope: str, board: BoardPage) -> discord.ui.View:
+def board_panel(guild_id: int, scope: str, board: BoardPage, tr: Tr = EN) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     if board.pages > 1:
-        view.add_item(BoardButton(guild_id, scope, board.page - 1, "◀ Previous",
+        view.add_item(BoardButton(guild_id, scope, board.page - 1, tr("◀ Previous"),
                                   disabled=board.page <= 1))
-        view.add_item(BoardButton(guild_id, scope, board.page + 1, "Next ▶",
+        view.add_item(BoardButton(guild_id, scope, board.page + 1, tr("Next ▶"),
                                   disabled=board.page >= board.pages))
     return view
 
@@ -106,8 +114,9 @@ async def _board(interaction: discord.Interaction, guild_id: int, scope: str,
                  page: int) -> tuple[discord.Embed, discord.ui.View]:
     board = await store(interaction.client).records.leaderboard(_scope_id(guild_id, scope),
                                                                 page)
-    guild_name = interaction.guild.name if interaction.guild else "this server"
-    return board_embed(board, scope, guild_name), board_panel(guild_id, scope, board)
+    tr = service(interaction.client).prefs.guild_tr(guild_id)
+    guild_name = interaction.guild.name if interaction.guild else tr("this server")
+    return board_embed(board, scope, guild_name, tr), board_panel(guild_id, scope, board, tr)
 
 
 async def show_leaderboard(interaction: discord.Interaction, scope: str, page: int) -> None:
@@ -120,8 +129,9 @@ async def turn_page(interaction: discord.Interaction, guild_id: int, scope: str,
                     page: int) -> None:
     if interaction.guild_id != guild_id:
         # The id is the client's word: a server's board pages only within that server.
-        await interaction.response.send_message("That leaderboard belongs to another server.",
-                                                ephemeral=True)
+        tr = tr_of(interaction)
+        await interaction.response.send_message(
+            tr("That leaderboard belongs to another server."), ephemeral=True)
         return
     embed, view = await _board(interaction, guild_id, scope, page)
     await interaction.response.edit_message(embed=embed, view=view)
@@ -130,72 +140,91 @@ async def turn_page(interaction: discord.Interaction, guild_id: int, scope: str,
 # -- stats and history ----------------------------------------------------------------------
 
 
-def session_text(line: SessionLine, user_id: int) -> str:
+def how_words(line: SessionLine, tr: Tr, loser: str) -> str:
+    """How a session ended: "played out", or "ben resigned" (``loser``: the name as shown)."""
+    if line.how == "played out":
+        return tr("played out")
+    return tr("{name} {how}", name=loser, how=tr(HOW[line.how]) if line.how in HOW else line.how)
+
+
+def session_text(line: SessionLine, user_id: int, tr: Tr = EN) -> str:
     """One finished session as ``user_id`` played it: result, opponent, score, how, when."""
     seat = line.seat_of(user_id)
     me = 0 if seat is None else seat
     won = line.winner_seat == me
-    loser = line.names[1 - line.winner_seat]
-    how = line.how if line.how == "played out" else f"{safe_name(loser)} {line.how}"
-    return (f"`#{line.match_id}` **{'won' if won else 'lost'}** against "
-            f"{safe_name(line.names[1 - me])} {line.games_won[me]}–{line.games_won[1 - me]} · "
-            f"{how} · {_when(line.finished_at)}")
+    values = dict(
+        match=line.match_id, name=safe_name(line.names[1 - me]),
+        score=f"{line.games_won[me]}–{line.games_won[1 - me]}",
+        how=how_words(line, tr, safe_name(line.names[1 - line.winner_seat])),
+        when=_when(line.finished_at))
+    if won:
+        return tr("`#{match}` **won** against {name} {score} · {how} · {when}", **values)
+    return tr("`#{match}` **lost** against {name} {score} · {how} · {when}", **values)
 
 
-def record_text(rec: PlayerRecord) -> str:
+def record_text(rec: PlayerRecord, tr: Tr = EN) -> str:
     s, lines = rec.rated, []
     if rec.rating is not None:
         r = rec.rating
-        lines.append(f"Rating **{r.value:.1f}**, #{r.rank} of {r.players} "
-                     f"(μ {r.mu:.1f}, σ {r.sigma:.1f})")
+        lines.append(tr("Rating **{rating}**, #{rank} of {players} (μ {mu}, σ {sigma})",
+                        rating=format(r.value, ".1f"), rank=r.rank, players=r.players,
+                        mu=format(r.mu, ".1f"), sigma=format(r.sigma, ".1f")))
     if s.sessions:
         lines += [
-            f"Sessions {s.sessions_won} won, {s.sessions_lost} lost · games "
-            f"{s.games_won}–{s.games_lost} · hands {s.hands_won}–{s.hands_lost}",
-            f"Points {s.points} · best hand {s.best_hand} · marriages {s.marriages} · "
-            f"went out {s.went_out} · forfeits {s.forfeits}",
+            tr("Sessions {won} won, {lost} lost · games {games_won}–{games_lost} · hands "
+               "{hands_won}–{hands_lost}", won=s.sessions_won, lost=s.sessions_lost,
+               games_won=s.games_won, games_lost=s.games_lost, hands_won=s.hands_won,
+               hands_lost=s.hands_lost),
+            tr("Points {points} · best hand {best} · marriages {marriages} · went out "
+               "{went_out} · forfeits {forfeits}", points=s.points, best=s.best_hand,
+               marriages=s.marriages, went_out=s.went_out, forfeits=s.forfeits),
         ]
     p = rec.practice
     if p.sessions:
-        lines.append(f"Practice: {p.sessions_won} of {p.sessions} won against the computer")
-    return "\n".join(lines) or "No finished sessions."
+        lines.append(tr("Practice: {won} of {sessions} won against the computer",
+                        won=p.sessions_won, sessions=p.sessions))
+    return "\n".join(lines) or tr("No finished sessions.")
 
 
 async def show_stats(interaction: discord.Interaction, user: discord.abc.User,
                      versus: discord.abc.User | None) -> None:
     assert interaction.guild is not None
     guild_id = interaction.guild.id
+    tr = service(interaction.client).prefs.guild_tr(guild_id)
     records = store(interaction.client).records
     here = await records.record(guild_id, user.id)
     everywhere = await records.record(GLOBAL, user.id)
     name = _name_of(user, here.name)
-    embed = discord.Embed(title=f"Umtali · {name}", colour=COLOUR)
+    embed = discord.Embed(title=tr("Umtali · {name}", name=name), colour=COLOUR)
     if not (everywhere.rated.sessions or everywhere.practice.sessions):
-        embed.description = f"{name} has not finished a session yet."
+        embed.description = tr("{name} has not finished a session yet.", name=name)
     else:
-        embed.add_field(name="On this server", value=record_text(here), inline=False)
-        embed.add_field(name="On all servers", value=record_text(everywhere), inline=False)
+        embed.add_field(name=tr("On this server"), value=record_text(here, tr), inline=False)
+        embed.add_field(name=tr("On all servers"), value=record_text(everywhere, tr),
+                        inline=False)
     if versus is not None and versus.id != user.id:
         h2h = await records.head_to_head(guild_id, user.id, versus.id)
         other = _name_of(versus, (await records.record(guild_id, versus.id)).name)
         lines = [f"{name} {h2h.won} – {h2h.lost} {other}"]
-        lines += [session_text(line, user.id) for line in h2h.recent]
-        embed.add_field(name=f"Head-to-head with {other} on this server",
+        lines += [session_text(line, user.id, tr) for line in h2h.recent]
+        embed.add_field(name=tr("Head-to-head with {name} on this server", name=other),
                         value="\n".join(lines)[:1024], inline=False)
     recent = await records.recent(guild_id, user.id)
     if recent:
-        embed.add_field(name="Recent sessions on this server",
-                        value="\n".join(session_text(line, user.id) for line in recent)[:1024],
+        embed.add_field(name=tr("Recent sessions on this server"),
+                        value="\n".join(session_text(line, user.id, tr)
+                                        for line in recent)[:1024],
                         inline=False)
-    embed.set_footer(text=RATING_NOTE)
+    embed.set_footer(text=tr(RATING_NOTE))
     await interaction.response.send_message(embed=embed)
 
 
 class ReplaySelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                    template=r"umtali:rp:(?P<guild>[0-9]+)"):
-    def __init__(self, guild_id: int, options: list[discord.SelectOption] | None = None) -> None:
+    def __init__(self, guild_id: int, options: list[discord.SelectOption] | None = None,
+                 placeholder: str | None = None) -> None:
         super().__init__(discord.ui.Select(
-            custom_id=f"umtali:rp:{guild_id}", placeholder="Export a session as a replay…",
+            custom_id=f"umtali:rp:{guild_id}", placeholder=placeholder,
             options=options or [discord.SelectOption(label="-")]))
         self.guild_id = guild_id
 
@@ -213,32 +242,34 @@ class ReplaySelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
 async def show_history(interaction: discord.Interaction, user: discord.abc.User) -> None:
     assert interaction.guild is not None
+    tr = tr_of(interaction)
     records = store(interaction.client).records
     lines = await records.recent(interaction.guild.id, user.id, HISTORY)
     seat = lines[0].seat_of(user.id) if lines else None
     name = _name_of(user, lines[0].names[seat] if lines and seat is not None else None)
-    embed = discord.Embed(title=f"Umtali history · {name}", colour=COLOUR)
+    embed = discord.Embed(title=tr("Umtali history · {name}", name=name), colour=COLOUR)
     view = discord.ui.View(timeout=None)
     if not lines:
-        embed.description = f"{name} has not finished a session on this server yet."
+        embed.description = tr("{name} has not finished a session on this server yet.",
+                               name=name)
     else:
-        embed.description = "\n".join(session_text(line, user.id) for line in lines)
-        embed.set_footer(text="Choose a session below to get it as a replay file.")
+        embed.description = "\n".join(session_text(line, user.id, tr) for line in lines)
+        embed.set_footer(text=tr("Choose a session below to get it as a replay file."))
         view.add_item(ReplaySelect(interaction.guild.id, [
             discord.SelectOption(
-                label=f"#{line.match_id}: {label_name(line.names[0])} vs "
-                      f"{label_name(line.names[1])}"[:100],
+                label=tr("#{match}: {a} vs {b}", match=line.match_id,
+                         a=label_name(line.names[0]), b=label_name(line.names[1]))[:100],
                 description=dt.datetime.fromtimestamp(line.finished_at, dt.UTC)
                 .strftime("%Y-%m-%d %H:%M UTC"),
                 value=str(line.match_id))
-            for line in lines]))
+            for line in lines], placeholder=tr("Export a session as a replay…")))
     await send_private(interaction, view, embed=embed)
 
 
 # -- replays --------------------------------------------------------------------------------
 
 
-def replay_text(match: MatchRow, line: SessionLine, moves: list[str]) -> str:
+def replay_text(match: MatchRow, line: SessionLine, moves: list[str], tr: Tr = EN) -> str:
     """A finished session in the move notation, one move a line, after ``#`` comment lines
     saying who played, the rules, the seed and the command that replays it."""
     state = json.loads(match.state)
@@ -250,21 +281,23 @@ def replay_text(match: MatchRow, line: SessionLine, moves: list[str]) -> str:
     # Plain text, one line each: a name never starts a line of its own (nor a fake move).
     names = [clean_name(n) for n in line.names]
     winner, loser = names[line.winner_seat], names[1 - line.winner_seat]
-    how = line.how if line.how == "played out" else f"{loser} {line.how}"
+    finished = dt.datetime.fromtimestamp(line.finished_at, dt.UTC).strftime("%Y-%m-%d %H:%M")
+    command += " < " + replay_filename(line.match_id)
     header = [
-        f"Umtali session #{line.match_id}, finished "
-        f"{dt.datetime.fromtimestamp(line.finished_at, dt.UTC):%Y-%m-%d %H:%M} UTC",
-        f"Player 1 (seat 0): {names[0]}",
-        f"Player 2 (seat 1): {names[1]}",
-        f"Rules: {rules.describe()}",
-        f"Seed: {seed}",
-        f"Result: {winner} wins {line.games_won[0]}-{line.games_won[1]} in games, {how}",
-        f"Replay: {command} < {replay_filename(line.match_id)}",
+        tr("Umtali session #{match}, finished {when} UTC", match=line.match_id, when=finished),
+        tr("Player 1 (seat 0): {name}", name=names[0]),
+        tr("Player 2 (seat 1): {name}", name=names[1]),
+        tr("Rules: {rules}", rules=rules_words(tr, rules.name, rules.optional_melding)),
+        tr("Seed: {seed}", seed=seed),
+        tr("Result: {name} wins {a}-{b} in games, {how}", name=winner, a=line.games_won[0],
+           b=line.games_won[1], how=how_words(line, tr, loser)),
+        tr("Replay: {command}", command=command),
     ]
     if rules != RuleSet.named(rules.name, optional_melding=rules.optional_melding) or \
             state.get("first_deal"):
-        header.append("Note: this session used a setting the command above cannot give.")
-    tail = [] if line.how == "played out" else [f"# {loser} {line.how} here."]
+        header.append(tr("Note: this session used a setting the command above cannot give."))
+    tail = [] if line.how == "played out" else [
+        "# " + tr("{how} here.", how=how_words(line, tr, loser))]
     body = ["# " + " ".join(h.split()) for h in header] + moves + tail
     return "\n".join(body) + "\n"
 
@@ -275,17 +308,18 @@ def replay_filename(match_id: int) -> str:
 
 async def send_replay(interaction: discord.Interaction, guild_id: int, match_id: int) -> None:
     st = store(interaction.client)
+    tr = tr_of(interaction)
     line = await st.records.session(match_id)
     match = await st.match(match_id)
     if line is None or match is None or line.guild_id != guild_id or \
             interaction.guild_id != guild_id:
-        await interaction.response.send_message("That session is not kept on this server.",
-                                                ephemeral=True)
+        await interaction.response.send_message(
+            tr("That session is not kept on this server."), ephemeral=True)
         return
-    text = replay_text(match, line, await st.moves(match_id))
+    text = replay_text(match, line, await st.moves(match_id), tr)
     await interaction.response.send_message(
-        f"Session #{match_id}, {safe_name(line.names[0])} vs {safe_name(line.names[1])}, "
-        "as a replay:",
+        tr("Session #{match}, {a} vs {b}, as a replay:", match=match_id,
+           a=safe_name(line.names[0]), b=safe_name(line.names[1])),
         file=discord.File(io.BytesIO(text.encode()), filename=replay_filename(match_id)),
         ephemeral=True)
 

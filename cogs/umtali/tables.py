@@ -8,17 +8,20 @@ asking elsewhere, gets a private snapshot saying where the live table is.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 
 import discord
 
-from cogs.umtali.access import service
+from cogs.umtali.access import service, tr_of
 from cogs.umtali.delivery import GONE
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.outbox import Batch
 from cogs.umtali.panels import table_panel
 from cogs.umtali.permissions import missing_here, refusal
+from cogs.umtali.showing import table_of
+from umtali.i18n import EN, Tr
 
 log = logging.getLogger(__name__)
 
@@ -28,30 +31,34 @@ def table_link(live: LiveMatch) -> str:
             f"{live.table_message_id}")
 
 
-def snapshot_note(live: LiveMatch) -> str:
+def snapshot_note(live: LiveMatch, tr: Tr = EN) -> str:
     if live.channel_lost or live.table_message_id is None:
-        return "A snapshot: this match is played in direct messages for now."
-    return f"A snapshot, not kept up to date: the live table is {table_link(live)}."
+        return tr("A snapshot: this match is played in direct messages for now.")
+    return tr("A snapshot, not kept up to date: the live table is {link}.",
+              link=table_link(live))
 
 
 async def post_table(interaction: discord.Interaction) -> None:
     assert interaction.guild is not None
     svc = service(interaction.client)
+    tr = tr_of(interaction)
     mine = svc.match_of(interaction.guild.id, interaction.user.id)
     here = next((m for m in svc.matches.values()
                  if m.channel_id == interaction.channel_id and not m.over), None)
     live = mine or here
     if live is None:
         await interaction.response.send_message(
-            "There is no match here, and you are not playing one.", ephemeral=True)
+            tr("There is no match here, and you are not playing one."), ephemeral=True)
         return
     movable = live is mine and (live.channel_lost or live.channel_id == interaction.channel_id)
     if not movable:
+        # A snapshot is for the member's eyes alone: in their language, picture and all.
+        look = dataclasses.replace(svc.table_look(live), tr=tr)
         await interaction.response.send_message(
-            **svc.table_message(live, snapshot_note(live)).send(), ephemeral=True)
+            **table_of(live, snapshot_note(live, tr), look).send(), ephemeral=True)
         return
     if missing := missing_here(interaction):
-        await interaction.response.send_message(refusal(missing), ephemeral=True)
+        await interaction.response.send_message(refusal(missing, tr), ephemeral=True)
         return
     await interaction.response.send_message(**svc.table_message(live).send(),
                                             view=table_panel(live.id),
@@ -70,7 +77,8 @@ async def _retire(client: discord.Client, live: LiveMatch, message_id: int) -> N
     """The table that was replaced loses its buttons and says where the live one is."""
     svc = service(client)
     channel = client.get_partial_messageable(live.channel_id)
-    note = f"This table moved: the live one is {table_link(live)}."
+    tr = svc.public_tr(live)
+    note = tr("This table moved: the live one is {link}.", link=table_link(live))
     try:
         # Its picture goes: it would show a position long past.
         await channel.get_partial_message(message_id).edit(

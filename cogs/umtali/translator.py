@@ -11,8 +11,9 @@ from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 from discord.ext import commands
 
+from cogs.umtali.options import AS_IS, language_name
 from umtali.catalogue import Message
-from umtali.i18n import EN, tr_for
+from umtali.i18n import EN, languages, tr_for
 
 #: Names are kept apart from other text by a context: "play" the command is not "Play" the
 #: button, and a Russian name must be one lower-case word.
@@ -27,8 +28,8 @@ class UmtaliTranslator(app_commands.Translator):
     async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
                         context: app_commands.TranslationContextTypes) -> str | None:
         tr = tr_for(locale.value)
-        if tr is EN:
-            return None  # Discord shows the English itself
+        if tr is EN or string.extras.get(AS_IS):
+            return None  # Discord shows the English (or a language's own name) itself
         where = _CONTEXT.get(context.location)
         text = tr.ctx(where, string.message) if where else tr(string.message)
         return None if text == string.message else text
@@ -61,4 +62,9 @@ def _messages(command: app_commands.Group | app_commands.Command[Any, ..., Any])
         yield Message(p.display_name, context="option", where=f"{where} {p.name}")
         yield Message(str(p.description), where=f"{where} {p.name}")
         for choice in p.choices:
-            yield Message(choice.name, where=f"{where} {p.name}")
+            if choice.name not in _OWN_NAMES:
+                yield Message(choice.name, where=f"{where} {p.name}")
+
+
+#: Choices shown as they are in every language (``AS_IS``): the languages by their own names.
+_OWN_NAMES = frozenset(language_name(code) for code in languages())
