@@ -5,8 +5,9 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import cast
 
-from cogs.umtali.delivery import Batch, Delivery
+from cogs.umtali.delivery import Delivery
 from cogs.umtali.live import LiveMatch
+from cogs.umtali.outbox import Batch
 from cogs.umtali.service import MatchService
 
 
