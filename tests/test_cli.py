@@ -16,6 +16,13 @@ from umtali.cli import main
 DEAL = Path(__file__).parent.parent / "docs" / "examples" / "deal.json"
 
 
+@pytest.fixture(autouse=True)
+def _no_locale(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The terminal's locale picks the language: these tests speak English unless they say."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+
+
 def run(argv: list[str], stdin: str = "") -> tuple[int, str]:
     out = io.StringIO()
     code = main(argv, io.StringIO(stdin), out)
@@ -180,12 +187,14 @@ def test_verify_malformed_options_are_bad_input(tmp_path: Path, option: list[str
 
 
 def test_verify_runs_as_a_module(tmp_path: Path) -> None:
+    import os
     import subprocess
     import sys
 
     path, _ = _replay_file(tmp_path)
+    env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG")}
     done = subprocess.run([sys.executable, "-m", "umtali", "verify", str(path)],
-                          capture_output=True, text=True, check=False)
+                          capture_output=True, text=True, check=False, env=env)
     assert done.returncode == 0, done.stderr
     assert "FAIR" in done.stdout
 
@@ -251,3 +260,103 @@ def test_verify_words_each_mismatch(tmp_path: Path, change: Callable[[dict[str, 
     last = out.rstrip().splitlines()[-1]
     assert last.startswith("NOT VERIFIED: ")
     assert ("did not come from the committed seed" in last) == cards
+
+
+# -- in Russian -----------------------------------------------------------------------------
+
+#: Words typed in every language: the moves, the terminal's commands, the ``<placeholders>``
+#: of the notation's summary.
+NOTATION = {"draw", "take", "meld", "extend", "discard", "down", "moves", "table", "help",
+            "quit"}
+
+
+def untranslated(out: str, *names: str) -> list[str]:
+    """Lines holding an English word (three letters or more) that is not the notation, a
+    player's name or hex; a Russian line has none."""
+    found = []
+    for line in out.splitlines():
+        words = set(re.findall(r"[A-Za-z]{3,}", line)) - NOTATION - set(names)
+        words = {w for w in words if not re.fullmatch(r"[0-9a-f]+", w)}
+        if words:
+            found.append(line)
+    return found
+
+
+def test_play_in_russian_to_the_end_of_a_session() -> None:
+    code, out = run(["play", "--seed", "9", "--lang", "ru"],
+                    "help\nfoo\n0\nmeld\n1\n" + "1\n" * 5000)
+    assert code == 0
+    for said in ("Умтали, зерно 9", "Введите ход или номер хода", "'foo' — не ход",
+                 "Хода 0 нет: выберите от 1 до", "назовите карты комбинации", "Ваши карты:",
+                 "Ходы: 1)", "Комбинации ИИ:", "берёт карту из колоды", "Раздача 1 окончена",
+                 "выигрывает матч"):
+        assert said in out, said
+    assert untranslated(out, "foo") == []  # "foo" is what was typed
+    assert "ИИ берёт карту из колоды (" not in out  # the computer's draws stay hidden
+
+
+def test_play_in_russian_quits_in_russian() -> None:
+    code, out = run(["play", "--seed", "2", "--lang", "ru", "--name", "Аня"], "quit\n")
+    assert code == 0 and out.endswith("Аня> До встречи.\n")
+    assert untranslated(out) == []
+
+
+def test_the_terminal_locale_picks_the_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LANG", "ru_RU.UTF-8")
+    assert "До встречи." in run(["play", "--seed", "2"])[1]
+    assert "Bye." in run(["play", "--seed", "2", "--lang", "en"])[1]  # --lang comes first
+    monkeypatch.setenv("LC_ALL", "C")  # LC_ALL before LANG: C is not a language the bot speaks
+    assert "Bye." in run(["play", "--seed", "2"])[1]
+    monkeypatch.setenv("LC_ALL", "de_DE.UTF-8")
+    assert "Bye." in run(["play", "--seed", "2"])[1]
+
+
+def test_script_in_russian(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = run(["script", "--deal", str(DEAL), "--lang", "ru"],
+                    "meld 8d 9d 10d\ndiscard kh\n")
+    assert code == 1
+    assert out.splitlines() == [
+        "Партия 1, раздача 1: сдаёт Игрок 2.",
+        "Игрок 1 выкладывает 8♦ 9♦ 10♦: последовательность, +7.",
+        "Ходит Игрок 1. Допустимые ходы: meld 5S 5H 5C, meld JC",
+    ]
+    err = capsys.readouterr().err
+    assert err.startswith("строка 2: discard kh: выкладывать обязательно")
+
+
+def test_verify_in_russian(tmp_path: Path) -> None:
+    path, _ = _replay_file(tmp_path)
+    code, out = run(["verify", str(path), "--lang", "ru"])
+    assert code == 0
+    assert out.rstrip().splitlines()[-1].startswith("ЧЕСТНО: ")
+    assert re.search(r"\b[1-9][0-9]* раздач[аи]? и [1-9][0-9]* колод[аы]? из сброса\b", out)
+    assert untranslated(out) == []
+
+
+@pytest.mark.parametrize(("change", "cards"), [(c[1], c[3]) for c in CHANGES],
+                         ids=[c[0] for c in CHANGES])
+def test_verify_words_each_mismatch_in_russian(
+        tmp_path: Path, change: Callable[[dict[str, Any]], None], cards: bool) -> None:
+    path, _ = _replay_file(tmp_path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    change(data)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, out = run(["verify", str(path), "--lang", "ru"])
+    assert code == 1, out
+    assert untranslated(out, "ada", "bo") == []
+    last = out.rstrip().splitlines()[-1]
+    assert last.startswith("НЕ ПОДТВЕРЖДЕНО: ")
+    assert ("получены не из заявленного зерна" in last) == cards
+
+
+def test_verify_bad_input_in_russian(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path, _ = _replay_file(tmp_path, reveal=False)
+    assert run(["verify", str(path), "--lang", "ru"])[0] == 2
+    assert "в файле записи их нет: укажите --seed, --salt" in capsys.readouterr().err
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "umtali-replay", "version": 1}', encoding="utf-8")
+    assert run(["verify", str(bad), "--lang", "ru"])[0] == 2
+    assert "не удаётся прочитать файл записи: неверный файл записи:" in capsys.readouterr().err
+    path, _ = _replay_file(tmp_path)
+    assert run(["verify", "--salt", "XYZ", str(path), "--lang", "ru"])[0] == 2
+    assert "проверить нельзя: соль" in capsys.readouterr().err

@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from umtali.cards import CARDS, Card
-from umtali.errors import InvalidMoveError, InvalidStateError
+from umtali.errors import InvalidMoveError, InvalidStateError, UmtaliError
 from umtali.events import HandEnd
 from umtali.hand import HandState, Phase, Play
+from umtali.i18n import Text
 from umtali.melds import Meld, PlayKind, Shape, rebuilt
 from umtali.moves import Move
 from umtali.rules import RuleSet
@@ -47,6 +48,12 @@ def _mask(codes: list[str]) -> int:
     return m
 
 
+def cause(error: Exception) -> Text | str:
+    """What is wrong, for a message: an engine error's own words (translated where shown),
+    else Python's (a missing key, a wrong type: the same in every language)."""
+    return error.text if isinstance(error, UmtaliError) else str(error)
+
+
 def deal_to_json(deal: Deal) -> dict[str, Any]:
     return {
         "dealer": deal.dealer,
@@ -66,9 +73,9 @@ def deal_from_json(data: dict[str, Any]) -> Deal:
             discard=tuple(_ints(data.get("discard", []))),
         )
     except (KeyError, TypeError, IndexError, InvalidMoveError) as e:
-        raise InvalidStateError(f"bad deal: {e}") from e
+        raise InvalidStateError(Text.of("bad deal: {error}", error=cause(e))) from e
     if deal.dealer not in (0, 1):
-        raise InvalidStateError("bad deal: dealer must be 0 or 1")
+        raise InvalidStateError(Text.of("bad deal: dealer must be 0 or 1"))
     return deal
 
 
@@ -149,7 +156,8 @@ def _check_cards(h: HandState) -> None:
         seen |= m.cards
         count += m.cards.bit_count()
     if seen != (1 << 52) - 1 or count != 52:
-        raise InvalidStateError("saved hand does not hold each of the 52 cards exactly once")
+        raise InvalidStateError(Text.of(
+            "saved hand does not hold each of the 52 cards exactly once"))
 
 
 def session_to_json(s: Session) -> dict[str, Any]:
@@ -175,7 +183,8 @@ def session_to_json(s: Session) -> dict[str, Any]:
 
 def session_from_json(d: dict[str, Any]) -> Session:
     if not isinstance(d, dict) or d.get("format") != FORMAT:
-        raise InvalidStateError(f"unknown saved-session format: expected format {FORMAT}")
+        raise InvalidStateError(Text.of(
+            "unknown saved-session format: expected format {format}", format=FORMAT))
     try:
         rules = RuleSet.from_json(d["rules"])
         s = Session.__new__(Session)
@@ -204,5 +213,5 @@ def session_from_json(d: dict[str, Any]) -> Session:
     except (KeyError, TypeError, ValueError, IndexError) as e:
         if isinstance(e, InvalidStateError):
             raise
-        raise InvalidStateError(f"bad saved session: {e}") from e
+        raise InvalidStateError(Text.of("bad saved session: {error}", error=cause(e))) from e
     return s

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from enum import Enum
 
 from umtali.cards import CARDS
+from umtali.errors import InvalidStateError
+from umtali.i18n import Text
 from umtali.replay import HandRecord, ReplayFile, play
 from umtali.session import Session
 
@@ -40,9 +42,9 @@ def commitment_text(seed: int | str, salt: str) -> str:
     The salt is hex and comes first, so the text splits one way only whatever the seed holds."""
     text = str(seed_value(seed))
     if not _SALT.fullmatch(salt):
-        raise ValueError("the salt must be at least 32 lowercase hex digits")
+        raise InvalidStateError(Text.of("the salt must be at least 32 lowercase hex digits"))
     if not text or any(c.isspace() or not c.isprintable() for c in text):
-        raise ValueError("the seed must be printable text without spaces")
+        raise InvalidStateError(Text.of("the seed must be printable text without spaces"))
     return f"{SCHEME}:{salt}:{text}"
 
 
@@ -91,7 +93,7 @@ class Mismatch:
     position: int = -1
     #: For a move: its index in the hand (0 = first move) and why it is not allowed.
     move: int = -1
-    reason: str = ""
+    reason: Text | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +148,7 @@ class _Tally:
     rebuilds: int = 0
 
 
-def _hand_mismatch(rec: HandRecord, exp: HandRecord, stopped: bool, reason: str,
+def _hand_mismatch(rec: HandRecord, exp: HandRecord, stopped: bool, reason: Text | None,
                    tally: _Tally) -> Mismatch | None:
     """Compare one hand in the order a player would: its deal, its rebuilds, its moves (``stopped``:
     the engine refused the next one, for ``reason``), its scores."""
@@ -177,11 +179,11 @@ def verify(commitment: str, seed: int | str, salt: str, replay: ReplayFile) -> V
     rebuild in ``replay`` is the one the seed gives, playing the file's moves to reach each.
 
     It cannot know that the moves are the ones played at the table: it checks that they are
-    legal and lead to the hands, scores and result the file records. ``ValueError`` when the
-    commitment, seed or salt is not well formed."""
+    legal and lead to the hands, scores and result the file records. ``InvalidStateError`` (a
+    ``ValueError``) when the commitment, seed or salt is not well formed."""
     commitment = commitment.strip().lower()
     if not is_commitment(commitment):
-        raise ValueError("a commitment is 64 hex digits")
+        raise InvalidStateError(Text.of("a commitment is 64 hex digits"))
     opened = commit(seed, salt)
     tally = _Tally()
 

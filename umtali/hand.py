@@ -12,7 +12,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, NamedTuple
 
 from umtali.cards import CARDS, cards_of, points_of
-from umtali.errors import IllegalMoveError
+from umtali.errors import IllegalMoveError, InvalidStateError
 from umtali.events import (
     Discarded,
     DrewFromStock,
@@ -25,6 +25,7 @@ from umtali.events import (
     TookDiscard,
     WentOut,
 )
+from umtali.i18n import Text
 from umtali.melds import Meld, PlayKind, classify, extended, new_meld, play_points
 from umtali.moves import Move, MoveKind
 from umtali.rules import DealStyle, RuleSet
@@ -143,7 +144,7 @@ class HandState:
     def deal(rules: RuleSet, dealer: int, deck: Sequence[int], reshuffle_key: str) -> HandState:
         """Deal from ``deck`` (top card first): one card at a time, the non-dealer first."""
         if sorted(deck) != list(range(52)):
-            raise ValueError("a deal needs each of the 52 cards once")
+            raise InvalidStateError(Text.of("a deal needs each of the 52 cards once"))
         s = HandState(rules, dealer, reshuffle_key)
         cards = list(deck)
         pos = 0
@@ -181,11 +182,12 @@ class HandState:
             everything |= 1 << c
             count += 1
         if hands[0] & hands[1] or everything != (1 << 52) - 1 or count != 52:
-            raise ValueError("a deal must hold each of the 52 cards exactly once")
+            raise InvalidStateError(Text.of(
+                "a deal must hold each of the 52 cards exactly once"))
         starts_without_draw = rules.deal is DealStyle.ELEVEN and not s.discard_pile
         s.phase = Phase.MELD if starts_without_draw else Phase.DRAW
         if not starts_without_draw and not s.stock:
-            raise ValueError("a deal needs a stock to draw from")
+            raise InvalidStateError(Text.of("a deal needs a stock to draw from"))
         return s
 
     # -- reading the position --------------------------------------------------------------

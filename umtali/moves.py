@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 from umtali.cards import CARDS, Card, cards_of, format_cards, iter_cards, mask_of, parse_cards
 from umtali.errors import InvalidMoveError
+from umtali.i18n import Text
 
 
 class MoveKind(Enum):
@@ -23,7 +24,9 @@ class MoveKind(Enum):
     DISCARD = "discard"
 
 
-_HELP = (
+#: The notation in one line. Its words (draw, take, ...) are typed as they are in every
+#: language; only the <placeholders> between them are translated.
+_HELP = Text.of(
     "moves are: draw, take, take 2, meld <cards>, extend <card> <card on the meld>, "
     "discard <card> [down]"
 )
@@ -77,7 +80,7 @@ class Move(NamedTuple):
         """Read a move in the notation; card names may take any form ``Card.parse`` reads."""
         words = text.replace(",", " ").split()
         if not words:
-            raise InvalidMoveError(f"no move given: {_HELP}")
+            raise InvalidMoveError(Text.of("no move given: {moves}", moves=_HELP))
         verb, rest = words[0].lower(), words[1:]
         if verb == "draw" and not rest:
             return _DRAW
@@ -86,32 +89,32 @@ class Move(NamedTuple):
                 return _TAKE
             if len(rest) == 1 and rest[0].lower() in _TAKE_TWO_WORDS:
                 return _TAKE_TWO
-            raise InvalidMoveError("'take' takes the top discard; 'take 2' the top two")
+            raise InvalidMoveError(Text.of("'take' takes the top discard; 'take 2' the top two"))
         if verb == "meld":
             if not rest:
-                raise InvalidMoveError("name the cards to meld, like: meld 8D 9D 10D")
+                raise InvalidMoveError(Text.of("name the cards to meld, like: meld 8D 9D 10D"))
             cards = parse_cards(" ".join(rest))
             if len(set(cards)) != len(cards):
-                raise InvalidMoveError("a card is named twice")
+                raise InvalidMoveError(Text.of("a card is named twice"))
             return Move(MoveKind.MELD, mask_of(cards))
         if verb == "extend":
             names = [w for w in rest if w.lower() != "on"]
             if len(names) != 2:
-                raise InvalidMoveError(
-                    "name your card and a card of the meld it extends, like: extend 7D 8D"
-                )
+                raise InvalidMoveError(Text.of(
+                    "name your card and a card of the meld it extends, like: extend 7D 8D"))
             card, target = Card.parse(names[0]), Card.parse(names[1])
             if card == target:
-                raise InvalidMoveError("a card cannot extend itself")
+                raise InvalidMoveError(Text.of("a card cannot extend itself"))
             return Move(MoveKind.EXTEND, 1 << card, int(target))
         if verb == "discard":
             down = bool(rest) and rest[-1].lower() in _DOWN_WORDS
             if down:
                 rest = rest[:-1]
             if len(rest) != 1:
-                raise InvalidMoveError("name one card to discard, like: discard KS")
+                raise InvalidMoveError(Text.of("name one card to discard, like: discard KS"))
             return Move(MoveKind.DISCARD, 1 << Card.parse(rest[0]), -1, down)
-        raise InvalidMoveError(f"{text.strip()!r} is not a move: {_HELP}")
+        raise InvalidMoveError(Text.of("{text} is not a move: {moves}", text=repr(text.strip()),
+                                       moves=_HELP))
 
     def text(self, *, symbols: bool = False) -> str:
         """Canonical notation (``symbols=True`` writes suits as ♠♥♦♣ for people)."""

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from umtali.cards import CARDS, Card, iter_cards
-from umtali.codec import deal_from_json, deal_to_json
-from umtali.errors import IllegalMoveError, InvalidMoveError, InvalidStateError
+from umtali.codec import cause, deal_from_json, deal_to_json
+from umtali.errors import IllegalMoveError, InvalidMoveError, InvalidStateError, UmtaliError
 from umtali.events import HandEnded, HandStarted, StockReshuffled
 from umtali.hand import HandState
+from umtali.i18n import Text
 from umtali.moves import Move
 from umtali.rules import RuleSet
 from umtali.session import Deal, Session
@@ -84,7 +85,7 @@ class Played:
     hands: tuple[HandRecord, ...]
     #: Index (in the whole move list) and reason of the first move that could not be played.
     error_at: int = -1
-    error: str = ""
+    error: Text | None = None
 
 
 def _dealt(h: HandState) -> Deal:
@@ -123,7 +124,7 @@ def play(rules: RuleSet, seed: int | str, moves: Sequence[Move | str],
             events = s.apply(move)
         except (IllegalMoveError, InvalidMoveError) as error:
             done.append(current.close(None))
-            return Played(s, tuple(done), i, str(error))
+            return Played(s, tuple(done), i, error.text)
         current.moves.append(str(s.moves[-1]))  # as the session keeps it: canonical
         for event in events:
             if isinstance(event, StockReshuffled):
@@ -146,7 +147,8 @@ def from_session(session: Session, players: tuple[str, str], commitment: str | N
         raise ValueError("the seed of a session in play must stay secret")
     played = play(session.rules, session.seed, session.moves, session.first_deal)
     if played.error_at >= 0:
-        raise InvalidStateError(f"the session does not replay: {played.error}")
+        raise InvalidStateError(Text.of("the session does not replay: {error}",
+                                         error=played.error))
     result = Result(session.winner, (session.games_won[0], session.games_won[1]), session.how) \
         if session.over else None
     return to_json(ReplayFile(
@@ -171,7 +173,7 @@ def _codes(cards: Sequence[int]) -> list[str]:
 
 def _cards(data: Any) -> tuple[int, ...]:
     if not isinstance(data, list):
-        raise TypeError("a list of cards was expected")
+        raise InvalidStateError(Text.of("bad replay file: a list of cards was expected"))
     return tuple(int(Card.parse(str(c))) for c in data)
 
 
@@ -210,7 +212,7 @@ def _pair(data: Any) -> tuple[int, int]:
 def _hand(d: dict[str, Any]) -> HandRecord:
     moves = d["moves"]
     if not isinstance(moves, list):
-        raise TypeError("moves must be a list")
+        raise InvalidStateError(Text.of("bad replay file: moves must be a list"))
     return HandRecord(
         game=int(d["game"]),
         hand=int(d["hand"]),
@@ -224,9 +226,11 @@ def _hand(d: dict[str, Any]) -> HandRecord:
 def from_json(data: Any) -> ReplayFile:
     """Read a replay file; ``InvalidStateError`` says what is wrong with it."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise InvalidStateError(f"not an Umtali replay file (no \"format\": \"{FORMAT}\")")
+        raise InvalidStateError(Text.of(
+            "not an Umtali replay file (no \"format\": \"{format}\")", format=FORMAT))
     if data.get("version") != VERSION:
-        raise InvalidStateError(f"unknown replay file version: expected {VERSION}")
+        raise InvalidStateError(Text.of(
+            "unknown replay file version: expected {version}", version=VERSION))
     try:
         reveal = data.get("reveal")
         result = data.get("result")
@@ -235,7 +239,8 @@ def from_json(data: Any) -> ReplayFile:
         commitment = data.get("commitment")
         seed = reveal["seed"] if reveal else None
         if seed is not None and not isinstance(seed, int | str):
-            raise TypeError("the seed must be a number or a string")
+            raise InvalidStateError(Text.of(
+                "bad replay file: the seed must be a number or a string"))
         players = data["players"]
         return ReplayFile(
             rules=RuleSet.from_json(data["rules"]),
@@ -252,4 +257,6 @@ def from_json(data: Any) -> ReplayFile:
     except InvalidStateError:
         raise
     except (KeyError, TypeError, ValueError, IndexError) as e:
-        raise InvalidStateError(f"bad replay file: {e!r}") from e
+        # A wrong card is worded by the engine; a missing key or a wrong type by Python.
+        error = cause(e) if isinstance(e, UmtaliError) else repr(e)
+        raise InvalidStateError(Text.of("bad replay file: {error}", error=error)) from e

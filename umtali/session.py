@@ -21,6 +21,7 @@ from umtali.events import (
     SessionEnded,
 )
 from umtali.hand import HandState, Phase
+from umtali.i18n import Text
 from umtali.melds import PlayKind
 from umtali.moves import Move, MoveKind
 from umtali.rules import RuleSet
@@ -164,10 +165,10 @@ class Session:
     def apply(self, move: Move, seat: int | None = None) -> list[Event]:
         """Play ``move`` for the seat to act (checked against ``seat`` when given)."""
         if self.winner >= 0:
-            raise IllegalMoveError("the session is over")
+            raise IllegalMoveError(Text.of("the session is over"))
         hand = self.hand
         if seat is not None and seat != hand.turn:
-            raise IllegalMoveError("it is not your turn")
+            raise IllegalMoveError(Text.of("it is not your turn"))
         if move.kind is _EXTEND:
             move = hand.canonical(move)  # the listed form is the one kept
         events = hand.apply(move)
@@ -191,7 +192,7 @@ class Session:
     def resign(self, seat: int, how: str = "resigned") -> list[Event]:
         """``seat`` gives up the session (resigned, timed out): the opponent wins it."""
         if self.over:
-            raise IllegalMoveError("the session is over")
+            raise IllegalMoveError(Text.of("the session is over"))
         self.winner = 1 - seat
         self.how = how
         return [SessionEnded(self.winner, (self.games_won[0], self.games_won[1]), how)]

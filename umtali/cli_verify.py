@@ -1,0 +1,186 @@
+"""``python -m umtali verify``: check a replay file against its commitment, and say the verdict
+in the reader's language. ``umtali.fairness`` finds the first mismatch; this puts it into words.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TextIO
+
+from umtali.errors import UmtaliError
+from umtali.fairness import Check, Mismatch, Verdict, verify
+from umtali.i18n import Text, Tr
+from umtali.replay import ReplayFile
+from umtali.replay import from_json as replay_from_json
+
+
+def said(tr: Tr, error: Exception) -> str:
+    """An error in ``tr``'s words: the engine's own message, else Python's (a file not found)."""
+    return tr(error.text) if isinstance(error, UmtaliError) else str(error)
+
+
+def run_verify(args: argparse.Namespace, stdout: TextIO, tr: Tr) -> int:
+    """Exit status: 0 fair, 1 a mismatch, 2 bad input."""
+    try:
+        with open(args.replay, encoding="utf-8") as f:
+            replay = replay_from_json(json.load(f))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, UmtaliError) as e:
+        print(tr("cannot read the replay file: {error}", error=said(tr, e)), file=sys.stderr)
+        return 2
+    reveal = replay.reveal
+    commitment = args.commitment or replay.commitment
+    seed = args.seed if args.seed is not None else reveal.seed if reveal else None
+    salt = args.salt if args.salt is not None else reveal.salt if reveal else None
+    missing = [name for name, value in
+               (("--commitment", commitment), ("--seed", seed), ("--salt", salt))
+               if value is None]
+    if commitment is None or seed is None or salt is None:
+        print(tr("the replay file does not hold them: give {options}",
+                 options=", ".join(missing)), file=sys.stderr)
+        return 2
+    try:
+        verdict = verify(commitment, seed, salt, replay)
+    except ValueError as e:
+        print(tr("cannot verify: {error}", error=said(tr, e)), file=sys.stderr)
+        return 2
+    for line in verdict_lines(verdict, replay, seed, salt, args.commitment is None, tr):
+        stdout.write(line + "\n")
+    return 0 if verdict.fair else 1
+
+
+def verdict_lines(v: Verdict, replay: ReplayFile, seed: object, salt: str, from_file: bool,
+                  tr: Tr) -> list[str]:
+    lines = [tr("Commitment: {commitment}", commitment=v.commitment)]
+    if from_file:
+        lines.append("  " + tr("(read from the file: check it is the one the bot posted before "
+                               "the first deal)"))
+    if v.mismatch is None:
+        return [
+            *lines,
+            tr("Seed {seed} and salt {salt} open it.", seed=seed, salt=salt),
+            tr("The draw for first dealer, {deals} and {rebuilds} are the ones this seed "
+               "gives; the moves are legal and lead to the recorded scores and result.",
+               deals=Text.plural("{count} deal", "{count} deals", v.deals),
+               rebuilds=Text.plural("{count} stock rebuild", "{count} stock rebuilds",
+                                    v.rebuilds)),
+            tr("FAIR: the cards came from the seed committed to before play."),
+        ]
+    cards = v.mismatch.check in (Check.COMMITMENT, Check.FIXED_DEAL, Check.DEALER_DRAW,
+                                 Check.DEAL, Check.REBUILD)
+    last = (tr("NOT VERIFIED: these cards did not come from the committed seed.") if cards
+            else tr("NOT VERIFIED: the file's moves do not lead to what it records."))
+    return [*lines, *mismatch_lines(v.mismatch, replay.players, tr), last]
+
+
+def mismatch_lines(m: Mismatch, players: tuple[str, str], tr: Tr) -> list[str]:
+    """Where the file and the seed first disagree, and how."""
+    rec, exp = " ".join(m.recorded), " ".join(m.expected)
+    if m.check is Check.COMMITMENT:
+        if m.part == "file":
+            return [tr("The file names another commitment: {commitment}.", commitment=rec)]
+        return [tr("The seed and salt do not open it: they give {commitment}.", commitment=exp)]
+    if m.check is Check.FIXED_DEAL:
+        return [tr("The first hand was a fixed deal, not shuffled from the seed.")]
+    if m.check is Check.DEALER_DRAW:
+        return [tr("The draw for first dealer is not the one the seed gives."),
+                "  " + tr("the file: {cards}", cards=rec),
+                "  " + tr("the seed: {cards}", cards=exp)]
+    lines = _hand_lines(m, players, tr, rec, exp)
+    lines[0] = tr("Game {game}, hand {hand}: {problem}", game=m.game, hand=m.hand,
+                  problem=lines[0])
+    return lines
+
+
+def _hand_lines(m: Mismatch, players: tuple[str, str], tr: Tr, rec: str,
+                exp: str) -> list[str]:
+    """The lines about one hand, the first without the hand's name."""
+    if m.check is Check.MOVE:
+        reason = tr(m.reason) if m.reason is not None else ""
+        if not rec:
+            return [tr("move {number} (missing) cannot be played: {reason}.",
+                       number=m.move + 1, reason=reason)]
+        return [tr("move {number} ({move}) cannot be played: {reason}.", number=m.move + 1,
+                   move=rec, reason=reason)]
+    if m.check is Check.HANDS:
+        return [tr("the file's hands and the moves disagree ({part}: the file has {recorded}, "
+                   "the moves give {expected}).", part=_hands_part(tr, m.part), recorded=rec,
+                   expected=exp)]
+    if m.check in (Check.SCORES, Check.RESULT):
+        return [_result_line(tr, m, rec, exp)]
+    if m.check is Check.REBUILD:
+        if m.part == "after":
+            return [tr("the file rebuilds the stock after move {recorded} of the hand, the "
+                       "moves rebuild it after move {expected}.", recorded=rec, expected=exp)]
+        if m.part == "count":
+            return [tr("the file records {recorded} stock rebuilds, the moves make {expected}.",
+                       recorded=rec, expected=exp)]
+        return [tr("the stock in the stock rebuild is not the one the seed gives."),
+                _card_line(m, tr, from_top=True)]
+    if m.part == "dealer":
+        return [tr("the file has seat {recorded} dealing, the seed gives seat {expected}.",
+                   recorded=rec, expected=exp)]
+    if m.part.startswith("seat"):
+        seat = int(m.part.split()[-1])
+        extra = sorted(set(m.recorded) - set(m.expected))
+        lacking = sorted(set(m.expected) - set(m.recorded))
+        same = tr("the same cards")
+        return [tr("{name}'s hand (seat {seat}) in the deal is not the one the seed gives.",
+                   name=players[seat], seat=seat),
+                "  " + tr("the file has {recorded} where the seed gives {expected}",
+                          recorded=" ".join(extra) or same, expected=" ".join(lacking) or same)]
+    if m.part == "stock":
+        return [tr("the stock in the deal is not the one the seed gives."),
+                _card_line(m, tr, from_top=True)]
+    return [tr("the discard pile in the deal is not the one the seed gives."),
+            _card_line(m, tr, from_top=False)]
+
+
+def _card_line(m: Mismatch, tr: Tr, *, from_top: bool) -> str:
+    at = m.position
+    nothing = tr.ctx("no card in a replay", "nothing")
+    got = m.recorded[at] if at < len(m.recorded) else nothing
+    want = m.expected[at] if at < len(m.expected) else nothing
+    if from_top:
+        return "  " + tr("card {number} from the top: the file has {recorded}, the seed gives "
+                         "{expected}", number=at + 1, recorded=got, expected=want)
+    return "  " + tr("card {number} from the bottom: the file has {recorded}, the seed gives "
+                     "{expected}", number=at + 1, recorded=got, expected=want)
+
+
+def _hands_part(tr: Tr, part: str) -> str:
+    """What the file's hands and the moves disagree on (``Mismatch.part`` of a hands check)."""
+    words = {
+        "number": tr.ctx("replay check", "number"),
+        "moves": tr.ctx("replay check", "moves"),
+        "count": tr.ctx("replay check", "count"),
+    }
+    return words.get(part, part)
+
+
+def _result_line(tr: Tr, m: Mismatch, rec: str, exp: str) -> str:
+    if m.part == "scores":
+        return tr("the moves do not lead to the recorded scores: the file says {recorded}, "
+                  "the moves give {expected}.", recorded=rec, expected=exp)
+    if m.part == "winner":
+        return tr("the moves do not lead to the recorded winner: the file says {recorded}, "
+                  "the moves give {expected}.", recorded=rec, expected=exp)
+    if m.part == "how":
+        return tr("the moves do not lead to the recorded end of the session: the file says "
+                  "{recorded}, the moves give {expected}.",
+                  recorded=_how(tr, rec), expected=_how(tr, exp))
+    return tr("the moves do not lead to the recorded winner, games won: the file says "
+              "{recorded}, the moves give {expected}.", recorded=rec, expected=exp)
+
+
+def _how(tr: Tr, how: str) -> str:
+    """How a session ended, as a replay file records it."""
+    words = {
+        "played out": tr.ctx("how a session ended", "played out"),
+        "resigned": tr.ctx("how a session ended", "resigned"),
+        "timed out": tr.ctx("how a session ended", "timed out"),
+        "forfeited": tr.ctx("how a session ended", "forfeited"),
+        "": tr.ctx("how a session ended", "not over"),
+    }
+    return words.get(how, how)
