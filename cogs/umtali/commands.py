@@ -33,7 +33,7 @@ from cogs.umtali.records import (
     show_stats,
 )
 from cogs.umtali.render import COLOUR
-from cogs.umtali.rules_text import PAGES
+from cogs.umtali.rules_text import PAGES, pages
 from cogs.umtali.tables import post_table
 from data.store import Refused
 from umtali.cards import CARDS
@@ -250,9 +250,9 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
                 tr("There are {pages} pages: choose 1 to {pages}.", pages=len(PAGES)),
                 ephemeral=True)
             return
-        title, text = PAGES[page - 1]
-        embed = discord.Embed(title=tr("Umtali rules · {title}", title=tr(title)),
-                              description=tr(text), colour=COLOUR)
+        title, text = pages(tr)[page - 1]
+        embed = discord.Embed(title=tr("Umtali rules · {title}", title=title),
+                              description=text, colour=COLOUR)
         # The command as the member's client names it.
         command = ("/umtali " + tr.ctx("command", "rules") + " " + tr.ctx("option", "page")
                    + ":<n>")
