@@ -36,6 +36,9 @@ class LiveMatch:
     #: The match's channel refused the bot for good: the match goes on in the players' DMs,
     #: each panel carrying the table and the last turn.
     channel_lost: bool = False
+    #: The published commitment to the seed, and the salt kept secret until the session ends.
+    commitment: str = ""
+    salt: str = ""
     #: Ended with no winner (nobody could be reached, or the first post failed).
     abandoned: bool = False
     #: The last turn's announcement, shown with the hands while the channel is lost.
@@ -92,4 +95,6 @@ class LiveMatch:
             computer_seat=row.computer_seat,
             computer_level=row.computer_level,
             channel_lost=row.channel_lost,
+            commitment=row.commitment,
+            salt=row.salt,
         )

@@ -35,6 +35,7 @@ from cogs.umtali.showing import Look, Shown, dm_panel_of, hand_of, table_of
 from data.store import StaleState, Store
 from umtali.errors import UmtaliError
 from umtali.events import DealerChosen, Event
+from umtali.fairness import commit
 from umtali.i18n import Text, Tr
 from umtali.moves import Move
 from umtali.rules import RuleSet
@@ -81,8 +82,9 @@ class MatchService:
     # -- loading and starting -------------------------------------------------------------
 
     def new_seed(self) -> int:
-        """A new session's seed: unpredictable, so that nobody can foresee a deal."""
-        return secrets.randbits(62)
+        """A new session's seed: 128 bits from the system's secure source, so that nobody can
+        foresee a deal, and a revealed seed tells nothing of another session's."""
+        return secrets.randbits(128)
 
     async def load_active(self) -> int:
         """Bring back every active match after a start or a restart."""
@@ -118,10 +120,14 @@ class MatchService:
         computer_to_act = computer is not None and session.to_act == computer[0]
         now = self.clock()
         deadline = now + turn_timer if turn_timer and not computer_to_act else None
+        # Published before any card is dealt; the salt is revealed with the seed at the end.
+        salt = secrets.token_hex(16)
+        commitment = commit(session.seed, salt)
         match_id = await self.store.create_match(
             guild_id=guild_id, channel_id=channel_id, players=players, variant=rules.name,
             turn_timer=turn_timer, state=saved_state(session),
             deadline=deadline, challenge_id=challenge_id, computer=computer, now=now,
+            salt=salt, commitment=commitment,
         )
         live = LiveMatch(
             id=match_id, guild_id=guild_id, channel_id=channel_id, table_message_id=None,
@@ -130,6 +136,7 @@ class MatchService:
             dm_channel_ids=[None, None], dm_message_ids=[None, None], dm_refused=[False, False],
             pending=[], computer_seat=computer[0] if computer else None,
             computer_level=computer[1] if computer else None,
+            commitment=commitment, salt=salt,
         )
         self.matches[match_id] = live
         return live
