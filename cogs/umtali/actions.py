@@ -19,13 +19,15 @@ from cogs.umtali.hand_panels import (
     show_panel,
 )
 from cogs.umtali.live import LiveMatch
+from cogs.umtali.mentions import command
 from cogs.umtali.names import MAX_ECHO, echo, safe_name, visible
 from umtali.errors import InvalidMoveError
-from umtali.i18n import sentence
+from umtali.i18n import N_, sentence
 from umtali.moves import Move
 
-MOVES_HELP = ("moves are: draw, take, take 2, meld <cards>, extend <card> <card on the meld>, "
-              "discard <card> [down]")
+#: The moves in the notation (the same in every language), for an answer to one that is not.
+MOVES_HELP = N_("moves are: draw, take, take 2, meld <cards>, extend <card> <card on the meld>, "
+                "discard <card> [down]")
 
 
 async def _ephemeral(interaction: discord.Interaction, text: str) -> None:
@@ -41,27 +43,31 @@ def _live(interaction: discord.Interaction, match_id: int) -> LiveMatch | None:
 
 async def show_hand(interaction: discord.Interaction, match_id: int, note: str = "") -> None:
     live = _live(interaction, match_id)
+    tr = tr_of(interaction)
     if live is None or live.over:
-        await _ephemeral(interaction, "This match is over.")
+        await _ephemeral(interaction, tr("This match is over."))
         return
     seat = live.seat_of(interaction.user.id)
     if seat is None:
-        await _ephemeral(interaction, "This is not your match: only its two players have hands.")
+        await _ephemeral(interaction,
+                         tr("This is not your match: only its two players have hands."))
         return
     await show_panel(interaction, live, seat, note)
 
 
 async def play_text(interaction: discord.Interaction, match_id: int, text: str,
                     version: int | None = None) -> None:
+    tr = tr_of(interaction)
     if len(visible(text)) > MAX_ECHO:
         # No move is this long, and the engine's answer would quote it all (past Discord's
         # 2,000 characters): answer with the start of it.
-        await _ephemeral(interaction, f"“{echo(text)}” is not a move: {MOVES_HELP}.")
+        await _ephemeral(interaction, tr("“{text}” is not a move: {moves}.", text=echo(text),
+                                         moves=tr(MOVES_HELP)))
         return
     try:
         move = Move.parse(text)
     except InvalidMoveError as e:
-        await _ephemeral(interaction, f"{e}.")
+        await _ephemeral(interaction, tr(e.text) + ".")
         return
     await play_move(interaction, match_id, move, version)
 
@@ -71,15 +77,16 @@ async def play_move(interaction: discord.Interaction, match_id: int, move: Move,
     """Apply ``move`` for the user; answer on the panel it came from (``version`` given) or on
     the seat's one ephemeral panel, and bring the seat's other panels up to date."""
     live = _live(interaction, match_id)
+    tr = tr_of(interaction)
     if live is None:
-        await _ephemeral(interaction, "This match is over.")
+        await _ephemeral(interaction, tr("This match is over."))
         return
     svc = service(interaction.client)
     before = live.version
     outcome = await svc.act(live, interaction.user.id, move, version)
     seat = live.seat_of(interaction.user.id)
     if outcome.error is not None:
-        said = sentence(tr_of(interaction)(outcome.error))
+        said = sentence(tr(outcome.error))
         if outcome.stale and seat is not None and not live.over:
             await show_panel(interaction, live, seat, said)
         else:
@@ -120,7 +127,8 @@ async def _player_of(interaction: discord.Interaction, match_id: int,
     live = _live(interaction, match_id)
     seat = None if live is None else live.seat_of(interaction.user.id)
     if live is None or live.over:
-        await _ephemeral(interaction, "This match is over.")
+        tr = tr_of(interaction)
+        await _ephemeral(interaction, tr("This match is over."))
         return None
     if seat is None:
         await _ephemeral(interaction, not_yours)
@@ -130,8 +138,9 @@ async def _player_of(interaction: discord.Interaction, match_id: int,
 
 async def set_order(interaction: discord.Interaction, match_id: int, order: HandOrder) -> None:
     """Lay the user's hand out in ``order``, from now on and in every match (it is saved)."""
+    tr = tr_of(interaction)
     found = await _player_of(interaction, match_id,
-                             "This is not your match: only its two players have hands.")
+                             tr("This is not your match: only its two players have hands."))
     if found is None:
         return
     live, seat = found
@@ -148,26 +157,31 @@ async def set_order(interaction: discord.Interaction, match_id: int, order: Hand
 
 async def confirm_resign(interaction: discord.Interaction, match_id: int,
                          version: int | None) -> None:
-    found = await _player_of(interaction, match_id, "This is not your match.")
+    tr = tr_of(interaction)
+    found = await _player_of(interaction, match_id, tr("This is not your match."))
     if found is None:
         return
     live, seat = found
     if version != live.version:
         # Asked about another position: whether to resign this one is a new question.
-        await _ephemeral(interaction, "This confirmation has expired: the match has moved on. "
-                                      "Use /umtali resign again if you still want to resign.")
+        await _ephemeral(interaction, tr(EXPIRED, command=command(tr, "umtali", "resign")))
         return
     # The position is checked again under the match's lock: a move may land meanwhile.
     if await service(interaction.client).resign(live, seat, version=version):
         await interaction.response.edit_message(
-            content=f"You resigned: {safe_name(live.names[1 - seat])} wins the session.",
+            content=tr("You resigned: {name} wins the session.",
+                       name=safe_name(live.names[1 - seat])),
             view=None)
     elif live.over:
-        await _ephemeral(interaction, "This match is over.")
+        await _ephemeral(interaction, tr("This match is over."))
     else:
-        await _ephemeral(interaction, "This confirmation has expired: the match has moved on. "
-                                      "Use /umtali resign again if you still want to resign.")
+        await _ephemeral(interaction, tr(EXPIRED, command=command(tr, "umtali", "resign")))
+
+
+EXPIRED = N_("This confirmation has expired: the match has moved on. Use {command} again if "
+             "you still want to resign.")
 
 
 async def cancel_resign(interaction: discord.Interaction) -> None:
-    await interaction.response.edit_message(content="Cancelled: you play on.", view=None)
+    tr = tr_of(interaction)
+    await interaction.response.edit_message(content=tr("Cancelled: you play on."), view=None)

@@ -7,7 +7,7 @@ choices (``cogs.umtali.prefs``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from enum import Enum
 
 from umtali.cards import Card
@@ -51,8 +51,16 @@ def _by_rank(cards: Iterable[Card]) -> list[list[Card]]:
     return list(groups.values())
 
 
-def _line(groups: Sequence[Sequence[Card]]) -> str:
-    return "  ".join(" ".join(str(c) for c in g) for g in groups)
+#: After a card the seat took this turn (the panel's legend says so).
+NEW_MARK = "✱"
+
+
+def _card(card: Card, new: Collection[Card]) -> str:
+    return f"{card}{NEW_MARK}" if card in new else str(card)
+
+
+def _line(groups: Sequence[Sequence[Card]], new: Collection[Card] = ()) -> str:
+    return "  ".join(" ".join(_card(c, new) for c in g) for g in groups)
 
 
 def layable(view: PlayerView) -> tuple[list[tuple[Card, ...]], list[Card]]:
@@ -86,24 +94,36 @@ def arranged(view: PlayerView, order: HandOrder) -> list[Card]:
 
 
 def hand_text(view: PlayerView, order: HandOrder, tr: Tr) -> str:
-    """The hand laid out for people: groups of a suit or rank, or the melds first."""
+    """The hand laid out for people: groups of a suit or rank, or the melds first; each card
+    taken this turn marked (``NEW_MARK``)."""
     if not view.hand:
         return tr("no cards")
+    new = view.drawn
     if order is HandOrder.RANK:
-        return _line(_by_rank(view.hand))
+        return _line(_by_rank(view.hand), new)
     if order is not HandOrder.MELDS:
-        return _line(_by_suit(view.hand))
+        return _line(_by_suit(view.hand), new)
     melds, extra = layable(view)
     laid = {c for m in melds for c in m} | set(extra)
-    rest = _line(_by_suit(c for c in view.hand if c not in laid))
+    rest = _line(_by_suit(c for c in view.hand if c not in laid), new)
     lines = []
     if melds:
-        lines.append(" ".join("[" + " ".join(str(c) for c in m) + "]" for m in melds))
+        lines.append(" ".join("[" + " ".join(_card(c, new) for c in m) + "]" for m in melds))
     if extra:
-        lines.append(tr("on the table: {cards}", cards=" ".join(str(c) for c in extra)))
+        lines.append(tr("on the table: {cards}",
+                        cards=" ".join(_card(c, new) for c in extra)))
     if not lines:
         lines.append(tr("(nothing to lay now)") if view.my_turn and view.phase == "meld" else
                      tr("(melds are grouped when you may lay them)"))
     if rest:
         lines.append(rest)
     return "\n".join(lines)
+
+
+def new_legend(view: PlayerView, tr: Tr) -> str:
+    """What the mark after a card means, when the hand shows one ('' when not)."""
+    new = [c for c in view.drawn if c in view.hand]
+    if not new:
+        return ""
+    return tr.plural("{mark} marks the card you just took.",
+                     "{mark} marks the cards you just took.", len(new), mark=NEW_MARK)

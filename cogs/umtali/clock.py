@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from cogs.umtali.delivery import dumps
+from cogs.umtali.delivery import dumps, your_turn
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import safe_name
+from umtali.i18n import Tr
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
@@ -61,13 +62,27 @@ async def heartbeat(svc: MatchService) -> None:
     await svc.store.set_meta(ALIVE_AT, repr(svc.clock()))
 
 
-def _duration(seconds: float) -> str:
+def _offline(seconds: float, name: str, when: str, tr: Tr) -> str:
+    """The notice after an outage: how long it was (in seconds, minutes or hours), whose turn
+    it still is, and when that turn now ends."""
     minutes = round(seconds / 60)
     if minutes < 2:
-        return f"{round(seconds)} seconds"
+        return tr.plural(
+            "I was offline for {count} second, so nobody could play. It is still {name}'s "
+            "turn, which now ends {when}.",
+            "I was offline for {count} seconds, so nobody could play. It is still {name}'s "
+            "turn, which now ends {when}.", round(seconds), name=name, when=when)
     if minutes < 120:
-        return f"{minutes} minutes"
-    return f"{round(seconds / 3600)} hours"
+        return tr.plural(
+            "I was offline for {count} minute, so nobody could play. It is still {name}'s "
+            "turn, which now ends {when}.",
+            "I was offline for {count} minutes, so nobody could play. It is still {name}'s "
+            "turn, which now ends {when}.", minutes, name=name, when=when)
+    return tr.plural(
+        "I was offline for {count} hour, so nobody could play. It is still {name}'s turn, "
+        "which now ends {when}.",
+        "I was offline for {count} hours, so nobody could play. It is still {name}'s turn, "
+        "which now ends {when}.", round(seconds / 3600), name=name, when=when)
 
 
 async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch]) -> None:
@@ -89,10 +104,9 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch]) -> No
         if notice and not live.channel_lost:
             seat = live.session.to_act
             stamp = discord.utils.format_dt(dt.datetime.fromtimestamp(deadline, dt.UTC), "R")
-            unsent.append(
-                f"I was offline for {_duration(offline)}, so nobody could play. It is still "
-                f"{safe_name(live.names[seat])}'s turn, which now ends {stamp}.\n"
-                f"<@{live.player_ids[seat]}>, your turn.")
+            tr = svc.public_tr(live)
+            unsent.append(_offline(offline, safe_name(live.names[seat]), stamp, tr) + "\n"
+                          + your_turn(tr, live.player_ids[seat]))
         await svc.store.resume_turn(live.id, deadline, dumps(unsent))
         live.deadline, live.warned, live.unsent = deadline, False, unsent
         log.info("match %d: turn resumed after %.0f s offline; %.0f s left", live.id, offline,

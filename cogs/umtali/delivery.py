@@ -22,9 +22,10 @@ import discord
 import orjson
 
 from cogs.umtali.live import LiveMatch
-from cogs.umtali.mentions import NO_MENTIONS, only
+from cogs.umtali.mentions import NO_MENTIONS, command, only, ping
 from cogs.umtali.outbox import Batch
 from cogs.umtali.panels import table_panel
+from umtali.i18n import EN, Tr, languages, tr_for
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
@@ -41,11 +42,35 @@ UNKNOWN_MESSAGE = 10008
 #: Seconds before a failure that may pass is tried again (doubling, up to RETRY_MAX).
 RETRY_FIRST, RETRY_MAX = 5.0, 120.0
 
-CHANNEL_LOST = ("I can no longer post in this match's channel (it was deleted, locked, or I "
-                "lost permission there). Play on here: the table comes with your hand. "
-                "`/umtali table` in another channel brings the match there.")
 
-_YOUR_TURN = re.compile(r"\n?<@([0-9]+)>, your turn\.$")
+
+def channel_lost(tr: Tr) -> str:
+    """Told to both players in their DMs when the match's channel is lost."""
+    return tr("I can no longer post in this match's channel (it was deleted, locked, or I lost "
+              "permission there). Play on here: the table comes with your hand. `{command}` in "
+              "another channel brings the match there.", command=command(tr, "umtali", "table"))
+
+
+CHANNEL_LOST = channel_lost(EN)
+
+
+def your_turn(tr: Tr, user_id: int) -> str:
+    """The line that ends a turn's announcement and pings the player to act next."""
+    return tr("{mention}, your turn.", mention=ping(user_id))
+
+
+def _your_turn_patterns() -> list[re.Pattern[str]]:
+    # An announcement may be in any language (a server may change its own while a turn's
+    # announcement waits to be posted): the "your turn" line of each.
+    found = []
+    for lang in languages():
+        before, after = your_turn(tr_for(lang), 0).split("<@0>")
+        found.append(re.compile(r"\n?" + re.escape(before) + r"<@([0-9]+)>" + re.escape(after)
+                                + "$"))
+    return found
+
+
+_YOUR_TURN = _your_turn_patterns()
 
 
 class Delivery:
@@ -191,7 +216,7 @@ class Delivery:
         if live.channel_lost or live.table_message_id is None:
             return
         channel = self.client.get_partial_messageable(live.channel_id)
-        view = None if live.over else table_panel(live.id)
+        view = None if live.over else table_panel(live.id, self.service.public_tr(live))
         # The picture travels with the edit that happens anyway: no call of its own.
         table = self.service.table_message(live)
         try:
@@ -245,17 +270,18 @@ class Delivery:
 
     async def warn(self, live: LiveMatch, seat: int, left: int) -> None:
         """``left`` seconds remain for the seat's turn: say so where the player will see it."""
-        text = f"{left} seconds left for your turn, or you forfeit the session."
         user_id = live.player_ids[seat]
         if not live.channel_lost:
             channel = self.client.get_partial_messageable(live.channel_id)
+            text = _time_left(self.service.public_tr(live), left)
             try:
                 await channel.send(f"<@{user_id}>, {text}", allowed_mentions=only(user_id))
                 return
             except GONE as e:
                 await self._lose_channel(live, e)
         if not live.over:
-            await self.send_hand(live, seat, new=True, note=text)
+            await self.send_hand(live, seat, new=True,
+                                 note=_time_left(self.service.seat_tr(live, seat), left))
 
     async def _dm_refused(self, live: LiveMatch, seat: int) -> None:
         live.dm_refused[seat] = True
@@ -265,10 +291,12 @@ class Delivery:
             return
         user_id = live.player_ids[seat]
         channel = self.client.get_partial_messageable(live.channel_id)
+        tr = self.service.public_tr(live)
         try:
             await channel.send(
-                f"<@{user_id}>, I can't send you direct messages: use the **My hand** button "
-                "on the table to see your cards and play.", allowed_mentions=only(user_id))
+                tr("{mention}, I can't send you direct messages: use the **{button}** button on "
+                   "the table to see your cards and play.", mention=ping(user_id),
+                   button=tr("My hand")), allowed_mentions=only(user_id))
         except GONE as e:
             await self._lose_channel(live, e)
 
@@ -283,7 +311,8 @@ class Delivery:
         for seat in (0, 1):
             # A new message, so that each player is notified of the move to DMs.
             try:
-                await self.send_hand(live, seat, new=True, note=CHANNEL_LOST)
+                await self.send_hand(live, seat, new=True,
+                                     note=channel_lost(self.service.seat_tr(live, seat)))
             except PASSING as e:
                 log.warning("match %d: the hand of seat %d could not be sent for now (%s)",
                             live.id, seat, e)
@@ -292,8 +321,11 @@ class Delivery:
 
 def _turn_mention(text: str) -> discord.AllowedMentions:
     """Only the player whose turn it is may be pinged, and nobody else, whatever the text."""
-    found = _YOUR_TURN.search(text)
-    return only(int(found[1])) if found else NO_MENTIONS
+    for pattern in _YOUR_TURN:
+        found = pattern.search(text)
+        if found:
+            return only(int(found[1]))
+    return NO_MENTIONS
 
 
 def merged(texts: list[str], limit: int = 2000) -> tuple[str, int]:
@@ -303,11 +335,19 @@ def merged(texts: list[str], limit: int = 2000) -> tuple[str, int]:
     out = texts[0]
     count = 1
     for text in texts[1:]:
-        joined = _YOUR_TURN.sub("", out) + "\n" + text
+        earlier = out
+        for pattern in _YOUR_TURN:
+            earlier = pattern.sub("", earlier)
+        joined = earlier + "\n" + text
         if len(joined) > limit:
             break
         out, count = joined, count + 1
     return out, count
+
+
+def _time_left(tr: Tr, left: int) -> str:
+    return tr.plural("{count} second left for your turn, or you forfeit the session.",
+                     "{count} seconds left for your turn, or you forfeit the session.", left)
 
 
 def dumps(data: object) -> str:

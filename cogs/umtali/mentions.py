@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import discord
 
+from umtali.i18n import Tr
+
 #: The client's default: text alone never pings anyone.
 NO_MENTIONS = discord.AllowedMentions.none()
 
@@ -17,3 +19,18 @@ def only(*user_ids: int) -> discord.AllowedMentions:
     return discord.AllowedMentions(
         everyone=False, roles=False, replied_user=False,
         users=[discord.Object(id=i) for i in user_ids])
+
+
+def ping(user_id: int) -> str:
+    """A member's mention, as a message's text holds it (it pings only if allowed)."""
+    return f"<@{user_id}>"
+
+
+def command(tr: Tr, *path: str) -> str:
+    """A slash command as the reader's client shows it (``/umtali resign``, or its names in
+    their language): the names come with the command tree (``cogs.umtali.translator``)."""
+    return "/" + " ".join(tr.ctx(_COMMAND, name) for name in path)
+
+
+#: The context of a command's name in the catalogues (a name is not a word of a sentence).
+_COMMAND = "command"

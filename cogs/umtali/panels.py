@@ -17,13 +17,14 @@ from cogs.umtali.errors import guarded
 from cogs.umtali.play_panel import PLAY_ITEMS
 from cogs.umtali.play_panel import hand_panel as hand_panel  # where the panels are drawn
 from cogs.umtali.records import RECORD_ITEMS
+from umtali.i18n import EN, Tr
 
 
 class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                  template=r"umtali:m:(?P<match>[0-9]+):hand"):
-    def __init__(self, match_id: int) -> None:
+    def __init__(self, match_id: int, tr: Tr = EN) -> None:
         super().__init__(discord.ui.Button(
-            label="My hand", style=discord.ButtonStyle.primary,
+            label=tr("My hand"), style=discord.ButtonStyle.primary,
             custom_id=f"umtali:m:{match_id}:hand"))
         self.match_id = match_id
 
@@ -40,10 +41,10 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                       template=r"umtali:c:(?P<challenge>[0-9]+):(?P<action>accept|decline)"):
-    def __init__(self, challenge_id: int, action: str) -> None:
+    def __init__(self, challenge_id: int, action: str, tr: Tr = EN) -> None:
         accept = action == "accept"
         super().__init__(discord.ui.Button(
-            label="Accept" if accept else "Decline",
+            label=tr.ctx("button", "Accept") if accept else tr.ctx("button", "Decline"),
             style=discord.ButtonStyle.success if accept else discord.ButtonStyle.secondary,
             custom_id=f"umtali:c:{challenge_id}:{action}"))
         self.challenge_id, self.action = challenge_id, action
@@ -68,11 +69,11 @@ class ResignButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     "Yes" clicked after the match moved on has expired (and one from before versions were
     carried, with none, too)."""
 
-    def __init__(self, match_id: int, version: int | None, action: str) -> None:
+    def __init__(self, match_id: int, version: int | None, action: str, tr: Tr = EN) -> None:
         resign = action == "resign"
         stamp = "" if version is None else f"{version}:"
         super().__init__(discord.ui.Button(
-            label="Yes, resign the session" if resign else "Cancel",
+            label=tr("Yes, resign the session") if resign else tr.ctx("button", "Cancel"),
             style=discord.ButtonStyle.danger if resign else discord.ButtonStyle.secondary,
             custom_id=f"umtali:m:{match_id}:{stamp}{action}"))
         self.match_id, self.version, self.action = match_id, version, action
@@ -99,21 +100,24 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 )
 
 
-def table_panel(match_id: int) -> discord.ui.View:
+def table_panel(match_id: int, tr: Tr = EN) -> discord.ui.View:
+    """The table's button, in the server's language (the table is public)."""
     view = discord.ui.View(timeout=None)
-    view.add_item(HandButton(match_id))
+    view.add_item(HandButton(match_id, tr))
     return view
 
 
-def challenge_panel(challenge_id: int) -> discord.ui.View:
+def challenge_panel(challenge_id: int, tr: Tr = EN) -> discord.ui.View:
+    """A challenge's buttons, in the server's language (the challenge is public)."""
     view = discord.ui.View(timeout=None)
-    view.add_item(ChallengeButton(challenge_id, "accept"))
-    view.add_item(ChallengeButton(challenge_id, "decline"))
+    view.add_item(ChallengeButton(challenge_id, "accept", tr))
+    view.add_item(ChallengeButton(challenge_id, "decline", tr))
     return view
 
 
-def resign_panel(match_id: int, version: int) -> discord.ui.View:
+def resign_panel(match_id: int, version: int, tr: Tr = EN) -> discord.ui.View:
+    """The resign confirmation's buttons, in the member's language (it is their answer)."""
     view = discord.ui.View(timeout=None)
-    view.add_item(ResignButton(match_id, version, "resign"))
-    view.add_item(ResignButton(match_id, version, "keep"))
+    view.add_item(ResignButton(match_id, version, "resign", tr))
+    view.add_item(ResignButton(match_id, version, "keep", tr))
     return view

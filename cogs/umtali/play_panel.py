@@ -17,7 +17,7 @@ import discord
 
 from cogs.umtali.arrange import HandOrder, arranged
 from cogs.umtali.errors import guarded
-from umtali.i18n import Tr
+from umtali.i18n import EN, Tr
 from umtali.moves import Move, MoveKind
 from umtali.view import PlayerView
 
@@ -111,11 +111,12 @@ class OrderSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
     """How the hand is laid out. No version: it changes no position, so it works on any panel
     (and answers with the hand as it is now)."""
 
-    def __init__(self, match_id: int, current: HandOrder = HandOrder.SUIT) -> None:
+    def __init__(self, match_id: int, current: HandOrder = HandOrder.SUIT, tr: Tr = EN) -> None:
         super().__init__(discord.ui.Select(
             custom_id=f"umtali:m:{match_id}:order", row=4, min_values=1, max_values=1,
-            options=[discord.SelectOption(label=f"Hand {o.label}", value=o.value,
-                                          default=o is current) for o in HandOrder]))
+            options=[discord.SelectOption(label=tr("Hand {order}", order=o.label(tr)),
+                                          value=o.value, default=o is current)
+                     for o in HandOrder]))
         self.match_id = match_id
 
     @classmethod
@@ -137,7 +138,7 @@ PLAY_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 )
 
 
-def lay_label(view: PlayerView, move: Move) -> str:
+def lay_label(view: PlayerView, move: Move, tr: Tr = EN) -> str:
     """A meld as its cards (``8♦ 9♦ 10♦``); an extension as the card and the meld it goes on
     (``7♦ on 8♦ 9♦ 10♦``)."""
     cards = " ".join(str(c) for c in move.card_list)
@@ -145,7 +146,7 @@ def lay_label(view: PlayerView, move: Move) -> str:
         return cards[:_MAX_LABEL]
     meld = next((m for m in view.melds if move.target in m.cards), None)
     on = " ".join(str(c) for c in meld.cards) if meld is not None else ""
-    label = f"{cards} on {on}" if on else cards
+    label = tr("{cards} on {meld}", cards=cards, meld=on) if on else cards
     return label if len(label) <= _MAX_LABEL else label[:_MAX_LABEL - 1] + "…"
 
 
@@ -157,14 +158,15 @@ def lay_moves(view: PlayerView) -> tuple[list[Move], list[Move]]:
     return melds, extensions
 
 
-def _lay_options(view: PlayerView, moves: list[Move]) -> list[discord.SelectOption]:
+def _lay_options(view: PlayerView, moves: list[Move], tr: Tr) -> list[discord.SelectOption]:
     return [discord.SelectOption(
-        label=lay_label(view, m)[:100],
-        description="a new meld" if m.kind is MoveKind.MELD else "an extension",
+        label=lay_label(view, m, tr)[:100],
+        description=tr("a new meld") if m.kind is MoveKind.MELD else tr("an extension"),
         value=str(m)) for m in moves[:MAX_OPTIONS]]
 
 
-def _add_lays(panel: discord.ui.View, view: PlayerView, match_id: int, version: int) -> None:
+def _add_lays(panel: discord.ui.View, view: PlayerView, match_id: int, version: int,
+              tr: Tr) -> None:
     melds, extensions = lay_moves(view)
     lays = melds + extensions
     if not lays:
@@ -172,18 +174,18 @@ def _add_lays(panel: discord.ui.View, view: PlayerView, match_id: int, version: 
     ids = [f"umtali:m:{match_id}:{version}:lay:{m}" for m in lays]
     if len(lays) <= MAX_BUTTONS and all(len(i) <= _MAX_ID for i in ids):
         for m in lays:
-            panel.add_item(LayButton(match_id, version, str(m), lay_label(view, m)))
+            panel.add_item(LayButton(match_id, version, str(m), lay_label(view, m, tr)))
     elif len(lays) <= MAX_OPTIONS:
-        panel.add_item(MoveSelect(match_id, version, "lay", _lay_options(view, lays),
-                                  placeholder="Lay a meld or an extension…", row=0))
+        panel.add_item(MoveSelect(match_id, version, "lay", _lay_options(view, lays, tr),
+                                  placeholder=tr("Lay a meld or an extension…"), row=0))
     else:
         # More than one menu holds: the melds in one, the extensions in another.
-        panel.add_item(MoveSelect(match_id, version, "lay", _lay_options(view, melds),
-                                  placeholder="Lay a meld…", row=0))
+        panel.add_item(MoveSelect(match_id, version, "lay", _lay_options(view, melds, tr),
+                                  placeholder=tr("Lay a meld…"), row=0))
         if extensions:
             panel.add_item(MoveSelect(match_id, version, "extend",
-                                      _lay_options(view, extensions),
-                                      placeholder="Extend a meld on the table…", row=1))
+                                      _lay_options(view, extensions, tr),
+                                      placeholder=tr("Extend a meld on the table…"), row=1))
 
 
 def hand_panel(view: PlayerView, match_id: int, version: int, *, tr: Tr,
@@ -195,33 +197,35 @@ def hand_panel(view: PlayerView, match_id: int, version: int, *, tr: Tr,
     if view.to_act < 0:
         return panel  # the session is over: nothing to do
     if view.my_turn:
-        _add_moves(panel, view, match_id, version, order)
-    panel.add_item(OrderSelect(match_id, order))
+        _add_moves(panel, view, match_id, version, order, tr)
+    panel.add_item(OrderSelect(match_id, order, tr))
     return panel
 
 
 def _add_moves(panel: discord.ui.View, view: PlayerView, match_id: int, version: int,
-               order: HandOrder) -> None:
+               order: HandOrder, tr: Tr) -> None:
     legal = view.legal_moves
     kinds = {m.kind for m in legal}
     if view.phase == "draw":
         top = view.top_discard
         below = view.discard_pile[-2] if len(view.discard_pile) > 1 else None
-        panel.add_item(MoveButton(match_id, version, "draw", "Draw from the stock",
+        panel.add_item(MoveButton(match_id, version, "draw", tr("Draw from the stock"),
                                   disabled=MoveKind.DRAW not in kinds))
         panel.add_item(MoveButton(match_id, version, "take",
-                                  f"Take {top}" if top is not None else "Take",
+                                  tr("Take {card}", card=top) if top is not None
+                                  else tr.ctx("button", "Take"),
                                   disabled=MoveKind.TAKE not in kinds))
         if MoveKind.TAKE_TWO in kinds and top is not None and below is not None:
-            panel.add_item(MoveButton(match_id, version, "take2", f"Take {top} and {below}"))
+            panel.add_item(MoveButton(match_id, version, "take2",
+                                      tr("Take {top} and {below}", top=top, below=below)))
         return
-    _add_lays(panel, view, match_id, version)
+    _add_lays(panel, view, match_id, version, tr)
     if MoveKind.MELD in kinds:
         cards = arranged(view, order)[:MAX_OPTIONS]
         panel.add_item(MoveSelect(
             match_id, version, "meld",
             [discord.SelectOption(label=str(c), value=c.code) for c in cards],
-            placeholder="Or pick the cards of a meld one by one…", max_values=len(cards),
+            placeholder=tr("Or pick the cards of a meld one by one…"), max_values=len(cards),
             row=2))
     discards = [m for m in legal if m.kind is MoveKind.DISCARD]
     if discards:
@@ -231,9 +235,10 @@ def _add_moves(panel: discord.ui.View, view: PlayerView, match_id: int, version:
         discards.sort(key=lambda m: (not m.face_down, place.get(m.card, 0)))
         options = [
             discord.SelectOption(
-                label=f"Discard {m.card} face down" if m.face_down else f"Discard {m.card}",
+                label=tr("Discard {card} face down", card=m.card) if m.face_down
+                else tr("Discard {card}", card=m.card),
                 value=str(m))
             for m in discards[:MAX_OPTIONS]
         ]
         panel.add_item(MoveSelect(match_id, version, "discard", options,
-                                  placeholder="Discard to end your turn…", row=3))
+                                  placeholder=tr("Discard to end your turn…"), row=3))

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import discord
 
-from cogs.umtali.arrange import HandOrder, hand_text
+from cogs.umtali.arrange import HandOrder, hand_text, new_legend
 from cogs.umtali.names import safe_name
 from umtali.events import Event
 from umtali.i18n import N_, Tr
@@ -149,12 +149,18 @@ def hand_embed(
     lines = [doing]
     if view.went_out >= 0 and view.went_out != me and view.winner < 0:
         lines.append(tr("{name} went out: this is your last turn.", name=names[view.went_out]))
+    legend = new_legend(view, tr)
+    if legend:
+        lines.append(legend)
     if note:
         lines.append(note)
     embed = discord.Embed(title=tr("Your hand · match {match}", match=match_id),
                           description="\n".join(lines), colour=COLOUR)
+    # The order's label is worded first: a call inside the plural's would hide its plural
+    # form from the catalogue's extractor.
+    laid_out = order.label(tr)
     embed.add_field(name=tr.plural("{count} card · {order}", "{count} cards · {order}",
-                                   len(view.hand), order=order.label(tr)),
+                                   len(view.hand), order=laid_out),
                     value=hand_text(view, order, tr)[:1024], inline=False)
     top = tr("empty") if not view.discard_pile else (
         tr("face down") if view.top_discard is None else str(view.top_discard))

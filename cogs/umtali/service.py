@@ -21,7 +21,7 @@ import discord
 from cogs.umtali.arrange import HandOrder
 from cogs.umtali.clock import check_timers, heartbeat, resume_after_downtime, warn_before
 from cogs.umtali.computer import Computers
-from cogs.umtali.delivery import GONE, Delivery, dumps
+from cogs.umtali.delivery import GONE, Delivery, dumps, your_turn
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS, only
 from cogs.umtali.names import safe_name
@@ -155,7 +155,7 @@ class MatchService:
                                allowed_mentions=NO_MENTIONS if live.is_computer(to_act)
                                else only(live.player_ids[to_act]))
             message = await channel.send(**self.table_message(live).send(),
-                                         view=table_panel(live.id),
+                                         view=table_panel(live.id, self.public_tr(live)),
                                          allowed_mentions=NO_MENTIONS)
         except GONE as e:
             log.info("match %d: the channel refused the first posts (%s %s): cancelled",
@@ -462,8 +462,7 @@ class MatchService:
         session = session or live.session
         if session.over or live.is_computer(session.to_act):
             return ""
-        return self.public_tr(live)("{mention}, your turn.",
-                                    mention=f"<@{live.player_ids[session.to_act]}>")
+        return your_turn(self.public_tr(live), live.player_ids[session.to_act])
 
     async def close(self) -> None:
         await self.delivery.close()

@@ -1,14 +1,15 @@
 """A player's hand as a picture, for that player's own panels only.
 
 The cards by suit, fanned; the cards a legal move would meld now raised and outlined in green;
-the card just taken from the discard pile outlined in gold. 640 pixels wide, for a phone.
+the card just taken from the discard pile outlined in gold; each card taken this turn (from the
+stock or the pile) tagged "new". 640 pixels wide, for a phone.
 """
 
 from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from cogs.umtali.pictures.cards import MELDABLE, TAKEN, face, strip
+from cogs.umtali.pictures.cards import MELDABLE, RGB, TAKEN, face, strip
 from cogs.umtali.pictures.fonts import font
 from cogs.umtali.pictures.scene import HandScene
 from cogs.umtali.pictures.table import DIM, FELT, MARGIN, TEXT
@@ -20,6 +21,12 @@ SUIT_GAP = 14
 ROW = CARD_H + RAISE + 8
 #: At most this many cards a row: more would squeeze the corners past reading.
 PER_ROW = 12
+#: The "new" tag: white on blue, unlike the outlines and the felt; its text size (Discord shows
+#: the picture at about 400 pixels on a phone: 20 here is 12 there, and bold).
+NEW: RGB = (30, 110, 235)
+NEW_TEXT: RGB = (255, 255, 255)
+NEW_SIZE = 20
+NEW_H = 26
 
 
 def _rows(cards: tuple[int, ...]) -> list[list[int]]:
@@ -36,6 +43,7 @@ def draw_hand(scene: HandScene) -> Image.Image:
     if not scene.cards:
         d.text((MARGIN, 40), scene.words.no_cards, font=font(26, bold=False), fill=DIM)
     full = strip(CARD_W, CARD_H)
+    tagged: list[tuple[int, int]] = []
     for r, row in enumerate(rows):
         suits = len({scene.cards[i].suit for i in row})
         room = WIDTH - 2 * MARGIN - CARD_W - (suits - 1) * SUIT_GAP
@@ -50,8 +58,13 @@ def draw_hand(scene: HandScene) -> Image.Image:
             last_suit = card.suit
             outline = TAKEN if card == scene.taken else MELDABLE if scene.meldable[i] else None
             sprite = face(card, CARD_W, CARD_H, scene.four_colour, outline)
-            img.paste(sprite, (x, y + (0 if scene.meldable[i] else RAISE)), sprite)
+            top = y + (0 if scene.meldable[i] else RAISE)
+            img.paste(sprite, (x, top), sprite)
+            if scene.drawn and scene.drawn[i]:
+                tagged.append((x, top))
             x += step
+    # Over every card, so the next card in the fan does not hide it.
+    _tags(d, tagged, scene.words.new, scene.words.new_two)
     if legend:
         y = height - 30
         x = MARGIN
@@ -63,3 +76,24 @@ def draw_hand(scene: HandScene) -> Image.Image:
             d.text((x + 26, y), text, font=font(20, bold=False), fill=TEXT)
             x += 26 + round(font(20, bold=False).getlength(text)) + 24
     return img
+
+
+def _tags(d: ImageDraw.ImageDraw, cards: list[tuple[int, int]], one: str, two: str) -> None:
+    """A "new" tag low on each card's visible strip (``cards``: their top-left corners, in fan
+    order). Cards side by side (two taken together) share one tag (``two``: its word, plural in
+    some languages), long enough to reach under both, so that no tag hides another or a card's
+    corner."""
+    f = font(NEW_SIZE)
+    width = round(f.getlength(one)) + 12
+    runs: list[list[tuple[int, int]]] = []
+    for x, top in cards:
+        if runs and runs[-1][-1][0] < x <= runs[-1][-1][0] + width + 6 and \
+                abs(runs[-1][-1][1] - top) <= RAISE:
+            runs[-1].append((x, top))
+        else:
+            runs.append([(x, top)])
+    for run in runs:
+        left, right = run[0][0] + 4, run[-1][0] + 4 + width
+        y = max(top for _, top in run) + CARD_H - NEW_H - 8
+        d.rounded_rectangle((left, y, right, y + NEW_H), 7, fill=NEW)
+        d.text((left + 6, y + 1), one if len(run) == 1 else two, font=f, fill=NEW_TEXT)

@@ -57,6 +57,9 @@ class HandWords:
     meldable: str
     taken: str
     no_cards: str
+    #: The tag on a card taken this turn, and on two side by side.
+    new: str = ""
+    new_two: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +87,8 @@ class HandScene:
     taken: Card | None
     four_colour: bool
     words: HandWords
+    #: Per card: whether the seat took it this turn (``PlayerView.drawn``), tagged "new".
+    drawn: tuple[bool, ...] = ()
 
 
 def _status(view: PlayerView, names: tuple[str, str], tr: Tr) -> str:
@@ -158,7 +163,9 @@ def hand_scene(view: PlayerView, tr: Tr, four_colour: bool = False) -> HandScene
     for move in view.legal_moves:
         if move.kind in (MoveKind.MELD, MoveKind.EXTEND):
             melding |= move.cards
+    drawn = set(view.drawn)
     return HandScene(tuple(view.hand), tuple(bool(melding & c.bit) for c in view.hand),
                      view.taken, four_colour,
                      HandWords(tr("can be melded now"), tr("taken from the pile"),
-                               tr("no cards")))
+                               tr("no cards"), tr.ctx("card", "new"), tr.ctx("cards", "new")),
+                     tuple(c in drawn for c in view.hand))
