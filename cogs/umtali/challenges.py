@@ -11,7 +11,7 @@ import discord
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.names import label_name, safe_name
 from cogs.umtali.options import rules_words, timer_words
-from cogs.umtali.panels import ChallengeButton, challenge_panel
+from cogs.umtali.panels import challenge_panel
 from cogs.umtali.permissions import CANCELLED, can_make_thread, missing_here, refusal
 from cogs.umtali.render import COLOUR
 from data.models import Challenge
@@ -55,11 +55,7 @@ def challenge_embed(ch: Challenge, tr: Tr, status: str = "") -> discord.Embed:
 
 def challenge_buttons(challenge_id: int, tr: Tr) -> discord.ui.View:
     """Accept and Decline, in the server's language (everyone in the channel sees them)."""
-    view = challenge_panel(challenge_id)
-    for item in view.children:
-        if isinstance(item, ChallengeButton):
-            item.item.label = tr("Accept") if item.action == "accept" else tr("Decline")
-    return view
+    return challenge_panel(challenge_id, tr)
 
 
 def declined(ch: Challenge, tr: Tr) -> str:

@@ -224,7 +224,7 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         if live is None:
             return
         tr = tr_of(interaction)
-        await send_private(interaction, resign_panel(live.id, live.version),
+        await send_private(interaction, resign_panel(live.id, live.version, tr),
                            content=tr("Resign the session? Your opponent wins it."))
 
     @app_commands.command(description="Post the table of your match (or this thread's) again")

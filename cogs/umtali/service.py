@@ -81,10 +81,11 @@ class MatchService:
 
     # -- loading and starting -------------------------------------------------------------
 
-    def new_seed(self) -> int:
-        """A new session's seed: 128 bits from the system's secure source, so that nobody can
-        foresee a deal, and a revealed seed tells nothing of another session's."""
-        return secrets.randbits(128)
+    def new_seed(self) -> str:
+        """A new session's seed: 128 bits from the system's secure source (as hex text: too
+        big a number for the saved state's JSON), so that nobody can foresee a deal, and a
+        revealed seed tells nothing of another session's."""
+        return secrets.token_hex(16)
 
     async def load_active(self) -> int:
         """Bring back every active match after a start or a restart."""
@@ -109,7 +110,7 @@ class MatchService:
 
     async def start(
         self, *, guild_id: int, channel_id: int, players: tuple[tuple[int, str], tuple[int, str]],
-        rules: RuleSet, turn_timer: int, challenge_id: int | None = None, seed: int | None = None,
+        rules: RuleSet, turn_timer: int, challenge_id: int | None = None, seed: int | str | None = None,
         computer: tuple[int, str] | None = None,
     ) -> LiveMatch:
         """Create and save a match (raises AlreadyPlaying / StaleState / Refused from the store).

@@ -61,7 +61,7 @@ async def post_table(interaction: discord.Interaction) -> None:
         await interaction.response.send_message(refusal(missing, tr), ephemeral=True)
         return
     await interaction.response.send_message(**svc.table_message(live).send(),
-                                            view=table_panel(live.id),
+                                            view=table_panel(live.id, svc.public_tr(live)),
                                             allowed_mentions=NO_MENTIONS)
     message = await interaction.original_response()
     was_lost = live.channel_lost
