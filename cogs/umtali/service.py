@@ -110,8 +110,8 @@ class MatchService:
 
     async def start(
         self, *, guild_id: int, channel_id: int, players: tuple[tuple[int, str], tuple[int, str]],
-        rules: RuleSet, turn_timer: int, challenge_id: int | None = None, seed: int | str | None = None,
-        computer: tuple[int, str] | None = None,
+        rules: RuleSet, turn_timer: int, challenge_id: int | None = None,
+        seed: int | str | None = None, computer: tuple[int, str] | None = None,
     ) -> LiveMatch:
         """Create and save a match (raises AlreadyPlaying / StaleState / Refused from the store).
 
