@@ -22,6 +22,8 @@ from tests.loopback.server import LoopbackDiscord
 
 NOTICE = "can't send you direct messages"
 YOUR_TURN = re.compile(r"\n?<@[0-9]+>, your turn\.")
+#: Each session's salt and commitment are its own, even on the same seed.
+SECRET = re.compile(r"\b[0-9a-f]{32}\b|\b[0-9a-f]{64}\b")
 
 
 def public_texts(server: LoopbackDiscord, channel_id: int) -> list[str]:
@@ -34,7 +36,7 @@ def public_texts(server: LoopbackDiscord, channel_id: int) -> list[str]:
         # When sends queue up behind a rate limit, the bot folds the turns waiting into one
         # message and mentions only the player whose turn it is when it goes out: "your turn"
         # lines and where messages break may differ, nothing else.
-        content = YOUR_TURN.sub("", m["content"])
+        content = SECRET.sub("<hex>", YOUR_TURN.sub("", m["content"]))
         out.extend(line for line in content.split("\n") if line)
         # The table's embed carries the match number; the rest must be identical.
         out.extend(json.dumps({k: v for k, v in e.items() if k != "footer"}, ensure_ascii=False,

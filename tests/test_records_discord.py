@@ -196,7 +196,8 @@ async def test_history_exports_a_replay_that_reproduces_the_session(world: World
     chosen = await world.alice.select(history.response, [str(live.id)],
                                       custom_id=f"umtali:rp:{world.guild.id}")
     assert chosen.acknowledged and chosen.ephemeral
-    [attachment] = chosen.response.attachments
+    # The replay in the notation, and the deals' check (tests/test_fair_deals_bot.py).
+    [attachment, _] = chosen.response.attachments
     text = (await attachment.read()).decode()
     header = [line for line in text.splitlines() if line.startswith("#")]
     assert "# Player 1 (seat 0): ada" in header and "# ben resigned here." in header

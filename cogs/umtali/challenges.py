@@ -9,6 +9,7 @@ import logging
 import discord
 
 from cogs.umtali.access import service, tr_of
+from cogs.umtali.fair import sealed_line
 from cogs.umtali.names import label_name, safe_name
 from cogs.umtali.options import rules_words, timer_words
 from cogs.umtali.panels import challenge_panel
@@ -140,8 +141,8 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
     draws, dealer = draw_for_dealer(Shuffler(seed), rules)
     names = (safe_name(ch.challenger_name), safe_name(ch.opponent_name))
     drawn = "; ".join(f"{names[0]} {CARDS[a]}, {names[1]} {CARDS[b]}" for a, b in draws)
-    await interaction.response.edit_message(
-        embed=challenge_embed(ch, public, accepted(names, drawn, dealer, public)), view=None)
+    said = accepted(names, drawn, dealer, public) + "\n" + sealed_line(live.commitment, public)
+    await interaction.response.edit_message(embed=challenge_embed(ch, public, said), view=None)
     settings = await svc.store.guild_settings(ch.guild_id)
     if settings.threads and can_make_thread(interaction) and interaction.message is not None:
         try:

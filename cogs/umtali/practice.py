@@ -8,6 +8,7 @@ import discord
 
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.challenges import cancelled, dealer_drawn, thread_name
+from cogs.umtali.fair import sealed_line
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.names import plain_member_name, safe_name
 from cogs.umtali.options import level_word, rules_words
@@ -79,7 +80,8 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
     shown = (safe_name(names[0]), computer)
     drawn = "; ".join(f"{shown[0]} {CARDS[a]}, {shown[1]} {CARDS[b]}" for a, b in draws)
     embed = practice_embed(me.id, level, rules, public)
-    embed.description = f"{embed.description}\n{dealer_drawn(drawn, shown[dealer], public)}"
+    embed.description = (f"{embed.description}\n{dealer_drawn(drawn, shown[dealer], public)}"
+                         f"\n{sealed_line(live.commitment, public)}")
     await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
     settings = await svc.store.guild_settings(interaction.guild.id)
     if settings.threads and can_make_thread(interaction):

@@ -20,12 +20,14 @@ from discord import app_commands
 
 from cogs.umtali.access import service, store, tr_of
 from cogs.umtali.errors import guarded
+from cogs.umtali.fair import verify_file, verify_filename
 from cogs.umtali.names import clean_name, label_name, safe_name, safe_text
 from cogs.umtali.options import rules_words
 from cogs.umtali.private import send_private
 from cogs.umtali.render import COLOUR
 from data.models import BoardPage, MatchRow, PlayerRecord, SessionLine
 from data.records import GLOBAL
+from umtali.codec import session_from_json
 from umtali.i18n import EN, N_, Tr
 from umtali.rules import RuleSet
 from umtali.text import HOW
@@ -317,11 +319,16 @@ async def send_replay(interaction: discord.Interaction, guild_id: int, match_id:
             tr("That session is not kept on this server."), ephemeral=True)
         return
     text = replay_text(match, line, await st.moves(match_id), tr)
+    files = [discord.File(io.BytesIO(text.encode()), filename=replay_filename(match_id))]
+    if match.salt:
+        # The deals' check: the replay file with the commitment and its reveal.
+        session = session_from_json(json.loads(match.state))
+        files.append(discord.File(io.BytesIO(verify_file(session, match.names, match.salt)),
+                                  filename=verify_filename(match_id)))
     await interaction.response.send_message(
         tr("Session #{match}, {a} vs {b}, as a replay:", match=match_id,
            a=safe_name(line.names[0]), b=safe_name(line.names[1])),
-        file=discord.File(io.BytesIO(text.encode()), filename=replay_filename(match_id)),
-        ephemeral=True)
+        files=files, ephemeral=True)
 
 
 # -- start-up -------------------------------------------------------------------------------

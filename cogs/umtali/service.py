@@ -22,6 +22,7 @@ from cogs.umtali.arrange import HandOrder
 from cogs.umtali.clock import check_timers, heartbeat, resume_after_downtime, warn_before
 from cogs.umtali.computer import Computers
 from cogs.umtali.delivery import GONE, Delivery, dumps, your_turn
+from cogs.umtali.fair import reveal_line
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS, only
 from cogs.umtali.names import safe_name
@@ -229,6 +230,7 @@ class MatchService:
             text = text.strip()[:2000]
             if not live.channel_lost:
                 announce.append(text)
+                announce += self._reveal(live, session)
         try:
             # Saved with the move: the announcements not posted yet, this turn's included.
             await self.store.record_move(
@@ -262,6 +264,13 @@ class MatchService:
             self.computers.next(live)
         return Outcome(live, events=events)
 
+    def _reveal(self, live: LiveMatch, session: Session) -> list[str]:
+        """The seed and salt of a session just over, for anyone to check its deals (none for
+        a match from before deals were sealed)."""
+        if not session.over or not live.commitment:
+            return []
+        return [reveal_line(session, live.salt, live.commitment, self.public_tr(live))]
+
     async def _reload(self, live: LiveMatch) -> None:
         # The computer may remember a move that is being undone: it catches up afresh.
         self.computers.drop(live.id)
@@ -289,7 +298,7 @@ class MatchService:
         session = live.session.copy()
         events = session.resign(seat, how)
         text = turn_message(events, live.names, self.public_tr(live))
-        announce = [] if live.channel_lost else [text]
+        announce = [] if live.channel_lost else [text, *self._reveal(live, session)]
         try:
             await self.store.finish_match(
                 match_id=live.id, version=live.version, state=saved_state(session),

@@ -119,6 +119,9 @@ class LoopbackDiscord:
         self.bot_user = p.user(self.app_id, "Umtali", bot=True)
         self.owner = p.user(self.snowflake(), "owner")
         self.guild_id = self.snowflake()
+        #: The server's preferred locale, and each member's client's (en-US unless set).
+        self.guild_locale = "en-US"
+        self.locales: dict[int, str] = {}
         self.channel_id = self.snowflake()
         self.users: dict[int, dict[str, Any]] = {self.app_id: self.bot_user}
         self.members: list[int] = [self.app_id]
@@ -352,6 +355,7 @@ class LoopbackDiscord:
         data = p.guild(self.guild_id, "Railway Club", int(self.owner["id"]), channels,
                        [p.member(self.bot_user)])
         data["threads"] = self.threads()
+        data["preferred_locale"] = self.guild_locale
         return data
 
     # -- members acting -------------------------------------------------------------------
@@ -363,8 +367,9 @@ class LoopbackDiscord:
         payload: dict[str, Any] = {
             "id": str(interaction_id), "application_id": str(self.app_id), "type": kind,
             "token": token, "version": 1, "channel_id": str(channel_id), "channel": channel,
-            "locale": "en-US", "entitlements": [], "authorizing_integration_owners": {"0": str(
-                self.guild_id)}, "attachment_size_limit": 8 * 1024 * 1024,
+            "locale": self.locales.get(user_id, "en-US"), "entitlements": [],
+            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "attachment_size_limit": 8 * 1024 * 1024,
             "app_permissions": p.ALL_PERMISSIONS,
         }
         if channel["type"] == 1:
@@ -372,7 +377,7 @@ class LoopbackDiscord:
             payload["context"] = 1
         else:
             payload["guild_id"] = str(self.guild_id)
-            payload["guild_locale"] = "en-US"
+            payload["guild_locale"] = self.guild_locale
             payload["member"] = p.member(self.users[user_id])
             payload["context"] = 0
         record = Interaction(interaction_id, token, payload)
