@@ -26,6 +26,7 @@ from discord.ext import commands
 from cogs.umtali.errors import answer_error
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.panels import DYNAMIC_ITEMS
+from cogs.umtali.seasons import run_seasons, season_tick
 from cogs.umtali.service import MatchService
 from cogs.umtali.startup import run_timers, sync_if_changed
 from cogs.umtali.translator import UmtaliTranslator
@@ -154,6 +155,7 @@ class UmtaliBot(commands.Bot):
         self.clock = clock
         self.matches: MatchService | None = None
         self._timers: asyncio.Task[None] | None = None
+        self._seasons: asyncio.Task[None] | None = None
         self._frozen = False
 
     async def setup_hook(self) -> None:
@@ -171,6 +173,7 @@ class UmtaliBot(commands.Bot):
             await sync_if_changed(self, store, self.settings.dev_guild_id)
         if self.timers:
             self._timers = asyncio.create_task(run_timers(self))
+            self._seasons = asyncio.create_task(run_seasons(self))
         log.info("Ready to play: %d active match(es) restored.", restored)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
@@ -191,10 +194,14 @@ class UmtaliBot(commands.Bot):
             self._frozen = True
             gc.collect()
             gc.freeze()
+            # A season that ended while the bot was away ends now (once), and its summary is
+            # posted once, timers or not: a start-up chore, like counting a result's backlog.
+            await season_tick(self)
 
     async def close(self) -> None:
-        if self._timers is not None:
-            self._timers.cancel()
+        for task in (self._timers, self._seasons):
+            if task is not None:
+                task.cancel()
         if self.matches is not None:
             await self.matches.close()
         if self.store is not None:

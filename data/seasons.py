@@ -217,3 +217,9 @@ class Seasons:
                 "UPDATE seasons SET announced = 1 WHERE guild_id = ? AND season = ? "
                 "AND announced = 0", (guild_id, season))
             return done.rowcount == 1
+
+    async def unmark_announced(self, guild_id: int, season: str) -> None:
+        """Give a claimed summary back (its post failed for now): a later tick claims it."""
+        async with self.db.transaction() as tx:
+            await tx.execute("UPDATE seasons SET announced = 0 WHERE guild_id = ? AND season = ?",
+                             (guild_id, season))

@@ -25,6 +25,7 @@ from cogs.umtali.options import (
     turn_seconds,
     variant_word,
 )
+from cogs.umtali.seasons import CADENCE_CHOICES, seasons_words
 from data.models import GuildSettings
 from umtali.i18n import Tr
 
@@ -44,8 +45,11 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
         optional_melding="Default for the optional melding house rule",
         pictures="Tables and hands as pictures (off: text alone, in every match here)",
         language="The language of matches in public (default: the server's preferred language)",
+        seasons="Seasons of the leaderboard, with a soft reset at each season's end",
+        season_channel="Where each season's summary is posted (unset: none posted)",
     )
-    @app_commands.choices(variant=VARIANTS, language=language_choices())
+    @app_commands.choices(variant=VARIANTS, language=language_choices(),
+                          seasons=CADENCE_CHOICES)
     @app_commands.checks.has_permissions(manage_guild=True)
     async def settings(
         self, interaction: discord.Interaction,
@@ -53,6 +57,8 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
         turn_timer: app_commands.Range[int, 0, 60] | None = None,
         threads: bool | None = None, optional_melding: bool | None = None,
         pictures: bool | None = None, language: app_commands.Choice[str] | None = None,
+        seasons: app_commands.Choice[str] | None = None,
+        season_channel: discord.TextChannel | None = None,
     ) -> None:
         assert interaction.guild is not None
         svc = service(interaction.client)
@@ -69,13 +75,18 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
             threads=old.threads if threads is None else threads,
             pictures=old.pictures if pictures is None else pictures,
             language=old.language if chosen is None else chosen,
+            seasons=old.seasons if seasons is None else seasons.value,
+            season_channel_id=old.season_channel_id if season_channel is None
+            else season_channel.id,
         )
         await store.save_guild_settings(new)
         svc.prefs.set_guild_pictures(new.guild_id, new.pictures)
         svc.prefs.set_guild_language(new.guild_id, new.language)
-        await interaction.response.send_message(
-            settings_summary(new, tr_of(interaction), svc.prefs.guild_tr(new.guild_id).lang),
-            ephemeral=True)
+        tr = tr_of(interaction)
+        summary = settings_summary(new, tr, svc.prefs.guild_tr(new.guild_id).lang)
+        if new.seasons != "off" or seasons is not None or season_channel is not None:
+            summary += " " + seasons_words(new, tr)
+        await interaction.response.send_message(summary, ephemeral=True)
 
     @app_commands.command(description="Owner only: sync the slash commands with Discord now")
     async def sync(self, interaction: discord.Interaction) -> None:

@@ -34,6 +34,7 @@ from cogs.umtali.records import (
 )
 from cogs.umtali.render import COLOUR
 from cogs.umtali.rules_text import PAGES, pages
+from cogs.umtali.seasons import season_choices
 from cogs.umtali.tables import post_table
 from data.store import Refused
 from umtali.cards import CARDS
@@ -261,13 +262,17 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(description="The best players by rating, on this server or all")
-    @app_commands.describe(scope="This server (default) or all servers", page="Page of the board")
+    @app_commands.describe(scope="This server (default) or all servers", page="Page of the board",
+                           season="A season of this server, or all time (default: the current "
+                                  "season, when the server runs seasons)")
     @app_commands.choices(scope=SCOPES)
+    @app_commands.autocomplete(season=season_choices)
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction,
                           scope: app_commands.Choice[str] | None = None,
-                          page: app_commands.Range[int, 1, 100_000] = 1) -> None:
-        await show_leaderboard(interaction, scope.value if scope else "server", page)
+                          page: app_commands.Range[int, 1, 100_000] = 1,
+                          season: app_commands.Range[str, 1, 40] | None = None) -> None:
+        await show_leaderboard(interaction, scope.value if scope else "server", page, season)
 
     @app_commands.command(description="A member's record: ratings, totals, recent sessions")
     @app_commands.describe(member="Whose record (default: yours)",

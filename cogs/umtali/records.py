@@ -25,6 +25,7 @@ from cogs.umtali.names import clean_name, label_name, safe_name, safe_text
 from cogs.umtali.options import rules_words
 from cogs.umtali.private import send_private
 from cogs.umtali.render import COLOUR
+from cogs.umtali.seasons import ALL_TIME, BOARD_PATTERN, chosen_board, is_season, season_title
 from data.models import BoardPage, MatchRow, PlayerRecord, SessionLine
 from data.records import GLOBAL
 from umtali.codec import session_from_json
@@ -66,8 +67,9 @@ def _name_of(user: discord.abc.User, stored: str | None) -> str:
 
 
 class BoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"umtali:lb:(?P<guild>[0-9]+):(?P<scope>server|global):"
+                  template=r"umtali:lb:(?P<guild>[0-9]+):(?P<scope>" + BOARD_PATTERN + r"):"
                            r"(?P<page>[0-9]+)"):
+    # ``scope``: server (all time), global, or a season of the server (``2026-12``).
     def __init__(self, guild_id: int, scope: str, page: int, label: str = "",
                  disabled: bool = False) -> None:
         super().__init__(discord.ui.Button(
@@ -85,9 +87,15 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                                                      self.page))
 
 
-def board_embed(board: BoardPage, scope: str, guild_name: str, tr: Tr = EN) -> discord.Embed:
+def board_embed(board: BoardPage, scope: str, guild_name: str, tr: Tr = EN,
+                seasons_on: bool = False) -> discord.Embed:
+    """A page of a board; ``seasons_on``: the server runs seasons (its all-time board says
+    so)."""
     where = tr("all servers") if scope == "global" else safe_text(guild_name)
-    if board.rows:
+    if is_season(scope) and not board.rows:
+        text = tr("No rated sessions in this season yet: finish a session against another "
+                  "member to appear here.")
+    elif board.rows:
         text = "\n".join(tr(
             "`{rank}.` **{name}** · {rating} · {won}/{sessions} won", rank=str(row.rank).rjust(3),
             name=safe_name(row.name), rating=format(row.rating, ".1f"), won=row.sessions_won,
@@ -95,8 +103,9 @@ def board_embed(board: BoardPage, scope: str, guild_name: str, tr: Tr = EN) -> d
     else:
         text = tr("No rated sessions yet: finish a session against another member to appear "
                   "here.")
-    embed = discord.Embed(title=tr("Umtali leaderboard · {where}", where=where),
-                          description=text, colour=COLOUR)
+    title = season_title(tr, where, scope, seasons_on) or tr("Umtali leaderboard · {where}",
+                                                             where=where)
+    embed = discord.Embed(title=title, description=text, colour=COLOUR)
     embed.set_footer(text=tr("Page {page} of {pages} · {note}", page=board.page,
                              pages=board.pages, note=tr(RATING_NOTE)))
     return embed
@@ -114,15 +123,42 @@ def board_panel(guild_id: int, scope: str, board: BoardPage, tr: Tr = EN) -> dis
 
 async def _board(interaction: discord.Interaction, guild_id: int, scope: str,
                  page: int) -> tuple[discord.Embed, discord.ui.View]:
-    board = await store(interaction.client).records.leaderboard(_scope_id(guild_id, scope),
-                                                                page)
-    tr = service(interaction.client).prefs.guild_tr(guild_id)
+    """A page of a board; ``scope``: server (all time), global, or a season's name."""
+    svc = service(interaction.client)
+    seasons_on = False
+    if is_season(scope):
+        board = await svc.store.seasons.board(guild_id, scope, page)
+    else:
+        board = await svc.store.records.leaderboard(_scope_id(guild_id, scope), page)
+        if scope == "server":
+            seasons_on = (await svc.store.guild_settings(guild_id)).seasons != "off"
+    tr = svc.prefs.guild_tr(guild_id)
     guild_name = interaction.guild.name if interaction.guild else tr("this server")
-    return board_embed(board, scope, guild_name, tr), board_panel(guild_id, scope, board, tr)
+    return (board_embed(board, scope, guild_name, tr, seasons_on),
+            board_panel(guild_id, scope, board, tr))
 
 
-async def show_leaderboard(interaction: discord.Interaction, scope: str, page: int) -> None:
+async def show_leaderboard(interaction: discord.Interaction, scope: str, page: int,
+                           season: str | None = None) -> None:
+    """``scope`` server or global; ``season`` (server only): a season's name, ``all`` for
+    all time, None for the server's default (its current season when it runs seasons)."""
     assert interaction.guild is not None
+    if scope != "global":
+        chosen = await chosen_board(service(interaction.client), interaction.guild.id, season,
+                                    tr_of(interaction))
+        if chosen is None:
+            tr = tr_of(interaction)
+            await interaction.response.send_message(
+                tr("This server has had no season “{season}”: choose one from the list.",
+                   season=safe_text(season or "")[:40]), ephemeral=True)
+            return
+        scope = chosen
+    elif season is not None and season != ALL_TIME:
+        tr = tr_of(interaction)
+        await interaction.response.send_message(
+            tr("Seasons are kept per server: the board of all servers is all time."),
+            ephemeral=True)
+        return
     embed, view = await _board(interaction, interaction.guild.id, scope, page)
     await interaction.response.send_message(embed=embed, view=view)
 

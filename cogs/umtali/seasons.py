@@ -1,0 +1,196 @@
+"""Seasons on Discord: the server's choice, which board ``/umtali leaderboard`` shows, and the
+tick that ends the seasons whose time is over and posts each one's summary once.
+
+The season ends themselves are the store's (``data.seasons``): exactly once, whoever comes
+first. A summary is claimed before it is posted, so that two ticks (or two processes) never
+post it twice; a post that fails for now gives the claim back for a later tick.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from cogs.umtali.access import service, store, tr_of
+from cogs.umtali.names import safe_name
+from cogs.umtali.options import on_off
+from cogs.umtali.render import COLOUR
+from data.models import BoardPage, GuildSettings
+from umtali.i18n import N_, Tr
+
+if TYPE_CHECKING:
+    from cogs.umtali.service import MatchService
+
+log = logging.getLogger(__name__)
+
+CADENCE_CHOICES = [
+    app_commands.Choice(name=N_("off: one all-time board"), value="off"),
+    app_commands.Choice(name=N_("monthly: a new season every calendar month"), value="monthly"),
+    app_commands.Choice(name=N_("quarterly: a new season every three months"),
+                        value="quarterly"),
+]
+#: The leaderboard's ``season`` value for the all-time board.
+ALL_TIME = "all"
+#: The board a custom id names: this server's all time, all servers', or a season's.
+BOARD_PATTERN = r"server|global|[0-9]{4}-(?:Q[1-4]|[0-9]{2})"
+#: How often the seasons are checked (a season ends at a month's turn: a minute is prompt).
+TICK_EVERY = 60.0
+MEDALS = ("🥇", "🥈", "🥉")
+
+
+def is_season(board: str) -> bool:
+    return board not in ("server", "global")
+
+
+def cadence_word(tr: Tr, cadence: str) -> str:
+    if cadence == "monthly":
+        return tr("monthly")
+    if cadence == "quarterly":
+        return tr("quarterly")
+    return on_off(tr, False)
+
+
+def seasons_words(settings: GuildSettings, tr: Tr) -> str:
+    """The server's seasons in a sentence, for the settings summary."""
+    if settings.seasons == "off":
+        return tr("Seasons off.")
+    channel = (f"<#{settings.season_channel_id}>" if settings.season_channel_id
+               else tr("not posted (no channel set)"))
+    return tr("Seasons {cadence}; season summaries: {channel}.",
+              cadence=cadence_word(tr, settings.seasons), channel=channel)
+
+
+# -- which board the leaderboard shows ------------------------------------------------------
+
+
+async def chosen_board(svc: MatchService, guild_id: int, asked: str | None,
+                       tr: Tr) -> str | None:
+    """The server board ``/umtali leaderboard`` shows: ``server`` (all time) or a season's
+    name; by default the current season when the server runs seasons. None: the server never
+    had the season asked for."""
+    if asked is None:
+        settings = await svc.store.guild_settings(guild_id)
+        if settings.seasons == "off":
+            return "server"
+        current = await svc.store.seasons.current(guild_id, settings.seasons, svc.clock())
+        return current or "server"
+    asked = " ".join(asked.split())
+    if asked.lower() in (ALL_TIME, "all time", tr("all time").lower()):
+        return "server"
+    season = asked.upper()
+    known = {s.season for s in await svc.store.seasons.of(guild_id)}
+    return season if season in known else None
+
+
+async def season_choices(interaction: discord.Interaction,
+                         current: str) -> list[app_commands.Choice[str]]:
+    """The server's seasons, newest first, after the all-time board; filtered by what was
+    typed."""
+    if interaction.guild is None:
+        return []
+    tr = tr_of(interaction)
+    typed = current.strip().lower()
+    choices = [app_commands.Choice(name=tr("all time"), value=ALL_TIME)]
+    for s in await store(interaction.client).seasons.of(interaction.guild.id):
+        label = tr.plural("Season {season} · {count} player", "Season {season} · {count} players",
+                          s.players, season=s.season)
+        choices.append(app_commands.Choice(name=label, value=s.season))
+    return [c for c in choices if typed in c.name.lower() or typed in c.value.lower()][:25]
+
+
+def season_title(tr: Tr, where: str, board: str, seasons_on: bool) -> str | None:
+    """A server board's title when seasons are involved; None: the plain all-time title."""
+    if is_season(board):
+        return tr("Umtali leaderboard · {where} · Season {season}", where=where, season=board)
+    if board == "server" and seasons_on:
+        return tr("Umtali leaderboard · {where} · all time", where=where)
+    return None
+
+
+# -- the tick: season ends and their summaries ----------------------------------------------
+
+
+def summary_embed(season: str, top: BoardPage, tr: Tr) -> discord.Embed:
+    """An ended season in short: its best three, how many played, and the soft reset."""
+    lines = [f"{MEDALS[row.rank - 1] if row.rank <= len(MEDALS) else ''} " + tr(
+        "`{rank}.` **{name}** · {rating} · {won}/{sessions} won", rank=row.rank,
+        name=safe_name(row.name), rating=format(row.rating, ".1f"), won=row.sessions_won,
+        sessions=row.sessions) for row in top.rows]
+    lines += ["", tr.plural("{count} player took part.", "{count} players took part.",
+                            top.players),
+              tr("Every rating has moved halfway back toward the starting rating for the new "
+                 "season: the ladder is open again.")]
+    return discord.Embed(title=tr("Season {season} is over", season=season),
+                         description="\n".join(lines), colour=COLOUR)
+
+
+async def announce(client: discord.Client, guild_id: int, season: str,
+                   channel_id: int | None) -> bool:
+    """Post an ended season's summary where the server chose; False when there is nowhere
+    to post it, or nobody played the season (nothing to tell)."""
+    svc = service(client)
+    if channel_id is None:
+        return False
+    top = await svc.store.seasons.board(guild_id, season, 1, per_page=len(MEDALS))
+    if not top.rows:
+        return False
+    channel = client.get_channel(channel_id) or await client.fetch_channel(channel_id)
+    if not isinstance(channel, discord.abc.Messageable) or \
+            getattr(getattr(channel, "guild", None), "id", None) != guild_id:
+        log.info("season %s of server %d: channel %d takes no summary", season, guild_id,
+                 channel_id)
+        return False
+    await channel.send(embed=summary_embed(season, top, svc.prefs.guild_tr(guild_id)))
+    return True
+
+
+async def season_tick(client: discord.Client) -> int:
+    """End the seasons whose time is over (by the service's clock) and post each ended
+    season's summary once; returns how many were posted. Never raises: what failed is tried
+    again at the next tick."""
+    svc = service(client)
+    seasons = svc.store.seasons
+    try:
+        await seasons.end_due(svc.clock())
+        due = await seasons.unannounced()
+    except Exception as e:
+        log.warning("seasons could not be checked (%s: %s); trying again", e.__class__.__name__,
+                    e)
+        return 0
+    posted = 0
+    for guild_id, season, channel_id in due:
+        try:
+            if not await seasons.mark_announced(guild_id, season):
+                continue  # another tick (or process) has it
+        except Exception as e:
+            log.warning("season %s of server %d: could not be claimed (%s)", season, guild_id, e)
+            continue
+        try:
+            posted += await announce(client, guild_id, season, channel_id)
+        except (discord.NotFound, discord.Forbidden) as e:
+            # Gone, or closed to the bot: retrying would never end. The server can fix it for
+            # the next season.
+            log.info("season %s of server %d: no summary posted, channel %s is gone or closed "
+                     "to me (%s)", season, guild_id, channel_id, e)
+        except Exception as e:
+            log.warning("season %s of server %d: the summary could not be posted (%s: %s); "
+                        "trying again later", season, guild_id, e.__class__.__name__, e)
+            try:
+                await seasons.unmark_announced(guild_id, season)
+            except Exception as again:
+                log.warning("season %s of server %d: the summary is lost (%s)", season,
+                            guild_id, again)
+    return posted
+
+
+async def run_seasons(client: discord.Client, every: float = TICK_EVERY) -> None:
+    """The season tick, every ``every`` seconds for as long as the bot runs (the first one
+    runs when the bot is ready: ``on_ready``)."""
+    await client.wait_until_ready()
+    while not client.is_closed():
+        await asyncio.sleep(every)
+        await season_tick(client)

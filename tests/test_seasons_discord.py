@@ -1,0 +1,258 @@
+"""Seasons on Discord: a server turns them on, the leaderboard shows the current season, and a
+season's end (by the injected clock, never waited for) posts its summary once, restart or not."""
+
+from __future__ import annotations
+
+import datetime as dt
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+from simcord import assert_error
+
+from bot import UmtaliBot
+from cogs.umtali.seasons import season_tick
+from data.ratings import MODEL
+from tests.discord_helpers import World, challenge, custom_ids, flush, start_match, the_match
+from tests.loopback.harness import bot_in_process, loopback_server
+from tests.test_records import forfeited
+from tests.test_records_discord import board_lines, resign, text_of
+
+DECEMBER = dt.datetime(2026, 12, 15, 12, tzinfo=dt.UTC).timestamp()
+NEW_YEAR = dt.datetime(2027, 1, 1, 0, 0, 30, tzinfo=dt.UTC).timestamp()
+
+
+def _manager(world: World) -> Any:
+    role = world.guild.create_role("admin", permissions=discord.Permissions(manage_guild=True))
+    return world.guild.add_member(world.env.create_user("boss"), roles=[role])
+
+
+def _content(result: Any) -> str:
+    assert result.response is not None
+    return str(result.response.content or "")
+
+
+def _title(result: Any) -> str:
+    assert result.acknowledged and result.response is not None
+    return str(result.response.embeds[0].title)
+
+
+def _rating(line: str) -> float:
+    """The rating on a board line: "`  1.` **ben** · 3.1 · 2/2 won"."""
+    return float(line.split(" · ")[1])
+
+
+async def _seasons_on(world: World, language: str | None = None) -> tuple[Any, Any]:
+    """A manager turns monthly seasons on, with summaries in a channel of their own."""
+    summaries = world.guild.create_text_channel("seasons")
+    options: dict[str, Any] = {"seasons": "monthly", "season_channel": summaries}
+    if language:
+        options["language"] = language
+    boss = _manager(world)
+    ok = await boss.slash(world.channel, "umtali-admin settings", **options)
+    assert ok.ephemeral and f"Seasons monthly; season summaries: <#{summaries.id}>." in \
+        _content(ok)
+    return summaries, boss
+
+
+async def _session(world: World, loser: Any, winner: Any) -> None:
+    """``loser`` challenges ``winner``, then resigns."""
+    posted = await challenge(world, loser, winner)
+    accept = next(c for c in custom_ids(posted.response) if c.endswith(":accept"))
+    assert (await winner.click(posted.response, custom_id=accept)).acknowledged
+    await flush(world)
+    await resign(world, loser, the_match(world))
+
+
+async def _ben_beats_ada_twice(world: World) -> None:
+    world.clock.now = DECEMBER
+    for _ in range(2):
+        await resign(world, world.alice, await start_match(world))
+
+
+async def test_a_month_ends_once_with_its_summary_and_stays_readable(world: World) -> None:
+    summaries, _ = await _seasons_on(world)
+    await _ben_beats_ada_twice(world)
+    december = await world.carol.slash(world.channel, "umtali leaderboard")
+    assert _title(december) == "Umtali leaderboard · Railway Club · Season 2026-12"
+    ben, ada = board_lines(december)
+    assert "**ben**" in ben and "2/2 won" in ben and "**ada**" in ada and "0/2 won" in ada
+    december_rating = _rating(ben)
+
+    # The year turns: the tick ends December and posts its summary, once.
+    world.clock.now = NEW_YEAR
+    assert await season_tick(world.bot) == 1
+    await world.env.settle()
+    [summary] = summaries.history()
+    embed = summary.embeds[0]
+    assert embed.title == "Season 2026-12 is over"
+    assert "🥇 `1.` **ben**" in str(embed.description) and "2/2 won" in str(embed.description)
+    assert "2 players took part." in str(embed.description)
+    assert "halfway back toward the starting rating" in str(embed.description)
+    assert await season_tick(world.bot) == 0
+    await world.env.settle()
+    assert len(summaries.history()) == 1
+
+    # January starts empty; ben's first session in it starts from his carried rating.
+    january = await world.carol.slash(world.channel, "umtali leaderboard")
+    assert _title(january) == "Umtali leaderboard · Railway Club · Season 2027-01"
+    assert "No rated sessions in this season yet" in text_of(january)
+    await _session(world, world.carol, world.bob)
+    ben_january, cy_january = board_lines(
+        await world.carol.slash(world.channel, "umtali leaderboard"))
+    assert "**ben**" in ben_january and "1/1 won" in ben_january and "**cy**" in cy_january
+    fresh_winner = MODEL.rate([[MODEL.rating()], [MODEL.rating()]], ranks=[0, 1])[0][0]
+    assert _rating(ben_january) > fresh_winner.ordinal() + 0.5
+    assert _rating(ben_january) != pytest.approx(december_rating)
+
+    # December is still there to read, and all time holds everything.
+    past = await world.carol.slash(world.channel, "umtali leaderboard", season="2026-12")
+    assert _title(past) == "Umtali leaderboard · Railway Club · Season 2026-12"
+    ben_december, ada_december = board_lines(past)
+    assert "**ben**" in ben_december and "2/2 won" in ben_december
+    assert "**ada**" in ada_december and "0/2 won" in ada_december
+    always = await world.carol.slash(world.channel, "umtali leaderboard", season="all")
+    assert _title(always) == "Umtali leaderboard · Railway Club · all time"
+    lines = board_lines(always)
+    assert len(lines) == 3 and "**ben**" in lines[0] and "3/3 won" in lines[0]
+
+    # The season option offers the server's seasons, newest first, after all time.
+    offered = await world.carol.autocomplete(world.channel, "umtali leaderboard", "season", "")
+    assert [c["value"] for c in offered] == ["all", "2027-01", "2026-12"]
+    assert offered[2]["name"] == "Season 2026-12 · 2 players"
+    assert [c["value"] for c in await world.carol.autocomplete(
+        world.channel, "umtali leaderboard", "season", "2026")] == ["2026-12"]
+    # A season the server never had, and seasons on the all-servers board: short answers.
+    never = await world.carol.slash(world.channel, "umtali leaderboard", season="2025-06")
+    assert never.ephemeral and "no season “2025-06”" in _content(never)
+    everywhere = await world.carol.slash(world.channel, "umtali leaderboard", scope="global",
+                                         season="2026-12")
+    assert everywhere.ephemeral and "all servers is all time" in _content(everywhere)
+    assert "all servers" in _title(await world.carol.slash(world.channel, "umtali leaderboard",
+                                                           scope="global"))
+
+
+async def test_a_restart_across_the_turn_posts_the_summary_once(
+        world: World, make_bot: Callable[[], UmtaliBot]) -> None:
+    summaries, _ = await _seasons_on(world)
+    await _ben_beats_ada_twice(world)
+    # The bot is down at midnight; it starts again in January on the same database.
+    world.clock.now = NEW_YEAR + 3600
+    for _ in range(2):
+        await world.env.restart_bot(make_bot())
+        await world.env.settle()
+    [summary] = summaries.history()
+    assert summary.embeds[0].title == "Season 2026-12 is over"
+    assert "**ben**" in str(summary.embeds[0].description)
+    assert await season_tick(world.bot) == 0
+    board = await world.carol.slash(world.channel, "umtali leaderboard")
+    assert _title(board).endswith("Season 2027-01")
+
+
+async def test_a_russian_server_reads_its_seasons_in_russian(world: World) -> None:
+    summaries, _ = await _seasons_on(world, language="ru")
+    await _ben_beats_ada_twice(world)
+    december = await world.carol.slash(world.channel, "umtali leaderboard")
+    assert _title(december) == "Таблица лидеров Умтали · Railway Club · Сезон 2026-12"
+    world.clock.now = NEW_YEAR
+    assert await season_tick(world.bot) == 1
+    await world.env.settle()
+    [summary] = summaries.history()
+    assert summary.embeds[0].title == "Сезон 2026-12 окончен"
+    text = str(summary.embeds[0].description)
+    assert "**ben**" in text and "побед 2/2" in text and "В сезоне сыграли 2 игрока." in text
+    always = await world.carol.slash(world.channel, "umtali leaderboard", season="all")
+    assert _title(always) == "Таблица лидеров Умтали · Railway Club · за всё время"
+
+
+async def test_a_failed_post_is_tried_again_and_a_closed_channel_is_not(world: World) -> None:
+    summaries, _ = await _seasons_on(world)
+    await _ben_beats_ada_twice(world)
+    world.clock.now = NEW_YEAR
+    world.env.inject_error("POST", f"/channels/{summaries.id}/messages", status=500, times=None)
+    assert await season_tick(world.bot) == 0
+    world.env.backend.faults.clear()
+    assert await season_tick(world.bot) == 1
+    await world.env.settle()
+    assert len(summaries.history()) == 1
+    # A month later the channel is closed to the bot: no summary, and no retry for ever.
+    world.clock.now = dt.datetime(2027, 1, 20, tzinfo=dt.UTC).timestamp()
+    await resign(world, world.alice, await start_match(world))
+    world.clock.now = dt.datetime(2027, 2, 1, 0, 1, tzinfo=dt.UTC).timestamp()
+    world.env.inject_error("POST", f"/channels/{summaries.id}/messages", status=403,
+                           code=50013, message="Missing Permissions", times=None)
+    assert await season_tick(world.bot) == 0
+    assert world.bot.matches is not None
+    assert await world.bot.matches.store.seasons.unannounced() == []
+
+
+async def test_seasons_off_keeps_the_all_time_board_and_settings_keep_seasons(
+        world: World) -> None:
+    await resign(world, world.alice, await start_match(world))
+    plain = await world.carol.slash(world.channel, "umtali leaderboard")
+    assert _title(plain) == "Umtali leaderboard · Railway Club"
+    summaries, boss = await _seasons_on(world)
+    ok = await boss.slash(world.channel, "umtali-admin settings", threads=False)
+    assert "threads off" in _content(ok) and f"summaries: <#{summaries.id}>" in _content(ok)
+    assert world.bot.matches is not None
+    kept = await world.bot.matches.store.guild_settings(world.guild.id)
+    assert (kept.seasons, kept.season_channel_id, kept.threads) == (
+        "monthly", summaries.id, False)
+    off = await boss.slash(world.channel, "umtali-admin settings", seasons="off")
+    assert "Seasons off." in _content(off)
+    assert _title(await world.carol.slash(world.channel, "umtali leaderboard")) == \
+        "Umtali leaderboard · Railway Club"
+
+
+async def test_only_a_manager_sets_seasons(world: World) -> None:
+    [admin] = [c for c in await world.bot.tree.fetch_commands() if c.name == "umtali-admin"]
+    world.guild.set_command_permissions(admin, {world.alice: True})
+    refused = await world.alice.slash(world.channel, "umtali-admin settings", seasons="monthly",
+                                      season_channel=world.channel)
+    assert refused.ephemeral and "Manage Server" in _content(refused)
+    assert_error(world.env, contains="Manage")
+    assert world.bot.matches is not None
+    kept = await world.bot.matches.store.guild_settings(world.guild.id)
+    assert (kept.seasons, kept.season_channel_id) == ("off", None)
+
+
+async def test_a_cadence_the_bot_does_not_offer_changes_nothing(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
+        admin = next(c for c in server.commands if c["name"] == "umtali-admin")
+        settings = next(o for o in admin["options"] if o["name"] == "settings")
+        assert {"seasons", "season_channel"} <= {o["name"] for o in settings["options"]}
+        seasons = next(o for o in settings["options"] if o["name"] == "seasons")
+        seasons["choices"].append({"name": "weekly", "value": "weekly"})
+        manager = server.add_member("boss")
+        answer = await server.slash(manager, server.channel_id, "umtali-admin settings",
+                                    {"seasons": "weekly", "threads": False})
+        assert answer.ephemeral and "weekly" in answer.text()
+        assert bot.matches is not None
+    with sqlite3.connect(db) as con:
+        rows = con.execute("SELECT threads, seasons FROM guild_settings").fetchall()
+    assert rows in ([], [(1, "off")])
+
+
+async def test_a_season_board_turns_its_pages(world: World) -> None:
+    await _seasons_on(world)
+    assert world.bot.matches is not None
+    store = world.bot.matches.store
+    world.clock.now = DECEMBER
+    for n in range(6):  # twelve players, one session each
+        await forfeited(store, (100 + 2 * n, f"p{2 * n}"), (101 + 2 * n, f"p{2 * n + 1}"),
+                        guild=world.guild.id, now=DECEMBER + n)
+    first = await world.carol.slash(world.channel, "umtali leaderboard")
+    assert _title(first).endswith("Season 2026-12") and len(board_lines(first)) == 10
+    assert first.response is not None
+    following = f"umtali:lb:{world.guild.id}:2026-12:2"
+    assert following in custom_ids(first.response)
+    second = await world.carol.click(first.response, custom_id=following)
+    assert second.acknowledged
+    [shown] = [m for m in world.channel.history() if m.id == first.response.id]
+    assert str(shown.embeds[0].title).endswith("Season 2026-12")
+    assert len(str(shown.embeds[0].description).split("\n")) == 2
