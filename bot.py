@@ -24,6 +24,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.umtali.errors import answer_error
+from cogs.umtali.final_card import FINAL_ITEMS
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.panels import DYNAMIC_ITEMS
 from cogs.umtali.seasons import run_seasons, season_tick
@@ -166,7 +167,7 @@ class UmtaliBot(commands.Bot):
                                     computer_pause=self.computer_pause,
                                     thinking_workers=self.settings.thinking_workers)
         restored = await self.matches.load_active()
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *FINAL_ITEMS)
         await self.tree.set_translator(UmtaliTranslator())
         await self.load_extension("cogs.umtali")
         if self.sync_commands:

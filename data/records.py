@@ -373,3 +373,10 @@ class Records:
             "SELECT * FROM session_hands WHERE match_id = ? ORDER BY game, hand", (match_id,))
         return [HandLine(r["game"], r["hand"], (r["score0"], r["score1"]), r["went_out"],
                          (r["marriages0"], r["marriages1"])) for r in rows]
+
+    async def rating_changes(self, match_id: int) -> dict[int, tuple[float, float]]:
+        """Each rated seat's board value on the session's server before and after it."""
+        rows = await self.db.fetchall(
+            "SELECT seat, rating_before, rating_after FROM session_players "
+            "WHERE match_id = ? AND rating_before IS NOT NULL", (match_id,))
+        return {r["seat"]: (r["rating_before"], r["rating_after"]) for r in rows}

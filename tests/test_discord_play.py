@@ -37,12 +37,30 @@ async def test_a_full_session_is_played_and_recorded(world: World) -> None:
     assert result["how"] == "played out"
     assert (result["games_won0"], result["games_won1"]) == tuple(live.session.games_won)
     assert await store.moves(live.id) == [str(m) for m in live.session.moves]
-    # The end is announced, and the table shows the result without buttons.
+    # The end is announced, and the table shows the result and, under it, the final card.
     thread = thread_of(world, live)
     assert "wins the session" in thread.history()[-1].content
     table = next(m for m in thread.history() if m.id == live.table_message_id)
     assert "wins" in (table.embeds[0].description or "")
-    assert table.components == []
+    card = table.embeds[1].to_dict()
+    w = live.session.winner
+    won = live.session.games_won
+    assert card.get("title") == f"Session over: {live.names[w]} wins {won[w]}-{won[1 - w]}"
+    fields = {f["name"]: f["value"] for f in card.get("fields", [])}
+    hands = await store.records.hands(live.id)
+    games = fields["Games and hands (ada – ben)"].splitlines()
+    assert len(games) == len({h.game for h in hands}) and " · ".join(
+        f"{h.scores[0]}-{h.scores[1]}" for h in hands if h.game == 1) in games[0]
+    # Ratings before and after, as the server's board shows them: the winner's went up.
+    changes = await store.records.rating_changes(live.id)
+    before, after = changes[w]
+    assert after > before and f"{live.names[w]}: {round(before, 1)} → {round(after, 1)}" in \
+        fields["Ratings"]
+    assert live.commitment in fields["Fair deals"] and live.salt in fields["Fair deals"]
+    # Its one button: the replay file (the hand panel's button is gone).
+    assert custom_ids(table) == [f"umtali:rf:{world.guild.id}:{live.id}"]
+    replay = await world.carol.click(table, custom_id=custom_ids(table)[0])
+    assert replay.ephemeral and len(replay.response.attachments) == 2
 
 
 async def test_refusals_change_nothing(world: World) -> None:

@@ -39,8 +39,11 @@ def public_texts(server: LoopbackDiscord, channel_id: int) -> list[str]:
         content = SECRET.sub("<hex>", YOUR_TURN.sub("", m["content"]))
         out.extend(line for line in content.split("\n") if line)
         # The table's embed carries the match number; the rest must be identical.
-        out.extend(json.dumps({k: v for k, v in e.items() if k != "footer"}, ensure_ascii=False,
-                              sort_keys=True) for e in m["embeds"])
+        # (and the final card's ratings, which the first session moved before the second)
+        out.extend(SECRET.sub("<hex>", json.dumps(
+            {k: [f for f in v if f["name"] != "Ratings"] if k == "fields" else v
+             for k, v in e.items() if k != "footer"}, ensure_ascii=False, sort_keys=True))
+            for e in m["embeds"])
     return out
 
 

@@ -21,6 +21,7 @@ import aiohttp
 import discord
 import orjson
 
+from cogs.umtali.final_card import final_embed, final_panel
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS, command, only, ping
 from cogs.umtali.outbox import Batch
@@ -216,9 +217,16 @@ class Delivery:
         if live.channel_lost or live.table_message_id is None:
             return
         channel = self.client.get_partial_messageable(live.channel_id)
-        view = None if live.over else table_panel(live.id, self.service.public_tr(live))
+        tr = self.service.public_tr(live)
+        view: discord.ui.View | None = None if live.over else table_panel(live.id, tr)
         # The picture travels with the edit that happens anyway: no call of its own.
         table = self.service.table_message(live)
+        final: list[discord.Embed] = []
+        if live.over and not live.abandoned:
+            # The session's final card rides under the last table, with its replay button.
+            final.append(await final_embed(self.service, live, tr))
+            view = final_panel(live, tr)
+        table.embeds += final
         try:
             await channel.get_partial_message(live.table_message_id).edit(
                 embeds=table.embeds, attachments=table.files, view=view)
@@ -227,6 +235,7 @@ class Delivery:
                 raise
             # Someone deleted the table: it is posted again, and that one is kept up to date.
             table = self.service.table_message(live)
+            table.embeds += final
             if view is None:
                 message = await channel.send(**table.send(), allowed_mentions=NO_MENTIONS)
             else:

@@ -128,5 +128,6 @@ def table_settled(server: LoopbackDiscord, saved: SavedMatch) -> bool:
     """The finished table shows the result and no button (its last edit arrived)."""
     assert saved.table_message_id is not None
     table = server.messages.get(saved.table_message_id)
-    return table is not None and not table["components"] and "wins" in json.dumps(
-        table["embeds"], ensure_ascii=False)
+    # (its one button left is the final card's replay file: no "My hand" any more)
+    return table is not None and not any(":hand" in c for c in custom_ids(table)) and \
+        "wins" in json.dumps(table["embeds"], ensure_ascii=False)

@@ -1,0 +1,100 @@
+"""The session's final card: how it ended, game by game and hand by hand, each player's rating
+before and after (or "practice, not rated"), the deals' commitment and its reveal, and a
+button for the replay file.
+
+It rides on the table message's last edit, which happens anyway when a session ends, under
+the table itself: no call of its own, and a restart that re-sends the table re-sends it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from cogs.umtali.errors import guarded
+from cogs.umtali.names import safe_name
+from cogs.umtali.options import level_word, rules_words
+from cogs.umtali.render import COLOUR
+from umtali.i18n import EN, Tr
+from umtali.text import HOW
+
+if TYPE_CHECKING:
+    from cogs.umtali.live import LiveMatch
+    from cogs.umtali.service import MatchService
+
+
+async def final_embed(svc: MatchService, live: LiveMatch, tr: Tr) -> discord.Embed:
+    session = live.session
+    assert session.over
+    names = [safe_name(n) for n in live.names]
+    w = session.winner
+    won = session.games_won
+    embed = discord.Embed(
+        title=tr("Session over: {name} wins {a}-{b}", name=names[w], a=won[w], b=won[1 - w]),
+        colour=COLOUR)
+    how = session.how or "played out"
+    ended = tr("played out") if how == "played out" else tr(
+        "{name} {how}", name=names[1 - w], how=tr(HOW[how]) if how in HOW else how)
+    embed.description = tr("{rules} rules · {how}", rules=rules_words(
+        tr, session.rules.name, session.rules.optional_melding), how=ended)
+    hands = await svc.store.records.hands(live.id)
+    games: dict[int, list[str]] = {}
+    for h in hands:
+        games.setdefault(h.game, []).append(f"{h.scores[0]}-{h.scores[1]}")
+    if games:
+        embed.add_field(name=tr("Games and hands ({first} – {second})", first=names[0],
+                                second=names[1]),
+                        value="\n".join(tr("Game {game}: {hands}", game=g,
+                                           hands=" · ".join(scores))
+                                        for g, scores in sorted(games.items()))[:1024],
+                        inline=False)
+    if live.computer_level is not None:
+        rated = tr("Practice against the computer ({level}), not rated.",
+                   level=level_word(tr, live.computer_level))
+    else:
+        changes = await svc.store.records.rating_changes(live.id)
+        rated = "\n".join(
+            tr("{name}: {before} → {after}", name=names[seat], before=round(before, 1),
+               after=round(after, 1)) for seat, (before, after) in sorted(changes.items())
+        ) or tr("Ratings are not counted yet.")
+    embed.add_field(name=tr("Ratings"), value=rated, inline=False)
+    if live.commitment:
+        embed.add_field(name=tr("Fair deals"), value=tr(
+            "Sealed before the first deal as `{commitment}`; seed `{seed}`, salt `{salt}`. "
+            "The replay file below checks with `python -m umtali verify`.",
+            commitment=live.commitment, seed=session.seed, salt=live.salt), inline=False)
+    return embed
+
+
+class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=r"umtali:rf:(?P<guild>[0-9]+):(?P<match>[0-9]+)"):
+    """The replay file of a finished session, privately, for anyone who asks (the session is
+    over: nothing in it is secret any more)."""
+
+    def __init__(self, guild_id: int, match_id: int, tr: Tr = EN) -> None:
+        super().__init__(discord.ui.Button(
+            label=tr("Replay file"), style=discord.ButtonStyle.secondary,
+            custom_id=f"umtali:rf:{guild_id}:{match_id}"))
+        self.guild_id, self.match_id = guild_id, match_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ReplayButton:
+        return cls(int(match["guild"]), int(match["match"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from cogs.umtali.records import send_replay
+
+        await guarded(interaction,
+                      lambda: send_replay(interaction, self.guild_id, self.match_id))
+
+
+def final_panel(live: LiveMatch, tr: Tr) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(ReplayButton(live.guild_id, live.id, tr))
+    return view
+
+
+FINAL_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (ReplayButton,)
