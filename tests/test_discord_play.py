@@ -24,6 +24,7 @@ from umtali.cards import CARDS, iter_cards
 from umtali.hand import HandState
 from umtali.moves import Move, MoveKind
 from umtali.players import GreedyPlayer
+from umtali.text import ACCOUNT
 
 
 async def test_a_full_session_is_played_and_recorded(world: World) -> None:
@@ -214,6 +215,16 @@ async def test_a_restart_mid_hand_loses_nothing(world: World,
     del old
 
 
+
+
+def without_accounts(body: Any) -> Any:
+    """A message's body without the lines that show the hands of a hand just over."""
+    if isinstance(body, dict) and isinstance(body.get("content"), str):
+        lines = body["content"].split("\n")
+        return {**body, "content": "\n".join(x for x in lines if not x.startswith(ACCOUNT))}
+    return body
+
+
 CARD_TEXT = re.compile(r"(10|[2-9AJQK])[♠♥♦♣]")
 
 
@@ -264,7 +275,9 @@ async def test_no_public_message_names_a_card_in_a_hand(world: World) -> None:
             if not (to_channel or public_reply):
                 continue
             count += 1
-            text = json.dumps(body, ensure_ascii=False)
+            # A hand just over shows what each player held (the "▸" lines): it no
+            # longer matters. Nothing else may.
+            text = json.dumps(without_accounts(body), ensure_ascii=False)
             leaked = {x.group(0) for x in CARD_TEXT.finditer(text)} & in_hands
             assert not leaked, f"{sorted(leaked)} in public message: {text}"
         return count

@@ -158,6 +158,8 @@ class HandEnded(Event):
     game_scores: tuple[int, int]
     #: The cards each player held when the hand ended.
     left_in_hand: tuple[tuple[Card, ...], tuple[Card, ...]]
+    #: Marriages each player laid this hand.
+    marriages: tuple[int, int] = (0, 0)
 
 
 @dataclass(frozen=True, slots=True)

@@ -219,6 +219,7 @@ class Session:
                     tuple(CARDS[c] for c in iter_cards(h.hands[0])),
                     tuple(CARDS[c] for c in iter_cards(h.hands[1])),
                 ),
+                (wed[0], wed[1]),
             )
         )
         if self.hand_no >= self.rules.hands_per_game and total[0] != total[1]:

@@ -124,9 +124,29 @@ def _hand_ended(e: HandEnded, names: Sequence[str], tr: Tr) -> str:
         how = tr("twelve turns passed with no progress")
     a, b = e.scores
     ga, gb = e.game_scores
-    return tr("Hand {hand} over: {how}. Hand: {first} {a}, {second} {b}. "
+    head = tr("Hand {hand} over: {how}. Hand: {first} {a}, {second} {b}. "
               "Game: {first} {game_a}, {second} {game_b}.", hand=e.hand, how=how,
               first=names[0], a=a, second=names[1], b=b, game_a=ga, game_b=gb)
+    return "\n".join([head, *(_hand_account(e, seat, names[seat], tr) for seat in (0, 1))])
+
+
+#: Starts each line that shows what a player held when a hand ended (it is over: nothing in
+#: it still matters), so that a reader, and a test for hidden cards, tells them apart.
+ACCOUNT = "▸ "
+
+
+def _hand_account(e: HandEnded, seat: int, name: str, tr: Tr) -> str:
+    """One player's points in a hand just over, and the cards left in their hand."""
+    parts = [tr.plural("{count} point melded", "{count} points melded", e.melded[seat])]
+    if e.marriages[seat]:
+        parts.append(tr.plural("{count} marriage", "{count} marriages", e.marriages[seat]))
+    if e.went_out == seat and e.leftover:
+        parts.append(tr.plural("{count} point for cards left", "{count} points for cards left",
+                               e.leftover))
+    left = e.left_in_hand[seat]
+    held = tr("holds {cards}", cards=cards_text(left)) if left else tr("holds nothing")
+    return ACCOUNT + tr("{name}: {points}; {held}.", name=name, points=", ".join(parts),
+                        held=held)
 
 
 def render_view(view: PlayerView, names: Sequence[str], tr: Tr = EN) -> str:
