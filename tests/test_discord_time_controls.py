@@ -318,3 +318,26 @@ async def test_server_default_and_an_explicit_turn_timer(world: World, db_path: 
     with sqlite3.connect(db_path) as c:
         [(preset,)] = c.execute("SELECT time_control FROM guild_settings").fetchall()
     assert preset == ""
+
+
+async def test_the_question_outlives_a_restart(world: World, db_path: Path,
+                                               make_bot: Callable[[], UmtaliBot]) -> None:
+    live, question = await _time_up(world)
+    absent = live.session.to_act
+    world.clock.advance(3600)
+    again = make_bot()
+    await world.env.restart_bot(again)
+    assert again.matches is not None
+    restored = again.matches.matches[live.id]
+    # Not asked again, nor forfeited: the clock stays stopped for the waiting player's answer.
+    await again.matches.check_timers(now=world.clock.now + DAY)
+    await flush(world)
+    assert restored.deadline is None and not restored.over
+    assert sum("time for this turn is up" in m.content
+               for m in thread_of(world, restored).history()) == 1
+    claimed = await player(world, 1 - absent).click(question,
+                                                    custom_id=_button(question, "claim"))
+    assert claimed.acknowledged and not claimed.ephemeral
+    await flush(world)
+    assert restored.over and restored.session.winner == 1 - absent
+    assert db_row(db_path, live.id)["how"] == "timed out"
