@@ -46,7 +46,7 @@ def _challenge(row: aiosqlite.Row) -> Challenge:
         opponent_name=row["opponent_name"], variant=row["variant"],
         optional_melding=bool(row["optional_melding"]), turn_timer=row["turn_timer"],
         created_at=row["created_at"], expires_at=row["expires_at"], status=row["status"],
-        match_id=row["match_id"],
+        match_id=row["match_id"], time_control=row["time_control"],
     )
 
 
@@ -60,7 +60,7 @@ class ChallengeQueries:
     async def create_challenge(
         self, *, guild_id: int, channel_id: int, challenger: tuple[int, str],
         opponent: tuple[int, str], variant: str, optional_melding: bool, turn_timer: int,
-        ttl: float, now: float | None = None,
+        ttl: float, now: float | None = None, time_control: str = "",
     ) -> Challenge:
         """A new open challenge; raises Refused when a limit against spam says no (checked in
         the same transaction, so two commands racing cannot both pass)."""
@@ -70,9 +70,10 @@ class ChallengeQueries:
             cur = await c.execute(
                 "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, "
                 "challenger_name, opponent_name, variant, optional_melding, turn_timer, "
-                "created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "created_at, expires_at, time_control) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (guild_id, channel_id, challenger[0], opponent[0], challenger[1], opponent[1],
-                 variant, int(optional_melding), turn_timer, now, now + ttl),
+                 variant, int(optional_melding), turn_timer, now, now + ttl, time_control),
             )
             challenge_id = cur.lastrowid
         found = await self.challenge(challenge_id)

@@ -60,6 +60,8 @@ class Challenge:
     expires_at: float
     status: str
     match_id: int | None
+    #: The time control preset ('': the turn timer alone, as before presets).
+    time_control: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -304,6 +304,16 @@ class Store(ChallengeQueries):
         row = await self.db.fetchone("SELECT unsent FROM matches WHERE id = ?", (match_id,))
         return "[]" if row is None else str(row["unsent"])
 
+    async def set_deadline(self, match_id: int, version: int, deadline: float | None) -> bool:
+        """The turn at ``version`` ends at ``deadline`` now (None: its time is up, and the
+        waiting player was asked), its warning to come; False if the match moved on."""
+        async with self.db.transaction() as c:
+            cur = await c.execute(
+                "UPDATE matches SET deadline = ?, warned = 0 "
+                "WHERE id = ? AND version = ? AND status = 'active'",
+                (deadline, match_id, version))
+            return cur.rowcount == 1
+
     async def set_warned(self, match_id: int) -> None:
         async with self.db.transaction() as c:
             await c.execute("UPDATE matches SET warned = 1 WHERE id = ?", (match_id,))
@@ -311,21 +321,24 @@ class Store(ChallengeQueries):
     async def record_move(
         self, *, match_id: int, version: int, seat: int, move: str, state: str,
         deadline: float | None, pending: str = "", unsent: str = "[]",
-        finish: Finish | None = None, now: float | None = None,
+        finish: Finish | None = None, now: float | None = None, reserve: float | None = None,
     ) -> None:
         """Save a move and the state after it, in one transaction.
 
         ``version`` is the number of moves before this one; if the saved match has moved on
         (another process or a racing click), nothing is written and StaleState is raised.
+        ``reserve``: what is left of the seat's reserve (time bank) after its turn, if spent.
         """
         now = time.time() if now is None else now
+        assert seat in (0, 1)
 
         async def job(c: Tx) -> None:
             cur = await c.execute(
                 "UPDATE matches SET state = ?, version = version + 1, deadline = ?, "
                 "warned = CASE WHEN deadline IS ? THEN warned ELSE 0 END, pending = ?, "
-                "unsent = ? WHERE id = ? AND version = ? AND status = 'active'",
-                (state, deadline, deadline, pending, unsent, match_id, version),
+                f"unsent = ?, reserve{seat} = COALESCE(?, reserve{seat}) "
+                "WHERE id = ? AND version = ? AND status = 'active'",
+                (state, deadline, deadline, pending, unsent, reserve, match_id, version),
             )
             if cur.rowcount != 1:
                 raise StaleState(f"match {match_id} is not at move {version}")

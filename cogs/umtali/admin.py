@@ -17,12 +17,14 @@ from discord.ext import commands
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.options import (
     SERVER_DEFAULT,
+    TIME_CONTROLS,
     VARIANTS,
+    chosen_control,
+    control_words,
     language_choices,
     language_name,
     on_off,
-    timer_words,
-    turn_seconds,
+    server_control,
     variant_word,
 )
 from cogs.umtali.seasons import CADENCE_CHOICES, seasons_words
@@ -47,9 +49,10 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
         language="The language of matches in public (default: the server's preferred language)",
         seasons="Seasons of the leaderboard, with a soft reset at each season's end",
         season_channel="Where each season's summary is posted (unset: none posted)",
+        time_control="Default clock: a turn's time and a reserve (a turn timer: no reserve)",
     )
     @app_commands.choices(variant=VARIANTS, language=language_choices(),
-                          seasons=CADENCE_CHOICES)
+                          seasons=CADENCE_CHOICES, time_control=TIME_CONTROLS)
     @app_commands.checks.has_permissions(manage_guild=True)
     async def settings(
         self, interaction: discord.Interaction,
@@ -59,6 +62,7 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
         pictures: bool | None = None, language: app_commands.Choice[str] | None = None,
         seasons: app_commands.Choice[str] | None = None,
         season_channel: discord.TextChannel | None = None,
+        time_control: app_commands.Choice[str] | None = None,
     ) -> None:
         assert interaction.guild is not None
         svc = service(interaction.client)
@@ -66,12 +70,15 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
         old = await store.guild_settings(interaction.guild.id)
         chosen = None if language is None else (
             "" if language.value == SERVER_DEFAULT else language.value)
+        control, timer = chosen_control(time_control.value if time_control else None,
+                                        turn_timer, server_control(old))
         new = dataclasses.replace(
             old,
             variant=variant.value if variant else old.variant,
             optional_melding=old.optional_melding if optional_melding is None
             else optional_melding,
-            turn_timer=turn_seconds(turn_timer, old.turn_timer),
+            # A preset keeps the turn timer for a custom control; a turn timer drops the preset.
+            turn_timer=old.turn_timer if control else timer, time_control=control,
             threads=old.threads if threads is None else threads,
             pictures=old.pictures if pictures is None else pictures,
             language=old.language if chosen is None else chosen,
@@ -116,5 +123,6 @@ def settings_summary(settings: GuildSettings, tr: Tr, speaks: str) -> str:
               "timer {timer}, threads {threads}, pictures {pictures}, language {language}.",
               rules=variant_word(tr, settings.variant),
               melding=on_off(tr, settings.optional_melding),
-              timer=timer_words(tr, settings.turn_timer), threads=on_off(tr, settings.threads),
+              timer=control_words(tr, settings.time_control, settings.turn_timer),
+              threads=on_off(tr, settings.threads),
               pictures=on_off(tr, settings.pictures), language=language)

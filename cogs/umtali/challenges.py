@@ -11,7 +11,7 @@ import discord
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.fair import sealed_line
 from cogs.umtali.names import label_name, safe_name
-from cogs.umtali.options import rules_words, timer_words
+from cogs.umtali.options import control_words, rules_words
 from cogs.umtali.panels import challenge_panel
 from cogs.umtali.permissions import CANCELLED, can_make_thread, missing_here, refusal
 from cogs.umtali.render import COLOUR
@@ -45,7 +45,7 @@ def challenge_embed(ch: Challenge, tr: Tr, status: str = "") -> discord.Embed:
               "games of four hands).\nRules: {rules} · turn timer: {timer}.",
               challenger=ch.challenger_id, opponent=ch.opponent_id,
               rules=rules_words(tr, ch.variant, ch.optional_melding),
-              timer=timer_words(tr, ch.turn_timer))
+              timer=control_words(tr, ch.time_control, ch.turn_timer))
     if status:
         text += f"\n**{status}**"
     else:
@@ -123,6 +123,7 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
             guild_id=ch.guild_id, channel_id=ch.channel_id,
             players=((ch.challenger_id, ch.challenger_name), (ch.opponent_id, ch.opponent_name)),
             rules=rules, turn_timer=ch.turn_timer, challenge_id=ch.id, seed=seed,
+            time_control=ch.time_control,
         )
     except AlreadyPlaying as e:
         await interaction.response.send_message(

@@ -16,6 +16,8 @@ import discord
 from cogs.umtali.delivery import dumps, your_turn
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import safe_name
+from cogs.umtali.outbox import Batch
+from cogs.umtali.turn_clock import reserve_running
 from umtali.i18n import Tr
 
 if TYPE_CHECKING:
@@ -34,7 +36,9 @@ ALIVE_AT = "alive_at"
 
 
 def warn_before(live: LiveMatch) -> float:
-    return min(WARN_BEFORE, live.turn_timer / 2)
+    """How long before its deadline a turn is warned (reminded, by correspondence): its
+    time control's (half the turn, for a short turn timer with no control)."""
+    return live.control.warn_before
 
 
 async def check_timers(svc: MatchService, now: float) -> None:
@@ -47,6 +51,9 @@ async def check_timers(svc: MatchService, now: float) -> None:
         svc.computers.next(live)
         if live.deadline is None:
             continue
+        if reserve_running(live, now):
+            # The turn's own time is up: the table shows the reserve running.
+            svc.delivery.enqueue(live, Batch(table=True))
         try:
             if now >= live.deadline:
                 if await svc.forfeit_if_late(live, now):

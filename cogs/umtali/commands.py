@@ -20,7 +20,13 @@ from cogs.umtali.hand_panels import load_orders
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import only
 from cogs.umtali.names import member_name, plain_member_name
-from cogs.umtali.options import VARIANTS, turn_seconds
+from cogs.umtali.options import (
+    TIME_CONTROLS,
+    VARIANTS,
+    chosen_control,
+    server_control,
+    turn_seconds,
+)
 from cogs.umtali.panels import resign_panel
 from cogs.umtali.permissions import missing_here, refusal
 from cogs.umtali.practice import start_practice
@@ -36,6 +42,7 @@ from cogs.umtali.render import COLOUR
 from cogs.umtali.rules_text import PAGES, pages
 from cogs.umtali.seasons import season_choices
 from cogs.umtali.tables import post_table
+from cogs.umtali.time_out import TurnNotices
 from data.store import Refused
 from umtali.cards import CARDS
 from umtali.i18n import ENGLISH, Tr
@@ -114,14 +121,16 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         variant="The rule set (default: this server's)",
         turn_timer="Minutes for each turn, 0 for no limit (default: this server's)",
         optional_melding="House rule: players may keep meldable cards (default: this server's)",
+        time_control="The clock: a turn's time and a reserve (default: this server's)",
     )
-    @app_commands.choices(variant=VARIANTS)
+    @app_commands.choices(variant=VARIANTS, time_control=TIME_CONTROLS)
     @app_commands.guild_only()
     async def challenge(
         self, interaction: discord.Interaction, opponent: discord.Member,
         variant: app_commands.Choice[str] | None = None,
         turn_timer: app_commands.Range[int, 0, 60] | None = None,
         optional_melding: bool | None = None,
+        time_control: app_commands.Choice[str] | None = None,
     ) -> None:
         assert interaction.guild is not None and interaction.channel is not None
         svc = service(interaction.client)
@@ -134,10 +143,12 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         settings = await svc.store.guild_settings(interaction.guild.id)
         rules_name = variant.value if variant else settings.variant
         melding = settings.optional_melding if optional_melding is None else optional_melding
-        timer = turn_seconds(turn_timer, settings.turn_timer)
+        control, timer = chosen_control(time_control.value if time_control else None,
+                                        turn_timer, server_control(settings))
         if interaction.client.user is not None and opponent.id == interaction.client.user.id:
             # Challenging the bot itself is a practice session at the normal level.
-            await start_practice(interaction, level="normal", turn_timer=timer,
+            await start_practice(interaction, level="normal",
+                                 turn_timer=turn_seconds(turn_timer, settings.turn_timer),
                                  rules=RuleSet.named(rules_name, optional_melding=melding))
             return
         if opponent.bot:
@@ -162,7 +173,7 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
                 challenger=(me.id, plain_member_name(me)),
                 opponent=(opponent.id, plain_member_name(opponent)),
                 variant=rules_name, optional_melding=melding, turn_timer=timer,
-                ttl=CHALLENGE_TTL, now=svc.clock(),
+                ttl=CHALLENGE_TTL, now=svc.clock(), time_control=control,
             )
         except Refused as e:
             await interaction.response.send_message(
@@ -293,6 +304,9 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         # Results kept before records existed are counted at start-up, once each.
         await count_backlog(self.bot)
         await load_orders(self.bot)
+        # By correspondence, a DM tells a player their turn has come.
+        svc = service(self.bot)
+        svc.hand_listeners.append(TurnNotices(svc))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -6,6 +6,7 @@ import asyncio
 import json
 from dataclasses import dataclass, field
 
+from cogs.umtali.time_control import TimeControl, time_control
 from data.models import MatchRow
 from umtali.codec import session_from_json
 from umtali.session import Session
@@ -43,6 +44,13 @@ class LiveMatch:
     abandoned: bool = False
     #: The last turn's announcement, shown with the hands while the channel is lost.
     last_turn: str = ""
+    #: The time control preset ('': the turn timer alone) and each seat's reserve left, in
+    #: seconds, as saved with the seat's last move.
+    time_control: str = ""
+    reserves: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    #: The deadline of the turn whose own time ran out, its reserve running (the table says
+    #: so; not saved: a restart works it out again).
+    reserve_running: float | None = None
     #: The version each seat's DM panel shows, when known (not saved: after a restart the
     #: panels are simply sent again).
     dm_shown: list[int | None] = field(default_factory=lambda: [None, None])
@@ -55,6 +63,10 @@ class LiveMatch:
     def version(self) -> int:
         """Moves played so far: the version of the saved state, and of every panel."""
         return len(self.session.moves)
+
+    @property
+    def control(self) -> TimeControl:
+        return time_control(self.time_control, self.turn_timer)
 
     @property
     def over(self) -> bool:
@@ -97,4 +109,6 @@ class LiveMatch:
             channel_lost=row.channel_lost,
             commitment=row.commitment,
             salt=row.salt,
+            time_control=row.time_control,
+            reserves=list(row.reserves),
         )

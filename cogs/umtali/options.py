@@ -5,12 +5,17 @@ from __future__ import annotations
 from babel import Locale
 from discord import app_commands
 
+from cogs.umtali.time_control import LABELS, PRESETS
+from data.models import GuildSettings
 from umtali.i18n import Tr, languages
 
 VARIANTS = [
     app_commands.Choice(name="English (eleven-card deal, high card deals)", value="english"),
     app_commands.Choice(name="Russian (upcard deal, low card deals)", value="russian"),
 ]
+
+#: The time control presets, by their labels (translated when the commands are synced).
+TIME_CONTROLS = [app_commands.Choice(name=label, value=name) for name, label in LABELS.items()]
 
 #: The server language option's value for "follow the server's preferred locale" (a choice
 #: cannot carry an empty value; the setting stores it as '').
@@ -37,6 +42,31 @@ def language_choices() -> list[app_commands.Choice[str]]:
 def turn_seconds(minutes: int | None, default: int) -> int:
     """A turn timer option in seconds; Discord enforces 0..60, and so do we."""
     return default if minutes is None else max(0, min(60, minutes)) * 60
+
+
+def chosen_control(preset: str | None, minutes: int | None, default: tuple[str, int]) -> \
+        tuple[str, int]:
+    """The time control chosen: (preset, turn timer in seconds). A turn timer given
+    explicitly is a control of its own with no reserve (preset ''), as before presets; a
+    preset's turn timer is its turn's own time; neither: ``default``."""
+    if minutes is not None:
+        return "", turn_seconds(minutes, 0)
+    if preset in PRESETS:
+        return preset, int(PRESETS[preset].turn)
+    return default
+
+
+def server_control(settings: GuildSettings) -> tuple[str, int]:
+    """A server's default time control: its preset, or its turn timer alone."""
+    preset = settings.time_control
+    if preset in PRESETS:
+        return preset, int(PRESETS[preset].turn)
+    return "", settings.turn_timer
+
+
+def control_words(tr: Tr, preset: str, seconds: int) -> str:
+    """A time control in short: its preset's label, or the turn timer alone ("5 min")."""
+    return tr(LABELS[preset]) if preset in LABELS else timer_words(tr, seconds)
 
 
 def on_off(tr: Tr, on: bool) -> str:

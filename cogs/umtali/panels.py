@@ -95,8 +95,34 @@ class ResignButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                           lambda: confirm_resign(interaction, self.match_id, self.version))
 
 
+class TimeoutButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                    template=r"umtali:m:(?P<match>[0-9]+):(?P<version>[0-9]+):"
+                             r"(?P<action>claim|wait)"):
+    """A correspondence turn's time is up: the waiting player claims the session or keeps
+    waiting. The id carries the turn's version: once the absent player moves, both expire."""
+
+    def __init__(self, match_id: int, version: int, action: str, tr: Tr = EN) -> None:
+        claim = action == "claim"
+        super().__init__(discord.ui.Button(
+            label=tr("Claim the win") if claim else tr("Keep waiting"),
+            style=discord.ButtonStyle.danger if claim else discord.ButtonStyle.secondary,
+            custom_id=f"umtali:m:{match_id}:{version}:{action}"))
+        self.match_id, self.version, self.action = match_id, version, action
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> TimeoutButton:
+        return cls(int(match["match"]), int(match["version"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from cogs.umtali.time_out import answer_timeout
+
+        await guarded(interaction, lambda: answer_timeout(
+            interaction, self.match_id, self.version, self.action == "claim"))
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    HandButton, *PLAY_ITEMS, ChallengeButton, ResignButton, *RECORD_ITEMS,
+    HandButton, *PLAY_ITEMS, ChallengeButton, ResignButton, TimeoutButton, *RECORD_ITEMS,
 )
 
 
@@ -120,4 +146,12 @@ def resign_panel(match_id: int, version: int, tr: Tr = EN) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(ResignButton(match_id, version, "resign", tr))
     view.add_item(ResignButton(match_id, version, "keep", tr))
+    return view
+
+
+def timeout_panel(match_id: int, version: int, tr: Tr = EN) -> discord.ui.View:
+    """Claim the win or keep waiting, in the server's language (the question is public)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(TimeoutButton(match_id, version, "claim", tr))
+    view.add_item(TimeoutButton(match_id, version, "wait", tr))
     return view

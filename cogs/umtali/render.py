@@ -83,9 +83,10 @@ def pile_text(view: PlayerView, tr: Tr) -> str:
 
 def table_embed(
     view: PlayerView, names: Sequence[str], match_id: int, *, tr: Tr,
-    deadline: float | None = None, note: str = "",
+    deadline: float | None = None, note: str = "", clock: str = "",
 ) -> discord.Embed:
-    """The public table. ``view`` must be the spectator's."""
+    """The public table. ``view`` must be the spectator's; ``clock``: whose clock runs and
+    the reserves, when the match has a time control."""
     assert view.seat == SPECTATOR, "the public table renders the spectator's view only"
     names = _safe(names)
     lines = [tr("Game {game}, hand {hand} · {rules} · dealer {dealer}", game=view.game,
@@ -97,6 +98,8 @@ def table_embed(
     if deadline is not None and view.winner < 0:
         stamp = discord.utils.format_dt(dt.datetime.fromtimestamp(deadline, dt.UTC), "R")
         lines.append(tr("Turn ends {when}.", when=stamp))
+    if clock and view.winner < 0:
+        lines.append(clock)
     if note:
         lines.append(note)
     embed = discord.Embed(title=tr("Umtali · {a} vs {b}", a=names[0], b=names[1]),

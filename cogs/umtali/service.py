@@ -33,6 +33,8 @@ from cogs.umtali.prefs import Preferences
 from cogs.umtali.render import turn_message
 from cogs.umtali.saved import finish_of, saved_state
 from cogs.umtali.showing import Look, Shown, dm_panel_of, hand_of, table_of
+from cogs.umtali.time_out import ask_waiting_player, turn_warning
+from cogs.umtali.turn_clock import first_clock, turn_end
 from data.store import StaleState, Store
 from umtali.errors import UmtaliError
 from umtali.events import DealerChosen, Event
@@ -113,6 +115,7 @@ class MatchService:
         self, *, guild_id: int, channel_id: int, players: tuple[tuple[int, str], tuple[int, str]],
         rules: RuleSet, turn_timer: int, challenge_id: int | None = None,
         seed: int | str | None = None, computer: tuple[int, str] | None = None,
+        time_control: str = "",
     ) -> LiveMatch:
         """Create and save a match (raises AlreadyPlaying / StaleState / Refused from the store).
 
@@ -121,7 +124,8 @@ class MatchService:
         session = Session(rules, self.new_seed() if seed is None else seed)
         computer_to_act = computer is not None and session.to_act == computer[0]
         now = self.clock()
-        deadline = now + turn_timer if turn_timer and not computer_to_act else None
+        deadline, reserve = first_clock(time_control, turn_timer, now)
+        deadline = None if computer_to_act else deadline
         # Published before any card is dealt; the salt is revealed with the seed at the end.
         salt = secrets.token_hex(16)
         commitment = commit(session.seed, salt)
@@ -129,7 +133,7 @@ class MatchService:
             guild_id=guild_id, channel_id=channel_id, players=players, variant=rules.name,
             turn_timer=turn_timer, state=saved_state(session),
             deadline=deadline, challenge_id=challenge_id, computer=computer, now=now,
-            salt=salt, commitment=commitment,
+            salt=salt, commitment=commitment, time_control=time_control, reserve=reserve,
         )
         live = LiveMatch(
             id=match_id, guild_id=guild_id, channel_id=channel_id, table_message_id=None,
@@ -138,7 +142,8 @@ class MatchService:
             dm_channel_ids=[None, None], dm_message_ids=[None, None], dm_refused=[False, False],
             pending=[], computer_seat=computer[0] if computer else None,
             computer_level=computer[1] if computer else None,
-            commitment=commitment, salt=salt,
+            commitment=commitment, salt=salt, time_control=time_control,
+            reserves=[reserve, reserve],
         )
         self.matches[match_id] = live
         return live
@@ -215,11 +220,9 @@ class MatchService:
         lines = [line for line in said.split("\n") if line]
         turn_over = session.over or session.hand is not hand or hand.turn != seat
         pending = [] if turn_over else [*live.pending, *lines]
-        deadline = live.deadline
+        deadline, reserve = live.deadline, None
         if turn_over:
-            # The clock runs for people only: the computer never keeps anyone waiting long.
-            timed = live.turn_timer and not session.over and not live.is_computer(session.to_act)
-            deadline = self.clock() + live.turn_timer if timed else None
+            deadline, reserve = turn_end(live, session, seat, self.clock())
         finish = finish_of(session) if session.over else None
         announce: list[str] = []
         text = ""
@@ -237,7 +240,7 @@ class MatchService:
                 match_id=live.id, version=live.version, seat=seat,
                 move=str(session.moves[-1]), state=saved_state(session), deadline=deadline,
                 pending="\n".join(pending), unsent=dumps([*live.unsent, *announce]),
-                finish=finish,
+                finish=finish, reserve=reserve,
             )
         except StaleState:
             # Another process (or a restart) moved the match on: take what the database holds.
@@ -250,6 +253,8 @@ class MatchService:
             self.computers.drop(live.id)
             raise
         live.session = session
+        if reserve is not None:
+            live.reserves[seat] = reserve
         if deadline != live.deadline:
             live.warned = False
         live.deadline = deadline
@@ -281,6 +286,7 @@ class MatchService:
             live.pending = fresh.pending
             live.deadline = fresh.deadline
             live.unsent = fresh.unsent
+            live.reserves = fresh.reserves
 
     async def resign(self, live: LiveMatch, seat: int, how: str = "resigned",
                      version: int | None = None) -> bool:
@@ -318,7 +324,10 @@ class MatchService:
 
     async def forfeit_if_late(self, live: LiveMatch, now: float) -> bool:
         """The player to act forfeits if, under the lock, their turn's deadline has passed:
-        a move saved a moment ago gave the next player a deadline of their own."""
+        a move saved a moment ago gave the next player a deadline of their own. Under a
+        control that asks, the waiting player is asked instead."""
+        if live.control.on_timeout == "ask":
+            return await ask_waiting_player(self, live, now)
         async with live.lock:
             if live.over or live.deadline is None or now < live.deadline:
                 return False
@@ -333,7 +342,7 @@ class MatchService:
             await self.store.set_warned(live.id)
             live.warned = True
             seat, left = live.session.to_act, max(1, round(live.deadline - now))
-        await self.delivery.warn(live, seat, left)
+        await turn_warning(self, live, seat, left)
 
     async def abandon(self, live: LiveMatch, how: str = "abandoned") -> bool:
         """End the match with no winner and no record, freeing both players."""

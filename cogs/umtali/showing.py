@@ -19,6 +19,7 @@ from cogs.umtali.names import safe_name
 from cogs.umtali.panels import hand_panel
 from cogs.umtali.pictures import HAND_FILE, TABLE_FILE, hand_png, table_png
 from cogs.umtali.render import hand_embed, table_embed
+from cogs.umtali.turn_clock import clock_line
 from umtali.i18n import EN, N_, Tr
 from umtali.view import SPECTATOR
 
@@ -74,7 +75,7 @@ TEXT_ONLY = Look(pictures=False)
 def table_of(live: LiveMatch, note: str = "", look: Look = TEXT_ONLY) -> Shown:
     view = live.session.view(SPECTATOR)
     embed = table_embed(view, live.names, live.id, tr=look.tr, deadline=live.deadline,
-                        note=note)
+                        note=note, clock=clock_line(live, look.tr))
     if not look.pictures:
         return Shown([embed])
     png = table_png(view, live.names, tr=look.tr, four_colour=look.four_colour)

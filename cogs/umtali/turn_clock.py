@@ -1,0 +1,84 @@
+"""A match's clock from turn to turn: each turn's deadline, the reserve a turn spent, and the
+line the table shows about it.
+
+A turn's deadline is its own time plus what is left of its player's reserve; when the turn
+ends, only the time past its own is taken from the reserve (``TimeControl.reserve_after``),
+and that is saved with the move that ended it.
+"""
+
+from __future__ import annotations
+
+from cogs.umtali.live import LiveMatch
+from cogs.umtali.names import safe_name
+from cogs.umtali.time_control import time_control
+from umtali.i18n import Tr
+from umtali.session import Session
+
+
+def first_clock(name: str, turn_timer: int, now: float) -> tuple[float | None, float]:
+    """A new match's first deadline and each player's reserve."""
+    control = time_control(name, turn_timer)
+    return control.deadline(now, control.reserve), control.reserve
+
+
+def turn_end(live: LiveMatch, session: Session, seat: int,
+             now: float) -> tuple[float | None, float | None]:
+    """``seat``'s turn ended at ``now`` (``session``: after it): the next turn's deadline,
+    and what is left of ``seat``'s reserve (None: nothing was spent, or there is none)."""
+    control = live.control
+    reserve = None
+    if live.deadline is not None and control.reserve > 0:
+        reserve = control.reserve_after(live.deadline, live.reserves[seat], now)
+    to_act = session.to_act
+    # The clock runs for people only: the computer never keeps anyone waiting long.
+    if session.over or live.is_computer(to_act):
+        return None, reserve
+    left = reserve if to_act == seat and reserve is not None else live.reserves[to_act]
+    return control.deadline(now, left), reserve
+
+
+def reserve_running(live: LiveMatch, now: float) -> bool:
+    """The turn's own time has just run out and its player's reserve runs: True once a turn
+    (the table says so then)."""
+    control = live.control
+    if live.over or live.deadline is None or control.reserve <= 0 or now >= live.deadline:
+        return False
+    if live.reserve_running == live.deadline:
+        return False
+    if not control.in_reserve(live.deadline, live.reserves[live.session.to_act], now):
+        return False
+    live.reserve_running = live.deadline
+    return True
+
+
+def clock_time(seconds: float) -> str:
+    """A reserve as a clock shows it: 1:45, or 1:02:05 from an hour."""
+    whole = max(0, round(seconds))
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
+
+
+def clock_line(live: LiveMatch, tr: Tr) -> str:
+    """Whose clock runs and each player's reserve, for the table (matches with a preset time
+    control only; a match with the turn timer alone shows its deadline, as before)."""
+    control = live.control
+    if not live.time_control or not control.timed or live.over:
+        return ""
+    to_act = live.session.to_act
+    if live.is_computer(to_act):
+        return ""
+    name = safe_name(live.names[to_act])
+    if live.deadline is None:
+        if control.on_timeout != "ask":
+            return ""
+        return tr("⏱ {name}'s time is up: {other} may claim the session or keep waiting.",
+                  name=name, other=safe_name(live.names[1 - to_act]))
+    if control.reserve <= 0:
+        return tr("⏱ {name}'s clock is running.", name=name)
+    reserves = " / ".join(f"{safe_name(live.names[s])} {clock_time(live.reserves[s])}"
+                          for s in (0, 1) if not live.is_computer(s))
+    if live.reserve_running == live.deadline:
+        return tr("⏱ {name}'s own time is up: the reserve is running · reserve {reserves}",
+                  name=name, reserves=reserves)
+    return tr("⏱ {name}'s clock is running · reserve {reserves}", name=name, reserves=reserves)
