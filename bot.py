@@ -27,6 +27,7 @@ from cogs.umtali.errors import answer_error
 from cogs.umtali.final_card import FINAL_ITEMS
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.panels import DYNAMIC_ITEMS
+from cogs.umtali.rematch import RematchButton
 from cogs.umtali.seasons import run_seasons, season_tick
 from cogs.umtali.service import MatchService
 from cogs.umtali.startup import run_timers, sync_if_changed
@@ -167,7 +168,7 @@ class UmtaliBot(commands.Bot):
                                     computer_pause=self.computer_pause,
                                     thinking_workers=self.settings.thinking_workers)
         restored = await self.matches.load_active()
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *FINAL_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *FINAL_ITEMS, RematchButton)
         await self.tree.set_translator(UmtaliTranslator())
         await self.load_extension("cogs.umtali")
         if self.sync_commands:

@@ -47,6 +47,7 @@ def _challenge(row: aiosqlite.Row) -> Challenge:
         optional_melding=bool(row["optional_melding"]), turn_timer=row["turn_timer"],
         created_at=row["created_at"], expires_at=row["expires_at"], status=row["status"],
         match_id=row["match_id"], time_control=row["time_control"],
+        rematch_of=row["rematch_of"],
     )
 
 
@@ -61,6 +62,7 @@ class ChallengeQueries:
         self, *, guild_id: int, channel_id: int, challenger: tuple[int, str],
         opponent: tuple[int, str], variant: str, optional_melding: bool, turn_timer: int,
         ttl: float, now: float | None = None, time_control: str = "",
+        rematch_of: int | None = None,
     ) -> Challenge:
         """A new open challenge; raises Refused when a limit against spam says no (checked in
         the same transaction, so two commands racing cannot both pass)."""
@@ -70,10 +72,11 @@ class ChallengeQueries:
             cur = await c.execute(
                 "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, "
                 "challenger_name, opponent_name, variant, optional_melding, turn_timer, "
-                "created_at, expires_at, time_control) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "created_at, expires_at, time_control, rematch_of) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (guild_id, channel_id, challenger[0], opponent[0], challenger[1], opponent[1],
-                 variant, int(optional_melding), turn_timer, now, now + ttl, time_control),
+                 variant, int(optional_melding), turn_timer, now, now + ttl, time_control,
+                 rematch_of),
             )
             challenge_id = cur.lastrowid
         found = await self.challenge(challenge_id)

@@ -227,6 +227,8 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
         """ALTER TABLE matches ADD COLUMN reserve0 REAL NOT NULL DEFAULT 0""",
         """ALTER TABLE matches ADD COLUMN reserve1 REAL NOT NULL DEFAULT 0""",
         """ALTER TABLE challenges ADD COLUMN time_control TEXT NOT NULL DEFAULT ''""",
+        # A rematch: the session it follows (its seats are turned round).
+        """ALTER TABLE challenges ADD COLUMN rematch_of INTEGER""",
         """ALTER TABLE guild_settings ADD COLUMN time_control TEXT NOT NULL DEFAULT ''""",
         """ALTER TABLE guild_settings ADD COLUMN seasons TEXT NOT NULL DEFAULT 'off'""",
         """ALTER TABLE guild_settings ADD COLUMN season_channel_id INTEGER""",

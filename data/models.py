@@ -62,6 +62,17 @@ class Challenge:
     match_id: int | None
     #: The time control preset ('': the turn timer alone, as before presets).
     time_control: str = ""
+    #: The session this challenge asks to play again: the opponent then takes seat 0.
+    rematch_of: int | None = None
+
+    @property
+    def seated(self) -> tuple[tuple[int, str], tuple[int, str]]:
+        """The players by seat: the challenger first, but the other player in a rematch
+        (seat 0 draws first for dealer)."""
+        challenger = (self.challenger_id, self.challenger_name)
+        opponent = (self.opponent_id, self.opponent_name)
+        return (opponent, challenger) if self.rematch_of is not None else \
+            (challenger, opponent)
 
 
 @dataclass(frozen=True, slots=True)

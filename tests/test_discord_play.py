@@ -58,9 +58,9 @@ async def test_a_full_session_is_played_and_recorded(world: World) -> None:
     assert after > before and f"{live.names[w]}: {round(before, 1)} → {round(after, 1)}" in \
         fields["Ratings"]
     assert live.commitment in fields["Fair deals"] and live.salt in fields["Fair deals"]
-    # Its one button: the replay file (the hand panel's button is gone).
-    assert custom_ids(table) == [f"umtali:rf:{world.guild.id}:{live.id}"]
-    replay = await world.carol.click(table, custom_id=custom_ids(table)[0])
+    # Its buttons: a rematch and the replay file (the hand panel's button is gone).
+    assert custom_ids(table) == [f"umtali:rm:{live.id}", f"umtali:rf:{world.guild.id}:{live.id}"]
+    replay = await world.carol.click(table, custom_id=custom_ids(table)[1])
     assert replay.ephemeral and len(replay.response.attachments) == 2
 
 

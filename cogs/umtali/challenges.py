@@ -46,6 +46,9 @@ def challenge_embed(ch: Challenge, tr: Tr, status: str = "") -> discord.Embed:
               challenger=ch.challenger_id, opponent=ch.opponent_id,
               rules=rules_words(tr, ch.variant, ch.optional_melding),
               timer=control_words(tr, ch.time_control, ch.turn_timer))
+    if ch.rematch_of is not None:
+        text += "\n" + tr("A rematch of session #{match}: <@{first}> draws first for dealer.",
+                          match=ch.rematch_of, first=ch.seated[0][0])
     if status:
         text += f"\n**{status}**"
     else:
@@ -121,7 +124,7 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
         # only one click can win. Nothing is shown before it is won.
         live = await svc.start(
             guild_id=ch.guild_id, channel_id=ch.channel_id,
-            players=((ch.challenger_id, ch.challenger_name), (ch.opponent_id, ch.opponent_name)),
+            players=ch.seated,
             rules=rules, turn_timer=ch.turn_timer, challenge_id=ch.id, seed=seed,
             time_control=ch.time_control,
         )
@@ -140,7 +143,7 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
     # The draw for first dealer is shown before any card reaches a player, as at a real table
     # (it comes from a deck of its own: it tells nothing of the deal).
     draws, dealer = draw_for_dealer(Shuffler(seed), rules)
-    names = (safe_name(ch.challenger_name), safe_name(ch.opponent_name))
+    names = (safe_name(ch.seated[0][1]), safe_name(ch.seated[1][1]))
     drawn = "; ".join(f"{names[0]} {CARDS[a]}, {names[1]} {CARDS[b]}" for a, b in draws)
     said = accepted(names, drawn, dealer, public) + "\n" + sealed_line(live.commitment, public)
     await interaction.response.edit_message(embed=challenge_embed(ch, public, said), view=None)

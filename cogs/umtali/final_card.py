@@ -92,7 +92,10 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 def final_panel(live: LiveMatch, tr: Tr) -> discord.ui.View:
+    from cogs.umtali.rematch import RematchButton  # (the rematch reaches the challenges)
+
     view = discord.ui.View(timeout=None)
+    view.add_item(RematchButton(live.id, tr))
     view.add_item(ReplayButton(live.guild_id, live.id, tr))
     return view
 

@@ -1,0 +1,98 @@
+"""Rematch, in one click from the session's final card.
+
+Either player may ask; the other accepts with the challenge's own buttons, so a rematch is a
+challenge like any other (limits, expiry, one click wins the race), with the same rules and
+time control and the seats turned round: the other player draws first for dealer this time. A
+practice session is played again at once, at the same level.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import discord
+
+from cogs.umtali.access import service, tr_of
+from cogs.umtali.challenges import (
+    CHALLENGE_TTL,
+    challenge_buttons,
+    challenge_embed,
+    challenge_refusal,
+)
+from cogs.umtali.errors import guarded
+from cogs.umtali.mentions import only
+from cogs.umtali.permissions import missing_here, refusal
+from cogs.umtali.practice import start_practice
+from data.store import Refused
+from umtali.i18n import EN, Tr
+from umtali.rules import RuleSet
+
+
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                    template=r"umtali:rm:(?P<match>[0-9]+)"):
+    def __init__(self, match_id: int, tr: Tr = EN) -> None:
+        super().__init__(discord.ui.Button(
+            label=tr("Rematch"), style=discord.ButtonStyle.primary,
+            custom_id=f"umtali:rm:{match_id}"))
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> RematchButton:
+        return cls(int(match["match"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: rematch(interaction, self.match_id))
+
+
+async def rematch(interaction: discord.Interaction, match_id: int) -> None:
+    svc = service(interaction.client)
+    tr = tr_of(interaction)
+    old = await svc.store.match(match_id)
+    me = interaction.user
+    if old is None or old.status != "finished" or interaction.guild_id != old.guild_id:
+        await interaction.response.send_message(
+            tr("That session cannot be played again here."), ephemeral=True)
+        return
+    seat = old.player_ids.index(me.id) if me.id in old.player_ids else None
+    if seat is None or seat == old.computer_seat:
+        await interaction.response.send_message(
+            tr("Only the two players of a session can ask for a rematch."), ephemeral=True)
+        return
+    rules = RuleSet.from_json(json.loads(old.state)["rules"])
+    if old.computer_level is not None:
+        await start_practice(interaction, level=old.computer_level, rules=rules,
+                             turn_timer=old.turn_timer)
+        return
+    other = 1 - seat
+    for user_id in (me.id, old.player_ids[other]):
+        if await svc.store.active_match_of(old.guild_id, user_id) is not None:
+            await interaction.response.send_message(
+                tr("You are already playing a match on this server.") if user_id == me.id
+                else tr("{name} is already playing a match on this server.",
+                        name=old.names[other]), ephemeral=True)
+            return
+    if missing := missing_here(interaction):
+        await interaction.response.send_message(refusal(missing, tr), ephemeral=True)
+        return
+    assert interaction.channel_id is not None
+    try:
+        ch = await svc.store.create_challenge(
+            guild_id=old.guild_id, channel_id=interaction.channel_id,
+            challenger=(me.id, old.names[seat]), opponent=(old.player_ids[other],
+                                                           old.names[other]),
+            variant=rules.name, optional_melding=rules.optional_melding,
+            turn_timer=old.turn_timer, ttl=CHALLENGE_TTL, now=svc.clock(),
+            time_control=old.time_control, rematch_of=old.id)
+    except Refused as e:
+        await interaction.response.send_message(
+            challenge_refusal(e, old.names[other], tr), ephemeral=True)
+        return
+    public = svc.prefs.guild_tr(old.guild_id)
+    await interaction.response.send_message(
+        f"<@{old.player_ids[other]}>", embed=challenge_embed(ch, public),
+        view=challenge_buttons(ch.id, public), allowed_mentions=only(old.player_ids[other]))
+    message = await interaction.original_response()
+    await svc.store.set_challenge_message(ch.id, message.id)
