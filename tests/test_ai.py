@@ -12,7 +12,7 @@ from tests.helpers import mask, position
 from umtali import Move, MoveKind, RuleSet, Session
 from umtali.ai import LEVELS, policy
 from umtali.ai.determinize import OpponentModel
-from umtali.ai.hard import SEARCH_MIN_OPPONENT_CARDS, HardPlayer
+from umtali.ai.hard import HardPlayer
 from umtali.ai.normal import NormalPlayer
 from umtali.ai.outlook import of_view
 from umtali.ai.search import search
@@ -197,11 +197,10 @@ def test_hard_searches_discards_and_follows_normal_on_draws() -> None:
             assert set(candidates) <= set(view.legal_moves)
             assert candidates[0] == policy.choose(outlook, view.legal_moves)
             kinds = {m.kind for m in view.legal_moves}
-            near_out = view.opponent_hand_size < SEARCH_MIN_OPPONENT_CARDS
-            if MoveKind.DRAW in kinds or len(view.hand) == 1 or outlook.last_turn or near_out:
+            if MoveKind.DRAW in kinds or len(view.hand) == 1 or outlook.last_turn:
                 assert len(candidates) == 1
             elif kinds == {MoveKind.DISCARD}:
-                assert len(candidates) == min(6, len(view.legal_moves))
+                assert len(candidates) == min(player.width, len(view.legal_moves))
                 searched += 1
         session.apply(player.choose(view) if seat == 0 else opponent.choose(view))
     assert searched >= 8

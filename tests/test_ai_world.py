@@ -11,6 +11,7 @@ from umtali.ai.heuristics import (
     feed_chance,
     group_outs,
     keep_value,
+    keep_values,
     marriage_partner,
     run_outs,
     table_outs,
@@ -18,8 +19,8 @@ from umtali.ai.heuristics import (
 from umtali.ai.memory import Memory, read_turn
 from umtali.ai.outlook import of_state, of_view
 from umtali.ai.search import clearly_better
-from umtali.cards import Card, mask_of
-from umtali.hand import HandState
+from umtali.cards import Card, iter_cards, mask_of
+from umtali.hand import HandState, Phase
 from umtali.melds import cover
 from umtali.players import GreedyPlayer
 
@@ -140,6 +141,45 @@ def test_memory_knows_a_card_the_opponent_took_until_it_is_laid() -> None:
     model = memory.observe(session.view(0))
     assert model.known == mask("9S")
     assert model.meld_free and (1 << Card.parse("3H")) in [1 << p for p in model.phantoms]
+    assert model.discards == (int(Card.parse("3H")),)
+
+
+def test_sampled_opponents_seldom_hold_what_would_have_kept_their_discards() -> None:
+    # The opponent shed 7H: they seldom held 6H, 8H or another seven, which would have made it
+    # worth keeping.
+    h = position(
+        hands=("2C 5D 9S QH KC", "3H 6C 8D KS AD"),
+        stock="4S 7C 6H 8H 7S 7D 10C 2D 3S 4D",
+        discard="7H",
+        turn=0,
+        phase=Phase.DRAW,
+    )
+    session = Session(RuleSet.english(), 0)
+    session.hand = h
+    view = session.view(0)
+    hinted = opponent_model(view)._replace(discards=(int(Card.parse("7H")),))
+    partners = mask("6H 8H 7S 7D 7C")
+    rng = random.Random(3)
+    counts = []
+    for model in (hinted._replace(discards=()), hinted):
+        worlds = [sample_world(view, rng, model) for _ in range(400)]
+        counts.append(sum((w.hands[1] & partners).bit_count() for w in worlds))
+    plain, with_hint = counts
+    assert with_hint < 0.8 * plain
+
+
+def test_keep_values_are_keep_value_of_each_card() -> None:
+    session = Session(RuleSet.russian(), 5)
+    player = GreedyPlayer()
+    checked = 0
+    while not session.over and session.hand_no == 1:
+        view = session.view(session.to_act)
+        o = of_view(view, mask_of(view.hand[:1]))
+        values = keep_values(o, o.hand)
+        assert values == {c: keep_value(c, o) for c in iter_cards(o.hand)}
+        checked += len(values)
+        session.apply(player.choose(view))
+    assert checked > 100
 
 
 def test_run_group_and_marriage_outs() -> None:

@@ -172,10 +172,27 @@ def feed_chance(card: int, o: Outlook, odds: list[float] | None = None) -> float
 
 
 def keep_values(o: Outlook, cards: int) -> dict[int, float]:
-    """``keep_value`` of each card of ``cards``, sharing the work that depends on the table."""
+    """``keep_value`` of each card of ``cards``, sharing the work that depends on the table.
+
+    The same sums as ``keep_value``, written out: playouts spend a third of their time here."""
     beyond = table_outs(o.melds)
     odds = holding_odds(o)
-    return {c: keep_value(c, o, beyond, odds) for c in iter_cards(cards)}
+    hand = o.hand
+    live = o.live
+    pool = max(1, o.unseen.bit_count())
+    miss = max(0.0, 1.0 - (min(o.stock_size / 2, 8.0) + 1.0) / pool)
+    hope = 1.0 - miss  # meld_chance(1, o)
+    risk_share = 0.175 + 0.025 * max(0, 8 - o.opponent_size)
+    values: dict[int, float] = {}
+    for card in iter_cards(cards):
+        pts = POINTS[card]
+        n = (outs(card, hand, beyond) & live).bit_count()
+        chance = 1.0 - miss**n if n else 0.0
+        weak = 0.15 * run_windows(card, hand, live) * hope
+        risk = (1.0 - chance) * pts * risk_share
+        given = feed_chance(card, o, odds) * (pts + 1.0)
+        values[card] = chance * pts + weak - risk + given
+    return values
 
 
 def keep_value(

@@ -58,6 +58,8 @@ class Memory:
         self._turn_start: int | None = None
         self._phantoms: tuple[int, ...] | None = None
         self.known_opponent = 0
+        #: The opponent's discards this hand, oldest first (``hard`` reads their hand from them).
+        self.opponent_discards: tuple[int, ...] = ()
 
     def observe(self, view: PlayerView) -> OpponentModel:
         """Read a new view; return what it and the earlier ones tell of the opponent's hand."""
@@ -69,6 +71,7 @@ class Memory:
             self.known_opponent = 0
             self._turn_start = None
             self._phantoms = None
+            self.opponent_discards = ()
         elif self._pile is not None:
             new_turn = True
             if view.reshuffled == self._reshuffled:
@@ -77,13 +80,16 @@ class Memory:
                     if card is not None:
                         self.known_opponent |= 1 << card
                 phantoms = () if turn.discarded is None else (int(turn.discarded),)
+                if turn.discarded is not None:
+                    self.opponent_discards += (int(turn.discarded),)
         if new_turn:
             self._turn_start = len(view.plays)
             self._phantoms = phantoms
         self._pile = None
         self._reshuffled = view.reshuffled
         self.known_opponent &= hidden_cards(view)
-        return opponent_model(view, self.known_opponent, self._turn_start, self._phantoms)
+        model = opponent_model(view, self.known_opponent, self._turn_start, self._phantoms)
+        return model._replace(discards=self.opponent_discards)
 
     def witness(self, view: PlayerView, move: Move) -> None:
         """Take in a decision made earlier as if this seat had just made it (``resume``)."""

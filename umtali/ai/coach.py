@@ -1,0 +1,184 @@
+"""The coach: the move ``hard`` would make, with one line of why in plain words (``hint``); and,
+after a hand, the few moves of one seat that cost most as ``hard`` judges them (``review``).
+
+Pure, like the rest of ``umtali.ai``: it reads only what the seat's ``PlayerView`` shows, and
+its reasons are ``Text`` worded in the reader's language where they are shown.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from umtali.ai import policy
+from umtali.ai.determinize import PARTNERS, OpponentModel, rules_of, sample_world
+from umtali.ai.hard import HardPlayer, decision_key
+from umtali.ai.heuristics import keep_values, outs, table_outs, usable_now
+from umtali.ai.outlook import Outlook, of_view
+from umtali.ai.search import PLAYOUT_OVERHEAD, playout
+from umtali.cards import format_cards, iter_cards
+from umtali.i18n import Text
+from umtali.melds import PlayKind, classify
+from umtali.moves import Move, MoveKind
+from umtali.view import PlayerView
+
+#: Playout moves spent judging each move a review questions (as many as ``hard`` spends on
+#: one decision).
+REVIEW_BUDGET = 4000
+#: A move is reported only if it cost at least this many points a hand.
+REVIEW_FLOOR = 0.25
+
+
+class Hint(NamedTuple):
+    move: Move
+    reason: Text
+
+
+class Mistake(NamedTuple):
+    """A move the seat made where ``hard`` would have made another."""
+
+    #: Where the decision stands in the record (0: the first).
+    at: int
+    view: PlayerView
+    played: Move
+    better: Move
+    #: What the played move cost, in points of the hand, by ``hard``'s playouts.
+    cost: float
+
+
+def _cards(mask: int) -> str:
+    return format_cards(iter_cards(mask))
+
+
+def hint(view: PlayerView, player: HardPlayer | None = None) -> Hint:
+    """The move ``hard`` would make on ``view`` and why. ``player``: the seat's own ``hard``
+    player, whose memory of the hand helps; it is left as it was."""
+    if not view.legal_moves:
+        raise ValueError("the view has no move to make")
+    thinker = copy.deepcopy(player) if player is not None else HardPlayer(decision_key(view))
+    model = thinker.memory.observe(view)
+    move = thinker.decide(view, model)
+    return Hint(move, reason(view, move, model))
+
+
+def reason(view: PlayerView, move: Move, model: OpponentModel | None = None) -> Text:
+    """One line on why ``move`` is a good move on ``view``, from the view alone."""
+    model = model or OpponentModel()
+    legal = view.legal_moves
+    if len(legal) == 1:
+        return Text.of("it is the only move")
+    o = of_view(view, model.known, rules_of(view).optional_melding)
+    if move.kind is MoveKind.TAKE_TWO:
+        return Text.of("take {cards}: both can be melded this turn", cards=_cards(move.cards))
+    if move.kind is MoveKind.TAKE:
+        return Text.of("take {card}: it can be melded at once", card=_cards(move.cards))
+    if move.kind is MoveKind.DRAW:
+        if o.top >= 0 and not usable_now(o.top, o):
+            return Text.of("draw from the stock: {card} on the pile cannot be melded now",
+                           card=_cards(1 << o.top))
+        return Text.of("draw from the stock")
+    if move.kind in (MoveKind.MELD, MoveKind.EXTEND):
+        return _meld_reason(o, move)
+    return _discard_reason(o, view, move)
+
+
+def _meld_reason(o: Outlook, move: Move) -> Text:
+    if move.kind is MoveKind.MELD and classify(move.cards) is PlayKind.PAIR:
+        return Text.of("lay the pair to go out")
+    option = policy.option_of(move, o.melds)
+    value, left = policy.plan(o.hand, o.melds, option, o.optional)
+    if left.bit_count() <= 1:
+        return Text.of("this meld lets you go out this turn")
+    points = round(value)
+    return Text.plural("of the melds on offer, this one starts the richest turn: {count} point",
+                       "of the melds on offer, this one starts the richest turn: {count} points",
+                       points)
+
+
+def _discard_reason(o: Outlook, view: PlayerView, move: Move) -> Text:
+    card = move.card
+    if o.hand.bit_count() == 1:
+        return Text.of("lay your last card face down: the opponent cannot take it")
+    name = _cards(move.cards)
+    if o.last_turn:
+        return Text.of("shed {card}: the opponent went out, and the points left in your hand "
+                       "now score for them", card=name)
+    usual = policy.choose(o, view.legal_moves)
+    if usual.kind is MoveKind.DISCARD and usual.card != card:
+        return Text.of("discard {card} rather than {other}: played out over many likely deals, "
+                       "it loses fewer points", card=name, other=_cards(usual.cards))
+    beyond = table_outs(o.melds)
+    live = o.live
+    waiting = {c: outs(c, o.hand, beyond) & live for c in iter_cards(o.hand) if c != card}
+    values = keep_values(o, o.hand)
+    hopes = [c for c, w in waiting.items() if w]
+    if hopes:
+        best = max(hopes, key=lambda c: (values[c], c))
+        kept = (1 << best) | (PARTNERS[best] & o.hand & ~(1 << card))
+        need = waiting[best]
+        return Text.plural("keep {kept}: {outs} is still unseen",
+                           "keep {kept}: {outs} are still unseen",
+                           need.bit_count(), kept=_cards(kept), outs=_cards(need))
+    if not outs(card, o.hand, beyond) & live:
+        return Text.of("discard {card}: no card still unseen would meld it", card=name)
+    return Text.of("discard {card}: it is the card least worth keeping", card=name)
+
+
+def compare(
+    view: PlayerView,
+    moves: Sequence[Move],
+    model: OpponentModel,
+    rng: random.Random,
+    budget: int = REVIEW_BUDGET,
+) -> list[float]:
+    """Each move's average final lead in the hand (this seat's points minus the opponent's),
+    over the same sampled worlds, played out by the ``normal`` policy."""
+    rules = rules_of(view)
+    totals = [0.0] * len(moves)
+    worlds = spent = 0
+    while spent < budget or worlds < 2:
+        world = sample_world(view, rng, model, rules)
+        for i, move in enumerate(moves):
+            state = world.copy()
+            state._play(move)
+            lead, played = playout(state, view.seat)
+            totals[i] += lead
+            spent += played + PLAYOUT_OVERHEAD
+        worlds += 1
+    return [t / worlds for t in totals]
+
+
+def review(
+    record: Sequence[tuple[PlayerView, Move]],
+    seed: int | str = "review",
+    most: int = 3,
+    budget: int = REVIEW_BUDGET,
+) -> list[Mistake]:
+    """The moves of one seat's hand that cost most, as ``hard`` judges them, costliest first:
+    at most ``most``, each costing at least ``REVIEW_FLOOR`` points. ``record``: the views the
+    seat acted on in the hand, oldest first, with the moves it made (``resume.seat_history``)."""
+    player = HardPlayer(seed)
+    found: list[Mistake] = []
+    for index, (view, played) in enumerate(record):
+        model = player.memory.observe(view)
+        if len(view.legal_moves) > 1:
+            better = player.decide(view, model)
+            if better != played and not _same_turn(view, better, played):
+                rng = random.Random(f"{seed}:review:{decision_key(view)}")
+                ours, theirs = compare(view, [better, played], model, rng, budget)
+                if ours - theirs >= REVIEW_FLOOR:
+                    found.append(Mistake(index, view, played, better, ours - theirs))
+        player.memory.note(view, played)
+    found.sort(key=lambda m: (-m.cost, m.at))
+    return found[:most]
+
+
+def _same_turn(view: PlayerView, a: Move, b: Move) -> bool:
+    """Whether ``a`` and ``b`` are two melds of a turn that lays them all, in whatever order:
+    under compulsory melding, melds sharing no card are each laid in the end."""
+    lays = [m for m in view.legal_moves if m.kind in (MoveKind.MELD, MoveKind.EXTEND)]
+    return (
+        a in lays and b in lays and policy._apart(lays) and not rules_of(view).optional_melding
+    )
