@@ -57,6 +57,10 @@ def locales(monkeypatch: pytest.MonkeyPatch) -> dict[int, str]:
     return chosen
 
 
+#: The typed moves' keywords: the one notation of both languages.
+NOTATION = {"draw", "take", "meld", "extend", "discard", "down"}
+
+
 def _english_phrases() -> list[re.Pattern[str]]:
     """Every English phrase of the play path's messages: the words between placeholders."""
     found: set[str] = set()
@@ -67,6 +71,9 @@ def _english_phrases() -> list[re.Pattern[str]]:
             for piece in re.split(r"\{[a-z_]+\}", text):
                 piece = piece.strip(" .,:;!?()+·—-*`“”\n")
                 # A phrase, or a word long enough not to be a card or a name by chance.
+                # (a move's keyword alone is the notation, the same in every language)
+                if piece in NOTATION:
+                    continue
                 if re.search(r"[A-Za-z]{3,} [A-Za-z]", piece) or re.fullmatch(r"[A-Za-z]{5,}",
                                                                                piece):
                     found.add(piece)
