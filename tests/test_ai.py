@@ -274,3 +274,14 @@ def _memory(player: Player) -> dict[str, object]:
     if memory["_pile"] is None:
         del memory["_stock"]
     return memory
+
+
+def test_the_computer_is_not_given_the_seed_of_the_deals() -> None:
+    """The session's seed foretells every deal: the computer's own seed is a one-way hash of
+    it, different per seat, and the same each time (its game replays)."""
+    from umtali.ai.resume import player_seed
+
+    session = Session(RuleSet.english(), "5fa346b67560531f16c43d05db511bde")
+    seeds = {player_seed(session, seat) for seat in (0, 1)}
+    assert len(seeds) == 2 and all(str(session.seed) not in s for s in seeds)
+    assert player_seed(session, 1) == player_seed(Session(RuleSet.english(), session.seed), 1)

@@ -8,6 +8,7 @@ the hand in play and the moves it made, so it chooses exactly as an uninterrupte
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterator
 
 from umtali.ai.memory import Memory
@@ -18,8 +19,11 @@ from umtali.view import PlayerView
 
 
 def player_seed(session: Session, seat: int) -> str:
-    """The seed of the computer in ``seat``: fixed for the session, so its game replays."""
-    return f"{session.seed}:{seat}"
+    """The seed of the computer in ``seat``: fixed for the session, so its game replays, and
+    one-way: the session's seed would tell every deal, so the computer is given a hash of it
+    and cannot know the cards it does not see, by construction."""
+    text = f"umtali-computer-v1:{session.seed}:{seat}"
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
 def seat_history(session: Session, seat: int) -> Iterator[tuple[PlayerView, Move]]:
