@@ -13,7 +13,7 @@ from bot import UmtaliBot
 from cogs.umtali.live import LiveMatch
 from data.store import Limits
 from umtali.moves import Move, MoveKind
-from umtali.players import GreedyPlayer
+from umtali.players import GreedyPlayer, Player
 
 
 class Clock:
@@ -162,3 +162,25 @@ async def play_out(world: World, live: LiveMatch, moves: int | None = None) -> N
         await flush(world)
         made += 1
     await flush(world)
+
+
+def replayed_computer(live: LiveMatch) -> Player:
+    """An uninterrupted hard player on the session's seed, having chosen every move of the
+    computer's seat: each must be the move the match's computer made."""
+    from umtali.ai import LEVELS
+    from umtali.ai.resume import player_seed
+    from umtali.session import Session
+
+    seat = live.computer_seat
+    assert seat is not None
+    replica = Session(live.session.rules, live.session.seed)
+    computer = LEVELS["hard"](player_seed(replica, seat))
+    checked = 0
+    for move in live.session.moves:
+        mover = replica.to_act
+        if mover == seat:
+            assert computer.choose(replica.view(seat)) == move, (checked, move)
+            checked += 1
+        replica.apply(move, mover)
+    assert checked > 20
+    return computer

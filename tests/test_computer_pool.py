@@ -23,7 +23,7 @@ from cogs.umtali import thinking as thinking_module
 from cogs.umtali.service import MatchService
 from cogs.umtali.thinking import Thinking
 from data.store import Store
-from tests.discord_helpers import World, flush, play_out
+from tests.discord_helpers import World, flush, play_out, replayed_computer
 from umtali.ai import LEVELS, HardPlayer
 from umtali.ai.resume import player_seed
 from umtali.moves import Move, MoveKind
@@ -218,18 +218,7 @@ async def test_the_hard_computer_plays_through_the_pool_and_a_dead_worker(
     await play_out(world, live, moves=30)
     # Every move the computer made is the one an uninterrupted hard player in this process
     # makes on the session's seed.
-    seat = live.computer_seat
-    assert seat is not None
-    replica = Session(live.session.rules, live.session.seed)
-    computer = LEVELS["hard"](player_seed(replica, seat))
-    checked = 0
-    for move in live.session.moves:
-        mover = replica.to_act
-        if mover == seat:
-            assert computer.choose(replica.view(seat)) == move, (checked, move)
-            checked += 1
-        replica.apply(move, mover)
-    assert checked > 20
+    computer = replayed_computer(live)
     # And it remembers what that player remembers (the workers' copies came back to it).
     kept = svc.computers._players[live.id]
     assert isinstance(kept, HardPlayer) and isinstance(computer, HardPlayer)

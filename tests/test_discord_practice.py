@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from bot import UmtaliBot
 from cogs.umtali.live import LiveMatch
-from tests.discord_helpers import World, flush, play_out, start_match, thread_of
+from tests.discord_helpers import World, flush, play_out, replayed_computer, start_match, thread_of
 
 
 async def _practice(world: World, **options: object) -> LiveMatch:
@@ -83,10 +83,6 @@ async def test_the_computer_plays_the_same_game_through_a_restart(
         world: World, make_bot: Callable[[], UmtaliBot]) -> None:
     """Its moves are those of one uninterrupted player of its level on the session's seed:
     a restart makes it neither forget what it saw nor choose differently."""
-    from umtali.ai import LEVELS
-    from umtali.ai.resume import player_seed
-    from umtali.session import Session
-
     live = await _practice(world, level="hard")
     await play_out(world, live, moves=12)
     new = make_bot()
@@ -95,15 +91,4 @@ async def test_the_computer_plays_the_same_game_through_a_restart(
     restored = new.matches.matches[live.id]
     await new.matches.computer_idle()
     await play_out(world, restored, moves=80)
-    seat = restored.computer_seat
-    assert seat is not None
-    replica = Session(restored.session.rules, restored.session.seed)
-    computer = LEVELS["hard"](player_seed(replica, seat))
-    checked = 0
-    for move in restored.session.moves:
-        mover = replica.to_act
-        if mover == seat:
-            assert computer.choose(replica.view(seat)) == move, (checked, move)
-            checked += 1
-        replica.apply(move, mover)
-    assert checked > 20
+    replayed_computer(restored)
