@@ -10,6 +10,7 @@ import discord
 
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.fair import sealed_line
+from cogs.umtali.mentions import only
 from cogs.umtali.names import label_name, safe_name
 from cogs.umtali.options import control_words, rules_words
 from cogs.umtali.panels import challenge_panel
@@ -37,6 +38,48 @@ def challenge_refusal(e: Refused, opponent: str, tr: Tr) -> str:
                   "before you send another.")
     return tr("Slow down: you can send another challenge in {seconds} s.",
               seconds=max(1, round(e.retry_after)))
+
+
+async def offer_challenge(
+    interaction: discord.Interaction, *, challenger: tuple[int, str],
+    opponent: tuple[int, str], shown: tuple[str, str], variant: str, optional_melding: bool,
+    turn_timer: int, time_control: str, rematch_of: int | None = None,
+) -> None:
+    """Post a new challenge from ``challenger`` (the member who clicked or typed) to
+    ``opponent``, or answer privately why not: one of the two is already playing here, the
+    channel lacks a permission, or a limit against spam says no. ``shown`` are the two names
+    as the refusals write them."""
+    assert interaction.guild_id is not None and interaction.channel_id is not None
+    svc = service(interaction.client)
+    tr = tr_of(interaction)
+    for user_id, name in zip((challenger[0], opponent[0]), shown, strict=True):
+        if await svc.store.active_match_of(interaction.guild_id, user_id) is not None:
+            await interaction.response.send_message(
+                tr("You are already playing a match on this server.")
+                if user_id == challenger[0]
+                else tr("{name} is already playing a match on this server.", name=name),
+                ephemeral=True)
+            return
+    if missing := missing_here(interaction):
+        await interaction.response.send_message(refusal(missing, tr), ephemeral=True)
+        return
+    try:
+        ch = await svc.store.create_challenge(
+            guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+            challenger=challenger, opponent=opponent, variant=variant,
+            optional_melding=optional_melding, turn_timer=turn_timer, ttl=CHALLENGE_TTL,
+            now=svc.clock(), time_control=time_control, rematch_of=rematch_of)
+    except Refused as e:
+        await interaction.response.send_message(
+            challenge_refusal(e, shown[1], tr), ephemeral=True)
+        return
+    # The challenge is posted for the channel: in the server's language.
+    public = svc.prefs.guild_tr(interaction.guild_id)
+    await interaction.response.send_message(
+        f"<@{opponent[0]}>", embed=challenge_embed(ch, public),
+        view=challenge_buttons(ch.id, public), allowed_mentions=only(opponent[0]))
+    message = await interaction.original_response()
+    await svc.store.set_challenge_message(ch.id, message.id)
 
 
 def challenge_embed(ch: Challenge, tr: Tr, status: str = "") -> discord.Embed:

@@ -9,16 +9,10 @@ from discord.ext import commands
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.actions import play_text
 from cogs.umtali.admin import UmtaliAdminCog
-from cogs.umtali.challenges import (
-    CHALLENGE_TTL,
-    challenge_buttons,
-    challenge_embed,
-    challenge_refusal,
-)
+from cogs.umtali.challenges import offer_challenge
 from cogs.umtali.display import set_display
 from cogs.umtali.hand_panels import load_orders
 from cogs.umtali.live import LiveMatch
-from cogs.umtali.mentions import only
 from cogs.umtali.names import member_name, plain_member_name
 from cogs.umtali.options import (
     TIME_CONTROLS,
@@ -28,7 +22,6 @@ from cogs.umtali.options import (
     turn_seconds,
 )
 from cogs.umtali.panels import resign_panel
-from cogs.umtali.permissions import missing_here, refusal
 from cogs.umtali.practice import start_practice
 from cogs.umtali.private import send_private
 from cogs.umtali.records import (
@@ -43,7 +36,6 @@ from cogs.umtali.rules_text import PAGES, pages
 from cogs.umtali.seasons import season_choices
 from cogs.umtali.tables import post_table
 from cogs.umtali.time_out import TurnNotices
-from data.store import Refused
 from umtali.cards import CARDS
 from umtali.i18n import ENGLISH, Tr
 from umtali.moves import Move, MoveKind
@@ -157,35 +149,11 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
                 tr("Bots can't accept challenges; to play the computer, use {command}.",
                    command=practice), ephemeral=True)
             return
-        for member in (me, opponent):
-            if await svc.store.active_match_of(interaction.guild.id, member.id) is not None:
-                await interaction.response.send_message(
-                    tr("You are already playing a match on this server.") if member.id == me.id
-                    else tr("{name} is already playing a match on this server.",
-                            name=member_name(member)), ephemeral=True)
-                return
-        if missing := missing_here(interaction):
-            await interaction.response.send_message(refusal(missing, tr), ephemeral=True)
-            return
-        try:
-            ch = await svc.store.create_challenge(
-                guild_id=interaction.guild.id, channel_id=interaction.channel.id,
-                challenger=(me.id, plain_member_name(me)),
-                opponent=(opponent.id, plain_member_name(opponent)),
-                variant=rules_name, optional_melding=melding, turn_timer=timer,
-                ttl=CHALLENGE_TTL, now=svc.clock(), time_control=control,
-            )
-        except Refused as e:
-            await interaction.response.send_message(
-                challenge_refusal(e, member_name(opponent), tr), ephemeral=True)
-            return
-        # The challenge is posted for the channel: in the server's language.
-        public = svc.prefs.guild_tr(interaction.guild.id)
-        await interaction.response.send_message(
-            f"<@{opponent.id}>", embed=challenge_embed(ch, public),
-            view=challenge_buttons(ch.id, public), allowed_mentions=only(opponent.id))
-        message = await interaction.original_response()
-        await svc.store.set_challenge_message(ch.id, message.id)
+        await offer_challenge(
+            interaction, challenger=(me.id, plain_member_name(me)),
+            opponent=(opponent.id, plain_member_name(opponent)),
+            shown=(member_name(me), member_name(opponent)), variant=rules_name,
+            optional_melding=melding, turn_timer=timer, time_control=control)
 
     @app_commands.command(description="Play a session against the computer")
     @app_commands.describe(

@@ -15,17 +15,9 @@ from typing import Any
 import discord
 
 from cogs.umtali.access import service, tr_of
-from cogs.umtali.challenges import (
-    CHALLENGE_TTL,
-    challenge_buttons,
-    challenge_embed,
-    challenge_refusal,
-)
+from cogs.umtali.challenges import offer_challenge
 from cogs.umtali.errors import guarded
-from cogs.umtali.mentions import only
-from cogs.umtali.permissions import missing_here, refusal
 from cogs.umtali.practice import start_practice
-from data.store import Refused
 from umtali.i18n import EN, Tr
 from umtali.rules import RuleSet
 
@@ -67,32 +59,9 @@ async def rematch(interaction: discord.Interaction, match_id: int) -> None:
                              turn_timer=old.turn_timer)
         return
     other = 1 - seat
-    for user_id in (me.id, old.player_ids[other]):
-        if await svc.store.active_match_of(old.guild_id, user_id) is not None:
-            await interaction.response.send_message(
-                tr("You are already playing a match on this server.") if user_id == me.id
-                else tr("{name} is already playing a match on this server.",
-                        name=old.names[other]), ephemeral=True)
-            return
-    if missing := missing_here(interaction):
-        await interaction.response.send_message(refusal(missing, tr), ephemeral=True)
-        return
-    assert interaction.channel_id is not None
-    try:
-        ch = await svc.store.create_challenge(
-            guild_id=old.guild_id, channel_id=interaction.channel_id,
-            challenger=(me.id, old.names[seat]), opponent=(old.player_ids[other],
-                                                           old.names[other]),
-            variant=rules.name, optional_melding=rules.optional_melding,
-            turn_timer=old.turn_timer, ttl=CHALLENGE_TTL, now=svc.clock(),
-            time_control=old.time_control, rematch_of=old.id)
-    except Refused as e:
-        await interaction.response.send_message(
-            challenge_refusal(e, old.names[other], tr), ephemeral=True)
-        return
-    public = svc.prefs.guild_tr(old.guild_id)
-    await interaction.response.send_message(
-        f"<@{old.player_ids[other]}>", embed=challenge_embed(ch, public),
-        view=challenge_buttons(ch.id, public), allowed_mentions=only(old.player_ids[other]))
-    message = await interaction.original_response()
-    await svc.store.set_challenge_message(ch.id, message.id)
+    await offer_challenge(
+        interaction, challenger=(me.id, old.names[seat]),
+        opponent=(old.player_ids[other], old.names[other]),
+        shown=(old.names[seat], old.names[other]),
+        variant=rules.name, optional_melding=rules.optional_melding,
+        turn_timer=old.turn_timer, time_control=old.time_control, rematch_of=old.id)
