@@ -1,0 +1,74 @@
+"""What the coach of a practice session works out, in a worker process (``Thinking.run``):
+the hint for the seat's turn and the review of one of its hands.
+
+Only the seat's own views reach the coach: the bot replays the session into them
+(``seat_record``) before shipping them, as it does to bring a computer player back after a
+restart. No discord here: a worker imports this module, and should stay light.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from umtali.ai.coach import REVIEW_BUDGET, Hint, hint, reason, review
+from umtali.ai.hard import HardPlayer
+from umtali.i18n import Text
+from umtali.moves import Move
+from umtali.session import Session
+from umtali.view import PlayerView
+
+#: The views a seat acted on, with the moves it made, oldest first.
+Record = list[tuple[PlayerView, Move]]
+
+
+class Lesson(NamedTuple):
+    """One costly move of a hand, as a review shows it."""
+
+    #: The seat's turn in the hand it was made in, from 1.
+    turn: int
+    #: The view it was made on (for wording the moves: "lay 7♦ on 8♦ 9♦ 10♦").
+    view: PlayerView
+    played: Move
+    better: Move
+    #: Points of the hand it cost, by ``hard``'s playouts.
+    cost: float
+    #: Why ``better``, in a line.
+    why: Text
+
+
+def seat_record(session: Session, seat: int, hand: tuple[int, int]) -> Record:
+    """The views ``seat`` acted on in ``hand`` (game, hand number) with the moves it made,
+    oldest first: the session replayed from its seed on a copy, only the seat's views kept."""
+    replica = Session(session.rules, session.seed, session.first_deal)
+    record: Record = []
+    for move in session.moves:
+        mover = replica.to_act
+        here = (replica.game, replica.hand_no)
+        if here == hand:
+            if mover == seat:
+                record.append((replica.view(seat), move))
+        elif record:
+            break  # the hand is over
+        replica.apply(move, mover)
+    return record
+
+
+def advise(seed: str, history: Sequence[tuple[PlayerView, Move]], view: PlayerView) -> Hint:
+    """``hard``'s move on ``view`` and why, ``hard`` having seen what the seat saw of the hand
+    so far (``history``)."""
+    player = HardPlayer(seed)
+    for seen, made in history:
+        player.memory.witness(seen, made)
+    return hint(view, player)
+
+
+def lessons(record: Record, seed: str, budget: int = REVIEW_BUDGET, most: int = 3) -> list[
+        Lesson]:
+    """The moves of ``record`` that cost most, costliest first (``coach.review``)."""
+    out = []
+    for m in review(record, seed, most, budget):
+        turns = sum(1 for view, _ in record[:m.at + 1] if view.phase == "draw")
+        out.append(Lesson(max(1, turns), m.view, m.played, m.better, m.cost,
+                          reason(m.view, m.better)))
+    return out
