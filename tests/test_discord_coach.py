@@ -19,9 +19,6 @@ from umtali.i18n import EN, sentence, tr_for
 from umtali.moves import Move
 from umtali.players import GreedyPlayer
 
-#: A practice review costs seconds of search at its full budget: tests judge with less.
-BUDGET = 300
-
 
 @pytest.fixture
 def locales(monkeypatch: pytest.MonkeyPatch) -> dict[int, str]:
@@ -47,7 +44,6 @@ async def _practice(world: World) -> LiveMatch:
     svc = world.bot.matches
     assert svc is not None
     [live] = svc.matches.values()
-    coach_of(world.bot).budget = BUDGET
     return live
 
 
@@ -192,3 +188,42 @@ async def test_after_each_practice_hand_a_review_reaches_the_players_dm_alone(
     await coach.hands_sent(live)
     await coach.idle()
     assert coach.sent == 1
+
+
+def test_a_review_is_the_coachs_review_of_the_seats_record() -> None:
+    """``lessons`` follows ``coach.review`` step by step: at hard's own search budget, it finds
+    the same moves at the same costs (should the coach change, this says so)."""
+    from cogs.umtali.coach_work import HARD_BUDGET, lessons
+    from umtali import RuleSet, Session
+    from umtali.ai.coach import review
+    from umtali.ai.normal import NormalPlayer
+
+    session = Session(RuleSet.english(), 10)
+    other = NormalPlayer()
+    while not session.hand_log:
+        view = session.view(session.to_act)
+        # The seat always plays its first move: a hand with mistakes to find.
+        move = view.legal_moves[0] if view.seat == 0 else other.choose(view)
+        session.apply(move, view.seat)
+    record = seat_record(session, 0, (1, 1))
+    assert record == list(_replayed(session))
+    found = lessons(record, "seed", budget=200, search=HARD_BUDGET)
+    expected = review(record, "seed", budget=200)
+    assert expected and [(m.played, m.better, m.cost) for m in found] == [
+        (m.played, m.better, m.cost) for m in expected]
+    for m in found:
+        assert m.turn >= 1 and m.better in m.view.legal_moves and EN(m.why)
+
+
+def _replayed(session: Any) -> Any:
+    """The seat's views and moves of hand 1, as a player of the hand would have seen them."""
+    from umtali import Session
+
+    replica = Session(session.rules, session.seed)
+    for move in session.moves:
+        seat = replica.to_act
+        if replica.hand_log:
+            return
+        if seat == 0:
+            yield replica.view(0), move
+        replica.apply(move, seat)

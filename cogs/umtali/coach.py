@@ -18,7 +18,7 @@ from weakref import WeakKeyDictionary
 import discord
 
 from cogs.umtali.access import service, tr_of
-from cogs.umtali.coach_work import Lesson, advise, lessons, seat_record
+from cogs.umtali.coach_work import HARD_BUDGET, Lesson, advise, lessons, seat_record
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.thinking import Unavailable
@@ -33,10 +33,13 @@ log = logging.getLogger(__name__)
 class Coach:
     """One bot's coach: the hints under way, and the hands waiting for their review."""
 
+    #: Playout moves spent judging each questioned move of a review, and ``hard``'s own
+    #: search of each decision: some seconds a hand in all, in a worker (tests spend less).
+    budget = REVIEW_BUDGET
+    search = HARD_BUDGET
+
     def __init__(self, client: discord.Client) -> None:
         self.client = client
-        #: Playout moves spent judging each questioned move of a review.
-        self.budget = REVIEW_BUDGET
         #: Reviews sent (tests).
         self.sent = 0
         #: Each match's hint for the position it is at (version): clicked twice, thought once.
@@ -114,7 +117,7 @@ class Coach:
                     if not record:
                         continue  # the seat never had to choose
                     found = await service(self.client).computers.thinking.run(
-                        lessons, record, player_seed(session, seat), self.budget)
+                        lessons, record, player_seed(session, seat), self.budget, self.search)
                 await self._send(live, seat, hand, found)
         except Unavailable as e:
             log.warning("match %d: no review of the hand (%s)", live.id, e)
