@@ -227,3 +227,30 @@ def _replayed(session: Any) -> Any:
         if seat == 0:
             yield replica.view(0), move
         replica.apply(move, seat)
+
+
+async def test_a_review_that_cannot_be_made_never_holds_up_the_match(
+        world: World, caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    live = await _practice(world)
+    svc = world.bot.matches
+    assert svc is not None
+    coach = coach_of(world.bot)
+    # No worker will take the review (as when the bot stops): it is skipped, with a warning.
+    await svc.computers.thinking.close()
+    caplog.set_level(logging.WARNING, logger="cogs.umtali.coach")
+    while not live.session.hand_log:
+        await play(world, live, GreedyPlayer().choose(live.session.view(live.session.to_act)))
+        await flush(world)
+    await coach.idle()
+    assert coach.sent == 0
+    assert any("no review of the hand" in r.getMessage() for r in caplog.records
+               if r.levelno == logging.WARNING)
+    # The next hand is played on.
+    version = live.version
+    for _ in range(3):
+        await play(world, live, GreedyPlayer().choose(live.session.view(live.session.to_act)))
+        await flush(world)
+    assert live.version > version and not live.over
+    assert not [m for m in world.alice.user.dm_channel.history() if "Review of" in m.content]
