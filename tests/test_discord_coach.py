@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from typing import Any
@@ -84,9 +85,24 @@ async def test_a_practice_panel_offers_a_hint_and_a_rated_one_does_not(world: Wo
     assert not any(c.endswith(":hint") for c in custom_ids(_dm_panel(world, rated, to_act)))
 
 
+async def _warm(world: World) -> None:
+    """Start the thinking workers and let them import the game: a first hint would wait
+    seconds for them (Discord allows it, the answer being deferred; SimCord waits five)."""
+    from umtali.rules import RuleSet
+    from umtali.session import Session
+
+    svc = world.bot.matches
+    assert svc is not None
+    session = Session(RuleSet.english(), 1)
+    thinking = svc.computers.thinking
+    await asyncio.gather(*(thinking.run(seat_record, session, 0, (1, 1))
+                           for _ in range(thinking.workers)))
+
+
 async def test_the_hint_is_hards_move_and_why_for_the_players_view_alone(
         world: World, locales: dict[int, str]) -> None:
     live = await _practice(world)
+    await _warm(world)
     await _to_a_discard(world, live)
     view = live.session.view(0)
     version = live.version
