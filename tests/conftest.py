@@ -73,6 +73,16 @@ def fixed_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(autouse=True)
+def quick_reviews(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A practice hand's review searches for seconds; SimCord waits for the bot's work, five
+    seconds at most: the coach judges with small budgets in tests."""
+    from cogs.umtali.coach import Coach
+
+    monkeypatch.setattr(Coach, "budget", 200)
+    monkeypatch.setattr(Coach, "search", 200)
+
+
+@pytest.fixture(autouse=True)
 def no_swallowed_errors(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
     """discord.py only logs a failing component callback; make such a log fail the test."""
     caplog.set_level(logging.ERROR)

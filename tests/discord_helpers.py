@@ -123,7 +123,7 @@ async def play(world: World, live: LiveMatch, move: Move) -> Any:
     prefix = f"umtali:m:{live.id}:{version}"
     if move.kind in (MoveKind.DRAW, MoveKind.TAKE, MoveKind.TAKE_TWO) and \
             not live.dm_refused[seat]:
-        dm = actor.user.dm_channel.last_message
+        dm = dm_panel(actor, live, seat)
         action = {MoveKind.DRAW: "draw", MoveKind.TAKE: "take", MoveKind.TAKE_TWO: "take2"}
         result = await actor.user.click(dm, custom_id=f"{prefix}:{action[move.kind]}")
     elif move.kind is MoveKind.DISCARD:
@@ -141,6 +141,14 @@ async def play(world: World, live: LiveMatch, move: Move) -> Any:
         # SimCord's virtual time those wait for ever and slow every later click: let them end.
         await world.env.advance_time(181)
     return result
+
+
+def dm_panel(actor: Any, live: LiveMatch, seat: int) -> Any:
+    """The seat's DM panel: the last message of the DM, unless something came after it (a
+    practice hand's review)."""
+    messages = actor.user.dm_channel.history()
+    return next((m for m in messages if m.id == live.dm_message_ids[seat]),
+                actor.user.dm_channel.last_message)
 
 
 async def table_message(world: World, live: LiveMatch) -> Any:

@@ -20,6 +20,8 @@ from collections.abc import Callable, Mapping
 from typing import TextIO
 
 from umtali.ai import LEVELS as AI_LEVELS
+from umtali.ai.resume import player_seed
+from umtali.cli_coach import COACH_HELP, hint_line, review_lines
 from umtali.cli_verify import run_verify, said
 from umtali.codec import deal_from_json, session_to_json
 from umtali.errors import UmtaliError
@@ -31,6 +33,7 @@ from umtali.players import GreedyPlayer, Player, RandomPlayer
 from umtali.rules import RuleSet
 from umtali.session import Deal, Session
 from umtali.text import describe, render_view
+from umtali.view import PlayerView
 
 LEVELS: dict[str, Callable[[int], Player]] = {
     **AI_LEVELS,
@@ -98,6 +101,10 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
     play.add_argument("--level", choices=sorted(LEVELS), default="normal",
                       help="the computer's level: easy, normal (default) or hard")
     play.add_argument("--name", default=None, help="your name at the table (default: Player)")
+    play.add_argument("--review", action=argparse.BooleanOptionalAction, default=None,
+                      help="after each hand against the computer, the coach's review of your "
+                           "moves (some seconds of thinking; default: when typing at a "
+                           "terminal)")
 
     script = sub.add_parser("script", help="apply moves read from standard input")
     _add_rule_options(script)
@@ -152,6 +159,9 @@ def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> in
              else tr.ctx("a name at the table", "Computer"))
     names = (name, other)
     computer = None if args.hotseat else LEVELS[args.level](seed)
+    reviews = computer is not None and (stdin.isatty() if args.review is None else args.review)
+    #: The views the player acted on in the hand in play, with their moves (for its review).
+    record: list[tuple[PlayerView, Move]] = []
     out = stdout.write
     out(tr("Umtali, seed {seed}. Type 'help' for the notation.", seed=seed) + "\n")
     pending: list[Event] = list(session.opening)
@@ -159,7 +169,16 @@ def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> in
         seat = session.to_act if args.hotseat else 0
         for e in pending:
             out(describe(e.for_seat(seat), names, tr) + "\n")
+        ended = [e for e in pending if isinstance(e, HandEnded)]
         pending = []
+        if ended and reviews and record:
+            out(tr("The coach reviews the hand…") + "\n")
+            stdout.flush()
+            lines = review_lines(record, ended[0].game, ended[0].hand,
+                                 player_seed(session, 0), tr)
+            out("\n".join(lines) + "\n")
+        if ended:
+            record = []
         if session.over:
             return 0
         actor = session.to_act
@@ -185,16 +204,21 @@ def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> in
                 out(tr("Bye.") + "\n")
                 return 0
             if word in ("help", "?"):
-                out(tr(PLAY_HELP) + "\n")
+                out(tr(PLAY_HELP) + "\n" + tr(COACH_HELP) + "\n")
                 continue
             if word in ("moves", "table"):
                 out(render_view(view, names, tr) + "\n")
+                continue
+            if word == "hint":
+                out(hint_line(session, actor, tr) + "\n")
                 continue
             try:
                 move = legal[int(text) - 1] if text.isdigit() else Move.parse(text)
                 if text.isdigit() and int(text) < 1:
                     raise IndexError
                 pending = session.apply(move)
+                if actor == 0:
+                    record.append((view, move))
                 break
             except IndexError:
                 out(tr("There is no move {number}: choose 1 to {count}.", number=text,

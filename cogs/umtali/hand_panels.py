@@ -94,13 +94,17 @@ def _now() -> float:
 
 
 async def load_orders(client: discord.Client) -> None:
-    """At start-up: keep the ephemeral panels in step with the hands sent anew."""
+    """At start-up: keep the ephemeral panels in step with the hands sent anew, and review
+    each practice hand after it ends (``cogs.umtali.coach``: by DM, next to the DM panel)."""
+    from cogs.umtali.coach import load_coach
+
     svc = service(client)
 
     async def refresh_panes(live: LiveMatch) -> None:
         await refresh_stale_panes(client, live)
 
     svc.hand_listeners.append(refresh_panes)
+    load_coach(client)
 
 
 def is_dm_panel(live: LiveMatch, seat: int, message: discord.Message | None) -> bool:

@@ -10,6 +10,7 @@ a click from an earlier turn is recognised as stale. Callbacks only call ``cogs.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import Any
 
@@ -133,8 +134,31 @@ class OrderSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                       lambda: set_order(interaction, self.match_id, HandOrder.read(value)))
 
 
+class HintButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=r"umtali:m:(?P<match>[0-9]+):hint"):
+    """In a practice session: the move the hard computer would make now, and why, to the player
+    alone (``cogs.umtali.coach``). No version: it changes nothing, and answers on the position
+    as it is."""
+
+    def __init__(self, match_id: int, tr: Tr = EN) -> None:
+        super().__init__(discord.ui.Button(
+            label=tr.ctx("button", "Hint"), style=discord.ButtonStyle.secondary, emoji="💡",
+            custom_id=f"umtali:m:{match_id}:hint"))
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> HintButton:
+        return cls(int(match["match"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from cogs.umtali.coach import answer_hint
+
+        await guarded(interaction, lambda: answer_hint(interaction, self.match_id))
+
+
 PLAY_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    MoveButton, LayButton, MoveSelect, OrderSelect,
+    MoveButton, LayButton, MoveSelect, OrderSelect, HintButton,
 )
 
 
@@ -189,16 +213,22 @@ def _add_lays(panel: discord.ui.View, view: PlayerView, match_id: int, version: 
 
 
 def hand_panel(view: PlayerView, match_id: int, version: int, *, tr: Tr,
-               order: HandOrder) -> discord.ui.View:
+               order: HandOrder, hint: bool = False) -> discord.ui.View:
     """The actions open to the seat now, and the layout menu while the session goes on.
 
-    ``order``: how the hand is laid out, as the seat's player chose."""
+    ``order``: how the hand is laid out, as the seat's player chose. ``hint``: a practice
+    session, whose player may ask the coach on their turn."""
     panel = discord.ui.View(timeout=None)
     if view.to_act < 0:
         return panel  # the session is over: nothing to do
     if view.my_turn:
         _add_moves(panel, view, match_id, version, order, tr)
     panel.add_item(OrderSelect(match_id, order, tr))
+    if hint and view.my_turn:
+        # After the moves' buttons where a row has room; with all five rows taken (two lay
+        # menus, past 25 melds and extensions), there is none, and no hint.
+        with contextlib.suppress(ValueError):
+            panel.add_item(HintButton(match_id, tr))
     return panel
 
 

@@ -93,7 +93,8 @@ def hand_of(live: LiveMatch, seat: int, note: str = "", look: Look = TEXT_ONLY) 
         return Shown([hand_embed(view, live.names, live.id, tr=tr, order=look.order,
                                  note=note)], discord.ui.View(timeout=None))
     embed = hand_embed(view, live.names, live.id, tr=tr, order=look.order, note=note)
-    shown = Shown([embed], hand_panel(view, live.id, live.version, tr=tr, order=look.order))
+    shown = Shown([embed], hand_panel(view, live.id, live.version, tr=tr, order=look.order,
+                                      hint=live.computer_seat is not None))
     if look.pictures:
         png = hand_png(view, tr=tr, four_colour=look.four_colour)
         shown.files.append(_picture(embed, png, HAND_FILE))

@@ -13,6 +13,10 @@ chosen in this process. Shipping costs about a kilobyte and a tenth of a millise
 A worker that dies (killed, out of memory) breaks the whole pool: it is replaced and the
 decision tried once more; should that fail too, the player decides in this process, as it
 did before the pool.
+
+The coach of practice sessions (``cogs.umtali.coach``) works here too, through ``run``: its
+hints as a decision is, its reviews of a hand only in a worker (a few seconds of search would
+hold the bot's process): when none can take one, the review is skipped.
 """
 
 from __future__ import annotations
@@ -24,14 +28,18 @@ import multiprocessing
 import os
 import signal
 import threading
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
 
 from umtali.moves import Move
 from umtali.players import Player
 from umtali.view import PlayerView
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 #: Worker processes by default: two at most, so that a small machine keeps a core for the bot.
 DEFAULT_WORKERS = max(1, min(2, os.cpu_count() or 1))
@@ -62,6 +70,10 @@ def _exit_with_parent() -> None:
 def decide(player: Player, view: PlayerView) -> tuple[Move, Player]:
     """In a worker: the player's move, and the player as choosing it left it."""
     return player.choose(view), player
+
+
+class Unavailable(RuntimeError):
+    """No worker could do the work, and it was not to be done in the bot's process."""
 
 
 class Thinking:
@@ -105,28 +117,42 @@ class Thinking:
     async def choose(self, player: Player, view: PlayerView) -> tuple[Move, Player]:
         """The move ``player`` chooses on ``view``, and the player as that left it (``player``
         itself is left as it was)."""
+
+        def here() -> tuple[Move, Player]:
+            return player.choose(view), player
+
+        return await self.run(decide, player, view, decision=True, here=here)
+
+    async def run(self, work: Callable[..., T], /, *args: Any, decision: bool = False,
+                  here: Callable[[], T] | None = None) -> T:
+        """``work(*args)`` in a worker (``work``: a module's function, the arguments small and
+        picklable). A worker that dies costs one retry in a new pool; should that fail too, or
+        the pool be closed, ``here()`` runs in a thread of this process, or without it
+        ``Unavailable`` is raised (work that can be skipped, too long for the bot's process).
+        ``decision``: a computer's move, counted in ``deciding``."""
         loop = asyncio.get_running_loop()
         for attempt in (1, 2):
             if self._closed:
                 break
             pool = self._executor()
-            self.deciding += 1
+            self.deciding += decision
             try:
-                return await loop.run_in_executor(pool, decide, player, view)
+                return await loop.run_in_executor(pool, work, *args)
             except (BrokenProcessPool, OSError) as e:
                 self._replace(pool)
                 if attempt == 1:
                     self.retries += 1
-                    log.warning("a thinking worker died (%s); the decision is tried again "
+                    log.warning("a thinking worker died (%s); the work is tried again "
                                 "in a new pool", e or type(e).__name__)
-                else:
+                elif here is not None:
                     self.fallbacks += 1
-                    log.warning("the thinking pool failed twice (%s); the computer decides "
+                    log.warning("the thinking pool failed twice (%s); the work is done "
                                 "in the bot's process", e or type(e).__name__)
             finally:
-                self.deciding -= 1
-        move = await asyncio.to_thread(player.choose, view)
-        return move, player
+                self.deciding -= decision
+        if here is None:
+            raise Unavailable("the thinking pool is closed or failing")
+        return await asyncio.to_thread(here)
 
     def _replace(self, broken: ProcessPoolExecutor) -> None:
         # Several decisions see the same pool break: the first one to get here replaces it.

@@ -1,0 +1,247 @@
+"""The coach of practice sessions on Discord: the **Hint** button's answer, and after each hand
+a short review in the player's DM.
+
+Both read only the practice player's own views (``cogs.umtali.coach_work``) and think in the
+computer's worker pool (``cogs.umtali.thinking``), never on the event loop. Neither can hurt the
+match: a review that fails (DMs closed, workers dying, the bot stopping) is logged at WARNING
+at most and skipped; a hint that fails says so to the player alone. Rated matches have no
+coach: their panels offer no Hint, and a click forged for one is refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from functools import partial
+from weakref import WeakKeyDictionary
+
+import discord
+
+from cogs.umtali.access import service, tr_of
+from cogs.umtali.coach_work import HARD_BUDGET, Lesson, advise, lessons, seat_record
+from cogs.umtali.live import LiveMatch
+from cogs.umtali.mentions import NO_MENTIONS
+from cogs.umtali.thinking import Unavailable
+from umtali.ai.coach import REVIEW_BUDGET, Hint
+from umtali.ai.resume import player_seed, seat_history
+from umtali.i18n import Tr, sentence
+from umtali.view import PlayerView
+
+log = logging.getLogger(__name__)
+
+
+class Coach:
+    """One bot's coach: the hints under way, and the hands waiting for their review."""
+
+    #: Playout moves spent judging each questioned move of a review, and ``hard``'s own
+    #: search of each decision: some seconds a hand in all, in a worker (tests spend less).
+    budget = REVIEW_BUDGET
+    search = HARD_BUDGET
+
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
+        #: Reviews sent (tests).
+        self.sent = 0
+        #: Each match's hint for the position it is at (version): clicked twice, thought once.
+        self._hints: dict[int, tuple[int, asyncio.Future[Hint]]] = {}
+        #: Hands each practice match had finished when last looked at.
+        self._finished: dict[int, int] = {}
+        #: The last finished hand of each match not reviewed yet (game, hand): should hands
+        #: end faster than they are reviewed, the older one is skipped.
+        self._due: dict[int, tuple[int, int]] = {}
+        self._reviewing: dict[int, asyncio.Task[None]] = {}
+        #: One review thinks at a time, bot-wide: with two workers, one is always free for
+        #: the computer's moves.
+        self._one = asyncio.Lock()
+
+    # -- hints ----------------------------------------------------------------------------
+
+    async def hint(self, live: LiveMatch, seat: int) -> Hint:
+        """``hard``'s move for the seat on the position as it is, and why."""
+        version = live.version
+        known = self._hints.get(live.id)
+        if known is None or known[0] != version:
+            known = version, asyncio.ensure_future(self._advise(live, seat))
+            self._hints[live.id] = known
+        try:
+            return await asyncio.shield(known[1])
+        except Exception:
+            if self._hints.get(live.id) is known:
+                del self._hints[live.id]  # the next click tries again
+            raise
+
+    async def _advise(self, live: LiveMatch, seat: int) -> Hint:
+        session = live.session
+        view = session.view(seat)
+        # Replaying the hand takes milliseconds (the engine); the search, the worker's.
+        history = await asyncio.to_thread(lambda: list(seat_history(session, seat)))
+        seed = player_seed(session, seat)
+        thinking = service(self.client).computers.thinking
+        return await thinking.run(advise, seed, history, view,
+                                  here=partial(advise, seed, history, view))
+
+    # -- reviews --------------------------------------------------------------------------
+
+    async def hands_sent(self, live: LiveMatch) -> None:
+        """The players' hands were sent anew: if a practice hand ended, review it."""
+        if live.computer_seat is None:
+            return
+        finished = len(live.session.hand_log)
+        seen = self._finished.get(live.id)
+        self._finished[live.id] = finished
+        if live.over:
+            self._finished.pop(live.id, None)
+            self._hints.pop(live.id, None)
+        # First seen (a new session, or after a restart): nothing ended under our eyes.
+        if seen is None or finished <= seen:
+            return
+        game, hand = live.session.hand_log[-1][:2]
+        self._due[live.id] = (game, hand)
+        task = self._reviewing.get(live.id)
+        if task is None or task.done():
+            self._reviewing[live.id] = asyncio.create_task(self._review(live))
+
+    async def idle(self) -> None:
+        """Wait until no review is under way (tests)."""
+        while any(not t.done() for t in self._reviewing.values()):
+            await asyncio.gather(*self._reviewing.values(), return_exceptions=True)
+
+    async def _review(self, live: LiveMatch) -> None:
+        assert live.computer_seat is not None
+        seat = 1 - live.computer_seat
+        try:
+            while (hand := self._due.pop(live.id, None)) is not None:
+                async with self._one:
+                    session = live.session
+                    record = await asyncio.to_thread(seat_record, session, seat, hand)
+                    if not record:
+                        continue  # the seat never had to choose
+                    found = await service(self.client).computers.thinking.run(
+                        lessons, record, player_seed(session, seat), self.budget, self.search)
+                await self._send(live, seat, hand, found)
+        except Unavailable as e:
+            log.warning("match %d: no review of the hand (%s)", live.id, e)
+        except Exception as e:
+            log.warning("match %d: the review of a hand failed (%r)", live.id, e)
+        finally:
+            if self._reviewing.get(live.id) is asyncio.current_task():
+                del self._reviewing[live.id]
+
+    async def _send(self, live: LiveMatch, seat: int, hand: tuple[int, int],
+                    found: list[Lesson]) -> None:
+        """The review in the seat's DM (it shows the seat's moves: never in the channel)."""
+        if live.dm_refused[seat] or self.client.is_closed():
+            return
+        svc = service(self.client)
+        text = review_text(svc.seat_tr(live, seat), hand, found)
+        channel_id = live.dm_channel_ids[seat]
+        try:
+            if channel_id is not None:
+                dm = self.client.get_partial_messageable(
+                    channel_id, type=discord.ChannelType.private)
+                await dm.send(text, allowed_mentions=NO_MENTIONS)
+            else:
+                user_id = live.player_ids[seat]
+                user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+                await user.send(text, allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as e:
+            log.warning("match %d: the review could not be sent (%s)", live.id, e)
+            return
+        self.sent += 1
+
+
+_COACHES: WeakKeyDictionary[discord.Client, Coach] = WeakKeyDictionary()
+
+
+def coach_of(client: discord.Client) -> Coach:
+    found = _COACHES.get(client)
+    if found is None:
+        found = _COACHES[client] = Coach(client)
+    return found
+
+
+def load_coach(client: discord.Client) -> None:
+    """At start-up: review the practice hands as they end."""
+    service(client).hand_listeners.append(coach_of(client).hands_sent)
+
+
+# -- words --------------------------------------------------------------------------------
+
+
+def hint_text(tr: Tr, view: PlayerView, advice: Hint) -> str:
+    from cogs.umtali.commands import move_meaning
+
+    move = advice.move
+    return (tr("**Hint:** the hard computer would play `{move}` ({words}).", move=str(move),
+               words=move_meaning(view, move, tr))
+            + "\n" + sentence(tr(advice.reason)))
+
+
+def points_text(tr: Tr, points: float) -> str:
+    """Points with one decimal, as the language writes them (4.5; 4,5)."""
+    units, tenths = f"{points:.1f}".split(".")
+    return tr("{units}.{tenths}", units=units, tenths=tenths)
+
+
+def review_text(tr: Tr, hand: tuple[int, int], found: list[Lesson]) -> str:
+    from cogs.umtali.commands import move_meaning
+
+    game, number = hand
+    if not found:
+        return tr("**Review of hand {hand}** (game {game}): the hard computer finds no costly "
+                  "mistake.", hand=number, game=game)
+    lines = [tr("**Review of hand {hand}** (game {game}): the moves that cost you most, as the "
+                "hard computer judges them:", hand=number, game=game)]
+    for lesson in found:
+        lines.append("• " + tr(
+            "Turn {turn}: you chose to {played}; the hard computer would {better} (about "
+            "{points} points better).", turn=lesson.turn,
+            played=move_meaning(lesson.view, lesson.played, tr),
+            better=move_meaning(lesson.view, lesson.better, tr),
+            points=points_text(tr, lesson.cost)) + " " + sentence(tr(lesson.why)))
+    return "\n".join(lines)[:2000]
+
+
+# -- the Hint button ----------------------------------------------------------------------
+
+
+async def _say(interaction: discord.Interaction, text: str) -> None:
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def answer_hint(interaction: discord.Interaction, match_id: int) -> None:
+    """The Hint button: ``hard``'s move and why, to the player alone, on their own turn of a
+    practice session."""
+    tr = tr_of(interaction)
+    live = service(interaction.client).matches.get(match_id)
+    if live is None or live.over:
+        await _say(interaction, tr("This match is over."))
+        return
+    seat = live.seat_of(interaction.user.id)
+    if seat is None or live.is_computer(seat):
+        await _say(interaction, tr("This is not your match: only its two players have hands."))
+        return
+    if live.computer_seat is None:
+        await _say(interaction, tr("Hints are for practice sessions against the computer, "
+                                   "not for rated matches."))
+        return
+    if live.session.to_act != seat:
+        await _say(interaction, tr("A hint is for your own turn: wait until it is your move."))
+        return
+    version = live.version
+    view = live.session.view(seat)
+    # The search takes a few tenths of a second: past Discord's three to answer, at worst.
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    try:
+        advice = await coach_of(interaction.client).hint(live, seat)
+    except Exception as e:
+        log.warning("match %d: no hint (%r)", live.id, e)
+        await _say(interaction, tr("No hint right now, sorry: try again in a moment."))
+        return
+    if live.version != version:
+        await _say(interaction, tr("The match moved on meanwhile: ask again for a hint."))
+        return
+    await _say(interaction, hint_text(tr, view, advice))

@@ -1,0 +1,91 @@
+"""What the coach of a practice session works out, in a worker process (``Thinking.run``):
+the hint for the seat's turn and the review of one of its hands.
+
+Only the seat's own views reach the coach: the bot replays the session into them
+(``seat_record``) before shipping them, as it does to bring a computer player back after a
+restart. No discord here: a worker imports this module, and should stay light.
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from umtali.ai.coach import REVIEW_BUDGET, REVIEW_FLOOR, Hint, _same_turn, compare, hint, reason
+from umtali.ai.hard import HardPlayer, decision_key
+from umtali.i18n import Text
+from umtali.moves import Move
+from umtali.session import Session
+from umtali.view import PlayerView
+
+#: ``hard``'s own search budget (playout moves a decision), as ``HardPlayer`` has it.
+HARD_BUDGET: int = inspect.signature(HardPlayer).parameters["budget"].default
+
+#: The views a seat acted on, with the moves it made, oldest first.
+Record = list[tuple[PlayerView, Move]]
+
+
+class Lesson(NamedTuple):
+    """One costly move of a hand, as a review shows it."""
+
+    #: The seat's turn in the hand it was made in, from 1.
+    turn: int
+    #: The view it was made on (for wording the moves: "lay 7♦ on 8♦ 9♦ 10♦").
+    view: PlayerView
+    played: Move
+    better: Move
+    #: Points of the hand it cost, by ``hard``'s playouts.
+    cost: float
+    #: Why ``better``, in a line.
+    why: Text
+
+
+def seat_record(session: Session, seat: int, hand: tuple[int, int]) -> Record:
+    """The views ``seat`` acted on in ``hand`` (game, hand number) with the moves it made,
+    oldest first: the session replayed from its seed on a copy, only the seat's views kept."""
+    replica = Session(session.rules, session.seed, session.first_deal)
+    record: Record = []
+    for move in session.moves:
+        mover = replica.to_act
+        here = (replica.game, replica.hand_no)
+        if here == hand:
+            if mover == seat:
+                record.append((replica.view(seat), move))
+        elif record:
+            break  # the hand is over
+        replica.apply(move, mover)
+    return record
+
+
+def advise(seed: str, history: Sequence[tuple[PlayerView, Move]], view: PlayerView) -> Hint:
+    """``hard``'s move on ``view`` and why, ``hard`` having seen what the seat saw of the hand
+    so far (``history``)."""
+    player = HardPlayer(seed)
+    for seen, made in history:
+        player.memory.witness(seen, made)
+    return hint(view, player)
+
+
+def lessons(record: Record, seed: str, budget: int = REVIEW_BUDGET,
+            search: int = HARD_BUDGET, most: int = 3) -> list[Lesson]:
+    """The moves of ``record`` that cost most, costliest first, as ``coach.review`` finds them
+    (it is followed step by step), with ``hard``'s own search budget given: ``search``."""
+    player = HardPlayer(seed, budget=search)
+    found: list[Lesson] = []
+    turn = 0
+    for view, played in record:
+        turn += view.phase == "draw"
+        model = player.memory.observe(view)
+        if len(view.legal_moves) > 1:
+            better = player.decide(view, model)
+            if better != played and not _same_turn(view, better, played):
+                rng = random.Random(f"{seed}:review:{decision_key(view)}")
+                ours, theirs = compare(view, [better, played], model, rng, budget)
+                if ours - theirs >= REVIEW_FLOOR:
+                    found.append(Lesson(max(1, turn), view, played, better, ours - theirs,
+                                        reason(view, better, model)))
+        player.memory.note(view, played)
+    found.sort(key=lambda m: -m.cost)
+    return found[:most]

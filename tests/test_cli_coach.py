@@ -1,0 +1,99 @@
+"""The coach in the terminal: ``hint`` and the review after each hand against the computer."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+
+from umtali.ai import LEVELS
+from umtali.ai.coach import hint
+from umtali.ai.hard import HardPlayer
+from umtali.ai.resume import player_seed
+from umtali.cli import main
+from umtali.i18n import EN, sentence, tr_for
+from umtali.moves import Move
+from umtali.rules import RuleSet
+from umtali.session import Session
+from umtali.view import PlayerView
+
+
+@pytest.fixture(autouse=True)
+def _no_locale(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def run(argv: list[str], stdin: str = "") -> tuple[int, str]:
+    out = io.StringIO()
+    code = main(argv, io.StringIO(stdin), out)
+    return code, out.getvalue()
+
+
+def _first_turn(seed: int) -> tuple[Session, PlayerView]:
+    """The session as the terminal's player first sees it: the computer's turns played."""
+    session = Session(RuleSet.english(), seed)
+    computer = LEVELS["normal"](seed)
+    while session.to_act == 1:
+        session.apply(computer.choose(session.view(1)))
+    return session, session.view(0)
+
+
+def test_hint_prints_hards_move_and_why() -> None:
+    code, out = run(["play", "--seed", "9"], "hint\nquit\n")
+    assert code == 0
+    found = re.search(r"Hint: (.+) \(the hard computer's move\)\. (.+)\n", out)
+    assert found is not None, out
+    session, view = _first_turn(9)
+    move = Move.parse(found.group(1))
+    assert move in view.legal_moves
+    expected = hint(view, HardPlayer(player_seed(session, 0)))
+    assert move == expected.move and found.group(2) == sentence(EN(expected.reason))
+    # A hint plays nothing: the same turn's prompt comes again.
+    assert out.count("Player> ") == 2
+
+
+def test_hint_in_russian_and_in_the_help() -> None:
+    code, out = run(["play", "--seed", "9", "--lang", "ru"], "help\nhint\nquit\n")
+    assert code == 0
+    session, view = _first_turn(9)
+    expected = hint(view, HardPlayer(player_seed(session, 0)))
+    assert sentence(tr_for("ru")(expected.reason)) in out
+    assert "Подсказка:" in out and "'hint'" in out
+    code, out = run(["play", "--seed", "9"], "help\nquit\n")
+    assert "Type 'hint' for the move the hard computer would make" in out
+
+
+def _moves_to_end_hand_one(seed: int) -> int:
+    """How many moves the terminal's player makes in hand 1, always choosing move 1."""
+    session = Session(RuleSet.english(), seed)
+    computer = LEVELS["normal"](seed)
+    mine = 0
+    while not session.hand_log:
+        view = session.view(session.to_act)
+        if view.seat == 1:
+            session.apply(computer.choose(view))
+        else:
+            session.apply(view.legal_moves[0])
+            mine += 1
+    return mine
+
+
+def test_after_a_hand_against_the_computer_the_coach_reviews_it() -> None:
+    moves = "1\n" * _moves_to_end_hand_one(9)
+    code, out = run(["play", "--seed", "9", "--review"], moves + "quit\n")
+    assert code == 0
+    assert "The coach reviews the hand…" in out
+    review = out[out.index("Review of hand 1 (game 1)"):].splitlines()
+    assert "the moves that cost you most" in review[0]
+    lines = [line for line in review[1:4] if line.startswith("  Turn ")]
+    assert 1 <= len(lines) <= 3
+    for line in lines:
+        found = re.match(r"  Turn (\d+): you played (.+); the hard computer would play (.+) "
+                         r"\(about (\d+\.\d) points better\)\. .+", line)
+        assert found is not None, line
+        assert found.group(2) != found.group(3) and float(found.group(4)) >= 0.25
+    # Only once asked (or at a terminal): a script of moves is not held up by reviews.
+    code, quiet = run(["play", "--seed", "9"], moves + "quit\n")
+    assert "Review of hand" not in quiet and "The coach reviews" not in quiet

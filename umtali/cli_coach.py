@@ -1,0 +1,61 @@
+"""The coach in the terminal (``umtali.cli``): ``hint`` for the seat to act, and after each hand
+against the computer a short review of the player's costliest moves, as ``hard`` judges them.
+
+Both read only the player's own views of the hand, as on Discord. The terminal thinks in its
+own process: the player waits for it (a few tenths of a second for a hint, some seconds for a
+review).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from umtali.ai.coach import REVIEW_BUDGET, hint, reason, review
+from umtali.ai.hard import HardPlayer
+from umtali.ai.resume import player_seed, seat_history
+from umtali.i18n import N_, Tr, sentence
+from umtali.moves import Move
+from umtali.session import Session
+from umtali.view import PlayerView
+
+#: After the in-game help: the coach's command (typed the same in every language).
+COACH_HELP = N_("Type 'hint' for the move the hard computer would make, and why. Against the "
+                "computer, at a terminal, each hand ends with a short review of your costliest "
+                "moves.")
+
+
+def hint_line(session: Session, seat: int, tr: Tr) -> str:
+    """``hard``'s move for ``seat`` on its turn and why, ``hard`` having seen what the seat saw
+    of the hand so far."""
+    player = HardPlayer(player_seed(session, seat))
+    for view, move in seat_history(session, seat):
+        player.memory.witness(view, move)
+    advice = hint(session.view(seat), player)
+    return (tr("Hint: {move} (the hard computer's move).", move=advice.move.text(symbols=True))
+            + " " + sentence(tr(advice.reason)))
+
+
+def points_text(tr: Tr, points: float) -> str:
+    """Points with one decimal, as the language writes them (4.5; 4,5)."""
+    units, tenths = f"{points:.1f}".split(".")
+    return tr("{units}.{tenths}", units=units, tenths=tenths)
+
+
+def review_lines(record: Sequence[tuple[PlayerView, Move]], game: int, hand: int, seed: str,
+                 tr: Tr, budget: int = REVIEW_BUDGET) -> list[str]:
+    """The review of one hand: ``record`` holds the views the player acted on, with their
+    moves."""
+    found = review(record, seed, budget=budget)
+    if not found:
+        return [tr("Review of hand {hand} (game {game}): the hard computer finds no costly "
+                   "mistake.", hand=hand, game=game)]
+    lines = [tr("Review of hand {hand} (game {game}): the moves that cost you most, as the "
+                "hard computer judges them:", hand=hand, game=game)]
+    for m in found:
+        turn = max(1, sum(1 for view, _ in record[:m.at + 1] if view.phase == "draw"))
+        lines.append("  " + tr(
+            "Turn {turn}: you played {played}; the hard computer would play {better} (about "
+            "{points} points better).", turn=turn, played=m.played.text(symbols=True),
+            better=m.better.text(symbols=True), points=points_text(tr, m.cost))
+            + " " + sentence(tr(reason(m.view, m.better))))
+    return lines
