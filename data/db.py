@@ -22,7 +22,7 @@ import asyncio
 import logging
 import sqlite3
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,6 +53,10 @@ class Row(Protocol):
     """A row as both backends give it: by column name or by index."""
 
     def __getitem__(self, key: int | str, /) -> Any: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+    def __len__(self) -> int: ...
 
 
 @dataclass(frozen=True, slots=True)
