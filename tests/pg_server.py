@@ -98,7 +98,8 @@ class PgServer:
                 [str(self.bindir / "postgres"), "-D", str(self.data), "-k", str(self.base),
                  "-c", "listen_addresses=", "-c", "fsync=off", "-c", "synchronous_commit=off",
                  "-c", "full_page_writes=off", "-c", "max_connections=200"],
-                cwd=self.base, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                # In pytest's process group: a Ctrl-C stops the server with the tests.
+                cwd=self.base, stdout=log, stderr=subprocess.STDOUT,
                 **self._run_as())  # type: ignore[call-overload]
         deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:
