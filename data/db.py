@@ -69,6 +69,16 @@ class Result:
 class Tx(ABC):
     """Statements inside one transaction."""
 
+    #: Ends a SELECT whose rows this transaction claims (``claiming``).
+    CLAIM = ""
+
+    def claiming(self, select: str) -> str:
+        """``select`` made to claim the rows it reads until the transaction ends: on
+        PostgreSQL it locks them and skips rows another process's transaction holds (FOR
+        UPDATE SKIP LOCKED), so that two processes never take the same due timer; SQLite's one
+        writer has the whole database to itself already."""
+        return select + self.CLAIM
+
     @abstractmethod
     async def execute(self, sql: str, params: Sequence[object] = ()) -> Result: ...
 

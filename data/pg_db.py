@@ -87,6 +87,8 @@ def redacted(url: str) -> str:
 class PgTx(Tx):
     """Statements inside one transaction on its own connection."""
 
+    CLAIM = " FOR UPDATE SKIP LOCKED"
+
     def __init__(self, conn: Any) -> None:
         self.conn: asyncpg.Connection[Any] = conn
 

@@ -210,3 +210,24 @@ def test_a_database_url_that_is_not_postgresql_is_refused() -> None:
     with pytest.raises(SettingsError, match="UMTALI_DATABASE_URL must be a PostgreSQL URL") as e:
         load_settings({"DISCORD_TOKEN": "t", "UMTALI_DATABASE_URL": "mysql://bot:pw@db/x"})
     assert "pw@" not in str(e.value)
+
+
+async def test_rows_claimed_by_one_process_are_skipped_by_another(
+        store_target: str | Path) -> None:
+    """The primitive for due timers shared by several processes: what one transaction claimed,
+    another does not see until it ends (SQLite: the second waits for the first instead)."""
+    first, second = await Store.open(store_target), await Store.open(store_target)
+    try:
+        for key in ("a", "b"):
+            await first.set_meta(key, "due")
+        sql = "SELECT key FROM meta WHERE value = 'due' AND key = ?"
+        async with first.db.transaction() as tx:
+            claimed = [r["key"] for r in await tx.fetchall(tx.claiming(sql), ("a",))]
+            assert claimed == ["a"]
+            if first.db.dialect == "postgresql":
+                async with second.db.transaction() as other:
+                    assert await other.fetchall(other.claiming(sql), ("a",)) == []
+                    assert len(await other.fetchall(other.claiming(sql), ("b",))) == 1
+    finally:
+        await first.close()
+        await second.close()
