@@ -32,10 +32,13 @@ class Unavailable(Exception):
 
 
 def find_bindir() -> Path | None:
-    """Where ``initdb`` and ``postgres`` are: ``UMTALI_PG_BINDIR``, else the newest of
+    """Where ``initdb`` and ``postgres`` are: ``UMTALI_PG_BINDIR`` if set, else the newest of
     Debian's versions, else the PATH."""
     named = os.environ.get("UMTALI_PG_BINDIR", "").strip()
-    candidates = [Path(named)] if named else []
+    if named:  # chosen: that one or none
+        bindir = Path(named)
+        return bindir if (bindir / "initdb").is_file() else None
+    candidates: list[Path] = []
     debian = sorted(glob.glob("/usr/lib/postgresql/*/bin"),
                     key=lambda p: int(Path(p).parent.name) if Path(p).parent.name.isdigit()
                     else 0, reverse=True)
