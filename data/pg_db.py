@@ -2,10 +2,10 @@
 
 A pool of connections; each transaction has one to itself, and reads outside a transaction take
 any free one (they see what is committed). Writes are serialised per process as with SQLite
-(``data.db``); the default READ COMMITTED isolation is enough for what several processes do to
-the same rows, because every such write carries its own check (``version = ?``,
-``status = 'open'``, ``recorded = 0``) and PostgreSQL re-reads a row it waited for before it
-applies the check.
+(``data.db``). Between processes the default READ COMMITTED isolation is enough where a write
+carries its own check (a move's ``version = ?``, a challenge's ``status = 'open'``, a result's
+``recorded = 0``): PostgreSQL re-reads a row it waited for before it applies the check. (Two
+processes rating the same player at once are not yet covered: docs/DATABASE.md.)
 
 The store's SQL uses SQLite's ``?`` placeholders; each statement text is rewritten once to
 PostgreSQL's ``$1, $2, …`` (``numbered``) and the result cached, and asyncpg prepares each
@@ -16,7 +16,6 @@ migrations take an advisory lock, so two processes starting together migrate onc
 from __future__ import annotations
 
 import functools
-import logging
 import re
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -37,8 +36,6 @@ from data.db import (
     too_new,
 )
 from data.migrations import statements_for
-
-log = logging.getLogger(__name__)
 
 #: Connections a process keeps at most: one writer at a time, the rest for reads.
 POOL_SIZE = 8
