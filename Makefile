@@ -9,8 +9,12 @@ BENCH_SCRIPTS := $(wildcard bench/*.py)
 ARGS ?=
 # make backup DEST=file (or a directory); empty: data/backups/<name>-<UTC time>.sqlite3
 DEST ?=
+# make copy-to-postgres TO=postgresql://user:password@host/db [FROM=file.sqlite3] [REPLACE=1]
+FROM ?= data/umtali.sqlite3
+TO ?=
+REPLACE ?=
 
-.PHONY: run test play bench backup lint clean messages
+.PHONY: run test play bench backup copy-to-postgres postgres lint clean messages
 
 $(STAMP): pyproject.toml
 	test -x $(VPY) || $(PY) -m venv $(VENV)
@@ -24,14 +28,22 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 
-test: lint
+# The tests start a throwaway PostgreSQL server: its programs installed first if missing.
+test: lint postgres
 	$(VENV)/bin/pytest
+
+postgres:
+	@bash .ci/postgres
 
 play: $(STAMP)
 	$(VPY) -m umtali play $(ARGS)
 
 backup: $(STAMP)
 	$(VPY) -m data.backup $(DEST)
+
+copy-to-postgres: $(STAMP)
+	$(if $(TO),,$(error give the PostgreSQL database: make copy-to-postgres TO=postgresql://...))
+	$(VPY) -m data.copy_to_postgres "$(FROM)" "$(TO)" $(if $(REPLACE),--replace)
 
 # The catalogues (umtali/locales/*.po) in step with the code: new messages added to be
 # translated, gone ones dropped. tests/test_translations.py says what is missing.

@@ -33,7 +33,7 @@ from cogs.umtali.service import MatchService
 from cogs.umtali.startup import run_timers, sync_if_changed
 from cogs.umtali.translator import UmtaliTranslator
 from data.db import DatabaseUnusable
-from data.location import DEFAULT_DB_PATH, database_path, read_dotenv
+from data.location import DEFAULT_DB_PATH, database_path, database_url, read_dotenv, shown
 from data.store import Store
 
 __all__ = [
@@ -71,6 +71,13 @@ class Settings:
     log_level: str = DEFAULT_LOG_LEVEL
     #: Worker processes where the hard computer thinks; None: the default (cogs.umtali.thinking).
     thinking_workers: int | None = None
+    #: A PostgreSQL URL (UMTALI_DATABASE_URL); empty: the SQLite file at ``db_path``.
+    database_url: str = field(default="", repr=False)
+
+    @property
+    def database(self) -> str | Path:
+        """Where the store is: the PostgreSQL URL, or else the SQLite file."""
+        return self.database_url or self.db_path
 
 
 def _get(environ: Mapping[str, str], name: str) -> str:
@@ -81,8 +88,8 @@ def _get(environ: Mapping[str, str], name: str) -> str:
 def load_settings(environ: Mapping[str, str]) -> Settings:
     """Read the settings from ``environ``; empty values count as unset.
 
-    Raises SettingsError for a missing DISCORD_TOKEN, an invalid UMTALI_DEV_GUILD_ID
-    or UMTALI_THINKING_WORKERS, or an unknown UMTALI_LOG_LEVEL.
+    Raises SettingsError for a missing DISCORD_TOKEN, an invalid UMTALI_DEV_GUILD_ID,
+    UMTALI_THINKING_WORKERS or UMTALI_DATABASE_URL, or an unknown UMTALI_LOG_LEVEL.
     """
     token = _get(environ, "DISCORD_TOKEN")
     if not token:
@@ -93,6 +100,10 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
         )
 
     db_path = database_path(environ)
+    try:
+        url = database_url(environ)
+    except ValueError as e:
+        raise SettingsError(str(e)) from None
 
     guild_text = _get(environ, "UMTALI_DEV_GUILD_ID")
     dev_guild_id: int | None = None
@@ -122,7 +133,7 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
     thinking_workers = int(workers_text) if workers_text else None
 
     return Settings(token=token, db_path=db_path, dev_guild_id=dev_guild_id, log_level=log_level,
-                    thinking_workers=thinking_workers)
+                    thinking_workers=thinking_workers, database_url=url)
 
 
 class UmtaliTree(app_commands.CommandTree[commands.Bot]):
@@ -162,7 +173,7 @@ class UmtaliBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         if self.store is None:
-            self.store = await Store.open(self.settings.db_path)
+            self.store = await Store.open(self.settings.database)
         store = self.store
         self.matches = MatchService(self, store, clock=self.clock,
                                     computer_pause=self.computer_pause,
@@ -231,10 +242,10 @@ async def serve(settings: Settings) -> None:
         loop.add_signal_handler(sig, stop)
     try:
         # Before Discord: a database that cannot be used stops the bot before it logs in.
-        store = await Store.open(settings.db_path)
+        store = await Store.open(settings.database)
         log.info(
             "Database %s open; command sync %s.",
-            settings.db_path,
+            shown(settings.database),
             f"to guild {settings.dev_guild_id}" if settings.dev_guild_id else "global",
         )
         # Leaving ``async with`` closes the bot (store included), however it is left.

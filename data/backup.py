@@ -68,6 +68,10 @@ def main(argv: list[str] | None = None) -> int:
                              "backups/ beside the database, named with the time)")
     args = parser.parse_args(argv)
     read_dotenv()
+    if os.environ.get("UMTALI_DATABASE_URL", "").strip():
+        print("error: the bot's database is PostgreSQL (UMTALI_DATABASE_URL): back it up with "
+              "PostgreSQL's own pg_dump.", file=sys.stderr)
+        return 1
     source = database_path(os.environ)
     dest: Path | None = args.dest
     name = default_destination(source, datetime.now(UTC))

@@ -6,9 +6,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-import aiosqlite
-
-from data.db import Database, Tx
+from data.db import Database, Row, Tx
 from data.models import Challenge
 
 
@@ -38,7 +36,7 @@ class Limits:
     practice_cooldown: float = 30.0
 
 
-def _challenge(row: aiosqlite.Row) -> Challenge:
+def _challenge(row: Row) -> Challenge:
     return Challenge(
         id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
         message_id=row["message_id"], challenger_id=row["challenger_id"],
@@ -69,16 +67,17 @@ class ChallengeQueries:
         now = time.time() if now is None else now
         async with self.db.transaction() as c:
             await self._check_challenge_limits(c, guild_id, challenger[0], opponent[0], now)
-            cur = await c.execute(
+            inserted = await c.fetchone(
                 "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, "
                 "challenger_name, opponent_name, variant, optional_melding, turn_timer, "
                 "created_at, expires_at, time_control, rematch_of) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (guild_id, channel_id, challenger[0], opponent[0], challenger[1], opponent[1],
                  variant, int(optional_melding), turn_timer, now, now + ttl, time_control,
                  rematch_of),
             )
-            challenge_id = cur.lastrowid
+            assert inserted is not None
+            challenge_id = int(inserted["id"])
         found = await self.challenge(challenge_id)
         assert found is not None
         return found

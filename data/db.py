@@ -1,62 +1,92 @@
-"""The one SQLite connection: opened once at start-up, WAL, migrated in place.
+"""The database, whichever backend holds it: SQLite (the default, one file beside the bot) or
+PostgreSQL (``UMTALI_DATABASE_URL``). Everything above this module is the same for both.
 
-Every write goes through ``transaction()``, which holds a lock so that two coroutines sharing
-the connection can never interleave their statements inside one transaction.
-A database that cannot be used (damaged, locked, from a newer bot) is refused at once with
-``DatabaseUnusable``, its connection closed.
+``Database.open(target)`` opens an SQLite file for a path, PostgreSQL for a
+``postgresql://`` URL (``data.sqlite_db``, ``data.pg_db``), migrated to the latest schema.
+Queries are written once, in the SQL both understand, with ``?`` placeholders; rows are read
+by column name or index. An INSERT that needs its new id asks for it with ``RETURNING id``.
+
+Every write goes through ``transaction()``, and a process runs one at a time (a lock), on either
+backend: two coroutines can never interleave their statements inside one transaction, and a
+check-then-write inside one (a limit, a version) is not raced by the same process. Across
+processes (PostgreSQL only), a move is still saved once: its UPDATE carries ``version = ?``, and
+PostgreSQL re-checks that row after waiting for another writer's lock.
+
+A database that cannot be used (damaged, locked, unreachable, from a newer bot) is refused at
+once with ``DatabaseUnusable``, whatever it held closed again.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-import aiosqlite
+import asyncpg
 
 from data.migrations import MIGRATIONS
+
+if TYPE_CHECKING:
+    import aiosqlite
 
 log = logging.getLogger(__name__)
 
 #: Seconds a statement waits for another process's lock before it fails.
 BUSY_TIMEOUT = 5.0
 
+#: A unique key or foreign key refused a write, on either backend.
+INTEGRITY_ERRORS: tuple[type[Exception], ...] = (
+    sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
+
 T = TypeVar("T")
 #: Work done inside a shared transaction.
 Job = Callable[["Tx"], Awaitable[T]]
 
 
+class Row(Protocol):
+    """A row as both backends give it: by column name or by index."""
+
+    def __getitem__(self, key: int | str, /) -> Any: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+    def __len__(self) -> int: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Result:
+    """What a statement that returns no rows did: how many rows it changed."""
+
     rowcount: int
-    lastrowid: int
 
 
-class Tx:
+class Tx(ABC):
     """Statements inside one transaction."""
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
-        self.conn = conn
+    #: Ends a SELECT whose rows this transaction claims (``claiming``).
+    CLAIM = ""
 
-    async def execute(self, sql: str, params: tuple[object, ...] = ()) -> Result:
-        """Run a statement that returns no rows (those run to completion at once, so their
-        cursor needs no closing: one trip to the database thread, not two)."""
-        cur = await self.conn.execute(sql, params)
-        return Result(cur.rowcount, cur.lastrowid or 0)
+    def claiming(self, select: str) -> str:
+        """``select`` made to claim the rows it reads until the transaction ends: on
+        PostgreSQL it locks them and skips rows another process's transaction holds (FOR
+        UPDATE SKIP LOCKED), so that two processes never take the same due timer; SQLite's one
+        writer has the whole database to itself already."""
+        return select + self.CLAIM
 
-    async def fetchone(self, sql: str, params: tuple[object, ...] = ()) -> aiosqlite.Row | None:
-        async with self.conn.execute(sql, params) as cur:
-            return await cur.fetchone()
+    @abstractmethod
+    async def execute(self, sql: str, params: Sequence[object] = ()) -> Result: ...
 
-    async def fetchall(self, sql: str, params: tuple[object, ...] = ()) -> list[aiosqlite.Row]:
-        async with self.conn.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+    @abstractmethod
+    async def fetchone(self, sql: str, params: Sequence[object] = ()) -> Row | None: ...
+
+    @abstractmethod
+    async def fetchall(self, sql: str, params: Sequence[object] = ()) -> list[Row]: ...
 
 
 class DatabaseUnusable(Exception):
@@ -72,106 +102,82 @@ class SchemaTooNew(Exception):
         self.found, self.known = found, known
 
 
-def _why(path: str | Path, e: BaseException) -> str:
-    """One sentence on why ``path`` cannot be used, and what to do about it."""
-    code = getattr(e, "sqlite_errorname", "")
-    if isinstance(e, SchemaTooNew):
-        return (f"the database {path} has schema version {e.found}, newer than this bot "
-                f"knows ({e.known}): run the newer bot that wrote it, or restore a backup.")
-    if code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
-        return (f"the database {path} is locked by another process (still after "
-                f"{BUSY_TIMEOUT:g} s): stop it (another copy of the bot?) and start again.")
-    if code.startswith(("SQLITE_NOTADB", "SQLITE_CORRUPT")):
-        return (f"the database {path} is damaged or not an SQLite database ({e}): restore a "
-                f"backup, or move the file away to start with an empty database.")
-    return f"the database {path} cannot be opened ({e})."
+def too_new(where: str, e: SchemaTooNew) -> str:
+    return (f"the database {where} has schema version {e.found}, newer than this bot "
+            f"knows ({e.known}): run the newer bot that wrote it, or restore a backup.")
 
 
-class Database:
-    def __init__(self, conn: aiosqlite.Connection) -> None:
-        self.conn = conn
+def is_postgres_url(target: str | Path) -> bool:
+    return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
+
+
+class Database(ABC):
+    """One backend's database: transactions, batched writes, reads and migrations."""
+
+    #: ``"sqlite"`` or ``"postgresql"``: for the few tests and tools that must know.
+    dialect: str
+
+    def __init__(self) -> None:
         self._lock = asyncio.Lock()
         self._queued: list[tuple[Job[Any], asyncio.Future[Any]]] = []
         self._writer: asyncio.Task[None] | None = None
 
     @staticmethod
-    async def open(path: str | Path) -> Database:
-        """The database at ``path``, migrated and writable; DatabaseUnusable if it cannot be."""
-        try:
-            if str(path) != ":memory:":
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
-            conn = await aiosqlite.connect(str(path), isolation_level=None,
-                                           timeout=BUSY_TIMEOUT)
-        except (OSError, sqlite3.Error) as e:
-            raise DatabaseUnusable(_why(path, e)) from e
-        try:
-            db = Database(conn)
-            await db._prepare()
-            return db
-        except BaseException as e:
-            # aiosqlite's worker thread is not a daemon: left open, it keeps the process alive.
-            with contextlib.suppress(Exception):
-                await conn.close()
-            if isinstance(e, sqlite3.Error | SchemaTooNew):
-                raise DatabaseUnusable(_why(path, e)) from e
-            raise
+    async def open(target: str | Path, *, schema: int | None = None) -> Database:
+        """The database at ``target`` (an SQLite path, or a ``postgresql://`` URL), migrated
+        to ``schema`` (default: the latest) and writable; DatabaseUnusable if it cannot be."""
+        if is_postgres_url(target):
+            from data.pg_db import PgDatabase
+            return await PgDatabase.open(str(target), schema=schema)
+        from data.sqlite_db import SqliteDatabase
+        return await SqliteDatabase.open(target, schema=schema)
 
-    async def _prepare(self) -> None:
-        self.conn.row_factory = aiosqlite.Row
-        # FULL: a commit reaches the disk before it is acknowledged. With WAL, NORMAL could
-        # lose the last moves to a power cut, after their players were told they were saved.
-        for pragma in ("journal_mode = WAL", "synchronous = FULL", "foreign_keys = ON"):
-            # Some pragmas answer with a row: close each cursor so no statement stays open.
-            async with self.conn.execute(f"PRAGMA {pragma}"):
-                pass
-        await self.migrate()
-        # A database another process keeps locked is refused now, not at the first move.
-        async with self.transaction():
-            pass
+    @property
+    def conn(self) -> aiosqlite.Connection:
+        """The SQLite connection itself, for tests of SQLite's own faults."""
+        raise TypeError(f"a {self.dialect} database has no SQLite connection")
 
-    async def close(self) -> None:
-        await self.conn.close()
+    @abstractmethod
+    async def close(self) -> None: ...
 
-    async def schema_version(self) -> int:
-        async with self.conn.execute("PRAGMA user_version") as cur:
-            row = await cur.fetchone()
-        return int(row[0]) if row else 0
+    @abstractmethod
+    def _begin(self) -> AbstractAsyncContextManager[Tx]:
+        """A transaction of the backend's own, committed when left without an error."""
 
-    async def migrate(self) -> None:
-        """Apply every migration newer than the database, each in its own transaction."""
+    @abstractmethod
+    async def fetchone(self, sql: str, params: Sequence[object] = ()) -> Row | None:
+        """A read of what is committed (SQLite: and of this process's open transaction)."""
+
+    @abstractmethod
+    async def fetchall(self, sql: str, params: Sequence[object] = ()) -> list[Row]: ...
+
+    @abstractmethod
+    async def schema_version(self) -> int: ...
+
+    @abstractmethod
+    async def _migrate_one(self, number: int, statements: Sequence[str]) -> bool:
+        """Apply migration ``number`` in one transaction, unless it already was (another
+        process may be migrating the same database); True if it was applied here."""
+
+    @abstractmethod
+    def statements(self, number: int) -> list[str]:
+        """Migration ``number`` in the backend's own SQL."""
+
+    async def migrate(self, schema: int | None = None) -> None:
+        """Apply every migration newer than the database (up to ``schema``), each in its own
+        transaction."""
+        target = len(MIGRATIONS) if schema is None else schema
         current = await self.schema_version()
         if current > len(MIGRATIONS):
             raise SchemaTooNew(current, len(MIGRATIONS))
-        for number, statements in enumerate(MIGRATIONS, 1):
-            if number <= current:
-                continue
-            async with self.transaction() as conn:
-                for sql in statements:
-                    await conn.execute(sql)
-                await conn.execute(f"PRAGMA user_version = {number}")
-            log.info("database migrated to schema %d", number)
+        for number in range(current + 1, target + 1):
+            if await self._migrate_one(number, self.statements(number)):
+                log.info("database migrated to schema %d", number)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
-        async with self._lock:
-            tx = Tx(self.conn)
-            await tx.execute("BEGIN IMMEDIATE")
-            try:
-                yield tx
-                await tx.execute("COMMIT")
-            except BaseException:
-                await self._rollback()
-                raise
-
-    async def _rollback(self) -> None:
-        # A failed COMMIT leaves its transaction open (and the connection unable to begin
-        # another); some errors (a full disk) have already ended it.
-        if not self.conn.in_transaction:
-            return
-        try:
-            await Tx(self.conn).execute("ROLLBACK")
-        except sqlite3.Error:
-            log.exception("rollback failed")  # the caller gets the error that caused it
+        async with self._lock, self._begin() as tx:
+            yield tx
 
     async def batched(self, job: Job[T]) -> T:
         """Run ``job`` in a transaction shared with the other jobs queued meanwhile.
@@ -219,9 +225,3 @@ class Database:
             for future, result in done:
                 if not future.done():
                     future.set_result(result)
-
-    async def fetchone(self, sql: str, params: tuple[object, ...] = ()) -> aiosqlite.Row | None:
-        return await Tx(self.conn).fetchone(sql, params)
-
-    async def fetchall(self, sql: str, params: tuple[object, ...] = ()) -> list[aiosqlite.Row]:
-        return await Tx(self.conn).fetchall(sql, params)

@@ -1,4 +1,8 @@
-"""Where the database lives: the one setting the bot and its tools (``data.backup``) share."""
+"""Where the database lives: the settings the bot and its tools (``data.backup``) share.
+
+``UMTALI_DATABASE_URL=postgresql://…`` puts it in PostgreSQL; unset or empty, it is the SQLite
+file at ``UMTALI_DB_PATH`` (default ``data/umtali.sqlite3``), exactly as before.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,9 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from dotenv import load_dotenv
+
+from data.db import is_postgres_url
+from data.pg_db import redacted
 
 DEFAULT_DB_PATH = Path("data/umtali.sqlite3")
 
@@ -22,3 +29,19 @@ def database_path(environ: Mapping[str, str]) -> Path:
     """``UMTALI_DB_PATH``, or the default when it is unset or empty."""
     text = environ.get("UMTALI_DB_PATH", "").strip()
     return Path(text) if text else DEFAULT_DB_PATH
+
+
+def database_url(environ: Mapping[str, str]) -> str:
+    """``UMTALI_DATABASE_URL`` ('' when unset: SQLite); ValueError, in one sentence, for one
+    that does not name a PostgreSQL database."""
+    url = environ.get("UMTALI_DATABASE_URL", "").strip()
+    if url and not is_postgres_url(url):
+        raise ValueError(f"UMTALI_DATABASE_URL must be a PostgreSQL URL such as "
+                         f"postgresql://user:password@host:5432/umtali, or empty for the SQLite "
+                         f"file at UMTALI_DB_PATH, not {redacted(url)!r}.")
+    return url
+
+
+def shown(target: str | Path) -> str:
+    """A database's name for logs and messages (a URL without its password)."""
+    return redacted(target) if isinstance(target, str) else str(target)

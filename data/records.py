@@ -18,9 +18,7 @@ import logging
 from dataclasses import dataclass, fields
 from typing import Any
 
-import aiosqlite
-
-from data.db import Database, Tx
+from data.db import Database, Row, Tx
 from data.models import (
     BoardPage,
     BoardRow,
@@ -104,7 +102,7 @@ def _from_log(d: dict[str, Any]) -> Replayed:
     return Replayed(hands, (total[0], total[1]))
 
 
-def hand_lines(row: aiosqlite.Row, replayed: Replayed | None) -> list[HandLine]:
+def hand_lines(row: Row, replayed: Replayed | None) -> list[HandLine]:
     """The finished hands: from the replay, or else from the scores kept with the result."""
     if replayed is not None:
         return replayed.hands
@@ -116,7 +114,7 @@ def hand_lines(row: aiosqlite.Row, replayed: Replayed | None) -> list[HandLine]:
             for h, (a, b) in enumerate(hands, 1)]
 
 
-def seat_stats(row: aiosqlite.Row, seat: int, hands: list[HandLine],
+def seat_stats(row: Row, seat: int, hands: list[HandLine],
                replayed: Replayed | None) -> PlayerStats:
     """What one session adds to the totals of the person in ``seat``."""
     other = 1 - seat
@@ -137,22 +135,24 @@ def seat_stats(row: aiosqlite.Row, seat: int, hands: list[HandLine],
 # -- counting, inside the transaction that ends the session --------------------------------
 
 _COLS = tuple(f.name for f in fields(PlayerStats))
-_STATS_HEAD = (f"INSERT INTO player_stats (scope, user_id, practice, name, {', '.join(_COLS)}, "
-               "last_at)")
+
+
+def _greater(a: str, b: str) -> str:
+    """The greater of two values (SQLite's two-argument MAX is GREATEST in PostgreSQL)."""
+    return f"CASE WHEN {b} > {a} THEN {b} ELSE {a} END"
+
+
+_STATS_HEAD = (f"INSERT INTO player_stats AS s (scope, user_id, practice, name, "
+               f"{', '.join(_COLS)}, last_at)")
 _STATS_TAIL = (
     "ON CONFLICT (scope, user_id, practice) DO UPDATE SET "
     # The newest name wins, whatever order results are counted in.
-    "name = CASE WHEN excluded.last_at >= last_at THEN excluded.name ELSE name END, "
-    + ", ".join(f"{c} = MAX({c}, excluded.{c})" if c == "best_hand" else f"{c} = {c} + excluded.{c}"
-                for c in _COLS)
-    + ", last_at = MAX(last_at, excluded.last_at)"
+    # (The kept row's columns are named ``s.``: PostgreSQL finds a bare name ambiguous here.)
+    "name = CASE WHEN excluded.last_at >= s.last_at THEN excluded.name ELSE s.name END, "
+    + ", ".join(f"{c} = {_greater('s.' + c, 'excluded.' + c)}" if c == "best_hand"
+                else f"{c} = s.{c} + excluded.{c}" for c in _COLS)
+    + f", last_at = {_greater('s.last_at', 'excluded.last_at')}"
 )
-
-
-async def _rows(conn: aiosqlite.Connection, sql: str,
-                params: tuple[object, ...] = ()) -> list[aiosqlite.Row]:
-    async with conn.execute(sql, params) as cur:
-        return list(await cur.fetchall())
 
 
 async def _insert(tx: Tx, head: str, rows: list[tuple[object, ...]], tail: str = "") -> None:
@@ -188,8 +188,8 @@ async def _count(tx: Tx, match_id: int) -> bool:
         (match_id,))
     if marked.rowcount != 1:
         return False
-    [row] = await _rows(
-        tx.conn, "SELECT r.*, m.state FROM session_results r "
+    [row] = await tx.fetchall(
+        "SELECT r.*, m.state FROM session_results r "
         "LEFT JOIN matches m ON m.id = r.match_id WHERE r.match_id = ?", (match_id,))
     replayed = replay(row["state"])
     hands = hand_lines(row, replayed)
@@ -222,7 +222,7 @@ async def _count(tx: Tx, match_id: int) -> bool:
     return True
 
 
-async def _rate_season(tx: Tx, row: aiosqlite.Row, ids: tuple[int, int], at: float) -> None:
+async def _rate_season(tx: Tx, row: Row, ids: tuple[int, int], at: float) -> None:
     settings = await tx.fetchone("SELECT seasons FROM guild_settings WHERE guild_id = ?",
                                  (row["guild_id"],))
     cadence = settings["seasons"] if settings is not None else "off"
@@ -236,9 +236,10 @@ async def _rate(tx: Tx, scopes: tuple[int, int], ids: tuple[int, int],
                 winner: int) -> dict[tuple[int, int], tuple[float, float]]:
     """Both players' ratings in each scope, after ``winner`` beat the other; returns each
     (scope, person)'s board value before and after."""
-    known = {(r["scope"], r["user_id"]): MODEL.rating(r["mu"], r["sigma"]) for r in await _rows(
-        tx.conn, "SELECT scope, user_id, mu, sigma FROM ratings "
-        "WHERE scope IN (?, ?) AND user_id IN (?, ?)", (*scopes, *ids))}
+    rows_before = await tx.fetchall(
+        "SELECT scope, user_id, mu, sigma FROM ratings "
+        "WHERE scope IN (?, ?) AND user_id IN (?, ?)", (*scopes, *ids))
+    known = {(r["scope"], r["user_id"]): MODEL.rating(r["mu"], r["sigma"]) for r in rows_before}
     rows: list[tuple[object, ...]] = []
     moved: dict[tuple[int, int], tuple[float, float]] = {}
     for scope in scopes:
@@ -296,7 +297,7 @@ VERSUS_COUNT_SQL = (
 )
 
 
-def _line(row: aiosqlite.Row) -> SessionLine:
+def _line(row: Row) -> SessionLine:
     return SessionLine(
         match_id=row["match_id"], guild_id=row["guild_id"],
         player_ids=(row["player0_id"], row["player1_id"]),

@@ -138,12 +138,12 @@ async def rate_season(tx: Tx, guild_id: int, season: str, ids: tuple[int, int],
     for seat, (user_id, [r]) in enumerate(zip(ids, rated, strict=True)):
         won = int(seat == winner)
         await tx.execute(
-            "INSERT INTO season_ratings (guild_id, season, user_id, name, mu, sigma, ordinal, "
-            "sessions_won, sessions_lost) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "INSERT INTO season_ratings AS s (guild_id, season, user_id, name, mu, sigma, "
+            "ordinal, sessions_won, sessions_lost) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (guild_id, season, user_id) DO UPDATE SET name = excluded.name, "
             "mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal, "
-            "sessions_won = sessions_won + excluded.sessions_won, "
-            "sessions_lost = sessions_lost + excluded.sessions_lost",
+            "sessions_won = s.sessions_won + excluded.sessions_won, "
+            "sessions_lost = s.sessions_lost + excluded.sessions_lost",
             (guild_id, season, user_id, names[seat], r.mu, r.sigma, r.ordinal(), won, 1 - won))
 
 
@@ -176,7 +176,8 @@ class Seasons:
             "SELECT s.season, s.started_at, s.ended_at, COUNT(r.user_id) AS players "
             "FROM seasons s LEFT JOIN season_ratings r ON r.guild_id = s.guild_id "
             "AND r.season = s.season AND r.sessions_won + r.sessions_lost > 0 "
-            "WHERE s.guild_id = ? GROUP BY s.season ORDER BY s.started_at DESC, s.season DESC",
+            "WHERE s.guild_id = ? GROUP BY s.guild_id, s.season "
+            "ORDER BY s.started_at DESC, s.season DESC",
             (guild_id,))
         return [SeasonInfo(r["season"], r["started_at"], r["ended_at"], r["players"])
                 for r in rows]

@@ -1,18 +1,17 @@
-"""The store: every query the bot makes. The only module with SQL besides the migrations."""
+"""The store: every query the bot makes. With ``data.challenges``, ``data.records`` and
+``data.seasons``, the only modules with SQL besides the migrations; the same SQL runs on SQLite
+and PostgreSQL (``data.db``)."""
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from collections.abc import Iterable
 from pathlib import Path
 
-import aiosqlite
-
 from data.challenges import ChallengeQueries
 from data.challenges import Limits as Limits  # re-exported: callers know the store
 from data.challenges import Refused as Refused
-from data.db import Database, Tx
+from data.db import INTEGRITY_ERRORS, Database, Row, Tx
 from data.models import Finish, GuildSettings, MatchRow, MemberPrefs
 from data.records import Records, count_backlog, count_session
 from data.seasons import Seasons
@@ -30,7 +29,7 @@ class StaleState(Exception):
     """The match moved on since the state being saved was loaded."""
 
 
-def _match(row: aiosqlite.Row) -> MatchRow:
+def _match(row: Row) -> MatchRow:
     return MatchRow(
         id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
         table_message_id=row["table_message_id"],
@@ -52,7 +51,7 @@ def _match(row: aiosqlite.Row) -> MatchRow:
     )
 
 
-def _prefs(row: aiosqlite.Row) -> MemberPrefs:
+def _prefs(row: Row) -> MemberPrefs:
     return MemberPrefs(row["user_id"], row["hand_order"], bool(row["pictures"]),
                        bool(row["four_colour"]), row["language"])
 
@@ -62,8 +61,10 @@ class Store(ChallengeQueries):
         super().__init__(db, limits)
 
     @staticmethod
-    async def open(path: str | Path) -> Store:
-        return Store(await Database.open(path))
+    async def open(target: str | Path) -> Store:
+        """The store in the SQLite file at ``target``, or the PostgreSQL database at a
+        ``postgresql://`` URL."""
+        return Store(await Database.open(target))
 
     async def close(self) -> None:
         await self.db.close()
@@ -203,17 +204,19 @@ class Store(ChallengeQueries):
                 )
                 if cur.rowcount != 1:
                     raise StaleState("the challenge is no longer open")
-            cur = await c.execute(
+            inserted = await c.fetchone(
                 "INSERT INTO matches (guild_id, channel_id, player0_id, player1_id, "
                 "player0_name, player1_name, variant, turn_timer, deadline, state, created_at, "
                 "computer_seat, computer_level, salt, commitment, time_control, reserve0, "
-                "reserve1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "reserve1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "RETURNING id",
                 (guild_id, channel_id, players[0][0], players[1][0], players[0][1],
                  players[1][1], variant, turn_timer, deadline, state, now,
                  computer[0] if computer else None, computer[1] if computer else None,
                  salt, commitment, time_control, reserve, reserve),
             )
-            match_id = cur.lastrowid
+            assert inserted is not None
+            match_id = int(inserted["id"])
             for seat, (user_id, _) in enumerate(players):
                 if computer is not None and seat == computer[0]:
                     continue  # the computer may play any number of practice matches
@@ -223,7 +226,7 @@ class Store(ChallengeQueries):
                         "VALUES (?, ?, ?)",
                         (guild_id, user_id, match_id),
                     )
-                except sqlite3.IntegrityError:
+                except INTEGRITY_ERRORS:
                     raise AlreadyPlaying(user_id) from None
             if challenge_id is not None:
                 await c.execute("UPDATE challenges SET match_id = ? WHERE id = ?",
@@ -335,7 +338,8 @@ class Store(ChallengeQueries):
         async def job(c: Tx) -> None:
             cur = await c.execute(
                 "UPDATE matches SET state = ?, version = version + 1, deadline = ?, "
-                "warned = CASE WHEN deadline IS ? THEN warned ELSE 0 END, pending = ?, "
+                "warned = CASE WHEN deadline IS NOT DISTINCT FROM ? THEN warned ELSE 0 END, "
+                "pending = ?, "
                 f"unsent = ?, reserve{seat} = COALESCE(?, reserve{seat}) "
                 "WHERE id = ? AND version = ? AND status = 'active'",
                 (state, deadline, deadline, pending, unsent, reserve, match_id, version),
@@ -389,11 +393,12 @@ class Store(ChallengeQueries):
             (now, f.winner_seat, f.how, match_id),
         )
         cur = await c.execute(
-            "INSERT OR IGNORE INTO session_results (match_id, guild_id, player0_id, player1_id, "
+            "INSERT INTO session_results (match_id, guild_id, player0_id, player1_id, "
             "player0_name, player1_name, winner_seat, how, games_won0, games_won1, variant, "
             "hand_scores, computer_seat, computer_level, finished_at) SELECT id, guild_id, "
             "player0_id, player1_id, player0_name, player1_name, ?, ?, ?, ?, variant, ?, "
-            "computer_seat, computer_level, ? FROM matches WHERE id = ?",
+            "computer_seat, computer_level, ? FROM matches WHERE id = ? "
+            "ON CONFLICT DO NOTHING",
             (f.winner_seat, f.how, f.games_won[0], f.games_won[1], f.hand_scores, now, match_id),
         )
         if cur.rowcount == 1:
@@ -406,7 +411,7 @@ class Store(ChallengeQueries):
             "SELECT move FROM moves WHERE match_id = ? ORDER BY ply", (match_id,))
         return [str(r["move"]) for r in rows]
 
-    async def session_results(self, guild_id: int | None = None) -> list[aiosqlite.Row]:
+    async def session_results(self, guild_id: int | None = None) -> list[Row]:
         if guild_id is None:
             return await self.db.fetchall("SELECT * FROM session_results ORDER BY finished_at")
         return await self.db.fetchall(

@@ -1,22 +1,104 @@
-"""Fixtures for the bot tests: the real ``UmtaliBot`` on a real SQLite file, under SimCord."""
+"""Fixtures for the bot tests: the real ``UmtaliBot`` on a real SQLite file, under SimCord;
+and for the store's tests, each backend in turn (``backend``: an SQLite file, or a fresh
+database on a throwaway PostgreSQL server, skipped with the reason when there is none)."""
 
 from __future__ import annotations
 
+import itertools
 import logging
+import os
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
+import asyncpg
 import pytest
 from simcord import Env
 
 from bot import Settings, UmtaliBot
 from cogs.umtali.service import MatchService
+from data.db import Database
 from tests.discord_helpers import Clock, World
+from tests.pg_server import PgServer, Unavailable, start_server
 
 
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "umtali.sqlite3"
+
+
+# -- both backends ---------------------------------------------------------------------------
+
+#: The database every store test's PostgreSQL database is copied from: migrated once.
+TEMPLATE = "umtali_template"
+_databases = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PgServer]:
+    """The session's throwaway PostgreSQL server, started by the first test that needs it."""
+    try:
+        server = start_server()
+    except Unavailable as e:
+        if os.environ.get("UMTALI_REQUIRE_POSTGRES"):
+            pytest.fail(f"PostgreSQL is required here but not available: {e}", pytrace=False)
+        pytest.skip(f"PostgreSQL is not available: {e}")
+    yield server
+    server.stop()
+
+
+async def _admin(server: PgServer, sql: str) -> None:
+    conn = await asyncpg.connect(server.url("postgres"))
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+async def _database(server: PgServer, migrated: bool) -> str:
+    """A new database on ``server``: at the latest schema, or empty."""
+    if migrated and not server.template_ready:
+        await _admin(server, f"CREATE DATABASE {TEMPLATE}")
+        db = await Database.open(server.url(TEMPLATE))
+        await db.close()
+        server.template_ready = True
+    name = f"test_{next(_databases)}"
+    template = TEMPLATE if migrated else "template0"
+    await _admin(server, f"CREATE DATABASE {name} TEMPLATE {template}")
+    return name
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgresql)])
+def backend(request: pytest.FixtureRequest) -> str:
+    """Each store test runs on both backends."""
+    return str(request.param)
+
+
+async def _target(request: pytest.FixtureRequest, backend: str, tmp_path: Path,
+                  migrated: bool) -> AsyncIterator[str | Path]:
+    if backend == "sqlite":
+        yield tmp_path / "umtali.sqlite3"
+        return
+    server: PgServer = request.getfixturevalue("postgres_server")
+    name = await _database(server, migrated)
+    yield server.url(name)
+    await _admin(server, f"DROP DATABASE {name} WITH (FORCE)")
+
+
+@pytest.fixture
+async def store_target(request: pytest.FixtureRequest, backend: str,
+                       tmp_path: Path) -> AsyncIterator[str | Path]:
+    """Where a test's store lives: a new SQLite file, or a new PostgreSQL database (already
+    at the latest schema); reopening it reaches the same database."""
+    async for target in _target(request, backend, tmp_path, migrated=True):
+        yield target
+
+
+@pytest.fixture
+async def empty_target(request: pytest.FixtureRequest, backend: str,
+                       tmp_path: Path) -> AsyncIterator[str | Path]:
+    """As ``store_target``, but empty: no schema yet."""
+    async for target in _target(request, backend, tmp_path, migrated=False):
+        yield target
 
 
 @pytest.fixture

@@ -1,5 +1,6 @@
-"""Transactions under faults, on real SQLite files: a COMMIT that fails, a job that fails
-part-way through a shared transaction, a power cut after a commit."""
+"""Transactions under faults, on a real SQLite file and a real PostgreSQL database: a COMMIT
+that fails, a job that fails part-way through a shared transaction, a power cut after a
+commit."""
 
 from __future__ import annotations
 
@@ -8,26 +9,46 @@ import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import asyncpg
 import pytest
 
-from data.db import Database, Tx
+from data.db import INTEGRITY_ERRORS, Database, Tx
 from data.store import Store
 
 
-def _keys(path: Path) -> list[str]:
+async def _keys(target: str | Path) -> list[str]:
     """The meta keys another connection sees (what is committed)."""
-    with sqlite3.connect(path) as other:
-        rows = other.execute("SELECT key FROM meta ORDER BY key").fetchall()
-    other.close()
+    sql = "SELECT key FROM meta ORDER BY key"
+    if isinstance(target, str):
+        other = await asyncpg.connect(target)
+        try:
+            return [r[0] for r in await other.fetch(sql)]
+        finally:
+            await other.close()
+    with sqlite3.connect(target) as lite:
+        rows = lite.execute(sql).fetchall()
+    lite.close()
     return [r[0] for r in rows]
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
+async def db(store_target: str | Path) -> AsyncIterator[Database]:
     # Closed even when a test fails: an open connection's thread keeps pytest from exiting.
-    db = await Database.open(tmp_path / "db.sqlite3")
+    db = await Database.open(store_target)
     yield db
     await db.close()
+
+
+async def _fail_at_commit(db: Database, tx: Tx) -> None:
+    """Write what only the COMMIT finds wrong: a move of a match that does not exist."""
+    if db.dialect == "sqlite":
+        row = await db.fetchone("PRAGMA foreign_keys")
+        assert row is not None and row[0] == 1
+        await tx.execute("PRAGMA defer_foreign_keys = ON")
+        await tx.execute("INSERT INTO moves (match_id, ply, seat, move, at) "
+                         "VALUES (999, 0, 0, 'draw', 0)")
+    else:  # PostgreSQL checks only a deferrable key at COMMIT: a table made for the test
+        await tx.execute("INSERT INTO later_check (match_id) VALUES (999)")
 
 
 async def _put(tx: Tx, key: str) -> None:
@@ -35,30 +56,27 @@ async def _put(tx: Tx, key: str) -> None:
 
 
 async def test_a_failed_commit_rolls_back_and_the_connection_goes_on(
-        db: Database, tmp_path: Path) -> None:
-    path = tmp_path / "db.sqlite3"
-    row = await db.fetchone("PRAGMA foreign_keys")
-    assert row is not None and row[0] == 1
-    with pytest.raises(sqlite3.IntegrityError):
+        db: Database, store_target: str | Path) -> None:
+    if db.dialect == "postgresql":
         async with db.transaction() as tx:
-            # Checked at COMMIT only: the COMMIT itself fails.
-            await tx.execute("PRAGMA defer_foreign_keys = ON")
+            await tx.execute("CREATE TABLE later_check (match_id BIGINT REFERENCES matches (id) "
+                             "DEFERRABLE INITIALLY DEFERRED)")
+    with pytest.raises(INTEGRITY_ERRORS):
+        async with db.transaction() as tx:
             await _put(tx, "lost")
-            await tx.execute("INSERT INTO moves (match_id, ply, seat, move, at) "
-                             "VALUES (999, 0, 0, 'draw', 0)")
+            await _fail_at_commit(db, tx)  # checked at COMMIT only: the COMMIT itself fails
     # Nothing of it, for this connection or any other.
     assert await db.fetchone("SELECT * FROM meta") is None
     assert await db.fetchone("SELECT * FROM moves") is None
-    assert _keys(path) == []
+    assert await _keys(store_target) == []
     # The next transaction begins and commits.
     async with db.transaction() as tx:
         await _put(tx, "kept")
-    assert _keys(path) == ["kept"]
+    assert await _keys(store_target) == ["kept"]
 
 
 async def test_a_job_failing_part_way_leaves_none_of_its_writes(
-        db: Database, tmp_path: Path) -> None:
-    path = tmp_path / "db.sqlite3"
+        db: Database, store_target: str | Path) -> None:
     # A first group stays open until released, so that the next three jobs queue up behind
     # it and share one transaction.
     release = asyncio.Event()
@@ -76,18 +94,27 @@ async def test_a_job_failing_part_way_leaves_none_of_its_writes(
         await _put(tx, "half")
         raise LookupError("refused after writing")
 
+    async def refused(tx: Tx) -> str:
+        # The database refuses it (PostgreSQL: its transaction would be aborted, but for the
+        # job's savepoint).
+        await _put(tx, "refused")
+        await _put(tx, "first")
+        return "never"
+
     pending = asyncio.ensure_future(db.batched(first))
     await asyncio.sleep(0)
     group = asyncio.gather(db.batched(lambda tx: ok(tx, "a")), db.batched(half),
-                           db.batched(lambda tx: ok(tx, "c")), return_exceptions=True)
+                           db.batched(refused), db.batched(lambda tx: ok(tx, "c")),
+                           return_exceptions=True)
     await asyncio.sleep(0)
-    assert len(db._queued) == 3, "the three jobs wait together"
+    assert len(db._queued) == 4, "the four jobs wait together"
     release.set()
     assert await pending == "first"
-    a, b, c = await group
+    a, b, refusal, c = await group
     assert (a, c) == ("a", "c")
     assert isinstance(b, LookupError)
-    assert _keys(path) == ["a", "c", "first"]
+    assert isinstance(refusal, INTEGRITY_ERRORS)
+    assert await _keys(store_target) == ["a", "c", "first"]
 
 
 async def test_commits_are_durable_before_they_are_acknowledged(tmp_path: Path) -> None:

@@ -1,14 +1,15 @@
-"""Every earlier schema upgrades in place on start-up, keeps its rows, and counts old results."""
+"""Every earlier schema upgrades in place on start-up, keeps its rows, and counts old results:
+on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-import aiosqlite
 import pytest
 
 from cogs.umtali.saved import finish_of
+from data.db import Database, Tx
 from data.migrations import MIGRATIONS
 from data.models import PlayerStats
 from data.records import GLOBAL
@@ -28,18 +29,22 @@ def finished_session() -> Session:
     return session
 
 
-async def old_database(path: Path, version: int) -> Session:
+async def old_database(target: str | Path, version: int) -> Session:
     """A database at schema ``version`` holding what the bot kept at schema 1: settings, an
     open challenge, an active match, a played-out match and a practice match with results."""
-    conn = await aiosqlite.connect(str(path), isolation_level=None)
-    await conn.execute("BEGIN")  # one commit, not one a row
-    for statements in MIGRATIONS[:version]:
-        for sql in statements:
-            await conn.execute(sql)
-    await conn.execute(f"PRAGMA user_version = {version}")
-    await conn.execute("INSERT INTO guild_settings (guild_id, variant, optional_melding, "
+    db = await Database.open(target, schema=version)
+    try:
+        async with db.transaction() as tx:  # one commit, not one a row
+            done = await _old_rows(tx, version)
+    finally:
+        await db.close()
+    return done
+
+
+async def _old_rows(tx: Tx, version: int) -> Session:
+    await tx.execute("INSERT INTO guild_settings (guild_id, variant, optional_melding, "
                        "turn_timer, threads) VALUES (?, 'russian', 1, 120, 0)", (GUILD,))
-    await conn.execute(
+    await tx.execute(
         "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, "
         "challenger_name, opponent_name, variant, optional_melding, turn_timer, created_at, "
         "expires_at) VALUES (?, 5, 1, 3, 'Ada', 'Cy', 'english', 0, 300, 1.0, 9e9)", (GUILD,))
@@ -53,20 +58,20 @@ async def old_database(path: Path, version: int) -> Session:
         (3, (2, "Ben"), (99, "Computer (easy)"), practice, "finished", 1, "easy"),
     ]
     for match_id, a, b, session, status, seat, level in rows:
-        await conn.execute(
+        await tx.execute(
             "INSERT INTO matches (id, guild_id, channel_id, player0_id, player1_id, "
             "player0_name, player1_name, status, variant, turn_timer, state, version, "
             "computer_seat, computer_level, created_at) "
             "VALUES (?, ?, 5, ?, ?, ?, ?, ?, 'english', 300, ?, ?, ?, ?, 1.0)",
             (match_id, GUILD, a[0], b[0], a[1], b[1], status,
              json.dumps(session_to_json(session)), len(session.moves), seat, level))
-    await conn.execute("INSERT INTO active_players VALUES (?, 1, 1), (?, 2, 1)", (GUILD, GUILD))
+    await tx.execute("INSERT INTO active_players VALUES (?, 1, 1), (?, 2, 1)", (GUILD, GUILD))
     for ply, move in enumerate(done.moves):
-        await conn.execute("INSERT INTO moves VALUES (2, ?, 0, ?, 1.0)", (ply, str(move)))
+        await tx.execute("INSERT INTO moves VALUES (2, ?, 0, ?, 1.0)", (ply, str(move)))
     for match_id, session, level in ((2, done, None), (3, practice, "easy")):
         f = finish_of(session)
         # As schema 1 kept results: no names, no computer seat.
-        await conn.execute(
+        await tx.execute(
             "INSERT INTO session_results (match_id, guild_id, player0_id, player1_id, "
             "winner_seat, how, games_won0, games_won1, variant, hand_scores, computer_level, "
             "finished_at) SELECT id, guild_id, player0_id, player1_id, ?, ?, ?, ?, variant, ?, "
@@ -75,20 +80,18 @@ async def old_database(path: Path, version: int) -> Session:
         assert (level is None) == (session is done)
     if version >= 2:
         # From schema 2 on, results keep their players' names and the computer's seat.
-        await conn.execute(
+        await tx.execute(
             "UPDATE session_results SET "
             "player0_name = (SELECT player0_name FROM matches WHERE id = match_id), "
             "player1_name = (SELECT player1_name FROM matches WHERE id = match_id), "
             "computer_seat = (SELECT computer_seat FROM matches WHERE id = match_id)")
-    await conn.execute("COMMIT")
-    await conn.close()
     return done
 
 
 @pytest.mark.parametrize("version", range(1, len(MIGRATIONS)))
-async def test_an_old_database_upgrades_in_place_and_keeps_its_rows(tmp_path: Path,
+async def test_an_old_database_upgrades_in_place_and_keeps_its_rows(empty_target: str | Path,
                                                                     version: int) -> None:
-    path = tmp_path / "old.sqlite3"
+    path = empty_target
     done = await old_database(path, version)
     store = await Store.open(path)
     try:

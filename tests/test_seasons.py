@@ -1,5 +1,5 @@
-"""Seasons: boundaries from an injected clock, soft resets, exactly-once ends, ratings that
-keep moving, and ratings before and after each session."""
+"""Seasons, on both backends: boundaries from an injected clock, soft resets, exactly-once
+ends, ratings that keep moving, and ratings before and after each session."""
 
 from __future__ import annotations
 
@@ -23,8 +23,8 @@ def at(year: int, month: int, day: int = 15) -> float:
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(tmp_path / "seasons.sqlite3")
+async def store(store_target: str | Path) -> AsyncIterator[Store]:
+    opened = await Store.open(store_target)
     yield opened
     await opened.close()
 
@@ -108,8 +108,8 @@ async def test_a_session_counted_after_the_boundary_ends_the_season_first(
     assert (await store.seasons.board(GUILD, "2027-01", 1)).rows[0].user_id == 2
 
 
-async def test_season_ends_survive_a_restart_exactly_once(tmp_path: Path) -> None:
-    path = tmp_path / "restart.sqlite3"
+async def test_season_ends_survive_a_restart_exactly_once(store_target: str | Path) -> None:
+    path = store_target
     first = await Store.open(path)
     await seasons_on(first)
     await forfeited(first, ADA, BEN, now=at(2026, 12))

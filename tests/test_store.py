@@ -1,4 +1,5 @@
-"""The store on real SQLite files: migrations, one match per member, atomic moves."""
+"""The store on both backends (a real SQLite file, a real PostgreSQL database): migrations, one
+match per member, atomic moves."""
 
 from __future__ import annotations
 
@@ -32,16 +33,28 @@ async def test_a_new_file_is_migrated_to_the_latest_schema(tmp_path: Path) -> No
     await store.close()
 
 
-async def test_guild_settings_default_and_saved(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "db.sqlite3")
+async def test_a_new_database_is_migrated_and_opens_again_unchanged(
+        empty_target: str | Path) -> None:
+    store = await Store.open(empty_target)
+    assert await store.db.schema_version() == len(MIGRATIONS)
+    await store.set_meta("kept", "yes")
+    await store.close()
+    store = await Store.open(empty_target)
+    assert await store.db.schema_version() == len(MIGRATIONS)
+    assert await store.get_meta("kept") == "yes"
+    await store.close()
+
+
+async def test_guild_settings_default_and_saved(store_target: str | Path) -> None:
+    store = await Store.open(store_target)
     assert await store.guild_settings(7) == GuildSettings(7)
     await store.save_guild_settings(GuildSettings(7, "russian", True, 0, False))
     assert await store.guild_settings(7) == GuildSettings(7, "russian", True, 0, False)
     await store.close()
 
 
-async def test_one_active_match_per_member_and_server(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "db.sqlite3")
+async def test_one_active_match_per_member_and_server(store_target: str | Path) -> None:
+    store = await Store.open(store_target)
     match_id = await _match(store)
     assert await store.active_match_of(10, 1) == match_id
     with pytest.raises(AlreadyPlaying) as e:
@@ -55,8 +68,9 @@ async def test_one_active_match_per_member_and_server(tmp_path: Path) -> None:
     await store.close()
 
 
-async def test_moves_are_saved_with_the_state_and_checked_by_version(tmp_path: Path) -> None:
-    path = tmp_path / "db.sqlite3"
+async def test_moves_are_saved_with_the_state_and_checked_by_version(
+        store_target: str | Path) -> None:
+    path = store_target
     store = await Store.open(path)
     match_id = await _match(store)
     await store.record_move(match_id=match_id, version=0, seat=0, move="draw",
@@ -73,8 +87,9 @@ async def test_moves_are_saved_with_the_state_and_checked_by_version(tmp_path: P
     await store.close()
 
 
-async def test_finishing_records_the_result_once_and_frees_the_players(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "db.sqlite3")
+async def test_finishing_records_the_result_once_and_frees_the_players(
+        store_target: str | Path) -> None:
+    store = await Store.open(store_target)
     match_id = await _match(store)
     finish = Finish(1, "played out", (1, 2), "[]")
     await store.record_move(match_id=match_id, version=0, seat=1, move="discard 2C",
@@ -90,8 +105,8 @@ async def test_finishing_records_the_result_once_and_frees_the_players(tmp_path:
     await store.close()
 
 
-async def test_challenges_close_once(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "db.sqlite3")
+async def test_challenges_close_once(store_target: str | Path) -> None:
+    store = await Store.open(store_target)
     ch = await store.create_challenge(
         guild_id=1, channel_id=2, challenger=(3, "Ada"), opponent=(4, "Ben"),
         variant="english", optional_melding=False, turn_timer=300, ttl=600, now=1000.0,
@@ -106,8 +121,8 @@ async def test_challenges_close_once(tmp_path: Path) -> None:
     await store.close()
 
 
-async def test_a_failed_transaction_leaves_nothing(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "db.sqlite3")
+async def test_a_failed_transaction_leaves_nothing(store_target: str | Path) -> None:
+    db = await Database.open(store_target)
     with pytest.raises(RuntimeError):
         async with db.transaction() as c:
             await c.execute("INSERT INTO meta (key, value) VALUES ('a', 'b')")

@@ -1,0 +1,195 @@
+"""PostgreSQL, through asyncpg: chosen by ``UMTALI_DATABASE_URL=postgresql://…``.
+
+A pool of connections; each transaction has one to itself, and reads outside a transaction take
+any free one (they see what is committed). Writes are serialised per process as with SQLite
+(``data.db``). Between processes the default READ COMMITTED isolation is enough where a write
+carries its own check (a move's ``version = ?``, a challenge's ``status = 'open'``, a result's
+``recorded = 0``): PostgreSQL re-reads a row it waited for before it applies the check. (Two
+processes rating the same player at once are not yet covered: docs/DATABASE.md.)
+
+The store's SQL uses SQLite's ``?`` placeholders; each statement text is rewritten once to
+PostgreSQL's ``$1, $2, …`` (``numbered``) and the result cached, and asyncpg prepares each
+statement once per connection. The schema version is the one row of ``schema_version``;
+migrations take an advisory lock, so two processes starting together migrate once.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+
+from data.db import (
+    BUSY_TIMEOUT,
+    Database,
+    DatabaseUnusable,
+    Result,
+    Row,
+    SchemaTooNew,
+    Tx,
+    too_new,
+)
+from data.migrations import statements_for
+
+#: Connections a process keeps at most: one writer at a time, the rest for reads.
+POOL_SIZE = 8
+#: Seconds to reach the server before giving up.
+CONNECT_TIMEOUT = 10.0
+#: Any number: the advisory lock taken while migrating (one migrator at a time).
+MIGRATION_LOCK = 0x756D74616C69  # "umtali"
+
+_TOKEN = re.compile(r"""'(?:[^']|'')*'|"(?:[^"]|"")*"|--[^\n]*|\?(\d*)""")
+
+
+@functools.lru_cache(maxsize=4096)
+def numbered(sql: str) -> str:
+    """``sql`` with SQLite's placeholders as PostgreSQL's: ``?`` is the next number after the
+    highest so far, ``?N`` is ``$N`` (as SQLite numbers them). Quoted text and comments are
+    left alone."""
+    highest = 0
+
+    def one(m: re.Match[str]) -> str:
+        nonlocal highest
+        if not m.group(0).startswith("?"):
+            return m.group(0)
+        n = int(m.group(1)) if m.group(1) else highest + 1
+        highest = max(highest, n)
+        return f"${n}"
+
+    return _TOKEN.sub(one, sql)
+
+
+def _rowcount(status: str) -> int:
+    """Rows changed, from a command tag such as ``UPDATE 1`` or ``INSERT 0 3``."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else -1
+
+
+def redacted(url: str) -> str:
+    """The URL without its password, for messages and logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.netloc.rsplit("@", 1)[-1]
+    user = parts.username or ""
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+
+
+class PgTx(Tx):
+    """Statements inside one transaction on its own connection."""
+
+    CLAIM = " FOR UPDATE SKIP LOCKED"
+
+    def __init__(self, conn: Any) -> None:
+        self.conn: asyncpg.Connection[Any] = conn
+
+    async def execute(self, sql: str, params: Sequence[object] = ()) -> Result:
+        return Result(_rowcount(await self.conn.execute(numbered(sql), *params)))
+
+    async def fetchone(self, sql: str, params: Sequence[object] = ()) -> Row | None:
+        row: Row | None = await self.conn.fetchrow(numbered(sql), *params)
+        return row
+
+    async def fetchall(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
+        return list(await self.conn.fetch(numbered(sql), *params))
+
+
+def _why(where: str, e: BaseException) -> str:
+    if isinstance(e, SchemaTooNew):
+        return too_new(where, e)
+    if isinstance(e, asyncpg.InvalidCatalogNameError):
+        return (f"the database {where} does not exist ({e}): create it (createdb) or correct "
+                f"UMTALI_DATABASE_URL.")
+    if isinstance(e, asyncpg.InvalidAuthorizationSpecificationError | asyncpg.InvalidPasswordError):
+        return (f"the database {where} refused the bot's login ({e}): check the user and "
+                f"password in UMTALI_DATABASE_URL.")
+    if isinstance(e, OSError | TimeoutError):
+        return (f"the database {where} cannot be reached ({e}): check that PostgreSQL runs "
+                f"there and UMTALI_DATABASE_URL.")
+    return f"the database {where} cannot be opened ({e})."
+
+
+class PgDatabase(Database):
+    dialect = "postgresql"
+
+    def __init__(self, pool: asyncpg.Pool[Any], where: str) -> None:
+        super().__init__()
+        self.pool = pool
+        #: The URL without its password.
+        self.where = where
+
+    @staticmethod
+    async def open(target: str | Path, *, schema: int | None = None) -> PgDatabase:
+        """The database at the URL ``target``, migrated; DatabaseUnusable if it cannot be
+        used."""
+        url = str(target)
+        where = redacted(url)
+        try:
+            pool = await asyncpg.create_pool(
+                url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_TIMEOUT,
+                # As SQLite's busy timeout: a row another process keeps locked fails the
+                # statement after a while instead of hanging the bot.
+                server_settings={"lock_timeout": f"{int(BUSY_TIMEOUT * 1000)}",
+                                 "application_name": "umtali"})
+        except (OSError, TimeoutError, ValueError, asyncpg.PostgresError,
+                asyncpg.InterfaceError) as e:
+            raise DatabaseUnusable(_why(where, e)) from e
+        db = PgDatabase(pool, where)
+        try:
+            await db.migrate(schema)
+        except BaseException as e:
+            await pool.close()
+            if isinstance(e, asyncpg.PostgresError | SchemaTooNew | OSError):
+                raise DatabaseUnusable(_why(where, e)) from e
+            raise
+        return db
+
+    async def close(self) -> None:
+        await self.pool.close()
+
+    @asynccontextmanager
+    async def _begin(self) -> AsyncIterator[Tx]:
+        async with self.pool.acquire() as conn, conn.transaction():
+            yield PgTx(conn)
+
+    async def fetchone(self, sql: str, params: Sequence[object] = ()) -> Row | None:
+        row: Row | None = await self.pool.fetchrow(numbered(sql), *params)
+        return row
+
+    async def fetchall(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
+        return list(await self.pool.fetch(numbered(sql), *params))
+
+    async def schema_version(self) -> int:
+        async with self.pool.acquire() as conn:
+            return await _version(conn)
+
+    def statements(self, number: int) -> list[str]:
+        return statements_for(number, "postgresql")
+
+    async def _migrate_one(self, number: int, statements: Sequence[str]) -> bool:
+        async with self.transaction() as tx:
+            assert isinstance(tx, PgTx)
+            await tx.conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            await tx.conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL);"
+                "INSERT INTO schema_version SELECT 0 WHERE NOT EXISTS "
+                "(SELECT 1 FROM schema_version)")
+            if await _version(tx.conn) >= number:
+                return False  # another process got there first
+            for sql in statements:
+                await tx.conn.execute(sql)
+            await tx.conn.execute("UPDATE schema_version SET version = $1", number)
+        return True
+
+
+async def _version(conn: Any) -> int:
+    """The schema version: 0 before the first migration made its table."""
+    if not await conn.fetchval("SELECT to_regclass('schema_version') IS NOT NULL"):
+        return 0
+    return int(await conn.fetchval("SELECT version FROM schema_version"))

@@ -1,0 +1,161 @@
+"""SQLite, the default backend: one connection, opened once at start-up, WAL, migrated in
+place. Its schema version is the file's ``user_version``.
+
+The one connection serves reads and writes; ``transaction()`` (``data.db``) holds the write
+lock, so a read outside a transaction may see the open transaction's writes, as always.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import sqlite3
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import aiosqlite
+
+from data.db import (
+    BUSY_TIMEOUT,
+    Database,
+    DatabaseUnusable,
+    Result,
+    Row,
+    SchemaTooNew,
+    Tx,
+    too_new,
+)
+from data.migrations import statements_for
+
+log = logging.getLogger(__name__)
+
+
+class SqliteTx(Tx):
+    """Statements inside one transaction on the connection."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self.conn = conn
+
+    async def execute(self, sql: str, params: Sequence[object] = ()) -> Result:
+        """Run a statement that returns no rows (those run to completion at once, so their
+        cursor needs no closing: one trip to the database thread, not two)."""
+        cur = await self.conn.execute(sql, tuple(params))
+        return Result(cur.rowcount)
+
+    async def fetchone(self, sql: str, params: Sequence[object] = ()) -> Row | None:
+        async with self.conn.execute(sql, tuple(params)) as cur:
+            row: aiosqlite.Row | None = await cur.fetchone()
+            return row
+
+    async def fetchall(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
+        async with self.conn.execute(sql, tuple(params)) as cur:
+            return list(await cur.fetchall())
+
+
+def _why(path: str | Path, e: BaseException) -> str:
+    """One sentence on why ``path`` cannot be used, and what to do about it."""
+    code = getattr(e, "sqlite_errorname", "")
+    if isinstance(e, SchemaTooNew):
+        return too_new(str(path), e)
+    if code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        return (f"the database {path} is locked by another process (still after "
+                f"{BUSY_TIMEOUT:g} s): stop it (another copy of the bot?) and start again.")
+    if code.startswith(("SQLITE_NOTADB", "SQLITE_CORRUPT")):
+        return (f"the database {path} is damaged or not an SQLite database ({e}): restore a "
+                f"backup, or move the file away to start with an empty database.")
+    return f"the database {path} cannot be opened ({e})."
+
+
+class SqliteDatabase(Database):
+    dialect = "sqlite"
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        super().__init__()
+        self._conn = conn
+
+    @property
+    def conn(self) -> aiosqlite.Connection:
+        return self._conn
+
+    @staticmethod
+    async def open(target: str | Path, *, schema: int | None = None) -> SqliteDatabase:
+        """The database at ``target``, migrated and writable; DatabaseUnusable if it cannot
+        be."""
+        path = target
+        try:
+            if str(path) != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            conn = await aiosqlite.connect(str(path), isolation_level=None,
+                                           timeout=BUSY_TIMEOUT)
+        except (OSError, sqlite3.Error) as e:
+            raise DatabaseUnusable(_why(path, e)) from e
+        try:
+            db = SqliteDatabase(conn)
+            await db._prepare(schema)
+            return db
+        except BaseException as e:
+            # aiosqlite's worker thread is not a daemon: left open, it keeps the process alive.
+            with contextlib.suppress(Exception):
+                await conn.close()
+            if isinstance(e, sqlite3.Error | SchemaTooNew):
+                raise DatabaseUnusable(_why(path, e)) from e
+            raise
+
+    async def _prepare(self, schema: int | None) -> None:
+        self.conn.row_factory = aiosqlite.Row
+        # FULL: a commit reaches the disk before it is acknowledged. With WAL, NORMAL could
+        # lose the last moves to a power cut, after their players were told they were saved.
+        for pragma in ("journal_mode = WAL", "synchronous = FULL", "foreign_keys = ON"):
+            # Some pragmas answer with a row: close each cursor so no statement stays open.
+            async with self.conn.execute(f"PRAGMA {pragma}"):
+                pass
+        await self.migrate(schema)
+        # A database another process keeps locked is refused now, not at the first move.
+        async with self.transaction():
+            pass
+
+    async def close(self) -> None:
+        await self.conn.close()
+
+    async def schema_version(self) -> int:
+        async with self.conn.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    def statements(self, number: int) -> list[str]:
+        return statements_for(number, "sqlite")
+
+    async def _migrate_one(self, number: int, statements: Sequence[str]) -> bool:
+        async with self.transaction() as tx:
+            for sql in statements:
+                await tx.execute(sql)
+            await tx.execute(f"PRAGMA user_version = {number}")
+        return True
+
+    @asynccontextmanager
+    async def _begin(self) -> AsyncIterator[Tx]:
+        tx = SqliteTx(self.conn)
+        await tx.execute("BEGIN IMMEDIATE")
+        try:
+            yield tx
+            await tx.execute("COMMIT")
+        except BaseException:
+            await self._rollback()
+            raise
+
+    async def _rollback(self) -> None:
+        # A failed COMMIT leaves its transaction open (and the connection unable to begin
+        # another); some errors (a full disk) have already ended it.
+        if not self.conn.in_transaction:
+            return
+        try:
+            await SqliteTx(self.conn).execute("ROLLBACK")
+        except sqlite3.Error:
+            log.exception("rollback failed")  # the caller gets the error that caused it
+
+    async def fetchone(self, sql: str, params: Sequence[object] = ()) -> Row | None:
+        return await SqliteTx(self.conn).fetchone(sql, params)
+
+    async def fetchall(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
+        return await SqliteTx(self.conn).fetchall(sql, params)
