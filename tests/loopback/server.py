@@ -27,6 +27,7 @@ from tests.loopback import limits
 from tests.loopback import payloads as p
 from tests.loopback.attachments import Files, attach, dangling, read_body
 from tests.loopback.gateway import Gateway, shard_of
+from tests.loopback.ratelimit import GlobalLimit
 
 API = "/api/v10"
 EPHEMERAL = 64
@@ -51,6 +52,8 @@ class Call:
     status: int = 0
     #: The files uploaded with it: (filename, bytes).
     files: Files = field(default_factory=list)
+    #: Who sent it (discord.py, or a proxy in front of it).
+    user_agent: str = ""
 
 
 @dataclass
@@ -147,6 +150,8 @@ class LoopbackDiscord:
         #: Protocol mistakes the bot made (answering an interaction twice, ...).
         self.errors: list[str] = []
         self.faults: list[Fault] = []
+        #: Discord's global rate limit, when a test sets one (tests/loopback/ratelimit.py).
+        self.global_limit: GlobalLimit | None = None
         #: Who waits for a message of a channel to be posted or edited: (check, future).
         self._watchers: dict[int, list[tuple[Callable[[dict[str, Any]], bool],
                                              asyncio.Future[dict[str, Any]]]]] = {}
@@ -425,8 +430,16 @@ class LoopbackDiscord:
     async def _rest(self, request: web.Request) -> web.Response:
         path = "/" + request.match_info["tail"]
         body, files = await read_body(request)
-        call = Call(request.method, path, dict(request.query), body, files=files)
+        call = Call(request.method, path, dict(request.query), body, files=files,
+                    user_agent=request.headers.get("User-Agent", ""))
         self.calls.append(call)
+        if self.global_limit is not None and (
+                wait := self.global_limit.retry_after(path)) is not None:
+            call.status = 429
+            return _json({"message": "You are being rate limited.", "retry_after": wait,
+                          "global": True}, 429, {"Retry-After": f"{wait:.3f}",
+                                                 "X-RateLimit-Global": "true",
+                                                 "X-RateLimit-Scope": "global"})
         for fault in self.faults:
             if fault.hits < fault.times and fault.method == request.method \
                     and fault.pattern.search(path):
