@@ -141,6 +141,23 @@ async def test_two_shards_in_one_process_play_in_both_guilds(
         assert not server.gateway.lost
 
 
+async def test_a_dropped_shard_resumes_with_its_own_events(
+        server: LoopbackDiscord, tmp_path: Path) -> None:
+    _, on1 = two_guilds(server)
+    db = tmp_path / "umtali.sqlite3"
+    async with bot_in_process(server, db, ShardPlan(2)):
+        alice, bob = server.add_member("ada"), server.add_member("ben")
+        shard0 = server.gateway.current[0]
+        before = len(shard0.events)
+        await server.drop_gateway(1)
+        # The challenge is sent while shard 1 is away: replayed to it when it resumes.
+        saved = await start_session(server, db, alice, bob, channel_id=on1)
+        assert (server.gateway.resumes, server.identifies) == (1, 2)
+        assert len(shard0.events) == before, "shard 0 got nothing of the other guild"
+        thread = server.channels[saved.channel_id]
+        assert thread["guild_id"] == server.channels[on1]["guild_id"]
+
+
 async def test_auto_runs_as_many_shards_as_discord_recommends(
         server: LoopbackDiscord, tmp_path: Path) -> None:
     server.recommended_shards = 2
