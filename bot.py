@@ -44,6 +44,7 @@ __all__ = [
     "LOG_LEVELS",
     "Settings",
     "SettingsError",
+    "ShardedUmtaliBot",
     "UmtaliBot",
     "load_settings",
     "main",
