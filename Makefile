@@ -14,7 +14,7 @@ FROM ?= data/umtali.sqlite3
 TO ?=
 REPLACE ?=
 
-.PHONY: run test play bench backup copy-to-postgres postgres lint clean messages
+.PHONY: run test play bench backup copy-to-postgres postgres lint clean messages proxy
 
 $(STAMP): pyproject.toml
 	test -x $(VPY) || $(PY) -m venv $(VENV)
@@ -44,6 +44,19 @@ backup: $(STAMP)
 copy-to-postgres: $(STAMP)
 	$(if $(TO),,$(error give the PostgreSQL database: make copy-to-postgres TO=postgresql://...))
 	$(VPY) -m data.copy_to_postgres "$(FROM)" "$(TO)" $(if $(REPLACE),--replace)
+
+# The REST proxy that every process of the bot shares, so that together they keep Discord's
+# rate limits (docs/scale.md). Needs node 18+ and npm; installs the pinned versions of
+# proxy/package-lock.json into proxy/node_modules. Then run the bot with
+# UMTALI_DISCORD_API=http://127.0.0.1:8080/api/v10 (PORT, HOST: where the proxy listens).
+PROXY_STAMP := proxy/node_modules/.installed
+
+$(PROXY_STAMP): proxy/package.json proxy/package-lock.json
+	cd proxy && npm ci --no-audit --no-fund
+	touch $(PROXY_STAMP)
+
+proxy: $(PROXY_STAMP)
+	node proxy/server.mjs
 
 # The catalogues (umtali/locales/*.po) in step with the code: new messages added to be
 # translated, gone ones dropped. tests/test_translations.py says what is missing.

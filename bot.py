@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import discord
@@ -35,6 +36,7 @@ from cogs.umtali.translator import UmtaliTranslator
 from data.db import DatabaseUnusable
 from data.location import DEFAULT_DB_PATH, database_path, database_url, read_dotenv, shown
 from data.store import Store
+from scale import ShardPlan, gateway_refusal, load_discord_api, load_shards, use_discord_api
 
 __all__ = [
     "DEFAULT_DB_PATH",
@@ -42,9 +44,11 @@ __all__ = [
     "LOG_LEVELS",
     "Settings",
     "SettingsError",
+    "ShardedUmtaliBot",
     "UmtaliBot",
     "load_settings",
     "main",
+    "make_bot",
 ]
 
 log = logging.getLogger("umtali.bot")
@@ -71,6 +75,10 @@ class Settings:
     log_level: str = DEFAULT_LOG_LEVEL
     #: Worker processes where the hard computer thinks; None: the default (cogs.umtali.thinking).
     thinking_workers: int | None = None
+    #: The shards this process runs; None: one plain connection (scale.py).
+    shards: ShardPlan | None = None
+    #: The REST API's base URL (a rate-limit proxy); None: Discord's own.
+    discord_api: str | None = None
     #: A PostgreSQL URL (UMTALI_DATABASE_URL); empty: the SQLite file at ``db_path``.
     database_url: str = field(default="", repr=False)
 
@@ -132,8 +140,14 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
                             f"empty, not {workers_text!r}.")
     thinking_workers = int(workers_text) if workers_text else None
 
+    try:
+        shards, discord_api = load_shards(environ), load_discord_api(environ)
+    except ValueError as exc:
+        raise SettingsError(str(exc)) from None
+
     return Settings(token=token, db_path=db_path, dev_guild_id=dev_guild_id, log_level=log_level,
-                    thinking_workers=thinking_workers, database_url=url)
+                    thinking_workers=thinking_workers, database_url=url, shards=shards,
+                    discord_api=discord_api)
 
 
 class UmtaliTree(app_commands.CommandTree[commands.Bot]):
@@ -151,14 +165,14 @@ class UmtaliBot(commands.Bot):
     def __init__(self, settings: Settings, *, store: Store | None = None,
                  sync_commands: bool = True, timers: bool = True,
                  computer_pause: float = 1.5,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, **client_options: Any) -> None:
         # Slash commands, buttons and DMs need no privileged intent, not even guild members.
         intents = discord.Intents.none()
         intents.guilds = True
         # Nothing pings unless a send names whom it pings (cogs/umtali/mentions.py).
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          tree_cls=UmtaliTree, help_command=None,
-                         allowed_mentions=NO_MENTIONS)
+                         allowed_mentions=NO_MENTIONS, **client_options)
         self.settings = settings
         #: Given when ``main()`` opened it already; otherwise opened in ``setup_hook``.
         self.store = store
@@ -223,6 +237,18 @@ class UmtaliBot(commands.Bot):
         await super().close()
 
 
+class ShardedUmtaliBot(UmtaliBot, commands.AutoShardedBot):
+    """The bot running shards of its own (UMTALI_SHARD_COUNT, UMTALI_SHARD_IDS): one gateway
+    connection each, and everything else as in ``UmtaliBot``."""
+
+
+def make_bot(settings: Settings, **options: Any) -> UmtaliBot:
+    """The bot the settings ask for: a plain one, or one running the shards they name."""
+    if settings.shards is None:
+        return UmtaliBot(settings, **options)
+    return ShardedUmtaliBot(settings, **options, **settings.shards.options())
+
+
 async def serve(settings: Settings) -> None:
     """Open the database, then run the bot until it closes, or SIGINT or SIGTERM (Ctrl-C,
     systemd, ``docker stop``) closes it: the same clean close for all three."""
@@ -248,8 +274,9 @@ async def serve(settings: Settings) -> None:
             shown(settings.database),
             f"to guild {settings.dev_guild_id}" if settings.dev_guild_id else "global",
         )
+        use_discord_api(settings.discord_api)
         # Leaving ``async with`` closes the bot (store included), however it is left.
-        async with UmtaliBot(settings, store=store) as bot:
+        async with make_bot(settings, store=store) as bot:
             await bot.start(settings.token)
     except asyncio.CancelledError:
         if not stopping:
@@ -286,6 +313,11 @@ def main() -> int:
             "application in the developer portal and put the new one in .env.",
             file=sys.stderr,
         )
+        return EXIT_SETTINGS_ERROR
+    except discord.ConnectionClosed as exc:
+        if (refusal := gateway_refusal(exc)) is None:
+            raise
+        print(f"error: {refusal}", file=sys.stderr)
         return EXIT_SETTINGS_ERROR
     except (OSError, aiohttp.ClientError) as exc:
         print(f"error: could not reach Discord ({exc.__class__.__name__}): check the network "

@@ -128,3 +128,30 @@ async def test_a_russian_client_gets_russian_commands_from_the_sync_payload() ->
     assert play["name_localizations"]["ru"] == ru.ctx("command", "play") != "play"
     assert play["description_localizations"]["ru"] == ru(play["description"])
     assert "en-US" not in play["name_localizations"]
+
+
+@pytest.mark.parametrize("language", OTHER_LANGUAGES)
+def test_no_message_is_in_a_catalogue_twice(language: str) -> None:
+    """Branches append to the catalogue; two entries for one message would leave one of the
+    two translations silently unused."""
+    seen: set[tuple[str | None, str]] = set()
+    twice: list[str] = []
+    context: str | None = None
+    path = ROOT / "umtali" / "locales" / f"{language}.po"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("msgctxt "):
+            context = line[len("msgctxt "):]
+        elif line.startswith("msgid ") and line != 'msgid ""':
+            # A long id continues on the next lines, each a quoted piece.
+            pieces = [line[len("msgid "):]]
+            j = i + 1
+            while j < len(lines) and lines[j].startswith('"'):
+                pieces.append(lines[j])
+                j += 1
+            key = (context, "".join(pieces))
+            if key in seen:
+                twice.append(key[1])
+            seen.add(key)
+            context = None
+    assert not twice, f"in {language}.po twice: {twice}"

@@ -72,10 +72,12 @@ def custom_ids(message: dict[str, Any] | None) -> list[str]:
 
 
 async def start_session(server: LoopbackDiscord, db_path: Path, challenger: int,
-                        opponent: int, **options: Any) -> SavedMatch:
-    """``/umtali challenge``, Accept, and the table posted: the saved match."""
+                        opponent: int, *, channel_id: int | None = None,
+                        **options: Any) -> SavedMatch:
+    """``/umtali challenge`` (in the first guild's channel unless given), Accept, and the table
+    posted: the saved match."""
     before = read_match(db_path) if db_path.exists() else None
-    answer = await server.slash(challenger, server.channel_id, "umtali challenge",
+    answer = await server.slash(challenger, channel_id or server.channel_id, "umtali challenge",
                                 {"opponent": Member(opponent), **options})
     assert answer.callback_type == 4 and not answer.ephemeral, answer.text()
     accept = next(c for c in custom_ids(answer.response) if c.endswith(":accept"))

@@ -15,7 +15,8 @@ import discord
 import pytest
 import yarl
 
-from bot import Settings, UmtaliBot
+from bot import Settings, UmtaliBot, make_bot
+from scale import ShardPlan
 from tests.loopback.server import LoopbackDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,16 +46,24 @@ async def loopback_server(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Loop
 
 
 @contextlib.asynccontextmanager
-async def bot_in_process(server: LoopbackDiscord, db_path: Path) -> AsyncIterator[UmtaliBot]:
-    """The real ``UmtaliBot`` connected to ``server`` over sockets, closed afterwards."""
-    bot = UmtaliBot(Settings(token="loopback-token", db_path=db_path), timers=False,
-                    computer_pause=0)
-    # discord.py waits this long after the last GUILD_CREATE before "ready" (2 s by default).
+async def bot_in_process(server: LoopbackDiscord, db_path: Path,
+                         shards: ShardPlan | None = None) -> AsyncIterator[UmtaliBot]:
+    """The real ``UmtaliBot`` connected to ``server`` over sockets, closed afterwards; with
+    ``shards``, the sharded bot running them (all connected before this returns)."""
+    bot = make_bot(Settings(token="loopback-token", db_path=db_path, shards=shards),
+                   timers=False, computer_pause=0)
+    # discord.py waits this long after the last GUILD_CREATE before "ready" (2 s by default),
+    # and 5 s before each IDENTIFY after a process's first (Discord's one IDENTIFY in 5 s).
     bot._connection.guild_ready_timeout = 0.05
+    bot.before_identify_hook = _no_wait  # type: ignore[method-assign]
     identified = server.identifies
+    connections = 1
+    if shards is not None:
+        connections = len(shards.ids) if shards.ids is not None else \
+            shards.count or server.recommended_shards
     task = asyncio.create_task(bot.start("loopback-token"))
     try:
-        await server.wait_connected(identified + 1)
+        await server.wait_connected(identified + connections)
         await asyncio.wait_for(bot.wait_until_ready(), 20)
         yield bot
     finally:
@@ -69,25 +78,48 @@ async def bot_in_process(server: LoopbackDiscord, db_path: Path) -> AsyncIterato
         sys.modules.update(modules)
 
 
+async def _no_wait(shard_id: int | None, *, initial: bool = False) -> None:
+    """No pause between a process's IDENTIFYs: the loopback does not limit them."""
+
+
 class BotProcess:
     """``bot.py``'s ``main()`` in a subprocess, through ``tests/loopback/launch.py``."""
 
-    def __init__(self, server: LoopbackDiscord, db_path: Path, workdir: Path) -> None:
+    def __init__(self, server: LoopbackDiscord, db_path: Path, workdir: Path,
+                 env: dict[str, str] | None = None, connections: int = 1) -> None:
         self.server, self.db_path, self.workdir = server, db_path, workdir
+        #: More settings (UMTALI_SHARD_COUNT, ...), and the gateway sessions they open.
+        self.env, self.connections = env or {}, connections
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = workdir / "bot.log"
 
-    async def start(self) -> None:
+    async def start(self, wait: bool = True) -> None:
         env = {**os.environ, "DISCORD_TOKEN": "loopback-token",
                "UMTALI_DB_PATH": str(self.db_path), URL_VAR: f"http://127.0.0.1:{self.server.port}",
                "UMTALI_LOG_LEVEL": "INFO", "PYTHONPATH": str(ROOT)}
-        env.pop("UMTALI_DEV_GUILD_ID", None)
+        for name in ("UMTALI_DEV_GUILD_ID", "UMTALI_SHARD_COUNT", "UMTALI_SHARD_IDS",
+                     "UMTALI_DISCORD_API"):
+            env.pop(name, None)
+        env.update(self.env)
         identified = self.server.identifies
         with self.log.open("ab") as out:
             # The working directory has no .env, so only this environment counts.
             self.proc = subprocess.Popen([sys.executable, str(LAUNCHER)], cwd=self.workdir,
                                          env=env, stdout=out, stderr=subprocess.STDOUT)
-        await self.server.wait_connected(identified + 1, timeout=30)
+        if wait:
+            await self.server.wait_connected(identified + self.connections, timeout=30)
+
+    async def run_to_exit(self, timeout: float = 30) -> int:
+        """Start the bot and wait for it to end by itself: its exit status."""
+        await self.start(wait=False)
+        assert self.proc is not None
+        proc = self.proc
+
+        async def ended() -> int:
+            while (code := proc.poll()) is None:
+                await asyncio.sleep(0.05)
+            return code
+        return await asyncio.wait_for(ended(), timeout)
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs, as when a machine loses power."""

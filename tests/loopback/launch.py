@@ -33,6 +33,12 @@ def _patch(url: str) -> None:
 
     discord.Client.__init__ = init  # type: ignore[method-assign]
 
+    async def no_wait(self: discord.Client, shard_id: int | None, *,
+                      initial: bool = False) -> None:
+        """No 5 s pause before a shard's IDENTIFY: the loopback does not limit them."""
+
+    discord.Client.before_identify_hook = no_wait  # type: ignore[method-assign]
+
 
 def run() -> int:
     url = os.environ.get("UMTALI_LOOPBACK_URL", "")

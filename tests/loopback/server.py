@@ -11,7 +11,6 @@ bot made is never silently absorbed.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import re
 import secrets
@@ -22,11 +21,13 @@ from typing import Any
 
 import discord
 import yarl
-from aiohttp import WSMsgType, web
+from aiohttp import web
 
 from tests.loopback import limits
 from tests.loopback import payloads as p
 from tests.loopback.attachments import Files, attach, dangling, read_body
+from tests.loopback.gateway import Gateway, shard_of
+from tests.loopback.ratelimit import GlobalLimit
 
 API = "/api/v10"
 EPHEMERAL = 64
@@ -51,6 +52,8 @@ class Call:
     status: int = 0
     #: The files uploaded with it: (filename, bytes).
     files: Files = field(default_factory=list)
+    #: Who sent it (discord.py, or a proxy in front of it).
+    user_agent: str = ""
 
 
 @dataclass
@@ -111,7 +114,8 @@ class Interaction:
 
 
 class LoopbackDiscord:
-    """One guild with one text channel, its members, the bot, and their DMs."""
+    """Guilds (one to start with: ``guild_id``) with a text channel each, their members (each
+    member is in every guild), the bot, and their DMs."""
 
     def __init__(self) -> None:
         self.snowflake = p.Snowflakes()
@@ -119,10 +123,15 @@ class LoopbackDiscord:
         self.bot_user = p.user(self.app_id, "Umtali", bot=True)
         self.owner = p.user(self.snowflake(), "owner")
         self.guild_id = self.snowflake()
-        #: The server's preferred locale, and each member's client's (en-US unless set).
+        #: The first guild's preferred locale, and each member's client's (en-US unless set).
         self.guild_locale = "en-US"
         self.locales: dict[int, str] = {}
         self.channel_id = self.snowflake()
+        #: Every guild's name, the first one's included.
+        self.guilds: dict[int, str] = {self.guild_id: "Railway Club"}
+        self.guild_locales: dict[int, str] = {}
+        #: The shard count ``GET /gateway/bot`` recommends.
+        self.recommended_shards = 1
         self.users: dict[int, dict[str, Any]] = {self.app_id: self.bot_user}
         self.members: list[int] = [self.app_id]
         self.channels: dict[int, dict[str, Any]] = {
@@ -141,18 +150,13 @@ class LoopbackDiscord:
         #: Protocol mistakes the bot made (answering an interaction twice, ...).
         self.errors: list[str] = []
         self.faults: list[Fault] = []
+        #: Discord's global rate limit, when a test sets one (tests/loopback/ratelimit.py).
+        self.global_limit: GlobalLimit | None = None
         #: Who waits for a message of a channel to be posted or edited: (check, future).
         self._watchers: dict[int, list[tuple[Callable[[dict[str, Any]], bool],
                                              asyncio.Future[dict[str, Any]]]]] = {}
         self._released = asyncio.Event()
-        self.identifies = 0
-        self.resumes = 0
-        self._session_id = ""
-        self._seq = 0
-        self._events: list[dict[str, Any]] = []
-        self._ws: web.WebSocketResponse | None = None
-        self._live = asyncio.Event()
-        self._send_lock = asyncio.Lock()
+        self.gateway = Gateway(self)
         self._runner: web.AppRunner | None = None
         self.port = 0
         self._routes: list[tuple[str, re.Pattern[str], Handler]] = [
@@ -170,7 +174,7 @@ class LoopbackDiscord:
 
     async def start(self) -> None:
         app = web.Application(client_max_size=32 * 1024 * 1024)
-        app.router.add_get("/gateway", self._gateway)
+        app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_route("*", API + "/{tail:.*}", self._rest)
         self._runner = web.AppRunner(app, handle_signals=False)
         await self._runner.setup()
@@ -182,12 +186,28 @@ class LoopbackDiscord:
 
     async def close(self) -> None:
         self.release()
-        if self._ws is not None:
-            await self._ws.close(code=1001)
+        await self.gateway.close()
         if self._runner is not None:
             await self._runner.cleanup()
 
     # -- the world ------------------------------------------------------------------------
+
+    def add_guild(self, name: str, shard: tuple[int, int] | None = None) -> tuple[int, int]:
+        """A new guild with a text channel, on shard ``(id, count)`` if given: its id and the
+        channel's. Guilds made before the bot connects are in its READY."""
+        guild_id = self.snowflake()
+        if shard is not None:
+            # A snowflake's top bits are its time: a few milliseconds on puts it on the shard.
+            shard_id, count = shard
+            guild_id += ((shard_id - shard_of(guild_id, count)) % count) << 22
+        channel_id = self.snowflake()
+        self.guilds[guild_id] = name
+        self.channels[channel_id] = p.text_channel(channel_id, guild_id, "games")
+        self.log[channel_id] = []
+        return guild_id, channel_id
+
+    def guild_ids(self) -> list[int]:
+        return list(self.guilds)
 
     def add_member(self, name: str) -> int:
         user_id = self.snowflake()
@@ -253,110 +273,48 @@ class LoopbackDiscord:
             if not future.done() and check(message):
                 future.set_result(message)
 
-    # -- the gateway ----------------------------------------------------------------------
+    # -- the gateway (tests/loopback/gateway.py) -----------------------------------------
+
+    @property
+    def identifies(self) -> int:
+        return self.gateway.identifies
+
+    @property
+    def resumes(self) -> int:
+        return self.gateway.resumes
+
+    @property
+    def _seq(self) -> int:
+        """Events dispatched so far (the load bench counts them)."""
+        return self.gateway.dispatched
 
     async def wait_connected(self, identifies: int = 1, timeout: float = 20.0) -> None:
-        """Until the bot has identified ``identifies`` times and its session is live."""
-        async def ready() -> None:
-            while self.identifies < identifies or not self._live.is_set():
-                await asyncio.sleep(0.01)
-        await asyncio.wait_for(ready(), timeout)
+        """Until the bot has identified ``identifies`` times and its sessions are live."""
+        await self.gateway.wait_connected(identifies, timeout)
 
-    async def drop_gateway(self) -> None:
-        """Close the bot's gateway connection as Discord does on a hiccup (4000: reconnect).
-
-        Events dispatched until it resumes are kept and replayed on RESUME.
+    async def drop_gateway(self, shard_id: int | None = None) -> None:
+        """Close the bot's gateway connections (or one shard's) as Discord does on a hiccup
+        (4000: reconnect). Events dispatched until it resumes are kept and replayed on RESUME.
         """
-        ws = self._ws
-        self._live.clear()
-        if ws is not None:
-            await ws.close(code=4000, message=b"loopback: dropped")
+        await self.gateway.drop(shard_id)
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        async with self._send_lock:
-            self._seq += 1
-            frame = {"op": 0, "t": event, "s": self._seq, "d": data}
-            self._events.append(frame)
-            if self._ws is not None and self._live.is_set():
-                await self._send(frame)
+        await self.gateway.dispatch(event, data)
 
-    async def _send(self, frame: dict[str, Any]) -> None:
-        ws = self._ws
-        if ws is None or ws.closed:
-            return
-        # The bot may go away mid-send; RESUME replays the frame.
-        with contextlib.suppress(ConnectionError):
-            await ws.send_str(json.dumps(frame))
-
-    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
-        ws = web.WebSocketResponse()
-        await ws.prepare(request)
-        if self._ws is not None and not self._ws.closed:
-            await self._ws.close(code=4000)
-        self._ws = ws
-        self._live.clear()
-        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}}))
-        try:
-            async for msg in ws:
-                if msg.type is not WSMsgType.TEXT:
-                    break
-                frame = json.loads(msg.data)
-                await self._gateway_op(ws, frame["op"], frame.get("d"))
-        finally:
-            if self._ws is ws:
-                self._ws = None
-                self._live.clear()
-        return ws
-
-    async def _gateway_op(self, ws: web.WebSocketResponse, op: int, d: Any) -> None:
-        if op == 1:
-            await ws.send_str(json.dumps({"op": 11}))
-        elif op == 2:
-            await self._identify()
-        elif op == 6:
-            await self._resume(d)
-        # Presence (3) and the like need no answer.
-
-    async def _identify(self) -> None:
-        async with self._send_lock:
-            # A new session: what was dispatched to an earlier one is gone, as on Discord.
-            self._session_id = secrets.token_hex(8)
-            self._seq = 0
-            self._events = []
-            self.identifies += 1
-            ready = {"v": 10, "user": self.bot_user, "guilds": [
-                {"id": str(self.guild_id), "unavailable": True}],
-                "session_id": self._session_id, "resume_gateway_url": self.gateway_url,
-                "application": {"id": str(self.app_id), "flags": 0}, "shard": [0, 1]}
-            for event, data in (("READY", ready), ("GUILD_CREATE", self._guild())):
-                self._seq += 1
-                frame = {"op": 0, "t": event, "s": self._seq, "d": data}
-                self._events.append(frame)
-                await self._send(frame)
-            self._live.set()
-
-    async def _resume(self, d: dict[str, Any]) -> None:
-        async with self._send_lock:
-            if d.get("session_id") != self._session_id:
-                assert self._ws is not None
-                await self._ws.send_str(json.dumps({"op": 9, "d": False}))
-                return
-            self.resumes += 1
-            seen = int(d.get("seq") or 0)
-            for frame in self._events:
-                if frame["s"] > seen:
-                    await self._send(frame)
-            self._seq += 1
-            await self._send({"op": 0, "t": "RESUMED", "s": self._seq, "d": {}})
-            self._live.set()
-
-    def _guild(self) -> dict[str, Any]:
-        channels = [c for c in self.channels.values() if c["type"] == 0]
-        data = p.guild(self.guild_id, "Railway Club", int(self.owner["id"]), channels,
+    def guild_payload(self, guild_id: int) -> dict[str, Any]:
+        """GUILD_CREATE's data for a guild."""
+        channels = [c for c in self.channels.values()
+                    if c["type"] == 0 and int(c["guild_id"]) == guild_id]
+        data = p.guild(guild_id, self.guilds[guild_id], int(self.owner["id"]), channels,
                        [p.member(self.bot_user)])
-        data["threads"] = self.threads()
-        data["preferred_locale"] = self.guild_locale
+        data["threads"] = [t for t in self.threads() if int(t["guild_id"]) == guild_id]
+        data["preferred_locale"] = self.locale_of(guild_id)
         return data
+
+    def locale_of(self, guild_id: int) -> str:
+        if guild_id == self.guild_id:
+            return self.guild_locale
+        return self.guild_locales.get(guild_id, "en-US")
 
     # -- members acting -------------------------------------------------------------------
 
@@ -364,11 +322,12 @@ class LoopbackDiscord:
         interaction_id = self.snowflake()
         token = f"tok{interaction_id}{secrets.token_hex(4)}"
         channel = self.channels[channel_id]
+        guild_id = int(channel.get("guild_id") or self.guild_id)
         payload: dict[str, Any] = {
             "id": str(interaction_id), "application_id": str(self.app_id), "type": kind,
             "token": token, "version": 1, "channel_id": str(channel_id), "channel": channel,
             "locale": self.locales.get(user_id, "en-US"), "entitlements": [],
-            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "authorizing_integration_owners": {"0": str(guild_id)},
             "attachment_size_limit": 8 * 1024 * 1024,
             "app_permissions": p.ALL_PERMISSIONS,
         }
@@ -376,8 +335,8 @@ class LoopbackDiscord:
             payload["user"] = self.users[user_id]
             payload["context"] = 1
         else:
-            payload["guild_id"] = str(self.guild_id)
-            payload["guild_locale"] = self.guild_locale
+            payload["guild_id"] = str(guild_id)
+            payload["guild_locale"] = self.locale_of(guild_id)
             payload["member"] = p.member(self.users[user_id])
             payload["context"] = 0
         record = Interaction(interaction_id, token, payload)
@@ -447,6 +406,7 @@ class LoopbackDiscord:
         ch, msg = snow.format("channel"), snow.format("message")
         hook = r"/webhooks/(?P<app>[0-9]+)/(?P<token>[^/]+)"
         return [
+            ("GET", "/gateway/bot", self._gateway_bot),
             ("GET", "/users/@me", self._me),
             ("GET", "/users/" + snow.format("user"), self._get_user),
             ("POST", "/users/@me/channels", self._open_dm),
@@ -470,8 +430,16 @@ class LoopbackDiscord:
     async def _rest(self, request: web.Request) -> web.Response:
         path = "/" + request.match_info["tail"]
         body, files = await read_body(request)
-        call = Call(request.method, path, dict(request.query), body, files=files)
+        call = Call(request.method, path, dict(request.query), body, files=files,
+                    user_agent=request.headers.get("User-Agent", ""))
         self.calls.append(call)
+        if self.global_limit is not None and (
+                wait := self.global_limit.retry_after(path)) is not None:
+            call.status = 429
+            return _json({"message": "You are being rate limited.", "retry_after": wait,
+                          "global": True}, 429, {"Retry-After": f"{wait:.3f}",
+                                                 "X-RateLimit-Global": "true",
+                                                 "X-RateLimit-Scope": "global"})
         for fault in self.faults:
             if fault.hits < fault.times and fault.method == request.method \
                     and fault.pattern.search(path):
@@ -503,6 +471,11 @@ class LoopbackDiscord:
         self.unknown.append(f"{request.method} {path}")
         call.status = 404
         return _json({"message": "404: Not Found (loopback: unknown route)", "code": 0}, 404)
+
+    async def _gateway_bot(self, call: Call) -> web.Response:
+        return _json({"url": self.gateway_url, "shards": self.recommended_shards,
+                      "session_start_limit": {"total": 1000, "remaining": 999,
+                                              "reset_after": 14400000, "max_concurrency": 1}})
 
     async def _me(self, call: Call) -> web.Response:
         return _json(self.bot_user)

@@ -78,7 +78,7 @@ def reason(view: PlayerView, move: Move, model: OpponentModel | None = None) -> 
         if o.top >= 0 and not usable_now(o.top, o):
             return Text.of("draw from the stock: {card} on the pile cannot be melded now",
                            card=_cards(1 << o.top))
-        return Text.of("draw from the stock")
+        return Text.of("draw from the stock: the discard pile offers nothing better")
     if move.kind in (MoveKind.MELD, MoveKind.EXTEND):
         return _meld_reason(o, move)
     return _discard_reason(o, view, move)
