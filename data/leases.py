@@ -123,6 +123,12 @@ class Leases:
         row = await self.db.fetchone("SELECT owner FROM matches WHERE id = ?", (match_id,))
         return None if row is None else str(row["owner"])
 
+    async def progress(self, match_id: int) -> tuple[int, bool] | None:
+        """The match's version and whether it is over, as saved."""
+        row = await self.db.fetchone("SELECT version, status FROM matches WHERE id = ?",
+                                     (match_id,))
+        return None if row is None else (int(row["version"]), row["status"] != "active")
+
     async def in_channel(self, channel_id: int) -> int | None:
         """The match in play in ``channel_id``, if any."""
         row = await self.db.fetchone(

@@ -208,11 +208,22 @@ class MatchService:
         if seat is None:
             return Outcome(live, Text.of("This is not your match."))
         async with live.lock:
-            outcome = self._refusal(live, seat, version) or await self._apply(live, seat, move)
+            refused = self._refusal(live, seat, version)
+            if refused is not None and await self._behind(live):
+                # Refused on a copy another process has moved on since: judged on the match
+                # as it is.
+                await self._reload(live)
+                refused = self._refusal(live, seat, version)
+            outcome = refused or await self._apply(live, seat, move)
             if outcome.moved_on:
                 outcome = (self._refusal(live, seat, version)
                            or await self._apply(live, seat, move))
             return outcome
+
+    async def _behind(self, live: LiveMatch) -> bool:
+        """The database has moved ``live`` on (a move or an end saved by another process)."""
+        saved = await self.owners.leases.progress(live.id)
+        return saved is not None and saved != (live.version, live.over)
 
     def _refusal(self, live: LiveMatch, seat: int, version: int | None) -> Outcome | None:
         if live.over:
