@@ -70,13 +70,15 @@ class Leases:
                     limit: int = 1000) -> list[Claimed]:
         """Take the matches whose lease ran out (and, ``mine_too``, those this process's name
         already holds: a restart takes back its own at once), leased until ``until``."""
+        mine = " OR owner = ?" if mine_too else ""
+        params: tuple[object, ...] = (now, self.owner) + ((self.owner,) if mine_too else ())
+        sql = (f"SELECT id, owner, lease_until FROM matches WHERE {LIVE} AND "
+               f"((lease_until < ? AND owner != ?){mine}) ORDER BY id LIMIT {int(limit)}")
+        # Asked every second: a read first, so that a tick with nothing to claim writes nothing.
+        if not await self.db.fetchone(sql, params):
+            return []
         async with self.db.transaction() as c:
-            mine = " OR owner = ?" if mine_too else ""
-            params: tuple[object, ...] = (now, self.owner) + ((self.owner,) if mine_too else ())
-            rows = await c.fetchall(_claimable(self.db, (
-                f"SELECT id, owner, lease_until FROM matches WHERE {LIVE} AND "
-                f"((lease_until < ? AND owner != ?){mine}) ORDER BY id LIMIT {int(limit)}")),
-                params)
+            rows = await c.fetchall(_claimable(self.db, sql), params)
             claimed = []
             for row in rows:
                 # Compare and set: claimed only if nobody claimed it since it was read.

@@ -74,18 +74,17 @@ class Owners:
         return stopped
 
     async def tick(self, now: float) -> None:
-        """Every few seconds: renew the leases, drop the matches another process took, and
-        claim those whose process stopped."""
+        """Each timer tick: claim the matches whose process stopped; every few seconds, renew
+        the leases and drop the matches another process took."""
         last = self._renewed_at
-        if last is not None and last <= now < last + RENEW_EVERY:
-            return
-        self._renewed_at = now
-        held = dict(self.svc.matches)
-        for match_id in await self.leases.renew(now + LEASE, held):
-            live = held[match_id]
-            if self.svc.matches.get(match_id) is live:
-                log.info("match %d: now held by another process", match_id)
-                self.drop(live)
+        if last is None or not last <= now < last + RENEW_EVERY:
+            self._renewed_at = now
+            held = dict(self.svc.matches)
+            for match_id in await self.leases.renew(self.until(), held):
+                live = held[match_id]
+                if self.svc.matches.get(match_id) is live:
+                    log.info("match %d: now held by another process", match_id)
+                    self.drop(live)
         await self.claim()
 
     async def release(self) -> None:
