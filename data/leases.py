@@ -67,12 +67,14 @@ class Leases:
         self.owner = owner
 
     async def claim(self, now: float, until: float, *, mine_too: bool = False,
-                    limit: int = 1000) -> list[Claimed]:
+                    limit: int = 1000, after: int = 0) -> list[Claimed]:
         """Take the matches whose lease ran out (and, ``mine_too``, those this process's name
-        already holds: a restart takes back its own at once), leased until ``until``."""
+        already holds: a restart takes back its own at once), leased until ``until``: the
+        first ``limit`` of them with an id above ``after``."""
         mine = " OR owner = ?" if mine_too else ""
-        params: tuple[object, ...] = (now, self.owner) + ((self.owner,) if mine_too else ())
-        sql = (f"SELECT id, owner, lease_until FROM matches WHERE {LIVE} AND "
+        params: tuple[object, ...] = (after, now, self.owner) + (
+            (self.owner,) if mine_too else ())
+        sql = (f"SELECT id, owner, lease_until FROM matches WHERE {LIVE} AND id > ? AND "
                f"((lease_until < ? AND owner != ?){mine}) ORDER BY id LIMIT {int(limit)}")
         # Asked every second: a read first, so that a tick with nothing to claim writes nothing.
         if not await self.db.fetchone(sql, params):

@@ -94,3 +94,16 @@ async def test_clearing_posted_announcements_keeps_a_new_one_and_is_done_once(
     assert await b.posted(match_id, ["first", "second"], 0) == ["third"]
     box = await b.outbox(match_id)
     assert box is not None and box.unsent == ["third"] and box.announced == 2
+
+
+async def test_a_restart_takes_back_its_own_page_by_page(stores: tuple[Store, Store]) -> None:
+    one, _ = stores
+    ids = [await _match(one, n, "a", 500.0) for n in range(5)]
+    a = Leases(one.db, "a")
+    pages: list[list[int]] = []
+    after = 0
+    while page := [c.match_id for c in await a.claim(100.0, 115.0, mine_too=True, limit=2,
+                                                      after=after)]:
+        pages.append(page)
+        after = page[-1]
+    assert pages == [ids[0:2], ids[2:4], ids[4:]]

@@ -299,7 +299,8 @@ async def test_a_killed_process_practice_match_plays_on_with_the_computer_elsewh
 
 
 async def test_a_restarted_process_takes_back_its_own_matches_at_once(
-        world: World, db_path: Path, other: MatchService) -> None:
+        world: World, db_path: Path, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("cogs.umtali.owners.CLAIMS", 1)  # claimed page by page
     live = await start_match(world)
     main = main_of(world)
     await kill(main)

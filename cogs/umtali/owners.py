@@ -30,6 +30,8 @@ log = logging.getLogger(__name__)
 LEASE = 15.0
 #: Seconds between renewals (a third of the lease: two renewals may fail before it lapses).
 RENEW_EVERY = 5.0
+#: Matches claimed per transaction.
+CLAIMS = 500
 
 
 class Owners:
@@ -48,7 +50,14 @@ class Owners:
         """Take the matches nobody holds any more (at start, this process's own too), and
         bring them into play here; those in play."""
         now = self.svc.clock()
-        claimed = await self.leases.claim(now, now + LEASE, mine_too=start)
+        claimed: list[Claimed] = []
+        while True:
+            # In batches (a restart may bring back thousands), each batch its own transaction.
+            batch = await self.leases.claim(now, now + LEASE, mine_too=start, limit=CLAIMS,
+                                            after=claimed[-1].match_id if claimed else 0)
+            claimed += batch
+            if len(batch) < CLAIMS:
+                break
         lives: list[LiveMatch] = []
         for c in claimed:
             row = await self.svc.store.match(c.match_id)
