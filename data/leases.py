@@ -133,6 +133,13 @@ class Leases:
                                      (match_id,))
         return None if row is None else (int(row["version"]), row["status"] != "active")
 
+    async def of_member(self, user_id: int) -> list[int]:
+        """The matches the member is playing, on every server."""
+        rows = await self.db.fetchall(
+            "SELECT match_id FROM active_players WHERE user_id = ? ORDER BY match_id",
+            (user_id,))
+        return [int(r["match_id"]) for r in rows]
+
     async def in_channel(self, channel_id: int) -> int | None:
         """The match in play in ``channel_id``, if any."""
         row = await self.db.fetchone(

@@ -328,3 +328,17 @@ def test_a_process_is_named_by_its_setting_else_its_shards_else_main() -> None:
         process_name({"UMTALI_PROCESS": "two words"})
     assert load_settings({"DISCORD_TOKEN": "x", "UMTALI_PROCESS": "p2"}).process == "p2"
     assert load_settings({"DISCORD_TOKEN": "x"}).process == "main"
+
+
+async def test_a_display_choice_made_through_another_process_redraws_the_hand_at_once(
+        world: World, db_path: Path, other: MatchService) -> None:
+    live = await start_match(world)
+    seat = live.seat_of(world.alice.id)
+    assert seat is not None
+    dm = world.alice.user.dm_channel.last_message
+    assert dm.attachments, "the hand is a picture"
+    with via(world, other):
+        answer = await world.alice.slash(world.channel, "umtali display", pictures=False)
+        assert answer.ephemeral
+        await settle(world, main_of(world), other)
+    assert not world.alice.user.dm_channel.last_message.attachments
