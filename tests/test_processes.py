@@ -367,3 +367,45 @@ async def test_the_table_is_posted_again_through_another_process(
     await greedy_via(world, other, live.id)
     await settle(world, main_of(world), other)
     assert other.matches[live.id].table_message_id == r.response.id
+
+
+async def test_the_time_up_question_answered_through_another_process(
+        world: World, db_path: Path, other: MatchService) -> None:
+    from tests.discord_helpers import custom_ids, thread_of
+
+    main = main_of(world)
+    live = await start_match(world, time_control="correspondence")
+    absent = live.session.to_act
+    assert live.deadline is not None
+    await asyncio.gather(main.check_timers(now=live.deadline + 1),
+                         other.check_timers(now=live.deadline + 1))
+    await settle(world, main, other)
+    thread = thread_of(world, live)
+
+    def questions() -> list[Any]:
+        return [m for m in thread.history() if "time for this turn is up" in (m.content or "")]
+
+    [question] = questions()
+    waiting = player(world, 1 - absent)
+    # "Keep waiting" reaches the other process: it gives the time, and holds the match.
+    with via(world, other):
+        kept = await waiting.click(question, custom_id=next(
+            c for c in custom_ids(question) if c.endswith(":wait")))
+        assert kept.acknowledged and not kept.ephemeral
+        await settle(world, main, other)
+    assert row(db_path, live.id)["owner"] == "p2"
+    deadline = row(db_path, live.id)["deadline"]
+    assert deadline is not None
+    # That time runs out too: asked once more, by the holder alone.
+    for svc in (main, other, main):
+        await svc.check_timers(now=deadline + 1)
+        await settle(world, main, other)
+    assert len(questions()) == 2
+    again = questions()[-1]
+    # The claim reaches the first process: the session ends there, its result counted once.
+    claimed = await waiting.click(again, custom_id=next(
+        c for c in custom_ids(again) if c.endswith(":claim")))
+    assert claimed.acknowledged and not claimed.ephemeral
+    await settle(world, main, other)
+    assert row(db_path, live.id)["status"] == "finished"
+    assert [(r["match_id"], r["how"]) for r in results(db_path)] == [(live.id, "timed out")]
