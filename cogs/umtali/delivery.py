@@ -218,7 +218,7 @@ class Delivery:
     async def _announce(self, live: LiveMatch) -> None:
         channel = self.client.get_partial_messageable(live.channel_id)
         while live.unsent and not live.channel_lost:
-            found = await self.service.to_announce(live)
+            found = await self.service.owners.to_announce(live)
             if found is None or not found[0]:
                 return
             unsent, announced = found
@@ -226,7 +226,7 @@ class Delivery:
             text, count = merged(unsent)
             await channel.send(text, allowed_mentions=_turn_mention(text),
                                nonce=nonce(live.id, announced, text))
-            await self.service.posted(live, unsent[:count], announced)
+            await self.service.owners.posted(live, unsent[:count], announced)
 
     async def _table(self, live: LiveMatch) -> None:
         if live.channel_lost or live.table_message_id is None:

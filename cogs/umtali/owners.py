@@ -126,6 +126,27 @@ class Owners:
         await self.leases.take(live.id, self.until())
         self.adopt(live)
 
+    # -- announcements --------------------------------------------------------------------
+
+    async def to_announce(self, live: LiveMatch) -> tuple[list[str], int] | None:
+        """The match's unsent announcements as the database has them, and how many were posted
+        before them; None if another process holds the match now (it posts them)."""
+        async with live.lock:
+            box = await self.leases.outbox(live.id)
+            if box is None or box.owner != self.name:
+                self.drop(live)
+                return None
+            live.unsent = box.unsent
+            return box.unsent, box.announced
+
+    async def posted(self, live: LiveMatch, texts: list[str], announced: int) -> None:
+        """``texts``, the first unsent announcements, are posted: forget them, in memory and
+        in the database (unless another process posted them first). Under the lock: a move
+        being saved holds the list it is saving, and a write of ours in between would drop its
+        announcement from the database."""
+        async with live.lock:
+            live.unsent = await self.leases.posted(live.id, texts, announced)
+
     # -- finding a match ------------------------------------------------------------------
 
     async def lookup(self, match_id: int) -> LiveMatch | None:

@@ -440,25 +440,6 @@ class MatchService:
             live.channel_lost = False
         return old
 
-    async def to_announce(self, live: LiveMatch) -> tuple[list[str], int] | None:
-        """The match's unsent announcements as the database has them, and how many were posted
-        before them; None if another process holds the match now (it posts them)."""
-        async with live.lock:
-            box = await self.owners.leases.outbox(live.id)
-            if box is None or box.owner != self.owners.name:
-                self.owners.drop(live)
-                return None
-            live.unsent = box.unsent
-            return box.unsent, box.announced
-
-    async def posted(self, live: LiveMatch, texts: list[str], announced: int) -> None:
-        """``texts``, the first unsent announcements, are posted: forget them, in memory and
-        in the database (unless another process posted them first). Under the lock: a move
-        being saved holds the list it is saving, and a write of ours in between would drop its
-        announcement from the database."""
-        async with live.lock:
-            live.unsent = await self.owners.leases.posted(live.id, texts, announced)
-
     def forget(self, live: LiveMatch) -> None:
         """Free everything kept for a finished match (or one another process holds now)."""
         if self.matches.get(live.id) is not live:
