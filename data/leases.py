@@ -183,9 +183,12 @@ class Leases:
         from the unsent ones, unless another process posted them already. Compare and set on
         the count, so a move saving a new announcement meanwhile keeps it. The unsent
         announcements left."""
+        async def job(c: Tx) -> list[str] | None:
+            return await _clear(c, match_id, texts, announced)
+
         for _ in range(5):
-            async with self.db.transaction() as c:
-                left = await _clear(c, match_id, texts, announced)
+            # Batched: many matches posting at once share one commit, as their moves do.
+            left = await self.db.batched(job)
             if left is not None:
                 return left
         raise RuntimeError(f"match {match_id}: its announcements kept changing")
