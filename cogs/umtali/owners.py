@@ -72,14 +72,17 @@ class Owners:
         return lives
 
     async def _stopped_at(self, claimed: list[Claimed], now: float) -> dict[int, float]:
-        """When each claimed match's process was last known alive."""
-        seen: dict[str, float] = {}
+        """When each claimed match's process was last known alive: its last heartbeat, or its
+        last renewal of the lease if later (unknown: now, no time given back)."""
+        alive: dict[str, float | None] = {}
         stopped = {}
         for c in claimed:
-            if c.previous not in seen:
+            if c.previous not in alive:
                 saved = await self.svc.store.get_meta(alive_key(c.previous))
-                seen[c.previous] = min(float(saved), now) if saved else now
-            stopped[c.match_id] = seen[c.previous]
+                alive[c.previous] = float(saved) if saved else None
+            renewed = c.lease_until - LEASE if c.lease_until > 0 else None
+            known = [t for t in (alive[c.previous], renewed) if t is not None]
+            stopped[c.match_id] = min(max(known), now) if known else now
         return stopped
 
     async def tick(self, now: float) -> None:
