@@ -442,9 +442,10 @@ class MatchService:
 
     def forget(self, live: LiveMatch) -> None:
         """Free everything kept for a finished match (or one another process holds now)."""
-        if self.matches.get(live.id) is not live:
-            return
-        del self.matches[live.id]
+        held = self.matches.get(live.id)
+        if held is not None and held is not live:
+            return  # a newer copy is held here: what is kept is its
+        self.matches.pop(live.id, None)
         self.delivery.forget(live.id)
         self.computers.forget(live.id)
 
