@@ -11,6 +11,7 @@ import asyncio
 import gc
 import logging
 import os
+import re
 import signal
 import sys
 import time
@@ -24,6 +25,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.umtali.clock import MAIN
 from cogs.umtali.errors import answer_error
 from cogs.umtali.final_card import FINAL_ITEMS
 from cogs.umtali.mentions import NO_MENTIONS
@@ -86,6 +88,9 @@ class Settings:
     def database(self) -> str | Path:
         """Where the store is: the PostgreSQL URL, or else the SQLite file."""
         return self.database_url or self.db_path
+    #: This process's name among those sharing the database (docs/processes.md): stable
+    #: across restarts, so that a restarted process takes back its own matches at once.
+    process: str = MAIN
 
 
 def _get(environ: Mapping[str, str], name: str) -> str:
@@ -97,7 +102,8 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
     """Read the settings from ``environ``; empty values count as unset.
 
     Raises SettingsError for a missing DISCORD_TOKEN, an invalid UMTALI_DEV_GUILD_ID,
-    UMTALI_THINKING_WORKERS or UMTALI_DATABASE_URL, or an unknown UMTALI_LOG_LEVEL.
+    UMTALI_THINKING_WORKERS, UMTALI_DATABASE_URL or UMTALI_PROCESS, or an unknown
+    UMTALI_LOG_LEVEL.
     """
     token = _get(environ, "DISCORD_TOKEN")
     if not token:
@@ -147,7 +153,23 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
 
     return Settings(token=token, db_path=db_path, dev_guild_id=dev_guild_id, log_level=log_level,
                     thinking_workers=thinking_workers, database_url=url, shards=shards,
-                    discord_api=discord_api)
+                    discord_api=discord_api,
+                    process=process_name(environ, (shards.ids or ()) if shards else ()))
+
+
+def process_name(environ: Mapping[str, str], shard_ids: tuple[int, ...] = ()) -> str:
+    """UMTALI_PROCESS if given; else named after the shards it runs (``shards-0-1``); else
+    ``main``. Raises SettingsError for a name that is not 1-64 letters, digits, ``.``,
+    ``_`` or ``-``."""
+    name = _get(environ, "UMTALI_PROCESS")
+    if name and not re.fullmatch(r"[A-Za-z0-9._-]{1,64}", name):
+        raise SettingsError(f"UMTALI_PROCESS must be 1 to 64 letters, digits, '.', '_' or '-' "
+                            f"(a name for this process, the same at every start), not {name!r}.")
+    if name:
+        return name
+    if shard_ids:
+        return "shards-" + "-".join(str(i) for i in sorted(shard_ids))
+    return MAIN
 
 
 class UmtaliTree(app_commands.CommandTree[commands.Bot]):
@@ -191,7 +213,8 @@ class UmtaliBot(commands.Bot):
         store = self.store
         self.matches = MatchService(self, store, clock=self.clock,
                                     computer_pause=self.computer_pause,
-                                    thinking_workers=self.settings.thinking_workers)
+                                    thinking_workers=self.settings.thinking_workers,
+                                    owner=self.settings.process)
         restored = await self.matches.load_active()
         self.add_dynamic_items(*DYNAMIC_ITEMS, *FINAL_ITEMS, RematchButton)
         await self.tree.set_translator(UmtaliTranslator())

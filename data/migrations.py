@@ -275,6 +275,17 @@ MIGRATIONS: Final[tuple[tuple[str | Variant, ...], ...]] = (
         ) WITHOUT ROWID""",
         """CREATE INDEX season_board ON season_ratings (guild_id, season, ordinal DESC, user_id)""",
     ),
+    # 9: several processes. Each match is held by one process at a time (``owner``, its name,
+    # '' for none) until ``lease_until`` (epoch seconds), renewed while it lives; a match whose
+    # lease ran out is taken over by another process. ``announced`` counts the announcements
+    # posted so far: clearing the posted ones is a compare-and-set on it, and it keys the
+    # message nonce that lets Discord drop a repeat (docs/processes.md).
+    (
+        """ALTER TABLE matches ADD COLUMN owner TEXT NOT NULL DEFAULT ''""",
+        """ALTER TABLE matches ADD COLUMN lease_until REAL NOT NULL DEFAULT 0""",
+        """ALTER TABLE matches ADD COLUMN announced INTEGER NOT NULL DEFAULT 0""",
+        """CREATE INDEX matches_owner ON matches (owner, lease_until)""",
+    ),
 )
 
 

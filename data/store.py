@@ -51,6 +51,15 @@ def _match(row: Row) -> MatchRow:
     )
 
 
+def _held(owner: str) -> str:
+    """The assignments that make ``owner`` the match's holder, if one is given."""
+    return ", owner = ?, lease_until = ?" if owner else ""
+
+
+def _holder(owner: str, lease_until: float) -> tuple[object, ...]:
+    return (owner, lease_until) if owner else ()
+
+
 def _prefs(row: Row) -> MemberPrefs:
     return MemberPrefs(row["user_id"], row["hand_order"], bool(row["pictures"]),
                        bool(row["four_colour"]), row["language"])
@@ -179,7 +188,8 @@ class Store(ChallengeQueries):
         variant: str, turn_timer: int, state: str, deadline: float | None,
         challenge_id: int | None = None, computer: tuple[int, str] | None = None,
         now: float | None = None, salt: str = "", commitment: str = "",
-        time_control: str = "", reserve: float = 0.0,
+        time_control: str = "", reserve: float = 0.0, owner: str = "",
+        lease_until: float = 0.0,
     ) -> int:
         """Start a match; raises AlreadyPlaying if either member is in one on this server.
 
@@ -208,12 +218,12 @@ class Store(ChallengeQueries):
                 "INSERT INTO matches (guild_id, channel_id, player0_id, player1_id, "
                 "player0_name, player1_name, variant, turn_timer, deadline, state, created_at, "
                 "computer_seat, computer_level, salt, commitment, time_control, reserve0, "
-                "reserve1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                "RETURNING id",
+                "reserve1, owner, lease_until) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (guild_id, channel_id, players[0][0], players[1][0], players[0][1],
                  players[1][1], variant, turn_timer, deadline, state, now,
                  computer[0] if computer else None, computer[1] if computer else None,
-                 salt, commitment, time_control, reserve, reserve),
+                 salt, commitment, time_control, reserve, reserve, owner, lease_until),
             )
             assert inserted is not None
             match_id = int(inserted["id"])
@@ -325,12 +335,14 @@ class Store(ChallengeQueries):
         self, *, match_id: int, version: int, seat: int, move: str, state: str,
         deadline: float | None, pending: str = "", unsent: str = "[]",
         finish: Finish | None = None, now: float | None = None, reserve: float | None = None,
+        owner: str = "", lease_until: float = 0.0,
     ) -> None:
         """Save a move and the state after it, in one transaction.
 
         ``version`` is the number of moves before this one; if the saved match has moved on
         (another process or a racing click), nothing is written and StaleState is raised.
         ``reserve``: what is left of the seat's reserve (time bank) after its turn, if spent.
+        ``owner``: the process saving it, which holds the match from now on (``data.leases``).
         """
         now = time.time() if now is None else now
         assert seat in (0, 1)
@@ -340,9 +352,10 @@ class Store(ChallengeQueries):
                 "UPDATE matches SET state = ?, version = version + 1, deadline = ?, "
                 "warned = CASE WHEN deadline IS NOT DISTINCT FROM ? THEN warned ELSE 0 END, "
                 "pending = ?, "
-                f"unsent = ?, reserve{seat} = COALESCE(?, reserve{seat}) "
+                f"unsent = ?, reserve{seat} = COALESCE(?, reserve{seat}){_held(owner)} "
                 "WHERE id = ? AND version = ? AND status = 'active'",
-                (state, deadline, deadline, pending, unsent, reserve, match_id, version),
+                (state, deadline, deadline, pending, unsent, reserve,
+                 *_holder(owner, lease_until), match_id, version),
             )
             if cur.rowcount != 1:
                 raise StaleState(f"match {match_id} is not at move {version}")
@@ -356,14 +369,18 @@ class Store(ChallengeQueries):
         await self.db.batched(job)
 
     async def finish_match(self, *, match_id: int, version: int, state: str, finish: Finish,
-                           unsent: str = "[]", now: float | None = None) -> None:
-        """End a match without a move (resigned, timed out), once."""
+                           unsent: str = "[]", now: float | None = None, owner: str = "",
+                           lease_until: float = 0.0, only_held: bool = False) -> None:
+        """End a match without a move (resigned, timed out), once. ``owner`` holds it from
+        now on; ``only_held``: only if it holds it already (a timer's forfeit)."""
         now = time.time() if now is None else now
+        held = " AND owner = ?" if only_held else ""
         async with self.db.transaction() as c:
             cur = await c.execute(
-                "UPDATE matches SET state = ?, unsent = ? "
-                "WHERE id = ? AND version = ? AND status = 'active'",
-                (state, unsent, match_id, version),
+                f"UPDATE matches SET state = ?, unsent = ?{_held(owner)} "
+                f"WHERE id = ? AND version = ? AND status = 'active'{held}",
+                (state, unsent, *_holder(owner, lease_until), match_id, version,
+                 *((owner,) if only_held else ())),
             )
             if cur.rowcount != 1:
                 raise StaleState(f"match {match_id} is not at move {version}")

@@ -37,12 +37,13 @@ async def _ephemeral(interaction: discord.Interaction, text: str) -> None:
         await interaction.response.send_message(text, ephemeral=True)
 
 
-def _live(interaction: discord.Interaction, match_id: int) -> LiveMatch | None:
-    return service(interaction.client).matches.get(match_id)
+async def _live(interaction: discord.Interaction, match_id: int) -> LiveMatch | None:
+    # Wherever the match is held: the click may reach any process.
+    return await service(interaction.client).lookup(match_id)
 
 
 async def show_hand(interaction: discord.Interaction, match_id: int, note: str = "") -> None:
-    live = _live(interaction, match_id)
+    live = await _live(interaction, match_id)
     tr = tr_of(interaction)
     if live is None or live.over:
         await _ephemeral(interaction, tr("This match is over."))
@@ -76,7 +77,7 @@ async def play_move(interaction: discord.Interaction, match_id: int, move: Move,
                     version: int | None = None) -> None:
     """Apply ``move`` for the user; answer on the panel it came from (``version`` given) or on
     the seat's one ephemeral panel, and bring the seat's other panels up to date."""
-    live = _live(interaction, match_id)
+    live = await _live(interaction, match_id)
     tr = tr_of(interaction)
     if live is None:
         await _ephemeral(interaction, tr("This match is over."))
@@ -124,7 +125,7 @@ async def _answer_on_panel(interaction: discord.Interaction, live: LiveMatch, se
 async def _player_of(interaction: discord.Interaction, match_id: int,
                      not_yours: str) -> tuple[LiveMatch, int] | None:
     """The match, still in play, and the user's seat in it; else None, and the user told."""
-    live = _live(interaction, match_id)
+    live = await _live(interaction, match_id)
     seat = None if live is None else live.seat_of(interaction.user.id)
     if live is None or live.over:
         tr = tr_of(interaction)

@@ -3,6 +3,8 @@ the turns that were running while the bot was offline (nobody could play then).
 
 The bot notes in the database when it was last alive (every few seconds, and when it stops),
 so that after a restart each running turn gets back the time it had left, and at least a minute.
+With several processes each notes its own, and a match taken over from a stopped process gets
+back the time since that process was last alive (``cogs.umtali.owners``).
 """
 
 from __future__ import annotations
@@ -33,6 +35,14 @@ GRACE = 60.0
 NOTICE_AFTER = 30.0
 #: The meta key holding when the bot was last alive.
 ALIVE_AT = "alive_at"
+#: The name of a process that was not given one: a bot alone holds every match under it.
+MAIN = "main"
+
+
+def alive_key(owner: str) -> str:
+    """The meta key holding when the process ``owner`` was last alive (the one process's
+    key is the key from before there were several; '' is a match no process ever held)."""
+    return ALIVE_AT if owner in ("", MAIN) else f"{ALIVE_AT}:{owner}"
 
 
 def warn_before(live: LiveMatch) -> float:
@@ -43,7 +53,13 @@ def warn_before(live: LiveMatch) -> float:
 
 async def check_timers(svc: MatchService, now: float) -> None:
     """Warn a player whose turn is nearly over; forfeit one whose time ran out. Each match is
-    judged under its own lock; a failure (say, a save) is tried again at the next check."""
+    judged under its own lock; a failure (say, a save) is tried again at the next check. Only
+    the matches this process holds are judged (first renewing its leases, every few seconds)."""
+    try:
+        await svc.owners.tick(now)
+    except Exception as e:
+        log.warning("the leases could not be renewed (%s: %s); trying again",
+                    e.__class__.__name__, e)
     for live in list(svc.matches.values()):
         if live.over:
             continue
@@ -66,7 +82,7 @@ async def check_timers(svc: MatchService, now: float) -> None:
 
 
 async def heartbeat(svc: MatchService) -> None:
-    await svc.store.set_meta(ALIVE_AT, repr(svc.clock()))
+    await svc.store.set_meta(alive_key(svc.owners.name), repr(svc.clock()))
 
 
 def _offline(seconds: float, name: str, when: str, tr: Tr) -> str:
@@ -92,16 +108,17 @@ def _offline(seconds: float, name: str, when: str, tr: Tr) -> str:
         "which now ends {when}.", round(seconds / 3600), name=name, when=when)
 
 
-async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch]) -> None:
-    """Give each running turn back the time it had when the bot stopped (at least GRACE), with
-    its warning to come, and say so in the match's channel after a real outage."""
+async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
+                                stopped: dict[int, float]) -> None:
+    """Give each running turn back the time it had when its process stopped (``stopped``, by
+    match id; at least GRACE), with its warning to come, and say so in the match's channel
+    after a real outage."""
     now = svc.clock()
-    saved = await svc.store.get_meta(ALIVE_AT)
-    stopped_at = min(float(saved), now) if saved else now
-    offline = now - stopped_at
     for live in lives:
         if live.over or live.deadline is None:
             continue
+        stopped_at = min(stopped.get(live.id, now), now)
+        offline = now - stopped_at
         left = max(0.0, live.deadline - stopped_at)
         deadline = now + max(left, min(GRACE, float(live.turn_timer)))
         notice = offline >= NOTICE_AFTER

@@ -7,12 +7,20 @@ connection) is tried again a little later. A channel that refuses the bot for go
 locked, permission removed) is marked lost: the match goes on in the players' DMs, each panel
 carrying the table and the last turn, and the service abandons a match whose players can no
 longer be told anything.
+
+Only the process holding a match posts its announcements (``cogs.umtali.owners``): it reads
+them from the database before posting, and clears the posted ones by compare and set. Each
+message carries a nonce made of the match, the count posted before it and its text, which
+Discord enforces: the same announcement posted again within minutes (a process killed between
+posting and clearing, its successor posting it again) gives back the first message instead of
+a second one.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import re
 from typing import TYPE_CHECKING
@@ -136,6 +144,8 @@ class Delivery:
 
     async def _run(self, live: LiveMatch) -> None:
         while True:
+            if self._workers.get(live.id) is not asyncio.current_task():
+                return  # forgotten (another process holds the match now): not ours to send
             batch = self._queues.pop(live.id, None)
             if batch is None or batch.empty:
                 self._idle[live.id].set()
@@ -208,10 +218,15 @@ class Delivery:
     async def _announce(self, live: LiveMatch) -> None:
         channel = self.client.get_partial_messageable(live.channel_id)
         while live.unsent and not live.channel_lost:
+            found = await self.service.owners.to_announce(live)
+            if found is None or not found[0]:
+                return
+            unsent, announced = found
             # Turns that piled up (Discord slow, or a restart) go out as one message.
-            text, count = merged(live.unsent)
-            await channel.send(text, allowed_mentions=_turn_mention(text))
-            await self.service.posted(live, count)
+            text, count = merged(unsent)
+            await channel.send(text, allowed_mentions=_turn_mention(text),
+                               nonce=nonce(live.id, announced, text))
+            await self.service.owners.posted(live, unsent[:count], announced)
 
     async def _table(self, live: LiveMatch) -> None:
         if live.channel_lost or live.table_message_id is None:
@@ -357,6 +372,13 @@ def merged(texts: list[str], limit: int = 2000) -> tuple[str, int]:
 def _time_left(tr: Tr, left: int) -> str:
     return tr.plural("{count} second left for your turn, or you forfeit the session.",
                      "{count} seconds left for your turn, or you forfeit the session.", left)
+
+
+def nonce(match_id: int, announced: int, text: str) -> str:
+    """The nonce of an announcement: the same for the same text at the same point of the
+    same match, whichever process posts it (at most 25 characters, as Discord wants)."""
+    digest = hashlib.sha256(f"{match_id}:{announced}:{text}".encode()).digest()
+    return str(int.from_bytes(digest[:8], "big"))
 
 
 def dumps(data: object) -> str:

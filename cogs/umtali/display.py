@@ -33,10 +33,11 @@ async def set_display(interaction: discord.Interaction, pictures: bool | None,
               now.four_colour if four_colour is None else four_colour)
     if chosen != (now.pictures, now.four_colour):
         await svc.prefs.set_look(me, pictures=chosen[0], four_colour=chosen[1])
-        # The hand on show changes at once, not at the next turn.
-        for live in svc.matches.values():
-            seat = live.seat_of(me)
-            if seat is not None and not live.over:
+        # The hand on show changes at once, not at the next turn (wherever the match is held).
+        for match_id in await svc.owners.leases.of_member(me):
+            live = await svc.lookup(match_id)
+            seat = None if live is None else live.seat_of(me)
+            if live is not None and seat is not None and not live.over:
                 refresh_dm(live, seat, interaction.client, force=True)
     await interaction.response.send_message(describe(*chosen, tr_of(interaction)),
                                             ephemeral=True)

@@ -88,6 +88,7 @@ class LiveMatch:
 
     @staticmethod
     def from_row(row: MatchRow) -> LiveMatch:
+        session = session_from_json(json.loads(row.state))
         return LiveMatch(
             id=row.id,
             guild_id=row.guild_id,
@@ -96,7 +97,7 @@ class LiveMatch:
             player_ids=row.player_ids,
             names=row.names,
             turn_timer=row.turn_timer,
-            session=session_from_json(json.loads(row.state)),
+            session=session,
             deadline=row.deadline,
             warned=row.warned,
             dm_channel_ids=list(row.dm_channel_ids),
@@ -111,4 +112,6 @@ class LiveMatch:
             salt=row.salt,
             time_control=row.time_control,
             reserves=list(row.reserves),
+            # Ended with no result (a finished session's state says how it ended).
+            abandoned=row.status == "finished" and not session.over,
         )

@@ -5,6 +5,11 @@ the session and becomes the live one only once it is saved (state and move log, 
 transaction), so memory is never ahead of the database. Telling Discord is the delivery's job
 (``cogs.umtali.delivery``), the computer's turns the computers' (``cogs.umtali.computer``), and
 turn deadlines the clock's (``cogs.umtali.clock``).
+
+Several processes may share the database: ``matches`` holds the matches this one holds
+(``cogs.umtali.owners``), and a match is found with ``lookup`` (by id), ``member_match`` or
+``channel_match``, which fall back to the database. Every save is made under a version check;
+a move saved here makes this process the match's holder.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from dataclasses import dataclass, field
 import discord
 
 from cogs.umtali.arrange import HandOrder
-from cogs.umtali.clock import check_timers, heartbeat, resume_after_downtime, warn_before
+from cogs.umtali.clock import MAIN, check_timers, heartbeat, warn_before
 from cogs.umtali.computer import Computers
 from cogs.umtali.delivery import GONE, Delivery, dumps, your_turn
 from cogs.umtali.fair import reveal_line
@@ -27,6 +32,7 @@ from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS, only
 from cogs.umtali.names import safe_name
 from cogs.umtali.outbox import Batch
+from cogs.umtali.owners import Owners
 from cogs.umtali.panels import table_panel
 from cogs.umtali.pictures import warm
 from cogs.umtali.prefs import Preferences
@@ -56,6 +62,8 @@ class Outcome:
     #: The panel the action came from is out of date; show the actor the current one.
     stale: bool = False
     events: list[Event] = field(default_factory=list)
+    #: The save found the match moved on (another process, or a racing click, saved first).
+    moved_on: bool = False
 
     @property
     def ok(self) -> bool:
@@ -65,7 +73,8 @@ class Outcome:
 class MatchService:
     def __init__(self, client: discord.Client, store: Store,
                  clock: Callable[[], float] = time.time, computer_pause: float = 1.5,
-                 pictures: bool = True, thinking_workers: int | None = None) -> None:
+                 pictures: bool = True, thinking_workers: int | None = None,
+                 owner: str = MAIN) -> None:
         self.client = client
         #: Whether tables and hands carry their pictures (the text is always there).
         self.pictures = pictures
@@ -73,6 +82,7 @@ class MatchService:
             warm()  # the card sprites, once a process, before the first turn waits on them
         self.store = store
         self.clock = clock
+        #: The matches this process holds (``cogs.umtali.owners``): a cache of the database.
         self.matches: dict[int, LiveMatch] = {}
         #: What members and servers chose: looks, hand order, languages.
         self.prefs = Preferences(store, self._guild_locale)
@@ -81,6 +91,8 @@ class MatchService:
         self.hand_listeners: list[Callable[[LiveMatch], Awaitable[None]]] = []
         self.delivery = Delivery(self)
         self.computers = Computers(self, computer_pause, thinking_workers)
+        #: Which matches this process (named ``owner``) holds.
+        self.owners = Owners(self, owner)
 
     # -- loading and starting -------------------------------------------------------------
 
@@ -91,25 +103,34 @@ class MatchService:
         return secrets.token_hex(16)
 
     async def load_active(self) -> int:
-        """Bring back every active match after a start or a restart."""
-        restored = 0
+        """Bring back, after a start or a restart, every active match this process held (by
+        its name) and every one nobody holds any more."""
         await self.prefs.load()
-        lives = [LiveMatch.from_row(row) for row in await self.store.matches_to_resume()]
-        await resume_after_downtime(self, lives)
-        for live in lives:
-            self.matches[live.id] = live
-            restored += not live.over
-            if live.unsent:
-                # Saved before a stop but never posted: post it now.
-                self.delivery.enqueue(live, Batch(announce=True, table=True, hands={0, 1}))
-            self.computers.next(live)
-        return restored
+        lives = await self.owners.claim(start=True)
+        return sum(not live.over for live in lives)
 
     def match_of(self, guild_id: int, user_id: int) -> LiveMatch | None:
+        """The member's match among those held here (``member_match`` asks the database)."""
         for live in self.matches.values():
             if live.guild_id == guild_id and live.seat_of(user_id) is not None and not live.over:
                 return live
         return None
+
+    async def lookup(self, match_id: int) -> LiveMatch | None:
+        """The match by id, as the database has it, wherever it is held."""
+        return await self.owners.lookup(match_id)
+
+    async def member_match(self, guild_id: int, user_id: int) -> LiveMatch | None:
+        """The member's match in play on the server, wherever it is held."""
+        match_id = await self.store.active_match_of(guild_id, user_id)
+        live = None if match_id is None else await self.lookup(match_id)
+        return None if live is None or live.over else live
+
+    async def channel_match(self, channel_id: int) -> LiveMatch | None:
+        """The match in play in the channel, wherever it is held."""
+        match_id = await self.owners.leases.in_channel(channel_id)
+        live = None if match_id is None else await self.lookup(match_id)
+        return None if live is None or live.over else live
 
     async def start(
         self, *, guild_id: int, channel_id: int, players: tuple[tuple[int, str], tuple[int, str]],
@@ -134,6 +155,7 @@ class MatchService:
             turn_timer=turn_timer, state=saved_state(session),
             deadline=deadline, challenge_id=challenge_id, computer=computer, now=now,
             salt=salt, commitment=commitment, time_control=time_control, reserve=reserve,
+            owner=self.owners.name, lease_until=self.owners.until(),
         )
         live = LiveMatch(
             id=match_id, guild_id=guild_id, channel_id=channel_id, table_message_id=None,
@@ -179,21 +201,40 @@ class MatchService:
 
     async def act(self, live: LiveMatch, user_id: int, move: Move,
                   version: int | None = None) -> Outcome:
+        """The member's move. If the save finds the match moved on (another process saved a
+        move first), the move is judged again on the match as it is now, once: it is played
+        if it still fits the panel it came from."""
         seat = live.seat_of(user_id)
         if seat is None:
             return Outcome(live, Text.of("This is not your match."))
         async with live.lock:
-            if live.over:
-                return Outcome(live, Text.of("This match is over."), stale=version is not None)
-            if version is not None and version != live.version:
-                return Outcome(live, Text.of(
-                    "That panel is out of date; here is your hand as it is now."),
-                               stale=True)
-            if live.session.to_act != seat:
-                other = safe_name(live.names[live.session.to_act])
-                return Outcome(live, Text.of("It is not your turn: {name} is playing.",
-                                             name=other))
-            return await self._apply(live, seat, move)
+            refused = self._refusal(live, seat, version)
+            if refused is not None and await self._behind(live):
+                # Refused on a copy another process has moved on since: judged on the match
+                # as it is.
+                await self._reload(live)
+                refused = self._refusal(live, seat, version)
+            outcome = refused or await self._apply(live, seat, move)
+            if outcome.moved_on:
+                outcome = (self._refusal(live, seat, version)
+                           or await self._apply(live, seat, move))
+            return outcome
+
+    async def _behind(self, live: LiveMatch) -> bool:
+        """The database has moved ``live`` on (a move or an end saved by another process)."""
+        saved = await self.owners.leases.progress(live.id)
+        return saved is not None and saved != (live.version, live.over)
+
+    def _refusal(self, live: LiveMatch, seat: int, version: int | None) -> Outcome | None:
+        if live.over:
+            return Outcome(live, Text.of("This match is over."), stale=version is not None)
+        if version is not None and version != live.version:
+            return Outcome(live, Text.of(
+                "That panel is out of date; here is your hand as it is now."), stale=True)
+        if live.session.to_act != seat:
+            other = safe_name(live.names[live.session.to_act])
+            return Outcome(live, Text.of("It is not your turn: {name} is playing.", name=other))
+        return None
 
     async def computer_move(
         self, live: LiveMatch, seat: int,
@@ -240,19 +281,21 @@ class MatchService:
                 match_id=live.id, version=live.version, seat=seat,
                 move=str(session.moves[-1]), state=saved_state(session), deadline=deadline,
                 pending="\n".join(pending), unsent=dumps([*live.unsent, *announce]),
-                finish=finish, reserve=reserve,
+                finish=finish, reserve=reserve, owner=self.owners.name,
+                lease_until=self.owners.until(),
             )
         except StaleState:
             # Another process (or a restart) moved the match on: take what the database holds.
             await self._reload(live)
             return Outcome(live, Text.of(
                 "The match moved on meanwhile; here is your hand as it is now."),
-                           stale=True)
+                           stale=True, moved_on=True)
         except BaseException:
             # Not saved, so not played: memory stays as the database has it.
             self.computers.drop(live.id)
             raise
         live.session = session
+        self.owners.adopt(live)
         if reserve is not None:
             live.reserves[seat] = reserve
         if deadline != live.deadline:
@@ -285,8 +328,13 @@ class MatchService:
             live.session = fresh.session
             live.pending = fresh.pending
             live.deadline = fresh.deadline
+            live.warned = fresh.warned
             live.unsent = fresh.unsent
             live.reserves = fresh.reserves
+            live.abandoned = fresh.abandoned
+            live.channel_id, live.table_message_id = fresh.channel_id, fresh.table_message_id
+            live.channel_lost = fresh.channel_lost
+        await self.owners.after_stale(live)
 
     async def resign(self, live: LiveMatch, seat: int, how: str = "resigned",
                      version: int | None = None) -> bool:
@@ -298,7 +346,9 @@ class MatchService:
                 return False
             return await self._resign(live, seat, how)
 
-    async def _resign(self, live: LiveMatch, seat: int, how: str) -> bool:
+    async def _resign(self, live: LiveMatch, seat: int, how: str, timer: bool = False) -> bool:
+        """End the session with ``seat`` losing; by a timer (``timer``), only if this process
+        still holds the match, so that a timer fires in one process."""
         if live.over:
             return False
         session = live.session.copy()
@@ -309,11 +359,13 @@ class MatchService:
             await self.store.finish_match(
                 match_id=live.id, version=live.version, state=saved_state(session),
                 finish=finish_of(session), unsent=dumps([*live.unsent, *announce]),
+                owner=self.owners.name, lease_until=self.owners.until(), only_held=timer,
             )
         except StaleState:
             await self._reload(live)
             return False
         live.session = session
+        self.owners.adopt(live)
         live.deadline = None
         live.unsent.extend(announce)
         live.last_turn = text
@@ -331,7 +383,7 @@ class MatchService:
         async with live.lock:
             if live.over or live.deadline is None or now < live.deadline:
                 return False
-            return await self._resign(live, live.session.to_act, "timed out")
+            return await self._resign(live, live.session.to_act, "timed out", timer=True)
 
     async def warn_if_due(self, live: LiveMatch, now: float) -> None:
         """Tell the player to act that their time is nearly up (once a turn)."""
@@ -339,7 +391,9 @@ class MatchService:
             if live.over or live.warned or live.deadline is None or not (
                     live.deadline - warn_before(live) <= now < live.deadline):
                 return
-            await self.store.set_warned(live.id)
+            # Claimed in the database: of two processes, one warns.
+            if not await self.owners.leases.claim_warning(live.id, live.version):
+                return
             live.warned = True
             seat, left = live.session.to_act, max(1, round(live.deadline - now))
         await turn_warning(self, live, seat, left)
@@ -379,22 +433,18 @@ class MatchService:
         """The match's live table is now ``table_message_id`` in ``channel_id``; the id of the
         table it replaced (if in the same channel), which should say where the live one is."""
         async with live.lock:
+            await self.owners.hold(live)
             old = live.table_message_id if live.channel_id == channel_id else None
             await self.store.move_match(live.id, channel_id, table_message_id)
             live.channel_id, live.table_message_id = channel_id, table_message_id
             live.channel_lost = False
         return old
 
-    async def posted(self, live: LiveMatch, count: int) -> None:
-        """The first ``count`` unsent announcements are posted: forget them, in memory and in
-        the database. Under the lock: a move being saved holds the list it is saving, and a
-        write of ours in between would drop its announcement from the database."""
-        async with live.lock:
-            del live.unsent[:count]
-            await self.store.set_unsent(live.id, dumps(live.unsent))
-
     def forget(self, live: LiveMatch) -> None:
-        """Free everything kept for a finished match."""
+        """Free everything kept for a finished match (or one another process holds now)."""
+        held = self.matches.get(live.id)
+        if held is not None and held is not live:
+            return  # a newer copy is held here: what is kept is its
         self.matches.pop(live.id, None)
         self.delivery.forget(live.id)
         self.computers.forget(live.id)
@@ -486,8 +536,10 @@ class MatchService:
     async def close(self) -> None:
         await self.delivery.close()
         await self.computers.close()
-        # When the bot stopped: the next start gives running turns back their time.
+        # When the bot stopped: the next start gives running turns back their time, and
+        # another process may take its matches at once.
         try:
             await heartbeat(self)
+            await self.owners.release()
         except Exception as e:
             log.warning("could not note when the bot stopped (%s)", e)

@@ -42,9 +42,10 @@ async def post_table(interaction: discord.Interaction) -> None:
     assert interaction.guild is not None
     svc = service(interaction.client)
     tr = tr_of(interaction)
-    mine = svc.match_of(interaction.guild.id, interaction.user.id)
-    here = next((m for m in svc.matches.values()
-                 if m.channel_id == interaction.channel_id and not m.over), None)
+    mine = await svc.member_match(interaction.guild.id, interaction.user.id)
+    here = None
+    if mine is None and interaction.channel_id is not None:
+        here = await svc.channel_match(interaction.channel_id)
     live = mine or here
     if live is None:
         await interaction.response.send_message(

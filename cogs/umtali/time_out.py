@@ -132,7 +132,8 @@ async def ask_waiting_player(svc: MatchService, live: LiveMatch, now: float) -> 
         if live.over or live.deadline is None or now < live.deadline:
             return False
         deadline, version, absent = live.deadline, live.version, live.session.to_act
-        if not await svc.store.set_deadline(live.id, version, None):
+        # Claimed in the database: of two processes, one asks.
+        if not await svc.owners.leases.stop_clock(live.id, version):
             return False
         live.deadline = None
     tr = svc.public_tr(live)
@@ -165,7 +166,7 @@ async def answer_timeout(interaction: discord.Interaction, match_id: int, versio
     absent player another turn's time. Only the waiting player may choose."""
     svc = service(interaction.client)
     tr = tr_of(interaction)
-    live = svc.matches.get(match_id)
+    live = await svc.lookup(match_id)
     if live is None or live.over or live.version != version or live.deadline is not None:
         await interaction.response.send_message(
             tr("This question is no longer needed: the match moved on."), ephemeral=True)
@@ -199,6 +200,8 @@ async def decide(svc: MatchService, live: LiveMatch, version: int, claim: bool) 
         absent = live.session.to_act
         if claim:
             return await svc._resign(live, absent, "timed out")
+        # The clock runs where the match is held: here, from now on.
+        await svc.owners.hold(live)
         deadline = live.control.deadline(svc.clock(), live.reserves[absent])
         if not await svc.store.set_deadline(live.id, version, deadline):
             return False

@@ -1,0 +1,174 @@
+"""Which matches this process holds, when several processes share one database.
+
+The database holds the truth; a process's ``MatchService.matches`` holds exactly the matches it
+*holds* (``data.leases``): their timers run here, their announcements are posted from here,
+their computer plays here. Any process may act on any match: a match held elsewhere is loaded
+fresh for the action, and the action's save makes this process its holder (the other drops it
+at its next renewal, or at once when it next touches it). Every few seconds the timer tick
+renews this process's leases and claims the matches whose holder stopped renewing (killed):
+their turns get back the time lost, their unsent announcements are posted, their computer
+resumes. A single process named ``main`` holds every match, as before there were several.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from cogs.umtali.clock import alive_key, resume_after_downtime
+from cogs.umtali.live import LiveMatch
+from cogs.umtali.outbox import Batch
+from data.leases import Claimed, Leases
+
+if TYPE_CHECKING:
+    from cogs.umtali.service import MatchService
+
+log = logging.getLogger(__name__)
+
+#: Seconds a lease lasts: a killed process's matches are taken over this long after its last
+#: renewal (plus a tick).
+LEASE = 15.0
+#: Seconds between renewals (a third of the lease: two renewals may fail before it lapses).
+RENEW_EVERY = 5.0
+#: Matches claimed per transaction.
+CLAIMS = 500
+
+
+class Owners:
+    def __init__(self, svc: MatchService, name: str) -> None:
+        self.svc = svc
+        self.name = name
+        self.leases = Leases(svc.store.db, name)
+        self._renewed_at: float | None = None
+
+    def until(self) -> float:
+        return self.svc.clock() + LEASE
+
+    # -- holding --------------------------------------------------------------------------
+
+    async def claim(self, *, start: bool = False) -> list[LiveMatch]:
+        """Take the matches nobody holds any more (at start, this process's own too), and
+        bring them into play here; those in play."""
+        now = self.svc.clock()
+        claimed: list[Claimed] = []
+        while True:
+            # In batches (a restart may bring back thousands), each batch its own transaction.
+            batch = await self.leases.claim(now, now + LEASE, mine_too=start, limit=CLAIMS,
+                                            after=claimed[-1].match_id if claimed else 0)
+            claimed += batch
+            if len(batch) < CLAIMS:
+                break
+        lives: list[LiveMatch] = []
+        for c in claimed:
+            row = await self.svc.store.match(c.match_id)
+            if row is not None:
+                lives.append(LiveMatch.from_row(row))
+        if claimed and not start:
+            log.info("took over %d match(es) from stopped processes: %s", len(lives),
+                     ", ".join(sorted({c.previous or "(none)" for c in claimed})))
+        await resume_after_downtime(self.svc, lives, await self._stopped_at(claimed, now))
+        for live in lives:
+            self.adopt(live)
+        return lives
+
+    async def _stopped_at(self, claimed: list[Claimed], now: float) -> dict[int, float]:
+        """When each claimed match's process was last known alive: its last heartbeat, or its
+        last renewal of the lease if later (unknown: now, no time given back)."""
+        alive: dict[str, float | None] = {}
+        stopped = {}
+        for c in claimed:
+            if c.previous not in alive:
+                saved = await self.svc.store.get_meta(alive_key(c.previous))
+                alive[c.previous] = float(saved) if saved else None
+            renewed = c.lease_until - LEASE if c.lease_until > 0 else None
+            known = [t for t in (alive[c.previous], renewed) if t is not None]
+            stopped[c.match_id] = min(max(known), now) if known else now
+        return stopped
+
+    async def tick(self, now: float) -> None:
+        """Each timer tick: claim the matches whose process stopped; every few seconds, renew
+        the leases and drop the matches another process took."""
+        last = self._renewed_at
+        if last is None or not last <= now < last + RENEW_EVERY:
+            self._renewed_at = now
+            held = dict(self.svc.matches)
+            for match_id in await self.leases.renew(self.until(), held):
+                live = held[match_id]
+                if self.svc.matches.get(match_id) is live:
+                    log.info("match %d: now held by another process", match_id)
+                    self.drop(live)
+        await self.claim()
+
+    async def release(self) -> None:
+        """Stopping cleanly: another process may take this one's matches at once."""
+        await self.leases.release()
+
+    def adopt(self, live: LiveMatch) -> None:
+        """``live`` is held here from now on (claimed, or saved by an action here): kept in
+        memory in place of any older copy, what it has to say posted, its computer playing."""
+        old = self.svc.matches.get(live.id)
+        if old is live:
+            return
+        if old is not None:
+            self.drop(old)
+        self.svc.matches[live.id] = live
+        if live.unsent:
+            # Saved before its holder stopped, never posted: post it now.
+            self.svc.delivery.enqueue(live, Batch(announce=True, table=True, hands={0, 1}))
+        self.svc.computers.next(live)
+
+    def drop(self, live: LiveMatch) -> None:
+        """Another process holds ``live`` now: forget this process's copy."""
+        self.svc.forget(live)
+
+    async def hold(self, live: LiveMatch) -> None:
+        """Hold ``live`` before changing it in a way no version guards (a player acting on a
+        match another process holds)."""
+        if self.svc.matches.get(live.id) is live:
+            return
+        await self.leases.take(live.id, self.until())
+        self.adopt(live)
+
+    # -- announcements --------------------------------------------------------------------
+
+    async def to_announce(self, live: LiveMatch) -> tuple[list[str], int] | None:
+        """The match's unsent announcements as the database has them, and how many were posted
+        before them; None if another process holds the match now (it posts them)."""
+        async with live.lock:
+            box = await self.leases.outbox(live.id)
+            if box is None or box.owner != self.name:
+                self.drop(live)
+                return None
+            live.unsent = box.unsent
+            return box.unsent, box.announced
+
+    async def posted(self, live: LiveMatch, texts: list[str], announced: int) -> None:
+        """``texts``, the first unsent announcements, are posted: forget them, in memory and
+        in the database (unless another process posted them first). Under the lock: a move
+        being saved holds the list it is saving, and a write of ours in between would drop its
+        announcement from the database."""
+        async with live.lock:
+            live.unsent = await self.leases.posted(live.id, texts, announced)
+
+    # -- finding a match ------------------------------------------------------------------
+
+    async def lookup(self, match_id: int) -> LiveMatch | None:
+        """The match as the database has it: this process's copy if it holds it, else a copy
+        loaded fresh (held by nobody here until an action saves it)."""
+        live = self.svc.matches.get(match_id)
+        holder = await self.leases.holder(match_id)
+        if holder is None:
+            return None
+        if live is not None:
+            if holder == self.name:
+                return live
+            self.drop(live)
+        row = await self.svc.store.match(match_id)
+        return None if row is None else LiveMatch.from_row(row)
+
+    async def after_stale(self, live: LiveMatch) -> None:
+        """A save found the match moved on (reloaded since): if another process holds it
+        now, this one's copy is no longer kept."""
+        if self.svc.matches.get(live.id) is live and \
+                await self.leases.holder(live.id) != self.name:
+            self.drop(live)

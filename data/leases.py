@@ -1,0 +1,201 @@
+"""Which process holds which match: leases, taking over, and the claims a timer makes.
+
+Several bot processes may share one database. Each match is *held* by one of them (its
+``owner``, the process's name) until ``lease_until``; the holder renews the lease every few
+seconds while it lives. Only the holder runs the match's timers and posts its announcements;
+any process may act on any match, and the save of that action makes it the holder. A match
+whose lease ran out (its process was killed) is claimed by another process, each in one
+compare-and-set ``UPDATE``, so two processes never claim the same match.
+
+Everything here is portable SQL (SQLite and PostgreSQL): a claim re-checks in its ``WHERE``
+what it read, so it is correct under SQLite's serialised writers and under PostgreSQL's READ
+COMMITTED alike. The one statement that differs is the claim's choice (``Tx.claiming``):
+PostgreSQL may skip rows another claimer has locked (``FOR UPDATE SKIP LOCKED``) instead of
+waiting for them; SQLite has no such clause and needs none (``BEGIN IMMEDIATE`` lets one
+writer in at a time).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import orjson
+
+from data.db import Database, Tx
+
+#: A match some process must still hold: in play, or over with announcements not yet posted.
+LIVE = "(status = 'active' OR unsent != '[]')"
+#: Matches looked up per statement when checking which are still held (under every
+#: database's limit on parameters).
+CHUNK = 500
+
+
+@dataclass(frozen=True, slots=True)
+class Claimed:
+    match_id: int
+    #: The process it was held by before ('' for none; this process's own name after a
+    #: restart).
+    previous: str
+    #: Until when the previous holder's lease ran.
+    lease_until: float
+
+
+@dataclass(frozen=True, slots=True)
+class Outbox:
+    """A match's announcements still to post, and who may post them."""
+
+    owner: str
+    unsent: list[str]
+    #: Announcements posted so far.
+    announced: int
+
+
+class Leases:
+    """The leases of one process, named ``owner``."""
+
+    def __init__(self, db: Database, owner: str) -> None:
+        self.db = db
+        self.owner = owner
+
+    async def claim(self, now: float, until: float, *, mine_too: bool = False,
+                    limit: int = 1000, after: int = 0) -> list[Claimed]:
+        """Take the matches whose lease ran out (and, ``mine_too``, those this process's name
+        already holds: a restart takes back its own at once), leased until ``until``: the
+        first ``limit`` of them with an id above ``after``."""
+        mine = " OR owner = ?" if mine_too else ""
+        params: tuple[object, ...] = (after, now, self.owner) + (
+            (self.owner,) if mine_too else ())
+        sql = (f"SELECT id, owner, lease_until FROM matches WHERE {LIVE} AND id > ? AND "
+               f"((lease_until < ? AND owner != ?){mine}) ORDER BY id LIMIT {int(limit)}")
+        # Asked every second: a read first, so that a tick with nothing to claim writes nothing.
+        if not await self.db.fetchone(sql, params):
+            return []
+        async with self.db.transaction() as c:
+            rows = await c.fetchall(c.claiming(sql), params)
+            claimed = []
+            for row in rows:
+                # Compare and set: claimed only if nobody claimed it since it was read.
+                cur = await c.execute(
+                    "UPDATE matches SET owner = ?, lease_until = ? WHERE id = ? AND owner = ? "
+                    "AND (lease_until < ? OR owner = ?)",
+                    (self.owner, until, row["id"], row["owner"], now, self.owner))
+                if cur.rowcount == 1:
+                    claimed.append(Claimed(int(row["id"]), str(row["owner"]),
+                                           float(row["lease_until"])))
+        return claimed
+
+    async def renew(self, until: float, held: Iterable[int]) -> set[int]:
+        """Extend this process's leases to ``until``; of ``held`` (the matches it keeps in
+        memory), those another process holds now."""
+        ids = sorted(set(held))
+        lost: set[int] = set()
+        async with self.db.transaction() as c:
+            await c.execute(f"UPDATE matches SET lease_until = ? WHERE owner = ? AND {LIVE}",
+                            (until, self.owner))
+            for i in range(0, len(ids), CHUNK):
+                chunk = ids[i:i + CHUNK]
+                marks = ", ".join("?" * len(chunk))
+                rows = await c.fetchall(
+                    f"SELECT id FROM matches WHERE id IN ({marks}) AND owner != ?",
+                    (*chunk, self.owner))
+                lost.update(int(r["id"]) for r in rows)
+        return lost
+
+    async def release(self) -> None:
+        """Stopping cleanly: this process's matches may be claimed at once."""
+        async with self.db.transaction() as c:
+            await c.execute("UPDATE matches SET lease_until = 0 WHERE owner = ?", (self.owner,))
+
+    async def take(self, match_id: int, until: float) -> bool:
+        """Hold ``match_id`` from now on, whoever held it (a player is acting on it here)."""
+        async with self.db.transaction() as c:
+            cur = await c.execute("UPDATE matches SET owner = ?, lease_until = ? WHERE id = ?",
+                                  (self.owner, until, match_id))
+            return cur.rowcount == 1
+
+    async def holder(self, match_id: int) -> str | None:
+        """Who holds the match now (None: no such match)."""
+        row = await self.db.fetchone("SELECT owner FROM matches WHERE id = ?", (match_id,))
+        return None if row is None else str(row["owner"])
+
+    async def progress(self, match_id: int) -> tuple[int, bool] | None:
+        """The match's version and whether it is over, as saved."""
+        row = await self.db.fetchone("SELECT version, status FROM matches WHERE id = ?",
+                                     (match_id,))
+        return None if row is None else (int(row["version"]), row["status"] != "active")
+
+    async def of_member(self, user_id: int) -> list[int]:
+        """The matches the member is playing, on every server."""
+        rows = await self.db.fetchall(
+            "SELECT match_id FROM active_players WHERE user_id = ? ORDER BY match_id",
+            (user_id,))
+        return [int(r["match_id"]) for r in rows]
+
+    async def in_channel(self, channel_id: int) -> int | None:
+        """The match in play in ``channel_id``, if any."""
+        row = await self.db.fetchone(
+            "SELECT id FROM matches WHERE status = 'active' AND channel_id = ? ORDER BY id "
+            "LIMIT 1", (channel_id,))
+        return None if row is None else int(row["id"])
+
+    # -- what a timer does, once ----------------------------------------------------------
+
+    async def claim_warning(self, match_id: int, version: int) -> bool:
+        """The warning of the turn at ``version`` is this process's to send (once: False if
+        it was sent, the turn is over, or another process holds the match)."""
+        async with self.db.transaction() as c:
+            cur = await c.execute(
+                "UPDATE matches SET warned = 1 WHERE id = ? AND owner = ? AND version = ? "
+                "AND warned = 0 AND status = 'active'", (match_id, self.owner, version))
+            return cur.rowcount == 1
+
+    async def stop_clock(self, match_id: int, version: int) -> bool:
+        """The turn at ``version`` is out of time: its clock stops (the waiting player is to
+        be asked), once, by the holder."""
+        async with self.db.transaction() as c:
+            cur = await c.execute(
+                "UPDATE matches SET deadline = NULL, warned = 0 WHERE id = ? AND owner = ? "
+                "AND version = ? AND status = 'active' AND deadline IS NOT NULL",
+                (match_id, self.owner, version))
+            return cur.rowcount == 1
+
+    # -- announcements --------------------------------------------------------------------
+
+    async def outbox(self, match_id: int) -> Outbox | None:
+        row = await self.db.fetchone(
+            "SELECT owner, unsent, announced FROM matches WHERE id = ?", (match_id,))
+        if row is None:
+            return None
+        return Outbox(str(row["owner"]), list(orjson.loads(row["unsent"])),
+                      int(row["announced"]))
+
+    async def posted(self, match_id: int, texts: list[str], announced: int) -> list[str]:
+        """``texts`` were posted, when ``announced`` had been posted before them: drop them
+        from the unsent ones, unless another process posted them already. Compare and set on
+        the count, so a move saving a new announcement meanwhile keeps it. The unsent
+        announcements left."""
+        async def job(c: Tx) -> list[str] | None:
+            return await _clear(c, match_id, texts, announced)
+
+        for _ in range(5):
+            # Batched: many matches posting at once share one commit, as their moves do.
+            left = await self.db.batched(job)
+            if left is not None:
+                return left
+        raise RuntimeError(f"match {match_id}: its announcements kept changing")
+
+
+async def _clear(c: Tx, match_id: int, texts: list[str], announced: int) -> list[str] | None:
+    row = await c.fetchone("SELECT unsent, announced FROM matches WHERE id = ?", (match_id,))
+    if row is None:
+        return []
+    unsent = list(orjson.loads(row["unsent"]))
+    if int(row["announced"]) != announced or unsent[:len(texts)] != texts:
+        return unsent  # posted (and cleared) by another process: nothing to do
+    left = unsent[len(texts):]
+    cur = await c.execute(
+        "UPDATE matches SET unsent = ?, announced = announced + ? WHERE id = ? "
+        "AND announced = ? AND unsent = ?",
+        (orjson.dumps(left).decode(), len(texts), match_id, announced, row["unsent"]))
+    return left if cur.rowcount == 1 else None
