@@ -22,7 +22,7 @@ import asyncio
 import logging
 import sqlite3
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,6 +78,11 @@ class Tx(ABC):
         UPDATE SKIP LOCKED), so that two processes never take the same due timer; SQLite's one
         writer has the whole database to itself already."""
         return select + self.CLAIM
+
+    @abstractmethod
+    async def serialise(self, keys: Iterable[int]) -> None:
+        """Hold ``keys`` (players' ids, say) until the transaction ends, so that two processes
+        reading and rewriting what belongs to one of them (a rating) take turns."""
 
     @abstractmethod
     async def execute(self, sql: str, params: Sequence[object] = ()) -> Result: ...

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -88,6 +88,12 @@ class PgTx(Tx):
 
     def __init__(self, conn: Any) -> None:
         self.conn: asyncpg.Connection[Any] = conn
+
+    async def serialise(self, keys: Iterable[int]) -> None:
+        # In one order, so that two transactions wanting the same two keys cannot deadlock.
+        # A row lock would not do: a newcomer has no row to lock yet.
+        for key in sorted(set(keys)):
+            await self.conn.execute("SELECT pg_advisory_xact_lock($1)", key)
 
     async def execute(self, sql: str, params: Sequence[object] = ()) -> Result:
         return Result(_rowcount(await self.conn.execute(numbered(sql), *params)))

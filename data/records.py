@@ -212,6 +212,8 @@ async def _count(tx: Tx, match_id: int) -> bool:
          *(getattr(added[seat], c) for c in _COLS), at)
         for seat in people for scope in scopes], _STATS_TAIL)
     if not practice and ids[0] != ids[1]:
+        # Another process may be rating one of these players in the same moment.
+        await tx.serialise(ids)
         moved = await _rate(tx, scopes, ids, row["winner_seat"])
         for seat in people:  # as the server's board shows them, for the session's final card
             await tx.execute(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -36,6 +36,9 @@ class SqliteTx(Tx):
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self.conn = conn
+
+    async def serialise(self, keys: Iterable[int]) -> None:
+        """Nothing to do: SQLite's one writer has the whole database already."""
 
     async def execute(self, sql: str, params: Sequence[object] = ()) -> Result:
         """Run a statement that returns no rows (those run to completion at once, so their

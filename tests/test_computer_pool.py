@@ -32,6 +32,10 @@ from umtali.rules import RuleSet
 from umtali.session import Session
 from umtali.view import PlayerView
 
+# The hard computer thinks in real worker processes: seconds of real CPU work on a
+# loaded machine, which SimCord's 5 s wait for the bot to settle does not allow for.
+pytestmark = pytest.mark.simcord(settle_timeout=30)
+
 
 def _gone(pid: int) -> bool:
     """Whether the process ended (an ended one not yet reaped by its parent counts)."""

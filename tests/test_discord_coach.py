@@ -20,6 +20,10 @@ from umtali.i18n import EN, sentence, tr_for
 from umtali.moves import Move
 from umtali.players import GreedyPlayer
 
+# The hard computer thinks in real worker processes: seconds of real CPU work on a
+# loaded machine, which SimCord's 5 s wait for the bot to settle does not allow for.
+pytestmark = pytest.mark.simcord(settle_timeout=30)
+
 
 @pytest.fixture
 def locales(monkeypatch: pytest.MonkeyPatch) -> dict[int, str]:

@@ -20,7 +20,8 @@ ON_POSTGRESQL = pytest.mark.parametrize(
     "backend", [pytest.param("postgresql", marks=pytest.mark.postgresql)])
 #: SHA-256 of the SQLite text of the first N migrations, as they shipped: never to change (an
 #: SQLite database made by an older bot must open unchanged). Add each migration once shipped.
-SHIPPED = {8: "03d1c1e285d39449164c0b45281e72da6e4f8ce304dfbe037bca355ac754a8d3"}
+SHIPPED = {8: "03d1c1e285d39449164c0b45281e72da6e4f8ce304dfbe037bca355ac754a8d3",
+           9: "0f9dba3911e2701fa325be8c8345ab9f661871361b58b35ac00dfb88eed5b2f4"}
 #: Larger than 2**53 and 2**31: Discord ids must survive both backends exactly.
 SNOWFLAKE = 1_234_567_890_123_456_789
 
@@ -228,6 +229,30 @@ async def test_rows_claimed_by_one_process_are_skipped_by_another(
                 async with second.db.transaction() as other:
                     assert await other.fetchall(other.claiming(sql), ("a",)) == []
                     assert len(await other.fetchall(other.claiming(sql), ("b",))) == 1
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_rating_one_player_in_two_processes_takes_turns(store_target: str | Path) -> None:
+    """Two processes counting two sessions of one player at once: the second reads the
+    player's rating only after the first wrote it (on SQLite, its one writer gives the same)."""
+    first, second = await Store.open(store_target), await Store.open(store_target)
+    order: list[str] = []
+    try:
+        async def hold(store: Store, name: str, keys: list[int], wait: float) -> None:
+            async with store.db.transaction() as tx:
+                await tx.serialise(keys)
+                order.append(f"{name} in")
+                await asyncio.sleep(wait)
+                order.append(f"{name} out")
+
+        one = asyncio.create_task(hold(first, "one", [SNOWFLAKE, 7], 0.3))
+        await asyncio.sleep(0.1)
+        # The same player with another opponent, named in the other order.
+        await hold(second, "two", [8, SNOWFLAKE], 0)
+        await one
+        assert order == ["one in", "one out", "two in", "two out"]
     finally:
         await first.close()
         await second.close()
