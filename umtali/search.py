@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from umtali.cards import CARDS, JACKS, RANK_MASK, SUIT_MASK
+from umtali.cards import CARDS, JACKS, KING, QUEEN, RANK_MASK, SUIT_MASK
 from umtali.melds import (
     Meld,
     PlayKind,
@@ -26,7 +26,9 @@ Option = tuple[PlayKind, int, int]
 
 
 # Bound once: the search reads these on every option (a class attribute lookup each in 3.11).
-_JACK, _EXTENSION, _PAIR, _RUN = PlayKind.JACK, PlayKind.EXTENSION, PlayKind.PAIR, Shape.RUN
+_JACK, _EXTENSION, _PAIR = PlayKind.JACK, PlayKind.EXTENSION, PlayKind.PAIR
+_RUN, _SET = Shape.RUN, Shape.SET
+_QUEENS, _KINGS = RANK_MASK[QUEEN], RANK_MASK[KING]
 
 
 def _neighbours(card: int) -> int:
@@ -112,17 +114,18 @@ def can_meld_all(
     """
     if not hand & required:
         return True
+    live = _live(melds, hand)  # only these matter to the search
     if memo is None:
         # A lone question (take 2 in the draw phase) is nearly always settled by the quick
         # check, and the search never comes back to it: it needs no key.
-        return _may_meld_all(hand, melds, required, accepts) and _search(
-            hand, melds, required, optional, {}
+        return _may_meld_all(hand, live, required, accepts) and _search(
+            hand, live, required, optional, {}
         )
-    key = (hand, *sorted(m.cards for m in melds))
+    key = (hand, *[m.cards for m in live])
     seen = memo.get(key)
     if seen is None:
-        seen = _may_meld_all(hand, melds, required) and _search(
-            hand, melds, required, optional, memo
+        seen = _may_meld_all(hand, live, required) and _search(
+            hand, live, required, optional, memo
         )
         memo[key] = seen
     return seen
@@ -163,17 +166,44 @@ def _may_meld_all(
         if _may_lay(card, hand, reachable):
             continue
         partner = RANK_MASK[card % 13 + 1] & hand & ~low
-        if not partner:
+        if not partner or not _may_pair_last(low, partner, hand, easy):
             return False
-        stuck = 0  # cards that could only be the discard after the pair
-        rest = hand & ~low & ~partner
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
-            if not _may_lay(bit.bit_length() - 1, hand, reachable):
-                stuck += 1
-                if stuck > 1:
-                    return False
+    return True
+
+
+def _may_pair_last(card: int, partner: int, hand: int, easy: int) -> bool:
+    """Whether every card in hand but one may be laid before ``card`` and its ``partner``
+    (bits) are laid as a pair, the last meld: the two stay in hand until then.
+
+    So the other cards must get on the table without them: their new melds and chains are
+    those of the hand without the two. A queen or king that makes a marriage with one of the
+    two stays covered by it all the while: the priority rule forbids laying it as an
+    extension, and its marriage would lay a card of the pair, so only a group can lay it.
+    """
+    pair = card | partner
+    others = hand & ~pair
+    covered = cover(others)
+    reachable = easy | covered
+    if pair & _QUEENS:
+        married = (pair << 1) & others
+    elif pair & _KINGS:
+        married = (pair >> 1) & others
+    else:
+        married = 0
+    chains = others & ~married  # a run never grows through a married card either
+    stuck = 0  # cards that could only be the discard after the pair
+    rest = others
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        if bit & married:
+            if bit & covered:
+                continue
+        elif _may_lay(bit.bit_length() - 1, chains, reachable):
+            continue
+        stuck += 1
+        if stuck > 1:
+            return False
     return True
 
 
@@ -193,6 +223,35 @@ def _may_lay(card: int, hand: int, reachable: int) -> bool:
     return False
 
 
+def _live(melds: tuple[Meld, ...], hand: int) -> tuple[Meld, ...]:
+    """The melds that matter to the search below ``hand``, in one order (by their cards).
+
+    A meld that accepts no card of the hand is dropped: it grows only by cards laid from the
+    hand, so it never changes again. Melds of jacks alone that accept no card of the hand but
+    jacks (a lone jack whose ten and queen are gone) are one pool: each takes any jack and
+    nothing else, so how the jacks are split among them makes no difference.
+    """
+    out: list[Meld] = []
+    pool = 0
+    for m in melds:
+        acc = m.accepts & hand
+        if not acc:
+            continue
+        if not acc & ~JACKS and not m.cards & ~JACKS:
+            pool |= m.cards
+        else:
+            out.append(m)
+    if pool:
+        out.append(Meld(_SET, pool, JACKS & ~pool))
+    if len(out) > 1:
+        out.sort(key=_by_cards)
+    return tuple(out)
+
+
+def _by_cards(m: Meld) -> int:
+    return m.cards
+
+
 def _search(
     hand: int,
     melds: tuple[Meld, ...],
@@ -202,13 +261,16 @@ def _search(
 ) -> bool:
     """The search below a position that still holds a required card.
 
-    The memo is keyed by the hand and the cards of each table meld, sorted: a meld's cards
+    Only *live* melds are kept: those that accept a card of the hand. A meld grows only by
+    cards laid from the hand, so one that accepts none of them never changes again and
+    nothing in the search can depend on it: dropping it makes positions that differ only in
+    dead melds one position (many ways of laying jacks and completed groups, say).
+
+    The memo is keyed by the hand and the cards of each live meld, sorted: a meld's cards
     decide its shape and what it accepts, and sorting makes every order of laying the same
-    melds one position. The key of each next position is made before the position itself,
-    so a position already settled costs a lookup. Plays only take cards from the hand, so
-    the search never comes back to a position it is inside.
+    melds one position. Plays only take cards from the hand, so the search never comes back
+    to a position it is inside.
     """
-    table = [m.cards for m in melds]
     options = meld_options(hand, melds, optional)
     # Melds that lay a required card first: they usually settle the question at once.
     options.sort(key=lambda o: not o[1] & required)
@@ -220,17 +282,15 @@ def _search(
         if kind is _PAIR:
             continue  # nothing but a discard follows a pair
         if index < 0:
-            grown = [*table, cards]
+            m2 = _live((*melds, new_meld(kind, cards)), rest)
         else:
-            grown = table.copy()
-            grown[index] |= cards
-        grown.sort()
-        key = (rest, *grown)
+            grown = extended(melds[index], cards.bit_length() - 1)
+            m2 = _live((*melds[:index], grown, *melds[index + 1 :]), rest)
+        key = (rest, *[m.cards for m in m2])
         seen = memo.get(key)
         if seen is None:
-            h2, m2 = after(hand, melds, opt)
             # A play can strand a required card (lay the only card it pairs with, say).
-            seen = _may_meld_all(h2, m2, required) and _search(h2, m2, required, optional, memo)
+            seen = _may_meld_all(rest, m2, required) and _search(rest, m2, required, optional, memo)
             memo[key] = seen
         if seen:
             return True
