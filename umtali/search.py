@@ -6,6 +6,7 @@ Both the legal-move listing and the check that a player who takes two can meld b
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from umtali.cards import CARDS, JACKS, KING, QUEEN, RANK_MASK, SUIT_MASK
@@ -100,7 +101,7 @@ Memo = dict[tuple[int, ...], bool]
 
 def can_meld_all(
     hand: int,
-    melds: tuple[Meld, ...],
+    melds: Sequence[Meld],
     required: int,
     optional: bool,
     memo: Memo | None = None,
@@ -114,13 +115,13 @@ def can_meld_all(
     """
     if not hand & required:
         return True
-    live = _live(melds, hand)  # only these matter to the search
     if memo is None:
         # A lone question (take 2 in the draw phase) is nearly always settled by the quick
         # check, and the search never comes back to it: it needs no key.
-        return _may_meld_all(hand, live, required, accepts) and _search(
-            hand, live, required, optional, {}
+        return _may_meld_all(hand, melds, required, accepts) and _search(
+            hand, _live(melds, hand), required, optional, {}
         )
+    live = _live(melds, hand)  # only these matter to the search
     key = (hand, *[m.cards for m in live])
     seen = memo.get(key)
     if seen is None:
@@ -132,7 +133,7 @@ def can_meld_all(
 
 
 def _may_meld_all(
-    hand: int, melds: tuple[Meld, ...], required: int, accepts: int = -1
+    hand: int, melds: Sequence[Meld], required: int, accepts: int = -1
 ) -> bool:
     """A quick necessary condition for every required card still in hand to be meldable this
     turn.
@@ -223,7 +224,7 @@ def _may_lay(card: int, hand: int, reachable: int) -> bool:
     return False
 
 
-def _live(melds: tuple[Meld, ...], hand: int) -> tuple[Meld, ...]:
+def _live(melds: Sequence[Meld], hand: int) -> tuple[Meld, ...]:
     """The melds that matter to the search below ``hand``, in one order (by their cards).
 
     A meld that accepts no card of the hand is dropped: it grows only by cards laid from the
