@@ -93,6 +93,7 @@ class HandState:
         "_accepts_at",
         "_accepts_of",
         "_legal",
+        "_table_fresh",
         "_table_view",
         "dealer",
         "discard_pile",
@@ -158,6 +159,8 @@ class HandState:
         self._accepts_of: list[Meld] | None = None
         #: The public table as views show it, kept by ``umtali.view`` for the next view.
         self._table_view: TableView | None = None
+        #: No card was laid since ``_table_view`` was made (``_lay`` clears it).
+        self._table_fresh = False
 
     # -- the deal -------------------------------------------------------------------------
 
@@ -451,6 +454,7 @@ class HandState:
         self.hands[p] &= ~cards
         self.must_meld &= ~cards
         self.progress = True
+        self._table_fresh = False
         if move.kind is _K_EXTEND:
             card = cards.bit_length() - 1
             index = self.meld_of(move.target)
