@@ -211,6 +211,34 @@ def cover(hand: int) -> int:
     return out
 
 
+def locked_groups(hand: int) -> int:
+    """The cards of each rank (not jacks) the hand holds exactly three of, when none of the
+    three could join a new sequence or marriage.
+
+    Each of the three is covered while the other two are in hand, so the priority rule
+    forbids laying it as an extension; its only new meld is the group of all three (the hand
+    only shrinks, so no sequence or marriage can come to take one). So the three leave the
+    hand together as a group, or in a pair as a player goes out, or not at all: never in a
+    run, and no run grows through them.
+    """
+    a = hand & _SUIT13
+    b = (hand >> 13) & _SUIT13
+    c = (hand >> 26) & _SUIT13
+    d = (hand >> 39) & _SUIT13
+    three = ((a & b & c & ~d) | (a & b & d & ~c) | (a & c & d & ~b) | (b & c & d & ~a))
+    three &= _NOT_JACK_RANK
+    if not three:
+        return 0
+    s = hand & SEQ_CARDS
+    r3 = s & (s >> 1) & (s >> 2)
+    qk = hand & (hand >> 1) & _QUEEN_BITS
+    other = r3 | (r3 << 1) | (r3 << 2) | qk | (qk << 1)
+    if other:
+        # One of the three that can leave in a sequence or marriage unlocks the other two.
+        three &= ~(other | (other >> 13) | (other >> 26) | (other >> 39))
+    return (three | (three << 13) | (three << 26) | (three << 39)) & hand
+
+
 def new_melds(hand: int) -> list[tuple[PlayKind, int]]:
     """Every new sequence, group and marriage the hand can lay now."""
     out: list[tuple[PlayKind, int]] = []

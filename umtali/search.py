@@ -16,6 +16,7 @@ from umtali.melds import (
     Shape,
     cover,
     extended,
+    locked_groups,
     meldable,
     new_meld,
     new_melds,
@@ -160,11 +161,12 @@ def _may_meld_all(
             return False
         cards ^= low
     reachable = easy | cover(hand)
+    chains = hand & ~locked_groups(hand)  # no run grows through a locked group
     while left:
         low = left & -left
         left ^= low
         card = low.bit_length() - 1
-        if _may_lay(card, hand, reachable):
+        if _may_lay(card, chains, reachable):
             continue
         partner = RANK_MASK[card % 13 + 1] & hand & ~low
         if not partner or not _may_pair_last(low, partner, hand, easy):
@@ -191,7 +193,9 @@ def _may_pair_last(card: int, partner: int, hand: int, easy: int) -> bool:
         married = (pair >> 1) & others
     else:
         married = 0
-    chains = others & ~married  # a run never grows through a married card either
+    # A run never grows through a married card, nor through a locked group (of the whole
+    # hand: the pair's cards are of another rank, and may only unlock fewer of them).
+    chains = others & ~married & ~locked_groups(hand)
     stuck = 0  # cards that could only be the discard after the pair
     rest = others
     while rest:
