@@ -7,6 +7,7 @@ Both the legal-move listing and the check that a player who takes two can meld b
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import itemgetter
 from typing import Final
 
 from umtali.cards import CARDS, JACKS, KING, QUEEN, RANK_MASK, SUIT_MASK
@@ -31,6 +32,7 @@ Option = tuple[PlayKind, int, int]
 _JACK, _EXTENSION, _PAIR = PlayKind.JACK, PlayKind.EXTENSION, PlayKind.PAIR
 _RUN, _SET = Shape.RUN, Shape.SET
 _QUEENS, _KINGS = RANK_MASK[QUEEN], RANK_MASK[KING]
+_NOT_JACKS = ((1 << 52) - 1) & ~JACKS
 
 
 def _neighbours(card: int) -> int:
@@ -120,10 +122,9 @@ def can_meld_all(
         # A lone question (take 2 in the draw phase) is nearly always settled by the quick
         # check, and the search never comes back to it: it needs no key.
         return _may_meld_all(hand, melds, required, accepts) and _search(
-            hand, _live(melds, hand), required, optional, {}
+            hand, _live(melds, hand)[0], required, optional, {}
         )
-    live = _live(melds, hand)  # only these matter to the search
-    key = (hand, *[m.cards for m in live])
+    live, key = _live(melds, hand)  # only these melds matter to the search
     seen = memo.get(key)
     if seen is None:
         seen = _may_meld_all(hand, live, required) and _search(
@@ -161,20 +162,24 @@ def _may_meld_all(
             return False
         cards ^= low
     reachable = easy | cover(hand)
-    chains = hand & ~locked_groups(hand)  # no run grows through a locked group
+    locked = -1  # worked out when first needed
     while left:
         low = left & -left
         left ^= low
+        if low & reachable:
+            continue
+        if locked < 0:
+            locked = locked_groups(hand)
         card = low.bit_length() - 1
-        if _may_lay(card, chains, reachable):
+        if _may_lay(card, hand & ~locked, reachable):  # no run grows through a locked group
             continue
         partner = RANK_MASK[card % 13 + 1] & hand & ~low
-        if not partner or not _may_pair_last(low, partner, hand, easy):
+        if not partner or not _may_pair_last(low, partner, hand, easy, locked):
             return False
     return True
 
 
-def _may_pair_last(card: int, partner: int, hand: int, easy: int) -> bool:
+def _may_pair_last(card: int, partner: int, hand: int, easy: int, locked: int) -> bool:
     """Whether every card in hand but one may be laid before ``card`` and its ``partner``
     (bits) are laid as a pair, the last meld: the two stay in hand until then.
 
@@ -193,9 +198,9 @@ def _may_pair_last(card: int, partner: int, hand: int, easy: int) -> bool:
         married = (pair >> 1) & others
     else:
         married = 0
-    # A run never grows through a married card, nor through a locked group (of the whole
+    # A run never grows through a married card, nor through a ``locked`` group (of the whole
     # hand: the pair's cards are of another rank, and may only unlock fewer of them).
-    chains = others & ~married & ~locked_groups(hand)
+    chains = others & ~married & ~locked
     stuck = 0  # cards that could only be the discard after the pair
     rest = others
     while rest:
@@ -228,8 +233,12 @@ def _may_lay(card: int, hand: int, reachable: int) -> bool:
     return False
 
 
-def _live(melds: Sequence[Meld], hand: int) -> tuple[Meld, ...]:
-    """The melds that matter to the search below ``hand``, in one order (by their cards).
+def _live(
+    melds: Sequence[Meld], hand: int, grown: Meld | None = None, index: int = -1
+) -> tuple[tuple[Meld, ...], tuple[int, ...]]:
+    """The melds that matter to the search below ``hand``, in one order (by their cards), and
+    the memo's key of the position: the hand and those melds' cards. ``grown`` replaces the
+    meld at ``index``, or is added when ``index`` is -1.
 
     A meld that accepts no card of the hand is dropped: it grows only by cards laid from the
     hand, so it never changes again. Melds of jacks alone that accept no card of the hand but
@@ -238,23 +247,30 @@ def _live(melds: Sequence[Meld], hand: int) -> tuple[Meld, ...]:
     """
     out: list[Meld] = []
     pool = 0
-    for m in melds:
-        acc = m.accepts & hand
-        if not acc:
-            continue
-        if not acc & ~JACKS and not m.cards & ~JACKS:
-            pool |= m.cards
-        else:
-            out.append(m)
+    for i, m in enumerate(melds):
+        if i == index and grown is not None:
+            m = grown
+        acc = m[2] & hand
+        if acc:
+            if acc & _NOT_JACKS or m[1] & _NOT_JACKS:
+                out.append(m)
+            else:
+                pool |= m[1]
+    if grown is not None and index < 0:
+        acc = grown[2] & hand
+        if acc:
+            if acc & _NOT_JACKS or grown[1] & _NOT_JACKS:
+                out.append(grown)
+            else:
+                pool |= grown[1]
     if pool:
         out.append(Meld(_SET, pool, JACKS & ~pool))
     if len(out) > 1:
-        out.sort(key=_by_cards)
-    return tuple(out)
+        out.sort(key=_CARDS_OF)
+    return tuple(out), (hand, *map(_CARDS_OF, out))
 
 
-def _by_cards(m: Meld) -> int:
-    return m.cards
+_CARDS_OF = itemgetter(1)  # a meld's cards, read in C when melds are sorted
 
 
 def _search(
@@ -287,11 +303,9 @@ def _search(
         if kind is _PAIR:
             continue  # nothing but a discard follows a pair
         if index < 0:
-            m2 = _live((*melds, new_meld(kind, cards)), rest)
+            m2, key = _live(melds, rest, new_meld(kind, cards))
         else:
-            grown = extended(melds[index], cards.bit_length() - 1)
-            m2 = _live((*melds[:index], grown, *melds[index + 1 :]), rest)
-        key = (rest, *[m.cards for m in m2])
+            m2, key = _live(melds, rest, extended(melds[index], cards.bit_length() - 1), index)
         seen = memo.get(key)
         if seen is None:
             # A play can strand a required card (lay the only card it pairs with, say).
