@@ -264,12 +264,18 @@ def _live(
             else:
                 pool |= grown[1]
     if pool:
-        out.append(Meld(_SET, pool, JACKS & ~pool))
+        out.append(_POOLS[pool])
     if len(out) > 1:
         out.sort(key=_CARDS_OF)
     return tuple(out), (hand, *map(_CARDS_OF, out))
 
 
+_JACK_BITS = tuple(b for b in (1 << c for c in range(52)) if b & JACKS)
+#: The pool of jacks for each set of them (by mask): a group of jacks, taking the others.
+_POOLS: Final = {
+    m: Meld(_SET, m, JACKS & ~m)
+    for m in (sum(j for k, j in enumerate(_JACK_BITS) if n >> k & 1) for n in range(1, 16))
+}
 _CARDS_OF = itemgetter(1)  # a meld's cards, read in C when melds are sorted
 
 
