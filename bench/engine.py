@@ -1,11 +1,17 @@
 """Engine speed: random self-play hands per second, legal-move listing and JSON round-trip.
 
+Session play is timed both ways: straight from the session's legal moves, and through each
+seat's ``PlayerView`` as ``python -m umtali simulate --players random``, the bot and every
+computer player ask for it (the median of a few interleaved runs of each).
+
 Legal-move listing is timed twice: over positions of random play (the median case), and over
-adversarial positions where the take-two search works hardest (the worst case). Those are the
-positions pinned in ``tests/test_take_two_search.py`` plus the hardest of a fresh random hunt:
-hands of ten cards and two discards drawn with ranks 9 to K six times as likely as the rest
-(jacks, tens and court cards give the search the most ways to lay a hand out), in each
-variant, listed in the draw phase and, where ``take 2`` is legal, again after taking two.
+adversarial positions where the take-two search works hardest (the worst case, reported as
+the maximum). Those are the positions pinned in ``tests/test_take_two_search.py`` plus the
+hardest of a fresh hunt: random hands of 7 to 10 cards (no player to draw holds more) and two
+discards, ranks 9 to K six times as likely as the rest; constructed hands of three or four
+jacks with nines, tens, queens and kings; and every take-two position of whole sessions where
+both players take two and meld whenever they may (tables of melds, hands grown by taking). Each
+is listed in the draw phase and, where ``take 2`` is legal, again after taking two.
 
 Run with ``make bench`` or ``.venv/bin/python bench/engine.py [--hands N]``. Figures only; no
 pass/fail (machines are noisy).
