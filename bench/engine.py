@@ -1,11 +1,17 @@
 """Engine speed: random self-play hands per second, legal-move listing and JSON round-trip.
 
+Session play is timed both ways: straight from the session's legal moves, and through each
+seat's ``PlayerView`` as ``python -m umtali simulate --players random``, the bot and every
+computer player ask for it (the median of a few interleaved runs of each).
+
 Legal-move listing is timed twice: over positions of random play (the median case), and over
-adversarial positions where the take-two search works hardest (the worst case). Those are the
-positions pinned in ``tests/test_take_two_search.py`` plus the hardest of a fresh random hunt:
-hands of ten cards and two discards drawn with ranks 9 to K six times as likely as the rest
-(jacks, tens and court cards give the search the most ways to lay a hand out), in each
-variant, listed in the draw phase and, where ``take 2`` is legal, again after taking two.
+adversarial positions where the take-two search works hardest (the worst case, reported as
+the maximum). Those are the positions pinned in ``tests/test_take_two_search.py`` plus the
+hardest of a fresh hunt: random hands of 7 to 10 cards (no player to draw holds more) and two
+discards, ranks 9 to K six times as likely as the rest; constructed hands of three or four
+jacks with nines, tens, queens and kings; and every take-two position of whole sessions where
+both players take two and meld whenever they may (tables of melds, hands grown by taking). Each
+is listed in the draw phase and, where ``take 2`` is legal, again after taking two.
 
 Run with ``make bench`` or ``.venv/bin/python bench/engine.py [--hands N]``. Figures only; no
 pass/fail (machines are noisy).
@@ -14,12 +20,14 @@ pass/fail (machines are noisy).
 from __future__ import annotations
 
 import argparse
+import heapq
+import itertools
 import json
 import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,8 +38,8 @@ from umtali import RuleSet, Session
 from umtali.cards import CARDS
 from umtali.codec import session_from_json, session_to_json
 from umtali.events import HandEnded
-from umtali.hand import HandState
-from umtali.moves import Move
+from umtali.hand import HandState, Phase
+from umtali.moves import Move, MoveKind
 from umtali.players import RandomPlayer
 
 
@@ -109,49 +117,112 @@ def legal_listing(positions: list[HandState], repeat: int = 3) -> list[float]:
     return time_each(listing, positions, repeat)
 
 
-def hunt_hard_positions(count: int, seed: int, keep: int) -> list[tuple[float, str]]:
-    """Random positions biased to jacks, tens and court cards; the ``keep`` slowest to list,
-    as (µs, description), each listing timed once."""
+def _dealt(variant: str, cards: list[int], size: int) -> tuple[str, HandState]:
+    """The player to act holds the first ``size`` cards; the next two are the discard pile."""
+    hand = " ".join(CARDS[c].code for c in cards[:size])
+    pile = " ".join(CARDS[c].code for c in cards[size:size + 2])
+    return f"{variant}, {hand}, pile {pile}", hardest_position(variant, hand, pile, "draw")
+
+
+def _pick(rng: random.Random, weights: list[int], count: int) -> list[int]:
+    cards: list[int] = []
+    while len(cards) < count:
+        c = rng.choices(range(52), weights)[0]
+        if c not in cards:
+            cards.append(c)
+    return cards
+
+
+def dealt_positions(count: int, seed: int) -> Iterator[tuple[str, HandState]]:
+    """Random hands of 7 to 10 cards (no hand holds more when its player is to draw) and two
+    discards, ranks 9 to K six times as likely as the rest (jacks, tens and court cards give
+    the search the most ways to lay a hand out)."""
     rng = random.Random(seed)
     weights = [6 if c % 13 + 1 >= 9 else 1 for c in range(52)]
-    found: list[tuple[float, str]] = []
     for _ in range(count):
-        variant = rng.choice(list(RULES))
-        cards: list[int] = []
-        while len(cards) < 12:
-            c = rng.choices(range(52), weights)[0]
-            if c not in cards:
-                cards.append(c)
-        hand = " ".join(CARDS[c].code for c in cards[:10])
-        pile = " ".join(CARDS[c].code for c in cards[10:])
-        h = hardest_position(variant, hand, pile, "draw")
+        size = rng.choice((7, 8, 9, 10, 10, 10))
+        yield _dealt(rng.choice(list(RULES)), _pick(rng, weights, size + 2), size)
+
+
+def court_positions(count: int, seed: int) -> Iterator[tuple[str, HandState]]:
+    """Constructed hands: the four jacks, or three, with the rest drawn from the nines, tens,
+    queens and kings (and now and then one low card), the two discards from the same cards."""
+    rng = random.Random(seed)
+    court = [c for c in range(52) if c % 13 + 1 in (9, 10, 12, 13)]
+    jacks = [c for c in range(52) if c % 13 + 1 == 11]
+    low = [c for c in range(52) if c % 13 + 1 <= 8]
+    for _ in range(count):
+        size = rng.choice((8, 9, 10, 10))
+        cards = rng.sample(jacks, rng.choice((3, 4)))
+        extra = rng.sample(court, size + 2 - len(cards))
+        if rng.random() < 0.3:
+            extra[rng.randrange(len(extra) - 2)] = rng.choice(low)
+        mine = cards + extra[:size - len(cards)]
+        rng.shuffle(mine)
+        yield _dealt(rng.choice(list(RULES)), mine + extra[size - len(cards):], size)
+
+
+def played_positions(sessions: int, seed: int) -> Iterator[tuple[str, HandState]]:
+    """Positions of whole sessions where each player takes two and melds whenever it may: a
+    table of melds, and hands grown by taking; every position where the search may run."""
+    rng = random.Random(seed)
+    keen = (MoveKind.TAKE_TWO, MoveKind.MELD, MoveKind.EXTEND)
+    for i in range(sessions):
+        variant = list(RULES)[i % len(RULES)]
+        session = Session(RULES[variant], f"hunt-{seed}-{i}")
+        while not session.over:
+            h = session.hand
+            if len(h.discard_pile) >= 2 or h.must_meld:
+                yield f"{variant}, session hunt-{seed}-{i}, move {len(session.moves)}", h.copy()
+            legal = session.legal_moves()
+            melds = [m for m in legal if m.kind in keen]
+            session.apply(rng.choice(melds or legal))
+
+
+def hunt_hard_positions(
+    sources: Iterable[tuple[str, HandState]], keep: int
+) -> list[tuple[float, str, HandState]]:
+    """The ``keep`` slowest positions to list, each listing timed once; where ``take 2`` is
+    legal in the draw phase, the position after taking two is tried too."""
+    found: list[tuple[float, str, HandState]] = []
+
+    def timed(desc: str, h: HandState) -> None:
+        fresh = h.copy()
         t = time.perf_counter()
-        legal = h.legal_moves()
-        found.append(((time.perf_counter() - t) * 1e6, f"{variant}, {hand}, pile {pile}"))
-        if Move.take_two() in legal:
+        h.legal_moves()
+        us = (time.perf_counter() - t) * 1e6
+        if len(found) < keep:
+            heapq.heappush(found, (us, desc, fresh))
+        elif us > found[0][0]:
+            heapq.heapreplace(found, (us, desc, fresh))
+
+    for desc, h in sources:
+        timed(desc, h)
+        if h.phase is Phase.DRAW and Move.take_two() in h.legal_moves():
             h.apply(Move.take_two())
-            t = time.perf_counter()
-            h.legal_moves()
-            found.append(((time.perf_counter() - t) * 1e6,
-                          f"{variant}, {hand}, pile {pile}, after take 2"))
-    return sorted(found, reverse=True)[:keep]
+            timed(f"{desc}, after take 2", h)
+    return sorted(found, key=lambda f: f[0], reverse=True)
 
 
 def worst_case_listing(hunt: int, seed: int) -> None:
-    """The pinned hard positions and the hunt's hardest, each listed the best of 5 times."""
-    hunted = hunt_hard_positions(hunt, seed, keep=20)
+    """The pinned hard positions and the hunt's hardest (random, constructed and played), each
+    listed the best of 5 times."""
+    sources = itertools.chain(
+        dealt_positions(hunt, seed),
+        court_positions(hunt // 2, seed),
+        played_positions(max(1, hunt // 200), seed),
+    )
+    hunted = hunt_hard_positions(sources, keep=30)
     named = [(f"{v}, {hand}, pile {pile}" + ("" if ph == "draw" else ", after take 2"),
               hardest_position(v, hand, pile, ph)) for v, hand, pile, ph, _ in CASES]
-    for _, desc in hunted:
-        variant, hand, rest = desc.split(", ", 2)
-        pile = rest.removeprefix("pile ").removesuffix(", after take 2")
-        phase = "after take 2" if desc.endswith("after take 2") else "draw"
-        named.append((desc, hardest_position(variant, hand, pile, phase)))
+    named += [(desc, h) for _, desc, h in hunted]
     us = legal_listing([h for _, h in named], repeat=5)
     worst = sorted(zip(us, (d for d, _ in named), strict=True), reverse=True)
     print(f"legal-move listing, worst case over {len(us)} adversarial positions "
-          f"({len(CASES)} pinned + the 20 hardest of a {hunt:,}-deal hunt, seed {seed}): "
-          f"max {worst[0][0]:,.0f} µs, median {statistics.median(us):,.0f} µs")
+          f"({len(CASES)} pinned + the 30 hardest of a hunt over {hunt:,} random deals, "
+          f"{hunt // 2:,} constructed court-card deals and {max(1, hunt // 200):,} sessions of "
+          f"keen play, seed {seed}): max {worst[0][0]:,.0f} µs, "
+          f"median {statistics.median(us):,.0f} µs")
     for t, desc in worst[:3]:
         print(f"    {t:8,.0f} µs  {desc}")
 
@@ -184,7 +255,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3,
                         help="runs of session play timed each way; the median is reported")
     parser.add_argument("--hunt", type=int, default=20000,
-                        help="random deals tried in the hunt for hard positions")
+                        help="random deals tried in the hunt for hard positions (and half as "
+                             "many constructed ones, and a session of play per 200)")
     args = parser.parse_args()
 
     for rules in (RuleSet.english(), RuleSet.russian()):

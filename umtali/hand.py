@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, NamedTuple
 
-from umtali.cards import CARDS, cards_of, points_of
+from umtali.cards import CARDS, JACKS, cards_of, points_of
 from umtali.errors import IllegalMoveError, InvalidStateError
 from umtali.events import (
     Discarded,
@@ -29,13 +29,34 @@ from umtali.i18n import Text
 from umtali.melds import Meld, PlayKind, classify, extended, new_meld, play_points
 from umtali.moves import Move, MoveKind
 from umtali.rules import DealStyle, RuleSet
-from umtali.search import Memo, after, can_meld_all, canonical_target, meld_options
+from umtali.search import NEIGHBOURS, Memo, after, can_meld_all, canonical_target, meld_options
 
 if TYPE_CHECKING:
     from umtali.view import TableView
 
 _DISCARD = tuple(Move(MoveKind.DISCARD, 1 << c) for c in range(52))
 _DISCARD_DOWN = tuple(Move(MoveKind.DISCARD, 1 << c, -1, True) for c in range(52))
+
+
+#: Meld moves by their cards, and extensions by their card's mask shifted past the target:
+#: made the first time they are listed (a few hundred melds, at most 52 * 52 extensions).
+_MELD_MOVES: dict[int, Move] = {}
+_EXTEND_MOVES: dict[int, Move] = {}
+#: The commonest events, each made once: they are values, and one is as good as another.
+_DISCARDED = tuple(tuple(Discarded(p, c, False) for c in CARDS) for p in (0, 1))
+_DISCARDED_DOWN = tuple(tuple(Discarded(p, c, True) for c in CARDS) for p in (0, 1))
+_DREW = tuple(tuple(DrewFromStock(p, c) for c in CARDS) for p in (0, 1))
+_TOOK = tuple(tuple(TookDiscard(p, (c,)) for c in CARDS) for p in (0, 1))
+_SUIT13 = (1 << 13) - 1
+#: The discards of one suit's cards, by the 13-bit pattern of that suit in a hand: filled as
+#: patterns are met (at most 8,192 a suit).
+_SUIT_DISCARDS: tuple[dict[int, tuple[Move, ...]], ...] = ({}, {}, {}, {})
+
+
+def _suit_discards(suit: int, pattern: int) -> tuple[Move, ...]:
+    found = tuple(_DISCARD[suit * 13 + r] for r in range(13) if pattern >> r & 1)
+    _SUIT_DISCARDS[suit][pattern] = found
+    return found
 
 
 class Phase(Enum):
@@ -72,6 +93,7 @@ class HandState:
         "_accepts_at",
         "_accepts_of",
         "_legal",
+        "_table_fresh",
         "_table_view",
         "dealer",
         "discard_pile",
@@ -137,6 +159,8 @@ class HandState:
         self._accepts_of: list[Meld] | None = None
         #: The public table as views show it, kept by ``umtali.view`` for the next view.
         self._table_view: TableView | None = None
+        #: No card was laid since ``_table_view`` was made (``_lay`` clears it).
+        self._table_fresh = False
 
     # -- the deal -------------------------------------------------------------------------
 
@@ -256,28 +280,33 @@ class HandState:
         melds = self.melds
         moves: list[Move] = []
         must = self.must_meld
+        optional = self.optional
         table = tuple(melds) if must else ()
         memo: Memo = {}
         # Under compulsory melding the turn may end only when no meld but a pair is possible.
         can_end = not must
-        for opt in meld_options(hand, melds, self.optional, self.table_accepts()):
+        for opt in meld_options(hand, melds, optional, self.table_accepts()):
             kind, cards, index = opt
             if kind is _PAIR:
                 if must and hand & ~cards & must:
                     continue
             else:
-                can_end = can_end and self.optional
+                can_end = can_end and optional
                 if must:
                     h2, m2 = after(hand, table, opt)
-                    if not can_meld_all(h2, m2, must, self.optional, memo):
+                    if not can_meld_all(h2, m2, must, optional, memo):
                         continue
+            # The same few moves are listed again and again: each is made once.
             if index < 0:
-                moves.append(Move(_K_MELD, cards))
+                move = _MELD_MOVES.get(cards)
+                if move is None:
+                    move = _MELD_MOVES[cards] = Move(_K_MELD, cards)
             else:
-                card = cards.bit_length() - 1
-                moves.append(
-                    Move(_K_EXTEND, cards, canonical_target(melds[index], card))
-                )
+                target = canonical_target(melds[index], cards.bit_length() - 1)
+                move = _EXTEND_MOVES.get(cards << 6 | target)
+                if move is None:
+                    move = _EXTEND_MOVES[cards << 6 | target] = Move(_K_EXTEND, cards, target)
+            moves.append(move)
         if can_end:
             moves.extend(self._discards(hand))
         return moves
@@ -288,25 +317,42 @@ class HandState:
         if pile and not self.face_down:
             moves.append(_TAKE_MOVE)
             if len(pile) >= 2:
-                two = (1 << pile[-1]) | (1 << pile[-2])
+                a, b = pile[-1], pile[-2]
+                two = (1 << a) | (1 << b)
                 hand = self.hands[self.turn] | two
-                melds = tuple(self.melds)
-                if can_meld_all(hand, melds, two, self.optional, None, self.table_accepts()):
+                acc = self.table_accepts()
+                easy = JACKS | acc
+                # Most often a taken card has no way at all to the table (no jack, accepted by
+                # no meld, no card of its rank or suit neighbour in hand): no search is asked.
+                if (
+                    (1 << a & easy or NEIGHBOURS[a] & hand)
+                    and (1 << b & easy or NEIGHBOURS[b] & hand)
+                    and can_meld_all(hand, self.melds, two, self.optional, None, acc)
+                ):
                     moves.append(_TAKE_TWO_MOVE)
         return moves
 
     def _discards(self, hand: int) -> list[Move]:
         if hand & (hand - 1) == 0:
-            c = hand.bit_length() - 1
-            return [_DISCARD[c], _DISCARD_DOWN[c]]
+            last = hand.bit_length() - 1
+            return [_DISCARD[last], _DISCARD_DOWN[last]]
         if self.taken >= 0:
             hand &= ~(1 << self.taken)
-        out: list[Move] = []
-        while hand:
-            low = hand & -hand
-            out.append(_DISCARD[low.bit_length() - 1])
-            hand ^= low
-        return out
+        # Four lookups of a suit's discards by its pattern, in index order as before.
+        s0, s1, s2, s3 = _SUIT_DISCARDS
+        a = s0.get(hand & _SUIT13)
+        if a is None:
+            a = _suit_discards(0, hand & _SUIT13)
+        b = s1.get(hand >> 13 & _SUIT13)
+        if b is None:
+            b = _suit_discards(1, hand >> 13 & _SUIT13)
+        c = s2.get(hand >> 26 & _SUIT13)
+        if c is None:
+            c = _suit_discards(2, hand >> 26 & _SUIT13)
+        d = s3.get(hand >> 39)
+        if d is None:
+            d = _suit_discards(3, hand >> 39)
+        return [*a, *b, *c, *d]
 
     def canonical(self, move: Move) -> Move:
         """The listed form of ``move``: an extension may name any card of its meld."""
@@ -327,44 +373,65 @@ class HandState:
 
     def apply(self, move: Move) -> list[Event]:
         """Validate and play ``move`` for the player to act; return what happened."""
-        if move.kind is _K_EXTEND:
-            move = self.canonical(move)
         legal = self._legal
         if legal is None:
             legal = self.legal_moves()
+        # A listed move is canonical already: only another one needs its canonical form.
         if move not in legal:
-            from umtali.explain import why_illegal
+            if move.kind is _K_EXTEND:
+                move = self.canonical(move)
+            if move not in legal:
+                from umtali.explain import why_illegal
 
-            raise IllegalMoveError(why_illegal(self, move))
+                raise IllegalMoveError(why_illegal(self, move))
         return self._play(move)
 
     def _play(self, move: Move) -> list[Event]:
         self._legal = None
         p = self.turn
-        events: list[Event] = []
         kind = move.kind
         # The commonest first: a discard ends nearly every turn, most turns draw from the stock.
         if kind is _K_DISCARD:
             card = move.cards.bit_length() - 1
-            self.hands[p] &= ~move.cards
+            hands = self.hands
+            left = hands[p] & ~move.cards
+            hands[p] = left
             self.discard_pile.append(card)
             self.face_down = move.face_down
-            events.append(Discarded(p, CARDS[card], move.face_down))
+            events: list[Event] = [(_DISCARDED_DOWN if move.face_down else _DISCARDED)[p][card]]
+            if left and self.out < 0 and self.stock:
+                # ``_end_turn`` and ``_begin_turn`` as nearly every turn ends, written out.
+                self.turns += 1
+                quiet = 0 if self.progress else self.quiet_turns + 1
+                self.quiet_turns = quiet
+                if quiet >= self.rules.stall_turns:
+                    self._finish(HandEnd.STALLED)
+                    return events
+                self.turn = 1 - p
+                self.taken = -1
+                self.drawn = 0
+                self.must_meld = 0
+                self.pair_laid = False
+                self.progress = False
+                self.phase = _DRAW_PHASE
+                return events
             self._end_turn(events, discarded=True)
-        elif kind is _K_DRAW:
+            return events
+        events = []
+        if kind is _K_DRAW:
             card = self.stock.pop()
             self.hands[p] |= 1 << card
             self.drawn = 1 << card
             self.progress = True
             self.phase = _MELD_PHASE
-            events.append(DrewFromStock(p, CARDS[card]))
+            events.append(_DREW[p][card])
         elif kind is _K_TAKE:
             card = self.discard_pile.pop()
             self.hands[p] |= 1 << card
             self.drawn = 1 << card
             self.taken = card
             self.phase = _MELD_PHASE
-            events.append(TookDiscard(p, (CARDS[card],)))
+            events.append(_TOOK[p][card])
         elif kind is _K_TAKE_TWO:
             first = self.discard_pile.pop()
             second = self.discard_pile.pop()
@@ -387,6 +454,7 @@ class HandState:
         self.hands[p] &= ~cards
         self.must_meld &= ~cards
         self.progress = True
+        self._table_fresh = False
         if move.kind is _K_EXTEND:
             card = cards.bit_length() - 1
             index = self.meld_of(move.target)

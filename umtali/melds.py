@@ -67,6 +67,11 @@ QUEENS: Final = RANK_MASK[QUEEN]
 KINGS: Final = RANK_MASK[KING]
 
 
+# ``Meld(shape, cards, accepts)`` without the Python-level ``__new__`` of a named tuple: the
+# take-two search makes a meld for nearly every play it tries.
+_tuple_new = tuple.__new__
+
+
 def _run_accepts(cards: int) -> int:
     low = (cards & -cards).bit_length() - 1
     high = cards.bit_length() - 1
@@ -79,49 +84,58 @@ def _run_accepts(cards: int) -> int:
 
 
 def _jack_accepts(jack: int) -> int:
+    return _JACK_ACCEPTS[jack]
+
+
+def _lone_jack_accepts(jack: int) -> int:
     suit = jack // 13
     return (
         (1 << card_index(TEN, suit)) | (1 << card_index(QUEEN, suit)) | (JACKS & ~(1 << jack))
     )
 
 
+# What a lone jack accepts, by its index (other cards: 0): the ten and queen of its suit and
+# the other jacks.
+_JACK_ACCEPTS: Final = tuple(_lone_jack_accepts(c) if (1 << c) & JACKS else 0 for c in range(52))
+
+
 def new_meld(kind: PlayKind, cards: int) -> Meld:
     """The logical meld that a new meld of ``kind`` starts."""
     if kind is _SEQUENCE or kind is _MARRIAGE:
-        return Meld(_RUN, cards, _run_accepts(cards))
+        return _tuple_new(Meld, (_RUN, cards, _run_accepts(cards)))
     if kind is _GROUP:
         rank = ((cards & -cards).bit_length() - 1) % 13 + 1
-        return Meld(_SET, cards, RANK_MASK[rank] & ~cards)
+        return _tuple_new(Meld, (_SET, cards, RANK_MASK[rank] & ~cards))
     if kind is _JACK:
-        return Meld(_JACK_SHAPE, cards, _jack_accepts(cards.bit_length() - 1))
+        return _tuple_new(Meld, (_JACK_SHAPE, cards, _jack_accepts(cards.bit_length() - 1)))
     if kind is _PAIR:
-        return Meld(_PAIR_SHAPE, cards, 0)
+        return _tuple_new(Meld, (_PAIR_SHAPE, cards, 0))
     raise ValueError(f"not a new meld: {kind}")
 
 
 def rebuilt(shape: Shape, cards: int) -> Meld:
     """A logical meld from its shape and cards: what it accepts follows from them."""
     if shape is _RUN:
-        return Meld(shape, cards, _run_accepts(cards))
+        return _tuple_new(Meld, (shape, cards, _run_accepts(cards)))
     if shape is _SET:
         rank = ((cards & -cards).bit_length() - 1) % 13 + 1
-        return Meld(shape, cards, RANK_MASK[rank] & ~cards)
+        return _tuple_new(Meld, (shape, cards, RANK_MASK[rank] & ~cards))
     if shape is _JACK_SHAPE:
-        return Meld(shape, cards, _jack_accepts(cards.bit_length() - 1))
-    return Meld(shape, cards, 0)
+        return _tuple_new(Meld, (shape, cards, _jack_accepts(cards.bit_length() - 1)))
+    return _tuple_new(Meld, (shape, cards, 0))
 
 
 def extended(meld: Meld, card: int) -> Meld:
     """The logical meld after ``card`` extends it (the caller checked ``meld.accepts``)."""
     cards = meld.cards | (1 << card)
     if meld.shape is _RUN:
-        return Meld(_RUN, cards, _run_accepts(cards))
+        return _tuple_new(Meld, (_RUN, cards, _run_accepts(cards)))
     if meld.shape is _SET:
-        return Meld(_SET, cards, meld.accepts & ~(1 << card))
+        return _tuple_new(Meld, (_SET, cards, meld.accepts & ~(1 << card)))
     # A lone jack's first extension decides for good: a jack makes a group, 10 or Q a run.
     if (1 << card) & JACKS:
-        return Meld(_SET, cards, JACKS & ~cards)
-    return Meld(_RUN, cards, _run_accepts(cards))
+        return _tuple_new(Meld, (_SET, cards, JACKS & ~cards))
+    return _tuple_new(Meld, (_RUN, cards, _run_accepts(cards)))
 
 
 def classify(cards: int) -> PlayKind | None:
@@ -209,6 +223,34 @@ def cover(hand: int) -> int:
     if qk:
         out |= qk | (qk << 1)
     return out
+
+
+def locked_groups(hand: int) -> int:
+    """The cards of each rank (not jacks) the hand holds exactly three of, when none of the
+    three could join a new sequence or marriage.
+
+    Each of the three is covered while the other two are in hand, so the priority rule
+    forbids laying it as an extension; its only new meld is the group of all three (the hand
+    only shrinks, so no sequence or marriage can come to take one). So the three leave the
+    hand together as a group, or in a pair as a player goes out, or not at all: never in a
+    run, and no run grows through them.
+    """
+    a = hand & _SUIT13
+    b = (hand >> 13) & _SUIT13
+    c = (hand >> 26) & _SUIT13
+    d = (hand >> 39) & _SUIT13
+    three = ((a & b & c & ~d) | (a & b & d & ~c) | (a & c & d & ~b) | (b & c & d & ~a))
+    three &= _NOT_JACK_RANK
+    if not three:
+        return 0
+    s = hand & SEQ_CARDS
+    r3 = s & (s >> 1) & (s >> 2)
+    qk = hand & (hand >> 1) & _QUEEN_BITS
+    other = r3 | (r3 << 1) | (r3 << 2) | qk | (qk << 1)
+    if other:
+        # One of the three that can leave in a sequence or marriage unlocks the other two.
+        three &= ~(other | (other >> 13) | (other >> 26) | (other >> 39))
+    return (three | (three << 13) | (three << 26) | (three << 39)) & hand
 
 
 def new_melds(hand: int) -> list[tuple[PlayKind, int]]:

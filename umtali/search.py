@@ -6,15 +6,18 @@ Both the legal-move listing and the check that a player who takes two can meld b
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from operator import itemgetter
 from typing import Final
 
-from umtali.cards import CARDS, JACKS, RANK_MASK, SUIT_MASK
+from umtali.cards import CARDS, JACKS, KING, QUEEN, RANK_MASK, SUIT_MASK
 from umtali.melds import (
     Meld,
     PlayKind,
     Shape,
     cover,
     extended,
+    locked_groups,
     meldable,
     new_meld,
     new_melds,
@@ -26,7 +29,10 @@ Option = tuple[PlayKind, int, int]
 
 
 # Bound once: the search reads these on every option (a class attribute lookup each in 3.11).
-_JACK, _EXTENSION, _PAIR, _RUN = PlayKind.JACK, PlayKind.EXTENSION, PlayKind.PAIR, Shape.RUN
+_JACK, _EXTENSION, _PAIR = PlayKind.JACK, PlayKind.EXTENSION, PlayKind.PAIR
+_RUN, _SET = Shape.RUN, Shape.SET
+_QUEENS, _KINGS = RANK_MASK[QUEEN], RANK_MASK[KING]
+_NOT_JACKS = ((1 << 52) - 1) & ~JACKS
 
 
 def _neighbours(card: int) -> int:
@@ -98,7 +104,7 @@ Memo = dict[tuple[int, ...], bool]
 
 def can_meld_all(
     hand: int,
-    melds: tuple[Meld, ...],
+    melds: Sequence[Meld],
     required: int,
     optional: bool,
     memo: Memo | None = None,
@@ -116,20 +122,20 @@ def can_meld_all(
         # A lone question (take 2 in the draw phase) is nearly always settled by the quick
         # check, and the search never comes back to it: it needs no key.
         return _may_meld_all(hand, melds, required, accepts) and _search(
-            hand, melds, required, optional, {}
+            hand, _live(melds, hand)[0], required, optional, {}
         )
-    key = (hand, *sorted(m.cards for m in melds))
+    live, key = _live(melds, hand)  # only these melds matter to the search
     seen = memo.get(key)
     if seen is None:
-        seen = _may_meld_all(hand, melds, required) and _search(
-            hand, melds, required, optional, memo
+        seen = _may_meld_all(hand, live, required) and _search(
+            hand, live, required, optional, memo
         )
         memo[key] = seen
     return seen
 
 
 def _may_meld_all(
-    hand: int, melds: tuple[Meld, ...], required: int, accepts: int = -1
+    hand: int, melds: Sequence[Meld], required: int, accepts: int = -1
 ) -> bool:
     """A quick necessary condition for every required card still in hand to be meldable this
     turn.
@@ -156,24 +162,58 @@ def _may_meld_all(
             return False
         cards ^= low
     reachable = easy | cover(hand)
+    locked = -1  # worked out when first needed
     while left:
         low = left & -left
         left ^= low
+        if low & reachable:
+            continue
+        if locked < 0:
+            locked = locked_groups(hand)
         card = low.bit_length() - 1
-        if _may_lay(card, hand, reachable):
+        if _may_lay(card, hand & ~locked, reachable):  # no run grows through a locked group
             continue
         partner = RANK_MASK[card % 13 + 1] & hand & ~low
-        if not partner:
+        if not partner or not _may_pair_last(low, partner, hand, easy, locked):
             return False
-        stuck = 0  # cards that could only be the discard after the pair
-        rest = hand & ~low & ~partner
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
-            if not _may_lay(bit.bit_length() - 1, hand, reachable):
-                stuck += 1
-                if stuck > 1:
-                    return False
+    return True
+
+
+def _may_pair_last(card: int, partner: int, hand: int, easy: int, locked: int) -> bool:
+    """Whether every card in hand but one may be laid before ``card`` and its ``partner``
+    (bits) are laid as a pair, the last meld: the two stay in hand until then.
+
+    So the other cards must get on the table without them: their new melds and chains are
+    those of the hand without the two. A queen or king that makes a marriage with one of the
+    two stays covered by it all the while: the priority rule forbids laying it as an
+    extension, and its marriage would lay a card of the pair, so only a group can lay it.
+    """
+    pair = card | partner
+    others = hand & ~pair
+    covered = cover(others)
+    reachable = easy | covered
+    if pair & _QUEENS:
+        married = (pair << 1) & others
+    elif pair & _KINGS:
+        married = (pair >> 1) & others
+    else:
+        married = 0
+    # A run never grows through a married card, nor through a ``locked`` group (of the whole
+    # hand: the pair's cards are of another rank, and may only unlock fewer of them).
+    chains = others & ~married & ~locked
+    stuck = 0  # cards that could only be the discard after the pair
+    rest = others
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        if bit & married:
+            if bit & covered:
+                continue
+        elif _may_lay(bit.bit_length() - 1, chains, reachable):
+            continue
+        stuck += 1
+        if stuck > 1:
+            return False
     return True
 
 
@@ -193,6 +233,52 @@ def _may_lay(card: int, hand: int, reachable: int) -> bool:
     return False
 
 
+def _live(
+    melds: Sequence[Meld], hand: int, grown: Meld | None = None, index: int = -1
+) -> tuple[tuple[Meld, ...], tuple[int, ...]]:
+    """The melds that matter to the search below ``hand``, in one order (by their cards), and
+    the memo's key of the position: the hand and those melds' cards. ``grown`` replaces the
+    meld at ``index``, or is added when ``index`` is -1.
+
+    A meld that accepts no card of the hand is dropped: it grows only by cards laid from the
+    hand, so it never changes again. Melds of jacks alone that accept no card of the hand but
+    jacks (a lone jack whose ten and queen are gone) are one pool: each takes any jack and
+    nothing else, so how the jacks are split among them makes no difference.
+    """
+    out: list[Meld] = []
+    pool = 0
+    for i, m in enumerate(melds):
+        if i == index and grown is not None:
+            m = grown
+        acc = m[2] & hand
+        if acc:
+            if acc & _NOT_JACKS or m[1] & _NOT_JACKS:
+                out.append(m)
+            else:
+                pool |= m[1]
+    if grown is not None and index < 0:
+        acc = grown[2] & hand
+        if acc:
+            if acc & _NOT_JACKS or grown[1] & _NOT_JACKS:
+                out.append(grown)
+            else:
+                pool |= grown[1]
+    if pool:
+        out.append(_POOLS[pool])
+    if len(out) > 1:
+        out.sort(key=_CARDS_OF)
+    return tuple(out), (hand, *map(_CARDS_OF, out))
+
+
+_JACK_BITS = tuple(b for b in (1 << c for c in range(52)) if b & JACKS)
+#: The pool of jacks for each set of them (by mask): a group of jacks, taking the others.
+_POOLS: Final = {
+    m: Meld(_SET, m, JACKS & ~m)
+    for m in (sum(j for k, j in enumerate(_JACK_BITS) if n >> k & 1) for n in range(1, 16))
+}
+_CARDS_OF = itemgetter(1)  # a meld's cards, read in C when melds are sorted
+
+
 def _search(
     hand: int,
     melds: tuple[Meld, ...],
@@ -202,13 +288,16 @@ def _search(
 ) -> bool:
     """The search below a position that still holds a required card.
 
-    The memo is keyed by the hand and the cards of each table meld, sorted: a meld's cards
+    Only *live* melds are kept: those that accept a card of the hand. A meld grows only by
+    cards laid from the hand, so one that accepts none of them never changes again and
+    nothing in the search can depend on it: dropping it makes positions that differ only in
+    dead melds one position (many ways of laying jacks and completed groups, say).
+
+    The memo is keyed by the hand and the cards of each live meld, sorted: a meld's cards
     decide its shape and what it accepts, and sorting makes every order of laying the same
-    melds one position. The key of each next position is made before the position itself,
-    so a position already settled costs a lookup. Plays only take cards from the hand, so
-    the search never comes back to a position it is inside.
+    melds one position. Plays only take cards from the hand, so the search never comes back
+    to a position it is inside.
     """
-    table = [m.cards for m in melds]
     options = meld_options(hand, melds, optional)
     # Melds that lay a required card first: they usually settle the question at once.
     options.sort(key=lambda o: not o[1] & required)
@@ -220,17 +309,13 @@ def _search(
         if kind is _PAIR:
             continue  # nothing but a discard follows a pair
         if index < 0:
-            grown = [*table, cards]
+            m2, key = _live(melds, rest, new_meld(kind, cards))
         else:
-            grown = table.copy()
-            grown[index] |= cards
-        grown.sort()
-        key = (rest, *grown)
+            m2, key = _live(melds, rest, extended(melds[index], cards.bit_length() - 1), index)
         seen = memo.get(key)
         if seen is None:
-            h2, m2 = after(hand, melds, opt)
             # A play can strand a required card (lay the only card it pairs with, say).
-            seen = _may_meld_all(h2, m2, required) and _search(h2, m2, required, optional, memo)
+            seen = _may_meld_all(rest, m2, required) and _search(rest, m2, required, optional, memo)
             memo[key] = seen
         if seen:
             return True

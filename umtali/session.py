@@ -169,7 +169,7 @@ class Session:
         hand = self.hand
         if seat is not None and seat != hand.turn:
             raise IllegalMoveError(Text.of("it is not your turn"))
-        if move.kind is _EXTEND:
+        if move.kind is _EXTEND and move not in hand.legal_moves():
             move = hand.canonical(move)  # the listed form is the one kept
         events = hand.apply(move)
         self.moves.append(move)

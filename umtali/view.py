@@ -122,6 +122,7 @@ def _table_view(h: HandState) -> TableView:
     base = kept if kept is None or kept.read else kept._base
     kept = TableView(tuple(plays), tuple(h.melds), base)
     h._table_view = kept
+    h._table_fresh = True
     return kept
 
 
@@ -129,6 +130,13 @@ def _table_view(h: HandState) -> TableView:
 SPECTATOR = -1
 
 _MELD_PHASE = Phase.MELD  # bound once: read for every view
+_NOT_MINE = (-1, 0, 0)  # what a view of the seat not to act keeps of the turn
+#: rules, game, hand no., dealer, to act, phase, hand sizes (2), stock size, top face down,
+#: hand points (2), hand scores, games won (2), went out, reshuffled, winner.
+_Public = tuple[
+    "RuleSet", int, int, int, int, Phase, int, int, int, bool,
+    int, int, tuple[tuple[int, int], ...], int, int, int, bool, int,
+]
 _new = object.__new__
 
 
@@ -142,102 +150,67 @@ class PlayerView:
     """
 
     __slots__ = (
-        "_dealer",
         "_discard_pile",
-        "_drawn",
-        "_game",
-        "_games_won",
         "_hand",
-        "_hand_no",
-        "_hand_points",
-        "_hand_scores",
-        "_hand_sizes",
         "_legal",
-        "_must",
+        "_mine",
         "_own",
-        "_phase",
         "_pile",
-        "_reshuffled",
-        "_rules",
+        "_public",
         "_seat",
-        "_stock_size",
         "_table",
-        "_taken",
-        "_to_act",
-        "_top_face_down",
         "_top_hidden",
-        "_went_out",
-        "_winner",
     )
 
-    _dealer: int
     _discard_pile: tuple[Card | None, ...] | None
-    _drawn: int
-    _game: int
-    _games_won: tuple[int, int]
     _hand: tuple[Card, ...] | None
-    _hand_no: int
-    _hand_points: tuple[int, int]
-    _hand_scores: tuple[tuple[int, int], ...]
-    _hand_sizes: tuple[int, int]
     _legal: tuple[Move, ...]
-    _must: int
+    #: The seat's own turn: (card taken, cards it must meld, cards drawn), as masks but the first.
+    _mine: tuple[int, int, int]
     _own: int
-    _phase: Phase
     _pile: tuple[int, ...]
-    _reshuffled: bool
-    _rules: RuleSet
+    #: The public numbers in one tuple (one store, not eighteen), read by the properties.
+    _public: _Public
     _seat: int
-    _stock_size: int
     _table: TableView
-    _taken: int
-    _to_act: int
-    _top_face_down: bool
     _top_hidden: bool
-    _went_out: int
-    _winner: int
 
     @staticmethod
     def of(session: Session, seat: int) -> PlayerView:
-        # Called for every move a computer makes: plain loads and stores, nothing made twice.
+        # Called for every move a computer makes: plain loads, few stores, nothing made twice.
         h = session.hand
         winner = session.winner
         turn = h.turn
+        phase = h.phase
+        hands = h.hands
+        pile = h.discard_pile
+        face_down = h.face_down and bool(pile)
+        # A face-down top card only the seat that laid it (who went out) may see.
+        hidden = face_down and h.out != seat
+        points, won = h.points, session.games_won
         v = _new(PlayerView)
         v._seat = seat
-        v._rules = session.rules
-        v._game = session.game
-        v._hand_no = session.hand_no
-        v._dealer = h.dealer
-        v._to_act = turn if winner < 0 else -1
-        v._phase = phase = h.phase
-        hands = h.hands
+        v._public = (
+            session.rules, session.game, session.hand_no, h.dealer,
+            turn if winner < 0 else -1, phase,
+            hands[0].bit_count(), hands[1].bit_count(), len(h.stock), face_down,
+            points[0], points[1], tuple(session.hand_scores), won[0], won[1],
+            h.out, h.reshuffled, winner,
+        )
         v._own = hands[seat] if seat >= 0 else 0
         v._hand = None
-        v._hand_sizes = (hands[0].bit_count(), hands[1].bit_count())
-        v._stock_size = len(h.stock)
-        pile = h.discard_pile
-        v._top_face_down = face_down = h.face_down and bool(pile)
-        # A face-down top card only the seat that laid it (who went out) may see.
-        v._top_hidden = hidden = face_down and h.out != seat
+        v._top_hidden = hidden
         v._pile = tuple(pile[:-1] if hidden else pile)
         v._discard_pile = None
-        v._table = _table_view(h)
-        points, won = h.points, session.games_won
-        v._hand_points = (points[0], points[1])
-        v._hand_scores = tuple(session.hand_scores)
-        v._games_won = (won[0], won[1])
-        v._went_out = h.out
-        v._reshuffled = h.reshuffled
-        v._winner = winner
+        table = h._table_view
+        v._table = table if table is not None and h._table_fresh else _table_view(h)
         if seat == turn and winner < 0:
-            v._taken = h.taken
-            v._must = h.must_meld
-            v._drawn = h.drawn if phase is _MELD_PHASE else 0
+            v._mine = (h.taken, h.must_meld, h.drawn if phase is _MELD_PHASE else 0)
             legal = h._legal
             v._legal = tuple(h.legal_moves() if legal is None else legal)
         else:
-            v._taken, v._must, v._drawn, v._legal = -1, 0, 0, ()
+            v._mine = _NOT_MINE
+            v._legal = ()
         return v
 
     # -- the fields ---------------------------------------------------------------------------
@@ -248,28 +221,28 @@ class PlayerView:
 
     @property
     def rules(self) -> str:
-        return self._rules.describe()
+        return self._public[0].describe()
 
     @property
     def game(self) -> int:
-        return self._game
+        return self._public[1]
 
     @property
     def hand_no(self) -> int:
-        return self._hand_no
+        return self._public[2]
 
     @property
     def dealer(self) -> int:
-        return self._dealer
+        return self._public[3]
 
     @property
     def to_act(self) -> int:
         """The seat to act, or -1 when the session is over."""
-        return self._to_act
+        return self._public[4]
 
     @property
     def phase(self) -> str:
-        return self._phase.value
+        return self._public[5].value
 
     @property
     def hand(self) -> tuple[Card, ...]:
@@ -281,16 +254,18 @@ class PlayerView:
 
     @property
     def opponent_hand_size(self) -> int:
-        return self._hand_sizes[1 - self._seat] if self._seat >= 0 else 0
+        seat, p = self._seat, self._public
+        return p[7] if seat == 0 else p[6] if seat == 1 else 0
 
     @property
     def hand_sizes(self) -> tuple[int, int]:
         """How many cards each seat holds."""
-        return self._hand_sizes
+        p = self._public
+        return p[6], p[7]
 
     @property
     def stock_size(self) -> int:
-        return self._stock_size
+        return self._public[8]
 
     @property
     def discard_pile(self) -> tuple[Card | None, ...]:
@@ -306,7 +281,7 @@ class PlayerView:
 
     @property
     def top_face_down(self) -> bool:
-        return self._top_face_down
+        return self._public[9]
 
     @property
     def plays(self) -> tuple[PlayView, ...]:
@@ -319,51 +294,54 @@ class PlayerView:
     @property
     def hand_points(self) -> tuple[int, int]:
         """Points each player has melded this hand."""
-        return self._hand_points
+        p = self._public
+        return p[10], p[11]
 
     @property
     def hand_scores(self) -> tuple[tuple[int, int], ...]:
         """Each finished hand's scores in the game in play."""
-        return self._hand_scores
+        return self._public[12]
 
     @property
     def game_scores(self) -> tuple[int, int]:
-        scores = self._hand_scores
+        scores = self.hand_scores
         return sum(s[0] for s in scores), sum(s[1] for s in scores)
 
     @property
     def games_won(self) -> tuple[int, int]:
-        return self._games_won
+        p = self._public
+        return p[13], p[14]
 
     @property
     def went_out(self) -> int:
         """Who went out this hand (the other is playing the last turn), or -1."""
-        return self._went_out
+        return self._public[15]
 
     @property
     def taken(self) -> Card | None:
         """The card this seat took from the discard pile this turn, if any."""
-        return CARDS[self._taken] if self._taken >= 0 else None
+        taken = self._mine[0]
+        return CARDS[taken] if taken >= 0 else None
 
     @property
     def must_meld(self) -> tuple[Card, ...]:
         """Cards taken with ``take 2`` that must still be melded this turn."""
-        return cards_of(self._must)
+        return cards_of(self._mine[1])
 
     @property
     def drawn(self) -> tuple[Card, ...]:
         """The cards this seat took this turn, from the stock or the discard pile (laid since
         or not), while it melds; empty otherwise, and always for the opponent and a
         spectator."""
-        return cards_of(self._drawn)
+        return cards_of(self._mine[2])
 
     @property
     def reshuffled(self) -> bool:
-        return self._reshuffled
+        return self._public[16]
 
     @property
     def winner(self) -> int:
-        return self._winner
+        return self._public[17]
 
     @property
     def legal_moves(self) -> tuple[Move, ...]:
@@ -372,7 +350,7 @@ class PlayerView:
 
     @property
     def my_turn(self) -> bool:
-        return self._to_act == self._seat
+        return self._public[4] == self._seat
 
     @property
     def top_discard(self) -> Card | None:
