@@ -76,7 +76,7 @@ def _last_turn_record(played: str) -> list[tuple[PlayerView, Move]]:
 def test_review_finds_the_costly_move_and_what_hard_would_have_played() -> None:
     found = review(_last_turn_record("discard 2C"), budget=200)
     assert found == [Mistake(0, found[0].view, Move.parse("discard 2C"),
-                             Move.parse("discard 10H"), found[0].cost)]
+                             Move.parse("discard 10H"), found[0].cost, found[0].why)]
     # Keeping the ten rather than the two hands the opponent four more points.
     assert found[0].cost == 4.0
     assert review(_last_turn_record("discard 10H"), budget=200) == []

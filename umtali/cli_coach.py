@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from umtali.ai.coach import REVIEW_BUDGET, hint, reason, review
+from umtali.ai.coach import REVIEW_BUDGET, hint, review, turn_of
 from umtali.ai.hard import HardPlayer
 from umtali.ai.resume import player_seed, seat_history
 from umtali.i18n import N_, Tr, sentence
@@ -52,10 +52,10 @@ def review_lines(record: Sequence[tuple[PlayerView, Move]], game: int, hand: int
     lines = [tr("Review of hand {hand} (game {game}): the moves that cost you most, as the "
                 "hard computer judges them:", hand=hand, game=game)]
     for m in found:
-        turn = max(1, sum(1 for view, _ in record[:m.at + 1] if view.phase == "draw"))
+        turn = turn_of(record, m.at)
         lines.append("  " + tr(
             "Turn {turn}: you played {played}; the hard computer would play {better} (about "
             "{points} points better).", turn=turn, played=m.played.text(symbols=True),
             better=m.better.text(symbols=True), points=points_text(tr, m.cost))
-            + " " + sentence(tr(reason(m.view, m.better))))
+            + " " + sentence(tr(m.why)))
     return lines

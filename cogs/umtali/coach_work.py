@@ -9,12 +9,11 @@ restart. No discord here: a worker imports this module, and should stay light.
 from __future__ import annotations
 
 import inspect
-import random
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from umtali.ai.coach import REVIEW_BUDGET, REVIEW_FLOOR, Hint, _same_turn, compare, hint, reason
-from umtali.ai.hard import HardPlayer, decision_key
+from umtali.ai.coach import REVIEW_BUDGET, Hint, hint, review, turn_of
+from umtali.ai.hard import HardPlayer
 from umtali.i18n import Text
 from umtali.moves import Move
 from umtali.session import Session
@@ -70,22 +69,7 @@ def advise(seed: str, history: Sequence[tuple[PlayerView, Move]], view: PlayerVi
 
 def lessons(record: Record, seed: str, budget: int = REVIEW_BUDGET,
             search: int = HARD_BUDGET, most: int = 3) -> list[Lesson]:
-    """The moves of ``record`` that cost most, costliest first, as ``coach.review`` finds them
-    (it is followed step by step), with ``hard``'s own search budget given: ``search``."""
-    player = HardPlayer(seed, budget=search)
-    found: list[Lesson] = []
-    turn = 0
-    for view, played in record:
-        turn += view.phase == "draw"
-        model = player.memory.observe(view)
-        if len(view.legal_moves) > 1:
-            better = player.decide(view, model)
-            if better != played and not _same_turn(view, better, played):
-                rng = random.Random(f"{seed}:review:{decision_key(view)}")
-                ours, theirs = compare(view, [better, played], model, rng, budget)
-                if ours - theirs >= REVIEW_FLOOR:
-                    found.append(Lesson(max(1, turn), view, played, better, ours - theirs,
-                                        reason(view, better, model)))
-        player.memory.note(view, played)
-    found.sort(key=lambda m: -m.cost)
-    return found[:most]
+    """The moves of ``record`` that cost most, costliest first (``coach.review``), judged by a
+    ``hard`` player with its search budget ``search``."""
+    return [Lesson(turn_of(record, m.at), m.view, m.played, m.better, m.cost, m.why)
+            for m in review(record, seed, most, budget, HardPlayer(seed, budget=search))]

@@ -46,6 +46,8 @@ class Mistake(NamedTuple):
     better: Move
     #: What the played move cost, in points of the hand, by ``hard``'s playouts.
     cost: float
+    #: Why ``better``, in a line (as ``hint`` says it).
+    why: Text
 
 
 def _cards(mask: int) -> str:
@@ -155,11 +157,13 @@ def review(
     seed: int | str = "review",
     most: int = 3,
     budget: int = REVIEW_BUDGET,
+    player: HardPlayer | None = None,
 ) -> list[Mistake]:
     """The moves of one seat's hand that cost most, as ``hard`` judges them, costliest first:
     at most ``most``, each costing at least ``REVIEW_FLOOR`` points. ``record``: the views the
-    seat acted on in the hand, oldest first, with the moves it made (``resume.seat_history``)."""
-    player = HardPlayer(seed)
+    seat acted on in the hand, oldest first, with the moves it made (``resume.seat_history``).
+    ``player``: the ``hard`` player that judges, new (``HardPlayer(seed)``) if not given."""
+    player = player or HardPlayer(seed)
     found: list[Mistake] = []
     for index, (view, played) in enumerate(record):
         model = player.memory.observe(view)
@@ -169,10 +173,16 @@ def review(
                 rng = random.Random(f"{seed}:review:{decision_key(view)}")
                 ours, theirs = compare(view, [better, played], model, rng, budget)
                 if ours - theirs >= REVIEW_FLOOR:
-                    found.append(Mistake(index, view, played, better, ours - theirs))
+                    found.append(Mistake(index, view, played, better, ours - theirs,
+                                         reason(view, better, model)))
         player.memory.note(view, played)
     found.sort(key=lambda m: (-m.cost, m.at))
     return found[:most]
+
+
+def turn_of(record: Sequence[tuple[PlayerView, Move]], at: int) -> int:
+    """The seat's turn in the hand (from 1) that the decision ``record[at]`` belongs to."""
+    return max(1, sum(1 for view, _ in record[:at + 1] if view.phase == "draw"))
 
 
 def _same_turn(view: PlayerView, a: Move, b: Move) -> bool:
