@@ -19,6 +19,17 @@ than six (the playouts split less thinly), overruling ``normal`` at one standard
 than 1.5, and searching also when the opponent is near going out (+0.12 to +0.19 points a
 decision there, on 240 more positions, where ``normal`` used to decide alone).
 
+What did not help (2026-12-01; 1,000-2,000 games each on common deals; branch ``ai-strength``):
+even a ``normal`` that knows the opponent's real hand for judging its discards gains only
++1.08 points a hand (53% of games), far from the 2.5-3 points 60% needs, so better inference
+alone cannot get there; told the real hand also for its own drawing chances it lost 4.1 points
+a hand (its keep values are balanced around their uniform guesses). ``normal``'s weights sit at
+a local optimum (each moved alone: -0.4 to +0.14 points a hand). Weighing the sampled worlds by
+the opponent's last turn (the card passed over, the card shed) gained +0.2 to +0.3 points a
+hand to ``normal``'s judgement, and nothing measurable in ``hard`` (51.5% of 200 games), at
+1.2-1.7 times the thinking time: not merged. The next step is a different evaluation (a value
+learned from self-play), not more tuning or inference.
+
 The budget counts moves played in playouts, not time, so a seed and a view always give the
 same move.
 """
