@@ -413,3 +413,32 @@ async def test_the_time_up_question_answered_through_another_process(
     await settle(world, main, other)
     assert row(db_path, live.id)["status"] == "finished"
     assert [(r["match_id"], r["how"]) for r in results(db_path)] == [(live.id, "timed out")]
+
+
+async def test_a_typed_move_and_its_autocomplete_reach_a_match_held_elsewhere(
+        world: World, db_path: Path, other: MatchService) -> None:
+    from tests.discord_helpers import thread_of
+
+    live = await start_match(world)
+    main = main_of(world)
+    assert live.id not in other.matches
+    seat = live.session.to_act
+    actor = player(world, seat)
+    thread = thread_of(world, live)
+    move = GreedyPlayer().choose(live.session.view(seat))
+    with via(world, other):
+        # The other process does not hold the match: it finds it in the database.
+        choices = await actor.autocomplete(thread, "umtali play", "move", "")
+        assert [c["value"] for c in choices] == \
+            [str(m) for m in live.session.legal_moves()][:25]
+        typed = await actor.slash(thread, "umtali play", move=str(move))
+        assert typed.ephemeral
+        await settle(world, main, other)
+    assert row(db_path, live.id)["version"] == live.version + 1
+    assert row(db_path, live.id)["owner"] == "p2" and live.id in other.matches
+    # /umtali resign there too asks the question (not "You are not playing").
+    fresh = other.matches[live.id]
+    quitter = player(world, fresh.session.to_act)
+    with via(world, main):
+        asked = await quitter.slash(thread, "umtali resign")
+    assert asked.ephemeral and "Resign the session?" in (asked.response.content or "")
