@@ -1,7 +1,8 @@
 """Issue 14: several processes sharing one database (docs/processes.md).
 
 Two match services stand for two bot processes: the bot's own (``main``) and another (``p2``)
-with its own connection to the same SQLite file, talking to the same (simulated) Discord. A
+with its own connection to the same database (a SQLite file, and a PostgreSQL database), talking
+to the same (simulated) Discord. A
 member's click reaches whichever process the test routes it to (as a DM reaches shard 0's).
 """
 
@@ -9,29 +10,44 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot import Settings, UmtaliBot
 from cogs.umtali.clock import heartbeat
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.owners import LEASE, RENEW_EVERY
 from cogs.umtali.service import MatchService
+from data.db import Row
 from data.store import Store
-from tests.discord_helpers import World, flush, play_out, player, start_match, table_message
+from tests.discord_helpers import Clock, World, flush, play_out, player, start_match, table_message
 from tests.test_faults_timers import to_turn_end
 from umtali.moves import Move, MoveKind
 from umtali.players import GreedyPlayer
 
 
 @pytest.fixture
-async def other(world: World, db_path: Path) -> AsyncIterator[MatchService]:
+def make_bot(made_bots: list[UmtaliBot], store_target: str | Path,
+             clock: Clock) -> Callable[[], UmtaliBot]:
+    """The bot's store on each backend in turn (tests/conftest.py's, on SQLite alone)."""
+    def make() -> UmtaliBot:
+        settings = Settings(token="test", database_url=store_target) \
+            if isinstance(store_target, str) else Settings(token="test", db_path=store_target)
+        bot = UmtaliBot(settings, timers=False, computer_pause=0, clock=clock)
+        made_bots.append(bot)
+        return bot
+
+    return make
+
+
+@pytest.fixture
+async def other(world: World, store_target: str | Path) -> AsyncIterator[MatchService]:
     """A second process, ``p2``, started after the bot."""
-    store = await Store.open(db_path)
+    store = await Store.open(store_target)
     svc = MatchService(world.bot, store, clock=world.clock, computer_pause=0, owner="p2")
     await svc.load_active()
     yield svc
@@ -56,19 +72,16 @@ def via(world: World, svc: MatchService) -> Iterator[None]:
         world.bot.matches = before
 
 
-def row(db_path: Path, match_id: int) -> sqlite3.Row:
-    with sqlite3.connect(db_path) as c:
-        c.row_factory = sqlite3.Row
-        found: sqlite3.Row | None = c.execute("SELECT * FROM matches WHERE id = ?",
-                                              (match_id,)).fetchone()
+async def row(world: World, match_id: int) -> Row:
+    """The match's row as the database has it (read through the bot's own connection)."""
+    found = await main_of(world).store.db.fetchone("SELECT * FROM matches WHERE id = ?",
+                                                   (match_id,))
     assert found is not None
     return found
 
 
-def results(db_path: Path) -> list[sqlite3.Row]:
-    with sqlite3.connect(db_path) as c:
-        c.row_factory = sqlite3.Row
-        return c.execute("SELECT * FROM session_results").fetchall()
+async def results(world: World) -> list[Row]:
+    return await main_of(world).store.db.fetchall("SELECT * FROM session_results")
 
 
 async def settle(world: World, *services: MatchService) -> None:
@@ -120,11 +133,11 @@ def said(world: World, live: LiveMatch, text: str) -> list[Any]:
 
 
 async def test_a_move_through_another_process_works_and_moves_the_match_there(
-        world: World, db_path: Path, other: MatchService) -> None:
+        world: World, other: MatchService) -> None:
     live = await start_match(world)
     main = main_of(world)
     await play_out(world, live, moves=2)
-    assert row(db_path, live.id)["owner"] == "main" and live.id not in other.matches
+    assert (await row(world, live.id))["owner"] == "main" and live.id not in other.matches
     # The next moves reach the other process (a DM goes to shard 0, say): they are played,
     # and the match is held there from then on.
     while True:
@@ -132,33 +145,33 @@ async def test_a_move_through_another_process_works_and_moves_the_match_there(
         await settle(world, main, other)
         if move.kind is MoveKind.DISCARD:
             break
-    assert row(db_path, live.id)["owner"] == "p2" and live.id in other.matches
+    assert (await row(world, live.id))["owner"] == "p2" and live.id in other.matches
     moved = other.matches[live.id]
     # The turn's end was announced once, by the process that made it.
     announced = moved.last_turn.split("\n")[0]
     assert len(said(world, moved, announced)) == 1
-    assert json.loads(row(db_path, live.id)["unsent"]) == []
+    assert json.loads((await row(world, live.id))["unsent"]) == []
     # The first process drops its copy at its next renewal; its timers no longer run it.
     await main.check_timers()
     assert live.id not in main.matches
     # ... and a move reaching it again takes the match back, from the database.
     await greedy_via(world, main, live.id)
     await settle(world, main, other)
-    assert row(db_path, live.id)["owner"] == "main" and live.id in main.matches
+    assert (await row(world, live.id))["owner"] == "main" and live.id in main.matches
     world.clock.advance(RENEW_EVERY)
     await other.check_timers()
     assert live.id not in other.matches
 
 
 async def test_a_stale_copy_plays_a_typed_move_on_the_match_as_it_is(
-        world: World, db_path: Path, other: MatchService) -> None:
+        world: World, other: MatchService) -> None:
     live = await start_match(world)
     main = main_of(world)
     await to_turn_end(world, live)
     stale = live  # the first process's copy, about to fall behind
     await greedy_via(world, other, live.id)  # the turn's end, made in the other process
     await settle(world, main, other)
-    assert stale.version == row(db_path, live.id)["version"] - 1
+    assert stale.version == (await row(world, live.id))["version"] - 1
     # The next player types their move to the first process, which still has the old copy:
     # its save finds the match moved on, reloads it, and plays the move on it.
     fresh = await other.lookup(live.id)
@@ -167,12 +180,12 @@ async def test_a_stale_copy_plays_a_typed_move_on_the_match_as_it_is(
     move = GreedyPlayer().choose(fresh.session.view(seat))
     outcome = await main.act(stale, stale.player_ids[seat], move)
     assert outcome.ok, outcome.error
-    assert row(db_path, live.id)["version"] == fresh.version + 1
-    assert row(db_path, live.id)["owner"] == "main" and main.matches[live.id] is stale
+    assert (await row(world, live.id))["version"] == fresh.version + 1
+    assert (await row(world, live.id))["owner"] == "main" and main.matches[live.id] is stale
 
 
 async def test_the_same_click_reaching_both_processes_is_played_once(
-        world: World, db_path: Path, other: MatchService) -> None:
+        world: World, other: MatchService) -> None:
     live = await start_match(world)
     main = main_of(world)
     version = live.version
@@ -185,14 +198,14 @@ async def test_the_same_click_reaching_both_processes_is_played_once(
         other.act(theirs, live.player_ids[seat], move, version))
     await settle(world, main, other)
     assert sorted(o.ok for o in outcomes) == [False, True]
-    assert row(db_path, live.id)["version"] == version + 1
-    with sqlite3.connect(db_path) as c:
-        assert c.execute("SELECT COUNT(*) FROM moves WHERE match_id = ?",
-                         (live.id,)).fetchone()[0] == version + 1
+    assert (await row(world, live.id))["version"] == version + 1
+    counted = await main.store.db.fetchone("SELECT COUNT(*) AS n FROM moves WHERE match_id = ?",
+                                           (live.id,))
+    assert counted is not None and counted["n"] == version + 1
 
 
 async def test_a_timer_fires_in_exactly_one_process(
-        world: World, db_path: Path, other: MatchService) -> None:
+        world: World, other: MatchService) -> None:
     live = await start_match(world, turn_timer=2)
     main = main_of(world)
     assert live.deadline is not None
@@ -201,7 +214,7 @@ async def test_a_timer_fires_in_exactly_one_process(
     # process takes the match over.
     world.clock.advance(LEASE + 1)
     await other.check_timers()
-    assert row(db_path, live.id)["owner"] == "p2"
+    assert (await row(world, live.id))["owner"] == "p2"
     theirs = other.matches[live.id]
     # It never noted when it was last alive; its last renewal of the lease tells: the turn
     # gets back the time since.
@@ -215,7 +228,7 @@ async def test_a_timer_fires_in_exactly_one_process(
     assert not await main.forfeit_if_late(live, deadline + 1)
     await settle(world, main, other)
     assert len(said(world, live, "seconds left")) == before
-    assert row(db_path, live.id)["status"] == "active"
+    assert (await row(world, live.id))["status"] == "active"
     # Both processes tick through the warning and the deadline: one warning, one forfeit.
     for now in (deadline - 30, deadline - 29, deadline + 1, deadline + 2):
         await asyncio.gather(main.check_timers(now=now), other.check_timers(now=now))
@@ -223,7 +236,7 @@ async def test_a_timer_fires_in_exactly_one_process(
     assert len(said(world, live, "seconds left")) == before + 1
     assert theirs.over and theirs.session.how == "timed out"
     assert len(said(world, live, "timed out")) == 1
-    assert [r["match_id"] for r in results(db_path)] == [live.id]
+    assert [r["match_id"] for r in (await results(world))] == [live.id]
     assert live.id not in main.matches
 
 
@@ -236,7 +249,7 @@ async def kill(svc: MatchService) -> None:
 
 
 async def test_a_killed_process_has_its_match_taken_over_within_seconds(
-        world: World, db_path: Path, other: MatchService) -> None:
+        world: World, other: MatchService) -> None:
     live = await start_match(world, turn_timer=2)
     main = main_of(world)
     await to_turn_end(world, live)
@@ -247,7 +260,7 @@ async def test_a_killed_process_has_its_match_taken_over_within_seconds(
     discard = GreedyPlayer().choose(live.session.view(seat))
     assert (await main.act(live, live.player_ids[seat], discard)).ok
     await kill(main)
-    saved = row(db_path, live.id)
+    saved = (await row(world, live.id))
     assert saved["owner"] == "main" and json.loads(saved["unsent"]), "nothing posted"
     old_deadline = saved["deadline"]
     # Within a lease and a tick, the other process holds it: the turn gets back the time
@@ -255,10 +268,10 @@ async def test_a_killed_process_has_its_match_taken_over_within_seconds(
     world.clock.advance(LEASE + 1)
     await other.check_timers()
     await settle(world, other)
-    assert row(db_path, live.id)["owner"] == "p2"
+    assert (await row(world, live.id))["owner"] == "p2"
     theirs = other.matches[live.id]
     assert theirs.deadline is not None and theirs.deadline >= old_deadline + LEASE
-    assert json.loads(row(db_path, live.id)["unsent"]) == []
+    assert json.loads((await row(world, live.id))["unsent"]) == []
     turn_end = live.last_turn.split("\n")[0]
     assert len(said(world, theirs, turn_end)) == 1
     # The players play on through the other process, to the end; the result is counted once.
@@ -269,15 +282,14 @@ async def test_a_killed_process_has_its_match_taken_over_within_seconds(
             await greedy_via(world, other, live.id)
             await settle(world, other)
     assert theirs.over
-    assert [r["match_id"] for r in results(db_path)] == [live.id]
-    with sqlite3.connect(db_path) as c:
-        plies = [r[0] for r in c.execute("SELECT ply FROM moves WHERE match_id = ? ORDER BY ply",
-                                         (live.id,))]
+    assert [r["match_id"] for r in (await results(world))] == [live.id]
+    plies = [r["ply"] for r in await other.store.db.fetchall(
+        "SELECT ply FROM moves WHERE match_id = ? ORDER BY ply", (live.id,))]
     assert plies == list(range(len(plies)))
 
 
 async def test_a_killed_process_practice_match_plays_on_with_the_computer_elsewhere(
-        world: World, db_path: Path, other: MatchService) -> None:
+        world: World, other: MatchService) -> None:
     result = await world.alice.slash(world.channel, "umtali practice")
     assert result.acknowledged
     await flush(world)
@@ -299,24 +311,25 @@ async def test_a_killed_process_practice_match_plays_on_with_the_computer_elsewh
         await settle(world, other)
     moved = [m for m in theirs.session.moves[before:]]
     assert len(moved) > 6 or theirs.over, "the computer played in the other process"
-    assert row(db_path, live.id)["owner"] == "p2"
+    assert (await row(world, live.id))["owner"] == "p2"
 
 
 async def test_a_restarted_process_takes_back_its_own_matches_at_once(
-        world: World, db_path: Path, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+        world: World, store_target: str | Path, other: MatchService,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("cogs.umtali.owners.CLAIMS", 1)  # claimed page by page
     live = await start_match(world)
     main = main_of(world)
     await kill(main)
     # Restarted with the same name before its lease ran out: nobody else took the match,
     # and it is its own again at once.
-    store = await Store.open(db_path)
+    store = await Store.open(store_target)
     again = MatchService(world.bot, store, clock=world.clock, computer_pause=0)
     try:
         assert await again.load_active() == 1
         await other.check_timers()
         assert live.id in again.matches and live.id not in other.matches
-        assert row(db_path, live.id)["owner"] == "main"
+        assert (await row(world, live.id))["owner"] == "main"
     finally:
         await again.close()
         await store.close()
@@ -335,7 +348,7 @@ def test_a_process_is_named_by_its_setting_else_its_shards_else_main() -> None:
 
 
 async def test_a_display_choice_made_through_another_process_redraws_the_hand_at_once(
-        world: World, db_path: Path, other: MatchService) -> None:
+        world: World, other: MatchService) -> None:
     live = await start_match(world)
     seat = live.seat_of(world.alice.id)
     assert seat is not None
@@ -349,7 +362,7 @@ async def test_a_display_choice_made_through_another_process_redraws_the_hand_at
 
 
 async def test_the_table_is_posted_again_through_another_process(
-        world: World, db_path: Path, other: MatchService) -> None:
+        world: World, other: MatchService) -> None:
     from tests.discord_helpers import custom_ids, thread_of
 
     live = await start_match(world)
@@ -363,8 +376,8 @@ async def test_the_table_is_posted_again_through_another_process(
         r = await world.alice.slash(thread, "umtali table")
         assert not r.ephemeral and r.response is not None
         await settle(world, main_of(world), other)
-    assert row(db_path, live.id)["table_message_id"] == r.response.id != old
-    assert row(db_path, live.id)["owner"] == "p2"
+    assert (await row(world, live.id))["table_message_id"] == r.response.id != old
+    assert (await row(world, live.id))["owner"] == "p2"
     [replaced] = [m for m in thread.history() if m.id == old]
     assert custom_ids(replaced) == [] and "moved" in (replaced.embeds[0].description or "")
     # The match goes on; the turn's end edits the new table.
@@ -374,7 +387,7 @@ async def test_the_table_is_posted_again_through_another_process(
 
 
 async def test_the_time_up_question_answered_through_another_process(
-        world: World, db_path: Path, other: MatchService) -> None:
+        world: World, other: MatchService) -> None:
     from tests.discord_helpers import custom_ids, thread_of
 
     main = main_of(world)
@@ -397,8 +410,8 @@ async def test_the_time_up_question_answered_through_another_process(
             c for c in custom_ids(question) if c.endswith(":wait")))
         assert kept.acknowledged and not kept.ephemeral
         await settle(world, main, other)
-    assert row(db_path, live.id)["owner"] == "p2"
-    deadline = row(db_path, live.id)["deadline"]
+    assert (await row(world, live.id))["owner"] == "p2"
+    deadline = (await row(world, live.id))["deadline"]
     assert deadline is not None
     # That time runs out too: asked once more, by the holder alone.
     for svc in (main, other, main):
@@ -411,5 +424,34 @@ async def test_the_time_up_question_answered_through_another_process(
         c for c in custom_ids(again) if c.endswith(":claim")))
     assert claimed.acknowledged and not claimed.ephemeral
     await settle(world, main, other)
-    assert row(db_path, live.id)["status"] == "finished"
-    assert [(r["match_id"], r["how"]) for r in results(db_path)] == [(live.id, "timed out")]
+    assert (await row(world, live.id))["status"] == "finished"
+    assert [(r["match_id"], r["how"]) for r in (await results(world))] == [(live.id, "timed out")]
+
+
+async def test_a_typed_move_and_its_autocomplete_reach_a_match_held_elsewhere(
+        world: World, other: MatchService) -> None:
+    from tests.discord_helpers import thread_of
+
+    live = await start_match(world)
+    main = main_of(world)
+    assert live.id not in other.matches
+    seat = live.session.to_act
+    actor = player(world, seat)
+    thread = thread_of(world, live)
+    move = GreedyPlayer().choose(live.session.view(seat))
+    with via(world, other):
+        # The other process does not hold the match: it finds it in the database.
+        choices = await actor.autocomplete(thread, "umtali play", "move", "")
+        assert [c["value"] for c in choices] == \
+            [str(m) for m in live.session.legal_moves()][:25]
+        typed = await actor.slash(thread, "umtali play", move=str(move))
+        assert typed.ephemeral
+        await settle(world, main, other)
+    assert (await row(world, live.id))["version"] == live.version + 1
+    assert (await row(world, live.id))["owner"] == "p2" and live.id in other.matches
+    # /umtali resign there too asks the question (not "You are not playing").
+    fresh = other.matches[live.id]
+    quitter = player(world, fresh.session.to_act)
+    with via(world, main):
+        asked = await quitter.slash(thread, "umtali resign")
+    assert asked.ephemeral and "Resign the session?" in (asked.response.content or "")

@@ -93,7 +93,9 @@ def _cut(text: str, limit: int) -> str:
 async def _my_match(interaction: discord.Interaction) -> LiveMatch | None:
     """The user's match on this server; if none, they are told so."""
     assert interaction.guild is not None
-    live = service(interaction.client).match_of(interaction.guild.id, interaction.user.id)
+    # Asked of the database: the match may be held by another process.
+    live = await service(interaction.client).member_match(interaction.guild.id,
+                                                          interaction.user.id)
     if live is None:
         tr = tr_of(interaction)
         await interaction.response.send_message(
@@ -191,7 +193,8 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
                                 current: str) -> list[app_commands.Choice[str]]:
         if interaction.guild is None:
             return []
-        live = service(interaction.client).match_of(interaction.guild.id, interaction.user.id)
+        live = await service(interaction.client).member_match(interaction.guild.id,
+                                                              interaction.user.id)
         seat = None if live is None else live.seat_of(interaction.user.id)
         if live is None or seat is None:
             return []
