@@ -6,8 +6,9 @@ The bot is ``bot.py``'s ``main()`` in one or two processes (through
 (``tests/pg_server.py``; ``--backend``). With ``--processes 2`` the two share one PostgreSQL
 database and each runs one shard of two (``UMTALI_SHARD_COUNT=2``, ``UMTALI_SHARD_IDS`` 0 and
 1, ``UMTALI_PROCESS`` p0 and p1); the matches are spread over a guild on each shard, and
-every click in a DM arrives on shard 0, as on Discord. Every configuration has the same two
-guilds.
+every click in a DM arrives on shard 0, as on Discord: on the DM panels every move goes to
+p0, with ``/umtali play`` each match's moves go to its guild's process. Every configuration
+has the same two guilds.
 
 ``--matches`` pairs of members (default 1000) each challenge, accept, and then play on the DM
 panels (``--via dm``, the default: a button or a menu per action, the next action waiting for
@@ -120,6 +121,21 @@ async def quiet(server: BenchDiscord) -> None:
         await asyncio.sleep(1.0)
 
 
+async def full_speed(server: BenchDiscord, fast: list[Pair], args: argparse.Namespace,
+                     meter: Meter) -> None:
+    calls, seq = len(server.calls), server._seq
+    made, elapsed, latencies = await phase(fast, args.moves, args.via, 0.0, meter)
+    print(f"full speed: {made} moves by {len(fast)} matches back to back in "
+          f"{elapsed:.1f} s: {made / elapsed:,.0f} actions/s; answer {percentiles(latencies)}")
+    print("  " + meter.report(made))
+    await quiet(server)
+    rest = server.calls[calls:]
+    callbacks = sum(1 for c in rest if c.path.endswith("/callback"))
+    print(f"  REST calls per move besides the callback: {(len(rest) - callbacks) / made:.2f} "
+          f"(429s: {sum(1 for c in rest if c.status == 429)}); gateway events per move: "
+          f"{(server._seq - seq) / made:.2f}", flush=True)
+
+
 async def run(args: argparse.Namespace, workdir: Path) -> None:
     server = BenchDiscord()
     await server.start()
@@ -150,20 +166,8 @@ async def run(args: argparse.Namespace, workdir: Path) -> None:
               flush=True)
         rss_open = [rss_kib(pid) for pid in pids]
 
-        fast = pairs[:args.fast]
-        calls, seq = len(server.calls), server._seq
-        meter = Meter(pids, backend)
-        made, elapsed, latencies = await phase(fast, args.moves, args.via, 0.0, meter)
-        print(f"full speed: {made} moves by {len(fast)} matches back to back in "
-              f"{elapsed:.1f} s: {made / elapsed:,.0f} actions/s; answer {percentiles(latencies)}")
-        print("  " + meter.report(made))
-        await quiet(server)
-        rest = server.calls[calls:]
-        callbacks = sum(1 for c in rest if c.path.endswith("/callback"))
-        print(f"  REST calls per move besides the callback: {(len(rest) - callbacks) / made:.2f} "
-              f"(429s: {sum(1 for c in rest if c.status == 429)}); gateway events per move: "
-              f"{(server._seq - seq) / made:.2f}", flush=True)
-
+        if args.fast:
+            await full_speed(server, pairs[:args.fast], args, Meter(pids, backend))
         if args.think:
             deferred = sum(p.deferred for p in pairs)
             meter = Meter(pids, backend)
@@ -203,7 +207,8 @@ def main() -> None:
                         help="bot processes (2: one shard each, on postgresql only)")
     parser.add_argument("--matches", type=int, default=1000)
     parser.add_argument("--fast", type=int, default=200,
-                        help="matches playing back to back in the full-speed phase")
+                        help="matches playing back to back in the full-speed phase "
+                             "(0: no full-speed phase)")
     parser.add_argument("--moves", type=int, default=30, help="moves per match at full speed")
     parser.add_argument("--think", type=float, default=5.0,
                         help="seconds a player takes over each action at human pace "

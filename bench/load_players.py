@@ -5,8 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sys
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+# Run as a script (make bench runs every bench/*.py), this module only imports.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from aiohttp import web
 

@@ -8,8 +8,12 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import sys
 from pathlib import Path
 from typing import Any
+
+# Run as a script (make bench runs every bench/*.py), this module only imports.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import asyncpg
 
