@@ -192,6 +192,11 @@ async def run(args: argparse.Namespace, workdir: Path) -> None:
                   f"{rss_play[n] / 1024:.0f} MiB after playing")
         print(f"load average at the end {load_average()}")
         assert not server.unknown and not server.errors, (server.unknown, server.errors)
+    except BaseException:
+        for n, bot in enumerate(bots):  # the logs go with the temporary directory
+            tail = bot.log.read_text(errors="replace").splitlines()[-15:]
+            print(f"p{n}'s log ends:", *tail, sep="\n  ", file=sys.stderr)
+        raise
     finally:
         for bot in bots:
             bot.stop()
