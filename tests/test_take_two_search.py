@@ -78,6 +78,14 @@ CASES = [
      ['draw', 'take']),
     ('english-optional', 'KD JD 9D JC JS 9C 9H JH 10D QD', 'KC 9S', 'draw',
      ['draw', 'take', 'take 2']),
+    # The taken card that goes out only in a pair would leave the other taken card (married to
+    # the pair's king, or with its run through the pair's ten) as the discard.
+    ('russian', 'KH 9D 10S 10D JD 9S JH JS JC QS', 'QH KD', 'draw',
+     ['draw', 'take']),
+    ('russian', '10C JD JH 9C JS 10D JC QH KS', 'QS KC', 'draw',
+     ['draw', 'take']),
+    ('english-optional', 'QD KH QH JH QC 10C KD JC JS QS', '9C 10D', 'draw',
+     ['draw', 'take']),
 ]
 
 
@@ -110,3 +118,12 @@ def test_quick_check_sees_the_discard_after_a_pair_must_be_unmeldable() -> None:
     assert _may_meld_all(hand, (), two, True)
     # Without the queen the pair leaves 10D, which a chain from JD may lay: still a maybe.
     assert _may_meld_all(hand & ~mask("QD"), (), two, False)
+
+
+def test_quick_check_never_leaves_a_taken_card_as_the_discard_after_a_pair() -> None:
+    """KD goes out only in a pair with KH, and QH, married to KH, could then only be the
+    discard; but QH was taken too and must be melded."""
+    hand = mask("KH 9D 10S 10D JD 9S JH JS JC QS QH KD")
+    assert not _may_meld_all(hand, (), mask("QH KD"), True)
+    # Had only KD been taken, QH could be the discard (under optional melding).
+    assert _may_meld_all(hand, (), mask("KD"), True)

@@ -184,7 +184,9 @@ def _may_meld_all(
         if _may_lay(card, hand & ~locked, reachable, anchors):  # no run grows through a group
             continue
         partner = RANK_MASK[card % 13 + 1] & hand & ~low
-        if not partner or not _may_pair_last(low, partner, hand, easy, locked, optional):
+        if not partner or not _may_pair_last(
+            low, partner, hand, required, easy, locked, optional
+        ):
             return False
     return True
 
@@ -199,7 +201,7 @@ def _run_cover(hand: int) -> int:
 
 
 def _may_pair_last(
-    card: int, partner: int, hand: int, easy: int, locked: int, optional: bool
+    card: int, partner: int, hand: int, required: int, easy: int, locked: int, optional: bool
 ) -> bool:
     """Whether every card in hand but one may be laid before ``card`` and its ``partner``
     (bits) are laid as a pair, the last meld: the two stay in hand until then.
@@ -209,10 +211,10 @@ def _may_pair_last(
     two stays covered by it all the while: the priority rule forbids laying it as an
     extension, and its marriage would lay a card of the pair, so only a group can lay it.
 
-    A card that cannot be laid so is the discard after the pair. Under compulsory melding it
-    must then be unmeldable: no meld on the table may take it, so its suit neighbours laid
-    this turn lie in groups (in a run, or alone as a jack, each would take it), and no run
-    grows through them.
+    A card that cannot be laid so is the discard after the pair: never a ``required`` card,
+    which must be melded. Under compulsory melding it must also be unmeldable: no meld on the
+    table may take it, so its suit neighbours laid this turn lie in groups (in a run, or alone
+    as a jack, each would take it), and no run grows through them.
     """
     pair = card | partner
     others = hand & ~pair
@@ -231,7 +233,7 @@ def _may_pair_last(
     stuck = _stuck(others, married, covered, chains, reachable, anchors, 2)
     if not stuck:
         return True
-    if stuck & (stuck - 1):
+    if stuck & (stuck - 1) or stuck & required:
         return False
     if optional:
         return True
