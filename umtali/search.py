@@ -230,28 +230,7 @@ def _may_pair_last(
     # A run never grows through a married card, nor through a ``locked`` group (of the whole
     # hand: the pair's cards are of another rank, and may only unlock fewer of them).
     chains = others & ~married & ~locked
-    stuck = _stuck(others, married, covered, chains, reachable, anchors, 2)
-    if not stuck:
-        return True
-    if stuck & (stuck - 1) or stuck & required:
-        return False
-    if optional:
-        return True
-    grouped = _SUIT_NEIGHBOURS[stuck.bit_length() - 1] & others
-    if not grouped:
-        return True
-    chains &= ~grouped
-    anchors &= ~grouped
-    return not _stuck(others & ~stuck, married, covered, chains, reachable, anchors, 1)
-
-
-def _stuck(
-    others: int, married: int, covered: int, chains: int, reachable: int, anchors: int,
-    limit: int,
-) -> int:
-    """The cards of ``others`` that cannot be laid before the pair (see ``_may_pair_last``),
-    up to the first ``limit`` of them."""
-    stuck = 0
+    stuck = 0  # the card that could only be the discard after the pair
     rest = others
     while rest:
         bit = rest & -rest
@@ -261,11 +240,28 @@ def _stuck(
                 continue
         elif _may_lay(bit.bit_length() - 1, chains, reachable, anchors):
             continue
-        stuck |= bit
-        limit -= 1
-        if not limit:
-            break
-    return stuck
+        if stuck or bit & required:
+            return False
+        stuck = bit
+    if not stuck:
+        return True
+    if optional:
+        return True
+    grouped = _SUIT_NEIGHBOURS[stuck.bit_length() - 1] & others
+    if not grouped:
+        return True
+    chains &= ~grouped
+    anchors &= ~grouped
+    rest = others & ~stuck
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        if bit & married:
+            if not bit & covered:
+                return False
+        elif not _may_lay(bit.bit_length() - 1, chains, reachable, anchors):
+            return False
+    return True
 
 
 def _may_lay(card: int, hand: int, reachable: int, anchors: int) -> bool:
