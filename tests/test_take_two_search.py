@@ -86,6 +86,10 @@ CASES = [
      ['draw', 'take']),
     ('english-optional', 'QD KH QH JH QC 10C KD JC JS QS', '9C 10D', 'draw',
      ['draw', 'take']),
+    # 9D goes out only in a pair with 9S, leaving 8S to discard; 10S makes 8-9-10 with them
+    # all the while, so it may not extend JS and has no way out.
+    ('english', 'KH 8S 10S KD JH QH JC JS JD QD', '9S 9D', 'draw',
+     ['draw', 'take']),
 ]
 
 
@@ -127,3 +131,12 @@ def test_quick_check_never_leaves_a_taken_card_as_the_discard_after_a_pair() -> 
     assert not _may_meld_all(hand, (), mask("QH KD"), True)
     # Had only KD been taken, QH could be the discard (under optional melding).
     assert _may_meld_all(hand, (), mask("KD"), True)
+
+
+def test_quick_check_sees_a_card_covered_by_the_pair_and_the_discard() -> None:
+    """10S makes a new sequence with 9S (kept for the pair) and 8S (the discard), so the
+    priority rule never lets it extend a run from JS."""
+    hand = mask("KH 8S 10S KD JH QH JC JS JD QD 9S 9D")
+    assert not _may_meld_all(hand, (), mask("9S 9D"), True)
+    # Without 10S nothing else is stuck: the check says maybe.
+    assert _may_meld_all(hand & ~mask("10S"), (), mask("9S 9D"), True)

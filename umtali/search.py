@@ -245,6 +245,9 @@ def _may_pair_last(
         stuck = bit
     if not stuck:
         return True
+    # (With three of the rank in ``pair`` one of them may yet leave early, in a run.)
+    if pair.bit_count() == 2 and not _may_lay_beside(pair | stuck, others & ~stuck):
+        return False
     if optional:
         return True
     grouped = _SUIT_NEIGHBOURS[stuck.bit_length() - 1] & others
@@ -260,6 +263,20 @@ def _may_pair_last(
             if not bit & covered:
                 return False
         elif not _may_lay(bit.bit_length() - 1, chains, reachable, anchors):
+            return False
+    return True
+
+
+def _may_lay_beside(kept: int, others: int) -> bool:
+    """Whether each of ``others`` may be laid while the ``kept`` cards (the pair and the
+    discard) stay in hand to the end: one that makes a new meld with kept cards is covered all
+    the while, so the priority rule lets only a new meld of ``others`` lay it."""
+    free = cover(others)
+    rest = others & ~free
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        if cover(kept | bit) & bit:
             return False
     return True
 
