@@ -271,8 +271,11 @@ def _may_lay_beside(kept: int, others: int) -> bool:
     """Whether each of ``others`` may be laid while the ``kept`` cards (the pair and the
     discard) stay in hand to the end: one that makes a new meld with kept cards is covered all
     the while, so the priority rule lets only a new meld of ``others`` lay it."""
-    free = cover(others)
-    rest = others & ~free
+    # A new meld of kept cards and one more is a run or a marriage: that card lies within two
+    # of a kept card in its suit (a group would need two kept cards of its rank).
+    rest = others & (kept << 1 | kept >> 1 | kept << 2 | kept >> 2)
+    if rest:
+        rest &= ~cover(others)
     while rest:
         bit = rest & -rest
         rest ^= bit
