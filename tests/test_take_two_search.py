@@ -15,6 +15,7 @@ from tests.helpers import cards, mask
 from umtali import RuleSet
 from umtali.hand import HandState
 from umtali.moves import Move
+from umtali.search import _may_meld_all
 
 RULES = {
     "english": RuleSet.english(),
@@ -71,6 +72,24 @@ CASES = [
      ['meld JC', 'meld JD', 'meld JH', 'meld JS', 'meld KS KH KD', 'meld QH QD QC']),
     ('russian', 'JH KC QS 10C QD JD JS KD 9H QC', 'KH JC', 'after take 2',
      ['meld JC', 'meld JD', 'meld JH', 'meld JS', 'meld KH KD KC', 'meld QS QD QC']),
+    # KC goes out only in a pair with KD, leaving QD to discard; under compulsory melding no
+    # meld may then take QD, so JD must lie in a group of jacks and 10D has no way out.
+    ('english', 'KD JD 9D JC JS 9C 9H JH 10D QD', 'KC 9S', 'draw',
+     ['draw', 'take']),
+    ('english-optional', 'KD JD 9D JC JS 9C 9H JH 10D QD', 'KC 9S', 'draw',
+     ['draw', 'take', 'take 2']),
+    # The taken card that goes out only in a pair would leave the other taken card (married to
+    # the pair's king, or with its run through the pair's ten) as the discard.
+    ('russian', 'KH 9D 10S 10D JD 9S JH JS JC QS', 'QH KD', 'draw',
+     ['draw', 'take']),
+    ('russian', '10C JD JH 9C JS 10D JC QH KS', 'QS KC', 'draw',
+     ['draw', 'take']),
+    ('english-optional', 'QD KH QH JH QC 10C KD JC JS QS', '9C 10D', 'draw',
+     ['draw', 'take']),
+    # 9D goes out only in a pair with 9S, leaving 8S to discard; 10S makes 8-9-10 with them
+    # all the while, so it may not extend JS and has no way out.
+    ('english', 'KH 8S 10S KD JH QH JC JS JD QD', '9S 9D', 'draw',
+     ['draw', 'take']),
 ]
 
 
@@ -91,3 +110,33 @@ def test_hardest_take_two_positions_list_the_same_moves(
 ) -> None:
     h = hardest_position(variant, hand, pile, phase)
     assert sorted(str(m) for m in h.legal_moves()) == expected
+
+
+def test_quick_check_sees_the_discard_after_a_pair_must_be_unmeldable() -> None:
+    """The hardest position of the hunt (the search tried some 38 million instructions' worth
+    of orders of laying jacks and nines before): the quick check alone now says no, and says
+    yes under optional melding, where the discard after a pair may be any card."""
+    hand = mask("KD JD 9D JC JS 9C 9H JH 10D QD KC 9S")
+    two = mask("KC 9S")
+    assert not _may_meld_all(hand, (), two, False)
+    assert _may_meld_all(hand, (), two, True)
+    # Without the queen the pair leaves 10D, which a chain from JD may lay: still a maybe.
+    assert _may_meld_all(hand & ~mask("QD"), (), two, False)
+
+
+def test_quick_check_never_leaves_a_taken_card_as_the_discard_after_a_pair() -> None:
+    """KD goes out only in a pair with KH, and QH, married to KH, could then only be the
+    discard; but QH was taken too and must be melded."""
+    hand = mask("KH 9D 10S 10D JD 9S JH JS JC QS QH KD")
+    assert not _may_meld_all(hand, (), mask("QH KD"), True)
+    # Had only KD been taken, QH could be the discard (under optional melding).
+    assert _may_meld_all(hand, (), mask("KD"), True)
+
+
+def test_quick_check_sees_a_card_covered_by_the_pair_and_the_discard() -> None:
+    """10S makes a new sequence with 9S (kept for the pair) and 8S (the discard), so the
+    priority rule never lets it extend a run from JS."""
+    hand = mask("KH 8S 10S KD JH QH JC JS JD QD 9S 9D")
+    assert not _may_meld_all(hand, (), mask("9S 9D"), True)
+    # Without 10S nothing else is stuck: the check says maybe.
+    assert _may_meld_all(hand & ~mask("10S"), (), mask("9S 9D"), True)
