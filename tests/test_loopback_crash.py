@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
 from tests.loopback.driver import (
+    YOUR_TURN,
     custom_ids,
     play_out,
     query,
@@ -17,8 +17,6 @@ from tests.loopback.driver import (
     until,
 )
 from tests.loopback.harness import bot_process
-
-YOUR_TURN = re.compile(r"<@[0-9]+>, your turn\.")
 
 
 async def test_a_killed_bot_comes_back_and_finishes_the_match(

@@ -16,12 +16,19 @@ from typing import Any
 import pytest
 
 from cogs.umtali.service import MatchService
-from tests.loopback.driver import play_out, query, read_match, start_session, table_settled, until
+from tests.loopback.driver import (
+    YOUR_TURN,
+    play_out,
+    query,
+    read_match,
+    start_session,
+    table_settled,
+    until,
+)
 from tests.loopback.harness import bot_in_process, loopback_server
 from tests.loopback.server import LoopbackDiscord
 
 NOTICE = "can't send you direct messages"
-YOUR_TURN = re.compile(r"\n?<@[0-9]+>, your turn\.")
 #: Each session's salt and commitment are its own, even on the same seed.
 SECRET = re.compile(r"\b[0-9a-f]{32}\b|\b[0-9a-f]{64}\b")
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -20,6 +19,7 @@ from cogs.umtali.owners import LEASE
 from cogs.umtali.service import MatchService
 from data.store import Store
 from tests.loopback.driver import (
+    YOUR_TURN,
     custom_ids,
     play_out,
     query,
@@ -32,8 +32,6 @@ from tests.loopback.harness import bot_process
 from tests.loopback.server import LoopbackDiscord
 from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
-
-YOUR_TURN = re.compile(r"<@[0-9]+>, your turn\.")
 
 
 @contextlib.asynccontextmanager

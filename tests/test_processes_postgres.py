@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
-import re
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -27,7 +26,7 @@ import pytest
 from cogs.umtali.owners import LEASE
 from data.records import GLOBAL
 from data.store import Store
-from tests.loopback.driver import custom_ids
+from tests.loopback.driver import YOUR_TURN, custom_ids
 from tests.loopback.gateway import shard_of
 from tests.loopback.harness import BotProcess, loopback_server
 from tests.loopback.server import LoopbackDiscord, Member
@@ -41,7 +40,6 @@ from umtali.session import Session
 pytestmark = pytest.mark.parametrize(
     "backend", [pytest.param("postgresql", marks=pytest.mark.postgresql)])
 
-YOUR_TURN = re.compile(r"<@[0-9]+>, your turn\.")
 DRAWS = {MoveKind.DRAW: "draw", MoveKind.TAKE: "take", MoveKind.TAKE_TWO: "take2"}
 
 

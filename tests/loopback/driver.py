@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,6 +19,10 @@ from tests.loopback.server import Interaction, LoopbackDiscord, Member
 from umtali.codec import session_from_json
 from umtali.players import GreedyPlayer
 from umtali.session import Session
+
+#: The mention that ends a message when a member is to play next; strip it to compare the
+#: rest of an announcement (it is added to whichever message goes out last).
+YOUR_TURN = re.compile(r"\n?<@[0-9]+>, your turn\.")
 
 
 @dataclass
