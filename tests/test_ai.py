@@ -10,7 +10,7 @@ import pytest
 
 from tests.helpers import mask, position
 from umtali import Move, MoveKind, RuleSet, Session
-from umtali.ai import LEVELS, policy
+from umtali.ai import LEVELS, lookahead, policy
 from umtali.ai.determinize import OpponentModel
 from umtali.ai.hard import HardPlayer
 from umtali.ai.normal import NormalPlayer
@@ -142,22 +142,38 @@ def test_a_player_created_mid_hand_plays_on() -> None:
         moves += 1
 
 
-def test_hard_without_confidence_in_its_search_plays_as_normal() -> None:
+def test_hard_without_confidence_in_its_search_plays_as_normal_but_looks_ahead() -> None:
     """The search overrules the ``normal`` choice only on evidence: with an infinite margin it
-    never does, and the two levels make the same moves."""
+    never does, and ``hard`` plays ``normal``'s moves, except that of ``normal``'s two best
+    discards it sheds the one that looks better one draw ahead, and it draws as that look
+    ahead says."""
     never = HardPlayer(3, budget=100, width=3, z=math.inf)
     normal = NormalPlayer(3)
     session = Session(RuleSet.english(), 21)
     opponent = GreedyPlayer()
+    differed = 0
     while not session.over and session.game == 1:
         seat = session.to_act
         view = session.view(seat)
         if seat == 0:
+            model = normal.memory.observe(view)
+            o = of_view(view, model.known)
+            usual = policy.choose(o, view.legal_moves)
+            normal.memory.note(view, usual)
             move = never.choose(view)
-            assert move == normal.choose(view)
+            if usual.kind is MoveKind.DISCARD:
+                assert move == lookahead.choose_discard(o, view.legal_moves)
+                assert move in policy.rank_discards(o, view.legal_moves)[:lookahead.WIDTH]
+                differed += move != usual
+            elif usual.kind in (MoveKind.DRAW, MoveKind.TAKE, MoveKind.TAKE_TWO):
+                assert move == lookahead.choose_draw(o, view.legal_moves)
+                differed += move != usual
+            else:
+                assert move == usual
         else:
             move = opponent.choose(view)
         session.apply(move)
+    assert differed >= 1, "the lookahead never chose otherwise than normal: is it used?"
 
 
 def _win_rate(upper: Factory, lower: Factory, deals: int, seed: int = 100) -> tuple[float, float]:
@@ -183,10 +199,12 @@ def test_normal_beats_easy() -> None:
     assert rate > 0.6 and lead > 2
 
 
-def test_hard_searches_discards_and_follows_normal_on_draws() -> None:
+def test_hard_looks_ahead_on_discards_and_follows_normal_on_draws() -> None:
+    """Draws and discards are never searched (one candidate each); meld choices that leave
+    different hands are."""
     player = HardPlayer(0, budget=100)
     session = Session(RuleSet.english(), 0)
-    searched = 0
+    discards = 0
     opponent = GreedyPlayer()
     while not session.over and session.game == 1:
         seat = session.to_act
@@ -195,15 +213,16 @@ def test_hard_searches_discards_and_follows_normal_on_draws() -> None:
             outlook = of_view(view)
             candidates = player.candidates(outlook, view.legal_moves)
             assert set(candidates) <= set(view.legal_moves)
-            assert candidates[0] == policy.choose(outlook, view.legal_moves)
             kinds = {m.kind for m in view.legal_moves}
-            if MoveKind.DRAW in kinds or len(view.hand) == 1 or outlook.last_turn:
-                assert len(candidates) == 1
+            if MoveKind.DRAW in kinds:
+                assert candidates == [lookahead.choose_draw(outlook, view.legal_moves)]
             elif kinds == {MoveKind.DISCARD}:
-                assert len(candidates) == min(player.width, len(view.legal_moves))
-                searched += 1
+                assert candidates == [lookahead.choose_discard(outlook, view.legal_moves)]
+                discards += 1
+            else:
+                assert candidates[0] == policy.choose(outlook, view.legal_moves)
         session.apply(player.choose(view) if seat == 0 else opponent.choose(view))
-    assert searched >= 8
+    assert discards >= 8
 
 
 def test_search_sees_a_discard_that_lets_the_opponent_go_out() -> None:

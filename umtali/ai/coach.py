@@ -75,11 +75,17 @@ def reason(view: PlayerView, move: Move, model: OpponentModel | None = None) -> 
     if move.kind is MoveKind.TAKE_TWO:
         return Text.of("take {cards}: both can be melded this turn", cards=_cards(move.cards))
     if move.kind is MoveKind.TAKE:
-        return Text.of("take {card}: it can be melded at once", card=_cards(move.cards))
+        if usable_now(o.top, o):
+            return Text.of("take {card}: it can be melded at once", card=_cards(move.cards))
+        return Text.of("take {card}: kept in your hand, it is worth more than a card from the "
+                       "stock on average", card=_cards(move.cards))
     if move.kind is MoveKind.DRAW:
         if o.top >= 0 and not usable_now(o.top, o):
             return Text.of("draw from the stock: {card} on the pile cannot be melded now",
                            card=_cards(1 << o.top))
+        if o.top >= 0:
+            return Text.of("draw from the stock: melding {card} now would leave you a weaker "
+                           "hand than a card from the stock on average", card=_cards(1 << o.top))
         return Text.of("draw from the stock: the discard pile offers nothing better")
     if move.kind in (MoveKind.MELD, MoveKind.EXTEND):
         return _meld_reason(o, move)
@@ -109,8 +115,9 @@ def _discard_reason(o: Outlook, view: PlayerView, move: Move) -> Text:
                        "now score for them", card=name)
     usual = policy.choose(o, view.legal_moves)
     if usual.kind is MoveKind.DISCARD and usual.card != card:
-        return Text.of("discard {card} rather than {other}: played out over many likely deals, "
-                       "it loses fewer points", card=name, other=_cards(usual.cards))
+        return Text.of("discard {card} rather than {other}: whichever card you draw next, the "
+                       "cards left on hand fare better on average", card=name,
+                       other=_cards(usual.cards))
     beyond = table_outs(o.melds)
     live = o.live
     waiting = {c: outs(c, o.hand, beyond) & live for c in iter_cards(o.hand) if c != card}

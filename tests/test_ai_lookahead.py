@@ -1,0 +1,102 @@
+"""``hard``'s discards, one draw ahead: the next turn's value, the choice, and the coach's why."""
+
+from __future__ import annotations
+
+from tests.helpers import mask, position
+from umtali import MoveKind, RuleSet, Session
+from umtali.ai import lookahead, policy
+from umtali.ai.coach import hint
+from umtali.ai.hard import HardPlayer
+from umtali.ai.heuristics import holding_odds, keep_values
+from umtali.ai.memory import Memory
+from umtali.ai.normal import NormalPlayer
+from umtali.ai.outlook import of_view
+from umtali.cards import iter_cards
+from umtali.i18n import EN
+
+
+def test_the_next_turn_lays_what_it_can_and_sheds_its_least_worth_card() -> None:
+    session = Session(RuleSet.english(), 0)
+    session.hand = position(hands=("7H 8H 2C KS", "3D 5D"), stock="4C", discard="AD")
+    o = of_view(session.view(0))
+    # Drawing 9H lays 7-8-9 (3 points); of 2C and KS left, the least worth keeping is shed.
+    left = mask("2C KS")
+    worth = keep_values(o._replace(hand=left), left)
+    drawn = mask("7H 8H 2C KS 9H")
+    assert lookahead.next_turn_value(o, drawn) == 3 + max(worth.values())
+    # Nothing to lay: only the cards' worth, less the least.
+    idle = mask("7H 8H 2C KS 4D")
+    worth = keep_values(o._replace(hand=idle), idle)
+    assert lookahead.next_turn_value(o, idle) == sum(worth.values()) - min(worth.values())
+    # Laying all but one card goes out: the plan's bonus for emptying the hand counts.
+    assert lookahead.next_turn_value(o, mask("7H 8H 9H 2C")) == 3 + policy.GOING_OUT_BONUS
+
+
+def test_it_sheds_the_better_of_normals_two_best_and_the_coach_says_why() -> None:
+    """Over a game, every discard is one of ``normal``'s two best and the one of higher value
+    one draw ahead; where it is not ``normal``'s own, the hint says so."""
+    session = Session(RuleSet.english(), 3)
+    players = (HardPlayer("ahead", budget=100), NormalPlayer())
+    memory = Memory()  # what seat 0 knows, as its player's own memory has it
+    differed = 0
+    while not session.over and session.game == 1:
+        seat = session.to_act
+        view = session.view(seat)
+        if seat == 1:
+            session.apply(players[1].choose(view))
+            continue
+        model = memory.observe(view)
+        if view.legal_moves[0].kind is MoveKind.DISCARD and len(view.hand) > 1:
+            o = of_view(view, model.known)
+            ranked = policy.rank_discards(o, view.legal_moves)
+            chosen = lookahead.choose_discard(o, view.legal_moves)
+            if not o.last_turn:
+                draws = list(iter_cards(o.live))
+                values = [lookahead.discard_value(o, m.card, draws, holding_odds(o))
+                          for m in ranked[:lookahead.WIDTH]]
+                assert chosen == ranked[values.index(max(values))]
+            if chosen != ranked[0]:
+                differed += 1
+                advice = hint(view, players[0])
+                assert advice.move == chosen
+                assert "rather than" in EN(advice.reason)
+        move = players[0].choose(view)
+        memory.note(view, move)
+        session.apply(move)
+    assert differed >= 1
+
+
+def test_it_draws_against_normal_only_by_a_margin_and_the_coach_says_why() -> None:
+    """Over a few games, ``hard`` takes or leaves the top discard against ``normal``'s rule only
+    when one draw ahead says so by ``DRAW_MARGIN``, and the hint gives that reason."""
+    reasons: set[str] = set()
+    for seed in range(1, 30):
+        if len(reasons) == 2:
+            break
+        session = Session(RuleSet.english(), seed)
+        players = (HardPlayer("ahead", budget=100), NormalPlayer())
+        memory = Memory()
+        while not session.over and session.game == 1:
+            seat = session.to_act
+            view = session.view(seat)
+            if seat == 1:
+                session.apply(players[1].choose(view))
+                continue
+            model = memory.observe(view)
+            o = of_view(view, model.known)
+            if MoveKind.TAKE in {m.kind for m in view.legal_moves}:
+                usual = policy.choose_draw(o, view.legal_moves)
+                chosen = lookahead.choose_draw(o, view.legal_moves)
+                if chosen != usual and usual.kind is not MoveKind.TAKE_TWO:
+                    stock, pile = lookahead.draw_values(o)
+                    assert abs(pile - stock) > lookahead.DRAW_MARGIN
+                    assert (chosen.kind is MoveKind.TAKE) == (pile > stock)
+                    advice = hint(view, players[0])
+                    assert advice.move == chosen
+                    reasons.add(EN(advice.reason).split(":")[1].split()[0])
+            move = players[0].choose(view)
+            memory.note(view, move)
+            session.apply(move)
+    # Both ways: a card taken for keeping ("kept ...": a pair to go out with, say), a
+    # meldable card left ("melding ...").
+    assert reasons == {"kept", "melding"}, reasons
