@@ -139,8 +139,8 @@ class SqliteDatabase(Database):
     @asynccontextmanager
     async def _begin(self) -> AsyncIterator[Tx]:
         tx = SqliteTx(self.conn)
-        await tx.execute("BEGIN IMMEDIATE")
         try:
+            await tx.execute("BEGIN IMMEDIATE")
             yield tx
             await tx.execute("COMMIT")
         except BaseException:
@@ -149,13 +149,15 @@ class SqliteDatabase(Database):
 
     async def _rollback(self) -> None:
         # A failed COMMIT leaves its transaction open (and the connection unable to begin
-        # another); some errors (a full disk) have already ended it.
-        if not self.conn.in_transaction:
-            return
+        # another). Asked even when no transaction looks open: a BEGIN or a COMMIT whose
+        # caller was cancelled (a bot stopping) still runs in aiosqlite's thread, before this
+        # ROLLBACK, as its queue keeps order. "No transaction is active" then only says that
+        # it had ended already: committed, never begun, or ended by the error (a full disk).
         try:
             await SqliteTx(self.conn).execute("ROLLBACK")
         except sqlite3.Error:
-            log.exception("rollback failed")  # the caller gets the error that caused it
+            if self.conn.in_transaction:
+                log.exception("rollback failed")  # the caller gets the error that caused it
 
     async def fetchone(self, sql: str, params: Sequence[object] = ()) -> Row | None:
         return await SqliteTx(self.conn).fetchone(sql, params)

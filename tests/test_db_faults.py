@@ -5,8 +5,9 @@ commit."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 import asyncpg
@@ -125,3 +126,41 @@ async def test_commits_are_durable_before_they_are_acknowledged(tmp_path: Path) 
         assert row is not None and row[0] == 2
     finally:
         await store.close()
+
+
+def _cancelled_at(monkeypatch: pytest.MonkeyPatch, statement: str) -> None:
+    """The caller of ``statement`` is cancelled while aiosqlite's thread runs it anyway, as
+    when a bot stops in the middle of a save or of a lease's renewal."""
+    from data.sqlite_db import SqliteTx
+    run = SqliteTx.execute
+    pending: list[asyncio.Future[object]] = []
+
+    async def execute(self: SqliteTx, sql: str, params: Sequence[object] = ()) -> object:
+        if sql != statement or pending:
+            return await run(self, sql, params)
+        pending.append(asyncio.ensure_future(run(self, sql, params)))
+        await asyncio.sleep(0)  # handed to the thread: it goes on whatever happens here
+        raise asyncio.CancelledError
+
+    monkeypatch.setattr(SqliteTx, "execute", execute)
+
+
+@pytest.mark.parametrize("statement", ["BEGIN IMMEDIATE", "COMMIT"])
+async def test_a_transaction_cancelled_at_begin_or_commit_leaves_the_connection_usable(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+        statement: str) -> None:
+    path = tmp_path / "umtali.sqlite3"
+    db = await Database.open(path)
+    try:
+        _cancelled_at(monkeypatch, statement)
+        with pytest.raises(asyncio.CancelledError):
+            async with db.transaction() as tx:
+                await _put(tx, "cancelled")
+        # Cancelled at its COMMIT, the write is in, and said so; at its BEGIN, nothing was.
+        assert await _keys(path) == (["cancelled"] if statement == "COMMIT" else [])
+        async with db.transaction() as tx:
+            await _put(tx, "next")
+        assert "next" in await _keys(path)
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.records
+    finally:
+        await db.close()
