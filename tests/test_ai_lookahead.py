@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from tests.helpers import mask, position
 from umtali import MoveKind, RuleSet, Session
 from umtali.ai import lookahead, policy
@@ -10,9 +12,10 @@ from umtali.ai.hard import HardPlayer
 from umtali.ai.heuristics import holding_odds, keep_values
 from umtali.ai.memory import Memory
 from umtali.ai.normal import NormalPlayer
-from umtali.ai.outlook import of_view
+from umtali.ai.outlook import Outlook, of_view
 from umtali.cards import iter_cards
 from umtali.i18n import EN
+from umtali.view import PlayerView
 
 
 def test_the_next_turn_lays_what_it_can_and_sheds_its_least_worth_card() -> None:
@@ -32,37 +35,43 @@ def test_the_next_turn_lays_what_it_can_and_sheds_its_least_worth_card() -> None
     assert lookahead.next_turn_value(o, mask("7H 8H 9H 2C")) == 3 + policy.GOING_OUT_BONUS
 
 
-def test_it_sheds_the_better_of_normals_two_best_and_the_coach_says_why() -> None:
-    """Over a game, every discard is one of ``normal``'s two best and the one of higher value
-    one draw ahead; where it is not ``normal``'s own, the hint says so."""
-    session = Session(RuleSet.english(), 3)
+def hard_turns(seed: int) -> Iterator[tuple[PlayerView, Outlook, HardPlayer]]:
+    """Seat 0's turns in the first game of session ``seed``, ``hard`` against ``normal``: each
+    view with its outlook (as ``hard``'s memory has it), before ``hard`` moves."""
+    session = Session(RuleSet.english(), seed)
     players = (HardPlayer("ahead", budget=100), NormalPlayer())
     memory = Memory()  # what seat 0 knows, as its player's own memory has it
-    differed = 0
     while not session.over and session.game == 1:
         seat = session.to_act
         view = session.view(seat)
         if seat == 1:
             session.apply(players[1].choose(view))
             continue
-        model = memory.observe(view)
-        if view.legal_moves[0].kind is MoveKind.DISCARD and len(view.hand) > 1:
-            o = of_view(view, model.known)
-            ranked = policy.rank_discards(o, view.legal_moves)
-            chosen = lookahead.choose_discard(o, view.legal_moves)
-            if not o.last_turn:
-                draws = list(iter_cards(o.live))
-                values = [lookahead.discard_value(o, m.card, draws, holding_odds(o))
-                          for m in ranked[:lookahead.WIDTH]]
-                assert chosen == ranked[values.index(max(values))]
-            if chosen != ranked[0]:
-                differed += 1
-                advice = hint(view, players[0])
-                assert advice.move == chosen
-                assert "rather than" in EN(advice.reason)
+        yield view, of_view(view, memory.observe(view).known), players[0]
         move = players[0].choose(view)
         memory.note(view, move)
         session.apply(move)
+
+
+def test_it_sheds_the_better_of_normals_two_best_and_the_coach_says_why() -> None:
+    """Over a game, every discard is one of ``normal``'s two best and the one of higher value
+    one draw ahead; where it is not ``normal``'s own, the hint says so."""
+    differed = 0
+    for view, o, player in hard_turns(3):
+        if view.legal_moves[0].kind is not MoveKind.DISCARD or len(view.hand) == 1:
+            continue
+        ranked = policy.rank_discards(o, view.legal_moves)
+        chosen = lookahead.choose_discard(o, view.legal_moves)
+        if not o.last_turn:
+            draws = list(iter_cards(o.live))
+            values = [lookahead.discard_value(o, m.card, draws, holding_odds(o))
+                      for m in ranked[:lookahead.WIDTH]]
+            assert chosen == ranked[values.index(max(values))]
+        if chosen != ranked[0]:
+            differed += 1
+            advice = hint(view, player)
+            assert advice.move == chosen
+            assert "rather than" in EN(advice.reason)
     assert differed >= 1
 
 
@@ -73,30 +82,18 @@ def test_it_draws_against_normal_only_by_a_margin_and_the_coach_says_why() -> No
     for seed in range(1, 30):
         if len(reasons) == 2:
             break
-        session = Session(RuleSet.english(), seed)
-        players = (HardPlayer("ahead", budget=100), NormalPlayer())
-        memory = Memory()
-        while not session.over and session.game == 1:
-            seat = session.to_act
-            view = session.view(seat)
-            if seat == 1:
-                session.apply(players[1].choose(view))
+        for view, o, player in hard_turns(seed):
+            if MoveKind.TAKE not in {m.kind for m in view.legal_moves}:
                 continue
-            model = memory.observe(view)
-            o = of_view(view, model.known)
-            if MoveKind.TAKE in {m.kind for m in view.legal_moves}:
-                usual = policy.choose_draw(o, view.legal_moves)
-                chosen = lookahead.choose_draw(o, view.legal_moves)
-                if chosen != usual and usual.kind is not MoveKind.TAKE_TWO:
-                    stock, pile = lookahead.draw_values(o)
-                    assert abs(pile - stock) > lookahead.DRAW_MARGIN
-                    assert (chosen.kind is MoveKind.TAKE) == (pile > stock)
-                    advice = hint(view, players[0])
-                    assert advice.move == chosen
-                    reasons.add(EN(advice.reason).split(":")[1].split()[0])
-            move = players[0].choose(view)
-            memory.note(view, move)
-            session.apply(move)
+            usual = policy.choose_draw(o, view.legal_moves)
+            chosen = lookahead.choose_draw(o, view.legal_moves)
+            if chosen != usual and usual.kind is not MoveKind.TAKE_TWO:
+                stock, pile = lookahead.draw_values(o)
+                assert abs(pile - stock) > lookahead.DRAW_MARGIN
+                assert (chosen.kind is MoveKind.TAKE) == (pile > stock)
+                advice = hint(view, player)
+                assert advice.move == chosen
+                reasons.add(EN(advice.reason).split(":")[1].split()[0])
     # Both ways: a card taken for keeping ("kept ...": a pair to go out with, say), a
     # meldable card left ("melding ...").
     assert reasons == {"kept", "melding"}, reasons
