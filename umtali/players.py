@@ -23,7 +23,19 @@ class RandomPlayer:
         self.rng = random.Random(seed)
 
     def choose(self, view: PlayerView) -> Move:
-        return self.rng.choice(view.legal_moves)
+        # ``self.rng.choice(legal)`` written out (the same draws, so the same moves for a
+        # seed): it is called for every move of a simulation, and its two calls cost more than
+        # the rest of it.
+        legal = view.legal_moves
+        n = len(legal)
+        if not n:
+            raise IndexError("Cannot choose from an empty sequence")
+        bits = self.rng.getrandbits
+        k = n.bit_length()
+        r = bits(k)
+        while r >= n:
+            r = bits(k)
+        return legal[r]
 
 
 def _table_accepts(view: PlayerView) -> int:

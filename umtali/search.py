@@ -49,6 +49,7 @@ def _neighbours(card: int) -> int:
 
 #: Cards that must be in the hand or on the table for a card to be meldable at all.
 NEIGHBOURS: Final = tuple(_neighbours(c) for c in range(52))
+_BIT: Final = tuple(1 << c for c in range(52))
 #: The cards next to each card in its suit.
 _SUIT_NEIGHBOURS: Final = tuple(
     NEIGHBOURS[c] & SUIT_MASK[CARDS[c].suit] for c in range(52)
@@ -124,8 +125,8 @@ def can_meld_all(
     if not hand & required:
         return True
     if memo is None:
-        # A lone question (take 2 in the draw phase) is nearly always settled by the quick
-        # check, and the search never comes back to it: it needs no key.
+        # A lone question is nearly always settled by the quick check, and the search never
+        # comes back to it: it needs no key.
         return _may_meld_all(hand, melds, required, optional, accepts) and _search(
             hand, _live(melds, hand)[0], required, optional, {}
         )
@@ -139,20 +140,28 @@ def can_meld_all(
     return seen
 
 
+def may_take_two(
+    hand: int, melds: Sequence[Meld], first: int, second: int, optional: bool, easy: int
+) -> bool:
+    """``can_meld_all`` for the player to draw who takes the top two discards, ``first`` and
+    ``second`` (``hand`` holds them): the question the draw phase asks, where most often the
+    quick check says no. The caller has seen that each is a jack, accepted by a table meld
+    (both in ``easy``) or has a card of its rank or suit neighbour in hand."""
+    two = _BIT[first] | _BIT[second]
+    return _may_reach(hand, (first, second), two, easy, optional) and _search(
+        hand, _live(melds, hand)[0], two, optional, {}
+    )
+
+
 def _may_meld_all(
     hand: int, melds: Sequence[Meld], required: int, optional: bool, accepts: int = -1
 ) -> bool:
     """A quick necessary condition for every required card still in hand to be meldable this
     turn.
 
-    ``reachable`` holds the cards that could be laid at once: jacks, cards a table meld accepts
-    and cards of new melds. A card gets on the table by one of those, after a chain of its
-    suit's cards in hand is laid from an ``anchor`` towards it (``_may_lay``), or in a pair
-    with another card of its rank. A chain is a run, so its anchor is a card that can be laid
-    in a run: a jack (alone, it is a run from its first ten or queen), a card a table meld
-    accepts, or a card of a new sequence or marriage; not a card only a group could lay. A pair
-    is only ever the last meld of a player going out, so every other card in hand but one (the
-    discard) must get on the table before it.
+    Most often a card settles it at once: no jack, taken by no table meld, and with no card of
+    its rank or suit neighbour in hand, it has no way at all to the table. Else see
+    ``_may_reach``.
     """
     acc = accepts
     if acc < 0:
@@ -160,27 +169,42 @@ def _may_meld_all(
         for m in melds:
             acc |= m.accepts
     left = hand & required
-    # Most often a card settles it at once: no jack, taken by no table meld, and with no
-    # card of its rank or suit neighbour in hand, it has no way at all to the table.
     easy = JACKS | acc
-    cards = left
-    while cards:
-        low = cards & -cards
-        if not low & easy and not NEIGHBOURS[low.bit_length() - 1] & hand:
+    cards = []
+    while left:
+        low = left & -left
+        card = low.bit_length() - 1
+        if not low & easy and not NEIGHBOURS[card] & hand:
             return False
-        cards ^= low
+        cards.append(card)
+        left ^= low
+    return _may_reach(hand, cards, required, easy, optional)
+
+
+def _may_reach(
+    hand: int, cards: Sequence[int], required: int, easy: int, optional: bool
+) -> bool:
+    """Whether each of ``cards`` (the required cards in hand) might get on the table.
+
+    ``reachable`` holds the cards that could be laid at once: jacks, cards a table meld accepts
+    (``easy``) and cards of new melds. A card gets on the table by one of those, after a chain
+    of its suit's cards in hand is laid from an ``anchor`` towards it (``_may_lay``), or in a
+    pair with another card of its rank. A chain is a run, so its anchor is a card that can be
+    laid in a run: a jack (alone, it is a run from its first ten or queen), a card a table meld
+    accepts, or a card of a new sequence or marriage; not a card only a group could lay. A pair
+    is only ever the last meld of a player going out, so every other card in hand but one (the
+    discard) must get on the table before it.
+    """
     reachable = easy | cover(hand)
     locked = -1  # worked out when first needed
     anchors = 0
-    while left:
-        low = left & -left
-        left ^= low
+    for card in cards:
+        low = _BIT[card]
         if low & reachable:
             continue
         if locked < 0:
             locked = locked_groups(hand)
             anchors = easy | _run_cover(hand)
-        card = low.bit_length() - 1
         if _may_lay(card, hand & ~locked, reachable, anchors):  # no run grows through a group
             continue
         partner = RANK_MASK[card % 13 + 1] & hand & ~low
@@ -218,6 +242,9 @@ def _may_pair_last(
     """
     pair = card | partner
     others = hand & ~pair
+    lonely = _lonely(others, hand, easy)
+    if lonely and (lonely & (lonely - 1) or lonely & required):
+        return False  # each of them is stuck: see ``_lonely``
     covered = cover(others)
     reachable = easy | covered
     anchors = easy | _run_cover(others)
@@ -265,6 +292,30 @@ def _may_pair_last(
         elif not _may_lay(bit.bit_length() - 1, chains, reachable, anchors):
             return False
     return True
+
+
+_SUIT13: Final = (1 << 13) - 1
+
+
+def _lonely(cards: int, hand: int, easy: int) -> int:
+    """The cards of ``cards`` that no meld can lay this turn: no jack, accepted by no table meld
+    (``easy``), and with no card of their rank or suit neighbour in ``hand``.
+
+    No new meld holds such a card, no table meld can come to accept it (a meld grows only by
+    cards of the hand next to what it holds), and it makes no pair, so ``_may_pair_last`` finds
+    each stuck: two of them, or a required one, settle it at once. Worked out a suit at a time,
+    on small integers: most often that is how it says no.
+    """
+    m = _SUIT13
+    a, b, c, d = hand & m, hand >> 13 & m, hand >> 26 & m, hand >> 39
+    free = cards & ~easy
+    la = free & m & ~(a << 1 | a >> 1 | b | c | d)
+    lb = free >> 13 & m & ~(b << 1 | b >> 1 | a | c | d)
+    lc = free >> 26 & m & ~(c << 1 | c >> 1 | a | b | d)
+    ld = free >> 39 & ~(d << 1 | d >> 1 | a | b | c)
+    if not (la | lb | lc | ld):
+        return 0
+    return la | lb << 13 | lc << 26 | ld << 39
 
 
 def _may_lay_beside(kept: int, others: int) -> bool:

@@ -16,8 +16,7 @@ from umtali.moves import Move
 
 if TYPE_CHECKING:
     from umtali.hand import HandState, Play
-    from umtali.rules import RuleSet
-    from umtali.session import Session
+    from umtali.session import Heading, Session
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,13 +130,9 @@ SPECTATOR = -1
 
 _MELD_PHASE = Phase.MELD  # bound once: read for every view
 _NOT_MINE = (-1, 0, 0)  # what a view of the seat not to act keeps of the turn
-#: rules, game, hand no., dealer, to act, phase, hand sizes (2), stock size, top face down,
-#: hand points (2), hand scores, games won (2), went out, reshuffled, winner.
-_Public = tuple[
-    "RuleSet", int, int, int, int, Phase, int, int, int, bool,
-    int, int, tuple[tuple[int, int], ...], int, int, int, bool, int,
-]
 _new = object.__new__
+#: A card of the pile as a view shows it, by index; the last, -1, is a face-down card unseen.
+_SHOWN: tuple[Card | None, ...] = (*CARDS, None)
 
 
 class PlayerView:
@@ -145,69 +140,70 @@ class PlayerView:
 
     A view is a value, fixed when ``PlayerView.of`` makes it: it keeps the plain numbers it
     needs (the seat's own cards as a mask, the visible discard pile, the table shared with
-    other views) and turns them into cards only when a field is first read. Nothing it keeps
-    is hidden from its seat, read or not. Its fields are read-only.
+    other views, the session's heading shared by every view of the hand) and turns them into
+    cards only when a field is first read. Nothing it keeps is hidden from its seat, read or
+    not, and it keeps no reference to the hand or the session. Its fields are read-only.
     """
 
     __slots__ = (
+        "_counts",
         "_discard_pile",
         "_hand",
+        "_head",
         "_legal",
         "_mine",
         "_own",
         "_pile",
-        "_public",
         "_seat",
+        "_state",
         "_table",
-        "_top_hidden",
     )
 
+    #: Hand sizes (2), stock size, hand points (2).
+    _counts: tuple[int, int, int, int, int]
     _discard_pile: tuple[Card | None, ...] | None
     _hand: tuple[Card, ...] | None
+    #: The session's numbers, the same for a whole hand (see ``Session.heading``).
+    _head: Heading
     _legal: tuple[Move, ...]
     #: The seat's own turn: (card taken, cards it must meld, cards drawn), as masks but the first.
     _mine: tuple[int, int, int]
     _own: int
+    #: The discard pile as the seat sees it, bottom first; -1 for a face-down card it did not lay.
     _pile: tuple[int, ...]
-    #: The public numbers in one tuple (one store, not eighteen), read by the properties.
-    _public: _Public
     _seat: int
+    #: The hand's public numbers: to act, phase, top face down, went out, reshuffled.
+    _state: tuple[int, Phase, bool, int, bool]
     _table: TableView
-    _top_hidden: bool
 
     @staticmethod
     def of(session: Session, seat: int) -> PlayerView:
         # Called for every move a computer makes: plain loads, few stores, nothing made twice.
         h = session.hand
-        winner = session.winner
-        turn = h.turn
-        phase = h.phase
+        head = session._heading
+        if session._heading_of is not h or head is None or head[7] != session.winner:
+            head = session.heading()
+        state = (h.turn, h.phase, h.face_down, h.out, h.reshuffled)
         hands = h.hands
+        points = h.points
         pile = h.discard_pile
-        face_down = h.face_down and bool(pile)
-        # A face-down top card only the seat that laid it (who went out) may see.
-        hidden = face_down and h.out != seat
-        points, won = h.points, session.games_won
         v = _new(PlayerView)
         v._seat = seat
-        v._public = (
-            session.rules, session.game, session.hand_no, h.dealer,
-            turn if winner < 0 else -1, phase,
-            hands[0].bit_count(), hands[1].bit_count(), len(h.stock), face_down,
-            points[0], points[1], tuple(session.hand_scores), won[0], won[1],
-            h.out, h.reshuffled, winner,
-        )
+        v._head = head
+        v._state = state
+        v._counts = (hands[0].bit_count(), hands[1].bit_count(), len(h.stock), points[0],
+                     points[1])
         v._own = hands[seat] if seat >= 0 else 0
         v._hand = None
-        v._top_hidden = hidden
-        v._pile = tuple(pile[:-1] if hidden else pile)
         v._discard_pile = None
+        # A face-down top card only the seat that laid it (who went out) may see: -1 here.
+        v._pile = (*pile[:-1], -1) if state[2] and pile and state[3] != seat else tuple(pile)
         table = h._table_view
         v._table = table if table is not None and h._table_fresh else _table_view(h)
-        if seat == turn and winner < 0:
-            v._mine = (h.taken, h.must_meld, h.drawn if phase is _MELD_PHASE else 0)
+        if seat == state[0] and head[7] < 0:
+            v._mine = (h.taken, h.must_meld, h.drawn if state[1] is _MELD_PHASE else 0)
             legal = h._legal
-            v._legal = tuple(h.legal_moves() if legal is None else legal)
+            v._legal = h.listed() if legal is None else legal
         else:
             v._mine = _NOT_MINE
             v._legal = ()
@@ -221,28 +217,28 @@ class PlayerView:
 
     @property
     def rules(self) -> str:
-        return self._public[0].describe()
+        return self._head[0].describe()
 
     @property
     def game(self) -> int:
-        return self._public[1]
+        return self._head[1]
 
     @property
     def hand_no(self) -> int:
-        return self._public[2]
+        return self._head[2]
 
     @property
     def dealer(self) -> int:
-        return self._public[3]
+        return self._head[3]
 
     @property
     def to_act(self) -> int:
         """The seat to act, or -1 when the session is over."""
-        return self._public[4]
+        return self._state[0] if self._head[7] < 0 else -1
 
     @property
     def phase(self) -> str:
-        return self._public[5].value
+        return self._state[1].value
 
     @property
     def hand(self) -> tuple[Card, ...]:
@@ -254,18 +250,18 @@ class PlayerView:
 
     @property
     def opponent_hand_size(self) -> int:
-        seat, p = self._seat, self._public
-        return p[7] if seat == 0 else p[6] if seat == 1 else 0
+        seat, c = self._seat, self._counts
+        return c[1] if seat == 0 else c[0] if seat == 1 else 0
 
     @property
     def hand_sizes(self) -> tuple[int, int]:
         """How many cards each seat holds."""
-        p = self._public
-        return p[6], p[7]
+        c = self._counts
+        return c[0], c[1]
 
     @property
     def stock_size(self) -> int:
-        return self._public[8]
+        return self._counts[2]
 
     @property
     def discard_pile(self) -> tuple[Card | None, ...]:
@@ -273,15 +269,13 @@ class PlayerView:
         None."""
         pile = self._discard_pile
         if pile is None:
-            pile = tuple(map(CARDS.__getitem__, self._pile))
-            if self._top_hidden:
-                pile += (None,)
+            pile = tuple(map(_SHOWN.__getitem__, self._pile))
             self._discard_pile = pile
         return pile
 
     @property
     def top_face_down(self) -> bool:
-        return self._public[9]
+        return self._state[2] and bool(self._pile)
 
     @property
     def plays(self) -> tuple[PlayView, ...]:
@@ -294,13 +288,13 @@ class PlayerView:
     @property
     def hand_points(self) -> tuple[int, int]:
         """Points each player has melded this hand."""
-        p = self._public
-        return p[10], p[11]
+        c = self._counts
+        return c[3], c[4]
 
     @property
     def hand_scores(self) -> tuple[tuple[int, int], ...]:
         """Each finished hand's scores in the game in play."""
-        return self._public[12]
+        return self._head[4]
 
     @property
     def game_scores(self) -> tuple[int, int]:
@@ -309,13 +303,13 @@ class PlayerView:
 
     @property
     def games_won(self) -> tuple[int, int]:
-        p = self._public
-        return p[13], p[14]
+        head = self._head
+        return head[5], head[6]
 
     @property
     def went_out(self) -> int:
         """Who went out this hand (the other is playing the last turn), or -1."""
-        return self._public[15]
+        return self._state[3]
 
     @property
     def taken(self) -> Card | None:
@@ -337,11 +331,11 @@ class PlayerView:
 
     @property
     def reshuffled(self) -> bool:
-        return self._public[16]
+        return self._state[4]
 
     @property
     def winner(self) -> int:
-        return self._public[17]
+        return self._head[7]
 
     @property
     def legal_moves(self) -> tuple[Move, ...]:
@@ -350,7 +344,7 @@ class PlayerView:
 
     @property
     def my_turn(self) -> bool:
-        return self._public[4] == self._seat
+        return self._state[0] == self._seat and self._head[7] < 0
 
     @property
     def top_discard(self) -> Card | None:
