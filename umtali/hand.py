@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from enum import Enum
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
-from umtali.cards import CARDS, cards_of, points_of
+from umtali.cards import CARDS, POINTS, cards_of, points_of
 from umtali.errors import IllegalMoveError, InvalidStateError
 from umtali.events import (
     Discarded,
@@ -40,6 +40,27 @@ _DISCARDED = tuple(tuple(Discarded(p, c, False) for c in CARDS) for p in (0, 1))
 _DISCARDED_DOWN = tuple(tuple(Discarded(p, c, True) for c in CARDS) for p in (0, 1))
 _DREW = tuple(tuple(DrewFromStock(p, c) for c in CARDS) for p in (0, 1))
 _TOOK = tuple(tuple(TookDiscard(p, (c,)) for c in CARDS) for p in (0, 1))
+
+_BIT: Final = tuple(1 << c for c in range(52))
+#: A card's index by its bit.
+_INDEX: Final = {1 << c: c for c in range(52)}
+_tuple_new = tuple.__new__  # a named tuple made without its Python-level ``__new__``
+#: What laying a new meld of these cards makes: its kind, the logical meld, its points and
+#: its event for each player (values, so each is made once; a few hundred melds in all).
+_LAID: dict[int, tuple[PlayKind, Meld, int, tuple[Event, Event]]] = {}
+#: Extension events by player, card and target (values, each made once).
+_EXTENDED: dict[int, Event] = {}
+
+
+def _laid(cards: int) -> tuple[PlayKind, Meld, int, tuple[Event, Event]]:
+    kind = classify(cards)
+    assert kind is not None  # listed moves are always melds
+    pts = play_points(kind, cards)
+    shown = cards_of(cards)
+    laid = _LAID[cards] = (kind, new_meld(kind, cards), pts,
+                           (Melded(0, kind, shown, pts), Melded(1, kind, shown, pts)))
+    return laid
+
 
 class Phase(Enum):
     DRAW = "draw"
@@ -297,9 +318,9 @@ class HandState:
         kind = move.kind
         # The commonest first: a discard ends nearly every turn, most turns draw from the stock.
         if kind is _K_DISCARD:
-            card = move.cards.bit_length() - 1
+            card = _INDEX[move.cards]
             hands = self.hands
-            left = hands[p] & ~move.cards
+            left = hands[p] ^ move.cards  # a listed discard is in hand
             hands[p] = left
             self.discard_pile.append(card)
             self.face_down = move.face_down
@@ -325,15 +346,17 @@ class HandState:
         events = []
         if kind is _K_DRAW:
             card = self.stock.pop()
-            self.hands[p] |= 1 << card
-            self.drawn = 1 << card
+            bit = _BIT[card]
+            self.hands[p] |= bit
+            self.drawn = bit
             self.progress = True
             self.phase = _MELD_PHASE
             events.append(_DREW[p][card])
         elif kind is _K_TAKE:
             card = self.discard_pile.pop()
-            self.hands[p] |= 1 << card
-            self.drawn = 1 << card
+            bit = _BIT[card]
+            self.hands[p] |= bit
+            self.drawn = bit
             self.taken = card
             self.phase = _MELD_PHASE
             events.append(_TOOK[p][card])
@@ -356,26 +379,34 @@ class HandState:
     def _lay(self, move: Move, events: list[Event]) -> None:
         p = self.turn
         cards = move.cards
-        self.hands[p] &= ~cards
-        self.must_meld &= ~cards
+        self.hands[p] ^= cards  # a listed meld is in hand
+        if self.must_meld:
+            self.must_meld &= ~cards
         self.progress = True
         self._table_fresh = False
+        melds = self.melds
         if move.kind is _K_EXTEND:
-            card = cards.bit_length() - 1
-            index = self.meld_of(move.target)
-            self.melds[index] = extended(self.melds[index], card)
-            pts = CARDS[card].points
-            self.plays.append(Play(p, _EXTENSION, cards, index, pts))
-            events.append(Extended(p, CARDS[card], CARDS[move.target], pts))
+            card = _INDEX[cards]
+            target = move.target
+            index = self.meld_of(target)
+            melds[index] = extended(melds[index], card)
+            pts = POINTS[card]
+            self.plays.append(_tuple_new(Play, (p, _EXTENSION, cards, index, pts)))
+            key = p << 12 | card << 6 | target
+            event = _EXTENDED.get(key)
+            if event is None:
+                event = _EXTENDED[key] = Extended(p, CARDS[card], CARDS[target], pts)
+            events.append(event)
         else:
-            kind = classify(cards)
-            assert kind is not None  # listed moves are always melds
-            self.melds.append(new_meld(kind, cards))
-            pts = play_points(kind, cards)
-            self.plays.append(Play(p, kind, cards, len(self.melds) - 1, pts))
+            laid = _LAID.get(cards)
+            if laid is None:
+                laid = _laid(cards)
+            kind, meld, pts, by_player = laid
+            melds.append(meld)
+            self.plays.append(_tuple_new(Play, (p, kind, cards, len(melds) - 1, pts)))
             if kind is _PAIR:
                 self.pair_laid = True
-            events.append(Melded(p, kind, cards_of(cards), pts))
+            events.append(by_player[p])
         self.points[p] += pts
 
     # -- turns ----------------------------------------------------------------------------

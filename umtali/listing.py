@@ -105,13 +105,16 @@ def draw_moves(h: HandState) -> Moves:
     a, b = pile[-1], pile[-2]
     hand = h.hands[h.turn]
     bit_a, bit_b = _BIT[a], _BIT[b]
-    easy = table_easy(h)
+    melds = h.melds
+    # ``table_easy``, written out: read for every listing.
+    easy = (h._accepts if h._accepts_of is melds and h._accepts_at == len(h.plays)
+            else table_easy(h))
     # Most often a taken card has no way at all to the table (no jack, accepted by no meld, no
     # card of its rank or suit neighbour in hand, the other taken card included): no search.
     if (
         (bit_a & easy or NEIGHBOURS[a] & (hand | bit_b))
         and (bit_b & easy or NEIGHBOURS[b] & (hand | bit_a))
-        and may_take_two(hand | bit_a | bit_b, h.melds, a, b, h.optional, easy)
+        and may_take_two(hand | bit_a | bit_b, melds, a, b, h.optional, easy)
     ):
         return _DRAW_TAKE_TWO if h.stock else _TAKE_TAKE_TWO
     return _DRAW_TAKE if h.stock else _TAKE_ONLY
@@ -121,7 +124,10 @@ def meld_phase_moves(h: HandState) -> Moves:
     hand = h.hands[h.turn]
     if h.pair_laid:
         return discards(hand, h.taken)
-    easy = table_easy(h)
+    melds = h.melds
+    # ``table_easy``, written out: read for every listing.
+    easy = (h._accepts if h._accepts_of is melds and h._accepts_at == len(h.plays)
+            else table_easy(h))
     must = h.must_meld
     if not must and not hand & easy:
         # Nothing to take two for, no jack and nothing the table takes: most often no new meld
@@ -135,8 +141,8 @@ def meld_phase_moves(h: HandState) -> Moves:
         if not (
             sc[a] or sc[b] or sc[c] or sc[d]
             or ((a & b & (c | d)) | (c & d & (a | b))) & NOT_JACK_RANK
-            or (((a & (b | c | d)) | (b & (c | d)) | (c & d)) & NOT_JACK_RANK
-                and hand.bit_count() <= 3)
+            or (hand.bit_count() <= 3
+                and ((a & (b | c | d)) | (b & (c | d)) | (c & d)) & NOT_JACK_RANK)
         ):
             taken = h.taken
             if taken >= 0:
