@@ -131,7 +131,7 @@ def meld_phase_moves(h: HandState) -> Moves:
     must = h.must_meld
     if not must and not hand & easy:
         # Nothing to take two for, no jack and nothing the table takes: most often no new meld
-        # either (see ``has_new_meld``, written out on the hand's suits) and no last pair (of a
+        # either (``cover(hand)`` is 0: worked out on the hand's suits) and no last pair (of a
         # hand of two or three cards), so only the discards.
         a = hand & _SUIT13
         b = (hand >> 13) & _SUIT13

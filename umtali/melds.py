@@ -233,18 +233,6 @@ def cover(hand: int) -> int:
     return out
 
 
-def has_new_meld(hand: int) -> bool:
-    """Whether the hand can lay any new sequence, group or marriage: ``cover(hand) != 0``."""
-    a = hand & _SUIT13
-    b = (hand >> 13) & _SUIT13
-    c = (hand >> 26) & _SUIT13
-    d = hand >> 39
-    sc = SUIT_COVER
-    if sc[a] or sc[b] or sc[c] or sc[d]:
-        return True
-    return bool(((a & b & (c | d)) | (c & d & (a | b))) & NOT_JACK_RANK)
-
-
 def locked_groups(hand: int) -> int:
     """The cards of each rank (not jacks) the hand holds exactly three of, when none of the
     three could join a new sequence or marriage.

@@ -12,13 +12,14 @@ from typing import Final
 
 from umtali.cards import CARDS, JACKS, KING, QUEEN, RANK_MASK, SUIT_MASK
 from umtali.melds import (
+    NOT_JACK_RANK,
     SEQ_CARDS,
+    SUIT_COVER,
     Meld,
     PlayKind,
     Shape,
     cover,
     extended,
-    locked_groups,
     meldable,
     new_meld,
     new_melds,
@@ -50,6 +51,11 @@ def _neighbours(card: int) -> int:
 #: Cards that must be in the hand or on the table for a card to be meldable at all.
 NEIGHBOURS: Final = tuple(_neighbours(c) for c in range(52))
 _BIT: Final = tuple(1 << c for c in range(52))
+_SUIT13: Final = (1 << 13) - 1
+#: A 13-bit rank pattern times this is the pattern in every suit.
+_SPREAD: Final = 1 | 1 << 13 | 1 << 26 | 1 << 39
+_NOT_ACES: Final = ((1 << 52) - 1) & ~RANK_MASK[1]
+_NOT_KINGS: Final = ((1 << 52) - 1) & ~RANK_MASK[KING]
 #: The cards next to each card in its suit.
 _SUIT_NEIGHBOURS: Final = tuple(
     NEIGHBOURS[c] & SUIT_MASK[CARDS[c].suit] for c in range(52)
@@ -195,22 +201,42 @@ def _may_reach(
     is only ever the last meld of a player going out, so every other card in hand but one (the
     discard) must get on the table before it.
     """
-    reachable = easy | cover(hand)
+    # ``cover``, ``_run_cover`` and ``locked_groups`` of the hand, from one split into its suits
+    # (small integers, fast to work on) and their ``SUIT_COVER``.
+    m = _SUIT13
+    a = hand & m
+    b = (hand >> 13) & m
+    c = (hand >> 26) & m
+    d = hand >> 39
+    sc = SUIT_COVER
+    ra, rb, rc, rd = sc[a], sc[b], sc[c], sc[d]
+    runs = ra | rb << 13 | rc << 26 | rd << 39  # ``_run_cover(hand)``
+    reachable = easy | runs
+    groups = ((a & b & (c | d)) | (c & d & (a | b))) & NOT_JACK_RANK
+    if groups:
+        reachable |= groups * _SPREAD & hand
     locked = -1  # worked out when first needed
-    anchors = 0
+    lonely = -1
     for card in cards:
         low = _BIT[card]
         if low & reachable:
             continue
         if locked < 0:
-            locked = locked_groups(hand)
-            anchors = easy | _run_cover(hand)
-        if _may_lay(card, hand & ~locked, reachable, anchors):  # no run grows through a group
+            # ``locked_groups(hand)``: ranks held exactly three times, none of them in a run.
+            three = ((a & b & c & ~d) | (a & b & d & ~c) | (a & c & d & ~b)
+                     | (b & c & d & ~a)) & NOT_JACK_RANK & ~(ra | rb | rc | rd)
+            locked = three * _SPREAD & hand if three else 0
+        # No run grows through a locked group; runs and the easy cards anchor a chain.
+        if _may_lay(card, hand & ~locked, reachable, easy | runs):
             continue
         partner = RANK_MASK[card % 13 + 1] & hand & ~low
-        if not partner or not _may_pair_last(
-            low, partner, hand, required, easy, locked, optional
-        ):
+        if not partner:
+            return False
+        if lonely < 0:
+            lonely = _lonely(hand, easy, a, b, c, d)
+        if lonely and (lonely & (lonely - 1) or lonely & required):
+            return False  # each of them is stuck: see ``_lonely``
+        if not _may_pair_last(low, partner, hand, required, easy, locked, optional):
             return False
     return True
 
@@ -242,9 +268,6 @@ def _may_pair_last(
     """
     pair = card | partner
     others = hand & ~pair
-    lonely = _lonely(others, hand, easy)
-    if lonely and (lonely & (lonely - 1) or lonely & required):
-        return False  # each of them is stuck: see ``_lonely``
     covered = cover(others)
     reachable = easy | covered
     anchors = easy | _run_cover(others)
@@ -294,28 +317,20 @@ def _may_pair_last(
     return True
 
 
-_SUIT13: Final = (1 << 13) - 1
-
-
-def _lonely(cards: int, hand: int, easy: int) -> int:
-    """The cards of ``cards`` that no meld can lay this turn: no jack, accepted by no table meld
-    (``easy``), and with no card of their rank or suit neighbour in ``hand``.
+def _lonely(hand: int, easy: int, a: int, b: int, c: int, d: int) -> int:
+    """The cards of ``hand`` (split into its suits ``a`` to ``d``) that no meld can lay this
+    turn: no jack, accepted by no table meld (``easy``), and with no card of their rank or suit
+    neighbour in hand.
 
     No new meld holds such a card, no table meld can come to accept it (a meld grows only by
     cards of the hand next to what it holds), and it makes no pair, so ``_may_pair_last`` finds
-    each stuck: two of them, or a required one, settle it at once. Worked out a suit at a time,
-    on small integers: most often that is how it says no.
+    each stuck (the cards of a pair are never lonely): two of them, or a required one, settle it
+    at once. Most often that is how a pair laid last is ruled out.
     """
-    m = _SUIT13
-    a, b, c, d = hand & m, hand >> 13 & m, hand >> 26 & m, hand >> 39
-    free = cards & ~easy
-    la = free & m & ~(a << 1 | a >> 1 | b | c | d)
-    lb = free >> 13 & m & ~(b << 1 | b >> 1 | a | c | d)
-    lc = free >> 26 & m & ~(c << 1 | c >> 1 | a | b | d)
-    ld = free >> 39 & ~(d << 1 | d >> 1 | a | b | c)
-    if not (la | lb | lc | ld):
-        return 0
-    return la | lb << 13 | lc << 26 | ld << 39
+    # Ranks held twice or more: each of their cards has one of its rank beside it.
+    paired = ((a & (b | c | d)) | (b & (c | d)) | (c & d)) * _SPREAD
+    beside = (hand << 1 & _NOT_ACES) | (hand >> 1 & _NOT_KINGS)
+    return hand & ~easy & ~paired & ~beside
 
 
 def _may_lay_beside(kept: int, others: int) -> bool:

@@ -61,15 +61,18 @@ class Shuffler:
         return f"{self.seed}:{purpose}"
 
 
+_BITS_BELOW = tuple((i + 1).bit_length() for i in range(64))
+
+
 def shuffle(rng: random.Random, cards: list[int]) -> None:
     """``rng.shuffle(cards)`` written out, the same draws and the same order: it deals every
     hand, and its call per card to ``rng._randbelow`` costs more than the rest of it."""
     bits = rng.getrandbits
     for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+        # A draw below i + 1: ``rng._randbelow(i + 1)``.
+        k = _BITS_BELOW[i] if i < 64 else (i + 1).bit_length()
         j = bits(k)
-        while j >= n:
+        while j > i:
             j = bits(k)
         cards[i], cards[j] = cards[j], cards[i]
 
