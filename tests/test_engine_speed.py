@@ -16,7 +16,8 @@ from umtali.listing import _meld_moves, discards, table_easy
 from umtali.melds import cover
 from umtali.moves import Move, MoveKind
 from umtali.players import RandomPlayer
-from umtali.search import NEIGHBOURS, can_meld_all
+from umtali.reach import NEIGHBOURS
+from umtali.search import can_meld_all
 from umtali.session import shuffle
 from umtali.view import SPECTATOR, PlayerView
 

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Final
 from umtali.cards import JACKS
 from umtali.melds import NOT_JACK_RANK, SUIT_COVER, PlayKind
 from umtali.moves import Move, MoveKind
+from umtali.reach import NEIGHBOURS
 from umtali.search import (
-    NEIGHBOURS,
     Memo,
     after,
     can_meld_all,

@@ -8,7 +8,7 @@ from typing import Protocol
 from umtali.cards import CARDS, JACKS, mask_of
 from umtali.melds import cover
 from umtali.moves import Move, MoveKind
-from umtali.search import NEIGHBOURS
+from umtali.reach import NEIGHBOURS
 from umtali.view import PlayerView
 
 
