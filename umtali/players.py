@@ -16,6 +16,9 @@ class Player(Protocol):
     def choose(self, view: PlayerView) -> Move: ...
 
 
+_BIT_LENGTH = tuple(n.bit_length() for n in range(64))
+
+
 class RandomPlayer:
     """Plays a uniformly random legal move: the baseline, and the fuzzer of the rules."""
 
@@ -31,7 +34,7 @@ class RandomPlayer:
         if not n:
             raise IndexError("Cannot choose from an empty sequence")
         bits = self.rng.getrandbits
-        k = n.bit_length()
+        k = _BIT_LENGTH[n] if n < 64 else n.bit_length()
         r = bits(k)
         while r >= n:
             r = bits(k)

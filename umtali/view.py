@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from umtali.cards import CARDS, Card, cards_of, iter_cards, mask_of
 from umtali.hand import Phase
+from umtali.listing import draw_moves, meld_phase_moves
 from umtali.melds import Meld, PlayKind, Shape, rebuilt
 from umtali.moves import Move
 
@@ -128,7 +129,7 @@ def _table_view(h: HandState) -> TableView:
 #: The seat of a spectator's view: the public table, no hand.
 SPECTATOR = -1
 
-_MELD_PHASE = Phase.MELD  # bound once: read for every view
+_DRAW_PHASE, _MELD_PHASE = Phase.DRAW, Phase.MELD  # bound once: read for every view
 #: What a view keeps of its position: to act, phase, top face down, went out, reshuffled,
 #: hand sizes (2: -1 for the seat's own), stock size, hand points (2), the seat's cards (a mask),
 #: the discard pile as the seat sees it (bottom first, -1 for a face-down card it did not lay),
@@ -200,7 +201,13 @@ class PlayerView:
         if seat == turn and head[7] < 0:
             legal = h._legal
             if legal is None:
-                legal = h.listed()
+                # ``h.listed()``, written out: the seat to act is shown its moves every move.
+                if phase is _DRAW_PHASE:
+                    legal = h._legal = draw_moves(h)
+                elif phase is _MELD_PHASE:
+                    legal = h._legal = meld_phase_moves(h)
+                else:
+                    legal = h.listed()
             v._pub = (turn, phase, face_down, out, h.reshuffled, size0, size1, len(h.stock),
                       points[0], points[1], own, shown, table, h.taken, h.must_meld,
                       h.drawn if phase is _MELD_PHASE else 0, legal)
