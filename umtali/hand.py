@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from enum import Enum
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
-from umtali.cards import CARDS, JACKS, cards_of, points_of
+from umtali.cards import CARDS, POINTS, cards_of, points_of
 from umtali.errors import IllegalMoveError, InvalidStateError
 from umtali.events import (
     Discarded,
@@ -26,37 +26,40 @@ from umtali.events import (
     WentOut,
 )
 from umtali.i18n import Text
+from umtali.listing import draw_moves, meld_phase_moves
 from umtali.melds import Meld, PlayKind, classify, extended, new_meld, play_points
 from umtali.moves import Move, MoveKind
 from umtali.rules import DealStyle, RuleSet
-from umtali.search import NEIGHBOURS, Memo, after, can_meld_all, canonical_target, meld_options
+from umtali.search import canonical_target
 
 if TYPE_CHECKING:
     from umtali.view import TableView
 
-_DISCARD = tuple(Move(MoveKind.DISCARD, 1 << c) for c in range(52))
-_DISCARD_DOWN = tuple(Move(MoveKind.DISCARD, 1 << c, -1, True) for c in range(52))
-
-
-#: Meld moves by their cards, and extensions by their card's mask shifted past the target:
-#: made the first time they are listed (a few hundred melds, at most 52 * 52 extensions).
-_MELD_MOVES: dict[int, Move] = {}
-_EXTEND_MOVES: dict[int, Move] = {}
 #: The commonest events, each made once: they are values, and one is as good as another.
 _DISCARDED = tuple(tuple(Discarded(p, c, False) for c in CARDS) for p in (0, 1))
 _DISCARDED_DOWN = tuple(tuple(Discarded(p, c, True) for c in CARDS) for p in (0, 1))
 _DREW = tuple(tuple(DrewFromStock(p, c) for c in CARDS) for p in (0, 1))
 _TOOK = tuple(tuple(TookDiscard(p, (c,)) for c in CARDS) for p in (0, 1))
-_SUIT13 = (1 << 13) - 1
-#: The discards of one suit's cards, by the 13-bit pattern of that suit in a hand: filled as
-#: patterns are met (at most 8,192 a suit).
-_SUIT_DISCARDS: tuple[dict[int, tuple[Move, ...]], ...] = ({}, {}, {}, {})
+
+_BIT: Final = tuple(1 << c for c in range(52))
+#: A card's index by its bit.
+_INDEX: Final = {1 << c: c for c in range(52)}
+_tuple_new = tuple.__new__  # a named tuple made without its Python-level ``__new__``
+#: What laying a new meld of these cards makes: its kind, the logical meld, its points and
+#: its event for each player (values, so each is made once; a few hundred melds in all).
+_LAID: dict[int, tuple[PlayKind, Meld, int, tuple[Event, Event]]] = {}
+#: Extension events by player, card and target (values, each made once).
+_EXTENDED: dict[int, Event] = {}
 
 
-def _suit_discards(suit: int, pattern: int) -> tuple[Move, ...]:
-    found = tuple(_DISCARD[suit * 13 + r] for r in range(13) if pattern >> r & 1)
-    _SUIT_DISCARDS[suit][pattern] = found
-    return found
+def _laid(cards: int) -> tuple[PlayKind, Meld, int, tuple[Event, Event]]:
+    kind = classify(cards)
+    assert kind is not None  # listed moves are always melds
+    pts = play_points(kind, cards)
+    shown = cards_of(cards)
+    laid = _LAID[cards] = (kind, new_meld(kind, cards), pts,
+                           (Melded(0, kind, shown, pts), Melded(1, kind, shown, pts)))
+    return laid
 
 
 class Phase(Enum):
@@ -71,7 +74,6 @@ _DRAW_PHASE, _MELD_PHASE, _OVER = Phase.DRAW, Phase.MELD, Phase.OVER
 _K_DRAW, _K_TAKE, _K_TAKE_TWO = MoveKind.DRAW, MoveKind.TAKE, MoveKind.TAKE_TWO
 _K_MELD, _K_EXTEND, _K_DISCARD = MoveKind.MELD, MoveKind.EXTEND, MoveKind.DISCARD
 _PAIR, _EXTENSION = PlayKind.PAIR, PlayKind.EXTENSION
-_DRAW_MOVE, _TAKE_MOVE, _TAKE_TWO_MOVE = Move.draw(), Move.take(), Move.take_two()
 
 
 class Play(NamedTuple):
@@ -151,9 +153,9 @@ class HandState:
         self.progress = False
         self.turns = 0
         self.reason: HandEnd | None = None
-        self._legal: list[Move] | None = None
-        # What the table's melds accept, for the melds list ``_accepts_of`` holding as many
-        # melds as there were plays at ``_accepts_at`` (a card laid always adds a play).
+        self._legal: tuple[Move, ...] | None = None
+        # The jacks and what the table's melds accept, for the melds list ``_accepts_of``
+        # holding as many melds as there were plays at ``_accepts_at`` (see ``table_easy``).
         self._accepts = 0
         self._accepts_at = -1
         self._accepts_of: list[Meld] | None = None
@@ -231,16 +233,6 @@ class HandState:
             m |= meld.cards
         return m
 
-    def table_accepts(self) -> int:
-        """The cards some meld on the table would take as an extension."""
-        melds, at = self.melds, len(self.plays)
-        if self._accepts_of is not melds or self._accepts_at != at:
-            acc = 0
-            for m in melds:
-                acc |= m.accepts
-            self._accepts, self._accepts_of, self._accepts_at = acc, melds, at
-        return self._accepts
-
     def meld_of(self, card: int) -> int:
         """Index of the logical meld holding ``card``, or -1."""
         bit = 1 << card
@@ -263,96 +255,30 @@ class HandState:
     # -- legal moves ----------------------------------------------------------------------
 
     def legal_moves(self) -> list[Move]:
-        """Every legal move of the player to act, nothing illegal. Computed once per position."""
-        if self._legal is None:
-            self._legal = self._generate()
-        return self._legal
+        """Every legal move of the player to act, nothing illegal (a new list each call)."""
+        return list(self.listed())
 
-    def _generate(self) -> list[Move]:
-        phase = self.phase
-        if phase is _DRAW_PHASE:
-            return self._draw_moves()
-        if phase is _OVER:
-            return []
-        hand = self.hands[self.turn]
-        if self.pair_laid:
-            return self._discards(hand)
-        melds = self.melds
-        moves: list[Move] = []
-        must = self.must_meld
-        optional = self.optional
-        table = tuple(melds) if must else ()
-        memo: Memo = {}
-        # Under compulsory melding the turn may end only when no meld but a pair is possible.
-        can_end = not must
-        for opt in meld_options(hand, melds, optional, self.table_accepts()):
-            kind, cards, index = opt
-            if kind is _PAIR:
-                if must and hand & ~cards & must:
-                    continue
+    def listed(self) -> tuple[Move, ...]:
+        """``legal_moves`` as the tuple the hand keeps: listed once per position, and shared
+        with the session and the view of the seat to act."""
+        legal = self._legal
+        if legal is None:
+            phase = self.phase
+            if phase is _DRAW_PHASE:
+                legal = draw_moves(self)
+            elif phase is _OVER:
+                legal = ()
             else:
-                can_end = can_end and optional
-                if must:
-                    h2, m2 = after(hand, table, opt)
-                    if not can_meld_all(h2, m2, must, optional, memo):
-                        continue
-            # The same few moves are listed again and again: each is made once.
-            if index < 0:
-                move = _MELD_MOVES.get(cards)
-                if move is None:
-                    move = _MELD_MOVES[cards] = Move(_K_MELD, cards)
-            else:
-                target = canonical_target(melds[index], cards.bit_length() - 1)
-                move = _EXTEND_MOVES.get(cards << 6 | target)
-                if move is None:
-                    move = _EXTEND_MOVES[cards << 6 | target] = Move(_K_EXTEND, cards, target)
-            moves.append(move)
-        if can_end:
-            moves.extend(self._discards(hand))
-        return moves
+                legal = meld_phase_moves(self)
+            self._legal = legal
+        return legal
 
-    def _draw_moves(self) -> list[Move]:
-        moves = [_DRAW_MOVE] if self.stock else []
-        pile = self.discard_pile
-        if pile and not self.face_down:
-            moves.append(_TAKE_MOVE)
-            if len(pile) >= 2:
-                a, b = pile[-1], pile[-2]
-                two = (1 << a) | (1 << b)
-                hand = self.hands[self.turn] | two
-                acc = self.table_accepts()
-                easy = JACKS | acc
-                # Most often a taken card has no way at all to the table (no jack, accepted by
-                # no meld, no card of its rank or suit neighbour in hand): no search is asked.
-                if (
-                    (1 << a & easy or NEIGHBOURS[a] & hand)
-                    and (1 << b & easy or NEIGHBOURS[b] & hand)
-                    and can_meld_all(hand, self.melds, two, self.optional, None, acc)
-                ):
-                    moves.append(_TAKE_TWO_MOVE)
-        return moves
-
-    def _discards(self, hand: int) -> list[Move]:
-        if hand & (hand - 1) == 0:
-            last = hand.bit_length() - 1
-            return [_DISCARD[last], _DISCARD_DOWN[last]]
-        if self.taken >= 0:
-            hand &= ~(1 << self.taken)
-        # Four lookups of a suit's discards by its pattern, in index order as before.
-        s0, s1, s2, s3 = _SUIT_DISCARDS
-        a = s0.get(hand & _SUIT13)
-        if a is None:
-            a = _suit_discards(0, hand & _SUIT13)
-        b = s1.get(hand >> 13 & _SUIT13)
-        if b is None:
-            b = _suit_discards(1, hand >> 13 & _SUIT13)
-        c = s2.get(hand >> 26 & _SUIT13)
-        if c is None:
-            c = _suit_discards(2, hand >> 26 & _SUIT13)
-        d = s3.get(hand >> 39)
-        if d is None:
-            d = _suit_discards(3, hand >> 39)
-        return [*a, *b, *c, *d]
+    def table_accepts(self) -> int:
+        """The cards some meld on the table would take as an extension."""
+        acc = 0
+        for m in self.melds:
+            acc |= m.accepts
+        return acc
 
     def canonical(self, move: Move) -> Move:
         """The listed form of ``move``: an extension may name any card of its meld."""
@@ -367,7 +293,7 @@ class HandState:
         return move
 
     def is_legal(self, move: Move) -> bool:
-        return self.canonical(move) in self.legal_moves()
+        return self.canonical(move) in self.listed()
 
     # -- applying moves -------------------------------------------------------------------
 
@@ -375,7 +301,7 @@ class HandState:
         """Validate and play ``move`` for the player to act; return what happened."""
         legal = self._legal
         if legal is None:
-            legal = self.legal_moves()
+            legal = self.listed()
         # A listed move is canonical already: only another one needs its canonical form.
         if move not in legal:
             if move.kind is _K_EXTEND:
@@ -392,9 +318,9 @@ class HandState:
         kind = move.kind
         # The commonest first: a discard ends nearly every turn, most turns draw from the stock.
         if kind is _K_DISCARD:
-            card = move.cards.bit_length() - 1
+            card = _INDEX[move.cards]
             hands = self.hands
-            left = hands[p] & ~move.cards
+            left = hands[p] ^ move.cards  # a listed discard is in hand
             hands[p] = left
             self.discard_pile.append(card)
             self.face_down = move.face_down
@@ -420,15 +346,17 @@ class HandState:
         events = []
         if kind is _K_DRAW:
             card = self.stock.pop()
-            self.hands[p] |= 1 << card
-            self.drawn = 1 << card
+            bit = _BIT[card]
+            self.hands[p] |= bit
+            self.drawn = bit
             self.progress = True
             self.phase = _MELD_PHASE
             events.append(_DREW[p][card])
         elif kind is _K_TAKE:
             card = self.discard_pile.pop()
-            self.hands[p] |= 1 << card
-            self.drawn = 1 << card
+            bit = _BIT[card]
+            self.hands[p] |= bit
+            self.drawn = bit
             self.taken = card
             self.phase = _MELD_PHASE
             events.append(_TOOK[p][card])
@@ -451,26 +379,34 @@ class HandState:
     def _lay(self, move: Move, events: list[Event]) -> None:
         p = self.turn
         cards = move.cards
-        self.hands[p] &= ~cards
-        self.must_meld &= ~cards
+        self.hands[p] ^= cards  # a listed meld is in hand
+        if self.must_meld:
+            self.must_meld &= ~cards
         self.progress = True
         self._table_fresh = False
+        melds = self.melds
         if move.kind is _K_EXTEND:
-            card = cards.bit_length() - 1
-            index = self.meld_of(move.target)
-            self.melds[index] = extended(self.melds[index], card)
-            pts = CARDS[card].points
-            self.plays.append(Play(p, _EXTENSION, cards, index, pts))
-            events.append(Extended(p, CARDS[card], CARDS[move.target], pts))
+            card = _INDEX[cards]
+            target = move.target
+            index = self.meld_of(target)
+            melds[index] = extended(melds[index], card)
+            pts = POINTS[card]
+            self.plays.append(_tuple_new(Play, (p, _EXTENSION, cards, index, pts)))
+            key = p << 12 | card << 6 | target
+            event = _EXTENDED.get(key)
+            if event is None:
+                event = _EXTENDED[key] = Extended(p, CARDS[card], CARDS[target], pts)
+            events.append(event)
         else:
-            kind = classify(cards)
-            assert kind is not None  # listed moves are always melds
-            self.melds.append(new_meld(kind, cards))
-            pts = play_points(kind, cards)
-            self.plays.append(Play(p, kind, cards, len(self.melds) - 1, pts))
+            laid = _LAID.get(cards)
+            if laid is None:
+                laid = _laid(cards)
+            kind, meld, pts, by_player = laid
+            melds.append(meld)
+            self.plays.append(_tuple_new(Play, (p, kind, cards, len(melds) - 1, pts)))
             if kind is _PAIR:
                 self.pair_laid = True
-            events.append(Melded(p, kind, cards_of(cards), pts))
+            events.append(by_player[p])
         self.points[p] += pts
 
     # -- turns ----------------------------------------------------------------------------

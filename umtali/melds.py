@@ -189,7 +189,7 @@ for _rank in range(1, 14):
     )
 
 _SUIT13: Final = (1 << 13) - 1
-_NOT_JACK_RANK: Final = _SUIT13 & ~(1 << (JACK - 1))
+NOT_JACK_RANK: Final = _SUIT13 & ~(1 << (JACK - 1))
 _QUEEN_BITS: Final = QUEENS
 
 
@@ -199,7 +199,20 @@ def _ranks_with_three(hand: int) -> int:
     b = (hand >> 13) & _SUIT13
     c = (hand >> 26) & _SUIT13
     d = (hand >> 39) & _SUIT13
-    return ((a & b & (c | d)) | (c & d & (a | b))) & _NOT_JACK_RANK
+    return ((a & b & (c | d)) | (c & d & (a | b))) & NOT_JACK_RANK
+
+
+def _suit_cover(pattern: int) -> int:
+    """The cards of one suit's 13-bit pattern that a new sequence or marriage could use."""
+    s = pattern & 0x3FF  # ace to ten: the only cards of a sequence
+    r3 = s & (s >> 1) & (s >> 2)
+    qk = pattern & (pattern >> 1) & (1 << (QUEEN - 1))
+    return r3 | (r3 << 1) | (r3 << 2) | qk | (qk << 1)
+
+
+# ``_suit_cover`` of every pattern: a hand is split into its four suits (small integers, fast
+# to work on) and each is looked up, rather than shifting the 52-bit mask about.
+SUIT_COVER: Final = tuple(_suit_cover(p) for p in range(1 << 13))
 
 
 def cover(hand: int) -> int:
@@ -207,21 +220,16 @@ def cover(hand: int) -> int:
 
     The priority rule forbids laying any of these as an extension.
     """
-    s = hand & SEQ_CARDS
-    # J, Q, K bits are clear in ``s``, so a run never crosses from one suit to the next.
-    r3 = s & (s >> 1) & (s >> 2)
-    out = r3 | (r3 << 1) | (r3 << 2)
-    # ``_ranks_with_three``, written out: this runs for every position listed or searched.
     a = hand & _SUIT13
     b = (hand >> 13) & _SUIT13
     c = (hand >> 26) & _SUIT13
-    d = (hand >> 39) & _SUIT13
-    g = ((a & b & (c | d)) | (c & d & (a | b))) & _NOT_JACK_RANK
+    d = hand >> 39
+    sc = SUIT_COVER
+    out = sc[a] | sc[b] << 13 | sc[c] << 26 | sc[d] << 39
+    # ``_ranks_with_three``, written out: this runs for every position listed or searched.
+    g = ((a & b & (c | d)) | (c & d & (a | b))) & NOT_JACK_RANK
     if g:
         out |= (g | (g << 13) | (g << 26) | (g << 39)) & hand
-    qk = hand & (hand >> 1) & _QUEEN_BITS
-    if qk:
-        out |= qk | (qk << 1)
     return out
 
 
@@ -240,7 +248,7 @@ def locked_groups(hand: int) -> int:
     c = (hand >> 26) & _SUIT13
     d = (hand >> 39) & _SUIT13
     three = ((a & b & c & ~d) | (a & b & d & ~c) | (a & c & d & ~b) | (b & c & d & ~a))
-    three &= _NOT_JACK_RANK
+    three &= NOT_JACK_RANK
     if not three:
         return 0
     s = hand & SEQ_CARDS

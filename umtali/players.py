@@ -8,12 +8,15 @@ from typing import Protocol
 from umtali.cards import CARDS, JACKS, mask_of
 from umtali.melds import cover
 from umtali.moves import Move, MoveKind
-from umtali.search import NEIGHBOURS
+from umtali.reach import NEIGHBOURS
 from umtali.view import PlayerView
 
 
 class Player(Protocol):
     def choose(self, view: PlayerView) -> Move: ...
+
+
+_BIT_LENGTH = tuple(n.bit_length() for n in range(64))
 
 
 class RandomPlayer:
@@ -23,7 +26,19 @@ class RandomPlayer:
         self.rng = random.Random(seed)
 
     def choose(self, view: PlayerView) -> Move:
-        return self.rng.choice(view.legal_moves)
+        # ``self.rng.choice(legal)`` written out (the same draws, so the same moves for a
+        # seed): it is called for every move of a simulation, and its two calls cost more than
+        # the rest of it.
+        legal = view.legal_moves
+        n = len(legal)
+        if not n:
+            raise IndexError("Cannot choose from an empty sequence")
+        bits = self.rng.getrandbits
+        k = _BIT_LENGTH[n] if n < 64 else n.bit_length()
+        r = bits(k)
+        while r >= n:
+            r = bits(k)
+        return legal[r]
 
 
 def _table_accepts(view: PlayerView) -> int:

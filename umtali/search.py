@@ -1,4 +1,5 @@
-"""Meld options of a hand against a table, and the search behind ``take 2``.
+"""Meld options of a hand against a table, and the search behind ``take 2`` (its quick check,
+which most often settles it first, is ``umtali.reach``).
 
 Both the legal-move listing and the check that a player who takes two can meld both use
 ``meld_options``, so the two can never disagree.
@@ -10,20 +11,23 @@ from collections.abc import Sequence
 from operator import itemgetter
 from typing import Final
 
-from umtali.cards import CARDS, JACKS, KING, QUEEN, RANK_MASK, SUIT_MASK
+from umtali.cards import JACKS
 from umtali.melds import (
-    SEQ_CARDS,
     Meld,
     PlayKind,
     Shape,
     cover,
     extended,
-    locked_groups,
     meldable,
     new_meld,
     new_melds,
     pairs,
 )
+from umtali.reach import may_meld_all, may_reach
+
+# The quick check, as the take-two tests know it.
+_may_meld_all = may_meld_all
+_BIT: Final = tuple(1 << c for c in range(52))
 
 #: An option: (kind, cards, index of the extended meld or -1).
 Option = tuple[PlayKind, int, int]
@@ -32,27 +36,7 @@ Option = tuple[PlayKind, int, int]
 # Bound once: the search reads these on every option (a class attribute lookup each in 3.11).
 _JACK, _EXTENSION, _PAIR = PlayKind.JACK, PlayKind.EXTENSION, PlayKind.PAIR
 _RUN, _SET = Shape.RUN, Shape.SET
-_QUEENS, _KINGS = RANK_MASK[QUEEN], RANK_MASK[KING]
 _NOT_JACKS = ((1 << 52) - 1) & ~JACKS
-
-
-def _neighbours(card: int) -> int:
-    c = CARDS[card]
-    same_rank = RANK_MASK[c.rank] & ~(1 << card)
-    seq = 0
-    if c.rank > 1:
-        seq |= 1 << (card - 1)
-    if c.rank < 13:
-        seq |= 1 << (card + 1)
-    return same_rank | (seq & SUIT_MASK[c.suit])
-
-
-#: Cards that must be in the hand or on the table for a card to be meldable at all.
-NEIGHBOURS: Final = tuple(_neighbours(c) for c in range(52))
-#: The cards next to each card in its suit.
-_SUIT_NEIGHBOURS: Final = tuple(
-    NEIGHBOURS[c] & SUIT_MASK[CARDS[c].suit] for c in range(52)
-)
 
 
 def meld_options(
@@ -124,180 +108,32 @@ def can_meld_all(
     if not hand & required:
         return True
     if memo is None:
-        # A lone question (take 2 in the draw phase) is nearly always settled by the quick
-        # check, and the search never comes back to it: it needs no key.
-        return _may_meld_all(hand, melds, required, optional, accepts) and _search(
+        # A lone question is nearly always settled by the quick check, and the search never
+        # comes back to it: it needs no key.
+        return may_meld_all(hand, melds, required, optional, accepts) and _search(
             hand, _live(melds, hand)[0], required, optional, {}
         )
     live, key = _live(melds, hand)  # only these melds matter to the search
     seen = memo.get(key)
     if seen is None:
-        seen = _may_meld_all(hand, live, required, optional) and _search(
+        seen = may_meld_all(hand, live, required, optional) and _search(
             hand, live, required, optional, memo
         )
         memo[key] = seen
     return seen
 
 
-def _may_meld_all(
-    hand: int, melds: Sequence[Meld], required: int, optional: bool, accepts: int = -1
+def may_take_two(
+    hand: int, melds: Sequence[Meld], first: int, second: int, optional: bool, easy: int
 ) -> bool:
-    """A quick necessary condition for every required card still in hand to be meldable this
-    turn.
-
-    ``reachable`` holds the cards that could be laid at once: jacks, cards a table meld accepts
-    and cards of new melds. A card gets on the table by one of those, after a chain of its
-    suit's cards in hand is laid from an ``anchor`` towards it (``_may_lay``), or in a pair
-    with another card of its rank. A chain is a run, so its anchor is a card that can be laid
-    in a run: a jack (alone, it is a run from its first ten or queen), a card a table meld
-    accepts, or a card of a new sequence or marriage; not a card only a group could lay. A pair
-    is only ever the last meld of a player going out, so every other card in hand but one (the
-    discard) must get on the table before it.
-    """
-    acc = accepts
-    if acc < 0:
-        acc = 0
-        for m in melds:
-            acc |= m.accepts
-    left = hand & required
-    # Most often a card settles it at once: no jack, taken by no table meld, and with no
-    # card of its rank or suit neighbour in hand, it has no way at all to the table.
-    easy = JACKS | acc
-    cards = left
-    while cards:
-        low = cards & -cards
-        if not low & easy and not NEIGHBOURS[low.bit_length() - 1] & hand:
-            return False
-        cards ^= low
-    reachable = easy | cover(hand)
-    locked = -1  # worked out when first needed
-    anchors = 0
-    while left:
-        low = left & -left
-        left ^= low
-        if low & reachable:
-            continue
-        if locked < 0:
-            locked = locked_groups(hand)
-            anchors = easy | _run_cover(hand)
-        card = low.bit_length() - 1
-        if _may_lay(card, hand & ~locked, reachable, anchors):  # no run grows through a group
-            continue
-        partner = RANK_MASK[card % 13 + 1] & hand & ~low
-        if not partner or not _may_pair_last(
-            low, partner, hand, required, easy, locked, optional
-        ):
-            return False
-    return True
-
-
-def _run_cover(hand: int) -> int:
-    """The cards of the hand that some new sequence or marriage could use (``cover`` without
-    the groups)."""
-    s = hand & SEQ_CARDS
-    r3 = s & (s >> 1) & (s >> 2)
-    qk = hand & (hand >> 1) & _QUEENS
-    return r3 | (r3 << 1) | (r3 << 2) | qk | (qk << 1)
-
-
-def _may_pair_last(
-    card: int, partner: int, hand: int, required: int, easy: int, locked: int, optional: bool
-) -> bool:
-    """Whether every card in hand but one may be laid before ``card`` and its ``partner``
-    (bits) are laid as a pair, the last meld: the two stay in hand until then.
-
-    So the other cards must get on the table without them: their new melds and chains are
-    those of the hand without the two. A queen or king that makes a marriage with one of the
-    two stays covered by it all the while: the priority rule forbids laying it as an
-    extension, and its marriage would lay a card of the pair, so only a group can lay it.
-
-    A card that cannot be laid so is the discard after the pair: never a ``required`` card,
-    which must be melded. Under compulsory melding it must also be unmeldable: no meld on the
-    table may take it, so its suit neighbours laid this turn lie in groups (in a run, or alone
-    as a jack, each would take it), and no run grows through them.
-    """
-    pair = card | partner
-    others = hand & ~pair
-    covered = cover(others)
-    reachable = easy | covered
-    anchors = easy | _run_cover(others)
-    if pair & _QUEENS:
-        married = (pair << 1) & others
-    elif pair & _KINGS:
-        married = (pair >> 1) & others
-    else:
-        married = 0
-    # A run never grows through a married card, nor through a ``locked`` group (of the whole
-    # hand: the pair's cards are of another rank, and may only unlock fewer of them).
-    chains = others & ~married & ~locked
-    stuck = 0  # the card that could only be the discard after the pair
-    rest = others
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        if bit & married:
-            if bit & covered:
-                continue
-        elif _may_lay(bit.bit_length() - 1, chains, reachable, anchors):
-            continue
-        if stuck or bit & required:
-            return False
-        stuck = bit
-    if not stuck:
-        return True
-    # (With three of the rank in ``pair`` one of them may yet leave early, in a run.)
-    if pair.bit_count() == 2 and not _may_lay_beside(pair | stuck, others & ~stuck):
-        return False
-    if optional:
-        return True
-    grouped = _SUIT_NEIGHBOURS[stuck.bit_length() - 1] & others
-    if not grouped:
-        return True
-    chains &= ~grouped
-    anchors &= ~grouped
-    rest = others & ~stuck
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        if bit & married:
-            if not bit & covered:
-                return False
-        elif not _may_lay(bit.bit_length() - 1, chains, reachable, anchors):
-            return False
-    return True
-
-
-def _may_lay_beside(kept: int, others: int) -> bool:
-    """Whether each of ``others`` may be laid while the ``kept`` cards (the pair and the
-    discard) stay in hand to the end: one that makes a new meld with kept cards is covered all
-    the while, so the priority rule lets only a new meld of ``others`` lay it."""
-    # A new meld of kept cards and one more is a run or a marriage: that card lies within two
-    # of a kept card in its suit (a group would need two kept cards of its rank).
-    rest = others & (kept << 1 | kept >> 1 | kept << 2 | kept >> 2)
-    if rest:
-        rest &= ~cover(others)
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        if cover(kept | bit) & bit:
-            return False
-    return True
-
-
-def _may_lay(card: int, hand: int, reachable: int, anchors: int) -> bool:
-    """Whether ``card`` is reachable, or joined to an anchor by a chain of its suit's cards in
-    hand (see ``_may_meld_all``)."""
-    if (1 << card) & reachable:
-        return True
-    rank = card % 13
-    for step in (-1, 1):
-        x, r = card + step, rank + step
-        while 0 <= r < 13 and hand >> x & 1:
-            if (1 << x) & anchors:
-                return True
-            x += step
-            r += step
-    return False
+    """``can_meld_all`` for the player to draw who takes the top two discards, ``first`` and
+    ``second`` (``hand`` holds them): the question the draw phase asks, where most often the
+    quick check says no. The caller has seen that each is a jack, accepted by a table meld
+    (both in ``easy``) or has a card of its rank or suit neighbour in hand."""
+    two = _BIT[first] | _BIT[second]
+    return may_reach(hand, (first, second), two, easy, optional) and _search(
+        hand, _live(melds, hand)[0], two, optional, {}
+    )
 
 
 def _live(
@@ -382,7 +218,7 @@ def _search(
         seen = memo.get(key)
         if seen is None:
             # A play can strand a required card (lay the only card it pairs with, say).
-            seen = _may_meld_all(rest, m2, required, optional) and _search(
+            seen = may_meld_all(rest, m2, required, optional) and _search(
                 rest, m2, required, optional, memo
             )
             memo[key] = seen

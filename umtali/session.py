@@ -30,6 +30,10 @@ from umtali.view import PlayerView
 # Bound once: a class attribute lookup on every move costs more than the test itself.
 _EXTEND, _OVER = MoveKind.EXTEND, Phase.OVER
 
+#: What every view of a hand shows of the session: rules, game, hand no., dealer, the finished
+#: hands' scores, games won (2), winner. It changes only with the hand or the winner.
+Heading = tuple[RuleSet, int, int, int, tuple[tuple[int, int], ...], int, int, int]
+
 
 @dataclass(frozen=True, slots=True)
 class Deal:
@@ -50,11 +54,27 @@ class Shuffler:
 
     def shuffled_deck(self, purpose: str) -> list[int]:
         deck = list(range(52))
-        random.Random(f"{self.seed}:{purpose}").shuffle(deck)
+        shuffle(random.Random(f"{self.seed}:{purpose}"), deck)
         return deck
 
     def key(self, purpose: str) -> str:
         return f"{self.seed}:{purpose}"
+
+
+_BITS_BELOW = tuple((i + 1).bit_length() for i in range(64))
+
+
+def shuffle(rng: random.Random, cards: list[int]) -> None:
+    """``rng.shuffle(cards)`` written out, the same draws and the same order: it deals every
+    hand, and its call per card to ``rng._randbelow`` costs more than the rest of it."""
+    bits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        # A draw below i + 1: ``rng._randbelow(i + 1)``.
+        k = _BITS_BELOW[i] if i < 64 else (i + 1).bit_length()
+        j = bits(k)
+        while j > i:
+            j = bits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 def _draw_rank(card: int, ace_high: bool) -> int:
@@ -83,6 +103,11 @@ def draw_for_dealer(
 
 class Session:
     """A whole session. Mutated only through ``apply`` and ``resign``."""
+
+    # The heading views share, and the hand it was made for (class defaults: a session loaded
+    # by the codec is made without ``__init__``).
+    _heading: Heading | None = None
+    _heading_of: HandState | None = None
 
     def __init__(
         self,
@@ -154,7 +179,18 @@ class Session:
         return count[0], count[1]
 
     def legal_moves(self) -> list[Move]:
-        return [] if self.over else self.hand.legal_moves()
+        return [] if self.winner >= 0 else list(self.hand.listed())
+
+    def heading(self) -> Heading:
+        """What every view of the hand in play shows of the session, made once a hand."""
+        head = self._heading
+        h, winner = self.hand, self.winner
+        if head is None or self._heading_of is not h or head[7] != winner:
+            won = self.games_won
+            head = self._heading = (self.rules, self.game, self.hand_no, h.dealer,
+                                    tuple(self.hand_scores), won[0], won[1], winner)
+            self._heading_of = h
+        return head
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may see; ``umtali.view.SPECTATOR`` gives the public table."""
@@ -169,9 +205,15 @@ class Session:
         hand = self.hand
         if seat is not None and seat != hand.turn:
             raise IllegalMoveError(Text.of("it is not your turn"))
-        if move.kind is _EXTEND and move not in hand.legal_moves():
-            move = hand.canonical(move)  # the listed form is the one kept
-        events = hand.apply(move)
+        legal = hand._legal
+        if legal is None:
+            legal = hand.listed()
+        if move in legal:
+            events = hand._play(move)  # checked: a listed move
+        else:
+            if move.kind is _EXTEND:
+                move = hand.canonical(move)  # the listed form is the one kept
+            events = hand.apply(move)  # plays it, or says why it is illegal
         self.moves.append(move)
         if hand.phase is _OVER:
             self._hand_over(events)

@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING
 
 from umtali.cards import CARDS, Card, cards_of, iter_cards, mask_of
 from umtali.hand import Phase
+from umtali.listing import draw_moves, meld_phase_moves
 from umtali.melds import Meld, PlayKind, Shape, rebuilt
 from umtali.moves import Move
 
 if TYPE_CHECKING:
     from umtali.hand import HandState, Play
-    from umtali.rules import RuleSet
-    from umtali.session import Session
+    from umtali.session import Heading, Session
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,15 +129,19 @@ def _table_view(h: HandState) -> TableView:
 #: The seat of a spectator's view: the public table, no hand.
 SPECTATOR = -1
 
-_MELD_PHASE = Phase.MELD  # bound once: read for every view
-_NOT_MINE = (-1, 0, 0)  # what a view of the seat not to act keeps of the turn
-#: rules, game, hand no., dealer, to act, phase, hand sizes (2), stock size, top face down,
-#: hand points (2), hand scores, games won (2), went out, reshuffled, winner.
-_Public = tuple[
-    "RuleSet", int, int, int, int, Phase, int, int, int, bool,
-    int, int, tuple[tuple[int, int], ...], int, int, int, bool, int,
+_DRAW_PHASE, _MELD_PHASE = Phase.DRAW, Phase.MELD  # bound once: read for every view
+#: What a view keeps of its position: to act, phase, top face down, went out, reshuffled,
+#: hand sizes (2: -1 for the seat's own), stock size, hand points (2), the seat's cards (a mask),
+#: the discard pile as the seat sees it (bottom first, -1 for a face-down card it did not lay),
+#: the table, and of the seat's own turn: the card taken, the cards it must meld and the cards
+#: drawn (masks; -1, 0, 0 for the seat not to act), its legal moves (empty when not to act).
+_Pub = tuple[
+    int, Phase, bool, int, bool, int, int, int, int, int, int, tuple[int, ...], TableView,
+    int, int, int, tuple[Move, ...],
 ]
 _new = object.__new__
+#: A card of the pile as a view shows it, by index; the last, -1, is a face-down card unseen.
+_SHOWN: tuple[Card | None, ...] = (*CARDS, None)
 
 
 class PlayerView:
@@ -145,72 +149,71 @@ class PlayerView:
 
     A view is a value, fixed when ``PlayerView.of`` makes it: it keeps the plain numbers it
     needs (the seat's own cards as a mask, the visible discard pile, the table shared with
-    other views) and turns them into cards only when a field is first read. Nothing it keeps
-    is hidden from its seat, read or not. Its fields are read-only.
+    other views, the session's heading shared by every view of the hand) and turns them into
+    cards only when a field is first read. Nothing it keeps is hidden from its seat, read or
+    not, and it keeps no reference to the hand or the session. Its fields are read-only.
     """
 
-    __slots__ = (
-        "_discard_pile",
-        "_hand",
-        "_legal",
-        "_mine",
-        "_own",
-        "_pile",
-        "_public",
-        "_seat",
-        "_table",
-        "_top_hidden",
-    )
+    __slots__ = ("_discard_pile", "_hand", "_head", "_pub", "_seat")
 
-    _discard_pile: tuple[Card | None, ...] | None
-    _hand: tuple[Card, ...] | None
-    _legal: tuple[Move, ...]
-    #: The seat's own turn: (card taken, cards it must meld, cards drawn), as masks but the first.
-    _mine: tuple[int, int, int]
-    _own: int
-    _pile: tuple[int, ...]
-    #: The public numbers in one tuple (one store, not eighteen), read by the properties.
-    _public: _Public
+    # What a view keeps, in a few stores: every one costs as much as the read behind it.
+    #: The session's numbers, the same for a whole hand (see ``Session.heading``).
+    _head: Heading
+    #: The numbers of the position; see ``_Pub``.
+    _pub: _Pub
     _seat: int
-    _table: TableView
-    _top_hidden: bool
+    # Made the first time they are read (unset until then).
+    _discard_pile: tuple[Card | None, ...]
+    _hand: tuple[Card, ...]
 
     @staticmethod
     def of(session: Session, seat: int) -> PlayerView:
-        # Called for every move a computer makes: plain loads, few stores, nothing made twice.
+        # Called for every move a computer makes: plain loads, one tuple, nothing made twice.
         h = session.hand
-        winner = session.winner
+        head = session._heading
+        if session._heading_of is not h or head is None or head[7] != session.winner:
+            head = session.heading()
         turn = h.turn
         phase = h.phase
+        face_down = h.face_down
+        out = h.out
         hands = h.hands
+        # Each seat's hand size; a seat's own is counted from its cards when read (-1 here).
+        if seat == 0:
+            own = hands[0]
+            size0, size1 = -1, hands[1].bit_count()
+        elif seat == 1:
+            own = hands[1]
+            size0, size1 = hands[0].bit_count(), -1
+        else:
+            own = 0
+            size0, size1 = hands[0].bit_count(), hands[1].bit_count()
         pile = h.discard_pile
-        face_down = h.face_down and bool(pile)
-        # A face-down top card only the seat that laid it (who went out) may see.
-        hidden = face_down and h.out != seat
-        points, won = h.points, session.games_won
+        # A face-down top card only the seat that laid it (who went out) may see: -1 here.
+        shown = (*pile[:-1], -1) if face_down and pile and out != seat else tuple(pile)
+        table = h._table_view
+        if table is None or not h._table_fresh:
+            table = _table_view(h)
+        points = h.points
         v = _new(PlayerView)
         v._seat = seat
-        v._public = (
-            session.rules, session.game, session.hand_no, h.dealer,
-            turn if winner < 0 else -1, phase,
-            hands[0].bit_count(), hands[1].bit_count(), len(h.stock), face_down,
-            points[0], points[1], tuple(session.hand_scores), won[0], won[1],
-            h.out, h.reshuffled, winner,
-        )
-        v._own = hands[seat] if seat >= 0 else 0
-        v._hand = None
-        v._top_hidden = hidden
-        v._pile = tuple(pile[:-1] if hidden else pile)
-        v._discard_pile = None
-        table = h._table_view
-        v._table = table if table is not None and h._table_fresh else _table_view(h)
-        if seat == turn and winner < 0:
-            v._mine = (h.taken, h.must_meld, h.drawn if phase is _MELD_PHASE else 0)
+        v._head = head
+        if seat == turn and head[7] < 0:
             legal = h._legal
-            v._legal = tuple(h.legal_moves() if legal is None else legal)
+            if legal is None:
+                # ``h.listed()``, written out: the seat to act is shown its moves every move.
+                if phase is _DRAW_PHASE:
+                    legal = h._legal = draw_moves(h)
+                elif phase is _MELD_PHASE:
+                    legal = h._legal = meld_phase_moves(h)
+                else:
+                    legal = h.listed()
+            v._pub = (turn, phase, face_down, out, h.reshuffled, size0, size1, len(h.stock),
+                      points[0], points[1], own, shown, table, h.taken, h.must_meld,
+                      h.drawn if phase is _MELD_PHASE else 0, legal)
         else:
-            v._mine = _NOT_MINE
-            v._legal = ()
+            v._pub = (turn, phase, face_down, out, h.reshuffled, size0, size1, len(h.stock),
+                      points[0], points[1], own, shown, table, -1, 0, 0, ())
         return v
 
     # -- the fields ---------------------------------------------------------------------------
@@ -221,86 +224,91 @@ class PlayerView:
 
     @property
     def rules(self) -> str:
-        return self._public[0].describe()
+        return self._head[0].describe()
 
     @property
     def game(self) -> int:
-        return self._public[1]
+        return self._head[1]
 
     @property
     def hand_no(self) -> int:
-        return self._public[2]
+        return self._head[2]
 
     @property
     def dealer(self) -> int:
-        return self._public[3]
+        return self._head[3]
 
     @property
     def to_act(self) -> int:
         """The seat to act, or -1 when the session is over."""
-        return self._public[4]
+        return self._pub[0] if self._head[7] < 0 else -1
 
     @property
     def phase(self) -> str:
-        return self._public[5].value
+        return self._pub[1].value
 
     @property
     def hand(self) -> tuple[Card, ...]:
         """The seat's cards in display order (suit, then rank); empty for a spectator."""
-        cards = self._hand
-        if cards is None:
-            cards = self._hand = cards_of(self._own)  # index order is display order
-        return cards
+        try:
+            return self._hand
+        except AttributeError:
+            cards = self._hand = cards_of(self._pub[10])  # index order is display order
+            return cards
 
     @property
     def opponent_hand_size(self) -> int:
-        seat, p = self._seat, self._public
-        return p[7] if seat == 0 else p[6] if seat == 1 else 0
+        seat, p = self._seat, self._pub
+        return p[6] if seat == 0 else p[5] if seat == 1 else 0
 
     @property
     def hand_sizes(self) -> tuple[int, int]:
         """How many cards each seat holds."""
-        p = self._public
-        return p[6], p[7]
+        p = self._pub
+        size0, size1 = p[5], p[6]
+        if size0 < 0:
+            size0 = p[10].bit_count()
+        elif size1 < 0:
+            size1 = p[10].bit_count()
+        return size0, size1
 
     @property
     def stock_size(self) -> int:
-        return self._public[8]
+        return self._pub[7]
 
     @property
     def discard_pile(self) -> tuple[Card | None, ...]:
         """The discard pile, bottom first; a face-down card this seat did not lay shows as
         None."""
-        pile = self._discard_pile
-        if pile is None:
-            pile = tuple(map(CARDS.__getitem__, self._pile))
-            if self._top_hidden:
-                pile += (None,)
-            self._discard_pile = pile
-        return pile
+        try:
+            return self._discard_pile
+        except AttributeError:
+            pile = self._discard_pile = tuple(map(_SHOWN.__getitem__, self._pub[11]))
+            return pile
 
     @property
     def top_face_down(self) -> bool:
-        return self._public[9]
+        p = self._pub
+        return p[2] and bool(p[11])
 
     @property
     def plays(self) -> tuple[PlayView, ...]:
-        return self._table.plays
+        return self._pub[12].plays
 
     @property
     def melds(self) -> tuple[MeldView, ...]:
-        return self._table.melds
+        return self._pub[12].melds
 
     @property
     def hand_points(self) -> tuple[int, int]:
         """Points each player has melded this hand."""
-        p = self._public
-        return p[10], p[11]
+        p = self._pub
+        return p[8], p[9]
 
     @property
     def hand_scores(self) -> tuple[tuple[int, int], ...]:
         """Each finished hand's scores in the game in play."""
-        return self._public[12]
+        return self._head[4]
 
     @property
     def game_scores(self) -> tuple[int, int]:
@@ -309,48 +317,48 @@ class PlayerView:
 
     @property
     def games_won(self) -> tuple[int, int]:
-        p = self._public
-        return p[13], p[14]
+        head = self._head
+        return head[5], head[6]
 
     @property
     def went_out(self) -> int:
         """Who went out this hand (the other is playing the last turn), or -1."""
-        return self._public[15]
+        return self._pub[3]
 
     @property
     def taken(self) -> Card | None:
         """The card this seat took from the discard pile this turn, if any."""
-        taken = self._mine[0]
+        taken = self._pub[13]
         return CARDS[taken] if taken >= 0 else None
 
     @property
     def must_meld(self) -> tuple[Card, ...]:
         """Cards taken with ``take 2`` that must still be melded this turn."""
-        return cards_of(self._mine[1])
+        return cards_of(self._pub[14])
 
     @property
     def drawn(self) -> tuple[Card, ...]:
         """The cards this seat took this turn, from the stock or the discard pile (laid since
         or not), while it melds; empty otherwise, and always for the opponent and a
         spectator."""
-        return cards_of(self._mine[2])
+        return cards_of(self._pub[15])
 
     @property
     def reshuffled(self) -> bool:
-        return self._public[16]
+        return self._pub[4]
 
     @property
     def winner(self) -> int:
-        return self._public[17]
+        return self._head[7]
 
     @property
     def legal_moves(self) -> tuple[Move, ...]:
         """This seat's legal moves when it is to act, else empty."""
-        return self._legal
+        return self._pub[16]
 
     @property
     def my_turn(self) -> bool:
-        return self._public[4] == self._seat
+        return self._pub[0] == self._seat and self._head[7] < 0
 
     @property
     def top_discard(self) -> Card | None:

@@ -1,0 +1,199 @@
+"""The legal moves of a position, in the one order they are listed: draw, take, take 2; then new
+melds and extensions (in ``meld_options`` order) and the discards, lowest card first.
+
+A listing is a tuple, made once per position and shared by the hand, its session and the view
+of the seat to act. The commonest listings are made with as few big-number operations as
+possible: a card mask spans 52 bits, so every operation on one makes a new two-digit integer,
+while a suit's 13 bits are a small one.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from umtali.cards import JACKS
+from umtali.melds import NOT_JACK_RANK, SUIT_COVER, PlayKind
+from umtali.moves import Move, MoveKind
+from umtali.reach import NEIGHBOURS
+from umtali.search import (
+    Memo,
+    after,
+    can_meld_all,
+    canonical_target,
+    may_take_two,
+    meld_options,
+)
+
+if TYPE_CHECKING:
+    from umtali.hand import HandState
+
+Moves = tuple[Move, ...]
+
+_K_MELD, _K_EXTEND, _K_DISCARD = MoveKind.MELD, MoveKind.EXTEND, MoveKind.DISCARD
+_PAIR = PlayKind.PAIR
+_DRAW, _TAKE, _TAKE_TWO = Move.draw(), Move.take(), Move.take_two()
+#: The listings of the draw phase, every one of them.
+_DRAW_ONLY: Final = (_DRAW,)
+_DRAW_TAKE: Final = (_DRAW, _TAKE)
+_DRAW_TAKE_TWO: Final = (_DRAW, _TAKE, _TAKE_TWO)
+_TAKE_ONLY: Final = (_TAKE,)
+_TAKE_TAKE_TWO: Final = (_TAKE, _TAKE_TWO)
+
+_DISCARD: Final = tuple(Move(_K_DISCARD, 1 << c) for c in range(52))
+_DISCARD_DOWN: Final = tuple(Move(_K_DISCARD, 1 << c, -1, True) for c in range(52))
+_BIT: Final = tuple(1 << c for c in range(52))
+_SUIT13: Final = (1 << 13) - 1
+_SUIT_OF: Final = tuple(c // 13 for c in range(52))
+#: A suit's 13-bit pattern without the card, by card.
+_KEEP: Final = tuple(_SUIT13 & ~(1 << (c % 13)) for c in range(52))
+
+#: Meld moves by their cards, and extensions by their card's mask shifted past the target:
+#: made the first time they are listed (a few hundred melds, at most 52 * 52 extensions).
+_MELD_MOVES: dict[int, Move] = {}
+_EXTEND_MOVES: dict[int, Move] = {}
+
+
+class _SuitDiscards(dict[int, Moves]):
+    """The discards of one suit's cards, by the 13-bit pattern of that suit in a hand: made as
+    patterns are met (at most 8,192 a suit)."""
+
+    def __init__(self, suit: int) -> None:
+        super().__init__()
+        self.first = suit * 13
+
+    def __missing__(self, pattern: int) -> Moves:
+        found = tuple(_DISCARD[self.first + r] for r in range(13) if pattern >> r & 1)
+        self[pattern] = found
+        return found
+
+
+_S0, _S1, _S2, _S3 = (_SuitDiscards(s) for s in range(4))
+
+
+def discards(hand: int, taken: int) -> Moves:
+    """Every discard of ``hand`` but the card ``taken`` from the pile this turn (-1: none); the
+    last card of a hand may also go face down."""
+    rest = hand & ~_BIT[taken] if taken >= 0 else hand
+    found = (*_S0[rest & _SUIT13], *_S1[rest >> 13 & _SUIT13], *_S2[rest >> 26 & _SUIT13],
+             *_S3[rest >> 39])
+    if len(found) < 2 and not hand & (hand - 1):
+        last = hand.bit_length() - 1
+        return (_DISCARD[last], _DISCARD_DOWN[last])
+    return found
+
+
+def table_easy(h: HandState) -> int:
+    """The jacks and the cards some meld on the table would take as an extension: the cards
+    that may be laid whatever else the hand holds. Kept by the hand while its melds list holds
+    as many melds as there were plays when it was worked out (a card laid adds a play)."""
+    melds = h.melds
+    if h._accepts_of is melds and h._accepts_at == len(h.plays):
+        return h._accepts
+    easy = JACKS
+    for m in melds:
+        easy |= m.accepts
+    h._accepts, h._accepts_of, h._accepts_at = easy, melds, len(h.plays)
+    return easy
+
+
+def draw_moves(h: HandState) -> Moves:
+    pile = h.discard_pile
+    if not pile or h.face_down:
+        return _DRAW_ONLY if h.stock else ()
+    if len(pile) < 2:
+        return _DRAW_TAKE if h.stock else _TAKE_ONLY
+    a, b = pile[-1], pile[-2]
+    hand = h.hands[h.turn]
+    bit_a, bit_b = _BIT[a], _BIT[b]
+    melds = h.melds
+    # ``table_easy``, written out: read for every listing.
+    easy = (h._accepts if h._accepts_of is melds and h._accepts_at == len(h.plays)
+            else table_easy(h))
+    # Most often a taken card has no way at all to the table (no jack, accepted by no meld, no
+    # card of its rank or suit neighbour in hand, the other taken card included): no search.
+    if (
+        (bit_a & easy or NEIGHBOURS[a] & (hand | bit_b))
+        and (bit_b & easy or NEIGHBOURS[b] & (hand | bit_a))
+        and may_take_two(hand | bit_a | bit_b, melds, a, b, h.optional, easy)
+    ):
+        return _DRAW_TAKE_TWO if h.stock else _TAKE_TAKE_TWO
+    return _DRAW_TAKE if h.stock else _TAKE_ONLY
+
+
+def meld_phase_moves(h: HandState) -> Moves:
+    hand = h.hands[h.turn]
+    if h.pair_laid:
+        return discards(hand, h.taken)
+    melds = h.melds
+    # ``table_easy``, written out: read for every listing.
+    easy = (h._accepts if h._accepts_of is melds and h._accepts_at == len(h.plays)
+            else table_easy(h))
+    must = h.must_meld
+    if not must and not hand & easy:
+        # Nothing to take two for, no jack and nothing the table takes: most often no new meld
+        # either (``cover(hand)`` is 0: worked out on the hand's suits) and no last pair (of a
+        # hand of two or three cards), so only the discards.
+        a = hand & _SUIT13
+        b = (hand >> 13) & _SUIT13
+        c = (hand >> 26) & _SUIT13
+        d = hand >> 39
+        sc = SUIT_COVER
+        if not (
+            sc[a] or sc[b] or sc[c] or sc[d]
+            or ((a & b & (c | d)) | (c & d & (a | b))) & NOT_JACK_RANK
+            or (hand.bit_count() <= 3
+                and ((a & (b | c | d)) | (b & (c | d)) | (c & d)) & NOT_JACK_RANK)
+        ):
+            taken = h.taken
+            if taken >= 0:
+                # The card taken from the pile may not be thrown back.
+                suit, keep = _SUIT_OF[taken], _KEEP[taken]
+                if suit == 0:
+                    a &= keep
+                elif suit == 1:
+                    b &= keep
+                elif suit == 2:
+                    c &= keep
+                else:
+                    d &= keep
+            found = (*_S0[a], *_S1[b], *_S2[c], *_S3[d])
+            if len(found) < 2:
+                return discards(hand, taken)  # the last card may go face down
+            return found
+    return _meld_moves(h, hand, easy, must)
+
+
+def _meld_moves(h: HandState, hand: int, easy: int, must: int) -> Moves:
+    """The meld phase's listing when some meld may be laid."""
+    melds = h.melds
+    moves: list[Move] = []
+    optional = h.optional
+    table = tuple(melds) if must else ()
+    memo: Memo = {}
+    # Under compulsory melding the turn may end only when no meld but a pair is possible.
+    can_end = not must
+    for opt in meld_options(hand, melds, optional, easy):
+        kind, cards, index = opt
+        if kind is _PAIR:
+            if must and hand & ~cards & must:
+                continue
+        else:
+            can_end = can_end and optional
+            if must:
+                h2, m2 = after(hand, table, opt)
+                if not can_meld_all(h2, m2, must, optional, memo):
+                    continue
+        # The same few moves are listed again and again: each is made once.
+        if index < 0:
+            move = _MELD_MOVES.get(cards)
+            if move is None:
+                move = _MELD_MOVES[cards] = Move(_K_MELD, cards)
+        else:
+            target = canonical_target(melds[index], cards.bit_length() - 1)
+            move = _EXTEND_MOVES.get(cards << 6 | target)
+            if move is None:
+                move = _EXTEND_MOVES[cards << 6 | target] = Move(_K_EXTEND, cards, target)
+        moves.append(move)
+    if can_end:
+        return (*moves, *discards(hand, h.taken))
+    return tuple(moves)
