@@ -32,12 +32,12 @@ def playout(state: HandState, seat: int) -> tuple[int, int]:
     """Play the hand out with the ``normal`` policy; return ``seat``'s score minus the other's,
     and the number of moves played.
 
-    Moves come from ``legal_moves`` only, so the engine's unchecked ``_play`` is safe and spares
-    validating each move again.
+    Moves come from ``listed`` (the legal moves, kept by the hand) only, so the engine's
+    unchecked ``_play`` is safe and spares validating each move again.
     """
     moves = 0
     while not state.over:
-        legal = state.legal_moves()
+        legal = state.listed()
         move = legal[0] if len(legal) == 1 else policy.choose(of_state(state), legal)
         state._play(move)
         moves += 1
