@@ -2,9 +2,11 @@
 (``lookahead``) and its meld choices checked by search (``search``) in worlds dealt to fit what
 the seat has seen (``determinize``).
 
-Its discards (2026-12-01): of ``normal``'s two best, the one whose hand fares better over every
-card the seat may draw next, which led ``normal`` by about half a point a hand on 1,200 games
-of paired deals, where searching the discards gained nothing measurable. What each kind of
+Its discards and draws (2026-12-01): of ``normal``'s two best discards, the one whose hand
+fares better over every card the seat may draw next, and the top discard taken or left against
+``normal``'s rule when that look ahead says so by more than a point. Against ``normal``: +0.6 to
++1.2 points a hand, 53-56% of games (``bench/ai.py``, 1,000 and 600 games), where searching the
+discards had gained nothing measurable. What each kind of
 decision weighs (``bench/levers.py``, against ``normal`` on 2,000 games): random discards
 -7.0 points a hand, never taking the top discard -2.6, a random choice of meld -0.35. So
 discards are where a stronger player gains, and the rest of this note is on why the search
