@@ -9,9 +9,11 @@ import logging
 import os
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import pytest
+import simcord.interactions
 from simcord import Env
 
 from bot import Settings, UmtaliBot
@@ -145,6 +147,21 @@ def world(simcord_env: Env, clock: Clock) -> World:
         guild.add_member(simcord_env.create_user("cy")),
         clock,
     )
+
+
+@pytest.fixture
+def locales(monkeypatch: pytest.MonkeyPatch) -> dict[int, str]:
+    """The Discord locale of each member's client (by user id); en-US for anyone else."""
+    chosen: dict[int, str] = {}
+    made = simcord.interactions.base_payload
+
+    def with_locale(backend: Any, **fields: Any) -> Any:
+        record, payload = made(backend, **fields)
+        payload["locale"] = chosen.get(fields["user_id"], "en-US")
+        return record, payload
+
+    monkeypatch.setattr(simcord.interactions, "base_payload", with_locale)
+    return chosen
 
 
 @pytest.fixture(autouse=True)

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import io
 import re
 
 import pytest
 
+from tests.test_cli import run
 from umtali.ai import LEVELS
 from umtali.ai.coach import hint
 from umtali.ai.hard import HardPlayer
 from umtali.ai.resume import player_seed
-from umtali.cli import main
 from umtali.i18n import EN, sentence, tr_for
 from umtali.moves import Move
 from umtali.rules import RuleSet
@@ -23,12 +22,6 @@ from umtali.view import PlayerView
 def _no_locale(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
         monkeypatch.delenv(name, raising=False)
-
-
-def run(argv: list[str], stdin: str = "") -> tuple[int, str]:
-    out = io.StringIO()
-    code = main(argv, io.StringIO(stdin), out)
-    return code, out.getvalue()
 
 
 def _first_turn(seed: int) -> tuple[Session, PlayerView]:

@@ -25,23 +25,6 @@ from umtali.players import GreedyPlayer
 pytestmark = pytest.mark.simcord(settle_timeout=30)
 
 
-@pytest.fixture
-def locales(monkeypatch: pytest.MonkeyPatch) -> dict[int, str]:
-    """The Discord locale of each member's client (by user id); en-US for anyone else."""
-    import simcord.interactions
-
-    chosen: dict[int, str] = {}
-    made = simcord.interactions.base_payload
-
-    def with_locale(backend: Any, **fields: Any) -> Any:
-        record, payload = made(backend, **fields)
-        payload["locale"] = chosen.get(fields["user_id"], "en-US")
-        return record, payload
-
-    monkeypatch.setattr(simcord.interactions, "base_payload", with_locale)
-    return chosen
-
-
 async def _practice(world: World) -> LiveMatch:
     r = await world.alice.slash(world.channel, "umtali practice", level="easy")
     assert r.acknowledged

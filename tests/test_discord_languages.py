@@ -13,8 +13,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-import pytest
-import simcord.interactions
 from simcord import Env
 
 from cogs.umtali.live import LiveMatch
@@ -40,21 +38,6 @@ PLAY_PATH = ("umtali/", *(f"cogs/umtali/{name}" for name in (
     "clock.py", "computer.py", "live.py", "service.py", "showing.py", "render.py", "arrange.py",
     "pictures/", "outbox.py", "mentions.py", "saved.py")))
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")
-
-
-@pytest.fixture
-def locales(monkeypatch: pytest.MonkeyPatch) -> dict[int, str]:
-    """The Discord locale of each member's client (by user id); en-US for anyone else."""
-    chosen: dict[int, str] = {}
-    made = simcord.interactions.base_payload
-
-    def with_locale(backend: Any, **fields: Any) -> Any:
-        record, payload = made(backend, **fields)
-        payload["locale"] = chosen.get(fields["user_id"], "en-US")
-        return record, payload
-
-    monkeypatch.setattr(simcord.interactions, "base_payload", with_locale)
-    return chosen
 
 
 #: The typed moves' keywords: the one notation of both languages.
