@@ -256,3 +256,22 @@ async def test_a_season_board_turns_its_pages(world: World) -> None:
     [shown] = [m for m in world.channel.history() if m.id == first.response.id]
     assert str(shown.embeds[0].title).endswith("Season 2026-12")
     assert len(str(shown.embeds[0].description).split("\n")) == 2
+
+
+async def test_a_manager_clears_the_season_channel(world: World) -> None:
+    summaries, boss = await _seasons_on(world)
+    both = await boss.slash(world.channel, "umtali-admin settings", clear_season_channel=True,
+                            season_channel=world.channel, threads=False)
+    assert both.ephemeral and "not both: nothing was changed" in _content(both)
+    assert world.bot.matches is not None
+    store = world.bot.matches.store
+    kept = await store.guild_settings(world.guild.id)
+    assert (kept.seasons, kept.season_channel_id, kept.threads) == ("monthly", summaries.id, True)
+    cleared = await boss.slash(world.channel, "umtali-admin settings", clear_season_channel=True)
+    assert cleared.ephemeral and "season summaries: not posted (no channel set)" in \
+        _content(cleared)
+    kept = await store.guild_settings(world.guild.id)
+    assert (kept.seasons, kept.season_channel_id) == ("monthly", None)
+    again = await boss.slash(world.channel, "umtali-admin settings", season_channel=summaries)
+    assert f"summaries: <#{summaries.id}>" in _content(again)
+    assert (await store.guild_settings(world.guild.id)).season_channel_id == summaries.id

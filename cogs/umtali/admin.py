@@ -49,6 +49,7 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
         language="The language of matches in public (default: the server's preferred language)",
         seasons="Seasons of the leaderboard, with a soft reset at each season's end",
         season_channel="Where each season's summary is posted (unset: none posted)",
+        clear_season_channel="Post no more season summaries (forgets the season channel)",
         time_control="Default clock: a turn's time and a reserve (a turn timer: no reserve)",
     )
     @app_commands.choices(variant=VARIANTS, language=language_choices(),
@@ -63,9 +64,16 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
         seasons: app_commands.Choice[str] | None = None,
         season_channel: discord.TextChannel | None = None,
         time_control: app_commands.Choice[str] | None = None,
+        clear_season_channel: bool | None = None,
     ) -> None:
         assert interaction.guild is not None
         svc = service(interaction.client)
+        tr = tr_of(interaction)
+        if clear_season_channel and season_channel is not None:
+            await interaction.response.send_message(
+                tr("Choose a season channel or clear it, not both: nothing was changed."),
+                ephemeral=True)
+            return
         store = svc.store
         old = await store.guild_settings(interaction.guild.id)
         chosen = None if language is None else (
@@ -83,15 +91,15 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
             pictures=old.pictures if pictures is None else pictures,
             language=old.language if chosen is None else chosen,
             seasons=old.seasons if seasons is None else seasons.value,
-            season_channel_id=old.season_channel_id if season_channel is None
-            else season_channel.id,
+            season_channel_id=None if clear_season_channel
+            else old.season_channel_id if season_channel is None else season_channel.id,
         )
         await store.save_guild_settings(new)
         svc.prefs.set_guild_pictures(new.guild_id, new.pictures)
         svc.prefs.set_guild_language(new.guild_id, new.language)
-        tr = tr_of(interaction)
         summary = settings_summary(new, tr, svc.prefs.guild_tr(new.guild_id).lang)
-        if new.seasons != "off" or seasons is not None or season_channel is not None:
+        if (new.seasons != "off" or seasons is not None or season_channel is not None
+                or clear_season_channel):
             summary += " " + seasons_words(new, tr)
         await interaction.response.send_message(summary, ephemeral=True)
 
