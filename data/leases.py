@@ -160,6 +160,15 @@ class Leases:
                 (match_id, self.owner, version))
             return cur.rowcount == 1
 
+    async def set_question(self, match_id: int, question: str, was: str) -> bool:
+        """The match's time-up question is ``question`` now ('' for none), if it was ``was``:
+        of a move and an answer settling it at once, one does."""
+        async with self.db.transaction() as c:
+            cur = await c.execute(
+                "UPDATE matches SET question = ? WHERE id = ? AND question = ?",
+                (question, match_id, was))
+            return cur.rowcount == 1
+
     # -- announcements --------------------------------------------------------------------
 
     async def outbox(self, match_id: int) -> Outbox | None:

@@ -286,6 +286,12 @@ MIGRATIONS: Final[tuple[tuple[str | Variant, ...], ...]] = (
         """ALTER TABLE matches ADD COLUMN announced INTEGER NOT NULL DEFAULT 0""",
         """CREATE INDEX matches_owner ON matches (owner, lease_until)""",
     ),
+    # 10: the time-up question waiting for an answer, as JSON (its message, the turn's
+    # version, the absent seat; '' for none), so that a move, from any process or after a
+    # restart, can take its buttons off and say it is no longer needed.
+    (
+        """ALTER TABLE matches ADD COLUMN question TEXT NOT NULL DEFAULT ''""",
+    ),
 )
 
 

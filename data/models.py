@@ -110,6 +110,8 @@ class MatchRow:
     #: The time control preset ('' for a match from before presets) and each seat's reserve.
     time_control: str = ""
     reserves: tuple[float, float] = (0.0, 0.0)
+    #: The time-up question waiting for an answer (JSON, '' for none).
+    question: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,7 +47,7 @@ def _match(row: Row) -> MatchRow:
         winner_seat=row["winner_seat"], how=row["how"],
         channel_lost=bool(row["channel_lost"]),
         salt=row["salt"], commitment=row["commitment"], time_control=row["time_control"],
-        reserves=(row["reserve0"], row["reserve1"]),
+        reserves=(row["reserve0"], row["reserve1"]), question=row["question"],
     )
 
 

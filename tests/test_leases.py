@@ -108,3 +108,22 @@ async def test_a_restart_takes_back_its_own_page_by_page(stores: tuple[Store, St
         pages.append(page)
         after = page[-1]
     assert pages == [ids[0:2], ids[2:4], ids[4:]]
+
+
+async def test_a_question_is_settled_once_by_two_processes(
+        stores: tuple[Store, Store]) -> None:
+    one, two = stores
+    match_id = await _match(one, 1, "a", 115.0)
+    a, b = Leases(one.db, "a"), Leases(two.db, "b")
+    asked = json.dumps({"channel_id": 5, "message_id": 7, "version": 3, "absent": 0,
+                        "in_dm": False})
+    assert await a.set_question(match_id, asked, "")
+    assert not await b.set_question(match_id, asked, "")  # asked already
+    row = await two.match(match_id)
+    assert row is not None and row.question == asked
+    # A move in one process and the answer in the other clear it at once: one does.
+    cleared = await asyncio.gather(a.set_question(match_id, "", asked),
+                                   b.set_question(match_id, "", asked))
+    assert sorted(cleared) == [False, True]
+    row = await one.match(match_id)
+    assert row is not None and row.question == ""

@@ -195,6 +195,13 @@ class Delivery:
                 again.announce, again.table = batch.announce, batch.table
         if live.channel_lost and not was_lost:
             return again  # both hands were just sent, saying where the match went
+        if batch.table or batch.question:
+            for listener in self.service.moved_listeners:
+                try:
+                    await listener(live)
+                except Exception as e:  # a question's buttons are a courtesy too
+                    log.warning("match %d: a listener to moves failed (%s: %s)", live.id,
+                                e.__class__.__name__, e)
         # With the channel lost, a turn's end reaches the next player as a new DM (a new
         # message notifies; an edit does not).
         ping = live.channel_lost and batch.announce and not live.over

@@ -51,6 +51,9 @@ class LiveMatch:
     #: The deadline of the turn whose own time ran out, its reserve running (the table says
     #: so; not saved: a restart works it out again).
     reserve_running: float | None = None
+    #: The time-up question waiting for an answer, as saved (``time_out.Question``; '' for
+    #: none): a move takes its buttons off.
+    question: str = ""
     #: The version each seat's DM panel shows, when known (not saved: after a restart the
     #: panels are simply sent again).
     dm_shown: list[int | None] = field(default_factory=lambda: [None, None])
@@ -112,6 +115,7 @@ class LiveMatch:
             salt=row.salt,
             time_control=row.time_control,
             reserves=list(row.reserves),
+            question=row.question,
             # Ended with no result (a finished session's state says how it ended).
             abandoned=row.status == "finished" and not session.over,
         )

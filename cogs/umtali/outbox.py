@@ -18,12 +18,15 @@ class Batch:
     announce: bool = False
     table: bool = False
     hands: set[int] = field(default_factory=set)
+    #: The match moved on within a turn while its time-up question waited: void it.
+    question: bool = False
 
     def merge(self, other: Batch) -> None:
         self.announce |= other.announce
         self.table |= other.table
         self.hands |= other.hands
+        self.question |= other.question
 
     @property
     def empty(self) -> bool:
-        return not (self.announce or self.table or self.hands)
+        return not (self.announce or self.table or self.hands or self.question)

@@ -39,7 +39,7 @@ from cogs.umtali.prefs import Preferences
 from cogs.umtali.render import turn_message
 from cogs.umtali.saved import finish_of, saved_state
 from cogs.umtali.showing import Look, Shown, dm_panel_of, hand_of, table_of
-from cogs.umtali.time_out import ask_waiting_player, turn_warning
+from cogs.umtali.time_out import ask_waiting_player, turn_warning, void_question
 from cogs.umtali.turn_clock import first_clock, turn_end
 from data.store import StaleState, Store
 from umtali.errors import UmtaliError
@@ -89,6 +89,10 @@ class MatchService:
         #: Called when the players' hands were sent anew (``cogs.umtali.hand_panels`` keeps
         #: the ephemeral panels in step with them).
         self.hand_listeners: list[Callable[[LiveMatch], Awaitable[None]]] = []
+        #: Called when the match moved on (a turn's table was sent, or a move was made while
+        #: a time-up question waited).
+        self.moved_listeners: list[Callable[[LiveMatch], Awaitable[None]]] = [
+            lambda live: void_question(self, live)]
         self.delivery = Delivery(self)
         self.computers = Computers(self, computer_pause, thinking_workers)
         #: Which matches this process (named ``owner``) holds.
@@ -310,6 +314,8 @@ class MatchService:
             # hands (a hand whose DM panel already shows this version is left alone).
             self.delivery.enqueue(live, Batch(announce=True, table=True, hands={0, 1}))
             self.computers.next(live)
+        elif live.question:
+            self.delivery.enqueue(live, Batch(question=True))
         return Outcome(live, events=events)
 
     def _reveal(self, live: LiveMatch, session: Session) -> list[str]:
@@ -334,6 +340,7 @@ class MatchService:
             live.abandoned = fresh.abandoned
             live.channel_id, live.table_message_id = fresh.channel_id, fresh.table_message_id
             live.channel_lost = fresh.channel_lost
+            live.question = fresh.question
         await self.owners.after_stale(live)
 
     async def resign(self, live: LiveMatch, seat: int, how: str = "resigned",

@@ -4,22 +4,24 @@ correspondence, and the waiting player's choice when a correspondence turn's tim
 By correspondence nobody forfeits on the clock: at the deadline the clock stops (the deadline
 saved as none, so a restart does not ask again) and the waiting player is asked, in the match's
 channel, whether to claim the session or to give the absent player another turn's time. The
-absent player may still move meanwhile; the buttons carry the turn's version, so a move makes
-them answer that they are no longer needed.
+absent player may still move meanwhile: the question is saved with the match, and the move's
+delivery takes its buttons off and says it is no longer needed (its buttons carry the turn's
+version too, for a question that could not be saved or was missed).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import json
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import discord
 
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.delivery import GONE, PASSING
 from cogs.umtali.live import LiveMatch
-from cogs.umtali.mentions import only, ping
+from cogs.umtali.mentions import NO_MENTIONS, only, ping
 from cogs.umtali.names import safe_name
 from cogs.umtali.outbox import Batch
 from cogs.umtali.panels import timeout_panel
@@ -75,17 +77,15 @@ async def _dm(svc: MatchService, live: LiveMatch, seat: int, text: str) -> bool:
 
 async def _post(svc: MatchService, live: LiveMatch, text: str,
                 mentions: discord.AllowedMentions,
-                view: discord.ui.View | None = None) -> bool:
+                view: discord.ui.View | None = None) -> discord.Message | None:
     channel = svc.client.get_partial_messageable(live.channel_id)
     try:
         if view is None:
-            await channel.send(text, allowed_mentions=mentions)
-        else:
-            await channel.send(text, view=view, allowed_mentions=mentions)
+            return await channel.send(text, allowed_mentions=mentions)
+        return await channel.send(text, view=view, allowed_mentions=mentions)
     except (*GONE, *PASSING) as e:
         log.info("match %d: a time-control message could not be posted (%s)", live.id, e)
-        return False
-    return True
+        return None
 
 
 class TurnNotices:
@@ -138,26 +138,87 @@ async def ask_waiting_player(svc: MatchService, live: LiveMatch, now: float) -> 
         live.deadline = None
     tr = svc.public_tr(live)
     waiting = live.player_ids[1 - absent]
-    asked = not live.channel_lost and await _post(
+    asked = None if live.channel_lost else await _post(
         svc, live, question(live, absent, tr), only(waiting), timeout_panel(live.id, version, tr))
-    if not asked and not live.dm_refused[1 - absent]:
+    if asked is None and not live.dm_refused[1 - absent]:
         # The channel is lost: the question reaches the waiting player in their DMs.
         dm = svc.seat_tr(live, 1 - absent)
         try:
             user = svc.client.get_user(waiting) or await svc.client.fetch_user(waiting)
-            await user.send(question(live, absent, dm), view=timeout_panel(live.id, version, dm))
-            asked = True
+            asked = await user.send(question(live, absent, dm),
+                                    view=timeout_panel(live.id, version, dm))
         except (*GONE, *PASSING) as e:
             log.info("match %d: the time-up question could not be sent (%s)", live.id, e)
     async with live.lock:
-        if not asked and live.version == version and live.deadline is None and not live.over:
+        if asked is None and live.version == version and live.deadline is None \
+                and not live.over:
             # Nobody was asked: the clock runs on, and the next check tries again.
             await svc.store.set_deadline(live.id, version, deadline)
             live.deadline = deadline
             return False
+        if asked is not None:
+            await _remember(svc, live, Question(
+                asked.channel.id, asked.id, version, absent, asked.channel.id != live.channel_id))
     log.info("match %d: seat %d's time is up; seat %d asked", live.id, absent, 1 - absent)
     svc.delivery.enqueue(live, Batch(table=True))
     return False
+
+
+class Question(NamedTuple):
+    """A time-up question waiting for an answer: where it is, and the turn it is about."""
+
+    channel_id: int
+    message_id: int
+    version: int
+    absent: int
+    #: Sent to the waiting player's DMs (the match's channel was lost): in their language.
+    in_dm: bool
+
+    def dumps(self) -> str:
+        return json.dumps(self._asdict())
+
+    @staticmethod
+    def loads(text: str) -> Question | None:
+        return Question(**json.loads(text)) if text else None
+
+
+async def _remember(svc: MatchService, live: LiveMatch, asked: Question) -> None:
+    """Save the question just asked; if the save fails, its buttons still answer that they are
+    no longer needed once the match moves on, so this is only logged."""
+    try:
+        if await svc.owners.leases.set_question(live.id, asked.dumps(), live.question):
+            live.question = asked.dumps()
+    except Exception as e:
+        log.warning("match %d: the time-up question could not be saved (%s: %s)", live.id,
+                    e.__class__.__name__, e)
+
+
+async def void_question(svc: MatchService, live: LiveMatch) -> None:
+    """The match moved on (a move, its end) while its time-up question waited: the question
+    says it is no longer needed, without its buttons. A failure to edit is tried again with
+    the next delivery; a question whose message is gone is simply forgotten."""
+    asked = Question.loads(live.question)
+    if asked is None or (live.version == asked.version and not live.over
+                         and live.deadline is None):
+        return
+    tr = svc.seat_tr(live, 1 - asked.absent) if asked.in_dm else svc.public_tr(live)
+    text = question(live, asked.absent, tr) + "\n" + tr(
+        "This question is no longer needed: the match moved on.")
+    message = svc.client.get_partial_messageable(asked.channel_id).get_partial_message(
+        asked.message_id)
+    try:
+        await message.edit(content=text[:2000], view=None, allowed_mentions=NO_MENTIONS)
+    except PASSING as e:
+        log.info("match %d: the time-up question could not be edited for now (%s)", live.id, e)
+        return
+    except GONE as e:
+        log.info("match %d: the time-up question is gone (%s)", live.id, e)
+    await _forget(svc, live, live.question)
+
+
+async def _forget(svc: MatchService, live: LiveMatch, was: str) -> None:
+    if await svc.owners.leases.set_question(live.id, "", was) and live.question == was:
+        live.question = ""
 
 
 async def answer_timeout(interaction: discord.Interaction, match_id: int, version: int,
@@ -198,6 +259,9 @@ async def decide(svc: MatchService, live: LiveMatch, version: int, claim: bool) 
         if live.over or live.version != version or live.deadline is not None:
             return False
         absent = live.session.to_act
+        # Answered: the answer's own edit takes the buttons off, not a delivery.
+        if live.question:
+            await _forget(svc, live, live.question)
         if claim:
             return await svc._resign(live, absent, "timed out")
         # The clock runs where the match is held: here, from now on.
