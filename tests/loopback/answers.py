@@ -1,0 +1,117 @@
+"""The bot's answers to interactions: the callback, then follow-ups by the interaction's webhook.
+
+Discord's rules that a bot can break are checked and the breaches kept in ``server.errors``
+(answering twice, a follow-up before the callback), so that the fixtures fail the test.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from tests.loopback import replies
+from tests.loopback.records import EPHEMERAL, Call, Interaction
+
+if TYPE_CHECKING:
+    from tests.loopback.server import LoopbackDiscord
+
+
+def _private(data: dict[str, Any]) -> bool:
+    return bool(int(data.get("flags") or 0) & EPHEMERAL)
+
+
+class Answers:
+    """The REST handlers of ``/interactions/.../callback`` and ``/webhooks/{app}/{token}``."""
+
+    def __init__(self, server: LoopbackDiscord) -> None:
+        self.server = server
+
+    async def callback(self, call: Call) -> web.Response:
+        """The first answer: a message (4), "thinking" (5), an update of the clicked one (7)."""
+        server = self.server
+        record = server.interactions.get(call.match["token"])
+        if record is None or str(record.id) != call.match["id"]:
+            return replies.error(404, 10062, "Unknown interaction")
+        record.callbacks += 1
+        record.answered_at = record.answered_at or time.perf_counter()
+        if record.callback_type is not None:
+            server.errors.append(f"interaction {record.id} answered twice")
+            return replies.error(400, 40060, "Interaction has already been acknowledged.")
+        kind = int(call.body["type"])
+        data = dict(call.body.get("data") or {})
+        record.callback_type, record.callback = kind, data
+        channel_id = int(record.payload["channel_id"])
+        message: dict[str, Any] | None = None
+        if kind in (4, 5):
+            message = server.posts.new(channel_id, data if kind == 4 else {
+                "flags": data.get("flags")}, public=not _private(data), files=call.files)
+            message["interaction_token"] = record.token
+        elif kind == 7:
+            source = record.payload.get("message") or {}
+            message = server.messages.get(int(source.get("id", 0)))
+            if message is None:
+                return replies.error(404, 10008, "Unknown Message")
+            server.posts.edit(message, data, call.files)
+        if message is not None:
+            record.messages.append(message)
+        record.answered.set()
+        resource: dict[str, Any] = {"type": kind}
+        if message is not None:
+            resource["message"] = message
+        return replies.json({"interaction": {
+            "id": str(record.id), "type": record.payload["type"],
+            "response_message_id": message["id"] if message else None,
+            "response_message_loading": kind == 5,
+            "response_message_ephemeral": _private(data)},
+            "resource": resource})
+
+    async def followup(self, call: Call) -> web.Response:
+        record = self._record(call)
+        if record is None:
+            return replies.error(404, 10015, "Unknown Webhook")
+        if record.callback_type is None:
+            self.server.errors.append(f"follow-up to interaction {record.id} before its callback")
+            return replies.error(400, 40060, "Interaction has not been acknowledged.")
+        message = self.server.posts.new(int(record.payload["channel_id"]), call.body,
+                                        public=not _private(call.body), files=call.files)
+        record.followups.append(call.body)
+        return replies.json(message)
+
+    async def get(self, call: Call) -> web.Response:
+        return replies.found(self._message(call))
+
+    async def edit(self, call: Call) -> web.Response:
+        return self.server.posts.answer_edit(self._message(call), call)
+
+    async def delete(self, call: Call) -> web.Response:
+        found = self._message(call)
+        if found is None:
+            return replies.error(404, 10008, "Unknown Message")
+        log = self.server.log.get(int(found["channel_id"]), [])
+        if int(found["id"]) in log:
+            log.remove(int(found["id"]))
+        return web.Response(status=204)
+
+    def _record(self, call: Call) -> Interaction | None:
+        """The interaction of the webhook's token, if the webhook is this bot's."""
+        record = self.server.interactions.get(call.match["token"])
+        if record is None or call.match["app"] != str(self.server.app_id):
+            return None
+        return record
+
+    def _message(self, call: Call) -> dict[str, Any] | None:
+        """The message a webhook call names (``@original``: the callback's), if it is one of
+        this interaction's answers."""
+        record = self._record(call)
+        if record is None:
+            return None
+        if call.match["message"] == "@original":
+            if record.callback_type == 7:
+                return record.messages[0] if record.messages else None
+            return next((m for m in record.messages
+                         if m.get("interaction_token") == record.token), None)
+        found = self.server.messages.get(int(call.match["message"]))
+        return found if found is not None and (found in record.followups
+                                               or found in record.messages) else None
