@@ -164,3 +164,45 @@ async def test_a_transaction_cancelled_at_begin_or_commit_leaves_the_connection_
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.records
     finally:
         await db.close()
+
+
+@pytest.mark.parametrize("backend", [pytest.param("postgresql", marks=pytest.mark.postgresql)])
+async def test_a_transaction_cancelled_during_its_commit_on_postgresql_leaves_the_pool_usable(
+        db: Database, store_target: str | Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The PostgreSQL side of the test above, with a real cancellation: the COMMIT is kept
+    busy on the server (a deferred trigger that sleeps), and the saving task is cancelled
+    while it waits, as when the bot stops mid-save. asyncpg asks the server to cancel it."""
+    assert db.dialect == "postgresql"
+    async with db.transaction() as tx:
+        await tx.execute("CREATE TABLE slow_rows (k TEXT)")
+        await tx.execute("CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS "
+                         "$$ BEGIN PERFORM pg_sleep(5); RETURN NULL; END $$")
+        await tx.execute("CREATE CONSTRAINT TRIGGER slow AFTER INSERT ON slow_rows "
+                         "DEFERRABLE INITIALLY DEFERRED FOR EACH ROW "
+                         "EXECUTE FUNCTION slow_commit()")
+    committing = asyncio.Event()
+
+    async def save() -> None:
+        async with db.transaction() as tx:
+            await _put(tx, "cancelled")
+            await tx.execute("INSERT INTO slow_rows (k) VALUES ('x')")
+            committing.set()
+
+    started = asyncio.get_running_loop().time()
+    task = asyncio.create_task(save())
+    await committing.wait()
+    await asyncio.sleep(0.3)  # the COMMIT is on the server, sleeping in the trigger
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    # The server was told to stop: nobody waited out the trigger's five seconds.
+    assert asyncio.get_running_loop().time() - started < 4
+    # Cancelled in the middle of its COMMIT, the transaction is rolled back: none of it.
+    assert await _keys(store_target) == []
+    # Every connection of the pool goes on: more transactions than it holds connections.
+    for n in range(12):
+        async with db.transaction() as tx:
+            await _put(tx, f"next{n:02}")
+    assert [k for k in await _keys(store_target) if k.startswith("next")] == [
+        f"next{n:02}" for n in range(12)]
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.records
