@@ -428,6 +428,25 @@ async def test_the_time_up_question_answered_through_another_process(
     assert [(r["match_id"], r["how"]) for r in (await results(world))] == [(live.id, "timed out")]
 
 
+async def test_the_time_up_question_is_voided_by_a_move_through_another_process(
+        world: World, other: MatchService) -> None:
+    main = main_of(world)
+    live = await start_match(world, time_control="correspondence")
+    assert live.deadline is not None
+    await main.check_timers(now=live.deadline + 1)
+    await settle(world, main, other)
+    [question] = said(world, live, "time for this turn is up")
+    assert (await row(world, live.id))["question"] != ""
+    # The absent player's first move reaches the other process, which loads the match (the
+    # question with it) from the database: that process says the question is no longer needed.
+    await greedy_via(world, other, live.id)
+    await settle(world, main, other)
+    [shown] = said(world, live, "time for this turn is up")
+    assert shown.id == question.id and "no longer needed" in shown.content
+    assert shown.components == []
+    assert (await row(world, live.id))["question"] == ""
+
+
 async def test_a_typed_move_and_its_autocomplete_reach_a_match_held_elsewhere(
         world: World, other: MatchService) -> None:
     from tests.discord_helpers import thread_of
