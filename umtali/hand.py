@@ -92,8 +92,6 @@ class HandState:
 
     __slots__ = (
         "_accepts",
-        "_accepts_at",
-        "_accepts_of",
         "_legal",
         "_table_fresh",
         "_table_view",
@@ -154,11 +152,9 @@ class HandState:
         self.turns = 0
         self.reason: HandEnd | None = None
         self._legal: tuple[Move, ...] | None = None
-        # The jacks and what the table's melds accept, for the melds list ``_accepts_of``
-        # holding as many melds as there were plays at ``_accepts_at`` (see ``table_easy``).
-        self._accepts = 0
-        self._accepts_at = -1
-        self._accepts_of: list[Meld] | None = None
+        #: The jacks and what the table's melds accept (see ``table_easy``), or -1 when not
+        #: worked out since a card was last laid (``_lay`` forgets it).
+        self._accepts = -1
         #: The public table as views show it, kept by ``umtali.view`` for the next view.
         self._table_view: TableView | None = None
         #: No card was laid since ``_table_view`` was made (``_lay`` clears it).
@@ -384,6 +380,7 @@ class HandState:
             self.must_meld &= ~cards
         self.progress = True
         self._table_fresh = False
+        self._accepts = -1
         melds = self.melds
         if move.kind is _K_EXTEND:
             card = _INDEX[cards]

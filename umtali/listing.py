@@ -84,15 +84,14 @@ def discards(hand: int, taken: int) -> Moves:
 
 def table_easy(h: HandState) -> int:
     """The jacks and the cards some meld on the table would take as an extension: the cards
-    that may be laid whatever else the hand holds. Kept by the hand while its melds list holds
-    as many melds as there were plays when it was worked out (a card laid adds a play)."""
-    melds = h.melds
-    if h._accepts_of is melds and h._accepts_at == len(h.plays):
-        return h._accepts
-    easy = JACKS
-    for m in melds:
-        easy |= m.accepts
-    h._accepts, h._accepts_of, h._accepts_at = easy, melds, len(h.plays)
+    that may be laid whatever else the hand holds. Kept by the hand until a card is laid
+    (``HandState._lay`` forgets it; a hand whose melds are set from outside is a new one)."""
+    easy = h._accepts
+    if easy < 0:
+        easy = JACKS
+        for m in h.melds:
+            easy |= m.accepts
+        h._accepts = easy
     return easy
 
 
@@ -106,9 +105,9 @@ def draw_moves(h: HandState) -> Moves:
     hand = h.hands[h.turn]
     bit_a, bit_b = _BIT[a], _BIT[b]
     melds = h.melds
-    # ``table_easy``, written out: read for every listing.
-    easy = (h._accepts if h._accepts_of is melds and h._accepts_at == len(h.plays)
-            else table_easy(h))
+    easy = h._accepts  # ``table_easy``, written out: read for every listing
+    if easy < 0:
+        easy = table_easy(h)
     # Most often a taken card has no way at all to the table (no jack, accepted by no meld, no
     # card of its rank or suit neighbour in hand, the other taken card included): no search.
     if (
@@ -124,10 +123,9 @@ def meld_phase_moves(h: HandState) -> Moves:
     hand = h.hands[h.turn]
     if h.pair_laid:
         return discards(hand, h.taken)
-    melds = h.melds
-    # ``table_easy``, written out: read for every listing.
-    easy = (h._accepts if h._accepts_of is melds and h._accepts_at == len(h.plays)
-            else table_easy(h))
+    easy = h._accepts  # ``table_easy``, written out: read for every listing
+    if easy < 0:
+        easy = table_easy(h)
     must = h.must_meld
     if not must and not hand & easy:
         # Nothing to take two for, no jack and nothing the table takes: most often no new meld

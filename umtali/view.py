@@ -171,7 +171,8 @@ class PlayerView:
         # Called for every move a computer makes: plain loads, one tuple, nothing made twice.
         h = session.hand
         head = session._heading
-        if session._heading_of is not h or head is None or head[7] != session.winner:
+        # The session forgets its heading when the winner is decided (see ``Session.heading``).
+        if head is None or session._heading_of is not h:
             head = session.heading()
         turn = h.turn
         phase = h.phase
