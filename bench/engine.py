@@ -71,8 +71,8 @@ def session_hands(n: int, rules: RuleSet, seed: int, *, views: bool) -> float:
         session = Session(rules, s)
         players = (RandomPlayer(f"{s}:0"), RandomPlayer(f"{s}:1"))
         s += 1
-        while not session.over and hands < n:
-            seat = session.to_act
+        while session.winner < 0 and hands < n:  # as simulate reads the session
+            seat = session.hand.turn
             if views:
                 move = players[seat].choose(session.view(seat))
             else:

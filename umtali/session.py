@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from umtali.cards import ACE, CARDS, iter_cards
 from umtali.errors import IllegalMoveError
@@ -193,10 +194,13 @@ class Session:
             self._heading_of = h
         return head
 
-    #: ``view(seat)``: what ``seat`` may see; ``umtali.view.SPECTATOR`` gives the public table.
-    #: ``PlayerView.of`` itself, called as a method: a computer asks for it every move, and a
-    #: call in between costs as much as a tenth of the view.
-    view = PlayerView.of
+    if TYPE_CHECKING:
+        def view(self, seat: int) -> PlayerView:
+            """What ``seat`` may see; ``umtali.view.SPECTATOR`` gives the public table."""
+    else:
+        # ``PlayerView.of`` itself, called as a method: a computer asks for a view every move,
+        # and a call in between costs a tenth of the view.
+        view = PlayerView.of
 
     # -- playing ----------------------------------------------------------------------------
 

@@ -134,10 +134,10 @@ _DRAW_PHASE, _MELD_PHASE = Phase.DRAW, Phase.MELD  # bound once: read for every 
 #: hand sizes (2: -1 for the seat's own), stock size, hand points (2), the seat's cards (a mask),
 #: the discard pile as the seat sees it (bottom first, -1 for a face-down card it did not lay),
 #: the table, and of the seat's own turn: the card taken, the cards it must meld and the cards
-#: drawn (masks; -1, 0, 0 for the seat not to act), its legal moves (empty when not to act).
+#: drawn (masks; -1, 0, 0 for the seat not to act). Its legal moves are kept on their own.
 _Pub = tuple[
     int, Phase, bool, int, bool, int, int, int, int, int, int, tuple[int, ...], TableView,
-    int, int, int, tuple[Move, ...],
+    int, int, int,
 ]
 _new = object.__new__
 #: A card of the pile as a view shows it, by index; the last, -1, is a face-down card unseen.
@@ -154,7 +154,7 @@ class PlayerView:
     not, and it keeps no reference to the hand or the session. Its fields are read-only.
     """
 
-    __slots__ = ("_discard_pile", "_hand", "_head", "_pub", "_seat")
+    __slots__ = ("_discard_pile", "_hand", "_head", "_legal", "_pub", "_seat")
 
     # What a view keeps, in a few stores: every one costs as much as the read behind it.
     #: The session's numbers, the same for a whole hand (see ``Session.heading``).
@@ -162,12 +162,17 @@ class PlayerView:
     #: The numbers of the position; see ``_Pub``.
     _pub: _Pub
     _seat: int
+    #: The seat's legal moves, empty when it is not to act (``RandomPlayer`` reads them here:
+    #: a slot is read in one step, a property is a call that costs as much as the choice).
+    _legal: tuple[Move, ...]
     # Made the first time they are read (unset until then).
     _discard_pile: tuple[Card | None, ...]
     _hand: tuple[Card, ...]
 
     @staticmethod
     def of(session: Session, seat: int) -> PlayerView:
+        """What ``seat`` may see of ``session`` now (``Session.view``); ``SPECTATOR`` gives the
+        public table."""
         # Called for every move a computer makes: plain loads, one tuple, nothing made twice.
         h = session.hand
         head = session._heading
@@ -209,12 +214,14 @@ class PlayerView:
                     legal = h._legal = meld_phase_moves(h)
                 else:
                     legal = h.listed()
+            v._legal = legal
             v._pub = (turn, phase, face_down, out, h.reshuffled, size0, size1, len(h.stock),
                       points[0], points[1], own, shown, table, h.taken, h.must_meld,
-                      h.drawn if phase is _MELD_PHASE else 0, legal)
+                      h.drawn if phase is _MELD_PHASE else 0)
         else:
+            v._legal = ()
             v._pub = (turn, phase, face_down, out, h.reshuffled, size0, size1, len(h.stock),
-                      points[0], points[1], own, shown, table, -1, 0, 0, ())
+                      points[0], points[1], own, shown, table, -1, 0, 0)
         return v
 
     # -- the fields ---------------------------------------------------------------------------
@@ -355,7 +362,7 @@ class PlayerView:
     @property
     def legal_moves(self) -> tuple[Move, ...]:
         """This seat's legal moves when it is to act, else empty."""
-        return self._pub[16]
+        return self._legal
 
     @property
     def my_turn(self) -> bool:
