@@ -72,12 +72,16 @@ def session_hands(n: int, rules: RuleSet, seed: int, *, views: bool) -> float:
         players = (RandomPlayer(f"{s}:0"), RandomPlayer(f"{s}:1"))
         s += 1
         while session.winner < 0 and hands < n:  # as simulate reads the session
-            seat = session.hand.turn
+            hand = session.hand
+            seat = hand.turn
             if views:
                 move = players[seat].choose(session.view(seat))
             else:
                 move = players[seat].rng.choice(session.legal_moves())
-            for e in session.apply(move):
+            events = session.apply(move)
+            if hand.reason is None:
+                continue  # the hand goes on: no ``HandEnded`` to look for
+            for e in events:
                 if isinstance(e, HandEnded):
                     hands += 1
     return n / (time.perf_counter() - start)

@@ -301,15 +301,17 @@ def _simulate(args: argparse.Namespace, stdout: TextIO) -> int:
         while session.winner < 0 and hands < args.hands:
             hand = session.hand
             seat = hand.turn
-            move = players[seat].choose(session.view(seat))
-            for e in session.apply(move):
+            events = session.apply(players[seat].choose(session.view(seat)))
+            moves += 1
+            if hand.reason is None:
+                continue  # the hand goes on: no ``HandEnded`` to look for
+            for e in events:
                 if isinstance(e, HandEnded):
                     hands += 1
                     turns += hand.turns
                     ends[e.reason.value] += 1
                     points[0] += e.scores[0]
                     points[1] += e.scores[1]
-            moves += 1
     elapsed = time.perf_counter() - start
     out = stdout.write
     out(f"hands: {hands} ({args.players} players, {rules.describe()})\n")

@@ -311,16 +311,18 @@ class HandState:
     def _play(self, move: Move) -> list[Event]:
         self._legal = None
         p = self.turn
-        kind = move.kind
+        # A move's fields by index: a named tuple's field read by name is a slower lookup.
+        kind = move[0]
         # The commonest first: a discard ends nearly every turn, most turns draw from the stock.
         if kind is _K_DISCARD:
-            card = _INDEX[move.cards]
+            cards, face_down = move[1], move[3]
+            card = _INDEX[cards]
             hands = self.hands
-            left = hands[p] ^ move.cards  # a listed discard is in hand
+            left = hands[p] ^ cards  # a listed discard is in hand
             hands[p] = left
             self.discard_pile.append(card)
-            self.face_down = move.face_down
-            events: list[Event] = [(_DISCARDED_DOWN if move.face_down else _DISCARDED)[p][card]]
+            self.face_down = face_down
+            events: list[Event] = [(_DISCARDED_DOWN if face_down else _DISCARDED)[p][card]]
             if left and self.out < 0 and self.stock:
                 # ``_end_turn`` and ``_begin_turn`` as nearly every turn ends, written out.
                 self.turns += 1
@@ -374,7 +376,7 @@ class HandState:
 
     def _lay(self, move: Move, events: list[Event]) -> None:
         p = self.turn
-        cards = move.cards
+        kind, cards, target = move[0], move[1], move[2]
         self.hands[p] ^= cards  # a listed meld is in hand
         if self.must_meld:
             self.must_meld &= ~cards
@@ -382,9 +384,8 @@ class HandState:
         self._table_fresh = False
         self._accepts = -1
         melds = self.melds
-        if move.kind is _K_EXTEND:
+        if kind is _K_EXTEND:
             card = _INDEX[cards]
-            target = move.target
             index = self.meld_of(target)
             melds[index] = extended(melds[index], card)
             pts = POINTS[card]
@@ -398,10 +399,10 @@ class HandState:
             laid = _LAID.get(cards)
             if laid is None:
                 laid = _laid(cards)
-            kind, meld, pts, by_player = laid
+            play_kind, meld, pts, by_player = laid
             melds.append(meld)
-            self.plays.append(_tuple_new(Play, (p, kind, cards, len(melds) - 1, pts)))
-            if kind is _PAIR:
+            self.plays.append(_tuple_new(Play, (p, play_kind, cards, len(melds) - 1, pts)))
+            if play_kind is _PAIR:
                 self.pair_laid = True
             events.append(by_player[p])
         self.points[p] += pts

@@ -181,30 +181,18 @@ class PlayerView:
             head = session.heading()
         turn = h.turn
         phase = h.phase
-        face_down = h.face_down
-        out = h.out
         hands = h.hands
-        # Each seat's hand size; a seat's own is counted from its cards when read (-1 here).
-        if seat == 0:
-            own = hands[0]
-            size0, size1 = -1, hands[1].bit_count()
-        elif seat == 1:
-            own = hands[1]
-            size0, size1 = hands[0].bit_count(), -1
-        else:
-            own = 0
-            size0, size1 = hands[0].bit_count(), hands[1].bit_count()
         pile = h.discard_pile
-        # A face-down top card only the seat that laid it (who went out) may see: -1 here.
-        shown = (*pile[:-1], -1) if face_down and pile and out != seat else tuple(pile)
+        points = h.points
         table = h._table_view
         if table is None or not h._table_fresh:
             table = _table_view(h)
-        points = h.points
         v = _new(PlayerView)
         v._seat = seat
         v._head = head
+        # A face-down top card only the seat that laid it (who went out) may see: -1 below.
         if seat == turn and head[7] < 0:
+            # The seat to act, the view nearly every one asked for is.
             legal = h._legal
             if legal is None:
                 # ``h.listed()``, written out: the seat to act is shown its moves every move.
@@ -215,13 +203,25 @@ class PlayerView:
                 else:
                     legal = h.listed()
             v._legal = legal
-            v._pub = (turn, phase, face_down, out, h.reshuffled, size0, size1, len(h.stock),
-                      points[0], points[1], own, shown, table, h.taken, h.must_meld,
-                      h.drawn if phase is _MELD_PHASE else 0)
+            # Each seat's hand size; the seat's own is counted from its cards when read (-1).
+            v._pub = (
+                turn, phase, h.face_down, h.out, h.reshuffled,
+                -1 if seat == 0 else hands[0].bit_count(),
+                -1 if seat == 1 else hands[1].bit_count(),
+                len(h.stock), points[0], points[1], hands[seat],
+                (*pile[:-1], -1) if h.face_down and pile and h.out != seat else tuple(pile),
+                table, h.taken, h.must_meld, h.drawn if phase is _MELD_PHASE else 0,
+            )
         else:
             v._legal = ()
-            v._pub = (turn, phase, face_down, out, h.reshuffled, size0, size1, len(h.stock),
-                      points[0], points[1], own, shown, table, -1, 0, 0)
+            v._pub = (
+                turn, phase, h.face_down, h.out, h.reshuffled,
+                -1 if seat == 0 else hands[0].bit_count(),
+                -1 if seat == 1 else hands[1].bit_count(),
+                len(h.stock), points[0], points[1], hands[seat] if seat >= 0 else 0,
+                (*pile[:-1], -1) if h.face_down and pile and h.out != seat else tuple(pile),
+                table, -1, 0, 0,
+            )
         return v
 
     # -- the fields ---------------------------------------------------------------------------
