@@ -233,7 +233,7 @@ class HandState:
         """Index of the logical meld holding ``card``, or -1."""
         bit = 1 << card
         for i, m in enumerate(self.melds):
-            if m.cards & bit:
+            if m[1] & bit:  # ``m.cards``, read by index (faster)
                 return i
         return -1
 

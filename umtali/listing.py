@@ -90,7 +90,7 @@ def table_easy(h: HandState) -> int:
     if easy < 0:
         easy = JACKS
         for m in h.melds:
-            easy |= m.accepts
+            easy |= m[2]  # ``m.accepts``, read by index (faster)
         h._accepts = easy
     return easy
 

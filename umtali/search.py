@@ -56,11 +56,11 @@ def meld_options(
     if acc < 0:
         acc = 0
         for m in melds:
-            acc |= m.accepts
+            acc |= m[2]  # ``m.accepts``: a named tuple's field by index is the faster read
     ext = hand & acc & ~covered
     if ext:
         for i, m in enumerate(melds):
-            hits = m.accepts & ext
+            hits = m[2] & ext
             while hits:
                 low = hits & -hits
                 out.append((_EXTENSION, low, i))
@@ -230,7 +230,8 @@ def _search(
 def canonical_target(meld: Meld, card: int) -> int:
     """The card that names ``meld`` in the notation when ``card`` extends it: the end card it
     lies next to for a run, else the meld's first card."""
-    low = (meld.cards & -meld.cards).bit_length() - 1
-    if meld.shape is _RUN and card > low:
-        return meld.cards.bit_length() - 1
+    shape, cards = meld[0], meld[1]  # by index: faster than by name
+    low = (cards & -cards).bit_length() - 1
+    if shape is _RUN and card > low:
+        return cards.bit_length() - 1
     return low
