@@ -107,3 +107,14 @@ def test_simulate_counts_as_the_events_say() -> None:
     for reason, n in ends.items():
         assert f"  {reason}: {n} ({100 * n / hands:.1f}%)" in text
     assert f"seat 1 {points[0] / hands:.1f}, seat 2 {points[1] / hands:.1f}" in text
+
+
+def test_the_suit_discard_tables_list_each_card_of_the_pattern_lowest_first() -> None:
+    from umtali.listing import _S0, _S1, _S2, _S3
+    from umtali.moves import Move
+
+    for suit, table in enumerate((_S0, _S1, _S2, _S3)):
+        assert len(table) == 1 << 13
+        for pattern in range(1 << 13):
+            want = tuple(Move.discard(13 * suit + r) for r in range(13) if pattern >> r & 1)
+            assert table[pattern] == want

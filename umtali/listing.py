@@ -53,21 +53,20 @@ _MELD_MOVES: dict[int, Move] = {}
 _EXTEND_MOVES: dict[int, Move] = {}
 
 
-class _SuitDiscards(dict[int, Moves]):
-    """The discards of one suit's cards, by the 13-bit pattern of that suit in a hand: made as
-    patterns are met (at most 8,192 a suit)."""
+def _suit_discards(suit: int) -> tuple[Moves, ...]:
+    """The discards of one suit's cards by the 13-bit pattern of that suit in a hand, for every
+    pattern (each the one without its highest card and that card's discard). A tuple, read by
+    index in one specialised step for every listing of discards; a dict filled as patterns are
+    met cost 2% more a hand of self-play. Made at import: about 25 ms and 3 MB for the four."""
+    out: list[Moves] = [()]
+    first = suit * 13
+    for pattern in range(1, 1 << 13):
+        top = pattern.bit_length() - 1
+        out.append((*out[pattern & ~(1 << top)], _DISCARD[first + top]))
+    return tuple(out)
 
-    def __init__(self, suit: int) -> None:
-        super().__init__()
-        self.first = suit * 13
 
-    def __missing__(self, pattern: int) -> Moves:
-        found = tuple(_DISCARD[self.first + r] for r in range(13) if pattern >> r & 1)
-        self[pattern] = found
-        return found
-
-
-_S0, _S1, _S2, _S3 = (_SuitDiscards(s) for s in range(4))
+_S0, _S1, _S2, _S3 = (_suit_discards(s) for s in range(4))
 
 
 def discards(hand: int, taken: int) -> Moves:
