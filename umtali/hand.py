@@ -93,6 +93,7 @@ class HandState:
     __slots__ = (
         "_accepts",
         "_legal",
+        "_pile_seen",
         "_table_fresh",
         "_table_view",
         "dealer",
@@ -159,6 +160,9 @@ class HandState:
         self._table_view: TableView | None = None
         #: No card was laid since ``_table_view`` was made (``_lay`` clears it).
         self._table_fresh = False
+        #: The discard pile as a tuple, kept by ``umtali.view`` for the views of one pile (a
+        #: move that changes the pile forgets it).
+        self._pile_seen: tuple[int, ...] | None = None
 
     # -- the deal -------------------------------------------------------------------------
 
@@ -321,6 +325,7 @@ class HandState:
             left = hands[p] ^ cards  # a listed discard is in hand
             hands[p] = left
             self.discard_pile.append(card)
+            self._pile_seen = None
             self.face_down = face_down
             events: list[Event] = [(_DISCARDED_DOWN if face_down else _DISCARDED)[p][card]]
             if left and self.out < 0 and self.stock:
@@ -352,6 +357,7 @@ class HandState:
             events.append(_DREW[p][card])
         elif kind is _K_TAKE:
             card = self.discard_pile.pop()
+            self._pile_seen = None
             bit = _BIT[card]
             self.hands[p] |= bit
             self.drawn = bit
@@ -361,6 +367,7 @@ class HandState:
         elif kind is _K_TAKE_TWO:
             first = self.discard_pile.pop()
             second = self.discard_pile.pop()
+            self._pile_seen = None
             two = (1 << first) | (1 << second)
             self.hands[p] |= two
             self.drawn = two
@@ -447,6 +454,7 @@ class HandState:
             random.Random(f"{self.reshuffle_key}:reshuffle").shuffle(new_stock)
             self.stock = new_stock
             self.discard_pile = pile[-1:]
+            self._pile_seen = None
             events.append(StockReshuffled(len(new_stock)))
             return
         if self.out >= 0:

@@ -182,15 +182,20 @@ class PlayerView:
         turn = h.turn
         phase = h.phase
         hands = h.hands
-        pile = h.discard_pile
         points = h.points
         table = h._table_view
         if table is None or not h._table_fresh:
             table = _table_view(h)
-        v = _new(PlayerView)
+        # The pile as a tuple, made once for the views of one pile.
+        shown = h._pile_seen
+        if shown is None:
+            shown = h._pile_seen = tuple(h.discard_pile)
+        # A face-down top card only the seat that laid it (who went out) may see: -1 here.
+        if h.face_down and shown and h.out != seat:
+            shown = (*shown[:-1], -1)
+        v = PlayerView()  # (calling the class is quicker than ``object.__new__``)
         v._seat = seat
         v._head = head
-        # A face-down top card only the seat that laid it (who went out) may see: -1 below.
         if seat == turn and head[7] < 0:
             # The seat to act, the view nearly every one asked for is.
             legal = h._legal
@@ -208,9 +213,8 @@ class PlayerView:
                 turn, phase, h.face_down, h.out, h.reshuffled,
                 -1 if seat == 0 else hands[0].bit_count(),
                 -1 if seat == 1 else hands[1].bit_count(),
-                len(h.stock), points[0], points[1], hands[seat],
-                (*pile[:-1], -1) if h.face_down and pile and h.out != seat else tuple(pile),
-                table, h.taken, h.must_meld, h.drawn if phase is _MELD_PHASE else 0,
+                len(h.stock), points[0], points[1], hands[seat], shown, table, h.taken,
+                h.must_meld, h.drawn if phase is _MELD_PHASE else 0,
             )
         else:
             v._legal = ()
@@ -218,8 +222,7 @@ class PlayerView:
                 turn, phase, h.face_down, h.out, h.reshuffled,
                 -1 if seat == 0 else hands[0].bit_count(),
                 -1 if seat == 1 else hands[1].bit_count(),
-                len(h.stock), points[0], points[1], hands[seat] if seat >= 0 else 0,
-                (*pile[:-1], -1) if h.face_down and pile and h.out != seat else tuple(pile),
+                len(h.stock), points[0], points[1], hands[seat] if seat >= 0 else 0, shown,
                 table, -1, 0, 0,
             )
         return v
