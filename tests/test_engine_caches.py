@@ -13,6 +13,7 @@ import pytest
 from umtali import RuleSet, Session
 from umtali.cards import JACKS
 from umtali.cli import main
+from umtali.errors import InvalidStateError
 from umtali.events import HandEnded
 from umtali.hand import HandState
 from umtali.listing import table_easy
@@ -118,3 +119,25 @@ def test_the_suit_discard_tables_list_each_card_of_the_pattern_lowest_first() ->
         for pattern in range(1 << 13):
             want = tuple(Move.discard(13 * suit + r) for r in range(13) if pattern >> r & 1)
             assert table[pattern] == want
+
+
+@pytest.mark.parametrize("rules", RULES[:2], ids=["english", "russian"])
+def test_the_deal_gives_one_card_at_a_time_the_non_dealer_first(rules: RuleSet) -> None:
+    rng = random.Random(2)
+    for i in range(300):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        dealer = i % 2
+        h = HandState.deal(rules, dealer, deck, "k")
+        hands = [0, 0]
+        for pos in range(20):
+            hands[(1 - dealer) if pos % 2 == 0 else dealer] |= 1 << deck[pos]
+        if rules.deal.value == "eleven":
+            hands[1 - dealer] |= 1 << deck[20]
+            assert h.discard_pile == [] and h.phase.value == "meld"
+        else:
+            assert h.discard_pile == [deck[20]] and h.phase.value == "draw"
+        assert h.hands == hands and h.stock == deck[21:][::-1]
+    for bad in (list(range(51)), [*range(51), 0], [*range(51), 52], [*range(52), 0]):
+        with pytest.raises(InvalidStateError):
+            HandState.deal(rules, 0, bad, "k")

@@ -42,6 +42,7 @@ _DREW = tuple(tuple(DrewFromStock(p, c) for c in CARDS) for p in (0, 1))
 _TOOK = tuple(tuple(TookDiscard(p, (c,)) for c in CARDS) for p in (0, 1))
 
 _BIT: Final = tuple(1 << c for c in range(52))
+_DECK: Final = frozenset(range(52))
 #: A card's index by its bit.
 _INDEX: Final = {1 << c: c for c in range(52)}
 _tuple_new = tuple.__new__  # a named tuple made without its Python-level ``__new__``
@@ -169,23 +170,22 @@ class HandState:
     @staticmethod
     def deal(rules: RuleSet, dealer: int, deck: Sequence[int], reshuffle_key: str) -> HandState:
         """Deal from ``deck`` (top card first): one card at a time, the non-dealer first."""
-        if sorted(deck) != list(range(52)):
+        cards = list(deck)
+        if len(cards) != 52 or set(cards) != _DECK:
             raise InvalidStateError(Text.of("a deal needs each of the 52 cards once"))
         s = HandState(rules, dealer, reshuffle_key)
-        cards = list(deck)
-        pos = 0
-        for _ in range(10):
-            for seat in (1 - dealer, dealer):
-                s.hands[seat] |= 1 << cards[pos]
-                pos += 1
-        if rules.deal is DealStyle.ELEVEN:
-            s.hands[1 - dealer] |= 1 << cards[pos]
-            pos += 1
+        # One card at a time, the non-dealer first: theirs are the even places of the first 20.
+        bit = _BIT.__getitem__
+        first = sum(map(bit, cards[0:20:2]))
+        eleven = rules.deal is DealStyle.ELEVEN
+        if eleven:
+            first |= _BIT[cards[20]]
         else:
-            s.discard_pile.append(cards[pos])
-            pos += 1
-        s.stock = cards[pos:][::-1]
-        s.phase = Phase.MELD if rules.deal is DealStyle.ELEVEN else Phase.DRAW
+            s.discard_pile.append(cards[20])
+        s.hands[1 - dealer] = first
+        s.hands[dealer] = sum(map(bit, cards[1:20:2]))
+        s.stock = cards[:20:-1]  # the rest, top card last
+        s.phase = _MELD_PHASE if eleven else _DRAW_PHASE
         return s
 
     @staticmethod

@@ -33,11 +33,12 @@ class RandomPlayer:
         n = len(legal)
         if not n:
             raise IndexError("Cannot choose from an empty sequence")
-        bits = self.rng.getrandbits
+        # The method called on its generator each time: no bound method is made.
+        rng = self.rng
         k = _BIT_LENGTH[n] if n < 64 else n.bit_length()
-        r = bits(k)
+        r = rng.getrandbits(k)
         while r >= n:
-            r = bits(k)
+            r = rng.getrandbits(k)
         return legal[r]
 
 
