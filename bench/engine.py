@@ -71,7 +71,9 @@ def session_hands(n: int, rules: RuleSet, seed: int, *, views: bool) -> float:
         session = Session(rules, s)
         players = (RandomPlayer(f"{s}:0"), RandomPlayer(f"{s}:1"))
         s += 1
-        while session.winner < 0 and hands < n:  # as simulate reads the session
+        # simulate's own loop. (Its ``for`` over a hand's last events is also the backward jump
+        # after which Python 3.11 specialises a function that runs only once.)
+        while session.winner < 0 and hands < n:
             hand = session.hand
             seat = hand.turn
             if views:
