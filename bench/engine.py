@@ -71,13 +71,19 @@ def session_hands(n: int, rules: RuleSet, seed: int, *, views: bool) -> float:
         session = Session(rules, s)
         players = (RandomPlayer(f"{s}:0"), RandomPlayer(f"{s}:1"))
         s += 1
-        while not session.over and hands < n:
-            seat = session.to_act
+        # simulate's own loop. (Its ``for`` over a hand's last events is also the backward jump
+        # after which Python 3.11 specialises a function that runs only once.)
+        while session.winner < 0 and hands < n:
+            hand = session.hand
+            seat = hand.turn
             if views:
                 move = players[seat].choose(session.view(seat))
             else:
                 move = players[seat].rng.choice(session.legal_moves())
-            for e in session.apply(move):
+            events = session.apply(move)
+            if hand.reason is None:
+                continue  # the hand goes on: no ``HandEnded`` to look for
+            for e in events:
                 if isinstance(e, HandEnded):
                     hands += 1
     return n / (time.perf_counter() - start)

@@ -34,10 +34,11 @@ def test_shuffle_draws_as_random_shuffle_does() -> None:
 
 
 class _Listed:
-    """A stand-in for a view: ``RandomPlayer`` reads only its legal moves."""
+    """A stand-in for a view: ``RandomPlayer`` reads only its legal moves (where the view keeps
+    them)."""
 
     def __init__(self, legal: tuple[Move, ...]) -> None:
-        self.legal_moves = legal
+        self._legal = legal
 
 
 def test_random_player_chooses_as_random_choice_does() -> None:

@@ -1,4 +1,5 @@
-"""A view reuses the table it built for the last view; it must equal one built from scratch."""
+"""A view reuses the table and the pile it built for the last view; it must equal one built from
+scratch."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from umtali.view import SPECTATOR, PlayerView
 def _from_scratch(session: Session, seat: int) -> PlayerView:
     again = session.copy()
     again.hand._table_view = None
+    again.hand._pile_seen = None
     return PlayerView.of(again, seat)
 
 

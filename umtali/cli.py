@@ -297,18 +297,21 @@ def _simulate(args: argparse.Namespace, stdout: TextIO) -> int:
             if args.players == "random" else [GreedyPlayer(), GreedyPlayer()]
         )
         seed += 1
-        while not session.over and hands < args.hands:
-            seat = session.to_act
+        # ``session.over`` and ``session.to_act`` read straight: two calls fewer a move.
+        while session.winner < 0 and hands < args.hands:
             hand = session.hand
-            move = players[seat].choose(session.view(seat))
-            for e in session.apply(move):
+            seat = hand.turn
+            events = session.apply(players[seat].choose(session.view(seat)))
+            moves += 1
+            if hand.reason is None:
+                continue  # the hand goes on: no ``HandEnded`` to look for
+            for e in events:
                 if isinstance(e, HandEnded):
                     hands += 1
                     turns += hand.turns
                     ends[e.reason.value] += 1
                     points[0] += e.scores[0]
                     points[1] += e.scores[1]
-            moves += 1
     elapsed = time.perf_counter() - start
     out = stdout.write
     out(f"hands: {hands} ({args.players} players, {rules.describe()})\n")

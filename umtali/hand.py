@@ -42,6 +42,7 @@ _DREW = tuple(tuple(DrewFromStock(p, c) for c in CARDS) for p in (0, 1))
 _TOOK = tuple(tuple(TookDiscard(p, (c,)) for c in CARDS) for p in (0, 1))
 
 _BIT: Final = tuple(1 << c for c in range(52))
+_DECK: Final = frozenset(range(52))
 #: A card's index by its bit.
 _INDEX: Final = {1 << c: c for c in range(52)}
 _tuple_new = tuple.__new__  # a named tuple made without its Python-level ``__new__``
@@ -92,9 +93,8 @@ class HandState:
 
     __slots__ = (
         "_accepts",
-        "_accepts_at",
-        "_accepts_of",
         "_legal",
+        "_pile_seen",
         "_table_fresh",
         "_table_view",
         "dealer",
@@ -154,38 +154,38 @@ class HandState:
         self.turns = 0
         self.reason: HandEnd | None = None
         self._legal: tuple[Move, ...] | None = None
-        # The jacks and what the table's melds accept, for the melds list ``_accepts_of``
-        # holding as many melds as there were plays at ``_accepts_at`` (see ``table_easy``).
-        self._accepts = 0
-        self._accepts_at = -1
-        self._accepts_of: list[Meld] | None = None
+        #: The jacks and what the table's melds accept (see ``table_easy``), or -1 when not
+        #: worked out since a card was last laid (``_lay`` forgets it).
+        self._accepts = -1
         #: The public table as views show it, kept by ``umtali.view`` for the next view.
         self._table_view: TableView | None = None
         #: No card was laid since ``_table_view`` was made (``_lay`` clears it).
         self._table_fresh = False
+        #: The discard pile as a tuple, kept by ``umtali.view`` for the views of one pile (a
+        #: move that changes the pile forgets it).
+        self._pile_seen: tuple[int, ...] | None = None
 
     # -- the deal -------------------------------------------------------------------------
 
     @staticmethod
     def deal(rules: RuleSet, dealer: int, deck: Sequence[int], reshuffle_key: str) -> HandState:
         """Deal from ``deck`` (top card first): one card at a time, the non-dealer first."""
-        if sorted(deck) != list(range(52)):
+        cards = list(deck)
+        if len(cards) != 52 or set(cards) != _DECK:
             raise InvalidStateError(Text.of("a deal needs each of the 52 cards once"))
         s = HandState(rules, dealer, reshuffle_key)
-        cards = list(deck)
-        pos = 0
-        for _ in range(10):
-            for seat in (1 - dealer, dealer):
-                s.hands[seat] |= 1 << cards[pos]
-                pos += 1
-        if rules.deal is DealStyle.ELEVEN:
-            s.hands[1 - dealer] |= 1 << cards[pos]
-            pos += 1
+        # One card at a time, the non-dealer first: theirs are the even places of the first 20.
+        bit = _BIT.__getitem__
+        first = sum(map(bit, cards[0:20:2]))
+        eleven = rules.deal is DealStyle.ELEVEN
+        if eleven:
+            first |= _BIT[cards[20]]
         else:
-            s.discard_pile.append(cards[pos])
-            pos += 1
-        s.stock = cards[pos:][::-1]
-        s.phase = Phase.MELD if rules.deal is DealStyle.ELEVEN else Phase.DRAW
+            s.discard_pile.append(cards[20])
+        s.hands[1 - dealer] = first
+        s.hands[dealer] = sum(map(bit, cards[1:20:2]))
+        s.stock = cards[:20:-1]  # the rest, top card last
+        s.phase = _MELD_PHASE if eleven else _DRAW_PHASE
         return s
 
     @staticmethod
@@ -237,7 +237,7 @@ class HandState:
         """Index of the logical meld holding ``card``, or -1."""
         bit = 1 << card
         for i, m in enumerate(self.melds):
-            if m.cards & bit:
+            if m[1] & bit:  # ``m.cards``, read by index (faster)
                 return i
         return -1
 
@@ -315,16 +315,19 @@ class HandState:
     def _play(self, move: Move) -> list[Event]:
         self._legal = None
         p = self.turn
-        kind = move.kind
+        # A move's fields by index: a named tuple's field read by name is a slower lookup.
+        kind = move[0]
         # The commonest first: a discard ends nearly every turn, most turns draw from the stock.
         if kind is _K_DISCARD:
-            card = _INDEX[move.cards]
+            cards, face_down = move[1], move[3]
+            card = _INDEX[cards]
             hands = self.hands
-            left = hands[p] ^ move.cards  # a listed discard is in hand
+            left = hands[p] ^ cards  # a listed discard is in hand
             hands[p] = left
             self.discard_pile.append(card)
-            self.face_down = move.face_down
-            events: list[Event] = [(_DISCARDED_DOWN if move.face_down else _DISCARDED)[p][card]]
+            self._pile_seen = None
+            self.face_down = face_down
+            events: list[Event] = [(_DISCARDED_DOWN if face_down else _DISCARDED)[p][card]]
             if left and self.out < 0 and self.stock:
                 # ``_end_turn`` and ``_begin_turn`` as nearly every turn ends, written out.
                 self.turns += 1
@@ -354,6 +357,7 @@ class HandState:
             events.append(_DREW[p][card])
         elif kind is _K_TAKE:
             card = self.discard_pile.pop()
+            self._pile_seen = None
             bit = _BIT[card]
             self.hands[p] |= bit
             self.drawn = bit
@@ -363,6 +367,7 @@ class HandState:
         elif kind is _K_TAKE_TWO:
             first = self.discard_pile.pop()
             second = self.discard_pile.pop()
+            self._pile_seen = None
             two = (1 << first) | (1 << second)
             self.hands[p] |= two
             self.drawn = two
@@ -378,16 +383,16 @@ class HandState:
 
     def _lay(self, move: Move, events: list[Event]) -> None:
         p = self.turn
-        cards = move.cards
+        kind, cards, target = move[0], move[1], move[2]
         self.hands[p] ^= cards  # a listed meld is in hand
         if self.must_meld:
             self.must_meld &= ~cards
         self.progress = True
         self._table_fresh = False
+        self._accepts = -1
         melds = self.melds
-        if move.kind is _K_EXTEND:
+        if kind is _K_EXTEND:
             card = _INDEX[cards]
-            target = move.target
             index = self.meld_of(target)
             melds[index] = extended(melds[index], card)
             pts = POINTS[card]
@@ -401,10 +406,10 @@ class HandState:
             laid = _LAID.get(cards)
             if laid is None:
                 laid = _laid(cards)
-            kind, meld, pts, by_player = laid
+            play_kind, meld, pts, by_player = laid
             melds.append(meld)
-            self.plays.append(_tuple_new(Play, (p, kind, cards, len(melds) - 1, pts)))
-            if kind is _PAIR:
+            self.plays.append(_tuple_new(Play, (p, play_kind, cards, len(melds) - 1, pts)))
+            if play_kind is _PAIR:
                 self.pair_laid = True
             events.append(by_player[p])
         self.points[p] += pts
@@ -449,6 +454,7 @@ class HandState:
             random.Random(f"{self.reshuffle_key}:reshuffle").shuffle(new_stock)
             self.stock = new_stock
             self.discard_pile = pile[-1:]
+            self._pile_seen = None
             events.append(StockReshuffled(len(new_stock)))
             return
         if self.out >= 0:

@@ -127,11 +127,12 @@ def rebuilt(shape: Shape, cards: int) -> Meld:
 
 def extended(meld: Meld, card: int) -> Meld:
     """The logical meld after ``card`` extends it (the caller checked ``meld.accepts``)."""
-    cards = meld.cards | (1 << card)
-    if meld.shape is _RUN:
+    shape = meld[0]  # fields by index: faster than by name
+    cards = meld[1] | (1 << card)
+    if shape is _RUN:
         return _tuple_new(Meld, (_RUN, cards, _run_accepts(cards)))
-    if meld.shape is _SET:
-        return _tuple_new(Meld, (_SET, cards, meld.accepts & ~(1 << card)))
+    if shape is _SET:
+        return _tuple_new(Meld, (_SET, cards, meld[2] & ~(1 << card)))
     # A lone jack's first extension decides for good: a jack makes a group, 10 or Q a run.
     if (1 << card) & JACKS:
         return _tuple_new(Meld, (_SET, cards, JACKS & ~cards))

@@ -26,18 +26,19 @@ class RandomPlayer:
         self.rng = random.Random(seed)
 
     def choose(self, view: PlayerView) -> Move:
-        # ``self.rng.choice(legal)`` written out (the same draws, so the same moves for a
-        # seed): it is called for every move of a simulation, and its two calls cost more than
-        # the rest of it.
-        legal = view.legal_moves
+        # ``self.rng.choice(view.legal_moves)`` written out (the same draws, so the same moves
+        # for a seed): it is called for every move of a simulation, and its calls (the property
+        # too: the view's slot is read instead) cost more than the rest of it.
+        legal = view._legal
         n = len(legal)
         if not n:
             raise IndexError("Cannot choose from an empty sequence")
-        bits = self.rng.getrandbits
+        # The method called on its generator each time: no bound method is made.
+        rng = self.rng
         k = _BIT_LENGTH[n] if n < 64 else n.bit_length()
-        r = bits(k)
+        r = rng.getrandbits(k)
         while r >= n:
-            r = bits(k)
+            r = rng.getrandbits(k)
         return legal[r]
 
 

@@ -39,6 +39,37 @@ _SUIT_NEIGHBOURS: Final = tuple(
 )
 
 
+def _beside(card: int, step: int) -> int:
+    """The card ``step`` ranks above ``card`` in its suit (as a bit), or 0 past the suit's end."""
+    rank = card % 13 + step
+    return 1 << (card + step) if 0 <= rank < 13 else 0
+
+
+#: The other cards of each card's rank.
+_SAME_RANK: Final = tuple(RANK_MASK[c % 13 + 1] & ~(1 << c) for c in range(52))
+#: The card each queen or king makes a marriage with (its king or queen), else 0.
+_MARRIED: Final = tuple(
+    _beside(c, 1) if c % 13 + 1 == QUEEN else _beside(c, -1) if c % 13 + 1 == KING else 0
+    for c in range(52)
+)
+#: The cards two ranks below and above each card in its suit.
+_TWO_AWAY: Final = tuple(_beside(c, -2) | _beside(c, 2) for c in range(52))
+
+
+def stranded(card: int, hand: int, easy: int) -> bool:
+    """Whether ``card`` (in ``hand``) surely has no way to the table this turn: not ``easy`` (a
+    jack or a card a table meld takes), no other card of its rank in hand (no group, no pair),
+    and at most one suit neighbour in hand, one that is not easy, makes no marriage with it
+    and has nothing held beyond it: no run of three, no chain to an anchor. ``may_reach`` then
+    says no too (by its reachable cards, ``_may_lay`` and the pair), more slowly."""
+    if _BIT[card] & easy or _SAME_RANK[card] & hand:
+        return False
+    near = _SUIT_NEIGHBOURS[card] & hand
+    return not near or not (
+        near & easy or near & (near - 1) or near & _MARRIED[card] or _TWO_AWAY[card] & hand
+    )
+
+
 def may_meld_all(
     hand: int, melds: Sequence[Meld], required: int, optional: bool, accepts: int = -1
 ) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from umtali.cards import ACE, CARDS, iter_cards
 from umtali.errors import IllegalMoveError
@@ -182,7 +183,8 @@ class Session:
         return [] if self.winner >= 0 else list(self.hand.listed())
 
     def heading(self) -> Heading:
-        """What every view of the hand in play shows of the session, made once a hand."""
+        """What every view of the hand in play shows of the session, made once a hand (and
+        again once the session is won: ``_hand_over`` and ``resign`` forget it then)."""
         head = self._heading
         h, winner = self.hand, self.winner
         if head is None or self._heading_of is not h or head[7] != winner:
@@ -192,9 +194,13 @@ class Session:
             self._heading_of = h
         return head
 
-    def view(self, seat: int) -> PlayerView:
-        """What ``seat`` may see; ``umtali.view.SPECTATOR`` gives the public table."""
-        return PlayerView.of(self, seat)
+    if TYPE_CHECKING:
+        def view(self, seat: int) -> PlayerView:
+            """What ``seat`` may see; ``umtali.view.SPECTATOR`` gives the public table."""
+    else:
+        # ``PlayerView.of`` itself, called as a method: a computer asks for a view every move,
+        # and a call in between costs a tenth of the view.
+        view = PlayerView.of
 
     # -- playing ----------------------------------------------------------------------------
 
@@ -237,6 +243,7 @@ class Session:
             raise IllegalMoveError(Text.of("the session is over"))
         self.winner = 1 - seat
         self.how = how
+        self._heading_of = None  # the views' heading shows the winner
         return [SessionEnded(self.winner, (self.games_won[0], self.games_won[1]), how)]
 
     def _hand_over(self, events: list[Event]) -> None:
@@ -273,6 +280,7 @@ class Session:
             if self.games_won[winner] >= self.rules.games_to_win:
                 self.winner = winner
                 self.how = "played out"
+                self._heading_of = None  # the views' heading shows the winner
                 events.append(SessionEnded(winner, won))
                 return
             self.game += 1

@@ -134,10 +134,10 @@ _DRAW_PHASE, _MELD_PHASE = Phase.DRAW, Phase.MELD  # bound once: read for every 
 #: hand sizes (2: -1 for the seat's own), stock size, hand points (2), the seat's cards (a mask),
 #: the discard pile as the seat sees it (bottom first, -1 for a face-down card it did not lay),
 #: the table, and of the seat's own turn: the card taken, the cards it must meld and the cards
-#: drawn (masks; -1, 0, 0 for the seat not to act), its legal moves (empty when not to act).
+#: drawn (masks; -1, 0, 0 for the seat not to act). Its legal moves are kept on their own.
 _Pub = tuple[
     int, Phase, bool, int, bool, int, int, int, int, int, int, tuple[int, ...], TableView,
-    int, int, int, tuple[Move, ...],
+    int, int, int,
 ]
 _new = object.__new__
 #: A card of the pile as a view shows it, by index; the last, -1, is a face-down card unseen.
@@ -154,7 +154,7 @@ class PlayerView:
     not, and it keeps no reference to the hand or the session. Its fields are read-only.
     """
 
-    __slots__ = ("_discard_pile", "_hand", "_head", "_pub", "_seat")
+    __slots__ = ("_discard_pile", "_hand", "_head", "_legal", "_pub", "_seat")
 
     # What a view keeps, in a few stores: every one costs as much as the read behind it.
     #: The session's numbers, the same for a whole hand (see ``Session.heading``).
@@ -162,43 +162,42 @@ class PlayerView:
     #: The numbers of the position; see ``_Pub``.
     _pub: _Pub
     _seat: int
+    #: The seat's legal moves, empty when it is not to act (``RandomPlayer`` reads them here:
+    #: a slot is read in one step, a property is a call that costs as much as the choice).
+    _legal: tuple[Move, ...]
     # Made the first time they are read (unset until then).
     _discard_pile: tuple[Card | None, ...]
     _hand: tuple[Card, ...]
 
     @staticmethod
     def of(session: Session, seat: int) -> PlayerView:
+        """What ``seat`` may see of ``session`` now (``Session.view``); ``SPECTATOR`` gives the
+        public table."""
         # Called for every move a computer makes: plain loads, one tuple, nothing made twice.
         h = session.hand
         head = session._heading
-        if session._heading_of is not h or head is None or head[7] != session.winner:
+        # The session forgets its heading when the winner is decided (see ``Session.heading``).
+        if head is None or session._heading_of is not h:
             head = session.heading()
         turn = h.turn
         phase = h.phase
-        face_down = h.face_down
-        out = h.out
         hands = h.hands
-        # Each seat's hand size; a seat's own is counted from its cards when read (-1 here).
-        if seat == 0:
-            own = hands[0]
-            size0, size1 = -1, hands[1].bit_count()
-        elif seat == 1:
-            own = hands[1]
-            size0, size1 = hands[0].bit_count(), -1
-        else:
-            own = 0
-            size0, size1 = hands[0].bit_count(), hands[1].bit_count()
-        pile = h.discard_pile
-        # A face-down top card only the seat that laid it (who went out) may see: -1 here.
-        shown = (*pile[:-1], -1) if face_down and pile and out != seat else tuple(pile)
+        points = h.points
         table = h._table_view
         if table is None or not h._table_fresh:
             table = _table_view(h)
-        points = h.points
-        v = _new(PlayerView)
+        # The pile as a tuple, made once for the views of one pile.
+        shown = h._pile_seen
+        if shown is None:
+            shown = h._pile_seen = tuple(h.discard_pile)
+        # A face-down top card only the seat that laid it (who went out) may see: -1 here.
+        if h.face_down and shown and h.out != seat:
+            shown = (*shown[:-1], -1)
+        v = PlayerView()  # (calling the class is quicker than ``object.__new__``)
         v._seat = seat
         v._head = head
         if seat == turn and head[7] < 0:
+            # The seat to act, the view nearly every one asked for is.
             legal = h._legal
             if legal is None:
                 # ``h.listed()``, written out: the seat to act is shown its moves every move.
@@ -208,12 +207,24 @@ class PlayerView:
                     legal = h._legal = meld_phase_moves(h)
                 else:
                     legal = h.listed()
-            v._pub = (turn, phase, face_down, out, h.reshuffled, size0, size1, len(h.stock),
-                      points[0], points[1], own, shown, table, h.taken, h.must_meld,
-                      h.drawn if phase is _MELD_PHASE else 0, legal)
+            v._legal = legal
+            # Each seat's hand size; the seat's own is counted from its cards when read (-1).
+            v._pub = (
+                turn, phase, h.face_down, h.out, h.reshuffled,
+                -1 if seat == 0 else hands[0].bit_count(),
+                -1 if seat == 1 else hands[1].bit_count(),
+                len(h.stock), points[0], points[1], hands[seat], shown, table, h.taken,
+                h.must_meld, h.drawn if phase is _MELD_PHASE else 0,
+            )
         else:
-            v._pub = (turn, phase, face_down, out, h.reshuffled, size0, size1, len(h.stock),
-                      points[0], points[1], own, shown, table, -1, 0, 0, ())
+            v._legal = ()
+            v._pub = (
+                turn, phase, h.face_down, h.out, h.reshuffled,
+                -1 if seat == 0 else hands[0].bit_count(),
+                -1 if seat == 1 else hands[1].bit_count(),
+                len(h.stock), points[0], points[1], hands[seat] if seat >= 0 else 0, shown,
+                table, -1, 0, 0,
+            )
         return v
 
     # -- the fields ---------------------------------------------------------------------------
@@ -354,7 +365,7 @@ class PlayerView:
     @property
     def legal_moves(self) -> tuple[Move, ...]:
         """This seat's legal moves when it is to act, else empty."""
-        return self._pub[16]
+        return self._legal
 
     @property
     def my_turn(self) -> bool:
