@@ -43,13 +43,15 @@ hand to ``normal``'s judgement, and nothing measurable in ``hard`` (51.5% of 200
 learned from self-play), not more tuning or inference.
 
 Also tried (2026-12-01, evening; ``hard`` without its meld search against ``normal``, the same
-300-400 paired deals, standard error about 0.2; ``hard`` itself led by +0.91 to +0.97): the
-look ahead's leaf without the feeding value of kept cards (+1.08), a larger bonus for going out
-(+0.86/+0.87) or for nearing it (+0.86/+0.88); playing the opponent's reply turn in 12 sampled
-worlds before looking ahead (+0.96, at 7 times the time); and rolling the seat's own next four
-turns out 48 times over common draws, with the opponent's chance of going out by hand size
-(+0.61; over three candidates +0.64). So the one-draw look ahead stays: every richer look
-ahead tried judged worse, or no better, than it.
+300-400 paired deals, standard error about 0.2; ``hard`` itself led by +0.84 to +0.97): the
+look ahead's leaf without the feeding value of kept cards (+1.09, but -0.04 against ``hard``
+on 500 fresh deals, paired), a larger bonus for going out (+0.86/+0.87) or for nearing it
+(+0.86/+0.88); playing the opponent's reply turn in 12 sampled worlds before looking ahead
+(+0.96, at 7 times the time); rolling the seat's own next four turns out 48 times over common
+draws, with the opponent's chance of going out by hand size (+0.61; over three candidates
++0.64); and looking two draws ahead, the next discard as ``normal`` would (-0.17 against
+``hard``, paired). So the one-draw look ahead stays: every richer look ahead tried judged
+worse, or no better, than it.
 
 The budget counts moves played in playouts, not time, so a seed and a view always give the
 same move.
