@@ -197,7 +197,8 @@ async def void_question(svc: MatchService, live: LiveMatch) -> None:
     """The match moved on (a move, its end) while its time-up question waited: the question
     says it is no longer needed, without its buttons. A failure to edit is tried again with
     the next delivery; a question whose message is gone is simply forgotten."""
-    asked = Question.loads(live.question)
+    was = live.question
+    asked = Question.loads(was)
     if asked is None or (live.version == asked.version and not live.over
                          and live.deadline is None):
         return
@@ -213,7 +214,7 @@ async def void_question(svc: MatchService, live: LiveMatch) -> None:
         return
     except GONE as e:
         log.info("match %d: the time-up question is gone (%s)", live.id, e)
-    await _forget(svc, live, live.question)
+    await _forget(svc, live, was)
 
 
 async def _forget(svc: MatchService, live: LiveMatch, was: str) -> None:
