@@ -23,6 +23,7 @@ from typing import Any
 import discord
 import yarl
 from aiohttp import web
+from aiohttp.web_protocol import RequestHandler
 
 from tests.loopback import acting
 from tests.loopback import payloads as p
@@ -117,8 +118,20 @@ class LoopbackDiscord:
     async def close(self) -> None:
         self.release()
         await self.gateway.close()
-        if self._runner is not None:
+        if self._runner is not None and (handlers := self._runner.server) is not None:
             await self._runner.cleanup()
+            # A connection accepted as the site stopped may get its handler only after aiohttp
+            # closed the others (asyncio 3.11 does not track it): such a socket would be left to
+            # the garbage collector, whose ResourceWarning then fails whichever test runs.
+            late = handlers.connection_made
+
+            def refuse(handler: RequestHandler, transport: asyncio.Transport) -> None:
+                late(handler, transport)
+                handler.force_close()
+
+            handlers.connection_made = refuse  # type: ignore[method-assign]
+            for handler in handlers.connections:
+                handler.force_close()
 
     # -- the world ------------------------------------------------------------------------
 
