@@ -1,0 +1,102 @@
+"""The store's queries on what servers and members chose: server settings, and each member's
+look, hand order and language (``data.store.Store`` has them all)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from data.db import Database, Row
+from data.models import GuildSettings, MemberPrefs
+
+
+def _prefs(row: Row) -> MemberPrefs:
+    return MemberPrefs(row["user_id"], row["hand_order"], bool(row["pictures"]),
+                       bool(row["four_colour"]), row["language"])
+
+
+class SettingsQueries:
+    """Mixed into ``data.store.Store``, which gives it its database."""
+
+    db: Database
+
+    # -- server settings ------------------------------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        row = await self.db.fetchone("SELECT * FROM guild_settings WHERE guild_id = ?",
+                                     (guild_id,))
+        if row is None:
+            return GuildSettings(guild_id)
+        return GuildSettings(guild_id, row["variant"], bool(row["optional_melding"]),
+                             row["turn_timer"], bool(row["threads"]), bool(row["pictures"]),
+                             row["language"], row["time_control"], row["seasons"],
+                             row["season_channel_id"])
+
+    async def save_guild_settings(self, s: GuildSettings) -> None:
+        async with self.db.transaction() as c:
+            await c.execute(
+                "INSERT INTO guild_settings (guild_id, variant, optional_melding, turn_timer, "
+                "threads, pictures, language, time_control, seasons, season_channel_id) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE "
+                "SET variant = excluded.variant, optional_melding = excluded.optional_melding, "
+                "turn_timer = excluded.turn_timer, threads = excluded.threads, "
+                "pictures = excluded.pictures, language = excluded.language, "
+                "time_control = excluded.time_control, seasons = excluded.seasons, "
+                "season_channel_id = excluded.season_channel_id",
+                (s.guild_id, s.variant, int(s.optional_melding), s.turn_timer, int(s.threads),
+                 int(s.pictures), s.language, s.time_control, s.seasons, s.season_channel_id),
+            )
+
+    async def guild_languages(self) -> dict[int, str]:
+        """The servers that chose a language for their matches (read once at start-up)."""
+        rows = await self.db.fetchall(
+            "SELECT guild_id, language FROM guild_settings WHERE language != ''")
+        return {row["guild_id"]: row["language"] for row in rows}
+
+    async def guilds_without_pictures(self) -> set[int]:
+        """The servers that turned pictures off (read once at start-up)."""
+        rows = await self.db.fetchall("SELECT guild_id FROM guild_settings WHERE pictures = 0")
+        return {row["guild_id"] for row in rows}
+
+    # -- members' own choices -------------------------------------------------------------
+
+    async def member_prefs(self, user_ids: Iterable[int]) -> dict[int, MemberPrefs]:
+        """The choices of each of ``user_ids`` (the defaults for one who made none)."""
+        ids = sorted(set(user_ids))
+        found = {i: MemberPrefs(i) for i in ids}
+        if not ids:
+            return found
+        marks = ", ".join("?" * len(ids))
+        for row in await self.db.fetchall(
+                f"SELECT * FROM member_prefs WHERE user_id IN ({marks})", tuple(ids)):
+            found[row["user_id"]] = _prefs(row)
+        return found
+
+    async def chosen_prefs(self) -> dict[int, MemberPrefs]:
+        """Every member with a choice that is not the default (read once at start-up)."""
+        rows = await self.db.fetchall(
+            "SELECT * FROM member_prefs WHERE pictures = 0 OR four_colour = 1 "
+            "OR hand_order != 'suit' OR language != ''")
+        return {row["user_id"]: _prefs(row) for row in rows}
+
+    async def set_look(self, user_id: int, pictures: bool, four_colour: bool) -> None:
+        async with self.db.transaction() as c:
+            await c.execute(
+                "INSERT INTO member_prefs (user_id, pictures, four_colour) VALUES (?, ?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET pictures = excluded.pictures, "
+                "four_colour = excluded.four_colour",
+                (user_id, int(pictures), int(four_colour)))
+
+    async def set_hand_order(self, user_id: int, hand_order: str) -> None:
+        async with self.db.transaction() as c:
+            await c.execute(
+                "INSERT INTO member_prefs (user_id, hand_order) VALUES (?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET hand_order = excluded.hand_order",
+                (user_id, hand_order))
+
+    async def set_language(self, user_id: int, language: str) -> None:
+        async with self.db.transaction() as c:
+            await c.execute(
+                "INSERT INTO member_prefs (user_id, language) VALUES (?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET language = excluded.language",
+                (user_id, language))
