@@ -4,7 +4,8 @@ The engine decides what is legal; this module only asks it. Every change is made
 the session and becomes the live one only once it is saved (state and move log, one
 transaction), so memory is never ahead of the database. Telling Discord is the delivery's job
 (``cogs.umtali.delivery``), the computer's turns the computers' (``cogs.umtali.computer``), and
-turn deadlines the clock's (``cogs.umtali.clock``).
+turn deadlines the clock's (``cogs.umtali.clock``). How a match looks to each reader is
+``cogs.umtali.looks``, mixed in here.
 
 Several processes may share the database: ``matches`` holds the matches this one holds
 (``cogs.umtali.owners``), and a match is found with ``lookup`` (by id), ``member_match`` or
@@ -14,7 +15,6 @@ a move saved here makes this process the match's holder.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import secrets
 import time
@@ -23,12 +23,12 @@ from dataclasses import dataclass, field
 
 import discord
 
-from cogs.umtali.arrange import HandOrder
 from cogs.umtali.clock import MAIN, check_timers, heartbeat, warn_before
 from cogs.umtali.computer import Computers
-from cogs.umtali.delivery import GONE, Delivery, dumps, your_turn
+from cogs.umtali.delivery import GONE, Delivery, dumps
 from cogs.umtali.fair import reveal_line
 from cogs.umtali.live import LiveMatch
+from cogs.umtali.looks import Looks
 from cogs.umtali.mentions import NO_MENTIONS, only
 from cogs.umtali.names import safe_name
 from cogs.umtali.outbox import Batch
@@ -38,19 +38,19 @@ from cogs.umtali.pictures import warm
 from cogs.umtali.prefs import Preferences
 from cogs.umtali.render import turn_message
 from cogs.umtali.saved import finish_of, saved_state
-from cogs.umtali.showing import Look, Shown, dm_panel_of, hand_of, table_of
 from cogs.umtali.time_out import ask_waiting_player, turn_warning, void_question
 from cogs.umtali.turn_clock import first_clock, turn_end
 from data.store import StaleState, Store
 from umtali.errors import UmtaliError
 from umtali.events import DealerChosen, Event
 from umtali.fairness import commit
-from umtali.i18n import Text, Tr
+from umtali.i18n import Text
 from umtali.moves import Move
 from umtali.rules import RuleSet
 from umtali.session import Session
 
 log = logging.getLogger(__name__)
+
 
 @dataclass
 class Outcome:
@@ -70,7 +70,7 @@ class Outcome:
         return self.error is None
 
 
-class MatchService:
+class MatchService(Looks):
     def __init__(self, client: discord.Client, store: Store,
                  clock: Callable[[], float] = time.time, computer_pause: float = 1.5,
                  pictures: bool = True, thinking_workers: int | None = None,
@@ -474,71 +474,6 @@ class MatchService:
 
     async def send_hand(self, live: LiveMatch, seat: int) -> None:
         await self.delivery.send_hand(live, seat)
-
-    # -- rendering ------------------------------------------------------------------------
-
-    def table_message(self, live: LiveMatch, note: str = "") -> Shown:
-        """The public table: its text, and its picture unless pictures are off."""
-        return table_of(live, note, self.table_look(live))
-
-    def table_embed(self, live: LiveMatch, note: str = "") -> discord.Embed:
-        """The public table's text alone."""
-        return table_of(live, note, Look(self.public_tr(live), pictures=False)).embed
-
-    def hand_message(self, live: LiveMatch, seat: int, note: str = "") -> tuple[
-            discord.Embed, discord.ui.View]:
-        """The seat's hand panel as text and components (see ``hand_shown`` for the picture)."""
-        look = dataclasses.replace(self.hand_look(live, seat), pictures=False)
-        shown = hand_of(live, seat, note, look)
-        assert shown.view is not None
-        return shown.embed, shown.view
-
-    def hand_shown(self, live: LiveMatch, seat: int, note: str = "") -> Shown:
-        """The seat's hand panel with its picture (for that seat's eyes only), as its player
-        chose it to look."""
-        return hand_of(live, seat, note, self.hand_look(live, seat))
-
-    def dm_panel(self, live: LiveMatch, seat: int, note: str = "") -> Shown:
-        look = self.hand_look(live, seat)
-        table = dataclasses.replace(look, order=HandOrder.SUIT)  # in their DM: their language
-        return dm_panel_of(live, seat, note, look, table)
-
-    def table_look(self, live: LiveMatch) -> Look:
-        return Look(self.public_tr(live), pictures=self._pictures(live))
-
-    def hand_look(self, live: LiveMatch, seat: int) -> Look:
-        """The seat's own panels: their language, and as they chose them to look."""
-        prefs = self.prefs.of(live.player_ids[seat])
-        return Look(self.prefs.member_tr(prefs.user_id),
-                    pictures=self._pictures(live) and prefs.pictures,
-                    four_colour=prefs.four_colour, order=HandOrder.read(prefs.hand_order))
-
-    def _pictures(self, live: LiveMatch) -> bool:
-        return self.pictures and live.guild_id not in self.prefs.plain_guilds
-
-    def _guild_locale(self, guild_id: int) -> str | None:
-        guild = self.client.get_guild(guild_id)
-        return None if guild is None else str(guild.preferred_locale)
-
-    def public_tr(self, live: LiveMatch) -> Tr:
-        """The language of the match's public messages: its server's."""
-        return self.prefs.guild_tr(live.guild_id)
-
-    def seat_tr(self, live: LiveMatch, seat: int) -> Tr:
-        """The language of what reaches a seat's player unasked (their DMs)."""
-        return self.prefs.member_tr(live.player_ids[seat])
-
-    def answered_on_dm(self, live: LiveMatch, seat: int, message_id: int) -> None:
-        """The answer to an action is about to show the seat's hand on ``message_id``: if
-        that is the seat's DM panel, it needs no edit of its own."""
-        if message_id == live.dm_message_ids[seat] and not live.channel_lost:
-            live.dm_shown[seat] = live.version
-
-    def _your_turn(self, live: LiveMatch, session: Session | None = None) -> str:
-        session = session or live.session
-        if session.over or live.is_computer(session.to_act):
-            return ""
-        return your_turn(self.public_tr(live), live.player_ids[session.to_act])
 
     async def close(self) -> None:
         await self.delivery.close()
