@@ -5,7 +5,7 @@ the session and becomes the live one only once it is saved (state and move log, 
 transaction), so memory is never ahead of the database. Telling Discord is the delivery's job
 (``cogs.umtali.delivery``), the computer's turns the computers' (``cogs.umtali.computer``), and
 turn deadlines the clock's (``cogs.umtali.clock``). How a match looks to each reader is
-``cogs.umtali.looks``, mixed in here.
+``cogs.umtali.looks``, and moves played ``cogs.umtali.playing``, both mixed in here.
 
 Several processes may share the database: ``matches`` holds the matches this one holds
 (``cogs.umtali.owners``), and a match is found with ``lookup`` (by id), ``member_match`` or
@@ -19,58 +19,35 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 
 import discord
 
 from cogs.umtali.clock import MAIN, check_timers, heartbeat, warn_before
 from cogs.umtali.computer import Computers
 from cogs.umtali.delivery import GONE, Delivery, dumps
-from cogs.umtali.fair import reveal_line
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.looks import Looks
 from cogs.umtali.mentions import NO_MENTIONS, only
-from cogs.umtali.names import safe_name
 from cogs.umtali.outbox import Batch
 from cogs.umtali.owners import Owners
 from cogs.umtali.panels import table_panel
 from cogs.umtali.pictures import warm
+from cogs.umtali.playing import Playing
 from cogs.umtali.prefs import Preferences
 from cogs.umtali.render import turn_message
 from cogs.umtali.saved import finish_of, saved_state
 from cogs.umtali.time_out import ask_waiting_player, turn_warning, void_question
-from cogs.umtali.turn_clock import first_clock, turn_end
+from cogs.umtali.turn_clock import first_clock
 from data.store import StaleState, Store
-from umtali.errors import UmtaliError
-from umtali.events import DealerChosen, Event
+from umtali.events import DealerChosen
 from umtali.fairness import commit
-from umtali.i18n import Text
-from umtali.moves import Move
 from umtali.rules import RuleSet
 from umtali.session import Session
 
 log = logging.getLogger(__name__)
 
 
-@dataclass
-class Outcome:
-    """The answer to an action: ``error`` is a short sentence for the actor alone, put into
-    their words by whoever answers them."""
-
-    live: LiveMatch | None
-    error: Text | None = None
-    #: The panel the action came from is out of date; show the actor the current one.
-    stale: bool = False
-    events: list[Event] = field(default_factory=list)
-    #: The save found the match moved on (another process, or a racing click, saved first).
-    moved_on: bool = False
-
-    @property
-    def ok(self) -> bool:
-        return self.error is None
-
-
-class MatchService(Looks):
+class MatchService(Playing, Looks):
     def __init__(self, client: discord.Client, store: Store,
                  clock: Callable[[], float] = time.time, computer_pause: float = 1.5,
                  pictures: bool = True, thinking_workers: int | None = None,
@@ -200,148 +177,6 @@ class MatchService(Looks):
         self.delivery.enqueue(live, Batch(hands={0, 1}))
         self.computers.next(live)
         return True
-
-    # -- acting ---------------------------------------------------------------------------
-
-    async def act(self, live: LiveMatch, user_id: int, move: Move,
-                  version: int | None = None) -> Outcome:
-        """The member's move. If the save finds the match moved on (another process saved a
-        move first), the move is judged again on the match as it is now, once: it is played
-        if it still fits the panel it came from."""
-        seat = live.seat_of(user_id)
-        if seat is None:
-            return Outcome(live, Text.of("This is not your match."))
-        async with live.lock:
-            refused = self._refusal(live, seat, version)
-            if refused is not None and await self._behind(live):
-                # Refused on a copy another process has moved on since: judged on the match
-                # as it is.
-                await self._reload(live)
-                refused = self._refusal(live, seat, version)
-            outcome = refused or await self._apply(live, seat, move)
-            if outcome.moved_on:
-                outcome = (self._refusal(live, seat, version)
-                           or await self._apply(live, seat, move))
-            return outcome
-
-    async def _behind(self, live: LiveMatch) -> bool:
-        """The database has moved ``live`` on (a move or an end saved by another process)."""
-        saved = await self.owners.leases.progress(live.id)
-        return saved is not None and saved != (live.version, live.over)
-
-    def _refusal(self, live: LiveMatch, seat: int, version: int | None) -> Outcome | None:
-        if live.over:
-            return Outcome(live, Text.of("This match is over."), stale=version is not None)
-        if version is not None and version != live.version:
-            return Outcome(live, Text.of(
-                "That panel is out of date; here is your hand as it is now."), stale=True)
-        if live.session.to_act != seat:
-            other = safe_name(live.names[live.session.to_act])
-            return Outcome(live, Text.of("It is not your turn: {name} is playing.", name=other))
-        return None
-
-    async def computer_move(
-        self, live: LiveMatch, seat: int,
-        choose: Callable[[LiveMatch, int], Awaitable[Move]],
-    ) -> Outcome | None:
-        """The computer's next move, chosen (by ``choose``) and applied under the match's
-        lock; None when it is no longer the computer's turn."""
-        async with live.lock:
-            if live.over or live.session.to_act != seat:
-                return None
-            move = await choose(live, seat)
-            return await self._apply(live, seat, move)
-
-    async def _apply(self, live: LiveMatch, seat: int, move: Move) -> Outcome:
-        """Play ``move`` on a copy of the session; the copy becomes the live session once it
-        is saved. Call with the match's lock held."""
-        session = live.session.copy()
-        hand = session.hand
-        try:
-            events = session.apply(move, seat)
-        except UmtaliError as e:
-            return Outcome(live, e.text)
-        said = turn_message(events, live.names, self.public_tr(live))
-        lines = [line for line in said.split("\n") if line]
-        turn_over = session.over or session.hand is not hand or hand.turn != seat
-        pending = [] if turn_over else [*live.pending, *lines]
-        deadline, reserve = live.deadline, None
-        if turn_over:
-            deadline, reserve = turn_end(live, session, seat, self.clock())
-        finish = finish_of(session) if session.over else None
-        announce: list[str] = []
-        text = ""
-        if turn_over:
-            text = "\n".join([*live.pending, *lines])
-            if not session.over:
-                text += "\n" + self._your_turn(live, session)
-            text = text.strip()[:2000]
-            if not live.channel_lost:
-                announce.append(text)
-                announce += self._reveal(live, session)
-        try:
-            # Saved with the move: the announcements not posted yet, this turn's included.
-            await self.store.record_move(
-                match_id=live.id, version=live.version, seat=seat,
-                move=str(session.moves[-1]), state=saved_state(session), deadline=deadline,
-                pending="\n".join(pending), unsent=dumps([*live.unsent, *announce]),
-                finish=finish, reserve=reserve, owner=self.owners.name,
-                lease_until=self.owners.until(),
-            )
-        except StaleState:
-            # Another process (or a restart) moved the match on: take what the database holds.
-            await self._reload(live)
-            return Outcome(live, Text.of(
-                "The match moved on meanwhile; here is your hand as it is now."),
-                           stale=True, moved_on=True)
-        except BaseException:
-            # Not saved, so not played: memory stays as the database has it.
-            self.computers.drop(live.id)
-            raise
-        live.session = session
-        self.owners.adopt(live)
-        if reserve is not None:
-            live.reserves[seat] = reserve
-        if deadline != live.deadline:
-            live.warned = False
-        live.deadline = deadline
-        live.pending = pending
-        live.unsent.extend(announce)
-        if text:
-            live.last_turn = text
-        if turn_over:
-            # Discord hears of a turn once, when it ends: the announcement, the table, and the
-            # hands (a hand whose DM panel already shows this version is left alone).
-            self.delivery.enqueue(live, Batch(announce=True, table=True, hands={0, 1}))
-            self.computers.next(live)
-        elif live.question:
-            self.delivery.enqueue(live, Batch(question=True))
-        return Outcome(live, events=events)
-
-    def _reveal(self, live: LiveMatch, session: Session) -> list[str]:
-        """The seed and salt of a session just over, for anyone to check its deals (none for
-        a match from before deals were sealed)."""
-        if not session.over or not live.commitment:
-            return []
-        return [reveal_line(session, live.salt, live.commitment, self.public_tr(live))]
-
-    async def _reload(self, live: LiveMatch) -> None:
-        # The computer may remember a move that is being undone: it catches up afresh.
-        self.computers.drop(live.id)
-        row = await self.store.match(live.id)
-        if row is not None:
-            fresh = LiveMatch.from_row(row)
-            live.session = fresh.session
-            live.pending = fresh.pending
-            live.deadline = fresh.deadline
-            live.warned = fresh.warned
-            live.unsent = fresh.unsent
-            live.reserves = fresh.reserves
-            live.abandoned = fresh.abandoned
-            live.channel_id, live.table_message_id = fresh.channel_id, fresh.table_message_id
-            live.channel_lost = fresh.channel_lost
-            live.question = fresh.question
-        await self.owners.after_stale(live)
 
     async def resign(self, live: LiveMatch, seat: int, how: str = "resigned",
                      version: int | None = None) -> bool:
