@@ -1,11 +1,13 @@
-"""Matches in play: start, act, resign, time out, abandon; the one place that takes a match's lock.
+"""Matches in play: found, started, moved, timed and closed; ``MatchService`` is the one place
+that takes a match's lock.
 
-The engine decides what is legal; this module only asks it. Every change is made to a copy of
-the session and becomes the live one only once it is saved (state and move log, one
-transaction), so memory is never ahead of the database. Telling Discord is the delivery's job
-(``cogs.umtali.delivery``), the computer's turns the computers' (``cogs.umtali.computer``), and
-turn deadlines the clock's (``cogs.umtali.clock``). How a match looks to each reader is
-``cogs.umtali.looks``, and moves played ``cogs.umtali.playing``, both mixed in here.
+The service is made of parts, one idea each: how a match looks to each reader
+(``cogs.umtali.looks``), moves played (``cogs.umtali.playing``), and matches ended other than by
+play (``cogs.umtali.endings``). The engine decides what is legal; the service only asks it.
+Every change is made to a copy of the session and becomes the live one only once it is saved
+(state and move log, one transaction), so memory is never ahead of the database. Telling Discord
+is the delivery's job (``cogs.umtali.delivery``), the computer's turns the computers'
+(``cogs.umtali.computer``), and turn deadlines the clock's (``cogs.umtali.clock``).
 
 Several processes may share the database: ``matches`` holds the matches this one holds
 (``cogs.umtali.owners``), and a match is found with ``lookup`` (by id), ``member_match`` or
@@ -24,7 +26,8 @@ import discord
 
 from cogs.umtali.clock import MAIN, check_timers, heartbeat, warn_before
 from cogs.umtali.computer import Computers
-from cogs.umtali.delivery import GONE, Delivery, dumps
+from cogs.umtali.delivery import GONE, Delivery
+from cogs.umtali.endings import Endings
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.looks import Looks
 from cogs.umtali.mentions import NO_MENTIONS, only
@@ -35,10 +38,10 @@ from cogs.umtali.pictures import warm
 from cogs.umtali.playing import Playing
 from cogs.umtali.prefs import Preferences
 from cogs.umtali.render import turn_message
-from cogs.umtali.saved import finish_of, saved_state
+from cogs.umtali.saved import saved_state
 from cogs.umtali.time_out import ask_waiting_player, turn_warning, void_question
 from cogs.umtali.turn_clock import first_clock
-from data.store import StaleState, Store
+from data.store import Store
 from umtali.events import DealerChosen
 from umtali.fairness import commit
 from umtali.rules import RuleSet
@@ -47,7 +50,7 @@ from umtali.session import Session
 log = logging.getLogger(__name__)
 
 
-class MatchService(Playing, Looks):
+class MatchService(Endings, Playing, Looks):
     def __init__(self, client: discord.Client, store: Store,
                  clock: Callable[[], float] = time.time, computer_pause: float = 1.5,
                  pictures: bool = True, thinking_workers: int | None = None,
@@ -178,43 +181,24 @@ class MatchService(Playing, Looks):
         self.computers.next(live)
         return True
 
-    async def resign(self, live: LiveMatch, seat: int, how: str = "resigned",
-                     version: int | None = None) -> bool:
-        """``seat`` gives up the session; False if the match had already ended (or, with
-        ``version``, moved on since the player was asked). A failed save raises, and leaves
-        the match as the database has it: in play."""
+    async def move_to(self, live: LiveMatch, channel_id: int, table_message_id: int) -> int | None:
+        """The match's live table is now ``table_message_id`` in ``channel_id``; the id of the
+        table it replaced (if in the same channel), which should say where the live one is."""
         async with live.lock:
-            if version is not None and version != live.version:
-                return False
-            return await self._resign(live, seat, how)
+            await self.owners.hold(live)
+            old = live.table_message_id if live.channel_id == channel_id else None
+            await self.store.move_match(live.id, channel_id, table_message_id)
+            live.channel_id, live.table_message_id = channel_id, table_message_id
+            live.channel_lost = False
+        return old
 
-    async def _resign(self, live: LiveMatch, seat: int, how: str, timer: bool = False) -> bool:
-        """End the session with ``seat`` losing; by a timer (``timer``), only if this process
-        still holds the match, so that a timer fires in one process."""
-        if live.over:
-            return False
-        session = live.session.copy()
-        events = session.resign(seat, how)
-        text = turn_message(events, live.names, self.public_tr(live))
-        announce = [] if live.channel_lost else [text, *self._reveal(live, session)]
-        try:
-            await self.store.finish_match(
-                match_id=live.id, version=live.version, state=saved_state(session),
-                finish=finish_of(session), unsent=dumps([*live.unsent, *announce]),
-                owner=self.owners.name, lease_until=self.owners.until(), only_held=timer,
-            )
-        except StaleState:
-            await self._reload(live)
-            return False
-        live.session = session
-        self.owners.adopt(live)
-        live.deadline = None
-        live.unsent.extend(announce)
-        live.last_turn = text
-        # No move was made, so the panels' version did not change: send them regardless.
-        live.dm_shown = [None, None]
-        self.delivery.enqueue(live, Batch(announce=True, table=True, hands={0, 1}))
-        return True
+    # -- the computer, timers and sending ------------------------------------------------
+
+    async def computer_idle(self) -> None:
+        await self.computers.idle()
+
+    async def check_timers(self, now: float | None = None) -> None:
+        await check_timers(self, self.clock() if now is None else now)
 
     async def forfeit_if_late(self, live: LiveMatch, now: float) -> bool:
         """The player to act forfeits if, under the lock, their turn's deadline has passed:
@@ -239,70 +223,6 @@ class MatchService(Playing, Looks):
             live.warned = True
             seat, left = live.session.to_act, max(1, round(live.deadline - now))
         await turn_warning(self, live, seat, left)
-
-    async def abandon(self, live: LiveMatch, how: str = "abandoned") -> bool:
-        """End the match with no winner and no record, freeing both players."""
-        async with live.lock:
-            if live.over or not await self.store.abandon_match(live.id, how, self.clock()):
-                return False
-            live.abandoned = True
-            live.deadline = None
-            live.unsent.clear()
-        log.info("match %d %s", live.id, how)
-        if how == "abandoned":
-            live.dm_shown = [None, None]
-            self.delivery.enqueue(live, Batch(hands={0, 1}))
-        else:
-            self.forget(live)
-        return True
-
-    async def abandon_if_unreachable(self, live: LiveMatch) -> bool:
-        """With its channel lost, a match whose player cannot be told of their turn (DMs
-        closed too) is abandoned: the clock would otherwise forfeit someone never told."""
-        if live.over or all(live.reachable(seat) for seat in (0, 1)):
-            return False
-        return await self.abandon(live)
-
-    async def lose_channel(self, live: LiveMatch) -> None:
-        """The match's channel refused the bot for good: what waited to be posted there is
-        dropped, and the match goes on in DMs."""
-        async with live.lock:
-            live.channel_lost = True
-            live.unsent.clear()
-            await self.store.set_channel_lost(live.id)
-
-    async def move_to(self, live: LiveMatch, channel_id: int, table_message_id: int) -> int | None:
-        """The match's live table is now ``table_message_id`` in ``channel_id``; the id of the
-        table it replaced (if in the same channel), which should say where the live one is."""
-        async with live.lock:
-            await self.owners.hold(live)
-            old = live.table_message_id if live.channel_id == channel_id else None
-            await self.store.move_match(live.id, channel_id, table_message_id)
-            live.channel_id, live.table_message_id = channel_id, table_message_id
-            live.channel_lost = False
-        return old
-
-    def forget(self, live: LiveMatch) -> None:
-        """Free everything kept for a finished match (or one another process holds now)."""
-        held = self.matches.get(live.id)
-        if held is not None and held is not live:
-            return  # a newer copy is held here: what is kept is its
-        self.matches.pop(live.id, None)
-        self.delivery.forget(live.id)
-        self.computers.forget(live.id)
-
-    def tracked(self, match_id: int) -> bool:
-        """Anything at all is still kept for ``match_id`` (tests)."""
-        return (match_id in self.matches or self.delivery.tracked(match_id)
-                or self.computers.tracked(match_id))
-
-    # -- the computer, timers and sending ------------------------------------------------
-
-    async def computer_idle(self) -> None:
-        await self.computers.idle()
-
-    async def check_timers(self, now: float | None = None) -> None:
-        await check_timers(self, self.clock() if now is None else now)
 
     async def flush(self, match_id: int | None = None) -> None:
         await self.delivery.flush(match_id)
