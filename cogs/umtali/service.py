@@ -1,10 +1,13 @@
-"""Matches in play: start, act, resign, time out, abandon; the one place that takes a match's lock.
+"""Matches in play: found, started, moved, timed and closed; ``MatchService`` is the one place
+that takes a match's lock.
 
-The engine decides what is legal; this module only asks it. Every change is made to a copy of
-the session and becomes the live one only once it is saved (state and move log, one
-transaction), so memory is never ahead of the database. Telling Discord is the delivery's job
-(``cogs.umtali.delivery``), the computer's turns the computers' (``cogs.umtali.computer``), and
-turn deadlines the clock's (``cogs.umtali.clock``).
+The service is made of parts, one idea each: how a match looks to each reader
+(``cogs.umtali.looks``), moves played (``cogs.umtali.playing``), and matches ended other than by
+play (``cogs.umtali.endings``). The engine decides what is legal; the service only asks it.
+Every change is made to a copy of the session and becomes the live one only once it is saved
+(state and move log, one transaction), so memory is never ahead of the database. Telling Discord
+is the delivery's job (``cogs.umtali.delivery``), the computer's turns the computers'
+(``cogs.umtali.computer``), and turn deadlines the clock's (``cogs.umtali.clock``).
 
 Several processes may share the database: ``matches`` holds the matches this one holds
 (``cogs.umtali.owners``), and a match is found with ``lookup`` (by id), ``member_match`` or
@@ -14,63 +17,40 @@ a move saved here makes this process the match's holder.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 
 import discord
 
-from cogs.umtali.arrange import HandOrder
 from cogs.umtali.clock import MAIN, check_timers, heartbeat, warn_before
 from cogs.umtali.computer import Computers
-from cogs.umtali.delivery import GONE, Delivery, dumps, your_turn
-from cogs.umtali.fair import reveal_line
+from cogs.umtali.delivery import GONE, Delivery
+from cogs.umtali.endings import Endings
 from cogs.umtali.live import LiveMatch
+from cogs.umtali.looks import Looks
 from cogs.umtali.mentions import NO_MENTIONS, only
-from cogs.umtali.names import safe_name
 from cogs.umtali.outbox import Batch
 from cogs.umtali.owners import Owners
 from cogs.umtali.panels import table_panel
 from cogs.umtali.pictures import warm
+from cogs.umtali.playing import Playing
 from cogs.umtali.prefs import Preferences
 from cogs.umtali.render import turn_message
-from cogs.umtali.saved import finish_of, saved_state
-from cogs.umtali.showing import Look, Shown, dm_panel_of, hand_of, table_of
+from cogs.umtali.saved import saved_state
 from cogs.umtali.time_out import ask_waiting_player, turn_warning, void_question
-from cogs.umtali.turn_clock import first_clock, turn_end
-from data.store import StaleState, Store
-from umtali.errors import UmtaliError
-from umtali.events import DealerChosen, Event
+from cogs.umtali.turn_clock import first_clock
+from data.store import Store
+from umtali.events import DealerChosen
 from umtali.fairness import commit
-from umtali.i18n import Text, Tr
-from umtali.moves import Move
 from umtali.rules import RuleSet
 from umtali.session import Session
 
 log = logging.getLogger(__name__)
 
-@dataclass
-class Outcome:
-    """The answer to an action: ``error`` is a short sentence for the actor alone, put into
-    their words by whoever answers them."""
 
-    live: LiveMatch | None
-    error: Text | None = None
-    #: The panel the action came from is out of date; show the actor the current one.
-    stale: bool = False
-    events: list[Event] = field(default_factory=list)
-    #: The save found the match moved on (another process, or a racing click, saved first).
-    moved_on: bool = False
-
-    @property
-    def ok(self) -> bool:
-        return self.error is None
-
-
-class MatchService:
+class MatchService(Endings, Playing, Looks):
     def __init__(self, client: discord.Client, store: Store,
                  clock: Callable[[], float] = time.time, computer_pause: float = 1.5,
                  pictures: bool = True, thinking_workers: int | None = None,
@@ -201,185 +181,24 @@ class MatchService:
         self.computers.next(live)
         return True
 
-    # -- acting ---------------------------------------------------------------------------
-
-    async def act(self, live: LiveMatch, user_id: int, move: Move,
-                  version: int | None = None) -> Outcome:
-        """The member's move. If the save finds the match moved on (another process saved a
-        move first), the move is judged again on the match as it is now, once: it is played
-        if it still fits the panel it came from."""
-        seat = live.seat_of(user_id)
-        if seat is None:
-            return Outcome(live, Text.of("This is not your match."))
+    async def move_to(self, live: LiveMatch, channel_id: int, table_message_id: int) -> int | None:
+        """The match's live table is now ``table_message_id`` in ``channel_id``; the id of the
+        table it replaced (if in the same channel), which should say where the live one is."""
         async with live.lock:
-            refused = self._refusal(live, seat, version)
-            if refused is not None and await self._behind(live):
-                # Refused on a copy another process has moved on since: judged on the match
-                # as it is.
-                await self._reload(live)
-                refused = self._refusal(live, seat, version)
-            outcome = refused or await self._apply(live, seat, move)
-            if outcome.moved_on:
-                outcome = (self._refusal(live, seat, version)
-                           or await self._apply(live, seat, move))
-            return outcome
+            await self.owners.hold(live)
+            old = live.table_message_id if live.channel_id == channel_id else None
+            await self.store.move_match(live.id, channel_id, table_message_id)
+            live.channel_id, live.table_message_id = channel_id, table_message_id
+            live.channel_lost = False
+        return old
 
-    async def _behind(self, live: LiveMatch) -> bool:
-        """The database has moved ``live`` on (a move or an end saved by another process)."""
-        saved = await self.owners.leases.progress(live.id)
-        return saved is not None and saved != (live.version, live.over)
+    # -- the computer, timers and sending ------------------------------------------------
 
-    def _refusal(self, live: LiveMatch, seat: int, version: int | None) -> Outcome | None:
-        if live.over:
-            return Outcome(live, Text.of("This match is over."), stale=version is not None)
-        if version is not None and version != live.version:
-            return Outcome(live, Text.of(
-                "That panel is out of date; here is your hand as it is now."), stale=True)
-        if live.session.to_act != seat:
-            other = safe_name(live.names[live.session.to_act])
-            return Outcome(live, Text.of("It is not your turn: {name} is playing.", name=other))
-        return None
+    async def computer_idle(self) -> None:
+        await self.computers.idle()
 
-    async def computer_move(
-        self, live: LiveMatch, seat: int,
-        choose: Callable[[LiveMatch, int], Awaitable[Move]],
-    ) -> Outcome | None:
-        """The computer's next move, chosen (by ``choose``) and applied under the match's
-        lock; None when it is no longer the computer's turn."""
-        async with live.lock:
-            if live.over or live.session.to_act != seat:
-                return None
-            move = await choose(live, seat)
-            return await self._apply(live, seat, move)
-
-    async def _apply(self, live: LiveMatch, seat: int, move: Move) -> Outcome:
-        """Play ``move`` on a copy of the session; the copy becomes the live session once it
-        is saved. Call with the match's lock held."""
-        session = live.session.copy()
-        hand = session.hand
-        try:
-            events = session.apply(move, seat)
-        except UmtaliError as e:
-            return Outcome(live, e.text)
-        said = turn_message(events, live.names, self.public_tr(live))
-        lines = [line for line in said.split("\n") if line]
-        turn_over = session.over or session.hand is not hand or hand.turn != seat
-        pending = [] if turn_over else [*live.pending, *lines]
-        deadline, reserve = live.deadline, None
-        if turn_over:
-            deadline, reserve = turn_end(live, session, seat, self.clock())
-        finish = finish_of(session) if session.over else None
-        announce: list[str] = []
-        text = ""
-        if turn_over:
-            text = "\n".join([*live.pending, *lines])
-            if not session.over:
-                text += "\n" + self._your_turn(live, session)
-            text = text.strip()[:2000]
-            if not live.channel_lost:
-                announce.append(text)
-                announce += self._reveal(live, session)
-        try:
-            # Saved with the move: the announcements not posted yet, this turn's included.
-            await self.store.record_move(
-                match_id=live.id, version=live.version, seat=seat,
-                move=str(session.moves[-1]), state=saved_state(session), deadline=deadline,
-                pending="\n".join(pending), unsent=dumps([*live.unsent, *announce]),
-                finish=finish, reserve=reserve, owner=self.owners.name,
-                lease_until=self.owners.until(),
-            )
-        except StaleState:
-            # Another process (or a restart) moved the match on: take what the database holds.
-            await self._reload(live)
-            return Outcome(live, Text.of(
-                "The match moved on meanwhile; here is your hand as it is now."),
-                           stale=True, moved_on=True)
-        except BaseException:
-            # Not saved, so not played: memory stays as the database has it.
-            self.computers.drop(live.id)
-            raise
-        live.session = session
-        self.owners.adopt(live)
-        if reserve is not None:
-            live.reserves[seat] = reserve
-        if deadline != live.deadline:
-            live.warned = False
-        live.deadline = deadline
-        live.pending = pending
-        live.unsent.extend(announce)
-        if text:
-            live.last_turn = text
-        if turn_over:
-            # Discord hears of a turn once, when it ends: the announcement, the table, and the
-            # hands (a hand whose DM panel already shows this version is left alone).
-            self.delivery.enqueue(live, Batch(announce=True, table=True, hands={0, 1}))
-            self.computers.next(live)
-        elif live.question:
-            self.delivery.enqueue(live, Batch(question=True))
-        return Outcome(live, events=events)
-
-    def _reveal(self, live: LiveMatch, session: Session) -> list[str]:
-        """The seed and salt of a session just over, for anyone to check its deals (none for
-        a match from before deals were sealed)."""
-        if not session.over or not live.commitment:
-            return []
-        return [reveal_line(session, live.salt, live.commitment, self.public_tr(live))]
-
-    async def _reload(self, live: LiveMatch) -> None:
-        # The computer may remember a move that is being undone: it catches up afresh.
-        self.computers.drop(live.id)
-        row = await self.store.match(live.id)
-        if row is not None:
-            fresh = LiveMatch.from_row(row)
-            live.session = fresh.session
-            live.pending = fresh.pending
-            live.deadline = fresh.deadline
-            live.warned = fresh.warned
-            live.unsent = fresh.unsent
-            live.reserves = fresh.reserves
-            live.abandoned = fresh.abandoned
-            live.channel_id, live.table_message_id = fresh.channel_id, fresh.table_message_id
-            live.channel_lost = fresh.channel_lost
-            live.question = fresh.question
-        await self.owners.after_stale(live)
-
-    async def resign(self, live: LiveMatch, seat: int, how: str = "resigned",
-                     version: int | None = None) -> bool:
-        """``seat`` gives up the session; False if the match had already ended (or, with
-        ``version``, moved on since the player was asked). A failed save raises, and leaves
-        the match as the database has it: in play."""
-        async with live.lock:
-            if version is not None and version != live.version:
-                return False
-            return await self._resign(live, seat, how)
-
-    async def _resign(self, live: LiveMatch, seat: int, how: str, timer: bool = False) -> bool:
-        """End the session with ``seat`` losing; by a timer (``timer``), only if this process
-        still holds the match, so that a timer fires in one process."""
-        if live.over:
-            return False
-        session = live.session.copy()
-        events = session.resign(seat, how)
-        text = turn_message(events, live.names, self.public_tr(live))
-        announce = [] if live.channel_lost else [text, *self._reveal(live, session)]
-        try:
-            await self.store.finish_match(
-                match_id=live.id, version=live.version, state=saved_state(session),
-                finish=finish_of(session), unsent=dumps([*live.unsent, *announce]),
-                owner=self.owners.name, lease_until=self.owners.until(), only_held=timer,
-            )
-        except StaleState:
-            await self._reload(live)
-            return False
-        live.session = session
-        self.owners.adopt(live)
-        live.deadline = None
-        live.unsent.extend(announce)
-        live.last_turn = text
-        # No move was made, so the panels' version did not change: send them regardless.
-        live.dm_shown = [None, None]
-        self.delivery.enqueue(live, Batch(announce=True, table=True, hands={0, 1}))
-        return True
+    async def check_timers(self, now: float | None = None) -> None:
+        await check_timers(self, self.clock() if now is None else now)
 
     async def forfeit_if_late(self, live: LiveMatch, now: float) -> bool:
         """The player to act forfeits if, under the lock, their turn's deadline has passed:
@@ -405,140 +224,11 @@ class MatchService:
             seat, left = live.session.to_act, max(1, round(live.deadline - now))
         await turn_warning(self, live, seat, left)
 
-    async def abandon(self, live: LiveMatch, how: str = "abandoned") -> bool:
-        """End the match with no winner and no record, freeing both players."""
-        async with live.lock:
-            if live.over or not await self.store.abandon_match(live.id, how, self.clock()):
-                return False
-            live.abandoned = True
-            live.deadline = None
-            live.unsent.clear()
-        log.info("match %d %s", live.id, how)
-        if how == "abandoned":
-            live.dm_shown = [None, None]
-            self.delivery.enqueue(live, Batch(hands={0, 1}))
-        else:
-            self.forget(live)
-        return True
-
-    async def abandon_if_unreachable(self, live: LiveMatch) -> bool:
-        """With its channel lost, a match whose player cannot be told of their turn (DMs
-        closed too) is abandoned: the clock would otherwise forfeit someone never told."""
-        if live.over or all(live.reachable(seat) for seat in (0, 1)):
-            return False
-        return await self.abandon(live)
-
-    async def lose_channel(self, live: LiveMatch) -> None:
-        """The match's channel refused the bot for good: what waited to be posted there is
-        dropped, and the match goes on in DMs."""
-        async with live.lock:
-            live.channel_lost = True
-            live.unsent.clear()
-            await self.store.set_channel_lost(live.id)
-
-    async def move_to(self, live: LiveMatch, channel_id: int, table_message_id: int) -> int | None:
-        """The match's live table is now ``table_message_id`` in ``channel_id``; the id of the
-        table it replaced (if in the same channel), which should say where the live one is."""
-        async with live.lock:
-            await self.owners.hold(live)
-            old = live.table_message_id if live.channel_id == channel_id else None
-            await self.store.move_match(live.id, channel_id, table_message_id)
-            live.channel_id, live.table_message_id = channel_id, table_message_id
-            live.channel_lost = False
-        return old
-
-    def forget(self, live: LiveMatch) -> None:
-        """Free everything kept for a finished match (or one another process holds now)."""
-        held = self.matches.get(live.id)
-        if held is not None and held is not live:
-            return  # a newer copy is held here: what is kept is its
-        self.matches.pop(live.id, None)
-        self.delivery.forget(live.id)
-        self.computers.forget(live.id)
-
-    def tracked(self, match_id: int) -> bool:
-        """Anything at all is still kept for ``match_id`` (tests)."""
-        return (match_id in self.matches or self.delivery.tracked(match_id)
-                or self.computers.tracked(match_id))
-
-    # -- the computer, timers and sending ------------------------------------------------
-
-    async def computer_idle(self) -> None:
-        await self.computers.idle()
-
-    async def check_timers(self, now: float | None = None) -> None:
-        await check_timers(self, self.clock() if now is None else now)
-
     async def flush(self, match_id: int | None = None) -> None:
         await self.delivery.flush(match_id)
 
     async def send_hand(self, live: LiveMatch, seat: int) -> None:
         await self.delivery.send_hand(live, seat)
-
-    # -- rendering ------------------------------------------------------------------------
-
-    def table_message(self, live: LiveMatch, note: str = "") -> Shown:
-        """The public table: its text, and its picture unless pictures are off."""
-        return table_of(live, note, self.table_look(live))
-
-    def table_embed(self, live: LiveMatch, note: str = "") -> discord.Embed:
-        """The public table's text alone."""
-        return table_of(live, note, Look(self.public_tr(live), pictures=False)).embed
-
-    def hand_message(self, live: LiveMatch, seat: int, note: str = "") -> tuple[
-            discord.Embed, discord.ui.View]:
-        """The seat's hand panel as text and components (see ``hand_shown`` for the picture)."""
-        look = dataclasses.replace(self.hand_look(live, seat), pictures=False)
-        shown = hand_of(live, seat, note, look)
-        assert shown.view is not None
-        return shown.embed, shown.view
-
-    def hand_shown(self, live: LiveMatch, seat: int, note: str = "") -> Shown:
-        """The seat's hand panel with its picture (for that seat's eyes only), as its player
-        chose it to look."""
-        return hand_of(live, seat, note, self.hand_look(live, seat))
-
-    def dm_panel(self, live: LiveMatch, seat: int, note: str = "") -> Shown:
-        look = self.hand_look(live, seat)
-        table = dataclasses.replace(look, order=HandOrder.SUIT)  # in their DM: their language
-        return dm_panel_of(live, seat, note, look, table)
-
-    def table_look(self, live: LiveMatch) -> Look:
-        return Look(self.public_tr(live), pictures=self._pictures(live))
-
-    def hand_look(self, live: LiveMatch, seat: int) -> Look:
-        """The seat's own panels: their language, and as they chose them to look."""
-        prefs = self.prefs.of(live.player_ids[seat])
-        return Look(self.prefs.member_tr(prefs.user_id),
-                    pictures=self._pictures(live) and prefs.pictures,
-                    four_colour=prefs.four_colour, order=HandOrder.read(prefs.hand_order))
-
-    def _pictures(self, live: LiveMatch) -> bool:
-        return self.pictures and live.guild_id not in self.prefs.plain_guilds
-
-    def _guild_locale(self, guild_id: int) -> str | None:
-        guild = self.client.get_guild(guild_id)
-        return None if guild is None else str(guild.preferred_locale)
-
-    def public_tr(self, live: LiveMatch) -> Tr:
-        """The language of the match's public messages: its server's."""
-        return self.prefs.guild_tr(live.guild_id)
-
-    def seat_tr(self, live: LiveMatch, seat: int) -> Tr:
-        """The language of what reaches a seat's player unasked (their DMs)."""
-        return self.prefs.member_tr(live.player_ids[seat])
-
-    def answered_on_dm(self, live: LiveMatch, seat: int, message_id: int) -> None:
-        """The answer to an action is about to show the seat's hand on ``message_id``: if
-        that is the seat's DM panel, it needs no edit of its own."""
-        if message_id == live.dm_message_ids[seat] and not live.channel_lost:
-            live.dm_shown[seat] = live.version
-
-    def _your_turn(self, live: LiveMatch, session: Session | None = None) -> str:
-        session = session or live.session
-        if session.over or live.is_computer(session.to_act):
-            return ""
-        return your_turn(self.public_tr(live), live.player_ids[session.to_act])
 
     async def close(self) -> None:
         await self.delivery.close()

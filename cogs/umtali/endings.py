@@ -1,0 +1,107 @@
+"""Matches ended other than by play: resigned (by the player, or by the clock when a turn's time
+is up), or abandoned (cancelled, or its players out of reach once its channel is lost); and what
+this process kept for a match, freed once it is over.
+
+Mixed into ``cogs.umtali.service.MatchService``, on top of the moves (``cogs.umtali.playing``).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from cogs.umtali.delivery import dumps
+from cogs.umtali.live import LiveMatch
+from cogs.umtali.outbox import Batch
+from cogs.umtali.playing import Playing
+from cogs.umtali.render import turn_message
+from cogs.umtali.saved import finish_of, saved_state
+from data.store import StaleState
+
+log = logging.getLogger(__name__)
+
+
+class Endings(Playing):
+    matches: dict[int, LiveMatch]
+
+    async def resign(self, live: LiveMatch, seat: int, how: str = "resigned",
+                     version: int | None = None) -> bool:
+        """``seat`` gives up the session; False if the match had already ended (or, with
+        ``version``, moved on since the player was asked). A failed save raises, and leaves
+        the match as the database has it: in play."""
+        async with live.lock:
+            if version is not None and version != live.version:
+                return False
+            return await self._resign(live, seat, how)
+
+    async def _resign(self, live: LiveMatch, seat: int, how: str, timer: bool = False) -> bool:
+        """End the session with ``seat`` losing; by a timer (``timer``), only if this process
+        still holds the match, so that a timer fires in one process."""
+        if live.over:
+            return False
+        session = live.session.copy()
+        events = session.resign(seat, how)
+        text = turn_message(events, live.names, self.public_tr(live))
+        announce = [] if live.channel_lost else [text, *self._reveal(live, session)]
+        try:
+            await self.store.finish_match(
+                match_id=live.id, version=live.version, state=saved_state(session),
+                finish=finish_of(session), unsent=dumps([*live.unsent, *announce]),
+                owner=self.owners.name, lease_until=self.owners.until(), only_held=timer,
+            )
+        except StaleState:
+            await self._reload(live)
+            return False
+        live.session = session
+        self.owners.adopt(live)
+        live.deadline = None
+        live.unsent.extend(announce)
+        live.last_turn = text
+        # No move was made, so the panels' version did not change: send them regardless.
+        live.dm_shown = [None, None]
+        self.delivery.enqueue(live, Batch(announce=True, table=True, hands={0, 1}))
+        return True
+
+    async def abandon(self, live: LiveMatch, how: str = "abandoned") -> bool:
+        """End the match with no winner and no record, freeing both players."""
+        async with live.lock:
+            if live.over or not await self.store.abandon_match(live.id, how, self.clock()):
+                return False
+            live.abandoned = True
+            live.deadline = None
+            live.unsent.clear()
+        log.info("match %d %s", live.id, how)
+        if how == "abandoned":
+            live.dm_shown = [None, None]
+            self.delivery.enqueue(live, Batch(hands={0, 1}))
+        else:
+            self.forget(live)
+        return True
+
+    async def abandon_if_unreachable(self, live: LiveMatch) -> bool:
+        """With its channel lost, a match whose player cannot be told of their turn (DMs
+        closed too) is abandoned: the clock would otherwise forfeit someone never told."""
+        if live.over or all(live.reachable(seat) for seat in (0, 1)):
+            return False
+        return await self.abandon(live)
+
+    async def lose_channel(self, live: LiveMatch) -> None:
+        """The match's channel refused the bot for good: what waited to be posted there is
+        dropped, and the match goes on in DMs."""
+        async with live.lock:
+            live.channel_lost = True
+            live.unsent.clear()
+            await self.store.set_channel_lost(live.id)
+
+    def forget(self, live: LiveMatch) -> None:
+        """Free everything kept for a finished match (or one another process holds now)."""
+        held = self.matches.get(live.id)
+        if held is not None and held is not live:
+            return  # a newer copy is held here: what is kept is its
+        self.matches.pop(live.id, None)
+        self.delivery.forget(live.id)
+        self.computers.forget(live.id)
+
+    def tracked(self, match_id: int) -> bool:
+        """Anything at all is still kept for ``match_id`` (tests)."""
+        return (match_id in self.matches or self.delivery.tracked(match_id)
+                or self.computers.tracked(match_id))

@@ -1,0 +1,89 @@
+"""How a match looks to each reader: the public table in its server's language, each seat's hand
+and DM panel in its player's language and as they chose them to look.
+
+Mixed into ``cogs.umtali.service.MatchService``, which gives it the Discord client, whether
+pictures are on, and the members' and servers' choices.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import discord
+
+from cogs.umtali.arrange import HandOrder
+from cogs.umtali.delivery import your_turn
+from cogs.umtali.live import LiveMatch
+from cogs.umtali.prefs import Preferences
+from cogs.umtali.showing import Look, Shown, dm_panel_of, hand_of, table_of
+from umtali.i18n import Tr
+from umtali.session import Session
+
+
+class Looks:
+    client: discord.Client
+    pictures: bool
+    prefs: Preferences
+
+    def table_message(self, live: LiveMatch, note: str = "") -> Shown:
+        """The public table: its text, and its picture unless pictures are off."""
+        return table_of(live, note, self.table_look(live))
+
+    def table_embed(self, live: LiveMatch, note: str = "") -> discord.Embed:
+        """The public table's text alone."""
+        return table_of(live, note, Look(self.public_tr(live), pictures=False)).embed
+
+    def hand_message(self, live: LiveMatch, seat: int, note: str = "") -> tuple[
+            discord.Embed, discord.ui.View]:
+        """The seat's hand panel as text and components (see ``hand_shown`` for the picture)."""
+        look = dataclasses.replace(self.hand_look(live, seat), pictures=False)
+        shown = hand_of(live, seat, note, look)
+        assert shown.view is not None
+        return shown.embed, shown.view
+
+    def hand_shown(self, live: LiveMatch, seat: int, note: str = "") -> Shown:
+        """The seat's hand panel with its picture (for that seat's eyes only), as its player
+        chose it to look."""
+        return hand_of(live, seat, note, self.hand_look(live, seat))
+
+    def dm_panel(self, live: LiveMatch, seat: int, note: str = "") -> Shown:
+        look = self.hand_look(live, seat)
+        table = dataclasses.replace(look, order=HandOrder.SUIT)  # in their DM: their language
+        return dm_panel_of(live, seat, note, look, table)
+
+    def table_look(self, live: LiveMatch) -> Look:
+        return Look(self.public_tr(live), pictures=self._pictures(live))
+
+    def hand_look(self, live: LiveMatch, seat: int) -> Look:
+        """The seat's own panels: their language, and as they chose them to look."""
+        prefs = self.prefs.of(live.player_ids[seat])
+        return Look(self.prefs.member_tr(prefs.user_id),
+                    pictures=self._pictures(live) and prefs.pictures,
+                    four_colour=prefs.four_colour, order=HandOrder.read(prefs.hand_order))
+
+    def _pictures(self, live: LiveMatch) -> bool:
+        return self.pictures and live.guild_id not in self.prefs.plain_guilds
+
+    def _guild_locale(self, guild_id: int) -> str | None:
+        guild = self.client.get_guild(guild_id)
+        return None if guild is None else str(guild.preferred_locale)
+
+    def public_tr(self, live: LiveMatch) -> Tr:
+        """The language of the match's public messages: its server's."""
+        return self.prefs.guild_tr(live.guild_id)
+
+    def seat_tr(self, live: LiveMatch, seat: int) -> Tr:
+        """The language of what reaches a seat's player unasked (their DMs)."""
+        return self.prefs.member_tr(live.player_ids[seat])
+
+    def answered_on_dm(self, live: LiveMatch, seat: int, message_id: int) -> None:
+        """The answer to an action is about to show the seat's hand on ``message_id``: if
+        that is the seat's DM panel, it needs no edit of its own."""
+        if message_id == live.dm_message_ids[seat] and not live.channel_lost:
+            live.dm_shown[seat] = live.version
+
+    def _your_turn(self, live: LiveMatch, session: Session | None = None) -> str:
+        session = session or live.session
+        if session.over or live.is_computer(session.to_act):
+            return ""
+        return your_turn(self.public_tr(live), live.player_ids[session.to_act])

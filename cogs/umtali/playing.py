@@ -1,0 +1,200 @@
+"""Moves played: a member's or the computer's move judged by the engine, saved, and only then
+made the live session.
+
+Every move is played on a copy of the session, which becomes the live one only once it is saved
+(state and move log, one transaction, under a version check), so memory is never ahead of the
+database. A save that finds the match moved on (another process, or a racing click, saved
+first) takes what the database holds instead.
+
+Mixed into ``cogs.umtali.service.MatchService``, which gives it the store, the clock, the
+delivery, the computers and the match's holders.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from cogs.umtali.computer import Computers
+from cogs.umtali.delivery import Delivery, dumps
+from cogs.umtali.fair import reveal_line
+from cogs.umtali.live import LiveMatch
+from cogs.umtali.looks import Looks
+from cogs.umtali.names import safe_name
+from cogs.umtali.outbox import Batch
+from cogs.umtali.owners import Owners
+from cogs.umtali.render import turn_message
+from cogs.umtali.saved import finish_of, saved_state
+from cogs.umtali.turn_clock import turn_end
+from data.store import StaleState, Store
+from umtali.errors import UmtaliError
+from umtali.events import Event
+from umtali.i18n import Text
+from umtali.moves import Move
+from umtali.session import Session
+
+
+@dataclass
+class Outcome:
+    """The answer to an action: ``error`` is a short sentence for the actor alone, put into
+    their words by whoever answers them."""
+
+    live: LiveMatch | None
+    error: Text | None = None
+    #: The panel the action came from is out of date; show the actor the current one.
+    stale: bool = False
+    events: list[Event] = field(default_factory=list)
+    #: The save found the match moved on (another process, or a racing click, saved first).
+    moved_on: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+class Playing(Looks):
+    store: Store
+    clock: Callable[[], float]
+    delivery: Delivery
+    computers: Computers
+    owners: Owners
+
+    async def act(self, live: LiveMatch, user_id: int, move: Move,
+                  version: int | None = None) -> Outcome:
+        """The member's move. If the save finds the match moved on (another process saved a
+        move first), the move is judged again on the match as it is now, once: it is played
+        if it still fits the panel it came from."""
+        seat = live.seat_of(user_id)
+        if seat is None:
+            return Outcome(live, Text.of("This is not your match."))
+        async with live.lock:
+            refused = self._refusal(live, seat, version)
+            if refused is not None and await self._behind(live):
+                # Refused on a copy another process has moved on since: judged on the match
+                # as it is.
+                await self._reload(live)
+                refused = self._refusal(live, seat, version)
+            outcome = refused or await self._apply(live, seat, move)
+            if outcome.moved_on:
+                outcome = (self._refusal(live, seat, version)
+                           or await self._apply(live, seat, move))
+            return outcome
+
+    async def _behind(self, live: LiveMatch) -> bool:
+        """The database has moved ``live`` on (a move or an end saved by another process)."""
+        saved = await self.owners.leases.progress(live.id)
+        return saved is not None and saved != (live.version, live.over)
+
+    def _refusal(self, live: LiveMatch, seat: int, version: int | None) -> Outcome | None:
+        if live.over:
+            return Outcome(live, Text.of("This match is over."), stale=version is not None)
+        if version is not None and version != live.version:
+            return Outcome(live, Text.of(
+                "That panel is out of date; here is your hand as it is now."), stale=True)
+        if live.session.to_act != seat:
+            other = safe_name(live.names[live.session.to_act])
+            return Outcome(live, Text.of("It is not your turn: {name} is playing.", name=other))
+        return None
+
+    async def computer_move(
+        self, live: LiveMatch, seat: int,
+        choose: Callable[[LiveMatch, int], Awaitable[Move]],
+    ) -> Outcome | None:
+        """The computer's next move, chosen (by ``choose``) and applied under the match's
+        lock; None when it is no longer the computer's turn."""
+        async with live.lock:
+            if live.over or live.session.to_act != seat:
+                return None
+            move = await choose(live, seat)
+            return await self._apply(live, seat, move)
+
+    async def _apply(self, live: LiveMatch, seat: int, move: Move) -> Outcome:
+        """Play ``move`` on a copy of the session; the copy becomes the live session once it
+        is saved. Call with the match's lock held."""
+        session = live.session.copy()
+        hand = session.hand
+        try:
+            events = session.apply(move, seat)
+        except UmtaliError as e:
+            return Outcome(live, e.text)
+        said = turn_message(events, live.names, self.public_tr(live))
+        lines = [line for line in said.split("\n") if line]
+        turn_over = session.over or session.hand is not hand or hand.turn != seat
+        pending = [] if turn_over else [*live.pending, *lines]
+        deadline, reserve = live.deadline, None
+        if turn_over:
+            deadline, reserve = turn_end(live, session, seat, self.clock())
+        finish = finish_of(session) if session.over else None
+        announce: list[str] = []
+        text = ""
+        if turn_over:
+            text = "\n".join([*live.pending, *lines])
+            if not session.over:
+                text += "\n" + self._your_turn(live, session)
+            text = text.strip()[:2000]
+            if not live.channel_lost:
+                announce.append(text)
+                announce += self._reveal(live, session)
+        try:
+            # Saved with the move: the announcements not posted yet, this turn's included.
+            await self.store.record_move(
+                match_id=live.id, version=live.version, seat=seat,
+                move=str(session.moves[-1]), state=saved_state(session), deadline=deadline,
+                pending="\n".join(pending), unsent=dumps([*live.unsent, *announce]),
+                finish=finish, reserve=reserve, owner=self.owners.name,
+                lease_until=self.owners.until(),
+            )
+        except StaleState:
+            # Another process (or a restart) moved the match on: take what the database holds.
+            await self._reload(live)
+            return Outcome(live, Text.of(
+                "The match moved on meanwhile; here is your hand as it is now."),
+                           stale=True, moved_on=True)
+        except BaseException:
+            # Not saved, so not played: memory stays as the database has it.
+            self.computers.drop(live.id)
+            raise
+        live.session = session
+        self.owners.adopt(live)
+        if reserve is not None:
+            live.reserves[seat] = reserve
+        if deadline != live.deadline:
+            live.warned = False
+        live.deadline = deadline
+        live.pending = pending
+        live.unsent.extend(announce)
+        if text:
+            live.last_turn = text
+        if turn_over:
+            # Discord hears of a turn once, when it ends: the announcement, the table, and the
+            # hands (a hand whose DM panel already shows this version is left alone).
+            self.delivery.enqueue(live, Batch(announce=True, table=True, hands={0, 1}))
+            self.computers.next(live)
+        elif live.question:
+            self.delivery.enqueue(live, Batch(question=True))
+        return Outcome(live, events=events)
+
+    def _reveal(self, live: LiveMatch, session: Session) -> list[str]:
+        """The seed and salt of a session just over, for anyone to check its deals (none for
+        a match from before deals were sealed)."""
+        if not session.over or not live.commitment:
+            return []
+        return [reveal_line(session, live.salt, live.commitment, self.public_tr(live))]
+
+    async def _reload(self, live: LiveMatch) -> None:
+        # The computer may remember a move that is being undone: it catches up afresh.
+        self.computers.drop(live.id)
+        row = await self.store.match(live.id)
+        if row is not None:
+            fresh = LiveMatch.from_row(row)
+            live.session = fresh.session
+            live.pending = fresh.pending
+            live.deadline = fresh.deadline
+            live.warned = fresh.warned
+            live.unsent = fresh.unsent
+            live.reserves = fresh.reserves
+            live.abandoned = fresh.abandoned
+            live.channel_id, live.table_message_id = fresh.channel_id, fresh.table_message_id
+            live.channel_lost = fresh.channel_lost
+            live.question = fresh.question
+        await self.owners.after_stale(live)
