@@ -13,8 +13,10 @@ Choosers compared:
   (``FEATURES``), fitted on half of the decisions and scored on the other half, both ways. It
   stands for a judgement learned from play, the step beyond the hand-made one;
 - ``real hands``: the candidate best over half the worlds, scored over the other half. It sees
-  the opponent's real hand and the stock's contents, which no seat can; it shows how much the
-  decisions are worth at all.
+  the opponent's real hand and the stock's contents, which no seat can: a floor of what the
+  decisions are worth to a player who knew them. Only a floor: half the worlds pick with their
+  own luck. Between drawing and taking, where the stock card drawn swings each world's value,
+  that luck outweighs the choice, and this chooser does worse than ``normal``.
 
 Positions and values come from the real state, never the judgement: the choosers read only the
 seat's view. Run with ``.venv/bin/python bench/decisions.py [--games N] [--worlds K] [--jobs J]``;
