@@ -219,7 +219,7 @@ def linear_gains(decisions: Sequence[Decision]) -> tuple[list[float], list[float
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--games", type=int, default=120)
     parser.add_argument("--worlds", type=int, default=16)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--variant", default="english")
