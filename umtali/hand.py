@@ -33,6 +33,7 @@ from umtali.rules import DealStyle, RuleSet
 from umtali.search import canonical_target
 
 if TYPE_CHECKING:
+    from umtali.session import Heading
     from umtali.view import TableView
 
 #: The commonest events, each made once: they are values, and one is as good as another.
@@ -93,9 +94,10 @@ class HandState:
 
     __slots__ = (
         "_accepts",
+        "_heading",
         "_legal",
         "_pile_seen",
-        "_table_fresh",
+        "_table_base",
         "_table_view",
         "dealer",
         "discard_pile",
@@ -157,10 +159,13 @@ class HandState:
         #: The jacks and what the table's melds accept (see ``table_easy``), or -1 when not
         #: worked out since a card was last laid (``_lay`` forgets it).
         self._accepts = -1
-        #: The public table as views show it, kept by ``umtali.view`` for the next view.
+        #: The public table as views show it, kept by ``umtali.view`` until a card is laid
+        #: (``_lay`` forgets it), and the last one made, which the next one builds on.
         self._table_view: TableView | None = None
-        #: No card was laid since ``_table_view`` was made (``_lay`` clears it).
-        self._table_fresh = False
+        self._table_base: TableView | None = None
+        #: What every view of this hand shows of its session, kept by the session (see
+        #: ``Session.heading``), or None.
+        self._heading: Heading | None = None
         #: The discard pile as a tuple, kept by ``umtali.view`` for the views of one pile (a
         #: move that changes the pile forgets it).
         self._pile_seen: tuple[int, ...] | None = None
@@ -388,7 +393,7 @@ class HandState:
         if self.must_meld:
             self.must_meld &= ~cards
         self.progress = True
-        self._table_fresh = False
+        self._table_view = None
         self._accepts = -1
         melds = self.melds
         if kind is _K_EXTEND:
@@ -478,5 +483,6 @@ class HandState:
             if isinstance(v, list):
                 v = list(v)
             setattr(s, name, v)
+        s._heading = None  # the copy may go to another session
         return s
 

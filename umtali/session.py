@@ -105,11 +105,6 @@ def draw_for_dealer(
 class Session:
     """A whole session. Mutated only through ``apply`` and ``resign``."""
 
-    # The heading views share, and the hand it was made for (class defaults: a session loaded
-    # by the codec is made without ``__init__``).
-    _heading: Heading | None = None
-    _heading_of: HandState | None = None
-
     def __init__(
         self,
         rules: RuleSet,
@@ -183,15 +178,15 @@ class Session:
         return [] if self.winner >= 0 else list(self.hand.listed())
 
     def heading(self) -> Heading:
-        """What every view of the hand in play shows of the session, made once a hand (and
-        again once the session is won: ``_hand_over`` and ``resign`` forget it then)."""
-        head = self._heading
+        """What every view of the hand in play shows of the session, made once a hand and kept
+        by the hand (and made again once the session is won: ``_hand_over`` and ``resign``
+        forget it then; a hand copied or set from outside has none)."""
         h, winner = self.hand, self.winner
-        if head is None or self._heading_of is not h or head[7] != winner:
+        head = h._heading
+        if head is None or head[7] != winner:
             won = self.games_won
-            head = self._heading = (self.rules, self.game, self.hand_no, h.dealer,
-                                    tuple(self.hand_scores), won[0], won[1], winner)
-            self._heading_of = h
+            head = h._heading = (self.rules, self.game, self.hand_no, h.dealer,
+                                 tuple(self.hand_scores), won[0], won[1], winner)
         return head
 
     if TYPE_CHECKING:
@@ -243,7 +238,7 @@ class Session:
             raise IllegalMoveError(Text.of("the session is over"))
         self.winner = 1 - seat
         self.how = how
-        self._heading_of = None  # the views' heading shows the winner
+        self.hand._heading = None  # the views' heading shows the winner
         return [SessionEnded(self.winner, (self.games_won[0], self.games_won[1]), how)]
 
     def _hand_over(self, events: list[Event]) -> None:
@@ -280,7 +275,7 @@ class Session:
             if self.games_won[winner] >= self.rules.games_to_win:
                 self.winner = winner
                 self.how = "played out"
-                self._heading_of = None  # the views' heading shows the winner
+                self.hand._heading = None  # the views' heading shows the winner
                 events.append(SessionEnded(winner, won))
                 return
             self.game += 1
