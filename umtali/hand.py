@@ -26,11 +26,19 @@ from umtali.events import (
     WentOut,
 )
 from umtali.i18n import Text
-from umtali.listing import draw_moves, meld_phase_moves
+from umtali.listing import (
+    DRAW_TAKE,
+    DRAW_TAKE_TWO,
+    draw_moves,
+    free_moves,
+    meld_phase_moves,
+    table_easy,
+)
 from umtali.melds import Meld, PlayKind, classify, extended, new_meld, play_points
 from umtali.moves import Move, MoveKind
+from umtali.reach import NEIGHBOURS
 from umtali.rules import DealStyle, RuleSet
-from umtali.search import canonical_target
+from umtali.search import canonical_target, may_take_two
 
 if TYPE_CHECKING:
     from umtali.session import Heading
@@ -318,18 +326,20 @@ class HandState:
         return self._play(move)
 
     def _play(self, move: Move) -> list[Event]:
-        self._legal = None
         p = self.turn
         # A move's fields by index: a named tuple's field read by name is a slower lookup.
         kind = move[0]
         # The commonest first: a discard ends nearly every turn, most turns draw from the stock.
+        # Each of these lists the moves of the position it leaves (every position is listed,
+        # and the move has at hand what the listing would read again); the rest forget them.
         if kind is _K_DISCARD:
             cards, face_down = move[1], move[3]
             card = _INDEX[cards]
             hands = self.hands
             left = hands[p] ^ cards  # a listed discard is in hand
             hands[p] = left
-            self.discard_pile.append(card)
+            pile = self.discard_pile
+            pile.append(card)
             self._pile_seen = None
             self.face_down = face_down
             events: list[Event] = [(_DISCARDED_DOWN if face_down else _DISCARDED)[p][card]]
@@ -341,35 +351,60 @@ class HandState:
                 if quiet >= self.rules.stall_turns:
                     self._finish(HandEnd.STALLED)
                     return events
-                self.turn = 1 - p
+                p = 1 - p
+                self.turn = p
                 self.taken = -1
                 self.drawn = 0
                 self.must_meld = 0
                 self.pair_laid = False
                 self.progress = False
                 self.phase = _DRAW_PHASE
+                # ``draw_moves``, written out: the discard lies face up (only a last card may
+                # go down) and the stock is not empty.
+                if len(pile) < 2:
+                    self._legal = DRAW_TAKE
+                    return events
+                below = pile[-2]
+                hand = hands[p]
+                easy = self._accepts
+                if easy < 0:
+                    easy = table_easy(self)
+                bit = _BIT[below]
+                self._legal = (
+                    DRAW_TAKE_TWO
+                    if (cards & easy or NEIGHBOURS[card] & (hand | bit))
+                    and (bit & easy or NEIGHBOURS[below] & (hand | cards))
+                    and may_take_two(hand | cards | bit, self.melds, card, below, self.optional,
+                                     easy)
+                    else DRAW_TAKE
+                )
                 return events
+            self._legal = None
             self._end_turn(events, discarded=True)
             return events
-        events = []
         if kind is _K_DRAW:
             card = self.stock.pop()
             bit = _BIT[card]
-            self.hands[p] |= bit
+            hand = self.hands[p] | bit
+            self.hands[p] = hand
             self.drawn = bit
             self.progress = True
             self.phase = _MELD_PHASE
-            events.append(_DREW[p][card])
-        elif kind is _K_TAKE:
+            self._legal = free_moves(self, hand, -1)
+            return [_DREW[p][card]]
+        if kind is _K_TAKE:
             card = self.discard_pile.pop()
             self._pile_seen = None
             bit = _BIT[card]
-            self.hands[p] |= bit
+            hand = self.hands[p] | bit
+            self.hands[p] = hand
             self.drawn = bit
             self.taken = card
             self.phase = _MELD_PHASE
-            events.append(_TOOK[p][card])
-        elif kind is _K_TAKE_TWO:
+            self._legal = free_moves(self, hand, card)
+            return [_TOOK[p][card]]
+        self._legal = None
+        if kind is _K_TAKE_TWO:
             first = self.discard_pile.pop()
             second = self.discard_pile.pop()
             self._pile_seen = None
@@ -379,11 +414,11 @@ class HandState:
             self.taken = first
             self.must_meld = two
             self.phase = _MELD_PHASE
-            events.append(TookDiscard(p, (CARDS[first], CARDS[second]), 2))
-        else:
-            self._lay(move, events)
-            if not self.hands[p]:
-                self._end_turn(events, discarded=False)
+            return [TookDiscard(p, (CARDS[first], CARDS[second]), 2)]
+        events = []
+        self._lay(move, events)
+        if not self.hands[p]:
+            self._end_turn(events, discarded=False)
         return events
 
     def _lay(self, move: Move, events: list[Event]) -> None:

@@ -34,8 +34,8 @@ _PAIR = PlayKind.PAIR
 _DRAW, _TAKE, _TAKE_TWO = Move.draw(), Move.take(), Move.take_two()
 #: The listings of the draw phase, every one of them.
 _DRAW_ONLY: Final = (_DRAW,)
-_DRAW_TAKE: Final = (_DRAW, _TAKE)
-_DRAW_TAKE_TWO: Final = (_DRAW, _TAKE, _TAKE_TWO)
+DRAW_TAKE: Final = (_DRAW, _TAKE)
+DRAW_TAKE_TWO: Final = (_DRAW, _TAKE, _TAKE_TWO)
 _TAKE_ONLY: Final = (_TAKE,)
 _TAKE_TAKE_TWO: Final = (_TAKE, _TAKE_TWO)
 
@@ -99,7 +99,7 @@ def draw_moves(h: HandState) -> Moves:
     if not pile or h.face_down:
         return _DRAW_ONLY if h.stock else ()
     if len(pile) < 2:
-        return _DRAW_TAKE if h.stock else _TAKE_ONLY
+        return DRAW_TAKE if h.stock else _TAKE_ONLY
     a, b = pile[-1], pile[-2]
     hand = h.hands[h.turn]
     bit_a, bit_b = _BIT[a], _BIT[b]
@@ -114,22 +114,31 @@ def draw_moves(h: HandState) -> Moves:
         and (bit_b & easy or NEIGHBOURS[b] & (hand | bit_a))
         and may_take_two(hand | bit_a | bit_b, melds, a, b, h.optional, easy)
     ):
-        return _DRAW_TAKE_TWO if h.stock else _TAKE_TAKE_TWO
-    return _DRAW_TAKE if h.stock else _TAKE_ONLY
+        return DRAW_TAKE_TWO if h.stock else _TAKE_TAKE_TWO
+    return DRAW_TAKE if h.stock else _TAKE_ONLY
 
 
 def meld_phase_moves(h: HandState) -> Moves:
     hand = h.hands[h.turn]
     if h.pair_laid:
         return discards(hand, h.taken)
+    must = h.must_meld
+    if must:
+        return _meld_moves(h, hand, table_easy(h), must)
+    return free_moves(h, hand, h.taken)
+
+
+def free_moves(h: HandState, hand: int, taken: int) -> Moves:
+    """The meld phase's listing of the player to act, who holds ``hand``, has laid no pair, must
+    meld nothing and took ``taken`` from the pile this turn (-1: none). ``HandState._play``
+    lists this way as it draws or takes a card."""
     easy = h._accepts  # ``table_easy``, written out: read for every listing
     if easy < 0:
         easy = table_easy(h)
-    must = h.must_meld
-    if not must and not hand & easy:
-        # Nothing to take two for, no jack and nothing the table takes: most often no new meld
-        # either (``cover(hand)`` is 0: worked out on the hand's suits) and no last pair (of a
-        # hand of two or three cards), so only the discards.
+    if not hand & easy:
+        # No jack and nothing the table takes: most often no new meld either (``cover(hand)``
+        # is 0: worked out on the hand's suits) and no last pair (of a hand of two or three
+        # cards), so only the discards.
         a = hand & _SUIT13
         b = (hand >> 13) & _SUIT13
         c = (hand >> 26) & _SUIT13
@@ -141,7 +150,6 @@ def meld_phase_moves(h: HandState) -> Moves:
             or (hand.bit_count() <= 3
                 and ((a & (b | c | d)) | (b & (c | d)) | (c & d)) & NOT_JACK_RANK)
         ):
-            taken = h.taken
             if taken >= 0:
                 # The card taken from the pile may not be thrown back.
                 suit, keep = _SUIT_OF[taken], _KEEP[taken]
@@ -157,7 +165,7 @@ def meld_phase_moves(h: HandState) -> Moves:
             if len(found) < 2:
                 return discards(hand, taken)  # the last card may go face down
             return found
-    return _meld_moves(h, hand, easy, must)
+    return _meld_moves(h, hand, easy, 0)
 
 
 def _meld_moves(h: HandState, hand: int, easy: int, must: int) -> Moves:

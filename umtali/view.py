@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 
 from umtali.cards import CARDS, Card, cards_of, iter_cards, mask_of
 from umtali.hand import Phase
-from umtali.listing import draw_moves, meld_phase_moves
 from umtali.melds import Meld, PlayKind, Shape, rebuilt
 from umtali.moves import Move
 
@@ -128,8 +127,6 @@ def _table_view(h: HandState) -> TableView:
 #: The seat of a spectator's view: the public table, no hand.
 SPECTATOR = -1
 
-_DRAW_PHASE, _MELD_PHASE = Phase.DRAW, Phase.MELD  # bound once: read for every view
-
 #: What a view keeps of its position: to act, phase, top face down, went out, reshuffled,
 #: hand sizes (2: the opponent's and -1 for a seat, whose own is counted from its cards when
 #: read; seat 1's and seat 0's for a spectator), stock size, hand points (2), the seat's cards (a
@@ -194,16 +191,9 @@ class PlayerView:
         v = PlayerView()  # (calling the class is quicker than ``object.__new__``)
         if seat == turn and head[7] < 0:
             # The seat to act, the view nearly every one asked for is.
-            legal = h._legal
+            legal = h._legal  # most often listed by the move that led here
             if legal is None:
-                # ``h.listed()``, written out: the seat to act is shown its moves every move.
-                phase = h.phase
-                if phase is _DRAW_PHASE:
-                    legal = h._legal = draw_moves(h)
-                elif phase is _MELD_PHASE:
-                    legal = h._legal = meld_phase_moves(h)
-                else:
-                    legal = h.listed()
+                legal = h.listed()
             v._legal = legal
             # The opponent's hand size; the seat's own is counted from its cards when read.
             # Cards drawn are 0 in the draw phase: a turn begins with none.
