@@ -342,8 +342,9 @@ class HandState:
             pile.append(card)
             self._pile_seen = None
             self.face_down = face_down
-            events: list[Event] = [(_DISCARDED_DOWN if face_down else _DISCARDED)[p][card]]
             if left and self.out < 0 and self.stock:
+                # (Only a last card may go face down: this one is face up.)
+                events: list[Event] = [_DISCARDED[p][card]]
                 # ``_end_turn`` and ``_begin_turn`` as nearly every turn ends, written out.
                 self.turns += 1
                 quiet = 0 if self.progress else self.quiet_turns + 1
@@ -359,12 +360,13 @@ class HandState:
                 self.pair_laid = False
                 self.progress = False
                 self.phase = _DRAW_PHASE
-                # ``draw_moves``, written out: the discard lies face up (only a last card may
-                # go down) and the stock is not empty.
-                if len(pile) < 2:
+                # ``draw_moves``, written out: the discard lies face up and the stock is not
+                # empty.
+                try:
+                    below = pile[-2]
+                except IndexError:  # (no exception costs nothing when none is raised)
                     self._legal = DRAW_TAKE
                     return events
-                below = pile[-2]
                 hand = hands[p]
                 easy = self._accepts
                 if easy < 0:
@@ -379,6 +381,7 @@ class HandState:
                     else DRAW_TAKE
                 )
                 return events
+            events = [(_DISCARDED_DOWN if face_down else _DISCARDED)[p][card]]
             self._legal = None
             self._end_turn(events, discarded=True)
             return events

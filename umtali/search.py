@@ -33,6 +33,9 @@ _BIT: Final = tuple(1 << c for c in range(52))
 Option = tuple[PlayKind, int, int]
 
 
+#: The pairs of each hand of two or three cards (a few thousand hands), made as they are met.
+_PAIRS: dict[int, tuple[int, ...]] = {}
+
 # Bound once: the search reads these on every option (a class attribute lookup each in 3.11).
 _JACK, _EXTENSION, _PAIR = PlayKind.JACK, PlayKind.EXTENSION, PlayKind.PAIR
 _RUN, _SET = Shape.RUN, Shape.SET
@@ -67,7 +70,10 @@ def meld_options(
                 hits ^= low
     n = hand.bit_count()
     if n == 2 or n == 3:
-        for p in pairs(hand):
+        found = _PAIRS.get(hand)
+        if found is None:
+            found = _PAIRS[hand] = tuple(pairs(hand))
+        for p in found:
             rest = hand & ~p
             # The card left after a pair is discarded to go out; under compulsory melding it
             # must be one that cannot be melded.

@@ -54,8 +54,15 @@ class Shuffler:
         self.seed = seed
 
     def shuffled_deck(self, purpose: str) -> list[int]:
+        """The deck in index order, shuffled by ``random.Random(f"{seed}:{purpose}")``."""
+        # ``shuffle``, written out for the 52 cards: each place and its draw's bits read as one.
+        bits = random.Random(f"{self.seed}:{purpose}").getrandbits
         deck = list(range(52))
-        shuffle(random.Random(f"{self.seed}:{purpose}"), deck)
+        for i, k in _DECK_DRAWS:
+            j = bits(k)
+            while j > i:
+                j = bits(k)
+            deck[i], deck[j] = deck[j], deck[i]
         return deck
 
     def key(self, purpose: str) -> str:
@@ -63,6 +70,8 @@ class Shuffler:
 
 
 _BITS_BELOW = tuple((i + 1).bit_length() for i in range(64))
+#: Each place of a deck's shuffle, from the last down, and the bits of its draw.
+_DECK_DRAWS = tuple((i, _BITS_BELOW[i]) for i in range(51, 0, -1))
 
 
 def shuffle(rng: random.Random, cards: list[int]) -> None:

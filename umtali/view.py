@@ -174,7 +174,6 @@ class PlayerView:
         head = h._heading
         if head is None:
             head = session.heading()
-        turn = h.turn
         hands = h.hands
         points = h.points
         # The table as views show it, kept by the hand until a card is laid.
@@ -189,7 +188,7 @@ class PlayerView:
         if h.face_down and shown and h.out != seat:
             shown = (*shown[:-1], -1)
         v = PlayerView()  # (calling the class is quicker than ``object.__new__``)
-        if seat == turn and head[7] < 0:
+        if seat == h.turn and head[7] < 0:
             # The seat to act, the view nearly every one asked for is.
             legal = h._legal  # most often listed by the move that led here
             if legal is None:
@@ -198,14 +197,14 @@ class PlayerView:
             # The opponent's hand size; the seat's own is counted from its cards when read.
             # Cards drawn are 0 in the draw phase: a turn begins with none.
             v._pub = (
-                turn, h.phase, h.face_down, h.out, h.reshuffled, hands[1 - turn].bit_count(), -1,
-                len(h.stock), points[0], points[1], hands[turn], shown, table, h.taken,
+                seat, h.phase, h.face_down, h.out, h.reshuffled, hands[1 - seat].bit_count(), -1,
+                len(h.stock), points[0], points[1], hands[seat], shown, table, h.taken,
                 h.must_meld, h.drawn, seat, head,
             )
         else:
             v._legal = ()
             v._pub = (
-                turn, h.phase, h.face_down, h.out, h.reshuffled,
+                h.turn, h.phase, h.face_down, h.out, h.reshuffled,
                 hands[1 - seat].bit_count() if seat >= 0 else hands[1].bit_count(),
                 -1 if seat >= 0 else hands[0].bit_count(),
                 len(h.stock), points[0], points[1], hands[seat] if seat >= 0 else 0, shown,
