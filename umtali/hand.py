@@ -420,7 +420,9 @@ class HandState:
             return [TookDiscard(p, (CARDS[first], CARDS[second]), 2)]
         events = []
         self._lay(move, events)
-        if not self.hands[p]:
+        if self.hands[p]:
+            self._legal = meld_phase_moves(self)  # (every position is listed: now, as the rest)
+        else:
             self._end_turn(events, discarded=False)
         return events
 
@@ -432,9 +434,9 @@ class HandState:
             self.must_meld &= ~cards
         self.progress = True
         self._table_view = None
-        self._accepts = -1
         melds = self.melds
         if kind is _K_EXTEND:
+            self._accepts = -1  # what the meld accepted may be accepted by another too
             card = _INDEX[cards]
             index = self.meld_of(target)
             melds[index] = extended(melds[index], card)
@@ -451,6 +453,8 @@ class HandState:
                 laid = _laid(cards)
             play_kind, meld, pts, by_player = laid
             melds.append(meld)
+            if self._accepts >= 0:
+                self._accepts |= meld[2]  # (``table_easy``: the new meld's accepts join them)
             self.plays.append(_tuple_new(Play, (p, play_kind, cards, len(melds) - 1, pts)))
             if play_kind is _PAIR:
                 self.pair_laid = True
