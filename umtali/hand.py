@@ -347,18 +347,21 @@ class HandState:
                 events: list[Event] = [_DISCARDED[p][card]]
                 # ``_end_turn`` and ``_begin_turn`` as nearly every turn ends, written out.
                 self.turns += 1
-                quiet = 0 if self.progress else self.quiet_turns + 1
-                self.quiet_turns = quiet
-                if quiet >= self.rules.stall_turns:
-                    self._finish(HandEnd.STALLED)
-                    return events
+                if self.progress:
+                    self.quiet_turns = 0
+                    self.progress = False
+                else:
+                    quiet = self.quiet_turns + 1
+                    self.quiet_turns = quiet
+                    if quiet >= self.rules.stall_turns:
+                        self._finish(HandEnd.STALLED)
+                        return events
                 p = 1 - p
                 self.turn = p
                 self.taken = -1
                 self.drawn = 0
-                self.must_meld = 0
-                self.pair_laid = False
-                self.progress = False
+                # (No cards to meld and no pair laid: a discard is listed only with none to
+                # meld, and a pair leaves at most the last card, whose discard ends the hand.)
                 self.phase = _DRAW_PHASE
                 # ``draw_moves``, written out: the discard lies face up and the stock is not
                 # empty.

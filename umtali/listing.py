@@ -162,7 +162,9 @@ def free_moves(h: HandState, hand: int, taken: int) -> Moves:
                 else:
                     d &= keep
             found = (*_S0[a], *_S1[b], *_S2[c], *_S3[d])
-            if len(found) < 2:
+            try:
+                found[1]  # (no exception costs nothing when none is raised)
+            except IndexError:
                 return discards(hand, taken)  # the last card may go face down
             return found
     return _meld_moves(h, hand, easy, 0)

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from umtali.cards import ACE, CARDS, iter_cards
+from umtali.cards import ACE, CARDS, cards_of
 from umtali.errors import IllegalMoveError
 from umtali.events import (
     DealerChosen,
@@ -268,10 +268,7 @@ class Session:
                 h.leftover_points(),
                 scores,
                 total,
-                (
-                    tuple(CARDS[c] for c in iter_cards(h.hands[0])),
-                    tuple(CARDS[c] for c in iter_cards(h.hands[1])),
-                ),
+                (cards_of(h.hands[0]), cards_of(h.hands[1])),
                 (wed[0], wed[1]),
             )
         )
