@@ -223,14 +223,15 @@ def _free_meld_moves(h: HandState, hand: int, easy: int) -> Moves:
             low = g & -g
             moves.extend(_GROUP_MOVES[hand & RANK_MASK[low.bit_length()]])
             g ^= low
-    if a >> 11 == 3:
-        moves.append(_MARRIAGE_MOVES[0])
-    if b >> 11 == 3:
-        moves.append(_MARRIAGE_MOVES[1])
-    if c >> 11 == 3:
-        moves.append(_MARRIAGE_MOVES[2])
-    if d >> 11 == 3:
-        moves.append(_MARRIAGE_MOVES[3])
+    if (ra | rb | rc | rd) >> 11:  # a suit's cover holds its queen and king: a marriage
+        if ra >> 11:
+            moves.append(_MARRIAGE_MOVES[0])
+        if rb >> 11:
+            moves.append(_MARRIAGE_MOVES[1])
+        if rc >> 11:
+            moves.append(_MARRIAGE_MOVES[2])
+        if rd >> 11:
+            moves.append(_MARRIAGE_MOVES[3])
     jacks = hand & JACKS
     while jacks:
         low = jacks & -jacks
