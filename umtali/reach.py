@@ -91,8 +91,17 @@ def pair_closed(hand: int, easy: int, required: int) -> bool:
     the hand, or a required one, that no meld can lay (see ``_lonely``). ``may_reach`` says no
     for a ``PAIR_ONLY`` card then (it is not reachable, joined to no anchor, and has a partner,
     so the pair is its way), after working out more first."""
+    return closed_by(lonely_cards(hand, easy), required)
+
+
+def lonely_cards(hand: int, easy: int) -> int:
+    """``_lonely`` of the whole hand."""
     m = _SUIT13
-    lonely = _lonely(hand, easy, hand & m, (hand >> 13) & m, (hand >> 26) & m, hand >> 39)
+    return _lonely(hand, easy, hand & m, (hand >> 13) & m, (hand >> 26) & m, hand >> 39)
+
+
+def closed_by(lonely: int, required: int) -> bool:
+    """Whether the ``lonely`` cards of a hand rule out a pair laid last (``pair_closed``)."""
     return bool(lonely and (lonely & (lonely - 1) or lonely & required))
 
 
@@ -125,7 +134,8 @@ def may_meld_all(
 
 
 def may_reach(
-    hand: int, cards: Sequence[int], required: int, easy: int, optional: bool
+    hand: int, cards: Sequence[int], required: int, easy: int, optional: bool,
+    lonely: int = -1,
 ) -> bool:
     """Whether each of ``cards`` (the required cards in hand) might get on the table.
 
@@ -152,8 +162,7 @@ def may_reach(
     groups = ((a & b & (c | d)) | (c & d & (a | b))) & NOT_JACK_RANK
     if groups:
         reachable |= groups * _SPREAD & hand
-    locked = -1  # worked out when first needed
-    lonely = -1
+    locked = -1  # worked out when first needed (and ``lonely``, unless given)
     for card in cards:
         low = _BIT[card]
         if low & reachable:
@@ -164,7 +173,7 @@ def may_reach(
         if _may_lay(card, hand, reachable, easy | runs):
             if locked < 0:
                 locked = _locked(hand, a, b, c, d, ra | rb | rc | rd)
-            if _may_lay(card, hand & ~locked, reachable, easy | runs):
+            if not locked or _may_lay(card, hand & ~locked, reachable, easy | runs):
                 continue
         partner = RANK_MASK[card % 13 + 1] & hand & ~low
         if not partner:

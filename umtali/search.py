@@ -23,7 +23,7 @@ from umtali.melds import (
     new_melds,
     pairs,
 )
-from umtali.reach import PAIR_ONLY, may_meld_all, may_reach, pair_closed, way
+from umtali.reach import PAIR_ONLY, closed_by, lonely_cards, may_meld_all, may_reach, way
 
 # The quick check, as the take-two tests know it.
 _may_meld_all = may_meld_all
@@ -145,9 +145,12 @@ def may_take_two(
     way_second = way(second, hand, easy)
     if not way_second:
         return False
-    if (way_first == PAIR_ONLY or way_second == PAIR_ONLY) and pair_closed(hand, easy, two):
-        return False
-    return may_reach(hand, (first, second), two, easy, optional) and _search(
+    lonely = -1
+    if way_first == PAIR_ONLY or way_second == PAIR_ONLY:
+        lonely = lonely_cards(hand, easy)
+        if closed_by(lonely, two):
+            return False
+    return may_reach(hand, (first, second), two, easy, optional, lonely) and _search(
         hand, _live(melds, hand)[0], two, optional, {}
     )
 
