@@ -132,7 +132,13 @@ def iter_cards(mask: int) -> Iterator[Card]:
 
 
 def cards_of(mask: int) -> tuple[Card, ...]:
-    return tuple(iter_cards(mask))
+    """``tuple(iter_cards(mask))``, without a generator's resumption per card."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(CARDS[low.bit_length() - 1])
+        mask ^= low
+    return tuple(out)
 
 
 def mask_of(cards: Iterable[int]) -> int:
@@ -143,7 +149,12 @@ def mask_of(cards: Iterable[int]) -> int:
 
 
 def points_of(mask: int) -> int:
-    return sum(POINTS[c] for c in iter_cards(mask))
+    pts = 0
+    while mask:  # (no generator: each hand's end counts the cards left)
+        low = mask & -mask
+        pts += POINTS[low.bit_length() - 1]
+        mask ^= low
+    return pts
 
 
 def sort_key(card: int) -> tuple[int, int]:

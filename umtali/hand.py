@@ -6,86 +6,31 @@ should read it directly: players and renderers get a ``PlayerView``.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
-from enum import Enum
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import TYPE_CHECKING, Final
 
-from umtali.cards import CARDS, POINTS, cards_of, points_of
+from umtali.cards import points_of
 from umtali.errors import IllegalMoveError, InvalidStateError
-from umtali.events import (
-    Discarded,
-    DrewFromStock,
-    Event,
-    Extended,
-    HandEnd,
-    Melded,
-    NoDraw,
-    StockReshuffled,
-    TookDiscard,
-    WentOut,
-)
+from umtali.events import Event, HandEnd
 from umtali.i18n import Text
 from umtali.listing import draw_moves, meld_phase_moves
-from umtali.melds import Meld, PlayKind, classify, extended, new_meld, play_points
+from umtali.melds import Meld
 from umtali.moves import Move, MoveKind
 from umtali.rules import DealStyle, RuleSet
 from umtali.search import canonical_target
+from umtali.turns import Phase as Phase
+from umtali.turns import Play as Play
+from umtali.turns import begin_turn, end_turn, finish, lay, play
 
 if TYPE_CHECKING:
+    from umtali.session import Heading
     from umtali.view import TableView
 
-#: The commonest events, each made once: they are values, and one is as good as another.
-_DISCARDED = tuple(tuple(Discarded(p, c, False) for c in CARDS) for p in (0, 1))
-_DISCARDED_DOWN = tuple(tuple(Discarded(p, c, True) for c in CARDS) for p in (0, 1))
-_DREW = tuple(tuple(DrewFromStock(p, c) for c in CARDS) for p in (0, 1))
-_TOOK = tuple(tuple(TookDiscard(p, (c,)) for c in CARDS) for p in (0, 1))
-
-_BIT: Final = tuple(1 << c for c in range(52))
 _DECK: Final = frozenset(range(52))
-#: A card's index by its bit.
-_INDEX: Final = {1 << c: c for c in range(52)}
-_tuple_new = tuple.__new__  # a named tuple made without its Python-level ``__new__``
-#: What laying a new meld of these cards makes: its kind, the logical meld, its points and
-#: its event for each player (values, so each is made once; a few hundred melds in all).
-_LAID: dict[int, tuple[PlayKind, Meld, int, tuple[Event, Event]]] = {}
-#: Extension events by player, card and target (values, each made once).
-_EXTENDED: dict[int, Event] = {}
-
-
-def _laid(cards: int) -> tuple[PlayKind, Meld, int, tuple[Event, Event]]:
-    kind = classify(cards)
-    assert kind is not None  # listed moves are always melds
-    pts = play_points(kind, cards)
-    shown = cards_of(cards)
-    laid = _LAID[cards] = (kind, new_meld(kind, cards), pts,
-                           (Melded(0, kind, shown, pts), Melded(1, kind, shown, pts)))
-    return laid
-
-
-class Phase(Enum):
-    DRAW = "draw"
-    MELD = "meld"
-    OVER = "over"
-
-
-# Members the turn loop tests or sets on every move, bound once: in Python 3.11 reading
-# ``MoveKind.DRAW`` is a class attribute lookup that costs more than the test itself.
+_BIT: Final = tuple(1 << c for c in range(52))
+# Bound once: in Python 3.11 reading ``Phase.DRAW`` is a class attribute lookup.
 _DRAW_PHASE, _MELD_PHASE, _OVER = Phase.DRAW, Phase.MELD, Phase.OVER
-_K_DRAW, _K_TAKE, _K_TAKE_TWO = MoveKind.DRAW, MoveKind.TAKE, MoveKind.TAKE_TWO
-_K_MELD, _K_EXTEND, _K_DISCARD = MoveKind.MELD, MoveKind.EXTEND, MoveKind.DISCARD
-_PAIR, _EXTENSION = PlayKind.PAIR, PlayKind.EXTENSION
-
-
-class Play(NamedTuple):
-    """What one player laid in one move, kept on that player's side of the table."""
-
-    player: int
-    kind: PlayKind
-    cards: int
-    #: Index of the logical meld this play started or extended.
-    meld: int
-    points: int
+_K_EXTEND = MoveKind.EXTEND
 
 
 class HandState:
@@ -93,9 +38,10 @@ class HandState:
 
     __slots__ = (
         "_accepts",
+        "_heading",
         "_legal",
         "_pile_seen",
-        "_table_fresh",
+        "_table_base",
         "_table_view",
         "dealer",
         "discard_pile",
@@ -157,10 +103,13 @@ class HandState:
         #: The jacks and what the table's melds accept (see ``table_easy``), or -1 when not
         #: worked out since a card was last laid (``_lay`` forgets it).
         self._accepts = -1
-        #: The public table as views show it, kept by ``umtali.view`` for the next view.
+        #: The public table as views show it, kept by ``umtali.view`` until a card is laid
+        #: (``_lay`` forgets it), and the last one made, which the next one builds on.
         self._table_view: TableView | None = None
-        #: No card was laid since ``_table_view`` was made (``_lay`` clears it).
-        self._table_fresh = False
+        self._table_base: TableView | None = None
+        #: What every view of this hand shows of its session, kept by the session (see
+        #: ``Session.heading``), or None.
+        self._heading: Heading | None = None
         #: The discard pile as a tuple, kept by ``umtali.view`` for the views of one pile (a
         #: move that changes the pile forgets it).
         self._pile_seen: tuple[int, ...] | None = None
@@ -312,162 +261,12 @@ class HandState:
                 raise IllegalMoveError(why_illegal(self, move))
         return self._play(move)
 
-    def _play(self, move: Move) -> list[Event]:
-        self._legal = None
-        p = self.turn
-        # A move's fields by index: a named tuple's field read by name is a slower lookup.
-        kind = move[0]
-        # The commonest first: a discard ends nearly every turn, most turns draw from the stock.
-        if kind is _K_DISCARD:
-            cards, face_down = move[1], move[3]
-            card = _INDEX[cards]
-            hands = self.hands
-            left = hands[p] ^ cards  # a listed discard is in hand
-            hands[p] = left
-            self.discard_pile.append(card)
-            self._pile_seen = None
-            self.face_down = face_down
-            events: list[Event] = [(_DISCARDED_DOWN if face_down else _DISCARDED)[p][card]]
-            if left and self.out < 0 and self.stock:
-                # ``_end_turn`` and ``_begin_turn`` as nearly every turn ends, written out.
-                self.turns += 1
-                quiet = 0 if self.progress else self.quiet_turns + 1
-                self.quiet_turns = quiet
-                if quiet >= self.rules.stall_turns:
-                    self._finish(HandEnd.STALLED)
-                    return events
-                self.turn = 1 - p
-                self.taken = -1
-                self.drawn = 0
-                self.must_meld = 0
-                self.pair_laid = False
-                self.progress = False
-                self.phase = _DRAW_PHASE
-                return events
-            self._end_turn(events, discarded=True)
-            return events
-        events = []
-        if kind is _K_DRAW:
-            card = self.stock.pop()
-            bit = _BIT[card]
-            self.hands[p] |= bit
-            self.drawn = bit
-            self.progress = True
-            self.phase = _MELD_PHASE
-            events.append(_DREW[p][card])
-        elif kind is _K_TAKE:
-            card = self.discard_pile.pop()
-            self._pile_seen = None
-            bit = _BIT[card]
-            self.hands[p] |= bit
-            self.drawn = bit
-            self.taken = card
-            self.phase = _MELD_PHASE
-            events.append(_TOOK[p][card])
-        elif kind is _K_TAKE_TWO:
-            first = self.discard_pile.pop()
-            second = self.discard_pile.pop()
-            self._pile_seen = None
-            two = (1 << first) | (1 << second)
-            self.hands[p] |= two
-            self.drawn = two
-            self.taken = first
-            self.must_meld = two
-            self.phase = _MELD_PHASE
-            events.append(TookDiscard(p, (CARDS[first], CARDS[second]), 2))
-        else:
-            self._lay(move, events)
-            if not self.hands[p]:
-                self._end_turn(events, discarded=False)
-        return events
-
-    def _lay(self, move: Move, events: list[Event]) -> None:
-        p = self.turn
-        kind, cards, target = move[0], move[1], move[2]
-        self.hands[p] ^= cards  # a listed meld is in hand
-        if self.must_meld:
-            self.must_meld &= ~cards
-        self.progress = True
-        self._table_fresh = False
-        self._accepts = -1
-        melds = self.melds
-        if kind is _K_EXTEND:
-            card = _INDEX[cards]
-            index = self.meld_of(target)
-            melds[index] = extended(melds[index], card)
-            pts = POINTS[card]
-            self.plays.append(_tuple_new(Play, (p, _EXTENSION, cards, index, pts)))
-            key = p << 12 | card << 6 | target
-            event = _EXTENDED.get(key)
-            if event is None:
-                event = _EXTENDED[key] = Extended(p, CARDS[card], CARDS[target], pts)
-            events.append(event)
-        else:
-            laid = _LAID.get(cards)
-            if laid is None:
-                laid = _laid(cards)
-            play_kind, meld, pts, by_player = laid
-            melds.append(meld)
-            self.plays.append(_tuple_new(Play, (p, play_kind, cards, len(melds) - 1, pts)))
-            if play_kind is _PAIR:
-                self.pair_laid = True
-            events.append(by_player[p])
-        self.points[p] += pts
-
-    # -- turns ----------------------------------------------------------------------------
-
-    def _end_turn(self, events: list[Event], *, discarded: bool) -> None:
-        p = self.turn
-        self.turns += 1
-        if not self.hands[p]:
-            events.append(WentOut(p, discarded))
-            if self.out >= 0:
-                # Both went out: nothing is carried over.
-                self._finish(HandEnd.WENT_OUT)
-                return
-            self.out = p
-            self._begin_turn(1 - p, events)
-            return
-        if self.out >= 0:
-            self._finish(HandEnd.WENT_OUT)
-            return
-        self.quiet_turns = 0 if self.progress else self.quiet_turns + 1
-        if self.quiet_turns >= self.rules.stall_turns:
-            self._finish(HandEnd.STALLED)
-            return
-        self._begin_turn(1 - p, events)
-
-    def _begin_turn(self, player: int, events: list[Event]) -> None:
-        self.turn = player
-        self.taken = -1
-        self.drawn = 0
-        self.must_meld = 0
-        self.pair_laid = False
-        self.progress = False
-        self.phase = _DRAW_PHASE
-        if self.stock:
-            return
-        pile = self.discard_pile
-        if not self.reshuffled and len(pile) > 1:
-            self.reshuffled = True
-            new_stock = pile[:-1]
-            random.Random(f"{self.reshuffle_key}:reshuffle").shuffle(new_stock)
-            self.stock = new_stock
-            self.discard_pile = pile[-1:]
-            self._pile_seen = None
-            events.append(StockReshuffled(len(new_stock)))
-            return
-        if self.out >= 0:
-            # The last turn after going out is played without any draw.
-            self.phase = Phase.MELD
-            events.append(NoDraw(player))
-            return
-        self._finish(HandEnd.STOCK_EXHAUSTED)
-
-    def _finish(self, reason: HandEnd) -> None:
-        self.reason = reason
-        self.phase = Phase.OVER
-        self._legal = None
+    # The turn loop, from ``umtali.turns``: every move is played there.
+    _play = play
+    _lay = lay
+    _end_turn = end_turn
+    _begin_turn = begin_turn
+    _finish = finish
 
     # -- copies ---------------------------------------------------------------------------
 
@@ -478,5 +277,6 @@ class HandState:
             if isinstance(v, list):
                 v = list(v)
             setattr(s, name, v)
+        s._heading = None  # the copy may go to another session
         return s
 

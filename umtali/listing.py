@@ -11,8 +11,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from umtali.cards import JACKS
-from umtali.melds import NOT_JACK_RANK, SUIT_COVER, PlayKind
+from umtali.cards import JACKS, QUEEN, RANK_MASK
+from umtali.melds import (
+    GROUPS_BY_CARDS,
+    NOT_JACK_RANK,
+    RUNS_BY_PATTERN,
+    SUIT_COVER,
+    PlayKind,
+)
 from umtali.moves import Move, MoveKind
 from umtali.reach import NEIGHBOURS
 from umtali.search import (
@@ -34,8 +40,8 @@ _PAIR = PlayKind.PAIR
 _DRAW, _TAKE, _TAKE_TWO = Move.draw(), Move.take(), Move.take_two()
 #: The listings of the draw phase, every one of them.
 _DRAW_ONLY: Final = (_DRAW,)
-_DRAW_TAKE: Final = (_DRAW, _TAKE)
-_DRAW_TAKE_TWO: Final = (_DRAW, _TAKE, _TAKE_TWO)
+DRAW_TAKE: Final = (_DRAW, _TAKE)
+DRAW_TAKE_TWO: Final = (_DRAW, _TAKE, _TAKE_TWO)
 _TAKE_ONLY: Final = (_TAKE,)
 _TAKE_TAKE_TWO: Final = (_TAKE, _TAKE_TWO)
 
@@ -69,6 +75,30 @@ def _suit_discards(suit: int) -> tuple[Moves, ...]:
 _S0, _S1, _S2, _S3 = (_suit_discards(s) for s in range(4))
 
 
+def _meld_move(cards: int) -> Move:
+    """The one move that lays these cards as a new meld."""
+    move = _MELD_MOVES.get(cards)
+    if move is None:
+        move = _MELD_MOVES[cards] = Move(_K_MELD, cards)
+    return move
+
+
+def _suit_sequences(suit: int) -> tuple[Moves, ...]:
+    """The sequences of one suit by the pattern of its ace to ten in a hand, as moves, in the
+    order ``new_melds`` finds them (36 moves a suit; made at import, about 3 ms for the four)."""
+    move_of = {r: _meld_move(r << (13 * suit)) for r in RUNS_BY_PATTERN[(1 << 10) - 1]}
+    return tuple(tuple(map(move_of.__getitem__, runs)) for runs in RUNS_BY_PATTERN)
+
+
+_Q0, _Q1, _Q2, _Q3 = (_suit_sequences(s) for s in range(4))
+#: The groups of one rank by the cards of that rank in a hand (three or four), as moves.
+_GROUP_MOVES: Final = {cards: tuple(map(_meld_move, groups))
+                       for cards, groups in GROUPS_BY_CARDS.items()}
+#: The marriage of each suit, by suit.
+_MARRIAGE_MOVES: Final = tuple(_meld_move(3 << (13 * s + QUEEN - 1)) for s in range(4))
+_TEN: Final = (1 << 10) - 1
+
+
 def discards(hand: int, taken: int) -> Moves:
     """Every discard of ``hand`` but the card ``taken`` from the pile this turn (-1: none); the
     last card of a hand may also go face down."""
@@ -99,7 +129,7 @@ def draw_moves(h: HandState) -> Moves:
     if not pile or h.face_down:
         return _DRAW_ONLY if h.stock else ()
     if len(pile) < 2:
-        return _DRAW_TAKE if h.stock else _TAKE_ONLY
+        return DRAW_TAKE if h.stock else _TAKE_ONLY
     a, b = pile[-1], pile[-2]
     hand = h.hands[h.turn]
     bit_a, bit_b = _BIT[a], _BIT[b]
@@ -114,22 +144,31 @@ def draw_moves(h: HandState) -> Moves:
         and (bit_b & easy or NEIGHBOURS[b] & (hand | bit_a))
         and may_take_two(hand | bit_a | bit_b, melds, a, b, h.optional, easy)
     ):
-        return _DRAW_TAKE_TWO if h.stock else _TAKE_TAKE_TWO
-    return _DRAW_TAKE if h.stock else _TAKE_ONLY
+        return DRAW_TAKE_TWO if h.stock else _TAKE_TAKE_TWO
+    return DRAW_TAKE if h.stock else _TAKE_ONLY
 
 
 def meld_phase_moves(h: HandState) -> Moves:
     hand = h.hands[h.turn]
     if h.pair_laid:
         return discards(hand, h.taken)
+    must = h.must_meld
+    if must:
+        return _meld_moves(h, hand, table_easy(h), must)
+    return free_moves(h, hand, h.taken)
+
+
+def free_moves(h: HandState, hand: int, taken: int) -> Moves:
+    """The meld phase's listing of the player to act, who holds ``hand``, has laid no pair, must
+    meld nothing and took ``taken`` from the pile this turn (-1: none). ``HandState._play``
+    lists this way as it draws or takes a card."""
     easy = h._accepts  # ``table_easy``, written out: read for every listing
     if easy < 0:
         easy = table_easy(h)
-    must = h.must_meld
-    if not must and not hand & easy:
-        # Nothing to take two for, no jack and nothing the table takes: most often no new meld
-        # either (``cover(hand)`` is 0: worked out on the hand's suits) and no last pair (of a
-        # hand of two or three cards), so only the discards.
+    if not hand & easy:
+        # No jack and nothing the table takes: most often no new meld either (``cover(hand)``
+        # is 0: worked out on the hand's suits) and no last pair (of a hand of two or three
+        # cards), so only the discards.
         a = hand & _SUIT13
         b = (hand >> 13) & _SUIT13
         c = (hand >> 26) & _SUIT13
@@ -141,7 +180,6 @@ def meld_phase_moves(h: HandState) -> Moves:
             or (hand.bit_count() <= 3
                 and ((a & (b | c | d)) | (b & (c | d)) | (c & d)) & NOT_JACK_RANK)
         ):
-            taken = h.taken
             if taken >= 0:
                 # The card taken from the pile may not be thrown back.
                 suit, keep = _SUIT_OF[taken], _KEEP[taken]
@@ -154,10 +192,69 @@ def meld_phase_moves(h: HandState) -> Moves:
                 else:
                     d &= keep
             found = (*_S0[a], *_S1[b], *_S2[c], *_S3[d])
-            if len(found) < 2:
+            try:
+                found[1]  # (no exception costs nothing when none is raised)
+            except IndexError:
                 return discards(hand, taken)  # the last card may go face down
             return found
-    return _meld_moves(h, hand, easy, must)
+    return _free_meld_moves(h, hand, easy)
+
+
+def _free_meld_moves(h: HandState, hand: int, easy: int) -> Moves:
+    """``_meld_moves`` when nothing must be melded, a hand of four cards or more (no pair to
+    lay): every option of ``meld_options`` is listed, in its order, each move read from the
+    tables above rather than made from an option."""
+    if hand.bit_count() < 4:
+        return _meld_moves(h, hand, easy, 0)
+    a = hand & _SUIT13
+    b = (hand >> 13) & _SUIT13
+    c = (hand >> 26) & _SUIT13
+    d = hand >> 39
+    sc = SUIT_COVER
+    ra, rb, rc, rd = sc[a], sc[b], sc[c], sc[d]
+    groups = ((a & b & (c | d)) | (c & d & (a | b))) & NOT_JACK_RANK
+    # New melds, as ``new_melds`` finds them: sequences by suit, groups by rank, marriages.
+    moves = [*_Q0[a & _TEN], *_Q1[b & _TEN], *_Q2[c & _TEN], *_Q3[d & _TEN]]
+    covered = ra | rb << 13 | rc << 26 | rd << 39  # ``cover(hand)``
+    if groups:
+        covered |= (groups | groups << 13 | groups << 26 | groups << 39) & hand
+        g = groups
+        while g:
+            low = g & -g
+            moves.extend(_GROUP_MOVES[hand & RANK_MASK[low.bit_length()]])
+            g ^= low
+    if (ra | rb | rc | rd) >> 11:  # a suit's cover holds its queen and king: a marriage
+        if ra >> 11:
+            moves.append(_MARRIAGE_MOVES[0])
+        if rb >> 11:
+            moves.append(_MARRIAGE_MOVES[1])
+        if rc >> 11:
+            moves.append(_MARRIAGE_MOVES[2])
+        if rd >> 11:
+            moves.append(_MARRIAGE_MOVES[3])
+    jacks = hand & JACKS
+    while jacks:
+        low = jacks & -jacks
+        moves.append(_meld_move(low))
+        jacks ^= low
+    # Extensions: a card some table meld accepts that no new meld may use (a jack too: it may
+    # both be laid alone and extend).
+    ext = hand & easy & ~covered
+    if ext:
+        for m in h.melds:
+            hits = m[2] & ext
+            while hits:
+                low = hits & -hits
+                target = canonical_target(m, low.bit_length() - 1)
+                move = _EXTEND_MOVES.get(low << 6 | target)
+                if move is None:
+                    move = _EXTEND_MOVES[low << 6 | target] = Move(_K_EXTEND, low, target)
+                moves.append(move)
+                hits ^= low
+    # Under compulsory melding the turn may end only when nothing may be laid.
+    if h.optional or not moves:
+        return (*moves, *discards(hand, h.taken))
+    return tuple(moves)
 
 
 def _meld_moves(h: HandState, hand: int, easy: int, must: int) -> Moves:

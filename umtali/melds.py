@@ -174,17 +174,17 @@ def _sub_runs(bits: int) -> tuple[int, ...]:
 
 
 # Runs of a suit's A..10 bits, by the 10-bit pattern the hand holds.
-_RUNS_BY_PATTERN: Final = tuple(_sub_runs(p) for p in range(1 << 10))
+RUNS_BY_PATTERN: Final = tuple(_sub_runs(p) for p in range(1 << 10))
 # Groups of one rank, by the mask of that rank's cards in the hand (three or four of them).
-_GROUPS_BY_CARDS: Final[dict[int, tuple[int, ...]]] = {}
+GROUPS_BY_CARDS: Final[dict[int, tuple[int, ...]]] = {}
 for _rank in range(1, 14):
     if _rank == JACK:
         continue
     _four = tuple(iter_cards(RANK_MASK[_rank]))
     for _three in combinations(_four, 3):
         _m = sum(1 << c for c in _three)
-        _GROUPS_BY_CARDS[_m] = (_m,)
-    _GROUPS_BY_CARDS[RANK_MASK[_rank]] = (
+        GROUPS_BY_CARDS[_m] = (_m,)
+    GROUPS_BY_CARDS[RANK_MASK[_rank]] = (
         *(sum(1 << c for c in t) for t in combinations(_four, 3)),
         RANK_MASK[_rank],
     )
@@ -271,12 +271,12 @@ def new_melds(hand: int) -> list[tuple[PlayKind, int]]:
             pattern = (s >> (suit * 13)) & 0x3FF
             if pattern:
                 shift = suit * 13
-                out.extend((_SEQUENCE, r << shift) for r in _RUNS_BY_PATTERN[pattern])
+                out.extend((_SEQUENCE, r << shift) for r in RUNS_BY_PATTERN[pattern])
     g = _ranks_with_three(hand)
     while g:
         low = g & -g
         rank = low.bit_length()
-        out.extend((_GROUP, m) for m in _GROUPS_BY_CARDS[hand & RANK_MASK[rank]])
+        out.extend((_GROUP, m) for m in GROUPS_BY_CARDS[hand & RANK_MASK[rank]])
         g ^= low
     qk = hand & (hand >> 1) & _QUEEN_BITS
     while qk:

@@ -16,7 +16,9 @@ class Player(Protocol):
     def choose(self, view: PlayerView) -> Move: ...
 
 
-_BIT_LENGTH = tuple(n.bit_length() for n in range(64))
+#: The bits ``choice`` draws for a sequence of each length: more than any listing holds (at most
+#: 144 sequences, 60 groups, 4 marriages, 4 jacks, 52 extensions and 53 discards).
+_BIT_LENGTH = tuple(n.bit_length() for n in range(512))
 
 
 class RandomPlayer:
@@ -31,13 +33,16 @@ class RandomPlayer:
         # too: the view's slot is read instead) cost more than the rest of it.
         legal = view._legal
         n = len(legal)
-        if not n:
-            raise IndexError("Cannot choose from an empty sequence")
         # The method called on its generator each time: no bound method is made.
         rng = self.rng
-        k = _BIT_LENGTH[n] if n < 64 else n.bit_length()
+        try:
+            k = _BIT_LENGTH[n]
+        except IndexError:
+            k = n.bit_length()  # (no listing is that long: see ``_BIT_LENGTH``)
         r = rng.getrandbits(k)
         while r >= n:
+            if not n:  # (``getrandbits(0)`` is 0: checked only then)
+                raise IndexError("Cannot choose from an empty sequence")
             r = rng.getrandbits(k)
         return legal[r]
 

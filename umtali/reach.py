@@ -62,12 +62,47 @@ def stranded(card: int, hand: int, easy: int) -> bool:
     and at most one suit neighbour in hand, one that is not easy, makes no marriage with it
     and has nothing held beyond it: no run of three, no chain to an anchor. ``may_reach`` then
     says no too (by its reachable cards, ``_may_lay`` and the pair), more slowly."""
-    if _BIT[card] & easy or _SAME_RANK[card] & hand:
-        return False
+    return not way(card, hand, easy)
+
+
+#: What ``way`` finds of a card: no way to the table, a pair only, maybe another way.
+NO_WAY, PAIR_ONLY, SOME_WAY = 0, 1, 2
+
+
+def way(card: int, hand: int, easy: int) -> int:
+    """``NO_WAY`` for a card ``stranded``; ``PAIR_ONLY`` for one that would be stranded but for
+    the one other card of its rank in hand (no group): its only way to the table is a pair
+    laid last, which ``pair_closed`` may rule out; else ``SOME_WAY``."""
+    if _BIT[card] & easy:
+        return SOME_WAY
+    same = _SAME_RANK[card] & hand
+    if same & (same - 1):
+        return SOME_WAY  # a group
     near = _SUIT_NEIGHBOURS[card] & hand
-    return not near or not (
+    if near and (
         near & easy or near & (near - 1) or near & _MARRIED[card] or _TWO_AWAY[card] & hand
-    )
+    ):
+        return SOME_WAY
+    return PAIR_ONLY if same else NO_WAY
+
+
+def pair_closed(hand: int, easy: int, required: int) -> bool:
+    """Whether no pair may be laid last this turn with ``required`` cards in hand: two cards of
+    the hand, or a required one, that no meld can lay (see ``_lonely``). ``may_reach`` says no
+    for a ``PAIR_ONLY`` card then (it is not reachable, joined to no anchor, and has a partner,
+    so the pair is its way), after working out more first."""
+    return closed_by(lonely_cards(hand, easy), required)
+
+
+def lonely_cards(hand: int, easy: int) -> int:
+    """``_lonely`` of the whole hand."""
+    m = _SUIT13
+    return _lonely(hand, easy, hand & m, (hand >> 13) & m, (hand >> 26) & m, hand >> 39)
+
+
+def closed_by(lonely: int, required: int) -> bool:
+    """Whether the ``lonely`` cards of a hand rule out a pair laid last (``pair_closed``)."""
+    return bool(lonely and (lonely & (lonely - 1) or lonely & required))
 
 
 def may_meld_all(
@@ -99,7 +134,8 @@ def may_meld_all(
 
 
 def may_reach(
-    hand: int, cards: Sequence[int], required: int, easy: int, optional: bool
+    hand: int, cards: Sequence[int], required: int, easy: int, optional: bool,
+    lonely: int = -1,
 ) -> bool:
     """Whether each of ``cards`` (the required cards in hand) might get on the table.
 
@@ -126,20 +162,19 @@ def may_reach(
     groups = ((a & b & (c | d)) | (c & d & (a | b))) & NOT_JACK_RANK
     if groups:
         reachable |= groups * _SPREAD & hand
-    locked = -1  # worked out when first needed
-    lonely = -1
+    locked = -1  # worked out when first needed (and ``lonely``, unless given)
     for card in cards:
         low = _BIT[card]
         if low & reachable:
             continue
-        if locked < 0:
-            # ``locked_groups(hand)``: ranks held exactly three times, none of them in a run.
-            three = ((a & b & c & ~d) | (a & b & d & ~c) | (a & c & d & ~b)
-                     | (b & c & d & ~a)) & NOT_JACK_RANK & ~(ra | rb | rc | rd)
-            locked = three * _SPREAD & hand if three else 0
-        # No run grows through a locked group; runs and the easy cards anchor a chain.
-        if _may_lay(card, hand & ~locked, reachable, easy | runs):
-            continue
+        # No run grows through a locked group; runs and the easy cards anchor a chain. (Most
+        # often no chain reaches an anchor through the whole hand: then none does through
+        # fewer cards, and the locked groups are not needed.)
+        if _may_lay(card, hand, reachable, easy | runs):
+            if locked < 0:
+                locked = _locked(hand, a, b, c, d, ra | rb | rc | rd)
+            if not locked or _may_lay(card, hand & ~locked, reachable, easy | runs):
+                continue
         partner = RANK_MASK[card % 13 + 1] & hand & ~low
         if not partner:
             return False
@@ -147,9 +182,19 @@ def may_reach(
             lonely = _lonely(hand, easy, a, b, c, d)
         if lonely and (lonely & (lonely - 1) or lonely & required):
             return False  # each of them is stuck: see ``_lonely``
+        if locked < 0:
+            locked = _locked(hand, a, b, c, d, ra | rb | rc | rd)
         if not _may_pair_last(low, partner, hand, required, easy, locked, optional):
             return False
     return True
+
+
+def _locked(hand: int, a: int, b: int, c: int, d: int, runs: int) -> int:
+    """``locked_groups(hand)`` from its suits ``a`` to ``d`` and the ranks of its ``runs`` (its
+    suits' ``SUIT_COVER``): ranks held exactly three times, none of them in a run."""
+    three = ((a & b & c & ~d) | (a & b & d & ~c) | (a & c & d & ~b)
+             | (b & c & d & ~a)) & NOT_JACK_RANK & ~runs
+    return three * _SPREAD & hand if three else 0
 
 
 def _run_cover(hand: int) -> int:

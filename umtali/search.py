@@ -23,7 +23,7 @@ from umtali.melds import (
     new_melds,
     pairs,
 )
-from umtali.reach import may_meld_all, may_reach, stranded
+from umtali.reach import PAIR_ONLY, closed_by, lonely_cards, may_meld_all, may_reach, way
 
 # The quick check, as the take-two tests know it.
 _may_meld_all = may_meld_all
@@ -32,6 +32,9 @@ _BIT: Final = tuple(1 << c for c in range(52))
 #: An option: (kind, cards, index of the extended meld or -1).
 Option = tuple[PlayKind, int, int]
 
+
+#: The pairs of each hand of two or three cards (a few thousand hands), made as they are met.
+_PAIRS: dict[int, tuple[int, ...]] = {}
 
 # Bound once: the search reads these on every option (a class attribute lookup each in 3.11).
 _JACK, _EXTENSION, _PAIR = PlayKind.JACK, PlayKind.EXTENSION, PlayKind.PAIR
@@ -67,7 +70,10 @@ def meld_options(
                 hits ^= low
     n = hand.bit_count()
     if n == 2 or n == 3:
-        for p in pairs(hand):
+        found = _PAIRS.get(hand)
+        if found is None:
+            found = _PAIRS[hand] = tuple(pairs(hand))
+        for p in found:
             rest = hand & ~p
             # The card left after a pair is discarded to go out; under compulsory melding it
             # must be one that cannot be melded.
@@ -131,9 +137,20 @@ def may_take_two(
     quick check says no. The caller has seen that each is a jack, accepted by a table meld
     (both in ``easy``) or has a card of its rank or suit neighbour in hand."""
     two = _BIT[first] | _BIT[second]
-    if stranded(first, hand, easy) or stranded(second, hand, easy):
-        return False  # the cheaper check, which settles a good share of them
-    return may_reach(hand, (first, second), two, easy, optional) and _search(
+    # The cheaper checks first, which settle most of them: a card with no way to the table, or
+    # one whose only way is a pair laid last, when that is ruled out.
+    way_first = way(first, hand, easy)
+    if not way_first:
+        return False
+    way_second = way(second, hand, easy)
+    if not way_second:
+        return False
+    lonely = -1
+    if way_first == PAIR_ONLY or way_second == PAIR_ONLY:
+        lonely = lonely_cards(hand, easy)
+        if closed_by(lonely, two):
+            return False
+    return may_reach(hand, (first, second), two, easy, optional, lonely) and _search(
         hand, _live(melds, hand)[0], two, optional, {}
     )
 

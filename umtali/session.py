@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from umtali.cards import ACE, CARDS, iter_cards
+from umtali.cards import ACE, CARDS, cards_of
 from umtali.errors import IllegalMoveError
 from umtali.events import (
     DealerChosen,
@@ -54,8 +54,15 @@ class Shuffler:
         self.seed = seed
 
     def shuffled_deck(self, purpose: str) -> list[int]:
+        """The deck in index order, shuffled by ``random.Random(f"{seed}:{purpose}")``."""
+        # ``shuffle``, written out for the 52 cards: each place and its draw's bits read as one.
+        bits = random.Random(f"{self.seed}:{purpose}").getrandbits
         deck = list(range(52))
-        shuffle(random.Random(f"{self.seed}:{purpose}"), deck)
+        for i, k in _DECK_DRAWS:
+            j = bits(k)
+            while j > i:
+                j = bits(k)
+            deck[i], deck[j] = deck[j], deck[i]
         return deck
 
     def key(self, purpose: str) -> str:
@@ -63,6 +70,8 @@ class Shuffler:
 
 
 _BITS_BELOW = tuple((i + 1).bit_length() for i in range(64))
+#: Each place of a deck's shuffle, from the last down, and the bits of its draw.
+_DECK_DRAWS = tuple((i, _BITS_BELOW[i]) for i in range(51, 0, -1))
 
 
 def shuffle(rng: random.Random, cards: list[int]) -> None:
@@ -104,11 +113,6 @@ def draw_for_dealer(
 
 class Session:
     """A whole session. Mutated only through ``apply`` and ``resign``."""
-
-    # The heading views share, and the hand it was made for (class defaults: a session loaded
-    # by the codec is made without ``__init__``).
-    _heading: Heading | None = None
-    _heading_of: HandState | None = None
 
     def __init__(
         self,
@@ -183,15 +187,15 @@ class Session:
         return [] if self.winner >= 0 else list(self.hand.listed())
 
     def heading(self) -> Heading:
-        """What every view of the hand in play shows of the session, made once a hand (and
-        again once the session is won: ``_hand_over`` and ``resign`` forget it then)."""
-        head = self._heading
+        """What every view of the hand in play shows of the session, made once a hand and kept
+        by the hand (and made again once the session is won: ``_hand_over`` and ``resign``
+        forget it then; a hand copied or set from outside has none)."""
         h, winner = self.hand, self.winner
-        if head is None or self._heading_of is not h or head[7] != winner:
+        head = h._heading
+        if head is None or head[7] != winner:
             won = self.games_won
-            head = self._heading = (self.rules, self.game, self.hand_no, h.dealer,
-                                    tuple(self.hand_scores), won[0], won[1], winner)
-            self._heading_of = h
+            head = h._heading = (self.rules, self.game, self.hand_no, h.dealer,
+                                 tuple(self.hand_scores), won[0], won[1], winner)
         return head
 
     if TYPE_CHECKING:
@@ -243,7 +247,7 @@ class Session:
             raise IllegalMoveError(Text.of("the session is over"))
         self.winner = 1 - seat
         self.how = how
-        self._heading_of = None  # the views' heading shows the winner
+        self.hand._heading = None  # the views' heading shows the winner
         return [SessionEnded(self.winner, (self.games_won[0], self.games_won[1]), how)]
 
     def _hand_over(self, events: list[Event]) -> None:
@@ -264,10 +268,7 @@ class Session:
                 h.leftover_points(),
                 scores,
                 total,
-                (
-                    tuple(CARDS[c] for c in iter_cards(h.hands[0])),
-                    tuple(CARDS[c] for c in iter_cards(h.hands[1])),
-                ),
+                (cards_of(h.hands[0]), cards_of(h.hands[1])),
                 (wed[0], wed[1]),
             )
         )
@@ -280,7 +281,7 @@ class Session:
             if self.games_won[winner] >= self.rules.games_to_win:
                 self.winner = winner
                 self.how = "played out"
-                self._heading_of = None  # the views' heading shows the winner
+                self.hand._heading = None  # the views' heading shows the winner
                 events.append(SessionEnded(winner, won))
                 return
             self.game += 1

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 
 from umtali.cards import CARDS, Card, cards_of, iter_cards, mask_of
 from umtali.hand import Phase
-from umtali.listing import draw_moves, meld_phase_moves
 from umtali.melds import Meld, PlayKind, Shape, rebuilt
 from umtali.moves import Move
 
@@ -106,40 +105,39 @@ class TableView:
 
 
 def _table_view(h: HandState) -> TableView:
-    """The hand's table as views show it, reusing what is unchanged since the last view."""
-    kept = h._table_view
+    """The hand's table as views show it, reusing what is unchanged since the last view; kept
+    by the hand until a card is laid (``HandState._lay`` forgets it)."""
+    kept = h._table_base
     plays = h.plays
     # Plays are only ever added, and a meld changes only when a play is added: the same
     # number of plays, ending with the same one, is the same table.
     if (
-        kept is not None
-        and len(kept.plays_from) == len(plays)
-        and len(kept.melds_from) == len(h.melds)
-        and (not plays or kept.plays_from[-1] is plays[-1])
+        kept is None
+        or len(kept.plays_from) != len(plays)
+        or len(kept.melds_from) != len(h.melds)
+        or (plays and kept.plays_from[-1] is not plays[-1])
     ):
-        return kept
-    # Build on the last table read, so that unread tables never form a chain.
-    base = kept if kept is None or kept.read else kept._base
-    kept = TableView(tuple(plays), tuple(h.melds), base)
+        # Build on the last table read, so that unread tables never form a chain.
+        base = kept if kept is None or kept.read else kept._base
+        kept = h._table_base = TableView(tuple(plays), tuple(h.melds), base)
     h._table_view = kept
-    h._table_fresh = True
     return kept
 
 
 #: The seat of a spectator's view: the public table, no hand.
 SPECTATOR = -1
 
-_DRAW_PHASE, _MELD_PHASE = Phase.DRAW, Phase.MELD  # bound once: read for every view
 #: What a view keeps of its position: to act, phase, top face down, went out, reshuffled,
-#: hand sizes (2: -1 for the seat's own), stock size, hand points (2), the seat's cards (a mask),
-#: the discard pile as the seat sees it (bottom first, -1 for a face-down card it did not lay),
-#: the table, and of the seat's own turn: the card taken, the cards it must meld and the cards
-#: drawn (masks; -1, 0, 0 for the seat not to act). Its legal moves are kept on their own.
+#: hand sizes (2: the opponent's and -1 for a seat, whose own is counted from its cards when
+#: read; seat 1's and seat 0's for a spectator), stock size, hand points (2), the seat's cards (a
+#: mask), the discard pile as the seat sees it (bottom first, -1 for a face-down card it did not
+#: lay), the table, and of the seat's own turn: the card taken, the cards it must meld and the
+#: cards drawn (masks; -1, 0, 0 for the seat not to act); then the seat and the session's heading.
+#: Its legal moves are kept on their own.
 _Pub = tuple[
     int, Phase, bool, int, bool, int, int, int, int, int, int, tuple[int, ...], TableView,
-    int, int, int,
+    int, int, int, int, "Heading",
 ]
-_new = object.__new__
 #: A card of the pile as a view shows it, by index; the last, -1, is a face-down card unseen.
 _SHOWN: tuple[Card | None, ...] = (*CARDS, None)
 
@@ -154,14 +152,11 @@ class PlayerView:
     not, and it keeps no reference to the hand or the session. Its fields are read-only.
     """
 
-    __slots__ = ("_discard_pile", "_hand", "_head", "_legal", "_pub", "_seat")
+    __slots__ = ("_discard_pile", "_hand", "_legal", "_pub")
 
-    # What a view keeps, in a few stores: every one costs as much as the read behind it.
-    #: The session's numbers, the same for a whole hand (see ``Session.heading``).
-    _head: Heading
-    #: The numbers of the position; see ``_Pub``.
+    # What a view keeps, in two stores: every one costs as much as the read behind it.
+    #: The numbers of the position, its seat and the session's heading; see ``_Pub``.
     _pub: _Pub
-    _seat: int
     #: The seat's legal moves, empty when it is not to act (``RandomPlayer`` reads them here:
     #: a slot is read in one step, a property is a call that costs as much as the choice).
     _legal: tuple[Move, ...]
@@ -175,16 +170,15 @@ class PlayerView:
         public table."""
         # Called for every move a computer makes: plain loads, one tuple, nothing made twice.
         h = session.hand
-        head = session._heading
-        # The session forgets its heading when the winner is decided (see ``Session.heading``).
-        if head is None or session._heading_of is not h:
+        # The heading the session made for this hand (forgotten when the winner is decided).
+        head = h._heading
+        if head is None:
             head = session.heading()
-        turn = h.turn
-        phase = h.phase
         hands = h.hands
         points = h.points
+        # The table as views show it, kept by the hand until a card is laid.
         table = h._table_view
-        if table is None or not h._table_fresh:
+        if table is None:
             table = _table_view(h)
         # The pile as a tuple, made once for the views of one pile.
         shown = h._pile_seen
@@ -194,36 +188,27 @@ class PlayerView:
         if h.face_down and shown and h.out != seat:
             shown = (*shown[:-1], -1)
         v = PlayerView()  # (calling the class is quicker than ``object.__new__``)
-        v._seat = seat
-        v._head = head
-        if seat == turn and head[7] < 0:
+        if seat == h.turn and head[7] < 0:
             # The seat to act, the view nearly every one asked for is.
-            legal = h._legal
+            legal = h._legal  # most often listed by the move that led here
             if legal is None:
-                # ``h.listed()``, written out: the seat to act is shown its moves every move.
-                if phase is _DRAW_PHASE:
-                    legal = h._legal = draw_moves(h)
-                elif phase is _MELD_PHASE:
-                    legal = h._legal = meld_phase_moves(h)
-                else:
-                    legal = h.listed()
+                legal = h.listed()
             v._legal = legal
-            # Each seat's hand size; the seat's own is counted from its cards when read (-1).
+            # The opponent's hand size; the seat's own is counted from its cards when read.
+            # Cards drawn are 0 in the draw phase: a turn begins with none.
             v._pub = (
-                turn, phase, h.face_down, h.out, h.reshuffled,
-                -1 if seat == 0 else hands[0].bit_count(),
-                -1 if seat == 1 else hands[1].bit_count(),
+                seat, h.phase, h.face_down, h.out, h.reshuffled, hands[1 - seat].bit_count(), -1,
                 len(h.stock), points[0], points[1], hands[seat], shown, table, h.taken,
-                h.must_meld, h.drawn if phase is _MELD_PHASE else 0,
+                h.must_meld, h.drawn, seat, head,
             )
         else:
             v._legal = ()
             v._pub = (
-                turn, phase, h.face_down, h.out, h.reshuffled,
-                -1 if seat == 0 else hands[0].bit_count(),
-                -1 if seat == 1 else hands[1].bit_count(),
+                h.turn, h.phase, h.face_down, h.out, h.reshuffled,
+                hands[1 - seat].bit_count() if seat >= 0 else hands[1].bit_count(),
+                -1 if seat >= 0 else hands[0].bit_count(),
                 len(h.stock), points[0], points[1], hands[seat] if seat >= 0 else 0, shown,
-                table, -1, 0, 0,
+                table, -1, 0, 0, seat, head,
             )
         return v
 
@@ -231,28 +216,28 @@ class PlayerView:
 
     @property
     def seat(self) -> int:
-        return self._seat
+        return self._pub[16]
 
     @property
     def rules(self) -> str:
-        return self._head[0].describe()
+        return self._pub[17][0].describe()
 
     @property
     def game(self) -> int:
-        return self._head[1]
+        return self._pub[17][1]
 
     @property
     def hand_no(self) -> int:
-        return self._head[2]
+        return self._pub[17][2]
 
     @property
     def dealer(self) -> int:
-        return self._head[3]
+        return self._pub[17][3]
 
     @property
     def to_act(self) -> int:
         """The seat to act, or -1 when the session is over."""
-        return self._pub[0] if self._head[7] < 0 else -1
+        return self._pub[0] if self._pub[17][7] < 0 else -1
 
     @property
     def phase(self) -> str:
@@ -269,19 +254,19 @@ class PlayerView:
 
     @property
     def opponent_hand_size(self) -> int:
-        seat, p = self._seat, self._pub
-        return p[6] if seat == 0 else p[5] if seat == 1 else 0
+        p = self._pub
+        return p[5] if p[16] >= 0 else 0
 
     @property
     def hand_sizes(self) -> tuple[int, int]:
         """How many cards each seat holds."""
         p = self._pub
-        size0, size1 = p[5], p[6]
-        if size0 < 0:
-            size0 = p[10].bit_count()
-        elif size1 < 0:
-            size1 = p[10].bit_count()
-        return size0, size1
+        seat = p[16]
+        if seat == 0:
+            return p[10].bit_count(), p[5]
+        if seat == 1:
+            return p[5], p[10].bit_count()
+        return p[6], p[5]
 
     @property
     def stock_size(self) -> int:
@@ -319,7 +304,7 @@ class PlayerView:
     @property
     def hand_scores(self) -> tuple[tuple[int, int], ...]:
         """Each finished hand's scores in the game in play."""
-        return self._head[4]
+        return self._pub[17][4]
 
     @property
     def game_scores(self) -> tuple[int, int]:
@@ -328,7 +313,7 @@ class PlayerView:
 
     @property
     def games_won(self) -> tuple[int, int]:
-        head = self._head
+        head = self._pub[17]
         return head[5], head[6]
 
     @property
@@ -360,7 +345,7 @@ class PlayerView:
 
     @property
     def winner(self) -> int:
-        return self._head[7]
+        return self._pub[17][7]
 
     @property
     def legal_moves(self) -> tuple[Move, ...]:
@@ -369,7 +354,7 @@ class PlayerView:
 
     @property
     def my_turn(self) -> bool:
-        return self._pub[0] == self._seat and self._head[7] < 0
+        return self._pub[0] == self._pub[16] and self._pub[17][7] < 0
 
     @property
     def top_discard(self) -> Card | None:
