@@ -15,6 +15,7 @@ from umtali.view import SPECTATOR, PlayerView
 def _from_scratch(session: Session, seat: int) -> PlayerView:
     again = session.copy()
     again.hand._table_view = None
+    again.hand._table_base = None
     again.hand._pile_seen = None
     return PlayerView.of(again, seat)
 
