@@ -4,37 +4,14 @@ the listing is what it was without them)."""
 
 from __future__ import annotations
 
-import random
-
+from tests.test_take_two_quick import hunt_hands
 from umtali.cards import JACKS, RANK_MASK, Card, mask_of
 from umtali.reach import NO_WAY, PAIR_ONLY, SOME_WAY, may_reach, pair_closed, stranded, way
 
 
-def _hands(seed: int, count: int) -> list[tuple[int, int, int, int]]:
-    """Hands of 2 to 12 cards (tens and court cards weighted up), what the table takes, and two
-    of the hand's cards to take."""
-    rng = random.Random(seed)
-    weights = [4 if c % 13 + 1 >= 9 else 1 for c in range(52)]
-    out = []
-    for _ in range(count):
-        size = rng.randint(2, 12)
-        cards: set[int] = set()
-        while len(cards) < size:
-            cards.add(rng.choices(range(52), weights)[0])
-        hand = sum(1 << c for c in cards)
-        easy = JACKS
-        if rng.random() < 0.5:
-            easy |= RANK_MASK[rng.randint(1, 13)] & ~hand
-        for _ in range(rng.randint(0, 3)):
-            easy |= 1 << rng.randrange(52)
-        a, b = rng.sample(sorted(cards), 2)
-        out.append((hand, easy, a, b))
-    return out
-
-
 def test_a_pair_only_card_is_not_reachable_when_no_pair_may_be_laid_last() -> None:
     said = 0
-    for hand, easy, a, b in _hands(11, 30000):
+    for hand, easy, a, b in hunt_hands(11, 30000):
         two = 1 << a | 1 << b
         for card in (a, b):
             if way(card, hand, easy) == PAIR_ONLY and pair_closed(hand, easy, two):
@@ -47,7 +24,7 @@ def test_a_pair_only_card_is_not_reachable_when_no_pair_may_be_laid_last() -> No
 
 def test_way_is_stranded_and_the_pair_otherwise() -> None:
     seen = set()
-    for hand, easy, a, b in _hands(12, 5000):
+    for hand, easy, a, b in hunt_hands(12, 5000):
         for card in (a, b):
             found = way(card, hand, easy)
             seen.add(found)

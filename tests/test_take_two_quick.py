@@ -11,12 +11,13 @@ from umtali.reach import may_reach, stranded
 from umtali.search import can_meld_all
 
 
-def test_a_stranded_card_is_never_reachable() -> None:
-    rng = random.Random(5)
+def hunt_hands(seed: int, count: int) -> list[tuple[int, int, int, int]]:
+    """Hands of 2 to 12 cards, what the table takes, and two of the hand's cards to take."""
+    rng = random.Random(seed)
     # Court cards and tens weighted up, as the hard hunt does: more runs, marriages and jacks.
     weights = [4 if c % 13 + 1 >= 9 else 1 for c in range(52)]
-    said = 0
-    for _ in range(20000):
+    out = []
+    for _ in range(count):
         size = rng.randint(2, 12)
         cards: set[int] = set()
         while len(cards) < size:
@@ -29,6 +30,13 @@ def test_a_stranded_card_is_never_reachable() -> None:
         for _ in range(rng.randint(0, 3)):
             easy |= 1 << rng.randrange(52)
         a, b = rng.sample(sorted(cards), 2)
+        out.append((hand, easy, a, b))
+    return out
+
+
+def test_a_stranded_card_is_never_reachable() -> None:
+    said = 0
+    for hand, easy, a, b in hunt_hands(5, 20000):
         for card in (a, b):
             if stranded(card, hand, easy):
                 said += 1
