@@ -1,0 +1,92 @@
+"""What the tests of two processes share: routing a member's clicks to one process or the
+other, and reading the match as the database has it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from cogs.umtali.live import LiveMatch
+from cogs.umtali.service import MatchService
+from data.db import Row
+from tests.discord_helpers import World, player, table_message
+from umtali.moves import Move, MoveKind
+from umtali.players import GreedyPlayer
+
+
+def main_of(world: World) -> MatchService:
+    svc = world.bot.matches
+    assert svc is not None
+    return svc
+
+
+@contextmanager
+def via(world: World, svc: MatchService) -> Iterator[None]:
+    """What members do meanwhile reaches the process ``svc``."""
+    before = world.bot.matches
+    world.bot.matches = svc
+    try:
+        yield
+    finally:
+        world.bot.matches = before
+
+
+async def row(world: World, match_id: int) -> Row:
+    """The match's row as the database has it (read through the bot's own connection)."""
+    found = await main_of(world).store.db.fetchone("SELECT * FROM matches WHERE id = ?",
+                                                   (match_id,))
+    assert found is not None
+    return found
+
+
+async def results(world: World) -> list[Row]:
+    return await main_of(world).store.db.fetchall("SELECT * FROM session_results")
+
+
+async def settle(world: World, *services: MatchService) -> None:
+    for svc in services:
+        await svc.computer_idle()
+        await svc.flush()
+    await world.env.settle()
+
+
+async def act_via(world: World, svc: MatchService, match_id: int, move: Move) -> None:
+    """The player to act makes ``move`` as a member would, and ``svc``'s process gets the
+    click: a draw from the DM panel, a discard from the table's My hand panel (a meld, which
+    only ``/umtali play`` types, goes to the service directly)."""
+    live = await svc.lookup(match_id)
+    assert live is not None
+    seat, version = live.session.to_act, live.version
+    actor = player(world, seat)
+    prefix = f"umtali:m:{match_id}:{version}"
+    with via(world, svc):
+        if move.kind in (MoveKind.DRAW, MoveKind.TAKE, MoveKind.TAKE_TWO):
+            action = {MoveKind.DRAW: "draw", MoveKind.TAKE: "take", MoveKind.TAKE_TWO: "take2"}
+            dm = actor.user.dm_channel.last_message
+            result = await actor.user.click(dm, custom_id=f"{prefix}:{action[move.kind]}")
+            assert result.acknowledged
+        elif move.kind is MoveKind.DISCARD:
+            panel = await actor.click(await table_message(world, live),
+                                      custom_id=f"umtali:m:{match_id}:hand")
+            assert panel.ephemeral, panel
+            result = await actor.select(panel.response, [str(move)],
+                                        custom_id=f"{prefix}:discard")
+            assert result.acknowledged
+        else:
+            assert (await svc.act(live, live.player_ids[seat], move)).ok
+    saved = await svc.store.match(match_id)
+    assert saved is not None and saved.version >= version + 1, move
+
+
+async def greedy_via(world: World, svc: MatchService, match_id: int) -> Move:
+    live = await svc.lookup(match_id)
+    assert live is not None
+    move = GreedyPlayer().choose(live.session.view(live.session.to_act))
+    await act_via(world, svc, match_id, move)
+    return move
+
+
+def said(world: World, live: LiveMatch, text: str) -> list[Any]:
+    from tests.discord_helpers import thread_of
+    return [m for m in thread_of(world, live).history() if text in (m.content or "")]
