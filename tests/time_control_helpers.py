@@ -1,0 +1,56 @@
+"""What the time-control tests share (over SimCord, time injected through the service's
+clock): the deadline as saved, a turn played out, the table's text, and a correspondence
+turn run out with its question."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from cogs.umtali.live import LiveMatch
+from tests.discord_helpers import World, custom_ids, flush, play_out, start_match, thread_of
+from tests.test_faults_timers import db_row, to_turn_end
+
+
+def db_deadline(db_path: Path, match_id: int) -> float | None:
+    """The match's deadline as saved."""
+    deadline: float | None = db_row(db_path, match_id)["deadline"]
+    return deadline
+
+
+async def end_turn(world: World, live: LiveMatch) -> int:
+    """The player to act plays out their turn (at the clock's time); their seat."""
+    seat = live.session.to_act
+    await to_turn_end(world, live)
+    await play_out(world, live, moves=1)
+    assert live.session.to_act != seat or live.over
+    return seat
+
+
+def table_text(world: World, live: LiveMatch) -> str:
+    """The text of the match's table as last posted or edited."""
+    assert live.table_message_id is not None
+    message = next(m for m in thread_of(world, live).history()
+                   if m.id == live.table_message_id)
+    return str(message.embeds[0].description)
+
+
+async def time_up(world: World) -> tuple[LiveMatch, Any]:
+    """A correspondence match whose first turn ran out: the match, and the question."""
+    svc = world.bot.matches
+    assert svc is not None
+    live = await start_match(world, time_control="correspondence")
+    absent = live.session.to_act
+    assert live.deadline is not None
+    await svc.check_timers(now=live.deadline + 1)
+    await flush(world)
+    assert not live.over and live.deadline is None
+    question = thread_of(world, live).history()[-1]
+    assert "time for this turn is up" in question.content
+    assert f"<@{live.player_ids[1 - absent]}>" in question.content
+    return live, question
+
+
+def button(question: Any, action: str) -> str:
+    """The custom id of the question's button for ``action`` (claim, wait)."""
+    return next(c for c in custom_ids(question) if c.endswith(":" + action))
