@@ -97,6 +97,11 @@ _GROUP_MOVES: Final = {cards: tuple(map(_meld_move, groups))
 #: The marriage of each suit, by suit.
 _MARRIAGE_MOVES: Final = tuple(_meld_move(3 << (13 * s + QUEEN - 1)) for s in range(4))
 _TEN: Final = (1 << 10) - 1
+_HALF: Final = (1 << 26) - 1
+#: The jacks laid alone, by the suits that hold one (bit 0: the first suit's jack, and so on).
+_JACK_MOVES: Final = tuple(
+    tuple(_meld_move(1 << (13 * s + 10)) for s in range(4) if n >> s & 1) for n in range(16)
+)
 
 
 def discards(hand: int, taken: int) -> Moves:
@@ -165,51 +170,56 @@ def free_moves(h: HandState, hand: int, taken: int) -> Moves:
     easy = h._accepts  # ``table_easy``, written out: read for every listing
     if easy < 0:
         easy = table_easy(h)
-    if not hand & easy:
-        # No jack and nothing the table takes: most often no new meld either (``cover(hand)``
-        # is 0: worked out on the hand's suits) and no last pair (of a hand of two or three
-        # cards), so only the discards.
-        a = hand & _SUIT13
-        b = (hand >> 13) & _SUIT13
-        c = (hand >> 26) & _SUIT13
-        d = hand >> 39
-        sc = SUIT_COVER
-        if not (
-            sc[a] or sc[b] or sc[c] or sc[d]
-            or ((a & b & (c | d)) | (c & d & (a | b))) & NOT_JACK_RANK
-            or (hand.bit_count() <= 3
-                and ((a & (b | c | d)) | (b & (c | d)) | (c & d)) & NOT_JACK_RANK)
-        ):
-            if taken >= 0:
-                # The card taken from the pile may not be thrown back.
-                suit, keep = _SUIT_OF[taken], _KEEP[taken]
-                if suit == 0:
-                    a &= keep
-                elif suit == 1:
-                    b &= keep
-                elif suit == 2:
-                    c &= keep
-                else:
-                    d &= keep
-            found = (*_S0[a], *_S1[b], *_S2[c], *_S3[d])
-            try:
-                found[1]  # (no exception costs nothing when none is raised)
-            except IndexError:
-                return discards(hand, taken)  # the last card may go face down
-            return found
-    return _free_meld_moves(h, hand, easy)
+    # The hand's suits (small integers, fast to work on), split by halves: two operations on
+    # the whole 52-bit mask rather than four.
+    low, high = hand & _HALF, hand >> 26
+    a = low & _SUIT13
+    b = low >> 13
+    c = high & _SUIT13
+    d = high >> 13
+    sc = SUIT_COVER
+    # No jack and nothing the table takes: most often no new meld either (``cover(hand)`` is 0:
+    # worked out on the hand's suits) and no last pair (of a hand of two or three cards), so
+    # only the discards.
+    if not (
+        hand & easy
+        or sc[a] or sc[b] or sc[c] or sc[d]
+        or ((a & b & (c | d)) | (c & d & (a | b))) & NOT_JACK_RANK
+        or (hand.bit_count() <= 3
+            and ((a & (b | c | d)) | (b & (c | d)) | (c & d)) & NOT_JACK_RANK)
+    ):
+        if taken >= 0:
+            # The card taken from the pile may not be thrown back.
+            suit, keep = _SUIT_OF[taken], _KEEP[taken]
+            if suit == 0:
+                a &= keep
+            elif suit == 1:
+                b &= keep
+            elif suit == 2:
+                c &= keep
+            else:
+                d &= keep
+        found = (*_S0[a], *_S1[b], *_S2[c], *_S3[d])
+        try:
+            found[1]  # (no exception costs nothing when none is raised)
+        except IndexError:
+            return discards(hand, taken)  # the last card may go face down
+        return found
+    return _free_meld_moves(h, hand, easy, a, b, c, d)
 
 
-def _free_meld_moves(h: HandState, hand: int, easy: int) -> Moves:
+def _free_meld_moves(
+    h: HandState, hand: int, easy: int, a: int = -1, b: int = 0, c: int = 0, d: int = 0
+) -> Moves:
     """``_meld_moves`` when nothing must be melded, a hand of four cards or more (no pair to
     lay): every option of ``meld_options`` is listed, in its order, each move read from the
-    tables above rather than made from an option."""
+    tables above rather than made from an option. ``a`` to ``d`` are the hand's suits, when
+    the caller has them."""
     if hand.bit_count() < 4:
         return _meld_moves(h, hand, easy, 0)
-    a = hand & _SUIT13
-    b = (hand >> 13) & _SUIT13
-    c = (hand >> 26) & _SUIT13
-    d = hand >> 39
+    if a < 0:
+        low, high = hand & _HALF, hand >> 26
+        a, b, c, d = low & _SUIT13, low >> 13, high & _SUIT13, high >> 13
     sc = SUIT_COVER
     ra, rb, rc, rd = sc[a], sc[b], sc[c], sc[d]
     groups = ((a & b & (c | d)) | (c & d & (a | b))) & NOT_JACK_RANK
@@ -220,9 +230,9 @@ def _free_meld_moves(h: HandState, hand: int, easy: int) -> Moves:
         covered |= (groups | groups << 13 | groups << 26 | groups << 39) & hand
         g = groups
         while g:
-            low = g & -g
-            moves.extend(_GROUP_MOVES[hand & RANK_MASK[low.bit_length()]])
-            g ^= low
+            bit = g & -g
+            moves.extend(_GROUP_MOVES[hand & RANK_MASK[bit.bit_length()]])
+            g ^= bit
     if (ra | rb | rc | rd) >> 11:  # a suit's cover holds its queen and king: a marriage
         if ra >> 11:
             moves.append(_MARRIAGE_MOVES[0])
@@ -232,11 +242,10 @@ def _free_meld_moves(h: HandState, hand: int, easy: int) -> Moves:
             moves.append(_MARRIAGE_MOVES[2])
         if rd >> 11:
             moves.append(_MARRIAGE_MOVES[3])
-    jacks = hand & JACKS
-    while jacks:
-        low = jacks & -jacks
-        moves.append(_meld_move(low))
-        jacks ^= low
+    # The jacks, each alone, by the suits that hold one.
+    jacks = (a >> 10 & 1) | (b >> 9 & 2) | (c >> 8 & 4) | (d >> 7 & 8)
+    if jacks:
+        moves.extend(_JACK_MOVES[jacks])
     # Extensions: a card some table meld accepts that no new meld may use (a jack too: it may
     # both be laid alone and extend).
     ext = hand & easy & ~covered
@@ -244,17 +253,39 @@ def _free_meld_moves(h: HandState, hand: int, easy: int) -> Moves:
         for m in h.melds:
             hits = m[2] & ext
             while hits:
-                low = hits & -hits
-                target = canonical_target(m, low.bit_length() - 1)
-                move = _EXTEND_MOVES.get(low << 6 | target)
+                bit = hits & -hits
+                target = canonical_target(m, bit.bit_length() - 1)
+                move = _EXTEND_MOVES.get(bit << 6 | target)
                 if move is None:
-                    move = _EXTEND_MOVES[low << 6 | target] = Move(_K_EXTEND, low, target)
+                    move = _EXTEND_MOVES[bit << 6 | target] = Move(_K_EXTEND, bit, target)
                 moves.append(move)
-                hits ^= low
+                hits ^= bit
     # Under compulsory melding the turn may end only when nothing may be laid.
     if h.optional or not moves:
-        return (*moves, *discards(hand, h.taken))
+        return (*moves, *_suit_discards_of(hand, h.taken, a, b, c, d))
     return tuple(moves)
+
+
+def _suit_discards_of(hand: int, taken: int, a: int, b: int, c: int, d: int) -> Moves:
+    """``discards(hand, taken)`` from the hand's suits ``a`` to ``d`` (as ``free_moves`` lists
+    them, written out there: a call costs as much as the rest)."""
+    if taken >= 0:
+        # The card taken from the pile may not be thrown back.
+        suit, keep = _SUIT_OF[taken], _KEEP[taken]
+        if suit == 0:
+            a &= keep
+        elif suit == 1:
+            b &= keep
+        elif suit == 2:
+            c &= keep
+        else:
+            d &= keep
+    found = (*_S0[a], *_S1[b], *_S2[c], *_S3[d])
+    try:
+        found[1]  # (no exception costs nothing when none is raised)
+    except IndexError:
+        return discards(hand, taken)  # the last card may go face down
+    return found
 
 
 def _meld_moves(h: HandState, hand: int, easy: int, must: int) -> Moves:
