@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from operator import itemgetter
 from typing import Final
 
-from umtali.cards import JACKS
+from umtali.cards import JACK, JACKS, KING, QUEEN, RANK_MASK, TEN
 from umtali.melds import (
     Meld,
     PlayKind,
@@ -150,9 +150,48 @@ def may_take_two(
         lonely = lonely_cards(hand, easy)
         if closed_by(lonely, two):
             return False
+    else:
+        # Most often when the answer is yes, one new meld of the hand lays both: the search's
+        # first option that lays a required card settles it, and the quick check says yes
+        # for the cards of a new meld. (A card whose only way is a pair is in no new meld.)
+        together = _TOGETHER[first * 52 + second]
+        if together is not None:
+            held, some = together
+            if hand & held == held and hand & some:
+                return True
     return may_reach(hand, (first, second), two, easy, optional, lonely) and _search(
         hand, _live(melds, hand)[0], two, optional, {}
     )
+
+
+def _together(first: int, second: int) -> tuple[int, int] | None:
+    """When two cards lie in one new meld of a hand: it holds the first mask and some card of
+    the second. A sequence (ace to ten of a suit) holds every card between them, and a third
+    beside them when they are neighbours; a group a third card of their rank; a marriage is
+    the two. None: never (a jack, two cards of a rank in a pair, cards far apart)."""
+    suit, rank = divmod(first, 13)
+    suit2, rank2 = divmod(second, 13)
+    two = _BIT[first] | _BIT[second]
+    if first == second:
+        return None
+    if suit == suit2:
+        low, high = min(rank, rank2), max(rank, rank2)
+        if high < TEN:  # ace to ten (ranks 0 to 9 here)
+            span = sum(_BIT[suit * 13 + r] for r in range(low, high + 1))
+            if high - low >= 2:
+                return span, span
+            beside = sum(_BIT[suit * 13 + r] for r in (low - 1, high + 1) if 0 <= r < TEN)
+            return span, beside
+        if {low, high} == {QUEEN - 1, KING - 1}:
+            return two, two
+        return None
+    if rank == rank2 and rank != JACK - 1:
+        return two, RANK_MASK[rank + 1] & ~two
+    return None
+
+
+#: ``_together`` of each two cards, by ``first * 52 + second``.
+_TOGETHER: Final = tuple(_together(a, b) for a in range(52) for b in range(52))
 
 
 def _live(
