@@ -14,15 +14,11 @@ from umtali import RuleSet, Session
 from umtali.listing import table_easy
 from umtali.melds import Meld, new_melds
 from umtali.reach import PAIR_ONLY, closed_by, lonely_cards, may_reach, way
-from umtali.search import _TOGETHER, _live, _search, can_meld_all, may_take_two
+from umtali.search import _live, _search, can_meld_all, in_one_meld, may_take_two
 
 
 def _together(hand: int, first: int, second: int) -> bool:
-    together = _TOGETHER[first * 52 + second]
-    if together is None:
-        return False
-    held, some = together
-    return hand & held == held and bool(hand & some)
+    return in_one_meld(hand, first, second)
 
 
 def _without_shortcut(

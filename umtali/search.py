@@ -40,6 +40,7 @@ _PAIRS: dict[int, tuple[int, ...]] = {}
 _JACK, _EXTENSION, _PAIR = PlayKind.JACK, PlayKind.EXTENSION, PlayKind.PAIR
 _RUN, _SET = Shape.RUN, Shape.SET
 _NOT_JACKS = ((1 << 52) - 1) & ~JACKS
+_ACE_TO_TEN: Final = (1 << TEN) - 1
 
 
 def meld_options(
@@ -154,44 +155,29 @@ def may_take_two(
         # Most often when the answer is yes, one new meld of the hand lays both: the search's
         # first option that lays a required card settles it, and the quick check says yes
         # for the cards of a new meld. (A card whose only way is a pair is in no new meld.)
-        together = _TOGETHER[first * 52 + second]
-        if together is not None:
-            held, some = together
-            if hand & held == held and hand & some:
-                return True
+        if in_one_meld(hand, first, second):
+            return True
     return may_reach(hand, (first, second), two, easy, optional, lonely) and _search(
         hand, _live(melds, hand)[0], two, optional, {}
     )
 
 
-def _together(first: int, second: int) -> tuple[int, int] | None:
-    """When two cards lie in one new meld of a hand: it holds the first mask and some card of
-    the second. A sequence (ace to ten of a suit) holds every card between them, and a third
-    beside them when they are neighbours; a group a third card of their rank; a marriage is
-    the two. None: never (a jack, two cards of a rank in a pair, cards far apart)."""
+def in_one_meld(hand: int, first: int, second: int) -> bool:
+    """Whether one new meld of ``hand`` holds both cards: a sequence (ace to ten of a suit) of
+    every card between them, with a third beside them when they are neighbours; a group of
+    their rank (not jacks) with a third card of it; a marriage of the two."""
     suit, rank = divmod(first, 13)
     suit2, rank2 = divmod(second, 13)
-    two = _BIT[first] | _BIT[second]
-    if first == second:
-        return None
     if suit == suit2:
-        low, high = min(rank, rank2), max(rank, rank2)
-        if high < TEN:  # ace to ten (ranks 0 to 9 here)
-            span = sum(_BIT[suit * 13 + r] for r in range(low, high + 1))
-            if high - low >= 2:
-                return span, span
-            beside = sum(_BIT[suit * 13 + r] for r in (low - 1, high + 1) if 0 <= r < TEN)
-            return span, beside
-        if {low, high} == {QUEEN - 1, KING - 1}:
-            return two, two
-        return None
-    if rank == rank2 and rank != JACK - 1:
-        return two, RANK_MASK[rank + 1] & ~two
-    return None
-
-
-#: ``_together`` of each two cards, by ``first * 52 + second``.
-_TOGETHER: Final = tuple(_together(a, b) for a in range(52) for b in range(52))
+        if rank > rank2:
+            rank, rank2 = rank2, rank
+        if rank2 < TEN:  # ace to ten (ranks 0 to 9 here)
+            held = hand >> 13 * suit & _ACE_TO_TEN
+            span = (2 << rank2) - (1 << rank)  # the two and every rank between them
+            return held & span == span and (
+                rank2 - rank >= 2 or bool(held & (span << 1 | span >> 1) & ~span))
+        return rank == QUEEN - 1 and rank2 == KING - 1
+    return rank == rank2 and rank != JACK - 1 and (hand & RANK_MASK[rank + 1]).bit_count() > 2
 
 
 def _live(
