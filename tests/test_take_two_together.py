@@ -103,3 +103,17 @@ def test_the_answer_is_the_one_without_the_shortcut_in_play(variant: str, option
             legal = session.legal_moves()
             session.apply(rng.choice(legal))
     assert checked > 500 and yes > 20
+
+
+def test_two_cards_each_only_in_a_pair_of_two_ranks_are_never_both_laid() -> None:
+    """``may_take_two`` says no at once when each taken card's only way is a pair and they are
+    of two ranks (a pair is only ever the last meld): the search says no too."""
+    said = 0
+    for hand, easy, a, b in hunt_hands(23, 30000):
+        if way(a, hand, easy) == way(b, hand, easy) == PAIR_ONLY and (a - b) % 13:
+            said += 1
+            two = 1 << a | 1 << b
+            for optional in (False, True):
+                assert not _search(hand, (), two, optional, {}), (hand, a, b)
+                assert not may_take_two(hand, [], a, b, optional, easy)
+    assert said > 500

@@ -148,6 +148,8 @@ def may_take_two(
         return False
     lonely = -1
     if way_first == PAIR_ONLY or way_second == PAIR_ONLY:
+        if way_first == way_second and (first - second) % 13:
+            return False  # each only in a pair, of two ranks: one pair at most, the last meld
         lonely = lonely_cards(hand, easy)
         if closed_by(lonely, two):
             return False
