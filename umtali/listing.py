@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from umtali.cards import JACKS, QUEEN, RANK_MASK
+from umtali.cards import BITS, JACKS, QUEEN, RANK_MASK
 from umtali.melds import (
     GROUPS_BY_CARDS,
     NOT_JACK_RANK,
@@ -45,9 +45,9 @@ DRAW_TAKE_TWO: Final = (_DRAW, _TAKE, _TAKE_TWO)
 _TAKE_ONLY: Final = (_TAKE,)
 _TAKE_TAKE_TWO: Final = (_TAKE, _TAKE_TWO)
 
-_DISCARD: Final = tuple(Move(_K_DISCARD, 1 << c) for c in range(52))
-_DISCARD_DOWN: Final = tuple(Move(_K_DISCARD, 1 << c, -1, True) for c in range(52))
-_BIT: Final = tuple(1 << c for c in range(52))
+_BIT: Final = BITS
+_DISCARD: Final = tuple(Move(_K_DISCARD, _BIT[c]) for c in range(52))
+_DISCARD_DOWN: Final = tuple(Move(_K_DISCARD, _BIT[c], -1, True) for c in range(52))
 _SUIT13: Final = (1 << 13) - 1
 _SUIT_OF: Final = tuple(c // 13 for c in range(52))
 #: A suit's 13-bit pattern without the card, by card.

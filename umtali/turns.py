@@ -9,7 +9,7 @@ import random
 from enum import Enum
 from typing import TYPE_CHECKING, Final, NamedTuple
 
-from umtali.cards import CARDS, POINTS, cards_of
+from umtali.cards import BITS, CARDS, POINTS, cards_of
 from umtali.events import (
     Discarded,
     DrewFromStock,
@@ -37,9 +37,9 @@ _DISCARDED_DOWN = tuple(tuple(Discarded(p, c, True) for c in CARDS) for p in (0,
 _DREW = tuple(tuple(DrewFromStock(p, c) for c in CARDS) for p in (0, 1))
 _TOOK = tuple(tuple(TookDiscard(p, (c,)) for c in CARDS) for p in (0, 1))
 
-_BIT: Final = tuple(1 << c for c in range(52))
-#: A card's index by its bit.
-_INDEX: Final = {1 << c: c for c in range(52)}
+_BIT: Final = BITS
+#: A card's index by its bit (the listed discards' own bits: found without a comparison).
+_INDEX: Final = {bit: c for c, bit in enumerate(BITS)}
 _tuple_new = tuple.__new__  # a named tuple made without its Python-level ``__new__``
 #: What laying a new meld of these cards makes: its kind, the logical meld, its points and
 #: its event for each player (values, so each is made once; a few hundred melds in all).
