@@ -98,10 +98,13 @@ _GROUP_MOVES: Final = {cards: tuple(map(_meld_move, groups))
 _MARRIAGE_MOVES: Final = tuple(_meld_move(3 << (13 * s + QUEEN - 1)) for s in range(4))
 _TEN: Final = (1 << 10) - 1
 _HALF: Final = (1 << 26) - 1
-#: The jacks laid alone, by the suits that hold one (bit 0: the first suit's jack, and so on).
-_JACK_MOVES: Final = tuple(
-    tuple(_meld_move(1 << (13 * s + 10)) for s in range(4) if n >> s & 1) for n in range(16)
-)
+#: The jacks laid alone, by the jacks of a hand (lowest first).
+_JACK_MOVES: Final = {
+    sum(_BIT[13 * s + 10] for s in suits): tuple(_meld_move(_BIT[13 * s + 10]) for s in suits)
+    for suits in (tuple(s for s in range(4) if n >> s & 1) for n in range(1, 16))
+}
+#: A 13-bit rank pattern times this is the pattern in every suit.
+_SPREAD: Final = 1 | 1 << 13 | 1 << 26 | 1 << 39
 
 
 def discards(hand: int, taken: int) -> Moves:
@@ -225,9 +228,7 @@ def _free_meld_moves(
     groups = ((a & b & (c | d)) | (c & d & (a | b))) & NOT_JACK_RANK
     # New melds, as ``new_melds`` finds them: sequences by suit, groups by rank, marriages.
     moves = [*_Q0[a & _TEN], *_Q1[b & _TEN], *_Q2[c & _TEN], *_Q3[d & _TEN]]
-    covered = ra | rb << 13 | rc << 26 | rd << 39  # ``cover(hand)``
     if groups:
-        covered |= (groups | groups << 13 | groups << 26 | groups << 39) & hand
         g = groups
         while g:
             bit = g & -g
@@ -242,13 +243,17 @@ def _free_meld_moves(
             moves.append(_MARRIAGE_MOVES[2])
         if rd >> 11:
             moves.append(_MARRIAGE_MOVES[3])
-    # The jacks, each alone, by the suits that hold one.
-    jacks = (a >> 10 & 1) | (b >> 9 & 2) | (c >> 8 & 4) | (d >> 7 & 8)
+    # The jacks, each alone.
+    jacks = hand & JACKS
     if jacks:
         moves.extend(_JACK_MOVES[jacks])
     # Extensions: a card some table meld accepts that no new meld may use (a jack too: it may
-    # both be laid alone and extend).
-    ext = hand & easy & ~covered
+    # both be laid alone and extend); what new melds use is worked out only then.
+    ext = hand & easy
+    if ext:
+        ext &= ~(ra | rb << 13 | rc << 26 | rd << 39)  # ``cover(hand)``: runs and marriages
+        if groups:
+            ext &= ~(groups * _SPREAD & hand)  # and groups
     if ext:
         for m in h.melds:
             hits = m[2] & ext
