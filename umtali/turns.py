@@ -92,7 +92,7 @@ def play(self: HandState, move: Move) -> list[Event]:
     # Each of these lists the moves of the position it leaves (every position is listed,
     # and the move has at hand what the listing would read again); the rest forget them.
     if kind is _K_DISCARD:
-        cards, face_down = move[1], move[3]
+        cards = move[1]
         card = _INDEX[cards]
         hands = self.hands
         left = hands[p] ^ cards  # a listed discard is in hand
@@ -100,9 +100,9 @@ def play(self: HandState, move: Move) -> list[Event]:
         pile = self.discard_pile
         pile.append(card)
         self._pile_seen = None
-        self.face_down = face_down
         if left and self.out < 0 and self.stock:
-            # (Only a last card may go face down: this one is face up.)
+            # Only a last card may go face down: this one is face up.
+            self.face_down = False
             events: list[Event] = [_DISCARDED[p][card]]
             # ``_end_turn`` and ``_begin_turn`` as nearly every turn ends, written out.
             self.turns += 1
@@ -143,6 +143,7 @@ def play(self: HandState, move: Move) -> list[Event]:
                 else DRAW_TAKE
             )
             return events
+        face_down = self.face_down = move[3]
         events = [(_DISCARDED_DOWN if face_down else _DISCARDED)[p][card]]
         self._legal = None
         end_turn(self, events, discarded=True)
@@ -190,7 +191,7 @@ def play(self: HandState, move: Move) -> list[Event]:
 
 def lay(self: HandState, move: Move, events: list[Event]) -> None:
     p = self.turn
-    kind, cards, target = move[0], move[1], move[2]
+    kind, cards = move[0], move[1]
     self.hands[p] ^= cards  # a listed meld is in hand
     if self.must_meld:
         self.must_meld &= ~cards
@@ -200,6 +201,7 @@ def lay(self: HandState, move: Move, events: list[Event]) -> None:
     if kind is _K_EXTEND:
         self._accepts = -1  # what the meld accepted may be accepted by another too
         card = _INDEX[cards]
+        target = move[2]
         index = self.meld_of(target)
         melds[index] = extended(melds[index], card)
         pts = POINTS[card]
