@@ -183,13 +183,13 @@ def free_moves(h: HandState, hand: int, taken: int) -> Moves:
     sc = SUIT_COVER
     # No jack and nothing the table takes: most often no new meld either (``cover(hand)`` is 0:
     # worked out on the hand's suits) and no last pair (of a hand of two or three cards), so
-    # only the discards.
+    # only the discards. (Past the first test the hand holds no jack, which ``easy`` holds: the
+    # ranks held three times or twice need no mask for the jacks.)
     if not (
         hand & easy
         or sc[a] or sc[b] or sc[c] or sc[d]
-        or ((a & b & (c | d)) | (c & d & (a | b))) & NOT_JACK_RANK
-        or (hand.bit_count() <= 3
-            and ((a & (b | c | d)) | (b & (c | d)) | (c & d)) & NOT_JACK_RANK)
+        or (a & b & (c | d)) | (c & d & (a | b))
+        or (hand.bit_count() <= 3 and (a & (b | c | d)) | (b & (c | d)) | (c & d))
     ):
         if taken >= 0:
             # The card taken from the pile may not be thrown back.
