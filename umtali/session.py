@@ -312,7 +312,8 @@ class Session:
                 d.discard,
                 key,
             )
-        return HandState.deal(self.rules, dealer, self.shuffler.shuffled_deck(f"deal-{n}"), key)
+        # (The session's own shuffle holds each card once: dealt without the deal's check.)
+        return HandState.dealt(self.rules, dealer, self.shuffler.shuffled_deck(f"deal-{n}"), key)
 
     def _hand_started(self) -> HandStarted:
         h = self.hand
