@@ -20,7 +20,7 @@ from umtali.melds import (
     PlayKind,
 )
 from umtali.moves import Move, MoveKind
-from umtali.reach import NEIGHBOURS
+from umtali.reach import BESIDE, NEIGHBOURS
 from umtali.search import (
     Memo,
     after,
@@ -146,10 +146,11 @@ def draw_moves(h: HandState) -> Moves:
     if easy < 0:
         easy = table_easy(h)
     # Most often a taken card has no way at all to the table (no jack, accepted by no meld, no
-    # card of its rank or suit neighbour in hand, the other taken card included): no search.
+    # card of its rank or suit neighbour in hand, the other taken card included, which
+    # ``BESIDE`` tells without working on the hand's mask): no search.
     if (
-        (bit_a & easy or NEIGHBOURS[a] & (hand | bit_b))
-        and (bit_b & easy or NEIGHBOURS[b] & (hand | bit_a))
+        (BESIDE[a * 52 + b] or ((bit_a & easy or NEIGHBOURS[a] & hand)
+         and (bit_b & easy or NEIGHBOURS[b] & hand)))
         and may_take_two(hand | bit_a | bit_b, melds, a, b, h.optional, easy)
     ):
         return DRAW_TAKE_TWO if h.stock else _TAKE_TAKE_TWO

@@ -25,7 +25,7 @@ from umtali.events import (
 from umtali.listing import DRAW_TAKE, DRAW_TAKE_TWO, free_moves, meld_phase_moves, table_easy
 from umtali.melds import Meld, PlayKind, classify, extended, new_meld, play_points
 from umtali.moves import Move, MoveKind
-from umtali.reach import NEIGHBOURS
+from umtali.reach import BESIDE, NEIGHBOURS
 from umtali.search import may_take_two
 
 if TYPE_CHECKING:
@@ -136,8 +136,8 @@ def play(self: HandState, move: Move) -> list[Event]:
             bit = _BIT[below]
             self._legal = (
                 DRAW_TAKE_TWO
-                if (cards & easy or NEIGHBOURS[card] & (hand | bit))
-                and (bit & easy or NEIGHBOURS[below] & (hand | cards))
+                if (BESIDE[card * 52 + below] or ((cards & easy or NEIGHBOURS[card] & hand)
+                    and (bit & easy or NEIGHBOURS[below] & hand)))
                 and may_take_two(hand | cards | bit, self.melds, card, below, self.optional,
                                  easy)
                 else DRAW_TAKE
