@@ -18,6 +18,8 @@ from umtali.melds import (
     RUNS_BY_PATTERN,
     SUIT_COVER,
     PlayKind,
+    meldable,
+    pairs,
 )
 from umtali.moves import Move, MoveKind
 from umtali.reach import BESIDE, NEIGHBOURS
@@ -215,12 +217,9 @@ def free_moves(h: HandState, hand: int, taken: int) -> Moves:
 def _free_meld_moves(
     h: HandState, hand: int, easy: int, a: int = -1, b: int = 0, c: int = 0, d: int = 0
 ) -> Moves:
-    """``_meld_moves`` when nothing must be melded, a hand of four cards or more (no pair to
-    lay): every option of ``meld_options`` is listed, in its order, each move read from the
-    tables above rather than made from an option. ``a`` to ``d`` are the hand's suits, when
-    the caller has them."""
-    if hand.bit_count() < 4:
-        return _meld_moves(h, hand, easy, 0)
+    """``_meld_moves`` when nothing must be melded: every option of ``meld_options`` is listed,
+    in its order, each move read from the tables above rather than made from an option. ``a``
+    to ``d`` are the hand's suits, when the caller has them."""
     if a < 0:
         low, high = hand & _HALF, hand >> 26
         a, b, c, d = low & _SUIT13, low >> 13, high & _SUIT13, high >> 13
@@ -266,8 +265,16 @@ def _free_meld_moves(
                     move = _EXTEND_MOVES[bit << 6 | target] = Move(_K_EXTEND, bit, target)
                 moves.append(move)
                 hits ^= bit
-    # Under compulsory melding the turn may end only when nothing may be laid.
-    if h.optional or not moves:
+    # Under compulsory melding the turn may end only when nothing but a pair may be laid.
+    ends = h.optional or not moves
+    if hand.bit_count() < 4:
+        # A pair, the last meld of a player going out: under compulsory melding only when the
+        # card left to discard cannot be melded.
+        for pair in pairs(hand):
+            rest = hand & ~pair
+            if not rest or h.optional or not meldable(rest, easy):
+                moves.append(_meld_move(pair))
+    if ends:
         return (*moves, *_suit_discards_of(hand, h.taken, a, b, c, d))
     return tuple(moves)
 
