@@ -183,10 +183,13 @@ def play(self: HandState, move: Move) -> list[Event]:
         return [TookDiscard(p, (CARDS[first], CARDS[second]), 2)]
     events = []
     lay(self, move, events)
-    if self.hands[p]:
+    hand = self.hands[p]
+    if not hand:
+        end_turn(self, events, discarded=False)
+    elif self.pair_laid or self.must_meld:
         self._legal = meld_phase_moves(self)  # (every position is listed: now, as the rest)
     else:
-        end_turn(self, events, discarded=False)
+        self._legal = free_moves(self, hand, self.taken)  # (``meld_phase_moves``, most often)
     return events
 
 def lay(self: HandState, move: Move, events: list[Event]) -> None:
