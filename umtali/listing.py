@@ -18,6 +18,7 @@ from umtali.melds import (
     RUNS_BY_PATTERN,
     SUIT_COVER,
     PlayKind,
+    Shape,
     meldable,
     pairs,
 )
@@ -39,6 +40,7 @@ Moves = tuple[Move, ...]
 
 _K_MELD, _K_EXTEND, _K_DISCARD = MoveKind.MELD, MoveKind.EXTEND, MoveKind.DISCARD
 _PAIR = PlayKind.PAIR
+_RUN = Shape.RUN
 _DRAW, _TAKE, _TAKE_TWO = Move.draw(), Move.take(), Move.take_two()
 #: The listings of the draw phase, every one of them.
 _DRAW_ONLY: Final = (_DRAW,)
@@ -259,7 +261,12 @@ def _free_meld_moves(
             hits = m[2] & ext
             while hits:
                 bit = hits & -hits
-                target = canonical_target(m, bit.bit_length() - 1)
+                # ``canonical_target``, written out: the end card a run's card lies next to,
+                # else the meld's first card.
+                cards = m[1]
+                target = (cards & -cards).bit_length() - 1
+                if m[0] is _RUN and bit.bit_length() - 1 > target:
+                    target = cards.bit_length() - 1
                 move = _EXTEND_MOVES.get(bit << 6 | target)
                 if move is None:
                     move = _EXTEND_MOVES[bit << 6 | target] = Move(_K_EXTEND, bit, target)
