@@ -71,21 +71,24 @@ def session_hands(n: int, rules: RuleSet, seed: int, *, views: bool) -> float:
         session = Session(rules, s)
         players = (RandomPlayer(f"{s}:0"), RandomPlayer(f"{s}:1"))
         s += 1
-        # simulate's own loop. (Its ``for`` over a hand's last events is also the backward jump
-        # after which Python 3.11 specialises a function that runs only once.)
-        while session.winner < 0 and hands < n:
+        # simulate's own loop: the session's methods bound once a session, a hand's end looked
+        # for only between hands.
+        view, apply, legal_moves = session.view, session.apply, session.legal_moves
+        choose = (players[0].choose, players[1].choose)
+        rngs = (players[0].rng, players[1].rng)
+        while session.winner < 0:
             hand = session.hand
-            seat = hand.turn
-            if views:
-                move = players[seat].choose(session.view(seat))
-            else:
-                move = players[seat].rng.choice(session.legal_moves())
-            events = session.apply(move)
-            if hand.reason is None:
-                continue  # the hand goes on: no ``HandEnded`` to look for
+            while hand.reason is None:
+                seat = hand.turn
+                if views:
+                    events = apply(choose[seat](view(seat)))
+                else:
+                    events = apply(rngs[seat].choice(legal_moves()))
             for e in events:
                 if isinstance(e, HandEnded):
                     hands += 1
+            if hands >= n:
+                break
     return n / (time.perf_counter() - start)
 
 

@@ -109,6 +109,9 @@ class Card(int):
 _CARDS: list[Card] = [int.__new__(Card, i) for i in range(52)]
 CARDS: Final[tuple[Card, ...]] = tuple(_CARDS)
 FULL_DECK: Final = (1 << 52) - 1
+#: Each card's bit. One int object per card, shared by the moves and the tables that look a
+#: card up by its bit: a dict finds a key that is the same object without comparing numbers.
+BITS: Final = tuple(1 << c for c in range(52))
 
 #: Points by card index: 10, J, Q, K score 5; ace to nine score 1.
 POINTS: Final[tuple[int, ...]] = tuple(5 if c.rank >= TEN else 1 for c in CARDS)

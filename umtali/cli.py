@@ -297,14 +297,16 @@ def _simulate(args: argparse.Namespace, stdout: TextIO) -> int:
             if args.players == "random" else [GreedyPlayer(), GreedyPlayer()]
         )
         seed += 1
-        # ``session.over`` and ``session.to_act`` read straight: two calls fewer a move.
-        while session.winner < 0 and hands < args.hands:
+        # Every move asks its seat's view and plays through the session, as the bot and the
+        # computers do. The session's methods are bound once a session, and its moves counted
+        # at its end (``session.moves``); a hand's end is looked for only between hands.
+        view, apply = session.view, session.apply
+        choose = (players[0].choose, players[1].choose)
+        while session.winner < 0:
             hand = session.hand
-            seat = hand.turn
-            events = session.apply(players[seat].choose(session.view(seat)))
-            moves += 1
-            if hand.reason is None:
-                continue  # the hand goes on: no ``HandEnded`` to look for
+            while hand.reason is None:
+                seat = hand.turn
+                events = apply(choose[seat](view(seat)))
             for e in events:
                 if isinstance(e, HandEnded):
                     hands += 1
@@ -312,6 +314,9 @@ def _simulate(args: argparse.Namespace, stdout: TextIO) -> int:
                     ends[e.reason.value] += 1
                     points[0] += e.scores[0]
                     points[1] += e.scores[1]
+            if hands >= args.hands:
+                break
+        moves += len(session.moves)
     elapsed = time.perf_counter() - start
     out = stdout.write
     out(f"hands: {hands} ({args.players} players, {rules.describe()})\n")

@@ -122,6 +122,12 @@ class HandState:
         cards = list(deck)
         if len(cards) != 52 or set(cards) != _DECK:
             raise InvalidStateError(Text.of("a deal needs each of the 52 cards once"))
+        return HandState.dealt(rules, dealer, cards, reshuffle_key)
+
+    @staticmethod
+    def dealt(rules: RuleSet, dealer: int, cards: list[int], reshuffle_key: str) -> HandState:
+        """``deal`` from a deck known to hold each card once (a session's own shuffle), a list
+        the hand may keep."""
         s = HandState(rules, dealer, reshuffle_key)
         # One card at a time, the non-dealer first: theirs are the even places of the first 20.
         bit = _BIT.__getitem__

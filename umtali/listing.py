@@ -11,16 +11,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from umtali.cards import JACKS, QUEEN, RANK_MASK
+from umtali.cards import BITS, JACKS, QUEEN, RANK_MASK
 from umtali.melds import (
     GROUPS_BY_CARDS,
     NOT_JACK_RANK,
     RUNS_BY_PATTERN,
     SUIT_COVER,
     PlayKind,
+    Shape,
+    meldable,
+    pairs,
 )
 from umtali.moves import Move, MoveKind
-from umtali.reach import NEIGHBOURS
+from umtali.reach import BESIDE, NEIGHBOURS
 from umtali.search import (
     Memo,
     after,
@@ -37,6 +40,7 @@ Moves = tuple[Move, ...]
 
 _K_MELD, _K_EXTEND, _K_DISCARD = MoveKind.MELD, MoveKind.EXTEND, MoveKind.DISCARD
 _PAIR = PlayKind.PAIR
+_RUN = Shape.RUN
 _DRAW, _TAKE, _TAKE_TWO = Move.draw(), Move.take(), Move.take_two()
 #: The listings of the draw phase, every one of them.
 _DRAW_ONLY: Final = (_DRAW,)
@@ -45,9 +49,9 @@ DRAW_TAKE_TWO: Final = (_DRAW, _TAKE, _TAKE_TWO)
 _TAKE_ONLY: Final = (_TAKE,)
 _TAKE_TAKE_TWO: Final = (_TAKE, _TAKE_TWO)
 
-_DISCARD: Final = tuple(Move(_K_DISCARD, 1 << c) for c in range(52))
-_DISCARD_DOWN: Final = tuple(Move(_K_DISCARD, 1 << c, -1, True) for c in range(52))
-_BIT: Final = tuple(1 << c for c in range(52))
+_BIT: Final = BITS
+_DISCARD: Final = tuple(Move(_K_DISCARD, _BIT[c]) for c in range(52))
+_DISCARD_DOWN: Final = tuple(Move(_K_DISCARD, _BIT[c], -1, True) for c in range(52))
 _SUIT13: Final = (1 << 13) - 1
 _SUIT_OF: Final = tuple(c // 13 for c in range(52))
 #: A suit's 13-bit pattern without the card, by card.
@@ -97,6 +101,14 @@ _GROUP_MOVES: Final = {cards: tuple(map(_meld_move, groups))
 #: The marriage of each suit, by suit.
 _MARRIAGE_MOVES: Final = tuple(_meld_move(3 << (13 * s + QUEEN - 1)) for s in range(4))
 _TEN: Final = (1 << 10) - 1
+_HALF: Final = (1 << 26) - 1
+#: The jacks laid alone, by the jacks of a hand (lowest first).
+_JACK_MOVES: Final = {
+    sum(_BIT[13 * s + 10] for s in suits): tuple(_meld_move(_BIT[13 * s + 10]) for s in suits)
+    for suits in (tuple(s for s in range(4) if n >> s & 1) for n in range(1, 16))
+}
+#: A 13-bit rank pattern times this is the pattern in every suit.
+_SPREAD: Final = 1 | 1 << 13 | 1 << 26 | 1 << 39
 
 
 def discards(hand: int, taken: int) -> Moves:
@@ -138,10 +150,11 @@ def draw_moves(h: HandState) -> Moves:
     if easy < 0:
         easy = table_easy(h)
     # Most often a taken card has no way at all to the table (no jack, accepted by no meld, no
-    # card of its rank or suit neighbour in hand, the other taken card included): no search.
+    # card of its rank or suit neighbour in hand, the other taken card included, which
+    # ``BESIDE`` tells without working on the hand's mask): no search.
     if (
-        (bit_a & easy or NEIGHBOURS[a] & (hand | bit_b))
-        and (bit_b & easy or NEIGHBOURS[b] & (hand | bit_a))
+        (BESIDE[a * 52 + b] or ((bit_a & easy or NEIGHBOURS[a] & hand)
+         and (bit_b & easy or NEIGHBOURS[b] & hand)))
         and may_take_two(hand | bit_a | bit_b, melds, a, b, h.optional, easy)
     ):
         return DRAW_TAKE_TWO if h.stock else _TAKE_TAKE_TWO
@@ -165,64 +178,64 @@ def free_moves(h: HandState, hand: int, taken: int) -> Moves:
     easy = h._accepts  # ``table_easy``, written out: read for every listing
     if easy < 0:
         easy = table_easy(h)
-    if not hand & easy:
-        # No jack and nothing the table takes: most often no new meld either (``cover(hand)``
-        # is 0: worked out on the hand's suits) and no last pair (of a hand of two or three
-        # cards), so only the discards.
-        a = hand & _SUIT13
-        b = (hand >> 13) & _SUIT13
-        c = (hand >> 26) & _SUIT13
-        d = hand >> 39
-        sc = SUIT_COVER
-        if not (
-            sc[a] or sc[b] or sc[c] or sc[d]
-            or ((a & b & (c | d)) | (c & d & (a | b))) & NOT_JACK_RANK
-            or (hand.bit_count() <= 3
-                and ((a & (b | c | d)) | (b & (c | d)) | (c & d)) & NOT_JACK_RANK)
-        ):
-            if taken >= 0:
-                # The card taken from the pile may not be thrown back.
-                suit, keep = _SUIT_OF[taken], _KEEP[taken]
-                if suit == 0:
-                    a &= keep
-                elif suit == 1:
-                    b &= keep
-                elif suit == 2:
-                    c &= keep
-                else:
-                    d &= keep
-            found = (*_S0[a], *_S1[b], *_S2[c], *_S3[d])
-            try:
-                found[1]  # (no exception costs nothing when none is raised)
-            except IndexError:
-                return discards(hand, taken)  # the last card may go face down
-            return found
-    return _free_meld_moves(h, hand, easy)
+    # The hand's suits (small integers, fast to work on), split by halves: two operations on
+    # the whole 52-bit mask rather than four.
+    low, high = hand & _HALF, hand >> 26
+    a = low & _SUIT13
+    b = low >> 13
+    c = high & _SUIT13
+    d = high >> 13
+    sc = SUIT_COVER
+    # No jack and nothing the table takes: most often no new meld either (``cover(hand)`` is 0:
+    # worked out on the hand's suits) and no last pair (of a hand of two or three cards), so
+    # only the discards. (Past the first test the hand holds no jack, which ``easy`` holds: the
+    # ranks held three times or twice need no mask for the jacks.)
+    if not (
+        hand & easy
+        or sc[a] or sc[b] or sc[c] or sc[d]
+        or (a & b & (c | d)) | (c & d & (a | b))
+        or (hand.bit_count() <= 3 and (a & (b | c | d)) | (b & (c | d)) | (c & d))
+    ):
+        if taken >= 0:
+            # The card taken from the pile may not be thrown back.
+            suit, keep = _SUIT_OF[taken], _KEEP[taken]
+            if suit == 0:
+                a &= keep
+            elif suit == 1:
+                b &= keep
+            elif suit == 2:
+                c &= keep
+            else:
+                d &= keep
+        found = (*_S0[a], *_S1[b], *_S2[c], *_S3[d])
+        try:
+            found[1]  # (no exception costs nothing when none is raised)
+        except IndexError:
+            return discards(hand, taken)  # the last card may go face down
+        return found
+    return _free_meld_moves(h, hand, easy, a, b, c, d)
 
 
-def _free_meld_moves(h: HandState, hand: int, easy: int) -> Moves:
-    """``_meld_moves`` when nothing must be melded, a hand of four cards or more (no pair to
-    lay): every option of ``meld_options`` is listed, in its order, each move read from the
-    tables above rather than made from an option."""
-    if hand.bit_count() < 4:
-        return _meld_moves(h, hand, easy, 0)
-    a = hand & _SUIT13
-    b = (hand >> 13) & _SUIT13
-    c = (hand >> 26) & _SUIT13
-    d = hand >> 39
+def _free_meld_moves(
+    h: HandState, hand: int, easy: int, a: int = -1, b: int = 0, c: int = 0, d: int = 0
+) -> Moves:
+    """``_meld_moves`` when nothing must be melded: every option of ``meld_options`` is listed,
+    in its order, each move read from the tables above rather than made from an option. ``a``
+    to ``d`` are the hand's suits, when the caller has them."""
+    if a < 0:
+        low, high = hand & _HALF, hand >> 26
+        a, b, c, d = low & _SUIT13, low >> 13, high & _SUIT13, high >> 13
     sc = SUIT_COVER
     ra, rb, rc, rd = sc[a], sc[b], sc[c], sc[d]
     groups = ((a & b & (c | d)) | (c & d & (a | b))) & NOT_JACK_RANK
     # New melds, as ``new_melds`` finds them: sequences by suit, groups by rank, marriages.
     moves = [*_Q0[a & _TEN], *_Q1[b & _TEN], *_Q2[c & _TEN], *_Q3[d & _TEN]]
-    covered = ra | rb << 13 | rc << 26 | rd << 39  # ``cover(hand)``
     if groups:
-        covered |= (groups | groups << 13 | groups << 26 | groups << 39) & hand
         g = groups
         while g:
-            low = g & -g
-            moves.extend(_GROUP_MOVES[hand & RANK_MASK[low.bit_length()]])
-            g ^= low
+            bit = g & -g
+            moves.extend(_GROUP_MOVES[hand & RANK_MASK[bit.bit_length()]])
+            g ^= bit
     if (ra | rb | rc | rd) >> 11:  # a suit's cover holds its queen and king: a marriage
         if ra >> 11:
             moves.append(_MARRIAGE_MOVES[0])
@@ -232,29 +245,67 @@ def _free_meld_moves(h: HandState, hand: int, easy: int) -> Moves:
             moves.append(_MARRIAGE_MOVES[2])
         if rd >> 11:
             moves.append(_MARRIAGE_MOVES[3])
+    # The jacks, each alone.
     jacks = hand & JACKS
-    while jacks:
-        low = jacks & -jacks
-        moves.append(_meld_move(low))
-        jacks ^= low
+    if jacks:
+        moves.extend(_JACK_MOVES[jacks])
     # Extensions: a card some table meld accepts that no new meld may use (a jack too: it may
-    # both be laid alone and extend).
-    ext = hand & easy & ~covered
+    # both be laid alone and extend); what new melds use is worked out only then.
+    ext = hand & easy
+    if ext:
+        ext &= ~(ra | rb << 13 | rc << 26 | rd << 39)  # ``cover(hand)``: runs and marriages
+        if groups:
+            ext &= ~(groups * _SPREAD & hand)  # and groups
     if ext:
         for m in h.melds:
             hits = m[2] & ext
             while hits:
-                low = hits & -hits
-                target = canonical_target(m, low.bit_length() - 1)
-                move = _EXTEND_MOVES.get(low << 6 | target)
+                bit = hits & -hits
+                # ``canonical_target``, written out: the end card a run's card lies next to,
+                # else the meld's first card.
+                cards = m[1]
+                target = (cards & -cards).bit_length() - 1
+                if m[0] is _RUN and bit.bit_length() - 1 > target:
+                    target = cards.bit_length() - 1
+                move = _EXTEND_MOVES.get(bit << 6 | target)
                 if move is None:
-                    move = _EXTEND_MOVES[low << 6 | target] = Move(_K_EXTEND, low, target)
+                    move = _EXTEND_MOVES[bit << 6 | target] = Move(_K_EXTEND, bit, target)
                 moves.append(move)
-                hits ^= low
-    # Under compulsory melding the turn may end only when nothing may be laid.
-    if h.optional or not moves:
-        return (*moves, *discards(hand, h.taken))
+                hits ^= bit
+    # Under compulsory melding the turn may end only when nothing but a pair may be laid.
+    ends = h.optional or not moves
+    if hand.bit_count() < 4:
+        # A pair, the last meld of a player going out: under compulsory melding only when the
+        # card left to discard cannot be melded.
+        for pair in pairs(hand):
+            rest = hand & ~pair
+            if not rest or h.optional or not meldable(rest, easy):
+                moves.append(_meld_move(pair))
+    if ends:
+        return (*moves, *_suit_discards_of(hand, h.taken, a, b, c, d))
     return tuple(moves)
+
+
+def _suit_discards_of(hand: int, taken: int, a: int, b: int, c: int, d: int) -> Moves:
+    """``discards(hand, taken)`` from the hand's suits ``a`` to ``d`` (as ``free_moves`` lists
+    them, written out there: a call costs as much as the rest)."""
+    if taken >= 0:
+        # The card taken from the pile may not be thrown back.
+        suit, keep = _SUIT_OF[taken], _KEEP[taken]
+        if suit == 0:
+            a &= keep
+        elif suit == 1:
+            b &= keep
+        elif suit == 2:
+            c &= keep
+        else:
+            d &= keep
+    found = (*_S0[a], *_S1[b], *_S2[c], *_S3[d])
+    try:
+        found[1]  # (no exception costs nothing when none is raised)
+    except IndexError:
+        return discards(hand, taken)  # the last card may go face down
+    return found
 
 
 def _meld_moves(h: HandState, hand: int, easy: int, must: int) -> Moves:

@@ -288,14 +288,27 @@ def new_melds(hand: int) -> list[tuple[PlayKind, int]]:
 
 def pairs(hand: int) -> list[int]:
     """Every pair (two cards of one rank, not jacks) in the hand."""
+    a = hand & _SUIT13
+    b = (hand >> 13) & _SUIT13
+    c = (hand >> 26) & _SUIT13
+    d = hand >> 39
+    # The ranks held twice or more, lowest first, each read from its table of pairs.
+    twice = ((a & (b | c | d)) | (b & (c | d)) | (c & d)) & NOT_JACK_RANK
     out: list[int] = []
-    for rank in range(1, 14):
-        if rank == JACK:
-            continue
-        same = hand & RANK_MASK[rank]
-        if same & (same - 1):
-            out.extend((1 << a) | (1 << b) for a, b in combinations(iter_cards(same), 2))
+    while twice:
+        low = twice & -twice
+        out.extend(_RANK_PAIRS[hand & RANK_MASK[low.bit_length()]])
+        twice ^= low
     return out
+
+
+#: The pairs of two to four cards of one rank (by their mask), as ``pairs`` lists them.
+_RANK_PAIRS: Final = {
+    sum(1 << c for c in held): tuple((1 << x) | (1 << y) for x, y in combinations(held, 2))
+    for rank in range(1, 14)
+    for n in (2, 3, 4)
+    for held in combinations(tuple(iter_cards(RANK_MASK[rank])), n)
+}
 
 
 def accepts_of(melds: tuple[Meld, ...]) -> int:

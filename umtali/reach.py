@@ -27,6 +27,9 @@ def _neighbours(card: int) -> int:
 
 #: Cards that must be in the hand or on the table for a card to be meldable at all.
 NEIGHBOURS: Final = tuple(_neighbours(c) for c in range(52))
+#: Whether two cards are neighbours (of a rank, or next to each other in a suit), by
+#: ``first * 52 + second``: the two top discards, read without working on 52-bit masks.
+BESIDE: Final = tuple(bool(NEIGHBOURS[a] >> b & 1) for a in range(52) for b in range(52))
 _BIT: Final = tuple(1 << c for c in range(52))
 _SUIT13: Final = (1 << 13) - 1
 #: A 13-bit rank pattern times this is the pattern in every suit.

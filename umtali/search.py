@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from operator import itemgetter
 from typing import Final
 
-from umtali.cards import JACKS
+from umtali.cards import JACK, JACKS, KING, QUEEN, RANK_MASK, TEN
 from umtali.melds import (
     Meld,
     PlayKind,
@@ -40,6 +40,7 @@ _PAIRS: dict[int, tuple[int, ...]] = {}
 _JACK, _EXTENSION, _PAIR = PlayKind.JACK, PlayKind.EXTENSION, PlayKind.PAIR
 _RUN, _SET = Shape.RUN, Shape.SET
 _NOT_JACKS = ((1 << 52) - 1) & ~JACKS
+_ACE_TO_TEN: Final = (1 << TEN) - 1
 
 
 def meld_options(
@@ -147,12 +148,38 @@ def may_take_two(
         return False
     lonely = -1
     if way_first == PAIR_ONLY or way_second == PAIR_ONLY:
+        if way_first == way_second and (first - second) % 13:
+            return False  # each only in a pair, of two ranks: one pair at most, the last meld
         lonely = lonely_cards(hand, easy)
         if closed_by(lonely, two):
             return False
+    else:
+        # Most often when the answer is yes, one new meld of the hand lays both: the search's
+        # first option that lays a required card settles it, and the quick check says yes
+        # for the cards of a new meld. (A card whose only way is a pair is in no new meld.)
+        if in_one_meld(hand, first, second):
+            return True
     return may_reach(hand, (first, second), two, easy, optional, lonely) and _search(
         hand, _live(melds, hand)[0], two, optional, {}
     )
+
+
+def in_one_meld(hand: int, first: int, second: int) -> bool:
+    """Whether one new meld of ``hand`` holds both cards: a sequence (ace to ten of a suit) of
+    every card between them, with a third beside them when they are neighbours; a group of
+    their rank (not jacks) with a third card of it; a marriage of the two."""
+    suit, rank = divmod(first, 13)
+    suit2, rank2 = divmod(second, 13)
+    if suit == suit2:
+        if rank > rank2:
+            rank, rank2 = rank2, rank
+        if rank2 < TEN:  # ace to ten (ranks 0 to 9 here)
+            held = hand >> 13 * suit & _ACE_TO_TEN
+            span = (2 << rank2) - (1 << rank)  # the two and every rank between them
+            return held & span == span and (
+                rank2 - rank >= 2 or bool(held & (span << 1 | span >> 1) & ~span))
+        return rank == QUEEN - 1 and rank2 == KING - 1
+    return rank == rank2 and rank != JACK - 1 and (hand & RANK_MASK[rank + 1]).bit_count() > 2
 
 
 def _live(

@@ -29,7 +29,7 @@ from umtali.rules import RuleSet
 from umtali.view import PlayerView
 
 # Bound once: a class attribute lookup on every move costs more than the test itself.
-_EXTEND, _OVER = MoveKind.EXTEND, Phase.OVER
+_EXTEND, _OVER, _MARRIAGE = MoveKind.EXTEND, Phase.OVER, PlayKind.MARRIAGE
 
 #: What every view of a hand shows of the session: rules, game, hand no., dealer, the finished
 #: hands' scores, games won (2), winner. It changes only with the hand or the winner.
@@ -171,16 +171,18 @@ class Session:
         return self.hand.dealer
 
     def game_scores(self) -> tuple[int, int]:
-        a = sum(s[0] for s in self.hand_scores)
-        b = sum(s[1] for s in self.hand_scores)
+        a = b = 0
+        for x, y in self.hand_scores:  # (every hand's end adds them up: no generator)
+            a += x
+            b += y
         return a, b
 
     def marriages(self) -> tuple[int, int]:
         """Marriages each seat has melded in the hand in play (or just finished)."""
         count = [0, 0]
         for p in self.hand.plays:
-            if p.kind is PlayKind.MARRIAGE:
-                count[p.player] += 1
+            if p[1] is _MARRIAGE:  # ``p.kind``: a named tuple's field by index is faster
+                count[p[0]] += 1
         return count[0], count[1]
 
     def legal_moves(self) -> list[Move]:
@@ -293,7 +295,7 @@ class Session:
         events.append(self._hand_started())
 
     def _hands_played(self) -> int:
-        return sum(len(g) for g in self.finished_games) + len(self.hand_scores)
+        return sum(map(len, self.finished_games)) + len(self.hand_scores)
 
     def _new_hand(self) -> HandState:
         n = self._hands_played()
@@ -310,7 +312,8 @@ class Session:
                 d.discard,
                 key,
             )
-        return HandState.deal(self.rules, dealer, self.shuffler.shuffled_deck(f"deal-{n}"), key)
+        # (The session's own shuffle holds each card once: dealt without the deal's check.)
+        return HandState.dealt(self.rules, dealer, self.shuffler.shuffled_deck(f"deal-{n}"), key)
 
     def _hand_started(self) -> HandStarted:
         h = self.hand

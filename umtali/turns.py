@@ -9,7 +9,7 @@ import random
 from enum import Enum
 from typing import TYPE_CHECKING, Final, NamedTuple
 
-from umtali.cards import CARDS, POINTS, cards_of
+from umtali.cards import BITS, CARDS, POINTS, cards_of
 from umtali.events import (
     Discarded,
     DrewFromStock,
@@ -25,7 +25,7 @@ from umtali.events import (
 from umtali.listing import DRAW_TAKE, DRAW_TAKE_TWO, free_moves, meld_phase_moves, table_easy
 from umtali.melds import Meld, PlayKind, classify, extended, new_meld, play_points
 from umtali.moves import Move, MoveKind
-from umtali.reach import NEIGHBOURS
+from umtali.reach import BESIDE, NEIGHBOURS
 from umtali.search import may_take_two
 
 if TYPE_CHECKING:
@@ -37,9 +37,9 @@ _DISCARDED_DOWN = tuple(tuple(Discarded(p, c, True) for c in CARDS) for p in (0,
 _DREW = tuple(tuple(DrewFromStock(p, c) for c in CARDS) for p in (0, 1))
 _TOOK = tuple(tuple(TookDiscard(p, (c,)) for c in CARDS) for p in (0, 1))
 
-_BIT: Final = tuple(1 << c for c in range(52))
-#: A card's index by its bit.
-_INDEX: Final = {1 << c: c for c in range(52)}
+_BIT: Final = BITS
+#: A card's index by its bit (the listed discards' own bits: found without a comparison).
+_INDEX: Final = {bit: c for c, bit in enumerate(BITS)}
 _tuple_new = tuple.__new__  # a named tuple made without its Python-level ``__new__``
 #: What laying a new meld of these cards makes: its kind, the logical meld, its points and
 #: its event for each player (values, so each is made once; a few hundred melds in all).
@@ -92,7 +92,7 @@ def play(self: HandState, move: Move) -> list[Event]:
     # Each of these lists the moves of the position it leaves (every position is listed,
     # and the move has at hand what the listing would read again); the rest forget them.
     if kind is _K_DISCARD:
-        cards, face_down = move[1], move[3]
+        cards = move[1]
         card = _INDEX[cards]
         hands = self.hands
         left = hands[p] ^ cards  # a listed discard is in hand
@@ -100,9 +100,9 @@ def play(self: HandState, move: Move) -> list[Event]:
         pile = self.discard_pile
         pile.append(card)
         self._pile_seen = None
-        self.face_down = face_down
         if left and self.out < 0 and self.stock:
-            # (Only a last card may go face down: this one is face up.)
+            # Only a last card may go face down: this one is face up.
+            self.face_down = False
             events: list[Event] = [_DISCARDED[p][card]]
             # ``_end_turn`` and ``_begin_turn`` as nearly every turn ends, written out.
             self.turns += 1
@@ -136,13 +136,14 @@ def play(self: HandState, move: Move) -> list[Event]:
             bit = _BIT[below]
             self._legal = (
                 DRAW_TAKE_TWO
-                if (cards & easy or NEIGHBOURS[card] & (hand | bit))
-                and (bit & easy or NEIGHBOURS[below] & (hand | cards))
+                if (BESIDE[card * 52 + below] or ((cards & easy or NEIGHBOURS[card] & hand)
+                    and (bit & easy or NEIGHBOURS[below] & hand)))
                 and may_take_two(hand | cards | bit, self.melds, card, below, self.optional,
                                  easy)
                 else DRAW_TAKE
             )
             return events
+        face_down = self.face_down = move[3]
         events = [(_DISCARDED_DOWN if face_down else _DISCARDED)[p][card]]
         self._legal = None
         end_turn(self, events, discarded=True)
@@ -182,15 +183,18 @@ def play(self: HandState, move: Move) -> list[Event]:
         return [TookDiscard(p, (CARDS[first], CARDS[second]), 2)]
     events = []
     lay(self, move, events)
-    if self.hands[p]:
+    hand = self.hands[p]
+    if not hand:
+        end_turn(self, events, discarded=False)
+    elif self.pair_laid or self.must_meld:
         self._legal = meld_phase_moves(self)  # (every position is listed: now, as the rest)
     else:
-        end_turn(self, events, discarded=False)
+        self._legal = free_moves(self, hand, self.taken)  # (``meld_phase_moves``, most often)
     return events
 
 def lay(self: HandState, move: Move, events: list[Event]) -> None:
     p = self.turn
-    kind, cards, target = move[0], move[1], move[2]
+    kind, cards = move[0], move[1]
     self.hands[p] ^= cards  # a listed meld is in hand
     if self.must_meld:
         self.must_meld &= ~cards
@@ -200,6 +204,7 @@ def lay(self: HandState, move: Move, events: list[Event]) -> None:
     if kind is _K_EXTEND:
         self._accepts = -1  # what the meld accepted may be accepted by another too
         card = _INDEX[cards]
+        target = move[2]
         index = self.meld_of(target)
         melds[index] = extended(melds[index], card)
         pts = POINTS[card]

@@ -48,20 +48,19 @@ class TableView:
 
     A hand keeps the last one, so views share it until a card is laid. A new one builds on the
     last one that was read: only the plays added and the melds changed since are made again.
+    Made by ``_table_view`` (with no ``__init__``: a Python one costs more than the rest).
     """
 
     __slots__ = ("_base", "_melds", "_plays", "melds_from", "plays_from")
 
-    def __init__(
-        self, plays_from: tuple[Play, ...], melds_from: tuple[Meld, ...], base: TableView | None
-    ) -> None:
-        #: The hand's plays and logical melds it shows.
-        self.plays_from = plays_from
-        self.melds_from = melds_from
-        # The last table read before this one (never a chain: see ``_table_view``).
-        self._base = base
-        self._plays: tuple[PlayView, ...] | None = None
-        self._melds: tuple[MeldView, ...] = ()
+    #: The hand's plays and logical melds it shows.
+    plays_from: tuple[Play, ...]
+    melds_from: tuple[Meld, ...]
+    # The last table read before this one (never a chain: see ``_table_view``).
+    _base: TableView | None
+    # Built the first time they are read (``_plays`` None until then).
+    _plays: tuple[PlayView, ...] | None
+    _melds: tuple[MeldView, ...]
 
     @property
     def read(self) -> bool:
@@ -118,8 +117,13 @@ def _table_view(h: HandState) -> TableView:
         or (plays and kept.plays_from[-1] is not plays[-1])
     ):
         # Build on the last table read, so that unread tables never form a chain.
-        base = kept if kept is None or kept.read else kept._base
-        kept = h._table_base = TableView(tuple(plays), tuple(h.melds), base)
+        base = kept if kept is None or kept._plays is not None else kept._base
+        kept = h._table_base = TableView()
+        kept.plays_from = tuple(plays)
+        kept.melds_from = tuple(h.melds)
+        kept._base = base
+        kept._plays = None
+        kept._melds = ()
     h._table_view = kept
     return kept
 
