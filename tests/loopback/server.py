@@ -132,6 +132,10 @@ class LoopbackDiscord:
             handlers.connection_made = refuse  # type: ignore[method-assign]
             for handler in handlers.connections:
                 handler.force_close()
+            # A closed transport closes its socket on the loop's next turn, and an accept under
+            # way ends on a later one: give them those turns before the test's loop closes.
+            await asyncio.sleep(0.05)
+            await asyncio.sleep(0)
 
     # -- the world ------------------------------------------------------------------------
 
