@@ -101,3 +101,13 @@ def test_review_of_a_whole_hand_lists_at_most_three_costly_moves() -> None:
         view, played = record[m.at]
         assert m.view is view and m.played == played != m.better
         assert m.better in view.legal_moves and m.cost >= 0.25
+
+
+def test_a_take_hint_names_the_cards_taken() -> None:
+    # 7H 8H meld with the 9H on top of the pile; with the 10H beneath it, both may be taken.
+    view = _view(hands=("7H 8H KS", "3C 5S 9D"), stock="AS 2S", discard="10H 9H", turn=0,
+                 phase=Phase.DRAW)
+    assert EN(reason(view, Move.take())) == "take 9♥: it can be melded at once"
+    assert EN(reason(view, Move.take_two())) == (
+        "take 9♥ 10♥: both can be melded this turn")
+    assert "9♥" in tr_for("ru")(reason(view, Move.take()))

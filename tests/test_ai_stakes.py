@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from umtali import MoveKind, RuleSet, Session
 from umtali.ai import stakes
+from umtali.ai.coach import hint
 from umtali.ai.hard import HardPlayer
 from umtali.ai.normal import NormalPlayer
 from umtali.ai.resume import player_seed, resumed
+from umtali.i18n import EN, tr_for
 from umtali.moves import Move
 from umtali.players import Player
 
@@ -65,3 +67,29 @@ def test_behind_it_draws_where_ahead_it_takes_as_for_points() -> None:
 
 def test_a_game_is_won_on_its_total_and_a_tie_plays_on() -> None:
     assert [stakes.win_value(t) for t in (-3, 0, 1)] == [0.0, 0.5, 1.0]
+
+
+def hard_now(session: Session) -> HardPlayer:
+    """Seat 0's ``hard`` player picked up now, as the coach is given it."""
+    player = resumed(lambda seed: HardPlayer(seed), session, 0)
+    assert isinstance(player, HardPlayer)
+    return player
+
+
+def test_the_coach_says_a_move_is_for_the_game() -> None:
+    session = last_hand(27, 110)
+    view = session.view(0)
+    advice = hint(view, hard_now(session))
+    assert advice.move.kind is MoveKind.DRAW
+    top = view.discard_pile[-1]
+    assert top is not None
+    assert EN(advice.reason) == (
+        f"draw from the stock rather than take {top}: you trail by 9 points and this is the "
+        "game's last hand: this wins the game more often")
+    assert tr_for("ru")(advice.reason).startswith(
+        f"возьмите карту из колоды, а не {top} из сброса: вы отстаёте на 9 очков")
+    # Ahead, the move is the one for points, and so is its reason.
+    with_lead(session, 9)
+    advice = hint(session.view(0), hard_now(session))
+    assert advice.move.kind is MoveKind.TAKE
+    assert "game" not in EN(advice.reason)

@@ -12,13 +12,13 @@ import random
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from umtali.ai import policy
+from umtali.ai import policy, stakes
 from umtali.ai.determinize import PARTNERS, OpponentModel, rules_of, sample_world
 from umtali.ai.hard import HardPlayer, decision_key
 from umtali.ai.heuristics import keep_values, outs, table_outs, usable_now
 from umtali.ai.outlook import Outlook, of_view
 from umtali.ai.search import PLAYOUT_OVERHEAD, playout
-from umtali.cards import format_cards, iter_cards
+from umtali.cards import format_cards, iter_cards, mask_of
 from umtali.i18n import Text
 from umtali.melds import PlayKind, classify
 from umtali.moves import Move, MoveKind
@@ -61,24 +61,33 @@ def hint(view: PlayerView, player: HardPlayer | None = None) -> Hint:
         raise ValueError("the view has no move to make")
     thinker = copy.deepcopy(player) if player is not None else HardPlayer(decision_key(view))
     model = thinker.memory.observe(view)
-    move = thinker.decide(view, model)
-    return Hint(move, reason(view, move, model))
+    move, for_points = thinker.judge(view, model)
+    return Hint(move, reason(view, move, model, for_points))
 
 
-def reason(view: PlayerView, move: Move, model: OpponentModel | None = None) -> Text:
-    """One line on why ``move`` is a good move on ``view``, from the view alone."""
+def reason(
+    view: PlayerView,
+    move: Move,
+    model: OpponentModel | None = None,
+    for_points: Move | None = None,
+) -> Text:
+    """One line on why ``move`` is a good move on ``view``, from the view alone.
+    ``for_points``: the move ``hard`` would make for points, when ``move`` was chosen for the
+    game instead (``HardPlayer.judge``); the line then says so."""
     model = model or OpponentModel()
     legal = view.legal_moves
     if len(legal) == 1:
         return Text.of("it is the only move")
+    if for_points is not None and for_points != move:
+        return _game_reason(view, move, for_points)
     o = of_view(view, model.known, rules_of(view).optional_melding)
     if move.kind is MoveKind.TAKE_TWO:
-        return Text.of("take {cards}: both can be melded this turn", cards=_cards(move.cards))
+        return Text.of("take {cards}: both can be melded this turn", cards=_taken(view, move))
     if move.kind is MoveKind.TAKE:
         if usable_now(o.top, o):
-            return Text.of("take {card}: it can be melded at once", card=_cards(move.cards))
+            return Text.of("take {card}: it can be melded at once", card=_taken(view, move))
         return Text.of("take {card}: kept in your hand, it is worth more than a card from the "
-                       "stock on average", card=_cards(move.cards))
+                       "stock on average", card=_taken(view, move))
     if move.kind is MoveKind.DRAW:
         if o.top >= 0 and not usable_now(o.top, o):
             return Text.of("draw from the stock: {card} on the pile cannot be melded now",
@@ -90,6 +99,41 @@ def reason(view: PlayerView, move: Move, model: OpponentModel | None = None) -> 
     if move.kind in (MoveKind.MELD, MoveKind.EXTEND):
         return _meld_reason(o, move)
     return _discard_reason(o, view, move)
+
+
+def _taken(view: PlayerView, move: Move) -> str:
+    """The cards ``take`` or ``take 2`` takes, named: the move itself names none."""
+    pile = view.discard_pile
+    return _cards(mask_of(c for c in pile[-2 if move.kind is MoveKind.TAKE_TWO else -1:]
+                          if c is not None))
+
+
+def _game_reason(view: PlayerView, move: Move, other: Move) -> Text:
+    """Why ``move`` rather than ``other``, the move for points: the game's score."""
+    lead = stakes.game_lead(view)
+    if lead < 0:
+        why = Text.plural(
+            "you trail by {count} point and this is the game's last hand: this wins the game "
+            "more often",
+            "you trail by {count} points and this is the game's last hand: this wins the game "
+            "more often", -lead)
+    elif lead > 0:
+        why = Text.plural(
+            "you lead by {count} point and this is the game's last hand: this loses the game "
+            "less often",
+            "you lead by {count} points and this is the game's last hand: this loses the game "
+            "less often", lead)
+    else:
+        why = Text.of("the game is level and this hand may decide it: this wins the game more "
+                      "often")
+    if move.kind is MoveKind.DISCARD:
+        return Text.of("discard {card} rather than {other}: {why}", card=_cards(move.cards),
+                       other=_cards(other.cards), why=why)
+    if move.kind is MoveKind.DRAW:
+        return Text.of("draw from the stock rather than take {card}: {why}",
+                       card=_taken(view, other), why=why)
+    return Text.of("take {card} rather than draw from the stock: {why}", card=_taken(view, move),
+                   why=why)
 
 
 def _meld_reason(o: Outlook, move: Move) -> Text:
@@ -175,13 +219,13 @@ def review(
     for index, (view, played) in enumerate(record):
         model = player.memory.observe(view)
         if len(view.legal_moves) > 1:
-            better = player.decide(view, model)
+            better, for_points = player.judge(view, model)
             if better != played and not _same_turn(view, better, played):
                 rng = random.Random(f"{seed}:review:{decision_key(view)}")
                 ours, theirs = compare(view, [better, played], model, rng, budget)
                 if ours - theirs >= REVIEW_FLOOR:
                     found.append(Mistake(index, view, played, better, ours - theirs,
-                                         reason(view, better, model)))
+                                         reason(view, better, model, for_points)))
         player.memory.note(view, played)
     found.sort(key=lambda m: (-m.cost, m.at))
     return found[:most]

@@ -142,6 +142,11 @@ class HardPlayer:
     def decide(self, view: PlayerView, model: OpponentModel) -> Move:
         """The move for ``view``, knowing ``model`` of the opponent (from ``memory``), without
         remembering it (the coach judges moves the player did not make)."""
+        return self.judge(view, model)[0]
+
+    def judge(self, view: PlayerView, model: OpponentModel) -> tuple[Move, Move]:
+        """``decide``'s move, and the move played for points alone: they differ only where the
+        last hand of a close game is played for the game (``stakes``), which the coach says."""
         rules = rules_of(view)
         outlook = of_view(view, model.known, rules.optional_melding)
         candidates = self.candidates(outlook, view.legal_moves)
@@ -151,9 +156,9 @@ class HardPlayer:
             rng = random.Random(f"{self.seed}:{key}")
             move = candidates[search(view, candidates, rng, self.budget, model, rules, self.z)]
         if not self.for_the_game:
-            return move
+            return move, move
         # In the last hand of an open game, a draw or discard may be worth more for the game.
-        return stakes.for_the_game(view, outlook, move, model, rules, self.seed, key)
+        return stakes.for_the_game(view, outlook, move, model, rules, self.seed, key), move
 
     def candidates(self, o: Outlook, legal: tuple[Move, ...]) -> list[Move]:
         """The moves worth searching, best-judged first."""
