@@ -29,8 +29,9 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 
 # The tests start a throwaway PostgreSQL server: its programs installed first if missing.
+# They run in one worker per core (pytest-xdist); each worker starts its own server.
 test: lint postgres
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest -n auto
 
 postgres:
 	@bash .ci/postgres
