@@ -17,14 +17,13 @@ instead of games won: +0.27% (0.19) on 1,100 deals where scoring games won gaine
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
 
 from umtali.ai import policy
 from umtali.ai.determinize import OpponentModel, sample_world
 from umtali.ai.outlook import Outlook
-from umtali.ai.search import PLAYOUT_OVERHEAD, playout
+from umtali.ai.search import PLAYOUT_OVERHEAD, clearly_better, playout
 from umtali.moves import Move, MoveKind
 from umtali.rules import RuleSet
 from umtali.view import PlayerView
@@ -78,9 +77,7 @@ def game_search(
     if best == 0:
         return 0
     gains = [b - a for a, b in zip(outcomes[0], outcomes[best], strict=True)]
-    m = sum(gains) / len(gains)
-    var = sum((g - m) ** 2 for g in gains) / max(1, len(gains) - 1)
-    return best if m > Z * math.sqrt(var / len(gains)) else 0
+    return best if clearly_better(gains, Z) else 0
 
 
 def for_the_game(
