@@ -14,14 +14,24 @@ FROM ?= data/umtali.sqlite3
 TO ?=
 REPLACE ?=
 
-.PHONY: run test play bench backup copy-to-postgres postgres lint clean messages proxy
+.PHONY: run test play bench engine backup copy-to-postgres postgres lint clean messages proxy
 
 $(STAMP): pyproject.toml
 	test -x $(VPY) || $(PY) -m venv $(VENV)
 	$(VPY) -m pip install -q -e ".[dev]"
 	touch $(STAMP)
 
-run: $(STAMP)
+# The engine's hot modules compiled with mypyc beside their sources (compile_engine.py), again
+# whenever an engine source changed; what runs is checked at import (umtali/compiled.py).
+ENGINE := umtali/compiled.txt
+
+$(ENGINE): $(STAMP) compile_engine.py $(wildcard umtali/*.py)
+	$(VPY) compile_engine.py
+	touch $(ENGINE)
+
+engine: $(ENGINE)
+
+run: $(ENGINE)
 	$(VPY) bot.py
 
 lint: $(STAMP)
@@ -30,13 +40,13 @@ lint: $(STAMP)
 
 # The tests start a throwaway PostgreSQL server: its programs installed first if missing.
 # They run in one worker per core (pytest-xdist); each worker starts its own server.
-test: lint postgres
+test: lint postgres $(ENGINE)
 	$(VENV)/bin/pytest -n auto
 
 postgres:
 	@bash .ci/postgres
 
-play: $(STAMP)
+play: $(ENGINE)
 	$(VPY) -m umtali play $(ARGS)
 
 backup: $(STAMP)
@@ -65,12 +75,13 @@ messages: $(STAMP)
 	$(VPY) -c "from pathlib import Path; from umtali.catalogue import update; \
 	from cogs.umtali.translator import command_messages; update(Path('.'), command_messages())"
 
-bench: $(STAMP)
+bench: $(ENGINE)
 	@set -e; for script in $(BENCH_SCRIPTS); do \
 		echo "== $$script"; \
 		$(VPY) $$script; \
 	done
 
 clean:
+	$(PY) compile_engine.py --clean
 	rm -rf $(VENV) build *.egg-info .mypy_cache .ruff_cache .pytest_cache .hypothesis
 	find . -path ./.git -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +

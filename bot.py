@@ -25,6 +25,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import umtali
 from cogs.umtali.clock import MAIN
 from cogs.umtali.errors import answer_error
 from cogs.umtali.final_card import FINAL_ITEMS
@@ -297,6 +298,8 @@ async def serve(settings: Settings) -> None:
             shown(settings.database),
             f"to guild {settings.dev_guild_id}" if settings.dev_guild_id else "global",
         )
+        # Compiled by make, or the sources where a changed one was not compiled again.
+        log.info("Rules engine %s.", umtali.ENGINE)
         use_discord_api(settings.discord_api)
         # Leaving ``async with`` closes the bot (store included), however it is left.
         async with make_bot(settings, store=store) as bot:

@@ -13,6 +13,10 @@ jacks with nines, tens, queens and kings; and every take-two position of whole s
 both players take two and meld whenever they may (tables of melds, hands grown by taking). Each
 is listed in the draw phase and, where ``take 2`` is legal, again after taking two.
 
+The engine timed is the one that runs: its hot modules compiled by ``make``
+(``compile_engine.py``), unless ``UMTALI_ENGINE=interpreted`` asks for the Python sources; the
+first line says which.
+
 Run with ``make bench`` or ``.venv/bin/python bench/engine.py [--hands N]``. Figures only; no
 pass/fail (machines are noisy).
 """
@@ -34,7 +38,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.test_take_two_search import CASES, RULES, hardest_position
-from umtali import RuleSet, Session
+from umtali import ENGINE, RuleSet, Session
 from umtali.cards import CARDS
 from umtali.codec import session_from_json, session_to_json
 from umtali.events import HandEnded
@@ -268,6 +272,8 @@ def main() -> None:
                              "many constructed ones, and a session of play per 200)")
     args = parser.parse_args()
 
+    # Compiled by make (compile_engine.py), or not; UMTALI_ENGINE=interpreted times the sources.
+    print(f"engine: {ENGINE}")
     for rules in (RuleSet.english(), RuleSet.russian()):
         random_hands(200, rules, args.seed)  # warm up
         secs, moves = random_hands(args.hands, rules, args.seed)

@@ -20,7 +20,7 @@ from umtali.rules import DealStyle, RuleSet
 from umtali.search import canonical_target
 from umtali.turns import Phase as Phase
 from umtali.turns import Play as Play
-from umtali.turns import begin_turn, end_turn, finish, lay, play
+from umtali.turns import play
 
 if TYPE_CHECKING:
     from umtali.session import Heading
@@ -101,10 +101,10 @@ class HandState:
         self.reason: HandEnd | None = None
         self._legal: tuple[Move, ...] | None = None
         #: The jacks and what the table's melds accept (see ``table_easy``), or -1 when not
-        #: worked out since a card was last laid (``_lay`` forgets it).
+        #: worked out since a card was last laid (``turns.lay`` forgets it).
         self._accepts = -1
         #: The public table as views show it, kept by ``umtali.view`` until a card is laid
-        #: (``_lay`` forgets it), and the last one made, which the next one builds on.
+        #: (``turns.lay`` forgets it), and the last one made, which the next one builds on.
         self._table_view: TableView | None = None
         self._table_base: TableView | None = None
         #: What every view of this hand shows of its session, kept by the session (see
@@ -265,14 +265,13 @@ class HandState:
                 from umtali.explain import why_illegal
 
                 raise IllegalMoveError(why_illegal(self, move))
-        return self._play(move)
+        return play(self, move)
 
-    # The turn loop, from ``umtali.turns``: every move is played there.
-    _play = play
-    _lay = lay
-    _end_turn = end_turn
-    _begin_turn = begin_turn
-    _finish = finish
+    def _play(self, move: Move) -> list[Event]:
+        """Play ``move``, known to be listed, unchecked: the turn loop (``umtali.turns``)."""
+        # (A method that calls it, not the function set as one: compiled, ``play`` is a
+        # built-in function, which a class does not bind to its instances.)
+        return play(self, move)
 
     # -- copies ---------------------------------------------------------------------------
 

@@ -126,7 +126,7 @@ def discards(hand: int, taken: int) -> Moves:
 def table_easy(h: HandState) -> int:
     """The jacks and the cards some meld on the table would take as an extension: the cards
     that may be laid whatever else the hand holds. Kept by the hand until a card is laid
-    (``HandState._lay`` forgets it; a hand whose melds are set from outside is a new one)."""
+    (``turns.lay`` forgets it; a hand whose melds are set from outside is a new one)."""
     easy = h._accepts
     if easy < 0:
         easy = JACKS

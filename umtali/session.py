@@ -26,6 +26,7 @@ from umtali.i18n import Text
 from umtali.melds import PlayKind
 from umtali.moves import Move, MoveKind
 from umtali.rules import RuleSet
+from umtali.turns import play
 from umtali.view import PlayerView
 
 # Bound once: a class attribute lookup on every move costs more than the test itself.
@@ -221,7 +222,7 @@ class Session:
         if legal is None:
             legal = hand.listed()
         if move in legal:
-            events = hand._play(move)  # checked: a listed move
+            events = play(hand, move)  # checked: a listed move
         else:
             if move.kind is _EXTEND:
                 move = hand.canonical(move)  # the listed form is the one kept

@@ -1,6 +1,6 @@
 """How a move changes a hand: the draw, the melds and the discard of a turn, the turn passing,
-going out and the end of the hand. ``HandState`` takes these functions as its methods
-(``_play`` and the rest), so a move costs no call more than one of its own would.
+going out and the end of the hand. ``play`` plays a listed move (``HandState._play``); the
+session calls it directly. ``make`` compiles this module with mypyc (``compile_engine.py``).
 """
 
 from __future__ import annotations

@@ -105,7 +105,7 @@ class TableView:
 
 def _table_view(h: HandState) -> TableView:
     """The hand's table as views show it, reusing what is unchanged since the last view; kept
-    by the hand until a card is laid (``HandState._lay`` forgets it)."""
+    by the hand until a card is laid (``turns.lay`` forgets it)."""
     kept = h._table_base
     plays = h.plays
     # Plays are only ever added, and a meld changes only when a play is added: the same
