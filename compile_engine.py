@@ -1,14 +1,16 @@
 """Compiles the engine's hot modules with mypyc (``make`` runs it before anything plays).
 
-A game spends its time in the turn loop and the listing of legal moves: these modules,
-compiled to C extension modules beside their sources, play twice as fast or more
-(``bench/engine.py``), and the same program: mypyc compiles the typed Python as it is. The
-classes that are stored, copied or sent to the computer players' processes (the hand, the
-session, the views) stay in Python. ``umtali/compiled.py`` decides at import which runs,
-from the manifest written here; nothing is compiled again while the sources' hashes match.
+A game spends its time in the turn loop, the listing of legal moves, the hand and the views
+the players choose from: these modules, compiled to C extension modules beside their sources,
+play about twice as fast (``bench/engine.py``), and the same program: mypyc compiles the typed
+Python as it is. The session stays in Python (the store and the codec make sessions field by
+field, which a compiled class does not allow). ``umtali/compiled.py`` decides at import which
+runs, from the manifest written here; nothing is compiled again while the sources' hashes
+match.
 
 Usage: ``python compile_engine.py`` (``--force`` compiles again, ``--clean`` removes what it
-built).
+built, ``--or-interpreted`` lets a failed build leave the sources to run: ``make run`` and
+``make play`` pass it, ``make test`` does not, so that CI tests the engine that runs).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ HERE, MANIFEST, SUFFIX = _compiled.HERE, _compiled.MANIFEST, _compiled.SUFFIX
 read_manifest, source_hash = _compiled.read_manifest, _compiled.source_hash
 
 #: The modules compiled, all in one group (they call each other directly).
-MODULES = ("melds", "reach", "search", "listing", "turns")
+MODULES = ("melds", "reach", "search", "listing", "turns", "hand", "view", "players")
 #: The group's shared library: ``umtali/engine__mypyc`` + the interpreter's suffix.
 GROUP = "umtali.engine"
 BUILD = ROOT / "build" / "mypyc"
@@ -92,13 +94,27 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--force", action="store_true", help="compile even if up to date")
     parser.add_argument("--clean", action="store_true", help="remove what was compiled")
+    parser.add_argument(
+        "--or-interpreted", action="store_true",
+        help="if compiling fails, say so and succeed: the engine then runs from its sources",
+    )
     args = parser.parse_args()
     if args.clean:
         clean()
         return
     if args.force or not up_to_date():
         clean()
-        compile_modules()
+        try:
+            compile_modules()
+        except (Exception, SystemExit) as e:
+            # (setuptools stops with SystemExit when the compiler fails.)
+            if not args.or_interpreted:
+                raise
+            clean()
+            print(f"engine: NOT compiled ({type(e).__name__}: {e}); the game runs from the "
+                  "sources, about half as fast. Install a C compiler and Python's headers, "
+                  "then run make engine.", file=sys.stderr)
+            return
     print(f"engine: {', '.join(MODULES)} compiled (umtali/compiled.txt)")
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import umtali
-from umtali import Session
+from umtali import RuleSet, Session
 from umtali.compiled import HERE, SUFFIX, check, read_manifest
 from umtali.players import GreedyPlayer, Player, RandomPlayer
 
@@ -134,3 +134,52 @@ def test_the_engine_says_which_runs() -> None:
     compiled, why = check()
     engine = umtali.ENGINE
     assert engine == f"{'compiled' if compiled else 'interpreted'}: {why}"
+
+
+def test_hands_and_views_pickle_and_copy_whole() -> None:
+    """The computer players' processes get views by pickle, the coach deep-copies players, and
+    a compiled class pickles only by what it says (``__reduce__``): each comes back whole."""
+    import copy
+    import pickle
+
+    session = Session(RuleSet.english(), "pickled")
+    players = (GreedyPlayer(), GreedyPlayer())
+    while len(session.hand.plays) < 3:
+        session.apply(players[session.hand.turn].choose(session.view(session.hand.turn)))
+    hand, view = session.hand, session.view(session.hand.turn)
+    for again in (pickle.loads(pickle.dumps(hand)), copy.deepcopy(hand), hand.copy()):
+        assert again is not hand and again.hands is not hand.hands
+        for name in ("hands", "stock", "discard_pile", "melds", "plays", "points", "turn",
+                     "phase", "taken", "must_meld", "drawn", "out", "turns"):
+            assert getattr(again, name) == getattr(hand, name), name
+        assert again.legal_moves() == hand.legal_moves()
+    for seen in (pickle.loads(pickle.dumps(view)), copy.deepcopy(view)):
+        assert (seen.hand, seen.legal_moves, seen.discard_pile) == (
+            view.hand, view.legal_moves, view.discard_pile)
+        assert (seen.plays, seen.melds, seen.to_act) == (view.plays, view.melds, view.to_act)
+        assert seen.plays and seen.melds
+
+
+def test_a_build_that_fails_leaves_the_sources_to_run(tmp_path: Path) -> None:
+    """Code mypyc cannot compile (or no compiler): with ``--or-interpreted`` (``make run``,
+    ``make play``) the build says so and succeeds, leaving nothing compiled, and the game
+    runs from its sources; without it (``make test``) the build fails."""
+    shutil.copy(ROOT / "compile_engine.py", tmp_path)
+    shutil.copytree(HERE, tmp_path / "umtali",
+                    ignore=shutil.ignore_patterns("__pycache__", f"*{SUFFIX}", "compiled.txt"))
+    melds = tmp_path / "umtali" / "melds.py"
+    melds.write_text(melds.read_text(encoding="utf-8")
+                     + "\n\nclass Uncompilable(int):\n    pass\n", encoding="utf-8")
+
+    def build(*flags: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "compile_engine.py", *flags], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=300)
+
+    forgiving = build("--or-interpreted")
+    assert forgiving.returncode == 0, forgiving.stderr
+    assert "engine: NOT compiled" in forgiving.stderr
+    assert not list((tmp_path / "umtali").glob(f"*{SUFFIX}"))
+    assert not (tmp_path / "umtali" / "compiled.txt").exists()
+    assert _run("import umtali; print(umtali.ENGINE)", path=tmp_path) == (
+        "interpreted: not compiled; make compiles it")
+    assert build().returncode != 0

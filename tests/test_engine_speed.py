@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import gc
 import random
-from typing import cast
 
 import pytest
 
@@ -33,12 +32,12 @@ def test_shuffle_draws_as_random_shuffle_does() -> None:
         assert rng_a.random() == rng_b.random()  # the same draws, none more
 
 
-class _Listed:
-    """A stand-in for a view: ``RandomPlayer`` reads only its legal moves (where the view keeps
-    them)."""
-
-    def __init__(self, legal: tuple[Move, ...]) -> None:
-        self._legal = legal
+def _listed(legal: tuple[Move, ...]) -> PlayerView:
+    """A view holding only legal moves: ``RandomPlayer`` reads nothing else (where the view
+    keeps them)."""
+    view = PlayerView()
+    view._legal = legal
+    return view
 
 
 def test_random_player_chooses_as_random_choice_does() -> None:
@@ -46,9 +45,9 @@ def test_random_player_chooses_as_random_choice_does() -> None:
         legal = tuple(Move.discard(c % 52, c >= 52) for c in range(n))
         player, rng = RandomPlayer(n), random.Random(n)
         for _ in range(20):
-            assert player.choose(cast(PlayerView, _Listed(legal))) == rng.choice(legal)
+            assert player.choose(_listed(legal)) == rng.choice(legal)
     with pytest.raises(IndexError):
-        RandomPlayer().choose(cast(PlayerView, _Listed(())))
+        RandomPlayer().choose(_listed(()))
 
 
 @pytest.mark.parametrize("variant", ["english", "russian"])

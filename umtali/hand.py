@@ -6,8 +6,8 @@ should read it directly: players and renderers get a ``PlayerView``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Final, cast
 
 from umtali.cards import points_of
 from umtali.errors import IllegalMoveError, InvalidStateError
@@ -33,40 +33,44 @@ _DRAW_PHASE, _MELD_PHASE, _OVER = Phase.DRAW, Phase.MELD, Phase.OVER
 _K_EXTEND = MoveKind.EXTEND
 
 
+#: A hand's fields, which ``copy`` copies and a pickle keeps.
+_FIELDS: Final = (
+    "_accepts",
+    "_heading",
+    "_legal",
+    "_pile_seen",
+    "_table_base",
+    "_table_view",
+    "dealer",
+    "discard_pile",
+    "drawn",
+    "face_down",
+    "hands",
+    "melds",
+    "must_meld",
+    "optional",
+    "out",
+    "pair_laid",
+    "phase",
+    "plays",
+    "points",
+    "progress",
+    "quiet_turns",
+    "reason",
+    "reshuffle_key",
+    "reshuffled",
+    "rules",
+    "stock",
+    "taken",
+    "turn",
+    "turns",
+)
+
+
 class HandState:
     """The full state of one hand. Mutated only through ``apply``."""
 
-    __slots__ = (
-        "_accepts",
-        "_heading",
-        "_legal",
-        "_pile_seen",
-        "_table_base",
-        "_table_view",
-        "dealer",
-        "discard_pile",
-        "drawn",
-        "face_down",
-        "hands",
-        "melds",
-        "must_meld",
-        "optional",
-        "out",
-        "pair_laid",
-        "phase",
-        "plays",
-        "points",
-        "progress",
-        "quiet_turns",
-        "reason",
-        "reshuffle_key",
-        "reshuffled",
-        "rules",
-        "stock",
-        "taken",
-        "turn",
-        "turns",
-    )
+    __slots__ = _FIELDS
 
     def __init__(self, rules: RuleSet, dealer: int, reshuffle_key: str) -> None:
         self.rules = rules
@@ -276,12 +280,35 @@ class HandState:
     # -- copies ---------------------------------------------------------------------------
 
     def copy(self) -> HandState:
-        s = HandState.__new__(HandState)
-        for name in HandState.__slots__:
+        # Made by its constructor (compiled by mypyc, the class makes no bare instance).
+        s = HandState(self.rules, self.dealer, self.reshuffle_key)
+        for name in _FIELDS:
             v = getattr(self, name)
             if isinstance(v, list):
                 v = list(v)
             setattr(s, name, v)
         s._heading = None  # the copy may go to another session
         return s
+
+    def __reduce__(self) -> tuple[Callable[..., HandState], tuple[object, ...]]:
+        # Pickled and deep-copied by its fields (compiled, it has no ``__dict__`` to copy),
+        # its caches left out: each is worked out again when first read.
+        return _from_fields, tuple(
+            None if name in _CACHES else getattr(self, name) for name in _FIELDS
+        )
+
+
+#: The fields that keep what may be worked out again (``None``: not yet; ``_accepts`` is -1).
+_CACHES: Final = frozenset(("_heading", "_legal", "_pile_seen", "_table_base", "_table_view"))
+
+
+def _from_fields(*values: object) -> HandState:
+    """A hand from its fields' values in ``_FIELDS`` order (``HandState.__reduce__``)."""
+    fields = dict(zip(_FIELDS, values, strict=True))
+    h = HandState(cast(RuleSet, fields["rules"]), cast(int, fields["dealer"]),
+                  cast(str, fields["reshuffle_key"]))
+    for name, value in fields.items():
+        setattr(h, name, value)
+    h._accepts = -1
+    return h
 

@@ -29,6 +29,11 @@ class PlayView:
     meld: int
     points: int
 
+    def __reduce__(self) -> tuple[type[PlayView], tuple[object, ...]]:
+        # Pickled by its constructor: compiled by mypyc, a frozen class refuses the field by
+        # field restore pickle would use.
+        return PlayView, (self.player, self.kind, self.cards, self.meld, self.points)
+
 
 @dataclass(frozen=True, slots=True)
 class MeldView:
@@ -37,6 +42,9 @@ class MeldView:
     index: int
     shape: Shape
     cards: tuple[Card, ...]
+
+    def __reduce__(self) -> tuple[type[MeldView], tuple[object, ...]]:
+        return MeldView, (self.index, self.shape, self.cards)  # (as ``PlayView``'s)
 
     def accepts(self) -> tuple[Card, ...]:
         """The cards that would extend it next (wherever they are)."""
