@@ -28,7 +28,7 @@ $(STAMP): pyproject.toml
 # tests the compiled engine.
 ENGINE := umtali/compiled.txt
 
-$(ENGINE): $(STAMP) compile_engine.py $(wildcard umtali/*.py)
+$(ENGINE): $(STAMP) compile_engine.py $(wildcard umtali/*.py umtali/ai/*.py)
 	$(VPY) compile_engine.py $(if $(filter test engine,$(MAKECMDGOALS)),,--or-interpreted)
 
 engine: $(ENGINE)
