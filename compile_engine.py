@@ -1,12 +1,13 @@
 """Compiles the engine's hot modules with mypyc (``make`` runs it before anything plays).
 
 A game spends its time in the turn loop, the listing of legal moves, the hand and the views
-the players choose from: these modules, compiled to C extension modules beside their sources,
-play about twice as fast (``bench/engine.py``), and the same program: mypyc compiles the typed
-Python as it is. The session stays in Python (the store and the codec make sessions field by
-field, which a compiled class does not allow). ``umtali/compiled.py`` decides at import which
-runs, from the manifest written here; nothing is compiled again while the sources' hashes
-match.
+the players choose from, and a computer player in its judgement of cards and the playouts of
+its search (``umtali/ai``): these modules, compiled to C extension modules beside their
+sources, play two to four times as fast (``bench/engine.py``, ``bench/ai.py``), and the same
+program: mypyc compiles the typed Python as it is. The session stays in Python (the store and
+the codec make sessions field by field, which a compiled class does not allow).
+``umtali/compiled.py`` decides at import which runs, from the manifest written here; nothing
+is compiled again while the sources' hashes match.
 
 Usage: ``python compile_engine.py`` (``--force`` compiles again, ``--clean`` removes what it
 built, ``--or-interpreted`` lets a failed build leave the sources to run: ``make run`` and
@@ -33,9 +34,17 @@ _compiled = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_compiled)
 HERE, MANIFEST, SUFFIX = _compiled.HERE, _compiled.MANIFEST, _compiled.SUFFIX
 read_manifest, source_hash = _compiled.read_manifest, _compiled.source_hash
+source_of, extension_of = _compiled.source_of, _compiled.extension_of
 
-#: The modules compiled, all in one group (they call each other directly).
-MODULES = ("melds", "reach", "search", "listing", "turns", "hand", "view", "players")
+#: The modules compiled, named from ``umtali``, all in one group (they call each other
+#: directly). Of ``umtali/ai``, what the playouts and the judgement of cards run; not the
+#: players themselves (``hard``, ``normal`` and their ``memory``, which are pickled and
+#: deep-copied, and take little time).
+MODULES = (
+    "melds", "reach", "search", "listing", "turns", "hand", "view", "players",
+    "ai.outlook", "ai.heuristics", "ai.policy", "ai.lookahead", "ai.determinize", "ai.search",
+    "ai.stakes",
+)
 #: The group's shared library: ``umtali/engine__mypyc`` + the interpreter's suffix.
 GROUP = "umtali.engine"
 BUILD = ROOT / "build" / "mypyc"
@@ -44,14 +53,14 @@ BUILD = ROOT / "build" / "mypyc"
 def up_to_date() -> bool:
     built = read_manifest()
     return set(built) == set(MODULES) and all(
-        built[m] == source_hash(HERE / f"{m}.py") and (HERE / f"{m}{SUFFIX}").exists()
+        built[m] == source_hash(source_of(m)) and extension_of(m).exists()
         for m in MODULES
     ) and (HERE / f"engine__mypyc{SUFFIX}").exists()
 
 
 def clean() -> None:
     MANIFEST.unlink(missing_ok=True)
-    for path in HERE.glob(f"*{SUFFIX}"):
+    for path in HERE.rglob(f"*{SUFFIX}"):
         path.unlink()
     shutil.rmtree(BUILD, ignore_errors=True)
 
@@ -74,11 +83,11 @@ def _build() -> None:
 
     # The hashes of what is compiled, taken first: a source edited during the build is then
     # seen as changed, and runs from its source.
-    hashes = {m: source_hash(HERE / f"{m}.py") for m in MODULES}
+    hashes = {m: source_hash(source_of(m)) for m in MODULES}
     MANIFEST.unlink(missing_ok=True)
     os.chdir(ROOT)
     extensions = mypycify(
-        [f"umtali/{m}.py" for m in MODULES],
+        [str(source_of(m).relative_to(ROOT)) for m in MODULES],
         group_name=GROUP,
         target_dir=str(BUILD / "c"),
     )

@@ -7,7 +7,9 @@ cancels. Reported: games won with a 95% Wilson interval, average points per hand
 level's decision time (p50/p95/max over every choice it made, and over the choices that had more
 than one legal move).
 
-Run with ``.venv/bin/python bench/ai.py [--games N] [--levels easy,normal,hard] [--jobs J]``.
+Run with ``.venv/bin/python bench/ai.py [--games N] [--levels easy,normal,hard] [--jobs J]``;
+``--hard-budget B`` and ``--hard-discard-budget D`` try ``hard`` with other budgets of playout
+moves for its meld and discard searches (``HardPlayer``'s ``budget`` and ``discard_budget``).
 Figures only; no pass/fail.
 """
 
@@ -24,8 +26,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from umtali import RuleSet, Session
-from umtali.ai import LEVELS
+from umtali.ai import LEVELS, HardPlayer
 from umtali.events import GameEnded, HandEnded
+from umtali.players import Player
 
 
 @dataclass
@@ -40,12 +43,22 @@ class GameResult:
     choice_times: dict[str, list[float]] = field(default_factory=dict)
 
 
-def play_game(task: tuple[str, str, int, str]) -> GameResult:
+#: ``HardPlayer``'s settings for ``hard`` here, from the command line (none: its own).
+Settings = tuple[tuple[str, int], ...]
+
+
+def player(level: str, seed: str, hard: Settings) -> Player:
+    if level == "hard" and hard:
+        return HardPlayer(seed, **dict(hard))  # type: ignore[arg-type]
+    return LEVELS[level](seed)
+
+
+def play_game(task: tuple[str, str, int, str, Settings]) -> GameResult:
     """The first game of the session of ``seed``, ``first`` in seat 0 and ``second`` in seat 1."""
-    first, second, seed, variant = task
+    first, second, seed, variant, hard = task
     levels = (first, second)
     session = Session(RuleSet.named(variant), seed)
-    players = [LEVELS[first](f"{seed}:0"), LEVELS[second](f"{seed}:1")]
+    players = [player(first, f"{seed}:0", hard), player(second, f"{seed}:1", hard)]
     result = GameResult(levels, "")
     for level in levels:
         result.times.setdefault(level, [])
@@ -123,7 +136,16 @@ def main() -> None:
     parser.add_argument("--variant", choices=["english", "russian"], default="english")
     parser.add_argument("--jobs", type=int, default=multiprocessing.cpu_count(),
                         help="worker processes (default: one per core)")
+    parser.add_argument("--hard-budget", type=int, default=None,
+                        help="hard's playout moves per meld search (default: its own)")
+    parser.add_argument("--hard-discard-budget", type=int, default=None,
+                        help="hard's playout moves per discard search (default: its own)")
     args = parser.parse_args()
+    hard: Settings = tuple(
+        (name, value) for name, value in (
+            ("budget", args.hard_budget), ("discard_budget", args.hard_discard_budget))
+        if value is not None
+    )
 
     levels = [x.strip() for x in args.levels.split(",") if x.strip()]
     unknown = [x for x in levels if x not in LEVELS]
@@ -131,15 +153,16 @@ def main() -> None:
         parser.error(f"unknown level(s) {', '.join(unknown)}: choose from {', '.join(LEVELS)}")
     deals = (args.games + 1) // 2
     print(f"variant {args.variant}, {deals} deals per pairing from seed {args.seed}, "
-          f"{args.jobs} worker process(es)")
+          f"{args.jobs} worker process(es)"
+          + "".join(f", hard's {name} {value}" for name, value in hard))
     with multiprocessing.Pool(args.jobs) as pool:
         for i, upper in enumerate(levels):
             for lower in levels[:i]:
-                tasks: list[tuple[str, str, int, str]] = []
+                tasks: list[tuple[str, str, int, str, Settings]] = []
                 for d in range(deals):
                     seed = args.seed + d
-                    tasks.append((upper, lower, seed, args.variant))
-                    tasks.append((lower, upper, seed, args.variant))
+                    tasks.append((upper, lower, seed, args.variant, hard))
+                    tasks.append((lower, upper, seed, args.variant, hard))
                 start = time.perf_counter()
                 results = pool.map(play_game, tasks, chunksize=1)
                 report(upper, lower, results, time.perf_counter() - start)

@@ -12,6 +12,10 @@ Choosers compared:
 - ``linear``: a least-squares fit of the candidates' values on features of the seat's view
   (``FEATURES``), fitted on half of the decisions and scored on the other half, both ways. It
   stands for a judgement learned from play, the step beyond the hand-made one;
+- ``search``, with ``--search BUDGET[,BUDGET...]``: ``hard``'s meld search
+  (``umtali.ai.search``) over the same three discards in sampled worlds from the seat's view,
+  the lookahead's choice first as the yardstick, with each budget of playout moves (its time
+  a decision is reported too);
 - ``real hands``: the candidate best over half the worlds, scored over the other half. It sees
   the opponent's real hand and the stock's contents, which no seat can: a floor of what the
   decisions are worth to a player who knew them. Only a floor: half the worlds pick with their
@@ -19,8 +23,8 @@ Choosers compared:
   that luck outweighs the choice, and this chooser does worse than ``normal``.
 
 Positions and values come from the real state, never the judgement: the choosers read only the
-seat's view. Run with ``.venv/bin/python bench/decisions.py [--games N] [--worlds K] [--jobs J]``;
-figures only.
+seat's view. Run with ``.venv/bin/python bench/decisions.py [--games N] [--worlds K] [--jobs J]
+[--search B1,B2 [--z Z]]``; figures only.
 """
 
 from __future__ import annotations
@@ -40,15 +44,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from umtali import RuleSet, Session
 from umtali.ai import lookahead, policy
-from umtali.ai.hard import HardPlayer
+from umtali.ai.determinize import OpponentModel, rules_of
+from umtali.ai.hard import HardPlayer, decision_key
 from umtali.ai.heuristics import feed_chance, holding_odds, keep_values, outs, table_outs
 from umtali.ai.normal import NormalPlayer
 from umtali.ai.outlook import Outlook, of_view
-from umtali.ai.search import playout
+from umtali.ai.search import playout, search
 from umtali.cards import POINTS, iter_cards
 from umtali.events import GameEnded
 from umtali.hand import HandState
 from umtali.moves import Move, MoveKind
+from umtali.view import PlayerView
 
 #: ``normal``'s best discards valued at each discard.
 WIDTH = 3
@@ -67,6 +73,10 @@ class Decision(NamedTuple):
     lookahead: int
     #: Each candidate's features (discards only).
     features: list[list[float]]
+    #: The candidate index the search chooses with each ``--search`` budget, and its time in
+    #: ms (discards only).
+    searched: tuple[int, ...] = ()
+    search_ms: tuple[float, ...] = ()
 
 
 def discard_features(o: Outlook, card: int, draws: Sequence[int]) -> list[float]:
@@ -106,8 +116,19 @@ def valued(real: HandState, seat: int, moves: Sequence[Move], worlds: int,
     return values
 
 
-def play_game(task: tuple[int, int, str]) -> list[Decision]:
-    seed, worlds, variant = task
+def searched(view: PlayerView, ranked: Sequence[Move], chosen: Move, model: OpponentModel,
+             budget: int, z: float) -> tuple[int, float]:
+    """The index in ``ranked`` of the discard the search picks, the lookahead's ``chosen``
+    first (kept unless another is clearly better), and the time it took in ms."""
+    start = time.perf_counter()
+    candidates = [chosen, *(m for m in ranked if m != chosen)]
+    rng = random.Random(f"discards:{budget}:{decision_key(view)}")
+    pick = search(view, candidates, rng, budget, model, rules_of(view), z)
+    return ranked.index(candidates[pick]), (time.perf_counter() - start) * 1000
+
+
+def play_game(task: tuple[int, int, str, tuple[int, ...], float]) -> list[Decision]:
+    seed, worlds, variant, budgets, z = task
     session = Session(RuleSet.named(variant), seed)
     players: list[HardPlayer | NormalPlayer] = [HardPlayer(f"{seed}:0"), NormalPlayer(f"{seed}:1")]
     if seed % 2:
@@ -128,9 +149,11 @@ def play_game(task: tuple[int, int, str]) -> list[Decision]:
                 and o.hand.bit_count() > 2 and draws):
             ranked = policy.rank_discards(o, legal)[:WIDTH]
             chosen = lookahead.choose_discard(o, legal)
+            picks = [searched(view, ranked, chosen, model, b, z) for b in budgets]
             found.append(Decision(
                 "discard", valued(session.hand, seat, ranked, worlds, rng),
                 ranked.index(chosen), [discard_features(o, m.card, draws) for m in ranked],
+                tuple(i for i, _ in picks), tuple(ms for _, ms in picks),
             ))
         elif (MoveKind.TAKE in kinds and MoveKind.DRAW in kinds
               and MoveKind.TAKE_TWO not in kinds and o.live and o.top >= 0):
@@ -224,9 +247,15 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--variant", default="english")
     parser.add_argument("--jobs", type=int, default=multiprocessing.cpu_count())
+    parser.add_argument("--search", default="",
+                        help="budgets of the discard search, comma-separated (default: none)")
+    parser.add_argument("--z", type=float, default=1.0,
+                        help="how clearly the search must beat the lookahead, in standard errors")
     args = parser.parse_args()
+    budgets = tuple(int(b) for b in args.search.split(",") if b.strip())
     start = time.perf_counter()
-    tasks = [(args.seed + g, args.worlds, args.variant) for g in range(args.games)]
+    tasks = [(args.seed + g, args.worlds, args.variant, budgets, args.z)
+             for g in range(args.games)]
     with multiprocessing.Pool(args.jobs) as pool:
         decisions = [d for found in pool.map(play_game, tasks, chunksize=2) for d in found]
     hands = args.games * 4  # a game is four hands, more only when tied
@@ -245,6 +274,14 @@ def main() -> None:
             print(f"  linear, fitted on play  {summary(gains)}")
             print("    weights: " + ", ".join(
                 f"{name} {w:+.2f}" for name, w in zip(FEATURES, weights, strict=True)))
+            for k, budget in enumerate(budgets):
+                gains = [mean(d.values[d.searched[k]]) - mean(d.values[0]) for d in ds]
+                over = [mean(d.values[d.searched[k]]) - mean(d.values[d.lookahead]) for d in ds]
+                ms = sorted(d.search_ms[k] for d in ds)
+                print(f"  search, budget {budget:<6}  {summary(gains)}; over the lookahead "
+                      f"{summary(over)}, changes {sum(d.searched[k] != d.lookahead for d in ds)}; "
+                      f"ms p50 {ms[len(ms) // 2]:.0f} p95 {ms[int(len(ms) * 0.95)]:.0f} "
+                      f"max {ms[-1]:.0f}")
         print(f"  real hands (split half) {summary([real_hands_gain(d) for d in ds])}")
 
 

@@ -1,14 +1,16 @@
 """Which engine runs: the hot modules compiled by mypyc, or their Python sources.
 
 ``make`` compiles the modules where a game spends its time (``compile_engine.py``: the turn
-loop, the listing of legal moves and what it calls) into extension modules beside their
-sources, and writes ``MANIFEST``: each module with the hash of the source it was compiled
-from. Python imports an extension module before the source beside it, so a compiled module
-whose source has since changed would run the old rules. Before any of them is imported,
-this module checks every hash; if one differs, a module is missing, or
-``UMTALI_ENGINE=interpreted`` asks for it, every listed module is imported from its source
-instead, all together (compiled code expects its compiled neighbours). The sources are the
-same program either way (``tests/test_compiled.py`` plays both and compares).
+loop, the listing of legal moves and what it calls, and the computer players' playouts and
+judgement in ``umtali/ai``) into extension modules beside their sources, and writes
+``MANIFEST``: each module (named from ``umtali``: ``turns``, ``ai.search``) with the hash of
+the source it was compiled from. Python imports an extension module before the source
+beside it, so a compiled module whose source has since changed would run the old rules.
+Before any of them is imported, this module checks every hash; if one differs, a module is
+missing, or ``UMTALI_ENGINE=interpreted`` asks for it, every listed module is imported from
+its source instead, all together (compiled code expects its compiled neighbours). The
+sources are the same program either way (``tests/test_compiled.py`` and
+``tests/test_compiled_ai.py`` play both and compare).
 """
 
 from __future__ import annotations
@@ -36,6 +38,21 @@ def source_hash(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def _file(name: str, ending: str) -> Path:
+    *package, module = name.split(".")
+    return HERE.joinpath(*package, module + ending)
+
+
+def source_of(name: str) -> Path:
+    """The source of a module named from ``umtali`` (``ai.search``: ``umtali/ai/search.py``)."""
+    return _file(name, ".py")
+
+
+def extension_of(name: str) -> Path:
+    """The extension module compiled from ``source_of(name)``, beside it."""
+    return _file(name, SUFFIX)
+
+
 def read_manifest() -> dict[str, str]:
     """The compiled modules and their sources' hashes; empty when nothing was compiled."""
     try:
@@ -58,16 +75,17 @@ def check() -> tuple[bool, str]:
     if not built:
         return False, "not compiled; make compiles it"
     for name, digest in built.items():
-        if not (HERE / f"{name}{SUFFIX}").exists():
-            return False, f"umtali/{name} is not compiled for this Python; make compiles it"
-        if source_hash(HERE / f"{name}.py") != digest:
-            return False, f"umtali/{name}.py changed since it was compiled; make compiles it again"
+        path = name.replace(".", "/")
+        if not extension_of(name).exists():
+            return False, f"umtali/{path} is not compiled for this Python; make compiles it"
+        if source_hash(source_of(name)) != digest:
+            return False, f"umtali/{path}.py changed since it was compiled; make compiles it again"
     return True, f"{len(built)} modules, by mypyc"
 
 
 class _FromSource:
-    """Imports the listed ``umtali`` modules from their sources, not from the extension
-    modules beside them."""
+    """Imports the listed modules of ``umtali`` and its subpackages (named from ``umtali``)
+    from their sources, not from the extension modules beside them."""
 
     def __init__(self, names: set[str]) -> None:
         self.names = names
@@ -75,14 +93,16 @@ class _FromSource:
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> ModuleSpec | None:
-        package, _, name = fullname.rpartition(".")
-        if package != "umtali" or name not in self.names:
+        top, _, name = fullname.partition(".")
+        if top != "umtali" or name not in self.names:
             return None
-        return importlib.util.spec_from_file_location(fullname, HERE / f"{name}.py")
+        return importlib.util.spec_from_file_location(fullname, source_of(name))
 
 
 def _extensions_here() -> set[str]:
-    return {p.name[: -len(SUFFIX)] for p in HERE.glob(f"*{SUFFIX}")}
+    return {
+        ".".join(p.relative_to(HERE).parts)[: -len(SUFFIX)] for p in HERE.rglob(f"*{SUFFIX}")
+    }
 
 
 COMPILED, WHY = check()

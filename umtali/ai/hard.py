@@ -77,6 +77,36 @@ grows). Over whole games (``bench/ai.py``, 1,000 games against ``normal``): 53.4
 50.3% to 56.5%), +0.60 points a hand, as before within noise: a percent of games is far from
 the 7 more that 60% needs.
 
+Compiled (2026-12-02, night; ``compile_engine.py`` compiles the playouts and the judgement
+of cards with the engine, ``tests/test_compiled_ai.py``): the same moves (``bench/ai.py
+--games 40 --levels normal,hard --jobs 1``: the same 2,625 decisions, 22 games won, 28.8
+points a hand), two to three times as fast: p50 0.7 ms, p95 17 ms, max 55 ms a decision
+against 1.8, 27 and 144 from the sources (load 1.1); 400 games: p95 33 ms, max 140 ms. So a
+search several times as big now fits the time a decision may take, and the discards were
+searched again, on top of the look ahead: its choice the yardstick against the others of
+``normal``'s best three (``discard_budget``), ``bench/decisions.py --worlds 64
+--search 4000,8000,16000`` (each discard valued by 64 playouts in the real hand), 60 games
+and 2,129 discards, then 60 more (``--seed 61 --search 4000,16000``, 2,053 discards): over
+the look ahead, +0.038 and +0.045 points a discard (standard errors 0.027, 0.026) with 4,000
+playout moves (p95 75 ms a discard), +0.019 (0.027) with 8,000, +0.055 and +0.072 (0.029,
+0.028) with 16,000 (p95 280-300 ms a discard, max 0.5 s). The budget that gains clearly is too
+slow: with 16,000, ``hard``'s p95 over all decisions is 273 ms on an idle machine (``bench/ai.py
+--games 40 --hard-discard-budget 16000 --jobs 1``, load 0-1.6), above the 300 ms limit once the
+machine is busy; over whole games, with 8,000: 53.5% of 400 games and +0.77 points a hand
+(standard error 0.30) where ``hard`` without it has 53.8% and +0.69 (0.28) on the same deals
+(``bench/ai.py --games 400 --levels normal,hard --jobs 1 [--hard-discard-budget 8000]``).
+On 60 fresh games (``--seed 121 --search 4000,8000``, 2,100 discards): +0.055 (0.030) with
+4,000, +0.070 (0.032) with 8,000. So searching the discards with 4,000 moves gains +0.046
+points a discard over the look ahead (standard error 0.016) on the 6,282 discards of the three
+runs, at p95 65 ms and max 145 ms a decision (``bench/ai.py --games 40 --hard-discard-budget
+4000 --jobs 1``, load 0.3-0.7). It is not on yet (``discard_budget`` 0): the coach explains a
+discard that differs from ``normal``'s by the look ahead, which a searched discard would need
+a reason of its own for, and ``tests/test_ai_lookahead.py`` holds ``hard``'s discards to the
+look ahead's. Some +0.05 a discard is +0.2 points a hand, too little for games to show at
+this size, and a tenth of what 60% of games needs: the search's playouts were never its
+limit, the hidden cards are. The meld search (about two a game: 16 in 10 games) keeps its
+budget, which cannot weigh measurably.
+
 The budget counts moves played in playouts, not time, so a seed and a view always give the
 same move.
 """
@@ -117,6 +147,8 @@ class HardPlayer:
         width: int = 3,
         z: float = 1.0,
         for_the_game: bool = True,
+        discard_budget: int = 0,
+        discard_width: int = 3,
     ) -> None:
         self.seed = seed
         #: Moves played in playouts per searched meld choice, shared among the candidates
@@ -132,6 +164,11 @@ class HardPlayer:
         self.z = z
         #: Whether the last hand of a game is played for the game (``stakes``).
         self.for_the_game = for_the_game
+        #: Moves played in playouts per discard, searching the look ahead's choice against
+        #: the others of ``normal``'s best ``discard_width``; 0 (so far): the look ahead alone.
+        #: 4,000 gains +0.05 points a discard in some 50 ms (see above).
+        self.discard_budget = discard_budget
+        self.discard_width = discard_width
         self.memory = Memory()
 
     def choose(self, view: PlayerView) -> Move:
@@ -154,7 +191,8 @@ class HardPlayer:
         move = candidates[0]
         if len(candidates) > 1:
             rng = random.Random(f"{self.seed}:{key}")
-            move = candidates[search(view, candidates, rng, self.budget, model, rules, self.z)]
+            budget = self.discard_budget if move.kind is MoveKind.DISCARD else self.budget
+            move = candidates[search(view, candidates, rng, budget, model, rules, self.z)]
         if not self.for_the_game:
             return move, move
         # In the last hand of an open game, a draw or discard may be worth more for the game.
@@ -169,9 +207,13 @@ class HardPlayer:
         lays = [m for m in legal if m.kind in (MoveKind.MELD, MoveKind.EXTEND)]
         if lays:
             return self.meld_candidates(o, lays)
-        # Discards look one draw ahead rather than search: the search's playouts gained
-        # nothing measurable over ``normal``'s discards, the lookahead half a point a hand.
-        return [lookahead.choose_discard(o, legal)]
+        # Discards look one draw ahead; with a ``discard_budget``, the search then checks the
+        # look ahead's choice against ``normal``'s other best discards.
+        chosen = lookahead.choose_discard(o, legal)
+        if not self.discard_budget or o.last_turn or o.hand.bit_count() <= 1:
+            return [chosen]
+        ranked = policy.rank_discards(o, legal)[: self.discard_width]
+        return [chosen, *(m for m in ranked if m != chosen)]
 
     def meld_candidates(self, o: Outlook, lays: list[Move]) -> list[Move]:
         """One meld for each different hand the turn's melds can leave: most meld choices only
