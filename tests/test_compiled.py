@@ -72,12 +72,18 @@ def test_the_compiled_engine_is_what_runs() -> None:
     assert umtali.listing.__file__ is not None and umtali.listing.__file__.endswith(SUFFIX)
 
 
+def from_sources(module: str, call: str) -> str:
+    """What ``module``'s ``call`` returns when the engine runs from its sources
+    (``UMTALI_ENGINE=interpreted``, in a new interpreter)."""
+    code = f"import umtali, {module} as t; print(umtali.ENGINE); print(t.{call})"
+    engine, out = _run(code, env={"UMTALI_ENGINE": "interpreted"}).splitlines()
+    assert engine == "interpreted: UMTALI_ENGINE=interpreted"
+    return out
+
+
 @needs_compiled
 def test_compiled_and_interpreted_play_the_same() -> None:
-    code = "import umtali, tests.test_compiled as t; print(umtali.ENGINE); print(t.digest())"
-    engine, theirs = _run(code, env={"UMTALI_ENGINE": "interpreted"}).splitlines()
-    assert engine == "interpreted: UMTALI_ENGINE=interpreted"
-    assert digest() == theirs
+    assert digest() == from_sources("tests.test_compiled", "digest()")
 
 
 def test_a_digest_tells_a_changed_game() -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_compiled import _run
+from tests.test_compiled import _run, from_sources
 from umtali import RuleSet, Session
 from umtali.ai import HardPlayer, NormalPlayer
 from umtali.ai.determinize import rules_of
@@ -65,10 +65,7 @@ def test_the_ai_modules_run_compiled() -> None:
 
 @needs_compiled
 def test_hard_chooses_the_same_moves_compiled_and_interpreted() -> None:
-    code = "import umtali, tests.test_compiled_ai as t; print(umtali.ENGINE); print(t.choices())"
-    engine, theirs = _run(code, env={"UMTALI_ENGINE": "interpreted"}).splitlines()
-    assert engine == "interpreted: UMTALI_ENGINE=interpreted"
-    assert choices() == theirs
+    assert choices() == from_sources("tests.test_compiled_ai", "choices()")
 
 
 def test_the_choices_hash_tells_other_play() -> None:
