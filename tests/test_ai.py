@@ -200,8 +200,9 @@ def test_normal_beats_easy() -> None:
 
 
 def test_hard_looks_ahead_on_discards_and_follows_normal_on_draws() -> None:
-    """Draws and discards are never searched (one candidate each); meld choices that leave
-    different hands are."""
+    """Draws are never searched (one candidate); discards search the look ahead's choice
+    (first, the yardstick) against the rest of ``normal``'s best three, except in the last turn
+    and with one card left; meld choices that leave different hands are searched."""
     player = HardPlayer(0, budget=100)
     session = Session(RuleSet.english(), 0)
     discards = 0
@@ -217,8 +218,14 @@ def test_hard_looks_ahead_on_discards_and_follows_normal_on_draws() -> None:
             if MoveKind.DRAW in kinds:
                 assert candidates == [lookahead.choose_draw(outlook, view.legal_moves)]
             elif kinds == {MoveKind.DISCARD}:
-                assert candidates == [lookahead.choose_discard(outlook, view.legal_moves)]
-                discards += 1
+                ahead = lookahead.choose_discard(outlook, view.legal_moves)
+                best = policy.rank_discards(outlook, view.legal_moves)[:player.discard_width]
+                if outlook.last_turn or len(view.hand) == 1:
+                    assert candidates == [ahead]
+                else:
+                    assert candidates[0] == ahead
+                    assert set(candidates) == {ahead, *best}
+                    discards += 1
             else:
                 assert candidates[0] == policy.choose(outlook, view.legal_moves)
         session.apply(player.choose(view) if seat == 0 else opponent.choose(view))

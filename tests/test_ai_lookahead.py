@@ -13,7 +13,7 @@ from umtali.ai.heuristics import holding_odds, keep_values
 from umtali.ai.memory import Memory
 from umtali.ai.normal import NormalPlayer
 from umtali.ai.outlook import Outlook, of_view
-from umtali.cards import iter_cards
+from umtali.cards import format_cards, iter_cards
 from umtali.i18n import EN
 from umtali.view import PlayerView
 
@@ -35,11 +35,13 @@ def test_the_next_turn_lays_what_it_can_and_sheds_its_least_worth_card() -> None
     assert lookahead.next_turn_value(o, mask("7H 8H 9H 2C")) == 3 + policy.GOING_OUT_BONUS
 
 
-def hard_turns(seed: int) -> Iterator[tuple[PlayerView, Outlook, HardPlayer]]:
+def hard_turns(
+    seed: int, discard_budget: int = 4000
+) -> Iterator[tuple[PlayerView, Outlook, HardPlayer]]:
     """Seat 0's turns in the first game of session ``seed``, ``hard`` against ``normal``: each
     view with its outlook (as ``hard``'s memory has it), before ``hard`` moves."""
     session = Session(RuleSet.english(), seed)
-    players = (HardPlayer("ahead", budget=100), NormalPlayer())
+    players = (HardPlayer("ahead", budget=100, discard_budget=discard_budget), NormalPlayer())
     memory = Memory()  # what seat 0 knows, as its player's own memory has it
     while not session.over and session.game == 1:
         seat = session.to_act
@@ -54,10 +56,11 @@ def hard_turns(seed: int) -> Iterator[tuple[PlayerView, Outlook, HardPlayer]]:
 
 
 def test_it_sheds_the_better_of_normals_two_best_and_the_coach_says_why() -> None:
-    """Over a game, every discard is one of ``normal``'s two best and the one of higher value
-    one draw ahead; where it is not ``normal``'s own, the hint says so."""
+    """Over a game, every discard is ``normal``'s best or the one of its two best of higher
+    value one draw ahead, unless the search overruled that with another of ``normal``'s best
+    three; where the choice is not ``normal``'s own, the hint says which card it beat and how."""
     differed = 0
-    for view, o, player in hard_turns(3):
+    for view, o, player in hard_turns(3, discard_budget=0):
         if view.legal_moves[0].kind is not MoveKind.DISCARD or len(view.hand) == 1:
             continue
         ranked = policy.rank_discards(o, view.legal_moves)
@@ -72,7 +75,32 @@ def test_it_sheds_the_better_of_normals_two_best_and_the_coach_says_why() -> Non
             advice = hint(view, player)
             assert advice.move == chosen
             assert "rather than" in EN(advice.reason)
+            assert "whichever card you draw next" in EN(advice.reason)
     assert differed >= 1
+
+
+def test_its_search_overrules_the_look_ahead_among_normals_best_three() -> None:
+    """With its discard search (on by default), ``hard`` sheds the look ahead's card or another
+    of ``normal``'s best three; where it overrules both the look ahead and ``normal``, the hint
+    names the card it beat and says the playouts chose (back to ``normal``'s own card, the hint
+    says why that card is the one to shed, as for ``normal``)."""
+    overruled = 0
+    for seed in (3, 4, 5):
+        for view, o, player in hard_turns(seed):
+            if view.legal_moves[0].kind is not MoveKind.DISCARD or len(view.hand) == 1:
+                continue
+            ahead = lookahead.choose_discard(o, view.legal_moves)
+            advice = hint(view, player)
+            best = policy.rank_discards(o, view.legal_moves)[:player.discard_width]
+            assert advice.move == ahead or (advice.move in best and not o.last_turn)
+            if advice.move not in (ahead, best[0]):
+                overruled += 1
+                shed, beaten = (format_cards(iter_cards(m.cards)) for m in (advice.move, ahead))
+                assert EN(advice.reason).startswith(
+                    f"discard {shed} rather than {beaten}: played out")
+        if overruled >= 2:
+            break
+    assert overruled >= 2
 
 
 def test_it_draws_against_normal_only_by_a_margin_and_the_coach_says_why() -> None:

@@ -12,7 +12,7 @@ import random
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from umtali.ai import policy, stakes
+from umtali.ai import lookahead, policy, stakes
 from umtali.ai.determinize import PARTNERS, OpponentModel, rules_of, sample_world
 from umtali.ai.hard import HardPlayer, decision_key
 from umtali.ai.heuristics import keep_values, outs, table_outs, usable_now
@@ -159,6 +159,13 @@ def _discard_reason(o: Outlook, view: PlayerView, move: Move) -> Text:
                        "now score for them", card=name)
     usual = policy.choose(o, view.legal_moves)
     if usual.kind is MoveKind.DISCARD and usual.card != card:
+        ahead = lookahead.choose_discard(o, view.legal_moves)
+        if ahead.card != card:
+            # Neither ``normal``'s card nor the look ahead's: ``hard``'s search overruled both
+            # (``HardPlayer.discard_budget``).
+            return Text.of("discard {card} rather than {other}: played out over many guesses at "
+                           "the cards you cannot see, the hand ends better for you on average",
+                           card=name, other=_cards(ahead.cards))
         return Text.of("discard {card} rather than {other}: whichever card you draw next, the "
                        "cards left on hand fare better on average", card=name,
                        other=_cards(usual.cards))

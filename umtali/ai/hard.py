@@ -1,6 +1,6 @@
 """The ``hard`` level: the ``normal`` policy, with its discards looking one draw ahead
-(``lookahead``) and its meld choices checked by search (``search``) in worlds dealt to fit what
-the seat has seen (``determinize``).
+(``lookahead``), and its discards and meld choices checked by search (``search``) in worlds
+dealt to fit what the seat has seen (``determinize``).
 
 Its discards and draws (2026-12-01): of ``normal``'s two best discards, the one whose hand
 fares better over every card the seat may draw next, and the top discard taken or left against
@@ -99,10 +99,9 @@ On 60 fresh games (``--seed 121 --search 4000,8000``, 2,100 discards): +0.055 (0
 4,000, +0.070 (0.032) with 8,000. So searching the discards with 4,000 moves gains +0.046
 points a discard over the look ahead (standard error 0.016) on the 6,282 discards of the three
 runs, at p95 65 ms and max 145 ms a decision (``bench/ai.py --games 40 --hard-discard-budget
-4000 --jobs 1``, load 0.3-0.7). It is not on yet (``discard_budget`` 0): the coach explains a
-discard that differs from ``normal``'s by the look ahead, which a searched discard would need
-a reason of its own for, and ``tests/test_ai_lookahead.py`` holds ``hard``'s discards to the
-look ahead's. Some +0.05 a discard is +0.2 points a hand, too little for games to show at
+4000 --jobs 1``, load 0.3-0.7). It is on since 2026-12-02 (``discard_budget`` 4,000), the
+coach naming the card a searched discard beat ("played out over many guesses at the cards you
+cannot see"). Some +0.05 a discard is +0.2 points a hand, too little for games to show at
 this size, and a tenth of what 60% of games needs: the search's playouts were never its
 limit, the hidden cards are. The meld search (about two a game: 16 in 10 games) keeps its
 budget, which cannot weigh measurably.
@@ -137,8 +136,8 @@ def decision_key(view: PlayerView) -> str:
 
 class HardPlayer:
     """Plays as ``normal``, but draws and discards looking one draw ahead (``lookahead``),
-    and lays the meld a search of its best few alternatives finds clearly better by the points
-    of the hand."""
+    sheds another of ``normal``'s best discards, or lays another of its best melds, where a
+    search finds it clearly better by the points of the hand."""
 
     def __init__(
         self,
@@ -147,7 +146,7 @@ class HardPlayer:
         width: int = 3,
         z: float = 1.0,
         for_the_game: bool = True,
-        discard_budget: int = 0,
+        discard_budget: int = 4000,
         discard_width: int = 3,
     ) -> None:
         self.seed = seed
@@ -165,7 +164,7 @@ class HardPlayer:
         #: Whether the last hand of a game is played for the game (``stakes``).
         self.for_the_game = for_the_game
         #: Moves played in playouts per discard, searching the look ahead's choice against
-        #: the others of ``normal``'s best ``discard_width``; 0 (so far): the look ahead alone.
+        #: the others of ``normal``'s best ``discard_width``; 0: the look ahead alone.
         #: 4,000 gains +0.05 points a discard in some 50 ms (see above).
         self.discard_budget = discard_budget
         self.discard_width = discard_width
