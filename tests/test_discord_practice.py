@@ -10,6 +10,11 @@ from bot import UmtaliBot
 from cogs.umtali.live import LiveMatch
 from tests.discord_helpers import World, flush, play_out, replayed_computer, start_match, thread_of
 
+# The computer and the coach think in real worker processes: seconds of real CPU work on a
+# loaded machine (a hand's review judges each of its moves), which SimCord's 5 s wait for the
+# bot to settle does not allow for.
+pytestmark = pytest.mark.simcord(settle_timeout=30)
+
 
 async def _practice(world: World, **options: object) -> LiveMatch:
     r = await world.alice.slash(world.channel, "umtali practice", **options)
@@ -81,9 +86,6 @@ async def test_people_still_play_people(world: World) -> None:
     assert live.computer_seat is None
 
 
-# The hard computer thinks in real worker processes: seconds of real CPU work on a
-# loaded machine, which SimCord's 5 s wait for the bot to settle does not allow for.
-@pytest.mark.simcord(settle_timeout=30)
 async def test_the_computer_plays_the_same_game_through_a_restart(
         world: World, make_bot: Callable[[], UmtaliBot]) -> None:
     """Its moves are those of one uninterrupted player of its level on the session's seed:
