@@ -15,10 +15,11 @@ from umtali.ai.determinize import OpponentModel
 from umtali.ai.hard import HardPlayer
 from umtali.ai.normal import NormalPlayer
 from umtali.ai.outlook import of_view
-from umtali.ai.search import search
+from umtali.ai.search import playout, search
 from umtali.cards import iter_cards, mask_of
 from umtali.codec import session_from_json, session_to_json
 from umtali.events import GameEnded
+from umtali.hand import HandState
 from umtali.players import GreedyPlayer, Player
 
 Factory = Callable[[int | str], Player]
@@ -311,3 +312,35 @@ def test_the_computer_is_not_given_the_seed_of_the_deals() -> None:
     seeds = {player_seed(session, seat) for seat in (0, 1)}
     assert len(seeds) == 2 and all(str(session.seed) not in s for s in seeds)
     assert player_seed(session, 1) == player_seed(Session(RuleSet.english(), session.seed), 1)
+
+
+def test_a_search_given_its_worlds_plays_in_them_and_hard_samples_its_own() -> None:
+    """``search``'s ``deal`` is where its worlds come from (``bench/ceiling.py`` deals them from
+    the real hand): in the one real world, the discard whose playout ends best is chosen."""
+    session = Session(RuleSet.english(), 5)
+    view = session.view(session.to_act)
+    while view.seat != 0 or len(view.legal_moves) < 3 or any(
+            m.kind is not MoveKind.DISCARD for m in view.legal_moves):
+        session.apply(NormalPlayer().choose(view))
+        view = session.view(session.to_act)
+    moves = list(view.legal_moves[:3])
+    real = session.hand.copy()
+    dealt: list[int] = []
+
+    def deal(rng: random.Random) -> HandState:
+        dealt.append(1)
+        return real.copy()
+
+    leads = []
+    for move in moves:
+        state = real.copy()
+        state._play(move)
+        leads.append(playout(state, 0)[0])
+    best = search(view, moves, random.Random(1), 600, OpponentModel(), RuleSet.english(),
+                  z=1.0, deal=deal)
+    assert dealt and len(set(leads)) > 1
+    # The same world every time: no noise, so any better lead beats the first clearly.
+    top = max(range(3), key=lambda i: (leads[i], -i))
+    assert best == (top if leads[top] > leads[0] else 0)
+    assert session.hand.hands == real.hands  # the real hand is only ever copied
+    assert HardPlayer().worlds(view) is None

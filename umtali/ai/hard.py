@@ -118,7 +118,7 @@ from umtali.ai import lookahead, policy, stakes
 from umtali.ai.determinize import OpponentModel, rules_of
 from umtali.ai.memory import Memory
 from umtali.ai.outlook import Outlook, of_view
-from umtali.ai.search import search
+from umtali.ai.search import Dealer, search
 from umtali.cards import mask_of
 from umtali.moves import Move, MoveKind
 from umtali.view import PlayerView
@@ -191,11 +191,17 @@ class HardPlayer:
         if len(candidates) > 1:
             rng = random.Random(f"{self.seed}:{key}")
             budget = self.discard_budget if move.kind is MoveKind.DISCARD else self.budget
-            move = candidates[search(view, candidates, rng, budget, model, rules, self.z)]
+            deal = self.worlds(view)
+            move = candidates[search(view, candidates, rng, budget, model, rules, self.z, deal)]
         if not self.for_the_game:
             return move, move
         # In the last hand of an open game, a draw or discard may be worth more for the game.
         return stakes.for_the_game(view, outlook, move, model, rules, self.seed, key), move
+
+    def worlds(self, view: PlayerView) -> Dealer | None:
+        """Where the searches' worlds come from: None, sampled from the view. A bench may deal
+        them from the truth instead (``bench/ceiling.py``), which no player may."""
+        return None
 
     def candidates(self, o: Outlook, legal: tuple[Move, ...]) -> list[Move]:
         """The moves worth searching, best-judged first."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from umtali.ai import policy
 from umtali.ai.determinize import OpponentModel, sample_world
@@ -26,6 +26,9 @@ from umtali.view import PlayerView
 
 #: What starting one playout costs, counted in moves played.
 PLAYOUT_OVERHEAD = 3
+
+#: Deals one world from the search's random numbers.
+Dealer = Callable[[random.Random], HandState]
 
 
 def playout(state: HandState, seat: int) -> tuple[int, int]:
@@ -67,6 +70,7 @@ def search(
     model: OpponentModel,
     rules: RuleSet,
     z: float = 1.5,
+    deal: Dealer | None = None,
 ) -> int:
     """The index of the move to play among ``candidates`` (the ``normal`` choice first), judged
     by the playouts' average final score difference.
@@ -79,6 +83,9 @@ def search(
     decision even while staying a fixed count (so the same view gives the same move).
     Successive halving spends it over rounds: after each round the worse half of the
     candidates drops out, while candidate 0 always stays as the yardstick.
+
+    ``deal``: where the worlds come from, if not sampled from the view (``bench/ceiling.py``
+    deals them from the real hand, to measure what knowing the hidden cards would be worth).
     """
     n = len(candidates)
     outcomes: list[list[float]] = [[] for _ in range(n)]
@@ -87,7 +94,7 @@ def search(
     for r in range(rounds):
         spent = 0
         while spent < budget // rounds:
-            world = sample_world(view, rng, model, rules)
+            world = sample_world(view, rng, model, rules) if deal is None else deal(rng)
             for i in alive:
                 state = world.copy()
                 state._play(candidates[i])
