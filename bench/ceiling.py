@@ -10,7 +10,7 @@ its searches dealing their worlds in one of three ways (``--worlds``):
   real card), only the stock's order shuffled: what perfect inference of the opponent's hand
   would give the search;
 - ``clairvoyant``: every world is the real hand, stock order too. Playouts are then
-  deterministic, so each candidate is played out once and the best is chosen outright.
+  deterministic, so a few decide exactly (``EXACT_BUDGET``).
 
 Only where ``hard`` searches does the truth reach it: its meld choices and the discard its
 look ahead chooses against ``normal``'s other best two (the look ahead itself, the draw and the
@@ -45,7 +45,7 @@ import multiprocessing
 import random
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -54,78 +54,40 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from ai import GameResult, report
 
 from umtali import RuleSet, Session
-from umtali.ai import NormalPlayer, stakes
-from umtali.ai.determinize import OpponentModel, rules_of, sample_world
-from umtali.ai.hard import HardPlayer, decision_key
-from umtali.ai.outlook import of_view
-from umtali.ai.search import PLAYOUT_OVERHEAD, clearly_better, playout
+from umtali.ai import NormalPlayer
+from umtali.ai.hard import HardPlayer
+from umtali.ai.search import Dealer
 from umtali.events import GameEnded, HandEnded
 from umtali.hand import HandState
-from umtali.moves import Move, MoveKind
 from umtali.players import Player
 from umtali.view import PlayerView
 
 MODES = ("sampled", "opponent", "clairvoyant")
 DISCARD_BUDGET = 4000
-#: Deals a world from the search's rng.
-Dealer = Callable[[random.Random], HandState]
+#: In the ``clairvoyant`` mode every world is the same and playouts are deterministic, so
+#: each candidate's value is exact after one playout; a small budget still plays a few, as the
+#: search needs two worlds to call a difference clear (with none in their values, it is).
+EXACT_BUDGET = 600
 
 
 def _mean(xs: Sequence[float]) -> float:
     return sum(xs) / len(xs)
 
 
-def search(
-    deal: Dealer, exact: bool, seat: int, candidates: Sequence[Move], rng: random.Random,
-    budget: int, z: float,
-) -> int:
-    """``umtali.ai.search.search`` with its worlds from ``deal``; ``exact``: every world is the
-    same, so one playout a candidate decides (what endless identical worlds would)."""
-    n = len(candidates)
-    outcomes: list[list[float]] = [[] for _ in range(n)]
-    if exact:
-        world = deal(rng)
-        for i in range(n):
-            state = world.copy()
-            state._play(candidates[i])
-            outcomes[i].append(playout(state, seat)[0])
-        return max(range(n), key=lambda i: (outcomes[i][0], -i))
-    alive = list(range(n))
-    rounds = max(1, math.ceil(math.log2(n)))
-    for r in range(rounds):
-        spent = 0
-        while spent < budget // rounds:
-            world = deal(rng)
-            for i in alive:
-                state = world.copy()
-                state._play(candidates[i])
-                lead, moves = playout(state, seat)
-                outcomes[i].append(lead)
-                spent += moves + PLAYOUT_OVERHEAD
-        if r < rounds - 1:
-            ranked = sorted(alive, key=lambda i: (-_mean(outcomes[i]), i))
-            keep = ranked[: max(2, (len(alive) + 1) // 2)]
-            alive = sorted(set(keep) | {0})
-    best = max(alive, key=lambda i: (_mean(outcomes[i]), -i))
-    if best == 0:
-        return 0
-    gains = [b - a for a, b in zip(outcomes[0], outcomes[best], strict=True)]
-    return best if clearly_better(gains, z) else 0
-
-
 class OraclePlayer(HardPlayer):
     """``hard`` whose searches deal their worlds from ``truth``, the real hand state."""
 
     def __init__(self, seed: int | str, mode: str) -> None:
-        super().__init__(seed, discard_budget=DISCARD_BUDGET)
+        exact = mode == "clairvoyant"
+        super().__init__(seed, budget=EXACT_BUDGET if exact else 2000,
+                         discard_budget=EXACT_BUDGET if exact else DISCARD_BUDGET)
         self.mode = mode
         #: The real hand state at this decision: set by the game loop, only ever copied.
         self.truth: HandState | None = None
 
-    def dealer(self, view: PlayerView, model: OpponentModel) -> Dealer:
-        if self.mode == "sampled" or self.truth is None:
-            rules = rules_of(view)
-            return lambda rng: sample_world(view, rng, model, rules)
+    def worlds(self, view: PlayerView) -> Dealer | None:
+        if self.truth is None:
+            return None
         real = self.truth.copy()
         if self.mode == "clairvoyant":
             return lambda rng: real.copy()
@@ -138,23 +100,6 @@ class OraclePlayer(HardPlayer):
             return world
 
         return deal
-
-    def judge(self, view: PlayerView, model: OpponentModel) -> tuple[Move, Move]:
-        # ``HardPlayer.judge``, but for the worlds' dealer.
-        rules = rules_of(view)
-        outlook = of_view(view, model.known, rules.optional_melding)
-        candidates = self.candidates(outlook, view.legal_moves)
-        key = decision_key(view)
-        move = candidates[0]
-        if len(candidates) > 1:
-            rng = random.Random(f"{self.seed}:{key}")
-            budget = self.discard_budget if move.kind is MoveKind.DISCARD else self.budget
-            exact = self.mode == "clairvoyant"
-            deal = self.dealer(view, model)
-            move = candidates[search(deal, exact, view.seat, candidates, rng, budget, self.z)]
-        if not self.for_the_game:
-            return move, move
-        return stakes.for_the_game(view, outlook, move, model, rules, self.seed, key), move
 
 
 def play_game(task: tuple[str, int, int, str]) -> GameResult:
@@ -204,7 +149,8 @@ def deal_leads(results: list[GameResult]) -> list[float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=400, help="games a mode, rounded up to even")
+    parser.add_argument("--games", type=int, default=100,
+                        help="games a mode, rounded up to even (default 100: minutes)")
     parser.add_argument("--worlds", default=",".join(reversed(MODES)),
                         help=f"comma-separated modes among {', '.join(MODES)}")
     parser.add_argument("--seed", type=int, default=1, help="first session seed (default 1)")

@@ -106,6 +106,19 @@ this size, and a tenth of what 60% of games needs: the search's playouts were ne
 limit, the hidden cards are. The meld search (about two a game: 16 in 10 games) keeps its
 budget, which cannot weigh measurably.
 
+The ceiling of inference (2026-12-02, morning; ``bench/ceiling.py``): ``hard`` as it is, its
+searches' worlds dealt with the opponent's real hand (only the stock's order guessed), as if it
+read that hand perfectly, wins 59.1% and 62.8% of two sets of 1,000 games (61.0% of 2,000,
+58.8% to 63.1%), +2.74 points a hand, where with its sampled worlds it wins 54.1% (+0.93) on
+the same deals: knowing the opponent's hand is worth +1.8 points a hand (standard error 0.16)
+to this search, and perfect knowledge of it would only just reach 60%. Russian, 400 games:
+61.8% against 54.8%. (Seeing the stock's order too: 88.6%, which no seat can.) A view reads
+the opponent's hand only in part, so better inference alone cannot take this player to 60%.
+Tried again the same morning all the same: worlds dealing fewer cards that make a meld with a
+top discard the opponent left on the pile (a card they could meld at once, they would have
+taken): 53.9% and +0.74 points a hand (standard error 0.17) against 53.8% and +0.66 (0.18) on
+the same 1,000 games, no measurable gain (branch ``pass-hint``, not merged).
+
 The budget counts moves played in playouts, not time, so a seed and a view always give the
 same move.
 """
