@@ -20,6 +20,7 @@ import math
 import multiprocessing
 import sys
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -59,6 +60,17 @@ def play_game(task: tuple[str, str, int, str, Settings]) -> GameResult:
     levels = (first, second)
     session = Session(RuleSet.named(variant), seed)
     players = [player(first, f"{seed}:0", hard), player(second, f"{seed}:1", hard)]
+    return play(session, players, levels)
+
+
+def play(
+    session: Session,
+    players: Sequence[Player],
+    levels: tuple[str, str],
+    before: Callable[[Player], None] | None = None,
+) -> GameResult:
+    """The session's first game played out by ``players`` (seat by seat), timed; ``before``
+    is shown each player about to choose (``bench/ceiling.py`` hands it the truth)."""
     result = GameResult(levels, "")
     for level in levels:
         result.times.setdefault(level, [])
@@ -66,6 +78,8 @@ def play_game(task: tuple[str, str, int, str, Settings]) -> GameResult:
     while True:
         seat = session.to_act
         view = session.view(seat)
+        if before is not None:
+            before(players[seat])
         start = time.perf_counter()
         move = players[seat].choose(view)
         ms = (time.perf_counter() - start) * 1000
@@ -98,16 +112,21 @@ def pct(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
 
 
+def deal_leads(results: list[GameResult], upper: str, lower: str) -> list[float]:
+    """``upper``'s lead a hand over each deal's two games (both seats together)."""
+    leads = []
+    for a, b in zip(results[::2], results[1::2], strict=True):
+        both = a.hand_points + b.hand_points
+        leads.append(sum(h[upper] - h[lower] for h in both) / len(both))
+    return leads
+
+
 def report(upper: str, lower: str, results: list[GameResult], seconds: float) -> None:
     n = len(results)
     wins = sum(r.winner_level == upper for r in results)
     lo, hi = wilson(wins, n)
     hands = [h for r in results for h in r.hand_points]
-    # The lead per hand of each deal (both seats together), and its standard error over deals.
-    leads = []
-    for a, b in zip(results[::2], results[1::2], strict=True):
-        both = a.hand_points + b.hand_points
-        leads.append(sum(h[upper] - h[lower] for h in both) / len(both))
+    leads = deal_leads(results, upper, lower)
     mean = sum(leads) / len(leads)
     se = math.sqrt(sum((x - mean) ** 2 for x in leads) / max(1, len(leads) - 1) / len(leads))
     print(f"{upper} vs {lower}: {n} games ({n // 2} deals x 2 seats), {len(hands)} hands, "

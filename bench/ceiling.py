@@ -51,13 +51,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from ai import GameResult, report
+from ai import GameResult, deal_leads, play, report
 
 from umtali import RuleSet, Session
 from umtali.ai import NormalPlayer
 from umtali.ai.hard import HardPlayer
 from umtali.ai.search import Dealer
-from umtali.events import GameEnded, HandEnded
 from umtali.hand import HandState
 from umtali.players import Player
 from umtali.view import PlayerView
@@ -115,35 +114,12 @@ def play_game(task: tuple[str, int, int, str]) -> GameResult:
     players: list[Player] = [hard, NormalPlayer(f"{seed}:{1 - hard_seat}")]
     if hard_seat:
         players.reverse()
-    result = GameResult(levels, "", times={"hard": [], "normal": []},
-                        choice_times={"hard": [], "normal": []})
-    while True:
-        seat = session.to_act
-        view = session.view(seat)
-        player = players[seat]
-        start = time.perf_counter()
+
+    def hand_truth(player: Player) -> None:
         if isinstance(player, OraclePlayer):
             player.truth = session.hand
-        move = player.choose(view)
-        ms = (time.perf_counter() - start) * 1000
-        result.times[levels[seat]].append(ms)
-        if len(view.legal_moves) > 1:
-            result.choice_times[levels[seat]].append(ms)
-        for event in session.apply(move):
-            if isinstance(event, HandEnded):
-                result.hand_points.append({levels[0]: event.scores[0], levels[1]: event.scores[1]})
-            elif isinstance(event, GameEnded):
-                result.winner_level = levels[event.winner]
-                return result
 
-
-def deal_leads(results: list[GameResult]) -> list[float]:
-    """``hard``'s lead a hand over each deal's two games (both seats)."""
-    leads = []
-    for a, b in zip(results[::2], results[1::2], strict=True):
-        both = a.hand_points + b.hand_points
-        leads.append(sum(h["hard"] - h["normal"] for h in both) / len(both))
-    return leads
+    return play(session, players, levels, hand_truth)
 
 
 def main() -> None:
@@ -171,7 +147,7 @@ def main() -> None:
             results = pool.map(play_game, tasks, chunksize=1)
             print(f"worlds: {mode}")
             report("hard", "normal", results, time.perf_counter() - start)
-            leads[mode] = deal_leads(results)
+            leads[mode] = deal_leads(results, "hard", "normal")
     if "sampled" in leads:
         for mode in (m for m in modes if m != "sampled"):
             diff = [a - b for a, b in zip(leads[mode], leads["sampled"], strict=True)]
