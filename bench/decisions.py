@@ -41,6 +41,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from inference import inferred_worlds
 
 from umtali import RuleSet, Session
 from umtali.ai import lookahead, policy
@@ -49,7 +52,7 @@ from umtali.ai.hard import HardPlayer, decision_key
 from umtali.ai.heuristics import feed_chance, holding_odds, keep_values, outs, table_outs
 from umtali.ai.normal import NormalPlayer
 from umtali.ai.outlook import Outlook, of_view
-from umtali.ai.search import playout, search
+from umtali.ai.search import Dealer, playout, search
 from umtali.cards import POINTS, iter_cards
 from umtali.events import GameEnded
 from umtali.hand import HandState
@@ -116,18 +119,37 @@ def valued(real: HandState, seat: int, moves: Sequence[Move], worlds: int,
     return values
 
 
+def dealer(mode: str, view: PlayerView, model: OpponentModel, real: HandState) -> Dealer | None:
+    """Where a search's worlds come from: ``sampled`` (as ``hard``), ``inferred:S`` (weighed
+    by the opponent's last discard, sharpness S), ``opponent`` (the real opponent hand, the
+    stock shuffled: what no seat can do)."""
+    if mode.startswith("inferred:"):
+        return inferred_worlds(view, model, rules_of(view), float(mode.split(":")[1]))
+    if mode == "opponent":
+        truth = real.copy()
+
+        def deal(rng: random.Random) -> HandState:
+            world = truth.copy()
+            rng.shuffle(world.stock)
+            world.reshuffle_key = f"world:{rng.getrandbits(64)}"
+            return world
+
+        return deal
+    return None
+
+
 def searched(view: PlayerView, ranked: Sequence[Move], chosen: Move, model: OpponentModel,
-             budget: int, z: float) -> tuple[int, float]:
+             budget: int, z: float, deal: Dealer | None = None) -> tuple[int, float]:
     """The index in ``ranked`` of the discard the search picks, the lookahead's ``chosen``
     first (kept unless another is clearly better), and the time it took in ms."""
     start = time.perf_counter()
     candidates = [chosen, *(m for m in ranked if m != chosen)]
     rng = random.Random(f"discards:{budget}:{decision_key(view)}")
-    pick = search(view, candidates, rng, budget, model, rules_of(view), z)
+    pick = search(view, candidates, rng, budget, model, rules_of(view), z, deal)
     return ranked.index(candidates[pick]), (time.perf_counter() - start) * 1000
 
 
-def play_game(task: tuple[int, int, str, tuple[int, ...], float]) -> list[Decision]:
+def play_game(task: tuple[int, int, str, tuple[tuple[int, str], ...], float]) -> list[Decision]:
     seed, worlds, variant, budgets, z = task
     session = Session(RuleSet.named(variant), seed)
     players: list[HardPlayer | NormalPlayer] = [HardPlayer(f"{seed}:0"), NormalPlayer(f"{seed}:1")]
@@ -149,7 +171,9 @@ def play_game(task: tuple[int, int, str, tuple[int, ...], float]) -> list[Decisi
                 and o.hand.bit_count() > 2 and draws):
             ranked = policy.rank_discards(o, legal)[:WIDTH]
             chosen = lookahead.choose_discard(o, legal)
-            picks = [searched(view, ranked, chosen, model, b, z) for b in budgets]
+            picks = [searched(view, ranked, chosen, model, b, z,
+                              dealer(mode, view, model, session.hand))
+                     for b, mode in budgets]
             found.append(Decision(
                 "discard", valued(session.hand, seat, ranked, worlds, rng),
                 ranked.index(chosen), [discard_features(o, m.card, draws) for m in ranked],
@@ -249,10 +273,14 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=multiprocessing.cpu_count())
     parser.add_argument("--search", default="",
                         help="budgets of the discard search, comma-separated (default: none)")
+    parser.add_argument("--from", dest="modes", default="sampled",
+                        help="where the searches' worlds come from, comma-separated: sampled, "
+                             "inferred:SHARPNESS, opponent (default sampled)")
     parser.add_argument("--z", type=float, default=1.0,
                         help="how clearly the search must beat the lookahead, in standard errors")
     args = parser.parse_args()
-    budgets = tuple(int(b) for b in args.search.split(",") if b.strip())
+    modes = [m.strip() for m in args.modes.split(",") if m.strip()]
+    budgets = tuple((int(b), m) for b in args.search.split(",") if b.strip() for m in modes)
     start = time.perf_counter()
     tasks = [(args.seed + g, args.worlds, args.variant, budgets, args.z)
              for g in range(args.games)]
@@ -274,11 +302,11 @@ def main() -> None:
             print(f"  linear, fitted on play  {summary(gains)}")
             print("    weights: " + ", ".join(
                 f"{name} {w:+.2f}" for name, w in zip(FEATURES, weights, strict=True)))
-            for k, budget in enumerate(budgets):
+            for k, (budget, mode) in enumerate(budgets):
                 gains = [mean(d.values[d.searched[k]]) - mean(d.values[0]) for d in ds]
                 over = [mean(d.values[d.searched[k]]) - mean(d.values[d.lookahead]) for d in ds]
                 ms = sorted(d.search_ms[k] for d in ds)
-                print(f"  search, budget {budget:<6}  {summary(gains)}; over the lookahead "
+                print(f"  search, budget {budget:<6} {mode}  {summary(gains)}; over the lookahead "
                       f"{summary(over)}, changes {sum(d.searched[k] != d.lookahead for d in ds)}; "
                       f"ms p50 {ms[len(ms) // 2]:.0f} p95 {ms[int(len(ms) * 0.95)]:.0f} "
                       f"max {ms[-1]:.0f}")

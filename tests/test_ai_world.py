@@ -41,9 +41,12 @@ def _replay_checking(seeds: range, rules: RuleSet) -> int:
         session = Session(rules, seed)
         players = [GreedyPlayer(), GreedyPlayer()]
         memories = [Memory(), Memory()]
+        last_seat, hand_no, turn_start = -1, -1, 0
         while not session.over and session.game == 1:
             seat = session.to_act
             view = session.view(seat)
+            if seat != last_seat or view.hand_no != hand_no:
+                last_seat, hand_no, turn_start = seat, view.hand_no, len(view.plays)
             model = memories[seat].observe(view)
             real = session.hand
             opponent = real.hands[1 - seat]
@@ -54,6 +57,8 @@ def _replay_checking(seeds: range, rules: RuleSet) -> int:
                 assert opponent & model.barred == 0
                 for p in model.phantoms:
                     assert cover(opponent | 1 << p) & (1 << p) == 0
+                # The table as the opponent's last discard found it.
+                assert model.table_plays == turn_start
             # A sampled world shows the seat exactly what the real one does.
             world = sample_world(view, rng, model)
             assert world.hands[seat] == real.hands[seat]

@@ -46,6 +46,9 @@ class OpponentModel(NamedTuple):
     #: The opponent's discards this hand, oldest first: they chose to shed these, so they seldom
     #: held a card that would have made one worth keeping (``DISCARD_HINT``).
     discards: tuple[int, ...] = ()
+    #: How many plays the table held when the opponent last discarded (-1: not known; only
+    #: when ``meld_free``).
+    table_plays: int = -1
 
 
 def rules_of(view: PlayerView) -> RuleSet:
@@ -125,7 +128,7 @@ def opponent_model(
     barred = JACKS
     for meld in melds_after(view, n):
         barred |= meld.accepts
-    return OpponentModel(known, True, barred, phantoms)
+    return OpponentModel(known, True, barred, phantoms, table_plays=n)
 
 
 #: How much less likely the opponent is to hold a card that would have made their latest
