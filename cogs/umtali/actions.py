@@ -59,14 +59,17 @@ async def show_hand(interaction: discord.Interaction, match_id: int, note: str =
 async def play_text(interaction: discord.Interaction, match_id: int, text: str,
                     version: int | None = None) -> None:
     tr = tr_of(interaction)
-    if len(visible(text)) > MAX_ECHO:
+    # The engine quotes a move it cannot read with repr(), where a hidden character (a
+    # zero-width space, a bidi isolate) takes six to ten: it reads only what shows.
+    shown = visible(text)
+    if len(shown) > MAX_ECHO:
         # No move is this long, and the engine's answer would quote it all (past Discord's
         # 2,000 characters): answer with the start of it.
         await _ephemeral(interaction, tr("“{text}” is not a move: {moves}.", text=echo(text),
                                          moves=tr(MOVES_HELP)))
         return
     try:
-        move = Move.parse(text)
+        move = Move.parse(shown)
     except InvalidMoveError as e:
         await _ephemeral(interaction, tr(e.text) + ".")
         return
