@@ -109,9 +109,11 @@ def declined(ch: Challenge, tr: Tr) -> str:
     return tr("{name} declined.", name=safe_name(ch.opponent_name))
 
 
-def accepted(names: tuple[str, str], drawn: str, dealer: int, tr: Tr) -> str:
-    """The challenge accepted, and the draw for first dealer (``drawn``, as the names show)."""
-    return tr("{name} accepted.", name=names[1]) + " " + dealer_drawn(drawn, names[dealer], tr)
+def accepted(accepter: str, names: tuple[str, str], drawn: str, dealer: int, tr: Tr) -> str:
+    """The challenge accepted by ``accepter`` (always the challenged member: in a rematch the
+    seats are turned round, so not always seat 1), and the draw for first dealer (``drawn``,
+    as the names by seat show)."""
+    return tr("{name} accepted.", name=accepter) + " " + dealer_drawn(drawn, names[dealer], tr)
 
 
 def dealer_drawn(drawn: str, dealer: str, tr: Tr) -> str:
@@ -188,7 +190,8 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
     draws, dealer = draw_for_dealer(Shuffler(seed), rules)
     names = (safe_name(ch.seated[0][1]), safe_name(ch.seated[1][1]))
     drawn = "; ".join(f"{names[0]} {CARDS[a]}, {names[1]} {CARDS[b]}" for a, b in draws)
-    said = accepted(names, drawn, dealer, public) + "\n" + sealed_line(live.commitment, public)
+    said = (accepted(safe_name(ch.opponent_name), names, drawn, dealer, public) + "\n"
+            + sealed_line(live.commitment, public))
     await interaction.response.edit_message(embed=challenge_embed(ch, public, said), view=None)
     settings = await svc.store.guild_settings(ch.guild_id)
     if settings.threads and can_make_thread(interaction) and interaction.message is not None:

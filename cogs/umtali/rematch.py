@@ -17,6 +17,7 @@ import discord
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.challenges import offer_challenge
 from cogs.umtali.errors import guarded
+from cogs.umtali.names import safe_name
 from cogs.umtali.practice import start_practice
 from umtali.i18n import EN, Tr
 from umtali.rules import RuleSet
@@ -62,6 +63,7 @@ async def rematch(interaction: discord.Interaction, match_id: int) -> None:
     await offer_challenge(
         interaction, challenger=(me.id, old.names[seat]),
         opponent=(old.player_ids[other], old.names[other]),
-        shown=(old.names[seat], old.names[other]),
+        # Stored names are plain: the refusals are Discord text, so escaped as everywhere.
+        shown=(safe_name(old.names[seat]), safe_name(old.names[other])),
         variant=rules.name, optional_melding=rules.optional_melding,
         turn_timer=old.turn_timer, time_control=old.time_control, rematch_of=old.id)
