@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs.umtali.errors import guarded
+from cogs.umtali.ids import id_of
 from cogs.umtali.names import safe_name
 from cogs.umtali.options import level_word, rules_words
 from cogs.umtali.render import COLOUR
@@ -82,7 +83,7 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> ReplayButton:
-        return cls(int(match["guild"]), int(match["match"]))
+        return cls(id_of(match["guild"]), id_of(match["match"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         from cogs.umtali.records import send_replay

@@ -14,6 +14,7 @@ from typing import Any
 import discord
 
 from cogs.umtali.errors import guarded
+from cogs.umtali.ids import id_of
 from cogs.umtali.play_panel import PLAY_ITEMS
 from cogs.umtali.play_panel import hand_panel as hand_panel  # where the panels are drawn
 from cogs.umtali.records import RECORD_ITEMS
@@ -31,7 +32,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> HandButton:
-        return cls(int(match["match"]))
+        return cls(id_of(match["match"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         from cogs.umtali.actions import show_hand
@@ -52,7 +53,7 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> ChallengeButton:
-        return cls(int(match["challenge"]), match["action"])
+        return cls(id_of(match["challenge"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         from cogs.umtali.challenges import answer_challenge
@@ -82,7 +83,7 @@ class ResignButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> ResignButton:
         version = match["version"]
-        return cls(int(match["match"]), None if version is None else int(version),
+        return cls(id_of(match["match"]), None if version is None else id_of(version),
                    match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -112,7 +113,7 @@ class TimeoutButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> TimeoutButton:
-        return cls(int(match["match"]), int(match["version"]), match["action"])
+        return cls(id_of(match["match"]), id_of(match["version"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         from cogs.umtali.time_out import answer_timeout

@@ -18,6 +18,7 @@ import discord
 
 from cogs.umtali.arrange import HandOrder, arranged
 from cogs.umtali.errors import guarded
+from cogs.umtali.ids import id_of
 from umtali.i18n import EN, Tr
 from umtali.moves import Move, MoveKind
 from umtali.view import PlayerView
@@ -44,7 +45,7 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> MoveButton:
-        return cls(int(match["match"]), int(match["version"]), match["action"])
+        return cls(id_of(match["match"]), id_of(match["version"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         from cogs.umtali.actions import play_move
@@ -68,7 +69,7 @@ class LayButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> LayButton:
-        return cls(int(match["match"]), int(match["version"]), match["move"])
+        return cls(id_of(match["match"]), id_of(match["version"]), match["move"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         from cogs.umtali.actions import play_text
@@ -95,7 +96,7 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> MoveSelect:
-        return cls(int(match["match"]), int(match["version"]), match["action"])
+        return cls(id_of(match["match"]), id_of(match["version"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         from cogs.umtali.actions import play_text
@@ -123,7 +124,7 @@ class OrderSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> OrderSelect:
-        return cls(int(match["match"]))
+        return cls(id_of(match["match"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         from cogs.umtali.actions import set_order
@@ -149,7 +150,7 @@ class HintButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> HintButton:
-        return cls(int(match["match"]))
+        return cls(id_of(match["match"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         from cogs.umtali.coach import answer_hint

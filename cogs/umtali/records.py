@@ -21,6 +21,7 @@ from discord import app_commands
 from cogs.umtali.access import service, store, tr_of
 from cogs.umtali.errors import guarded
 from cogs.umtali.fair import verify_file, verify_filename
+from cogs.umtali.ids import id_of
 from cogs.umtali.names import clean_name, label_name, safe_name, safe_text
 from cogs.umtali.options import rules_words
 from cogs.umtali.private import send_private
@@ -80,7 +81,7 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> BoardButton:
-        return cls(int(match["guild"]), match["scope"], int(match["page"]))
+        return cls(id_of(match["guild"]), match["scope"], id_of(match["page"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, lambda: turn_page(interaction, self.guild_id, self.scope,
@@ -269,12 +270,12 @@ class ReplaySelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> ReplaySelect:
-        return cls(int(match["guild"]))
+        return cls(id_of(match["guild"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         data: Any = interaction.data or {}
         values = [str(v) for v in data.get("values", [])]
-        match_id = int(values[0]) if values and values[0].isdigit() else 0
+        match_id = id_of(values[0]) if values else 0
         await guarded(interaction, lambda: send_replay(interaction, self.guild_id, match_id))
 
 

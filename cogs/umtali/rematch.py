@@ -17,6 +17,7 @@ import discord
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.challenges import offer_challenge
 from cogs.umtali.errors import guarded
+from cogs.umtali.ids import id_of
 from cogs.umtali.names import safe_name
 from cogs.umtali.practice import start_practice
 from umtali.i18n import EN, Tr
@@ -34,7 +35,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> RematchButton:
-        return cls(int(match["match"]))
+        return cls(id_of(match["match"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, lambda: rematch(interaction, self.match_id))

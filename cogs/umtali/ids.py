@@ -1,0 +1,22 @@
+"""Ids read from what a client sends: a component's custom id, a menu's chosen value.
+
+Anyone can send any custom id (up to 100 characters) to a bot's message, so its digits are the
+client's word: a number past SQLite's signed 64-bit integers (``OverflowError`` on the query)
+or characters that only look like digits (``"²".isdigit()``) must not reach the database or
+``int()``. Such an id reads as 0, which names no match, challenge or server, so the member gets
+the usual short "not found" answer. The templates keep ``[0-9]+`` (ASCII digits only, bounded
+by the custom id's length): a tighter bound would leave a forged click with no answer at all.
+"""
+
+from __future__ import annotations
+
+#: The largest id the database holds (and Discord's snowflakes stay below).
+MAX_ID = 2**63 - 1
+
+
+def id_of(digits: str) -> int:
+    """``digits`` as an id; 0 (no such thing) unless they are ASCII digits within ``MAX_ID``."""
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > len(str(MAX_ID)):
+        return 0
+    value = int(digits)
+    return value if value <= MAX_ID else 0
