@@ -216,7 +216,8 @@ async def answer_hint(interaction: discord.Interaction, match_id: int) -> None:
     """The Hint button: ``hard``'s move and why, to the player alone, on their own turn of a
     practice session."""
     tr = tr_of(interaction)
-    live = service(interaction.client).matches.get(match_id)
+    # Wherever the match is held: with several processes, the click may reach any of them.
+    live = await service(interaction.client).lookup(match_id)
     if live is None or live.over:
         await _say(interaction, tr("This match is over."))
         return
