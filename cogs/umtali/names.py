@@ -5,7 +5,7 @@ a nickname such as ``@everyone``, ``<@&role>`` or ``**big**`` must stay a name.
 whitespace collapsed, at most 32 characters, never empty; ``label_name`` adds defused mentions
 for the places Discord shows without markdown (menu labels, thread names).
 ``safe_name`` is for Discord text (messages and embeds): the clean name with its markdown
-escaped and its mentions defused. Stored names are clean, not escaped, so escaping happens
+escaped and its mentions and links defused. Stored names are clean, not escaped, so escaping happens
 once, where the text is made.
 """
 
@@ -28,6 +28,10 @@ _HIDDEN = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cs", "Cn"})
 # A zero-width space after "@" or "<" keeps @everyone, @here, <@user>, <@&role>, <#channel>
 # and </command:id> from being read as mentions, and shows the same text.
 _MENTION_START = re.compile(r"@|<(?=[@#/])")
+# Discord makes "scheme://..." (and "<scheme:/...>") a link, clickable and, in a message,
+# previewed: a nickname such as https://evil.example/x would be one on every turn. A zero-width
+# space between ":" and "/" breaks every such pattern and shows the same text.
+_LINK_START = re.compile(r":(?=/)")
 
 
 def visible(text: str) -> str:
@@ -45,6 +49,10 @@ def defuse_mentions(text: str) -> str:
     return _MENTION_START.sub(lambda m: m.group(0) + "\u200b", text)
 
 
+def defuse_links(text: str) -> str:
+    return _LINK_START.sub(":\u200b", text)
+
+
 def label_name(text: str) -> str:
     """A name for Discord text without markdown (menu labels, thread names): clean, mentions
     defused, nothing escaped (a backslash would show)."""
@@ -52,8 +60,10 @@ def label_name(text: str) -> str:
 
 
 def safe_text(text: str) -> str:
-    """User text for a Discord message: markdown escaped, mentions defused (not shortened)."""
-    return defuse_mentions(discord.utils.escape_markdown(visible(text)))
+    """User text for a Discord message: links and mentions defused, markdown escaped (not
+    shortened). Links first: ``escape_markdown`` leaves a link's own text as it is, so the
+    markdown in a link it no longer sees is escaped too."""
+    return defuse_mentions(discord.utils.escape_markdown(defuse_links(visible(text))))
 
 
 def safe_name(text: str) -> str:
