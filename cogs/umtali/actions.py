@@ -18,6 +18,7 @@ from cogs.umtali.hand_panels import (
     refresh_pane,
     show_panel,
 )
+from cogs.umtali.in_time import answer, edit_clicked, in_time
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import command
 from cogs.umtali.names import MAX_ECHO, echo, safe_name, visible
@@ -31,15 +32,13 @@ MOVES_HELP = N_("moves are: draw, take, take 2, meld <cards>, extend <card> <car
 
 
 async def _ephemeral(interaction: discord.Interaction, text: str) -> None:
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
+    await answer(interaction, text)
 
 
 async def _live(interaction: discord.Interaction, match_id: int) -> LiveMatch | None:
-    # Wherever the match is held: the click may reach any process.
-    return await service(interaction.client).lookup(match_id)
+    # Wherever the match is held: the click may reach any process. Asked of the database,
+    # which may be busy: the answer is deferred if the lookup and the move take long.
+    return await in_time(interaction, service(interaction.client).lookup(match_id))
 
 
 async def show_hand(interaction: discord.Interaction, match_id: int, note: str = "") -> None:
@@ -87,7 +86,7 @@ async def play_move(interaction: discord.Interaction, match_id: int, move: Move,
         return
     svc = service(interaction.client)
     before = live.version
-    outcome = await svc.act(live, interaction.user.id, move, version)
+    outcome = await in_time(interaction, svc.act(live, interaction.user.id, move, version))
     seat = live.seat_of(interaction.user.id)
     if outcome.error is not None:
         said = sentence(tr(outcome.error))
@@ -117,7 +116,7 @@ async def _answer_on_panel(interaction: discord.Interaction, live: LiveMatch, se
     if on_dm:
         svc.answered_on_dm(live, seat, message.id)
     # The picture travels with the edit, replacing the one from before the click.
-    await interaction.response.edit_message(**shown.edit())
+    await edit_clicked(interaction, **shown.edit())
     if shown.view is not None:
         shown.view.stop()
     if not on_dm and message.flags.ephemeral:
@@ -171,9 +170,9 @@ async def confirm_resign(interaction: discord.Interaction, match_id: int,
         await _ephemeral(interaction, tr(EXPIRED, command=command(tr, "umtali", "resign")))
         return
     # The position is checked again under the match's lock: a move may land meanwhile.
-    if await service(interaction.client).resign(live, seat, version=version):
-        await interaction.response.edit_message(
-            content=tr("You resigned: {name} wins the session.",
+    if await in_time(interaction, service(interaction.client).resign(live, seat, version=version)):
+        await edit_clicked(
+            interaction, content=tr("You resigned: {name} wins the session.",
                        name=safe_name(live.names[1 - seat])),
             view=None)
     elif live.over:

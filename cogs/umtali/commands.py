@@ -12,6 +12,7 @@ from cogs.umtali.admin import UmtaliAdminCog
 from cogs.umtali.challenges import offer_challenge
 from cogs.umtali.display import set_display
 from cogs.umtali.hand_panels import load_orders
+from cogs.umtali.in_time import answer, in_time
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import member_name, plain_member_name
 from cogs.umtali.options import (
@@ -94,12 +95,11 @@ async def _my_match(interaction: discord.Interaction) -> LiveMatch | None:
     """The user's match on this server; if none, they are told so."""
     assert interaction.guild is not None
     # Asked of the database: the match may be held by another process.
-    live = await service(interaction.client).member_match(interaction.guild.id,
-                                                          interaction.user.id)
+    live = await in_time(interaction, service(interaction.client).member_match(
+        interaction.guild.id, interaction.user.id))
     if live is None:
         tr = tr_of(interaction)
-        await interaction.response.send_message(
-            tr("You are not playing a match on this server."), ephemeral=True)
+        await answer(interaction, tr("You are not playing a match on this server."))
     return live
 
 

@@ -22,6 +22,7 @@ from weakref import WeakKeyDictionary
 import discord
 
 from cogs.umtali.access import service
+from cogs.umtali.in_time import thinking
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.private import send_private
@@ -121,9 +122,17 @@ async def show_panel(interaction: discord.Interaction, live: LiveMatch, seat: in
     where the player is looking, and the old one deleted."""
     svc = service(interaction.client)
     known = panes(interaction.client)
+    if interaction.response.is_done() and not thinking(interaction):
+        # A click deferred while its move waited on the database (``in_time``): its original
+        # response is the message clicked, so the panel comes as a follow-up, not kept.
+        shown = svc.hand_shown(live, seat, note)
+        assert shown.view is not None
+        await send_private(interaction, shown.view, embeds=shown.embeds, files=shown.files)
+        return
     pane = known.fresh(live, seat)
     if pane is not None and before is not None and pane.answered == before:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
         if await refresh_pane(interaction.client, live, seat, note):
             pane.answered = live.version
             with contextlib.suppress(discord.HTTPException):

@@ -29,7 +29,8 @@ class Answers:
         self.server = server
 
     async def callback(self, call: Call) -> web.Response:
-        """The first answer: a message (4), "thinking" (5), an update of the clicked one (7)."""
+        """The first answer: a message (4), "thinking" (5), an update of the clicked one (7)
+        or its promise (6)."""
         server = self.server
         record = server.interactions.get(call.match["token"])
         if record is None or str(record.id) != call.match["id"]:
@@ -48,12 +49,14 @@ class Answers:
             message = server.posts.new(channel_id, data if kind == 4 else {
                 "flags": data.get("flags")}, public=not _private(data), files=call.files)
             message["interaction_token"] = record.token
-        elif kind == 7:
+        elif kind in (6, 7):
+            # An update of the clicked message: now (7), or later by editing "@original" (6).
             source = record.payload.get("message") or {}
             message = server.messages.get(int(source.get("id", 0)))
             if message is None:
                 return replies.error(404, 10008, "Unknown Message")
-            server.posts.edit(message, data, call.files)
+            if kind == 7:
+                server.posts.edit(message, data, call.files)
         if message is not None:
             record.messages.append(message)
         record.answered.set()
@@ -108,7 +111,7 @@ class Answers:
         if record is None:
             return None
         if call.match["message"] == "@original":
-            if record.callback_type == 7:
+            if record.callback_type in (6, 7):
                 return record.messages[0] if record.messages else None
             return next((m for m in record.messages
                          if m.get("interaction_token") == record.token), None)

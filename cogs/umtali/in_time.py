@@ -1,0 +1,75 @@
+"""Answering within Discord's 3 seconds when the work behind the answer is slow.
+
+A move or a resignation waits for its match's lock and for the database, which may be busy for
+up to ``BUSY_TIMEOUT`` (5 s) under a long write elsewhere. Discord fails an interaction not
+answered within 3 seconds, and the player would see "This interaction failed" over a move that
+was in fact saved. So such work is given ``DEFER_AFTER`` seconds; if it has not finished by
+then, the interaction is deferred, and its answer comes as an edit of the deferred response
+(``answer``, ``edit_clicked``, ``send_private``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Awaitable
+from typing import Any, TypeVar
+
+import discord
+
+T = TypeVar("T")
+
+#: Seconds of work before the interaction is deferred: room left for the defer itself to reach
+#: Discord within its 3 seconds.
+DEFER_AFTER = 2.0
+
+
+async def defer(interaction: discord.Interaction) -> None:
+    """Acknowledge now, answer later: a click keeps its message until it is edited; a command
+    shows "thinking" in a message only its user sees, which the answer then replaces."""
+    if interaction.response.is_done():
+        return
+    # An interaction already expired cannot be deferred; the work goes on all the same.
+    with contextlib.suppress(discord.NotFound):
+        if interaction.type is discord.InteractionType.application_command:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        else:
+            await interaction.response.defer()
+
+
+async def in_time(interaction: discord.Interaction, work: Awaitable[T],
+                  after: float = DEFER_AFTER) -> T:
+    """``work``'s result; the interaction deferred if it is still unanswered ``after`` seconds
+    after the first ``in_time`` of its handling (a lookup, then a save: the time counts from
+    the first). ``work`` must not answer the interaction itself."""
+    now = time.monotonic()
+    start: float = interaction.extras.setdefault("in_time", now)
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=max(0.0, after - (now - start)))
+    if not done:
+        await defer(interaction)
+    return await task
+
+
+def thinking(interaction: discord.Interaction) -> bool:
+    """Whether the interaction was deferred with a "thinking" message to be edited."""
+    return interaction.response.type is discord.InteractionResponseType.deferred_channel_message
+
+
+async def answer(interaction: discord.Interaction, text: str) -> None:
+    """A short ephemeral answer, however the interaction stands."""
+    if thinking(interaction):
+        await interaction.edit_original_response(content=text)
+    elif interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def edit_clicked(interaction: discord.Interaction, **fields: Any) -> None:
+    """Edit the message whose component was used, deferred or not."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**fields)
+    else:
+        await interaction.response.edit_message(**fields)
