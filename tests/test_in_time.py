@@ -38,7 +38,12 @@ async def write_locked(db_path: Path, seconds: float = HELD) -> AsyncIterator[No
     """Another connection holds the write lock for ``seconds`` from now."""
     other = sqlite3.connect(db_path, isolation_level=None, timeout=0, check_same_thread=False)
     other.execute("BEGIN IMMEDIATE")
-    release = threading.Timer(seconds, lambda: (other.execute("ROLLBACK"), other.close()))
+
+    def let_go() -> None:
+        other.execute("ROLLBACK")
+        other.close()
+
+    release = threading.Timer(seconds, let_go)
     release.start()
     try:
         yield
