@@ -15,7 +15,9 @@ Choosers compared:
 - ``search``, with ``--search BUDGET[,BUDGET...]``: ``hard``'s meld search
   (``umtali.ai.search``) over the same three discards in sampled worlds from the seat's view,
   the lookahead's choice first as the yardstick, with each budget of playout moves (its time
-  a decision is reported too);
+  a decision is reported too), its worlds dealt as ``--from`` says: ``sampled`` (as ``hard``
+  deals them), ``inferred:S`` (weighed by the opponent's last discard, ``bench/inference.py``)
+  or ``opponent`` (the opponent's real hand, only the stock shuffled: no seat can);
 - ``real hands``: the candidate best over half the worlds, scored over the other half. It sees
   the opponent's real hand and the stock's contents, which no seat can: a floor of what the
   decisions are worth to a player who knew them. Only a floor: half the worlds pick with their

@@ -119,6 +119,18 @@ top discard the opponent left on the pile (a card they could meld at once, they 
 taken): 53.9% and +0.74 points a hand (standard error 0.17) against 53.8% and +0.66 (0.18) on
 the same 1,000 games, no measurable gain (branch ``pass-hint``, not merged).
 
+How little a view tells of the opponent's hand (2026-12-02, tenth session; ``bench/inference.py
+--games 100``, 1,652 of ``hard``'s discards): the opponent's hand as ``hard`` deals it holds
+26.4% of their hidden cards (a uniform deal 15.1%, perfect inference 100%); weighing those
+worlds by the opponent's latest discard as ``normal`` would have judged it (the very card
+``normal`` would shed from the dealt hand, an exact model against ``normal``) raises that to
+28.1%, and Russian 26.8% to 28.4%. On the same discards the search gained nothing from it:
++0.026 to +0.027 points a discard over the look ahead (standard errors 0.021) against +0.032
+with ``hard``'s own worlds, where the opponent's real hand gives +0.462 (``bench/decisions.py
+--games 150 --worlds 32 --search 4000 --from sampled,inferred:2,inferred:100,opponent``, 5,346
+discards). The gap between sampled worlds and the real hand is the cards the view does not
+show, not a model of the opponent that a better sampler could fix; not merged.
+
 The budget counts moves played in playouts, not time, so a seed and a view always give the
 same move.
 """
