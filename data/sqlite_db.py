@@ -159,8 +159,15 @@ class SqliteDatabase(Database):
             if self.conn.in_transaction:
                 log.exception("rollback failed")  # the caller gets the error that caused it
 
+    # A read outside a transaction runs to its end in one call on the connection's thread:
+    # with its statement left open while a transaction begins behind it in aiosqlite's queue,
+    # SQLite refuses that BEGIN at once when another process holds the write lock ("database is
+    # locked", no busy wait: waiting could deadlock), and a save fails that would have waited.
+    # So a read's rows are all fetched at once: reads here are small (by key, or LIMITed).
+
     async def fetchone(self, sql: str, params: Sequence[object] = ()) -> Row | None:
-        return await SqliteTx(self.conn).fetchone(sql, params)
+        rows = await self.fetchall(sql, params)
+        return rows[0] if rows else None
 
     async def fetchall(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
-        return await SqliteTx(self.conn).fetchall(sql, params)
+        return list(await self.conn.execute_fetchall(sql, tuple(params)))

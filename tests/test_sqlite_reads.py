@@ -1,0 +1,59 @@
+"""Reads outside a transaction on the one SQLite connection, while another connection (another
+bot process on the same file) holds the write lock.
+
+SQLite does not wait for a lock that a connection with an open read statement asks for while
+another connection writes (waiting could deadlock): its BEGIN IMMEDIATE fails at once with
+"database is locked", busy timeout or not. A read whose cursor stayed open across the
+connection's queue, while a transaction began behind it, would turn a wait of a second into a
+failed save.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+from data.db import Database
+
+
+async def test_a_write_queued_behind_a_read_waits_for_another_process_lock(
+        tmp_path: Path) -> None:
+    path = tmp_path / "umtali.sqlite3"
+    db = await Database.open(path)
+    try:
+        async with db.transaction() as tx:
+            for i in range(200):
+                await tx.execute("INSERT INTO meta (key, value) VALUES (?, 'v')", (f"k{i}",))
+        other = sqlite3.connect(path, isolation_level=None, timeout=0, check_same_thread=False)
+        other.execute("BEGIN IMMEDIATE")
+
+        def let_go() -> None:
+            other.execute("ROLLBACK")
+            other.close()
+
+        release = threading.Timer(1.0, let_go)
+        release.start()
+        start = time.perf_counter()
+        # The read is queued first, the transaction's BEGIN right behind it.
+        read = asyncio.ensure_future(db.fetchall("SELECT key FROM meta ORDER BY key"))
+        one = asyncio.ensure_future(db.fetchone("SELECT key FROM meta ORDER BY key"))
+
+        async def write() -> None:
+            async with db.transaction() as tx:
+                await tx.execute("INSERT INTO meta (key, value) VALUES ('after', 'v')")
+
+        await asyncio.sleep(0)
+        await asyncio.gather(read, one, write())
+        waited = time.perf_counter() - start
+        await asyncio.to_thread(release.join)
+        assert len(read.result()) == 200
+        row = one.result()
+        assert row is not None and row["key"] == "k0"
+        # It waited for the other connection's lock, and no longer.
+        assert 0.9 < waited < 3.0
+        assert await db.fetchone("SELECT value FROM meta WHERE key = 'after'") is not None
+    finally:
+        await db.close()
