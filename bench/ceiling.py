@@ -87,18 +87,25 @@ class OraclePlayer(HardPlayer):
     def worlds(self, view: PlayerView) -> Dealer | None:
         if self.truth is None:
             return None
-        real = self.truth.copy()
         if self.mode == "clairvoyant":
+            real = self.truth.copy()
             return lambda rng: real.copy()
+        return opponent_worlds(self.truth)
 
-        def deal(rng: random.Random) -> HandState:
-            world = real.copy()
-            rng.shuffle(world.stock)
-            # A reshuffle of the pile is unknown too.
-            world.reshuffle_key = f"world:{rng.getrandbits(64)}"
-            return world
 
-        return deal
+def opponent_worlds(truth: HandState) -> Dealer:
+    """Worlds holding the opponent's real hand (and a face-down top discard's real card),
+    only the stock's order shuffled."""
+    real = truth.copy()
+
+    def deal(rng: random.Random) -> HandState:
+        world = real.copy()
+        rng.shuffle(world.stock)
+        # A reshuffle of the pile is unknown too.
+        world.reshuffle_key = f"world:{rng.getrandbits(64)}"
+        return world
+
+    return deal
 
 
 def play_game(task: tuple[str, int, int, str]) -> GameResult:

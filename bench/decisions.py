@@ -45,6 +45,7 @@ from typing import NamedTuple
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from ceiling import opponent_worlds
 from inference import inferred_worlds
 
 from umtali import RuleSet, Session
@@ -128,15 +129,7 @@ def dealer(mode: str, view: PlayerView, model: OpponentModel, real: HandState) -
     if mode.startswith("inferred:"):
         return inferred_worlds(view, model, rules_of(view), float(mode.split(":")[1]))
     if mode == "opponent":
-        truth = real.copy()
-
-        def deal(rng: random.Random) -> HandState:
-            world = truth.copy()
-            rng.shuffle(world.stock)
-            world.reshuffle_key = f"world:{rng.getrandbits(64)}"
-            return world
-
-        return deal
+        return opponent_worlds(real)
     return None
 
 

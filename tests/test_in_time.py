@@ -13,14 +13,23 @@ import sqlite3
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from bot import UmtaliBot
 from cogs.umtali.in_time import DEFER_AFTER
-from tests.loopback.driver import custom_ids, play_move, read_match, start_session, until
+from tests.loopback.driver import (
+    SavedMatch,
+    custom_ids,
+    play_move,
+    read_match,
+    start_session,
+    until,
+)
 from tests.loopback.harness import bot_in_process, loopback_server
+from tests.loopback.server import LoopbackDiscord
 from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
 
@@ -57,6 +66,26 @@ async def settled(bot: UmtaliBot) -> None:
     await bot.matches.flush()
 
 
+@dataclass
+class Match:
+    server: LoopbackDiscord
+    db: Path
+    bot: UmtaliBot
+    saved: SavedMatch
+
+
+@asynccontextmanager
+async def a_match(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> AsyncIterator[Match]:
+    """ada and ben in a match on the loopback Discord, the bot done with its start."""
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
+        alice, bob = server.add_member("ada"), server.add_member("ben")
+        saved = await start_session(server, db, alice, bob)
+        yield Match(server, db, bot, saved)
+        await settled(bot)
+        assert not server.errors
+
+
 def version(db: Path, match_id: int) -> int:
     saved = read_match(db, match_id)
     assert saved is not None
@@ -65,10 +94,8 @@ def version(db: Path, match_id: int) -> int:
 
 async def test_a_command_move_waiting_on_the_database_is_deferred_then_answered(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    db = tmp_path / "umtali.sqlite3"
-    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
-        alice, bob = server.add_member("ada"), server.add_member("ben")
-        saved = await start_session(server, db, alice, bob)
+    async with a_match(monkeypatch, tmp_path) as m:
+        server, db, bot, saved = m.server, m.db, m.bot, m.saved
         seat = saved.session.to_act
         move = GreedyPlayer().choose(saved.session.view(seat))
         await settled(bot)  # nothing of the bot's own still in flight
@@ -84,16 +111,12 @@ async def test_a_command_move_waiting_on_the_database_is_deferred_then_answered(
         prefix = f"umtali:m:{saved.id}:{saved.version + 1}:"
         await until(lambda: any(c.startswith(prefix) for c in custom_ids(answer.response)),
                     "the panel in the deferred answer")
-        await settled(bot)
-        assert not server.errors
 
 
 async def test_a_click_waiting_on_the_database_is_deferred_then_edits_its_panel(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    db = tmp_path / "umtali.sqlite3"
-    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
-        alice, bob = server.add_member("ada"), server.add_member("ben")
-        saved = await start_session(server, db, alice, bob)
+    async with a_match(monkeypatch, tmp_path) as m:
+        server, db, bot, saved = m.server, m.db, m.bot, m.saved
         # The first turn of an eleven-card deal has no draw: play on to one.
         while not any(m.kind is MoveKind.DRAW
                       for m in saved.session.view(saved.session.to_act).legal_moves):
@@ -115,43 +138,34 @@ async def test_a_click_waiting_on_the_database_is_deferred_then_edits_its_panel(
         await until(lambda: any(c.startswith(prefix)
                                 for c in custom_ids(server.messages[int(panel["id"])])),
                     "the DM panel edited")
-        await settled(bot)
-        assert not server.errors
 
 
 async def test_a_resignation_waiting_on_the_database_is_deferred_then_confirmed(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    db = tmp_path / "umtali.sqlite3"
-    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
-        alice, bob = server.add_member("ada"), server.add_member("ben")
-        saved = await start_session(server, db, alice, bob)
-        asked = await server.slash(alice, saved.channel_id, "umtali resign")
+    async with a_match(monkeypatch, tmp_path) as m:
+        server, db, bot, saved = m.server, m.db, m.bot, m.saved
+        asked = await server.slash(saved.player_ids[0], saved.channel_id, "umtali resign")
         assert asked.response is not None
         question = asked.response
         yes = next(c for c in custom_ids(question) if c.endswith(":resign"))
         await settled(bot)  # nothing of the bot's own still in flight
         async with write_locked(db):
-            answer = await server.click(alice, question, yes)
+            answer = await server.click(saved.player_ids[0], question, yes)
             assert answer.callback_type == DEFERRED_UPDATE
             assert answer.answered_at - answer.sent_at < LIMIT
         await until(lambda: (read_match(db, saved.id) or saved).status != "active",
                     "the resignation saved")
         await until(lambda: "You resigned" in str(server.messages[int(
             question["id"])].get("content")), "the question answered")
-        await settled(bot)
-        assert not server.errors
 
 
 async def test_a_quick_move_is_answered_at_once(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    db = tmp_path / "umtali.sqlite3"
-    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
-        alice, bob = server.add_member("ada"), server.add_member("ben")
-        saved = await start_session(server, db, alice, bob)
+    async with a_match(monkeypatch, tmp_path) as m:
+        server, db, saved = m.server, m.db, m.saved
         seat = saved.session.to_act
         move = GreedyPlayer().choose(saved.session.view(seat))
         answer = await server.slash(saved.player_ids[seat], saved.channel_id,
                                     "umtali play", {"move": str(move)})
         assert answer.callback_type == 4 and answer.ephemeral
         assert version(db, saved.id) == saved.version + 1
-        await settled(bot)
