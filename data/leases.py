@@ -178,6 +178,18 @@ class Leases:
                 (match_id, self.owner, version))
             return cur.rowcount == 1
 
+    async def restart_clock(self, match_id: int, version: int, deadline: float,
+                            question: str) -> bool:
+        """The turn at ``version``, its clock stopped and its question (``question`` as saved,
+        of another turn or none) never asked, ends at ``deadline`` again: by the holder, once
+        (the next check asks)."""
+        async with self.db.transaction() as c:
+            cur = await c.execute(
+                "UPDATE matches SET deadline = ?, warned = 0 WHERE id = ? AND owner = ? "
+                "AND version = ? AND status = 'active' AND deadline IS NULL AND question = ?",
+                (deadline, match_id, self.owner, version, question))
+            return cur.rowcount == 1
+
     async def set_question(self, match_id: int, question: str, was: str) -> bool:
         """The match's time-up question is ``question`` now ('' for none), if it was ``was``:
         of a move and an answer settling it at once, one does."""

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from cogs.umtali.clock import alive_key, resume_after_downtime
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
+from cogs.umtali.time_out import ask_again
 from data.leases import Claimed, Leases
 
 if TYPE_CHECKING:
@@ -133,6 +134,7 @@ class Owners:
                     log.info("match %d: now held by another process", match_id)
                     self.drop(live)
         await self.claim()
+        await ask_again(self.svc, now)
 
     async def release(self) -> None:
         """Stopping cleanly: another process may take this one's matches at once."""
