@@ -4,6 +4,7 @@ process that does not run it (its timers would never run again)."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -12,8 +13,9 @@ import pytest
 
 from cogs.umtali.clock import alive_key
 from cogs.umtali.owners import LEASE, RENEW_EVERY
-from tests.discord_helpers import World, flush, start_match
+from tests.discord_helpers import World, flush, start_match, start_practice
 from tests.test_faults_channel import _db
+from umtali.players import GreedyPlayer
 
 
 def _holder(db_path: Path, match_id: int) -> tuple[str, float]:
@@ -91,3 +93,44 @@ async def test_a_claim_that_cannot_be_undone_lapses_and_is_claimed_again(
     assert _holder(db_path, live.id) == ("main", world.clock.now + LEASE)
     assert taken.deadline is not None and not taken.over
     await flush(world)
+
+
+async def test_a_computer_move_saved_as_its_match_is_dropped_is_not_orphaned(
+        world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    svc = world.bot.matches
+    assert svc is not None
+    live = await start_practice(world)
+    computer = live.computer_seat
+    assert computer is not None and live.session.to_act != computer
+    real = svc.store.record_move
+
+    async def record(**kwargs: Any) -> Any:
+        if kwargs["seat"] == computer and live.id in svc.matches:
+            # While the computer's move is being saved, the match is dropped from memory (a
+            # renewal found it held elsewhere): its turn is cancelled, its write commits.
+            asyncio.get_running_loop().call_soon(svc.owners.drop, live)
+        return await real(**kwargs)
+
+    monkeypatch.setattr(svc.store, "record_move", record)
+    human = live.session.to_act
+    while live.session.to_act == human:
+        move = GreedyPlayer().choose(live.session.view(human))
+        assert (await svc.act(live, live.player_ids[human], move, live.version)).ok
+    for _ in range(100):
+        if live.id not in svc.matches:
+            break
+        await asyncio.sleep(0)
+    await asyncio.sleep(0.1)  # the write commits
+    assert live.id not in svc.matches
+    saved = _db(db_path, "SELECT version, owner FROM matches WHERE id = ?", live.id)[0]
+    assert saved[0] > live.version and saved[1] == "main"
+    # Held in the database, by nobody in memory: not renewed, so claimed again once lapsed,
+    # and the computer plays on.
+    for _ in range(4):
+        world.clock.now += RENEW_EVERY
+        await svc.check_timers(now=world.clock.now)
+        if live.id in svc.matches:
+            break
+    taken = svc.matches[live.id]
+    await flush(world)
+    assert taken.version >= saved[0] and (taken.over or taken.session.to_act == human)
