@@ -147,3 +147,34 @@ async def test_an_answer_in_dms_keeps_the_waiting_players_language(
     assert live.deadline is not None
 
 
+
+
+async def test_a_question_asked_but_not_saved_is_not_asked_again_here(
+        world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    svc = world.bot.matches
+    assert svc is not None
+    live = await start_match(world, time_control="correspondence")
+    absent = live.session.to_act
+    assert live.deadline is not None
+    real = svc.owners.leases.set_question
+    failed = {"n": 0}
+
+    async def unsaved(*args: Any, **kwargs: Any) -> bool:
+        if not failed["n"]:
+            failed["n"] += 1
+            raise sqlite3.OperationalError("database is locked")
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(svc.owners.leases, "set_question", unsaved)
+    now = live.deadline + 1
+    for k in range(4):
+        await svc.check_timers(now=now + k)
+        await flush(world)
+    assert failed["n"] == 1 and db_row(db_path, live.id)["question"] == ""
+    assert _asked(world, live) == 1 and live.deadline is None
+    # Its buttons still answer.
+    question = next(m for m in thread_of(world, live).history() if ASKED in m.content)
+    waited = await player(world, 1 - absent).click(question, custom_id=button(question, "wait"))
+    assert waited.acknowledged and not waited.ephemeral
+    await flush(world)
+    assert live.deadline is not None and db_deadline(db_path, live.id) == live.deadline

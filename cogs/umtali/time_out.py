@@ -42,6 +42,9 @@ T = TypeVar("T")
 #: The matches whose waiting player is being asked here, between the clock stopping and the
 #: question saved (the state a process killed meanwhile leaves, ``ask_again`` mends).
 _asking: weakref.WeakSet[LiveMatch] = weakref.WeakSet()
+#: The turn (version) of each match whose question was asked here but could not be saved: not
+#: asked again by this process (a restart asks once more).
+_unsaved: weakref.WeakKeyDictionary[LiveMatch, int] = weakref.WeakKeyDictionary()
 #: Seconds an answer's work may take before its click is deferred (Discord waits 3 s; the
 #: database may keep a write waiting up to 5 s).
 DEFER_AFTER = 2.0
@@ -190,10 +193,12 @@ async def _ask(svc: MatchService, live: LiveMatch, deadline: float, version: int
 
 
 def _unasked(live: LiveMatch) -> bool:
-    """The turn's clock is stopped for a question that was never asked (or never saved): its
-    process was killed meanwhile, or the post and the clock's restart both failed."""
+    """The turn's clock is stopped for a question that was never asked: its process was
+    killed meanwhile, or the post and the clock's restart both failed (or it was asked and
+    not saved, by a process since stopped: asked once more)."""
     if (live.over or live.deadline is not None or live.control.on_timeout != "ask"
-            or live.is_computer(live.session.to_act) or live in _asking):
+            or live.is_computer(live.session.to_act) or live in _asking
+            or _unsaved.get(live) == live.version):
         return False
     asked = Question.loads(live.question)
     return asked is None or asked.version != live.version
@@ -242,9 +247,11 @@ async def _remember(svc: MatchService, live: LiveMatch, asked: Question) -> None
     try:
         if await svc.owners.leases.set_question(live.id, asked.dumps(), live.question):
             live.question = asked.dumps()
+            return
     except Exception as e:
         log.warning("match %d: the time-up question could not be saved (%s: %s)", live.id,
                     e.__class__.__name__, e)
+    _unsaved[live] = asked.version
 
 
 async def void_question(svc: MatchService, live: LiveMatch) -> None:
