@@ -5,10 +5,9 @@ By correspondence nobody forfeits on the clock: at the deadline the clock stops 
 saved as none, so a restart does not ask again once the question is saved; a clock stopped
 with no question saved is run out again, and asks again) and the waiting player is asked, in
 the match's channel, whether to claim the session or to give the absent player another turn's
-time. The
-absent player may still move meanwhile: the question is saved with the match, and the move's
-delivery takes its buttons off and says it is no longer needed (its buttons carry the turn's
-version too, for a question that could not be saved or was missed).
+time. The absent player may still move meanwhile: the question is saved with the match, and
+the move's delivery takes its buttons off and says it is no longer needed (its buttons carry
+the turn's version too, for a question that could not be saved or was missed).
 """
 
 from __future__ import annotations
