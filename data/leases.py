@@ -59,15 +59,18 @@ class Leases:
         self.owner = owner
 
     async def claim(self, now: float, until: float, *, mine_too: bool = False,
-                    limit: int = 1000, after: int = 0) -> list[Claimed]:
-        """Take the matches whose lease ran out (and, ``mine_too``, those this process's name
-        already holds: a restart takes back its own at once), leased until ``until``: the
-        first ``limit`` of them with an id above ``after``."""
+                    lapsed_mine: bool = False, limit: int = 1000,
+                    after: int = 0) -> list[Claimed]:
+        """Take the matches whose lease ran out (``lapsed_mine``: this process's own too, one
+        it failed to bring into memory and so renews no more), and, ``mine_too``, those this
+        process's name holds still (a restart takes back its own at once), leased until
+        ``until``: the first ``limit`` of them with an id above ``after``."""
+        lapsed = "lease_until < ?" if lapsed_mine else "lease_until < ? AND owner != ?"
         mine = " OR owner = ?" if mine_too else ""
-        params: tuple[object, ...] = (after, now, self.owner) + (
+        params: tuple[object, ...] = (after, now) + (() if lapsed_mine else (self.owner,)) + (
             (self.owner,) if mine_too else ())
         sql = (f"SELECT id, owner, lease_until FROM matches WHERE {LIVE} AND id > ? AND "
-               f"((lease_until < ? AND owner != ?){mine}) ORDER BY id LIMIT {int(limit)}")
+               f"(({lapsed}){mine}) ORDER BY id LIMIT {int(limit)}")
         # Asked every second: a read first, so that a tick with nothing to claim writes nothing.
         if not await self.db.fetchone(sql, params):
             return []
@@ -86,21 +89,36 @@ class Leases:
         return claimed
 
     async def renew(self, until: float, held: Iterable[int]) -> set[int]:
-        """Extend this process's leases to ``until``; of ``held`` (the matches it keeps in
-        memory), those another process holds now."""
+        """Extend to ``until`` this process's leases of ``held`` (the matches it keeps in
+        memory); of those, the ones another process holds now. Only those in memory: a match
+        this process holds in the database but failed to load (or forgot while saving it) is
+        left to lapse, and is claimed again."""
         ids = sorted(set(held))
         lost: set[int] = set()
         async with self.db.transaction() as c:
-            await c.execute(f"UPDATE matches SET lease_until = ? WHERE owner = ? AND {LIVE}",
-                            (until, self.owner))
             for i in range(0, len(ids), CHUNK):
                 chunk = ids[i:i + CHUNK]
                 marks = ", ".join("?" * len(chunk))
+                await c.execute(
+                    f"UPDATE matches SET lease_until = ? WHERE id IN ({marks}) AND owner = ? "
+                    f"AND {LIVE}", (until, *chunk, self.owner))
                 rows = await c.fetchall(
                     f"SELECT id FROM matches WHERE id IN ({marks}) AND owner != ?",
                     (*chunk, self.owner))
                 lost.update(int(r["id"]) for r in rows)
         return lost
+
+    async def unclaim(self, claimed: Claimed, until: float, now: float) -> None:
+        """Undo the claim, made at ``now``, of a match that could not be brought into play
+        here (leased until ``until`` by it), if nobody touched it since: claimable again at
+        once, by any process, its previous holder and lapsed lease as they were (so a takeover
+        still gives back the time lost since that holder stopped)."""
+        async with self.db.transaction() as c:
+            await c.execute(
+                "UPDATE matches SET owner = ?, lease_until = ? WHERE id = ? AND owner = ? "
+                "AND lease_until = ?",
+                (claimed.previous, claimed.lease_until if claimed.lease_until < now else 0.0,
+                 claimed.match_id, self.owner, until))
 
     async def release(self) -> None:
         """Stopping cleanly: this process's matches may be claimed at once."""
@@ -158,6 +176,18 @@ class Leases:
                 "UPDATE matches SET deadline = NULL, warned = 0 WHERE id = ? AND owner = ? "
                 "AND version = ? AND status = 'active' AND deadline IS NOT NULL",
                 (match_id, self.owner, version))
+            return cur.rowcount == 1
+
+    async def restart_clock(self, match_id: int, version: int, deadline: float,
+                            question: str) -> bool:
+        """The turn at ``version``, its clock stopped and its question (``question`` as saved,
+        of another turn or none) never asked, ends at ``deadline`` again: by the holder, once
+        (the next check asks)."""
+        async with self.db.transaction() as c:
+            cur = await c.execute(
+                "UPDATE matches SET deadline = ?, warned = 0 WHERE id = ? AND owner = ? "
+                "AND version = ? AND status = 'active' AND deadline IS NULL AND question = ?",
+                (deadline, match_id, self.owner, version, question))
             return cur.rowcount == 1
 
     async def set_question(self, match_id: int, question: str, was: str) -> bool:

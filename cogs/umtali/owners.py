@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from cogs.umtali.clock import alive_key, resume_after_downtime
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
+from cogs.umtali.time_out import ask_again
 from data.leases import Claimed, Leases
 
 if TYPE_CHECKING:
@@ -48,28 +49,63 @@ class Owners:
 
     async def claim(self, *, start: bool = False) -> list[LiveMatch]:
         """Take the matches nobody holds any more (at start, this process's own too), and
-        bring them into play here; those in play."""
+        bring them into play here; those brought in."""
         now = self.svc.clock()
-        claimed: list[Claimed] = []
+        lives: list[LiveMatch] = []
+        after = 0
         while True:
-            # In batches (a restart may bring back thousands), each batch its own transaction.
-            batch = await self.leases.claim(now, now + LEASE, mine_too=start, limit=CLAIMS,
-                                            after=claimed[-1].match_id if claimed else 0)
-            claimed += batch
+            # In batches (a restart may bring back thousands), each batch its own transaction,
+            # each brought into memory before the next is claimed.
+            batch = await self.leases.claim(now, now + LEASE, mine_too=start, lapsed_mine=True,
+                                            limit=CLAIMS, after=after)
+            if batch:
+                after = batch[-1].match_id
+                lives += await self._bring_in(batch, now, start)
             if len(batch) < CLAIMS:
-                break
+                return lives
+
+    async def _bring_in(self, claimed: list[Claimed], now: float,
+                        start: bool) -> list[LiveMatch]:
+        """Load, resume and adopt each match just claimed, one at a time: one that fails is
+        let go (claimable again at once) rather than held in the database and not here."""
+        # Its own lease had lapsed (renewals failed a while): the claim renewed it, and the
+        # copy in memory is the match as saved.
+        claimed = [c for c in claimed
+                   if c.previous != self.name or c.match_id not in self.svc.matches]
+        try:
+            stopped = await self._stopped_at(claimed, now)
+        except Exception:
+            await self._let_go(claimed, now)
+            raise
         lives: list[LiveMatch] = []
         for c in claimed:
-            row = await self.svc.store.match(c.match_id)
-            if row is not None:
-                lives.append(LiveMatch.from_row(row))
+            try:
+                row = await self.svc.store.match(c.match_id)
+                if row is None:
+                    continue
+                live = LiveMatch.from_row(row)
+                await resume_after_downtime(self.svc, [live], stopped)
+            except Exception as e:
+                log.warning("match %d could not be taken over (%s: %s); let go, to be claimed "
+                            "again", c.match_id, e.__class__.__name__, e)
+                await self._let_go([c], now)
+                continue
+            self.adopt(live)
+            lives.append(live)
         if claimed and not start:
             log.info("took over %d match(es) from stopped processes: %s", len(lives),
                      ", ".join(sorted({c.previous or "(none)" for c in claimed})))
-        await resume_after_downtime(self.svc, lives, await self._stopped_at(claimed, now))
-        for live in lives:
-            self.adopt(live)
         return lives
+
+    async def _let_go(self, claimed: list[Claimed], now: float) -> None:
+        """Undo claims; if that fails too, the leases are not renewed (``renew`` extends only
+        the matches in memory), so they lapse and are claimed again all the same."""
+        for c in claimed:
+            try:
+                await self.leases.unclaim(c, now + LEASE, now)
+            except Exception as e:
+                log.warning("match %d: its claim could not be undone (%s: %s); its lease "
+                            "lapses", c.match_id, e.__class__.__name__, e)
 
     async def _stopped_at(self, claimed: list[Claimed], now: float) -> dict[int, float]:
         """When each claimed match's process was last known alive: its last heartbeat, or its
@@ -98,6 +134,7 @@ class Owners:
                     log.info("match %d: now held by another process", match_id)
                     self.drop(live)
         await self.claim()
+        await ask_again(self.svc, now)
 
     async def release(self) -> None:
         """Stopping cleanly: another process may take this one's matches at once."""

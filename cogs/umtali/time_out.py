@@ -2,19 +2,23 @@
 correspondence, and the waiting player's choice when a correspondence turn's time is up.
 
 By correspondence nobody forfeits on the clock: at the deadline the clock stops (the deadline
-saved as none, so a restart does not ask again) and the waiting player is asked, in the match's
-channel, whether to claim the session or to give the absent player another turn's time. The
-absent player may still move meanwhile: the question is saved with the match, and the move's
-delivery takes its buttons off and says it is no longer needed (its buttons carry the turn's
-version too, for a question that could not be saved or was missed).
+saved as none, so a restart does not ask again once the question is saved; a clock stopped
+with no question saved is run out again, and asks again) and the waiting player is asked, in
+the match's channel, whether to claim the session or to give the absent player another turn's
+time. The absent player may still move meanwhile: the question is saved with the match, and
+the move's delivery takes its buttons off and says it is no longer needed (its buttons carry
+the turn's version too, for a question that could not be saved or was missed).
 """
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import json
 import logging
-from typing import TYPE_CHECKING, NamedTuple
+import weakref
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 import discord
 
@@ -31,6 +35,18 @@ if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: The matches whose waiting player is being asked here, between the clock stopping and the
+#: question saved (the state a process killed meanwhile leaves, ``ask_again`` mends).
+_asking: weakref.WeakSet[LiveMatch] = weakref.WeakSet()
+#: The turn (version) of each match whose question was asked here but could not be saved: not
+#: asked again by this process (a restart asks once more).
+_unsaved: weakref.WeakKeyDictionary[LiveMatch, int] = weakref.WeakKeyDictionary()
+#: Seconds an answer's work may take before its click is deferred (Discord waits 3 s; the
+#: database may keep a write waiting up to 5 s).
+DEFER_AFTER = 2.0
 
 
 def _when(at: float) -> str:
@@ -136,6 +152,15 @@ async def ask_waiting_player(svc: MatchService, live: LiveMatch, now: float) -> 
         if not await svc.owners.leases.stop_clock(live.id, version):
             return False
         live.deadline = None
+        _asking.add(live)
+    try:
+        return await _ask(svc, live, deadline, version, absent)
+    finally:
+        _asking.discard(live)
+
+
+async def _ask(svc: MatchService, live: LiveMatch, deadline: float, version: int,
+               absent: int) -> bool:
     tr = svc.public_tr(live)
     waiting = live.player_ids[1 - absent]
     asked = None if live.channel_lost else await _post(
@@ -150,18 +175,51 @@ async def ask_waiting_player(svc: MatchService, live: LiveMatch, now: float) -> 
         except (*GONE, *PASSING) as e:
             log.info("match %d: the time-up question could not be sent (%s)", live.id, e)
     async with live.lock:
-        if asked is None and live.version == version and live.deadline is None \
-                and not live.over:
-            # Nobody was asked: the clock runs on, and the next check tries again.
-            await svc.store.set_deadline(live.id, version, deadline)
-            live.deadline = deadline
+        if asked is None:
+            if live.version == version and live.deadline is None and not live.over:
+                # Nobody was asked: the clock runs on, and the next check tries again.
+                await svc.store.set_deadline(live.id, version, deadline)
+                live.deadline = deadline
+            else:
+                log.info("match %d: moved on before seat %d could be asked", live.id,
+                         1 - absent)
             return False
-        if asked is not None:
-            await _remember(svc, live, Question(
-                asked.channel.id, asked.id, version, absent, asked.channel.id != live.channel_id))
+        await _remember(svc, live, Question(
+            asked.channel.id, asked.id, version, absent, asked.channel.id != live.channel_id))
     log.info("match %d: seat %d's time is up; seat %d asked", live.id, absent, 1 - absent)
     svc.delivery.enqueue(live, Batch(table=True))
     return False
+
+
+def _unasked(live: LiveMatch) -> bool:
+    """The turn's clock is stopped for a question that was never asked: its process was
+    killed meanwhile, or the post and the clock's restart both failed (or it was asked and
+    not saved, by a process since stopped: asked once more)."""
+    if (live.over or live.deadline is not None or live.control.on_timeout != "ask"
+            or live.is_computer(live.session.to_act) or live in _asking
+            or _unsaved.get(live) == live.version):
+        return False
+    asked = Question.loads(live.question)
+    return asked is None or asked.version != live.version
+
+
+async def ask_again(svc: MatchService, now: float) -> None:
+    """Each tick, of the matches held here: a turn whose clock stopped with nobody asked gets
+    its clock back, run out, so the tick asks the waiting player (restart-safe: the database
+    holds the stopped clock; once: only the holder restarts it, compared and set)."""
+    for live in list(svc.matches.values()):
+        if not _unasked(live):
+            continue
+        try:
+            async with live.lock:
+                if _unasked(live) and await svc.owners.leases.restart_clock(
+                        live.id, live.version, now, live.question):
+                    live.deadline, live.warned = now, False
+                    log.info("match %d: its time-up question was never asked; asking now",
+                             live.id)
+        except Exception as e:
+            log.warning("match %d: its time-up question could not be asked again (%s: %s)",
+                        live.id, e.__class__.__name__, e)
 
 
 class Question(NamedTuple):
@@ -188,9 +246,11 @@ async def _remember(svc: MatchService, live: LiveMatch, asked: Question) -> None
     try:
         if await svc.owners.leases.set_question(live.id, asked.dumps(), live.question):
             live.question = asked.dumps()
+            return
     except Exception as e:
         log.warning("match %d: the time-up question could not be saved (%s: %s)", live.id,
                     e.__class__.__name__, e)
+    _unsaved[live] = asked.version
 
 
 async def void_question(svc: MatchService, live: LiveMatch) -> None:
@@ -228,28 +288,64 @@ async def answer_timeout(interaction: discord.Interaction, match_id: int, versio
     absent player another turn's time. Only the waiting player may choose."""
     svc = service(interaction.client)
     tr = tr_of(interaction)
-    live = await svc.lookup(match_id)
-    if live is None or live.over or live.version != version or live.deadline is not None:
-        await interaction.response.send_message(
-            tr("This question is no longer needed: the match moved on."), ephemeral=True)
+    settled = await _in_time(interaction, _settle(svc, interaction.user.id, match_id, version,
+                                                  claim))
+    if settled is None:
+        await _reply(interaction, tr("This question is no longer needed: the match moved on."))
         await _drop_buttons(interaction)
         return
-    absent = live.session.to_act
-    if interaction.user.id != live.player_ids[1 - absent]:
-        await interaction.response.send_message(
-            tr("Only {name} can answer this.", name=safe_name(live.names[1 - absent])),
-            ephemeral=True)
+    live, absent, allowed = settled
+    if not allowed:
+        await _reply(interaction, tr("Only {name} can answer this.",
+                                     name=safe_name(live.names[1 - absent])))
         return
-    public = svc.public_tr(live)
-    if not await decide(svc, live, version, claim):
-        await interaction.response.send_message(
-            tr("This question is no longer needed: the match moved on."), ephemeral=True)
-        await _drop_buttons(interaction)
-        return
-    text = question(live, absent, public) + "\n" + answered(live, absent, claim, public)
-    await interaction.response.edit_message(content=text[:2000], view=None)
+    # A question sent to the waiting player's DMs is in their language (``_ask``).
+    said = svc.seat_tr(live, 1 - absent) if interaction.guild_id is None \
+        else svc.public_tr(live)
+    text = question(live, absent, said) + "\n" + answered(live, absent, claim, said)
+    if interaction.response.is_done() and interaction.message is not None:
+        # Deferred: the question (the bot's own message) is edited directly.
+        await interaction.message.edit(content=text[:2000], view=None,
+                                       allowed_mentions=NO_MENTIONS)
+    else:
+        await interaction.response.edit_message(content=text[:2000], view=None)
     if not claim:
         svc.delivery.enqueue(live, Batch(table=True, hands={absent}))
+
+
+async def _settle(svc: MatchService, user_id: int, match_id: int, version: int,
+                  claim: bool) -> tuple[LiveMatch, int, bool] | None:
+    """The answer's work: None if the question is no longer needed; else the match, the
+    absent seat, and whether ``user_id`` (the waiting player) answered it."""
+    live = await svc.lookup(match_id)
+    if live is None or live.over or live.version != version or live.deadline is not None:
+        return None
+    absent = live.session.to_act
+    if user_id != live.player_ids[1 - absent]:
+        return live, absent, False
+    if not await decide(svc, live, version, claim):
+        return None
+    return live, absent, True
+
+
+async def _in_time(interaction: discord.Interaction, work: Awaitable[T]) -> T:
+    """``work``'s result; the click deferred if that takes more than DEFER_AFTER (a slow
+    database), so that Discord does not fail it; it is answered when the work is done."""
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    if not done and not interaction.response.is_done():
+        try:
+            await interaction.response.defer()
+        except discord.HTTPException as e:  # expired meanwhile: the work goes on all the same
+            log.info("an answer to a time-up question could not be deferred (%s)", e)
+    return await task
+
+
+async def _reply(interaction: discord.Interaction, text: str) -> None:
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
 
 
 async def decide(svc: MatchService, live: LiveMatch, version: int, claim: bool) -> bool:

@@ -1,0 +1,136 @@
+"""A takeover whose read fails midway (``cogs/umtali/owners.py``): the match it could not bring
+into memory is let go, or left to lapse, and claimed again; never held in the database by a
+process that does not run it (its timers would never run again)."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cogs.umtali.clock import alive_key
+from cogs.umtali.owners import LEASE, RENEW_EVERY
+from tests.discord_helpers import World, flush, start_match, start_practice
+from tests.test_faults_channel import _db
+from umtali.players import GreedyPlayer
+
+
+def _holder(db_path: Path, match_id: int) -> tuple[str, float]:
+    owner, until = _db(db_path, "SELECT owner, lease_until FROM matches WHERE id = ?",
+                       match_id)[0]
+    return str(owner), float(until)
+
+
+def _fail_once(monkeypatch: pytest.MonkeyPatch, target: Any, name: str) -> None:
+    real = getattr(target, name)
+    calls = {"n": 0}
+
+    async def flaky(*args: Any, **kwargs: Any) -> Any:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise sqlite3.OperationalError("database is locked")
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(target, name, flaky)
+
+
+async def test_a_match_whose_read_fails_during_a_takeover_is_let_go_and_claimed_again(
+        world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    svc = world.bot.matches
+    assert svc is not None
+    live = await start_match(world, turn_timer=60)
+    # Its holder, another process, was killed: its lease ran out.
+    _db(db_path, "UPDATE matches SET owner = 'other', lease_until = 0")
+    svc.owners.drop(live)
+    _fail_once(monkeypatch, svc.store, "match")
+    world.clock.now += 1
+    await svc.check_timers(now=world.clock.now)
+    # Not brought in: not held here either, in the database, but claimable as before.
+    assert live.id not in svc.matches
+    assert _holder(db_path, live.id) == ("other", 0.0)
+    world.clock.now += 1
+    await svc.check_timers(now=world.clock.now)
+    taken = svc.matches[live.id]
+    assert _holder(db_path, live.id)[0] == "main"
+    # Its clock runs here: the turn times out.
+    assert taken.deadline is not None
+    world.clock.now = taken.deadline + 1
+    await svc.check_timers(now=world.clock.now)
+    await flush(world)
+    assert taken.over
+
+
+async def test_a_claim_that_cannot_be_undone_lapses_and_is_claimed_again(
+        world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    svc = world.bot.matches
+    assert svc is not None
+    live = await start_match(world, turn_timer=10)
+    now = world.clock.now
+    # The other process stopped two minutes ago: the turn is given back its time, a write.
+    _db(db_path, "UPDATE matches SET owner = 'other', lease_until = ?", now - 130)
+    await svc.store.set_meta(alive_key("other"), repr(now - 120))
+    svc.owners.drop(live)
+    _fail_once(monkeypatch, svc.store, "resume_turn")
+    _fail_once(monkeypatch, svc.owners.leases, "unclaim")
+    world.clock.now += 1
+    await svc.check_timers(now=world.clock.now)
+    assert live.id not in svc.matches
+    owner, until = _holder(db_path, live.id)
+    assert owner == "main"
+    # Renewals leave it alone (it is not in memory): the lease lapses ...
+    for _ in range(4):
+        world.clock.now += RENEW_EVERY
+        await svc.check_timers(now=world.clock.now)
+        if live.id in svc.matches:
+            break
+        assert _holder(db_path, live.id) == ("main", until)
+    # ... and this process claims it again once it has.
+    assert world.clock.now > until
+    taken = svc.matches[live.id]
+    assert _holder(db_path, live.id) == ("main", world.clock.now + LEASE)
+    assert taken.deadline is not None and not taken.over
+    await flush(world)
+
+
+async def test_a_computer_move_saved_as_its_match_is_dropped_is_not_orphaned(
+        world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    svc = world.bot.matches
+    assert svc is not None
+    live = await start_practice(world)
+    computer = live.computer_seat
+    assert computer is not None and live.session.to_act != computer
+    real = svc.store.record_move
+
+    async def record(**kwargs: Any) -> Any:
+        if kwargs["seat"] == computer and live.id in svc.matches:
+            # While the computer's move is being saved, the match is dropped from memory (a
+            # renewal found it held elsewhere): its turn is cancelled, its write commits.
+            asyncio.get_running_loop().call_soon(svc.owners.drop, live)
+        return await real(**kwargs)
+
+    monkeypatch.setattr(svc.store, "record_move", record)
+    human = live.session.to_act
+    while live.session.to_act == human:
+        move = GreedyPlayer().choose(live.session.view(human))
+        assert (await svc.act(live, live.player_ids[human], move, live.version)).ok
+    for _ in range(100):
+        if live.id not in svc.matches:
+            break
+        await asyncio.sleep(0)
+    await asyncio.sleep(0.1)  # the write commits
+    assert live.id not in svc.matches
+    saved = _db(db_path, "SELECT version, owner FROM matches WHERE id = ?", live.id)[0]
+    assert saved[0] > live.version and saved[1] == "main"
+    # Held in the database, by nobody in memory: not renewed, so claimed again once lapsed,
+    # and the computer plays on.
+    for _ in range(4):
+        world.clock.now += RENEW_EVERY
+        await svc.check_timers(now=world.clock.now)
+        if live.id in svc.matches:
+            break
+    taken = svc.matches[live.id]
+    await flush(world)
+    assert taken.version >= saved[0] and (taken.over or taken.session.to_act == human)

@@ -1,0 +1,69 @@
+"""An answer to a time-up question while the database is busy (``cogs/umtali/time_out.py``):
+another connection holds SQLite's write lock longer than Discord waits, so the click is
+deferred within its 3 seconds, and the question shows the answer once it is saved. On the
+loopback Discord, in real time (SimCord's timers are virtual)."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+
+from cogs.umtali.time_out import DEFER_AFTER
+from tests.loopback.driver import custom_ids, query, start_session, until
+from tests.loopback.harness import bot_in_process, loopback_server
+
+#: Discord's limit for the first answer, less a margin for the way there.
+LIMIT = 2.8
+#: Interaction callback type: an update of the clicked message promised.
+DEFERRED_UPDATE = 6
+
+
+def _deadline(db: Path, match_id: int) -> float | None:
+    found: float | None = query(db, "SELECT deadline FROM matches WHERE id = ?",
+                                match_id)[0]["deadline"]
+    return found
+
+
+async def test_an_answer_waiting_on_a_busy_database_is_deferred_then_shown(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
+        alice, bob = server.add_member("ada"), server.add_member("ben")
+        saved = await start_session(server, db, alice, bob, time_control="correspondence")
+        svc = bot.matches
+        assert svc is not None
+        live = svc.matches[saved.id]
+        assert live.deadline is not None
+        waiting = live.player_ids[1 - live.session.to_act]
+        await svc.check_timers(now=live.deadline + 1)
+        await svc.flush()
+        question = await until(lambda: next(
+            (m for m in server.messages.values() if "time for this turn is up"
+             in str(m.get("content")) and custom_ids(m)), None), "the question")
+        wait = next(c for c in custom_ids(question) if c.endswith(":wait"))
+        other = sqlite3.connect(db, isolation_level=None, timeout=0, check_same_thread=False)
+        other.execute("BEGIN IMMEDIATE")
+
+        def rollback() -> None:
+            other.execute("ROLLBACK")
+            other.close()
+
+        release = threading.Timer(3.5, rollback)
+        release.start()
+        try:
+            answer = await server.click(waiting, question, wait)
+            assert answer.callback_type == DEFERRED_UPDATE
+            assert DEFER_AFTER - 0.1 < answer.answered_at - answer.sent_at < LIMIT
+            assert _deadline(db, saved.id) is None  # acknowledged while the answer waited
+        finally:
+            await asyncio.to_thread(release.join)
+        await until(lambda: _deadline(db, saved.id) is not None, "the answer saved")
+        await until(lambda: "keeps waiting" in str(
+            server.messages[int(question["id"])].get("content")), "the question edited")
+        assert not custom_ids(server.messages[int(question["id"])])
+        await svc.flush()
+        assert not server.errors
