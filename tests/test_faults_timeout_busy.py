@@ -5,14 +5,12 @@ loopback Discord, in real time (SimCord's timers are virtual)."""
 
 from __future__ import annotations
 
-import asyncio
-import sqlite3
-import threading
 from pathlib import Path
 
 import pytest
 
-from cogs.umtali.time_out import DEFER_AFTER
+from cogs.umtali.in_time import DEFER_AFTER
+from tests.db_lock import write_locked
 from tests.loopback.driver import custom_ids, query, start_session, until
 from tests.loopback.harness import bot_in_process, loopback_server
 
@@ -45,22 +43,11 @@ async def test_an_answer_waiting_on_a_busy_database_is_deferred_then_shown(
             (m for m in server.messages.values() if "time for this turn is up"
              in str(m.get("content")) and custom_ids(m)), None), "the question")
         wait = next(c for c in custom_ids(question) if c.endswith(":wait"))
-        other = sqlite3.connect(db, isolation_level=None, timeout=0, check_same_thread=False)
-        other.execute("BEGIN IMMEDIATE")
-
-        def rollback() -> None:
-            other.execute("ROLLBACK")
-            other.close()
-
-        release = threading.Timer(3.5, rollback)
-        release.start()
-        try:
+        async with write_locked(db, 3.5):
             answer = await server.click(waiting, question, wait)
             assert answer.callback_type == DEFERRED_UPDATE
             assert DEFER_AFTER - 0.1 < answer.answered_at - answer.sent_at < LIMIT
             assert _deadline(db, saved.id) is None  # acknowledged while the answer waited
-        finally:
-            await asyncio.to_thread(release.join)
         await until(lambda: _deadline(db, saved.id) is not None, "the answer saved")
         await until(lambda: "keeps waiting" in str(
             server.messages[int(question["id"])].get("content")), "the question edited")

@@ -8,9 +8,6 @@ is saved. On the loopback Discord, in real time (SimCord's timers are virtual).
 
 from __future__ import annotations
 
-import asyncio
-import sqlite3
-import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -20,6 +17,7 @@ import pytest
 
 from bot import UmtaliBot
 from cogs.umtali.in_time import DEFER_AFTER
+from tests.db_lock import write_locked
 from tests.loopback.driver import (
     SavedMatch,
     custom_ids,
@@ -40,24 +38,6 @@ LIMIT = 2.8
 
 #: Interaction callback types: "thinking" (5), an update of the clicked message promised (6).
 THINKING, DEFERRED_UPDATE = 5, 6
-
-
-@asynccontextmanager
-async def write_locked(db_path: Path, seconds: float = HELD) -> AsyncIterator[None]:
-    """Another connection holds the write lock for ``seconds`` from now."""
-    other = sqlite3.connect(db_path, isolation_level=None, timeout=0, check_same_thread=False)
-    other.execute("BEGIN IMMEDIATE")
-
-    def let_go() -> None:
-        other.execute("ROLLBACK")
-        other.close()
-
-    release = threading.Timer(seconds, let_go)
-    release.start()
-    try:
-        yield
-    finally:
-        await asyncio.to_thread(release.join)
 
 
 async def settled(bot: UmtaliBot) -> None:
@@ -99,7 +79,7 @@ async def test_a_command_move_waiting_on_the_database_is_deferred_then_answered(
         seat = saved.session.to_act
         move = GreedyPlayer().choose(saved.session.view(seat))
         await settled(bot)  # nothing of the bot's own still in flight
-        async with write_locked(db):
+        async with write_locked(db, HELD):
             answer = await server.slash(saved.player_ids[seat], saved.channel_id,
                                         "umtali play", {"move": str(move)})
             assert answer.callback_type == THINKING and answer.ephemeral
@@ -127,7 +107,7 @@ async def test_a_click_waiting_on_the_database_is_deferred_then_edits_its_panel(
         panel = server.dm_messages(user)[-1]
         draw = f"umtali:m:{saved.id}:{saved.version}:draw"
         await settled(bot)  # nothing of the bot's own still in flight
-        async with write_locked(db):
+        async with write_locked(db, HELD):
             answer = await server.click(user, panel, draw)
             assert answer.callback_type == DEFERRED_UPDATE
             assert answer.answered_at - answer.sent_at < LIMIT
@@ -149,7 +129,7 @@ async def test_a_resignation_waiting_on_the_database_is_deferred_then_confirmed(
         question = asked.response
         yes = next(c for c in custom_ids(question) if c.endswith(":resign"))
         await settled(bot)  # nothing of the bot's own still in flight
-        async with write_locked(db):
+        async with write_locked(db, HELD):
             answer = await server.click(saved.player_ids[0], question, yes)
             assert answer.callback_type == DEFERRED_UPDATE
             assert answer.answered_at - answer.sent_at < LIMIT

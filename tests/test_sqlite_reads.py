@@ -11,12 +11,11 @@ failed save.
 from __future__ import annotations
 
 import asyncio
-import sqlite3
-import threading
 import time
 from pathlib import Path
 
 from data.db import Database
+from tests.db_lock import write_locked
 
 
 async def test_a_write_queued_behind_a_read_waits_for_another_process_lock(
@@ -27,28 +26,19 @@ async def test_a_write_queued_behind_a_read_waits_for_another_process_lock(
         async with db.transaction() as tx:
             for i in range(200):
                 await tx.execute("INSERT INTO meta (key, value) VALUES (?, 'v')", (f"k{i}",))
-        other = sqlite3.connect(path, isolation_level=None, timeout=0, check_same_thread=False)
-        other.execute("BEGIN IMMEDIATE")
+        async with write_locked(path, 1.0):
+            start = time.perf_counter()
+            # The read is queued first, the transaction's BEGIN right behind it.
+            read = asyncio.ensure_future(db.fetchall("SELECT key FROM meta ORDER BY key"))
+            one = asyncio.ensure_future(db.fetchone("SELECT key FROM meta ORDER BY key"))
 
-        def let_go() -> None:
-            other.execute("ROLLBACK")
-            other.close()
+            async def write() -> None:
+                async with db.transaction() as tx:
+                    await tx.execute("INSERT INTO meta (key, value) VALUES ('after', 'v')")
 
-        release = threading.Timer(1.0, let_go)
-        release.start()
-        start = time.perf_counter()
-        # The read is queued first, the transaction's BEGIN right behind it.
-        read = asyncio.ensure_future(db.fetchall("SELECT key FROM meta ORDER BY key"))
-        one = asyncio.ensure_future(db.fetchone("SELECT key FROM meta ORDER BY key"))
-
-        async def write() -> None:
-            async with db.transaction() as tx:
-                await tx.execute("INSERT INTO meta (key, value) VALUES ('after', 'v')")
-
-        await asyncio.sleep(0)
-        await asyncio.gather(read, one, write())
-        waited = time.perf_counter() - start
-        await asyncio.to_thread(release.join)
+            await asyncio.sleep(0)
+            await asyncio.gather(read, one, write())
+            waited = time.perf_counter() - start
         assert len(read.result()) == 200
         row = one.result()
         assert row is not None and row["key"] == "k0"

@@ -12,18 +12,17 @@ the turn's version too, for a question that could not be saved or was missed).
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import json
 import logging
 import weakref
-from collections.abc import Awaitable
-from typing import TYPE_CHECKING, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, NamedTuple
 
 import discord
 
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.delivery import GONE, PASSING
+from cogs.umtali.in_time import answer, edit_clicked, in_time
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS, only, ping
 from cogs.umtali.names import safe_name
@@ -36,17 +35,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-T = TypeVar("T")
-
 #: The matches whose waiting player is being asked here, between the clock stopping and the
 #: question saved (the state a process killed meanwhile leaves, ``ask_again`` mends).
 _asking: weakref.WeakSet[LiveMatch] = weakref.WeakSet()
 #: The turn (version) of each match whose question was asked here but could not be saved: not
 #: asked again by this process (a restart asks once more).
 _unsaved: weakref.WeakKeyDictionary[LiveMatch, int] = weakref.WeakKeyDictionary()
-#: Seconds an answer's work may take before its click is deferred (Discord waits 3 s; the
-#: database may keep a write waiting up to 5 s).
-DEFER_AFTER = 2.0
 
 
 def _when(at: float) -> str:
@@ -288,27 +282,22 @@ async def answer_timeout(interaction: discord.Interaction, match_id: int, versio
     absent player another turn's time. Only the waiting player may choose."""
     svc = service(interaction.client)
     tr = tr_of(interaction)
-    settled = await _in_time(interaction, _settle(svc, interaction.user.id, match_id, version,
-                                                  claim))
+    settled = await in_time(interaction, _settle(svc, interaction.user.id, match_id, version,
+                                                 claim))
     if settled is None:
-        await _reply(interaction, tr("This question is no longer needed: the match moved on."))
+        await answer(interaction, tr("This question is no longer needed: the match moved on."))
         await _drop_buttons(interaction)
         return
     live, absent, allowed = settled
     if not allowed:
-        await _reply(interaction, tr("Only {name} can answer this.",
+        await answer(interaction, tr("Only {name} can answer this.",
                                      name=safe_name(live.names[1 - absent])))
         return
     # A question sent to the waiting player's DMs is in their language (``_ask``).
     said = svc.seat_tr(live, 1 - absent) if interaction.guild_id is None \
         else svc.public_tr(live)
     text = question(live, absent, said) + "\n" + answered(live, absent, claim, said)
-    if interaction.response.is_done() and interaction.message is not None:
-        # Deferred: the question (the bot's own message) is edited directly.
-        await interaction.message.edit(content=text[:2000], view=None,
-                                       allowed_mentions=NO_MENTIONS)
-    else:
-        await interaction.response.edit_message(content=text[:2000], view=None)
+    await edit_clicked(interaction, content=text[:2000], view=None)
     if not claim:
         svc.delivery.enqueue(live, Batch(table=True, hands={absent}))
 
@@ -326,26 +315,6 @@ async def _settle(svc: MatchService, user_id: int, match_id: int, version: int,
     if not await decide(svc, live, version, claim):
         return None
     return live, absent, True
-
-
-async def _in_time(interaction: discord.Interaction, work: Awaitable[T]) -> T:
-    """``work``'s result; the click deferred if that takes more than DEFER_AFTER (a slow
-    database), so that Discord does not fail it; it is answered when the work is done."""
-    task = asyncio.ensure_future(work)
-    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
-    if not done and not interaction.response.is_done():
-        try:
-            await interaction.response.defer()
-        except discord.HTTPException as e:  # expired meanwhile: the work goes on all the same
-            log.info("an answer to a time-up question could not be deferred (%s)", e)
-    return await task
-
-
-async def _reply(interaction: discord.Interaction, text: str) -> None:
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
 
 
 async def decide(svc: MatchService, live: LiveMatch, version: int, claim: bool) -> bool:
