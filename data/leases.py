@@ -69,11 +69,11 @@ class Leases:
         mine = " OR owner = ?" if mine_too else ""
         params: tuple[object, ...] = (after, now) + (() if lapsed_mine else (self.owner,)) + (
             (self.owner,) if mine_too else ())
-        sql = (f"SELECT id, owner, lease_until FROM matches WHERE {LIVE} AND id > ? AND "
-               f"(({lapsed}){mine}) ORDER BY id LIMIT {int(limit)}")
+        where = f"FROM matches WHERE {LIVE} AND id > ? AND (({lapsed}){mine})"
         # Asked every second: a read first, so that a tick with nothing to claim writes nothing.
-        if not await self.db.fetchone(sql, params):
+        if not await self.db.fetchone(f"SELECT 1 {where} LIMIT 1", params):
             return []
+        sql = f"SELECT id, owner, lease_until {where} ORDER BY id LIMIT {int(limit)}"
         async with self.db.transaction() as c:
             rows = await c.fetchall(c.claiming(sql), params)
             claimed = []
