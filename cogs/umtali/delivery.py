@@ -20,21 +20,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
-import re
 from typing import TYPE_CHECKING
 
 import aiohttp
 import discord
 import orjson
 
+from cogs.umtali.announcing import merged as merged
+from cogs.umtali.announcing import nonce, turn_mention
+from cogs.umtali.announcing import your_turn as your_turn
 from cogs.umtali.final_card import final_embed, final_panel
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS, command, only, ping
 from cogs.umtali.outbox import Batch
 from cogs.umtali.panels import table_panel
-from umtali.i18n import EN, Tr, languages, tr_for
+from umtali.i18n import EN, Tr
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
@@ -61,25 +62,6 @@ def channel_lost(tr: Tr) -> str:
 
 
 CHANNEL_LOST = channel_lost(EN)
-
-
-def your_turn(tr: Tr, user_id: int) -> str:
-    """The line that ends a turn's announcement and pings the player to act next."""
-    return tr("{mention}, your turn.", mention=ping(user_id))
-
-
-def _your_turn_patterns() -> list[re.Pattern[str]]:
-    # An announcement may be in any language (a server may change its own while a turn's
-    # announcement waits to be posted): the "your turn" line of each.
-    found = []
-    for lang in languages():
-        before, after = your_turn(tr_for(lang), 0).split("<@0>")
-        found.append(re.compile(r"\n?" + re.escape(before) + r"<@([0-9]+)>" + re.escape(after)
-                                + "$"))
-    return found
-
-
-_YOUR_TURN = _your_turn_patterns()
 
 
 class Delivery:
@@ -231,7 +213,7 @@ class Delivery:
             unsent, announced = found
             # Turns that piled up (Discord slow, or a restart) go out as one message.
             text, count = merged(unsent)
-            await channel.send(text, allowed_mentions=_turn_mention(text),
+            await channel.send(text, allowed_mentions=turn_mention(text),
                                nonce=nonce(live.id, announced, text))
             await self.service.owners.posted(live, unsent[:count], announced)
 
@@ -350,42 +332,9 @@ class Delivery:
                 self._retry(live, Batch(hands={seat}))
 
 
-def _turn_mention(text: str) -> discord.AllowedMentions:
-    """Only the player whose turn it is may be pinged, and nobody else, whatever the text."""
-    for pattern in _YOUR_TURN:
-        found = pattern.search(text)
-        if found:
-            return only(int(found[1]))
-    return NO_MENTIONS
-
-
-def merged(texts: list[str], limit: int = 2000) -> tuple[str, int]:
-    """The first of ``texts`` joined into one message of at most ``limit`` characters, and how
-    many it holds (at least one). Only the last keeps its "your turn" mention: the earlier ones
-    are out of date, and a mention pings."""
-    out = texts[0]
-    count = 1
-    for text in texts[1:]:
-        earlier = out
-        for pattern in _YOUR_TURN:
-            earlier = pattern.sub("", earlier)
-        joined = earlier + "\n" + text
-        if len(joined) > limit:
-            break
-        out, count = joined, count + 1
-    return out, count
-
-
 def _time_left(tr: Tr, left: int) -> str:
     return tr.plural("{count} second left for your turn, or you forfeit the session.",
                      "{count} seconds left for your turn, or you forfeit the session.", left)
-
-
-def nonce(match_id: int, announced: int, text: str) -> str:
-    """The nonce of an announcement: the same for the same text at the same point of the
-    same match, whichever process posts it (at most 25 characters, as Discord wants)."""
-    digest = hashlib.sha256(f"{match_id}:{announced}:{text}".encode()).digest()
-    return str(int.from_bytes(digest[:8], "big"))
 
 
 def dumps(data: object) -> str:
