@@ -134,7 +134,7 @@ async def test_a_match_whose_cancelling_failed_too_is_cancelled_at_its_deadline(
         return await abandon(match_id, how, now)
 
     monkeypatch.setattr(svc.store, "abandon_match", fails_once)
-    world.env.inject_error("POST", "/channels/*/messages", status=502, times=2)
+    world.env.inject_error("POST", "/channels/*/messages", status=502, times=1)
     _, answer = await _accept(world, turn_timer=60)
     await flush(world)
     for record in caplog.records:
@@ -144,8 +144,11 @@ async def test_a_match_whose_cancelling_failed_too_is_cancelled_at_its_deadline(
     assert live.table_message_id is None and not live.over
     assert _db(db_path, "SELECT status, table_message_id FROM matches") == [("active", None)]
     assert live.deadline is not None
+    # Nobody is warned of a turn in a match they were never shown ...
     await svc.check_timers(now=live.deadline - 1)
-    assert not live.over
+    await flush(world)
+    assert not live.over and not live.warned
+    # ... and at its deadline it is cancelled.
     await svc.check_timers(now=live.deadline + 1)
     await flush(world)
     assert live.abandoned and not live.session.over

@@ -217,7 +217,7 @@ class MatchService(Endings, Playing, Looks):
         """The player to act forfeits if, under the lock, their turn's deadline has passed:
         a move saved a moment ago gave the next player a deadline of their own. Under a
         control that asks, the waiting player is asked instead."""
-        if live.table_message_id is None and not live.channel_lost:
+        if live.never_shown:
             await self._cancel_unshown(live, now)
             return False
         if live.control.on_timeout == "ask":
@@ -247,7 +247,7 @@ class MatchService(Endings, Playing, Looks):
     async def warn_if_due(self, live: LiveMatch, now: float) -> None:
         """Tell the player to act that their time is nearly up (once a turn)."""
         async with live.lock:
-            if live.over or live.warned or live.deadline is None or not (
+            if live.over or live.warned or live.deadline is None or live.never_shown or not (
                     live.deadline - warn_before(live) <= now < live.deadline):
                 return
             # Claimed in the database: of two processes, one warns.
