@@ -3,10 +3,10 @@
 Actions never wait on Discord's REST API: they queue a ``Batch`` and return. Each destination
 (the match's channel with its announcements and table, each player's DM) is delivered on its
 own, so one that fails holds up none of the others. A failure that may pass (a 5xx, a lost
-connection) is tried again a little later. A channel that refuses the bot for good (deleted,
-locked, permission removed) is marked lost: the match goes on in the players' DMs, each panel
-carrying the table and the last turn, and the service abandons a match whose players can no
-longer be told anything.
+connection, the database) is tried again a little later, then further apart. A channel that
+refuses the bot for good (deleted, locked, permission removed) is marked lost: the match goes
+on in the players' DMs, each panel carrying the table and the last turn, and the service
+abandons a match whose players can no longer be told anything.
 
 Only the process holding a match posts its announcements (``cogs.umtali.owners``): it reads
 them from the database before posting, and clears the posted ones by compare and set. Each
