@@ -3,10 +3,10 @@
 Actions never wait on Discord's REST API: they queue a ``Batch`` and return. Each destination
 (the match's channel with its announcements and table, each player's DM) is delivered on its
 own, so one that fails holds up none of the others. A failure that may pass (a 5xx, a lost
-connection) is tried again a little later. A channel that refuses the bot for good (deleted,
-locked, permission removed) is marked lost: the match goes on in the players' DMs, each panel
-carrying the table and the last turn, and the service abandons a match whose players can no
-longer be told anything.
+connection, the database) is tried again a little later, then further apart. A channel that
+refuses the bot for good (deleted, locked, permission removed) is marked lost: the match goes
+on in the players' DMs, each panel carrying the table and the last turn, and the service
+abandons a match whose players can no longer be told anything.
 
 Only the process holding a match posts its announcements (``cogs.umtali.owners``): it reads
 them from the database before posting, and clears the posted ones by compare and set. Each
@@ -20,21 +20,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
-import re
 from typing import TYPE_CHECKING
 
 import aiohttp
 import discord
 import orjson
 
+from cogs.umtali.announcing import merged as merged
+from cogs.umtali.announcing import nonce, turn_mention
+from cogs.umtali.announcing import your_turn as your_turn
 from cogs.umtali.final_card import final_embed, final_panel
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS, command, only, ping
 from cogs.umtali.outbox import Batch
 from cogs.umtali.panels import table_panel
-from umtali.i18n import EN, Tr, languages, tr_for
+from umtali.i18n import EN, Tr
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
@@ -50,7 +51,9 @@ PASSING = (discord.DiscordServerError, aiohttp.ClientError, TimeoutError, OSErro
 UNKNOWN_MESSAGE = 10008
 #: Seconds before a failure that may pass is tried again (doubling, up to RETRY_MAX).
 RETRY_FIRST, RETRY_MAX = 5.0, 120.0
-
+#: Failures of another kind in a row (the database, a bug) after which it is logged as an
+#: error; they are tried again all the same, as Discord's are.
+FAILURES_LOGGED = 8
 
 
 def channel_lost(tr: Tr) -> str:
@@ -63,25 +66,6 @@ def channel_lost(tr: Tr) -> str:
 CHANNEL_LOST = channel_lost(EN)
 
 
-def your_turn(tr: Tr, user_id: int) -> str:
-    """The line that ends a turn's announcement and pings the player to act next."""
-    return tr("{mention}, your turn.", mention=ping(user_id))
-
-
-def _your_turn_patterns() -> list[re.Pattern[str]]:
-    # An announcement may be in any language (a server may change its own while a turn's
-    # announcement waits to be posted): the "your turn" line of each.
-    found = []
-    for lang in languages():
-        before, after = your_turn(tr_for(lang), 0).split("<@0>")
-        found.append(re.compile(r"\n?" + re.escape(before) + r"<@([0-9]+)>" + re.escape(after)
-                                + "$"))
-    return found
-
-
-_YOUR_TURN = _your_turn_patterns()
-
-
 class Delivery:
     def __init__(self, service: MatchService) -> None:
         self.service = service
@@ -89,7 +73,13 @@ class Delivery:
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._idle: dict[int, asyncio.Event] = {}
         self._retries: dict[int, asyncio.TimerHandle] = {}
+        #: What each pending retry will send: a later failure joins it, cancelling nothing.
+        self._retrying: dict[int, Batch] = {}
         self._backoff: dict[int, float] = {}
+        #: Failures in a row other than Discord's, by match.
+        self._failures: dict[int, int] = {}
+        #: Seats not yet told (by a new DM) that the match's channel was lost.
+        self._untold: dict[int, set[int]] = {}
         #: Stopping: nothing new is sent (what is unsent is saved, and goes out at next start).
         self._closed = False
 
@@ -122,6 +112,9 @@ class Delivery:
         self._queues.pop(match_id, None)
         self._workers.pop(match_id, None)
         self._backoff.pop(match_id, None)
+        self._failures.pop(match_id, None)
+        self._retrying.pop(match_id, None)
+        self._untold.pop(match_id, None)
         idle = self._idle.pop(match_id, None)
         if idle is not None:
             idle.set()
@@ -131,7 +124,8 @@ class Delivery:
 
     def tracked(self, match_id: int) -> bool:
         return any(match_id in d for d in (self._queues, self._workers, self._idle,
-                                           self._retries, self._backoff))
+                                           self._retries, self._retrying, self._backoff,
+                                           self._failures, self._untold))
 
     async def close(self) -> None:
         self._closed = True
@@ -149,7 +143,7 @@ class Delivery:
             batch = self._queues.pop(live.id, None)
             if batch is None or batch.empty:
                 self._idle[live.id].set()
-                if live.over and not live.unsent:
+                if live.over and not live.unsent and live.id not in self._retrying:
                     self.service.forget(live)
                 return
             try:
@@ -159,21 +153,47 @@ class Delivery:
                     # Stopping: what was not sent is still saved, and goes out at the next start.
                     log.info("match %d: sending cut short by the bot stopping (%s)", live.id, e)
                     return
-                log.exception("match %d: sending to Discord failed", live.id)
-                again = Batch()
+                again = self._failed(live, batch, e)
+            else:
+                self._failures.pop(live.id, None)
             if again.empty:
                 self._backoff.pop(live.id, None)
             else:
                 self._retry(live, again)
 
+    def _failed(self, live: LiveMatch, batch: Batch, error: Exception) -> Batch:
+        """What to try again after ``error``. A failure other than Discord's (the database,
+        say): the whole batch, later, each part being safe to send twice (announcements are
+        read from the database and carry their nonce; the table and hands are edits, or
+        skipped once shown)."""
+        if isinstance(error, discord.HTTPException):
+            # Discord refused what we sent (a 400): a bug of ours, which would fail again.
+            log.error("match %d: Discord refused what was sent", live.id, exc_info=error)
+            return Batch()
+        failures = self._failures[live.id] = self._failures.get(live.id, 0) + 1
+        if failures == FAILURES_LOGGED:
+            log.error("match %d: sending has failed %d times in a row; still trying",
+                      live.id, failures, exc_info=error)
+        else:
+            log.warning("match %d: sending failed (%s: %s); trying again later", live.id,
+                        error.__class__.__name__, error, exc_info=failures == 1)
+        return batch
+
     def _retry(self, live: LiveMatch, batch: Batch) -> None:
+        waiting = self._retrying.get(live.id)
+        if waiting is not None:
+            waiting.merge(batch)  # goes with the retry already waiting
+            return
         delay = self._backoff.get(live.id, RETRY_FIRST)
         self._backoff[live.id] = min(delay * 2, RETRY_MAX)
-        old = self._retries.pop(live.id, None)
-        if old is not None:
-            old.cancel()
-        self._retries[live.id] = asyncio.get_running_loop().call_later(
-            delay, self.enqueue, live, batch)
+        self._retrying[live.id] = batch
+        self._retries[live.id] = asyncio.get_running_loop().call_later(delay, self._again, live)
+
+    def _again(self, live: LiveMatch) -> None:
+        self._retries.pop(live.id, None)
+        batch = self._retrying.pop(live.id, None)
+        if batch is not None:
+            self.enqueue(live, batch)
 
     # -- sending --------------------------------------------------------------------------
 
@@ -205,9 +225,9 @@ class Delivery:
         # With the channel lost, a turn's end reaches the next player as a new DM (a new
         # message notifies; an edit does not).
         ping = live.channel_lost and batch.announce and not live.over
-        for seat in sorted(batch.hands):
+        for seat in sorted(batch.hands | self._untold.get(live.id, set())):
             try:
-                await self.send_hand(live, seat, new=ping and seat == live.session.to_act)
+                await self._hand(live, seat, new=ping and seat == live.session.to_act)
             except PASSING as e:
                 log.warning("match %d: the hand of seat %d could not be sent for now (%s)",
                             live.id, seat, e)
@@ -231,7 +251,7 @@ class Delivery:
             unsent, announced = found
             # Turns that piled up (Discord slow, or a restart) go out as one message.
             text, count = merged(unsent)
-            await channel.send(text, allowed_mentions=_turn_mention(text),
+            await channel.send(text, allowed_mentions=turn_mention(text),
                                nonce=nonce(live.id, announced, text))
             await self.service.owners.posted(live, unsent[:count], announced)
 
@@ -263,8 +283,27 @@ class Delivery:
             else:
                 message = await channel.send(**table.send(), view=view,
                                              allowed_mentions=NO_MENTIONS)
+            try:
+                await self.service.store.set_table_message(live.id, message.id)
+            except Exception:
+                # Not saved: taken down, so that the table posted when this is tried again
+                # is the only one.
+                with contextlib.suppress(discord.HTTPException, *PASSING):
+                    await message.delete()
+                raise
             live.table_message_id = message.id
-            await self.service.store.set_table_message(live.id, message.id)
+
+    async def _hand(self, live: LiveMatch, seat: int, new: bool = False) -> None:
+        """The seat's hand; as a new DM saying the channel was lost if not yet told."""
+        untold = self._untold.get(live.id, set())
+        if seat in untold and live.channel_lost:
+            await self.send_hand(live, seat, new=True,
+                                 note=channel_lost(self.service.seat_tr(live, seat)))
+        else:
+            await self.send_hand(live, seat, new=new)
+        untold.discard(seat)
+        if not untold:
+            self._untold.pop(live.id, None)
 
     async def send_hand(self, live: LiveMatch, seat: int, *, new: bool = False,
                         note: str = "") -> None:
@@ -294,10 +333,10 @@ class Delivery:
         except GONE:
             await self._dm_refused(live, seat)
             return
+        await self.service.store.set_dm_message(live.id, seat, message.channel.id, message.id)
         live.dm_channel_ids[seat] = message.channel.id
         live.dm_message_ids[seat] = message.id
         live.dm_shown[seat] = version
-        await self.service.store.set_dm_message(live.id, seat, message.channel.id, message.id)
 
     async def warn(self, live: LiveMatch, seat: int, left: int) -> None:
         """``left`` seconds remain for the seat's turn: say so where the player will see it."""
@@ -315,8 +354,8 @@ class Delivery:
                                  note=_time_left(self.service.seat_tr(live, seat), left))
 
     async def _dm_refused(self, live: LiveMatch, seat: int) -> None:
-        live.dm_refused[seat] = True
         await self.service.store.set_dm_refused(live.id, seat)
+        live.dm_refused[seat] = True
         if live.channel_lost:
             await self.service.abandon_if_unreachable(live)
             return
@@ -339,53 +378,20 @@ class Delivery:
         await self.service.lose_channel(live)
         if await self.service.abandon_if_unreachable(live):
             return
+        # Each player is told by a new message (it notifies), until that message is sent.
+        self._untold[live.id] = {0, 1}
         for seat in (0, 1):
-            # A new message, so that each player is notified of the move to DMs.
             try:
-                await self.send_hand(live, seat, new=True,
-                                     note=channel_lost(self.service.seat_tr(live, seat)))
+                await self._hand(live, seat)
             except PASSING as e:
                 log.warning("match %d: the hand of seat %d could not be sent for now (%s)",
                             live.id, seat, e)
                 self._retry(live, Batch(hands={seat}))
 
 
-def _turn_mention(text: str) -> discord.AllowedMentions:
-    """Only the player whose turn it is may be pinged, and nobody else, whatever the text."""
-    for pattern in _YOUR_TURN:
-        found = pattern.search(text)
-        if found:
-            return only(int(found[1]))
-    return NO_MENTIONS
-
-
-def merged(texts: list[str], limit: int = 2000) -> tuple[str, int]:
-    """The first of ``texts`` joined into one message of at most ``limit`` characters, and how
-    many it holds (at least one). Only the last keeps its "your turn" mention: the earlier ones
-    are out of date, and a mention pings."""
-    out = texts[0]
-    count = 1
-    for text in texts[1:]:
-        earlier = out
-        for pattern in _YOUR_TURN:
-            earlier = pattern.sub("", earlier)
-        joined = earlier + "\n" + text
-        if len(joined) > limit:
-            break
-        out, count = joined, count + 1
-    return out, count
-
-
 def _time_left(tr: Tr, left: int) -> str:
     return tr.plural("{count} second left for your turn, or you forfeit the session.",
                      "{count} seconds left for your turn, or you forfeit the session.", left)
-
-
-def nonce(match_id: int, announced: int, text: str) -> str:
-    """The nonce of an announcement: the same for the same text at the same point of the
-    same match, whichever process posts it (at most 25 characters, as Discord wants)."""
-    digest = hashlib.sha256(f"{match_id}:{announced}:{text}".encode()).digest()
-    return str(int.from_bytes(digest[:8], "big"))
 
 
 def dumps(data: object) -> str:

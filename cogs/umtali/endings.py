@@ -88,9 +88,9 @@ class Endings(Playing):
         """The match's channel refused the bot for good: what waited to be posted there is
         dropped, and the match goes on in DMs."""
         async with live.lock:
+            await self.store.set_channel_lost(live.id)
             live.channel_lost = True
             live.unsent.clear()
-            await self.store.set_channel_lost(live.id)
 
     def forget(self, live: LiveMatch) -> None:
         """Free everything kept for a finished match (or one another process holds now)."""

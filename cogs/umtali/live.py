@@ -75,6 +75,11 @@ class LiveMatch:
     def over(self) -> bool:
         return self.session.over or self.abandoned
 
+    @property
+    def never_shown(self) -> bool:
+        """Its table was never posted (its first posts failed, or the bot stopped first)."""
+        return self.table_message_id is None and not self.channel_lost
+
     def reachable(self, seat: int) -> bool:
         """The seat's player can be told about the match (the computer needs no telling)."""
         return self.is_computer(seat) or not self.channel_lost or not self.dm_refused[seat]

@@ -91,8 +91,13 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
         except discord.HTTPException:
             log.info("practice %d: no thread; playing in the channel", live.id)
         else:
-            live.channel_id = thread.id
-            await svc.store.set_match_channel(live.id, thread.id)
+            try:
+                await svc.store.set_match_channel(live.id, thread.id)
+            except Exception as e:  # saved first: the session is played where it is saved
+                log.warning("practice %d: the thread could not be saved (%s: %s); playing in "
+                            "the channel", live.id, e.__class__.__name__, e)
+            else:
+                live.channel_id = thread.id
     if not await svc.open_table(live):
         embed.description = cancelled(public)
         await interaction.edit_original_response(embed=embed)

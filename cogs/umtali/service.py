@@ -26,11 +26,11 @@ import discord
 
 from cogs.umtali.clock import MAIN, check_timers, heartbeat, warn_before
 from cogs.umtali.computer import Computers
-from cogs.umtali.delivery import GONE, Delivery
+from cogs.umtali.delivery import GONE, PASSING, Delivery
 from cogs.umtali.endings import Endings
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.looks import Looks
-from cogs.umtali.mentions import NO_MENTIONS, only
+from cogs.umtali.mentions import NO_MENTIONS, only, ping
 from cogs.umtali.outbox import Batch
 from cogs.umtali.owners import Owners
 from cogs.umtali.panels import table_panel
@@ -44,10 +44,15 @@ from cogs.umtali.turn_clock import first_clock
 from data.store import Store
 from umtali.events import DealerChosen
 from umtali.fairness import commit
+from umtali.i18n import N_
 from umtali.rules import RuleSet
 from umtali.session import Session
 
 log = logging.getLogger(__name__)
+
+#: Said in the channel of a match cancelled at its first deadline, its table never posted.
+NEVER_SHOWN = N_("{mentions}: this match was cancelled, as I could not post its table. "
+                 "Nothing was recorded; you can start another.")
 
 
 class MatchService(Endings, Playing, Looks):
@@ -155,8 +160,10 @@ class MatchService(Endings, Playing, Looks):
         return live
 
     async def open_table(self, live: LiveMatch) -> bool:
-        """Announce the start, post the table, and send both hands. If the channel refuses
-        the first posts, the match is cancelled (both players freed) and False returned."""
+        """Announce the start, post the table, and send both hands. If the first posts fail
+        (the channel refuses them, Discord or the database fails), the match is cancelled
+        (both players freed, nothing recorded) and False returned: nobody's clock runs on a
+        table never shown."""
         channel = self.client.get_partial_messageable(live.channel_id)
         # The draw for first dealer was shown on the challenge, before the deal.
         opening = turn_message(
@@ -170,13 +177,19 @@ class MatchService(Endings, Playing, Looks):
             message = await channel.send(**self.table_message(live).send(),
                                          view=table_panel(live.id, self.public_tr(live)),
                                          allowed_mentions=NO_MENTIONS)
+            await self.store.set_table_message(live.id, message.id)
         except GONE as e:
             log.info("match %d: the channel refused the first posts (%s %s): cancelled",
                      live.id, e.status, e.code)
             await self.abandon(live, "cancelled")
             return False
+        except Exception as e:
+            # Should cancelling fail too, the first deadline cancels it (``forfeit_if_late``).
+            log.warning("match %d: the first posts failed (%s: %s): cancelled", live.id,
+                        e.__class__.__name__, e, exc_info=not isinstance(e, PASSING))
+            await self.abandon(live, "cancelled")
+            return False
         live.table_message_id = message.id
-        await self.store.set_table_message(live.id, message.id)
         self.delivery.enqueue(live, Batch(hands={0, 1}))
         self.computers.next(live)
         return True
@@ -204,6 +217,9 @@ class MatchService(Endings, Playing, Looks):
         """The player to act forfeits if, under the lock, their turn's deadline has passed:
         a move saved a moment ago gave the next player a deadline of their own. Under a
         control that asks, the waiting player is asked instead."""
+        if live.never_shown:
+            await self._cancel_unshown(live, now)
+            return False
         if live.control.on_timeout == "ask":
             return await ask_waiting_player(self, live, now)
         async with live.lock:
@@ -211,10 +227,27 @@ class MatchService(Endings, Playing, Looks):
                 return False
             return await self._resign(live, live.session.to_act, "timed out", timer=True)
 
+    async def _cancel_unshown(self, live: LiveMatch, now: float) -> None:
+        """A match whose table was never posted (its first posts failed and so did cancelling
+        it, or the bot stopped between) is cancelled at its first deadline: nobody forfeits a
+        match they were never shown."""
+        if live.over or live.deadline is None or now < live.deadline:
+            return
+        if not await self.abandon(live, "cancelled"):
+            return
+        log.info("match %d: its table was never posted; cancelled at its deadline", live.id)
+        players = [live.player_ids[seat] for seat in (0, 1) if not live.is_computer(seat)]
+        text = self.public_tr(live)(NEVER_SHOWN, mentions=" ".join(map(ping, players)))
+        try:
+            await self.client.get_partial_messageable(live.channel_id).send(
+                text, allowed_mentions=only(*players))
+        except (discord.HTTPException, *PASSING) as e:
+            log.info("match %d: the cancellation could not be posted (%s)", live.id, e)
+
     async def warn_if_due(self, live: LiveMatch, now: float) -> None:
         """Tell the player to act that their time is nearly up (once a turn)."""
         async with live.lock:
-            if live.over or live.warned or live.deadline is None or not (
+            if live.over or live.warned or live.deadline is None or live.never_shown or not (
                     live.deadline - warn_before(live) <= now < live.deadline):
                 return
             # Claimed in the database: of two processes, one warns.

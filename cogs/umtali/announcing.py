@@ -1,0 +1,65 @@
+"""A turn's announcements in the match's channel: the "your turn" line that pings the next
+player, turns that piled up merged into one message, and each message's nonce (posted again,
+Discord gives back the first one instead of a second)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+import discord
+
+from cogs.umtali.mentions import NO_MENTIONS, only, ping
+from umtali.i18n import Tr, languages, tr_for
+
+
+def your_turn(tr: Tr, user_id: int) -> str:
+    """The line that ends a turn's announcement and pings the player to act next."""
+    return tr("{mention}, your turn.", mention=ping(user_id))
+
+
+def _your_turn_patterns() -> list[re.Pattern[str]]:
+    # An announcement may be in any language (a server may change its own while a turn's
+    # announcement waits to be posted): the "your turn" line of each.
+    found = []
+    for lang in languages():
+        before, after = your_turn(tr_for(lang), 0).split("<@0>")
+        found.append(re.compile(r"\n?" + re.escape(before) + r"<@([0-9]+)>" + re.escape(after)
+                                + "$"))
+    return found
+
+
+_YOUR_TURN = _your_turn_patterns()
+
+
+def turn_mention(text: str) -> discord.AllowedMentions:
+    """Only the player whose turn it is may be pinged, and nobody else, whatever the text."""
+    for pattern in _YOUR_TURN:
+        found = pattern.search(text)
+        if found:
+            return only(int(found[1]))
+    return NO_MENTIONS
+
+
+def merged(texts: list[str], limit: int = 2000) -> tuple[str, int]:
+    """The first of ``texts`` joined into one message of at most ``limit`` characters, and how
+    many it holds (at least one). Only the last keeps its "your turn" mention: the earlier ones
+    are out of date, and a mention pings."""
+    out = texts[0]
+    count = 1
+    for text in texts[1:]:
+        earlier = out
+        for pattern in _YOUR_TURN:
+            earlier = pattern.sub("", earlier)
+        joined = earlier + "\n" + text
+        if len(joined) > limit:
+            break
+        out, count = joined, count + 1
+    return out, count
+
+
+def nonce(match_id: int, announced: int, text: str) -> str:
+    """The nonce of an announcement: the same for the same text at the same point of the
+    same match, whichever process posts it (at most 25 characters, as Discord wants)."""
+    digest = hashlib.sha256(f"{match_id}:{announced}:{text}".encode()).digest()
+    return str(int.from_bytes(digest[:8], "big"))
