@@ -159,3 +159,27 @@ async def test_a_match_whose_cancelling_failed_too_is_cancelled_at_its_deadline(
     assert not [t for t in said if "timed out" in t]
     assert not [r for r in caplog.records
                 if r.levelno >= logging.ERROR and "unhandled" not in r.getMessage()]
+
+
+@pytest.mark.parametrize("practice", [False, True])
+async def test_a_thread_whose_save_fails_is_not_played_in(
+        world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch, practice: bool) -> None:
+    svc = world.bot.matches
+    assert svc is not None
+
+    async def locked(match_id: int, channel_id: int) -> None:
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(svc.store, "set_match_channel", locked)
+    if practice:
+        result = await world.alice.slash(world.channel, "umtali practice")
+        assert result.acknowledged and not _apologies(result)
+    else:
+        _, answer = await _accept(world)
+        assert answer.acknowledged and not _apologies(answer)
+    await flush(world)
+    [live] = svc.matches.values()
+    # Played where the database has it: the channel, table and all.
+    assert live.channel_id == world.channel.id
+    assert _db(db_path, "SELECT channel_id FROM matches") == [(world.channel.id,)]
+    assert any(m.id == live.table_message_id for m in world.channel.history())

@@ -16,6 +16,7 @@ from cogs.umtali.options import control_words, rules_words
 from cogs.umtali.panels import challenge_panel
 from cogs.umtali.permissions import CANCELLED, can_make_thread, missing_here, refusal
 from cogs.umtali.render import COLOUR
+from cogs.umtali.threads import into_thread
 from data.models import Challenge
 from data.store import AlreadyPlaying, Refused, StaleState
 from umtali.cards import CARDS
@@ -195,15 +196,8 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
     await interaction.response.edit_message(embed=challenge_embed(ch, public, said), view=None)
     settings = await svc.store.guild_settings(ch.guild_id)
     if settings.threads and can_make_thread(interaction) and interaction.message is not None:
-        try:
-            thread = await interaction.message.create_thread(
-                name=thread_name(ch.challenger_name, ch.opponent_name, public))
-        except discord.HTTPException:
-            log.info("match %d: no thread (missing permission?); playing in the channel",
-                     live.id)
-        else:
-            live.channel_id = thread.id
-            await svc.store.set_match_channel(live.id, thread.id)
+        await into_thread(svc, live, interaction.message,
+                          thread_name(ch.challenger_name, ch.opponent_name, public))
     if not await svc.open_table(live):
         await interaction.edit_original_response(
             embed=challenge_embed(ch, public, cancelled(public)), view=None)

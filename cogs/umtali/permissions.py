@@ -48,6 +48,8 @@ def refusal(missing: list[str], tr: Tr) -> str:
         "server admin, or try another channel.", len(missing), names=names)
 
 
-#: Said in public, on the challenge or practice message (``tr(CANCELLED)``).
-CANCELLED = N_("The session could not start: I can't post in this channel. Nothing was "
-               "recorded; ask a server admin to check my permissions here.")
+#: Said in public, on the challenge or practice message (``tr(CANCELLED)``), when the first
+#: posts failed: the channel refused them, or Discord or the database failed for a moment.
+CANCELLED = N_("The session could not start: my first messages here failed. Nothing was "
+               "recorded; try again, and if it fails again, ask a server admin to check my "
+               "permissions here.")

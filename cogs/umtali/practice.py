@@ -14,6 +14,7 @@ from cogs.umtali.names import plain_member_name, safe_name
 from cogs.umtali.options import level_word, rules_words
 from cogs.umtali.permissions import can_make_thread, missing_here, refusal
 from cogs.umtali.render import COLOUR
+from cogs.umtali.threads import into_thread
 from data.store import AlreadyPlaying, Refused
 from umtali.cards import CARDS
 from umtali.i18n import Tr
@@ -87,17 +88,10 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
     if settings.threads and can_make_thread(interaction):
         try:
             message = await interaction.original_response()
-            thread = await message.create_thread(name=thread_name(names[0], computer, public))
-        except discord.HTTPException:
-            log.info("practice %d: no thread; playing in the channel", live.id)
+        except discord.HTTPException as e:
+            log.info("practice %d: no thread (%s); playing in the channel", live.id, e)
         else:
-            try:
-                await svc.store.set_match_channel(live.id, thread.id)
-            except Exception as e:  # saved first: the session is played where it is saved
-                log.warning("practice %d: the thread could not be saved (%s: %s); playing in "
-                            "the channel", live.id, e.__class__.__name__, e)
-            else:
-                live.channel_id = thread.id
+            await into_thread(svc, live, message, thread_name(names[0], computer, public))
     if not await svc.open_table(live):
         embed.description = cancelled(public)
         await interaction.edit_original_response(embed=embed)
