@@ -8,6 +8,8 @@ is saved. On the loopback Discord, in real time (SimCord's timers are virtual).
 
 from __future__ import annotations
 
+import asyncio
+import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -149,3 +151,32 @@ async def test_a_quick_move_is_answered_at_once(
                                     "umtali play", {"move": str(move)})
         assert answer.callback_type == 4 and answer.ephemeral
         assert version(db, saved.id) == saved.version + 1
+
+
+async def test_my_hand_queued_behind_a_waiting_save_is_deferred_then_shown(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    async with a_match(monkeypatch, tmp_path) as m:
+        server, db, bot, saved = m.server, m.db, m.bot, m.saved
+        assert saved.table_message_id is not None
+        table = server.messages[saved.table_message_id]
+        seat = saved.session.to_act
+        move = GreedyPlayer().choose(saved.session.view(seat))
+        await settled(bot)  # nothing of the bot's own still in flight
+        async with write_locked(db, HELD):
+            # A move's save waits for the lock on the connection's one thread; the other
+            # player's look at their hand queues behind it.
+            moving = asyncio.ensure_future(server.slash(
+                saved.player_ids[seat], saved.channel_id, "umtali play", {"move": str(move)}))
+            await asyncio.sleep(0.1)
+            answer = await server.click(saved.player_ids[1 - seat], table,
+                                        f"umtali:m:{saved.id}:hand")
+            # A new panel is coming: "thinking" in a message of the player's own, the table
+            # left as it is.
+            assert answer.callback_type == THINKING and answer.ephemeral
+            assert answer.answered_at - answer.sent_at < LIMIT
+            await moving
+        prefix = f"umtali:m:{saved.id}:"
+        await until(lambda: any(c.startswith(prefix) for c in custom_ids(answer.response)),
+                    "the hand in the deferred answer")
+        assert answer.ephemeral
+        assert "hand.png" in json.dumps(answer.response)

@@ -35,14 +35,17 @@ async def _ephemeral(interaction: discord.Interaction, text: str) -> None:
     await answer(interaction, text)
 
 
-async def _live(interaction: discord.Interaction, match_id: int) -> LiveMatch | None:
+async def _live(interaction: discord.Interaction, match_id: int,
+                new_message: bool = False) -> LiveMatch | None:
     # Wherever the match is held: the click may reach any process. Asked of the database,
-    # which may be busy: the answer is deferred if the lookup and the move take long.
-    return await in_time(interaction, service(interaction.client).lookup(match_id))
+    # which may be busy: the answer is deferred if the lookup and the move take long
+    # (``new_message``: the answer is a new panel, not an edit of the one clicked).
+    return await in_time(interaction, service(interaction.client).lookup(match_id),
+                         new_message=new_message)
 
 
 async def show_hand(interaction: discord.Interaction, match_id: int, note: str = "") -> None:
-    live = await _live(interaction, match_id)
+    live = await _live(interaction, match_id, new_message=True)
     tr = tr_of(interaction)
     if live is None or live.over:
         await _ephemeral(interaction, tr("This match is over."))
@@ -79,14 +82,17 @@ async def play_move(interaction: discord.Interaction, match_id: int, move: Move,
                     version: int | None = None) -> None:
     """Apply ``move`` for the user; answer on the panel it came from (``version`` given) or on
     the seat's one ephemeral panel, and bring the seat's other panels up to date."""
-    live = await _live(interaction, match_id)
+    # From a panel (``version``), the answer edits it; else it is the seat's panel anew.
+    new_message = version is None or interaction.message is None
+    live = await _live(interaction, match_id, new_message)
     tr = tr_of(interaction)
     if live is None:
         await _ephemeral(interaction, tr("This match is over."))
         return
     svc = service(interaction.client)
     before = live.version
-    outcome = await in_time(interaction, svc.act(live, interaction.user.id, move, version))
+    outcome = await in_time(interaction, svc.act(live, interaction.user.id, move, version),
+                            new_message=new_message)
     seat = live.seat_of(interaction.user.id)
     if outcome.error is not None:
         said = sentence(tr(outcome.error))

@@ -25,30 +25,32 @@ T = TypeVar("T")
 DEFER_AFTER = 2.0
 
 
-async def defer(interaction: discord.Interaction) -> None:
-    """Acknowledge now, answer later: a click keeps its message until it is edited; a command
-    shows "thinking" in a message only its user sees, which the answer then replaces."""
+async def defer(interaction: discord.Interaction, new_message: bool) -> None:
+    """Acknowledge now, answer later: a click answered by an edit of its message keeps that
+    message until then; any other answer (a command's, a click's new panel) shows "thinking"
+    in a message only its user sees, which the answer then replaces."""
     if interaction.response.is_done():
         return
     # An interaction already expired cannot be deferred; the work goes on all the same.
     with contextlib.suppress(discord.NotFound):
-        if interaction.type is discord.InteractionType.application_command:
+        if new_message or interaction.type is discord.InteractionType.application_command:
             await interaction.response.defer(ephemeral=True, thinking=True)
         else:
             await interaction.response.defer()
 
 
-async def in_time(interaction: discord.Interaction, work: Awaitable[T],
-                  after: float = DEFER_AFTER) -> T:
+async def in_time(interaction: discord.Interaction, work: Awaitable[T], *,
+                  new_message: bool = False, after: float = DEFER_AFTER) -> T:
     """``work``'s result; the interaction deferred if it is still unanswered ``after`` seconds
     after the first ``in_time`` of its handling (a lookup, then a save: the time counts from
-    the first). ``work`` must not answer the interaction itself."""
+    the first). ``new_message``: a click is to be answered by a new message, not an edit of
+    its own. ``work`` must not answer the interaction itself."""
     now = time.monotonic()
     start: float = interaction.extras.setdefault("in_time", now)
     task = asyncio.ensure_future(work)
     done, _ = await asyncio.wait({task}, timeout=max(0.0, after - (now - start)))
     if not done:
-        await defer(interaction)
+        await defer(interaction, new_message)
     return await task
 
 
