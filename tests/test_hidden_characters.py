@@ -1,6 +1,7 @@
 """A move padded with hidden characters gets a short answer: the engine quotes what it cannot
 read with repr(), where each zero-width or bidi character takes six or more, so the bot gives
-it only the visible text (a 6,002-character move once made an 18,000-character reply)."""
+it only the visible text (a 6,002-character move once made an 18,000-character reply). What
+it quotes back is escaped: markdown typed in a move shows as typed."""
 
 from __future__ import annotations
 
@@ -18,6 +19,9 @@ from tests.loopback.harness import bot_in_process, loopback_server
     ("meld 8D " + "\u2066" * 1000 + "Q", "'Q' is not a card"),
     ("\U000e0001" * 90 + "x", "'x' is not a move"),
     ("\ufeff" * 5000, "no move given"),
+    # Quoted back as typed, not as markdown.
+    ("**loud** ||x||", "'\\*\\*loud\\*\\* \\|\\|x\\|\\|' is not a move"),
+    ("meld 8D **Q**", "'\\*\\*Q\\*\\*' is not a card"),
 ])
 async def test_hidden_characters_are_not_quoted(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path, caplog: pytest.LogCaptureFixture,

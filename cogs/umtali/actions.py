@@ -6,6 +6,8 @@ ephemeral answer and changes nothing.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import discord
 
 from cogs.umtali.access import service, tr_of
@@ -21,7 +23,7 @@ from cogs.umtali.hand_panels import (
 from cogs.umtali.in_time import answer, edit_clicked, in_time
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import command
-from cogs.umtali.names import MAX_ECHO, echo, safe_name, visible
+from cogs.umtali.names import MAX_ECHO, echo, safe_name, safe_text, visible
 from umtali.errors import InvalidMoveError
 from umtali.i18n import N_, sentence
 from umtali.moves import Move
@@ -73,7 +75,12 @@ async def play_text(interaction: discord.Interaction, match_id: int, text: str,
     try:
         move = Move.parse(shown)
     except InvalidMoveError as e:
-        await _ephemeral(interaction, tr(e.text) + ".")
+        said = e.text
+        if "text" in said.params:
+            # The engine quotes what it could not read as typed: shown as text, not markdown.
+            said = replace(said, params={**said.params,
+                                         "text": safe_text(str(said.params["text"]))})
+        await _ephemeral(interaction, tr(said) + ".")
         return
     await play_move(interaction, match_id, move, version)
 
