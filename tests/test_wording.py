@@ -1,11 +1,11 @@
 """The words for what happened: going out in the last turn, a second draw, an empty stock that
-ends a hand."""
+ends a hand; and the ruling on a pair that leaves a card meldable before it (docs/RULES.md, 9)."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.helpers import play, position
+from tests.helpers import legal, play, position
 from umtali import IllegalMoveError, Move, RuleSet
 from umtali.events import Event, HandEnd, HandEnded, WentOut
 from umtali.hand import HandState, Phase
@@ -109,3 +109,18 @@ def test_a_stock_run_out_again_after_its_rebuild() -> None:
     line = _ended(h, "discard 2C")
     assert "the stock ran out and no new stock could be made from the discard pile" in line
 
+
+# -- a pair that leaves a card meldable before it (a ruling of docs/RULES.md, section 9) -----
+
+@pytest.mark.parametrize(("hand", "pair", "left"), [
+    ("5H 5S 5D", "meld 5S 5H", "5D"),  # rather than the group of three
+    ("KH QH KS", "meld KS KH", "QH"),  # rather than the marriage
+])
+def test_a_pair_may_leave_a_card_that_was_meldable_before_it(hand: str, pair: str,
+                                                            left: str) -> None:
+    h = position(hands=(hand, "3S"))
+    assert pair in legal(h)
+    play(h, pair)
+    assert legal(h) == {f"discard {left}", f"discard {left} down"}
+    play(h, f"discard {left} down")
+    assert h.out == 0
