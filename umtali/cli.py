@@ -22,6 +22,7 @@ from typing import TextIO
 from umtali.ai import LEVELS as AI_LEVELS
 from umtali.ai.resume import player_seed
 from umtali.cli_coach import COACH_HELP, hint_line, review_lines
+from umtali.cli_moves import face_up_choice, listed, move_text, read_move
 from umtali.cli_verify import run_verify, said
 from umtali.codec import deal_from_json, session_to_json
 from umtali.errors import UmtaliError
@@ -49,7 +50,8 @@ Type a move, or the number of a move from the list.
   meld 8D 9D 10D     lay a new meld: sequence, group, marriage (K Q), a lone jack,
                      or a pair as your last meld when going out
   extend 7D 8D       lay 7D on the meld that holds 8D
-  discard KS         end your turn; 'discard KS down' lays your last card face down
+  discard KS         end your turn; going out, your last card is laid face down:
+                     'discard KS up' lays it face up
 Cards: rank A 2-10 (or T) J Q K, suit S H D C or ♠ ♥ ♦ ♣, either order, any case.
 Other commands: moves, table, help, quit.""")
 
@@ -187,9 +189,14 @@ def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> in
             continue
         view = session.view(actor)
         out("\n" + render_view(view, names, tr) + "\n")
-        legal = view.legal_moves
-        listed = ", ".join(f"{i}) {m.text(symbols=True)}" for i, m in enumerate(legal, 1))
-        out(tr("Moves: {moves}", moves=listed) + "\n")
+        legal = listed(view.legal_moves)
+        shown = ", ".join(f"{i}) {move_text(m, legal)}" for i, m in enumerate(legal, 1))
+        out(tr("Moves: {moves}", moves=shown) + "\n")
+        up = face_up_choice(legal)
+        if up is not None:
+            # The rules' default, as the bot's: face down unless the player says otherwise.
+            out(tr("Going out: your last card is laid face down; type '{move}' to lay it "
+                   "face up.", move=move_text(up, legal)) + "\n")
         while True:
             out(f"{names[actor]}> ")
             stdout.flush()
@@ -213,7 +220,7 @@ def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> in
                 out(hint_line(session, actor, tr) + "\n")
                 continue
             try:
-                move = legal[int(text) - 1] if text.isdigit() else Move.parse(text)
+                move = legal[int(text) - 1] if text.isdigit() else read_move(text, legal)
                 if text.isdigit() and int(text) < 1:
                     raise IndexError
                 pending = session.apply(move)

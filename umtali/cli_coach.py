@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from umtali.ai.coach import REVIEW_BUDGET, hint, review, turn_of
 from umtali.ai.hard import HardPlayer
 from umtali.ai.resume import player_seed, seat_history
+from umtali.cli_moves import move_text
 from umtali.i18n import N_, Tr, sentence
 from umtali.moves import Move
 from umtali.session import Session
@@ -30,8 +31,11 @@ def hint_line(session: Session, seat: int, tr: Tr) -> str:
     player = HardPlayer(player_seed(session, seat))
     for view, move in seat_history(session, seat):
         player.memory.witness(view, move)
-    advice = hint(session.view(seat), player)
-    return (tr("Hint: {move} (the hard computer's move).", move=advice.move.text(symbols=True))
+    view = session.view(seat)
+    advice = hint(view, player)
+    # As the player would type it (the terminal's ``discard KS`` of a last card is face down).
+    return (tr("Hint: {move} (the hard computer's move).",
+               move=move_text(advice.move, view.legal_moves))
             + " " + sentence(tr(advice.reason)))
 
 
@@ -55,7 +59,7 @@ def review_lines(record: Sequence[tuple[PlayerView, Move]], game: int, hand: int
         turn = turn_of(record, m.at)
         lines.append("  " + tr(
             "Turn {turn}: you played {played}; the hard computer would play {better} (about "
-            "{points} points better).", turn=turn, played=m.played.text(symbols=True),
-            better=m.better.text(symbols=True), points=points_text(tr, m.cost))
+            "{points} points better).", turn=turn, played=move_text(m.played, m.view.legal_moves),
+            better=move_text(m.better, m.view.legal_moves), points=points_text(tr, m.cost))
             + " " + sentence(tr(m.why)))
     return lines

@@ -124,6 +124,8 @@ class WentOut(Event):
     player: int
     #: True when the last card was discarded rather than melded.
     discarded: bool
+    #: True when the other player went out first: going out in the last turn ends the hand.
+    ends_hand: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,9 +21,13 @@ def why_illegal(state: HandState, move: Move) -> Text:
         return Text.of("the hand is over")
     if kind in (MoveKind.DRAW, MoveKind.TAKE, MoveKind.TAKE_TWO):
         if state.phase is Phase.MELD:
-            if state.out >= 0 and not state.stock and state.taken < 0:
+            # ``drawn`` records this turn's draw or take (the stock may be empty since, and
+            # the first turn of the upcard deal has a draw).
+            if state.drawn:
+                return Text.of("you have already drawn this turn")
+            if state.out >= 0 and not state.stock:
                 return Text.of("the stock is empty: this last turn is played without a draw")
-            if state.turns == 0 and state.taken < 0:
+            if state.turns == 0:
                 return Text.of("the first turn of the hand has no draw: meld, then discard")
             return Text.of("you have already drawn this turn")
         return _why_not_draw(state, move)

@@ -79,6 +79,9 @@ def describe(event: Event, names: Sequence[str], tr: Tr = EN) -> str:
             return tr("{name} discards face down.", name=who)
         return tr("{name} discards {card}.", name=who, card=event.card)
     if isinstance(event, WentOut):
+        if event.ends_hand:
+            # The other went out first: this was the last turn, and nothing is carried over.
+            return tr("{name} goes out too: the hand ends.", name=who)
         return tr("{name} goes out! {other} has one last turn.", name=who,
                   other=names[1 - event.player])
     if isinstance(event, StockReshuffled):
@@ -119,7 +122,9 @@ def _hand_ended(e: HandEnded, names: Sequence[str], tr: Tr) -> str:
         else:
             how = tr("{name} went out", name=names[e.went_out])
     elif e.reason is HandEnd.STOCK_EXHAUSTED:
-        how = tr("the stock ran out a second time")
+        # Once rebuilt, or with no card in the pile to rebuild it from (the events do not say
+        # which): either way no new stock.
+        how = tr("the stock ran out and no new stock could be made from the discard pile")
     else:
         how = tr("twelve turns passed with no progress")
     a, b = e.scores

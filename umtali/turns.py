@@ -233,7 +233,7 @@ def end_turn(self: HandState, events: list[Event], *, discarded: bool) -> None:
     p = self.turn
     self.turns += 1
     if not self.hands[p]:
-        events.append(WentOut(p, discarded))
+        events.append(WentOut(p, discarded, self.out >= 0))
         if self.out >= 0:
             # Both went out: nothing is carried over.
             finish(self, HandEnd.WENT_OUT)

@@ -1,0 +1,67 @@
+"""Moves as the terminal game (``umtali.cli``, ``play``) reads and shows them.
+
+The rules let a player going out lay the last card face down, and the bot asks, face down
+being its default. The terminal asks nothing but keeps the same default: ``discard KS`` of the
+last card lays it face down, ``discard KS up`` face up (``discard KS down`` still reads). The
+notation everywhere else (``script``, replays, the bot's commands) is the engine's, unchanged:
+there ``discard KS`` is face up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from umtali.moves import Move, MoveKind
+
+#: The last word of a discard laid face up when it could go face down.
+UP_WORDS = frozenset({"up", "faceup", "face-up"})
+
+
+def _turned(move: Move) -> Move:
+    """The same discard, the other side up."""
+    return move._replace(face_down=not move.face_down)
+
+
+def going_out(move: Move, legal: Sequence[Move]) -> bool:
+    """Whether ``move`` discards a last card, which may go face down."""
+    return move.kind is MoveKind.DISCARD and (move.face_down or _turned(move) in legal)
+
+
+def read_move(text: str, legal: Sequence[Move]) -> Move:
+    """The move typed: a discard of the last card lies face down unless 'up' ends it."""
+    words = text.replace(",", " ").split()
+    up = len(words) > 2 and words[0].lower() == "discard" and words[-1].lower() in UP_WORDS
+    move = Move.parse(" ".join(words[:-1]) if up else text)
+    if not up and going_out(move, legal) and not move.face_down:
+        return _turned(move)
+    return move
+
+
+def listed(legal: Sequence[Move]) -> list[Move]:
+    """The moves as the terminal numbers them: a last card's face-down discard first, as the
+    default, then its face-up twin."""
+    shown: list[Move] = []
+    for move in legal:
+        if move.kind is MoveKind.DISCARD and _turned(move) in legal:
+            if move.face_down:
+                continue  # shown before its twin
+            shown.append(_turned(move))
+        shown.append(move)
+    return shown
+
+
+def move_text(move: Move, legal: Sequence[Move]) -> str:
+    """``move`` as the player would type it at the terminal, with suit symbols."""
+    if going_out(move, legal):
+        card = str(move.card)
+        return f"discard {card}" if move.face_down else f"discard {card} up"
+    return move.text(symbols=True)
+
+
+def face_up_choice(legal: Sequence[Move]) -> Move | None:
+    """The face-up discard of a last card that may lie either way (the prompt says how to type
+    it), else None."""
+    for move in legal:
+        if move.kind is MoveKind.DISCARD and not move.face_down and _turned(move) in legal:
+            return move
+    return None
