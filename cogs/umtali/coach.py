@@ -19,6 +19,7 @@ import discord
 
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.coach_work import HARD_BUDGET, Lesson, advise, lessons, seat_record
+from cogs.umtali.in_time import answer, defer, in_time
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.thinking import Unavailable
@@ -205,44 +206,38 @@ def review_text(tr: Tr, hand: tuple[int, int], found: list[Lesson]) -> str:
 # -- the Hint button ----------------------------------------------------------------------
 
 
-async def _say(interaction: discord.Interaction, text: str) -> None:
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
-
-
 async def answer_hint(interaction: discord.Interaction, match_id: int) -> None:
     """The Hint button: ``hard``'s move and why, to the player alone, on their own turn of a
     practice session."""
     tr = tr_of(interaction)
     # Wherever the match is held: with several processes, the click may reach any of them.
-    live = await service(interaction.client).lookup(match_id)
+    live = await in_time(interaction, service(interaction.client).lookup(match_id),
+                         new_message=True)
     if live is None or live.over:
-        await _say(interaction, tr("This match is over."))
+        await answer(interaction, tr("This match is over."))
         return
     seat = live.seat_of(interaction.user.id)
     if seat is None or live.is_computer(seat):
-        await _say(interaction, tr("This is not your match: only its two players have hands."))
+        await answer(interaction, tr("This is not your match: only its two players have hands."))
         return
     if live.computer_seat is None:
-        await _say(interaction, tr("Hints are for practice sessions against the computer, "
+        await answer(interaction, tr("Hints are for practice sessions against the computer, "
                                    "not for rated matches."))
         return
     if live.session.to_act != seat:
-        await _say(interaction, tr("A hint is for your own turn: wait until it is your move."))
+        await answer(interaction, tr("A hint is for your own turn: wait until it is your move."))
         return
     version = live.version
     view = live.session.view(seat)
     # The search takes a few tenths of a second: past Discord's three to answer, at worst.
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    await defer(interaction, new_message=True)
     try:
         advice = await coach_of(interaction.client).hint(live, seat)
     except Exception as e:
         log.warning("match %d: no hint (%r)", live.id, e)
-        await _say(interaction, tr("No hint right now, sorry: try again in a moment."))
+        await answer(interaction, tr("No hint right now, sorry: try again in a moment."))
         return
     if live.version != version:
-        await _say(interaction, tr("The match moved on meanwhile: ask again for a hint."))
+        await answer(interaction, tr("The match moved on meanwhile: ask again for a hint."))
         return
-    await _say(interaction, hint_text(tr, view, advice))
+    await answer(interaction, hint_text(tr, view, advice))

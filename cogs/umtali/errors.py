@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 
 from cogs.umtali.access import tr_of
+from cogs.umtali.in_time import answer
 from cogs.umtali.names import echo
 from umtali.errors import UmtaliError
 from umtali.i18n import EN, N_, Tr
@@ -52,10 +53,7 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
         log.error("unhandled error in an interaction", exc_info=error)
         text = tr(APOLOGY)
     try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+        await answer(interaction, text)
     except discord.HTTPException:
         log.warning("could not tell the user about an error: %s", text)
 
