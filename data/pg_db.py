@@ -4,8 +4,9 @@ A pool of connections; each transaction has one to itself, and reads outside a t
 any free one (they see what is committed). Writes are serialised per process as with SQLite
 (``data.db``). Between processes the default READ COMMITTED isolation is enough where a write
 carries its own check (a move's ``version = ?``, a challenge's ``status = 'open'``, a result's
-``recorded = 0``): PostgreSQL re-reads a row it waited for before it applies the check. (Two
-processes rating the same player at once are not yet covered: docs/DATABASE.md.)
+``recorded = 0``): PostgreSQL re-reads a row it waited for before it applies the check. What
+is read and written back whole (a player's rating, a server's season) is held by a
+transaction-scoped advisory lock first (``PgTx.serialise``): two processes take turns.
 
 The store's SQL uses SQLite's ``?`` placeholders; each statement text is rewritten once to
 PostgreSQL's ``$1, $2, …`` (``numbered``) and the result cached, and asyncpg prepares each

@@ -2,8 +2,9 @@
 
 ``count_session`` runs in the transaction that ends the session (``Store._finish``), so a result,
 its stats and its ratings are written together or not at all; the ``recorded`` flag makes the
-counting happen exactly once, whoever asks. Results kept before records existed are counted by
-``count_backlog`` at start-up, oldest first, the same way.
+counting happen exactly once, whoever asks. Results kept before records existed, or whose count
+failed, are counted by ``count_backlog`` at start-up and at every season tick, oldest first, the
+same way.
 
 Ratings are openskill's Plackett-Luce model, one per person per server and one across all
 servers (scope ``GLOBAL``). Boards order people by the conservative ``mu - 3 sigma``, so a newcomer
@@ -17,6 +18,8 @@ import json
 import logging
 from dataclasses import dataclass, fields
 from typing import Any
+
+import asyncpg
 
 from data.db import Database, Row, Tx
 from data.models import (
@@ -167,17 +170,37 @@ async def _insert(tx: Tx, head: str, rows: list[tuple[object, ...]], tail: str =
 async def count_session(tx: Tx, match_id: int) -> bool:
     """Count a kept result into hands, history, stats and ratings; False if it already was.
 
-    A failure here must neither stop the session from ending nor leave half a count in the
-    transaction it shares with other matches' moves: it is undone to a savepoint, logged, and
-    the result stays uncounted until the next start counts it.
+    A failure of the count itself must neither stop the session from ending nor leave half a
+    count in the transaction it shares with other matches' moves: it is undone to a savepoint,
+    logged, and the result stays uncounted for the next sweep (``count_backlog``). Waiting too
+    long for another process's rating lock, a deadlock or a serialization failure is not the
+    count's fault and would pass the next time: it is undone the same way and raised, so that
+    the session's ending fails as a whole and is tried again (a move or a resign as any failed
+    save, a forfeit at the clock's next tick), its ratings applied in the order played.
     """
+    return bool(await _try_count(tx, match_id))
+
+
+#: Errors of contention between processes (PostgreSQL): the ending that met one is retried.
+CONTENTION: tuple[type[Exception], ...] = (
+    asyncpg.LockNotAvailableError, asyncpg.TransactionRollbackError,
+    asyncpg.QueryCanceledError)
+
+
+async def _try_count(tx: Tx, match_id: int) -> bool | None:
+    """``count_session``, with None when the count failed (logged, undone)."""
     await tx.execute("SAVEPOINT count_session")
+    counted: bool | None
     try:
         counted = await _count(tx, match_id)
+    except CONTENTION:
+        await tx.execute("ROLLBACK TO count_session")
+        await tx.execute("RELEASE count_session")
+        raise
     except Exception:
         await tx.execute("ROLLBACK TO count_session")
         log.exception("session %d could not be counted into stats and ratings", match_id)
-        counted = False
+        counted = None
     await tx.execute("RELEASE count_session")
     return counted
 
@@ -256,17 +279,28 @@ async def _rate(tx: Tx, scopes: tuple[int, int], ids: tuple[int, int],
     return moved
 
 
-async def count_backlog(db: Database, batch: int = 50) -> int:
+async def count_backlog(db: Database, batch: int = 50, skip: set[int] | None = None) -> int:
     """Count every kept result not counted yet (kept before records existed, or whose counting
     failed), oldest first so that ratings follow the order sessions were played in. Returns how
-    many were counted; one that fails again is left for the next start."""
+    many were counted. One whose count fails is added to ``skip`` (this process's sweeps pass
+    it by; the next start tries it again). Contention with another process stops the sweep
+    there, what it counted kept: the rest waits for the next sweep, still in order."""
+    skip = set() if skip is None else skip
     pending = [r["match_id"] for r in await db.fetchall(
-        "SELECT match_id FROM session_results WHERE recorded = 0 ORDER BY finished_at, match_id")]
+        "SELECT match_id FROM session_results WHERE recorded = 0 ORDER BY finished_at, match_id")
+        if r["match_id"] not in skip]
     counted = 0
     for first in range(0, len(pending), batch):
         async with db.transaction() as tx:
             for match_id in pending[first:first + batch]:
-                counted += await count_session(tx, match_id)
+                try:
+                    done = await _try_count(tx, match_id)
+                except CONTENTION as e:
+                    log.info("counting earlier results waits for another process (%s)", e)
+                    return counted
+                if done is None:
+                    skip.add(match_id)
+                counted += bool(done)
     return counted
 
 
@@ -284,14 +318,20 @@ RANK_SQL = (
 )
 STATS_SQL = "SELECT * FROM player_stats WHERE scope = ? AND user_id = ?"
 RATING_SQL = "SELECT mu, sigma, ordinal FROM ratings WHERE scope = ? AND user_id = ?"
+# A person's newest sessions: those at or after the ``limit``-th newest time (ties included),
+# read in the history indexes' order with no sort; ``_newest`` orders them by time and then
+# match id (two sessions ending in the same instant come in one order on both backends).
+_SINCE = ("p.finished_at >= COALESCE((SELECT finished_at FROM session_players WHERE {where} "
+          "ORDER BY finished_at DESC LIMIT 1 OFFSET ?{n} - 1), -1)")
 RECENT_SQL = (
     "SELECT r.* FROM session_players p JOIN session_results r ON r.match_id = p.match_id "
-    "WHERE p.user_id = ? AND p.guild_id = ? ORDER BY p.finished_at DESC LIMIT ?"
+    "WHERE p.user_id = ?1 AND p.guild_id = ?2 AND "
+    + _SINCE.format(where="user_id = ?1 AND guild_id = ?2", n=3)
 )
 VERSUS_SQL = (
     "SELECT r.* FROM session_players p JOIN session_results r ON r.match_id = p.match_id "
-    "WHERE p.user_id = ? AND p.opponent_id = ? AND p.guild_id = ? "
-    "ORDER BY p.finished_at DESC LIMIT ?"
+    "WHERE p.user_id = ?1 AND p.opponent_id = ?2 AND p.guild_id = ?3 AND "
+    + _SINCE.format(where="user_id = ?1 AND opponent_id = ?2 AND guild_id = ?3", n=4)
 )
 VERSUS_COUNT_SQL = (
     "SELECT COUNT(*) AS n, COALESCE(SUM(won), 0) AS won FROM session_players "
@@ -308,6 +348,12 @@ def _line(row: Row) -> SessionLine:
         variant=row["variant"], computer_level=row["computer_level"],
         finished_at=row["finished_at"],
     )
+
+
+def _newest(rows: list[Row], limit: int) -> list[SessionLine]:
+    """The ``limit`` newest, newest first; of two at the same time, the later match first."""
+    ordered = sorted(rows, key=lambda r: (r["finished_at"], r["match_id"]), reverse=True)
+    return [_line(r) for r in ordered[:limit]]
 
 
 def _stats(row: Any) -> PlayerStats:
@@ -356,15 +402,17 @@ class Records:
 
     async def recent(self, guild_id: int, user_id: int, limit: int = 5) -> list[SessionLine]:
         """A person's latest finished sessions on a server, newest first."""
-        return [_line(r) for r in await self.db.fetchall(RECENT_SQL,
-                                                         (user_id, guild_id, limit))]
+        if limit < 1:
+            return []
+        return _newest(await self.db.fetchall(RECENT_SQL, (user_id, guild_id, limit)), limit)
 
     async def head_to_head(self, guild_id: int, user_id: int, versus: int,
                            limit: int = 3) -> HeadToHead:
         count = await self.db.fetchone(VERSUS_COUNT_SQL, (user_id, versus, guild_id))
         played, won = (int(count["n"]), int(count["won"])) if count else (0, 0)
-        recent = await self.db.fetchall(VERSUS_SQL, (user_id, versus, guild_id, limit))
-        return HeadToHead(won, played - won, tuple(_line(r) for r in recent))
+        recent = await self.db.fetchall(VERSUS_SQL, (user_id, versus, guild_id,
+                                                     max(1, limit)))
+        return HeadToHead(won, played - won, tuple(_newest(recent, limit)))
 
     async def session(self, match_id: int) -> SessionLine | None:
         row = await self.db.fetchone("SELECT * FROM session_results WHERE match_id = ?",

@@ -9,6 +9,11 @@ with more uncertainty: a soft reset, so that the ladder moves again without wipi
 The season's summary is posted later, from what is kept, and marked announced once posted.
 
 Season names are their UTC calendar span: ``2026-12`` (monthly), ``2026-Q4`` (quarterly).
+A season always runs to the end of its own span: a new cadence applies from the next season
+(so no name is ever taken twice), and a server that turns seasons off has its open season
+ended at its usual time with no next one opened (sessions played meanwhile count in no
+season). Turned on again, its new season starts from the last one's ratings, softly reset
+once.
 """
 
 from __future__ import annotations
@@ -26,6 +31,9 @@ from data.ratings import MODEL
 CADENCES: Final = ("off", "monthly", "quarterly")
 #: How much of the distance from the starting rating a player keeps into the next season.
 KEEP: Final = 0.5
+#: Ratings carried into a new season per statement (7 values each: within both backends'
+#: limits on a statement's parameters).
+CARRY_ROWS: Final = 500
 
 
 def season_of(at: float, cadence: str) -> str | None:
@@ -52,79 +60,111 @@ def soft_reset(mu: float, sigma: float) -> PlackettLuceRating:
                         min(start.sigma, sigma + (1 - KEEP) * (start.sigma - sigma)))
 
 
+def season_end(season: str) -> float:
+    """When a season is over (Unix time): the start of the month or quarter after it."""
+    year, part = season.split("-")
+    month = 3 * int(part[1:]) + 1 if part.startswith("Q") else int(part) + 1
+    if month > 12:
+        year, month = str(int(year) + 1), month - 12
+    return dt.datetime(int(year), month, 1, tzinfo=dt.UTC).timestamp()
+
+
+def same_cadence(season: str, cadence: str) -> bool:
+    """``season`` is one that ``cadence`` makes (a month, or a quarter)."""
+    return ("-Q" in season) == (cadence == "quarterly")
+
+
+def guild_key(guild_id: int) -> int:
+    """The key that makes rating into a server's season and ending it take turns
+    (``Tx.serialise``): negative, so that it is never a player's (Discord ids are positive)."""
+    return -guild_id
+
+
 @dataclass(frozen=True, slots=True)
 class SeasonEnd:
     guild_id: int
     season: str
-    #: The season that follows it.
-    next_season: str
+    #: The season that follows it (None: the server has turned seasons off).
+    next_season: str | None
 
 
 async def current_season(tx: Tx, guild_id: int, cadence: str, now: float) -> str | None:
     """The server's season at ``now``: its open season, after ending it if its time is over
-    (then the next one is open). None when the server has seasons off."""
+    (then the next one is open). None when the server has seasons off.
+
+    A season runs to the end of its own month or quarter whatever the cadence is now: a new
+    cadence applies from the next season, so a season's name is never taken twice. Ending a
+    season (here, or by the tick in another process) and rating into it take turns: a session
+    counted in the season's last moment is carried over into the next one."""
     due = season_of(now, cadence)
     if due is None:
         return None
+    await tx.serialise([guild_key(guild_id)])
     row = await tx.fetchone(
         "SELECT season FROM seasons WHERE guild_id = ? AND ended_at IS NULL", (guild_id,))
     if row is not None:
-        if _same_cadence(row["season"], cadence) and row["season"] >= due:
-            return str(row["season"])  # (later than due: a late-counted older session)
+        if now < season_end(row["season"]):
+            return str(row["season"])  # (also a late-counted session from before it began)
         await end_season(tx, guild_id, row["season"], due, now)
-        return due
-    await tx.execute(
+        return await _open(tx, guild_id, due)
+    return await open_season(tx, guild_id, due, now)
+
+
+async def _open(tx: Tx, guild_id: int, season: str) -> str | None:
+    """``season`` if it is open; None if it has ended (a late-counted session of a season
+    already over is rated into none)."""
+    row = await tx.fetchone("SELECT ended_at FROM seasons WHERE guild_id = ? AND season = ?",
+                            (guild_id, season))
+    return season if row is not None and row["ended_at"] is None else None
+
+
+async def open_season(tx: Tx, guild_id: int, season: str, now: float) -> str | None:
+    """Open ``season`` (once) with the ratings of the server's last ended season carried over
+    (softly reset, as at any season's end); None if that name is taken by an ended season."""
+    opened = await tx.execute(
         "INSERT INTO seasons (guild_id, season, started_at) VALUES (?, ?, ?) "
-        "ON CONFLICT (guild_id, season) DO NOTHING", (guild_id, due, now))
-    return due
+        "ON CONFLICT (guild_id, season) DO NOTHING", (guild_id, season, now))
+    if opened.rowcount != 1:
+        return await _open(tx, guild_id, season)
+    last = await tx.fetchone(
+        "SELECT season FROM seasons WHERE guild_id = ? AND ended_at IS NOT NULL "
+        "ORDER BY ended_at DESC, season DESC LIMIT 1", (guild_id,))
+    if last is not None:
+        await _carry(tx, guild_id, last["season"], season)
+    return season
 
 
-def _same_cadence(season: str, cadence: str) -> bool:
-    return ("-Q" in season) == (cadence == "quarterly")
+async def _carry(tx: Tx, guild_id: int, ended: str, into: str) -> None:
+    players = await tx.fetchall(
+        "SELECT user_id, name, mu, sigma FROM season_ratings WHERE guild_id = ? AND season = ?",
+        (guild_id, ended))
+    rows = []
+    for p in players:
+        carried = soft_reset(p["mu"], p["sigma"])
+        rows.append((guild_id, into, p["user_id"], p["name"], carried.mu, carried.sigma,
+                     carried.ordinal()))
+    # A few statements of many rows each: the server's season lock is held meanwhile.
+    for first in range(0, len(rows), CARRY_ROWS):
+        chunk = rows[first:first + CARRY_ROWS]
+        marks = ", ".join(["(?, ?, ?, ?, ?, ?, ?)"] * len(chunk))
+        await tx.execute(
+            "INSERT INTO season_ratings (guild_id, season, user_id, name, mu, sigma, ordinal) "
+            f"VALUES {marks} ON CONFLICT DO NOTHING", tuple(v for r in chunk for v in r))
 
 
-async def end_season(tx: Tx, guild_id: int, season: str, next_season: str,
+async def end_season(tx: Tx, guild_id: int, season: str, next_season: str | None,
                      now: float) -> SeasonEnd | None:
-    """End ``season`` and open ``next_season`` with its players' ratings carried over; None
-    when it was ended already (by another tick, process or session)."""
+    """End ``season`` and open ``next_season`` (none: the server turned seasons off) with its
+    players' ratings carried over; None when it was ended already (by another tick, process
+    or session). Call with the server's season lock (``guild_key``) held."""
     ended = await tx.execute(
         "UPDATE seasons SET ended_at = ? WHERE guild_id = ? AND season = ? AND ended_at IS NULL",
         (now, guild_id, season))
     if ended.rowcount != 1:
         return None
-    await tx.execute(
-        "INSERT INTO seasons (guild_id, season, started_at) VALUES (?, ?, ?) "
-        "ON CONFLICT (guild_id, season) DO NOTHING", (guild_id, next_season, now))
-    players = await tx.fetchall(
-        "SELECT user_id, name, mu, sigma FROM season_ratings WHERE guild_id = ? AND season = ?",
-        (guild_id, season))
-    for p in players:
-        carried = soft_reset(p["mu"], p["sigma"])
-        await tx.execute(
-            "INSERT INTO season_ratings (guild_id, season, user_id, name, mu, sigma, ordinal) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-            (guild_id, next_season, p["user_id"], p["name"], carried.mu, carried.sigma,
-             carried.ordinal()))
+    if next_season is not None:
+        await open_season(tx, guild_id, next_season, now)
     return SeasonEnd(guild_id, season, next_season)
-
-
-async def end_due_seasons(tx: Tx, now: float) -> list[SeasonEnd]:
-    """End every open season whose time is over at ``now``, on every server with seasons on
-    (and the open season of a server that turned them off, once its time is over)."""
-    rows = await tx.fetchall(
-        "SELECT s.guild_id, s.season, COALESCE(g.seasons, 'off') AS cadence FROM seasons s "
-        "LEFT JOIN guild_settings g ON g.guild_id = s.guild_id WHERE s.ended_at IS NULL")
-    ended = []
-    for r in rows:
-        cadence = r["cadence"] if r["cadence"] != "off" else (
-            "quarterly" if "-Q" in r["season"] else "monthly")
-        due = season_of(now, cadence)
-        assert due is not None
-        if r["season"] < due or not _same_cadence(r["season"], cadence):
-            end = await end_season(tx, r["guild_id"], r["season"], due, now)
-            if end is not None:
-                ended.append(end)
-    return ended
 
 
 async def rate_season(tx: Tx, guild_id: int, season: str, ids: tuple[int, int],
@@ -162,8 +202,31 @@ class Seasons:
         self.db = db
 
     async def end_due(self, now: float) -> list[SeasonEnd]:
-        async with self.db.transaction() as tx:
-            return await end_due_seasons(tx, now)
+        """End every open season whose month or quarter is over at ``now``: on a server with
+        seasons on, the next season opens with the ratings carried over; on one that turned
+        them off, none does. Each server's end is a transaction of its own (its season lock
+        held briefly); in server order, so that two processes' ticks cannot deadlock."""
+        rows = await self.db.fetchall(
+            "SELECT s.guild_id, s.season, COALESCE(g.seasons, 'off') AS cadence FROM seasons s "
+            "LEFT JOIN guild_settings g ON g.guild_id = s.guild_id WHERE s.ended_at IS NULL "
+            "ORDER BY s.guild_id")
+        ended = []
+        for r in rows:
+            if now < season_end(r["season"]):
+                continue
+            async with self.db.transaction() as tx:
+                await tx.serialise([guild_key(r["guild_id"])])
+                end = await end_season(tx, r["guild_id"], r["season"],
+                                       season_of(now, r["cadence"]), now)
+            if end is not None:
+                ended.append(end)
+        return ended
+
+    async def running(self, guild_id: int) -> str | None:
+        """The server's open season, if any (over or not)."""
+        row = await self.db.fetchone(
+            "SELECT season FROM seasons WHERE guild_id = ? AND ended_at IS NULL", (guild_id,))
+        return None if row is None else str(row["season"])
 
     async def current(self, guild_id: int, cadence: str, now: float) -> str | None:
         """The server's season now (opened, or the last one ended, as its time says)."""

@@ -3,10 +3,23 @@ look, hand order and language (``data.store.Store`` has them all)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from data.db import Database, Row
 from data.models import GuildSettings, MemberPrefs
+
+#: The columns of a server's settings (``change_guild_settings``).
+GUILD_COLUMNS = frozenset({"variant", "optional_melding", "turn_timer", "threads", "pictures",
+                           "language", "time_control", "seasons", "season_channel_id"})
+
+
+def _guild(guild_id: int, row: Row | None) -> GuildSettings:
+    if row is None:
+        return GuildSettings(guild_id)
+    return GuildSettings(guild_id, row["variant"], bool(row["optional_melding"]),
+                         row["turn_timer"], bool(row["threads"]), bool(row["pictures"]),
+                         row["language"], row["time_control"], row["seasons"],
+                         row["season_channel_id"])
 
 
 def _prefs(row: Row) -> MemberPrefs:
@@ -22,14 +35,26 @@ class SettingsQueries:
     # -- server settings ------------------------------------------------------------------
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
-        row = await self.db.fetchone("SELECT * FROM guild_settings WHERE guild_id = ?",
-                                     (guild_id,))
-        if row is None:
-            return GuildSettings(guild_id)
-        return GuildSettings(guild_id, row["variant"], bool(row["optional_melding"]),
-                             row["turn_timer"], bool(row["threads"]), bool(row["pictures"]),
-                             row["language"], row["time_control"], row["seasons"],
-                             row["season_channel_id"])
+        return _guild(guild_id, await self.db.fetchone(
+            "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,)))
+
+    async def change_guild_settings(self, guild_id: int,
+                                    changes: Mapping[str, object]) -> GuildSettings:
+        """Change only the settings named in ``changes`` (two managers changing different
+        settings at once both keep theirs); the server's settings as they are then."""
+        unknown = set(changes) - GUILD_COLUMNS
+        if unknown:
+            raise ValueError(f"not a server setting: {sorted(unknown)}")
+        names = list(changes)
+        values = tuple(int(v) if isinstance(v, bool) else v for v in changes.values())
+        async with self.db.transaction() as c:
+            if names:
+                await c.execute(
+                    f"INSERT INTO guild_settings (guild_id, {', '.join(names)}) "
+                    f"VALUES (?{', ?' * len(names)}) ON CONFLICT (guild_id) DO UPDATE SET "
+                    + ", ".join(f"{n} = excluded.{n}" for n in names), (guild_id, *values))
+            return _guild(guild_id, await c.fetchone(
+                "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,)))
 
     async def save_guild_settings(self, s: GuildSettings) -> None:
         async with self.db.transaction() as c:

@@ -63,6 +63,8 @@ def _holder(owner: str, lease_until: float) -> tuple[object, ...]:
 class Store(ChallengeQueries, SettingsQueries):
     def __init__(self, db: Database, limits: Limits | None = None) -> None:
         super().__init__(db, limits)
+        #: Results whose count failed here: this process's sweeps pass them by.
+        self._uncountable: set[int] = set()
 
     @staticmethod
     async def open(target: str | Path) -> Store:
@@ -360,5 +362,12 @@ class Store(ChallengeQueries, SettingsQueries):
         return Seasons(self.db)
 
     async def count_backlog(self) -> int:
-        """Count the results kept before records existed into stats and ratings, once."""
-        return await count_backlog(self.db)
+        """Count the results not counted yet (kept before records existed, or whose count
+        failed) into stats and ratings, once each, oldest first (at start-up: every one)."""
+        self._uncountable.clear()
+        return await count_backlog(self.db, skip=self._uncountable)
+
+    async def sweep_uncounted(self) -> int:
+        """The same, now and then while the bot runs (the season tick): a result whose count
+        failed in this process is left for the next start (no error logged every minute)."""
+        return await count_backlog(self.db, skip=self._uncountable)

@@ -8,8 +8,6 @@ group to anyone in its integration settings.
 
 from __future__ import annotations
 
-import dataclasses
-
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -24,11 +22,12 @@ from cogs.umtali.options import (
     language_choices,
     language_name,
     on_off,
-    server_control,
     variant_word,
 )
-from cogs.umtali.seasons import CADENCE_CHOICES, seasons_words
+from cogs.umtali.seasons import CADENCE_CHOICES, cadence_note, seasons_words
+from cogs.umtali.time_control import PRESETS
 from data.models import GuildSettings
+from data.seasons import CADENCES
 from umtali.i18n import Tr
 
 
@@ -75,32 +74,39 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
                 ephemeral=True)
             return
         store = svc.store
-        old = await store.guild_settings(interaction.guild.id)
-        chosen = None if language is None else (
-            "" if language.value == SERVER_DEFAULT else language.value)
-        control, timer = chosen_control(time_control.value if time_control else None,
-                                        turn_timer, server_control(old))
-        new = dataclasses.replace(
-            old,
-            variant=variant.value if variant else old.variant,
-            optional_melding=old.optional_melding if optional_melding is None
-            else optional_melding,
-            # A preset keeps the turn timer for a custom control; a turn timer drops the preset.
-            turn_timer=old.turn_timer if control else timer, time_control=control,
-            threads=old.threads if threads is None else threads,
-            pictures=old.pictures if pictures is None else pictures,
-            language=old.language if chosen is None else chosen,
-            seasons=old.seasons if seasons is None else seasons.value,
-            season_channel_id=None if clear_season_channel
-            else old.season_channel_id if season_channel is None else season_channel.id,
-        )
-        await store.save_guild_settings(new)
+        changes: dict[str, object] = {}
+        if variant is not None:
+            changes["variant"] = variant.value
+        if optional_melding is not None:
+            changes["optional_melding"] = optional_melding
+        if turn_timer is not None:
+            # A turn timer drops the preset...
+            changes["time_control"], changes["turn_timer"] = chosen_control(None, turn_timer,
+                                                                            ("", 0))
+        elif time_control is not None and time_control.value in PRESETS:
+            changes["time_control"] = time_control.value  # ...a preset keeps the turn timer
+        if threads is not None:
+            changes["threads"] = threads
+        if pictures is not None:
+            changes["pictures"] = pictures
+        if language is not None:
+            changes["language"] = "" if language.value == SERVER_DEFAULT else language.value
+        if seasons is not None and seasons.value in CADENCES:
+            changes["seasons"] = seasons.value
+        if clear_season_channel:
+            changes["season_channel_id"] = None
+        elif season_channel is not None:
+            changes["season_channel_id"] = season_channel.id
+        # Only what was chosen is written: another manager's change meanwhile is kept.
+        new = await store.change_guild_settings(interaction.guild.id, changes)
         svc.prefs.set_guild_pictures(new.guild_id, new.pictures)
         svc.prefs.set_guild_language(new.guild_id, new.language)
         summary = settings_summary(new, tr, svc.prefs.guild_tr(new.guild_id).lang)
         if (new.seasons != "off" or seasons is not None or season_channel is not None
                 or clear_season_channel):
             summary += " " + seasons_words(new, tr)
+        if "seasons" in changes:
+            summary += cadence_note(await store.seasons.running(new.guild_id), new.seasons, tr)
         await interaction.response.send_message(summary, ephemeral=True)
 
     @app_commands.command(description="Owner only: sync the slash commands with Discord now")

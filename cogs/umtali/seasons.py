@@ -20,6 +20,7 @@ from cogs.umtali.names import safe_name
 from cogs.umtali.options import on_off
 from cogs.umtali.render import COLOUR
 from data.models import BoardPage, GuildSettings
+from data.seasons import same_cadence
 from umtali.i18n import N_, Tr
 
 if TYPE_CHECKING:
@@ -62,6 +63,20 @@ def seasons_words(settings: GuildSettings, tr: Tr) -> str:
                else tr("not posted (no channel set)"))
     return tr("Seasons {cadence}; season summaries: {channel}.",
               cadence=cadence_word(tr, settings.seasons), channel=channel)
+
+
+def cadence_note(running: str | None, cadence: str, tr: Tr) -> str:
+    """After a change of cadence, what becomes of the season in play (it runs to its end:
+    ``data.seasons``); empty when nothing is worth saying."""
+    if running is None:
+        return ""
+    if cadence == "off":
+        return " " + tr("Season {season} still ends at its usual time, with its summary; no "
+                        "new season follows.", season=running)
+    if not same_cadence(running, cadence):
+        return " " + tr("Season {season} runs to its usual end; the new cadence starts with "
+                        "the next season.", season=running)
+    return ""
 
 
 # -- which board the leaderboard shows ------------------------------------------------------
@@ -149,12 +164,15 @@ async def announce(client: discord.Client, guild_id: int, season: str,
 
 
 async def season_tick(client: discord.Client) -> int:
-    """End the seasons whose time is over (by the service's clock) and post each ended
-    season's summary once; returns how many were posted. Never raises: what failed is tried
-    again at the next tick."""
+    """Count the results still uncounted, end the seasons whose time is over (by the
+    service's clock) and post each ended season's summary once; returns how many were posted.
+    Never raises: what failed is tried again at the next tick."""
     svc = service(client)
     seasons = svc.store.seasons
     try:
+        # First, so that a result counted late lands in the season it was played in (one
+        # indexed read when there is none: the usual case).
+        await svc.store.sweep_uncounted()
         await seasons.end_due(svc.clock())
         due = await seasons.unannounced()
     except Exception as e:
