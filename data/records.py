@@ -1,4 +1,5 @@
-"""Records: every finished session counted once into stats and ratings, and read back.
+"""Records: every finished session counted once into stats and ratings (read back by
+``data.record_reads``).
 
 ``count_session`` runs in the transaction that ends the session (``Store._finish``), so a result,
 its stats and its ratings are written together or not at all; the ``recorded`` flag makes the
@@ -23,14 +24,8 @@ import asyncpg
 
 from data.db import Database, Row, Tx
 from data.models import (
-    BoardPage,
-    BoardRow,
     HandLine,
-    HeadToHead,
-    PlayerRecord,
     PlayerStats,
-    Rating,
-    SessionLine,
 )
 from data.ratings import MODEL
 from data.seasons import current_season, rate_season
@@ -45,7 +40,6 @@ log = logging.getLogger(__name__)
 
 #: The scope of records across all servers (Discord ids are never 0).
 GLOBAL = 0
-PER_PAGE = 10
 #: How a session ends when its loser forfeits it.
 FORFEITS = ("resigned", "timed out")
 
@@ -302,132 +296,3 @@ async def count_backlog(db: Database, batch: int = 50, skip: set[int] | None = N
                     skip.add(match_id)
                 counted += bool(done)
     return counted
-
-
-# -- reading --------------------------------------------------------------------------------
-
-BOARD_SQL = (
-    "SELECT r.user_id, r.ordinal, s.name, s.sessions_won, s.sessions_lost FROM ratings r "
-    "LEFT JOIN player_stats s ON s.scope = r.scope AND s.user_id = r.user_id AND s.practice = 0 "
-    "WHERE r.scope = ? ORDER BY r.ordinal DESC, r.user_id LIMIT ? OFFSET ?"
-)
-PLAYERS_SQL = "SELECT COUNT(*) FROM ratings WHERE scope = ?"
-RANK_SQL = (
-    "SELECT (SELECT COUNT(*) FROM ratings WHERE scope = ?1 AND ordinal > ?2) + "
-    "(SELECT COUNT(*) FROM ratings WHERE scope = ?1 AND ordinal = ?2 AND user_id < ?3)"
-)
-STATS_SQL = "SELECT * FROM player_stats WHERE scope = ? AND user_id = ?"
-RATING_SQL = "SELECT mu, sigma, ordinal FROM ratings WHERE scope = ? AND user_id = ?"
-# A person's newest sessions: those at or after the ``limit``-th newest time (ties included),
-# read in the history indexes' order with no sort; ``_newest`` orders them by time and then
-# match id (two sessions ending in the same instant come in one order on both backends).
-_SINCE = ("p.finished_at >= COALESCE((SELECT finished_at FROM session_players WHERE {where} "
-          "ORDER BY finished_at DESC LIMIT 1 OFFSET ?{n} - 1), -1)")
-RECENT_SQL = (
-    "SELECT r.* FROM session_players p JOIN session_results r ON r.match_id = p.match_id "
-    "WHERE p.user_id = ?1 AND p.guild_id = ?2 AND "
-    + _SINCE.format(where="user_id = ?1 AND guild_id = ?2", n=3)
-)
-VERSUS_SQL = (
-    "SELECT r.* FROM session_players p JOIN session_results r ON r.match_id = p.match_id "
-    "WHERE p.user_id = ?1 AND p.opponent_id = ?2 AND p.guild_id = ?3 AND "
-    + _SINCE.format(where="user_id = ?1 AND opponent_id = ?2 AND guild_id = ?3", n=4)
-)
-VERSUS_COUNT_SQL = (
-    "SELECT COUNT(*) AS n, COALESCE(SUM(won), 0) AS won FROM session_players "
-    "WHERE user_id = ? AND opponent_id = ? AND guild_id = ?"
-)
-
-
-def _line(row: Row) -> SessionLine:
-    return SessionLine(
-        match_id=row["match_id"], guild_id=row["guild_id"],
-        player_ids=(row["player0_id"], row["player1_id"]),
-        names=(row["player0_name"], row["player1_name"]), winner_seat=row["winner_seat"],
-        how=row["how"], games_won=(row["games_won0"], row["games_won1"]),
-        variant=row["variant"], computer_level=row["computer_level"],
-        finished_at=row["finished_at"],
-    )
-
-
-def _newest(rows: list[Row], limit: int) -> list[SessionLine]:
-    """The ``limit`` newest, newest first; of two at the same time, the later match first."""
-    ordered = sorted(rows, key=lambda r: (r["finished_at"], r["match_id"]), reverse=True)
-    return [_line(r) for r in ordered[:limit]]
-
-
-def _stats(row: Any) -> PlayerStats:
-    return PlayerStats(**{c: row[c] for c in _COLS}) if row is not None else PlayerStats()
-
-
-class Records:
-    """Leaderboards, a person's record, history and head-to-head: each a few indexed reads."""
-
-    def __init__(self, db: Database) -> None:
-        self.db = db
-
-    async def leaderboard(self, scope: int, page: int, per_page: int = PER_PAGE) -> BoardPage:
-        """One page of the board (a page past the end shows the last one)."""
-        count = await self.db.fetchone(PLAYERS_SQL, (scope,))
-        players = int(count[0]) if count else 0
-        pages = max(1, -(-players // per_page))
-        page = min(max(1, page), pages)
-        first = (page - 1) * per_page
-        rows = await self.db.fetchall(BOARD_SQL, (scope, per_page, first))
-        return BoardPage(page, pages, players, tuple(
-            BoardRow(rank=first + i + 1, user_id=r["user_id"], name=r["name"] or "",
-                     rating=r["ordinal"], sessions_won=r["sessions_won"] or 0,
-                     sessions=(r["sessions_won"] or 0) + (r["sessions_lost"] or 0))
-            for i, r in enumerate(rows)))
-
-    async def record(self, scope: int, user_id: int) -> PlayerRecord:
-        stats = await self.db.fetchall(STATS_SQL, (scope, user_id))
-        by_kind = {r["practice"]: r for r in stats}
-        newest = max(stats, key=lambda r: r["last_at"], default=None)
-        return PlayerRecord(
-            name=newest["name"] if newest is not None else None,
-            rated=_stats(by_kind.get(0)), practice=_stats(by_kind.get(1)),
-            rating=await self.rating(scope, user_id),
-        )
-
-    async def rating(self, scope: int, user_id: int) -> Rating | None:
-        row = await self.db.fetchone(RATING_SQL, (scope, user_id))
-        if row is None:
-            return None
-        ahead = await self.db.fetchone(RANK_SQL, (scope, row["ordinal"], user_id))
-        count = await self.db.fetchone(PLAYERS_SQL, (scope,))
-        return Rating(row["mu"], row["sigma"], row["ordinal"],
-                      rank=1 + (int(ahead[0]) if ahead else 0),
-                      players=int(count[0]) if count else 0)
-
-    async def recent(self, guild_id: int, user_id: int, limit: int = 5) -> list[SessionLine]:
-        """A person's latest finished sessions on a server, newest first."""
-        if limit < 1:
-            return []
-        return _newest(await self.db.fetchall(RECENT_SQL, (user_id, guild_id, limit)), limit)
-
-    async def head_to_head(self, guild_id: int, user_id: int, versus: int,
-                           limit: int = 3) -> HeadToHead:
-        count = await self.db.fetchone(VERSUS_COUNT_SQL, (user_id, versus, guild_id))
-        played, won = (int(count["n"]), int(count["won"])) if count else (0, 0)
-        recent = await self.db.fetchall(VERSUS_SQL, (user_id, versus, guild_id,
-                                                     max(1, limit)))
-        return HeadToHead(won, played - won, tuple(_newest(recent, limit)))
-
-    async def session(self, match_id: int) -> SessionLine | None:
-        row = await self.db.fetchone("SELECT * FROM session_results WHERE match_id = ?",
-                                     (match_id,))
-        return None if row is None else _line(row)
-
-    async def hands(self, match_id: int) -> list[HandLine]:
-        rows = await self.db.fetchall(
-            "SELECT * FROM session_hands WHERE match_id = ? ORDER BY game, hand", (match_id,))
-        return [HandLine(r["game"], r["hand"], (r["score0"], r["score1"]), r["went_out"],
-                         (r["marriages0"], r["marriages1"])) for r in rows]
-
-    async def rating_changes(self, match_id: int) -> dict[int, tuple[float, float]]:
-        """Each rated seat's board value on the session's server before and after it."""
-        rows = await self.db.fetchall(
-            "SELECT seat, rating_before, rating_after FROM session_players "
-            "WHERE match_id = ? AND rating_before IS NOT NULL", (match_id,))
-        return {r["seat"]: (r["rating_before"], r["rating_after"]) for r in rows}

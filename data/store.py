@@ -1,6 +1,6 @@
 """The store: every query the bot makes. With ``data.challenges``, ``data.settings``,
-``data.records`` and ``data.seasons``, the only modules with SQL besides the migrations; the
-same SQL runs on SQLite and PostgreSQL (``data.db``)."""
+``data.records``, ``data.record_reads`` and ``data.seasons``, the only modules with SQL besides
+the migrations; the same SQL runs on SQLite and PostgreSQL (``data.db``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from data.challenges import Limits as Limits  # re-exported: callers know the st
 from data.challenges import Refused as Refused
 from data.db import INTEGRITY_ERRORS, Database, Row, Tx
 from data.models import Finish, MatchRow
-from data.records import Records, count_backlog, count_session
+from data.record_reads import Records
+from data.records import count_backlog, count_session
 from data.seasons import Seasons
 from data.settings import SettingsQueries
 
@@ -353,7 +354,7 @@ class Store(ChallengeQueries, SettingsQueries):
 
     @property
     def records(self) -> Records:
-        """Leaderboards, stats and history (the reads live in ``data.records``)."""
+        """Leaderboards, stats and history (the reads live in ``data.record_reads``)."""
         return Records(self.db)
 
     @property

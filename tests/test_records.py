@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from cogs.umtali.saved import finish_of
-from data import records
+from data import record_reads, records
 from data.models import Finish, PlayerStats
 from data.records import GLOBAL
 from data.store import StaleState, Store
@@ -233,14 +233,14 @@ async def test_a_state_that_cannot_be_replayed_still_ends_the_session(store: Sto
 
 
 @pytest.mark.parametrize("name, sql, params", [
-    ("board", records.BOARD_SQL, (1, 10, 0)),
-    ("players", records.PLAYERS_SQL, (1,)),
-    ("rank", records.RANK_SQL, (1, 2.0, 3)),
-    ("stats", records.STATS_SQL, (1, 2)),
-    ("rating", records.RATING_SQL, (1, 2)),
-    ("recent", records.RECENT_SQL, (1, 2, 5)),
-    ("versus", records.VERSUS_SQL, (1, 2, 3, 5)),
-    ("versus count", records.VERSUS_COUNT_SQL, (1, 2, 3)),
+    ("board", record_reads.BOARD_SQL, (1, 10, 0)),
+    ("players", record_reads.PLAYERS_SQL, (1,)),
+    ("rank", record_reads.RANK_SQL, (1, 2.0, 3)),
+    ("stats", record_reads.STATS_SQL, (1, 2)),
+    ("rating", record_reads.RATING_SQL, (1, 2)),
+    ("recent", record_reads.RECENT_SQL, (1, 2, 5)),
+    ("versus", record_reads.VERSUS_SQL, (1, 2, 3, 5)),
+    ("versus count", record_reads.VERSUS_COUNT_SQL, (1, 2, 3)),
 ])
 @pytest.mark.parametrize("backend", ["sqlite"])  # SQLite's plans; PostgreSQL's vary with size
 async def test_reads_use_indexes_not_scans(store: Store, name: str, sql: str,
