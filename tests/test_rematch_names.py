@@ -7,17 +7,13 @@ from simcord import Env
 
 from cogs.umtali.names import safe_name
 from data.store import Limits
-from tests.discord_helpers import Clock, World, challenge, custom_ids, flush, the_match
+from tests.discord_helpers import Clock, World, custom_ids, flush, start_match
 from tests.test_records_discord import resign
 from tests.test_rematch import final_table
 
 
 async def test_a_rematch_names_the_member_who_accepted(world: World) -> None:
-    result = await challenge(world, world.alice, world.bob)
-    accept = next(c for c in custom_ids(result.response) if c.endswith(":accept"))
-    await world.bob.click(result.response, custom_id=accept)
-    await flush(world)
-    first = the_match(world)
+    first = await start_match(world)
     await resign(world, world.bob, first)
     # ada asks for the rematch; ben accepts it (and sits in seat 0 this time).
     world.clock.advance(Limits().challenge_cooldown)
@@ -38,11 +34,7 @@ async def test_a_rematch_refusal_escapes_the_other_name(simcord_env: Env, clock:
                   guild.add_member(simcord_env.create_user("ada")),
                   guild.add_member(simcord_env.create_user("x"), nick=nick),
                   guild.add_member(simcord_env.create_user("cy")), clock)
-    result = await challenge(world, world.alice, world.bob)
-    accept = next(c for c in custom_ids(result.response) if c.endswith(":accept"))
-    await world.bob.click(result.response, custom_id=accept)
-    await flush(world)
-    first = the_match(world)
+    first = await start_match(world)
     await resign(world, world.bob, first)
     table = final_table(world, first)
     world.clock.advance(Limits().challenge_cooldown)
