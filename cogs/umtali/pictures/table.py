@@ -161,10 +161,29 @@ def _centre(img: Image.Image, d: ImageDraw.ImageDraw, scene: TableScene, y: int)
     # Whose turn, in words, to the right.
     sx = tx + PILE_W + 26
     colour = SEAT[scene.to_act] if scene.to_act >= 0 else GOLD
-    f = font(28)
-    lines = _wrap(scene.status, f, WIDTH - MARGIN - sx)
-    for i, line in enumerate(lines[:3]):
-        d.text((sx, top + 8 + i * 34), line, font=f, fill=colour if i == 0 else TEXT)
+    size, lines = status_lines(scene.status, WIDTH - MARGIN - sx)
+    for i, line in enumerate(lines):
+        d.text((sx, top + 8 + i * (size + 6)), line, font=font(size),
+               fill=colour if i == 0 else TEXT)
+
+
+#: The status's sizes, largest first, and the lines it has room for (20 is the smallest text
+#: the pictures use: about 12 on a phone).
+STATUS_SIZES = (28, 24, 20)
+STATUS_LINES = 3
+
+
+def status_lines(text: str, width: int) -> tuple[int, list[str]]:
+    """Whose turn and what they must do, wrapped to ``width`` pixels: smaller rather than cut,
+    so that a long name does not push what they must do out of sight; a word wider than a line
+    (a long name with no space) is cut with an ellipsis, never drawn past the edge."""
+    for size in STATUS_SIZES:
+        lines = _wrap(text, font(size), width)
+        if len(lines) <= STATUS_LINES:
+            return size, [fit(line, size, width) for line in lines]
+    # Still too long at the smallest size: its last line ends with an ellipsis.
+    kept = [*lines[:STATUS_LINES - 1], " ".join(lines[STATUS_LINES - 1:])]
+    return size, [fit(line, size, width) for line in kept]
 
 
 def _wrap(text: str, f: ImageFont.FreeTypeFont, width: int) -> list[str]:
