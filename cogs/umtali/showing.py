@@ -108,5 +108,23 @@ def dm_panel_of(live: LiveMatch, seat: int, note: str = "", look: Look = TEXT_ON
     shown = hand_of(live, seat, note, look)
     if not live.channel_lost:
         return shown
-    table = table_of(live, live.last_turn[-1000:], table_look)
+    table = table_of(live, tail(live.last_turn, LAST_TURN), table_look)
     return Shown([*table.embeds, *shown.embeds], shown.view, [*table.files, *shown.files])
+
+
+#: The most of the last turn's announcement a DM panel's table shows (its embed holds 4,096).
+LAST_TURN = 1000
+
+
+def tail(text: str, limit: int) -> str:
+    """The end of ``text`` in at most ``limit`` characters, from the start of a line (else of
+    a word), after an ellipsis: never from the middle of an escaped name or a mention, whose
+    markdown would then read wrong."""
+    if len(text) <= limit:
+        return text
+    cut = text[len(text) - limit + 2:]
+    line = cut.find("\n")
+    if line >= 0:
+        return "…\n" + cut[line + 1:]
+    space = cut.find(" ")
+    return "…" + (cut[space + 1:] if space >= 0 else cut)
