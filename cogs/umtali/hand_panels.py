@@ -21,12 +21,13 @@ from weakref import WeakKeyDictionary
 
 import discord
 
-from cogs.umtali.access import service
+from cogs.umtali.access import service, tr_of
 from cogs.umtali.in_time import thinking
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.private import send_private
 from cogs.umtali.showing import Shown
+from umtali.i18n import Tr
 
 log = logging.getLogger(__name__)
 
@@ -125,7 +126,7 @@ async def show_panel(interaction: discord.Interaction, live: LiveMatch, seat: in
     if interaction.response.is_done() and not thinking(interaction):
         # A click deferred while its move waited on the database (``in_time``): its original
         # response is the message clicked, so the panel comes as a follow-up, not kept.
-        shown = svc.hand_shown(live, seat, note)
+        shown = svc.hand_shown(live, seat, note, tr_of(interaction))
         assert shown.view is not None
         await send_private(interaction, shown.view, embeds=shown.embeds, files=shown.files)
         return
@@ -133,18 +134,18 @@ async def show_panel(interaction: discord.Interaction, live: LiveMatch, seat: in
     if pane is not None and before is not None and pane.answered == before:
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
-        if await refresh_pane(interaction.client, live, seat, note):
+        if await refresh_pane(interaction.client, live, seat, note, tr_of(interaction)):
             pane.answered = live.version
             with contextlib.suppress(discord.HTTPException):
                 await interaction.delete_original_response()
             return
         # Dismissed, or its token refused: this answer becomes the panel.
-        shown = svc.hand_shown(live, seat, note)
+        shown = svc.hand_shown(live, seat, note, tr_of(interaction))
         await interaction.edit_original_response(**shown.edit())
         _stop(shown)
         known.keep(live, seat, interaction)
         return
-    shown = svc.hand_shown(live, seat, note)
+    shown = svc.hand_shown(live, seat, note, tr_of(interaction))
     assert shown.view is not None
     await send_private(interaction, shown.view, embeds=shown.embeds, files=shown.files)
     known.keep(live, seat, interaction)
@@ -155,15 +156,16 @@ async def show_panel(interaction: discord.Interaction, live: LiveMatch, seat: in
 
 
 async def refresh_pane(client: discord.Client, live: LiveMatch, seat: int,
-                       note: str = "") -> bool:
+                       note: str = "", tr: Tr | None = None) -> bool:
     """Edit the seat's ephemeral panel to show the match as it is; False if there is none
-    (or it could not be edited: dismissed, or its token expired)."""
+    (or it could not be edited: dismissed, or its token expired). ``tr``: the language of the
+    interaction this edit answers, if any."""
     known = panes(client)
     pane = known.fresh(live, seat)
     if pane is None:
         return False
     async with pane.lock:
-        shown = service(client).hand_shown(live, seat, note)
+        shown = service(client).hand_shown(live, seat, note, tr)
         try:
             await pane.interaction.edit_original_response(**shown.edit())
         except discord.HTTPException as e:

@@ -41,10 +41,13 @@ class Looks:
         assert shown.view is not None
         return shown.embed, shown.view
 
-    def hand_shown(self, live: LiveMatch, seat: int, note: str = "") -> Shown:
+    def hand_shown(self, live: LiveMatch, seat: int, note: str = "", tr: Tr | None = None) -> \
+            Shown:
         """The seat's hand panel with its picture (for that seat's eyes only), as its player
-        chose it to look."""
-        return hand_of(live, seat, note, self.hand_look(live, seat))
+        chose it to look. ``tr``: the language of the interaction it answers, when it answers
+        one (the language kept for the member may not have caught up with their client yet)."""
+        look = self.hand_look(live, seat)
+        return hand_of(live, seat, note, look if tr is None else dataclasses.replace(look, tr=tr))
 
     def dm_panel(self, live: LiveMatch, seat: int, note: str = "") -> Shown:
         look = self.hand_look(live, seat)
