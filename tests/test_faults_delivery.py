@@ -3,6 +3,7 @@ than cancel each other, and memory is changed only once the database holds the c
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 from pathlib import Path
@@ -13,9 +14,14 @@ import pytest
 import cogs.umtali.delivery
 from cogs.umtali.delivery import CHANNEL_LOST
 from cogs.umtali.live import LiveMatch
+from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, custom_ids, flush, play, start_match, thread_of
+from tests.loopback.driver import custom_ids as loop_ids
+from tests.loopback.driver import start_session, until
+from tests.loopback.harness import bot_in_process, loopback_server
 from tests.test_faults_channel import _db, _lose_thread
 from tests.test_faults_opening import server_errors  # noqa: F401 (a fixture)
+from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
 
 #: Seconds before a first retry, here: long enough that none fires by itself while SimCord
@@ -190,3 +196,37 @@ async def test_a_failed_save_of_a_table_posted_again_leaves_one_table(
               and (m.embeds[0].title or "").startswith("Umtali")]
     assert tables == [live.table_message_id]
     assert _db(db_path, "SELECT table_message_id FROM matches") == [(live.table_message_id,)]
+
+
+async def test_a_move_made_while_the_first_dm_panels_are_saved_still_reaches_them(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """On PostgreSQL a move's save may finish before the save of the seat's first DM panel:
+    the panel, not yet known in memory, must still be brought to the move's position."""
+    monkeypatch.setattr(MatchService, "new_seed", lambda self: 1)
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
+        svc = bot.matches
+        assert svc is not None
+        gate = asyncio.Event()
+        real = svc.store.set_dm_message
+
+        async def slow(*args: Any) -> None:
+            await gate.wait()
+            await real(*args)
+
+        monkeypatch.setattr(svc.store, "set_dm_message", slow)
+        alice, bob = server.add_member("ada"), server.add_member("ben")
+        saved = await start_session(server, db, alice, bob)
+        seat = saved.session.to_act
+        user = saved.player_ids[seat]
+        move = GreedyPlayer().choose(saved.session.view(seat))
+        assert move.kind is MoveKind.MELD  # the turn goes on: only this seat's panel changes
+        await until(lambda: server.dm_messages(user), "the first DM panel posted")
+        typed = await server.slash(user, saved.channel_id, "umtali play", {"move": str(move)})
+        assert typed.ephemeral
+        gate.set()
+        prefix = f"umtali:m:{saved.id}:{saved.version + 1}:"
+        await until(lambda: any(c.startswith(prefix) for m in server.dm_messages(user)
+                                for c in loop_ids(m)), "the DM panel at the move's position",
+                    timeout=10)
+        await svc.flush()

@@ -181,7 +181,9 @@ async def refresh_pane(client: discord.Client, live: LiveMatch, seat: int,
 def refresh_dm(live: LiveMatch, seat: int, client: discord.Client, *, force: bool = False) -> None:
     """Queue an edit of the seat's DM panel (``force``: even if it shows this version, as
     when only the layout changed)."""
-    if live.over or live.dm_message_ids[seat] is None or client.is_closed():
+    # Queued even while the seat's first panel is on its way (its id not yet saved): the
+    # delivery sends in order, so that panel is then brought to this position.
+    if live.over or client.is_closed():
         return
     if force:
         live.dm_shown[seat] = None
