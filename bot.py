@@ -38,6 +38,7 @@ from cogs.umtali.startup import run_timers, sync_if_changed
 from cogs.umtali.translator import UmtaliTranslator
 from data.db import DatabaseUnusable
 from data.location import DEFAULT_DB_PATH, database_path, database_url, read_dotenv, shown
+from data.process_name import hold_name
 from data.store import Store
 from scale import ShardPlan, gateway_refusal, load_discord_api, load_shards, use_discord_api
 
@@ -293,6 +294,12 @@ async def serve(settings: Settings) -> None:
     try:
         # Before Discord: a database that cannot be used stops the bot before it logs in.
         store = await Store.open(settings.database)
+        try:
+            # A second process under this name would play this one's matches too.
+            held = await hold_name(settings.database, settings.process)
+        except BaseException:
+            await store.close()
+            raise
         log.info(
             "Database %s open; command sync %s.",
             shown(settings.database),
@@ -302,8 +309,11 @@ async def serve(settings: Settings) -> None:
         log.info("Rules engine %s.", umtali.ENGINE)
         use_discord_api(settings.discord_api)
         # Leaving ``async with`` closes the bot (store included), however it is left.
-        async with make_bot(settings, store=store) as bot:
-            await bot.start(settings.token)
+        try:
+            async with make_bot(settings, store=store) as bot:
+                await bot.start(settings.token)
+        finally:
+            await held.release()
     except asyncio.CancelledError:
         if not stopping:
             raise
