@@ -40,7 +40,14 @@ from data.db import DatabaseUnusable
 from data.location import DEFAULT_DB_PATH, database_path, database_url, read_dotenv, shown
 from data.process_name import hold_name
 from data.store import Store
-from scale import ShardPlan, gateway_refusal, load_discord_api, load_shards, use_discord_api
+from scale import (
+    ShardPlan,
+    gateway_refusal,
+    load_discord_api,
+    load_shards,
+    rest_failure,
+    use_discord_api,
+)
 
 __all__ = [
     "DEFAULT_DB_PATH",
@@ -355,7 +362,12 @@ def main() -> int:
             raise
         print(f"error: {refusal}", file=sys.stderr)
         return EXIT_SETTINGS_ERROR
-    except (OSError, aiohttp.ClientError) as exc:
+    except (OSError, aiohttp.ClientError, discord.DiscordServerError) as exc:
+        if (failure := rest_failure(exc, settings.discord_api)) is not None:
+            print(f"error: {failure}", file=sys.stderr)
+            return 1
+        if isinstance(exc, discord.DiscordServerError):
+            raise
         print(f"error: could not reach Discord ({exc.__class__.__name__}): check the network "
               "connection and try again.", file=sys.stderr)
         return 1
