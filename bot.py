@@ -123,6 +123,10 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
         )
 
     db_path = database_path(environ)
+    if db_path.is_dir():
+        # SQLite's own refusal of a folder reads "unable to open database file".
+        raise SettingsError(f"UMTALI_DB_PATH must name the database file, not the folder "
+                            f"{str(db_path)!r}: such as {str(db_path / 'umtali.sqlite3')!r}.")
     try:
         url = database_url(environ)
     except ValueError as e:
