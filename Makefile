@@ -53,7 +53,7 @@ play: $(ENGINE)
 	$(VPY) -m umtali play $(ARGS)
 
 backup: $(STAMP)
-	$(VPY) -m data.backup $(DEST)
+	$(VPY) -m data.backup $(if $(DEST),"$(DEST)")
 
 # The command is not echoed: TO holds the database's password.
 copy-to-postgres: $(STAMP)
