@@ -38,7 +38,7 @@ from cogs.umtali.startup import run_timers, sync_if_changed
 from cogs.umtali.translator import UmtaliTranslator
 from data.db import DatabaseUnusable
 from data.location import DEFAULT_DB_PATH, database_path, database_url, read_dotenv, shown
-from data.process_name import hold_name
+from data.process_name import PLAIN, hold_name
 from data.store import Store
 from scale import (
     ShardPlan,
@@ -285,6 +285,17 @@ def make_bot(settings: Settings, **options: Any) -> UmtaliBot:
     return ShardedUmtaliBot(settings, **options, **settings.shards.options())
 
 
+def shards_held(plan: ShardPlan | None) -> dict[str, Any]:
+    """The shard count and shards a process runs, as ``hold_name`` takes them: none given is
+    one connection (shard 0 of 1); ``auto`` is known only once connected."""
+    if plan is None:
+        return {"count": PLAIN, "shards": (0,)}
+    if plan.count is None:
+        return {"count": None, "shards": None}
+    return {"count": plan.count,
+            "shards": plan.ids if plan.ids is not None else tuple(range(plan.count))}
+
+
 async def serve(settings: Settings) -> None:
     """Open the database, then run the bot until it closes, or SIGINT or SIGTERM (Ctrl-C,
     systemd, ``docker stop``) closes it: the same clean close for all three."""
@@ -307,7 +318,8 @@ async def serve(settings: Settings) -> None:
         store = await Store.open(settings.database)
         try:
             # A second process under this name would play this one's matches too.
-            held = await hold_name(settings.database, settings.process)
+            held = await hold_name(settings.database, settings.process,
+                                   **shards_held(settings.shards))
         except BaseException:
             await store.close()
             raise
