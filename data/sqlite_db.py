@@ -131,6 +131,11 @@ class SqliteDatabase(Database):
 
     async def _migrate_one(self, number: int, statements: Sequence[str]) -> bool:
         async with self.transaction() as tx:
+            # Read again under the write lock (BEGIN IMMEDIATE), as on PostgreSQL: two
+            # processes started together on an older file both saw the old version.
+            row = await tx.fetchone("PRAGMA user_version")
+            if row is not None and int(row[0]) >= number:
+                return False  # another process got there first
             for sql in statements:
                 await tx.execute(sql)
             await tx.execute(f"PRAGMA user_version = {number}")
