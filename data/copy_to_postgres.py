@@ -27,6 +27,7 @@ from data.backup import BackupError, backup
 from data.db import DatabaseUnusable, is_postgres_url
 from data.location import database_path, read_dotenv
 from data.pg_db import PgDatabase, PgTx, redacted
+from data.process_name import running_on
 from data.sqlite_db import SqliteDatabase
 
 #: Rows read from SQLite and sent to PostgreSQL at a time.
@@ -129,6 +130,10 @@ async def copy(source: Path, url: str, *, replace: bool = False) -> Copied:
     """Copy the SQLite database at ``source`` into the PostgreSQL database at ``url``."""
     if not is_postgres_url(url):
         raise CopyError(f"{redacted(url)!r} is not a PostgreSQL URL (postgresql://…).")
+    if (pid := running_on(source)) is not None:
+        raise CopyError(f"a bot process{f' (pid {pid})' if pid else ''} is running on {source}: "
+                        f"stop it first, or the moves made after the copy began would not be "
+                        f"in PostgreSQL.")
     with tempfile.TemporaryDirectory(prefix="umtali-copy-") as tmp:
         snapshot = Path(tmp) / "snapshot.sqlite3"
         try:

@@ -190,3 +190,17 @@ async def _hold_on_postgres(url: str, name: str, count: int | None,
         await conn.close()
         raise
     return HeldName(conn=conn)
+
+
+def running_on(database: Path) -> str | None:
+    """Whether a bot process runs on the SQLite file ``database``: its pid ('' if unknown),
+    or None. (Checking takes each name's lock for an instant.)"""
+    for path in database.parent.glob(f"{database.name}.*.lock"):
+        if path.name.startswith(f"{database.name}.count:"):
+            continue  # shared by every process; the names and shards tell
+        with open(path, "rb") as f:
+            try:
+                fcntl.flock(f.fileno(), fcntl.LOCK_SH | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return f.read(32).decode(errors="replace").strip()
+    return None

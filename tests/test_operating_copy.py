@@ -9,6 +9,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from data.copy_to_postgres import CopyError, copy
+from data.db import DatabaseUnusable
+from data.process_name import hold_name
 from data.store import Store
 from tests.test_copy_to_postgres import ON_POSTGRESQL, ROOT, _full_sqlite, _tables
 
@@ -50,3 +55,18 @@ def test_make_leaves_the_file_to_the_settings_and_keeps_the_password_off_the_con
                             "VPY=python"], cwd=ROOT, capture_output=True, text=True,
                            timeout=30, check=True).stdout
     assert '"x.sqlite3"' in given
+
+
+async def test_a_database_a_bot_runs_on_is_not_copied(tmp_path: Path) -> None:
+    source = tmp_path / "umtali.sqlite3"
+    await _full_sqlite(source)
+    bot = await hold_name(source, "shards-1", count=2, shards=(1,))
+    try:
+        with pytest.raises(CopyError, match=f"a bot process \\(pid {os.getpid()}\\) is "
+                                            "running on .*: stop it first"):
+            await copy(source, "postgresql://umtali@127.0.0.1:9/umtali")
+    finally:
+        await bot.release()
+    # Stopped, it may be copied (here: to a server that is not there).
+    with pytest.raises(DatabaseUnusable, match="cannot be reached"):
+        await copy(source, "postgresql://umtali@127.0.0.1:9/umtali")
