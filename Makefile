@@ -10,7 +10,8 @@ ARGS ?=
 # make backup DEST=file (or a directory); empty: data/backups/<name>-<UTC time>.sqlite3
 DEST ?=
 # make copy-to-postgres TO=postgresql://user:password@host/db [FROM=file.sqlite3] [REPLACE=1]
-FROM ?= data/umtali.sqlite3
+# FROM empty: the bot's own file (UMTALI_DB_PATH from the environment or .env).
+FROM ?=
 TO ?=
 REPLACE ?=
 
@@ -52,11 +53,12 @@ play: $(ENGINE)
 	$(VPY) -m umtali play $(ARGS)
 
 backup: $(STAMP)
-	$(VPY) -m data.backup $(DEST)
+	$(VPY) -m data.backup $(if $(DEST),"$(DEST)")
 
+# The command is not echoed: TO holds the database's password.
 copy-to-postgres: $(STAMP)
 	$(if $(TO),,$(error give the PostgreSQL database: make copy-to-postgres TO=postgresql://...))
-	$(VPY) -m data.copy_to_postgres "$(FROM)" "$(TO)" $(if $(REPLACE),--replace)
+	@$(VPY) -m data.copy_to_postgres $(if $(FROM),"$(FROM)") "$(TO)" $(if $(REPLACE),--replace)
 
 # The REST proxy that every process of the bot shares, so that together they keep Discord's
 # rate limits (docs/scale.md). Needs node 18+ and npm; installs the pinned versions of

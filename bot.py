@@ -38,8 +38,16 @@ from cogs.umtali.startup import run_timers, sync_if_changed
 from cogs.umtali.translator import UmtaliTranslator
 from data.db import DatabaseUnusable
 from data.location import DEFAULT_DB_PATH, database_path, database_url, read_dotenv, shown
+from data.process_name import PLAIN, hold_name
 from data.store import Store
-from scale import ShardPlan, gateway_refusal, load_discord_api, load_shards, use_discord_api
+from scale import (
+    ShardPlan,
+    gateway_refusal,
+    load_discord_api,
+    load_shards,
+    rest_failure,
+    use_discord_api,
+)
 
 __all__ = [
     "DEFAULT_DB_PATH",
@@ -115,6 +123,10 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
         )
 
     db_path = database_path(environ)
+    if db_path.is_dir():
+        # SQLite's own refusal of a folder reads "unable to open database file".
+        raise SettingsError(f"UMTALI_DB_PATH must name the database file, not the folder "
+                            f"{str(db_path)!r}: such as {str(db_path / 'umtali.sqlite3')!r}.")
     try:
         url = database_url(environ)
     except ValueError as e:
@@ -273,6 +285,17 @@ def make_bot(settings: Settings, **options: Any) -> UmtaliBot:
     return ShardedUmtaliBot(settings, **options, **settings.shards.options())
 
 
+def shards_held(plan: ShardPlan | None) -> dict[str, Any]:
+    """The shard count and shards a process runs, as ``hold_name`` takes them: none given is
+    one connection (shard 0 of 1); ``auto`` is known only once connected."""
+    if plan is None:
+        return {"count": PLAIN, "shards": (0,)}
+    if plan.count is None:
+        return {"count": None, "shards": None}
+    return {"count": plan.count,
+            "shards": plan.ids if plan.ids is not None else tuple(range(plan.count))}
+
+
 async def serve(settings: Settings) -> None:
     """Open the database, then run the bot until it closes, or SIGINT or SIGTERM (Ctrl-C,
     systemd, ``docker stop``) closes it: the same clean close for all three."""
@@ -293,6 +316,13 @@ async def serve(settings: Settings) -> None:
     try:
         # Before Discord: a database that cannot be used stops the bot before it logs in.
         store = await Store.open(settings.database)
+        try:
+            # A second process under this name would play this one's matches too.
+            held = await hold_name(settings.database, settings.process,
+                                   **shards_held(settings.shards))
+        except BaseException:
+            await store.close()
+            raise
         log.info(
             "Database %s open; command sync %s.",
             shown(settings.database),
@@ -302,8 +332,11 @@ async def serve(settings: Settings) -> None:
         log.info("Rules engine %s.", umtali.ENGINE)
         use_discord_api(settings.discord_api)
         # Leaving ``async with`` closes the bot (store included), however it is left.
-        async with make_bot(settings, store=store) as bot:
-            await bot.start(settings.token)
+        try:
+            async with make_bot(settings, store=store) as bot:
+                await bot.start(settings.token)
+        finally:
+            await held.release()
     except asyncio.CancelledError:
         if not stopping:
             raise
@@ -345,7 +378,12 @@ def main() -> int:
             raise
         print(f"error: {refusal}", file=sys.stderr)
         return EXIT_SETTINGS_ERROR
-    except (OSError, aiohttp.ClientError) as exc:
+    except (OSError, aiohttp.ClientError, discord.DiscordServerError) as exc:
+        if (failure := rest_failure(exc, settings.discord_api)) is not None:
+            print(f"error: {failure}", file=sys.stderr)
+            return 1
+        if isinstance(exc, discord.DiscordServerError):
+            raise
         print(f"error: could not reach Discord ({exc.__class__.__name__}): check the network "
               "connection and try again.", file=sys.stderr)
         return 1

@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+import aiohttp
 import discord
 
 __all__ = ["DISCORD_API", "ShardPlan", "gateway_refusal", "load_discord_api", "load_shards",
-           "use_discord_api"]
+           "rest_failure", "use_discord_api"]
 
 #: discord.py's own base URL of the REST API (what an unset UMTALI_DISCORD_API means).
 DISCORD_API = "https://discord.com/api/v10"
@@ -120,3 +121,23 @@ def gateway_refusal(error: BaseException) -> str | None:
         return ("Discord refused the shard: UMTALI_SHARD_COUNT must be the same number in "
                 "every process of the bot, and each UMTALI_SHARD_IDS below it.")
     return None
+
+
+def rest_failure(error: BaseException, base: str | None) -> str | None:
+    """One sentence when Discord's REST API, or the proxy in front of it (``base``:
+    UMTALI_DISCORD_API), could not be used at start-up; None for any other error."""
+    if isinstance(error, discord.DiscordServerError):
+        status = error.status
+        if base is not None:
+            return (f"the REST proxy at UMTALI_DISCORD_API ({base}) answered {status} "
+                    f"(Discord unreachable from it?): check the proxy's log and try again.")
+        return (f"Discord's API answered {status} (an outage on Discord's side): try again "
+                f"in a few minutes.")
+    if base is None or not isinstance(error, aiohttp.ClientConnectorError):
+        return None
+    parts = urlsplit(base)
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    if (error.host, error.port) != (parts.hostname, port):
+        return None  # the gateway, say: not the proxy
+    return (f"could not reach the REST proxy at UMTALI_DISCORD_API ({base}): start it first "
+            f"(make proxy; see docs/scale.md), or correct or empty UMTALI_DISCORD_API.")

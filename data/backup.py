@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m data.backup",
         description="Copy the bot's database (UMTALI_DB_PATH, or data/umtali.sqlite3) safely "
                     "while the bot runs.")
-    parser.add_argument("dest", nargs="?", type=Path,
+    parser.add_argument("dest", nargs="?",
                         help="the file to write, or a directory to write it in (default: "
                              "backups/ beside the database, named with the time)")
     args = parser.parse_args(argv)
@@ -73,12 +73,14 @@ def main(argv: list[str] | None = None) -> int:
               "PostgreSQL's own pg_dump.", file=sys.stderr)
         return 1
     source = database_path(os.environ)
-    dest: Path | None = args.dest
     name = default_destination(source, datetime.now(UTC))
-    if dest is None:
+    if args.dest is None:
         dest = name
-    elif dest.is_dir():
-        dest = dest / name.name
+    else:
+        dest = Path(args.dest).expanduser()
+        # A trailing slash says a folder, made if missing (Path drops the slash).
+        if dest.is_dir() or args.dest.endswith(("/", os.sep)):
+            dest = dest / name.name
     try:
         pages = backup(source, dest)
     except BackupError as e:

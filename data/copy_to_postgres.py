@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 import tempfile
 from collections.abc import Callable
@@ -24,7 +25,9 @@ from typing import Any
 
 from data.backup import BackupError, backup
 from data.db import DatabaseUnusable, is_postgres_url
+from data.location import database_path, read_dotenv
 from data.pg_db import PgDatabase, PgTx, redacted
+from data.process_name import running_on
 from data.sqlite_db import SqliteDatabase
 
 #: Rows read from SQLite and sent to PostgreSQL at a time.
@@ -127,6 +130,10 @@ async def copy(source: Path, url: str, *, replace: bool = False) -> Copied:
     """Copy the SQLite database at ``source`` into the PostgreSQL database at ``url``."""
     if not is_postgres_url(url):
         raise CopyError(f"{redacted(url)!r} is not a PostgreSQL URL (postgresql://…).")
+    if (pid := running_on(source)) is not None:
+        raise CopyError(f"a bot process{f' (pid {pid})' if pid else ''} is running on {source}: "
+                        f"stop it first, or the moves made after the copy began would not be "
+                        f"in PostgreSQL.")
     with tempfile.TemporaryDirectory(prefix="umtali-copy-") as tmp:
         snapshot = Path(tmp) / "snapshot.sqlite3"
         try:
@@ -177,11 +184,18 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m data.copy_to_postgres",
         description="Copy the bot's SQLite database into PostgreSQL (stop the bot first), then "
                     "check that every table has as many rows on both sides.")
-    parser.add_argument("source", type=Path, help="the SQLite file (e.g. data/umtali.sqlite3)")
+    parser.add_argument("source", type=Path, nargs="?",
+                        help="the SQLite file (default: the bot's, UMTALI_DB_PATH in the "
+                             "environment or .env, else data/umtali.sqlite3)")
     parser.add_argument("url", help="the PostgreSQL database: postgresql://user:pass@host/db")
     parser.add_argument("--replace", action="store_true",
                         help="empty the PostgreSQL database first if it holds rows")
     args = parser.parse_args(argv)
+    if args.source is None:
+        # The file the bot uses, as ``make backup`` finds it: not a default path that may
+        # hold an old database while the bot's is elsewhere.
+        read_dotenv()
+        args.source = database_path(os.environ)
     try:
         done = asyncio.run(copy(args.source, args.url, replace=args.replace))
     except (CopyError, DatabaseUnusable) as e:

@@ -26,9 +26,11 @@ def read_dotenv() -> None:
 
 
 def database_path(environ: Mapping[str, str]) -> Path:
-    """``UMTALI_DB_PATH``, or the default when it is unset or empty."""
+    """``UMTALI_DB_PATH``, or the default when it is unset or empty. A leading ``~`` is the
+    home directory, as in a shell: .env and systemd do not expand it, and it would otherwise
+    be a folder named ``~``. A relative path is taken from the working directory, as .env is."""
     text = environ.get("UMTALI_DB_PATH", "").strip()
-    return Path(text) if text else DEFAULT_DB_PATH
+    return Path(text).expanduser() if text else DEFAULT_DB_PATH
 
 
 def database_url(environ: Mapping[str, str]) -> str:

@@ -73,13 +73,15 @@ def _rowcount(status: str) -> int:
 
 
 def redacted(url: str) -> str:
-    """The URL without its password, for messages and logs."""
+    """The URL without its password, for messages and logs: in the user part, or given as
+    ``?password=`` (libpq and asyncpg take both)."""
     parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.netloc.rsplit("@", 1)[-1]
-    user = parts.username or ""
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+    if parts.password is not None:
+        host = parts.netloc.rsplit("@", 1)[-1]
+        parts = parts._replace(netloc=f"{parts.username or ''}:***@{host}")
+    query = "&".join("password=***" if p.split("=", 1)[0].lower() == "password" else p
+                     for p in parts.query.split("&")) if parts.query else ""
+    return urlunsplit(parts._replace(query=query))
 
 
 class PgTx(Tx):

@@ -7,6 +7,7 @@ lock, so a read outside a transaction may see the open transaction's writes, as 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import sqlite3
@@ -86,12 +87,18 @@ class SqliteDatabase(Database):
         """The database at ``target``, migrated and writable; DatabaseUnusable if it cannot
         be."""
         path = target
+        connecting: aiosqlite.Connection | None = None
         try:
             if str(path) != ":memory:":
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
-            conn = await aiosqlite.connect(str(path), isolation_level=None,
+            connecting = aiosqlite.connect(str(path), isolation_level=None,
                                            timeout=BUSY_TIMEOUT)
+            conn = await connecting
         except (OSError, sqlite3.Error) as e:
+            if connecting is not None:
+                # aiosqlite stops its thread after a failed connect, and the thread then
+                # answers on this loop: let it, or it prints a traceback once the loop closed.
+                await asyncio.to_thread(connecting._thread.join, 5)
             raise DatabaseUnusable(_why(path, e)) from e
         try:
             db = SqliteDatabase(conn)
@@ -131,6 +138,11 @@ class SqliteDatabase(Database):
 
     async def _migrate_one(self, number: int, statements: Sequence[str]) -> bool:
         async with self.transaction() as tx:
+            # Read again under the write lock (BEGIN IMMEDIATE), as on PostgreSQL: two
+            # processes started together on an older file both saw the old version.
+            row = await tx.fetchone("PRAGMA user_version")
+            if row is not None and int(row[0]) >= number:
+                return False  # another process got there first
             for sql in statements:
                 await tx.execute(sql)
             await tx.execute(f"PRAGMA user_version = {number}")

@@ -1,0 +1,206 @@
+"""One running bot process per name, and per shard, on a database (docs/processes.md, "Names";
+docs/scale.md).
+
+Two processes under one name would both believe they hold the same matches: both would run
+their timers, post their announcements and play the computer's turns. Two processes running
+one shard, or shards of different counts (Discord sends a server's events to every session
+whose shard and count it belongs to), would both receive the same clicks. Each happens by
+mistake (``make run`` in a terminal while systemd runs the bot; one process's
+UMTALI_SHARD_COUNT changed and not the other's), so the process that would make it so is
+refused at start.
+
+What a process runs is held for as long as it runs, by locks the operating system (SQLite: a
+``flock`` on ``<database>.<what>.lock`` beside the file) or the server (PostgreSQL: session
+advisory locks on a connection of its own) lets go of when the process ends, however it ends:
+a process killed by SIGKILL or a power cut never blocks its own restart.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import zlib
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+
+from data.db import DatabaseUnusable, is_postgres_url
+from data.pg_db import CONNECT_TIMEOUT, redacted
+
+#: The first keys of the advisory locks: the two-key form is a key space of its own, apart
+#: from the one-key locks the store takes (players, migrations).
+_PG_NAME, _PG_SHARD, _PG_COUNT = 0x756D74, 0x756D75, 0x756D76
+#: The shard count of a process with no shards: one connection, every server's events.
+PLAIN = 1
+
+
+class NameTaken(DatabaseUnusable):
+    """Another running process holds this name or shard on this database, or runs another
+    shard count; one sentence for the user."""
+
+
+def _by(pid: str) -> str:
+    return f" (pid {pid})" if pid else ""
+
+
+def _name_taken(name: str, where: str, pid: str = "") -> NameTaken:
+    return NameTaken(f"another bot process named {name!r} is running on the database "
+                     f"{where}{_by(pid)}: stop it first, or give each process its own "
+                     f"UMTALI_PROCESS (see docs/processes.md).")
+
+
+def _shard_taken(shard: int, where: str, pid: str = "") -> NameTaken:
+    return NameTaken(f"another bot process runs shard {shard} on the database {where}"
+                     f"{_by(pid)}: each shard must run in exactly one process "
+                     f"(UMTALI_SHARD_IDS; see docs/scale.md).")
+
+
+def _count(count: int | None) -> str:
+    if count is None:
+        return "UMTALI_SHARD_COUNT=auto"
+    return "no shards (UMTALI_SHARD_COUNT empty or 1)" if count == PLAIN else \
+        f"UMTALI_SHARD_COUNT={count}"
+
+
+def _count_differs(other: int | None, mine: int | None, where: str) -> NameTaken:
+    return NameTaken(f"another bot process runs on the database {where} with {_count(other)}, "
+                     f"this one with {_count(mine)}: every process of the bot must give the "
+                     f"same UMTALI_SHARD_COUNT (see docs/scale.md).")
+
+
+class HeldName:
+    """What the process runs, held; ``release()`` lets it go (ending the process does too)."""
+
+    def __init__(self, fds: list[int] | None = None, conn: Any = None) -> None:
+        self._fds, self._conn = fds or [], conn
+
+    async def release(self) -> None:
+        fds, self._fds = self._fds, []
+        for fd in fds:
+            os.close(fd)  # closing the file drops its flock
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                await conn.close()
+
+
+def lock_file(database: Path, what: str) -> Path:
+    return database.with_name(f"{database.name}.{what}.lock")
+
+
+async def hold_name(database: str | Path, name: str, *, count: int | None = PLAIN,
+                    shards: tuple[int, ...] | None = (0,)) -> HeldName:
+    """Hold ``name`` on ``database`` (an opened store's: the SQLite file's folder exists) for
+    this process, with its shard ``count`` (None: auto) and the ``shards`` it runs (None:
+    not known before connecting); NameTaken if a running process holds the name or one of
+    the shards, or runs another count. The default: a bot with no shards."""
+    if is_postgres_url(database):
+        return await _hold_on_postgres(str(database), name, count, shards or ())
+    if str(database) == ":memory:":
+        return HeldName()
+    held = HeldName()
+    try:
+        where = str(database)
+        held._fds.append(_exclusive(database, name, partial(_name_taken, name, where)))
+        held._fds.append(_same_count(Path(database), count))
+        for shard in shards or ():
+            # ':' is in no process's name: a shard's file is never a name's.
+            held._fds.append(_exclusive(database, f"shard:{shard}",
+                                        partial(_shard_taken, shard, where)))
+    except BaseException:
+        await held.release()
+        raise
+    return held
+
+
+def _exclusive(database: str | Path, what: str, taken: Callable[[str], NameTaken]) -> int:
+    """An exclusive lock on ``what``'s file; ``taken(pid of its holder)`` if held."""
+    fd = os.open(lock_file(Path(database), what), os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        pid = os.read(fd, 32).decode(errors="replace").strip()
+        os.close(fd)
+        raise taken(pid) from None
+    except BaseException:
+        os.close(fd)
+        raise
+    # Who holds it, for the sentence a second process prints.
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    return fd
+
+
+def _count_key(count: int | None) -> str:
+    return "auto" if count is None else str(count)
+
+
+def _same_count(database: Path, count: int | None) -> int:
+    """A shared lock on this count's file; NameTaken if another count's file is locked."""
+    mine = _count_key(count)
+    fd = os.open(lock_file(database, f"count:{mine}"), os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH)  # held exclusively only for a moment, by a check
+        for other in database.parent.glob(f"{database.name}.count:*.lock"):
+            key = other.name[len(database.name) + len(".count:"):-len(".lock")]
+            if key == mine:
+                continue
+            with open(other, "rb") as f:
+                try:
+                    fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    raise _count_differs(None if key == "auto" else int(key), count,
+                                         str(database)) from None
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+async def _hold_on_postgres(url: str, name: str, count: int | None,
+                            shards: tuple[int, ...]) -> HeldName:
+    where = redacted(url)
+    try:
+        conn = await asyncpg.connect(url, timeout=CONNECT_TIMEOUT,
+                                     server_settings={"application_name": f"umtali {name}"})
+    except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
+        raise DatabaseUnusable(f"the database {where} cannot be reached ({e}).") from e
+    try:
+        key = zlib.crc32(name.encode()) - 2**31  # a signed 32-bit key
+        if not await conn.fetchval("SELECT pg_try_advisory_lock($1, $2)", _PG_NAME, key):
+            raise _name_taken(name, where)
+        mine = 0 if count is None else count
+        await conn.execute("SELECT pg_advisory_lock_shared($1, $2)", _PG_COUNT, mine)
+        held = await conn.fetch(
+            "SELECT DISTINCT objid::bigint AS count FROM pg_locks WHERE locktype = 'advisory' "
+            "AND granted AND classid = $1 AND objsubid = 2 AND database = "
+            "(SELECT oid FROM pg_database WHERE datname = current_database())", _PG_COUNT)
+        for row in held:
+            if row["count"] != mine:
+                raise _count_differs(int(row["count"]) or None, count, where)
+        for shard in shards:
+            if not await conn.fetchval("SELECT pg_try_advisory_lock($1, $2)", _PG_SHARD,
+                                       shard):
+                raise _shard_taken(shard, where)
+    except BaseException:
+        await conn.close()
+        raise
+    return HeldName(conn=conn)
+
+
+def running_on(database: Path) -> str | None:
+    """Whether a bot process runs on the SQLite file ``database``: its pid ('' if unknown),
+    or None. (Checking takes each name's lock for an instant.)"""
+    for path in database.parent.glob(f"{database.name}.*.lock"):
+        if path.name.startswith(f"{database.name}.count:"):
+            continue  # shared by every process; the names and shards tell
+        with open(path, "rb") as f:
+            try:
+                fcntl.flock(f.fileno(), fcntl.LOCK_SH | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return f.read(32).decode(errors="replace").strip()
+    return None

@@ -1,0 +1,80 @@
+"""Start-up when the REST proxy (UMTALI_DISCORD_API) is down, or Discord's API fails: one
+sentence naming what to look at, exit status 1, no traceback."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _run_bot(cwd: Path, **settings: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items()
+           if k != "DISCORD_TOKEN" and not k.startswith("UMTALI_")}
+    env |= {"DISCORD_TOKEN": "secret-token-value", "UMTALI_DB_PATH": str(cwd / "u.sqlite3"),
+            "PYTHONPATH": str(ROOT), **settings}
+    return subprocess.run([sys.executable, str(ROOT / "bot.py")], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=90, check=False)
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class _Failing(BaseHTTPRequestHandler):
+    """A proxy that cannot reach Discord: 502 to every call, as proxy/server.mjs answers."""
+
+    def _answer(self) -> None:
+        self.send_response(502)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    do_GET = do_POST = do_PUT = do_PATCH = _answer
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def failing_proxy() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Failing)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/api/v10"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_proxy_that_is_not_running_is_named(tmp_path: Path) -> None:
+    api = f"http://127.0.0.1:{_closed_port()}/api/v10"
+    done = _run_bot(tmp_path, UMTALI_DISCORD_API=api)
+    assert done.returncode == 1, done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last == (f"error: could not reach the REST proxy at UMTALI_DISCORD_API ({api}): "
+                    "start it first (make proxy; see docs/scale.md), or correct or empty "
+                    "UMTALI_DISCORD_API."), done.stderr
+    assert "Traceback" not in done.stderr and "secret-token-value" not in done.stderr
+
+
+def test_a_proxy_answering_502_ends_with_one_sentence(tmp_path: Path,
+                                                      failing_proxy: str) -> None:
+    # discord.py tries a 502 five times over about 16 s, then gives up.
+    done = _run_bot(tmp_path, UMTALI_DISCORD_API=failing_proxy)
+    assert done.returncode == 1, done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith(f"error: the REST proxy at UMTALI_DISCORD_API ({failing_proxy}) "
+                           "answered 502"), done.stderr
+    assert "Traceback" not in done.stderr and "secret-token-value" not in done.stderr
