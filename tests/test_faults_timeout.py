@@ -15,6 +15,7 @@ import pytest
 from bot import UmtaliBot
 from cogs.umtali import time_out
 from cogs.umtali.live import LiveMatch
+from cogs.umtali.service import MatchService
 from cogs.umtali.time_control import DAY
 from tests.discord_helpers import World, custom_ids, flush, player, start_match, thread_of
 from tests.test_faults_timers import db_row, to_turn_end
@@ -27,11 +28,16 @@ def _asked(world: World, live: LiveMatch) -> int:
     return sum(ASKED in m.content for m in thread_of(world, live).history())
 
 
-async def test_a_process_killed_before_asking_leaves_the_question_to_its_successor(
-        world: World, db_path: Path, make_bot: Callable[[], UmtaliBot]) -> None:
+async def _correspondence(world: World) -> tuple[MatchService, LiveMatch]:
+    """The bot's service and a match ada and ben play by correspondence."""
     svc = world.bot.matches
     assert svc is not None
-    live = await start_match(world, time_control="correspondence")
+    return svc, await start_match(world, time_control="correspondence")
+
+
+async def test_a_process_killed_before_asking_leaves_the_question_to_its_successor(
+        world: World, db_path: Path, make_bot: Callable[[], UmtaliBot]) -> None:
+    svc, live = await _correspondence(world)
     absent = live.session.to_act
     # The clock is stopped in the database, and the process killed before it asked anyone.
     assert await svc.owners.leases.stop_clock(live.id, live.version)
@@ -64,9 +70,7 @@ async def test_a_process_killed_before_asking_leaves_the_question_to_its_success
 
 async def test_a_question_neither_posted_nor_undone_is_asked_at_the_next_check(
         world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    svc = world.bot.matches
-    assert svc is not None
-    live = await start_match(world, time_control="correspondence")
+    svc, live = await _correspondence(world)
     absent = live.session.to_act
     assert live.deadline is not None
     real_post, real_set = time_out._post, svc.store.set_deadline
@@ -97,9 +101,7 @@ async def test_a_question_neither_posted_nor_undone_is_asked_at_the_next_check(
 async def test_a_match_that_moved_on_while_asking_is_not_said_asked(
         world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch,
         caplog: pytest.LogCaptureFixture) -> None:
-    svc = world.bot.matches
-    assert svc is not None
-    live = await start_match(world, time_control="correspondence")
+    svc, live = await _correspondence(world)
     absent = live.session.to_act
     await to_turn_end(world, live)
     assert live.deadline is not None and live.session.to_act == absent
@@ -126,9 +128,7 @@ async def test_a_match_that_moved_on_while_asking_is_not_said_asked(
 
 async def test_an_answer_in_dms_keeps_the_waiting_players_language(
         world: World, locales: dict[int, str]) -> None:
-    svc = world.bot.matches
-    assert svc is not None
-    live = await start_match(world, time_control="correspondence")
+    svc, live = await _correspondence(world)
     waiting = player(world, 1 - live.session.to_act)
     locales[waiting.id] = "ru"
     await svc.prefs.saw_locale(waiting.id, "ru")
@@ -151,9 +151,7 @@ async def test_an_answer_in_dms_keeps_the_waiting_players_language(
 
 async def test_a_question_asked_but_not_saved_is_not_asked_again_here(
         world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    svc = world.bot.matches
-    assert svc is not None
-    live = await start_match(world, time_control="correspondence")
+    svc, live = await _correspondence(world)
     absent = live.session.to_act
     assert live.deadline is not None
     real = svc.owners.leases.set_question
