@@ -22,6 +22,7 @@ from cogs.umtali.coach_work import HARD_BUDGET, Lesson, advise, lessons, seat_re
 from cogs.umtali.in_time import answer, defer, in_time
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS
+from cogs.umtali.numbers import one_decimal
 from cogs.umtali.thinking import Unavailable
 from umtali.ai.coach import REVIEW_BUDGET, Hint
 from umtali.ai.resume import player_seed, seat_history
@@ -178,12 +179,6 @@ def hint_text(tr: Tr, view: PlayerView, advice: Hint) -> str:
             + "\n" + sentence(tr(advice.reason)))
 
 
-def points_text(tr: Tr, points: float) -> str:
-    """Points with one decimal, as the language writes them (4.5; 4,5)."""
-    units, tenths = f"{points:.1f}".split(".")
-    return tr("{units}.{tenths}", units=units, tenths=tenths)
-
-
 def review_text(tr: Tr, hand: tuple[int, int], found: list[Lesson]) -> str:
     from cogs.umtali.commands import move_meaning
 
@@ -199,7 +194,7 @@ def review_text(tr: Tr, hand: tuple[int, int], found: list[Lesson]) -> str:
             "{points} points better).", turn=lesson.turn,
             played=move_meaning(lesson.view, lesson.played, tr),
             better=move_meaning(lesson.view, lesson.better, tr),
-            points=points_text(tr, lesson.cost)) + " " + sentence(tr(lesson.why)))
+            points=one_decimal(tr, lesson.cost)) + " " + sentence(tr(lesson.why)))
     return "\n".join(lines)[:2000]
 
 

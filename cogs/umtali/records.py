@@ -23,6 +23,7 @@ from cogs.umtali.errors import guarded
 from cogs.umtali.fair import verify_file, verify_filename
 from cogs.umtali.ids import id_of
 from cogs.umtali.names import clean_name, label_name, safe_name, safe_text
+from cogs.umtali.numbers import one_decimal
 from cogs.umtali.options import rules_words
 from cogs.umtali.private import send_private
 from cogs.umtali.render import COLOUR
@@ -99,7 +100,7 @@ def board_embed(board: BoardPage, scope: str, guild_name: str, tr: Tr = EN,
     elif board.rows:
         text = "\n".join(tr(
             "`{rank}.` **{name}** · {rating} · {won}/{sessions} won", rank=str(row.rank).rjust(3),
-            name=safe_name(row.name), rating=format(row.rating, ".1f"), won=row.sessions_won,
+            name=safe_name(row.name), rating=one_decimal(tr, row.rating), won=row.sessions_won,
             sessions=row.sessions) for row in board.rows)
     else:
         text = tr("No rated sessions yet: finish a session against another member to appear "
@@ -206,8 +207,8 @@ def record_text(rec: PlayerRecord, tr: Tr = EN) -> str:
     if rec.rating is not None:
         r = rec.rating
         lines.append(tr("Rating **{rating}**, #{rank} of {players} (μ {mu}, σ {sigma})",
-                        rating=format(r.value, ".1f"), rank=r.rank, players=r.players,
-                        mu=format(r.mu, ".1f"), sigma=format(r.sigma, ".1f")))
+                        rating=one_decimal(tr, r.value), rank=r.rank, players=r.players,
+                        mu=one_decimal(tr, r.mu), sigma=one_decimal(tr, r.sigma)))
     if s.sessions:
         lines += [
             tr("Sessions {won} won, {lost} lost · games {games_won}–{games_lost} · hands "

@@ -17,6 +17,7 @@ from discord import app_commands
 
 from cogs.umtali.access import service, store, tr_of
 from cogs.umtali.names import safe_name
+from cogs.umtali.numbers import one_decimal
 from cogs.umtali.options import on_off
 from cogs.umtali.render import COLOUR
 from data.models import BoardPage, GuildSettings
@@ -133,7 +134,7 @@ def summary_embed(season: str, top: BoardPage, tr: Tr) -> discord.Embed:
     """An ended season in short: its best three, how many played, and the soft reset."""
     lines = [f"{MEDALS[row.rank - 1] if row.rank <= len(MEDALS) else ''} " + tr(
         "`{rank}.` **{name}** · {rating} · {won}/{sessions} won", rank=row.rank,
-        name=safe_name(row.name), rating=format(row.rating, ".1f"), won=row.sessions_won,
+        name=safe_name(row.name), rating=one_decimal(tr, row.rating), won=row.sessions_won,
         sessions=row.sessions) for row in top.rows]
     lines += ["", tr.plural("{count} player took part.", "{count} players took part.",
                             top.players),
