@@ -51,7 +51,11 @@ _TEXTS: Final[tuple[str, ...]] = (
     N_("You go out by melding all your cards, or all but one and discarding that one (face "
        "down if you like: it is the default). Your opponent then has **one last turn**, and "
        "cannot take a face-down card. Whatever is left in their hand afterwards scores for "
-       "you, unless they go out too."),
+       "you, unless they go out too.\n\n"
+       "A **pair** may be your last meld when it lets you go out: nothing follows it but "
+       "the discard of your last card. It may even leave a card you could have melded "
+       "before it (from 5♥ 5♠ 5♦, the pair of fives, then discard 5♦): that only costs you "
+       "points."),
     N_("• `{challenge}` a member; they accept or decline with the buttons.\n"
        "• The table is one message in the match thread, updated when each turn ends.\n"
        "• Your hand comes by direct message, and always through the **My hand** button: act "
