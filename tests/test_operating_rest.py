@@ -49,6 +49,10 @@ class _Failing(BaseHTTPRequestHandler):
 @pytest.fixture
 def failing_proxy() -> Iterator[str]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Failing)
+    # Each connection's thread is waited for on close, so that its socket is closed by then,
+    # not left to the garbage collector (whose ResourceWarning fails a later test).
+    server.daemon_threads = False
+    server.block_on_close = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
