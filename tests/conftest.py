@@ -19,6 +19,7 @@ from simcord import Env
 from bot import Settings, UmtaliBot
 from cogs.umtali.service import MatchService
 from data.db import Database
+from data.store import Store
 from tests.discord_helpers import Clock, World
 from tests.pg_server import PgServer, Unavailable, start_server
 
@@ -101,6 +102,15 @@ async def empty_target(request: pytest.FixtureRequest, backend: str,
     """As ``store_target``, but empty: no schema yet."""
     async for target in _target(request, backend, tmp_path, migrated=False):
         yield target
+
+
+@pytest.fixture
+async def stores(store_target: str | Path) -> AsyncIterator[tuple[Store, Store]]:
+    """Two stores on one database, as two processes have."""
+    one, two = await Store.open(store_target), await Store.open(store_target)
+    yield one, two
+    await one.close()
+    await two.close()
 
 
 @pytest.fixture

@@ -4,21 +4,8 @@ SQLite file or one PostgreSQL database, between two connections as two processes
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
-
 from data.leases import Leases
 from data.store import Store
-
-
-@pytest.fixture
-async def stores(store_target: str | Path) -> AsyncIterator[tuple[Store, Store]]:
-    one, two = await Store.open(store_target), await Store.open(store_target)
-    yield one, two
-    await one.close()
-    await two.close()
 
 
 async def _match(store: Store, n: int, owner: str, lease_until: float) -> int:
