@@ -151,7 +151,7 @@ class Database(ABC):
 
     @abstractmethod
     async def fetchone(self, sql: str, params: Sequence[object] = ()) -> Row | None:
-        """A read of what is committed (SQLite: and of this process's open transaction)."""
+        """A read of what is committed (inside a transaction: and of its own writes)."""
 
     @abstractmethod
     async def fetchall(self, sql: str, params: Sequence[object] = ()) -> list[Row]: ...

@@ -2,7 +2,9 @@
 place. Its schema version is the file's ``user_version``.
 
 The one connection serves reads and writes; ``transaction()`` (``data.db``) holds the write
-lock, so a read outside a transaction may see the open transaction's writes, as always.
+lock. A read outside a transaction waits for the open one to end, as SQLite would make another
+connection do: on the shared connection it would see writes not yet committed, which a failed
+commit then takes back (a result shown that never was).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import logging
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 import aiosqlite
@@ -30,6 +33,10 @@ from data.db import (
 from data.migrations import statements_for
 
 log = logging.getLogger(__name__)
+
+#: Whether the running code is inside this process's open transaction (set by ``_begin``, in
+#: the context of the task that holds it): its reads must not wait for the lock it holds.
+_IN_TRANSACTION: ContextVar[bool] = ContextVar("umtali_sqlite_in_transaction", default=False)
 
 
 class SqliteTx(Tx):
@@ -151,6 +158,7 @@ class SqliteDatabase(Database):
     @asynccontextmanager
     async def _begin(self) -> AsyncIterator[Tx]:
         tx = SqliteTx(self.conn)
+        inside = _IN_TRANSACTION.set(True)
         try:
             await tx.execute("BEGIN IMMEDIATE")
             yield tx
@@ -158,6 +166,8 @@ class SqliteDatabase(Database):
         except BaseException:
             await self._rollback()
             raise
+        finally:
+            _IN_TRANSACTION.reset(inside)
 
     async def _rollback(self) -> None:
         # A failed COMMIT leaves its transaction open (and the connection unable to begin
@@ -176,10 +186,15 @@ class SqliteDatabase(Database):
     # SQLite refuses that BEGIN at once when another process holds the write lock ("database is
     # locked", no busy wait: waiting could deadlock), and a save fails that would have waited.
     # So a read's rows are all fetched at once: reads here are small (by key, or LIMITed).
+    # Outside a transaction it first waits for the open one, if any, to end (module docstring);
+    # inside one (the transaction's own code) it reads at once, seeing its own writes.
 
     async def fetchone(self, sql: str, params: Sequence[object] = ()) -> Row | None:
         rows = await self.fetchall(sql, params)
         return rows[0] if rows else None
 
     async def fetchall(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
-        return list(await self.conn.execute_fetchall(sql, tuple(params)))
+        if _IN_TRANSACTION.get():
+            return list(await self.conn.execute_fetchall(sql, tuple(params)))
+        async with self._lock:
+            return list(await self.conn.execute_fetchall(sql, tuple(params)))
