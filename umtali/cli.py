@@ -22,7 +22,7 @@ from typing import TextIO
 from umtali.ai import LEVELS as AI_LEVELS
 from umtali.ai.resume import player_seed
 from umtali.cli_coach import COACH_HELP, hint_line, review_lines
-from umtali.cli_moves import face_up_choice, listed, move_text, read_move
+from umtali.cli_moves import chosen, face_up_choice, listed, move_text, typed_line
 from umtali.cli_verify import run_verify, said
 from umtali.codec import deal_from_json, session_to_json
 from umtali.errors import UmtaliError
@@ -36,7 +36,7 @@ from umtali.session import Deal, Session
 from umtali.text import describe, render_view
 from umtali.view import PlayerView
 
-LEVELS: dict[str, Callable[[int], Player]] = {
+LEVELS: dict[str, Callable[[int | str], Player]] = {
     **AI_LEVELS,
     "random": lambda seed: RandomPlayer(seed),
 }
@@ -160,7 +160,9 @@ def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> in
     other = (tr.ctx("a name at the table", "Player 2") if args.hotseat
              else tr.ctx("a name at the table", "Computer"))
     names = (name, other)
-    computer = None if args.hotseat else LEVELS[args.level](seed)
+    # As the bot's: the computer's own seed is one-way from the session's, which would tell
+    # it every card it does not see.
+    computer = None if args.hotseat else LEVELS[args.level](player_seed(session, 1))
     reviews = computer is not None and (stdin.isatty() if args.review is None else args.review)
     #: The views the player acted on in the hand in play, with their moves (for its review).
     record: list[tuple[PlayerView, Move]] = []
@@ -190,20 +192,18 @@ def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> in
         view = session.view(actor)
         out("\n" + render_view(view, names, tr) + "\n")
         legal = listed(view.legal_moves)
-        shown = ", ".join(f"{i}) {move_text(m, legal)}" for i, m in enumerate(legal, 1))
-        out(tr("Moves: {moves}", moves=shown) + "\n")
-        up = face_up_choice(legal)
-        if up is not None:
-            # The rules' default, as the bot's: face down unless the player says otherwise.
-            out(tr("Going out: your last card is laid face down; type '{move}' to lay it "
-                   "face up.", move=move_text(up, legal)) + "\n")
+        out(_moves_lines(legal, tr))
         while True:
             out(f"{names[actor]}> ")
             stdout.flush()
-            line = stdin.readline()
-            if not line:
+            typed = typed_line(stdin)
+            if typed is None:
                 raise EOFError
-            text = line.strip()
+            text = typed[0].strip()
+            if typed[1]:
+                out(tr("That line is too long to be a move: a move is a few words, like "
+                       "'meld 8D 9D 10D'.") + "\n")
+                continue
             if not text:
                 continue
             word = text.lower()
@@ -213,16 +213,16 @@ def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> in
             if word in ("help", "?"):
                 out(tr(PLAY_HELP) + "\n" + tr(COACH_HELP) + "\n")
                 continue
-            if word in ("moves", "table"):
+            if word == "table":
                 out(render_view(view, names, tr) + "\n")
+            if word in ("moves", "table"):
+                out(_moves_lines(legal, tr))
                 continue
             if word == "hint":
                 out(hint_line(session, actor, tr) + "\n")
                 continue
             try:
-                move = legal[int(text) - 1] if text.isdigit() else read_move(text, legal)
-                if text.isdigit() and int(text) < 1:
-                    raise IndexError
+                move = chosen(text, legal)
                 pending = session.apply(move)
                 if actor == 0:
                     record.append((view, move))
@@ -232,6 +232,18 @@ def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> in
                        count=len(legal)) + "\n")
             except UmtaliError as e:
                 out(tr(e.text) + ".\n")
+
+
+def _moves_lines(legal: list[Move], tr: Tr) -> str:
+    """The numbered moves, and how to lay a last card face up when it may go either way."""
+    shown = ", ".join(f"{i}) {move_text(m, legal)}" for i, m in enumerate(legal, 1))
+    lines = tr("Moves: {moves}", moves=shown) + "\n"
+    up = face_up_choice(legal)
+    if up is not None:
+        # The rules' default, as the bot's: face down unless the player says otherwise.
+        lines += tr("Going out: your last card is laid face down; type '{move}' to lay it "
+                    "face up.", move=move_text(up, legal)) + "\n"
+    return lines
 
 
 def _script(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> int:
