@@ -26,7 +26,9 @@ def run_verify(args: argparse.Namespace, stdout: TextIO, tr: Tr) -> int:
     try:
         with open(args.replay, encoding="utf-8") as f:
             replay = replay_from_json(json.load(f))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, UmtaliError) as e:
+    # ValueError: besides bad JSON, a number past Python's 4,300 digits; RecursionError:
+    # arrays nested thousands deep. A hostile file is bad input, not a traceback.
+    except (OSError, ValueError, RecursionError, UmtaliError) as e:
         print(tr("cannot read the replay file: {error}", error=said(tr, e)), file=sys.stderr)
         return 2
     reveal = replay.reveal
@@ -83,6 +85,11 @@ def mismatch_lines(m: Mismatch, players: tuple[str, str], tr: Tr) -> list[str]:
         return [tr("The seed and salt do not open it: they give {commitment}.", commitment=exp)]
     if m.check is Check.FIXED_DEAL:
         return [tr("The first hand was a fixed deal, not shuffled from the seed.")]
+    if m.check is Check.DEALER_DRAW and m.part == "dealer":
+        # Seats, not cards: the draws matched, the first dealer named does not.
+        return [tr("The draw for first dealer is not the one the seed gives."),
+                "  " + tr("the file has seat {recorded} dealing first, the seed gives seat "
+                          "{expected}", recorded=rec, expected=exp)]
     if m.check is Check.DEALER_DRAW:
         return [tr("The draw for first dealer is not the one the seed gives."),
                 "  " + tr("the file: {cards}", cards=rec),

@@ -256,7 +256,8 @@ def from_json(data: Any) -> ReplayFile:
         )
     except InvalidStateError:
         raise
-    except (KeyError, TypeError, ValueError, IndexError) as e:
+    except (KeyError, TypeError, ValueError, IndexError, OverflowError) as e:
+        # OverflowError: ``int`` of a number JSON reads as infinity (``1e999``).
         # A wrong card is worded by the engine; a missing key or a wrong type by Python.
         error = cause(e) if isinstance(e, UmtaliError) else repr(e)
         raise InvalidStateError(Text.of("bad replay file: {error}", error=error)) from e
