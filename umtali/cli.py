@@ -103,6 +103,10 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
     play.add_argument("--level", choices=sorted(LEVELS), default="normal",
                       help="the computer's level: easy, normal (default) or hard")
     play.add_argument("--name", default=None, help="your name at the table (default: Player)")
+    play.add_argument("--handover", action=argparse.BooleanOptionalAction, default=None,
+                      help="with --hotseat, between turns: clear the screen and wait for the "
+                           "next player to press Enter, so that neither sees the other's hand "
+                           "(default: when typing at a terminal)")
     play.add_argument("--review", action=argparse.BooleanOptionalAction, default=None,
                       help="after each hand against the computer, the coach's review of your "
                            "moves (some seconds of thinking; default: when typing at a "
@@ -164,6 +168,8 @@ def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> in
     # it every card it does not see.
     computer = None if args.hotseat else LEVELS[args.level](player_seed(session, 1))
     reviews = computer is not None and (stdin.isatty() if args.review is None else args.review)
+    handover = args.hotseat and (stdin.isatty() if args.handover is None else args.handover)
+    shown_to = -1  # hotseat: the seat whose hand is on the screen
     #: The views the player acted on in the hand in play, with their moves (for its review).
     record: list[tuple[PlayerView, Move]] = []
     out = stdout.write
@@ -171,6 +177,10 @@ def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> in
     pending: list[Event] = list(session.opening)
     while True:
         seat = session.to_act if args.hotseat else 0
+        if handover and not session.over and seat != shown_to:
+            # Before the events: what the last move tells the next player is for their eyes.
+            _hand_over(names[seat], stdin, stdout, tr)
+            shown_to = seat
         for e in pending:
             out(describe(e.for_seat(seat), names, tr) + "\n")
         ended = [e for e in pending if isinstance(e, HandEnded)]
@@ -232,6 +242,22 @@ def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> in
                        count=len(legal)) + "\n")
             except UmtaliError as e:
                 out(tr(e.text) + ".\n")
+
+
+#: Clears the screen and the scrollback of a terminal (ANSI; ``3J``: the scrollback).
+CLEAR_SCREEN = "\x1b[H\x1b[2J\x1b[3J"
+
+
+def _hand_over(name: str, stdin: TextIO, stdout: TextIO, tr: Tr) -> None:
+    """Hotseat, as the turn passes: the hand just played is cleared off a terminal, and the
+    next player shows theirs only once the other has looked away."""
+    if stdout.isatty():
+        stdout.write(CLEAR_SCREEN)
+    stdout.write("\n" + tr("{name} to play: the other player looks away, and {name} presses "
+                           "Enter.", name=name) + " ")
+    stdout.flush()
+    if typed_line(stdin) is None:
+        raise EOFError
 
 
 def _moves_lines(legal: list[Move], tr: Tr) -> str:
