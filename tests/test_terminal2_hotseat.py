@@ -67,3 +67,38 @@ def test_piped_input_has_no_handover_by_default() -> None:
     # Scripts feeding moves keep working: the handover is for people at a terminal.
     out = hotseat("1\n1\n1\nquit\n")
     assert not HANDOVER.search(out) and "Player 2> " in out
+
+
+def test_a_drawn_seed_is_said_only_when_play_stops() -> None:
+    """Either player could replay a seed elsewhere and read the other's hand: hotseat, a seed
+    drawn by the game is not shown before play stops; then it deals the same cards again."""
+    out = io.StringIO()
+    assert main(["play", "--hotseat"], io.StringIO("1\n1\nquit\n"), out) == 0
+    text = out.getvalue()
+    assert text.startswith("Umtali. Type 'help' for the notation.\n")
+    told = re.search(r"The seed was (\d+): '--seed \1' deals these hands again\.\n$", text)
+    assert told, text[-300:]
+    before = text[:told.start()]
+    assert told.group(1) not in before
+    again = hotseat_with_seed(told.group(1), "1\n1\nquit\n")
+    assert again.split("\n", 1)[1] == before.split("\n", 1)[1]
+
+
+def hotseat_with_seed(seed: str, typed: str) -> str:
+    out = io.StringIO()
+    assert main(["play", "--hotseat", "--seed", seed], io.StringIO(typed), out) == 0
+    return out.getvalue()
+
+
+def test_a_seed_drawn_is_said_at_the_end_of_input_too_in_russian() -> None:
+    out = io.StringIO()
+    assert main(["play", "--hotseat", "--lang", "ru"], io.StringIO(""), out) == 0
+    said = r"Зерно было (\d+): с '--seed \1' будут сданы те же карты\.\n\nДо встречи\.\n$"
+    assert re.search(said, out.getvalue())
+
+
+def test_a_seed_given_or_against_the_computer_is_said_at_the_start() -> None:
+    assert hotseat_with_seed("9", "quit\n").startswith("Umtali, seed 9.")
+    out = io.StringIO()
+    assert main(["play", "--level", "easy", "--no-review"], io.StringIO("quit\n"), out) == 0
+    assert re.match(r"Umtali, seed \d+\.", out.getvalue())

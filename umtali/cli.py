@@ -173,75 +173,86 @@ def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> in
     #: The views the player acted on in the hand in play, with their moves (for its review).
     record: list[tuple[PlayerView, Move]] = []
     out = stdout.write
-    out(tr("Umtali, seed {seed}. Type 'help' for the notation.", seed=seed) + "\n")
+    # Hotseat, a seed drawn here is said only once play stops: either player could replay it
+    # elsewhere and read the other's hand.
+    secret = args.hotseat and args.seed is None
+    if secret:
+        out(tr("Umtali. Type 'help' for the notation.") + "\n")
+    else:
+        out(tr("Umtali, seed {seed}. Type 'help' for the notation.", seed=seed) + "\n")
     pending: list[Event] = list(session.opening)
-    while True:
-        seat = session.to_act if args.hotseat else 0
-        if handover and not session.over and seat != shown_to:
-            # Before the events: what the last move tells the next player is for their eyes.
-            _hand_over(names[seat], stdin, stdout, tr)
-            shown_to = seat
-        for e in pending:
-            out(describe(e.for_seat(seat), names, tr) + "\n")
-        ended = [e for e in pending if isinstance(e, HandEnded)]
-        pending = []
-        if ended and reviews and record:
-            out(tr("The coach reviews the hand…") + "\n")
-            stdout.flush()
-            lines = review_lines(record, ended[0].game, ended[0].hand,
-                                 player_seed(session, 0), tr)
-            out("\n".join(lines) + "\n")
-        if ended:
-            record = []
-        if session.over:
-            return 0
-        actor = session.to_act
-        if computer is not None and actor == 1:
-            pending = session.apply(computer.choose(session.view(1)))
-            continue
-        view = session.view(actor)
-        out("\n" + render_view(view, names, tr) + "\n")
-        legal = listed(view.legal_moves)
-        out(_moves_lines(legal, tr))
+    try:
         while True:
-            out(f"{names[actor]}> ")
-            stdout.flush()
-            typed = typed_line(stdin)
-            if typed is None:
-                raise EOFError
-            text = typed[0].strip()
-            if typed[1]:
-                out(tr("That line is too long to be a move: a move is a few words, like "
-                       "'meld 8D 9D 10D'.") + "\n")
-                continue
-            if not text:
-                continue
-            word = text.lower()
-            if word in ("quit", "exit"):
-                out(tr("Bye.") + "\n")
+            seat = session.to_act if args.hotseat else 0
+            if handover and not session.over and seat != shown_to:
+                # Before the events: what the last move tells the next player is for their eyes.
+                _hand_over(names[seat], stdin, stdout, tr)
+                shown_to = seat
+            for e in pending:
+                out(describe(e.for_seat(seat), names, tr) + "\n")
+            ended = [e for e in pending if isinstance(e, HandEnded)]
+            pending = []
+            if ended and reviews and record:
+                out(tr("The coach reviews the hand…") + "\n")
+                stdout.flush()
+                lines = review_lines(record, ended[0].game, ended[0].hand,
+                                     player_seed(session, 0), tr)
+                out("\n".join(lines) + "\n")
+            if ended:
+                record = []
+            if session.over:
                 return 0
-            if word in ("help", "?"):
-                out(tr(PLAY_HELP) + "\n" + tr(COACH_HELP) + "\n")
+            actor = session.to_act
+            if computer is not None and actor == 1:
+                pending = session.apply(computer.choose(session.view(1)))
                 continue
-            if word == "table":
-                out(render_view(view, names, tr) + "\n")
-            if word in ("moves", "table"):
-                out(_moves_lines(legal, tr))
-                continue
-            if word == "hint":
-                out(hint_line(session, actor, tr) + "\n")
-                continue
-            try:
-                move = chosen(text, legal)
-                pending = session.apply(move)
-                if actor == 0:
-                    record.append((view, move))
-                break
-            except IndexError:
-                out(tr("There is no move {number}: choose 1 to {count}.", number=text,
-                       count=len(legal)) + "\n")
-            except UmtaliError as e:
-                out(tr(e.text) + ".\n")
+            view = session.view(actor)
+            out("\n" + render_view(view, names, tr) + "\n")
+            legal = listed(view.legal_moves)
+            out(_moves_lines(legal, tr))
+            while True:
+                out(f"{names[actor]}> ")
+                stdout.flush()
+                typed = typed_line(stdin)
+                if typed is None:
+                    raise EOFError
+                text = typed[0].strip()
+                if typed[1]:
+                    out(tr("That line is too long to be a move: a move is a few words, like "
+                           "'meld 8D 9D 10D'.") + "\n")
+                    continue
+                if not text:
+                    continue
+                word = text.lower()
+                if word in ("quit", "exit"):
+                    out(tr("Bye.") + "\n")
+                    return 0
+                if word in ("help", "?"):
+                    out(tr(PLAY_HELP) + "\n" + tr(COACH_HELP) + "\n")
+                    continue
+                if word == "table":
+                    out(render_view(view, names, tr) + "\n")
+                if word in ("moves", "table"):
+                    out(_moves_lines(legal, tr))
+                    continue
+                if word == "hint":
+                    out(hint_line(session, actor, tr) + "\n")
+                    continue
+                try:
+                    move = chosen(text, legal)
+                    pending = session.apply(move)
+                    if actor == 0:
+                        record.append((view, move))
+                    break
+                except IndexError:
+                    out(tr("There is no move {number}: choose 1 to {count}.", number=text,
+                           count=len(legal)) + "\n")
+                except UmtaliError as e:
+                    out(tr(e.text) + ".\n")
+    finally:
+        if secret:
+            out(tr("The seed was {seed}: '--seed {seed}' deals these hands again.", seed=seed)
+                + "\n")
 
 
 #: Clears the screen and the scrollback of a terminal (ANSI; ``3J``: the scrollback).
