@@ -289,7 +289,9 @@ def _script(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> 
         try:
             with open(args.deal, encoding="utf-8") as f:
                 deal = deal_from_json(json.load(f))
-        except (OSError, json.JSONDecodeError, UmtaliError) as e:
+        # ValueError: bad JSON or UTF-8, a number past 4,300 digits; RecursionError: arrays
+        # nested thousands deep.
+        except (OSError, ValueError, RecursionError, UmtaliError) as e:
             print(tr("cannot read the deal file: {error}", error=said(tr, e)), file=sys.stderr)
             return 2
     try:
