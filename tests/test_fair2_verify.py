@@ -89,3 +89,19 @@ def test_a_changed_first_dealer_is_named_by_seat(tmp_path: Path, lang: str, said
     assert said.format(1 - dealer, dealer) in out
     # Not worded as cards ("the file: 0"): the draws themselves matched.
     assert "  the file: " not in out and "  в файле: " not in out
+
+
+@pytest.mark.parametrize(("rule", "value"), [
+    ("stall_turns", "12"), ("hands_per_game", [4]), ("high_card_deals", "yes"),
+    ("optional_melding", {"a": 1}), ("games_to_win", True), ("name", 5),
+])
+def test_a_rule_of_the_wrong_type_is_bad_input(tmp_path: Path, rule: str, value: object,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    # The engine takes a rule set unchecked: a text for a number failed deep in play, as a
+    # TypeError traceback.
+    data = _data()
+    data["rules"][rule] = value
+    code, out = verify(_file(tmp_path, json.dumps(data)))
+    assert (code, out) == (2, "")
+    assert capsys.readouterr().err == (f"cannot read the replay file: bad replay file: the rule "
+                                       f"{rule} cannot be {json.dumps(value)}\n")
