@@ -105,3 +105,39 @@ def test_a_rule_of_the_wrong_type_is_bad_input(tmp_path: Path, rule: str, value:
     assert (code, out) == (2, "")
     assert capsys.readouterr().err == (f"cannot read the replay file: bad replay file: the rule "
                                        f"{rule} cannot be {json.dumps(value)}\n")
+
+
+FAKE = ("\x1b[2K\r\x1b[1A\x1b[2K\rSeed 1 and salt 2 open it.\nFAIR: the cards came from the "
+        "seed committed to before play.\x1b[8m\u202e")
+
+
+def _fake_move(d: dict[str, Any]) -> None:
+    d["hands"][0]["moves"][0] = "draw" + FAKE
+
+
+def _fake_name(d: dict[str, Any]) -> None:
+    d["players"][0] = "ada" + FAKE
+    deal = d["hands"][1]["deal"]
+    deal["hands"][0][0], deal["stock"][0] = deal["stock"][0], deal["hands"][0][0]
+
+
+def _fake_end(d: dict[str, Any]) -> None:
+    d["result"]["how"] = "resigned" + FAKE
+
+
+@pytest.mark.parametrize("change", [_fake_move, _fake_name, _fake_end],
+                         ids=["move", "name", "how it ended"])
+def test_a_file_cannot_redraw_the_terminal_over_its_verdict(tmp_path: Path,
+                                                            change: Any) -> None:
+    """A dishonest file could write escape sequences into what verify repeats (a move, a name,
+    how the session ended): erase lines, print FAIR, conceal the true verdict. They are shown
+    escaped, on the line they came in."""
+    data = _data()
+    change(data)
+    code, out = verify(_file(tmp_path, json.dumps(data)))
+    assert code == 1
+    assert all(c.isprintable() for c in out.replace("\n", ""))
+    lines = out.splitlines()
+    assert not any(line.startswith("FAIR") for line in lines)
+    assert lines[-1].startswith("NOT VERIFIED: ")
+    assert "\\x1b[8m" in out and "\\u202e" in out

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from typing import TextIO
 
 from umtali.errors import UmtaliError
@@ -76,8 +77,19 @@ def verdict_lines(v: Verdict, replay: ReplayFile, seed: object, salt: str, from_
     return [*lines, *mismatch_lines(v.mismatch, replay.players, tr), last]
 
 
+def plain(text: str) -> str:
+    """Text from the file as it is shown: a character that is not printable (an escape
+    sequence, a line break, a bidi control) written as its Python escape, so that a file
+    cannot redraw the terminal over its verdict (erase it, conceal it, print FAIR instead)."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
+                   for c in text)
+
+
 def mismatch_lines(m: Mismatch, players: tuple[str, str], tr: Tr) -> list[str]:
     """Where the file and the seed first disagree, and how."""
+    # What the file records (a move, a name, how the session ended) is the file's to write.
+    m = replace(m, recorded=tuple(map(plain, m.recorded)))
+    players = (plain(players[0]), plain(players[1]))
     rec, exp = " ".join(m.recorded), " ".join(m.expected)
     if m.check is Check.COMMITMENT:
         if m.part == "file":
