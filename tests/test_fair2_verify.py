@@ -141,3 +141,15 @@ def test_a_file_cannot_redraw_the_terminal_over_its_verdict(tmp_path: Path,
     assert not any(line.startswith("FAIR") for line in lines)
     assert lines[-1].startswith("NOT VERIFIED: ")
     assert "\\x1b[8m" in out and "\\u202e" in out
+
+
+def test_a_bad_file_cannot_redraw_the_terminal_either(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    # Python words an unexpected key as it is: escape sequences and all.
+    data = _data()
+    data["rules"]["x" + FAKE] = 1
+    code, out = verify(_file(tmp_path, json.dumps(data)))
+    assert (code, out) == (2, "")
+    err = capsys.readouterr().err
+    assert err.startswith("cannot read the replay file: ") and err.count("\n") == 1
+    assert all(c.isprintable() for c in err.rstrip("\n"))

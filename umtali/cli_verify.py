@@ -30,7 +30,7 @@ def run_verify(args: argparse.Namespace, stdout: TextIO, tr: Tr) -> int:
     # ValueError: besides bad JSON, a number past Python's 4,300 digits; RecursionError:
     # arrays nested thousands deep. A hostile file is bad input, not a traceback.
     except (OSError, ValueError, RecursionError, UmtaliError) as e:
-        print(tr("cannot read the replay file: {error}", error=said(tr, e)), file=sys.stderr)
+        print(tr("cannot read the replay file: {error}", error=plain(said(tr, e))), file=sys.stderr)
         return 2
     reveal = replay.reveal
     commitment = args.commitment or replay.commitment
@@ -46,7 +46,7 @@ def run_verify(args: argparse.Namespace, stdout: TextIO, tr: Tr) -> int:
     try:
         verdict = verify(commitment, seed, salt, replay)
     except ValueError as e:
-        print(tr("cannot verify: {error}", error=said(tr, e)), file=sys.stderr)
+        print(tr("cannot verify: {error}", error=plain(said(tr, e))), file=sys.stderr)
         return 2
     for line in verdict_lines(verdict, replay, seed, salt, args.commitment is None, tr):
         stdout.write(line + "\n")
