@@ -22,7 +22,7 @@ from typing import TextIO
 from umtali.ai import LEVELS as AI_LEVELS
 from umtali.ai.resume import player_seed
 from umtali.cli_coach import COACH_HELP, hint_line, review_lines
-from umtali.cli_moves import face_up_choice, listed, move_text, read_move
+from umtali.cli_moves import chosen, face_up_choice, listed, move_text, typed_line
 from umtali.cli_verify import run_verify, said
 from umtali.codec import deal_from_json, session_to_json
 from umtali.errors import UmtaliError
@@ -36,7 +36,7 @@ from umtali.session import Deal, Session
 from umtali.text import describe, render_view
 from umtali.view import PlayerView
 
-LEVELS: dict[str, Callable[[int], Player]] = {
+LEVELS: dict[str, Callable[[int | str], Player]] = {
     **AI_LEVELS,
     "random": lambda seed: RandomPlayer(seed),
 }
@@ -103,6 +103,10 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
     play.add_argument("--level", choices=sorted(LEVELS), default="normal",
                       help="the computer's level: easy, normal (default) or hard")
     play.add_argument("--name", default=None, help="your name at the table (default: Player)")
+    play.add_argument("--handover", action=argparse.BooleanOptionalAction, default=None,
+                      help="with --hotseat, between turns: clear the screen and wait for the "
+                           "next player to press Enter, so that neither sees the other's hand "
+                           "(default: when typing at a terminal)")
     play.add_argument("--review", action=argparse.BooleanOptionalAction, default=None,
                       help="after each hand against the computer, the coach's review of your "
                            "moves (some seconds of thinking; default: when typing at a "
@@ -160,78 +164,123 @@ def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> in
     other = (tr.ctx("a name at the table", "Player 2") if args.hotseat
              else tr.ctx("a name at the table", "Computer"))
     names = (name, other)
-    computer = None if args.hotseat else LEVELS[args.level](seed)
+    # As the bot's: the computer's own seed is one-way from the session's, which would tell
+    # it every card it does not see.
+    computer = None if args.hotseat else LEVELS[args.level](player_seed(session, 1))
     reviews = computer is not None and (stdin.isatty() if args.review is None else args.review)
+    handover = args.hotseat and (stdin.isatty() if args.handover is None else args.handover)
+    shown_to = -1  # hotseat: the seat whose hand is on the screen
     #: The views the player acted on in the hand in play, with their moves (for its review).
     record: list[tuple[PlayerView, Move]] = []
     out = stdout.write
-    out(tr("Umtali, seed {seed}. Type 'help' for the notation.", seed=seed) + "\n")
+    # Hotseat, a seed drawn here is said only once play stops: either player could replay it
+    # elsewhere and read the other's hand.
+    secret = args.hotseat and args.seed is None
+    if secret:
+        out(tr("Umtali. Type 'help' for the notation.") + "\n")
+    else:
+        out(tr("Umtali, seed {seed}. Type 'help' for the notation.", seed=seed) + "\n")
     pending: list[Event] = list(session.opening)
-    while True:
-        seat = session.to_act if args.hotseat else 0
-        for e in pending:
-            out(describe(e.for_seat(seat), names, tr) + "\n")
-        ended = [e for e in pending if isinstance(e, HandEnded)]
-        pending = []
-        if ended and reviews and record:
-            out(tr("The coach reviews the hand…") + "\n")
-            stdout.flush()
-            lines = review_lines(record, ended[0].game, ended[0].hand,
-                                 player_seed(session, 0), tr)
-            out("\n".join(lines) + "\n")
-        if ended:
-            record = []
-        if session.over:
-            return 0
-        actor = session.to_act
-        if computer is not None and actor == 1:
-            pending = session.apply(computer.choose(session.view(1)))
-            continue
-        view = session.view(actor)
-        out("\n" + render_view(view, names, tr) + "\n")
-        legal = listed(view.legal_moves)
-        shown = ", ".join(f"{i}) {move_text(m, legal)}" for i, m in enumerate(legal, 1))
-        out(tr("Moves: {moves}", moves=shown) + "\n")
-        up = face_up_choice(legal)
-        if up is not None:
-            # The rules' default, as the bot's: face down unless the player says otherwise.
-            out(tr("Going out: your last card is laid face down; type '{move}' to lay it "
-                   "face up.", move=move_text(up, legal)) + "\n")
+    try:
         while True:
-            out(f"{names[actor]}> ")
-            stdout.flush()
-            line = stdin.readline()
-            if not line:
-                raise EOFError
-            text = line.strip()
-            if not text:
-                continue
-            word = text.lower()
-            if word in ("quit", "exit"):
-                out(tr("Bye.") + "\n")
+            seat = session.to_act if args.hotseat else 0
+            if handover and not session.over and seat != shown_to:
+                # Before the events: what the last move tells the next player is for their eyes.
+                _hand_over(names[seat], stdin, stdout, tr)
+                shown_to = seat
+            for e in pending:
+                out(describe(e.for_seat(seat), names, tr) + "\n")
+            ended = [e for e in pending if isinstance(e, HandEnded)]
+            pending = []
+            if ended and reviews and record:
+                out(tr("The coach reviews the hand…") + "\n")
+                stdout.flush()
+                lines = review_lines(record, ended[0].game, ended[0].hand,
+                                     player_seed(session, 0), tr)
+                out("\n".join(lines) + "\n")
+            if ended:
+                record = []
+            if session.over:
                 return 0
-            if word in ("help", "?"):
-                out(tr(PLAY_HELP) + "\n" + tr(COACH_HELP) + "\n")
+            actor = session.to_act
+            if computer is not None and actor == 1:
+                pending = session.apply(computer.choose(session.view(1)))
                 continue
-            if word in ("moves", "table"):
-                out(render_view(view, names, tr) + "\n")
-                continue
-            if word == "hint":
-                out(hint_line(session, actor, tr) + "\n")
-                continue
-            try:
-                move = legal[int(text) - 1] if text.isdigit() else read_move(text, legal)
-                if text.isdigit() and int(text) < 1:
-                    raise IndexError
-                pending = session.apply(move)
-                if actor == 0:
-                    record.append((view, move))
-                break
-            except IndexError:
-                out(tr("There is no move {number}: choose 1 to {count}.", number=text,
-                       count=len(legal)) + "\n")
-            except UmtaliError as e:
-                out(tr(e.text) + ".\n")
+            view = session.view(actor)
+            out("\n" + render_view(view, names, tr) + "\n")
+            legal = listed(view.legal_moves)
+            out(_moves_lines(legal, tr))
+            while True:
+                out(f"{names[actor]}> ")
+                stdout.flush()
+                typed = typed_line(stdin)
+                if typed is None:
+                    raise EOFError
+                text = typed[0].strip()
+                if typed[1]:
+                    out(tr("That line is too long to be a move: a move is a few words, like "
+                           "'meld 8D 9D 10D'.") + "\n")
+                    continue
+                if not text:
+                    continue
+                word = text.lower()
+                if word in ("quit", "exit"):
+                    out(tr("Bye.") + "\n")
+                    return 0
+                if word in ("help", "?"):
+                    out(tr(PLAY_HELP) + "\n" + tr(COACH_HELP) + "\n")
+                    continue
+                if word == "table":
+                    out(render_view(view, names, tr) + "\n")
+                if word in ("moves", "table"):
+                    out(_moves_lines(legal, tr))
+                    continue
+                if word == "hint":
+                    out(hint_line(session, actor, tr) + "\n")
+                    continue
+                try:
+                    move = chosen(text, legal)
+                    pending = session.apply(move)
+                    if actor == 0:
+                        record.append((view, move))
+                    break
+                except IndexError:
+                    out(tr("There is no move {number}: choose 1 to {count}.", number=text,
+                           count=len(legal)) + "\n")
+                except UmtaliError as e:
+                    out(tr(e.text) + ".\n")
+    finally:
+        if secret:
+            out(tr("The seed was {seed}: '--seed {seed}' deals these hands again.", seed=seed)
+                + "\n")
+
+
+#: Clears the screen and the scrollback of a terminal (ANSI; ``3J``: the scrollback).
+CLEAR_SCREEN = "\x1b[H\x1b[2J\x1b[3J"
+
+
+def _hand_over(name: str, stdin: TextIO, stdout: TextIO, tr: Tr) -> None:
+    """Hotseat, as the turn passes: the hand just played is cleared off a terminal, and the
+    next player shows theirs only once the other has looked away."""
+    if stdout.isatty():
+        stdout.write(CLEAR_SCREEN)
+    stdout.write("\n" + tr("{name} to play: the other player looks away, and {name} presses "
+                           "Enter.", name=name) + " ")
+    stdout.flush()
+    if typed_line(stdin) is None:
+        raise EOFError
+
+
+def _moves_lines(legal: list[Move], tr: Tr) -> str:
+    """The numbered moves, and how to lay a last card face up when it may go either way."""
+    shown = ", ".join(f"{i}) {move_text(m, legal)}" for i, m in enumerate(legal, 1))
+    lines = tr("Moves: {moves}", moves=shown) + "\n"
+    up = face_up_choice(legal)
+    if up is not None:
+        # The rules' default, as the bot's: face down unless the player says otherwise.
+        lines += tr("Going out: your last card is laid face down; type '{move}' to lay it "
+                    "face up.", move=move_text(up, legal)) + "\n"
+    return lines
 
 
 def _script(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> int:
@@ -240,7 +289,9 @@ def _script(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> 
         try:
             with open(args.deal, encoding="utf-8") as f:
                 deal = deal_from_json(json.load(f))
-        except (OSError, json.JSONDecodeError, UmtaliError) as e:
+        # ValueError: bad JSON or UTF-8, a number past 4,300 digits; RecursionError: arrays
+        # nested thousands deep.
+        except (OSError, ValueError, RecursionError, UmtaliError) as e:
             print(tr("cannot read the deal file: {error}", error=said(tr, e)), file=sys.stderr)
             return 2
     try:

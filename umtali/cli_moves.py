@@ -10,8 +10,13 @@ there ``discard KS`` is face up.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TextIO
 
 from umtali.moves import Move, MoveKind
+
+#: The longest line read as a move or a command: the longest move is some fifty characters.
+#: A longer line is read to its end and refused, not held whole nor echoed back whole.
+LINE_LIMIT = 256
 
 #: The last word of a discard laid face up when it could go face down.
 UP_WORDS = frozenset({"up", "faceup", "face-up"})
@@ -65,3 +70,28 @@ def face_up_choice(legal: Sequence[Move]) -> Move | None:
         if move.kind is MoveKind.DISCARD and not move.face_down and _turned(move) in legal:
             return move
     return None
+
+
+def typed_line(stdin: TextIO) -> tuple[str, bool] | None:
+    """The next line typed and whether it was too long to be a move (then cut at
+    ``LINE_LIMIT``), or None at the end of input."""
+    line = stdin.readline(LINE_LIMIT)
+    if not line:
+        return None
+    if len(line) < LINE_LIMIT or line.endswith("\n"):
+        return line, False
+    while (rest := stdin.readline(LINE_LIMIT)) and not rest.endswith("\n"):
+        pass  # the rest of the line, read and dropped
+    return line, True
+
+
+def chosen(text: str, legal: Sequence[Move]) -> Move:
+    """The move typed: its number in the list (``IndexError`` when there is none) or the move
+    itself. Only ASCII digits are a number: ``str.isdigit`` also holds for ``²``, which
+    ``int`` refuses."""
+    if text.isascii() and text.isdigit():
+        number = int(text)
+        if not 1 <= number <= len(legal):
+            raise IndexError(number)
+        return legal[number - 1]
+    return read_move(text, legal)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from typing import TextIO
 
 from umtali.errors import UmtaliError
@@ -26,8 +27,10 @@ def run_verify(args: argparse.Namespace, stdout: TextIO, tr: Tr) -> int:
     try:
         with open(args.replay, encoding="utf-8") as f:
             replay = replay_from_json(json.load(f))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, UmtaliError) as e:
-        print(tr("cannot read the replay file: {error}", error=said(tr, e)), file=sys.stderr)
+    # ValueError: besides bad JSON, a number past Python's 4,300 digits; RecursionError:
+    # arrays nested thousands deep. A hostile file is bad input, not a traceback.
+    except (OSError, ValueError, RecursionError, UmtaliError) as e:
+        print(tr("cannot read the replay file: {error}", error=plain(said(tr, e))), file=sys.stderr)
         return 2
     reveal = replay.reveal
     commitment = args.commitment or replay.commitment
@@ -43,7 +46,7 @@ def run_verify(args: argparse.Namespace, stdout: TextIO, tr: Tr) -> int:
     try:
         verdict = verify(commitment, seed, salt, replay)
     except ValueError as e:
-        print(tr("cannot verify: {error}", error=said(tr, e)), file=sys.stderr)
+        print(tr("cannot verify: {error}", error=plain(said(tr, e))), file=sys.stderr)
         return 2
     for line in verdict_lines(verdict, replay, seed, salt, args.commitment is None, tr):
         stdout.write(line + "\n")
@@ -74,8 +77,19 @@ def verdict_lines(v: Verdict, replay: ReplayFile, seed: object, salt: str, from_
     return [*lines, *mismatch_lines(v.mismatch, replay.players, tr), last]
 
 
+def plain(text: str) -> str:
+    """Text from the file as it is shown: a character that is not printable (an escape
+    sequence, a line break, a bidi control) written as its Python escape, so that a file
+    cannot redraw the terminal over its verdict (erase it, conceal it, print FAIR instead)."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
+                   for c in text)
+
+
 def mismatch_lines(m: Mismatch, players: tuple[str, str], tr: Tr) -> list[str]:
     """Where the file and the seed first disagree, and how."""
+    # What the file records (a move, a name, how the session ended) is the file's to write.
+    m = replace(m, recorded=tuple(map(plain, m.recorded)))
+    players = (plain(players[0]), plain(players[1]))
     rec, exp = " ".join(m.recorded), " ".join(m.expected)
     if m.check is Check.COMMITMENT:
         if m.part == "file":
@@ -83,6 +97,11 @@ def mismatch_lines(m: Mismatch, players: tuple[str, str], tr: Tr) -> list[str]:
         return [tr("The seed and salt do not open it: they give {commitment}.", commitment=exp)]
     if m.check is Check.FIXED_DEAL:
         return [tr("The first hand was a fixed deal, not shuffled from the seed.")]
+    if m.check is Check.DEALER_DRAW and m.part == "dealer":
+        # Seats, not cards: the draws matched, the first dealer named does not.
+        return [tr("The draw for first dealer is not the one the seed gives."),
+                "  " + tr("the file has seat {recorded} dealing first, the seed gives seat "
+                          "{expected}", recorded=rec, expected=exp)]
     if m.check is Check.DEALER_DRAW:
         return [tr("The draw for first dealer is not the one the seed gives."),
                 "  " + tr("the file: {cards}", cards=rec),

@@ -38,6 +38,10 @@ def _mask_codes(mask: int) -> list[str]:
 
 
 def _ints(codes: list[str]) -> list[int]:
+    # A file's cards are checked for type here: ``Card.parse`` of a number fails as Python's
+    # AttributeError, which the readers of deal and replay files do not expect.
+    if not isinstance(codes, list) or not all(isinstance(c, str) for c in codes):
+        raise InvalidStateError(Text.of("bad deal: each card must be a code such as \"10D\""))
     return [int(Card.parse(c)) for c in codes]
 
 
@@ -66,8 +70,12 @@ def deal_to_json(deal: Deal) -> dict[str, Any]:
 def deal_from_json(data: dict[str, Any]) -> Deal:
     try:
         hands = data["hands"]
+        dealer = data["dealer"]
+        # Exactly 0 or 1: not 1.5, "1" or true, which ``int`` would take.
+        if type(dealer) is not int:
+            raise InvalidStateError(Text.of("bad deal: dealer must be 0 or 1"))
         deal = Deal(
-            dealer=int(data["dealer"]),
+            dealer=dealer,
             hands=(tuple(_ints(hands[0])), tuple(_ints(hands[1]))),
             stock=tuple(_ints(data["stock"])),
             discard=tuple(_ints(data.get("discard", []))),

@@ -8,8 +8,9 @@ the JSON.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from umtali.cards import CARDS, Card, iter_cards
@@ -223,6 +224,19 @@ def _hand(d: dict[str, Any]) -> HandRecord:
     )
 
 
+def _rules(data: Any) -> RuleSet:
+    """The file's rule set, each field of the type the engine expects: it takes them unchecked
+    (a text for a number fails deep in play, as Python's TypeError)."""
+    rules = RuleSet.from_json(data)
+    default = RuleSet()
+    for f in fields(RuleSet):
+        value = getattr(rules, f.name)
+        if type(value) is not type(getattr(default, f.name)):
+            raise InvalidStateError(Text.of("bad replay file: the rule {rule} cannot be {value}",
+                                             rule=f.name, value=json.dumps(value)))
+    return rules
+
+
 def from_json(data: Any) -> ReplayFile:
     """Read a replay file; ``InvalidStateError`` says what is wrong with it."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
@@ -243,7 +257,7 @@ def from_json(data: Any) -> ReplayFile:
                 "bad replay file: the seed must be a number or a string"))
         players = data["players"]
         return ReplayFile(
-            rules=RuleSet.from_json(data["rules"]),
+            rules=_rules(data["rules"]),
             players=(str(players[0]), str(players[1])),
             commitment=str(commitment) if commitment is not None else None,
             reveal=Reveal(seed, str(reveal["salt"])) if reveal and seed is not None else None,
@@ -256,7 +270,8 @@ def from_json(data: Any) -> ReplayFile:
         )
     except InvalidStateError:
         raise
-    except (KeyError, TypeError, ValueError, IndexError) as e:
+    except (KeyError, TypeError, ValueError, IndexError, OverflowError) as e:
+        # OverflowError: ``int`` of a number JSON reads as infinity (``1e999``).
         # A wrong card is worded by the engine; a missing key or a wrong type by Python.
         error = cause(e) if isinstance(e, UmtaliError) else repr(e)
         raise InvalidStateError(Text.of("bad replay file: {error}", error=error)) from e

@@ -1,0 +1,104 @@
+"""Two people at one keyboard (``play --hotseat``): as the turn passes, the hand just played is
+cleared off the terminal and the next hand waits for Enter, so that neither player sees the
+other's cards on the shared screen."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+
+from umtali.cli import CLEAR_SCREEN, main
+
+HANDOVER = re.compile(r"(Player(?: 2)?) to play: the other player looks away")
+
+
+@pytest.fixture(autouse=True)
+def _no_locale(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+
+
+class Terminal(io.StringIO):
+    """Standard output that is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def hotseat(typed: str, *options: str, out: io.StringIO | None = None) -> str:
+    out = out if out is not None else io.StringIO()
+    code = main(["play", "--seed", "9", "--hotseat", *options], io.StringIO(typed), out)
+    assert code == 0
+    return out.getvalue()
+
+
+def test_each_hand_is_shown_only_after_its_player_takes_the_keyboard() -> None:
+    # Enter, then always move 1 (and Enter at each handover, which any line answers).
+    out = hotseat("1\n" * 200 + "quit\n", "--handover")
+    parts = HANDOVER.split(out)
+    assert len(parts) > 5, "the turn passed several times"
+    # parts: text before the first handover, then (name, what follows) pairs.
+    assert "Your hand:" not in parts[0]
+    for name, shown in zip(parts[1::2], parts[2::2], strict=True):
+        prompts = set(re.findall(r"(Player(?: 2)?)> ", shown))
+        assert prompts <= {name}, f"{name}'s screen shows another's prompt: {prompts}"
+
+
+def test_a_terminal_is_cleared_before_the_next_player_comes() -> None:
+    out = hotseat("\n1\n1\nquit\n", "--handover", out=Terminal())
+    before, after = out.split(CLEAR_SCREEN, 1)[0], out.rsplit(CLEAR_SCREEN, 1)[1]
+    assert "Your hand:" not in before
+    assert out.count(CLEAR_SCREEN) == 2  # the first player's turn, then the second's
+    assert after.lstrip().startswith("Player 2 to play")
+
+
+def test_end_of_input_at_the_handover_says_bye() -> None:
+    assert hotseat("", "--handover").endswith("Bye.\n")
+
+
+def test_in_russian() -> None:
+    out = hotseat("\nquit\n", "--handover", "--lang", "ru")
+    assert "Ходит Игрок: второй игрок отворачивается, а Игрок нажимает Enter." in out
+
+
+def test_piped_input_has_no_handover_by_default() -> None:
+    # Scripts feeding moves keep working: the handover is for people at a terminal.
+    out = hotseat("1\n1\n1\nquit\n")
+    assert not HANDOVER.search(out) and "Player 2> " in out
+
+
+def test_a_drawn_seed_is_said_only_when_play_stops() -> None:
+    """Either player could replay a seed elsewhere and read the other's hand: hotseat, a seed
+    drawn by the game is not shown before play stops; then it deals the same cards again."""
+    out = io.StringIO()
+    assert main(["play", "--hotseat"], io.StringIO("1\n1\nquit\n"), out) == 0
+    text = out.getvalue()
+    assert text.startswith("Umtali. Type 'help' for the notation.\n")
+    told = re.search(r"The seed was (\d+): '--seed \1' deals these hands again\.\n$", text)
+    assert told, text[-300:]
+    before = text[:told.start()]
+    assert told.group(1) not in before
+    again = hotseat_with_seed(told.group(1), "1\n1\nquit\n")
+    assert again.split("\n", 1)[1] == before.split("\n", 1)[1]
+
+
+def hotseat_with_seed(seed: str, typed: str) -> str:
+    out = io.StringIO()
+    assert main(["play", "--hotseat", "--seed", seed], io.StringIO(typed), out) == 0
+    return out.getvalue()
+
+
+def test_a_seed_drawn_is_said_at_the_end_of_input_too_in_russian() -> None:
+    out = io.StringIO()
+    assert main(["play", "--hotseat", "--lang", "ru"], io.StringIO(""), out) == 0
+    said = r"Зерно было (\d+): с '--seed \1' будут сданы те же карты\.\n\nДо встречи\.\n$"
+    assert re.search(said, out.getvalue())
+
+
+def test_a_seed_given_or_against_the_computer_is_said_at_the_start() -> None:
+    assert hotseat_with_seed("9", "quit\n").startswith("Umtali, seed 9.")
+    out = io.StringIO()
+    assert main(["play", "--level", "easy", "--no-review"], io.StringIO("quit\n"), out) == 0
+    assert re.match(r"Umtali, seed \d+\.", out.getvalue())
