@@ -103,9 +103,9 @@ async def test_a_server_set_to_russian_posts_its_challenges_and_tables_in_russia
     [answered] = [m for m in world.channel.history() if m.id == posted.response.id]
     assert "ben принимает вызов. Жребий, кто сдаёт первым" in answered.embeds[0].description
     thread = thread_of(world, live)
-    assert thread.name == "Умтали: ada против ben"
+    assert thread.name == "Умтали: ada — ben"
     table = next(m for m in thread.history() if m.id == live.table_message_id)
-    assert table.embeds[0].title == "Умтали · ada против ben"
+    assert table.embeds[0].title == "Умтали · ada — ben"
     # Kept: a restarted bot still speaks Russian on this server.
     new = make_bot()
     await world.env.restart_bot(new)
