@@ -87,6 +87,18 @@ def move_meaning(view: PlayerView, move: Move, tr: Tr) -> str:
     return tr("discard {card}", card=cards)
 
 
+def _sees_channel(interaction: discord.Interaction, member: discord.Member) -> bool:
+    """Whether ``member`` can see the interaction's channel: as Discord resolved it with the
+    command, else from the server's roles and the channel's overwrites."""
+    perms = member.resolved_permissions
+    if perms is None:
+        channel = interaction.channel
+        if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+            return True
+        perms = channel.permissions_for(member)
+    return perms.view_channel
+
+
 def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
@@ -150,6 +162,12 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
             await interaction.response.send_message(
                 tr("Bots can't accept challenges; to play the computer, use {command}.",
                    command=practice), ephemeral=True)
+            return
+        if not _sees_channel(interaction, opponent):
+            # They would never see the challenge (nor its ping): it could only expire.
+            await interaction.response.send_message(
+                tr("{name} can't see this channel: challenge them in a channel you both "
+                   "can see.", name=member_name(opponent)), ephemeral=True)
             return
         await offer_challenge(
             interaction, challenger=(me.id, plain_member_name(me)),
