@@ -46,7 +46,10 @@ async def rematch(interaction: discord.Interaction, match_id: int) -> None:
     tr = tr_of(interaction)
     old = await svc.store.match(match_id)
     me = interaction.user
-    if old is None or old.status != "finished" or interaction.guild_id != old.guild_id:
+    # Only a session played to a result: one cancelled or abandoned (no winner) was never
+    # offered a rematch, and "a rematch of session #N" would name a session never played.
+    if old is None or old.status != "finished" or old.winner_seat is None or \
+            interaction.guild_id != old.guild_id:
         await interaction.response.send_message(
             tr("That session cannot be played again here."), ephemeral=True)
         return
