@@ -1,6 +1,7 @@
 """Challenges a member could never answer: to someone who cannot see the channel (they would
 see neither the challenge nor its ping, and it could only expire, holding the pair back from
-challenging each other meanwhile)."""
+challenging each other meanwhile); and one whose message, thread or channel was deleted, which
+held the pair back until it expired."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 
 import discord
 
-from tests.discord_helpers import World, custom_ids
+from tests.discord_helpers import World, challenge, custom_ids
 
 
 def _text(result: Any) -> str:
@@ -37,3 +38,39 @@ async def test_no_challenge_to_a_member_who_cannot_see_the_channel(
     # Where both can see, the challenge is posted as ever.
     r = await world.alice.slash(world.channel, "umtali challenge", opponent=world.bob)
     assert not r.ephemeral and any(c.endswith(":accept") for c in custom_ids(r.response))
+
+
+def _statuses(db_path: Path) -> list[str]:
+    with sqlite3.connect(db_path) as c:
+        return [s for (s,) in c.execute("SELECT status FROM challenges ORDER BY id")]
+
+
+async def test_a_challenge_whose_message_was_deleted_no_longer_holds_the_pair_back(
+        world: World, db_path: Path) -> None:
+    mods = world.guild.create_role("mods", permissions=discord.Permissions(
+        manage_messages=True))
+    mod = world.guild.add_member(world.env.create_user("mod"), roles=[mods])
+    first = await challenge(world, world.alice, world.bob)
+    await mod.delete(first.response)
+    # ben can no longer answer it: either of them may challenge the other again at once.
+    again = await challenge(world, world.bob, world.alice)
+    assert not again.ephemeral, _text(again)
+    assert _statuses(db_path) == ["cancelled", "open"]
+    # A challenge still on show holds the pair back, as ever.
+    world.clock.advance(60)
+    held = await world.alice.slash(world.channel, "umtali challenge", opponent=world.bob)
+    assert held.ephemeral and "already an open challenge" in _text(held)
+    assert _statuses(db_path) == ["cancelled", "open"]
+
+
+async def test_a_challenge_whose_channel_was_deleted_no_longer_holds_the_pair_back(
+        world: World, db_path: Path) -> None:
+    side = world.guild.create_text_channel("side")
+    world.clock.advance(60)
+    first = await world.alice.slash(side, "umtali challenge", opponent=world.bob)
+    assert not first.ephemeral
+    world.env.backend.delete_channel(side.id)
+    await world.env.settle()
+    again = await challenge(world, world.alice, world.bob)
+    assert not again.ephemeral, _text(again)
+    assert _statuses(db_path) == ["cancelled", "open"]

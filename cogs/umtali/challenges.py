@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import logging
+from collections.abc import Awaitable
 from typing import Any
 
 import discord
@@ -30,6 +31,8 @@ from umtali.session import Shuffler, draw_for_dealer
 log = logging.getLogger(__name__)
 
 CHALLENGE_TTL = 600.0
+#: Seconds after which an open challenge with no message saved is taken as never posted.
+UNPOSTED = 30.0
 
 
 def challenge_refusal(e: Refused, opponent: str, tr: Tr) -> str:
@@ -68,12 +71,24 @@ async def offer_challenge(
     if missing := missing_here(interaction):
         await answer(interaction, refusal(missing, tr))
         return
-    try:
-        ch = await in_time(interaction, svc.store.create_challenge(
+    def create() -> Awaitable[Challenge]:
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        return in_time(interaction, svc.store.create_challenge(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             challenger=challenger, opponent=opponent, variant=variant,
             optional_melding=optional_melding, turn_timer=turn_timer, ttl=CHALLENGE_TTL,
             now=svc.clock(), time_control=time_control, rematch_of=rematch_of))
+
+    try:
+        try:
+            ch = await create()
+        except Refused as e:
+            # The pair's open challenge may be one nobody can answer any more (its message,
+            # thread or channel deleted): it is closed, and this one made in its place.
+            if e.reason != "pair" or not await in_time(interaction, _drop_lost(
+                    interaction.client, interaction.guild_id, challenger[0], opponent[0])):
+                raise
+            ch = await create()
     except Refused as e:
         await answer(interaction, challenge_refusal(e, shown[1], tr))
         return
@@ -84,6 +99,33 @@ async def offer_challenge(
                              view=challenge_buttons(ch.id, public),
                              allowed_mentions=only(opponent[0]))
     await svc.store.set_challenge_message(ch.id, message_id)
+
+
+async def _drop_lost(client: discord.Client, guild_id: int, one: int, other: int) -> bool:
+    """Close the open challenge between two members if its message is gone (deleted, or its
+    thread or channel deleted; or never posted, the post having failed): True if closed."""
+    svc = service(client)
+    now = svc.clock()
+    ch = await svc.store.open_challenge_between(guild_id, one, other, now)
+    if ch is None:
+        return False
+    if ch.message_id is None:
+        # Posted a moment after it is saved: one still without a message a while later
+        # never will have one.
+        lost = now - ch.created_at > UNPOSTED
+    else:
+        try:
+            await client.get_partial_messageable(ch.channel_id, guild_id=guild_id) \
+                .fetch_message(ch.message_id)
+            lost = False
+        except discord.NotFound:
+            lost = True
+        except discord.HTTPException:
+            lost = False  # not allowed to look (or Discord failing): it stands
+    if lost and await svc.store.close_challenge(ch.id, "cancelled"):
+        log.info("challenge %d: its message is gone; cancelled for a new one", ch.id)
+        return True
+    return False
 
 
 async def _post(interaction: discord.Interaction, **fields: Any) -> int:
