@@ -74,3 +74,17 @@ async def test_a_challenge_whose_channel_was_deleted_no_longer_holds_the_pair_ba
     again = await challenge(world, world.alice, world.bob)
     assert not again.ephemeral, _text(again)
     assert _statuses(db_path) == ["cancelled", "open"]
+
+
+async def test_a_challenge_to_someone_not_on_the_server_says_so(
+        world: World, db_path: Path, locales: dict[int, str]) -> None:
+    world.guild.remove_member(world.bob)
+    world.clock.advance(60)
+    # Discord sends a user with no member for someone who left (it once answered "I can't
+    # read “ben” there.").
+    r = await world.alice.slash(world.channel, "umtali challenge", opponent=world.bob.user)
+    assert r.ephemeral and _text(r) == "ben is not a member of this server."
+    locales[world.carol.id] = "ru"
+    r = await world.carol.slash(world.channel, "umtali challenge", opponent=world.bob.user)
+    assert r.ephemeral and _text(r) == "ben нет на этом сервере."
+    assert _statuses(db_path) == []

@@ -132,7 +132,9 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
     @app_commands.choices(variant=VARIANTS, time_control=TIME_CONTROLS)
     @app_commands.guild_only()
     async def challenge(
-        self, interaction: discord.Interaction, opponent: discord.Member,
+        self, interaction: discord.Interaction,
+        # A User when Discord sends no member: someone who left the server (answered below).
+        opponent: discord.Member | discord.User,
         variant: app_commands.Choice[str] | None = None,
         turn_timer: app_commands.Range[int, 0, 60] | None = None,
         optional_melding: bool | None = None,
@@ -156,6 +158,11 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
             await start_practice(interaction, level="normal",
                                  turn_timer=turn_seconds(turn_timer, settings.turn_timer),
                                  rules=RuleSet.named(rules_name, optional_melding=melding))
+            return
+        if not isinstance(opponent, discord.Member):
+            await interaction.response.send_message(
+                tr("{name} is not a member of this server.", name=member_name(opponent)),
+                ephemeral=True)
             return
         if opponent.bot:
             practice = "/umtali " + tr.ctx("command", "practice")
