@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.db_lock import write_locked
-from tests.loopback.driver import custom_ids, query, until
+from tests.loopback.driver import custom_ids, query, start_session, until
 from tests.loopback.harness import bot_in_process, loopback_server
 from tests.loopback.server import LoopbackDiscord, Member
 from tests.test_in_time import DEFERRED_UPDATE, HELD, LIMIT, THINKING, settled
@@ -101,4 +101,34 @@ async def test_a_challenge_waiting_on_the_database_is_acknowledged_then_posted(
         assert clicked.callback_type == 7, clicked.text()
         await until(lambda: query(db, "SELECT id FROM matches WHERE table_message_id IS NOT "
                                       "NULL") or None, "the table")
+        assert not server.errors
+
+
+async def test_a_rematch_waiting_on_the_database_is_acknowledged_then_posted(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
+        ada, ben = server.add_member("ada"), server.add_member("ben")
+        saved = await start_session(server, db, ada, ben)
+        asked = await server.slash(ada, saved.channel_id, "umtali resign")
+        assert asked.response is not None
+        yes = next(c for c in custom_ids(asked.response) if c.endswith(":resign"))
+        await server.click(ada, asked.response, yes)
+        rematch = f"umtali:rm:{saved.id}"
+        table = await until(lambda: next((m for m in server.channel_messages(saved.channel_id)
+                                          if rematch in custom_ids(m)), None), "the final card")
+        await settled(bot)
+        async with write_locked(db, HELD):
+            answer = await server.click(ben, table, rematch)
+            assert answer.callback_type == DEFERRED_UPDATE, answer.text()
+            assert answer.answered_at - answer.sent_at < LIMIT
+
+        def posted() -> dict[str, Any] | None:
+            return next((m for m in server.channel_messages(saved.channel_id)
+                         if any(c.endswith(":accept") for c in custom_ids(m))), None)
+        challenge = await until(posted, "the rematch posted")
+        assert challenge["content"] == f"<@{ada}>"
+        assert f"rematch of session #{saved.id}" in challenge["embeds"][0]["description"]
+        # The final card is left as it was.
+        assert rematch in custom_ids(server.messages[int(table["id"])])
         assert not server.errors
