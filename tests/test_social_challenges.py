@@ -88,3 +88,32 @@ async def test_a_challenge_to_someone_not_on_the_server_says_so(
     r = await world.carol.slash(world.channel, "umtali challenge", opponent=world.bob.user)
     assert r.ephemeral and _text(r) == "ben нет на этом сервере."
     assert _statuses(db_path) == []
+
+
+async def test_the_challenger_withdraws_a_challenge_with_decline(
+        world: World, db_path: Path) -> None:
+    first = await challenge(world, world.alice, world.bob)
+    ids = custom_ids(first.response)
+    accept, decline = (next(c for c in ids if c.endswith(end)) for end in (":accept",
+                                                                        ":decline"))
+    # Accept is still not hers to click.
+    own = await world.alice.click(first.response, custom_id=accept)
+    assert own.ephemeral and "your own challenge" in _text(own)
+    withdrawn = await world.alice.click(first.response, custom_id=decline)
+    assert withdrawn.acknowledged and not withdrawn.ephemeral
+    shown = next(m for m in world.channel.history() if m.id == first.response.id)
+    assert "**ada withdrew the challenge.**" in (shown.embeds[0].description or "")
+    assert shown.components == []
+    assert _statuses(db_path) == ["cancelled"]
+    # The pair is free at once (after the usual pause between challenges).
+    again = await challenge(world, world.alice, world.bob)
+    assert not again.ephemeral
+    # In a Russian server, in Russian.
+    admin = world.guild.create_role("admin", permissions=discord.Permissions(manage_guild=True))
+    boss = world.guild.add_member(world.env.create_user("boss"), roles=[admin])
+    await boss.slash(world.channel, "umtali-admin settings", language="ru")
+    third = await challenge(world, world.carol, world.bob)
+    decline = next(c for c in custom_ids(third.response) if c.endswith(":decline"))
+    await world.carol.click(third.response, custom_id=decline)
+    shown = next(m for m in world.channel.history() if m.id == third.response.id)
+    assert "**cy отзывает вызов.**" in (shown.embeds[0].description or "")

@@ -173,6 +173,10 @@ def declined(ch: Challenge, tr: Tr) -> str:
     return tr("{name} declined.", name=safe_name(ch.opponent_name))
 
 
+def withdrawn(ch: Challenge, tr: Tr) -> str:
+    return tr("{name} withdrew the challenge.", name=safe_name(ch.challenger_name))
+
+
 def accepted(accepter: str, names: tuple[str, str], drawn: str, dealer: int, tr: Tr) -> str:
     """The challenge accepted by ``accepter`` (always the challenged member: in a rematch the
     seats are turned round, so not always seat 1), and the draw for first dealer (``drawn``,
@@ -203,7 +207,10 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
     if ch is None or ch.status != "open":
         await answer(interaction, tr("This challenge is no longer open."))
         return
-    if interaction.user.id != ch.opponent_id:
+    # The challenger may withdraw their challenge with Decline (a challenge sent by mistake
+    # would otherwise hold the pair, and one of their few open challenges, until it expires).
+    withdraw = interaction.user.id == ch.challenger_id and not accept
+    if interaction.user.id != ch.opponent_id and not withdraw:
         await answer(interaction, tr("You can't answer your own challenge.")
                      if interaction.user.id == ch.challenger_id
                      else tr("Only the challenged member can answer this challenge."))
@@ -215,9 +222,11 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
     # What the channel reads, the challenge's message above all, is in the server's language.
     public = svc.prefs.guild_tr(ch.guild_id)
     if not accept:
-        if await in_time(interaction, svc.store.close_challenge(ch.id, "declined")):
-            await edit_clicked(interaction, embed=challenge_embed(ch, public, declined(ch, public)),
-                               view=None)
+        # Closed only if still open: of an accept and a withdrawal racing, one wins.
+        if await in_time(interaction, svc.store.close_challenge(
+                ch.id, "cancelled" if withdraw else "declined")):
+            said = withdrawn(ch, public) if withdraw else declined(ch, public)
+            await edit_clicked(interaction, embed=challenge_embed(ch, public, said), view=None)
         else:
             await answer(interaction, tr("This challenge is no longer open."))
         return
