@@ -12,6 +12,7 @@ from typing import Any
 import discord
 
 from cogs.umtali.access import service, tr_of
+from cogs.umtali.delivery import PASSING
 from cogs.umtali.fair import sealed_line
 from cogs.umtali.in_time import answer, edit_clicked, in_time, thinking
 from cogs.umtali.mentions import only
@@ -71,6 +72,7 @@ async def offer_challenge(
     if missing := missing_here(interaction):
         await answer(interaction, refusal(missing, tr))
         return
+
     def create() -> Awaitable[Challenge]:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         return in_time(interaction, svc.store.create_challenge(
@@ -120,8 +122,8 @@ async def _drop_lost(client: discord.Client, guild_id: int, one: int, other: int
             lost = False
         except discord.NotFound:
             lost = True
-        except discord.HTTPException:
-            lost = False  # not allowed to look (or Discord failing): it stands
+        except (discord.HTTPException, *PASSING):
+            lost = False  # not allowed to look, or Discord failing: it stands
     if lost and await svc.store.close_challenge(ch.id, "cancelled"):
         log.info("challenge %d: its message is gone; cancelled for a new one", ch.id)
         return True
