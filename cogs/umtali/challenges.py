@@ -1,5 +1,6 @@
-"""Challenges: posted with Accept and Decline buttons that only the challenged member may use;
-they expire after ten minutes and say so."""
+"""Challenges: posted with Accept and Decline buttons for the challenged member (the challenger
+may withdraw theirs with Decline); they expire after ten minutes and say so. Each step that
+waits on the database is answered within Discord's 3 seconds (``in_time``)."""
 
 from __future__ import annotations
 
