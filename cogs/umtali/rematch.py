@@ -58,6 +58,13 @@ async def rematch(interaction: discord.Interaction, match_id: int) -> None:
         await interaction.response.send_message(
             tr("Only the two players of a session can ask for a rematch."), ephemeral=True)
         return
+    if not interaction.permissions.use_application_commands:
+        # A rematch is a challenge (or a practice session) by a button: where the server
+        # denies the member its commands, it does not start one either.
+        await interaction.response.send_message(
+            tr("You can't use my commands here, so you can't ask for a rematch here either."),
+            ephemeral=True)
+        return
     rules = RuleSet.from_json(json.loads(old.state)["rules"])
     if old.computer_level is not None:
         await start_practice(interaction, level=old.computer_level, rules=rules,
