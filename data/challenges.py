@@ -100,6 +100,17 @@ class ChallengeQueries:
         if last is not None and now - last < self.limits.challenge_cooldown:
             raise Refused("cooldown", self.limits.challenge_cooldown - (now - last))
 
+    async def open_challenge_between(self, guild_id: int, one: int, other: int,
+                                     now: float) -> Challenge | None:
+        """The open, unexpired challenge between two members on a server, either way round
+        (the one the "pair" limit counts)."""
+        row = await self.db.fetchone(
+            "SELECT * FROM challenges WHERE guild_id = ? AND status = 'open' AND "
+            "expires_at > ? AND ((challenger_id = ? AND opponent_id = ?) OR "
+            "(challenger_id = ? AND opponent_id = ?)) ORDER BY id LIMIT 1",
+            (guild_id, now, one, other, other, one))
+        return None if row is None else _challenge(row)
+
     async def challenge(self, challenge_id: int) -> Challenge | None:
         row = await self.db.fetchone("SELECT * FROM challenges WHERE id = ?", (challenge_id,))
         return None if row is None else _challenge(row)

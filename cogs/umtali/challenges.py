@@ -1,15 +1,21 @@
-"""Challenges: posted with Accept and Decline buttons that only the challenged member may use;
-they expire after ten minutes and say so."""
+"""Challenges: posted with Accept and Decline buttons for the challenged member (the challenger
+may withdraw theirs with Decline); they expire after ten minutes and say so. Each step that
+waits on the database is answered within Discord's 3 seconds (``in_time``)."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import logging
+from collections.abc import Awaitable
+from typing import Any
 
 import discord
 
 from cogs.umtali.access import service, tr_of
+from cogs.umtali.delivery import PASSING
 from cogs.umtali.fair import sealed_line
+from cogs.umtali.in_time import answer, edit_clicked, in_time, thinking
 from cogs.umtali.mentions import only
 from cogs.umtali.names import label_name, safe_name
 from cogs.umtali.options import control_words, rules_words
@@ -27,6 +33,8 @@ from umtali.session import Shuffler, draw_for_dealer
 log = logging.getLogger(__name__)
 
 CHALLENGE_TTL = 600.0
+#: Seconds after which an open challenge with no message saved is taken as never posted.
+UNPOSTED = 30.0
 
 
 def challenge_refusal(e: Refused, opponent: str, tr: Tr) -> str:
@@ -54,33 +62,91 @@ async def offer_challenge(
     svc = service(interaction.client)
     tr = tr_of(interaction)
     for user_id, name in zip((challenger[0], opponent[0]), shown, strict=True):
-        if await svc.store.active_match_of(interaction.guild_id, user_id) is not None:
-            await interaction.response.send_message(
-                tr("You are already playing a match on this server.")
-                if user_id == challenger[0]
-                else tr("{name} is already playing a match on this server.", name=name),
-                ephemeral=True)
+        # A busy database defers the interaction (``in_time``): never failed by Discord.
+        if await in_time(interaction, svc.store.active_match_of(interaction.guild_id,
+                                                                user_id)) is not None:
+            await answer(interaction, tr("You are already playing a match on this server.")
+                         if user_id == challenger[0]
+                         else tr("{name} is already playing a match on this server.",
+                                 name=name))
             return
     if missing := missing_here(interaction):
-        await interaction.response.send_message(refusal(missing, tr), ephemeral=True)
+        await answer(interaction, refusal(missing, tr))
         return
-    try:
-        ch = await svc.store.create_challenge(
+
+    def create() -> Awaitable[Challenge]:
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        return in_time(interaction, svc.store.create_challenge(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             challenger=challenger, opponent=opponent, variant=variant,
             optional_melding=optional_melding, turn_timer=turn_timer, ttl=CHALLENGE_TTL,
-            now=svc.clock(), time_control=time_control, rematch_of=rematch_of)
+            now=svc.clock(), time_control=time_control, rematch_of=rematch_of))
+
+    try:
+        try:
+            ch = await create()
+        except Refused as e:
+            # The pair's open challenge may be one nobody can answer any more (its message,
+            # thread or channel deleted): it is closed, and this one made in its place.
+            if e.reason != "pair" or not await in_time(interaction, _drop_lost(
+                    interaction.client, interaction.guild_id, challenger[0], opponent[0])):
+                raise
+            ch = await create()
     except Refused as e:
-        await interaction.response.send_message(
-            challenge_refusal(e, shown[1], tr), ephemeral=True)
+        await answer(interaction, challenge_refusal(e, shown[1], tr))
         return
     # The challenge is posted for the channel: in the server's language.
     public = svc.prefs.guild_tr(interaction.guild_id)
-    await interaction.response.send_message(
-        f"<@{opponent[0]}>", embed=challenge_embed(ch, public),
-        view=challenge_buttons(ch.id, public), allowed_mentions=only(opponent[0]))
-    message = await interaction.original_response()
-    await svc.store.set_challenge_message(ch.id, message.id)
+    message_id = await _post(interaction, content=f"<@{opponent[0]}>",
+                             embed=challenge_embed(ch, public),
+                             view=challenge_buttons(ch.id, public),
+                             allowed_mentions=only(opponent[0]))
+    await svc.store.set_challenge_message(ch.id, message_id)
+
+
+async def _drop_lost(client: discord.Client, guild_id: int, one: int, other: int) -> bool:
+    """Close the open challenge between two members if its message is gone (deleted, or its
+    thread or channel deleted; or never posted, the post having failed): True if closed."""
+    svc = service(client)
+    now = svc.clock()
+    ch = await svc.store.open_challenge_between(guild_id, one, other, now)
+    if ch is None:
+        return False
+    if ch.message_id is None:
+        # Posted a moment after it is saved: one still without a message a while later
+        # never will have one.
+        lost = now - ch.created_at > UNPOSTED
+    else:
+        try:
+            await client.get_partial_messageable(ch.channel_id, guild_id=guild_id) \
+                .fetch_message(ch.message_id)
+            lost = False
+        except discord.NotFound:
+            lost = True
+        except (discord.HTTPException, *PASSING):
+            lost = False  # not allowed to look, or Discord failing: it stands
+    if lost and await svc.store.close_challenge(ch.id, "cancelled"):
+        log.info("challenge %d: its message is gone; cancelled for a new one", ch.id)
+        return True
+    return False
+
+
+async def _post(interaction: discord.Interaction, **fields: Any) -> int:
+    """Post the challenge, the answer to the interaction; once the interaction was deferred
+    (its answer private, or an update of the clicked message), a message of its own in the
+    channel (a new message, so that it pings the challenged member), the private "thinking"
+    taken away. The message's id."""
+    if not interaction.response.is_done():
+        await interaction.response.send_message(**fields)
+        return (await interaction.original_response()).id
+    assert interaction.channel_id is not None
+    channel = interaction.client.get_partial_messageable(interaction.channel_id,
+                                                         guild_id=interaction.guild_id)
+    message = await channel.send(**fields)
+    if thinking(interaction):
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.delete_original_response()
+    return message.id
 
 
 def challenge_embed(ch: Challenge, tr: Tr, status: str = "") -> discord.Embed:
@@ -110,6 +176,10 @@ def declined(ch: Challenge, tr: Tr) -> str:
     return tr("{name} declined.", name=safe_name(ch.opponent_name))
 
 
+def withdrawn(ch: Challenge, tr: Tr) -> str:
+    return tr("{name} withdrew the challenge.", name=safe_name(ch.challenger_name))
+
+
 def accepted(accepter: str, names: tuple[str, str], drawn: str, dealer: int, tr: Tr) -> str:
     """The challenge accepted by ``accepter`` (always the challenged member: in a rematch the
     seats are turned round, so not always seat 1), and the draw for first dealer (``drawn``,
@@ -134,57 +204,59 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
                            accept: bool) -> None:
     svc = service(interaction.client)
     tr = tr_of(interaction)
-    ch = await svc.store.challenge(challenge_id)
+    # Each read and write may wait on a busy database: past two seconds the click is
+    # deferred (``in_time``), so that Discord never fails it after the match was made.
+    ch = await in_time(interaction, svc.store.challenge(challenge_id))
     if ch is None or ch.status != "open":
-        await interaction.response.send_message(tr("This challenge is no longer open."),
-                                                ephemeral=True)
+        await answer(interaction, tr("This challenge is no longer open."))
         return
-    if interaction.user.id != ch.opponent_id:
-        await interaction.response.send_message(
-            tr("You can't answer your own challenge.") if interaction.user.id == ch.challenger_id
-            else tr("Only the challenged member can answer this challenge."), ephemeral=True)
+    # The challenger may withdraw their challenge with Decline (a challenge sent by mistake
+    # would otherwise hold the pair, and one of their few open challenges, until it expires).
+    withdraw = interaction.user.id == ch.challenger_id and not accept
+    if interaction.user.id != ch.opponent_id and not withdraw:
+        await answer(interaction, tr("You can't answer your own challenge.")
+                     if interaction.user.id == ch.challenger_id
+                     else tr("Only the challenged member can answer this challenge."))
         return
     if svc.clock() >= ch.expires_at:
-        await expire(interaction.client, ch)
-        await interaction.response.send_message(tr("This challenge has expired."),
-                                                ephemeral=True)
+        await in_time(interaction, expire(interaction.client, ch))
+        await answer(interaction, tr("This challenge has expired."))
         return
     # What the channel reads, the challenge's message above all, is in the server's language.
     public = svc.prefs.guild_tr(ch.guild_id)
     if not accept:
-        if await svc.store.close_challenge(ch.id, "declined"):
-            await interaction.response.edit_message(
-                embed=challenge_embed(ch, public, declined(ch, public)),
-                view=None)
+        # Closed only if still open: of an accept and a withdrawal racing, one wins.
+        if await in_time(interaction, svc.store.close_challenge(
+                ch.id, "cancelled" if withdraw else "declined")):
+            said = withdrawn(ch, public) if withdraw else declined(ch, public)
+            await edit_clicked(interaction, embed=challenge_embed(ch, public, said), view=None)
         else:
-            await interaction.response.send_message(tr("This challenge is no longer open."),
-                                                    ephemeral=True)
+            await answer(interaction, tr("This challenge is no longer open."))
         return
     if missing := missing_here(interaction):
-        await interaction.response.send_message(refusal(missing, tr), ephemeral=True)
+        await answer(interaction, refusal(missing, tr))
         return
     rules = RuleSet.named(ch.variant, optional_melding=ch.optional_melding)
     seed = svc.new_seed()
     try:
         # The claim: the challenge is accepted and the match made in one transaction, which
         # only one click can win. Nothing is shown before it is won.
-        live = await svc.start(
+        live = await in_time(interaction, svc.start(
             guild_id=ch.guild_id, channel_id=ch.channel_id,
             players=ch.seated,
             rules=rules, turn_timer=ch.turn_timer, challenge_id=ch.id, seed=seed,
             time_control=ch.time_control,
-        )
+        ))
     except AlreadyPlaying as e:
-        await interaction.response.send_message(
+        await answer(
+            interaction,
             tr("You are already playing a match on this server: finish it first. This "
                "challenge stays open until it expires.") if e.user_id == interaction.user.id
             else tr("<@{member}> is already playing a match on this server: finish it first. "
-                    "This challenge stays open until it expires.", member=e.user_id),
-            ephemeral=True)
+                    "This challenge stays open until it expires.", member=e.user_id))
         return
     except StaleState:
-        await interaction.response.send_message(tr("This challenge is no longer open."),
-                                                ephemeral=True)
+        await answer(interaction, tr("This challenge is no longer open."))
         return
     # The draw for first dealer is shown before any card reaches a player, as at a real table
     # (it comes from a deck of its own: it tells nothing of the deal).
@@ -193,7 +265,7 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
     drawn = "; ".join(f"{names[0]} {CARDS[a]}, {names[1]} {CARDS[b]}" for a, b in draws)
     said = (accepted(safe_name(ch.opponent_name), names, drawn, dealer, public) + "\n"
             + sealed_line(live.commitment, public))
-    await interaction.response.edit_message(embed=challenge_embed(ch, public, said), view=None)
+    await edit_clicked(interaction, embed=challenge_embed(ch, public, said), view=None)
     settings = await svc.store.guild_settings(ch.guild_id)
     if settings.threads and can_make_thread(interaction) and interaction.message is not None:
         await into_thread(svc, live, interaction.message,

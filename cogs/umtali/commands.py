@@ -87,6 +87,18 @@ def move_meaning(view: PlayerView, move: Move, tr: Tr) -> str:
     return tr("discard {card}", card=cards)
 
 
+def _sees_channel(interaction: discord.Interaction, member: discord.Member) -> bool:
+    """Whether ``member`` can see the interaction's channel: as Discord resolved it with the
+    command, else from the server's roles and the channel's overwrites."""
+    perms = member.resolved_permissions
+    if perms is None:
+        channel = interaction.channel
+        if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+            return True
+        perms = channel.permissions_for(member)
+    return perms.view_channel
+
+
 def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
@@ -120,7 +132,9 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
     @app_commands.choices(variant=VARIANTS, time_control=TIME_CONTROLS)
     @app_commands.guild_only()
     async def challenge(
-        self, interaction: discord.Interaction, opponent: discord.Member,
+        self, interaction: discord.Interaction,
+        # A User when Discord sends no member: someone who left the server (answered below).
+        opponent: discord.Member | discord.User,
         variant: app_commands.Choice[str] | None = None,
         turn_timer: app_commands.Range[int, 0, 60] | None = None,
         optional_melding: bool | None = None,
@@ -145,11 +159,22 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
                                  turn_timer=turn_seconds(turn_timer, settings.turn_timer),
                                  rules=RuleSet.named(rules_name, optional_melding=melding))
             return
+        if not isinstance(opponent, discord.Member):
+            await interaction.response.send_message(
+                tr("{name} is not a member of this server.", name=member_name(opponent)),
+                ephemeral=True)
+            return
         if opponent.bot:
             practice = "/umtali " + tr.ctx("command", "practice")
             await interaction.response.send_message(
                 tr("Bots can't accept challenges; to play the computer, use {command}.",
                    command=practice), ephemeral=True)
+            return
+        if not _sees_channel(interaction, opponent):
+            # They would never see the challenge (nor its ping): it could only expire.
+            await interaction.response.send_message(
+                tr("{name} can't see this channel: challenge them in a channel you both "
+                   "can see.", name=member_name(opponent)), ephemeral=True)
             return
         await offer_challenge(
             interaction, challenger=(me.id, plain_member_name(me)),

@@ -10,6 +10,7 @@ from functools import reduce
 
 import discord
 
+from cogs.umtali.access import service
 from umtali.i18n import N_, Tr
 
 #: What the table and the announcements need, with the names Discord shows (in the reader's
@@ -19,17 +20,27 @@ _THREAD = (("create_public_threads", "Create Public Threads"),
            ("send_messages_in_threads", "Send Messages in Threads"))
 _SEND = ("send_messages", N_("Send Messages"))
 _SEND_IN_THREADS = ("send_messages_in_threads", N_("Send Messages in Threads"))
+#: The table carries its picture as a file: without this, Discord refuses the table itself.
+_ATTACH = ("attach_files", N_("Attach Files"))
 
 
 def _in_thread(interaction: discord.Interaction) -> bool:
     return isinstance(interaction.channel, discord.Thread)
 
 
+def _pictures_here(interaction: discord.Interaction) -> bool:
+    """Whether a table posted here carries its picture (pictures on, and not turned off by
+    the server)."""
+    svc = service(interaction.client)
+    return svc.pictures and interaction.guild_id not in svc.prefs.plain_guilds
+
+
 def missing_here(interaction: discord.Interaction) -> list[str]:
     """The permissions the bot lacks to play a match in the interaction's channel."""
     perms = interaction.app_permissions
     send = _SEND_IN_THREADS if _in_thread(interaction) else _SEND
-    return [label for name, label in (*_POSTING, send) if not getattr(perms, name)]
+    needed = (*_POSTING, send, *((_ATTACH,) if _pictures_here(interaction) else ()))
+    return [label for name, label in needed if not getattr(perms, name)]
 
 
 def can_make_thread(interaction: discord.Interaction) -> bool:

@@ -46,7 +46,10 @@ async def rematch(interaction: discord.Interaction, match_id: int) -> None:
     tr = tr_of(interaction)
     old = await svc.store.match(match_id)
     me = interaction.user
-    if old is None or old.status != "finished" or interaction.guild_id != old.guild_id:
+    # Only a session played to a result: one cancelled or abandoned (no winner) was never
+    # offered a rematch, and "a rematch of session #N" would name a session never played.
+    if old is None or old.status != "finished" or old.winner_seat is None or \
+            interaction.guild_id != old.guild_id:
         await interaction.response.send_message(
             tr("That session cannot be played again here."), ephemeral=True)
         return
@@ -54,6 +57,13 @@ async def rematch(interaction: discord.Interaction, match_id: int) -> None:
     if seat is None or seat == old.computer_seat:
         await interaction.response.send_message(
             tr("Only the two players of a session can ask for a rematch."), ephemeral=True)
+        return
+    if not interaction.permissions.use_application_commands:
+        # A rematch is a challenge (or a practice session) by a button: where the server
+        # denies the member its commands, it does not start one either.
+        await interaction.response.send_message(
+            tr("You can't use my commands here, so you can't ask for a rematch here either."),
+            ephemeral=True)
         return
     rules = RuleSet.from_json(json.loads(old.state)["rules"])
     if old.computer_level is not None:
