@@ -19,7 +19,7 @@ from umtali.i18n import N_, Tr
 from umtali.melds import PlayKind
 from umtali.moves import MoveKind
 from umtali.rules import worded
-from umtali.text import describe
+from umtali.text import describe, plays_text
 from umtali.view import SPECTATOR, PlayerView
 
 COLOUR = discord.Colour.dark_green()
@@ -34,14 +34,10 @@ KIND = {
 }
 
 
-def _melds_of(view: PlayerView, seat: int) -> str:
-    parts = []
-    for p in view.plays:
-        if p.player != seat:
-            continue
-        cards = " ".join(str(c) for c in p.cards)
-        parts.append(f"[{cards}]" if p.kind is not PlayKind.EXTENSION else f"+{cards}")
-    return " ".join(parts) or "—"
+def _melds_of(view: PlayerView, seat: int, tr: Tr) -> str:
+    """The seat's plays as the picture marks them: a marriage ×2, and the meld each extension
+    went on (``plays_text``; at most about 600 characters, inside a field's 1,024)."""
+    return plays_text(view, seat, tr) or "—"
 
 
 def _safe(names: Sequence[str]) -> list[str]:
@@ -109,7 +105,7 @@ def table_embed(
             name=tr.plural("{name} · {count} card · {points} pts",
                            "{name} · {count} cards · {points} pts", view.hand_sizes[seat],
                            name=names[seat], points=view.hand_points[seat]),
-            value=_melds_of(view, seat)[:1024],
+            value=_melds_of(view, seat, tr)[:1024],
             inline=False,
         )
     embed.add_field(name=tr("Stock"),
