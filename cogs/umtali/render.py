@@ -23,6 +23,9 @@ from umtali.text import describe, plays_text
 from umtali.view import SPECTATOR, PlayerView
 
 COLOUR = discord.Colour.dark_green()
+#: The most melds and extensions a hand's panel lists as text (each line up to about 60
+#: characters: the field holds 1,024).
+MELDS_LISTED = 12
 #: What a play is, in a word (its rule name in the rules pages).
 KIND = {
     PlayKind.SEQUENCE: N_("sequence"),
@@ -173,8 +176,12 @@ def hand_embed(
     if view.my_turn:
         melds = [m for m in view.legal_moves if m.kind in (MoveKind.MELD, MoveKind.EXTEND)]
         if melds:
-            embed.add_field(name=tr("You can meld"),
-                            value="\n".join(f"`{m.text(symbols=True)}`" for m in melds[:12])[:1024],
+            lines = [f"`{m.text(symbols=True)}`" for m in melds[:MELDS_LISTED]]
+            if len(melds) > MELDS_LISTED:
+                # Said, not left to be guessed: the menus and the card picker hold the rest.
+                more = len(melds) - MELDS_LISTED
+                lines.append(tr.plural("…and {count} more", "…and {count} more", more))
+            embed.add_field(name=tr("You can meld"), value="\n".join(lines)[:1024],
                             inline=False)
     return embed
 
