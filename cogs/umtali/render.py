@@ -140,9 +140,13 @@ def hand_embed(
     if view.winner >= 0:
         doing = _prompt(view, names, tr)
     elif view.my_turn:
-        doing = (tr("Your turn: draw from the stock or take the top discard.")
-                 if view.phase == "draw" else
-                 tr("Your turn: meld what you can, then discard."))
+        if view.phase != "draw":
+            doing = tr("Your turn: meld what you can, then discard.")
+        elif view.top_face_down:
+            # Nothing may be taken from under a face-down card: the stock only.
+            doing = tr("Your turn: draw from the stock (the top discard is face down).")
+        else:
+            doing = tr("Your turn: draw from the stock or take the top discard.")
         if view.must_meld:
             doing += " " + tr("You took two: meld {cards}.",
                               cards=" ".join(str(c) for c in view.must_meld))
@@ -164,9 +168,7 @@ def hand_embed(
     embed.add_field(name=tr.plural("{count} card · {order}", "{count} cards · {order}",
                                    len(view.hand), order=laid_out),
                     value=hand_text(view, order, tr)[:1024], inline=False)
-    top = tr("empty") if not view.discard_pile else (
-        tr("face down") if view.top_discard is None else str(view.top_discard))
-    embed.add_field(name=tr("Discard pile"), value=top, inline=True)
+    embed.add_field(name=tr("Discard pile"), value=_my_pile(view, tr), inline=True)
     embed.add_field(name=tr("Stock"),
                     value=tr.plural("{count} card", "{count} cards", view.stock_size),
                     inline=True)
@@ -184,6 +186,18 @@ def hand_embed(
             embed.add_field(name=tr("You can meld"), value="\n".join(lines)[:1024],
                             inline=False)
     return embed
+
+
+def _my_pile(view: PlayerView, tr: Tr) -> str:
+    """The top of the discard pile as a seat sees it: a face-down card it laid itself is
+    shown, and said to be face down (nobody may take it)."""
+    if not view.discard_pile:
+        return tr("empty")
+    if not view.top_face_down:
+        return str(view.top_discard)
+    if view.top_discard is None:
+        return tr("face down")
+    return tr("{card}, face down", card=view.top_discard)
 
 
 def turn_message(events: Sequence[Event], names: Sequence[str], tr: Tr) -> str:
