@@ -18,6 +18,7 @@ from umtali.melds import PlayKind
 from umtali.players import GreedyPlayer
 from umtali.rules import RuleSet
 from umtali.session import Session
+from umtali.text import render_view
 from umtali.view import SPECTATOR
 
 NAMES = ("ada", "ben")
@@ -108,3 +109,9 @@ def test_the_table_names_its_cards_in_one_form() -> None:
     assert "+10♠ on J♠" in en and "+10♠ к J♠" in ru and "+Q♠ on J♠" in en
     assert "+9♠ on 10♠" in en and "+K♠ on Q♠" in en
     assert all(str(c) in en for c in CARDS)
+
+
+def test_the_terminals_table_marks_them_too() -> None:
+    session = _longest_table()
+    text = render_view(session.view(1), NAMES, tr_for("ru"))
+    assert "[J♠] +10♠ к J♠ +Q♠ к J♠ +9♠ к 10♠" in text
