@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from umtali.cards import Card
+from umtali.cards import CARDS, Card, mask_of
 from umtali.events import (
     DealerChosen,
     Discarded,
@@ -23,8 +23,9 @@ from umtali.events import (
     WentOut,
 )
 from umtali.i18n import EN, N_, Tr
-from umtali.melds import PlayKind
+from umtali.melds import Meld, PlayKind, extended, new_meld
 from umtali.rules import worded
+from umtali.search import canonical_target
 from umtali.view import PlayerView
 
 _ARTICLE = {
@@ -154,6 +155,37 @@ def _hand_account(e: HandEnded, seat: int, name: str, tr: Tr) -> str:
                         held=held)
 
 
+#: What the table's text puts after a marriage: it scores double, as the picture's gold "×2".
+DOUBLE = "×2"
+
+
+def plays_text(view: PlayerView, seat: int, tr: Tr = EN) -> str:
+    """The plays ``seat`` laid, in order: a new meld in brackets (a marriage marked ×2), an
+    extension as its card and the card it was laid next to, as its announcement named it
+    (``+J♦ on 10♦``: every card is on the table once, so that names its meld). Empty if none.
+
+    At most 52 cards, each in one play: under 600 characters for the longest table."""
+    melds: dict[int, Meld] = {}
+    parts = []
+    for p in view.plays:
+        if p.kind is PlayKind.EXTENSION:
+            meld = melds.get(p.meld)
+            card = p.cards[0]
+            if meld is not None:
+                # The engine's own rule, applied to the meld as it was then.
+                melds[p.meld] = extended(meld, card)
+            if p.player == seat:
+                parts.append(tr("+{card} on {target}", card=card,
+                                target=CARDS[canonical_target(meld, card)])
+                             if meld is not None else f"+{card}")
+            continue
+        melds[p.meld] = new_meld(p.kind, mask_of(p.cards))
+        if p.player == seat:
+            mark = DOUBLE if p.kind is PlayKind.MARRIAGE else ""
+            parts.append(f"[{cards_text(p.cards)}]{mark}")
+    return " ".join(parts)
+
+
 def render_view(view: PlayerView, names: Sequence[str], tr: Tr = EN) -> str:
     """The table as one seat sees it, for a terminal."""
     me, them = view.seat, 1 - view.seat
@@ -168,8 +200,7 @@ def render_view(view: PlayerView, names: Sequence[str], tr: Tr = EN) -> str:
            hand_a=view.hand_points[0], hand_b=view.hand_points[1]),
     ]
     for seat in (them, me):
-        plays = [p for p in view.plays if p.player == seat]
-        laid = "  ".join(f"[{cards_text(p.cards)}]" for p in plays) or tr("nothing yet")
+        laid = plays_text(view, seat, tr) or tr("nothing yet")
         lines.append(tr("{name}'s melds: {melds}", name=names[seat], melds=laid))
     top = tr("empty")
     if view.discard_pile:

@@ -39,5 +39,9 @@ async def set_display(interaction: discord.Interaction, pictures: bool | None,
             seat = None if live is None else live.seat_of(me)
             if live is not None and seat is not None and not live.over:
                 refresh_dm(live, seat, interaction.client, force=True)
-    await interaction.response.send_message(describe(*chosen, tr_of(interaction)),
-                                            ephemeral=True)
+    tr = tr_of(interaction)
+    said = describe(*chosen, tr)
+    if chosen[0] and (not svc.pictures or interaction.guild_id in svc.prefs.plain_guilds):
+        # The member's choice stands, but here it is not what they will see.
+        said += " " + tr("Matches on this server are shown as text alone, whatever you choose.")
+    await interaction.response.send_message(said, ephemeral=True)

@@ -19,7 +19,7 @@ import discord
 from cogs.umtali.arrange import HandOrder, arranged
 from cogs.umtali.errors import guarded
 from cogs.umtali.ids import id_of
-from umtali.i18n import EN, Tr
+from umtali.i18n import EN, N_, Tr
 from umtali.moves import Move, MoveKind
 from umtali.view import PlayerView
 
@@ -190,6 +190,44 @@ def _lay_options(view: PlayerView, moves: list[Move], tr: Tr) -> list[discord.Se
         value=str(m)) for m in moves[:MAX_OPTIONS]]
 
 
+#: A lay menu's placeholder by what it holds: melds, extensions, or both.
+_MENU_WORDS = {
+    (True, False): N_("Lay a meld…"),
+    (False, True): N_("Extend a meld on the table…"),
+    (True, True): N_("Lay a meld or an extension…"),
+}
+#: The second menu's, when it holds more of what the first holds.
+_MORE_WORDS = {
+    (True, False): N_("More melds…"),
+    (False, True): N_("More extensions…"),
+}
+
+
+def lay_menus(melds: list[Move], extensions: list[Move]) -> list[tuple[str, list[Move]]]:
+    """The lay menus (at most two, rows 0 and 1), each as its placeholder (not yet worded)
+    and its moves: none empty, none past Discord's 25 options. Melds in one and extensions in
+    the other when each fits; else the lays in order, 25 a menu. Past 50 (no hand comes
+    close), the shortest melds are left out before any extension: they can still be picked
+    card by card, an extension cannot."""
+    if len(melds) + len(extensions) <= MAX_OPTIONS:
+        menus = [melds + extensions]
+    elif melds and extensions and len(melds) <= MAX_OPTIONS and len(extensions) <= MAX_OPTIONS:
+        menus = [melds, extensions]
+    else:
+        kept_ext = extensions[:2 * MAX_OPTIONS]
+        lays = melds[:2 * MAX_OPTIONS - len(kept_ext)] + kept_ext
+        menus = [lays[:MAX_OPTIONS], lays[MAX_OPTIONS:]]
+    out: list[tuple[str, list[Move]]] = []
+    for moves in menus:
+        holds = (any(m.kind is MoveKind.MELD for m in moves),
+                 any(m.kind is MoveKind.EXTEND for m in moves))
+        words = _MENU_WORDS[holds]
+        if out and out[0][0] == words:
+            words = _MORE_WORDS.get(holds, words)
+        out.append((words, moves))
+    return out
+
+
 def _add_lays(panel: discord.ui.View, view: PlayerView, match_id: int, version: int,
               tr: Tr) -> None:
     melds, extensions = lay_moves(view)
@@ -200,17 +238,13 @@ def _add_lays(panel: discord.ui.View, view: PlayerView, match_id: int, version: 
     if len(lays) <= MAX_BUTTONS and all(len(i) <= _MAX_ID for i in ids):
         for m in lays:
             panel.add_item(LayButton(match_id, version, str(m), lay_label(view, m, tr)))
-    elif len(lays) <= MAX_OPTIONS:
-        panel.add_item(MoveSelect(match_id, version, "lay", _lay_options(view, lays, tr),
-                                  placeholder=tr("Lay a meld or an extension…"), row=0))
-    else:
-        # More than one menu holds: the melds in one, the extensions in another.
-        panel.add_item(MoveSelect(match_id, version, "lay", _lay_options(view, melds, tr),
-                                  placeholder=tr("Lay a meld…"), row=0))
-        if extensions:
-            panel.add_item(MoveSelect(match_id, version, "extend",
-                                      _lay_options(view, extensions, tr),
-                                      placeholder=tr("Extend a meld on the table…"), row=1))
+        return
+    # The second menu's id says ``extend`` whatever it holds: its choice is a whole move.
+    for row, (action, (words, moves)) in enumerate(zip(("lay", "extend"),
+                                                       lay_menus(melds, extensions),
+                                                       strict=False)):
+        panel.add_item(MoveSelect(match_id, version, action, _lay_options(view, moves, tr),
+                                  placeholder=tr(words), row=row))
 
 
 def hand_panel(view: PlayerView, match_id: int, version: int, *, tr: Tr,

@@ -19,10 +19,13 @@ from umtali.i18n import N_, Tr
 from umtali.melds import PlayKind
 from umtali.moves import MoveKind
 from umtali.rules import worded
-from umtali.text import describe
+from umtali.text import describe, plays_text
 from umtali.view import SPECTATOR, PlayerView
 
 COLOUR = discord.Colour.dark_green()
+#: The most melds and extensions a hand's panel lists as text (each line up to about 60
+#: characters: the field holds 1,024).
+MELDS_LISTED = 12
 #: What a play is, in a word (its rule name in the rules pages).
 KIND = {
     PlayKind.SEQUENCE: N_("sequence"),
@@ -34,14 +37,10 @@ KIND = {
 }
 
 
-def _melds_of(view: PlayerView, seat: int) -> str:
-    parts = []
-    for p in view.plays:
-        if p.player != seat:
-            continue
-        cards = " ".join(str(c) for c in p.cards)
-        parts.append(f"[{cards}]" if p.kind is not PlayKind.EXTENSION else f"+{cards}")
-    return " ".join(parts) or "—"
+def _melds_of(view: PlayerView, seat: int, tr: Tr) -> str:
+    """The seat's plays as the picture marks them: a marriage ×2, and the meld each extension
+    went on (``plays_text``; at most about 600 characters, inside a field's 1,024)."""
+    return plays_text(view, seat, tr) or "—"
 
 
 def _safe(names: Sequence[str]) -> list[str]:
@@ -109,7 +108,7 @@ def table_embed(
             name=tr.plural("{name} · {count} card · {points} pts",
                            "{name} · {count} cards · {points} pts", view.hand_sizes[seat],
                            name=names[seat], points=view.hand_points[seat]),
-            value=_melds_of(view, seat)[:1024],
+            value=_melds_of(view, seat, tr)[:1024],
             inline=False,
         )
     embed.add_field(name=tr("Stock"),
@@ -141,9 +140,13 @@ def hand_embed(
     if view.winner >= 0:
         doing = _prompt(view, names, tr)
     elif view.my_turn:
-        doing = (tr("Your turn: draw from the stock or take the top discard.")
-                 if view.phase == "draw" else
-                 tr("Your turn: meld what you can, then discard."))
+        if view.phase != "draw":
+            doing = tr("Your turn: meld what you can, then discard.")
+        elif view.top_face_down:
+            # Nothing may be taken from under a face-down card: the stock only.
+            doing = tr("Your turn: draw from the stock (the top discard is face down).")
+        else:
+            doing = tr("Your turn: draw from the stock or take the top discard.")
         if view.must_meld:
             doing += " " + tr("You took two: meld {cards}.",
                               cards=" ".join(str(c) for c in view.must_meld))
@@ -165,9 +168,7 @@ def hand_embed(
     embed.add_field(name=tr.plural("{count} card · {order}", "{count} cards · {order}",
                                    len(view.hand), order=laid_out),
                     value=hand_text(view, order, tr)[:1024], inline=False)
-    top = tr("empty") if not view.discard_pile else (
-        tr("face down") if view.top_discard is None else str(view.top_discard))
-    embed.add_field(name=tr("Discard pile"), value=top, inline=True)
+    embed.add_field(name=tr("Discard pile"), value=_my_pile(view, tr), inline=True)
     embed.add_field(name=tr("Stock"),
                     value=tr.plural("{count} card", "{count} cards", view.stock_size),
                     inline=True)
@@ -177,10 +178,26 @@ def hand_embed(
     if view.my_turn:
         melds = [m for m in view.legal_moves if m.kind in (MoveKind.MELD, MoveKind.EXTEND)]
         if melds:
-            embed.add_field(name=tr("You can meld"),
-                            value="\n".join(f"`{m.text(symbols=True)}`" for m in melds[:12])[:1024],
+            lines = [f"`{m.text(symbols=True)}`" for m in melds[:MELDS_LISTED]]
+            if len(melds) > MELDS_LISTED:
+                # Said, not left to be guessed: the menus and the card picker hold the rest.
+                more = len(melds) - MELDS_LISTED
+                lines.append(tr.plural("…and {count} more", "…and {count} more", more))
+            embed.add_field(name=tr("You can meld"), value="\n".join(lines)[:1024],
                             inline=False)
     return embed
+
+
+def _my_pile(view: PlayerView, tr: Tr) -> str:
+    """The top of the discard pile as a seat sees it: a face-down card it laid itself is
+    shown, and said to be face down (nobody may take it)."""
+    if not view.discard_pile:
+        return tr("empty")
+    if not view.top_face_down:
+        return str(view.top_discard)
+    if view.top_discard is None:
+        return tr("face down")
+    return tr("{card}, face down", card=view.top_discard)
 
 
 def turn_message(events: Sequence[Event], names: Sequence[str], tr: Tr) -> str:
