@@ -18,7 +18,14 @@ from weakref import WeakKeyDictionary
 import discord
 
 from cogs.umtali.access import service, tr_of
-from cogs.umtali.coach_work import HARD_BUDGET, Lesson, advise, lessons, seat_record
+from cogs.umtali.coach_work import (
+    HARD_BUDGET,
+    Lesson,
+    advise,
+    last_hand_pending,
+    lessons,
+    seat_record,
+)
 from cogs.umtali.in_time import answer, defer, in_time
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS
@@ -30,6 +37,9 @@ from umtali.i18n import Tr, sentence
 from umtali.view import PlayerView
 
 log = logging.getLogger(__name__)
+
+#: Finished practice matches remembered as reviewed (``Coach._ended``).
+ENDED_KEPT = 4096
 
 
 class Coach:
@@ -48,6 +58,9 @@ class Coach:
         self._hints: dict[int, tuple[int, asyncio.Future[Hint]]] = {}
         #: Hands each practice match had finished when last looked at.
         self._finished: dict[int, int] = {}
+        #: Practice matches seen over, latest last (a few thousand at most): their hands
+        #: sent again later are not a hand to review again.
+        self._ended: dict[int, None] = {}
         #: The last finished hand of each match not reviewed yet (game, hand): should hands
         #: end faster than they are reviewed, the older one is skipped.
         self._due: dict[int, tuple[int, int]] = {}
@@ -88,16 +101,29 @@ class Coach:
         """The players' hands were sent anew: if a practice hand ended, review it."""
         if live.computer_seat is None:
             return
-        finished = len(live.session.hand_log)
+        session = live.session
+        finished = len(session.hand_log)
         seen = self._finished.get(live.id)
         self._finished[live.id] = finished
         if live.over:
             self._finished.pop(live.id, None)
             self._hints.pop(live.id, None)
-        # First seen (a new session, or after a restart): nothing ended under our eyes.
-        if seen is None or finished <= seen:
+            if live.id in self._ended:
+                return  # its hands sent again (a retry): its last hand is reviewed already
+            self._ended[live.id] = None
+            while len(self._ended) > ENDED_KEPT:
+                del self._ended[next(iter(self._ended))]
+        if seen is None:
+            # First seen here (a new session, a restart, or the match came from another
+            # process): a hand that ended since the player last acted is still to review,
+            # its moves from before the restart included.
+            seat = 1 - live.computer_seat
+            if not finished or not await asyncio.to_thread(last_hand_pending, session, seat):
+                return
+            seen = finished - 1
+        if finished <= seen:
             return
-        game, hand = live.session.hand_log[-1][:2]
+        game, hand = session.hand_log[-1][:2]
         self._due[live.id] = (game, hand)
         task = self._reviewing.get(live.id)
         if task is None or task.done():
