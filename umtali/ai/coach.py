@@ -239,8 +239,11 @@ def review(
 
 
 def turn_of(record: Sequence[tuple[PlayerView, Move]], at: int) -> int:
-    """The seat's turn in the hand (from 1) that the decision ``record[at]`` belongs to."""
-    return max(1, sum(1 for view, _ in record[:at + 1] if view.phase == "draw"))
+    """The seat's turn in the hand (from 1) that the decision ``record[at]`` belongs to.
+
+    A turn begins after the seat's discard, not at a draw: some turns have none (the first
+    of the player dealt eleven cards, a last turn with the stock empty)."""
+    return 1 + sum(1 for _, move in record[:at] if move.kind is MoveKind.DISCARD)
 
 
 def _same_turn(view: PlayerView, a: Move, b: Move) -> bool:
