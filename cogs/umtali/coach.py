@@ -26,6 +26,7 @@ from cogs.umtali.coach_work import (
     lessons,
     seat_record,
 )
+from cogs.umtali.ids import id_of
 from cogs.umtali.in_time import answer, defer, in_time
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS
@@ -248,6 +249,13 @@ async def answer_hint(interaction: discord.Interaction, match_id: int) -> None:
     if live.session.to_act != seat:
         await answer(interaction, tr("A hint is for your own turn: wait until it is your move."))
         return
+    shown = panel_version(interaction.message, live.id)
+    if shown is not None and shown != live.version:
+        # A panel of an earlier turn (one Discord no longer lets the bot refresh): a hint for
+        # the position now would name cards it does not show.
+        await answer(interaction, tr("That panel is out of date: ask for a hint on your hand "
+                                     "as it is now."))
+        return
     version = live.version
     view = live.session.view(seat)
     # The search takes a few tenths of a second: past Discord's three to answer, at worst.
@@ -262,3 +270,16 @@ async def answer_hint(interaction: discord.Interaction, match_id: int) -> None:
         await answer(interaction, tr("The match moved on meanwhile: ask again for a hint."))
         return
     await answer(interaction, hint_text(tr, view, advice))
+
+
+def panel_version(message: discord.Message | None, match_id: int) -> int | None:
+    """The position (version) the clicked panel shows, read from its moves' custom ids
+    (``umtali:m:<match>:<version>:<action>``); None if it shows no move."""
+    prefix = f"umtali:m:{match_id}:"
+    for row in message.components if message is not None else ():
+        for child in getattr(row, "children", ()):
+            custom_id = getattr(child, "custom_id", None) or ""
+            version = custom_id[len(prefix):].split(":", 1)[0]
+            if custom_id.startswith(prefix) and version.isascii() and version.isdigit():
+                return id_of(version)
+    return None
