@@ -13,7 +13,7 @@ from cogs.umtali.coach import coach_of
 from cogs.umtali.live import LiveMatch
 from tests.discord_helpers import World, flush, play
 from umtali.ai import LEVELS
-from umtali.ai.resume import resumed
+from umtali.ai.resume import resumed, seat_history
 from umtali.moves import Move
 from umtali.players import GreedyPlayer
 from umtali.session import Session
@@ -143,3 +143,27 @@ def test_a_hand_is_still_to_review_until_the_player_acts_again() -> None:
     while not session.over:
         session.apply(GreedyPlayer().choose(session.view(session.to_act)))
     assert last_hand_pending(session, 0)
+
+
+async def test_a_match_back_from_another_process_is_not_reviewed_stale(world: World) -> None:
+    """This process saw the session at its start; another one held it for two hands (and
+    reviewed them); it comes back here mid-hand, the player having acted: nothing to review."""
+    from cogs.umtali.coach import Coach
+
+    svc = world.bot.matches
+    assert svc is not None
+    r = await world.alice.slash(world.channel, "umtali practice", level="easy")
+    assert r.acknowledged
+    await flush(world)
+    [live] = svc.matches.values()
+    here = Coach(world.bot)  # this process's coach; the bot's own plays the other process
+    await here.hands_sent(live)
+    while len(live.session.hand_log) < 2 or not list(seat_history(live.session, 0)):
+        await play(world, live, GreedyPlayer().choose(live.session.view(live.session.to_act)))
+        await flush(world)
+    row = await svc.store.match(live.id)
+    assert row is not None
+    back = LiveMatch.from_row(row)
+    await here.hands_sent(back)
+    await here.idle()
+    assert here.sent == 0

@@ -57,8 +57,10 @@ class Coach:
         self.sent = 0
         #: Each match's hint for the position it is at (version): clicked twice, thought once.
         self._hints: dict[int, tuple[int, asyncio.Future[Hint]]] = {}
-        #: Hands each practice match had finished when last looked at.
-        self._finished: dict[int, int] = {}
+        #: Hands each practice match had finished when last looked at, by the copy held here:
+        #: a match loaded anew (a restart, or back from another process) is first seen again,
+        #: and a copy let go of is forgotten with it.
+        self._finished: WeakKeyDictionary[LiveMatch, int] = WeakKeyDictionary()
         #: Practice matches seen over, latest last (a few thousand at most): their hands
         #: sent again later are not a hand to review again.
         self._ended: dict[int, None] = {}
@@ -104,10 +106,10 @@ class Coach:
             return
         session = live.session
         finished = len(session.hand_log)
-        seen = self._finished.get(live.id)
-        self._finished[live.id] = finished
+        seen = self._finished.get(live)
+        self._finished[live] = finished
         if live.over:
-            self._finished.pop(live.id, None)
+            self._finished.pop(live, None)
             self._hints.pop(live.id, None)
             if live.id in self._ended:
                 return  # its hands sent again (a retry): its last hand is reviewed already
