@@ -18,7 +18,15 @@ from weakref import WeakKeyDictionary
 import discord
 
 from cogs.umtali.access import service, tr_of
-from cogs.umtali.coach_work import HARD_BUDGET, Lesson, advise, lessons, seat_record
+from cogs.umtali.coach_work import (
+    HARD_BUDGET,
+    Lesson,
+    advise,
+    last_hand_pending,
+    lessons,
+    seat_record,
+)
+from cogs.umtali.ids import id_of
 from cogs.umtali.in_time import answer, defer, in_time
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS
@@ -30,6 +38,9 @@ from umtali.i18n import Tr, sentence
 from umtali.view import PlayerView
 
 log = logging.getLogger(__name__)
+
+#: Finished practice matches remembered as reviewed (``Coach._ended``).
+ENDED_KEPT = 4096
 
 
 class Coach:
@@ -46,8 +57,13 @@ class Coach:
         self.sent = 0
         #: Each match's hint for the position it is at (version): clicked twice, thought once.
         self._hints: dict[int, tuple[int, asyncio.Future[Hint]]] = {}
-        #: Hands each practice match had finished when last looked at.
-        self._finished: dict[int, int] = {}
+        #: Hands each practice match had finished when last looked at, by the copy held here:
+        #: a match loaded anew (a restart, or back from another process) is first seen again,
+        #: and a copy let go of is forgotten with it.
+        self._finished: WeakKeyDictionary[LiveMatch, int] = WeakKeyDictionary()
+        #: Practice matches seen over, latest last (a few thousand at most): their hands
+        #: sent again later are not a hand to review again.
+        self._ended: dict[int, None] = {}
         #: The last finished hand of each match not reviewed yet (game, hand): should hands
         #: end faster than they are reviewed, the older one is skipped.
         self._due: dict[int, tuple[int, int]] = {}
@@ -88,16 +104,29 @@ class Coach:
         """The players' hands were sent anew: if a practice hand ended, review it."""
         if live.computer_seat is None:
             return
-        finished = len(live.session.hand_log)
-        seen = self._finished.get(live.id)
-        self._finished[live.id] = finished
+        session = live.session
+        finished = len(session.hand_log)
+        seen = self._finished.get(live)
+        self._finished[live] = finished
         if live.over:
-            self._finished.pop(live.id, None)
+            self._finished.pop(live, None)
             self._hints.pop(live.id, None)
-        # First seen (a new session, or after a restart): nothing ended under our eyes.
-        if seen is None or finished <= seen:
+            if live.id in self._ended:
+                return  # its hands sent again (a retry): its last hand is reviewed already
+            self._ended[live.id] = None
+            while len(self._ended) > ENDED_KEPT:
+                del self._ended[next(iter(self._ended))]
+        if seen is None:
+            # First seen here (a new session, a restart, or the match came from another
+            # process): a hand that ended since the player last acted is still to review,
+            # its moves from before the restart included.
+            seat = 1 - live.computer_seat
+            if not finished or not await asyncio.to_thread(last_hand_pending, session, seat):
+                return
+            seen = finished - 1
+        if finished <= seen:
             return
-        game, hand = live.session.hand_log[-1][:2]
+        game, hand = session.hand_log[-1][:2]
         self._due[live.id] = (game, hand)
         task = self._reviewing.get(live.id)
         if task is None or task.done():
@@ -222,6 +251,13 @@ async def answer_hint(interaction: discord.Interaction, match_id: int) -> None:
     if live.session.to_act != seat:
         await answer(interaction, tr("A hint is for your own turn: wait until it is your move."))
         return
+    shown = panel_version(interaction.message, live.id)
+    if shown is not None and shown != live.version:
+        # A panel of an earlier turn (one Discord no longer lets the bot refresh): a hint for
+        # the position now would name cards it does not show.
+        await answer(interaction, tr("That panel is out of date: ask for a hint on your hand "
+                                     "as it is now."))
+        return
     version = live.version
     view = live.session.view(seat)
     # The search takes a few tenths of a second: past Discord's three to answer, at worst.
@@ -236,3 +272,16 @@ async def answer_hint(interaction: discord.Interaction, match_id: int) -> None:
         await answer(interaction, tr("The match moved on meanwhile: ask again for a hint."))
         return
     await answer(interaction, hint_text(tr, view, advice))
+
+
+def panel_version(message: discord.Message | None, match_id: int) -> int | None:
+    """The position (version) the clicked panel shows, read from its moves' custom ids
+    (``umtali:m:<match>:<version>:<action>``); None if it shows no move."""
+    prefix = f"umtali:m:{match_id}:"
+    for row in message.components if message is not None else ():
+        for child in getattr(row, "children", ()):
+            custom_id = getattr(child, "custom_id", None) or ""
+            version = custom_id[len(prefix):].split(":", 1)[0]
+            if custom_id.startswith(prefix) and version.isascii() and version.isdigit():
+                return id_of(version)
+    return None

@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from umtali.ai.coach import REVIEW_BUDGET, Hint, hint, review, turn_of
 from umtali.ai.hard import HardPlayer
+from umtali.ai.resume import seat_history
 from umtali.i18n import Text
 from umtali.moves import Move
 from umtali.session import Session
@@ -56,6 +57,17 @@ def seat_record(session: Session, seat: int, hand: tuple[int, int]) -> Record:
             break  # the hand is over
         replica.apply(move, mover)
     return record
+
+
+def last_hand_pending(session: Session, seat: int) -> bool:
+    """Whether ``seat`` has not acted since ``session``'s last hand ended (that hand's review
+    is still to come): the session was played out by that hand, or the seat has made no move
+    in the next one yet."""
+    if not session.hand_log:
+        return False
+    if session.over:
+        return session.how == "played out"  # not resigned in a later hand
+    return next(iter(seat_history(session, seat)), None) is None
 
 
 def advise(seed: str, history: Sequence[tuple[PlayerView, Move]], view: PlayerView) -> Hint:

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import time
+from collections.abc import Awaitable
+from typing import TypeVar
 
 import discord
 
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.challenges import cancelled, dealer_drawn, thread_name
 from cogs.umtali.fair import sealed_line
+from cogs.umtali.in_time import DEFER_AFTER
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.names import plain_member_name, safe_name
 from cogs.umtali.options import level_word, rules_words
@@ -22,6 +28,8 @@ from umtali.rules import RuleSet
 from umtali.session import Shuffler, draw_for_dealer
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 def computer_name(level: str, tr: Tr) -> str:
@@ -43,15 +51,19 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
                          turn_timer: int) -> None:
     """Start a session against the computer in this channel (a thread when allowed)."""
     assert interaction.guild is not None and interaction.channel is not None
+    # Discord's 3 seconds count from here (``in_time``'s clock).
+    interaction.extras.setdefault("in_time", time.monotonic())
     svc = service(interaction.client)
     tr = tr_of(interaction)
     me = interaction.user
-    if await svc.store.active_match_of(interaction.guild.id, me.id) is not None:
-        await interaction.response.send_message(
-            tr("You are already playing a match on this server."), ephemeral=True)
+    # The database may be busy for seconds (a long write elsewhere): if so, the answer is
+    # promised in time, and comes as an edit of it.
+    if await _in_time(interaction,
+                      svc.store.active_match_of(interaction.guild.id, me.id)) is not None:
+        await _refuse(interaction, tr("You are already playing a match on this server."))
         return
     if missing := missing_here(interaction):
-        await interaction.response.send_message(refusal(missing, tr), ephemeral=True)
+        await _refuse(interaction, refusal(missing, tr))
         return
     bot_user = interaction.client.user
     assert bot_user is not None
@@ -63,19 +75,18 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
     seed = svc.new_seed()
     try:
         # Saved before anything is shown: a double click starts one session, not two.
-        live = await svc.start(
+        live = await _in_time(interaction, svc.start(
             guild_id=interaction.guild.id, channel_id=interaction.channel.id,
             players=((me.id, names[0]), (bot_user.id, computer)), rules=rules,
             turn_timer=turn_timer, seed=seed, computer=(1, level),
-        )
+        ))
     except AlreadyPlaying:
-        await interaction.response.send_message(
-            tr("You are already playing a match on this server."), ephemeral=True)
+        await _refuse(interaction, tr("You are already playing a match on this server."))
         return
     except Refused as e:
-        await interaction.response.send_message(
-            tr("Slow down: you can start another practice session in {seconds} s.",
-               seconds=max(1, round(e.retry_after))), ephemeral=True)
+        await _refuse(interaction, tr(
+            "Slow down: you can start another practice session in {seconds} s.",
+            seconds=max(1, round(e.retry_after))))
         return
     draws, dealer = draw_for_dealer(Shuffler(seed), rules)
     shown = (safe_name(names[0]), computer)
@@ -83,7 +94,10 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
     embed = practice_embed(me.id, level, rules, public)
     embed.description = (f"{embed.description}\n{dealer_drawn(drawn, shown[dealer], public)}"
                          f"\n{sealed_line(live.commitment, public)}")
-    await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
+    if interaction.response.is_done():
+        await interaction.edit_original_response(embed=embed, allowed_mentions=NO_MENTIONS)
+    else:
+        await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
     settings = await svc.store.guild_settings(interaction.guild.id)
     if settings.threads and can_make_thread(interaction):
         try:
@@ -95,3 +109,26 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
     if not await svc.open_table(live):
         embed.description = cancelled(public)
         await interaction.edit_original_response(embed=embed)
+
+
+async def _in_time(interaction: discord.Interaction, work: Awaitable[T]) -> T:
+    """``work``'s result, the interaction deferred in the channel's sight if it takes longer
+    than ``DEFER_AFTER`` (``in_time``'s deferral is private: the announcement is public)."""
+    start: float = interaction.extras["in_time"]
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=max(0.0, DEFER_AFTER - (time.monotonic() - start)))
+    if not done and not interaction.response.is_done():
+        # An interaction already expired cannot be deferred; the session starts all the same.
+        with contextlib.suppress(discord.NotFound):
+            await interaction.response.defer(thinking=True)
+    return await task
+
+
+async def _refuse(interaction: discord.Interaction, text: str) -> None:
+    """A refusal, to the member alone: deferred in public, the "thinking" message goes."""
+    if not interaction.response.is_done():
+        await interaction.response.send_message(text, ephemeral=True)
+        return
+    with contextlib.suppress(discord.HTTPException):
+        await interaction.delete_original_response()
+    await interaction.followup.send(text, ephemeral=True)

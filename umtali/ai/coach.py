@@ -8,6 +8,7 @@ its reasons are ``Text`` worded in the reader's language where they are shown.
 from __future__ import annotations
 
 import copy
+import math
 import random
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -27,8 +28,13 @@ from umtali.view import PlayerView
 #: Playout moves spent judging each move a review questions (as many as ``hard`` spends on
 #: one decision).
 REVIEW_BUDGET = 4000
-#: A move is reported only if it cost at least this many points a hand.
+#: A move is reported only if it cost at least this many points a hand...
 REVIEW_FLOOR = 0.25
+#: ... and that many standard errors of the playouts more than nothing: a few dozen sampled
+#: worlds leave a gain of several points between two equally good moves to luck.
+REVIEW_Z = 2.0
+#: Budgets a questioned move may be sampled for while its cost is not clear either way.
+REVIEW_ROUNDS = 4
 
 
 class Hint(NamedTuple):
@@ -195,19 +201,57 @@ def compare(
 ) -> list[float]:
     """Each move's average final lead in the hand (this seat's points minus the opponent's),
     over the same sampled worlds, played out by the ``normal`` policy."""
+    leads = _leads(view, moves, model, rng, budget)
+    return [sum(world[i] for world in leads) / len(leads) for i in range(len(moves))]
+
+
+def _leads(
+    view: PlayerView,
+    moves: Sequence[Move],
+    model: OpponentModel,
+    rng: random.Random,
+    budget: int,
+) -> list[list[int]]:
+    """For each sampled world (two at least), each move's final lead in it."""
     rules = rules_of(view)
-    totals = [0.0] * len(moves)
-    worlds = spent = 0
-    while spent < budget or worlds < 2:
+    leads: list[list[int]] = []
+    spent = 0
+    while spent < budget or len(leads) < 2:
         world = sample_world(view, rng, model, rules)
-        for i, move in enumerate(moves):
+        row = []
+        for move in moves:
             state = world.copy()
             state._play(move)
             lead, played = playout(state, view.seat)
-            totals[i] += lead
+            row.append(lead)
             spent += played + PLAYOUT_OVERHEAD
-        worlds += 1
-    return [t / worlds for t in totals]
+        leads.append(row)
+    return leads
+
+
+def cost_of(
+    view: PlayerView,
+    better: Move,
+    played: Move,
+    model: OpponentModel,
+    rng: random.Random,
+    budget: int = REVIEW_BUDGET,
+) -> float | None:
+    """What ``played`` cost against ``better``, in points of the hand on average; None unless
+    that is at least ``REVIEW_FLOOR`` and clear of the playouts' luck (``REVIEW_Z`` standard
+    errors). An unclear gain is sampled on, ``REVIEW_ROUNDS`` budgets at most: a move as good as
+    ``better`` (the other of two twin cards) is not reported for its playouts' luck."""
+    gains: list[float] = []
+    for _ in range(REVIEW_ROUNDS):
+        gains += [a - b for a, b in _leads(view, (better, played), model, rng, budget)]
+        n = len(gains)
+        mean = sum(gains) / n
+        error = math.sqrt(sum((g - mean) ** 2 for g in gains) / (n - 1) / n)
+        if mean - REVIEW_Z * error >= 0 and mean >= REVIEW_FLOOR:
+            return mean
+        if mean + REVIEW_Z * error < REVIEW_FLOOR:
+            return None  # clearly no costly mistake
+    return None
 
 
 def review(
@@ -229,9 +273,9 @@ def review(
             better, for_points = player.judge(view, model)
             if better != played and not _same_turn(view, better, played):
                 rng = random.Random(f"{seed}:review:{decision_key(view)}")
-                ours, theirs = compare(view, [better, played], model, rng, budget)
-                if ours - theirs >= REVIEW_FLOOR:
-                    found.append(Mistake(index, view, played, better, ours - theirs,
+                cost = cost_of(view, better, played, model, rng, budget)
+                if cost is not None:
+                    found.append(Mistake(index, view, played, better, cost,
                                          reason(view, better, model, for_points)))
         player.memory.note(view, played)
     found.sort(key=lambda m: (-m.cost, m.at))
@@ -239,8 +283,11 @@ def review(
 
 
 def turn_of(record: Sequence[tuple[PlayerView, Move]], at: int) -> int:
-    """The seat's turn in the hand (from 1) that the decision ``record[at]`` belongs to."""
-    return max(1, sum(1 for view, _ in record[:at + 1] if view.phase == "draw"))
+    """The seat's turn in the hand (from 1) that the decision ``record[at]`` belongs to.
+
+    A turn begins after the seat's discard, not at a draw: some turns have none (the first
+    of the player dealt eleven cards, a last turn with the stock empty)."""
+    return 1 + sum(1 for _, move in record[:at] if move.kind is MoveKind.DISCARD)
 
 
 def _same_turn(view: PlayerView, a: Move, b: Move) -> bool:
