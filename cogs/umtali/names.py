@@ -34,15 +34,35 @@ _MENTION_START = re.compile(r"@|<(?=[@#/])")
 _LINK_START = re.compile(r":(?=/)")
 
 
+_ZWJ = "\u200d"
+# What may stand between an emoji and a ZWJ that follows it: the emoji presentation selector
+# (❤️‍🔥) and the skin tones (👨🏽‍💻).
+_EMOJI_TAIL = frozenset({"\ufe0f", *map(chr, range(0x1F3FB, 0x1F400))})
+
+
+def _joins_emoji(text: str, i: int) -> bool:
+    """Whether the ZWJ at ``text[i]`` joins two emoji (👨‍👩‍👧), as written: one ZWJ alone
+    between two symbols. A run of them, or one beside a letter or another hidden character,
+    could only hide text."""
+    before = i - 1
+    while before >= 0 and text[before] in _EMOJI_TAIL:
+        before -= 1
+    return (before >= 0 and i + 1 < len(text) and unicodedata.category(text[before]) == "So"
+            and unicodedata.category(text[i + 1]) == "So")
+
+
 def visible(text: str) -> str:
-    """``text`` without invisible or control characters, its whitespace collapsed."""
-    return " ".join("".join(ch for ch in text if unicodedata.category(ch) not in _HIDDEN)
-                    .split())
+    """``text`` without invisible or control characters, its whitespace collapsed. A zero-width
+    joiner is kept only inside an emoji sequence, which it draws as one emoji."""
+    shown = "".join(ch for i, ch in enumerate(text) if unicodedata.category(ch) not in _HIDDEN
+                    or (ch == _ZWJ and _joins_emoji(text, i)))
+    return " ".join(shown.split())
 
 
 def clean_name(text: str) -> str:
-    """A name for plain text: visible characters only, at most 32, never empty."""
-    return visible(text)[:MAX_NAME].strip() or FALLBACK
+    """A name for plain text: visible characters only, at most 32, never empty (a joiner left
+    last by the cut joins nothing)."""
+    return visible(text)[:MAX_NAME].rstrip(_ZWJ).strip() or FALLBACK
 
 
 def defuse_mentions(text: str) -> str:
