@@ -104,10 +104,12 @@ def table_embed(
     embed = discord.Embed(title=tr("Umtali · {a} vs {b}", a=names[0], b=names[1]),
                           description="\n".join(lines), colour=COLOUR)
     for seat in (0, 1):
+        # Two counts, each with its own plural form (1 card, 5 points; 1 карта, 5 очков).
+        cards = tr.plural("{count} card", "{count} cards", view.hand_sizes[seat])
+        points = tr.plural("{count} point", "{count} points", view.hand_points[seat])
         embed.add_field(
-            name=tr.plural("{name} · {count} card · {points} pts",
-                           "{name} · {count} cards · {points} pts", view.hand_sizes[seat],
-                           name=names[seat], points=view.hand_points[seat]),
+            name=tr("{name} · {cards} · {points}", name=names[seat], cards=cards,
+                    points=points),
             value=_melds_of(view, seat, tr)[:1024],
             inline=False,
         )
