@@ -23,8 +23,17 @@ from cogs.umtali.turn_clock import clock_line
 from umtali.i18n import EN, N_, Tr
 from umtali.view import SPECTATOR
 
-ABANDONED = N_("This match was abandoned: I could no longer reach {who}. Nobody wins it and "
-               "no rating changed; you are free to start another.")
+#: Why a match was abandoned: whom the bot could no longer reach. One message for each case,
+#: not a name put into one: a language may word each differently (Russian declines
+#: "игроком" / "игроками" before a name it cannot decline, and a channel takes another verb).
+ABANDONED = {
+    1: N_("This match was abandoned: I could no longer reach {name}. Nobody wins it and no "
+          "rating changed; you are free to start another."),
+    2: N_("This match was abandoned: I could no longer reach {a} and {b}. Nobody wins it and "
+          "no rating changed; you are free to start another."),
+    0: N_("This match was abandoned: I could no longer reach this match's channel. Nobody "
+          "wins it and no rating changed; you are free to start another."),
+}
 
 
 @dataclass
@@ -87,9 +96,8 @@ def hand_of(live: LiveMatch, seat: int, note: str = "", look: Look = TEXT_ONLY) 
     tr = look.tr
     if live.abandoned:
         gone = [safe_name(live.names[s]) for s in (0, 1) if not live.reachable(s)]
-        who = (tr("{a} and {b}", a=gone[0], b=gone[1]) if len(gone) == 2 else
-               gone[0] if gone else tr("this match's channel"))
-        note = tr(ABANDONED, who=who)
+        note = (tr(ABANDONED[2], a=gone[0], b=gone[1]) if len(gone) == 2 else
+                tr(ABANDONED[1], name=gone[0]) if gone else tr(ABANDONED[0]))
         return Shown([hand_embed(view, live.names, live.id, tr=tr, order=look.order,
                                  note=note)], discord.ui.View(timeout=None))
     embed = hand_embed(view, live.names, live.id, tr=tr, order=look.order, note=note)
