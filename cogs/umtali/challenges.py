@@ -252,8 +252,9 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
             interaction,
             tr("You are already playing a match on this server: finish it first. This "
                "challenge stays open until it expires.") if e.user_id == interaction.user.id
-            else tr("<@{member}> is already playing a match on this server: finish it first. "
-                    "This challenge stays open until it expires.", member=e.user_id))
+            else tr("<@{member}> is already playing a match on this server: accept again once "
+                    "that match is over. This challenge stays open until it expires.",
+                    member=e.user_id))
         return
     except StaleState:
         await answer(interaction, tr("This challenge is no longer open."))
