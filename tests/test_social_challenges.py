@@ -86,7 +86,7 @@ async def test_a_challenge_to_someone_not_on_the_server_says_so(
     assert r.ephemeral and _text(r) == "ben is not a member of this server."
     locales[world.carol.id] = "ru"
     r = await world.carol.slash(world.channel, "umtali challenge", opponent=world.bob.user)
-    assert r.ephemeral and _text(r) == "ben нет на этом сервере."
+    assert r.ephemeral and _text(r) == "ben не участник этого сервера."
     assert _statuses(db_path) == []
 
 
