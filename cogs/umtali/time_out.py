@@ -344,8 +344,8 @@ def answered(live: LiveMatch, absent: int, claim: bool, tr: Tr) -> str:
     waiting, gone = safe_name(live.names[1 - absent]), safe_name(live.names[absent])
     if claim:
         return tr("{name} claimed the win.", name=waiting)
-    return tr("{name} keeps waiting: {other} has until {when}.", name=waiting, other=gone,
-              when=_when(live.deadline or 0))
+    return tr("{name} keeps waiting: {other}'s turn now ends {when}.", name=waiting,
+              other=gone, when=_when(live.deadline or 0))
 
 
 async def _drop_buttons(interaction: discord.Interaction) -> None:
