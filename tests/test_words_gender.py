@@ -106,3 +106,22 @@ async def test_a_resignation_on_a_russian_server_reads_for_any_player(
     assert "игрок Маша сдался" in stats and "Маша: сдался" not in stats, stats
     nobody = _text(await ru.carol.slash(ru.channel, "umtali stats"))
     assert "У игрока fyodor пока нет завершённых матчей." in nobody, nobody
+
+
+async def test_a_russian_replay_file_says_how_the_session_ended(
+        world: World, locales: dict[int, str]) -> None:
+    ru = _russian_world(world)
+    locales[ru.bob.id] = "ru"
+    live = await start_match(ru)
+    ask = await ru.alice.slash(ru.channel, "umtali resign")
+    assert (await ru.alice.click(
+        ask.response, custom_id=f"umtali:m:{live.id}:{live.version}:resign")).acknowledged
+    await flush(ru)
+    history = await ru.bob.slash(ru.channel, "umtali history")
+    chosen = await ru.bob.select(history.response, [str(live.id)],
+                                 custom_id=f"umtali:rp:{ru.guild.id}")
+    [attachment, _] = chosen.response.attachments
+    header = [line for line in (await attachment.read()).decode().splitlines()
+              if line.startswith("#")]
+    assert "# Здесь: игрок Маша сдался." in header, header
+    assert "# Итог: побеждает egor, 0-0 по партиям, игрок Маша сдался" in header, header
