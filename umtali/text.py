@@ -109,7 +109,8 @@ def describe(event: Event, names: Sequence[str], tr: Tr = EN) -> str:
     return event.type
 
 
-#: How a session ended, as the end of a sentence ("ada resigned").
+#: How a session ended, as the end of a sentence ("ada resigned"). Russian puts it after
+#: "игрок {name}": a nickname tells no gender, the noun gives the verb its form.
 HOW = {"resigned": N_("resigned"), "timed out": N_("timed out"),
        "forfeited": N_("forfeited")}
 
