@@ -53,7 +53,12 @@ async def turn_warning(svc: MatchService, live: LiveMatch, seat: int, left: int)
     """The turn's time is nearly up: a warning (forfeit to come), or by correspondence a
     reminder in the player's DM."""
     if live.control.on_timeout != "ask" or live.deadline is None:
-        await svc.delivery.warn(live, seat, left)
+        version, deadline = live.version, live.deadline
+        try:
+            await svc.delivery.warn(live, seat, left)
+        except PASSING as e:
+            log.info("match %d: the warning could not be sent for now (%s)", live.id, e)
+            await _warn_again(svc, live, version, deadline)
         return
     deadline, other = live.deadline, safe_name(live.names[1 - seat])
     tr = svc.seat_tr(live, seat)
@@ -69,6 +74,18 @@ async def turn_warning(svc: MatchService, live: LiveMatch, seat: int, left: int)
                   "session.", mention=ping(live.player_ids[seat]), when=_when(deadline),
                   name=other)
         await _post(svc, live, said, only(live.player_ids[seat]))
+
+
+async def _warn_again(svc: MatchService, live: LiveMatch, version: int,
+                      deadline: float | None) -> None:
+    """A warning that failed for now (Discord's 5xx, the network) is still to come, in the
+    database as in memory: the next check tries again, if the turn is still the same."""
+    async with live.lock:
+        if (live.over or not live.warned or live.version != version
+                or live.deadline != deadline or deadline is None):
+            return
+        if await svc.store.set_deadline(live.id, version, deadline):
+            live.warned = False
 
 
 async def _dm(svc: MatchService, live: LiveMatch, seat: int, text: str) -> bool:
