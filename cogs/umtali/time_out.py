@@ -43,8 +43,10 @@ _asking: weakref.WeakSet[LiveMatch] = weakref.WeakSet()
 _unsaved: weakref.WeakKeyDictionary[LiveMatch, int] = weakref.WeakKeyDictionary()
 
 
-def _when(at: float) -> str:
-    return discord.utils.format_dt(dt.datetime.fromtimestamp(at, dt.UTC), "R")
+def _when(at: float, style: discord.utils.TimestampStyle = "R") -> str:
+    """A moment as Discord shows it in each reader's time: relative ("in 2 hours") by default;
+    "f" (date and time) after "until", where "until in 2 hours" would not read."""
+    return discord.utils.format_dt(dt.datetime.fromtimestamp(at, dt.UTC), style)
 
 
 # -- warnings --------------------------------------------------------------------------------
@@ -345,13 +347,19 @@ async def decide(svc: MatchService, live: LiveMatch, version: int, claim: bool) 
         # Answered: the answer's own edit takes the buttons off, not a delivery.
         if live.question:
             await _forget(svc, live, live.question)
-        if claim:
-            return await svc._resign(live, absent, "timed out")
-        # The clock runs where the match is held: here, from now on.
-        await svc.owners.hold(live)
-        deadline = live.control.deadline(svc.clock(), live.reserves[absent])
-        if not await svc.store.set_deadline(live.id, version, deadline):
-            return False
+        try:
+            if claim:
+                return await svc._resign(live, absent, "timed out")
+            # The clock runs where the match is held: here, from now on.
+            await svc.owners.hold(live)
+            deadline = live.control.deadline(svc.clock(), live.reserves[absent])
+            if not await svc.store.set_deadline(live.id, version, deadline):
+                return False
+        except BaseException:
+            # Not saved: the question, forgotten above, still stands with its buttons; it is
+            # not asked a second time here (``_unasked``).
+            _unsaved[live] = version
+            raise
         live.deadline, live.warned = deadline, False
         return True
 
