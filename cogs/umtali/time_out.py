@@ -370,7 +370,7 @@ def answered(live: LiveMatch, absent: int, claim: bool, tr: Tr) -> str:
     if claim:
         return tr("{name} claimed the win.", name=waiting)
     return tr("{name} keeps waiting: {other} has until {when}.", name=waiting, other=gone,
-              when=_when(live.deadline or 0))
+              when=_when(live.deadline or 0, "f"))
 
 
 async def _drop_buttons(interaction: discord.Interaction) -> None:
