@@ -167,20 +167,29 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
         left = max(0.0, live.deadline - stopped_at)
         deadline = now + max(left, min(GRACE, float(live.turn_timer)))
         notice = offline >= NOTICE_AFTER
+        # A turn given more than it had left keeps in its reserve only what that had left:
+        # the grace is the turn's own time, not banked for later turns (at a turn's end the
+        # reserve keeps what the clock has left, ``TimeControl.reserve_after``).
+        seat = live.session.to_act
+        reserve = None
+        if deadline - now > left and live.control.reserve > 0 and live.reserves[seat] > left:
+            reserve = left
         if loaded is not None:
             loaded[live.id] = deadline
-        if not notice and abs(deadline - live.deadline) < 1:
+        if not notice and abs(deadline - live.deadline) < 1 and reserve is None:
             if loaded is not None:
                 loaded[live.id] = live.deadline
             continue
         unsent = list(live.unsent)
         if notice and not live.channel_lost:
-            seat = live.session.to_act
             stamp = discord.utils.format_dt(dt.datetime.fromtimestamp(deadline, dt.UTC), "R")
             tr = svc.public_tr(live)
             unsent.append(_offline(offline, safe_name(live.names[seat]), stamp, tr) + "\n"
                           + your_turn(tr, live.player_ids[seat]))
-        await svc.store.resume_turn(live.id, deadline, dumps(unsent))
+        await svc.store.resume_turn(live.id, deadline, dumps(unsent),
+                                    None if reserve is None else (seat, reserve))
         live.deadline, live.warned, live.unsent = deadline, False, unsent
+        if reserve is not None:
+            live.reserves[seat] = reserve
         log.info("match %d: turn resumed after %.0f s offline; %.0f s left", live.id, offline,
                  deadline - now)
