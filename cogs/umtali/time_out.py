@@ -80,8 +80,8 @@ async def turn_warning(svc: MatchService, live: LiveMatch, seat: int, left: int)
 
 async def _warn_again(svc: MatchService, live: LiveMatch, version: int,
                       deadline: float | None) -> None:
-    """A warning that failed for now (Discord's 5xx, the network) is still to come, in the
-    database as in memory: the next check tries again, if the turn is still the same."""
+    """A warning that failed for now (a 5xx, the network) is still to come, in the database
+    as in memory: the next check tries again, if the turn is the same."""
     async with live.lock:
         if (live.over or not live.warned or live.version != version
                 or live.deadline != deadline or deadline is None):
@@ -98,10 +98,24 @@ async def _dm(svc: MatchService, live: LiveMatch, seat: int, text: str) -> bool:
     try:
         user = svc.client.get_user(user_id) or await svc.client.fetch_user(user_id)
         await user.send(text)
-    except (*GONE, *PASSING) as e:
+    except GONE as e:
+        await _refused(svc, live, seat, e)
+        return False
+    except PASSING as e:
         log.info("match %d: a DM to seat %d failed (%s)", live.id, seat, e)
         return False
     return True
+
+
+async def _refused(svc: MatchService, live: LiveMatch, seat: int,
+                   error: discord.HTTPException) -> None:
+    """The seat's DMs refused the bot for good: noted as a delivery notes it (with the channel
+    lost too, the match is abandoned), not tried again every second."""
+    log.info("match %d: DMs to seat %d refused (%s)", live.id, seat, error)
+    try:
+        await svc.delivery._dm_refused(live, seat)
+    except PASSING as e:
+        log.info("match %d: the refused DMs could not be told for now (%s)", live.id, e)
 
 
 async def _post(svc: MatchService, live: LiveMatch, text: str,
@@ -112,7 +126,11 @@ async def _post(svc: MatchService, live: LiveMatch, text: str,
         if view is None:
             return await channel.send(text, allowed_mentions=mentions)
         return await channel.send(text, view=view, allowed_mentions=mentions)
-    except (*GONE, *PASSING) as e:
+    except GONE as e:
+        # Refused for good: the match goes on in DMs, as when a delivery finds it so.
+        await svc.delivery._lose_channel(live, e)
+        return None
+    except PASSING as e:
         log.info("match %d: a time-control message could not be posted (%s)", live.id, e)
         return None
 
@@ -185,7 +203,9 @@ async def _ask(svc: MatchService, live: LiveMatch, deadline: float, version: int
             user = svc.client.get_user(waiting) or await svc.client.fetch_user(waiting)
             asked = await user.send(question(live, absent, dm),
                                     view=timeout_panel(live.id, version, dm))
-        except (*GONE, *PASSING) as e:
+        except GONE as e:
+            await _refused(svc, live, 1 - absent, e)
+        except PASSING as e:
             log.info("match %d: the time-up question could not be sent (%s)", live.id, e)
     async with live.lock:
         if asked is None:
