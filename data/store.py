@@ -196,12 +196,17 @@ class Store(ChallengeQueries, SettingsQueries):
 
         await self.db.batched(job)
 
-    async def resume_turn(self, match_id: int, deadline: float, unsent: str) -> None:
-        """After downtime: the turn's new deadline, its warning to come, and what to say."""
+    async def resume_turn(self, match_id: int, deadline: float, unsent: str,
+                          reserve: tuple[int, float] | None = None) -> None:
+        """After downtime: the turn's new deadline, its warning to come, what to say, and
+        (``reserve``: seat, seconds) what is left of the reserve of the seat to act."""
+        seat, left = reserve if reserve is not None else (0, None)
+        assert seat in (0, 1)
         async with self.db.transaction() as c:
             await c.execute(
-                "UPDATE matches SET deadline = ?, warned = 0, unsent = ? "
-                "WHERE id = ? AND status = 'active'", (deadline, unsent, match_id))
+                "UPDATE matches SET deadline = ?, warned = 0, unsent = ?, "
+                f"reserve{seat} = COALESCE(?, reserve{seat}) "
+                "WHERE id = ? AND status = 'active'", (deadline, unsent, left, match_id))
 
     async def set_table_message(self, match_id: int, message_id: int) -> None:
         async with self.db.transaction() as c:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import weakref
 from typing import TYPE_CHECKING
 
 import discord
@@ -37,6 +38,16 @@ NOTICE_AFTER = 30.0
 ALIVE_AT = "alive_at"
 #: The name of a process that was not given one: a bot alone holds every match under it.
 MAIN = "main"
+#: Time spent connecting to Discord after a start shorter than this is not given back.
+CONNECTING = 5.0
+
+#: The services whose timers have been checked once: their matches brought back at the start
+#: have had the time spent connecting given back (``_connected``).
+_checked: weakref.WeakSet[MatchService] = weakref.WeakSet()
+#: Of each service not checked yet, when its matches were brought back, and each one's
+#: deadline then (by match id).
+_loaded: weakref.WeakKeyDictionary[MatchService, tuple[float, dict[int, float]]] = \
+    weakref.WeakKeyDictionary()
 
 
 def alive_key(owner: str) -> str:
@@ -55,11 +66,15 @@ async def check_timers(svc: MatchService, now: float) -> None:
     """Warn a player whose turn is nearly over; forfeit one whose time ran out. Each match is
     judged under its own lock; a failure (say, a save) is tried again at the next check. Only
     the matches this process holds are judged (first renewing its leases, every few seconds)."""
+    first = svc not in _checked
+    _checked.add(svc)
     try:
         await svc.owners.tick(now)
     except Exception as e:
         log.warning("the leases could not be renewed (%s: %s); trying again",
                     e.__class__.__name__, e)
+    if first:
+        await _connected(svc)
     for live in list(svc.matches.values()):
         if live.over:
             continue
@@ -79,6 +94,34 @@ async def check_timers(svc: MatchService, now: float) -> None:
         except Exception as e:
             log.warning("match %d: the turn clock could not act (%s: %s); trying again",
                         live.id, e.__class__.__name__, e)
+
+
+async def _connected(svc: MatchService) -> None:
+    """The first check of a process's timers comes once it is connected to Discord: the
+    matches it brought back at its start get the time since back too (nobody could play while
+    it connected, which may take minutes when Discord is slow). A match that changed meanwhile
+    (a move, its time-up question asked again) or is now held elsewhere is left alone."""
+    loaded = _loaded.pop(svc, None)
+    if loaded is None:
+        return
+    at, deadlines = loaded
+    gap = svc.clock() - at
+    if gap < CONNECTING:
+        return
+    for match_id, was in deadlines.items():
+        live = svc.matches.get(match_id)
+        if live is None:
+            continue
+        try:
+            async with live.lock:
+                if live.over or live.deadline != was:
+                    continue
+                deadline = was + gap
+                if await svc.store.set_deadline(live.id, live.version, deadline):
+                    live.deadline, live.warned = deadline, False
+        except Exception as e:
+            log.warning("match %d: the time spent connecting could not be given back (%s: %s)",
+                        match_id, e.__class__.__name__, e)
 
 
 async def heartbeat(svc: MatchService) -> None:
@@ -114,6 +157,8 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
     match id; at least GRACE), with its warning to come, and say so in the match's channel
     after a real outage."""
     now = svc.clock()
+    # At the start, until the first check: the time to connect is given back then too.
+    loaded = None if svc in _checked else _loaded.setdefault(svc, (now, {}))[1]
     for live in lives:
         if live.over or live.deadline is None:
             continue
@@ -122,16 +167,29 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
         left = max(0.0, live.deadline - stopped_at)
         deadline = now + max(left, min(GRACE, float(live.turn_timer)))
         notice = offline >= NOTICE_AFTER
-        if not notice and abs(deadline - live.deadline) < 1:
+        # A turn given more than it had left keeps in its reserve only what that had left:
+        # the grace is the turn's own time, not banked for later turns (at a turn's end the
+        # reserve keeps what the clock has left, ``TimeControl.reserve_after``).
+        seat = live.session.to_act
+        reserve = None
+        if deadline - now > left and live.control.reserve > 0 and live.reserves[seat] > left:
+            reserve = left
+        if loaded is not None:
+            loaded[live.id] = deadline
+        if not notice and abs(deadline - live.deadline) < 1 and reserve is None:
+            if loaded is not None:
+                loaded[live.id] = live.deadline
             continue
         unsent = list(live.unsent)
         if notice and not live.channel_lost:
-            seat = live.session.to_act
             stamp = discord.utils.format_dt(dt.datetime.fromtimestamp(deadline, dt.UTC), "R")
             tr = svc.public_tr(live)
             unsent.append(_offline(offline, safe_name(live.names[seat]), stamp, tr) + "\n"
                           + your_turn(tr, live.player_ids[seat]))
-        await svc.store.resume_turn(live.id, deadline, dumps(unsent))
+        await svc.store.resume_turn(live.id, deadline, dumps(unsent),
+                                    None if reserve is None else (seat, reserve))
         live.deadline, live.warned, live.unsent = deadline, False, unsent
+        if reserve is not None:
+            live.reserves[seat] = reserve
         log.info("match %d: turn resumed after %.0f s offline; %.0f s left", live.id, offline,
                  deadline - now)

@@ -43,8 +43,10 @@ _asking: weakref.WeakSet[LiveMatch] = weakref.WeakSet()
 _unsaved: weakref.WeakKeyDictionary[LiveMatch, int] = weakref.WeakKeyDictionary()
 
 
-def _when(at: float) -> str:
-    return discord.utils.format_dt(dt.datetime.fromtimestamp(at, dt.UTC), "R")
+def _when(at: float, style: discord.utils.TimestampStyle = "R") -> str:
+    """A moment as Discord shows it in each reader's time: relative ("in 2 hours") by default;
+    "f" (date and time) after "until", where "until in 2 hours" would not read."""
+    return discord.utils.format_dt(dt.datetime.fromtimestamp(at, dt.UTC), style)
 
 
 # -- warnings --------------------------------------------------------------------------------
@@ -53,7 +55,12 @@ async def turn_warning(svc: MatchService, live: LiveMatch, seat: int, left: int)
     """The turn's time is nearly up: a warning (forfeit to come), or by correspondence a
     reminder in the player's DM."""
     if live.control.on_timeout != "ask" or live.deadline is None:
-        await svc.delivery.warn(live, seat, left)
+        version, deadline = live.version, live.deadline
+        try:
+            await svc.delivery.warn(live, seat, left)
+        except PASSING as e:
+            log.info("match %d: the warning could not be sent for now (%s)", live.id, e)
+            await _warn_again(svc, live, version, deadline)
         return
     deadline, other = live.deadline, safe_name(live.names[1 - seat])
     tr = svc.seat_tr(live, seat)
@@ -71,6 +78,18 @@ async def turn_warning(svc: MatchService, live: LiveMatch, seat: int, left: int)
         await _post(svc, live, said, only(live.player_ids[seat]))
 
 
+async def _warn_again(svc: MatchService, live: LiveMatch, version: int,
+                      deadline: float | None) -> None:
+    """A warning that failed for now (a 5xx, the network) is still to come, in the database
+    as in memory: the next check tries again, if the turn is the same."""
+    async with live.lock:
+        if (live.over or not live.warned or live.version != version
+                or live.deadline != deadline or deadline is None):
+            return
+        if await svc.store.set_deadline(live.id, version, deadline):
+            live.warned = False
+
+
 async def _dm(svc: MatchService, live: LiveMatch, seat: int, text: str) -> bool:
     """A short DM to the seat's player; False if they cannot be reached that way."""
     if live.dm_refused[seat] or live.is_computer(seat):
@@ -79,10 +98,24 @@ async def _dm(svc: MatchService, live: LiveMatch, seat: int, text: str) -> bool:
     try:
         user = svc.client.get_user(user_id) or await svc.client.fetch_user(user_id)
         await user.send(text)
-    except (*GONE, *PASSING) as e:
+    except GONE as e:
+        await _refused(svc, live, seat, e)
+        return False
+    except PASSING as e:
         log.info("match %d: a DM to seat %d failed (%s)", live.id, seat, e)
         return False
     return True
+
+
+async def _refused(svc: MatchService, live: LiveMatch, seat: int,
+                   error: discord.HTTPException) -> None:
+    """The seat's DMs refused the bot for good: noted as a delivery notes it (with the channel
+    lost too, the match is abandoned), not tried again every second."""
+    log.info("match %d: DMs to seat %d refused (%s)", live.id, seat, error)
+    try:
+        await svc.delivery._dm_refused(live, seat)
+    except PASSING as e:
+        log.info("match %d: the refused DMs could not be told for now (%s)", live.id, e)
 
 
 async def _post(svc: MatchService, live: LiveMatch, text: str,
@@ -93,7 +126,11 @@ async def _post(svc: MatchService, live: LiveMatch, text: str,
         if view is None:
             return await channel.send(text, allowed_mentions=mentions)
         return await channel.send(text, view=view, allowed_mentions=mentions)
-    except (*GONE, *PASSING) as e:
+    except GONE as e:
+        # Refused for good: the match goes on in DMs, as when a delivery finds it so.
+        await svc.delivery._lose_channel(live, e)
+        return None
+    except PASSING as e:
         log.info("match %d: a time-control message could not be posted (%s)", live.id, e)
         return None
 
@@ -166,7 +203,9 @@ async def _ask(svc: MatchService, live: LiveMatch, deadline: float, version: int
             user = svc.client.get_user(waiting) or await svc.client.fetch_user(waiting)
             asked = await user.send(question(live, absent, dm),
                                     view=timeout_panel(live.id, version, dm))
-        except (*GONE, *PASSING) as e:
+        except GONE as e:
+            await _refused(svc, live, 1 - absent, e)
+        except PASSING as e:
             log.info("match %d: the time-up question could not be sent (%s)", live.id, e)
     async with live.lock:
         if asked is None:
@@ -328,13 +367,19 @@ async def decide(svc: MatchService, live: LiveMatch, version: int, claim: bool) 
         # Answered: the answer's own edit takes the buttons off, not a delivery.
         if live.question:
             await _forget(svc, live, live.question)
-        if claim:
-            return await svc._resign(live, absent, "timed out")
-        # The clock runs where the match is held: here, from now on.
-        await svc.owners.hold(live)
-        deadline = live.control.deadline(svc.clock(), live.reserves[absent])
-        if not await svc.store.set_deadline(live.id, version, deadline):
-            return False
+        try:
+            if claim:
+                return await svc._resign(live, absent, "timed out")
+            # The clock runs where the match is held: here, from now on.
+            await svc.owners.hold(live)
+            deadline = live.control.deadline(svc.clock(), live.reserves[absent])
+            if not await svc.store.set_deadline(live.id, version, deadline):
+                return False
+        except BaseException:
+            # Not saved: the question, forgotten above, still stands with its buttons; it is
+            # not asked a second time here (``_unasked``).
+            _unsaved[live] = version
+            raise
         live.deadline, live.warned = deadline, False
         return True
 
