@@ -27,6 +27,7 @@ from cogs.umtali.names import MAX_ECHO, echo, safe_name, safe_text, visible
 from umtali.errors import InvalidMoveError
 from umtali.i18n import N_, sentence
 from umtali.moves import Move
+from umtali.session import Session
 
 #: The moves in the notation (the same in every language), for an answer to one that is not.
 MOVES_HELP = N_("moves are: draw, take, take 2, meld <cards>, extend <card> <card on the meld>, "
@@ -171,33 +172,61 @@ async def set_order(interaction: discord.Interaction, match_id: int, order: Hand
         refresh_dm(live, seat, interaction.client, force=True)
 
 
+#: Resignations tried while moves keep landing before the match's lock is taken (each landed
+#: move is checked again): a bound, never reached in play.
+RESIGN_TRIES = 5
+
+
+def same_hand(session: Session, version: int | None) -> bool:
+    """Whether the hand in play is still the one in play at ``version`` (moves since then
+    played in it, none ending it)."""
+    if version is None or not 0 <= version <= len(session.moves):
+        return False
+    if version == len(session.moves):
+        return True
+    # Replayed to where it was asked (a whole session replays in about a millisecond).
+    then, _ = Session.replay(session.rules, session.seed, session.moves[:version],
+                             session.first_deal)
+    return (then.game, then.hand_no) == (session.game, session.hand_no)
+
+
 async def confirm_resign(interaction: discord.Interaction, match_id: int,
                          version: int | None) -> None:
+    """Resign the session, as asked at ``version``. The player's wish holds whatever moves
+    were made in the hand since (the computer's or the opponent's, or their own); once that
+    hand ended, the position is one they were not asked about (another hand, another game),
+    and the question has expired. A confirmation of old, with no version, has too."""
     tr = tr_of(interaction)
     found = await _player_of(interaction, match_id, tr("This is not your match."))
     if found is None:
         return
     live, seat = found
-    if version != live.version:
-        # Asked about another position: whether to resign this one is a new question.
-        await _ephemeral(interaction, tr(EXPIRED, command=command(tr, "umtali", "resign")))
-        return
-    # The position is checked again under the match's lock: a move may land meanwhile.
-    if await in_time(interaction, service(interaction.client).resign(live, seat, version=version)):
-        await edit_clicked(
-            interaction, content=tr("You resigned: {name} wins the session.",
-                       name=safe_name(live.names[1 - seat])),
-            view=None)
-    elif live.over:
-        await _ephemeral(interaction, tr("This match is over."))
-    else:
-        await _ephemeral(interaction, tr(EXPIRED, command=command(tr, "umtali", "resign")))
+    svc = service(interaction.client)
+    for _ in range(RESIGN_TRIES):
+        if not same_hand(live.session, version):
+            break
+        # Checked again under the match's lock: a move landing meanwhile is looked at anew.
+        if await in_time(interaction, svc.resign(live, seat, version=live.version)):
+            await edit_clicked(
+                interaction, content=tr("You resigned: {name} wins the session.",
+                                        name=safe_name(live.names[1 - seat])),
+                view=None)
+            return
+        if live.over:
+            await _ephemeral(interaction, tr("This match is over."))
+            return
+    await _ephemeral(interaction, tr(EXPIRED, command=command(tr, "umtali", "resign")))
 
 
 EXPIRED = N_("This confirmation has expired: the match has moved on. Use {command} again if "
              "you still want to resign.")
 
 
-async def cancel_resign(interaction: discord.Interaction) -> None:
+async def cancel_resign(interaction: discord.Interaction, match_id: int) -> None:
     tr = tr_of(interaction)
-    await interaction.response.edit_message(content=tr("Cancelled: you play on."), view=None)
+    live = await _live(interaction, match_id)
+    # Ended meanwhile (resigned from another confirmation, timed out, played out): there is
+    # nothing left to play on in.
+    said = (tr("This match is over.") if live is None or live.over
+            else tr("Cancelled: you play on."))
+    await edit_clicked(interaction, content=said, view=None)

@@ -4,6 +4,7 @@ waits on the database is answered within Discord's 3 seconds (``in_time``)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import datetime as dt
 import logging
@@ -277,11 +278,15 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
 
 
 async def expire(client: discord.Client, ch: Challenge) -> None:
-    svc = service(client)
-    if not await svc.store.close_challenge(ch.id, "expired"):
-        return
+    """Close ``ch`` as expired (if still open) and say so on its message."""
+    if await service(client).store.close_challenge(ch.id, "expired"):
+        await _say_expired(client, ch)
+
+
+async def _say_expired(client: discord.Client, ch: Challenge) -> None:
     if ch.message_id is None:
         return
+    svc = service(client)
     channel = client.get_partial_messageable(ch.channel_id)
     tr = svc.prefs.guild_tr(ch.guild_id)
     try:
@@ -293,7 +298,63 @@ async def expire(client: discord.Client, ch: Challenge) -> None:
         log.info("challenge %d expired; its message could not be edited", ch.id)
 
 
-async def expire_challenges(client: discord.Client, now: float | None = None) -> None:
+class ExpiryEdits:
+    """The messages of expired challenges, edited in the background, a few at a time: the
+    timer tick that closed them goes on to the turn timers at once, however many expired
+    together and however slowly Discord answers (an edit may wait out a rate limit).
+
+    Bounded: ``at_once`` edits in flight, ``backlog`` waiting at most; past that a message is
+    left as it is (a click on it is answered "no longer open"), and the log says so."""
+
+    def __init__(self, client: discord.Client, at_once: int = 4, backlog: int = 1000) -> None:
+        self.client = client
+        self.backlog = backlog
+        self._slots = asyncio.Semaphore(at_once)
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def add(self, ch: Challenge) -> None:
+        """Say on ``ch``'s message (closed as expired already) that it expired."""
+        if ch.message_id is None:
+            return
+        if len(self._tasks) >= self.backlog:
+            log.info("challenge %d expired; its message is left as it is (%d edits waiting)",
+                     ch.id, len(self._tasks))
+            return
+        task = asyncio.create_task(self._edit(ch), name=f"umtali-challenge-expiry-{ch.id}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _edit(self, ch: Challenge) -> None:
+        async with self._slots:
+            try:
+                await _say_expired(self.client, ch)
+            except Exception as e:
+                # Never lost silently: the challenge is closed all the same, the message stays.
+                log.info("challenge %d expired; its message could not be edited (%s: %s)",
+                         ch.id, e.__class__.__name__, e)
+
+    async def idle(self) -> None:
+        """Wait until every edit asked for so far is done (tests)."""
+        while self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def close(self) -> None:
+        """Shutdown: the edits still waiting are cancelled (their challenges are closed)."""
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+
+async def expire_challenges(client: discord.Client, now: float | None = None,
+                            edits: ExpiryEdits | None = None) -> None:
+    """Close every challenge past its time; its message says so, edited here or, with
+    ``edits`` (the timer loop's), in the background."""
     svc = service(client)
     for ch in await svc.store.due_challenges(svc.clock() if now is None else now):
-        await expire(client, ch)
+        # Closed first, in the database: memory and messages follow it.
+        if not await svc.store.close_challenge(ch.id, "expired"):
+            continue
+        if edits is None:
+            await _say_expired(client, ch)
+        else:
+            edits.add(ch)

@@ -81,6 +81,17 @@ class Computers:
                 outcome = await self.service.computer_move(live, seat, self._choose)
                 if outcome is None:
                     return
+                if outcome.moved_on:
+                    # Another process saved first (two processes on one database): a race
+                    # that is expected. The match was reloaded as the database has it: held
+                    # here still, the computer plays on from there; else its holder does.
+                    held = self.service.matches.get(live.id) is live
+                    log.info("match %d: another process moved the match on before the "
+                             "computer's move was saved; %s", live.id,
+                             "playing on from there" if held else "it plays on there")
+                    if held:
+                        continue
+                    return
                 if not outcome.ok:
                     self.drop(live.id)
                     log.error("match %d: the computer's move was refused: %s", live.id,

@@ -16,6 +16,7 @@ import discord
 from cogs.umtali.errors import guarded
 from cogs.umtali.ids import id_of
 from cogs.umtali.names import safe_name
+from cogs.umtali.numbers import one_decimal
 from cogs.umtali.options import level_word, rules_words
 from cogs.umtali.render import COLOUR
 from umtali.i18n import EN, Tr
@@ -57,8 +58,9 @@ async def final_embed(svc: MatchService, live: LiveMatch, tr: Tr) -> discord.Emb
     else:
         changes = await svc.store.records.rating_changes(live.id)
         rated = "\n".join(
-            tr("{name}: {before} → {after}", name=names[seat], before=round(before, 1),
-               after=round(after, 1)) for seat, (before, after) in sorted(changes.items())
+            # Decimals as the reader's language writes them (19,5 in Russian).
+            tr("{name}: {before} → {after}", name=names[seat], before=one_decimal(tr, before),
+               after=one_decimal(tr, after)) for seat, (before, after) in sorted(changes.items())
         ) or tr("Ratings are not counted yet.")
     embed.add_field(name=tr("Ratings"), value=rated, inline=False)
     if live.commitment:

@@ -67,8 +67,8 @@ class ResignButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=r"umtali:m:(?P<match>[0-9]+):(?:(?P<version>[0-9]+):)?"
                             r"(?P<action>resign|keep)"):
     """The resign confirmation's buttons. The id carries the match's version when asked, so a
-    "Yes" clicked after the match moved on has expired (and one from before versions were
-    carried, with none, too)."""
+    "Yes" clicked after the hand it was asked in ended has expired (and one from before
+    versions were carried, with none, too); moves within that hand leave it standing."""
 
     def __init__(self, match_id: int, version: int | None, action: str, tr: Tr = EN) -> None:
         resign = action == "resign"
@@ -90,7 +90,7 @@ class ResignButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         from cogs.umtali.actions import cancel_resign, confirm_resign
 
         if self.action == "keep":
-            await guarded(interaction, lambda: cancel_resign(interaction))
+            await guarded(interaction, lambda: cancel_resign(interaction, self.match_id))
         else:
             await guarded(interaction,
                           lambda: confirm_resign(interaction, self.match_id, self.version))

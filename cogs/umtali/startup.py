@@ -11,7 +11,7 @@ import discord
 from discord.ext import commands
 
 from cogs.umtali.access import service
-from cogs.umtali.challenges import expire_challenges
+from cogs.umtali.challenges import ExpiryEdits, expire_challenges
 from cogs.umtali.clock import heartbeat
 from data.store import Store
 
@@ -48,16 +48,23 @@ async def sync_if_changed(bot: commands.Bot, store: Store, guild_id: int | None)
 async def run_timers(bot: commands.Bot, every: float = 1.0) -> None:
     """Turn deadlines and challenge expiry, checked every second for as long as the bot runs."""
     await bot.wait_until_ready()
+    # Expired challenges' messages are edited beside the tick, never holding it up.
+    edits = ExpiryEdits(bot)
     ticks = 0
-    while not bot.is_closed():
-        try:
-            svc = service(bot)
-            await svc.check_timers()
-            if ticks % 10 == 0:
-                await expire_challenges(bot)
-                # When the bot was last alive: after a crash, running turns get their time back.
-                await heartbeat(svc)
-        except Exception as e:
-            log.warning("timer check failed (%s: %s); trying again", e.__class__.__name__, e)
-        ticks += 1
-        await asyncio.sleep(every)
+    try:
+        while not bot.is_closed():
+            try:
+                svc = service(bot)
+                await svc.check_timers()
+                if ticks % 10 == 0:
+                    await expire_challenges(bot, edits=edits)
+                    # When the bot was last alive: after a crash, running turns get their
+                    # time back.
+                    await heartbeat(svc)
+            except Exception as e:
+                log.warning("timer check failed (%s: %s); trying again", e.__class__.__name__,
+                            e)
+            ticks += 1
+            await asyncio.sleep(every)
+    finally:
+        await edits.close()

@@ -4,17 +4,22 @@ A match has one live table, the message that is edited with every turn and carri
 buttons. Only a player of the match can move it: in the match's own channel (the old one was
 buried or deleted), or anywhere when the match's channel was lost. Anyone else, and a player
 asking elsewhere, gets a private snapshot saying where the live table is.
+
+The lookups may wait on a busy database: answered within Discord's 3 seconds (``in_time``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
+from typing import Any
 
 import discord
 
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.delivery import GONE
+from cogs.umtali.in_time import answer, in_time, thinking
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.outbox import Batch
@@ -42,29 +47,31 @@ async def post_table(interaction: discord.Interaction) -> None:
     assert interaction.guild is not None
     svc = service(interaction.client)
     tr = tr_of(interaction)
-    mine = await svc.member_match(interaction.guild.id, interaction.user.id)
+    # Asked of the database, which may be busy: past two seconds the command is deferred.
+    mine = await in_time(interaction, svc.member_match(interaction.guild.id, interaction.user.id))
     here = None
     if mine is None and interaction.channel_id is not None:
-        here = await svc.channel_match(interaction.channel_id)
+        here = await in_time(interaction, svc.channel_match(interaction.channel_id))
     live = mine or here
     if live is None:
-        await interaction.response.send_message(
-            tr("There is no match here, and you are not playing one."), ephemeral=True)
+        await answer(interaction, tr("There is no match here, and you are not playing one."))
         return
     movable = live is mine and (live.channel_lost or live.channel_id == interaction.channel_id)
     if not movable:
         # A snapshot is for the member's eyes alone: in their language, picture and all.
         look = dataclasses.replace(svc.table_look(live), tr=tr)
-        await interaction.response.send_message(
-            **table_of(live, snapshot_note(live, tr), look).send(), ephemeral=True)
+        shown = table_of(live, snapshot_note(live, tr), look)
+        if thinking(interaction):
+            await interaction.edit_original_response(**shown.edit())
+        else:
+            await interaction.response.send_message(**shown.send(), ephemeral=True)
         return
     if missing := missing_here(interaction):
-        await interaction.response.send_message(refusal(missing, tr), ephemeral=True)
+        await answer(interaction, refusal(missing, tr))
         return
-    await interaction.response.send_message(**svc.table_message(live).send(),
-                                            view=table_panel(live.id, svc.public_tr(live)),
-                                            allowed_mentions=NO_MENTIONS)
-    message = await interaction.original_response()
+    message = await _post(interaction, **svc.table_message(live).send(),
+                          view=table_panel(live.id, svc.public_tr(live)),
+                          allowed_mentions=NO_MENTIONS)
     was_lost = live.channel_lost
     old = await svc.move_to(live, message.channel.id, message.id)
     # A move made while this was posted is shown on the new table too; the DM panels no
@@ -72,6 +79,22 @@ async def post_table(interaction: discord.Interaction) -> None:
     svc.delivery.enqueue(live, Batch(table=True, hands={0, 1} if was_lost else set()))
     if old is not None and old != message.id:
         await _retire(interaction.client, live, old)
+
+
+async def _post(interaction: discord.Interaction, **fields: Any) -> discord.Message:
+    """Post the table, the answer to the command; once the command was deferred (its answer
+    private), a message of its own in the channel (the table is public), the private
+    "thinking" taken away."""
+    if not interaction.response.is_done():
+        await interaction.response.send_message(**fields)
+        return await interaction.original_response()
+    assert interaction.channel_id is not None
+    channel = interaction.client.get_partial_messageable(interaction.channel_id,
+                                                         guild_id=interaction.guild_id)
+    message = await channel.send(**fields)
+    with contextlib.suppress(discord.HTTPException):
+        await interaction.delete_original_response()
+    return message
 
 
 async def _retire(client: discord.Client, live: LiveMatch, message_id: int) -> None:
