@@ -1,5 +1,6 @@
-"""The resign confirmation: it holds for the position it was asked about, and can be
-cancelled. A "Yes" clicked after the match moved on resigns nothing."""
+"""The resign confirmation: it holds for the hand it was asked in, and can be cancelled. A
+"Yes" clicked after that hand ended resigns nothing (tests/test_flows_resign.py: moves within
+the hand leave it standing)."""
 
 from __future__ import annotations
 
@@ -17,12 +18,14 @@ def _button(message: Any, action: str) -> str:
     return next(c for c in custom_ids(message) if c.endswith(f":{action}"))
 
 
-async def test_a_yes_clicked_after_the_match_moved_on_has_expired(world: World) -> None:
+async def test_a_yes_clicked_after_the_hand_ended_has_expired(world: World) -> None:
     live = await start_match(world)
     ask = await world.alice.slash(world.channel, "umtali resign")
     assert ask.ephemeral and "Resign the session?" in _content(ask)
     yes = _button(ask.response, "resign")
-    await play_out(world, live, moves=2)
+    hand = (live.session.game, live.session.hand_no)
+    while (live.session.game, live.session.hand_no) == hand:
+        await play_out(world, live, moves=1)
     version = live.version
     late = await world.alice.click(ask.response, custom_id=yes)
     assert late.ephemeral and "expired" in _content(late), _content(late)
