@@ -26,7 +26,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import umtali
-from cogs.umtali.clock import MAIN
+from cogs.umtali.clock import MAIN, hear_gateway
 from cogs.umtali.errors import answer_error
 from cogs.umtali.final_card import FINAL_ITEMS
 from cogs.umtali.mentions import NO_MENTIONS
@@ -229,6 +229,7 @@ class UmtaliBot(commands.Bot):
                                     thinking_workers=self.settings.thinking_workers,
                                     owner=self.settings.process)
         restored = await self.matches.load_active()
+        hear_gateway(self, self.matches)
         self.add_dynamic_items(*DYNAMIC_ITEMS, *FINAL_ITEMS, RematchButton)
         await self.tree.set_translator(UmtaliTranslator())
         await self.load_extension("cogs.umtali")

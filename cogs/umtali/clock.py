@@ -5,6 +5,11 @@ The bot notes in the database when it was last alive (every few seconds, and whe
 so that after a restart each running turn gets back the time it had left, and at least a minute.
 With several processes each notes its own, and a match taken over from a stopped process gets
 back the time since that process was last alive (``cogs.umtali.owners``).
+
+While the bot's connection to Discord's gateway is down (a network outage, Discord's own), no
+click or command reaches it and nobody can play: the clocks stop (no warning, no forfeit), and
+when it is back each running turn gets the outage's time back (``gateway_lost``,
+``gateway_back``).
 """
 
 from __future__ import annotations
@@ -12,9 +17,11 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import weakref
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any
 
 import discord
+from discord.ext import commands
 
 from cogs.umtali.delivery import dumps, your_turn
 from cogs.umtali.live import LiveMatch
@@ -48,6 +55,10 @@ _checked: weakref.WeakSet[MatchService] = weakref.WeakSet()
 #: deadline then (by match id).
 _loaded: weakref.WeakKeyDictionary[MatchService, tuple[float, dict[int, float]]] = \
     weakref.WeakKeyDictionary()
+#: Of each service whose gateway is down: when it went down, and the shards still down
+#: (None: the one connection of a bot without shards).
+_outages: weakref.WeakKeyDictionary[MatchService, tuple[float, set[int | None]]] = \
+    weakref.WeakKeyDictionary()
 
 
 def alive_key(owner: str) -> str:
@@ -75,6 +86,8 @@ async def check_timers(svc: MatchService, now: float) -> None:
                     e.__class__.__name__, e)
     if first:
         await _connected(svc)
+    if svc in _outages:
+        return  # nobody can play: the clocks stand still until the gateway is back
     for live in list(svc.matches.values()):
         if live.over:
             continue
@@ -108,6 +121,13 @@ async def _connected(svc: MatchService) -> None:
     gap = svc.clock() - at
     if gap < CONNECTING:
         return
+    await _give_back(svc, deadlines, gap, "connecting")
+
+
+async def _give_back(svc: MatchService, deadlines: dict[int, float], gap: float,
+                     why: str) -> None:
+    """Move each match's deadline (``deadlines``: as it was, by match id) ``gap`` seconds on,
+    saved before memory; a match that changed meanwhile or is held elsewhere is left alone."""
     for match_id, was in deadlines.items():
         live = svc.matches.get(match_id)
         if live is None:
@@ -119,9 +139,61 @@ async def _connected(svc: MatchService) -> None:
                 deadline = was + gap
                 if await svc.store.set_deadline(live.id, live.version, deadline):
                     live.deadline, live.warned = deadline, False
+                    log.info("match %d: %.0f s %s given back", live.id, gap, why)
         except Exception as e:
-            log.warning("match %d: the time spent connecting could not be given back (%s: %s)",
-                        match_id, e.__class__.__name__, e)
+            log.warning("match %d: the time spent %s could not be given back (%s: %s)",
+                        match_id, why, e.__class__.__name__, e)
+
+
+def hear_gateway(client: discord.Client, svc: MatchService) -> None:
+    """Have ``client``'s connection events stop and restart ``svc``'s clocks: each shard's
+    for a bot with shards, else its one connection's (discord.py sends both kinds then)."""
+    if isinstance(client, discord.AutoShardedClient):
+        async def shard_lost(shard_id: int) -> None:
+            gateway_lost(svc, shard_id)
+
+        async def shard_back(shard_id: int) -> None:
+            await gateway_back(svc, shard_id)
+
+        listeners: list[tuple[Callable[..., Coroutine[Any, Any, None]], str]] = [
+            (shard_lost, "on_shard_disconnect"), (shard_back, "on_shard_connect"),
+            (shard_back, "on_shard_resumed")]
+    else:
+        async def lost() -> None:
+            gateway_lost(svc, None)
+
+        async def back() -> None:
+            await gateway_back(svc, None)
+
+        listeners = [(lost, "on_disconnect"), (back, "on_connect"), (back, "on_resumed")]
+    if isinstance(client, commands.Bot):
+        for listener, event in listeners:
+            client.add_listener(listener, event)
+
+
+def gateway_lost(svc: MatchService, shard: int | None) -> None:
+    """The gateway connection (of ``shard``) dropped: the clocks stop until it is back."""
+    _outages.setdefault(svc, (svc.clock(), set()))[1].add(shard)
+
+
+async def gateway_back(svc: MatchService, shard: int | None) -> None:
+    """The gateway connection (of ``shard``) is back: once every shard is, each running turn
+    gets the outage back (a blip of under ``CONNECTING`` seconds is not worth a save)."""
+    outage = _outages.get(svc)
+    if outage is None:
+        return
+    since, down = outage
+    down.discard(shard)
+    if down:
+        return
+    del _outages[svc]
+    gap = svc.clock() - since
+    log.info("the gateway was down %.1f s; the clocks go on", gap)
+    if gap < CONNECTING:
+        return
+    running = {live.id: live.deadline for live in list(svc.matches.values())
+               if not live.over and live.deadline is not None}
+    await _give_back(svc, running, gap, "with the gateway down")
 
 
 async def heartbeat(svc: MatchService) -> None:

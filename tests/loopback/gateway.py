@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import secrets
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -69,6 +70,8 @@ class Gateway:
         self.dispatched = 0
         self._lock = asyncio.Lock()
         self._sockets: set[web.WebSocketResponse] = set()
+        #: Until this time (``time.monotonic``) a new connection waits: an outage.
+        self.down_until = 0.0
 
     # -- for tests ------------------------------------------------------------------------
 
@@ -91,6 +94,11 @@ class Gateway:
                 if session.ws is not None:
                     await session.ws.close(code=4000, message=b"loopback: dropped")
 
+    async def go_down(self, seconds: float) -> None:
+        """An outage: every connection dropped, and new ones answered after ``seconds``."""
+        self.down_until = time.monotonic() + seconds
+        await self.drop()
+
     async def close(self) -> None:
         for ws in list(self._sockets):
             await ws.close(code=1001)
@@ -109,6 +117,10 @@ class Gateway:
     # -- the protocol ---------------------------------------------------------------------
 
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
+        if (down := self.down_until - time.monotonic()) > 0:
+            # Answered once the outage is over (a refusal would send discord.py into a
+            # backoff of its own, and an ERROR log at each try).
+            await asyncio.sleep(down)
         ws = web.WebSocketResponse()
         await ws.prepare(request)
         self._sockets.add(ws)
