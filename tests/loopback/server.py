@@ -246,8 +246,8 @@ class LoopbackDiscord:
         await self.gateway.drop(shard_id)
 
     async def gateway_down(self, seconds: float) -> None:
-        """A gateway outage: the bot's connections dropped, new ones answered only after ``seconds``, so no
-        event (no click, no command) reaches it meanwhile."""
+        """A gateway outage: the bot's connections dropped, new ones answered only after
+        ``seconds``, so no event (no click, no command) reaches it meanwhile."""
         await self.gateway.go_down(seconds)
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
