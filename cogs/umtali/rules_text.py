@@ -42,7 +42,7 @@ _TEXTS: Final[tuple[str, ...]] = (
     N_("1. **Draw** the top card of the stock, or **take** the top discard. You may take the "
        "top two discards only if you meld both this turn (the bot only offers it then).\n"
        "2. **Meld** everything you can: your turn can only end when nothing is left to meld "
-       "(unless the server uses the *optional melding* house rule).\n"
+       "(unless the match is played with the *optional melding* house rule).\n"
        "3. **Discard** one card. Not the one you just took from the pile, unless it is your "
        "last card.\n\n"
        "If the stock runs out, the discard pile (but its top card) becomes the stock once; "
