@@ -39,6 +39,13 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
         self.bot = bot
         super().__init__()
 
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        # Reached from a DM only by a client with stale commands: said as such, rather than
+        # as a missing permission.
+        if interaction.guild is None:
+            raise app_commands.NoPrivateMessage()
+        return True
+
     @app_commands.command(description="This server's defaults for new matches")
     @app_commands.describe(
         variant="Default rule set", turn_timer="Default minutes per turn (0: no limit)",

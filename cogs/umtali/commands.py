@@ -121,6 +121,13 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         self.bot = bot
         super().__init__()
 
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        # Discord keeps a command out of DMs by its top-level command alone: this group is
+        # open there (for rules and display), so its server commands refuse for themselves.
+        if interaction.guild is None and getattr(interaction.command, "guild_only", False):
+            raise app_commands.NoPrivateMessage()
+        return True
+
     @app_commands.command(description="Challenge a member to a session of Umtali")
     @app_commands.describe(
         opponent="The member you want to play",
