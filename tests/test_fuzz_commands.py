@@ -38,7 +38,8 @@ def dm_channel(server: LoopbackDiscord, user_id: int) -> int:
 
 
 async def raw(server: LoopbackDiscord, user_id: int, channel_id: int, command: str,
-              options: list[dict[str, Any]], locale: str = "en-US") -> Interaction:
+              options: list[dict[str, Any]], locale: str = "en-US",
+              resolved: dict[str, Any] | None = None) -> Interaction:
     """A slash command with options as given, unchecked: what a stale client may send."""
     group, _, name = command.partition(" ")
     synced = next(c for c in server.commands if c["name"] == group)
@@ -46,6 +47,8 @@ async def raw(server: LoopbackDiscord, user_id: int, channel_id: int, command: s
     record.payload["locale"] = locale
     record.payload["data"] = {"id": synced["id"], "name": group, "type": 1,
                               "options": [{"name": name, "type": 1, "options": options}]}
+    if resolved:
+        record.payload["data"]["resolved"] = resolved
     return await acting._send(server, record, 20)
 
 
@@ -88,5 +91,42 @@ async def test_server_commands_in_a_dm_say_so(monkeypatch: pytest.MonkeyPatch, t
         assert rules.ephemeral and rules.callback["embeds"], rules.text()
         shown = await server.slash(ada, dm, "umtali display", {"pictures": False})
         assert shown.ephemeral and shown.callback["content"], shown.text()
+    nothing_saved(db)
+    assert not errors(caplog), errors(caplog)
+
+
+def _int(name: str, value: int) -> dict[str, Any]:
+    return {"name": name, "type": 4, "value": value}
+
+
+def _user(server: LoopbackDiscord, name: str, user_id: int) -> tuple[dict[str, Any],
+                                                                      dict[str, Any]]:
+    who = server.users[user_id]
+    member = {k: v for k, v in p.member(who).items() if k != "user"}
+    return ({"name": name, "type": 6, "value": str(user_id)},
+            {"users": {str(user_id): who}, "members": {str(user_id): member}})
+
+
+@pytest.mark.parametrize("minutes", [-1, 61, 2**53, 2**63])
+@pytest.mark.parametrize("locale, said", [
+    ("en-US", "Choose a turn timer of 0 to 60 minutes (0: no limit)."),
+    ("ru", "Выберите время на ход от 0 до 60 минут (0 — без ограничения)."),
+])
+async def test_a_turn_timer_out_of_range_is_refused(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, caplog: pytest.LogCaptureFixture,
+        minutes: int, locale: str, said: str) -> None:
+    # It was clamped: -1 turned a server's timer off, 2**63 set it to an hour, unasked.
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db):
+        ada, ben = server.add_member("ada"), server.add_member("ben")
+        here = server.channel_id
+        opponent, resolved = _user(server, "opponent", ben)
+        for command, options in (("umtali practice", []), ("umtali challenge", [opponent]),
+                                 ("umtali-admin settings", [])):
+            answer = await raw(server, ada, here, command,
+                               [*options, _int("turn_timer", minutes)], locale, resolved)
+            assert answer.callback_type == 4 and answer.ephemeral, (command, answer.text())
+            assert answer.callback["content"].startswith(said), (command, answer.text())
+        assert not server.channel_messages(here)
     nothing_saved(db)
     assert not errors(caplog), errors(caplog)

@@ -22,6 +22,7 @@ from cogs.umtali.options import (
     language_choices,
     language_name,
     on_off,
+    timer_refusal,
     variant_word,
 )
 from cogs.umtali.seasons import CADENCE_CHOICES, cadence_note, seasons_words
@@ -75,6 +76,10 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
         assert interaction.guild is not None
         svc = service(interaction.client)
         tr = tr_of(interaction)
+        if refused := timer_refusal(turn_timer, tr):
+            await interaction.response.send_message(refused + " " + tr("Nothing was changed."),
+                                                    ephemeral=True)
+            return
         if clear_season_channel and season_channel is not None:
             await interaction.response.send_message(
                 tr("Choose a season channel or clear it, not both: nothing was changed."),

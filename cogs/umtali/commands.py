@@ -20,6 +20,7 @@ from cogs.umtali.options import (
     VARIANTS,
     chosen_control,
     server_control,
+    timer_refusal,
     turn_seconds,
 )
 from cogs.umtali.panels import resign_panel
@@ -151,6 +152,9 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         svc = service(interaction.client)
         tr = tr_of(interaction)
         me = interaction.user
+        if refused := timer_refusal(turn_timer, tr):
+            await interaction.response.send_message(refused, ephemeral=True)
+            return
         if opponent.id == me.id:
             await interaction.response.send_message(tr("You can't challenge yourself."),
                                                     ephemeral=True)
@@ -204,6 +208,9 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         turn_timer: app_commands.Range[int, 0, 60] | None = None,
     ) -> None:
         assert interaction.guild is not None
+        if refused := timer_refusal(turn_timer, tr_of(interaction)):
+            await interaction.response.send_message(refused, ephemeral=True)
+            return
         settings = await service(interaction.client).store.guild_settings(interaction.guild.id)
         rules = RuleSet.named(variant.value if variant else settings.variant,
                               optional_melding=settings.optional_melding)
