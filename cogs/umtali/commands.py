@@ -14,7 +14,7 @@ from cogs.umtali.display import set_display
 from cogs.umtali.hand_panels import load_orders
 from cogs.umtali.in_time import answer, in_time
 from cogs.umtali.live import LiveMatch
-from cogs.umtali.names import member_name, plain_member_name
+from cogs.umtali.names import member_name, plain_member_name, visible
 from cogs.umtali.options import (
     TIME_CONTROLS,
     VARIANTS,
@@ -55,7 +55,8 @@ def move_choices(view: PlayerView, typed: str, tr: Tr) -> list[app_commands.Choi
     """The seat's legal moves matching what was typed (in the notation, or in the member's
     words), at most 25. The value is the notation; the label says it in the member's language
     (English reads the notation itself)."""
-    typed = " ".join(typed.lower().split())
+    # As /umtali play reads it: hidden characters (pasted along) do not hide every move.
+    typed = visible(typed).lower()
     choices = []
     for m in view.legal_moves:
         shown = m.text(symbols=True)

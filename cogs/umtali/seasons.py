@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 
 from cogs.umtali.access import service, store, tr_of
-from cogs.umtali.names import safe_name
+from cogs.umtali.names import safe_name, visible
 from cogs.umtali.numbers import one_decimal
 from cogs.umtali.options import on_off
 from cogs.umtali.render import COLOUR
@@ -83,6 +83,13 @@ def cadence_note(running: str | None, cadence: str, tr: Tr) -> str:
 # -- which board the leaderboard shows ------------------------------------------------------
 
 
+def is_all_time(asked: str, tr: Tr) -> bool:
+    """Whether the ``season`` typed names the all-time board (``all``, ``all time``, or the
+    member's own words for it), however it is spaced, cased or padded with hidden
+    characters."""
+    return visible(asked).lower() in (ALL_TIME, "all time", tr("all time").lower())
+
+
 async def chosen_board(svc: MatchService, guild_id: int, asked: str | None,
                        tr: Tr) -> str | None:
     """The server board ``/umtali leaderboard`` shows: ``server`` (all time) or a season's
@@ -94,10 +101,9 @@ async def chosen_board(svc: MatchService, guild_id: int, asked: str | None,
             return "server"
         current = await svc.store.seasons.current(guild_id, settings.seasons, svc.clock())
         return current or "server"
-    asked = " ".join(asked.split())
-    if asked.lower() in (ALL_TIME, "all time", tr("all time").lower()):
+    if is_all_time(asked, tr):
         return "server"
-    season = asked.upper()
+    season = visible(asked).upper()
     known = {s.season for s in await svc.store.seasons.of(guild_id)}
     return season if season in known else None
 
@@ -109,7 +115,7 @@ async def season_choices(interaction: discord.Interaction,
     if interaction.guild is None:
         return []
     tr = tr_of(interaction)
-    typed = current.strip().lower()
+    typed = visible(current).lower()
     choices = [app_commands.Choice(name=tr("all time"), value=ALL_TIME)]
     for s in await store(interaction.client).seasons.of(interaction.guild.id):
         label = tr.plural("Season {season} · {count} player", "Season {season} · {count} players",
