@@ -5,8 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import discord
+
 from tests.discord_helpers import World, player, start_match, thread_of
-from tests.test_seasons_discord import _ben_beats_ada_twice, _content, _seasons_on, _title
+from tests.test_seasons_discord import (
+    _ben_beats_ada_twice,
+    _content,
+    _manager,
+    _seasons_on,
+    _title,
+)
 
 HIDDEN = "\u200b\u2066\ufeff"
 
@@ -49,3 +57,32 @@ async def test_hidden_characters_do_not_hide_the_moves_offered(world: World) -> 
     assert plain
     padded = await actor.autocomplete(thread, "umtali play", "move", HIDDEN + word + "\u200b")
     assert padded == plain
+
+
+async def test_a_season_channel_closed_to_the_bot_is_refused(
+        world: World, locales: dict[int, str]) -> None:
+    # Accepted before, the first summary was dropped a month later (a log line at INFO).
+    bot_user = world.bot.user
+    assert bot_user is not None
+    closed = world.guild.create_text_channel("closed", overwrites={
+        bot_user: discord.PermissionOverwrite(send_messages=False, embed_links=False)})
+    boss = _manager(world)
+    no = await boss.slash(world.channel, "umtali-admin settings", seasons="monthly",
+                          season_channel=closed)
+    assert no.ephemeral and _content(no) == (
+        f"I can't post season summaries in <#{closed.id}>: I need the **Send Messages** and "
+        "**Embed Links** permissions there. Nothing was changed."), _content(no)
+    locales[boss.id] = "ru"
+    no = await boss.slash(world.channel, "umtali-admin settings", season_channel=closed)
+    assert _content(no).startswith(f"Я не могу публиковать итоги сезонов в <#{closed.id}>: мне "
+                                   "нужны права **Отправлять сообщения** и **Встраивать ссылки**")
+    assert world.bot.matches is not None
+    settings = await world.bot.matches.store.guild_settings(world.guild.id)
+    assert settings.seasons == "off" and settings.season_channel_id is None
+    # What a summary does not need is not asked for.
+    open_ = world.guild.create_text_channel("no-files", overwrites={
+        bot_user: discord.PermissionOverwrite(attach_files=False)})
+    locales[boss.id] = "en-US"
+    ok = await boss.slash(world.channel, "umtali-admin settings", seasons="monthly",
+                          season_channel=open_)
+    assert f"season summaries: <#{open_.id}>" in _content(ok), _content(ok)

@@ -25,7 +25,12 @@ from cogs.umtali.options import (
     timer_refusal,
     variant_word,
 )
-from cogs.umtali.seasons import CADENCE_CHOICES, cadence_note, seasons_words
+from cogs.umtali.seasons import (
+    CADENCE_CHOICES,
+    cadence_note,
+    seasons_words,
+    summary_refusal,
+)
 from cogs.umtali.time_control import PRESETS
 from data.models import GuildSettings
 from data.seasons import CADENCES
@@ -84,6 +89,9 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
             await interaction.response.send_message(
                 tr("Choose a season channel or clear it, not both: nothing was changed."),
                 ephemeral=True)
+            return
+        if season_channel is not None and (refused := summary_refusal(season_channel, tr)):
+            await interaction.response.send_message(refused, ephemeral=True)
             return
         store = svc.store
         changes: dict[str, object] = {}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from functools import reduce
 from typing import TYPE_CHECKING
 
 import discord
@@ -64,6 +65,29 @@ def seasons_words(settings: GuildSettings, tr: Tr) -> str:
                else tr("not posted (no channel set)"))
     return tr("Seasons {cadence}; season summaries: {channel}.",
               cadence=cadence_word(tr, settings.seasons), channel=channel)
+
+
+#: What posting a summary takes, with the names Discord shows (as in ``permissions``).
+SUMMARY_NEEDS = (("view_channel", N_("View Channel")), ("send_messages", N_("Send Messages")),
+                 ("embed_links", N_("Embed Links")))
+
+
+def summary_refusal(channel: discord.TextChannel, tr: Tr) -> str | None:
+    """Why season summaries cannot go to ``channel`` (the bot may not post there), or None.
+    Said when it is chosen: else the first summary, a month later, would be dropped unseen."""
+    me = channel.guild.me
+    if me is None:
+        return None  # not known here: the summary's own post will tell
+    perms = channel.permissions_for(me)
+    missing = [label for name, label in SUMMARY_NEEDS if not getattr(perms, name)]
+    if not missing:
+        return None
+    names = reduce(lambda a, b: tr("{a} and {b}", a=a, b=b), [f"**{tr(m)}**" for m in missing])
+    return tr.plural(
+        "I can't post season summaries in {channel}: I need the {names} permission there. "
+        "Nothing was changed.",
+        "I can't post season summaries in {channel}: I need the {names} permissions there. "
+        "Nothing was changed.", len(missing), channel=channel.mention, names=names)
 
 
 def cadence_note(running: str | None, cadence: str, tr: Tr) -> str:
