@@ -29,6 +29,7 @@ from cogs.umtali.private import send_private
 from cogs.umtali.records import (
     SCOPES,
     count_backlog,
+    may_post,
     show_history,
     show_leaderboard,
     show_stats,
@@ -101,6 +102,15 @@ def _sees_channel(interaction: discord.Interaction, member: discord.Member) -> b
     return perms.view_channel
 
 
+def _no_posting(interaction: discord.Interaction) -> str | None:
+    """Why no session starts here for this member: they may not write in the channel."""
+    if may_post(interaction):
+        return None
+    tr = tr_of(interaction)
+    return tr("You can't send messages in this channel: start the session in a channel where "
+              "you can.")
+
+
 def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
@@ -153,7 +163,7 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         svc = service(interaction.client)
         tr = tr_of(interaction)
         me = interaction.user
-        if refused := timer_refusal(turn_timer, tr):
+        if refused := timer_refusal(turn_timer, tr) or _no_posting(interaction):
             await interaction.response.send_message(refused, ephemeral=True)
             return
         if opponent.id == me.id:
@@ -209,7 +219,7 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         turn_timer: app_commands.Range[int, 0, 60] | None = None,
     ) -> None:
         assert interaction.guild is not None
-        if refused := timer_refusal(turn_timer, tr_of(interaction)):
+        if refused := timer_refusal(turn_timer, tr_of(interaction)) or _no_posting(interaction):
             await interaction.response.send_message(refused, ephemeral=True)
             return
         settings = await service(interaction.client).store.guild_settings(interaction.guild.id)

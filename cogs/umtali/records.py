@@ -63,6 +63,14 @@ def _when(timestamp: float, style: Any = "R") -> str:
     return discord.utils.format_dt(dt.datetime.fromtimestamp(timestamp, dt.UTC), style)
 
 
+def may_post(interaction: discord.Interaction) -> bool:
+    """Whether the member may write here: in a read-only channel, where Discord lets them run
+    commands all the same, the bot posts nothing public for them."""
+    perms = interaction.permissions
+    return perms.send_messages_in_threads if isinstance(interaction.channel, discord.Thread) \
+        else perms.send_messages
+
+
 def _name_of(user: discord.abc.User, stored: str | None) -> str:
     """A member's name here (for someone who left, the name they last played under), safe
     for a message."""
@@ -169,7 +177,8 @@ async def show_leaderboard(interaction: discord.Interaction, scope: str, page: i
             ephemeral=True)
         return
     embed, view = await _board(interaction, interaction.guild.id, scope, page)
-    await interaction.response.send_message(embed=embed, view=view)
+    await interaction.response.send_message(embed=embed, view=view,
+                                            ephemeral=not may_post(interaction))
 
 
 async def turn_page(interaction: discord.Interaction, guild_id: int, scope: str,
@@ -263,7 +272,7 @@ async def show_stats(interaction: discord.Interaction, user: discord.abc.User,
                                         for line in recent)[:1024],
                         inline=False)
     embed.set_footer(text=tr(RATING_NOTE))
-    await interaction.response.send_message(embed=embed)
+    await interaction.response.send_message(embed=embed, ephemeral=not may_post(interaction))
 
 
 class ReplaySelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
