@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.umtali.access import service, tr_of
+from cogs.umtali.in_time import answer, in_time
 from cogs.umtali.options import (
     SERVER_DEFAULT,
     TIME_CONTROLS,
@@ -117,8 +118,10 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
             changes["season_channel_id"] = None
         elif season_channel is not None:
             changes["season_channel_id"] = season_channel.id
-        # Only what was chosen is written: another manager's change meanwhile is kept.
-        new = await store.change_guild_settings(interaction.guild.id, changes)
+        # Only what was chosen is written: another manager's change meanwhile is kept. A write
+        # elsewhere may hold the database for seconds: answered in Discord's time all the same.
+        new = await in_time(interaction, store.change_guild_settings(interaction.guild.id,
+                                                                     changes))
         svc.prefs.set_guild_pictures(new.guild_id, new.pictures)
         svc.prefs.set_guild_language(new.guild_id, new.language)
         summary = settings_summary(new, tr, svc.prefs.guild_tr(new.guild_id).lang)
@@ -126,8 +129,9 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
                 or clear_season_channel):
             summary += " " + seasons_words(new, tr)
         if "seasons" in changes:
-            summary += cadence_note(await store.seasons.running(new.guild_id), new.seasons, tr)
-        await interaction.response.send_message(summary, ephemeral=True)
+            running = await in_time(interaction, store.seasons.running(new.guild_id))
+            summary += cadence_note(running, new.seasons, tr)
+        await answer(interaction, summary)
 
     @app_commands.command(description="Owner only: sync the slash commands with Discord now")
     async def sync(self, interaction: discord.Interaction) -> None:
