@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.umtali.access import service, tr_of
+from cogs.umtali.in_time import answer, in_time
 from cogs.umtali.options import (
     SERVER_DEFAULT,
     TIME_CONTROLS,
@@ -22,9 +23,15 @@ from cogs.umtali.options import (
     language_choices,
     language_name,
     on_off,
+    timer_refusal,
     variant_word,
 )
-from cogs.umtali.seasons import CADENCE_CHOICES, cadence_note, seasons_words
+from cogs.umtali.seasons import (
+    CADENCE_CHOICES,
+    cadence_note,
+    seasons_words,
+    summary_refusal,
+)
 from cogs.umtali.time_control import PRESETS
 from data.models import GuildSettings
 from data.seasons import CADENCES
@@ -38,6 +45,13 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         super().__init__()
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        # Reached from a DM only by a client with stale commands: said as such, rather than
+        # as a missing permission.
+        if interaction.guild is None:
+            raise app_commands.NoPrivateMessage()
+        return True
 
     @app_commands.command(description="This server's defaults for new matches")
     @app_commands.describe(
@@ -68,10 +82,17 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
         assert interaction.guild is not None
         svc = service(interaction.client)
         tr = tr_of(interaction)
+        if refused := timer_refusal(turn_timer, tr):
+            await interaction.response.send_message(refused + " " + tr("Nothing was changed."),
+                                                    ephemeral=True)
+            return
         if clear_season_channel and season_channel is not None:
             await interaction.response.send_message(
                 tr("Choose a season channel or clear it, not both: nothing was changed."),
                 ephemeral=True)
+            return
+        if season_channel is not None and (refused := summary_refusal(season_channel, tr)):
+            await interaction.response.send_message(refused, ephemeral=True)
             return
         store = svc.store
         changes: dict[str, object] = {}
@@ -97,8 +118,10 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
             changes["season_channel_id"] = None
         elif season_channel is not None:
             changes["season_channel_id"] = season_channel.id
-        # Only what was chosen is written: another manager's change meanwhile is kept.
-        new = await store.change_guild_settings(interaction.guild.id, changes)
+        # Only what was chosen is written: another manager's change meanwhile is kept. A write
+        # elsewhere may hold the database for seconds: answered in Discord's time all the same.
+        new = await in_time(interaction, store.change_guild_settings(interaction.guild.id,
+                                                                     changes))
         svc.prefs.set_guild_pictures(new.guild_id, new.pictures)
         svc.prefs.set_guild_language(new.guild_id, new.language)
         summary = settings_summary(new, tr, svc.prefs.guild_tr(new.guild_id).lang)
@@ -106,8 +129,9 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
                 or clear_season_channel):
             summary += " " + seasons_words(new, tr)
         if "seasons" in changes:
-            summary += cadence_note(await store.seasons.running(new.guild_id), new.seasons, tr)
-        await interaction.response.send_message(summary, ephemeral=True)
+            running = await in_time(interaction, store.seasons.running(new.guild_id))
+            summary += cadence_note(running, new.seasons, tr)
+        await answer(interaction, summary)
 
     @app_commands.command(description="Owner only: sync the slash commands with Discord now")
     async def sync(self, interaction: discord.Interaction) -> None:

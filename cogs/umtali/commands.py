@@ -14,12 +14,13 @@ from cogs.umtali.display import set_display
 from cogs.umtali.hand_panels import load_orders
 from cogs.umtali.in_time import answer, in_time
 from cogs.umtali.live import LiveMatch
-from cogs.umtali.names import member_name, plain_member_name
+from cogs.umtali.names import member_name, plain_member_name, visible
 from cogs.umtali.options import (
     TIME_CONTROLS,
     VARIANTS,
     chosen_control,
     server_control,
+    timer_refusal,
     turn_seconds,
 )
 from cogs.umtali.panels import resign_panel
@@ -28,6 +29,7 @@ from cogs.umtali.private import send_private
 from cogs.umtali.records import (
     SCOPES,
     count_backlog,
+    may_post,
     show_history,
     show_leaderboard,
     show_stats,
@@ -54,7 +56,8 @@ def move_choices(view: PlayerView, typed: str, tr: Tr) -> list[app_commands.Choi
     """The seat's legal moves matching what was typed (in the notation, or in the member's
     words), at most 25. The value is the notation; the label says it in the member's language
     (English reads the notation itself)."""
-    typed = " ".join(typed.lower().split())
+    # As /umtali play reads it: hidden characters (pasted along) do not hide every move.
+    typed = visible(typed).lower()
     choices = []
     for m in view.legal_moves:
         shown = m.text(symbols=True)
@@ -99,6 +102,15 @@ def _sees_channel(interaction: discord.Interaction, member: discord.Member) -> b
     return perms.view_channel
 
 
+def _no_posting(interaction: discord.Interaction) -> str | None:
+    """Why no session starts here for this member: they may not write in the channel."""
+    if may_post(interaction):
+        return None
+    tr = tr_of(interaction)
+    return tr("You can't send messages in this channel: start the session in a channel where "
+              "you can.")
+
+
 def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
@@ -120,6 +132,13 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         super().__init__()
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        # Discord keeps a command out of DMs by its top-level command alone: this group is
+        # open there (for rules and display), so its server commands refuse for themselves.
+        if interaction.guild is None and getattr(interaction.command, "guild_only", False):
+            raise app_commands.NoPrivateMessage()
+        return True
 
     @app_commands.command(description="Challenge a member to a session of Umtali")
     @app_commands.describe(
@@ -144,6 +163,9 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         svc = service(interaction.client)
         tr = tr_of(interaction)
         me = interaction.user
+        if refused := timer_refusal(turn_timer, tr) or _no_posting(interaction):
+            await interaction.response.send_message(refused, ephemeral=True)
+            return
         if opponent.id == me.id:
             await interaction.response.send_message(tr("You can't challenge yourself."),
                                                     ephemeral=True)
@@ -197,6 +219,9 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         turn_timer: app_commands.Range[int, 0, 60] | None = None,
     ) -> None:
         assert interaction.guild is not None
+        if refused := timer_refusal(turn_timer, tr_of(interaction)) or _no_posting(interaction):
+            await interaction.response.send_message(refused, ephemeral=True)
+            return
         settings = await service(interaction.client).store.guild_settings(interaction.guild.id)
         rules = RuleSet.named(variant.value if variant else settings.variant,
                               optional_melding=settings.optional_melding)

@@ -11,6 +11,7 @@ import discord
 
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.hand_panels import refresh_dm
+from cogs.umtali.in_time import answer, in_time
 from umtali.i18n import EN, Tr
 
 
@@ -32,9 +33,11 @@ async def set_display(interaction: discord.Interaction, pictures: bool | None,
     chosen = (now.pictures if pictures is None else pictures,
               now.four_colour if four_colour is None else four_colour)
     if chosen != (now.pictures, now.four_colour):
-        await svc.prefs.set_look(me, pictures=chosen[0], four_colour=chosen[1])
+        # A write elsewhere may hold the database for seconds: answered in time all the same.
+        await in_time(interaction, svc.prefs.set_look(me, pictures=chosen[0],
+                                                      four_colour=chosen[1]))
         # The hand on show changes at once, not at the next turn (wherever the match is held).
-        for match_id in await svc.owners.leases.of_member(me):
+        for match_id in await in_time(interaction, svc.owners.leases.of_member(me)):
             live = await svc.lookup(match_id)
             seat = None if live is None else live.seat_of(me)
             if live is not None and seat is not None and not live.over:
@@ -44,4 +47,4 @@ async def set_display(interaction: discord.Interaction, pictures: bool | None,
     if chosen[0] and (not svc.pictures or interaction.guild_id in svc.prefs.plain_guilds):
         # The member's choice stands, but here it is not what they will see.
         said += " " + tr("Matches on this server are shown as text alone, whatever you choose.")
-    await interaction.response.send_message(said, ephemeral=True)
+    await answer(interaction, said)

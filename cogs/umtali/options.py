@@ -39,6 +39,18 @@ def language_choices() -> list[app_commands.Choice[str]]:
     ]
 
 
+#: A turn timer option's range in minutes, as synced (Discord's client keeps to it).
+MAX_TIMER = 60
+
+
+def timer_refusal(minutes: int | None, tr: Tr) -> str | None:
+    """Why a turn timer outside 0..60 is refused (only a client with stale commands sends
+    one): the command does nothing rather than run with a value nobody chose."""
+    if minutes is None or 0 <= minutes <= MAX_TIMER:
+        return None
+    return tr("Choose a turn timer of 0 to {most} minutes (0: no limit).", most=MAX_TIMER)
+
+
 def turn_seconds(minutes: int | None, default: int) -> int:
     """A turn timer option in seconds; Discord enforces 0..60, and so do we."""
     return default if minutes is None else max(0, min(60, minutes)) * 60

@@ -22,12 +22,18 @@ from cogs.umtali.access import service, store, tr_of
 from cogs.umtali.errors import guarded
 from cogs.umtali.fair import verify_file, verify_filename
 from cogs.umtali.ids import id_of
-from cogs.umtali.names import clean_name, label_name, safe_name, safe_text
+from cogs.umtali.names import clean_name, echo, label_name, safe_name, safe_text
 from cogs.umtali.numbers import one_decimal
 from cogs.umtali.options import rules_words
 from cogs.umtali.private import send_private
 from cogs.umtali.render import COLOUR
-from cogs.umtali.seasons import ALL_TIME, BOARD_PATTERN, chosen_board, is_season, season_title
+from cogs.umtali.seasons import (
+    BOARD_PATTERN,
+    chosen_board,
+    is_all_time,
+    is_season,
+    season_title,
+)
 from data.models import BoardPage, MatchRow, PlayerRecord, SessionLine
 from data.records import GLOBAL
 from umtali.codec import session_from_json
@@ -55,6 +61,14 @@ def _scope_id(guild_id: int, scope: str) -> int:
 
 def _when(timestamp: float, style: Any = "R") -> str:
     return discord.utils.format_dt(dt.datetime.fromtimestamp(timestamp, dt.UTC), style)
+
+
+def may_post(interaction: discord.Interaction) -> bool:
+    """Whether the member may write here: in a read-only channel, where Discord lets them run
+    commands all the same, the bot posts nothing public for them."""
+    perms = interaction.permissions
+    return perms.send_messages_in_threads if isinstance(interaction.channel, discord.Thread) \
+        else perms.send_messages
 
 
 def _name_of(user: discord.abc.User, stored: str | None) -> str:
@@ -150,19 +164,21 @@ async def show_leaderboard(interaction: discord.Interaction, scope: str, page: i
                                     tr_of(interaction))
         if chosen is None:
             tr = tr_of(interaction)
+            # Quoted short and whole: cut before it is escaped, not through an escape.
             await interaction.response.send_message(
                 tr("This server has had no season “{season}”: choose one from the list.",
-                   season=safe_text(season or "")[:40]), ephemeral=True)
+                   season=echo(season or "", 40)), ephemeral=True)
             return
         scope = chosen
-    elif season is not None and season != ALL_TIME:
+    elif season is not None and not is_all_time(season, tr_of(interaction)):
         tr = tr_of(interaction)
         await interaction.response.send_message(
             tr("Seasons are kept per server: the board of all servers is all time."),
             ephemeral=True)
         return
     embed, view = await _board(interaction, interaction.guild.id, scope, page)
-    await interaction.response.send_message(embed=embed, view=view)
+    await interaction.response.send_message(embed=embed, view=view,
+                                            ephemeral=not may_post(interaction))
 
 
 async def turn_page(interaction: discord.Interaction, guild_id: int, scope: str,
@@ -256,7 +272,7 @@ async def show_stats(interaction: discord.Interaction, user: discord.abc.User,
                                         for line in recent)[:1024],
                         inline=False)
     embed.set_footer(text=tr(RATING_NOTE))
-    await interaction.response.send_message(embed=embed)
+    await interaction.response.send_message(embed=embed, ephemeral=not may_post(interaction))
 
 
 class ReplaySelect(discord.ui.DynamicItem[discord.ui.Select[Any]],

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from functools import reduce
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 
 from cogs.umtali.access import service, store, tr_of
-from cogs.umtali.names import safe_name
+from cogs.umtali.names import safe_name, visible
 from cogs.umtali.numbers import one_decimal
 from cogs.umtali.options import on_off
 from cogs.umtali.render import COLOUR
@@ -66,6 +67,29 @@ def seasons_words(settings: GuildSettings, tr: Tr) -> str:
               cadence=cadence_word(tr, settings.seasons), channel=channel)
 
 
+#: What posting a summary takes, with the names Discord shows (as in ``permissions``).
+SUMMARY_NEEDS = (("view_channel", N_("View Channel")), ("send_messages", N_("Send Messages")),
+                 ("embed_links", N_("Embed Links")))
+
+
+def summary_refusal(channel: discord.TextChannel, tr: Tr) -> str | None:
+    """Why season summaries cannot go to ``channel`` (the bot may not post there), or None.
+    Said when it is chosen: else the first summary, a month later, would be dropped unseen."""
+    me = channel.guild.me
+    if me is None:
+        return None  # not known here: the summary's own post will tell
+    perms = channel.permissions_for(me)
+    missing = [label for name, label in SUMMARY_NEEDS if not getattr(perms, name)]
+    if not missing:
+        return None
+    names = reduce(lambda a, b: tr("{a} and {b}", a=a, b=b), [f"**{tr(m)}**" for m in missing])
+    return tr.plural(
+        "I can't post season summaries in {channel}: I need the {names} permission there. "
+        "Nothing was changed.",
+        "I can't post season summaries in {channel}: I need the {names} permissions there. "
+        "Nothing was changed.", len(missing), channel=channel.mention, names=names)
+
+
 def cadence_note(running: str | None, cadence: str, tr: Tr) -> str:
     """After a change of cadence, what becomes of the season in play (it runs to its end:
     ``data.seasons``); empty when nothing is worth saying."""
@@ -83,6 +107,13 @@ def cadence_note(running: str | None, cadence: str, tr: Tr) -> str:
 # -- which board the leaderboard shows ------------------------------------------------------
 
 
+def is_all_time(asked: str, tr: Tr) -> bool:
+    """Whether the ``season`` typed names the all-time board (``all``, ``all time``, or the
+    member's own words for it), however it is spaced, cased or padded with hidden
+    characters."""
+    return visible(asked).lower() in (ALL_TIME, "all time", tr("all time").lower())
+
+
 async def chosen_board(svc: MatchService, guild_id: int, asked: str | None,
                        tr: Tr) -> str | None:
     """The server board ``/umtali leaderboard`` shows: ``server`` (all time) or a season's
@@ -94,10 +125,9 @@ async def chosen_board(svc: MatchService, guild_id: int, asked: str | None,
             return "server"
         current = await svc.store.seasons.current(guild_id, settings.seasons, svc.clock())
         return current or "server"
-    asked = " ".join(asked.split())
-    if asked.lower() in (ALL_TIME, "all time", tr("all time").lower()):
+    if is_all_time(asked, tr):
         return "server"
-    season = asked.upper()
+    season = visible(asked).upper()
     known = {s.season for s in await svc.store.seasons.of(guild_id)}
     return season if season in known else None
 
@@ -109,7 +139,7 @@ async def season_choices(interaction: discord.Interaction,
     if interaction.guild is None:
         return []
     tr = tr_of(interaction)
-    typed = current.strip().lower()
+    typed = visible(current).lower()
     choices = [app_commands.Choice(name=tr("all time"), value=ALL_TIME)]
     for s in await store(interaction.client).seasons.of(interaction.guild.id):
         label = tr.plural("Season {season} · {count} player", "Season {season} · {count} players",
