@@ -27,7 +27,7 @@ from discord.ext import commands
 
 import umtali
 from cogs.umtali.clock import MAIN, hear_gateway
-from cogs.umtali.errors import answer_error
+from cogs.umtali.errors import answer_error, answered_stale_autocomplete
 from cogs.umtali.final_card import FINAL_ITEMS
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.panels import DYNAMIC_ITEMS
@@ -192,6 +192,9 @@ class UmtaliTree(app_commands.CommandTree[commands.Bot]):
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         await answer_error(interaction, error)
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        return not await answered_stale_autocomplete(interaction)
 
 
 class UmtaliBot(commands.Bot):

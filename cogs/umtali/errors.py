@@ -19,6 +19,9 @@ log = logging.getLogger(__name__)
 
 APOLOGY = N_("Sorry, something went wrong on our side; it has been logged. "
              "Nothing of your match was lost.")
+#: A command Discord's client had from before the bot's commands changed (a deploy, a sync
+#: still under way): not the user's fault, nor a bug.
+STALE = (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)
 
 
 def message_for(error: BaseException, tr: Tr = EN) -> str | None:
@@ -28,6 +31,9 @@ def message_for(error: BaseException, tr: Tr = EN) -> str | None:
     if isinstance(error, UmtaliError):
         text = tr(error.text)
         return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+    if isinstance(error, STALE):
+        return tr("That command has changed since your Discord loaded it: try again in a "
+                  "minute, or reload Discord (Ctrl+R).")
     if isinstance(error, app_commands.MissingPermissions):
         return tr("You need the Manage Server permission for that.")
     if isinstance(error, app_commands.NoPrivateMessage):
@@ -49,6 +55,9 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
         return
     tr = tr_of(interaction)
     text = message_for(error, tr)
+    if isinstance(error, STALE):
+        log.warning("a command the bot no longer has as sent (%s): are the commands synced?",
+                    error)
     if text is None:
         log.error("unhandled error in an interaction", exc_info=error)
         text = tr(APOLOGY)
@@ -56,6 +65,38 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
         await answer(interaction, text)
     except discord.HTTPException:
         log.warning("could not tell the user about an error: %s", text)
+
+
+async def answered_stale_autocomplete(interaction: discord.Interaction) -> bool:
+    """An autocomplete request for an option that has no autocomplete, or of a command the
+    bot no longer has (a client whose commands are stale): answered with no choices here, as
+    discord.py would leave it unanswered and log an ERROR."""
+    if interaction.type is not discord.InteractionType.autocomplete:
+        return False
+    command = interaction.command
+    if isinstance(command, app_commands.Command):
+        focused = _focused(getattr(interaction, "data", None) or {})
+        params = {p.display_name: p for p in command.parameters}
+        param = params.get(focused) if focused is not None else None
+        if param is not None and param.autocomplete:
+            return False
+    log.info("autocomplete asked of an option without it (a stale client?): answered empty")
+    try:
+        await interaction.response.autocomplete([])
+    except discord.HTTPException as e:
+        log.info("could not answer a stale autocomplete (%s)", e)
+    return True
+
+
+def _focused(data: Any) -> str | None:
+    """The name of the option being typed in, among ``data``'s options at any depth."""
+    for option in data.get("options", []) if isinstance(data, dict) else []:
+        if isinstance(option, dict):
+            if option.get("focused"):
+                return str(option.get("name"))
+            if (inner := _focused(option)) is not None:
+                return inner
+    return None
 
 
 async def guarded(interaction: discord.Interaction,

@@ -54,7 +54,9 @@ def _joins_emoji(text: str, i: int) -> bool:
 def visible(text: str) -> str:
     """``text`` without invisible or control characters, its whitespace collapsed. A zero-width
     joiner is kept only inside an emoji sequence, which it draws as one emoji."""
-    shown = "".join(ch for i, ch in enumerate(text) if unicodedata.category(ch) not in _HIDDEN
+    # A line break or tab (control characters) still parts words: "meld 8D\n9D" is two cards.
+    shown = "".join(" " if ch.isspace() else ch for i, ch in enumerate(text)
+                    if ch.isspace() or unicodedata.category(ch) not in _HIDDEN
                     or (ch == _ZWJ and _joins_emoji(text, i)))
     return " ".join(shown.split())
 
