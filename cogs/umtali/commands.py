@@ -12,6 +12,7 @@ from cogs.umtali.admin import UmtaliAdminCog
 from cogs.umtali.challenges import offer_challenge
 from cogs.umtali.display import set_display
 from cogs.umtali.hand_panels import load_orders
+from cogs.umtali.history import show_history
 from cogs.umtali.in_time import answer, in_time
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import member_name, plain_member_name, visible
@@ -30,7 +31,6 @@ from cogs.umtali.records import (
     SCOPES,
     count_backlog,
     may_post,
-    show_history,
     show_leaderboard,
     show_stats,
 )

@@ -88,7 +88,7 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(id_of(match["guild"]), id_of(match["match"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from cogs.umtali.records import send_replay
+        from cogs.umtali.history import send_replay
 
         await guarded(interaction,
                       lambda: send_replay(interaction, self.guild_id, self.match_id))

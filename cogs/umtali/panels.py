@@ -14,10 +14,11 @@ from typing import Any
 import discord
 
 from cogs.umtali.errors import guarded
+from cogs.umtali.history import ReplaySelect
 from cogs.umtali.ids import id_of
 from cogs.umtali.play_panel import PLAY_ITEMS
 from cogs.umtali.play_panel import hand_panel as hand_panel  # where the panels are drawn
-from cogs.umtali.records import RECORD_ITEMS
+from cogs.umtali.records import BoardButton
 from umtali.i18n import EN, Tr
 
 
@@ -123,7 +124,8 @@ class TimeoutButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    HandButton, *PLAY_ITEMS, ChallengeButton, ResignButton, TimeoutButton, *RECORD_ITEMS,
+    HandButton, *PLAY_ITEMS, ChallengeButton, ResignButton, TimeoutButton, BoardButton,
+    ReplaySelect,
 )
 
 

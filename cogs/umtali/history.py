@@ -1,0 +1,137 @@
+"""A member's history on Discord, privately, and a finished session from it as a replay file
+(with the file that checks its deals). The replay menu is a ``DynamicItem`` whose custom id
+carries its server, so it keeps working after a restart."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import json
+import re
+from typing import Any
+
+import discord
+
+from cogs.umtali.access import store, tr_of
+from cogs.umtali.errors import guarded
+from cogs.umtali.fair import verify_file, verify_filename
+from cogs.umtali.ids import id_of
+from cogs.umtali.names import clean_name, label_name, safe_name
+from cogs.umtali.options import rules_words
+from cogs.umtali.private import send_private
+from cogs.umtali.records import HISTORY, how_words, name_of, session_text
+from cogs.umtali.render import COLOUR
+from data.models import MatchRow, SessionLine
+from umtali.codec import session_from_json
+from umtali.i18n import EN, Tr
+from umtali.rules import RuleSet
+
+
+class ReplaySelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                   template=r"umtali:rp:(?P<guild>[0-9]+)"):
+    def __init__(self, guild_id: int, options: list[discord.SelectOption] | None = None,
+                 placeholder: str | None = None) -> None:
+        super().__init__(discord.ui.Select(
+            custom_id=f"umtali:rp:{guild_id}", placeholder=placeholder,
+            options=options or [discord.SelectOption(label="-")]))
+        self.guild_id = guild_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ReplaySelect:
+        return cls(id_of(match["guild"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        data: Any = interaction.data or {}
+        values = [str(v) for v in data.get("values", [])]
+        match_id = id_of(values[0]) if values else 0
+        await guarded(interaction, lambda: send_replay(interaction, self.guild_id, match_id))
+
+
+async def show_history(interaction: discord.Interaction, user: discord.abc.User) -> None:
+    assert interaction.guild is not None
+    tr = tr_of(interaction)
+    records = store(interaction.client).records
+    lines = await records.recent(interaction.guild.id, user.id, HISTORY)
+    seat = lines[0].seat_of(user.id) if lines else None
+    name = name_of(user, lines[0].names[seat] if lines and seat is not None else None)
+    embed = discord.Embed(title=tr("Umtali history · {name}", name=name), colour=COLOUR)
+    view = discord.ui.View(timeout=None)
+    if not lines:
+        embed.description = tr("{name} has not finished a session on this server yet.",
+                               name=name)
+    else:
+        embed.description = "\n".join(session_text(line, user.id, tr) for line in lines)
+        embed.set_footer(text=tr("Choose a session below to get it as a replay file."))
+        view.add_item(ReplaySelect(interaction.guild.id, [
+            discord.SelectOption(
+                label=tr("#{match}: {a} vs {b}", match=line.match_id,
+                         a=label_name(line.names[0]), b=label_name(line.names[1]))[:100],
+                description=dt.datetime.fromtimestamp(line.finished_at, dt.UTC)
+                .strftime("%Y-%m-%d %H:%M UTC"),
+                value=str(line.match_id))
+            for line in lines], placeholder=tr("Export a session as a replay…")))
+    await send_private(interaction, view, embed=embed)
+
+
+# -- replays --------------------------------------------------------------------------------
+
+
+def replay_text(match: MatchRow, line: SessionLine, moves: list[str], tr: Tr = EN) -> str:
+    """A finished session in the move notation, one move a line, after ``#`` comment lines
+    saying who played, the rules, the seed and the command that replays it."""
+    state = json.loads(match.state)
+    rules = RuleSet.from_json(state["rules"])
+    seed = state["seed"]
+    command = f"python -m umtali script --seed {seed} --variant {rules.name}"
+    if rules.optional_melding:
+        command += " --optional-melding"
+    # Plain text, one line each: a name never starts a line of its own (nor a fake move).
+    names = [clean_name(n) for n in line.names]
+    winner, loser = names[line.winner_seat], names[1 - line.winner_seat]
+    finished = dt.datetime.fromtimestamp(line.finished_at, dt.UTC).strftime("%Y-%m-%d %H:%M")
+    command += " < " + replay_filename(line.match_id)
+    header = [
+        tr("Umtali session #{match}, finished {when} UTC", match=line.match_id, when=finished),
+        tr("Player 1 (seat 0): {name}", name=names[0]),
+        tr("Player 2 (seat 1): {name}", name=names[1]),
+        tr("Rules: {rules}", rules=rules_words(tr, rules.name, rules.optional_melding)),
+        tr("Seed: {seed}", seed=seed),
+        tr("Result: {name} wins {a}-{b} in games, {how}", name=winner, a=line.games_won[0],
+           b=line.games_won[1], how=how_words(line, tr, loser)),
+        tr("Replay: {command}", command=command),
+    ]
+    if rules != RuleSet.named(rules.name, optional_melding=rules.optional_melding) or \
+            state.get("first_deal"):
+        header.append(tr("Note: this session used a setting the command above cannot give."))
+    tail = [] if line.how == "played out" else [
+        "# " + tr("{how} here.", how=how_words(line, tr, loser))]
+    body = ["# " + " ".join(h.split()) for h in header] + moves + tail
+    return "\n".join(body) + "\n"
+
+
+def replay_filename(match_id: int) -> str:
+    return f"umtali-session-{match_id}.txt"
+
+
+async def send_replay(interaction: discord.Interaction, guild_id: int, match_id: int) -> None:
+    st = store(interaction.client)
+    tr = tr_of(interaction)
+    line = await st.records.session(match_id)
+    match = await st.match(match_id)
+    if line is None or match is None or line.guild_id != guild_id or \
+            interaction.guild_id != guild_id:
+        await interaction.response.send_message(
+            tr("That session is not kept on this server."), ephemeral=True)
+        return
+    text = replay_text(match, line, await st.moves(match_id), tr)
+    files = [discord.File(io.BytesIO(text.encode()), filename=replay_filename(match_id))]
+    if match.salt:
+        # The deals' check: the replay file with the commitment and its reveal.
+        session = session_from_json(json.loads(match.state))
+        files.append(discord.File(io.BytesIO(verify_file(session, match.names, match.salt)),
+                                  filename=verify_filename(match_id)))
+    await interaction.response.send_message(
+        tr("Session #{match}, {a} vs {b}, as a replay:", match=match_id,
+           a=safe_name(line.names[0]), b=safe_name(line.names[1])),
+        files=files, ephemeral=True)
