@@ -59,6 +59,10 @@ _loaded: weakref.WeakKeyDictionary[MatchService, tuple[float, dict[int, float]]]
 #: (None: the one connection of a bot without shards).
 _outages: weakref.WeakKeyDictionary[MatchService, tuple[float, set[int | None]]] = \
     weakref.WeakKeyDictionary()
+#: Of each service, time owed to its matches and not saved yet (a save failed): by match id,
+#: the deadline it is owed on and how much. Such a turn is not judged until it is paid.
+_owed: weakref.WeakKeyDictionary[MatchService, dict[int, tuple[float, float]]] = \
+    weakref.WeakKeyDictionary()
 
 
 def alive_key(owner: str) -> str:
@@ -88,12 +92,15 @@ async def check_timers(svc: MatchService, now: float) -> None:
         await _connected(svc)
     if svc in _outages:
         return  # nobody can play: the clocks stand still until the gateway is back
+    owed = _owed.get(svc)
+    if owed:
+        await _pay(svc, "owed")
     for live in list(svc.matches.values()):
         if live.over:
             continue
         # A computer turn that failed (a save, say) is given another go.
         svc.computers.next(live)
-        if live.deadline is None:
+        if live.deadline is None or (owed and live.id in owed):
             continue
         if reserve_running(live, now):
             # The turn's own time is up: the table shows the reserve running.
@@ -118,31 +125,48 @@ async def _connected(svc: MatchService) -> None:
     if loaded is None:
         return
     at, deadlines = loaded
-    gap = svc.clock() - at
+    # Up to now, or to the start of a gateway outage under way: that one is given back when
+    # it ends, and the same seconds must not be given twice.
+    outage = _outages.get(svc)
+    gap = (outage[0] if outage is not None else svc.clock()) - at
     if gap < CONNECTING:
         return
-    await _give_back(svc, deadlines, gap, "connecting")
+    await _give_back(svc, deadlines, gap, "of connecting")
 
 
 async def _give_back(svc: MatchService, deadlines: dict[int, float], gap: float,
                      why: str) -> None:
     """Move each match's deadline (``deadlines``: as it was, by match id) ``gap`` seconds on,
-    saved before memory; a match that changed meanwhile or is held elsewhere is left alone."""
+    saved before memory; a match that changed meanwhile or is held elsewhere is left alone. A
+    save that fails is owed, and tried again at each check (its turn not judged meanwhile)."""
+    owed = _owed.setdefault(svc, {})
     for match_id, was in deadlines.items():
+        before = owed.get(match_id)
+        owed[match_id] = (was, gap + (before[1] if before is not None and before[0] == was
+                                      else 0.0))
+    await _pay(svc, why)
+
+
+async def _pay(svc: MatchService, why: str) -> None:
+    """Save and apply the time ``svc``'s matches are owed; what fails stays owed."""
+    owed = _owed.get(svc, {})
+    for match_id, (was, gap) in list(owed.items()):
         live = svc.matches.get(match_id)
-        if live is None:
-            continue
         try:
-            async with live.lock:
-                if live.over or live.deadline != was:
-                    continue
-                deadline = was + gap
-                if await svc.store.set_deadline(live.id, live.version, deadline):
-                    live.deadline, live.warned = deadline, False
-                    log.info("match %d: %.0f s %s given back", live.id, gap, why)
+            if live is not None:
+                async with live.lock:
+                    if not live.over and live.deadline == was:
+                        deadline = was + gap
+                        if await svc.store.set_deadline(live.id, live.version, deadline):
+                            live.deadline, live.warned = deadline, False
+                            log.info("match %d: %.0f s %s given back", live.id, gap, why)
         except Exception as e:
-            log.warning("match %d: the time spent %s could not be given back (%s: %s)",
-                        match_id, why, e.__class__.__name__, e)
+            log.warning("match %d: %.0f s %s could not be given back (%s: %s); trying again",
+                        match_id, gap, why, e.__class__.__name__, e)
+            continue
+        del owed[match_id]  # paid, or no longer owed (the turn changed, the match went)
+    if not owed:
+        _owed.pop(svc, None)
 
 
 def hear_gateway(client: discord.Client, svc: MatchService) -> None:
@@ -193,7 +217,7 @@ async def gateway_back(svc: MatchService, shard: int | None) -> None:
         return
     running = {live.id: live.deadline for live in list(svc.matches.values())
                if not live.over and live.deadline is not None}
-    await _give_back(svc, running, gap, "with the gateway down")
+    await _give_back(svc, running, gap, "of the gateway outage")
 
 
 async def heartbeat(svc: MatchService) -> None:
