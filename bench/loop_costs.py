@@ -9,6 +9,7 @@ Run with ``.venv/bin/python bench/loop_costs.py [--sessions N]``.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import sys
 import time
@@ -59,6 +60,31 @@ def timed(what: str, make: Callable[[], Any], runs: int = 20) -> None:
           f"max {took[-1] * 1000:7.2f} ms")
 
 
+async def lag(draw: Callable[[], Any], threaded: bool, runs: int = 20) -> float:
+    """The event loop's worst lateness (ms) for a 1 ms tick while ``draw`` runs ``runs``
+    times, on the loop or in a worker thread (as ``Shown.drawn`` does)."""
+    worst = 0.0
+    done = False
+
+    async def tick() -> None:
+        nonlocal worst
+        while not done:
+            start = time.perf_counter()
+            await asyncio.sleep(0.001)
+            worst = max(worst, time.perf_counter() - start - 0.001)
+
+    ticker = asyncio.create_task(tick())
+    for _ in range(runs):
+        if threaded:
+            await asyncio.to_thread(draw)
+        else:
+            draw()
+        await asyncio.sleep(0.002)
+    done = True
+    await ticker
+    return worst * 1000
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sessions", type=int, default=30)
@@ -77,13 +103,15 @@ def main() -> None:
     # The busiest positions: replayed move by move, the biggest table and hand drawn.
     replayed = Session(session.rules, session.seed, first_deal=session.first_deal)
     worst_table = worst_hand = worst_panel = 0.0
+    busiest = replayed.view(SPECTATOR)
     for move in session.moves:
         replayed.apply(move, replayed.to_act)
         spect = replayed.view(SPECTATOR)
         mine = replayed.view(replayed.to_act) if not replayed.over else replayed.view(0)
         start = time.perf_counter()
         draw_table_png(spect, NAMES)
-        worst_table = max(worst_table, time.perf_counter() - start)
+        if time.perf_counter() - start > worst_table:
+            worst_table, busiest = time.perf_counter() - start, spect
         start = time.perf_counter()
         draw_hand_png(mine)
         worst_hand = max(worst_hand, time.perf_counter() - start)
@@ -95,6 +123,13 @@ def main() -> None:
     print(f"{'table picture, worst position':<40} {worst_table * 1000:7.2f} ms")
     print(f"{'hand picture, worst position':<40} {worst_hand * 1000:7.2f} ms")
     print(f"{'embeds + hand panel, worst position':<40} {worst_panel * 1000:7.2f} ms")
+    def draw() -> bytes:
+        return draw_table_png(busiest, NAMES)
+
+    for threaded in (False, True):
+        where = "in a thread" if threaded else "on the loop"
+        print(f"{'loop lag, busiest table drawn ' + where:<40} "
+              f"{asyncio.run(lag(draw, threaded)):7.2f} ms")
 
 
 if __name__ == "__main__":
