@@ -126,7 +126,7 @@ async def show_panel(interaction: discord.Interaction, live: LiveMatch, seat: in
     if interaction.response.is_done() and not thinking(interaction):
         # A click deferred while its move waited on the database (``in_time``): its original
         # response is the message clicked, so the panel comes as a follow-up, not kept.
-        shown = svc.hand_shown(live, seat, note, tr_of(interaction))
+        shown = await svc.hand_shown(live, seat, note, tr_of(interaction)).drawn()
         assert shown.view is not None
         await send_private(interaction, shown.view, embeds=shown.embeds, files=shown.files)
         return
@@ -140,12 +140,12 @@ async def show_panel(interaction: discord.Interaction, live: LiveMatch, seat: in
                 await interaction.delete_original_response()
             return
         # Dismissed, or its token refused: this answer becomes the panel.
-        shown = svc.hand_shown(live, seat, note, tr_of(interaction))
+        shown = await svc.hand_shown(live, seat, note, tr_of(interaction)).drawn()
         await interaction.edit_original_response(**shown.edit())
         _stop(shown)
         known.keep(live, seat, interaction)
         return
-    shown = svc.hand_shown(live, seat, note, tr_of(interaction))
+    shown = await svc.hand_shown(live, seat, note, tr_of(interaction)).drawn()
     assert shown.view is not None
     await send_private(interaction, shown.view, embeds=shown.embeds, files=shown.files)
     known.keep(live, seat, interaction)
@@ -165,8 +165,12 @@ async def refresh_pane(client: discord.Client, live: LiveMatch, seat: int,
     if pane is None:
         return False
     async with pane.lock:
+        # The position shown, taken with its view: the match may move on while the picture
+        # is drawn and the edit is under way (a later refresh then shows the rest).
+        version = live.version
         shown = service(client).hand_shown(live, seat, note, tr)
         try:
+            await shown.drawn()
             await pane.interaction.edit_original_response(**shown.edit())
         except discord.HTTPException as e:
             log.debug("match %d: seat %d's panel could not be edited (%s)", live.id, seat, e)
@@ -174,7 +178,7 @@ async def refresh_pane(client: discord.Client, live: LiveMatch, seat: int,
             return False
         finally:
             _stop(shown)
-        pane.version = live.version
+        pane.version = version
     return True
 
 

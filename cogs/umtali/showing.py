@@ -3,12 +3,20 @@
 Each comes as a ``Shown``: the embeds with their text, the components, and the pictures the
 embeds show (``pictures``: on by default; off, the text alone, as a server or a member may
 choose). The table's picture is drawn from the spectator's view, a hand's from its seat's.
+
+A picture is drawn when the message goes out, not when the ``Shown`` is made: ``await
+shown.drawn()`` draws it in a worker thread (a table takes up to about 50 ms with Pillow, too
+long for the event loop), from the view taken when the ``Shown`` was made (a value the loop
+cannot change meanwhile). Reading ``files`` draws what is still undrawn where it is read.
 """
 
 from __future__ import annotations
 
+import asyncio
 import io
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import discord
@@ -36,18 +44,53 @@ ABANDONED = {
 }
 
 
+@dataclass(frozen=True)
+class Picture:
+    """A picture still to draw: ``draw`` holds only values (a ``PlayerView``, names, a
+    language), never the live session, so it may run in a thread while play goes on."""
+
+    draw: Callable[[], bytes]
+    name: str
+
+
 @dataclass
 class Shown:
     """A message to send or to edit into place: embeds, components, and the pictures."""
 
     embeds: list[discord.Embed]
     view: discord.ui.View | None = None
-    #: Made afresh for every message: discord.py reads a file once and closes it.
-    files: list[discord.File] = field(default_factory=list)
+    #: The pictures drawn. Made afresh for every message: discord.py reads a file once and
+    #: closes it.
+    made: list[discord.File] = field(default_factory=list)
+    #: The pictures not drawn yet (``drawn``); their embeds already point at them.
+    pictures: list[Picture] = field(default_factory=list)
 
     @property
     def embed(self) -> discord.Embed:
         return self.embeds[-1]
+
+    @property
+    def files(self) -> list[discord.File]:
+        """Every picture as a file (any not drawn yet is drawn here, on the caller's thread:
+        await ``drawn`` first to keep that off the event loop)."""
+        self._draw_here()
+        return self.made
+
+    async def drawn(self) -> Shown:
+        """Draw the pictures in a worker thread, off the event loop; ``self``, ready."""
+        if self.pictures:
+            todo, self.pictures = self.pictures, []
+            pngs = await asyncio.to_thread(_draw_all, [p.draw for p in todo])
+            self.made.extend(discord.File(io.BytesIO(png), filename=p.name)
+                              for p, png in zip(todo, pngs, strict=True))
+        return self
+
+    def _draw_here(self) -> None:
+        # A caller that did not await ``drawn``: drawn here, on the caller's thread.
+        if self.pictures:
+            todo, self.pictures = self.pictures, []
+            self.made.extend(discord.File(io.BytesIO(p.draw()), filename=p.name)
+                              for p in todo)
 
     def send(self) -> dict[str, Any]:
         """Keyword arguments for ``send``: the pictures as files."""
@@ -62,9 +105,13 @@ class Shown:
         return {"embeds": self.embeds, "attachments": self.files, "view": self.view}
 
 
-def _picture(embed: discord.Embed, png: bytes, name: str) -> discord.File:
+def _draw_all(draws: list[Callable[[], bytes]]) -> list[bytes]:
+    return [draw() for draw in draws]
+
+
+def _picture(embed: discord.Embed, draw: Callable[[], bytes], name: str) -> Picture:
     embed.set_image(url=f"attachment://{name}")
-    return discord.File(io.BytesIO(png), filename=name)
+    return Picture(draw, name)
 
 
 @dataclass(frozen=True)
@@ -87,8 +134,8 @@ def table_of(live: LiveMatch, note: str = "", look: Look = TEXT_ONLY) -> Shown:
                         note=note, clock=clock_line(live, look.tr))
     if not look.pictures:
         return Shown([embed])
-    png = table_png(view, live.names, tr=look.tr, four_colour=look.four_colour)
-    return Shown([embed], files=[_picture(embed, png, TABLE_FILE)])
+    draw = partial(table_png, view, tuple(live.names), tr=look.tr, four_colour=look.four_colour)
+    return Shown([embed], pictures=[_picture(embed, draw, TABLE_FILE)])
 
 
 def hand_of(live: LiveMatch, seat: int, note: str = "", look: Look = TEXT_ONLY) -> Shown:
@@ -104,8 +151,8 @@ def hand_of(live: LiveMatch, seat: int, note: str = "", look: Look = TEXT_ONLY) 
     shown = Shown([embed], hand_panel(view, live.id, live.version, tr=tr, order=look.order,
                                       hint=live.computer_seat is not None))
     if look.pictures:
-        png = hand_png(view, tr=tr, four_colour=look.four_colour)
-        shown.files.append(_picture(embed, png, HAND_FILE))
+        draw = partial(hand_png, view, tr=tr, four_colour=look.four_colour)
+        shown.pictures.append(_picture(embed, draw, HAND_FILE))
     return shown
 
 
@@ -117,7 +164,8 @@ def dm_panel_of(live: LiveMatch, seat: int, note: str = "", look: Look = TEXT_ON
     if not live.channel_lost:
         return shown
     table = table_of(live, tail(live.last_turn, LAST_TURN), table_look)
-    return Shown([*table.embeds, *shown.embeds], shown.view, [*table.files, *shown.files])
+    return Shown([*table.embeds, *shown.embeds], shown.view, [*table.made, *shown.made],
+                 [*table.pictures, *shown.pictures])
 
 
 #: The most of the last turn's announcement a DM panel's table shows (its embed holds 4,096).
