@@ -14,7 +14,7 @@ import cogs.umtali.showing as showing
 from cogs.umtali import pictures
 from cogs.umtali.pictures import HAND_FILE, TABLE_FILE, draw_hand_png, draw_table_png
 from cogs.umtali.showing import Look, hand_of, table_of
-from tests.discord_helpers import World, player, start_match, table_message
+from tests.discord_helpers import World, flush, play_out, player, start_match, table_message
 from umtali.view import SPECTATOR
 
 
@@ -75,3 +75,17 @@ async def test_the_hand_panel_is_drawn_off_the_event_loop(
     assert [a.filename for a in answer.response.attachments] == [HAND_FILE]
     hands = [on_loop for name, on_loop in drawn if name == "hand"]
     assert hands and not any(hands), drawn
+
+
+async def test_the_table_and_dm_hands_of_a_turn_end_are_drawn_off_the_event_loop(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    live = await start_match(world)
+    drawn = recorded(monkeypatch)
+    # Moves until a turn has ended: the delivery edits the table and sends both DM hands.
+    mover = live.session.to_act
+    while live.session.to_act == mover and not live.over:
+        await play_out(world, live, moves=1)
+    await flush(world)
+    names = {name for name, _ in drawn}
+    assert {"table", "hand"} <= names, drawn
+    assert not [d for d in drawn if d[1]], drawn

@@ -125,7 +125,8 @@ async def _answer_on_panel(interaction: discord.Interaction, live: LiveMatch, se
                            message: discord.Message) -> bool:
     """Show the seat's hand on the panel clicked; whether that is the seat's DM panel."""
     svc = service(interaction.client)
-    shown = svc.hand_shown(live, seat)
+    # Drawn off the event loop, from the position of this moment (the edit would be as late).
+    shown = await svc.hand_shown(live, seat).drawn()
     on_dm = is_dm_panel(live, seat, message)
     if on_dm:
         svc.answered_on_dm(live, seat, message.id)

@@ -261,8 +261,9 @@ class Delivery:
         channel = self.client.get_partial_messageable(live.channel_id)
         tr = self.service.public_tr(live)
         view: discord.ui.View | None = None if live.over else table_panel(live.id, tr)
-        # The picture travels with the edit that happens anyway: no call of its own.
-        table = self.service.table_message(live)
+        # The picture travels with the edit that happens anyway: no call of its own. It is
+        # drawn off the event loop, from the view of this moment.
+        table = await self.service.table_message(live).drawn()
         final: list[discord.Embed] = []
         if live.over and not live.abandoned:
             # The session's final card rides under the last table, with its replay button.
@@ -276,7 +277,7 @@ class Delivery:
             if e.code != UNKNOWN_MESSAGE:
                 raise
             # Someone deleted the table: it is posted again, and that one is kept up to date.
-            table = self.service.table_message(live)
+            table = await self.service.table_message(live).drawn()
             table.embeds += final
             if view is None:
                 message = await channel.send(**table.send(), allowed_mentions=NO_MENTIONS)
@@ -314,7 +315,7 @@ class Delivery:
         version = live.version
         if live.dm_shown[seat] == version and not (new or note):
             return
-        shown = self.service.dm_panel(live, seat, note)
+        shown = await self.service.dm_panel(live, seat, note).drawn()
         channel_id, message_id = live.dm_channel_ids[seat], live.dm_message_ids[seat]
         if channel_id is not None and message_id is not None and not new:
             dm = self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
@@ -328,7 +329,7 @@ class Delivery:
         try:
             user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
             if channel_id is not None and message_id is not None and not new:
-                shown = self.service.dm_panel(live, seat, note)  # its files were read
+                shown = await self.service.dm_panel(live, seat, note).drawn()  # files read
             message = await user.send(**shown.send())
         except GONE:
             await self._dm_refused(live, seat)
