@@ -160,6 +160,18 @@ def world(simcord_env: Env, clock: Clock) -> World:
 
 
 @pytest.fixture
+async def other(world: World, db_path: Path) -> AsyncIterator[MatchService]:
+    """A second process, ``p2``, on its own connection to the bot's database (the tests of
+    ``tests/processes`` have their own, on either backend)."""
+    store = await Store.open(db_path)
+    svc = MatchService(world.bot, store, clock=world.clock, computer_pause=0, owner="p2")
+    await svc.load_active()
+    yield svc
+    await svc.close()
+    await store.close()
+
+
+@pytest.fixture
 def locales(monkeypatch: pytest.MonkeyPatch) -> dict[int, str]:
     """The Discord locale of each member's client (by user id); en-US for anyone else."""
     chosen: dict[int, str] = {}

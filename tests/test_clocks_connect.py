@@ -12,6 +12,8 @@ import pytest
 
 from bot import UmtaliBot
 from cogs.umtali.clock import heartbeat
+from cogs.umtali.live import LiveMatch
+from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, flush, start_match, thread_of
 from tests.test_faults_timers import db_row
 
@@ -31,22 +33,31 @@ def _slow_to_connect(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(UmtaliBot, "setup_hook", slow)
 
 
-async def test_the_time_spent_connecting_after_a_restart_is_given_back(
-        world: World, db_path: Path, make_bot: Callable[[], UmtaliBot],
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    live = await start_match(world, turn_timer=5)
-    seat = live.session.to_act
+async def restarted_slowly(world: World, make_bot: Callable[[], UmtaliBot],
+                           monkeypatch: pytest.MonkeyPatch, live: LiveMatch, left: float,
+                           away: float = 0.0) -> tuple[MatchService, LiveMatch]:
+    """The bot last alive with ``left`` seconds in the turn, back ``away`` seconds after its
+    deadline, and slow to connect: the new service and the match it brought back."""
     assert live.deadline is not None and world.bot.matches is not None
-    # Last alive with 100 s left in the turn; back an hour later, and slow to connect.
-    world.clock.now = live.deadline - 100
+    world.clock.now = live.deadline - left
     await heartbeat(world.bot.matches)
-    world.clock.now = live.deadline + 3600
+    if away:
+        world.clock.now = live.deadline + away
     _slow_to_connect(world, monkeypatch)
     again = make_bot()
     await world.env.restart_bot(again)
     svc = again.matches
     assert svc is not None
-    restored = svc.matches[live.id]
+    return svc, svc.matches[live.id]
+
+
+async def test_the_time_spent_connecting_after_a_restart_is_given_back(
+        world: World, db_path: Path, make_bot: Callable[[], UmtaliBot],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    live = await start_match(world, turn_timer=5)
+    seat = live.session.to_act
+    # Last alive with 100 s left in the turn; back an hour later, and slow to connect.
+    svc, restored = await restarted_slowly(world, make_bot, monkeypatch, live, 100, 3600)
     # The first check, once connected: the turn has its 100 s from now, not from before.
     await svc.check_timers()
     await flush(world)
@@ -74,14 +85,7 @@ async def test_a_reserve_is_not_spent_while_the_bot_connects(
     assert live.deadline is not None and world.bot.matches is not None
     # Stopped 70 s into a blitz turn (its own 30 s gone, 40 s of the reserve spent): a quick
     # restart, but a slow connection.
-    world.clock.now = live.deadline - 80
-    await heartbeat(world.bot.matches)
-    _slow_to_connect(world, monkeypatch)
-    again = make_bot()
-    await world.env.restart_bot(again)
-    svc = again.matches
-    assert svc is not None
-    restored = svc.matches[live.id]
+    svc, restored = await restarted_slowly(world, make_bot, monkeypatch, live, 80)
     await svc.check_timers()
     await flush(world)
     assert not restored.over

@@ -6,30 +6,16 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 from cogs.umtali.service import MatchService
-from data.store import Store
 from tests.discord_helpers import World, flush, start_practice
 from tests.processes.helpers import main_of, row, settle
 from umtali.codec import session_from_json
 from umtali.players import GreedyPlayer
 
 pytestmark = pytest.mark.simcord(settle_timeout=30)
-
-
-@pytest.fixture
-async def other(world: World, db_path: Path) -> AsyncIterator[MatchService]:
-    """A second process, ``p2``, on its own connection to the bot's database."""
-    store = await Store.open(db_path)
-    svc = MatchService(world.bot, store, clock=world.clock, computer_pause=0, owner="p2")
-    await svc.load_active()
-    yield svc
-    await svc.close()
-    await store.close()
 
 
 async def test_a_computer_move_saved_first_elsewhere_is_no_error_and_the_match_goes_on(

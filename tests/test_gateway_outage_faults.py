@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from bot import UmtaliBot
-from cogs.umtali.clock import gateway_back, gateway_lost, heartbeat
+from cogs.umtali.clock import gateway_back, gateway_lost
 from tests.discord_helpers import World, start_match
-from tests.test_clocks_connect import _slow_to_connect
+from tests.test_clocks_connect import restarted_slowly
 from tests.test_faults_timers import db_row
 
 #: How long the gateway is down.
@@ -65,17 +65,8 @@ async def test_an_outage_under_way_at_the_first_check_is_given_back_once(
         world: World, db_path: Path, make_bot: Callable[[], UmtaliBot],
         monkeypatch: pytest.MonkeyPatch) -> None:
     live = await start_match(world, turn_timer=5)
-    assert live.deadline is not None and world.bot.matches is not None
     # Last alive with 100 s left; back later, slow to connect.
-    world.clock.now = live.deadline - 100
-    await heartbeat(world.bot.matches)
-    world.clock.now = live.deadline + 3600
-    _slow_to_connect(world, monkeypatch)
-    again = make_bot()
-    await world.env.restart_bot(again)
-    svc = again.matches
-    assert svc is not None
-    restored = svc.matches[live.id]
+    svc, restored = await restarted_slowly(world, make_bot, monkeypatch, live, 100, 3600)
     # Connected, then the connection drops before the first check, and comes back later.
     gateway_lost(svc, None)
     world.clock.advance(100)

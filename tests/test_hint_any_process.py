@@ -5,14 +5,11 @@ match is over." because the match is not in that process's memory."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 from cogs.umtali.coach_work import seat_record
 from cogs.umtali.service import MatchService
-from data.store import Store
 from tests.discord_helpers import World, flush
 from tests.processes.helpers import row, via
 from tests.test_discord_coach import _dm_panel, _practice, _said
@@ -22,17 +19,6 @@ from umtali.session import Session
 
 # The hard computer thinks in real worker processes (as in tests/test_discord_coach.py).
 pytestmark = pytest.mark.simcord(settle_timeout=30)
-
-
-@pytest.fixture
-async def other(world: World, db_path: Path) -> AsyncIterator[MatchService]:
-    """A second process, ``p2``, on its own connection to the bot's database."""
-    store = await Store.open(db_path)
-    svc = MatchService(world.bot, store, clock=world.clock, computer_pause=0, owner="p2")
-    await svc.load_active()
-    yield svc
-    await svc.close()
-    await store.close()
 
 
 async def test_a_hint_through_another_process_finds_the_match(
