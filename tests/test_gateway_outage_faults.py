@@ -5,6 +5,7 @@ connecting, once as the outage). SimCord, virtual time."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -13,9 +14,9 @@ import pytest
 
 from bot import UmtaliBot
 from cogs.umtali.clock import gateway_back, gateway_lost
-from tests.discord_helpers import World, start_match
+from tests.discord_helpers import World, play_out, start_match
 from tests.test_clocks_connect import restarted_slowly
-from tests.test_faults_timers import db_row
+from tests.test_faults_timers import db_row, to_turn_end
 
 #: How long the gateway is down.
 OUTAGE = 600.0
@@ -77,4 +78,78 @@ async def test_an_outage_under_way_at_the_first_check_is_given_back_once(
     # Every second since the restart was given back once: the turn still has its 100 s.
     assert not restored.over
     assert restored.deadline == pytest.approx(world.clock.now + 100, abs=1)
+    assert db_row(db_path, live.id)["deadline"] == restored.deadline
+
+
+async def test_a_move_while_time_is_owed_is_judged_with_it(
+        world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Blitz: a move made while the outage's time is still owed (its save failed) spends
+    none of the reserve for the outage."""
+    live = await start_match(world, time_control="blitz")
+    svc = world.bot.matches
+    assert svc is not None and live.deadline is not None
+    seat = live.session.to_act
+    await to_turn_end(world, live)
+    reserve = live.reserves[seat]
+    assert reserve > 0
+    # 10 s of the turn's own time left when the connection drops.
+    world.clock.now = live.deadline - reserve - 10
+    gateway_lost(svc, None)
+    world.clock.advance(OUTAGE)
+    failing(monkeypatch, svc.store, 1)
+    await gateway_back(svc, None)
+    world.clock.advance(5)  # the turn's own time, 5 s of its 10
+    await play_out(world, live, moves=1)
+    assert live.session.to_act != seat and not live.over
+    assert live.reserves[seat] == pytest.approx(reserve)
+    assert db_row(db_path, live.id)[f"reserve{seat}"] == pytest.approx(reserve)
+
+
+async def test_two_payments_at_once_give_the_time_once_and_in_full(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A check paying what is owed, its save slow, while another outage ends: both amounts
+    are given, once."""
+    live = await start_match(world, turn_timer=5)
+    svc = world.bot.matches
+    assert svc is not None and live.deadline is not None
+    deadline = live.deadline
+    gateway_lost(svc, None)
+    world.clock.advance(100)
+    failing(monkeypatch, svc.store, 1)
+    await gateway_back(svc, None)  # 100 s owed
+    real = svc.store.set_deadline
+    held = asyncio.Event()
+
+    async def slow(*args: Any) -> bool:
+        await held.wait()
+        return bool(await real(*args))
+
+    monkeypatch.setattr(svc.store, "set_deadline", slow)
+    paying = asyncio.ensure_future(svc.check_timers())
+    await asyncio.sleep(0.01)
+    gateway_lost(svc, None)
+    world.clock.advance(200)
+    ended = asyncio.ensure_future(gateway_back(svc, None))  # 200 s more, for the same turn
+    await asyncio.sleep(0.01)
+    held.set()
+    await asyncio.gather(paying, ended)
+    await svc.check_timers()
+    assert live.deadline == pytest.approx(deadline + 300)
+    assert not live.over
+
+
+async def test_an_outage_over_before_the_first_check_is_not_also_connecting_time(
+        world: World, db_path: Path, make_bot: Callable[[], UmtaliBot],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    live = await start_match(world, turn_timer=5)
+    svc, restored = await restarted_slowly(world, make_bot, monkeypatch, live, 100, 3600)
+    # Connected; the connection drops and comes back (its save failing), then the first check.
+    gateway_lost(svc, None)
+    world.clock.advance(100)
+    failing(monkeypatch, svc.store, 1)
+    await gateway_back(svc, None)
+    world.clock.advance(10)  # playable: the turn's own time
+    await svc.check_timers()
+    assert not restored.over
+    assert restored.deadline == pytest.approx(world.clock.now + 90, abs=1)
     assert db_row(db_path, live.id)["deadline"] == restored.deadline

@@ -24,6 +24,7 @@ from cogs.umtali.in_time import answer, edit_clicked, in_time
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import command
 from cogs.umtali.names import MAX_ECHO, echo, safe_name, safe_text, visible
+from cogs.umtali.outbox import Batch
 from umtali.errors import InvalidMoveError
 from umtali.i18n import N_, sentence
 from umtali.moves import Move
@@ -125,13 +126,18 @@ async def _answer_on_panel(interaction: discord.Interaction, live: LiveMatch, se
                            message: discord.Message) -> bool:
     """Show the seat's hand on the panel clicked; whether that is the seat's DM panel."""
     svc = service(interaction.client)
+    version = live.version
     # Drawn off the event loop, from the position of this moment (the edit would be as late).
     shown = await svc.hand_shown(live, seat).drawn()
     on_dm = is_dm_panel(live, seat, message)
     if on_dm:
-        svc.answered_on_dm(live, seat, message.id)
+        svc.answered_on_dm(live, seat, message.id, version)
     # The picture travels with the edit, replacing the one from before the click.
     await edit_clicked(interaction, **shown.edit())
+    if on_dm and live.version != version:
+        # The match moved on meanwhile (the computer, the clock): this edit showed an older
+        # position, so the DM panel is edited again after it.
+        svc.delivery.enqueue(live, Batch(hands={seat}))
     if shown.view is not None:
         shown.view.stop()
     if not on_dm and message.flags.ephemeral:

@@ -14,6 +14,7 @@ when it is back each running turn gets the outage's time back (``gateway_lost``,
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import logging
 import weakref
@@ -63,6 +64,11 @@ _outages: weakref.WeakKeyDictionary[MatchService, tuple[float, set[int | None]]]
 #: the deadline it is owed on and how much. Such a turn is not judged until it is paid.
 _owed: weakref.WeakKeyDictionary[MatchService, dict[int, tuple[float, float]]] = \
     weakref.WeakKeyDictionary()
+#: One payment of what is owed at a time, by service (a check's and an outage's end may meet).
+_paying: weakref.WeakKeyDictionary[MatchService, asyncio.Lock] = weakref.WeakKeyDictionary()
+#: Of each service not checked yet, when its gateway first went down since its matches were
+#: brought back: the time spent connecting ends there (the outage is given back on its own).
+_first_down: weakref.WeakKeyDictionary[MatchService, float] = weakref.WeakKeyDictionary()
 
 
 def alive_key(owner: str) -> str:
@@ -125,10 +131,9 @@ async def _connected(svc: MatchService) -> None:
     if loaded is None:
         return
     at, deadlines = loaded
-    # Up to now, or to the start of a gateway outage under way: that one is given back when
-    # it ends, and the same seconds must not be given twice.
-    outage = _outages.get(svc)
-    gap = (outage[0] if outage is not None else svc.clock()) - at
+    # Up to now, or to the start of the first gateway outage since (under way or over): an
+    # outage is given back on its own, and the same seconds must not be given twice.
+    gap = _first_down.pop(svc, svc.clock()) - at
     if gap < CONNECTING:
         return
     await _give_back(svc, deadlines, gap, "of connecting")
@@ -149,24 +154,36 @@ async def _give_back(svc: MatchService, deadlines: dict[int, float], gap: float,
 
 async def _pay(svc: MatchService, why: str) -> None:
     """Save and apply the time ``svc``'s matches are owed; what fails stays owed."""
-    owed = _owed.get(svc, {})
-    for match_id, (was, gap) in list(owed.items()):
-        live = svc.matches.get(match_id)
-        try:
-            if live is not None:
-                async with live.lock:
-                    if not live.over and live.deadline == was:
-                        deadline = was + gap
-                        if await svc.store.set_deadline(live.id, live.version, deadline):
-                            live.deadline, live.warned = deadline, False
-                            log.info("match %d: %.0f s %s given back", live.id, gap, why)
-        except Exception as e:
-            log.warning("match %d: %.0f s %s could not be given back (%s: %s); trying again",
-                        match_id, gap, why, e.__class__.__name__, e)
-            continue
-        del owed[match_id]  # paid, or no longer owed (the turn changed, the match went)
-    if not owed:
-        _owed.pop(svc, None)
+    async with _paying.setdefault(svc, asyncio.Lock()):
+        owed = _owed.get(svc, {})
+        for match_id in list(owed):
+            live = svc.matches.get(match_id)
+            try:
+                if live is not None:
+                    async with live.lock:
+                        # Read under the lock: an outage may have added to it meanwhile.
+                        was, gap = owed[match_id]
+                        if not live.over and live.deadline == was:
+                            deadline = was + gap
+                            if await svc.store.set_deadline(live.id, live.version, deadline):
+                                live.deadline, live.warned = deadline, False
+                                log.info("match %d: %.0f s %s given back", live.id, gap, why)
+            except Exception as e:
+                log.warning("match %d: time %s could not be given back (%s: %s); trying "
+                            "again", match_id, why, e.__class__.__name__, e)
+                continue
+            del owed[match_id]  # paid, or no longer owed (the turn changed, the match went)
+        if not owed:
+            _owed.pop(svc, None)
+
+
+def owed_deadline(svc: MatchService, live: LiveMatch) -> float | None:
+    """``live``'s deadline with the time still owed to its turn added (a give-back whose save
+    failed): what a move made now is judged against, as the clock judges it."""
+    entry = _owed.get(svc, {}).get(live.id)
+    if entry is not None and live.deadline is not None and live.deadline == entry[0]:
+        return live.deadline + entry[1]
+    return live.deadline
 
 
 def hear_gateway(client: discord.Client, svc: MatchService) -> None:
@@ -198,6 +215,8 @@ def hear_gateway(client: discord.Client, svc: MatchService) -> None:
 def gateway_lost(svc: MatchService, shard: int | None) -> None:
     """The gateway connection (of ``shard``) dropped: the clocks stop until it is back."""
     _outages.setdefault(svc, (svc.clock(), set()))[1].add(shard)
+    if svc not in _checked:
+        _first_down.setdefault(svc, svc.clock())
 
 
 async def gateway_back(svc: MatchService, shard: int | None) -> None:

@@ -79,11 +79,12 @@ class Looks:
         """The language of what reaches a seat's player unasked (their DMs)."""
         return self.prefs.member_tr(live.player_ids[seat])
 
-    def answered_on_dm(self, live: LiveMatch, seat: int, message_id: int) -> None:
-        """The answer to an action is about to show the seat's hand on ``message_id``: if
-        that is the seat's DM panel, it needs no edit of its own."""
+    def answered_on_dm(self, live: LiveMatch, seat: int, message_id: int,
+                       version: int) -> None:
+        """The answer to an action is about to show the seat's hand at ``version`` on
+        ``message_id``: if that is the seat's DM panel, it needs no edit of its own for it."""
         if message_id == live.dm_message_ids[seat] and not live.channel_lost:
-            live.dm_shown[seat] = live.version
+            live.dm_shown[seat] = version
 
     def _your_turn(self, live: LiveMatch, session: Session | None = None) -> str:
         session = session or live.session

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, cast
 
+from cogs.umtali.clock import owed_deadline
 from cogs.umtali.computer import Computers
 from cogs.umtali.delivery import Delivery, dumps
 from cogs.umtali.fair import reveal_line
@@ -32,6 +34,9 @@ from umtali.events import Event
 from umtali.i18n import Text
 from umtali.moves import Move
 from umtali.session import Session
+
+if TYPE_CHECKING:
+    from cogs.umtali.service import MatchService
 
 
 @dataclass
@@ -123,7 +128,10 @@ class Playing(Looks):
         pending = [] if turn_over else [*live.pending, *lines]
         deadline, reserve = live.deadline, None
         if turn_over:
-            deadline, reserve = turn_end(live, session, seat, self.clock())
+            # Judged against the deadline with any time still owed to the turn (a give-back
+            # whose save failed), as the clock judges it.
+            deadline, reserve = turn_end(live, session, seat, self.clock(),
+                                         owed_deadline(cast("MatchService", self), live))
         finish = finish_of(session) if session.over else None
         announce: list[str] = []
         text = ""

@@ -21,14 +21,15 @@ def first_clock(name: str, turn_timer: int, now: float) -> tuple[float | None, f
     return control.deadline(now, control.reserve), control.reserve
 
 
-def turn_end(live: LiveMatch, session: Session, seat: int,
-             now: float) -> tuple[float | None, float | None]:
-    """``seat``'s turn ended at ``now`` (``session``: after it): the next turn's deadline,
-    and what is left of ``seat``'s reserve (None: nothing was spent, or there is none)."""
+def turn_end(live: LiveMatch, session: Session, seat: int, now: float,
+             deadline: float | None) -> tuple[float | None, float | None]:
+    """``seat``'s turn, whose deadline was ``deadline``, ended at ``now`` (``session``: after
+    it): the next turn's deadline, and what is left of ``seat``'s reserve (None: nothing was
+    spent, or there is none)."""
     control = live.control
     reserve = None
-    if live.deadline is not None and control.reserve > 0:
-        reserve = control.reserve_after(live.deadline, live.reserves[seat], now)
+    if deadline is not None and control.reserve > 0:
+        reserve = control.reserve_after(deadline, live.reserves[seat], now)
     to_act = session.to_act
     # The clock runs for people only: the computer never keeps anyone waiting long.
     if session.over or live.is_computer(to_act):
