@@ -168,6 +168,17 @@ async def _pay(svc: MatchService, why: str) -> None:
                             if await svc.store.set_deadline(live.id, live.version, deadline):
                                 live.deadline, live.warned = deadline, False
                                 log.info("match %d: %.0f s %s given back", live.id, gap, why)
+                                # The connecting time still to give (first check
+                                # not run yet) is owed on the deadline as it is now.
+                                loaded = _loaded.get(svc)
+                                if loaded is not None and loaded[1].get(match_id) == was:
+                                    loaded[1][match_id] = deadline
+                                # An outage that ended during the save added to what is
+                                # owed: the rest stays owed, on the new deadline.
+                                now_was, now_gap = owed[match_id]
+                                if now_was == was and now_gap > gap:
+                                    owed[match_id] = (deadline, now_gap - gap)
+                                    continue
             except Exception as e:
                 log.warning("match %d: time %s could not be given back (%s: %s); trying "
                             "again", match_id, why, e.__class__.__name__, e)
