@@ -71,7 +71,7 @@ async def test_a_slow_turn_spends_only_its_excess_from_the_reserve(
     assert live.reserves[slow] == pytest.approx(120 - 45)
     assert _reserves(db_path, live.id)[slow] == pytest.approx(75)
     # The other player starts with their whole reserve, and plays within their own time.
-    assert live.deadline == pytest.approx(world.clock.now + 30 + 120)
+    assert live.deadline == pytest.approx(world.clock.now + 30 + 120, abs=1)
     world.clock.advance(20)
     await end_turn(world, live)
     assert live.reserves[1 - slow] == pytest.approx(120)
@@ -79,7 +79,7 @@ async def test_a_slow_turn_spends_only_its_excess_from_the_reserve(
         (75, 120) if slow == 0 else (120, 75))
     # The slow player's next turn starts with what was left.
     assert live.session.to_act == slow
-    assert live.deadline == pytest.approx(world.clock.now + 30 + 75)
+    assert live.deadline == pytest.approx(world.clock.now + 30 + 75, abs=1)
     table = table_text(world, live)
     assert f"⏱ {live.names[slow]}'s clock is running" in table and "1:15" in table
     assert "2:00" in table
@@ -121,7 +121,7 @@ async def test_a_restart_keeps_the_reserves(world: World, db_path: Path,
     assert restored.reserves[1 - seat] == pytest.approx(300)
     # The other player ends their turn; the slow one's deadline counts their reserve left.
     await end_turn(world, restored)
-    assert restored.deadline == pytest.approx(world.clock.now + 5 * 60 + 200)
+    assert restored.deadline == pytest.approx(world.clock.now + 5 * 60 + 200, abs=1)
 
 
 async def test_server_default_and_an_explicit_turn_timer(world: World, db_path: Path) -> None:
@@ -136,7 +136,7 @@ async def test_server_default_and_an_explicit_turn_timer(world: World, db_path: 
     # A turn timer given explicitly is a control of its own, with no reserve.
     live = await start_match(world, turn_timer=2)
     assert live.time_control == "" and live.turn_timer == 120
-    assert live.deadline == pytest.approx(world.clock.now + 120)
+    assert live.deadline == pytest.approx(world.clock.now + 120, abs=1)
     assert db_row(db_path, live.id)["time_control"] == ""
     assert "⏱" not in table_text(world, live)
     # A server turn timer drops the preset.
