@@ -5,18 +5,16 @@ waits on the database is answered within Discord's 3 seconds (``in_time``)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import datetime as dt
 import logging
 from collections.abc import Awaitable
-from typing import Any
 
 import discord
 
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.delivery import PASSING
 from cogs.umtali.fair import sealed_line
-from cogs.umtali.in_time import answer, edit_clicked, in_time, thinking
+from cogs.umtali.in_time import answer, edit_clicked, in_time, post_public
 from cogs.umtali.mentions import only
 from cogs.umtali.names import label_name, safe_name
 from cogs.umtali.options import control_words, rules_words
@@ -98,11 +96,11 @@ async def offer_challenge(
         return
     # The challenge is posted for the channel: in the server's language.
     public = svc.prefs.guild_tr(interaction.guild_id)
-    message_id = await _post(interaction, content=f"<@{opponent[0]}>",
-                             embed=challenge_embed(ch, public),
-                             view=challenge_buttons(ch.id, public),
-                             allowed_mentions=only(opponent[0]))
-    await svc.store.set_challenge_message(ch.id, message_id)
+    message = await post_public(interaction, content=f"<@{opponent[0]}>",
+                                embed=challenge_embed(ch, public),
+                                view=challenge_buttons(ch.id, public),
+                                allowed_mentions=only(opponent[0]))
+    await svc.store.set_challenge_message(ch.id, message.id)
 
 
 async def _drop_lost(client: discord.Client, guild_id: int, one: int, other: int) -> bool:
@@ -130,24 +128,6 @@ async def _drop_lost(client: discord.Client, guild_id: int, one: int, other: int
         log.info("challenge %d: its message is gone; cancelled for a new one", ch.id)
         return True
     return False
-
-
-async def _post(interaction: discord.Interaction, **fields: Any) -> int:
-    """Post the challenge, the answer to the interaction; once the interaction was deferred
-    (its answer private, or an update of the clicked message), a message of its own in the
-    channel (a new message, so that it pings the challenged member), the private "thinking"
-    taken away. The message's id."""
-    if not interaction.response.is_done():
-        await interaction.response.send_message(**fields)
-        return (await interaction.original_response()).id
-    assert interaction.channel_id is not None
-    channel = interaction.client.get_partial_messageable(interaction.channel_id,
-                                                         guild_id=interaction.guild_id)
-    message = await channel.send(**fields)
-    if thinking(interaction):
-        with contextlib.suppress(discord.HTTPException):
-            await interaction.delete_original_response()
-    return message.id
 
 
 def challenge_embed(ch: Challenge, tr: Tr, status: str = "") -> discord.Embed:

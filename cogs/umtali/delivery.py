@@ -208,7 +208,7 @@ class Delivery:
                 if batch.table:
                     await self._table(live)
             except GONE as e:
-                await self._lose_channel(live, e)
+                await self.lose_channel(live, e)
             except PASSING as e:
                 log.warning("match %d: posting to channel %d failed for now (%s); trying "
                             "again later", live.id, live.channel_id, e)
@@ -332,7 +332,7 @@ class Delivery:
                 shown = await self.service.dm_panel(live, seat, note).drawn()  # files read
             message = await user.send(**shown.send())
         except GONE:
-            await self._dm_refused(live, seat)
+            await self.dm_refused(live, seat)
             return
         await self.service.store.set_dm_message(live.id, seat, message.channel.id, message.id)
         live.dm_channel_ids[seat] = message.channel.id
@@ -349,12 +349,12 @@ class Delivery:
                 await channel.send(f"<@{user_id}>, {text}", allowed_mentions=only(user_id))
                 return
             except GONE as e:
-                await self._lose_channel(live, e)
+                await self.lose_channel(live, e)
         if not live.over:
             await self.send_hand(live, seat, new=True,
                                  note=_time_left(self.service.seat_tr(live, seat), left))
 
-    async def _dm_refused(self, live: LiveMatch, seat: int) -> None:
+    async def dm_refused(self, live: LiveMatch, seat: int) -> None:
         await self.service.store.set_dm_refused(live.id, seat)
         live.dm_refused[seat] = True
         if live.channel_lost:
@@ -369,9 +369,9 @@ class Delivery:
                    "the table to see your cards and play.", mention=ping(user_id),
                    button=tr("My hand")), allowed_mentions=only(user_id))
         except GONE as e:
-            await self._lose_channel(live, e)
+            await self.lose_channel(live, e)
 
-    async def _lose_channel(self, live: LiveMatch, error: discord.HTTPException) -> None:
+    async def lose_channel(self, live: LiveMatch, error: discord.HTTPException) -> None:
         if live.channel_lost:
             return
         log.warning("match %d: channel %d refused the bot for good (%s %s); the match goes "

@@ -25,32 +25,37 @@ T = TypeVar("T")
 DEFER_AFTER = 2.0
 
 
-async def defer(interaction: discord.Interaction, new_message: bool) -> None:
+async def defer(interaction: discord.Interaction, new_message: bool,
+                public: bool = False) -> None:
     """Acknowledge now, answer later: a click answered by an edit of its message keeps that
     message until then; any other answer (a command's, a click's new panel) shows "thinking"
-    in a message only its user sees, which the answer then replaces."""
+    in a message only its user sees (``public``: everyone), which the answer then replaces."""
     if interaction.response.is_done():
         return
     # An interaction already expired cannot be deferred; the work goes on all the same.
     with contextlib.suppress(discord.NotFound):
-        if new_message or interaction.type is discord.InteractionType.application_command:
+        if public:
+            await interaction.response.defer(thinking=True)
+        elif new_message or interaction.type is discord.InteractionType.application_command:
             await interaction.response.defer(ephemeral=True, thinking=True)
         else:
             await interaction.response.defer()
 
 
 async def in_time(interaction: discord.Interaction, work: Awaitable[T], *,
-                  new_message: bool = False, after: float = DEFER_AFTER) -> T:
+                  new_message: bool = False, public: bool = False,
+                  after: float = DEFER_AFTER) -> T:
     """``work``'s result; the interaction deferred if it is still unanswered ``after`` seconds
     after the first ``in_time`` of its handling (a lookup, then a save: the time counts from
     the first). ``new_message``: a click is to be answered by a new message, not an edit of
-    its own. ``work`` must not answer the interaction itself."""
+    its own; ``public``: its answer is public, and so is the "thinking" meanwhile. ``work``
+    must not answer the interaction itself."""
     now = time.monotonic()
     start: float = interaction.extras.setdefault("in_time", now)
     task = asyncio.ensure_future(work)
     done, _ = await asyncio.wait({task}, timeout=max(0.0, after - (now - start)))
     if not done:
-        await defer(interaction, new_message)
+        await defer(interaction, new_message, public)
     return await task
 
 
@@ -75,3 +80,21 @@ async def edit_clicked(interaction: discord.Interaction, **fields: Any) -> None:
         await interaction.edit_original_response(**fields)
     else:
         await interaction.response.edit_message(**fields)
+
+
+async def post_public(interaction: discord.Interaction, **fields: Any) -> discord.Message:
+    """Post a public message as the answer to the interaction; once it was deferred (its
+    answer private, or an update of the clicked message), as a message of its own in the
+    channel (a new message also notifies whom it mentions), the private "thinking" taken
+    away."""
+    if not interaction.response.is_done():
+        await interaction.response.send_message(**fields)
+        return await interaction.original_response()
+    assert interaction.channel_id is not None
+    channel = interaction.client.get_partial_messageable(interaction.channel_id,
+                                                         guild_id=interaction.guild_id)
+    message = await channel.send(**fields)
+    if thinking(interaction):
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.delete_original_response()
+    return message

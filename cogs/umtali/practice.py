@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable
-from typing import TypeVar
 
 import discord
 
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.challenges import cancelled, dealer_drawn, thread_name
 from cogs.umtali.fair import sealed_line
-from cogs.umtali.in_time import DEFER_AFTER
+from cogs.umtali.in_time import in_time
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.names import plain_member_name, safe_name
 from cogs.umtali.options import level_word, rules_words
@@ -29,7 +26,6 @@ from umtali.session import Shuffler, draw_for_dealer
 
 log = logging.getLogger(__name__)
 
-T = TypeVar("T")
 
 
 def computer_name(level: str, tr: Tr) -> str:
@@ -58,8 +54,8 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
     me = interaction.user
     # The database may be busy for seconds (a long write elsewhere): if so, the answer is
     # promised in time, and comes as an edit of it.
-    if await _in_time(interaction,
-                      svc.store.active_match_of(interaction.guild.id, me.id)) is not None:
+    if await in_time(interaction, svc.store.active_match_of(interaction.guild.id, me.id),
+                     public=True) is not None:
         await _refuse(interaction, tr("You are already playing a match on this server."))
         return
     if missing := missing_here(interaction):
@@ -75,11 +71,11 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
     seed = svc.new_seed()
     try:
         # Saved before anything is shown: a double click starts one session, not two.
-        live = await _in_time(interaction, svc.start(
+        live = await in_time(interaction, svc.start(
             guild_id=interaction.guild.id, channel_id=interaction.channel.id,
             players=((me.id, names[0]), (bot_user.id, computer)), rules=rules,
             turn_timer=turn_timer, seed=seed, computer=(1, level),
-        ))
+        ), public=True)
     except AlreadyPlaying:
         await _refuse(interaction, tr("You are already playing a match on this server."))
         return
@@ -109,19 +105,6 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
     if not await svc.open_table(live):
         embed.description = cancelled(public)
         await interaction.edit_original_response(embed=embed)
-
-
-async def _in_time(interaction: discord.Interaction, work: Awaitable[T]) -> T:
-    """``work``'s result, the interaction deferred in the channel's sight if it takes longer
-    than ``DEFER_AFTER`` (``in_time``'s deferral is private: the announcement is public)."""
-    start: float = interaction.extras["in_time"]
-    task = asyncio.ensure_future(work)
-    done, _ = await asyncio.wait({task}, timeout=max(0.0, DEFER_AFTER - (time.monotonic() - start)))
-    if not done and not interaction.response.is_done():
-        # An interaction already expired cannot be deferred; the session starts all the same.
-        with contextlib.suppress(discord.NotFound):
-            await interaction.response.defer(thinking=True)
-    return await task
 
 
 async def _refuse(interaction: discord.Interaction, text: str) -> None:

@@ -80,17 +80,18 @@ class Shown:
         """Draw the pictures in a worker thread, off the event loop; ``self``, ready."""
         if self.pictures:
             todo, self.pictures = self.pictures, []
-            pngs = await asyncio.to_thread(_draw_all, [p.draw for p in todo])
-            self.made.extend(discord.File(io.BytesIO(png), filename=p.name)
-                              for p, png in zip(todo, pngs, strict=True))
+            self._keep(todo, await asyncio.to_thread(_draw_all, [p.draw for p in todo]))
         return self
 
     def _draw_here(self) -> None:
         # A caller that did not await ``drawn``: drawn here, on the caller's thread.
         if self.pictures:
             todo, self.pictures = self.pictures, []
-            self.made.extend(discord.File(io.BytesIO(p.draw()), filename=p.name)
-                              for p in todo)
+            self._keep(todo, _draw_all([p.draw for p in todo]))
+
+    def _keep(self, pictures: list[Picture], pngs: list[bytes]) -> None:
+        self.made.extend(discord.File(io.BytesIO(png), filename=p.name)
+                         for p, png in zip(pictures, pngs, strict=True))
 
     def send(self) -> dict[str, Any]:
         """Keyword arguments for ``send``: the pictures as files."""

@@ -10,16 +10,14 @@ The lookups may wait on a busy database: answered within Discord's 3 seconds (``
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import logging
-from typing import Any
 
 import discord
 
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.delivery import GONE
-from cogs.umtali.in_time import answer, in_time, thinking
+from cogs.umtali.in_time import answer, in_time, post_public, thinking
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.outbox import Batch
@@ -69,9 +67,9 @@ async def post_table(interaction: discord.Interaction) -> None:
     if missing := missing_here(interaction):
         await answer(interaction, refusal(missing, tr))
         return
-    message = await _post(interaction, **svc.table_message(live).send(),
-                          view=table_panel(live.id, svc.public_tr(live)),
-                          allowed_mentions=NO_MENTIONS)
+    message = await post_public(interaction, **svc.table_message(live).send(),
+                                view=table_panel(live.id, svc.public_tr(live)),
+                                allowed_mentions=NO_MENTIONS)
     was_lost = live.channel_lost
     old = await svc.move_to(live, message.channel.id, message.id)
     # A move made while this was posted is shown on the new table too; the DM panels no
@@ -79,22 +77,6 @@ async def post_table(interaction: discord.Interaction) -> None:
     svc.delivery.enqueue(live, Batch(table=True, hands={0, 1} if was_lost else set()))
     if old is not None and old != message.id:
         await _retire(interaction.client, live, old)
-
-
-async def _post(interaction: discord.Interaction, **fields: Any) -> discord.Message:
-    """Post the table, the answer to the command; once the command was deferred (its answer
-    private), a message of its own in the channel (the table is public), the private
-    "thinking" taken away."""
-    if not interaction.response.is_done():
-        await interaction.response.send_message(**fields)
-        return await interaction.original_response()
-    assert interaction.channel_id is not None
-    channel = interaction.client.get_partial_messageable(interaction.channel_id,
-                                                         guild_id=interaction.guild_id)
-    message = await channel.send(**fields)
-    with contextlib.suppress(discord.HTTPException):
-        await interaction.delete_original_response()
-    return message
 
 
 async def _retire(client: discord.Client, live: LiveMatch, message_id: int) -> None:

@@ -43,10 +43,9 @@ _asking: weakref.WeakSet[LiveMatch] = weakref.WeakSet()
 _unsaved: weakref.WeakKeyDictionary[LiveMatch, int] = weakref.WeakKeyDictionary()
 
 
-def _when(at: float, style: discord.utils.TimestampStyle = "R") -> str:
-    """A moment as Discord shows it in each reader's time: relative ("in 2 hours") by default;
-    "f" (date and time) after "until", where "until in 2 hours" would not read."""
-    return discord.utils.format_dt(dt.datetime.fromtimestamp(at, dt.UTC), style)
+def _when(at: float) -> str:
+    """A moment as Discord shows it, relative to each reader's now ("in 2 hours")."""
+    return discord.utils.format_dt(dt.datetime.fromtimestamp(at, dt.UTC), "R")
 
 
 # -- warnings --------------------------------------------------------------------------------
@@ -113,7 +112,7 @@ async def _refused(svc: MatchService, live: LiveMatch, seat: int,
     lost too, the match is abandoned), not tried again every second."""
     log.info("match %d: DMs to seat %d refused (%s)", live.id, seat, error)
     try:
-        await svc.delivery._dm_refused(live, seat)
+        await svc.delivery.dm_refused(live, seat)
     except PASSING as e:
         log.info("match %d: the refused DMs could not be told for now (%s)", live.id, e)
 
@@ -128,7 +127,7 @@ async def _post(svc: MatchService, live: LiveMatch, text: str,
         return await channel.send(text, view=view, allowed_mentions=mentions)
     except GONE as e:
         # Refused for good: the match goes on in DMs, as when a delivery finds it so.
-        await svc.delivery._lose_channel(live, e)
+        await svc.delivery.lose_channel(live, e)
         return None
     except PASSING as e:
         log.info("match %d: a time-control message could not be posted (%s)", live.id, e)
