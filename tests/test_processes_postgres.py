@@ -61,6 +61,23 @@ class Table:
         self.public: set[int] = set()
         self.scanned = 0
         self.scans = 0
+        #: Cards seen face up on the pile or the table, by hand: a card taken from the pile is
+        #: known to be in the taker's hand, and a table drawn a moment late may still show it
+        #: on the pile. Only cards never shown are secret.
+        self.shown: dict[tuple[int, int], set[str]] = {}
+
+    def show(self, session: Session) -> set[str]:
+        """Note what ``session`` shows face up; return all shown so far in its hand."""
+        h = session.hand
+        pile = list(h.discard_pile)
+        if h.face_down and pile:
+            pile.pop()
+        table = 0
+        for m in h.melds:
+            table |= m.cards
+        shown = self.shown.setdefault((session.game, session.hand_no), set())
+        shown |= {str(CARDS[c]) for c in pile} | {str(CARDS[c]) for c in iter_cards(table)}
+        return shown
 
     async def session(self, match_id: int) -> tuple[Any, Session]:
         row = await self.store.match(match_id)
@@ -144,6 +161,7 @@ async def move(table: Table, match_id: int, turn: int, *, dms: bool = True) -> M
     user = row.player_ids[seat]
     chosen = GreedyPlayer().choose(session.view(seat))
     before = in_hands(session)
+    table.show(session)
     prefix = f"umtali:m:{match_id}:{row.version}"
     if dms and chosen.kind in DRAWS:
         wanted = f"{prefix}:{DRAWS[chosen.kind]}"
@@ -166,7 +184,7 @@ async def move(table: Table, match_id: int, turn: int, *, dms: bool = True) -> M
     else:
         if chosen.kind is MoveKind.DISCARD:
             await settle(table, match_id)
-        table.scan(before & in_hands(now))
+        table.scan(before & in_hands(now) - table.show(now))
     return chosen
 
 
