@@ -89,6 +89,13 @@ def rank_size(h: int) -> int:
     return max(10, round(h * 0.29))
 
 
+def suit_top(size: int, top: int) -> int:
+    """Where the corner's suit goes, under rank text of ``size`` drawn at ``top``: below the
+    lowest ink of any rank (the tail of the Q hangs under the line; a suit over it made the Q
+    read as an O), the same for every card so the corners line up."""
+    return top + round(font(size).getbbox("Q")[3]) + max(1, size // 16)
+
+
 def strip(w: int, h: int) -> int:
     """How much of a card must show in a fan for its corner (rank and suit) to be read."""
     return round(font(rank_size(h)).getlength("10")) + max(4, w // 9)
@@ -106,9 +113,10 @@ def face(card: Card, w: int, h: int, four_colour: bool = False,
     size = rank_size(h)
     pad = max(3, w // 14)
     rank = RANK_TEXT[card.rank]
-    d.text((pad, pad - size // 8), rank, font=font(size), fill=colour)
+    top = pad - size // 8
+    d.text((pad, top), rank, font=font(size), fill=colour)
     small = round(size * 0.8)
-    paint_suit(img, card.suit, small, (pad, pad + size), colour)
+    paint_suit(img, card.suit, small, (pad, suit_top(size, top)), colour)
     big = round(min(w, h) * 0.5)
     paint_suit(img, card.suit, big, (w - big - pad, h - big - pad), colour)
     return img
