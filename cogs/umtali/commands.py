@@ -22,7 +22,6 @@ from cogs.umtali.options import (
     chosen_control,
     server_control,
     timer_refusal,
-    turn_seconds,
 )
 from cogs.umtali.panels import resign_panel
 from cogs.umtali.practice import start_practice
@@ -176,9 +175,10 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         control, timer = chosen_control(time_control.value if time_control else None,
                                         turn_timer, server_control(settings))
         if interaction.client.user is not None and opponent.id == interaction.client.user.id:
-            # Challenging the bot itself is a practice session at the normal level.
-            await start_practice(interaction, level="normal",
-                                 turn_timer=turn_seconds(turn_timer, settings.turn_timer),
+            # Challenging the bot itself is a practice session at the normal level, with the
+            # clock the challenge chose.
+            await start_practice(interaction, level="normal", turn_timer=timer,
+                                 time_control=control,
                                  rules=RuleSet.named(rules_name, optional_melding=melding))
             return
         if not isinstance(opponent, discord.Member):
@@ -225,9 +225,11 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         settings = await service(interaction.client).store.guild_settings(interaction.guild.id)
         rules = RuleSet.named(variant.value if variant else settings.variant,
                               optional_melding=settings.optional_melding)
+        # The clock is chosen as a challenge's: the turn timer given, or the server's default.
+        control, timer = chosen_control(None, turn_timer, server_control(settings))
         await start_practice(
             interaction, level=level.value if level else "normal", rules=rules,
-            turn_timer=turn_seconds(turn_timer, settings.turn_timer))
+            turn_timer=timer, time_control=control)
 
     @app_commands.command(description="Make a move in the notation, e.g. draw or meld 8D 9D 10D")
     @app_commands.describe(move="draw, take, take 2, meld <cards>, extend <card> <card>, "

@@ -35,6 +35,11 @@ _LINK_START = re.compile(r":(?=/)")
 
 
 _ZWJ = "\u200d"
+# A flag of a region's subdivision (England: 🏴 and "gbeng") is the black flag, the
+# subdivision's code in tag characters (CLDR's codes: 3 to 7 lowercase letters and digits)
+# and a cancel tag. Tag characters anywhere else are invisible, and could only hide text. A
+# bounded run: linear however many tags a name carries.
+_TAG_FLAG = re.compile("\U0001f3f4[\U000e0030-\U000e0039\U000e0061-\U000e007a]{3,7}\U000e007f")
 # What may stand between an emoji and a ZWJ that follows it: the emoji presentation selector
 # (❤️‍🔥) and the skin tones (👨🏽‍💻).
 _EMOJI_TAIL = frozenset({"\ufe0f", *map(chr, range(0x1F3FB, 0x1F400))})
@@ -51,20 +56,27 @@ def _joins_emoji(text: str, i: int) -> bool:
             and unicodedata.category(text[i + 1]) == "So")
 
 
+def _flag_tags(text: str) -> set[int]:
+    """Where in ``text`` the tag characters of subdivision flags (🏴󠁧󠁢󠁥󠁮󠁧󠁿) are."""
+    return {i for m in _TAG_FLAG.finditer(text) for i in range(m.start() + 1, m.end())}
+
+
 def visible(text: str) -> str:
     """``text`` without invisible or control characters, its whitespace collapsed. A zero-width
-    joiner is kept only inside an emoji sequence, which it draws as one emoji."""
+    joiner is kept only inside an emoji sequence, which it draws as one emoji; tag characters
+    only in a subdivision flag (🏴󠁧󠁢󠁥󠁮󠁧󠁿), which they draw."""
+    flags = _flag_tags(text)
     # A line break or tab (control characters) still parts words: "meld 8D\n9D" is two cards.
     shown = "".join(" " if ch.isspace() else ch for i, ch in enumerate(text)
                     if ch.isspace() or unicodedata.category(ch) not in _HIDDEN
-                    or (ch == _ZWJ and _joins_emoji(text, i)))
+                    or (ch == _ZWJ and _joins_emoji(text, i)) or i in flags)
     return " ".join(shown.split())
 
 
 def clean_name(text: str) -> str:
-    """A name for plain text: visible characters only, at most 32, never empty (a joiner left
-    last by the cut joins nothing)."""
-    return visible(text)[:MAX_NAME].rstrip(_ZWJ).strip() or FALLBACK
+    """A name for plain text: visible characters only, at most 32, never empty. Made visible
+    again after the cut: a joiner it left last joins nothing, a flag it cut leaves stray tags."""
+    return visible(visible(text)[:MAX_NAME]) or FALLBACK
 
 
 def defuse_mentions(text: str) -> str:

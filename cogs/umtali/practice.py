@@ -27,7 +27,6 @@ from umtali.session import Shuffler, draw_for_dealer
 log = logging.getLogger(__name__)
 
 
-
 def computer_name(level: str, tr: Tr) -> str:
     """The computer's name in a session: in the server's language, kept with the results as a
     member's name is."""
@@ -44,8 +43,10 @@ def practice_embed(member_id: int, level: str, rules: RuleSet, tr: Tr) -> discor
 
 
 async def start_practice(interaction: discord.Interaction, *, level: str, rules: RuleSet,
-                         turn_timer: int) -> None:
-    """Start a session against the computer in this channel (a thread when allowed)."""
+                         turn_timer: int, time_control: str) -> None:
+    """Start a session against the computer in this channel (a thread when allowed), with the
+    clock chosen as a challenge's is (``options.chosen_control``): a preset, or (``''``) a
+    plain ``turn_timer``."""
     assert interaction.guild is not None and interaction.channel is not None
     # Discord's 3 seconds count from here (``in_time``'s clock).
     interaction.extras.setdefault("in_time", time.monotonic())
@@ -74,7 +75,7 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
         live = await in_time(interaction, svc.start(
             guild_id=interaction.guild.id, channel_id=interaction.channel.id,
             players=((me.id, names[0]), (bot_user.id, computer)), rules=rules,
-            turn_timer=turn_timer, seed=seed, computer=(1, level),
+            turn_timer=turn_timer, time_control=time_control, seed=seed, computer=(1, level),
         ), public=True)
     except AlreadyPlaying:
         await _refuse(interaction, tr("You are already playing a match on this server."))

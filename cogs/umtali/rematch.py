@@ -68,7 +68,7 @@ async def rematch(interaction: discord.Interaction, match_id: int) -> None:
     rules = RuleSet.from_json(json.loads(old.state)["rules"])
     if old.computer_level is not None:
         await start_practice(interaction, level=old.computer_level, rules=rules,
-                             turn_timer=old.turn_timer)
+                             turn_timer=old.turn_timer, time_control=old.time_control)
         return
     other = 1 - seat
     await offer_challenge(

@@ -2,8 +2,10 @@
 
 A match has one live table, the message that is edited with every turn and carries the
 buttons. Only a player of the match can move it: in the match's own channel (the old one was
-buried or deleted), or anywhere when the match's channel was lost. Anyone else, and a player
-asking elsewhere, gets a private snapshot saying where the live table is.
+buried or deleted), or anywhere when the match's channel was lost. Anyone else, a player
+asking elsewhere, and a player who may not write where they ask (a read-only channel, where
+Discord lets them run commands all the same), gets a private snapshot saying where the live
+table is.
 
 The lookups may wait on a busy database: answered within Discord's 3 seconds (``in_time``).
 """
@@ -23,6 +25,7 @@ from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.outbox import Batch
 from cogs.umtali.panels import table_panel
 from cogs.umtali.permissions import missing_here, refusal
+from cogs.umtali.records import may_post
 from cogs.umtali.showing import table_of
 from umtali.i18n import EN, Tr
 
@@ -55,10 +58,15 @@ async def post_table(interaction: discord.Interaction) -> None:
         await answer(interaction, tr("There is no match here, and you are not playing one."))
         return
     movable = live is mine and (live.channel_lost or live.channel_id == interaction.channel_id)
-    if not movable:
+    if not movable or not may_post(interaction):
+        note = snapshot_note(live, tr)
+        if movable:
+            # A read-only channel stays so: the table comes privately, as boards and stats do.
+            note = tr("You can't send messages in this channel, so the table is not posted "
+                      "again here.") + " " + note
         # A snapshot is for the member's eyes alone: in their language, picture and all.
         look = dataclasses.replace(svc.table_look(live), tr=tr)
-        shown = table_of(live, snapshot_note(live, tr), look)
+        shown = table_of(live, note, look)
         if thinking(interaction):
             await interaction.edit_original_response(**shown.edit())
         else:
