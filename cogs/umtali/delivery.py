@@ -3,10 +3,12 @@
 Actions never wait on Discord's REST API: they queue a ``Batch`` and return. Each destination
 (the match's channel with its announcements and table, each player's DM) is delivered on its
 own, so one that fails holds up none of the others. A failure that may pass (a 5xx, a lost
-connection, the database) is tried again a little later, then further apart. A channel that
-refuses the bot for good (deleted, locked, permission removed) is marked lost: the match goes
-on in the players' DMs, each panel carrying the table and the last turn, and the service
-abandons a match whose players can no longer be told anything.
+connection, the database) is tried again a little later, then further apart, for about an hour
+(``TRIES``). A channel that refuses the bot for good (deleted, locked, permission removed), or
+still fails after that hour, is marked lost: the match goes on in the players' DMs, each panel
+carrying the table and the last turn (``/umtali table`` brings it back to a channel), and the
+service abandons a match whose players can no longer be told anything. A DM still failing then
+waits for the match's next delivery, and a failure of another kind is logged once and waits too.
 
 Only the process holding a match posts its announcements (``cogs.umtali.owners``): it reads
 them from the database before posting, and clears the posted ones by compare and set. Each
@@ -52,8 +54,13 @@ UNKNOWN_MESSAGE = 10008
 #: Seconds before a failure that may pass is tried again (doubling, up to RETRY_MAX).
 RETRY_FIRST, RETRY_MAX = 5.0, 120.0
 #: Failures of another kind in a row (the database, a bug) after which it is logged as an
-#: error; they are tried again all the same, as Discord's are.
+#: error; they are tried again all the same, as Discord's are, up to ``TRIES``.
 FAILURES_LOGGED = 8
+#: Tries in a row at one place (the channel, a player's DMs, the whole batch) after which a
+#: failure is taken as lasting: about an hour, at RETRY_FIRST doubling up to RETRY_MAX. Not
+#: tried for ever: a channel failing that long holds the match up (nobody sees the turn), and
+#: a match that is over would be kept in memory for nothing.
+TRIES = 32
 
 
 def channel_lost(tr: Tr) -> str:
@@ -78,6 +85,9 @@ class Delivery:
         self._backoff: dict[int, float] = {}
         #: Failures in a row other than Discord's, by match.
         self._failures: dict[int, int] = {}
+        #: Failed tries in a row of Discord's that may pass, by match and place ("its channel",
+        #: a seat's hand).
+        self._tries: dict[int, dict[str, int]] = {}
         #: Seats not yet told (by a new DM) that the match's channel was lost.
         self._untold: dict[int, set[int]] = {}
         #: Stopping: nothing new is sent (what is unsent is saved, and goes out at next start).
@@ -113,6 +123,7 @@ class Delivery:
         self._workers.pop(match_id, None)
         self._backoff.pop(match_id, None)
         self._failures.pop(match_id, None)
+        self._tries.pop(match_id, None)
         self._retrying.pop(match_id, None)
         self._untold.pop(match_id, None)
         idle = self._idle.pop(match_id, None)
@@ -125,7 +136,7 @@ class Delivery:
     def tracked(self, match_id: int) -> bool:
         return any(match_id in d for d in (self._queues, self._workers, self._idle,
                                            self._retries, self._retrying, self._backoff,
-                                           self._failures, self._untold))
+                                           self._failures, self._tries, self._untold))
 
     async def close(self) -> None:
         self._closed = True
@@ -171,6 +182,11 @@ class Delivery:
             log.error("match %d: Discord refused what was sent", live.id, exc_info=error)
             return Batch()
         failures = self._failures[live.id] = self._failures.get(live.id, 0) + 1
+        if failures >= TRIES:
+            # The database or a bug, for an hour: what is saved goes out with the next delivery.
+            log.error("match %d: sending has failed %d times in a row; not tried again until "
+                      "the match's next delivery", live.id, failures, exc_info=error)
+            return Batch()
         if failures == FAILURES_LOGGED:
             log.error("match %d: sending has failed %d times in a row; still trying",
                       live.id, failures, exc_info=error)
@@ -178,6 +194,22 @@ class Delivery:
             log.warning("match %d: sending failed (%s: %s); trying again later", live.id,
                         error.__class__.__name__, error, exc_info=failures == 1)
         return batch
+
+    def _tried(self, live: LiveMatch, place: str, error: Exception | None) -> int:
+        """Note a try at ``place``: its failed tries in a row, ``error`` the last one's
+        (0: it succeeded). Only the first failure of a run is a warning."""
+        tries = self._tries.setdefault(live.id, {})
+        if error is None:
+            tries.pop(place, None)
+            if not tries:
+                self._tries.pop(live.id, None)
+            return 0
+        count = tries[place] = tries.get(place, 0) + 1
+        if count < TRIES:
+            log.log(logging.WARNING if count == 1 else logging.INFO,
+                    "match %d: sending to %s failed for now (%s: %s; try %d); trying again "
+                    "later", live.id, place, error.__class__.__name__, error, count)
+        return count
 
     def _retry(self, live: LiveMatch, batch: Batch) -> None:
         waiting = self._retrying.get(live.id)
@@ -208,11 +240,15 @@ class Delivery:
                 if batch.table:
                     await self._table(live)
             except GONE as e:
+                self._tried(live, "its channel", None)
                 await self.lose_channel(live, e)
             except PASSING as e:
-                log.warning("match %d: posting to channel %d failed for now (%s); trying "
-                            "again later", live.id, live.channel_id, e)
-                again.announce, again.table = batch.announce, batch.table
+                if self._tried(live, "its channel", e) < TRIES:
+                    again.announce, again.table = batch.announce, batch.table
+                else:
+                    await self._give_up_channel(live)
+            else:
+                self._tried(live, "its channel", None)
         if live.channel_lost and not was_lost:
             return again  # both hands were just sent, saying where the match went
         if batch.table or batch.question:
@@ -229,9 +265,10 @@ class Delivery:
             try:
                 await self._hand(live, seat, new=ping and seat == live.session.to_act)
             except PASSING as e:
-                log.warning("match %d: the hand of seat %d could not be sent for now (%s)",
-                            live.id, seat, e)
-                again.hands.add(seat)
+                if self._hand_failed(live, seat, e):
+                    again.hands.add(seat)
+            else:
+                self._tried(live, f"seat {seat}'s DMs", None)
         if batch.hands:
             # The players' other panels (an open My hand panel), whoever moved: the computer,
             # the clock, a resignation.
@@ -371,11 +408,37 @@ class Delivery:
         except GONE as e:
             await self.lose_channel(live, e)
 
+    def _hand_failed(self, live: LiveMatch, seat: int, error: Exception) -> bool:
+        """Whether the seat's hand, failed for now, is to be tried again; after ``TRIES`` it
+        waits for the match's next delivery (a DM failing for now is not refused: with the
+        channel lost, that would abandon the match)."""
+        if self._tried(live, f"seat {seat}'s DMs", error) < TRIES:
+            return True
+        log.warning("match %d: the hand of seat %d has failed %d tries in a row (%s); not "
+                    "tried again until the match's next delivery", live.id, seat, TRIES, error)
+        return False
+
+    async def _give_up_channel(self, live: LiveMatch) -> None:
+        """The channel has failed for now ``TRIES`` times in a row: lost as if refused, so
+        that the match goes on in DMs, unless that would leave a player unreachable (the match
+        would be abandoned): then what it has to post waits for its next delivery."""
+        if not all(live.is_computer(seat) or not live.dm_refused[seat] for seat in (0, 1)):
+            log.warning("match %d: channel %d has failed %d tries in a row; not tried again "
+                        "until the match's next delivery (a player's DMs are closed)", live.id,
+                        live.channel_id, TRIES)
+            return
+        log.warning("match %d: channel %d has failed %d tries in a row; the match goes on in "
+                    "direct messages", live.id, live.channel_id, TRIES)
+        await self._to_dms(live)
+
     async def lose_channel(self, live: LiveMatch, error: discord.HTTPException) -> None:
         if live.channel_lost:
             return
         log.warning("match %d: channel %d refused the bot for good (%s %s); the match goes "
                     "on in direct messages", live.id, live.channel_id, error.status, error.code)
+        await self._to_dms(live)
+
+    async def _to_dms(self, live: LiveMatch) -> None:
         await self.service.lose_channel(live)
         if await self.service.abandon_if_unreachable(live):
             return
@@ -385,9 +448,10 @@ class Delivery:
             try:
                 await self._hand(live, seat)
             except PASSING as e:
-                log.warning("match %d: the hand of seat %d could not be sent for now (%s)",
-                            live.id, seat, e)
-                self._retry(live, Batch(hands={seat}))
+                if self._hand_failed(live, seat, e):
+                    self._retry(live, Batch(hands={seat}))
+            else:
+                self._tried(live, f"seat {seat}'s DMs", None)
 
 
 def _time_left(tr: Tr, left: int) -> str:
