@@ -12,7 +12,7 @@ import pytest
 import simcord.http.client as simcord_http
 
 import cogs.umtali.delivery
-from cogs.umtali.delivery import CHANNEL_LOST
+from cogs.umtali.in_dms import CHANNEL_LOST
 from tests.discord_helpers import World, flush, play, start_match, thread_of
 from tests.test_faults_channel import _calls_to, _play_from_dms
 from umtali.players import GreedyPlayer

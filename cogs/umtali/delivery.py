@@ -10,12 +10,8 @@ carrying the table and the last turn (``/umtali table`` brings it back to a chan
 service abandons a match whose players can no longer be told anything. A DM still failing then
 waits for the match's next delivery, and a failure of another kind is logged once and waits too.
 
-Only the process holding a match posts its announcements (``cogs.umtali.owners``): it reads
-them from the database before posting, and clears the posted ones by compare and set. Each
-message carries a nonce made of the match, the count posted before it and its text, which
-Discord enforces: the same announcement posted again within minutes (a process killed between
-posting and clearing, its successor posting it again) gives back the first message instead of
-a second one.
+What goes where: the channel's posts in ``cogs.umtali.posting``, a player's DM panel in
+``cogs.umtali.in_dms``.
 """
 
 from __future__ import annotations
@@ -25,32 +21,22 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING
 
-import aiohttp
 import discord
-import orjson
 
-from cogs.umtali.announcing import merged as merged
-from cogs.umtali.announcing import nonce, turn_mention
-from cogs.umtali.announcing import your_turn as your_turn
-from cogs.umtali.final_card import final_embed, final_panel
+from cogs.umtali.announcing import your_turn as your_turn  # imported from here (clock.py)
+from cogs.umtali.failures import GONE, PASSING
+from cogs.umtali.in_dms import channel_lost, send_hand
 from cogs.umtali.live import LiveMatch
-from cogs.umtali.mentions import NO_MENTIONS, command, only, ping
+from cogs.umtali.mentions import only, ping
 from cogs.umtali.outbox import Batch
-from cogs.umtali.panels import table_panel
-from umtali.i18n import EN, Tr
+from cogs.umtali.posting import announce, post_table
+from cogs.umtali.saved import dumps as dumps  # imported from here (clock.py, endings.py)
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
 
 log = logging.getLogger(__name__)
 
-#: Discord's answers that will not change if asked again: the place is gone or closed to us.
-GONE = (discord.NotFound, discord.Forbidden)
-#: Failures that may pass: Discord's 5xx (after discord.py's own retries), the network. Any
-#: other refusal (a 400) is a bug of ours: logged, and not tried again.
-PASSING = (discord.DiscordServerError, aiohttp.ClientError, TimeoutError, OSError)
-#: Discord's error code for a message that no longer exists (its channel still does).
-UNKNOWN_MESSAGE = 10008
 #: Seconds before a failure that may pass is tried again (doubling, up to RETRY_MAX).
 RETRY_FIRST, RETRY_MAX = 5.0, 120.0
 #: Failures of another kind in a row (the database, a bug) after which it is logged as an
@@ -61,16 +47,6 @@ FAILURES_LOGGED = 8
 #: tried for ever: a channel failing that long holds the match up (nobody sees the turn), and
 #: a match that is over would be kept in memory for nothing.
 TRIES = 32
-
-
-def channel_lost(tr: Tr) -> str:
-    """Told to both players in their DMs when the match's channel is lost."""
-    return tr("I can no longer post in this match's channel (it was deleted, locked, or I lost "
-              "permission there). Play on here: the table comes with your hand. `{command}` in "
-              "another channel brings the match there.", command=command(tr, "umtali", "table"))
-
-
-CHANNEL_LOST = channel_lost(EN)
 
 
 class Delivery:
@@ -191,8 +167,9 @@ class Delivery:
             log.error("match %d: sending has failed %d times in a row; still trying",
                       live.id, failures, exc_info=error)
         else:
-            log.warning("match %d: sending failed (%s: %s); trying again later", live.id,
-                        error.__class__.__name__, error, exc_info=failures == 1)
+            log.log(logging.WARNING if failures == 1 else logging.INFO,
+                    "match %d: sending failed (%s: %s; try %d); trying again later", live.id,
+                    error.__class__.__name__, error, failures, exc_info=failures == 1)
         return batch
 
     def _tried(self, live: LiveMatch, place: str, error: Exception | None) -> int:
@@ -236,9 +213,9 @@ class Delivery:
         if batch.announce or batch.table:
             try:
                 if batch.announce:
-                    await self._announce(live)
+                    await announce(self.service, live)
                 if batch.table:
-                    await self._table(live)
+                    await post_table(self.service, live)
             except GONE as e:
                 self._tried(live, "its channel", None)
                 await self.lose_channel(live, e)
@@ -279,58 +256,6 @@ class Delivery:
                     log.warning("match %d: a hand panel could not be refreshed (%s)", live.id, e)
         return again
 
-    async def _announce(self, live: LiveMatch) -> None:
-        channel = self.client.get_partial_messageable(live.channel_id)
-        while live.unsent and not live.channel_lost:
-            found = await self.service.owners.to_announce(live)
-            if found is None or not found[0]:
-                return
-            unsent, announced = found
-            # Turns that piled up (Discord slow, or a restart) go out as one message.
-            text, count = merged(unsent)
-            await channel.send(text, allowed_mentions=turn_mention(text),
-                               nonce=nonce(live.id, announced, text))
-            await self.service.owners.posted(live, unsent[:count], announced)
-
-    async def _table(self, live: LiveMatch) -> None:
-        if live.channel_lost or live.table_message_id is None:
-            return
-        channel = self.client.get_partial_messageable(live.channel_id)
-        tr = self.service.public_tr(live)
-        view: discord.ui.View | None = None if live.over else table_panel(live.id, tr)
-        # The picture travels with the edit that happens anyway: no call of its own. It is
-        # drawn off the event loop, from the view of this moment.
-        table = await self.service.table_message(live).drawn()
-        final: list[discord.Embed] = []
-        if live.over and not live.abandoned:
-            # The session's final card rides under the last table, with its replay button.
-            final.append(await final_embed(self.service, live, tr))
-            view = final_panel(live, tr)
-        table.embeds += final
-        try:
-            await channel.get_partial_message(live.table_message_id).edit(
-                embeds=table.embeds, attachments=table.files, view=view)
-        except discord.NotFound as e:
-            if e.code != UNKNOWN_MESSAGE:
-                raise
-            # Someone deleted the table: it is posted again, and that one is kept up to date.
-            table = await self.service.table_message(live).drawn()
-            table.embeds += final
-            if view is None:
-                message = await channel.send(**table.send(), allowed_mentions=NO_MENTIONS)
-            else:
-                message = await channel.send(**table.send(), view=view,
-                                             allowed_mentions=NO_MENTIONS)
-            try:
-                await self.service.store.set_table_message(live.id, message.id)
-            except Exception:
-                # Not saved: taken down, so that the table posted when this is tried again
-                # is the only one.
-                with contextlib.suppress(discord.HTTPException, *PASSING):
-                    await message.delete()
-                raise
-            live.table_message_id = message.id
-
     async def _hand(self, live: LiveMatch, seat: int, new: bool = False) -> None:
         """The seat's hand; as a new DM saying the channel was lost if not yet told."""
         untold = self._untold.get(live.id, set())
@@ -345,51 +270,8 @@ class Delivery:
 
     async def send_hand(self, live: LiveMatch, seat: int, *, new: bool = False,
                         note: str = "") -> None:
-        """The seat's private hand by DM, edited in place (``new``: as a new message, which
-        notifies); once refused, never tried again."""
-        if live.dm_refused[seat] or live.is_computer(seat):
-            return
-        version = live.version
-        if live.dm_shown[seat] == version and not (new or note):
-            return
-        shown = await self.service.dm_panel(live, seat, note).drawn()
-        channel_id, message_id = live.dm_channel_ids[seat], live.dm_message_ids[seat]
-        if channel_id is not None and message_id is not None and not new:
-            dm = self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
-            try:
-                await dm.get_partial_message(message_id).edit(**shown.edit())
-                live.dm_shown[seat] = version
-                return
-            except GONE:
-                pass  # deleted, or DMs closed since: a new message says whether they are
-        user_id = live.player_ids[seat]
-        try:
-            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            if channel_id is not None and message_id is not None and not new:
-                shown = await self.service.dm_panel(live, seat, note).drawn()  # files read
-            message = await user.send(**shown.send())
-        except GONE:
-            await self.dm_refused(live, seat)
-            return
-        await self.service.store.set_dm_message(live.id, seat, message.channel.id, message.id)
-        live.dm_channel_ids[seat] = message.channel.id
-        live.dm_message_ids[seat] = message.id
-        live.dm_shown[seat] = version
-
-    async def warn(self, live: LiveMatch, seat: int, left: int) -> None:
-        """``left`` seconds remain for the seat's turn: say so where the player will see it."""
-        user_id = live.player_ids[seat]
-        if not live.channel_lost:
-            channel = self.client.get_partial_messageable(live.channel_id)
-            text = _time_left(self.service.public_tr(live), left)
-            try:
-                await channel.send(f"<@{user_id}>, {text}", allowed_mentions=only(user_id))
-                return
-            except GONE as e:
-                await self.lose_channel(live, e)
-        if not live.over:
-            await self.send_hand(live, seat, new=True,
-                                 note=_time_left(self.service.seat_tr(live, seat), left))
+        """The seat's private hand by DM (``cogs.umtali.in_dms``)."""
+        await send_hand(self.service, live, seat, new=new, note=note)
 
     async def dm_refused(self, live: LiveMatch, seat: int) -> None:
         await self.service.store.set_dm_refused(live.id, seat)
@@ -452,13 +334,3 @@ class Delivery:
                     self._retry(live, Batch(hands={seat}))
             else:
                 self._tried(live, f"seat {seat}'s DMs", None)
-
-
-def _time_left(tr: Tr, left: int) -> str:
-    return tr.plural("{count} second left for your turn, or you forfeit the session.",
-                     "{count} seconds left for your turn, or you forfeit the session.", left)
-
-
-def dumps(data: object) -> str:
-    # orjson: the state is saved with every move, and this is several times faster than json.
-    return orjson.dumps(data).decode()
