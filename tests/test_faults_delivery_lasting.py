@@ -1,10 +1,13 @@
-"""Delivery against a failure that lasts (the network to one channel or one player's DMs, for an
-hour): tried again with a growing pause, then no more, the match going on where it can be seen
-(``cogs/umtali/delivery.py``): neither lost nor held up, and no flood of errors in the log."""
+"""Delivery against a failure that lasts an hour (the network to one channel or one player's DMs,
+the database): tried again with a growing pause, then no more, the match going on where it can
+be seen, or let go to be claimed again from the database (``cogs/umtali/delivery.py``): neither
+lost nor held up, and no flood of errors in the log."""
 
 from __future__ import annotations
 
 import logging
+import sqlite3
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -13,8 +16,9 @@ import simcord.http.client as simcord_http
 
 import cogs.umtali.delivery
 from cogs.umtali.in_dms import CHANNEL_LOST
-from tests.discord_helpers import World, flush, play, start_match, thread_of
-from tests.test_faults_channel import _calls_to, _play_from_dms
+from cogs.umtali.owners import LEASE
+from tests.discord_helpers import World, custom_ids, flush, play, start_match, thread_of
+from tests.test_faults_channel import _calls_to, _db, _play_from_dms
 from umtali.players import GreedyPlayer
 
 #: The status an injected fault uses to stand for the network failing (no answer at all).
@@ -135,3 +139,45 @@ async def test_dms_the_network_never_reaches_wait_for_the_next_turn_and_the_matc
     assert live.dm_shown[waiting] == live.version and _calls_to(world, dm, before) > 0
     assert _logged(caplog, logging.ERROR) == []
     assert len(_logged(caplog, logging.WARNING)) == 2, _logged(caplog, logging.WARNING)
+
+
+async def test_a_database_failing_for_an_hour_lets_the_match_go_to_be_claimed_again(
+        world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="cogs.umtali.delivery")
+    live = await start_match(world)
+    svc = world.bot.matches
+    assert svc is not None
+    leases = svc.owners.leases
+    outbox = leases.outbox
+
+    async def broken(match_id: int) -> Any:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    # The result cannot be read back to be posted: the database fails, and goes on failing.
+    monkeypatch.setattr(leases, "outbox", broken)
+    # ada resigns (by the bot's buttons: the retries are the bot's own timers).
+    ask = await world.alice.slash(world.channel, "umtali resign")
+    yes = next(c for c in custom_ids(ask.response) if c.endswith(":resign"))
+    assert (await world.alice.click(ask.response, custom_id=yes)).acknowledged
+    await flush(world)
+    assert live.over and live.unsent
+    minutes = await _hours(world, lambda: not svc.tracked(live.id))
+    assert not svc.tracked(live.id) and 40 < minutes < 80, minutes
+    # Not lost: the database still has it to post. Once it answers, the match is claimed
+    # again (its lease lapsed) and its result posted.
+    assert _db(db_path, "SELECT unsent FROM matches") != [("[]",)]
+    monkeypatch.setattr(leases, "outbox", outbox)
+    world.clock.advance(LEASE + 1)
+    await svc.check_timers(now=world.clock.now)
+    await flush(world)
+    posted = [m.content for m in thread_of(world, live).history()]
+    assert [t for t in posted if "resigned" in t]
+    assert _db(db_path, "SELECT unsent FROM matches") == [("[]",)]
+    assert not svc.tracked(live.id)
+    # One warning when it first failed, an error at the 8th try and one when let go.
+    assert len(_logged(caplog, logging.ERROR)) == 2, _logged(caplog, logging.ERROR)
+    assert len(_logged(caplog, logging.WARNING)) == 1, _logged(caplog, logging.WARNING)
+    for record in caplog.records:
+        if record.name == "cogs.umtali.delivery" and record.levelno == logging.ERROR:
+            record.expected = True  # the database failing, as meant

@@ -8,7 +8,9 @@ connection, the database) is tried again a little later, then further apart, for
 still fails after that hour, is marked lost: the match goes on in the players' DMs, each panel
 carrying the table and the last turn (``/umtali table`` brings it back to a channel), and the
 service abandons a match whose players can no longer be told anything. A DM still failing then
-waits for the match's next delivery, and a failure of another kind is logged once and waits too.
+waits for the match's next delivery. A failure of another kind (the database, a bug) still
+failing then lets the match go from memory, to be claimed again from the database as a stopped
+process's match is (``cogs.umtali.owners``).
 
 What goes where: the channel's posts in ``cogs.umtali.posting``, a player's DM panel in
 ``cogs.umtali.in_dms``.
@@ -159,9 +161,12 @@ class Delivery:
             return Batch()
         failures = self._failures[live.id] = self._failures.get(live.id, 0) + 1
         if failures >= TRIES:
-            # The database or a bug, for an hour: what is saved goes out with the next delivery.
-            log.error("match %d: sending has failed %d times in a row; not tried again until "
-                      "the match's next delivery", live.id, failures, exc_info=error)
+            # The database or a bug, for an hour: the match is let go from memory, as a stopped
+            # process's is. Its lease lapses, and it is claimed again from the database (here or
+            # by another process, once the database answers), which sends what it has to say.
+            log.error("match %d: sending has failed %d times in a row; let go, to be claimed "
+                      "again", live.id, failures, exc_info=error)
+            self.service.forget(live)
             return Batch()
         if failures == FAILURES_LOGGED:
             log.error("match %d: sending has failed %d times in a row; still trying",
