@@ -25,6 +25,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from data.location import read_dotenv
+
+if __name__ == "__main__":
+    # Run as the bot: .env is read before ``umtali`` is imported, whose umtali/compiled.py
+    # reads UMTALI_ENGINE then, so that the bot runs the engine .env asks for, as its
+    # computer's worker processes do. (Imported by tests and tools, it is read by main().)
+    read_dotenv()
+
 import umtali
 from cogs.umtali.clock import MAIN, hear_gateway
 from cogs.umtali.errors import answer_error, answered_stale_autocomplete
@@ -37,7 +45,7 @@ from cogs.umtali.service import MatchService
 from cogs.umtali.startup import run_timers, sync_if_changed
 from cogs.umtali.translator import UmtaliTranslator
 from data.db import DatabaseUnusable
-from data.location import DEFAULT_DB_PATH, database_path, database_url, read_dotenv, shown
+from data.location import DEFAULT_DB_PATH, database_path, database_url, shown
 from data.process_name import PLAIN, hold_name
 from data.store import Store
 from scale import (
@@ -351,7 +359,7 @@ async def serve(settings: Settings) -> None:
 
 def main() -> int:
     """Load the settings and start the bot; returns the process exit status."""
-    read_dotenv()
+    read_dotenv()  # read already when run as bot.py; not when main() is called (tests)
 
     try:
         settings = load_settings(os.environ)

@@ -35,6 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 #: The files whose messages these tests look for: the play path, and the engine's texts.
 PLAY_PATH = ("umtali/", *(f"cogs/umtali/{name}" for name in (
     "actions.py", "play_panel.py", "hand_panels.py", "private.py", "panels.py", "delivery.py",
+    "posting.py", "in_dms.py", "reminders.py",
     "clock.py", "computer.py", "live.py", "service.py", "showing.py", "render.py", "arrange.py",
     "pictures/", "outbox.py", "mentions.py", "saved.py")))
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")

@@ -77,7 +77,7 @@ async def test_challenge_declined_and_expired(world: World) -> None:
 
 
 def test_turns_that_piled_up_go_out_as_one_message() -> None:
-    from cogs.umtali.delivery import merged
+    from cogs.umtali.announcing import merged
 
     texts = ["ada discards 5♥.\n<@1>, your turn.", "ben draws.\nben discards 9♣.\n<@2>, your turn."]
     # Only the last mention stays: the earlier turn is over.

@@ -7,7 +7,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from cogs.umtali.delivery import CHANNEL_LOST
+from cogs.umtali.in_dms import CHANNEL_LOST
 from cogs.umtali.live import LiveMatch
 from tests.discord_helpers import World, flush, play, play_out, start_match, thread_of
 from umtali.moves import Move, MoveKind

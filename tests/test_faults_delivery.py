@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import cogs.umtali.delivery
-from cogs.umtali.delivery import CHANNEL_LOST
+from cogs.umtali.in_dms import CHANNEL_LOST
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, custom_ids, flush, play, start_match, thread_of

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot import UmtaliBot
-from cogs.umtali import time_out
+from cogs.umtali import reminders, time_out
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.service import MatchService
 from cogs.umtali.time_control import DAY
@@ -73,7 +73,7 @@ async def test_a_question_neither_posted_nor_undone_is_asked_at_the_next_check(
     svc, live = await _correspondence(world)
     absent = live.session.to_act
     assert live.deadline is not None
-    real_post, real_set = time_out._post, svc.store.set_deadline
+    real_post, real_set = reminders.post, svc.store.set_deadline
 
     async def unposted(*args: Any, **kwargs: Any) -> None:
         return None
@@ -83,13 +83,13 @@ async def test_a_question_neither_posted_nor_undone_is_asked_at_the_next_check(
 
     # The channel fails the post, the waiting player's DMs are closed, and the clock's
     # restart fails too.
-    monkeypatch.setattr(time_out, "_post", unposted)
+    monkeypatch.setattr(time_out, "post", unposted)
     monkeypatch.setattr(svc.store, "set_deadline", unsaved)
     live.dm_refused[1 - absent] = True
     now = live.deadline + 1
     await svc.check_timers(now=now)
     assert live.deadline is None and db_deadline(db_path, live.id) is None
-    monkeypatch.setattr(time_out, "_post", real_post)
+    monkeypatch.setattr(time_out, "post", real_post)
     monkeypatch.setattr(svc.store, "set_deadline", real_set)
     for k in range(1, 4):
         await svc.check_timers(now=now + k)
@@ -115,7 +115,7 @@ async def test_a_match_that_moved_on_while_asking_is_not_said_asked(
         assert outcome.ok
         return None
 
-    monkeypatch.setattr(time_out, "_post", moved_on)
+    monkeypatch.setattr(time_out, "post", moved_on)
     live.dm_refused[1 - absent] = True
     caplog.set_level(logging.INFO, logger="cogs.umtali.time_out")
     await svc.check_timers(now=live.deadline + 1)

@@ -12,7 +12,7 @@ from collections.abc import Awaitable
 import discord
 
 from cogs.umtali.access import service, tr_of
-from cogs.umtali.delivery import PASSING
+from cogs.umtali.failures import PASSING
 from cogs.umtali.fair import sealed_line
 from cogs.umtali.in_time import answer, edit_clicked, in_time, post_public
 from cogs.umtali.mentions import only

@@ -33,11 +33,11 @@ from cogs.umtali.records import (
     show_leaderboard,
     show_stats,
 )
+from cogs.umtali.reminders import TurnNotices
 from cogs.umtali.render import COLOUR
 from cogs.umtali.rules_text import PAGES, pages
 from cogs.umtali.seasons import season_choices
 from cogs.umtali.tables import post_table
-from cogs.umtali.time_out import TurnNotices
 from umtali.cards import CARDS
 from umtali.i18n import ENGLISH, Tr
 from umtali.moves import Move, MoveKind

@@ -3,17 +3,17 @@
 Actions never wait on Discord's REST API: they queue a ``Batch`` and return. Each destination
 (the match's channel with its announcements and table, each player's DM) is delivered on its
 own, so one that fails holds up none of the others. A failure that may pass (a 5xx, a lost
-connection, the database) is tried again a little later, then further apart. A channel that
-refuses the bot for good (deleted, locked, permission removed) is marked lost: the match goes
-on in the players' DMs, each panel carrying the table and the last turn, and the service
-abandons a match whose players can no longer be told anything.
+connection, the database) is tried again a little later, then further apart, for about an hour
+(``TRIES``). A channel that refuses the bot for good (deleted, locked, permission removed), or
+still fails after that hour, is marked lost: the match goes on in the players' DMs, each panel
+carrying the table and the last turn (``/umtali table`` brings it back to a channel), and the
+service abandons a match whose players can no longer be told anything. A DM still failing then
+waits for the match's next delivery. A failure of another kind (the database, a bug) still
+failing then lets the match go from memory, to be claimed again from the database as a stopped
+process's match is (``cogs.umtali.owners``).
 
-Only the process holding a match posts its announcements (``cogs.umtali.owners``): it reads
-them from the database before posting, and clears the posted ones by compare and set. Each
-message carries a nonce made of the match, the count posted before it and its text, which
-Discord enforces: the same announcement posted again within minutes (a process killed between
-posting and clearing, its successor posting it again) gives back the first message instead of
-a second one.
+What goes where: the channel's posts in ``cogs.umtali.posting``, a player's DM panel in
+``cogs.umtali.in_dms``.
 """
 
 from __future__ import annotations
@@ -23,47 +23,32 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING
 
-import aiohttp
 import discord
-import orjson
 
-from cogs.umtali.announcing import merged as merged
-from cogs.umtali.announcing import nonce, turn_mention
-from cogs.umtali.announcing import your_turn as your_turn
-from cogs.umtali.final_card import final_embed, final_panel
+from cogs.umtali.announcing import your_turn as your_turn  # imported from here (clock.py)
+from cogs.umtali.failures import GONE, PASSING
+from cogs.umtali.in_dms import channel_lost, send_hand
 from cogs.umtali.live import LiveMatch
-from cogs.umtali.mentions import NO_MENTIONS, command, only, ping
+from cogs.umtali.mentions import only, ping
 from cogs.umtali.outbox import Batch
-from cogs.umtali.panels import table_panel
-from umtali.i18n import EN, Tr
+from cogs.umtali.posting import announce, post_table
+from cogs.umtali.saved import dumps as dumps  # imported from here (clock.py, endings.py)
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
 
 log = logging.getLogger(__name__)
 
-#: Discord's answers that will not change if asked again: the place is gone or closed to us.
-GONE = (discord.NotFound, discord.Forbidden)
-#: Failures that may pass: Discord's 5xx (after discord.py's own retries), the network. Any
-#: other refusal (a 400) is a bug of ours: logged, and not tried again.
-PASSING = (discord.DiscordServerError, aiohttp.ClientError, TimeoutError, OSError)
-#: Discord's error code for a message that no longer exists (its channel still does).
-UNKNOWN_MESSAGE = 10008
 #: Seconds before a failure that may pass is tried again (doubling, up to RETRY_MAX).
 RETRY_FIRST, RETRY_MAX = 5.0, 120.0
 #: Failures of another kind in a row (the database, a bug) after which it is logged as an
-#: error; they are tried again all the same, as Discord's are.
+#: error; they are tried again all the same, as Discord's are, up to ``TRIES``.
 FAILURES_LOGGED = 8
-
-
-def channel_lost(tr: Tr) -> str:
-    """Told to both players in their DMs when the match's channel is lost."""
-    return tr("I can no longer post in this match's channel (it was deleted, locked, or I lost "
-              "permission there). Play on here: the table comes with your hand. `{command}` in "
-              "another channel brings the match there.", command=command(tr, "umtali", "table"))
-
-
-CHANNEL_LOST = channel_lost(EN)
+#: Tries in a row at one place (the channel, a player's DMs, the whole batch) after which a
+#: failure is taken as lasting: about an hour, at RETRY_FIRST doubling up to RETRY_MAX. Not
+#: tried for ever: a channel failing that long holds the match up (nobody sees the turn), and
+#: a match that is over would be kept in memory for nothing.
+TRIES = 32
 
 
 class Delivery:
@@ -78,6 +63,9 @@ class Delivery:
         self._backoff: dict[int, float] = {}
         #: Failures in a row other than Discord's, by match.
         self._failures: dict[int, int] = {}
+        #: Failed tries in a row of Discord's that may pass, by match and place ("its channel",
+        #: a seat's hand).
+        self._tries: dict[int, dict[str, int]] = {}
         #: Seats not yet told (by a new DM) that the match's channel was lost.
         self._untold: dict[int, set[int]] = {}
         #: Stopping: nothing new is sent (what is unsent is saved, and goes out at next start).
@@ -113,6 +101,7 @@ class Delivery:
         self._workers.pop(match_id, None)
         self._backoff.pop(match_id, None)
         self._failures.pop(match_id, None)
+        self._tries.pop(match_id, None)
         self._retrying.pop(match_id, None)
         self._untold.pop(match_id, None)
         idle = self._idle.pop(match_id, None)
@@ -125,7 +114,7 @@ class Delivery:
     def tracked(self, match_id: int) -> bool:
         return any(match_id in d for d in (self._queues, self._workers, self._idle,
                                            self._retries, self._retrying, self._backoff,
-                                           self._failures, self._untold))
+                                           self._failures, self._tries, self._untold))
 
     async def close(self) -> None:
         self._closed = True
@@ -171,13 +160,38 @@ class Delivery:
             log.error("match %d: Discord refused what was sent", live.id, exc_info=error)
             return Batch()
         failures = self._failures[live.id] = self._failures.get(live.id, 0) + 1
+        if failures >= TRIES:
+            # The database or a bug, for an hour: the match is let go from memory, as a stopped
+            # process's is. Its lease lapses, and it is claimed again from the database (here or
+            # by another process, once the database answers), which sends what it has to say.
+            log.error("match %d: sending has failed %d times in a row; let go, to be claimed "
+                      "again", live.id, failures, exc_info=error)
+            self.service.forget(live)
+            return Batch()
         if failures == FAILURES_LOGGED:
             log.error("match %d: sending has failed %d times in a row; still trying",
                       live.id, failures, exc_info=error)
         else:
-            log.warning("match %d: sending failed (%s: %s); trying again later", live.id,
-                        error.__class__.__name__, error, exc_info=failures == 1)
+            log.log(logging.WARNING if failures == 1 else logging.INFO,
+                    "match %d: sending failed (%s: %s; try %d); trying again later", live.id,
+                    error.__class__.__name__, error, failures, exc_info=failures == 1)
         return batch
+
+    def _tried(self, live: LiveMatch, place: str, error: Exception | None) -> int:
+        """Note a try at ``place``: its failed tries in a row, ``error`` the last one's
+        (0: it succeeded). Only the first failure of a run is a warning."""
+        tries = self._tries.setdefault(live.id, {})
+        if error is None:
+            tries.pop(place, None)
+            if not tries:
+                self._tries.pop(live.id, None)
+            return 0
+        count = tries[place] = tries.get(place, 0) + 1
+        if count < TRIES:
+            log.log(logging.WARNING if count == 1 else logging.INFO,
+                    "match %d: sending to %s failed for now (%s: %s; try %d); trying again "
+                    "later", live.id, place, error.__class__.__name__, error, count)
+        return count
 
     def _retry(self, live: LiveMatch, batch: Batch) -> None:
         waiting = self._retrying.get(live.id)
@@ -204,15 +218,19 @@ class Delivery:
         if batch.announce or batch.table:
             try:
                 if batch.announce:
-                    await self._announce(live)
+                    await announce(self.service, live)
                 if batch.table:
-                    await self._table(live)
+                    await post_table(self.service, live)
             except GONE as e:
+                self._tried(live, "its channel", None)
                 await self.lose_channel(live, e)
             except PASSING as e:
-                log.warning("match %d: posting to channel %d failed for now (%s); trying "
-                            "again later", live.id, live.channel_id, e)
-                again.announce, again.table = batch.announce, batch.table
+                if self._tried(live, "its channel", e) < TRIES:
+                    again.announce, again.table = batch.announce, batch.table
+                else:
+                    await self._give_up_channel(live)
+            else:
+                self._tried(live, "its channel", None)
         if live.channel_lost and not was_lost:
             return again  # both hands were just sent, saying where the match went
         if batch.table or batch.question:
@@ -229,9 +247,10 @@ class Delivery:
             try:
                 await self._hand(live, seat, new=ping and seat == live.session.to_act)
             except PASSING as e:
-                log.warning("match %d: the hand of seat %d could not be sent for now (%s)",
-                            live.id, seat, e)
-                again.hands.add(seat)
+                if self._hand_failed(live, seat, e):
+                    again.hands.add(seat)
+            else:
+                self._tried(live, f"seat {seat}'s DMs", None)
         if batch.hands:
             # The players' other panels (an open My hand panel), whoever moved: the computer,
             # the clock, a resignation.
@@ -241,58 +260,6 @@ class Delivery:
                 except Exception as e:  # a panel is a courtesy: never stop the delivery
                     log.warning("match %d: a hand panel could not be refreshed (%s)", live.id, e)
         return again
-
-    async def _announce(self, live: LiveMatch) -> None:
-        channel = self.client.get_partial_messageable(live.channel_id)
-        while live.unsent and not live.channel_lost:
-            found = await self.service.owners.to_announce(live)
-            if found is None or not found[0]:
-                return
-            unsent, announced = found
-            # Turns that piled up (Discord slow, or a restart) go out as one message.
-            text, count = merged(unsent)
-            await channel.send(text, allowed_mentions=turn_mention(text),
-                               nonce=nonce(live.id, announced, text))
-            await self.service.owners.posted(live, unsent[:count], announced)
-
-    async def _table(self, live: LiveMatch) -> None:
-        if live.channel_lost or live.table_message_id is None:
-            return
-        channel = self.client.get_partial_messageable(live.channel_id)
-        tr = self.service.public_tr(live)
-        view: discord.ui.View | None = None if live.over else table_panel(live.id, tr)
-        # The picture travels with the edit that happens anyway: no call of its own. It is
-        # drawn off the event loop, from the view of this moment.
-        table = await self.service.table_message(live).drawn()
-        final: list[discord.Embed] = []
-        if live.over and not live.abandoned:
-            # The session's final card rides under the last table, with its replay button.
-            final.append(await final_embed(self.service, live, tr))
-            view = final_panel(live, tr)
-        table.embeds += final
-        try:
-            await channel.get_partial_message(live.table_message_id).edit(
-                embeds=table.embeds, attachments=table.files, view=view)
-        except discord.NotFound as e:
-            if e.code != UNKNOWN_MESSAGE:
-                raise
-            # Someone deleted the table: it is posted again, and that one is kept up to date.
-            table = await self.service.table_message(live).drawn()
-            table.embeds += final
-            if view is None:
-                message = await channel.send(**table.send(), allowed_mentions=NO_MENTIONS)
-            else:
-                message = await channel.send(**table.send(), view=view,
-                                             allowed_mentions=NO_MENTIONS)
-            try:
-                await self.service.store.set_table_message(live.id, message.id)
-            except Exception:
-                # Not saved: taken down, so that the table posted when this is tried again
-                # is the only one.
-                with contextlib.suppress(discord.HTTPException, *PASSING):
-                    await message.delete()
-                raise
-            live.table_message_id = message.id
 
     async def _hand(self, live: LiveMatch, seat: int, new: bool = False) -> None:
         """The seat's hand; as a new DM saying the channel was lost if not yet told."""
@@ -308,51 +275,8 @@ class Delivery:
 
     async def send_hand(self, live: LiveMatch, seat: int, *, new: bool = False,
                         note: str = "") -> None:
-        """The seat's private hand by DM, edited in place (``new``: as a new message, which
-        notifies); once refused, never tried again."""
-        if live.dm_refused[seat] or live.is_computer(seat):
-            return
-        version = live.version
-        if live.dm_shown[seat] == version and not (new or note):
-            return
-        shown = await self.service.dm_panel(live, seat, note).drawn()
-        channel_id, message_id = live.dm_channel_ids[seat], live.dm_message_ids[seat]
-        if channel_id is not None and message_id is not None and not new:
-            dm = self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
-            try:
-                await dm.get_partial_message(message_id).edit(**shown.edit())
-                live.dm_shown[seat] = version
-                return
-            except GONE:
-                pass  # deleted, or DMs closed since: a new message says whether they are
-        user_id = live.player_ids[seat]
-        try:
-            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            if channel_id is not None and message_id is not None and not new:
-                shown = await self.service.dm_panel(live, seat, note).drawn()  # files read
-            message = await user.send(**shown.send())
-        except GONE:
-            await self.dm_refused(live, seat)
-            return
-        await self.service.store.set_dm_message(live.id, seat, message.channel.id, message.id)
-        live.dm_channel_ids[seat] = message.channel.id
-        live.dm_message_ids[seat] = message.id
-        live.dm_shown[seat] = version
-
-    async def warn(self, live: LiveMatch, seat: int, left: int) -> None:
-        """``left`` seconds remain for the seat's turn: say so where the player will see it."""
-        user_id = live.player_ids[seat]
-        if not live.channel_lost:
-            channel = self.client.get_partial_messageable(live.channel_id)
-            text = _time_left(self.service.public_tr(live), left)
-            try:
-                await channel.send(f"<@{user_id}>, {text}", allowed_mentions=only(user_id))
-                return
-            except GONE as e:
-                await self.lose_channel(live, e)
-        if not live.over:
-            await self.send_hand(live, seat, new=True,
-                                 note=_time_left(self.service.seat_tr(live, seat), left))
+        """The seat's private hand by DM (``cogs.umtali.in_dms``)."""
+        await send_hand(self.service, live, seat, new=new, note=note)
 
     async def dm_refused(self, live: LiveMatch, seat: int) -> None:
         await self.service.store.set_dm_refused(live.id, seat)
@@ -371,11 +295,37 @@ class Delivery:
         except GONE as e:
             await self.lose_channel(live, e)
 
+    def _hand_failed(self, live: LiveMatch, seat: int, error: Exception) -> bool:
+        """Whether the seat's hand, failed for now, is to be tried again; after ``TRIES`` it
+        waits for the match's next delivery (a DM failing for now is not refused: with the
+        channel lost, that would abandon the match)."""
+        if self._tried(live, f"seat {seat}'s DMs", error) < TRIES:
+            return True
+        log.warning("match %d: the hand of seat %d has failed %d tries in a row (%s); not "
+                    "tried again until the match's next delivery", live.id, seat, TRIES, error)
+        return False
+
+    async def _give_up_channel(self, live: LiveMatch) -> None:
+        """The channel has failed for now ``TRIES`` times in a row: lost as if refused, so
+        that the match goes on in DMs, unless that would leave a player unreachable (the match
+        would be abandoned): then what it has to post waits for its next delivery."""
+        if not all(live.is_computer(seat) or not live.dm_refused[seat] for seat in (0, 1)):
+            log.warning("match %d: channel %d has failed %d tries in a row; not tried again "
+                        "until the match's next delivery (a player's DMs are closed)", live.id,
+                        live.channel_id, TRIES)
+            return
+        log.warning("match %d: channel %d has failed %d tries in a row; the match goes on in "
+                    "direct messages", live.id, live.channel_id, TRIES)
+        await self._to_dms(live)
+
     async def lose_channel(self, live: LiveMatch, error: discord.HTTPException) -> None:
         if live.channel_lost:
             return
         log.warning("match %d: channel %d refused the bot for good (%s %s); the match goes "
                     "on in direct messages", live.id, live.channel_id, error.status, error.code)
+        await self._to_dms(live)
+
+    async def _to_dms(self, live: LiveMatch) -> None:
         await self.service.lose_channel(live)
         if await self.service.abandon_if_unreachable(live):
             return
@@ -385,16 +335,7 @@ class Delivery:
             try:
                 await self._hand(live, seat)
             except PASSING as e:
-                log.warning("match %d: the hand of seat %d could not be sent for now (%s)",
-                            live.id, seat, e)
-                self._retry(live, Batch(hands={seat}))
-
-
-def _time_left(tr: Tr, left: int) -> str:
-    return tr.plural("{count} second left for your turn, or you forfeit the session.",
-                     "{count} seconds left for your turn, or you forfeit the session.", left)
-
-
-def dumps(data: object) -> str:
-    # orjson: the state is saved with every move, and this is several times faster than json.
-    return orjson.dumps(data).decode()
+                if self._hand_failed(live, seat, e):
+                    self._retry(live, Batch(hands={seat}))
+            else:
+                self._tried(live, f"seat {seat}'s DMs", None)

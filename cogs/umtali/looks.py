@@ -11,8 +11,8 @@ import dataclasses
 
 import discord
 
+from cogs.umtali.announcing import your_turn
 from cogs.umtali.arrange import HandOrder
-from cogs.umtali.delivery import your_turn
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.prefs import Preferences
 from cogs.umtali.showing import Look, Shown, dm_panel_of, hand_of, table_of

@@ -26,8 +26,9 @@ import discord
 
 from cogs.umtali.clock import MAIN, check_timers, heartbeat, warn_before
 from cogs.umtali.computer import Computers
-from cogs.umtali.delivery import GONE, PASSING, Delivery
+from cogs.umtali.delivery import Delivery
 from cogs.umtali.endings import Endings
+from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.looks import Looks
 from cogs.umtali.mentions import NO_MENTIONS, only, ping
@@ -37,9 +38,10 @@ from cogs.umtali.panels import table_panel
 from cogs.umtali.pictures import warm
 from cogs.umtali.playing import Playing
 from cogs.umtali.prefs import Preferences
+from cogs.umtali.reminders import turn_warning
 from cogs.umtali.render import turn_message
 from cogs.umtali.saved import saved_state
-from cogs.umtali.time_out import ask_waiting_player, turn_warning, void_question
+from cogs.umtali.time_out import ask_waiting_player, void_question
 from cogs.umtali.turn_clock import first_clock
 from data.store import Store
 from umtali.events import DealerChosen

@@ -18,7 +18,7 @@ import logging
 import discord
 
 from cogs.umtali.access import service, tr_of
-from cogs.umtali.delivery import GONE
+from cogs.umtali.failures import GONE
 from cogs.umtali.in_time import answer, in_time, post_public, thinking
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS

@@ -1,5 +1,5 @@
-"""Running out of time under a time control: warnings and reminders, the turn's DM by
-correspondence, and the waiting player's choice when a correspondence turn's time is up.
+"""A correspondence turn's time is up: the waiting player's choice, to claim the session or to
+keep waiting (the warnings and reminders before it: ``cogs.umtali.reminders``).
 
 By correspondence nobody forfeits on the clock: at the deadline the clock stops (the deadline
 saved as none, so a restart does not ask again once the question is saved; a clock stopped
@@ -12,7 +12,6 @@ the turn's version too, for a question that could not be saved or was missed).
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import logging
 import weakref
@@ -21,13 +20,14 @@ from typing import TYPE_CHECKING, NamedTuple
 import discord
 
 from cogs.umtali.access import service, tr_of
-from cogs.umtali.delivery import GONE, PASSING
+from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.in_time import answer, edit_clicked, in_time
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS, only, ping
 from cogs.umtali.names import safe_name
 from cogs.umtali.outbox import Batch
 from cogs.umtali.panels import timeout_panel
+from cogs.umtali.reminders import post, refused, when
 from umtali.i18n import Tr
 
 if TYPE_CHECKING:
@@ -42,126 +42,6 @@ _asking: weakref.WeakSet[LiveMatch] = weakref.WeakSet()
 #: asked again by this process (a restart asks once more).
 _unsaved: weakref.WeakKeyDictionary[LiveMatch, int] = weakref.WeakKeyDictionary()
 
-
-def _when(at: float) -> str:
-    """A moment as Discord shows it, relative to each reader's now ("in 2 hours")."""
-    return discord.utils.format_dt(dt.datetime.fromtimestamp(at, dt.UTC), "R")
-
-
-# -- warnings --------------------------------------------------------------------------------
-
-async def turn_warning(svc: MatchService, live: LiveMatch, seat: int, left: int) -> None:
-    """The turn's time is nearly up: a warning (forfeit to come), or by correspondence a
-    reminder in the player's DM."""
-    if live.control.on_timeout != "ask" or live.deadline is None:
-        version, deadline = live.version, live.deadline
-        try:
-            await svc.delivery.warn(live, seat, left)
-        except PASSING as e:
-            log.info("match %d: the warning could not be sent for now (%s)", live.id, e)
-            await _warn_again(svc, live, version, deadline)
-        return
-    deadline, other = live.deadline, safe_name(live.names[1 - seat])
-    tr = svc.seat_tr(live, seat)
-    channel = f"<#{live.channel_id}>"
-    text = tr("Reminder: your turn in the Umtali match against {name} ends {when}; after "
-              "that, {name} may claim the session. Play in {channel}.", name=other,
-              when=_when(deadline), channel=channel)
-    if await _dm(svc, live, seat, text):
-        return
-    if not live.channel_lost:
-        tr = svc.public_tr(live)
-        said = tr("{mention}, your turn ends {when}; after that, {name} may claim the "
-                  "session.", mention=ping(live.player_ids[seat]), when=_when(deadline),
-                  name=other)
-        await _post(svc, live, said, only(live.player_ids[seat]))
-
-
-async def _warn_again(svc: MatchService, live: LiveMatch, version: int,
-                      deadline: float | None) -> None:
-    """A warning that failed for now (a 5xx, the network) is still to come, in the database
-    as in memory: the next check tries again, if the turn is the same."""
-    async with live.lock:
-        if (live.over or not live.warned or live.version != version
-                or live.deadline != deadline or deadline is None):
-            return
-        if await svc.store.set_deadline(live.id, version, deadline):
-            live.warned = False
-
-
-async def _dm(svc: MatchService, live: LiveMatch, seat: int, text: str) -> bool:
-    """A short DM to the seat's player; False if they cannot be reached that way."""
-    if live.dm_refused[seat] or live.is_computer(seat):
-        return False
-    user_id = live.player_ids[seat]
-    try:
-        user = svc.client.get_user(user_id) or await svc.client.fetch_user(user_id)
-        await user.send(text)
-    except GONE as e:
-        await _refused(svc, live, seat, e)
-        return False
-    except PASSING as e:
-        log.info("match %d: a DM to seat %d failed (%s)", live.id, seat, e)
-        return False
-    return True
-
-
-async def _refused(svc: MatchService, live: LiveMatch, seat: int,
-                   error: discord.HTTPException) -> None:
-    """The seat's DMs refused the bot for good: noted as a delivery notes it (with the channel
-    lost too, the match is abandoned), not tried again every second."""
-    log.info("match %d: DMs to seat %d refused (%s)", live.id, seat, error)
-    try:
-        await svc.delivery.dm_refused(live, seat)
-    except PASSING as e:
-        log.info("match %d: the refused DMs could not be told for now (%s)", live.id, e)
-
-
-async def _post(svc: MatchService, live: LiveMatch, text: str,
-                mentions: discord.AllowedMentions,
-                view: discord.ui.View | None = None) -> discord.Message | None:
-    channel = svc.client.get_partial_messageable(live.channel_id)
-    try:
-        if view is None:
-            return await channel.send(text, allowed_mentions=mentions)
-        return await channel.send(text, view=view, allowed_mentions=mentions)
-    except GONE as e:
-        # Refused for good: the match goes on in DMs, as when a delivery finds it so.
-        await svc.delivery.lose_channel(live, e)
-        return None
-    except PASSING as e:
-        log.info("match %d: a time-control message could not be posted (%s)", live.id, e)
-        return None
-
-
-class TurnNotices:
-    """By correspondence, a DM to the player whose turn starts (a DM panel's edit does not
-    notify), once a turn: a turn is told apart by its version and deadline (another turn's
-    time, given by the waiting player, is told too)."""
-
-    def __init__(self, svc: MatchService) -> None:
-        self.svc = svc
-        self.told: dict[int, tuple[int, float]] = {}
-
-    async def __call__(self, live: LiveMatch) -> None:
-        if live.over:
-            self.told.pop(live.id, None)
-            return
-        seat = live.session.to_act
-        if (not live.control.notify_turn or live.deadline is None
-                or self.told.get(live.id) == (live.version, live.deadline)
-                or not live.reachable(seat)):
-            return
-        self.told[live.id] = (live.version, live.deadline)
-        tr = self.svc.seat_tr(live, seat)
-        channel = f"<#{live.channel_id}>"
-        await _dm(self.svc, live, seat, tr(
-            "Your turn in the Umtali match against {name}: play in {channel} (or from your "
-            "hand here). Your turn ends {when}.", name=safe_name(live.names[1 - seat]),
-            channel=channel, when=_when(live.deadline)))
-
-
-# -- the waiting player's choice -------------------------------------------------------------
 
 def question(live: LiveMatch, absent: int, tr: Tr) -> str:
     waiting = 1 - absent
@@ -193,7 +73,7 @@ async def _ask(svc: MatchService, live: LiveMatch, deadline: float, version: int
                absent: int) -> bool:
     tr = svc.public_tr(live)
     waiting = live.player_ids[1 - absent]
-    asked = None if live.channel_lost else await _post(
+    asked = None if live.channel_lost else await post(
         svc, live, question(live, absent, tr), only(waiting), timeout_panel(live.id, version, tr))
     if asked is None and not live.dm_refused[1 - absent]:
         # The channel is lost: the question reaches the waiting player in their DMs.
@@ -203,7 +83,7 @@ async def _ask(svc: MatchService, live: LiveMatch, deadline: float, version: int
             asked = await user.send(question(live, absent, dm),
                                     view=timeout_panel(live.id, version, dm))
         except GONE as e:
-            await _refused(svc, live, 1 - absent, e)
+            await refused(svc, live, 1 - absent, e)
         except PASSING as e:
             log.info("match %d: the time-up question could not be sent (%s)", live.id, e)
     async with live.lock:
@@ -389,7 +269,7 @@ def answered(live: LiveMatch, absent: int, claim: bool, tr: Tr) -> str:
     if claim:
         return tr("{name} claimed the win.", name=waiting)
     return tr("{name} keeps waiting: {other}'s turn now ends {when}.", name=waiting,
-              other=gone, when=_when(live.deadline or 0))
+              other=gone, when=when(live.deadline or 0))
 
 
 async def _drop_buttons(interaction: discord.Interaction) -> None:

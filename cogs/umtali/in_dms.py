@@ -1,0 +1,61 @@
+"""A player's hand in their direct messages: the DM panel, edited in place as the match moves,
+or sent as a new message when the player must be notified (an edit does not notify): their
+turn with the match's channel lost, a warning, the note that the channel was lost."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from cogs.umtali.failures import GONE
+from cogs.umtali.live import LiveMatch
+from cogs.umtali.mentions import command
+from umtali.i18n import EN, Tr
+
+if TYPE_CHECKING:
+    from cogs.umtali.service import MatchService
+
+
+def channel_lost(tr: Tr) -> str:
+    """Told to both players in their DMs when the match's channel is lost."""
+    return tr("I can no longer post in this match's channel (it was deleted, locked, or I lost "
+              "permission there). Play on here: the table comes with your hand. `{command}` in "
+              "another channel brings the match there.", command=command(tr, "umtali", "table"))
+
+
+CHANNEL_LOST = channel_lost(EN)
+
+
+async def send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool = False,
+                    note: str = "") -> None:
+    """The seat's private hand by DM, edited in place (``new``: as a new message, which
+    notifies); once refused, never tried again."""
+    if live.dm_refused[seat] or live.is_computer(seat):
+        return
+    version = live.version
+    if live.dm_shown[seat] == version and not (new or note):
+        return
+    shown = await svc.dm_panel(live, seat, note).drawn()
+    channel_id, message_id = live.dm_channel_ids[seat], live.dm_message_ids[seat]
+    if channel_id is not None and message_id is not None and not new:
+        dm = svc.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+        try:
+            await dm.get_partial_message(message_id).edit(**shown.edit())
+            live.dm_shown[seat] = version
+            return
+        except GONE:
+            pass  # deleted, or DMs closed since: a new message says whether they are
+    user_id = live.player_ids[seat]
+    try:
+        user = svc.client.get_user(user_id) or await svc.client.fetch_user(user_id)
+        if channel_id is not None and message_id is not None and not new:
+            shown = await svc.dm_panel(live, seat, note).drawn()  # files read
+        message = await user.send(**shown.send())
+    except GONE:
+        await svc.delivery.dm_refused(live, seat)
+        return
+    await svc.store.set_dm_message(live.id, seat, message.channel.id, message.id)
+    live.dm_channel_ids[seat] = message.channel.id
+    live.dm_message_ids[seat] = message.id
+    live.dm_shown[seat] = version

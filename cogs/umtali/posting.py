@@ -1,0 +1,81 @@
+"""What a match posts in its channel: its announcements, and its table kept up to date.
+
+Only the process holding a match posts its announcements (``cogs.umtali.owners``): it reads
+them from the database before posting, and clears the posted ones by compare and set. Each
+message carries a nonce made of the match, the count posted before it and its text, which
+Discord enforces: the same announcement posted again within minutes (a process killed between
+posting and clearing, its successor posting it again) gives back the first message instead of
+a second one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import TYPE_CHECKING
+
+import discord
+
+from cogs.umtali.announcing import merged, nonce, turn_mention
+from cogs.umtali.failures import PASSING, UNKNOWN_MESSAGE
+from cogs.umtali.final_card import final_embed, final_panel
+from cogs.umtali.live import LiveMatch
+from cogs.umtali.mentions import NO_MENTIONS
+from cogs.umtali.panels import table_panel
+
+if TYPE_CHECKING:
+    from cogs.umtali.service import MatchService
+
+
+async def announce(svc: MatchService, live: LiveMatch) -> None:
+    """Post what the match has still to announce, oldest first."""
+    channel = svc.client.get_partial_messageable(live.channel_id)
+    while live.unsent and not live.channel_lost:
+        found = await svc.owners.to_announce(live)
+        if found is None or not found[0]:
+            return
+        unsent, announced = found
+        # Turns that piled up (Discord slow, or a restart) go out as one message.
+        text, count = merged(unsent)
+        await channel.send(text, allowed_mentions=turn_mention(text),
+                           nonce=nonce(live.id, announced, text))
+        await svc.owners.posted(live, unsent[:count], announced)
+
+
+async def post_table(svc: MatchService, live: LiveMatch) -> None:
+    """The table brought up to date by an edit; posted again if someone deleted it."""
+    if live.channel_lost or live.table_message_id is None:
+        return
+    channel = svc.client.get_partial_messageable(live.channel_id)
+    tr = svc.public_tr(live)
+    view: discord.ui.View | None = None if live.over else table_panel(live.id, tr)
+    # The picture travels with the edit that happens anyway: no call of its own. It is
+    # drawn off the event loop, from the view of this moment.
+    table = await svc.table_message(live).drawn()
+    final: list[discord.Embed] = []
+    if live.over and not live.abandoned:
+        # The session's final card rides under the last table, with its replay button.
+        final.append(await final_embed(svc, live, tr))
+        view = final_panel(live, tr)
+    table.embeds += final
+    try:
+        await channel.get_partial_message(live.table_message_id).edit(
+            embeds=table.embeds, attachments=table.files, view=view)
+    except discord.NotFound as e:
+        if e.code != UNKNOWN_MESSAGE:
+            raise
+        # Someone deleted the table: it is posted again, and that one is kept up to date.
+        table = await svc.table_message(live).drawn()
+        table.embeds += final
+        if view is None:
+            message = await channel.send(**table.send(), allowed_mentions=NO_MENTIONS)
+        else:
+            message = await channel.send(**table.send(), view=view, allowed_mentions=NO_MENTIONS)
+        try:
+            await svc.store.set_table_message(live.id, message.id)
+        except Exception:
+            # Not saved: taken down, so that the table posted when this is tried again is the
+            # only one.
+            with contextlib.suppress(discord.HTTPException, *PASSING):
+                await message.delete()
+            raise
+        live.table_message_id = message.id

@@ -1,0 +1,164 @@
+"""Before a turn's time is up: the warning (a forfeit to come), or by correspondence a
+reminder; and by correspondence the DM telling a player their turn has started. Each goes
+where the player will see it (the match's channel, else their DMs), a place refused for good
+being noted as the delivery notes it, and one failing for now tried again at the next check.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from cogs.umtali.failures import GONE, PASSING
+from cogs.umtali.live import LiveMatch
+from cogs.umtali.mentions import only, ping
+from cogs.umtali.names import safe_name
+from umtali.i18n import Tr
+
+if TYPE_CHECKING:
+    from cogs.umtali.service import MatchService
+
+log = logging.getLogger(__name__)
+
+
+def when(at: float) -> str:
+    """A moment as Discord shows it, relative to each reader's now ("in 2 hours")."""
+    return discord.utils.format_dt(dt.datetime.fromtimestamp(at, dt.UTC), "R")
+
+
+async def turn_warning(svc: MatchService, live: LiveMatch, seat: int, left: int) -> None:
+    """The turn's time is nearly up: a warning (forfeit to come), or by correspondence a
+    reminder in the player's DM."""
+    if live.control.on_timeout != "ask" or live.deadline is None:
+        version, deadline = live.version, live.deadline
+        try:
+            await warn(svc, live, seat, left)
+        except PASSING as e:
+            log.info("match %d: the warning could not be sent for now (%s)", live.id, e)
+            await _warn_again(svc, live, version, deadline)
+        return
+    deadline, other = live.deadline, safe_name(live.names[1 - seat])
+    tr = svc.seat_tr(live, seat)
+    channel = f"<#{live.channel_id}>"
+    text = tr("Reminder: your turn in the Umtali match against {name} ends {when}; after "
+              "that, {name} may claim the session. Play in {channel}.", name=other,
+              when=when(deadline), channel=channel)
+    if await _dm(svc, live, seat, text):
+        return
+    if not live.channel_lost:
+        tr = svc.public_tr(live)
+        said = tr("{mention}, your turn ends {when}; after that, {name} may claim the "
+                  "session.", mention=ping(live.player_ids[seat]), when=when(deadline),
+                  name=other)
+        await post(svc, live, said, only(live.player_ids[seat]))
+
+
+async def _warn_again(svc: MatchService, live: LiveMatch, version: int,
+                      deadline: float | None) -> None:
+    """A warning that failed for now (a 5xx, the network) is still to come, in the database
+    as in memory: the next check tries again, if the turn is the same."""
+    async with live.lock:
+        if (live.over or not live.warned or live.version != version
+                or live.deadline != deadline or deadline is None):
+            return
+        if await svc.store.set_deadline(live.id, version, deadline):
+            live.warned = False
+
+
+async def _dm(svc: MatchService, live: LiveMatch, seat: int, text: str) -> bool:
+    """A short DM to the seat's player; False if they cannot be reached that way."""
+    if live.dm_refused[seat] or live.is_computer(seat):
+        return False
+    user_id = live.player_ids[seat]
+    try:
+        user = svc.client.get_user(user_id) or await svc.client.fetch_user(user_id)
+        await user.send(text)
+    except GONE as e:
+        await refused(svc, live, seat, e)
+        return False
+    except PASSING as e:
+        log.info("match %d: a DM to seat %d failed (%s)", live.id, seat, e)
+        return False
+    return True
+
+
+async def refused(svc: MatchService, live: LiveMatch, seat: int,
+                   error: discord.HTTPException) -> None:
+    """The seat's DMs refused the bot for good: noted as a delivery notes it (with the channel
+    lost too, the match is abandoned), not tried again every second."""
+    log.info("match %d: DMs to seat %d refused (%s)", live.id, seat, error)
+    try:
+        await svc.delivery.dm_refused(live, seat)
+    except PASSING as e:
+        log.info("match %d: the refused DMs could not be told for now (%s)", live.id, e)
+
+
+async def post(svc: MatchService, live: LiveMatch, text: str,
+                mentions: discord.AllowedMentions,
+                view: discord.ui.View | None = None) -> discord.Message | None:
+    channel = svc.client.get_partial_messageable(live.channel_id)
+    try:
+        if view is None:
+            return await channel.send(text, allowed_mentions=mentions)
+        return await channel.send(text, view=view, allowed_mentions=mentions)
+    except GONE as e:
+        # Refused for good: the match goes on in DMs, as when a delivery finds it so.
+        await svc.delivery.lose_channel(live, e)
+        return None
+    except PASSING as e:
+        log.info("match %d: a time-control message could not be posted (%s)", live.id, e)
+        return None
+
+
+class TurnNotices:
+    """By correspondence, a DM to the player whose turn starts (a DM panel's edit does not
+    notify), once a turn: a turn is told apart by its version and deadline (another turn's
+    time, given by the waiting player, is told too)."""
+
+    def __init__(self, svc: MatchService) -> None:
+        self.svc = svc
+        self.told: dict[int, tuple[int, float]] = {}
+
+    async def __call__(self, live: LiveMatch) -> None:
+        if live.over:
+            self.told.pop(live.id, None)
+            return
+        seat = live.session.to_act
+        if (not live.control.notify_turn or live.deadline is None
+                or self.told.get(live.id) == (live.version, live.deadline)
+                or not live.reachable(seat)):
+            return
+        self.told[live.id] = (live.version, live.deadline)
+        tr = self.svc.seat_tr(live, seat)
+        channel = f"<#{live.channel_id}>"
+        await _dm(self.svc, live, seat, tr(
+            "Your turn in the Umtali match against {name}: play in {channel} (or from your "
+            "hand here). Your turn ends {when}.", name=safe_name(live.names[1 - seat]),
+            channel=channel, when=when(live.deadline)))
+
+
+
+
+async def warn(svc: MatchService, live: LiveMatch, seat: int, left: int) -> None:
+    """``left`` seconds remain for the seat's turn: say so where the player will see it (a new
+    DM, which notifies, with the channel lost)."""
+    user_id = live.player_ids[seat]
+    if not live.channel_lost:
+        channel = svc.client.get_partial_messageable(live.channel_id)
+        text = _time_left(svc.public_tr(live), left)
+        try:
+            await channel.send(f"<@{user_id}>, {text}", allowed_mentions=only(user_id))
+            return
+        except GONE as e:
+            await svc.delivery.lose_channel(live, e)
+    if not live.over:
+        await svc.delivery.send_hand(live, seat, new=True,
+                                     note=_time_left(svc.seat_tr(live, seat), left))
+
+
+def _time_left(tr: Tr, left: int) -> str:
+    return tr.plural("{count} second left for your turn, or you forfeit the session.",
+                     "{count} seconds left for your turn, or you forfeit the session.", left)
