@@ -87,6 +87,12 @@ class LiveMatch:
     def is_computer(self, seat: int) -> bool:
         return seat == self.computer_seat
 
+    def asks_when_late(self) -> bool:
+        """A turn run out asks the waiting player (claim, or keep waiting) rather than
+        forfeiting: by correspondence, when that player is a member. The computer cannot
+        answer, so a practice by correspondence forfeits as other clocks do."""
+        return self.control.on_timeout == "ask" and self.computer_seat is None
+
     def seat_of(self, user_id: int) -> int | None:
         if user_id == self.player_ids[0]:
             return 0

@@ -43,16 +43,24 @@ async def turn_warning(svc: MatchService, live: LiveMatch, seat: int, left: int)
     deadline, other = live.deadline, safe_name(live.names[1 - seat])
     tr = svc.seat_tr(live, seat)
     channel = f"<#{live.channel_id}>"
-    text = tr("Reminder: your turn in the Umtali match against {name} ends {when}; after "
-              "that, {name} may claim the session. Play in {channel}.", name=other,
-              when=when(deadline), channel=channel)
+    if live.asks_when_late():
+        text = tr("Reminder: your turn in the Umtali match against {name} ends {when}; after "
+                  "that, {name} may claim the session. Play in {channel}.", name=other,
+                  when=when(deadline), channel=channel)
+    else:  # the computer cannot be asked: the turn forfeits
+        text = tr("Reminder: your turn in the Umtali match against {name} ends {when}; after "
+                  "that, you forfeit the session. Play in {channel}.", name=other,
+                  when=when(deadline), channel=channel)
     if await _dm(svc, live, seat, text):
         return
     if not live.channel_lost:
         tr = svc.public_tr(live)
+        mention = ping(live.player_ids[seat])
         said = tr("{mention}, your turn ends {when}; after that, {name} may claim the "
-                  "session.", mention=ping(live.player_ids[seat]), when=when(deadline),
-                  name=other)
+                  "session.", mention=mention, when=when(deadline), name=other) \
+            if live.asks_when_late() else \
+            tr("{mention}, your turn ends {when}; after that, you forfeit the session.",
+               mention=mention, when=when(deadline))
         await post(svc, live, said, only(live.player_ids[seat]))
 
 

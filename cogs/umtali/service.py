@@ -222,7 +222,7 @@ class MatchService(Endings, Playing, Looks):
         if live.never_shown:
             await self._cancel_unshown(live, now)
             return False
-        if live.control.on_timeout == "ask":
+        if live.asks_when_late():
             return await ask_waiting_player(self, live, now)
         async with live.lock:
             if live.over or live.deadline is None or now < live.deadline:

@@ -107,7 +107,7 @@ def _unasked(live: LiveMatch) -> bool:
     """The turn's clock is stopped for a question that was never asked: its process was
     killed meanwhile, or the post and the clock's restart both failed (or it was asked and
     not saved, by a process since stopped: asked once more)."""
-    if (live.over or live.deadline is not None or live.control.on_timeout != "ask"
+    if (live.over or live.deadline is not None or not live.asks_when_late()
             or live.is_computer(live.session.to_act) or live in _asking
             or _unsaved.get(live) == live.version):
         return False

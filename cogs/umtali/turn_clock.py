@@ -71,7 +71,7 @@ def clock_line(live: LiveMatch, tr: Tr) -> str:
         return ""
     name = safe_name(live.names[to_act])
     if live.deadline is None:
-        if control.on_timeout != "ask":
+        if not live.asks_when_late():
             return ""
         return tr("⏱ {name}'s time is up: {other} may claim the session or keep waiting.",
                   name=name, other=safe_name(live.names[1 - to_act]))
