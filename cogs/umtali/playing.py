@@ -201,7 +201,7 @@ class Playing(Looks):
             live.warned = fresh.warned
             live.unsent = fresh.unsent
             live.reserves = fresh.reserves
-            live.abandoned = fresh.abandoned
+            live.abandoned, live.ended = fresh.abandoned, fresh.ended
             live.channel_id, live.table_message_id = fresh.channel_id, fresh.table_message_id
             live.channel_lost = fresh.channel_lost
             live.question = fresh.question
