@@ -292,6 +292,12 @@ MIGRATIONS: Final[tuple[tuple[str | Variant, ...], ...]] = (
     (
         """ALTER TABLE matches ADD COLUMN question TEXT NOT NULL DEFAULT ''""",
     ),
+    # 11: matches that ended with no result (abandoned, cancelled), for a member's history:
+    # their seeds are revealed too. Few, so a small index of them alone.
+    (
+        """CREATE INDEX matches_unfinished ON matches (guild_id, finished_at)
+            WHERE status = 'finished' AND winner_seat IS NULL""",
+    ),
 )
 
 

@@ -3,7 +3,7 @@ indexed reads of what ``data.records`` counted."""
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 from data.db import Database, Row
@@ -52,6 +52,28 @@ VERSUS_COUNT_SQL = (
     "SELECT COUNT(*) AS n, COALESCE(SUM(won), 0) AS won FROM session_players "
     "WHERE user_id = ? AND opponent_id = ? AND guild_id = ?"
 )
+
+# Matches that ended with no result after cards were dealt (their table posted, or play gone
+# on in DMs: ``LiveMatch.dealt``) and whose seed was sealed: each is revealed once over.
+UNFINISHED_SQL = (
+    "SELECT id, guild_id, player0_id, player1_id, player0_name, player1_name, how, finished_at "
+    "FROM matches WHERE guild_id = ?1 AND status = 'finished' AND winner_seat IS NULL AND "
+    "(player0_id = ?2 OR player1_id = ?2) AND commitment != '' AND "
+    "(table_message_id IS NOT NULL OR channel_lost = 1) "
+    "ORDER BY finished_at DESC, id DESC LIMIT ?3"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class UnfinishedLine:
+    """A match that ended with no result (``how``: abandoned, cancelled) after its deal."""
+
+    match_id: int
+    guild_id: int
+    player_ids: tuple[int, int]
+    names: tuple[str, str]
+    how: str
+    finished_at: float
 
 
 def _line(row: Row) -> SessionLine:
@@ -128,6 +150,17 @@ class Records:
         recent = await self.db.fetchall(VERSUS_SQL, (user_id, versus, guild_id,
                                                      max(1, limit)))
         return HeadToHead(won, played - won, tuple(_newest(recent, limit)))
+
+    async def unfinished(self, guild_id: int, user_id: int,
+                         limit: int = 5) -> list[UnfinishedLine]:
+        """A person's latest matches on a server that ended with no result after their deal,
+        newest first (their seeds revealed all the same)."""
+        if limit < 1:
+            return []
+        rows = await self.db.fetchall(UNFINISHED_SQL, (guild_id, user_id, limit))
+        return [UnfinishedLine(r["id"], r["guild_id"], (r["player0_id"], r["player1_id"]),
+                               (r["player0_name"], r["player1_name"]), r["how"] or "",
+                               r["finished_at"]) for r in rows]
 
     async def session(self, match_id: int) -> SessionLine | None:
         row = await self.db.fetchone("SELECT * FROM session_results WHERE match_id = ?",

@@ -307,15 +307,18 @@ class Store(ChallengeQueries, SettingsQueries):
                 raise StaleState(f"match {match_id} is not at move {version}")
             await self._finish(c, match_id, finish, now)
 
-    async def abandon_match(self, match_id: int, how: str, now: float | None = None) -> bool:
+    async def abandon_match(self, match_id: int, how: str, now: float | None = None,
+                            unsent: str = "[]", owner: str = "",
+                            lease_until: float = 0.0) -> bool:
         """End a match with no winner and no record (``how``: ``abandoned``, ``cancelled``),
-        freeing both players; False if it had already ended."""
+        freeing both players; False if it had already ended. ``unsent``: what is left to
+        announce (the reveal of its seed), by ``owner``, which holds it from now on."""
         now = time.time() if now is None else now
         async with self.db.transaction() as c:
             cur = await c.execute(
                 "UPDATE matches SET status = 'finished', finished_at = ?, how = ?, "
-                "deadline = NULL, unsent = '[]' WHERE id = ? AND status = 'active'",
-                (now, how, match_id))
+                f"deadline = NULL, unsent = ?{_held(owner)} WHERE id = ? AND status = 'active'",
+                (now, how, unsent, *_holder(owner, lease_until), match_id))
             if cur.rowcount != 1:
                 return False
             await c.execute("DELETE FROM active_players WHERE match_id = ?", (match_id,))

@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import TextIO
 
 from umtali.errors import UmtaliError
-from umtali.fairness import Check, Mismatch, Verdict, verify
+from umtali.fairness import NO_RESULT, Check, Mismatch, Verdict, verify
 from umtali.i18n import Text, Tr
 from umtali.replay import ReplayFile
 from umtali.replay import from_json as replay_from_json
@@ -60,6 +60,10 @@ def verdict_lines(v: Verdict, replay: ReplayFile, seed: object, salt: str, from_
         lines.append("  " + tr("(read from the file: check it is the one the bot posted before "
                                "the first deal)"))
     if v.mismatch is None:
+        unfinished = [] if replay.result is None or replay.result.how not in NO_RESULT else [
+            # Stopped part-way: fair all the same, as far as the hands went.
+            tr("The match ended with no result ({how}): nobody won it, and its last hand "
+               "stops where play stopped.", how=_how(tr, replay.result.how))]
         return [
             *lines,
             tr("Seed {seed} and salt {salt} open it.", seed=seed, salt=salt),
@@ -68,6 +72,7 @@ def verdict_lines(v: Verdict, replay: ReplayFile, seed: object, salt: str, from_
                deals=Text.plural("{count} deal", "{count} deals", v.deals),
                rebuilds=Text.plural("{count} stock rebuild", "{count} stock rebuilds",
                                     v.rebuilds)),
+            *unfinished,
             tr("FAIR: the cards came from the seed committed to before play."),
         ]
     cards = v.mismatch.check in (Check.COMMITMENT, Check.FIXED_DEAL, Check.DEALER_DRAW,
@@ -200,6 +205,8 @@ def _how(tr: Tr, how: str) -> str:
         "resigned": tr.ctx("how a session ended", "resigned"),
         "timed out": tr.ctx("how a session ended", "timed out"),
         "forfeited": tr.ctx("how a session ended", "forfeited"),
+        "abandoned": tr.ctx("how a session ended", "abandoned"),
+        "cancelled": tr.ctx("how a session ended", "cancelled"),
         "": tr.ctx("how a session ended", "not over"),
     }
     return words.get(how, how)

@@ -25,6 +25,9 @@ from umtali.session import Session
 SCHEME = "umtali-deals-v1"
 _SALT = re.compile(r"[0-9a-f]{32,}")
 _COMMITMENT = re.compile(r"[0-9a-f]{64}")
+#: How a match ends with no result, part-way through: its seed is revealed all the same, and
+#: its file stops where play stopped, with no winner.
+NO_RESULT = ("abandoned", "cancelled")
 
 
 def seed_value(seed: int | str) -> int | str:
@@ -228,12 +231,14 @@ def _result_mismatch(replay: ReplayFile, s: Session) -> Mismatch | None:
     if result is None:
         # No result: the session must still be in play.
         return _differ(Check.RESULT, last, "winner", (-1,), (s.winner,))
-    # A session that ended early (resigned, timed out) stops short of its end: who gave up is
-    # not the moves' to say, but the games already won are.
+    # A session that ended early (resigned, timed out, or abandoned or cancelled with no
+    # result) stops short of its end: who gave up is not the moves' to say, but the games
+    # already won are, and that a match with no result has no winner.
     early = result.how != "played out"
     if s.over == early:
         return Mismatch(Check.RESULT, last.game if last else 0, last.hand if last else 0, "how",
                         (result.how,), (s.how if s.over else "",))
-    winner = result.winner if early and result.winner in (0, 1) else s.winner
+    forfeit = early and result.how not in NO_RESULT
+    winner = result.winner if forfeit and result.winner in (0, 1) else s.winner
     return _differ(Check.RESULT, last, "winner, games won", (result.winner, *result.games_won),
                    (winner, *won))

@@ -1,6 +1,7 @@
 """Matches ended other than by play: resigned (by the player, or by the clock when a turn's time
-is up), or abandoned (cancelled, or its players out of reach once its channel is lost); and what
-this process kept for a match, freed once it is over.
+is up), or abandoned (cancelled, or its players out of reach once its channel is lost: its seed
+revealed all the same once cards were dealt); and what this process kept for a match, freed
+once it is over.
 
 Mixed into ``cogs.umtali.service.MatchService``, on top of the moves (``cogs.umtali.playing``).
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 import logging
 
 from cogs.umtali.delivery import dumps
+from cogs.umtali.fair import reveal_line, revealed
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.playing import Playing
@@ -62,17 +64,32 @@ class Endings(Playing):
         return True
 
     async def abandon(self, live: LiveMatch, how: str = "abandoned") -> bool:
-        """End the match with no winner and no record, freeing both players."""
+        """End the match with no winner and no record, freeing both players. Once cards were
+        dealt its seed is revealed, as a finished session's: announced in its channel (saved
+        with the ending, as a last turn's announcement is) and shown on the players' panels."""
         async with live.lock:
-            if live.over or not await self.store.abandon_match(live.id, how, self.clock()):
+            if live.over:
                 return False
-            live.abandoned = True
+            reveal = revealed(live.commitment, False, how, live.dealt)
+            announce = [] if not reveal or live.channel_lost else [*live.unsent, reveal_line(
+                live.session, live.salt, live.commitment, self.public_tr(live), how)]
+            # With something to announce, this process holds the match to post it.
+            ended = self.store.abandon_match(
+                live.id, how, self.clock(), unsent=dumps(announce), owner=self.owners.name,
+                lease_until=self.owners.until()) if announce else self.store.abandon_match(
+                live.id, how, self.clock())
+            if not await ended:
+                return False
+            live.abandoned, live.ended = True, how
             live.deadline = None
-            live.unsent.clear()
+            live.unsent[:] = announce
+            if announce:
+                self.owners.adopt(live)
         log.info("match %d %s", live.id, how)
-        if how == "abandoned":
+        if how == "abandoned" or reveal:
             live.dm_shown = [None, None]
-            self.delivery.enqueue(live, Batch(hands={0, 1}))
+            self.delivery.enqueue(live, Batch(announce=bool(announce), table=True,
+                                              hands={0, 1}))
         else:
             self.forget(live)
         return True

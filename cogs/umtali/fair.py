@@ -2,16 +2,19 @@
 and the replay file that ``python -m umtali verify`` checks against both.
 
 The seed alone decides every shuffle of a session. Before any card is dealt the channel gets
-the SHA-256 of the seed and a secret salt (``umtali.fairness.commit``); when the session is
-over, the seed and the salt themselves. A member with the replay file can then check that
-every deal and stock rebuild came from the seed that was fixed before play began.
+the SHA-256 of the seed and a secret salt (``umtali.fairness.commit``); when the match is over,
+the seed and the salt themselves: played out, resigned, timed out, and also abandoned or
+cancelled part-way, for its hands were dealt all the same (``revealed``). A member with the
+replay file can then check that every deal and stock rebuild came from the seed that was fixed
+before play began.
 """
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
-from umtali.fairness import commit
+from umtali.fairness import NO_RESULT, commit
 from umtali.i18n import Tr
 from umtali.replay import from_session
 from umtali.session import Session
@@ -23,18 +26,40 @@ def sealed_line(commitment: str, tr: Tr) -> str:
               "so that anyone can check every deal.", commitment=commitment)
 
 
-def reveal_line(session: Session, salt: str, commitment: str, tr: Tr) -> str:
-    """Said only once the session is over: the seed foretells every deal."""
-    assert session.over, "the seed of a session in play stays secret"
+def revealed(commitment: str, over: bool, ended: str = "", dealt: bool = True) -> bool:
+    """Whether a match's seed is shown: it was sealed, and the match is over (``over``: played
+    to a result; ``ended``: ``abandoned`` or ``cancelled`` with no result) with cards dealt.
+
+    A match cancelled before its table was posted (``dealt`` false) dealt no card anyone saw:
+    there is nothing to check, and its seed, used for nothing else, stays unsaid."""
+    if not commitment:
+        return False  # a match from before deals were sealed
+    return over or (ended in NO_RESULT and dealt)
+
+
+def reveal_line(session: Session, salt: str, commitment: str, tr: Tr, ended: str = "") -> str:
+    """Said only once the match is over (``ended``: with no result, abandoned or cancelled):
+    the seed foretells every deal."""
+    assert session.over or ended in NO_RESULT, "the seed of a session in play stays secret"
     return tr("Deals revealed: seed `{seed}`, salt `{salt}`, sealed as `{commitment}`. Check "
               "them with the session's replay file (`{history}`) and `python -m umtali "
               "verify`.", seed=session.seed, salt=salt, commitment=commitment,
               history="/umtali " + tr.ctx("command", "history"))
 
 
-def verify_file(session: Session, names: tuple[str, str], salt: str) -> bytes:
-    """The replay file with its commitment and reveal, for a finished session."""
-    data = from_session(session, names, commit(session.seed, salt), salt)
+def verify_file(session: Session, names: tuple[str, str], salt: str, ended: str = "") -> bytes:
+    """The replay file with its commitment and reveal, for a finished session, or one that
+    ended with no result (``ended``): its hands as far as they were played, and ``result``
+    saying how it ended, with no winner."""
+    data: dict[str, Any]
+    if session.over:
+        data = from_session(session, names, commit(session.seed, salt), salt)
+    else:
+        assert ended in NO_RESULT, "the seed of a session in play stays secret"
+        # The engine's file refuses a reveal for a session not over: the match is, though.
+        data = from_session(session, names, commit(session.seed, salt))
+        data["reveal"] = {"seed": session.seed, "salt": salt}
+        data["result"] = {"winner": -1, "games_won": list(session.games_won), "how": ended}
     return json.dumps(data, ensure_ascii=False, indent=1).encode()
 
 

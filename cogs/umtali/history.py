@@ -1,6 +1,7 @@
 """A member's history on Discord, privately, and a finished session from it as a replay file
-(with the file that checks its deals). The replay menu is a ``DynamicItem`` whose custom id
-carries its server, so it keeps working after a restart."""
+(with the file that checks its deals); a match that ended with no result after its deal is
+listed too, with its deals file. The replay menu is a ``DynamicItem`` whose custom id carries
+its server, so it keeps working after a restart."""
 
 from __future__ import annotations
 
@@ -14,12 +15,20 @@ import discord
 
 from cogs.umtali.access import store, tr_of
 from cogs.umtali.errors import guarded
-from cogs.umtali.fair import verify_file, verify_filename
+from cogs.umtali.fair import revealed, verify_file, verify_filename
 from cogs.umtali.ids import id_of
+from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import clean_name, label_name, safe_name
 from cogs.umtali.options import rules_words
 from cogs.umtali.private import send_private
-from cogs.umtali.records import HISTORY, how_words, name_of, session_text
+from cogs.umtali.records import (
+    HISTORY,
+    UNFINISHED,
+    how_words,
+    name_of,
+    session_text,
+    unfinished_text,
+)
 from cogs.umtali.render import COLOUR
 from data.models import MatchRow, SessionLine
 from umtali.codec import session_from_json
@@ -53,25 +62,36 @@ async def show_history(interaction: discord.Interaction, user: discord.abc.User)
     tr = tr_of(interaction)
     records = store(interaction.client).records
     lines = await records.recent(interaction.guild.id, user.id, HISTORY)
+    # Matches that ended with no result: no score to show, but their deals to check.
+    unfinished = await records.unfinished(interaction.guild.id, user.id, UNFINISHED)
     seat = lines[0].seat_of(user.id) if lines else None
     name = name_of(user, lines[0].names[seat] if lines and seat is not None else None)
     embed = discord.Embed(title=tr("Umtali history · {name}", name=name), colour=COLOUR)
     view = discord.ui.View(timeout=None)
-    if not lines:
+    if not lines and not unfinished:
         embed.description = tr("{name} has not finished a session on this server yet.",
                                name=name)
     else:
-        embed.description = "\n".join(session_text(line, user.id, tr) for line in lines)
+        said = [session_text(line, user.id, tr) for line in lines]
+        if unfinished:
+            said += ["", tr("Ended with no result; their deals are revealed too:")]
+            said += [unfinished_text(u, user.id, tr) for u in unfinished]
+        embed.description = "\n".join(said)
         embed.set_footer(text=tr("Choose a session below to get it as a replay file."))
-        view.add_item(ReplaySelect(interaction.guild.id, [
-            discord.SelectOption(
-                label=tr("#{match}: {a} vs {b}", match=line.match_id,
-                         a=label_name(line.names[0]), b=label_name(line.names[1]))[:100],
-                description=dt.datetime.fromtimestamp(line.finished_at, dt.UTC)
-                .strftime("%Y-%m-%d %H:%M UTC"),
-                value=str(line.match_id))
-            for line in lines], placeholder=tr("Export a session as a replay…")))
+        listed = [(line.match_id, line.names, line.finished_at) for line in lines]
+        listed += [(u.match_id, u.names, u.finished_at) for u in unfinished]
+        view.add_item(ReplaySelect(interaction.guild.id, [_option(*item, tr) for item in listed],
+                                   placeholder=tr("Export a session as a replay…")))
     await send_private(interaction, view, embed=embed)
+
+
+def _option(match_id: int, names: tuple[str, str], finished_at: float,
+            tr: Tr) -> discord.SelectOption:
+    return discord.SelectOption(
+        label=tr("#{match}: {a} vs {b}", match=match_id, a=label_name(names[0]),
+                 b=label_name(names[1]))[:100],
+        description=dt.datetime.fromtimestamp(finished_at, dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        value=str(match_id))
 
 
 # -- replays --------------------------------------------------------------------------------
@@ -114,13 +134,27 @@ def replay_filename(match_id: int) -> str:
     return f"umtali-session-{match_id}.txt"
 
 
+def _asked_from(interaction: discord.Interaction, match: MatchRow | None,
+                guild_id: int) -> bool:
+    """Asked on the match's own server, or in a DM by one of its players (its panel there):
+    a replay is never given out for another server's match."""
+    if match is None or match.guild_id != guild_id:
+        return False
+    if interaction.guild_id is None:
+        return interaction.user.id in match.player_ids
+    return interaction.guild_id == guild_id
+
+
 async def send_replay(interaction: discord.Interaction, guild_id: int, match_id: int) -> None:
     st = store(interaction.client)
     tr = tr_of(interaction)
     line = await st.records.session(match_id)
     match = await st.match(match_id)
+    if line is None and match is not None and _asked_from(interaction, match, guild_id):
+        await _send_unfinished(interaction, match, tr)
+        return
     if line is None or match is None or line.guild_id != guild_id or \
-            interaction.guild_id != guild_id:
+            not _asked_from(interaction, match, guild_id):
         await interaction.response.send_message(
             tr("That session is not kept on this server."), ephemeral=True)
         return
@@ -135,3 +169,25 @@ async def send_replay(interaction: discord.Interaction, guild_id: int, match_id:
         tr("Session #{match}, {a} vs {b}, as a replay:", match=match_id,
            a=safe_name(line.names[0]), b=safe_name(line.names[1])),
         files=files, ephemeral=True)
+
+
+async def _send_unfinished(interaction: discord.Interaction, match: MatchRow, tr: Tr) -> None:
+    """The deals file of a match with no result: once it is over and had cards dealt (the
+    seed of a match in play, or of one never dealt, stays unsaid)."""
+    if match.status != "finished":
+        await interaction.response.send_message(
+            tr("That match is not over: its deals are revealed when it ends."), ephemeral=True)
+        return
+    live = LiveMatch.from_row(match)
+    if not live.abandoned or not revealed(live.commitment, False, live.ended, live.dealt):
+        await interaction.response.send_message(
+            tr("That session is not kept on this server."), ephemeral=True)
+        return
+    names = {"match": match.id, "a": safe_name(match.names[0]), "b": safe_name(match.names[1])}
+    said = (tr("Match #{match}, {a} vs {b}, cancelled with no result: its deals file.", **names)
+            if live.ended == "cancelled" else
+            tr("Match #{match}, {a} vs {b}, abandoned with no result: its deals file.", **names))
+    data = verify_file(live.session, match.names, match.salt, live.ended)
+    await interaction.response.send_message(
+        said, file=discord.File(io.BytesIO(data), filename=verify_filename(match.id)),
+        ephemeral=True)

@@ -40,8 +40,10 @@ class LiveMatch:
     #: The published commitment to the seed, and the salt kept secret until the session ends.
     commitment: str = ""
     salt: str = ""
-    #: Ended with no winner (nobody could be reached, or the first post failed).
+    #: Ended with no winner (nobody could be reached, or the first post failed), and how:
+    #: ``abandoned`` or ``cancelled``.
     abandoned: bool = False
+    ended: str = ""
     #: The last turn's announcement, shown with the hands while the channel is lost.
     last_turn: str = ""
     #: The time control preset ('': the turn timer alone) and each seat's reserve left, in
@@ -129,4 +131,11 @@ class LiveMatch:
             question=row.question,
             # Ended with no result (a finished session's state says how it ended).
             abandoned=row.status == "finished" and not session.over,
+            ended=row.how or "" if row.status == "finished" and not session.over else "",
         )
+
+    @property
+    def dealt(self) -> bool:
+        """Cards reached the players: the table was posted (it shows the discard pile, and the
+        hands follow it), or play went on in DMs."""
+        return not self.never_shown

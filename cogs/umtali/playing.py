@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, cast
 from cogs.umtali.clock import owed_deadline
 from cogs.umtali.computer import Computers
 from cogs.umtali.delivery import Delivery, dumps
-from cogs.umtali.fair import reveal_line
+from cogs.umtali.fair import reveal_line, revealed
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.looks import Looks
 from cogs.umtali.names import safe_name
@@ -185,7 +185,7 @@ class Playing(Looks):
     def _reveal(self, live: LiveMatch, session: Session) -> list[str]:
         """The seed and salt of a session just over, for anyone to check its deals (none for
         a match from before deals were sealed)."""
-        if not session.over or not live.commitment:
+        if not revealed(live.commitment, session.over):
             return []
         return [reveal_line(session, live.salt, live.commitment, self.public_tr(live))]
 
@@ -201,7 +201,7 @@ class Playing(Looks):
             live.warned = fresh.warned
             live.unsent = fresh.unsent
             live.reserves = fresh.reserves
-            live.abandoned = fresh.abandoned
+            live.abandoned, live.ended = fresh.abandoned, fresh.ended
             live.channel_id, live.table_message_id = fresh.channel_id, fresh.table_message_id
             live.channel_lost = fresh.channel_lost
             live.question = fresh.question

@@ -30,6 +30,7 @@ from cogs.umtali.seasons import (
     season_title,
 )
 from data.models import BoardPage, PlayerRecord, SessionLine
+from data.record_reads import UnfinishedLine
 from data.records import GLOBAL
 from umtali.i18n import EN, N_, Tr
 from umtali.text import HOW
@@ -42,6 +43,8 @@ SCOPES = [
 ]
 #: Sessions listed by /umtali history (and offered for export: a menu holds 25 at most).
 HISTORY = 10
+#: Matches ended with no result listed after them, each with its deals file.
+UNFINISHED = 5
 RATING_NOTE = N_("rating = μ − 3σ, a cautious estimate of skill; practice is not rated")
 
 # Leaderboards and stats are posted in the channel: in the server's language. History and
@@ -209,6 +212,16 @@ def session_text(line: SessionLine, user_id: int, tr: Tr = EN) -> str:
     if won:
         return tr("`#{match}` **won** against {name} {score} · {how} · {when}", **values)
     return tr("`#{match}` **lost** against {name} {score} · {how} · {when}", **values)
+
+
+def unfinished_text(line: UnfinishedLine, user_id: int, tr: Tr = EN) -> str:
+    """A match that ended with no result, as ``user_id`` played it: opponent, how, when."""
+    me = 1 if user_id == line.player_ids[1] else 0
+    values = dict(match=line.match_id, name=safe_name(line.names[1 - me]),
+                  when=_when(line.finished_at))
+    if line.how == "cancelled":
+        return tr("`#{match}` against {name} · cancelled, no result · {when}", **values)
+    return tr("`#{match}` against {name} · abandoned, no result · {when}", **values)
 
 
 def record_text(rec: PlayerRecord, tr: Tr = EN) -> str:

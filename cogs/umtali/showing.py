@@ -22,6 +22,8 @@ from typing import Any
 import discord
 
 from cogs.umtali.arrange import HandOrder
+from cogs.umtali.fair import reveal_line, revealed
+from cogs.umtali.final_card import ReplayButton
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import safe_name
 from cogs.umtali.panels import hand_panel
@@ -42,6 +44,9 @@ ABANDONED = {
     0: N_("This match was abandoned: I could no longer reach this match's channel. Nobody "
           "wins it and no rating changed; you are free to start another."),
 }
+#: A match stopped part-way by the bot's choice, not for want of a way to reach anyone.
+CANCELLED = N_("This match was cancelled. Nobody wins it and no rating changed; you are free "
+               "to start another.")
 
 
 @dataclass(frozen=True)
@@ -140,14 +145,10 @@ def table_of(live: LiveMatch, note: str = "", look: Look = TEXT_ONLY) -> Shown:
 
 
 def hand_of(live: LiveMatch, seat: int, note: str = "", look: Look = TEXT_ONLY) -> Shown:
+    if live.abandoned:
+        return _unfinished(live, seat, look)
     view = live.session.view(seat)
     tr = look.tr
-    if live.abandoned:
-        gone = [safe_name(live.names[s]) for s in (0, 1) if not live.reachable(s)]
-        note = (tr(ABANDONED[2], a=gone[0], b=gone[1]) if len(gone) == 2 else
-                tr(ABANDONED[1], name=gone[0]) if gone else tr(ABANDONED[0]))
-        return Shown([hand_embed(view, live.names, live.id, tr=tr, order=look.order,
-                                 note=note)], discord.ui.View(timeout=None))
     embed = hand_embed(view, live.names, live.id, tr=tr, order=look.order, note=note)
     shown = Shown([embed], hand_panel(view, live.id, live.version, tr=tr, order=look.order,
                                       hint=live.computer_seat is not None))
@@ -155,6 +156,24 @@ def hand_of(live: LiveMatch, seat: int, note: str = "", look: Look = TEXT_ONLY) 
         draw = partial(hand_png, view, tr=tr, four_colour=look.four_colour)
         shown.pictures.append(_picture(embed, draw, HAND_FILE))
     return shown
+
+
+def _unfinished(live: LiveMatch, seat: int, look: Look) -> Shown:
+    """The hand of a match that ended with no result: why, and once cards were dealt, the
+    reveal of its seed as a finished session's, with its replay file a click away."""
+    tr = look.tr
+    how = live.ended or "abandoned"
+    gone = [safe_name(live.names[s]) for s in (0, 1) if not live.reachable(s)]
+    notes = [tr(CANCELLED) if how == "cancelled" else
+             tr(ABANDONED[2], a=gone[0], b=gone[1]) if len(gone) == 2 else
+             tr(ABANDONED[1], name=gone[0]) if gone else tr(ABANDONED[0])]
+    buttons = discord.ui.View(timeout=None)
+    if revealed(live.commitment, False, how, live.dealt):
+        notes.append(reveal_line(live.session, live.salt, live.commitment, tr, how))
+        buttons.add_item(ReplayButton(live.guild_id, live.id, tr))
+    embed = hand_embed(live.session.view(seat), live.names, live.id, tr=tr, order=look.order,
+                       note="\n\n".join(notes))
+    return Shown([embed], buttons)
 
 
 def dm_panel_of(live: LiveMatch, seat: int, note: str = "", look: Look = TEXT_ONLY,
