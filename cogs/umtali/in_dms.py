@@ -33,7 +33,7 @@ async def send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool 
     notifies); once refused, never tried again."""
     if live.dm_refused[seat] or live.is_computer(seat):
         return
-    version = live.version
+    version, over = live.version, live.over
     if live.dm_shown[seat] == version and not (new or note):
         return
     shown = await svc.dm_panel(live, seat, note).drawn()
@@ -42,7 +42,7 @@ async def send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool 
         dm = svc.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
         try:
             await dm.get_partial_message(message_id).edit(**shown.edit())
-            live.dm_shown[seat] = version
+            _shown(live, seat, version, over)
             return
         except GONE:
             pass  # deleted, or DMs closed since: a new message says whether they are
@@ -58,4 +58,11 @@ async def send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool 
     await svc.store.set_dm_message(live.id, seat, message.channel.id, message.id)
     live.dm_channel_ids[seat] = message.channel.id
     live.dm_message_ids[seat] = message.id
-    live.dm_shown[seat] = version
+    _shown(live, seat, version, over)
+
+
+def _shown(live: LiveMatch, seat: int, version: int, over: bool) -> None:
+    """The seat's panel now shows the match at ``version``, unless the match ended while it
+    was drawn or sent: an ending keeps the version, and its own edit must not be skipped."""
+    if live.over == over:
+        live.dm_shown[seat] = version
