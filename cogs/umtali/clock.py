@@ -17,8 +17,8 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
-import weakref
 from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -49,26 +49,29 @@ MAIN = "main"
 #: Time spent connecting to Discord after a start shorter than this is not given back.
 CONNECTING = 5.0
 
-#: The services whose timers have been checked once: their matches brought back at the start
-#: have had the time spent connecting given back (``_connected``).
-_checked: weakref.WeakSet[MatchService] = weakref.WeakSet()
-#: Of each service not checked yet, when its matches were brought back, and each one's
-#: deadline then (by match id).
-_loaded: weakref.WeakKeyDictionary[MatchService, tuple[float, dict[int, float]]] = \
-    weakref.WeakKeyDictionary()
-#: Of each service whose gateway is down: when it went down, and the shards still down
-#: (None: the one connection of a bot without shards).
-_outages: weakref.WeakKeyDictionary[MatchService, tuple[float, set[int | None]]] = \
-    weakref.WeakKeyDictionary()
-#: Of each service, time owed to its matches and not saved yet (a save failed): by match id,
-#: the deadline it is owed on and how much. Such a turn is not judged until it is paid.
-_owed: weakref.WeakKeyDictionary[MatchService, dict[int, tuple[float, float]]] = \
-    weakref.WeakKeyDictionary()
-#: One payment of what is owed at a time, by service (a check's and an outage's end may meet).
-_paying: weakref.WeakKeyDictionary[MatchService, asyncio.Lock] = weakref.WeakKeyDictionary()
-#: Of each service not checked yet, when its gateway first went down since its matches were
-#: brought back: the time spent connecting ends there (the outage is given back on its own).
-_first_down: weakref.WeakKeyDictionary[MatchService, float] = weakref.WeakKeyDictionary()
+
+@dataclass(eq=False)
+class ClockState:
+    """What one service's clocks know beyond its matches (``MatchService.clock_state``): the
+    start, gateway outages, and time owed."""
+
+    #: Its timers have been checked once: the matches brought back at the start have had
+    #: the time spent connecting given back (``_connected``).
+    checked: bool = False
+    #: Until that first check: when its matches were brought back, and each one's deadline
+    #: then (by match id).
+    loaded: tuple[float, dict[int, float]] | None = None
+    #: Until that first check: when its gateway first went down since its matches were
+    #: brought back (the time spent connecting ends there; the outage is given back apart).
+    first_down: float | None = None
+    #: While its gateway is down: when it went down, and the shards still down (None: the
+    #: one connection of a bot without shards).
+    outage: tuple[float, set[int | None]] | None = None
+    #: Time owed to its matches and not saved yet (a save failed): by match id, the deadline
+    #: it is owed on and how much. Such a turn is not judged until it is paid.
+    owed: dict[int, tuple[float, float]] = field(default_factory=dict)
+    #: One payment of what is owed at a time (a check's and an outage's end may meet).
+    paying: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
 def alive_key(owner: str) -> str:
@@ -87,8 +90,8 @@ async def check_timers(svc: MatchService, now: float) -> None:
     """Warn a player whose turn is nearly over; forfeit one whose time ran out. Each match is
     judged under its own lock; a failure (say, a save) is tried again at the next check. Only
     the matches this process holds are judged (first renewing its leases, every few seconds)."""
-    first = svc not in _checked
-    _checked.add(svc)
+    state = svc.clock_state
+    first, state.checked = not state.checked, True
     try:
         await svc.owners.tick(now)
     except Exception as e:
@@ -96,9 +99,9 @@ async def check_timers(svc: MatchService, now: float) -> None:
                     e.__class__.__name__, e)
     if first:
         await _connected(svc)
-    if svc in _outages:
+    if state.outage is not None:
         return  # nobody can play: the clocks stand still until the gateway is back
-    owed = _owed.get(svc)
+    owed = state.owed
     if owed:
         await _pay(svc, "owed")
     for live in list(svc.matches.values()):
@@ -127,13 +130,15 @@ async def _connected(svc: MatchService) -> None:
     matches it brought back at its start get the time since back too (nobody could play while
     it connected, which may take minutes when Discord is slow). A match that changed meanwhile
     (a move, its time-up question asked again) or is now held elsewhere is left alone."""
-    loaded = _loaded.pop(svc, None)
+    state = svc.clock_state
+    loaded, first_down = state.loaded, state.first_down
+    state.loaded = state.first_down = None
     if loaded is None:
         return
     at, deadlines = loaded
     # Up to now, or to the start of the first gateway outage since (under way or over): an
     # outage is given back on its own, and the same seconds must not be given twice.
-    gap = _first_down.pop(svc, svc.clock()) - at
+    gap = (svc.clock() if first_down is None else first_down) - at
     if gap < CONNECTING:
         return
     await _give_back(svc, deadlines, gap, "of connecting")
@@ -144,7 +149,7 @@ async def _give_back(svc: MatchService, deadlines: dict[int, float], gap: float,
     """Move each match's deadline (``deadlines``: as it was, by match id) ``gap`` seconds on,
     saved before memory; a match that changed meanwhile or is held elsewhere is left alone. A
     save that fails is owed, and tried again at each check (its turn not judged meanwhile)."""
-    owed = _owed.setdefault(svc, {})
+    owed = svc.clock_state.owed
     for match_id, was in deadlines.items():
         before = owed.get(match_id)
         owed[match_id] = (was, gap + (before[1] if before is not None and before[0] == was
@@ -154,8 +159,9 @@ async def _give_back(svc: MatchService, deadlines: dict[int, float], gap: float,
 
 async def _pay(svc: MatchService, why: str) -> None:
     """Save and apply the time ``svc``'s matches are owed; what fails stays owed."""
-    async with _paying.setdefault(svc, asyncio.Lock()):
-        owed = _owed.get(svc, {})
+    state = svc.clock_state
+    async with state.paying:
+        owed = state.owed
         for match_id in list(owed):
             live = svc.matches.get(match_id)
             try:
@@ -170,7 +176,7 @@ async def _pay(svc: MatchService, why: str) -> None:
                                 log.info("match %d: %.0f s %s given back", live.id, gap, why)
                                 # The connecting time still to give (first check
                                 # not run yet) is owed on the deadline as it is now.
-                                loaded = _loaded.get(svc)
+                                loaded = state.loaded
                                 if loaded is not None and loaded[1].get(match_id) == was:
                                     loaded[1][match_id] = deadline
                                 # An outage that ended during the save added to what is
@@ -184,14 +190,12 @@ async def _pay(svc: MatchService, why: str) -> None:
                             "again", match_id, why, e.__class__.__name__, e)
                 continue
             del owed[match_id]  # paid, or no longer owed (the turn changed, the match went)
-        if not owed:
-            _owed.pop(svc, None)
 
 
 def owed_deadline(svc: MatchService, live: LiveMatch) -> float | None:
     """``live``'s deadline with the time still owed to its turn added (a give-back whose save
     failed): what a move made now is judged against, as the clock judges it."""
-    entry = _owed.get(svc, {}).get(live.id)
+    entry = svc.clock_state.owed.get(live.id)
     if entry is not None and live.deadline is not None and live.deadline == entry[0]:
         return live.deadline + entry[1]
     return live.deadline
@@ -225,22 +229,25 @@ def hear_gateway(client: discord.Client, svc: MatchService) -> None:
 
 def gateway_lost(svc: MatchService, shard: int | None) -> None:
     """The gateway connection (of ``shard``) dropped: the clocks stop until it is back."""
-    _outages.setdefault(svc, (svc.clock(), set()))[1].add(shard)
-    if svc not in _checked:
-        _first_down.setdefault(svc, svc.clock())
+    state = svc.clock_state
+    if state.outage is None:
+        state.outage = (svc.clock(), set())
+    state.outage[1].add(shard)
+    if not state.checked and state.first_down is None:
+        state.first_down = svc.clock()
 
 
 async def gateway_back(svc: MatchService, shard: int | None) -> None:
     """The gateway connection (of ``shard``) is back: once every shard is, each running turn
     gets the outage back (a blip of under ``CONNECTING`` seconds is not worth a save)."""
-    outage = _outages.get(svc)
-    if outage is None:
+    state = svc.clock_state
+    if state.outage is None:
         return
-    since, down = outage
+    since, down = state.outage
     down.discard(shard)
     if down:
         return
-    del _outages[svc]
+    state.outage = None
     gap = svc.clock() - since
     log.info("the gateway was down %.1f s; the clocks go on", gap)
     if gap < CONNECTING:
@@ -284,7 +291,10 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
     after a real outage."""
     now = svc.clock()
     # At the start, until the first check: the time to connect is given back then too.
-    loaded = None if svc in _checked else _loaded.setdefault(svc, (now, {}))[1]
+    state = svc.clock_state
+    if not state.checked and state.loaded is None:
+        state.loaded = (now, {})
+    loaded = None if state.loaded is None or state.checked else state.loaded[1]
     for live in lives:
         if live.over or live.deadline is None:
             continue
