@@ -48,6 +48,11 @@ ALIVE_AT = "alive_at"
 MAIN = "main"
 #: Time spent connecting to Discord after a start shorter than this is not given back.
 CONNECTING = 5.0
+#: A move Discord stamped before its turn's deadline is in time if it reaches the bot at most
+#: this long after the deadline (network lag): Discord fails an interaction not answered within
+#: 3 s of its making, so one later than that was not made in time as this clock tells (or
+#: Discord's clock and this one disagree by more).
+LATE = 3.0
 
 
 @dataclass(eq=False)
@@ -199,6 +204,33 @@ def owed_deadline(svc: MatchService, live: LiveMatch) -> float | None:
     if entry is not None and live.deadline is not None and live.deadline == entry[0]:
         return live.deadline + entry[1]
     return live.deadline
+
+
+def judged_deadline(svc: MatchService, live: LiveMatch, now: float) -> float | None:
+    """``live``'s deadline as the clock judges it at ``now``: with the time still owed to its
+    turn, and the gateway outage under way (the clocks stand still since it began)."""
+    deadline = owed_deadline(svc, live)
+    outage = svc.clock_state.outage
+    if deadline is not None and outage is not None:
+        deadline += max(0.0, now - outage[0])
+    return deadline
+
+
+def made_in_time(svc: MatchService, live: LiveMatch, made: float, now: float) -> bool:
+    """A move reaching the bot at ``now``, stamped by Discord as made at ``made``, is in time:
+    it arrived before the deadline the clock judges by, or was made before it and arrived at
+    most ``LATE`` seconds after (a move arriving in time is never refused for Discord's stamp:
+    the two clocks may disagree). Before the first check after a start, the time spent
+    connecting that it gives back counts too: that check would not forfeit the turn."""
+    deadline = judged_deadline(svc, live, now)
+    if deadline is None:
+        return True
+    state = svc.clock_state
+    if state.loaded is not None and state.loaded[1].get(live.id) == live.deadline:
+        gap = (now if state.first_down is None else min(now, state.first_down)) - state.loaded[0]
+        if gap >= CONNECTING:
+            deadline += gap
+    return now < deadline or (made < deadline and now < deadline + LATE)
 
 
 def hear_gateway(client: discord.Client, svc: MatchService) -> None:
