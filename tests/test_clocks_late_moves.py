@@ -21,7 +21,8 @@ from typing import Any
 import pytest
 
 from bot import UmtaliBot
-from cogs.umtali.clock import LATE, gateway_back
+from cogs.umtali.clock import gateway_back
+from cogs.umtali.clock_state import LATE, Outage
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, play_out, start_match
@@ -177,7 +178,8 @@ async def test_the_deadline_judged_is_the_clocks(
         deadline = now - 11 if late else now - 9
         await _set_deadline(table, deadline)
         if how == "outage under way":
-            svc.clock_state.outage = (now - 10, {None})
+            svc.clock_state.outage = outage = Outage(now - 10, {None})
+            outage.note([live], now - 10)
         else:
             svc.clock_state.owed[live.id] = (deadline, 10.0)  # its save failed
         answer = await _play(table)

@@ -8,22 +8,22 @@ back the time since that process was last alive (``cogs.umtali.owners``).
 
 While the bot's connection to Discord's gateway is down (a network outage, Discord's own), no
 click or command reaches it and nobody can play: the clocks stop (no warning, no forfeit), and
-when it is back each running turn gets the outage's time back (``gateway_lost``,
-``gateway_back``).
+when it is back each running turn gets back the time its clock stood still (``gateway_lost``,
+``gateway_back``): the whole outage, or, for a turn begun during it, since then. What the clocks
+know beyond the matches is each service's ``ClockState`` (``cogs.umtali.clock_state``).
 """
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import logging
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ext import commands
 
+from cogs.umtali.clock_state import CONNECTING, Outage
 from cogs.umtali.delivery import dumps, your_turn
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import safe_name
@@ -46,37 +46,6 @@ NOTICE_AFTER = 30.0
 ALIVE_AT = "alive_at"
 #: The name of a process that was not given one: a bot alone holds every match under it.
 MAIN = "main"
-#: Time spent connecting to Discord after a start shorter than this is not given back.
-CONNECTING = 5.0
-#: A move Discord stamped before its turn's deadline is in time if it reaches the bot at most
-#: this long after the deadline (network lag): Discord fails an interaction not answered within
-#: 3 s of its making, so one later than that was not made in time as this clock tells (or
-#: Discord's clock and this one disagree by more).
-LATE = 3.0
-
-
-@dataclass(eq=False)
-class ClockState:
-    """What one service's clocks know beyond its matches (``MatchService.clock_state``): the
-    start, gateway outages, and time owed."""
-
-    #: Its timers have been checked once: the matches brought back at the start have had
-    #: the time spent connecting given back (``_connected``).
-    checked: bool = False
-    #: Until that first check: when its matches were brought back, and each one's deadline
-    #: then (by match id).
-    loaded: tuple[float, dict[int, float]] | None = None
-    #: Until that first check: when its gateway first went down since its matches were
-    #: brought back (the time spent connecting ends there; the outage is given back apart).
-    first_down: float | None = None
-    #: While its gateway is down: when it went down, and the shards still down (None: the
-    #: one connection of a bot without shards).
-    outage: tuple[float, set[int | None]] | None = None
-    #: Time owed to its matches and not saved yet (a save failed): by match id, the deadline
-    #: it is owed on and how much. Such a turn is not judged until it is paid.
-    owed: dict[int, tuple[float, float]] = field(default_factory=dict)
-    #: One payment of what is owed at a time (a check's and an outage's end may meet).
-    paying: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
 def alive_key(owner: str) -> str:
@@ -105,7 +74,10 @@ async def check_timers(svc: MatchService, now: float) -> None:
     if first:
         await _connected(svc)
     if state.outage is not None:
-        return  # nobody can play: the clocks stand still until the gateway is back
+        # Nobody can play: the clocks stand still until the gateway is back, those of turns
+        # started meanwhile (moves, matches taken over) from now.
+        state.outage.note(list(svc.matches.values()), now)
+        return
     owed = state.owed
     if owed:
         await _pay(svc, "owed")
@@ -146,16 +118,17 @@ async def _connected(svc: MatchService) -> None:
     gap = (svc.clock() if first_down is None else first_down) - at
     if gap < CONNECTING:
         return
-    await _give_back(svc, deadlines, gap, "of connecting")
+    await _give_back(svc, {match_id: (was, gap) for match_id, was in deadlines.items()},
+                     "of connecting")
 
 
-async def _give_back(svc: MatchService, deadlines: dict[int, float], gap: float,
+async def _give_back(svc: MatchService, gaps: dict[int, tuple[float, float]],
                      why: str) -> None:
-    """Move each match's deadline (``deadlines``: as it was, by match id) ``gap`` seconds on,
+    """Move each match's deadline (``gaps``: as it was, and by how much, by match id) on,
     saved before memory; a match that changed meanwhile or is held elsewhere is left alone. A
     save that fails is owed, and tried again at each check (its turn not judged meanwhile)."""
     owed = svc.clock_state.owed
-    for match_id, was in deadlines.items():
+    for match_id, (was, gap) in gaps.items():
         before = owed.get(match_id)
         owed[match_id] = (was, gap + (before[1] if before is not None and before[0] == was
                                       else 0.0))
@@ -184,6 +157,8 @@ async def _pay(svc: MatchService, why: str) -> None:
                                 loaded = state.loaded
                                 if loaded is not None and loaded[1].get(match_id) == was:
                                     loaded[1][match_id] = deadline
+                                if state.outage is not None:
+                                    state.outage.moved(match_id, was, deadline)
                                 # An outage that ended during the save added to what is
                                 # owed: the rest stays owed, on the new deadline.
                                 now_was, now_gap = owed[match_id]
@@ -195,42 +170,6 @@ async def _pay(svc: MatchService, why: str) -> None:
                             "again", match_id, why, e.__class__.__name__, e)
                 continue
             del owed[match_id]  # paid, or no longer owed (the turn changed, the match went)
-
-
-def owed_deadline(svc: MatchService, live: LiveMatch) -> float | None:
-    """``live``'s deadline with the time still owed to its turn added (a give-back whose save
-    failed): what a move made now is judged against, as the clock judges it."""
-    entry = svc.clock_state.owed.get(live.id)
-    if entry is not None and live.deadline is not None and live.deadline == entry[0]:
-        return live.deadline + entry[1]
-    return live.deadline
-
-
-def judged_deadline(svc: MatchService, live: LiveMatch, now: float) -> float | None:
-    """``live``'s deadline as the clock judges it at ``now``: with the time still owed to its
-    turn, and the gateway outage under way (the clocks stand still since it began)."""
-    deadline = owed_deadline(svc, live)
-    outage = svc.clock_state.outage
-    if deadline is not None and outage is not None:
-        deadline += max(0.0, now - outage[0])
-    return deadline
-
-
-def made_in_time(svc: MatchService, live: LiveMatch, made: float, now: float) -> bool:
-    """A move reaching the bot at ``now``, stamped by Discord as made at ``made``, is in time:
-    it arrived before the deadline the clock judges by, or was made before it and arrived at
-    most ``LATE`` seconds after (a move arriving in time is never refused for Discord's stamp:
-    the two clocks may disagree). Before the first check after a start, the time spent
-    connecting that it gives back counts too: that check would not forfeit the turn."""
-    deadline = judged_deadline(svc, live, now)
-    if deadline is None:
-        return True
-    state = svc.clock_state
-    if state.loaded is not None and state.loaded[1].get(live.id) == live.deadline:
-        gap = (now if state.first_down is None else min(now, state.first_down)) - state.loaded[0]
-        if gap >= CONNECTING:
-            deadline += gap
-    return now < deadline or (made < deadline and now < deadline + LATE)
 
 
 def hear_gateway(client: discord.Client, svc: MatchService) -> None:
@@ -263,8 +202,9 @@ def gateway_lost(svc: MatchService, shard: int | None) -> None:
     """The gateway connection (of ``shard``) dropped: the clocks stop until it is back."""
     state = svc.clock_state
     if state.outage is None:
-        state.outage = (svc.clock(), set())
-    state.outage[1].add(shard)
+        state.outage = Outage(svc.clock())
+        state.outage.note(list(svc.matches.values()), state.outage.since)
+    state.outage.down.add(shard)
     if not state.checked and state.first_down is None:
         state.first_down = svc.clock()
 
@@ -275,18 +215,22 @@ async def gateway_back(svc: MatchService, shard: int | None) -> None:
     state = svc.clock_state
     if state.outage is None:
         return
-    since, down = state.outage
-    down.discard(shard)
-    if down:
+    outage = state.outage
+    outage.down.discard(shard)
+    if outage.down:
         return
     state.outage = None
-    gap = svc.clock() - since
-    log.info("the gateway was down %.1f s; the clocks go on", gap)
-    if gap < CONNECTING:
-        return
-    running = {live.id: live.deadline for live in list(svc.matches.values())
-               if not live.over and live.deadline is not None}
-    await _give_back(svc, running, gap, "of the gateway outage")
+    back = svc.clock()
+    log.info("the gateway was down %.1f s; the clocks go on", back - outage.since)
+    # Each turn gets back the time its clock stood still: the whole outage, or since it
+    # started during it.
+    gaps = {}
+    for live in list(svc.matches.values()):
+        since = outage.still_since(live)
+        if not live.over and live.deadline is not None and since is not None and \
+                back - since >= CONNECTING:
+            gaps[live.id] = (live.deadline, back - since)
+    await _give_back(svc, gaps, "of the gateway outage")
 
 
 async def heartbeat(svc: MatchService) -> None:

@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
-from cogs.umtali.clock import LATE, judged_deadline, made_in_time
+from cogs.umtali.clock_state import LATE, judged_deadline, made_in_time
 from cogs.umtali.computer import Computers
 from cogs.umtali.delivery import Delivery, dumps
 from cogs.umtali.fair import reveal_line

@@ -24,7 +24,8 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
-from cogs.umtali.clock import MAIN, ClockState, check_timers, heartbeat, warn_before
+from cogs.umtali.clock import MAIN, check_timers, heartbeat, warn_before
+from cogs.umtali.clock_state import ClockState
 from cogs.umtali.computer import Computers
 from cogs.umtali.delivery import GONE, PASSING, Delivery
 from cogs.umtali.endings import Endings
