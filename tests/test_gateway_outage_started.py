@@ -2,11 +2,14 @@
 each gets back, when the gateway is, only the time it stood still, not the whole outage: a
 match taken over from a stopped process mid-outage (its time up to the take-over was given
 then), a time-up question's clock run out again mid-outage (it is asked at once), a turn that
-began with a move on a shard still connected. SimCord, virtual time."""
+began with a move on a shard still connected. And a process whose leases lapsed during its
+outage (its database out of reach too) gives nothing to the match another took over meanwhile.
+SimCord, virtual time."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -78,3 +81,37 @@ async def test_a_turn_begun_during_an_outage_gets_back_only_its_own_wait(
     assert db_row(db_path, live.id)["deadline"] == live.deadline
     await svc.check_timers()
     assert not live.over
+
+
+async def test_an_outage_ended_after_a_take_over_gives_the_holder_nothing_more(
+        world: World, db_path: Path, other: MatchService,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first process's network goes down, its gateway and its database with it: its
+    leases lapse and the second takes its match over (giving back the time since the first was
+    last heard of). When the first's connection is back, before it learns it lost the match,
+    its outage's time is not given to the match the second holds."""
+    main = main_of(world)
+    live = await start_match(world, time_control="normal")
+    await other.check_timers()  # the second process's first check: it holds nothing
+    gateway_lost(main, None)
+
+    async def unreachable(*args: Any, **kwargs: Any) -> set[int]:
+        raise OSError("the database is unreachable")
+
+    with monkeypatch.context() as m:
+        m.setattr(main.owners.leases, "renew", unreachable)
+        for _ in range(int(LEASE) + 1):
+            world.clock.advance(1)
+            await main.check_timers()  # its renewals fail
+        await other.check_timers()  # the lease lapsed: taken over
+        theirs = other.matches[live.id]
+        assert theirs is not live and theirs.deadline is not None
+        for _ in range(10):
+            world.clock.advance(5)
+            await other.check_timers()  # the second renews its lease
+    await gateway_back(main, None)  # back before its next renewal
+    assert db_row(db_path, live.id)["deadline"] == theirs.deadline
+    assert live.id not in main.matches
+    await main.check_timers()
+    await other.check_timers()
+    assert db_row(db_path, live.id)["owner"] == "p2" and not theirs.over

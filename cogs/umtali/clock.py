@@ -137,39 +137,53 @@ async def _give_back(svc: MatchService, gaps: dict[int, tuple[float, float]],
 
 async def _pay(svc: MatchService, why: str) -> None:
     """Save and apply the time ``svc``'s matches are owed; what fails stays owed."""
-    state = svc.clock_state
-    async with state.paying:
-        owed = state.owed
+    owed = svc.clock_state.owed
+    async with svc.clock_state.paying:
         for match_id in list(owed):
             live = svc.matches.get(match_id)
             try:
-                if live is not None:
-                    async with live.lock:
-                        # Read under the lock: an outage may have added to it meanwhile.
-                        was, gap = owed[match_id]
-                        if not live.over and live.deadline == was:
-                            deadline = was + gap
-                            if await svc.store.set_deadline(live.id, live.version, deadline):
-                                live.deadline, live.warned = deadline, False
-                                log.info("match %d: %.0f s %s given back", live.id, gap, why)
-                                # The connecting time still to give (first check
-                                # not run yet) is owed on the deadline as it is now.
-                                loaded = state.loaded
-                                if loaded is not None and loaded[1].get(match_id) == was:
-                                    loaded[1][match_id] = deadline
-                                if state.outage is not None:
-                                    state.outage.moved(match_id, was, deadline)
-                                # An outage that ended during the save added to what is
-                                # owed: the rest stays owed, on the new deadline.
-                                now_was, now_gap = owed[match_id]
-                                if now_was == was and now_gap > gap:
-                                    owed[match_id] = (deadline, now_gap - gap)
-                                    continue
+                if live is not None and not await _pay_one(svc, live, why):
+                    continue
             except Exception as e:
                 log.warning("match %d: time %s could not be given back (%s: %s); trying "
                             "again", match_id, why, e.__class__.__name__, e)
                 continue
             del owed[match_id]  # paid, or no longer owed (the turn changed, the match went)
+
+
+async def _pay_one(svc: MatchService, live: LiveMatch, why: str) -> bool:
+    """Save and apply the time ``live`` is owed; False if some stays owed (an outage that
+    ended during the save added to it)."""
+    state = svc.clock_state
+    async with live.lock:
+        # Read under the lock: an outage may have added to it meanwhile.
+        was, gap = state.owed[live.id]
+        if live.over or live.deadline != was:
+            return True
+        if await svc.owners.leases.holder(live.id) != svc.owners.name:
+            # Taken over by another process while this one could not renew its leases (its
+            # network down with its gateway, say): that one gave the turn its time.
+            log.info("match %d: now held by another process", live.id)
+            svc.owners.drop(live)
+            return True
+        deadline = was + gap
+        if not await svc.store.set_deadline(live.id, live.version, deadline):
+            return True
+        live.deadline, live.warned = deadline, False
+        log.info("match %d: %.0f s %s given back", live.id, gap, why)
+        # The connecting time still to give (first check not run yet) is owed on the deadline
+        # as it is now; an outage under way stands the turn still as before.
+        if state.loaded is not None and state.loaded[1].get(live.id) == was:
+            state.loaded[1][live.id] = deadline
+        if state.outage is not None:
+            state.outage.moved(live.id, was, deadline)
+        # An outage that ended during the save added to what is owed: the rest stays owed, on
+        # the new deadline.
+        now_was, now_gap = state.owed[live.id]
+        if now_was == was and now_gap > gap:
+            state.owed[live.id] = (deadline, now_gap - gap)
+            return False
+        return True
 
 
 def hear_gateway(client: discord.Client, svc: MatchService) -> None:
