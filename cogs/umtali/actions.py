@@ -100,8 +100,10 @@ async def play_move(interaction: discord.Interaction, match_id: int, move: Move,
         return
     svc = service(interaction.client)
     before = live.version
-    outcome = await in_time(interaction, svc.act(live, interaction.user.id, move, version),
-                            new_message=new_message)
+    # Judged by when it was made (Discord's stamp), not when it arrived (``clock.LATE``).
+    made = interaction.created_at.timestamp()
+    outcome = await in_time(interaction, svc.act(live, interaction.user.id, move, version,
+                                                 made), new_message=new_message)
     seat = live.seat_of(interaction.user.id)
     if outcome.error is not None:
         said = sentence(tr(outcome.error))

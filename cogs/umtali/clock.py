@@ -8,22 +8,22 @@ back the time since that process was last alive (``cogs.umtali.owners``).
 
 While the bot's connection to Discord's gateway is down (a network outage, Discord's own), no
 click or command reaches it and nobody can play: the clocks stop (no warning, no forfeit), and
-when it is back each running turn gets the outage's time back (``gateway_lost``,
-``gateway_back``).
+when it is back each running turn gets back the time its clock stood still (``gateway_lost``,
+``gateway_back``): the whole outage, or, for a turn begun during it, since then. What the clocks
+know beyond the matches is each service's ``ClockState`` (``cogs.umtali.clock_state``).
 """
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import logging
-import weakref
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ext import commands
 
+from cogs.umtali.clock_state import CONNECTING, Outage
 from cogs.umtali.delivery import dumps, your_turn
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import safe_name
@@ -46,29 +46,6 @@ NOTICE_AFTER = 30.0
 ALIVE_AT = "alive_at"
 #: The name of a process that was not given one: a bot alone holds every match under it.
 MAIN = "main"
-#: Time spent connecting to Discord after a start shorter than this is not given back.
-CONNECTING = 5.0
-
-#: The services whose timers have been checked once: their matches brought back at the start
-#: have had the time spent connecting given back (``_connected``).
-_checked: weakref.WeakSet[MatchService] = weakref.WeakSet()
-#: Of each service not checked yet, when its matches were brought back, and each one's
-#: deadline then (by match id).
-_loaded: weakref.WeakKeyDictionary[MatchService, tuple[float, dict[int, float]]] = \
-    weakref.WeakKeyDictionary()
-#: Of each service whose gateway is down: when it went down, and the shards still down
-#: (None: the one connection of a bot without shards).
-_outages: weakref.WeakKeyDictionary[MatchService, tuple[float, set[int | None]]] = \
-    weakref.WeakKeyDictionary()
-#: Of each service, time owed to its matches and not saved yet (a save failed): by match id,
-#: the deadline it is owed on and how much. Such a turn is not judged until it is paid.
-_owed: weakref.WeakKeyDictionary[MatchService, dict[int, tuple[float, float]]] = \
-    weakref.WeakKeyDictionary()
-#: One payment of what is owed at a time, by service (a check's and an outage's end may meet).
-_paying: weakref.WeakKeyDictionary[MatchService, asyncio.Lock] = weakref.WeakKeyDictionary()
-#: Of each service not checked yet, when its gateway first went down since its matches were
-#: brought back: the time spent connecting ends there (the outage is given back on its own).
-_first_down: weakref.WeakKeyDictionary[MatchService, float] = weakref.WeakKeyDictionary()
 
 
 def alive_key(owner: str) -> str:
@@ -87,8 +64,8 @@ async def check_timers(svc: MatchService, now: float) -> None:
     """Warn a player whose turn is nearly over; forfeit one whose time ran out. Each match is
     judged under its own lock; a failure (say, a save) is tried again at the next check. Only
     the matches this process holds are judged (first renewing its leases, every few seconds)."""
-    first = svc not in _checked
-    _checked.add(svc)
+    state = svc.clock_state
+    first, state.checked = not state.checked, True
     try:
         await svc.owners.tick(now)
     except Exception as e:
@@ -96,9 +73,12 @@ async def check_timers(svc: MatchService, now: float) -> None:
                     e.__class__.__name__, e)
     if first:
         await _connected(svc)
-    if svc in _outages:
-        return  # nobody can play: the clocks stand still until the gateway is back
-    owed = _owed.get(svc)
+    if state.outage is not None:
+        # Nobody can play: the clocks stand still until the gateway is back, those of turns
+        # started meanwhile (moves, matches taken over) from now.
+        state.outage.note(list(svc.matches.values()), now)
+        return
+    owed = state.owed
     if owed:
         await _pay(svc, "owed")
     for live in list(svc.matches.values()):
@@ -127,25 +107,28 @@ async def _connected(svc: MatchService) -> None:
     matches it brought back at its start get the time since back too (nobody could play while
     it connected, which may take minutes when Discord is slow). A match that changed meanwhile
     (a move, its time-up question asked again) or is now held elsewhere is left alone."""
-    loaded = _loaded.pop(svc, None)
+    state = svc.clock_state
+    loaded, first_down = state.loaded, state.first_down
+    state.loaded = state.first_down = None
     if loaded is None:
         return
     at, deadlines = loaded
     # Up to now, or to the start of the first gateway outage since (under way or over): an
     # outage is given back on its own, and the same seconds must not be given twice.
-    gap = _first_down.pop(svc, svc.clock()) - at
+    gap = (svc.clock() if first_down is None else first_down) - at
     if gap < CONNECTING:
         return
-    await _give_back(svc, deadlines, gap, "of connecting")
+    await _give_back(svc, {match_id: (was, gap) for match_id, was in deadlines.items()},
+                     "of connecting")
 
 
-async def _give_back(svc: MatchService, deadlines: dict[int, float], gap: float,
+async def _give_back(svc: MatchService, gaps: dict[int, tuple[float, float]],
                      why: str) -> None:
-    """Move each match's deadline (``deadlines``: as it was, by match id) ``gap`` seconds on,
+    """Move each match's deadline (``gaps``: as it was, and by how much, by match id) on,
     saved before memory; a match that changed meanwhile or is held elsewhere is left alone. A
     save that fails is owed, and tried again at each check (its turn not judged meanwhile)."""
-    owed = _owed.setdefault(svc, {})
-    for match_id, was in deadlines.items():
+    owed = svc.clock_state.owed
+    for match_id, (was, gap) in gaps.items():
         before = owed.get(match_id)
         owed[match_id] = (was, gap + (before[1] if before is not None and before[0] == was
                                       else 0.0))
@@ -154,47 +137,53 @@ async def _give_back(svc: MatchService, deadlines: dict[int, float], gap: float,
 
 async def _pay(svc: MatchService, why: str) -> None:
     """Save and apply the time ``svc``'s matches are owed; what fails stays owed."""
-    async with _paying.setdefault(svc, asyncio.Lock()):
-        owed = _owed.get(svc, {})
+    owed = svc.clock_state.owed
+    async with svc.clock_state.paying:
         for match_id in list(owed):
             live = svc.matches.get(match_id)
             try:
-                if live is not None:
-                    async with live.lock:
-                        # Read under the lock: an outage may have added to it meanwhile.
-                        was, gap = owed[match_id]
-                        if not live.over and live.deadline == was:
-                            deadline = was + gap
-                            if await svc.store.set_deadline(live.id, live.version, deadline):
-                                live.deadline, live.warned = deadline, False
-                                log.info("match %d: %.0f s %s given back", live.id, gap, why)
-                                # The connecting time still to give (first check
-                                # not run yet) is owed on the deadline as it is now.
-                                loaded = _loaded.get(svc)
-                                if loaded is not None and loaded[1].get(match_id) == was:
-                                    loaded[1][match_id] = deadline
-                                # An outage that ended during the save added to what is
-                                # owed: the rest stays owed, on the new deadline.
-                                now_was, now_gap = owed[match_id]
-                                if now_was == was and now_gap > gap:
-                                    owed[match_id] = (deadline, now_gap - gap)
-                                    continue
+                if live is not None and not await _pay_one(svc, live, why):
+                    continue
             except Exception as e:
                 log.warning("match %d: time %s could not be given back (%s: %s); trying "
                             "again", match_id, why, e.__class__.__name__, e)
                 continue
             del owed[match_id]  # paid, or no longer owed (the turn changed, the match went)
-        if not owed:
-            _owed.pop(svc, None)
 
 
-def owed_deadline(svc: MatchService, live: LiveMatch) -> float | None:
-    """``live``'s deadline with the time still owed to its turn added (a give-back whose save
-    failed): what a move made now is judged against, as the clock judges it."""
-    entry = _owed.get(svc, {}).get(live.id)
-    if entry is not None and live.deadline is not None and live.deadline == entry[0]:
-        return live.deadline + entry[1]
-    return live.deadline
+async def _pay_one(svc: MatchService, live: LiveMatch, why: str) -> bool:
+    """Save and apply the time ``live`` is owed; False if some stays owed (an outage that
+    ended during the save added to it)."""
+    state = svc.clock_state
+    async with live.lock:
+        # Read under the lock: an outage may have added to it meanwhile.
+        was, gap = state.owed[live.id]
+        if live.over or live.deadline != was:
+            return True
+        if await svc.owners.leases.holder(live.id) != svc.owners.name:
+            # Taken over by another process while this one could not renew its leases (its
+            # network down with its gateway, say): that one gave the turn its time.
+            log.info("match %d: now held by another process", live.id)
+            svc.owners.drop(live)
+            return True
+        deadline = was + gap
+        if not await svc.store.set_deadline(live.id, live.version, deadline):
+            return True
+        live.deadline, live.warned = deadline, False
+        log.info("match %d: %.0f s %s given back", live.id, gap, why)
+        # The connecting time still to give (first check not run yet) is owed on the deadline
+        # as it is now; an outage under way stands the turn still as before.
+        if state.loaded is not None and state.loaded[1].get(live.id) == was:
+            state.loaded[1][live.id] = deadline
+        if state.outage is not None:
+            state.outage.moved(live.id, was, deadline)
+        # An outage that ended during the save added to what is owed: the rest stays owed, on
+        # the new deadline.
+        now_was, now_gap = state.owed[live.id]
+        if now_was == was and now_gap > gap:
+            state.owed[live.id] = (deadline, now_gap - gap)
+            return False
+        return True
 
 
 def hear_gateway(client: discord.Client, svc: MatchService) -> None:
@@ -225,29 +214,37 @@ def hear_gateway(client: discord.Client, svc: MatchService) -> None:
 
 def gateway_lost(svc: MatchService, shard: int | None) -> None:
     """The gateway connection (of ``shard``) dropped: the clocks stop until it is back."""
-    _outages.setdefault(svc, (svc.clock(), set()))[1].add(shard)
-    if svc not in _checked:
-        _first_down.setdefault(svc, svc.clock())
+    state = svc.clock_state
+    if state.outage is None:
+        state.outage = Outage(svc.clock())
+        state.outage.note(list(svc.matches.values()), state.outage.since)
+    state.outage.down.add(shard)
+    if not state.checked and state.first_down is None:
+        state.first_down = svc.clock()
 
 
 async def gateway_back(svc: MatchService, shard: int | None) -> None:
     """The gateway connection (of ``shard``) is back: once every shard is, each running turn
     gets the outage back (a blip of under ``CONNECTING`` seconds is not worth a save)."""
-    outage = _outages.get(svc)
-    if outage is None:
+    state = svc.clock_state
+    if state.outage is None:
         return
-    since, down = outage
-    down.discard(shard)
-    if down:
+    outage = state.outage
+    outage.down.discard(shard)
+    if outage.down:
         return
-    del _outages[svc]
-    gap = svc.clock() - since
-    log.info("the gateway was down %.1f s; the clocks go on", gap)
-    if gap < CONNECTING:
-        return
-    running = {live.id: live.deadline for live in list(svc.matches.values())
-               if not live.over and live.deadline is not None}
-    await _give_back(svc, running, gap, "of the gateway outage")
+    state.outage = None
+    back = svc.clock()
+    log.info("the gateway was down %.1f s; the clocks go on", back - outage.since)
+    # Each turn gets back the time its clock stood still: the whole outage, or since it
+    # started during it.
+    gaps = {}
+    for live in list(svc.matches.values()):
+        since = outage.still_since(live)
+        if not live.over and live.deadline is not None and since is not None and \
+                back - since >= CONNECTING:
+            gaps[live.id] = (live.deadline, back - since)
+    await _give_back(svc, gaps, "of the gateway outage")
 
 
 async def heartbeat(svc: MatchService) -> None:
@@ -284,7 +281,10 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
     after a real outage."""
     now = svc.clock()
     # At the start, until the first check: the time to connect is given back then too.
-    loaded = None if svc in _checked else _loaded.setdefault(svc, (now, {}))[1]
+    state = svc.clock_state
+    if not state.checked and state.loaded is None:
+        state.loaded = (now, {})
+    loaded = None if state.loaded is None or state.checked else state.loaded[1]
     for live in lives:
         if live.over or live.deadline is None:
             continue

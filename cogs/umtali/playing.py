@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
-from cogs.umtali.clock import owed_deadline
+from cogs.umtali.clock_state import LATE, judged_deadline, made_in_time
 from cogs.umtali.computer import Computers
 from cogs.umtali.delivery import Delivery, dumps
 from cogs.umtali.fair import reveal_line, revealed
@@ -65,10 +65,11 @@ class Playing(Looks):
     owners: Owners
 
     async def act(self, live: LiveMatch, user_id: int, move: Move,
-                  version: int | None = None) -> Outcome:
-        """The member's move. If the save finds the match moved on (another process saved a
-        move first), the move is judged again on the match as it is now, once: it is played
-        if it still fits the panel it came from."""
+                  version: int | None = None, made: float | None = None) -> Outcome:
+        """The member's move, made at ``made`` (Discord's stamp on its interaction; None: as
+        it arrives). If the save finds the match moved on (another process saved a move
+        first), the move is judged again on the match as it is now, once: it is played if it
+        still fits the panel it came from."""
         seat = live.seat_of(user_id)
         if seat is None:
             return Outcome(live, Text.of("This is not your match."))
@@ -79,11 +80,24 @@ class Playing(Looks):
                 # as it is.
                 await self._reload(live)
                 refused = self._refusal(live, seat, version)
-            outcome = refused or await self._apply(live, seat, move)
+            outcome = refused or self._late(live, made) or await self._apply(
+                live, seat, move, made)
             if outcome.moved_on:
-                outcome = (self._refusal(live, seat, version)
-                           or await self._apply(live, seat, move))
+                outcome = (self._refusal(live, seat, version) or self._late(live, made)
+                           or await self._apply(live, seat, move, made))
             return outcome
+
+    def _late(self, live: LiveMatch, made: float | None) -> Outcome | None:
+        """A move made after its turn's deadline is refused, whenever it arrives: the clock
+        forfeits the turn at its next check. By correspondence the turn goes on past it (the
+        waiting player is asked), and a late move is still played."""
+        if live.control.on_timeout != "forfeit":
+            return None
+        now = self.clock()
+        if made_in_time(cast("MatchService", self), live, now if made is None else made, now):
+            return None
+        return Outcome(live, Text.of("Your time ran out: this move was made after your "
+                                     "turn's deadline."))
 
     async def _behind(self, live: LiveMatch) -> bool:
         """The database has moved ``live`` on (a move or an end saved by another process)."""
@@ -113,9 +127,10 @@ class Playing(Looks):
             move = await choose(live, seat)
             return await self._apply(live, seat, move)
 
-    async def _apply(self, live: LiveMatch, seat: int, move: Move) -> Outcome:
-        """Play ``move`` on a copy of the session; the copy becomes the live session once it
-        is saved. Call with the match's lock held."""
+    async def _apply(self, live: LiveMatch, seat: int, move: Move,
+                     made: float | None = None) -> Outcome:
+        """Play ``move`` (made at ``made``, if known) on a copy of the session; the copy
+        becomes the live session once it is saved. Call with the match's lock held."""
         session = live.session.copy()
         hand = session.hand
         try:
@@ -128,10 +143,14 @@ class Playing(Looks):
         pending = [] if turn_over else [*live.pending, *lines]
         deadline, reserve = live.deadline, None
         if turn_over:
-            # Judged against the deadline with any time still owed to the turn (a give-back
-            # whose save failed), as the clock judges it.
-            deadline, reserve = turn_end(live, session, seat, self.clock(),
-                                         owed_deadline(cast("MatchService", self), live))
+            # Judged against the deadline as the clock judges it (time still owed to the
+            # turn, an outage under way), ended when it was made if it arrived after it.
+            now = self.clock()
+            judged = judged_deadline(cast("MatchService", self), live, now)
+            ended = now
+            if judged is not None and made is not None and now >= judged:
+                ended = min(now, max(made, now - LATE))
+            deadline, reserve = turn_end(live, session, seat, now, judged, ended)
         finish = finish_of(session) if session.over else None
         announce: list[str] = []
         text = ""

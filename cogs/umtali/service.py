@@ -25,6 +25,7 @@ from collections.abc import Awaitable, Callable
 import discord
 
 from cogs.umtali.clock import MAIN, check_timers, heartbeat, warn_before
+from cogs.umtali.clock_state import ClockState
 from cogs.umtali.computer import Computers
 from cogs.umtali.delivery import Delivery
 from cogs.umtali.endings import Endings
@@ -69,6 +70,8 @@ class MatchService(Endings, Playing, Looks):
             warm()  # the card sprites, once a process, before the first turn waits on them
         self.store = store
         self.clock = clock
+        #: The clocks' own state: the start, gateway outages, time owed (``cogs.umtali.clock``).
+        self.clock_state = ClockState()
         #: The matches this process holds (``cogs.umtali.owners``): a cache of the database.
         self.matches: dict[int, LiveMatch] = {}
         #: What members and servers chose: looks, hand order, languages.

@@ -22,14 +22,17 @@ def first_clock(name: str, turn_timer: int, now: float) -> tuple[float | None, f
 
 
 def turn_end(live: LiveMatch, session: Session, seat: int, now: float,
-             deadline: float | None) -> tuple[float | None, float | None]:
+             deadline: float | None,
+             ended: float | None = None) -> tuple[float | None, float | None]:
     """``seat``'s turn, whose deadline was ``deadline``, ended at ``now`` (``session``: after
-    it): the next turn's deadline, and what is left of ``seat``'s reserve (None: nothing was
-    spent, or there is none)."""
+    it; ``ended``: when its last move was made, if earlier): the next turn's deadline, from
+    ``now``, and what is left of ``seat``'s reserve (None: nothing was spent, or there is
+    none)."""
     control = live.control
     reserve = None
     if deadline is not None and control.reserve > 0:
-        reserve = control.reserve_after(deadline, live.reserves[seat], now)
+        reserve = control.reserve_after(deadline, live.reserves[seat],
+                                        now if ended is None else ended)
     to_act = session.to_act
     # The clock runs for people only: the computer never keeps anyone waiting long.
     if session.over or live.is_computer(to_act):

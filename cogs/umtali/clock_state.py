@@ -1,0 +1,119 @@
+"""What one service's clocks know beyond its matches (``MatchService.clock_state``): the start,
+gateway outages, time owed; and the deadline a move is judged by with them
+(``cogs.umtali.clock`` runs the clocks).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from cogs.umtali.live import LiveMatch
+
+if TYPE_CHECKING:
+    from cogs.umtali.service import MatchService
+
+#: Time spent connecting to Discord after a start shorter than this is not given back.
+CONNECTING = 5.0
+#: A move Discord stamped before its turn's deadline is in time if it reaches the bot at most
+#: this long after the deadline (network lag): Discord fails an interaction not answered within
+#: 3 s of its making, so one later than that was not made in time as this clock tells (or
+#: Discord's clock and this one disagree by more).
+LATE = 3.0
+
+
+@dataclass(eq=False)
+class Outage:
+    """A gateway outage under way: the clocks stand still until it is over."""
+
+    since: float
+    #: The shards still down (None: the one connection of a bot without shards).
+    down: set[int | None] = field(default_factory=set)
+    #: Since when each running turn's clock stands still, by match id, with the deadline it
+    #: was noted on: the outage's start for a turn it interrupted; for a turn whose clock
+    #: started during it (a move on a shard still up, a match taken over, a time-up question's
+    #: clock run out again), the check that first saw its deadline. Each is given back only
+    #: the time it stood still, so no second is given twice.
+    still: dict[int, tuple[float, float]] = field(default_factory=dict)
+
+    def note(self, lives: list[LiveMatch], now: float) -> None:
+        """Each running turn's clock not noted yet stands still from ``now``."""
+        for live in lives:
+            noted = self.still.get(live.id)
+            if not live.over and live.deadline is not None and (
+                    noted is None or noted[0] != live.deadline):
+                self.still[live.id] = (live.deadline, now)
+
+    def moved(self, match_id: int, was: float, deadline: float) -> None:
+        """A turn's deadline moved from ``was`` to ``deadline`` (time given back): it still
+        stands still since when it was noted."""
+        noted = self.still.get(match_id)
+        if noted is not None and noted[0] == was:
+            self.still[match_id] = (deadline, noted[1])
+
+    def still_since(self, live: LiveMatch) -> float | None:
+        """Since when ``live``'s turn has stood still (None: its deadline was set since the
+        last check, or it has none)."""
+        noted = self.still.get(live.id)
+        return noted[1] if noted is not None and noted[0] == live.deadline else None
+
+
+@dataclass(eq=False)
+class ClockState:
+    """What one service's clocks know beyond its matches (``MatchService.clock_state``): the
+    start, gateway outages, and time owed."""
+
+    #: Its timers have been checked once: the matches brought back at the start have had
+    #: the time spent connecting given back (``_connected``).
+    checked: bool = False
+    #: Until that first check: when its matches were brought back, and each one's deadline
+    #: then (by match id).
+    loaded: tuple[float, dict[int, float]] | None = None
+    #: Until that first check: when its gateway first went down since its matches were
+    #: brought back (the time spent connecting ends there; the outage is given back apart).
+    first_down: float | None = None
+    #: While its gateway is down.
+    outage: Outage | None = None
+    #: Time owed to its matches and not saved yet (a save failed): by match id, the deadline
+    #: it is owed on and how much. Such a turn is not judged until it is paid.
+    owed: dict[int, tuple[float, float]] = field(default_factory=dict)
+    #: One payment of what is owed at a time (a check's and an outage's end may meet).
+    paying: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+def owed_deadline(svc: MatchService, live: LiveMatch) -> float | None:
+    """``live``'s deadline with the time still owed to its turn added (a give-back whose save
+    failed): what a move made now is judged against, as the clock judges it."""
+    entry = svc.clock_state.owed.get(live.id)
+    if entry is not None and live.deadline is not None and live.deadline == entry[0]:
+        return live.deadline + entry[1]
+    return live.deadline
+
+
+def judged_deadline(svc: MatchService, live: LiveMatch, now: float) -> float | None:
+    """``live``'s deadline as the clock judges it at ``now``: with the time still owed to its
+    turn, and the time its clock has stood still in the gateway outage under way."""
+    deadline = owed_deadline(svc, live)
+    outage = svc.clock_state.outage
+    since = None if outage is None else outage.still_since(live)
+    if deadline is not None and since is not None:
+        deadline += max(0.0, now - since)
+    return deadline
+
+
+def made_in_time(svc: MatchService, live: LiveMatch, made: float, now: float) -> bool:
+    """A move reaching the bot at ``now``, stamped by Discord as made at ``made``, is in time:
+    it arrived before the deadline the clock judges by, or was made before it and arrived at
+    most ``LATE`` seconds after (a move arriving in time is never refused for Discord's stamp:
+    the two clocks may disagree). Before the first check after a start, the time spent
+    connecting that it gives back counts too: that check would not forfeit the turn."""
+    deadline = judged_deadline(svc, live, now)
+    if deadline is None:
+        return True
+    state = svc.clock_state
+    if state.loaded is not None and state.loaded[1].get(live.id) == live.deadline:
+        gap = (now if state.first_down is None else min(now, state.first_down)) - state.loaded[0]
+        if gap >= CONNECTING:
+            deadline += gap
+    return now < deadline or (made < deadline and now < deadline + LATE)
