@@ -205,7 +205,16 @@ class Owners:
 
     async def after_stale(self, live: LiveMatch) -> None:
         """A save found the match moved on (reloaded since): if another process holds it
-        now, this one's copy is no longer kept."""
-        if self.svc.matches.get(live.id) is live and \
-                await self.leases.holder(live.id) != self.name:
+        now, this one's copy is no longer kept. If this one still does, what moved it on was
+        saved here unheard (a COMMIT that went through as the connection dropped) or by an
+        action since taken back: its announcements, table and hands are sent from here, as
+        nobody else will."""
+        if self.svc.matches.get(live.id) is not live:
+            return
+        if await self.leases.holder(live.id) != self.name:
             self.drop(live)
+            return
+        if live.over:
+            live.dm_shown = [None, None]  # an ending without a move leaves the version as it was
+        self.svc.delivery.enqueue(live, Batch(announce=bool(live.unsent), table=True,
+                                              hands={0, 1}))

@@ -1,0 +1,50 @@
+"""A save whose COMMIT went through while the process was told it failed (PostgreSQL's connection
+dropped as the COMMIT was acknowledged, a failover): the process keeps its copy as it was, and
+finds the match moved on at its next try. What the save left to announce is posted then, once
+(docs/processes.md)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import asyncpg
+import pytest
+
+from tests.discord_helpers import World, start_match
+from tests.processes.helpers import main_of, results, row, said, settle
+
+
+def _ack_lost_once(monkeypatch: pytest.MonkeyPatch, target: Any, name: str) -> None:
+    """``target.name`` saves, once, and then raises as a connection lost before its answer."""
+    real = getattr(target, name)
+    calls = {"n": 0}
+
+    async def saved_but_unheard(*args: Any, **kwargs: Any) -> Any:
+        calls["n"] += 1
+        result = await real(*args, **kwargs)
+        if calls["n"] == 1:
+            raise asyncpg.ConnectionDoesNotExistError(
+                "connection was closed in the middle of operation")
+        return result
+
+    monkeypatch.setattr(target, name, saved_but_unheard)
+
+
+async def test_a_forfeit_saved_unheard_is_announced_at_the_next_tick(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    live = await start_match(world, turn_timer=2)
+    main = main_of(world)
+    assert live.deadline is not None
+    deadline = live.deadline
+    _ack_lost_once(monkeypatch, main.store, "finish_match")
+    await main.check_timers(now=deadline + 1)  # saved; the process hears it failed
+    assert (await row(world, live.id))["status"] == "finished" and not live.over
+    # The next tick finds the match ended: the forfeit is announced, once, and the match let go.
+    await main.check_timers(now=deadline + 2)
+    await settle(world, main)
+    assert live.over
+    assert len(said(world, live, "timed out")) == 1
+    assert json.loads((await row(world, live.id))["unsent"]) == []
+    assert [r["match_id"] for r in await results(world)] == [live.id]
+    assert not main.tracked(live.id)
