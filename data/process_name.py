@@ -192,6 +192,20 @@ async def _hold_on_postgres(url: str, name: str, count: int | None,
     return HeldName(conn=conn)
 
 
+async def running_on_postgres(conn: Any) -> str | None:
+    """Whether a bot process runs on the PostgreSQL database of the connection ``conn``: its
+    name ('' if unknown), or None. (Its name's lock is held by a connection of its own.)"""
+    row = await conn.fetchrow(
+        "SELECT a.application_name FROM pg_locks l LEFT JOIN pg_stat_activity a "
+        "ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $1 "
+        "AND l.objsubid = 2 AND l.database = "
+        "(SELECT oid FROM pg_database WHERE datname = current_database()) LIMIT 1", _PG_NAME)
+    if row is None:
+        return None
+    name = str(row["application_name"] or "")
+    return name.removeprefix("umtali ") if name.startswith("umtali ") else ""
+
+
 def running_on(database: Path) -> str | None:
     """Whether a bot process runs on the SQLite file ``database``: its pid ('' if unknown),
     or None. (Checking takes each name's lock for an instant.)"""
