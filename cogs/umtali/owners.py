@@ -20,6 +20,7 @@ from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.time_out import ask_again
 from data.leases import Claimed, Leases
+from data.store import StaleState
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
@@ -33,6 +34,8 @@ LEASE = 15.0
 RENEW_EVERY = 5.0
 #: Matches claimed per transaction.
 CLAIMS = 500
+#: Tries at taking a match that keeps moving on meanwhile (``Owners.hold``).
+TAKE_TRIES = 5
 
 
 class Owners:
@@ -163,8 +166,15 @@ class Owners:
         match another process holds)."""
         if self.svc.matches.get(live.id) is live:
             return
-        await self.leases.take(live.id, self.until())
-        self.adopt(live)
+        # Taken as this copy has it, else brought up to date first: held with a copy from
+        # before another process's move, the new turn's clock would never run and that move's
+        # announcement never be posted (its process leaves both to the holder).
+        for _ in range(TAKE_TRIES):
+            if await self.leases.take(live.id, self.until(), live.version, live.over):
+                self.adopt(live)
+                return
+            await self.svc._reload(live)
+        raise StaleState(f"match {live.id} kept moving on while being taken")
 
     # -- announcements --------------------------------------------------------------------
 
