@@ -11,8 +11,10 @@ from typing import Any
 import asyncpg
 import pytest
 
-from tests.discord_helpers import World, start_match
+from tests.discord_helpers import World, custom_ids, player, start_match
 from tests.processes.helpers import main_of, results, row, said, settle
+from tests.test_faults_timers import to_turn_end
+from umtali.players import GreedyPlayer
 
 
 def _ack_lost_once(monkeypatch: pytest.MonkeyPatch, target: Any, name: str) -> None:
@@ -48,3 +50,28 @@ async def test_a_forfeit_saved_unheard_is_announced_at_the_next_tick(
     assert json.loads((await row(world, live.id))["unsent"]) == []
     assert [r["match_id"] for r in await results(world)] == [live.id]
     assert not main.tracked(live.id)
+
+
+async def test_a_turn_saved_unheard_reaches_the_next_player_when_clicked_again(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    live = await start_match(world, turn_timer=60)
+    main = main_of(world)
+    await to_turn_end(world, live)
+    await settle(world, main)
+    seat, version = live.session.to_act, live.version
+    discard = GreedyPlayer().choose(live.session.view(seat))
+    _ack_lost_once(monkeypatch, main.store, "record_move")
+    with pytest.raises(asyncpg.ConnectionDoesNotExistError):
+        await main.act(live, live.player_ids[seat], discard, version)
+    saved = await row(world, live.id)
+    assert saved["version"] == version + 1 and live.version == version
+    [announcement] = json.loads(saved["unsent"])
+    # The player, told it failed, clicks again: the turn was saved after all. Its end is
+    # announced, once, and the next player's hand says it is their turn (their clock runs).
+    outcome = await main.act(live, live.player_ids[seat], discard, version)
+    assert outcome.stale and live.version == version + 1
+    await settle(world, main)
+    assert len(said(world, live, announcement.split("\n")[0])) == 1
+    assert json.loads((await row(world, live.id))["unsent"]) == []
+    panel = player(world, 1 - seat).user.dm_channel.last_message
+    assert any(c.startswith(f"umtali:m:{live.id}:{version + 1}:") for c in custom_ids(panel))
