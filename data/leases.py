@@ -24,7 +24,8 @@ import orjson
 
 from data.db import Database, Tx
 
-#: A match some process must still hold: in play, or over with announcements not yet posted.
+#: A match some process must still hold: in play, or over with announcements not yet posted
+#: (the condition of the index ``matches_live``, migration 11: keep them the same).
 LIVE = "(status = 'active' OR unsent != '[]')"
 #: Matches looked up per statement when checking which are still held (under every
 #: database's limit on parameters).

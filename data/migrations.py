@@ -292,6 +292,13 @@ MIGRATIONS: Final[tuple[tuple[str | Variant, ...], ...]] = (
     (
         """ALTER TABLE matches ADD COLUMN question TEXT NOT NULL DEFAULT ''""",
     ),
+    # 11: the matches some process must still hold (``data.leases.LIVE``, word for word: a
+    # partial index serves a query that repeats its condition), so that looking for lapsed
+    # leases, every second in every process, never reads the finished matches, most of the
+    # table (a scan of 200,000 took some 45 ms).
+    (
+        """CREATE INDEX matches_live ON matches (id) WHERE status = 'active' OR unsent != '[]'""",
+    ),
 )
 
 
