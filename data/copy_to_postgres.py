@@ -150,7 +150,7 @@ async def copy(source: Path, url: str, *, replace: bool = False) -> Copied:
 
 
 async def _copy_into(lite: SqliteDatabase, url: str, replace: bool) -> Copied:
-    pg = await PgDatabase.open(url)
+    pg = await PgDatabase.open(url, timed=False)
     try:
         tables = parents_first(await _sqlite_tables(lite))
         async with pg.transaction() as tx:
