@@ -1,7 +1,9 @@
 """``python -m data.copy_to_postgres SQLITE_FILE postgresql://…``: the bot's SQLite database
 copied into PostgreSQL, every row, then counted on both sides.
 
-Stop the bot first: moves made after the copy began would not be in it. The SQLite file is
+Stop the bot first: moves made after the copy began would not be in it. A bot running on the
+PostgreSQL database is refused too (its name's lock tells): it would go on with the matches
+the copy replaces under it. The SQLite file is
 never changed: a snapshot of it is taken (as ``data.backup`` does) and brought to this bot's
 schema, and the rows are read from that. PostgreSQL's database is migrated to the same schema,
 then filled in one transaction: every table (parents before the tables that refer to them),
@@ -27,7 +29,7 @@ from data.backup import BackupError, backup
 from data.db import DatabaseUnusable, is_postgres_url
 from data.location import database_path, read_dotenv
 from data.pg_db import PgDatabase, PgTx, redacted
-from data.process_name import running_on
+from data.process_name import running_on, running_on_postgres
 from data.sqlite_db import SqliteDatabase
 
 #: Rows read from SQLite and sent to PostgreSQL at a time.
@@ -148,11 +150,15 @@ async def copy(source: Path, url: str, *, replace: bool = False) -> Copied:
 
 
 async def _copy_into(lite: SqliteDatabase, url: str, replace: bool) -> Copied:
-    pg = await PgDatabase.open(url)
+    pg = await PgDatabase.open(url, timed=False)
     try:
         tables = parents_first(await _sqlite_tables(lite))
         async with pg.transaction() as tx:
             assert isinstance(tx, PgTx)
+            if (name := await running_on_postgres(tx.conn)) is not None:
+                raise CopyError(f"a bot process{f' ({name})' if name else ''} is running on "
+                                f"{pg.where}: stop it first (every process of the bot), or it "
+                                "would go on with matches the copy replaces under it.")
             columns = await _pg_columns(tx)
             if set(columns) != set(tables):
                 raise CopyError(f"the two databases' tables differ: SQLite has {sorted(tables)}, "

@@ -24,7 +24,8 @@ import orjson
 
 from data.db import Database, Tx
 
-#: A match some process must still hold: in play, or over with announcements not yet posted.
+#: A match some process must still hold: in play, or over with announcements not yet posted
+#: (the condition of the index ``matches_live``, migration 12: keep them the same).
 LIVE = "(status = 'active' OR unsent != '[]')"
 #: Matches looked up per statement when checking which are still held (under every
 #: database's limit on parameters).
@@ -125,11 +126,17 @@ class Leases:
         async with self.db.transaction() as c:
             await c.execute("UPDATE matches SET lease_until = 0 WHERE owner = ?", (self.owner,))
 
-    async def take(self, match_id: int, until: float) -> bool:
-        """Hold ``match_id`` from now on, whoever held it (a player is acting on it here)."""
+    async def take(self, match_id: int, until: float, version: int | None = None,
+                   over: bool = False) -> bool:
+        """Hold ``match_id`` from now on, whoever held it (a player is acting on it here);
+        with ``version``, only if it is still at that version and (``over``) ended or not, as
+        the copy in hand has it: False if the match moved on meanwhile."""
+        guard = "" if version is None else \
+            f" AND version = ? AND status {'!=' if over else '='} 'active'"
         async with self.db.transaction() as c:
-            cur = await c.execute("UPDATE matches SET owner = ?, lease_until = ? WHERE id = ?",
-                                  (self.owner, until, match_id))
+            cur = await c.execute(
+                f"UPDATE matches SET owner = ?, lease_until = ? WHERE id = ?{guard}",
+                (self.owner, until, match_id, *(() if version is None else (version,))))
             return cur.rowcount == 1
 
     async def holder(self, match_id: int) -> str | None:

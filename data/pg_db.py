@@ -42,6 +42,12 @@ from data.migrations import statements_for
 POOL_SIZE = 8
 #: Seconds to reach the server before giving up.
 CONNECT_TIMEOUT = 10.0
+#: Seconds a statement may take before it fails (and its connection is dropped): a server
+#: that stopped answering (a connection left half-open by a failover) would otherwise hold
+#: the bot's writes, and even their cancelling, until TCP gives up, many minutes later.
+COMMAND_TIMEOUT = 60.0
+#: A migration's statement may take as long as it needs (an index built over a big table).
+MIGRATION_TIMEOUT = 24 * 3600.0
 #: Any number: the advisory lock taken while migrating (one migrator at a time).
 MIGRATION_LOCK = 0x756D74616C69  # "umtali"
 
@@ -134,14 +140,17 @@ class PgDatabase(Database):
         self.where = where
 
     @staticmethod
-    async def open(target: str | Path, *, schema: int | None = None) -> PgDatabase:
+    async def open(target: str | Path, *, schema: int | None = None,
+                   timed: bool = True) -> PgDatabase:
         """The database at the URL ``target``, migrated; DatabaseUnusable if it cannot be
-        used."""
+        used. ``timed``: each statement fails after ``COMMAND_TIMEOUT`` (the bot; a tool
+        copying a whole database waits as long as it takes)."""
         url = str(target)
         where = redacted(url)
         try:
             pool = await asyncpg.create_pool(
                 url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_TIMEOUT,
+                command_timeout=COMMAND_TIMEOUT if timed else None,
                 # As SQLite's busy timeout: a row another process keeps locked fails the
                 # statement after a while instead of hanging the bot.
                 server_settings={"lock_timeout": f"{int(BUSY_TIMEOUT * 1000)}",
@@ -192,7 +201,7 @@ class PgDatabase(Database):
             if await _version(tx.conn) >= number:
                 return False  # another process got there first
             for sql in statements:
-                await tx.conn.execute(sql)
+                await tx.conn.execute(sql, timeout=MIGRATION_TIMEOUT)
             await tx.conn.execute("UPDATE schema_version SET version = $1", number)
         return True
 

@@ -17,11 +17,13 @@ a process killed by SIGKILL or a power cut never blocks its own restart.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import fcntl
+import logging
 import os
 import zlib
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -36,6 +38,10 @@ from data.pg_db import CONNECT_TIMEOUT, redacted
 _PG_NAME, _PG_SHARD, _PG_COUNT = 0x756D74, 0x756D75, 0x756D76
 #: The shard count of a process with no shards: one connection, every server's events.
 PLAIN = 1
+#: Seconds between checks that the PostgreSQL connection holding the locks is still there.
+KEEP_EVERY = 5.0
+
+log = logging.getLogger(__name__)
 
 
 class NameTaken(DatabaseUnusable):
@@ -73,12 +79,52 @@ def _count_differs(other: int | None, mine: int | None, where: str) -> NameTaken
 
 
 class HeldName:
-    """What the process runs, held; ``release()`` lets it go (ending the process does too)."""
+    """What the process runs, held; ``release()`` lets it go (ending the process does too).
 
-    def __init__(self, fds: list[int] | None = None, conn: Any = None) -> None:
+    On PostgreSQL the locks live as long as their connection: should it drop (the server
+    restarted, failed over, or ended it), they are taken back on a new one (``_keep``)."""
+
+    def __init__(self, fds: list[int] | None = None, conn: Any = None,
+                 take: Callable[[], Awaitable[Any]] | None = None) -> None:
         self._fds, self._conn = fds or [], conn
+        self._keeping = None if take is None else asyncio.create_task(self._keep(take))
+
+    async def _keep(self, take: Callable[[], Awaitable[Any]]) -> None:
+        """Every ``KEEP_EVERY`` seconds: if the locks' connection is gone, take them back. It
+        is asked a question each time: one cut without a word (the network) is found out,
+        and one in use is not closed as idle by a router on the way."""
+        told = ""
+        while True:
+            await asyncio.sleep(KEEP_EVERY)
+            if self._conn is not None and not self._conn.is_closed():
+                try:
+                    await self._conn.fetchval("SELECT 1", timeout=KEEP_EVERY)
+                    continue
+                except (OSError, TimeoutError, asyncpg.PostgresError,
+                        asyncpg.InterfaceError):
+                    self._conn.terminate()
+            try:
+                self._conn = await take()
+            except NameTaken as e:
+                if str(e) != told:  # said once, not every few seconds
+                    log.error("this process's hold on its name and shards was lost with its "
+                              "database connection, and cannot be taken back: %s", e)
+                told = str(e)
+            except (OSError, TimeoutError, DatabaseUnusable, asyncpg.PostgresError,
+                    asyncpg.InterfaceError) as e:
+                log.warning("this process's hold on its name was lost with its database "
+                            "connection; taking it back (%s)", e)
+            else:
+                told = ""
+                log.warning("this process's hold on its name was lost with its database "
+                            "connection, and taken back")
 
     async def release(self) -> None:
+        keeping, self._keeping = self._keeping, None
+        if keeping is not None:
+            keeping.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await keeping
         fds, self._fds = self._fds, []
         for fd in fds:
             os.close(fd)  # closing the file drops its flock
@@ -163,6 +209,13 @@ def _same_count(database: Path, count: int | None) -> int:
 
 async def _hold_on_postgres(url: str, name: str, count: int | None,
                             shards: tuple[int, ...]) -> HeldName:
+    take = partial(_take_on_postgres, url, name, count, shards)
+    return HeldName(conn=await take(), take=take)
+
+
+async def _take_on_postgres(url: str, name: str, count: int | None,
+                            shards: tuple[int, ...]) -> Any:
+    """A connection of its own holding ``name``, ``shards`` and ``count``'s locks."""
     where = redacted(url)
     try:
         conn = await asyncpg.connect(url, timeout=CONNECT_TIMEOUT,
@@ -189,7 +242,21 @@ async def _hold_on_postgres(url: str, name: str, count: int | None,
     except BaseException:
         await conn.close()
         raise
-    return HeldName(conn=conn)
+    return conn
+
+
+async def running_on_postgres(conn: Any) -> str | None:
+    """Whether a bot process runs on the PostgreSQL database of the connection ``conn``: its
+    name ('' if unknown), or None. (Its name's lock is held by a connection of its own.)"""
+    row = await conn.fetchrow(
+        "SELECT a.application_name FROM pg_locks l LEFT JOIN pg_stat_activity a "
+        "ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $1 "
+        "AND l.objsubid = 2 AND l.database = "
+        "(SELECT oid FROM pg_database WHERE datname = current_database()) LIMIT 1", _PG_NAME)
+    if row is None:
+        return None
+    name = str(row["application_name"] or "")
+    return name.removeprefix("umtali ") if name.startswith("umtali ") else ""
 
 
 def running_on(database: Path) -> str | None:

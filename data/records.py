@@ -216,6 +216,12 @@ async def _count(tx: Tx, match_id: int) -> bool:
         [(match_id, h.game, h.hand, *h.scores, h.went_out, *h.marriages) for h in hands])
     ids = (row["player0_id"], row["player1_id"])
     practice = int(row["computer_level"] is not None)
+    rated = not practice and ids[0] != ids[1]
+    if rated:
+        # Another process may be counting a session of one of these players in the same
+        # moment: they take turns before touching any row of theirs (their stats rows, taken
+        # seat by seat, would be locked in opposite orders by a session seated the other way).
+        await tx.serialise(ids)
     at, scopes = row["finished_at"], (row["guild_id"], GLOBAL)
     people = [seat for seat in (0, 1) if seat != row["computer_seat"]]  # not the computer
     await _insert(
@@ -228,9 +234,7 @@ async def _count(tx: Tx, match_id: int) -> bool:
         (scope, ids[seat], practice, row[f"player{seat}_name"],
          *(getattr(added[seat], c) for c in _COLS), at)
         for seat in people for scope in scopes], _STATS_TAIL)
-    if not practice and ids[0] != ids[1]:
-        # Another process may be rating one of these players in the same moment.
-        await tx.serialise(ids)
+    if rated:
         moved = await _rate(tx, scopes, ids, row["winner_seat"])
         for seat in people:  # as the server's board shows them, for the session's final card
             await tx.execute(

@@ -197,16 +197,22 @@ class Store(ChallengeQueries, SettingsQueries):
         await self.db.batched(job)
 
     async def resume_turn(self, match_id: int, deadline: float, unsent: str,
-                          reserve: tuple[int, float] | None = None) -> None:
+                          reserve: tuple[int, float] | None = None,
+                          version: int | None = None) -> bool:
         """After downtime: the turn's new deadline, its warning to come, what to say, and
-        (``reserve``: seat, seconds) what is left of the reserve of the seat to act."""
+        (``reserve``: seat, seconds) what is left of the reserve of the seat to act; with
+        ``version``, only if the match is still at it (another process may have saved a move
+        since it was read: False)."""
         seat, left = reserve if reserve is not None else (0, None)
         assert seat in (0, 1)
+        guard = "" if version is None else " AND version = ?"
         async with self.db.transaction() as c:
-            await c.execute(
+            cur = await c.execute(
                 "UPDATE matches SET deadline = ?, warned = 0, unsent = ?, "
                 f"reserve{seat} = COALESCE(?, reserve{seat}) "
-                "WHERE id = ? AND status = 'active'", (deadline, unsent, left, match_id))
+                f"WHERE id = ? AND status = 'active'{guard}",
+                (deadline, unsent, left, match_id, *(() if version is None else (version,))))
+            return cur.rowcount == 1
 
     async def set_table_message(self, match_id: int, message_id: int) -> None:
         async with self.db.transaction() as c:

@@ -20,6 +20,7 @@ from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.time_out import ask_again
 from data.leases import Claimed, Leases
+from data.store import StaleState
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
@@ -33,6 +34,8 @@ LEASE = 15.0
 RENEW_EVERY = 5.0
 #: Matches claimed per transaction.
 CLAIMS = 500
+#: Tries at taking a match that keeps moving on meanwhile (``Owners.hold``).
+TAKE_TRIES = 5
 
 
 class Owners:
@@ -163,8 +166,15 @@ class Owners:
         match another process holds)."""
         if self.svc.matches.get(live.id) is live:
             return
-        await self.leases.take(live.id, self.until())
-        self.adopt(live)
+        # Taken as this copy has it, else brought up to date first: held with a copy from
+        # before another process's move, the new turn's clock would never run and that move's
+        # announcement never be posted (its process leaves both to the holder).
+        for _ in range(TAKE_TRIES):
+            if await self.leases.take(live.id, self.until(), live.version, live.over):
+                self.adopt(live)
+                return
+            await self.svc._reload(live)
+        raise StaleState(f"match {live.id} kept moving on while being taken")
 
     # -- announcements --------------------------------------------------------------------
 
@@ -205,7 +215,16 @@ class Owners:
 
     async def after_stale(self, live: LiveMatch) -> None:
         """A save found the match moved on (reloaded since): if another process holds it
-        now, this one's copy is no longer kept."""
-        if self.svc.matches.get(live.id) is live and \
-                await self.leases.holder(live.id) != self.name:
+        now, this one's copy is no longer kept. If this one still does, what moved it on was
+        saved here unheard (a COMMIT that went through as the connection dropped) or by an
+        action since taken back: its announcements, table and hands are sent from here, as
+        nobody else will."""
+        if self.svc.matches.get(live.id) is not live:
+            return
+        if await self.leases.holder(live.id) != self.name:
             self.drop(live)
+            return
+        if live.over:
+            live.dm_shown = [None, None]  # an ending without a move leaves the version as it was
+        self.svc.delivery.enqueue(live, Batch(announce=bool(live.unsent), table=True,
+                                              hands={0, 1}))

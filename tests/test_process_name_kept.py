@@ -1,0 +1,98 @@
+"""A process's name (and shards) on PostgreSQL is held by session advisory locks on a connection
+of its own: when that connection drops (the server restarted, failed over, or ended it), the
+locks go with it. The process takes them back on a new connection within seconds, so that a
+second process started under its name is still refused; should another process have taken the
+name meanwhile, it says so at ERROR (docs/processes.md, "Names")."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import asyncpg
+import pytest
+
+from data import process_name
+from data.process_name import NameTaken, hold_name
+
+ON_POSTGRESQL = pytest.mark.parametrize(
+    "backend", [pytest.param("postgresql", marks=pytest.mark.postgresql)])
+
+
+async def _cut(url: str, name: str) -> None:
+    """The server ends the connection holding ``name``'s locks (as a restart would)."""
+    admin = await asyncpg.connect(url)
+    try:
+        ended = await admin.fetchval(
+            "SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE application_name = $1", f"umtali {name}")
+        assert ended == 1
+    finally:
+        await admin.close()
+
+
+async def _until(check: object, seconds: float = 10.0) -> None:
+    for _ in range(int(seconds / 0.05)):
+        if callable(check) and await check():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("never")
+
+
+@ON_POSTGRESQL
+async def test_a_name_whose_connection_dropped_is_taken_back(
+        store_target: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(process_name, "KEEP_EVERY", 0.1, raising=False)
+    held = await hold_name(store_target, "shards-0", count=2, shards=(0,))
+    try:
+        await _cut(store_target, "shards-0")
+
+        async def taken_back() -> bool:
+            try:
+                again = await hold_name(store_target, "shards-0", count=2, shards=(0,))
+            except NameTaken:
+                return True
+            await again.release()
+            return False
+
+        # Within moments the name is held again: a second process is refused, by name ...
+        await asyncio.sleep(0.5)
+        assert await taken_back()
+        # ... and by shard.
+        with pytest.raises(NameTaken, match="runs shard 0"):
+            await hold_name(store_target, "spare", count=2, shards=(0,))
+    finally:
+        await held.release()
+    # Released, the name is free.
+    free = await hold_name(store_target, "shards-0", count=2, shards=(0,))
+    await free.release()
+
+
+@ON_POSTGRESQL
+async def test_a_name_taken_by_another_process_meanwhile_is_reported(
+        store_target: str, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.setattr(process_name, "KEEP_EVERY", 0.5, raising=False)
+    held = await hold_name(store_target, "shards-0", count=2, shards=(0,))
+    second = None
+    try:
+        await _cut(store_target, "shards-0")
+        # Another process starts under the same name before the first took it back.
+        for _ in range(200):
+            try:
+                second = await hold_name(store_target, "shards-0", count=2, shards=(0,))
+                break
+            except NameTaken:
+                await asyncio.sleep(0.01)
+        assert second is not None
+
+        async def reported() -> bool:
+            return any(r.levelno == logging.ERROR and "another bot process named 'shards-0'"
+                       in r.getMessage() for r in caplog.records)
+
+        await _until(reported)
+        caplog.clear()  # the ERROR is this test's point
+    finally:
+        await held.release()
+        if second is not None:
+            await second.release()
