@@ -312,8 +312,14 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
             tr = svc.public_tr(live)
             unsent.append(_offline(offline, safe_name(live.names[seat]), stamp, tr) + "\n"
                           + your_turn(tr, live.player_ids[seat]))
-        await svc.store.resume_turn(live.id, deadline, dumps(unsent),
-                                    None if reserve is None else (seat, reserve))
+        if not await svc.store.resume_turn(live.id, deadline, dumps(unsent),
+                                           None if reserve is None else (seat, reserve),
+                                           version=live.version):
+            # A move was saved since this copy was read (by a process taking its lease
+            # late): its turn is its own, and this copy, stale, is reloaded at its next save.
+            if loaded is not None:
+                loaded.pop(live.id, None)
+            continue
         live.deadline, live.warned, live.unsent = deadline, False, unsent
         if reserve is not None:
             live.reserves[seat] = reserve

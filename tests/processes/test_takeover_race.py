@@ -2,12 +2,10 @@
 before it gives the running turn its time back, its former holder (alive, only late renewing)
 saves the turn's end. The time given back must not be written over that move.
 
-Known defect, left to the clock's owner: ``cogs.umtali.clock.resume_after_downtime`` writes
-the deadline, the unsent announcements and the reserve through ``Store.resume_turn`` with no
-version check, over the move saved meanwhile: that move's announcement is lost and the new
-turn gets the old turn's deadline (and the reserve of the wrong turn). ``Store.resume_turn``
-takes ``version`` now; the clock is to pass ``version=live.version`` and, when it returns
-False, leave its copy alone (``continue``). Checked: with that, this test passes.
+It was written over: ``resume_after_downtime`` wrote the deadline, the unsent announcements
+and the reserve through ``Store.resume_turn`` with no version check, so that move's
+announcement was lost and the new turn got the old turn's deadline (and the reserve of the
+wrong turn). Now it writes only at the version it read.
 """
 
 from __future__ import annotations
@@ -25,8 +23,6 @@ from tests.test_faults_timers import to_turn_end
 from umtali.players import GreedyPlayer
 
 
-@pytest.mark.xfail(strict=True, reason="resume_after_downtime (cogs/umtali/clock.py) does not "
-                   "pass version=live.version to Store.resume_turn yet")
 async def test_a_move_saved_during_a_takeover_is_not_written_over(
         world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
     live = await start_match(world, turn_timer=60)
