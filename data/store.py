@@ -5,7 +5,10 @@ the migrations; the same SQL runs on SQLite and PostgreSQL (``data.db``)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from pathlib import Path
+
+import orjson
 
 from data.challenges import ChallengeQueries
 from data.challenges import Limits as Limits  # re-exported: callers know the store
@@ -59,6 +62,21 @@ def _held(owner: str) -> str:
 
 def _holder(owner: str, lease_until: float) -> tuple[object, ...]:
     return (owner, lease_until) if owner else ()
+
+
+async def _announce(c: Tx, match_id: int, texts: Sequence[str]) -> list[str]:
+    """Add ``texts`` to what the match has still to announce, in the transaction that has just
+    written its row (so holding it); return the whole list. Added to the list as saved, never
+    written from a copy: the holder may have posted and cleared some of it since that copy
+    was read, and a list written whole from the copy would post those again."""
+    assert not isinstance(texts, str), "a list of announcements, not one text"
+    row = await c.fetchone("SELECT unsent FROM matches WHERE id = ?", (match_id,))
+    unsent: list[str] = [] if row is None else list(orjson.loads(row["unsent"]))
+    if texts:
+        unsent += texts
+        await c.execute("UPDATE matches SET unsent = ? WHERE id = ?",
+                        (orjson.dumps(unsent).decode(), match_id))
+    return unsent
 
 
 class Store(ChallengeQueries, SettingsQueries):
@@ -196,23 +214,25 @@ class Store(ChallengeQueries, SettingsQueries):
 
         await self.db.batched(job)
 
-    async def resume_turn(self, match_id: int, deadline: float, unsent: str,
+    async def resume_turn(self, match_id: int, deadline: float, announce: Sequence[str] = (),
                           reserve: tuple[int, float] | None = None,
-                          version: int | None = None) -> bool:
-        """After downtime: the turn's new deadline, its warning to come, what to say, and
-        (``reserve``: seat, seconds) what is left of the reserve of the seat to act; with
-        ``version``, only if the match is still at it (another process may have saved a move
-        since it was read: False)."""
+                          version: int | None = None) -> list[str] | None:
+        """After downtime: the turn's new deadline, its warning to come, ``announce`` added to
+        what is left to say (returned, whole), and (``reserve``: seat, seconds) what is left
+        of the reserve of the seat to act; with ``version``, only if the match is still at it
+        (another process may have saved a move since it was read: None)."""
         seat, left = reserve if reserve is not None else (0, None)
         assert seat in (0, 1)
         guard = "" if version is None else " AND version = ?"
         async with self.db.transaction() as c:
             cur = await c.execute(
-                "UPDATE matches SET deadline = ?, warned = 0, unsent = ?, "
+                "UPDATE matches SET deadline = ?, warned = 0, "
                 f"reserve{seat} = COALESCE(?, reserve{seat}) "
                 f"WHERE id = ? AND status = 'active'{guard}",
-                (deadline, unsent, left, match_id, *(() if version is None else (version,))))
-            return cur.rowcount == 1
+                (deadline, left, match_id, *(() if version is None else (version,))))
+            if cur.rowcount != 1:
+                return None
+            return await _announce(c, match_id, announce)
 
     async def set_table_message(self, match_id: int, message_id: int) -> None:
         async with self.db.transaction() as c:
@@ -260,11 +280,12 @@ class Store(ChallengeQueries, SettingsQueries):
 
     async def record_move(
         self, *, match_id: int, version: int, seat: int, move: str, state: str,
-        deadline: float | None, pending: str = "", unsent: str = "[]",
+        deadline: float | None, pending: str = "", announce: Sequence[str] = (),
         finish: Finish | None = None, now: float | None = None, reserve: float | None = None,
         owner: str = "", lease_until: float = 0.0,
-    ) -> None:
-        """Save a move and the state after it, in one transaction.
+    ) -> list[str]:
+        """Save a move and the state after it, in one transaction; return what is left to
+        announce, ``announce`` (this move's announcements) included.
 
         ``version`` is the number of moves before this one; if the saved match has moved on
         (another process or a racing click), nothing is written and StaleState is raised.
@@ -274,14 +295,13 @@ class Store(ChallengeQueries, SettingsQueries):
         now = time.time() if now is None else now
         assert seat in (0, 1)
 
-        async def job(c: Tx) -> None:
+        async def job(c: Tx) -> list[str]:
             cur = await c.execute(
                 "UPDATE matches SET state = ?, version = version + 1, deadline = ?, "
                 "warned = CASE WHEN deadline IS NOT DISTINCT FROM ? THEN warned ELSE 0 END, "
-                "pending = ?, "
-                f"unsent = ?, reserve{seat} = COALESCE(?, reserve{seat}){_held(owner)} "
+                f"pending = ?, reserve{seat} = COALESCE(?, reserve{seat}){_held(owner)} "
                 "WHERE id = ? AND version = ? AND status = 'active'",
-                (state, deadline, deadline, pending, unsent, reserve,
+                (state, deadline, deadline, pending, reserve,
                  *_holder(owner, lease_until), match_id, version),
             )
             if cur.rowcount != 1:
@@ -292,45 +312,53 @@ class Store(ChallengeQueries, SettingsQueries):
             )
             if finish is not None:
                 await self._finish(c, match_id, finish, now)
+            return await _announce(c, match_id, announce)
 
-        await self.db.batched(job)
+        return await self.db.batched(job)
 
     async def finish_match(self, *, match_id: int, version: int, state: str, finish: Finish,
-                           unsent: str = "[]", now: float | None = None, owner: str = "",
-                           lease_until: float = 0.0, only_held: bool = False) -> None:
-        """End a match without a move (resigned, timed out), once. ``owner`` holds it from
-        now on; ``only_held``: only if it holds it already (a timer's forfeit)."""
+                           announce: Sequence[str] = (), now: float | None = None,
+                           owner: str = "", lease_until: float = 0.0,
+                           only_held: bool = False) -> list[str]:
+        """End a match without a move (resigned, timed out), once; return what is left to
+        announce, ``announce`` included. ``owner`` holds it from now on; ``only_held``: only
+        if it holds it already (a timer's forfeit)."""
         now = time.time() if now is None else now
         held = " AND owner = ?" if only_held else ""
         async with self.db.transaction() as c:
             cur = await c.execute(
-                f"UPDATE matches SET state = ?, unsent = ?{_held(owner)} "
+                f"UPDATE matches SET state = ?{_held(owner)} "
                 f"WHERE id = ? AND version = ? AND status = 'active'{held}",
-                (state, unsent, *_holder(owner, lease_until), match_id, version,
+                (state, *_holder(owner, lease_until), match_id, version,
                  *((owner,) if only_held else ())),
             )
             if cur.rowcount != 1:
                 raise StaleState(f"match {match_id} is not at move {version}")
             await self._finish(c, match_id, finish, now)
+            return await _announce(c, match_id, announce)
 
     async def abandon_match(self, match_id: int, how: str, now: float | None = None,
-                            unsent: str = "[]", owner: str = "",
-                            lease_until: float = 0.0) -> bool:
+                            announce: Sequence[str] | None = None, owner: str = "",
+                            lease_until: float = 0.0) -> list[str] | None:
         """End a match with no winner and no record (``how``: ``abandoned``, ``cancelled``),
-        freeing both players; False if it had already ended. ``unsent``: what is left to
-        announce (the reveal of its seed), by ``owner``, which holds it from now on."""
+        freeing both players; None if it had already ended, else what is left to announce:
+        with ``announce`` (the reveal of its seed), that added, by ``owner``, which holds it
+        from now on; without, nothing (what waited is dropped)."""
         now = time.time() if now is None else now
         async with self.db.transaction() as c:
             cur = await c.execute(
                 "UPDATE matches SET status = 'finished', finished_at = ?, how = ?, "
-                f"deadline = NULL, unsent = ?{_held(owner)} WHERE id = ? AND status = 'active'",
-                (now, how, unsent, *_holder(owner, lease_until), match_id))
+                f"deadline = NULL{_held(owner)} WHERE id = ? AND status = 'active'",
+                (now, how, *_holder(owner, lease_until), match_id))
             if cur.rowcount != 1:
-                return False
+                return None
             await c.execute("DELETE FROM active_players WHERE match_id = ?", (match_id,))
             await c.execute("UPDATE challenges SET status = 'cancelled' WHERE match_id = ?",
                             (match_id,))
-            return True
+            if announce is None:
+                await c.execute("UPDATE matches SET unsent = '[]' WHERE id = ?", (match_id,))
+                return []
+            return await _announce(c, match_id, announce)
 
     async def _finish(self, c: Tx, match_id: int, f: Finish,
                       now: float) -> None:

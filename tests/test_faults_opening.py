@@ -127,7 +127,7 @@ async def test_a_match_whose_cancelling_failed_too_is_cancelled_at_its_deadline(
     abandon = svc.store.abandon_match
     calls = []
 
-    async def fails_once(match_id: int, how: str, now: float | None = None) -> bool:
+    async def fails_once(match_id: int, how: str, now: float | None = None) -> list[str] | None:
         calls.append(how)
         if len(calls) == 1:
             raise sqlite3.OperationalError("disk I/O error")

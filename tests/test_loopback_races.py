@@ -94,10 +94,11 @@ async def test_a_turn_saved_while_the_last_one_is_posted_stays_in_the_unsent_lis
         committed, proceed = asyncio.Event(), asyncio.Event()
         real = svc.store.record_move
 
-        async def slow_after_commit(**kw: Any) -> None:
-            await real(**kw)
+        async def slow_after_commit(**kw: Any) -> list[str]:
+            unsent = await real(**kw)
             committed.set()
             await proceed.wait()
+            return unsent
 
         monkeypatch.setattr(svc.store, "record_move", slow_after_commit)
         last = asyncio.create_task(play_move(server, db, saved.id))

@@ -89,9 +89,10 @@ async def test_a_matchs_messages_timers_and_announcements(store: Store) -> None:
 
     assert not await store.set_deadline(match_id, 2, 900.0), "the match moved on"
     assert await store.set_deadline(match_id, 3, 900.0)
-    await store.resume_turn(match_id, 950.0, '["again"]')
+    # What is said is added to what was still to say (never written over it).
+    assert await store.resume_turn(match_id, 950.0, ["again"]) == ["hello", "again"]
     row = await store.match(match_id)
-    assert row is not None and (row.deadline, row.unsent) == (950.0, '["again"]')
+    assert row is not None and (row.deadline, row.unsent) == (950.0, '["hello","again"]')
 
     await store.move_match(match_id, 8, 12)
     await store.set_channel_lost(match_id)
@@ -115,8 +116,8 @@ async def test_abandoned_matches_free_their_players_once(store: Store) -> None:
     assert accepted is not None and (accepted.status, accepted.match_id) == ("accepted",
                                                                              match_id)
     await store.set_unsent(match_id, '["bye"]')
-    assert await store.abandon_match(match_id, "abandoned", now=60.0)
-    assert not await store.abandon_match(match_id, "cancelled")
+    assert await store.abandon_match(match_id, "abandoned", now=60.0) is not None
+    assert await store.abandon_match(match_id, "cancelled") is None
     row = await store.match(match_id)
     assert row is not None and (row.status, row.how, row.unsent) == ("finished", "abandoned",
                                                                       "[]")
@@ -131,9 +132,9 @@ async def test_finished_matches_with_unsent_announcements_are_resumed(store: Sto
     match_id = await _match(store)
     other = await _match(store, guild=11)
     await store.record_move(match_id=match_id, version=0, seat=0, move="draw", state="{}",
-                            deadline=None, unsent='["last words"]')
+                            deadline=None, announce=["last words"])
     from data.models import Finish
-    await store.finish_match(match_id=match_id, version=1, state="{}", unsent='["the end"]',
+    await store.finish_match(match_id=match_id, version=1, state="{}", announce=["the end"],
                              finish=Finish(0, "resigned", (0, 0), "[]"))
     resumed = {m.id: m.status for m in await store.matches_to_resume()}
     assert resumed == {match_id: "finished", other: "active"}
@@ -176,7 +177,7 @@ async def test_limits_on_challenges_and_practice(store: Store) -> None:
 
     # Practice: one session per member every 30 s, whatever became of the last one.
     practice = await _match(store, now=5000.0, computer=(1, "easy"))
-    assert await store.abandon_match(practice, "cancelled")
+    assert await store.abandon_match(practice, "cancelled") is not None
     with pytest.raises(Refused) as cooldown:
         await _match(store, now=5010.0, computer=(1, "easy"))
     assert cooldown.value.reason == "cooldown"

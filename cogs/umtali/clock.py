@@ -24,7 +24,7 @@ import discord
 from discord.ext import commands
 
 from cogs.umtali.clock_state import CONNECTING, Outage
-from cogs.umtali.delivery import dumps, your_turn
+from cogs.umtali.delivery import your_turn
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import safe_name
 from cogs.umtali.outbox import Batch
@@ -306,15 +306,16 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
             if loaded is not None:
                 loaded[live.id] = live.deadline
             continue
-        unsent = list(live.unsent)
+        announce = []
         if notice and not live.channel_lost:
             stamp = discord.utils.format_dt(dt.datetime.fromtimestamp(deadline, dt.UTC), "R")
             tr = svc.public_tr(live)
-            unsent.append(_offline(offline, safe_name(live.names[seat]), stamp, tr) + "\n"
-                          + your_turn(tr, live.player_ids[seat]))
-        if not await svc.store.resume_turn(live.id, deadline, dumps(unsent),
-                                           None if reserve is None else (seat, reserve),
-                                           version=live.version):
+            announce.append(_offline(offline, safe_name(live.names[seat]), stamp, tr) + "\n"
+                            + your_turn(tr, live.player_ids[seat]))
+        unsent = await svc.store.resume_turn(live.id, deadline, announce,
+                                             None if reserve is None else (seat, reserve),
+                                             version=live.version)
+        if unsent is None:
             # A move was saved since this copy was read (by a process taking its lease
             # late): its turn is its own, and this copy, stale, is reloaded at its next save.
             if loaded is not None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 
-from cogs.umtali.delivery import dumps
 from cogs.umtali.fair import reveal_line, revealed
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
@@ -45,9 +44,9 @@ class Endings(Playing):
         text = turn_message(events, live.names, self.public_tr(live))
         announce = [] if live.channel_lost else [text, *self._reveal(live, session)]
         try:
-            await self.store.finish_match(
+            unsent = await self.store.finish_match(
                 match_id=live.id, version=live.version, state=saved_state(session),
-                finish=finish_of(session), unsent=dumps([*live.unsent, *announce]),
+                finish=finish_of(session), announce=announce,
                 owner=self.owners.name, lease_until=self.owners.until(), only_held=timer,
             )
         except StaleState:
@@ -56,7 +55,7 @@ class Endings(Playing):
         live.session = session
         self.owners.adopt(live)
         live.deadline = None
-        live.unsent.extend(announce)
+        live.unsent[:] = unsent
         live.last_turn = text
         # No move was made, so the panels' version did not change: send them regardless.
         live.dm_shown = [None, None]
@@ -71,18 +70,20 @@ class Endings(Playing):
             if live.over:
                 return False
             reveal = revealed(live.commitment, False, how, live.dealt)
-            announce = [] if not reveal or live.channel_lost else [*live.unsent, reveal_line(
+            announce = [] if not reveal or live.channel_lost else [reveal_line(
                 live.session, live.salt, live.commitment, self.public_tr(live), how)]
-            # With something to announce, this process holds the match to post it.
+            # With something to announce, this process holds the match to post it (and what
+            # was still unsent before it).
             ended = self.store.abandon_match(
-                live.id, how, self.clock(), unsent=dumps(announce), owner=self.owners.name,
+                live.id, how, self.clock(), announce=announce, owner=self.owners.name,
                 lease_until=self.owners.until()) if announce else self.store.abandon_match(
                 live.id, how, self.clock())
-            if not await ended:
+            unsent = await ended
+            if unsent is None:
                 return False
             live.abandoned, live.ended = True, how
             live.deadline = None
-            live.unsent[:] = announce
+            live.unsent[:] = unsent
             if announce:
                 self.owners.adopt(live)
         log.info("match %d %s", live.id, how)

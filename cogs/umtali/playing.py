@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, cast
 
 from cogs.umtali.clock_state import LATE, judged_deadline, made_in_time
 from cogs.umtali.computer import Computers
-from cogs.umtali.delivery import Delivery, dumps
+from cogs.umtali.delivery import Delivery
 from cogs.umtali.fair import reveal_line, revealed
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.looks import Looks
@@ -164,10 +164,10 @@ class Playing(Looks):
                 announce += self._reveal(live, session)
         try:
             # Saved with the move: the announcements not posted yet, this turn's included.
-            await self.store.record_move(
+            unsent = await self.store.record_move(
                 match_id=live.id, version=live.version, seat=seat,
                 move=str(session.moves[-1]), state=saved_state(session), deadline=deadline,
-                pending="\n".join(pending), unsent=dumps([*live.unsent, *announce]),
+                pending="\n".join(pending), announce=announce,
                 finish=finish, reserve=reserve, owner=self.owners.name,
                 lease_until=self.owners.until(),
             )
@@ -189,7 +189,7 @@ class Playing(Looks):
             live.warned = False
         live.deadline = deadline
         live.pending = pending
-        live.unsent.extend(announce)
+        live.unsent[:] = unsent
         if text:
             live.last_turn = text
         if turn_over:

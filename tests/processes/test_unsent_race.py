@@ -1,14 +1,10 @@
 """A move saved through a process that read the match while its holder's announcement was still
 unsent, the holder posting (and clearing) it in between: the announcement goes out once.
 
-Known defect, left to the owners of cogs/umtali/playing.py and endings.py: a save writes the
-unsent announcements whole, as the saving process's copy has them (``record_move`` and
-``finish_match`` get ``dumps([*live.unsent, *announce])``), with no compare-and-set on what
-was posted meanwhile (``announced``): the holder's clear is written over, and the new holder
-posts the cleared announcement a second time (with another nonce: Discord does not drop it).
-The fix: the save appends its own announcements to the database's list inside its transaction
-(given ``announce`` apart), or is guarded by the ``announced`` count the copy was read at, and
-memory takes the list as saved.
+It went out twice: a save wrote the unsent announcements whole, as the saving process's copy
+had them, over the holder's clear, and the new holder posted the cleared announcement again
+(with another nonce: Discord does not drop it). Now a save adds its own announcements to the
+list as saved, in its transaction, and memory takes the list as saved.
 """
 
 from __future__ import annotations
@@ -25,8 +21,6 @@ from tests.test_faults_timers import to_turn_end
 from umtali.players import GreedyPlayer
 
 
-@pytest.mark.xfail(strict=True, reason="a save writes the unsent list from memory, over the "
-                   "holder's clear (playing.py / endings.py to fix)")
 async def test_an_announcement_cleared_while_another_process_saves_is_posted_once(
         world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
     live = await start_match(world)
