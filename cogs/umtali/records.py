@@ -60,11 +60,15 @@ def _when(timestamp: float, style: Any = "R") -> str:
 
 
 def may_post(interaction: discord.Interaction) -> bool:
-    """Whether the member may write here: in a read-only channel, where Discord lets them run
-    commands all the same, the bot posts nothing public for them."""
+    """Whether the member may write here: in a read-only channel or a locked thread, where
+    Discord lets them run commands all the same, the bot posts nothing public for them."""
     perms = interaction.permissions
-    return perms.send_messages_in_threads if isinstance(interaction.channel, discord.Thread) \
-        else perms.send_messages
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread):
+        # A locked thread takes messages only from those who may manage threads (Discord's
+        # rule; the permissions it sends with the interaction do not say so).
+        return perms.send_messages_in_threads and (not channel.locked or perms.manage_threads)
+    return perms.send_messages
 
 
 def name_of(user: discord.abc.User, stored: str | None) -> str:
