@@ -193,7 +193,12 @@ class PgDatabase(Database):
     async def _migrate_one(self, number: int, statements: Sequence[str]) -> bool:
         async with self.transaction() as tx:
             assert isinstance(tx, PgTx)
-            await tx.conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            # Another process migrating holds the lock for as long as its migration takes:
+            # waited for as long (the lock timeout is for rows, and back once it is held).
+            await tx.conn.execute("SET LOCAL lock_timeout = 0")
+            await tx.conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK,
+                                  timeout=MIGRATION_TIMEOUT)
+            await tx.conn.execute(f"SET LOCAL lock_timeout = {int(BUSY_TIMEOUT * 1000)}")
             await tx.conn.execute(
                 "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL);"
                 "INSERT INTO schema_version SELECT 0 WHERE NOT EXISTS "
