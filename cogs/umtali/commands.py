@@ -24,12 +24,12 @@ from cogs.umtali.options import (
     timer_refusal,
 )
 from cogs.umtali.panels import resign_panel
+from cogs.umtali.permissions import no_posting
 from cogs.umtali.practice import start_practice
 from cogs.umtali.private import send_private
 from cogs.umtali.records import (
     SCOPES,
     count_backlog,
-    may_post,
     show_leaderboard,
     show_stats,
 )
@@ -101,15 +101,6 @@ def _sees_channel(interaction: discord.Interaction, member: discord.Member) -> b
     return perms.view_channel
 
 
-def _no_posting(interaction: discord.Interaction) -> str | None:
-    """Why no session starts here for this member: they may not write in the channel."""
-    if may_post(interaction):
-        return None
-    tr = tr_of(interaction)
-    return tr("You can't send messages in this channel: start the session in a channel where "
-              "you can.")
-
-
 def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
@@ -162,7 +153,7 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         svc = service(interaction.client)
         tr = tr_of(interaction)
         me = interaction.user
-        if refused := timer_refusal(turn_timer, tr) or _no_posting(interaction):
+        if refused := timer_refusal(turn_timer, tr) or no_posting(interaction):
             await interaction.response.send_message(refused, ephemeral=True)
             return
         if opponent.id == me.id:
@@ -219,7 +210,7 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         turn_timer: app_commands.Range[int, 0, 60] | None = None,
     ) -> None:
         assert interaction.guild is not None
-        if refused := timer_refusal(turn_timer, tr_of(interaction)) or _no_posting(interaction):
+        if refused := timer_refusal(turn_timer, tr_of(interaction)) or no_posting(interaction):
             await interaction.response.send_message(refused, ephemeral=True)
             return
         settings = await service(interaction.client).store.guild_settings(interaction.guild.id)

@@ -10,7 +10,8 @@ from functools import reduce
 
 import discord
 
-from cogs.umtali.access import service
+from cogs.umtali.access import service, tr_of
+from cogs.umtali.records import may_post
 from umtali.i18n import N_, Tr
 
 #: What the table and the announcements need, with the names Discord shows (in the reader's
@@ -47,6 +48,16 @@ def can_make_thread(interaction: discord.Interaction) -> bool:
     """A thread can be made from the challenge and played in (else: the channel itself)."""
     perms = interaction.app_permissions
     return not _in_thread(interaction) and all(getattr(perms, name) for name, _ in _THREAD)
+
+
+def no_posting(interaction: discord.Interaction) -> str | None:
+    """Why no session starts here for this member (a challenge, practice, a rematch): they
+    may not write in the channel, and the bot posts nothing public for them there."""
+    if may_post(interaction):
+        return None
+    tr = tr_of(interaction)
+    return tr("You can't send messages in this channel: start the session in a channel where "
+              "you can.")
 
 
 def refusal(missing: list[str], tr: Tr) -> str:

@@ -19,6 +19,7 @@ from cogs.umtali.challenges import offer_challenge
 from cogs.umtali.errors import guarded
 from cogs.umtali.ids import id_of
 from cogs.umtali.names import safe_name
+from cogs.umtali.permissions import no_posting
 from cogs.umtali.practice import start_practice
 from umtali.i18n import EN, Tr
 from umtali.rules import RuleSet
@@ -64,6 +65,10 @@ async def rematch(interaction: discord.Interaction, match_id: int) -> None:
         await interaction.response.send_message(
             tr("You can't use my commands here, so you can't ask for a rematch here either."),
             ephemeral=True)
+        return
+    if refused := no_posting(interaction):
+        # The session's channel made read-only (its thread locked) since: nothing public.
+        await interaction.response.send_message(refused, ephemeral=True)
         return
     rules = RuleSet.from_json(json.loads(old.state)["rules"])
     if old.computer_level is not None:
