@@ -1,5 +1,6 @@
 """Review of the late-move clock (``cogs/umtali/clock_state.py``): a move is judged, and its
-reserve spent, by one deadline, the clock's."""
+reserve spent, by one deadline, the clock's; and a practice by correspondence, whose turn run
+out forfeits, refuses a move made after its deadline as other forfeiting clocks do."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from bot import UmtaliBot
-from tests.discord_helpers import World, flush, play, start_match
+from tests.discord_helpers import World, flush, play, start_match, thread_of
 from tests.test_clocks_connect import restarted_slowly
 from tests.test_faults_timers import db_row
+from tests.test_practice_correspondence import _humans_turn
 from umtali.players import GreedyPlayer
 
 
@@ -33,3 +35,22 @@ async def test_a_turn_ended_before_the_first_check_keeps_its_reserve(
     await flush(world)
     assert not restored.over
 
+
+@pytest.mark.simcord(settle_timeout=30)  # the computer thinks in real worker processes
+async def test_a_practice_by_correspondence_refuses_a_move_made_after_its_day(
+        world: World, db_path: Path) -> None:
+    """The day ran out 10 s ago and the clock has not checked since: the move is refused
+    (privately, nothing changed), and the check forfeits the turn, as in blitz."""
+    svc = world.bot.matches
+    assert svc is not None
+    live = await _humans_turn(world)
+    human, version, deadline = live.session.to_act, live.version, live.deadline
+    assert deadline is not None
+    world.clock.now = deadline + 10
+    move = GreedyPlayer().choose(live.session.view(human))
+    answer = await world.alice.slash(thread_of(world, live), "umtali play", move=str(move))
+    assert answer.ephemeral and "Your time ran out" in answer.response.content
+    assert live.version == version == db_row(db_path, live.id)["version"] and not live.over
+    await svc.check_timers()
+    await flush(world)
+    assert live.over and live.session.winner == 1 - human

@@ -90,8 +90,9 @@ class Playing(Looks):
     def _late(self, live: LiveMatch, made: float | None) -> Outcome | None:
         """A move made after its turn's deadline is refused, whenever it arrives: the clock
         forfeits the turn at its next check. By correspondence the turn goes on past it (the
-        waiting player is asked), and a late move is still played."""
-        if live.control.on_timeout != "forfeit":
+        waiting player is asked), and a late move is still played; not in a practice, whose
+        turn forfeits (``LiveMatch.asks_when_late``)."""
+        if live.asks_when_late():
             return None
         now = self.clock()
         if made_in_time(cast("MatchService", self), live, now if made is None else made, now):
