@@ -4,6 +4,7 @@ out forfeits, refuses a move made after its deadline as other forfeiting clocks 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from tests.discord_helpers import World, flush, play, start_match, thread_of
 from tests.test_clocks_connect import restarted_slowly
 from tests.test_faults_timers import db_row
 from tests.test_practice_correspondence import _humans_turn
+from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
 
 
@@ -54,3 +56,40 @@ async def test_a_practice_by_correspondence_refuses_a_move_made_after_its_day(
     await svc.check_timers()
     await flush(world)
     assert live.over and live.session.winner == 1 - human
+
+
+@pytest.mark.parametrize("control", ["turn timer", "blitz"])
+async def test_a_move_that_arrived_in_time_is_not_refused_for_waiting_on_the_match(
+        world: World, db_path: Path, control: str) -> None:
+    """A move reaching the bot 5 s before the deadline waits for the match (a save under way,
+    a click before it) until 10 s after: it arrived in time, and is played; in blitz, the
+    discard ending the turn keeps the 5 s of reserve it had when it arrived."""
+    live = await start_match(world, **({"time_control": "blitz"} if control == "blitz"
+                                       else {"turn_timer": 30}))
+    seat = live.session.to_act
+    if control == "blitz":
+        while GreedyPlayer().choose(live.session.view(seat)).kind is not MoveKind.DISCARD:
+            await play(world, live, GreedyPlayer().choose(live.session.view(seat)))
+    version = live.version
+    assert live.deadline is not None
+    deadline = live.deadline
+    world.clock.now = deadline - 5
+    move = GreedyPlayer().choose(live.session.view(seat))
+    actor = (world.alice, world.bob)[seat]
+    async with live.lock:
+        sent = asyncio.create_task(actor.slash(thread_of(world, live), "umtali play",
+                                               move=str(move)))
+        for _ in range(200):
+            if getattr(live.lock, "_waiters", None):
+                break
+            await asyncio.sleep(0.01)
+        assert getattr(live.lock, "_waiters", None), "the move never reached the match"
+        world.clock.now = deadline + 10
+    answer = await sent
+    assert answer.response is None or "Your time ran out" not in answer.response.content
+    assert live.version == version + 1 == db_row(db_path, live.id)["version"]
+    assert not live.over
+    if control == "blitz":
+        assert live.session.to_act == 1 - seat
+        assert live.reserves[seat] == pytest.approx(5, abs=0.1)
+        assert db_row(db_path, live.id)[f"reserve{seat}"] == pytest.approx(5, abs=0.1)
