@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot import UmtaliBot
+from cogs.umtali.time_out import Question
 from tests.discord_helpers import World, flush, play, start_match, thread_of
 from tests.test_clocks_connect import restarted_slowly
 from tests.test_faults_timers import db_row
@@ -93,3 +94,27 @@ async def test_a_move_that_arrived_in_time_is_not_refused_for_waiting_on_the_mat
         assert live.session.to_act == 1 - seat
         assert live.reserves[seat] == pytest.approx(5, abs=0.1)
         assert db_row(db_path, live.id)[f"reserve{seat}"] == pytest.approx(5, abs=0.1)
+
+
+@pytest.mark.simcord(settle_timeout=30)  # the computer thinks in real worker processes
+async def test_a_practice_hung_on_a_question_to_the_computer_forfeits(
+        world: World, db_path: Path) -> None:
+    """A practice by correspondence saved by a version that asked the computer the time-up
+    question (clock stopped, never answered) is run out again, and forfeits."""
+    svc = world.bot.matches
+    assert svc is not None
+    live = await _humans_turn(world)
+    human, deadline = live.session.to_act, live.deadline
+    assert deadline is not None
+    # As the old version left it: the clock stopped, the question asked of the computer.
+    async with live.lock:
+        assert await svc.owners.leases.stop_clock(live.id, live.version)
+        live.deadline = None
+        asked = Question(live.channel_id, 1, live.version, human, False).dumps()
+        assert await svc.owners.leases.set_question(live.id, asked, live.question)
+        live.question = asked
+    await svc.check_timers(now=deadline + 3600)
+    await svc.check_timers(now=deadline + 3601)
+    await flush(world)
+    assert live.over and live.session.winner == 1 - human
+    assert db_row(db_path, live.id)["status"] == "finished"
