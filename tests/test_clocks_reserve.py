@@ -62,6 +62,9 @@ async def test_a_restart_with_reserve_to_spare_spends_it_as_before(
     assert again.matches is not None
     restored = again.matches.matches[live.id]
     assert restored.deadline == pytest.approx(world.clock.now + 50, abs=1)
+    # The timers' first check, a second after connecting as the bot runs them: time after it
+    # is play, not connecting (before it, it would be given back, reserve and all).
+    await again.matches.check_timers()
     world.clock.advance(10)
     await play_out(world, restored, moves=1)
     assert restored.reserves[seat] == pytest.approx(40)

@@ -248,7 +248,13 @@ async def gateway_back(svc: MatchService, shard: int | None) -> None:
 
 
 async def heartbeat(svc: MatchService) -> None:
-    await svc.store.set_meta(alive_key(svc.owners.name), repr(svc.clock()))
+    """Note when ``svc``'s process was last alive. While its gateway is down the clocks stand
+    still, so it is noted as of the outage's start: a stop meanwhile (the bot cut off from
+    Discord restarted) gives each running turn back what it had then, not what was left at
+    the stop."""
+    now, outage = svc.clock(), svc.clock_state.outage
+    alive = now if outage is None else min(now, outage.since)
+    await svc.store.set_meta(alive_key(svc.owners.name), repr(alive))
 
 
 def _offline(seconds: float, name: str, when: str, tr: Tr) -> str:

@@ -93,12 +93,20 @@ def owed_deadline(svc: MatchService, live: LiveMatch) -> float | None:
 
 def judged_deadline(svc: MatchService, live: LiveMatch, now: float) -> float | None:
     """``live``'s deadline as the clock judges it at ``now``: with the time still owed to its
-    turn, and the time its clock has stood still in the gateway outage under way."""
+    turn, the time its clock has stood still in the gateway outage under way, and, before the
+    first check after a start, the time spent connecting that that check gives back (it would
+    not forfeit the turn, nor take that time from its reserve)."""
     deadline = owed_deadline(svc, live)
-    outage = svc.clock_state.outage
-    since = None if outage is None else outage.still_since(live)
-    if deadline is not None and since is not None:
+    if deadline is None:
+        return None
+    state = svc.clock_state
+    since = None if state.outage is None else state.outage.still_since(live)
+    if since is not None:
         deadline += max(0.0, now - since)
+    if state.loaded is not None and state.loaded[1].get(live.id) == live.deadline:
+        gap = (now if state.first_down is None else min(now, state.first_down)) - state.loaded[0]
+        if gap >= CONNECTING:
+            deadline += gap
     return deadline
 
 
@@ -106,14 +114,6 @@ def made_in_time(svc: MatchService, live: LiveMatch, made: float, now: float) ->
     """A move reaching the bot at ``now``, stamped by Discord as made at ``made``, is in time:
     it arrived before the deadline the clock judges by, or was made before it and arrived at
     most ``LATE`` seconds after (a move arriving in time is never refused for Discord's stamp:
-    the two clocks may disagree). Before the first check after a start, the time spent
-    connecting that it gives back counts too: that check would not forfeit the turn."""
+    the two clocks may disagree)."""
     deadline = judged_deadline(svc, live, now)
-    if deadline is None:
-        return True
-    state = svc.clock_state
-    if state.loaded is not None and state.loaded[1].get(live.id) == live.deadline:
-        gap = (now if state.first_down is None else min(now, state.first_down)) - state.loaded[0]
-        if gap >= CONNECTING:
-            deadline += gap
-    return now < deadline or (made < deadline and now < deadline + LATE)
+    return deadline is None or now < deadline or (made < deadline and now < deadline + LATE)

@@ -73,6 +73,8 @@ class Playing(Looks):
         seat = live.seat_of(user_id)
         if seat is None:
             return Outcome(live, Text.of("This is not your match."))
+        # Judged by when it arrived, not when the match was free (a save, a click before it).
+        arrived = self.clock()
         async with live.lock:
             refused = self._refusal(live, seat, version)
             if refused is not None and await self._behind(live):
@@ -80,21 +82,22 @@ class Playing(Looks):
                 # as it is.
                 await self._reload(live)
                 refused = self._refusal(live, seat, version)
-            outcome = refused or self._late(live, made) or await self._apply(
-                live, seat, move, made)
+            outcome = refused or self._late(live, made, arrived) or await self._apply(
+                live, seat, move, made, arrived)
             if outcome.moved_on:
-                outcome = (self._refusal(live, seat, version) or self._late(live, made)
-                           or await self._apply(live, seat, move, made))
+                outcome = (self._refusal(live, seat, version) or self._late(live, made, arrived)
+                           or await self._apply(live, seat, move, made, arrived))
             return outcome
 
-    def _late(self, live: LiveMatch, made: float | None) -> Outcome | None:
+    def _late(self, live: LiveMatch, made: float | None, arrived: float) -> Outcome | None:
         """A move made after its turn's deadline is refused, whenever it arrives: the clock
         forfeits the turn at its next check. By correspondence the turn goes on past it (the
-        waiting player is asked), and a late move is still played."""
-        if live.control.on_timeout != "forfeit":
+        waiting player is asked), and a late move is still played; not in a practice, whose
+        turn forfeits (``LiveMatch.asks_when_late``). ``arrived``: when it reached the bot."""
+        if live.asks_when_late():
             return None
-        now = self.clock()
-        if made_in_time(cast("MatchService", self), live, now if made is None else made, now):
+        if made_in_time(cast("MatchService", self), live,
+                        arrived if made is None else made, arrived):
             return None
         return Outcome(live, Text.of("Your time ran out: this move was made after your "
                                      "turn's deadline."))
@@ -128,9 +131,10 @@ class Playing(Looks):
             return await self._apply(live, seat, move)
 
     async def _apply(self, live: LiveMatch, seat: int, move: Move,
-                     made: float | None = None) -> Outcome:
-        """Play ``move`` (made at ``made``, if known) on a copy of the session; the copy
-        becomes the live session once it is saved. Call with the match's lock held."""
+                     made: float | None = None, arrived: float | None = None) -> Outcome:
+        """Play ``move`` (made at ``made`` and reaching the bot at ``arrived``, if known) on a
+        copy of the session; the copy becomes the live session once it is saved. Call with
+        the match's lock held."""
         session = live.session.copy()
         hand = session.hand
         try:
@@ -144,12 +148,13 @@ class Playing(Looks):
         deadline, reserve = live.deadline, None
         if turn_over:
             # Judged against the deadline as the clock judges it (time still owed to the
-            # turn, an outage under way), ended when it was made if it arrived after it.
+            # turn, an outage under way), ended when it arrived (not when the match was free
+            # for it), or when it was made if it arrived after the deadline.
             now = self.clock()
             judged = judged_deadline(cast("MatchService", self), live, now)
-            ended = now
-            if judged is not None and made is not None and now >= judged:
-                ended = min(now, max(made, now - LATE))
+            ended = now if arrived is None else min(now, arrived)
+            if judged is not None and made is not None and ended >= judged:
+                ended = min(ended, max(made, ended - LATE))
             deadline, reserve = turn_end(live, session, seat, now, judged, ended)
         finish = finish_of(session) if session.over else None
         announce: list[str] = []

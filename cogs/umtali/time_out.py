@@ -106,11 +106,14 @@ async def _ask(svc: MatchService, live: LiveMatch, deadline: float, version: int
 def _unasked(live: LiveMatch) -> bool:
     """The turn's clock is stopped for a question that was never asked: its process was
     killed meanwhile, or the post and the clock's restart both failed (or it was asked and
-    not saved, by a process since stopped: asked once more)."""
-    if (live.over or live.deadline is not None or not live.asks_when_late()
+    not saved, by a process since stopped: asked once more). A practice's clock is stopped
+    only by a version that asked the computer, who never answers: run out again, it forfeits."""
+    if (live.over or live.deadline is not None or live.control.on_timeout != "ask"
             or live.is_computer(live.session.to_act) or live in _asking
             or _unsaved.get(live) == live.version):
         return False
+    if not live.asks_when_late():
+        return True
     asked = Question.loads(live.question)
     return asked is None or asked.version != live.version
 
@@ -127,8 +130,8 @@ async def ask_again(svc: MatchService, now: float) -> None:
                 if _unasked(live) and await svc.owners.leases.restart_clock(
                         live.id, live.version, now, live.question):
                     live.deadline, live.warned = now, False
-                    log.info("match %d: its time-up question was never asked; asking now",
-                             live.id)
+                    log.info("match %d: its time-up question was never asked (or asked of "
+                             "the computer); its clock runs out again", live.id)
         except Exception as e:
             log.warning("match %d: its time-up question could not be asked again (%s: %s)",
                         live.id, e.__class__.__name__, e)
