@@ -13,6 +13,7 @@ from cogs.umtali.live import LiveMatch
 from cogs.umtali.time_control import HOUR
 from tests.discord_helpers import World, flush, the_match, thread_of
 from tests.test_faults_timers import db_row
+from umtali.players import GreedyPlayer
 
 # The computer thinks in real worker processes on a loaded machine.
 pytestmark = pytest.mark.simcord(settle_timeout=30)
@@ -55,3 +56,22 @@ async def test_a_practice_by_correspondence_forfeits_a_day_run_out(
     await svc.check_timers(now=deadline + 3 * 24 * HOUR)
     await flush(world)
     assert live.session.winner == 1 - human
+
+
+async def test_a_practice_by_correspondence_sends_no_dm_a_turn(world: World) -> None:
+    """The computer replies within seconds: a "your turn" DM after each of its turns would be
+    noise (the reminder before a turn's end still comes, above)."""
+    svc = world.bot.matches
+    assert svc is not None
+    live = await _humans_turn(world)
+    human = live.session.to_act
+    for _ in range(2):  # two of the player's turns, each answered by the computer
+        while live.session.to_act == human and not live.over:
+            move = GreedyPlayer().choose(live.session.view(human))
+            assert (await svc.act(live, live.player_ids[human], move, live.version)).ok
+        await svc.computer_idle()
+        await flush(world)
+    assert live.session.to_act == human
+    told = [m.content for m in world.alice.user.dm_channel.history()
+            if "Your turn in the Umtali match" in m.content]
+    assert told == []

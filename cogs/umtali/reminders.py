@@ -135,7 +135,9 @@ class TurnNotices:
             self.told.pop(live.id, None)
             return
         seat = live.session.to_act
-        if (not live.control.notify_turn or live.deadline is None
+        # Against the computer, whose reply comes within seconds of the player's move, a DM a
+        # turn would be noise: the reminder before a turn's end still comes.
+        if (not live.control.notify_turn or live.deadline is None or live.computer_seat is not None
                 or self.told.get(live.id) == (live.version, live.deadline)
                 or not live.reachable(seat)):
             return
@@ -146,8 +148,6 @@ class TurnNotices:
             "Your turn in the Umtali match against {name}: play in {channel} (or from your "
             "hand here). Your turn ends {when}.", name=safe_name(live.names[1 - seat]),
             channel=channel, when=when(live.deadline)))
-
-
 
 
 async def warn(svc: MatchService, live: LiveMatch, seat: int, left: int) -> None:
