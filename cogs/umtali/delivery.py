@@ -5,12 +5,12 @@ Actions never wait on Discord's REST API: they queue a ``Batch`` and return. Eac
 own, so one that fails holds up none of the others. A failure that may pass (a 5xx, a lost
 connection, the database) is tried again a little later, then further apart, for about an hour
 (``TRIES``). A channel that refuses the bot for good (deleted, locked, permission removed), or
-still fails after that hour, is marked lost: the match goes on in the players' DMs, each panel
-carrying the table and the last turn (``/umtali table`` brings it back to a channel), and the
-service abandons a match whose players can no longer be told anything. A DM still failing then
-waits for the match's next delivery. A failure of another kind (the database, a bug) still
-failing then lets the match go from memory, to be claimed again from the database as a stopped
-process's match is (``cogs.umtali.owners``).
+still fails after that hour (a gateway outage not counted), is marked lost: the match goes on
+in the players' DMs, each panel carrying the table and the last turn (``/umtali table`` brings
+it back to a channel), and the service abandons a match whose players can no longer be told
+anything. A DM still failing then waits for the match's next delivery. A failure of another
+kind (the database, a bug) still failing then lets the match go from memory, to be claimed
+again from the database as a stopped process's match is (``cogs.umtali.owners``).
 
 What goes where: the channel's posts in ``cogs.umtali.posting``, a player's DM panel in
 ``cogs.umtali.in_dms``.
@@ -225,7 +225,11 @@ class Delivery:
                 self._tried(live, "its channel", None)
                 await self.lose_channel(live, e)
             except PASSING as e:
-                if self._tried(live, "its channel", e) < TRIES:
+                if self.service.clock_state.outage is not None:
+                    # The gateway is down too: the network or Discord, not this channel. Not
+                    # counted towards giving it up, which would send every match to DMs.
+                    again.announce, again.table = batch.announce, batch.table
+                elif self._tried(live, "its channel", e) < TRIES:
                     again.announce, again.table = batch.announce, batch.table
                 else:
                     await self._give_up_channel(live)
