@@ -1,6 +1,7 @@
-"""A channel failing during a gateway outage is not given up (``cogs/umtali/delivery.py``): the
-network or Discord is down, not the channel; moving every match to DMs for an outage would
-drop what they had to post and leave them there for good."""
+"""A channel or a player's DMs failing during a gateway outage are not given up
+(``cogs/umtali/delivery.py``): the network or Discord is down, not the place. Given up, every
+match went to DMs for an outage (what it had to post dropped), and a player's DMs waited for
+the next move (with the channel lost, the player to act was never told of their turn)."""
 
 from __future__ import annotations
 
@@ -40,3 +41,28 @@ async def test_a_channel_failing_through_a_gateway_outage_is_not_given_up(
     await _hours(world, lambda: not live.unsent, hours=0.2)
     assert not live.channel_lost and live.unsent == []
     assert any(m.content for m in thread.history())
+
+
+@pytest.mark.usefixtures("network_errors")
+async def test_dms_failing_through_a_gateway_outage_are_tried_until_it_ends(
+        world: World) -> None:
+    live = await start_match(world)
+    svc = world.bot.matches
+    assert svc is not None
+    waiting = 1 - live.session.to_act
+    dm = (world.alice, world.bob)[waiting].user.dm_channel.id
+    _cut_off(world, dm)
+    gateway_lost(svc, None)
+    seat = live.session.to_act
+    while live.session.to_act == seat:
+        await play(world, live, GreedyPlayer().choose(live.session.view(seat)))
+    await flush(world)
+    # Two hours of outage, that player's DMs failing all along: still tried.
+    await _hours(world, lambda: not svc.delivery._retrying, hours=2)
+    assert svc.delivery._retrying and live.dm_shown[waiting] != live.version
+    # The network and the gateway come back: their panel shows their turn, unasked.
+    world.env.backend.faults.clear()
+    await gateway_back(svc, None)
+    await _hours(world, lambda: live.dm_shown[waiting] == live.version, hours=0.2)
+    assert live.dm_shown[waiting] == live.version and live.session.to_act == waiting
+    assert live.dm_refused == [False, False] and not live.channel_lost
