@@ -70,9 +70,11 @@ async def _announce(c: Tx, match_id: int, texts: Sequence[str]) -> list[str]:
     written from a copy: the holder may have posted and cleared some of it since that copy
     was read, and a list written whole from the copy would post those again."""
     assert not isinstance(texts, str), "a list of announcements, not one text"
-    row = await c.fetchone("SELECT unsent FROM matches WHERE id = ?", (match_id,))
+    row = await c.fetchone("SELECT unsent, channel_lost FROM matches WHERE id = ?", (match_id,))
     unsent: list[str] = [] if row is None else list(orjson.loads(row["unsent"]))
-    if texts:
+    # A channel lost meanwhile (the saving process's copy was read before) is posted nothing:
+    # queued for it, an announcement would go to the channel the match left, or never out.
+    if texts and row is not None and not row["channel_lost"]:
         unsent += texts
         await c.execute("UPDATE matches SET unsent = ? WHERE id = ?",
                         (orjson.dumps(unsent).decode(), match_id))

@@ -5,12 +5,13 @@ Actions never wait on Discord's REST API: they queue a ``Batch`` and return. Eac
 own, so one that fails holds up none of the others. A failure that may pass (a 5xx, a lost
 connection, the database) is tried again a little later, then further apart, for about an hour
 (``TRIES``). A channel that refuses the bot for good (deleted, locked, permission removed), or
-still fails after that hour, is marked lost: the match goes on in the players' DMs, each panel
-carrying the table and the last turn (``/umtali table`` brings it back to a channel), and the
-service abandons a match whose players can no longer be told anything. A DM still failing then
-waits for the match's next delivery. A failure of another kind (the database, a bug) still
-failing then lets the match go from memory, to be claimed again from the database as a stopped
-process's match is (``cogs.umtali.owners``).
+still fails after that hour (a gateway outage not counted), is marked lost: the match goes on
+in the players' DMs, each panel carrying the table and the last turn (``/umtali table`` brings
+it back to a channel), and the service abandons a match whose players can no longer be told
+anything. A DM still failing then (an outage not counted either) waits for the match's next
+delivery. A failure of another kind (the database, a bug) still failing then lets the match
+go from memory, to be claimed again from the database as a stopped process's match is
+(``cogs.umtali.owners``).
 
 What goes where: the channel's posts in ``cogs.umtali.posting``, a player's DM panel in
 ``cogs.umtali.in_dms``.
@@ -225,7 +226,11 @@ class Delivery:
                 self._tried(live, "its channel", None)
                 await self.lose_channel(live, e)
             except PASSING as e:
-                if self._tried(live, "its channel", e) < TRIES:
+                if self.service.clock_state.outage is not None:
+                    # The gateway is down too: the network or Discord, not this channel. Not
+                    # counted towards giving it up, which would send every match to DMs.
+                    again.announce, again.table = batch.announce, batch.table
+                elif self._tried(live, "its channel", e) < TRIES:
                     again.announce, again.table = batch.announce, batch.table
                 else:
                     await self._give_up_channel(live)
@@ -298,7 +303,10 @@ class Delivery:
     def _hand_failed(self, live: LiveMatch, seat: int, error: Exception) -> bool:
         """Whether the seat's hand, failed for now, is to be tried again; after ``TRIES`` it
         waits for the match's next delivery (a DM failing for now is not refused: with the
-        channel lost, that would abandon the match)."""
+        channel lost, that would abandon the match). Not counted during a gateway outage: with
+        the channel lost, a player whose turn it is would be told only at the next move."""
+        if self.service.clock_state.outage is not None:
+            return True
         if self._tried(live, f"seat {seat}'s DMs", error) < TRIES:
             return True
         log.warning("match %d: the hand of seat %d has failed %d tries in a row (%s); not "

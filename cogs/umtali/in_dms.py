@@ -11,6 +11,7 @@ import discord
 from cogs.umtali.failures import GONE
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import command
+from cogs.umtali.outbox import Batch
 from umtali.i18n import EN, Tr
 
 if TYPE_CHECKING:
@@ -42,7 +43,7 @@ async def send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool 
         dm = svc.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
         try:
             await dm.get_partial_message(message_id).edit(**shown.edit())
-            _shown(live, seat, version, over)
+            _shown(svc, live, seat, version, over, message_id)
             return
         except GONE:
             pass  # deleted, or DMs closed since: a new message says whether they are
@@ -58,11 +59,19 @@ async def send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool 
     await svc.store.set_dm_message(live.id, seat, message.channel.id, message.id)
     live.dm_channel_ids[seat] = message.channel.id
     live.dm_message_ids[seat] = message.id
-    _shown(live, seat, version, over)
+    _shown(svc, live, seat, version, over, message.id)
 
 
-def _shown(live: LiveMatch, seat: int, version: int, over: bool) -> None:
-    """The seat's panel now shows the match at ``version``, unless the match ended while it
-    was drawn or sent: an ending keeps the version, and its own edit must not be skipped."""
-    if live.over == over:
+def _shown(svc: MatchService, live: LiveMatch, seat: int, version: int, over: bool,
+           message_id: int) -> None:
+    """The seat's panel (``message_id``) now shows the match at ``version``, unless the match
+    moved on or ended while it was drawn or sent (an ending keeps the version, and its own
+    edit must not be skipped), or another message took the panel's place meanwhile (a
+    warning's new message, sent outside the delivery): then the panel is sent again, lest
+    the later edit be lost to this one or made to a message no longer the panel."""
+    if live.over == over and live.version == version and \
+            live.dm_message_ids[seat] == message_id:
         live.dm_shown[seat] = version
+        return
+    live.dm_shown[seat] = None
+    svc.delivery.enqueue(live, Batch(hands={seat}))

@@ -1,0 +1,122 @@
+"""A turn's warning sent as a new DM panel (the channel lost) while the match ends or moves on:
+the new message, drawn before, must not stay the player's panel, with buttons of a turn gone
+(or to play on a match over) and no reveal. It took the panel's place after the ending's or
+the move's edit of the old one, and that edit was not sent again. Over the loopback Discord,
+the warning's drawing held until the match has ended or moved and its panel was edited."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cogs.umtali.reminders import warn
+from cogs.umtali.service import MatchService
+from cogs.umtali.showing import Shown
+from tests.loopback.driver import custom_ids, play_move, start_session, until
+from tests.loopback.harness import bot_in_process, loopback_server
+from tests.test_fair_abandoned import live_of, mid_hand, secrets_of
+
+
+async def test_a_warning_panel_drawn_before_an_ending_is_brought_to_the_ending(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
+        alice, bob = server.add_member("ada"), server.add_member("ben")
+        saved = await start_session(server, db, alice, bob)
+        await mid_hand(server, db, saved.id, 2)
+        svc = bot.matches
+        assert svc is not None
+        await svc.flush()
+        live = live_of(bot, saved.id)
+        await svc.lose_channel(live)  # the warning goes to the DMs, as a new message
+        seed, _, _ = secrets_of(bot, saved.id)
+        seat = live.session.to_act
+        member = live.player_ids[seat]
+        gate, ended = asyncio.Event(), False
+        panels: set[int] = set()
+        held: list[Shown] = []
+        real_drawn, real_panel = Shown.drawn, MatchService.dm_panel
+
+        def dm_panel(self: MatchService, *args: Any, **kwargs: Any) -> Shown:
+            shown = real_panel(self, *args, **kwargs)
+            panels.add(id(shown))
+            return shown
+
+        async def held_drawn(self: Shown) -> Shown:
+            if not ended and id(self) in panels:
+                held.append(self)
+                await gate.wait()
+            return await real_drawn(self)
+
+        monkeypatch.setattr(MatchService, "dm_panel", dm_panel)
+        monkeypatch.setattr(Shown, "drawn", held_drawn)
+        warning = asyncio.create_task(warn(svc, live, seat, 30))
+        await until(lambda: bool(held), "the warning's panel being drawn")
+        assert await svc.abandon(live, "cancelled")
+        ended = True
+        await svc.flush()  # the ending's edits of the panels as they were
+        gate.set()
+        await warning
+        await svc.flush()
+        dms = server.dm_messages(member)
+        newest = max(dms, key=lambda m: int(m["id"]))
+        assert seed in json.dumps(newest["embeds"]), "the newest panel shows the reveal"
+        assert custom_ids(newest) == [f"umtali:rf:{server.guild_id}:{saved.id}"]
+
+
+async def test_a_warning_panel_drawn_before_a_move_is_brought_to_the_move(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The same race with a move in place of the ending: the new message kept the buttons of
+    the turn before it (each refused as the match having moved on) until the next turn."""
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
+        alice, bob = server.add_member("ada"), server.add_member("ben")
+        saved = await start_session(server, db, alice, bob)
+        await mid_hand(server, db, saved.id, 2)
+        svc = bot.matches
+        assert svc is not None
+        await svc.flush()
+        live = live_of(bot, saved.id)
+        await svc.lose_channel(live)
+        seat = live.session.to_act
+        member = live.player_ids[seat]
+        gate = asyncio.Event()
+        panels: set[int] = set()
+        held: list[Shown] = []
+        real_drawn, real_panel = Shown.drawn, MatchService.dm_panel
+
+        def dm_panel(self: MatchService, *args: Any, **kwargs: Any) -> Shown:
+            shown = real_panel(self, *args, **kwargs)
+            panels.add(id(shown))
+            return shown
+
+        async def held_drawn(self: Shown) -> Shown:
+            if not held and id(self) in panels:  # the warning's, alone
+                held.append(self)
+                await gate.wait()
+            return await real_drawn(self)
+
+        monkeypatch.setattr(MatchService, "dm_panel", dm_panel)
+        monkeypatch.setattr(Shown, "drawn", held_drawn)
+        warning = asyncio.create_task(warn(svc, live, seat, 30))
+        await until(lambda: bool(held), "the warning's panel being drawn")
+        panel = live.dm_message_ids[seat]
+        await play_move(server, db, saved.id)
+
+        def edited() -> bool:  # the move's edit of the panel as it was
+            return any(str(m["id"]) == str(panel) and any(
+                c.startswith(f"umtali:m:{saved.id}:{live.version}:") for c in custom_ids(m))
+                for m in server.dm_messages(member))
+        await until(edited, "the move on the panel")
+        await svc.flush()
+        gate.set()
+        await warning
+        await svc.flush()
+        newest = max(server.dm_messages(member), key=lambda m: int(m["id"]))
+        ids = custom_ids(newest)
+        assert not any(c.startswith(f"umtali:m:{saved.id}:{live.version - 1}:") for c in ids), ids
+        assert any(c.startswith(f"umtali:m:{saved.id}:{live.version}:") for c in ids), ids
