@@ -143,6 +143,7 @@ from umtali.ai import lookahead, policy, stakes
 from umtali.ai.determinize import OpponentModel, rules_of
 from umtali.ai.memory import Memory
 from umtali.ai.outlook import Outlook, of_view
+from umtali.ai.particles import ParticleMemory
 from umtali.ai.search import Dealer, search
 from umtali.cards import mask_of
 from umtali.moves import Move, MoveKind
@@ -173,6 +174,9 @@ class HardPlayer:
         for_the_game: bool = True,
         discard_budget: int = 4000,
         discard_width: int = 3,
+        particles: int = 0,
+        sharpness: float = 30.0,
+        blend: float = 4.0,
     ) -> None:
         self.seed = seed
         #: Moves played in playouts per searched meld choice, shared among the candidates
@@ -193,7 +197,11 @@ class HardPlayer:
         #: 4,000 gains +0.05 points a discard in some 50 ms (see above).
         self.discard_budget = discard_budget
         self.discard_width = discard_width
-        self.memory = Memory()
+        #: Guesses of the opponent's hand carried through the hand (``particles``) that deal
+        #: the searches' worlds; 0: worlds sampled from the view alone.
+        self.memory = (
+            ParticleMemory(seed, particles, sharpness, blend=blend) if particles else Memory()
+        )
 
     def choose(self, view: PlayerView) -> Move:
         move = self.decide(view, self.memory.observe(view))
@@ -226,6 +234,8 @@ class HardPlayer:
     def worlds(self, view: PlayerView) -> Dealer | None:
         """Where the searches' worlds come from: None, sampled from the view. A bench may deal
         them from the truth instead (``bench/ceiling.py``), which no player may."""
+        if isinstance(self.memory, ParticleMemory):
+            return self.memory.dealer(view, rules_of(view))
         return None
 
     def candidates(self, o: Outlook, legal: tuple[Move, ...]) -> list[Move]:
