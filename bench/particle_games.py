@@ -8,12 +8,14 @@ games): ``sampled`` is ``HardPlayer`` as it is, ``particles`` the same player wi
 ``bench/ai.py`` reports, then the lead a hand of ``particles`` over ``sampled`` on the same
 deals with its paired standard error. Run with ``.venv/bin/python bench/particle_games.py
 [--games N] [--arms sampled,particles] [--particles 128] [--sharpness 30] [--blend 4]
-[--seed S] [--jobs J]``. Figures only.
+[--seed S] [--jobs J] [--leads FILE]`` (``--leads``: two processes may each play one arm on
+the same deals and compare when the second ends). Figures only.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import sys
@@ -57,12 +59,17 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--variant", choices=["english", "russian"], default="english")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--leads", type=Path, default=None,
+                        help="a JSON file of each arm's leads by deal: arms already in it "
+                        "are read for the paired comparison, arms played are added")
     args = parser.parse_args()
     arms = [a.strip() for a in args.arms.split(",") if a.strip()]
     deals = (args.games + 1) // 2
     print(f"variant {args.variant}, {deals} deals x 2 seats from seed {args.seed}; particles "
           f"{args.particles}, sharpness {args.sharpness:g}, blend {args.blend:g}")
     leads: dict[str, list[float]] = {}
+    if args.leads is not None and args.leads.exists():
+        leads = json.loads(args.leads.read_text())
     with multiprocessing.Pool(args.jobs) as pool:
         for arm in arms:
             tasks: list[Task] = [
@@ -74,6 +81,11 @@ def main() -> None:
             print(f"arm: {arm}")
             report("hard", "normal", results, time.perf_counter() - start)
             leads[arm] = deal_leads(results, "hard", "normal")
+            if args.leads is not None:
+                # Read again: an arm played meanwhile by another process stays.
+                saved = json.loads(args.leads.read_text()) if args.leads.exists() else {}
+                leads = {**saved, arm: leads[arm]}
+                args.leads.write_text(json.dumps(leads))
     if "sampled" in leads and "particles" in leads:
         diff = [a - b for a, b in zip(leads["particles"], leads["sampled"], strict=True)]
         m = sum(diff) / len(diff)

@@ -4,8 +4,12 @@ a seed and the views shown, blind to the hidden cards, and rebuilt by ``resume``
 from __future__ import annotations
 
 import copy
+import hashlib
+import pickle
 import random
 
+from tests.test_compiled import from_sources
+from tests.test_compiled_ai import needs_compiled
 from umtali import RuleSet, Session
 from umtali.ai.determinize import hidden_cards
 from umtali.ai.hard import HardPlayer
@@ -128,3 +132,49 @@ def test_a_resumed_player_rebuilds_its_guesses_and_chooses_the_same() -> None:
                 compared += 1
             session.apply(move, seat)
     assert compared > 10
+
+
+def particle_choices() -> str:
+    """A hash of every move of ``small`` and ``normal`` over a game's first hands, and of
+    the guesses after each of ``small``'s."""
+    h = hashlib.sha256()
+    session = Session(RuleSet.english(), "particles-compiled")
+    hard = small("p")
+    players: list[Player] = [hard, NormalPlayer(1)]
+    while not session.over and session.hand_no <= 2:
+        seat = session.to_act
+        move = players[seat].choose(session.view(seat))
+        h.update(f"|{move}|".encode())
+        if seat == 0:
+            h.update(repr(_guesses(hard)).encode())
+        session.apply(move, seat)
+    return h.hexdigest()
+
+
+@needs_compiled
+def test_the_filter_guesses_the_same_compiled_and_interpreted() -> None:
+    assert particle_choices() == from_sources("tests.test_ai_particles", "particle_choices()")
+
+
+def test_a_player_with_the_filter_pickles_and_copies_and_plays_on_alike() -> None:
+    """The computer pool pickles players, the coach deep-copies them: copies made mid-hand
+    carry the same guesses and make the same moves."""
+    session = Session(RuleSet.english(), "pickled-particles")
+    players = (small("q"), NormalPlayer(2))
+    while len(session.hand.plays) < 4 or session.to_act != 0:
+        seat = session.to_act
+        session.apply(players[seat].choose(session.view(seat)))
+
+    def rest_of_hand(pair: tuple[HardPlayer, NormalPlayer], game: Session) -> list[str]:
+        moves, hand_no = [], game.hand_no
+        while game.hand_no == hand_no and not game.over:
+            move = pair[game.to_act].choose(game.view(game.to_act))
+            moves.append(str(move))
+            game.apply(move)
+        return moves
+
+    twins = (pickle.loads(pickle.dumps(players)), copy.deepcopy(players))
+    assert all(_guesses(t[0]) == _guesses(players[0]) for t in twins)
+    theirs = [rest_of_hand(twin, session.copy()) for twin in twins]
+    ours = rest_of_hand(players, session)
+    assert len(ours) > 4 and theirs == [ours, ours]

@@ -20,7 +20,6 @@ player's seed and the view, so a seed and a sequence of views give the same gues
 
 from __future__ import annotations
 
-import math
 import random
 
 from umtali.ai.determinize import (
@@ -31,30 +30,15 @@ from umtali.ai.determinize import (
     sample_world,
     visible_pile_mask,
 )
-from umtali.ai.heuristics import keep_values
+from umtali.ai.guesses import Turn, carry, fit, resample, shares
 from umtali.ai.memory import Memory, Pile, read_turn
-from umtali.ai.outlook import Outlook
 from umtali.ai.search import Dealer
-from umtali.cards import FULL_DECK, JACKS, iter_cards, mask_of
+from umtali.cards import iter_cards, mask_of
 from umtali.hand import HandState
-from umtali.melds import Meld, cover
+from umtali.melds import Meld
 from umtali.moves import Move, MoveKind
 from umtali.rules import RuleSet
 from umtali.view import PlayerView
-
-#: How much less likely a hand that could have melded the top discard at once left it.
-PASS_LIKELIHOOD = 0.15
-#: The weight of a hand left holding a meld or a card the table accepts.
-MELD_LIKELIHOOD = 0.01
-
-
-def _bits(mask: int) -> list[int]:
-    return [int(c) for c in iter_cards(mask)]
-
-
-def _pick(mask: int, rng: random.Random) -> int:
-    cards = _bits(mask)
-    return cards[rng.randrange(len(cards))]
 
 
 def _accepts(melds: tuple[Meld, ...]) -> int:
@@ -62,10 +46,6 @@ def _accepts(melds: tuple[Meld, ...]) -> int:
     for m in melds:
         acc |= m.accepts
     return acc
-
-
-def _meld_free(hand: int, accepts: int) -> bool:
-    return not cover(hand) and not hand & (accepts | JACKS)
 
 
 class ParticleMemory(Memory):
@@ -85,8 +65,6 @@ class ParticleMemory(Memory):
         #: seat sees, for each such card; None: one over the stock's size (the chance of
         #: having drawn it).
         self.repair = repair
-        #: Whether a card drawn from the stock is guessed by how well it fits the discard.
-        self.propose = True
         self.seed = seed
         self.count = count
         self.sharpness = sharpness
@@ -145,7 +123,6 @@ class ParticleMemory(Memory):
                 laid |= mask_of(p.cards)
         before = tuple(melds_after(view, self._noted_plays))
         after = tuple(melds_after(view, len(view.plays)))
-        acc_before, acc_after = _accepts(before), _accepts(after)
         table = 0
         for m in after:
             table |= m.cards
@@ -158,116 +135,22 @@ class ParticleMemory(Memory):
         cost = 1.0 / n_pool if self.repair is None else self.repair
         seen = table | (visible_pile_mask(view) & ~shed_bit)
         our_size = len(view.hand) - (view.phase != "draw")
-        must = laid | shed_bit
-
-        def likely(held: int) -> float:
-            """How likely ``normal``'s judgement would shed ``shed`` from ``held``."""
-            if shed < 0 or held.bit_count() <= 1:
-                return 1.0
-            o = Outlook(held, after, acc_after, FULL_DECK & ~held & ~seen, 0, our_size,
-                        view.stock_size, -1, False)
-            values = keep_values(o, held)
-            lowest = min(
-                (v for c, v in values.items() if not taken >> c & 1), default=values[shed]
-            )
-            return math.exp(-self.sharpness * max(0.0, values[shed] - lowest))
-
-        for i, hand in enumerate(self.hands):
-            w = 1.0
-            if passed >= 0:
-                bit = 1 << passed
-                if bit & (acc_before | JACKS) or cover(hand | bit) & bit:
-                    w *= PASS_LIKELIHOOD
-            hand |= taken
-            need = must & ~hand
-            # A card they laid or shed that the guess lacks was in their hand after all: it
-            # takes the place of one of the guess's cards.
-            for card in iter_cards(need):
-                spare = hand & ~must & ~taken & ~self.known_opponent
-                if spare:
-                    hand &= ~(1 << _pick(spare, rng))
-                hand |= 1 << card
-                w *= cost
-            judged = False
-            if stock_draw:
-                # The card drawn, in proportion to how well it fits what they did next: it
-                # left no meld, and they shed ``shed`` rather than it or another card.
-                free = pool & ~hand
-                ok = [int(c) for c in iter_cards(free)
-                      if _meld_free((hand | 1 << c) & ~must, acc_after)]
-                if ok and self.propose:
-                    fits = [likely((hand | 1 << c) & ~laid) for c in ok]
-                    total = sum(fits)
-                    target = rng.random() * total
-                    k = 0
-                    while k < len(ok) - 1 and target > fits[k]:
-                        target -= fits[k]
-                        k += 1
-                    x = ok[k]
-                    w *= total / max(1, free.bit_count())
-                    judged = True
-                else:
-                    x = ok[rng.randrange(len(ok))] if ok else _pick(free, rng)
-                    w *= max(len(ok), 1) / max(1, free.bit_count())
-                hand |= 1 << x
-            held = hand & ~laid
-            if not judged:
-                w *= likely(held)
-            hand = held & ~shed_bit
-            if not _meld_free(hand, acc_after):
-                w *= MELD_LIKELIHOOD
-            self.hands[i] = hand
-            self.weights[i] *= w
-        self._resample(rng)
+        seen_turn = Turn(
+            taken, shed, laid, _accepts(before), after, _accepts(after), seen, our_size,
+            view.stock_size, pool, stock_draw, passed,
+        )
+        carry(self.hands, self.weights, seen_turn, self.known_opponent, cost, self.sharpness,
+              rng)
+        resample(self.hands, self.weights, rng)
 
     def _fit(self, view: PlayerView, model: OpponentModel, rng: random.Random) -> None:
         """Every guess made to fit this view: no card the seat sees, every card known to be
         in the opponent's hand, as many cards as they hold."""
         hidden = hidden_cards(view)
         n = view.opponent_hand_size
-        known = model.known & hidden
         pool = max(1, hidden.bit_count() - n)
-        for i, hand in enumerate(self.hands):
-            gone = hand & ~hidden
-            if gone:
-                cost = 1.0 / pool if self.repair is None else self.repair
-                self.weights[i] *= cost ** gone.bit_count()
-            hand = (hand & hidden) | known
-            while hand.bit_count() > n:
-                hand &= ~(1 << _pick(hand & ~known, rng))
-            while hand.bit_count() < n:
-                hand |= 1 << _pick(hidden & ~hand, rng)
-            self.hands[i] = hand
-        total = sum(self.weights)
-        if not total > 0:
-            self.weights = [1.0] * len(self.hands)
-
-    def _resample(self, rng: random.Random) -> None:
-        total = sum(self.weights)
-        if not total > 0:
-            self.weights = [1.0] * len(self.hands)
-            return
-        weights = [w / total for w in self.weights]
-        ess = 1.0 / sum(w * w for w in weights)
-        if ess >= len(weights) / 2:
-            self.weights = weights
-            return
-        # Systematic resampling. (Moving a card of each copy, to keep the guesses apart, held
-        # fewer of the real cards: 21.7% against 23.5%.)
-        n = len(weights)
-        step = 1.0 / n
-        u = rng.random() * step
-        out: list[int] = []
-        cum = weights[0]
-        j = 0
-        for k in range(n):
-            target = u + k * step
-            while target > cum and j < n - 1:
-                j += 1
-                cum += weights[j]
-            out.append(self.hands[j])
-        self.hands = out
-        self.weights = [1.0] * n
+        cost = 1.0 / pool if self.repair is None else self.repair
+        fit(self.hands, self.weights, hidden, model.known & hidden, n, cost, rng)
 
     def dealer(self, view: PlayerView, rules: RuleSet) -> Dealer | None:
         """The searches' worlds for ``view`` (the view last observed); None when the filter
@@ -313,11 +196,7 @@ class ParticleMemory(Memory):
         constraints from ``determinize``, the history from the guesses."""
         if not self.hands:
             return None
-        total = sum(self.weights)
-        share = [0.0] * 52
-        for h, w in zip(self.hands, self.weights, strict=True):
-            for c in iter_cards(h):
-                share[c] += w / total
+        share = shares(self.hands, self.weights)
         n = max(1, view.opponent_hand_size)
         hidden = hidden_cards(view)
         base = n / max(1, hidden.bit_count())
