@@ -129,10 +129,10 @@ def carry(
                 x = ok[k]
                 w *= total / max(1, free.bit_count())
                 judged = True
-            else:
-                x = pick(free, rng)
-                w *= 1 / max(1, free.bit_count())
-            hand |= 1 << x
+                hand |= 1 << x
+            elif free:
+                hand |= 1 << pick(free, rng)
+                w *= 1 / free.bit_count()
         held = hand & ~laid
         if not judged:
             w *= likely(held, turn, sharpness)
@@ -149,15 +149,17 @@ def fit(
 ) -> None:
     """Every guess made to fit a view: no card outside ``hidden`` (a card the seat now sees
     costs ``cost``), every ``known`` card, ``size`` cards."""
+    if known.bit_count() > size:
+        known = 0  # stale memory: trust the counts instead (as ``sample_world`` does)
     for i in range(len(hands)):
         hand = hands[i]
         gone = hand & ~hidden
         if gone:
             weights[i] *= cost ** gone.bit_count()
         hand = (hand & hidden) | known
-        while hand.bit_count() > size:
+        while hand.bit_count() > size and hand & ~known:
             hand &= ~(1 << pick(hand & ~known, rng))
-        while hand.bit_count() < size:
+        while hand.bit_count() < size and hidden & ~hand:
             hand |= 1 << pick(hidden & ~hand, rng)
         hands[i] = hand
     if not sum(weights) > 0:
