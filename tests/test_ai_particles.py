@@ -12,6 +12,7 @@ from tests.test_compiled import from_sources
 from tests.test_compiled_ai import needs_compiled
 from umtali import RuleSet, Session
 from umtali.ai.determinize import hidden_cards
+from umtali.ai.guesses import fit
 from umtali.ai.hard import HardPlayer
 from umtali.ai.normal import NormalPlayer
 from umtali.ai.particles import ParticleMemory
@@ -178,3 +179,13 @@ def test_a_player_with_the_filter_pickles_and_copies_and_plays_on_alike() -> Non
     theirs = [rest_of_hand(twin, session.copy()) for twin in twins]
     ours = rest_of_hand(players, session)
     assert len(ours) > 4 and theirs == [ours, ours]
+
+
+def test_guesses_fit_a_view_even_when_the_memory_knows_too_many_cards() -> None:
+    """A memory knowing more of the opponent's cards than they hold (stale) is trusted for
+    the counts instead; a bench once stopped there."""
+    hidden = 0b1111110000
+    known = 0b0000110000 | 0b0001000000  # three known, two held
+    hands, weights = [0b0001110000, 0b1100000000], [1.0, 1.0]
+    fit(hands, weights, hidden, known, 2, 1.0, random.Random(1))
+    assert all(h.bit_count() == 2 and h & ~hidden == 0 for h in hands)
