@@ -3,19 +3,24 @@ through everything the view shows of the opponent's play.
 
 Every turn of the opponent is public but for a card drawn from the stock: the cards they took
 from the pile (or the top card they left there), the cards they laid, the card they shed. A
-particle is one guess of their hand. At each of their turns it takes the cards they took, or,
-for a stock draw, a card from its own unseen pool (the card they laid next if the guess lacked
-it); it must hold what they laid and shed (a guess lacking it is repaired, and weighs less, as
-if the card had had to come from the stock); it is weighed by how likely a sensible player
-(``normal``'s judgement of cards, ``keep_values``, softly: ``exp(-sharpness * gap)``) would
-have shed that card from it, and by whether it could have melded the top card they left at
-once (``normal`` takes such a card); a hand left holding a meld (compulsory melding) weighs
-almost nothing. Cards the seat later sees (its own stock draws) are repaired out of the
-guesses. Guesses are resampled when their weights grow uneven, duplicates moved a card.
+particle is one guess of their hand. At each of their turns it takes the cards they took; a
+card they laid or shed that it lacks replaces one of its cards (``repair``: what such a guess
+weighs, by default as much); a stock draw is guessed among the cards that leave no meld, in
+proportion to how likely ``normal``'s judgement of cards (``keep_values``, softly:
+``exp(-sharpness * gap)``) would then have shed the card they shed; a guess that could have
+melded the top card they left at once weighs less (``normal`` takes such a card), one left
+holding a meld almost nothing (compulsory melding). Cards the seat later sees (its own stock
+draws) are replaced in the guesses. Guesses are resampled when their weights grow uneven.
+The searches' worlds then come from the guesses (``blend``).
 
 View-only: the filter reads only the seat's views, in the order they were shown, through its
 ``Memory`` (so ``resume`` rebuilds it by replaying them); its random numbers are seeded by the
 player's seed and the view, so a seed and a sequence of views give the same guesses.
+
+Off unless ``HardPlayer(particles=N)``: measured (``hard``'s docstring) it raises what the
+searches' worlds hold of the opponent's hidden cards from 26.6% to 30.8% and ``hard``'s lead
+by +0.41 points a hand (paired standard error 0.20) over 1,000 games, no more games won, at
+up to 1.5 s a decision. The work itself is in ``guesses`` (compiled with the engine).
 """
 
 from __future__ import annotations
