@@ -43,7 +43,7 @@ source_of, extension_of = _compiled.source_of, _compiled.extension_of
 MODULES = (
     "melds", "reach", "search", "listing", "turns", "hand", "view", "players",
     "ai.outlook", "ai.heuristics", "ai.policy", "ai.lookahead", "ai.determinize", "ai.search",
-    "ai.stakes",
+    "ai.stakes", "ai.guesses",
 )
 #: The group's shared library: ``umtali/engine__mypyc`` + the interpreter's suffix.
 GROUP = "umtali.engine"

@@ -45,7 +45,7 @@ class GameResult:
 
 
 #: ``HardPlayer``'s settings for ``hard`` here, from the command line (none: its own).
-Settings = tuple[tuple[str, int], ...]
+Settings = tuple[tuple[str, float], ...]
 
 
 def player(level: str, seed: str, hard: Settings) -> Player:
@@ -159,10 +159,19 @@ def main() -> None:
                         help="hard's playout moves per meld search (default: its own)")
     parser.add_argument("--hard-discard-budget", type=int, default=None,
                         help="hard's playout moves per discard search (default: its own)")
+    parser.add_argument("--hard-particles", type=int, default=None,
+                        help="hard's guesses of the opponent's hand (umtali/ai/particles.py)")
+    parser.add_argument("--hard-sharpness", type=float, default=None,
+                        help="how sharply those guesses weigh the opponent's discards")
+    parser.add_argument("--hard-blend", type=float, default=None,
+                        help="how strongly those guesses weigh hard's own worlds (0: the "
+                        "worlds deal the guesses themselves)")
     args = parser.parse_args()
     hard: Settings = tuple(
         (name, value) for name, value in (
-            ("budget", args.hard_budget), ("discard_budget", args.hard_discard_budget))
+            ("budget", args.hard_budget), ("discard_budget", args.hard_discard_budget),
+            ("particles", args.hard_particles), ("sharpness", args.hard_sharpness),
+            ("blend", args.hard_blend))
         if value is not None
     )
 

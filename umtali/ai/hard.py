@@ -131,6 +131,26 @@ with ``hard``'s own worlds, where the opponent's real hand gives +0.462 (``bench
 discards). The gap between sampled worlds and the real hand is the cards the view does not
 show, not a model of the opponent that a better sampler could fix; not merged.
 
+The whole history read by a particle filter (2026-12-02, afternoon; ``particles``, on with
+``particles`` > 0; branch ``infer``): 128 guesses of the opponent's hand carried through each
+of their turns (the cards taken, a stock draw guessed by how well it fits what they did next,
+the cards laid and shed, the top discard left), each weighed by how likely ``normal``'s
+judgement would shed that card from it (``exp(-30 * gap)``) and by whether it could have
+melded the card left; the searches' worlds are ``hard``'s own, one of 16 kept in proportion to
+how often the guesses hold its opponent's cards (to the fourth power). What the worlds hold of
+the opponent's hidden cards (``bench/particles.py --games 100``, 1,639 discards): 30.8%
+against 26.6% (the guesses alone 26.4%; the latest discard alone had given 28.1%), far from
+the 35% this experiment asked for. Games all the same (``bench/particle_games.py``, paired on
+the deals of ``bench/ai.py --games N --levels normal,hard``): 400 games, 57.5% (52.6% to
+62.3%), +1.55 points a hand against 54.5% and +0.93, +0.62 over ``hard`` (paired standard
+error 0.34), p95 114 ms and max 0.7 s a decision (filter not compiled, load 5); 1,000 games
+(the filter compiled, two halves at once, load 3-4): 54.2% (51.1% to 57.3%), +1.08 points a
+hand (standard error 0.18) against 53.8% and +0.66 (0.18): +0.41 over ``hard`` (paired
+standard error 0.20), no more games won, and max 1.3-1.5 s a decision (p95 183-185 ms), over
+the 1 s limit. Not kept: some +0.4 points a hand, as the 4 more points of the hidden cards
+would give by the ceiling's measure (+1.8 points for all 73 missing), is a tenth of what 60%
+needs; 60% is out of reach of inference.
+
 The budget counts moves played in playouts, not time, so a seed and a view always give the
 same move.
 """
@@ -143,6 +163,7 @@ from umtali.ai import lookahead, policy, stakes
 from umtali.ai.determinize import OpponentModel, rules_of
 from umtali.ai.memory import Memory
 from umtali.ai.outlook import Outlook, of_view
+from umtali.ai.particles import ParticleMemory
 from umtali.ai.search import Dealer, search
 from umtali.cards import mask_of
 from umtali.moves import Move, MoveKind
@@ -173,6 +194,9 @@ class HardPlayer:
         for_the_game: bool = True,
         discard_budget: int = 4000,
         discard_width: int = 3,
+        particles: int = 0,
+        sharpness: float = 30.0,
+        blend: float = 4.0,
     ) -> None:
         self.seed = seed
         #: Moves played in playouts per searched meld choice, shared among the candidates
@@ -193,7 +217,11 @@ class HardPlayer:
         #: 4,000 gains +0.05 points a discard in some 50 ms (see above).
         self.discard_budget = discard_budget
         self.discard_width = discard_width
-        self.memory = Memory()
+        #: Guesses of the opponent's hand carried through the hand (``particles``) that deal
+        #: the searches' worlds; 0: worlds sampled from the view alone.
+        self.memory = (
+            ParticleMemory(seed, particles, sharpness, blend=blend) if particles else Memory()
+        )
 
     def choose(self, view: PlayerView) -> Move:
         move = self.decide(view, self.memory.observe(view))
@@ -226,6 +254,8 @@ class HardPlayer:
     def worlds(self, view: PlayerView) -> Dealer | None:
         """Where the searches' worlds come from: None, sampled from the view. A bench may deal
         them from the truth instead (``bench/ceiling.py``), which no player may."""
+        if isinstance(self.memory, ParticleMemory):
+            return self.memory.dealer(view, rules_of(view))
         return None
 
     def candidates(self, o: Outlook, legal: tuple[Move, ...]) -> list[Move]:
