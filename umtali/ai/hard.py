@@ -131,8 +131,9 @@ with ``hard``'s own worlds, where the opponent's real hand gives +0.462 (``bench
 discards). The gap between sampled worlds and the real hand is the cards the view does not
 show, not a model of the opponent that a better sampler could fix; not merged.
 
-The whole history read by a particle filter (2026-12-02, afternoon; ``particles``, on with
-``particles`` > 0; branch ``infer``): 128 guesses of the opponent's hand carried through each
+The whole history read by a particle filter (2026-12-02, afternoon; ``particles`` and
+``guesses``, kept as an option off by default: ``HardPlayer(particles=128)``, ``bench/ai.py
+--hard-particles 128``): 128 guesses of the opponent's hand carried through each
 of their turns (the cards taken, a stock draw guessed by how well it fits what they did next,
 the cards laid and shed, the top discard left), each weighed by how likely ``normal``'s
 judgement would shed that card from it (``exp(-30 * gap)``) and by whether it could have
