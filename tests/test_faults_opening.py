@@ -115,6 +115,11 @@ async def test_a_failed_save_of_the_table_cancels_the_match(
     assert svc.matches == {}
     # No hand went out for a match that is not on.
     assert not _dms(world)
+    # Nor does a table stay up for it, with its button, nor the opening that named a turn.
+    shown = [m for c in (world.channel, *world.channel.threads) for m in c.history()]
+    assert not any(custom_ids(m) and any(i.endswith(":hand") for i in custom_ids(m))
+                   for m in shown)
+    assert not any("Game 1, hand 1" in str(m.content) for m in shown)
 
 
 async def test_a_match_whose_cancelling_failed_too_is_cancelled_at_its_deadline(

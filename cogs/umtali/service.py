@@ -17,6 +17,7 @@ a move saved here makes this process the match's holder.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import secrets
 import time
@@ -175,29 +176,42 @@ class MatchService(Endings, Playing, Looks):
             [e for e in live.session.opening if not isinstance(e, DealerChosen)], live.names,
             self.public_tr(live))
         to_act = live.session.to_act
+        posted: list[discord.Message] = []
         try:
-            await channel.send(opening + "\n" + self._your_turn(live),
-                               allowed_mentions=NO_MENTIONS if live.is_computer(to_act)
-                               else only(live.player_ids[to_act]))
+            posted.append(await channel.send(
+                opening + "\n" + self._your_turn(live),
+                allowed_mentions=NO_MENTIONS if live.is_computer(to_act)
+                else only(live.player_ids[to_act])))
             message = await channel.send(**self.table_message(live).send(),
                                          view=table_panel(live.id, self.public_tr(live)),
                                          allowed_mentions=NO_MENTIONS)
+            posted.append(message)
             await self.store.set_table_message(live.id, message.id)
         except GONE as e:
             log.info("match %d: the channel refused the first posts (%s %s): cancelled",
                      live.id, e.status, e.code)
+            await self._take_down(posted)
             await self.abandon(live, "cancelled")
             return False
         except Exception as e:
             # Should cancelling fail too, the first deadline cancels it (``forfeit_if_late``).
             log.warning("match %d: the first posts failed (%s: %s): cancelled", live.id,
                         e.__class__.__name__, e, exc_info=not isinstance(e, PASSING))
+            await self._take_down(posted)
             await self.abandon(live, "cancelled")
             return False
         live.table_message_id = message.id
         self.delivery.enqueue(live, Batch(hands={0, 1}))
         self.computers.next(live)
         return True
+
+    @staticmethod
+    async def _take_down(posted: list[discord.Message]) -> None:
+        """What a match that could not start had posted (the opening, a table whose id could
+        not be saved): left up, it would announce a match that is not on, with its button."""
+        for message in posted:
+            with contextlib.suppress(discord.HTTPException, *PASSING):
+                await message.delete()
 
     async def move_to(self, live: LiveMatch, channel_id: int, table_message_id: int) -> int | None:
         """The match's live table is now ``table_message_id`` in ``channel_id``; the id of the
