@@ -12,8 +12,7 @@ from typing import Any
 
 import pytest
 
-from cogs.umtali.service import MatchService
-from cogs.umtali.showing import Shown
+from tests.held_panels import HeldPanels
 from tests.loopback.driver import custom_ids, play_move, start_session, until
 from tests.loopback.harness import bot_in_process, loopback_server
 from tests.test_fair_abandoned import live_of, mid_hand, revealing, secrets_of
@@ -31,30 +30,13 @@ async def test_an_ending_edits_the_panels_after_an_edit_in_flight(
         await svc.flush()
         seed, _, _ = secrets_of(bot, saved.id)
         # The next move's panels are drawn only once the match has ended.
-        gate, ended = asyncio.Event(), False
-        panels: set[int] = set()
-        held: list[Shown] = []
-        real_drawn, real_panel = Shown.drawn, MatchService.dm_panel
-
-        def dm_panel(self: MatchService, *args: Any, **kwargs: Any) -> Shown:
-            shown = real_panel(self, *args, **kwargs)
-            panels.add(id(shown))
-            return shown
-
-        async def held_drawn(self: Shown) -> Shown:
-            if not ended and id(self) in panels:
-                held.append(self)
-                await gate.wait()
-            return await real_drawn(self)
-
-        monkeypatch.setattr(MatchService, "dm_panel", dm_panel)
-        monkeypatch.setattr(Shown, "drawn", held_drawn)
+        panels = HeldPanels(monkeypatch)
         await play_move(server, db, saved.id)
-        await until(lambda: bool(held), "a panel's drawing under way")
+        await until(lambda: bool(panels.held), "a panel's drawing under way")
         assert await svc.abandon(live_of(bot, saved.id), "cancelled")
-        ended = True
+        panels.stop()
         await asyncio.sleep(0.5)  # whatever the ending sends without waiting on the held
-        gate.set()
+        panels.release()
         await svc.flush()
         for member in (alice, bob):
             panel: dict[str, Any] = await until(

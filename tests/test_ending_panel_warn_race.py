@@ -9,13 +9,11 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from cogs.umtali.reminders import warn
-from cogs.umtali.service import MatchService
-from cogs.umtali.showing import Shown
+from tests.held_panels import HeldPanels
 from tests.loopback.driver import custom_ids, play_move, start_session, until
 from tests.loopback.harness import bot_in_process, loopback_server
 from tests.test_fair_abandoned import live_of, mid_hand, secrets_of
@@ -36,30 +34,13 @@ async def test_a_warning_panel_drawn_before_an_ending_is_brought_to_the_ending(
         seed, _, _ = secrets_of(bot, saved.id)
         seat = live.session.to_act
         member = live.player_ids[seat]
-        gate, ended = asyncio.Event(), False
-        panels: set[int] = set()
-        held: list[Shown] = []
-        real_drawn, real_panel = Shown.drawn, MatchService.dm_panel
-
-        def dm_panel(self: MatchService, *args: Any, **kwargs: Any) -> Shown:
-            shown = real_panel(self, *args, **kwargs)
-            panels.add(id(shown))
-            return shown
-
-        async def held_drawn(self: Shown) -> Shown:
-            if not ended and id(self) in panels:
-                held.append(self)
-                await gate.wait()
-            return await real_drawn(self)
-
-        monkeypatch.setattr(MatchService, "dm_panel", dm_panel)
-        monkeypatch.setattr(Shown, "drawn", held_drawn)
+        panels = HeldPanels(monkeypatch)
         warning = asyncio.create_task(warn(svc, live, seat, 30))
-        await until(lambda: bool(held), "the warning's panel being drawn")
+        await until(lambda: bool(panels.held), "the warning's panel being drawn")
         assert await svc.abandon(live, "cancelled")
-        ended = True
+        panels.stop()
         await svc.flush()  # the ending's edits of the panels as they were
-        gate.set()
+        panels.release()
         await warning
         await svc.flush()
         dms = server.dm_messages(member)
@@ -84,26 +65,9 @@ async def test_a_warning_panel_drawn_before_a_move_is_brought_to_the_move(
         await svc.lose_channel(live)
         seat = live.session.to_act
         member = live.player_ids[seat]
-        gate = asyncio.Event()
-        panels: set[int] = set()
-        held: list[Shown] = []
-        real_drawn, real_panel = Shown.drawn, MatchService.dm_panel
-
-        def dm_panel(self: MatchService, *args: Any, **kwargs: Any) -> Shown:
-            shown = real_panel(self, *args, **kwargs)
-            panels.add(id(shown))
-            return shown
-
-        async def held_drawn(self: Shown) -> Shown:
-            if not held and id(self) in panels:  # the warning's, alone
-                held.append(self)
-                await gate.wait()
-            return await real_drawn(self)
-
-        monkeypatch.setattr(MatchService, "dm_panel", dm_panel)
-        monkeypatch.setattr(Shown, "drawn", held_drawn)
+        panels = HeldPanels(monkeypatch, first_only=True)  # the warning's, alone
         warning = asyncio.create_task(warn(svc, live, seat, 30))
-        await until(lambda: bool(held), "the warning's panel being drawn")
+        await until(lambda: bool(panels.held), "the warning's panel being drawn")
         panel = live.dm_message_ids[seat]
         await play_move(server, db, saved.id)
 
@@ -113,7 +77,7 @@ async def test_a_warning_panel_drawn_before_a_move_is_brought_to_the_move(
                 for m in server.dm_messages(member))
         await until(edited, "the move on the panel")
         await svc.flush()
-        gate.set()
+        panels.release()
         await warning
         await svc.flush()
         newest = max(server.dm_messages(member), key=lambda m: int(m["id"]))
