@@ -44,6 +44,8 @@ GRACE = 60.0
 NOTICE_AFTER = 30.0
 #: The meta key holding when the bot was last alive.
 ALIVE_AT = "alive_at"
+#: Written after that time while the gateway is down: the clocks stood still since then.
+STILL = "still"
 #: The name of a process that was not given one: a bot alone holds every match under it.
 MAIN = "main"
 
@@ -245,6 +247,13 @@ async def gateway_back(svc: MatchService, shard: int | None) -> None:
                 back - since >= CONNECTING:
             gaps[live.id] = (live.deadline, back - since)
     await _give_back(svc, gaps, "of the gateway outage")
+    # The time given back is saved: the note that the clocks stood still goes at once (a crash
+    # before the next heartbeat would give that time back again).
+    try:
+        await heartbeat(svc)
+    except Exception as e:
+        log.warning("the heartbeat after the outage could not be saved (%s: %s)",
+                    e.__class__.__name__, e)
 
 
 async def heartbeat(svc: MatchService) -> None:
@@ -253,8 +262,18 @@ async def heartbeat(svc: MatchService) -> None:
     Discord restarted) gives each running turn back what it had then, not what was left at
     the stop."""
     now, outage = svc.clock(), svc.clock_state.outage
-    alive = now if outage is None else min(now, outage.since)
-    await svc.store.set_meta(alive_key(svc.owners.name), repr(alive))
+    alive = repr(now) if outage is None else f"{min(now, outage.since)!r} {STILL}"
+    await svc.store.set_meta(alive_key(svc.owners.name), alive)
+
+
+def last_alive(saved: str | None) -> tuple[float | None, bool]:
+    """A process's note of when it was last alive (``heartbeat``), and whether its clocks had
+    stood still since then (its gateway down: its leases, renewed meanwhile, do not tell when
+    its clocks last ran)."""
+    if not saved:
+        return None, False
+    at, *still = saved.split()
+    return float(at), still == [STILL]
 
 
 def _offline(seconds: float, name: str, when: str, tr: Tr) -> str:

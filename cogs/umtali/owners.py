@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from cogs.umtali.clock import alive_key, resume_after_downtime
+from cogs.umtali.clock import alive_key, last_alive, resume_after_downtime
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.time_out import ask_again
@@ -113,14 +113,16 @@ class Owners:
     async def _stopped_at(self, claimed: list[Claimed], now: float) -> dict[int, float]:
         """When each claimed match's process was last known alive: its last heartbeat, or its
         last renewal of the lease if later (unknown: now, no time given back)."""
-        alive: dict[str, float | None] = {}
+        alive: dict[str, tuple[float | None, bool]] = {}
         stopped = {}
         for c in claimed:
             if c.previous not in alive:
-                saved = await self.svc.store.get_meta(alive_key(c.previous))
-                alive[c.previous] = float(saved) if saved else None
-            renewed = c.lease_until - LEASE if c.lease_until > 0 else None
-            known = [t for t in (alive[c.previous], renewed) if t is not None]
+                alive[c.previous] = last_alive(
+                    await self.svc.store.get_meta(alive_key(c.previous)))
+            at, still = alive[c.previous]
+            # A process cut off from Discord renewed its leases with its clocks standing still.
+            renewed = c.lease_until - LEASE if c.lease_until > 0 and not still else None
+            known = [t for t in (at, renewed) if t is not None]
             stopped[c.match_id] = min(max(known), now) if known else now
         return stopped
 
