@@ -11,6 +11,9 @@ import pytest
 from cogs.umtali.service import MatchService
 from cogs.umtali.showing import Shown
 
+#: The longest a panel's drawing is held, in seconds.
+HOLD_AT_MOST = 60.0
+
 
 class HeldPanels:
     """Each DM panel made from now on waits, when drawn, until ``release``: all of them until
@@ -31,7 +34,8 @@ class HeldPanels:
         async def held_drawn(shown: Shown) -> Shown:
             if self._holding and id(shown) in panels and not (first_only and self.held):
                 self.held.append(shown)
-                await self._gate.wait()
+                # Bounded: a test that fails before its release fails, it does not hang.
+                await asyncio.wait_for(self._gate.wait(), HOLD_AT_MOST)
             return await real_drawn(shown)
 
         monkeypatch.setattr(MatchService, "dm_panel", dm_panel)

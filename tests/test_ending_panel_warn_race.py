@@ -31,6 +31,9 @@ async def test_a_warning_panel_drawn_before_an_ending_is_brought_to_the_ending(
         await svc.flush()
         live = live_of(bot, saved.id)
         await svc.lose_channel(live)  # the warning goes to the DMs, as a new message
+        # The lost channel's own DM panels are sent before any drawing is held (held, they
+        # stood for the warning's, and the flush below waited on them).
+        await svc.flush()
         seed, _, _ = secrets_of(bot, saved.id)
         seat = live.session.to_act
         member = live.player_ids[seat]
@@ -63,6 +66,7 @@ async def test_a_warning_panel_drawn_before_a_move_is_brought_to_the_move(
         await svc.flush()
         live = live_of(bot, saved.id)
         await svc.lose_channel(live)
+        await svc.flush()  # the lost channel's own panels sent before any drawing is held
         seat = live.session.to_act
         member = live.player_ids[seat]
         panels = HeldPanels(monkeypatch, first_only=True)  # the warning's, alone

@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
+from cogs.umtali.announcing import your_turn
 from cogs.umtali.clock_state import CONNECTING, Outage
-from cogs.umtali.delivery import your_turn
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import safe_name
 from cogs.umtali.outbox import Batch

@@ -26,14 +26,12 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from cogs.umtali.announcing import your_turn as your_turn  # imported from here (clock.py)
 from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.in_dms import channel_lost, send_hand
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import only, ping
 from cogs.umtali.outbox import Batch
 from cogs.umtali.posting import announce, post_table
-from cogs.umtali.saved import dumps as dumps  # imported from here (clock.py, endings.py)
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
