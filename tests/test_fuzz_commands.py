@@ -130,3 +130,27 @@ async def test_a_turn_timer_out_of_range_is_refused(
         assert not server.channel_messages(here)
     nothing_saved(db)
     assert not errors(caplog), errors(caplog)
+
+
+@pytest.mark.parametrize("locale, said", [
+    ("en-US", "Choose either a turn timer or a time control, not both."),
+    ("ru", "Выберите либо время на ход, либо контроль времени, но не то и другое сразу."),
+])
+async def test_a_turn_timer_with_a_time_control_is_refused(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, caplog: pytest.LogCaptureFixture,
+        locale: str, said: str) -> None:
+    # Each is a whole clock: the turn timer used to win silently, a clock nobody chose.
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db):
+        ada, ben = server.add_member("ada"), server.add_member("ben")
+        here = server.channel_id
+        opponent, resolved = _user(server, "opponent", ben)
+        both = [_int("turn_timer", 5), {"name": "time_control", "type": 3, "value": "blitz"}]
+        for command, options in (("umtali challenge", [opponent]),
+                                 ("umtali-admin settings", [])):
+            answer = await raw(server, ada, here, command, [*options, *both], locale, resolved)
+            assert answer.callback_type == 4 and answer.ephemeral, (command, answer.text())
+            assert answer.callback["content"].startswith(said), (command, answer.text())
+        assert not server.channel_messages(here)
+    nothing_saved(db)
+    assert not errors(caplog), errors(caplog)

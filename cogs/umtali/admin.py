@@ -82,7 +82,7 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
         assert interaction.guild is not None
         svc = service(interaction.client)
         tr = tr_of(interaction)
-        if refused := timer_refusal(turn_timer, tr):
+        if refused := timer_refusal(turn_timer, tr, time_control):
             await interaction.response.send_message(refused + " " + tr("Nothing was changed."),
                                                     ephemeral=True)
             return

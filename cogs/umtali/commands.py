@@ -153,7 +153,7 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         svc = service(interaction.client)
         tr = tr_of(interaction)
         me = interaction.user
-        if refused := timer_refusal(turn_timer, tr) or no_posting(interaction):
+        if refused := timer_refusal(turn_timer, tr, time_control) or no_posting(interaction):
             await interaction.response.send_message(refused, ephemeral=True)
             return
         if opponent.id == me.id:

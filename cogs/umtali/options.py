@@ -43,9 +43,13 @@ def language_choices() -> list[app_commands.Choice[str]]:
 MAX_TIMER = 60
 
 
-def timer_refusal(minutes: int | None, tr: Tr) -> str | None:
+def timer_refusal(minutes: int | None, tr: Tr, preset: object | None = None) -> str | None:
     """Why a turn timer outside 0..60 is refused (only a client with stale commands sends
-    one): the command does nothing rather than run with a value nobody chose."""
+    one), or a turn timer given with a time control (``preset``: each is a whole clock, and
+    silently keeping one would run a clock the player did not choose): the command does
+    nothing rather than run with a value nobody chose."""
+    if minutes is not None and preset is not None:
+        return tr("Choose either a turn timer or a time control, not both.")
     if minutes is None or 0 <= minutes <= MAX_TIMER:
         return None
     return tr("Choose a turn timer of 0 to {most} minutes (0: no limit).", most=MAX_TIMER)
