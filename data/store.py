@@ -1,6 +1,6 @@
 """The store: every query the bot makes. With ``data.challenges``, ``data.settings``,
-``data.records``, ``data.record_reads`` and ``data.seasons``, the only modules with SQL besides
-the migrations; the same SQL runs on SQLite and PostgreSQL (``data.db``)."""
+``data.messages``, ``data.records``, ``data.record_reads`` and ``data.seasons``, the only modules
+with SQL besides the migrations; the same SQL runs on SQLite and PostgreSQL (``data.db``)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from data.challenges import ChallengeQueries
 from data.challenges import Limits as Limits  # re-exported: callers know the store
 from data.challenges import Refused as Refused
 from data.db import INTEGRITY_ERRORS, Database, Row, Tx
+from data.messages import MessageQueries
 from data.models import Finish, MatchRow
 from data.record_reads import Records
 from data.records import count_backlog, count_session
@@ -81,7 +82,7 @@ async def _announce(c: Tx, match_id: int, texts: Sequence[str]) -> list[str]:
     return unsent
 
 
-class Store(ChallengeQueries, SettingsQueries):
+class Store(ChallengeQueries, SettingsQueries, MessageQueries):
     def __init__(self, db: Database, limits: Limits | None = None) -> None:
         super().__init__(db, limits)
         #: Results whose count failed here: this process's sweeps pass them by.
@@ -194,28 +195,6 @@ class Store(ChallengeQueries, SettingsQueries):
             "SELECT * FROM matches WHERE status = 'finished' AND unsent != '[]'")
         return [_match(r) for r in rows]
 
-    async def set_match_channel(self, match_id: int, channel_id: int) -> None:
-        async with self.db.transaction() as c:
-            await c.execute("UPDATE matches SET channel_id = ? WHERE id = ?",
-                            (channel_id, match_id))
-
-    async def move_match(self, match_id: int, channel_id: int, table_message_id: int) -> None:
-        """The match is played in ``channel_id`` from now on, its live table there."""
-        async with self.db.transaction() as c:
-            await c.execute(
-                "UPDATE matches SET channel_id = ?, table_message_id = ?, channel_lost = 0 "
-                "WHERE id = ?", (channel_id, table_message_id, match_id))
-
-    async def set_channel_lost(self, match_id: int) -> None:
-        """The match's channel refused the bot for good: what was waiting to be posted there
-        is dropped (the players see the table with their hands instead)."""
-
-        async def job(c: Tx) -> None:
-            await c.execute("UPDATE matches SET channel_lost = 1, unsent = '[]' WHERE id = ?",
-                            (match_id,))
-
-        await self.db.batched(job)
-
     async def resume_turn(self, match_id: int, deadline: float, announce: Sequence[str] = (),
                           reserve: tuple[int, float] | None = None,
                           version: int | None = None) -> list[str] | None:
@@ -235,36 +214,6 @@ class Store(ChallengeQueries, SettingsQueries):
             if cur.rowcount != 1:
                 return None
             return await _announce(c, match_id, announce)
-
-    async def set_table_message(self, match_id: int, message_id: int) -> None:
-        async with self.db.transaction() as c:
-            await c.execute("UPDATE matches SET table_message_id = ? WHERE id = ?",
-                            (message_id, match_id))
-
-    async def set_dm_message(self, match_id: int, seat: int, channel_id: int,
-                             message_id: int) -> None:
-        async with self.db.transaction() as c:
-            await c.execute(
-                f"UPDATE matches SET dm{seat}_channel_id = ?, dm{seat}_message_id = ? "
-                "WHERE id = ?",
-                (channel_id, message_id, match_id),
-            )
-
-    async def set_dm_refused(self, match_id: int, seat: int) -> None:
-        async with self.db.transaction() as c:
-            await c.execute(f"UPDATE matches SET dm_refused{seat} = 1 WHERE id = ?", (match_id,))
-
-    async def set_unsent(self, match_id: int, unsent: str) -> None:
-        """What is still to be announced (after some of it was posted)."""
-
-        async def job(c: Tx) -> None:
-            await c.execute("UPDATE matches SET unsent = ? WHERE id = ?", (unsent, match_id))
-
-        await self.db.batched(job)
-
-    async def unsent_of(self, match_id: int) -> str:
-        row = await self.db.fetchone("SELECT unsent FROM matches WHERE id = ?", (match_id,))
-        return "[]" if row is None else str(row["unsent"])
 
     async def set_deadline(self, match_id: int, version: int, deadline: float | None) -> bool:
         """The turn at ``version`` ends at ``deadline`` now (None: its time is up, and the

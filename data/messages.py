@@ -1,0 +1,64 @@
+"""The store's queries on where a match is shown: its channel, its table message, each
+player's DM panel, and what is still to be announced (``data.store.Store`` has them all)."""
+
+from __future__ import annotations
+
+from data.db import Database, Tx
+
+
+class MessageQueries:
+    """Mixed into ``data.store.Store``, which gives it its database."""
+
+    db: Database
+
+    async def set_match_channel(self, match_id: int, channel_id: int) -> None:
+        async with self.db.transaction() as c:
+            await c.execute("UPDATE matches SET channel_id = ? WHERE id = ?",
+                            (channel_id, match_id))
+
+    async def move_match(self, match_id: int, channel_id: int, table_message_id: int) -> None:
+        """The match is played in ``channel_id`` from now on, its live table there."""
+        async with self.db.transaction() as c:
+            await c.execute(
+                "UPDATE matches SET channel_id = ?, table_message_id = ?, channel_lost = 0 "
+                "WHERE id = ?", (channel_id, table_message_id, match_id))
+
+    async def set_channel_lost(self, match_id: int) -> None:
+        """The match's channel refused the bot for good: what was waiting to be posted there
+        is dropped (the players see the table with their hands instead)."""
+
+        async def job(c: Tx) -> None:
+            await c.execute("UPDATE matches SET channel_lost = 1, unsent = '[]' WHERE id = ?",
+                            (match_id,))
+
+        await self.db.batched(job)
+
+    async def set_table_message(self, match_id: int, message_id: int) -> None:
+        async with self.db.transaction() as c:
+            await c.execute("UPDATE matches SET table_message_id = ? WHERE id = ?",
+                            (message_id, match_id))
+
+    async def set_dm_message(self, match_id: int, seat: int, channel_id: int,
+                             message_id: int) -> None:
+        async with self.db.transaction() as c:
+            await c.execute(
+                f"UPDATE matches SET dm{seat}_channel_id = ?, dm{seat}_message_id = ? "
+                "WHERE id = ?",
+                (channel_id, message_id, match_id),
+            )
+
+    async def set_dm_refused(self, match_id: int, seat: int) -> None:
+        async with self.db.transaction() as c:
+            await c.execute(f"UPDATE matches SET dm_refused{seat} = 1 WHERE id = ?", (match_id,))
+
+    async def set_unsent(self, match_id: int, unsent: str) -> None:
+        """What is still to be announced (after some of it was posted)."""
+
+        async def job(c: Tx) -> None:
+            await c.execute("UPDATE matches SET unsent = ? WHERE id = ?", (unsent, match_id))
+
+        await self.db.batched(job)
+
+    async def unsent_of(self, match_id: int) -> str:
+        row = await self.db.fetchone("SELECT unsent FROM matches WHERE id = ?", (match_id,))
+        return "[]" if row is None else str(row["unsent"])
