@@ -44,6 +44,10 @@ KEEP_EVERY = 5.0
 log = logging.getLogger(__name__)
 
 
+#: A session on the PostgreSQL server: its pid and when it started (a pid alone may be reused).
+Backend = tuple[int, Any]
+
+
 class NameTaken(DatabaseUnusable):
     """Another running process holds this name or shard on this database, or runs another
     shard count; one sentence for the user."""
@@ -85,11 +89,13 @@ class HeldName:
     restarted, failed over, or ended it), they are taken back on a new one (``_keep``)."""
 
     def __init__(self, fds: list[int] | None = None, conn: Any = None,
-                 take: Callable[[], Awaitable[Any]] | None = None) -> None:
-        self._fds, self._conn = fds or [], conn
+                 take: Callable[[Backend | None], Awaitable[tuple[Any, Backend]]] | None = None,
+                 backend: Backend | None = None) -> None:
+        self._fds, self._conn, self._backend = fds or [], conn, backend
         self._keeping = None if take is None else asyncio.create_task(self._keep(take))
 
-    async def _keep(self, take: Callable[[], Awaitable[Any]]) -> None:
+    async def _keep(self, take: Callable[[Backend | None], Awaitable[tuple[Any, Backend]]]
+                    ) -> None:
         """Every ``KEEP_EVERY`` seconds: if the locks' connection is gone, take them back. It
         is asked a question each time: one cut without a word (the network) is found out,
         and one in use is not closed as idle by a router on the way."""
@@ -104,7 +110,9 @@ class HeldName:
                         asyncpg.InterfaceError):
                     self._conn.terminate()
             try:
-                self._conn = await take()
+                # The server may not know yet that the old connection is gone (a stall sends
+                # no word): its session, still holding our locks, is ended first.
+                self._conn, self._backend = await take(self._backend)
             except NameTaken as e:
                 if str(e) != told:  # said once, not every few seconds
                     log.error("this process's hold on its name and shards was lost with its "
@@ -210,12 +218,14 @@ def _same_count(database: Path, count: int | None) -> int:
 async def _hold_on_postgres(url: str, name: str, count: int | None,
                             shards: tuple[int, ...]) -> HeldName:
     take = partial(_take_on_postgres, url, name, count, shards)
-    return HeldName(conn=await take(), take=take)
+    conn, backend = await take(None)
+    return HeldName(conn=conn, take=take, backend=backend)
 
 
-async def _take_on_postgres(url: str, name: str, count: int | None,
-                            shards: tuple[int, ...]) -> Any:
-    """A connection of its own holding ``name``, ``shards`` and ``count``'s locks."""
+async def _take_on_postgres(url: str, name: str, count: int | None, shards: tuple[int, ...],
+                            stale: Backend | None) -> tuple[Any, Backend]:
+    """A connection of its own holding ``name``, ``shards`` and ``count``'s locks, and its
+    session on the server; ``stale``: this process's session that held them, ended first."""
     where = redacted(url)
     try:
         conn = await asyncpg.connect(url, timeout=CONNECT_TIMEOUT,
@@ -223,6 +233,8 @@ async def _take_on_postgres(url: str, name: str, count: int | None,
     except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
         raise DatabaseUnusable(f"the database {where} cannot be reached ({e}).") from e
     try:
+        if stale is not None:
+            await _end(conn, stale)
         key = zlib.crc32(name.encode()) - 2**31  # a signed 32-bit key
         if not await conn.fetchval("SELECT pg_try_advisory_lock($1, $2)", _PG_NAME, key):
             raise _name_taken(name, where)
@@ -239,10 +251,29 @@ async def _take_on_postgres(url: str, name: str, count: int | None,
             if not await conn.fetchval("SELECT pg_try_advisory_lock($1, $2)", _PG_SHARD,
                                        shard):
                 raise _shard_taken(shard, where)
+        me = await conn.fetchrow(
+            "SELECT pid, backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid()")
+        assert me is not None, "a session always sees itself"
+        backend = (int(me["pid"]), me["backend_start"])
     except BaseException:
         await conn.close()
         raise
-    return conn
+    return conn, backend
+
+
+async def _end(conn: Any, stale: Backend) -> None:
+    """End this process's former session ``stale`` on the server and wait, a few seconds at
+    most, until its locks are let go. Named by its pid and start time: after a server restart
+    the pid may be another session's, which is left alone."""
+    pid, start = stale
+    gone = "SELECT NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = $1 " \
+           "AND backend_start = $2)"
+    await conn.fetchval("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                        "WHERE pid = $1 AND backend_start = $2", pid, start)
+    for _ in range(50):
+        if await conn.fetchval(gone, pid, start):
+            return
+        await asyncio.sleep(0.05)
 
 
 async def running_on_postgres(conn: Any) -> str | None:

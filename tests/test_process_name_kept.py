@@ -96,3 +96,48 @@ async def test_a_name_taken_by_another_process_meanwhile_is_reported(
         await held.release()
         if second is not None:
             await second.release()
+
+
+class _Stalled:
+    """The locks' connection as a stalled network leaves it: questions go unanswered, and
+    closing it sends no word, so the server keeps its session (and the locks) for now."""
+
+    def __init__(self, real: object) -> None:
+        self.real = real
+
+    def is_closed(self) -> bool:
+        return False
+
+    async def fetchval(self, *args: object, timeout: float = 1.0) -> None:
+        await asyncio.sleep(timeout)
+        raise TimeoutError
+
+    def terminate(self) -> None:
+        pass
+
+
+@ON_POSTGRESQL
+async def test_a_stalled_connection_is_replaced_without_a_false_error(
+        store_target: str, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    # Its session still held the locks on the server: taking them back failed, and said at
+    # ERROR that another process ran under this name, until the server noticed.
+    monkeypatch.setattr(process_name, "KEEP_EVERY", 0.2, raising=False)
+    caplog.set_level(logging.WARNING, logger="data.process_name")
+    held = await hold_name(store_target, "shards-0", count=2, shards=(0,))
+    real = held._conn
+    try:
+        held._conn = _Stalled(real)
+
+        async def taken_back() -> bool:
+            return any("taken back" in r.getMessage() for r in caplog.records)
+
+        await _until(taken_back)
+        errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+        assert not errors, errors
+        with pytest.raises(NameTaken, match="another bot process named 'shards-0'"):
+            await hold_name(store_target, "shards-0", count=2, shards=(0,))
+        assert held._conn is not real and not held._conn.is_closed()
+    finally:
+        await held.release()
+        real.terminate()
