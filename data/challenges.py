@@ -45,7 +45,8 @@ def _challenge(row: Row) -> Challenge:
         optional_melding=bool(row["optional_melding"]), turn_timer=row["turn_timer"],
         created_at=row["created_at"], expires_at=row["expires_at"], status=row["status"],
         match_id=row["match_id"], time_control=row["time_control"],
-        rematch_of=row["rematch_of"],
+        rematch_of=row["rematch_of"], seed=row["seed"], salt=row["salt"],
+        commitment=row["commitment"],
     )
 
 
@@ -60,21 +61,22 @@ class ChallengeQueries:
         self, *, guild_id: int, channel_id: int, challenger: tuple[int, str],
         opponent: tuple[int, str], variant: str, optional_melding: bool, turn_timer: int,
         ttl: float, now: float | None = None, time_control: str = "",
-        rematch_of: int | None = None,
+        rematch_of: int | None = None, sealed: tuple[str, str, str] = ("", "", ""),
     ) -> Challenge:
         """A new open challenge; raises Refused when a limit against spam says no (checked in
-        the same transaction, so two commands racing cannot both pass)."""
+        the same transaction, so two commands racing cannot both pass). ``sealed``: its
+        session's seed, salt and commitment, drawn before it is posted."""
         now = time.time() if now is None else now
         async with self.db.transaction() as c:
             await self._check_challenge_limits(c, guild_id, challenger[0], opponent[0], now)
             inserted = await c.fetchone(
                 "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, "
                 "challenger_name, opponent_name, variant, optional_melding, turn_timer, "
-                "created_at, expires_at, time_control, rematch_of) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                "created_at, expires_at, time_control, rematch_of, seed, salt, commitment) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (guild_id, channel_id, challenger[0], opponent[0], challenger[1], opponent[1],
                  variant, int(optional_melding), turn_timer, now, now + ttl, time_control,
-                 rematch_of),
+                 rematch_of, *sealed),
             )
             assert inserted is not None
             challenge_id = int(inserted["id"])
@@ -121,10 +123,14 @@ class ChallengeQueries:
                             (message_id, challenge_id))
 
     async def close_challenge(self, challenge_id: int, status: str) -> bool:
-        """Move an open challenge to ``status``; False when it was no longer open."""
+        """Move an open challenge to ``status`` (never ``accepted``: that is the match's
+        start); False when it was no longer open. Its seed and salt go: no match was played
+        from them, so they are never shown, and need not be kept."""
+        assert status != "accepted", "accepted with its match, by create_match"
         async with self.db.transaction() as c:
             cur = await c.execute(
-                "UPDATE challenges SET status = ? WHERE id = ? AND status = 'open'",
+                "UPDATE challenges SET status = ?, seed = '', salt = '' "
+                "WHERE id = ? AND status = 'open'",
                 (status, challenge_id),
             )
             return cur.rowcount == 1

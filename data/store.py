@@ -53,6 +53,7 @@ def _match(row: Row) -> MatchRow:
         channel_lost=bool(row["channel_lost"]),
         salt=row["salt"], commitment=row["commitment"], time_control=row["time_control"],
         reserves=(row["reserve0"], row["reserve1"]), question=row["question"],
+        cut=row["cut"],
     )
 
 
@@ -126,12 +127,13 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries):
         challenge_id: int | None = None, computer: tuple[int, str] | None = None,
         now: float | None = None, salt: str = "", commitment: str = "",
         time_control: str = "", reserve: float = 0.0, owner: str = "",
-        lease_until: float = 0.0,
+        lease_until: float = 0.0, cut: str = "",
     ) -> int:
         """Start a match; raises AlreadyPlaying if either member is in one on this server.
 
         With ``challenge_id`` the challenge is marked accepted in the same transaction, and
-        only if it was still open (else StaleState): of two clicks racing, one wins. A practice
+        only if it was still open (else StaleState): of two clicks racing, one wins, and its
+        ``cut`` is the one saved with the match. A practice
         session (``computer``) soon after the member's last one raises Refused.
         """
         now = time.time() if now is None else now
@@ -155,12 +157,13 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries):
                 "INSERT INTO matches (guild_id, channel_id, player0_id, player1_id, "
                 "player0_name, player1_name, variant, turn_timer, deadline, state, created_at, "
                 "computer_seat, computer_level, salt, commitment, time_control, reserve0, "
-                "reserve1, owner, lease_until) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                "reserve1, owner, lease_until, cut) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "RETURNING id",
                 (guild_id, channel_id, players[0][0], players[1][0], players[0][1],
                  players[1][1], variant, turn_timer, deadline, state, now,
                  computer[0] if computer else None, computer[1] if computer else None,
-                 salt, commitment, time_control, reserve, reserve, owner, lease_until),
+                 salt, commitment, time_control, reserve, reserve, owner, lease_until, cut),
             )
             assert inserted is not None
             match_id = int(inserted["id"])
