@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -192,3 +195,22 @@ def test_an_uncut_file_is_written_and_verified_as_before(tmp_path: Path) -> None
     data["cut"] = "12345"
     path.write_text(json.dumps(data))
     assert verified(path)[0] == 0
+
+
+def test_a_cut_file_checks_in_english_with_the_standard_library_alone(tmp_path: Path) -> None:
+    """As the docs say: ``python3 -S -E -m umtali verify`` (no site packages, no environment)
+    plays a cut file from its seed and cut."""
+    seed, salt, cut = "0f" * 16, "ab" * 16, "1445123456789012345"
+    session = Session(RuleSet.english(), f"{seed}/{cut}")
+    data = from_session(session, ("ada", "ben"), commit(seed, salt), cut=cut)
+    data["reveal"] = {"seed": seed, "salt": salt}
+    assert data["version"] == 2 and data["cut"] == cut
+    path = tmp_path / "cut.json"
+    path.write_text(json.dumps(data))
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("LC_ALL", "LC_MESSAGES", "LANG") and not k.startswith("PYTHON")}
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-S", "-E", "-s", "-m", "umtali", "verify", str(path)],
+                          cwd=root, env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert f"The deck was cut at {cut}" in done.stdout and "FAIR:" in done.stdout
