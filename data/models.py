@@ -70,6 +70,9 @@ class Challenge:
     seed: str = ""
     salt: str = ""
     commitment: str = ""
+    #: A practice session waiting for its player's cut (the bot is the opponent): the
+    #: computer's level; None for a challenge between members.
+    computer_level: str | None = None
 
     @property
     def seated(self) -> tuple[tuple[int, str], tuple[int, str]]:

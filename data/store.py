@@ -138,14 +138,8 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries):
         """
         now = time.time() if now is None else now
         async with self.db.transaction() as c:
-            if computer is not None:
-                human = players[1 - computer[0]][0]
-                row = await c.fetchone(
-                    "SELECT MAX(created_at) AS last FROM matches WHERE guild_id = ? AND "
-                    "player0_id = ? AND computer_seat IS NOT NULL", (guild_id, human))
-                last = None if row is None else row["last"]
-                if last is not None and now - last < self.limits.practice_cooldown:
-                    raise Refused("cooldown", self.limits.practice_cooldown - (now - last))
+            # The challenge first: of two clicks racing, the one that lost is told that,
+            # not that a session has just started (the winner's, a practice's cooldown).
             if challenge_id is not None:
                 cur = await c.execute(
                     "UPDATE challenges SET status = 'accepted' WHERE id = ? AND status = 'open'",
@@ -153,6 +147,9 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries):
                 )
                 if cur.rowcount != 1:
                     raise StaleState("the challenge is no longer open")
+            if computer is not None:
+                await self.check_practice_cooldown(c, guild_id, players[1 - computer[0]][0],
+                                                   now)
             inserted = await c.fetchone(
                 "INSERT INTO matches (guild_id, channel_id, player0_id, player1_id, "
                 "player0_name, player1_name, variant, turn_timer, deadline, state, created_at, "

@@ -91,7 +91,7 @@ async def offer_challenge(
         except Refused as e:
             # The pair's open challenge may be one nobody can answer any more (its message,
             # thread or channel deleted): it is closed, and this one made in its place.
-            if e.reason != "pair" or not await in_time(interaction, _drop_lost(
+            if e.reason != "pair" or not await in_time(interaction, drop_lost(
                     interaction.client, interaction.guild_id, challenger[0], opponent[0])):
                 raise
             ch = await create()
@@ -107,7 +107,7 @@ async def offer_challenge(
     await svc.store.set_challenge_message(ch.id, message.id)
 
 
-async def _drop_lost(client: discord.Client, guild_id: int, one: int, other: int) -> bool:
+async def drop_lost(client: discord.Client, guild_id: int, one: int, other: int) -> bool:
     """Close the open challenge between two members if its message is gone (deleted, or its
     thread or channel deleted; or never posted, the post having failed): True if closed."""
     svc = service(client)
@@ -194,7 +194,8 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
     # Each read and write may wait on a busy database: past two seconds the click is
     # deferred (``in_time``), so that Discord never fails it after the match was made.
     ch = await in_time(interaction, svc.store.challenge(challenge_id))
-    if ch is None or ch.status != "open":
+    # A practice session waiting for its cut is no challenge to answer (``practice.cut_deck``).
+    if ch is None or ch.status != "open" or ch.computer_level is not None:
         await answer(interaction, tr("This challenge is no longer open."))
         return
     # The challenger may withdraw their challenge with Decline (a challenge sent by mistake
@@ -276,14 +277,15 @@ async def expire(client: discord.Client, ch: Challenge) -> None:
 async def _say_expired(client: discord.Client, ch: Challenge) -> None:
     if ch.message_id is None:
         return
+    from cogs.umtali.practice import expired_embed  # it builds on this module
+
     svc = service(client)
     channel = client.get_partial_messageable(ch.channel_id)
     tr = svc.prefs.guild_tr(ch.guild_id)
+    embed = expired_embed(ch, tr) if ch.computer_level is not None else challenge_embed(
+        ch, tr, tr("This challenge expired: nobody answered in time."))
     try:
-        await channel.get_partial_message(ch.message_id).edit(
-            embed=challenge_embed(ch, tr, tr("This challenge expired: nobody answered in "
-                                             "time.")),
-            view=None)
+        await channel.get_partial_message(ch.message_id).edit(embed=embed, view=None)
     except discord.HTTPException:
         log.info("challenge %d expired; its message could not be edited", ch.id)
 

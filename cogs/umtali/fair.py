@@ -40,6 +40,14 @@ def sealed_offer_line(commitment: str, tr: Tr) -> str:
               commitment=commitment)
 
 
+def sealed_cut_line(commitment: str, tr: Tr) -> str:
+    """On a practice session waiting for its player's cut."""
+    return tr("Deals sealed: `{commitment}`, a fingerprint of this session's seed, fixed now. "
+              "Your click on **{button}** cuts the deck: the cards come from that seed and "
+              "that click. The seed is shown when the session ends, so that anyone can check "
+              "every deal.", commitment=commitment, button=tr.ctx("button", "Cut the deck"))
+
+
 def cut_line(name: str, cut: str, tr: Tr) -> str:
     """Said when the deck is cut: whose click, and the cut (the click's id, by Discord)."""
     return tr("{name} cut the deck with their click: cut `{cut}`. The cards come from the "
