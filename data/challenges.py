@@ -45,7 +45,8 @@ def _challenge(row: Row) -> Challenge:
         optional_melding=bool(row["optional_melding"]), turn_timer=row["turn_timer"],
         created_at=row["created_at"], expires_at=row["expires_at"], status=row["status"],
         match_id=row["match_id"], time_control=row["time_control"],
-        rematch_of=row["rematch_of"],
+        rematch_of=row["rematch_of"], seed=row["seed"], salt=row["salt"],
+        commitment=row["commitment"], computer_level=row["computer_level"],
     )
 
 
@@ -60,21 +61,30 @@ class ChallengeQueries:
         self, *, guild_id: int, channel_id: int, challenger: tuple[int, str],
         opponent: tuple[int, str], variant: str, optional_melding: bool, turn_timer: int,
         ttl: float, now: float | None = None, time_control: str = "",
-        rematch_of: int | None = None,
+        rematch_of: int | None = None, sealed: tuple[str, str, str] = ("", "", ""),
+        computer_level: str | None = None,
     ) -> Challenge:
         """A new open challenge; raises Refused when a limit against spam says no (checked in
-        the same transaction, so two commands racing cannot both pass)."""
+        the same transaction, so two commands racing cannot both pass). ``sealed``: its
+        session's seed, salt and commitment, drawn before it is posted. With
+        ``computer_level``, a practice session waiting for its player's cut (the opponent
+        is the bot): one at a time per member and server ("pair"), and the practice
+        cooldown."""
         now = time.time() if now is None else now
         async with self.db.transaction() as c:
-            await self._check_challenge_limits(c, guild_id, challenger[0], opponent[0], now)
+            if computer_level is None:
+                await self._check_challenge_limits(c, guild_id, challenger[0], opponent[0], now)
+            else:
+                await self._check_practice_limits(c, guild_id, challenger[0], now)
             inserted = await c.fetchone(
                 "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, "
                 "challenger_name, opponent_name, variant, optional_melding, turn_timer, "
-                "created_at, expires_at, time_control, rematch_of) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                "created_at, expires_at, time_control, rematch_of, seed, salt, commitment, "
+                "computer_level) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (guild_id, channel_id, challenger[0], opponent[0], challenger[1], opponent[1],
                  variant, int(optional_melding), turn_timer, now, now + ttl, time_control,
-                 rematch_of),
+                 rematch_of, *sealed, computer_level),
             )
             assert inserted is not None
             challenge_id = int(inserted["id"])
@@ -86,7 +96,7 @@ class ChallengeQueries:
                                       opponent_id: int, now: float) -> None:
         rows = await c.fetchall(
             "SELECT challenger_id, opponent_id, status, created_at, expires_at FROM challenges "
-            "WHERE guild_id = ? AND challenger_id IN (?, ?) AND "
+            "WHERE guild_id = ? AND challenger_id IN (?, ?) AND computer_level IS NULL AND "
             "(status = 'open' OR created_at > ?)",
             (guild_id, challenger_id, opponent_id, now - self.limits.challenge_cooldown))
         open_now = [r for r in rows if r["status"] == "open" and r["expires_at"] > now]
@@ -99,6 +109,28 @@ class ChallengeQueries:
         last = max((r["created_at"] for r in mine), default=None)
         if last is not None and now - last < self.limits.challenge_cooldown:
             raise Refused("cooldown", self.limits.challenge_cooldown - (now - last))
+
+    async def _check_practice_limits(self, c: Tx, guild_id: int, member_id: int,
+                                     now: float) -> None:
+        """One practice session waiting for its cut per member and server, none soon after
+        the member's last."""
+        row = await c.fetchone(
+            "SELECT id FROM challenges WHERE guild_id = ? AND challenger_id = ? AND "
+            "status = 'open' AND computer_level IS NOT NULL AND expires_at > ? LIMIT 1",
+            (guild_id, member_id, now))
+        if row is not None:
+            raise Refused("pair")
+        await self.check_practice_cooldown(c, guild_id, member_id, now)
+
+    async def check_practice_cooldown(self, c: Tx, guild_id: int, member_id: int,
+                                      now: float) -> None:
+        """Refused ("cooldown") soon after the member's last practice session started."""
+        row = await c.fetchone(
+            "SELECT MAX(created_at) AS last FROM matches WHERE guild_id = ? AND "
+            "player0_id = ? AND computer_seat IS NOT NULL", (guild_id, member_id))
+        last = None if row is None else row["last"]
+        if last is not None and now - last < self.limits.practice_cooldown:
+            raise Refused("cooldown", self.limits.practice_cooldown - (now - last))
 
     async def open_challenge_between(self, guild_id: int, one: int, other: int,
                                      now: float) -> Challenge | None:
@@ -121,10 +153,14 @@ class ChallengeQueries:
                             (message_id, challenge_id))
 
     async def close_challenge(self, challenge_id: int, status: str) -> bool:
-        """Move an open challenge to ``status``; False when it was no longer open."""
+        """Move an open challenge to ``status`` (never ``accepted``: that is the match's
+        start); False when it was no longer open. Its seed and salt go: no match was played
+        from them, so they are never shown, and need not be kept."""
+        assert status != "accepted", "accepted with its match, by create_match"
         async with self.db.transaction() as c:
             cur = await c.execute(
-                "UPDATE challenges SET status = ? WHERE id = ? AND status = 'open'",
+                "UPDATE challenges SET status = ?, seed = '', salt = '' "
+                "WHERE id = ? AND status = 'open'",
                 (status, challenge_id),
             )
             return cur.rowcount == 1

@@ -305,6 +305,18 @@ MIGRATIONS: Final[tuple[tuple[str | Variant, ...], ...]] = (
     (
         """CREATE INDEX matches_live ON matches (id) WHERE status = 'active' OR unsent != '[]'""",
     ),
+    # 13: the player cuts the deck. A challenge's seed and salt are drawn when it is made and
+    # committed to on its message (both secret until its match is over; '' for a challenge
+    # made before); the click that accepts it is the ``cut``, kept with the match ('' for a
+    # match never cut), and the session is played from both. A practice session waiting for
+    # its player's cut is a challenge to the bot, with the computer's ``computer_level``.
+    (
+        """ALTER TABLE challenges ADD COLUMN seed TEXT NOT NULL DEFAULT ''""",
+        """ALTER TABLE challenges ADD COLUMN salt TEXT NOT NULL DEFAULT ''""",
+        """ALTER TABLE challenges ADD COLUMN commitment TEXT NOT NULL DEFAULT ''""",
+        """ALTER TABLE challenges ADD COLUMN computer_level TEXT""",
+        """ALTER TABLE matches ADD COLUMN cut TEXT NOT NULL DEFAULT ''""",
+    ),
 )
 
 

@@ -64,6 +64,15 @@ class Challenge:
     time_control: str = ""
     #: The session this challenge asks to play again: the opponent then takes seat 0.
     rematch_of: int | None = None
+    #: The session's seed and salt, drawn when the challenge is made and kept secret (never
+    #: shown while the challenge or its match is open), and the commitment to them, posted on
+    #: the challenge. '' for a challenge made before deals were committed at the offer.
+    seed: str = ""
+    salt: str = ""
+    commitment: str = ""
+    #: A practice session waiting for its player's cut (the bot is the opponent): the
+    #: computer's level; None for a challenge between members.
+    computer_level: str | None = None
 
     @property
     def seated(self) -> tuple[tuple[int, str], tuple[int, str]]:
@@ -112,6 +121,9 @@ class MatchRow:
     reserves: tuple[float, float] = (0.0, 0.0)
     #: The time-up question waiting for an answer (JSON, '' for none).
     question: str = ""
+    #: The cut: the id of the click that accepted the challenge, played with the committed
+    #: seed (``umtali.seeds.cut_seed``); '' for a match never cut.
+    cut: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -53,6 +53,7 @@ def _match(row: Row) -> MatchRow:
         channel_lost=bool(row["channel_lost"]),
         salt=row["salt"], commitment=row["commitment"], time_control=row["time_control"],
         reserves=(row["reserve0"], row["reserve1"]), question=row["question"],
+        cut=row["cut"],
     )
 
 
@@ -126,24 +127,19 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries):
         challenge_id: int | None = None, computer: tuple[int, str] | None = None,
         now: float | None = None, salt: str = "", commitment: str = "",
         time_control: str = "", reserve: float = 0.0, owner: str = "",
-        lease_until: float = 0.0,
+        lease_until: float = 0.0, cut: str = "",
     ) -> int:
         """Start a match; raises AlreadyPlaying if either member is in one on this server.
 
         With ``challenge_id`` the challenge is marked accepted in the same transaction, and
-        only if it was still open (else StaleState): of two clicks racing, one wins. A practice
+        only if it was still open (else StaleState): of two clicks racing, one wins, and its
+        ``cut`` is the one saved with the match. A practice
         session (``computer``) soon after the member's last one raises Refused.
         """
         now = time.time() if now is None else now
         async with self.db.transaction() as c:
-            if computer is not None:
-                human = players[1 - computer[0]][0]
-                row = await c.fetchone(
-                    "SELECT MAX(created_at) AS last FROM matches WHERE guild_id = ? AND "
-                    "player0_id = ? AND computer_seat IS NOT NULL", (guild_id, human))
-                last = None if row is None else row["last"]
-                if last is not None and now - last < self.limits.practice_cooldown:
-                    raise Refused("cooldown", self.limits.practice_cooldown - (now - last))
+            # The challenge first: of two clicks racing, the one that lost is told that,
+            # not that a session has just started (the winner's, a practice's cooldown).
             if challenge_id is not None:
                 cur = await c.execute(
                     "UPDATE challenges SET status = 'accepted' WHERE id = ? AND status = 'open'",
@@ -151,16 +147,20 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries):
                 )
                 if cur.rowcount != 1:
                     raise StaleState("the challenge is no longer open")
+            if computer is not None:
+                await self.check_practice_cooldown(c, guild_id, players[1 - computer[0]][0],
+                                                   now)
             inserted = await c.fetchone(
                 "INSERT INTO matches (guild_id, channel_id, player0_id, player1_id, "
                 "player0_name, player1_name, variant, turn_timer, deadline, state, created_at, "
                 "computer_seat, computer_level, salt, commitment, time_control, reserve0, "
-                "reserve1, owner, lease_until) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                "reserve1, owner, lease_until, cut) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "RETURNING id",
                 (guild_id, channel_id, players[0][0], players[1][0], players[0][1],
                  players[1][1], variant, turn_timer, deadline, state, now,
                  computer[0] if computer else None, computer[1] if computer else None,
-                 salt, commitment, time_control, reserve, reserve, owner, lease_until),
+                 salt, commitment, time_control, reserve, reserve, owner, lease_until, cut),
             )
             assert inserted is not None
             match_id = int(inserted["id"])

@@ -89,11 +89,23 @@ async def start_match(world: World, **options: Any) -> LiveMatch:
 
 
 async def start_practice(world: World) -> LiveMatch:
-    """ada starts a practice session against the computer; the computer's turns done."""
+    """ada starts a practice session against the computer (and cuts its deck); the computer's
+    turns done."""
     result = await world.alice.slash(world.channel, "umtali practice")
     assert result.acknowledged and not result.ephemeral
-    await flush(world)
+    await cut(world, result)
     return the_match(world)
+
+
+async def cut(world: World, offered: Any, actor: Any = None) -> Any:
+    """A practice session offered (``offered``: the command's or the click's result) cut by
+    its player (ada unless ``actor``): the session starts; the click's result."""
+    message = offered.response
+    button = next(c for c in custom_ids(message) if c.startswith("umtali:cut:"))
+    answer = await (actor or world.alice).click(message, custom_id=button)
+    assert answer.acknowledged
+    await flush(world)
+    return answer
 
 
 async def flush(world: World) -> None:

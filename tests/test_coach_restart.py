@@ -11,7 +11,7 @@ import pytest
 from bot import UmtaliBot
 from cogs.umtali.coach import coach_of
 from cogs.umtali.live import LiveMatch
-from tests.discord_helpers import World, flush, play
+from tests.discord_helpers import World, cut, flush, play
 from umtali.ai import LEVELS
 from umtali.ai.resume import resumed, seat_history
 from umtali.moves import Move
@@ -48,7 +48,7 @@ async def _practice(world: World, last: int) -> LiveMatch:
         world.clock.advance(3600)
         r = await world.alice.slash(world.channel, "umtali practice", level="easy")
         assert r.acknowledged
-        await flush(world)
+        await cut(world, r)
         [live] = [m for m in svc.matches.values() if not m.over]
         if _last_mover(live.session) == last:
             return live
@@ -107,7 +107,7 @@ async def test_a_finished_sessions_hands_sent_again_are_not_reviewed_again(
     assert svc is not None
     r = await world.alice.slash(world.channel, "umtali practice", level="easy")
     assert r.acknowledged
-    await flush(world)
+    await cut(world, r)
     [live] = svc.matches.values()
     coach = coach_of(world.bot)
     while not live.over:
@@ -154,7 +154,7 @@ async def test_a_match_back_from_another_process_is_not_reviewed_stale(world: Wo
     assert svc is not None
     r = await world.alice.slash(world.channel, "umtali practice", level="easy")
     assert r.acknowledged
-    await flush(world)
+    await cut(world, r)
     [live] = svc.matches.values()
     here = Coach(world.bot)  # this process's coach; the bot's own plays the other process
     await here.hands_sent(live)

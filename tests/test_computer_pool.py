@@ -23,7 +23,7 @@ from cogs.umtali import thinking as thinking_module
 from cogs.umtali.service import MatchService
 from cogs.umtali.thinking import Thinking
 from data.store import Store
-from tests.discord_helpers import World, flush, play_out, replayed_computer
+from tests.discord_helpers import World, cut, flush, play_out, replayed_computer
 from umtali.ai import LEVELS, HardPlayer
 from umtali.ai.resume import player_seed
 from umtali.moves import Move, MoveKind
@@ -184,7 +184,7 @@ async def test_the_hard_computer_plays_through_the_pool_and_a_dead_worker(
         world: World, make_bot: Callable[[], UmtaliBot]) -> None:
     r = await world.alice.slash(world.channel, "umtali practice", level="hard")
     assert r.acknowledged
-    await flush(world)
+    await cut(world, r)
     svc = world.bot.matches
     assert svc is not None
     [live] = svc.matches.values()

@@ -1,8 +1,8 @@
 """``/umtali practice`` while the database is busy (another connection holds SQLite's write lock
 for longer than Discord waits): the command is acknowledged within Discord's 3 seconds, in the
-channel's sight, and the announcement replaces the "thinking" message once the session is
-saved; a refusal that comes only after that reaches the member alone. On the loopback Discord,
-in real time (SimCord's timers are virtual)."""
+channel's sight, and the announcement (with its Cut the deck button) replaces the "thinking"
+message once it is saved; a refusal that comes only after that reaches the member alone. On
+the loopback Discord, in real time (SimCord's timers are virtual)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.db_lock import write_locked
-from tests.loopback.driver import read_match, until
+from tests.loopback.driver import custom_ids, read_match, until
 from tests.loopback.harness import bot_in_process, loopback_server
 from tests.test_in_time import HELD, LIMIT, THINKING, settled
 
@@ -30,6 +30,10 @@ async def test_a_practice_started_while_the_database_is_busy_is_answered_in_time
             assert answer.callback_type == THINKING and not answer.ephemeral
         # The "thinking" message became the announcement; the table follows.
         await until(lambda: "Umtali practice" in json.dumps(answer.response), "the announcement")
+        # ada cuts the deck: the session starts.
+        assert answer.response is not None
+        button = next(c for c in custom_ids(answer.response) if c.startswith("umtali:cut:"))
+        await server.click(ada, answer.response, button)
         saved = await until(lambda: (m := read_match(db)) and m.table_message_id and m,
                             "the table")
         assert saved.player_ids[0] == ada

@@ -14,7 +14,7 @@ from cogs.umtali.coach import coach_of
 from cogs.umtali.coach_work import advise, seat_record
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.play_panel import HintButton
-from tests.discord_helpers import World, custom_ids, flush, play, start_match, thread_of
+from tests.discord_helpers import World, custom_ids, cut, flush, play, start_match, thread_of
 from umtali.ai.resume import player_seed, seat_history
 from umtali.i18n import EN, sentence, tr_for
 from umtali.moves import Move
@@ -28,7 +28,7 @@ pytestmark = pytest.mark.simcord(settle_timeout=30)
 async def _practice(world: World) -> LiveMatch:
     r = await world.alice.slash(world.channel, "umtali practice", level="easy")
     assert r.acknowledged
-    await flush(world)
+    await cut(world, r)
     svc = world.bot.matches
     assert svc is not None
     [live] = svc.matches.values()

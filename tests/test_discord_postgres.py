@@ -10,7 +10,7 @@ import pytest
 
 from bot import Settings, UmtaliBot
 from data.records import GLOBAL
-from tests.discord_helpers import Clock, World, flush, play_out, start_match
+from tests.discord_helpers import Clock, World, cut, play_out, start_match
 from tests.test_records_discord import board_lines, text_of
 
 pytestmark = pytest.mark.parametrize(
@@ -62,7 +62,7 @@ async def test_a_session_is_played_across_a_restart_and_recorded(
 async def test_a_practice_session_is_kept(world: World) -> None:
     r = await world.alice.slash(world.channel, "umtali practice", level="easy")
     assert r.acknowledged and not r.ephemeral
-    await flush(world)
+    await cut(world, r)
     assert world.bot.matches is not None
     [live] = world.bot.matches.matches.values()
     await play_out(world, live, moves=6)

@@ -8,7 +8,14 @@ import pytest
 
 from bot import UmtaliBot
 from cogs.umtali.live import LiveMatch
-from tests.discord_helpers import World, flush, play_out, replayed_computer, start_match, thread_of
+from tests.discord_helpers import (
+    World,
+    cut,
+    play_out,
+    replayed_computer,
+    start_match,
+    thread_of,
+)
 
 # The computer and the coach think in real worker processes: seconds of real CPU work on a
 # loaded machine (a hand's review judges each of its moves), which SimCord's 5 s wait for the
@@ -19,7 +26,7 @@ pytestmark = pytest.mark.simcord(settle_timeout=30)
 async def _practice(world: World, **options: object) -> LiveMatch:
     r = await world.alice.slash(world.channel, "umtali practice", **options)
     assert r.acknowledged and not r.ephemeral
-    await flush(world)
+    await cut(world, r)
     svc = world.bot.matches
     assert svc is not None
     [live] = svc.matches.values()
@@ -28,9 +35,9 @@ async def _practice(world: World, **options: object) -> LiveMatch:
 
 async def test_a_practice_session_against_the_computer_is_played_and_kept(world: World) -> None:
     r = await world.alice.slash(world.channel, "umtali practice", level="easy")
-    assert r.response is not None and "Draw for first dealer" in (
-        r.response.embeds[0].description or "")
-    await flush(world)
+    assert r.response is not None and "Deals sealed" in (r.response.embeds[0].description or "")
+    cutting = await cut(world, r)
+    assert "Draw for first dealer" in (cutting.response.embeds[0].description or "")
     svc = world.bot.matches
     assert svc is not None
     [live] = svc.matches.values()
@@ -53,7 +60,7 @@ async def test_challenging_the_bot_starts_a_practice_session(world: World) -> No
     bot_member = world.guild.add_member(UserHandle(world.env, world.env.backend.bot_user))
     r = await world.alice.slash(world.channel, "umtali challenge", opponent=bot_member)
     assert r.acknowledged and not r.ephemeral
-    await flush(world)
+    await cut(world, r)
     svc = world.bot.matches
     assert svc is not None
     [live] = svc.matches.values()

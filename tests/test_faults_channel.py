@@ -9,7 +9,7 @@ from typing import Any
 
 from cogs.umtali.in_dms import CHANNEL_LOST
 from cogs.umtali.live import LiveMatch
-from tests.discord_helpers import World, flush, play, play_out, start_match, thread_of
+from tests.discord_helpers import World, cut, flush, play, play_out, start_match, thread_of
 from umtali.moves import Move, MoveKind
 from umtali.players import GreedyPlayer
 
@@ -140,6 +140,7 @@ async def test_nothing_is_kept_for_a_match_once_it_ends(world: World) -> None:
     assert not svc.tracked(resigned.id)
     practice = await world.alice.slash(world.channel, "umtali practice")
     assert not practice.ephemeral
+    await cut(world, practice)
     [computer] = [m for m in svc.matches.values() if m.computer_seat is not None]
     await svc.computer_idle()
     assert await svc.resign(computer, 0)

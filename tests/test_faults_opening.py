@@ -13,7 +13,7 @@ import pytest
 import simcord.http.client as simcord_http
 
 from cogs.umtali.service import NEVER_SHOWN
-from tests.discord_helpers import World, challenge, custom_ids, flush
+from tests.discord_helpers import World, challenge, custom_ids, cut, flush
 from umtali.i18n import EN
 
 
@@ -88,8 +88,9 @@ async def test_a_5xx_on_the_first_posts_cancels_the_match_and_runs_no_clock(
 
 async def test_a_5xx_on_a_practice_sessions_first_posts_cancels_it(
         world: World, db_path: Path, server_errors: None) -> None:
+    offered = await world.alice.slash(world.channel, "umtali practice")
     world.env.inject_error("POST", "/channels/*/messages", status=500, times=None)
-    result = await world.alice.slash(world.channel, "umtali practice")
+    result = await cut(world, offered)
     world.env.backend.faults.clear()
     await flush(world)
     assert result.acknowledged and not _apologies(result)
@@ -177,7 +178,8 @@ async def test_a_thread_whose_save_fails_is_not_played_in(
 
     monkeypatch.setattr(svc.store, "set_match_channel", locked)
     if practice:
-        result = await world.alice.slash(world.channel, "umtali practice")
+        offered = await world.alice.slash(world.channel, "umtali practice")
+        result = await cut(world, offered)
         assert result.acknowledged and not _apologies(result)
     else:
         _, answer = await _accept(world)

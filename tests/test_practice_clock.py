@@ -12,7 +12,7 @@ from simcord.builders import UserHandle
 
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.time_control import PRESETS
-from tests.discord_helpers import World, flush, the_match
+from tests.discord_helpers import World, cut, the_match
 from tests.test_faults_timers import db_row
 from tests.test_records_discord import resign
 from tests.test_rematch import final_table
@@ -31,7 +31,7 @@ async def _server_default(world: World, **settings: object) -> None:
 async def _started(world: World, command: str, **options: object) -> LiveMatch:
     r = await world.alice.slash(world.channel, command, **options)
     assert r.acknowledged and not r.ephemeral, r.response.content
-    await flush(world)
+    await cut(world, r)
     return the_match(world)
 
 
@@ -63,7 +63,7 @@ async def test_practice_follows_the_servers_default_time_control(
     await _over(world, live)
     again = await world.alice.click(final_table(world, live), custom_id=f"umtali:rm:{live.id}")
     assert again.acknowledged
-    await flush(world)
+    await cut(world, again)
     second = next(m for m in world.bot.matches.matches.values()  # type: ignore[union-attr]
                   if not m.over)
     _has(world, db_path, second, "blitz", 30)

@@ -11,7 +11,7 @@ from simcord.builders import UserHandle
 
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.time_control import HOUR
-from tests.discord_helpers import World, flush, the_match, thread_of
+from tests.discord_helpers import World, cut, flush, the_match, thread_of
 from tests.test_faults_timers import db_row
 from umtali.players import GreedyPlayer
 
@@ -24,7 +24,7 @@ async def _humans_turn(world: World) -> LiveMatch:
     r = await world.alice.slash(world.channel, "umtali challenge", opponent=the_bot,
                                 time_control="correspondence")
     assert r.acknowledged and not r.ephemeral, r.response.content
-    await flush(world)
+    await cut(world, r)
     live = the_match(world)
     assert live.time_control == "correspondence" and live.computer_seat is not None
     await world.bot.matches.computer_idle()  # type: ignore[union-attr]

@@ -14,7 +14,7 @@ import pytest
 from bot import Settings, UmtaliBot
 from cogs.umtali.live import LiveMatch
 from data.records import GLOBAL
-from tests.discord_helpers import World, custom_ids, flush, play_out, start_match, thread_of
+from tests.discord_helpers import World, custom_ids, cut, flush, play_out, start_match, thread_of
 from tests.test_migrations import old_database
 from tests.test_records import forfeited, record_moves
 from umtali import cli
@@ -85,7 +85,7 @@ async def test_a_timeout_is_recorded_as_a_forfeit(world: World) -> None:
 async def test_practice_shows_in_stats_and_history_but_not_on_the_board(world: World) -> None:
     r = await world.alice.slash(world.channel, "umtali practice", level="easy")
     assert r.acknowledged
-    await flush(world)
+    await cut(world, r)
     assert world.bot.matches is not None
     [live] = world.bot.matches.matches.values()
     await resign(world, world.alice, live)

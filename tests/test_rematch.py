@@ -6,7 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 from data.store import Limits
-from tests.discord_helpers import World, custom_ids, flush, start_match, start_practice, thread_of
+from tests.discord_helpers import (
+    World,
+    custom_ids,
+    cut,
+    flush,
+    start_match,
+    start_practice,
+    thread_of,
+)
 from tests.test_records_discord import resign
 
 
@@ -57,7 +65,7 @@ async def test_a_practice_rematch_starts_at_once_at_the_same_level(world: World)
     world.clock.advance(3600)  # past the cooldown between practice sessions
     again = await world.alice.click(table, custom_id=f"umtali:rm:{first.id}")
     assert again.acknowledged
-    await flush(world)
+    await cut(world, again)
     second = next(m for m in svc.matches.values() if not m.over)
     assert second.id != first.id and second.computer_level == first.computer_level
     assert second.player_ids[0] == world.alice.id

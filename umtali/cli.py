@@ -27,11 +27,11 @@ from umtali.cli_verify import run_verify, said
 from umtali.codec import deal_from_json, session_to_json
 from umtali.errors import UmtaliError
 from umtali.events import Event, HandEnded
-from umtali.fairness import seed_value
 from umtali.i18n import EN, ENGLISH, N_, Tr, language_of, languages, tr_for
 from umtali.moves import Move
 from umtali.players import GreedyPlayer, Player, RandomPlayer
 from umtali.rules import RuleSet
+from umtali.seeds import seed_value
 from umtali.session import Deal, Session
 from umtali.text import describe, render_view
 from umtali.view import PlayerView

@@ -59,6 +59,10 @@ def verdict_lines(v: Verdict, replay: ReplayFile, seed: object, salt: str, from_
     if from_file:
         lines.append("  " + tr("(read from the file: check it is the one the bot posted before "
                                "the first deal)"))
+    # The cut came after the commitment: the cards come from the seed and the cut together.
+    cut = [] if replay.cut is None else [
+        tr("The deck was cut at {cut} (a player's click): the cards come from {played}.",
+           cut=replay.cut, played=f"{seed}/{replay.cut}")]
     if v.mismatch is None:
         unfinished = [] if replay.result is None or replay.result.how not in NO_RESULT else [
             # Stopped part-way: fair all the same, as far as the hands went.
@@ -67,6 +71,7 @@ def verdict_lines(v: Verdict, replay: ReplayFile, seed: object, salt: str, from_
         return [
             *lines,
             tr("Seed {seed} and salt {salt} open it.", seed=seed, salt=salt),
+            *cut,
             tr("The draw for first dealer, {deals} and {rebuilds} are the ones this seed "
                "gives; the moves are legal and lead to the recorded scores and result.",
                deals=Text.plural("{count} deal", "{count} deals", v.deals),
@@ -79,7 +84,7 @@ def verdict_lines(v: Verdict, replay: ReplayFile, seed: object, salt: str, from_
                                  Check.DEAL, Check.REBUILD)
     last = (tr("NOT VERIFIED: these cards did not come from the committed seed.") if cards
             else tr("NOT VERIFIED: the file's moves do not lead to what it records."))
-    return [*lines, *mismatch_lines(v.mismatch, replay.players, tr), last]
+    return [*lines, *cut, *mismatch_lines(v.mismatch, replay.players, tr), last]
 
 
 def plain(text: str) -> str:

@@ -2,8 +2,10 @@
 check, once seed and salt are revealed, that every deal and stock rebuild came from that seed.
 
 Every shuffle of a session is derived from its seed (``umtali.session.Shuffler``), so one
-commitment covers them all. The salt keeps the commitment from giving the seed away: without
-it, a seed could be found by hashing every candidate. Randomness comes from the caller (the bot
+commitment covers them all; a session cut by a player after the commitment is played from the
+seed and the cut (``umtali.seeds``), and the commitment still fixes the seed alone. The salt
+keeps the commitment from giving the seed away: without it, a seed could be found by hashing
+every candidate. Randomness comes from the caller (the bot
 draws seed and salt with ``secrets``); this module only hashes and compares.
 """
 
@@ -19,6 +21,7 @@ from umtali.cards import CARDS
 from umtali.errors import InvalidStateError
 from umtali.i18n import Text
 from umtali.replay import HandRecord, ReplayFile, play
+from umtali.seeds import cut_seed, seed_value
 from umtali.session import Session
 
 #: Names the scheme inside the hashed text, so that a later scheme never matches an older one.
@@ -28,15 +31,6 @@ _COMMITMENT = re.compile(r"[0-9a-f]{64}")
 #: How a match ends with no result, part-way through: its seed is revealed all the same, and
 #: its file stops where play stopped, with no winner.
 NO_RESULT = ("abandoned", "cancelled")
-
-
-def seed_value(seed: int | str) -> int | str:
-    """The seed as the session holds it: a decimal number as an int (so ``"42"`` and ``42``
-    are one seed, as they shuffle alike), any other text as it is."""
-    text = str(seed)
-    if text.isdecimal() and str(int(text)) == text:
-        return int(text)
-    return text
 
 
 def commitment_text(seed: int | str, salt: str) -> str:
@@ -180,6 +174,8 @@ def _hand_mismatch(rec: HandRecord, exp: HandRecord, stopped: bool, reason: Text
 def verify(commitment: str, seed: int | str, salt: str, replay: ReplayFile) -> Verdict:
     """Check that ``seed`` and ``salt`` open ``commitment`` and that every deal and stock
     rebuild in ``replay`` is the one the seed gives, playing the file's moves to reach each.
+    A file with a cut is played from the seed and its cut (``cut_seed``): an edited cut gives
+    other cards, and the first that differ are named.
 
     It cannot know that the moves are the ones played at the table: it checks that they are
     legal and lead to the hands, scores and result the file records. ``InvalidStateError`` (a
@@ -201,7 +197,7 @@ def verify(commitment: str, seed: int | str, salt: str, replay: ReplayFile) -> V
                                 recorded=(replay.commitment,), expected=(commitment,)))
     if replay.first_deal is not None:
         return verdict(Mismatch(Check.FIXED_DEAL, 1, 1))
-    seed = seed_value(seed)
+    seed = cut_seed(seed, replay.cut)
     start = Session(replay.rules, seed)
     recorded_draw = [c for pair in replay.dealer_draws for c in pair]
     expected_draw = [c for pair in start.dealer_draws for c in pair]

@@ -21,10 +21,13 @@ from umtali.hand import HandState
 from umtali.i18n import Text
 from umtali.moves import Move
 from umtali.rules import RuleSet
+from umtali.seeds import uncut
 from umtali.session import Deal, Session
 
 FORMAT = "umtali-replay"
-VERSION = 1
+#: 2: the file has a ``cut`` (the session was played from its seed and the cut); a file
+#: without one is written as version 1, as before cuts, and both are read.
+VERSION = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +79,9 @@ class ReplayFile:
     first_dealer: int
     hands: tuple[HandRecord, ...]
     result: Result | None
+    #: The player's cut, made after the commitment (``umtali.fairness.cut_seed``); None for a
+    #: session never cut.
+    cut: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,9 +147,11 @@ def play(rules: RuleSet, seed: int | str, moves: Sequence[Move | str],
 
 
 def from_session(session: Session, players: tuple[str, str], commitment: str | None = None,
-                 salt: str | None = None) -> dict[str, Any]:
+                 salt: str | None = None, cut: str | None = None) -> dict[str, Any]:
     """The replay file of ``session`` as JSON data. With ``salt`` it carries the reveal (the seed
-    and salt), which is refused while the session is in play: the seed foretells its deals."""
+    and salt), which is refused while the session is in play: the seed foretells its deals.
+    With ``cut`` the session was played from its committed seed and that cut: the reveal
+    shows the committed seed, and the file the cut."""
     if salt is not None and not session.over:
         raise ValueError("the seed of a session in play must stay secret")
     played = play(session.rules, session.seed, session.moves, session.first_deal)
@@ -156,12 +164,13 @@ def from_session(session: Session, players: tuple[str, str], commitment: str | N
         rules=session.rules,
         players=players,
         commitment=commitment,
-        reveal=Reveal(session.seed, salt) if salt is not None else None,
+        reveal=Reveal(uncut(session.seed, cut), salt) if salt is not None else None,
         first_deal=session.first_deal,
         dealer_draws=session.dealer_draws,
         first_dealer=session.first_dealer,
         hands=played.hands,
         result=result,
+        cut=cut or None,
     ))
 
 
@@ -179,12 +188,15 @@ def _cards(data: Any) -> tuple[int, ...]:
 
 
 def to_json(r: ReplayFile) -> dict[str, Any]:
+    # A file never cut keeps version 1's layout, so that it reads as it always did.
+    cut = {} if r.cut is None else {"cut": r.cut}
     return {
         "format": FORMAT,
-        "version": VERSION,
+        "version": VERSION if r.cut is not None else 1,
         "players": list(r.players),
         "rules": r.rules.to_json(),
         "commitment": r.commitment,
+        **cut,
         "reveal": {"seed": r.reveal.seed, "salt": r.reveal.salt} if r.reveal else None,
         "first_deal": deal_to_json(r.first_deal) if r.first_deal else None,
         "dealer_draw": {"draws": [_codes(d) for d in r.dealer_draws],
@@ -242,7 +254,7 @@ def from_json(data: Any) -> ReplayFile:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise InvalidStateError(Text.of(
             "not an Umtali replay file (no \"format\": \"{format}\")", format=FORMAT))
-    if data.get("version") != VERSION:
+    if data.get("version") not in (1, VERSION):
         raise InvalidStateError(Text.of(
             "unknown replay file version: expected {version}", version=VERSION))
     try:
@@ -256,6 +268,11 @@ def from_json(data: Any) -> ReplayFile:
             raise InvalidStateError(Text.of(
                 "bad replay file: the seed must be a number or a string"))
         players = data["players"]
+        # Version 2 has a cut (version 1, from before cuts, none: a cut in it is not read).
+        cut = data["cut"] if data["version"] == VERSION else None
+        if cut is not None and not (isinstance(cut, str) and cut.isdecimal() and cut.isascii()):
+            raise InvalidStateError(Text.of("bad replay file: the cut must be a number, written "
+                                             "as a string"))
         return ReplayFile(
             rules=_rules(data["rules"]),
             players=(str(players[0]), str(players[1])),
@@ -267,6 +284,7 @@ def from_json(data: Any) -> ReplayFile:
             hands=tuple(_hand(h) for h in data["hands"]),
             result=Result(int(result["winner"]), _pair(result["games_won"]), str(result["how"]))
             if result else None,
+            cut=cut,
         )
     except InvalidStateError:
         raise

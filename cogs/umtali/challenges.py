@@ -13,7 +13,7 @@ import discord
 
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.failures import PASSING
-from cogs.umtali.fair import sealed_line
+from cogs.umtali.fair import cut_line, sealed_line, sealed_offer_line
 from cogs.umtali.in_time import answer, edit_clicked, in_time, post_public
 from cogs.umtali.mentions import only
 from cogs.umtali.names import label_name, safe_name
@@ -27,7 +27,6 @@ from data.store import AlreadyPlaying, Refused, StaleState
 from umtali.cards import CARDS
 from umtali.i18n import Tr
 from umtali.rules import RuleSet
-from umtali.session import Shuffler, draw_for_dealer
 
 log = logging.getLogger(__name__)
 
@@ -73,13 +72,18 @@ async def offer_challenge(
         await answer(interaction, refusal(missing, tr))
         return
 
+    # The session's seed, drawn and committed to before anyone can answer: the accepting
+    # click then cuts the deck (``answer_challenge``).
+    sealed = svc.new_seal()
+
     def create() -> Awaitable[Challenge]:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         return in_time(interaction, svc.store.create_challenge(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             challenger=challenger, opponent=opponent, variant=variant,
             optional_melding=optional_melding, turn_timer=turn_timer, ttl=CHALLENGE_TTL,
-            now=svc.clock(), time_control=time_control, rematch_of=rematch_of))
+            now=svc.clock(), time_control=time_control, rematch_of=rematch_of,
+            sealed=sealed))
 
     try:
         try:
@@ -87,7 +91,7 @@ async def offer_challenge(
         except Refused as e:
             # The pair's open challenge may be one nobody can answer any more (its message,
             # thread or channel deleted): it is closed, and this one made in its place.
-            if e.reason != "pair" or not await in_time(interaction, _drop_lost(
+            if e.reason != "pair" or not await in_time(interaction, drop_lost(
                     interaction.client, interaction.guild_id, challenger[0], opponent[0])):
                 raise
             ch = await create()
@@ -103,7 +107,7 @@ async def offer_challenge(
     await svc.store.set_challenge_message(ch.id, message.id)
 
 
-async def _drop_lost(client: discord.Client, guild_id: int, one: int, other: int) -> bool:
+async def drop_lost(client: discord.Client, guild_id: int, one: int, other: int) -> bool:
     """Close the open challenge between two members if its message is gone (deleted, or its
     thread or channel deleted; or never posted, the post having failed): True if closed."""
     svc = service(client)
@@ -140,6 +144,8 @@ def challenge_embed(ch: Challenge, tr: Tr, status: str = "") -> discord.Embed:
     if ch.rematch_of is not None:
         text += "\n" + tr("A rematch of session #{match}: <@{first}> draws first for dealer.",
                           match=ch.rematch_of, first=ch.seated[0][0])
+    if ch.commitment:
+        text += "\n" + sealed_offer_line(ch.commitment, tr)
     if status:
         text += f"\n**{status}**"
     else:
@@ -188,7 +194,8 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
     # Each read and write may wait on a busy database: past two seconds the click is
     # deferred (``in_time``), so that Discord never fails it after the match was made.
     ch = await in_time(interaction, svc.store.challenge(challenge_id))
-    if ch is None or ch.status != "open":
+    # A practice session waiting for its cut is no challenge to answer (``practice.cut_deck``).
+    if ch is None or ch.status != "open" or ch.computer_level is not None:
         await answer(interaction, tr("This challenge is no longer open."))
         return
     # The challenger may withdraw their challenge with Decline (a challenge sent by mistake
@@ -218,15 +225,18 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
         await answer(interaction, refusal(missing, tr))
         return
     rules = RuleSet.named(ch.variant, optional_melding=ch.optional_melding)
-    seed = svc.new_seed()
+    # This click cuts the deck sealed on the challenge (one made before seeds were sealed at
+    # the offer has none: its seed is drawn now, as it was then).
+    sealed, cut = ((ch.seed, ch.salt), svc.cut_of(interaction)) if ch.seed else (None, "")
     try:
         # The claim: the challenge is accepted and the match made in one transaction, which
-        # only one click can win. Nothing is shown before it is won.
+        # only one click can win, and the winning click's cut is saved with the match.
+        # Nothing is shown before it is won.
         live = await in_time(interaction, svc.start(
             guild_id=ch.guild_id, channel_id=ch.channel_id,
             players=ch.seated,
-            rules=rules, turn_timer=ch.turn_timer, challenge_id=ch.id, seed=seed,
-            time_control=ch.time_control,
+            rules=rules, turn_timer=ch.turn_timer, challenge_id=ch.id, sealed=sealed,
+            cut=cut, time_control=ch.time_control,
         ))
     except AlreadyPlaying as e:
         await answer(
@@ -242,11 +252,12 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
         return
     # The draw for first dealer is shown before any card reaches a player, as at a real table
     # (it comes from a deck of its own: it tells nothing of the deal).
-    draws, dealer = draw_for_dealer(Shuffler(seed), rules)
+    draws, dealer = live.session.dealer_draws, live.session.first_dealer
     names = (safe_name(ch.seated[0][1]), safe_name(ch.seated[1][1]))
     drawn = "; ".join(f"{names[0]} {CARDS[a]}, {names[1]} {CARDS[b]}" for a, b in draws)
-    said = (accepted(safe_name(ch.opponent_name), names, drawn, dealer, public) + "\n"
-            + sealed_line(live.commitment, public))
+    said = accepted(safe_name(ch.opponent_name), names, drawn, dealer, public) + "\n" + (
+        cut_line(safe_name(ch.opponent_name), live.cut, public) if live.cut
+        else sealed_line(live.commitment, public))
     await edit_clicked(interaction, embed=challenge_embed(ch, public, said), view=None)
     settings = await svc.store.guild_settings(ch.guild_id)
     if settings.threads and can_make_thread(interaction) and interaction.message is not None:
@@ -266,14 +277,15 @@ async def expire(client: discord.Client, ch: Challenge) -> None:
 async def _say_expired(client: discord.Client, ch: Challenge) -> None:
     if ch.message_id is None:
         return
+    from cogs.umtali.practice import expired_embed  # it builds on this module
+
     svc = service(client)
     channel = client.get_partial_messageable(ch.channel_id)
     tr = svc.prefs.guild_tr(ch.guild_id)
+    embed = expired_embed(ch, tr) if ch.computer_level is not None else challenge_embed(
+        ch, tr, tr("This challenge expired: nobody answered in time."))
     try:
-        await channel.get_partial_message(ch.message_id).edit(
-            embed=challenge_embed(ch, tr, tr("This challenge expired: nobody answered in "
-                                             "time.")),
-            view=None)
+        await channel.get_partial_message(ch.message_id).edit(embed=embed, view=None)
     except discord.HTTPException:
         log.info("challenge %d expired; its message could not be edited", ch.id)
 

@@ -71,7 +71,8 @@ class Endings(Playing):
                 return False
             reveal = revealed(live.commitment, False, how, live.dealt)
             announce = [] if not reveal or live.channel_lost else [reveal_line(
-                live.session, live.salt, live.commitment, self.public_tr(live), how)]
+                live.session, live.salt, live.commitment, self.public_tr(live), how,
+                live.cut)]
             # With something to announce, this process holds the match to post it (and what
             # was still unsent before it).
             ended = self.store.abandon_match(

@@ -1,8 +1,12 @@
 """Deals anyone can check: the commitment posted when a session starts, the reveal when it ends,
 and the replay file that ``python -m umtali verify`` checks against both.
 
-The seed alone decides every shuffle of a session. Before any card is dealt the channel gets
-the SHA-256 of the seed and a secret salt (``umtali.fairness.commit``); when the match is over,
+The seed decides every shuffle of a session. Before any card is dealt the channel gets the
+SHA-256 of the seed and a secret salt (``umtali.fairness.commit``): a challenge carries it from
+the moment it is made, and the click that accepts it **cuts the deck** (its id, made by Discord,
+which the bot can neither choose nor foresee, is played with the seed: ``umtali.seeds``), so
+that a bot trying seeds before committing could not keep one that favours a seat. When the
+match is over,
 the seed and the salt themselves: played out, resigned, timed out, and also abandoned or
 cancelled part-way, for its hands were dealt all the same (``revealed``). A member with the
 replay file can then check that every deal and stock rebuild came from the seed that was fixed
@@ -17,6 +21,7 @@ from typing import Any
 from umtali.fairness import NO_RESULT, commit
 from umtali.i18n import Tr
 from umtali.replay import from_session
+from umtali.seeds import uncut
 from umtali.session import Session
 
 
@@ -24,6 +29,29 @@ def sealed_line(commitment: str, tr: Tr) -> str:
     return tr("Deals sealed: `{commitment}`, a fingerprint of this session's shuffles, fixed "
               "before any card is dealt. The seed behind it is shown when the session ends, "
               "so that anyone can check every deal.", commitment=commitment)
+
+
+def sealed_offer_line(commitment: str, tr: Tr) -> str:
+    """On a challenge, from the moment it is made: the seed is fixed before the accepting
+    click cuts the deck."""
+    return tr("Deals sealed: `{commitment}`, a fingerprint of this session's seed, fixed now. "
+              "Accepting cuts the deck: the cards come from that seed and the accepting click. "
+              "The seed is shown when the session ends, so that anyone can check every deal.",
+              commitment=commitment)
+
+
+def sealed_cut_line(commitment: str, tr: Tr) -> str:
+    """On a practice session waiting for its player's cut."""
+    return tr("Deals sealed: `{commitment}`, a fingerprint of this session's seed, fixed now. "
+              "Your click on **{button}** cuts the deck: the cards come from that seed and "
+              "that click. The seed is shown when the session ends, so that anyone can check "
+              "every deal.", commitment=commitment, button=tr.ctx("button", "Cut the deck"))
+
+
+def cut_line(name: str, cut: str, tr: Tr) -> str:
+    """Said when the deck is cut: whose click, and the cut (the click's id, by Discord)."""
+    return tr("{name} cut the deck with their click: cut `{cut}`. The cards come from the "
+              "sealed seed and this cut.", name=name, cut=cut)
 
 
 def revealed(commitment: str, over: bool, ended: str = "", dealt: bool = True) -> bool:
@@ -37,28 +65,37 @@ def revealed(commitment: str, over: bool, ended: str = "", dealt: bool = True) -
     return over or (ended in NO_RESULT and dealt)
 
 
-def reveal_line(session: Session, salt: str, commitment: str, tr: Tr, ended: str = "") -> str:
+def reveal_line(session: Session, salt: str, commitment: str, tr: Tr, ended: str = "",
+                cut: str = "") -> str:
     """Said only once the match is over (``ended``: with no result, abandoned or cancelled):
-    the seed foretells every deal."""
+    the seed foretells every deal. With the ``cut`` the session was played from."""
     assert session.over or ended in NO_RESULT, "the seed of a session in play stays secret"
+    history = "/umtali " + tr.ctx("command", "history")
+    if cut:
+        return tr("Deals revealed: seed `{seed}`, salt `{salt}`, sealed as `{commitment}`, "
+                  "cut `{cut}`. Check them with the session's replay file (`{history}`) and "
+                  "`python -m umtali verify`.", seed=uncut(session.seed, cut), salt=salt,
+                  commitment=commitment, cut=cut, history=history)
     return tr("Deals revealed: seed `{seed}`, salt `{salt}`, sealed as `{commitment}`. Check "
               "them with the session's replay file (`{history}`) and `python -m umtali "
               "verify`.", seed=session.seed, salt=salt, commitment=commitment,
-              history="/umtali " + tr.ctx("command", "history"))
+              history=history)
 
 
-def verify_file(session: Session, names: tuple[str, str], salt: str, ended: str = "") -> bytes:
-    """The replay file with its commitment and reveal, for a finished session, or one that
-    ended with no result (``ended``): its hands as far as they were played, and ``result``
-    saying how it ended, with no winner."""
+def verify_file(session: Session, names: tuple[str, str], salt: str, ended: str = "",
+                cut: str = "") -> bytes:
+    """The replay file with its commitment, reveal and ``cut``, for a finished session, or one
+    that ended with no result (``ended``): its hands as far as they were played, and
+    ``result`` saying how it ended, with no winner."""
     data: dict[str, Any]
+    seed = uncut(session.seed, cut)
     if session.over:
-        data = from_session(session, names, commit(session.seed, salt), salt)
+        data = from_session(session, names, commit(seed, salt), salt, cut)
     else:
         assert ended in NO_RESULT, "the seed of a session in play stays secret"
         # The engine's file refuses a reveal for a session not over: the match is, though.
-        data = from_session(session, names, commit(session.seed, salt))
-        data["reveal"] = {"seed": session.seed, "salt": salt}
+        data = from_session(session, names, commit(seed, salt), cut=cut)
+        data["reveal"] = {"seed": seed, "salt": salt}
         data["result"] = {"winner": -1, "games_won": list(session.games_won), "how": ended}
     return json.dumps(data, ensure_ascii=False, indent=1).encode()
 

@@ -20,6 +20,7 @@ from cogs.umtali.numbers import one_decimal
 from cogs.umtali.options import level_word, rules_words
 from cogs.umtali.render import COLOUR
 from umtali.i18n import EN, Tr
+from umtali.seeds import uncut
 from umtali.text import HOW
 
 if TYPE_CHECKING:
@@ -63,7 +64,13 @@ async def final_embed(svc: MatchService, live: LiveMatch, tr: Tr) -> discord.Emb
                after=one_decimal(tr, after)) for seat, (before, after) in sorted(changes.items())
         ) or tr("Ratings are not counted yet.")
     embed.add_field(name=tr("Ratings"), value=rated, inline=False)
-    if live.commitment:
+    if live.commitment and live.cut:
+        embed.add_field(name=tr("Fair deals"), value=tr(
+            "Sealed before the deck was cut as `{commitment}`; seed `{seed}`, salt `{salt}`, "
+            "cut `{cut}`. The replay file below checks with `python -m umtali verify`.",
+            commitment=live.commitment, seed=uncut(session.seed, live.cut), salt=live.salt,
+            cut=live.cut), inline=False)
+    elif live.commitment:
         embed.add_field(name=tr("Fair deals"), value=tr(
             "Sealed before the first deal as `{commitment}`; seed `{seed}`, salt `{salt}`. "
             "The replay file below checks with `python -m umtali verify`.",

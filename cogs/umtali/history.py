@@ -163,7 +163,8 @@ async def send_replay(interaction: discord.Interaction, guild_id: int, match_id:
     if match.salt:
         # The deals' check: the replay file with the commitment and its reveal.
         session = session_from_json(json.loads(match.state))
-        files.append(discord.File(io.BytesIO(verify_file(session, match.names, match.salt)),
+        files.append(discord.File(io.BytesIO(verify_file(session, match.names, match.salt,
+                                                          cut=match.cut)),
                                   filename=verify_filename(match_id)))
     await interaction.response.send_message(
         tr("Session #{match}, {a} vs {b}, as a replay:", match=match_id,
@@ -187,7 +188,7 @@ async def _send_unfinished(interaction: discord.Interaction, match: MatchRow, tr
     said = (tr("Match #{match}, {a} vs {b}, cancelled with no result: its deals file.", **names)
             if live.ended == "cancelled" else
             tr("Match #{match}, {a} vs {b}, abandoned with no result: its deals file.", **names))
-    data = verify_file(live.session, match.names, match.salt, live.ended)
+    data = verify_file(live.session, match.names, match.salt, live.ended, match.cut)
     await interaction.response.send_message(
         said, file=discord.File(io.BytesIO(data), filename=verify_filename(match.id)),
         ephemeral=True)

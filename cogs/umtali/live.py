@@ -40,6 +40,9 @@ class LiveMatch:
     #: The published commitment to the seed, and the salt kept secret until the session ends.
     commitment: str = ""
     salt: str = ""
+    #: The cut the session is played from with its seed (the accepting click's id; '' for
+    #: a match never cut): public from the start, as the commitment is.
+    cut: str = ""
     #: Ended with no winner (nobody could be reached, or the first post failed), and how:
     #: ``abandoned`` or ``cancelled``.
     abandoned: bool = False
@@ -126,6 +129,7 @@ class LiveMatch:
             channel_lost=row.channel_lost,
             commitment=row.commitment,
             salt=row.salt,
+            cut=row.cut,
             time_control=row.time_control,
             reserves=list(row.reserves),
             question=row.question,

@@ -64,6 +64,27 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                       lambda: answer_challenge(interaction, self.challenge_id, accept))
 
 
+class CutButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                template=r"umtali:cut:(?P<challenge>[0-9]+)"):
+    """A practice session's **Cut the deck**: its player's click cuts and starts it."""
+
+    def __init__(self, challenge_id: int, tr: Tr = EN) -> None:
+        super().__init__(discord.ui.Button(
+            label=tr.ctx("button", "Cut the deck"), style=discord.ButtonStyle.success,
+            custom_id=f"umtali:cut:{challenge_id}"))
+        self.challenge_id = challenge_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> CutButton:
+        return cls(id_of(match["challenge"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from cogs.umtali.practice import cut_deck
+
+        await guarded(interaction, lambda: cut_deck(interaction, self.challenge_id))
+
+
 class ResignButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=r"umtali:m:(?P<match>[0-9]+):(?:(?P<version>[0-9]+):)?"
                             r"(?P<action>resign|keep)"):
@@ -124,7 +145,7 @@ class TimeoutButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    HandButton, *PLAY_ITEMS, ChallengeButton, ResignButton, TimeoutButton, BoardButton,
+    HandButton, *PLAY_ITEMS, ChallengeButton, CutButton, ResignButton, TimeoutButton, BoardButton,
     ReplaySelect,
 )
 
@@ -141,6 +162,14 @@ def challenge_panel(challenge_id: int, tr: Tr = EN) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(ChallengeButton(challenge_id, "accept", tr))
     view.add_item(ChallengeButton(challenge_id, "decline", tr))
+    return view
+
+
+def cut_panel(challenge_id: int, tr: Tr = EN) -> discord.ui.View:
+    """A practice session's button, in the server's language (everyone sees it; only its
+    player's click cuts)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(CutButton(challenge_id, tr))
     return view
 
 

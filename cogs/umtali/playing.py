@@ -211,7 +211,8 @@ class Playing(Looks):
         a match from before deals were sealed)."""
         if not revealed(live.commitment, session.over):
             return []
-        return [reveal_line(session, live.salt, live.commitment, self.public_tr(live))]
+        return [reveal_line(session, live.salt, live.commitment, self.public_tr(live),
+                            cut=live.cut)]
 
     async def _reload(self, live: LiveMatch) -> None:
         # The computer may remember a move that is being undone: it catches up afresh.

@@ -1,28 +1,42 @@
-"""Practice sessions against the computer: ``/umtali practice`` or a challenge to the bot."""
+"""Practice sessions against the computer: ``/umtali practice`` or a challenge to the bot.
+
+The session's seed is sealed on its message at once, and the player cuts the deck with a click,
+as a challenged member does by accepting: a practice waiting for its cut is a challenge to the
+bot (``data.challenges``), so it is saved, expires, and is claimed by one click alike."""
 
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import logging
 import time
+from collections.abc import Awaitable
 
 import discord
 
 from cogs.umtali.access import service, tr_of
-from cogs.umtali.challenges import cancelled, dealer_drawn, thread_name
-from cogs.umtali.fair import sealed_line
-from cogs.umtali.in_time import in_time
+from cogs.umtali.challenges import (
+    CHALLENGE_TTL,
+    cancelled,
+    dealer_drawn,
+    drop_lost,
+    expire,
+    thread_name,
+)
+from cogs.umtali.fair import cut_line, sealed_cut_line
+from cogs.umtali.in_time import answer, edit_clicked, in_time
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.names import plain_member_name, safe_name
 from cogs.umtali.options import level_word, rules_words
+from cogs.umtali.panels import cut_panel
 from cogs.umtali.permissions import can_make_thread, missing_here, refusal
 from cogs.umtali.render import COLOUR
 from cogs.umtali.threads import into_thread
-from data.store import AlreadyPlaying, Refused
+from data.models import Challenge
+from data.store import AlreadyPlaying, Refused, StaleState
 from umtali.cards import CARDS
 from umtali.i18n import Tr
 from umtali.rules import RuleSet
-from umtali.session import Shuffler, draw_for_dealer
 
 log = logging.getLogger(__name__)
 
@@ -42,11 +56,33 @@ def practice_embed(member_id: int, level: str, rules: RuleSet, tr: Tr) -> discor
     return discord.Embed(title=tr("Umtali practice"), description=text, colour=COLOUR)
 
 
+def offer_embed(ch: Challenge, tr: Tr, status: str = "") -> discord.Embed:
+    """A practice session waiting for its player's cut: the commitment, then ``status``
+    once the deck is cut (or it expired); until then, when it expires."""
+    assert ch.computer_level is not None
+    rules = RuleSet.named(ch.variant, optional_melding=ch.optional_melding)
+    embed = practice_embed(ch.challenger_id, ch.computer_level, rules, tr)
+    lines = [embed.description or "", sealed_cut_line(ch.commitment, tr)]
+    if status:
+        lines.append(status)
+    else:
+        expires = discord.utils.format_dt(dt.datetime.fromtimestamp(ch.expires_at, dt.UTC), "R")
+        lines.append(tr("Nothing is dealt until you cut the deck; uncut, this expires {when}.",
+                        when=expires))
+    embed.description = "\n".join(lines)
+    return embed
+
+
+def expired_embed(ch: Challenge, tr: Tr) -> discord.Embed:
+    return offer_embed(ch, tr, tr("This practice session expired: its deck was never cut."))
+
+
 async def start_practice(interaction: discord.Interaction, *, level: str, rules: RuleSet,
                          turn_timer: int, time_control: str) -> None:
-    """Start a session against the computer in this channel (a thread when allowed), with the
-    clock chosen as a challenge's is (``options.chosen_control``): a preset, or (``''``) a
-    plain ``turn_timer``."""
+    """Offer a session against the computer in this channel, with the clock chosen as a
+    challenge's is (``options.chosen_control``): a preset, or (``''``) a plain
+    ``turn_timer``. Its seed is sealed on the message at once; the player's click on **Cut
+    the deck** cuts it and starts the session (``cut_deck``)."""
     assert interaction.guild is not None and interaction.channel is not None
     # Discord's 3 seconds count from here (``in_time``'s clock).
     interaction.extras.setdefault("in_time", time.monotonic())
@@ -67,45 +103,100 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
     # The session is shown in the channel: in the server's language, the computer's name too
     # (it is kept with the results under that name, as a member's is).
     public = svc.prefs.guild_tr(interaction.guild.id)
-    computer = computer_name(level, public)
-    names = (plain_member_name(me), computer)
-    seed = svc.new_seed()
+    guild_id, channel_id = interaction.guild.id, interaction.channel.id
+    sealed = svc.new_seal()
+
+    def create() -> Awaitable[Challenge]:
+        return in_time(interaction, svc.store.create_challenge(
+            guild_id=guild_id, channel_id=channel_id, challenger=(me.id, plain_member_name(me)),
+            opponent=(bot_user.id, computer_name(level, public)), variant=rules.name,
+            optional_melding=rules.optional_melding, turn_timer=turn_timer,
+            ttl=CHALLENGE_TTL, now=svc.clock(), time_control=time_control, sealed=sealed,
+            computer_level=level), public=True)
+
     try:
-        # Saved before anything is shown: a double click starts one session, not two.
-        live = await in_time(interaction, svc.start(
-            guild_id=interaction.guild.id, channel_id=interaction.channel.id,
-            players=((me.id, names[0]), (bot_user.id, computer)), rules=rules,
-            turn_timer=turn_timer, time_control=time_control, seed=seed, computer=(1, level),
-        ), public=True)
-    except AlreadyPlaying:
-        await _refuse(interaction, tr("You are already playing a match on this server."))
-        return
+        try:
+            ch = await create()
+        except Refused as e:
+            # The one waiting may be one nobody can cut any more (its message deleted).
+            if e.reason != "pair" or not await in_time(interaction, drop_lost(
+                    interaction.client, guild_id, me.id, bot_user.id), public=True):
+                raise
+            ch = await create()
     except Refused as e:
         await _refuse(interaction, tr(
+            "You have a practice session waiting for you to cut its deck: cut it, or wait "
+            "until it expires.") if e.reason == "pair" else tr(
             "Slow down: you can start another practice session in {seconds} s.",
             seconds=max(1, round(e.retry_after))))
         return
-    draws, dealer = draw_for_dealer(Shuffler(seed), rules)
-    shown = (safe_name(names[0]), computer)
-    drawn = "; ".join(f"{shown[0]} {CARDS[a]}, {shown[1]} {CARDS[b]}" for a, b in draws)
-    embed = practice_embed(me.id, level, rules, public)
-    embed.description = (f"{embed.description}\n{dealer_drawn(drawn, shown[dealer], public)}"
-                         f"\n{sealed_line(live.commitment, public)}")
+    embed, view = offer_embed(ch, public), cut_panel(ch.id, public)
     if interaction.response.is_done():
-        await interaction.edit_original_response(embed=embed, allowed_mentions=NO_MENTIONS)
+        message = await interaction.edit_original_response(embed=embed, view=view,
+                                                           allowed_mentions=NO_MENTIONS)
     else:
-        await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
-    settings = await svc.store.guild_settings(interaction.guild.id)
-    if settings.threads and can_make_thread(interaction):
-        try:
-            message = await interaction.original_response()
-        except discord.HTTPException as e:
-            log.info("practice %d: no thread (%s); playing in the channel", live.id, e)
-        else:
-            await into_thread(svc, live, message, thread_name(names[0], computer, public))
+        await interaction.response.send_message(embed=embed, view=view,
+                                                allowed_mentions=NO_MENTIONS)
+        message = await interaction.original_response()
+    await svc.store.set_challenge_message(ch.id, message.id)
+
+
+async def cut_deck(interaction: discord.Interaction, challenge_id: int) -> None:
+    """The player's click on **Cut the deck**: the cut, and the session starts from its
+    sealed seed and that cut. Of two clicks, the one that wins the database's accept cuts;
+    anyone else is told privately that the deck is not theirs to cut."""
+    svc = service(interaction.client)
+    tr = tr_of(interaction)
+    ch = await in_time(interaction, svc.store.challenge(challenge_id))
+    if ch is None or ch.status != "open" or ch.computer_level is None:
+        await answer(interaction, tr("This practice session is no longer waiting for its cut."))
+        return
+    if interaction.user.id != ch.challenger_id:
+        await answer(interaction, tr("Only <@{member}> can cut this deck: it is their practice "
+                                     "session.", member=ch.challenger_id))
+        return
+    if svc.clock() >= ch.expires_at:
+        await in_time(interaction, expire(interaction.client, ch))
+        await answer(interaction, tr("This practice session expired: its deck was never cut."))
+        return
+    if missing := missing_here(interaction):
+        await answer(interaction, refusal(missing, tr))
+        return
+    rules = RuleSet.named(ch.variant, optional_melding=ch.optional_melding)
+    public = svc.prefs.guild_tr(ch.guild_id)
+    try:
+        # Saved before anything is shown, the cut with it: a double click starts one
+        # session, cut once.
+        live = await in_time(interaction, svc.start(
+            guild_id=ch.guild_id, channel_id=ch.channel_id,
+            players=((ch.challenger_id, ch.challenger_name), (ch.opponent_id, ch.opponent_name)),
+            rules=rules, turn_timer=ch.turn_timer, time_control=ch.time_control,
+            challenge_id=ch.id, sealed=(ch.seed, ch.salt), cut=svc.cut_of(interaction),
+            computer=(1, ch.computer_level)))
+    except AlreadyPlaying:
+        await answer(interaction, tr("You are already playing a match on this server."))
+        return
+    except Refused as e:
+        await answer(interaction, tr(
+            "Slow down: you can start another practice session in {seconds} s.",
+            seconds=max(1, round(e.retry_after))))
+        return
+    except StaleState:
+        await answer(interaction, tr("This practice session is no longer waiting for its cut."))
+        return
+    shown = (safe_name(ch.challenger_name), ch.opponent_name)
+    drawn = "; ".join(f"{shown[0]} {CARDS[a]}, {shown[1]} {CARDS[b]}"
+                      for a, b in live.session.dealer_draws)
+    said = (cut_line(shown[0], live.cut, public) + "\n"
+            + dealer_drawn(drawn, shown[live.session.first_dealer], public))
+    await edit_clicked(interaction, embed=offer_embed(ch, public, said), view=None)
+    settings = await svc.store.guild_settings(ch.guild_id)
+    if settings.threads and can_make_thread(interaction) and interaction.message is not None:
+        await into_thread(svc, live, interaction.message,
+                          thread_name(ch.challenger_name, ch.opponent_name, public))
     if not await svc.open_table(live):
-        embed.description = cancelled(public)
-        await interaction.edit_original_response(embed=embed)
+        await interaction.edit_original_response(
+            embed=offer_embed(ch, public, cancelled(public)), view=None)
 
 
 async def _refuse(interaction: discord.Interaction, text: str) -> None:

@@ -50,6 +50,7 @@ from umtali.events import DealerChosen
 from umtali.fairness import commit
 from umtali.i18n import N_
 from umtali.rules import RuleSet
+from umtali.seeds import cut_seed
 from umtali.session import Session
 
 log = logging.getLogger(__name__)
@@ -97,6 +98,18 @@ class MatchService(Endings, Playing, Looks):
         revealed seed tells nothing of another session's."""
         return secrets.token_hex(16)
 
+    def new_seal(self) -> tuple[str, str, str]:
+        """A session's seed and salt, drawn before anyone can act on them, and the
+        commitment to them: posted at once, the seed and salt kept secret until the end."""
+        seed, salt = str(self.new_seed()), secrets.token_hex(16)
+        return seed, salt, commit(seed, salt)
+
+    def cut_of(self, interaction: discord.Interaction) -> str:
+        """The cut a click makes: its id, a snowflake Discord makes when it is clicked (its
+        time, to the millisecond, and Discord's own counters), which the bot cannot choose,
+        and nobody can aim, the seed being secret."""
+        return str(interaction.id)
+
     async def load_active(self) -> int:
         """Bring back, after a start or a restart, every active match this process held (by
         its name) and every one nobody holds any more."""
@@ -131,26 +144,33 @@ class MatchService(Endings, Playing, Looks):
         self, *, guild_id: int, channel_id: int, players: tuple[tuple[int, str], tuple[int, str]],
         rules: RuleSet, turn_timer: int, challenge_id: int | None = None,
         seed: int | str | None = None, computer: tuple[int, str] | None = None,
-        time_control: str = "",
+        time_control: str = "", sealed: tuple[str, str] | None = None, cut: str = "",
     ) -> LiveMatch:
         """Create and save a match (raises AlreadyPlaying / StaleState / Refused from the store).
 
-        ``computer`` is (seat, level) for a practice match against the computer.
+        ``computer`` is (seat, level) for a practice match against the computer. ``sealed``:
+        the seed and salt committed to before the ``cut`` (a challenge's, its accepting click's
+        id), the session played from both; without it, a seed (``seed``, or a new one) and a
+        salt drawn now.
         """
-        session = Session(rules, self.new_seed() if seed is None else seed)
+        if sealed is not None:
+            seed, salt = sealed
+        else:
+            seed = self.new_seed() if seed is None else seed
+            # Published before any card is dealt; the salt is revealed with the seed at the end.
+            salt = secrets.token_hex(16)
+        commitment = commit(seed, salt)
+        session = Session(rules, cut_seed(seed, cut))
         computer_to_act = computer is not None and session.to_act == computer[0]
         now = self.clock()
         deadline, reserve = first_clock(time_control, turn_timer, now)
         deadline = None if computer_to_act else deadline
-        # Published before any card is dealt; the salt is revealed with the seed at the end.
-        salt = secrets.token_hex(16)
-        commitment = commit(session.seed, salt)
         match_id = await self.store.create_match(
             guild_id=guild_id, channel_id=channel_id, players=players, variant=rules.name,
             turn_timer=turn_timer, state=saved_state(session),
             deadline=deadline, challenge_id=challenge_id, computer=computer, now=now,
             salt=salt, commitment=commitment, time_control=time_control, reserve=reserve,
-            owner=self.owners.name, lease_until=self.owners.until(),
+            owner=self.owners.name, lease_until=self.owners.until(), cut=cut,
         )
         live = LiveMatch(
             id=match_id, guild_id=guild_id, channel_id=channel_id, table_message_id=None,
@@ -159,7 +179,7 @@ class MatchService(Endings, Playing, Looks):
             dm_channel_ids=[None, None], dm_message_ids=[None, None], dm_refused=[False, False],
             pending=[], computer_seat=computer[0] if computer else None,
             computer_level=computer[1] if computer else None,
-            commitment=commitment, salt=salt, time_control=time_control,
+            commitment=commitment, salt=salt, cut=cut, time_control=time_control,
             reserves=[reserve, reserve],
         )
         self.matches[match_id] = live

@@ -169,7 +169,8 @@ def _unfinished(live: LiveMatch, seat: int, look: Look) -> Shown:
              tr(ABANDONED[1], name=gone[0]) if gone else tr(ABANDONED[0])]
     buttons = discord.ui.View(timeout=None)
     if revealed(live.commitment, False, how, live.dealt):
-        notes.append(reveal_line(live.session, live.salt, live.commitment, tr, how))
+        notes.append(reveal_line(live.session, live.salt, live.commitment, tr, how,
+                                 live.cut))
         buttons.add_item(ReplayButton(live.guild_id, live.id, tr))
     embed = hand_embed(live.session.view(seat), live.names, live.id, tr=tr, order=look.order,
                        note="\n\n".join(notes))

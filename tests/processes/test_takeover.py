@@ -12,7 +12,7 @@ from cogs.umtali.clock import heartbeat
 from cogs.umtali.owners import LEASE
 from cogs.umtali.service import MatchService
 from data.store import Store
-from tests.discord_helpers import World, flush, start_match
+from tests.discord_helpers import World, cut, start_match
 from tests.processes.helpers import greedy_via, main_of, results, row, said, settle, via
 from tests.test_faults_timers import to_turn_end
 from umtali.players import GreedyPlayer
@@ -70,7 +70,7 @@ async def test_a_killed_process_practice_match_plays_on_with_the_computer_elsewh
         world: World, other: MatchService) -> None:
     result = await world.alice.slash(world.channel, "umtali practice")
     assert result.acknowledged
-    await flush(world)
+    await cut(world, result)
     main = main_of(world)
     [live] = main.matches.values()
     await kill(main)
