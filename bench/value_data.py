@@ -9,18 +9,21 @@ shuffles for every discard, ``normal`` playing both seats after it). ``bench/val
 fits the weights on them.
 
 Run with ``.venv/bin/python bench/value_data.py --games N --seed S --worlds K --out FILE``
-(a pickle of ``Row`` per decision).
+(a pickle of ``Row`` per decision); with ``--search B``, it also reports the gain a discard
+of ``hard``'s choices (discard budget B) with the look ahead and with the learned value.
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
+import math
 import multiprocessing
 import pickle
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -38,8 +41,12 @@ from umtali.hand import HandState
 from umtali.moves import Move, MoveKind
 
 #: A decision: each candidate's features and values in each world, the look ahead's choice,
-#: and what the features were computed from (to compute others without playing again).
-Row = tuple[list[list[float]], list[list[float]], int, tuple[Outlook, value.Signals, list[int]]]
+#: what the features were computed from (to compute others without playing again), and with
+#: ``--search``, ``hard``'s choice with the look ahead and with the learned value.
+Row = tuple[
+    list[list[float]], list[list[float]], int, tuple[Outlook, value.Signals, list[int]],
+    tuple[int, ...],
+]
 
 
 def valued(real: HandState, seat: int, moves: list[Move], worlds: int,
@@ -55,14 +62,18 @@ def valued(real: HandState, seat: int, moves: list[Move], worlds: int,
     return values
 
 
-def play_game(task: tuple[int, int, str]) -> list[Row]:
-    seed, worlds, variant = task
+def play_game(task: tuple[int, int, str, int]) -> list[Row]:
+    seed, worlds, variant, budget = task
     session = Session(RuleSet.named(variant), seed)
     players: list[HardPlayer | NormalPlayer] = [
         HardPlayer(f"{seed}:0", discard_budget=0), NormalPlayer(f"{seed}:1")]
     if seed % 2:
         players.reverse()
     rng = random.Random(f"value:{seed}")
+    # ``hard`` deciding as it plays (its discard search on), with the look ahead or the
+    # learned value: their choices are scored on the same values (``--search``).
+    deciders = [HardPlayer(f"{seed}:d", discard_budget=budget, for_the_game=False, learned=x)
+                for x in (False, True)] if budget else []
     rows: list[Row] = []
     while True:
         seat = session.to_act
@@ -80,9 +91,10 @@ def play_game(task: tuple[int, int, str]) -> list[Row]:
                 odds, values = holding_odds(o), keep_values(o, o.hand)
                 feats = [value.features(o, m.card, draws, odds, signals, values) for m in ranked]
                 chosen = lookahead.choose_discard(o, legal)
+                picks = tuple(ranked.index(d.decide(view, model)) for d in deciders)
                 rows.append((feats, valued(session.hand, seat, ranked, worlds, rng),
                              ranked.index(chosen) if chosen in ranked else 0,
-                             (o, signals, [m.card for m in ranked])))
+                             (o, signals, [m.card for m in ranked]), picks))
         move = player.choose(view)
         for event in session.apply(move):
             if isinstance(event, GameEnded):
@@ -97,16 +109,44 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=8)
     parser.add_argument("--variant", default="english")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--search", type=int, default=0,
+                        help="also score hard's discards (this discard budget), with the look "
+                        "ahead and with the learned value (umtali/ai/value_weights.py as it is)")
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
     start = time.perf_counter()
-    tasks = [(args.seed + g, args.worlds, args.variant) for g in range(args.games)]
+    tasks = [(args.seed + g, args.worlds, args.variant, args.search) for g in range(args.games)]
     with multiprocessing.Pool(args.jobs) as pool:
         rows = [r for found in pool.imap(play_game, tasks, chunksize=2) for r in found]
     with open(args.out, "wb") as f:
         pickle.dump(rows, f)
     print(f"{args.games} games ({args.variant}), {len(rows)} discards, {args.worlds} worlds, "
           f"{time.perf_counter() - start:.0f} s -> {args.out}")
+    if args.search:
+        report(rows)
+
+
+def report(rows: list[Row]) -> None:
+    """Each chooser's gain a discard over ``normal``'s choice, in points of the hand, on the
+    values of these decisions (not fitted on them unless the weights were)."""
+    def mean(v: list[float]) -> float:
+        return sum(v) / len(v)
+
+    def line(name: str, pick: Callable[[Row], int]) -> None:
+        gains = [mean(r[1][pick(r)]) - mean(r[1][0]) for r in rows]
+        m = mean(gains)
+        se = math.sqrt(sum((g - m) ** 2 for g in gains) / (len(gains) - 1) / len(gains))
+        print(f"  {name:28} {m:+.4f} (standard error {se:.4f})")
+
+    def learned(r: Row) -> int:
+        scores = [value.score(f) for f in r[0]]
+        return max(range(len(scores)), key=lambda i: (scores[i], -i))
+
+    print("gain a discard over normal's choice:")
+    line("look ahead", lambda r: r[2])
+    line("learned value", learned)
+    line("hard (look ahead, search)", lambda r: r[4][0])
+    line("hard (learned value, search)", lambda r: r[4][1])
 
 
 if __name__ == "__main__":
