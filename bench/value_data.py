@@ -62,8 +62,8 @@ def valued(real: HandState, seat: int, moves: list[Move], worlds: int,
     return values
 
 
-def play_game(task: tuple[int, int, str, int]) -> list[Row]:
-    seed, worlds, variant, budget = task
+def play_game(task: tuple[int, int, str, int, int]) -> list[Row]:
+    seed, worlds, variant, budget, width = task
     session = Session(RuleSet.named(variant), seed)
     players: list[HardPlayer | NormalPlayer] = [
         HardPlayer(f"{seed}:0", discard_budget=0), NormalPlayer(f"{seed}:1")]
@@ -85,7 +85,7 @@ def play_game(task: tuple[int, int, str, int]) -> list[Row]:
             model = copy.deepcopy(player.memory).observe(view)
             o = of_view(view, model.known, session.rules.optional_melding)
             draws = list(iter_cards(o.live))
-            ranked = value.candidates(o, legal)
+            ranked = value.candidates(o, legal, width)
             if len(ranked) > 1 and not o.last_turn and o.hand.bit_count() > 2 and draws:
                 signals = value.signals_of(view.discard_pile, model.discards)
                 odds, values = holding_odds(o), keep_values(o, o.hand)
@@ -112,10 +112,13 @@ def main() -> None:
     parser.add_argument("--search", type=int, default=0,
                         help="also score hard's discards (this discard budget), with the look "
                         "ahead and with the learned value (umtali/ai/value_weights.py as it is)")
+    parser.add_argument("--width", type=int, default=value.WIDTH,
+                        help="how many of normal's best discards are valued (default 3)")
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
     start = time.perf_counter()
-    tasks = [(args.seed + g, args.worlds, args.variant, args.search) for g in range(args.games)]
+    tasks = [(args.seed + g, args.worlds, args.variant, args.search, args.width)
+             for g in range(args.games)]
     with multiprocessing.Pool(args.jobs) as pool:
         rows = [r for found in pool.imap(play_game, tasks, chunksize=2) for r in found]
     with open(args.out, "wb") as f:

@@ -242,9 +242,9 @@ def score(xs: Sequence[float]) -> float:
     return total
 
 
-def candidates(o: Outlook, legal: Sequence[Move]) -> list[Move]:
-    """The discards valued: ``normal``'s best ``WIDTH``."""
-    return policy.rank_discards(o, legal)[:WIDTH]
+def candidates(o: Outlook, legal: Sequence[Move], width: int = WIDTH) -> list[Move]:
+    """The discards valued: ``normal``'s best ``width``."""
+    return policy.rank_discards(o, legal)[:width]
 
 
 def choose_discard(o: Outlook, legal: Sequence[Move], signals: Signals) -> Move:
