@@ -9,13 +9,15 @@ than one legal move).
 
 Run with ``.venv/bin/python bench/ai.py [--games N] [--levels easy,normal,hard] [--jobs J]``;
 ``--hard-budget B`` and ``--hard-discard-budget D`` try ``hard`` with other budgets of playout
-moves for its meld and discard searches (``HardPlayer``'s ``budget`` and ``discard_budget``).
+moves for its meld and discard searches (``HardPlayer``'s ``budget`` and ``discard_budget``);
+``--hard-learned`` chooses its discards by the value learned from self-play (``learned``).
 Figures only; no pass/fail.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import sys
@@ -144,6 +146,15 @@ def report(upper: str, lower: str, results: list[GameResult], seconds: float) ->
     sys.stdout.flush()
 
 
+def save(path: str, upper: str, lower: str, results: list[GameResult]) -> None:
+    """Each deal's lead a hand and games won by ``upper``, and every decision time, as JSON."""
+    wins = [sum(r.winner_level == upper for r in pair)
+            for pair in zip(results[::2], results[1::2], strict=True)]
+    times = [t for r in results for t in r.times[upper]]
+    Path(path).write_text(json.dumps(
+        {"leads": deal_leads(results, upper, lower), "wins": wins, "times": times}))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -166,12 +177,18 @@ def main() -> None:
     parser.add_argument("--hard-blend", type=float, default=None,
                         help="how strongly those guesses weigh hard's own worlds (0: the "
                         "worlds deal the guesses themselves)")
+    parser.add_argument("--hard-learned", action="store_const", const=1.0, default=None,
+                        help="hard's discards chosen by the value learned from self-play "
+                        "(umtali/ai/value.py) in place of its look ahead")
+    parser.add_argument("--save", default=None,
+                        help="write each deal's lead a hand and games won (JSON) to this file, "
+                        "for bench/value_paired.py")
     args = parser.parse_args()
     hard: Settings = tuple(
         (name, value) for name, value in (
             ("budget", args.hard_budget), ("discard_budget", args.hard_discard_budget),
             ("particles", args.hard_particles), ("sharpness", args.hard_sharpness),
-            ("blend", args.hard_blend))
+            ("blend", args.hard_blend), ("learned", args.hard_learned))
         if value is not None
     )
 
@@ -194,6 +211,8 @@ def main() -> None:
                 start = time.perf_counter()
                 results = pool.map(play_game, tasks, chunksize=1)
                 report(upper, lower, results, time.perf_counter() - start)
+                if args.save:
+                    save(args.save, upper, lower, results)
 
 
 if __name__ == "__main__":

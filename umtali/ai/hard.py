@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 
-from umtali.ai import lookahead, policy, stakes
+from umtali.ai import lookahead, policy, stakes, value
 from umtali.ai.determinize import OpponentModel, rules_of
 from umtali.ai.memory import Memory
 from umtali.ai.outlook import Outlook, of_view
@@ -52,6 +52,7 @@ class HardPlayer:
         particles: int = 0,
         sharpness: float = 30.0,
         blend: float = 4.0,
+        learned: bool = False,
     ) -> None:
         self.seed = seed
         #: Moves played in playouts per searched meld choice, shared among the candidates
@@ -77,6 +78,9 @@ class HardPlayer:
         self.memory = (
             ParticleMemory(seed, particles, sharpness, blend=blend) if particles else Memory()
         )
+        #: Whether discards are chosen by the value learned from self-play (``value``) in
+        #: place of the look ahead (off: see ``docs/AI.md``).
+        self.learned = learned
 
     def choose(self, view: PlayerView) -> Move:
         move = self.decide(view, self.memory.observe(view))
@@ -93,7 +97,10 @@ class HardPlayer:
         last hand of a close game is played for the game (``stakes``), which the coach says."""
         rules = rules_of(view)
         outlook = of_view(view, model.known, rules.optional_melding)
-        candidates = self.candidates(outlook, view.legal_moves)
+        signals = (
+            value.signals_of(view.discard_pile, model.discards) if self.learned else None
+        )
+        candidates = self.candidates(outlook, view.legal_moves, signals)
         key = decision_key(view)
         move = candidates[0]
         if len(candidates) > 1:
@@ -113,8 +120,11 @@ class HardPlayer:
             return self.memory.dealer(view, rules_of(view))
         return None
 
-    def candidates(self, o: Outlook, legal: tuple[Move, ...]) -> list[Move]:
-        """The moves worth searching, best-judged first."""
+    def candidates(
+        self, o: Outlook, legal: tuple[Move, ...], signals: value.Signals | None = None
+    ) -> list[Move]:
+        """The moves worth searching, best-judged first (``signals``: the opponent's turns,
+        for the learned value)."""
         if len(legal) == 1:
             return [legal[0]]
         if legal[0].kind in (MoveKind.DRAW, MoveKind.TAKE, MoveKind.TAKE_TWO):
@@ -124,7 +134,10 @@ class HardPlayer:
             return self.meld_candidates(o, lays)
         # Discards look one draw ahead; with a ``discard_budget``, the search then checks the
         # look ahead's choice against ``normal``'s other best discards.
-        chosen = lookahead.choose_discard(o, legal)
+        if signals is not None and not o.last_turn and o.hand.bit_count() > 2 and o.live:
+            chosen = value.choose_discard(o, legal, signals)
+        else:
+            chosen = lookahead.choose_discard(o, legal)
         if not self.discard_budget or o.last_turn or o.hand.bit_count() <= 1:
             return [chosen]
         ranked = policy.rank_discards(o, legal)[: self.discard_width]
