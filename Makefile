@@ -5,7 +5,8 @@ PY ?= python3
 VENV := .venv
 VPY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-BENCH_SCRIPTS := $(wildcard bench/*.py)
+# Not the two that read what other benches wrote (bench/value_data.py, bench/ai.py --save).
+BENCH_SCRIPTS := $(filter-out bench/value_fit.py bench/value_paired.py,$(wildcard bench/*.py))
 ARGS ?=
 # make backup DEST=file (or a directory); empty: data/backups/<name>-<UTC time>.sqlite3
 DEST ?=

@@ -8,9 +8,8 @@ files' decisions in blocks): the gain a discard, in points of the hand, of the f
 over ``normal``'s choice and over the look ahead's, with standard errors; and the same for the
 look ahead itself.
 
-Needs numpy, which the project does not: run with a Python that has it, e.g.
-``python -m venv /tmp/np && /tmp/np/bin/pip install numpy``, then
-``PYTHONPATH=. /tmp/np/bin/python bench/value_fit.py FILE... [--ridge L] [--write]``
+Needs numpy (in the dev extra, which every ``make`` target installs):
+``.venv/bin/python bench/value_fit.py FILE... [--ridge L] [--write]``
 (``--write`` regenerates ``umtali/ai/value_weights.py`` from the fit on every decision).
 """
 
@@ -24,7 +23,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-import numpy as np  # type: ignore[import-not-found, unused-ignore]
+import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -93,7 +92,8 @@ def fit(x: np.ndarray, q: np.ndarray, ridge: float, quadratic: bool,
     spread[spread == 0] = 1.0
     flat = flat / spread
     a = flat.T @ flat + ridge * len(flat) * np.eye(flat.shape[1])
-    return np.linalg.solve(a, flat.T @ y) / spread
+    solved: np.ndarray = np.linalg.solve(a, flat.T @ y)
+    return np.asarray(solved / spread, dtype=np.float64)
 
 
 def cross(x: np.ndarray, q: np.ndarray, la: np.ndarray, ridge: float, quadratic: bool,
@@ -163,8 +163,8 @@ def write(mean: np.ndarray, scale: np.ndarray, w: np.ndarray, names: tuple[str, 
         "QUADRATIC: tuple[float, ...] = (",
     ]
     quad = [f"{x:.5g}" for x in w[d:]]
-    for i in range(0, len(quad), 8):
-        lines.append("    " + ", ".join(quad[i:i + 8]) + ",")
+    for k in range(0, len(quad), 8):
+        lines.append("    " + ", ".join(quad[k:k + 8]) + ",")
     lines += [")", "# fmt: on", ""]
     (ROOT / "umtali" / "ai" / "value_weights.py").write_text("\n".join(lines))
 
@@ -195,7 +195,7 @@ def main() -> None:
         ridge = float(args.ridge.split(",")[0])
         mean, scale = standardised(x)
         w = fit(x, q, ridge, not args.linear, mean, scale)
-        command = "PYTHONPATH=. /tmp/np/bin/python bench/value_fit.py " + " ".join(
+        command = ".venv/bin/python bench/value_fit.py " + " ".join(
             Path(f).name for f in args.files) + f" --ridge {ridge:g}" + (
             " --linear" if args.linear else "") + (
             f" --first {args.first}" if args.first else "") + " --write"
