@@ -125,10 +125,11 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
             ch = await create()
     except Refused as e:
         await _refuse(interaction, tr(
-            "You have a practice session waiting for you to cut its deck: cut it, or wait "
-            "until it expires.") if e.reason == "pair" else tr(
-            "Slow down: you can start another practice session in {seconds} s.",
-            seconds=max(1, round(e.retry_after))))
+            "You have a practice session waiting for you to cut its deck: cut it, or cancel "
+            "it with its **{button}** button.", button=tr.ctx("button", "Cancel"))
+            if e.reason == "pair" else tr(
+                "Slow down: you can start another practice session in {seconds} s.",
+                seconds=max(1, round(e.retry_after))))
         return
     embed, view = offer_embed(ch, public), cut_panel(ch.id, public)
     if interaction.response.is_done():
@@ -197,6 +198,30 @@ async def cut_deck(interaction: discord.Interaction, challenge_id: int) -> None:
     if not await svc.open_table(live):
         await interaction.edit_original_response(
             embed=offer_embed(ch, public, cancelled(public)), view=None)
+
+
+async def cancel_practice(interaction: discord.Interaction, challenge_id: int) -> None:
+    """The player's click on **Cancel**: their practice session, never cut, is withdrawn
+    (nothing was dealt, its seed goes), so that they may ask for another at once (a level or
+    rules chosen by mistake would otherwise hold them until it expires)."""
+    svc = service(interaction.client)
+    tr = tr_of(interaction)
+    ch = await in_time(interaction, svc.store.challenge(challenge_id))
+    if ch is None or ch.status != "open" or ch.computer_level is None:
+        await answer(interaction, tr("This practice session is no longer waiting for its cut."))
+        return
+    if interaction.user.id != ch.challenger_id:
+        await answer(interaction, tr("Only <@{member}> can cancel this practice session: it is "
+                                     "theirs.", member=ch.challenger_id))
+        return
+    # Closed only if still open: of a cut and a cancel racing, one wins.
+    if not await in_time(interaction, svc.store.close_challenge(ch.id, "cancelled")):
+        await answer(interaction, tr("This practice session is no longer waiting for its cut."))
+        return
+    public = svc.prefs.guild_tr(ch.guild_id)
+    said = public("{name} cancelled this practice session: nothing was dealt.",
+                  name=safe_name(ch.challenger_name))
+    await edit_clicked(interaction, embed=offer_embed(ch, public, said), view=None)
 
 
 async def _refuse(interaction: discord.Interaction, text: str) -> None:
