@@ -209,9 +209,13 @@ async def cancel_practice(interaction: discord.Interaction, challenge_id: int) -
         await answer(interaction, tr("This practice session is no longer waiting for its cut."))
         return
     public = svc.prefs.guild_tr(ch.guild_id)
-    said = public("{name} cancelled this practice session: nothing was dealt.",
-                  name=safe_name(ch.challenger_name))
-    await edit_clicked(interaction, embed=offer_embed(ch, public, said), view=None)
+    await edit_clicked(interaction, embed=offer_embed(ch, public, withdrawn(ch, public)),
+                       view=None)
+
+
+def withdrawn(ch: Challenge, tr: Tr) -> str:
+    return tr("{name} cancelled this practice session: nothing was dealt.",
+              name=safe_name(ch.challenger_name))
 
 
 async def _refuse(interaction: discord.Interaction, text: str) -> None:
