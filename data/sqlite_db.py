@@ -33,6 +33,10 @@ from data.db import (
 from data.migrations import statements_for
 
 log = logging.getLogger(__name__)
+# aiosqlite's DEBUG lines are every statement with its parameters: an open challenge's seed and
+# salt, and each match's state (its seed, every hand). With UMTALI_LOG_LEVEL=DEBUG they would
+# put in the log what stays secret until a session ends.
+logging.getLogger("aiosqlite").setLevel(logging.INFO)
 
 #: Whether the running code is inside this process's open transaction (set by ``_begin``, in
 #: the context of the task that holds it): its reads must not wait for the lock it holds.

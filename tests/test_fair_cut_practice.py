@@ -24,7 +24,8 @@ async def offered(world: World) -> tuple[Any, int, str]:
     """ada asks for a practice session: its message, its challenge id, its button."""
     r = await world.alice.slash(world.channel, "umtali practice", level="easy")
     assert r.acknowledged and not r.ephemeral
-    [button] = [c for c in custom_ids(r.response) if c.startswith("umtali:cut:")]
+    [button] = [c for c in custom_ids(r.response)
+                if c.startswith("umtali:cut:") and not c.endswith(":cancel")]
     return r.response, int(button.split(":")[2]), button
 
 

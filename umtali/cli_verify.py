@@ -15,6 +15,7 @@ from umtali.fairness import NO_RESULT, Check, Mismatch, Verdict, verify
 from umtali.i18n import Text, Tr
 from umtali.replay import ReplayFile
 from umtali.replay import from_json as replay_from_json
+from umtali.seeds import cut_time
 
 
 def said(tr: Tr, error: Exception) -> str:
@@ -63,6 +64,10 @@ def verdict_lines(v: Verdict, replay: ReplayFile, seed: object, salt: str, from_
     cut = [] if replay.cut is None else [
         tr("The deck was cut at {cut} (a player's click): the cards come from {played}.",
            cut=replay.cut, played=f"{seed}/{replay.cut}")]
+    if replay.cut is not None and (when := cut_time(replay.cut)) is not None:
+        # The one part of the cut a player can hold against what they saw (docs/FAIR_DEALS.md).
+        cut.append("  " + tr("(a Discord id: it says the click was made at {when} UTC; check "
+                             "that is when the deck was cut)", when=when))
     if v.mismatch is None:
         unfinished = [] if replay.result is None or replay.result.how not in NO_RESULT else [
             # Stopped part-way: fair all the same, as far as the hands went.

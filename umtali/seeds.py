@@ -8,6 +8,7 @@ after it, by design.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 from umtali.errors import InvalidStateError
@@ -15,6 +16,9 @@ from umtali.i18n import Text
 
 #: A cut: a decimal number (a Discord snowflake), written as text.
 _CUT = re.compile(r"[0-9]{1,30}")
+#: Discord's epoch (the first second of 2015), in milliseconds: a snowflake's top bits count
+#: the milliseconds since it.
+_DISCORD_EPOCH_MS = 1_420_070_400_000
 
 
 def seed_value(seed: int | str) -> int | str:
@@ -44,3 +48,21 @@ def uncut(played: int | str, cut: str | None) -> int | str:
     text = str(played)
     assert text.endswith(f"/{cut}"), "a cut session is played from SEED/CUT"
     return seed_value(text.removesuffix(f"/{cut}"))
+
+
+def cut_time(cut: str) -> str | None:
+    """The time a cut carries, as a Discord id does (its bits above the 22 lowest: the
+    milliseconds since Discord's epoch), in UTC to the millisecond; None for a cut that names no
+    time a Discord id could. It is the one part of the cut a player can check (it must be when
+    they clicked): Discord shows nobody the id of their click, and its lower bits are Discord's
+    counters."""
+    if not _CUT.fullmatch(cut):
+        return None
+    ms = (int(cut) >> 22) + _DISCORD_EPOCH_MS
+    try:
+        when = dt.datetime.fromtimestamp(ms / 1000, dt.UTC)
+    except (OverflowError, OSError, ValueError):
+        return None
+    if when.year >= 2200:
+        return None
+    return when.strftime("%Y-%m-%d %H:%M:%S.") + f"{ms % 1000:03d}"

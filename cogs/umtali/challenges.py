@@ -7,7 +7,8 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -27,6 +28,9 @@ from data.store import AlreadyPlaying, Refused, StaleState
 from umtali.cards import CARDS
 from umtali.i18n import Tr
 from umtali.rules import RuleSet
+
+if TYPE_CHECKING:
+    from cogs.umtali.live import LiveMatch
 
 log = logging.getLogger(__name__)
 
@@ -252,20 +256,35 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
         return
     # The draw for first dealer is shown before any card reaches a player, as at a real table
     # (it comes from a deck of its own: it tells nothing of the deal).
-    draws, dealer = live.session.dealer_draws, live.session.first_dealer
     names = (safe_name(ch.seated[0][1]), safe_name(ch.seated[1][1]))
-    drawn = "; ".join(f"{names[0]} {CARDS[a]}, {names[1]} {CARDS[b]}" for a, b in draws)
-    said = accepted(safe_name(ch.opponent_name), names, drawn, dealer, public) + "\n" + (
+    said = accepted(safe_name(ch.opponent_name), names, drawn_cards(live, names),
+                    live.session.first_dealer, public) + "\n" + (
         cut_line(safe_name(ch.opponent_name), live.cut, public) if live.cut
         else sealed_line(live.commitment, public))
-    await edit_clicked(interaction, embed=challenge_embed(ch, public, said), view=None)
+    await open_started(interaction, live, ch, public,
+                       lambda status: challenge_embed(ch, public, status), said)
+
+
+def drawn_cards(live: LiveMatch, names: tuple[str, str]) -> str:
+    """The draw for first dealer, round by round, under the names by seat."""
+    return "; ".join(f"{names[0]} {CARDS[a]}, {names[1]} {CARDS[b]}"
+                     for a, b in live.session.dealer_draws)
+
+
+async def open_started(interaction: discord.Interaction, live: LiveMatch, ch: Challenge,
+                       public: Tr, embed_of: Callable[[str], discord.Embed], said: str) -> None:
+    """A match just started from ``ch`` by the click ``interaction`` (an accept, or a
+    practice's cut): its message says ``said`` (``embed_of`` makes it with a status), the
+    match moves to a thread of it when the server wants one, and its table is posted; if that
+    fails, the match was cancelled, and the message says so."""
+    svc = service(interaction.client)
+    await edit_clicked(interaction, embed=embed_of(said), view=None)
     settings = await svc.store.guild_settings(ch.guild_id)
     if settings.threads and can_make_thread(interaction) and interaction.message is not None:
         await into_thread(svc, live, interaction.message,
                           thread_name(ch.challenger_name, ch.opponent_name, public))
     if not await svc.open_table(live):
-        await interaction.edit_original_response(
-            embed=challenge_embed(ch, public, cancelled(public)), view=None)
+        await interaction.edit_original_response(embed=embed_of(cancelled(public)), view=None)
 
 
 async def expire(client: discord.Client, ch: Challenge) -> None:

@@ -4,8 +4,9 @@ and the replay file that ``python -m umtali verify`` checks against both.
 The seed decides every shuffle of a session. Before any card is dealt the channel gets the
 SHA-256 of the seed and a secret salt (``umtali.fairness.commit``): a challenge carries it from
 the moment it is made, and the click that accepts it **cuts the deck** (its id, made by Discord,
-which the bot can neither choose nor foresee, is played with the seed: ``umtali.seeds``), so
-that a bot trying seeds before committing could not keep one that favours a seat. When the
+which nobody can foresee, is played with the seed: ``umtali.seeds``), so that a seed tried
+before committing could not be kept for favouring a seat (the cut posted being the click's:
+players can check only its time, docs/FAIR_DEALS.md). When the
 match is over,
 the seed and the salt themselves: played out, resigned, timed out, and also abandoned or
 cancelled part-way, for its hands were dealt all the same (``revealed``). A member with the

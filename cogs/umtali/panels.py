@@ -65,24 +65,27 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class CutButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                template=r"umtali:cut:(?P<challenge>[0-9]+)"):
-    """A practice session's **Cut the deck**: its player's click cuts and starts it."""
+                template=r"umtali:cut:(?P<challenge>[0-9]+)(?P<cancel>:cancel)?"):
+    """A practice session's **Cut the deck** (its player's click cuts and starts it), or its
+    **Cancel** (its player withdraws it, as a challenger withdraws a challenge)."""
 
-    def __init__(self, challenge_id: int, tr: Tr = EN) -> None:
+    def __init__(self, challenge_id: int, tr: Tr = EN, cancel: bool = False) -> None:
         super().__init__(discord.ui.Button(
-            label=tr.ctx("button", "Cut the deck"), style=discord.ButtonStyle.success,
-            custom_id=f"umtali:cut:{challenge_id}"))
-        self.challenge_id = challenge_id
+            label=tr.ctx("button", "Cancel") if cancel else tr.ctx("button", "Cut the deck"),
+            style=discord.ButtonStyle.secondary if cancel else discord.ButtonStyle.success,
+            custom_id=f"umtali:cut:{challenge_id}" + (":cancel" if cancel else "")))
+        self.challenge_id, self.cancel = challenge_id, cancel
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> CutButton:
-        return cls(id_of(match["challenge"]))
+        return cls(id_of(match["challenge"]), cancel=match["cancel"] is not None)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from cogs.umtali.practice import cut_deck
+        from cogs.umtali.practice import cancel_practice, cut_deck
 
-        await guarded(interaction, lambda: cut_deck(interaction, self.challenge_id))
+        act = cancel_practice if self.cancel else cut_deck
+        await guarded(interaction, lambda: act(interaction, self.challenge_id))
 
 
 class ResignButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -166,10 +169,11 @@ def challenge_panel(challenge_id: int, tr: Tr = EN) -> discord.ui.View:
 
 
 def cut_panel(challenge_id: int, tr: Tr = EN) -> discord.ui.View:
-    """A practice session's button, in the server's language (everyone sees it; only its
-    player's click cuts)."""
+    """A practice session's buttons, in the server's language (everyone sees them; only its
+    player's click cuts or cancels)."""
     view = discord.ui.View(timeout=None)
     view.add_item(CutButton(challenge_id, tr))
+    view.add_item(CutButton(challenge_id, tr, cancel=True))
     return view
 
 

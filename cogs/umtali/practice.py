@@ -17,11 +17,11 @@ import discord
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.challenges import (
     CHALLENGE_TTL,
-    cancelled,
     dealer_drawn,
+    drawn_cards,
     drop_lost,
     expire,
-    thread_name,
+    open_started,
 )
 from cogs.umtali.fair import cut_line, sealed_cut_line
 from cogs.umtali.in_time import answer, edit_clicked, in_time
@@ -29,12 +29,10 @@ from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.names import plain_member_name, safe_name
 from cogs.umtali.options import level_word, rules_words
 from cogs.umtali.panels import cut_panel
-from cogs.umtali.permissions import can_make_thread, missing_here, refusal
+from cogs.umtali.permissions import missing_here, refusal
 from cogs.umtali.render import COLOUR
-from cogs.umtali.threads import into_thread
 from data.models import Challenge
 from data.store import AlreadyPlaying, Refused, StaleState
-from umtali.cards import CARDS
 from umtali.i18n import Tr
 from umtali.rules import RuleSet
 
@@ -125,10 +123,11 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
             ch = await create()
     except Refused as e:
         await _refuse(interaction, tr(
-            "You have a practice session waiting for you to cut its deck: cut it, or wait "
-            "until it expires.") if e.reason == "pair" else tr(
-            "Slow down: you can start another practice session in {seconds} s.",
-            seconds=max(1, round(e.retry_after))))
+            "You have a practice session waiting for you to cut its deck: cut it, or cancel "
+            "it with its **{button}** button.", button=tr.ctx("button", "Cancel"))
+            if e.reason == "pair" else tr(
+                "Slow down: you can start another practice session in {seconds} s.",
+                seconds=max(1, round(e.retry_after))))
         return
     embed, view = offer_embed(ch, public), cut_panel(ch.id, public)
     if interaction.response.is_done():
@@ -185,18 +184,38 @@ async def cut_deck(interaction: discord.Interaction, challenge_id: int) -> None:
         await answer(interaction, tr("This practice session is no longer waiting for its cut."))
         return
     shown = (safe_name(ch.challenger_name), ch.opponent_name)
-    drawn = "; ".join(f"{shown[0]} {CARDS[a]}, {shown[1]} {CARDS[b]}"
-                      for a, b in live.session.dealer_draws)
     said = (cut_line(shown[0], live.cut, public) + "\n"
-            + dealer_drawn(drawn, shown[live.session.first_dealer], public))
-    await edit_clicked(interaction, embed=offer_embed(ch, public, said), view=None)
-    settings = await svc.store.guild_settings(ch.guild_id)
-    if settings.threads and can_make_thread(interaction) and interaction.message is not None:
-        await into_thread(svc, live, interaction.message,
-                          thread_name(ch.challenger_name, ch.opponent_name, public))
-    if not await svc.open_table(live):
-        await interaction.edit_original_response(
-            embed=offer_embed(ch, public, cancelled(public)), view=None)
+            + dealer_drawn(drawn_cards(live, shown), shown[live.session.first_dealer], public))
+    await open_started(interaction, live, ch, public,
+                       lambda status: offer_embed(ch, public, status), said)
+
+
+async def cancel_practice(interaction: discord.Interaction, challenge_id: int) -> None:
+    """The player's click on **Cancel**: their practice session, never cut, is withdrawn
+    (nothing was dealt, its seed goes), so that they may ask for another at once (a level or
+    rules chosen by mistake would otherwise hold them until it expires)."""
+    svc = service(interaction.client)
+    tr = tr_of(interaction)
+    ch = await in_time(interaction, svc.store.challenge(challenge_id))
+    if ch is None or ch.status != "open" or ch.computer_level is None:
+        await answer(interaction, tr("This practice session is no longer waiting for its cut."))
+        return
+    if interaction.user.id != ch.challenger_id:
+        await answer(interaction, tr("Only <@{member}> can cancel this practice session: it is "
+                                     "theirs.", member=ch.challenger_id))
+        return
+    # Closed only if still open: of a cut and a cancel racing, one wins.
+    if not await in_time(interaction, svc.store.close_challenge(ch.id, "cancelled")):
+        await answer(interaction, tr("This practice session is no longer waiting for its cut."))
+        return
+    public = svc.prefs.guild_tr(ch.guild_id)
+    await edit_clicked(interaction, embed=offer_embed(ch, public, withdrawn(ch, public)),
+                       view=None)
+
+
+def withdrawn(ch: Challenge, tr: Tr) -> str:
+    return tr("{name} cancelled this practice session: nothing was dealt.",
+              name=safe_name(ch.challenger_name))
 
 
 async def _refuse(interaction: discord.Interaction, text: str) -> None:

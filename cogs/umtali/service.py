@@ -106,8 +106,9 @@ class MatchService(Endings, Playing, Looks):
 
     def cut_of(self, interaction: discord.Interaction) -> str:
         """The cut a click makes: its id, a snowflake Discord makes when it is clicked (its
-        time, to the millisecond, and Discord's own counters), which the bot cannot choose,
-        and nobody can aim, the seed being secret."""
+        time, to the millisecond, and Discord's own counters), which nobody can foresee or
+        aim, the seed being secret. Players see only what the bot posts of it (Discord's app
+        shows no click's id): docs/FAIR_DEALS.md says what that leaves unprovable."""
         return str(interaction.id)
 
     async def load_active(self) -> int:
