@@ -357,6 +357,19 @@ async def serve(settings: Settings) -> None:
             loop.remove_signal_handler(sig)
 
 
+#: discord.py's loggers whose DEBUG lines hold what is sent and received whole (the bodies of
+#: requests and answers, every gateway event): DM panels, and the clicks on them, so hands.
+PRIVATE_AT_DEBUG = ("discord.http", "discord.gateway")
+
+
+def private_log_levels(level: str) -> None:
+    """Even at DEBUG, the log holds no player's cards: discord.py's loggers that would write
+    them stay at INFO (or ``level``, if above); the bot's own DEBUG lines stay."""
+    quiet = max(logging.INFO, logging.getLevelName(level))
+    for name in PRIVATE_AT_DEBUG:
+        logging.getLogger(name).setLevel(quiet)
+
+
 def main() -> int:
     """Load the settings and start the bot; returns the process exit status."""
     read_dotenv()  # read already when run as bot.py; not when main() is called (tests)
@@ -371,6 +384,7 @@ def main() -> int:
         level=settings.log_level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    private_log_levels(settings.log_level)
     try:
         asyncio.run(serve(settings))
     except DatabaseUnusable as exc:

@@ -1,0 +1,64 @@
+"""No player's cards in the log, even at ``UMTALI_LOG_LEVEL=DEBUG``: discord.py's DEBUG lines
+hold every request's body and every gateway event whole (DM panels, and the clicks on them),
+so ``bot.main`` keeps those loggers at INFO (``private_log_levels``)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot import PRIVATE_AT_DEBUG, private_log_levels
+from tests.loopback.driver import start_session
+from tests.loopback.harness import bot_in_process, loopback_server
+from tests.test_fair_abandoned import live_of, mid_hand
+
+
+def strings(data: Any) -> Iterator[str]:
+    if isinstance(data, str):
+        yield data
+    elif isinstance(data, dict):
+        for value in data.values():
+            yield from strings(value)
+    elif isinstance(data, list):
+        for value in data:
+            yield from strings(value)
+
+
+@pytest.fixture
+def debug_as_main_sets_it() -> Iterator[None]:
+    levels = {name: logging.getLogger(name).level for name in PRIVATE_AT_DEBUG}
+    private_log_levels("DEBUG")
+    yield
+    for name, level in levels.items():
+        logging.getLogger(name).setLevel(level)
+
+
+@pytest.mark.usefixtures("debug_as_main_sets_it")
+async def test_no_hand_is_logged_even_at_debug(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
+        alice, bob = server.add_member("ada"), server.add_member("ben")
+        saved = await start_session(server, db, alice, bob)
+        await mid_hand(server, db, saved.id, 4)
+        svc = bot.matches
+        assert svc is not None
+        await svc.flush()
+        live = live_of(bot, saved.id)
+        public = {s for channel in server.channels if channel not in server.dms.values()
+                  for m in server.channel_messages(channel) for s in strings(m)}
+        # What the DM panels say that no public message does: the hands.
+        private = {s for member in (alice, bob) for m in server.dm_messages(member)
+                   for s in strings(m.get("embeds", [])) if len(s) >= 12 and s not in public}
+        assert private, "the DM panels show the hands"
+        assert not live.over
+    assert any(r.levelno == logging.DEBUG for r in caplog.records)  # DEBUG is on
+    logged = "\n".join(r.getMessage() for r in caplog.records)
+    leaked = [s[:80] for s in private if s in logged]
+    assert not leaked, leaked
