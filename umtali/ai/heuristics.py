@@ -136,7 +136,8 @@ def _partner_sets(card: int) -> tuple[tuple[int, ...], ...]:
     return tuple(sets)
 
 
-_PARTNER_SETS: Final = tuple(_partner_sets(c) for c in range(52))
+#: By card, ``_partner_sets``.
+PARTNER_SETS: Final = tuple(_partner_sets(c) for c in range(52))
 _SAME_RANK: Final = tuple(
     tuple(c for c in range(card % 13, 52, 13) if c != card) for card in range(52)
 )
@@ -159,7 +160,7 @@ def feed_chance(card: int, o: Outlook, odds: list[float] | None = None) -> float
     if odds is None:
         odds = holding_odds(o)
     miss = 1.0
-    for cards in _PARTNER_SETS[card]:
+    for cards in PARTNER_SETS[card]:
         held = 1.0
         for c in cards:
             held *= odds[c]

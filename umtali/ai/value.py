@@ -17,10 +17,18 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from umtali.ai import lookahead, policy
-from umtali.ai.heuristics import feed_chance, holding_odds, keep_values, outs, table_outs
+from umtali.ai.heuristics import (
+    PARTNER_SETS,
+    feed_chance,
+    holding_odds,
+    keep_values,
+    marriage_partner,
+    outs,
+    table_outs,
+)
 from umtali.ai.outlook import Outlook
 from umtali.ai.value_weights import LINEAR, MEANS, QUADRATIC, SCALES
-from umtali.cards import JACK, KING, POINTS, QUEEN, RANK_MASK, iter_cards
+from umtali.cards import JACK, POINTS, QUEEN, RANK_MASK, iter_cards
 from umtali.moves import Move
 
 #: How many of ``normal``'s best discards are valued.
@@ -83,15 +91,6 @@ def _same_rank(card: int) -> int:
     return RANK_MASK[card % 13 + 1] & ~(1 << card)
 
 
-def _partner(card: int) -> int:
-    rank = card % 13 + 1
-    if rank == KING:
-        return 1 << (card - 1)
-    if rank == QUEEN:
-        return 1 << (card + 1)
-    return 0
-
-
 def _shape(kept: int, live: int) -> tuple[int, int, int]:
     """Pairs, two-card sequence pieces and lone marriage halves in ``kept`` whose meld is
     still live."""
@@ -111,7 +110,7 @@ def _shape(kept: int, live: int) -> tuple[int, int, int]:
             if window.bit_count() == 2 and (free >> low) & 0b111 & ~window:
                 pieces += 1
     for c in iter_cards(kept):
-        p = _partner(c)
+        p = marriage_partner(c)
         if p and not kept & p and live & p:
             halves += 1
     return pairs, pieces, halves
@@ -141,7 +140,7 @@ def features(
     left = keep_values(o._replace(hand=kept), kept)
     near = 1.0 if o.opponent_size <= 3 else 0.0
     late = 1.0 if o.stock_size <= 8 else 0.0
-    same, suit_near, partner = _same_rank(card), _suit_near(card), _partner(card)
+    same, suit_near, partner = _same_rank(card), _suit_near(card), marriage_partner(card)
     rank = card % 13 + 1
     pairs, pieces, halves = _shape(kept, live)
     points_left = sum(POINTS[c] for c in iter_cards(kept))
@@ -192,9 +191,10 @@ def more_features(o: Outlook, card: int, signals: Signals) -> list[float]:
     under = o.top
     goes = 0.0
     if under >= 0 and rank != JACK:
-        goes = 1.0 if (1 << under) & (_same_rank(card) | _suit_near(card) | _partner(card)) else 0.0
+        near = _same_rank(card) | _suit_near(card) | marriage_partner(card)
+        goes = 1.0 if (1 << under) & near else 0.0
     all_unseen = with_known = 0
-    for cards in partner_sets(card):
+    for cards in PARTNER_SETS[card]:
         m = 0
         for c in cards:
             m |= 1 << c
@@ -206,26 +206,6 @@ def more_features(o: Outlook, card: int, signals: Signals) -> list[float]:
         float(o.opponent_size), float(o.stock_size), float(o.hand.bit_count() - 1),
         goes, float(all_unseen), float(with_known), 1.0 if 5 <= rank <= 7 else 0.0,
     ]
-
-
-def partner_sets(card: int) -> list[tuple[int, ...]]:
-    """The sets of cards that would meld ``card`` with them: two more of its rank, the two
-    others of a sequence of three through it, its marriage partner."""
-    r = card % 13
-    sets: list[tuple[int, ...]] = []
-    if r + 1 != JACK:
-        others = [c for c in range(r, 52, 13) if c != card]
-        sets += [(a, b) for i, a in enumerate(others) for b in others[i + 1:]]
-    if r <= 9:
-        base = card - r
-        sets += [
-            tuple(base + x for x in range(low, low + 3) if x != r)
-            for low in (r - 2, r - 1, r) if 0 <= low <= 7
-        ]
-    partner = _partner(card)
-    if partner:
-        sets.append((partner.bit_length() - 1,))
-    return sets
 
 
 def score(xs: Sequence[float]) -> float:
