@@ -7,6 +7,9 @@ changing nothing; markdown and mentions in a cut are shown inert."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import unicodedata
 from collections.abc import Callable
 from pathlib import Path
@@ -202,3 +205,23 @@ async def test_a_cut_submitted_after_a_restart_starts_the_match(
     assert submitted.acknowledged and not submitted.ephemeral
     await flush(world)
     assert the_match(world).cut == "after the restart"
+
+
+def test_a_typed_cut_file_checks_with_the_standard_library_alone(tmp_path: Path) -> None:
+    """``python3 -S -E -m umtali verify`` (no site packages, no environment) plays a file cut
+    with typed text, non-ASCII letters included, and prints no click time for it."""
+    seed, salt = "0f" * 16, "ab" * 16
+    session = Session(RuleSet.english(), f"{seed}/{TYPED}")
+    data = from_session(session, ("ada", "ben"), commit(seed, salt), cut=TYPED)
+    data["reveal"] = {"seed": seed, "salt": salt}
+    path = tmp_path / "typed.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("LC_ALL", "LC_MESSAGES", "LANG") and not k.startswith("PYTHON")}
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-S", "-E", "-s", "-m", "umtali", "verify", str(path)],
+                          cwd=root, env=env, capture_output=True, text=True, check=False,
+                          encoding="utf-8")
+    assert done.returncode == 0, done.stderr
+    assert f"typed, {TYPED!r}" in done.stdout and "FAIR:" in done.stdout
+    assert "click was made at" not in done.stdout
