@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from aiohttp import web
 
-from tests.loopback.driver import custom_ids
+from tests.loopback.driver import accept, custom_ids
 from tests.loopback.server import Call, Interaction, LoopbackDiscord, Member
 from umtali.moves import Move, MoveKind
 from umtali.players import GreedyPlayer
@@ -91,9 +91,9 @@ class Pair:
         answer = await self.server.slash(a, self.guild_channel, "umtali challenge",
                                          {"opponent": Member(b)}, timeout=TIMEOUT)
         assert answer.response is not None, answer.text()
-        accept = next((c for c in custom_ids(answer.response) if c.endswith(":accept")), None)
-        assert accept is not None, answer.text()
-        await self.server.click(b, answer.response, accept, timeout=TIMEOUT)
+        assert any(c.endswith(":accept") for c in custom_ids(answer.response)), answer.text()
+        # Accept opens the cut's modal, submitted empty: the submit's id is the cut.
+        await accept(self.server, b, answer.response, timeout=TIMEOUT)
         # The match is played in a thread made from the challenge (same id); watching the
         # server's memory for its table costs nothing, unlike polling the bot's database.
         thread_id = int(answer.response["id"])

@@ -81,11 +81,26 @@ async def challenge(world: World, challenger: MemberActor, opponent: MemberActor
 
 async def start_match(world: World, **options: Any) -> LiveMatch:
     result = await challenge(world, world.alice, world.bob, **options)
-    accept = next(c for c in custom_ids(result.response) if c.endswith(":accept"))
-    answer = await world.bob.click(result.response, custom_id=accept)
+    answer = await accept(world.bob, result.response)
     assert answer.acknowledged
     await flush(world)
     return the_match(world)
+
+
+async def accept(actor: Any, message: Any, typed: str = "") -> Any:
+    """``actor``'s click on the challenge ``message``'s Accept, and their submit of the cut's
+    modal it opens (``typed``: the cut; none, the submit's id): the submit's result, or the
+    click's if it opened no modal (a refusal)."""
+    button = next(c for c in custom_ids(message) if c.endswith(":accept"))
+    return await submit_cut(actor, await actor.click(message, custom_id=button), typed)
+
+
+async def submit_cut(actor: Any, clicked: Any, typed: str = "") -> Any:
+    """The cut's modal opened by ``clicked`` (a click's result) submitted by ``actor`` with
+    ``typed``; ``clicked`` itself if the click opened no modal."""
+    if clicked.modal is None:
+        return clicked
+    return await actor.submit_modal(clicked, {"cut": typed})
 
 
 async def start_practice(world: World) -> LiveMatch:
@@ -97,12 +112,15 @@ async def start_practice(world: World) -> LiveMatch:
     return the_match(world)
 
 
-async def cut(world: World, offered: Any, actor: Any = None) -> Any:
+async def cut(world: World, offered: Any, actor: Any = None, typed: str = "") -> Any:
     """A practice session offered (``offered``: the command's or the click's result) cut by
-    its player (ada unless ``actor``): the session starts; the click's result."""
+    its player (ada unless ``actor``), with ``typed`` in the cut's modal: the session starts;
+    the submit's result (the click's, if it opened no modal)."""
     message = offered.response
-    button = next(c for c in custom_ids(message) if c.startswith("umtali:cut:"))
-    answer = await (actor or world.alice).click(message, custom_id=button)
+    button = next(c for c in custom_ids(message)
+                  if c.startswith("umtali:cut:") and not c.endswith(":cancel"))
+    who = actor or world.alice
+    answer = await submit_cut(who, await who.click(message, custom_id=button), typed)
     assert answer.acknowledged
     await flush(world)
     return answer

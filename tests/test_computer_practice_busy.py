@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.db_lock import write_locked
-from tests.loopback.driver import custom_ids, read_match, until
+from tests.loopback.driver import cut_deck, read_match, until
 from tests.loopback.harness import bot_in_process, loopback_server
 from tests.test_in_time import HELD, LIMIT, THINKING, settled
 
@@ -32,8 +32,7 @@ async def test_a_practice_started_while_the_database_is_busy_is_answered_in_time
         await until(lambda: "Umtali practice" in json.dumps(answer.response), "the announcement")
         # ada cuts the deck: the session starts.
         assert answer.response is not None
-        button = next(c for c in custom_ids(answer.response) if c.startswith("umtali:cut:"))
-        await server.click(ada, answer.response, button)
+        await cut_deck(server, ada, answer.response)
         saved = await until(lambda: (m := read_match(db)) and m.table_message_id and m,
                             "the table")
         assert saved.player_ids[0] == ada

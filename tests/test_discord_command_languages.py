@@ -19,7 +19,15 @@ from simcord.backend.errors import SetupError
 from cogs.umtali.admin import UmtaliAdminCog
 from cogs.umtali.commands import UmtaliCog
 from cogs.umtali.translator import UmtaliTranslator
-from tests.discord_helpers import World, custom_ids, flush, start_match, the_match, thread_of
+from tests.discord_helpers import (
+    World,
+    custom_ids,
+    flush,
+    start_match,
+    submit_cut,
+    the_match,
+    thread_of,
+)
 from tests.loopback.harness import bot_in_process, loopback_server
 
 ClientLocales = dict[int, str]
@@ -97,7 +105,8 @@ async def test_a_server_set_to_russian_posts_its_challenges_and_tables_in_russia
     assert "Правила: английские · время на ход: 5 мин." in posted.response.embeds[0].description
     assert _labels(posted.response) == ["Принять", "Отклонить"]
     accept = next(c for c in custom_ids(posted.response) if c.endswith(":accept"))
-    assert (await world.bob.click(posted.response, custom_id=accept)).acknowledged
+    assert (await submit_cut(world.bob,
+        await world.bob.click(posted.response, custom_id=accept))).acknowledged
     await flush(world)
     live = the_match(world)
     [answered] = [m for m in world.channel.history() if m.id == posted.response.id]
@@ -204,9 +213,10 @@ async def test_private_answers_follow_the_members_client(world: World,
     assert posted.response.embeds[0].title == "Umtali challenge"
     assert _labels(posted.response) == ["Accept", "Decline"]
     accept = next(c for c in custom_ids(posted.response) if c.endswith(":accept"))
-    own = await world.alice.click(posted.response, custom_id=accept)
+    own = await submit_cut(world.alice, await world.alice.click(posted.response, custom_id=accept))
     assert own.ephemeral and _content(own) == "Нельзя ответить на собственный вызов."
-    other = await world.carol.click(posted.response, custom_id=accept)
+    other = await submit_cut(world.carol,
+        await world.carol.click(posted.response, custom_id=accept))
     assert other.ephemeral and _content(other) == "Only the challenged member can answer this " \
         "challenge."
     board = await world.alice.slash(world.channel, "umtali leaderboard")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.discord_helpers import World, challenge, custom_ids, flush, start_match
+from tests.discord_helpers import World, challenge, custom_ids, flush, start_match, submit_cut
 
 
 def _text(result: Any) -> str:
@@ -20,12 +20,15 @@ async def test_challenge_accepted_starts_a_session_in_a_thread(world: World) -> 
     ids = custom_ids(result.response)
     assert [i.rsplit(":", 1)[1] for i in ids] == ["accept", "decline"]
 
-    own = await world.alice.click(result.response, custom_id=ids[0])
+    own = await submit_cut(world.alice, await world.alice.click(
+        result.response, custom_id=ids[0]))
     assert own.ephemeral and "your own challenge" in _text(own)
-    other = await world.carol.click(result.response, custom_id=ids[0])
+    other = await submit_cut(world.carol, await world.carol.click(
+        result.response, custom_id=ids[0]))
     assert other.ephemeral and "Only the challenged member" in _text(other)
 
-    accepted = await world.bob.click(result.response, custom_id=ids[0])
+    accepted = await submit_cut(world.bob, await world.bob.click(
+        result.response, custom_id=ids[0]))
     assert accepted.acknowledged
     await flush(world)
     # The challenge shows the draw for first dealer, and its buttons are gone.

@@ -33,6 +33,7 @@ from tests.loopback.driver import (
     start_session,
     until,
 )
+from tests.loopback.driver import accept as accept_it
 from tests.loopback.harness import bot_in_process, loopback_server
 from tests.loopback.server import LoopbackDiscord, Member
 from tests.test_fair_deals_bot import REAL_NEW_SEED
@@ -272,9 +273,8 @@ async def test_a_match_cancelled_before_its_deal_has_nothing_to_reveal(
         server.fail("POST", r"^/channels/[0-9]+/messages$", times=1, status=403, code=50013)
         answer = await server.slash(alice, server.channel_id, "umtali challenge",
                                     {"opponent": Member(bob)})
-        accept = next(c for c in custom_ids(answer.response) if c.endswith(":accept"))
         assert answer.response is not None
-        await server.click(bob, answer.response, accept)
+        await accept_it(server, bob, answer.response)
         row = await until(lambda: next(iter(query(db, "SELECT * FROM matches WHERE status = "
                                                   "'finished'")), None), "the cancellation")
         assert row["how"] == "cancelled" and row["table_message_id"] is None

@@ -22,6 +22,7 @@ from cogs.umtali.live import LiveMatch
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import (
     World,
+    accept,
     challenge,
     custom_ids,
     flush,
@@ -59,10 +60,11 @@ async def offered(world: World) -> tuple[Any, int]:
     return result.response, int(accept.split(":")[2])
 
 
-async def accepted(world: World, message: Any, challenge_id: int) -> tuple[LiveMatch, int]:
-    """ben accepts: the match, and the id of his click."""
-    answer = await world.bob.click(message, custom_id=f"umtali:c:{challenge_id}:accept")
-    assert answer.acknowledged
+async def accepted(world: World, message: Any, challenge_id: int,
+                   typed: str = "") -> tuple[LiveMatch, int]:
+    """ben accepts, typing ``typed`` as his cut: the match, and the id of his submit."""
+    answer = await accept(world.bob, message, typed)
+    assert answer.acknowledged and not answer.ephemeral, answer.response
     await flush(world)
     return the_match(world), int(answer._interaction.id)
 
@@ -95,7 +97,7 @@ async def test_sealed_on_the_challenge_cut_by_the_accepting_click_and_verified(
     expected = Session(RuleSet.english(), f"{ch.seed}/{click}")
     assert live.session.dealer_draws == expected.dealer_draws
     shown = description(next(m for m in world.channel.history() if m.id == message.id))
-    assert "ben cut the deck with their click: cut `" + str(click) in shown
+    assert "ben cut the deck typing nothing: cut `" + str(click) in shown
     assert ch.commitment in shown
     first = expected.dealer_draws[0]
     assert f"ada {CARDS[first[0]]}, ben {CARDS[first[1]]}" in shown

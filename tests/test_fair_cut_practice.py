@@ -13,7 +13,7 @@ import pytest
 
 from cogs.umtali.challenges import CHALLENGE_TTL, expire_challenges
 from data.store import Limits
-from tests.discord_helpers import World, custom_ids, flush
+from tests.discord_helpers import World, custom_ids, flush, submit_cut
 from tests.test_fair_cut import description, real_cuts  # noqa: F401  (a fixture)
 from tests.test_fair_deals_bot import everything_said
 from umtali.cards import CARDS
@@ -45,12 +45,12 @@ async def test_a_practice_is_sealed_first_and_cut_by_its_player_alone(world: Wor
     assert ch.seed not in said and ch.salt not in said
 
     # Someone else's click cuts nothing: told so, privately.
-    other = await world.bob.click(message, custom_id=button)
+    other = await submit_cut(world.bob, await world.bob.click(message, custom_id=button))
     assert other.ephemeral and "Only <@" in (other.response.content or "")
     await flush(world)
     assert svc.matches == {}
 
-    cutting = await world.alice.click(message, custom_id=button)
+    cutting = await submit_cut(world.alice, await world.alice.click(message, custom_id=button))
     assert cutting.acknowledged and not cutting.ephemeral
     await flush(world)
     [live] = svc.matches.values()

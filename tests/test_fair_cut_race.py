@@ -1,7 +1,7 @@
-"""Two accepting clicks racing (a double click, over real sockets: the loopback Discord
-delivers them together) make one match with one cut: the click that won the database's accept,
-saved with the match before anything is dealt or shown. So do two clicks on a practice
-session's Cut the deck."""
+"""Two accepts racing (a double click, each opening the cut's modal, both submitted, over real
+sockets: the loopback Discord delivers them together) make one match with one cut: the submit
+that won the database's accept (nothing typed: its id), saved with the match before anything is
+dealt or shown. So do two on a practice session's Cut the deck."""
 
 from __future__ import annotations
 
@@ -26,8 +26,11 @@ async def test_a_double_click_on_accept_makes_one_match_and_one_cut(
         ada, ben = server.add_member("ada"), server.add_member("ben")
         posted = await _challenge(server, ada, ben)
         accept = next(c for c in custom_ids(posted) if c.endswith(":accept"))
-        clicks = await asyncio.gather(server.click(ben, posted, accept),
-                                      server.click(ben, posted, accept))
+        # Each click opens the cut's modal (nothing read or changed yet); the two submits race.
+        shown = await asyncio.gather(server.click(ben, posted, accept),
+                                     server.click(ben, posted, accept))
+        assert [s.callback_type for s in shown] == [9, 9]
+        clicks = await asyncio.gather(*(server.submit(ben, s, {"cut": ""}) for s in shown))
         [match] = await until(lambda: query(
             db, "SELECT id, cut, state FROM matches WHERE table_message_id IS NOT NULL")
             or None, "the table")
@@ -37,7 +40,7 @@ async def test_a_double_click_on_accept_makes_one_match_and_one_cut(
         lost = [c for c in clicks if c.ephemeral]
         assert len(won) == 1 and len(lost) == 1, [c.callback for c in clicks]
         assert "no longer open" in lost[0].callback["content"]
-        # The winning click's id is the cut, in the saved match and in its session's seed.
+        # The winning submit's id is the cut, in the saved match and in its session's seed.
         assert match["cut"] == str(won[0].id)
         assert f'"{challenge["seed"]}/{won[0].id}"' in match["state"]
         shown = server.messages[int(posted["id"])]["embeds"][0]["description"]
@@ -62,8 +65,10 @@ async def test_a_double_click_on_cut_the_deck_starts_one_practice(
         assert answer.response is not None and not answer.ephemeral, answer.text()
         posted = answer.response
         button = next(c for c in custom_ids(posted) if c.startswith("umtali:cut:"))
-        clicks = await asyncio.gather(server.click(ada, posted, button),
-                                      server.click(ada, posted, button))
+        shown = await asyncio.gather(server.click(ada, posted, button),
+                                     server.click(ada, posted, button))
+        assert [s.callback_type for s in shown] == [9, 9]
+        clicks = await asyncio.gather(*(server.submit(ada, s, {"cut": ""}) for s in shown))
         [match] = await until(lambda: query(
             db, "SELECT id, cut FROM matches WHERE table_message_id IS NOT NULL") or None,
             "the table")

@@ -11,7 +11,7 @@ import discord
 
 from cogs.umtali.challenges import expire_challenges
 from data.store import Limits
-from tests.discord_helpers import World, challenge, custom_ids, flush, start_practice
+from tests.discord_helpers import World, challenge, custom_ids, flush, start_practice, submit_cut
 
 
 def _text(result: Any) -> str:
@@ -55,7 +55,7 @@ async def test_a_refused_first_post_cancels_the_match_cleanly(
     # The thread is made, then the bot loses the right to post in it.
     world.env.inject_error("POST", "/channels/*/messages", status=403, code=50013,
                            message="Missing Permissions", times=1)
-    answer = await world.bob.click(result.response, custom_id=accept)
+    answer = await submit_cut(world.bob, await world.bob.click(result.response, custom_id=accept))
     assert answer.acknowledged
     await flush(world)
     assert world.bot.matches is not None and world.bot.matches.matches == {}

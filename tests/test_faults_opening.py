@@ -13,7 +13,7 @@ import pytest
 import simcord.http.client as simcord_http
 
 from cogs.umtali.service import NEVER_SHOWN
-from tests.discord_helpers import World, challenge, custom_ids, cut, flush
+from tests.discord_helpers import World, challenge, custom_ids, cut, flush, submit_cut
 from umtali.i18n import EN
 
 
@@ -51,7 +51,8 @@ async def _accept(world: World, **options: Any) -> tuple[Any, Any]:
     """ada challenges ben, who accepts: the challenge and the answer to his click."""
     result = await challenge(world, world.alice, world.bob, **options)
     accept = next(c for c in custom_ids(result.response) if c.endswith(":accept"))
-    return result, await world.bob.click(result.response, custom_id=accept)
+    return result, await submit_cut(world.bob,
+        await world.bob.click(result.response, custom_id=accept))
 
 
 def _dms(world: World) -> list[str]:

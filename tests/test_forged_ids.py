@@ -32,7 +32,7 @@ KEPT = "not kept on this server"
     ("umtali:m:" + BIG + ":1:draw", 2, None, "This match is over."),
     ("umtali:m:" + BIG + ":order", 3, ["suit"], "This match is over."),
     ("umtali:m:" + BIG + ":hint", 2, None, "This match is over."),
-    ("umtali:c:" + BIG + ":accept", 2, None, "no longer open"),
+    ("umtali:c:" + BIG + ":1:2:accept", 2, None, "Only the challenged member"),
     ("umtali:rm:" + BIG, 2, None, "cannot be played again here"),
     ("umtali:lb:{g}:server:" + BIG, 2, None, None),
 ])

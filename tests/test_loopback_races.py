@@ -10,7 +10,15 @@ from typing import Any
 
 import pytest
 
-from tests.loopback.driver import custom_ids, play_move, query, read_match, start_session, until
+from tests.loopback.driver import (
+    accept,
+    custom_ids,
+    play_move,
+    query,
+    read_match,
+    start_session,
+    until,
+)
 from tests.loopback.harness import bot_in_process, loopback_server
 from tests.loopback.server import LoopbackDiscord, Member
 from umtali.moves import MoveKind
@@ -43,9 +51,9 @@ async def test_two_accepts_racing_start_one_session_and_say_so(
         second = await _challenge(server, cy, ben)
         # ben accepts both at once, the first with a double click.
         answers = await asyncio.gather(
-            server.click(ben, first, _accept(first)),
-            server.click(ben, second, _accept(second)),
-            server.click(ben, first, _accept(first)),
+            accept(server, ben, first),
+            accept(server, ben, second),
+            accept(server, ben, first),
         )
         matches = await until(lambda: query(db, "SELECT * FROM matches WHERE table_message_id "
                                                 "IS NOT NULL") or None, "the table")

@@ -27,6 +27,7 @@ from cogs.umtali.owners import LEASE
 from data.records import GLOBAL
 from data.store import Store
 from tests.loopback.driver import YOUR_TURN, custom_ids
+from tests.loopback.driver import accept as accept_it
 from tests.loopback.gateway import shard_of
 from tests.loopback.harness import BotProcess, loopback_server
 from tests.loopback.server import LoopbackDiscord, Member
@@ -126,8 +127,7 @@ async def challenge(table: Table, channel_id: int, challenger: int, opponent: in
                                 {"opponent": Member(opponent), **options})
     assert answer.callback_type == 4 and not answer.ephemeral, answer.text()
     assert answer.response is not None
-    accept = next(c for c in custom_ids(answer.response) if c.endswith(":accept"))
-    clicked = await server.click(opponent, answer.response, accept)
+    clicked = await accept_it(server, opponent, answer.response)
     assert clicked.callback_type == 7, clicked.text()
 
     async def opened() -> int | None:

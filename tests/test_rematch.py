@@ -13,6 +13,7 @@ from tests.discord_helpers import (
     flush,
     start_match,
     start_practice,
+    submit_cut,
     thread_of,
 )
 from tests.test_records_discord import resign
@@ -43,7 +44,7 @@ async def test_a_rematch_turns_the_seats_round_and_keeps_the_rules(world: World)
     embed = asked.response.embeds[0].description or ""
     assert f"rematch of session #{first.id}" in embed and f"<@{world.bob.id}> draws first" in embed
     accept = next(c for c in custom_ids(asked.response) if c.endswith(":accept"))
-    taken = await world.bob.click(asked.response, custom_id=accept)
+    taken = await submit_cut(world.bob, await world.bob.click(asked.response, custom_id=accept))
     assert taken.acknowledged
     await flush(world)
     second = next(m for m in svc.matches.values() if not m.over)

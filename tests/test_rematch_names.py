@@ -7,7 +7,7 @@ from simcord import Env
 
 from cogs.umtali.names import safe_name
 from data.store import Limits
-from tests.discord_helpers import Clock, World, custom_ids, flush, start_match
+from tests.discord_helpers import Clock, World, custom_ids, flush, start_match, submit_cut
 from tests.test_records_discord import resign
 from tests.test_rematch import final_table
 
@@ -19,7 +19,7 @@ async def test_a_rematch_names_the_member_who_accepted(world: World) -> None:
     world.clock.advance(Limits().challenge_cooldown)
     asked = await world.alice.click(final_table(world, first), custom_id=f"umtali:rm:{first.id}")
     accept = next(c for c in custom_ids(asked.response) if c.endswith(":accept"))
-    taken = await world.bob.click(asked.response, custom_id=accept)
+    taken = await submit_cut(world.bob, await world.bob.click(asked.response, custom_id=accept))
     assert taken.acknowledged
     await flush(world)
     said = asked.response.embeds[0].description or ""

@@ -16,7 +16,15 @@ from simcord import assert_error
 from bot import UmtaliBot
 from cogs.umtali.seasons import season_tick
 from data.ratings import MODEL
-from tests.discord_helpers import World, challenge, custom_ids, flush, start_match, the_match
+from tests.discord_helpers import (
+    World,
+    challenge,
+    custom_ids,
+    flush,
+    start_match,
+    submit_cut,
+    the_match,
+)
 from tests.loopback.harness import bot_in_process, loopback_server
 from tests.test_records import forfeited
 from tests.test_records_discord import board_lines, resign, text_of
@@ -62,7 +70,8 @@ async def _session(world: World, loser: Any, winner: Any) -> None:
     """``loser`` challenges ``winner``, then resigns."""
     posted = await challenge(world, loser, winner)
     accept = next(c for c in custom_ids(posted.response) if c.endswith(":accept"))
-    assert (await winner.click(posted.response, custom_id=accept)).acknowledged
+    assert (await submit_cut(winner,
+        await winner.click(posted.response, custom_id=accept))).acknowledged
     await flush(world)
     await resign(world, loser, the_match(world))
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import discord
 
-from tests.discord_helpers import World, challenge, custom_ids
+from tests.discord_helpers import World, challenge, custom_ids, submit_cut
 
 
 def _text(result: Any) -> str:
@@ -97,7 +97,7 @@ async def test_the_challenger_withdraws_a_challenge_with_decline(
     accept, decline = (next(c for c in ids if c.endswith(end)) for end in (":accept",
                                                                         ":decline"))
     # Accept is still not hers to click.
-    own = await world.alice.click(first.response, custom_id=accept)
+    own = await submit_cut(world.alice, await world.alice.click(first.response, custom_id=accept))
     assert own.ephemeral and "your own challenge" in _text(own)
     withdrawn = await world.alice.click(first.response, custom_id=decline)
     assert withdrawn.acknowledged and not withdrawn.ephemeral

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from tests.db_lock import write_locked
+from tests.loopback.driver import accept as accept_it
 from tests.loopback.driver import custom_ids, query, start_session, until
 from tests.loopback.harness import bot_in_process, loopback_server
 from tests.loopback.server import LoopbackDiscord, Member
@@ -36,10 +37,9 @@ async def test_an_accept_waiting_on_the_database_is_acknowledged_in_time(
     async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
         ada, ben = server.add_member("ada"), server.add_member("ben")
         posted = await _challenge(server, ada, ben, turn_timer=0)
-        accept = next(c for c in custom_ids(posted) if c.endswith(":accept"))
         await settled(bot)
         async with write_locked(db, HELD):
-            answer = await server.click(ben, posted, accept)
+            answer = await accept_it(server, ben, posted)
             assert answer.callback_type == DEFERRED_UPDATE, answer.text()
             assert answer.answered_at - answer.sent_at < LIMIT
         # Once saved, the challenge says so and the table is posted.
@@ -96,8 +96,7 @@ async def test_a_challenge_waiting_on_the_database_is_acknowledged_then_posted(
                                 and c.status == 204 for c in server.calls) or None,
                     "the thinking taken away")
         # ben accepts it as any challenge.
-        accept = next(c for c in custom_ids(challenge) if c.endswith(":accept"))
-        clicked = await server.click(ben, challenge, accept)
+        clicked = await accept_it(server, ben, challenge)
         assert clicked.callback_type == 7, clicked.text()
         await until(lambda: query(db, "SELECT id FROM matches WHERE table_message_id IS NOT "
                                       "NULL") or None, "the table")

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.loopback.driver import custom_ids, query, until
+from tests.loopback.driver import accept, custom_ids, query, until
 from tests.loopback.harness import bot_in_process, loopback_server
 from tests.loopback.server import LoopbackDiscord, Member
 
@@ -34,7 +34,7 @@ async def test_an_accept_and_a_withdrawal_racing_end_one_way(
         ada, ben = server.add_member("ada"), server.add_member("ben")
         posted = await _challenge(server, ada, ben)
         accepting, withdrawing = await asyncio.gather(
-            server.click(ben, posted, _button(posted, ":accept")),
+            accept(server, ben, posted),
             server.click(ada, posted, _button(posted, ":decline")))
         [status] = [r["status"] for r in query(db, "SELECT status FROM challenges")]
         shown = server.messages[int(posted["id"])]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.discord_helpers import World, challenge, custom_ids, flush
+from tests.discord_helpers import World, challenge, custom_ids, flush, submit_cut
 
 
 @pytest.mark.parametrize("lang, said, wrong", [
@@ -22,11 +22,12 @@ async def test_the_accepter_is_not_told_to_finish_the_challengers_match(
     to_bob = await challenge(world, world.alice, world.bob)
     to_cy = await challenge(world, world.alice, world.carol)
     accept = next(c for c in custom_ids(to_cy.response) if c.endswith(":accept"))
-    assert (await world.carol.click(to_cy.response, custom_id=accept)).acknowledged
+    assert (await submit_cut(world.carol,
+        await world.carol.click(to_cy.response, custom_id=accept))).acknowledged
     await flush(world)
     # ada now plays cy; ben accepts her challenge to him.
     accept = next(c for c in custom_ids(to_bob.response) if c.endswith(":accept"))
-    busy = await world.bob.click(to_bob.response, custom_id=accept)
+    busy = await submit_cut(world.bob, await world.bob.click(to_bob.response, custom_id=accept))
     assert busy.ephemeral
     text = str(busy.response.content or "")
     assert f"<@{world.alice.user.id}> {said}" in text, text

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from cogs.umtali.names import clean_name, echo, safe_name
-from tests.discord_helpers import World, custom_ids, flush, table_message, the_match
+from tests.discord_helpers import World, custom_ids, flush, submit_cut, table_message, the_match
 
 FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
 
@@ -44,7 +44,7 @@ async def test_the_table_shows_a_family_as_one_emoji(world: World) -> None:
     dee = world.guild.add_member(world.env.create_user(FAMILY + " dee"))
     result = await dee.slash(world.channel, "umtali challenge", opponent=world.bob)
     accept = next(c for c in custom_ids(result.response) if c.endswith(":accept"))
-    await world.bob.click(result.response, custom_id=accept)
+    await submit_cut(world.bob, await world.bob.click(result.response, custom_id=accept))
     await flush(world)
     live = the_match(world)
     table = await table_message(world, live)

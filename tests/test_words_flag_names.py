@@ -10,7 +10,7 @@ import time
 import pytest
 
 from cogs.umtali.names import MAX_NAME, clean_name, echo, safe_name, visible
-from tests.discord_helpers import World, custom_ids, flush, table_message, the_match
+from tests.discord_helpers import World, custom_ids, flush, submit_cut, table_message, the_match
 
 BLACK_FLAG = "\U0001f3f4"
 CANCEL = "\U000e007f"
@@ -91,7 +91,7 @@ async def test_the_table_and_the_record_keep_the_flag(world: World) -> None:
     result = await dee.slash(world.channel, "umtali challenge", opponent=world.bob)
     assert result.acknowledged and not result.ephemeral
     accept = next(c for c in custom_ids(result.response) if c.endswith(":accept"))
-    await world.bob.click(result.response, custom_id=accept)
+    await submit_cut(world.bob, await world.bob.click(result.response, custom_id=accept))
     await flush(world)
     live = the_match(world)
     assert live.names[0] == f"{ENGLAND} dee"

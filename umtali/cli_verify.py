@@ -61,13 +61,22 @@ def verdict_lines(v: Verdict, replay: ReplayFile, seed: object, salt: str, from_
         lines.append("  " + tr("(read from the file: check it is the one the bot posted before "
                                "the first deal)"))
     # The cut came after the commitment: the cards come from the seed and the cut together.
-    cut = [] if replay.cut is None else [
-        tr("The deck was cut at {cut} (a player's click): the cards come from {played}.",
-           cut=replay.cut, played=f"{seed}/{replay.cut}")]
-    if replay.cut is not None and (when := cut_time(replay.cut)) is not None:
+    cut: list[str] = []
+    clicked = replay.cut is not None and replay.cut.isascii() and replay.cut.isdecimal()
+    if replay.cut is not None and clicked:
+        cut.append(tr("The deck was cut at {cut} (a player's click): the cards come from "
+                      "{played}.", cut=replay.cut, played=f"{seed}/{replay.cut}"))
+    if replay.cut is not None and clicked and (when := cut_time(replay.cut)) is not None:
         # The one part of the cut a player can hold against what they saw (docs/FAIR_DEALS.md).
         cut.append("  " + tr("(a Discord id: it says the click was made at {when} UTC; check "
                              "that is when the deck was cut)", when=when))
+    if replay.cut is not None and not clicked:
+        # Typed by the player who cut: theirs to recognise, and no id, so no time to check.
+        cut.append(tr("The deck was cut with the text a player typed, {cut}: the cards come "
+                      "from {played}.", cut=plain(repr(replay.cut)),
+                      played=plain(f"{seed}/{replay.cut}")))
+        cut.append("  " + tr("(check it is what you typed, and what the bot posted when the "
+                             "deck was cut)"))
     if v.mismatch is None:
         unfinished = [] if replay.result is None or replay.result.how not in NO_RESULT else [
             # Stopped part-way: fair all the same, as far as the hands went.

@@ -21,7 +21,7 @@ from umtali.hand import HandState
 from umtali.i18n import Text
 from umtali.moves import Move
 from umtali.rules import RuleSet
-from umtali.seeds import uncut
+from umtali.seeds import MAX_TYPED, is_cut, uncut
 from umtali.session import Deal, Session
 
 FORMAT = "umtali-replay"
@@ -269,10 +269,15 @@ def from_json(data: Any) -> ReplayFile:
                 "bad replay file: the seed must be a number or a string"))
         players = data["players"]
         # Version 2 has a cut (version 1, from before cuts, none: a cut in it is not read).
+        if data["version"] == VERSION and "cut" not in data:
+            raise InvalidStateError(Text.of(
+                "bad replay file: version {version} has a \"cut\", and this one has none",
+                version=VERSION))
         cut = data["cut"] if data["version"] == VERSION else None
-        if cut is not None and not (isinstance(cut, str) and cut.isdecimal() and cut.isascii()):
-            raise InvalidStateError(Text.of("bad replay file: the cut must be a number, written "
-                                             "as a string"))
+        if cut is not None and not (isinstance(cut, str) and is_cut(cut)):
+            raise InvalidStateError(Text.of(
+                "bad replay file: the cut must be a string: a click's id (digits) or the text "
+                "typed (at most {count} visible characters)", count=MAX_TYPED))
         return ReplayFile(
             rules=_rules(data["rules"]),
             players=(str(players[0]), str(players[1])),

@@ -1,21 +1,26 @@
 """A session's seed as the engine takes it, and as a cut makes it.
 
 A session may be **cut**: its seed is committed to first (``umtali.fairness``), then a player
-contributes something nobody could choose or foresee (the id Discord gives their click), and the
-session is played from both, ``SEED/CUT``. The commitment fixes the seed alone: the cut comes
-after it, by design.
+contributes something the bot could not choose: the text they type (``typed_cut``), or, if they
+type nothing, the id Discord gives their click. The session is played from both, ``SEED/CUT``.
+The commitment fixes the seed alone: the cut comes after it, by design.
+
+A cut is text: digits alone for a click's id, anything else typed by a player (``typed_cut``).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
+import unicodedata
 
 from umtali.errors import InvalidStateError
 from umtali.i18n import Text
 
-#: A cut: a decimal number (a Discord snowflake), written as text.
+#: A click's cut: a decimal number (a Discord snowflake), written as text.
 _CUT = re.compile(r"[0-9]{1,30}")
+#: The most characters a typed cut has (the modal's limit, and the file's).
+MAX_TYPED = 32
 #: Discord's epoch (the first second of 2015), in milliseconds: a snowflake's top bits count
 #: the milliseconds since it.
 _DISCORD_EPOCH_MS = 1_420_070_400_000
@@ -35,9 +40,37 @@ def cut_seed(seed: int | str, cut: str | None) -> int | str:
     ``SEED/CUT``; the seed alone for a session never cut (from before cuts, or a test's)."""
     if not cut:
         return seed_value(seed)
-    if not _CUT.fullmatch(cut):
-        raise InvalidStateError(Text.of("the cut must be a whole number"))
+    if not is_cut(cut):
+        raise InvalidStateError(Text.of(
+            "the cut must be a click's id (digits) or typed text (at most {count} visible "
+            "characters, not digits alone)", count=MAX_TYPED))
     return f"{seed_value(seed)}/{cut}"
+
+
+def typed_cut(text: str) -> str | None:
+    """The cut a player typed, as it is kept: Unicode's NFC form (one way of writing each
+    accented letter, as every keyboard may not type it alike), without spaces around it;
+    ``""`` for nothing typed; None if it is not one: more than ``MAX_TYPED`` characters, one
+    that is not printable, or digits alone (those are a click's id). Nothing is taken out of
+    it: a cut shown cleaned would not be the one typed."""
+    cut = unicodedata.normalize("NFC", text).strip()
+    if not cut:
+        return ""
+    # ``isprintable``: no control, format (zero-width, bidi), separator other than the space,
+    # private or unassigned character; so the text survives JSON, a terminal and a message.
+    if len(cut) > MAX_TYPED or not cut.isprintable() or (cut.isascii() and cut.isdecimal()):
+        return None
+    return cut
+
+
+def is_cut(cut: str) -> bool:
+    """Whether ``cut`` is one: a click's id, or a cut as ``typed_cut`` keeps it."""
+    return bool(_CUT.fullmatch(cut)) or typed_cut(cut) == cut
+
+
+def clicked(cut: str) -> bool:
+    """Whether ``cut`` is a click's id (digits alone), not text a player typed."""
+    return bool(_CUT.fullmatch(cut))
 
 
 def uncut(played: int | str, cut: str | None) -> int | str:
@@ -51,11 +84,11 @@ def uncut(played: int | str, cut: str | None) -> int | str:
 
 
 def cut_time(cut: str) -> str | None:
-    """The time a cut carries, as a Discord id does (its bits above the 22 lowest: the
+    """The time a click's cut carries, as a Discord id does (its bits above the 22 lowest: the
     milliseconds since Discord's epoch), in UTC to the millisecond; None for a cut that names no
     time a Discord id could. It is the one part of the cut a player can check (it must be when
     they clicked): Discord shows nobody the id of their click, and its lower bits are Discord's
-    counters."""
+    counters. None for a typed cut too: it is no id."""
     if not _CUT.fullmatch(cut):
         return None
     ms = (int(cut) >> 22) + _DISCORD_EPOCH_MS

@@ -106,7 +106,7 @@ async def offer_challenge(
     public = svc.prefs.guild_tr(interaction.guild_id)
     message = await post_public(interaction, content=f"<@{opponent[0]}>",
                                 embed=challenge_embed(ch, public),
-                                view=challenge_buttons(ch.id, public),
+                                view=challenge_buttons(ch, public),
                                 allowed_mentions=only(opponent[0]))
     await svc.store.set_challenge_message(ch.id, message.id)
 
@@ -158,9 +158,9 @@ def challenge_embed(ch: Challenge, tr: Tr, status: str = "") -> discord.Embed:
     return discord.Embed(title=tr("Umtali challenge"), description=text, colour=COLOUR)
 
 
-def challenge_buttons(challenge_id: int, tr: Tr) -> discord.ui.View:
+def challenge_buttons(ch: Challenge, tr: Tr) -> discord.ui.View:
     """Accept and Decline, in the server's language (everyone in the channel sees them)."""
-    return challenge_panel(challenge_id, tr)
+    return challenge_panel(ch.id, tr, (ch.challenger_id, ch.opponent_id))
 
 
 def declined(ch: Challenge, tr: Tr) -> str:
@@ -192,7 +192,10 @@ def cancelled(tr: Tr) -> str:
 
 
 async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
-                           accept: bool) -> None:
+                           accept: bool, typed: str = "") -> None:
+    """Decline (or withdraw) a challenge on a click; accept it on the submit of the cut's
+    modal, whose ``typed`` text (``umtali.seeds.typed_cut``) is the cut, or, with none, the
+    submit's id."""
     svc = service(interaction.client)
     tr = tr_of(interaction)
     # Each read and write may wait on a busy database: past two seconds the click is
@@ -229,9 +232,10 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
         await answer(interaction, refusal(missing, tr))
         return
     rules = RuleSet.named(ch.variant, optional_melding=ch.optional_melding)
-    # This click cuts the deck sealed on the challenge (one made before seeds were sealed at
+    # This submit cuts the deck sealed on the challenge (one made before seeds were sealed at
     # the offer has none: its seed is drawn now, as it was then).
-    sealed, cut = ((ch.seed, ch.salt), svc.cut_of(interaction)) if ch.seed else (None, "")
+    sealed, cut = ((ch.seed, ch.salt), typed or svc.cut_of(interaction)) if ch.seed \
+        else (None, "")
     try:
         # The claim: the challenge is accepted and the match made in one transaction, which
         # only one click can win, and the winning click's cut is saved with the match.

@@ -10,6 +10,7 @@ from cogs.umtali.access import service, tr_of
 from cogs.umtali.actions import play_text
 from cogs.umtali.admin import UmtaliAdminCog
 from cogs.umtali.challenges import offer_challenge
+from cogs.umtali.cutting import cut_submitted
 from cogs.umtali.display import set_display
 from cogs.umtali.hand_panels import load_orders
 from cogs.umtali.history import show_history
@@ -326,3 +327,5 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(UmtaliCog(bot))
     await bot.add_cog(UmtaliAdminCog(bot))
+    # The cut typed in its modal: handled by its custom id, whatever discord.py remembers.
+    bot.add_listener(cut_submitted, "on_interaction")

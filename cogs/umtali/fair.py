@@ -19,10 +19,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from cogs.umtali.names import safe_text
 from umtali.fairness import NO_RESULT, commit
 from umtali.i18n import Tr
 from umtali.replay import from_session
-from umtali.seeds import uncut
+from umtali.seeds import clicked, uncut
 from umtali.session import Session
 
 
@@ -33,26 +34,39 @@ def sealed_line(commitment: str, tr: Tr) -> str:
 
 
 def sealed_offer_line(commitment: str, tr: Tr) -> str:
-    """On a challenge, from the moment it is made: the seed is fixed before the accepting
-    click cuts the deck."""
+    """On a challenge, from the moment it is made: the seed is fixed before the member who
+    accepts cuts the deck (typing their cut, or with nothing typed, their click)."""
     return tr("Deals sealed: `{commitment}`, a fingerprint of this session's seed, fixed now. "
-              "Accepting cuts the deck: the cards come from that seed and the accepting click. "
-              "The seed is shown when the session ends, so that anyone can check every deal.",
-              commitment=commitment)
+              "Accepting cuts the deck: the cards come from that seed and the cut the accepting "
+              "member types (typing nothing, their click). The seed is shown when the session "
+              "ends, so that anyone can check every deal.", commitment=commitment)
 
 
 def sealed_cut_line(commitment: str, tr: Tr) -> str:
     """On a practice session waiting for its player's cut."""
     return tr("Deals sealed: `{commitment}`, a fingerprint of this session's seed, fixed now. "
-              "Your click on **{button}** cuts the deck: the cards come from that seed and "
-              "that click. The seed is shown when the session ends, so that anyone can check "
-              "every deal.", commitment=commitment, button=tr.ctx("button", "Cut the deck"))
+              "**{button}** asks for your cut: the cards come from that seed and what you type "
+              "(typing nothing, your click). The seed is shown when the session ends, so that "
+              "anyone can check every deal.", commitment=commitment,
+              button=tr.ctx("button", "Cut the deck"))
 
 
 def cut_line(name: str, cut: str, tr: Tr) -> str:
-    """Said when the deck is cut: whose click, and the cut (the click's id, by Discord)."""
-    return tr("{name} cut the deck with their click: cut `{cut}`. The cards come from the "
-              "sealed seed and this cut.", name=name, cut=cut)
+    """Said when the deck is cut: who cut it, and the cut: the text they typed (theirs, which
+    they can hold against the file), or, with nothing typed, their click's id (the bot's
+    word: Discord shows nobody that id)."""
+    if not clicked(cut):
+        return tr("{name} cut the deck: {cut}. The cards come from the sealed seed and this "
+                  "cut, which they typed.", name=name, cut=shown_cut(cut))
+    return tr("{name} cut the deck typing nothing: cut `{cut}`, their click's id as the bot "
+              "received it. The cards come from the sealed seed and this cut.",
+              name=name, cut=cut)
+
+
+def shown_cut(cut: str) -> str:
+    """A cut in a message: as code, shown as typed, markdown and mentions inert; a typed one
+    holding a backtick (which would end the code) escaped instead."""
+    return f"`{cut}`" if "`" not in cut else safe_text(cut)
 
 
 def revealed(commitment: str, over: bool, ended: str = "", dealt: bool = True) -> bool:
@@ -74,9 +88,10 @@ def reveal_line(session: Session, salt: str, commitment: str, tr: Tr, ended: str
     history = "/umtali " + tr.ctx("command", "history")
     if cut:
         return tr("Deals revealed: seed `{seed}`, salt `{salt}`, sealed as `{commitment}`, "
-                  "cut `{cut}`. Check them with the session's replay file (`{history}`) and "
+                  "cut {cut}. Check them with the session's replay file (`{history}`) and "
                   "`python -m umtali verify`.", seed=uncut(session.seed, cut), salt=salt,
-                  commitment=commitment, cut=cut, history=history)
+                  commitment=commitment, cut=shown_cut(cut),
+                  history=history)
     return tr("Deals revealed: seed `{seed}`, salt `{salt}`, sealed as `{commitment}`. Check "
               "them with the session's replay file (`{history}`) and `python -m umtali "
               "verify`.", seed=session.seed, salt=salt, commitment=commitment,

@@ -42,50 +42,75 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                      template=r"umtali:c:(?P<challenge>[0-9]+):(?P<action>accept|decline)"):
-    def __init__(self, challenge_id: int, action: str, tr: Tr = EN) -> None:
+                      template=r"umtali:c:(?P<challenge>[0-9]+):"
+                               r"(?:(?P<challenger>[0-9]+):(?P<opponent>[0-9]+):)?"
+                               r"(?P<action>accept|decline)"):
+    """A challenge's Accept (its id names the two members, so that anyone else's click is
+    refused at once, with no modal; one posted before it did has none) or Decline."""
+
+    def __init__(self, challenge_id: int, action: str, tr: Tr = EN,
+                 pair: tuple[int, int] | None = None) -> None:
         accept = action == "accept"
+        members = f"{pair[0]}:{pair[1]}:" if pair is not None else ""
         super().__init__(discord.ui.Button(
             label=tr.ctx("button", "Accept") if accept else tr.ctx("button", "Decline"),
             style=discord.ButtonStyle.success if accept else discord.ButtonStyle.secondary,
-            custom_id=f"umtali:c:{challenge_id}:{action}"))
-        self.challenge_id, self.action = challenge_id, action
+            custom_id=f"umtali:c:{challenge_id}:{members}{action}"))
+        self.challenge_id, self.action, self.pair = challenge_id, action, pair
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> ChallengeButton:
-        return cls(id_of(match["challenge"]), match["action"])
+        pair = None if match["challenger"] is None else (
+            id_of(match["challenger"]), id_of(match["opponent"]))
+        return cls(id_of(match["challenge"]), match["action"], pair=pair)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         from cogs.umtali.challenges import answer_challenge
+        from cogs.umtali.cutting import ask_accept
 
-        accept = self.action == "accept"
-        await guarded(interaction,
-                      lambda: answer_challenge(interaction, self.challenge_id, accept))
+        if self.action == "accept":
+            # The accepting click asks for the cut (a modal); the challenge is answered when
+            # it is submitted (``cutting.cut_submitted``).
+            await guarded(interaction, lambda: ask_accept(interaction, self.challenge_id,
+                                                          self.pair))
+        else:
+            await guarded(interaction,
+                          lambda: answer_challenge(interaction, self.challenge_id, False))
 
 
 class CutButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                template=r"umtali:cut:(?P<challenge>[0-9]+)(?P<cancel>:cancel)?"):
-    """A practice session's **Cut the deck** (its player's click cuts and starts it), or its
-    **Cancel** (its player withdraws it, as a challenger withdraws a challenge)."""
+                template=r"umtali:cut:(?P<challenge>[0-9]+)(?::(?P<member>[0-9]+))?"
+                         r"(?P<cancel>:cancel)?"):
+    """A practice session's **Cut the deck** (its player's click asks for their cut, which
+    starts it), or its **Cancel** (its player withdraws it, as a challenger withdraws a
+    challenge). Its id names the player (one posted before it did has none)."""
 
-    def __init__(self, challenge_id: int, tr: Tr = EN, cancel: bool = False) -> None:
+    def __init__(self, challenge_id: int, tr: Tr = EN, cancel: bool = False,
+                 member: int | None = None) -> None:
+        whose = f":{member}" if member is not None else ""
         super().__init__(discord.ui.Button(
             label=tr.ctx("button", "Cancel") if cancel else tr.ctx("button", "Cut the deck"),
             style=discord.ButtonStyle.secondary if cancel else discord.ButtonStyle.success,
-            custom_id=f"umtali:cut:{challenge_id}" + (":cancel" if cancel else "")))
-        self.challenge_id, self.cancel = challenge_id, cancel
+            custom_id=f"umtali:cut:{challenge_id}{whose}" + (":cancel" if cancel else "")))
+        self.challenge_id, self.cancel, self.member = challenge_id, cancel, member
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> CutButton:
-        return cls(id_of(match["challenge"]), cancel=match["cancel"] is not None)
+        member = None if match["member"] is None else id_of(match["member"])
+        return cls(id_of(match["challenge"]), cancel=match["cancel"] is not None,
+                   member=member)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from cogs.umtali.practice import cancel_practice, cut_deck
+        from cogs.umtali.cutting import ask_practice_cut
+        from cogs.umtali.practice import cancel_practice
 
-        act = cancel_practice if self.cancel else cut_deck
-        await guarded(interaction, lambda: act(interaction, self.challenge_id))
+        if self.cancel:
+            await guarded(interaction, lambda: cancel_practice(interaction, self.challenge_id))
+        else:
+            await guarded(interaction, lambda: ask_practice_cut(interaction, self.challenge_id,
+                                                                self.member))
 
 
 class ResignButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -160,20 +185,22 @@ def table_panel(match_id: int, tr: Tr = EN) -> discord.ui.View:
     return view
 
 
-def challenge_panel(challenge_id: int, tr: Tr = EN) -> discord.ui.View:
-    """A challenge's buttons, in the server's language (the challenge is public)."""
+def challenge_panel(challenge_id: int, tr: Tr = EN,
+                    pair: tuple[int, int] | None = None) -> discord.ui.View:
+    """A challenge's buttons, in the server's language (the challenge is public); ``pair``,
+    its challenger and opponent, named on Accept."""
     view = discord.ui.View(timeout=None)
-    view.add_item(ChallengeButton(challenge_id, "accept", tr))
+    view.add_item(ChallengeButton(challenge_id, "accept", tr, pair))
     view.add_item(ChallengeButton(challenge_id, "decline", tr))
     return view
 
 
-def cut_panel(challenge_id: int, tr: Tr = EN) -> discord.ui.View:
+def cut_panel(challenge_id: int, tr: Tr = EN, member: int | None = None) -> discord.ui.View:
     """A practice session's buttons, in the server's language (everyone sees them; only its
-    player's click cuts or cancels)."""
+    player's click, ``member``'s, cuts or cancels)."""
     view = discord.ui.View(timeout=None)
-    view.add_item(CutButton(challenge_id, tr))
-    view.add_item(CutButton(challenge_id, tr, cancel=True))
+    view.add_item(CutButton(challenge_id, tr, member=member))
+    view.add_item(CutButton(challenge_id, tr, cancel=True, member=member))
     return view
 
 

@@ -129,7 +129,7 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
                 "Slow down: you can start another practice session in {seconds} s.",
                 seconds=max(1, round(e.retry_after))))
         return
-    embed, view = offer_embed(ch, public), cut_panel(ch.id, public)
+    embed, view = offer_embed(ch, public), cut_panel(ch.id, public, ch.challenger_id)
     if interaction.response.is_done():
         message = await interaction.edit_original_response(embed=embed, view=view,
                                                            allowed_mentions=NO_MENTIONS)
@@ -140,10 +140,11 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
     await svc.store.set_challenge_message(ch.id, message.id)
 
 
-async def cut_deck(interaction: discord.Interaction, challenge_id: int) -> None:
-    """The player's click on **Cut the deck**: the cut, and the session starts from its
-    sealed seed and that cut. Of two clicks, the one that wins the database's accept cuts;
-    anyone else is told privately that the deck is not theirs to cut."""
+async def cut_deck(interaction: discord.Interaction, challenge_id: int, typed: str = "") -> None:
+    """The player's cut, submitted from the modal their click on **Cut the deck** opened:
+    ``typed`` (``umtali.seeds.typed_cut``), or, with nothing typed, the submit's id; the
+    session starts from its sealed seed and that cut. Of two submits, the one that wins the
+    database's accept cuts; anyone else is told privately that the deck is not theirs to cut."""
     svc = service(interaction.client)
     tr = tr_of(interaction)
     ch = await in_time(interaction, svc.store.challenge(challenge_id))
@@ -170,7 +171,7 @@ async def cut_deck(interaction: discord.Interaction, challenge_id: int) -> None:
             guild_id=ch.guild_id, channel_id=ch.channel_id,
             players=((ch.challenger_id, ch.challenger_name), (ch.opponent_id, ch.opponent_name)),
             rules=rules, turn_timer=ch.turn_timer, time_control=ch.time_control,
-            challenge_id=ch.id, sealed=(ch.seed, ch.salt), cut=svc.cut_of(interaction),
+            challenge_id=ch.id, sealed=(ch.seed, ch.salt), cut=typed or svc.cut_of(interaction),
             computer=(1, ch.computer_level)))
     except AlreadyPlaying:
         await answer(interaction, tr("You are already playing a match on this server."))

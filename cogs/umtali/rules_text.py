@@ -69,10 +69,10 @@ _TEXTS: Final[tuple[str, ...]] = (
        "with a button: **Claim the win** or **Keep waiting**.\n"
        "• `{resign}` gives the session to your opponent; `{table}` shows the table again.\n"
        "• Every deal can be checked: the bot posts a commitment (a fingerprint) of a "
-       "session's seed on its challenge before anyone accepts, the accepting click cuts the "
-       "deck, and when the session ends the bot reveals the seed, so anyone can check every "
-       "deal with `python -m umtali verify` (see docs/FAIR_DEALS.md). The computer player "
-       "never sees your cards."),
+       "session's seed on its challenge before anyone accepts, the member who accepts cuts "
+       "the deck (typing their cut, or nothing), and when the session ends the bot reveals "
+       "the seed, so anyone can check every deal with `python -m umtali verify` (see "
+       "docs/FAIR_DEALS.md). The computer player never sees your cards."),
 )
 
 #: The slash commands a page names, by placeholder: the words of each command's path.

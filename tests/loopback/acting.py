@@ -19,8 +19,8 @@ from tests.loopback.records import Interaction
 if TYPE_CHECKING:
     from tests.loopback.server import LoopbackDiscord
 
-#: Interaction types: a slash command, a click on a component.
-APPLICATION_COMMAND, MESSAGE_COMPONENT = 2, 3
+#: Interaction types: a slash command, a click on a component, a modal submitted.
+APPLICATION_COMMAND, MESSAGE_COMPONENT, MODAL_SUBMIT = 2, 3, 5
 
 
 async def slash(server: LoopbackDiscord, user_id: int, channel_id: int, command: str,
@@ -55,6 +55,34 @@ async def click(server: LoopbackDiscord, user_id: int, message: dict[str, Any],
     if values is not None:
         record.payload["data"] = {"custom_id": custom_id, "component_type": 3,
                                   "values": values}
+    return await _send(server, record, timeout)
+
+
+async def submit(server: LoopbackDiscord, user_id: int, shown: Interaction,
+                 values: dict[str, str], timeout: float) -> Interaction:
+    """The modal the bot answered ``shown`` with (callback 9) filled in with ``values`` (by
+    its text inputs' custom ids; an input left out is sent empty) and submitted by the member
+    it was shown to, from the message ``shown`` was on, as Discord sends it."""
+    if shown.callback_type != 9:
+        raise o.RefusedByClient(f"interaction {shown.id} was answered with no modal")
+    shown_to = (shown.payload.get("member") or {}).get("user") or shown.payload.get("user")
+    if (shown_to or {}).get("id") != str(user_id):
+        raise o.RefusedByClient("a modal is submitted by the member it was shown to")
+    inputs = [c for row in shown.callback.get("components", [])
+              for c in row.get("components", [row.get("component") or {}]) if c.get("type") == 4]
+    unknown = set(values) - {c["custom_id"] for c in inputs}
+    if unknown:
+        raise o.RefusedByClient(f"no text input {sorted(unknown)[0]!r} in the modal")
+    for c in inputs:
+        if len(values.get(c["custom_id"], "")) > int(c.get("max_length", 4000)):
+            raise o.RefusedByClient(f"{c['custom_id']!r} is longer than its max_length")
+    record = _base(server, MODAL_SUBMIT, user_id, int(shown.payload["channel_id"]))
+    if "message" in shown.payload:
+        record.payload["message"] = shown.payload["message"]
+    record.payload["data"] = {"custom_id": shown.callback["custom_id"], "components": [
+        {"type": 1, "components": [{"type": 4, "custom_id": c["custom_id"],
+                                    "value": values.get(c["custom_id"], "")}]}
+        for c in inputs]}
     return await _send(server, record, timeout)
 
 

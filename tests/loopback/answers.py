@@ -30,7 +30,7 @@ class Answers:
 
     async def callback(self, call: Call) -> web.Response:
         """The first answer: a message (4), "thinking" (5), an update of the clicked one (7)
-        or its promise (6)."""
+        or its promise (6), or a modal (9: kept as the callback, for ``acting.submit``)."""
         server = self.server
         record = server.interactions.get(call.match["token"])
         if record is None or str(record.id) != call.match["id"]:
@@ -42,6 +42,9 @@ class Answers:
             return replies.error(400, 40060, "Interaction has already been acknowledged.")
         kind = int(call.body["type"])
         data = dict(call.body.get("data") or {})
+        if kind == 9 and record.payload["type"] == 5:
+            server.errors.append(f"interaction {record.id}: a modal in answer to a modal")
+            return replies.error(400, 50035, "Invalid Form Body")
         record.callback_type, record.callback = kind, data
         channel_id = int(record.payload["channel_id"])
         message: dict[str, Any] | None = None

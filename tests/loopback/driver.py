@@ -85,9 +85,8 @@ async def start_session(server: LoopbackDiscord, db_path: Path, challenger: int,
     answer = await server.slash(challenger, channel_id or server.channel_id, "umtali challenge",
                                 {"opponent": Member(opponent), **options})
     assert answer.callback_type == 4 and not answer.ephemeral, answer.text()
-    accept = next(c for c in custom_ids(answer.response) if c.endswith(":accept"))
     assert answer.response is not None
-    clicked = await server.click(opponent, answer.response, accept)
+    clicked = await accept(server, opponent, answer.response)
     assert clicked.callback_type == 7, clicked.text()
 
     def opened() -> SavedMatch | None:
@@ -96,6 +95,33 @@ async def start_session(server: LoopbackDiscord, db_path: Path, challenger: int,
         return saved if fresh and saved is not None and saved.table_message_id else None
     found: SavedMatch = await until(opened, "the table of the new match")
     return found
+
+
+async def accept(server: LoopbackDiscord, member: int, challenge: dict[str, Any],
+                 typed: str = "", timeout: float = 20.0) -> Interaction:
+    """``member``'s click on the ``challenge`` message's Accept and, if it opened the cut's
+    modal, its submit with ``typed`` (none: the submit's id is the cut): the submit (the click,
+    if it opened no modal)."""
+    button = next(c for c in custom_ids(challenge) if c.endswith(":accept"))
+    return await submit_cut(server, member, await server.click(member, challenge, button,
+                                                               timeout=timeout), typed, timeout)
+
+
+async def cut_deck(server: LoopbackDiscord, member: int, practice: dict[str, Any],
+                   typed: str = "", timeout: float = 20.0) -> Interaction:
+    """``member``'s click on a practice message's Cut the deck, and the modal's submit."""
+    button = next(c for c in custom_ids(practice)
+                  if c.startswith("umtali:cut:") and not c.endswith(":cancel"))
+    return await submit_cut(server, member, await server.click(member, practice, button,
+                                                               timeout=timeout), typed, timeout)
+
+
+async def submit_cut(server: LoopbackDiscord, member: int, clicked: Interaction,
+                     typed: str = "", timeout: float = 20.0) -> Interaction:
+    """The cut's modal ``clicked`` opened, submitted with ``typed``; ``clicked`` if none."""
+    if clicked.callback_type != 9:
+        return clicked
+    return await server.submit(member, clicked, {"cut": typed}, timeout=timeout)
 
 
 async def play_move(server: LoopbackDiscord, db_path: Path, match_id: int) -> Interaction:

@@ -281,6 +281,11 @@ class LoopbackDiscord:
         """A click on a button of ``message`` (or a choice in its menu, with ``values``)."""
         return await acting.click(self, user_id, message, custom_id, values, timeout)
 
+    async def submit(self, user_id: int, shown: Interaction, values: dict[str, str],
+                     timeout: float = 20.0) -> Interaction:
+        """The modal the bot answered ``shown`` with, filled in with ``values`` and submitted."""
+        return await acting.submit(self, user_id, shown, values, timeout)
+
     # -- seams for subclasses -------------------------------------------------------------
     # The webhook edit and delete of an interaction's answer are routed through these, so that
     # a subclass can note them (the load bench times answers that come in two steps).
