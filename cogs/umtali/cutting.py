@@ -14,18 +14,19 @@ every submit is handled by its custom id, ``umtali:cutmodal:<kind>:<challenge>``
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import discord
 
 from cogs.umtali.access import tr_of
 from cogs.umtali.errors import guarded
+from cogs.umtali.ids import id_of
 from cogs.umtali.in_time import answer
 from umtali.seeds import MAX_TYPED, typed_cut
 
-#: The modal's custom id: a challenge's accept or a practice session's cut, and its id.
-_SUBMIT = re.compile(r"umtali:cutmodal:(?P<kind>accept|practice):(?P<challenge>[0-9]{1,20})")
+#: The modal's custom id, ``umtali:cutmodal:<kind>:<challenge>``: a challenge's accept or a
+#: practice session's cut, and its id.
+_SUBMIT = "umtali:cutmodal:"
 #: The text input's custom id.
 FIELD = "cut"
 
@@ -87,11 +88,15 @@ async def cut_submitted(interaction: discord.Interaction) -> None:
     if interaction.type is not discord.InteractionType.modal_submit:
         return
     data: Any = interaction.data or {}
-    found = _SUBMIT.fullmatch(str(data.get("custom_id", "")))
-    if found is None:
+    custom_id = str(data.get("custom_id", ""))
+    if not custom_id.startswith(_SUBMIT):
         return
-    await guarded(interaction, lambda: _cut(interaction, found["kind"],
-                                            int(found["challenge"]), submitted_text(data)))
+    # The id is the client's word: one naming no challenge (digits past SQLite's integers, or
+    # none) reads as 0, answered "no longer open" as a forged click is, not left unanswered.
+    kind, _, digits = custom_id.removeprefix(_SUBMIT).partition(":")
+    challenge_id = id_of(digits) if kind in ("accept", "practice") else 0
+    await guarded(interaction, lambda: _cut(interaction, kind, challenge_id,
+                                            submitted_text(data)))
 
 
 async def _cut(interaction: discord.Interaction, kind: str, challenge_id: int,
@@ -108,7 +113,7 @@ async def _cut(interaction: discord.Interaction, kind: str, challenge_id: int,
             "invisible marks; or leave it empty. Nothing was started: click the button "
             "again.", count=MAX_TYPED))
         return
-    if kind == "accept":
-        await answer_challenge(interaction, challenge_id, True, typed)
-    else:
+    if kind == "practice":
         await cut_deck(interaction, challenge_id, typed)
+    else:
+        await answer_challenge(interaction, challenge_id, True, typed)
