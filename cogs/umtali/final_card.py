@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs.umtali.errors import guarded
+from cogs.umtali.fair import shown_cut
 from cogs.umtali.ids import id_of
 from cogs.umtali.names import safe_name
 from cogs.umtali.numbers import one_decimal
@@ -67,9 +68,10 @@ async def final_embed(svc: MatchService, live: LiveMatch, tr: Tr) -> discord.Emb
     if live.commitment and live.cut:
         embed.add_field(name=tr("Fair deals"), value=tr(
             "Sealed before the deck was cut as `{commitment}`; seed `{seed}`, salt `{salt}`, "
-            "cut `{cut}`. The replay file below checks with `python -m umtali verify`.",
+            "cut {cut}. The replay file below checks with `python -m umtali verify`.",
             commitment=live.commitment, seed=uncut(session.seed, live.cut), salt=live.salt,
-            cut=live.cut), inline=False)
+            # A typed cut may hold a backtick: shown as the other lines show it.
+            cut=shown_cut(live.cut)), inline=False)
     elif live.commitment:
         embed.add_field(name=tr("Fair deals"), value=tr(
             "Sealed before the first deal as `{commitment}`; seed `{seed}`, salt `{salt}`. "
