@@ -1,7 +1,14 @@
+import io
 import os
 import sys
 
 from umtali.cli import main
+
+# What the output's encoding cannot write (a typed cut in Cyrillic, on a Windows console
+# redirected to a cp1252 file) is written as its escape: a traceback mid-verdict would exit
+# with a mismatch's status, and say nothing of the deals.
+if isinstance(sys.stdout, io.TextIOWrapper):
+    sys.stdout.reconfigure(errors="backslashreplace")
 
 try:
     status = main()
