@@ -77,6 +77,12 @@ def verdict_lines(v: Verdict, replay: ReplayFile, seed: object, salt: str, from_
                       played=plain(f"{seed}/{replay.cut}")))
         cut.append("  " + tr("(check it is what you typed, and what the bot posted when the "
                              "deck was cut)"))
+        if not replay.cut.isascii():
+            # A letter that only looks like one typed (a Cyrillic "о" for a Latin "o") would
+            # give a bot changed to cheat a choice of cuts: written in ASCII, it shows.
+            cut.append("  " + tr("(in ASCII: {escaped}; each \\u escape is a character other "
+                                 "than a Latin letter, digit or sign: check each is one you "
+                                 "typed)", escaped=ascii(replay.cut)))
     if v.mismatch is None:
         unfinished = [] if replay.result is None or replay.result.how not in NO_RESULT else [
             # Stopped part-way: fair all the same, as far as the hands went.
