@@ -121,8 +121,8 @@ class MatchRow:
     reserves: tuple[float, float] = (0.0, 0.0)
     #: The time-up question waiting for an answer (JSON, '' for none).
     question: str = ""
-    #: The cut: the id of the click that accepted the challenge, played with the committed
-    #: seed (``umtali.seeds.cut_seed``); '' for a match never cut.
+    #: The cut: the text the accepting player typed, or, with none, their submit's id, played
+    #: with the committed seed (``umtali.seeds.cut_seed``); '' for a match never cut.
     cut: str = ""
 
 

@@ -40,8 +40,8 @@ class LiveMatch:
     #: The published commitment to the seed, and the salt kept secret until the session ends.
     commitment: str = ""
     salt: str = ""
-    #: The cut the session is played from with its seed (the accepting click's id; '' for
-    #: a match never cut): public from the start, as the commitment is.
+    #: The cut the session is played from with its seed (the text typed, or the submit's id;
+    #: '' for a match never cut): public from the start, as the commitment is.
     cut: str = ""
     #: Ended with no winner (nobody could be reached, or the first post failed), and how:
     #: ``abandoned`` or ``cancelled``.

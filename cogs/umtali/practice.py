@@ -80,7 +80,7 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
     """Offer a session against the computer in this channel, with the clock chosen as a
     challenge's is (``options.chosen_control``): a preset, or (``''``) a plain
     ``turn_timer``. Its seed is sealed on the message at once; the player's click on **Cut
-    the deck** cuts it and starts the session (``cut_deck``)."""
+    the deck** asks for their cut, whose submit starts the session (``cut_deck``)."""
     assert interaction.guild is not None and interaction.channel is not None
     # Discord's 3 seconds count from here (``in_time``'s clock).
     interaction.extras.setdefault("in_time", time.monotonic())

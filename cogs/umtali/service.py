@@ -150,9 +150,9 @@ class MatchService(Endings, Playing, Looks):
         """Create and save a match (raises AlreadyPlaying / StaleState / Refused from the store).
 
         ``computer`` is (seat, level) for a practice match against the computer. ``sealed``:
-        the seed and salt committed to before the ``cut`` (a challenge's, its accepting click's
-        id), the session played from both; without it, a seed (``seed``, or a new one) and a
-        salt drawn now.
+        the seed and salt committed to before the ``cut`` (a challenge's: the text its accepting
+        player typed, or their submit's id), the session played from both; without it, a seed
+        (``seed``, or a new one) and a salt drawn now.
         """
         if sealed is not None:
             seed, salt = sealed
