@@ -10,7 +10,7 @@ import contextlib
 import datetime as dt
 import logging
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 
 import discord
 
@@ -147,13 +147,9 @@ async def cut_deck(interaction: discord.Interaction, challenge_id: int, typed: s
     database's accept cuts; anyone else is told privately that the deck is not theirs to cut."""
     svc = service(interaction.client)
     tr = tr_of(interaction)
-    ch = await in_time(interaction, svc.store.challenge(challenge_id))
-    if ch is None or ch.status != "open" or ch.computer_level is None:
-        await answer(interaction, tr("This practice session is no longer waiting for its cut."))
-        return
-    if interaction.user.id != ch.challenger_id:
-        await answer(interaction, tr("Only <@{member}> can cut this deck: it is their practice "
-                                     "session.", member=ch.challenger_id))
+    ch = await _waiting(interaction, challenge_id, lambda member: tr(
+        "Only <@{member}> can cut this deck: it is their practice session.", member=member))
+    if ch is None or ch.computer_level is None:
         return
     if svc.clock() >= ch.expires_at:
         await in_time(interaction, expire(interaction.client, ch))
@@ -191,19 +187,30 @@ async def cut_deck(interaction: discord.Interaction, challenge_id: int, typed: s
                        lambda status: offer_embed(ch, public, status), said)
 
 
+async def _waiting(interaction: discord.Interaction, challenge_id: int,
+                   not_theirs: Callable[[int], str]) -> Challenge | None:
+    """The practice session ``challenge_id`` waiting for its cut, if the clicker is its
+    player; else None, the clicker told privately why (``not_theirs(player)``)."""
+    tr = tr_of(interaction)
+    ch = await in_time(interaction, service(interaction.client).store.challenge(challenge_id))
+    if ch is None or ch.status != "open" or ch.computer_level is None:
+        await answer(interaction, tr("This practice session is no longer waiting for its cut."))
+        return None
+    if interaction.user.id != ch.challenger_id:
+        await answer(interaction, not_theirs(ch.challenger_id))
+        return None
+    return ch
+
+
 async def cancel_practice(interaction: discord.Interaction, challenge_id: int) -> None:
     """The player's click on **Cancel**: their practice session, never cut, is withdrawn
     (nothing was dealt, its seed goes), so that they may ask for another at once (a level or
     rules chosen by mistake would otherwise hold them until it expires)."""
     svc = service(interaction.client)
     tr = tr_of(interaction)
-    ch = await in_time(interaction, svc.store.challenge(challenge_id))
-    if ch is None or ch.status != "open" or ch.computer_level is None:
-        await answer(interaction, tr("This practice session is no longer waiting for its cut."))
-        return
-    if interaction.user.id != ch.challenger_id:
-        await answer(interaction, tr("Only <@{member}> can cancel this practice session: it is "
-                                     "theirs.", member=ch.challenger_id))
+    ch = await _waiting(interaction, challenge_id, lambda member: tr(
+        "Only <@{member}> can cancel this practice session: it is theirs.", member=member))
+    if ch is None:
         return
     # Closed only if still open: of a cut and a cancel racing, one wins.
     if not await in_time(interaction, svc.store.close_challenge(ch.id, "cancelled")):
