@@ -26,7 +26,7 @@ from umtali.errors import InvalidStateError
 from umtali.fairness import commit
 from umtali.replay import from_json, from_session
 from umtali.rules import RuleSet
-from umtali.seeds import MAX_TYPED, cut_seed, typed_cut
+from umtali.seeds import CLICK_DIGITS, MAX_TYPED, clicked, cut_seed, cut_time, typed_cut
 from umtali.session import Session
 
 TYPED = "ben's ferry 7 ё"
@@ -104,7 +104,7 @@ async def test_nothing_typed_the_cut_is_the_submits_id_and_says_so(world: World)
     "zero\u200bwidth",
     "line\nbreak",
     "bell\x07",
-    "123456",  # digits alone are a click's id
+    "1" * CLICK_DIGITS,  # a number as long as a click's id reads as one
 ])
 async def test_a_cut_that_cannot_be_kept_as_shown_is_refused_privately(
         world: World, text: str) -> None:
@@ -155,6 +155,11 @@ def test_the_typed_cut_rule() -> None:
     assert typed_cut("\U000f0000") is None  # private use
     assert typed_cut("١٢٣") == "١٢٣"  # digits, but no click's: Arabic-Indic
     assert cut_seed("7", "abc/d") == "7/abc/d"
+    # A number a player types is theirs; one as long as a click's id would read as an id.
+    short = "9" * (CLICK_DIGITS - 1)
+    assert typed_cut("42") == "42" and typed_cut(short) == short and not clicked(short)
+    assert typed_cut("9" * CLICK_DIGITS) is None and clicked("9" * CLICK_DIGITS)
+    assert cut_seed("7", "42") == "7/42" and cut_time("42") is None
     with pytest.raises(InvalidStateError):
         cut_seed("7", "a\u202eb")
 
@@ -225,3 +230,22 @@ def test_a_typed_cut_file_checks_with_the_standard_library_alone(tmp_path: Path)
     assert done.returncode == 0, done.stderr
     assert f"typed, {TYPED!r}" in done.stdout and "FAIR:" in done.stdout
     assert "click was made at" not in done.stdout
+
+
+@pytest.mark.usefixtures("real_cuts")
+async def test_a_number_typed_is_a_cut_of_its_own(world: World, tmp_path: Path) -> None:
+    # The most natural cut to type; it was refused as "digits alone" (read as a click's id).
+    message, challenge_id = await offered(world)
+    live, _ = await accepted(world, message, challenge_id, typed="4721")
+    assert live.cut == "4721"
+    assert "ben cut the deck: `4721`" in shown_now(world, message)
+    await resign(world, world.bob, live)
+    history = await world.alice.slash(world.channel, "umtali history")
+    chosen = await world.alice.select(history.response, [str(live.id)],
+                                      custom_id=f"umtali:rp:{world.guild.id}")
+    files = {a.filename: await a.read() for a in chosen.response.attachments}
+    path = tmp_path / "deals.json"
+    path.write_bytes(files[f"umtali-{live.id}-deals.json"])
+    code, said = verified(path)
+    assert code == 0 and "FAIR" in said, said
+    assert "typed, '4721'" in said and "click was made at" not in said, said

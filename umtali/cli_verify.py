@@ -15,7 +15,7 @@ from umtali.fairness import NO_RESULT, Check, Mismatch, Verdict, verify
 from umtali.i18n import Text, Tr
 from umtali.replay import ReplayFile
 from umtali.replay import from_json as replay_from_json
-from umtali.seeds import cut_time
+from umtali.seeds import clicked, cut_time
 
 
 def said(tr: Tr, error: Exception) -> str:
@@ -62,15 +62,15 @@ def verdict_lines(v: Verdict, replay: ReplayFile, seed: object, salt: str, from_
                                "the first deal)"))
     # The cut came after the commitment: the cards come from the seed and the cut together.
     cut: list[str] = []
-    clicked = replay.cut is not None and replay.cut.isascii() and replay.cut.isdecimal()
-    if replay.cut is not None and clicked:
+    by_click = replay.cut is not None and clicked(replay.cut)
+    if replay.cut is not None and by_click:
         cut.append(tr("The deck was cut at {cut} (a player's click): the cards come from "
                       "{played}.", cut=replay.cut, played=f"{seed}/{replay.cut}"))
-    if replay.cut is not None and clicked and (when := cut_time(replay.cut)) is not None:
+    if replay.cut is not None and by_click and (when := cut_time(replay.cut)) is not None:
         # The one part of the cut a player can hold against what they saw (docs/FAIR_DEALS.md).
         cut.append("  " + tr("(a Discord id: it says the click was made at {when} UTC; check "
                              "that is when the deck was cut)", when=when))
-    if replay.cut is not None and not clicked:
+    if replay.cut is not None and not by_click:
         # Typed by the player who cut: theirs to recognise, and no id, so no time to check.
         cut.append(tr("The deck was cut with the text a player typed, {cut}: the cards come "
                       "from {played}.", cut=plain(repr(replay.cut)),

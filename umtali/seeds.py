@@ -5,7 +5,8 @@ contributes something the bot could not choose: the text they type (``typed_cut`
 type nothing, the id Discord gives their click. The session is played from both, ``SEED/CUT``.
 The commitment fixes the seed alone: the cut comes after it, by design.
 
-A cut is text: digits alone for a click's id, anything else typed by a player (``typed_cut``).
+A cut is text: a click's id is a number of ``CLICK_DIGITS`` digits or more (Discord's ids have had
+18 or 19 since 2016); anything else, a shorter number too, was typed by a player (``typed_cut``).
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ import unicodedata
 from umtali.errors import InvalidStateError
 from umtali.i18n import Text
 
+#: The fewest digits of a click's cut; a player's typed number is shorter.
+CLICK_DIGITS = 17
 #: A click's cut: a decimal number (a Discord snowflake), written as text.
-_CUT = re.compile(r"[0-9]{1,30}")
+_CUT = re.compile(rf"[0-9]{{{CLICK_DIGITS},30}}")
 #: The most characters a typed cut has (the modal's limit, and the file's).
 MAX_TYPED = 32
 #: Discord's epoch (the first second of 2015), in milliseconds: a snowflake's top bits count
@@ -42,8 +45,9 @@ def cut_seed(seed: int | str, cut: str | None) -> int | str:
         return seed_value(seed)
     if not is_cut(cut):
         raise InvalidStateError(Text.of(
-            "the cut must be a click's id (digits) or typed text (at most {count} visible "
-            "characters, not digits alone)", count=MAX_TYPED))
+            "the cut must be a click's id ({digits} digits or more) or typed text (at most "
+            "{count} visible characters; a number, of fewer than {digits} digits)",
+            count=MAX_TYPED, digits=CLICK_DIGITS))
     return f"{seed_value(seed)}/{cut}"
 
 
@@ -51,14 +55,14 @@ def typed_cut(text: str) -> str | None:
     """The cut a player typed, as it is kept: Unicode's NFC form (one way of writing each
     accented letter, as every keyboard may not type it alike), without spaces around it;
     ``""`` for nothing typed; None if it is not one: more than ``MAX_TYPED`` characters, one
-    that is not printable, or digits alone (those are a click's id). Nothing is taken out of
-    it: a cut shown cleaned would not be the one typed."""
+    that is not printable, or a number of ``CLICK_DIGITS`` digits or more (a click's id).
+    Nothing is taken out of it: a cut shown cleaned would not be the one typed."""
     cut = unicodedata.normalize("NFC", text).strip()
     if not cut:
         return ""
     # ``isprintable``: no control, format (zero-width, bidi), separator other than the space,
     # private or unassigned character; so the text survives JSON, a terminal and a message.
-    if len(cut) > MAX_TYPED or not cut.isprintable() or (cut.isascii() and cut.isdecimal()):
+    if len(cut) > MAX_TYPED or not cut.isprintable() or _CUT.fullmatch(cut):
         return None
     return cut
 
@@ -69,7 +73,8 @@ def is_cut(cut: str) -> bool:
 
 
 def clicked(cut: str) -> bool:
-    """Whether ``cut`` is a click's id (digits alone), not text a player typed."""
+    """Whether ``cut`` is a click's id (``CLICK_DIGITS`` digits or more), not text a player
+    typed."""
     return bool(_CUT.fullmatch(cut))
 
 

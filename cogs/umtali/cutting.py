@@ -22,7 +22,7 @@ from cogs.umtali.access import tr_of
 from cogs.umtali.errors import guarded
 from cogs.umtali.ids import id_of
 from cogs.umtali.in_time import answer
-from umtali.seeds import MAX_TYPED, typed_cut
+from umtali.seeds import CLICK_DIGITS, MAX_TYPED, typed_cut
 
 #: The modal's custom id, ``umtali:cutmodal:<kind>:<challenge>``: a challenge's accept or a
 #: practice session's cut, and its id.
@@ -109,9 +109,9 @@ async def _cut(interaction: discord.Interaction, kind: str, challenge_id: int,
         tr = tr_of(interaction)
         await answer(interaction, tr(
             "That cut cannot be used: type at most {count} visible characters (letters, "
-            "digits, signs, spaces between them), not digits alone, with no line breaks or "
-            "invisible marks; or leave it empty. Nothing was started: click the button "
-            "again.", count=MAX_TYPED))
+            "digits, signs, spaces between them; a number, of fewer than {digits} digits), "
+            "with no line breaks or invisible marks; or leave it empty. Nothing was started: "
+            "click the button again.", count=MAX_TYPED, digits=CLICK_DIGITS))
         return
     if kind == "practice":
         await cut_deck(interaction, challenge_id, typed)
