@@ -56,6 +56,7 @@ from umtali.ai.heuristics import feed_chance, holding_odds, keep_values, outs, t
 from umtali.ai.normal import NormalPlayer
 from umtali.ai.outlook import Outlook, of_view
 from umtali.ai.search import Dealer, playout, search
+from umtali.ai.value import dead_cards
 from umtali.cards import POINTS, iter_cards
 from umtali.events import GameEnded
 from umtali.hand import HandState
@@ -92,14 +93,7 @@ def discard_features(o: Outlook, card: int, draws: Sequence[int]) -> list[float]
     given = feed_chance(card, o, holding_odds(o)) * (POINTS[card] + 1.0)
     beyond = table_outs(o.melds)
     live = o.live
-    dead_points = dead = 0
-    union = 0
-    for c in iter_cards(kept):
-        reach = outs(c, kept, beyond) & live
-        union |= reach
-        if not reach:
-            dead_points += POINTS[c]
-            dead += 1
+    dead_points, dead, union = dead_cards(kept, beyond, live)
     left = keep_values(o._replace(hand=kept), kept)
     near = 1.0 if o.opponent_size <= 3 else 0.0
     return [

@@ -116,6 +116,19 @@ def _shape(kept: int, live: int) -> tuple[int, int, int]:
     return pairs, pieces, halves
 
 
+def dead_cards(kept: int, beyond: dict[int, int], live: int) -> tuple[int, int, int]:
+    """Of the cards ``kept``: the points and the number of those no ``live`` card would meld
+    (``beyond``: what the table takes), and the live cards that would meld any of them."""
+    dead_points = dead = union = 0
+    for c in iter_cards(kept):
+        reach = outs(c, kept, beyond) & live
+        union |= reach
+        if not reach:
+            dead_points += POINTS[c]
+            dead += 1
+    return dead_points, dead, union
+
+
 def features(
     o: Outlook, card: int, draws: Sequence[int], odds: list[float], signals: Signals,
     values: dict[int, float],
@@ -129,14 +142,7 @@ def features(
     feed = feed_chance(card, o, odds)
     beyond = table_outs(o.melds)
     live = o.live
-    dead_points = dead = 0
-    union = 0
-    for c in iter_cards(kept):
-        reach = outs(c, kept, beyond) & live
-        union |= reach
-        if not reach:
-            dead_points += POINTS[c]
-            dead += 1
+    dead_points, dead, union = dead_cards(kept, beyond, live)
     left = keep_values(o._replace(hand=kept), kept)
     near = 1.0 if o.opponent_size <= 3 else 0.0
     late = 1.0 if o.stock_size <= 8 else 0.0
