@@ -12,10 +12,14 @@ from pathlib import Path
 
 import pytest
 
+from bot import UmtaliBot
+from cogs.umtali.live import LiveMatch
 from cogs.umtali.reminders import warn
+from cogs.umtali.service import MatchService
 from tests.held_panels import HeldPanels
-from tests.loopback.driver import custom_ids, play_move, start_session, until
+from tests.loopback.driver import SavedMatch, custom_ids, play_move, start_session, until
 from tests.loopback.harness import bot_in_process, loopback_server
+from tests.loopback.server import LoopbackDiscord
 from tests.test_fair_abandoned import live_of, mid_hand, secrets_of
 
 
@@ -23,17 +27,7 @@ async def test_a_warning_panel_drawn_before_an_ending_is_brought_to_the_ending(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     db = tmp_path / "umtali.sqlite3"
     async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
-        alice, bob = server.add_member("ada"), server.add_member("ben")
-        saved = await start_session(server, db, alice, bob)
-        await mid_hand(server, db, saved.id, 2)
-        svc = bot.matches
-        assert svc is not None
-        await svc.flush()
-        live = live_of(bot, saved.id)
-        await svc.lose_channel(live)  # the warning goes to the DMs, as a new message
-        # The lost channel's own DM panels are sent before any drawing is held (held, they
-        # stood for the warning's, and the flush below waited on them).
-        await svc.flush()
+        saved, svc, live = await _channel_lost(server, db, bot)
         seed, _, _ = secrets_of(bot, saved.id)
         seat = live.session.to_act
         member = live.player_ids[seat]
@@ -59,15 +53,7 @@ async def test_a_warning_panel_drawn_before_a_move_is_brought_to_the_move(
     the turn before it (each refused as the match having moved on) until the next turn."""
     db = tmp_path / "umtali.sqlite3"
     async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
-        alice, bob = server.add_member("ada"), server.add_member("ben")
-        saved = await start_session(server, db, alice, bob)
-        await mid_hand(server, db, saved.id, 2)
-        svc = bot.matches
-        assert svc is not None
-        await svc.flush()
-        live = live_of(bot, saved.id)
-        await svc.lose_channel(live)
-        await svc.flush()  # the lost channel's own panels sent before any drawing is held
+        saved, svc, live = await _channel_lost(server, db, bot)
         seat = live.session.to_act
         member = live.player_ids[seat]
         panels = HeldPanels(monkeypatch, first_only=True)  # the warning's, alone
@@ -89,3 +75,20 @@ async def test_a_warning_panel_drawn_before_a_move_is_brought_to_the_move(
         ids = custom_ids(newest)
         assert not any(c.startswith(f"umtali:m:{saved.id}:{live.version - 1}:") for c in ids), ids
         assert any(c.startswith(f"umtali:m:{saved.id}:{live.version}:") for c in ids), ids
+
+
+async def _channel_lost(server: LoopbackDiscord, db: Path,
+                        bot: UmtaliBot) -> tuple[SavedMatch, MatchService, LiveMatch]:
+    """A match two moves into its first hand whose channel is lost: a turn's warning then
+    goes to the DMs, as a new message."""
+    saved = await start_session(server, db, server.add_member("ada"), server.add_member("ben"))
+    await mid_hand(server, db, saved.id, 2)
+    svc = bot.matches
+    assert svc is not None
+    await svc.flush()
+    live = live_of(bot, saved.id)
+    await svc.lose_channel(live)
+    # The lost channel's own DM panels are sent before any drawing is held (held, they stood
+    # for the warning's, and a flush waited on them).
+    await svc.flush()
+    return saved, svc, live
