@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot import DEFAULT_DB_PATH, Settings, SettingsError, load_settings
+from bot import DEFAULT_DB_PATH
+from settings import Settings, SettingsError, load_settings
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 BOT_PY = REPO_ROOT / "bot.py"

@@ -15,7 +15,7 @@ from data.location import database_path
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Where the bot's settings are read.
-READERS = ("bot.py", "scale.py", "data/location.py")
+READERS = ("settings.py", "scale.py", "data/location.py")
 
 
 def test_every_setting_the_bot_reads_is_in_env_example() -> None:

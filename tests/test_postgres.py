@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from bot import Settings, SettingsError, load_settings
 from data.db import Database, DatabaseUnusable
 from data.migrations import MIGRATIONS, Variant, postgresql, statements_for
 from data.pg_db import PgDatabase, numbered, redacted
 from data.store import StaleState, Store
+from settings import Settings, SettingsError, load_settings
 from tests.pg_server import PgServer
 
 ON_POSTGRESQL = pytest.mark.parametrize(

@@ -7,7 +7,7 @@ import pytest
 
 
 def test_a_process_is_named_by_its_setting_else_its_shards_else_main() -> None:
-    from bot import SettingsError, load_settings, process_name
+    from settings import SettingsError, load_settings, process_name
 
     assert process_name({}) == "main"
     assert process_name({"UMTALI_PROCESS": " p2 "}) == "p2"
