@@ -46,7 +46,7 @@ class Endings(Playing):
         try:
             unsent = await self.store.finish_match(
                 match_id=live.id, version=live.version, state=saved_state(session),
-                finish=finish_of(session), announce=announce,
+                finish=finish_of(session), announce=announce, now=self.clock(),
                 owner=self.owners.name, lease_until=self.owners.until(), only_held=timer,
             )
         except StaleState:

@@ -108,7 +108,8 @@ def replay_text(match: MatchRow, line: SessionLine, moves: list[str], tr: Tr = E
         command += " --optional-melding"
     # Plain text, one line each: a name never starts a line of its own (nor a fake move).
     names = [clean_name(n) for n in line.names]
-    winner, loser = names[line.winner_seat], names[1 - line.winner_seat]
+    w = line.winner_seat
+    winner, loser = names[w], names[1 - w]
     finished = dt.datetime.fromtimestamp(line.finished_at, dt.UTC).strftime("%Y-%m-%d %H:%M")
     command += " < " + replay_filename(line.match_id)
     header = [
@@ -117,8 +118,9 @@ def replay_text(match: MatchRow, line: SessionLine, moves: list[str], tr: Tr = E
         tr("Player 2 (seat 1): {name}", name=names[1]),
         tr("Rules: {rules}", rules=rules_words(tr, rules.name, rules.optional_melding)),
         tr("Seed: {seed}", seed=seed),
-        tr("Result: {name} wins {a}-{b} in games, {how}", name=winner, a=line.games_won[0],
-           b=line.games_won[1], how=how_words(line, tr, loser)),
+        # The winner's games first, as the session's announcement and final card say it.
+        tr("Result: {name} wins {a}-{b} in games, {how}", name=winner, a=line.games_won[w],
+           b=line.games_won[1 - w], how=how_words(line, tr, loser)),
         tr("Replay: {command}", command=command),
     ]
     if rules != RuleSet.named(rules.name, optional_melding=rules.optional_melding) or \

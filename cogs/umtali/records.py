@@ -228,6 +228,17 @@ def unfinished_text(line: UnfinishedLine, user_id: int, tr: Tr = EN) -> str:
     return tr("`#{match}` against {name} · abandoned, no result · {when}", **values)
 
 
+def whole_lines(lines: list[str], limit: int = 1024) -> str:
+    """As many of ``lines`` as fit in ``limit`` characters (an embed field's), whole: a line
+    cut short shows a broken timestamp or markdown (long escaped names fill a field fast)."""
+    kept = lines[:1]
+    for line in lines[1:]:
+        if len("\n".join([*kept, line])) > limit:
+            break
+        kept.append(line)
+    return "\n".join(kept)[:limit]
+
+
 def record_text(rec: PlayerRecord, tr: Tr = EN) -> str:
     s, lines = rec.rated, []
     if rec.rating is not None:
@@ -274,12 +285,12 @@ async def show_stats(interaction: discord.Interaction, user: discord.abc.User,
         lines = [f"{name} {h2h.won} – {h2h.lost} {other}"]
         lines += [session_text(line, user.id, tr) for line in h2h.recent]
         embed.add_field(name=tr("Head-to-head with {name} on this server", name=other),
-                        value="\n".join(lines)[:1024], inline=False)
+                        value=whole_lines(lines), inline=False)
     recent = await records.recent(guild_id, user.id)
     if recent:
         embed.add_field(name=tr("Recent sessions on this server"),
-                        value="\n".join(session_text(line, user.id, tr)
-                                        for line in recent)[:1024],
+                        value=whole_lines([session_text(line, user.id, tr)
+                                           for line in recent]),
                         inline=False)
     embed.set_footer(text=tr(RATING_NOTE))
     await interaction.response.send_message(embed=embed, ephemeral=not may_post(interaction))

@@ -160,8 +160,9 @@ def season_title(tr: Tr, where: str, board: str, seasons_on: bool) -> str | None
 # -- the tick: season ends and their summaries ----------------------------------------------
 
 
-def summary_embed(season: str, top: BoardPage, tr: Tr) -> discord.Embed:
-    """An ended season in short: its best three, how many played, and the soft reset."""
+def summary_embed(season: str, top: BoardPage, tr: Tr, followed: bool = True) -> discord.Embed:
+    """An ended season in short: its best three, how many played, and the soft reset (or,
+    ``followed`` False: that no season follows, the server having turned seasons off)."""
     lines = [f"{MEDALS[row.rank - 1] if row.rank <= len(MEDALS) else ''} " + tr(
         "`{rank}.` **{name}** · {rating} · {won}/{sessions} won", rank=row.rank,
         name=safe_name(row.name), rating=one_decimal(tr, row.rating), won=row.sessions_won,
@@ -169,7 +170,9 @@ def summary_embed(season: str, top: BoardPage, tr: Tr) -> discord.Embed:
     lines += ["", tr.plural("{count} player took part.", "{count} players took part.",
                             top.players),
               tr("Every rating has moved halfway back toward the starting rating for the new "
-                 "season: the ladder is open again.")]
+                 "season: the ladder is open again.") if followed else
+              tr("Seasons are off now: no new season follows, and the all-time board goes "
+                 "on.")]
     return discord.Embed(title=tr("Season {season} is over", season=season),
                          description="\n".join(lines), colour=COLOUR)
 
@@ -190,7 +193,11 @@ async def announce(client: discord.Client, guild_id: int, season: str,
         log.info("season %s of server %d: channel %d takes no summary", season, guild_id,
                  channel_id)
         return False
-    await channel.send(embed=summary_embed(season, top, svc.prefs.guild_tr(guild_id)))
+    # A season ended with seasons off opens none (a season opened since, seasons on again,
+    # starts from its soft reset all the same).
+    followed = await svc.store.seasons.running(guild_id) is not None
+    await channel.send(embed=summary_embed(season, top, svc.prefs.guild_tr(guild_id),
+                                           followed))
     return True
 
 
