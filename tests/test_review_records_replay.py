@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import io
+import json
+import shlex
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -9,8 +12,12 @@ import pytest
 
 from cogs.umtali.history import replay_text
 from data.store import Store
+from tests.discord_helpers import World, accept, challenge, flush, play_out, the_match
 from tests.test_records import played
+from tests.test_records_discord import resign
+from umtali import cli
 from umtali.i18n import tr_for
+from umtali.seeds import uncut
 
 
 @pytest.fixture
@@ -32,3 +39,34 @@ async def test_the_replay_header_gives_the_winners_games_first(store: Store) -> 
     assert "# Result: Ben wins 2-0 in games, played out" in text.splitlines()
     russian = replay_text(match, line, moves, tr_for("ru"))
     assert "# Итог: побеждает Ben, 2-0 по партиям, доигран до конца" in russian.splitlines()
+
+
+HOSTILE_CUT = "x; echo pwned $(id) `id` 'q\" >"
+
+
+async def test_the_replay_command_is_safe_to_paste_whatever_the_cut(world: World) -> None:
+    # The cut is typed by the accepting member, and the other player may paste the file's
+    # command into a shell: the seed is one quoted word, nothing of it runs.
+    result = await challenge(world, world.alice, world.bob)
+    await accept(world.bob, result.response, typed=HOSTILE_CUT)
+    await flush(world)
+    live = the_match(world)
+    assert live.cut == HOSTILE_CUT
+    await play_out(world, live, moves=4)
+    moves = [str(m) for m in live.session.moves]
+    await resign(world, world.bob, live)
+    history = await world.alice.slash(world.channel, "umtali history")
+    chosen = await world.alice.select(history.response, [str(live.id)],
+                                      custom_id=f"umtali:rp:{world.guild.id}")
+    text = (await chosen.response.attachments[0].read()).decode()
+    header = [line for line in text.splitlines() if line.startswith("#")]
+    # The seed and the cut each on their own line, as the reveal names them.
+    assert f"# Seed: {uncut(live.session.seed, live.cut)}" in header
+    assert f"# Cut: {HOSTILE_CUT}" in header
+    command = next(h for h in header if h.startswith("# Replay: ")).removeprefix("# Replay: ")
+    words = shlex.split(command)
+    assert words[:5] == ["python", "-m", "umtali", "script", "--seed"]
+    assert words[5] == live.session.seed and words[-2:] == ["<", f"umtali-session-{live.id}.txt"]
+    out = io.StringIO()
+    assert cli.main([*words[3:-2], "--json"], stdin=io.StringIO(text), stdout=out) == 0
+    assert json.loads(out.getvalue())["state"]["moves"] == moves

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 from cogs.umtali.seasons import season_tick
-from tests.discord_helpers import World, start_match
+from tests.discord_helpers import World, play_out, start_match
 from tests.test_records_discord import resign
 from tests.test_seasons_discord import DECEMBER, NEW_YEAR, _seasons_on
 
@@ -45,3 +45,16 @@ async def test_a_resignation_is_recorded_at_the_bots_clock(world: World) -> None
     assert line is not None and line.finished_at == world.clock.now
     board = await store.seasons.board(world.guild.id, "2027-03", 1)
     assert [row.name for row in board.rows] == ["ben", "ada"]
+
+
+async def test_a_session_played_out_is_recorded_at_the_bots_clock(world: World) -> None:
+    # As a resignation: the last move's save dates the result by the bot's clock.
+    march = dt.datetime(2027, 3, 15, 12, tzinfo=dt.UTC).timestamp()
+    world.clock.now = march
+    live = await start_match(world)
+    await play_out(world, live)
+    assert live.over
+    assert world.bot.matches is not None
+    line = await world.bot.matches.store.records.session(live.id)
+    assert line is not None and line.how == "played out"
+    assert march <= line.finished_at <= world.clock.now

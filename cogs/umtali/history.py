@@ -9,6 +9,7 @@ import datetime as dt
 import io
 import json
 import re
+import shlex
 from typing import Any
 
 import discord
@@ -34,6 +35,7 @@ from data.models import MatchRow, SessionLine
 from umtali.codec import session_from_json
 from umtali.i18n import EN, Tr
 from umtali.rules import RuleSet
+from umtali.seeds import uncut
 
 
 class ReplaySelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
@@ -103,7 +105,9 @@ def replay_text(match: MatchRow, line: SessionLine, moves: list[str], tr: Tr = E
     state = json.loads(match.state)
     rules = RuleSet.from_json(state["rules"])
     seed = state["seed"]
-    command = f"python -m umtali script --seed {seed} --variant {rules.name}"
+    # One quoted word: a typed cut is the accepting member's text, and the other player may
+    # paste this command into a shell.
+    command = f"python -m umtali script --seed {shlex.quote(str(seed))} --variant {rules.name}"
     if rules.optional_melding:
         command += " --optional-melding"
     # Plain text, one line each: a name never starts a line of its own (nor a fake move).
@@ -117,7 +121,9 @@ def replay_text(match: MatchRow, line: SessionLine, moves: list[str], tr: Tr = E
         tr("Player 1 (seat 0): {name}", name=names[0]),
         tr("Player 2 (seat 1): {name}", name=names[1]),
         tr("Rules: {rules}", rules=rules_words(tr, rules.name, rules.optional_melding)),
-        tr("Seed: {seed}", seed=seed),
+        # The seed as the reveal names it, committed before the cut; the cut apart.
+        tr("Seed: {seed}", seed=uncut(seed, match.cut)),
+        *([tr("Cut: {cut}", cut=match.cut)] if match.cut else []),
         # The winner's games first, as the session's announcement and final card say it.
         tr("Result: {name} wins {a}-{b} in games, {how}", name=winner, a=line.games_won[w],
            b=line.games_won[1 - w], how=how_words(line, tr, loser)),

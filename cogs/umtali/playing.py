@@ -175,6 +175,8 @@ class Playing(Looks):
                 pending="\n".join(pending), announce=announce,
                 finish=finish, reserve=reserve, owner=self.owners.name,
                 lease_until=self.owners.until(),
+                # The bot's clock dates the move and a result, as it does deadlines and seasons.
+                now=self.clock(),
             )
         except StaleState:
             # Another process (or a restart) moved the match on: take what the database holds.
