@@ -2,10 +2,10 @@
 
 A match has one live table, the message that is edited with every turn and carries the
 buttons. Only a player of the match can move it: in the match's own channel (the old one was
-buried or deleted), or anywhere when the match's channel was lost. Anyone else, a player
-asking elsewhere, and a player who may not write where they ask (a read-only channel, where
-Discord lets them run commands all the same), gets a private snapshot saying where the live
-table is.
+buried or deleted), or, when the match's channel was lost, in any channel the opponent can
+see too. Anyone else, a player asking elsewhere, and a player who may not write where they ask
+(a read-only channel, where Discord lets them run commands all the same), gets a private
+snapshot saying where the live table is.
 
 The lookups may wait on a busy database: answered within Discord's 3 seconds (``in_time``).
 """
@@ -22,6 +22,7 @@ from cogs.umtali.failures import GONE
 from cogs.umtali.in_time import answer, in_time, post_public, thinking
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS
+from cogs.umtali.names import member_name
 from cogs.umtali.outbox import Batch
 from cogs.umtali.panels import table_panel
 from cogs.umtali.permissions import missing_here, refusal
@@ -75,6 +76,12 @@ async def post_table(interaction: discord.Interaction) -> None:
     if missing := missing_here(interaction):
         await answer(interaction, refusal(missing, tr))
         return
+    if live.channel_lost and (hidden := await in_time(interaction, _hidden_from(interaction,
+                                                                             live))):
+        # Its turns, pings and all, would be announced where the opponent never looks.
+        await answer(interaction, tr("{name} can't see this channel: bring the table to a "
+                                     "channel you both can see.", name=hidden))
+        return
     message = await post_public(interaction, **svc.table_message(live).send(),
                                 view=table_panel(live.id, svc.public_tr(live)),
                                 allowed_mentions=NO_MENTIONS)
@@ -85,6 +92,27 @@ async def post_table(interaction: discord.Interaction) -> None:
     svc.delivery.enqueue(live, Batch(table=True, hands={0, 1} if was_lost else set()))
     if old is not None and old != message.id:
         await _retire(interaction.client, live, old)
+
+
+async def _hidden_from(interaction: discord.Interaction, live: LiveMatch) -> str | None:
+    """The name of the member playing ``live`` with the user if they cannot see the
+    interaction's channel; None if they can, or if that cannot be known (they left the
+    server: they see none of its channels, and the match goes on by DM all the same)."""
+    seat = live.seat_of(interaction.user.id)
+    channel = interaction.channel
+    if seat is None or live.is_computer(1 - seat) or interaction.guild is None or not \
+            isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+        return None
+    try:
+        # Fetched: the bot is given no member list (no members intent).
+        member = await interaction.guild.fetch_member(live.player_ids[1 - seat])
+    except discord.HTTPException as e:
+        log.info("match %d: the opponent's access to channel %d is unknown (%s)", live.id,
+                 channel.id, e)
+        return None
+    if channel.permissions_for(member).view_channel:
+        return None
+    return member_name(member)
 
 
 async def _retire(client: discord.Client, live: LiveMatch, message_id: int) -> None:
