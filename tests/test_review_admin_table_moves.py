@@ -4,12 +4,15 @@ the two players, and the other would run out of time unaware."""
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
 import discord
+import pytest
+from simcord import assert_error
 
 from cogs.umtali.live import LiveMatch
-from tests.discord_helpers import World, flush, play, start_match
+from tests.discord_helpers import World, custom_ids, flush, play, start_match, thread_of
 from umtali.players import GreedyPlayer
 
 
@@ -52,3 +55,38 @@ async def test_the_table_is_not_brought_where_the_opponent_cannot_see(
     assert r.acknowledged and not r.ephemeral, _text(r)
     await flush(world)
     assert not live.channel_lost and live.channel_id == world.channel.id
+
+
+async def test_a_table_whose_move_fails_to_save_is_taken_down(
+        world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    live = await start_match(world)
+    svc = world.bot.matches
+    assert svc is not None
+    thread = thread_of(world, live)
+    old = live.table_message_id
+
+    move_match, busy = svc.store.move_match, [True]
+
+    async def locked(match_id: int, channel_id: int, table_message_id: int) -> None:
+        if busy:
+            raise sqlite3.OperationalError("database is locked")
+        await move_match(match_id, channel_id, table_message_id)
+
+    monkeypatch.setattr(svc.store, "move_match", locked)
+    r = await world.alice.slash(thread, "umtali table")
+    await flush(world)
+    assert_error(world.env, contains="database is locked")
+    for record in caplog.records:
+        record.expected = True  # the database failing, as meant: the apology's log
+    assert "Sorry, something went wrong" in " ".join(str(f.content) for f in r.followups)
+    assert live.table_message_id == old
+    # The table posted for the move is gone: the only live table is the one the database has,
+    # kept up to date (a second one would stay behind as it was, buttons and all).
+    tables = [m for m in thread.history() if m.embeds and custom_ids(m)
+              and any(c.endswith(":hand") for c in custom_ids(m))]
+    assert [m.id for m in tables] == [old], (r.response and r.response.content)
+    # And the table is still moved by the next try, once the database answers.
+    busy.clear()
+    r = await world.alice.slash(thread, "umtali table")
+    await flush(world)
+    assert not r.ephemeral and live.table_message_id == r.response.id != old

@@ -12,13 +12,14 @@ The lookups may wait on a busy database: answered within Discord's 3 seconds (``
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 
 import discord
 
 from cogs.umtali.access import service, tr_of
-from cogs.umtali.failures import GONE
+from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.in_time import answer, in_time, post_public, thinking
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS
@@ -86,7 +87,14 @@ async def post_table(interaction: discord.Interaction) -> None:
                                 view=table_panel(live.id, svc.public_tr(live)),
                                 allowed_mentions=NO_MENTIONS)
     was_lost = live.channel_lost
-    old = await svc.move_to(live, message.channel.id, message.id)
+    try:
+        old = await svc.move_to(live, message.channel.id, message.id)
+    except Exception:
+        # Not saved: taken down, or it would stay behind as it is, buttons and all, beside
+        # the live table the database has.
+        with contextlib.suppress(discord.HTTPException, *PASSING):
+            await message.delete()
+        raise
     # A move made while this was posted is shown on the new table too; the DM panels no
     # longer need to carry the table once the match has a channel again.
     svc.delivery.enqueue(live, Batch(table=True, hands={0, 1} if was_lost else set()))
