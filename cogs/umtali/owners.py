@@ -44,6 +44,8 @@ class Owners:
         self.name = name
         self.leases = Leases(svc.store.db, name)
         self._renewed_at: float | None = None
+        #: The servers' settings as last read (``data.settings.SETTINGS_STAMP``).
+        self._settings_stamp: str | None = None
 
     def until(self) -> float:
         return self.svc.clock() + LEASE
@@ -138,8 +140,23 @@ class Owners:
                 if self.svc.matches.get(match_id) is live:
                     log.info("match %d: now held by another process", match_id)
                     self.drop(live)
+            await self.read_settings()
         await self.claim()
         await ask_again(self.svc, now)
+
+    async def read_settings(self) -> None:
+        """What servers chose for all their matches (language, pictures), read again when
+        any process changed it: a match held here may be on a server whose admin's command
+        reached another process."""
+        stamp = await self.svc.store.settings_stamp()
+        if stamp == self._settings_stamp:
+            return
+        prefs = self.svc.prefs
+        for guild_id, (language, pictures) in (await self.svc.store.guild_looks()).items():
+            prefs.set_guild_language(guild_id, language)
+            prefs.set_guild_pictures(guild_id, pictures)
+        # Noted once read: a change saved meanwhile changed the stamp again, and is read next.
+        self._settings_stamp = stamp
 
     async def release(self) -> None:
         """Stopping cleanly: another process may take this one's matches at once."""
