@@ -8,6 +8,8 @@ at its next renewal, or at once when it next touches it). Every few seconds the 
 renews this process's leases and claims the matches whose holder stopped renewing (killed):
 their turns get back the time lost, their unsent announcements are posted, their computer
 resumes. A single process named ``main`` holds every match, as before there were several.
+Each renewal also reads again what servers chose for all their matches (language, pictures)
+when any process changed it (``read_settings``).
 """
 
 from __future__ import annotations
@@ -148,11 +150,17 @@ class Owners:
         """What servers chose for all their matches (language, pictures), read again when
         any process changed it: a match held here may be on a server whose admin's command
         reached another process."""
-        stamp = await self.svc.store.settings_stamp()
-        if stamp == self._settings_stamp:
+        try:
+            stamp = await self.svc.store.settings_stamp()
+            if stamp == self._settings_stamp:
+                return
+            looks = await self.svc.store.guild_looks()
+        except Exception as e:  # the leases are renewed and claimed all the same
+            log.warning("the servers' settings could not be read again (%s: %s); trying at the "
+                        "next renewal", e.__class__.__name__, e)
             return
         prefs = self.svc.prefs
-        for guild_id, (language, pictures) in (await self.svc.store.guild_looks()).items():
+        for guild_id, (language, pictures) in looks.items():
             prefs.set_guild_language(guild_id, language)
             prefs.set_guild_pictures(guild_id, pictures)
         # Noted once read: a change saved meanwhile changed the stamp again, and is read next.
