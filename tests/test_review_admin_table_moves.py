@@ -90,3 +90,16 @@ async def test_a_table_whose_move_fails_to_save_is_taken_down(
     r = await world.alice.slash(thread, "umtali table")
     await flush(world)
     assert not r.ephemeral and live.table_message_id == r.response.id != old
+
+
+async def test_an_opponent_who_left_the_server_holds_no_table_back(world: World) -> None:
+    live = await _lost(world)
+    staff = world.guild.create_text_channel(
+        "staff", overwrites={world.bob: discord.PermissionOverwrite(view_channel=False)})
+    # ben left: he sees none of the server's channels, and plays on by DM wherever the
+    # table is; ada may bring it back where she likes.
+    world.guild.remove_member(world.bob)
+    r = await world.alice.slash(staff, "umtali table")
+    assert r.acknowledged and not r.ephemeral, _text(r)
+    await flush(world)
+    assert not live.channel_lost and live.channel_id == staff.id

@@ -118,9 +118,11 @@ async def _hidden_from(interaction: discord.Interaction, live: LiveMatch) -> str
         log.info("match %d: the opponent's access to channel %d is unknown (%s)", live.id,
                  channel.id, e)
         return None
-    if channel.permissions_for(member).view_channel:
+    try:
+        sees = channel.permissions_for(member).view_channel
+    except discord.ClientException:  # a thread whose channel the bot has not seen
         return None
-    return member_name(member)
+    return None if sees else member_name(member)
 
 
 async def _retire(client: discord.Client, live: LiveMatch, message_id: int) -> None:
