@@ -69,6 +69,8 @@ class SettingsQueries:
                 "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,)))
 
     async def save_guild_settings(self, s: GuildSettings) -> None:
+        """The whole row at once, as tests and tools seed it: unlike ``change_guild_settings``
+        (the admins' command), not stamped for the memory of processes running meanwhile."""
         async with self.db.transaction() as c:
             await c.execute(
                 "INSERT INTO guild_settings (guild_id, variant, optional_melding, turn_timer, "
@@ -83,7 +85,6 @@ class SettingsQueries:
                 (s.guild_id, s.variant, int(s.optional_melding), s.turn_timer, int(s.threads),
                  int(s.pictures), s.language, s.time_control, s.seasons, s.season_channel_id),
             )
-            await _stamp(c)
 
     async def settings_stamp(self) -> str | None:
         """Changes whenever any server's settings change (None: never changed)."""
