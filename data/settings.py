@@ -3,14 +3,20 @@ look, hand order and language (``data.store.Store`` has them all)."""
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterable, Mapping
 
-from data.db import Database, Row
+from data.db import Database, Row, Tx
 from data.models import GuildSettings, MemberPrefs
 
 #: The columns of a server's settings (``change_guild_settings``).
 GUILD_COLUMNS = frozenset({"variant", "optional_melding", "turn_timer", "threads", "pictures",
                            "language", "time_control", "seasons", "season_channel_id"})
+
+
+#: The ``meta`` key that changes with every change of any server's settings: other processes,
+#: which keep some of them in memory, read them again when it does (``Owners.tick``).
+SETTINGS_STAMP = "guild_settings_stamp"
 
 
 def _guild(guild_id: int, row: Row | None) -> GuildSettings:
@@ -20,6 +26,11 @@ def _guild(guild_id: int, row: Row | None) -> GuildSettings:
                          row["turn_timer"], bool(row["threads"]), bool(row["pictures"]),
                          row["language"], row["time_control"], row["seasons"],
                          row["season_channel_id"])
+
+
+async def _stamp(c: Tx) -> None:
+    await c.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE "
+                    "SET value = excluded.value", (SETTINGS_STAMP, secrets.token_hex(8)))
 
 
 def _prefs(row: Row) -> MemberPrefs:
@@ -53,10 +64,13 @@ class SettingsQueries:
                     f"INSERT INTO guild_settings (guild_id, {', '.join(names)}) "
                     f"VALUES (?{', ?' * len(names)}) ON CONFLICT (guild_id) DO UPDATE SET "
                     + ", ".join(f"{n} = excluded.{n}" for n in names), (guild_id, *values))
+                await _stamp(c)
             return _guild(guild_id, await c.fetchone(
                 "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,)))
 
     async def save_guild_settings(self, s: GuildSettings) -> None:
+        """The whole row at once, as tests and tools seed it: unlike ``change_guild_settings``
+        (the admins' command), not stamped for the memory of processes running meanwhile."""
         async with self.db.transaction() as c:
             await c.execute(
                 "INSERT INTO guild_settings (guild_id, variant, optional_melding, turn_timer, "
@@ -71,6 +85,17 @@ class SettingsQueries:
                 (s.guild_id, s.variant, int(s.optional_melding), s.turn_timer, int(s.threads),
                  int(s.pictures), s.language, s.time_control, s.seasons, s.season_channel_id),
             )
+
+    async def settings_stamp(self) -> str | None:
+        """Changes whenever any server's settings change (None: never changed)."""
+        row = await self.db.fetchone("SELECT value FROM meta WHERE key = ?", (SETTINGS_STAMP,))
+        return None if row is None else str(row["value"])
+
+    async def guild_looks(self) -> dict[int, tuple[str, bool]]:
+        """Each server that ever changed its settings: its language ('': the server's own
+        preferred locale) and whether its matches show pictures."""
+        rows = await self.db.fetchall("SELECT guild_id, language, pictures FROM guild_settings")
+        return {row["guild_id"]: (row["language"], bool(row["pictures"])) for row in rows}
 
     async def guild_languages(self) -> dict[int, str]:
         """The servers that chose a language for their matches (read once at start-up)."""

@@ -2,26 +2,28 @@
 
 A match has one live table, the message that is edited with every turn and carries the
 buttons. Only a player of the match can move it: in the match's own channel (the old one was
-buried or deleted), or anywhere when the match's channel was lost. Anyone else, a player
-asking elsewhere, and a player who may not write where they ask (a read-only channel, where
-Discord lets them run commands all the same), gets a private snapshot saying where the live
-table is.
+buried or deleted), or, when the match's channel was lost, in any channel the opponent can
+see too. Anyone else, a player asking elsewhere, and a player who may not write where they ask
+(a read-only channel, where Discord lets them run commands all the same), gets a private
+snapshot saying where the live table is.
 
 The lookups may wait on a busy database: answered within Discord's 3 seconds (``in_time``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 
 import discord
 
 from cogs.umtali.access import service, tr_of
-from cogs.umtali.failures import GONE
+from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.in_time import answer, in_time, post_public, thinking
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS
+from cogs.umtali.names import member_name
 from cogs.umtali.outbox import Batch
 from cogs.umtali.panels import table_panel
 from cogs.umtali.permissions import missing_here, refusal
@@ -75,16 +77,52 @@ async def post_table(interaction: discord.Interaction) -> None:
     if missing := missing_here(interaction):
         await answer(interaction, refusal(missing, tr))
         return
+    if live.channel_lost and (hidden := await in_time(interaction, _hidden_from(interaction,
+                                                                             live))):
+        # Its turns, pings and all, would be announced where the opponent never looks.
+        await answer(interaction, tr("{name} can't see this channel: bring the table to a "
+                                     "channel you both can see.", name=hidden))
+        return
     message = await post_public(interaction, **svc.table_message(live).send(),
                                 view=table_panel(live.id, svc.public_tr(live)),
                                 allowed_mentions=NO_MENTIONS)
     was_lost = live.channel_lost
-    old = await svc.move_to(live, message.channel.id, message.id)
+    try:
+        old = await svc.move_to(live, message.channel.id, message.id)
+    except Exception:
+        # Not saved: taken down, or it would stay behind as it is, buttons and all, beside
+        # the live table the database has.
+        with contextlib.suppress(discord.HTTPException, *PASSING):
+            await message.delete()
+        raise
     # A move made while this was posted is shown on the new table too; the DM panels no
     # longer need to carry the table once the match has a channel again.
     svc.delivery.enqueue(live, Batch(table=True, hands={0, 1} if was_lost else set()))
     if old is not None and old != message.id:
         await _retire(interaction.client, live, old)
+
+
+async def _hidden_from(interaction: discord.Interaction, live: LiveMatch) -> str | None:
+    """The name of the member playing ``live`` with the user if they cannot see the
+    interaction's channel; None if they can, or if that cannot be known (they left the
+    server: they see none of its channels, and the match goes on by DM all the same)."""
+    seat = live.seat_of(interaction.user.id)
+    channel = interaction.channel
+    if seat is None or live.is_computer(1 - seat) or interaction.guild is None or not \
+            isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+        return None
+    try:
+        # Fetched: the bot is given no member list (no members intent).
+        member = await interaction.guild.fetch_member(live.player_ids[1 - seat])
+    except discord.HTTPException as e:
+        log.info("match %d: the opponent's access to channel %d is unknown (%s)", live.id,
+                 channel.id, e)
+        return None
+    try:
+        sees = channel.permissions_for(member).view_channel
+    except discord.ClientException:  # a thread whose channel the bot has not seen
+        return None
+    return None if sees else member_name(member)
 
 
 async def _retire(client: discord.Client, live: LiveMatch, message_id: int) -> None:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from cogs.umtali.failures import PASSING
 from cogs.umtali.live import LiveMatch
 
 if TYPE_CHECKING:
@@ -18,11 +19,13 @@ log = logging.getLogger(__name__)
 async def into_thread(svc: MatchService, live: LiveMatch, message: discord.Message,
                       name: str) -> None:
     """Play ``live`` in a thread made from ``message``, once the database says so; where it
-    is if the thread cannot be made (a permission) or saved."""
+    is if the thread cannot be made (a permission, Discord or the network failing) or saved."""
     try:
         thread = await message.create_thread(name=name)
-    except discord.HTTPException as e:
-        log.info("match %d: no thread (%s); playing in the channel", live.id, e)
+    except (discord.HTTPException, *PASSING) as e:
+        # The network too: the match is made already, and its table is still to be posted.
+        log.info("match %d: no thread (%s: %s); playing in the channel", live.id,
+                 e.__class__.__name__, e)
         return
     try:
         await svc.store.set_match_channel(live.id, thread.id)
