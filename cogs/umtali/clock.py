@@ -173,6 +173,8 @@ async def _pay_one(svc: MatchService, live: LiveMatch, why: str) -> bool:
             return True
         live.deadline, live.warned = deadline, False
         log.info("match %d: %.0f s %s given back", live.id, gap, why)
+        # The table says when the turn ends: not the old deadline, long past.
+        svc.delivery.enqueue(live, Batch(table=True))
         # The connecting time still to give (first check not run yet) is owed on the deadline
         # as it is now; an outage under way stands the turn still as before.
         if state.loaded is not None and state.loaded[1].get(live.id) == was:
@@ -349,5 +351,7 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
         live.deadline, live.warned, live.unsent = deadline, False, unsent
         if reserve is not None:
             live.reserves[seat] = reserve
+        # The table says when the turn ends, and the reserves: a quick restart's grace too.
+        svc.delivery.enqueue(live, Batch(table=True))
         log.info("match %d: turn resumed after %.0f s offline; %.0f s left", live.id, offline,
                  deadline - now)
