@@ -28,6 +28,7 @@ from cogs.umtali.clock_state import CONNECTING, Outage
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import safe_name
 from cogs.umtali.outbox import Batch
+from cogs.umtali.reminders import TurnNotices
 from cogs.umtali.turn_clock import reserve_running
 from umtali.i18n import Tr
 
@@ -83,6 +84,13 @@ async def check_timers(svc: MatchService, now: float) -> None:
     owed = state.owed
     if owed:
         await _pay(svc, "owed")
+    for listener in svc.hand_listeners:
+        if isinstance(listener, TurnNotices):
+            try:
+                await listener.again()
+            except Exception as e:
+                log.warning("the turns' DMs could not be sent again (%s: %s)",
+                            e.__class__.__name__, e)
     for live in list(svc.matches.values()):
         if live.over:
             continue

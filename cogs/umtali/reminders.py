@@ -40,7 +40,7 @@ async def turn_warning(svc: MatchService, live: LiveMatch, seat: int, left: int)
             log.info("match %d: the warning could not be sent for now (%s)", live.id, e)
             await _warn_again(svc, live, version, deadline)
         return
-    deadline, other = live.deadline, safe_name(live.names[1 - seat])
+    version, deadline, other = live.version, live.deadline, safe_name(live.names[1 - seat])
     tr = svc.seat_tr(live, seat)
     channel = f"<#{live.channel_id}>"
     if live.asks_when_late():
@@ -51,7 +51,8 @@ async def turn_warning(svc: MatchService, live: LiveMatch, seat: int, left: int)
         text = tr("Reminder: your turn in the Umtali match against {name} ends {when}; after "
                   "that, you forfeit the session. Play in {channel}.", name=other,
                   when=when(deadline), channel=channel)
-    if await _dm(svc, live, seat, text):
+    dm = await _dm(svc, live, seat, text)
+    if dm:
         return
     if not live.channel_lost:
         tr = svc.public_tr(live)
@@ -61,7 +62,12 @@ async def turn_warning(svc: MatchService, live: LiveMatch, seat: int, left: int)
             if live.asks_when_late() else \
             tr("{mention}, your turn ends {when}; after that, you forfeit the session.",
                mention=mention, when=when(deadline))
-        await post(svc, live, said, only(live.player_ids[seat]))
+        if await post(svc, live, said, only(live.player_ids[seat])) is not None:
+            return
+    if dm is None or not live.channel_lost:
+        # Failed for now (not refused for good, where it would fail every second): the
+        # reminder is still to come, at the next check.
+        await _warn_again(svc, live, version, deadline)
 
 
 async def _warn_again(svc: MatchService, live: LiveMatch, version: int,
@@ -76,8 +82,9 @@ async def _warn_again(svc: MatchService, live: LiveMatch, version: int,
             live.warned = False
 
 
-async def _dm(svc: MatchService, live: LiveMatch, seat: int, text: str) -> bool:
-    """A short DM to the seat's player; False if they cannot be reached that way."""
+async def _dm(svc: MatchService, live: LiveMatch, seat: int, text: str) -> bool | None:
+    """A short DM to the seat's player; False if they cannot be reached that way, None if
+    it failed for now."""
     if live.dm_refused[seat] or live.is_computer(seat):
         return False
     user_id = live.player_ids[seat]
@@ -89,7 +96,7 @@ async def _dm(svc: MatchService, live: LiveMatch, seat: int, text: str) -> bool:
         return False
     except PASSING as e:
         log.info("match %d: a DM to seat %d failed (%s)", live.id, seat, e)
-        return False
+        return None
     return True
 
 
@@ -129,8 +136,19 @@ class TurnNotices:
     def __init__(self, svc: MatchService) -> None:
         self.svc = svc
         self.told: dict[int, tuple[int, float]] = {}
+        #: The matches whose turn's DM failed for now: tried again at the clock's next check.
+        self.failed: set[int] = set()
+
+    async def again(self) -> None:
+        """The clock's check: the turns' DMs that failed for now, tried again."""
+        for match_id in list(self.failed):
+            self.failed.discard(match_id)
+            live = self.svc.matches.get(match_id)
+            if live is not None:
+                await self(live)
 
     async def __call__(self, live: LiveMatch) -> None:
+        self.failed.discard(live.id)
         if live.over:
             self.told.pop(live.id, None)
             return
@@ -141,13 +159,17 @@ class TurnNotices:
                 or self.told.get(live.id) == (live.version, live.deadline)
                 or not live.reachable(seat)):
             return
-        self.told[live.id] = (live.version, live.deadline)
+        turn = self.told[live.id] = (live.version, live.deadline)
         tr = self.svc.seat_tr(live, seat)
         channel = f"<#{live.channel_id}>"
-        await _dm(self.svc, live, seat, tr(
-            "Your turn in the Umtali match against {name}: play in {channel} (or from your "
-            "hand here). Your turn ends {when}.", name=safe_name(live.names[1 - seat]),
-            channel=channel, when=when(live.deadline)))
+        if await _dm(self.svc, live, seat, tr(
+                "Your turn in the Umtali match against {name}: play in {channel} (or from your "
+                "hand here). Your turn ends {when}.", name=safe_name(live.names[1 - seat]),
+                channel=channel, when=when(live.deadline))) is None:
+            # Failed for now: still to tell, at the next check (if it is still this turn).
+            if self.told.get(live.id) == turn:
+                del self.told[live.id]
+            self.failed.add(live.id)
 
 
 async def warn(svc: MatchService, live: LiveMatch, seat: int, left: int) -> None:

@@ -1,0 +1,77 @@
+"""By correspondence, the reminder before a turn's end and the DM telling a player their turn
+has started, against Discord failing for now (a 5xx): what could not be sent is tried again,
+and sent once (SimCord, virtual time)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cogs.umtali.live import LiveMatch
+from cogs.umtali.time_control import HOUR
+from tests.discord_helpers import World, flush, player, start_match, thread_of
+from tests.test_faults_opening import server_errors  # noqa: F401  (a fixture)
+from tests.test_faults_timers import db_row
+from tests.time_control_helpers import end_turn
+
+TOLD = "Your turn in the Umtali match"
+
+
+def _dms(world: World, seat: int) -> list[str]:
+    return [m.content for m in player(world, seat).user.dm_channel.history() if m.content]
+
+
+def _reminders(world: World, live: LiveMatch, seat: int) -> int:
+    in_dms = sum(t.startswith("Reminder") for t in _dms(world, seat))
+    said = sum("your turn ends" in m.content for m in thread_of(world, live).history())
+    return in_dms + said
+
+
+@pytest.mark.usefixtures("server_errors")
+async def test_a_reminder_that_failed_for_now_everywhere_is_sent_at_the_next_check(
+        world: World, db_path: Path) -> None:
+    live = await start_match(world, time_control="correspondence")
+    svc = world.bot.matches
+    assert svc is not None and live.deadline is not None
+    seat, deadline = live.session.to_act, live.deadline
+    dm = player(world, seat).user.dm_channel
+    # Discord fails for now, in the player's DMs and in the match's channel.
+    world.env.inject_error("POST", f"/channels/{dm.id}/messages", status=503, times=1)
+    world.env.inject_error("POST", f"/channels/{thread_of(world, live).id}/messages",
+                           status=503, times=1)
+    await svc.check_timers(now=deadline - 2 * HOUR + 1)
+    await flush(world)
+    assert _reminders(world, live, seat) == 0
+    # Still to come, in memory as in the database.
+    assert not live.warned and db_row(db_path, live.id)["warned"] == 0
+    await svc.check_timers(now=deadline - 2 * HOUR + 2)
+    await flush(world)
+    assert _reminders(world, live, seat) == 1
+    assert live.warned and db_row(db_path, live.id)["warned"] == 1
+    await svc.check_timers(now=deadline - 2 * HOUR + 3)
+    await flush(world)
+    assert _reminders(world, live, seat) == 1
+    assert live.deadline == deadline and not live.over
+
+
+@pytest.mark.usefixtures("server_errors")
+async def test_a_turns_dm_that_failed_for_now_is_sent_at_the_next_check(world: World) -> None:
+    live = await start_match(world, time_control="correspondence")
+    svc = world.bot.matches
+    assert svc is not None
+    first = live.session.to_act
+    assert sum(TOLD in t for t in _dms(world, 1 - first)) == 0
+    dm = player(world, 1 - first).user.dm_channel
+    # The turn's DM fails for now (the hand's panel is an edit, and goes through).
+    world.env.inject_error("POST", f"/channels/{dm.id}/messages", status=503, times=1)
+    await end_turn(world, live)
+    await flush(world)
+    assert live.session.to_act == 1 - first
+    assert sum(TOLD in t for t in _dms(world, 1 - first)) == 0
+    await svc.check_timers()
+    await flush(world)
+    assert sum(TOLD in t for t in _dms(world, 1 - first)) == 1
+    await svc.check_timers()
+    await flush(world)
+    assert sum(TOLD in t for t in _dms(world, 1 - first)) == 1
