@@ -75,8 +75,9 @@ async def _ask(svc: MatchService, live: LiveMatch, deadline: float, version: int
     waiting = live.player_ids[1 - absent]
     asked = None if live.channel_lost else await post(
         svc, live, question(live, absent, tr), only(waiting), timeout_panel(live.id, version, tr))
-    if asked is None and not live.dm_refused[1 - absent]:
-        # The channel is lost: the question reaches the waiting player in their DMs.
+    if asked is None and not live.over and not live.dm_refused[1 - absent]:
+        # The channel is lost: the question reaches the waiting player in their DMs (unless
+        # losing it abandoned the match, the absent player's DMs closed too).
         dm = svc.seat_tr(live, 1 - absent)
         try:
             user = svc.client.get_user(waiting) or await svc.client.fetch_user(waiting)
