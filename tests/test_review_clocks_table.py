@@ -71,3 +71,24 @@ async def test_the_table_shows_a_quick_restarts_grace_and_reserve(
     shown = table_text(world, restored)
     assert _ends(restored) in shown, shown
     assert "0:05" in shown and "2:00 /" not in shown.split("reserve")[-1][:12], shown
+
+
+async def test_the_table_shows_a_quick_restarts_time_given_back(
+        world: World, make_bot: Callable[[], UmtaliBot]) -> None:
+    """A turn timer alone, 100 s of the turn left at a stop 20 s long (too short to be told
+    in the channel): the turn ends 20 s later than before, and the table says so."""
+    live = await start_match(world, turn_timer=5)
+    assert live.deadline is not None and world.bot.matches is not None
+    deadline = live.deadline
+    world.clock.now = deadline - 100
+    await heartbeat(world.bot.matches)
+    world.clock.advance(20)
+    again = make_bot()
+    await world.env.restart_bot(again)
+    svc = again.matches
+    assert svc is not None
+    restored = svc.matches[live.id]
+    await svc.check_timers()
+    await flush(world)
+    assert restored.deadline == pytest.approx(deadline + 20, abs=1)
+    assert _ends(restored) in table_text(world, restored), table_text(world, restored)

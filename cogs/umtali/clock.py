@@ -356,10 +356,13 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
             if loaded is not None:
                 loaded.pop(live.id, None)
             continue
+        moved = abs(deadline - live.deadline) >= CONNECTING
         live.deadline, live.warned, live.unsent = deadline, False, unsent
         if reserve is not None:
             live.reserves[seat] = reserve
-        # The table says when the turn ends, and the reserves: a quick restart's grace too.
-        svc.delivery.enqueue(live, Batch(table=True))
+        if moved or reserve is not None:
+            # The table says when the turn ends, and the reserves: a quick restart's grace
+            # too (a few seconds' difference is not worth an edit of every table).
+            svc.delivery.enqueue(live, Batch(table=True))
         log.info("match %d: turn resumed after %.0f s offline; %.0f s left", live.id, offline,
                  deadline - now)
