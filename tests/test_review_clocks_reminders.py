@@ -14,6 +14,8 @@ from tests.discord_helpers import World, flush, player, start_match, thread_of
 from tests.test_faults_opening import server_errors  # noqa: F401  (a fixture)
 from tests.test_faults_timers import db_row
 from tests.time_control_helpers import end_turn
+from umtali.moves import MoveKind
+from umtali.players import GreedyPlayer
 
 TOLD = "Your turn in the Umtali match"
 
@@ -75,3 +77,26 @@ async def test_a_turns_dm_that_failed_for_now_is_sent_at_the_next_check(world: W
     await svc.check_timers()
     await flush(world)
     assert sum(TOLD in t for t in _dms(world, 1 - first)) == 1
+
+
+async def test_a_move_in_the_middle_of_a_turn_does_not_tell_the_turn_again(
+        world: World) -> None:
+    """A draw or a meld made with ``/umtali play`` (or from the table's My hand panel) brings
+    the player's DM panel up to date: it is still the same turn, told once."""
+    live = await start_match(world, time_control="correspondence")
+    seat = live.session.to_act
+    assert sum(TOLD in t for t in _dms(world, seat)) == 1
+    move = GreedyPlayer().choose(live.session.view(seat))
+    assert move.kind is not MoveKind.DISCARD
+    version = live.version
+    result = await player(world, seat).slash(thread_of(world, live), "umtali play",
+                                             move=str(move))
+    assert result.acknowledged
+    await flush(world)
+    assert live.version == version + 1 and live.session.to_act == seat
+    assert sum(TOLD in t for t in _dms(world, seat)) == 1
+    # The turn's end tells the next player, once.
+    await end_turn(world, live)
+    await flush(world)
+    assert sum(TOLD in t for t in _dms(world, 1 - seat)) == 1
+    assert sum(TOLD in t for t in _dms(world, seat)) == 1

@@ -130,8 +130,9 @@ async def post(svc: MatchService, live: LiveMatch, text: str,
 
 class TurnNotices:
     """By correspondence, a DM to the player whose turn starts (a DM panel's edit does not
-    notify), once a turn: a turn is told apart by its version and deadline (another turn's
-    time, given by the waiting player, is told too)."""
+    notify), once a turn: a turn is told apart by its player and deadline, which a turn's
+    end sets anew and a move within the turn keeps (another turn's time, given by the
+    waiting player, is told too)."""
 
     def __init__(self, svc: MatchService) -> None:
         self.svc = svc
@@ -156,10 +157,10 @@ class TurnNotices:
         # Against the computer, whose reply comes within seconds of the player's move, a DM a
         # turn would be noise: the reminder before a turn's end still comes.
         if (not live.control.notify_turn or live.deadline is None or live.computer_seat is not None
-                or self.told.get(live.id) == (live.version, live.deadline)
+                or self.told.get(live.id) == (seat, live.deadline)
                 or not live.reachable(seat)):
             return
-        turn = self.told[live.id] = (live.version, live.deadline)
+        turn = self.told[live.id] = (seat, live.deadline)
         tr = self.svc.seat_tr(live, seat)
         channel = f"<#{live.channel_id}>"
         if await _dm(self.svc, live, seat, tr(
