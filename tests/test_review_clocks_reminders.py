@@ -4,16 +4,19 @@ and sent once (SimCord, virtual time)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from bot import UmtaliBot
+from cogs.umtali.clock import gateway_back, gateway_lost, heartbeat
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.time_control import HOUR
 from tests.discord_helpers import World, flush, player, start_match, thread_of
 from tests.test_faults_opening import server_errors  # noqa: F401  (a fixture)
 from tests.test_faults_timers import db_row
-from tests.time_control_helpers import end_turn
+from tests.time_control_helpers import button, end_turn, time_up
 from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
 
@@ -100,3 +103,66 @@ async def test_a_move_in_the_middle_of_a_turn_does_not_tell_the_turn_again(
     await flush(world)
     assert sum(TOLD in t for t in _dms(world, 1 - seat)) == 1
     assert sum(TOLD in t for t in _dms(world, seat)) == 1
+
+
+async def _mid_turn_move(world: World, live: LiveMatch) -> None:
+    """The player to act makes a move within their turn with ``/umtali play``."""
+    seat, version = live.session.to_act, live.version
+    move = GreedyPlayer().choose(live.session.view(seat))
+    assert move.kind is not MoveKind.DISCARD
+    result = await player(world, seat).slash(thread_of(world, live), "umtali play",
+                                             move=str(move))
+    assert result.acknowledged
+    await flush(world)
+    assert live.version == version + 1 and live.session.to_act == seat
+
+
+async def test_a_move_within_a_turn_after_a_restart_does_not_tell_the_turn_again(
+        world: World, make_bot: Callable[[], UmtaliBot]) -> None:
+    live = await start_match(world, time_control="correspondence")
+    seat = live.session.to_act
+    assert sum(TOLD in t for t in _dms(world, seat)) == 1
+    world.clock.advance(HOUR)
+    assert world.bot.matches is not None
+    await heartbeat(world.bot.matches)
+    world.clock.advance(10)  # a quick restart, an hour into the turn
+    again = make_bot()
+    await world.env.restart_bot(again)
+    svc = again.matches
+    assert svc is not None
+    restored = svc.matches[live.id]
+    await svc.check_timers()
+    await flush(world)
+    await _mid_turn_move(world, restored)
+    assert sum(TOLD in t for t in _dms(world, seat)) == 1
+
+
+async def test_a_move_within_a_turn_after_a_gateway_outage_does_not_tell_it_again(
+        world: World) -> None:
+    live = await start_match(world, time_control="correspondence")
+    svc = world.bot.matches
+    assert svc is not None
+    seat = live.session.to_act
+    gateway_lost(svc, None)
+    world.clock.advance(600)
+    await gateway_back(svc, None)
+    await flush(world)
+    await _mid_turn_move(world, live)
+    assert sum(TOLD in t for t in _dms(world, seat)) == 1
+
+
+async def test_another_turns_time_is_told_to_the_absent_player(world: World) -> None:
+    """Keep waiting gives the same turn another day: told, as a turn's start is, once."""
+    live, question = await time_up(world)
+    absent = live.session.to_act
+    assert sum(TOLD in t for t in _dms(world, absent)) == 1
+    waiting = player(world, 1 - absent)
+    world.clock.advance(600)
+    kept = await waiting.click(question, custom_id=button(question, "wait"))
+    assert kept.acknowledged
+    await flush(world)
+    assert live.deadline is not None
+    assert sum(TOLD in t for t in _dms(world, absent)) == 2
+    # Told once: a move within the turn tells nothing more.
+    await _mid_turn_move(world, live)
+    assert sum(TOLD in t for t in _dms(world, absent)) == 2

@@ -128,49 +128,77 @@ async def post(svc: MatchService, live: LiveMatch, text: str,
         return None
 
 
+#: A turn first seen here (its match brought back by a start or a take-over, or given another
+#: turn's time) is told only if it started less than this long ago: a DM panel's refresh later
+#: in the turn is not its start, and the turn was told before.
+FRESH = 15 * 60.0
+
+Turn = tuple[int, int, int, int]
+
+
+def turn_of(live: LiveMatch) -> Turn:
+    """The turn being played: its game, hand, turn in the hand, and player. A move within the
+    turn keeps it, and so does time given back; the saved state holds it over a restart."""
+    session = live.session
+    return session.game, session.hand_no, session.hand.turns, session.to_act
+
+
 class TurnNotices:
     """By correspondence, a DM to the player whose turn starts (a DM panel's edit does not
-    notify), once a turn: a turn is told apart by its player and deadline, which a turn's
-    end sets anew and a move within the turn keeps (another turn's time, given by the
-    waiting player, is told too)."""
+    notify), once a turn (``turn_of``); another turn's time, given by the waiting player, is
+    told too (``forget``)."""
 
     def __init__(self, svc: MatchService) -> None:
         self.svc = svc
-        self.told: dict[int, tuple[int, float]] = {}
-        #: The matches whose turn's DM failed for now: tried again at the clock's next check.
-        self.failed: set[int] = set()
+        self.told: dict[int, Turn] = {}
+        #: The turns whose DM failed for now (by match id): tried again at the clock's next
+        #: check.
+        self.failed: dict[int, Turn] = {}
+
+    def forget(self, match_id: int) -> None:
+        """The turn was given another turn's time: told anew."""
+        self.told.pop(match_id, None)
 
     async def again(self) -> None:
         """The clock's check: the turns' DMs that failed for now, tried again."""
-        for match_id in list(self.failed):
-            self.failed.discard(match_id)
+        for match_id, turn in list(self.failed.items()):
+            del self.failed[match_id]
             live = self.svc.matches.get(match_id)
-            if live is not None:
-                await self(live)
+            if live is not None and self._due(live) and turn_of(live) == turn:
+                await self._tell(live, turn)
 
     async def __call__(self, live: LiveMatch) -> None:
-        self.failed.discard(live.id)
         if live.over:
             self.told.pop(live.id, None)
+            self.failed.pop(live.id, None)
             return
-        seat = live.session.to_act
+        turn = turn_of(live)
+        if not self._due(live) or self.told.get(live.id) == turn:
+            return
+        first = live.id not in self.told
+        self.told[live.id] = turn
+        if first and live.deadline is not None and live.deadline - self.svc.clock() < (
+                live.control.turn + live.reserves[turn[3]] - FRESH):
+            return  # brought back in the middle of a turn told before
+        await self._tell(live, turn)
+
+    @staticmethod
+    def _due(live: LiveMatch) -> bool:
         # Against the computer, whose reply comes within seconds of the player's move, a DM a
         # turn would be noise: the reminder before a turn's end still comes.
-        if (not live.control.notify_turn or live.deadline is None or live.computer_seat is not None
-                or self.told.get(live.id) == (seat, live.deadline)
-                or not live.reachable(seat)):
-            return
-        turn = self.told[live.id] = (seat, live.deadline)
+        return (live.control.notify_turn and live.deadline is not None and not live.over
+                and live.computer_seat is None and live.reachable(live.session.to_act))
+
+    async def _tell(self, live: LiveMatch, turn: Turn) -> None:
+        seat = turn[3]
         tr = self.svc.seat_tr(live, seat)
         channel = f"<#{live.channel_id}>"
         if await _dm(self.svc, live, seat, tr(
                 "Your turn in the Umtali match against {name}: play in {channel} (or from your "
                 "hand here). Your turn ends {when}.", name=safe_name(live.names[1 - seat]),
-                channel=channel, when=when(live.deadline))) is None:
+                channel=channel, when=when(live.deadline or 0))) is None:
             # Failed for now: still to tell, at the next check (if it is still this turn).
-            if self.told.get(live.id) == turn:
-                del self.told[live.id]
-            self.failed.add(live.id)
+            self.failed[live.id] = turn
 
 
 async def warn(svc: MatchService, live: LiveMatch, seat: int, left: int) -> None:

@@ -27,7 +27,7 @@ from cogs.umtali.mentions import NO_MENTIONS, only, ping
 from cogs.umtali.names import safe_name
 from cogs.umtali.outbox import Batch
 from cogs.umtali.panels import timeout_panel
-from cogs.umtali.reminders import post, refused, when
+from cogs.umtali.reminders import TurnNotices, post, refused, when
 from umtali.i18n import Tr
 
 if TYPE_CHECKING:
@@ -264,6 +264,10 @@ async def decide(svc: MatchService, live: LiveMatch, version: int, claim: bool) 
             _unsaved[live] = version
             raise
         live.deadline, live.warned = deadline, False
+        # Another turn's time: the absent player is told of it as of a turn's start.
+        for listener in svc.hand_listeners:
+            if isinstance(listener, TurnNotices):
+                listener.forget(live.id)
         return True
 
 
