@@ -327,7 +327,9 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
         offline = now - stopped_at
         left = max(0.0, live.deadline - stopped_at)
         deadline = now + max(left, min(GRACE, float(live.turn_timer)))
-        notice = offline >= NOTICE_AFTER
+        # Not in a match whose table was never posted: nobody was shown it, and it is
+        # cancelled at its deadline (``MatchService.forfeit_if_late``).
+        notice = offline >= NOTICE_AFTER and not live.never_shown
         # A turn given more than it had left keeps in its reserve only what that had left:
         # the grace is the turn's own time, not banked for later turns (at a turn's end the
         # reserve keeps what the clock has left, ``TimeControl.reserve_after``).
