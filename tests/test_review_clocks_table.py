@@ -12,8 +12,10 @@ import pytest
 from bot import UmtaliBot
 from cogs.umtali.clock import gateway_back, gateway_lost, heartbeat
 from cogs.umtali.live import LiveMatch
-from tests.discord_helpers import World, flush, start_match
+from cogs.umtali.outbox import Batch
+from tests.discord_helpers import World, dm_panel, flush, player, start_match
 from tests.test_clocks_connect import restarted_slowly
+from tests.test_faults_channel import _lose_thread
 from tests.time_control_helpers import table_text
 
 
@@ -92,3 +94,27 @@ async def test_the_table_shows_a_quick_restarts_time_given_back(
     await flush(world)
     assert restored.deadline == pytest.approx(deadline + 20, abs=1)
     assert _ends(restored) in table_text(world, restored), table_text(world, restored)
+
+
+async def test_with_the_channel_lost_the_dm_panels_show_the_time_given_back(
+        world: World) -> None:
+    """The match goes on in DMs (its thread deleted): each player's DM panel carries the
+    table, which says when the turn ends."""
+    live = await start_match(world, turn_timer=5)
+    svc = world.bot.matches
+    assert svc is not None and live.deadline is not None
+    _lose_thread(world, live)
+    svc.delivery.enqueue(live, Batch(table=True))
+    await flush(world)
+    assert live.channel_lost and not live.over
+    deadline = live.deadline
+    world.clock.now = deadline - 100
+    gateway_lost(svc, None)
+    world.clock.advance(600)
+    await gateway_back(svc, None)
+    await flush(world)
+    assert live.deadline == pytest.approx(deadline + 600, abs=1)
+    for seat in (0, 1):
+        panel = dm_panel(player(world, seat), live, seat)
+        shown = str(panel.embeds[0].description)
+        assert _ends(live) in shown, (seat, shown)

@@ -181,8 +181,7 @@ async def _pay_one(svc: MatchService, live: LiveMatch, why: str) -> bool:
             return True
         live.deadline, live.warned = deadline, False
         log.info("match %d: %.0f s %s given back", live.id, gap, why)
-        # The table says when the turn ends: not the old deadline, long past.
-        svc.delivery.enqueue(live, Batch(table=True))
+        show_clock(svc, live)
         # The connecting time still to give (first check not run yet) is owed on the deadline
         # as it is now; an outage under way stands the turn still as before.
         if state.loaded is not None and state.loaded[1].get(live.id) == was:
@@ -196,6 +195,17 @@ async def _pay_one(svc: MatchService, live: LiveMatch, why: str) -> bool:
             state.owed[live.id] = (deadline, now_gap - gap)
             return False
         return True
+
+
+def show_clock(svc: MatchService, live: LiveMatch) -> None:
+    """The turn's deadline (or a reserve) changed without a move: the table says when the turn
+    ends, not the old deadline, long past; with the channel lost, the DM panels carry it (an
+    edit even of a panel showing this version)."""
+    if live.channel_lost:
+        live.dm_shown = [None, None]
+        svc.delivery.enqueue(live, Batch(hands={0, 1}))
+    else:
+        svc.delivery.enqueue(live, Batch(table=True))
 
 
 def hear_gateway(client: discord.Client, svc: MatchService) -> None:
@@ -363,8 +373,8 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
         if reserve is not None:
             live.reserves[seat] = reserve
         if moved or reserve is not None:
-            # The table says when the turn ends, and the reserves: a quick restart's grace
-            # too (a few seconds' difference is not worth an edit of every table).
-            svc.delivery.enqueue(live, Batch(table=True))
+            # A quick restart's grace too (a few seconds' difference is not worth an edit
+            # of every table).
+            show_clock(svc, live)
         log.info("match %d: turn resumed after %.0f s offline; %.0f s left", live.id, offline,
                  deadline - now)
