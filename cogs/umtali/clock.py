@@ -28,6 +28,7 @@ from cogs.umtali.clock_state import CONNECTING, Outage
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import safe_name
 from cogs.umtali.outbox import Batch
+from cogs.umtali.reminders import TurnNotices
 from cogs.umtali.turn_clock import reserve_running
 from umtali.i18n import Tr
 
@@ -83,6 +84,13 @@ async def check_timers(svc: MatchService, now: float) -> None:
     owed = state.owed
     if owed:
         await _pay(svc, "owed")
+    for listener in svc.hand_listeners:
+        if isinstance(listener, TurnNotices):
+            try:
+                await listener.again()
+            except Exception as e:
+                log.warning("the turns' DMs could not be sent again (%s: %s)",
+                            e.__class__.__name__, e)
     for live in list(svc.matches.values()):
         if live.over:
             continue
@@ -173,6 +181,7 @@ async def _pay_one(svc: MatchService, live: LiveMatch, why: str) -> bool:
             return True
         live.deadline, live.warned = deadline, False
         log.info("match %d: %.0f s %s given back", live.id, gap, why)
+        show_clock(svc, live)
         # The connecting time still to give (first check not run yet) is owed on the deadline
         # as it is now; an outage under way stands the turn still as before.
         if state.loaded is not None and state.loaded[1].get(live.id) == was:
@@ -186,6 +195,17 @@ async def _pay_one(svc: MatchService, live: LiveMatch, why: str) -> bool:
             state.owed[live.id] = (deadline, now_gap - gap)
             return False
         return True
+
+
+def show_clock(svc: MatchService, live: LiveMatch) -> None:
+    """The turn's deadline (or a reserve) changed without a move: the table says when the turn
+    ends, not the old deadline, long past; with the channel lost, the DM panels carry it (an
+    edit even of a panel showing this version)."""
+    if live.channel_lost:
+        live.dm_shown = [None, None]
+        svc.delivery.enqueue(live, Batch(hands={0, 1}))
+    else:
+        svc.delivery.enqueue(live, Batch(table=True))
 
 
 def hear_gateway(client: discord.Client, svc: MatchService) -> None:
@@ -317,7 +337,9 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
         offline = now - stopped_at
         left = max(0.0, live.deadline - stopped_at)
         deadline = now + max(left, min(GRACE, float(live.turn_timer)))
-        notice = offline >= NOTICE_AFTER
+        # Not in a match whose table was never posted: nobody was shown it, and it is
+        # cancelled at its deadline (``MatchService.forfeit_if_late``).
+        notice = offline >= NOTICE_AFTER and not live.never_shown
         # A turn given more than it had left keeps in its reserve only what that had left:
         # the grace is the turn's own time, not banked for later turns (at a turn's end the
         # reserve keeps what the clock has left, ``TimeControl.reserve_after``).
@@ -346,8 +368,13 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
             if loaded is not None:
                 loaded.pop(live.id, None)
             continue
+        moved = abs(deadline - live.deadline) >= CONNECTING
         live.deadline, live.warned, live.unsent = deadline, False, unsent
         if reserve is not None:
             live.reserves[seat] = reserve
+        if moved or reserve is not None:
+            # A quick restart's grace too (a few seconds' difference is not worth an edit
+            # of every table).
+            show_clock(svc, live)
         log.info("match %d: turn resumed after %.0f s offline; %.0f s left", live.id, offline,
                  deadline - now)

@@ -40,7 +40,7 @@ async def turn_warning(svc: MatchService, live: LiveMatch, seat: int, left: int)
             log.info("match %d: the warning could not be sent for now (%s)", live.id, e)
             await _warn_again(svc, live, version, deadline)
         return
-    deadline, other = live.deadline, safe_name(live.names[1 - seat])
+    version, deadline, other = live.version, live.deadline, safe_name(live.names[1 - seat])
     tr = svc.seat_tr(live, seat)
     channel = f"<#{live.channel_id}>"
     if live.asks_when_late():
@@ -51,7 +51,8 @@ async def turn_warning(svc: MatchService, live: LiveMatch, seat: int, left: int)
         text = tr("Reminder: your turn in the Umtali match against {name} ends {when}; after "
                   "that, you forfeit the session. Play in {channel}.", name=other,
                   when=when(deadline), channel=channel)
-    if await _dm(svc, live, seat, text):
+    dm = await _dm(svc, live, seat, text)
+    if dm:
         return
     if not live.channel_lost:
         tr = svc.public_tr(live)
@@ -61,7 +62,12 @@ async def turn_warning(svc: MatchService, live: LiveMatch, seat: int, left: int)
             if live.asks_when_late() else \
             tr("{mention}, your turn ends {when}; after that, you forfeit the session.",
                mention=mention, when=when(deadline))
-        await post(svc, live, said, only(live.player_ids[seat]))
+        if await post(svc, live, said, only(live.player_ids[seat])) is not None:
+            return
+    if dm is None or not live.channel_lost:
+        # Failed for now (not refused for good, where it would fail every second): the
+        # reminder is still to come, at the next check.
+        await _warn_again(svc, live, version, deadline)
 
 
 async def _warn_again(svc: MatchService, live: LiveMatch, version: int,
@@ -76,8 +82,9 @@ async def _warn_again(svc: MatchService, live: LiveMatch, version: int,
             live.warned = False
 
 
-async def _dm(svc: MatchService, live: LiveMatch, seat: int, text: str) -> bool:
-    """A short DM to the seat's player; False if they cannot be reached that way."""
+async def _dm(svc: MatchService, live: LiveMatch, seat: int, text: str) -> bool | None:
+    """A short DM to the seat's player; False if they cannot be reached that way, None if
+    it failed for now."""
     if live.dm_refused[seat] or live.is_computer(seat):
         return False
     user_id = live.player_ids[seat]
@@ -89,7 +96,7 @@ async def _dm(svc: MatchService, live: LiveMatch, seat: int, text: str) -> bool:
         return False
     except PASSING as e:
         log.info("match %d: a DM to seat %d failed (%s)", live.id, seat, e)
-        return False
+        return None
     return True
 
 
@@ -121,33 +128,77 @@ async def post(svc: MatchService, live: LiveMatch, text: str,
         return None
 
 
+#: A turn first seen here (its match brought back by a start or a take-over, or given another
+#: turn's time) is told only if it started less than this long ago: a DM panel's refresh later
+#: in the turn is not its start, and the turn was told before.
+FRESH = 15 * 60.0
+
+Turn = tuple[int, int, int, int]
+
+
+def turn_of(live: LiveMatch) -> Turn:
+    """The turn being played: its game, hand, turn in the hand, and player. A move within the
+    turn keeps it, and so does time given back; the saved state holds it over a restart."""
+    session = live.session
+    return session.game, session.hand_no, session.hand.turns, session.to_act
+
+
 class TurnNotices:
     """By correspondence, a DM to the player whose turn starts (a DM panel's edit does not
-    notify), once a turn: a turn is told apart by its version and deadline (another turn's
-    time, given by the waiting player, is told too)."""
+    notify), once a turn (``turn_of``); another turn's time, given by the waiting player, is
+    told too (``forget``)."""
 
     def __init__(self, svc: MatchService) -> None:
         self.svc = svc
-        self.told: dict[int, tuple[int, float]] = {}
+        self.told: dict[int, Turn] = {}
+        #: The turns whose DM failed for now (by match id): tried again at the clock's next
+        #: check.
+        self.failed: dict[int, Turn] = {}
+
+    def forget(self, match_id: int) -> None:
+        """The turn was given another turn's time: told anew."""
+        self.told.pop(match_id, None)
+
+    async def again(self) -> None:
+        """The clock's check: the turns' DMs that failed for now, tried again."""
+        for match_id, turn in list(self.failed.items()):
+            del self.failed[match_id]
+            live = self.svc.matches.get(match_id)
+            if live is not None and self._due(live) and turn_of(live) == turn:
+                await self._tell(live, turn)
 
     async def __call__(self, live: LiveMatch) -> None:
         if live.over:
             self.told.pop(live.id, None)
+            self.failed.pop(live.id, None)
             return
-        seat = live.session.to_act
+        turn = turn_of(live)
+        if not self._due(live) or self.told.get(live.id) == turn:
+            return
+        first = live.id not in self.told
+        self.told[live.id] = turn
+        if first and live.deadline is not None and live.deadline - self.svc.clock() < (
+                live.control.turn + live.reserves[turn[3]] - FRESH):
+            return  # brought back in the middle of a turn told before
+        await self._tell(live, turn)
+
+    @staticmethod
+    def _due(live: LiveMatch) -> bool:
         # Against the computer, whose reply comes within seconds of the player's move, a DM a
         # turn would be noise: the reminder before a turn's end still comes.
-        if (not live.control.notify_turn or live.deadline is None or live.computer_seat is not None
-                or self.told.get(live.id) == (live.version, live.deadline)
-                or not live.reachable(seat)):
-            return
-        self.told[live.id] = (live.version, live.deadline)
+        return (live.control.notify_turn and live.deadline is not None and not live.over
+                and live.computer_seat is None and live.reachable(live.session.to_act))
+
+    async def _tell(self, live: LiveMatch, turn: Turn) -> None:
+        seat = turn[3]
         tr = self.svc.seat_tr(live, seat)
         channel = f"<#{live.channel_id}>"
-        await _dm(self.svc, live, seat, tr(
-            "Your turn in the Umtali match against {name}: play in {channel} (or from your "
-            "hand here). Your turn ends {when}.", name=safe_name(live.names[1 - seat]),
-            channel=channel, when=when(live.deadline)))
+        if await _dm(self.svc, live, seat, tr(
+                "Your turn in the Umtali match against {name}: play in {channel} (or from your "
+                "hand here). Your turn ends {when}.", name=safe_name(live.names[1 - seat]),
+                channel=channel, when=when(live.deadline or 0))) is None:
+            # Failed for now: still to tell, at the next check (if it is still this turn).
+            self.failed[live.id] = turn
 
 
 async def warn(svc: MatchService, live: LiveMatch, seat: int, left: int) -> None:

@@ -27,7 +27,7 @@ from cogs.umtali.mentions import NO_MENTIONS, only, ping
 from cogs.umtali.names import safe_name
 from cogs.umtali.outbox import Batch
 from cogs.umtali.panels import timeout_panel
-from cogs.umtali.reminders import post, refused, when
+from cogs.umtali.reminders import TurnNotices, post, refused, when
 from umtali.i18n import Tr
 
 if TYPE_CHECKING:
@@ -75,8 +75,9 @@ async def _ask(svc: MatchService, live: LiveMatch, deadline: float, version: int
     waiting = live.player_ids[1 - absent]
     asked = None if live.channel_lost else await post(
         svc, live, question(live, absent, tr), only(waiting), timeout_panel(live.id, version, tr))
-    if asked is None and not live.dm_refused[1 - absent]:
-        # The channel is lost: the question reaches the waiting player in their DMs.
+    if asked is None and not live.over and not live.dm_refused[1 - absent]:
+        # The channel is lost: the question reaches the waiting player in their DMs (unless
+        # losing it abandoned the match, the absent player's DMs closed too).
         dm = svc.seat_tr(live, 1 - absent)
         try:
             user = svc.client.get_user(waiting) or await svc.client.fetch_user(waiting)
@@ -263,6 +264,10 @@ async def decide(svc: MatchService, live: LiveMatch, version: int, claim: bool) 
             _unsaved[live] = version
             raise
         live.deadline, live.warned = deadline, False
+        # Another turn's time: the absent player is told of it as of a turn's start.
+        for listener in svc.hand_listeners:
+            if isinstance(listener, TurnNotices):
+                listener.forget(live.id)
         return True
 
 
