@@ -191,3 +191,5 @@ async def test_a_thread_whose_save_fails_is_not_played_in(
     assert live.channel_id == world.channel.id
     assert _db(db_path, "SELECT channel_id FROM matches") == [(world.channel.id,)]
     assert any(m.id == live.table_message_id for m in world.channel.history())
+    # And the thread made for it is taken down, not left empty beside the table.
+    assert world.channel.threads == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from typing import TYPE_CHECKING
 
@@ -32,5 +33,8 @@ async def into_thread(svc: MatchService, live: LiveMatch, message: discord.Messa
     except Exception as e:  # saved first: the match is played where the database has it
         log.warning("match %d: the thread could not be saved (%s: %s); playing in the channel",
                     live.id, e.__class__.__name__, e)
+        # Not left behind empty, under the match's name, beside the table in the channel.
+        with contextlib.suppress(discord.HTTPException, *PASSING):
+            await thread.delete()
         return
     live.channel_id = thread.id
