@@ -317,6 +317,13 @@ MIGRATIONS: Final[tuple[tuple[str | Variant, ...], ...]] = (
         """ALTER TABLE challenges ADD COLUMN computer_level TEXT""",
         """ALTER TABLE matches ADD COLUMN cut TEXT NOT NULL DEFAULT ''""",
     ),
+    # 14: when each member's choices last changed, as a count of the changes to anyone's
+    # (``data.settings.PREFS_CHANGED``): every process keeps them all in memory and reads again,
+    # every few seconds, only the rows changed since it last read (0: before this migration).
+    (
+        """ALTER TABLE member_prefs ADD COLUMN changed INTEGER NOT NULL DEFAULT 0""",
+        """CREATE INDEX member_prefs_changed ON member_prefs (changed)""",
+    ),
 )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
 from data.db import Database, Row, Tx
 from data.models import GuildSettings, MemberPrefs
@@ -15,8 +16,27 @@ GUILD_COLUMNS = frozenset({"variant", "optional_melding", "turn_timer", "threads
 
 
 #: The ``meta`` key that changes with every change of any server's settings: other processes,
-#: which keep some of them in memory, read them again when it does (``Owners.tick``).
+#: which keep some of them in memory, read them again when it does (``Preferences.catch_up``).
 SETTINGS_STAMP = "guild_settings_stamp"
+
+#: A member's choices changed: their row's ``changed`` (migration 14) becomes one past the
+#: largest in the table, so that every process, keeping them all in memory, reads again only
+#: the rows past the largest it read. Changes take turns (SQLite's one writer; on PostgreSQL
+#: this advisory key, ``Tx.serialise``, below any server's, ``data.seasons.guild_key``): a
+#: change counts past one only once that one is committed, so a read that sees it sees all
+#: before it.
+PREFS_KEY = -(2**63)
+_NEXT_CHANGE = "(SELECT COALESCE(MAX(changed), 0) + 1 FROM member_prefs)"
+
+
+@dataclass(frozen=True, slots=True)
+class Stamps:
+    """What the choices that every process keeps in memory were at one read."""
+
+    #: ``SETTINGS_STAMP`` (None: never changed).
+    settings: str | None = None
+    #: The last change to a member's choices (0: none since migration 14).
+    prefs: int = 0
 
 
 def _guild(guild_id: int, row: Row | None) -> GuildSettings:
@@ -86,10 +106,16 @@ class SettingsQueries:
                  int(s.pictures), s.language, s.time_control, s.seasons, s.season_channel_id),
             )
 
-    async def settings_stamp(self) -> str | None:
-        """Changes whenever any server's settings change (None: never changed)."""
-        row = await self.db.fetchone("SELECT value FROM meta WHERE key = ?", (SETTINGS_STAMP,))
-        return None if row is None else str(row["value"])
+    async def stamps(self) -> Stamps:
+        """Whether servers' settings or members' choices changed, both in one cheap read (a
+        key, and the end of an index), as every process asks every few seconds."""
+        row = await self.db.fetchone(
+            "SELECT (SELECT value FROM meta WHERE key = ?) AS settings, "
+            "(SELECT MAX(changed) FROM member_prefs) AS prefs", (SETTINGS_STAMP,))
+        if row is None:
+            return Stamps()
+        settings = row["settings"]
+        return Stamps(None if settings is None else str(settings), int(row["prefs"] or 0))
 
     async def guild_looks(self) -> dict[int, tuple[str, bool]]:
         """Each server that ever changed its settings: its language ('': the server's own
@@ -129,24 +155,31 @@ class SettingsQueries:
             "OR hand_order != 'suit' OR language != ''")
         return {row["user_id"]: _prefs(row) for row in rows}
 
-    async def set_look(self, user_id: int, pictures: bool, four_colour: bool) -> None:
+    async def prefs_changed_since(self, change: int) -> list[MemberPrefs]:
+        """The members whose choices changed after ``change`` (a ``Stamps.prefs``), as they
+        are now (defaults included: a member may have gone back to them)."""
+        rows = await self.db.fetchall("SELECT * FROM member_prefs WHERE changed > ?", (change,))
+        return [_prefs(row) for row in rows]
+
+    async def _change_prefs(self, user_id: int, changes: Mapping[str, object]) -> None:
+        """Set the choices named in ``changes`` (the others as they were), counted as the
+        next change (``PREFS_KEY``)."""
+        names = list(changes)
         async with self.db.transaction() as c:
+            await c.serialise([PREFS_KEY])
             await c.execute(
-                "INSERT INTO member_prefs (user_id, pictures, four_colour) VALUES (?, ?, ?) "
-                "ON CONFLICT (user_id) DO UPDATE SET pictures = excluded.pictures, "
-                "four_colour = excluded.four_colour",
-                (user_id, int(pictures), int(four_colour)))
+                f"INSERT INTO member_prefs (user_id, {', '.join(names)}, changed) "
+                f"VALUES (?{', ?' * len(names)}, {_NEXT_CHANGE}) "
+                "ON CONFLICT (user_id) DO UPDATE SET "
+                + ", ".join(f"{n} = excluded.{n}" for n in (*names, "changed")),
+                (user_id, *changes.values()))
+
+    async def set_look(self, user_id: int, pictures: bool, four_colour: bool) -> None:
+        await self._change_prefs(user_id, {"pictures": int(pictures),
+                                           "four_colour": int(four_colour)})
 
     async def set_hand_order(self, user_id: int, hand_order: str) -> None:
-        async with self.db.transaction() as c:
-            await c.execute(
-                "INSERT INTO member_prefs (user_id, hand_order) VALUES (?, ?) "
-                "ON CONFLICT (user_id) DO UPDATE SET hand_order = excluded.hand_order",
-                (user_id, hand_order))
+        await self._change_prefs(user_id, {"hand_order": hand_order})
 
     async def set_language(self, user_id: int, language: str) -> None:
-        async with self.db.transaction() as c:
-            await c.execute(
-                "INSERT INTO member_prefs (user_id, language) VALUES (?, ?) "
-                "ON CONFLICT (user_id) DO UPDATE SET language = excluded.language",
-                (user_id, language))
+        await self._change_prefs(user_id, {"language": language})

@@ -8,8 +8,9 @@ at its next renewal, or at once when it next touches it). Every few seconds the 
 renews this process's leases and claims the matches whose holder stopped renewing (killed):
 their turns get back the time lost, their unsent announcements are posted, their computer
 resumes. A single process named ``main`` holds every match, as before there were several.
-Each renewal also reads again what servers chose for all their matches (language, pictures)
-when any process changed it (``read_settings``).
+Each renewal also reads again what servers and members chose (a server's language and
+pictures, a member's look, hand order and language) when another process changed it
+(``catch_up``).
 """
 
 from __future__ import annotations
@@ -46,8 +47,6 @@ class Owners:
         self.name = name
         self.leases = Leases(svc.store.db, name)
         self._renewed_at: float | None = None
-        #: The servers' settings as last read (``data.settings.SETTINGS_STAMP``).
-        self._settings_stamp: str | None = None
 
     def until(self) -> float:
         return self.svc.clock() + LEASE
@@ -142,29 +141,19 @@ class Owners:
                 if self.svc.matches.get(match_id) is live:
                     log.info("match %d: now held by another process", match_id)
                     self.drop(live)
-            await self.read_settings()
+            await self.catch_up()
         await self.claim()
         await ask_again(self.svc, now)
 
-    async def read_settings(self) -> None:
-        """What servers chose for all their matches (language, pictures), read again when
-        any process changed it: a match held here may be on a server whose admin's command
-        reached another process."""
+    async def catch_up(self) -> None:
+        """What servers and members chose, read again where another process changed it: a
+        match held here may be on a server whose admin's command, or have a player whose
+        choice, reached another process (``Preferences.catch_up``)."""
         try:
-            stamp = await self.svc.store.settings_stamp()
-            if stamp == self._settings_stamp:
-                return
-            looks = await self.svc.store.guild_looks()
+            await self.svc.prefs.catch_up()
         except Exception as e:  # the leases are renewed and claimed all the same
-            log.warning("the servers' settings could not be read again (%s: %s); trying at the "
-                        "next renewal", e.__class__.__name__, e)
-            return
-        prefs = self.svc.prefs
-        for guild_id, (language, pictures) in looks.items():
-            prefs.set_guild_language(guild_id, language)
-            prefs.set_guild_pictures(guild_id, pictures)
-        # Noted once read: a change saved meanwhile changed the stamp again, and is read next.
-        self._settings_stamp = stamp
+            log.warning("what servers and members chose could not be read again (%s: %s); "
+                        "trying at the next renewal", e.__class__.__name__, e)
 
     async def release(self) -> None:
         """Stopping cleanly: another process may take this one's matches at once."""

@@ -5,6 +5,10 @@ A member's choices follow them to every server. Their language is the one their 
 showed on their last interaction: their private answers use it, and so do the DMs the bot sends
 with no interaction to read it from. A server's matches speak the server's language in public:
 the one its admins chose, else the server's own preferred locale.
+
+With several processes on one database, a choice saved through one reaches the others at their
+next lease renewal (``catch_up``, every few seconds): the servers' settings when their stamp
+moved, and the rows of only the members whose choices changed since.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import dataclasses
 from collections.abc import Callable
 
 from data.models import MemberPrefs
+from data.settings import Stamps
 from data.store import Store
 from umtali.i18n import Tr, language_of, tr_for
 
@@ -28,11 +33,46 @@ class Preferences:
         self.plain_guilds: set[int] = set()
         #: Servers that chose their matches' language.
         self._guild_languages: dict[int, str] = {}
+        #: The choices as last read (``catch_up``).
+        self._stamps = Stamps()
+        #: While ``catch_up`` reads: the members whose choices were saved here meanwhile (the
+        #: read may be older than the save; it is not kept, and read again next time).
+        self._saved_meanwhile: set[int] | None = None
 
     async def load(self) -> None:
+        # Stamped first: a change saved while loading is read again at the first catch-up.
+        stamps = await self.store.stamps()
         self._members = await self.store.chosen_prefs()
         self.plain_guilds = await self.store.guilds_without_pictures()
         self._guild_languages = await self.store.guild_languages()
+        self._stamps = stamps
+
+    async def catch_up(self) -> None:
+        """Read again what another process saved since the last read: every server's look
+        if any server's settings changed, the choices of the members who changed theirs.
+        A failed read raises, nothing noted: the next call reads it all again."""
+        if self._saved_meanwhile is not None:
+            return  # one is reading already
+        self._saved_meanwhile = set()
+        try:
+            now = await self.store.stamps()
+            if now.settings != self._stamps.settings:
+                for guild_id, (language, pictures) in (await self.store.guild_looks()).items():
+                    self.set_guild_language(guild_id, language)
+                    self.set_guild_pictures(guild_id, pictures)
+                self._stamps = dataclasses.replace(self._stamps, settings=now.settings)
+            if now.prefs != self._stamps.prefs:
+                changed = await self.store.prefs_changed_since(self._stamps.prefs)
+                for prefs in changed:
+                    if prefs.user_id not in self._saved_meanwhile:
+                        self._keep(prefs)
+                # Noted as it was before the rows were read: a row changed since is read
+                # again next time. A row passed over may be older than the save here, or
+                # newer: all are read again next time, when no save is in the way.
+                if not self._saved_meanwhile.intersection(p.user_id for p in changed):
+                    self._stamps = dataclasses.replace(self._stamps, prefs=now.prefs)
+        finally:
+            self._saved_meanwhile = None
 
     # -- members ----------------------------------------------------------------------------
 
@@ -45,15 +85,21 @@ class Preferences:
         else:
             self._members[prefs.user_id] = prefs
 
+    def _saved(self, prefs: MemberPrefs) -> None:
+        """Kept once saved here."""
+        self._keep(prefs)
+        if self._saved_meanwhile is not None:
+            self._saved_meanwhile.add(prefs.user_id)
+
     async def set_look(self, user_id: int, *, pictures: bool, four_colour: bool) -> None:
         """Saved first, then kept: memory never ahead of the database."""
         await self.store.set_look(user_id, pictures, four_colour)
-        self._keep(dataclasses.replace(self.of(user_id), pictures=pictures,
-                                       four_colour=four_colour))
+        self._saved(dataclasses.replace(self.of(user_id), pictures=pictures,
+                                        four_colour=four_colour))
 
     async def set_hand_order(self, user_id: int, hand_order: str) -> None:
         await self.store.set_hand_order(user_id, hand_order)
-        self._keep(dataclasses.replace(self.of(user_id), hand_order=hand_order))
+        self._saved(dataclasses.replace(self.of(user_id), hand_order=hand_order))
 
     async def saw_locale(self, user_id: int, locale: str | None) -> None:
         """A member's interaction showed their client's locale: remember its language when it
@@ -61,7 +107,7 @@ class Preferences:
         language = language_of(locale)
         if locale and language != self.of(user_id).language:
             await self.store.set_language(user_id, language)
-            self._keep(dataclasses.replace(self.of(user_id), language=language))
+            self._saved(dataclasses.replace(self.of(user_id), language=language))
 
     def member_tr(self, user_id: int) -> Tr:
         """A member's language, for what reaches them with no interaction (their DMs)."""
