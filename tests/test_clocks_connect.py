@@ -12,6 +12,7 @@ import pytest
 
 from bot import UmtaliBot
 from cogs.umtali.clock import heartbeat
+from cogs.umtali.clock_state import LATE
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, flush, start_match, thread_of
@@ -72,7 +73,7 @@ async def test_the_time_spent_connecting_after_a_restart_is_given_back(
     await flush(world)
     assert restored.deadline == deadline
     assert "seconds left" in thread_of(world, restored).history()[-1].content
-    await svc.check_timers(now=deadline + 1)
+    await svc.check_timers(now=deadline + LATE + 1)
     await flush(world)
     assert restored.over and restored.session.winner == 1 - seat
 

@@ -1,9 +1,10 @@
 """A move is judged by when it was made, not when it reached the bot (``cogs/umtali/clock.py``,
 ``made_in_time``): Discord stamps each interaction with its making (the snowflake's time). One
-made after the turn's deadline that arrives before the clock's next check is refused (a short
-private answer, nothing changed) and the clock forfeits the turn as usual; one made before it
-that arrives a little after (network lag) is played, its reserve spent up to its making. The
-deadline is the one the clock judges by: time owed to the turn, an outage under way.
+made after the turn's deadline that arrives before the clock acts on it is refused (a short
+private answer, nothing changed) and the clock forfeits the turn as usual (``LATE`` after the
+deadline: ``tests/test_clocks_late_arrival.py``); one made before it that arrives a little
+after (network lag) is played, its reserve spent up to its making. The deadline is the one
+the clock judges by: time owed to the turn, an outage under way.
 
 On the loopback Discord, in real time: its snowflakes are made from the same clock as the bot's,
 and a test stamps a click with the moment it chooses (``_stamped``). (SimCord stamps by a clock
@@ -93,12 +94,13 @@ def _saved_version(table: Table) -> int:
 
 
 async def _refused(table: Table, answer: Interaction, version: int) -> None:
-    """Refused privately, nothing changed; the clock's next check forfeits the turn."""
+    """Refused privately, nothing changed; the clock forfeits the turn once a move made in
+    time can no longer be on its way (``LATE`` after its deadline, which has passed)."""
     assert answer.ephemeral and REFUSED in answer.text(), answer.text()
     live = table.live
     assert live.version == version == _saved_version(table) and not live.over
     seat = live.session.to_act
-    await table.svc.check_timers()
+    await table.svc.check_timers(now=time.time() + LATE)
     assert live.over and live.session.how == "timed out" and live.session.winner == 1 - seat
     row = query(table.db, "SELECT status FROM matches WHERE id = ?", live.id)[0]
     assert row["status"] != "active"

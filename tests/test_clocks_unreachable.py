@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cogs.umtali.clock_state import LATE
 from tests.discord_helpers import World, custom_ids, flush, player, start_match
 from tests.test_faults_channel import _lose_thread
 from tests.test_faults_timers import db_row
@@ -28,7 +29,7 @@ async def test_a_time_up_question_nobody_can_get_abandons_the_match(
     assert deadline is not None
     since = len(world.env.http_requests)
     for k in range(1, 6):
-        await svc.check_timers(now=deadline + k)
+        await svc.check_timers(now=deadline + LATE + k)
         await flush(world)
     assert live.channel_lost and live.dm_refused[1 - absent]
     assert live.abandoned and db_row(db_path, live.id)["how"] == "abandoned"
@@ -47,7 +48,7 @@ async def test_a_deleted_thread_at_the_time_up_asks_in_dms_and_the_match_goes_on
     waiting = player(world, 1 - absent)
     _lose_thread(world, live)
     assert live.deadline is not None
-    await svc.check_timers(now=live.deadline + 1)
+    await svc.check_timers(now=live.deadline + LATE + 1)
     await flush(world)
     assert live.channel_lost and db_row(db_path, live.id)["channel_lost"] == 1
     asked = [m for m in waiting.user.dm_channel.history()

@@ -8,6 +8,7 @@ import pytest
 from simcord import assert_error
 
 from cogs.umtali.clock import WARN_BEFORE
+from cogs.umtali.clock_state import LATE
 from cogs.umtali.rules_text import PAGES
 from tests.discord_helpers import (
     World,
@@ -128,7 +129,7 @@ async def test_turn_timer_warns_then_forfeits(world: World) -> None:
     await flush(world)
     warnings = [m for m in thread.history() if "seconds left" in m.content]
     assert len(warnings) == 1
-    await svc.check_timers(now=live.deadline + 1)
+    await svc.check_timers(now=live.deadline + LATE + 1)
     await flush(world)
     assert live.over and live.session.winner == 1 - seat
     [result] = await svc.store.session_results(world.guild.id)
@@ -152,7 +153,7 @@ async def test_timers_resume_after_a_restart(world: World, make_bot: Any) -> Non
     restored = new.matches.matches[live.id]
     assert restored.deadline == deadline
     assert deadline is not None
-    await new.matches.check_timers(now=deadline + 1)
+    await new.matches.check_timers(now=deadline + LATE + 1)
     await new.matches.flush()
     assert restored.over
     results = await new.matches.store.session_results(world.guild.id)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot import UmtaliBot
+from cogs.umtali.clock_state import LATE
 from cogs.umtali.time_control import DAY, HOUR
 from cogs.umtali.time_out import decide
 from tests.discord_helpers import World, flush, player, start_match, thread_of
@@ -115,7 +116,7 @@ async def test_keep_waiting_gives_another_turn_and_the_session_goes_on(
     assert live.deadline == pytest.approx(world.clock.now + DAY, abs=1)
     # When that player's time is up in turn, they are asked about anew.
     assert live.deadline is not None
-    await svc.check_timers(now=live.deadline + 1)
+    await svc.check_timers(now=live.deadline + LATE + 1)
     await flush(world)
     again = thread_of(world, live).history()[-1]
     assert again.id != question.id and f":{live.version}:claim" in button(again, "claim")

@@ -13,6 +13,7 @@ import discord
 import pytest
 
 from bot import UmtaliBot
+from cogs.umtali.clock_state import LATE
 from cogs.umtali.time_control import DAY, PRESETS
 from tests.discord_helpers import World, flush, play_out, start_match, thread_of
 from tests.test_faults_timers import db_row, to_turn_end
@@ -96,7 +97,7 @@ async def test_blitz_warns_then_forfeits_when_the_reserve_is_gone(world: World) 
     await svc.check_timers(now=live.deadline - 9)
     await flush(world)
     assert "seconds left for your turn" in thread_of(world, live).history()[-1].content
-    await svc.check_timers(now=live.deadline + 1)
+    await svc.check_timers(now=live.deadline + LATE + 1)
     await flush(world)
     assert live.over and live.session.winner == 1 - seat
     [result] = await svc.store.session_results(world.guild.id)

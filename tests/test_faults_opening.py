@@ -12,6 +12,7 @@ import discord
 import pytest
 import simcord.http.client as simcord_http
 
+from cogs.umtali.clock_state import LATE
 from cogs.umtali.service import NEVER_SHOWN
 from tests.discord_helpers import World, challenge, custom_ids, cut, flush, submit_cut
 from umtali.i18n import EN
@@ -156,7 +157,7 @@ async def test_a_match_whose_cancelling_failed_too_is_cancelled_at_its_deadline(
     await flush(world)
     assert not live.over and not live.warned
     # ... and at its deadline it is cancelled.
-    await svc.check_timers(now=live.deadline + 1)
+    await svc.check_timers(now=live.deadline + LATE + 1)
     await flush(world)
     assert live.abandoned and not live.session.over
     _cancelled_cleanly(db_path)

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from cogs.umtali.clock import alive_key
+from cogs.umtali.clock_state import LATE
 from cogs.umtali.owners import LEASE, RENEW_EVERY
 from tests.discord_helpers import World, flush, start_match, start_practice
 from tests.test_faults_channel import _db
@@ -57,7 +58,7 @@ async def test_a_match_whose_read_fails_during_a_takeover_is_let_go_and_claimed_
     assert _holder(db_path, live.id)[0] == "main"
     # Its clock runs here: the turn times out.
     assert taken.deadline is not None
-    world.clock.now = taken.deadline + 1
+    world.clock.now = taken.deadline + LATE + 1
     await svc.check_timers(now=world.clock.now)
     await flush(world)
     assert taken.over

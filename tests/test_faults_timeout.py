@@ -14,6 +14,7 @@ import pytest
 
 from bot import UmtaliBot
 from cogs.umtali import reminders, time_out
+from cogs.umtali.clock_state import LATE
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.service import MatchService
 from cogs.umtali.time_control import DAY
@@ -86,7 +87,7 @@ async def test_a_question_neither_posted_nor_undone_is_asked_at_the_next_check(
     monkeypatch.setattr(time_out, "post", unposted)
     monkeypatch.setattr(svc.store, "set_deadline", unsaved)
     live.dm_refused[1 - absent] = True
-    now = live.deadline + 1
+    now = live.deadline + LATE + 1
     await svc.check_timers(now=now)
     assert live.deadline is None and db_deadline(db_path, live.id) is None
     monkeypatch.setattr(time_out, "post", real_post)
@@ -118,7 +119,7 @@ async def test_a_match_that_moved_on_while_asking_is_not_said_asked(
     monkeypatch.setattr(time_out, "post", moved_on)
     live.dm_refused[1 - absent] = True
     caplog.set_level(logging.INFO, logger="cogs.umtali.time_out")
-    await svc.check_timers(now=live.deadline + 1)
+    await svc.check_timers(now=live.deadline + LATE + 1)
     await flush(world)
     said = [r.getMessage() for r in caplog.records if r.name == "cogs.umtali.time_out"]
     assert any("moved on before" in m for m in said), said
@@ -134,7 +135,7 @@ async def test_an_answer_in_dms_keeps_the_waiting_players_language(
     await svc.prefs.saw_locale(waiting.id, "ru")
     live.channel_lost = True
     assert live.deadline is not None
-    await svc.check_timers(now=live.deadline + 1)
+    await svc.check_timers(now=live.deadline + LATE + 1)
     await flush(world)
     question = [m for m in waiting.user.dm_channel.history() if custom_ids(m)][-1]
     assert "время хода" in question.content
@@ -164,7 +165,7 @@ async def test_a_question_asked_but_not_saved_is_not_asked_again_here(
         return await real(*args, **kwargs)
 
     monkeypatch.setattr(svc.owners.leases, "set_question", unsaved)
-    now = live.deadline + 1
+    now = live.deadline + LATE + 1
     for k in range(4):
         await svc.check_timers(now=now + k)
         await flush(world)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from cogs.umtali.clock_state import LATE
 from cogs.umtali.in_time import DEFER_AFTER
 from tests.db_lock import write_locked
 from tests.loopback.driver import custom_ids, query, start_session, until
@@ -37,7 +38,7 @@ async def test_an_answer_waiting_on_a_busy_database_is_deferred_then_shown(
         live = svc.matches[saved.id]
         assert live.deadline is not None
         waiting = live.player_ids[1 - live.session.to_act]
-        await svc.check_timers(now=live.deadline + 1)
+        await svc.check_timers(now=live.deadline + LATE + 1)
         await svc.flush()
         question = await until(lambda: next(
             (m for m in server.messages.values() if "time for this turn is up"

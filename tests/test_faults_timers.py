@@ -15,6 +15,7 @@ import pytest
 
 from bot import UmtaliBot
 from cogs.umtali.clock import ALIVE_AT, heartbeat
+from cogs.umtali.clock_state import LATE
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, flush, play_out, start_match, thread_of
@@ -77,8 +78,8 @@ async def test_a_move_saved_at_the_deadline_never_forfeits_the_next_player(
         await until_locked(live)
         # ... and while it is being saved, memory is not ahead of the database ...
         assert live.session.to_act == seat and live.version == version
-        # ... and the timer ticks just after the old deadline.
-        timer = asyncio.create_task(svc.check_timers(now=old_deadline + 1))
+        # ... and the timer ticks just after the old deadline ran out (``LATE`` past it).
+        timer = asyncio.create_task(svc.check_timers(now=old_deadline + LATE + 1))
         for _ in range(50):
             await asyncio.sleep(0)
         assert not live.over
@@ -125,7 +126,7 @@ async def test_a_restart_after_downtime_gives_the_turn_time_back_and_says_so(
     await svc.check_timers(now=restored.deadline - 30)
     await flush(world)
     assert "seconds left" in thread.history()[-1].content
-    await svc.check_timers(now=restored.deadline + 1)
+    await svc.check_timers(now=restored.deadline + LATE + 1)
     await flush(world)
     assert restored.over and restored.session.how == "timed out"
 
@@ -156,7 +157,7 @@ async def test_a_forfeit_that_cannot_be_saved_is_tried_again_by_the_next_tick(
     assert svc is not None and live.deadline is not None
     await quick_busy_timeout(svc)
     caplog.set_level(logging.WARNING)
-    late = live.deadline + 1
+    late = live.deadline + LATE + 1
     with write_lock(db_path):
         await svc.check_timers(now=late)
     assert not live.over and db_row(db_path, live.id)["status"] == "active"

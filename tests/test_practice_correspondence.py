@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from simcord.builders import UserHandle
 
+from cogs.umtali.clock_state import LATE
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.time_control import HOUR
 from tests.discord_helpers import World, cut, flush, the_match, thread_of
@@ -46,7 +47,7 @@ async def test_a_practice_by_correspondence_forfeits_a_day_run_out(
     [reminder] = [m.content for m in world.alice.user.dm_channel.history()
                   if m.content.startswith("Reminder")]
     assert "you forfeit the session" in reminder and "may claim" not in reminder
-    await svc.check_timers(now=deadline + 1)
+    await svc.check_timers(now=deadline + LATE + 1)
     await flush(world)
     assert live.over and live.session.winner == 1 - human
     assert db_row(db_path, live.id)["status"] == "finished"

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from bot import Settings, UmtaliBot
+from cogs.umtali.clock_state import LATE
 from cogs.umtali.live import LiveMatch
 from data.records import GLOBAL
 from tests.discord_helpers import World, custom_ids, cut, flush, play_out, start_match, thread_of
@@ -73,7 +74,7 @@ async def test_a_timeout_is_recorded_as_a_forfeit(world: World) -> None:
     svc = world.bot.matches
     assert svc is not None and live.deadline is not None
     loser = (world.alice, world.bob)[live.session.to_act]
-    await svc.check_timers(now=live.deadline + 1)
+    await svc.check_timers(now=live.deadline + LATE + 1)
     await flush(world)
     assert live.over
     stats = text_of(await loser.slash(world.channel, "umtali stats"))

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from bot import UmtaliBot
 from cogs.umtali.clock import heartbeat
+from cogs.umtali.clock_state import LATE
 from cogs.umtali.service import NEVER_SHOWN
 from tests.discord_helpers import World, flush, start_match
 from tests.test_faults_opening import _cancelled_cleanly
@@ -43,7 +44,7 @@ async def test_a_restart_says_nothing_of_a_match_never_shown_and_cancels_it(
     assert not [t for t in _said(world) if "offline" in t]
     assert [len(p.user.dm_channel.history()) for p in (world.alice, world.bob)] == dms
     assert restored.deadline is not None and not restored.over
-    await svc.check_timers(now=restored.deadline + 1)
+    await svc.check_timers(now=restored.deadline + LATE + 1)
     await flush(world)
     assert restored.abandoned
     _cancelled_cleanly(db_path)

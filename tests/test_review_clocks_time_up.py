@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cogs.umtali.clock_state import LATE
 from tests.discord_helpers import World, flush, player, start_match
 from tests.test_faults_channel import _lose_thread
 from tests.test_faults_timers import db_row
@@ -28,7 +29,7 @@ async def test_a_match_abandoned_as_its_question_is_posted_asks_nobody(
     deadline = live.deadline
     assert deadline is not None
     for k in range(1, 4):
-        await svc.check_timers(now=deadline + k)
+        await svc.check_timers(now=deadline + LATE + k)
         await flush(world)
     assert live.abandoned and db_row(db_path, live.id)["how"] == "abandoned"
     assert not [m for m in waiting.user.dm_channel.history() if ASKED in m.content]

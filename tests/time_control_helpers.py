@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from cogs.umtali.clock_state import LATE
 from cogs.umtali.live import LiveMatch
 from tests.discord_helpers import World, custom_ids, flush, play_out, start_match, thread_of
 from tests.test_faults_timers import db_row, to_turn_end
@@ -42,7 +43,7 @@ async def time_up(world: World) -> tuple[LiveMatch, Any]:
     live = await start_match(world, time_control="correspondence")
     absent = live.session.to_act
     assert live.deadline is not None
-    await svc.check_timers(now=live.deadline + 1)
+    await svc.check_timers(now=live.deadline + LATE + 1)
     await flush(world)
     assert not live.over and live.deadline is None
     question = thread_of(world, live).history()[-1]

@@ -24,7 +24,7 @@ import discord
 from discord.ext import commands
 
 from cogs.umtali.announcing import your_turn
-from cogs.umtali.clock_state import CONNECTING, Outage
+from cogs.umtali.clock_state import CONNECTING, Outage, run_out
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import safe_name
 from cogs.umtali.outbox import Batch
@@ -64,7 +64,8 @@ def warn_before(live: LiveMatch) -> float:
 
 
 async def check_timers(svc: MatchService, now: float) -> None:
-    """Warn a player whose turn is nearly over; forfeit one whose time ran out. Each match is
+    """Warn a player whose turn is nearly over; forfeit one whose time ran out (``LATE`` past
+    its deadline: a move made in time may be on its way till then, ``run_out``). Each match is
     judged under its own lock; a failure (say, a save) is tried again at the next check. Only
     the matches this process holds are judged (first renewing its leases, every few seconds)."""
     state = svc.clock_state
@@ -102,7 +103,7 @@ async def check_timers(svc: MatchService, now: float) -> None:
             # The turn's own time is up: the table shows the reserve running.
             svc.delivery.enqueue(live, Batch(table=True))
         try:
-            if now >= live.deadline:
+            if run_out(live.deadline, now):
                 if await svc.forfeit_if_late(live, now):
                     log.info("match %d: seat %d timed out", live.id, 1 - live.session.winner)
             elif not live.warned and now >= live.deadline - warn_before(live):

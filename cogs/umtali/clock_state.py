@@ -19,7 +19,8 @@ CONNECTING = 5.0
 #: A move Discord stamped before its turn's deadline is in time if it reaches the bot at most
 #: this long after the deadline (network lag): Discord fails an interaction not answered within
 #: 3 s of its making, so one later than that was not made in time as this clock tells (or
-#: Discord's clock and this one disagree by more).
+#: Discord's clock and this one disagree by more). The clock acts on a deadline only then
+#: (``run_out``).
 LATE = 3.0
 
 
@@ -108,6 +109,13 @@ def judged_deadline(svc: MatchService, live: LiveMatch, now: float) -> float | N
         if gap >= CONNECTING:
             deadline += gap
     return deadline
+
+
+def run_out(deadline: float | None, now: float) -> bool:
+    """The clock acts on ``deadline`` at ``now`` (a forfeit, a time-up question, the reserve
+    said to run): once it is ``LATE`` past, not before, as a move made before it may still be
+    on its way until then, and is played (``made_in_time``)."""
+    return deadline is not None and now >= deadline + LATE
 
 
 def made_in_time(svc: MatchService, live: LiveMatch, made: float, now: float) -> bool:

@@ -26,7 +26,7 @@ from collections.abc import Awaitable, Callable
 import discord
 
 from cogs.umtali.clock import MAIN, check_timers, heartbeat, warn_before
-from cogs.umtali.clock_state import ClockState
+from cogs.umtali.clock_state import ClockState, run_out
 from cogs.umtali.computer import Computers
 from cogs.umtali.delivery import Delivery
 from cogs.umtali.endings import Endings
@@ -254,16 +254,17 @@ class MatchService(Endings, Playing, Looks):
         await check_timers(self, self.clock() if now is None else now)
 
     async def forfeit_if_late(self, live: LiveMatch, now: float) -> bool:
-        """The player to act forfeits if, under the lock, their turn's deadline has passed:
-        a move saved a moment ago gave the next player a deadline of their own. Under a
-        control that asks, the waiting player is asked instead."""
+        """The player to act forfeits if, under the lock, their turn's deadline has run out
+        (``run_out``: a move made before it may still be on its way for a moment): a move
+        saved a moment ago gave the next player a deadline of their own. Under a control that
+        asks, the waiting player is asked instead."""
         if live.never_shown:
             await self._cancel_unshown(live, now)
             return False
         if live.asks_when_late():
             return await ask_waiting_player(self, live, now)
         async with live.lock:
-            if live.over or live.deadline is None or now < live.deadline:
+            if live.over or not run_out(live.deadline, now):
                 return False
             return await self._resign(live, live.session.to_act, "timed out", timer=True)
 
@@ -271,7 +272,7 @@ class MatchService(Endings, Playing, Looks):
         """A match whose table was never posted (its first posts failed and so did cancelling
         it, or the bot stopped between) is cancelled at its first deadline: nobody forfeits a
         match they were never shown."""
-        if live.over or live.deadline is None or now < live.deadline:
+        if live.over or not run_out(live.deadline, now):
             return
         if not await self.abandon(live, "cancelled"):
             return

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import discord
 
 from cogs.umtali.access import service, tr_of
+from cogs.umtali.clock_state import LATE, run_out
 from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.in_time import answer, edit_clicked, in_time
 from cogs.umtali.live import LiveMatch
@@ -55,9 +56,9 @@ async def ask_waiting_player(svc: MatchService, live: LiveMatch, now: float) -> 
     (returns False); if the question cannot be posted, the clock runs on and the next check
     asks again."""
     async with live.lock:
-        if live.over or live.deadline is None or now < live.deadline:
-            return False
         deadline, version, absent = live.deadline, live.version, live.session.to_act
+        if live.over or deadline is None or not run_out(deadline, now):
+            return False
         # Claimed in the database: of two processes, one asks.
         if not await svc.owners.leases.stop_clock(live.id, version):
             return False
@@ -128,9 +129,11 @@ async def ask_again(svc: MatchService, now: float) -> None:
             continue
         try:
             async with live.lock:
+                # Run out ``LATE`` ago: the check asks at once (it acts on a deadline only
+                # once a move made before it can no longer be on its way, ``run_out``).
                 if _unasked(live) and await svc.owners.leases.restart_clock(
-                        live.id, live.version, now, live.question):
-                    live.deadline, live.warned = now, False
+                        live.id, live.version, now - LATE, live.question):
+                    live.deadline, live.warned = now - LATE, False
                     log.info("match %d: its time-up question was never asked (or asked of "
                              "the computer); its clock runs out again", live.id)
         except Exception as e:

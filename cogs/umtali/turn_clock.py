@@ -8,6 +8,7 @@ and that is saved with the move that ended it.
 
 from __future__ import annotations
 
+from cogs.umtali.clock_state import LATE
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import safe_name
 from cogs.umtali.time_control import time_control
@@ -43,13 +44,15 @@ def turn_end(live: LiveMatch, session: Session, seat: int, now: float,
 
 def reserve_running(live: LiveMatch, now: float) -> bool:
     """The turn's own time has just run out and its player's reserve runs: True once a turn
-    (the table says so then)."""
+    (the table says so then), ``LATE`` after the own time's end, as the clock acts on a
+    deadline (``clock_state.run_out``: a move made in the own time may be on its way till
+    then). Not once the turn's deadline has passed (a reserve of under ``LATE``)."""
     control = live.control
     if live.over or live.deadline is None or control.reserve <= 0 or now >= live.deadline:
         return False
     if live.reserve_running == live.deadline:
         return False
-    if not control.in_reserve(live.deadline, live.reserves[live.session.to_act], now):
+    if not control.in_reserve(live.deadline, live.reserves[live.session.to_act], now - LATE):
         return False
     live.reserve_running = live.deadline
     return True

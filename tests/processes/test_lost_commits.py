@@ -11,6 +11,7 @@ from typing import Any
 import asyncpg
 import pytest
 
+from cogs.umtali.clock_state import LATE
 from tests.discord_helpers import World, custom_ids, player, start_match
 from tests.processes.helpers import main_of, results, row, said, settle
 from tests.test_faults_timers import to_turn_end
@@ -40,10 +41,10 @@ async def test_a_forfeit_saved_unheard_is_announced_at_the_next_tick(
     assert live.deadline is not None
     deadline = live.deadline
     _ack_lost_once(monkeypatch, main.store, "finish_match")
-    await main.check_timers(now=deadline + 1)  # saved; the process hears it failed
+    await main.check_timers(now=deadline + LATE + 1)  # saved; the process hears it failed
     assert (await row(world, live.id))["status"] == "finished" and not live.over
     # The next tick finds the match ended: the forfeit is announced, once, and the match let go.
-    await main.check_timers(now=deadline + 2)
+    await main.check_timers(now=deadline + LATE + 2)
     await settle(world, main)
     assert live.over
     assert len(said(world, live, "timed out")) == 1

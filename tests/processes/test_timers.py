@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from cogs.umtali.clock_state import LATE
 from cogs.umtali.owners import LEASE
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, player, start_match
@@ -36,12 +37,12 @@ async def test_a_timer_fires_in_exactly_one_process(
     main.owners._renewed_at = world.clock()
     before = len(said(world, live, "seconds left"))
     await main.warn_if_due(live, deadline - 30)
-    assert not await main.forfeit_if_late(live, deadline + 1)
+    assert not await main.forfeit_if_late(live, deadline + LATE + 1)
     await settle(world, main, other)
     assert len(said(world, live, "seconds left")) == before
     assert (await row(world, live.id))["status"] == "active"
     # Both processes tick through the warning and the deadline: one warning, one forfeit.
-    for now in (deadline - 30, deadline - 29, deadline + 1, deadline + 2):
+    for now in (deadline - 30, deadline - 29, deadline + LATE + 1, deadline + LATE + 2):
         await asyncio.gather(main.check_timers(now=now), other.check_timers(now=now))
         await settle(world, main, other)
     assert len(said(world, live, "seconds left")) == before + 1
@@ -59,8 +60,8 @@ async def test_the_time_up_question_answered_through_another_process(
     live = await start_match(world, time_control="correspondence")
     absent = live.session.to_act
     assert live.deadline is not None
-    await asyncio.gather(main.check_timers(now=live.deadline + 1),
-                         other.check_timers(now=live.deadline + 1))
+    await asyncio.gather(main.check_timers(now=live.deadline + LATE + 1),
+                         other.check_timers(now=live.deadline + LATE + 1))
     await settle(world, main, other)
     thread = thread_of(world, live)
 
@@ -80,7 +81,7 @@ async def test_the_time_up_question_answered_through_another_process(
     assert deadline is not None
     # That time runs out too: asked once more, by the holder alone.
     for svc in (main, other, main):
-        await svc.check_timers(now=deadline + 1)
+        await svc.check_timers(now=deadline + LATE + 1)
         await settle(world, main, other)
     assert len(questions()) == 2
     again = questions()[-1]
@@ -98,7 +99,7 @@ async def test_the_time_up_question_is_voided_by_a_move_through_another_process(
     main = main_of(world)
     live = await start_match(world, time_control="correspondence")
     assert live.deadline is not None
-    await main.check_timers(now=live.deadline + 1)
+    await main.check_timers(now=live.deadline + LATE + 1)
     await settle(world, main, other)
     [question] = said(world, live, "time for this turn is up")
     assert (await row(world, live.id))["question"] != ""
