@@ -135,3 +135,21 @@ async def test_a_restart_cancels_a_match_never_shown_that_has_no_clock(
     mentions = f"<@{world.alice.user.id}> <@{world.bob.user.id}>"
     assert EN(NEVER_SHOWN, mentions=mentions) in _said(world)
     assert not [t for t in _said(world) if "offline" in t]
+
+
+async def test_a_failed_edit_of_the_challenge_cancels_the_match(
+        world: World, db_path: Path) -> None:
+    """Discord refuses the accept's edit of the challenge (the first thing after the save)."""
+    svc = world.bot.matches
+    assert svc is not None
+    offered = await challenge(world, world.alice, world.bob, turn_timer=0)
+    button = next(c for c in custom_ids(offered.response) if c.endswith(":accept"))
+    clicked = await world.bob.click(offered.response, custom_id=button)
+    world.env.inject_error("POST", "/interactions/*/callback", status=404, code=10062,
+                           message="Unknown interaction", times=1)
+    await world.bob.submit_modal(clicked, {"cut": ""})
+    await flush(world)
+    _cancelled_cleanly(db_path)
+    assert svc.matches == {}
+    assert "could not start" in _challenge_text(world, offered)
+    await _free(world)
