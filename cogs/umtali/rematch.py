@@ -29,6 +29,9 @@ from umtali.rules import RuleSet
 
 log = logging.getLogger(__name__)
 
+#: Discord's error code for a member not on the server (they left, or never joined).
+UNKNOWN_MEMBER = 10007
+
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                     template=r"umtali:rm:(?P<match>[0-9]+)"):
@@ -84,7 +87,7 @@ async def rematch(interaction: discord.Interaction, match_id: int) -> None:
     # Stored names are plain: the refusals are Discord text, so escaped as everywhere.
     shown = (safe_name(old.names[seat]), safe_name(old.names[other]))
     # Discord may be slow to answer: past two seconds the click is deferred (``in_time``).
-    if await in_time(interaction, _left(interaction, old.player_ids[other]), new_message=True):
+    if await in_time(interaction, _left(interaction, old.player_ids[other])):
         # The challenge could only expire: refused as ``/umtali challenge`` refuses it.
         await answer(interaction, tr("{name} is not a member of this server.", name=shown[1]))
         return
@@ -102,8 +105,8 @@ async def _left(interaction: discord.Interaction, user_id: int) -> bool:
         return False
     try:
         await interaction.guild.fetch_member(user_id)
-    except discord.NotFound:
-        return True
     except (discord.HTTPException, *PASSING) as e:
+        if isinstance(e, discord.NotFound) and e.code == UNKNOWN_MEMBER:
+            return True
         log.info("could not tell whether member %d is still here (%s)", user_id, e)
     return False
