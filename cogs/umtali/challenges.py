@@ -279,16 +279,33 @@ async def open_started(interaction: discord.Interaction, live: LiveMatch, ch: Ch
                        public: Tr, embed_of: Callable[[str], discord.Embed], said: str) -> None:
     """A match just started from ``ch`` by the click ``interaction`` (an accept, or a
     practice's cut): its message says ``said`` (``embed_of`` makes it with a status), the
-    match moves to a thread of it when the server wants one, and its table is posted; if that
-    fails, the match was cancelled, and the message says so."""
+    match moves to a thread of it when the server wants one, and its table is posted. If
+    anything on the way fails (Discord, the database), the match is cancelled, and the message
+    says so; should cancelling fail too, the timer cancels it (``cancel_unshown``)."""
     svc = service(interaction.client)
-    await edit_clicked(interaction, embed=embed_of(said), view=None)
-    settings = await svc.store.guild_settings(ch.guild_id)
-    if settings.threads and can_make_thread(interaction) and interaction.message is not None:
-        await into_thread(svc, live, interaction.message,
-                          thread_name(ch.challenger_name, ch.opponent_name, public))
-    if not await svc.open_table(live):
-        await interaction.edit_original_response(embed=embed_of(cancelled(public)), view=None)
+    try:
+        await edit_clicked(interaction, embed=embed_of(said), view=None)
+        settings = await svc.store.guild_settings(ch.guild_id)
+        if settings.threads and can_make_thread(interaction) and interaction.message is not None:
+            await into_thread(svc, live, interaction.message,
+                              thread_name(ch.challenger_name, ch.opponent_name, public))
+    except Exception as e:
+        # Saved but never shown, the match would hold both players (with no clock, for good).
+        log.warning("match %d: failed before its table was posted (%s: %s): cancelled",
+                    live.id, e.__class__.__name__, e, exc_info=not isinstance(e, PASSING))
+        await svc.cancel_unshown(live)
+        opened = False
+    else:
+        try:
+            opened = await svc.open_table(live)
+        except Exception:
+            svc.cancel_unshown_soon(live)  # its first posts failed, and so did cancelling it
+            raise
+    if not opened:
+        try:
+            await edit_clicked(interaction, embed=embed_of(cancelled(public)), view=None)
+        except (discord.HTTPException, *PASSING) as e:
+            log.info("match %d: its cancelling could not be shown (%s)", live.id, e)
 
 
 async def expire(client: discord.Client, ch: Challenge) -> None:

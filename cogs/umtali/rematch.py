@@ -9,6 +9,7 @@ practice session is offered again at once, at the same level, for its player to 
 from __future__ import annotations
 
 import json
+import logging
 import re
 from typing import Any
 
@@ -17,12 +18,19 @@ import discord
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.challenges import offer_challenge
 from cogs.umtali.errors import guarded
+from cogs.umtali.failures import PASSING
 from cogs.umtali.ids import id_of
+from cogs.umtali.in_time import answer, in_time
 from cogs.umtali.names import safe_name
 from cogs.umtali.permissions import no_posting
 from cogs.umtali.practice import start_practice
 from umtali.i18n import EN, Tr
 from umtali.rules import RuleSet
+
+log = logging.getLogger(__name__)
+
+#: Discord's error code for a member not on the server (they left, or never joined).
+UNKNOWN_MEMBER = 10007
 
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -76,10 +84,29 @@ async def rematch(interaction: discord.Interaction, match_id: int) -> None:
                              turn_timer=old.turn_timer, time_control=old.time_control)
         return
     other = 1 - seat
+    # Stored names are plain: the refusals are Discord text, so escaped as everywhere.
+    shown = (safe_name(old.names[seat]), safe_name(old.names[other]))
+    # Discord may be slow to answer: past two seconds the click is deferred (``in_time``).
+    if await in_time(interaction, _left(interaction, old.player_ids[other])):
+        # The challenge could only expire: refused as ``/umtali challenge`` refuses it.
+        await answer(interaction, tr("{name} is not a member of this server.", name=shown[1]))
+        return
     await offer_challenge(
         interaction, challenger=(me.id, old.names[seat]),
-        opponent=(old.player_ids[other], old.names[other]),
-        # Stored names are plain: the refusals are Discord text, so escaped as everywhere.
-        shown=(safe_name(old.names[seat]), safe_name(old.names[other])),
+        opponent=(old.player_ids[other], old.names[other]), shown=shown,
         variant=rules.name, optional_melding=rules.optional_melding,
         turn_timer=old.turn_timer, time_control=old.time_control, rematch_of=old.id)
+
+
+async def _left(interaction: discord.Interaction, user_id: int) -> bool:
+    """Whether ``user_id`` is no longer a member of the interaction's server (fetched: the bot
+    is given no member list). Unknown (Discord failing) counts as still here."""
+    if interaction.guild is None:
+        return False
+    try:
+        await interaction.guild.fetch_member(user_id)
+    except (discord.HTTPException, *PASSING) as e:
+        if isinstance(e, discord.NotFound) and e.code == UNKNOWN_MEMBER:
+            return True
+        log.info("could not tell whether member %d is still here (%s)", user_id, e)
+    return False

@@ -26,7 +26,7 @@ from collections.abc import Awaitable, Callable
 import discord
 
 from cogs.umtali.clock import MAIN, check_timers, heartbeat, warn_before
-from cogs.umtali.clock_state import ClockState, run_out
+from cogs.umtali.clock_state import LATE, ClockState, run_out
 from cogs.umtali.computer import Computers
 from cogs.umtali.delivery import Delivery
 from cogs.umtali.endings import Endings
@@ -116,6 +116,11 @@ class MatchService(Endings, Playing, Looks):
         its name) and every one nobody holds any more."""
         await self.prefs.load()
         lives = await self.owners.claim(start=True)
+        for live in lives:
+            # One never shown (its holder stopped before posting its table) would hold both
+            # players until its first deadline, days away by correspondence, or for good with
+            # no clock: the timer's next check cancels it.
+            self.cancel_unshown_soon(live)
         return sum(not live.over for live in lives)
 
     def match_of(self, guild_id: int, user_id: int) -> LiveMatch | None:
@@ -268,10 +273,30 @@ class MatchService(Endings, Playing, Looks):
                 return False
             return await self._resign(live, live.session.to_act, "timed out", timer=True)
 
+    async def cancel_unshown(self, live: LiveMatch) -> bool:
+        """Cancel a match whose table could not be posted (something failed between its save
+        and the post): it would otherwise hold both players, for good with no clock. Should
+        cancelling fail too, the timer cancels it (``cancel_unshown_soon``), and the error
+        is raised."""
+        try:
+            return await self.abandon(live, "cancelled")
+        except Exception:
+            self.cancel_unshown_soon(live)
+            raise
+
+    def cancel_unshown_soon(self, live: LiveMatch) -> None:
+        """Have the timer's next check cancel ``live`` if its table was never posted: its
+        deadline (in memory alone: nobody is shown it) is now, clock or not."""
+        if live.never_shown and not live.over:
+            # Run out (``run_out``) already: no move of a match nobody saw can be on its way.
+            now = self.clock() - LATE
+            live.deadline = now if live.deadline is None else min(live.deadline, now)
+
     async def _cancel_unshown(self, live: LiveMatch, now: float) -> None:
         """A match whose table was never posted (its first posts failed and so did cancelling
-        it, or the bot stopped between) is cancelled at its first deadline: nobody forfeits a
-        match they were never shown."""
+        it, or the bot stopped between) is cancelled at its first deadline (with no clock, the
+        first check after: ``cancel_unshown_soon``): nobody forfeits a match they were never
+        shown."""
         if live.over or not run_out(live.deadline, now):
             return
         if not await self.abandon(live, "cancelled"):

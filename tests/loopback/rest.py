@@ -48,6 +48,7 @@ class Rest:
             ("GET", "/gateway/bot", self._gateway_bot),
             ("GET", "/users/@me", self._me),
             ("GET", "/users/" + snow.format("user"), self._get_user),
+            ("GET", "/guilds/[0-9]+/members/" + snow.format("user"), self._get_member),
             ("POST", "/users/@me/channels", self._open_dm),
             ("GET", "/oauth2/applications/@me", self._app_info),
             ("GET", "/applications/[0-9]+/commands", self._get_commands),
@@ -137,6 +138,12 @@ class Rest:
     async def _get_user(self, call: Call) -> web.Response:
         found = self.server.users.get(int(call.match["user"]))
         return replies.json(found) if found else replies.error(404, 10013, "Unknown User")
+
+    async def _get_member(self, call: Call) -> web.Response:
+        user_id = int(call.match["user"])
+        found = self.server.users.get(user_id) if user_id in self.server.members else None
+        return replies.json(p.member(found)) if found else replies.error(404, 10007,
+                                                                         "Unknown Member")
 
     async def _app_info(self, call: Call) -> web.Response:
         return replies.json(p.application(self.server.app_id, self.server.owner))
