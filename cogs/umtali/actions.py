@@ -87,12 +87,23 @@ async def play_text(interaction: discord.Interaction, match_id: int, text: str,
     await play_move(interaction, match_id, move, version)
 
 
+def _private_panel(interaction: discord.Interaction) -> discord.Message | None:
+    """The message clicked, if only the user sees it (an ephemeral panel, or one in their
+    DMs): an answer edits no other. A panel's id on a public message (forged: anyone can send
+    any custom id to a bot's message) is answered on a private panel of its own."""
+    message = interaction.message
+    if message is None or not (message.flags.ephemeral or interaction.guild_id is None):
+        return None
+    return message
+
+
 async def play_move(interaction: discord.Interaction, match_id: int, move: Move,
                     version: int | None = None) -> None:
     """Apply ``move`` for the user; answer on the panel it came from (``version`` given) or on
     the seat's one ephemeral panel, and bring the seat's other panels up to date."""
+    message = _private_panel(interaction)
     # From a panel (``version``), the answer edits it; else it is the seat's panel anew.
-    new_message = version is None or interaction.message is None
+    new_message = version is None or message is None
     live = await _live(interaction, match_id, new_message)
     tr = tr_of(interaction)
     if live is None:
@@ -113,7 +124,6 @@ async def play_move(interaction: discord.Interaction, match_id: int, move: Move,
             await _ephemeral(interaction, said)
         return
     assert seat is not None
-    message = interaction.message
     if version is None or message is None:
         await show_panel(interaction, live, seat, before=before)
         await after_move(interaction, live, seat, on_dm=False)
@@ -172,10 +182,11 @@ async def set_order(interaction: discord.Interaction, match_id: int, order: Hand
     live, seat = found
     svc = service(interaction.client)
     await svc.prefs.set_hand_order(interaction.user.id, order.value)
-    if interaction.message is None:
+    message = _private_panel(interaction)
+    if message is None:
         await show_panel(interaction, live, seat)
         return
-    if await _answer_on_panel(interaction, live, seat, interaction.message):
+    if await _answer_on_panel(interaction, live, seat, message):
         await refresh_pane(interaction.client, live, seat)
     else:
         refresh_dm(live, seat, interaction.client, force=True)
@@ -216,10 +227,8 @@ async def confirm_resign(interaction: discord.Interaction, match_id: int,
             break
         # Checked again under the match's lock: a move landing meanwhile is looked at anew.
         if await in_time(interaction, svc.resign(live, seat, version=live.version)):
-            await edit_clicked(
-                interaction, content=tr("You resigned: {name} wins the session.",
-                                        name=safe_name(live.names[1 - seat])),
-                view=None)
+            await _answer_clicked(interaction, tr("You resigned: {name} wins the session.",
+                                                  name=safe_name(live.names[1 - seat])))
             return
         if live.over:
             await _ephemeral(interaction, tr("This match is over."))
@@ -238,4 +247,13 @@ async def cancel_resign(interaction: discord.Interaction, match_id: int) -> None
     # nothing left to play on in.
     said = (tr("This match is over.") if live is None or live.over
             else tr("Cancelled: you play on."))
-    await edit_clicked(interaction, content=said, view=None)
+    await _answer_clicked(interaction, said)
+
+
+async def _answer_clicked(interaction: discord.Interaction, text: str) -> None:
+    """The confirmation clicked replaced by ``text``, its buttons gone; on a public message
+    (a forged id), ``text`` as a private answer, the message left alone."""
+    if _private_panel(interaction) is None:
+        await _ephemeral(interaction, text)
+    else:
+        await edit_clicked(interaction, content=text, view=None)
