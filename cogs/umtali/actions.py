@@ -6,6 +6,7 @@ ephemeral answer and changes nothing.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import replace
 
 import discord
@@ -29,6 +30,11 @@ from umtali.errors import InvalidMoveError
 from umtali.i18n import N_, sentence
 from umtali.moves import Move
 from umtali.session import Session
+
+log = logging.getLogger(__name__)
+
+#: Discord's answer to a late answer: the interaction's token is no longer valid.
+UNKNOWN_INTERACTION = 10062
 
 #: The moves in the notation (the same in every language), for an answer to one that is not.
 MOVES_HELP = N_("moves are: draw, take, take 2, meld <cards>, extend <card> <card on the meld>, "
@@ -144,14 +150,27 @@ async def _answer_on_panel(interaction: discord.Interaction, live: LiveMatch, se
     on_dm = is_dm_panel(live, seat, message)
     if on_dm:
         svc.answered_on_dm(live, seat, message.id, version)
-    # The picture travels with the edit, replacing the one from before the click.
-    await edit_clicked(interaction, **shown.edit())
+    try:
+        # The picture travels with the edit, replacing the one from before the click.
+        await edit_clicked(interaction, **shown.edit())
+    except discord.HTTPException as e:
+        if on_dm:
+            # Not shown after all: the DM panel is edited by the bot's own call instead.
+            live.dm_shown[seat] = None
+            svc.delivery.enqueue(live, Batch(hands={seat}))
+        if not (isinstance(e, discord.NotFound) and e.code == UNKNOWN_INTERACTION):
+            raise
+        # Its answer came too late (Discord delivered the click late, or the bot was slow):
+        # the move stands, and nobody can be told.
+        log.info("match %d: the answer to a click came too late (%s)", live.id, e)
+        return on_dm
+    finally:
+        if shown.view is not None:
+            shown.view.stop()
     if on_dm and live.version != version:
         # The match moved on meanwhile (the computer, the clock): this edit showed an older
         # position, so the DM panel is edited again after it.
         svc.delivery.enqueue(live, Batch(hands={seat}))
-    if shown.view is not None:
-        shown.view.stop()
     if not on_dm and message.flags.ephemeral:
         panes(interaction.client).keep(live, seat, interaction)
     return on_dm
