@@ -145,9 +145,10 @@ async def _answer_on_panel(interaction: discord.Interaction, live: LiveMatch, se
     """Show the seat's hand on the panel clicked; whether that is the seat's DM panel."""
     svc = service(interaction.client)
     version = live.version
-    # Drawn off the event loop, from the position of this moment (the edit would be as late).
-    shown = await svc.hand_shown(live, seat).drawn()
     on_dm = is_dm_panel(live, seat, message)
+    # Drawn off the event loop, from the position of this moment (the edit would be as late).
+    # The DM panel as the delivery shows it: with the channel lost, the table comes too.
+    shown = await (svc.dm_panel(live, seat) if on_dm else svc.hand_shown(live, seat)).drawn()
     if on_dm:
         svc.answered_on_dm(live, seat, message.id, version)
     try:
