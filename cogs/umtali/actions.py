@@ -6,6 +6,7 @@ ephemeral answer and changes nothing.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import replace
 
 import discord
@@ -29,6 +30,11 @@ from umtali.errors import InvalidMoveError
 from umtali.i18n import N_, sentence
 from umtali.moves import Move
 from umtali.session import Session
+
+log = logging.getLogger(__name__)
+
+#: Discord's answer to a late answer: the interaction's token is no longer valid.
+UNKNOWN_INTERACTION = 10062
 
 #: The moves in the notation (the same in every language), for an answer to one that is not.
 MOVES_HELP = N_("moves are: draw, take, take 2, meld <cards>, extend <card> <card on the meld>, "
@@ -87,12 +93,23 @@ async def play_text(interaction: discord.Interaction, match_id: int, text: str,
     await play_move(interaction, match_id, move, version)
 
 
+def _private_panel(interaction: discord.Interaction) -> discord.Message | None:
+    """The message clicked, if only the user sees it (an ephemeral panel, or one in their
+    DMs): an answer edits no other. A panel's id on a public message (forged: anyone can send
+    any custom id to a bot's message) is answered on a private panel of its own."""
+    message = interaction.message
+    if message is None or not (message.flags.ephemeral or interaction.guild_id is None):
+        return None
+    return message
+
+
 async def play_move(interaction: discord.Interaction, match_id: int, move: Move,
                     version: int | None = None) -> None:
     """Apply ``move`` for the user; answer on the panel it came from (``version`` given) or on
     the seat's one ephemeral panel, and bring the seat's other panels up to date."""
+    message = _private_panel(interaction)
     # From a panel (``version``), the answer edits it; else it is the seat's panel anew.
-    new_message = version is None or interaction.message is None
+    new_message = version is None or message is None
     live = await _live(interaction, match_id, new_message)
     tr = tr_of(interaction)
     if live is None:
@@ -113,7 +130,6 @@ async def play_move(interaction: discord.Interaction, match_id: int, move: Move,
             await _ephemeral(interaction, said)
         return
     assert seat is not None
-    message = interaction.message
     if version is None or message is None:
         await show_panel(interaction, live, seat, before=before)
         await after_move(interaction, live, seat, on_dm=False)
@@ -129,19 +145,33 @@ async def _answer_on_panel(interaction: discord.Interaction, live: LiveMatch, se
     """Show the seat's hand on the panel clicked; whether that is the seat's DM panel."""
     svc = service(interaction.client)
     version = live.version
-    # Drawn off the event loop, from the position of this moment (the edit would be as late).
-    shown = await svc.hand_shown(live, seat).drawn()
     on_dm = is_dm_panel(live, seat, message)
+    # Drawn off the event loop, from the position of this moment (the edit would be as late).
+    # The DM panel as the delivery shows it: with the channel lost, the table comes too.
+    shown = await (svc.dm_panel(live, seat) if on_dm else svc.hand_shown(live, seat)).drawn()
     if on_dm:
         svc.answered_on_dm(live, seat, message.id, version)
-    # The picture travels with the edit, replacing the one from before the click.
-    await edit_clicked(interaction, **shown.edit())
+    try:
+        # The picture travels with the edit, replacing the one from before the click.
+        await edit_clicked(interaction, **shown.edit())
+    except discord.HTTPException as e:
+        if on_dm:
+            # Not shown after all: the DM panel is edited by the bot's own call instead.
+            live.dm_shown[seat] = None
+            svc.delivery.enqueue(live, Batch(hands={seat}))
+        if not (isinstance(e, discord.NotFound) and e.code == UNKNOWN_INTERACTION):
+            raise
+        # Its answer came too late (Discord delivered the click late, or the bot was slow):
+        # the move stands, and nobody can be told.
+        log.info("match %d: the answer to a click came too late (%s)", live.id, e)
+        return on_dm
+    finally:
+        if shown.view is not None:
+            shown.view.stop()
     if on_dm and live.version != version:
         # The match moved on meanwhile (the computer, the clock): this edit showed an older
         # position, so the DM panel is edited again after it.
         svc.delivery.enqueue(live, Batch(hands={seat}))
-    if shown.view is not None:
-        shown.view.stop()
     if not on_dm and message.flags.ephemeral:
         panes(interaction.client).keep(live, seat, interaction)
     return on_dm
@@ -172,10 +202,11 @@ async def set_order(interaction: discord.Interaction, match_id: int, order: Hand
     live, seat = found
     svc = service(interaction.client)
     await svc.prefs.set_hand_order(interaction.user.id, order.value)
-    if interaction.message is None:
+    message = _private_panel(interaction)
+    if message is None:
         await show_panel(interaction, live, seat)
         return
-    if await _answer_on_panel(interaction, live, seat, interaction.message):
+    if await _answer_on_panel(interaction, live, seat, message):
         await refresh_pane(interaction.client, live, seat)
     else:
         refresh_dm(live, seat, interaction.client, force=True)
@@ -216,10 +247,8 @@ async def confirm_resign(interaction: discord.Interaction, match_id: int,
             break
         # Checked again under the match's lock: a move landing meanwhile is looked at anew.
         if await in_time(interaction, svc.resign(live, seat, version=live.version)):
-            await edit_clicked(
-                interaction, content=tr("You resigned: {name} wins the session.",
-                                        name=safe_name(live.names[1 - seat])),
-                view=None)
+            await _answer_clicked(interaction, tr("You resigned: {name} wins the session.",
+                                                  name=safe_name(live.names[1 - seat])))
             return
         if live.over:
             await _ephemeral(interaction, tr("This match is over."))
@@ -238,4 +267,13 @@ async def cancel_resign(interaction: discord.Interaction, match_id: int) -> None
     # nothing left to play on in.
     said = (tr("This match is over.") if live is None or live.over
             else tr("Cancelled: you play on."))
-    await edit_clicked(interaction, content=said, view=None)
+    await _answer_clicked(interaction, said)
+
+
+async def _answer_clicked(interaction: discord.Interaction, text: str) -> None:
+    """The confirmation clicked replaced by ``text``, its buttons gone; on a public message
+    (a forged id), ``text`` as a private answer, the message left alone."""
+    if _private_panel(interaction) is None:
+        await _ephemeral(interaction, text)
+    else:
+        await edit_clicked(interaction, content=text, view=None)

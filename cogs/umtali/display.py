@@ -10,8 +10,9 @@ from __future__ import annotations
 import discord
 
 from cogs.umtali.access import service, tr_of
-from cogs.umtali.hand_panels import refresh_dm
+from cogs.umtali.hand_panels import refresh_dm, refresh_pane
 from cogs.umtali.in_time import answer, in_time
+from cogs.umtali.live import LiveMatch
 from umtali.i18n import EN, Tr
 
 
@@ -32,6 +33,7 @@ async def set_display(interaction: discord.Interaction, pictures: bool | None,
     now = svc.prefs.of(me)
     chosen = (now.pictures if pictures is None else pictures,
               now.four_colour if four_colour is None else four_colour)
+    playing: list[tuple[LiveMatch, int]] = []
     if chosen != (now.pictures, now.four_colour):
         # A write elsewhere may hold the database for seconds: answered in time all the same.
         await in_time(interaction, svc.prefs.set_look(me, pictures=chosen[0],
@@ -42,9 +44,13 @@ async def set_display(interaction: discord.Interaction, pictures: bool | None,
             seat = None if live is None else live.seat_of(me)
             if live is not None and seat is not None and not live.over:
                 refresh_dm(live, seat, interaction.client, force=True)
+                playing.append((live, seat))
     tr = tr_of(interaction)
     said = describe(*chosen, tr)
     if chosen[0] and (not svc.pictures or interaction.guild_id in svc.prefs.plain_guilds):
         # The member's choice stands, but here it is not what they will see.
         said += " " + tr("Matches on this server are shown as text alone, whatever you choose.")
     await answer(interaction, said)
+    # The open "My hand" panel too (its edits go by the interaction's token, after the answer).
+    for live, seat in playing:
+        await refresh_pane(interaction.client, live, seat)

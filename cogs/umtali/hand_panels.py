@@ -59,18 +59,23 @@ class Panes:
         self.panes: dict[tuple[int, int], Pane] = {}
 
     def fresh(self, live: LiveMatch, seat: int) -> Pane | None:
+        """The seat's panel while its token may edit it. Kept after the match ended until it
+        was edited to show the ending (``refresh_pane``), lest it go on offering moves."""
         pane = self.panes.get((live.id, seat))
-        if pane is not None and (live.over or _now() - pane.at > TOKEN_LIFE):
+        if pane is not None and _now() - pane.at > TOKEN_LIFE:
             del self.panes[live.id, seat]
             return None
         return pane
 
-    def keep(self, live: LiveMatch, seat: int, interaction: discord.Interaction) -> Pane:
+    def keep(self, live: LiveMatch, seat: int, interaction: discord.Interaction) -> None:
+        if live.over:
+            # The answer shows the ending: nothing left to keep in step.
+            self.drop(live.id, seat)
+            return
         pane = Pane(interaction, live.version, live.version, _now())
         self.panes[live.id, seat] = pane
         if len(self.panes) > 64:
             self._sweep()
-        return pane
 
     def drop(self, match_id: int, seat: int) -> None:
         self.panes.pop((match_id, seat), None)
@@ -167,7 +172,7 @@ async def refresh_pane(client: discord.Client, live: LiveMatch, seat: int,
     async with pane.lock:
         # The position shown, taken with its view: the match may move on while the picture
         # is drawn and the edit is under way (a later refresh then shows the rest).
-        version = live.version
+        version, over = live.version, live.over
         shown = service(client).hand_shown(live, seat, note, tr)
         try:
             await shown.drawn()
@@ -179,6 +184,8 @@ async def refresh_pane(client: discord.Client, live: LiveMatch, seat: int,
         finally:
             _stop(shown)
         pane.version = version
+        if over:
+            known.drop(live.id, seat)  # it shows the ending: never edited again
     return True
 
 
@@ -209,7 +216,8 @@ async def refresh_stale_panes(client: discord.Client, live: LiveMatch) -> None:
     """Edit each seat's ephemeral panel that shows an earlier position."""
     for s in (0, 1):
         pane = panes(client).fresh(live, s)
-        if pane is not None and pane.version != live.version:
+        # An ending without a move (a resignation, the clock) keeps the version.
+        if pane is not None and (pane.version != live.version or live.over):
             await refresh_pane(client, live, s)
 
 

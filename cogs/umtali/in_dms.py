@@ -4,6 +4,7 @@ turn with the match's channel lost, a warning, the note that the channel was los
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING
 
 import discord
@@ -46,7 +47,12 @@ async def send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool 
             _shown(svc, live, seat, version, over, message_id)
             return
         except GONE:
-            pass  # deleted, or DMs closed since: a new message says whether they are
+            if live.dm_message_ids[seat] != message_id:
+                # A new message took the panel's place meanwhile (and took this one away):
+                # that one is edited, rather than a third sent.
+                _shown(svc, live, seat, version, over, message_id)
+                return
+            # Deleted, or DMs closed since: a new message says whether they are.
     user_id = live.player_ids[seat]
     try:
         user = svc.client.get_user(user_id) or await svc.client.fetch_user(user_id)
@@ -57,9 +63,17 @@ async def send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool 
         await svc.delivery.dm_refused(live, seat)
         return
     await svc.store.set_dm_message(live.id, seat, message.channel.id, message.id)
+    replaced = live.dm_message_ids[seat] if new else None
     live.dm_channel_ids[seat] = message.channel.id
     live.dm_message_ids[seat] = message.id
     _shown(svc, live, seat, version, over, message.id)
+    if replaced is not None and replaced != message.id:
+        # One panel to play on: the one it replaced, left as it was, would go on offering
+        # the moves of an earlier position. Kept, as what was said, without them.
+        old = svc.client.get_partial_messageable(message.channel.id,
+                                                 type=discord.ChannelType.private)
+        with contextlib.suppress(discord.HTTPException):
+            await old.get_partial_message(replaced).edit(view=None)
 
 
 def _shown(svc: MatchService, live: LiveMatch, seat: int, version: int, over: bool,
