@@ -47,11 +47,28 @@ def message_for(error: BaseException, tr: Tr = EN) -> str | None:
     return None
 
 
+#: Discord's codes for an interaction that can no longer be answered: expired (its 3 seconds,
+#: or its 15 minutes for a follow-up, ran out).
+EXPIRED = frozenset({10062, 10015})
+
+
+def expired(error: BaseException) -> bool:
+    """Whether ``error`` is Discord refusing an answer to an interaction that expired."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    return isinstance(error, discord.NotFound) and error.code in EXPIRED
+
+
 async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
     if interaction.client.is_closed():
         # Stopping (SIGTERM, Ctrl-C): an action still answering loses its connection. What
         # it saved is saved; nothing is wrong with the bot, and nobody can be told now.
         log.info("an interaction was cut short by the bot stopping (%s)", error)
+        return
+    if expired(error):
+        # Answered too late (the bot slow, or the network): no bug in the code, and nobody
+        # can be told now; what the action saved is saved.
+        log.warning("an interaction expired before the bot answered it (%s)", error)
         return
     tr = tr_of(interaction)
     text = message_for(error, tr)
