@@ -10,10 +10,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bot import UmtaliBot
-from cogs.umtali.clock import heartbeat
 from cogs.umtali.service import NEVER_SHOWN
-from tests.discord_helpers import World, flush, start_match
+from tests.discord_helpers import World, start_match
 from tests.test_faults_opening import _cancelled_cleanly
+from tests.time_control_helpers import restarted_after
 from umtali.i18n import EN
 
 
@@ -29,17 +29,9 @@ async def test_a_restart_says_nothing_of_a_match_never_shown_and_cancels_it(
     with sqlite3.connect(db_path) as c:
         c.execute("UPDATE matches SET table_message_id = NULL WHERE id = ?", (live.id,))
     world.clock.now = live.deadline - 100
-    await heartbeat(world.bot.matches)
-    world.clock.advance(3600)
     dms = [len(p.user.dm_channel.history()) for p in (world.alice, world.bob)]
-    again = make_bot()
-    await world.env.restart_bot(again)
-    svc = again.matches
-    assert svc is not None
-    restored = svc.matches[live.id]
+    _, restored = await restarted_after(world, make_bot, live, 3600)
     assert restored.never_shown
-    await svc.check_timers()
-    await flush(world)
     assert not [t for t in _said(world) if "offline" in t]
     assert [len(p.user.dm_channel.history()) for p in (world.alice, world.bob)] == dms
     # Cancelled at the first check, not at its deadline (days away by correspondence).

@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 from bot import UmtaliBot
-from cogs.umtali.clock import gateway_back, gateway_lost, heartbeat
+from cogs.umtali.clock import gateway_back, gateway_lost
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.time_control import HOUR
 from tests.discord_helpers import World, flush, player, start_match, thread_of
 from tests.test_faults_opening import server_errors  # noqa: F401  (a fixture)
 from tests.test_faults_timers import db_row
-from tests.time_control_helpers import button, end_turn, time_up
+from tests.time_control_helpers import button, end_turn, restarted_after, time_up
 from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
 
@@ -123,16 +123,8 @@ async def test_a_move_within_a_turn_after_a_restart_does_not_tell_the_turn_again
     seat = live.session.to_act
     assert sum(TOLD in t for t in _dms(world, seat)) == 1
     world.clock.advance(HOUR)
-    assert world.bot.matches is not None
-    await heartbeat(world.bot.matches)
-    world.clock.advance(10)  # a quick restart, an hour into the turn
-    again = make_bot()
-    await world.env.restart_bot(again)
-    svc = again.matches
-    assert svc is not None
-    restored = svc.matches[live.id]
-    await svc.check_timers()
-    await flush(world)
+    # A quick restart, an hour into the turn.
+    _, restored = await restarted_after(world, make_bot, live, 10)
     await _mid_turn_move(world, restored)
     assert sum(TOLD in t for t in _dms(world, seat)) == 1
 

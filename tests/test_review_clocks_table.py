@@ -10,13 +10,13 @@ from collections.abc import Callable
 import pytest
 
 from bot import UmtaliBot
-from cogs.umtali.clock import gateway_back, gateway_lost, heartbeat
+from cogs.umtali.clock import gateway_back, gateway_lost
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from tests.discord_helpers import World, dm_panel, flush, player, start_match
 from tests.test_clocks_connect import restarted_slowly
 from tests.test_faults_channel import _lose_thread
-from tests.time_control_helpers import table_text
+from tests.time_control_helpers import restarted_after, table_text
 
 
 def _ends(live: LiveMatch) -> str:
@@ -59,15 +59,7 @@ async def test_the_table_shows_a_quick_restarts_grace_and_reserve(
     assert live.deadline is not None and world.bot.matches is not None
     seat = live.session.to_act
     world.clock.now = live.deadline - 5
-    await heartbeat(world.bot.matches)
-    world.clock.advance(10)
-    again = make_bot()
-    await world.env.restart_bot(again)
-    svc = again.matches
-    assert svc is not None
-    restored = svc.matches[live.id]
-    await svc.check_timers()
-    await flush(world)
+    _, restored = await restarted_after(world, make_bot, live, 10)
     assert restored.deadline is not None and restored.deadline > world.clock.now + 20
     assert restored.reserves[seat] == pytest.approx(5)
     shown = table_text(world, restored)
@@ -83,15 +75,7 @@ async def test_the_table_shows_a_quick_restarts_time_given_back(
     assert live.deadline is not None and world.bot.matches is not None
     deadline = live.deadline
     world.clock.now = deadline - 100
-    await heartbeat(world.bot.matches)
-    world.clock.advance(20)
-    again = make_bot()
-    await world.env.restart_bot(again)
-    svc = again.matches
-    assert svc is not None
-    restored = svc.matches[live.id]
-    await svc.check_timers()
-    await flush(world)
+    _, restored = await restarted_after(world, make_bot, live, 20)
     assert restored.deadline == pytest.approx(deadline + 20, abs=1)
     assert _ends(restored) in table_text(world, restored), table_text(world, restored)
 

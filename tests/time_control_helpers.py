@@ -1,16 +1,22 @@
 """What the time-control tests share (over SimCord, time injected through the service's
-clock): the deadline as saved, a turn played out, the table's text, and a correspondence
-turn run out with its question."""
+clock): the deadline as saved, a turn played out, the table's text, a restart after the bot
+was offline a while, and a correspondence turn run out with its question."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from cogs.umtali.clock import heartbeat
 from cogs.umtali.clock_state import LATE
 from cogs.umtali.live import LiveMatch
 from tests.discord_helpers import World, custom_ids, flush, play_out, start_match, thread_of
 from tests.test_faults_timers import db_row, to_turn_end
+
+if TYPE_CHECKING:
+    from bot import UmtaliBot
+    from cogs.umtali.service import MatchService
 
 
 def db_deadline(db_path: Path, match_id: int) -> float | None:
@@ -34,6 +40,24 @@ def table_text(world: World, live: LiveMatch) -> str:
     message = next(m for m in thread_of(world, live).history()
                    if m.id == live.table_message_id)
     return str(message.embeds[0].description)
+
+
+async def restarted_after(world: World, make_bot: Callable[[], UmtaliBot], live: LiveMatch,
+                          offline: float) -> tuple[MatchService, LiveMatch]:
+    """The bot stopped at the clock's time (its last heartbeat then) and started again
+    ``offline`` seconds later; the new bot's clock checked once: its service, and ``live`` as
+    it brought it back."""
+    assert world.bot.matches is not None
+    await heartbeat(world.bot.matches)
+    world.clock.advance(offline)
+    again = make_bot()
+    await world.env.restart_bot(again)
+    svc = again.matches
+    assert svc is not None
+    restored = svc.matches[live.id]
+    await svc.check_timers()
+    await flush(world)
+    return svc, restored
 
 
 async def time_up(world: World) -> tuple[LiveMatch, Any]:
