@@ -100,8 +100,9 @@ async def check_timers(svc: MatchService, now: float) -> None:
         if live.deadline is None or (owed and live.id in owed):
             continue
         if reserve_running(live, now):
-            # The turn's own time is up: the table shows the reserve running.
-            svc.delivery.enqueue(live, Batch(table=True))
+            # The turn's own time is up: the table shows the reserve running (with the
+            # channel lost, the DM panels, which carry it).
+            show_clock(svc, live)
         try:
             if run_out(live.deadline, now):
                 if await svc.forfeit_if_late(live, now):

@@ -1,0 +1,44 @@
+"""The reserve running, said where the table is: in the match's channel, or with the channel
+lost, on the DM panels, which carry the table then."""
+
+from __future__ import annotations
+
+from cogs.umtali.clock_state import LATE
+from cogs.umtali.outbox import Batch
+from tests.discord_helpers import World, dm_panel, flush, player, start_match
+from tests.test_faults_channel import _lose_thread
+from tests.time_control_helpers import table_text
+
+
+def _panel_text(world: World, seat: int, live: object) -> str:
+    panel = dm_panel(player(world, seat), live, seat)  # type: ignore[arg-type]
+    return " ".join(str(e.description) for e in panel.embeds) + " ".join(
+        str(f.value) for e in panel.embeds for f in e.fields)
+
+
+async def test_with_the_channel_lost_the_dm_panels_say_the_reserve_runs(world: World) -> None:
+    live = await start_match(world, time_control="blitz")
+    svc = world.bot.matches
+    assert svc is not None and live.deadline is not None
+    _lose_thread(world, live)
+    svc.delivery.enqueue(live, Batch(table=True))
+    await flush(world)
+    assert live.channel_lost and not live.over
+    seat = live.session.to_act
+    world.clock.now = live.deadline - live.reserves[seat] + LATE + 1
+    await svc.check_timers()
+    await flush(world)
+    assert live.reserve_running == live.deadline and not live.over
+    for each in (seat, 1 - seat):
+        assert "reserve is running" in _panel_text(world, each, live)
+
+
+async def test_the_table_says_the_reserve_runs(world: World) -> None:
+    live = await start_match(world, time_control="blitz")
+    svc = world.bot.matches
+    assert svc is not None and live.deadline is not None
+    seat = live.session.to_act
+    world.clock.now = live.deadline - live.reserves[seat] + LATE + 1
+    await svc.check_timers()
+    await flush(world)
+    assert "reserve is running" in table_text(world, live)
