@@ -89,3 +89,32 @@ async def test_a_read_older_than_a_save_here_does_not_undo_it(
     await two.set_hand_order(7, "suit")
     await mine.catch_up()
     assert mine.of(7) == MemberPrefs(7)
+
+
+async def test_a_settings_read_older_than_an_admins_save_here_does_not_undo_it(
+        stores: tuple[Store, Store], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another process changes a server's settings; while this one reads them, an admin's
+    change of the same server's language and pictures is saved here: memory keeps it (saved
+    last), and is read again next time, a later change elsewhere too."""
+    one, two = stores
+    mine = _prefs(one)
+    await mine.load()
+    await two.change_guild_settings(5, {"language": "en"})
+    read = one.guild_looks
+
+    async def saved_here_meanwhile() -> Any:
+        rows = await read()
+        await one.change_guild_settings(5, {"language": "ru", "pictures": False})
+        mine.set_guild_language(5, "ru")  # as the admins' command does, once saved
+        mine.set_guild_pictures(5, False)
+        return rows
+
+    monkeypatch.setattr(one, "guild_looks", saved_here_meanwhile)
+    await mine.catch_up()
+    assert mine.guild_language(5) == "ru" and 5 in mine.plain_guilds
+    monkeypatch.setattr(one, "guild_looks", read)
+    await mine.catch_up()
+    assert mine.guild_language(5) == "ru" and 5 in mine.plain_guilds
+    await two.change_guild_settings(5, {"language": "", "pictures": True})
+    await mine.catch_up()
+    assert mine.guild_language(5) == "" and 5 not in mine.plain_guilds

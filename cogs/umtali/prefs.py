@@ -38,6 +38,8 @@ class Preferences:
         #: While ``catch_up`` reads: the members whose choices were saved here meanwhile (the
         #: read may be older than the save; it is not kept, and read again next time).
         self._saved_meanwhile: set[int] | None = None
+        #: The same for the servers whose settings were saved here meanwhile.
+        self._guilds_saved_meanwhile: set[int] = set()
 
     async def load(self) -> None:
         # Stamped first: a change saved while loading is read again at the first catch-up.
@@ -53,14 +55,18 @@ class Preferences:
         A failed read raises, nothing noted: the next call reads it all again."""
         if self._saved_meanwhile is not None:
             return  # one is reading already
-        self._saved_meanwhile = set()
+        self._saved_meanwhile, self._guilds_saved_meanwhile = set(), set()
         try:
             now = await self.store.stamps()
             if now.settings != self._stamps.settings:
-                for guild_id, (language, pictures) in (await self.store.guild_looks()).items():
-                    self.set_guild_language(guild_id, language)
-                    self.set_guild_pictures(guild_id, pictures)
-                self._stamps = dataclasses.replace(self._stamps, settings=now.settings)
+                looks = await self.store.guild_looks()
+                for guild_id, (language, pictures) in looks.items():
+                    if guild_id not in self._guilds_saved_meanwhile:
+                        self._guild_language(guild_id, language)
+                        self._guild_pictures(guild_id, pictures)
+                # As for the members below: a server passed over is read again next time.
+                if not self._guilds_saved_meanwhile:
+                    self._stamps = dataclasses.replace(self._stamps, settings=now.settings)
             if now.prefs != self._stamps.prefs:
                 changed = await self.store.prefs_changed_since(self._stamps.prefs)
                 for prefs in changed:
@@ -125,13 +131,25 @@ class Preferences:
 
     def set_guild_language(self, guild_id: int, language: str) -> None:
         """Call once the server's setting is saved."""
+        self._guild_saved(guild_id)
+        self._guild_language(guild_id, language)
+
+    def set_guild_pictures(self, guild_id: int, on: bool) -> None:
+        """Call once the server's setting is saved."""
+        self._guild_saved(guild_id)
+        self._guild_pictures(guild_id, on)
+
+    def _guild_saved(self, guild_id: int) -> None:
+        if self._saved_meanwhile is not None:  # ``catch_up`` is reading
+            self._guilds_saved_meanwhile.add(guild_id)
+
+    def _guild_language(self, guild_id: int, language: str) -> None:
         if language:
             self._guild_languages[guild_id] = language
         else:
             self._guild_languages.pop(guild_id, None)
 
-    def set_guild_pictures(self, guild_id: int, on: bool) -> None:
-        """Call once the server's setting is saved."""
+    def _guild_pictures(self, guild_id: int, on: bool) -> None:
         if on:
             self.plain_guilds.discard(guild_id)
         else:
