@@ -97,6 +97,10 @@ class Owners:
                 await self._let_go([c], now)
                 continue
             self.adopt(live)
+            # Never shown (its holder stopped before saving its table): cancelled, at once
+            # if it was this process's before a restart; another process's, a while later,
+            # as that process may have stalled rather than stopped, its table on the way.
+            self.svc.cancel_unshown_soon(live, 0.0 if c.previous == self.name else 2 * LEASE)
             lives.append(live)
         if claimed and not start:
             log.info("took over %d match(es) from stopped processes: %s", len(lives),

@@ -116,11 +116,6 @@ class MatchService(Endings, Playing, Looks):
         its name) and every one nobody holds any more."""
         await self.prefs.load()
         lives = await self.owners.claim(start=True)
-        for live in lives:
-            # One never shown (its holder stopped before posting its table) would hold both
-            # players until its first deadline, days away by correspondence, or for good with
-            # no clock: the timer's next check cancels it.
-            self.cancel_unshown_soon(live)
         return sum(not live.over for live in lives)
 
     def match_of(self, guild_id: int, user_id: int) -> LiveMatch | None:
@@ -284,13 +279,15 @@ class MatchService(Endings, Playing, Looks):
             self.cancel_unshown_soon(live)
             raise
 
-    def cancel_unshown_soon(self, live: LiveMatch) -> None:
-        """Have the timer's next check cancel ``live`` if its table was never posted: its
-        deadline (in memory alone: nobody is shown it) is now, clock or not."""
+    def cancel_unshown_soon(self, live: LiveMatch, after: float = 0.0) -> None:
+        """Have the timer cancel ``live`` if its table was never posted: its deadline (in
+        memory alone: nobody is shown it) is now, or ``after`` seconds from now, clock or
+        not; else it would hold both players until its first deadline, days away by
+        correspondence, or for good with no clock."""
         if live.never_shown and not live.over:
-            # Run out (``run_out``) already: no move of a match nobody saw can be on its way.
-            now = self.clock() - LATE
-            live.deadline = now if live.deadline is None else min(live.deadline, now)
+            # Run out (``run_out``) then: no move of a match nobody saw can be on its way.
+            due = self.clock() - LATE + after
+            live.deadline = due if live.deadline is None else min(live.deadline, due)
 
     async def _cancel_unshown(self, live: LiveMatch, now: float) -> None:
         """A match whose table was never posted (its first posts failed and so did cancelling
@@ -298,6 +295,13 @@ class MatchService(Endings, Playing, Looks):
         first check after: ``cancel_unshown_soon``): nobody forfeits a match they were never
         shown."""
         if live.over or not run_out(live.deadline, now):
+            return
+        # Its table may have been saved since it was read here: posted by the process that
+        # made it, late (a stall), before this one took it over.
+        row = await self.store.match(live.id)
+        if row is not None and row.table_message_id is not None:
+            live.table_message_id = row.table_message_id
+            live.deadline = row.deadline
             return
         if not await self.abandon(live, "cancelled"):
             return
