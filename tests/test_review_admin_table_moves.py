@@ -4,6 +4,7 @@ the two players, and the other would run out of time unaware."""
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from typing import Any
 
@@ -13,6 +14,7 @@ from simcord import assert_error
 
 from cogs.umtali.live import LiveMatch
 from tests.discord_helpers import World, custom_ids, flush, play, start_match, thread_of
+from tests.test_faults_delivery_lasting import NETWORK, network_errors  # noqa: F401
 from umtali.players import GreedyPlayer
 
 
@@ -103,3 +105,18 @@ async def test_an_opponent_who_left_the_server_holds_no_table_back(world: World)
     assert r.acknowledged and not r.ephemeral, _text(r)
     await flush(world)
     assert not live.channel_lost and live.channel_id == staff.id
+
+
+@pytest.mark.usefixtures("network_errors")
+async def test_the_opponents_view_unknown_for_the_network_brings_the_table_back(
+        world: World, caplog: pytest.LogCaptureFixture) -> None:
+    # The opponent's membership cannot be fetched (the network failing): not known to be
+    # hidden, so the table comes back as before the check, with no apology and no ERROR.
+    live = await _lost(world)
+    world.env.inject_error("GET", f"/guilds/{world.guild.id}/members/*", status=NETWORK,
+                           times=None)
+    r = await world.alice.slash(world.channel, "umtali table")
+    assert r.acknowledged and not r.ephemeral, _text(r)
+    await flush(world)
+    assert not live.channel_lost and live.channel_id == world.channel.id
+    assert not [rec for rec in caplog.records if rec.levelno >= logging.ERROR]

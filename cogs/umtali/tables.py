@@ -114,7 +114,7 @@ async def _hidden_from(interaction: discord.Interaction, live: LiveMatch) -> str
     try:
         # Fetched: the bot is given no member list (no members intent).
         member = await interaction.guild.fetch_member(live.player_ids[1 - seat])
-    except discord.HTTPException as e:
+    except (discord.HTTPException, *PASSING) as e:
         log.info("match %d: the opponent's access to channel %d is unknown (%s)", live.id,
                  channel.id, e)
         return None
