@@ -194,3 +194,26 @@ async def test_a_thread_whose_save_fails_is_not_played_in(
     assert any(m.id == live.table_message_id for m in world.channel.history())
     # And the thread made for it is taken down, not left empty beside the table.
     assert world.channel.threads == []
+
+
+async def test_a_thread_saved_though_its_save_failed_is_played_in(
+        world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The save of the thread commits, and then its answer is lost: the match is played in
+    the thread the database names (not deleted under it), as after a restart."""
+    svc = world.bot.matches
+    assert svc is not None
+    save = svc.store.set_match_channel
+
+    async def lost_answer(match_id: int, channel_id: int) -> None:
+        await save(match_id, channel_id)
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(svc.store, "set_match_channel", lost_answer)
+    _, answer = await _accept(world)
+    assert answer.acknowledged and not _apologies(answer)
+    await flush(world)
+    [live] = svc.matches.values()
+    [thread] = world.channel.threads
+    assert live.channel_id == thread.id
+    assert _db(db_path, "SELECT channel_id FROM matches") == [(thread.id,)]
+    assert any(m.id == live.table_message_id for m in thread.history())

@@ -31,10 +31,27 @@ async def into_thread(svc: MatchService, live: LiveMatch, message: discord.Messa
     try:
         await svc.store.set_match_channel(live.id, thread.id)
     except Exception as e:  # saved first: the match is played where the database has it
+        if await _saved_after_all(svc, live, thread):
+            live.channel_id = thread.id
+            return
         log.warning("match %d: the thread could not be saved (%s: %s); playing in the channel",
                     live.id, e.__class__.__name__, e)
-        # Not left behind empty, under the match's name, beside the table in the channel.
-        with contextlib.suppress(discord.HTTPException, *PASSING):
-            await thread.delete()
         return
     live.channel_id = thread.id
+
+
+async def _saved_after_all(svc: MatchService, live: LiveMatch, thread: discord.Thread) -> bool:
+    """Whether a save of the thread that failed was committed all the same (its answer lost):
+    then the match is played there. If not, the thread is deleted, not left empty under the
+    match's name beside its table; if that cannot be known, it is left (the database may
+    name it)."""
+    try:
+        row = await svc.store.match(live.id)
+    except Exception as e:
+        log.info("match %d: whether its thread was saved is unknown (%s)", live.id, e)
+        return False
+    if row is not None and row.channel_id == thread.id:
+        return True
+    with contextlib.suppress(discord.HTTPException, *PASSING):
+        await thread.delete()
+    return False
