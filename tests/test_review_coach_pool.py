@@ -51,3 +51,27 @@ async def test_work_that_hangs_twice_and_may_be_skipped_is_given_up() -> None:
         assert thinking.retries == 1
     finally:
         await thinking.close()
+
+
+async def test_closing_with_a_hung_worker_ends_in_bounded_time() -> None:
+    thinking = Thinking(workers=1)
+    await thinking.run(os.getpid)  # the worker is up
+    [pid] = thinking.worker_pids()
+    try:
+        working = asyncio.ensure_future(thinking.run(time.sleep, 1))
+        while not thinking._pool or not thinking._pool._pending_work_items:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.2)
+        os.kill(pid, signal.SIGSTOP)  # stopped with the work in hand
+        started = time.monotonic()
+        await asyncio.wait_for(thinking.close(), 40)
+        assert time.monotonic() - started < 20
+        working.cancel()
+        await asyncio.gather(working, return_exceptions=True)
+        deadline = time.monotonic() + 10
+        while not _gone(pid) and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        assert _gone(pid)
+    finally:
+        if not _gone(pid):
+            os.kill(pid, signal.SIGKILL)

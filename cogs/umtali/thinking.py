@@ -52,6 +52,8 @@ WORKER_NICENESS = 10
 #: Seconds a piece of work may take in a worker before the worker is taken for hung: many
 #: times a review of a hand on a loaded machine (a decision takes a tenth of a second or so).
 LIMIT = 60.0
+#: Seconds the workers are given to finish the work in hand when the bot closes.
+CLOSE_LIMIT = 5.0
 
 
 def _worker_started() -> None:
@@ -181,8 +183,18 @@ class Thinking:
             broken.shutdown(wait=False, cancel_futures=True)
 
     async def close(self) -> None:
-        """Stop the workers (a decision under way is waited for: a few tenths of a second)."""
+        """Stop the workers (a decision under way is waited for: a few tenths of a second;
+        ``CLOSE_LIMIT`` at most, then they are killed: a hung one would hold the bot's exit)."""
         self._closed = True
         pool, self._pool = self._pool, None
-        if pool is not None:
-            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+        if pool is None:
+            return
+        ending = asyncio.ensure_future(
+            asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True))
+        try:
+            await asyncio.wait_for(asyncio.shield(ending), CLOSE_LIMIT)
+        except TimeoutError:
+            log.warning("the thinking workers did not stop in %g s; they are killed",
+                        CLOSE_LIMIT)
+            _kill_workers(pool)
+            await ending
