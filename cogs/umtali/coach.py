@@ -35,6 +35,7 @@ from cogs.umtali.thinking import Unavailable
 from umtali.ai.coach import REVIEW_BUDGET, Hint
 from umtali.ai.resume import player_seed, seat_history
 from umtali.i18n import Tr, sentence
+from umtali.session import Session
 from umtali.view import PlayerView
 
 log = logging.getLogger(__name__)
@@ -74,12 +75,15 @@ class Coach:
 
     # -- hints ----------------------------------------------------------------------------
 
-    async def hint(self, live: LiveMatch, seat: int) -> Hint:
-        """``hard``'s move for the seat on the position as it is, and why."""
-        version = live.version
+    async def hint(self, live: LiveMatch, seat: int, session: Session | None = None) -> Hint:
+        """``hard``'s move for the seat on ``session`` (the match's position as it is, if not
+        given: the one its asker checked is, as moves may land while the hint is asked), and
+        why."""
+        session = live.session if session is None else session
+        version = len(session.moves)
         known = self._hints.get(live.id)
         if known is None or known[0] != version:
-            known = version, asyncio.ensure_future(self._advise(live, seat))
+            known = version, asyncio.ensure_future(self._advise(session, seat))
             self._hints[live.id] = known
         try:
             return await asyncio.shield(known[1])
@@ -88,8 +92,7 @@ class Coach:
                 del self._hints[live.id]  # the next click tries again
             raise
 
-    async def _advise(self, live: LiveMatch, seat: int) -> Hint:
-        session = live.session
+    async def _advise(self, session: Session, seat: int) -> Hint:
         view = session.view(seat)
         # Replaying the hand takes milliseconds (the engine); the search, the worker's.
         history = await asyncio.to_thread(lambda: list(seat_history(session, seat)))
@@ -258,12 +261,14 @@ async def answer_hint(interaction: discord.Interaction, match_id: int) -> None:
         await answer(interaction, tr("That panel is out of date: ask for a hint on your hand "
                                      "as it is now."))
         return
-    version = live.version
-    view = live.session.view(seat)
+    # The position checked (the player's turn): moves that land meanwhile do not change it.
+    session = live.session
+    version = len(session.moves)
+    view = session.view(seat)
     # The search takes a few tenths of a second: past Discord's three to answer, at worst.
     await defer(interaction, new_message=True)
     try:
-        advice = await coach_of(interaction.client).hint(live, seat)
+        advice = await coach_of(interaction.client).hint(live, seat, session)
     except Exception as e:
         log.warning("match %d: no hint (%r)", live.id, e)
         await answer(interaction, tr("No hint right now, sorry: try again in a moment."))

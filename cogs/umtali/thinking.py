@@ -12,7 +12,8 @@ chosen in this process. Shipping costs about a kilobyte and a tenth of a millise
 
 A worker that dies (killed, out of memory) breaks the whole pool: it is replaced and the
 decision tried once more; should that fail too, the player decides in this process, as it
-did before the pool.
+did before the pool. A worker that hangs (stopped, stuck) would hold the match's turn for
+ever: past ``limit`` seconds its pool is killed, and that counts as a death.
 
 The coach of practice sessions (``cogs.umtali.coach``) works here too, through ``run``: its
 hints as a decision is, its reviews of a hand only in a worker (a few seconds of search would
@@ -48,6 +49,12 @@ DEFAULT_WORKERS = max(1, min(2, os.cpu_count() or 1))
 #: event loop every match waits on) runs first, and searches take what is left.
 WORKER_NICENESS = 10
 
+#: Seconds a piece of work may take in a worker before the worker is taken for hung: many
+#: times a review of a hand on a loaded machine (a decision takes a tenth of a second or so).
+LIMIT = 60.0
+#: Seconds the workers are given to finish the work in hand when the bot closes.
+CLOSE_LIMIT = 5.0
+
 
 def _worker_started() -> None:
     # Where that is not allowed, searches run at the bot's priority.
@@ -72,6 +79,14 @@ def decide(player: Player, view: PlayerView) -> tuple[Move, Player]:
     return player.choose(view), player
 
 
+def _kill_workers(pool: ProcessPoolExecutor) -> None:
+    """End a pool's workers now: the pool breaks, and the work other decisions had in it is
+    tried again in the next one."""
+    for process in list((pool._processes or {}).values()):
+        with contextlib.suppress(OSError, ValueError):
+            process.kill()
+
+
 class Unavailable(RuntimeError):
     """No worker could do the work, and it was not to be done in the bot's process."""
 
@@ -91,6 +106,8 @@ class Thinking:
         self.fallbacks = 0
         #: Decisions under way in the workers.
         self.deciding = 0
+        #: Seconds before work unanswered is taken for a hung worker (``LIMIT``; tests less).
+        self.limit = LIMIT
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -137,8 +154,13 @@ class Thinking:
             pool = self._executor()
             self.deciding += decision
             try:
-                return await loop.run_in_executor(pool, work, *args)
-            except (BrokenProcessPool, OSError) as e:
+                return await asyncio.wait_for(loop.run_in_executor(pool, work, *args),
+                                              self.limit)
+            except (BrokenProcessPool, OSError, TimeoutError) as e:
+                if isinstance(e, TimeoutError):
+                    # Hung: its workers are killed (a stopped one too), or the pool keeps it.
+                    e = TimeoutError(f"no answer in {self.limit:g} s")
+                    _kill_workers(pool)
                 self._replace(pool)
                 if attempt == 1:
                     self.retries += 1
@@ -161,8 +183,18 @@ class Thinking:
             broken.shutdown(wait=False, cancel_futures=True)
 
     async def close(self) -> None:
-        """Stop the workers (a decision under way is waited for: a few tenths of a second)."""
+        """Stop the workers (a decision under way is waited for: a few tenths of a second;
+        ``CLOSE_LIMIT`` at most, then they are killed: a hung one would hold the bot's exit)."""
         self._closed = True
         pool, self._pool = self._pool, None
-        if pool is not None:
-            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+        if pool is None:
+            return
+        ending = asyncio.ensure_future(
+            asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True))
+        try:
+            await asyncio.wait_for(asyncio.shield(ending), CLOSE_LIMIT)
+        except TimeoutError:
+            log.warning("the thinking workers did not stop in %g s; they are killed",
+                        CLOSE_LIMIT)
+            _kill_workers(pool)
+            await ending
