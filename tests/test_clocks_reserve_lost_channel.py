@@ -4,10 +4,8 @@ lost, on the DM panels, which carry the table then."""
 from __future__ import annotations
 
 from cogs.umtali.clock_state import LATE
-from cogs.umtali.outbox import Batch
 from tests.discord_helpers import World, dm_panel, flush, player, start_match
-from tests.test_faults_channel import _lose_thread
-from tests.time_control_helpers import table_text
+from tests.time_control_helpers import played_in_dms, table_text
 
 
 def _panel_text(world: World, seat: int, live: object) -> str:
@@ -17,13 +15,9 @@ def _panel_text(world: World, seat: int, live: object) -> str:
 
 
 async def test_with_the_channel_lost_the_dm_panels_say_the_reserve_runs(world: World) -> None:
-    live = await start_match(world, time_control="blitz")
+    live = await played_in_dms(world, time_control="blitz")
     svc = world.bot.matches
     assert svc is not None and live.deadline is not None
-    _lose_thread(world, live)
-    svc.delivery.enqueue(live, Batch(table=True))
-    await flush(world)
-    assert live.channel_lost and not live.over
     seat = live.session.to_act
     world.clock.now = live.deadline - live.reserves[seat] + LATE + 1
     await svc.check_timers()

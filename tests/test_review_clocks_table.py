@@ -12,11 +12,9 @@ import pytest
 from bot import UmtaliBot
 from cogs.umtali.clock import gateway_back, gateway_lost
 from cogs.umtali.live import LiveMatch
-from cogs.umtali.outbox import Batch
 from tests.discord_helpers import World, dm_panel, flush, player, start_match
 from tests.test_clocks_connect import restarted_slowly
-from tests.test_faults_channel import _lose_thread
-from tests.time_control_helpers import restarted_after, table_text
+from tests.time_control_helpers import played_in_dms, restarted_after, table_text
 
 
 def _ends(live: LiveMatch) -> str:
@@ -84,13 +82,9 @@ async def test_with_the_channel_lost_the_dm_panels_show_the_time_given_back(
         world: World) -> None:
     """The match goes on in DMs (its thread deleted): each player's DM panel carries the
     table, which says when the turn ends."""
-    live = await start_match(world, turn_timer=5)
+    live = await played_in_dms(world, turn_timer=5)
     svc = world.bot.matches
     assert svc is not None and live.deadline is not None
-    _lose_thread(world, live)
-    svc.delivery.enqueue(live, Batch(table=True))
-    await flush(world)
-    assert live.channel_lost and not live.over
     deadline = live.deadline
     world.clock.now = deadline - 100
     gateway_lost(svc, None)

@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING, Any
 from cogs.umtali.clock import heartbeat
 from cogs.umtali.clock_state import LATE
 from cogs.umtali.live import LiveMatch
+from cogs.umtali.outbox import Batch
 from tests.discord_helpers import World, custom_ids, flush, play_out, start_match, thread_of
+from tests.test_faults_channel import _lose_thread
 from tests.test_faults_timers import db_row, to_turn_end
 
 if TYPE_CHECKING:
@@ -40,6 +42,19 @@ def table_text(world: World, live: LiveMatch) -> str:
     message = next(m for m in thread_of(world, live).history()
                    if m.id == live.table_message_id)
     return str(message.embeds[0].description)
+
+
+async def played_in_dms(world: World, **options: Any) -> LiveMatch:
+    """A match started with ``options`` whose thread was then deleted: it goes on in DMs,
+    each player's DM panel carrying the table."""
+    live = await start_match(world, **options)
+    svc = world.bot.matches
+    assert svc is not None and live.deadline is not None
+    _lose_thread(world, live)
+    svc.delivery.enqueue(live, Batch(table=True))
+    await flush(world)
+    assert live.channel_lost and not live.over
+    return live
 
 
 async def restarted_after(world: World, make_bot: Callable[[], UmtaliBot], live: LiveMatch,
