@@ -7,6 +7,10 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import discord
+from simcord.backend.models.channel import Overwrite
+from simcord.enums import OverwriteType
+
 from data.store import Limits
 from tests.discord_helpers import World, flush, start_match
 from tests.test_records_discord import resign
@@ -48,3 +52,22 @@ async def test_a_rematch_with_a_player_still_here_is_posted(world: World) -> Non
     asked = await world.alice.click(final_table(world, first),
                                     custom_id=f"umtali:rm:{first.id}")
     assert asked.acknowledged and not asked.ephemeral
+
+
+async def test_a_rematch_with_a_player_who_no_longer_sees_the_channel_is_refused(
+        world: World, db_path: Path) -> None:
+    # They would never see the challenge (nor its ping): refused as /umtali challenge does.
+    first = await start_match(world)
+    await resign(world, world.bob, first)
+    table = final_table(world, first)
+    world.env.backend.set_overwrite(world.channel.id, Overwrite(
+        target_id=world.bob.id, type=OverwriteType.MEMBER, allow=0,
+        deny=discord.Permissions(view_channel=True).value))
+    posts, saved = _posts(world), _challenges(db_path)
+    world.clock.advance(Limits().challenge_cooldown)
+    asked = await world.alice.click(table, custom_id=f"umtali:rm:{first.id}")
+    assert asked.ephemeral, asked.response
+    assert asked.response.content == ("ben can't see this channel: challenge them in a "
+                                      "channel you both can see.")
+    await flush(world)
+    assert _posts(world) == posts and _challenges(db_path) == saved

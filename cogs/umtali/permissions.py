@@ -75,3 +75,14 @@ def refusal(missing: list[str], tr: Tr) -> str:
 CANCELLED = N_("The session could not start: my first messages here failed. Nothing was "
                "recorded; try again, and if it fails again, ask a server admin to check my "
                "permissions here.")
+
+
+def sees(channel: object, member: discord.Member) -> bool:
+    """Whether ``member`` can see ``channel`` (a server's channel or thread); True when that
+    cannot be told (a thread whose channel the bot has not seen, no server channel)."""
+    if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+        return True
+    try:
+        return channel.permissions_for(member).view_channel
+    except discord.ClientException:
+        return True

@@ -22,7 +22,7 @@ from cogs.umtali.failures import PASSING
 from cogs.umtali.ids import id_of
 from cogs.umtali.in_time import answer, in_time
 from cogs.umtali.names import safe_name
-from cogs.umtali.permissions import no_posting
+from cogs.umtali.permissions import no_posting, sees
 from cogs.umtali.practice import start_practice
 from umtali.i18n import EN, Tr
 from umtali.rules import RuleSet
@@ -87,9 +87,14 @@ async def rematch(interaction: discord.Interaction, match_id: int) -> None:
     # Stored names are plain: the refusals are Discord text, so escaped as everywhere.
     shown = (safe_name(old.names[seat]), safe_name(old.names[other]))
     # Discord may be slow to answer: past two seconds the click is deferred (``in_time``).
-    if await in_time(interaction, _left(interaction, old.player_ids[other])):
-        # The challenge could only expire: refused as ``/umtali challenge`` refuses it.
+    standing = await in_time(interaction, _standing(interaction, old.player_ids[other]))
+    # The challenge could only expire: refused as ``/umtali challenge`` refuses it.
+    if standing == "left":
         await answer(interaction, tr("{name} is not a member of this server.", name=shown[1]))
+        return
+    if standing == "hidden":
+        await answer(interaction, tr("{name} can't see this channel: challenge them in a "
+                                     "channel you both can see.", name=shown[1]))
         return
     await offer_challenge(
         interaction, challenger=(me.id, old.names[seat]),
@@ -98,15 +103,17 @@ async def rematch(interaction: discord.Interaction, match_id: int) -> None:
         turn_timer=old.turn_timer, time_control=old.time_control, rematch_of=old.id)
 
 
-async def _left(interaction: discord.Interaction, user_id: int) -> bool:
-    """Whether ``user_id`` is no longer a member of the interaction's server (fetched: the bot
-    is given no member list). Unknown (Discord failing) counts as still here."""
+async def _standing(interaction: discord.Interaction, user_id: int) -> str | None:
+    """"left" if ``user_id`` is no longer a member of the interaction's server (fetched: the
+    bot is given no member list), "hidden" if they cannot see its channel; else None, and
+    None when that cannot be known (Discord failing)."""
     if interaction.guild is None:
-        return False
+        return None
     try:
-        await interaction.guild.fetch_member(user_id)
+        member = await interaction.guild.fetch_member(user_id)
     except (discord.HTTPException, *PASSING) as e:
         if isinstance(e, discord.NotFound) and e.code == UNKNOWN_MEMBER:
-            return True
+            return "left"
         log.info("could not tell whether member %d is still here (%s)", user_id, e)
-    return False
+        return None
+    return None if sees(interaction.channel, member) else "hidden"

@@ -26,7 +26,7 @@ from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.names import member_name
 from cogs.umtali.outbox import Batch
 from cogs.umtali.panels import table_panel
-from cogs.umtali.permissions import missing_here, refusal
+from cogs.umtali.permissions import missing_here, refusal, sees
 from cogs.umtali.records import may_post
 from cogs.umtali.showing import table_of
 from umtali.i18n import EN, Tr
@@ -108,8 +108,8 @@ async def _hidden_from(interaction: discord.Interaction, live: LiveMatch) -> str
     server: they see none of its channels, and the match goes on by DM all the same)."""
     seat = live.seat_of(interaction.user.id)
     channel = interaction.channel
-    if seat is None or live.is_computer(1 - seat) or interaction.guild is None or not \
-            isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+    if seat is None or live.is_computer(1 - seat) or interaction.guild is None or \
+            channel is None:
         return None
     try:
         # Fetched: the bot is given no member list (no members intent).
@@ -118,11 +118,7 @@ async def _hidden_from(interaction: discord.Interaction, live: LiveMatch) -> str
         log.info("match %d: the opponent's access to channel %d is unknown (%s)", live.id,
                  channel.id, e)
         return None
-    try:
-        sees = channel.permissions_for(member).view_channel
-    except discord.ClientException:  # a thread whose channel the bot has not seen
-        return None
-    return None if sees else member_name(member)
+    return None if sees(channel, member) else member_name(member)
 
 
 async def _retire(client: discord.Client, live: LiveMatch, message_id: int) -> None:
