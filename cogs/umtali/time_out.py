@@ -211,9 +211,10 @@ async def answer_timeout(interaction: discord.Interaction, match_id: int, versio
                                                  claim))
     if settled is None:
         await answer(interaction, tr("This question is no longer needed: the match moved on."))
-        await _drop_buttons(interaction)
+        if _on_question(interaction):
+            await _drop_buttons(interaction)
         return
-    live, absent, allowed = settled
+    live, absent, allowed, asked = settled
     if not allowed:
         await answer(interaction, tr("Only {name} can answer this.",
                                      name=safe_name(live.names[1 - absent])))
@@ -221,25 +222,35 @@ async def answer_timeout(interaction: discord.Interaction, match_id: int, versio
     # A question sent to the waiting player's DMs is in their language (``_ask``).
     said = svc.seat_tr(live, 1 - absent) if interaction.guild_id is None \
         else svc.public_tr(live)
-    text = question(live, absent, said) + "\n" + answered(live, absent, claim, said)
-    await edit_clicked(interaction, content=text[:2000], view=None)
+    text = (question(live, absent, said) + "\n" + answered(live, absent, claim, said))[:2000]
+    message = interaction.message
+    if message is not None and (asked is None or message.id == asked.message_id):
+        await edit_clicked(interaction, content=text, view=None)
+    else:
+        # Its id on another message (forged): that one is left as it is; the question, when
+        # known, says the answer.
+        await answer(interaction, text)
+        if asked is not None:
+            await _show_answer(svc, asked, text)
     if not claim:
         svc.delivery.enqueue(live, Batch(table=True, hands={absent}))
 
 
 async def _settle(svc: MatchService, user_id: int, match_id: int, version: int,
-                  claim: bool) -> tuple[LiveMatch, int, bool] | None:
+                  claim: bool) -> tuple[LiveMatch, int, bool, Question | None] | None:
     """The answer's work: None if the question is no longer needed; else the match, the
-    absent seat, and whether ``user_id`` (the waiting player) answered it."""
+    absent seat, whether ``user_id`` (the waiting player) answered it, and the question as
+    it was saved (None if unknown)."""
     live = await svc.lookup(match_id)
     if live is None or live.over or live.version != version or live.deadline is not None:
         return None
     absent = live.session.to_act
+    asked = Question.loads(live.question)
     if user_id != live.player_ids[1 - absent]:
-        return live, absent, False
+        return live, absent, False, asked
     if not await decide(svc, live, version, claim):
         return None
-    return live, absent, True
+    return live, absent, True, asked
 
 
 async def decide(svc: MatchService, live: LiveMatch, version: int, claim: bool) -> bool:
@@ -281,6 +292,26 @@ def answered(live: LiveMatch, absent: int, claim: bool, tr: Tr) -> str:
         return tr("{name} claimed the win.", name=waiting)
     return tr("{name} keeps waiting: {other}'s turn now ends {when}.", name=waiting,
               other=gone, when=when(live.deadline or 0))
+
+
+def _on_question(interaction: discord.Interaction) -> bool:
+    """Whether the message clicked may be a time-up question: a message whose buttons are
+    all a question's (``TimeoutButton``), not another of the bot's, such as the table,
+    carrying a forged id among its own."""
+    message = interaction.message
+    ids = [getattr(child, "custom_id", None) for row in (message.components if message else [])
+           for child in getattr(row, "children", [])]
+    return bool(ids) and all(isinstance(i, str) and i.endswith((":claim", ":wait")) for i in ids)
+
+
+async def _show_answer(svc: MatchService, asked: Question, text: str) -> None:
+    """The question (at ``asked``) edited to show its answer, its buttons gone."""
+    kind = discord.ChannelType.private if asked.in_dm else None
+    channel = svc.client.get_partial_messageable(asked.channel_id, type=kind)
+    try:
+        await channel.get_partial_message(asked.message_id).edit(content=text, view=None)
+    except (discord.HTTPException, *PASSING) as e:
+        log.info("the time-up question could not show its answer (%s)", e)
 
 
 async def _drop_buttons(interaction: discord.Interaction) -> None:
