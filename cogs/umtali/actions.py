@@ -13,6 +13,7 @@ import discord
 
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.arrange import HandOrder
+from cogs.umtali.errors import expired
 from cogs.umtali.hand_panels import (
     after_move,
     is_dm_panel,
@@ -32,9 +33,6 @@ from umtali.moves import Move
 from umtali.session import Session
 
 log = logging.getLogger(__name__)
-
-#: Discord's answer to a late answer: the interaction's token is no longer valid.
-UNKNOWN_INTERACTION = 10062
 
 #: The moves in the notation (the same in every language), for an answer to one that is not.
 MOVES_HELP = N_("moves are: draw, take, take 2, meld <cards>, extend <card> <card on the meld>, "
@@ -159,7 +157,7 @@ async def _answer_on_panel(interaction: discord.Interaction, live: LiveMatch, se
             # Not shown after all: the DM panel is edited by the bot's own call instead.
             live.dm_shown[seat] = None
             svc.delivery.enqueue(live, Batch(hands={seat}))
-        if not (isinstance(e, discord.NotFound) and e.code == UNKNOWN_INTERACTION):
+        if not expired(e):
             raise
         # Its answer came too late (Discord delivered the click late, or the bot was slow):
         # the move stands, and nobody can be told.
