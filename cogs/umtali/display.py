@@ -34,11 +34,14 @@ async def set_display(interaction: discord.Interaction, pictures: bool | None,
     chosen = (now.pictures if pictures is None else pictures,
               now.four_colour if four_colour is None else four_colour)
     playing: list[tuple[LiveMatch, int]] = []
-    if chosen != (now.pictures, now.four_colour):
-        # A write elsewhere may hold the database for seconds: answered in time all the same.
-        await in_time(interaction, svc.prefs.set_look(me, pictures=chosen[0],
-                                                      four_colour=chosen[1]))
-        # The hand on show changes at once, not at the next turn (wherever the match is held).
+    if pictures is not None or four_colour is not None:
+        # Saved even when this process holds it already: it may not have read yet a change
+        # made through another process. A write elsewhere may hold the database for seconds:
+        # answered in time all the same.
+        await in_time(interaction, svc.prefs.set_look(me, pictures=pictures,
+                                                      four_colour=four_colour))
+        # The hand on show changes at once, not at the next turn (wherever the match is held;
+        # even with no change seen here: it may have been drawn through the other process).
         for match_id in await in_time(interaction, svc.owners.leases.of_member(me)):
             live = await svc.lookup(match_id)
             seat = None if live is None else live.seat_of(me)
