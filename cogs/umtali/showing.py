@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -32,6 +33,8 @@ from cogs.umtali.render import hand_embed, table_embed
 from cogs.umtali.turn_clock import clock_line
 from umtali.i18n import EN, N_, Tr
 from umtali.view import SPECTATOR
+
+log = logging.getLogger(__name__)
 
 #: Why a match was abandoned: whom the bot could no longer reach. One message for each case,
 #: not a name put into one: a language may word each differently (Russian declines
@@ -56,6 +59,8 @@ class Picture:
 
     draw: Callable[[], bytes]
     name: str
+    #: The embed that shows it: should it fail to draw, the embed is left with its text.
+    embed: discord.Embed | None = None
 
 
 @dataclass
@@ -94,9 +99,12 @@ class Shown:
             todo, self.pictures = self.pictures, []
             self._keep(todo, _draw_all([p.draw for p in todo]))
 
-    def _keep(self, pictures: list[Picture], pngs: list[bytes]) -> None:
-        self.made.extend(discord.File(io.BytesIO(png), filename=p.name)
-                         for p, png in zip(pictures, pngs, strict=True))
+    def _keep(self, pictures: list[Picture], pngs: list[bytes | None]) -> None:
+        for p, png in zip(pictures, pngs, strict=True):
+            if png is not None:
+                self.made.append(discord.File(io.BytesIO(png), filename=p.name))
+            elif p.embed is not None:
+                p.embed.set_image(url=None)  # not pointing at a file the message lacks
 
     def send(self) -> dict[str, Any]:
         """Keyword arguments for ``send``: the pictures as files."""
@@ -111,13 +119,30 @@ class Shown:
         return {"embeds": self.embeds, "attachments": self.files, "view": self.view}
 
 
-def _draw_all(draws: list[Callable[[], bytes]]) -> list[bytes]:
-    return [draw() for draw in draws]
+def _draw_all(draws: list[Callable[[], bytes]]) -> list[bytes | None]:
+    return [_draw(draw) for draw in draws]
+
+
+#: Whether a picture failed to draw in this process already (its trace is logged once).
+_failed = False
+
+
+def _draw(draw: Callable[[], bytes]) -> bytes | None:
+    """A picture's bytes, or None should it fail (Pillow, a broken font package): the message
+    goes with its text alone rather than not at all, and the move it shows is not lost."""
+    global _failed
+    try:
+        return draw()
+    except Exception as e:
+        log.warning("a picture could not be drawn (%s: %s): sent as text alone",
+                    e.__class__.__name__, e, exc_info=not _failed)
+        _failed = True
+        return None
 
 
 def _picture(embed: discord.Embed, draw: Callable[[], bytes], name: str) -> Picture:
     embed.set_image(url=f"attachment://{name}")
-    return Picture(draw, name)
+    return Picture(draw, name, embed)
 
 
 @dataclass(frozen=True)
