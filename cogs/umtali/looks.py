@@ -26,8 +26,23 @@ class Looks:
     prefs: Preferences
 
     def table_message(self, live: LiveMatch, note: str = "") -> Shown:
-        """The public table: its text, and its picture unless pictures are off."""
-        return table_of(live, note, self.table_look(live))
+        """The public table: its text, and its picture unless pictures are off or the bot
+        may no longer attach files in the match's channel."""
+        look = self.table_look(live)
+        if look.pictures and not self._may_attach(live):
+            look = dataclasses.replace(look, pictures=False)
+        return table_of(live, note, look)
+
+    def _may_attach(self, live: LiveMatch) -> bool:
+        """Whether the bot may attach a file in the match's channel, as far as it knows (its
+        permissions are checked when a match starts; an admin may take them away later):
+        Discord refuses a whole message whose file it may not attach, and a table refused so
+        would take the match out of its channel."""
+        channel = self.client.get_channel(live.channel_id)
+        if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+            return True  # not known here: tried, as before
+        me = channel.guild.me
+        return me is None or channel.permissions_for(me).attach_files
 
     def table_embed(self, live: LiveMatch, note: str = "") -> discord.Embed:
         """The public table's text alone."""
