@@ -9,7 +9,7 @@ from __future__ import annotations
 from PIL import Image, ImageDraw, ImageFont
 
 from cogs.umtali.pictures.cards import RGB, back, face, strip
-from cogs.umtali.pictures.fonts import fit, font
+from cogs.umtali.pictures.fonts import DIRECTION, fit, font
 from cogs.umtali.pictures.scene import MeldScene, SeatScene, TableScene
 
 WIDTH = 720
@@ -100,9 +100,10 @@ def _band(img: Image.Image, d: ImageDraw.ImageDraw, seat: int, info: SeatScene, 
     rw = round(rf.getlength(right))
     tags = info.tags
     name = fit(info.name, 26, WIDTH - MARGIN - rw - 16 - x - round(rf.getlength(tags)))
-    d.text((x, y + 8), name, font=font(26), fill=SEAT[seat])
+    d.text((x, y + 8), name, font=font(26), fill=SEAT[seat], direction=DIRECTION)
     if tags:
-        d.text((x + round(font(26).getlength(name)) + 2, y + 14), tags, font=rf, fill=DIM)
+        d.text((x + round(font(26).getlength(name, direction=DIRECTION)) + 2, y + 14), tags,
+               font=rf, fill=DIM)
     d.text((WIDTH - MARGIN - rw, y + 14), right, font=rf, fill=TEXT)
 
 
@@ -164,7 +165,7 @@ def _centre(img: Image.Image, d: ImageDraw.ImageDraw, scene: TableScene, y: int)
     size, lines = status_lines(scene.status, WIDTH - MARGIN - sx)
     for i, line in enumerate(lines):
         d.text((sx, top + 8 + i * (size + 6)), line, font=font(size),
-               fill=colour if i == 0 else TEXT)
+               fill=colour if i == 0 else TEXT, direction=DIRECTION)
 
 
 #: The status's sizes, largest first, and the lines it has room for (20 is the smallest text
@@ -189,7 +190,7 @@ def status_lines(text: str, width: int) -> tuple[int, list[str]]:
 def _wrap(text: str, f: ImageFont.FreeTypeFont, width: int) -> list[str]:
     lines: list[str] = []
     for word in text.split():
-        if lines and f.getlength(lines[-1] + " " + word) <= width:
+        if lines and f.getlength(lines[-1] + " " + word, direction=DIRECTION) <= width:
             lines[-1] += " " + word
         else:
             lines.append(word)
