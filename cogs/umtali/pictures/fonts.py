@@ -8,6 +8,7 @@ are loaded once per size: FreeType's loading costs more than drawing a line of t
 from __future__ import annotations
 
 import io
+import unicodedata
 from functools import cache
 from importlib.resources import files
 
@@ -22,10 +23,42 @@ DIRECTION = "ltr" if features.check_feature("raqm") else None
 _FILES = {False: "PT_Sans-Web-Regular.ttf", True: "PT_Sans-Web-Bold.ttf"}
 
 
+def _data(bold: bool) -> bytes:
+    return (files("fontpkg_pt_sans") / "files" / _FILES[bold]).read_bytes()
+
+
 @cache
 def font(size: int, bold: bool = True) -> ImageFont.FreeTypeFont:
-    data = (files("fontpkg_pt_sans") / "files" / _FILES[bold]).read_bytes()
-    return ImageFont.truetype(io.BytesIO(data), size)
+    return ImageFont.truetype(io.BytesIO(_data(bold)), size)
+
+
+@cache
+def _plain(bold: bool) -> ImageFont.FreeTypeFont:
+    """The typeface laid out a character at a glyph, as it has them (raqm would draw a mark
+    it lacks over a dotted circle, and hide the joiners)."""
+    return ImageFont.truetype(io.BytesIO(_data(bold)), 20,
+                              layout_engine=ImageFont.Layout.BASIC)
+
+
+def _mask(ch: str, bold: bool) -> tuple[tuple[int, int], bytes]:
+    mask = _plain(bold).getmask(ch)
+    return mask.size, bytes(mask)
+
+
+@cache
+def has_glyph(ch: str, bold: bool = True) -> bool:
+    """Whether the typeface has a letter for ``ch`` (else it draws its "missing" box)."""
+    return _mask(ch, bold) != _mask("\U0010fffd", bold)  # a private character: none has it
+
+
+def drawable(text: str, bold: bool = True) -> str:
+    """``text`` without what the typeface would draw as boxes (emoji, symbols, CJK, Hebrew,
+    Arabic; zalgo's stacks of marks over the words after them), composed first so that a
+    letter and its accent typed apart are the one letter it has; as it is when nothing would
+    be left (boxes rather than no name: the text beside the picture shows it whole)."""
+    text = unicodedata.normalize("NFC", text)
+    kept = " ".join("".join(ch for ch in text if ch.isspace() or has_glyph(ch, bold)).split())
+    return kept or text
 
 
 def fit(text: str, size: int, width: int, bold: bool = True) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cogs.umtali.names import clean_name
+from cogs.umtali.pictures.fonts import drawable
 from umtali.cards import Card
 from umtali.i18n import Tr
 from umtali.melds import PlayKind
@@ -135,7 +136,7 @@ def table_scene(view: PlayerView, names: tuple[str, str] | list[str], tr: Tr,
     """The public table's scene; ``view`` must be the spectator's."""
     if view.seat != SPECTATOR:
         raise ValueError("the public table is drawn from the spectator's view only")
-    shown = (clean_name(names[0]), clean_name(names[1]))
+    shown = (drawable(clean_name(names[0])), drawable(clean_name(names[1])))
     melds = _melds(view)
     seats = tuple(
         SeatScene(shown[s], view.hand_sizes[s], view.hand_points[s], view.game_scores[s],
