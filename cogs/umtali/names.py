@@ -25,6 +25,11 @@ MAX_ECHO = 100
 # zero-width ones (U+200B-U+200F, U+FEFF) and the bidi overrides and isolates (U+202A-U+202E,
 # U+2066-U+2069); Zl/Zp: line and paragraph separators; Co/Cs/Cn: private, broken, unassigned.
 _HIDDEN = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cs", "Cn"})
+#: Letters and a mark by their category, drawn as nothing: the Hangul fillers and the blank
+#: braille pattern, a blank as wide as a letter (Discord's "invisible name": a space here),
+#: and the combining grapheme joiner, of no width (gone).
+_BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+_JOINER = "\u034f"
 # A zero-width space after "@" or "<" keeps @everyone, @here, <@user>, <@&role>, <#channel>
 # and </command:id> from being read as mentions, and shows the same text.
 _MENTION_START = re.compile(r"@|<(?=[@#/])")
@@ -67,8 +72,9 @@ def visible(text: str) -> str:
     only in a subdivision flag (🏴󠁧󠁢󠁥󠁮󠁧󠁿), which they draw."""
     flags = _flag_tags(text)
     # A line break or tab (control characters) still parts words: "meld 8D\n9D" is two cards.
-    shown = "".join(" " if ch.isspace() else ch for i, ch in enumerate(text)
-                    if ch.isspace() or unicodedata.category(ch) not in _HIDDEN
+    shown = "".join(" " if ch.isspace() or ch in _BLANK else ch for i, ch in enumerate(text)
+                    if ch.isspace() or ch in _BLANK
+                    or (unicodedata.category(ch) not in _HIDDEN and ch != _JOINER)
                     or (ch == _ZWJ and _joins_emoji(text, i)) or i in flags)
     return " ".join(shown.split())
 
