@@ -50,3 +50,16 @@ async def test_a_choice_this_process_thinks_is_already_made_is_saved_all_the_sam
     assert await _look(world, alice.id) == (1, 1), "her last choice saved"
     await main_of(world).prefs.catch_up()
     assert main_of(world).prefs.of(alice.id).four_colour
+
+
+async def test_the_answer_tells_the_look_as_saved_with_the_half_changed_elsewhere(
+        world: World, other: MatchService) -> None:
+    alice = world.alice
+    with via(world, other):
+        await alice.slash(world.channel, "umtali display", pictures=False)
+    # Four colours chosen through the bot's own process, which has not read that pictures
+    # are off: the answer says what her panels will show, text alone.
+    said = await alice.slash(world.channel, "umtali display", four_colour=True)
+    assert said.ephemeral and "text alone" in str(said.response.content), said.response.content
+    assert await _look(world, alice.id) == (0, 1)
+    assert not main_of(world).prefs.of(alice.id).pictures, "kept as saved"

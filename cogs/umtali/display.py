@@ -31,15 +31,13 @@ async def set_display(interaction: discord.Interaction, pictures: bool | None,
     svc = service(interaction.client)
     me = interaction.user.id
     now = svc.prefs.of(me)
-    chosen = (now.pictures if pictures is None else pictures,
-              now.four_colour if four_colour is None else four_colour)
     playing: list[tuple[LiveMatch, int]] = []
     if pictures is not None or four_colour is not None:
         # Saved even when this process holds it already: it may not have read yet a change
         # made through another process. A write elsewhere may hold the database for seconds:
         # answered in time all the same.
-        await in_time(interaction, svc.prefs.set_look(me, pictures=pictures,
-                                                      four_colour=four_colour))
+        now = await in_time(interaction, svc.prefs.set_look(me, pictures=pictures,
+                                                            four_colour=four_colour))
         # The hand on show changes at once, not at the next turn (wherever the match is held;
         # even with no change seen here: it may have been drawn through the other process).
         for match_id in await in_time(interaction, svc.owners.leases.of_member(me)):
@@ -49,8 +47,8 @@ async def set_display(interaction: discord.Interaction, pictures: bool | None,
                 refresh_dm(live, seat, interaction.client, force=True)
                 playing.append((live, seat))
     tr = tr_of(interaction)
-    said = describe(*chosen, tr)
-    if chosen[0] and (not svc.pictures or interaction.guild_id in svc.prefs.plain_guilds):
+    said = describe(now.pictures, now.four_colour, tr)
+    if now.pictures and (not svc.pictures or interaction.guild_id in svc.prefs.plain_guilds):
         # The member's choice stands, but here it is not what they will see.
         said += " " + tr("Matches on this server are shown as text alone, whatever you choose.")
     await answer(interaction, said)

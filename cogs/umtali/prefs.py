@@ -98,22 +98,26 @@ class Preferences:
             self._saved_meanwhile.add(prefs.user_id)
 
     async def set_look(self, user_id: int, *, pictures: bool | None = None,
-                       four_colour: bool | None = None) -> None:
+                       four_colour: bool | None = None) -> MemberPrefs:
         """Saved first, then kept: memory never ahead of the database. Only the half the
         member named (None: not named) is saved: the other may have been changed through
         another process since this one last read it (``catch_up``), and stays as saved there.
+        The member's choices as now saved, read with that half as the database has it.
         """
-        chosen = {name: value for name, value in (("pictures", pictures),
-                                                  ("four_colour", four_colour))
+        chosen = {name: int(value) for name, value in (("pictures", pictures),
+                                                       ("four_colour", four_colour))
                   if value is not None}
         if not chosen:
-            return
+            return self.of(user_id)
+        # Read first: the look told back is the one saved, not this process's older copy.
+        now = (await self.store.member_prefs([user_id]))[user_id]
         # The store's ``set_look`` writes both halves; its general write sets only these.
-        await self.store._change_prefs(user_id, {k: int(v) for k, v in chosen.items()})
-        now = self.of(user_id)
-        self._saved(dataclasses.replace(
+        await self.store._change_prefs(user_id, chosen)
+        saved = dataclasses.replace(
             now, pictures=now.pictures if pictures is None else pictures,
-            four_colour=now.four_colour if four_colour is None else four_colour))
+            four_colour=now.four_colour if four_colour is None else four_colour)
+        self._saved(saved)
+        return saved
 
     async def set_hand_order(self, user_id: int, hand_order: str) -> None:
         await self.store.set_hand_order(user_id, hand_order)
