@@ -56,6 +56,12 @@ Cards: rank A 2-10 (or T) J Q K, suit S H D C or ♠ ♥ ♦ ♣, either order, 
 Other commands: moves, table, help, quit.""")
 
 
+#: Why a language other than English cannot be spoken; said in English, the one language read
+#: without Babel.
+NO_BABEL = ("needs the project's .venv, which the first 'make play' creates; then "
+            "'.venv/bin/python -m umtali ...'")
+
+
 def terminal_language(environ: Mapping[str, str] = os.environ) -> str:
     """The language of the terminal's locale: the first of ``LC_ALL``, ``LC_MESSAGES`` and
     ``LANG`` that is set (``ru_RU.UTF-8`` is Russian), when the bot speaks it; else English."""
@@ -66,7 +72,16 @@ def terminal_language(environ: Mapping[str, str] = os.environ) -> str:
 
 
 def _tr(args: argparse.Namespace) -> Tr:
-    return tr_for(args.lang or terminal_language())
+    """The language to speak. Any but English is read with Babel, which only the project's
+    .venv has: a terminal's own language falls back to English without it (the English check
+    needs nothing installed, docs/FAIR_DEALS.md), and ``--lang`` asked for is ``ImportError``."""
+    try:
+        return tr_for(args.lang or terminal_language())
+    except ImportError:
+        if args.lang is not None:
+            raise
+        print(f"(In English: the terminal's language {NO_BABEL}.)", file=sys.stderr)
+        return EN
 
 
 def _add_lang_option(p: argparse.ArgumentParser) -> None:
@@ -143,7 +158,12 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
     _add_lang_option(check)
 
     args = parser.parse_args(argv)
-    tr = EN if args.command == "simulate" else _tr(args)
+    try:
+        tr = EN if args.command == "simulate" else _tr(args)
+    except ImportError:
+        # Bad input, not a verdict: status 1 would say the deals do not match.
+        print(f"--lang {args.lang} {NO_BABEL}.", file=sys.stderr)
+        return 2
     try:
         if args.command == "play":
             return _play(args, stdin, stdout, tr)
