@@ -9,6 +9,10 @@ from umtali.cli import main
 # with a mismatch's status, and say nothing of the deals.
 if isinstance(sys.stdout, io.TextIOWrapper):
     sys.stdout.reconfigure(errors="backslashreplace")
+# What a terminal sends in another encoding than its locale's (Windows-1251 typed under
+# ru_RU.UTF-8, which Python reads strictly) is read as U+FFFD: that line is no move, said so.
+if isinstance(sys.stdin, io.TextIOWrapper):
+    sys.stdin.reconfigure(errors="replace")
 
 try:
     status = main()
