@@ -6,8 +6,10 @@ ru_RU.UTF-8 gives it)."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,3 +37,22 @@ def test_a_script_not_in_utf8_stops_at_its_line() -> None:
     errors = done.stderr.decode()
     assert "Traceback" not in errors
     assert done.returncode == 1 and errors.startswith("line 2: ")
+
+
+def test_verify_interrupted_is_not_a_fair_verdict(tmp_path: Path) -> None:
+    # Exit status 0 is FAIR (``verify FILE && ...``): Ctrl-C before a verdict is none. The file
+    # is a pipe nobody writes, so that verify waits in its open() for the interrupt.
+    pipe = tmp_path / "umtali-42-deals.json"
+    os.mkfifo(pipe)
+    env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG")}
+    with subprocess.Popen([sys.executable, "-m", "umtali", "verify", str(pipe)], cwd=ROOT,
+                          env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as check:
+        wchan = Path(f"/proc/{check.pid}/wchan")
+        deadline = time.monotonic() + 60
+        while wchan.read_text() != "wait_for_partner" and time.monotonic() < deadline:
+            time.sleep(0.05)
+        check.send_signal(signal.SIGINT)
+        out, errors = check.communicate(timeout=60)
+    assert "Traceback" not in errors.decode()
+    assert check.returncode == 128 + signal.SIGINT
+    assert b"FAIR" not in out

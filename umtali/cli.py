@@ -173,6 +173,9 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
             return run_verify(args, stdout, tr)
         return _simulate(args, stdout)
     except (KeyboardInterrupt, EOFError):
+        if args.command == "verify":
+            # No verdict: 0 would say FAIR to ``verify FILE && ...``; a shell's status for SIGINT.
+            return 128 + 2
         print("\n" + tr("Bye."), file=stdout)
         return 0
 
