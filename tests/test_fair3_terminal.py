@@ -5,12 +5,17 @@ ru_RU.UTF-8 gives it)."""
 
 from __future__ import annotations
 
+import io
 import os
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
+
+from umtali import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -56,3 +61,12 @@ def test_verify_interrupted_is_not_a_fair_verdict(tmp_path: Path) -> None:
     assert "Traceback" not in errors.decode()
     assert check.returncode == 128 + signal.SIGINT
     assert b"FAIR" not in out
+
+
+@pytest.mark.parametrize("hands", ["0", "-5"])
+def test_simulate_asks_for_at_least_one_hand(hands: str,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        cli.main(["simulate", "--hands", hands], io.StringIO(), io.StringIO())
+    assert stopped.value.code == 2
+    assert "--hands" in capsys.readouterr().err

@@ -93,6 +93,14 @@ def _rules(args: argparse.Namespace) -> RuleSet:
     return RuleSet.named(args.variant, optional_melding=args.optional_melding)
 
 
+def count(text: str) -> int:
+    """``simulate --hands``: a count of at least one (the statistics divide by it)."""
+    count = int(text)
+    if count < 1:
+        raise argparse.ArgumentTypeError("at least 1 hand")
+    return count
+
+
 def _add_rule_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--variant", choices=["english", "russian"], default="english",
                    help="english (default): 11-card deal; russian: upcard deal, low card deals")
@@ -140,7 +148,7 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
 
     sim = sub.add_parser("simulate", help="self-play statistics")
     _add_rule_options(sim)
-    sim.add_argument("--hands", type=int, default=1000)
+    sim.add_argument("--hands", type=count, default=1000, help="how many hands (default 1000)")
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--players", choices=["random", "greedy"], default="random")
 
