@@ -70,3 +70,18 @@ def test_simulate_asks_for_at_least_one_hand(hands: str,
         cli.main(["simulate", "--hands", hands], io.StringIO(), io.StringIO())
     assert stopped.value.code == 2
     assert "--hands" in capsys.readouterr().err
+
+
+def test_a_terminal_without_the_suit_symbols_shows_cards_as_they_are_typed() -> None:
+    # A Windows-1251 or KOI8-R terminal has no ♠ ♥ ♦ ♣: "2\u2660" is no card a player can read;
+    # "2S" is the card as the notation types it.
+    env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG")}
+    env["PYTHONIOENCODING"] = "cp1251"
+    done = subprocess.run([sys.executable, "-m", "umtali", "play", "--seed", "3", "--lang", "ru",
+                           "--no-review"], cwd=ROOT, env=env, input=b"quit\n",
+                          capture_output=True, timeout=120, check=False)
+    out = done.stdout.decode("cp1251")
+    assert done.returncode == 0 and "Traceback" not in done.stderr.decode("cp1251", "replace")
+    hand = next(line for line in out.splitlines() if line.startswith("Ваши карты: "))
+    assert hand == "Ваши карты: 2S 5S 9S AH 5H 6H 10D QD 8C JC", hand
+    assert "\\u" not in out, out

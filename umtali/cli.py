@@ -22,7 +22,14 @@ from typing import TextIO
 from umtali.ai import LEVELS as AI_LEVELS
 from umtali.ai.resume import player_seed
 from umtali.cli_coach import COACH_HELP, hint_line, review_lines
-from umtali.cli_moves import chosen, face_up_choice, listed, move_text, typed_line
+from umtali.cli_moves import (
+    chosen,
+    face_up_choice,
+    listed,
+    move_text,
+    plain_signs,
+    typed_line,
+)
 from umtali.cli_verify import run_verify, said
 from umtali.codec import deal_from_json, session_to_json
 from umtali.errors import UmtaliError
@@ -172,6 +179,8 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
         # Bad input, not a verdict: status 1 would say the deals do not match.
         print(f"--lang {args.lang} {NO_BABEL}.", file=sys.stderr)
         return 2
+    if args.command in ("play", "script"):
+        plain_signs(stdout)
     try:
         if args.command == "play":
             return _play(args, stdin, stdout, tr)
