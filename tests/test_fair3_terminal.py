@@ -85,3 +85,20 @@ def test_a_terminal_without_the_suit_symbols_shows_cards_as_they_are_typed() -> 
     hand = next(line for line in out.splitlines() if line.startswith("Ваши карты: "))
     assert hand == "Ваши карты: 2S 5S 9S AH 5H 6H 10D QD 8C JC", hand
     assert "\\u" not in out, out
+
+
+def test_a_replays_bad_line_cannot_redraw_the_terminal(capsys: pytest.CaptureFixture[str]) -> None:
+    # ``script`` replays a file of moves someone else may have written: its error quotes the
+    # line, as verify quotes a file, without the escape sequences that would clear the screen.
+    typed = "meld 8S 8H 8D\n\x1b[2J\x1b[H\x1b[32mFAIR\u202e\n"
+    assert cli.main(["script", "--seed", "3"], io.StringIO(typed), io.StringIO()) == 1
+    errors = capsys.readouterr().err
+    assert errors.startswith("line 2: ")
+    assert "\x1b" not in errors and "\u202e" not in errors, repr(errors)
+
+
+def test_a_replays_huge_line_is_not_echoed_whole(capsys: pytest.CaptureFixture[str]) -> None:
+    typed = "x" * 100_000 + "\n"
+    assert cli.main(["script", "--seed", "3"], io.StringIO(typed), io.StringIO()) == 1
+    errors = capsys.readouterr().err
+    assert errors.startswith("line 1: ") and len(errors) < 1000, len(errors)

@@ -23,6 +23,7 @@ from umtali.ai import LEVELS as AI_LEVELS
 from umtali.ai.resume import player_seed
 from umtali.cli_coach import COACH_HELP, hint_line, review_lines
 from umtali.cli_moves import (
+    LINE_LIMIT,
     chosen,
     face_up_choice,
     listed,
@@ -30,7 +31,7 @@ from umtali.cli_moves import (
     plain_signs,
     typed_line,
 )
-from umtali.cli_verify import run_verify, said
+from umtali.cli_verify import plain, run_verify, said
 from umtali.codec import deal_from_json, session_to_json
 from umtali.errors import UmtaliError
 from umtali.events import Event, HandEnded
@@ -350,10 +351,19 @@ def _script(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> 
             print(tr("line {number}: the session is over", number=number), file=sys.stderr)
             status = 1
             break
+        # The line as quoted back: a file of moves may come from anyone, and must not redraw
+        # the terminal (escape sequences), nor fill it (a line longer than any move).
+        if len(text) >= LINE_LIMIT:
+            print(tr("line {number}: {move}: {error}", number=number,
+                     move=plain(text[:40]) + "…", error=tr(
+                         "That line is too long to be a move: a move is a few words, like "
+                         "'meld 8D 9D 10D'.")), file=sys.stderr)
+            status = 1
+            break
         try:
             events.extend(session.apply(Move.parse(text)))
         except UmtaliError as e:
-            print(tr("line {number}: {move}: {error}", number=number, move=text,
+            print(tr("line {number}: {move}: {error}", number=number, move=plain(text),
                      error=tr(e.text)), file=sys.stderr)
             status = 1
             break
