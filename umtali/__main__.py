@@ -2,6 +2,13 @@ import io
 import os
 import sys
 
+if sys.version_info < (3, 11):  # noqa: UP036 (what an older python3 is told, not a traceback)
+    # Older ones import the package but fail part-way through (a verdict half printed, with a
+    # mismatch's status): the docs ask for 3.11.
+    print(f"python -m umtali needs Python 3.11 or newer; this is {sys.version.split()[0]}.",
+          file=sys.stderr)
+    raise SystemExit(2)
+
 from umtali.cli import main
 
 # What the output's encoding cannot write (a typed cut in Cyrillic, on a Windows console
@@ -9,6 +16,10 @@ from umtali.cli import main
 # with a mismatch's status, and say nothing of the deals.
 if isinstance(sys.stdout, io.TextIOWrapper):
     sys.stdout.reconfigure(errors="backslashreplace")
+# What a terminal sends in another encoding than its locale's (Windows-1251 typed under
+# ru_RU.UTF-8, which Python reads strictly) is read as U+FFFD: that line is no move, said so.
+if isinstance(sys.stdin, io.TextIOWrapper):
+    sys.stdin.reconfigure(errors="replace")
 
 try:
     status = main()

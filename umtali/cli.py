@@ -22,8 +22,16 @@ from typing import TextIO
 from umtali.ai import LEVELS as AI_LEVELS
 from umtali.ai.resume import player_seed
 from umtali.cli_coach import COACH_HELP, hint_line, review_lines
-from umtali.cli_moves import chosen, face_up_choice, listed, move_text, typed_line
-from umtali.cli_verify import run_verify, said
+from umtali.cli_moves import (
+    LINE_LIMIT,
+    chosen,
+    face_up_choice,
+    listed,
+    move_text,
+    plain_signs,
+    typed_line,
+)
+from umtali.cli_verify import plain, run_verify, said
 from umtali.codec import deal_from_json, session_to_json
 from umtali.errors import UmtaliError
 from umtali.events import Event, HandEnded
@@ -56,6 +64,12 @@ Cards: rank A 2-10 (or T) J Q K, suit S H D C or ♠ ♥ ♦ ♣, either order, 
 Other commands: moves, table, help, quit.""")
 
 
+#: Why a language other than English cannot be spoken; said in English, the one language read
+#: without Babel.
+NO_BABEL = ("needs the project's .venv, which the first 'make play' creates; then "
+            "'.venv/bin/python -m umtali ...'")
+
+
 def terminal_language(environ: Mapping[str, str] = os.environ) -> str:
     """The language of the terminal's locale: the first of ``LC_ALL``, ``LC_MESSAGES`` and
     ``LANG`` that is set (``ru_RU.UTF-8`` is Russian), when the bot speaks it; else English."""
@@ -66,7 +80,16 @@ def terminal_language(environ: Mapping[str, str] = os.environ) -> str:
 
 
 def _tr(args: argparse.Namespace) -> Tr:
-    return tr_for(args.lang or terminal_language())
+    """The language to speak. Any but English is read with Babel, which only the project's
+    .venv has: a terminal's own language falls back to English without it (the English check
+    needs nothing installed, docs/FAIR_DEALS.md), and ``--lang`` asked for is ``ImportError``."""
+    try:
+        return tr_for(args.lang or terminal_language())
+    except ImportError:
+        if args.lang is not None:
+            raise
+        print(f"(In English: the terminal's language {NO_BABEL}.)", file=sys.stderr)
+        return EN
 
 
 def _add_lang_option(p: argparse.ArgumentParser) -> None:
@@ -76,6 +99,14 @@ def _add_lang_option(p: argparse.ArgumentParser) -> None:
 
 def _rules(args: argparse.Namespace) -> RuleSet:
     return RuleSet.named(args.variant, optional_melding=args.optional_melding)
+
+
+def count(text: str) -> int:
+    """``simulate --hands``: a count of at least one (the statistics divide by it)."""
+    count = int(text)
+    if count < 1:
+        raise argparse.ArgumentTypeError("at least 1 hand")
+    return count
 
 
 def _add_rule_options(p: argparse.ArgumentParser) -> None:
@@ -125,7 +156,7 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
 
     sim = sub.add_parser("simulate", help="self-play statistics")
     _add_rule_options(sim)
-    sim.add_argument("--hands", type=int, default=1000)
+    sim.add_argument("--hands", type=count, default=1000, help="how many hands (default 1000)")
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--players", choices=["random", "greedy"], default="random")
 
@@ -143,7 +174,14 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
     _add_lang_option(check)
 
     args = parser.parse_args(argv)
-    tr = EN if args.command == "simulate" else _tr(args)
+    try:
+        tr = EN if args.command == "simulate" else _tr(args)
+    except ImportError:
+        # Bad input, not a verdict: status 1 would say the deals do not match.
+        print(f"--lang {args.lang} {NO_BABEL}.", file=sys.stderr)
+        return 2
+    if args.command in ("play", "script"):
+        plain_signs(stdout)
     try:
         if args.command == "play":
             return _play(args, stdin, stdout, tr)
@@ -153,6 +191,9 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
             return run_verify(args, stdout, tr)
         return _simulate(args, stdout)
     except (KeyboardInterrupt, EOFError):
+        if args.command == "verify":
+            # No verdict: 0 would say FAIR to ``verify FILE && ...``; a shell's status for SIGINT.
+            return 128 + 2
         print("\n" + tr("Bye."), file=stdout)
         return 0
 
@@ -310,10 +351,19 @@ def _script(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> 
             print(tr("line {number}: the session is over", number=number), file=sys.stderr)
             status = 1
             break
+        # The line as quoted back: a file of moves may come from anyone, and must not redraw
+        # the terminal (escape sequences), nor fill it (a line longer than any move).
+        if len(text) >= LINE_LIMIT:
+            print(tr("line {number}: {move}: {error}", number=number,
+                     move=plain(text[:40]) + "…", error=tr(
+                         "That line is too long to be a move: a move is a few words, like "
+                         "'meld 8D 9D 10D'.")), file=sys.stderr)
+            status = 1
+            break
         try:
             events.extend(session.apply(Move.parse(text)))
         except UmtaliError as e:
-            print(tr("line {number}: {move}: {error}", number=number, move=text,
+            print(tr("line {number}: {move}: {error}", number=number, move=plain(text),
                      error=tr(e.text)), file=sys.stderr)
             status = 1
             break

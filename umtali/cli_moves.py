@@ -9,6 +9,8 @@ there ``discard KS`` is face up.
 
 from __future__ import annotations
 
+import codecs
+import io
 from collections.abc import Sequence
 from typing import TextIO
 
@@ -95,3 +97,27 @@ def chosen(text: str, legal: Sequence[Move]) -> Move:
             raise IndexError(number)
         return legal[number - 1]
     return read_move(text, legal)
+
+
+#: What the game writes on a terminal whose encoding lacks them (Windows-1251, KOI8-R): a suit
+#: as the notation types it (``2♠`` is ``2S``), a hidden card, and the texts' few signs.
+PLAIN_SIGNS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "🂠": "??", "…": "...", "×": "x",
+               "▸": ">", "–": "-", "→": "->"}
+_PLAIN = "umtali-plain-signs"
+
+
+def _plain(error: UnicodeError) -> tuple[str, int]:
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    text = error.object[error.start:error.end]
+    # Anything else as its escape, as before (``backslashreplace``).
+    return "".join(PLAIN_SIGNS.get(c) or c.encode("ascii", "backslashreplace").decode("ascii")
+                   for c in text), error.end
+
+
+def plain_signs(stdout: TextIO) -> None:
+    """Let ``stdout`` write what its encoding lacks as ``PLAIN_SIGNS`` says: for the game's
+    output only (``verify`` shows a typed cut as it is, escaped)."""
+    if isinstance(stdout, io.TextIOWrapper):
+        codecs.register_error(_PLAIN, _plain)
+        stdout.reconfigure(errors=_PLAIN)

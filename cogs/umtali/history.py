@@ -134,7 +134,9 @@ def replay_text(match: MatchRow, line: SessionLine, moves: list[str], tr: Tr = E
         header.append(tr("Note: this session used a setting the command above cannot give."))
     tail = [] if line.how == "played out" else [
         "# " + tr("{how} here.", how=how_words(line, tr, loser))]
-    body = ["# " + " ".join(h.split()) for h in header] + moves + tail
+    # Each header one line (a line break in a value joined with a space), its spaces kept: a
+    # typed cut may hold several in a row, and the command must give its seed as typed.
+    body = ["# " + " ".join(h.splitlines()) for h in header] + moves + tail
     return "\n".join(body) + "\n"
 
 
