@@ -59,6 +59,9 @@ class LiveMatch:
     #: The time-up question waiting for an answer, as saved (``time_out.Question``; '' for
     #: none): a move takes its buttons off.
     question: str = ""
+    #: A practice match's hands whose review was sent, as saved: how many had ended when the
+    #: last one was (``cogs.umtali.coach``).
+    reviewed: int = 0
     #: The version each seat's DM panel shows, when known (not saved: after a restart the
     #: panels are simply sent again).
     dm_shown: list[int | None] = field(default_factory=lambda: [None, None])
@@ -133,6 +136,7 @@ class LiveMatch:
             time_control=row.time_control,
             reserves=list(row.reserves),
             question=row.question,
+            reviewed=row.reviewed,
             # Ended with no result (a finished session's state says how it ended).
             abandoned=row.status == "finished" and not session.over,
             ended=row.how or "" if row.status == "finished" and not session.over else "",

@@ -232,4 +232,5 @@ class Playing(Looks):
             live.channel_id, live.table_message_id = fresh.channel_id, fresh.table_message_id
             live.channel_lost = fresh.channel_lost
             live.question = fresh.question
+            live.reviewed = max(live.reviewed, fresh.reviewed)
         await self.owners.after_stale(live)
