@@ -60,6 +60,10 @@ NEVER_SHOWN = N_("{mentions}: this match was cancelled, as I could not post its 
                  "Nothing was recorded; you can start another.")
 
 
+class TableMoved(Exception):
+    """The match was brought to another channel while its table was being posted here."""
+
+
 class MatchService(Endings, Playing, Looks):
     def __init__(self, client: discord.Client, store: Store,
                  clock: Callable[[], float] = time.time, computer_pause: float = 1.5,
@@ -236,9 +240,19 @@ class MatchService(Endings, Playing, Looks):
 
     async def move_to(self, live: LiveMatch, channel_id: int, table_message_id: int) -> int | None:
         """The match's live table is now ``table_message_id`` in ``channel_id``; the id of the
-        table it replaced (if in the same channel), which should say where the live one is."""
+        table it replaced (if in the same channel), which should say where the live one is.
+        Raises ``TableMoved`` if the match was brought to another channel meanwhile (the
+        other player's ``/umtali table`` at the same moment, another process's): only a
+        match whose channel is lost moves to another."""
         async with live.lock:
             await self.owners.hold(live)
+            # Where the match is as saved, not as this copy saw it before the table was posted.
+            row = await self.store.match(live.id)
+            if row is not None:
+                live.channel_id, live.table_message_id = row.channel_id, row.table_message_id
+                live.channel_lost = row.channel_lost
+            if not live.channel_lost and live.channel_id != channel_id:
+                raise TableMoved(live.id)
             old = live.table_message_id if live.channel_id == channel_id else None
             await self.store.move_match(live.id, channel_id, table_message_id)
             live.channel_id, live.table_message_id = channel_id, table_message_id
