@@ -332,6 +332,10 @@ MIGRATIONS: Final[tuple[tuple[str | Variant, ...], ...]] = (
     (
         """ALTER TABLE matches ADD COLUMN reviewed INTEGER NOT NULL DEFAULT 0""",
         """UPDATE matches SET reviewed = -1 WHERE computer_seat IS NOT NULL""",
+        # A new DM panel on its way to the seat, its id not saved yet: should the bot stop
+        # before it is, that panel is found in the DM and its buttons taken off.
+        """ALTER TABLE matches ADD COLUMN dm0_sending INTEGER NOT NULL DEFAULT 0""",
+        """ALTER TABLE matches ADD COLUMN dm1_sending INTEGER NOT NULL DEFAULT 0""",
     ),
 )
 

@@ -54,6 +54,7 @@ def _match(row: Row) -> MatchRow:
         salt=row["salt"], commitment=row["commitment"], time_control=row["time_control"],
         reserves=(row["reserve0"], row["reserve1"]), question=row["question"],
         cut=row["cut"], reviewed=row["reviewed"],
+        dm_sending=(bool(row["dm0_sending"]), bool(row["dm1_sending"])),
     )
 
 
@@ -338,6 +339,12 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries):
         async with self.db.transaction() as c:
             await c.execute("UPDATE matches SET reviewed = ? WHERE id = ? AND reviewed < ?",
                             (hands, match_id, hands))
+
+    async def set_dm_sending(self, match_id: int, seat: int, sending: bool) -> None:
+        """A new DM panel is on its way to the seat (its id saved next), or was saved."""
+        async with self.db.transaction() as c:
+            await c.execute(f"UPDATE matches SET dm{seat}_sending = ? WHERE id = ?",
+                            (int(sending), match_id))
 
     async def moves(self, match_id: int) -> list[str]:
         rows = await self.db.fetchall(

@@ -6,6 +6,7 @@ ephemeral answer and changes nothing.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from dataclasses import replace
 
@@ -14,6 +15,7 @@ import discord
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.arrange import HandOrder
 from cogs.umtali.errors import expired
+from cogs.umtali.failures import PASSING
 from cogs.umtali.hand_panels import (
     after_move,
     is_dm_panel,
@@ -101,6 +103,27 @@ def _private_panel(interaction: discord.Interaction) -> discord.Message | None:
     return message
 
 
+async def _replaced_panel(interaction: discord.Interaction, live: LiveMatch,
+                          seat: int) -> bool:
+    """Whether the message clicked is a panel in the seat's DMs that is not its DM panel (one
+    sent as the bot stopped, its id never saved; one replaced whose buttons could not be taken
+    off): then answered, nothing changed, and its buttons taken off once a later panel is
+    saved. A new panel whose id is on its way (``dm_in_flight``) is the panel."""
+    message = interaction.message
+    if interaction.guild_id is not None or message is None or message.flags.ephemeral:
+        return False
+    panel = live.dm_message_ids[seat]
+    if message.id == panel or (live.dm_in_flight[seat] and (panel is None or message.id > panel)):
+        return False
+    tr = tr_of(interaction)
+    await _ephemeral(interaction, tr("That panel was replaced by a newer one in these messages: "
+                                     "play on that one."))
+    if panel is not None and message.id < panel:
+        with contextlib.suppress(discord.HTTPException, *PASSING):
+            await message.edit(view=None)
+    return True
+
+
 async def play_move(interaction: discord.Interaction, match_id: int, move: Move,
                     version: int | None = None) -> None:
     """Apply ``move`` for the user; answer on the panel it came from (``version`` given) or on
@@ -112,6 +135,10 @@ async def play_move(interaction: discord.Interaction, match_id: int, move: Move,
     tr = tr_of(interaction)
     if live is None:
         await _ephemeral(interaction, tr("This match is over."))
+        return
+    seat = live.seat_of(interaction.user.id)
+    if seat is not None and message is not None and \
+            await _replaced_panel(interaction, live, seat):
         return
     svc = service(interaction.client)
     before = live.version
@@ -198,6 +225,8 @@ async def set_order(interaction: discord.Interaction, match_id: int, order: Hand
     if found is None:
         return
     live, seat = found
+    if await _replaced_panel(interaction, live, seat):
+        return
     svc = service(interaction.client)
     await svc.prefs.set_hand_order(interaction.user.id, order.value)
     message = _private_panel(interaction)

@@ -120,6 +120,12 @@ class MatchService(Endings, Playing, Looks):
         its name) and every one nobody holds any more."""
         await self.prefs.load()
         lives = await self.owners.claim(start=True)
+        for live in lives:
+            # A DM panel was on its way as the bot stopped, its id maybe never saved: the
+            # seat's hand is sent, and that panel stripped of its buttons (``in_dms``).
+            sending = {seat for seat in (0, 1) if live.dm_sending[seat]}
+            if sending and not live.over:
+                self.delivery.enqueue(live, Batch(hands=sending))
         return sum(not live.over for live in lives)
 
     def match_of(self, guild_id: int, user_id: int) -> LiveMatch | None:
