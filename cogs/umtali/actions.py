@@ -24,7 +24,7 @@ from cogs.umtali.hand_panels import (
     refresh_pane,
     show_panel,
 )
-from cogs.umtali.in_time import answer, edit_clicked, in_time
+from cogs.umtali.in_time import answer, arrived, edit_clicked, in_time
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import command
 from cogs.umtali.names import MAX_ECHO, echo, safe_name, safe_text, visible
@@ -131,6 +131,8 @@ async def play_move(interaction: discord.Interaction, match_id: int, move: Move,
     message = _private_panel(interaction)
     # From a panel (``version``), the answer edits it; else it is the seat's panel anew.
     new_message = version is None or message is None
+    # When the move reached the bot, before any lookup (which may wait on the database).
+    came = arrived(interaction)
     live = await _live(interaction, match_id, new_message)
     tr = tr_of(interaction)
     if live is None:
@@ -145,7 +147,7 @@ async def play_move(interaction: discord.Interaction, match_id: int, move: Move,
     # Judged by when it was made (Discord's stamp), not when it arrived (``clock.LATE``).
     made = interaction.created_at.timestamp()
     outcome = await in_time(interaction, svc.act(live, interaction.user.id, move, version,
-                                                 made), new_message=new_message)
+                                                 made, came), new_message=new_message)
     seat = live.seat_of(interaction.user.id)
     if outcome.error is not None:
         said = sentence(tr(outcome.error))
