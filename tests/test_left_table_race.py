@@ -4,6 +4,7 @@ table down and is told where the live one is. One live table with buttons, never
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable
 from typing import Any, TypeVar
 
@@ -13,6 +14,7 @@ import pytest
 from cogs.umtali import in_time, tables
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.panels import table_panel
+from cogs.umtali.service import TableMoved
 from tests.discord_helpers import World, custom_ids, flush, play, start_match
 from umtali.players import GreedyPlayer
 
@@ -83,3 +85,27 @@ async def test_two_tables_brought_back_at_once_leave_one_live_table(
               and "a moment before" in _text(m)]
     assert f"{lounge.id}/{table.id}" in _text(hers) and not custom_ids(hers)
     assert not hers.attachments
+
+
+async def test_two_moves_on_two_copies_of_the_match_leave_one_live_table(world: World) -> None:
+    """A process that does not hold the match loads a copy of it for each command: two
+    ``/umtali table`` at once work on two copies, each with its own lock."""
+    live = await _lost(world)
+    svc = world.bot.matches
+    assert svc is not None
+    lounge = world.guild.create_text_channel("lounge")
+    row = await svc.store.match(live.id)
+    assert row is not None
+    copies = [LiveMatch.from_row(row), LiveMatch.from_row(row)]
+    posted = [await world.bot.get_partial_messageable(c.id).send(
+        **svc.table_message(live).send(), view=table_panel(live.id))
+        for c in (world.channel, lounge)]
+    results = await asyncio.gather(
+        *(svc.move_to(copy, message.channel.id, message.id)
+          for copy, message in zip(copies, posted, strict=True)), return_exceptions=True)
+    moved = [r for r in results if isinstance(r, TableMoved)]
+    assert len(moved) == 1, results
+    [kept] = [m for m, r in zip(posted, results, strict=True) if not isinstance(r, Exception)]
+    row = await svc.store.match(live.id)
+    assert row is not None and (row.channel_id, row.table_message_id) == (
+        kept.channel.id, kept.id)

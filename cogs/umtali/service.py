@@ -17,11 +17,13 @@ a move saved here makes this process the match's holder.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
+from weakref import WeakValueDictionary
 
 import discord
 
@@ -93,6 +95,8 @@ class MatchService(Endings, Playing, Looks):
         self.computers = Computers(self, computer_pause, thinking_workers)
         #: Which matches this process (named ``owner``) holds.
         self.owners = Owners(self, owner)
+        #: Each match's table being moved (``move_to``), while it is.
+        self._moving: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
 
     # -- loading and starting -------------------------------------------------------------
 
@@ -250,7 +254,10 @@ class MatchService(Endings, Playing, Looks):
         Raises ``TableMoved`` if the match was brought to another channel meanwhile (the
         other player's ``/umtali table`` at the same moment, another process's): only a
         match whose channel is lost moves to another."""
-        async with live.lock:
+        # One move of the table at a time in this process, whatever the copy of the match
+        # (one not held here is loaded afresh for each command, with a lock of its own).
+        moving = self._moving.setdefault(live.id, asyncio.Lock())
+        async with moving, live.lock:
             await self.owners.hold(live)
             # Where the match is as saved, not as this copy saw it before the table was posted.
             row = await self.store.match(live.id)
