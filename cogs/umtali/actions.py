@@ -131,23 +131,25 @@ async def play_move(interaction: discord.Interaction, match_id: int, move: Move,
     message = _private_panel(interaction)
     # From a panel (``version``), the answer edits it; else it is the seat's panel anew.
     new_message = version is None or message is None
-    # When the move reached the bot, before any lookup (which may wait on the database).
-    came = arrived(interaction)
-    live = await _live(interaction, match_id, new_message)
-    tr = tr_of(interaction)
-    if live is None:
-        await _ephemeral(interaction, tr("This match is over."))
-        return
-    seat = live.seat_of(interaction.user.id)
-    if seat is not None and message is not None and \
-            await _replaced_panel(interaction, live, seat):
-        return
     svc = service(interaction.client)
-    before = live.version
-    # Judged by when it was made (Discord's stamp), not when it arrived (``clock.LATE``).
-    made = interaction.created_at.timestamp()
-    outcome = await in_time(interaction, svc.act(live, interaction.user.id, move, version,
-                                                 made, came), new_message=new_message)
+    tr = tr_of(interaction)
+    # When the move reached the bot, before any lookup (which may wait on the database);
+    # the clock forfeits no turn it may be in time for until it is judged.
+    came = arrived(interaction)
+    with svc.move_arriving(match_id, came):
+        live = await _live(interaction, match_id, new_message)
+        if live is None:
+            await _ephemeral(interaction, tr("This match is over."))
+            return
+        seat = live.seat_of(interaction.user.id)
+        if seat is not None and message is not None and \
+                await _replaced_panel(interaction, live, seat):
+            return
+        before = live.version
+        # Judged by when it was made (Discord's stamp), not when it arrived (``clock.LATE``).
+        made = interaction.created_at.timestamp()
+        outcome = await in_time(interaction, svc.act(live, interaction.user.id, move, version,
+                                                     made, came), new_message=new_message)
     seat = live.seat_of(interaction.user.id)
     if outcome.error is not None:
         said = sentence(tr(outcome.error))

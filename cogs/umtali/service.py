@@ -22,7 +22,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from weakref import WeakValueDictionary
 
 import discord
@@ -95,6 +95,8 @@ class MatchService(Endings, Playing, Looks):
         self.computers = Computers(self, computer_pause, thinking_workers)
         #: Which matches this process (named ``owner``) holds.
         self.owners = Owners(self, owner)
+        #: When each move on its way to a match (found, then judged) reached the bot.
+        self._arriving: dict[int, list[float]] = {}
         #: Each match's table being moved (``move_to``), while it is.
         self._moving: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
 
@@ -293,7 +295,25 @@ class MatchService(Endings, Playing, Looks):
         async with live.lock:
             if live.over or not run_out(live.deadline, now):
                 return False
+            assert live.deadline is not None
+            if any(at < live.deadline + LATE for at in self._arriving.get(live.id, ())):
+                # A move that reached the bot in time for it is still being found (a busy
+                # database): it is judged first, and the next check sees what it left.
+                return False
             return await self._resign(live, live.session.to_act, "timed out", timer=True)
+
+    @contextlib.contextmanager
+    def move_arriving(self, match_id: int, at: float) -> Iterator[None]:
+        """A move for the match reached the bot at ``at`` and is being handled: meanwhile the
+        clock forfeits no turn the move may be in time for (``forfeit_if_late``)."""
+        pending = self._arriving.setdefault(match_id, [])
+        pending.append(at)
+        try:
+            yield
+        finally:
+            pending.remove(at)
+            if not pending and self._arriving.get(match_id) is pending:
+                del self._arriving[match_id]
 
     async def cancel_unshown(self, live: LiveMatch) -> bool:
         """Cancel a match whose table could not be posted (something failed between its save
