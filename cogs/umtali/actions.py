@@ -24,6 +24,7 @@ from cogs.umtali.hand_panels import (
     refresh_pane,
     show_panel,
 )
+from cogs.umtali.in_dms import moves_of
 from cogs.umtali.in_time import answer, arrived, edit_clicked, in_time
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import command
@@ -118,7 +119,8 @@ async def _replaced_panel(interaction: discord.Interaction, live: LiveMatch,
     tr = tr_of(interaction)
     await _ephemeral(interaction, tr("That panel was replaced by a newer one in these messages: "
                                      "play on that one."))
-    if panel is not None and message.id < panel:
+    # Only a hand panel's (an id forged onto another message, a question, takes nothing off).
+    if panel is not None and message.id < panel and moves_of(message, live.id):
         with contextlib.suppress(discord.HTTPException, *PASSING):
             await message.edit(view=None)
     return True
