@@ -324,6 +324,19 @@ MIGRATIONS: Final[tuple[tuple[str | Variant, ...], ...]] = (
         """ALTER TABLE member_prefs ADD COLUMN changed INTEGER NOT NULL DEFAULT 0""",
         """CREATE INDEX member_prefs_changed ON member_prefs (changed)""",
     ),
+    # 15: a practice match's hands whose review was sent (how many had ended when the last
+    # one was), saved once it is: a restart, or another process taking the match over, sends
+    # no review twice, and loses none (0: none yet). -1 for the practice matches from before
+    # this migration: not known, their last hand is reviewed only if its player has not
+    # acted since, as before.
+    (
+        """ALTER TABLE matches ADD COLUMN reviewed INTEGER NOT NULL DEFAULT 0""",
+        """UPDATE matches SET reviewed = -1 WHERE computer_seat IS NOT NULL""",
+        # A new DM panel on its way to the seat, its id not saved yet: should the bot stop
+        # before it is, that panel is found in the DM and its buttons taken off.
+        """ALTER TABLE matches ADD COLUMN dm0_sending INTEGER NOT NULL DEFAULT 0""",
+        """ALTER TABLE matches ADD COLUMN dm1_sending INTEGER NOT NULL DEFAULT 0""",
+    ),
 )
 
 

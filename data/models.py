@@ -124,6 +124,11 @@ class MatchRow:
     #: The cut: the text the accepting player typed, or, with none, their submit's id, played
     #: with the committed seed (``umtali.seeds.cut_seed``); '' for a match never cut.
     cut: str = ""
+    #: A practice match's hands whose review was sent: how many had ended when the last one
+    #: was (0: none yet; -1: not known, a match from before this was saved).
+    reviewed: int = 0
+    #: Each seat's new DM panel was being sent, its id not yet saved (``dm_message_ids``).
+    dm_sending: tuple[bool, bool] = (False, False)
 
 
 @dataclass(frozen=True, slots=True)

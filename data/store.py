@@ -53,7 +53,8 @@ def _match(row: Row) -> MatchRow:
         channel_lost=bool(row["channel_lost"]),
         salt=row["salt"], commitment=row["commitment"], time_control=row["time_control"],
         reserves=(row["reserve0"], row["reserve1"]), question=row["question"],
-        cut=row["cut"],
+        cut=row["cut"], reviewed=row["reviewed"],
+        dm_sending=(bool(row["dm0_sending"]), bool(row["dm1_sending"])),
     )
 
 
@@ -331,6 +332,19 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries):
             # Stats and ratings change with the result, in this transaction: counted once.
             await count_session(c, match_id)
         await c.execute("DELETE FROM active_players WHERE match_id = ?", (match_id,))
+
+    async def set_reviewed(self, match_id: int, hands: int) -> None:
+        """The review of the practice match's hand that made ``hands`` finished ones was sent
+        (never taken back: a process behind cannot lower it)."""
+        async with self.db.transaction() as c:
+            await c.execute("UPDATE matches SET reviewed = ? WHERE id = ? AND reviewed < ?",
+                            (hands, match_id, hands))
+
+    async def set_dm_sending(self, match_id: int, seat: int, sending: bool) -> None:
+        """A new DM panel is on its way to the seat (its id saved next), or was saved."""
+        async with self.db.transaction() as c:
+            await c.execute(f"UPDATE matches SET dm{seat}_sending = ? WHERE id = ?",
+                            (int(sending), match_id))
 
     async def moves(self, match_id: int) -> list[str]:
         rows = await self.db.fetchall(

@@ -6,6 +6,7 @@ ephemeral answer and changes nothing.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from dataclasses import replace
 
@@ -14,6 +15,7 @@ import discord
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.arrange import HandOrder
 from cogs.umtali.errors import expired
+from cogs.umtali.failures import PASSING
 from cogs.umtali.hand_panels import (
     after_move,
     is_dm_panel,
@@ -22,7 +24,8 @@ from cogs.umtali.hand_panels import (
     refresh_pane,
     show_panel,
 )
-from cogs.umtali.in_time import answer, edit_clicked, in_time
+from cogs.umtali.in_dms import moves_of
+from cogs.umtali.in_time import answer, arrived, edit_clicked, in_time
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import command
 from cogs.umtali.names import MAX_ECHO, echo, safe_name, safe_text, visible
@@ -101,6 +104,28 @@ def _private_panel(interaction: discord.Interaction) -> discord.Message | None:
     return message
 
 
+async def _replaced_panel(interaction: discord.Interaction, live: LiveMatch,
+                          seat: int) -> bool:
+    """Whether the message clicked is a panel in the seat's DMs that is not its DM panel (one
+    sent as the bot stopped, its id never saved; one replaced whose buttons could not be taken
+    off): then answered, nothing changed, and its buttons taken off once a later panel is
+    saved. A new panel whose id is on its way (``dm_in_flight``) is the panel."""
+    message = interaction.message
+    if interaction.guild_id is not None or message is None or message.flags.ephemeral:
+        return False
+    panel = live.dm_message_ids[seat]
+    if message.id == panel or (live.dm_in_flight[seat] and (panel is None or message.id > panel)):
+        return False
+    tr = tr_of(interaction)
+    await _ephemeral(interaction, tr("That panel was replaced by a newer one in these messages: "
+                                     "play on that one."))
+    # Only a hand panel's (an id forged onto another message, a question, takes nothing off).
+    if panel is not None and message.id < panel and moves_of(message, live.id):
+        with contextlib.suppress(discord.HTTPException, *PASSING):
+            await message.edit(view=None)
+    return True
+
+
 async def play_move(interaction: discord.Interaction, match_id: int, move: Move,
                     version: int | None = None) -> None:
     """Apply ``move`` for the user; answer on the panel it came from (``version`` given) or on
@@ -108,17 +133,25 @@ async def play_move(interaction: discord.Interaction, match_id: int, move: Move,
     message = _private_panel(interaction)
     # From a panel (``version``), the answer edits it; else it is the seat's panel anew.
     new_message = version is None or message is None
-    live = await _live(interaction, match_id, new_message)
-    tr = tr_of(interaction)
-    if live is None:
-        await _ephemeral(interaction, tr("This match is over."))
-        return
     svc = service(interaction.client)
-    before = live.version
-    # Judged by when it was made (Discord's stamp), not when it arrived (``clock.LATE``).
-    made = interaction.created_at.timestamp()
-    outcome = await in_time(interaction, svc.act(live, interaction.user.id, move, version,
-                                                 made), new_message=new_message)
+    tr = tr_of(interaction)
+    # When the move reached the bot, before any lookup (which may wait on the database);
+    # the clock forfeits no turn it may be in time for until it is judged.
+    came = arrived(interaction)
+    with svc.move_arriving(match_id, came):
+        live = await _live(interaction, match_id, new_message)
+        if live is None:
+            await _ephemeral(interaction, tr("This match is over."))
+            return
+        seat = live.seat_of(interaction.user.id)
+        if seat is not None and message is not None and \
+                await _replaced_panel(interaction, live, seat):
+            return
+        before = live.version
+        # Judged by when it was made (Discord's stamp), not when it arrived (``clock.LATE``).
+        made = interaction.created_at.timestamp()
+        outcome = await in_time(interaction, svc.act(live, interaction.user.id, move, version,
+                                                     made, came), new_message=new_message)
     seat = live.seat_of(interaction.user.id)
     if outcome.error is not None:
         said = sentence(tr(outcome.error))
@@ -198,6 +231,8 @@ async def set_order(interaction: discord.Interaction, match_id: int, order: Hand
     if found is None:
         return
     live, seat = found
+    if await _replaced_panel(interaction, live, seat):
+        return
     svc = service(interaction.client)
     await svc.prefs.set_hand_order(interaction.user.id, order.value)
     message = _private_panel(interaction)

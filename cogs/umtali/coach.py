@@ -11,6 +11,7 @@ coach: their panels offer no Hint, and a click forged for one is refused.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 from functools import partial
 from weakref import WeakKeyDictionary
@@ -65,9 +66,10 @@ class Coach:
         #: Practice matches seen over, latest last (a few thousand at most): their hands
         #: sent again later are not a hand to review again.
         self._ended: dict[int, None] = {}
-        #: The last finished hand of each match not reviewed yet (game, hand): should hands
-        #: end faster than they are reviewed, the older one is skipped.
-        self._due: dict[int, tuple[int, int]] = {}
+        #: The last finished hand of each match not reviewed yet (game, hand, and how many
+        #: hands had ended with it): should hands end faster than they are reviewed, the older
+        #: one is skipped.
+        self._due: dict[int, tuple[int, int, int]] = {}
         self._reviewing: dict[int, asyncio.Task[None]] = {}
         #: One review thinks at a time, bot-wide: with two workers, one is always free for
         #: the computer's moves.
@@ -119,18 +121,22 @@ class Coach:
             self._ended[live.id] = None
             while len(self._ended) > ENDED_KEPT:
                 del self._ended[next(iter(self._ended))]
+        if finished <= live.reviewed:
+            return  # its review was sent (here before a restart, or by another process)
         if seen is None:
             # First seen here (a new session, a restart, or the match came from another
-            # process): a hand that ended since the player last acted is still to review,
-            # its moves from before the restart included.
+            # process): its last hand is still to review, its moves from before the restart
+            # included, unless its review was saved as sent. A match from before that was
+            # saved (-1): only if the player has not acted since that hand ended.
             seat = 1 - live.computer_seat
-            if not finished or not await asyncio.to_thread(last_hand_pending, session, seat):
+            if not finished or (live.reviewed < 0 and not await asyncio.to_thread(
+                    last_hand_pending, session, seat)):
                 return
             seen = finished - 1
         if finished <= seen:
             return
         game, hand = session.hand_log[-1][:2]
-        self._due[live.id] = (game, hand)
+        self._due[live.id] = (game, hand, finished)
         task = self._reviewing.get(live.id)
         if task is None or task.done():
             self._reviewing[live.id] = asyncio.create_task(self._review(live))
@@ -144,7 +150,8 @@ class Coach:
         assert live.computer_seat is not None
         seat = 1 - live.computer_seat
         try:
-            while (hand := self._due.pop(live.id, None)) is not None:
+            while (due := self._due.pop(live.id, None)) is not None:
+                hand, finished = due[:2], due[2]
                 async with self._one:
                     session = live.session
                     record = await asyncio.to_thread(seat_record, session, seat, hand)
@@ -152,7 +159,7 @@ class Coach:
                         continue  # the seat never had to choose
                     found = await service(self.client).computers.thinking.run(
                         lessons, record, player_seed(session, seat), self.budget, self.search)
-                await self._send(live, seat, hand, found)
+                await self._send(live, seat, hand, found, finished)
         except Unavailable as e:
             log.warning("match %d: no review of the hand (%s)", live.id, e)
         except Exception as e:
@@ -162,26 +169,44 @@ class Coach:
                 del self._reviewing[live.id]
 
     async def _send(self, live: LiveMatch, seat: int, hand: tuple[int, int],
-                    found: list[Lesson]) -> None:
-        """The review in the seat's DM (it shows the seat's moves: never in the channel)."""
+                    found: list[Lesson], finished: int) -> None:
+        """The review in the seat's DM (it shows the seat's moves: never in the channel),
+        then saved as sent (``finished``: the hands ended with it). Saved after it is sent, so
+        that a stop before loses none; a stop between sends it again after the restart, with
+        the same nonce, which Discord drops for some minutes."""
         if live.dm_refused[seat] or self.client.is_closed():
             return
         svc = service(self.client)
+        try:
+            row = await svc.store.match(live.id)
+        except Exception as e:  # sent all the same: at worst twice, never lost
+            log.info("match %d: could not check the review was not sent (%s)", live.id, e)
+        else:
+            if row is not None and row.reviewed >= finished:
+                return  # sent meanwhile by another process, which had the match for a while
         text = review_text(svc.seat_tr(live, seat), hand, found)
         channel_id = live.dm_channel_ids[seat]
+        nonce = review_nonce(live.id, hand)
         try:
             if channel_id is not None:
                 dm = self.client.get_partial_messageable(
                     channel_id, type=discord.ChannelType.private)
-                await dm.send(text, allowed_mentions=NO_MENTIONS)
+                await dm.send(text, allowed_mentions=NO_MENTIONS, nonce=nonce)
             else:
                 user_id = live.player_ids[seat]
                 user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-                await user.send(text, allowed_mentions=NO_MENTIONS)
+                await user.send(text, allowed_mentions=NO_MENTIONS, nonce=nonce)
         except discord.HTTPException as e:
             log.warning("match %d: the review could not be sent (%s)", live.id, e)
             return
         self.sent += 1
+        try:
+            await svc.store.set_reviewed(live.id, finished)
+        except Exception as e:
+            log.warning("match %d: the review was sent, but not saved as sent (%s: %s)",
+                        live.id, e.__class__.__name__, e)
+            return
+        live.reviewed = max(live.reviewed, finished)
 
 
 _COACHES: WeakKeyDictionary[discord.Client, Coach] = WeakKeyDictionary()
@@ -197,6 +222,13 @@ def coach_of(client: discord.Client) -> Coach:
 def load_coach(client: discord.Client) -> None:
     """At start-up: review the practice hands as they end."""
     service(client).hand_listeners.append(coach_of(client).hands_sent)
+
+
+def review_nonce(match_id: int, hand: tuple[int, int]) -> str:
+    """The nonce of a hand's review: the same whichever process sends it, at most 25
+    characters as Discord wants (``announcing.nonce``)."""
+    digest = hashlib.sha256(f"review:{match_id}:{hand[0]}:{hand[1]}".encode()).digest()
+    return str(int.from_bytes(digest[:8], "big"))
 
 
 # -- words --------------------------------------------------------------------------------

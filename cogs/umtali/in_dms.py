@@ -5,11 +5,12 @@ turn with the match's channel lost, a warning, the note that the channel was los
 from __future__ import annotations
 
 import contextlib
+import logging
 from typing import TYPE_CHECKING
 
 import discord
 
-from cogs.umtali.failures import GONE
+from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import command
 from cogs.umtali.outbox import Batch
@@ -17,6 +18,8 @@ from umtali.i18n import EN, Tr
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
+
+log = logging.getLogger(__name__)
 
 
 def channel_lost(tr: Tr) -> str:
@@ -29,12 +32,25 @@ def channel_lost(tr: Tr) -> str:
 CHANNEL_LOST = channel_lost(EN)
 
 
+#: The last messages of a DM looked through for a panel sent whose id was never saved.
+UNSAVED_LOOKED_AT = 25
+
+
 async def send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool = False,
                     note: str = "") -> None:
     """The seat's private hand by DM, edited in place (``new``: as a new message, which
-    notifies); once refused, never tried again."""
+    notifies); once refused, never tried again. A panel sent before whose id was never saved
+    (the bot stopped between) loses its buttons then: one panel offers the moves."""
     if live.dm_refused[seat] or live.is_computer(seat):
         return
+    unsaved = live.dm_sending[seat] and not live.dm_in_flight[seat]
+    await _send_hand(svc, live, seat, new=new, note=note)
+    if unsaved and live.dm_message_ids[seat] is not None:
+        await _strip_unsaved(svc, live, seat)
+
+
+async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool,
+                     note: str) -> None:
     version, over = live.version, live.over
     if live.dm_shown[seat] == version and not (new or note):
         return
@@ -58,14 +74,24 @@ async def send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool 
         user = svc.client.get_user(user_id) or await svc.client.fetch_user(user_id)
         if channel_id is not None and message_id is not None and not new:
             shown = await svc.dm_panel(live, seat, note).drawn()  # files read
-        message = await user.send(**shown.send())
+        if not live.dm_sending[seat]:
+            # Saved before it is sent: should the bot stop before its id is saved, the panel
+            # is found and stripped of its buttons once it is back (``_strip_unsaved``).
+            await svc.store.set_dm_sending(live.id, seat, True)
+            live.dm_sending[seat] = True
+        live.dm_in_flight[seat] = True
+        try:
+            message = await user.send(**shown.send())
+            await svc.store.set_dm_message(live.id, seat, message.channel.id, message.id)
+        finally:
+            live.dm_in_flight[seat] = False
     except GONE:
         await svc.delivery.dm_refused(live, seat)
         return
-    await svc.store.set_dm_message(live.id, seat, message.channel.id, message.id)
     replaced = live.dm_message_ids[seat] if new else None
     live.dm_channel_ids[seat] = message.channel.id
     live.dm_message_ids[seat] = message.id
+    await _saved(svc, live, seat)
     _shown(svc, live, seat, version, over, message.id)
     if replaced is not None and replaced != message.id:
         # One panel to play on: the one it replaced, left as it was, would go on offering
@@ -74,6 +100,51 @@ async def send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool 
                                                  type=discord.ChannelType.private)
         with contextlib.suppress(discord.HTTPException):
             await old.get_partial_message(replaced).edit(view=None)
+
+
+async def _saved(svc: MatchService, live: LiveMatch, seat: int) -> None:
+    """The seat's new panel's id is saved: nothing left to look for after a restart."""
+    try:
+        await svc.store.set_dm_sending(live.id, seat, False)
+    except Exception as e:  # only a look through the DM too many, at the next delivery
+        log.info("match %d: seat %d's panel saved, its mark not cleared (%s: %s)", live.id,
+                 seat, e.__class__.__name__, e)
+        return
+    live.dm_sending[seat] = False
+
+
+#: The last part of the ids of the match's controls that are not a hand panel's: the
+#: time-up question's and the resignation's confirmation.
+_NOT_PANEL = frozenset({"claim", "wait", "resign", "keep", "hand"})
+
+
+def moves_of(message: discord.Message, match_id: int) -> bool:
+    """Whether ``message`` carries a hand panel's controls of the match."""
+    prefix = f"umtali:m:{match_id}:"
+    ids = [getattr(child, "custom_id", None) or ""
+           for row in message.components for child in getattr(row, "children", ())]
+    return any(i.startswith(prefix) and i.rsplit(":", 1)[-1] not in _NOT_PANEL for i in ids)
+
+
+async def _strip_unsaved(svc: MatchService, live: LiveMatch, seat: int) -> None:
+    """Take the buttons off the seat's panels sent whose id was never saved (the bot stopped
+    between sending one and saving its id): the bot's last messages in the DM that offer the
+    match's moves, its panel aside. Failing for now, tried at the next delivery."""
+    channel_id = live.dm_channel_ids[seat]
+    if channel_id is None or svc.client.user is None:
+        return
+    dm = svc.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+    try:
+        async for message in dm.history(limit=UNSAVED_LOOKED_AT):
+            if message.author.id == svc.client.user.id and \
+                    message.id != live.dm_message_ids[seat] and moves_of(message, live.id):
+                log.info("match %d: seat %d's panel %d was sent unsaved; its buttons go",
+                         live.id, seat, message.id)
+                await message.edit(view=None)
+    except (discord.HTTPException, *PASSING) as e:
+        log.info("match %d: seat %d's DM could not be looked through (%s)", live.id, seat, e)
+        return
+    await _saved(svc, live, seat)
 
 
 def _shown(svc: MatchService, live: LiveMatch, seat: int, version: int, over: bool,

@@ -52,11 +52,22 @@ async def in_time(interaction: discord.Interaction, work: Awaitable[T], *,
     must not answer the interaction itself."""
     now = time.monotonic()
     start: float = interaction.extras.setdefault("in_time", now)
+    arrived(interaction)
     task = asyncio.ensure_future(work)
     done, _ = await asyncio.wait({task}, timeout=max(0.0, after - (now - start)))
     if not done:
         await defer(interaction, new_message, public)
     return await task
+
+
+def arrived(interaction: discord.Interaction) -> float:
+    """When the interaction reached the bot, by the bot's clock (its match service's): the
+    first time this was asked, at the latest before its first ``in_time`` work (a lookup that
+    may wait on the database). A move is judged by it (``Playing.act``)."""
+    if "arrived" not in interaction.extras:
+        clock = getattr(getattr(interaction.client, "matches", None), "clock", time.time)
+        interaction.extras["arrived"] = float(clock())
+    return float(interaction.extras["arrived"])
 
 
 def thinking(interaction: discord.Interaction) -> bool:

@@ -59,6 +59,15 @@ class LiveMatch:
     #: The time-up question waiting for an answer, as saved (``time_out.Question``; '' for
     #: none): a move takes its buttons off.
     question: str = ""
+    #: A practice match's hands whose review was sent, as saved: how many had ended when the
+    #: last one was (``cogs.umtali.coach``).
+    reviewed: int = 0
+    #: Each seat's new DM panel was being sent, its id not yet saved, as saved: should the
+    #: bot have stopped between, that panel is stripped of its buttons (``in_dms``).
+    dm_sending: list[bool] = field(default_factory=lambda: [False, False])
+    #: Each seat's new DM panel on its way here, its id not yet in ``dm_message_ids`` (not
+    #: saved: a click on it meanwhile is a click on the panel).
+    dm_in_flight: list[bool] = field(default_factory=lambda: [False, False])
     #: The version each seat's DM panel shows, when known (not saved: after a restart the
     #: panels are simply sent again).
     dm_shown: list[int | None] = field(default_factory=lambda: [None, None])
@@ -133,6 +142,8 @@ class LiveMatch:
             time_control=row.time_control,
             reserves=list(row.reserves),
             question=row.question,
+            reviewed=row.reviewed,
+            dm_sending=list(row.dm_sending),
             # Ended with no result (a finished session's state says how it ended).
             abandoned=row.status == "finished" and not session.over,
             ended=row.how or "" if row.status == "finished" and not session.over else "",

@@ -65,16 +65,18 @@ class Playing(Looks):
     owners: Owners
 
     async def act(self, live: LiveMatch, user_id: int, move: Move,
-                  version: int | None = None, made: float | None = None) -> Outcome:
+                  version: int | None = None, made: float | None = None,
+                  arrived: float | None = None) -> Outcome:
         """The member's move, made at ``made`` (Discord's stamp on its interaction; None: as
-        it arrives). If the save finds the match moved on (another process saved a move
-        first), the move is judged again on the match as it is now, once: it is played if it
-        still fits the panel it came from."""
+        it arrives), reaching the bot at ``arrived`` (None: now). If the save finds the match
+        moved on (another process saved a move first), the move is judged again on the match
+        as it is now, once: it is played if it still fits the panel it came from."""
         seat = live.seat_of(user_id)
         if seat is None:
             return Outcome(live, Text.of("This is not your match."))
-        # Judged by when it arrived, not when the match was free (a save, a click before it).
-        arrived = self.clock()
+        # Judged by when it arrived, not when the match was free (a save, a click before it)
+        # or found (a lookup waiting on a busy database).
+        arrived = self.clock() if arrived is None else arrived
         async with live.lock:
             refused = self._refusal(live, seat, version)
             if refused is not None and await self._behind(live):
@@ -232,4 +234,5 @@ class Playing(Looks):
             live.channel_id, live.table_message_id = fresh.channel_id, fresh.table_message_id
             live.channel_lost = fresh.channel_lost
             live.question = fresh.question
+            live.reviewed = max(live.reviewed, fresh.reviewed)
         await self.owners.after_stale(live)

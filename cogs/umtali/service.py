@@ -17,11 +17,13 @@ a move saved here makes this process the match's holder.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from weakref import WeakValueDictionary
 
 import discord
 
@@ -60,6 +62,10 @@ NEVER_SHOWN = N_("{mentions}: this match was cancelled, as I could not post its 
                  "Nothing was recorded; you can start another.")
 
 
+class TableMoved(Exception):
+    """The match was brought to another channel while its table was being posted here."""
+
+
 class MatchService(Endings, Playing, Looks):
     def __init__(self, client: discord.Client, store: Store,
                  clock: Callable[[], float] = time.time, computer_pause: float = 1.5,
@@ -89,6 +95,10 @@ class MatchService(Endings, Playing, Looks):
         self.computers = Computers(self, computer_pause, thinking_workers)
         #: Which matches this process (named ``owner``) holds.
         self.owners = Owners(self, owner)
+        #: When each move on its way to a match (found, then judged) reached the bot.
+        self._arriving: dict[int, list[float]] = {}
+        #: Each match's table being moved (``move_to``), while it is.
+        self._moving: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
 
     # -- loading and starting -------------------------------------------------------------
 
@@ -116,6 +126,12 @@ class MatchService(Endings, Playing, Looks):
         its name) and every one nobody holds any more."""
         await self.prefs.load()
         lives = await self.owners.claim(start=True)
+        for live in lives:
+            # A DM panel was on its way as the bot stopped, its id maybe never saved: the
+            # seat's hand is sent, and that panel stripped of its buttons (``in_dms``).
+            sending = {seat for seat in (0, 1) if live.dm_sending[seat]}
+            if sending and not live.over:
+                self.delivery.enqueue(live, Batch(hands=sending))
         return sum(not live.over for live in lives)
 
     def match_of(self, guild_id: int, user_id: int) -> LiveMatch | None:
@@ -236,9 +252,22 @@ class MatchService(Endings, Playing, Looks):
 
     async def move_to(self, live: LiveMatch, channel_id: int, table_message_id: int) -> int | None:
         """The match's live table is now ``table_message_id`` in ``channel_id``; the id of the
-        table it replaced (if in the same channel), which should say where the live one is."""
-        async with live.lock:
+        table it replaced (if in the same channel), which should say where the live one is.
+        Raises ``TableMoved`` if the match was brought to another channel meanwhile (the
+        other player's ``/umtali table`` at the same moment, another process's): only a
+        match whose channel is lost moves to another."""
+        # One move of the table at a time in this process, whatever the copy of the match
+        # (one not held here is loaded afresh for each command, with a lock of its own).
+        moving = self._moving.setdefault(live.id, asyncio.Lock())
+        async with moving, live.lock:
             await self.owners.hold(live)
+            # Where the match is as saved, not as this copy saw it before the table was posted.
+            row = await self.store.match(live.id)
+            if row is not None:
+                live.channel_id, live.table_message_id = row.channel_id, row.table_message_id
+                live.channel_lost = row.channel_lost
+            if not live.channel_lost and live.channel_id != channel_id:
+                raise TableMoved(live.id)
             old = live.table_message_id if live.channel_id == channel_id else None
             await self.store.move_match(live.id, channel_id, table_message_id)
             live.channel_id, live.table_message_id = channel_id, table_message_id
@@ -266,7 +295,25 @@ class MatchService(Endings, Playing, Looks):
         async with live.lock:
             if live.over or not run_out(live.deadline, now):
                 return False
+            assert live.deadline is not None
+            if any(at < live.deadline + LATE for at in self._arriving.get(live.id, ())):
+                # A move that reached the bot in time for it is still being found (a busy
+                # database): it is judged first, and the next check sees what it left.
+                return False
             return await self._resign(live, live.session.to_act, "timed out", timer=True)
+
+    @contextlib.contextmanager
+    def move_arriving(self, match_id: int, at: float) -> Iterator[None]:
+        """A move for the match reached the bot at ``at`` and is being handled: meanwhile the
+        clock forfeits no turn the move may be in time for (``forfeit_if_late``)."""
+        pending = self._arriving.setdefault(match_id, [])
+        pending.append(at)
+        try:
+            yield
+        finally:
+            pending.remove(at)
+            if not pending and self._arriving.get(match_id) is pending:
+                del self._arriving[match_id]
 
     async def cancel_unshown(self, live: LiveMatch) -> bool:
         """Cancel a match whose table could not be posted (something failed between its save

@@ -1,0 +1,99 @@
+"""A DM panel sent just before the bot stopped, its id never saved: once the bot is back, it
+loses its buttons (the panel on its way is saved first, ``dm0_sending``), and a click on a DM
+panel that is not the seat's panel is answered and changes nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from bot import UmtaliBot
+from cogs.umtali.live import LiveMatch
+from tests.discord_helpers import World, custom_ids, flush, play, player, start_match
+from umtali.moves import MoveKind
+from umtali.players import GreedyPlayer
+
+
+class Stopped(Exception):
+    """The bot stopped here."""
+
+
+def _panels(actor: Any, live: LiveMatch) -> list[Any]:
+    """The messages of ``actor``'s DM that offer the match's moves."""
+    prefix = f"umtali:m:{live.id}:"
+    return [m for m in actor.user.dm_channel.history()
+            if any(c.startswith(prefix) for c in custom_ids(m))]
+
+
+async def _drawing(world: World) -> LiveMatch:
+    """A match played on to a turn that starts with a draw."""
+    live = await start_match(world)
+    while not any(m.kind is MoveKind.DRAW
+                  for m in live.session.view(live.session.to_act).legal_moves):
+        await play(world, live, GreedyPlayer().choose(live.session.view(live.session.to_act)))
+        await flush(world)
+    return live
+
+
+async def test_a_panel_sent_as_the_bot_stopped_loses_its_buttons_when_it_is_back(
+        world: World, make_bot: Callable[[], UmtaliBot],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    live = await _drawing(world)
+    svc = world.bot.matches
+    assert svc is not None
+    seat = live.session.to_act
+    actor = player(world, seat)
+    [panel] = _panels(actor, live)
+
+    async def stop(*args: object) -> None:
+        raise Stopped
+
+    # A new panel (a reminder's, say) sent; the bot stops before its id is saved.
+    monkeypatch.setattr(svc.store, "set_dm_message", stop)
+    with pytest.raises(Stopped):
+        await svc.delivery.send_hand(live, seat, new=True)
+    assert len(_panels(actor, live)) == 2
+    new = make_bot()
+    await world.env.restart_bot(new)
+    assert new.matches is not None
+    await flush(world)
+    restored = new.matches.matches[live.id]
+    # One panel offers the moves: the one saved.
+    assert [m.id for m in _panels(actor, live)] == [restored.dm_message_ids[seat]] == [panel.id]
+    row = await new.matches.store.match(live.id)
+    assert row is not None and not any(row.dm_sending)
+
+
+@pytest.mark.parametrize("older", [True, False], ids=["older", "newer"])
+async def test_a_click_on_a_panel_that_is_not_the_seats_changes_nothing(
+        world: World, older: bool) -> None:
+    live = await _drawing(world)
+    svc = world.bot.matches
+    assert svc is not None
+    seat = live.session.to_act
+    actor = player(world, seat)
+    # A panel in the seat's DM whose id was never saved (sent as the bot stopped, no mark
+    # left: a bot from before the mark), older or newer than the panel.
+    shown = await svc.dm_panel(live, seat).drawn()
+    user = await world.bot.fetch_user(live.player_ids[seat])
+    stray = await user.send(**shown.send())
+    if older:
+        await svc.delivery.send_hand(live, seat, new=True)
+        await flush(world)
+    assert stray.id != live.dm_message_ids[seat]
+    assert (stray.id < (live.dm_message_ids[seat] or 0)) == older
+    [orphan] = [m for m in _panels(actor, live) if m.id == stray.id]
+    version = live.version
+    r = await actor.user.click(orphan, custom_id=f"umtali:m:{live.id}:{version}:draw")
+    await flush(world)
+    assert r.acknowledged
+    said = " ".join(m.content for m in [r.response, *r.followups] if m is not None)
+    assert "replaced by a newer one" in said and r.ephemeral, said
+    assert live.version == version
+    row = await svc.store.match(live.id)
+    assert row is not None and row.version == version
+    # Taken off once the panel it is not was saved after it; one newer is left to the look
+    # through the DM after a restart.
+    assert (stray.id in [m.id for m in _panels(actor, live)]) != older
