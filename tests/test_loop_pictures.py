@@ -14,7 +14,15 @@ import cogs.umtali.showing as showing
 from cogs.umtali import pictures
 from cogs.umtali.pictures import HAND_FILE, TABLE_FILE, draw_hand_png, draw_table_png
 from cogs.umtali.showing import Look, hand_of, table_of
-from tests.discord_helpers import World, flush, play_out, player, start_match, table_message
+from tests.discord_helpers import (
+    World,
+    flush,
+    play_out,
+    player,
+    start_match,
+    table_message,
+    thread_of,
+)
 from umtali.view import SPECTATOR
 
 
@@ -89,3 +97,20 @@ async def test_the_table_and_dm_hands_of_a_turn_end_are_drawn_off_the_event_loop
     names = {name for name, _ in drawn}
     assert {"table", "hand"} <= names, drawn
     assert not [d for d in drawn if d[1]], drawn
+
+
+async def test_the_first_table_and_both_kinds_of_asked_table_are_drawn_off_the_event_loop(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn = recorded(monkeypatch)
+    live = await start_match(world)
+    # The first table, posted by the accept.
+    assert ("table", False) in drawn and ("table", True) not in drawn, drawn
+    where = thread_of(world, live)
+    del drawn[:]
+    # A snapshot for someone outside the match, then the live table posted again.
+    peek = await world.carol.slash(where, "umtali table")
+    assert peek.ephemeral
+    moved = await world.alice.slash(where, "umtali table")
+    assert live.table_message_id == moved.response.id
+    tables = [on_loop for name, on_loop in drawn if name == "table"]
+    assert len(tables) >= 2 and not any(tables), drawn

@@ -219,7 +219,8 @@ class MatchService(Endings, Playing, Looks):
                 opening + "\n" + self._your_turn(live),
                 allowed_mentions=NO_MENTIONS if live.is_computer(to_act)
                 else only(live.player_ids[to_act])))
-            message = await channel.send(**self.table_message(live).send(),
+            table = await self.table_message(live).drawn()  # off the event loop
+            message = await channel.send(**table.send(),
                                          view=table_panel(live.id, self.public_tr(live)),
                                          allowed_mentions=NO_MENTIONS)
             posted.append(message)

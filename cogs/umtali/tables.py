@@ -76,7 +76,7 @@ async def post_table(interaction: discord.Interaction) -> None:
                       "again here.") + " " + note
         # A snapshot is for the member's eyes alone: in their language, picture and all.
         look = dataclasses.replace(svc.table_look(live), tr=tr)
-        shown = table_of(live, note, look)
+        shown = await table_of(live, note, look).drawn()
         if thinking(interaction):
             await interaction.edit_original_response(**shown.edit())
         else:
@@ -91,7 +91,8 @@ async def post_table(interaction: discord.Interaction) -> None:
         await answer(interaction, tr("{name} can't see this channel: bring the table to a "
                                      "channel you both can see.", name=hidden))
         return
-    message = await post_public(interaction, **svc.table_message(live).send(),
+    table = await svc.table_message(live).drawn()
+    message = await post_public(interaction, **table.send(),
                                 view=table_panel(live.id, svc.public_tr(live)),
                                 allowed_mentions=NO_MENTIONS)
     was_lost = live.channel_lost
