@@ -142,7 +142,11 @@ async def copy(source: Path, url: str, *, replace: bool = False) -> Copied:
             backup(source, snapshot)
         except BackupError as e:
             raise CopyError(str(e)) from e
-        lite = await SqliteDatabase.open(snapshot)  # brought to this bot's schema
+        try:
+            lite = await SqliteDatabase.open(snapshot)  # brought to this bot's schema
+        except DatabaseUnusable as e:
+            # Said of the file asked for: the snapshot's folder is gone by the time it is read.
+            raise CopyError(str(e).replace(str(snapshot), str(source))) from e
         try:
             return await _copy_into(lite, url, replace)
         finally:

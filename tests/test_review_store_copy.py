@@ -1,0 +1,32 @@
+"""``python -m data.copy_to_postgres`` refusing a SQLite file it cannot use names that file,
+not the snapshot it took of it in a temporary folder (gone by the time the sentence is read)."""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from data.copy_to_postgres import CopyError, copy
+from data.migrations import MIGRATIONS
+from data.store import Store
+
+ON_POSTGRESQL = pytest.mark.parametrize(
+    "backend", [pytest.param("postgresql", marks=pytest.mark.postgresql)])
+
+
+@ON_POSTGRESQL
+async def test_a_file_from_a_newer_bot_is_refused_by_its_own_name(
+        tmp_path: Path, empty_target: str) -> None:
+    source = tmp_path / "umtali.sqlite3"
+    await (await Store.open(source)).close()
+    with closing(sqlite3.connect(source)) as db:
+        db.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    with pytest.raises(CopyError) as refused:
+        await copy(source, empty_target)
+    said = str(refused.value)
+    assert said.startswith(f"the database {source} has schema version {len(MIGRATIONS) + 1}, "
+                           "newer than this bot knows"), said
+    assert "snapshot" not in said and "umtali-copy-" not in said, said
