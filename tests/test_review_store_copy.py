@@ -12,6 +12,7 @@ import pytest
 from data.copy_to_postgres import CopyError, copy
 from data.migrations import MIGRATIONS
 from data.store import Store
+from tests.test_records import forfeited
 
 ON_POSTGRESQL = pytest.mark.parametrize(
     "backend", [pytest.param("postgresql", marks=pytest.mark.postgresql)])
@@ -30,3 +31,25 @@ async def test_a_file_from_a_newer_bot_is_refused_by_its_own_name(
     assert said.startswith(f"the database {source} has schema version {len(MIGRATIONS) + 1}, "
                            "newer than this bot knows"), said
     assert "snapshot" not in said and "umtali-copy-" not in said, said
+
+
+@ON_POSTGRESQL
+async def test_hostile_names_are_copied_exactly(tmp_path: Path, empty_target: str) -> None:
+    source = tmp_path / "umtali.sqlite3"
+    names = ["Ёжик 'Пётр'", '"; DROP TABLE matches; --', "\u202eعلي\u202c **b** ||s||",
+             "@everyone <@&1>", "Zoë 🃏\u200d🂡", "?1 $1 \\N \\."]
+    store = await Store.open(source)
+    try:
+        for i, name in enumerate(names):
+            await forfeited(store, (100 + i, name), (200 + i, name[::-1]), now=1000.0 + i)
+        lite = await store.records.leaderboard(10, 1)
+    finally:
+        await store.close()
+    await copy(source, empty_target)
+    pg = await Store.open(empty_target)
+    try:
+        assert await pg.records.leaderboard(10, 1) == lite
+        rows = await pg.db.fetchall("SELECT player0_name, player1_name FROM matches ORDER BY id")
+        assert [(r[0], r[1]) for r in rows] == [(n, n[::-1]) for n in names]
+    finally:
+        await pg.close()
