@@ -46,3 +46,37 @@ async def test_a_database_refusing_writes_loses_no_move_and_is_used_again(
     assert live.version == version + 1
     saved = await svc.store.match(live.id)
     assert saved is not None and saved.version == version + 1
+
+
+async def test_a_resignation_whose_save_failed_is_recorded_once_when_made_again(
+        world: World, caplog: pytest.LogCaptureFixture) -> None:
+    live = await start_match(world)
+    svc = world.bot.matches
+    assert svc is not None
+    db = svc.store.db
+    ask = await world.alice.slash(world.channel, "umtali resign")
+    await db.conn.execute("PRAGMA query_only = ON")
+    failed = await world.alice.click(ask.response,
+                                     custom_id=f"umtali:m:{live.id}:{live.version}:resign")
+    assert failed.acknowledged
+    await flush(world)
+    # Logged once, at ERROR (whoever runs the bot must hear of it), and the player told.
+    [error] = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert error.exc_info is not None and "readonly" in str(error.exc_info[1])
+    error.expected = True
+    assert not live.over
+    assert await svc.store.records.session(live.id) is None
+    await db.conn.execute("PRAGMA query_only = OFF")
+    again = await world.alice.slash(world.channel, "umtali resign")
+    done = await world.alice.click(again.response,
+                                   custom_id=f"umtali:m:{live.id}:{live.version}:resign")
+    assert done.acknowledged
+    await flush(world)
+    assert live.over and live.session.winner == 1
+    line = await svc.store.records.session(live.id)
+    assert line is not None and (line.winner_seat, line.how) == (1, "resigned")
+    ada = await svc.store.records.record(world.guild.id, world.alice.id)
+    ben = await svc.store.records.record(world.guild.id, world.bob.id)
+    assert (ada.rated.sessions_lost, ada.rated.forfeits, ben.rated.sessions_won) == (1, 1, 1)
+    assert ben.rating is not None and ben.rating.rank == 1
+    assert (await svc.store.records.rating_changes(live.id)).keys() == {0, 1}
