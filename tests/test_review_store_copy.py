@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from data.copy_to_postgres import CopyError, copy
+from data.db import Database
 from data.migrations import MIGRATIONS
+from data.process_name import hold_name
 from data.store import Store
 from tests.test_records import forfeited
 
@@ -53,3 +55,23 @@ async def test_hostile_names_are_copied_exactly(tmp_path: Path, empty_target: st
         assert [(r[0], r[1]) for r in rows] == [(n, n[::-1]) for n in names]
     finally:
         await pg.close()
+
+
+@ON_POSTGRESQL
+async def test_a_database_a_bot_runs_on_is_refused_before_it_is_migrated(
+        tmp_path: Path, empty_target: str) -> None:
+    """An older bot runs on the PostgreSQL database; a newer copy tool pointed at it is refused
+    without migrating it first: migrated under it, the running bot could not start again
+    ("newer than this bot knows")."""
+    source = tmp_path / "umtali.sqlite3"
+    await (await Store.open(source)).close()
+    older = len(MIGRATIONS) - 1
+    running = await Database.open(empty_target, schema=older)
+    bot = await hold_name(empty_target, "main")
+    try:
+        with pytest.raises(CopyError, match=r"a bot process \(main\) is running on"):
+            await copy(source, empty_target)
+        assert await running.schema_version() == older
+    finally:
+        await bot.release()
+        await running.close()
