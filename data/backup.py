@@ -35,7 +35,10 @@ def backup(source: Path, dest: Path) -> int:
         raise BackupError(f"there is no database at {source}: check UMTALI_DB_PATH.")
     if dest.exists():
         raise BackupError(f"{dest} exists already: choose another name.")
-    dest.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:  # a file where a folder was meant, no permission, a full disk
+        raise BackupError(f"could not back up {source} ({e}).") from e
     part = dest.with_name(dest.name + ".part")
     try:
         # Read-only: a backup never changes the live database.
@@ -51,7 +54,7 @@ def backup(source: Path, dest: Path) -> int:
             raise BackupError(f"the copy of {source} failed its integrity check "
                               f"({check[0][0]}): the database itself may be damaged.")
         os.replace(part, dest)
-    except sqlite3.Error as e:
+    except (sqlite3.Error, OSError) as e:
         raise BackupError(f"could not back up {source} ({e}).") from e
     finally:
         part.unlink(missing_ok=True)

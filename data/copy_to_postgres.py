@@ -25,10 +25,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import asyncpg
+
 from data.backup import BackupError, backup
 from data.db import DatabaseUnusable, is_postgres_url
 from data.location import database_path, read_dotenv
-from data.pg_db import PgDatabase, PgTx, redacted
+from data.pg_db import CONNECT_TIMEOUT, PgDatabase, PgTx, redacted
 from data.process_name import running_on, running_on_postgres
 from data.sqlite_db import SqliteDatabase
 
@@ -142,23 +144,48 @@ async def copy(source: Path, url: str, *, replace: bool = False) -> Copied:
             backup(source, snapshot)
         except BackupError as e:
             raise CopyError(str(e)) from e
-        lite = await SqliteDatabase.open(snapshot)  # brought to this bot's schema
+        try:
+            lite = await SqliteDatabase.open(snapshot)  # brought to this bot's schema
+        except DatabaseUnusable as e:
+            # Said of the file asked for: the snapshot's folder is gone by the time it is read.
+            raise CopyError(str(e).replace(str(snapshot), str(source))) from e
         try:
             return await _copy_into(lite, url, replace)
         finally:
             await lite.close()
 
 
+def _bot_running(name: str, where: str) -> CopyError:
+    return CopyError(f"a bot process{f' ({name})' if name else ''} is running on {where}: stop "
+                     "it first (every process of the bot), or it would go on with matches the "
+                     "copy replaces under it.")
+
+
+async def _refuse_if_running(url: str) -> None:
+    """CopyError if a bot runs on the database at ``url``: asked before it is migrated (an
+    older bot running there could not start again on a schema newer than it knows)."""
+    try:
+        conn = await asyncpg.connect(url, timeout=CONNECT_TIMEOUT)
+    except (OSError, TimeoutError, ValueError, asyncpg.PostgresError, asyncpg.InterfaceError):
+        return  # said in one sentence by opening it
+    try:
+        name = await running_on_postgres(conn)
+    finally:
+        await conn.close()
+    if name is not None:
+        raise _bot_running(name, redacted(url))
+
+
 async def _copy_into(lite: SqliteDatabase, url: str, replace: bool) -> Copied:
+    await _refuse_if_running(url)
     pg = await PgDatabase.open(url, timed=False)
     try:
         tables = parents_first(await _sqlite_tables(lite))
         async with pg.transaction() as tx:
             assert isinstance(tx, PgTx)
+            # Again, in the copy's transaction: a bot started meanwhile.
             if (name := await running_on_postgres(tx.conn)) is not None:
-                raise CopyError(f"a bot process{f' ({name})' if name else ''} is running on "
-                                f"{pg.where}: stop it first (every process of the bot), or it "
-                                "would go on with matches the copy replaces under it.")
+                raise _bot_running(name, pg.where)
             columns = await _pg_columns(tx)
             if set(columns) != set(tables):
                 raise CopyError(f"the two databases' tables differ: SQLite has {sorted(tables)}, "

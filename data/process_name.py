@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import glob
 import logging
 import os
 import zlib
@@ -199,7 +200,7 @@ def _same_count(database: Path, count: int | None) -> int:
     fd = os.open(lock_file(database, f"count:{mine}"), os.O_RDWR | os.O_CREAT, 0o644)
     try:
         fcntl.flock(fd, fcntl.LOCK_SH)  # held exclusively only for a moment, by a check
-        for other in database.parent.glob(f"{database.name}.count:*.lock"):
+        for other in database.parent.glob(f"{glob.escape(database.name)}.count:*.lock"):
             key = other.name[len(database.name) + len(".count:"):-len(".lock")]
             if key == mine:
                 continue
@@ -293,7 +294,9 @@ async def running_on_postgres(conn: Any) -> str | None:
 def running_on(database: Path) -> str | None:
     """Whether a bot process runs on the SQLite file ``database``: its pid ('' if unknown),
     or None. (Checking takes each name's lock for an instant.)"""
-    for path in database.parent.glob(f"{database.name}.*.lock"):
+    # The name escaped: ``[``, ``*`` or ``?`` in it would be read as a pattern (missing its
+    # own locks, or finding another database's).
+    for path in database.parent.glob(f"{glob.escape(database.name)}.*.lock"):
         if path.name.startswith(f"{database.name}.count:"):
             continue  # shared by every process; the names and shards tell
         with open(path, "rb") as f:

@@ -19,6 +19,7 @@ from discord import app_commands
 from cogs.umtali.access import service, store, tr_of
 from cogs.umtali.errors import guarded
 from cogs.umtali.ids import id_of
+from cogs.umtali.in_time import answer, edit_clicked, in_time, post_public, thinking
 from cogs.umtali.names import echo, safe_name, safe_text
 from cogs.umtali.numbers import one_decimal
 from cogs.umtali.render import COLOUR
@@ -154,31 +155,44 @@ async def _board(interaction: discord.Interaction, guild_id: int, scope: str,
             board_panel(guild_id, scope, board, tr))
 
 
+async def show_board(interaction: discord.Interaction, private: bool, **fields: Any) -> None:
+    """A board or a record as the answer: in the channel, or (``private``) for the member
+    alone; once deferred (the database was busy: ``in_time``), as ``post_public`` posts it, or
+    in place of the private "thinking"."""
+    if not private:
+        await post_public(interaction, **fields)
+    elif thinking(interaction):
+        await interaction.edit_original_response(**fields)
+    else:
+        await interaction.response.send_message(**fields, ephemeral=True)
+
+
 async def show_leaderboard(interaction: discord.Interaction, scope: str, page: int,
                            season: str | None = None) -> None:
     """``scope`` server or global; ``season`` (server only): a season's name, ``all`` for
-    all time, None for the server's default (its current season when it runs seasons)."""
+    all time, None for the server's default (its current season when it runs seasons).
+    Answered within Discord's time however long the database makes it wait (the current
+    season may have to be opened or ended first: a write)."""
     assert interaction.guild is not None
     if scope != "global":
-        chosen = await chosen_board(service(interaction.client), interaction.guild.id, season,
-                                    tr_of(interaction))
+        chosen = await in_time(interaction, chosen_board(
+            service(interaction.client), interaction.guild.id, season, tr_of(interaction)))
         if chosen is None:
             tr = tr_of(interaction)
             # Quoted short and whole: cut before it is escaped, not through an escape.
-            await interaction.response.send_message(
-                tr("This server has had no season “{season}”: choose one from the list.",
-                   season=echo(season or "", 40)), ephemeral=True)
+            await answer(interaction, tr(
+                "This server has had no season “{season}”: choose one from the list.",
+                season=echo(season or "", 40)))
             return
         scope = chosen
     elif season is not None and not is_all_time(season, tr_of(interaction)):
         tr = tr_of(interaction)
-        await interaction.response.send_message(
-            tr("Seasons are kept per server: the board of all servers is all time."),
-            ephemeral=True)
+        await answer(interaction, tr(
+            "Seasons are kept per server: the board of all servers is all time."))
         return
-    embed, view = await _board(interaction, interaction.guild.id, scope, page)
-    await interaction.response.send_message(embed=embed, view=view,
-                                            ephemeral=not may_post(interaction))
+    embed, view = await in_time(interaction, _board(interaction, interaction.guild.id, scope,
+                                                    page))
+    await show_board(interaction, not may_post(interaction), embed=embed, view=view)
 
 
 async def turn_page(interaction: discord.Interaction, guild_id: int, scope: str,
@@ -189,8 +203,8 @@ async def turn_page(interaction: discord.Interaction, guild_id: int, scope: str,
         await interaction.response.send_message(
             tr("That leaderboard belongs to another server."), ephemeral=True)
         return
-    embed, view = await _board(interaction, guild_id, scope, page)
-    await interaction.response.edit_message(embed=embed, view=view)
+    embed, view = await in_time(interaction, _board(interaction, guild_id, scope, page))
+    await edit_clicked(interaction, embed=embed, view=view)
 
 
 # -- stats and history ----------------------------------------------------------------------
@@ -265,8 +279,15 @@ def record_text(rec: PlayerRecord, tr: Tr = EN) -> str:
 
 async def show_stats(interaction: discord.Interaction, user: discord.abc.User,
                      versus: discord.abc.User | None) -> None:
+    """A member's record, answered within Discord's time however long the database makes its
+    reads wait (queued behind a save that waits for another process's write)."""
     assert interaction.guild is not None
-    guild_id = interaction.guild.id
+    embed = await in_time(interaction, _stats(interaction, interaction.guild.id, user, versus))
+    await show_board(interaction, not may_post(interaction), embed=embed)
+
+
+async def _stats(interaction: discord.Interaction, guild_id: int, user: discord.abc.User,
+                 versus: discord.abc.User | None) -> discord.Embed:
     tr = service(interaction.client).prefs.guild_tr(guild_id)
     records = store(interaction.client).records
     here = await records.record(guild_id, user.id)
@@ -293,7 +314,7 @@ async def show_stats(interaction: discord.Interaction, user: discord.abc.User,
                                            for line in recent]),
                         inline=False)
     embed.set_footer(text=tr(RATING_NOTE))
-    await interaction.response.send_message(embed=embed, ephemeral=not may_post(interaction))
+    return embed
 
 
 # -- start-up -------------------------------------------------------------------------------

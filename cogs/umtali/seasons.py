@@ -107,11 +107,16 @@ def cadence_note(running: str | None, cadence: str, tr: Tr) -> str:
 # -- which board the leaderboard shows ------------------------------------------------------
 
 
+def _folded(text: str) -> str:
+    """``text`` as compared: lower case, and ``ё`` as ``е`` (as Russian is mostly typed)."""
+    return text.lower().replace("ё", "е")
+
+
 def is_all_time(asked: str, tr: Tr) -> bool:
     """Whether the ``season`` typed names the all-time board (``all``, ``all time``, or the
     member's own words for it), however it is spaced, cased or padded with hidden
     characters."""
-    return visible(asked).lower() in (ALL_TIME, "all time", tr("all time").lower())
+    return _folded(visible(asked)) in (ALL_TIME, "all time", _folded(tr("all time")))
 
 
 async def chosen_board(svc: MatchService, guild_id: int, asked: str | None,
@@ -139,13 +144,13 @@ async def season_choices(interaction: discord.Interaction,
     if interaction.guild is None:
         return []
     tr = tr_of(interaction)
-    typed = visible(current).lower()
+    typed = _folded(visible(current))
     choices = [app_commands.Choice(name=tr("all time"), value=ALL_TIME)]
     for s in await store(interaction.client).seasons.of(interaction.guild.id):
         label = tr.plural("Season {season} · {count} player", "Season {season} · {count} players",
                           s.players, season=s.season)
         choices.append(app_commands.Choice(name=label, value=s.season))
-    return [c for c in choices if typed in c.name.lower() or typed in c.value.lower()][:25]
+    return [c for c in choices if typed in _folded(c.name) or typed in _folded(c.value)][:25]
 
 
 def season_title(tr: Tr, where: str, board: str, seasons_on: bool) -> str | None:

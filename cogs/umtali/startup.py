@@ -34,12 +34,24 @@ async def sync_if_changed(bot: commands.Bot, store: Store, guild_id: int | None)
     if await store.get_meta("commands_fingerprint") == fingerprint:
         log.info("slash commands unchanged: no sync")
         return False
-    if guild_id is not None:
-        guild = discord.Object(id=guild_id)
-        bot.tree.copy_global_to(guild=guild)
-        await bot.tree.sync(guild=guild)
-    else:
-        await bot.tree.sync()
+    try:
+        if guild_id is not None:
+            guild = discord.Object(id=guild_id)
+            bot.tree.copy_global_to(guild=guild)
+            await bot.tree.sync(guild=guild)
+        else:
+            await bot.tree.sync()
+    except discord.Forbidden as e:
+        # A test server the bot is not in (a mistyped UMTALI_DEV_GUILD_ID), or invited without
+        # the commands scope: said once, plainly; the bot plays on with the commands Discord
+        # has, and the next start tries again (the fingerprint is not kept).
+        where, check = (
+            (f"to the server {guild_id} (UMTALI_DEV_GUILD_ID)", "Is the bot in that server, "
+             "invited with the applications.commands scope?") if guild_id is not None else
+            ("globally", "Check the application's bot token and scopes."))
+        log.error("slash commands could not be synced %s: Discord refused (%s). %s The bot "
+                  "runs on with the commands as they were.", where, e, check)
+        return False
     await store.set_meta("commands_fingerprint", fingerprint)
     log.info("slash commands synced %s", f"to guild {guild_id}" if guild_id else "globally")
     return True
