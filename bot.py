@@ -200,14 +200,16 @@ async def serve(settings: Settings) -> None:
     for sig in signals:
         loop.add_signal_handler(sig, stop)
     try:
-        # Before Discord: a database that cannot be used stops the bot before it logs in.
-        store = await Store.open(settings.database)
+        # A second process under this name would play this one's matches too. Checked before
+        # the database is opened: opening migrates it, and a newer checkout started by mistake
+        # under a running bot's name would leave that bot a database it cannot restart on.
+        held = await hold_name(settings.database, settings.process,
+                               **shards_held(settings.shards))
         try:
-            # A second process under this name would play this one's matches too.
-            held = await hold_name(settings.database, settings.process,
-                                   **shards_held(settings.shards))
+            # Before Discord: a database that cannot be used stops the bot before it logs in.
+            store = await Store.open(settings.database)
         except BaseException:
-            await store.close()
+            await held.release()
             raise
         log.info(
             "Database %s open; command sync %s.",

@@ -149,8 +149,8 @@ def lock_file(database: Path, what: str) -> Path:
 
 async def hold_name(database: str | Path, name: str, *, count: int | None = PLAIN,
                     shards: tuple[int, ...] | None = (0,)) -> HeldName:
-    """Hold ``name`` on ``database`` (an opened store's: the SQLite file's folder exists) for
-    this process, with its shard ``count`` (None: auto) and the ``shards`` it runs (None:
+    """Hold ``name`` on ``database`` (before the store opens it: a SQLite file's folder is
+    made) for this process, with its shard ``count`` (None: auto) and the ``shards`` it runs (None:
     not known before connecting); NameTaken if a running process holds the name or one of
     the shards, or runs another count. The default: a bot with no shards."""
     if is_postgres_url(database):
@@ -160,12 +160,17 @@ async def hold_name(database: str | Path, name: str, *, count: int | None = PLAI
     held = HeldName()
     try:
         where = str(database)
+        # Held before the store opens the file (opening migrates it): its folder made here.
+        Path(database).parent.mkdir(parents=True, exist_ok=True)
         held._fds.append(_exclusive(database, name, partial(_name_taken, name, where)))
         held._fds.append(_same_count(Path(database), count))
         for shard in shards or ():
             # ':' is in no process's name: a shard's file is never a name's.
             held._fds.append(_exclusive(database, f"shard:{shard}",
                                         partial(_shard_taken, shard, where)))
+    except OSError as e:
+        await held.release()
+        raise DatabaseUnusable(f"the database {database} cannot be opened ({e}).") from e
     except BaseException:
         await held.release()
         raise

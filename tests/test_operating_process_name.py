@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from data.db import Database
+from data.migrations import MIGRATIONS
 from data.process_name import NameTaken, hold_name
 from tests.loopback.driver import play_out, query, start_session
 from tests.loopback.harness import ROOT, BotProcess, bot_process, loopback_server
@@ -128,3 +130,39 @@ def test_a_killed_process_leaves_its_name_free(tmp_path: Path) -> None:
     # SIGKILL: no code of its ran, and yet the name is free at once.
     held = asyncio.run(hold_name(db, "main"))
     asyncio.run(held.release())
+
+
+async def test_a_newer_bot_under_a_running_name_is_refused_before_it_migrates(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``make run`` from a newer checkout while an older bot runs under the name: refused, and
+    the database left at the older schema (migrated under it, the running bot could not start
+    again: "newer than this bot knows")."""
+    db = tmp_path / "umtali.sqlite3"
+    older = len(MIGRATIONS) - 1
+    running = await Database.open(db, schema=older)
+    held = await hold_name(db, "main")
+    try:
+        async with loopback_server(monkeypatch) as server:
+            workdir = tmp_path / "newer"
+            workdir.mkdir()
+            newer = BotProcess(server, db, workdir)
+            assert await newer.run_to_exit() == 2
+            log = newer.log.read_text(errors="replace")
+            assert "another bot process named 'main' is running on the database" in log, log
+            assert "Traceback" not in log, log[-3000:]
+        assert await running.schema_version() == older
+    finally:
+        await held.release()
+        await running.close()
+
+
+async def test_a_database_folder_that_cannot_be_made_is_one_sentence(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("not a folder")
+    async with loopback_server(monkeypatch) as server:
+        workdir = tmp_path / "bot"
+        workdir.mkdir()
+        bot = BotProcess(server, tmp_path / "file" / "umtali.sqlite3", workdir)
+        assert await bot.run_to_exit() == 2
+        log = bot.log.read_text(errors="replace")
+        assert "cannot be opened" in log and "Traceback" not in log, log[-3000:]
