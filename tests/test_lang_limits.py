@@ -7,6 +7,7 @@ checks them: content, embeds (each, and 6,000 in all), buttons, menus, modals, t
 
 from __future__ import annotations
 
+import asyncio
 import gettext
 from pathlib import Path
 from types import SimpleNamespace
@@ -35,6 +36,8 @@ from cogs.umtali.render import hand_embed, table_embed
 from cogs.umtali.showing import LAST_TURN
 from tests.loopback.driver import (
     custom_ids,
+    cut_deck,
+    play_move,
     play_out,
     read_match,
     start_session,
@@ -195,3 +198,36 @@ def test_every_hand_panel_of_whole_sessions_keeps_discords_limits(lang: str) -> 
             seat = session.to_act
             session.apply(GreedyPlayer().choose(session.view(seat)), seat)
     assert checked > 1000
+
+
+async def test_a_russian_practice_with_hints_and_reviews_is_all_in_russian_and_in_limits(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, untranslated: list[str]) -> None:
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server:
+        server.guild_locale = "ru"
+        async with bot_in_process(server, db):
+            ada = server.add_member(LONG_NAMES[1])
+            server.locales[ada] = "ru"
+            offer = await server.slash(ada, server.channel_id, "umtali practice",
+                                       {"level": "easy"})
+            assert offer.response is not None
+            await cut_deck(server, ada, offer.response)
+            saved = await until(lambda: (m := read_match(db)) and m.table_message_id and m,
+                                "the table")
+            hints = 0
+            while (now := read_match(db, saved.id)) is not None and now.status == "active":
+                if now.session.to_act != 0:
+                    await asyncio.sleep(0.01)
+                    continue
+                if hints < 6 and server.dm_messages(ada):
+                    panel = server.dm_messages(ada)[-1]
+                    hint = [c for c in custom_ids(panel) if c.endswith(":hint")]
+                    if hint:
+                        await server.click(ada, panel, hint[0])
+                        hints += 1
+                await play_move(server, db, saved.id)
+            await until(lambda: len(server.dm_messages(ada)) > 1, "a hand's review")
+            await server.slash(ada, server.channel_id, "umtali history", {})
+        assert hints
+    assert not over_limits(server), "\n".join(over_limits(server))
+    assert not untranslated, sorted(set(untranslated))
