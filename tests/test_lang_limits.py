@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import gettext
+import json
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -229,5 +230,38 @@ async def test_a_russian_practice_with_hints_and_reviews_is_all_in_russian_and_i
             await until(lambda: len(server.dm_messages(ada)) > 1, "a hand's review")
             await server.slash(ada, server.channel_id, "umtali history", {})
         assert hints
+    assert not over_limits(server), "\n".join(over_limits(server))
+    assert not untranslated, sorted(set(untranslated))
+
+
+async def test_a_server_switching_to_russian_mid_match_keeps_every_limit(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, untranslated: list[str]) -> None:
+    """Threads off, an English server turned Russian between two turns, a resignation: what
+    follows the switch is in Russian, an English member's own answers stay English."""
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server:
+        async with bot_in_process(server, db):
+            boss = server.add_member("boss")
+            await server.slash(boss, server.channel_id, "umtali-admin settings",
+                               {"threads": False, "pictures": False})
+            a, b = (server.add_member(n) for n in LONG_NAMES)
+            server.locales[b] = "ru"
+            saved = await start_session(server, db, a, b, variant="russian")
+            await play_out(server, db, saved.id, moves=5)
+            await server.slash(boss, server.channel_id, "umtali-admin settings",
+                               {"language": "ru"})
+            await play_out(server, db, saved.id, moves=5)
+            snapshot = await server.slash(boss, server.channel_id, "umtali table", {})
+            assert snapshot.ephemeral and "Umtali" in snapshot.text()
+            ask = await server.slash(a, server.channel_id, "umtali resign", {})
+            assert ask.response is not None and "Resign the session?" in ask.text()
+            yes = next(c for c in custom_ids(ask.response) if c.endswith(":resign"))
+            await server.click(a, ask.response, yes)
+            done = await until(lambda: (m := read_match(db, saved.id)) is not None
+                               and m.status == "finished" and m, "the resignation")
+            await until(lambda: "Матч окончен" in json.dumps(
+                server.messages.get(done.table_message_id or 0), ensure_ascii=False),
+                "the final table, in Russian")
+        assert not server.threads()
     assert not over_limits(server), "\n".join(over_limits(server))
     assert not untranslated, sorted(set(untranslated))
