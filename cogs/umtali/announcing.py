@@ -58,8 +58,17 @@ def merged(texts: list[str], limit: int = 2000) -> tuple[str, int]:
     return out, count
 
 
-def nonce(match_id: int, announced: int, text: str) -> str:
-    """The nonce of an announcement: the same for the same text at the same point of the
-    same match, whichever process posts it (at most 25 characters, as Discord wants)."""
-    digest = hashlib.sha256(f"{match_id}:{announced}:{text}".encode()).digest()
+def held(texts: list[str], content: str) -> int:
+    """How many of ``texts`` a message ``merged`` made of their first ones holds (0: none)."""
+    for count in range(len(texts), 0, -1):
+        if merged(texts[:count]) == (content, count):
+            return count
+    return 0
+
+
+def nonce(match_id: int, announced: int, first: str) -> str:
+    """The nonce of a message of announcements: the same at the same point of the same match
+    for the same first announcement, whichever process posts it, and however many piled up
+    behind it since (at most 25 characters, as Discord wants)."""
+    digest = hashlib.sha256(f"{match_id}:{announced}:{first}".encode()).digest()
     return str(int.from_bytes(digest[:8], "big"))

@@ -2,10 +2,11 @@
 
 Only the process holding a match posts its announcements (``cogs.umtali.owners``): it reads
 them from the database before posting, and clears the posted ones by compare and set. Each
-message carries a nonce made of the match, the count posted before it and its text, which
-Discord enforces: the same announcement posted again within minutes (a process killed between
-posting and clearing, its successor posting it again) gives back the first message instead of
-a second one.
+message carries a nonce made of the match, the count posted before it and its first
+announcement's text, which Discord enforces: the same announcement posted again within minutes
+(its clearing failed, or a process was killed between posting and clearing, its successor
+posting it again) gives back the first message instead of a second one, even with more
+announcements merged behind it by then; those are posted next.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from cogs.umtali.announcing import merged, nonce, turn_mention
+from cogs.umtali.announcing import held, merged, nonce, turn_mention
 from cogs.umtali.failures import PASSING, UNKNOWN_MESSAGE
 from cogs.umtali.final_card import final_embed, final_panel
 from cogs.umtali.live import LiveMatch
@@ -36,8 +37,12 @@ async def announce(svc: MatchService, live: LiveMatch) -> None:
         unsent, announced = found
         # Turns that piled up (Discord slow, or a restart) go out as one message.
         text, count = merged(unsent)
-        await channel.send(text, allowed_mentions=turn_mention(text),
-                           nonce=nonce(live.id, announced, text))
+        message = await channel.send(text, allowed_mentions=turn_mention(text),
+                                     nonce=nonce(live.id, announced, unsent[0]))
+        if message.content != text:
+            # Discord gave back the message posted here before (its clearing failed, or its
+            # process died): it holds fewer; the ones behind it follow in a message of their own.
+            count = held(unsent, message.content) or count
         await svc.owners.posted(live, unsent[:count], announced)
 
 
