@@ -138,8 +138,14 @@ def board_panel(guild_id: int, scope: str, board: BoardPage, tr: Tr = EN) -> dis
     return view
 
 
+def _words(interaction: discord.Interaction, guild_id: int, private: bool) -> Tr:
+    """A board or record for the member alone speaks their language, as a private snapshot
+    of the table does; one posted in the channel, the server's."""
+    return tr_of(interaction) if private else service(interaction.client).prefs.guild_tr(guild_id)
+
+
 async def _board(interaction: discord.Interaction, guild_id: int, scope: str,
-                 page: int) -> tuple[discord.Embed, discord.ui.View]:
+                 page: int, private: bool) -> tuple[discord.Embed, discord.ui.View]:
     """A page of a board; ``scope``: server (all time), global, or a season's name."""
     svc = service(interaction.client)
     seasons_on = False
@@ -149,7 +155,7 @@ async def _board(interaction: discord.Interaction, guild_id: int, scope: str,
         board = await svc.store.records.leaderboard(_scope_id(guild_id, scope), page)
         if scope == "server":
             seasons_on = (await svc.store.guild_settings(guild_id)).seasons != "off"
-    tr = svc.prefs.guild_tr(guild_id)
+    tr = _words(interaction, guild_id, private)
     guild_name = interaction.guild.name if interaction.guild else tr("this server")
     return (board_embed(board, scope, guild_name, tr, seasons_on),
             board_panel(guild_id, scope, board, tr))
@@ -190,9 +196,10 @@ async def show_leaderboard(interaction: discord.Interaction, scope: str, page: i
         await answer(interaction, tr(
             "Seasons are kept per server: the board of all servers is all time."))
         return
+    private = not may_post(interaction)
     embed, view = await in_time(interaction, _board(interaction, interaction.guild.id, scope,
-                                                    page))
-    await show_board(interaction, not may_post(interaction), embed=embed, view=view)
+                                                    page, private))
+    await show_board(interaction, private, embed=embed, view=view)
 
 
 async def turn_page(interaction: discord.Interaction, guild_id: int, scope: str,
@@ -203,7 +210,10 @@ async def turn_page(interaction: discord.Interaction, guild_id: int, scope: str,
         await interaction.response.send_message(
             tr("That leaderboard belongs to another server."), ephemeral=True)
         return
-    embed, view = await in_time(interaction, _board(interaction, guild_id, scope, page))
+    # A page of a private board (an ephemeral message) stays in the member's language.
+    private = interaction.message is not None and interaction.message.flags.ephemeral
+    embed, view = await in_time(interaction, _board(interaction, guild_id, scope, page,
+                                                    private))
     await edit_clicked(interaction, embed=embed, view=view)
 
 
@@ -282,13 +292,15 @@ async def show_stats(interaction: discord.Interaction, user: discord.abc.User,
     """A member's record, answered within Discord's time however long the database makes its
     reads wait (queued behind a save that waits for another process's write)."""
     assert interaction.guild is not None
-    embed = await in_time(interaction, _stats(interaction, interaction.guild.id, user, versus))
-    await show_board(interaction, not may_post(interaction), embed=embed)
+    private = not may_post(interaction)
+    embed = await in_time(interaction, _stats(interaction, interaction.guild.id, user, versus,
+                                              private))
+    await show_board(interaction, private, embed=embed)
 
 
 async def _stats(interaction: discord.Interaction, guild_id: int, user: discord.abc.User,
-                 versus: discord.abc.User | None) -> discord.Embed:
-    tr = service(interaction.client).prefs.guild_tr(guild_id)
+                 versus: discord.abc.User | None, private: bool) -> discord.Embed:
+    tr = _words(interaction, guild_id, private)
     records = store(interaction.client).records
     here = await records.record(guild_id, user.id)
     everywhere = await records.record(GLOBAL, user.id)
