@@ -58,10 +58,15 @@ async def test_stats_and_a_page_asked_behind_a_waiting_save_are_answered_in_time
         ada, ben = server.add_member("ada"), server.add_member("ben")
         saved = await start_session(server, db, ada, ben)
         # Twelve rated players: a board of two pages.
-        with sqlite3.connect(db) as c:
-            c.executemany("INSERT INTO ratings (scope, user_id, mu, sigma, ordinal) "
-                          "VALUES (?, ?, 25, 8, ?)",
-                          [(server.guild_id, 1000 + i, float(i)) for i in range(12)])
+
+        def rated() -> None:
+            with sqlite3.connect(db) as c:
+                c.executemany("INSERT INTO ratings (scope, user_id, mu, sigma, ordinal) "
+                              "VALUES (?, ?, 25, 8, ?)",
+                              [(server.guild_id, 1000 + i, float(i)) for i in range(12)])
+        # Off the event loop: the bot in this process may be inside a transaction that needs
+        # the loop to commit, and a write waiting on the loop's thread would wait for ever.
+        await asyncio.to_thread(rated)
         asked = await server.slash(ada, server.channel_id, "umtali leaderboard")
         board = asked.response
         assert board is not None and not asked.ephemeral
