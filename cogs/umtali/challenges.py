@@ -20,7 +20,13 @@ from cogs.umtali.mentions import only
 from cogs.umtali.names import label_name, safe_name
 from cogs.umtali.options import control_words, rules_words
 from cogs.umtali.panels import challenge_panel
-from cogs.umtali.permissions import CANCELLED, can_make_thread, missing_here, refusal
+from cogs.umtali.permissions import (
+    CANCELLED,
+    can_make_thread,
+    missing_here,
+    refusal,
+    standing,
+)
 from cogs.umtali.render import COLOUR
 from cogs.umtali.threads import into_thread
 from data.models import Challenge
@@ -230,6 +236,16 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
         return
     if missing := missing_here(interaction):
         await answer(interaction, refusal(missing, tr))
+        return
+    # A challenger who has left the server (or lost the channel) since would never see the
+    # table: with no clock the match would hold the accepting member until they resign.
+    if gone := await in_time(interaction, standing(interaction, ch.challenger_id)):
+        name = safe_name(ch.challenger_name)
+        await answer(interaction, tr(
+            "{name} is no longer a member of this server: this challenge can't be accepted.",
+            name=name) if gone == "left" else tr(
+            "{name} can no longer see this channel: this challenge can't be accepted here.",
+            name=name))
         return
     rules = RuleSet.named(ch.variant, optional_melding=ch.optional_melding)
     # This submit cuts the deck sealed on the challenge (one made before seeds were sealed at
