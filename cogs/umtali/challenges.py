@@ -144,6 +144,16 @@ async def drop_lost(client: discord.Client, guild_id: int, one: int, other: int)
     return False
 
 
+def on_its_message(interaction: discord.Interaction, ch: Challenge) -> bool:
+    """Whether the click (or the submit of the modal it opened) came from ``ch``'s own
+    message: a modal's id forged to name another challenge of the member's does not, and
+    answering it would edit the wrong message. One whose message was never saved is known
+    by its channel."""
+    if interaction.message is None or ch.message_id is None:
+        return interaction.channel_id == ch.channel_id
+    return interaction.message.id == ch.message_id
+
+
 def challenge_embed(ch: Challenge, tr: Tr, status: str = "") -> discord.Embed:
     """The challenge as posted, in the server's language; ``status`` once it is answered."""
     text = tr("<@{challenger}> challenges <@{opponent}> to a session of Umtali (best of three "
@@ -208,7 +218,8 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
     # deferred (``in_time``), so that Discord never fails it after the match was made.
     ch = await in_time(interaction, svc.store.challenge(challenge_id))
     # A practice session waiting for its cut is no challenge to answer (``practice.cut_deck``).
-    if ch is None or ch.status != "open" or ch.computer_level is not None:
+    if ch is None or ch.status != "open" or ch.computer_level is not None or \
+            not on_its_message(interaction, ch):
         await answer(interaction, tr("This challenge is no longer open."))
         return
     # The challenger may withdraw their challenge with Decline (a challenge sent by mistake

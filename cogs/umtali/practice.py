@@ -21,6 +21,7 @@ from cogs.umtali.challenges import (
     drawn_cards,
     drop_lost,
     expire,
+    on_its_message,
     open_started,
 )
 from cogs.umtali.fair import cut_line, sealed_cut_line
@@ -193,7 +194,8 @@ async def _waiting(interaction: discord.Interaction, challenge_id: int,
     player; else None, the clicker told privately why (``not_theirs(player)``)."""
     tr = tr_of(interaction)
     ch = await in_time(interaction, service(interaction.client).store.challenge(challenge_id))
-    if ch is None or ch.status != "open" or ch.computer_level is None:
+    if ch is None or ch.status != "open" or ch.computer_level is None or \
+            not on_its_message(interaction, ch):
         await answer(interaction, tr("This practice session is no longer waiting for its cut."))
         return None
     if interaction.user.id != ch.challenger_id:
