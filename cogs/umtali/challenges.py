@@ -15,7 +15,7 @@ import discord
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.failures import PASSING
 from cogs.umtali.fair import cut_line, sealed_line, sealed_offer_line
-from cogs.umtali.in_time import answer, edit_clicked, in_time, post_public
+from cogs.umtali.in_time import answer, edit_clicked, in_time, post_public, thinking
 from cogs.umtali.mentions import only
 from cogs.umtali.names import label_name, safe_name
 from cogs.umtali.options import control_words, rules_words
@@ -110,11 +110,30 @@ async def offer_challenge(
         return
     # The challenge is posted for the channel: in the server's language.
     public = svc.prefs.guild_tr(interaction.guild_id)
-    message = await post_public(interaction, content=f"<@{opponent[0]}>",
-                                embed=challenge_embed(ch, public),
-                                view=challenge_buttons(ch, public),
-                                allowed_mentions=only(opponent[0]))
+    try:
+        message = await post_public(interaction, content=f"<@{opponent[0]}>",
+                                    embed=challenge_embed(ch, public),
+                                    view=challenge_buttons(ch, public),
+                                    allowed_mentions=only(opponent[0]))
+    except Exception:
+        await close_unposted(interaction, ch)
+        raise
     await svc.store.set_challenge_message(ch.id, message.id)
+
+
+async def close_unposted(interaction: discord.Interaction, ch: Challenge) -> None:
+    """After the post of ``ch`` (a challenge, or a practice session) failed: closed if it was
+    shown to nobody (the answer never made, or the message after a deferral never sent), so
+    that it holds nothing for its ten minutes, neither the pair nor one of the challenger's
+    open challenges. An answer made whose message could not be read back was shown: kept."""
+    if interaction.response.is_done() and not thinking(interaction):
+        return
+    try:
+        if await service(interaction.client).store.close_challenge(ch.id, "cancelled"):
+            log.info("challenge %d: its post failed; cancelled", ch.id)
+    except Exception as e:
+        log.warning("challenge %d: its post failed, and so did cancelling it (%s: %s)",
+                    ch.id, e.__class__.__name__, e)
 
 
 async def drop_lost(client: discord.Client, guild_id: int, one: int, other: int) -> bool:

@@ -17,6 +17,7 @@ import discord
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.challenges import (
     CHALLENGE_TTL,
+    close_unposted,
     dealer_drawn,
     drawn_cards,
     drop_lost,
@@ -134,13 +135,17 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
                 seconds=max(1, round(e.retry_after))))
         return
     embed, view = offer_embed(ch, public), cut_panel(ch.id, public, ch.challenger_id)
-    if interaction.response.is_done():
-        message = await interaction.edit_original_response(embed=embed, view=view,
-                                                           allowed_mentions=NO_MENTIONS)
-    else:
-        await interaction.response.send_message(embed=embed, view=view,
-                                                allowed_mentions=NO_MENTIONS)
-        message = await interaction.original_response()
+    try:
+        if interaction.response.is_done():
+            message = await interaction.edit_original_response(embed=embed, view=view,
+                                                               allowed_mentions=NO_MENTIONS)
+        else:
+            await interaction.response.send_message(embed=embed, view=view,
+                                                    allowed_mentions=NO_MENTIONS)
+            message = await interaction.original_response()
+    except Exception:
+        await close_unposted(interaction, ch)
+        raise
     await svc.store.set_challenge_message(ch.id, message.id)
 
 
