@@ -18,7 +18,7 @@ from cogs.umtali.fair import cut_line, sealed_line, sealed_offer_line
 from cogs.umtali.in_time import answer, edit_clicked, in_time, post_public, thinking
 from cogs.umtali.mentions import only
 from cogs.umtali.names import label_name, safe_name
-from cogs.umtali.options import control_words, rules_words
+from cogs.umtali.options import clock_words, rules_words
 from cogs.umtali.panels import challenge_panel
 from cogs.umtali.permissions import (
     CANCELLED,
@@ -179,7 +179,7 @@ def challenge_embed(ch: Challenge, tr: Tr, status: str = "") -> discord.Embed:
               "games of four hands).\nRules: {rules} · turn timer: {timer}.",
               challenger=ch.challenger_id, opponent=ch.opponent_id,
               rules=rules_words(tr, ch.variant, ch.optional_melding),
-              timer=control_words(tr, ch.time_control, ch.turn_timer))
+              timer=clock_words(tr, ch.time_control, ch.turn_timer))
     if ch.rematch_of is not None:
         text += "\n" + tr("A rematch of session #{match}: <@{first}> draws first for dealer.",
                           match=ch.rematch_of, first=ch.seated[0][0])

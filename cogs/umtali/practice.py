@@ -29,7 +29,7 @@ from cogs.umtali.fair import cut_line, sealed_cut_line
 from cogs.umtali.in_time import answer, edit_clicked, in_time
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.names import plain_member_name, safe_name
-from cogs.umtali.options import control_words, level_word, rules_words
+from cogs.umtali.options import clock_words, level_word, rules_words
 from cogs.umtali.panels import cut_panel
 from cogs.umtali.permissions import missing_here, refusal
 from cogs.umtali.render import COLOUR
@@ -64,7 +64,7 @@ def offer_embed(ch: Challenge, tr: Tr, status: str = "") -> discord.Embed:
     embed = practice_embed(ch.challenger_id, ch.computer_level, rules, tr)
     # The clock, as a challenge says its own: the player's to know before they cut.
     clock = tr("Clock for your turns: {clock}.",
-               clock=control_words(tr, ch.time_control, ch.turn_timer))
+               clock=clock_words(tr, ch.time_control, ch.turn_timer))
     lines = [embed.description or "", clock, sealed_cut_line(ch.commitment, tr)]
     if status:
         lines.append(status)
