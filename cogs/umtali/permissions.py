@@ -7,7 +7,6 @@ bot cannot post the table afterwards: the match would start, unseen, and block b
 from __future__ import annotations
 
 import logging
-from functools import reduce
 
 import discord
 
@@ -66,7 +65,10 @@ def no_posting(interaction: discord.Interaction) -> str | None:
 
 def refusal(missing: list[str], tr: Tr) -> str:
     """Why no match can be played here (``missing`` from ``missing_here``), to the member."""
-    names = reduce(lambda a, b: tr("{a} and {b}", a=a, b=b), [f"**{tr(m)}**" for m in missing])
+    shown = [f"**{tr(m)}**" for m in missing]
+    # "A, B and C", as a sentence lists them (a comma in both languages).
+    names = shown[0] if len(shown) == 1 else tr("{a} and {b}", a=", ".join(shown[:-1]),
+                                                  b=shown[-1])
     return tr.plural(
         "I can't host a match in this channel: I need the {names} permission here. Ask a "
         "server admin, or try another channel.",
