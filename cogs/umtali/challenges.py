@@ -115,17 +115,23 @@ async def offer_challenge(
                                     embed=challenge_embed(ch, public),
                                     view=challenge_buttons(ch, public),
                                     allowed_mentions=only(opponent[0]))
-    except Exception:
-        await close_unposted(interaction, ch)
+    except Exception as e:
+        await close_unposted(interaction, ch, e)
         raise
     await svc.store.set_challenge_message(ch.id, message.id)
 
 
-async def close_unposted(interaction: discord.Interaction, ch: Challenge) -> None:
-    """After the post of ``ch`` (a challenge, or a practice session) failed: closed if it was
-    shown to nobody (the answer never made, or the message after a deferral never sent), so
-    that it holds nothing for its ten minutes, neither the pair nor one of the challenger's
-    open challenges. An answer made whose message could not be read back was shown: kept."""
+async def close_unposted(interaction: discord.Interaction, ch: Challenge,
+                         error: Exception) -> None:
+    """After the post of ``ch`` (a challenge, or a practice session) failed with ``error``:
+    closed if Discord refused it, so shown to nobody (the answer never made, or the message
+    after a deferral never sent), so that it holds nothing for its ten minutes, neither the
+    pair nor one of the challenger's open challenges. Kept if it may have been shown all the
+    same: Discord or the network failing (it may have been posted), or an answer made whose
+    message could not be read back."""
+    if not isinstance(error, discord.HTTPException) or \
+            isinstance(error, discord.DiscordServerError):
+        return
     if interaction.response.is_done() and not thinking(interaction):
         return
     try:

@@ -143,8 +143,8 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
             await interaction.response.send_message(embed=embed, view=view,
                                                     allowed_mentions=NO_MENTIONS)
             message = await interaction.original_response()
-    except Exception:
-        await close_unposted(interaction, ch)
+    except Exception as e:
+        await close_unposted(interaction, ch, e)
         raise
     await svc.store.set_challenge_message(ch.id, message.id)
 
