@@ -34,6 +34,9 @@ class Limits:
     challenge_cooldown: float = 20.0
     #: Seconds between two practice sessions started by the same member.
     practice_cooldown: float = 30.0
+    #: Practice sessions a member may ask for within ``practice_cooldown``, started or not:
+    #: each is posted, and one cancelled at once makes room for another.
+    practice_offers: int = 3
 
 
 def _challenge(row: Row) -> Challenge:
@@ -113,7 +116,7 @@ class ChallengeQueries:
     async def _check_practice_limits(self, c: Tx, guild_id: int, member_id: int,
                                      now: float) -> None:
         """One practice session waiting for its cut per member and server, none soon after
-        the member's last."""
+        the member's last, and only a few asked for within the cooldown."""
         row = await c.fetchone(
             "SELECT id FROM challenges WHERE guild_id = ? AND challenger_id = ? AND "
             "status = 'open' AND computer_level IS NOT NULL AND expires_at > ? LIMIT 1",
@@ -121,6 +124,14 @@ class ChallengeQueries:
         if row is not None:
             raise Refused("pair")
         await self.check_practice_cooldown(c, guild_id, member_id, now)
+        # Asked for and cancelled again and again, none is started: counted as posted.
+        rows = await c.fetchall(
+            "SELECT created_at FROM challenges WHERE guild_id = ? AND challenger_id = ? AND "
+            "computer_level IS NOT NULL AND created_at > ? ORDER BY created_at DESC",
+            (guild_id, member_id, now - self.limits.practice_cooldown))
+        if len(rows) >= self.limits.practice_offers:
+            oldest = rows[self.limits.practice_offers - 1]["created_at"]
+            raise Refused("cooldown", oldest + self.limits.practice_cooldown - now)
 
     async def check_practice_cooldown(self, c: Tx, guild_id: int, member_id: int,
                                       now: float) -> None:

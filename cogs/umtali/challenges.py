@@ -15,12 +15,18 @@ import discord
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.failures import PASSING
 from cogs.umtali.fair import cut_line, sealed_line, sealed_offer_line
-from cogs.umtali.in_time import answer, edit_clicked, in_time, post_public
+from cogs.umtali.in_time import answer, edit_clicked, in_time, post_public, thinking
 from cogs.umtali.mentions import only
 from cogs.umtali.names import label_name, safe_name
-from cogs.umtali.options import control_words, rules_words
+from cogs.umtali.options import clock_words, rules_words
 from cogs.umtali.panels import challenge_panel
-from cogs.umtali.permissions import CANCELLED, can_make_thread, missing_here, refusal
+from cogs.umtali.permissions import (
+    CANCELLED,
+    can_make_thread,
+    missing_here,
+    refusal,
+    standing,
+)
 from cogs.umtali.render import COLOUR
 from cogs.umtali.threads import into_thread
 from data.models import Challenge
@@ -104,11 +110,36 @@ async def offer_challenge(
         return
     # The challenge is posted for the channel: in the server's language.
     public = svc.prefs.guild_tr(interaction.guild_id)
-    message = await post_public(interaction, content=f"<@{opponent[0]}>",
-                                embed=challenge_embed(ch, public),
-                                view=challenge_buttons(ch, public),
-                                allowed_mentions=only(opponent[0]))
+    try:
+        message = await post_public(interaction, content=f"<@{opponent[0]}>",
+                                    embed=challenge_embed(ch, public),
+                                    view=challenge_buttons(ch, public),
+                                    allowed_mentions=only(opponent[0]))
+    except Exception as e:
+        await close_unposted(interaction, ch, e)
+        raise
     await svc.store.set_challenge_message(ch.id, message.id)
+
+
+async def close_unposted(interaction: discord.Interaction, ch: Challenge,
+                         error: Exception) -> None:
+    """After the post of ``ch`` (a challenge, or a practice session) failed with ``error``:
+    closed if Discord refused it, so shown to nobody (the answer never made, or the message
+    after a deferral never sent), so that it holds nothing for its ten minutes, neither the
+    pair nor one of the challenger's open challenges. Kept if it may have been shown all the
+    same: Discord or the network failing (it may have been posted), or an answer made whose
+    message could not be read back."""
+    if not isinstance(error, discord.HTTPException) or \
+            isinstance(error, discord.DiscordServerError):
+        return
+    if interaction.response.is_done() and not thinking(interaction):
+        return
+    try:
+        if await service(interaction.client).store.close_challenge(ch.id, "cancelled"):
+            log.info("challenge %d: its post failed; cancelled", ch.id)
+    except Exception as e:
+        log.warning("challenge %d: its post failed, and so did cancelling it (%s: %s)",
+                    ch.id, e.__class__.__name__, e)
 
 
 async def drop_lost(client: discord.Client, guild_id: int, one: int, other: int) -> bool:
@@ -138,13 +169,23 @@ async def drop_lost(client: discord.Client, guild_id: int, one: int, other: int)
     return False
 
 
+def on_its_message(interaction: discord.Interaction, ch: Challenge) -> bool:
+    """Whether the click (or the submit of the modal it opened) came from ``ch``'s own
+    message: a modal's id forged to name another challenge of the member's does not, and
+    answering it would edit the wrong message. One whose message was never saved is known
+    by its channel."""
+    if interaction.message is None or ch.message_id is None:
+        return interaction.channel_id == ch.channel_id
+    return interaction.message.id == ch.message_id
+
+
 def challenge_embed(ch: Challenge, tr: Tr, status: str = "") -> discord.Embed:
     """The challenge as posted, in the server's language; ``status`` once it is answered."""
     text = tr("<@{challenger}> challenges <@{opponent}> to a session of Umtali (best of three "
               "games of four hands).\nRules: {rules} · turn timer: {timer}.",
               challenger=ch.challenger_id, opponent=ch.opponent_id,
               rules=rules_words(tr, ch.variant, ch.optional_melding),
-              timer=control_words(tr, ch.time_control, ch.turn_timer))
+              timer=clock_words(tr, ch.time_control, ch.turn_timer))
     if ch.rematch_of is not None:
         text += "\n" + tr("A rematch of session #{match}: <@{first}> draws first for dealer.",
                           match=ch.rematch_of, first=ch.seated[0][0])
@@ -202,7 +243,8 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
     # deferred (``in_time``), so that Discord never fails it after the match was made.
     ch = await in_time(interaction, svc.store.challenge(challenge_id))
     # A practice session waiting for its cut is no challenge to answer (``practice.cut_deck``).
-    if ch is None or ch.status != "open" or ch.computer_level is not None:
+    if ch is None or ch.status != "open" or ch.computer_level is not None or \
+            not on_its_message(interaction, ch):
         await answer(interaction, tr("This challenge is no longer open."))
         return
     # The challenger may withdraw their challenge with Decline (a challenge sent by mistake
@@ -230,6 +272,16 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
         return
     if missing := missing_here(interaction):
         await answer(interaction, refusal(missing, tr))
+        return
+    # A challenger who has left the server (or lost the channel) since would never see the
+    # table: with no clock the match would hold the accepting member until they resign.
+    if gone := await in_time(interaction, standing(interaction, ch.challenger_id)):
+        name = safe_name(ch.challenger_name)
+        await answer(interaction, tr(
+            "{name} is no longer a member of this server: this challenge can't be accepted.",
+            name=name) if gone == "left" else tr(
+            "{name} can no longer see this channel: this challenge can't be accepted here.",
+            name=name))
         return
     rules = RuleSet.named(ch.variant, optional_melding=ch.optional_melding)
     # This submit cuts the deck sealed on the challenge (one made before seeds were sealed at

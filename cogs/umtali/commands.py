@@ -102,6 +102,22 @@ def _sees_channel(interaction: discord.Interaction, member: discord.Member) -> b
     return perms.view_channel
 
 
+def _unable(interaction: discord.Interaction, opponent: discord.Member | discord.User,
+            tr: Tr) -> str | None:
+    """Why ``opponent`` (anyone but the bot) cannot be challenged here, if they cannot."""
+    if not isinstance(opponent, discord.Member):
+        return tr("{name} is not a member of this server.", name=member_name(opponent))
+    if opponent.bot:
+        practice = "/umtali " + tr.ctx("command", "practice")
+        return tr("Bots can't accept challenges; to play the computer, use {command}.",
+                  command=practice)
+    if not _sees_channel(interaction, opponent):
+        # They would never see the challenge (nor its ping): it could only expire.
+        return tr("{name} can't see this channel: challenge them in a channel you both can "
+                  "see.", name=member_name(opponent))
+    return None
+
+
 def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
@@ -161,35 +177,26 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
             await interaction.response.send_message(tr("You can't challenge yourself."),
                                                     ephemeral=True)
             return
-        settings = await svc.store.guild_settings(interaction.guild.id)
+        to_bot = interaction.client.user is not None and opponent.id == interaction.client.user.id
+        if not to_bot and (refused := _unable(interaction, opponent, tr)):
+            await interaction.response.send_message(refused, ephemeral=True)
+            return
+        # The first wait on the database: past two seconds the command is acknowledged
+        # (``in_time``), in public for a practice session, whose offer replaces it.
+        settings = await in_time(interaction, svc.store.guild_settings(interaction.guild.id),
+                                 public=to_bot)
         rules_name = variant.value if variant else settings.variant
         melding = settings.optional_melding if optional_melding is None else optional_melding
         control, timer = chosen_control(time_control.value if time_control else None,
                                         turn_timer, server_control(settings))
-        if interaction.client.user is not None and opponent.id == interaction.client.user.id:
+        if to_bot:
             # Challenging the bot itself is a practice session at the normal level, with the
             # clock the challenge chose.
             await start_practice(interaction, level="normal", turn_timer=timer,
                                  time_control=control,
                                  rules=RuleSet.named(rules_name, optional_melding=melding))
             return
-        if not isinstance(opponent, discord.Member):
-            await interaction.response.send_message(
-                tr("{name} is not a member of this server.", name=member_name(opponent)),
-                ephemeral=True)
-            return
-        if opponent.bot:
-            practice = "/umtali " + tr.ctx("command", "practice")
-            await interaction.response.send_message(
-                tr("Bots can't accept challenges; to play the computer, use {command}.",
-                   command=practice), ephemeral=True)
-            return
-        if not _sees_channel(interaction, opponent):
-            # They would never see the challenge (nor its ping): it could only expire.
-            await interaction.response.send_message(
-                tr("{name} can't see this channel: challenge them in a channel you both "
-                   "can see.", name=member_name(opponent)), ephemeral=True)
-            return
+        assert isinstance(opponent, discord.Member)
         await offer_challenge(
             interaction, challenger=(me.id, plain_member_name(me)),
             opponent=(opponent.id, plain_member_name(opponent)),
@@ -214,7 +221,9 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         if refused := timer_refusal(turn_timer, tr_of(interaction)) or no_posting(interaction):
             await interaction.response.send_message(refused, ephemeral=True)
             return
-        settings = await service(interaction.client).store.guild_settings(interaction.guild.id)
+        # Acknowledged in public past two seconds (``in_time``): the offer replaces it.
+        settings = await in_time(interaction, service(interaction.client).store.guild_settings(
+            interaction.guild.id), public=True)
         rules = RuleSet.named(variant.value if variant else settings.variant,
                               optional_melding=settings.optional_melding)
         # The clock is chosen as a challenge's: the turn timer given, or the server's default.

@@ -85,6 +85,14 @@ def control_words(tr: Tr, preset: str, seconds: int) -> str:
     return tr(LABELS[preset]) if preset in LABELS else timer_words(tr, seconds)
 
 
+def clock_words(tr: Tr, preset: str, seconds: int) -> str:
+    """A time control in a sentence, which ends with its own full stop: as ``control_words``,
+    but no clock in words of its own (the setting's "off" ends with a period in Russian)."""
+    if preset not in LABELS and not seconds:
+        return tr.ctx("clock", "off")
+    return control_words(tr, preset, seconds)
+
+
 def on_off(tr: Tr, on: bool) -> str:
     return tr.ctx("setting", "on") if on else tr.ctx("setting", "off")
 

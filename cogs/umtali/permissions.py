@@ -6,13 +6,16 @@ bot cannot post the table afterwards: the match would start, unseen, and block b
 
 from __future__ import annotations
 
-from functools import reduce
+import logging
 
 import discord
 
 from cogs.umtali.access import service, tr_of
+from cogs.umtali.failures import PASSING
 from cogs.umtali.records import may_post
 from umtali.i18n import N_, Tr
+
+log = logging.getLogger(__name__)
 
 #: What the table and the announcements need, with the names Discord shows (in the reader's
 #: language: Discord's own Russian names, so that they can be found in the server's settings).
@@ -62,7 +65,10 @@ def no_posting(interaction: discord.Interaction) -> str | None:
 
 def refusal(missing: list[str], tr: Tr) -> str:
     """Why no match can be played here (``missing`` from ``missing_here``), to the member."""
-    names = reduce(lambda a, b: tr("{a} and {b}", a=a, b=b), [f"**{tr(m)}**" for m in missing])
+    shown = [f"**{tr(m)}**" for m in missing]
+    # "A, B and C", as a sentence lists them (a comma in both languages).
+    names = shown[0] if len(shown) == 1 else tr("{a} and {b}", a=", ".join(shown[:-1]),
+                                                  b=shown[-1])
     return tr.plural(
         "I can't host a match in this channel: I need the {names} permission here. Ask a "
         "server admin, or try another channel.",
@@ -86,3 +92,23 @@ def sees(channel: object, member: discord.Member) -> bool:
         return channel.permissions_for(member).view_channel
     except discord.ClientException:
         return True
+
+
+#: Discord's error code for a member not on the server (they left, or never joined).
+UNKNOWN_MEMBER = 10007
+
+
+async def standing(interaction: discord.Interaction, user_id: int) -> str | None:
+    """"left" if ``user_id`` is no longer a member of the interaction's server (fetched: the
+    bot is given no member list), "hidden" if they cannot see its channel; else None, and
+    None when that cannot be known (Discord failing)."""
+    if interaction.guild is None:
+        return None
+    try:
+        member = await interaction.guild.fetch_member(user_id)
+    except (discord.HTTPException, *PASSING) as e:
+        if isinstance(e, discord.NotFound) and e.code == UNKNOWN_MEMBER:
+            return "left"
+        log.info("could not tell whether member %d is still here (%s)", user_id, e)
+        return None
+    return None if sees(interaction.channel, member) else "hidden"

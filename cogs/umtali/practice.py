@@ -17,17 +17,19 @@ import discord
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.challenges import (
     CHALLENGE_TTL,
+    close_unposted,
     dealer_drawn,
     drawn_cards,
     drop_lost,
     expire,
+    on_its_message,
     open_started,
 )
 from cogs.umtali.fair import cut_line, sealed_cut_line
 from cogs.umtali.in_time import answer, edit_clicked, in_time
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.names import plain_member_name, safe_name
-from cogs.umtali.options import level_word, rules_words
+from cogs.umtali.options import clock_words, level_word, rules_words
 from cogs.umtali.panels import cut_panel
 from cogs.umtali.permissions import missing_here, refusal
 from cogs.umtali.render import COLOUR
@@ -60,7 +62,10 @@ def offer_embed(ch: Challenge, tr: Tr, status: str = "") -> discord.Embed:
     assert ch.computer_level is not None
     rules = RuleSet.named(ch.variant, optional_melding=ch.optional_melding)
     embed = practice_embed(ch.challenger_id, ch.computer_level, rules, tr)
-    lines = [embed.description or "", sealed_cut_line(ch.commitment, tr)]
+    # The clock, as a challenge says its own: the player's to know before they cut.
+    clock = tr("Clock for your turns: {clock}.",
+               clock=clock_words(tr, ch.time_control, ch.turn_timer))
+    lines = [embed.description or "", clock, sealed_cut_line(ch.commitment, tr)]
     if status:
         lines.append(status)
     else:
@@ -130,13 +135,17 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
                 seconds=max(1, round(e.retry_after))))
         return
     embed, view = offer_embed(ch, public), cut_panel(ch.id, public, ch.challenger_id)
-    if interaction.response.is_done():
-        message = await interaction.edit_original_response(embed=embed, view=view,
-                                                           allowed_mentions=NO_MENTIONS)
-    else:
-        await interaction.response.send_message(embed=embed, view=view,
-                                                allowed_mentions=NO_MENTIONS)
-        message = await interaction.original_response()
+    try:
+        if interaction.response.is_done():
+            message = await interaction.edit_original_response(embed=embed, view=view,
+                                                               allowed_mentions=NO_MENTIONS)
+        else:
+            await interaction.response.send_message(embed=embed, view=view,
+                                                    allowed_mentions=NO_MENTIONS)
+            message = await interaction.original_response()
+    except Exception as e:
+        await close_unposted(interaction, ch, e)
+        raise
     await svc.store.set_challenge_message(ch.id, message.id)
 
 
@@ -193,7 +202,8 @@ async def _waiting(interaction: discord.Interaction, challenge_id: int,
     player; else None, the clicker told privately why (``not_theirs(player)``)."""
     tr = tr_of(interaction)
     ch = await in_time(interaction, service(interaction.client).store.challenge(challenge_id))
-    if ch is None or ch.status != "open" or ch.computer_level is None:
+    if ch is None or ch.status != "open" or ch.computer_level is None or \
+            not on_its_message(interaction, ch):
         await answer(interaction, tr("This practice session is no longer waiting for its cut."))
         return None
     if interaction.user.id != ch.challenger_id:

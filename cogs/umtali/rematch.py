@@ -9,7 +9,6 @@ practice session is offered again at once, at the same level, for its player to 
 from __future__ import annotations
 
 import json
-import logging
 import re
 from typing import Any
 
@@ -18,19 +17,13 @@ import discord
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.challenges import offer_challenge
 from cogs.umtali.errors import guarded
-from cogs.umtali.failures import PASSING
 from cogs.umtali.ids import id_of
 from cogs.umtali.in_time import answer, in_time
 from cogs.umtali.names import safe_name
-from cogs.umtali.permissions import no_posting, sees
+from cogs.umtali.permissions import no_posting, standing
 from cogs.umtali.practice import start_practice
 from umtali.i18n import EN, Tr
 from umtali.rules import RuleSet
-
-log = logging.getLogger(__name__)
-
-#: Discord's error code for a member not on the server (they left, or never joined).
-UNKNOWN_MEMBER = 10007
 
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -87,12 +80,12 @@ async def rematch(interaction: discord.Interaction, match_id: int) -> None:
     # Stored names are plain: the refusals are Discord text, so escaped as everywhere.
     shown = (safe_name(old.names[seat]), safe_name(old.names[other]))
     # Discord may be slow to answer: past two seconds the click is deferred (``in_time``).
-    standing = await in_time(interaction, _standing(interaction, old.player_ids[other]))
+    gone = await in_time(interaction, standing(interaction, old.player_ids[other]))
     # The challenge could only expire: refused as ``/umtali challenge`` refuses it.
-    if standing == "left":
+    if gone == "left":
         await answer(interaction, tr("{name} is not a member of this server.", name=shown[1]))
         return
-    if standing == "hidden":
+    if gone == "hidden":
         await answer(interaction, tr("{name} can't see this channel: challenge them in a "
                                      "channel you both can see.", name=shown[1]))
         return
@@ -102,18 +95,3 @@ async def rematch(interaction: discord.Interaction, match_id: int) -> None:
         variant=rules.name, optional_melding=rules.optional_melding,
         turn_timer=old.turn_timer, time_control=old.time_control, rematch_of=old.id)
 
-
-async def _standing(interaction: discord.Interaction, user_id: int) -> str | None:
-    """"left" if ``user_id`` is no longer a member of the interaction's server (fetched: the
-    bot is given no member list), "hidden" if they cannot see its channel; else None, and
-    None when that cannot be known (Discord failing)."""
-    if interaction.guild is None:
-        return None
-    try:
-        member = await interaction.guild.fetch_member(user_id)
-    except (discord.HTTPException, *PASSING) as e:
-        if isinstance(e, discord.NotFound) and e.code == UNKNOWN_MEMBER:
-            return "left"
-        log.info("could not tell whether member %d is still here (%s)", user_id, e)
-        return None
-    return None if sees(interaction.channel, member) else "hidden"
