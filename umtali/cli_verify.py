@@ -83,6 +83,12 @@ def verdict_lines(v: Verdict, replay: ReplayFile, seed: object, salt: str, from_
             cut.append("  " + tr("(in ASCII: {escaped}; each \\u escape is a character other "
                                  "than a Latin letter, digit or sign: check each is one you "
                                  "typed)", escaped=ascii(replay.cut)))
+    if replay.cut is None:
+        # A version 1 file, from before players cut: said, so that a cut a player made and a
+        # file that leaves it out cannot pass unnoticed.
+        cut.append(tr("The deck was not cut: the cards come from the seed alone (a file from "
+                      "before players cut the deck; if you cut this session's deck, this file "
+                      "is not the session you played)."))
     if v.mismatch is None:
         unfinished = [] if replay.result is None or replay.result.how not in NO_RESULT else [
             # Stopped part-way: fair all the same, as far as the hands went.
