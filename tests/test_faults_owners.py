@@ -5,6 +5,7 @@ process that does not run it (its timers would never run again)."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ import pytest
 
 from cogs.umtali.clock import alive_key
 from cogs.umtali.clock_state import LATE
-from cogs.umtali.owners import LEASE, RENEW_EVERY
+from cogs.umtali.owners import LEASE, RENEW_EVERY, WARN_AGAIN
 from tests.discord_helpers import World, flush, start_match, start_practice
 from tests.test_faults_channel import _db
 from umtali.players import GreedyPlayer
@@ -135,3 +136,42 @@ async def test_a_computer_move_saved_as_its_match_is_dropped_is_not_orphaned(
     taken = svc.matches[live.id]
     await flush(world)
     assert taken.version >= saved[0] and (taken.over or taken.session.to_act == human)
+
+
+async def test_a_match_that_can_never_be_taken_over_is_warned_of_once_in_a_while(
+        world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    svc = world.bot.matches
+    assert svc is not None
+    live = await start_match(world, turn_timer=60)
+    _db(db_path, "UPDATE matches SET owner = 'other', lease_until = 0")
+    svc.owners.drop(live)
+    real = svc.store.match
+
+    async def broken(match_id: int) -> Any:
+        if match_id == live.id:  # as a row no version of the code can read
+            raise ValueError("unreadable state")
+        return await real(match_id)
+
+    monkeypatch.setattr(svc.store, "match", broken)
+
+    def warned() -> list[str]:
+        return [r.getMessage() for r in caplog.records
+                if r.levelname == "WARNING" and "could not be taken over" in r.getMessage()]
+
+    with caplog.at_level(logging.DEBUG, logger="cogs.umtali.owners"):
+        for _ in range(5):
+            world.clock.now += 1
+            await svc.check_timers(now=world.clock.now)
+        # Tried at every check, warned of once.
+        assert live.id not in svc.matches
+        assert _holder(db_path, live.id) == ("other", 0.0)
+        assert len(warned()) == 1, warned()
+        world.clock.now += WARN_AGAIN
+        await svc.check_timers(now=world.clock.now)
+        assert len(warned()) == 2 and "(4 more time(s) since the last warning)" in warned()[1]
+        # Readable again: taken over.
+        monkeypatch.setattr(svc.store, "match", real)
+        world.clock.now += 1
+        await svc.check_timers(now=world.clock.now)
+        assert live.id in svc.matches

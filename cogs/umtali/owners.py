@@ -39,6 +39,10 @@ RENEW_EVERY = 5.0
 CLAIMS = 500
 #: Tries at taking a match that keeps moving on meanwhile (``Owners.hold``).
 TAKE_TRIES = 5
+#: Seconds between two warnings about the same match that cannot be taken over: it is tried
+#: again at every check (a database failing for now), but a match that can never be loaded
+#: would otherwise fill the log with a warning a second.
+WARN_AGAIN = 600.0
 
 
 class Owners:
@@ -47,6 +51,9 @@ class Owners:
         self.name = name
         self.leases = Leases(svc.store.db, name)
         self._renewed_at: float | None = None
+        #: Matches that could not be taken over: failures since the last warning, and when
+        #: that warning was given.
+        self._failing: dict[int, tuple[int, float]] = {}
 
     def until(self) -> float:
         return self.svc.clock() + LEASE
@@ -92,10 +99,10 @@ class Owners:
                 live = LiveMatch.from_row(row)
                 await resume_after_downtime(self.svc, [live], stopped)
             except Exception as e:
-                log.warning("match %d could not be taken over (%s: %s); let go, to be claimed "
-                            "again", c.match_id, e.__class__.__name__, e)
+                self._could_not_take(c.match_id, e, now)
                 await self._let_go([c], now)
                 continue
+            self._failing.pop(c.match_id, None)
             self.adopt(live)
             # Never shown (its holder stopped before saving its table): cancelled, at once
             # if it was this process's before a restart; another process's, a while later,
@@ -106,6 +113,20 @@ class Owners:
             log.info("took over %d match(es) from stopped processes: %s", len(lives),
                      ", ".join(sorted({c.previous or "(none)" for c in claimed})))
         return lives
+
+    def _could_not_take(self, match_id: int, e: Exception, now: float) -> None:
+        """Warned at the first failure, then at most every ``WARN_AGAIN`` seconds with the
+        count of failures since; the ones between only at DEBUG."""
+        failed, warned = self._failing.get(match_id, (0, -WARN_AGAIN))
+        if now - warned < WARN_AGAIN:
+            self._failing[match_id] = (failed + 1, warned)
+            log.debug("match %d could not be taken over again (%s: %s)", match_id,
+                      e.__class__.__name__, e)
+            return
+        self._failing[match_id] = (0, now)
+        since = f" ({failed} more time(s) since the last warning)" if failed else ""
+        log.warning("match %d could not be taken over (%s: %s); let go, to be claimed "
+                    "again%s", match_id, e.__class__.__name__, e, since)
 
     async def _let_go(self, claimed: list[Claimed], now: float) -> None:
         """Undo claims; if that fails too, the leases are not renewed (``renew`` extends only
