@@ -19,14 +19,13 @@ from cogs.umtali.challenges import (
     CHALLENGE_TTL,
     close_unposted,
     dealer_drawn,
-    drawn_cards,
     drop_lost,
     expire,
     on_its_message,
-    open_started,
 )
 from cogs.umtali.fair import cut_line, sealed_cut_line
 from cogs.umtali.in_time import answer, edit_clicked, in_time
+from cogs.umtali.match_start import drawn_cards, open_started
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.names import plain_member_name, safe_name
 from cogs.umtali.options import clock_words, level_word, rules_words
