@@ -14,6 +14,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
 from tests.db_lock import write_locked
@@ -158,3 +159,29 @@ async def test_a_practice_rematch_refused_behind_a_waiting_write_keeps_the_final
         assert int(card["id"]) in server.log.get(int(card["channel_id"]), [])
         assert _unchanged(server, card)
         assert not server.errors
+
+
+async def test_a_rematch_whose_post_is_refused_after_the_deferral_holds_nothing(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    # Deferred as an update of the final card, the challenge is a message of its own: one
+    # Discord refuses was shown to nobody, and is closed (as after a "thinking" deferral),
+    # not left open for its ten minutes, holding the pair and one of ben's open challenges.
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
+        ada, ben = server.add_member("ada"), server.add_member("ben")
+        saved = await start_session(server, db, ada, ben)
+        card = await _final_card(server, ada, saved.channel_id, saved.id)
+        await settled(bot)
+        server.fail("POST", r"^/channels/[0-9]+/messages$", status=403, code=50013)
+        clicked = await _rematch_behind_a_write(server, db, bot, ben, card, saved.id)
+        assert clicked.callback_type == DEFERRED_UPDATE, clicked.text()
+        await until(lambda: query(db, "SELECT id FROM challenges WHERE rematch_of = ? AND "
+                                      "status = 'cancelled'", saved.id) or None,
+                    "the unposted rematch closed")
+        await settled(bot)
+        assert _unchanged(server, card)
+        # The refusal itself, unforeseen, is logged as such (``errors.answer_error``).
+        for record in caplog.records:
+            if record.exc_info and isinstance(record.exc_info[1], discord.Forbidden):
+                record.expected = True

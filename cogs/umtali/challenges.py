@@ -122,7 +122,11 @@ async def close_unposted(interaction: discord.Interaction, ch: Challenge,
     if not isinstance(error, discord.HTTPException) or \
             isinstance(error, discord.DiscordServerError):
         return
-    if interaction.response.is_done() and not thinking(interaction):
+    # Deferred ("thinking", or an update of a clicked final card: a rematch), the post was a
+    # message of its own, which Discord refused; answered, it was shown but not read back.
+    deferred = thinking(interaction) or \
+        interaction.response.type is discord.InteractionResponseType.deferred_message_update
+    if interaction.response.is_done() and not deferred:
         return
     try:
         if await service(interaction.client).store.close_challenge(ch.id, "cancelled"):
