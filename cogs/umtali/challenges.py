@@ -1,14 +1,14 @@
 """Challenges: posted with Accept and Decline buttons for the challenged member (the challenger
 may withdraw theirs with Decline); they expire after ten minutes and say so. Each step that
-waits on the database is answered within Discord's 3 seconds (``in_time``)."""
+waits on the database is answered within Discord's 3 seconds (``in_time``). The match an
+accept makes is opened by ``match_start``."""
 
 from __future__ import annotations
 
 import asyncio
 import datetime as dt
 import logging
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable
 
 import discord
 
@@ -16,27 +16,17 @@ from cogs.umtali.access import service, tr_of
 from cogs.umtali.failures import PASSING
 from cogs.umtali.fair import cut_line, sealed_line, sealed_offer_line
 from cogs.umtali.in_time import answer, edit_clicked, in_time, post_public, thinking
+from cogs.umtali.match_start import drawn_cards, open_started
 from cogs.umtali.mentions import only
-from cogs.umtali.names import label_name, safe_name
+from cogs.umtali.names import safe_name
 from cogs.umtali.options import clock_words, rules_words
 from cogs.umtali.panels import challenge_panel
-from cogs.umtali.permissions import (
-    CANCELLED,
-    can_make_thread,
-    missing_here,
-    refusal,
-    standing,
-)
+from cogs.umtali.permissions import missing_here, refusal, standing
 from cogs.umtali.render import COLOUR
-from cogs.umtali.threads import into_thread
 from data.models import Challenge
 from data.store import AlreadyPlaying, Refused, StaleState
-from umtali.cards import CARDS
 from umtali.i18n import Tr
 from umtali.rules import RuleSet
-
-if TYPE_CHECKING:
-    from cogs.umtali.live import LiveMatch
 
 log = logging.getLogger(__name__)
 
@@ -132,7 +122,11 @@ async def close_unposted(interaction: discord.Interaction, ch: Challenge,
     if not isinstance(error, discord.HTTPException) or \
             isinstance(error, discord.DiscordServerError):
         return
-    if interaction.response.is_done() and not thinking(interaction):
+    # Deferred ("thinking", or an update of a clicked final card: a rematch), the post was a
+    # message of its own, which Discord refused; answered, it was shown but not read back.
+    deferred = thinking(interaction) or \
+        interaction.response.type is discord.InteractionResponseType.deferred_message_update
+    if interaction.response.is_done() and not deferred:
         return
     try:
         if await service(interaction.client).store.close_challenge(ch.id, "cancelled"):
@@ -223,15 +217,6 @@ def dealer_drawn(drawn: str, dealer: str, tr: Tr) -> str:
     return tr("Draw for first dealer: {rounds}. {name} deals first.", rounds=drawn, name=dealer)
 
 
-def thread_name(first: str, second: str, tr: Tr) -> str:
-    """The thread a match is played in (stored names: plain text, mentions defused)."""
-    return tr("Umtali: {a} vs {b}", a=label_name(first), b=label_name(second))[:100]
-
-
-def cancelled(tr: Tr) -> str:
-    return tr(CANCELLED)
-
-
 async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
                            accept: bool, typed: str = "") -> None:
     """Decline (or withdraw) a challenge on a click; accept it on the submit of the cut's
@@ -319,45 +304,6 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
         else sealed_line(live.commitment, public))
     await open_started(interaction, live, ch, public,
                        lambda status: challenge_embed(ch, public, status), said)
-
-
-def drawn_cards(live: LiveMatch, names: tuple[str, str]) -> str:
-    """The draw for first dealer, round by round, under the names by seat."""
-    return "; ".join(f"{names[0]} {CARDS[a]}, {names[1]} {CARDS[b]}"
-                     for a, b in live.session.dealer_draws)
-
-
-async def open_started(interaction: discord.Interaction, live: LiveMatch, ch: Challenge,
-                       public: Tr, embed_of: Callable[[str], discord.Embed], said: str) -> None:
-    """A match just started from ``ch`` by the click ``interaction`` (an accept, or a
-    practice's cut): its message says ``said`` (``embed_of`` makes it with a status), the
-    match moves to a thread of it when the server wants one, and its table is posted. If
-    anything on the way fails (Discord, the database), the match is cancelled, and the message
-    says so; should cancelling fail too, the timer cancels it (``cancel_unshown``)."""
-    svc = service(interaction.client)
-    try:
-        await edit_clicked(interaction, embed=embed_of(said), view=None)
-        settings = await svc.store.guild_settings(ch.guild_id)
-        if settings.threads and can_make_thread(interaction) and interaction.message is not None:
-            await into_thread(svc, live, interaction.message,
-                              thread_name(ch.challenger_name, ch.opponent_name, public))
-    except Exception as e:
-        # Saved but never shown, the match would hold both players (with no clock, for good).
-        log.warning("match %d: failed before its table was posted (%s: %s): cancelled",
-                    live.id, e.__class__.__name__, e, exc_info=not isinstance(e, PASSING))
-        await svc.cancel_unshown(live)
-        opened = False
-    else:
-        try:
-            opened = await svc.open_table(live)
-        except Exception:
-            svc.cancel_unshown_soon(live)  # its first posts failed, and so did cancelling it
-            raise
-    if not opened:
-        try:
-            await edit_clicked(interaction, embed=embed_of(cancelled(public)), view=None)
-        except (discord.HTTPException, *PASSING) as e:
-            log.info("match %d: its cancelling could not be shown (%s)", live.id, e)
 
 
 async def expire(client: discord.Client, ch: Challenge) -> None:

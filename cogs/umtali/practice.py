@@ -19,14 +19,13 @@ from cogs.umtali.challenges import (
     CHALLENGE_TTL,
     close_unposted,
     dealer_drawn,
-    drawn_cards,
     drop_lost,
     expire,
     on_its_message,
-    open_started,
 )
 from cogs.umtali.fair import cut_line, sealed_cut_line
-from cogs.umtali.in_time import answer, edit_clicked, in_time
+from cogs.umtali.in_time import answer, edit_clicked, in_time, post_public, thinking
+from cogs.umtali.match_start import drawn_cards, open_started
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.names import plain_member_name, safe_name
 from cogs.umtali.options import clock_words, level_word, rules_words
@@ -136,13 +135,15 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
         return
     embed, view = offer_embed(ch, public), cut_panel(ch.id, public, ch.challenger_id)
     try:
-        if interaction.response.is_done():
-            message = await interaction.edit_original_response(embed=embed, view=view,
-                                                               allowed_mentions=NO_MENTIONS)
+        if thinking(interaction):
+            # Deferred here, in public: the "thinking" becomes the offer.
+            message: discord.Message = await interaction.edit_original_response(
+                embed=embed, view=view, allowed_mentions=NO_MENTIONS)
         else:
-            await interaction.response.send_message(embed=embed, view=view,
-                                                    allowed_mentions=NO_MENTIONS)
-            message = await interaction.original_response()
+            # Answered now; or, a rematch's click deferred as an update of the final card,
+            # which stays as it is, a message of its own in the channel.
+            message = await post_public(interaction, embed=embed, view=view,
+                                        allowed_mentions=NO_MENTIONS)
     except Exception as e:
         await close_unposted(interaction, ch, e)
         raise
@@ -241,6 +242,8 @@ async def _refuse(interaction: discord.Interaction, text: str) -> None:
     if not interaction.response.is_done():
         await interaction.response.send_message(text, ephemeral=True)
         return
-    with contextlib.suppress(discord.HTTPException):
-        await interaction.delete_original_response()
+    if thinking(interaction):
+        # (a rematch's click deferred as an update: its original is the final card, kept)
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.delete_original_response()
     await interaction.followup.send(text, ephemeral=True)

@@ -46,30 +46,32 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 async def rematch(interaction: discord.Interaction, match_id: int) -> None:
     svc = service(interaction.client)
     tr = tr_of(interaction)
-    old = await svc.store.match(match_id)
+    # A busy database (a write of this process waiting on another's lock) may hold this read
+    # for seconds: past two the click is deferred as an update of the final card, which it
+    # leaves as it is (``in_time``); the offer or challenge is then a message of its own in
+    # the channel, and a refusal a private follow-up (``answer``).
+    old = await in_time(interaction, svc.store.match(match_id))
     me = interaction.user
     # Only a session played to a result: one cancelled or abandoned (no winner) was never
     # offered a rematch, and "a rematch of session #N" would name a session never played.
     if old is None or old.status != "finished" or old.winner_seat is None or \
             interaction.guild_id != old.guild_id:
-        await interaction.response.send_message(
-            tr("That session cannot be played again here."), ephemeral=True)
+        await answer(interaction, tr("That session cannot be played again here."))
         return
     seat = old.player_ids.index(me.id) if me.id in old.player_ids else None
     if seat is None or seat == old.computer_seat:
-        await interaction.response.send_message(
-            tr("Only the two players of a session can ask for a rematch."), ephemeral=True)
+        await answer(interaction,
+                     tr("Only the two players of a session can ask for a rematch."))
         return
     if not interaction.permissions.use_application_commands:
         # A rematch is a challenge (or a practice session) by a button: where the server
         # denies the member its commands, it does not start one either.
-        await interaction.response.send_message(
-            tr("You can't use my commands here, so you can't ask for a rematch here either."),
-            ephemeral=True)
+        await answer(interaction, tr(
+            "You can't use my commands here, so you can't ask for a rematch here either."))
         return
     if refused := no_posting(interaction):
         # The session's channel made read-only (its thread locked) since: nothing public.
-        await interaction.response.send_message(refused, ephemeral=True)
+        await answer(interaction, refused)
         return
     rules = RuleSet.from_json(json.loads(old.state)["rules"])
     if old.computer_level is not None:
@@ -79,7 +81,7 @@ async def rematch(interaction: discord.Interaction, match_id: int) -> None:
     other = 1 - seat
     # Stored names are plain: the refusals are Discord text, so escaped as everywhere.
     shown = (safe_name(old.names[seat]), safe_name(old.names[other]))
-    # Discord may be slow to answer: past two seconds the click is deferred (``in_time``).
+    # Discord may be slow to answer: the two seconds count from the first read (``in_time``).
     gone = await in_time(interaction, standing(interaction, old.player_ids[other]))
     # The challenge could only expire: refused as ``/umtali challenge`` refuses it.
     if gone == "left":
