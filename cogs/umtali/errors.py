@@ -47,6 +47,9 @@ def message_for(error: BaseException, tr: Tr = EN) -> str | None:
     return None
 
 
+#: Discord's codes for the bot refused in a channel: Missing Access, Missing Permissions (a
+#: server's set-up changed under a match or a challenge: not a bug, and not the user's doing).
+REFUSED_HERE = frozenset({50001, 50013})
 #: Discord's codes for an interaction that can no longer be answered: expired (its 3 seconds,
 #: or its 15 minutes for a follow-up, ran out).
 EXPIRED = frozenset({10062, 10015})
@@ -72,6 +75,13 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
         return
     tr = tr_of(interaction)
     text = message_for(error, tr)
+    original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    if text is None and isinstance(original, discord.Forbidden) \
+            and original.code in REFUSED_HERE:
+        log.warning("Discord refused the bot in channel %s (%s): a permission is missing",
+                    interaction.channel_id, original)
+        text = tr("Discord did not let me post here: a permission of mine in this channel is "
+                  "missing. Ask a server admin to check the bot's permissions.")
     if isinstance(error, STALE):
         log.warning("a command the bot no longer has as sent (%s): are the commands synced?",
                     error)
