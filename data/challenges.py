@@ -14,8 +14,9 @@ class Refused(Exception):
     """A limit against spam refused a new challenge or practice session.
 
     ``reason`` is ``"pair"`` (these two already have an open challenge), ``"open"`` (the
-    challenger has too many open) or ``"cooldown"`` (too soon after the last one: wait
-    ``retry_after`` seconds).
+    challenger has too many open), ``"declined"`` (the opponent declined this challenger's
+    challenge a short while ago) or ``"cooldown"`` (too soon after the last one, or too many
+    to this opponent left unanswered of late); wait ``retry_after`` seconds.
     """
 
     def __init__(self, reason: str, retry_after: float = 0.0) -> None:
@@ -37,6 +38,11 @@ class Limits:
     #: Practice sessions a member may ask for within ``practice_cooldown``, started or not:
     #: each is posted, and one cancelled at once makes room for another.
     practice_offers: int = 3
+    #: Seconds during which a challenge an opponent declined, or several left unaccepted
+    #: (withdrawn, expired), hold back the next challenge to that opponent: each pings them.
+    pair_window: float = 600.0
+    #: Challenges to one opponent, not accepted, allowed within ``pair_window``.
+    pair_challenges: int = 3
 
 
 def _challenge(row: Row) -> Challenge:
@@ -112,6 +118,24 @@ class ChallengeQueries:
         last = max((r["created_at"] for r in mine), default=None)
         if last is not None and now - last < self.limits.challenge_cooldown:
             raise Refused("cooldown", self.limits.challenge_cooldown - (now - last))
+        await self._check_pair_history(c, guild_id, challenger_id, opponent_id, now)
+
+    async def _check_pair_history(self, c: Tx, guild_id: int, challenger_id: int,
+                                  opponent_id: int, now: float) -> None:
+        """A "no" stands a while, and challenges withdrawn to be sent again (each a ping)
+        are only a few: counted from when each was sent."""
+        window = self.limits.pair_window
+        rows = await c.fetchall(
+            "SELECT status, created_at FROM challenges WHERE guild_id = ? AND "
+            "challenger_id = ? AND opponent_id = ? AND computer_level IS NULL AND "
+            "status != 'accepted' AND created_at > ? ORDER BY created_at DESC",
+            (guild_id, challenger_id, opponent_id, now - window))
+        declined = [r["created_at"] for r in rows if r["status"] == "declined"]
+        if declined:
+            raise Refused("declined", declined[0] + window - now)
+        if len(rows) >= self.limits.pair_challenges:
+            oldest = rows[self.limits.pair_challenges - 1]["created_at"]
+            raise Refused("cooldown", oldest + window - now)
 
     async def _check_practice_limits(self, c: Tx, guild_id: int, member_id: int,
                                      now: float) -> None:

@@ -127,3 +127,41 @@ async def test_expiry_reads_only_the_challenges_that_are_due(world: World) -> No
         await svc.store.db.conn.set_trace_callback(None)  # type: ignore[arg-type]
     reads = [s for s in statements if "FROM challenges" in s]
     assert reads and all("expires_at <=" in s for s in reads), reads
+
+
+def _decline(result: Any) -> str:
+    return next(c for c in custom_ids(result.response) if c.endswith(":decline"))
+
+
+async def test_a_declined_challenge_holds_back_the_next_to_that_member_a_while(
+        world: World) -> None:
+    limits = Limits()
+    posted = await challenge(world, world.alice, world.bob)
+    assert (await world.bob.click(posted.response, custom_id=_decline(posted))).acknowledged
+    world.clock.advance(limits.challenge_cooldown)
+    # Bob said no: asking again at once pings him for nothing.
+    again = await world.alice.slash(world.channel, "umtali challenge", opponent=world.bob)
+    assert again.ephemeral and "ben declined your last challenge" in _text(again), _text(again)
+    assert "again in 10 min" in _text(again)
+    # Others are free to be challenged, and Bob may challenge her.
+    await challenge(world, world.alice, world.carol)
+    back = await world.bob.slash(world.channel, "umtali challenge", opponent=world.alice)
+    assert not back.ephemeral, _text(back)
+    world.clock.advance(limits.pair_window)
+    await expire_challenges(world.bot)
+    await world.env.settle()
+    await challenge(world, world.alice, world.bob)
+
+
+async def test_challenges_withdrawn_to_be_sent_again_are_a_few(world: World) -> None:
+    limits = Limits()
+    for _ in range(limits.pair_challenges):
+        posted = await challenge(world, world.alice, world.bob)
+        # Withdrawn by its challenger (her Decline), to send it again: a ping each time.
+        withdrawn = await world.alice.click(posted.response, custom_id=_decline(posted))
+        assert withdrawn.acknowledged
+        world.clock.advance(limits.challenge_cooldown)
+    more = await world.alice.slash(world.channel, "umtali challenge", opponent=world.bob)
+    assert more.ephemeral and "Slow down" in _text(more), _text(more)
+    world.clock.advance(limits.pair_window)
+    await challenge(world, world.alice, world.bob)

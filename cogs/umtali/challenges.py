@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
+import math
 from collections.abc import Awaitable
 
 import discord
@@ -40,6 +41,10 @@ def challenge_refusal(e: Refused, opponent: str, tr: Tr) -> str:
     if e.reason == "pair":
         return tr("There is already an open challenge between you and {opponent}: answer it, "
                   "or wait until it expires.", opponent=opponent)
+    if e.reason == "declined":
+        return tr("{opponent} declined your last challenge: you can challenge them again in "
+                  "{minutes} min.", opponent=opponent,
+                  minutes=max(1, math.ceil(e.retry_after / 60)))
     if e.reason == "open":
         return tr("You have too many open challenges: wait until one is answered or expires "
                   "before you send another.")
