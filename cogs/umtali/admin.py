@@ -8,11 +8,16 @@ group to anyone in its integration settings.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from cogs.umtali.access import service, tr_of
+from cogs.umtali.display import redraw_guild, watch_guild_looks
+from cogs.umtali.hand_panels import refresh_pane
 from cogs.umtali.in_time import answer, in_time
 from cogs.umtali.options import (
     SERVER_DEFAULT,
@@ -37,6 +42,9 @@ from data.models import GuildSettings
 from data.seasons import CADENCES
 from umtali.i18n import Tr
 
+if TYPE_CHECKING:
+    from cogs.umtali.service import MatchService
+
 
 @app_commands.guild_only()
 @app_commands.default_permissions(manage_guild=True)
@@ -44,7 +52,18 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
                      group_description="Umtali for server managers: settings, command sync"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+        self._watching: tuple[MatchService, Callable[[int], Awaitable[object]]] | None = None
         super().__init__()
+
+    async def cog_load(self) -> None:
+        # A change saved through another process redraws this one's matches too (once read).
+        svc = getattr(self.bot, "matches", None)
+        self._watching = None if svc is None else (svc, watch_guild_looks(svc))
+
+    async def cog_unload(self) -> None:
+        if self._watching is not None:
+            svc, listener = self._watching
+            svc.prefs.look_listeners.remove(listener)
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         # Reached from a DM only by a client with stale commands: said as such, rather than
@@ -122,16 +141,27 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
         # elsewhere may hold the database for seconds: answered in Discord's time all the same.
         new = await in_time(interaction, store.change_guild_settings(interaction.guild.id,
                                                                      changes))
+        was = svc.prefs.guild_look(new.guild_id)
         svc.prefs.set_guild_pictures(new.guild_id, new.pictures)
         svc.prefs.set_guild_language(new.guild_id, new.language)
-        summary = settings_summary(new, tr, svc.prefs.guild_tr(new.guild_id).lang)
-        if (new.seasons != "off" or seasons is not None or season_channel is not None
-                or clear_season_channel):
-            summary += " " + seasons_words(new, tr)
-        if "seasons" in changes:
-            running = await in_time(interaction, store.seasons.running(new.guild_id))
-            summary += cadence_note(running, new.seasons, tr)
-        await answer(interaction, summary)
+        looks_new = svc.prefs.guild_look(new.guild_id) != was
+        try:
+            summary = settings_summary(new, tr, svc.prefs.guild_tr(new.guild_id).lang)
+            if (new.seasons != "off" or seasons is not None or season_channel is not None
+                    or clear_season_channel):
+                summary += " " + seasons_words(new, tr)
+            if "seasons" in changes:
+                running = await in_time(interaction, store.seasons.running(new.guild_id))
+                summary += cadence_note(running, new.seasons, tr)
+            await answer(interaction, summary)
+        finally:
+            if looks_new:
+                # Saved, whatever became of the answer: its open tables and DM panels show
+                # the new look at once, not at their next move; the players' open "My hand"
+                # panels too (by their own tokens, outside the bot's rate limits).
+                for live in await redraw_guild(svc, new.guild_id):
+                    for seat in (0, 1):
+                        await refresh_pane(interaction.client, live, seat)
 
     @app_commands.command(description="Owner only: sync the slash commands with Discord now")
     async def sync(self, interaction: discord.Interaction) -> None:

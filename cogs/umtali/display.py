@@ -7,13 +7,23 @@ keeps the usual two colours: everyone at the table sees the same picture.
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
 import discord
 
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.hand_panels import refresh_dm, refresh_pane
 from cogs.umtali.in_time import answer, in_time
 from cogs.umtali.live import LiveMatch
+from cogs.umtali.outbox import Batch
 from umtali.i18n import EN, Tr
+
+if TYPE_CHECKING:
+    from cogs.umtali.service import MatchService
+
+log = logging.getLogger(__name__)
 
 
 def describe(pictures: bool, four_colour: bool, tr: Tr = EN) -> str:
@@ -55,3 +65,34 @@ async def set_display(interaction: discord.Interaction, pictures: bool | None,
     # The open "My hand" panel too (its edits go by the interaction's token, after the answer).
     for live, seat in playing:
         await refresh_pane(interaction.client, live, seat)
+
+
+async def redraw_guild(svc: MatchService, guild_id: int) -> list[LiveMatch]:
+    """The server's look (language, pictures) changed: the table and DM panels of each of its
+    matches held here are drawn again at once, not at their next move; the matches so queued.
+    Each through its match's delivery queue: one edit after another, a channel lost leaving
+    only the DM panels (they carry the table), a failure tried again as a move's would be.
+    A copy kept here of a match another process took since is left alone: drawn from here,
+    it would put an older position back over the one that process shows."""
+    queued = []
+    for live in [m for m in svc.matches.values() if m.guild_id == guild_id and not m.over]:
+        try:
+            held = await svc.owners.leases.holder(live.id) == svc.owners.name
+        except Exception as e:  # its next move shows the new look all the same
+            log.warning("match %d: not redrawn in the server's new look (%s: %s)", live.id,
+                        e.__class__.__name__, e)
+            continue
+        if held and svc.matches.get(live.id) is live and not live.over:
+            live.dm_shown = [None, None]  # the same version, drawn anew
+            svc.delivery.enqueue(live, Batch(table=True, hands={0, 1}))
+            queued.append(live)
+    return queued
+
+
+def watch_guild_looks(svc: MatchService) -> Callable[[int], Awaitable[object]]:
+    """A server's look changed through another process (read at lease renewal): its matches
+    held here are drawn again too. The listener, to be removed when the extension unloads."""
+    async def redrawn(guild_id: int) -> None:
+        await redraw_guild(svc, guild_id)
+    svc.prefs.look_listeners.append(redrawn)
+    return redrawn

@@ -14,7 +14,7 @@ moved, and the rows of only the members whose choices changed since.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from data.models import MemberPrefs
 from data.settings import Stamps
@@ -40,6 +40,9 @@ class Preferences:
         self._saved_meanwhile: set[int] | None = None
         #: The same for the servers whose settings were saved here meanwhile.
         self._guilds_saved_meanwhile: set[int] = set()
+        #: Told of each server whose look (language, pictures) ``catch_up`` found changed by
+        #: another process: its matches held here are drawn again (``cogs.umtali.display``).
+        self.look_listeners: list[Callable[[int], Awaitable[object]]] = []
 
     async def load(self) -> None:
         # Stamped first: a change saved while loading is read again at the first catch-up.
@@ -60,10 +63,17 @@ class Preferences:
             now = await self.store.stamps()
             if now.settings != self._stamps.settings:
                 looks = await self.store.guild_looks()
+                changed_looks = []
                 for guild_id, (language, pictures) in looks.items():
                     if guild_id not in self._guilds_saved_meanwhile:
+                        was = self.guild_look(guild_id)
                         self._guild_language(guild_id, language)
                         self._guild_pictures(guild_id, pictures)
+                        if self.guild_look(guild_id) != was:
+                            changed_looks.append(guild_id)
+                for guild_id in changed_looks:
+                    for listener in self.look_listeners:
+                        await listener(guild_id)
                 # As for the members below: a server passed over is read again next time.
                 if not self._guilds_saved_meanwhile:
                     self._stamps = dataclasses.replace(self._stamps, settings=now.settings)
@@ -140,6 +150,11 @@ class Preferences:
     def guild_tr(self, guild_id: int) -> Tr:
         """The language of a server's public messages."""
         return tr_for(self._guild_languages.get(guild_id) or self._guild_locale(guild_id))
+
+    def guild_look(self, guild_id: int) -> tuple[str, bool]:
+        """How the server's matches look in public: their language, and whether with
+        pictures."""
+        return self.guild_tr(guild_id).lang, guild_id not in self.plain_guilds
 
     def guild_language(self, guild_id: int) -> str:
         """What the server chose ('' for its own preferred locale)."""
