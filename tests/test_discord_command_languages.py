@@ -19,6 +19,7 @@ from simcord.backend.errors import SetupError
 from cogs.umtali.admin import UmtaliAdminCog
 from cogs.umtali.commands import UmtaliCog
 from cogs.umtali.translator import UmtaliTranslator
+from data.store import Limits
 from tests.discord_helpers import (
     World,
     custom_ids,
@@ -64,8 +65,9 @@ def _russian_world(world: World) -> World:
 
 
 async def _challenge_title(world: World) -> str:
-    """The title of a new challenge from alice to bob, which bob then declines."""
-    world.clock.advance(60)
+    """The title of a new challenge from alice to bob, which bob then declines (the last
+    "no" let stand its while first: ``Limits.pair_window``)."""
+    world.clock.advance(Limits().pair_window)
     posted = await world.alice.slash(world.channel, "umtali challenge", opponent=world.bob)
     assert posted.acknowledged and not posted.ephemeral and posted.response is not None
     decline = next(c for c in custom_ids(posted.response) if c.endswith(":decline"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from data.store import Limits
 from tests.discord_helpers import World, challenge, custom_ids, flush, start_match, submit_cut
 
 
@@ -66,6 +67,8 @@ async def test_challenge_declined_and_expired(world: World) -> None:
     declined = await world.bob.click(result.response, custom_id=ids[1])
     assert declined.acknowledged
     assert "declined" in (world.channel.history()[0].embeds[0].description or "")
+    # A "no" stands a while (``Limits.pair_window``); then she may ask again.
+    world.clock.advance(Limits().pair_window)
     again = await challenge(world, world.alice, world.bob)
     from cogs.umtali.challenges import expire_challenges
 
