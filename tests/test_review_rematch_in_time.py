@@ -67,6 +67,21 @@ def _unchanged(server: LoopbackDiscord, card: dict[str, Any]) -> bool:
     return bool(now["embeds"] == card["embeds"] and custom_ids(now) == custom_ids(card))
 
 
+async def _practice_ended(server: LoopbackDiscord, db: Path, bot: Any,
+                          ada: int) -> tuple[dict[str, Any], dict[str, Any], int]:
+    """A practice session ada asked for, cut and resigned: its row, its final card and the id
+    of its offer's message."""
+    offer = await server.slash(ada, server.channel_id, "umtali practice", {})
+    assert offer.response is not None and not offer.ephemeral, offer.text()
+    await cut_deck(server, ada, offer.response)
+    [first] = await until(lambda: query(
+        db, "SELECT id, channel_id FROM matches WHERE table_message_id IS NOT NULL") or None,
+        "the practice's table")
+    card = await _final_card(server, ada, first["channel_id"], first["id"])
+    await settled(bot)
+    return first, card, int(offer.response["id"])
+
+
 async def test_a_rematch_behind_a_waiting_write_is_acknowledged_then_posted(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     db = tmp_path / "umtali.sqlite3"
@@ -99,14 +114,7 @@ async def test_a_practice_rematch_behind_a_waiting_write_is_acknowledged_then_po
     db = tmp_path / "umtali.sqlite3"
     async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
         ada = server.add_member("ada")
-        offer = await server.slash(ada, server.channel_id, "umtali practice", {})
-        assert offer.response is not None and not offer.ephemeral, offer.text()
-        await cut_deck(server, ada, offer.response)
-        [first] = await until(lambda: query(
-            db, "SELECT id, channel_id FROM matches WHERE table_message_id IS NOT NULL") or None,
-            "the practice's table")
-        card = await _final_card(server, ada, first["channel_id"], first["id"])
-        await settled(bot)
+        first, card, offered = await _practice_ended(server, db, bot, ada)
         # Played an hour ago: past the cooldown between practice sessions (real time here).
         await asyncio.to_thread(_backdate, db, first["id"])
         clicked = await _rematch_behind_a_write(server, db, bot, ada, card, first["id"])
@@ -117,7 +125,7 @@ async def test_a_practice_rematch_behind_a_waiting_write_is_acknowledged_then_po
 
         def posted() -> dict[str, Any] | None:
             return next((m for m in server.channel_messages(first["channel_id"])
-                         if int(m["id"]) != int(offer.response["id"])  # type: ignore[index]
+                         if int(m["id"]) != offered
                          and any(c.startswith("umtali:cut:") for c in custom_ids(m))), None)
         again = await until(posted, "the practice offered again")
         assert int(again["id"]) != int(card["id"])  # a message of its own
@@ -141,14 +149,7 @@ async def test_a_practice_rematch_refused_behind_a_waiting_write_keeps_the_final
     db = tmp_path / "umtali.sqlite3"
     async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
         ada = server.add_member("ada")
-        offer = await server.slash(ada, server.channel_id, "umtali practice", {})
-        assert offer.response is not None and not offer.ephemeral, offer.text()
-        await cut_deck(server, ada, offer.response)
-        [first] = await until(lambda: query(
-            db, "SELECT id, channel_id FROM matches WHERE table_message_id IS NOT NULL") or None,
-            "the practice's table")
-        card = await _final_card(server, ada, first["channel_id"], first["id"])
-        await settled(bot)
+        first, card, _ = await _practice_ended(server, db, bot, ada)
         # Too soon after the last session: refused, to ada alone; the final card stays.
         clicked = await _rematch_behind_a_write(server, db, bot, ada, card, first["id"])
         assert clicked.callback_type == DEFERRED_UPDATE, clicked.text()
