@@ -128,12 +128,13 @@ async def _replaced_panel(interaction: discord.Interaction, live: LiveMatch,
     if panel is not None and message.id < panel and moves_of(message, live.id):
         with contextlib.suppress(discord.HTTPException, *PASSING):
             await message.edit(view=None)
-    elif live.dm_sending[seat]:
+    elif live.dm_sending[seat] and (svc := service(interaction.client)).matches.get(
+            live.id) is live:
         # Its process stopped between sending it and saving its id, and this match came back
-        # with no restart here (taken over, or that save failed): the seat's delivery looks
-        # through the DM and takes its buttons off (``in_dms``), a newer panel sent if none
-        # was saved.
-        service(interaction.client).delivery.enqueue(live, Batch(hands={seat}))
+        # with no restart here (taken over, or that save failed): the seat's delivery (where
+        # the match is held) looks through the DM and takes its buttons off (``in_dms``), a
+        # newer panel sent if none was saved.
+        svc.delivery.enqueue(live, Batch(hands={seat}))
     return True
 
 
