@@ -117,12 +117,24 @@ async def _replaced_panel(interaction: discord.Interaction, live: LiveMatch,
     if message.id == panel or (live.dm_in_flight[seat] and (panel is None or message.id > panel)):
         return False
     tr = tr_of(interaction)
-    await _ephemeral(interaction, tr("That panel was replaced by a newer one in these messages: "
-                                     "play on that one."))
+    if panel is not None and message.id > panel:
+        # Sent after the panel in play and never saved: that one is above it.
+        said = tr("That panel is not the one in play: play on the one above it in these "
+                  "messages.")
+    else:
+        said = tr("That panel was replaced by a newer one in these messages: play on that one.")
+    await _ephemeral(interaction, said)
     # Only a hand panel's (an id forged onto another message, a question, takes nothing off).
     if panel is not None and message.id < panel and moves_of(message, live.id):
         with contextlib.suppress(discord.HTTPException, *PASSING):
             await message.edit(view=None)
+    elif live.dm_sending[seat] and (svc := service(interaction.client)).matches.get(
+            live.id) is live:
+        # Its process stopped between sending it and saving its id, and this match came back
+        # with no restart here (taken over, or that save failed): the seat's delivery (where
+        # the match is held) looks through the DM and takes its buttons off (``in_dms``), a
+        # newer panel sent if none was saved.
+        svc.delivery.enqueue(live, Batch(hands={seat}))
     return True
 
 
