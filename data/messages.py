@@ -16,12 +16,19 @@ class MessageQueries:
             await c.execute("UPDATE matches SET channel_id = ? WHERE id = ?",
                             (channel_id, match_id))
 
-    async def move_match(self, match_id: int, channel_id: int, table_message_id: int) -> None:
-        """The match is played in ``channel_id`` from now on, its live table there."""
+    async def move_match(self, match_id: int, channel_id: int, table_message_id: int,
+                         was: tuple[int, int | None, bool]) -> bool:
+        """The match is played in ``channel_id`` from now on, its live table there, if it
+        was still where it was read (``was``: its channel, table and whether the channel
+        was lost): False if another process moved its table since."""
+        at, table, lost = was
         async with self.db.transaction() as c:
-            await c.execute(
+            cur = await c.execute(
                 "UPDATE matches SET channel_id = ?, table_message_id = ?, channel_lost = 0 "
-                "WHERE id = ?", (channel_id, table_message_id, match_id))
+                "WHERE id = ? AND channel_id = ? AND COALESCE(table_message_id, 0) = ? "
+                "AND channel_lost = ?",
+                (channel_id, table_message_id, match_id, at, table or 0, int(lost)))
+            return cur.rowcount == 1
 
     async def set_channel_lost(self, match_id: int) -> None:
         """The match's channel refused the bot for good: what was waiting to be posted there

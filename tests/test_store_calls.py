@@ -94,11 +94,14 @@ async def test_a_matchs_messages_timers_and_announcements(store: Store) -> None:
     row = await store.match(match_id)
     assert row is not None and (row.deadline, row.unsent) == (950.0, '["hello","again"]')
 
-    await store.move_match(match_id, 8, 12)
+    # Moved only from where it was read: another process may have moved it since.
+    assert not await store.move_match(match_id, 8, 12, (6, 10, False))
+    assert await store.move_match(match_id, 8, 12, (6, 11, False))
     await store.set_channel_lost(match_id)
     row = await store.match(match_id)
     assert row is not None and row.channel_lost and row.unsent == "[]"
-    await store.move_match(match_id, 9, 13)
+    assert not await store.move_match(match_id, 9, 13, (8, 12, False))
+    assert await store.move_match(match_id, 9, 13, (8, 12, True))
     row = await store.match(match_id)
     assert row is not None and (row.channel_id, row.channel_lost) == (9, False)
     assert [m.id for m in await store.active_matches()] == [match_id]

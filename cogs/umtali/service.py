@@ -37,7 +37,7 @@ from cogs.umtali.live import LiveMatch
 from cogs.umtali.looks import Looks
 from cogs.umtali.mentions import NO_MENTIONS, only, ping
 from cogs.umtali.outbox import Batch
-from cogs.umtali.owners import Owners
+from cogs.umtali.owners import TAKE_TRIES, Owners
 from cogs.umtali.panels import table_panel
 from cogs.umtali.pictures import warm
 from cogs.umtali.playing import Playing
@@ -47,7 +47,7 @@ from cogs.umtali.render import turn_message
 from cogs.umtali.saved import saved_state
 from cogs.umtali.time_out import ask_waiting_player, void_question
 from cogs.umtali.turn_clock import first_clock
-from data.store import Store
+from data.store import StaleState, Store
 from umtali.events import DealerChosen
 from umtali.fairness import commit
 from umtali.i18n import N_
@@ -262,15 +262,21 @@ class MatchService(Endings, Playing, Looks):
         moving = self._moving.setdefault(live.id, asyncio.Lock())
         async with moving, live.lock:
             await self.owners.hold(live)
-            # Where the match is as saved, not as this copy saw it before the table was posted.
-            row = await self.store.match(live.id)
-            if row is not None:
-                live.channel_id, live.table_message_id = row.channel_id, row.table_message_id
-                live.channel_lost = row.channel_lost
-            if not live.channel_lost and live.channel_id != channel_id:
-                raise TableMoved(live.id)
-            old = live.table_message_id if live.channel_id == channel_id else None
-            await self.store.move_match(live.id, channel_id, table_message_id)
+            for _ in range(TAKE_TRIES):
+                # Where the match is as saved, not as this copy saw it before the table was
+                # posted; saved only if still so: another process's lock is not this one's.
+                row = await self.store.match(live.id)
+                if row is not None:
+                    live.channel_id, live.table_message_id = row.channel_id, row.table_message_id
+                    live.channel_lost = row.channel_lost
+                if not live.channel_lost and live.channel_id != channel_id:
+                    raise TableMoved(live.id)
+                old = live.table_message_id if live.channel_id == channel_id else None
+                if await self.store.move_match(live.id, channel_id, table_message_id, (
+                        live.channel_id, live.table_message_id, live.channel_lost)):
+                    break
+            else:
+                raise StaleState(f"match {live.id}: its table kept moving")
             live.channel_id, live.table_message_id = channel_id, table_message_id
             live.channel_lost = False
         return old
