@@ -230,6 +230,15 @@ class Owners:
             live.unsent = box.unsent
             return box.unsent, box.announced
 
+    async def holds(self, live: LiveMatch) -> bool:
+        """Whether this process holds ``live`` still, as the database has it; if not, its
+        copy is dropped. The match's table is the holder's to edit: a copy held no longer
+        may show a table another process has replaced since, and would put its buttons back."""
+        if await self.leases.holder(live.id) == self.name:
+            return True
+        self.drop(live)
+        return False
+
     async def posted(self, live: LiveMatch, texts: list[str], announced: int) -> None:
         """``texts``, the first unsent announcements, are posted: forget them, in memory and
         in the database (unless another process posted them first). Under the lock: a move
