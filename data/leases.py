@@ -52,6 +52,16 @@ class Outbox:
     announced: int
 
 
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """Who holds a match, and where it is as saved."""
+
+    owner: str
+    #: Its version, whether it is over, its channel, its table and whether the channel is
+    #: lost.
+    at: tuple[int, bool, int, int | None, bool]
+
+
 class Leases:
     """The leases of one process, named ``owner``."""
 
@@ -149,6 +159,18 @@ class Leases:
         row = await self.db.fetchone("SELECT version, status FROM matches WHERE id = ?",
                                      (match_id,))
         return None if row is None else (int(row["version"]), row["status"] != "active")
+
+    async def shown(self, match_id: int) -> Shown | None:
+        """Who holds the match, and where it is as saved."""
+        row = await self.db.fetchone(
+            "SELECT owner, version, status, channel_id, table_message_id, channel_lost "
+            "FROM matches WHERE id = ?", (match_id,))
+        if row is None:
+            return None
+        table = row["table_message_id"]
+        return Shown(str(row["owner"]), (
+            int(row["version"]), row["status"] != "active", int(row["channel_id"]),
+            None if table is None else int(table), bool(row["channel_lost"])))
 
     async def of_member(self, user_id: int) -> list[int]:
         """The matches the member is playing, on every server."""

@@ -213,6 +213,8 @@ class Delivery:
     async def _send(self, live: LiveMatch, batch: Batch) -> Batch:
         """Send ``batch``; what failed for now and should be tried again."""
         again = Batch()
+        if await self.service.owners.fell_behind(live):
+            return again  # its holder sends what there is to send
         was_lost = live.channel_lost
         if batch.announce or batch.table:
             try:

@@ -230,14 +230,19 @@ class Owners:
             live.unsent = box.unsent
             return box.unsent, box.announced
 
-    async def holds(self, live: LiveMatch) -> bool:
-        """Whether this process holds ``live`` still, as the database has it; if not, its
-        copy is dropped. The match's table is the holder's to edit: a copy held no longer
-        may show a table another process has replaced since, and would put its buttons back."""
-        if await self.leases.holder(live.id) == self.name:
-            return True
+    async def fell_behind(self, live: LiveMatch) -> bool:
+        """Whether ``live`` is a copy another process, holding the match, has moved on from
+        (a move, an end, the table brought elsewhere): then it is dropped. Drawn from, it
+        would put an earlier position back over the one that process shows, and its buttons
+        back on a table replaced since. A copy as the database has it may still be drawn
+        from here (a member's choice made through this process, say)."""
+        saved = await self.leases.shown(live.id)
+        if saved is None or saved.owner == self.name or saved.at == (
+                live.version, live.over, live.channel_id, live.table_message_id,
+                live.channel_lost):
+            return False
         self.drop(live)
-        return False
+        return True
 
     async def posted(self, live: LiveMatch, texts: list[str], announced: int) -> None:
         """``texts``, the first unsent announcements, are posted: forget them, in memory and

@@ -48,7 +48,7 @@ async def announce(svc: MatchService, live: LiveMatch) -> None:
 
 async def post_table(svc: MatchService, live: LiveMatch) -> None:
     """The table brought up to date by an edit; posted again if someone deleted it."""
-    if live.channel_lost or live.table_message_id is None or not await svc.owners.holds(live):
+    if live.channel_lost or live.table_message_id is None:
         return
     channel = svc.client.get_partial_messageable(live.channel_id)
     tr = svc.public_tr(live)
