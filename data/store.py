@@ -234,7 +234,7 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries):
         self, *, match_id: int, version: int, seat: int, move: str, state: str,
         deadline: float | None, pending: str = "", announce: Sequence[str] = (),
         finish: Finish | None = None, now: float | None = None, reserve: float | None = None,
-        owner: str = "", lease_until: float = 0.0,
+        owner: str = "", lease_until: float = 0.0, only_held: bool = False,
     ) -> list[str]:
         """Save a move and the state after it, in one transaction; return what is left to
         announce, ``announce`` (this move's announcements) included.
@@ -242,19 +242,22 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries):
         ``version`` is the number of moves before this one; if the saved match has moved on
         (another process or a racing click), nothing is written and StaleState is raised.
         ``reserve``: what is left of the seat's reserve (time bank) after its turn, if spent.
-        ``owner``: the process saving it, which holds the match from now on (``data.leases``).
+        ``owner``: the process saving it, which holds the match from now on (``data.leases``);
+        ``only_held``: only if it holds it already (the computer's move).
         """
         now = time.time() if now is None else now
         assert seat in (0, 1)
+        held = " AND owner = ?" if only_held else ""
 
         async def job(c: Tx) -> list[str]:
             cur = await c.execute(
                 "UPDATE matches SET state = ?, version = version + 1, deadline = ?, "
                 "warned = CASE WHEN deadline IS NOT DISTINCT FROM ? THEN warned ELSE 0 END, "
                 f"pending = ?, reserve{seat} = COALESCE(?, reserve{seat}){_held(owner)} "
-                "WHERE id = ? AND version = ? AND status = 'active'",
+                f"WHERE id = ? AND version = ? AND status = 'active'{held}",
                 (state, deadline, deadline, pending, reserve,
-                 *_holder(owner, lease_until), match_id, version),
+                 *_holder(owner, lease_until), match_id, version,
+                 *((owner,) if only_held else ())),
             )
             if cur.rowcount != 1:
                 raise StaleState(f"match {match_id} is not at move {version}")

@@ -30,12 +30,13 @@ async def test_a_computer_move_saved_first_elsewhere_is_no_error_and_the_match_g
         assert (await main.act(live, world.alice.id, move, live.version)).ok
         if live.session.to_act == 0:
             await flush(world)
-    # This process's computer waits before it plays; meanwhile another process, which has
-    # the match too, plays the computer's move first.
+    # This process's computer waits before it plays; meanwhile another process, which took
+    # the match (this one stalled past its lease, say), plays the computer's move first.
     main.computers.pause = 0.5
     main.computers.next(live)
     theirs = await other.lookup(live.id)
     assert theirs is not None and theirs.session.to_act == seat
+    assert await other.owners.leases.take(live.id, other.owners.until())
     caplog.set_level(logging.INFO, logger="cogs.umtali.computer")
     played = await other.computer_move(theirs, seat, other.computers._choose)
     assert played is not None and played.ok

@@ -130,13 +130,16 @@ class Playing(Looks):
             if live.over or live.session.to_act != seat:
                 return None
             move = await choose(live, seat)
-            return await self._apply(live, seat, move)
+            # Saved only by the holder: a copy another process took meanwhile (a table
+            # brought back there) may be behind in what no version counts, its table say.
+            return await self._apply(live, seat, move, held=True)
 
     async def _apply(self, live: LiveMatch, seat: int, move: Move,
-                     made: float | None = None, arrived: float | None = None) -> Outcome:
+                     made: float | None = None, arrived: float | None = None,
+                     held: bool = False) -> Outcome:
         """Play ``move`` (made at ``made`` and reaching the bot at ``arrived``, if known) on a
-        copy of the session; the copy becomes the live session once it is saved. Call with
-        the match's lock held."""
+        copy of the session; the copy becomes the live session once it is saved (``held``:
+        only if this process holds the match). Call with the match's lock held."""
         session = live.session.copy()
         hand = session.hand
         try:
@@ -176,7 +179,7 @@ class Playing(Looks):
                 move=str(session.moves[-1]), state=saved_state(session), deadline=deadline,
                 pending="\n".join(pending), announce=announce,
                 finish=finish, reserve=reserve, owner=self.owners.name,
-                lease_until=self.owners.until(),
+                lease_until=self.owners.until(), only_held=held,
                 # The bot's clock dates the move and a result, as it does deadlines and seasons.
                 now=self.clock(),
             )
