@@ -236,7 +236,13 @@ class Owners:
         would put an earlier position back over the one that process shows, and its buttons
         back on a table replaced since. A copy as the database has it may still be drawn
         from here (a member's choice made through this process, say)."""
-        saved = await self.leases.shown(live.id)
+        try:
+            saved = await self.leases.shown(live.id)
+        except Exception as e:
+            # The database failing for now: sent as before (what needs it fails by itself).
+            log.info("match %d: who holds it could not be read (%s: %s)", live.id,
+                     e.__class__.__name__, e)
+            return False
         if saved is None or saved.owner == self.name or saved.at == (
                 live.version, live.over, live.channel_id, live.table_message_id,
                 live.channel_lost):
