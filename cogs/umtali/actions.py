@@ -219,7 +219,8 @@ async def _answer_on_panel(interaction: discord.Interaction, live: LiveMatch, se
         live.dm_shown[seat] = None
         svc.delivery.enqueue(live, Batch(hands={seat}))
     if not on_dm and message.flags.ephemeral:
-        panes(interaction.client).keep(live, seat, interaction)
+        # Kept as showing what it showed: moved on since, it is edited after the move.
+        panes(interaction.client).keep(live, seat, interaction, (version, over))
     return on_dm
 
 
