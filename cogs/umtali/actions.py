@@ -187,7 +187,8 @@ async def _answer_on_panel(interaction: discord.Interaction, live: LiveMatch, se
                            message: discord.Message) -> bool:
     """Show the seat's hand on the panel clicked; whether that is the seat's DM panel."""
     svc = service(interaction.client)
-    version = live.version
+    # The position shown: an ending (a resignation, the clock) keeps the version.
+    version, over = live.version, live.over
     on_dm = is_dm_panel(live, seat, message)
     # Drawn off the event loop, from the position of this moment (the edit would be as late).
     # The DM panel as the delivery shows it: with the channel lost, the table comes too.
@@ -211,12 +212,15 @@ async def _answer_on_panel(interaction: discord.Interaction, live: LiveMatch, se
     finally:
         if shown.view is not None:
             shown.view.stop()
-    if on_dm and live.version != version:
-        # The match moved on meanwhile (the computer, the clock): this edit showed an older
-        # position, so the DM panel is edited again after it.
+    if on_dm and (live.version, live.over) != (version, over):
+        # The match moved on or ended meanwhile (the computer, the clock, a resignation):
+        # this edit showed an older position, perhaps over the ending's own edit, so the DM
+        # panel is edited again after it.
+        live.dm_shown[seat] = None
         svc.delivery.enqueue(live, Batch(hands={seat}))
     if not on_dm and message.flags.ephemeral:
-        panes(interaction.client).keep(live, seat, interaction)
+        # Kept as showing what it showed: moved on since, it is edited after the move.
+        panes(interaction.client).keep(live, seat, interaction, (version, over))
     return on_dm
 
 

@@ -41,7 +41,9 @@ class Endings(Playing):
             return False
         session = live.session.copy()
         events = session.resign(seat, how)
-        text = turn_message(events, live.names, self.public_tr(live))
+        # The turn ended here: what it laid so far, held back until its end, goes out first.
+        text = "\n".join([*live.pending, turn_message(events, live.names,
+                                                     self.public_tr(live))]).strip()[:2000]
         announce = [] if live.channel_lost else [text, *self._reveal(live, session)]
         try:
             unsent = await self.store.finish_match(

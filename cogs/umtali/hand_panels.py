@@ -67,12 +67,17 @@ class Panes:
             return None
         return pane
 
-    def keep(self, live: LiveMatch, seat: int, interaction: discord.Interaction) -> None:
-        if live.over:
+    def keep(self, live: LiveMatch, seat: int, interaction: discord.Interaction,
+             shown: tuple[int, bool] | None = None) -> None:
+        """``interaction``'s panel is the seat's, showing the match at ``shown`` (its version
+        and whether it was over when drawn; None: as it is now). The match may have moved on
+        or ended while it was drawn and sent: ``refresh_stale_panes`` then edits it."""
+        version, over = shown if shown is not None else (live.version, live.over)
+        if over:
             # The answer shows the ending: nothing left to keep in step.
             self.drop(live.id, seat)
             return
-        pane = Pane(interaction, live.version, live.version, _now())
+        pane = Pane(interaction, version, version, _now())
         self.panes[live.id, seat] = pane
         if len(self.panes) > 64:
             self._sweep()
@@ -145,19 +150,23 @@ async def show_panel(interaction: discord.Interaction, live: LiveMatch, seat: in
                 await interaction.delete_original_response()
             return
         # Dismissed, or its token refused: this answer becomes the panel.
+        at = live.version, live.over  # the position it shows (the match may move on)
         shown = await svc.hand_shown(live, seat, note, tr_of(interaction)).drawn()
         await interaction.edit_original_response(**shown.edit())
         _stop(shown)
-        known.keep(live, seat, interaction)
+        known.keep(live, seat, interaction, at)
+        await refresh_stale_panes(interaction.client, live)
         return
+    at = live.version, live.over
     shown = await svc.hand_shown(live, seat, note, tr_of(interaction)).drawn()
     assert shown.view is not None
     await send_private(interaction, shown.view, embeds=shown.embeds, files=shown.files)
-    known.keep(live, seat, interaction)
+    known.keep(live, seat, interaction, at)
     if pane is not None:
         # One panel at a time: the earlier one goes (already dismissed is as good).
         with contextlib.suppress(discord.HTTPException):
             await pane.interaction.delete_original_response()
+    await refresh_stale_panes(interaction.client, live)
 
 
 async def refresh_pane(client: discord.Client, live: LiveMatch, seat: int,
