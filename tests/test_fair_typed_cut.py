@@ -105,6 +105,7 @@ async def test_nothing_typed_the_cut_is_the_submits_id_and_says_so(world: World)
     "line\nbreak",
     "bell\x07",
     "1" * CLICK_DIGITS,  # a number as long as a click's id reads as one
+    "1" * 31, "9" * MAX_TYPED,  # longer ones too, to the modal's limit
 ])
 async def test_a_cut_that_cannot_be_kept_as_shown_is_refused_privately(
         world: World, text: str) -> None:
@@ -159,6 +160,9 @@ def test_the_typed_cut_rule() -> None:
     short = "9" * (CLICK_DIGITS - 1)
     assert typed_cut("42") == "42" and typed_cut(short) == short and not clicked(short)
     assert typed_cut("9" * CLICK_DIGITS) is None and clicked("9" * CLICK_DIGITS)
+    # Every number of CLICK_DIGITS digits or more, to the modal's MAX_TYPED characters.
+    for digits in range(CLICK_DIGITS, MAX_TYPED + 1):
+        assert typed_cut("1" * digits) is None and clicked("1" * digits), digits
     assert cut_seed("7", "42") == "7/42" and cut_time("42") is None
     with pytest.raises(InvalidStateError):
         cut_seed("7", "a\u202eb")

@@ -103,3 +103,35 @@ def test_the_engines_notation_is_unchanged() -> None:
     assert move_text(down, [up, down]) == "discard 2♣"
     assert move_text(up, [up, down]) == "discard 2♣ up"
     assert move_text(up, [up]) == "discard 2♣"
+
+
+def test_a_face_down_top_still_shows_the_piles_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Hotseat: the player goes out face down, and the other sees the table for the last turn.
+    # The pile's size stays on the table, as on Discord's (a face-down top hides only the top).
+    def session(rules: RuleSet, seed: int) -> Session:
+        made = Session(rules, seed)
+        made.hand = position(hands=("2C", "3C 3D 9H KD"), stock="5S KH", discard="4H 6S",
+                             rest="discard")
+        return made
+
+    monkeypatch.setattr(umtali.cli, "Session", session)
+    for lang, shown in (("en", "Discard pile: 6♠ (then 4♥; 45 cards)."),
+                        ("ru", "Сброс: 6♠ (под ней 4♥; 45 карт).")):
+        out = io.StringIO()
+        assert main(["play", "--seed", "4", "--hotseat", "--no-handover", "--lang", lang],
+                    io.StringIO("discard 2c\nquit\n"), out) == 0
+        assert shown in out.getvalue()
+        after = out.getvalue().split(shown)[1]
+        assert ("Discard pile: face down (46 cards)." if lang == "en"
+                else "Сброс: рубашкой вверх (46 карт).") in after, after
+
+
+@pytest.mark.parametrize("typed", ["draw 2", "lay 2c", "\x01"])
+def test_a_line_that_is_no_move_is_answered_in_the_terminals_notation(
+        monkeypatch: pytest.MonkeyPatch, typed: str) -> None:
+    # The engine's notation (``script``, the bot) has ``discard <card> [down]``; the terminal
+    # lays a last card face down unless told ``up``, and its answer says so.
+    for lang, shown in (("en", "discard <card> [up]"), ("ru", "discard <карта> [up]")):
+        out = _play(monkeypatch, GOING_OUT, f"{typed}\ndiscard 2c", "--lang", lang)
+        [answer] = [line for line in out.splitlines() if "extend <" in line]
+        assert shown in answer and "[down]" not in answer, answer

@@ -20,10 +20,11 @@ from umtali.i18n import Text
 
 #: The fewest digits of a click's cut; a player's typed number is shorter.
 CLICK_DIGITS = 17
-#: A click's cut: a decimal number (a Discord snowflake), written as text.
-_CUT = re.compile(rf"[0-9]{{{CLICK_DIGITS},30}}")
 #: The most characters a typed cut has (the modal's limit, and the file's).
 MAX_TYPED = 32
+#: A click's cut: a decimal number (a Discord snowflake), written as text. Up to the modal's
+#: limit, so that no number the modal takes reads as typed once it is as long as an id.
+_CUT = re.compile(rf"[0-9]{{{CLICK_DIGITS},{MAX_TYPED}}}")
 #: Discord's epoch (the first second of 2015), in milliseconds: a snowflake's top bits count
 #: the milliseconds since it.
 _DISCORD_EPOCH_MS = 1_420_070_400_000

@@ -204,9 +204,13 @@ def render_view(view: PlayerView, names: Sequence[str], tr: Tr = EN) -> str:
         laid = plays_text(view, seat, tr) or tr("nothing yet")
         lines.append(tr("{name}'s melds: {melds}", name=names[seat], melds=laid))
     top = tr("empty")
-    if view.discard_pile:
-        top = tr("face down") if view.top_face_down else str(view.top_discard)
-        if len(view.discard_pile) > 1 and not view.top_face_down:
+    if view.top_face_down:
+        # The card is hidden, not the pile: its size stays shown (as on Discord's table).
+        top = tr.plural("{top} ({count} card)", "{top} ({count} cards)",
+                        len(view.discard_pile), top=tr("face down"))
+    elif view.discard_pile:
+        top = str(view.top_discard)
+        if len(view.discard_pile) > 1:
             top = tr.plural("{top} (then {below}; {count} card)",
                             "{top} (then {below}; {count} cards)", len(view.discard_pile),
                             top=top, below=view.discard_pile[-2])
