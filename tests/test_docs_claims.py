@@ -22,6 +22,7 @@ from cogs.umtali.time_control import PRESETS, time_control
 from data.challenges import Limits
 from data.models import GuildSettings
 from data.record_reads import PER_PAGE
+from umtali.cli import main as umtali_cli
 from umtali.i18n import tr_for
 from umtali.rules import RuleSet
 
@@ -209,3 +210,20 @@ def test_the_playing_page_quotes_the_default_clock() -> None:
     english, russian = _halves()
     assert f"(default {default} minutes;" in english
     assert f"На ход даётся {WORDS[default][1]} минут, если сервер" in russian
+
+
+def test_every_terminal_option_named_is_one(capsys: pytest.CaptureFixture[str]) -> None:
+    """The options README names for ``python -m umtali`` (and ``make play ARGS=…``) are the
+    CLI's: lines about the benches, the linters, pytest and the compiled engine name their own."""
+    others = ("bench/", "mypy", "pytest", "make engine", "--clean", "process, memory;")
+    named = {flag for line in README.splitlines() if not any(o in line for o in others)
+             for flag in re.findall(r"(?<![\w-])--[a-z][a-z-]+", line)}
+    assert {"--seed", "--variant", "--hotseat", "--no-handover", "--level", "--lang",
+            "--optional-melding", "--review", "--no-review", "--deal", "--json"} <= named
+    helps = ""
+    for command in ("play", "script", "simulate", "verify"):
+        with pytest.raises(SystemExit):
+            umtali_cli([command, "--help"])
+        helps += capsys.readouterr().out
+    offered = set(re.findall(r"(?<![\w-])--[a-z][a-z-]+", helps))
+    assert named - offered == set()
