@@ -11,20 +11,28 @@ from discord import app_commands
 
 from cogs.umtali.admin import UmtaliAdminCog
 from cogs.umtali.challenges import CHALLENGE_TTL
+from cogs.umtali.clock import GRACE, NOTICE_AFTER
+from cogs.umtali.clock_state import LATE
 from cogs.umtali.commands import UmtaliCog
+from cogs.umtali.delivery import FAILURES_LOGGED, RETRY_FIRST, RETRY_MAX, TRIES
 from cogs.umtali.names import MAX_ECHO, MAX_NAME
 from cogs.umtali.options import MAX_TIMER
 from cogs.umtali.owners import LEASE, RENEW_EVERY
 from cogs.umtali.pictures import hand, table
 from cogs.umtali.pictures.cache import PictureCache
+from cogs.umtali.play_panel import MAX_BUTTONS
 from cogs.umtali.rules_text import PAGES, pages
 from cogs.umtali.time_control import PRESETS, time_control
 from data.challenges import Limits
+from data.db import BUSY_TIMEOUT
 from data.models import GuildSettings
+from data.pg_db import COMMAND_TIMEOUT, POOL_SIZE
 from data.record_reads import PER_PAGE
+from data.seasons import KEEP
 from umtali.cli import main as umtali_cli
 from umtali.i18n import tr_for
 from umtali.rules import RuleSet
+from umtali.seeds import MAX_TYPED
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -227,3 +235,29 @@ def test_every_terminal_option_named_is_one(capsys: pytest.CaptureFixture[str]) 
         helps += capsys.readouterr().out
     offered = set(re.findall(r"(?<![\w-])--[a-z][a-z-]+", helps))
     assert named - offered == set()
+
+
+def test_more_figures_quoted_are_the_codes() -> None:
+    english, russian = _halves()
+    late = int(LATE)
+    assert f"up to {late} s late" in english and f"only {late} s after its deadline" in english
+    assert f"с опозданием до {late} с" in russian and f"лишь через {late} с после конца хода" \
+        in russian
+    assert f"({int(RETRY_FIRST)} s, doubling up to {int(RETRY_MAX // 60)} minutes)" in english
+    assert f"({TRIES} tries)" in english and f"an error at the {FAILURES_LOGGED}th try" in english
+    assert f"up to its {int(BUSY_TIMEOUT)}-second busy timeout" in english
+    assert f"(up to {MAX_TYPED} characters" in english and f"(до {MAX_TYPED} знаков" in russian
+    assert f"one menu when there are more than {WORDS[MAX_BUTTONS][0]}" in english
+    assert GRACE == 60 and "(at least a minute," in english
+    assert PRESETS["correspondence"].warn_before == 2 * 3600 and "за два часа до конца хода" \
+        in russian
+    blitz, normal = PRESETS["blitz"], PRESETS["normal"]
+    assert f"блиц ({int(blitz.turn)} с на ход + {int(blitz.reserve // 60)} мин запаса), обычный " \
+           f"({int(normal.turn // 60)} мин на ход + {int(normal.reserve // 60)} мин запаса), " \
+           "по переписке (сутки на ход)" in russian
+    assert f"`blitz` ({int(blitz.turn)} s a turn + {int(blitz.reserve // 60)} min reserve)" \
+        in english
+    assert KEEP == 0.5 and "moves halfway" in english and "сдвигается наполовину" in russian
+    assert f"a pool (up to {POOL_SIZE} connections)" in DOCS["DATABASE.md"]
+    assert f"fails after {int(COMMAND_TIMEOUT)} s (`COMMAND_TIMEOUT`" in DOCS["DATABASE.md"]
+    assert f"in the channel after {int(NOTICE_AFTER)} s or more" in DOCS["processes.md"]
