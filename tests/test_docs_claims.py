@@ -6,21 +6,23 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import discord
 import pytest
 from discord import app_commands
 
 from cogs.umtali.admin import UmtaliAdminCog
+from cogs.umtali.arrange import HandOrder
 from cogs.umtali.challenges import CHALLENGE_TTL
 from cogs.umtali.clock import GRACE, NOTICE_AFTER
 from cogs.umtali.clock_state import LATE
-from cogs.umtali.commands import UmtaliCog
+from cogs.umtali.commands import UmtaliCog, move_choices
 from cogs.umtali.delivery import FAILURES_LOGGED, RETRY_FIRST, RETRY_MAX, TRIES
 from cogs.umtali.names import MAX_ECHO, MAX_NAME
 from cogs.umtali.options import MAX_TIMER
 from cogs.umtali.owners import LEASE, RENEW_EVERY
 from cogs.umtali.pictures import hand, table
 from cogs.umtali.pictures.cache import PictureCache
-from cogs.umtali.play_panel import MAX_BUTTONS
+from cogs.umtali.play_panel import MAX_BUTTONS, hand_panel
 from cogs.umtali.rules_text import PAGES, pages
 from cogs.umtali.time_control import PRESETS, time_control
 from data.challenges import Limits
@@ -29,8 +31,10 @@ from data.models import GuildSettings
 from data.pg_db import COMMAND_TIMEOUT, POOL_SIZE
 from data.record_reads import PER_PAGE
 from data.seasons import KEEP
+from tests.helpers import position
+from umtali import Move, Session
 from umtali.cli import main as umtali_cli
-from umtali.i18n import tr_for
+from umtali.i18n import EN, tr_for
 from umtali.rules import RuleSet
 from umtali.seeds import MAX_TYPED
 
@@ -261,3 +265,23 @@ def test_more_figures_quoted_are_the_codes() -> None:
     assert f"a pool (up to {POOL_SIZE} connections)" in DOCS["DATABASE.md"]
     assert f"fails after {int(COMMAND_TIMEOUT)} s (`COMMAND_TIMEOUT`" in DOCS["DATABASE.md"]
     assert f"in the channel after {int(NOTICE_AFTER)} s or more" in DOCS["processes.md"]
+
+
+def test_a_last_discard_is_offered_both_ways_as_the_rules_say() -> None:
+    """docs/RULES.md: the panel's menu offers face down first, ``/umtali play`` both ways."""
+    session = Session(RuleSet.english(), 0)
+    session.hand = position(hands=("8D 9D 10D KS", "3H 5C"))
+    session.apply(Move.parse("meld 8D 9D 10D"))
+    view = session.view(0)
+    offered = [c.value for c in move_choices(view, "discard", EN)]
+    assert offered == ["discard KS", "discard KS down"] or \
+        offered == ["discard KS down", "discard KS"]
+    panel = hand_panel(view, 1, 1, tr=EN, order=HandOrder.SUIT)
+    items = [getattr(i, "item", i) for i in panel.children]
+    menu = [o for i in items if isinstance(i, discord.ui.Select)
+            and i.custom_id.endswith(":discard") for o in i.options]
+    assert [o.value for o in menu] == ["discard KS down", "discard KS"]
+    assert "`/umtali play` offers both, `discard KS down` and `discard KS`, the latter face up" \
+        in DOCS["RULES.md"]
+    assert "а `/umtali play` предлагает оба хода, `discard KS down`\n  и `discard KS`" \
+        in DOCS["RULES.ru.md"]
