@@ -285,3 +285,17 @@ def test_a_last_discard_is_offered_both_ways_as_the_rules_say() -> None:
         in DOCS["RULES.md"]
     assert "а `/umtali play` предлагает оба хода, `discard KS down`\n  и `discard KS`" \
         in DOCS["RULES.ru.md"]
+
+
+def test_the_benches_make_runs_are_the_ones_named() -> None:
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    filtered = re.search(r"^BENCH_SCRIPTS := \$\(filter-out ([^,]+),", makefile, re.M)
+    assert filtered is not None
+    left_out = set(re.findall(r"bench/\w+\.py", filtered.group(1)))
+    scripts = {f"bench/{p.name}" for p in (ROOT / "bench").glob("*.py")
+               if "__main__" in p.read_text(encoding="utf-8")}
+    block = README.split("make bench   #", 1)[1].split("make engine", 1)[0]
+    named = set(re.findall(r"bench/\w+\.py", block))
+    assert named == scripts
+    reads_others = block.split("):", 1)[0]
+    assert set(re.findall(r"bench/\w+\.py", reads_others)) == left_out
