@@ -299,3 +299,13 @@ def test_the_benches_make_runs_are_the_ones_named() -> None:
     assert named == scripts
     reads_others = block.split("):", 1)[0]
     assert set(re.findall(r"bench/\w+\.py", reads_others)) == left_out
+
+
+def test_every_project_path_named_exists() -> None:
+    tops = ("umtali/", "cogs/", "data/", "tests/", "bench/", "docs/", "proxy/", ".ci/")
+    named = {path for text in (README, *DOCS.values())
+             for path in re.findall(r"`([\w./-]+)`", text) if path.startswith(tops)}
+    assert len(named) > 20
+    # A placeholder (``<code>.po``) is not a path, nor a database the bot makes as it runs.
+    assert {p for p in named if "<" not in p and not p.endswith(".sqlite3")
+            and not (ROOT / p).exists()} == set()
