@@ -309,3 +309,10 @@ def test_every_project_path_named_exists() -> None:
     # A placeholder (``<code>.po``) is not a path, nor a database the bot makes as it runs.
     assert {p for p in named if "<" not in p and not p.endswith(".sqlite3")
             and not (ROOT / p).exists()} == set()
+
+
+def test_both_halves_say_the_table_changes_when_a_turn_ends() -> None:
+    # Not after every move: a turn's melds and discard show together, with its announcement.
+    english, russian = _halves()
+    assert "edited when each turn ends" in english
+    assert "обновляется в конце каждого хода" in russian and "после каждого хода" not in russian
