@@ -10,6 +10,7 @@ import discord
 import pytest
 from discord import app_commands
 
+import compile_engine
 from cogs.umtali.admin import UmtaliAdminCog
 from cogs.umtali.arrange import HandOrder
 from cogs.umtali.challenges import CHALLENGE_TTL
@@ -316,3 +317,14 @@ def test_both_halves_say_the_table_changes_when_a_turn_ends() -> None:
     english, russian = _halves()
     assert "edited when each turn ends" in english
     assert "обновляется в конце каждого хода" in russian and "после каждого хода" not in russian
+
+
+def test_the_compiled_modules_named_are_the_ones_compiled() -> None:
+    modules = compile_engine.MODULES
+    words = {15: "fifteen", 16: "sixteen", 17: "seventeen"}
+    part = README.split("### The engine, compiled", 1)[1].split("[mypyc]", 1)[0]
+    named = re.findall(r"`(?:umtali/(?:ai/)?)?(\w+)\.py`", part)
+    assert sorted(named) == sorted(m.split(".")[-1] for m in modules)
+    assert f"compiles these {words[len(modules)]} with" in README
+    assert f"all {words[len(modules)]} run" in README
+    assert f"Rules engine compiled: {len(modules)} modules, by mypyc." in README
