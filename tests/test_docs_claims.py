@@ -328,3 +328,18 @@ def test_the_compiled_modules_named_are_the_ones_compiled() -> None:
     assert f"compiles these {words[len(modules)]} with" in README
     assert f"all {words[len(modules)]} run" in README
     assert f"Rules engine compiled: {len(modules)} modules, by mypyc." in README
+
+
+def test_the_make_targets_without_python_are_the_ones_named() -> None:
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    phony = re.search(r"^\.PHONY: (.+)$", makefile, re.M)
+    assert phony is not None
+    deps = {t: d.split() for t, d in re.findall(r"^([a-z-]+):(?!=)(.*)$", makefile, re.M)}
+
+    def python(target: str) -> bool:
+        return any(d in ("$(STAMP)", "$(ENGINE)") or (d in deps and python(d))
+                   for d in deps.get(target, []))
+    without = {t for t in phony.group(1).split() if not python(t)}
+    said = re.search(r"Each `make` target that runs Python \(all but ([^)]+)\)", README)
+    assert said is not None
+    assert set(re.findall(r"`make ([a-z-]+)`", said.group(1))) == without
