@@ -3,6 +3,7 @@ the tables name, the make targets, the settings, the tests cited, and the figure
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from cogs.umtali.pictures import hand, table
 from cogs.umtali.pictures.cache import PictureCache
 from cogs.umtali.play_panel import MAX_BUTTONS, hand_panel
 from cogs.umtali.rules_text import PAGES, pages
+from cogs.umtali.thinking import DEFAULT_WORKERS
 from cogs.umtali.time_control import PRESETS, time_control
 from data.challenges import Limits
 from data.db import BUSY_TIMEOUT
@@ -32,6 +34,7 @@ from data.models import GuildSettings
 from data.pg_db import COMMAND_TIMEOUT, POOL_SIZE
 from data.record_reads import PER_PAGE
 from data.seasons import KEEP
+from settings import SettingsError, load_settings
 from tests.helpers import position
 from umtali import Move, Session
 from umtali.cli import main as umtali_cli
@@ -343,3 +346,21 @@ def test_the_make_targets_without_python_are_the_ones_named() -> None:
     said = re.search(r"Each `make` target that runs Python \(all but ([^)]+)\)", README)
     assert said is not None
     assert set(re.findall(r"`make ([a-z-]+)`", said.group(1))) == without
+
+
+def test_the_settings_defaults_in_the_readme_are_the_codes() -> None:
+    table = README.split("## Configuration", 1)[1].split("## Operating", 1)[0]
+    rows = {m[0]: m[1] for m in re.findall(r"^\| `(\w+)` \| (?:yes|no) \| ([^|]+) \|", table,
+                                           re.M)}
+    settings = load_settings({"DISCORD_TOKEN": "x"})
+    assert rows["UMTALI_DB_PATH"].strip() == f"`{settings.db_path.as_posix()}`"
+    assert rows["UMTALI_LOG_LEVEL"].strip() == f"`{settings.log_level}`"
+    assert rows["UMTALI_PROCESS"].strip().startswith(f"`{settings.process}`")
+    assert settings.thinking_workers is None
+    assert max(1, min(2, os.cpu_count() or 1)) == DEFAULT_WORKERS
+    assert rows["UMTALI_THINKING_WORKERS"].strip() == "2 (1 on a one-core machine)"
+    for bad in ("0", "65"):
+        with pytest.raises(SettingsError, match="from 1 to 64"):
+            load_settings({"DISCORD_TOKEN": "x", "UMTALI_THINKING_WORKERS": bad})
+    load_settings({"DISCORD_TOKEN": "x", "UMTALI_THINKING_WORKERS": "64"})
+    assert "Worker processes where the `hard` computer and the coach think, 1 to 64." in table
