@@ -3,6 +3,7 @@ the tables name, the make targets, the settings, the tests cited, and the figure
 
 from __future__ import annotations
 
+import io
 import os
 import re
 from pathlib import Path
@@ -365,3 +366,24 @@ def test_the_settings_defaults_in_the_readme_are_the_codes() -> None:
             load_settings({"DISCORD_TOKEN": "x", "UMTALI_THINKING_WORKERS": bad})
     load_settings({"DISCORD_TOKEN": "x", "UMTALI_THINKING_WORKERS": "64"})
     assert "Worker processes where the `hard` computer and the coach think, 1 to 64." in table
+
+
+def test_the_terminal_words_named_are_read() -> None:
+    english, russian = _halves()
+    words = ("help", "moves", "table", "hint", "quit")
+    said_en = re.search(r"In a game, type a move or its number in the\nlist; (.+?) prints",
+                        english, re.S)
+    said_ru = re.search(r"В игре введите ход или его номер из списка;\n(.+?) — выход", russian,
+                        re.S)
+    assert said_en is not None and said_ru is not None
+    for said in (said_en.group(1), said_ru.group(1)):
+        assert set(re.findall(r"`([a-z]+)`", said)) == set(words)
+    out = io.StringIO()
+    typed = "moves\ntable\nhelp\nhint\n1\nquit\n"
+    assert umtali_cli(["play", "--seed", "3", "--no-review"], io.StringIO(typed), out) == 0
+    turns = out.getvalue().split("Player> ")[1:]
+    assert turns[0].startswith("Moves: 1) draw")  # moves
+    assert "Your hand:" in turns[1] and "Moves:" in turns[1]  # table
+    assert "meld 8D 9D 10D" in turns[2]  # help: the notation
+    assert turns[3].startswith("Hint: ")  # hint
+    assert turns[-1].startswith("Bye.")  # quit, after move 1 was played
