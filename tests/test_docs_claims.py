@@ -4,6 +4,7 @@ the tables name, the make targets, the settings, the tests cited, and the figure
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 from pathlib import Path
@@ -37,7 +38,7 @@ from data.record_reads import PER_PAGE
 from data.seasons import KEEP
 from settings import SettingsError, load_settings
 from tests.helpers import position
-from umtali import Move, Session
+from umtali import Move, Session, replay
 from umtali.cli import main as umtali_cli
 from umtali.i18n import EN, tr_for
 from umtali.rules import RuleSet
@@ -387,3 +388,20 @@ def test_the_terminal_words_named_are_read() -> None:
     assert "meld 8D 9D 10D" in turns[2]  # help: the notation
     assert turns[3].startswith("Hint: ")  # hint
     assert turns[-1].startswith("Bye.")  # quit, after move 1 was played
+
+
+def test_the_replay_format_example_has_the_files_fields() -> None:
+    doc = DOCS["REPLAY_FORMAT.md"]
+    block = re.search(r"```json\n(.+?)```", doc, re.S)
+    assert block is not None
+    example = json.loads(block.group(1))
+    session = Session(RuleSet.english(), "2/1")  # the seed 2, cut "1"
+    session.resign(1)
+    made = replay.from_session(session, ("ada", "bo"), commitment="c", salt="s", cut="1")
+    assert list(example) == list(made)
+    assert example["rules"] == RuleSet().to_json()
+    assert list(example["hands"][0]) == list(made["hands"][0])
+    assert list(example["hands"][0]["deal"]) == list(made["hands"][0]["deal"])
+    # Every field the table explains is one the file has.
+    explained = set(re.findall(r"^\| `(\w+)`", doc, re.M))
+    assert explained <= set(made)
