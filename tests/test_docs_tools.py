@@ -14,6 +14,7 @@ import pytest
 
 import compile_engine
 from cogs.umtali.thinking import DEFAULT_WORKERS
+from data.migrations import MIGRATIONS
 from settings import SettingsError, load_settings
 from umtali import RuleSet, Session, replay
 from umtali.cli import main as umtali_cli
@@ -151,3 +152,7 @@ def test_the_replay_format_example_has_the_files_fields() -> None:
     # Every field the table explains is one the file has.
     explained = set(re.findall(r"^\| `(\w+)`", doc, re.M))
     assert explained <= set(made)
+
+
+def test_the_copy_commands_example_is_at_the_current_schema() -> None:
+    assert f"@db/umtali (schema {len(MIGRATIONS)}):" in DOCS["DATABASE.md"]
