@@ -274,3 +274,12 @@ def test_both_halves_say_the_table_changes_when_a_turn_ends() -> None:
     english, russian = halves()
     assert "edited when each turn ends" in english
     assert "обновляется в конце каждого хода" in russian and "после каждого хода" not in russian
+
+
+def test_every_place_that_tells_the_variants_tells_both_differences() -> None:
+    # The Russian variant differs in two things: the deal (an upcard) and the draw for dealer.
+    english, _ = halves()
+    brief = english.split("## Rules in brief", 1)[1].split("## ", 1)[0]
+    assert "the higher card drawn (ace high) deals first" in brief
+    assert "the lower card drawn (ace low) deals first" in brief
+    assert RuleSet.english().high_card_deals and not RuleSet.russian().high_card_deals
