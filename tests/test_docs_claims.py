@@ -6,20 +6,36 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import discord
 import pytest
 from discord import app_commands
 
 from cogs.umtali.admin import UmtaliAdminCog
+from cogs.umtali.arrange import HandOrder
 from cogs.umtali.challenges import CHALLENGE_TTL
-from cogs.umtali.commands import UmtaliCog
+from cogs.umtali.clock import GRACE, NOTICE_AFTER
+from cogs.umtali.clock_state import LATE
+from cogs.umtali.commands import UmtaliCog, move_choices
+from cogs.umtali.delivery import FAILURES_LOGGED, RETRY_FIRST, RETRY_MAX, TRIES
 from cogs.umtali.names import MAX_ECHO, MAX_NAME
+from cogs.umtali.options import MAX_TIMER
 from cogs.umtali.owners import LEASE, RENEW_EVERY
 from cogs.umtali.pictures import hand, table
 from cogs.umtali.pictures.cache import PictureCache
-from cogs.umtali.time_control import PRESETS
+from cogs.umtali.play_panel import MAX_BUTTONS, hand_panel
+from cogs.umtali.rules_text import PAGES, pages
+from cogs.umtali.time_control import PRESETS, time_control
 from data.challenges import Limits
+from data.db import BUSY_TIMEOUT
 from data.models import GuildSettings
+from data.pg_db import COMMAND_TIMEOUT, POOL_SIZE
 from data.record_reads import PER_PAGE
+from data.seasons import KEEP
+from tests.helpers import position
+from umtali import Move, Session
+from umtali.i18n import EN, tr_for
+from umtali.rules import RuleSet
+from umtali.seeds import MAX_TYPED
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -129,3 +145,141 @@ def test_the_rules_in_both_languages_have_the_same_shape() -> None:
         return [(s.split()[0], len(re.findall(r"^(?:- |\d\. |\| )", s, re.M)))
                 for s in sections]
     assert shape(DOCS["RULES.md"]) == shape(DOCS["RULES.ru.md"])
+
+
+#: Numbers as the docs write them in words, in English and Russian.
+WORDS = {2: ("two", "двух"), 3: ("three", "трёх"), 4: ("four", "четыре"), 5: ("five", "пять"),
+         6: ("six", "шесть"), 12: ("twelve", "двенадцать")}
+
+
+def halves() -> tuple[str, str]:
+    english, russian = README.split("## Как играть", 1)
+    return english, russian
+
+
+def test_the_turn_timers_range_and_warnings_are_the_codes() -> None:
+    english, russian = halves()
+    ranges = {(p.min_value, p.max_value) for cog in (UmtaliCog, UmtaliAdminCog)
+              for c in cog.__cog_app_commands__ if isinstance(c, app_commands.Command)
+              for p in c.parameters if p.name == "turn_timer"}
+    assert ranges == {(0, MAX_TIMER)}
+    assert f"1 to {MAX_TIMER} minutes per server and per challenge; can be off,\n  0)" in english
+    assert f"(от 1 до {MAX_TIMER} минут или без\nограничения, 0)" in russian
+    # A minute before the deadline; half a one-minute turn; blitz its own.
+    assert time_control("", 300).warn_before == 60 == PRESETS["normal"].warn_before
+    assert time_control("", 60).warn_before == 30
+    blitz = int(PRESETS["blitz"].warn_before)
+    assert "a warning in the thread a minute before the deadline (half-way through a one-minute" \
+           f"\n  turn; {blitz} s before it in blitz)" in english
+    assert f"за минуту до конца (на ходу в одну минуту — на его середине, в блице — за {blitz} с)" \
+        in russian
+
+
+def test_the_spam_limits_are_the_codes_in_both_halves() -> None:
+    english, russian = halves()
+    limits = Limits()
+    opened, every = limits.open_challenges, int(limits.challenge_cooldown)
+    practice, offers = int(limits.practice_cooldown), limits.practice_offers
+    assert f"On a server you may have at most {opened} challenges open, and send one every " \
+           f"{every} seconds." in english
+    assert f"На сервере открытых вызовов у вас может быть не больше {opened}, и отправлять их " \
+           f"можно не чаще раза в {every} секунд." in russian
+    assert f"on a server one may start every {practice} seconds, and at most {offers} be asked " \
+           f"for within {practice} seconds" in english
+    assert f"на сервере тренировку можно начинать не чаще раза в {practice} секунд, а просить — " \
+           f"не больше {offers} раз за {practice} секунд" in russian
+    hold, pair = int(limits.pair_window // 60), limits.pair_challenges
+    assert f"can be challenged again {hold} minutes after it was sent, and at most {pair} " \
+           f"challenges to one member, not accepted, go out in {hold} minutes" in english
+    assert f"можно вызвать снова через {hold} минут после того вызова, и одному участнику за " \
+           f"{hold} минут уходит не больше {pair} непринятых вызовов" in russian
+
+
+def test_the_rules_figures_in_the_docs_are_the_engines() -> None:
+    rules = RuleSet()
+    quiet, hands = rules.stall_turns, rules.hands_per_game
+    games = 2 * rules.games_to_win - 1
+    english, _ = halves()
+    assert f"A game is {WORDS[hands][0]} hands" in english
+    assert f"a session is best of {WORDS[games][0]} games" in english
+    assert f"after {WORDS[quiet][0]} turns in a row with no\n  stock draw" in english
+    assert f"if {WORDS[quiet][0]} turns in a row ({WORDS[quiet // 2][0]} each)" in DOCS["RULES.md"]
+    assert f"если {WORDS[quiet][1]} ходов подряд (по {WORDS[quiet // 2][1]} у каждого)" \
+        in DOCS["RULES.ru.md"]
+    assert f"A **game** is {WORDS[hands][0]} hands" in DOCS["RULES.md"]
+    assert f"**Партия** — {WORDS[hands][1]} раздачи" in DOCS["RULES.ru.md"]
+
+
+def test_the_playing_page_quotes_the_default_clock() -> None:
+    default = GuildSettings(guild_id=1).turn_timer // 60
+    corr = PRESETS["correspondence"].turn
+    assert corr == 24 * 3600
+    en, ru = PAGES[-1][1], pages(tr_for("ru"))[-1][1]
+    assert f"a time limit ({WORDS[default][0]} minutes unless the server" in en
+    assert f"({WORDS[default][1]} минут, если сервер или вызов" in ru
+    assert "by correspondence (a day a turn)" in en and "по переписке (сутки на ход)" in ru
+    english, russian = halves()
+    assert f"(default {default} minutes;" in english
+    assert f"На ход даётся {WORDS[default][1]} минут, если сервер" in russian
+
+
+def test_more_figures_quoted_are_the_codes() -> None:
+    english, russian = halves()
+    late = int(LATE)
+    assert f"up to {late} s late" in english and f"only {late} s after its deadline" in english
+    assert f"с опозданием до {late} с" in russian and f"лишь через {late} с после конца хода" \
+        in russian
+    assert f"({int(RETRY_FIRST)} s, doubling up to {int(RETRY_MAX // 60)} minutes)" in english
+    assert f"({TRIES} tries)" in english and f"an error at the {FAILURES_LOGGED}th try" in english
+    assert f"up to its {int(BUSY_TIMEOUT)}-second busy timeout" in english
+    assert f"(up to {MAX_TYPED} characters" in english and f"(до {MAX_TYPED} знаков" in russian
+    assert f"one menu when there are more than {WORDS[MAX_BUTTONS][0]}" in english
+    assert GRACE == 60 and "(at least a minute," in english
+    assert PRESETS["correspondence"].warn_before == 2 * 3600 and "за два часа до конца хода" \
+        in russian
+    blitz, normal = PRESETS["blitz"], PRESETS["normal"]
+    assert f"блиц ({int(blitz.turn)} с на ход + {int(blitz.reserve // 60)} мин запаса), обычный " \
+           f"({int(normal.turn // 60)} мин на ход + {int(normal.reserve // 60)} мин запаса), " \
+           "по переписке (сутки на ход)" in russian
+    assert f"`blitz` ({int(blitz.turn)} s a turn + {int(blitz.reserve // 60)} min reserve)" \
+        in english
+    assert KEEP == 0.5 and "moves halfway" in english and "сдвигается наполовину" in russian
+    assert f"a pool (up to {POOL_SIZE} connections)" in DOCS["DATABASE.md"]
+    assert f"fails after {int(COMMAND_TIMEOUT)} s (`COMMAND_TIMEOUT`" in DOCS["DATABASE.md"]
+    assert f"in the channel after {int(NOTICE_AFTER)} s or more" in DOCS["processes.md"]
+
+
+def test_a_last_discard_is_offered_both_ways_as_the_rules_say() -> None:
+    """docs/RULES.md: the panel's menu offers face down first, ``/umtali play`` both ways."""
+    session = Session(RuleSet.english(), 0)
+    session.hand = position(hands=("8D 9D 10D KS", "3H 5C"))
+    session.apply(Move.parse("meld 8D 9D 10D"))
+    view = session.view(0)
+    offered = [c.value for c in move_choices(view, "discard", EN)]
+    assert offered == ["discard KS", "discard KS down"] or \
+        offered == ["discard KS down", "discard KS"]
+    panel = hand_panel(view, 1, 1, tr=EN, order=HandOrder.SUIT)
+    items = [getattr(i, "item", i) for i in panel.children]
+    menu = [o for i in items if isinstance(i, discord.ui.Select)
+            and i.custom_id.endswith(":discard") for o in i.options]
+    assert [o.value for o in menu] == ["discard KS down", "discard KS"]
+    assert "`/umtali play` offers both, `discard KS down` and `discard KS`, the latter face up" \
+        in DOCS["RULES.md"]
+    assert "а `/umtali play` предлагает оба хода, `discard KS down`\n  и `discard KS`" \
+        in DOCS["RULES.ru.md"]
+
+
+def test_both_halves_say_the_table_changes_when_a_turn_ends() -> None:
+    # Not after every move: a turn's melds and discard show together, with its announcement.
+    english, russian = halves()
+    assert "edited when each turn ends" in english
+    assert "обновляется в конце каждого хода" in russian and "после каждого хода" not in russian
+
+
+def test_every_place_that_tells_the_variants_tells_both_differences() -> None:
+    # The Russian variant differs in two things: the deal (an upcard) and the draw for dealer.
+    english, _ = halves()
+    brief = english.split("## Rules in brief", 1)[1].split("## ", 1)[0]
+    assert "the higher card drawn (ace high) deals first" in brief
+    assert "the lower card drawn (ace low) deals first" in brief
+    assert RuleSet.english().high_card_deals and not RuleSet.russian().high_card_deals

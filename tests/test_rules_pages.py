@@ -6,6 +6,7 @@ import pytest
 
 from cogs.umtali.rules_text import PAGES, command, pages
 from umtali.i18n import EN, languages, tr_for
+from umtali.rules import RuleSet
 
 OTHER_LANGUAGES = [lang for lang in languages() if lang != "en"]
 #: Discord's limits: an embed's description, and its title less the "Umtali rules · " the
@@ -58,3 +59,82 @@ def test_the_playing_page_says_how_to_check_the_deals() -> None:
 def test_english_pages_are_the_default() -> None:
     assert list(PAGES) == pages(EN)
     assert PAGES[0][0] == "The game"
+
+
+#: Each ruling of docs/RULES.md the pages must tell a player, by the words that tell it, in
+#: each language (one phrase a ruling: rewording a page means rewording its phrase here).
+RULINGS = {
+    "tie after four hands plays on": (
+        "more hands are played until one player leads at the end of a hand",
+        "играют дальше, пока после очередной раздачи кто-то не окажется впереди"),
+    "equal cards draw again, both shown": (
+        "on equal ranks both draw again, and the bot shows both cards",
+        "при картах одного достоинства оба тянут снова, и бот показывает обе карты"),
+    "dealer alternates across games": (
+        "alternates every hand, across the games of a session too",
+        "меняется каждую раздачу, в том числе на стыке партий матча"),
+    "extensions chain": ("either player may extend it in turn",
+                         "любой из игроков может приложить следующую"),
+    "sequences end at the king and the ace": ("never above K nor below A",
+                                              "не выше короля и не ниже туза"),
+    "a marriage grows downward like a sequence": ("its J, then the 10, and so on",
+                                                  "валет его масти, потом 10 и так далее"),
+    "a lone jack's first extension decides": ("its first extension decides which",
+                                              "решает первое добавление"),
+    "no pair of jacks": ("two cards of one rank, not jacks", "одного достоинства, но не валеты"),
+    "a pair takes no extension": ("nothing extends it", "к паре ничего не прикладывают"),
+    "priority: pairs do not count": ("a possible pair does not count",
+                                     "возможная пара здесь не в счёт"),
+    "priority is judged move by move": ("judged move by move", "проверяется ход за ходом"),
+    "the top discard may be taken unused": ("whether or not you can use it",
+                                            "пригодится она вам или нет"),
+    "take two: one meld or two": ("in one meld or two", "в одной комбинации или в двух"),
+    "jacks and extensions are compulsory": ("not even a jack or an extension",
+                                            "ни валета, ни добавления"),
+    "the choice of melds is the player's": ("which melds you make is yours", "решаете вы"),
+    "a pair is never compulsory": ("a pair is never compulsory",
+                                   "пару выкладывать никогда не обязательно"),
+    "no discard after an empty hand": ("If your melds empty your hand, there is no discard",
+                                       "Если ваши комбинации опустошили руку, сбрасывать нечего"),
+    "an empty stock is checked as a turn begins": (
+        "When a turn begins with the stock empty", "Когда ход начинается с пустой колодой"),
+    "a hand ended without going out scores no leftovers": (
+        "melded points stand, and the cards left in hands score for nobody",
+        "очки за выложенное остаются, а карты на руках не приносят очков никому"),
+    "no progress: six turns each": ("(six each)", "(по шесть у каждого)"),
+    "the opponent's last turn is a full turn": ("**one last full turn**",
+                                                "**последний полный ход**"),
+    "the opponent's last card may go face down too": (
+        "face down too, if it is their last card", "тоже рубашкой вверх, если она последняя"),
+    "nothing is taken from under a face-down card": (
+        "while a face-down card lies on top of the pile, nothing can be taken from it",
+        "пока сверху сброса лежит карта рубашкой вверх, из сброса ничего брать нельзя"),
+    "the last turn without a draw still scores leftovers": (
+        "it is played without a draw, and the cards left still score for you",
+        "он играется без взятия карты, и оставшиеся карты всё равно приносят очки вам"),
+}
+
+
+@pytest.mark.parametrize("ruling", RULINGS)
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_the_pages_explain_every_ruling(language: str, ruling: str) -> None:
+    text = "\n".join(body for _, body in pages(tr_for(language)))
+    phrase = RULINGS[ruling][0 if language == "en" else 1]
+    assert phrase in text, ruling
+
+
+def test_the_pages_quote_the_engines_numbers() -> None:
+    rules = RuleSet()
+    number = {2: ("two", "двух"), 3: ("three", "трёх"), 4: ("four", "четыре"),
+              6: ("six", "шесть"), 12: ("Twelve", "двенадцать")}
+    en, ru = ("\n".join(body for _, body in pages(tr)) for tr in (EN, tr_for("ru")))
+    games = 2 * rules.games_to_win - 1
+    assert f"best of {number[games][0]} **games** " \
+           f"(the first to win {number[rules.games_to_win][0]})" in en
+    assert f"до {number[rules.games_to_win][1]} побед в {number[games][1]} **партиях**" in ru
+    assert f"a game is {number[rules.hands_per_game][0]} **hands**" in en
+    assert f"партия — это {number[rules.hands_per_game][1]} **раздачи**" in ru
+    assert f"{number[rules.stall_turns][0]} turns in a row " \
+           f"({number[rules.stall_turns // 2][0]} each)" in en
+    assert f"{number[rules.stall_turns][1]} ходов подряд " \
+           f"(по {number[rules.stall_turns // 2][1]} у каждого)" in ru
