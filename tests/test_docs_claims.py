@@ -34,6 +34,7 @@ from data.seasons import KEEP
 from tests.helpers import position
 from umtali import Move, Session
 from umtali.i18n import EN, tr_for
+from umtali.moves import side_chosen, typed
 from umtali.rules import RuleSet
 from umtali.seeds import MAX_TYPED
 
@@ -256,17 +257,20 @@ def test_a_last_discard_is_offered_both_ways_as_the_rules_say() -> None:
     session.apply(Move.parse("meld 8D 9D 10D"))
     view = session.view(0)
     offered = [c.value for c in move_choices(view, "discard", EN)]
-    assert offered == ["discard KS", "discard KS down"] or \
-        offered == ["discard KS down", "discard KS"]
+    assert sorted(offered) == ["discard KS down", "discard KS up"]
+    # Typed, the side unsaid is face down; 'up' says face up.
+    legal = view.legal_moves
+    assert side_chosen(typed("discard KS")[0], legal).face_down
+    assert not typed("discard KS up")[0].face_down and not typed("discard KS up")[1]
     panel = hand_panel(view, 1, 1, tr=EN, order=HandOrder.SUIT)
     items = [getattr(i, "item", i) for i in panel.children]
     menu = [o for i in items if isinstance(i, discord.ui.Select)
             and i.custom_id.endswith(":discard") for o in i.options]
     assert [o.value for o in menu] == ["discard KS down", "discard KS"]
-    assert "`/umtali play` offers both, `discard KS down` and `discard KS`, the latter face up" \
-        in DOCS["RULES.md"]
-    assert "а `/umtali play` предлагает оба хода, `discard KS down`\n  и `discard KS`" \
-        in DOCS["RULES.ru.md"]
+    assert "typed, with\n  `/umtali play` or in the terminal, `discard KS` of your last card " \
+        "lays it face down" in DOCS["RULES.md"]
+    assert "если ход набран, в `/umtali play` или в терминале,\n  `discard KS` последней карты " \
+        "кладёт её рубашкой вверх" in DOCS["RULES.ru.md"]
 
 
 def test_both_halves_say_the_table_changes_when_a_turn_ends() -> None:

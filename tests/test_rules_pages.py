@@ -39,7 +39,7 @@ def test_russian_pages_use_the_card_terms() -> None:
                  "колод", "сброс", "рубашкой вверх", "раздач", "партия", "матч", "сдающ"):
         assert term.lower() in text.lower(), term
     # The move notation is the same in every language.
-    for move in ("`draw`", "`take 2`", "`meld 8D 9D 10D`", "`extend 7D 8D`", "`discard KS down`"):
+    for move in ("`draw`", "`take 2`", "`meld 8D 9D 10D`", "`extend 7D 8D`", "`discard KS up`"):
         assert move in text, move
 
 

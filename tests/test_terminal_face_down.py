@@ -129,7 +129,7 @@ def test_a_face_down_top_still_shows_the_piles_size(monkeypatch: pytest.MonkeyPa
 @pytest.mark.parametrize("typed", ["draw 2", "lay 2c", "\x01"])
 def test_a_line_that_is_no_move_is_answered_in_the_terminals_notation(
         monkeypatch: pytest.MonkeyPatch, typed: str) -> None:
-    # The engine's notation (``script``, the bot) has ``discard <card> [down]``; the terminal
+    # The notation of ``script`` and replays has ``discard <card> [down]``; the terminal
     # lays a last card face down unless told ``up``, and its answer says so.
     for lang, shown in (("en", "discard <card> [up]"), ("ru", "discard <карта> [up]")):
         out = _play(monkeypatch, GOING_OUT, f"{typed}\ndiscard 2c", "--lang", lang)

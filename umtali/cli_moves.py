@@ -12,27 +12,13 @@ from __future__ import annotations
 import codecs
 import io
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import TextIO
 
-from umtali.errors import InvalidMoveError
-from umtali.i18n import Text
-from umtali.moves import Move, MoveKind
+from umtali.moves import Move, MoveKind, side_chosen, typed
 
 #: The longest line read as a move or a command: the longest move is some fifty characters.
 #: A longer line is read to its end and refused, not held whole nor echoed back whole.
 LINE_LIMIT = 256
-
-#: The last word of a discard laid face up when it could go face down.
-UP_WORDS = frozenset({"up", "faceup", "face-up"})
-
-#: The notation as the terminal reads it, for a line that is no move: the engine's says
-#: ``discard <card> [down]``, where here a last card goes face down unless told ``up``.
-TERMINAL_MOVES = Text.of(
-    "moves are: draw, take, take 2, meld <cards>, extend <card> <card on the meld>, "
-    "discard <card> [up]"
-)
-
 
 def _turned(move: Move) -> Move:
     """The same discard, the other side up."""
@@ -46,18 +32,8 @@ def going_out(move: Move, legal: Sequence[Move]) -> bool:
 
 def read_move(text: str, legal: Sequence[Move]) -> Move:
     """The move typed: a discard of the last card lies face down unless 'up' ends it."""
-    words = text.replace(",", " ").split()
-    up = len(words) > 2 and words[0].lower() == "discard" and words[-1].lower() in UP_WORDS
-    try:
-        move = Move.parse(" ".join(words[:-1]) if up else text)
-    except InvalidMoveError as e:
-        if "moves" not in e.text.params:
-            raise
-        raise InvalidMoveError(replace(e.text, params={**e.text.params,
-                                                       "moves": TERMINAL_MOVES})) from None
-    if not up and going_out(move, legal) and not move.face_down:
-        return _turned(move)
-    return move
+    move, default_side = typed(text)
+    return side_chosen(move, legal) if default_side else move
 
 
 def listed(legal: Sequence[Move]) -> list[Move]:

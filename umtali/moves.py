@@ -6,7 +6,8 @@ Every move has one canonical text that parses back to the same move.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from enum import Enum
 from typing import NamedTuple
 
@@ -26,12 +27,20 @@ class MoveKind(Enum):
 
 #: The notation in one line. Its words (draw, take, ...) are typed as they are in every
 #: language; only the <placeholders> between them are translated.
-_HELP = Text.of(
+NOTATION_HELP = Text.of(
     "moves are: draw, take, take 2, meld <cards>, extend <card> <card on the meld>, "
     "discard <card> [down]"
 )
 _TAKE_TWO_WORDS = {"2", "two", "both"}
 _DOWN_WORDS = {"down", "facedown", "face-down", "hidden"}
+#: The last word of a discard said face up, where a player types a move: a last card that may
+#: lie either way goes face down unless said so (the rules' default; ``typed``).
+UP_WORDS = frozenset({"up", "faceup", "face-up"})
+#: The notation as a player types it (``typed``): a last card goes face down unless told up.
+TYPED_HELP = Text.of(
+    "moves are: draw, take, take 2, meld <cards>, extend <card> <card on the meld>, "
+    "discard <card> [up]"
+)
 
 
 class Move(NamedTuple):
@@ -80,7 +89,7 @@ class Move(NamedTuple):
         """Read a move in the notation; card names may take any form ``Card.parse`` reads."""
         words = text.replace(",", " ").split()
         if not words:
-            raise InvalidMoveError(Text.of("no move given: {moves}", moves=_HELP))
+            raise InvalidMoveError(Text.of("no move given: {moves}", moves=NOTATION_HELP))
         verb, rest = words[0].lower(), words[1:]
         if verb == "draw" and not rest:
             return _DRAW
@@ -114,7 +123,7 @@ class Move(NamedTuple):
                 raise InvalidMoveError(Text.of("name one card to discard, like: discard KS"))
             return Move(MoveKind.DISCARD, 1 << Card.parse(rest[0]), -1, down)
         raise InvalidMoveError(Text.of("{text} is not a move: {moves}", text=repr(text.strip()),
-                                       moves=_HELP))
+                                       moves=NOTATION_HELP))
 
     def text(self, *, symbols: bool = False) -> str:
         """Canonical notation (``symbols=True`` writes suits as ♠♥♦♣ for people)."""
@@ -139,3 +148,37 @@ class Move(NamedTuple):
 _DRAW = Move(MoveKind.DRAW)
 _TAKE = Move(MoveKind.TAKE)
 _TAKE_TWO = Move(MoveKind.TAKE_TWO)
+
+
+def typed(text: str) -> tuple[Move, bool]:
+    """A move as a player types it, and whether its side is the default: a discard that says
+    neither ``down`` nor ``up`` (its last card then goes face down, ``side_chosen``). The
+    notation of scripts, replays and panels is ``Move.parse``'s, where a discard is face up."""
+    words = text.replace(",", " ").split()
+    up = len(words) > 2 and words[0].lower() == "discard" and words[-1].lower() in UP_WORDS
+    try:
+        move = Move.parse(" ".join(words[:-1]) if up else text)
+    except InvalidMoveError as e:
+        if "moves" not in e.text.params:
+            raise
+        # The notation's help says ``[down]``; typed, the choice to say is ``up``.
+        raise InvalidMoveError(replace(e.text, params={**e.text.params,
+                                                       "moves": TYPED_HELP})) from None
+    return move, move.kind is MoveKind.DISCARD and not up and not move.face_down
+
+
+def side_chosen(move: Move, legal: Sequence[Move]) -> Move:
+    """``move`` with the default side: a discard of a last card that may lie face down (in
+    ``legal``) is laid face down, as the rules have the bot do unless the player says up."""
+    if move.kind is not MoveKind.DISCARD or move.face_down:
+        return move
+    down = move._replace(face_down=True)
+    return down if down in legal else move
+
+
+def face_up_text(move: Move, legal: Sequence[Move]) -> str:
+    """``move`` as a player types it where a last card goes face down unless said up."""
+    if move.kind is MoveKind.DISCARD and not move.face_down \
+            and move._replace(face_down=True) in legal:
+        return f"{move} up"
+    return str(move)

@@ -32,14 +32,12 @@ from cogs.umtali.names import MAX_ECHO, echo, safe_name, safe_text, visible
 from cogs.umtali.outbox import Batch
 from umtali.errors import InvalidMoveError
 from umtali.i18n import N_, sentence
-from umtali.moves import Move
+from umtali.moves import NOTATION_HELP, TYPED_HELP, Move, typed
 from umtali.session import Session
 
 log = logging.getLogger(__name__)
 
 #: The moves in the notation (the same in every language), for an answer to one that is not.
-MOVES_HELP = N_("moves are: draw, take, take 2, meld <cards>, extend <card> <card on the meld>, "
-                "discard <card> [down]")
 
 
 async def _ephemeral(interaction: discord.Interaction, text: str) -> None:
@@ -70,7 +68,9 @@ async def show_hand(interaction: discord.Interaction, match_id: int, note: str =
 
 
 async def play_text(interaction: discord.Interaction, match_id: int, text: str,
-                    version: int | None = None) -> None:
+                    version: int | None = None, typed_by_hand: bool = False) -> None:
+    """Play the move ``text`` names: a panel's value in the notation, or (``typed_by_hand``)
+    a move the member typed, where a last card goes face down unless they say ``up``."""
     tr = tr_of(interaction)
     # The engine quotes a move it cannot read with repr(), where a hidden character (a
     # zero-width space, a bidi isolate) takes six to ten: it reads only what shows.
@@ -79,10 +79,10 @@ async def play_text(interaction: discord.Interaction, match_id: int, text: str,
         # No move is this long, and the engine's answer would quote it all (past Discord's
         # 2,000 characters): answer with the start of it.
         await _ephemeral(interaction, tr("“{text}” is not a move: {moves}.", text=echo(text),
-                                         moves=tr(MOVES_HELP)))
+                                         moves=tr(TYPED_HELP if typed_by_hand else NOTATION_HELP)))
         return
     try:
-        move = Move.parse(shown)
+        move, default_side = typed(shown) if typed_by_hand else (Move.parse(shown), False)
     except InvalidMoveError as e:
         said = e.text
         if "text" in said.params:
@@ -91,7 +91,7 @@ async def play_text(interaction: discord.Interaction, match_id: int, text: str,
                                          "text": safe_text(str(said.params["text"]))})
         await _ephemeral(interaction, tr(said) + ".")
         return
-    await play_move(interaction, match_id, move, version)
+    await play_move(interaction, match_id, move, version, default_side)
 
 
 def _private_panel(interaction: discord.Interaction) -> discord.Message | None:
@@ -139,7 +139,7 @@ async def _replaced_panel(interaction: discord.Interaction, live: LiveMatch,
 
 
 async def play_move(interaction: discord.Interaction, match_id: int, move: Move,
-                    version: int | None = None) -> None:
+                    version: int | None = None, default_side: bool = False) -> None:
     """Apply ``move`` for the user; answer on the panel it came from (``version`` given) or on
     the seat's one ephemeral panel, and bring the seat's other panels up to date."""
     message = _private_panel(interaction)
@@ -163,7 +163,8 @@ async def play_move(interaction: discord.Interaction, match_id: int, move: Move,
         # Judged by when it was made (Discord's stamp), not when it arrived (``clock.LATE``).
         made = interaction.created_at.timestamp()
         outcome = await in_time(interaction, svc.act(live, interaction.user.id, move, version,
-                                                     made, came), new_message=new_message)
+                                                     made, came, default_side),
+                                new_message=new_message)
     seat = live.seat_of(interaction.user.id)
     if outcome.error is not None:
         said = sentence(tr(outcome.error))

@@ -41,7 +41,7 @@ from cogs.umtali.seasons import season_choices
 from cogs.umtali.tables import post_table
 from umtali.cards import CARDS
 from umtali.i18n import ENGLISH, Tr
-from umtali.moves import Move, MoveKind
+from umtali.moves import Move, MoveKind, face_up_text
 from umtali.rules import RuleSet
 from umtali.view import PlayerView
 
@@ -59,13 +59,16 @@ def move_choices(view: PlayerView, typed: str, tr: Tr) -> list[app_commands.Choi
     # As /umtali play reads it: hidden characters (pasted along) do not hide every move.
     typed = visible(typed).lower()
     choices = []
-    for m in view.legal_moves:
-        shown = m.text(symbols=True)
+    legal = view.legal_moves
+    for m in legal:
+        # As typed here a last card goes face down unless said up: its face-up twin says so.
+        value = face_up_text(m, legal)
+        shown = m.text(symbols=True) + value[len(str(m)):]
         if tr.lang != ENGLISH:
             shown = f"{shown} · {move_meaning(view, m, tr)}"
-        if typed and typed not in str(m).lower() and typed not in shown.lower():
+        if typed and typed not in value.lower() and typed not in shown.lower():
             continue
-        choices.append(app_commands.Choice(name=_cut(shown, 100), value=str(m)))
+        choices.append(app_commands.Choice(name=_cut(shown, 100), value=value))
     return choices[:25]
 
 
@@ -234,12 +237,12 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
 
     @app_commands.command(description="Make a move in the notation, e.g. draw or meld 8D 9D 10D")
     @app_commands.describe(move="draw, take, take 2, meld <cards>, extend <card> <card>, "
-                                "discard <card> [down]")
+                                "discard <card> [up]")
     @app_commands.guild_only()
     async def play(self, interaction: discord.Interaction, move: str) -> None:
         live = await _my_match(interaction)
         if live is not None:
-            await play_text(interaction, live.id, move)
+            await play_text(interaction, live.id, move, typed_by_hand=True)
 
     @play.autocomplete("move")
     async def play_autocomplete(self, interaction: discord.Interaction,

@@ -32,7 +32,7 @@ from data.store import StaleState, Store
 from umtali.errors import UmtaliError
 from umtali.events import Event
 from umtali.i18n import Text
-from umtali.moves import Move
+from umtali.moves import Move, side_chosen
 from umtali.session import Session
 
 if TYPE_CHECKING:
@@ -66,11 +66,13 @@ class Playing(Looks):
 
     async def act(self, live: LiveMatch, user_id: int, move: Move,
                   version: int | None = None, made: float | None = None,
-                  arrived: float | None = None) -> Outcome:
+                  arrived: float | None = None, default_side: bool = False) -> Outcome:
         """The member's move, made at ``made`` (Discord's stamp on its interaction; None: as
         it arrives), reaching the bot at ``arrived`` (None: now). If the save finds the match
         moved on (another process saved a move first), the move is judged again on the match
-        as it is now, once: it is played if it still fits the panel it came from."""
+        as it is now, once: it is played if it still fits the panel it came from.
+        ``default_side``: a typed discard that said no side, its last card laid face down
+        where the match as it is then allows it (``moves.side_chosen``)."""
         seat = live.seat_of(user_id)
         if seat is None:
             return Outcome(live, Text.of("This is not your match."))
@@ -85,11 +87,17 @@ class Playing(Looks):
                 await self._reload(live)
                 refused = self._refusal(live, seat, version)
             outcome = refused or self._late(live, made, arrived) or await self._apply(
-                live, seat, move, made, arrived)
+                live, seat, self._sided(live, move, default_side), made, arrived)
             if outcome.moved_on:
                 outcome = (self._refusal(live, seat, version) or self._late(live, made, arrived)
-                           or await self._apply(live, seat, move, made, arrived))
+                           or await self._apply(live, seat, self._sided(live, move, default_side),
+                                                made, arrived))
             return outcome
+
+    @staticmethod
+    def _sided(live: LiveMatch, move: Move, default_side: bool) -> Move:
+        """``move``, its side chosen on the match as it is (the engine says what is legal)."""
+        return side_chosen(move, live.session.legal_moves()) if default_side else move
 
     def _late(self, live: LiveMatch, made: float | None, arrived: float) -> Outcome | None:
         """A move made after its turn's deadline is refused, whenever it arrives: the clock
