@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from umtali.cli import CLEAR_SCREEN, main
+from umtali.cli import CLEAR_SCREEN, main, terminal_language
 
 HANDOVER = re.compile(r"(Player(?: 2)?) to play: the other player looks away")
 
@@ -102,3 +102,19 @@ def test_a_seed_given_or_against_the_computer_is_said_at_the_start() -> None:
     out = io.StringIO()
     assert main(["play", "--level", "easy", "--no-review"], io.StringIO("quit\n"), out) == 0
     assert re.match(r"Umtali, seed \d+\.", out.getvalue())
+
+
+@pytest.mark.parametrize("word", ["quit", "EXIT", "  quit  "])
+def test_quit_at_the_handover_ends_the_game(word: str) -> None:
+    # Typed where the next player is asked to press Enter, quit quits: it is not an Enter that
+    # puts the next hand on the screen.
+    out = hotseat(f"{word}\n\n1\n1\n", "--handover")
+    assert out.endswith("Bye.\n") and "Your hand:" not in out.split("Bye.")[0]
+    assert "Player 2>" not in out and "Player>" not in out
+
+
+@pytest.mark.parametrize(("value", "lang"), [("ru_RU.UTF-8", "ru"), ("ru.UTF-8", "ru"),
+                                             ("ru@euro", "ru"), ("ru", "ru"), ("C.UTF-8", "en"),
+                                             ("en_GB.UTF-8", "en"), ("", "en")])
+def test_the_terminals_locale_with_or_without_a_territory(value: str, lang: str) -> None:
+    assert terminal_language({"LANG": value}) == lang

@@ -227,7 +227,9 @@ def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> in
             seat = session.to_act if args.hotseat else 0
             if handover and not session.over and seat != shown_to:
                 # Before the events: what the last move tells the next player is for their eyes.
-                _hand_over(names[seat], stdin, stdout, tr)
+                if not _hand_over(names[seat], stdin, stdout, tr):
+                    out(tr("Bye.") + "\n")
+                    return 0
                 shown_to = seat
             for e in pending:
                 out(describe(e.for_seat(seat), names, tr) + "\n")
@@ -265,7 +267,7 @@ def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> in
                 if not text:
                     continue
                 word = text.lower()
-                if word in ("quit", "exit"):
+                if word in QUIT_WORDS:
                     out(tr("Bye.") + "\n")
                     return 0
                 if word in ("help", "?"):
@@ -300,16 +302,22 @@ def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> in
 CLEAR_SCREEN = "\x1b[H\x1b[2J\x1b[3J"
 
 
-def _hand_over(name: str, stdin: TextIO, stdout: TextIO, tr: Tr) -> None:
+#: What ends the game wherever a line is read.
+QUIT_WORDS = frozenset({"quit", "exit"})
+
+
+def _hand_over(name: str, stdin: TextIO, stdout: TextIO, tr: Tr) -> bool:
     """Hotseat, as the turn passes: the hand just played is cleared off a terminal, and the
-    next player shows theirs only once the other has looked away."""
+    next player shows theirs only once the other has looked away. False: they typed quit."""
     if stdout.isatty():
         stdout.write(CLEAR_SCREEN)
     stdout.write("\n" + tr("{name} to play: the other player looks away, and {name} presses "
                            "Enter.", name=name) + " ")
     stdout.flush()
-    if typed_line(stdin) is None:
+    typed = typed_line(stdin)
+    if typed is None:
         raise EOFError
+    return typed[0].strip().lower() not in QUIT_WORDS
 
 
 def _moves_lines(legal: list[Move], tr: Tr) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gettext
 import io
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -118,10 +119,11 @@ def _catalogue(code: str) -> Tr:
 
 
 def language_of(locale: str | None) -> str:
-    """The language the bot speaks for a locale tag: ``ru-RU`` → ``ru``, ``de`` → ``en``."""
+    """The language the bot speaks for a locale tag: ``ru-RU`` → ``ru``, ``de`` → ``en``; a
+    POSIX locale too, with or without its territory: ``ru_RU.UTF-8``, ``ru.UTF-8``, ``ru@x``."""
     if not locale:
         return ENGLISH
-    code = locale.replace("_", "-").split("-")[0].lower()
+    code = re.split(r"[-_.@]", locale, maxsplit=1)[0].lower()
     return code if code in languages() else ENGLISH
 
 
