@@ -17,17 +17,22 @@ class MessageQueries:
                             (channel_id, match_id))
 
     async def move_match(self, match_id: int, channel_id: int, table_message_id: int,
-                         was: tuple[int, int | None, bool]) -> bool:
+                         was: tuple[int, int | None, bool], version: int,
+                         owner: str = "", lease_until: float = 0.0) -> bool:
         """The match is played in ``channel_id`` from now on, its live table there, if it
         was still where it was read (``was``: its channel, table and whether the channel
-        was lost): False if another process moved its table since."""
+        was lost) at ``version``: False if another process moved its table or the match on
+        since. ``owner`` holds it from then on (until ``lease_until``): a copy that moved the
+        table is the one that edits it."""
         at, table, lost = was
+        held = ", owner = ?, lease_until = ?" if owner else ""
         async with self.db.transaction() as c:
             cur = await c.execute(
-                "UPDATE matches SET channel_id = ?, table_message_id = ?, channel_lost = 0 "
+                f"UPDATE matches SET channel_id = ?, table_message_id = ?, channel_lost = 0{held} "
                 "WHERE id = ? AND channel_id = ? AND COALESCE(table_message_id, 0) = ? "
-                "AND channel_lost = ?",
-                (channel_id, table_message_id, match_id, at, table or 0, int(lost)))
+                "AND channel_lost = ? AND version = ?",
+                (channel_id, table_message_id, *((owner, lease_until) if owner else ()),
+                 match_id, at, table or 0, int(lost), version))
             return cur.rowcount == 1
 
     async def set_channel_lost(self, match_id: int) -> None:

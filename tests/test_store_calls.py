@@ -95,13 +95,18 @@ async def test_a_matchs_messages_timers_and_announcements(store: Store) -> None:
     assert row is not None and (row.deadline, row.unsent) == (950.0, '["hello","again"]')
 
     # Moved only from where it was read: another process may have moved it since.
-    assert not await store.move_match(match_id, 8, 12, (6, 10, False))
-    assert await store.move_match(match_id, 8, 12, (6, 11, False))
+    assert not await store.move_match(match_id, 8, 12, (6, 10, False), 3)
+    assert not await store.move_match(match_id, 8, 12, (6, 11, False), 2), "moved on since"
+    assert await store.move_match(match_id, 8, 12, (6, 11, False), 3)
     await store.set_channel_lost(match_id)
     row = await store.match(match_id)
     assert row is not None and row.channel_lost and row.unsent == "[]"
-    assert not await store.move_match(match_id, 9, 13, (8, 12, False))
-    assert await store.move_match(match_id, 9, 13, (8, 12, True))
+    assert not await store.move_match(match_id, 9, 13, (8, 12, False), 3)
+    # The process that moves the table holds the match from then on.
+    assert await store.move_match(match_id, 9, 13, (8, 12, True), 3, "p2", 1234.0)
+    held = await store.db.fetchone("SELECT owner, lease_until FROM matches WHERE id = ?",
+                                   (match_id,))
+    assert held is not None and (held["owner"], held["lease_until"]) == ("p2", 1234.0)
     row = await store.match(match_id)
     assert row is not None and (row.channel_id, row.channel_lost) == (9, False)
     assert [m.id for m in await store.active_matches()] == [match_id]

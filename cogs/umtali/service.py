@@ -257,8 +257,7 @@ class MatchService(Endings, Playing, Looks):
         Raises ``TableMoved`` if the match was brought to another channel meanwhile (the
         other player's ``/umtali table`` at the same moment, another process's): only a
         match whose channel is lost moves to another."""
-        # One move of the table at a time in this process, whatever the copy of the match
-        # (one not held here is loaded afresh for each command, with a lock of its own).
+        # One move of the table at a time in this process, whatever the copy of the match.
         moving = self._moving.setdefault(live.id, asyncio.Lock())
         async with moving, live.lock:
             await self.owners.hold(live)
@@ -266,14 +265,19 @@ class MatchService(Endings, Playing, Looks):
                 # Where the match is as saved, not as this copy saw it before the table was
                 # posted; saved only if still so: another process's lock is not this one's.
                 row = await self.store.match(live.id)
-                if row is not None:
+                if row is not None and row.version != live.version:
+                    await self._reload(live)  # another process's move: caught up first
+                elif row is not None:
                     live.channel_id, live.table_message_id = row.channel_id, row.table_message_id
                     live.channel_lost = row.channel_lost
                 if not live.channel_lost and live.channel_id != channel_id:
                     raise TableMoved(live.id)
                 old = live.table_message_id if live.channel_id == channel_id else None
+                # Held by this process from then on: its copy knows the new table.
                 if await self.store.move_match(live.id, channel_id, table_message_id, (
-                        live.channel_id, live.table_message_id, live.channel_lost)):
+                        live.channel_id, live.table_message_id, live.channel_lost),
+                        live.version, self.owners.name, self.owners.until()):
+                    self.owners.adopt(live)
                     break
             else:
                 raise StaleState(f"match {live.id}: its table kept moving")

@@ -14,7 +14,8 @@ from cogs.umtali.panels import table_panel
 from cogs.umtali.service import MatchService
 from data.models import MatchRow
 from tests.discord_helpers import World, custom_ids, start_match, thread_of
-from tests.processes.helpers import main_of, row, settle
+from tests.processes.helpers import act_via, main_of, row, settle
+from umtali.moves import MoveKind
 
 
 def _live_tables(match_id: int, *channels: Any) -> list[Any]:
@@ -56,3 +57,20 @@ async def test_two_tables_posted_at_once_through_two_processes_leave_one_live_ta
     for replaced in (old, bobs[0]):
         [message] = [m for m in thread.history() if m.id == replaced]
         assert "moved" in (message.embeds[0].description or ""), replaced
+
+    # The process that saved the live table holds the match; the other, whose copy has the
+    # table it replaced, no longer does. A whole turn played through that other process then
+    # shows on the live table alone: the replaced one is never brought back.
+    assert (await row(world, live.id))["owner"] == main.owners.name
+    theirs = await other.lookup(live.id)
+    assert theirs is not None and theirs.table_message_id == mine.response.id
+    seat = theirs.session.to_act
+    while not theirs.over and theirs.session.to_act == seat:
+        legal = theirs.session.legal_moves()
+        move = next((m for m in legal if m.kind is MoveKind.DISCARD), legal[0])
+        await act_via(world, other, live.id, move)
+        await settle(world, main, other)
+        theirs = await other.lookup(live.id)
+        assert theirs is not None
+    [table] = _live_tables(live.id, thread)
+    assert table.id == (await row(world, live.id))["table_message_id"] == mine.response.id
