@@ -2,9 +2,9 @@
 
 The rules let a player going out lay the last card face down, and the bot asks, face down
 being its default. The terminal asks nothing but keeps the same default: ``discard KS`` of the
-last card lays it face down, ``discard KS up`` face up (``discard KS down`` still reads). The
-notation everywhere else (``script``, replays, the bot's commands) is the engine's, unchanged:
-there ``discard KS`` is face up.
+last card lays it face down, ``discard KS up`` face up (``discard KS down`` still reads), as
+``/umtali play`` reads a move typed (``moves.typed``). The notation of scripts, replays and the
+bot's panels is the engine's: there ``discard KS`` is face up.
 """
 
 from __future__ import annotations
@@ -14,20 +14,16 @@ import io
 from collections.abc import Sequence
 from typing import TextIO
 
-from umtali.moves import Move, MoveKind, side_chosen, typed
+from umtali.moves import Move, MoveKind, going_out, side_chosen, typed
 
 #: The longest line read as a move or a command: the longest move is some fifty characters.
 #: A longer line is read to its end and refused, not held whole nor echoed back whole.
 LINE_LIMIT = 256
 
+
 def _turned(move: Move) -> Move:
     """The same discard, the other side up."""
     return move._replace(face_down=not move.face_down)
-
-
-def going_out(move: Move, legal: Sequence[Move]) -> bool:
-    """Whether ``move`` discards a last card, which may go face down."""
-    return move.kind is MoveKind.DISCARD and (move.face_down or _turned(move) in legal)
 
 
 def read_move(text: str, legal: Sequence[Move]) -> Move:

@@ -167,18 +167,18 @@ def typed(text: str) -> tuple[Move, bool]:
     return move, move.kind is MoveKind.DISCARD and not up and not move.face_down
 
 
+def going_out(move: Move, legal: Sequence[Move]) -> bool:
+    """Whether ``move`` discards a last card, which may lie either side up (``legal``)."""
+    return move.kind is MoveKind.DISCARD and (
+        move.face_down or move._replace(face_down=True) in legal)
+
+
 def side_chosen(move: Move, legal: Sequence[Move]) -> Move:
     """``move`` with the default side: a discard of a last card that may lie face down (in
     ``legal``) is laid face down, as the rules have the bot do unless the player says up."""
-    if move.kind is not MoveKind.DISCARD or move.face_down:
-        return move
-    down = move._replace(face_down=True)
-    return down if down in legal else move
+    return move._replace(face_down=True) if going_out(move, legal) else move
 
 
 def face_up_text(move: Move, legal: Sequence[Move]) -> str:
     """``move`` as a player types it where a last card goes face down unless said up."""
-    if move.kind is MoveKind.DISCARD and not move.face_down \
-            and move._replace(face_down=True) in legal:
-        return f"{move} up"
-    return str(move)
+    return f"{move} up" if going_out(move, legal) and not move.face_down else str(move)

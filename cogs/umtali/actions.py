@@ -37,8 +37,6 @@ from umtali.session import Session
 
 log = logging.getLogger(__name__)
 
-#: The moves in the notation (the same in every language), for an answer to one that is not.
-
 
 async def _ephemeral(interaction: discord.Interaction, text: str) -> None:
     await answer(interaction, text)
