@@ -41,7 +41,7 @@ from cogs.umtali.seasons import season_choices
 from cogs.umtali.tables import post_table
 from umtali.cards import CARDS
 from umtali.i18n import ENGLISH, Tr
-from umtali.moves import Move, MoveKind, face_up_text
+from umtali.moves import Move, MoveKind, face_up_text, going_out
 from umtali.rules import RuleSet
 from umtali.view import PlayerView
 
@@ -90,6 +90,8 @@ def move_meaning(view: PlayerView, move: Move, tr: Tr) -> str:
         return tr("lay {card} on {meld}", card=cards, meld=on)
     if move.face_down:
         return tr("discard {card} face down", card=cards)
+    if going_out(move, view.legal_moves):
+        return tr("discard {card} face up", card=cards)  # a last card, which may lie down
     return tr("discard {card}", card=cards)
 
 
