@@ -211,31 +211,19 @@ class Delivery:
     # -- sending --------------------------------------------------------------------------
 
     async def _send(self, live: LiveMatch, batch: Batch) -> Batch:
-        """Send ``batch``; what failed for now and should be tried again."""
+        """Send ``batch``; what failed for now and should be tried again.
+
+        The table and the hands go before the announcements: the announcements stay saved
+        until posted, and a match with some is brought back at a restart with its table and
+        hands sent again (``Owners.adopt``). Posted first, a bot stopping right after them
+        would leave the table and the panels showing the turn before (or a finished
+        session with no final card) for good."""
         again = Batch()
         if await self.service.owners.fell_behind(live):
             return again  # its holder sends what there is to send
         was_lost = live.channel_lost
-        if batch.announce or batch.table:
-            try:
-                if batch.announce:
-                    await announce(self.service, live)
-                if batch.table:
-                    await post_table(self.service, live)
-            except GONE as e:
-                self._tried(live, "its channel", None)
-                await self.lose_channel(live, e)
-            except PASSING as e:
-                if self.service.clock_state.outage is not None:
-                    # The gateway is down too: the network or Discord, not this channel. Not
-                    # counted towards giving it up, which would send every match to DMs.
-                    again.announce, again.table = batch.announce, batch.table
-                elif self._tried(live, "its channel", e) < TRIES:
-                    again.announce, again.table = batch.announce, batch.table
-                else:
-                    await self._give_up_channel(live)
-            else:
-                self._tried(live, "its channel", None)
+        if batch.table:
+            await self._to_channel(live, batch, again, table=True)
         if live.channel_lost and not was_lost:
             return again  # both hands were just sent, saying where the match went
         if batch.table or batch.question:
@@ -264,7 +252,36 @@ class Delivery:
                     await listener(live)
                 except Exception as e:  # a panel is a courtesy: never stop the delivery
                     log.warning("match %d: a hand panel could not be refreshed (%s)", live.id, e)
+        if batch.announce and not again.table:
+            # (the table failing for now: announced with it when it is tried again)
+            await self._to_channel(live, batch, again, table=False)
+        elif batch.announce:
+            again.announce = True
         return again
+
+    async def _to_channel(self, live: LiveMatch, batch: Batch, again: Batch, *,
+                          table: bool) -> None:
+        """The table brought up to date (``table``), or the announcements posted; what
+        failed for now is set in ``again``."""
+        try:
+            if table:
+                await post_table(self.service, live)
+            else:
+                await announce(self.service, live)
+        except GONE as e:
+            self._tried(live, "its channel", None)
+            await self.lose_channel(live, e)
+        except PASSING as e:
+            if self.service.clock_state.outage is not None:
+                # The gateway is down too: the network or Discord, not this channel. Not
+                # counted towards giving it up, which would send every match to DMs.
+                again.announce, again.table = batch.announce, batch.table
+            elif self._tried(live, "its channel", e) < TRIES:
+                again.announce, again.table = batch.announce, batch.table
+            else:
+                await self._give_up_channel(live)
+        else:
+            self._tried(live, "its channel", None)
 
     async def _hand(self, live: LiveMatch, seat: int, new: bool = False) -> None:
         """The seat's hand; as a new DM saying the channel was lost if not yet told."""
