@@ -34,6 +34,8 @@ class SavedMatch:
     status: str
     version: int
     session: Session
+    #: The database it was read from (``table_settled`` reads what is still to announce).
+    db: Path | None = None
 
 
 def read_match(db_path: Path, match_id: int | None = None) -> SavedMatch | None:
@@ -48,7 +50,7 @@ def read_match(db_path: Path, match_id: int | None = None) -> SavedMatch | None:
         return None
     return SavedMatch(row["id"], row["channel_id"], row["table_message_id"],
                       (row["player0_id"], row["player1_id"]), row["status"], row["version"],
-                      session_from_json(json.loads(row["state"])))
+                      session_from_json(json.loads(row["state"])), db_path)
 
 
 def query(db_path: Path, sql: str, *args: Any) -> list[sqlite3.Row]:
@@ -161,9 +163,15 @@ async def play_out(server: LoopbackDiscord, db_path: Path, match_id: int,
 
 
 def table_settled(server: LoopbackDiscord, saved: SavedMatch) -> bool:
-    """The finished table shows the result and no button (its last edit arrived)."""
+    """The finished table shows the result and no button (its last edit arrived), and the
+    match's announcements are posted (they go after the table and the hands)."""
     assert saved.table_message_id is not None
     table = server.messages.get(saved.table_message_id)
     # (its one button left is the final card's replay file: no "My hand" any more)
-    return table is not None and not any(":hand" in c for c in custom_ids(table)) and \
-        "wins" in json.dumps(table["embeds"], ensure_ascii=False)
+    if table is None or any(":hand" in c for c in custom_ids(table)) or \
+            "wins" not in json.dumps(table["embeds"], ensure_ascii=False):
+        return False
+    if saved.db is None:
+        return True
+    unsent = query(saved.db, "SELECT unsent FROM matches WHERE id = ?", saved.id)
+    return bool(unsent) and unsent[0]["unsent"] == "[]"
