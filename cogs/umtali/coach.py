@@ -305,6 +305,10 @@ async def answer_hint(interaction: discord.Interaction, match_id: int) -> None:
         log.warning("match %d: no hint (%r)", live.id, e)
         await answer(interaction, tr("No hint right now, sorry: try again in a moment."))
         return
+    if live.over:
+        # Resigned, timed out or abandoned meanwhile: no move was made, the version is the same.
+        await answer(interaction, tr("This match is over."))
+        return
     if live.version != version:
         await answer(interaction, tr("The match moved on meanwhile: ask again for a hint."))
         return
