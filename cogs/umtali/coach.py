@@ -305,6 +305,24 @@ async def answer_hint(interaction: discord.Interaction, match_id: int) -> None:
         log.warning("match %d: no hint (%r)", live.id, e)
         await answer(interaction, tr("No hint right now, sorry: try again in a moment."))
         return
+    svc = service(interaction.client)
+    if svc.matches.get(live.id) is not live:
+        # A copy read from the database (the match held by another process, or let go of
+        # meanwhile): it stays as it was read, so the match is read again as it is now.
+        try:
+            now = await svc.lookup(match_id)
+        except Exception as e:
+            log.warning("match %d: no hint, the match could not be read again (%r)", live.id, e)
+            await answer(interaction, tr("No hint right now, sorry: try again in a moment."))
+            return
+        if now is None:
+            await answer(interaction, tr("This match is over."))
+            return
+        live = now
+    if live.over:
+        # Resigned, timed out or abandoned meanwhile: no move was made, the version is the same.
+        await answer(interaction, tr("This match is over."))
+        return
     if live.version != version:
         await answer(interaction, tr("The match moved on meanwhile: ask again for a hint."))
         return

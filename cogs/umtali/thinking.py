@@ -13,7 +13,8 @@ chosen in this process. Shipping costs about a kilobyte and a tenth of a millise
 A worker that dies (killed, out of memory) breaks the whole pool: it is replaced and the
 decision tried once more; should that fail too, the player decides in this process, as it
 did before the pool. A worker that hangs (stopped, stuck) would hold the match's turn for
-ever: past ``limit`` seconds its pool is killed, and that counts as a death.
+ever: past ``limit`` seconds its pool is killed, and that counts as a death (for the work
+still waiting in that pool for a worker too).
 
 The coach of practice sessions (``cogs.umtali.coach``) works here too, through ``run``: its
 hints as a decision is, its reviews of a hand only in a worker (a few seconds of search would
@@ -154,8 +155,18 @@ class Thinking:
             pool = self._executor()
             self.deciding += decision
             try:
-                return await asyncio.wait_for(loop.run_in_executor(pool, work, *args),
-                                              self.limit)
+                try:
+                    return await asyncio.wait_for(loop.run_in_executor(pool, work, *args),
+                                                  self.limit)
+                except asyncio.CancelledError:
+                    task = asyncio.current_task()
+                    if task is None or task.cancelling():
+                        raise  # this task's own cancellation
+                    # The pool was given up on (another piece of work found a worker hung)
+                    # while this work still waited for a worker: never started, it is tried
+                    # again as if its worker had died.
+                    raise BrokenProcessPool("the pool was given up before the work "
+                                            "started") from None
             except (BrokenProcessPool, OSError, TimeoutError) as e:
                 if isinstance(e, TimeoutError):
                     # Hung: its workers are killed (a stopped one too), or the pool keeps it.
