@@ -78,6 +78,7 @@ class Computers:
         await asyncio.sleep(self.pause)
         try:
             while not live.over and live.session.to_act == seat:
+                deal = (live.session.game, live.session.hand_no)
                 outcome = await self.service.computer_move(live, seat, self._choose)
                 if outcome is None:
                     return
@@ -97,6 +98,10 @@ class Computers:
                     log.error("match %d: the computer's move was refused: %s", live.id,
                               outcome.error)
                     return
+                if (live.session.game, live.session.hand_no) != deal:
+                    # Its move ended a hand and it opens the next: a turn of its own, after
+                    # the same pause as any other (the player reads how the hand ended).
+                    await asyncio.sleep(self.pause)
         except Exception:
             # The next action, or a restart, gives it its turn again.
             self.drop(live.id)
