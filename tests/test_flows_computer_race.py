@@ -24,15 +24,18 @@ async def test_a_computer_move_saved_first_elsewhere_is_no_error_and_the_match_g
     main = main_of(world)
     seat = live.computer_seat
     assert seat is not None
+    # This process's computer waits before it plays; meanwhile another process, which took
+    # the match (this one stalled past its lease, say), plays the computer's move first.
+    main.computers.pause = 0.5
     # ada plays up to the end of her turn.
     while live.session.to_act != seat:
         move = GreedyPlayer().choose(live.session.view(0))
         assert (await main.act(live, world.alice.id, move, live.version)).ok
         if live.session.to_act == 0:
             await flush(world)
-    # This process's computer waits before it plays; meanwhile another process, which took
-    # the match (this one stalled past its lease, say), plays the computer's move first.
-    main.computers.pause = 0.5
+    # Her turn shown (its announcements last) while this process still holds the match:
+    # else, finding it held elsewhere, it lets its copy go before its computer wakes.
+    await main.flush()
     main.computers.next(live)
     theirs = await other.lookup(live.id)
     assert theirs is not None and theirs.session.to_act == seat
