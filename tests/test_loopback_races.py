@@ -86,7 +86,7 @@ async def test_a_turn_saved_while_the_last_one_is_posted_stays_in_the_unsent_lis
         svc = bot.matches
         assert svc is not None
         # Discord is slow to take the next announcement in the match's channel.
-        server.delay("POST", rf"^/channels/{saved.channel_id}/messages$")
+        slow = server.delay("POST", rf"^/channels/{saved.channel_id}/messages$")
         seat = saved.session.to_act
         while read_match(db, saved.id).session.to_act == seat:  # type: ignore[union-attr]
             await play_move(server, db, saved.id)
@@ -98,6 +98,10 @@ async def test_a_turn_saved_while_the_last_one_is_posted_stays_in_the_unsent_lis
             if move.kind is MoveKind.DISCARD:
                 break
             await play_move(server, db, saved.id)
+        # The turn's post is with Discord. (The table and the DM panels are edited before it:
+        # on a loaded machine that can take longer than the moves above. Saved before the post
+        # went out, the last move would hold the match's lock the post's reading waits on.)
+        await until(lambda: slow.held, "the turn's post")
         # That move is saved; before it becomes the live state, the slow post goes through.
         committed, proceed = asyncio.Event(), asyncio.Event()
         real = svc.store.record_move
