@@ -189,11 +189,19 @@ async def _answer_on_panel(interaction: discord.Interaction, live: LiveMatch, se
     # The position shown: an ending (a resignation, the clock) keeps the version.
     version, over = live.version, live.over
     on_dm = is_dm_panel(live, seat, message)
-    # Drawn off the event loop, from the position of this moment (the edit would be as late).
-    # The DM panel as the delivery shows it: with the channel lost, the table comes too.
-    shown = await (svc.dm_panel(live, seat) if on_dm else svc.hand_shown(live, seat)).drawn()
     if on_dm:
+        # Marked before the drawing: the turn's delivery, under way meanwhile, leaves this
+        # panel to the answer instead of editing it too.
         svc.answered_on_dm(live, seat, message.id, version)
+    try:
+        # Drawn off the event loop, from the position of this moment (the edit would be as
+        # late). The DM panel as the delivery shows it: with the channel lost, the table too.
+        shown = await (svc.dm_panel(live, seat) if on_dm else svc.hand_shown(live, seat)).drawn()
+    except BaseException:
+        if on_dm:
+            live.dm_shown[seat] = None
+            svc.delivery.enqueue(live, Batch(hands={seat}))
+        raise
     try:
         # The picture travels with the edit, replacing the one from before the click.
         await edit_clicked(interaction, **shown.edit())
