@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from cogs.umtali.time_control import TimeControl, time_control
 from data.models import MatchRow
 from umtali.codec import session_from_json
+from umtali.hand import Phase
 from umtali.session import Session
 
 
@@ -88,6 +89,12 @@ class LiveMatch:
     @property
     def over(self) -> bool:
         return self.session.over or self.abandoned
+
+    @property
+    def mid_turn(self) -> bool:
+        """The seat to act has drawn: its moves since (announced only when the turn ends) are
+        shown on its own panels alone."""
+        return not self.over and self.session.hand.phase is Phase.MELD
 
     @property
     def never_shown(self) -> bool:

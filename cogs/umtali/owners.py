@@ -104,6 +104,11 @@ class Owners:
                 continue
             self._failing.pop(c.match_id, None)
             self.adopt(live)
+            if live.mid_turn and not live.unsent:
+                # A move in the middle of a turn leaves nothing unsent, yet its holder may have
+                # stopped before the mover's DM panel showed it: shown again (an edit, harmless
+                # if it did), lest the panel offer a draw the match is past.
+                self.svc.delivery.enqueue(live, Batch(hands={live.session.to_act}))
             # Never shown (its holder stopped before saving its table): cancelled, at once
             # if it was this process's before a restart; another process's, a while later,
             # as that process may have stalled rather than stopped, its table on the way.
