@@ -50,6 +50,18 @@ class MessageQueries:
             await c.execute("UPDATE matches SET table_message_id = ? WHERE id = ?",
                             (message_id, match_id))
 
+    async def replace_table_message(self, match_id: int, message_id: int, *, channel_id: int,
+                                    was: int) -> bool:
+        """The table ``was`` (deleted by someone) is replaced by ``message_id`` in the same
+        channel, if it is still the live one: False if another process moved the table since
+        (``/umtali table``), whose table stays the live one."""
+        async with self.db.transaction() as c:
+            cur = await c.execute(
+                "UPDATE matches SET table_message_id = ? WHERE id = ? AND channel_id = ? "
+                "AND table_message_id = ? AND channel_lost = 0",
+                (message_id, match_id, channel_id, was))
+            return cur.rowcount == 1
+
     async def set_dm_message(self, match_id: int, seat: int, channel_id: int,
                              message_id: int) -> None:
         async with self.db.transaction() as c:

@@ -34,7 +34,7 @@ def slow_retries(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cogs.umtali.delivery, "RETRY_FIRST", RETRY)
 
 
-async def _locked(*args: Any) -> None:
+async def _locked(*args: Any, **kwargs: Any) -> None:
     """A save that fails: the database is busy."""
     raise sqlite3.OperationalError("database is locked")
 
@@ -185,12 +185,12 @@ async def test_a_failed_save_of_a_table_posted_again_leaves_one_table(
     # Someone deleted the table; saving the one posted in its place fails once.
     world.env.inject_error("PATCH", f"/channels/{thread.id}/messages/{first}", status=404,
                            code=10008, message="Unknown Message", times=None)
-    save = svc.store.set_table_message
-    monkeypatch.setattr(svc.store, "set_table_message", _locked)
+    save = svc.store.replace_table_message
+    monkeypatch.setattr(svc.store, "replace_table_message", _locked)
     await _end_turn(world, live)
     assert live.table_message_id == first
     assert _db(db_path, "SELECT table_message_id FROM matches") == [(first,)]
-    monkeypatch.setattr(svc.store, "set_table_message", save)
+    monkeypatch.setattr(svc.store, "replace_table_message", save)
     await _retried(world)
     tables = [m.id for m in thread.history() if m.embeds and m.id != first
               and (m.embeds[0].title or "").startswith("Umtali")]

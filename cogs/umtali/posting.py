@@ -76,11 +76,20 @@ async def post_table(svc: MatchService, live: LiveMatch) -> None:
         else:
             message = await channel.send(**table.send(), view=view, allowed_mentions=NO_MENTIONS)
         try:
-            await svc.store.set_table_message(live.id, message.id)
+            saved = await svc.store.replace_table_message(
+                live.id, message.id, channel_id=live.channel_id, was=live.table_message_id)
         except Exception:
             # Not saved: taken down, so that the table posted when this is tried again is the
             # only one.
             with contextlib.suppress(discord.HTTPException, *PASSING):
                 await message.delete()
             raise
-        live.table_message_id = message.id
+        if saved:
+            live.table_message_id = message.id
+            return
+        # Another process moved the table meanwhile (``/umtali table``): its table is the live
+        # one, this repost is taken down, and this copy goes (or catches up, if held here).
+        with contextlib.suppress(discord.HTTPException, *PASSING):
+            await message.delete()
+        if not await svc.owners.fell_behind(live):
+            await svc._reload(live)
