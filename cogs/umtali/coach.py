@@ -43,6 +43,9 @@ log = logging.getLogger(__name__)
 
 #: Finished practice matches remembered as reviewed (``Coach._ended``).
 ENDED_KEPT = 4096
+#: Hints kept, latest last: one a practice match at most, and a match that went to another
+#: process (or whose end this process never saw) is not forgotten otherwise.
+HINTS_KEPT = 1024
 
 
 class Coach:
@@ -86,7 +89,11 @@ class Coach:
         known = self._hints.get(live.id)
         if known is None or known[0] != version:
             known = version, asyncio.ensure_future(self._advise(session, seat))
+            self._hints.pop(live.id, None)
             self._hints[live.id] = known
+            while len(self._hints) > HINTS_KEPT:
+                # The oldest goes (a click waiting on it still gets it: only the cache forgets).
+                del self._hints[next(iter(self._hints))]
         try:
             return await asyncio.shield(known[1])
         except Exception:
