@@ -6,6 +6,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 
@@ -50,6 +51,8 @@ def message_for(error: BaseException, tr: Tr = EN) -> str | None:
 #: Discord's codes for the bot refused in a channel: Missing Access, Missing Permissions (a
 #: server's set-up changed under a match or a challenge: not a bug, and not the user's doing).
 REFUSED_HERE = frozenset({50001, 50013})
+#: Discord failing for now (its 5xx), or the network to it.
+FAILING_FOR_NOW = (discord.DiscordServerError, aiohttp.ClientError)
 #: Discord's codes for an interaction that can no longer be answered: expired (its 3 seconds,
 #: or its 15 minutes for a follow-up, ran out).
 EXPIRED = frozenset({10062, 10015})
@@ -82,6 +85,14 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
                     interaction.channel_id, original)
         text = tr("Discord did not let me post here: a permission of mine in this channel is "
                   "missing. Ask a server admin to check the bot's permissions.")
+    if text is None and isinstance(original, FAILING_FOR_NOW):
+        # Discord, or the way to it, failing still after discord.py's own retries: no bug of
+        # ours. What the action saved stands; its panels are brought up to date by the bot's
+        # own edits (the answer usually comes too late to reach anyone by then).
+        log.warning("Discord failed during an interaction (%s: %s)",
+                    original.__class__.__name__, original)
+        text = tr("Discord failed for a moment, so this may not have gone through: look "
+                  "again before you try again.")
     if isinstance(error, STALE):
         log.warning("a command the bot no longer has as sent (%s): are the commands synced?",
                     error)
