@@ -113,6 +113,20 @@ class Posts:
     async def get(self, call: Call) -> web.Response:
         return replies.found(self._message(call))
 
+    async def history(self, call: Call) -> web.Response:
+        """A channel's messages, newest first, at most ``limit``, before or after an id (as
+        ``channel.history()`` asks: the bot looks through a DM for a panel it never saved)."""
+        channel_id = int(call.match["channel"])
+        if channel_id not in self.server.channels:
+            return replies.error(404, 10003, "Unknown Channel")
+        limit = max(1, min(int(call.query.get("limit", 50)), 100))
+        found = [m for m in self.server.channel_messages(channel_id)]
+        if "before" in call.query:
+            found = [m for m in found if int(m["id"]) < int(call.query["before"])]
+        if "after" in call.query:
+            found = [m for m in found if int(m["id"]) > int(call.query["after"])][:limit]
+        return replies.json(list(reversed(found[-limit:])))
+
     async def patch(self, call: Call) -> web.Response:
         return self.answer_edit(self._message(call), call)
 

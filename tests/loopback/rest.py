@@ -56,6 +56,7 @@ class Rest:
             ("PUT", "/applications/[0-9]+/guilds/[0-9]+/commands", self._put_commands),
             ("POST", f"/channels/{ch}/messages", posts.post),
             ("GET", f"/channels/{ch}/messages/{msg}", posts.get),
+            ("GET", f"/channels/{ch}/messages", posts.history),
             ("PATCH", f"/channels/{ch}/messages/{msg}", posts.patch),
             ("POST", f"/channels/{ch}/messages/{msg}/threads", posts.start_thread),
             ("GET", f"/channels/{ch}", self._get_channel),
