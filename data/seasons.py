@@ -103,8 +103,12 @@ async def current_season(tx: Tx, guild_id: int, cadence: str, now: float) -> str
     row = await tx.fetchone(
         "SELECT season FROM seasons WHERE guild_id = ? AND ended_at IS NULL", (guild_id,))
     if row is not None:
+        if now < season_start(row["season"]):
+            # Counted late, after its own span's season ended (or in a span with none): it
+            # was not played in the open season, and is rated into none.
+            return None
         if now < season_end(row["season"]):
-            return str(row["season"])  # (also a late-counted session from before it began)
+            return str(row["season"])
         await end_season(tx, guild_id, row["season"], due, now)
         return await _open(tx, guild_id, due)
     return await open_season(tx, guild_id, due, now)
