@@ -307,7 +307,12 @@ class Seasons:
 
     async def unclaim_summaries(self, owner: str) -> None:
         """At start: the summaries this process's name claimed before it stopped were never
-        marked posted, so their posts did not finish (one name runs one process at a time)."""
+        marked posted, so their posts did not finish (one name runs one process at a time).
+        A read first: a start with none (the usual case) writes nothing."""
+        if not await self.db.fetchone(
+                "SELECT 1 FROM seasons WHERE claimed_by = ? AND announced = 0 "
+                "AND claimed_until > 0 LIMIT 1", (owner,)):
+            return
         async with self.db.transaction() as tx:
             await tx.execute(
                 "UPDATE seasons SET claimed_until = 0 WHERE claimed_by = ? AND announced = 0",
