@@ -145,7 +145,7 @@ class UmtaliBot(commands.Bot):
             gc.freeze()
             # A season that ended while the bot was away ends now (once), and its summary is
             # posted once, timers or not: a start-up chore, like counting a result's backlog.
-            await season_tick(self)
+            await season_tick(self, start=True)
 
     async def close(self) -> None:
         for task in (self._timers, self._seasons):

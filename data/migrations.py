@@ -337,6 +337,14 @@ MIGRATIONS: Final[tuple[tuple[str | Variant, ...], ...]] = (
         """ALTER TABLE matches ADD COLUMN dm0_sending INTEGER NOT NULL DEFAULT 0""",
         """ALTER TABLE matches ADD COLUMN dm1_sending INTEGER NOT NULL DEFAULT 0""",
     ),
+    # 16: a season's summary is claimed by the process posting it (its name, '' for none) until
+    # a time, and marked ``announced`` once posted: a process that stopped in between leaves
+    # its claim, which its restart takes back at once and any other process once it runs out
+    # (before, the claim was ``announced`` itself, and such a summary was never posted).
+    (
+        """ALTER TABLE seasons ADD COLUMN claimed_by TEXT NOT NULL DEFAULT ''""",
+        """ALTER TABLE seasons ADD COLUMN claimed_until REAL NOT NULL DEFAULT 0""",
+    ),
 )
 
 

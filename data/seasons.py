@@ -103,8 +103,12 @@ async def current_season(tx: Tx, guild_id: int, cadence: str, now: float) -> str
     row = await tx.fetchone(
         "SELECT season FROM seasons WHERE guild_id = ? AND ended_at IS NULL", (guild_id,))
     if row is not None:
+        if now < season_start(row["season"]):
+            # Counted late, after its own span's season ended (or in a span with none): it
+            # was not played in the open season, and is rated into none.
+            return None
         if now < season_end(row["season"]):
-            return str(row["season"])  # (also a late-counted session from before it began)
+            return str(row["season"])
         await end_season(tx, guild_id, row["season"], due, now)
         return await _open(tx, guild_id, due)
     return await open_season(tx, guild_id, due, now)
@@ -274,16 +278,42 @@ class Seasons:
             "WHERE s.ended_at IS NOT NULL AND s.announced = 0 ORDER BY s.ended_at")
         return [(r["guild_id"], r["season"], r["season_channel_id"]) for r in rows]
 
+    async def claim_summary(self, guild_id: int, season: str, owner: str, now: float,
+                            until: float) -> bool:
+        """Whether the process named ``owner`` may post the season's summary now: it holds it
+        until ``until``, unless it is posted already or another claim still runs."""
+        async with self.db.transaction() as tx:
+            done = await tx.execute(
+                "UPDATE seasons SET claimed_by = ?, claimed_until = ? WHERE guild_id = ? "
+                "AND season = ? AND announced = 0 AND claimed_until <= ?",
+                (owner, until, guild_id, season, now))
+            return done.rowcount == 1
+
     async def mark_announced(self, guild_id: int, season: str) -> bool:
-        """True for the one caller that marks it first."""
+        """The summary is posted (or has nowhere to go): never again. True for the one caller
+        that marks it first."""
         async with self.db.transaction() as tx:
             done = await tx.execute(
                 "UPDATE seasons SET announced = 1 WHERE guild_id = ? AND season = ? "
                 "AND announced = 0", (guild_id, season))
             return done.rowcount == 1
 
-    async def unmark_announced(self, guild_id: int, season: str) -> None:
+    async def unclaim_summary(self, guild_id: int, season: str, owner: str) -> None:
         """Give a claimed summary back (its post failed for now): a later tick claims it."""
         async with self.db.transaction() as tx:
-            await tx.execute("UPDATE seasons SET announced = 0 WHERE guild_id = ? AND season = ?",
-                             (guild_id, season))
+            await tx.execute(
+                "UPDATE seasons SET claimed_until = 0 WHERE guild_id = ? AND season = ? "
+                "AND claimed_by = ?", (guild_id, season, owner))
+
+    async def unclaim_summaries(self, owner: str) -> None:
+        """At start: the summaries this process's name claimed before it stopped were never
+        marked posted, so their posts did not finish (one name runs one process at a time).
+        A read first: a start with none (the usual case) writes nothing."""
+        if not await self.db.fetchone(
+                "SELECT 1 FROM seasons WHERE claimed_by = ? AND announced = 0 "
+                "AND claimed_until > 0 LIMIT 1", (owner,)):
+            return
+        async with self.db.transaction() as tx:
+            await tx.execute(
+                "UPDATE seasons SET claimed_until = 0 WHERE claimed_by = ? AND announced = 0",
+                (owner,))

@@ -126,6 +126,34 @@ async def test_season_ends_survive_a_restart_exactly_once(store_target: str | Pa
     await second.close()
 
 
+async def test_a_summary_claimed_by_a_process_that_stopped_is_posted_after_all(
+        store_target: str | Path) -> None:
+    first = await Store.open(store_target)
+    await seasons_on(first)
+    await forfeited(first, ADA, BEN, now=at(2026, 12))
+    await first.seasons.end_due(at(2027, 1, 1))
+    now = at(2027, 1, 1)
+    assert await first.seasons.claim_summary(GUILD, "2026-12", "main", now, now + 300)
+    # Held while it is posted: no other tick or process takes it.
+    assert not await first.seasons.claim_summary(GUILD, "2026-12", "main", now, now + 300)
+    assert not await first.seasons.claim_summary(GUILD, "2026-12", "b", now + 299, now + 599)
+    await first.close()  # the process stops before the summary is posted
+
+    second = await Store.open(store_target)
+    assert await second.seasons.unannounced() == [(GUILD, "2026-12", 77)]
+    # Its restart takes its own claim back at once; another process's stays held.
+    await second.seasons.unclaim_summaries("b")
+    assert not await second.seasons.claim_summary(GUILD, "2026-12", "b", now + 1, now + 301)
+    await second.seasons.unclaim_summaries("main")
+    assert await second.seasons.claim_summary(GUILD, "2026-12", "main", now + 1, now + 301)
+    # Never restarted under that name, its claim runs out and another process posts it.
+    assert await second.seasons.claim_summary(GUILD, "2026-12", "b", now + 301, now + 601)
+    assert await second.seasons.mark_announced(GUILD, "2026-12")
+    assert await second.seasons.unannounced() == []
+    assert not await second.seasons.claim_summary(GUILD, "2026-12", "c", now + 999, now + 1299)
+    await second.close()
+
+
 async def test_seasons_off_keeps_no_season(store: Store) -> None:
     await forfeited(store, ADA, BEN, now=at(2026, 12))
     assert await store.seasons.of(GUILD) == []

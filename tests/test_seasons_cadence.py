@@ -135,3 +135,29 @@ async def test_a_session_counted_late_is_never_rated_into_an_ended_season(
     assert await listed(store) == [("2026-12", False, 2)]
     await forfeited(store, BEN, CY, now=at(2027, 1, 10))
     assert await listed(store) == [("2027-01", True, 2), ("2026-12", False, 2)]
+
+
+async def test_a_session_counted_after_its_season_ended_is_not_rated_into_the_next(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seasons on all along: a December result left uncounted (its count failed, so the
+    sweeps pass it by until the next start) is counted in January, after December ended and
+    January opened. It was not played in January: it is rated into no season."""
+    await seasons_on(store, "monthly")
+    await forfeited(store, ADA, BEN, now=at(2026, 12, 5))
+
+    def broken(*args: object) -> PlayerStats:
+        raise RuntimeError("stats on fire")
+
+    monkeypatch.setattr(records, "seat_stats", broken)
+    await forfeited(store, CY, ADA, now=at(2026, 12, 31))
+    monkeypatch.undo()
+    assert len(await store.seasons.end_due(at(2027, 1, 1))) == 1
+    await forfeited(store, BEN, ADA, now=at(2027, 1, 3))
+    december = await store.seasons.board(GUILD, "2026-12", 1)
+    january = await store.seasons.board(GUILD, "2027-01", 1)
+    assert await store.count_backlog() == 1  # the next start
+    assert (await store.seasons.board(GUILD, "2026-12", 1)) == december
+    assert (await store.seasons.board(GUILD, "2027-01", 1)) == january
+    assert await listed(store) == [("2027-01", True, 2), ("2026-12", False, 2)]
+    # All time counts it all the same.
+    assert {r.user_id for r in (await store.records.leaderboard(GUILD, 1)).rows} == {1, 2, 3}

@@ -26,6 +26,7 @@ from tests.discord_helpers import (
     the_match,
 )
 from tests.loopback.harness import bot_in_process, loopback_server
+from tests.test_lang_announce_once import enforced_nonces  # noqa: F401 (a fixture)
 from tests.test_records import forfeited
 from tests.test_records_discord import board_lines, resign, text_of
 
@@ -159,6 +160,31 @@ async def test_a_restart_across_the_turn_posts_the_summary_once(
     assert await season_tick(world.bot) == 0
     board = await world.carol.slash(world.channel, "umtali leaderboard")
     assert _title(board).endswith("Season 2027-01")
+
+
+@pytest.mark.usefixtures("enforced_nonces")
+async def test_a_summary_posted_but_not_marked_is_not_posted_twice_by_the_restart(
+        world: World, make_bot: Callable[[], UmtaliBot], monkeypatch: pytest.MonkeyPatch) -> None:
+    summaries, _ = await _seasons_on(world)
+    await _ben_beats_ada_twice(world)
+    world.clock.now = NEW_YEAR
+    # The summary is posted, and the bot stops before marking it so (here: the mark fails).
+    assert world.bot.matches is not None
+    store = world.bot.matches.store
+
+    async def stopped(*args: object) -> bool:
+        raise RuntimeError("the bot stopped here")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(type(store.seasons), "mark_announced", stopped)
+        assert await season_tick(world.bot) == 1
+    await world.env.settle()
+    # The restart posts it again at once, with the same nonce: Discord gives the first back.
+    await world.env.restart_bot(make_bot())
+    await world.env.settle()
+    assert [m.embeds[0].title for m in summaries.history()] == ["Season 2026-12 is over"]
+    assert world.bot.matches is not None
+    assert await world.bot.matches.store.seasons.unannounced() == []
 
 
 async def test_a_russian_server_reads_its_seasons_in_russian(world: World) -> None:

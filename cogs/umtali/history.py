@@ -18,6 +18,7 @@ from cogs.umtali.access import store, tr_of
 from cogs.umtali.errors import guarded
 from cogs.umtali.fair import revealed, verify_file, verify_filename
 from cogs.umtali.ids import id_of
+from cogs.umtali.in_time import answer, in_time, thinking
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import clean_name, label_name, safe_name
 from cogs.umtali.options import rules_words
@@ -32,6 +33,7 @@ from cogs.umtali.records import (
 )
 from cogs.umtali.render import COLOUR
 from data.models import MatchRow, SessionLine
+from data.record_reads import Records, UnfinishedLine
 from umtali.codec import session_from_json
 from umtali.i18n import EN, Tr
 from umtali.rules import RuleSet
@@ -59,13 +61,20 @@ class ReplaySelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         await guarded(interaction, lambda: send_replay(interaction, self.guild_id, match_id))
 
 
+async def _read_history(records: Records, guild_id: int,
+                        user_id: int) -> tuple[list[SessionLine], list[UnfinishedLine]]:
+    # Matches that ended with no result: no score to show, but their deals to check.
+    return (await records.recent(guild_id, user_id, HISTORY),
+            await records.unfinished(guild_id, user_id, UNFINISHED))
+
+
 async def show_history(interaction: discord.Interaction, user: discord.abc.User) -> None:
+    """A member's history, answered within Discord's time however long the database makes
+    its reads wait (queued behind a save that waits for another process's write)."""
     assert interaction.guild is not None
     tr = tr_of(interaction)
-    records = store(interaction.client).records
-    lines = await records.recent(interaction.guild.id, user.id, HISTORY)
-    # Matches that ended with no result: no score to show, but their deals to check.
-    unfinished = await records.unfinished(interaction.guild.id, user.id, UNFINISHED)
+    lines, unfinished = await in_time(interaction, _read_history(
+        store(interaction.client).records, interaction.guild.id, user.id))
     seat = lines[0].seat_of(user.id) if lines else None
     name = name_of(user, lines[0].names[seat] if lines and seat is not None else None)
     embed = discord.Embed(title=tr("Umtali history · {name}", name=name), colour=COLOUR)
@@ -156,18 +165,32 @@ def _asked_from(interaction: discord.Interaction, match: MatchRow | None,
 
 
 async def send_replay(interaction: discord.Interaction, guild_id: int, match_id: int) -> None:
-    st = store(interaction.client)
+    """A session's replay file (and its deals file), privately, answered within Discord's
+    time however long the database makes its reads wait."""
     tr = tr_of(interaction)
+    said, files = await in_time(interaction, _replay(interaction, guild_id, match_id, tr),
+                                new_message=True)
+    if not files:
+        await answer(interaction, said)
+    elif thinking(interaction):
+        await interaction.edit_original_response(content=said, attachments=files)
+    elif interaction.response.is_done():
+        await interaction.followup.send(said, files=files, ephemeral=True)
+    else:
+        await interaction.response.send_message(said, files=files, ephemeral=True)
+
+
+async def _replay(interaction: discord.Interaction, guild_id: int, match_id: int,
+                  tr: Tr) -> tuple[str, list[discord.File]]:
+    """What ``send_replay`` answers: its words, and its files (none: a refusal)."""
+    st = store(interaction.client)
     line = await st.records.session(match_id)
     match = await st.match(match_id)
     if line is None and match is not None and _asked_from(interaction, match, guild_id):
-        await _send_unfinished(interaction, match, tr)
-        return
+        return _unfinished(match, tr)
     if line is None or match is None or line.guild_id != guild_id or \
             not _asked_from(interaction, match, guild_id):
-        await interaction.response.send_message(
-            tr("That session is not kept on this server."), ephemeral=True)
-        return
+        return tr("That session is not kept on this server."), []
     text = replay_text(match, line, await st.moves(match_id), tr)
     files = [discord.File(io.BytesIO(text.encode()), filename=replay_filename(match_id))]
     if match.salt:
@@ -176,29 +199,21 @@ async def send_replay(interaction: discord.Interaction, guild_id: int, match_id:
         files.append(discord.File(io.BytesIO(verify_file(session, match.names, match.salt,
                                                           cut=match.cut)),
                                   filename=verify_filename(match_id)))
-    await interaction.response.send_message(
-        tr("Session #{match}, {a} vs {b}, as a replay:", match=match_id,
-           a=safe_name(line.names[0]), b=safe_name(line.names[1])),
-        files=files, ephemeral=True)
+    return tr("Session #{match}, {a} vs {b}, as a replay:", match=match_id,
+              a=safe_name(line.names[0]), b=safe_name(line.names[1])), files
 
 
-async def _send_unfinished(interaction: discord.Interaction, match: MatchRow, tr: Tr) -> None:
+def _unfinished(match: MatchRow, tr: Tr) -> tuple[str, list[discord.File]]:
     """The deals file of a match with no result: once it is over and had cards dealt (the
     seed of a match in play, or of one never dealt, stays unsaid)."""
     if match.status != "finished":
-        await interaction.response.send_message(
-            tr("That match is not over: its deals are revealed when it ends."), ephemeral=True)
-        return
+        return tr("That match is not over: its deals are revealed when it ends."), []
     live = LiveMatch.from_row(match)
     if not live.abandoned or not revealed(live.commitment, False, live.ended, live.dealt):
-        await interaction.response.send_message(
-            tr("That session is not kept on this server."), ephemeral=True)
-        return
+        return tr("That session is not kept on this server."), []
     names = {"match": match.id, "a": safe_name(match.names[0]), "b": safe_name(match.names[1])}
     said = (tr("Match #{match}, {a} vs {b}, cancelled with no result: its deals file.", **names)
             if live.ended == "cancelled" else
             tr("Match #{match}, {a} vs {b}, abandoned with no result: its deals file.", **names))
     data = verify_file(live.session, match.names, match.salt, live.ended, match.cut)
-    await interaction.response.send_message(
-        said, file=discord.File(io.BytesIO(data), filename=verify_filename(match.id)),
-        ephemeral=True)
+    return said, [discord.File(io.BytesIO(data), filename=verify_filename(match.id))]

@@ -2,13 +2,16 @@
 tick that ends the seasons whose time is over and posts each one's summary once.
 
 The season ends themselves are the store's (``data.seasons``): exactly once, whoever comes
-first. A summary is claimed before it is posted, so that two ticks (or two processes) never
-post it twice; a post that fails for now gives the claim back for a later tick.
+first. A summary is claimed for a while before it is posted, so that two ticks (or two
+processes) never post it twice, and marked posted after; a post that fails for now gives the
+claim back for a later tick, and a process that stopped in between leaves a claim that its
+restart takes back (or, past its time, another process).
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 from functools import reduce
 from typing import TYPE_CHECKING
@@ -42,6 +45,9 @@ ALL_TIME = "all"
 BOARD_PATTERN = r"server|global|[0-9]{4}-(?:Q[1-4]|[0-9]{2})"
 #: How often the seasons are checked (a season ends at a month's turn: a minute is prompt).
 TICK_EVERY = 60.0
+#: How long a process holds a season's summary it is posting: past that (the process
+#: stopped, and is not started again under its name), another process posts it.
+CLAIM = 300.0
 MEDALS = ("🥇", "🥈", "🥉")
 
 
@@ -202,17 +208,28 @@ async def announce(client: discord.Client, guild_id: int, season: str,
     # starts from its soft reset all the same).
     followed = await svc.store.seasons.running(guild_id) is not None
     await channel.send(embed=summary_embed(season, top, svc.prefs.guild_tr(guild_id),
-                                           followed))
+                                           followed), nonce=summary_nonce(guild_id, season))
     return True
 
 
-async def season_tick(client: discord.Client) -> int:
+def summary_nonce(guild_id: int, season: str) -> str:
+    """The nonce of a season's summary: posted again (its process stopped before marking it
+    posted), Discord gives back the first one instead of a second, if it comes within some
+    minutes (at most 25 characters, as ``announcing.nonce``)."""
+    digest = hashlib.sha256(f"season:{guild_id}:{season}".encode()).digest()
+    return str(int.from_bytes(digest[:8], "big"))
+
+
+async def season_tick(client: discord.Client, start: bool = False) -> int:
     """Count the results still uncounted, end the seasons whose time is over (by the
     service's clock) and post each ended season's summary once; returns how many were posted.
-    Never raises: what failed is tried again at the next tick."""
+    ``start``: the process's first tick, which takes back the summaries its name claimed
+    before it stopped. Never raises: what failed is tried again at the next tick."""
     svc = service(client)
-    seasons = svc.store.seasons
+    seasons, owner = svc.store.seasons, svc.owners.name
     try:
+        if start:
+            await seasons.unclaim_summaries(owner)
         # First, so that a result counted late lands in the season it was played in (one
         # indexed read when there is none: the usual case).
         await svc.store.sweep_uncounted()
@@ -225,7 +242,8 @@ async def season_tick(client: discord.Client) -> int:
     posted = 0
     for guild_id, season, channel_id in due:
         try:
-            if not await seasons.mark_announced(guild_id, season):
+            now = svc.clock()
+            if not await seasons.claim_summary(guild_id, season, owner, now, now + CLAIM):
                 continue  # another tick (or process) has it
         except Exception as e:
             log.warning("season %s of server %d: could not be claimed (%s)", season, guild_id, e)
@@ -241,10 +259,18 @@ async def season_tick(client: discord.Client) -> int:
             log.warning("season %s of server %d: the summary could not be posted (%s: %s); "
                         "trying again later", season, guild_id, e.__class__.__name__, e)
             try:
-                await seasons.unmark_announced(guild_id, season)
+                await seasons.unclaim_summary(guild_id, season, owner)
             except Exception as again:
-                log.warning("season %s of server %d: the summary is lost (%s)", season,
-                            guild_id, again)
+                log.warning("season %s of server %d: its summary waits for its claim to run "
+                            "out (%s)", season, guild_id, again)
+            continue
+        try:
+            await seasons.mark_announced(guild_id, season)
+        except Exception as e:
+            # Posted, or nowhere to go: its claim runs out, and the post's nonce lets Discord
+            # drop a repeat that comes soon enough.
+            log.warning("season %s of server %d: could not be marked done (%s)", season,
+                        guild_id, e)
     return posted
 
 
