@@ -77,6 +77,9 @@ async def check_timers(svc: MatchService, now: float) -> None:
                     e.__class__.__name__, e)
     if first:
         await _connected(svc)
+        # The time spent connecting is given back: noted at once, lest a stop before the
+        # next heartbeat give it again.
+        await noted(svc, "after connecting")
     if state.outage is not None:
         # Nobody can play: the clocks stand still until the gateway is back, those of turns
         # started meanwhile (moves, matches taken over) from now.
@@ -271,21 +274,32 @@ async def gateway_back(svc: MatchService, shard: int | None) -> None:
     await _give_back(svc, gaps, "of the gateway outage")
     # The time given back is saved: the note that the clocks stood still goes at once (a crash
     # before the next heartbeat would give that time back again).
-    try:
-        await heartbeat(svc)
-    except Exception as e:
-        log.warning("the heartbeat after the outage could not be saved (%s: %s)",
-                    e.__class__.__name__, e)
+    await noted(svc, "after the outage")
 
 
 async def heartbeat(svc: MatchService) -> None:
     """Note when ``svc``'s process was last alive. While its gateway is down the clocks stand
     still, so it is noted as of the outage's start: a stop meanwhile (the bot cut off from
     Discord restarted) gives each running turn back what it had then, not what was left at
-    the stop."""
-    now, outage = svc.clock(), svc.clock_state.outage
-    alive = repr(now) if outage is None else f"{min(now, outage.since)!r} {STILL}"
+    the stop. So too from a start until the first check (connecting: that check gives the
+    time back): the deadlines brought back were moved on to the start, and a note from before
+    it would give the time offline again at the next start, one of now take the time spent
+    connecting from the turns."""
+    now, state = svc.clock(), svc.clock_state
+    since = [at for at in (None if state.outage is None else state.outage.since,
+                           None if state.loaded is None else state.loaded[0]) if at is not None]
+    alive = f"{min(now, *since)!r} {STILL}" if since else repr(now)
     await svc.store.set_meta(alive_key(svc.owners.name), alive)
+
+
+async def noted(svc: MatchService, why: str) -> None:
+    """``heartbeat`` at once, as the clocks' footing changed (a start, time given back): a
+    failure is logged, and the next tick's heartbeat notes it."""
+    try:
+        await heartbeat(svc)
+    except Exception as e:
+        log.warning("the heartbeat %s could not be saved (%s: %s)", why,
+                    e.__class__.__name__, e)
 
 
 def last_alive(saved: str | None) -> tuple[float | None, bool]:
