@@ -24,7 +24,7 @@ import discord
 from discord.ext import commands
 
 from cogs.umtali.announcing import your_turn
-from cogs.umtali.clock_state import CONNECTING, Outage, run_out
+from cogs.umtali.clock_state import CONNECTING, Outage, connecting_since, run_out
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import safe_name
 from cogs.umtali.outbox import Batch
@@ -124,17 +124,19 @@ async def _connected(svc: MatchService) -> None:
     (a move, its time-up question asked again) or is now held elsewhere is left alone."""
     state = svc.clock_state
     loaded, first_down = state.loaded, state.first_down
-    state.loaded = state.first_down = None
     if loaded is None:
+        state.first_down = None
         return
-    at, deadlines = loaded
     # Up to now, or to the start of the first gateway outage since (under way or over): an
-    # outage is given back on its own, and the same seconds must not be given twice.
-    gap = (svc.clock() if first_down is None else first_down) - at
-    if gap < CONNECTING:
-        return
-    await _give_back(svc, {match_id: (was, gap) for match_id, was in deadlines.items()},
-                     "of connecting")
+    # outage is given back on its own, and the same seconds must not be given twice. From the
+    # start, or from a turn's start since (the computer's reply while connecting).
+    end = svc.clock() if first_down is None else first_down
+    gaps = {match_id: (was, end - connecting_since(state, match_id))
+            for match_id, was in loaded[1].items()}
+    state.loaded = state.first_down = None
+    state.begun = {}
+    await _give_back(svc, {match_id: owed for match_id, owed in gaps.items()
+                           if owed[1] >= CONNECTING}, "of connecting")
 
 
 async def _give_back(svc: MatchService, gaps: dict[int, tuple[float, float]],
