@@ -1,6 +1,6 @@
-"""Issue 12, correspondence: the time-up question voided when the absent player moves at last
-(its buttons gone, nothing left saved), through a restart, later when Discord could not edit it
-at once, and forgotten when deleted; an answered one is left as answered. Over SimCord."""
+"""Issue 12, correspondence: the time-up question voided when the absent player ends their turn
+at last (its buttons gone, nothing left saved), through a restart, later when Discord could not
+edit it at once, and forgotten when deleted; an answered one is left as answered. Over SimCord."""
 
 from __future__ import annotations
 
@@ -23,13 +23,15 @@ def _shown(world: World, live: LiveMatch, question: Any) -> Any:
 
 
 async def _absent_moves(world: World, live: LiveMatch) -> int:
-    """The absent player makes a move at last; their seat."""
+    """The absent player plays their turn at last (a move within it leaves the question
+    standing: tests/test_clocks_question_mid_turn.py); their seat."""
     absent = live.session.to_act
-    move = GreedyPlayer().choose(live.session.view(absent))
-    outcome = await world.bot.matches.act(  # type: ignore[union-attr]
-        live, live.player_ids[absent], move)
-    assert outcome.ok
-    await flush(world)
+    while live.session.to_act == absent and not live.over:
+        move = GreedyPlayer().choose(live.session.view(absent))
+        outcome = await world.bot.matches.act(  # type: ignore[union-attr]
+            live, live.player_ids[absent], move)
+        assert outcome.ok
+        await flush(world)
     return absent
 
 
@@ -43,7 +45,7 @@ async def test_a_move_after_the_question_makes_it_void(world: World, db_path: Pa
     assert "time for this turn is up" in shown.content
     assert "no longer needed" in shown.content and shown.components == []
     assert db_row(db_path, live.id)["question"] == "" and live.question == ""
-    assert not live.over and live.session.to_act == absent
+    assert not live.over and live.session.to_act != absent
 
 
 async def test_a_question_outlives_a_restart_and_a_move_then_voids_it(
@@ -54,10 +56,11 @@ async def test_a_question_outlives_a_restart_and_a_move_then_voids_it(
     assert again.matches is not None
     restored = again.matches.matches[live.id]
     assert restored.question == live.question != ""
-    move = GreedyPlayer().choose(restored.session.view(restored.session.to_act))
-    assert (await again.matches.act(
-        restored, restored.player_ids[restored.session.to_act], move)).ok
-    await flush(world)
+    absent = restored.session.to_act
+    while restored.session.to_act == absent:
+        move = GreedyPlayer().choose(restored.session.view(absent))
+        assert (await again.matches.act(restored, restored.player_ids[absent], move)).ok
+        await flush(world)
     shown = _shown(world, restored, question)
     assert "no longer needed" in shown.content and shown.components == []
     assert db_row(db_path, live.id)["question"] == ""

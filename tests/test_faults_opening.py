@@ -135,11 +135,12 @@ async def test_a_match_whose_cancelling_failed_too_is_cancelled_at_its_deadline(
     abandon = svc.store.abandon_match
     calls = []
 
-    async def fails_once(match_id: int, how: str, now: float | None = None) -> list[str] | None:
+    async def fails_once(match_id: int, how: str, now: float | None = None,
+                         **holder: Any) -> list[str] | None:
         calls.append(how)
         if len(calls) == 1:
             raise sqlite3.OperationalError("disk I/O error")
-        return await abandon(match_id, how, now)
+        return await abandon(match_id, how, now, **holder)
 
     monkeypatch.setattr(svc.store, "abandon_match", fails_once)
     world.env.inject_error("POST", "/channels/*/messages", status=502, times=1)

@@ -11,6 +11,7 @@ import logging
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -90,11 +91,12 @@ async def test_with_no_clock_a_failed_cancel_is_tried_again_by_the_timer(
     abandon = svc.store.abandon_match
     calls: list[str] = []
 
-    async def fails_once(match_id: int, how: str, now: float | None = None) -> list[str] | None:
+    async def fails_once(match_id: int, how: str, now: float | None = None,
+                         **holder: Any) -> list[str] | None:
         calls.append(how)
         if len(calls) == 1:
             raise sqlite3.OperationalError("disk I/O error")
-        return await abandon(match_id, how, now)
+        return await abandon(match_id, how, now, **holder)
 
     monkeypatch.setattr(svc.store, "abandon_match", fails_once)
     offered = await challenge(world, world.alice, world.bob, turn_timer=0)

@@ -24,7 +24,7 @@ import discord
 from discord.ext import commands
 
 from cogs.umtali.announcing import your_turn
-from cogs.umtali.clock_state import CONNECTING, Outage, run_out
+from cogs.umtali.clock_state import CONNECTING, Outage, connecting_since, run_out
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import safe_name
 from cogs.umtali.outbox import Batch
@@ -77,6 +77,9 @@ async def check_timers(svc: MatchService, now: float) -> None:
                     e.__class__.__name__, e)
     if first:
         await _connected(svc)
+        # The time spent connecting is given back: noted at once, lest a stop before the
+        # next heartbeat give it again.
+        await noted(svc, "after connecting")
     if state.outage is not None:
         # Nobody can play: the clocks stand still until the gateway is back, those of turns
         # started meanwhile (moves, matches taken over) from now.
@@ -121,17 +124,19 @@ async def _connected(svc: MatchService) -> None:
     (a move, its time-up question asked again) or is now held elsewhere is left alone."""
     state = svc.clock_state
     loaded, first_down = state.loaded, state.first_down
-    state.loaded = state.first_down = None
     if loaded is None:
+        state.first_down = None
         return
-    at, deadlines = loaded
     # Up to now, or to the start of the first gateway outage since (under way or over): an
-    # outage is given back on its own, and the same seconds must not be given twice.
-    gap = (svc.clock() if first_down is None else first_down) - at
-    if gap < CONNECTING:
-        return
-    await _give_back(svc, {match_id: (was, gap) for match_id, was in deadlines.items()},
-                     "of connecting")
+    # outage is given back on its own, and the same seconds must not be given twice. From the
+    # start, or from a turn's start since (the computer's reply while connecting).
+    end = svc.clock() if first_down is None else first_down
+    gaps = {match_id: (was, end - connecting_since(state, match_id))
+            for match_id, was in loaded[1].items()}
+    state.loaded = state.first_down = None
+    state.begun = {}
+    await _give_back(svc, {match_id: owed for match_id, owed in gaps.items()
+                           if owed[1] >= CONNECTING}, "of connecting")
 
 
 async def _give_back(svc: MatchService, gaps: dict[int, tuple[float, float]],
@@ -271,21 +276,32 @@ async def gateway_back(svc: MatchService, shard: int | None) -> None:
     await _give_back(svc, gaps, "of the gateway outage")
     # The time given back is saved: the note that the clocks stood still goes at once (a crash
     # before the next heartbeat would give that time back again).
-    try:
-        await heartbeat(svc)
-    except Exception as e:
-        log.warning("the heartbeat after the outage could not be saved (%s: %s)",
-                    e.__class__.__name__, e)
+    await noted(svc, "after the outage")
 
 
 async def heartbeat(svc: MatchService) -> None:
     """Note when ``svc``'s process was last alive. While its gateway is down the clocks stand
     still, so it is noted as of the outage's start: a stop meanwhile (the bot cut off from
     Discord restarted) gives each running turn back what it had then, not what was left at
-    the stop."""
-    now, outage = svc.clock(), svc.clock_state.outage
-    alive = repr(now) if outage is None else f"{min(now, outage.since)!r} {STILL}"
+    the stop. So too from a start until the first check (connecting: that check gives the
+    time back): the deadlines brought back were moved on to the start, and a note from before
+    it would give the time offline again at the next start, one of now take the time spent
+    connecting from the turns."""
+    now, state = svc.clock(), svc.clock_state
+    since = [at for at in (None if state.outage is None else state.outage.since,
+                           None if state.loaded is None else state.loaded[0]) if at is not None]
+    alive = f"{min(now, *since)!r} {STILL}" if since else repr(now)
     await svc.store.set_meta(alive_key(svc.owners.name), alive)
+
+
+async def noted(svc: MatchService, why: str) -> None:
+    """``heartbeat`` at once, as the clocks' footing changed (a start, time given back): a
+    failure is logged, and the next tick's heartbeat notes it."""
+    try:
+        await heartbeat(svc)
+    except Exception as e:
+        log.warning("the heartbeat %s could not be saved (%s: %s)", why,
+                    e.__class__.__name__, e)
 
 
 def last_alive(saved: str | None) -> tuple[float | None, bool]:

@@ -69,8 +69,11 @@ class ClockState:
     #: the time spent connecting given back (``_connected``).
     checked: bool = False
     #: Until that first check: when its matches were brought back, and each one's deadline
-    #: then (by match id).
+    #: then (by match id), or that of a turn begun since (``began``).
     loaded: tuple[float, dict[int, float]] | None = None
+    #: Until that first check: when each turn begun since the matches were brought back began
+    #: (a computer's reply while connecting), by match id; the others stood still since then.
+    begun: dict[int, float] = field(default_factory=dict)
     #: Until that first check: when its gateway first went down since its matches were
     #: brought back (the time spent connecting ends there; the outage is given back apart).
     first_down: float | None = None
@@ -81,6 +84,23 @@ class ClockState:
     owed: dict[int, tuple[float, float]] = field(default_factory=dict)
     #: One payment of what is owed at a time (a check's and an outage's end may meet).
     paying: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+def began(svc: MatchService, live: LiveMatch, now: float) -> None:
+    """``live``'s turn began at ``now`` (a move saved, its deadline set). Before the first
+    check after a start nobody can play yet (the bot is connecting), so its clock stands still
+    until then, as a turn brought back running does: the first check gives it the time since
+    ``now`` (``clock._connected``)."""
+    state = svc.clock_state
+    if state.loaded is not None and not state.checked and live.deadline is not None:
+        state.loaded[1][live.id] = live.deadline
+        state.begun[live.id] = now
+
+
+def connecting_since(state: ClockState, match_id: int) -> float:
+    """Before the first check: since when the match's turn has stood still (``began``)."""
+    assert state.loaded is not None
+    return max(state.loaded[0], state.begun.get(match_id, state.loaded[0]))
 
 
 def owed_deadline(svc: MatchService, live: LiveMatch) -> float | None:
@@ -105,7 +125,8 @@ def judged_deadline(svc: MatchService, live: LiveMatch, now: float) -> float | N
     if since is not None:
         deadline += max(0.0, now - since)
     if state.loaded is not None and state.loaded[1].get(live.id) == live.deadline:
-        gap = (now if state.first_down is None else min(now, state.first_down)) - state.loaded[0]
+        gap = (now if state.first_down is None else min(now, state.first_down)) \
+            - connecting_since(state, live.id)
         if gap >= CONNECTING:
             deadline += gap
     return deadline

@@ -75,20 +75,19 @@ class Endings(Playing):
             announce = [] if not reveal or live.channel_lost else [reveal_line(
                 live.session, live.salt, live.commitment, self.public_tr(live), how,
                 live.cut)]
-            # With something to announce, this process holds the match to post it (and what
-            # was still unsent before it).
-            ended = self.store.abandon_match(
-                live.id, how, self.clock(), announce=announce, owner=self.owners.name,
-                lease_until=self.owners.until()) if announce else self.store.abandon_match(
-                live.id, how, self.clock())
-            unsent = await ended
+            # This process holds the match from now on, as a resignation's would: it posts
+            # what there is to announce (and what was still unsent before it), and a process
+            # that held it drops its copy at its next renewal, rather than running that
+            # copy's clock (and redrawing its panels in play) until its deadline.
+            unsent = await self.store.abandon_match(
+                live.id, how, self.clock(), announce=announce or None, owner=self.owners.name,
+                lease_until=self.owners.until())
             if unsent is None:
                 return False
             live.abandoned, live.ended = True, how
             live.deadline = None
             live.unsent[:] = unsent
-            if announce:
-                self.owners.adopt(live)
+            self.owners.adopt(live)
         log.info("match %d %s", live.id, how)
         if how == "abandoned" or reveal:
             live.dm_shown = [None, None]

@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
-from cogs.umtali.clock_state import LATE, judged_deadline, made_in_time
+from cogs.umtali.clock_state import LATE, began, judged_deadline, made_in_time
 from cogs.umtali.computer import Computers
 from cogs.umtali.delivery import Delivery
 from cogs.umtali.fair import reveal_line, revealed
@@ -207,7 +207,9 @@ class Playing(Looks):
             live.reserves[seat] = reserve
         if deadline != live.deadline:
             live.warned = False
-        live.deadline = deadline
+            live.deadline = deadline
+            # Begun before the bot is connected after a start: it stands still until then.
+            began(cast("MatchService", self), live, self.clock())
         live.pending = pending
         live.unsent[:] = unsent
         if text:

@@ -27,7 +27,7 @@ from weakref import WeakValueDictionary
 
 import discord
 
-from cogs.umtali.clock import MAIN, check_timers, heartbeat, warn_before
+from cogs.umtali.clock import MAIN, check_timers, heartbeat, noted, warn_before
 from cogs.umtali.clock_state import LATE, ClockState, run_out
 from cogs.umtali.computer import Computers
 from cogs.umtali.delivery import Delivery
@@ -126,6 +126,8 @@ class MatchService(Endings, Playing, Looks):
         its name) and every one nobody holds any more."""
         await self.prefs.load()
         lives = await self.owners.claim(start=True)
+        # Their deadlines moved on to now: the clocks stand still from now until connected.
+        await noted(self, "at the start")
         for live in lives:
             # A DM panel was on its way as the bot stopped, its id maybe never saved: the
             # seat's hand is sent, and that panel stripped of its buttons (``in_dms``).

@@ -6,8 +6,10 @@ saved as none, so a restart does not ask again once the question is saved; a clo
 with no question saved is run out again, and asks again) and the waiting player is asked, in
 the match's channel, whether to claim the session or to give the absent player another turn's
 time. The absent player may still move meanwhile: the question is saved with the match, and
-the move's delivery takes its buttons off and says it is no longer needed (its buttons carry
-the turn's version too, for a question that could not be saved or was missed).
+stands through their moves within the turn (a draw, a meld), lest the waiting player be asked
+anew after each; the delivery of the move that ends the turn takes its buttons off and says it
+is no longer needed (its buttons carry the version asked at too, for a question that
+could not be saved or was missed).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from cogs.umtali.mentions import NO_MENTIONS, only, ping
 from cogs.umtali.names import safe_name
 from cogs.umtali.outbox import Batch
 from cogs.umtali.panels import timeout_panel
-from cogs.umtali.reminders import TurnNotices, post, refused, when
+from cogs.umtali.reminders import Turn, TurnNotices, post, refused, turn_of, when
 from umtali.i18n import Tr
 
 if TYPE_CHECKING:
@@ -57,6 +59,7 @@ async def ask_waiting_player(svc: MatchService, live: LiveMatch, now: float) -> 
     asks again."""
     async with live.lock:
         deadline, version, absent = live.deadline, live.version, live.session.to_act
+        turn = turn_of(live)
         if live.over or deadline is None or not run_out(deadline, now):
             return False
         # Claimed in the database: of two processes, one asks.
@@ -65,13 +68,13 @@ async def ask_waiting_player(svc: MatchService, live: LiveMatch, now: float) -> 
         live.deadline = None
         _asking.add(live)
     try:
-        return await _ask(svc, live, deadline, version, absent)
+        return await _ask(svc, live, deadline, version, absent, turn)
     finally:
         _asking.discard(live)
 
 
 async def _ask(svc: MatchService, live: LiveMatch, deadline: float, version: int,
-               absent: int) -> bool:
+               absent: int, turn: Turn) -> bool:
     tr = svc.public_tr(live)
     waiting = live.player_ids[1 - absent]
     asked = None if live.channel_lost else await post(
@@ -99,7 +102,8 @@ async def _ask(svc: MatchService, live: LiveMatch, deadline: float, version: int
                          1 - absent)
             return False
         await _remember(svc, live, Question(
-            asked.channel.id, asked.id, version, absent, asked.channel.id != live.channel_id))
+            asked.channel.id, asked.id, version, absent, asked.channel.id != live.channel_id,
+            turn))
     log.info("match %d: seat %d's time is up; seat %d asked", live.id, absent, 1 - absent)
     svc.delivery.enqueue(live, Batch(table=True))
     return False
@@ -116,8 +120,7 @@ def _unasked(live: LiveMatch) -> bool:
         return False
     if not live.asks_when_late():
         return True
-    asked = Question.loads(live.question)
-    return asked is None or asked.version != live.version
+    return not stands(Question.loads(live.question), live)
 
 
 async def ask_again(svc: MatchService, now: float) -> None:
@@ -150,13 +153,44 @@ class Question(NamedTuple):
     absent: int
     #: Sent to the waiting player's DMs (the match's channel was lost): in their language.
     in_dm: bool
+    #: The turn it is about (``reminders.turn_of``): the absent player's moves within it leave
+    #: it standing. None: saved before it was kept, known by its version alone.
+    turn: Turn | None = None
 
     def dumps(self) -> str:
         return json.dumps(self._asdict())
 
     @staticmethod
     def loads(text: str) -> Question | None:
-        return Question(**json.loads(text)) if text else None
+        if not text:
+            return None
+        saved = json.loads(text)
+        if saved.get("turn") is not None:
+            game, hand, turns, seat = saved["turn"]
+            saved["turn"] = (game, hand, turns, seat)
+        return Question(**saved)
+
+
+def stands(asked: Question | None, live: LiveMatch) -> bool:
+    """``asked`` is still to be answered: the clock of the turn it is about is stopped, the
+    absent player not done with that turn (a move within it, a draw or a meld, does not end
+    it). A turn's end starts the next turn's clock, and the question of the turn before no
+    longer stands."""
+    if asked is None or live.over or live.deadline is not None:
+        return False
+    return asked.version == live.version or (asked.turn is not None
+                                             and asked.turn == turn_of(live))
+
+
+def _answerable(live: LiveMatch, version: int) -> bool:
+    """A button of the question asked at ``version`` may still be answered: its turn's clock
+    stopped, at that version, or a saved question of that version still standing (moves made
+    within the turn since)."""
+    if live.over or live.deadline is not None:
+        return False
+    asked = Question.loads(live.question)
+    return version == live.version or (asked is not None and asked.version == version
+                                       and stands(asked, live))
 
 
 async def _remember(svc: MatchService, live: LiveMatch, asked: Question) -> None:
@@ -178,8 +212,7 @@ async def void_question(svc: MatchService, live: LiveMatch) -> None:
     the next delivery; a question whose message is gone is simply forgotten."""
     was = live.question
     asked = Question.loads(was)
-    if asked is None or (live.version == asked.version and not live.over
-                         and live.deadline is None):
+    if asked is None or stands(asked, live):
         return
     tr = svc.seat_tr(live, 1 - asked.absent) if asked.in_dm else svc.public_tr(live)
     text = question(live, asked.absent, tr) + "\n" + tr(
@@ -242,7 +275,7 @@ async def _settle(svc: MatchService, user_id: int, match_id: int, version: int,
     absent seat, whether ``user_id`` (the waiting player) answered it, and the question as
     it was saved (None if unknown)."""
     live = await svc.lookup(match_id)
-    if live is None or live.over or live.version != version or live.deadline is not None:
+    if live is None or not _answerable(live, version):
         return None
     absent = live.session.to_act
     asked = Question.loads(live.question)
@@ -258,7 +291,7 @@ async def decide(svc: MatchService, live: LiveMatch, version: int, claim: bool) 
     player gets another turn's time; False if the question was answered or the match moved
     on meanwhile (of two clicks racing, one wins)."""
     async with live.lock:
-        if live.over or live.version != version or live.deadline is not None:
+        if not _answerable(live, version):
             return False
         absent = live.session.to_act
         # Answered: the answer's own edit takes the buttons off, not a delivery.
@@ -270,12 +303,12 @@ async def decide(svc: MatchService, live: LiveMatch, version: int, claim: bool) 
             # The clock runs where the match is held: here, from now on.
             await svc.owners.hold(live)
             deadline = live.control.deadline(svc.clock(), live.reserves[absent])
-            if not await svc.store.set_deadline(live.id, version, deadline):
+            if not await svc.store.set_deadline(live.id, live.version, deadline):
                 return False
         except BaseException:
             # Not saved: the question, forgotten above, still stands with its buttons; it is
             # not asked a second time here (``_unasked``).
-            _unsaved[live] = version
+            _unsaved[live] = live.version
             raise
         live.deadline, live.warned = deadline, False
         # Another turn's time: the absent player is told of it as of a turn's start.
