@@ -28,7 +28,7 @@ from cogs.umtali.in_dms import moves_of
 from cogs.umtali.in_time import answer, arrived, edit_clicked, in_time
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import command
-from cogs.umtali.names import MAX_ECHO, echo, safe_name, safe_text, visible
+from cogs.umtali.names import MAX_ECHO, as_typed, echo, safe_name, safe_text, visible
 from cogs.umtali.outbox import Batch
 from umtali.errors import InvalidMoveError
 from umtali.i18n import N_, sentence
@@ -84,9 +84,10 @@ async def play_text(interaction: discord.Interaction, match_id: int, text: str,
     except InvalidMoveError as e:
         said = e.text
         if "text" in said.params:
-            # The engine quotes what it could not read as typed: shown as text, not markdown.
+            # The engine quotes what it could not read: shown as typed (no escapes of a
+            # string literal), as text, not markdown.
             said = replace(said, params={**said.params,
-                                         "text": safe_text(str(said.params["text"]))})
+                                         "text": safe_text(as_typed(str(said.params["text"])))})
         await _ephemeral(interaction, tr(said) + ".")
         return
     await play_move(interaction, match_id, move, version, default_side)
