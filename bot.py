@@ -32,7 +32,7 @@ if __name__ == "__main__":
 
 import umtali
 from cogs.umtali.clock import hear_gateway
-from cogs.umtali.errors import answer_error, answered_stale_autocomplete
+from cogs.umtali.errors import answer_error, answered_stale_autocomplete, quiet_late_autocompletes
 from cogs.umtali.final_card import FINAL_ITEMS
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.panels import DYNAMIC_ITEMS
@@ -116,6 +116,7 @@ class UmtaliBot(commands.Bot):
         restored = await self.matches.load_active()
         hear_gateway(self, self.matches)
         self.add_dynamic_items(*DYNAMIC_ITEMS, *FINAL_ITEMS, RematchButton)
+        quiet_late_autocompletes()
         await self.tree.set_translator(UmtaliTranslator())
         await self.load_extension("cogs.umtali")
         if self.sync_commands:
