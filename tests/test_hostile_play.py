@@ -113,3 +113,19 @@ async def test_what_is_quoted_back_shows_as_typed(world: World, playing: LiveMat
     result = await actor.slash(thread_of(world, live), "umtali play", move=move)
     assert result.ephemeral and result.response is not None
     assert said in result.response.content, result.response.content
+
+
+@pytest.mark.parametrize("move, said", [
+    ("meld", "Name the cards to meld, like: meld 8D 9D 10D."),
+    ("discard 8D 9D", "Name one card to discard, like: discard KS."),
+    ("extend 8D", "Name your card and a card of the meld it extends, like: extend 7D 8D."),
+    ("\u200b", "No move given: moves are: "),
+])
+async def test_a_move_that_cannot_be_read_is_answered_in_a_sentence(
+        world: World, playing: LiveMatch, move: str, said: str) -> None:
+    # As every other refusal is: a capital first (the engine's reasons start small).
+    live = playing
+    actor = (world.alice, world.bob)[live.session.to_act]
+    result = await actor.slash(thread_of(world, live), "umtali play", move=move)
+    assert result.ephemeral and result.response is not None
+    assert result.response.content.startswith(said), result.response.content

@@ -88,7 +88,7 @@ async def play_text(interaction: discord.Interaction, match_id: int, text: str,
             # string literal), as text, not markdown.
             said = replace(said, params={**said.params,
                                          "text": safe_text(as_typed(str(said.params["text"])))})
-        await _ephemeral(interaction, tr(said) + ".")
+        await _ephemeral(interaction, sentence(tr(said)))
         return
     await play_move(interaction, match_id, move, version, default_side)
 
