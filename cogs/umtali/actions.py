@@ -30,6 +30,7 @@ from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import command
 from cogs.umtali.names import MAX_ECHO, as_typed, echo, safe_name, safe_text, visible
 from cogs.umtali.outbox import Batch
+from cogs.umtali.unknown import OUT_OF_DATE
 from umtali.errors import InvalidMoveError
 from umtali.i18n import N_, sentence
 from umtali.moves import NOTATION_HELP, TYPED_HELP, Move, typed
@@ -247,9 +248,14 @@ async def _player_of(interaction: discord.Interaction, match_id: int,
     return live, seat
 
 
-async def set_order(interaction: discord.Interaction, match_id: int, order: HandOrder) -> None:
-    """Lay the user's hand out in ``order``, from now on and in every match (it is saved)."""
+async def set_order(interaction: discord.Interaction, match_id: int,
+                    order: HandOrder | None) -> None:
+    """Lay the user's hand out in ``order``, from now on and in every match (it is saved);
+    None, no order the menu offers: refused, their choice kept."""
     tr = tr_of(interaction)
+    if order is None:
+        await _ephemeral(interaction, tr(OUT_OF_DATE))
+        return
     found = await _player_of(interaction, match_id,
                              tr("This is not your match: only its two players have hands."))
     if found is None:

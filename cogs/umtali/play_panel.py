@@ -130,9 +130,8 @@ class OrderSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         from cogs.umtali.actions import set_order
 
         data: Any = interaction.data or {}
-        value = str((data.get("values") or [""])[0])
-        await guarded(interaction,
-                      lambda: set_order(interaction, self.match_id, HandOrder.read(value)))
+        order = HandOrder.chosen(data.get("values") or [])
+        await guarded(interaction, lambda: set_order(interaction, self.match_id, order))
 
 
 class HintButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
