@@ -103,7 +103,9 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
         data: Any = interaction.data or {}
         values = [str(v) for v in data.get("values", [])]
-        text = f"meld {' '.join(values)}" if self.action == "meld" else (values or [""])[0]
+        # The other menus choose one move: several values (the client's word) are no choice.
+        text = f"meld {' '.join(values)}" if self.action == "meld" else \
+            values[0] if len(values) == 1 else ""
         await guarded(interaction,
                       lambda: play_text(interaction, self.match_id, text, self.version))
 
