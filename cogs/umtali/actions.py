@@ -329,6 +329,8 @@ async def cancel_resign(interaction: discord.Interaction, match_id: int) -> None
     # Ended meanwhile (resigned from another confirmation, timed out, played out): there is
     # nothing left to play on in.
     said = (tr("This match is over.") if live is None or live.over
+            # Its id names the match alone: anyone may send it (a forged click).
+            else tr("This is not your match.") if live.seat_of(interaction.user.id) is None
             else tr("Cancelled: you play on."))
     await _answer_clicked(interaction, said)
 
