@@ -32,7 +32,7 @@ if __name__ == "__main__":
 
 import umtali
 from cogs.umtali.clock import hear_gateway
-from cogs.umtali.errors import answer_error, answered_stale_autocomplete
+from cogs.umtali.errors import answer_error, answered_stale_autocomplete, quiet_late_autocompletes
 from cogs.umtali.final_card import FINAL_ITEMS
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.panels import DYNAMIC_ITEMS
@@ -41,6 +41,7 @@ from cogs.umtali.seasons import run_seasons, season_tick
 from cogs.umtali.service import MatchService
 from cogs.umtali.startup import run_timers, sync_if_changed
 from cogs.umtali.translator import UmtaliTranslator
+from cogs.umtali.unknown import answered_unknown
 from data.db import DatabaseUnusable
 from data.location import DEFAULT_DB_PATH, shown
 from data.process_name import PLAIN, hold_name
@@ -62,6 +63,9 @@ __all__ = [
 ]
 
 log = logging.getLogger("umtali.bot")
+
+#: Every control the bot makes, each read by its custom id's template.
+ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (*DYNAMIC_ITEMS, *FINAL_ITEMS, RematchButton)
 
 EXIT_SETTINGS_ERROR = 2
 EXIT_DATABASE_ERROR = 2
@@ -115,7 +119,8 @@ class UmtaliBot(commands.Bot):
                                     owner=self.settings.process)
         restored = await self.matches.load_active()
         hear_gateway(self, self.matches)
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *FINAL_ITEMS, RematchButton)
+        self.add_dynamic_items(*ITEMS)
+        quiet_late_autocompletes()
         await self.tree.set_translator(UmtaliTranslator())
         await self.load_extension("cogs.umtali")
         if self.sync_commands:
@@ -126,6 +131,9 @@ class UmtaliBot(commands.Bot):
         log.info("Ready to play: %d active match(es) restored.", restored)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
+        # A click or submit no control reads: answered, where discord.py would drop it.
+        if await answered_unknown(interaction, ITEMS):
+            return
         # The member's language, for what later reaches them with no interaction (their DMs).
         if self.matches is not None:
             try:

@@ -18,7 +18,7 @@ from tests.loopback.harness import bot_in_process, loopback_server
     ("\u200b" * 3000 + "zz", "'zz' is not a move"),
     ("meld 8D " + "\u2066" * 1000 + "Q", "'Q' is not a card"),
     ("\U000e0001" * 90 + "x", "'x' is not a move"),
-    ("\ufeff" * 5000, "no move given"),
+    ("\ufeff" * 5000, "No move given"),
     # Quoted back as typed, not as markdown.
     ("**loud** ||x||", "'\\*\\*loud\\*\\* \\|\\|x\\|\\|' is not a move"),
     ("meld 8D **Q**", "'\\*\\*Q\\*\\*' is not a card"),

@@ -28,8 +28,9 @@ from cogs.umtali.in_dms import moves_of
 from cogs.umtali.in_time import answer, arrived, edit_clicked, in_time
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import command
-from cogs.umtali.names import MAX_ECHO, echo, safe_name, safe_text, visible
+from cogs.umtali.names import MAX_ECHO, as_typed, echo, safe_name, safe_text, visible
 from cogs.umtali.outbox import Batch
+from cogs.umtali.unknown import OUT_OF_DATE
 from umtali.errors import InvalidMoveError
 from umtali.i18n import N_, sentence
 from umtali.moves import NOTATION_HELP, TYPED_HELP, Move, typed
@@ -84,10 +85,11 @@ async def play_text(interaction: discord.Interaction, match_id: int, text: str,
     except InvalidMoveError as e:
         said = e.text
         if "text" in said.params:
-            # The engine quotes what it could not read as typed: shown as text, not markdown.
+            # The engine quotes what it could not read: shown as typed (no escapes of a
+            # string literal), as text, not markdown.
             said = replace(said, params={**said.params,
-                                         "text": safe_text(str(said.params["text"]))})
-        await _ephemeral(interaction, tr(said) + ".")
+                                         "text": safe_text(as_typed(str(said.params["text"])))})
+        await _ephemeral(interaction, sentence(tr(said)))
         return
     await play_move(interaction, match_id, move, version, default_side)
 
@@ -246,9 +248,14 @@ async def _player_of(interaction: discord.Interaction, match_id: int,
     return live, seat
 
 
-async def set_order(interaction: discord.Interaction, match_id: int, order: HandOrder) -> None:
-    """Lay the user's hand out in ``order``, from now on and in every match (it is saved)."""
+async def set_order(interaction: discord.Interaction, match_id: int,
+                    order: HandOrder | None) -> None:
+    """Lay the user's hand out in ``order``, from now on and in every match (it is saved);
+    None, no order the menu offers: refused, their choice kept."""
     tr = tr_of(interaction)
+    if order is None:
+        await _ephemeral(interaction, tr(OUT_OF_DATE))
+        return
     found = await _player_of(interaction, match_id,
                              tr("This is not your match: only its two players have hands."))
     if found is None:
@@ -322,6 +329,8 @@ async def cancel_resign(interaction: discord.Interaction, match_id: int) -> None
     # Ended meanwhile (resigned from another confirmation, timed out, played out): there is
     # nothing left to play on in.
     said = (tr("This match is over.") if live is None or live.over
+            # Its id names the match alone: anyone may send it (a forged click).
+            else tr("This is not your match.") if live.seat_of(interaction.user.id) is None
             else tr("Cancelled: you play on."))
     await _answer_clicked(interaction, said)
 

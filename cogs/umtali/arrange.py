@@ -32,6 +32,17 @@ class HandOrder(Enum):
         except ValueError:
             return HandOrder.SUIT
 
+    @staticmethod
+    def chosen(values: Sequence[object]) -> HandOrder | None:
+        """The order a menu's values choose: one value, an order's; else None (a value the
+        client forged, or one an older version offered), which is no choice."""
+        if len(values) != 1:
+            return None
+        try:
+            return HandOrder(str(values[0]))
+        except ValueError:
+            return None
+
 
 _LABELS = {HandOrder.SUIT: N_("by suit"), HandOrder.RANK: N_("by rank"),
            HandOrder.MELDS: N_("melds first")}

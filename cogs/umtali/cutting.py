@@ -26,7 +26,7 @@ from umtali.seeds import CLICK_DIGITS, MAX_TYPED, typed_cut
 
 #: The modal's custom id, ``umtali:cutmodal:<kind>:<challenge>``: a challenge's accept or a
 #: practice session's cut, and its id.
-_SUBMIT = "umtali:cutmodal:"
+SUBMIT = "umtali:cutmodal:"
 #: The text input's custom id.
 FIELD = "cut"
 
@@ -89,11 +89,11 @@ async def cut_submitted(interaction: discord.Interaction) -> None:
         return
     data: Any = interaction.data or {}
     custom_id = str(data.get("custom_id", ""))
-    if not custom_id.startswith(_SUBMIT):
+    if not custom_id.startswith(SUBMIT):
         return
     # The id is the client's word: one naming no challenge (digits past SQLite's integers, or
     # none) reads as 0, answered "no longer open" as a forged click is, not left unanswered.
-    kind, _, digits = custom_id.removeprefix(_SUBMIT).partition(":")
+    kind, _, digits = custom_id.removeprefix(SUBMIT).partition(":")
     challenge_id = id_of(digits) if kind in ("accept", "practice") else 0
     await guarded(interaction, lambda: _cut(interaction, kind, challenge_id,
                                             submitted_text(data)))

@@ -65,6 +65,31 @@ def expired(error: BaseException) -> bool:
     return isinstance(error, discord.NotFound) and error.code in EXPIRED
 
 
+class LateAutocomplete(logging.Filter):
+    """discord.py logs every failed answer to an autocomplete as an ERROR with a traceback
+    (``CommandTree._call`` keeps it from ``on_error``). One that expired first (Discord asks on
+    every key typed, and its three seconds run out while the database is busy) is the bot
+    being late, with nobody to tell: a warning, as a command answered late is. Any other
+    failure stays an error."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if record.levelno >= logging.ERROR and error is not None and expired(error):
+            said = record.getMessage()
+            record.msg, record.args = "%s: it expired before the bot answered it (%s)", (
+                said, error)
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+            record.exc_info, record.exc_text = None, None
+        return True
+
+
+def quiet_late_autocompletes() -> None:
+    """``LateAutocomplete`` on the logger of discord.py's command tree, once."""
+    tree_log = logging.getLogger("discord.app_commands.tree")
+    if not any(isinstance(f, LateAutocomplete) for f in tree_log.filters):
+        tree_log.addFilter(LateAutocomplete())
+
+
 async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
     if interaction.client.is_closed():
         # Stopping (SIGTERM, Ctrl-C): an action still answering loses its connection. What

@@ -11,6 +11,7 @@ once, where the text is made.
 
 from __future__ import annotations
 
+import ast
 import re
 import unicodedata
 
@@ -127,3 +128,14 @@ def echo(text: str, limit: int = MAX_ECHO) -> str:
     if len(shown) > limit:
         shown = shown[:limit - 1].rstrip() + "…"
     return safe_text(shown)
+
+
+def as_typed(quoted: str) -> str:
+    r"""Visible text the engine quoted with ``repr()`` (for a terminal, where it shows what is
+    hidden), quoted as typed: ``'a\\b'`` is ``'a\b'``, ``"it's"`` is ``'it's'``. In a
+    message the escapes would show, as backslashes the member never typed."""
+    try:
+        raw = ast.literal_eval(quoted)
+    except (ValueError, SyntaxError):
+        return quoted
+    return f"'{raw}'" if isinstance(raw, str) else quoted

@@ -103,7 +103,9 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
         data: Any = interaction.data or {}
         values = [str(v) for v in data.get("values", [])]
-        text = f"meld {' '.join(values)}" if self.action == "meld" else (values or [""])[0]
+        # The other menus choose one move: several values (the client's word) are no choice.
+        text = f"meld {' '.join(values)}" if self.action == "meld" else \
+            values[0] if len(values) == 1 else ""
         await guarded(interaction,
                       lambda: play_text(interaction, self.match_id, text, self.version))
 
@@ -130,9 +132,8 @@ class OrderSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         from cogs.umtali.actions import set_order
 
         data: Any = interaction.data or {}
-        value = str((data.get("values") or [""])[0])
-        await guarded(interaction,
-                      lambda: set_order(interaction, self.match_id, HandOrder.read(value)))
+        order = HandOrder.chosen(data.get("values") or [])
+        await guarded(interaction, lambda: set_order(interaction, self.match_id, order))
 
 
 class HintButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
