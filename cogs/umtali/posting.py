@@ -62,8 +62,11 @@ async def post_table(svc: MatchService, live: LiveMatch) -> None:
         final.append(await final_embed(svc, live, tr))
         view = final_panel(live, tr)
     table.embeds += final
+    # The table this edit is for: a repost replaces it only if it is still the live one
+    # (``/umtali table`` may move the match while the repost is drawn and sent).
+    shown_in, shown_at = live.channel_id, live.table_message_id
     try:
-        await channel.get_partial_message(live.table_message_id).edit(
+        await channel.get_partial_message(shown_at).edit(
             embeds=table.embeds, attachments=table.files, view=view)
     except discord.NotFound as e:
         if e.code != UNKNOWN_MESSAGE:
@@ -77,7 +80,7 @@ async def post_table(svc: MatchService, live: LiveMatch) -> None:
             message = await channel.send(**table.send(), view=view, allowed_mentions=NO_MENTIONS)
         try:
             saved = await svc.store.replace_table_message(
-                live.id, message.id, channel_id=live.channel_id, was=live.table_message_id)
+                live.id, message.id, channel_id=shown_in, was=shown_at)
         except Exception:
             # Not saved: taken down, so that the table posted when this is tried again is the
             # only one.
@@ -87,9 +90,11 @@ async def post_table(svc: MatchService, live: LiveMatch) -> None:
         if saved:
             live.table_message_id = message.id
             return
-        # Another process moved the table meanwhile (``/umtali table``): its table is the live
-        # one, this repost is taken down, and this copy goes (or catches up, if held here).
+        # ``/umtali table`` moved the table meanwhile (here, or through another process): its
+        # table is the live one, this repost is taken down, and this copy goes (or catches up,
+        # if held here).
         with contextlib.suppress(discord.HTTPException, *PASSING):
             await message.delete()
         if not await svc.owners.fell_behind(live):
-            await svc._reload(live)
+            async with live.lock:  # as every reload: a move saved meanwhile is not undone
+                await svc._reload(live)
