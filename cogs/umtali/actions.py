@@ -207,9 +207,10 @@ async def _answer_on_panel(interaction: discord.Interaction, live: LiveMatch, se
     try:
         # The picture travels with the edit, replacing the one from before the click.
         await edit_clicked(interaction, **shown.edit())
-    except discord.HTTPException as e:
+    except BaseException as e:
         if on_dm:
-            # Not shown after all: the DM panel is edited by the bot's own call instead.
+            # Not shown after all (Discord refused, the network failed): the DM panel is
+            # edited by the bot's own call instead.
             live.dm_shown[seat] = None
             svc.delivery.enqueue(live, Batch(hands={seat}))
         if not expired(e):

@@ -126,7 +126,7 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
         text = tr(APOLOGY)
     try:
         await answer(interaction, text)
-    except discord.HTTPException:
+    except (discord.HTTPException, aiohttp.ClientError):
         log.warning("could not tell the user about an error: %s", text)
 
 
