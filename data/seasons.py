@@ -95,7 +95,7 @@ async def current_season(tx: Tx, guild_id: int, cadence: str, now: float) -> str
     A season runs to the end of its own month or quarter whatever the cadence is now: a new
     cadence applies from the next season, so a season's name is never taken twice. Ending a
     season (here, or by the tick in another process) and rating into it take turns: a session
-    counted in the season's last moment is carried over into the next one."""
+    that ended in a season already ended when it is counted is rated into no season."""
     due = season_of(now, cadence)
     if due is None:
         return None

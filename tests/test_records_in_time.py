@@ -55,7 +55,15 @@ async def test_history_and_a_replay_asked_behind_a_waiting_save_are_answered_in_
         async with write_locked(db, HELD):
             moving = asyncio.ensure_future(server.slash(
                 saved.player_ids[seat], saved.channel_id, "umtali play", {"move": str(move)}))
-            await asyncio.sleep(0.1)
+            # The save is waiting for the write lock (and so holds the bot's connection):
+            # seen held twice, a little apart, not a read's moment.
+            assert bot.matches is not None
+            store = bot.matches.store.db
+            while True:
+                await until(store._lock.locked, "the move's save waiting")
+                await asyncio.sleep(0.05)
+                if store._lock.locked():
+                    break
             history, file = await asyncio.gather(
                 server.slash(ben, server.channel_id, "umtali history"),
                 server.click(ben, card, replay))
