@@ -109,12 +109,15 @@ async def _replaced_panel(interaction: discord.Interaction, live: LiveMatch,
     """Whether the message clicked is a panel in the seat's DMs that is not its DM panel (one
     sent as the bot stopped, its id never saved; one replaced whose buttons could not be taken
     off): then answered, nothing changed, and its buttons taken off once a later panel is
-    saved. A new panel whose id is on its way (``dm_in_flight``) is the panel."""
+    saved. A new panel whose id is on its way (``dm_in_flight``; in another process,
+    ``dm_sending``) is the panel."""
     message = interaction.message
     if interaction.guild_id is not None or message is None or message.flags.ephemeral:
         return False
     panel = live.dm_message_ids[seat]
     if message.id == panel or (live.dm_in_flight[seat] and (panel is None or message.id > panel)):
+        return False
+    if await _on_its_way(interaction, live, seat, message):
         return False
     tr = tr_of(interaction)
     if panel is not None and message.id > panel:
@@ -135,6 +138,24 @@ async def _replaced_panel(interaction: discord.Interaction, live: LiveMatch,
         # the match is held) looks through the DM and takes its buttons off (``in_dms``), a
         # newer panel sent if none was saved.
         svc.delivery.enqueue(live, Batch(hands={seat}))
+    return True
+
+
+async def _on_its_way(interaction: discord.Interaction, live: LiveMatch, seat: int,
+                      message: discord.Message) -> bool:
+    """Whether ``message``, newer than the seat's saved panel, is the panel another process
+    holding the match has sent and is saving the id of (``dm_sending``; or that process
+    stopped between): then saved as the seat's panel here too, as that process would save it
+    (a member clicks as soon as it comes; the save may wait on a busy database). The process
+    holding the match knows its own panels (``dm_in_flight``)."""
+    svc = service(interaction.client)
+    panel = live.dm_message_ids[seat]
+    if not live.dm_sending[seat] or svc.matches.get(live.id) is live or (
+            panel is not None and message.id < panel) or not moves_of(message, live.id):
+        return False
+    if not await svc.store.take_dm_message(live.id, seat, message.channel.id, message.id):
+        return False  # a newer panel was saved meanwhile
+    live.dm_channel_ids[seat], live.dm_message_ids[seat] = message.channel.id, message.id
     return True
 
 

@@ -1,0 +1,62 @@
+"""A click on a DM panel whose process, holding the match, has sent it and not yet saved its id
+(``dm_sending`` saved, the id on its way), reaching another process: that panel is the seat's
+panel, played on, not answered as one replaced (docs/processes.md). A member clicking a panel
+the moment it arrives, while the database is slow to save its id, met that answer."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from cogs.umtali.service import MatchService
+from tests.discord_helpers import World, custom_ids, player
+from tests.processes.helpers import main_of, row, settle, via
+from tests.test_left_orphan_panel import _drawing
+
+
+async def test_a_click_on_a_panel_whose_id_is_on_its_way_elsewhere_is_played(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    live = await _drawing(world)
+    main = main_of(world)
+    await settle(world, main)
+    seat, version = live.session.to_act, live.version
+    actor = player(world, seat)
+    old = live.dm_message_ids[seat]
+    assert old is not None
+    sent, saving = asyncio.Event(), asyncio.Event()
+    save = main.store.set_dm_message
+
+    async def slow(*args: int) -> None:
+        # The holder has sent the panel; its id waits on a busy database.
+        sent.set()
+        await saving.wait()
+        await save(*args)
+
+    monkeypatch.setattr(main.store, "set_dm_message", slow)
+    # A new panel (a reminder's, say), sent by the process holding the match.
+    sending = asyncio.create_task(main.delivery.send_hand(live, seat, new=True))
+    await asyncio.wait_for(sent.wait(), 10)
+    saved = await row(world, live.id)
+    assert saved[f"dm{seat}_sending"] and saved[f"dm{seat}_message_id"] == old
+    panel = actor.user.dm_channel.last_message
+    assert panel.id > old
+    # Clicked at once, and the click reaches the other process.
+    with via(world, other):
+        r = await actor.user.click(panel, custom_id=f"umtali:m:{live.id}:{version}:draw")
+    said = " ".join(m.content or "" for m in [r.response, *r.followups] if m is not None)
+    assert r.acknowledged and not r.ephemeral, said
+    saved = await row(world, live.id)
+    assert saved["version"] == version + 1 and saved["owner"] == "p2"
+    saving.set()
+    await sending
+    await settle(world, main, other)
+    # One panel offers the moves: the one clicked, saved as the seat's panel, showing the
+    # draw made (no panel sent again, the one clicked not stripped).
+    prefix = f"umtali:m:{live.id}:"
+    offering = [m for m in actor.user.dm_channel.history()
+                if any(c.startswith(prefix) for c in custom_ids(m))]
+    assert [m.id for m in offering] == [panel.id]
+    assert any(c.startswith(f"{prefix}{version + 1}:") for c in custom_ids(offering[0]))
+    saved = await row(world, live.id)
+    assert saved[f"dm{seat}_message_id"] == panel.id and not saved[f"dm{seat}_sending"]
