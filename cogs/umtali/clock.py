@@ -274,6 +274,8 @@ async def gateway_back(svc: MatchService, shard: int | None) -> None:
                 back - since >= CONNECTING:
             gaps[live.id] = (live.deadline, back - since)
     await _give_back(svc, gaps, "of the gateway outage")
+    # What waited through the outage goes out now, not at its next retry.
+    svc.delivery.retry_now()
     # The time given back is saved: the note that the clocks stood still goes at once (a crash
     # before the next heartbeat would give that time back again).
     await noted(svc, "after the outage")
