@@ -7,11 +7,12 @@ out. SimCord, virtual time."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
 
-from cogs.umtali.clock import gateway_back, gateway_lost, heartbeat
+from cogs.umtali.clock import alive_key, gateway_back, gateway_lost, heartbeat, last_alive
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, start_match
 from tests.processes.helpers import main_of, row
@@ -56,3 +57,39 @@ async def test_a_dm_move_through_another_process_during_the_holders_outage_is_in
     await other.check_timers()
     assert not theirs.over and (await row(world, live.id))["status"] == "active"
     assert live.id not in main.matches
+
+
+async def test_the_holders_note_says_its_clocks_stand_still_as_its_gateway_drops(
+        world: World, db_path: Path, other: MatchService) -> None:
+    """Noted at once, not at the holder's next heartbeat (up to 10 s later): a move reaching
+    another process in those seconds is judged by the same clock."""
+    main = main_of(world)
+    live = await start_match(world, turn_timer=60)
+    assert live.deadline is not None
+    await other.check_timers()
+    await main.check_timers()  # its first check notes it alive, clocks running
+    while world.clock.now < live.deadline - 7:
+        world.clock.advance(5)
+        await main.check_timers()  # renewing its leases
+    world.clock.now = live.deadline - 2
+    world.bot.dispatch("disconnect")  # as discord.py tells it
+    await world.env.settle()
+    assert main.clock_state.outage is not None
+    # The listener's note, on its way to the database (a task of its own).
+    for _ in range(500):
+        if last_alive(await main.store.get_meta(alive_key(main.owners.name)))[1]:
+            break
+        await asyncio.sleep(0.01)
+    world.clock.advance(5)  # past the deadline as saved, before any heartbeat
+    theirs = await other.lookup(live.id)
+    assert theirs is not None
+    seat = theirs.session.to_act
+    move = GreedyPlayer().choose(theirs.session.view(seat))
+    outcome = await other.act(theirs, theirs.player_ids[seat], move)
+    assert outcome.error is None, outcome.error
+    world.bot.dispatch("resumed")
+    await world.env.settle()
+    assert main.clock_state.outage is None
+    await other.check_timers()
+    assert not theirs.over
+    assert theirs.deadline == pytest.approx(world.clock.now + 2, abs=0.01)
