@@ -93,3 +93,29 @@ async def test_the_holders_note_says_its_clocks_stand_still_as_its_gateway_drops
     await other.check_timers()
     assert not theirs.over
     assert theirs.deadline == pytest.approx(world.clock.now + 2, abs=0.01)
+
+
+async def test_a_match_taken_for_a_change_during_the_holders_outage_keeps_its_time(
+        world: World, db_path: Path, other: MatchService) -> None:
+    """Taken with no move (``Owners.hold``: a table moved, say) from a holder whose clocks
+    stand still: the turn's time stood still is given here, not forfeited at the next check."""
+    main = main_of(world)
+    live = await start_match(world, turn_timer=60)
+    assert live.deadline is not None
+    deadline = live.deadline
+    await other.check_timers()
+    await main.check_timers()
+    world.clock.now = deadline - 10
+    gateway_lost(main, 1)
+    await heartbeat(main)
+    for _ in range(60):
+        world.clock.advance(5)
+        await main.check_timers()
+    theirs = await other.lookup(live.id)
+    assert theirs is not None and theirs.deadline == deadline
+    await other.owners.hold(theirs)
+    assert other.matches[live.id] is theirs
+    await other.check_timers()
+    assert not theirs.over
+    assert theirs.deadline == pytest.approx(world.clock.now + 10, abs=0.01)
+    assert (await row(world, live.id))["deadline"] == theirs.deadline
