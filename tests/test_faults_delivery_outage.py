@@ -66,3 +66,33 @@ async def test_dms_failing_through_a_gateway_outage_are_tried_until_it_ends(
     await _hours(world, lambda: live.dm_shown[waiting] == live.version, hours=0.2)
     assert live.dm_shown[waiting] == live.version and live.session.to_act == waiting
     assert live.dm_refused == [False, False] and not live.channel_lost
+
+
+@pytest.mark.usefixtures("network_errors")
+async def test_what_waited_through_an_outage_goes_out_as_it_ends_not_at_the_next_retry(
+        world: World) -> None:
+    """After a long outage the retries are two minutes apart: what waited (the turn's
+    announcement, the next player's DM panel) goes out once the gateway is back, not up to
+    two minutes later, the turn's clock running again meanwhile."""
+    live = await start_match(world)
+    svc = world.bot.matches
+    assert svc is not None
+    thread = thread_of(world, live)
+    seat = live.session.to_act
+    waiting = 1 - seat
+    dm = (world.alice, world.bob)[waiting].user.dm_channel.id
+    _cut_off(world, thread.id)
+    _cut_off(world, dm)
+    gateway_lost(svc, None)
+    while live.session.to_act == seat:
+        await play(world, live, GreedyPlayer().choose(live.session.view(seat)))
+    await flush(world)
+    await _hours(world, lambda: False, hours=0.5)
+    assert live.unsent and svc.delivery._retrying
+    world.env.backend.faults.clear()
+    await gateway_back(svc, None)
+    await world.env.advance_time(5)
+    await flush(world)
+    assert live.unsent == [], "the announcement waits for the next retry"
+    assert live.dm_shown[waiting] == live.version, "the next player's panel waits too"
+    assert not live.channel_lost and any(m.content for m in thread.history())

@@ -218,9 +218,17 @@ def show_clock(svc: MatchService, live: LiveMatch) -> None:
 def hear_gateway(client: discord.Client, svc: MatchService) -> None:
     """Have ``client``'s connection events stop and restart ``svc``'s clocks: each shard's
     for a bot with shards, else its one connection's (discord.py sends both kinds then)."""
+    async def dropped(shard: int | None) -> None:
+        began = svc.clock_state.outage is None
+        gateway_lost(svc, shard)
+        if began and not client.is_closed():
+            # Noted at once, not at the next heartbeat: another process judges a move on a
+            # match held here by this note (``LiveMatch.held_still``).
+            await noted(svc, "as the gateway dropped")
+
     if isinstance(client, discord.AutoShardedClient):
         async def shard_lost(shard_id: int) -> None:
-            gateway_lost(svc, shard_id)
+            await dropped(shard_id)
 
         async def shard_back(shard_id: int) -> None:
             await gateway_back(svc, shard_id)
@@ -230,7 +238,7 @@ def hear_gateway(client: discord.Client, svc: MatchService) -> None:
             (shard_back, "on_shard_resumed")]
     else:
         async def lost() -> None:
-            gateway_lost(svc, None)
+            await dropped(None)
 
         async def back() -> None:
             await gateway_back(svc, None)
@@ -274,6 +282,8 @@ async def gateway_back(svc: MatchService, shard: int | None) -> None:
                 back - since >= CONNECTING:
             gaps[live.id] = (live.deadline, back - since)
     await _give_back(svc, gaps, "of the gateway outage")
+    # What waited through the outage goes out now, not at its next retry.
+    svc.delivery.retry_now()
     # The time given back is saved: the note that the clocks stood still goes at once (a crash
     # before the next heartbeat would give that time back again).
     await noted(svc, "after the outage")

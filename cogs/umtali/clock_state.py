@@ -114,7 +114,8 @@ def owed_deadline(svc: MatchService, live: LiveMatch) -> float | None:
 
 def judged_deadline(svc: MatchService, live: LiveMatch, now: float) -> float | None:
     """``live``'s deadline as the clock judges it at ``now``: with the time still owed to its
-    turn, the time its clock has stood still in the gateway outage under way, and, before the
+    turn, the time its clock has stood still in the gateway outage under way (this process's,
+    or, held elsewhere, its holder's: ``LiveMatch.held_still``), and, before the
     first check after a start, the time spent connecting that that check gives back (it would
     not forfeit the turn, nor take that time from its reserve)."""
     deadline = owed_deadline(svc, live)
@@ -122,6 +123,11 @@ def judged_deadline(svc: MatchService, live: LiveMatch, now: float) -> float | N
         return None
     state = svc.clock_state
     since = None if state.outage is None else state.outage.still_since(live)
+    if live.held_still is not None and svc.matches.get(live.id) is not live:
+        # Held by a process whose clocks stand still (its gateway down: the match's server
+        # on its shard, the move coming by DM through this one's): it forfeits nobody, and
+        # gives the turn this time back once its gateway is (``clock.gateway_back``).
+        since = live.held_still if since is None else min(since, live.held_still)
     if since is not None:
         deadline += max(0.0, now - since)
     if state.loaded is not None and state.loaded[1].get(live.id) == live.deadline:

@@ -202,6 +202,18 @@ class Delivery:
         self._retrying[live.id] = batch
         self._retries[live.id] = asyncio.get_running_loop().call_later(delay, self._again, live)
 
+    def retry_now(self) -> None:
+        """The gateway is back after an outage: what waits for a retry (the pause grown to
+        minutes while the network or Discord was down) is sent now, the pauses starting over;
+        else a turn's announcement and panels could wait two minutes, its clock running."""
+        for match_id, handle in list(self._retries.items()):
+            live = self.service.matches.get(match_id)
+            if live is None:
+                continue  # not held here now: its retry finds that out
+            handle.cancel()
+            self._backoff.pop(match_id, None)
+            self._again(live)
+
     def _again(self, live: LiveMatch) -> None:
         self._retries.pop(live.id, None)
         batch = self._retrying.pop(live.id, None)

@@ -72,6 +72,11 @@ class LiveMatch:
     #: The version each seat's DM panel shows, when known (not saved: after a restart the
     #: panels are simply sent again).
     dm_shown: list[int | None] = field(default_factory=lambda: [None, None])
+    #: A copy loaded fresh for an action, the match held by another process whose clocks
+    #: stand still (its gateway down, or connecting): since when, by its note (not saved).
+    #: That holder gives the turn this time back, so a move is judged with it too
+    #: (``clock_state.judged_deadline``).
+    held_still: float | None = None
     #: One action at a time: a second click waits, then finds the match moved on.
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: Messages about the match go out in the order the actions happened.

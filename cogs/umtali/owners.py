@@ -198,10 +198,25 @@ class Owners:
         if old is not None:
             self.drop(old)
         self.svc.matches[live.id] = live
+        if live.held_still is not None:
+            self._owe_still(live)
         if live.unsent:
             # Saved before its holder stopped, never posted: post it now.
             self.svc.delivery.enqueue(live, Batch(announce=True, table=True, hands={0, 1}))
         self.svc.computers.next(live)
+
+    def _owe_still(self, live: LiveMatch) -> None:
+        """``live`` was taken (by an action here) from a holder whose clocks stood still: the
+        time its turn stood still is the turn's, as that holder would have given it back
+        (``clock.gateway_back``), and is given here: owed, so saved at the next check, the
+        turn not judged until then. Here the clock runs: kept at its deadline as saved, the
+        turn would be forfeited for the other process's outage."""
+        since, live.held_still = live.held_still, None
+        if since is None or live.over or live.deadline is None:
+            return
+        gap = self.svc.clock() - since
+        if gap > 0:
+            self.svc.clock_state.owed[live.id] = (live.deadline, gap)
 
     def drop(self, live: LiveMatch) -> None:
         """Another process holds ``live`` now: forget this process's copy."""
@@ -276,8 +291,16 @@ class Owners:
             if holder == self.name:
                 return live
             self.drop(live)
+        # The holder's note first: one written after the row was read could miss time it
+        # gave back meanwhile (its outage over), and refuse a move in time.
+        at, still = last_alive(await self.svc.store.get_meta(alive_key(holder)))
         row = await self.svc.store.match(match_id)
-        return None if row is None else LiveMatch.from_row(row)
+        if row is None:
+            return None
+        fresh = LiveMatch.from_row(row)
+        if still and holder != self.name:
+            fresh.held_still = at
+        return fresh
 
     async def after_stale(self, live: LiveMatch) -> None:
         """A save found the match moved on (reloaded since): if another process holds it
