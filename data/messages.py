@@ -63,13 +63,22 @@ class MessageQueries:
             return cur.rowcount == 1
 
     async def set_dm_message(self, match_id: int, seat: int, channel_id: int,
-                             message_id: int) -> None:
+                             message_id: int, *, at_version: int | None = None,
+                             owner: str = "") -> bool:
+        """``message_id`` is the seat's DM panel from now on; with ``at_version``, only if
+        ``owner`` (the sending process) still holds the match, or it is still at the version
+        that panel shows, or another process took this very panel as the seat's already:
+        False if another process moved it on meanwhile (and edits the panel it knows)."""
+        at = "" if at_version is None else \
+            f" AND (owner = ? OR version = ? OR dm{seat}_message_id = ?)"
         async with self.db.transaction() as c:
-            await c.execute(
+            cur = await c.execute(
                 f"UPDATE matches SET dm{seat}_channel_id = ?, dm{seat}_message_id = ? "
-                "WHERE id = ?",
-                (channel_id, message_id, match_id),
+                f"WHERE id = ?{at}",
+                (channel_id, message_id, match_id,
+                 *(() if at_version is None else (owner, at_version, message_id))),
             )
+            return cur.rowcount == 1
 
     async def take_dm_message(self, match_id: int, seat: int, channel_id: int,
                               message_id: int) -> bool:

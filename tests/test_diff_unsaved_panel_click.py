@@ -24,7 +24,7 @@ async def test_a_click_on_an_unsaved_newer_panel_strips_it_and_points_above(
     saved = live.dm_message_ids[seat]
     assert saved is not None
 
-    async def stop(*args: object) -> None:
+    async def stop(*args: object, **kwargs: object) -> None:
         raise Stopped
 
     with monkeypatch.context() as m:

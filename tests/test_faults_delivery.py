@@ -210,9 +210,9 @@ async def test_a_move_made_while_the_first_dm_panels_are_saved_still_reaches_the
         gate = asyncio.Event()
         real = svc.store.set_dm_message
 
-        async def slow(*args: Any) -> None:
+        async def slow(*args: Any, **kwargs: Any) -> bool:
             await gate.wait()
-            await real(*args)
+            return await real(*args, **kwargs)
 
         monkeypatch.setattr(svc.store, "set_dm_message", slow)
         alice, bob = server.add_member("ada"), server.add_member("ben")

@@ -47,7 +47,7 @@ async def test_a_panel_sent_as_the_bot_stopped_loses_its_buttons_when_it_is_back
     actor = player(world, seat)
     [panel] = _panels(actor, live)
 
-    async def stop(*args: object) -> None:
+    async def stop(*args: object, **kwargs: object) -> None:
         raise Stopped
 
     # A new panel (a reminder's, say) sent; the bot stops before its id is saved.

@@ -82,11 +82,21 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
         live.dm_in_flight[seat] = True
         try:
             message = await user.send(**shown.send())
-            await svc.store.set_dm_message(live.id, seat, message.channel.id, message.id)
+            saved = await svc.store.set_dm_message(live.id, seat, message.channel.id,
+                                                   message.id, at_version=version,
+                                                   owner=svc.owners.name)
         finally:
             live.dm_in_flight[seat] = False
     except GONE:
         await svc.delivery.dm_refused(live, seat)
+        return
+    if not saved:
+        # Another process moved the match on while this panel was sent (a turn played through
+        # it, which edits the panel it knows): this one, never the panel, offers nothing, and
+        # this copy's next delivery finds it fell behind.
+        with contextlib.suppress(discord.HTTPException, *PASSING):
+            await message.edit(view=None)
+        svc.delivery.enqueue(live, Batch(hands={seat}))
         return
     replaced = live.dm_message_ids[seat] if new else None
     live.dm_channel_ids[seat] = message.channel.id

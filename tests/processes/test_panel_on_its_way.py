@@ -6,6 +6,7 @@ the moment it arrives, while the database is slow to save its id, met that answe
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 
@@ -27,11 +28,11 @@ async def test_a_click_on_a_panel_whose_id_is_on_its_way_elsewhere_is_played(
     sent, saving = asyncio.Event(), asyncio.Event()
     save = main.store.set_dm_message
 
-    async def slow(*args: int) -> None:
+    async def slow(*args: int, **kwargs: Any) -> bool:
         # The holder has sent the panel; its id waits on a busy database.
         sent.set()
         await saving.wait()
-        await save(*args)
+        return await save(*args, **kwargs)
 
     monkeypatch.setattr(main.store, "set_dm_message", slow)
     # A new panel (a reminder's, say), sent by the process holding the match.
