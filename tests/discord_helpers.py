@@ -222,3 +222,18 @@ def replayed_computer(live: LiveMatch) -> Player:
         replica.apply(move, mover)
     assert checked > 20
     return computer
+
+
+async def end_turn_on_dm(world: World, live: LiveMatch, seat: int) -> None:
+    """The rest of the seat's turn played on its DM panel: the greedy melds (the rules may
+    demand them), then its discard, each acknowledged and saved."""
+    actor = player(world, seat)
+    while live.session.to_act == seat:
+        move = GreedyPlayer().choose(live.session.view(seat))
+        dm = actor.user.dm_channel.last_message
+        action = {MoveKind.MELD: "meld", MoveKind.EXTEND: "extend"}.get(move.kind, "discard")
+        values = [c.code for c in move.card_list] if action == "meld" else [str(move)]
+        version = live.version
+        done = await actor.user.select(dm, values,
+                                       custom_id=f"umtali:m:{live.id}:{version}:{action}")
+        assert done.acknowledged and live.version == version + 1

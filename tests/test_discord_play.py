@@ -12,6 +12,7 @@ from bot import UmtaliBot
 from tests.discord_helpers import (
     World,
     custom_ids,
+    end_turn_on_dm,
     flush,
     play,
     play_out,
@@ -22,7 +23,7 @@ from tests.discord_helpers import (
 )
 from umtali.cards import CARDS, iter_cards
 from umtali.hand import HandState
-from umtali.moves import Move, MoveKind
+from umtali.moves import Move
 from umtali.players import GreedyPlayer
 from umtali.text import ACCOUNT
 
@@ -131,16 +132,7 @@ async def test_a_turn_on_the_dm_panel_costs_three_calls_besides_the_answers(
                 if not r.path.startswith("/interactions")]
     assert mid_turn == []  # the middle of a turn: nothing
 
-    while live.session.to_act == seat:
-        # The rest of the turn on the panel: melds (the rules may demand them), then a discard.
-        move = GreedyPlayer().choose(live.session.view(seat))
-        dm = actor.user.dm_channel.last_message
-        action = {MoveKind.MELD: "meld", MoveKind.EXTEND: "extend"}.get(move.kind, "discard")
-        values = [c.code for c in move.card_list] if action == "meld" else [str(move)]
-        version = live.version
-        done = await actor.user.select(dm, values,
-                                       custom_id=f"umtali:m:{live.id}:{version}:{action}")
-        assert done.acknowledged and live.version == version + 1
+    await end_turn_on_dm(world, live, seat)  # melds (the rules may demand them), the discard
     await flush(world)
     calls = [(r.method, r.path) for r in world.env.http_requests[before:]
              if not r.path.startswith("/interactions")]

@@ -10,9 +10,14 @@ from typing import Any
 import pytest
 
 from cogs.umtali.showing import Shown
-from tests.discord_helpers import World, custom_ids, flush, player, start_match
-from umtali.moves import MoveKind
-from umtali.players import GreedyPlayer
+from tests.discord_helpers import (
+    World,
+    custom_ids,
+    end_turn_on_dm,
+    flush,
+    player,
+    start_match,
+)
 
 
 async def test_the_turns_delivery_leaves_the_movers_panel_to_a_slow_answer(
@@ -40,15 +45,7 @@ async def test_the_turns_delivery_leaves_the_movers_panel_to_a_slow_answer(
     assert (await actor.user.click(dm, custom_id=f"umtali:m:{live.id}:0:draw")).acknowledged
     await flush(world)
     before = len(world.env.http_requests)
-    while live.session.to_act == seat:
-        move = GreedyPlayer().choose(live.session.view(seat))
-        dm = actor.user.dm_channel.last_message
-        action = {MoveKind.MELD: "meld", MoveKind.EXTEND: "extend"}.get(move.kind, "discard")
-        values = [c.code for c in move.card_list] if action == "meld" else [str(move)]
-        version = live.version
-        done = await actor.user.select(dm, values,
-                                       custom_id=f"umtali:m:{live.id}:{version}:{action}")
-        assert done.acknowledged and live.version == version + 1
+    await end_turn_on_dm(world, live, seat)
     await flush(world)
     await asyncio.sleep(0.5)
     calls = sorted((r.method, r.path) for r in world.env.http_requests[before:]
