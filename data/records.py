@@ -277,12 +277,14 @@ async def _rate(tx: Tx, scopes: tuple[int, int], ids: tuple[int, int],
     return moved
 
 
-async def count_backlog(db: Database, batch: int = 50, skip: set[int] | None = None) -> int:
+async def count_backlog(db: Database, batch: int = 50, skip: set[int] | None = None,
+                        counted_ids: list[int] | None = None) -> int:
     """Count every kept result not counted yet (kept before records existed, or whose counting
     failed), oldest first so that ratings follow the order sessions were played in. Returns how
-    many were counted. One whose count fails is added to ``skip`` (this process's sweeps pass
-    it by; the next start tries it again). Contention with another process stops the sweep
-    there, what it counted kept: the rest waits for the next sweep, still in order."""
+    many were counted, their ids added to ``counted_ids``. One whose count fails is added to
+    ``skip`` (this process's sweeps pass it by; the next start tries it again). Contention with
+    another process stops the sweep there, what it counted kept: the rest waits for the next
+    sweep, still in order."""
     skip = set() if skip is None else skip
     pending = [r["match_id"] for r in await db.fetchall(
         "SELECT match_id FROM session_results WHERE recorded = 0 ORDER BY finished_at, match_id")
@@ -298,5 +300,7 @@ async def count_backlog(db: Database, batch: int = 50, skip: set[int] | None = N
                     return counted
                 if done is None:
                     skip.add(match_id)
+                elif done and counted_ids is not None:
+                    counted_ids.append(match_id)
                 counted += bool(done)
     return counted

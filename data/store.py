@@ -372,13 +372,14 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries):
         """Servers' seasons and their boards (``data.seasons``)."""
         return Seasons(self.db)
 
-    async def count_backlog(self) -> int:
+    async def count_backlog(self, counted_ids: list[int] | None = None) -> int:
         """Count the results not counted yet (kept before records existed, or whose count
-        failed) into stats and ratings, once each, oldest first (at start-up: every one)."""
+        failed) into stats and ratings, once each, oldest first (at start-up: every one);
+        the ids counted are added to ``counted_ids``."""
         self._uncountable.clear()
-        return await count_backlog(self.db, skip=self._uncountable)
+        return await count_backlog(self.db, skip=self._uncountable, counted_ids=counted_ids)
 
-    async def sweep_uncounted(self) -> int:
+    async def sweep_uncounted(self, counted_ids: list[int] | None = None) -> int:
         """The same, now and then while the bot runs (the season tick): a result whose count
         failed in this process is left for the next start (no error logged every minute)."""
-        return await count_backlog(self.db, skip=self._uncountable)
+        return await count_backlog(self.db, skip=self._uncountable, counted_ids=counted_ids)

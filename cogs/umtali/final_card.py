@@ -3,17 +3,21 @@ before and after (or "practice, not rated"), the deals' commitment and its revea
 button for the replay file.
 
 It rides on the table message's last edit, which happens anyway when a session ends, under
-the table itself: no call of its own, and a restart that re-sends the table re-sends it.
+the table itself: no call of its own, and a restart that re-sends the table re-sends it. A
+session whose ratings could not be counted as it ended has its card edited once they are
+(``show_counted``).
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from cogs.umtali.errors import guarded
+from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.fair import shown_cut
 from cogs.umtali.ids import id_of
 from cogs.umtali.names import safe_name
@@ -27,6 +31,13 @@ from umtali.text import HOW
 if TYPE_CHECKING:
     from cogs.umtali.live import LiveMatch
     from cogs.umtali.service import MatchService
+
+log = logging.getLogger(__name__)
+
+#: A session counted late has its final card shown again only if it ended this recently (in
+#: seconds): a count that failed as the session ended is swept within minutes, or at the next
+#: start; older ones were kept before records existed, their tables long scrolled away.
+RECOUNT_SHOWN_FOR = 24 * 3600.0
 
 
 async def final_embed(svc: MatchService, live: LiveMatch, tr: Tr) -> discord.Embed:
@@ -113,3 +124,32 @@ def final_panel(live: LiveMatch, tr: Tr) -> discord.ui.View:
 
 
 FINAL_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (ReplayButton,)
+
+
+async def show_counted(svc: MatchService, match_ids: list[int]) -> None:
+    """The final cards of sessions counted late (their count failed as they ended, and said
+    "not counted yet") show the ratings now: each table edited in place, never posted again.
+    Never raises: a card that cannot be edited keeps its old text."""
+    now = svc.clock()
+    for match_id in match_ids:
+        try:
+            row = await svc.store.match(match_id)
+            if (row is None or row.computer_level is not None or row.finished_at is None
+                    or now - row.finished_at > RECOUNT_SHOWN_FOR):
+                continue  # practice is never rated; an old table is left as it is
+            live = await svc.lookup(match_id)
+            if (live is None or not live.over or live.abandoned or live.channel_lost
+                    or live.table_message_id is None):
+                continue
+            tr = svc.public_tr(live)
+            table = await svc.table_message(live).drawn()
+            table.embeds.append(await final_embed(svc, live, tr))
+            await svc.client.get_partial_messageable(live.channel_id).get_partial_message(
+                live.table_message_id).edit(embeds=table.embeds, attachments=table.files,
+                                            view=final_panel(live, tr))
+        except (*GONE, *PASSING) as e:
+            log.info("match %d: its final card could not show the ratings counted late (%s: "
+                     "%s)", match_id, e.__class__.__name__, e)
+        except Exception:
+            log.exception("match %d: its final card could not show the ratings counted late",
+                          match_id)

@@ -18,6 +18,7 @@ from discord import app_commands
 
 from cogs.umtali.access import service, store, tr_of
 from cogs.umtali.errors import guarded
+from cogs.umtali.final_card import show_counted
 from cogs.umtali.ids import id_of
 from cogs.umtali.in_time import answer, edit_clicked, in_time, post_public, thinking
 from cogs.umtali.names import echo, safe_name, safe_text
@@ -335,12 +336,14 @@ async def _stats(interaction: discord.Interaction, guild_id: int, user: discord.
 async def count_backlog(client: discord.Client) -> None:
     """Count results kept before records existed; on failure the bot still starts, and the
     next start tries again (each result is counted once, whenever that happens)."""
+    ids: list[int] = []
     try:
-        counted = await store(client).count_backlog()
+        counted = await store(client).count_backlog(ids)
     except Exception:
         log.exception("earlier results could not be counted into stats and ratings")
         return
     if counted:
         log.info("%d earlier result(s) counted into stats and ratings", counted)
+        await show_counted(service(client), ids)
 
 

@@ -20,6 +20,7 @@ import discord
 from discord import app_commands
 
 from cogs.umtali.access import service, store, tr_of
+from cogs.umtali.final_card import show_counted
 from cogs.umtali.names import safe_name, visible
 from cogs.umtali.numbers import one_decimal
 from cogs.umtali.options import on_off
@@ -232,13 +233,15 @@ async def season_tick(client: discord.Client, start: bool = False) -> int:
             await seasons.unclaim_summaries(owner)
         # First, so that a result counted late lands in the season it was played in (one
         # indexed read when there is none: the usual case).
-        await svc.store.sweep_uncounted()
+        counted: list[int] = []
+        await svc.store.sweep_uncounted(counted)
         await seasons.end_due(svc.clock())
         due = await seasons.unannounced()
     except Exception as e:
         log.warning("seasons could not be checked (%s: %s); trying again", e.__class__.__name__,
                     e)
         return 0
+    await show_counted(svc, counted)
     posted = 0
     for guild_id, season, channel_id in due:
         try:
