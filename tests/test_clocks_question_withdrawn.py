@@ -63,6 +63,38 @@ async def test_a_question_asked_and_not_saved_is_withdrawn_not_asked_again(
     assert live.deadline is not None and db_row(db_path, live.id)["deadline"] == live.deadline
 
 
+async def test_a_move_while_the_question_is_posted_withdraws_it_at_once(
+        world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    svc = world.bot.matches
+    assert svc is not None
+    live = await start_match(world, time_control="correspondence")
+    absent = live.session.to_act
+    assert live.deadline is not None
+    real = reminders.post
+
+    async def posting(*args: Any, **kwargs: Any) -> Any:
+        # The clock stopped; while the question is on its way, the absent player moves
+        # within the turn.
+        move = GreedyPlayer().choose(live.session.view(absent))
+        assert move.kind is not MoveKind.DISCARD
+        assert (await svc.act(live, live.player_ids[absent], move, live.version)).ok
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(time_out, "post", posting)
+    await svc.check_timers(now=live.deadline + LATE + 1)
+    await flush(world)
+    monkeypatch.setattr(time_out, "post", real)
+    # Asked, and withdrawn at once: it says the player is back, buttons off; the turn has its
+    # fresh time, and nobody is asked again.
+    for k in range(1, 4):
+        await svc.check_timers(now=world.clock() + k)
+        await flush(world)
+    [shown] = questions(world, live)
+    assert "is back at the table" in shown.content and not custom_ids(shown)
+    assert live.deadline is not None and db_row(db_path, live.id)["deadline"] == live.deadline
+    assert db_row(db_path, live.id)["question"] == "" and live.session.to_act == absent
+
+
 async def test_a_withdrawn_question_stands_no_more_when_the_fresh_time_runs_out(
         world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     svc = world.bot.matches
