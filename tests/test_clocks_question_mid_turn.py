@@ -122,3 +122,30 @@ async def test_a_withdrawal_not_shown_yet_outlives_a_restart(
     [shown] = questions(world, live)
     assert "is back at the table" in shown.content and not custom_ids(shown)
     assert db_row(db_path, live.id)["question"] == "" and not restored.over
+
+
+async def test_a_question_asked_once_more_is_withdrawn_by_the_next_move_too(
+        world: World, db_path: Path) -> None:
+    svc = world.bot.matches
+    assert svc is not None
+    live, question = await time_up(world)
+    await within_turn(world, live)
+    deadline = live.deadline
+    assert deadline is not None
+    # A day later, the player gone again.
+    world.clock.advance(deadline + LATE + 1 - world.clock())
+    await svc.check_timers()
+    await flush(world)
+    again = questions(world, live)[-1]
+    assert again.id != question.id and custom_ids(again)
+    # Back once more, within the same turn: that one is withdrawn as well, with another fresh
+    # turn's time, and nobody is asked after the move.
+    await within_turn(world, live)
+    for k in range(1, 4):
+        await svc.check_timers(now=world.clock() + k)
+        await flush(world)
+    asked = questions(world, live)
+    assert [m.id for m in asked] == [question.id, again.id]
+    assert all(not custom_ids(m) and "is back at the table" in m.content for m in asked)
+    assert live.deadline is not None and live.deadline > deadline
+    assert db_row(db_path, live.id)["question"] == ""
