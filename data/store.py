@@ -235,6 +235,7 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries):
         deadline: float | None, pending: str = "", announce: Sequence[str] = (),
         finish: Finish | None = None, now: float | None = None, reserve: float | None = None,
         owner: str = "", lease_until: float = 0.0, only_held: bool = False,
+        question: str | None = None,
     ) -> list[str]:
         """Save a move and the state after it, in one transaction; return what is left to
         announce, ``announce`` (this move's announcements) included.
@@ -243,19 +244,22 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries):
         (another process or a racing click), nothing is written and StaleState is raised.
         ``reserve``: what is left of the seat's reserve (time bank) after its turn, if spent.
         ``owner``: the process saving it, which holds the match from now on (``data.leases``);
-        ``only_held``: only if it holds it already (the computer's move).
+        ``only_held``: only if it holds it already (the computer's move). ``question``: the
+        time-up question as it is now (withdrawn by this move), None to leave it as saved.
         """
         now = time.time() if now is None else now
         assert seat in (0, 1)
         held = " AND owner = ?" if only_held else ""
+        asked = "" if question is None else ", question = ?"
 
         async def job(c: Tx) -> list[str]:
             cur = await c.execute(
                 "UPDATE matches SET state = ?, version = version + 1, deadline = ?, "
                 "warned = CASE WHEN deadline IS NOT DISTINCT FROM ? THEN warned ELSE 0 END, "
-                f"pending = ?, reserve{seat} = COALESCE(?, reserve{seat}){_held(owner)} "
-                f"WHERE id = ? AND version = ? AND status = 'active'{held}",
+                f"pending = ?, reserve{seat} = COALESCE(?, reserve{seat}){asked}"
+                f"{_held(owner)} WHERE id = ? AND version = ? AND status = 'active'{held}",
                 (state, deadline, deadline, pending, reserve,
+                 *(() if question is None else (question,)),
                  *_holder(owner, lease_until), match_id, version,
                  *((owner,) if only_held else ())),
             )

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot import UmtaliBot
-from cogs.umtali.time_out import Question
+from cogs.umtali.question import Question
 from tests.discord_helpers import World, flush, play, start_match, thread_of
 from tests.test_clocks_connect import restarted_slowly
 from tests.test_faults_timers import db_row

@@ -23,8 +23,8 @@ def _shown(world: World, live: LiveMatch, question: Any) -> Any:
 
 
 async def _absent_moves(world: World, live: LiveMatch) -> int:
-    """The absent player plays their turn at last (a move within it leaves the question
-    standing: tests/test_clocks_question_mid_turn.py); their seat."""
+    """The absent player plays their turn at last (its first move withdraws the question:
+    tests/test_clocks_question_mid_turn.py); their seat."""
     absent = live.session.to_act
     while live.session.to_act == absent and not live.over:
         move = GreedyPlayer().choose(live.session.view(absent))
@@ -81,11 +81,16 @@ async def test_an_answered_question_is_not_voided_after(world: World, db_path: P
 async def test_a_question_not_editable_for_now_is_voided_later(world: World, db_path: Path) -> None:
     live, question = await time_up(world)
     path = f"/channels/{question.channel.id}/messages/{question.id}"
-    # Discord busy: the question stays saved, and the next delivery voids it.
+    # Discord busy: the absent player's first move withdraws the question, saved (withdrawn),
+    # and its edit, failed, is tried again with the next delivery.
     world.env.inject_error("PATCH", path, status=503, code=0, message="Unavailable")
-    absent = await _absent_moves(world, live)
+    absent = live.session.to_act
+    move = GreedyPlayer().choose(live.session.view(absent))
+    assert (await world.bot.matches.act(  # type: ignore[union-attr]
+        live, live.player_ids[absent], move)).ok
+    await flush(world)
     assert "no longer needed" not in _shown(world, live, question).content
-    assert db_row(db_path, live.id)["question"] != ""
+    assert '"withdrawn": true' in db_row(db_path, live.id)["question"]
     # Its buttons, clicked meanwhile, change nothing.
     late = await player(world, 1 - absent).click(question, custom_id=button(question, "claim"))
     assert late.ephemeral and "no longer needed" in late.response.content

@@ -57,7 +57,7 @@ class LiveMatch:
     #: The deadline of the turn whose own time ran out, its reserve running (the table says
     #: so; not saved: a restart works it out again).
     reserve_running: float | None = None
-    #: The time-up question waiting for an answer, as saved (``time_out.Question``; '' for
+    #: The time-up question waiting for an answer, as saved (``question.Question``; '' for
     #: none): a move takes its buttons off.
     question: str = ""
     #: A practice match's hands whose review was sent, as saved: how many had ended when the

@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
+from cogs.umtali.clock import show_clock
 from cogs.umtali.clock_state import LATE, began, judged_deadline, made_in_time
 from cogs.umtali.computer import Computers
 from cogs.umtali.delivery import Delivery
@@ -25,9 +26,10 @@ from cogs.umtali.looks import Looks
 from cogs.umtali.names import safe_name
 from cogs.umtali.outbox import Batch
 from cogs.umtali.owners import Owners
+from cogs.umtali.question import withdraw, withdrawn
 from cogs.umtali.render import turn_message
 from cogs.umtali.saved import finish_of, saved_state
-from cogs.umtali.turn_clock import turn_end
+from cogs.umtali.turn_clock import back_at_table, turn_end
 from data.store import StaleState, Store
 from umtali.errors import UmtaliError
 from umtali.events import Event
@@ -169,6 +171,12 @@ class Playing(Looks):
             if judged is not None and made is not None and ended >= judged:
                 ended = min(ended, max(made, ended - LATE))
             deadline, reserve = turn_end(live, session, seat, now, judged, ended)
+        # Back at the table while the time-up question waits: the question is withdrawn, and
+        # the turn has a fresh turn's time from now.
+        comeback = None if turn_over else back_at_table(live, seat, self.clock())
+        question = None
+        if comeback is not None:
+            deadline, question = comeback, withdrawn(live)
         finish = finish_of(session) if session.over else None
         announce: list[str] = []
         text = ""
@@ -189,7 +197,7 @@ class Playing(Looks):
                 finish=finish, reserve=reserve, owner=self.owners.name,
                 lease_until=self.owners.until(), only_held=held,
                 # The bot's clock dates the move and a result, as it does deadlines and seasons.
-                now=self.clock(),
+                now=self.clock(), question=question,
             )
         except StaleState:
             # Another process (or a restart) moved the match on: take what the database holds.
@@ -212,6 +220,8 @@ class Playing(Looks):
             began(cast("MatchService", self), live, self.clock())
         live.pending = pending
         live.unsent[:] = unsent
+        if comeback is not None:
+            withdraw(live, question)
         if text:
             live.last_turn = text
         if turn_over:
@@ -219,6 +229,11 @@ class Playing(Looks):
             # hands (a hand whose DM panel already shows this version is left alone).
             self.delivery.enqueue(live, Batch(announce=True, table=True, hands={0, 1}))
             self.computers.next(live)
+        elif comeback is not None:
+            # The time-up question withdrawn: it says the player is back, and the table (with
+            # the channel lost, the DM panels) the fresh turn's time.
+            show_clock(cast("MatchService", self), live)
+            self.delivery.enqueue(live, Batch(question=True))
         elif live.question:
             self.delivery.enqueue(live, Batch(question=True))
         return Outcome(live, events=events)

@@ -5,19 +5,19 @@ By correspondence nobody forfeits on the clock: at the deadline the clock stops 
 saved as none, so a restart does not ask again once the question is saved; a clock stopped
 with no question saved is run out again, and asks again) and the waiting player is asked, in
 the match's channel, whether to claim the session or to give the absent player another turn's
-time. The absent player may still move meanwhile: the question is saved with the match, and
-stands through their moves within the turn (a draw, a meld), lest the waiting player be asked
-anew after each; the delivery of the move that ends the turn takes its buttons off and says it
-is no longer needed (its buttons carry the version asked at too, for a question that
-could not be saved or was missed).
+time. The absent player may still move meanwhile: their first move within the turn withdraws
+the question (saved so with the move, ``cogs.umtali.question``) and gives the turn a fresh turn's
+time, as "keep waiting" does; if that runs out too, the question is asked once more. The
+delivery after such a move (or the move that ends the turn) takes the question's buttons off
+and says it is no longer needed (its buttons carry the version asked at too, for a question
+that could not be saved or was missed).
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import weakref
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -30,6 +30,7 @@ from cogs.umtali.mentions import NO_MENTIONS, only, ping
 from cogs.umtali.names import safe_name
 from cogs.umtali.outbox import Batch
 from cogs.umtali.panels import timeout_panel
+from cogs.umtali.question import Question, back, stands, unsaved_asked
 from cogs.umtali.reminders import Turn, TurnNotices, post, refused, turn_of, when
 from umtali.i18n import Tr
 
@@ -101,9 +102,11 @@ async def _ask(svc: MatchService, live: LiveMatch, deadline: float, version: int
                 log.info("match %d: moved on before seat %d could be asked", live.id,
                          1 - absent)
             return False
+        # The absent player back meanwhile (their move gave the turn its clock again): asked,
+        # and withdrawn at once.
         await _remember(svc, live, Question(
             asked.channel.id, asked.id, version, absent, asked.channel.id != live.channel_id,
-            turn))
+            turn, withdrawn=live.deadline is not None))
     log.info("match %d: seat %d's time is up; seat %d asked", live.id, absent, 1 - absent)
     svc.delivery.enqueue(live, Batch(table=True))
     return False
@@ -144,44 +147,6 @@ async def ask_again(svc: MatchService, now: float) -> None:
                         live.id, e.__class__.__name__, e)
 
 
-class Question(NamedTuple):
-    """A time-up question waiting for an answer: where it is, and the turn it is about."""
-
-    channel_id: int
-    message_id: int
-    version: int
-    absent: int
-    #: Sent to the waiting player's DMs (the match's channel was lost): in their language.
-    in_dm: bool
-    #: The turn it is about (``reminders.turn_of``): the absent player's moves within it leave
-    #: it standing. None: saved before it was kept, known by its version alone.
-    turn: Turn | None = None
-
-    def dumps(self) -> str:
-        return json.dumps(self._asdict())
-
-    @staticmethod
-    def loads(text: str) -> Question | None:
-        if not text:
-            return None
-        saved = json.loads(text)
-        if saved.get("turn") is not None:
-            game, hand, turns, seat = saved["turn"]
-            saved["turn"] = (game, hand, turns, seat)
-        return Question(**saved)
-
-
-def stands(asked: Question | None, live: LiveMatch) -> bool:
-    """``asked`` is still to be answered: the clock of the turn it is about is stopped, the
-    absent player not done with that turn (a move within it, a draw or a meld, does not end
-    it). A turn's end starts the next turn's clock, and the question of the turn before no
-    longer stands."""
-    if asked is None or live.over or live.deadline is not None:
-        return False
-    return asked.version == live.version or (asked.turn is not None
-                                             and asked.turn == turn_of(live))
-
-
 def _answerable(live: LiveMatch, version: int) -> bool:
     """A button of the question asked at ``version`` may still be answered: its turn's clock
     stopped, at that version, or a saved question of that version still standing (moves made
@@ -204,29 +169,48 @@ async def _remember(svc: MatchService, live: LiveMatch, asked: Question) -> None
         log.warning("match %d: the time-up question could not be saved (%s: %s)", live.id,
                     e.__class__.__name__, e)
     _unsaved[live] = asked.version
+    unsaved_asked[live] = asked
 
 
 async def void_question(svc: MatchService, live: LiveMatch) -> None:
     """The match moved on (a move, its end) while its time-up question waited: the question
-    says it is no longer needed, without its buttons. A failure to edit is tried again with
-    the next delivery; a question whose message is gone is simply forgotten."""
+    says it is no longer needed (withdrawn, that the absent player is back), without its
+    buttons. A failure to edit is tried again with the next delivery; a question whose
+    message is gone is simply forgotten. So too a question asked here and never saved."""
+    unsaved = unsaved_asked.get(live)
+    if unsaved is not None and not stands(unsaved, live) and await _edit_void(
+            svc, live, unsaved) and unsaved_asked.get(live) is unsaved:
+        del unsaved_asked[live]
     was = live.question
     asked = Question.loads(was)
     if asked is None or stands(asked, live):
         return
+    if await _edit_void(svc, live, asked):
+        await _forget(svc, live, was)
+
+
+async def _edit_void(svc: MatchService, live: LiveMatch, asked: Question) -> bool:
+    """The question edited to say it is no longer needed, its buttons off: False if that
+    failed for now (tried again with the next delivery)."""
     tr = svc.seat_tr(live, 1 - asked.absent) if asked.in_dm else svc.public_tr(live)
-    text = question(live, asked.absent, tr) + "\n" + tr(
-        "This question is no longer needed: the match moved on.")
+    if back(asked, live):
+        name = safe_name(live.names[asked.absent])
+        why = tr("{name} is back at the table and playing: this question is no longer "
+                 "needed. {name}'s turn now ends {when}.", name=name,
+                 when=when(live.deadline or 0))
+    else:
+        why = tr("This question is no longer needed: the match moved on.")
+    text = question(live, asked.absent, tr) + "\n" + why
     message = svc.client.get_partial_messageable(asked.channel_id).get_partial_message(
         asked.message_id)
     try:
         await message.edit(content=text[:2000], view=None, allowed_mentions=NO_MENTIONS)
     except PASSING as e:
         log.info("match %d: the time-up question could not be edited for now (%s)", live.id, e)
-        return
+        return False
     except GONE as e:
         log.info("match %d: the time-up question is gone (%s)", live.id, e)
-    await _forget(svc, live, was)
+    return True
 
 
 async def _forget(svc: MatchService, live: LiveMatch, was: str) -> None:
@@ -295,11 +279,15 @@ async def decide(svc: MatchService, live: LiveMatch, version: int, claim: bool) 
             return False
         absent = live.session.to_act
         # Answered: the answer's own edit takes the buttons off, not a delivery.
+        forgotten = Question.loads(live.question)
         if live.question:
             await _forget(svc, live, live.question)
         try:
             if claim:
-                return await svc._resign(live, absent, "timed out")
+                if not await svc._resign(live, absent, "timed out"):
+                    return False
+                unsaved_asked.pop(live, None)
+                return True
             # The clock runs where the match is held: here, from now on.
             await svc.owners.hold(live)
             deadline = live.control.deadline(svc.clock(), live.reserves[absent])
@@ -307,10 +295,14 @@ async def decide(svc: MatchService, live: LiveMatch, version: int, claim: bool) 
                 return False
         except BaseException:
             # Not saved: the question, forgotten above, still stands with its buttons; it is
-            # not asked a second time here (``_unasked``).
+            # not asked a second time here (``_unasked``), and known here to be voided.
             _unsaved[live] = live.version
+            if forgotten is not None and not live.question:
+                unsaved_asked[live] = forgotten
             raise
         live.deadline, live.warned = deadline, False
+        # A question asked and not saved is answered too: no delivery is to void it.
+        unsaved_asked.pop(live, None)
         # Another turn's time: the absent player is told of it as of a turn's start.
         for listener in svc.hand_listeners:
             if isinstance(listener, TurnNotices):

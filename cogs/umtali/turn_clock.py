@@ -42,6 +42,19 @@ def turn_end(live: LiveMatch, session: Session, seat: int, now: float,
     return control.deadline(now, left), reserve
 
 
+def back_at_table(live: LiveMatch, seat: int, now: float) -> float | None:
+    """``seat`` moves within its turn while the turn's clock stands stopped for the time-up
+    question (asked, being asked, or asked and not saved): the player is back at the table, and
+    a fair table lets nobody claim the win from a player who is playing. The question is
+    withdrawn and the turn given a fresh turn's time from ``now``, as "keep waiting" gives it:
+    its deadline (None: not so). Saved with the move, so every process agrees that no question
+    stands (``question.stands``)."""
+    if (live.over or live.deadline is not None or not live.asks_when_late()
+            or live.session.to_act != seat or live.is_computer(seat)):
+        return None
+    return live.control.deadline(now, live.reserves[seat])
+
+
 def reserve_running(live: LiveMatch, now: float) -> bool:
     """The turn's own time has just run out and its player's reserve runs: True once a turn
     (the table says so then), ``LATE`` after the own time's end, as the clock acts on a

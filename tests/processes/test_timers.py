@@ -1,5 +1,5 @@
 """The clocks of a match with two processes about: a turn's timer fires in exactly one, and the
-correspondence time-up question is asked, answered and voided through either
+correspondence time-up question is asked, answered, withdrawn and voided through either
 (docs/processes.md)."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from cogs.umtali.owners import LEASE
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, player, start_match
 from tests.processes.helpers import greedy_via, main_of, results, row, said, settle, via
+from umtali.moves import MoveKind
 
 
 async def test_a_timer_fires_in_exactly_one_process(
@@ -115,3 +116,62 @@ async def test_the_time_up_question_is_voided_by_a_move_through_another_process(
     assert shown.id == question.id and "no longer needed" in shown.content
     assert shown.components == []
     assert (await row(world, live.id))["question"] == ""
+
+
+async def test_the_time_up_question_is_withdrawn_by_a_move_through_another_process(
+        world: World, other: MatchService) -> None:
+    main = main_of(world)
+    live = await start_match(world, time_control="correspondence")
+    assert live.deadline is not None
+    await main.check_timers(now=live.deadline + LATE + 1)
+    await settle(world, main, other)
+    [question] = said(world, live, "time for this turn is up")
+    # The absent player's first move within the turn reaches the other process: saved there
+    # with the question withdrawn and a fresh turn's time, and the question says so.
+    move = await greedy_via(world, other, live.id)
+    assert move.kind is not MoveKind.DISCARD
+    await settle(world, main, other)
+    saved = await row(world, live.id)
+    assert saved["owner"] == "p2" and saved["deadline"] is not None
+    [shown] = said(world, live, "time for this turn is up")
+    assert shown.id == question.id and "is back at the table" in shown.content
+    assert shown.components == [] and saved["question"] == ""
+    # Both processes agree nobody is to be asked, until the fresh time runs out too: then
+    # asked once more, once.
+    for now in (world.clock() + 1, world.clock() + 2):
+        await asyncio.gather(main.check_timers(now=now), other.check_timers(now=now))
+        await settle(world, main, other)
+    assert len(said(world, live, "time for this turn is up")) == 1
+    deadline = saved["deadline"]
+    for k in range(3):
+        await asyncio.gather(main.check_timers(now=deadline + LATE + 1 + k),
+                             other.check_timers(now=deadline + LATE + 1 + k))
+        await settle(world, main, other)
+    assert len(said(world, live, "time for this turn is up")) == 2
+    assert (await row(world, live.id))["status"] == "active"
+
+
+async def test_a_claim_on_a_stale_copy_loses_to_a_move_saved_elsewhere(
+        world: World, other: MatchService) -> None:
+    from tests.discord_helpers import custom_ids
+
+    main = main_of(world)
+    live = await start_match(world, time_control="correspondence")
+    absent = live.session.to_act
+    assert live.deadline is not None
+    await main.check_timers(now=live.deadline + LATE + 1)
+    await settle(world, main, other)
+    [question] = said(world, live, "time for this turn is up")
+    # Discord slow to edit the question: its buttons still there.
+    world.env.inject_error("PATCH", f"/channels/{question.channel.id}/messages/{question.id}",
+                           status=503, code=0, message="Unavailable")
+    # The move is saved through the other process; the claim reaches the first, whose copy
+    # still has the question standing: the version decides, the claim refused privately.
+    await greedy_via(world, other, live.id)
+    claimed = await player(world, 1 - absent).click(question, custom_id=next(
+        c for c in custom_ids(question) if c.endswith(":claim")))
+    assert claimed.ephemeral and "no longer needed" in claimed.response.content
+    await settle(world, main, other)
+    saved = await row(world, live.id)
+    assert (saved["status"], saved["version"]) == ("active", 1) and saved["deadline"] is not None
+    assert await results(world) == []
