@@ -172,8 +172,9 @@ def season_title(tr: Tr, where: str, board: str, seasons_on: bool) -> str | None
 
 
 def summary_embed(season: str, top: BoardPage, tr: Tr, followed: bool = True) -> discord.Embed:
-    """An ended season in short: its best three, how many played, and the soft reset (or,
-    ``followed`` False: that no season follows, the server having turned seasons off)."""
+    """An ended season in short: its best three places (all of a tie), how many played, and
+    the soft reset (or, ``followed`` False: that no season follows, the server having turned
+    seasons off)."""
     lines = [f"{MEDALS[row.rank - 1] if row.rank <= len(MEDALS) else ''} " + tr(
         "`{rank}.` **{name}** · {rating} · {won}/{sessions} won", rank=row.rank,
         name=safe_name(row.name), rating=one_decimal(tr, row.rating), won=row.sessions_won,
@@ -195,7 +196,7 @@ async def announce(client: discord.Client, guild_id: int, season: str,
     svc = service(client)
     if channel_id is None:
         return False
-    top = await svc.store.seasons.board(guild_id, season, 1, per_page=len(MEDALS))
+    top = await svc.store.seasons.best(guild_id, season, len(MEDALS))
     if not top.rows:
         return False
     channel = client.get_channel(channel_id) or await client.fetch_channel(channel_id)

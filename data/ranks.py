@@ -1,0 +1,57 @@
+"""Places on a board: players whose ratings show the same share a place, and the next place
+counts them all (1, 2, 2, 4: standard competition ranking), on every page of a board and in a
+person's stats alike.
+
+A rating shows to one decimal, so "the same" is the same to one decimal (``shown``). That is
+decided here, in Python, once: SQL's ROUND would not do (SQLite rounds a half-tenth by its own
+printf, PostgreSQL has no ROUND of a DOUBLE PRECISION to a decimal and through NUMERIC keeps 15
+digits), and the two backends would then rank a rating on a half-tenth apart from each other
+and from what is shown. The SQL only counts exact ratings, which both read alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from data.db import Database
+
+#: Ratings shown alike lie less than 0.1 apart: those within this much above a rating are read
+#: to see which of them show as it does.
+NEAR = 0.2
+
+
+def shown(rating: float) -> float:
+    """A rating as boards and stats show it, to one decimal (``numbers.one_decimal`` writes
+    this value); -0.0 is 0.0."""
+    return round(rating, 1) + 0.0
+
+
+class Board:
+    """A board's ratings, read by two statements: ``above`` counts the ratings above a rating,
+    ``near`` lists those within ``NEAR`` above it; both take the board's own parameters first,
+    then the rating (and ``near`` the rating plus ``NEAR``)."""
+
+    def __init__(self, above: str, near: str) -> None:
+        self.above, self.near = above, near
+
+    async def ahead(self, db: Database, params: Sequence[object], rating: float) -> int:
+        """How many players of the board show a higher rating than ``rating`` does."""
+        count = await db.fetchone(self.above, (*params, rating))
+        near = await db.fetchall(self.near, (*params, rating, rating + NEAR))
+        tied = sum(1 for r in near if shown(r[0]) == shown(rating))
+        return (int(count[0]) if count else 0) - tied
+
+    async def places(self, db: Database, params: Sequence[object], first: int,
+                     ratings: Sequence[float]) -> list[int]:
+        """The places of a page's ratings (best first), the page starting at the ``first``
+        (0-based) of the whole board: a rating shown as the one before it shares its place,
+        across a page's start too; any other's place is its position."""
+        out: list[int] = []
+        for i, rating in enumerate(ratings):
+            if i and shown(rating) == shown(ratings[i - 1]):
+                out.append(out[-1])
+            elif i or not first:
+                out.append(first + i + 1)
+            else:
+                out.append(await self.ahead(db, params, rating) + 1)
+        return out
