@@ -14,6 +14,7 @@ import io
 import json
 import re
 import shlex
+from pathlib import Path
 
 import pytest
 from bidi import get_display
@@ -34,6 +35,12 @@ from cogs.umtali.names import (
 )
 from cogs.umtali.pictures import draw_table_png
 from tests.discord_helpers import World, play_out, start_match, thread_of
+from tests.loopback.driver import custom_ids as loop_ids
+from tests.loopback.driver import play_out as loop_play_out
+from tests.loopback.driver import read_match, start_session, until
+from tests.loopback.harness import bot_in_process, loopback_server
+from tests.loopback.server import Member
+from tests.test_hostile_names import sent, texts
 from tests.test_records_discord import board_lines, resign, text_of
 from umtali import RuleSet, Session, cli
 from umtali.i18n import tr_for
@@ -245,3 +252,45 @@ def test_a_name_all_right_to_left_turns_nothing_around_in_the_pictures(
     for names in ((rtl, "Ben 12"), ("Ben 12", rtl)):
         same = tuple(ltr if n == rtl else n for n in names)
         assert draw_table_png(view, names, tr=tr) == draw_table_png(view, same, tr=tr), names
+
+
+async def test_the_longest_right_to_left_names_keep_discords_limits(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Names as long as they come, each character escaped or defused, and the isolates: a
+    session, the boards, stats, history and its menu, and a replay over the loopback Discord,
+    which refuses what is over a limit as Discord does (``tests/loopback/limits.py``)."""
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db):
+        first, second = (server.add_member(n) for n in LONGEST[:2])
+        carol = server.add_member("cy")
+        match = await start_session(server, db, first, second)
+        await loop_play_out(server, db, match.id, moves=6)
+        ask = await server.slash(first, match.channel_id, "umtali resign")
+        assert ask.response is not None
+        yes = next(c for c in loop_ids(ask.response) if c.endswith(":resign"))
+        await server.click(first, ask.response, yes)
+        await until(lambda: (m := read_match(db, match.id)) is not None
+                    and m.status == "finished", "the resignation")
+        for scope in ("server", "global"):
+            board = await server.slash(carol, server.channel_id, "umtali leaderboard",
+                                       {"scope": scope})
+            assert board.callback_type == 4, board.text()
+        stats = await server.slash(carol, server.channel_id, "umtali stats",
+                                   {"member": Member(first), "versus": Member(second)})
+        assert stats.callback_type == 4, stats.text()
+        history = await server.slash(carol, server.channel_id, "umtali history",
+                                     {"member": Member(first)})
+        assert history.response is not None, history.text()
+        [menu] = [c for c in loop_ids(history.response) if c.startswith("umtali:rp:")]
+        replay = await server.click(carol, history.response, menu, values=[str(match.id)])
+        assert replay.callback_type == 4 and "as a replay" in replay.text(), replay.text()
+        refused = [c for c in server.calls if c.status == 400]
+        assert refused == [], [(c.path, c.body) for c in refused]
+        names = 0
+        for _, body in sent(server):
+            for _, text in texts(body):
+                assert balanced(text), text
+                names += text.count(FSI)
+        assert names > 20
+        [thread] = server.threads()
+        assert len(thread["name"]) <= 100 and balanced(thread["name"]), thread["name"]
