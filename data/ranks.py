@@ -28,8 +28,8 @@ def shown(rating: float) -> float:
 
 class Board:
     """A board's ratings, read by two statements: ``above`` counts the ratings above a rating,
-    ``near`` lists those within ``NEAR`` above it; both take the board's own parameters first,
-    then the rating (and ``near`` the rating plus ``NEAR``)."""
+    ``near`` lists those strictly between two; both take the board's own parameters first,
+    then the ratings."""
 
     def __init__(self, above: str, near: str) -> None:
         self.above, self.near = above, near
@@ -40,6 +40,14 @@ class Board:
         near = await db.fetchall(self.near, (*params, rating, rating + NEAR))
         tied = sum(1 for r in near if shown(r[0]) == shown(rating))
         return (int(count[0]) if count else 0) - tied
+
+    async def within(self, db: Database, params: Sequence[object], rating: float) -> int:
+        """How many players of the board show ``rating`` or a higher one."""
+        low = rating - NEAR
+        count = await db.fetchone(self.above, (*params, low))
+        near = await db.fetchall(self.near, (*params, low, rating))
+        lower = sum(1 for r in near if shown(r[0]) < shown(rating))
+        return (int(count[0]) if count else 0) - lower
 
     async def places(self, db: Database, params: Sequence[object], first: int,
                      ratings: Sequence[float]) -> list[int]:

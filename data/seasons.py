@@ -277,16 +277,19 @@ class Seasons:
                      sessions=r["sessions_won"] + r["sessions_lost"])
             for place, r in zip(places, rows, strict=True)))
 
-    async def best(self, guild_id: int, season: str, places: int) -> BoardPage:
+    async def best(self, guild_id: int, season: str, places: int,
+                   most: int) -> tuple[BoardPage, int]:
         """A season's best, for its summary: everyone placed within the first ``places``,
-        all of a tie for the last of them too (1, 2, 3, 3)."""
-        want = places
-        while True:
-            top = await self.board(guild_id, season, 1, per_page=want)
-            rows = tuple(r for r in top.rows if r.rank <= places)
-            if len(top.rows) < want or len(rows) < len(top.rows):
-                return BoardPage(1, 1, top.players, rows)
-            want *= 2
+        all of a tie for the last of them too (1, 2, 3, 3), but at most ``most`` (no fewer
+        than ``places``) listed; and how many more share those places."""
+        top = await self.board(guild_id, season, 1, per_page=most + 1)
+        rows = tuple(r for r in top.rows if r.rank <= places)
+        if len(rows) <= most:
+            return BoardPage(1, 1, top.players, rows), 0
+        # The first left out shares a place within ``places``: so does everyone shown as it
+        # is or higher, and nobody else (their next place is past ``most``).
+        within = await SEASON_BOARD.within(self.db, (guild_id, season), rows[most].rating)
+        return BoardPage(1, 1, top.players, rows[:most]), within - most
 
     async def unannounced(self) -> list[tuple[int, str, int | None]]:
         """Ended seasons whose summary is not posted yet: (server, season, channel)."""

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from cogs.umtali.numbers import one_decimal
-from cogs.umtali.seasons import summary_embed
+from cogs.umtali.seasons import LISTED, summary_embed
+from data import record_reads
 from data.ranks import shown
 from data.records import GLOBAL
 from data.store import Store
@@ -75,6 +76,9 @@ async def test_ratings_shown_alike_share_a_place_on_every_page(store: Store,
         assert rating is not None and (rating.rank, rating.players) == (place, 12), user_id
         # What the place is counted from is what the board and the stats show.
         assert one_decimal(EN, rating.value) == f"{shown(RATINGS[user_id]):.1f}"
+        # And as many show that rating or a higher one as are placed there or above.
+        higher = sum(1 for v in RATINGS.values() if shown(v) >= shown(RATINGS[user_id]))
+        assert await record_reads.BOARD.within(store.db, (GUILD,), RATINGS[user_id]) == higher
 
 
 async def test_everyone_tied_shares_the_first_place(store: Store) -> None:
@@ -103,15 +107,35 @@ async def test_a_seasons_board_and_summary_share_places_too(store: Store) -> Non
     third = await store.seasons.board(GUILD, "2026-12", 3, per_page=2)
     assert [r.rank for p in (first, second, third) for r in p.rows] == [1, 1, 1, 4, 4]
     # The summary's best three: all three tied for the first place.
-    best = await store.seasons.best(GUILD, "2026-12", 3)
+    best, more = await store.seasons.best(GUILD, "2026-12", 3, 10)
     assert [(r.rank, r.user_id) for r in best.rows] == [(1, 1), (1, 2), (1, 3)]
-    assert best.players == 5
+    assert (best.players, more) == (5, 0)
     # With one place: the tie for it comes whole.
-    best = await store.seasons.best(GUILD, "2026-12", 1)
-    assert [r.rank for r in best.rows] == [1, 1, 1]
+    best, more = await store.seasons.best(GUILD, "2026-12", 1, 10)
+    assert [r.rank for r in best.rows] == [1, 1, 1] and more == 0
     lines = str(summary_embed("2026-12", best, EN).description).splitlines()
     assert [line.split(" ")[0] for line in lines[:3]] == ["🥇"] * 3
     assert all("`1.`" in line for line in lines[:3])
+    # Listing at most two: one more shares the first place.
+    best, more = await store.seasons.best(GUILD, "2026-12", 3, 2)
+    assert [r.rank for r in best.rows] == [1, 1] and more == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_a_season_summary_lists_a_big_tie_in_part_within_an_embeds_limit(
+        store: Store, lang: str) -> None:
+    await seasons_on(store)
+    # Fourteen who won their one session, with the longest names: all first.
+    for i in range(14):
+        await forfeited(store, (100 + i, "*" * 31 + f"{i % 10}"), (200 + i, f"L{i}"),
+                        now=at(2026, 12))
+    best, more = await store.seasons.best(GUILD, "2026-12", 3, LISTED)
+    assert (len(best.rows), more, best.players) == (LISTED, 14 - LISTED, 28)
+    text = str(summary_embed("2026-12", best, tr_for(lang), more=more).description)
+    assert len(text) <= 4096
+    said = {"en": "…and 4 more players share these places.",
+            "ru": "…и ещё 4 игрока на тех же местах."}[lang]
+    assert text.splitlines()[LISTED] == said
 
 
 async def test_the_leaderboard_and_stats_on_discord_show_shared_places(world: World) -> None:
