@@ -3,10 +3,11 @@ counts them all (1, 2, 2, 4: standard competition ranking), on every page of a b
 person's stats alike.
 
 A rating shows to one decimal, so "the same" is the same to one decimal (``shown``). That is
-decided here, in Python, once: SQL's ROUND would not do (SQLite rounds a half-tenth by its own
-printf, PostgreSQL has no ROUND of a DOUBLE PRECISION to a decimal and through NUMERIC keeps 15
-digits), and the two backends would then rank a rating on a half-tenth apart from each other
-and from what is shown. The SQL only counts exact ratings, which both read alike.
+decided here, in Python, once: SQL's ROUND would not do. PostgreSQL has none for a DOUBLE
+PRECISION; through NUMERIC, as SQLite's, it rounds the decimal a rating reads as (0.15 and 0.25
+to 0.2 and 0.3), where what is shown rounds the binary value itself (0.1 and 0.2), so a board
+would rank apart two players it shows alike. The SQL only counts exact ratings, which both
+backends read alike.
 """
 
 from __future__ import annotations

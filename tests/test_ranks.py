@@ -53,8 +53,8 @@ async def everyone(store: Store, per_page: int) -> list[tuple[int, int]]:
 
 
 # 0.25 and 0.15 are half-tenths as typed, not in binary: 0.25 is exact and shows 0.2 (Python
-# rounds a half to even), 0.15 is a little less and shows 0.1; SQL's ROUND would give 0.3 and
-# 0.2 on one backend or the other. 25.04 and 24.96 both show 25.0; 25.06 shows 25.1.
+# rounds a half to even), 0.15 is a little less and shows 0.1; SQL's ROUND gives 0.3 and 0.2 on
+# both backends. 25.04 and 24.96 both show 25.0; 25.06 shows 25.1.
 RATINGS = {1: 25.06, 2: 25.04, 3: 25.0, 4: 24.96, 5: 3.0, 6: 0.25, 7: 0.2, 8: 0.15, 9: 0.1,
            10: 0.04, 11: -0.04, 12: -3.0}
 PLACES = [(1, 1), (2, 2), (2, 3), (2, 4), (5, 5), (6, 6), (6, 7), (8, 8), (8, 9), (10, 10),
