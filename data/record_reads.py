@@ -17,6 +17,7 @@ from data.models import (
     Rating,
     SessionLine,
 )
+from data.ranks import Board
 
 PER_PAGE = 10
 _COLS = tuple(f.name for f in fields(PlayerStats))
@@ -27,10 +28,10 @@ BOARD_SQL = (
     "WHERE r.scope = ? ORDER BY r.ordinal DESC, r.user_id LIMIT ? OFFSET ?"
 )
 PLAYERS_SQL = "SELECT COUNT(*) FROM ratings WHERE scope = ?"
-RANK_SQL = (
-    "SELECT (SELECT COUNT(*) FROM ratings WHERE scope = ?1 AND ordinal > ?2) + "
-    "(SELECT COUNT(*) FROM ratings WHERE scope = ?1 AND ordinal = ?2 AND user_id < ?3)"
-)
+# A place on the board: after everyone shown above (``data.ranks``), those shown alike sharing it.
+ABOVE_SQL = "SELECT COUNT(*) FROM ratings WHERE scope = ? AND ordinal > ?"
+NEAR_SQL = "SELECT ordinal FROM ratings WHERE scope = ? AND ordinal > ? AND ordinal < ?"
+BOARD = Board(ABOVE_SQL, NEAR_SQL)
 STATS_SQL = "SELECT * FROM player_stats WHERE scope = ? AND user_id = ?"
 RATING_SQL = "SELECT mu, sigma, ordinal FROM ratings WHERE scope = ? AND user_id = ?"
 # A person's newest sessions: those at or after the ``limit``-th newest time (ties included),
@@ -111,11 +112,12 @@ class Records:
         page = min(max(1, page), pages)
         first = (page - 1) * per_page
         rows = await self.db.fetchall(BOARD_SQL, (scope, per_page, first))
+        places = await BOARD.places(self.db, (scope,), first, [r["ordinal"] for r in rows])
         return BoardPage(page, pages, players, tuple(
-            BoardRow(rank=first + i + 1, user_id=r["user_id"], name=r["name"] or "",
+            BoardRow(rank=place, user_id=r["user_id"], name=r["name"] or "",
                      rating=r["ordinal"], sessions_won=r["sessions_won"] or 0,
                      sessions=(r["sessions_won"] or 0) + (r["sessions_lost"] or 0))
-            for i, r in enumerate(rows)))
+            for place, r in zip(places, rows, strict=True)))
 
     async def record(self, scope: int, user_id: int) -> PlayerRecord:
         stats = await self.db.fetchall(STATS_SQL, (scope, user_id))
@@ -131,10 +133,9 @@ class Records:
         row = await self.db.fetchone(RATING_SQL, (scope, user_id))
         if row is None:
             return None
-        ahead = await self.db.fetchone(RANK_SQL, (scope, row["ordinal"], user_id))
+        ahead = await BOARD.ahead(self.db, (scope,), row["ordinal"])
         count = await self.db.fetchone(PLAYERS_SQL, (scope,))
-        return Rating(row["mu"], row["sigma"], row["ordinal"],
-                      rank=1 + (int(ahead[0]) if ahead else 0),
+        return Rating(row["mu"], row["sigma"], row["ordinal"], rank=1 + ahead,
                       players=int(count[0]) if count else 0)
 
     async def recent(self, guild_id: int, user_id: int, limit: int = 5) -> list[SessionLine]:

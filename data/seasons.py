@@ -26,6 +26,7 @@ from openskill.models import PlackettLuceRating
 
 from data.db import Database, Tx
 from data.models import BoardPage, BoardRow
+from data.ranks import Board
 from data.ratings import MODEL
 
 CADENCES: Final = ("off", "monthly", "quarterly")
@@ -34,6 +35,11 @@ KEEP: Final = 0.5
 #: Ratings carried into a new season per statement (7 values each: within both backends'
 #: limits on a statement's parameters).
 CARRY_ROWS: Final = 500
+# A season's board: those who played a rated session in it.
+_BOARD_WHERE: Final = ("FROM season_ratings WHERE guild_id = ? AND season = ? "
+                       "AND sessions_won + sessions_lost > 0")
+SEASON_BOARD: Final = Board(f"SELECT COUNT(*) {_BOARD_WHERE} AND ordinal > ?",
+                            f"SELECT ordinal {_BOARD_WHERE} AND ordinal > ? AND ordinal < ?")
 
 
 def season_of(at: float, cadence: str) -> str | None:
@@ -253,8 +259,7 @@ class Seasons:
                     per_page: int = 10) -> BoardPage:
         """One page of a season's board: those who played a rated session in it (a rating
         carried over alone does not put a player on a new season's board)."""
-        where = ("FROM season_ratings WHERE guild_id = ? AND season = ? "
-                 "AND sessions_won + sessions_lost > 0")
+        where = _BOARD_WHERE
         count = await self.db.fetchone(f"SELECT COUNT(*) {where}", (guild_id, season))
         players = int(count[0]) if count else 0
         pages = max(1, -(-players // per_page))
@@ -264,11 +269,27 @@ class Seasons:
             f"SELECT user_id, name, ordinal, sessions_won, sessions_lost {where} "
             "ORDER BY ordinal DESC, user_id LIMIT ? OFFSET ?",
             (guild_id, season, per_page, first))
+        places = await SEASON_BOARD.places(self.db, (guild_id, season), first,
+                                           [r["ordinal"] for r in rows])
         return BoardPage(page, pages, players, tuple(
-            BoardRow(rank=first + i + 1, user_id=r["user_id"], name=r["name"],
+            BoardRow(rank=place, user_id=r["user_id"], name=r["name"],
                      rating=r["ordinal"], sessions_won=r["sessions_won"],
                      sessions=r["sessions_won"] + r["sessions_lost"])
-            for i, r in enumerate(rows)))
+            for place, r in zip(places, rows, strict=True)))
+
+    async def best(self, guild_id: int, season: str, places: int,
+                   most: int) -> tuple[BoardPage, int]:
+        """A season's best, for its summary: everyone placed within the first ``places``,
+        all of a tie for the last of them too (1, 2, 3, 3), but at most ``most`` (no fewer
+        than ``places``) listed; and how many more share those places."""
+        top = await self.board(guild_id, season, 1, per_page=most + 1)
+        rows = tuple(r for r in top.rows if r.rank <= places)
+        if len(rows) <= most:
+            return BoardPage(1, 1, top.players, rows), 0
+        # The first left out shares a place within ``places``: so does everyone shown as it
+        # is or higher, and nobody else (their next place is past ``most``).
+        within = await SEASON_BOARD.within(self.db, (guild_id, season), rows[most].rating)
+        return BoardPage(1, 1, top.players, rows[:most]), within - most
 
     async def unannounced(self) -> list[tuple[int, str, int | None]]:
         """Ended seasons whose summary is not posted yet: (server, season, channel)."""

@@ -29,7 +29,8 @@ from tests.loopback.server import Call, LoopbackDiscord, Member
 MASS = re.compile(r"@(everyone|here)|<@&[0-9]+>")
 USER = re.compile(r"<@!?([0-9]+)>")
 #: Characters that must never reach a name as shown (the zero-width space is ours: it is what
-#: keeps "@\u200beveryone" from being a mention).
+#: keeps "@\u200beveryone" from being a mention; so are the isolates around a right-to-left
+#: name, which none of these is: tests/test_names_bidi.py).
 HIDDEN = re.compile("[\u200c-\u200f\u202a-\u202e\u2066-\u2069\ufeff\x00-\x09\x0b-\x1f]")
 MARKDOWN = ("**bold**", "||spoiler||", "`tick`")
 

@@ -20,7 +20,7 @@ from cogs.umtali.fair import revealed, verify_file, verify_filename
 from cogs.umtali.ids import id_of
 from cogs.umtali.in_time import answer, in_time, thinking
 from cogs.umtali.live import LiveMatch
-from cogs.umtali.names import clean_name, label_name, safe_name
+from cogs.umtali.names import clean_name, isolate, label_name, safe_name, shorten
 from cogs.umtali.options import rules_words
 from cogs.umtali.private import send_private
 from cogs.umtali.records import (
@@ -99,8 +99,8 @@ async def show_history(interaction: discord.Interaction, user: discord.abc.User)
 def _option(match_id: int, names: tuple[str, str], finished_at: float,
             tr: Tr) -> discord.SelectOption:
     return discord.SelectOption(
-        label=tr("#{match}: {a} vs {b}", match=match_id, a=label_name(names[0]),
-                 b=label_name(names[1]))[:100],
+        label=shorten(tr("#{match}: {a} vs {b}", match=match_id, a=label_name(names[0]),
+                         b=label_name(names[1])), 100),
         description=dt.datetime.fromtimestamp(finished_at, dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         value=str(match_id))
 
@@ -119,8 +119,10 @@ def replay_text(match: MatchRow, line: SessionLine, moves: list[str], tr: Tr = E
     command = f"python -m umtali script --seed {shlex.quote(str(seed))} --variant {rules.name}"
     if rules.optional_melding:
         command += " --optional-melding"
-    # Plain text, one line each: a name never starts a line of its own (nor a fake move).
-    names = [clean_name(n) for n in line.names]
+    # Plain text, one line each: a name never starts a line of its own (nor a fake move). A
+    # right-to-left one isolated as in a message: an editor lays out "Итог: побеждает שרה, 2-0"
+    # by the bidi algorithm too (the isolates are comments' text: the replay ignores them).
+    names = [isolate(clean_name(n)) for n in line.names]
     w = line.winner_seat
     winner, loser = names[w], names[1 - w]
     finished = dt.datetime.fromtimestamp(line.finished_at, dt.UTC).strftime("%Y-%m-%d %H:%M")

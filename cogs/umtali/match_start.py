@@ -13,7 +13,7 @@ import discord
 from cogs.umtali.access import service
 from cogs.umtali.failures import PASSING
 from cogs.umtali.in_time import edit_clicked
-from cogs.umtali.names import label_name
+from cogs.umtali.names import label_name, shorten
 from cogs.umtali.permissions import CANCELLED, can_make_thread
 from cogs.umtali.threads import into_thread
 from data.models import Challenge
@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 
 def thread_name(first: str, second: str, tr: Tr) -> str:
     """The thread a match is played in (stored names: plain text, mentions defused)."""
-    return tr("Umtali: {a} vs {b}", a=label_name(first), b=label_name(second))[:100]
+    return shorten(tr("Umtali: {a} vs {b}", a=label_name(first), b=label_name(second)), 100)
 
 
 def cancelled(tr: Tr) -> str:

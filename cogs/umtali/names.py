@@ -7,6 +7,11 @@ for the places Discord shows without markdown (menu labels, thread names).
 ``safe_name`` is for Discord text (messages and embeds): the clean name with its markdown
 escaped and its mentions and links defused. Stored names are clean, not escaped, so escaping happens
 once, where the text is made.
+
+Both put a right-to-left name (Hebrew, Arabic) between the bidi isolates FSI and PDI
+(``isolate``): the bidi controls a member typed are stripped, the bot's own added. Stored
+names have none (a replay file's header isolates them as a message does; the pictures, drawn
+left to right, need none: ``pictures.fonts.DIRECTION``).
 """
 
 from __future__ import annotations
@@ -39,6 +44,15 @@ _MENTION_START = re.compile(r"@|<(?=[@#/])")
 # space between ":" and "/" breaks every such pattern and shows the same text.
 _LINK_START = re.compile(r":(?=/)")
 
+
+#: FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE: what lies between them is laid out in its
+#: own direction, as one neutral unit of the sentence around it (Unicode's bidi algorithm, UAX
+#: #9; Discord's clients are browsers, which honour them).
+FSI, PDI = "\u2068", "\u2069"
+# Bidi classes that can turn text around in a left-to-right sentence: right-to-left letters
+# (Hebrew R, Arabic AL) and Arabic digits (AN). A name with none of them has every character
+# at the sentence's own level (English and Russian are left to right): nothing moves.
+_RIGHT_TO_LEFT = frozenset({"R", "AL", "AN"})
 
 _ZWJ = "\u200d"
 # A flag of a region's subdivision (England: 🏴 and "gbeng") is the black flag, the
@@ -94,10 +108,36 @@ def defuse_links(text: str) -> str:
     return _LINK_START.sub(":\u200b", text)
 
 
+def isolate(text: str) -> str:
+    """``text`` (a name made safe) as one unit of the sentence it is put in: between FSI and
+    PDI when it holds a right-to-left letter or an Arabic digit. Else, in "أحمد melded 7♥ 8♥
+    9♥ (12 → 15)" or "3. שרה 1520", the bidi algorithm joins the numbers and signs after
+    the name to its right-to-left run (the score shown before the name), and a message opening
+    with it is laid out right to left. A name without them is left as it is: it cannot move
+    anything in an English or Russian sentence (tests/test_names_bidi.py)."""
+    if any(unicodedata.bidirectional(ch) in _RIGHT_TO_LEFT for ch in text):
+        return FSI + text + PDI
+    return text
+
+
+def shorten(text: str, limit: int) -> str:
+    """``text`` holding isolated names cut to ``limit`` characters (a label's 100): an
+    isolate the cut leaves open is closed within the limit."""
+    if len(text) <= limit:
+        return text
+    kept = text[:limit]
+    if kept.count(FSI) > kept.count(PDI):
+        kept = text[:limit - 1]  # room for the PDI
+        if kept.count(FSI) > kept.count(PDI):
+            # An FSI left last isolates nothing: dropped rather than closed.
+            kept = kept[:-1] if kept.endswith(FSI) else kept + PDI
+    return kept
+
+
 def label_name(text: str) -> str:
     """A name for Discord text without markdown (menu labels, thread names): clean, mentions
-    defused, nothing escaped (a backslash would show)."""
-    return defuse_mentions(clean_name(text))
+    defused, nothing escaped (a backslash would show), isolated if right to left."""
+    return isolate(defuse_mentions(clean_name(text)))
 
 
 def safe_text(text: str) -> str:
@@ -108,8 +148,9 @@ def safe_text(text: str) -> str:
 
 
 def safe_name(text: str) -> str:
-    """A name for a Discord message or embed: clean, then escaped (so it may exceed 32)."""
-    return safe_text(clean_name(text))
+    """A name for a Discord message or embed: clean, then escaped (so it may exceed 32), and
+    isolated if right to left."""
+    return isolate(safe_text(clean_name(text)))
 
 
 def member_name(user: discord.abc.User) -> str:

@@ -50,6 +50,9 @@ TICK_EVERY = 60.0
 #: stopped, and is not started again under its name), another process posts it.
 CLAIM = 300.0
 MEDALS = ("🥇", "🥈", "🥉")
+#: The most players a season's summary lists: a tie may hold any number (a summary's lines,
+#: each up to about 110 characters, stay well within an embed's 4,096).
+LISTED = 10
 
 
 def is_season(board: str) -> bool:
@@ -172,13 +175,18 @@ def season_title(tr: Tr, where: str, board: str, seasons_on: bool) -> str | None
 # -- the tick: season ends and their summaries ----------------------------------------------
 
 
-def summary_embed(season: str, top: BoardPage, tr: Tr, followed: bool = True) -> discord.Embed:
-    """An ended season in short: its best three, how many played, and the soft reset (or,
-    ``followed`` False: that no season follows, the server having turned seasons off)."""
+def summary_embed(season: str, top: BoardPage, tr: Tr, followed: bool = True,
+                  more: int = 0) -> discord.Embed:
+    """An ended season in short: its best three places (all of a tie; ``more``: how many
+    sharing them are not listed), how many played, and the soft reset (or, ``followed``
+    False: that no season follows, the server having turned seasons off)."""
     lines = [f"{MEDALS[row.rank - 1] if row.rank <= len(MEDALS) else ''} " + tr(
         "`{rank}.` **{name}** · {rating} · {won}/{sessions} won", rank=row.rank,
         name=safe_name(row.name), rating=one_decimal(tr, row.rating), won=row.sessions_won,
         sessions=row.sessions) for row in top.rows]
+    if more:
+        lines.append(tr.plural("…and {count} more player shares these places.",
+                               "…and {count} more players share these places.", more))
     lines += ["", tr.plural("{count} player took part.", "{count} players took part.",
                             top.players),
               tr("Every rating has moved halfway back toward the starting rating for the new "
@@ -196,7 +204,7 @@ async def announce(client: discord.Client, guild_id: int, season: str,
     svc = service(client)
     if channel_id is None:
         return False
-    top = await svc.store.seasons.board(guild_id, season, 1, per_page=len(MEDALS))
+    top, more = await svc.store.seasons.best(guild_id, season, len(MEDALS), LISTED)
     if not top.rows:
         return False
     channel = client.get_channel(channel_id) or await client.fetch_channel(channel_id)
@@ -209,7 +217,8 @@ async def announce(client: discord.Client, guild_id: int, season: str,
     # starts from its soft reset all the same).
     followed = await svc.store.seasons.running(guild_id) is not None
     await channel.send(embed=summary_embed(season, top, svc.prefs.guild_tr(guild_id),
-                                           followed), nonce=summary_nonce(guild_id, season))
+                                           followed, more),
+                       nonce=summary_nonce(guild_id, season))
     return True
 
 
