@@ -20,6 +20,7 @@ from bot import UmtaliBot
 from cogs.umtali.challenges import expire_challenges
 from cogs.umtali.clock_state import LATE
 from cogs.umtali.removal import owns
+from cogs.umtali.seasons import season_tick
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, accept, challenge, flush, start_match, start_practice
 
@@ -238,3 +239,26 @@ def test_only_the_shard_that_owns_a_server_judges_its_absence() -> None:
     assert owns(discord.Client(intents=intents), on_zero)
     assert owns(discord.Client(intents=intents, shard_id=0, shard_count=2), on_zero)
     assert not owns(discord.Client(intents=intents, shard_id=0, shard_count=2), on_one)
+
+
+async def test_a_season_ending_after_the_removal_tries_its_summary_once(world: World) -> None:
+    """Already so before removals were handled: the summary's channel answers 404 (or 403),
+    which is taken as final; the tick logs no error and never tries it again."""
+    from tests.test_seasons_discord import NEW_YEAR, _ben_beats_ada_twice, _seasons_on
+
+    summaries, _ = await _seasons_on(world)
+    await _ben_beats_ada_twice(world)
+    await _removed(world)
+    world.clock.now = NEW_YEAR
+    before = len(world.env.http_requests)
+    assert await season_tick(world.bot) == 0
+    svc = world.bot.matches
+    assert svc is not None
+    assert await svc.store.seasons.unannounced() == []
+    tried = len(world.env.http_requests)
+    assert tried - before <= 1  # the channel looked up once, found gone
+    assert await season_tick(world.bot) == 0
+    assert len(world.env.http_requests) == tried
+    assert summaries.id not in {int(p.split("/")[2]) for p in
+                                (r.path for r in world.env.http_requests[before:])
+                                if p.startswith("/channels/") and p.endswith("/messages")}
