@@ -12,9 +12,11 @@ from typing import Any
 
 import pytest
 
+from scale import ShardPlan
 from tests.loopback.driver import play_move, query, read_match, start_session, until
 from tests.loopback.harness import bot_in_process, loopback_server
 from tests.loopback.server import LoopbackDiscord
+from tests.test_loopback_shards import two_guilds
 
 
 def _status(db: Path, match_id: int) -> str:
@@ -94,3 +96,30 @@ async def test_a_kick_while_the_bot_was_down_is_found_at_its_start_but_an_outage
             await play_move(server, db, kept.id)
             assert _status(db, kept.id) == "active"
             assert [c.path for c in server.calls if c.status == 403] == []
+
+
+async def test_only_the_shard_that_owns_a_server_ends_its_matches(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server:
+        alice, bob = server.add_member("ada"), server.add_member("ben")
+        on_zero, on_one = two_guilds(server)
+        kicked_guild = int(server.channels[on_one]["guild_id"])
+        async with bot_in_process(server, db, ShardPlan(2)):
+            kept = await start_session(server, db, alice, bob, channel_id=on_zero)
+            kicked = await start_session(server, db, alice, bob, channel_id=on_one)
+        # (The stopped process's sessions are over: the loopback would wait for them.)
+        server.gateway.current.clear()
+        # A process running shard 0 alone: the server on shard 1 is not in its READY, which
+        # says nothing of it; kicked meanwhile, shard 1's GUILD_DELETE reaches nobody.
+        async with bot_in_process(server, db, ShardPlan(2, (0,))) as bot:
+            assert bot.get_guild(kicked_guild) is None
+            await server.remove_bot(kicked_guild)
+            await asyncio.sleep(0.2)
+            assert _status(db, kicked.id) == "active"
+        server.gateway.current.clear()
+        # Shard 1's process finds it at its start; shard 0's server keeps its match.
+        async with bot_in_process(server, db, ShardPlan(2, (1,))):
+            await until(lambda: _status(db, kicked.id) == "finished", "the match ended")
+            _ended_unrated(db, kicked.id)
+            assert _status(db, kept.id) == "active"
