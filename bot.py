@@ -37,6 +37,7 @@ from cogs.umtali.final_card import FINAL_ITEMS
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.panels import DYNAMIC_ITEMS
 from cogs.umtali.rematch import RematchButton
+from cogs.umtali.removal import hear_removals
 from cogs.umtali.seasons import run_seasons, season_tick
 from cogs.umtali.service import MatchService
 from cogs.umtali.startup import run_timers, sync_if_changed
@@ -119,6 +120,7 @@ class UmtaliBot(commands.Bot):
                                     owner=self.settings.process)
         restored = await self.matches.load_active()
         hear_gateway(self, self.matches)
+        hear_removals(self, self.matches)
         self.add_dynamic_items(*ITEMS)
         quiet_late_autocompletes()
         await self.tree.set_translator(UmtaliTranslator())

@@ -1,6 +1,7 @@
 """The store: every query the bot makes. With ``data.challenges``, ``data.settings``,
-``data.messages``, ``data.records``, ``data.record_reads`` and ``data.seasons``, the only modules
-with SQL besides the migrations; the same SQL runs on SQLite and PostgreSQL (``data.db``)."""
+``data.messages``, ``data.servers``, ``data.records``, ``data.record_reads`` and
+``data.seasons``, the only modules with SQL besides the migrations; the same SQL runs on SQLite
+and PostgreSQL (``data.db``)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from data.models import Finish, MatchRow
 from data.record_reads import Records
 from data.records import count_backlog, count_session
 from data.seasons import Seasons
+from data.servers import ServerQueries
 from data.settings import SettingsQueries
 
 
@@ -84,7 +86,7 @@ async def _announce(c: Tx, match_id: int, texts: Sequence[str]) -> list[str]:
     return unsent
 
 
-class Store(ChallengeQueries, SettingsQueries, MessageQueries):
+class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
     def __init__(self, db: Database, limits: Limits | None = None) -> None:
         super().__init__(db, limits)
         #: Results whose count failed here: this process's sweeps pass them by.
@@ -298,16 +300,19 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries):
 
     async def abandon_match(self, match_id: int, how: str, now: float | None = None,
                             announce: Sequence[str] | None = None, owner: str = "",
-                            lease_until: float = 0.0) -> list[str] | None:
+                            lease_until: float = 0.0,
+                            channel_lost: bool = False) -> list[str] | None:
         """End a match with no winner and no record (``how``: ``abandoned``, ``cancelled``),
         freeing both players; None if it had already ended, else what is left to announce:
         with ``announce`` (the reveal of its seed), that added, by ``owner``, which holds it
-        from now on; without, nothing (what waited is dropped)."""
+        from now on; without, nothing (what waited is dropped). ``channel_lost``: its channel
+        is marked lost with the ending, in one save (the bot was removed from its server)."""
         now = time.time() if now is None else now
         async with self.db.transaction() as c:
             cur = await c.execute(
                 "UPDATE matches SET status = 'finished', finished_at = ?, how = ?, "
-                f"deadline = NULL{_held(owner)} WHERE id = ? AND status = 'active'",
+                f"deadline = NULL{', channel_lost = 1' if channel_lost else ''}{_held(owner)} "
+                "WHERE id = ? AND status = 'active'",
                 (now, how, *_holder(owner, lease_until), match_id))
             if cur.rowcount != 1:
                 return None

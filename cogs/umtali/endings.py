@@ -64,15 +64,19 @@ class Endings(Playing):
         self.delivery.enqueue(live, Batch(announce=True, table=True, hands={0, 1}))
         return True
 
-    async def abandon(self, live: LiveMatch, how: str = "abandoned") -> bool:
+    async def abandon(self, live: LiveMatch, how: str = "abandoned",
+                      channel_lost: bool = False) -> bool:
         """End the match with no winner and no record, freeing both players. Once cards were
         dealt its seed is revealed, as a finished session's: announced in its channel (saved
-        with the ending, as a last turn's announcement is) and shown on the players' panels."""
+        with the ending, as a last turn's announcement is) and shown on the players' panels.
+        ``channel_lost``: its channel is lost with the ending (the bot was removed from its
+        server): nothing more is posted there, the panels in DMs say it all."""
         async with live.lock:
             if live.over:
                 return False
             reveal = revealed(live.commitment, False, how, live.dealt)
-            announce = [] if not reveal or live.channel_lost else [reveal_line(
+            lost = live.channel_lost or channel_lost
+            announce = [] if not reveal or lost else [reveal_line(
                 live.session, live.salt, live.commitment, self.public_tr(live), how,
                 live.cut)]
             # This process holds the match from now on, as a resignation's would: it posts
@@ -81,10 +85,11 @@ class Endings(Playing):
             # copy's clock (and redrawing its panels in play) until its deadline.
             unsent = await self.store.abandon_match(
                 live.id, how, self.clock(), announce=announce or None, owner=self.owners.name,
-                lease_until=self.owners.until())
+                lease_until=self.owners.until(), channel_lost=channel_lost)
             if unsent is None:
                 return False
             live.abandoned, live.ended = True, how
+            live.channel_lost = lost
             live.deadline = None
             live.unsent[:] = unsent
             self.owners.adopt(live)

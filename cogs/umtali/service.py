@@ -43,6 +43,7 @@ from cogs.umtali.pictures import warm
 from cogs.umtali.playing import Playing
 from cogs.umtali.prefs import Preferences
 from cogs.umtali.reminders import turn_warning
+from cogs.umtali.removal import Removals
 from cogs.umtali.render import turn_message
 from cogs.umtali.saved import saved_state
 from cogs.umtali.time_out import ask_waiting_player, void_question
@@ -95,6 +96,8 @@ class MatchService(Endings, Playing, Looks):
         self.computers = Computers(self, computer_pause, thinking_workers)
         #: Which matches this process (named ``owner``) holds.
         self.owners = Owners(self, owner)
+        #: The servers that removed the bot (``cogs.umtali.removal``).
+        self.removals = Removals(self)
         #: When each move on its way to a match (found, then judged) reached the bot.
         self._arriving: dict[int, list[float]] = {}
         #: Each match's table being moved (``move_to``), while it is.

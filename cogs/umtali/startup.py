@@ -70,6 +70,8 @@ async def run_timers(bot: commands.Bot, every: float = 1.0) -> None:
                 await svc.check_timers()
                 if ticks % 10 == 0:
                     await expire_challenges(bot, edits=edits)
+                    # A server's removal whose ending failed (the database) is tried again.
+                    await svc.removals.retry()
                     # When the bot was last alive: after a crash, running turns get their
                     # time back.
                     await heartbeat(svc)

@@ -25,6 +25,8 @@ INVALID_SHARD = 4010
 SHARDING_REQUIRED = 4011
 #: Discord refuses a session of more guilds than this (it recommends 1 shard per 1000).
 MAX_GUILDS_PER_SHARD = 2500
+#: The events about a guild itself, which name it by ``id`` rather than ``guild_id``.
+GUILD_EVENTS = ("GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE")
 
 
 def shard_of(guild_id: int, count: int) -> int:
@@ -105,7 +107,8 @@ class Gateway:
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
         """Send an event to the session of its guild's shard (shard 0 for one of no guild)."""
-        guild = data.get("guild_id")
+        # A guild's own events name it by ``id``.
+        guild = data.get("guild_id", data.get("id") if event in GUILD_EVENTS else None)
         async with self._lock:
             targets = [s for s in self.current.values() if s.gets(
                 None if guild is None else int(guild))]
@@ -182,7 +185,8 @@ class Gateway:
             session.live = True
             await self._queue(session, "READY", ready)
             for g in guilds:
-                await self._queue(session, "GUILD_CREATE", server.guild_payload(g))
+                if g not in server.outages:  # listed unavailable; it arrives once back
+                    await self._queue(session, "GUILD_CREATE", server.guild_payload(g))
 
     async def _resume(self, ws: web.WebSocketResponse, d: dict[str, Any]) -> None:
         async with self._lock:

@@ -65,6 +65,8 @@ class LoopbackDiscord:
         #: Every guild's name, the first one's included.
         self.guilds: dict[int, str] = {self.guild_id: "Railway Club"}
         self.guild_locales: dict[int, str] = {}
+        #: Guilds in an outage: in READY (unavailable, as all are), with no GUILD_CREATE after.
+        self.outages: set[int] = set()
         #: The shard count ``GET /gateway/bot`` recommends.
         self.recommended_shards = 1
         self.users: dict[int, dict[str, Any]] = {self.app_id: self.bot_user}
@@ -167,6 +169,29 @@ class LoopbackDiscord:
 
     def guild_ids(self) -> list[int]:
         return list(self.guilds)
+
+    async def remove_bot(self, guild_id: int) -> None:
+        """An admin kicks the bot: GUILD_DELETE (lost if the bot is not connected), and from
+        then on, as on Discord, every call to the guild's channels and threads answers 403
+        Missing Access."""
+        del self.guilds[guild_id]
+        for channel_id, channel in self.channels.items():
+            if int(channel.get("guild_id") or 0) == guild_id:
+                for method in ("GET", "POST", "PATCH", "DELETE", "PUT"):
+                    self.fail(method, rf"^/channels/{channel_id}(/|$)", times=10**9,
+                              status=403, code=50001)
+        await self.dispatch("GUILD_DELETE", {"id": str(guild_id)})
+
+    async def guild_outage(self, guild_id: int) -> None:
+        """The guild's servers fail at Discord: GUILD_DELETE marked unavailable; a session
+        identified meanwhile has it in READY only (``outages``)."""
+        self.outages.add(guild_id)
+        await self.dispatch("GUILD_DELETE", {"id": str(guild_id), "unavailable": True})
+
+    async def guild_back(self, guild_id: int) -> None:
+        """The guild's outage is over: GUILD_CREATE, as Discord sends then."""
+        self.outages.discard(guild_id)
+        await self.dispatch("GUILD_CREATE", self.guild_payload(guild_id))
 
     def add_member(self, name: str) -> int:
         user_id = self.snowflake()

@@ -1,0 +1,145 @@
+"""A server that removed the bot: its matches end with no result, its challenges are withdrawn.
+
+Once removed, the bot can post nothing there, and its results would rate a ladder the server no
+longer shows: each match of the server in play ends as an abandoned one does (nobody wins, no
+rating changes, the seed revealed on the players' panels), its clock stopped, and each human
+player is told by DM (if Discord still lets the bot write to them). Its open challenges and
+practice offers are withdrawn. All of it is saved in the database, so that every process sees it.
+
+Discord sends the same GUILD_DELETE for a server in an outage, marked ``unavailable``:
+discord.py tells the two apart (``on_guild_unavailable``, ``on_guild_remove``), and only a
+removal ends anything. A removal while the bot was down is found when it connects: Discord's
+READY lists every server the bot is in (those not there yet as unavailable), so a server with
+matches in play that is missing from it, on a shard this process runs, removed the bot.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord.ext import commands
+
+from cogs.umtali.failures import GONE, PASSING
+from cogs.umtali.live import LiveMatch
+from cogs.umtali.mentions import NO_MENTIONS
+from cogs.umtali.names import safe_name
+from umtali.i18n import N_
+
+if TYPE_CHECKING:
+    from cogs.umtali.service import MatchService
+
+log = logging.getLogger(__name__)
+
+#: Told by DM to each human player of a match ended so. Two messages, not a name put into one:
+#: a language may word them differently.
+REMOVED = N_("I was removed from the server {server}, so match #{match} against {name} ended "
+             "there with no result. Nobody wins it and no rating changed; you are free to "
+             "start another.")
+REMOVED_UNNAMED = N_("I was removed from the server of match #{match} against {name}, so it "
+                     "ended with no result. Nobody wins it and no rating changed; you are "
+                     "free to start another.")
+
+
+def owns(client: discord.Client, guild_id: int) -> bool:
+    """Whether ``client`` hears the server's events: on a shard of another process, its
+    absence here says nothing."""
+    count = client.shard_count
+    if not count or count <= 1:
+        return True
+    shards = (client.shard_ids if isinstance(client, discord.AutoShardedClient)
+              else [client.shard_id])
+    return shards is None or None in shards or (guild_id >> 22) % count in shards
+
+
+class Removals:
+    """The servers that removed the bot, handled once each; one whose ending failed (the
+    database) is tried again by the timer (``retry``) while the bot is still out of it."""
+
+    def __init__(self, svc: MatchService) -> None:
+        self.svc = svc
+        #: Servers whose ending failed, with their names (None: not known), to try again.
+        self.pending: dict[int, str | None] = {}
+
+    async def removed(self, guild_id: int, server: str | None) -> bool:
+        """End what the bot had going on the server; False (and tried again later) if the
+        database failed."""
+        store = self.svc.store
+        try:
+            withdrawn = await store.withdraw_challenges_in(guild_id)
+            ended = 0
+            for match_id in await store.active_matches_in(guild_id):
+                live = await self.svc.lookup(match_id)
+                if live is not None and not live.over and await self.svc.abandon(
+                        live, channel_lost=True):
+                    ended += 1
+                    await self._tell(live, server)
+        except Exception as e:
+            self.pending[guild_id] = server
+            log.warning("removed from server %d: its matches could not all be ended (%s: %s); "
+                        "trying again", guild_id, e.__class__.__name__, e)
+            return False
+        self.pending.pop(guild_id, None)
+        if ended or withdrawn:
+            log.info("removed from server %d: %d match(es) ended with no result, %d "
+                     "challenge(s) withdrawn", guild_id, ended, withdrawn)
+        return True
+
+    async def _tell(self, live: LiveMatch, server: str | None) -> None:
+        """Each human player by DM, once (a courtesy: their panel says the match is over)."""
+        client = self.svc.client
+        for seat in (0, 1):
+            if live.is_computer(seat) or live.dm_refused[seat]:
+                continue
+            tr = self.svc.seat_tr(live, seat)
+            name = safe_name(live.names[1 - seat])
+            text = (tr(REMOVED, server=safe_name(server), match=live.id, name=name) if server
+                    else tr(REMOVED_UNNAMED, match=live.id, name=name))
+            user_id = live.player_ids[seat]
+            try:
+                user = client.get_user(user_id) or await client.fetch_user(user_id)
+                await user.send(text, allowed_mentions=NO_MENTIONS)
+            except (*GONE, *PASSING) as e:
+                log.info("match %d: seat %d could not be told of the removal (%s)", live.id,
+                         seat, e)
+            except discord.HTTPException as e:
+                log.warning("match %d: seat %d could not be told of the removal (%s)",
+                            live.id, seat, e)
+
+    async def sweep(self) -> int:
+        """At each READY: the servers with something in play that the bot is no longer in
+        (removed while it was away); how many were ended."""
+        client = self.svc.client
+        try:
+            servers = await self.svc.store.servers_in_play()
+        except Exception as e:
+            log.warning("the servers in play could not be read (%s); not checked now", e)
+            return 0
+        gone = sorted(g for g in servers if owns(client, g) and client.get_guild(g) is None)
+        ended = 0
+        for guild_id in gone:
+            ended += await self.removed(guild_id, self.pending.get(guild_id))
+        return ended
+
+    async def retry(self) -> None:
+        """The servers whose ending failed, tried again while the bot is still out of them."""
+        for guild_id, server in list(self.pending.items()):
+            if self.svc.client.get_guild(guild_id) is not None:
+                self.pending.pop(guild_id, None)  # added back meanwhile: nothing to end
+                continue
+            await self.removed(guild_id, server)
+
+
+def hear_removals(client: discord.Client, svc: MatchService) -> None:
+    """Have ``client``'s removals from servers (and its READYs, for those it missed) end what
+    ``svc`` has going there."""
+    async def removed(guild: discord.Guild) -> None:
+        await svc.removals.removed(guild.id, guild.name)
+
+    async def ready() -> None:
+        await svc.removals.sweep()
+
+    if isinstance(client, commands.Bot):
+        client.add_listener(removed, "on_guild_remove")
+        client.add_listener(ready, "on_ready")

@@ -1,0 +1,264 @@
+"""The bot removed from a server (kicked by an admin) while matches, practice sessions and
+challenges run there: each match ends with no result (never rated, its clock stopped, both
+players freed), each human player is told by DM, the challenges are withdrawn, and nothing is
+tried again in the server's channels. A server in an outage (the same GUILD_DELETE, marked
+unavailable) changes nothing. The real discord.py code path: SimCord drops the server and sends
+GUILD_DELETE, as Discord does."""
+
+from __future__ import annotations
+
+import dataclasses
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+
+from bot import UmtaliBot
+from cogs.umtali.challenges import expire_challenges
+from cogs.umtali.clock_state import LATE
+from cogs.umtali.removal import owns
+from cogs.umtali.seasons import season_tick
+from cogs.umtali.service import MatchService
+from tests.discord_helpers import World, accept, challenge, flush, start_match, start_practice
+
+
+def _db(db_path: Path, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+    with sqlite3.connect(db_path) as c:
+        return c.execute(sql, args).fetchall()
+
+
+async def _removed(world: World) -> None:
+    """An admin kicks the bot: the server is gone for it, and GUILD_DELETE says so."""
+    world.env.backend.remove_guild(world.guild.id)
+    await world.env.settle()
+    await flush(world)
+
+
+def _to_server(world: World, since: int, channel_ids: set[int]) -> list[Any]:
+    return [r for r in world.env.http_requests[since:]
+            if any(r.path.startswith(f"/channels/{c}/") for c in channel_ids)]
+
+
+def _last_dm(member: Any) -> str:
+    message = member.user.dm_channel.last_message
+    return "" if message is None else str(message.content or "")
+
+
+def _ended_unrated(db_path: Path, match_id: int) -> None:
+    """As the database has it: ended with no result, its clock stopped, never rated, both
+    players free on the server."""
+    assert _db(db_path, "SELECT status, how, deadline, channel_lost FROM matches WHERE id = ?",
+               match_id) == [("finished", "abandoned", None, 1)]
+    assert _db(db_path, "SELECT * FROM session_results WHERE match_id = ?", match_id) == []
+    assert _db(db_path, "SELECT * FROM active_players WHERE match_id = ?", match_id) == []
+    assert _db(db_path, "SELECT COUNT(*) FROM ratings")[0][0] == 0
+
+
+async def test_a_timed_match_ends_with_no_result_and_both_players_are_told(
+        world: World, db_path: Path) -> None:
+    live = await start_match(world, turn_timer=5)
+    deadline = live.deadline
+    assert deadline is not None
+    channels = {world.channel.id, live.channel_id}
+    before = len(world.env.http_requests)
+    await _removed(world)
+    assert live.over and live.abandoned and live.deadline is None
+    _ended_unrated(db_path, live.id)
+    for member in (world.alice, world.bob):
+        said = _last_dm(member)
+        assert "I was removed from the server Railway Club" in said, said
+        assert f"match #{live.id}" in said and "no rating changed" in said
+    # Its clock stopped: the deadline passing forfeits nobody, rates nothing.
+    svc = world.bot.matches
+    assert svc is not None
+    await svc.check_timers(now=deadline + LATE + 60)
+    await flush(world)
+    _ended_unrated(db_path, live.id)
+    # Nothing was tried in the server's channels, and nothing is kept for the match.
+    assert _to_server(world, before, channels) == []
+    assert not svc.tracked(live.id)
+
+
+async def test_each_player_is_told_in_their_own_language(
+        world: World, db_path: Path, locales: dict[int, str]) -> None:
+    locales[world.alice.id] = "ru"
+    live = await start_match(world)
+    await _removed(world)
+    assert _last_dm(world.alice).startswith("Меня удалили с сервера Railway Club, поэтому матч "
+                                            f"#{live.id} против игрока ben")
+    assert _last_dm(world.bob).startswith("I was removed from the server Railway Club")
+
+
+async def test_a_match_with_no_clock_frees_both_players_and_the_bot_added_back_plays_anew(
+        world: World, db_path: Path) -> None:
+    live = await start_match(world, turn_timer=0)
+    assert live.deadline is None
+    await _removed(world)
+    _ended_unrated(db_path, live.id)
+    # Added back: the same server, a new channel, the same members, free to play again.
+    # (SimCord keeps an id once used; Discord's server keeps its id when the bot comes back.)
+    world.env.backend._reserved_ids.discard(world.guild.id)
+    guild = world.env.create_guild("Railway Club", id=world.guild.id)
+    channel = guild.create_text_channel("games")
+    again = dataclasses.replace(world, guild=guild, channel=channel,
+                                alice=guild.add_member(world.alice.user),
+                                bob=guild.add_member(world.bob.user),
+                                carol=guild.add_member(world.carol.user), tables={})
+    await world.env.settle()
+    svc = world.bot.matches
+    assert svc is not None
+    assert await svc.member_match(guild.id, world.alice.id) is None
+    assert (await svc.removals.sweep()) == 0
+    result = await challenge(again, again.alice, again.bob)
+    assert (await accept(again.bob, result.response)).acknowledged
+    await flush(again)
+    new = [m for m in svc.matches.values() if not m.over]
+    assert len(new) == 1 and new[0].id != live.id
+    assert _db(db_path, "SELECT status FROM matches WHERE id = ?", live.id) == [("finished",)]
+
+
+async def test_a_practice_session_ends_and_the_computer_moves_no_more(
+        world: World, db_path: Path) -> None:
+    live = await start_practice(world)
+    moves = len(live.session.moves)
+    channels = {world.channel.id, live.channel_id}
+    before = len(world.env.http_requests)
+    await _removed(world)
+    _ended_unrated(db_path, live.id)
+    assert "I was removed from the server Railway Club" in _last_dm(world.alice)
+    svc = world.bot.matches
+    assert svc is not None
+    assert len(live.session.moves) == moves and not svc.tracked(live.id)
+    assert _to_server(world, before, channels) == []
+
+
+async def test_an_open_challenge_is_withdrawn_and_never_edited_at_its_expiry(
+        world: World, db_path: Path) -> None:
+    await challenge(world, world.alice, world.bob)
+    before = len(world.env.http_requests)
+    await _removed(world)
+    assert _db(db_path, "SELECT status, seed FROM challenges") == [("cancelled", "")]
+    world.clock.advance(10 * 24 * 3600)
+    await expire_challenges(world.bot)
+    await flush(world)
+    assert _to_server(world, before, {world.channel.id}) == []
+
+
+async def test_a_server_in_an_outage_changes_nothing(world: World, db_path: Path) -> None:
+    live = await start_match(world, turn_timer=5)
+    deadline = live.deadline
+    dms = [_last_dm(m) for m in (world.alice, world.bob)]
+    world.env.backend.emit("GUILD_DELETE", {"id": str(world.guild.id), "unavailable": True})
+    await world.env.settle()
+    await flush(world)
+    guild = world.bot.get_guild(world.guild.id)
+    assert guild is not None and guild.unavailable
+    # Not a removal, at the event nor at a READY's sweep (an outage's server arrives so).
+    svc = world.bot.matches
+    assert svc is not None
+    assert (await svc.removals.sweep()) == 0
+    assert not live.over and live.deadline == deadline
+    assert _db(db_path, "SELECT status FROM matches") == [("active",)]
+    assert [_last_dm(m) for m in (world.alice, world.bob)] == dms
+
+
+async def test_a_removal_while_the_bot_was_down_is_found_at_its_start(
+        world: World, db_path: Path, make_bot: Callable[[], UmtaliBot],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    live = await start_match(world, turn_timer=5)
+    # A second server, where the bot stays: its match goes on.
+    kept_guild = world.env.create_guild("Chess Club")
+    kept_channel = kept_guild.create_text_channel("games")
+    kept = dataclasses.replace(world, guild=kept_guild, channel=kept_channel,
+                               alice=kept_guild.add_member(world.alice.user),
+                               bob=kept_guild.add_member(world.bob.user),
+                               carol=kept_guild.add_member(world.carol.user), tables={})
+    await world.env.settle()
+    result = await challenge(kept, kept.carol, kept.alice)
+    assert (await accept(kept.alice, result.response)).acknowledged
+    await flush(world)
+    svc = world.bot.matches
+    assert svc is not None
+    other = next(m for m in svc.matches.values() if m.id != live.id)
+    # The removal happens while the bot is down: its GUILD_DELETE reaches nobody.
+    emit = world.env.backend.emit
+    monkeypatch.setattr(world.env.backend, "emit", lambda event, payload: None)
+    world.env.backend.remove_guild(world.guild.id)
+    monkeypatch.setattr(world.env.backend, "emit", emit)
+    again = make_bot()
+    await world.env.restart_bot(again)
+    await world.env.settle()
+    await flush(world)
+    _ended_unrated(db_path, live.id)
+    assert _db(db_path, "SELECT status FROM matches WHERE id = ?", other.id) == [("active",)]
+    # Told without the server's name: the bot never heard it again.
+    said = _last_dm(world.bob)
+    assert f"I was removed from the server of match #{live.id}" in said, said
+
+
+async def test_another_process_sees_the_match_ended(world: World, db_path: Path,
+                                                    other: MatchService) -> None:
+    live = await start_match(world)
+    await _removed(world)
+    assert await other.member_match(world.guild.id, world.alice.id) is None
+    seen = await other.lookup(live.id)
+    assert seen is not None and seen.over and seen.abandoned
+
+
+async def test_a_failed_save_is_tried_again_by_the_timer(
+        world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    live = await start_match(world)
+    svc = world.bot.matches
+    assert svc is not None
+    store = svc.store
+    real = store.active_matches_in
+
+    async def broken(guild_id: int) -> list[int]:
+        raise OSError("disk I/O error")
+
+    monkeypatch.setattr(store, "active_matches_in", broken)
+    await _removed(world)
+    # Memory never runs ahead of the database: the match is in play as saved.
+    assert not live.over
+    assert _db(db_path, "SELECT status FROM matches") == [("active",)]
+    monkeypatch.setattr(store, "active_matches_in", real)
+    await svc.removals.retry()
+    await flush(world)
+    _ended_unrated(db_path, live.id)
+    assert live.over and svc.removals.pending == {}
+
+
+def test_only_the_shard_that_owns_a_server_judges_its_absence() -> None:
+    intents = discord.Intents.none()
+    sharded = discord.AutoShardedClient(intents=intents, shard_count=2, shard_ids=[1])
+    on_zero, on_one = 0 << 22, 1 << 22
+    assert not owns(sharded, on_zero) and owns(sharded, on_one)
+    assert owns(discord.Client(intents=intents), on_zero)
+    assert owns(discord.Client(intents=intents, shard_id=0, shard_count=2), on_zero)
+    assert not owns(discord.Client(intents=intents, shard_id=0, shard_count=2), on_one)
+
+
+async def test_a_season_ending_after_the_removal_tries_its_summary_once(world: World) -> None:
+    """Already so before removals were handled: the summary's channel answers 404 (or 403),
+    which is taken as final; the tick logs no error and never tries it again."""
+    from tests.test_seasons_discord import NEW_YEAR, _ben_beats_ada_twice, _seasons_on
+
+    summaries, _ = await _seasons_on(world)
+    await _ben_beats_ada_twice(world)
+    await _removed(world)
+    world.clock.now = NEW_YEAR
+    before = len(world.env.http_requests)
+    assert await season_tick(world.bot) == 0
+    svc = world.bot.matches
+    assert svc is not None
+    assert await svc.store.seasons.unannounced() == []
+    tried = len(world.env.http_requests)
+    assert tried - before <= 1  # the channel looked up once, found gone
+    assert await season_tick(world.bot) == 0
+    assert len(world.env.http_requests) == tried
+    assert summaries.id not in {int(p.split("/")[2]) for p in
+                                (r.path for r in world.env.http_requests[before:])
+                                if p.startswith("/channels/") and p.endswith("/messages")}
