@@ -1,0 +1,111 @@
+"""A match's thread archived under it: by Discord after a day with no message (by
+correspondence, a turn may take that long), or by a moderator by hand; and locked.
+
+Discord refuses an edit of a message in an archived thread (400, 50083), so the table's edit
+after a move failed: logged as an ERROR ("Discord refused what was sent"), the whole delivery
+dropped, the players' DM panels with it (they come after the table), and the turn's
+announcement left unposted: the match stalled until the next move, which failed the same way.
+The bot now unarchives its thread (it made it: it may, unless a moderator locked it) and does
+what it was doing; a locked thread is a lost channel, the match going on in DMs. Loopback.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.loopback.driver import query, read_match, start_session, until
+from tests.loopback.harness import bot_in_process, loopback_server
+from tests.loopback.server import LoopbackDiscord
+from umtali.moves import MoveKind
+from umtali.players import GreedyPlayer
+
+ACTIONS = {MoveKind.DRAW: "draw", MoveKind.TAKE: "take", MoveKind.TAKE_TWO: "take2",
+           MoveKind.MELD: "meld", MoveKind.EXTEND: "extend", MoveKind.DISCARD: "discard"}
+
+
+def _panel(server: LoopbackDiscord, user: int, custom_id: str) -> dict[str, Any] | None:
+    """The DM message carrying ``custom_id`` (the player's panel at that version)."""
+    for m in reversed(server.dm_messages(user)):
+        if any(c.get("custom_id") == custom_id for row in m.get("components", [])
+               for c in row.get("components", [])):
+            found: dict[str, Any] = m
+            return found
+    return None
+
+
+async def dm_move(server: LoopbackDiscord, db: Path, match_id: int) -> None:
+    """The seat to act makes its greedy move on its DM panel (as by correspondence)."""
+    saved = read_match(db, match_id)
+    assert saved is not None and saved.status == "active"
+    seat = saved.session.to_act
+    user = saved.player_ids[seat]
+    move = GreedyPlayer().choose(saved.session.view(seat))
+    action = ACTIONS[move.kind]
+    custom_id = f"umtali:m:{match_id}:{saved.version}:{action}"
+    panel = await until(lambda: _panel(server, user, custom_id), f"the panel for {custom_id}")
+    values = None
+    if action == "meld":
+        values = [c.code for c in move.card_list]
+    elif action in ("extend", "discard"):
+        values = [str(move)]
+    clicked = await server.click(user, panel, custom_id, values)
+    assert clicked.callback_type in (6, 7), clicked.text()
+    after = await until(lambda: (m := read_match(db, match_id)) and m.version > saved.version
+                        and m, "the move saved")
+    assert after.session.moves[len(saved.session.moves)] == move
+
+
+def _unsent(db: Path, match_id: int) -> str:
+    return str(query(db, "SELECT unsent FROM matches WHERE id = ?", match_id)[0]["unsent"])
+
+
+def _errors(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_moves_in_an_archived_thread_bring_it_back_with_the_table_and_the_turn(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db):
+        alice, bob = server.add_member("ada"), server.add_member("ben")
+        saved = await start_session(server, db, alice, bob, time_control="correspondence")
+        thread = saved.channel_id
+        assert server.channels[thread]["type"] == 11
+        assert saved.table_message_id is not None
+        await until(lambda: _unsent(db, saved.id) == "[]", "the opening announced")
+        # A day with no message: Discord archives the thread.
+        await server.archive_thread(thread)
+        table = server.messages[saved.table_message_id]
+        before = json.dumps(table["embeds"])
+        posted = len(server.channel_messages(thread))
+        seat = saved.session.to_act
+        # A whole turn on the DM panel: drawn, (melded), discarded.
+        while True:
+            await dm_move(server, db, saved.id)
+            now = read_match(db, saved.id)
+            assert now is not None
+            if now.session.to_act != seat or now.status != "active":
+                break
+        await until(lambda: _unsent(db, saved.id) == "[]", "the turn announced")
+        # The table shows the move, the turn's end is announced, the thread is back; the
+        # next player's DM panel offers their turn.
+        assert json.dumps(table["embeds"]) != before
+        # Its picture drawn anew for the edit tried again (a file is read once).
+        assert table["attachments"] and all(
+            server.uploads[int(a["id"])] for a in table["attachments"])
+        assert len(server.channel_messages(thread)) > posted
+        assert not server.thread_state(thread)["archived"]
+        nxt = read_match(db, saved.id)
+        assert nxt is not None
+        await until(lambda: _panel(server, nxt.player_ids[nxt.session.to_act],
+                                   f"umtali:m:{saved.id}:{nxt.version}:draw"),
+                    "the next player's panel")
+        assert not query(db, "SELECT channel_lost FROM matches WHERE id = ?",
+                         saved.id)[0]["channel_lost"]
+        assert _errors(caplog) == []
