@@ -60,6 +60,16 @@ async def dm_move(server: LoopbackDiscord, db: Path, match_id: int) -> None:
     assert after.session.moves[len(saved.session.moves)] == move
 
 
+async def whole_turn(server: LoopbackDiscord, db: Path, match_id: int) -> None:
+    """The seat to act plays its whole turn on its DM panel: drawn, (melded), discarded."""
+    saved = read_match(db, match_id)
+    assert saved is not None
+    seat = saved.session.to_act
+    while (now := read_match(db, match_id)) is not None and now.status == "active" \
+            and now.session.to_act == seat:
+        await dm_move(server, db, match_id)
+
+
 def _unsent(db: Path, match_id: int) -> str:
     return str(query(db, "SELECT unsent FROM matches WHERE id = ?", match_id)[0]["unsent"])
 
@@ -84,14 +94,8 @@ async def test_moves_in_an_archived_thread_bring_it_back_with_the_table_and_the_
         table = server.messages[saved.table_message_id]
         before = json.dumps(table["embeds"])
         posted = len(server.channel_messages(thread))
-        seat = saved.session.to_act
         # A whole turn on the DM panel: drawn, (melded), discarded.
-        while True:
-            await dm_move(server, db, saved.id)
-            now = read_match(db, saved.id)
-            assert now is not None
-            if now.session.to_act != seat or now.status != "active":
-                break
+        await whole_turn(server, db, saved.id)
         await until(lambda: _unsent(db, saved.id) == "[]", "the turn announced")
         # The table shows the move, the turn's end is announced, the thread is back; the
         # next player's DM panel offers their turn.
@@ -108,4 +112,69 @@ async def test_moves_in_an_archived_thread_bring_it_back_with_the_table_and_the_
                     "the next player's panel")
         assert not query(db, "SELECT channel_lost FROM matches WHERE id = ?",
                          saved.id)[0]["channel_lost"]
+        assert _errors(caplog) == []
+
+
+@pytest.mark.parametrize("refused", ["403", "400"])
+async def test_a_locked_thread_is_a_lost_channel_and_the_match_goes_on_in_dms(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, caplog: pytest.LogCaptureFixture,
+        refused: str) -> None:
+    """A moderator locked (and archived) the match's thread: the bot may not bring it back
+    (no Manage Threads). Discord refuses the table's edit with a 403, or with a 400 saying the
+    thread is archived, and then the unarchive with a 403: either way the match goes on in
+    the players' DMs, each told once, nothing logged as an ERROR, the thread not tried again."""
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db):
+        alice, bob = server.add_member("ada"), server.add_member("ben")
+        saved = await start_session(server, db, alice, bob, time_control="correspondence")
+        thread = saved.channel_id
+        await until(lambda: _unsent(db, saved.id) == "[]", "the opening announced")
+        await server.archive_thread(thread, locked=True)
+        if refused == "400":
+            server.fail("PATCH", rf"^/channels/{thread}/messages/[0-9]+$", status=400,
+                        code=50083)
+        told = {u: len(server.dm_messages(u)) for u in (alice, bob)}
+        await whole_turn(server, db, saved.id)
+        await until(lambda: query(db, "SELECT channel_lost FROM matches WHERE id = ?",
+                                  saved.id)[0]["channel_lost"], "the channel lost")
+        for user in (alice, bob):
+            await until(lambda u=user: any(
+                "can no longer post in this match's channel" in json.dumps(m)
+                for m in server.dm_messages(u)[told[u]:]), "the players told")
+        calls = len([c for c in server.calls if f"/channels/{thread}" in c.path])
+        # The match goes on in DMs, the thread left alone.
+        await whole_turn(server, db, saved.id)
+        await until(lambda: _unsent(db, saved.id) == "[]", "the turn told")
+        assert len([c for c in server.calls if f"/channels/{thread}" in c.path]) == calls
+        assert server.thread_state(thread)["archived"]
+        assert _errors(caplog) == []
+
+
+async def test_time_up_in_an_archived_thread_asks_there_and_keeps_the_table(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """By correspondence a turn's day runs out, and the thread, with no message for that day,
+    is archived: the question to the waiting player is posted there (which brings it back), and
+    the table's edit that follows goes through."""
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
+        alice, bob = server.add_member("ada"), server.add_member("ben")
+        saved = await start_session(server, db, alice, bob, time_control="correspondence")
+        thread = saved.channel_id
+        await until(lambda: _unsent(db, saved.id) == "[]", "the opening announced")
+        await server.archive_thread(thread)
+        assert bot.matches is not None
+        deadline = query(db, "SELECT deadline FROM matches WHERE id = ?", saved.id)[0][
+            "deadline"]
+        await bot.matches.check_timers(deadline - 3600)  # the reminder (by DM)
+        await bot.matches.check_timers(deadline + 60)
+        waiting = saved.player_ids[1 - saved.session.to_act]
+        asked = await until(lambda: next(
+            (m for m in server.channel_messages(thread)
+             if f"<@{waiting}>" in m["content"] and "time for this turn is up" in m["content"]),
+            None), "the question")
+        assert any(c.get("custom_id", "").endswith(":claim") for row in asked["components"]
+                   for c in row["components"])
+        await bot.matches.flush()
+        assert not server.thread_state(thread)["archived"]
         assert _errors(caplog) == []
