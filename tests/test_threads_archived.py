@@ -137,10 +137,10 @@ async def test_a_locked_thread_is_a_lost_channel_and_the_match_goes_on_in_dms(
         await whole_turn(server, db, saved.id)
         await until(lambda: query(db, "SELECT channel_lost FROM matches WHERE id = ?",
                                   saved.id)[0]["channel_lost"], "the channel lost")
-        for user in (alice, bob):
-            await until(lambda u=user: any(
-                "can no longer post in this match's channel" in json.dumps(m)
-                for m in server.dm_messages(u)[told[u]:]), "the players told")
+        def told_lost(user: int) -> bool:
+            return any("can no longer post in this match's channel" in json.dumps(m)
+                       for m in server.dm_messages(user)[told[user]:])
+        await until(lambda: told_lost(alice) and told_lost(bob), "the players told")
         calls = len([c for c in server.calls if f"/channels/{thread}" in c.path])
         # The match goes on in DMs, the thread left alone.
         await whole_turn(server, db, saved.id)
