@@ -18,7 +18,8 @@ from typing import Any
 
 import pytest
 
-from tests.loopback.driver import query, read_match, start_session, until
+from cogs.umtali.final_card import show_counted
+from tests.loopback.driver import query, read_match, start_session, table_settled, until
 from tests.loopback.harness import bot_in_process, loopback_server
 from tests.loopback.server import LoopbackDiscord
 from umtali.moves import MoveKind
@@ -177,4 +178,37 @@ async def test_time_up_in_an_archived_thread_asks_there_and_keeps_the_table(
                    for c in row["components"])
         await bot.matches.flush()
         assert not server.thread_state(thread)["archived"]
+        assert _errors(caplog) == []
+
+
+async def test_a_final_card_counted_late_in_an_archived_thread_shows_the_ratings(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A session's count failed as it ended, and its thread was archived (a moderator closing
+    the finished match, or a day on) before the count was made: the table's edit showing the
+    ratings brings the thread back, and archives it again, as it was found. It was refused
+    (400, 50083), logged as an ERROR with its traceback, the ratings never shown."""
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
+        alice, bob = server.add_member("ada"), server.add_member("ben")
+        saved = await start_session(server, db, alice, bob)
+        thread = saved.channel_id
+        ask = await server.slash(alice, thread, "umtali resign")
+        assert ask.response is not None
+        await server.click(alice, ask.response, f"umtali:m:{saved.id}:{saved.version}:resign")
+        done = await until(lambda: (m := read_match(db, saved.id)) and m.status == "finished"
+                           and m, "the session over")
+        await until(lambda: table_settled(server, done), "the final table")
+        assert bot.matches is not None
+        await bot.matches.flush()
+        await server.archive_thread(thread)
+        edits = len([c for c in server.calls if c.method == "PATCH" and c.status == 200
+                     and c.path == f"/channels/{thread}/messages/{saved.table_message_id}"])
+        await show_counted(bot.matches, [saved.id])
+        assert len([c for c in server.calls if c.method == "PATCH" and c.status == 200 and
+                    c.path == f"/channels/{thread}/messages/{saved.table_message_id}"]) \
+            == edits + 1
+        assert server.thread_changes[-2:] == [(thread, {"archived": False}),
+                                              (thread, {"archived": True})]
+        assert server.thread_state(thread)["archived"]
         assert _errors(caplog) == []
