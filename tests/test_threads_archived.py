@@ -212,3 +212,18 @@ async def test_a_final_card_counted_late_in_an_archived_thread_shows_the_ratings
                                               (thread, {"archived": True})]
         assert server.thread_state(thread)["archived"]
         assert _errors(caplog) == []
+
+
+@pytest.mark.parametrize(("control", "minutes"), [
+    ("correspondence", 10080), ("off", 10080), ("normal", 1440)])
+async def test_a_slow_match_s_thread_archives_after_a_week_not_a_day(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, control: str, minutes: int) -> None:
+    """A correspondence match (a day a turn) or one with no clock gets a thread that Discord
+    archives after a week with no message, not the channel's default day, which a single turn
+    may pass; a match on the clock keeps the default."""
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db):
+        alice, bob = server.add_member("ada"), server.add_member("ben")
+        saved = await start_session(server, db, alice, bob, time_control=control)
+        assert server.channels[saved.channel_id]["type"] == 11
+        assert server.thread_state(saved.channel_id)["auto_archive_duration"] == minutes
