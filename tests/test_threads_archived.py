@@ -227,3 +227,29 @@ async def test_a_slow_match_s_thread_archives_after_a_week_not_a_day(
         saved = await start_session(server, db, alice, bob, time_control=control)
         assert server.channels[saved.channel_id]["type"] == 11
         assert server.thread_state(saved.channel_id)["auto_archive_duration"] == minutes
+
+
+async def test_a_thread_archived_while_the_bot_was_stopped_comes_back_at_the_restart(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The bot stopped with a turn's table and announcement still to post, and the thread
+    archived meanwhile (no event reaches a stopped bot): the restart posts them there."""
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server:
+        alice, bob = server.add_member("ada"), server.add_member("ben")
+        async with bot_in_process(server, db):
+            saved = await start_session(server, db, alice, bob, time_control="correspondence")
+            thread, table_id = saved.channel_id, saved.table_message_id
+            await until(lambda: _unsent(db, saved.id) == "[]", "the opening announced")
+            held = server.hold("PATCH", rf"^/channels/{thread}/messages/{table_id}$")
+            await whole_turn(server, db, saved.id)
+            await until(lambda: held.held, "the table's edit under way")
+        assert _unsent(db, saved.id) != "[]"
+        await server.archive_thread(thread)
+        assert table_id is not None
+        before = json.dumps(server.messages[table_id]["embeds"])
+        async with bot_in_process(server, db):
+            await until(lambda: _unsent(db, saved.id) == "[]", "the turn announced")
+            assert json.dumps(server.messages[table_id]["embeds"]) != before
+            assert not server.thread_state(thread)["archived"]
+        assert _errors(caplog) == []
