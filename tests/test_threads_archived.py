@@ -11,6 +11,7 @@ what it was doing; a locked thread is a lost channel, the match going on in DMs.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from pathlib import Path
@@ -19,9 +20,11 @@ from typing import Any
 import pytest
 
 from cogs.umtali.final_card import show_counted
+from tests.loopback import payloads as p
 from tests.loopback.driver import query, read_match, start_session, table_settled, until
 from tests.loopback.harness import bot_in_process, loopback_server
 from tests.loopback.server import LoopbackDiscord
+from tests.loopback.threads import MANAGE_THREADS
 from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
 
@@ -252,4 +255,32 @@ async def test_a_thread_archived_while_the_bot_was_stopped_comes_back_at_the_res
             await until(lambda: _unsent(db, saved.id) == "[]", "the turn announced")
             assert json.dumps(server.messages[table_id]["embeds"]) != before
             assert not server.thread_state(thread)["archived"]
+        assert _errors(caplog) == []
+
+
+async def test_a_click_in_a_locked_archived_thread_logs_no_error(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A member who may not manage threads clicks the table's "My hand" in a thread a
+    moderator locked and archived (Discord's desktop client sends the click all the same):
+    Discord refuses any answer there (403, 50083). Nobody can be told; it is no bug of the
+    bot's, so no ERROR is logged, and nothing is tried again."""
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db):
+        alice, bob = server.add_member("ada"), server.add_member("ben")
+        saved = await start_session(server, db, alice, bob, time_control="correspondence")
+        thread, table_id = saved.channel_id, saved.table_message_id
+        assert table_id is not None
+        await until(lambda: _unsent(db, saved.id) == "[]", "the opening announced")
+        await server.archive_thread(thread, locked=True)
+        server.member_permissions[alice] = int(p.ALL_PERMISSIONS) & ~MANAGE_THREADS
+        calls = len(server.calls)
+        clicked = await server.click(alice, server.messages[table_id],
+                                     f"umtali:m:{saved.id}:hand")
+        assert clicked.callback_type is None
+        await until(lambda: len(server.calls) > calls, "the answer tried")
+        await asyncio.sleep(0.3)
+        tried = [c for c in server.calls[calls:] if "/interactions/" in c.path
+                 or "/webhooks/" in c.path]
+        assert 1 <= len(tried) <= 2, tried
         assert _errors(caplog) == []

@@ -88,6 +88,8 @@ class LoopbackDiscord:
         #: Whether the bot may manage threads: a locked thread refuses it otherwise
         #: (``tests/loopback/threads.py``).
         self.bot_manages_threads = False
+        #: Members' permissions where they are not all (by user id), as interactions carry them.
+        self.member_permissions: dict[int, int] = {}
         #: Each change of a thread's state (archived, locked, ...), in order: (thread, changes).
         self.thread_changes: list[tuple[int, dict[str, Any]]] = []
         #: Discord's global rate limit, when a test sets one (tests/loopback/ratelimit.py).

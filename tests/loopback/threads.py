@@ -16,12 +16,14 @@ from aiohttp import web
 
 from tests.loopback import payloads as p
 from tests.loopback import replies
-from tests.loopback.records import Call
+from tests.loopback.records import Call, Interaction
 
 if TYPE_CHECKING:
     from tests.loopback.server import LoopbackDiscord
 
 ARCHIVED, LOCKED, MISSING_PERMISSIONS = 50083, 160005, 50013
+#: The Manage Threads permission bit.
+MANAGE_THREADS = 1 << 34
 #: The durations Discord accepts, in minutes.
 DURATIONS = (60, 1440, 4320, 10080)
 
@@ -45,6 +47,19 @@ def refusal(server: LoopbackDiscord, channel: dict[str, Any], *,
     if meta["archived"] and edit:
         return replies.error(400, ARCHIVED, "Thread is archived")
     return None
+
+
+def refused_answer(server: LoopbackDiscord, record: Interaction) -> web.Response | None:
+    """Discord's refusal of any answer to an interaction from a thread locked and archived,
+    by a member who may not bring it back (discord/discord-api-docs#5517: a desktop client
+    sends the interaction all the same)."""
+    channel = server.channels.get(int(record.payload["channel_id"]))
+    meta = None if channel is None else _meta(channel)
+    member = record.payload.get("member") or {}
+    if meta is None or not (meta["locked"] and meta["archived"]) or \
+            int(member.get("permissions") or 0) & MANAGE_THREADS:
+        return None
+    return replies.error(403, ARCHIVED, "Thread is archived")
 
 
 async def sent_in(server: LoopbackDiscord, channel: dict[str, Any]) -> None:
