@@ -284,3 +284,26 @@ async def test_a_click_in_a_locked_archived_thread_logs_no_error(
                  or "/webhooks/" in c.path]
         assert 1 <= len(tried) <= 2, tried
         assert _errors(caplog) == []
+
+
+async def test_a_thread_discord_will_not_bring_back_is_a_lost_channel(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The unarchive refused otherwise than by a 403 (the server's limit of active threads
+    reached: 400, 160006): the thread stays archived, so the match goes on in DMs, once."""
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db):
+        alice, bob = server.add_member("ada"), server.add_member("ben")
+        saved = await start_session(server, db, alice, bob, time_control="correspondence")
+        thread = saved.channel_id
+        await until(lambda: _unsent(db, saved.id) == "[]", "the opening announced")
+        await server.archive_thread(thread)
+        full = server.fail("PATCH", rf"^/channels/{thread}$", times=5, status=400,
+                           code=160006)
+        await whole_turn(server, db, saved.id)
+        await until(lambda: query(db, "SELECT channel_lost FROM matches WHERE id = ?",
+                                  saved.id)[0]["channel_lost"], "the channel lost")
+        await whole_turn(server, db, saved.id)
+        assert full.hits == 1
+        assert server.thread_state(thread)["archived"]
+        assert _errors(caplog) == []
