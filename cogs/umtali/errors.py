@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 
 from cogs.umtali.access import tr_of
+from cogs.umtali.archived import ARCHIVED
 from cogs.umtali.in_time import answer
 from cogs.umtali.names import echo
 from umtali.errors import UmtaliError
@@ -101,9 +102,15 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
         # can be told now; what the action saved is saved.
         log.warning("an interaction expired before the bot answered it (%s)", error)
         return
+    original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    if isinstance(original, discord.Forbidden) and original.code == ARCHIVED:
+        # From a thread locked and archived, Discord refuses any answer (a desktop client
+        # sends the click all the same): nobody can be told, and no bug of ours.
+        log.warning("an interaction in channel %s could not be answered: its thread is "
+                    "archived and locked (%s)", interaction.channel_id, original)
+        return
     tr = tr_of(interaction)
     text = message_for(error, tr)
-    original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
     if text is None and isinstance(original, discord.Forbidden) \
             and original.code in REFUSED_HERE:
         log.warning("Discord refused the bot in channel %s (%s): a permission is missing",

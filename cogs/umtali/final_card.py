@@ -10,12 +10,14 @@ session whose ratings could not be counted as it ended has its card edited once 
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from cogs.umtali.archived import reopened
 from cogs.umtali.errors import guarded
 from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.fair import shown_cut
@@ -141,15 +143,25 @@ async def show_counted(svc: MatchService, match_ids: list[int]) -> None:
             if (live is None or not live.over or live.abandoned or live.channel_lost
                     or live.table_message_id is None):
                 continue
-            tr = svc.public_tr(live)
-            table = await svc.table_message(live).drawn()
-            table.embeds.append(await final_embed(svc, live, tr))
-            await svc.client.get_partial_messageable(live.channel_id).get_partial_message(
-                live.table_message_id).edit(embeds=table.embeds, attachments=table.files,
-                                            view=final_panel(live, tr))
+            # Its thread archived since (a day on, or by a moderator): brought back for the
+            # edit, and archived again, as it was.
+            await reopened(svc.client, live.channel_id, functools.partial(
+                _edit_final, svc, live), archive_again=True)
         except (*GONE, *PASSING) as e:
             log.info("match %d: its final card could not show the ratings counted late (%s: "
                      "%s)", match_id, e.__class__.__name__, e)
         except Exception:
             log.exception("match %d: its final card could not show the ratings counted late",
                           match_id)
+
+
+async def _edit_final(svc: MatchService, live: LiveMatch) -> None:
+    """The finished table edited with its final card as it is now (drawn for each try: a
+    file is read once)."""
+    assert live.table_message_id is not None
+    tr = svc.public_tr(live)
+    table = await svc.table_message(live).drawn()
+    table.embeds.append(await final_embed(svc, live, tr))
+    await svc.client.get_partial_messageable(live.channel_id).get_partial_message(
+        live.table_message_id).edit(embeds=table.embeds, attachments=table.files,
+                                    view=final_panel(live, tr))

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from cogs.umtali.announcing import held, merged, nonce, turn_mention
+from cogs.umtali.archived import reopened
 from cogs.umtali.failures import PASSING, UNKNOWN_MESSAGE
 from cogs.umtali.final_card import final_embed, final_panel
 from cogs.umtali.live import LiveMatch
@@ -25,6 +26,7 @@ from cogs.umtali.panels import table_panel
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
+    from cogs.umtali.showing import Shown
 
 
 async def announce(svc: MatchService, live: LiveMatch) -> None:
@@ -65,15 +67,28 @@ async def post_table(svc: MatchService, live: LiveMatch) -> None:
     # The table this edit is for: a repost replaces it only if it is still the live one
     # (``/umtali table`` may move the match while the repost is drawn and sent).
     shown_in, shown_at = live.channel_id, live.table_message_id
-    try:
+
+    async def fresh() -> Shown:
+        shown = await svc.table_message(live).drawn()
+        shown.embeds += final
+        return shown
+
+    first = [table]
+
+    async def edit() -> None:
+        # A file is read once: tried again (its thread brought back), the table is drawn anew.
+        shown = first.pop() if first else await fresh()
         await channel.get_partial_message(shown_at).edit(
-            embeds=table.embeds, attachments=table.files, view=view)
+            embeds=shown.embeds, attachments=shown.files, view=view)
+
+    try:
+        # Its thread archived meanwhile (a day with no message): brought back first.
+        await reopened(svc.client, shown_in, edit)
     except discord.NotFound as e:
         if e.code != UNKNOWN_MESSAGE:
             raise
         # Someone deleted the table: it is posted again, and that one is kept up to date.
-        table = await svc.table_message(live).drawn()
-        table.embeds += final
+        table = await fresh()
         if view is None:
             message = await channel.send(**table.send(), allowed_mentions=NO_MENTIONS)
         else:

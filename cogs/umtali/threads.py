@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 import discord
 
 from cogs.umtali.failures import PASSING
 from cogs.umtali.live import LiveMatch
+from cogs.umtali.time_control import HOUR
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
@@ -17,12 +18,26 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+#: Minutes with no message after which Discord archives a thread: its longest, a week.
+WEEK: Final = 10080
+
+
+def slow(live: LiveMatch) -> bool:
+    """Whether a turn of the match may take an hour or more (correspondence, no clock): its
+    thread archives after a week with no message, not after the channel's default (a day),
+    which a turn of a day would pass (the bot brings it back all the same: ``archived``)."""
+    return not live.control.timed or live.control.turn >= HOUR
+
+
 async def into_thread(svc: MatchService, live: LiveMatch, message: discord.Message,
                       name: str) -> None:
     """Play ``live`` in a thread made from ``message``, once the database says so; where it
     is if the thread cannot be made (a permission, Discord or the network failing) or saved."""
     try:
-        thread = await message.create_thread(name=name)
+        if slow(live):
+            thread = await message.create_thread(name=name, auto_archive_duration=WEEK)
+        else:
+            thread = await message.create_thread(name=name)
     except (discord.HTTPException, *PASSING) as e:
         # The network too: the match is made already, and its table is still to be posted.
         log.info("match %d: no thread (%s: %s); playing in the channel", live.id,

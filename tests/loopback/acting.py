@@ -107,6 +107,8 @@ def _base(server: LoopbackDiscord, kind: int, user_id: int, channel_id: int) -> 
         payload["guild_id"] = str(guild_id)
         payload["guild_locale"] = server.locale_of(guild_id)
         payload["member"] = p.member(server.users[user_id])
+        if user_id in server.member_permissions:
+            payload["member"]["permissions"] = str(server.member_permissions[user_id])
         payload["context"] = 0
     record = Interaction(interaction_id, token, payload)
     server.interactions[token] = record

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from tests.loopback import replies
+from tests.loopback import replies, threads
 from tests.loopback.records import EPHEMERAL, Call, Interaction
 
 if TYPE_CHECKING:
@@ -40,6 +40,9 @@ class Answers:
         if record.callback_type is not None:
             server.errors.append(f"interaction {record.id} answered twice")
             return replies.error(400, 40060, "Interaction has already been acknowledged.")
+        if (refused := threads.refused_answer(server, record)) is not None:
+            record.answered.set()
+            return refused
         kind = int(call.body["type"])
         data = dict(call.body.get("data") or {})
         if kind == 9 and record.payload["type"] == 5:

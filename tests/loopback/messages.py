@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from tests.loopback import payloads as p
-from tests.loopback import replies
+from tests.loopback import replies, threads
 from tests.loopback.attachments import Files, attach, dangling
 from tests.loopback.records import Call
 
@@ -102,6 +102,9 @@ class Posts:
             return replies.error(404, 10003, "Unknown Channel")
         if channel["type"] == 1 and int(channel["recipients"][0]["id"]) in self.server.refused_dms:
             return replies.error(403, 50007, "Cannot send messages to this user")
+        if (refused := threads.refusal(self.server, channel, edit=False)) is not None:
+            return refused
+        await threads.sent_in(self.server, channel)
         return replies.json(self.new(channel_id, call.body, files=call.files))
 
     def _message(self, call: Call) -> dict[str, Any] | None:
@@ -128,7 +131,12 @@ class Posts:
         return replies.json(list(reversed(found[-limit:])))
 
     async def patch(self, call: Call) -> web.Response:
-        return self.answer_edit(self._message(call), call)
+        found = self._message(call)
+        channel = self.server.channels.get(int(call.match["channel"]))
+        if found is not None and channel is not None and (
+                refused := threads.refusal(self.server, channel, edit=True)) is not None:
+            return refused
+        return self.answer_edit(found, call)
 
     def answer_edit(self, found: dict[str, Any] | None, call: Call) -> web.Response:
         """Edit the message the call names, if there is one, and answer with it."""
@@ -144,8 +152,12 @@ class Posts:
         if parent is None or message is None:
             return replies.error(404, 10008, "Unknown Message")
         # A thread made from a message has the message's id.
+        duration = call.body.get("auto_archive_duration", 1440)
+        if duration not in threads.DURATIONS:
+            return replies.error(400, 50035, "Invalid Form Body: auto_archive_duration")
         data = p.thread(int(message["id"]), parent, str(call.body.get("name", "")),
                         server.app_id)
+        data["thread_metadata"]["auto_archive_duration"] = duration
         server.channels[int(data["id"])] = data
         server.log[int(data["id"])] = []
         await server.dispatch("THREAD_CREATE", {**data, "newly_created": True})

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from aiohttp import web
 
-from tests.loopback import limits, replies
+from tests.loopback import limits, replies, threads
 from tests.loopback import payloads as p
 from tests.loopback.attachments import read_body
 from tests.loopback.records import Call
@@ -60,6 +60,7 @@ class Rest:
             ("PATCH", f"/channels/{ch}/messages/{msg}", posts.patch),
             ("POST", f"/channels/{ch}/messages/{msg}/threads", posts.start_thread),
             ("GET", f"/channels/{ch}", self._get_channel),
+            ("PATCH", f"/channels/{ch}", self._edit_channel),
             ("POST", r"/interactions/(?P<id>[0-9]+)/(?P<token>[^/]+)/callback",
              answers.callback),
             ("POST", hook, answers.followup),
@@ -169,6 +170,9 @@ class Rest:
             server.channels[channel_id] = p.dm_channel(channel_id, server.users[user_id])
             server.log[channel_id] = []
         return replies.json(server.channels[server.dms[user_id]])
+
+    async def _edit_channel(self, call: Call) -> web.Response:
+        return await threads.edit_channel(self.server, call)
 
     async def _get_channel(self, call: Call) -> web.Response:
         found = self.server.channels.get(int(call.match["channel"]))

@@ -27,7 +27,7 @@ import yarl
 from aiohttp import web
 from aiohttp.web_protocol import RequestHandler
 
-from tests.loopback import acting
+from tests.loopback import acting, threads
 from tests.loopback import payloads as p
 from tests.loopback.answers import Answers
 from tests.loopback.gateway import Gateway, shard_of
@@ -87,6 +87,13 @@ class LoopbackDiscord:
         #: Protocol mistakes the bot made (answering an interaction twice, ...).
         self.errors: list[str] = []
         self.faults: list[Fault] = []
+        #: Whether the bot may manage threads: a locked thread refuses it otherwise
+        #: (``tests/loopback/threads.py``).
+        self.bot_manages_threads = False
+        #: Members' permissions where they are not all (by user id), as interactions carry them.
+        self.member_permissions: dict[int, int] = {}
+        #: Each change of a thread's state (archived, locked, ...), in order: (thread, changes).
+        self.thread_changes: list[tuple[int, dict[str, Any]]] = []
         #: Discord's global rate limit, when a test sets one (tests/loopback/ratelimit.py).
         self.global_limit: GlobalLimit | None = None
         self.gateway = Gateway(self)
@@ -231,6 +238,21 @@ class LoopbackDiscord:
     def threads(self) -> list[dict[str, Any]]:
         return [c for c in self.channels.values() if c["type"] == 11]
 
+    async def archive_thread(self, thread_id: int, *, locked: bool = False) -> None:
+        """The thread archived, as Discord does after its ``auto_archive_duration`` with no
+        message, or a moderator by hand (``locked``: and locked)."""
+        changes = {"archived": True, **({"locked": True} if locked else {})}
+        await threads.set_state(self, thread_id, **changes)
+
+    async def lock_thread(self, thread_id: int) -> None:
+        """A moderator locks the thread, leaving it active."""
+        await threads.set_state(self, thread_id, locked=True)
+
+    def thread_state(self, thread_id: int) -> dict[str, Any]:
+        """The thread's ``thread_metadata`` as Discord has it now."""
+        meta: dict[str, Any] = self.channels[thread_id]["thread_metadata"]
+        return meta
+
     def dm_messages(self, user_id: int) -> list[dict[str, Any]]:
         channel = self.dms.get(user_id)
         return [] if channel is None else self.channel_messages(channel)
@@ -284,7 +306,9 @@ class LoopbackDiscord:
                     if c["type"] == 0 and int(c["guild_id"]) == guild_id]
         data = p.guild(guild_id, self.guilds[guild_id], int(self.owner["id"]), channels,
                        [p.member(self.bot_user)])
-        data["threads"] = [t for t in self.threads() if int(t["guild_id"]) == guild_id]
+        # Only the active ones: Discord syncs no archived thread.
+        data["threads"] = [t for t in self.threads() if int(t["guild_id"]) == guild_id
+                           and not t["thread_metadata"]["archived"]]
         data["preferred_locale"] = self.locale_of(guild_id)
         return data
 
