@@ -9,12 +9,14 @@ from typing import Any
 
 import pytest
 
+from cogs.umtali import final_card
 from cogs.umtali.final_card import RECOUNT_SHOWN_FOR
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.records import count_backlog
 from cogs.umtali.seasons import season_tick
 from data import records
 from data.models import PlayerStats
+from data.seasons import Seasons
 from tests.discord_helpers import (
     World,
     custom_ids,
@@ -127,3 +129,48 @@ async def test_practice_is_not_rated_and_its_card_is_left_alone(
     await world.env.settle()
     assert _table(world, live).embeds[1].to_dict() == before
     assert live.table_message_id not in edits
+
+
+async def test_a_season_read_failing_after_the_count_still_shows_the_ratings(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tick counts the session (committed), then its seasons' read fails: the card is
+    shown all the same (no later tick would count it again)."""
+    live = await _resigned_uncounted(world, monkeypatch)
+    real = Seasons.end_due
+    failed: list[bool] = []
+
+    async def end_due(self: Seasons, now: float) -> object:
+        if not failed:
+            failed.append(True)
+            raise RuntimeError("database gone for a moment")
+        return await real(self, now)
+
+    monkeypatch.setattr(Seasons, "end_due", end_due)
+    await season_tick(world.bot)
+    await world.env.settle()
+    assert failed
+    assert NOT_YET not in _ratings(world, live) and "→" in _ratings(world, live)
+
+
+async def test_a_card_discord_cannot_take_for_now_is_tried_again_at_the_next_tick(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    live = await _resigned_uncounted(world, monkeypatch)
+    real = final_card._edit_final
+    tries: list[int] = []
+
+    async def edit_final(svc: Any, match: LiveMatch) -> None:
+        tries.append(match.id)
+        if len(tries) == 1:
+            raise TimeoutError("Discord slow for a moment")
+        await real(svc, match)
+
+    monkeypatch.setattr(final_card, "_edit_final", edit_final)
+    await season_tick(world.bot)
+    await world.env.settle()
+    assert tries == [live.id] and _ratings(world, live) == NOT_YET
+    await season_tick(world.bot)  # counts nothing new: the card is owed all the same
+    await world.env.settle()
+    assert tries == [live.id, live.id]
+    assert NOT_YET not in _ratings(world, live) and "→" in _ratings(world, live)
+    await season_tick(world.bot)
+    assert tries == [live.id, live.id]  # shown: not tried again

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import logging
 import re
+import weakref
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -128,12 +129,19 @@ def final_panel(live: LiveMatch, tr: Tr) -> discord.ui.View:
 FINAL_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (ReplayButton,)
 
 
+#: By service, the sessions whose card Discord could not take for now (``show_counted``).
+_owed: weakref.WeakKeyDictionary[MatchService, set[int]] = weakref.WeakKeyDictionary()
+
+
 async def show_counted(svc: MatchService, match_ids: list[int]) -> None:
     """The final cards of sessions counted late (their count failed as they ended, and said
     "not counted yet") show the ratings now: each table edited in place, never posted again.
-    Never raises: a card that cannot be edited keeps its old text."""
+    Never raises: a card Discord cannot take for now (a 5xx, the network) is tried again with
+    the next ones (the next season tick); one gone for good keeps its old text."""
     now = svc.clock()
-    for match_id in match_ids:
+    owed = _owed.setdefault(svc, set())
+    for match_id in sorted(owed | set(match_ids)):
+        owed.discard(match_id)
         try:
             row = await svc.store.match(match_id)
             if (row is None or row.computer_level is not None or row.finished_at is None
@@ -147,7 +155,11 @@ async def show_counted(svc: MatchService, match_ids: list[int]) -> None:
             # edit, and archived again, as it was.
             await reopened(svc.client, live.channel_id, functools.partial(
                 _edit_final, svc, live), archive_again=True)
-        except (*GONE, *PASSING) as e:
+        except PASSING as e:
+            owed.add(match_id)
+            log.info("match %d: its final card could not show the ratings counted late yet "
+                     "(%s: %s); trying again", match_id, e.__class__.__name__, e)
+        except GONE as e:
             log.info("match %d: its final card could not show the ratings counted late (%s: "
                      "%s)", match_id, e.__class__.__name__, e)
         except Exception:

@@ -61,29 +61,38 @@ class Removals:
         self.svc = svc
         #: Servers whose ending failed, with their names (None: not known), to try again.
         self.pending: dict[int, str | None] = {}
+        #: Servers being ended here, or waiting to be tried again: the clock forfeits no turn
+        #: of theirs meanwhile (a result would rate a server that removed the bot).
+        self.leaving: set[int] = set()
 
     async def removed(self, guild_id: int, server: str | None) -> bool:
         """End what the bot had going on the server; False (and tried again later) if the
         database failed."""
         store = self.svc.store
+        self.leaving.add(guild_id)
+        ended: list[LiveMatch] = []
         try:
             withdrawn = await store.withdraw_challenges_in(guild_id)
-            ended = 0
             for match_id in await store.active_matches_in(guild_id):
                 live = await self.svc.lookup(match_id)
                 if live is not None and not live.over and await self.svc.abandon(
                         live, channel_lost=True):
-                    ended += 1
-                    await self._tell(live, server)
+                    ended.append(live)
         except Exception as e:
             self.pending[guild_id] = server
             log.warning("removed from server %d: its matches could not all be ended (%s: %s); "
                         "trying again", guild_id, e.__class__.__name__, e)
             return False
+        finally:
+            # Told once every match is ended: DMs take time (Discord's limits), and the
+            # matches still in play would wait on them.
+            for live in ended:
+                await self._tell(live, server)
         self.pending.pop(guild_id, None)
+        self.leaving.discard(guild_id)
         if ended or withdrawn:
             log.info("removed from server %d: %d match(es) ended with no result, %d "
-                     "challenge(s) withdrawn", guild_id, ended, withdrawn)
+                     "challenge(s) withdrawn", guild_id, len(ended), withdrawn)
         return True
 
     async def _tell(self, live: LiveMatch, server: str | None) -> None:
@@ -127,6 +136,7 @@ class Removals:
         for guild_id, server in list(self.pending.items()):
             if self.svc.client.get_guild(guild_id) is not None:
                 self.pending.pop(guild_id, None)  # added back meanwhile: nothing to end
+                self.leaving.discard(guild_id)
                 continue
             await self.removed(guild_id, server)
 

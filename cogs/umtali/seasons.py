@@ -237,12 +237,12 @@ async def season_tick(client: discord.Client, start: bool = False) -> int:
     before it stopped. Never raises: what failed is tried again at the next tick."""
     svc = service(client)
     seasons, owner = svc.store.seasons, svc.owners.name
+    counted: list[int] = []
     try:
         if start:
             await seasons.unclaim_summaries(owner)
         # First, so that a result counted late lands in the season it was played in (one
         # indexed read when there is none: the usual case).
-        counted: list[int] = []
         await svc.store.sweep_uncounted(counted)
         await seasons.end_due(svc.clock())
         due = await seasons.unannounced()
@@ -250,7 +250,9 @@ async def season_tick(client: discord.Client, start: bool = False) -> int:
         log.warning("seasons could not be checked (%s: %s); trying again", e.__class__.__name__,
                     e)
         return 0
-    await show_counted(svc, counted)
+    finally:
+        # What was counted is kept whatever failed after: its cards are shown now, or never.
+        await show_counted(svc, counted)
     posted = 0
     for guild_id, season, channel_id in due:
         try:

@@ -303,13 +303,16 @@ class MatchService(Endings, Playing, Looks):
         (``run_out``: a move made before it may still be on its way for a moment): a move
         saved a moment ago gave the next player a deadline of their own. Under a control that
         asks, the waiting player is asked instead."""
+        if live.guild_id in self.removals.leaving:
+            return False  # ended with no result, not forfeited (``removal``)
         if live.never_shown:
             await self._cancel_unshown(live, now)
             return False
         if live.asks_when_late():
             return await ask_waiting_player(self, live, now)
         async with live.lock:
-            if live.over or not run_out(live.deadline, now):
+            if (live.over or not run_out(live.deadline, now)
+                    or live.guild_id in self.removals.leaving):
                 return False
             assert live.deadline is not None
             if any(at < live.deadline + LATE for at in self._arriving.get(live.id, ())):
