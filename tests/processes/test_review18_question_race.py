@@ -18,10 +18,8 @@ from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
 
 ASKED = "time for this turn is up"
-STALE = "review 18: _remember saves on a stale copy (set_question compares the question only)"
 
 
-@pytest.mark.xfail(strict=True, reason=STALE)
 async def test_a_move_elsewhere_while_the_question_is_posted_withdraws_it(
         world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
     main = main_of(world)
@@ -54,7 +52,6 @@ async def test_a_move_elsewhere_while_the_question_is_posted_withdraws_it(
     assert not custom_ids(shown), shown.content
 
 
-@pytest.mark.xfail(strict=True, reason=STALE)
 async def test_after_that_race_the_next_question_is_saved(
         world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
     """The same race, then the fresh time runs out at the holder (``p2``): its question is
