@@ -10,7 +10,8 @@ the question (saved so with the move, ``cogs.umtali.question``) and gives the tu
 time, as "keep waiting" does; if that runs out too, the question is asked once more. The
 delivery after such a move (or the move that ends the turn) takes the question's buttons off
 and says it is no longer needed (its buttons carry the version asked at too, for a question
-that could not be saved or was missed).
+that could not be saved or was missed). The question's message, its save and its taking back:
+``cogs.umtali.question_message``.
 """
 
 from __future__ import annotations
