@@ -219,13 +219,24 @@ class Leases:
                 (deadline, match_id, self.owner, version, question))
             return cur.rowcount == 1
 
-    async def set_question(self, match_id: int, question: str, was: str) -> bool:
+    async def set_question(self, match_id: int, question: str, was: str,
+                           asked_at: int | None = None) -> bool:
         """The match's time-up question is ``question`` now ('' for none), if it was ``was``:
-        of a move and an answer settling it at once, one does."""
+        of a move and an answer settling it at once, one does.
+
+        ``asked_at``: ``question`` was just asked, at that version, and is saved as standing
+        only while the match is still at it, in play, its clock stopped and held here (a move
+        saved meanwhile by another process, which this process's copy does not know of yet,
+        withdrew it). Whatever question is saved then gives way, ``was`` or not: none stands
+        at a stopped clock before the holder that stopped it has asked."""
+        params: tuple[object, ...] = (was,)
+        guard = "question = ?"
+        if asked_at is not None:
+            guard = "owner = ? AND version = ? AND status = 'active' AND deadline IS NULL"
+            params = (self.owner, asked_at)
         async with self.db.transaction() as c:
-            cur = await c.execute(
-                "UPDATE matches SET question = ? WHERE id = ? AND question = ?",
-                (question, match_id, was))
+            cur = await c.execute(f"UPDATE matches SET question = ? WHERE id = ? AND {guard}",
+                                  (question, match_id, *params))
             return cur.rowcount == 1
 
     # -- announcements --------------------------------------------------------------------

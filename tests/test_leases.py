@@ -115,3 +115,28 @@ async def test_a_question_is_settled_once_by_two_processes(
     assert sorted(cleared) == [False, True]
     row = await one.match(match_id)
     assert row is not None and row.question == ""
+
+
+async def test_a_question_just_asked_is_saved_standing_only_at_its_stopped_clock(
+        stores: tuple[Store, Store]) -> None:
+    """Compared and set in one ``UPDATE``: the version asked at, the clock stopped, the
+    match held by the asker; whatever question was saved gives way then."""
+    one, two = stores
+    match_id = await _match(one, 1, "a", 115.0)
+    a, b = Leases(one.db, "a"), Leases(two.db, "b")
+    asked = json.dumps({"channel_id": 5, "message_id": 7, "version": 0, "absent": 0,
+                        "in_dm": False})
+    assert not await a.set_question(match_id, asked, "", asked_at=0)  # its clock runs
+    assert await a.stop_clock(match_id, 0)
+    assert not await b.set_question(match_id, asked, "", asked_at=0)  # not b's to ask
+    assert not await a.set_question(match_id, asked, "", asked_at=1)  # another version
+    # A withdrawn question saved by another process, unknown to the asker's copy.
+    assert await b.set_question(match_id, "withdrawn", "")
+    assert await a.set_question(match_id, asked, "", asked_at=0)
+    row = await two.match(match_id)
+    assert row is not None and row.question == asked
+    # The clock given back (an answer elsewhere): no longer saved as standing.
+    assert await a.restart_clock(match_id, 0, 200.0, asked)
+    assert not await a.set_question(match_id, "again", asked, asked_at=0)
+    row = await one.match(match_id)
+    assert row is not None and row.question == asked

@@ -50,8 +50,11 @@ class Question(NamedTuple):
 
 
 #: Each match's question asked by this process and never saved (its save failed): known here
-#: alone, voided by the delivery as a saved one is (``time_out.void_question``).
+#: alone, voided by the delivery as a saved one is (``question_message.void_question``).
 unsaved_asked: weakref.WeakKeyDictionary[LiveMatch, Question] = weakref.WeakKeyDictionary()
+#: The turn (version) of each match whose question was asked here but could not be saved: not
+#: asked again by this process (a restart asks once more).
+unsaved_at: weakref.WeakKeyDictionary[LiveMatch, int] = weakref.WeakKeyDictionary()
 
 
 def stands(asked: Question | None, live: LiveMatch) -> bool:

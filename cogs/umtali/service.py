@@ -42,11 +42,12 @@ from cogs.umtali.panels import table_panel
 from cogs.umtali.pictures import warm
 from cogs.umtali.playing import Playing
 from cogs.umtali.prefs import Preferences
+from cogs.umtali.question_message import void_question
 from cogs.umtali.reminders import turn_warning
 from cogs.umtali.removal import Removals
 from cogs.umtali.render import turn_message
 from cogs.umtali.saved import saved_state
-from cogs.umtali.time_out import ask_waiting_player, void_question
+from cogs.umtali.time_out import ask_waiting_player
 from cogs.umtali.turn_clock import first_clock
 from data.store import StaleState, Store
 from umtali.events import DealerChosen

@@ -10,7 +10,8 @@ the question (saved so with the move, ``cogs.umtali.question``) and gives the tu
 time, as "keep waiting" does; if that runs out too, the question is asked once more. The
 delivery after such a move (or the move that ends the turn) takes the question's buttons off
 and says it is no longer needed (its buttons carry the version asked at too, for a question
-that could not be saved or was missed).
+that could not be saved or was missed). The question's message, its save and its taking back:
+``cogs.umtali.question_message``.
 """
 
 from __future__ import annotations
@@ -26,11 +27,12 @@ from cogs.umtali.clock_state import LATE, run_out
 from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.in_time import answer, edit_clicked, in_time
 from cogs.umtali.live import LiveMatch
-from cogs.umtali.mentions import NO_MENTIONS, only, ping
+from cogs.umtali.mentions import only
 from cogs.umtali.names import safe_name
 from cogs.umtali.outbox import Batch
 from cogs.umtali.panels import timeout_panel
-from cogs.umtali.question import Question, back, stands, unsaved_asked
+from cogs.umtali.question import Question, stands, unsaved_asked, unsaved_at
+from cogs.umtali.question_message import forget, question, remember, take_back
 from cogs.umtali.reminders import Turn, TurnNotices, post, refused, turn_of, when
 from umtali.i18n import Tr
 
@@ -42,16 +44,7 @@ log = logging.getLogger(__name__)
 #: The matches whose waiting player is being asked here, between the clock stopping and the
 #: question saved (the state a process killed meanwhile leaves, ``ask_again`` mends).
 _asking: weakref.WeakSet[LiveMatch] = weakref.WeakSet()
-#: The turn (version) of each match whose question was asked here but could not be saved: not
-#: asked again by this process (a restart asks once more).
-_unsaved: weakref.WeakKeyDictionary[LiveMatch, int] = weakref.WeakKeyDictionary()
 
-
-def question(live: LiveMatch, absent: int, tr: Tr) -> str:
-    waiting = 1 - absent
-    return tr("{mention}, {name}'s time for this turn is up. Claim the win, or keep waiting and "
-              "give {name} another turn's time?", mention=ping(live.player_ids[waiting]),
-              name=safe_name(live.names[absent]))
 
 
 async def ask_waiting_player(svc: MatchService, live: LiveMatch, now: float) -> bool:
@@ -104,9 +97,12 @@ async def _ask(svc: MatchService, live: LiveMatch, deadline: float, version: int
             return False
         # The absent player back meanwhile (their move gave the turn its clock again): asked,
         # and withdrawn at once.
-        await _remember(svc, live, Question(
+        refused_as_asked = await remember(svc, live, Question(
             asked.channel.id, asked.id, version, absent, asked.channel.id != live.channel_id,
             turn, withdrawn=live.deadline is not None))
+    if refused_as_asked is not None:
+        await take_back(svc, live, refused_as_asked)
+        return False
     log.info("match %d: seat %d's time is up; seat %d asked", live.id, absent, 1 - absent)
     svc.delivery.enqueue(live, Batch(table=True))
     return False
@@ -119,7 +115,7 @@ def _unasked(live: LiveMatch) -> bool:
     only by a version that asked the computer, who never answers: run out again, it forfeits."""
     if (live.over or live.deadline is not None or live.control.on_timeout != "ask"
             or live.is_computer(live.session.to_act) or live in _asking
-            or _unsaved.get(live) == live.version):
+            or unsaved_at.get(live) == live.version):
         return False
     if not live.asks_when_late():
         return True
@@ -156,66 +152,6 @@ def _answerable(live: LiveMatch, version: int) -> bool:
     asked = Question.loads(live.question)
     return version == live.version or (asked is not None and asked.version == version
                                        and stands(asked, live))
-
-
-async def _remember(svc: MatchService, live: LiveMatch, asked: Question) -> None:
-    """Save the question just asked; if the save fails, its buttons still answer that they are
-    no longer needed once the match moves on, so this is only logged."""
-    try:
-        if await svc.owners.leases.set_question(live.id, asked.dumps(), live.question):
-            live.question = asked.dumps()
-            return
-    except Exception as e:
-        log.warning("match %d: the time-up question could not be saved (%s: %s)", live.id,
-                    e.__class__.__name__, e)
-    _unsaved[live] = asked.version
-    unsaved_asked[live] = asked
-
-
-async def void_question(svc: MatchService, live: LiveMatch) -> None:
-    """The match moved on (a move, its end) while its time-up question waited: the question
-    says it is no longer needed (withdrawn, that the absent player is back), without its
-    buttons. A failure to edit is tried again with the next delivery; a question whose
-    message is gone is simply forgotten. So too a question asked here and never saved."""
-    unsaved = unsaved_asked.get(live)
-    if unsaved is not None and not stands(unsaved, live) and await _edit_void(
-            svc, live, unsaved) and unsaved_asked.get(live) is unsaved:
-        del unsaved_asked[live]
-    was = live.question
-    asked = Question.loads(was)
-    if asked is None or stands(asked, live):
-        return
-    if await _edit_void(svc, live, asked):
-        await _forget(svc, live, was)
-
-
-async def _edit_void(svc: MatchService, live: LiveMatch, asked: Question) -> bool:
-    """The question edited to say it is no longer needed, its buttons off: False if that
-    failed for now (tried again with the next delivery)."""
-    tr = svc.seat_tr(live, 1 - asked.absent) if asked.in_dm else svc.public_tr(live)
-    if back(asked, live):
-        name = safe_name(live.names[asked.absent])
-        why = tr("{name} is back at the table and playing: this question is no longer "
-                 "needed. {name}'s turn now ends {when}.", name=name,
-                 when=when(live.deadline or 0))
-    else:
-        why = tr("This question is no longer needed: the match moved on.")
-    text = question(live, asked.absent, tr) + "\n" + why
-    message = svc.client.get_partial_messageable(asked.channel_id).get_partial_message(
-        asked.message_id)
-    try:
-        await message.edit(content=text[:2000], view=None, allowed_mentions=NO_MENTIONS)
-    except PASSING as e:
-        log.info("match %d: the time-up question could not be edited for now (%s)", live.id, e)
-        return False
-    except GONE as e:
-        log.info("match %d: the time-up question is gone (%s)", live.id, e)
-    return True
-
-
-async def _forget(svc: MatchService, live: LiveMatch, was: str) -> None:
-    if await svc.owners.leases.set_question(live.id, "", was) and live.question == was:
-        live.question = ""
 
 
 async def answer_timeout(interaction: discord.Interaction, match_id: int, version: int,
@@ -281,7 +217,7 @@ async def decide(svc: MatchService, live: LiveMatch, version: int, claim: bool) 
         # Answered: the answer's own edit takes the buttons off, not a delivery.
         forgotten = Question.loads(live.question)
         if live.question:
-            await _forget(svc, live, live.question)
+            await forget(svc, live, live.question)
         try:
             if claim:
                 if not await svc._resign(live, absent, "timed out"):
@@ -296,7 +232,7 @@ async def decide(svc: MatchService, live: LiveMatch, version: int, claim: bool) 
         except BaseException:
             # Not saved: the question, forgotten above, still stands with its buttons; it is
             # not asked a second time here (``_unasked``), and known here to be voided.
-            _unsaved[live] = live.version
+            unsaved_at[live] = live.version
             if forgotten is not None and not live.question:
                 unsaved_asked[live] = forgotten
             raise

@@ -1,0 +1,149 @@
+"""The time-up question's message (``cogs.umtali.time_out`` asks it and settles its answer):
+its words, its save, and taking it back once it no longer stands.
+
+The database decides whether a question just asked stands: saved so only while the match is
+still at the version it was asked at, its clock stopped. A move saved meanwhile by another
+process (the absent player back, unknown to the asking process's copy) leaves it saved
+withdrawn, and the asking process edits it to say so, as the delivery of a move does here.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from cogs.umtali.failures import GONE, PASSING
+from cogs.umtali.live import LiveMatch
+from cogs.umtali.mentions import NO_MENTIONS, ping
+from cogs.umtali.names import safe_name
+from cogs.umtali.question import Question, back, stands, unsaved_asked, unsaved_at
+from cogs.umtali.reminders import when
+from umtali.i18n import Tr
+
+if TYPE_CHECKING:
+    from cogs.umtali.service import MatchService
+
+log = logging.getLogger(__name__)
+
+
+def question(live: LiveMatch, absent: int, tr: Tr) -> str:
+    waiting = 1 - absent
+    return tr("{mention}, {name}'s time for this turn is up. Claim the win, or keep waiting and "
+              "give {name} another turn's time?", mention=ping(live.player_ids[waiting]),
+              name=safe_name(live.names[absent]))
+
+
+async def remember(svc: MatchService, live: LiveMatch, asked: Question) -> Question | None:
+    """Save the question just asked. The database decides whether it stands: only while the
+    match is still at its version, its clock stopped (a move saved meanwhile by another
+    process, unknown to this copy, withdrew it). Refused so, the copy is reloaded, and the
+    question to take back from its message is returned. If the save fails, its buttons
+    still answer that they are no longer needed once the match moves on, so this is only
+    logged."""
+    try:
+        if asked.withdrawn:
+            saved = await svc.owners.leases.set_question(live.id, asked.dumps(), live.question)
+        else:
+            saved = await svc.owners.leases.set_question(live.id, asked.dumps(), live.question,
+                                                         asked_at=asked.version)
+            if not saved:
+                log.info("match %d: the time-up question asked at version %d no longer "
+                         "stands: the match moved on meanwhile, elsewhere", live.id,
+                         asked.version)
+                return await _refused(svc, live, asked)
+        if saved:
+            live.question = asked.dumps()
+            return None
+        log.info("match %d: the withdrawn time-up question was not saved: another was saved "
+                 "meanwhile", live.id)
+    except Exception as e:
+        log.warning("match %d: the time-up question could not be saved (%s: %s)", live.id,
+                    e.__class__.__name__, e)
+    unsaved_at[live] = asked.version
+    unsaved_asked[live] = asked
+    return None
+
+
+async def _refused(svc: MatchService, live: LiveMatch, asked: Question) -> Question:
+    """``asked`` refused as standing: the copy as the database has the match. Moved on by a
+    move (and in play), the question is saved withdrawn, unless one asked since stands, and
+    returned withdrawn, to say so on its message; else (answered elsewhere, or over) it is
+    returned as it is, to take its buttons off alone (an answer says itself what it was)."""
+    await svc._reload(live)
+    if live.version == asked.version or live.over:
+        return asked
+    gone = asked._replace(withdrawn=True)
+    if stands(Question.loads(live.question), live):
+        return gone
+    if await svc.owners.leases.set_question(live.id, gone.dumps(), live.question):
+        live.question = gone.dumps()
+    else:
+        log.info("match %d: the time-up question could not be saved withdrawn either",
+                 live.id)
+    return gone
+
+
+async def take_back(svc: MatchService, live: LiveMatch, asked: Question) -> None:
+    """The question refused as standing, on its message: withdrawn, it says the absent
+    player is back (or that the match moved on), its buttons gone, and is then forgotten;
+    otherwise only its buttons come off. A failure is left to the question's buttons, which
+    answer that they are no longer needed."""
+    if asked.withdrawn:
+        if await edit_void(svc, live, asked) and live.question == asked.dumps():
+            await forget(svc, live, asked.dumps())
+        return
+    kind = discord.ChannelType.private if asked.in_dm else None
+    channel = svc.client.get_partial_messageable(asked.channel_id, type=kind)
+    try:
+        await channel.get_partial_message(asked.message_id).edit(view=None)
+    except (discord.HTTPException, *PASSING) as e:
+        log.info("match %d: the time-up question's buttons could not be removed (%s)",
+                 live.id, e)
+
+
+async def void_question(svc: MatchService, live: LiveMatch) -> None:
+    """The match moved on (a move, its end) while its time-up question waited: the question
+    says it is no longer needed (withdrawn, that the absent player is back), without its
+    buttons. A failure to edit is tried again with the next delivery; a question whose
+    message is gone is simply forgotten. So too a question asked here and never saved."""
+    unsaved = unsaved_asked.get(live)
+    if unsaved is not None and not stands(unsaved, live) and await edit_void(
+            svc, live, unsaved) and unsaved_asked.get(live) is unsaved:
+        del unsaved_asked[live]
+    was = live.question
+    asked = Question.loads(was)
+    if asked is None or stands(asked, live):
+        return
+    if await edit_void(svc, live, asked):
+        await forget(svc, live, was)
+
+
+async def edit_void(svc: MatchService, live: LiveMatch, asked: Question) -> bool:
+    """The question edited to say it is no longer needed, its buttons off: False if that
+    failed for now (tried again with the next delivery)."""
+    tr = svc.seat_tr(live, 1 - asked.absent) if asked.in_dm else svc.public_tr(live)
+    if back(asked, live):
+        name = safe_name(live.names[asked.absent])
+        why = tr("{name} is back at the table and playing: this question is no longer "
+                 "needed. {name}'s turn now ends {when}.", name=name,
+                 when=when(live.deadline or 0))
+    else:
+        why = tr("This question is no longer needed: the match moved on.")
+    text = question(live, asked.absent, tr) + "\n" + why
+    message = svc.client.get_partial_messageable(asked.channel_id).get_partial_message(
+        asked.message_id)
+    try:
+        await message.edit(content=text[:2000], view=None, allowed_mentions=NO_MENTIONS)
+    except PASSING as e:
+        log.info("match %d: the time-up question could not be edited for now (%s)", live.id, e)
+        return False
+    except GONE as e:
+        log.info("match %d: the time-up question is gone (%s)", live.id, e)
+    return True
+
+
+async def forget(svc: MatchService, live: LiveMatch, was: str) -> None:
+    if await svc.owners.leases.set_question(live.id, "", was) and live.question == was:
+        live.question = ""
