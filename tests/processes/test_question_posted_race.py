@@ -1,6 +1,6 @@
-"""Review 18: the absent player's move saved through another process while the holder is
-posting the time-up question. The holder's copy is stale, so it saves the question as standing
-(not withdrawn) over the move's fresh deadline, and nobody takes its buttons off."""
+"""The absent player's move saved through another process while the holder is posting the
+time-up question: the holder's copy is stale, and its question must not be saved standing over
+the move's fresh deadline (its buttons taken off, the next question saved)."""
 
 from __future__ import annotations
 
