@@ -38,6 +38,19 @@ async def test_time_waiting_in_the_queue_is_not_thinking_time() -> None:
         await thinking.close()
 
 
+async def test_a_new_pool_starting_is_not_thinking_time() -> None:
+    # A worker takes a second or more to start Python and import the game (six on a loaded
+    # machine): far more than this limit, which the work itself needs none of.
+    thinking = Thinking(workers=1)
+    thinking.limit = 0.3
+    try:
+        answer = await asyncio.wait_for(thinking.run(os.getpid), 90)
+        assert answer in thinking.worker_pids()
+        assert thinking.retries == 0
+    finally:
+        await thinking.close()
+
+
 async def test_a_pool_whose_worker_never_comes_up_is_given_up() -> None:
     thinking = Thinking(workers=1)
     thinking.limit = 2.0
