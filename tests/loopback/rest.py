@@ -72,15 +72,13 @@ class Rest:
     async def handle(self, request: web.Request) -> web.Response:
         """Every call under ``/api/v10``."""
         server = self.server
-        # The earliest it may have come: the loop was running then (before the body is read).
-        arrived = server.awake.seen
         path = "/" + request.match_info["tail"]
         body, files = await read_body(request)
         call = Call(request.method, path, dict(request.query), body, files=files,
                     user_agent=request.headers.get("User-Agent", ""))
         server.calls.append(call)
         if server.global_limit is not None and (
-                wait := server.global_limit.retry_after(path, arrived)) is not None:
+                wait := server.global_limit.retry_after(path)) is not None:
             call.status = 429
             return replies.json({"message": "You are being rate limited.", "retry_after": wait,
                                  "global": True}, 429, {"Retry-After": f"{wait:.3f}",

@@ -33,7 +33,7 @@ from tests.loopback.answers import Answers
 from tests.loopback.gateway import Gateway, shard_of
 from tests.loopback.messages import Posts
 from tests.loopback.options import RefusedByClient
-from tests.loopback.ratelimit import Awake, GlobalLimit
+from tests.loopback.ratelimit import GlobalLimit
 from tests.loopback.records import EPHEMERAL, Call, Fault, Interaction, Member
 from tests.loopback.rest import API, Rest
 
@@ -87,7 +87,6 @@ class LoopbackDiscord:
         self.faults: list[Fault] = []
         #: Discord's global rate limit, when a test sets one (tests/loopback/ratelimit.py).
         self.global_limit: GlobalLimit | None = None
-        self.awake = Awake(lambda: self.global_limit is not None)
         self.gateway = Gateway(self)
         self.posts = Posts(self)
         self.answers = Answers(self)
@@ -117,10 +116,8 @@ class LoopbackDiscord:
         server = site._server
         assert isinstance(server, asyncio.base_events.Server)
         self.port = server.sockets[0].getsockname()[1]
-        self.awake.start()
 
     async def close(self) -> None:
-        await self.awake.stop()
         self.release()
         await self.gateway.close()
         if self._runner is not None and (handlers := self._runner.server) is not None:
