@@ -59,7 +59,7 @@ async def test_closing_with_a_hung_worker_ends_in_bounded_time() -> None:
     [pid] = thinking.worker_pids()
     try:
         working = asyncio.ensure_future(thinking.run(time.sleep, 1))
-        while not thinking._pool or not thinking._pool._pending_work_items:
+        while not thinking._pool or not thinking._pool.executor._pending_work_items:
             await asyncio.sleep(0.01)
         await asyncio.sleep(0.2)
         os.kill(pid, signal.SIGSTOP)  # stopped with the work in hand

@@ -9,11 +9,13 @@ Mixed into ``cogs.umtali.service.MatchService``, on top of the moves (``cogs.umt
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 
 from cogs.umtali.fair import reveal_line, revealed
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.playing import Playing
+from cogs.umtali.reminders import TurnNotices
 from cogs.umtali.render import turn_message
 from cogs.umtali.saved import finish_of, saved_state
 from data.store import StaleState
@@ -23,6 +25,7 @@ log = logging.getLogger(__name__)
 
 class Endings(Playing):
     matches: dict[int, LiveMatch]
+    hand_listeners: list[Callable[[LiveMatch], Awaitable[None]]]
 
     async def resign(self, live: LiveMatch, seat: int, how: str = "resigned",
                      version: int | None = None) -> bool:
@@ -125,8 +128,14 @@ class Endings(Playing):
         self.matches.pop(live.id, None)
         self.delivery.forget(live.id)
         self.computers.forget(live.id)
+        for notices in self._turn_notices():
+            notices.drop(live.id)
 
     def tracked(self, match_id: int) -> bool:
         """Anything at all is still kept for ``match_id`` (tests)."""
         return (match_id in self.matches or self.delivery.tracked(match_id)
-                or self.computers.tracked(match_id))
+                or self.computers.tracked(match_id)
+                or any(n.tracked(match_id) for n in self._turn_notices()))
+
+    def _turn_notices(self) -> list[TurnNotices]:
+        return [n for n in self.hand_listeners if isinstance(n, TurnNotices)]

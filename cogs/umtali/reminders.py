@@ -159,6 +159,15 @@ class TurnNotices:
         """The turn was given another turn's time: told anew."""
         self.told.pop(match_id, None)
 
+    def drop(self, match_id: int) -> None:
+        """The match ended, or another process holds it now: nothing is kept for it here (a
+        match brought back later is told as one first seen)."""
+        self.told.pop(match_id, None)
+        self.failed.pop(match_id, None)
+
+    def tracked(self, match_id: int) -> bool:
+        return match_id in self.told or match_id in self.failed
+
     async def again(self) -> None:
         """The clock's check: the turns' DMs that failed for now, tried again."""
         for match_id, turn in list(self.failed.items()):

@@ -49,6 +49,11 @@ class GlobalLimit:
         self._passed += 1
         return None
 
+    def start_second(self) -> None:
+        """Count a second from now, before any call (the test knows when calls may start)."""
+        self._started, self._passed = self.clock(), 0
+        self.seconds.append(0)
+
     def busiest_second(self) -> int:
         """The most requests that arrived in one second counted (refused ones included)."""
         return max(self.seconds, default=0)

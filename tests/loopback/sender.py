@@ -3,7 +3,8 @@
 Run by the rate-limit tests, two at a time: ``sender.py CHANNELS COUNT TAG`` logs in and posts
 COUNT messages "TAG n" at once, spread over the CHANNELS (ids joined by commas: a bot with a
 game in each), to UMTALI_DISCORD_API (a proxy) when it is set, else to UMTALI_LOOPBACK_URL's
-server. Exit status 0: every message was sent.
+server: logged in, it prints "ready" and sends once it reads a line. Exit status 0: every
+message was sent.
 """
 
 from __future__ import annotations
@@ -23,6 +24,10 @@ async def send(channels: list[int], count: int, tag: str) -> None:
 
     http = discord.http.HTTPClient(asyncio.get_running_loop())
     await http.static_login("loopback-token")
+    # Started and logged in: the test says when to send (both processes at once, however
+    # long each took to start).
+    print("ready", flush=True)
+    await asyncio.to_thread(sys.stdin.readline)
 
     async def one(n: int) -> None:
         with discord.http.handle_message_parameters(content=f"{tag} {n}") as params:
