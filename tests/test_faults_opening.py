@@ -13,7 +13,7 @@ import pytest
 import simcord.http.client as simcord_http
 
 from cogs.umtali.clock_state import LATE
-from cogs.umtali.service import NEVER_SHOWN
+from cogs.umtali.timing import NEVER_SHOWN
 from tests.discord_helpers import World, challenge, custom_ids, cut, flush, submit_cut
 from umtali.i18n import EN
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bot import UmtaliBot
-from cogs.umtali.service import NEVER_SHOWN
+from cogs.umtali.timing import NEVER_SHOWN
 from tests.discord_helpers import World, start_match
 from tests.test_faults_opening import _cancelled_cleanly
 from tests.time_control_helpers import restarted_after

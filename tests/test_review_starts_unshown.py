@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from bot import UmtaliBot
-from cogs.umtali.service import NEVER_SHOWN
+from cogs.umtali.timing import NEVER_SHOWN
 from data.models import GuildSettings
 from tests.discord_helpers import World, challenge, custom_ids, cut, flush, start_match
 from tests.test_faults_opening import _apologies, _cancelled_cleanly, _challenge_text, _db, _dms

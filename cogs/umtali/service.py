@@ -2,12 +2,13 @@
 that takes a match's lock.
 
 The service is made of parts, one idea each: how a match looks to each reader
-(``cogs.umtali.looks``), moves played (``cogs.umtali.playing``), and matches ended other than by
-play (``cogs.umtali.endings``). The engine decides what is legal; the service only asks it.
-Every change is made to a copy of the session and becomes the live one only once it is saved
-(state and move log, one transaction), so memory is never ahead of the database. Telling Discord
-is the delivery's job (``cogs.umtali.delivery``), the computer's turns the computers'
-(``cogs.umtali.computer``), and turn deadlines the clock's (``cogs.umtali.clock``).
+(``cogs.umtali.looks``), moves played (``cogs.umtali.playing``), matches ended other than by
+play (``cogs.umtali.endings``), and what a turn's deadline does (``cogs.umtali.timing``). The
+engine decides what is legal; the service only asks it. Every change is made to a copy of the
+session and becomes the live one only once it is saved (state and move log, one transaction), so
+memory is never ahead of the database. Telling Discord is the delivery's job
+(``cogs.umtali.delivery``), the computer's turns the computers' (``cogs.umtali.computer``), and
+turn deadlines the clock's (``cogs.umtali.clock``).
 
 Several processes may share the database: ``matches`` holds the matches this one holds
 (``cogs.umtali.owners``), and a match is found with ``lookup`` (by id), ``member_match`` or
@@ -22,20 +23,20 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from weakref import WeakValueDictionary
 
 import discord
 
-from cogs.umtali.clock import MAIN, check_timers, heartbeat, noted, warn_before
-from cogs.umtali.clock_state import LATE, ClockState, run_out
+from cogs.umtali.clock import MAIN, heartbeat, noted
+from cogs.umtali.clock_state import ClockState
 from cogs.umtali.computer import Computers
 from cogs.umtali.delivery import Delivery
 from cogs.umtali.endings import Endings
 from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.looks import Looks
-from cogs.umtali.mentions import NO_MENTIONS, only, ping
+from cogs.umtali.mentions import NO_MENTIONS, only
 from cogs.umtali.outbox import Batch
 from cogs.umtali.owners import TAKE_TRIES, Owners
 from cogs.umtali.panels import table_panel
@@ -43,32 +44,27 @@ from cogs.umtali.pictures import warm
 from cogs.umtali.playing import Playing
 from cogs.umtali.prefs import Preferences
 from cogs.umtali.question_message import void_question
-from cogs.umtali.reminders import turn_warning
 from cogs.umtali.removal import Removals
 from cogs.umtali.render import turn_message
 from cogs.umtali.saved import saved_state
-from cogs.umtali.time_out import ask_waiting_player
+from cogs.umtali.timing import Timing
 from cogs.umtali.turn_clock import first_clock
 from data.store import StaleState, Store
 from umtali.events import DealerChosen
 from umtali.fairness import commit
-from umtali.i18n import N_
 from umtali.rules import RuleSet
 from umtali.seeds import cut_seed
 from umtali.session import Session
 
 log = logging.getLogger(__name__)
 
-#: Said in the channel of a match cancelled at its first deadline, its table never posted.
-NEVER_SHOWN = N_("{mentions}: this match was cancelled, as I could not post its table. "
-                 "Nothing was recorded; you can start another.")
 
 
 class TableMoved(Exception):
     """The match was brought to another channel while its table was being posted here."""
 
 
-class MatchService(Endings, Playing, Looks):
+class MatchService(Timing, Endings, Playing, Looks):
     def __init__(self, client: discord.Client, store: Store,
                  clock: Callable[[], float] = time.time, computer_pause: float = 1.5,
                  pictures: bool = True, thinking_workers: int | None = None,
@@ -295,104 +291,6 @@ class MatchService(Endings, Playing, Looks):
 
     async def computer_idle(self) -> None:
         await self.computers.idle()
-
-    async def check_timers(self, now: float | None = None) -> None:
-        await check_timers(self, self.clock() if now is None else now)
-
-    async def forfeit_if_late(self, live: LiveMatch, now: float) -> bool:
-        """The player to act forfeits if, under the lock, their turn's deadline has run out
-        (``run_out``: a move made before it may still be on its way for a moment): a move
-        saved a moment ago gave the next player a deadline of their own. Under a control that
-        asks, the waiting player is asked instead."""
-        if live.guild_id in self.removals.leaving:
-            return False  # ended with no result, not forfeited (``removal``)
-        if live.never_shown:
-            await self._cancel_unshown(live, now)
-            return False
-        if live.asks_when_late():
-            return await ask_waiting_player(self, live, now)
-        async with live.lock:
-            if (live.over or not run_out(live.deadline, now)
-                    or live.guild_id in self.removals.leaving):
-                return False
-            assert live.deadline is not None
-            if any(at < live.deadline + LATE for at in self._arriving.get(live.id, ())):
-                # A move that reached the bot in time for it is still being found (a busy
-                # database): it is judged first, and the next check sees what it left.
-                return False
-            return await self._resign(live, live.session.to_act, "timed out", timer=True)
-
-    @contextlib.contextmanager
-    def move_arriving(self, match_id: int, at: float) -> Iterator[None]:
-        """A move for the match reached the bot at ``at`` and is being handled: meanwhile the
-        clock forfeits no turn the move may be in time for (``forfeit_if_late``)."""
-        pending = self._arriving.setdefault(match_id, [])
-        pending.append(at)
-        try:
-            yield
-        finally:
-            pending.remove(at)
-            if not pending and self._arriving.get(match_id) is pending:
-                del self._arriving[match_id]
-
-    async def cancel_unshown(self, live: LiveMatch) -> bool:
-        """Cancel a match whose table could not be posted (something failed between its save
-        and the post): it would otherwise hold both players, for good with no clock. Should
-        cancelling fail too, the timer cancels it (``cancel_unshown_soon``), and the error
-        is raised."""
-        try:
-            return await self.abandon(live, "cancelled")
-        except Exception:
-            self.cancel_unshown_soon(live)
-            raise
-
-    def cancel_unshown_soon(self, live: LiveMatch, after: float = 0.0) -> None:
-        """Have the timer cancel ``live`` if its table was never posted: its deadline (in
-        memory alone: nobody is shown it) is now, or ``after`` seconds from now, clock or
-        not; else it would hold both players until its first deadline, days away by
-        correspondence, or for good with no clock."""
-        if live.never_shown and not live.over:
-            # Run out (``run_out``) then: no move of a match nobody saw can be on its way.
-            due = self.clock() - LATE + after
-            live.deadline = due if live.deadline is None else min(live.deadline, due)
-
-    async def _cancel_unshown(self, live: LiveMatch, now: float) -> None:
-        """A match whose table was never posted (its first posts failed and so did cancelling
-        it, or the bot stopped between) is cancelled at its first deadline (with no clock, the
-        first check after: ``cancel_unshown_soon``): nobody forfeits a match they were never
-        shown."""
-        if live.over or not run_out(live.deadline, now):
-            return
-        # Its table may have been saved since it was read here: posted by the process that
-        # made it, late (a stall), before this one took it over.
-        row = await self.store.match(live.id)
-        if row is not None and row.table_message_id is not None:
-            live.table_message_id = row.table_message_id
-            live.deadline = row.deadline
-            return
-        if not await self.abandon(live, "cancelled"):
-            return
-        log.info("match %d: its table was never posted; cancelled at its deadline", live.id)
-        players = [live.player_ids[seat] for seat in (0, 1) if not live.is_computer(seat)]
-        text = self.public_tr(live)(NEVER_SHOWN, mentions=" ".join(map(ping, players)))
-        try:
-            await self.client.get_partial_messageable(live.channel_id).send(
-                text, allowed_mentions=only(*players))
-        except (discord.HTTPException, *PASSING) as e:
-            log.info("match %d: the cancellation could not be posted (%s)", live.id, e)
-
-    async def warn_if_due(self, live: LiveMatch, now: float) -> None:
-        """Tell the player to act that their time is nearly up (once a turn)."""
-        async with live.lock:
-            if live.over or live.warned or live.deadline is None or live.never_shown or not (
-                    live.deadline - warn_before(live) <= now < live.deadline):
-                return
-            # Claimed in the database: of two processes, one warns.
-            if not await self.owners.leases.claim_warning(live.id, live.version):
-                return
-            live.warned = True
-            seat, left = live.session.to_act, max(1, round(live.deadline - now))
-        await turn_warning(self, live, seat, left)
 
     async def flush(self, match_id: int | None = None) -> None:
         await self.delivery.flush(match_id)

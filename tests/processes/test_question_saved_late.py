@@ -72,6 +72,11 @@ async def test_a_move_elsewhere_while_it_is_posted_then_the_fresh_time_runs_out(
     await main.check_timers(now=live.deadline + LATE + 1)
     monkeypatch.setattr(time_out, "post", real)
     await settle(world, main, other)
+    # Not saved standing over the move's fresh deadline: none, or withdrawn.
+    saved = await row(world, live.id)
+    assert saved["deadline"] is not None and saved["owner"] == "p2"
+    stale = Question.loads(saved["question"])
+    assert stale is None or stale.withdrawn, stale
     [first] = said(world, live, ASKED)
     # Its message says the player is back, as a withdrawal says it; the refusal is logged,
     # never as an error.
