@@ -213,18 +213,40 @@ class TurnNotices:
 async def warn(svc: MatchService, live: LiveMatch, seat: int, left: int) -> None:
     """``left`` seconds remain for the seat's turn: say so where the player will see it (a new
     DM, which notifies, with the channel lost)."""
-    user_id = live.player_ids[seat]
+    user_id, deadline, turn = live.player_ids[seat], live.deadline, turn_of(live)
     if not live.channel_lost:
         channel = svc.client.get_partial_messageable(live.channel_id)
         text = _time_left(svc.public_tr(live), left)
         try:
-            await channel.send(f"<@{user_id}>, {text}", allowed_mentions=only(user_id))
-            return
+            sent = await channel.send(f"<@{user_id}>, {text}", allowed_mentions=only(user_id))
         except GONE as e:
             await svc.delivery.lose_channel(live, e)
-    if not live.over:
+        else:
+            await _unless_played(live, turn, deadline, sent)
+            return
+    if not played(live, turn, deadline):
         await svc.delivery.send_hand(live, seat, new=True,
                                      note=_time_left(svc.seat_tr(live, seat), left))
+
+
+def played(live: LiveMatch, turn: Turn, deadline: float | None) -> bool:
+    """The turn that ends at ``deadline`` is over (played, or the match ended), or was
+    given other time."""
+    return live.over or turn_of(live) != turn or live.deadline != deadline
+
+
+async def _unless_played(live: LiveMatch, turn: Turn, deadline: float | None,
+                         sent: discord.Message) -> None:
+    """A warning posted while the turn it warns of was played (the warning claimed, the lock
+    let go, a move saved while it was on its way) would tell a player whose turn is over that
+    they are about to forfeit: it is deleted."""
+    if not played(live, turn, deadline):
+        return
+    try:
+        await sent.delete()
+    except (discord.HTTPException, *PASSING) as e:
+        log.info("match %d: a warning of a turn since played could not be deleted (%s)",
+                 live.id, e)
 
 
 def _time_left(tr: Tr, left: int) -> str:

@@ -1,0 +1,49 @@
+"""The turn's warning against a move saved while it was on its way: the warning is claimed
+under the match's lock and posted after it is let go, so the player's last move of the turn
+may be saved while its post is in flight. Such a warning, posted after the turn was played,
+told a player whose turn was over that they were about to forfeit; it is deleted now
+(SimCord, virtual time)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.discord_helpers import World, flush, play, start_match, thread_of
+from umtali.moves import MoveKind
+from umtali.players import GreedyPlayer
+
+WARNED = "seconds left for your turn"
+
+
+async def test_a_warning_posted_as_the_turn_was_played_is_deleted(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    live = await start_match(world, turn_timer=2)
+    svc = world.bot.matches
+    assert svc is not None and live.deadline is not None
+    seat = live.session.to_act
+    # The turn played up to its last move: the discard, which ends it.
+    while (move := GreedyPlayer().choose(live.session.view(seat))).kind is not MoveKind.DISCARD:
+        await play(world, live, move)
+        await flush(world)
+    assert live.session.to_act == seat
+    deadline = live.deadline
+    http = world.bot.http
+    send = http.send_message
+    moved: list[int] = []
+
+    async def discard_meanwhile(channel_id: int, *, params: Any) -> Any:
+        if WARNED in str(params.payload.get("content")) and not moved:
+            # The lock let go, the warning on its way: the player discards just then.
+            moved.append(live.version)
+            await play(world, live, move)
+        return await send(channel_id, params=params)
+
+    monkeypatch.setattr(http, "send_message", discard_meanwhile)
+    world.clock.now = deadline - 30
+    await svc.check_timers(now=deadline - 30)
+    await flush(world)
+    assert moved and live.session.to_act != seat and live.deadline == world.clock.now + 120
+    assert not any(WARNED in m.content for m in thread_of(world, live).history())
+    assert not live.over
