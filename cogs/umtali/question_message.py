@@ -10,10 +10,12 @@ withdrawn, and the asking process edits it to say so, as the delivery of a move 
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 import discord
 
+from cogs.umtali.archived import reopened
 from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS, ping
@@ -97,7 +99,8 @@ async def take_back(svc: MatchService, live: LiveMatch, asked: Question) -> None
     kind = discord.ChannelType.private if asked.in_dm else None
     channel = svc.client.get_partial_messageable(asked.channel_id, type=kind)
     try:
-        await channel.get_partial_message(asked.message_id).edit(view=None)
+        await _edited(svc, asked, lambda: channel.get_partial_message(asked.message_id).edit(
+            view=None))
     except (discord.HTTPException, *PASSING) as e:
         log.info("match %d: the time-up question's buttons could not be removed (%s)",
                  live.id, e)
@@ -135,13 +138,26 @@ async def edit_void(svc: MatchService, live: LiveMatch, asked: Question) -> bool
     message = svc.client.get_partial_messageable(asked.channel_id).get_partial_message(
         asked.message_id)
     try:
-        await message.edit(content=text[:2000], view=None, allowed_mentions=NO_MENTIONS)
+        await _edited(svc, asked, lambda: message.edit(content=text[:2000], view=None,
+                                                       allowed_mentions=NO_MENTIONS))
     except PASSING as e:
         log.info("match %d: the time-up question could not be edited for now (%s)", live.id, e)
         return False
     except GONE as e:
         log.info("match %d: the time-up question is gone (%s)", live.id, e)
     return True
+
+
+async def _edited(svc: MatchService, asked: Question,
+                  edit: Callable[[], Awaitable[object]]) -> None:
+    """The question's message edited; in a thread archived since it was asked (a day with no
+    message after it), the thread is brought back first, as for the table's edit: the table's
+    may not have gone first (it failed for now, or the table is elsewhere now). Refused for
+    good there (locked), a ``GONE`` error, as for a deleted message."""
+    if asked.in_dm:
+        await edit()
+    else:
+        await reopened(svc.client, asked.channel_id, edit)
 
 
 async def forget(svc: MatchService, live: LiveMatch, was: str) -> None:
