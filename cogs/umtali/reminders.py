@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import discord
 
@@ -41,6 +41,7 @@ async def turn_warning(svc: MatchService, live: LiveMatch, seat: int, left: int)
             await _warn_again(svc, live, version, deadline)
         return
     version, deadline, other = live.version, live.deadline, safe_name(live.names[1 - seat])
+    turn = turn_of(live)
     tr = svc.seat_tr(live, seat)
     channel = f"<#{live.channel_id}>"
     if live.asks_when_late():
@@ -53,6 +54,7 @@ async def turn_warning(svc: MatchService, live: LiveMatch, seat: int, left: int)
                   when=when(deadline), channel=channel)
     dm = await _dm(svc, live, seat, text)
     if dm:
+        await _unless_played(live, turn, deadline, dm)
         return
     if not live.channel_lost:
         tr = svc.public_tr(live)
@@ -62,7 +64,9 @@ async def turn_warning(svc: MatchService, live: LiveMatch, seat: int, left: int)
             if live.asks_when_late() else \
             tr("{mention}, your turn ends {when}; after that, you forfeit the session.",
                mention=mention, when=when(deadline))
-        if await post(svc, live, said, only(live.player_ids[seat])) is not None:
+        posted = await post(svc, live, said, only(live.player_ids[seat]))
+        if posted is not None:
+            await _unless_played(live, turn, deadline, posted)
             return
     if dm is None or not live.channel_lost:
         # Failed for now (not refused for good, where it would fail every second): the
@@ -82,22 +86,22 @@ async def _warn_again(svc: MatchService, live: LiveMatch, version: int,
             live.warned = False
 
 
-async def _dm(svc: MatchService, live: LiveMatch, seat: int, text: str) -> bool | None:
-    """A short DM to the seat's player; False if they cannot be reached that way, None if
-    it failed for now."""
+async def _dm(svc: MatchService, live: LiveMatch, seat: int,
+              text: str) -> discord.Message | Literal[False] | None:
+    """A short DM to the seat's player: the DM sent, False if they cannot be reached that
+    way, None if it failed for now."""
     if live.dm_refused[seat] or live.is_computer(seat):
         return False
     user_id = live.player_ids[seat]
     try:
         user = svc.client.get_user(user_id) or await svc.client.fetch_user(user_id)
-        await user.send(text)
+        return await user.send(text)
     except GONE as e:
         await refused(svc, live, seat, e)
         return False
     except PASSING as e:
         log.info("match %d: a DM to seat %d failed (%s)", live.id, seat, e)
         return None
-    return True
 
 
 async def refused(svc: MatchService, live: LiveMatch, seat: int,
@@ -237,9 +241,9 @@ def played(live: LiveMatch, turn: Turn, deadline: float | None) -> bool:
 
 async def _unless_played(live: LiveMatch, turn: Turn, deadline: float | None,
                          sent: discord.Message) -> None:
-    """A warning posted while the turn it warns of was played (the warning claimed, the lock
-    let go, a move saved while it was on its way) would tell a player whose turn is over that
-    they are about to forfeit: it is deleted."""
+    """A warning (or by correspondence a reminder) posted while the turn it warns of was
+    played (the warning claimed, the lock let go, a move saved while it was on its way) would
+    tell a player whose turn is over that their time is running out: it is deleted."""
     if not played(live, turn, deadline):
         return
     try:
