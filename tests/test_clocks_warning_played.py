@@ -10,12 +10,39 @@ from typing import Any
 
 import pytest
 
+from cogs.umtali.live import LiveMatch
 from tests.discord_helpers import World, flush, play, player, start_match, thread_of
-from umtali.moves import MoveKind
+from umtali.moves import Move, MoveKind
 from umtali.players import GreedyPlayer
 
 WARNED = "seconds left for your turn"
 REMINDED = "Reminder: your turn"
+
+
+async def _up_to_the_discard(world: World, live: LiveMatch, seat: int) -> Move:
+    """The turn played up to its last move: the discard, which ends it (returned, unplayed)."""
+    while (move := GreedyPlayer().choose(live.session.view(seat))).kind is not MoveKind.DISCARD:
+        await play(world, live, move)
+        await flush(world)
+    return move
+
+
+def _discard_while_sent(world: World, monkeypatch: pytest.MonkeyPatch, live: LiveMatch,
+                        move: Move, words: str) -> list[int]:
+    """The player discards just as a message holding ``words`` is sent (the lock let go, the
+    message on its way); the versions it was played at."""
+    http = world.bot.http
+    send = http.send_message
+    moved: list[int] = []
+
+    async def discard_meanwhile(channel_id: int, *, params: Any) -> Any:
+        if words in str(params.payload.get("content")) and not moved:
+            moved.append(live.version)
+            await play(world, live, move)
+        return await send(channel_id, params=params)
+
+    monkeypatch.setattr(http, "send_message", discard_meanwhile)
+    return moved
 
 
 async def test_a_warning_posted_as_the_turn_was_played_is_deleted(
@@ -24,24 +51,10 @@ async def test_a_warning_posted_as_the_turn_was_played_is_deleted(
     svc = world.bot.matches
     assert svc is not None and live.deadline is not None
     seat = live.session.to_act
-    # The turn played up to its last move: the discard, which ends it.
-    while (move := GreedyPlayer().choose(live.session.view(seat))).kind is not MoveKind.DISCARD:
-        await play(world, live, move)
-        await flush(world)
+    move = await _up_to_the_discard(world, live, seat)
     assert live.session.to_act == seat
     deadline = live.deadline
-    http = world.bot.http
-    send = http.send_message
-    moved: list[int] = []
-
-    async def discard_meanwhile(channel_id: int, *, params: Any) -> Any:
-        if WARNED in str(params.payload.get("content")) and not moved:
-            # The lock let go, the warning on its way: the player discards just then.
-            moved.append(live.version)
-            await play(world, live, move)
-        return await send(channel_id, params=params)
-
-    monkeypatch.setattr(http, "send_message", discard_meanwhile)
+    moved = _discard_while_sent(world, monkeypatch, live, move, WARNED)
     world.clock.now = deadline - 30
     await svc.check_timers(now=deadline - 30)
     await flush(world)
@@ -58,21 +71,9 @@ async def test_a_reminder_sent_as_the_turn_was_played_is_deleted(
     svc = world.bot.matches
     assert svc is not None and live.deadline is not None
     seat = live.session.to_act
-    while (move := GreedyPlayer().choose(live.session.view(seat))).kind is not MoveKind.DISCARD:
-        await play(world, live, move)
-        await flush(world)
+    move = await _up_to_the_discard(world, live, seat)
     deadline = live.deadline
-    http = world.bot.http
-    send = http.send_message
-    moved: list[int] = []
-
-    async def discard_meanwhile(channel_id: int, *, params: Any) -> Any:
-        if REMINDED in str(params.payload.get("content")) and not moved:
-            moved.append(live.version)
-            await play(world, live, move)
-        return await send(channel_id, params=params)
-
-    monkeypatch.setattr(http, "send_message", discard_meanwhile)
+    moved = _discard_while_sent(world, monkeypatch, live, move, REMINDED)
     world.clock.now = deadline - 3600
     await svc.check_timers(now=world.clock.now)
     await flush(world)
