@@ -203,15 +203,20 @@ class TurnNotices:
                 and live.computer_seat is None and live.reachable(live.session.to_act))
 
     async def _tell(self, live: LiveMatch, turn: Turn) -> None:
-        seat = turn[3]
+        seat, deadline = turn[3], live.deadline
         tr = self.svc.seat_tr(live, seat)
         channel = f"<#{live.channel_id}>"
-        if await _dm(self.svc, live, seat, tr(
-                "Your turn in the Umtali match against {name}: play in {channel} (or from your "
-                "hand here). Your turn ends {when}.", name=safe_name(live.names[1 - seat]),
-                channel=channel, when=when(live.deadline or 0))) is None:
+        sent = await _dm(self.svc, live, seat, tr(
+            "Your turn in the Umtali match against {name}: play in {channel} (or from your "
+            "hand here). Your turn ends {when}.", name=safe_name(live.names[1 - seat]),
+            channel=channel, when=when(deadline or 0)))
+        if sent is None:
             # Failed for now: still to tell, at the next check (if it is still this turn).
             self.failed[live.id] = turn
+        elif sent:
+            # Sent outside the match's lock: the turn may have been played (or timed out)
+            # while it was on its way. A move within the turn keeps it: still their turn.
+            await _unless_played(live, turn, deadline, sent)
 
 
 async def warn(svc: MatchService, live: LiveMatch, seat: int, left: int) -> None:
@@ -241,15 +246,15 @@ def played(live: LiveMatch, turn: Turn, deadline: float | None) -> bool:
 
 async def _unless_played(live: LiveMatch, turn: Turn, deadline: float | None,
                          sent: discord.Message) -> None:
-    """A warning (or by correspondence a reminder) posted while the turn it warns of was
-    played (the warning claimed, the lock let go, a move saved while it was on its way) would
-    tell a player whose turn is over that their time is running out: it is deleted."""
+    """A warning (or by correspondence a reminder, or the DM telling the turn's start) posted
+    while the turn it speaks of was played (the lock let go, a move saved while it was on its
+    way) would tell a player whose turn is over that it is theirs: it is deleted."""
     if not played(live, turn, deadline):
         return
     try:
         await sent.delete()
     except (discord.HTTPException, *PASSING) as e:
-        log.info("match %d: a warning of a turn since played could not be deleted (%s)",
+        log.info("match %d: a message of a turn since played could not be deleted (%s)",
                  live.id, e)
 
 
