@@ -153,6 +153,14 @@ def safe_name(text: str) -> str:
     return isolate(safe_text(clean_name(text)))
 
 
+def server_name(text: str) -> str:
+    """A server's name for a Discord message or embed: as ``safe_text`` makes it (not cut to a
+    member's 32 characters: a server's name may have 100), isolated if right to left, as a
+    member's is ("Umtali leaderboard · שרת!" read the "!" at the name's wrong end). Empty
+    if nothing in it shows."""
+    return isolate(safe_text(text))
+
+
 def member_name(user: discord.abc.User) -> str:
     """A member's display name, safe for a Discord message."""
     return safe_name(user.display_name)

@@ -21,7 +21,7 @@ from cogs.umtali.errors import guarded
 from cogs.umtali.final_card import show_counted
 from cogs.umtali.ids import id_of
 from cogs.umtali.in_time import answer, edit_clicked, in_time, post_public, thinking
-from cogs.umtali.names import echo, safe_name, safe_text
+from cogs.umtali.names import echo, safe_name, server_name
 from cogs.umtali.numbers import one_decimal
 from cogs.umtali.render import COLOUR
 from cogs.umtali.seasons import (
@@ -109,7 +109,7 @@ def board_embed(board: BoardPage, scope: str, guild_name: str, tr: Tr = EN,
                 seasons_on: bool = False) -> discord.Embed:
     """A page of a board; ``seasons_on``: the server runs seasons (its all-time board says
     so)."""
-    where = tr("all servers") if scope == "global" else safe_text(guild_name)
+    where = tr("all servers") if scope == "global" else server_name(guild_name)
     if is_season(scope) and not board.rows:
         text = tr("No rated sessions in this season yet: finish a session against another "
                   "member to appear here.")

@@ -24,7 +24,7 @@ from discord.ext import commands
 from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS
-from cogs.umtali.names import safe_name
+from cogs.umtali.names import safe_name, server_name
 from umtali.i18n import N_
 
 if TYPE_CHECKING:
@@ -102,8 +102,8 @@ class Removals:
             if live.is_computer(seat) or live.dm_refused[seat]:
                 continue
             tr = self.svc.seat_tr(live, seat)
-            name = safe_name(live.names[1 - seat])
-            text = (tr(REMOVED, server=safe_name(server), match=live.id, name=name) if server
+            name, shown = safe_name(live.names[1 - seat]), server_name(server or "")
+            text = (tr(REMOVED, server=shown, match=live.id, name=name) if shown
                     else tr(REMOVED_UNNAMED, match=live.id, name=name))
             user_id = live.player_ids[seat]
             try:
