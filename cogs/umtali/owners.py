@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from cogs.umtali.clock import alive_key, last_alive, resume_after_downtime
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
+from cogs.umtali.question_message import void_owed
 from cogs.umtali.time_out import ask_again
 from data.leases import Claimed, Leases
 from data.store import StaleState
@@ -160,8 +161,9 @@ class Owners:
         return stopped
 
     async def tick(self, now: float) -> None:
-        """Each timer tick: claim the matches whose process stopped; every few seconds, renew
-        the leases and drop the matches another process took."""
+        """Each timer tick: claim the matches whose process stopped, and mend the time-up
+        questions (never asked, or owed an edit); every few seconds, renew the leases and drop
+        the matches another process took."""
         last = self._renewed_at
         if last is None or not last <= now < last + RENEW_EVERY:
             self._renewed_at = now
@@ -174,6 +176,7 @@ class Owners:
             await self.catch_up()
         await self.claim()
         await ask_again(self.svc, now)
+        await void_owed(self.svc)
 
     async def catch_up(self) -> None:
         """What servers and members chose, read again where another process changed it: a

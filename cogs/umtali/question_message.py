@@ -10,6 +10,7 @@ withdrawn, and the asking process edits it to say so, as the delivery of a move 
 from __future__ import annotations
 
 import logging
+import weakref
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
@@ -90,8 +91,9 @@ async def _refused(svc: MatchService, live: LiveMatch, asked: Question) -> Quest
 async def take_back(svc: MatchService, live: LiveMatch, asked: Question) -> None:
     """The question refused as standing, on its message: withdrawn, it says the absent
     player is back (or that the match moved on), its buttons gone, and is then forgotten;
-    otherwise only its buttons come off. A failure is left to the question's buttons, which
-    answer that they are no longer needed."""
+    otherwise only its buttons come off. A withdrawn one's edit failing for now is tried
+    again (``void_owed``); a failure otherwise is left to the question's buttons, which answer
+    that they are no longer needed."""
     if asked.withdrawn:
         if await edit_void(svc, live, asked) and live.question == asked.dumps():
             await forget(svc, live, asked.dumps())
@@ -109,8 +111,9 @@ async def take_back(svc: MatchService, live: LiveMatch, asked: Question) -> None
 async def void_question(svc: MatchService, live: LiveMatch) -> None:
     """The match moved on (a move, its end) while its time-up question waited: the question
     says it is no longer needed (withdrawn, that the absent player is back), without its
-    buttons. A failure to edit is tried again with the next delivery; a question whose
-    message is gone is simply forgotten. So too a question asked here and never saved."""
+    buttons. A failure to edit is tried again at the clock's next check (``void_owed``), or
+    with the next delivery; a question whose message is gone is simply forgotten. So too a
+    question asked here and never saved."""
     unsaved = unsaved_asked.get(live)
     if unsaved is not None and not stands(unsaved, live) and await edit_void(
             svc, live, unsaved) and unsaved_asked.get(live) is unsaved:
@@ -125,7 +128,7 @@ async def void_question(svc: MatchService, live: LiveMatch) -> None:
 
 async def edit_void(svc: MatchService, live: LiveMatch, asked: Question) -> bool:
     """The question edited to say it is no longer needed, its buttons off: False if that
-    failed for now (tried again with the next delivery)."""
+    failed for now (owed: tried again at the clock's next check)."""
     tr = svc.seat_tr(live, 1 - asked.absent) if asked.in_dm else svc.public_tr(live)
     if back(asked, live):
         name = safe_name(live.names[asked.absent])
@@ -142,10 +145,71 @@ async def edit_void(svc: MatchService, live: LiveMatch, asked: Question) -> bool
                                                        allowed_mentions=NO_MENTIONS))
     except PASSING as e:
         log.info("match %d: the time-up question could not be edited for now (%s)", live.id, e)
+        _owe(svc, live, asked)
         return False
     except GONE as e:
         log.info("match %d: the time-up question is gone (%s)", live.id, e)
+    _paid(svc, live.id, asked.message_id)
     return True
+
+
+#: By service, then match id and message id: the questions no longer standing whose edit
+#: failed for now (a 5xx, the network), tried again at the clock's next check (``void_owed``):
+#: a move, whose delivery would try again, may be days away. By id, not by copy: the asking
+#: process may have let the match go to the process whose move withdrew the question, and
+#: whose copy never knew of it.
+_owed: weakref.WeakKeyDictionary[MatchService, dict[int, dict[int, Question]]] = \
+    weakref.WeakKeyDictionary()
+
+
+def _owe(svc: MatchService, live: LiveMatch, asked: Question) -> None:
+    _owed.setdefault(svc, {}).setdefault(live.id, {})[asked.message_id] = asked
+
+
+def _paid(svc: MatchService, match_id: int, message_id: int) -> None:
+    """Nothing more owed for the question's message: edited, or gone."""
+    owed = _owed.get(svc, {})
+    questions = owed.get(match_id)
+    if questions is not None:
+        questions.pop(message_id, None)
+        if not questions:
+            del owed[match_id]
+
+
+def owes(svc: MatchService, match_id: int) -> bool:
+    """Whether an edit of the match's question is still owed here (tests)."""
+    return match_id in _owed.get(svc, {})
+
+
+async def void_owed(svc: MatchService) -> None:
+    """The clock's check: each question whose edit failed for now tried again, once, with
+    the match as the database has it; forgotten in the database once edited if it is the one
+    saved. Let go once edited, its message gone, or the match gone. Never raises."""
+    if svc.clock_state.outage is not None:
+        return  # the gateway is down (Discord, or the network): tried once it is back
+    for match_id, questions in list(_owed.get(svc, {}).items()):
+        try:
+            live = await svc.lookup(match_id)
+        except Exception as e:  # the database, for now: owed still
+            log.info("match %d: its time-up question waits for the database (%s: %s)",
+                     match_id, e.__class__.__name__, e)
+            continue
+        for asked in list(questions.values()):
+            if live is None or stands(asked, live):
+                _paid(svc, match_id, asked.message_id)
+                continue
+            try:
+                if not await edit_void(svc, live, asked):
+                    continue  # owed still, to the next check
+                if unsaved_asked.get(live) == asked:
+                    del unsaved_asked[live]
+                if live.question == asked.dumps():
+                    await forget(svc, live, asked.dumps())
+            except Exception as e:
+                # Not a failure for now (edit_void keeps those): never tried every second.
+                _paid(svc, match_id, asked.message_id)
+                log.warning("match %d: the time-up question could not be taken back (%s: %s)",
+                            match_id, e.__class__.__name__, e)
 
 
 async def _edited(svc: MatchService, asked: Question,

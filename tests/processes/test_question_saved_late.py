@@ -14,9 +14,11 @@ from cogs.umtali import reminders, time_out
 from cogs.umtali.clock_state import LATE
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.question import Question
+from cogs.umtali.question_message import owes
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, custom_ids, player, start_match
 from tests.processes.helpers import main_of, results, row, said, settle, via
+from tests.test_faults_opening import server_errors  # noqa: F401  (a fixture)
 from tests.time_control_helpers import button
 from umtali.players import GreedyPlayer
 
@@ -119,3 +121,47 @@ async def test_an_answer_elsewhere_while_it_is_saved_leaves_it_answered(
     asked = await _run_out_again(world, main, other, live)
     assert len(asked) == 2 and asked[0].id == first.id
     await _claimed(world, main, other, live, absent, asked[-1])
+
+
+@pytest.mark.usefixtures("server_errors")
+async def test_saved_withdrawn_and_its_edit_failing_for_now_it_is_edited_at_the_next_check(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The move reached the other process while the question was posted: saved withdrawn by
+    the asking process, whose edit saying so Discord refuses for now (a 5xx). The match is
+    the other process's now, whose copy never knew of the question: the asking process edits
+    it at its clock's next check, once."""
+    main = main_of(world)
+    live = await start_match(world, time_control="correspondence")
+    absent, deadline = live.session.to_act, live.deadline
+    assert deadline is not None
+    real = reminders.post
+
+    async def posting(*args: Any, **kwargs: Any) -> Any:
+        fresh = await other.lookup(live.id)
+        assert fresh is not None
+        move = GreedyPlayer().choose(fresh.session.view(absent))
+        assert (await other.act(fresh, fresh.player_ids[absent], move, fresh.version)).ok
+        posted = await real(*args, **kwargs)
+        assert posted is not None
+        world.env.inject_error("PATCH", f"/channels/{posted.channel.id}/messages/{posted.id}",
+                               status=503, code=0, message="Unavailable", times=1)
+        return posted
+
+    monkeypatch.setattr(time_out, "post", posting)
+    await main.check_timers(now=deadline + LATE + 1)
+    monkeypatch.setattr(time_out, "post", real)
+    await settle(world, main, other)
+    [first] = said(world, live, ASKED)
+    stale = Question.loads((await row(world, live.id))["question"])
+    assert stale is not None and stale.withdrawn and custom_ids(first)
+    assert (await row(world, live.id))["owner"] == "p2" and owes(main, live.id)
+    for k in range(2, 5):
+        now = world.clock() + k
+        await asyncio.gather(main.check_timers(now=now), other.check_timers(now=now))
+        await settle(world, main, other)
+    [first] = said(world, live, ASKED)
+    assert "is back at the table" in first.content and not custom_ids(first)
+    assert (await row(world, live.id))["question"] == "" and not owes(main, live.id)
+    edits = [r for r in world.env.http_requests
+             if r.method == "PATCH" and r.path.endswith(f"/messages/{first.id}")]
+    assert len(edits) == 2  # the one refused, and the one made
