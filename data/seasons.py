@@ -19,6 +19,7 @@ once.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -211,18 +212,20 @@ class Seasons:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def end_due(self, now: float) -> list[SeasonEnd]:
+    async def end_due(self, now: float,
+                      skip: Callable[[int], bool] | None = None) -> list[SeasonEnd]:
         """End every open season whose month or quarter is over at ``now``: on a server with
         seasons on, the next season opens with the ratings carried over; on one that turned
         them off, none does. Each server's end is a transaction of its own (its season lock
-        held briefly); in server order, so that two processes' ticks cannot deadlock."""
+        held briefly); in server order, so that two processes' ticks cannot deadlock.
+        ``skip``: the servers whose seasons stand still for now (the bot removed from them)."""
         rows = await self.db.fetchall(
             "SELECT s.guild_id, s.season, COALESCE(g.seasons, 'off') AS cadence FROM seasons s "
             "LEFT JOIN guild_settings g ON g.guild_id = s.guild_id WHERE s.ended_at IS NULL "
             "ORDER BY s.guild_id")
         ended = []
         for r in rows:
-            if now < season_end(r["season"]):
+            if now < season_end(r["season"]) or (skip is not None and skip(r["guild_id"])):
                 continue
             async with self.db.transaction() as tx:
                 await tx.serialise([guild_key(r["guild_id"])])

@@ -139,11 +139,11 @@ async def test_a_season_read_failing_after_the_count_still_shows_the_ratings(
     real = Seasons.end_due
     failed: list[bool] = []
 
-    async def end_due(self: Seasons, now: float) -> object:
+    async def end_due(self: Seasons, now: float, **kwargs: Any) -> object:
         if not failed:
             failed.append(True)
             raise RuntimeError("database gone for a moment")
-        return await real(self, now)
+        return await real(self, now, **kwargs)
 
     monkeypatch.setattr(Seasons, "end_due", end_due)
     await season_tick(world.bot)

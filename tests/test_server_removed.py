@@ -99,10 +99,7 @@ async def test_a_match_with_no_clock_frees_both_players_and_the_bot_added_back_p
     await _removed(world)
     _ended_unrated(db_path, live.id)
     # Added back: the same server, a new channel, the same members, free to play again.
-    # (SimCord keeps an id once used; Discord's server keeps its id when the bot comes back.)
-    world.env.backend._reserved_ids.discard(world.guild.id)
-    guild = world.env.create_guild("Railway Club", id=world.guild.id)
-    channel = guild.create_text_channel("games")
+    guild, channel = _added_back(world)
     again = dataclasses.replace(world, guild=guild, channel=channel,
                                 alice=guild.add_member(world.alice.user),
                                 bob=guild.add_member(world.bob.user),
@@ -241,24 +238,38 @@ def test_only_the_shard_that_owns_a_server_judges_its_absence() -> None:
     assert not owns(discord.Client(intents=intents, shard_id=0, shard_count=2), on_one)
 
 
-async def test_a_season_ending_after_the_removal_tries_its_summary_once(world: World) -> None:
-    """Already so before removals were handled: the summary's channel answers 404 (or 403),
-    which is taken as final; the tick logs no error and never tries it again."""
+async def test_a_servers_seasons_stand_still_while_it_removed_the_bot(world: World) -> None:
+    """The season open when the bot was removed is not ended at its month's turn, nor any
+    season opened after it (its ratings carried over each month for nobody), nor its summary
+    looked for in a channel the bot cannot see: the tick asks Discord nothing. Added back, the
+    next tick ends that season and opens the current one, once."""
     from tests.test_seasons_discord import NEW_YEAR, _ben_beats_ada_twice, _seasons_on
 
-    summaries, _ = await _seasons_on(world)
+    await _seasons_on(world)
     await _ben_beats_ada_twice(world)
     await _removed(world)
-    world.clock.now = NEW_YEAR
-    before = len(world.env.http_requests)
-    assert await season_tick(world.bot) == 0
     svc = world.bot.matches
     assert svc is not None
+    before = len(world.env.http_requests)
+    for month in (0, 31, 59):
+        world.clock.now = NEW_YEAR + month * 24 * 3600
+        assert await season_tick(world.bot) == 0
+    assert len(world.env.http_requests) == before
+    assert await svc.store.seasons.running(world.guild.id) == "2026-12"
     assert await svc.store.seasons.unannounced() == []
-    tried = len(world.env.http_requests)
-    assert tried - before <= 1  # the channel looked up once, found gone
-    assert await season_tick(world.bot) == 0
-    assert len(world.env.http_requests) == tried
-    assert summaries.id not in {int(p.split("/")[2]) for p in
-                                (r.path for r in world.env.http_requests[before:])
-                                if p.startswith("/channels/") and p.endswith("/messages")}
+    # Added back in March: December ends now, and March opens, carried over once.
+    _added_back(world)
+    await world.env.settle()
+    await season_tick(world.bot)
+    assert await svc.store.seasons.running(world.guild.id) == "2027-03"
+    assert [s.season for s in await svc.store.seasons.of(world.guild.id)] == [
+        "2027-03", "2026-12"]
+    assert await svc.store.seasons.unannounced() == []
+
+
+def _added_back(world: World) -> tuple[Any, Any]:
+    """The bot added back to the server: the same id, a new channel (SimCord keeps an id once
+    used; Discord's server keeps its id when the bot comes back)."""
+    world.env.backend._reserved_ids.discard(world.guild.id)
+    guild = world.env.create_guild("Railway Club", id=world.guild.id)
+    return guild, guild.create_text_channel("games")

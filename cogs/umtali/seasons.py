@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+from collections.abc import Callable
 from functools import reduce
 from typing import TYPE_CHECKING
 
@@ -24,6 +25,7 @@ from cogs.umtali.final_card import show_counted
 from cogs.umtali.names import safe_name, visible
 from cogs.umtali.numbers import one_decimal
 from cogs.umtali.options import on_off
+from cogs.umtali.removal import owns
 from cogs.umtali.render import COLOUR
 from data.models import BoardPage, GuildSettings
 from data.seasons import same_cadence
@@ -230,6 +232,18 @@ def summary_nonce(guild_id: int, season: str) -> str:
     return str(int.from_bytes(digest[:8], "big"))
 
 
+def removed(client: discord.Client) -> Callable[[int], bool]:
+    """Whether a server removed the bot, as this process can tell (``removal.sweep`` tells
+    so): on a shard it runs, and not among the servers Discord listed (READY lists each server
+    the bot is in, one in an outage too). Its seasons stand still meanwhile, as nobody plays
+    there: no season ended and opened each month with its ratings carried over, no summary
+    looked for in a channel the bot cannot see. Added back (GUILD_CREATE lists it again), the
+    next tick ends the season left open and opens the current one."""
+    if not client.is_ready():
+        return lambda guild_id: False  # no servers listed yet: none known to be gone
+    return lambda guild_id: owns(client, guild_id) and client.get_guild(guild_id) is None
+
+
 async def season_tick(client: discord.Client, start: bool = False) -> int:
     """Count the results still uncounted, end the seasons whose time is over (by the
     service's clock) and post each ended season's summary once; returns how many were posted.
@@ -238,14 +252,15 @@ async def season_tick(client: discord.Client, start: bool = False) -> int:
     svc = service(client)
     seasons, owner = svc.store.seasons, svc.owners.name
     counted: list[int] = []
+    gone = removed(client)
     try:
         if start:
             await seasons.unclaim_summaries(owner)
         # First, so that a result counted late lands in the season it was played in (one
         # indexed read when there is none: the usual case).
         await svc.store.sweep_uncounted(counted)
-        await seasons.end_due(svc.clock())
-        due = await seasons.unannounced()
+        await seasons.end_due(svc.clock(), skip=gone)
+        due = [d for d in await seasons.unannounced() if not gone(d[0])]
     except Exception as e:
         log.warning("seasons could not be checked (%s: %s); trying again", e.__class__.__name__,
                     e)
