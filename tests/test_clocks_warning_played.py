@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from cogs.umtali.clock import _give_back
 from cogs.umtali.live import LiveMatch
 from tests.discord_helpers import World, flush, play, play_out, player, start_match, thread_of
 from tests.test_faults_timers import to_turn_end
@@ -150,4 +151,32 @@ async def test_a_turns_dm_sent_as_a_move_within_the_turn_is_made_stays(
     await _end_turn(world, live)
     await flush(world)
     assert moved == [1 - first] and live.session.to_act == 1 - first
+    assert _told(world, 1 - first) == 1
+
+
+async def test_a_turns_dm_sent_as_time_was_given_back_stays(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Time given to the turn while its DM is on its way (an outage's, given back) leaves the
+    turn the player's: the DM stays, as a DM sent before it would (deleted, nothing would tell
+    the player the turn is theirs)."""
+    svc = world.bot.matches
+    assert svc is not None
+    live = await start_match(world, time_control="correspondence")
+    first = live.session.to_act
+    http = world.bot.http
+    send = http.send_message
+    given: list[float] = []
+
+    async def give_back_meanwhile(channel_id: int, *, params: Any) -> Any:
+        if TOLD in str(params.payload.get("content")) and not given:
+            assert live.deadline is not None
+            given.append(live.deadline)
+            await _give_back(svc, {live.id: (live.deadline, 600.0)}, "after an outage")
+        return await send(channel_id, params=params)
+
+    monkeypatch.setattr(http, "send_message", give_back_meanwhile)
+    await _end_turn(world, live)
+    await flush(world)
+    assert given and live.deadline == given[0] + 600.0
+    assert live.session.to_act == 1 - first and not live.over
     assert _told(world, 1 - first) == 1

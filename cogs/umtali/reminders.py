@@ -215,8 +215,10 @@ class TurnNotices:
             self.failed[live.id] = turn
         elif sent:
             # Sent outside the match's lock: the turn may have been played (or timed out)
-            # while it was on its way. A move within the turn keeps it: still their turn.
-            await _unless_played(live, turn, deadline, sent)
+            # while it was on its way. A move within the turn keeps it: still their turn. So
+            # does time given to the turn meanwhile (an outage's, given back), as it keeps a
+            # DM sent before: deleted, nothing would tell them the turn is theirs.
+            await _unless_played(live, turn, live.deadline, sent)
 
 
 async def warn(svc: MatchService, live: LiveMatch, seat: int, left: int) -> None:
