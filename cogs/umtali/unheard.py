@@ -17,7 +17,8 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TypeVar
 
 from data.db import INTEGRITY_ERRORS
-from data.store import AlreadyPlaying, Refused, StaleState
+from data.models import Challenge
+from data.store import AlreadyPlaying, Refused, StaleState, Store
 
 if TYPE_CHECKING:
     from cogs.umtali.live import LiveMatch
@@ -71,3 +72,11 @@ async def settle_first(svc: MatchService, live: LiveMatch) -> bool:
                     " trying again", live.id, e.__class__.__name__, e)
         return False
     return True
+
+
+async def challenge_made(store: Store, guild_id: int, pair: tuple[int, int], now: float,
+                         seed: str) -> Challenge | None:
+    """The open challenge between ``pair`` (challenger, opponent) made at ``now`` with
+    ``seed``: this process's, saved, its answer lost; else None."""
+    ch = await store.open_challenge_between(guild_id, *pair, now)
+    return ch if ch is not None and (ch.created_at, ch.seed) == (now, seed) else None
