@@ -15,7 +15,7 @@ from tests.discord_helpers import World, custom_ids, start_match, thread_of
 from tests.processes.helpers import main_of, results, row, said, settle
 from tests.processes.test_unheard_moves import words
 from tests.time_control_helpers import button, time_up
-from tests.unheard import lose_answer
+from tests.unheard import expect_apologies, lose_answer
 
 #: The statement only an end's save makes (a move's too, which these tests make none of).
 END = "INSERT INTO session_results"
@@ -79,3 +79,28 @@ async def test_a_time_up_answer_saved_unheard_is_carried_on_as_saved(
         # The absent player's clock runs again, in memory as saved: the next check judges it.
         assert not live.over and "keeps waiting" in shown
         assert live.deadline is not None and live.deadline == saved["deadline"]
+
+
+async def test_keep_waiting_unheard_and_unread_runs_the_clock_after_the_next_check(
+        world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    live, question = await time_up(world)
+    main = main_of(world)
+    absent = live.session.to_act
+    waiting = world.bob if live.player_ids[1 - absent] == world.bob.user.id else world.alice
+    lost = lose_answer(monkeypatch, main.store.db, KEEP, reads_fail=1)
+    clicked = await waiting.click(question, custom_id=button(question, "wait"))
+    assert any(APOLOGY[:20] in w for w in words(clicked))
+    assert expect_apologies(caplog, lost) == 1
+    # Not known to be saved: the clock stays stopped here, as it was.
+    assert live.deadline is None
+    saved = (await row(world, live.id))["deadline"]
+    assert saved is not None
+    # The next check reads it: the absent player's clock runs here as saved, so that its end
+    # is judged (the match stood still for good before, the clock stopped in memory alone).
+    await main.check_timers(now=world.clock.now + 1)
+    await settle(world, main)
+    assert live.deadline == saved and not live.over
+    await main.check_timers(now=saved + LATE + 1)
+    await settle(world, main)
+    assert live.deadline is None and (await row(world, live.id))["deadline"] is None
+    assert len(said(world, live, "time for this turn is up")) == 2

@@ -43,9 +43,10 @@ async def discard_on_table(world: World, live: LiveMatch) -> Any:
 
 
 def shows_turn(world: World, live: LiveMatch, seat: int, version: int) -> bool:
-    """The seat's DM panel offers the moves of the match at ``version``."""
-    panel = player(world, seat).user.dm_channel.last_message
-    return any(c.startswith(f"umtali:m:{live.id}:{version}:") for c in custom_ids(panel))
+    """The seat's DM panel offers the moves of the match at ``version`` (by correspondence a
+    "your turn" DM may come after it)."""
+    return any(c.startswith(f"umtali:m:{live.id}:{version}:")
+               for m in player(world, seat).user.dm_channel.history() for c in custom_ids(m))
 
 
 async def test_a_turn_saved_unheard_is_carried_on_as_saved(
