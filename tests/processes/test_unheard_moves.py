@@ -6,7 +6,10 @@ read fails too, the clock's next check reads it before judging the turn."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
@@ -14,6 +17,7 @@ import pytest
 from cogs.umtali.clock_state import LATE
 from cogs.umtali.errors import APOLOGY
 from cogs.umtali.live import LiveMatch
+from data.db import Tx
 from tests.discord_helpers import World, custom_ids, player, start_match, table_message
 from tests.processes.helpers import main_of, row, said, settle
 from tests.test_faults_timers import to_turn_end
@@ -124,3 +128,37 @@ async def test_a_correspondence_turn_unheard_and_unread_does_not_stall(
     assert live.version == version + 1
     assert shows_turn(world, live, 1 - seat, version + 1)
     assert not said(world, live, "may claim the session")
+
+
+async def test_a_move_cancelled_as_it_commits_is_read_at_the_next_check(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    live = await start_match(world, turn_timer=60)
+    main = main_of(world)
+    await to_turn_end(world, live)
+    await settle(world, main)
+    seat, version = live.session.to_act, live.version
+    discard = GreedyPlayer().choose(live.session.view(seat))
+    moving = asyncio.ensure_future(main.act(live, live.player_ids[seat], discard, version))
+    db, real = main.store.db, main.store.db._begin
+
+    @asynccontextmanager
+    async def begin() -> AsyncIterator[Tx]:
+        async with real() as tx:
+            yield tx
+        # Committed; the move's caller is cancelled (the bot stopping, a timeout) before it
+        # hears so.
+        if not moving.done():
+            moving.cancel()
+            await asyncio.sleep(0)
+
+    monkeypatch.setattr(db, "_begin", begin)
+    with pytest.raises(asyncio.CancelledError):
+        await moving
+    saved = await row(world, live.id)
+    assert saved["version"] == version + 1 and live.version == version
+    [announcement] = json.loads(saved["unsent"])
+    await main.check_timers(now=world.clock.now + 1)
+    await settle(world, main)
+    assert live.version == version + 1
+    assert len(said(world, live, announcement.split("\n")[0])) == 1
+    assert shows_turn(world, live, 1 - seat, version + 1)
