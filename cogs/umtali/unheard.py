@@ -50,9 +50,9 @@ async def settled(what: str, save: Awaitable[T], landed: Callable[[], Awaitable[
                         "(%s: %s); settled later", what, e.__class__.__name__, e,
                         again.__class__.__name__, again)
             doubt()
-            raise e from None
+            found = None
         if found is None:
-            raise
+            raise  # the save's own error
         log.warning("%s: saved, though the database's answer was lost (%s: %s)", what,
                     e.__class__.__name__, e)
         return found
