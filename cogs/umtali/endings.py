@@ -90,9 +90,12 @@ class Endings(Playing):
             # what there is to announce (and what was still unsent before it), and a process
             # that held it drops its copy at its next renewal, rather than running that
             # copy's clock (and redrawing its panels in play) until its deadline.
-            unsent = await self.store.abandon_match(
+            # An answer lost after the COMMIT is settled by reading the match back (``unheard``);
+            # should that read fail too, the clock cancels a match never shown all the same.
+            unsent = await settled(f"match {live.id}: {how}", self.store.abandon_match(
                 live.id, how, self.clock(), announce=announce or None, owner=self.owners.name,
-                lease_until=self.owners.until(), channel_lost=channel_lost)
+                lease_until=self.owners.until(), channel_lost=channel_lost),
+                lambda: self.owners.leases.ended_as(live.id, how))
             if unsent is None:
                 return False
             live.abandoned, live.ended = True, how

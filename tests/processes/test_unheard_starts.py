@@ -25,6 +25,7 @@ from tests.discord_helpers import (
 )
 from tests.processes.helpers import main_of, row
 from tests.processes.test_unheard_moves import words
+from tests.test_faults_opening import server_errors  # noqa: F401 (a fixture)
 from tests.test_records_discord import resign
 from tests.test_rematch import final_table
 from tests.unheard import expect_apologies, lose_answer
@@ -113,3 +114,22 @@ async def test_an_accept_unheard_and_unread_is_cancelled_by_the_clock(
     assert await svc.store.active_match_of(world.guild.id, world.bob.id) is None
     assert any("this match was cancelled" in (m.content or "")
                for m in world.channel.history())
+
+
+@pytest.mark.usefixtures("server_errors")
+async def test_a_cancel_saved_unheard_lets_the_match_go(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first posts fail, so the match is cancelled; the cancel's answer is lost."""
+    offered = await challenge(world, world.alice, world.bob)
+    svc = main_of(world)
+    world.env.inject_error("POST", "/channels/*/messages", status=503, times=None)
+    lost = lose_answer(monkeypatch, svc.store.db, "SET status = 'finished', finished_at = ?, how")
+    taken = await accept(world.bob, offered.response)
+    world.env.backend.faults.clear()
+    await flush(world)
+    assert lost.answers == 1 and _fine(taken), words(taken)
+    # Cancelled, as the database has it: nothing kept for it, no clock, both players free.
+    assert svc.matches == {} and not svc.tracked(1)
+    [saved] = await svc.store.db.fetchall("SELECT status, how FROM matches")
+    assert (saved["status"], saved["how"]) == ("finished", "cancelled")
+    assert await svc.store.active_match_of(world.guild.id, world.bob.id) is None
