@@ -8,7 +8,6 @@ SQLite ends it. Optionally the reads that follow fail too (the database still ou
 
 from __future__ import annotations
 
-import logging
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -19,6 +18,9 @@ import asyncpg
 import pytest
 
 from data.db import Database, Result, Row, Tx
+
+#: The answer to an action whose save may or may not have gone through (``InDoubt``).
+MAYBE = "may or may not have been saved"
 
 
 def lost(db: Database) -> BaseException:
@@ -102,14 +104,3 @@ def lose_answer(monkeypatch: pytest.MonkeyPatch, db: Database, wrote: str, *, ti
     monkeypatch.setattr(db, "fetchall", failing_read(real_all))
     return done
 
-
-def expect_apologies(caplog: pytest.LogCaptureFixture, lost: Lost) -> int:
-    """The interactions answered with the apology for the errors ``lost`` raised are logged at
-    ERROR, as any failing database is (``cogs.umtali.errors``): marked as meant; how many."""
-    marked = 0
-    for record in caplog.records:
-        error = record.exc_info[1] if record.exc_info else None
-        if record.levelno >= logging.ERROR and any(error is e for e in lost.errors):
-            record.expected = True
-            marked += 1
-    return marked

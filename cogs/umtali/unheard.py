@@ -28,6 +28,11 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
+
+class InDoubt(Exception):
+    """A save failed, and whether it went through could not be read (its own error is the
+    cause): the player is told it may have (``cogs.umtali.errors``); the clock settles it."""
+
 #: The store's refusals, raised inside the transaction before it commits: known not saved.
 REFUSALS: tuple[type[Exception], ...] = (StaleState, AlreadyPlaying, Refused, *INTEGRITY_ERRORS)
 
@@ -36,8 +41,8 @@ async def settled(what: str, save: Awaitable[T], landed: Callable[[], Awaitable[
                   doubt: Callable[[], None] = lambda: None) -> T:
     """``save``'s result. Should it fail (but by a refusal), ``landed`` reads the database:
     its answer (not None) is the save's result, the save having gone through; None, the save's
-    error is raised. Should that read fail too, ``doubt`` is called and the save's error
-    raised. ``what``: the save, for the log."""
+    error is raised. Should that read fail too, ``doubt`` is called and InDoubt raised.
+    ``what``: the save, for the log."""
     try:
         return await save
     except REFUSALS:
@@ -50,7 +55,7 @@ async def settled(what: str, save: Awaitable[T], landed: Callable[[], Awaitable[
                         "(%s: %s); settled later", what, e.__class__.__name__, e,
                         again.__class__.__name__, again)
             doubt()
-            found = None
+            raise InDoubt(f"{what}: saved or not, unknown") from e
         if found is None:
             raise  # the save's own error
         log.warning("%s: saved, though the database's answer was lost (%s: %s)", what,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -21,7 +22,7 @@ from data.db import Tx
 from tests.discord_helpers import World, custom_ids, player, start_match, table_message
 from tests.processes.helpers import main_of, row, said, settle
 from tests.test_faults_timers import to_turn_end
-from tests.unheard import expect_apologies, lose_answer
+from tests.unheard import MAYBE, lose_answer
 from umtali.players import GreedyPlayer
 
 #: The statement only a move's save makes.
@@ -88,9 +89,9 @@ async def test_a_turn_unheard_and_unread_is_read_at_the_next_check(
     lost = lose_answer(monkeypatch, main.store.db, MOVE, reads_fail=1)
     result = await discard_on_table(world, live)
     # Not known to be played: memory stays as it was, never ahead of the database; the
-    # player is told as of any failing database (and it is logged so).
-    assert any(APOLOGY[:20] in w for w in words(result))
-    assert expect_apologies(caplog, lost) == 1
+    # player is told it may have been, and no error is logged (no bug: the database failing).
+    assert any(MAYBE in w for w in words(result)), words(result)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert live.version == version
     saved = await row(world, live.id)
     assert saved["version"] == version + 1
@@ -110,16 +111,15 @@ async def test_a_turn_unheard_and_unread_is_read_at_the_next_check(
 
 
 async def test_a_correspondence_turn_unheard_and_unread_does_not_stall(
-        world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     live = await start_match(world, time_control="correspondence")
     main = main_of(world)
     await to_turn_end(world, live)
     await settle(world, main)
     seat, version, deadline = live.session.to_act, live.version, live.deadline
     assert deadline is not None
-    lost = lose_answer(monkeypatch, main.store.db, MOVE, reads_fail=1)
+    lose_answer(monkeypatch, main.store.db, MOVE, reads_fail=1)
     await discard_on_table(world, live)
-    expect_apologies(caplog, lost)
     assert live.version == version
     # Past the turn's old deadline: the waiting player is not asked about a turn that was
     # played, and the next player is told of theirs.
