@@ -160,6 +160,29 @@ class Leases:
                                      (match_id,))
         return None if row is None else (int(row["version"]), row["status"] != "active")
 
+    async def saved_as(self, match_id: int, version: int, state: str) -> list[str] | None:
+        """What the match has left to announce, if it is saved at ``version`` with ``state``
+        and held here: a save of this process's found to have gone through, its answer lost
+        (``cogs.umtali.unheard``); else None."""
+        row = await self.db.fetchone(
+            "SELECT version, state, owner, unsent FROM matches WHERE id = ?", (match_id,))
+        if row is None or (int(row["version"]), row["state"], row["owner"]) != (
+                version, state, self.owner):
+            return None
+        return list(orjson.loads(row["unsent"]))
+
+    async def ended_as(self, match_id: int, how: str) -> list[str] | None:
+        """What the match has left to announce, if it is saved ended ``how`` (abandoned,
+        cancelled) with no winner, held here: an ending of this process's found to have gone
+        through, its answer lost; else None."""
+        row = await self.db.fetchone(
+            "SELECT status, how, winner_seat, owner, unsent FROM matches WHERE id = ?",
+            (match_id,))
+        if row is None or (row["status"], row["how"], row["winner_seat"], row["owner"]) != (
+                "finished", how, None, self.owner):
+            return None
+        return list(orjson.loads(row["unsent"]))
+
     async def shown(self, match_id: int) -> Shown | None:
         """Who holds the match, and where it is as saved."""
         row = await self.db.fetchone(

@@ -24,6 +24,7 @@ from cogs.umtali.options import clock_words, rules_words
 from cogs.umtali.panels import challenge_panel
 from cogs.umtali.permissions import missing_here, refusal, standing
 from cogs.umtali.render import COLOUR
+from cogs.umtali.unheard import challenge_made, settled
 from data.models import Challenge
 from data.store import AlreadyPlaying, Refused, StaleState
 from umtali.i18n import Tr
@@ -82,13 +83,15 @@ async def offer_challenge(
     sealed = svc.new_seal()
 
     def create() -> Awaitable[Challenge]:
-        assert interaction.guild_id is not None and interaction.channel_id is not None
-        return in_time(interaction, svc.store.create_challenge(
-            guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+        guild_id, now = interaction.guild_id, svc.clock()
+        assert guild_id is not None and interaction.channel_id is not None
+        return in_time(interaction, settled("a challenge", svc.store.create_challenge(
+            guild_id=guild_id, channel_id=interaction.channel_id,
             challenger=challenger, opponent=opponent, variant=variant,
             optional_melding=optional_melding, turn_timer=turn_timer, ttl=CHALLENGE_TTL,
-            now=svc.clock(), time_control=time_control, rematch_of=rematch_of,
-            sealed=sealed))
+            now=now, time_control=time_control, rematch_of=rematch_of,
+            sealed=sealed), lambda: challenge_made(svc.store, guild_id, (
+                challenger[0], opponent[0]), now, sealed[0])))
 
     try:
         try:

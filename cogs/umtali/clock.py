@@ -30,6 +30,7 @@ from cogs.umtali.names import safe_name
 from cogs.umtali.outbox import Batch
 from cogs.umtali.reminders import TurnNotices
 from cogs.umtali.turn_clock import reserve_running
+from cogs.umtali.unheard import settle_first
 from umtali.i18n import Tr
 
 if TYPE_CHECKING:
@@ -96,6 +97,8 @@ async def check_timers(svc: MatchService, now: float) -> None:
                 log.warning("the turns' DMs could not be sent again (%s: %s)",
                             e.__class__.__name__, e)
     for live in list(svc.matches.values()):
+        if live.doubted and not await settle_first(svc, live):
+            continue  # its deadline may be a turn already played: not judged on it
         if live.over:
             continue
         # A computer turn that failed (a save, say) is given another go.

@@ -18,6 +18,7 @@ from cogs.umtali.playing import Playing
 from cogs.umtali.reminders import TurnNotices
 from cogs.umtali.render import turn_message
 from cogs.umtali.saved import finish_of, saved_state
+from cogs.umtali.unheard import settled
 from data.store import StaleState
 
 log = logging.getLogger(__name__)
@@ -48,12 +49,15 @@ class Endings(Playing):
         text = "\n".join([*live.pending, turn_message(events, live.names,
                                                      self.public_tr(live))]).strip()[:2000]
         announce = [] if live.channel_lost else [text, *self._reveal(live, session)]
+        state = saved_state(session)
         try:
-            unsent = await self.store.finish_match(
-                match_id=live.id, version=live.version, state=saved_state(session),
+            # An answer lost after the COMMIT is settled by reading the match back (``unheard``).
+            unsent = await settled(f"match {live.id}: its end ({how})", self.store.finish_match(
+                match_id=live.id, version=live.version, state=state,
                 finish=finish_of(session), announce=announce, now=self.clock(),
                 owner=self.owners.name, lease_until=self.owners.until(), only_held=timer,
-            )
+            ), lambda: self.owners.leases.saved_as(live.id, live.version, state),
+                doubt=live.doubt)
         except StaleState:
             await self._reload(live)
             return False
@@ -86,9 +90,12 @@ class Endings(Playing):
             # what there is to announce (and what was still unsent before it), and a process
             # that held it drops its copy at its next renewal, rather than running that
             # copy's clock (and redrawing its panels in play) until its deadline.
-            unsent = await self.store.abandon_match(
+            # An answer lost after the COMMIT is settled by reading the match back (``unheard``);
+            # should that read fail too, the clock cancels a match never shown all the same.
+            unsent = await settled(f"match {live.id}: {how}", self.store.abandon_match(
                 live.id, how, self.clock(), announce=announce or None, owner=self.owners.name,
-                lease_until=self.owners.until(), channel_lost=channel_lost)
+                lease_until=self.owners.until(), channel_lost=channel_lost),
+                lambda: self.owners.leases.ended_as(live.id, how))
             if unsent is None:
                 return False
             live.abandoned, live.ended = True, how

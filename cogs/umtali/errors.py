@@ -14,6 +14,7 @@ from cogs.umtali.access import tr_of
 from cogs.umtali.archived import ARCHIVED
 from cogs.umtali.in_time import answer
 from cogs.umtali.names import echo
+from cogs.umtali.unheard import InDoubt
 from umtali.errors import UmtaliError
 from umtali.i18n import EN, N_, Tr
 
@@ -124,6 +125,11 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
         log.warning("Discord failed during an interaction (%s: %s)",
                     original.__class__.__name__, original)
         text = tr("Discord failed for a moment, so this may not have gone through: look "
+                  "again before you try again.")
+    if text is None and isinstance(original, InDoubt):
+        # The database failing for now (no bug of ours): the clock reads what was saved.
+        log.warning("%s (%s)", original, original.__cause__)
+        text = tr("The database did not answer, so this may or may not have been saved: look "
                   "again before you try again.")
     if isinstance(error, STALE):
         log.warning("a command the bot no longer has as sent (%s): are the commands synced?",

@@ -77,10 +77,17 @@ class LiveMatch:
     #: That holder gives the turn this time back, so a move is judged with it too
     #: (``clock_state.judged_deadline``).
     held_still: float | None = None
+    #: A save of it failed in a way that may have saved it all the same, and reading it back
+    #: failed too (``cogs.umtali.unheard``): the clock's next check reads it first (not saved).
+    doubted: bool = False
     #: One action at a time: a second click waits, then finds the match moved on.
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: Messages about the match go out in the order the actions happened.
     publish_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def doubt(self) -> None:
+        """Whether its last save went through is not known (``doubted``)."""
+        self.doubted = True
 
     @property
     def version(self) -> int:

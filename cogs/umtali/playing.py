@@ -30,6 +30,7 @@ from cogs.umtali.question import withdraw, withdrawn
 from cogs.umtali.render import turn_message
 from cogs.umtali.saved import finish_of, saved_state
 from cogs.umtali.turn_clock import back_at_table, turn_end
+from cogs.umtali.unheard import settled
 from data.store import StaleState, Store
 from umtali.errors import UmtaliError
 from umtali.events import Event
@@ -188,17 +189,20 @@ class Playing(Looks):
             if not live.channel_lost:
                 announce.append(text)
                 announce += self._reveal(live, session)
+        state = saved_state(session)
         try:
             # Saved with the move: the announcements not posted yet, this turn's included.
-            unsent = await self.store.record_move(
+            # An answer lost after the COMMIT is settled by reading the match back (``unheard``).
+            unsent = await settled(f"match {live.id}: a move", self.store.record_move(
                 match_id=live.id, version=live.version, seat=seat,
-                move=str(session.moves[-1]), state=saved_state(session), deadline=deadline,
+                move=str(session.moves[-1]), state=state, deadline=deadline,
                 pending="\n".join(pending), announce=announce,
                 finish=finish, reserve=reserve, owner=self.owners.name,
                 lease_until=self.owners.until(), only_held=held,
                 # The bot's clock dates the move and a result, as it does deadlines and seasons.
                 now=self.clock(), question=question,
-            )
+            ), lambda: self.owners.leases.saved_as(live.id, live.version + 1, state),
+                doubt=live.doubt)
         except StaleState:
             # Another process (or a restart) moved the match on: take what the database holds.
             await self._reload(live)
@@ -206,7 +210,8 @@ class Playing(Looks):
                 "The match moved on meanwhile; here is your hand as it is now."),
                            stale=True, moved_on=True)
         except BaseException:
-            # Not saved, so not played: memory stays as the database has it.
+            # Not saved (or not known to be: ``live.doubted``), so not played: memory stays
+            # as the database has it, or behind it.
             self.computers.drop(live.id)
             raise
         live.session = session
@@ -245,6 +250,21 @@ class Playing(Looks):
             return []
         return [reveal_line(session, live.salt, live.commitment, self.public_tr(live),
                             cut=live.cut)]
+
+    async def settle(self, live: LiveMatch) -> None:
+        """A match whose last save may have gone through unheard (``LiveMatch.doubted``) is
+        read back: memory takes what the database holds if that is further on (a move, an
+        end, a clock set running), its announcements, table and hands then sent from here
+        (``Owners.after_stale``). A failed read raises, and leaves it doubted."""
+        async with live.lock:
+            if not live.doubted:
+                return
+            row = await self.store.match(live.id)
+            if row is not None and ((row.version, row.status != "active") != (
+                    live.version, live.over) or (live.deadline is None) != (
+                    row.deadline is None)):
+                await self._reload(live)
+            live.doubted = False
 
     async def _reload(self, live: LiveMatch) -> None:
         # The computer may remember a move that is being undone: it catches up afresh.

@@ -32,6 +32,7 @@ from cogs.umtali.options import clock_words, level_word, rules_words
 from cogs.umtali.panels import cut_panel
 from cogs.umtali.permissions import missing_here, refusal
 from cogs.umtali.render import COLOUR
+from cogs.umtali.unheard import challenge_made, settled
 from data.models import Challenge
 from data.store import AlreadyPlaying, Refused, StaleState
 from umtali.i18n import Tr
@@ -109,12 +110,14 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
     sealed = svc.new_seal()
 
     def create() -> Awaitable[Challenge]:
-        return in_time(interaction, svc.store.create_challenge(
+        now = svc.clock()
+        return in_time(interaction, settled("a practice session", svc.store.create_challenge(
             guild_id=guild_id, channel_id=channel_id, challenger=(me.id, plain_member_name(me)),
             opponent=(bot_user.id, computer_name(level, public)), variant=rules.name,
             optional_melding=rules.optional_melding, turn_timer=turn_timer,
-            ttl=CHALLENGE_TTL, now=svc.clock(), time_control=time_control, sealed=sealed,
-            computer_level=level), public=True)
+            ttl=CHALLENGE_TTL, now=now, time_control=time_control, sealed=sealed,
+            computer_level=level), lambda: challenge_made(
+                svc.store, guild_id, (me.id, bot_user.id), now, sealed[0])), public=True)
 
     try:
         try:

@@ -49,6 +49,7 @@ from cogs.umtali.render import turn_message
 from cogs.umtali.saved import saved_state
 from cogs.umtali.timing import Timing
 from cogs.umtali.turn_clock import first_clock
+from cogs.umtali.unheard import settled
 from data.store import StaleState, Store
 from umtali.events import DealerChosen
 from umtali.fairness import commit
@@ -184,13 +185,15 @@ class MatchService(Timing, Endings, Playing, Looks):
         now = self.clock()
         deadline, reserve = first_clock(time_control, turn_timer, now)
         deadline = None if computer_to_act else deadline
-        match_id = await self.store.create_match(
+        state = saved_state(session)
+        # An answer lost after the COMMIT is settled by reading the challenge back (``unheard``).
+        match_id = await settled("a match's start", self.store.create_match(
             guild_id=guild_id, channel_id=channel_id, players=players, variant=rules.name,
-            turn_timer=turn_timer, state=saved_state(session),
+            turn_timer=turn_timer, state=state,
             deadline=deadline, challenge_id=challenge_id, computer=computer, now=now,
             salt=salt, commitment=commitment, time_control=time_control, reserve=reserve,
             owner=self.owners.name, lease_until=self.owners.until(), cut=cut,
-        )
+        ), lambda: self._started(challenge_id, state, cut, now))
         live = LiveMatch(
             id=match_id, guild_id=guild_id, channel_id=channel_id, table_message_id=None,
             player_ids=(players[0][0], players[1][0]), names=(players[0][1], players[1][1]),
@@ -203,6 +206,15 @@ class MatchService(Timing, Endings, Playing, Looks):
         )
         self.matches[match_id] = live
         return live
+
+    async def _started(self, challenge_id: int | None, state: str, cut: str,
+                       now: float) -> int | None:
+        """The match this process made of the challenge at ``now`` (its state and cut), if
+        saved; else None (another click's match is not this one)."""
+        ch = None if challenge_id is None else await self.store.challenge(challenge_id)
+        row = None if ch is None or ch.match_id is None else await self.store.match(ch.match_id)
+        return None if row is None or (row.state, row.cut, row.created_at) != (
+            state, cut, now) else row.id
 
     async def open_table(self, live: LiveMatch) -> bool:
         """Announce the start, post the table, and send both hands. If the first posts fail

@@ -34,6 +34,7 @@ from cogs.umtali.panels import timeout_panel
 from cogs.umtali.question import Question, stands, unsaved_asked, unsaved_at
 from cogs.umtali.question_message import forget, question, remember, take_back
 from cogs.umtali.reminders import Turn, TurnNotices, post, refused, turn_of, when
+from cogs.umtali.unheard import settled
 from umtali.i18n import Tr
 
 if TYPE_CHECKING:
@@ -227,7 +228,10 @@ async def decide(svc: MatchService, live: LiveMatch, version: int, claim: bool) 
             # The clock runs where the match is held: here, from now on.
             await svc.owners.hold(live)
             deadline = live.control.deadline(svc.clock(), live.reserves[absent])
-            if not await svc.store.set_deadline(live.id, live.version, deadline):
+            # An answer lost after the COMMIT is settled by reading the match back (``unheard``).
+            if not await settled(f"match {live.id}: kept waiting", svc.store.set_deadline(
+                    live.id, live.version, deadline), lambda: _runs_to(svc, live, deadline),
+                                 doubt=live.doubt):
                 return False
         except BaseException:
             # Not saved: the question, forgotten above, still stands with its buttons; it is
@@ -244,6 +248,15 @@ async def decide(svc: MatchService, live: LiveMatch, version: int, claim: bool) 
             if isinstance(listener, TurnNotices):
                 listener.forget(live.id)
         return True
+
+
+async def _runs_to(svc: MatchService, live: LiveMatch, deadline: float | None) -> bool | None:
+    """True if the match is saved at ``live``'s version with its clock running to
+    ``deadline`` (set by this process, its answer lost); else None."""
+    row = await svc.store.match(live.id)
+    saved = row is not None and (row.version, row.status, row.deadline) == (
+        live.version, "active", deadline)
+    return True if saved else None
 
 
 def answered(live: LiveMatch, absent: int, claim: bool, tr: Tr) -> str:

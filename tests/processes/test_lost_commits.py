@@ -1,37 +1,22 @@
 """A save whose COMMIT went through while the process was told it failed (PostgreSQL's connection
-dropped as the COMMIT was acknowledged, a failover): the process keeps its copy as it was, and
-finds the match moved on at its next try. What the save left to announce is posted then, once
-(docs/processes.md)."""
+dropped as the COMMIT was acknowledged, a failover), and whose read-back failed too (the database
+still out of reach, ``cogs.umtali.unheard``; tests/processes/test_unheard_moves.py has it read
+back at once): the process keeps its copy as it was, and finds the match moved on at its next
+try. What the save left to announce is posted then, once (docs/processes.md)."""
 
 from __future__ import annotations
 
 import json
-from typing import Any
 
-import asyncpg
 import pytest
 
 from cogs.umtali.clock_state import LATE
+from cogs.umtali.unheard import InDoubt
 from tests.discord_helpers import World, custom_ids, player, start_match
 from tests.processes.helpers import main_of, results, row, said, settle
 from tests.test_faults_timers import to_turn_end
+from tests.unheard import lose_answer
 from umtali.players import GreedyPlayer
-
-
-def _ack_lost_once(monkeypatch: pytest.MonkeyPatch, target: Any, name: str) -> None:
-    """``target.name`` saves, once, and then raises as a connection lost before its answer."""
-    real = getattr(target, name)
-    calls = {"n": 0}
-
-    async def saved_but_unheard(*args: Any, **kwargs: Any) -> Any:
-        calls["n"] += 1
-        result = await real(*args, **kwargs)
-        if calls["n"] == 1:
-            raise asyncpg.ConnectionDoesNotExistError(
-                "connection was closed in the middle of operation")
-        return result
-
-    monkeypatch.setattr(target, name, saved_but_unheard)
 
 
 async def test_a_forfeit_saved_unheard_is_announced_at_the_next_tick(
@@ -40,7 +25,7 @@ async def test_a_forfeit_saved_unheard_is_announced_at_the_next_tick(
     main = main_of(world)
     assert live.deadline is not None
     deadline = live.deadline
-    _ack_lost_once(monkeypatch, main.store, "finish_match")
+    lose_answer(monkeypatch, main.store.db, "INSERT INTO session_results", reads_fail=1)
     await main.check_timers(now=deadline + LATE + 1)  # saved; the process hears it failed
     assert (await row(world, live.id))["status"] == "finished" and not live.over
     # The next tick finds the match ended: the forfeit is announced, once, and the match let go.
@@ -61,8 +46,8 @@ async def test_a_turn_saved_unheard_reaches_the_next_player_when_clicked_again(
     await settle(world, main)
     seat, version = live.session.to_act, live.version
     discard = GreedyPlayer().choose(live.session.view(seat))
-    _ack_lost_once(monkeypatch, main.store, "record_move")
-    with pytest.raises(asyncpg.ConnectionDoesNotExistError):
+    lose_answer(monkeypatch, main.store.db, "INSERT INTO moves", reads_fail=1)
+    with pytest.raises(InDoubt):
         await main.act(live, live.player_ids[seat], discard, version)
     saved = await row(world, live.id)
     assert saved["version"] == version + 1 and live.version == version

@@ -1,0 +1,57 @@
+"""On PostgreSQL, for real: the connection cut as the server's answer to a move's COMMIT comes
+back (``tests.pg_cut``), the move committed; the bot reads the match back on a new connection
+and carries on as saved (``cogs.umtali.unheard``)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+
+import pytest
+
+from tests.discord_helpers import World, start_match
+from tests.pg_cut import CommitCut
+from tests.pg_server import PgServer
+from tests.processes.helpers import main_of, row, said, settle
+from tests.processes.test_unheard_moves import discard_on_table, shows_turn, words
+from tests.test_faults_timers import to_turn_end
+
+
+@pytest.fixture(params=[pytest.param("postgresql", marks=pytest.mark.postgresql)])
+def backend(request: pytest.FixtureRequest) -> str:
+    """PostgreSQL alone: its connection is what is cut."""
+    return str(request.param)
+
+
+@pytest.fixture
+async def commit_cut(request: pytest.FixtureRequest) -> AsyncIterator[CommitCut]:
+    server: PgServer = request.getfixturevalue("postgres_server")
+    proxy = CommitCut(str(server.base))
+    await proxy.start()
+    yield proxy
+    await proxy.close()
+
+
+@pytest.fixture
+def store_target(store_target: str, commit_cut: CommitCut) -> str:
+    """The test's database, reached through the proxy."""
+    return commit_cut.url(store_target)
+
+
+async def test_a_move_whose_commit_answer_is_cut_is_carried_on_as_saved(
+        world: World, commit_cut: CommitCut) -> None:
+    live = await start_match(world, turn_timer=60)
+    main = main_of(world)
+    await to_turn_end(world, live)
+    await settle(world, main)
+    seat, version = live.session.to_act, live.version
+    commit_cut.armed = 1
+    result = await discard_on_table(world, live)
+    await settle(world, main)
+    assert commit_cut.cut == 1
+    assert not any(w.startswith("Sorry") for w in words(result)), words(result)
+    saved = await row(world, live.id)
+    assert saved["version"] == live.version == version + 1
+    assert json.loads(saved["unsent"]) == []
+    assert live.last_turn and len(said(world, live, live.last_turn.split("\n")[0])) == 1
+    assert shows_turn(world, live, 1 - seat, version + 1)
