@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from cogs.umtali.clock import _give_back
+from cogs.umtali.give_back import give_back
 from cogs.umtali.live import LiveMatch
 from tests.discord_helpers import World, flush, play, play_out, player, start_match, thread_of
 from tests.test_faults_timers import to_turn_end
@@ -171,7 +171,7 @@ async def test_a_turns_dm_sent_as_time_was_given_back_stays(
         if TOLD in str(params.payload.get("content")) and not given:
             assert live.deadline is not None
             given.append(live.deadline)
-            await _give_back(svc, {live.id: (live.deadline, 600.0)}, "after an outage")
+            await give_back(svc, {live.id: (live.deadline, 600.0)}, "after an outage")
         return await send(channel_id, params=params)
 
     monkeypatch.setattr(http, "send_message", give_back_meanwhile)

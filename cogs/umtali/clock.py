@@ -25,9 +25,9 @@ from discord.ext import commands
 
 from cogs.umtali.announcing import your_turn
 from cogs.umtali.clock_state import CONNECTING, Outage, connecting_since, run_out
+from cogs.umtali.give_back import give_back, pay, show_clock
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import safe_name
-from cogs.umtali.outbox import Batch
 from cogs.umtali.reminders import TurnNotices
 from cogs.umtali.turn_clock import reserve_running
 from cogs.umtali.unheard import settle_first
@@ -88,7 +88,7 @@ async def check_timers(svc: MatchService, now: float) -> None:
         return
     owed = state.owed
     if owed:
-        await _pay(svc, "owed")
+        await pay(svc, "owed")
     for listener in svc.hand_listeners:
         if isinstance(listener, TurnNotices):
             try:
@@ -138,84 +138,8 @@ async def _connected(svc: MatchService) -> None:
             for match_id, was in loaded[1].items()}
     state.loaded = state.first_down = None
     state.begun = {}
-    await _give_back(svc, {match_id: owed for match_id, owed in gaps.items()
+    await give_back(svc, {match_id: owed for match_id, owed in gaps.items()
                            if owed[1] >= CONNECTING}, "of connecting")
-
-
-async def _give_back(svc: MatchService, gaps: dict[int, tuple[float, float]],
-                     why: str) -> None:
-    """Move each match's deadline (``gaps``: as it was, and by how much, by match id) on,
-    saved before memory; a match that changed meanwhile or is held elsewhere is left alone. A
-    save that fails is owed, and tried again at each check (its turn not judged meanwhile)."""
-    owed = svc.clock_state.owed
-    for match_id, (was, gap) in gaps.items():
-        before = owed.get(match_id)
-        owed[match_id] = (was, gap + (before[1] if before is not None and before[0] == was
-                                      else 0.0))
-    await _pay(svc, why)
-
-
-async def _pay(svc: MatchService, why: str) -> None:
-    """Save and apply the time ``svc``'s matches are owed; what fails stays owed."""
-    owed = svc.clock_state.owed
-    async with svc.clock_state.paying:
-        for match_id in list(owed):
-            live = svc.matches.get(match_id)
-            try:
-                if live is not None and not await _pay_one(svc, live, why):
-                    continue
-            except Exception as e:
-                log.warning("match %d: time %s could not be given back (%s: %s); trying "
-                            "again", match_id, why, e.__class__.__name__, e)
-                continue
-            del owed[match_id]  # paid, or no longer owed (the turn changed, the match went)
-
-
-async def _pay_one(svc: MatchService, live: LiveMatch, why: str) -> bool:
-    """Save and apply the time ``live`` is owed; False if some stays owed (an outage that
-    ended during the save added to it)."""
-    state = svc.clock_state
-    async with live.lock:
-        # Read under the lock: an outage may have added to it meanwhile.
-        was, gap = state.owed[live.id]
-        if live.over or live.deadline != was:
-            return True
-        if await svc.owners.leases.holder(live.id) != svc.owners.name:
-            # Taken over by another process while this one could not renew its leases (its
-            # network down with its gateway, say): that one gave the turn its time.
-            log.info("match %d: now held by another process", live.id)
-            svc.owners.drop(live)
-            return True
-        deadline = was + gap
-        if not await svc.store.set_deadline(live.id, live.version, deadline):
-            return True
-        live.deadline, live.warned = deadline, False
-        log.info("match %d: %.0f s %s given back", live.id, gap, why)
-        show_clock(svc, live)
-        # The connecting time still to give (first check not run yet) is owed on the deadline
-        # as it is now; an outage under way stands the turn still as before.
-        if state.loaded is not None and state.loaded[1].get(live.id) == was:
-            state.loaded[1][live.id] = deadline
-        if state.outage is not None:
-            state.outage.moved(live.id, was, deadline)
-        # An outage that ended during the save added to what is owed: the rest stays owed, on
-        # the new deadline.
-        now_was, now_gap = state.owed[live.id]
-        if now_was == was and now_gap > gap:
-            state.owed[live.id] = (deadline, now_gap - gap)
-            return False
-        return True
-
-
-def show_clock(svc: MatchService, live: LiveMatch) -> None:
-    """The turn's deadline (or a reserve) changed without a move: the table says when the turn
-    ends, not the old deadline, long past; with the channel lost, the DM panels carry it (an
-    edit even of a panel showing this version)."""
-    if live.channel_lost:
-        live.dm_shown = [None, None]
-        svc.delivery.enqueue(live, Batch(hands={0, 1}))
-    else:
-        svc.delivery.enqueue(live, Batch(table=True))
 
 
 def hear_gateway(client: discord.Client, svc: MatchService) -> None:
@@ -284,7 +208,7 @@ async def gateway_back(svc: MatchService, shard: int | None) -> None:
         if not live.over and live.deadline is not None and since is not None and \
                 back - since >= CONNECTING:
             gaps[live.id] = (live.deadline, back - since)
-    await _give_back(svc, gaps, "of the gateway outage")
+    await give_back(svc, gaps, "of the gateway outage")
     # What waited through the outage goes out now, not at its next retry.
     svc.delivery.retry_now()
     # The time given back is saved: the note that the clocks stood still goes at once (a crash

@@ -16,11 +16,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
-from cogs.umtali.clock import show_clock
 from cogs.umtali.clock_state import LATE, began, judged_deadline, made_in_time
 from cogs.umtali.computer import Computers
 from cogs.umtali.delivery import Delivery
 from cogs.umtali.fair import reveal_line, revealed
+from cogs.umtali.give_back import show_clock
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.looks import Looks
 from cogs.umtali.names import safe_name

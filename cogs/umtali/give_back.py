@@ -1,0 +1,92 @@
+"""Time given back to running turns for time nobody could play (the bot connecting, a gateway
+outage): each deadline moved on, saved before memory; what fails to save stays owed and is
+tried again at each check (``cogs.umtali.clock`` decides what is owed and when)."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from cogs.umtali.live import LiveMatch
+from cogs.umtali.outbox import Batch
+
+if TYPE_CHECKING:
+    from cogs.umtali.service import MatchService
+
+log = logging.getLogger(__name__)
+
+
+async def give_back(svc: MatchService, gaps: dict[int, tuple[float, float]],
+                     why: str) -> None:
+    """Move each match's deadline (``gaps``: as it was, and by how much, by match id) on,
+    saved before memory; a match that changed meanwhile or is held elsewhere is left alone. A
+    save that fails is owed, and tried again at each check (its turn not judged meanwhile)."""
+    owed = svc.clock_state.owed
+    for match_id, (was, gap) in gaps.items():
+        before = owed.get(match_id)
+        owed[match_id] = (was, gap + (before[1] if before is not None and before[0] == was
+                                      else 0.0))
+    await pay(svc, why)
+
+
+async def pay(svc: MatchService, why: str) -> None:
+    """Save and apply the time ``svc``'s matches are owed; what fails stays owed."""
+    owed = svc.clock_state.owed
+    async with svc.clock_state.paying:
+        for match_id in list(owed):
+            live = svc.matches.get(match_id)
+            try:
+                if live is not None and not await _pay_one(svc, live, why):
+                    continue
+            except Exception as e:
+                log.warning("match %d: time %s could not be given back (%s: %s); trying "
+                            "again", match_id, why, e.__class__.__name__, e)
+                continue
+            del owed[match_id]  # paid, or no longer owed (the turn changed, the match went)
+
+
+async def _pay_one(svc: MatchService, live: LiveMatch, why: str) -> bool:
+    """Save and apply the time ``live`` is owed; False if some stays owed (an outage that
+    ended during the save added to it)."""
+    state = svc.clock_state
+    async with live.lock:
+        # Read under the lock: an outage may have added to it meanwhile.
+        was, gap = state.owed[live.id]
+        if live.over or live.deadline != was:
+            return True
+        if await svc.owners.leases.holder(live.id) != svc.owners.name:
+            # Taken over by another process while this one could not renew its leases (its
+            # network down with its gateway, say): that one gave the turn its time.
+            log.info("match %d: now held by another process", live.id)
+            svc.owners.drop(live)
+            return True
+        deadline = was + gap
+        if not await svc.store.set_deadline(live.id, live.version, deadline):
+            return True
+        live.deadline, live.warned = deadline, False
+        log.info("match %d: %.0f s %s given back", live.id, gap, why)
+        show_clock(svc, live)
+        # The connecting time still to give (first check not run yet) is owed on the deadline
+        # as it is now; an outage under way stands the turn still as before.
+        if state.loaded is not None and state.loaded[1].get(live.id) == was:
+            state.loaded[1][live.id] = deadline
+        if state.outage is not None:
+            state.outage.moved(live.id, was, deadline)
+        # An outage that ended during the save added to what is owed: the rest stays owed, on
+        # the new deadline.
+        now_was, now_gap = state.owed[live.id]
+        if now_was == was and now_gap > gap:
+            state.owed[live.id] = (deadline, now_gap - gap)
+            return False
+        return True
+
+
+def show_clock(svc: MatchService, live: LiveMatch) -> None:
+    """The turn's deadline (or a reserve) changed without a move: the table says when the turn
+    ends, not the old deadline, long past; with the channel lost, the DM panels carry it (an
+    edit even of a panel showing this version)."""
+    if live.channel_lost:
+        live.dm_shown = [None, None]
+        svc.delivery.enqueue(live, Batch(hands={0, 1}))
+    else:
+        svc.delivery.enqueue(live, Batch(table=True))
