@@ -91,11 +91,12 @@ class Endings(Playing):
             # that held it drops its copy at its next renewal, rather than running that
             # copy's clock (and redrawing its panels in play) until its deadline.
             # An answer lost after the COMMIT is settled by reading the match back (``unheard``);
-            # should that read fail too, the clock cancels a match never shown all the same.
+            # should that read fail too, the clock's next check reads it (``doubted``): tried
+            # again, an ending already saved is found ended, and the match would stay in play.
             unsent = await settled(f"match {live.id}: {how}", self.store.abandon_match(
                 live.id, how, self.clock(), announce=announce or None, owner=self.owners.name,
                 lease_until=self.owners.until(), channel_lost=channel_lost),
-                lambda: self.owners.leases.ended_as(live.id, how))
+                lambda: self.owners.leases.ended_as(live.id, how), doubt=live.doubt)
             if unsent is None:
                 return False
             live.abandoned, live.ended = True, how

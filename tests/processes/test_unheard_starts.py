@@ -134,3 +134,31 @@ async def test_a_cancel_saved_unheard_lets_the_match_go(
     [saved] = await svc.store.db.fetchall("SELECT status, how FROM matches")
     assert (saved["status"], saved["how"]) == ("finished", "cancelled")
     assert await svc.store.active_match_of(world.guild.id, world.bob.id) is None
+
+
+@pytest.mark.usefixtures("server_errors")
+async def test_a_cancel_unheard_and_unread_lets_the_match_go_at_the_next_check(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first posts fail, so the match is cancelled; the cancel's answer is lost, and the
+    read that would settle it fails too: the clock's next check reads it, and lets it go (its
+    cancel was tried again at every tick, for good, found already ended each time)."""
+    offered = await challenge(world, world.alice, world.bob)
+    svc = main_of(world)
+    world.env.inject_error("POST", "/channels/*/messages", status=503, times=None)
+    lost = lose_answer(monkeypatch, svc.store.db, "SET status = 'finished', finished_at = ?, how",
+                       reads_fail=1)
+    taken = await accept(world.bob, offered.response)
+    world.env.backend.faults.clear()
+    await flush(world)
+    assert lost.answers == 1 and lost.reads == 1
+    assert any(MAYBE in w for w in words(taken)), words(taken)
+    [saved] = await svc.store.db.fetchall("SELECT status, how FROM matches")
+    assert (saved["status"], saved["how"]) == ("finished", "cancelled")
+    for _ in range(3):
+        world.clock.advance(1)
+        await svc.check_timers()
+        await flush(world)
+    # Let go as the database has it: nothing kept for it, its cancel not tried again.
+    assert svc.matches == {} and not svc.tracked(1)
+    assert not any("this match was cancelled" in (m.content or "")
+                   for m in world.channel.history())
