@@ -56,6 +56,10 @@ async def settled(what: str, save: Awaitable[T], landed: Callable[[], Awaitable[
                         again.__class__.__name__, again)
             doubt()
             raise InDoubt(f"{what}: saved or not, unknown") from e
+        except BaseException:
+            # Cancelled as it read: as unknown as if cancelled during the save (below).
+            doubt()
+            raise
         if found is None:
             raise  # the save's own error
         log.warning("%s: saved, though the database's answer was lost (%s: %s)", what,

@@ -162,3 +162,36 @@ async def test_a_move_cancelled_as_it_commits_is_read_at_the_next_check(
     assert live.version == version + 1
     assert len(said(world, live, announcement.split("\n")[0])) == 1
     assert shows_turn(world, live, 1 - seat, version + 1)
+
+
+async def test_a_move_cancelled_as_it_is_read_back_is_read_at_the_next_check(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The save's answer is lost, and the move's caller is cancelled while the bot reads the
+    match back: whether it was saved is as unknown as if cancelled during the save."""
+    live = await start_match(world, turn_timer=60)
+    main = main_of(world)
+    await to_turn_end(world, live)
+    await settle(world, main)
+    seat, version = live.session.to_act, live.version
+    discard = GreedyPlayer().choose(live.session.view(seat))
+    lose_answer(monkeypatch, main.store.db, MOVE)
+    moving = asyncio.ensure_future(main.act(live, live.player_ids[seat], discard, version))
+    leases = main.owners.leases
+    real = leases.saved_as
+
+    async def saved_as(*args: Any) -> list[str] | None:
+        moving.cancel()  # the bot stopping, a timeout: as the read goes to the database
+        await asyncio.sleep(0)
+        return await real(*args)
+
+    monkeypatch.setattr(leases, "saved_as", saved_as)
+    with pytest.raises(asyncio.CancelledError):
+        await moving
+    saved = await row(world, live.id)
+    assert saved["version"] == version + 1 and live.version == version
+    [announcement] = json.loads(saved["unsent"])
+    await main.check_timers(now=world.clock.now + 1)
+    await settle(world, main)
+    assert live.version == version + 1
+    assert len(said(world, live, announcement.split("\n")[0])) == 1
+    assert shows_turn(world, live, 1 - seat, version + 1)
