@@ -12,6 +12,8 @@ import tempfile
 
 #: The server's CommandComplete for a COMMIT: 'C', its length (4 + 7), the tag.
 COMMIT_DONE = b"C\x00\x00\x00\x0bCOMMIT\x00"
+#: The bot's COMMIT, a simple query ('Q').
+COMMIT = b"COMMIT;\x00"
 #: PostgreSQL's socket in its directory (the default port).
 SOCKET = ".s.PGSQL.5432"
 
@@ -25,6 +27,10 @@ class CommitCut:
         #: COMMITs still to cut, and those cut.
         self.armed = 0
         self.cut = 0
+        #: COMMITs still to hold back: the bot's connection cut as it sends one, which reaches
+        #: the server ``delay`` seconds later (the server slow to take it, or to write it).
+        self.late = 0
+        self.delay = 0.3
         self._pumps: set[asyncio.Task[None]] = set()
 
     def url(self, url: str) -> str:
@@ -57,6 +63,15 @@ class CommitCut:
             try:
                 with contextlib.suppress(ConnectionError, OSError):
                     while data := await src.read(65536):
+                        if not answers and self.late and COMMIT in data:
+                            self.late -= 1
+                            self.cut += 1
+                            writer.transport.abort()  # the bot hears its connection lost
+                            await asyncio.sleep(self.delay)
+                            dst.write(data)
+                            await dst.drain()
+                            await asyncio.sleep(self.delay)  # committed, then closed
+                            return
                         if answers and self.armed and COMMIT_DONE in tail + data:
                             self.armed -= 1
                             self.cut += 1

@@ -5,9 +5,11 @@ failing disk under SQLite's last step).
 Any failure of a save but the store's own refusals (which come before anything is written) is of
 unknown outcome, and the database settles it (``settled``): it is read back, and a save found
 there is carried on as a success. Found not saved, its error goes on as before (nothing
-changed). If the read fails too, the outcome stays unknown: memory is left as it was (never
-ahead of the database) and the match marked ``LiveMatch.doubted``, which the clock's next check
-settles first (``Playing.settle``), before it judges the turn on a deadline that may be stale.
+changed), and the match is read again at the clock's next check all the same: a COMMIT may
+still reach the server after the read. If the read fails too, the outcome stays unknown:
+memory is left as it was (never ahead of the database) and the match marked
+``LiveMatch.doubted``, which the clock's next check settles first (``Playing.settle``), before
+it judges the turn on a deadline that may be stale.
 """
 
 from __future__ import annotations
@@ -61,6 +63,10 @@ async def settled(what: str, save: Awaitable[T], landed: Callable[[], Awaitable[
             doubt()
             raise
         if found is None:
+            # Not saved yet: a COMMIT that reached the server late, or one still being written
+            # when a timeout gave up on it, lands after this read. Read again at the clock's
+            # next check (one read), as memory would otherwise stay behind for good.
+            doubt()
             raise  # the save's own error
         log.warning("%s: saved, though the database's answer was lost (%s: %s)", what,
                     e.__class__.__name__, e)

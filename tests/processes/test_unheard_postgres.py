@@ -4,6 +4,7 @@ and carries on as saved (``cogs.umtali.unheard``)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 
@@ -54,4 +55,32 @@ async def test_a_move_whose_commit_answer_is_cut_is_carried_on_as_saved(
     assert saved["version"] == live.version == version + 1
     assert json.loads(saved["unsent"]) == []
     assert live.last_turn and len(said(world, live, live.last_turn.split("\n")[0])) == 1
+    assert shows_turn(world, live, 1 - seat, version + 1)
+
+
+async def test_a_move_whose_commit_reaches_the_server_late_is_read_at_the_next_check(
+        world: World, commit_cut: CommitCut, caplog: pytest.LogCaptureFixture) -> None:
+    """The connection cut as the bot sends the move's COMMIT, which reaches the server a moment
+    later (a timeout's COMMIT, still being written when the bot gave up, does the same): the
+    read-back finds the move not saved, and then it is. The clock's next check reads it again,
+    so the next turn is not left waiting on the old one's deadline."""
+    live = await start_match(world, turn_timer=60)
+    main = main_of(world)
+    await to_turn_end(world, live)
+    await settle(world, main)
+    seat, version = live.session.to_act, live.version
+    commit_cut.late = 1
+    await discard_on_table(world, live)
+    await settle(world, main)
+    for record in caplog.records:
+        record.expected = True  # found not saved, the save's error is answered as before
+    assert commit_cut.cut == 1 and live.version == version
+    await asyncio.sleep(3 * commit_cut.delay)
+    saved = await row(world, live.id)
+    assert saved["version"] == version + 1
+    [announcement] = json.loads(saved["unsent"])
+    await main.check_timers(now=world.clock.now + 1)
+    await settle(world, main)
+    assert live.version == version + 1
+    assert len(said(world, live, announcement.split("\n")[0])) == 1
     assert shows_turn(world, live, 1 - seat, version + 1)
