@@ -260,9 +260,11 @@ class Playing(Looks):
             if not live.doubted:
                 return
             row = await self.store.match(live.id)
+            # A match never shown has a deadline in memory alone, to cancel it by
+            # (``Timing.cancel_unshown_soon``): not a clock set running.
             if row is not None and ((row.version, row.status != "active") != (
-                    live.version, live.over) or (live.deadline is None) != (
-                    row.deadline is None)):
+                    live.version, live.over) or not live.never_shown and (
+                    live.deadline is None) != (row.deadline is None)):
                 await self._reload(live)
             live.doubted = False
 
