@@ -28,9 +28,9 @@ class CommitCut:
         self.armed = 0
         self.cut = 0
         #: COMMITs still to hold back: the bot's connection cut as it sends one, which reaches
-        #: the server ``delay`` seconds later (the server slow to take it, or to write it).
+        #: the server once ``sent`` is set (the server slow to take it, or to write it).
         self.late = 0
-        self.delay = 0.3
+        self.sent = asyncio.Event()
         self._pumps: set[asyncio.Task[None]] = set()
 
     def url(self, url: str) -> str:
@@ -67,10 +67,10 @@ class CommitCut:
                             self.late -= 1
                             self.cut += 1
                             writer.transport.abort()  # the bot hears its connection lost
-                            await asyncio.sleep(self.delay)
+                            await self.sent.wait()
                             dst.write(data)
                             await dst.drain()
-                            await asyncio.sleep(self.delay)  # committed, then closed
+                            await asyncio.sleep(0.2)  # committed, then closed
                             return
                         if answers and self.armed and COMMIT_DONE in tail + data:
                             self.armed -= 1

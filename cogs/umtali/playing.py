@@ -262,9 +262,10 @@ class Playing(Looks):
             row = await self.store.match(live.id)
             # A match never shown has a deadline in memory alone, to cancel it by
             # (``Timing.cancel_unshown_soon``): not a clock set running.
-            if row is not None and ((row.version, row.status != "active") != (
-                    live.version, live.over) or not live.never_shown and (
-                    live.deadline is None) != (row.deadline is None)):
+            clock_set = row is not None and not live.never_shown and (
+                live.deadline is None) != (row.deadline is None)
+            if row is not None and (clock_set or (row.version, row.status != "active") != (
+                    live.version, live.over)):
                 await self._reload(live)
             live.doubted = False
 

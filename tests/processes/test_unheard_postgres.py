@@ -75,8 +75,12 @@ async def test_a_move_whose_commit_reaches_the_server_late_is_read_at_the_next_c
     for record in caplog.records:
         record.expected = True  # found not saved, the save's error is answered as before
     assert commit_cut.cut == 1 and live.version == version
-    await asyncio.sleep(3 * commit_cut.delay)
-    saved = await row(world, live.id)
+    commit_cut.sent.set()  # the COMMIT reaches the server now, after the read-back
+    for _ in range(100):
+        saved = await row(world, live.id)
+        if saved["version"] == version + 1:
+            break
+        await asyncio.sleep(0.05)
     assert saved["version"] == version + 1
     [announcement] = json.loads(saved["unsent"])
     await main.check_timers(now=world.clock.now + 1)
