@@ -267,6 +267,30 @@ async def test_a_servers_seasons_stand_still_while_it_removed_the_bot(world: Wor
     assert await svc.store.seasons.unannounced() == []
 
 
+async def test_a_servers_seasons_stand_still_in_the_other_processes_too(world: World) -> None:
+    """With several processes (one per group of shards), each runs the season tick for every
+    server: one on another shard cannot tell that the bot was removed, and ended that server's
+    season all the same (its ratings carried over each month, its summary looked for)."""
+    from tests.test_seasons_discord import NEW_YEAR, _ben_beats_ada_twice, _seasons_on
+
+    await _seasons_on(world)
+    await _ben_beats_ada_twice(world)
+    await _removed(world)
+    svc = world.bot.matches
+    assert svc is not None
+    # Another process, on the other shard, on the same database.
+    shard = (world.guild.id >> 22) % 2
+    elsewhere = discord.Client(intents=discord.Intents.none(), shard_id=1 - shard,
+                               shard_count=2)
+    setattr(elsewhere, "matches", svc)  # noqa: B010 (the bot's attribute, not the client's)
+    before = len(world.env.http_requests)
+    world.clock.now = NEW_YEAR
+    assert await season_tick(elsewhere) == 0
+    assert await svc.store.seasons.running(world.guild.id) == "2026-12"
+    assert await svc.store.seasons.unannounced() == []
+    assert len(world.env.http_requests) == before
+
+
 def _added_back(world: World) -> tuple[Any, Any]:
     """The bot added back to the server: the same id, a new channel (SimCord keeps an id once
     used; Discord's server keeps its id when the bot comes back)."""

@@ -233,15 +233,19 @@ def summary_nonce(guild_id: int, season: str) -> str:
 
 
 def removed(client: discord.Client) -> Callable[[int], bool]:
-    """Whether a server removed the bot, as this process can tell (``removal.sweep`` tells
-    so): on a shard it runs, and not among the servers Discord listed (READY lists each server
-    the bot is in, one in an outage too). Its seasons stand still meanwhile, as nobody plays
-    there: no season ended and opened each month with its ratings carried over, no summary
-    looked for in a channel the bot cannot see. Added back (GUILD_CREATE lists it again), the
-    next tick ends the season left open and opens the current one."""
-    if not client.is_ready():
-        return lambda guild_id: False  # no servers listed yet: none known to be gone
-    return lambda guild_id: owns(client, guild_id) and client.get_guild(guild_id) is None
+    """Whether a server's seasons are left alone here: it removed the bot, as this process
+    can tell (``removal.sweep`` tells so): on a shard it runs, and not among the servers
+    Discord listed (READY lists each server the bot is in, one in an outage too); or it is on
+    a shard of another process, which alone can tell that, and ends its seasons (with several
+    processes, each would otherwise end those of a server that removed the bot). A removed
+    server's seasons stand still, as nobody plays there: no season ended and opened each month
+    with its ratings carried over, no summary looked for in a channel the bot cannot see.
+    Added back (GUILD_CREATE lists it again), the next tick ends the season left open and
+    opens the current one."""
+    # Before READY no servers are listed yet: none known to be gone.
+    ready = client.is_ready()
+    return lambda guild_id: not owns(client, guild_id) or (
+        ready and client.get_guild(guild_id) is None)
 
 
 async def season_tick(client: discord.Client, start: bool = False) -> int:
