@@ -14,7 +14,7 @@ from cogs.umtali.clock_state import LATE
 from cogs.umtali.unheard import InDoubt
 from tests.discord_helpers import World, custom_ids, player, start_match
 from tests.processes.helpers import main_of, results, row, said, settle
-from tests.test_faults_timers import to_turn_end
+from tests.processes.test_unheard_moves import at_turn_end
 from tests.unheard import lose_answer
 from umtali.players import GreedyPlayer
 
@@ -40,11 +40,7 @@ async def test_a_forfeit_saved_unheard_is_announced_at_the_next_tick(
 
 async def test_a_turn_saved_unheard_reaches_the_next_player_when_clicked_again(
         world: World, monkeypatch: pytest.MonkeyPatch) -> None:
-    live = await start_match(world, turn_timer=60)
-    main = main_of(world)
-    await to_turn_end(world, live)
-    await settle(world, main)
-    seat, version = live.session.to_act, live.version
+    live, main, seat, version = await at_turn_end(world, turn_timer=60)
     discard = GreedyPlayer().choose(live.session.view(seat))
     lose_answer(monkeypatch, main.store.db, "INSERT INTO moves", reads_fail=1)
     with pytest.raises(InDoubt):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -53,6 +54,27 @@ async def _claimed(world: World, main: MatchService, other: MatchService, live: 
         (live.id, "timed out")]
 
 
+def _moved_elsewhere_as_posted(other: MatchService, live: LiveMatch, absent: int,
+                               then: Callable[[Any], None] | None = None
+                               ) -> Callable[..., Awaitable[Any]]:
+    """The time-up question's post, during which the absent player's move reaches the other
+    process (``then``: done with the message posted)."""
+    real = reminders.post
+
+    async def posting(*args: Any, **kwargs: Any) -> Any:
+        fresh = await other.lookup(live.id)
+        assert fresh is not None
+        move = GreedyPlayer().choose(fresh.session.view(absent))
+        assert (await other.act(fresh, fresh.player_ids[absent], move, fresh.version)).ok
+        posted = await real(*args, **kwargs)
+        if then is not None:
+            assert posted is not None
+            then(posted)
+        return posted
+
+    return posting
+
+
 async def test_a_move_elsewhere_while_it_is_posted_then_the_fresh_time_runs_out(
         world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch,
         caplog: pytest.LogCaptureFixture) -> None:
@@ -62,15 +84,7 @@ async def test_a_move_elsewhere_while_it_is_posted_then_the_fresh_time_runs_out(
     absent = live.session.to_act
     assert live.deadline is not None
     real = reminders.post
-
-    async def posting(*args: Any, **kwargs: Any) -> Any:
-        fresh = await other.lookup(live.id)
-        assert fresh is not None
-        move = GreedyPlayer().choose(fresh.session.view(absent))
-        assert (await other.act(fresh, fresh.player_ids[absent], move, fresh.version)).ok
-        return await real(*args, **kwargs)
-
-    monkeypatch.setattr(time_out, "post", posting)
+    monkeypatch.setattr(time_out, "post", _moved_elsewhere_as_posted(other, live, absent))
     await main.check_timers(now=live.deadline + LATE + 1)
     monkeypatch.setattr(time_out, "post", real)
     await settle(world, main, other)
@@ -136,18 +150,12 @@ async def test_saved_withdrawn_and_its_edit_failing_for_now_it_is_edited_at_the_
     assert deadline is not None
     real = reminders.post
 
-    async def posting(*args: Any, **kwargs: Any) -> Any:
-        fresh = await other.lookup(live.id)
-        assert fresh is not None
-        move = GreedyPlayer().choose(fresh.session.view(absent))
-        assert (await other.act(fresh, fresh.player_ids[absent], move, fresh.version)).ok
-        posted = await real(*args, **kwargs)
-        assert posted is not None
+    def refuse_its_edit(posted: Any) -> None:
         world.env.inject_error("PATCH", f"/channels/{posted.channel.id}/messages/{posted.id}",
                                status=503, code=0, message="Unavailable", times=1)
-        return posted
 
-    monkeypatch.setattr(time_out, "post", posting)
+    monkeypatch.setattr(time_out, "post",
+                        _moved_elsewhere_as_posted(other, live, absent, refuse_its_edit))
     await main.check_timers(now=deadline + LATE + 1)
     monkeypatch.setattr(time_out, "post", real)
     await settle(world, main, other)

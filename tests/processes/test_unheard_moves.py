@@ -18,6 +18,7 @@ import pytest
 from cogs.umtali.clock_state import LATE
 from cogs.umtali.errors import APOLOGY
 from cogs.umtali.live import LiveMatch
+from cogs.umtali.service import MatchService
 from data.db import Tx
 from tests.discord_helpers import World, custom_ids, player, start_match, table_message
 from tests.processes.helpers import main_of, row, said, settle
@@ -54,13 +55,33 @@ def shows_turn(world: World, live: LiveMatch, seat: int, version: int) -> bool:
                for m in player(world, seat).user.dm_channel.history() for c in custom_ids(m))
 
 
-async def test_a_turn_saved_unheard_is_carried_on_as_saved(
-        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
-    live = await start_match(world, turn_timer=60)
+async def at_turn_end(world: World, **start: Any) -> tuple[LiveMatch, MatchService, int, int]:
+    """A match started (``start``: its clock) and played to a turn's end, settled: the match,
+    the service, the seat to act and the version."""
+    live = await start_match(world, **start)
     main = main_of(world)
     await to_turn_end(world, live)
     await settle(world, main)
-    seat, version = live.session.to_act, live.version
+    return live, main, live.session.to_act, live.version
+
+
+async def read_at_next_check(world: World, main: MatchService, live: LiveMatch, seat: int,
+                             version: int) -> None:
+    """The move at ``version``, saved with its announcement while memory stayed behind, is
+    read at the clock's next check: announced once, the next player offered their turn."""
+    saved = await row(world, live.id)
+    assert saved["version"] == version + 1
+    [announcement] = json.loads(saved["unsent"])
+    await main.check_timers(now=world.clock.now + 1)
+    await settle(world, main)
+    assert live.version == version + 1
+    assert len(said(world, live, announcement.split("\n")[0])) == 1
+    assert shows_turn(world, live, 1 - seat, version + 1)
+
+
+async def test_a_turn_saved_unheard_is_carried_on_as_saved(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    live, main, seat, version = await at_turn_end(world, turn_timer=60)
     lost = lose_answer(monkeypatch, main.store.db, MOVE)
     result = await discard_on_table(world, live)
     await settle(world, main)
@@ -78,11 +99,8 @@ async def test_a_turn_saved_unheard_is_carried_on_as_saved(
 
 async def test_a_turn_unheard_and_unread_is_read_at_the_next_check(
         world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
-    live = await start_match(world, turn_timer=60)
-    main = main_of(world)
-    await to_turn_end(world, live)
-    await settle(world, main)
-    seat, version, deadline = live.session.to_act, live.version, live.deadline
+    live, main, seat, version = await at_turn_end(world, turn_timer=60)
+    deadline = live.deadline
     assert deadline is not None
     world.clock.advance(30)  # the next turn's deadline comes 30 s after this one's
     # The database stays out of reach a moment longer: the read that would settle it fails.
@@ -93,17 +111,11 @@ async def test_a_turn_unheard_and_unread_is_read_at_the_next_check(
     assert any(MAYBE in w for w in words(result)), words(result)
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert live.version == version
-    saved = await row(world, live.id)
-    assert saved["version"] == version + 1
-    [announcement] = json.loads(saved["unsent"])
     # The next check reads it, before any judgement: the turn is announced, once, and the
     # next player's hand offers their turn.
-    await main.check_timers(now=world.clock.now + 1)
-    await settle(world, main)
-    assert live.version == version + 1 and lost.reads == 1
+    await read_at_next_check(world, main, live, seat, version)
+    assert lost.reads == 1
     assert json.loads((await row(world, live.id))["unsent"]) == []
-    assert len(said(world, live, announcement.split("\n")[0])) == 1
-    assert shows_turn(world, live, 1 - seat, version + 1)
     # The turn's old deadline forfeits nobody: the player who moved is not the one to act.
     await main.check_timers(now=deadline + LATE + 1)
     await settle(world, main)
@@ -112,11 +124,8 @@ async def test_a_turn_unheard_and_unread_is_read_at_the_next_check(
 
 async def test_a_correspondence_turn_unheard_and_unread_does_not_stall(
         world: World, monkeypatch: pytest.MonkeyPatch) -> None:
-    live = await start_match(world, time_control="correspondence")
-    main = main_of(world)
-    await to_turn_end(world, live)
-    await settle(world, main)
-    seat, version, deadline = live.session.to_act, live.version, live.deadline
+    live, main, seat, version = await at_turn_end(world, time_control="correspondence")
+    deadline = live.deadline
     assert deadline is not None
     lose_answer(monkeypatch, main.store.db, MOVE, reads_fail=1)
     await discard_on_table(world, live)
@@ -132,11 +141,7 @@ async def test_a_correspondence_turn_unheard_and_unread_does_not_stall(
 
 async def test_a_move_cancelled_as_it_commits_is_read_at_the_next_check(
         world: World, monkeypatch: pytest.MonkeyPatch) -> None:
-    live = await start_match(world, turn_timer=60)
-    main = main_of(world)
-    await to_turn_end(world, live)
-    await settle(world, main)
-    seat, version = live.session.to_act, live.version
+    live, main, seat, version = await at_turn_end(world, turn_timer=60)
     discard = GreedyPlayer().choose(live.session.view(seat))
     moving = asyncio.ensure_future(main.act(live, live.player_ids[seat], discard, version))
     db, real = main.store.db, main.store.db._begin
@@ -154,25 +159,15 @@ async def test_a_move_cancelled_as_it_commits_is_read_at_the_next_check(
     monkeypatch.setattr(db, "_begin", begin)
     with pytest.raises(asyncio.CancelledError):
         await moving
-    saved = await row(world, live.id)
-    assert saved["version"] == version + 1 and live.version == version
-    [announcement] = json.loads(saved["unsent"])
-    await main.check_timers(now=world.clock.now + 1)
-    await settle(world, main)
-    assert live.version == version + 1
-    assert len(said(world, live, announcement.split("\n")[0])) == 1
-    assert shows_turn(world, live, 1 - seat, version + 1)
+    assert live.version == version
+    await read_at_next_check(world, main, live, seat, version)
 
 
 async def test_a_move_cancelled_as_it_is_read_back_is_read_at_the_next_check(
         world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     """The save's answer is lost, and the move's caller is cancelled while the bot reads the
     match back: whether it was saved is as unknown as if cancelled during the save."""
-    live = await start_match(world, turn_timer=60)
-    main = main_of(world)
-    await to_turn_end(world, live)
-    await settle(world, main)
-    seat, version = live.session.to_act, live.version
+    live, main, seat, version = await at_turn_end(world, turn_timer=60)
     discard = GreedyPlayer().choose(live.session.view(seat))
     lose_answer(monkeypatch, main.store.db, MOVE)
     moving = asyncio.ensure_future(main.act(live, live.player_ids[seat], discard, version))
@@ -187,11 +182,5 @@ async def test_a_move_cancelled_as_it_is_read_back_is_read_at_the_next_check(
     monkeypatch.setattr(leases, "saved_as", saved_as)
     with pytest.raises(asyncio.CancelledError):
         await moving
-    saved = await row(world, live.id)
-    assert saved["version"] == version + 1 and live.version == version
-    [announcement] = json.loads(saved["unsent"])
-    await main.check_timers(now=world.clock.now + 1)
-    await settle(world, main)
-    assert live.version == version + 1
-    assert len(said(world, live, announcement.split("\n")[0])) == 1
-    assert shows_turn(world, live, 1 - seat, version + 1)
+    assert live.version == version
+    await read_at_next_check(world, main, live, seat, version)

@@ -10,12 +10,17 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.discord_helpers import World, start_match
+from tests.discord_helpers import World
 from tests.pg_cut import CommitCut
 from tests.pg_server import PgServer
-from tests.processes.helpers import main_of, row, said, settle
-from tests.processes.test_unheard_moves import discard_on_table, shows_turn, words
-from tests.test_faults_timers import to_turn_end
+from tests.processes.helpers import row, said, settle
+from tests.processes.test_unheard_moves import (
+    at_turn_end,
+    discard_on_table,
+    read_at_next_check,
+    shows_turn,
+    words,
+)
 
 
 @pytest.fixture(params=[pytest.param("postgresql", marks=pytest.mark.postgresql)])
@@ -41,11 +46,7 @@ def store_target(store_target: str, commit_cut: CommitCut) -> str:
 
 async def test_a_move_whose_commit_answer_is_cut_is_carried_on_as_saved(
         world: World, commit_cut: CommitCut) -> None:
-    live = await start_match(world, turn_timer=60)
-    main = main_of(world)
-    await to_turn_end(world, live)
-    await settle(world, main)
-    seat, version = live.session.to_act, live.version
+    live, main, seat, version = await at_turn_end(world, turn_timer=60)
     commit_cut.armed = 1
     result = await discard_on_table(world, live)
     await settle(world, main)
@@ -64,11 +65,7 @@ async def test_a_move_whose_commit_reaches_the_server_late_is_read_at_the_next_c
     later (a timeout's COMMIT, still being written when the bot gave up, does the same): the
     read-back finds the move not saved, and then it is. The clock's next check reads it again,
     so the next turn is not left waiting on the old one's deadline."""
-    live = await start_match(world, turn_timer=60)
-    main = main_of(world)
-    await to_turn_end(world, live)
-    await settle(world, main)
-    seat, version = live.session.to_act, live.version
+    live, main, seat, version = await at_turn_end(world, turn_timer=60)
     commit_cut.late = 1
     await discard_on_table(world, live)
     await settle(world, main)
@@ -81,10 +78,4 @@ async def test_a_move_whose_commit_reaches_the_server_late_is_read_at_the_next_c
         if saved["version"] == version + 1:
             break
         await asyncio.sleep(0.05)
-    assert saved["version"] == version + 1
-    [announcement] = json.loads(saved["unsent"])
-    await main.check_timers(now=world.clock.now + 1)
-    await settle(world, main)
-    assert live.version == version + 1
-    assert len(said(world, live, announcement.split("\n")[0])) == 1
-    assert shows_turn(world, live, 1 - seat, version + 1)
+    await read_at_next_check(world, main, live, seat, version)
