@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import orjson
 
-from data.db import Database, Tx
+from data.db import Database, Row, Tx
 
 #: A match some process must still hold: in play, or over with announcements not yet posted
 #: (the condition of the index ``matches_live``, migration 12: keep them the same).
@@ -170,6 +170,25 @@ class Leases:
                 version, state, self.owner):
             return None
         return list(orjson.loads(row["unsent"]))
+
+    async def stopped_here(self, match_id: int, version: int) -> bool | None:
+        """True if the turn at ``version``, held here, has its clock stopped: this process's
+        ``stop_clock``, its answer lost (``cogs.umtali.unheard``); else None."""
+        row = await self._held_at(match_id, version)
+        return True if row is not None and row["deadline"] is None else None
+
+    async def warned_here(self, match_id: int, version: int) -> bool | None:
+        """True if the turn at ``version``, held here, has its warning claimed: this
+        process's ``claim_warning``, its answer lost; else None."""
+        row = await self._held_at(match_id, version)
+        return True if row is not None and row["warned"] else None
+
+    async def _held_at(self, match_id: int, version: int) -> Row | None:
+        """The match's row if it is in play at ``version`` and held here: only the holder
+        claims a turn's clock or warning, so what it finds claimed there is its own."""
+        return await self.db.fetchone(
+            "SELECT deadline, warned FROM matches WHERE id = ? AND owner = ? AND version = ? "
+            "AND status = 'active'", (match_id, self.owner, version))
 
     async def ended_as(self, match_id: int, how: str) -> list[str] | None:
         """What the match has left to announce, if it is saved ended ``how`` (abandoned,

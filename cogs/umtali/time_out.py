@@ -57,8 +57,12 @@ async def ask_waiting_player(svc: MatchService, live: LiveMatch, now: float) -> 
         turn = turn_of(live)
         if live.over or deadline is None or not run_out(deadline, now):
             return False
-        # Claimed in the database: of two processes, one asks.
-        if not await svc.owners.leases.stop_clock(live.id, version):
+        # Claimed in the database: of two processes, one asks. A claim saved with its answer
+        # lost is found claimed (``unheard``): refused again at every check, nobody asked.
+        leases = svc.owners.leases
+        if not await settled(f"match {live.id}: its clock stopped", leases.stop_clock(
+                live.id, version), lambda: leases.stopped_here(live.id, version),
+                             doubt=live.doubt):
             return False
         live.deadline = None
         _asking.add(live)

@@ -24,6 +24,7 @@ from cogs.umtali.mentions import only, ping
 from cogs.umtali.reminders import turn_warning
 from cogs.umtali.removal import Removals
 from cogs.umtali.time_out import ask_waiting_player
+from cogs.umtali.unheard import settled
 from umtali.i18n import N_
 
 if TYPE_CHECKING:
@@ -132,8 +133,12 @@ class Timing(Endings):
             if live.over or live.warned or live.deadline is None or live.never_shown or not (
                     live.deadline - warn_before(live) <= now < live.deadline):
                 return
-            # Claimed in the database: of two processes, one warns.
-            if not await self.owners.leases.claim_warning(live.id, live.version):
+            # Claimed in the database: of two processes, one warns. A claim saved with its
+            # answer lost is found claimed (``unheard``): refused again, nobody warned.
+            leases, version = self.owners.leases, live.version
+            if not await settled(f"match {live.id}: its warning", leases.claim_warning(
+                    live.id, version), lambda: leases.warned_here(live.id, version),
+                                 doubt=live.doubt):
                 return
             live.warned = True
             seat, left = live.session.to_act, max(1, round(live.deadline - now))
