@@ -44,20 +44,33 @@ def test_a_script_not_in_utf8_stops_at_its_line() -> None:
     assert done.returncode == 1 and errors.startswith("line 2: ")
 
 
+def _interruptible() -> None:
+    """In the child, before it runs: SIGINT as a terminal leaves it (Python then turns it
+    into KeyboardInterrupt)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_verify_interrupted_is_not_a_fair_verdict(tmp_path: Path) -> None:
     # Exit status 0 is FAIR (``verify FILE && ...``): Ctrl-C before a verdict is none. The file
     # is a pipe nobody writes, so that verify waits in its open() for the interrupt.
     pipe = tmp_path / "umtali-42-deals.json"
     os.mkfifo(pipe)
     env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG")}
+    # Ctrl-C as a terminal sends it: started from a shell's background job (``make test &``),
+    # the tests inherit SIGINT ignored, and so would verify, waiting on the pipe for ever.
     with subprocess.Popen([sys.executable, "-m", "umtali", "verify", str(pipe)], cwd=ROOT,
-                          env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as check:
+                          env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          preexec_fn=_interruptible) as check:
         wchan = Path(f"/proc/{check.pid}/wchan")
         deadline = time.monotonic() + 60
         while wchan.read_text() != "wait_for_partner" and time.monotonic() < deadline:
             time.sleep(0.05)
         check.send_signal(signal.SIGINT)
-        out, errors = check.communicate(timeout=60)
+        try:
+            out, errors = check.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            check.kill()  # else leaving the ``with`` waits for it for good
+            raise
     assert "Traceback" not in errors.decode()
     assert check.returncode == 128 + signal.SIGINT
     assert b"FAIR" not in out
