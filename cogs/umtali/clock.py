@@ -139,7 +139,7 @@ async def _connected(svc: MatchService) -> None:
     state.loaded = state.first_down = None
     state.begun = {}
     await give_back(svc, {match_id: owed for match_id, owed in gaps.items()
-                           if owed[1] >= CONNECTING}, "of connecting")
+                          if owed[1] >= CONNECTING}, "of connecting")
 
 
 def hear_gateway(client: discord.Client, svc: MatchService) -> None:

@@ -17,7 +17,7 @@ log = logging.getLogger(__name__)
 
 
 async def give_back(svc: MatchService, gaps: dict[int, tuple[float, float]],
-                     why: str) -> None:
+                    why: str) -> None:
     """Move each match's deadline (``gaps``: as it was, and by how much, by match id) on,
     saved before memory; a match that changed meanwhile or is held elsewhere is left alone. A
     save that fails is owed, and tried again at each check (its turn not judged meanwhile)."""
