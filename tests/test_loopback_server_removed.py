@@ -10,6 +10,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
 from scale import ShardPlan
@@ -36,6 +37,20 @@ def _ended_unrated(db: Path, match_id: int) -> None:
     assert query(db, "SELECT * FROM active_players WHERE match_id = ?", match_id) == []
 
 
+async def _back_from_its_outage(server: LoopbackDiscord, db: Path, bot: discord.Client,
+                                guild_id: int, match_id: int) -> None:
+    """The server in an outage did not remove the bot: its match stays in play through the
+    outage and after it, a move played there once it is back."""
+    guild = bot.get_guild(guild_id)
+    assert guild is not None and guild.unavailable
+    assert _status(db, match_id) == "active"
+    await server.guild_back(guild_id)
+    await until(lambda: not bot.get_guild(guild_id).unavailable,  # type: ignore[union-attr]
+                "the server back")
+    await play_move(server, db, match_id)
+    assert _status(db, match_id) == "active"
+
+
 async def test_a_kick_ends_the_servers_matches_and_an_outage_keeps_its_own(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     db = tmp_path / "umtali.sqlite3"
@@ -59,14 +74,7 @@ async def test_a_kick_ends_the_servers_matches_and_an_outage_keeps_its_own(
             # Nothing was tried in the kicked server's channels: no 403 to retry against.
             assert [c.path for c in server.calls if c.status == 403] == []
             # The server in an outage is not one that removed the bot.
-            guild = bot.get_guild(other_guild)
-            assert guild is not None and guild.unavailable
-            assert _status(db, kept.id) == "active"
-            await server.guild_back(other_guild)
-            await until(lambda: not bot.get_guild(other_guild).unavailable,  # type: ignore[union-attr]
-                        "the server back")
-            await play_move(server, db, kept.id)
-            assert _status(db, kept.id) == "active"
+            await _back_from_its_outage(server, db, bot, other_guild, kept.id)
 
 
 async def test_a_kick_while_the_bot_was_down_is_found_at_its_start_but_an_outage_is_not(
@@ -87,14 +95,7 @@ async def test_a_kick_while_the_bot_was_down_is_found_at_its_start_but_an_outage
             _ended_unrated(db, kicked.id)
             await until(lambda: _told(server, bob, "I was removed from the server of match "
                                       f"#{kicked.id}"), "the DM")
-            guild = bot.get_guild(other_guild)
-            assert guild is not None and guild.unavailable
-            assert _status(db, kept.id) == "active"
-            await server.guild_back(other_guild)
-            await until(lambda: not bot.get_guild(other_guild).unavailable,  # type: ignore[union-attr]
-                        "the server back")
-            await play_move(server, db, kept.id)
-            assert _status(db, kept.id) == "active"
+            await _back_from_its_outage(server, db, bot, other_guild, kept.id)
             assert [c.path for c in server.calls if c.status == 403] == []
 
 

@@ -21,7 +21,14 @@ import pytest
 
 from cogs.umtali.final_card import show_counted
 from tests.loopback import payloads as p
-from tests.loopback.driver import query, read_match, start_session, table_settled, until
+from tests.loopback.driver import (
+    SavedMatch,
+    query,
+    read_match,
+    start_session,
+    table_settled,
+    until,
+)
 from tests.loopback.harness import bot_in_process, loopback_server
 from tests.loopback.server import LoopbackDiscord
 from tests.loopback.threads import MANAGE_THREADS
@@ -78,6 +85,15 @@ def _unsent(db: Path, match_id: int) -> str:
     return str(query(db, "SELECT unsent FROM matches WHERE id = ?", match_id)[0]["unsent"])
 
 
+async def _opened(server: LoopbackDiscord, db: Path) -> tuple[int, int, SavedMatch]:
+    """A correspondence match between two new members, in its thread, its opening announced:
+    the two members and the match."""
+    alice, bob = server.add_member("ada"), server.add_member("ben")
+    saved = await start_session(server, db, alice, bob, time_control="correspondence")
+    await until(lambda: _unsent(db, saved.id) == "[]", "the opening announced")
+    return alice, bob, saved
+
+
 def _errors(caplog: pytest.LogCaptureFixture) -> list[str]:
     return [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
 
@@ -129,10 +145,8 @@ async def test_a_locked_thread_is_a_lost_channel_and_the_match_goes_on_in_dms(
     the players' DMs, each told once, nothing logged as an ERROR, the thread not tried again."""
     db = tmp_path / "umtali.sqlite3"
     async with loopback_server(monkeypatch) as server, bot_in_process(server, db):
-        alice, bob = server.add_member("ada"), server.add_member("ben")
-        saved = await start_session(server, db, alice, bob, time_control="correspondence")
+        alice, bob, saved = await _opened(server, db)
         thread = saved.channel_id
-        await until(lambda: _unsent(db, saved.id) == "[]", "the opening announced")
         await server.archive_thread(thread, locked=True)
         if refused == "400":
             server.fail("PATCH", rf"^/channels/{thread}/messages/[0-9]+$", status=400,
@@ -162,10 +176,8 @@ async def test_time_up_in_an_archived_thread_asks_there_and_keeps_the_table(
     the table's edit that follows goes through."""
     db = tmp_path / "umtali.sqlite3"
     async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
-        alice, bob = server.add_member("ada"), server.add_member("ben")
-        saved = await start_session(server, db, alice, bob, time_control="correspondence")
+        _, _, saved = await _opened(server, db)
         thread = saved.channel_id
-        await until(lambda: _unsent(db, saved.id) == "[]", "the opening announced")
         await server.archive_thread(thread)
         assert bot.matches is not None
         deadline = query(db, "SELECT deadline FROM matches WHERE id = ?", saved.id)[0][
@@ -293,10 +305,8 @@ async def test_a_thread_discord_will_not_bring_back_is_a_lost_channel(
     reached: 400, 160006): the thread stays archived, so the match goes on in DMs, once."""
     db = tmp_path / "umtali.sqlite3"
     async with loopback_server(monkeypatch) as server, bot_in_process(server, db):
-        alice, bob = server.add_member("ada"), server.add_member("ben")
-        saved = await start_session(server, db, alice, bob, time_control="correspondence")
+        _, _, saved = await _opened(server, db)
         thread = saved.channel_id
-        await until(lambda: _unsent(db, saved.id) == "[]", "the opening announced")
         await server.archive_thread(thread)
         full = server.fail("PATCH", rf"^/channels/{thread}$", times=5, status=400,
                            code=160006)
