@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.thinking import DEFAULT_WORKERS, Thinking
+from cogs.umtali.unheard import InDoubt
 from umtali.moves import Move
 from umtali.players import Player
 
@@ -102,6 +103,10 @@ class Computers:
                     # Its move ended a hand and it opens the next: a turn of its own, after
                     # the same pause as any other (the player reads how the hand ended).
                     await asyncio.sleep(self.pause)
+        except InDoubt:
+            # Saved or not, unknown (logged as a warning where it was found so): the clock's
+            # next check reads the match back, and gives the computer its turn from there.
+            self.drop(live.id)
         except Exception:
             # The next action, or a restart, gives it its turn again.
             self.drop(live.id)
