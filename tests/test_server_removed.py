@@ -23,6 +23,7 @@ from cogs.umtali.removal import owns
 from cogs.umtali.seasons import season_tick
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, accept, challenge, flush, start_match, start_practice
+from tests.unheard import lose_answer
 
 
 def _db(db_path: Path, sql: str, *args: Any) -> list[tuple[Any, ...]]:
@@ -297,3 +298,24 @@ def _added_back(world: World) -> tuple[Any, Any]:
     world.env.backend._reserved_ids.discard(world.guild.id)
     guild = world.env.create_guild("Railway Club", id=world.guild.id)
     return guild, guild.create_text_channel("games")
+
+
+async def test_an_ending_saved_unheard_and_unread_is_told_when_tried_again(
+        world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The match's ending is saved, its answer lost and the read-back failing too (the
+    database dropping out just then): tried again by the timer, it is found ended, and both
+    players are told, as for an ending heard at once (``cogs.umtali.unheard``)."""
+    live = await start_match(world)
+    svc = world.bot.matches
+    assert svc is not None
+    lost = lose_answer(monkeypatch, svc.store.db, "how = ?", reads_fail=1)
+    await _removed(world)
+    assert lost.answers == 1
+    assert not live.over and svc.removals.pending == {world.guild.id: "Railway Club"}
+    _ended_unrated(db_path, live.id)
+    await svc.removals.retry()
+    await flush(world)
+    assert svc.removals.pending == {}
+    for member in (world.alice, world.bob):
+        said = _last_dm(member)
+        assert "I was removed from the server Railway Club" in said, said

@@ -64,6 +64,9 @@ class Removals:
         #: Servers being ended here, or waiting to be tried again: the clock forfeits no turn
         #: of theirs meanwhile (a result would rate a server that removed the bot).
         self.leaving: set[int] = set()
+        #: By server, the matches whose ending failed as it was saved: it may have gone
+        #: through (``cogs.umtali.unheard``), and then no longer shows among those in play.
+        self.unsure: dict[int, list[LiveMatch]] = {}
 
     async def removed(self, guild_id: int, server: str | None) -> bool:
         """End what the bot had going on the server; False (and tried again later) if the
@@ -71,13 +74,22 @@ class Removals:
         store = self.svc.store
         self.leaving.add(guild_id)
         ended: list[LiveMatch] = []
+        unsure = self.unsure.setdefault(guild_id, [])
         try:
             withdrawn = await store.withdraw_challenges_in(guild_id)
+            for was in list(unsure):
+                # Found ended by this process, its players were never told.
+                if await self.svc.owners.leases.ended_as(was.id, "abandoned") is not None:
+                    ended.append(was)
+                unsure.remove(was)
             for match_id in await store.active_matches_in(guild_id):
                 live = await self.svc.lookup(match_id)
-                if live is not None and not live.over and await self.svc.abandon(
-                        live, channel_lost=True):
+                if live is None or live.over:
+                    continue
+                unsure.append(live)
+                if await self.svc.abandon(live, channel_lost=True):
                     ended.append(live)
+                unsure.remove(live)
         except Exception as e:
             self.pending[guild_id] = server
             log.warning("removed from server %d: its matches could not all be ended (%s: %s); "
@@ -90,6 +102,7 @@ class Removals:
                 await self._tell(live, server)
         self.pending.pop(guild_id, None)
         self.leaving.discard(guild_id)
+        self.unsure.pop(guild_id, None)
         if ended or withdrawn:
             log.info("removed from server %d: %d match(es) ended with no result, %d "
                      "challenge(s) withdrawn", guild_id, len(ended), withdrawn)
@@ -137,6 +150,7 @@ class Removals:
             if self.svc.client.get_guild(guild_id) is not None:
                 self.pending.pop(guild_id, None)  # added back meanwhile: nothing to end
                 self.leaving.discard(guild_id)
+                self.unsure.pop(guild_id, None)
                 continue
             await self.removed(guild_id, server)
 
