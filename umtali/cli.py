@@ -1,7 +1,8 @@
 """``python -m umtali``: play in the terminal, replay a script of moves, simulate self-play, or
-verify that a session's deals came from its committed seed (``umtali.cli_verify``).
+verify that a session's deals came from its committed seed (``umtali.cli_verify``); ``script``
+and ``simulate`` are in ``umtali.cli_script``.
 
-These two modules are the only places in the package that read input and write output; the
+The ``cli`` modules are the only places in the package that read input and write output; the
 engine itself never does. ``play``, ``script`` and ``verify`` speak the language of ``--lang``,
 else of the terminal's locale (``LC_ALL``, ``LC_MESSAGES``, then ``LANG``) when the bot speaks
 it, else English. ``simulate`` is a developer's statistics and stays in English.
@@ -10,12 +11,9 @@ it, else English. ``simulate`` is a developer's statistics and stays in English.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import secrets
 import sys
-import time
-from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import TextIO
 
@@ -23,7 +21,6 @@ from umtali.ai import LEVELS as AI_LEVELS
 from umtali.ai.resume import player_seed
 from umtali.cli_coach import COACH_HELP, hint_line, review_lines
 from umtali.cli_moves import (
-    LINE_LIMIT,
     chosen,
     face_up_choice,
     listed,
@@ -31,16 +28,15 @@ from umtali.cli_moves import (
     plain_signs,
     typed_line,
 )
-from umtali.cli_verify import plain, run_verify, said
-from umtali.codec import deal_from_json, session_to_json
+from umtali.cli_script import rules_of, run_script, run_simulate
+from umtali.cli_verify import run_verify
 from umtali.errors import UmtaliError
 from umtali.events import Event, HandEnded
 from umtali.i18n import EN, ENGLISH, N_, Tr, language_of, languages, tr_for
 from umtali.moves import Move
-from umtali.players import GreedyPlayer, Player, RandomPlayer
-from umtali.rules import RuleSet
+from umtali.players import Player, RandomPlayer
 from umtali.seeds import seed_value
-from umtali.session import Deal, Session
+from umtali.session import Session
 from umtali.text import describe, render_view
 from umtali.view import PlayerView
 
@@ -95,10 +91,6 @@ def _tr(args: argparse.Namespace) -> Tr:
 def _add_lang_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lang", choices=languages(), default=None,
                    help="the language to speak (default: the terminal's, if spoken, else en)")
-
-
-def _rules(args: argparse.Namespace) -> RuleSet:
-    return RuleSet.named(args.variant, optional_melding=args.optional_melding)
 
 
 def count(text: str) -> int:
@@ -186,10 +178,10 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
         if args.command == "play":
             return _play(args, stdin, stdout, tr)
         if args.command == "script":
-            return _script(args, stdin, stdout, tr)
+            return run_script(args, stdin, stdout, tr)
         if args.command == "verify":
             return run_verify(args, stdout, tr)
-        return _simulate(args, stdout)
+        return run_simulate(args, stdout)
     except (KeyboardInterrupt, EOFError):
         if args.command == "verify":
             # No verdict: 0 would say FAIR to ``verify FILE && ...``; a shell's status for SIGINT.
@@ -200,7 +192,7 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
 
 def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> int:
     seed = args.seed if args.seed is not None else secrets.randbelow(10**9)
-    session = Session(_rules(args), seed)
+    session = Session(rules_of(args), seed)
     name = args.name or tr.ctx("a name at the table", "Player")
     other = (tr.ctx("a name at the table", "Player 2") if args.hotseat
              else tr.ctx("a name at the table", "Computer"))
@@ -330,119 +322,3 @@ def _moves_lines(legal: list[Move], tr: Tr) -> str:
         lines += tr("Going out: your last card is laid face down; type '{move}' to lay it "
                     "face up.", move=move_text(up, legal)) + "\n"
     return lines
-
-
-def _script(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> int:
-    deal: Deal | None = None
-    if args.deal is not None:
-        try:
-            with open(args.deal, encoding="utf-8") as f:
-                deal = deal_from_json(json.load(f))
-        # ValueError: bad JSON or UTF-8, a number past 4,300 digits; RecursionError: arrays
-        # nested thousands deep.
-        except (OSError, ValueError, RecursionError, UmtaliError) as e:
-            print(tr("cannot read the deal file: {error}", error=said(tr, e)), file=sys.stderr)
-            return 2
-    try:
-        session = Session(_rules(args), args.seed, deal)
-    except ValueError as e:
-        print(tr("cannot start from that deal: {error}", error=said(tr, e)), file=sys.stderr)
-        return 2
-    names = (tr.ctx("a name at the table", "Player 1"), tr.ctx("a name at the table", "Player 2"))
-    events: list[Event] = list(session.opening)
-    status = 0
-    for number, line in enumerate(stdin, 1):
-        text = line.split("#", 1)[0].strip()
-        if not text:
-            continue
-        if session.over:
-            print(tr("line {number}: the session is over", number=number), file=sys.stderr)
-            status = 1
-            break
-        # The line as quoted back: a file of moves may come from anyone, and must not redraw
-        # the terminal (escape sequences), nor fill it (a line longer than any move).
-        if len(text) >= LINE_LIMIT:
-            print(tr("line {number}: {move}: {error}", number=number,
-                     move=plain(text[:40]) + "…", error=tr(
-                         "That line is too long to be a move: a move is a few words, like "
-                         "'meld 8D 9D 10D'.")), file=sys.stderr)
-            status = 1
-            break
-        try:
-            events.extend(session.apply(Move.parse(text)))
-        except UmtaliError as e:
-            print(tr("line {number}: {move}: {error}", number=number, move=plain(text),
-                     error=tr(e.text)), file=sys.stderr)
-            status = 1
-            break
-    if args.json:
-        json.dump(
-            {
-                "events": [e.to_json() for e in events],
-                "state": session_to_json(session),
-                "scores": {
-                    "game": list(session.game_scores()),
-                    "games_won": list(session.games_won),
-                    "winner": session.winner,
-                },
-            },
-            stdout,
-            indent=1,
-        )
-        stdout.write("\n")
-    else:
-        for event in events:
-            stdout.write(describe(event, names, tr) + "\n")
-        if not session.over:
-            stdout.write(tr("To act: {name}. Legal: {moves}", name=names[session.to_act],
-                            moves=", ".join(str(m) for m in session.legal_moves())) + "\n")
-    return status
-
-
-def _simulate(args: argparse.Namespace, stdout: TextIO) -> int:
-    rules = _rules(args)
-    ends: Counter[str] = Counter()
-    hands = turns = moves = 0
-    points = [0, 0]
-    seed = args.seed
-    start = time.perf_counter()
-    while hands < args.hands:
-        session = Session(rules, seed)
-        players: list[Player] = (
-            [RandomPlayer(f"{seed}:0"), RandomPlayer(f"{seed}:1")]
-            if args.players == "random" else [GreedyPlayer(), GreedyPlayer()]
-        )
-        seed += 1
-        # Every move asks its seat's view and plays through the session, as the bot and the
-        # computers do. The session's methods are bound once a session, and its moves counted
-        # at its end (``session.moves``); a hand's end is looked for only between hands.
-        view, apply = session.view, session.apply
-        choose = (players[0].choose, players[1].choose)
-        while session.winner < 0:
-            hand = session.hand
-            while hand.reason is None:
-                seat = hand.turn
-                events = apply(choose[seat](view(seat)))
-            for e in events:
-                if isinstance(e, HandEnded):
-                    hands += 1
-                    turns += hand.turns
-                    ends[e.reason.value] += 1
-                    points[0] += e.scores[0]
-                    points[1] += e.scores[1]
-            if hands >= args.hands:
-                break
-        moves += len(session.moves)
-    elapsed = time.perf_counter() - start
-    out = stdout.write
-    out(f"hands: {hands} ({args.players} players, {rules.describe()})\n")
-    out(f"average turns per hand: {turns / max(hands, 1):.1f}; moves per hand: "
-        f"{moves / max(hands, 1):.1f}\n")
-    for reason, n in ends.most_common():
-        out(f"  {reason}: {n} ({100 * n / hands:.1f}%)\n")
-    out(
-        f"average points per hand: seat 1 {points[0] / hands:.1f}, "
-        f"seat 2 {points[1] / hands:.1f}\n"
-    )
-    out(f"hands per second: {hands / elapsed:.0f}\n")
-    return 0
