@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from babel.messages.catalog import Catalog
 
-from umtali.catalogue import Message, extract, placeholders, read
+from umtali.catalogue import LOCALES, Message, extract, placeholders, read, template, updated
 from umtali.i18n import EN, Text, languages, tr_for
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,6 +59,17 @@ def test_no_stale_translations(language: str, messages: list[Message]) -> None:
     stale = [(e.id, e.context) for e in read(language) if e.id and
              ((e.id[0] if isinstance(e.id, tuple) else e.id), e.context) not in wanted]
     assert not stale
+
+
+@pytest.mark.parametrize("language", OTHER_LANGUAGES)
+def test_the_catalogue_is_as_make_messages_writes_it(language: str) -> None:
+    """Translations added by hand stay where ``make messages`` puts them, so that running it
+    changes only the lines of messages that changed (it rewrote the whole file once)."""
+    from cogs.umtali.translator import command_messages
+
+    written = (LOCALES / f"{language}.po").read_bytes()
+    assert updated(language, template(ROOT, command_messages())) == written, (
+        "run `make messages`: it sorts the catalogue and keeps every translation")
 
 
 def _command_keys() -> set[tuple[str, str | None]]:

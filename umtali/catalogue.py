@@ -8,6 +8,7 @@ slash commands' names and descriptions come from the bot's command tree, given b
 
 from __future__ import annotations
 
+import io
 import string
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -67,17 +68,33 @@ def read(language: str) -> Catalog:
         return read_po(f, locale=language)
 
 
-def update(root: Path, extra: Iterable[Message] = ()) -> None:
-    """Rewrite every catalogue: new messages added untranslated, gone ones dropped, sorted."""
-    template = Catalog(project="Umtali for Discord", fuzzy=False)
+def template(root: Path, extra: Iterable[Message] = ()) -> Catalog:
+    """Every message the code says (``extra``: the slash commands')."""
+    found = Catalog(project="Umtali for Discord", fuzzy=False)
     for m in [*extract(root), *extra]:
         mid: str | tuple[str, str] = (m.id, m.plural) if m.plural else m.id
-        template.add(mid, context=m.context, locations=[(m.where.split(":")[0], 0)]
-                     if m.where else ())
+        found.add(mid, context=m.context, locations=[(m.where.split(":")[0], 0)]
+                  if m.where else ())
+    return found
+
+
+def updated(language: str, messages: Catalog) -> bytes:
+    """The catalogue of ``language`` as ``make messages`` writes it: the messages of
+    ``messages`` (from ``template``), new ones untranslated, gone ones dropped, sorted. Its date
+    is left as it was, so that a catalogue already in step is written exactly as it is (and
+    a run of ``make messages`` changes no more lines than the messages that changed)."""
+    catalog = read(language)
+    created = catalog.creation_date
+    catalog.update(messages, no_fuzzy_matching=True)
+    catalog.obsolete.clear()
+    catalog.creation_date = created
+    out = io.BytesIO()
+    write_po(out, catalog, width=100, no_location=True, sort_output=True, omit_header=False)
+    return out.getvalue()
+
+
+def update(root: Path, extra: Iterable[Message] = ()) -> None:
+    """Rewrite every catalogue in step with the code (``updated``)."""
+    messages = template(root, extra)
     for po in sorted(LOCALES.glob("*.po")):
-        catalog = read(po.stem)
-        catalog.update(template, no_fuzzy_matching=True)
-        catalog.obsolete.clear()
-        with po.open("wb") as f:
-            write_po(f, catalog, width=100, no_location=True, sort_output=True,
-                     omit_header=False)
+        po.write_bytes(updated(po.stem, messages))

@@ -64,8 +64,9 @@ def verdict_lines(v: Verdict, replay: ReplayFile, seed: object, salt: str, from_
     cut: list[str] = []
     by_click = replay.cut is not None and clicked(replay.cut)
     if replay.cut is not None and by_click:
+        played = f"{seed}/{replay.cut}"  # not within tr(): Babel cannot extract an f-string
         cut.append(tr("The deck was cut at {cut} (a player's click): the cards come from "
-                      "{played}.", cut=replay.cut, played=f"{seed}/{replay.cut}"))
+                      "{played}.", cut=replay.cut, played=played))
     if replay.cut is not None and by_click and (when := cut_time(replay.cut)) is not None:
         # The one part of the cut a player can hold against what they saw (docs/FAIR_DEALS.md).
         cut.append("  " + tr("(a Discord id: it says the click was made at {when} UTC; check "
