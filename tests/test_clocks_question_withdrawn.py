@@ -6,7 +6,6 @@ the waiting player's claim meeting the absent player's move, in either order. Ov
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +25,7 @@ from tests.discord_helpers import (
 )
 from tests.test_clocks_question_mid_turn import questions, within_turn
 from tests.test_faults_timers import db_row
-from tests.time_control_helpers import button, time_up
+from tests.time_control_helpers import button, question_unsaved_once, time_up
 from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
 
@@ -37,20 +36,11 @@ async def test_a_question_asked_and_not_saved_is_withdrawn_not_asked_again(
     assert svc is not None
     live = await start_match(world, time_control="correspondence")
     assert live.deadline is not None
-    real = svc.owners.leases.set_question
-    failed = {"n": 0}
-
-    async def unsaved(*args: Any, **kwargs: Any) -> bool:
-        if not failed["n"]:
-            failed["n"] += 1
-            raise sqlite3.OperationalError("database is locked")
-        return await real(*args, **kwargs)
-
-    monkeypatch.setattr(svc.owners.leases, "set_question", unsaved)
+    failed = question_unsaved_once(monkeypatch, svc)
     await svc.check_timers(now=live.deadline + LATE + 1)
     await flush(world)
     [question] = questions(world, live)
-    assert failed["n"] == 1 and db_row(db_path, live.id)["question"] == ""
+    assert failed == [1] and db_row(db_path, live.id)["question"] == ""
     # The absent player is back: a move within the turn. The question, known here alone, is
     # withdrawn as a saved one is; nobody is asked a second time.
     await within_turn(world, live)

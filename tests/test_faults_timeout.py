@@ -20,7 +20,7 @@ from cogs.umtali.service import MatchService
 from cogs.umtali.time_control import DAY
 from tests.discord_helpers import World, custom_ids, flush, player, start_match, thread_of
 from tests.test_faults_timers import db_row, to_turn_end
-from tests.time_control_helpers import button, db_deadline
+from tests.time_control_helpers import button, db_deadline, question_unsaved_once
 
 ASKED = "time for this turn is up"
 
@@ -155,21 +155,12 @@ async def test_a_question_asked_but_not_saved_is_not_asked_again_here(
     svc, live = await _correspondence(world)
     absent = live.session.to_act
     assert live.deadline is not None
-    real = svc.owners.leases.set_question
-    failed = {"n": 0}
-
-    async def unsaved(*args: Any, **kwargs: Any) -> bool:
-        if not failed["n"]:
-            failed["n"] += 1
-            raise sqlite3.OperationalError("database is locked")
-        return await real(*args, **kwargs)
-
-    monkeypatch.setattr(svc.owners.leases, "set_question", unsaved)
+    failed = question_unsaved_once(monkeypatch, svc)
     now = live.deadline + LATE + 1
     for k in range(4):
         await svc.check_timers(now=now + k)
         await flush(world)
-    assert failed["n"] == 1 and db_row(db_path, live.id)["question"] == ""
+    assert failed == [1] and db_row(db_path, live.id)["question"] == ""
     assert _asked(world, live) == 1 and live.deadline is None
     # Its buttons still answer.
     question = next(m for m in thread_of(world, live).history() if ASKED in m.content)

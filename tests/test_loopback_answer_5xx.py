@@ -5,31 +5,21 @@ the log, not an ERROR (an admin's ERROR is a bug to report)."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import types
 from pathlib import Path
-from typing import Any
 
 import discord.webhook.async_
 import pytest
 
 from tests.loopback.driver import custom_ids, play_move, read_match, start_session, until
-from tests.loopback.harness import bot_in_process, loopback_server
+from tests.loopback.harness import bot_in_process, loopback_server, retries_at_once
 
 
 async def test_a_503_on_a_clicks_answer_is_a_warning_and_the_panel_catches_up(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
         caplog: pytest.LogCaptureFixture) -> None:
     db = tmp_path / "umtali.sqlite3"
-    # discord.py tries an answer that gets a 5xx five times over some 25 s: here at once.
-    fast = types.ModuleType("asyncio")
-    fast.__dict__.update(asyncio.__dict__)
-
-    async def no_wait(delay: float, result: Any = None) -> Any:
-        return await asyncio.sleep(0, result)
-    fast.sleep = no_wait  # type: ignore[attr-defined]
-    monkeypatch.setattr(discord.webhook.async_, "asyncio", fast)
+    retries_at_once(monkeypatch, discord.webhook.async_)
     async with loopback_server(monkeypatch) as server, bot_in_process(server, db):
         ada, ben = server.add_member("ada"), server.add_member("ben")
         saved = await start_session(server, db, ada, ben)

@@ -5,9 +5,7 @@ as the table's does (``cogs.umtali.archived``). Loopback."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import types
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +13,7 @@ import discord.http
 import pytest
 
 from tests.loopback.driver import query, read_match, start_session, until
-from tests.loopback.harness import bot_in_process, loopback_server
+from tests.loopback.harness import bot_in_process, loopback_server, retries_at_once
 from tests.test_threads_archived import _unsent, dm_move
 
 ASKED = "time for this turn is up"
@@ -35,14 +33,7 @@ async def test_a_question_withdrawn_in_an_archived_thread_says_so(
     question left with its buttons until the table's was tried again): it brings the thread
     back itself now."""
     db = tmp_path / "umtali.sqlite3"
-    # discord.py tries an edit that gets a 5xx five times over some 25 s: here at once.
-    fast = types.ModuleType("asyncio")
-    fast.__dict__.update(asyncio.__dict__)
-
-    async def no_wait(delay: float, result: Any = None) -> Any:
-        return await asyncio.sleep(0, result)
-    fast.sleep = no_wait  # type: ignore[attr-defined]
-    monkeypatch.setattr(discord.http, "asyncio", fast)
+    retries_at_once(monkeypatch, discord.http)
     async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
         alice, bob = server.add_member("ada"), server.add_member("ben")
         saved = await start_session(server, db, alice, bob, time_control="correspondence")

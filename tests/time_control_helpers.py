@@ -4,9 +4,12 @@ was offline a while, and a correspondence turn run out with its question."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+import pytest
 
 from cogs.umtali.clock import heartbeat
 from cogs.umtali.clock_state import LATE
@@ -94,3 +97,20 @@ async def time_up(world: World) -> tuple[LiveMatch, Any]:
 def button(question: Any, action: str) -> str:
     """The custom id of the question's button for ``action`` (claim, wait)."""
     return next(c for c in custom_ids(question) if c.endswith(":" + action))
+
+
+def question_unsaved_once(monkeypatch: pytest.MonkeyPatch, svc: MatchService) -> list[int]:
+    """The time-up question's first save fails (the database busy), the next ones go
+    through: the list of failed saves (one, once it failed)."""
+    leases = svc.owners.leases
+    real = leases.set_question
+    failed: list[int] = []
+
+    async def unsaved(*args: Any, **kwargs: Any) -> bool:
+        if not failed:
+            failed.append(1)
+            raise sqlite3.OperationalError("database is locked")
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(leases, "set_question", unsaved)
+    return failed

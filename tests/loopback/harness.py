@@ -8,8 +8,10 @@ import os
 import signal
 import subprocess
 import sys
+import types
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -23,6 +25,18 @@ ROOT = Path(__file__).resolve().parents[2]
 LAUNCHER = Path(__file__).with_name("launch.py")
 #: The launcher reads the server's address from here.
 URL_VAR = "UMTALI_LOOPBACK_URL"
+
+
+def retries_at_once(monkeypatch: pytest.MonkeyPatch, module: types.ModuleType) -> None:
+    """discord.py's ``module`` (its HTTP client, its webhooks) tries again a request that got
+    a 5xx five times over some 25 s: here at once."""
+    fast = types.ModuleType("asyncio")
+    fast.__dict__.update(asyncio.__dict__)
+
+    async def no_wait(delay: float, result: Any = None) -> Any:
+        return await asyncio.sleep(0, result)
+    fast.sleep = no_wait  # type: ignore[attr-defined]
+    monkeypatch.setattr(module, "asyncio", fast)
 
 
 @contextlib.asynccontextmanager

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from cogs.umtali.clock_state import LATE
+from cogs.umtali.live import LiveMatch
 from cogs.umtali.owners import LEASE
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, player, start_match
@@ -95,14 +96,22 @@ async def test_the_time_up_question_answered_through_another_process(
     assert [(r["match_id"], r["how"]) for r in (await results(world))] == [(live.id, "timed out")]
 
 
-async def test_the_time_up_question_is_voided_by_a_move_through_another_process(
-        world: World, other: MatchService) -> None:
+async def _time_up(world: World, other: MatchService) -> tuple[LiveMatch, Any]:
+    """A correspondence match whose turn ran out: the waiting player asked what to do (by the
+    first process, which holds it); the match and the question."""
     main = main_of(world)
     live = await start_match(world, time_control="correspondence")
     assert live.deadline is not None
     await main.check_timers(now=live.deadline + LATE + 1)
     await settle(world, main, other)
     [question] = said(world, live, "time for this turn is up")
+    return live, question
+
+
+async def test_the_time_up_question_is_voided_by_a_move_through_another_process(
+        world: World, other: MatchService) -> None:
+    main = main_of(world)
+    live, question = await _time_up(world, other)
     assert (await row(world, live.id))["question"] != ""
     # The absent player's turn reaches the other process, which loads the match (the question
     # with it) from the database: at the turn's end, that process says the question is no
@@ -121,11 +130,7 @@ async def test_the_time_up_question_is_voided_by_a_move_through_another_process(
 async def test_the_time_up_question_is_withdrawn_by_a_move_through_another_process(
         world: World, other: MatchService) -> None:
     main = main_of(world)
-    live = await start_match(world, time_control="correspondence")
-    assert live.deadline is not None
-    await main.check_timers(now=live.deadline + LATE + 1)
-    await settle(world, main, other)
-    [question] = said(world, live, "time for this turn is up")
+    live, question = await _time_up(world, other)
     # The absent player's first move within the turn reaches the other process: saved there
     # with the question withdrawn and a fresh turn's time, and the question says so.
     move = await greedy_via(world, other, live.id)
