@@ -23,6 +23,7 @@ from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.question_message import void_owed
 from cogs.umtali.time_out import ask_again
+from cogs.umtali.unheard import InDoubt, settled
 from data.leases import Claimed, Leases
 from data.store import StaleState
 
@@ -234,11 +235,26 @@ class Owners:
         # before another process's move, the new turn's clock would never run and that move's
         # announcement never be posted (its process leaves both to the holder).
         for _ in range(TAKE_TRIES):
-            if await self.leases.take(live.id, self.until(), live.version, live.over):
+            if await self._take(live):
                 self.adopt(live)
                 return
             await self.svc._reload(live)
         raise StaleState(f"match {live.id} kept moving on while being taken")
+
+    async def _take(self, live: LiveMatch) -> bool:
+        """``Leases.take`` of ``live`` as this copy has it. Its answer lost, it is read back
+        (``unheard``): found taken, it is held here; else the action fails. So too if the read
+        fails: nothing of the action is saved yet (the player is not told it may have been),
+        and the take, if it went through, is renewed by nobody: it lapses and is claimed again
+        (``claim``)."""
+        version, over = live.version, live.over
+        try:
+            return await settled(f"match {live.id}: taken", self.leases.take(
+                live.id, self.until(), version, over),
+                lambda: self.leases.taken_here(live.id, version, over))
+        except InDoubt as e:
+            assert e.__cause__ is not None
+            raise e.__cause__ from None
 
     # -- announcements --------------------------------------------------------------------
 
