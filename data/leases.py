@@ -149,6 +149,16 @@ class Leases:
                 (self.owner, until, match_id, *(() if version is None else (version,))))
             return cur.rowcount == 1
 
+    async def taken_here(self, match_id: int, version: int, over: bool) -> bool | None:
+        """True if the match is held here at ``version``, ended or not as ``over`` says: this
+        process's ``take``, its answer lost (``cogs.umtali.unheard``); else None."""
+        row = await self.db.fetchone(
+            "SELECT owner, version, status FROM matches WHERE id = ?", (match_id,))
+        if row is None or (row["owner"], int(row["version"]), row["status"] != "active") != (
+                self.owner, version, over):
+            return None
+        return True
+
     async def holder(self, match_id: int) -> str | None:
         """Who holds the match now (None: no such match)."""
         row = await self.db.fetchone("SELECT owner FROM matches WHERE id = ?", (match_id,))

@@ -16,6 +16,7 @@ know beyond the matches is each service's ``ClockState`` (``cogs.umtali.clock_st
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import logging
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
@@ -24,13 +25,13 @@ import discord
 from discord.ext import commands
 
 from cogs.umtali.announcing import your_turn
-from cogs.umtali.clock_state import CONNECTING, Outage, connecting_since, run_out
+from cogs.umtali.clock_state import CONNECTING, Outage, Resumed, connecting_since, run_out
 from cogs.umtali.give_back import give_back, pay, show_clock
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import safe_name
 from cogs.umtali.reminders import TurnNotices
 from cogs.umtali.turn_clock import reserve_running
-from cogs.umtali.unheard import settle_first
+from cogs.umtali.unheard import InDoubt, settle_first, settled
 from umtali.i18n import Tr
 
 if TYPE_CHECKING:
@@ -286,6 +287,16 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
         state.loaded = (now, {})
     loaded = None if state.loaded is None or state.checked else state.loaded[1]
     for live in lives:
+        earlier = state.resumed.pop(live.id, None)
+        if earlier is not None and earlier.found(live) is not None:
+            # Resumed before, its outcome unknown then, and saved: carried on as saved, not
+            # given its time (nor its notice) twice.
+            log.info("match %d: its turn was resumed already (its save's answer lost)",
+                     live.id)
+            if loaded is not None and live.deadline is not None:
+                loaded[live.id] = live.deadline
+            show_clock(svc, live)
+            continue
         if live.over or live.deadline is None:
             continue
         stopped_at = min(stopped.get(live.id, now), now)
@@ -314,9 +325,18 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
             tr = svc.public_tr(live)
             announce.append(_offline(offline, safe_name(live.names[seat]), stamp, tr) + "\n"
                             + your_turn(tr, live.player_ids[seat]))
-        unsent = await svc.store.resume_turn(live.id, deadline, announce,
-                                             None if reserve is None else (seat, reserve),
-                                             version=live.version)
+        sent = Resumed(live.version, deadline, tuple(announce),
+                       None if reserve is None else (seat, reserve))
+        try:
+            # Its answer lost, it is read back (``unheard``); unread, it is read when the
+            # match is brought in again (``Owners``), as a second resume would give the turn
+            # its time twice, and queue its notice twice.
+            unsent = await settled(f"match {live.id}: its turn resumed", svc.store.resume_turn(
+                live.id, deadline, announce, sent.reserve, version=live.version),
+                                   functools.partial(_resumed_as, svc, live.id, sent))
+        except InDoubt:
+            state.resumed[live.id] = sent
+            raise
         if unsent is None:
             # A move was saved since this copy was read (by a process taking its lease
             # late): its turn is its own, and this copy, stale, is reloaded at its next save.
@@ -333,3 +353,10 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
             show_clock(svc, live)
         log.info("match %d: turn resumed after %.0f s offline; %.0f s left", live.id, offline,
                  deadline - now)
+
+
+async def _resumed_as(svc: MatchService, match_id: int, sent: Resumed) -> list[str] | None:
+    """What the match has left to announce if ``sent`` is saved (this process's resume, its
+    answer lost); else None."""
+    row = await svc.store.match(match_id)
+    return None if row is None else sent.found(LiveMatch.from_row(row))

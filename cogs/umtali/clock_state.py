@@ -60,6 +60,33 @@ class Outage:
         return noted[1] if noted is not None and noted[0] == live.deadline else None
 
 
+@dataclass(frozen=True, slots=True)
+class Resumed:
+    """A turn's resume after downtime as sent (``clock.resume_after_downtime``), its outcome
+    unknown: its save failed, and so did reading it back (``cogs.umtali.unheard``)."""
+
+    version: int
+    deadline: float
+    #: The notice of the outage, if any.
+    announce: tuple[str, ...]
+    #: The reserve left to the seat to act (seat, seconds), if it was cut.
+    reserve: tuple[int, float] | None
+
+    def found(self, live: LiveMatch) -> list[str] | None:
+        """What ``live`` (the match as saved) has left to announce if this resume is saved
+        there: at its version, in play, its clock running to its deadline, its reserve as
+        sent, its notice among the unsent (none is added to a match whose channel was lost);
+        else None."""
+        if (live.version, live.over, live.deadline) != (self.version, False, self.deadline):
+            return None
+        if self.reserve is not None and live.reserves[self.reserve[0]] != self.reserve[1]:
+            return None
+        if self.announce and not live.channel_lost and not all(
+                text in live.unsent for text in self.announce):
+            return None
+        return list(live.unsent)
+
+
 @dataclass(eq=False)
 class ClockState:
     """What one service's clocks know beyond its matches (``MatchService.clock_state``): the
@@ -84,6 +111,9 @@ class ClockState:
     owed: dict[int, tuple[float, float]] = field(default_factory=dict)
     #: One payment of what is owed at a time (a check's and an outage's end may meet).
     paying: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: Turns resumed after downtime, saved or not, unknown (by match id): their matches are
+    #: kept claimed and brought in again (``Owners``), and the resume read back then.
+    resumed: dict[int, Resumed] = field(default_factory=dict)
 
 
 def began(svc: MatchService, live: LiveMatch, now: float) -> None:

@@ -23,6 +23,7 @@ from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.question_message import void_owed
 from cogs.umtali.time_out import ask_again
+from cogs.umtali.unheard import InDoubt, settled
 from data.leases import Claimed, Leases
 from data.store import StaleState
 
@@ -55,6 +56,10 @@ class Owners:
         #: Matches that could not be taken over: failures since the last warning, and when
         #: that warning was given.
         self._failing: dict[int, tuple[int, float]] = {}
+        #: Matches claimed whose turn's resume is of unknown outcome (``unheard``): held in
+        #: the database, not yet in memory; by match id, the claim and when its process
+        #: stopped.
+        self._unsettled: dict[int, tuple[Claimed, float]] = {}
 
     def until(self) -> float:
         return self.svc.clock() + LEASE
@@ -94,31 +99,61 @@ class Owners:
         lives: list[LiveMatch] = []
         for c in claimed:
             try:
-                row = await self.svc.store.match(c.match_id)
-                if row is None:
-                    continue
-                live = LiveMatch.from_row(row)
-                await resume_after_downtime(self.svc, [live], stopped)
+                live = await self._brought_in(c, stopped[c.match_id])
+            except InDoubt:
+                # Its turn resumed, saved or not, unknown: kept claimed (let go, it would be
+                # resumed a second time), and brought in again at the next tick.
+                self._unsettled[c.match_id] = (c, stopped[c.match_id])
+                continue
             except Exception as e:
                 self._could_not_take(c.match_id, e, now)
                 await self._let_go([c], now)
                 continue
-            self._failing.pop(c.match_id, None)
-            self.adopt(live)
-            if live.mid_turn and not live.unsent:
-                # A move in the middle of a turn leaves nothing unsent, yet its holder may have
-                # stopped before the mover's DM panel showed it: shown again (an edit, harmless
-                # if it did), lest the panel offer a draw the match is past.
-                self.svc.delivery.enqueue(live, Batch(hands={live.session.to_act}))
-            # Never shown (its holder stopped before saving its table): cancelled, at once
-            # if it was this process's before a restart; another process's, a while later,
-            # as that process may have stalled rather than stopped, its table on the way.
-            self.svc.cancel_unshown_soon(live, 0.0 if c.previous == self.name else 2 * LEASE)
-            lives.append(live)
+            self._unsettled.pop(c.match_id, None)
+            if live is not None:
+                lives.append(live)
         if claimed and not start:
             log.info("took over %d match(es) from stopped processes: %s", len(lives),
                      ", ".join(sorted({c.previous or "(none)" for c in claimed})))
         return lives
+
+    async def _brought_in(self, c: Claimed, stopped: float) -> LiveMatch | None:
+        """Load, resume (its process stopped at ``stopped``) and adopt the match claimed."""
+        row = await self.svc.store.match(c.match_id)
+        if row is None:
+            return None
+        live = LiveMatch.from_row(row)
+        await resume_after_downtime(self.svc, [live], {c.match_id: stopped})
+        self._failing.pop(c.match_id, None)
+        self.adopt(live)
+        if live.mid_turn and not live.unsent:
+            # A move in the middle of a turn leaves nothing unsent, yet its holder may have
+            # stopped before the mover's DM panel showed it: shown again (an edit, harmless
+            # if it did), lest the panel offer a draw the match is past.
+            self.svc.delivery.enqueue(live, Batch(hands={live.session.to_act}))
+        # Never shown (its holder stopped before saving its table): cancelled, at once if it
+        # was this process's before a restart; another process's, a while later, as that
+        # process may have stalled rather than stopped, its table on the way.
+        self.svc.cancel_unshown_soon(live, 0.0 if c.previous == self.name else 2 * LEASE)
+        return live
+
+    async def _bring_in_again(self, now: float) -> None:
+        """The matches claimed whose turn's resume is of unknown outcome, brought in again
+        while still held here (their leases renewed meanwhile): the resume read back then
+        (``clock.resume_after_downtime``). One failing again is kept, and tried again at the
+        next tick."""
+        for match_id, (c, stopped) in list(self._unsettled.items()):
+            try:
+                # Not if claimed again meanwhile (its lease lapsed, renewals failing).
+                if match_id not in self.svc.matches and \
+                        await self.leases.holder(match_id) == self.name:
+                    await self._brought_in(c, stopped)
+                else:
+                    self.svc.clock_state.resumed.pop(match_id, None)
+            except Exception as e:
+                self._could_not_take(match_id, e, now)
+                continue
+            self._unsettled.pop(match_id, None)
 
     def _could_not_take(self, match_id: int, e: Exception, now: float) -> None:
         """Warned at the first failure, then at most every ``WARN_AGAIN`` seconds with the
@@ -168,12 +203,17 @@ class Owners:
         if last is None or not last <= now < last + RENEW_EVERY:
             self._renewed_at = now
             held = dict(self.svc.matches)
-            for match_id in await self.leases.renew(self.until(), held):
-                live = held[match_id]
-                if self.svc.matches.get(match_id) is live:
+            for match_id in await self.leases.renew(self.until(), [*held, *self._unsettled]):
+                live = held.get(match_id)
+                if live is None:
+                    # Claimed here, brought in by another process meanwhile.
+                    self._unsettled.pop(match_id, None)
+                    self.svc.clock_state.resumed.pop(match_id, None)
+                elif self.svc.matches.get(match_id) is live:
                     log.info("match %d: now held by another process", match_id)
                     self.drop(live)
             await self.catch_up()
+        await self._bring_in_again(now)
         await self.claim()
         await ask_again(self.svc, now)
         await void_owed(self.svc)
@@ -234,11 +274,26 @@ class Owners:
         # before another process's move, the new turn's clock would never run and that move's
         # announcement never be posted (its process leaves both to the holder).
         for _ in range(TAKE_TRIES):
-            if await self.leases.take(live.id, self.until(), live.version, live.over):
+            if await self._take(live):
                 self.adopt(live)
                 return
             await self.svc._reload(live)
         raise StaleState(f"match {live.id} kept moving on while being taken")
+
+    async def _take(self, live: LiveMatch) -> bool:
+        """``Leases.take`` of ``live`` as this copy has it. Its answer lost, it is read back
+        (``unheard``): found taken, it is held here; else the action fails. So too if the read
+        fails: nothing of the action is saved yet (the player is not told it may have been),
+        and the take, if it went through, is renewed by nobody: it lapses and is claimed again
+        (``claim``)."""
+        version, over = live.version, live.over
+        try:
+            return await settled(f"match {live.id}: taken", self.leases.take(
+                live.id, self.until(), version, over),
+                lambda: self.leases.taken_here(live.id, version, over))
+        except InDoubt as e:
+            assert e.__cause__ is not None
+            raise e.__cause__ from None
 
     # -- announcements --------------------------------------------------------------------
 

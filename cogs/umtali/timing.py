@@ -136,9 +136,14 @@ class Timing(Endings):
             # Claimed in the database: of two processes, one warns. A claim saved with its
             # answer lost is found claimed (``unheard``): refused again, nobody warned.
             leases, version = self.owners.leases, live.version
-            if not await settled(f"match {live.id}: its warning", leases.claim_warning(
-                    live.id, version), lambda: leases.warned_here(live.id, version),
-                                 doubt=live.doubt):
+            claimed = await settled(f"match {live.id}: its warning", leases.claim_warning(
+                live.id, version), lambda: leases.warned_here(live.id, version),
+                                    doubt=live.doubt)
+            # Refused: found claimed at this turn and held here, it is this process's own
+            # claim, whose answer and read-back both failed (only the holder claims a turn's
+            # warning, and this copy has not sent it): sent now, once. Else another process
+            # holds the match now, and warns.
+            if not claimed and not await leases.warned_here(live.id, version):
                 return
             live.warned = True
             seat, left = live.session.to_act, max(1, round(live.deadline - now))

@@ -10,6 +10,12 @@ still reach the server after the read. If the read fails too, the outcome stays 
 memory is left as it was (never ahead of the database) and the match marked
 ``LiveMatch.doubted``, which the clock's next check settles first (``Playing.settle``), before
 it judges the turn on a deadline that may be stale.
+
+Two saves of a match's holding settle otherwise, read and unread: a take to act on a match held
+elsewhere (``Owners.hold``), whose action fails if the read does (nothing of it is saved yet;
+the take lapses), and a turn resumed as a match is claimed (``clock.resume_after_downtime``),
+whose claim is kept until the resume is read (``Owners``): resumed twice, a turn would get its
+time back twice.
 """
 
 from __future__ import annotations

@@ -1,0 +1,102 @@
+"""A turn resumed after downtime (``resume_after_downtime``: a match taken over, or taken back
+at a restart) whose save's COMMIT went through unheard (``tests.unheard``), on SQLite and
+PostgreSQL. Before, the match was let go as not brought in, claimed again and resumed a second
+time on the deadline already moved on: the turn given its time back twice, and the "I was
+offline" notice queued twice. Read back, the resume is carried on as saved; if the read fails
+too, the claim is kept and the match brought in at the next check, which reads which."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from cogs.umtali.clock import GRACE, heartbeat
+from cogs.umtali.owners import LEASE
+from cogs.umtali.service import MatchService
+from data.store import Store
+from tests.discord_helpers import World, start_match
+from tests.processes.helpers import main_of, row, said, settle
+from tests.processes.test_takeover import kill
+from tests.unheard import lose_answer
+
+#: The turn's deadline moved on after downtime (``Store.resume_turn``).
+RESUME = "SET deadline = ?, warned = 0, reserve"
+OFFLINE = "I was offline for"
+
+
+@pytest.fixture
+async def third(world: World, store_target: str | Path) -> AsyncIterator[MatchService]:
+    """A third process, ``p3``, on its own connection to the database."""
+    store = await Store.open(store_target)
+    svc = MatchService(world.bot, store, clock=world.clock, computer_pause=0, owner="p3")
+    await svc.load_active()
+    yield svc
+    await svc.close()
+    await store.close()
+
+
+@pytest.mark.parametrize("reads_fail", [0, 1])
+async def test_a_turn_resumed_unheard_is_resumed_once(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch,
+        reads_fail: int) -> None:
+    live = await start_match(world, turn_timer=60)
+    main = main_of(world)
+    await settle(world, main, other)
+    assert live.deadline is not None
+    await heartbeat(main)
+    left = live.deadline - world.clock.now
+    await kill(main)
+    # Its process killed a minute and more ago: the other takes the match over.
+    world.clock.advance(LEASE + 60)
+    taken_at = world.clock.now
+    lost = lose_answer(monkeypatch, other.store.db, RESUME, reads_fail=reads_fail)
+    for _ in range(3):
+        await other.check_timers()
+        await settle(world, other)
+        world.clock.advance(1)
+    assert lost.answers == 1 and lost.reads == reads_fail
+    saved = await row(world, live.id)
+    theirs = other.matches[live.id]
+    assert saved["owner"] == "p2"
+    # The turn gets back what it had left, once (at least the grace), and its clock runs here
+    # as saved; the channel is told of the outage once (the announcements waiting are posted
+    # together, as one message).
+    assert sum(m.content.count(OFFLINE) for m in said(world, theirs, OFFLINE)) == 1
+    assert saved["deadline"] == pytest.approx(taken_at + max(left, GRACE), abs=1.5)
+    assert theirs.deadline == saved["deadline"]
+    assert saved["unsent"] == "[]" and not saved["warned"]
+
+
+async def test_a_turn_resumed_unheard_and_unread_is_not_taken_over_again_meanwhile(
+        world: World, other: MatchService, third: MatchService,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The resume's outcome unknown, the match stays claimed by the process that resumed it,
+    until it reads the outcome: let go, a third process would claim it and resume it again."""
+    live = await start_match(world, turn_timer=60)
+    main = main_of(world)
+    await settle(world, main, other, third)
+    assert live.deadline is not None
+    await heartbeat(main)
+    left = live.deadline - world.clock.now
+    await kill(main)
+    world.clock.advance(LEASE + 60)
+    taken_at = world.clock.now
+    lost = lose_answer(monkeypatch, other.store.db, RESUME, reads_fail=1)
+    await other.check_timers()
+    assert lost.answers == lost.reads == 1 and live.id not in other.matches
+    saved = await row(world, live.id)
+    assert saved["owner"] == "p2" and saved["lease_until"] > world.clock.now
+    for _ in range(3):
+        await third.check_timers()
+        await settle(world, third)
+        world.clock.advance(1)
+        await other.check_timers()
+        await settle(world, other)
+    # Resumed once: its time given back once, the outage told once.
+    saved = await row(world, live.id)
+    assert saved["deadline"] == pytest.approx(taken_at + max(left, GRACE), abs=1.5)
+    assert sum(m.content.count(OFFLINE) for m in said(world, live, OFFLINE)) == 1
+    assert saved["owner"] == "p2" and live.id not in third.matches
+    assert other.matches[live.id].deadline == saved["deadline"]
