@@ -217,6 +217,28 @@ async def gateway_back(svc: MatchService, shard: int | None) -> None:
     await noted(svc, "after the outage")
 
 
+async def stood_still(svc: MatchService, since: float, now: float) -> None:
+    """The timers' loop slept from ``since`` to ``now`` when it meant to wake at ``since``: the
+    process was paused (a virtual machine suspended, the host asleep, a debugger, SIGSTOP), its
+    event loop blocked, or the system's clock stepped forward. Nobody could play meanwhile (a
+    click not answered within 3 s fails), so each running turn gets the time back before its
+    deadline is judged, as for a gateway outage; a blip of under ``CONNECTING`` is not. An
+    outage under way stands the clocks still already (and gives the time back itself), and
+    the first check gives back the time spent connecting."""
+    state = svc.clock_state
+    gap = now - since
+    if gap < CONNECTING or state.outage is not None or not state.checked:
+        return
+    log.warning("the bot stood still for %.0f s (its process paused, its event loop blocked, "
+                "or the system's clock stepped forward); running turns get the time back",
+                gap)
+    gaps = {live.id: (live.deadline, gap) for live in list(svc.matches.values())
+            if not live.over and live.deadline is not None}
+    await give_back(svc, gaps, "while the bot stood still")
+    # Saved at once: a stop before the next heartbeat would give that time back again.
+    await noted(svc, "after standing still")
+
+
 async def heartbeat(svc: MatchService) -> None:
     """Note when ``svc``'s process was last alive. While its gateway is down the clocks stand
     still, so it is noted as of the outage's start: a stop meanwhile (the bot cut off from

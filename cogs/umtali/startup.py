@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from cogs.umtali.access import service
 from cogs.umtali.challenges import ExpiryEdits, expire_challenges
-from cogs.umtali.clock import heartbeat
+from cogs.umtali.clock import heartbeat, stood_still
 from data.store import Store
 
 log = logging.getLogger(__name__)
@@ -57,16 +57,30 @@ async def sync_if_changed(bot: commands.Bot, store: Store, guild_id: int | None)
     return True
 
 
+def _waking(bot: commands.Bot, every: float) -> float | None:
+    """When the timers' loop, about to sleep ``every`` seconds, should wake (None: the
+    service is not there)."""
+    try:
+        return service(bot).clock() + every
+    except Exception:
+        return None
+
+
 async def run_timers(bot: commands.Bot, every: float = 1.0) -> None:
     """Turn deadlines and challenge expiry, checked every second for as long as the bot runs."""
     await bot.wait_until_ready()
     # Expired challenges' messages are edited beside the tick, never holding it up.
     edits = ExpiryEdits(bot)
     ticks = 0
+    #: When the loop meant to wake next (by the service's clock, which deadlines are on).
+    waking: float | None = None
     try:
         while not bot.is_closed():
             try:
                 svc = service(bot)
+                if waking is not None:
+                    # Woken late: time nobody could play, given back before any judgement.
+                    await stood_still(svc, waking, svc.clock())
                 await svc.check_timers()
                 if ticks % 10 == 0:
                     await expire_challenges(bot, edits=edits)
@@ -79,6 +93,7 @@ async def run_timers(bot: commands.Bot, every: float = 1.0) -> None:
                 log.warning("timer check failed (%s: %s); trying again", e.__class__.__name__,
                             e)
             ticks += 1
+            waking = _waking(bot, every)
             await asyncio.sleep(every)
     finally:
         await edits.close()

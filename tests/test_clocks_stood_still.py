@@ -1,0 +1,152 @@
+"""The bot standing still (its process paused: a virtual machine suspended, the host asleep,
+SIGSTOP; its event loop blocked; the system's clock stepped forward): nobody could play, so
+the running turns get that time back before any deadline is judged, as for a gateway outage.
+The real timers' loop (``cogs.umtali.startup.run_timers``), its sleep made a pause on demand."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import types
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cogs.umtali import startup
+from cogs.umtali.clock_state import LATE
+from cogs.umtali.live import LiveMatch
+from cogs.umtali.service import MatchService
+from tests.discord_helpers import World, flush, start_match
+from tests.test_faults_timers import db_row
+
+
+class Timers:
+    """The timers' loop running, each of its sleeps at once; ``pause`` makes the next one
+    last as long on the bot's clock."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.sleeps = 0
+        self._pause = 0.0
+        self._during: Callable[[], Awaitable[Any]] | None = None
+
+    async def sleep(self, delay: float, result: Any = None) -> Any:
+        self.world.clock.advance(delay + self._pause)
+        self._pause = 0.0
+        during, self._during = self._during, None
+        if during is not None:
+            await during()
+        self.sleeps += 1
+        return await asyncio.sleep(0, result)
+
+    async def ticks(self, n: int = 2) -> None:
+        """Until the loop has checked the timers ``n`` more times."""
+        target = self.sleeps + n
+        for _ in range(10_000):
+            if self.sleeps >= target:
+                await flush(self.world)
+                return
+            await asyncio.sleep(0)
+        raise AssertionError("the timers' loop did not go round")
+
+    async def pause(self, seconds: float,
+                    during: Callable[[], Awaitable[Any]] | None = None) -> None:
+        """The bot stands still ``seconds`` (on its clock) in its next sleep, ``during`` done
+        by the end of it (what another process does meanwhile)."""
+        self._pause, self._during = seconds, during
+        await self.ticks()
+
+
+@asynccontextmanager
+async def running(world: World, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Timers]:
+    timers = Timers(world)
+    fake = types.ModuleType("asyncio")
+    fake.__dict__.update(asyncio.__dict__)
+    fake.sleep = timers.sleep  # type: ignore[attr-defined]
+    monkeypatch.setattr(startup, "asyncio", fake)
+    task = asyncio.create_task(startup.run_timers(world.bot, every=1.0))
+    try:
+        await timers.ticks()
+        yield timers
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+
+async def _timed(world: World) -> tuple[LiveMatch, float]:
+    live = await start_match(world, turn_timer=2)
+    assert live.deadline is not None
+    return live, live.deadline
+
+
+async def test_a_pause_gives_the_running_turn_its_time_back(
+        world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING)
+    live, _ = await _timed(world)
+    async with running(world, monkeypatch) as timers:
+        assert live.deadline is not None
+        left = live.deadline - world.clock.now
+        # Suspended ten minutes, far past the turn's deadline: nobody could have played.
+        await timers.pause(600)
+        assert not live.over, "forfeited over a pause of the bot's"
+        assert live.deadline is not None
+        assert live.deadline - world.clock.now == pytest.approx(left, abs=3)
+        assert db_row(db_path, live.id)["deadline"] == live.deadline
+        assert any("stood still for 600 s" in r.getMessage() for r in caplog.records
+                   if r.levelno == logging.WARNING)
+        # The clock runs on as before: the turn's own time running out forfeits it.
+        world.clock.advance(live.deadline + LATE + 1 - world.clock.now)
+        await timers.ticks()
+        assert live.over and db_row(db_path, live.id)["status"] == "finished"
+
+
+async def test_a_blip_gives_nothing_back(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    live, _ = await _timed(world)
+    async with running(world, monkeypatch) as timers:
+        deadline = live.deadline
+        await timers.pause(2)
+        assert live.deadline == deadline
+
+
+async def test_a_pause_in_a_gateway_outage_is_given_back_once(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The outage stands the clocks still already: given back when it ends, the pause with it,
+    and not twice."""
+    from cogs.umtali.clock import gateway_back, gateway_lost
+
+    live, _ = await _timed(world)
+    svc = world.bot.matches
+    assert svc is not None
+    async with running(world, monkeypatch) as timers:
+        assert live.deadline is not None
+        left = live.deadline - world.clock.now
+        gateway_lost(svc, None)
+        await timers.ticks()
+        await timers.pause(600)
+        await gateway_back(svc, None)
+        await flush(world)
+        assert not live.over and live.deadline is not None
+        assert live.deadline - world.clock.now == pytest.approx(left, abs=5)
+
+
+async def test_a_turn_taken_over_meanwhile_is_left_to_its_new_holder(
+        world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch,
+        other: MatchService) -> None:
+    """Paused past its leases, the process finds its match held by another, which gave the
+    turn its time when it took the match over: it gives nothing more, and lets the match go."""
+    live, _ = await _timed(world)
+    svc = world.bot.matches
+    assert svc is not None
+    async with running(world, monkeypatch) as timers:
+        async def taken_over() -> None:
+            assert [t.id for t in await other.owners.claim()] == [live.id]
+
+        await timers.pause(600, during=taken_over)
+        saved = db_row(db_path, live.id)
+        assert saved["owner"] == "p2" and saved["status"] == "active"
+        assert live.id not in svc.matches
+        assert other.matches[live.id].deadline == saved["deadline"] > world.clock.now
