@@ -150,3 +150,30 @@ async def test_a_turn_taken_over_meanwhile_is_left_to_its_new_holder(
         assert saved["owner"] == "p2" and saved["status"] == "active"
         assert live.id not in svc.matches
         assert other.matches[live.id].deadline == saved["deadline"] > world.clock.now
+
+
+async def test_a_pause_whose_gateway_drop_is_heard_first_is_given_back_too(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Paused, the bot wakes to its gateway connection gone: discord.py may report the drop
+    before the timers' loop wakes. The outage stands the clocks still from then on; the pause
+    before it is given back all the same."""
+    from cogs.umtali.clock import gateway_back, gateway_lost
+
+    live, _ = await _timed(world)
+    svc = world.bot.matches
+    assert svc is not None
+    async with running(world, monkeypatch) as timers:
+        assert live.deadline is not None
+        left = live.deadline - world.clock.now
+
+        async def dropped() -> None:
+            gateway_lost(svc, None)
+
+        await timers.pause(600, during=dropped)
+        world.clock.advance(30)
+        await timers.ticks()
+        await gateway_back(svc, None)
+        await timers.ticks()
+        assert not live.over, "forfeited over a pause of the bot's"
+        assert live.deadline is not None
+        assert live.deadline - world.clock.now == pytest.approx(left, abs=5)

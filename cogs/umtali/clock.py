@@ -223,11 +223,14 @@ async def stood_still(svc: MatchService, since: float, now: float) -> None:
     event loop blocked, or the system's clock stepped forward. Nobody could play meanwhile (a
     click not answered within 3 s fails), so each running turn gets the time back before its
     deadline is judged, as for a gateway outage; a blip of under ``CONNECTING`` is not. An
-    outage under way stands the clocks still already (and gives the time back itself), and
-    the first check gives back the time spent connecting."""
+    outage under way stands the clocks still already, and gives its own time back: only the
+    pause before it is given here (a paused bot may hear its connection dropped before this
+    loop wakes). The first check gives back the time spent connecting, a pause with it."""
     state = svc.clock_state
-    gap = now - since
-    if gap < CONNECTING or state.outage is not None or not state.checked:
+    if not state.checked:
+        return
+    gap = (now if state.outage is None else min(now, state.outage.since)) - since
+    if gap < CONNECTING:
         return
     log.warning("the bot stood still for %.0f s (its process paused, its event loop blocked, "
                 "or the system's clock stepped forward); running turns get the time back",
