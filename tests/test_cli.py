@@ -288,11 +288,11 @@ def test_play_in_russian_to_the_end_of_a_session() -> None:
     assert code == 0
     for said in ("Умтали, зерно 9", "Введите ход или номер хода", "'foo' — не ход",
                  "Хода 0 нет: выберите от 1 до", "назовите карты комбинации", "Ваши карты:",
-                 "Ходы: 1)", "Комбинации игрока ИИ:", "берёт карту из колоды", "Раздача 1 окончена",
-                 "выигрывает матч"):
+                 "Ходы: 1)", "Комбинации игрока Компьютер:", "берёт карту из колоды",
+                 "Раздача 1 окончена", "выигрывает матч"):
         assert said in out, said
     assert untranslated(out, "foo") == []  # "foo" is what was typed
-    assert "ИИ берёт карту из колоды (" not in out  # the computer's draws stay hidden
+    assert "Компьютер берёт карту из колоды (" not in out  # the computer's draws stay hidden
 
 
 def test_play_in_russian_quits_in_russian() -> None:
