@@ -177,3 +177,30 @@ async def test_a_pause_whose_gateway_drop_is_heard_first_is_given_back_too(
         assert not live.over, "forfeited over a pause of the bot's"
         assert live.deadline is not None
         assert live.deadline - world.clock.now == pytest.approx(left, abs=5)
+
+
+async def test_a_paused_process_keeps_its_match_before_giving_its_time(
+        world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch,
+        other: MatchService) -> None:
+    """Paused past its leases, the process gives its turns their time back while another
+    looks for lapsed leases: the match is this one's or that one's, with one deadline, never
+    both giving the time (memory and the database then disagree)."""
+    live, _ = await _timed(world)
+    svc = world.bot.matches
+    assert svc is not None
+    leases = svc.owners.leases
+    real = leases.holder
+
+    async def holder(match_id: int) -> str | None:
+        found = await real(match_id)
+        await other.owners.claim()  # the other process's tick, just then
+        return found
+
+    async with running(world, monkeypatch) as timers:
+        monkeypatch.setattr(leases, "holder", holder)
+        await timers.pause(600)
+        monkeypatch.setattr(leases, "holder", real)
+        saved = db_row(db_path, live.id)
+        holders = [s for s in (svc, other) if live.id in s.matches]
+        assert [s.owners.name for s in holders] == [saved["owner"]]
+        assert holders[0].matches[live.id].deadline == saved["deadline"] > world.clock.now

@@ -235,6 +235,14 @@ async def stood_still(svc: MatchService, since: float, now: float) -> None:
     log.warning("the bot stood still for %.0f s (its process paused, its event loop blocked, "
                 "or the system's clock stepped forward); running turns get the time back",
                 gap)
+    try:
+        # The leases first, lapsed meanwhile: a match another process took over is dropped
+        # (that one gave its turn the time), and one not taken is kept from being taken while
+        # its time is given here (both would give it, and disagree on the deadline).
+        await svc.owners.tick(now)
+    except Exception as e:
+        log.warning("the leases could not be renewed (%s: %s); trying again",
+                    e.__class__.__name__, e)
     gaps = {live.id: (live.deadline, gap) for live in list(svc.matches.values())
             if not live.over and live.deadline is not None}
     await give_back(svc, gaps, "while the bot stood still")
