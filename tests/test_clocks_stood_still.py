@@ -24,32 +24,40 @@ from tests.test_faults_timers import db_row
 
 
 class Timers:
-    """The timers' loop running, each of its sleeps at once; ``pause`` makes the next one
-    last as long on the bot's clock."""
+    """The timers' loop running, parked in each sleep until the test lets it wake: each wake
+    moves the bot's clock on by the sleep (one second), and ``pause`` makes the next one last
+    as long again on that clock."""
 
     def __init__(self, world: World) -> None:
         self.world = world
         self.sleeps = 0
+        self.parked = False
+        self._go = asyncio.Semaphore(0)
         self._pause = 0.0
         self._during: Callable[[], Awaitable[Any]] | None = None
 
     async def sleep(self, delay: float, result: Any = None) -> Any:
+        self.parked = True
+        await self._go.acquire()
+        self.parked = False
         self.world.clock.advance(delay + self._pause)
         self._pause = 0.0
         during, self._during = self._during, None
         if during is not None:
             await during()
         self.sleeps += 1
-        return await asyncio.sleep(0, result)
+        return result
 
     async def ticks(self, n: int = 2) -> None:
-        """Until the loop has checked the timers ``n`` more times."""
+        """The loop wakes ``n`` times, each time checking the timers, and is parked again."""
         target = self.sleeps + n
+        for _ in range(n):
+            self._go.release()
         for _ in range(10_000):
-            if self.sleeps >= target:
+            if self.sleeps >= target and self.parked:
                 await flush(self.world)
                 return
-            await asyncio.sleep(0)
+            await asyncio.sleep(0.001)
         raise AssertionError("the timers' loop did not go round")
 
     async def pause(self, seconds: float,
@@ -69,7 +77,7 @@ async def running(world: World, monkeypatch: pytest.MonkeyPatch) -> AsyncIterato
     monkeypatch.setattr(startup, "asyncio", fake)
     task = asyncio.create_task(startup.run_timers(world.bot, every=1.0))
     try:
-        await timers.ticks()
+        await timers.ticks(0)  # its first check made, parked in its first sleep
         yield timers
     finally:
         task.cancel()
@@ -98,9 +106,9 @@ async def test_a_pause_gives_the_running_turn_its_time_back(
         assert db_row(db_path, live.id)["deadline"] == live.deadline
         assert any("stood still for 600 s" in r.getMessage() for r in caplog.records
                    if r.levelno == logging.WARNING)
-        # The clock runs on as before: the turn's own time running out forfeits it.
-        world.clock.advance(live.deadline + LATE + 1 - world.clock.now)
-        await timers.ticks()
+        # The clock runs on as before: the turn's own time running out (a second a tick)
+        # forfeits it.
+        await timers.ticks(int(live.deadline + LATE + 2 - world.clock.now))
         assert live.over and db_row(db_path, live.id)["status"] == "finished"
 
 
