@@ -18,8 +18,8 @@ import pytest
 
 from bot import Settings, UmtaliBot
 from cogs.umtali.service import MatchService
-from data.store import Store
 from tests.discord_helpers import Clock, World
+from tests.processes.helpers import process
 
 
 @pytest.fixture
@@ -39,9 +39,5 @@ def make_bot(made_bots: list[UmtaliBot], store_target: str | Path,
 @pytest.fixture
 async def other(world: World, store_target: str | Path) -> AsyncIterator[MatchService]:
     """A second process, ``p2``, started after the bot."""
-    store = await Store.open(store_target)
-    svc = MatchService(world.bot, store, clock=world.clock, computer_pause=0, owner="p2")
-    await svc.load_active()
-    yield svc
-    await svc.close()
-    await store.close()
+    async with process(world, store_target, "p2") as svc:
+        yield svc

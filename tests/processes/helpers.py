@@ -3,13 +3,15 @@ other, and reading the match as the database has it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from pathlib import Path
 from typing import Any
 
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.service import MatchService
 from data.db import Row
+from data.store import Store
 from tests.discord_helpers import World, player, table_message
 from umtali.moves import Move, MoveKind
 from umtali.players import GreedyPlayer
@@ -19,6 +21,19 @@ def main_of(world: World) -> MatchService:
     svc = world.bot.matches
     assert svc is not None
     return svc
+
+
+@asynccontextmanager
+async def process(world: World, store_target: str | Path,
+                  name: str) -> AsyncIterator[MatchService]:
+    """Another process, named ``name``, started after the bot on its own connection to the
+    database."""
+    store = await Store.open(store_target)
+    svc = MatchService(world.bot, store, clock=world.clock, computer_pause=0, owner=name)
+    await svc.load_active()
+    yield svc
+    await svc.close()
+    await store.close()
 
 
 @contextmanager

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from cogs.umtali.clock import GRACE, heartbeat
+from cogs.umtali.live import LiveMatch
 from cogs.umtali.owners import LEASE
 from cogs.umtali.service import MatchService
-from data.store import Store
 from tests.discord_helpers import World, start_match
-from tests.processes.helpers import main_of, row, said, settle
+from tests.processes.helpers import main_of, process, row, said, settle
 from tests.processes.test_takeover import kill
 from tests.unheard import lose_answer
 
@@ -29,28 +29,29 @@ OFFLINE = "I was offline for"
 @pytest.fixture
 async def third(world: World, store_target: str | Path) -> AsyncIterator[MatchService]:
     """A third process, ``p3``, on its own connection to the database."""
-    store = await Store.open(store_target)
-    svc = MatchService(world.bot, store, clock=world.clock, computer_pause=0, owner="p3")
-    await svc.load_active()
-    yield svc
-    await svc.close()
-    await store.close()
+    async with process(world, store_target, "p3") as svc:
+        yield svc
+
+
+async def _killed(world: World, *others: MatchService) -> tuple[LiveMatch, float, float]:
+    """A timed match whose process (the bot's) was killed a minute and more ago, its lease
+    lapsed for the others to take over: the match, the time its turn had left, and now."""
+    live = await start_match(world, turn_timer=60)
+    main = main_of(world)
+    await settle(world, main, *others)
+    assert live.deadline is not None
+    await heartbeat(main)
+    left = live.deadline - world.clock.now
+    await kill(main)
+    world.clock.advance(LEASE + 60)
+    return live, left, world.clock.now
 
 
 @pytest.mark.parametrize("reads_fail", [0, 1])
 async def test_a_turn_resumed_unheard_is_resumed_once(
         world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch,
         reads_fail: int) -> None:
-    live = await start_match(world, turn_timer=60)
-    main = main_of(world)
-    await settle(world, main, other)
-    assert live.deadline is not None
-    await heartbeat(main)
-    left = live.deadline - world.clock.now
-    await kill(main)
-    # Its process killed a minute and more ago: the other takes the match over.
-    world.clock.advance(LEASE + 60)
-    taken_at = world.clock.now
+    live, left, taken_at = await _killed(world, other)
     lost = lose_answer(monkeypatch, other.store.db, RESUME, reads_fail=reads_fail)
     for _ in range(3):
         await other.check_timers()
@@ -74,15 +75,7 @@ async def test_a_turn_resumed_unheard_and_unread_is_not_taken_over_again_meanwhi
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The resume's outcome unknown, the match stays claimed by the process that resumed it,
     until it reads the outcome: let go, a third process would claim it and resume it again."""
-    live = await start_match(world, turn_timer=60)
-    main = main_of(world)
-    await settle(world, main, other, third)
-    assert live.deadline is not None
-    await heartbeat(main)
-    left = live.deadline - world.clock.now
-    await kill(main)
-    world.clock.advance(LEASE + 60)
-    taken_at = world.clock.now
+    live, left, taken_at = await _killed(world, other, third)
     lost = lose_answer(monkeypatch, other.store.db, RESUME, reads_fail=1)
     await other.check_timers()
     assert lost.answers == lost.reads == 1 and live.id not in other.matches
