@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import types
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -25,27 +26,58 @@ from tests.test_faults_timers import db_row
 
 class Timers:
     """The timers' loop running, each of its sleeps at once; ``pause`` makes the next one
-    last as long on the bot's clock."""
+    last as long on the bot's clock. Any other sleeper of the loop's module (a watch beside
+    it) wakes each time the clock moves on."""
 
     def __init__(self, world: World) -> None:
         self.world = world
         self.sleeps = 0
         self._pause = 0.0
         self._during: Callable[[], Awaitable[Any]] | None = None
+        self.task: asyncio.Task[None] | None = None
+        self._moved = asyncio.Event()
+
+    def _move(self) -> None:
+        moved, self._moved = self._moved, asyncio.Event()
+        moved.set()
 
     async def sleep(self, delay: float, result: Any = None) -> Any:
+        if asyncio.current_task() is not self.task:
+            await self._moved.wait()
+            return result
         self.world.clock.advance(delay + self._pause)
         self._pause = 0.0
         during, self._during = self._during, None
         if during is not None:
             await during()
+        self._move()
         self.sleeps += 1
         return await asyncio.sleep(0, result)
+
+    async def _yield(self) -> None:
+        for _ in range(5):
+            await asyncio.sleep(0)
+
+    async def stand_still(self, seconds: float) -> None:
+        """The process stands still ``seconds`` (on its clock) where it is, then runs on."""
+        self.world.clock.advance(seconds)
+        self._move()
+        await self._yield()
+
+    async def slow(self, seconds: int) -> None:
+        """``seconds`` pass with the event loop running (awaiting a slow database)."""
+        for _ in range(seconds):
+            self.world.clock.advance(1)
+            self._move()
+            await self._yield()
 
     async def ticks(self, n: int = 2) -> None:
         """Until the loop has checked the timers ``n`` more times."""
         target = self.sleeps + n
-        for _ in range(10_000):
+        # Bounded in real time, not in turns of the event loop: a check awaiting a commit (on
+        # a busy machine, a slow fsync) may take many turns.
+        give_up = time.monotonic() + 10
+        while time.monotonic() < give_up:
             if self.sleeps >= target:
                 await flush(self.world)
                 return
@@ -67,7 +99,7 @@ async def running(world: World, monkeypatch: pytest.MonkeyPatch) -> AsyncIterato
     fake.__dict__.update(asyncio.__dict__)
     fake.sleep = timers.sleep  # type: ignore[attr-defined]
     monkeypatch.setattr(startup, "asyncio", fake)
-    task = asyncio.create_task(startup.run_timers(world.bot, every=1.0))
+    task = timers.task = asyncio.create_task(startup.run_timers(world.bot, every=1.0))
     try:
         await timers.ticks()
         yield timers
@@ -98,8 +130,11 @@ async def test_a_pause_gives_the_running_turn_its_time_back(
         assert db_row(db_path, live.id)["deadline"] == live.deadline
         assert any("stood still for 600 s" in r.getMessage() for r in caplog.records
                    if r.levelno == logging.WARNING)
-        # The clock runs on as before: the turn's own time running out forfeits it.
-        world.clock.advance(live.deadline + LATE + 1 - world.clock.now)
+        # The clock runs on as before, a second a tick: the turn's own time running out
+        # forfeits it.
+        ends = live.deadline
+        while world.clock.now < ends + LATE + 1:
+            await timers.ticks(1)
         await timers.ticks()
         assert live.over and db_row(db_path, live.id)["status"] == "finished"
 
@@ -204,3 +239,52 @@ async def test_a_paused_process_keeps_its_match_before_giving_its_time(
         holders = [s for s in (svc, other) if live.id in s.matches]
         assert [s.owners.name for s in holders] == [saved["owner"]]
         assert holders[0].matches[live.id].deadline == saved["deadline"] > world.clock.now
+
+
+async def test_a_pause_while_a_check_is_under_way_gives_the_time_back(
+        world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The process paused while the timers' check awaited the database (the check under way,
+    not the loop's sleep): nobody could play all the same, and the next check does not forfeit
+    the turn for it. A check slow for the database alone gives nothing back (players could
+    play meanwhile): see the next test."""
+    live, _ = await _timed(world)
+    svc = world.bot.matches
+    assert svc is not None
+    async with running(world, monkeypatch) as timers:
+        assert live.deadline is not None
+        left = live.deadline - world.clock.now
+        renew = svc.owners.tick
+
+        async def paused_in_renewal(now: float) -> None:
+            monkeypatch.setattr(svc.owners, "tick", renew)
+            # Stopped ten minutes while the renewal was on its way to the database.
+            await timers.stand_still(600)
+            await renew(now)
+
+        monkeypatch.setattr(svc.owners, "tick", paused_in_renewal)
+        await timers.ticks(3)
+        assert not live.over, "forfeited over a pause of the bot's during a check"
+        assert live.deadline is not None
+        assert live.deadline - world.clock.now == pytest.approx(left, abs=5)
+        assert db_row(db_path, live.id)["deadline"] == live.deadline
+
+
+async def test_a_check_slow_for_the_database_gives_nothing_back(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check awaited a slow database for ten seconds while the event loop ran on (clicks
+    answered, moves saved): no time is given back."""
+    live, _ = await _timed(world)
+    svc = world.bot.matches
+    assert svc is not None
+    async with running(world, monkeypatch) as timers:
+        deadline = live.deadline
+        renew = svc.owners.tick
+
+        async def slow_renewal(now: float) -> None:
+            monkeypatch.setattr(svc.owners, "tick", renew)
+            await timers.slow(10)
+            await renew(now)
+
+        monkeypatch.setattr(svc.owners, "tick", slow_renewal)
+        await timers.ticks(3)
+        assert live.deadline == deadline

@@ -225,10 +225,15 @@ async def stood_still(svc: MatchService, since: float, now: float) -> None:
     deadline is judged, as for a gateway outage; a blip of under ``CONNECTING`` is not. An
     outage under way stands the clocks still already, and gives its own time back: only the
     pause before it is given here (a paused bot may hear its connection dropped before this
-    loop wakes). The first check gives back the time spent connecting, a pause with it."""
+    loop wakes). The first check gives back the time spent connecting, a pause with it. Each
+    second is given once, whoever sees it first (the timers' loop, its watch)."""
     state = svc.clock_state
     if not state.checked:
         return
+    judged, state.still_until = state.still_until, now
+    if judged is not None and judged <= now:
+        # Seen already by the loop or its watch (a clock stepped back since: judged afresh).
+        since = max(since, judged)
     gap = (now if state.outage is None else min(now, state.outage.since)) - since
     if gap < CONNECTING:
         return
