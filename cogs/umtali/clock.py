@@ -230,9 +230,14 @@ async def stood_still(svc: MatchService, since: float, now: float) -> None:
     state = svc.clock_state
     if not state.checked:
         return
-    judged, state.still_until = state.still_until, now
-    if judged is not None and judged <= now:
-        # Seen already by the loop or its watch (a clock stepped back since: judged afresh).
+    if now < since:
+        state.still_until = None  # the clock stepped back: what was judged is ahead of it
+        return
+    # Up to ``still_until`` seen already, by the loop or its watch (one may be judged after
+    # the other, waiting for its turn: ``ClockState.judging``).
+    judged = state.still_until
+    state.still_until = now if judged is None else max(judged, now)
+    if judged is not None:
         since = max(since, judged)
     gap = (now if state.outage is None else min(now, state.outage.since)) - since
     if gap < CONNECTING:

@@ -114,6 +114,8 @@ class ClockState:
     #: Up to when standing still has been judged (``clock.stood_still``): the timers' loop and
     #: the watch beside it may both see one pause, which is given back once.
     still_until: float | None = None
+    #: One judgement at a time: a check, or a pause given back (both renew the leases).
+    judging: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: Turns resumed after downtime, saved or not, unknown (by match id): their matches are
     #: kept claimed and brought in again (``Owners``), and the resume read back then.
     resumed: dict[int, Resumed] = field(default_factory=dict)

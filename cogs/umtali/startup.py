@@ -76,7 +76,10 @@ async def _watch(bot: commands.Bot, every: float) -> None:
         if waking is not None:
             try:
                 svc = service(bot)
-                await stood_still(svc, waking, svc.clock())
+                # Woken now: waiting for a check under way is no standing still.
+                now = svc.clock()
+                async with svc.clock_state.judging:
+                    await stood_still(svc, waking, now)
             except Exception as e:
                 log.warning("the watch of the timers failed (%s: %s); trying again",
                             e.__class__.__name__, e)
@@ -97,10 +100,12 @@ async def run_timers(bot: commands.Bot, every: float = 1.0) -> None:
         while not bot.is_closed():
             try:
                 svc = service(bot)
-                if waking is not None:
-                    # Woken late: time nobody could play, given back before any judgement.
-                    await stood_still(svc, waking, svc.clock())
-                await svc.check_timers()
+                woken = svc.clock()
+                async with svc.clock_state.judging:
+                    if waking is not None:
+                        # Woken late: time nobody could play, given back before any judgement.
+                        await stood_still(svc, waking, woken)
+                    await svc.check_timers()
                 if ticks % 10 == 0:
                     await expire_challenges(bot, edits=edits)
                     # A server's removal whose ending failed (the database) is tried again.
