@@ -304,3 +304,37 @@ async def test_a_pause_after_the_clock_was_set_back_is_given_back(
         assert before is not None
         await timers.pause(600)
         assert not live.over and live.deadline == pytest.approx(before + 600, abs=1)
+
+
+async def test_a_match_taken_over_after_a_pause_gets_the_time_once(
+        world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch,
+        other: MatchService) -> None:
+    """Another process held the match and stopped while this one was paused (a host running
+    both suspended, one killed): waking, this one takes the match over, which gives its turn
+    the time since that process was last alive, the pause with it; the pause is not given to
+    it a second time."""
+    from cogs.umtali.clock import heartbeat
+    from tests.processes.test_takeover import kill
+
+    live, _ = await _timed(world)
+    svc = world.bot.matches
+    assert svc is not None
+    # Held by the other process (its lease still running when this one pauses), then killed.
+    theirs = await other.lookup(live.id)
+    assert theirs is not None
+    await other.owners.hold(theirs)
+    svc.owners.drop(live)
+    await heartbeat(other)
+    assert theirs.deadline is not None
+    left = theirs.deadline - world.clock.now
+    await kill(other)
+    async with running(world, monkeypatch) as timers:
+        await timers.pause(600)
+        saved = db_row(db_path, live.id)
+        assert saved["owner"] == svc.owners.name and live.id in svc.matches
+        ours = svc.matches[live.id]
+        assert ours.deadline is not None and ours.deadline == saved["deadline"]
+        # What it had left when its process was last alive (less the seconds the loop ran on
+        # since, a second a tick), not the pause more.
+        assert ours.deadline - world.clock.now == pytest.approx(left, abs=30), \
+            "the pause given twice"

@@ -245,6 +245,9 @@ async def stood_still(svc: MatchService, since: float, now: float) -> None:
     log.warning("the bot stood still for %.0f s (its process paused, its event loop blocked, "
                 "or the system's clock stepped forward); running turns get the time back",
                 gap)
+    # Only the matches held through the pause: one the tick below takes over was resumed
+    # with the time since its process stopped, this pause with it.
+    held = list(svc.matches.values())
     try:
         # The leases first, lapsed meanwhile: a match another process took over is dropped
         # (that one gave its turn the time), and one not taken is kept from being taken while
@@ -253,8 +256,8 @@ async def stood_still(svc: MatchService, since: float, now: float) -> None:
     except Exception as e:
         log.warning("the leases could not be renewed (%s: %s); trying again",
                     e.__class__.__name__, e)
-    gaps = {live.id: (live.deadline, gap) for live in list(svc.matches.values())
-            if not live.over and live.deadline is not None}
+    gaps = {live.id: (live.deadline, gap) for live in held
+            if svc.matches.get(live.id) is live and not live.over and live.deadline is not None}
     await give_back(svc, gaps, "while the bot stood still")
     # Saved at once: a stop before the next heartbeat would give that time back again.
     await noted(svc, "after standing still")
