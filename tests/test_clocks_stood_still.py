@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 import types
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -25,13 +24,16 @@ from tests.test_faults_timers import db_row
 
 
 class Timers:
-    """The timers' loop running, each of its sleeps at once; ``pause`` makes the next one
-    last as long on the bot's clock. Any other sleeper of the loop's module (a watch beside
-    it) wakes each time the clock moves on."""
+    """The timers' loop running, parked in each sleep until the test lets it wake: each wake
+    moves the bot's clock on by the sleep (one second), and ``pause`` makes the next one last
+    as long again on that clock. Any other sleeper of the loop's module (the watch beside it)
+    wakes each time the clock moves on, without moving it."""
 
     def __init__(self, world: World) -> None:
         self.world = world
         self.sleeps = 0
+        self.parked = False
+        self._go = asyncio.Semaphore(0)
         self._pause = 0.0
         self._during: Callable[[], Awaitable[Any]] | None = None
         self.task: asyncio.Task[None] | None = None
@@ -45,6 +47,9 @@ class Timers:
         if asyncio.current_task() is not self.task:
             await self._moved.wait()
             return result
+        self.parked = True
+        await self._go.acquire()
+        self.parked = False
         self.world.clock.advance(delay + self._pause)
         self._pause = 0.0
         during, self._during = self._during, None
@@ -52,7 +57,7 @@ class Timers:
             await during()
         self._move()
         self.sleeps += 1
-        return await asyncio.sleep(0, result)
+        return result
 
     async def _yield(self) -> None:
         for _ in range(5):
@@ -72,16 +77,15 @@ class Timers:
             await self._yield()
 
     async def ticks(self, n: int = 2) -> None:
-        """Until the loop has checked the timers ``n`` more times."""
+        """The loop wakes ``n`` times, each time checking the timers, and is parked again."""
         target = self.sleeps + n
-        # Bounded in real time, not in turns of the event loop: a check awaiting a commit (on
-        # a busy machine, a slow fsync) may take many turns.
-        give_up = time.monotonic() + 10
-        while time.monotonic() < give_up:
-            if self.sleeps >= target:
+        for _ in range(n):
+            self._go.release()
+        for _ in range(10_000):
+            if self.sleeps >= target and self.parked:
                 await flush(self.world)
                 return
-            await asyncio.sleep(0)
+            await asyncio.sleep(0.001)
         raise AssertionError("the timers' loop did not go round")
 
     async def pause(self, seconds: float,
@@ -101,7 +105,7 @@ async def running(world: World, monkeypatch: pytest.MonkeyPatch) -> AsyncIterato
     monkeypatch.setattr(startup, "asyncio", fake)
     task = timers.task = asyncio.create_task(startup.run_timers(world.bot, every=1.0))
     try:
-        await timers.ticks()
+        await timers.ticks(0)  # its first check made, parked in its first sleep
         yield timers
     finally:
         task.cancel()
@@ -132,12 +136,9 @@ async def test_a_pause_gives_the_running_turn_its_time_back(
         assert db_row(db_path, live.id)["deadline"] == live.deadline
         assert any("stood still for 600 s" in r.getMessage() for r in caplog.records
                    if r.levelno == logging.WARNING)
-        # The clock runs on as before, a second a tick: the turn's own time running out
+        # The clock runs on as before: the turn's own time running out (a second a tick)
         # forfeits it.
-        ends = live.deadline
-        while world.clock.now < ends + LATE + 1:
-            await timers.ticks(1)
-        await timers.ticks()
+        await timers.ticks(int(live.deadline + LATE + 2 - world.clock.now))
         assert live.over and db_row(db_path, live.id)["status"] == "finished"
 
 
