@@ -26,7 +26,8 @@ from tests.test_faults_timers import db_row
 class Timers:
     """The timers' loop running, parked in each sleep until the test lets it wake: each wake
     moves the bot's clock on by the sleep (one second), and ``pause`` makes the next one last
-    as long again on that clock."""
+    as long again on that clock. Any other sleeper of the loop's module (the watch beside it)
+    wakes each time the clock moves on, without moving it."""
 
     def __init__(self, world: World) -> None:
         self.world = world
@@ -35,8 +36,17 @@ class Timers:
         self._go = asyncio.Semaphore(0)
         self._pause = 0.0
         self._during: Callable[[], Awaitable[Any]] | None = None
+        self.task: asyncio.Task[None] | None = None
+        self._moved = asyncio.Event()
+
+    def _move(self) -> None:
+        moved, self._moved = self._moved, asyncio.Event()
+        moved.set()
 
     async def sleep(self, delay: float, result: Any = None) -> Any:
+        if asyncio.current_task() is not self.task:
+            await self._moved.wait()
+            return result
         self.parked = True
         await self._go.acquire()
         self.parked = False
@@ -45,8 +55,26 @@ class Timers:
         during, self._during = self._during, None
         if during is not None:
             await during()
+        self._move()
         self.sleeps += 1
         return result
+
+    async def _yield(self) -> None:
+        for _ in range(5):
+            await asyncio.sleep(0)
+
+    async def stand_still(self, seconds: float) -> None:
+        """The process stands still ``seconds`` (on its clock) where it is, then runs on."""
+        self.world.clock.advance(seconds)
+        self._move()
+        await self._yield()
+
+    async def slow(self, seconds: int) -> None:
+        """``seconds`` pass with the event loop running (awaiting a slow database)."""
+        for _ in range(seconds):
+            self.world.clock.advance(1)
+            self._move()
+            await self._yield()
 
     async def ticks(self, n: int = 2) -> None:
         """The loop wakes ``n`` times, each time checking the timers, and is parked again."""
@@ -75,7 +103,7 @@ async def running(world: World, monkeypatch: pytest.MonkeyPatch) -> AsyncIterato
     fake.__dict__.update(asyncio.__dict__)
     fake.sleep = timers.sleep  # type: ignore[attr-defined]
     monkeypatch.setattr(startup, "asyncio", fake)
-    task = asyncio.create_task(startup.run_timers(world.bot, every=1.0))
+    task = timers.task = asyncio.create_task(startup.run_timers(world.bot, every=1.0))
     try:
         await timers.ticks(0)  # its first check made, parked in its first sleep
         yield timers
@@ -97,12 +125,14 @@ async def test_a_pause_gives_the_running_turn_its_time_back(
     live, _ = await _timed(world)
     async with running(world, monkeypatch) as timers:
         assert live.deadline is not None
-        left = live.deadline - world.clock.now
+        before = live.deadline
         # Suspended ten minutes, far past the turn's deadline: nobody could have played.
         await timers.pause(600)
         assert not live.over, "forfeited over a pause of the bot's"
         assert live.deadline is not None
-        assert live.deadline - world.clock.now == pytest.approx(left, abs=3)
+        # The pause, to the second (the loop runs on meanwhile, a second a tick: what is left
+        # at any moment is a few seconds less, by how far it ran).
+        assert live.deadline == pytest.approx(before + 600, abs=1)
         assert db_row(db_path, live.id)["deadline"] == live.deadline
         assert any("stood still for 600 s" in r.getMessage() for r in caplog.records
                    if r.levelno == logging.WARNING)
@@ -212,3 +242,100 @@ async def test_a_paused_process_keeps_its_match_before_giving_its_time(
         holders = [s for s in (svc, other) if live.id in s.matches]
         assert [s.owners.name for s in holders] == [saved["owner"]]
         assert holders[0].matches[live.id].deadline == saved["deadline"] > world.clock.now
+
+
+async def test_a_pause_while_a_check_is_under_way_gives_the_time_back(
+        world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The process paused while the timers' check awaited the database (the check under way,
+    not the loop's sleep): nobody could play all the same, and the next check does not forfeit
+    the turn for it. A check slow for the database alone gives nothing back (players could
+    play meanwhile): see the next test."""
+    live, _ = await _timed(world)
+    svc = world.bot.matches
+    assert svc is not None
+    async with running(world, monkeypatch) as timers:
+        assert live.deadline is not None
+        before = live.deadline
+        renew = svc.owners.tick
+
+        async def paused_in_renewal(now: float) -> None:
+            monkeypatch.setattr(svc.owners, "tick", renew)
+            # Stopped ten minutes while the renewal was on its way to the database.
+            await timers.stand_still(600)
+            await renew(now)
+
+        monkeypatch.setattr(svc.owners, "tick", paused_in_renewal)
+        await timers.ticks(3)
+        assert not live.over, "forfeited over a pause of the bot's during a check"
+        assert live.deadline is not None
+        assert live.deadline == pytest.approx(before + 600, abs=2)
+        assert db_row(db_path, live.id)["deadline"] == live.deadline
+
+
+async def test_a_check_slow_for_the_database_gives_nothing_back(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check awaited a slow database for ten seconds while the event loop ran on (clicks
+    answered, moves saved): no time is given back."""
+    live, _ = await _timed(world)
+    svc = world.bot.matches
+    assert svc is not None
+    async with running(world, monkeypatch) as timers:
+        deadline = live.deadline
+        renew = svc.owners.tick
+
+        async def slow_renewal(now: float) -> None:
+            monkeypatch.setattr(svc.owners, "tick", renew)
+            await timers.slow(10)
+            await renew(now)
+
+        monkeypatch.setattr(svc.owners, "tick", slow_renewal)
+        await timers.ticks(3)
+        assert live.deadline == deadline
+
+
+async def test_a_pause_after_the_clock_was_set_back_is_given_back(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The system's clock set back an hour (nothing given, nothing taken), then the bot
+    paused: the pause is given back, though what was judged before is ahead of the clock."""
+    live, _ = await _timed(world)
+    async with running(world, monkeypatch) as timers:
+        await timers.pause(-3600)
+        await timers.ticks()
+        before = live.deadline
+        assert before is not None
+        await timers.pause(600)
+        assert not live.over and live.deadline == pytest.approx(before + 600, abs=1)
+
+
+async def test_a_match_taken_over_after_a_pause_gets_the_time_once(
+        world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch,
+        other: MatchService) -> None:
+    """Another process held the match and stopped while this one was paused (a host running
+    both suspended, one killed): waking, this one takes the match over, which gives its turn
+    the time since that process was last alive, the pause with it; the pause is not given to
+    it a second time."""
+    from cogs.umtali.clock import heartbeat
+    from tests.processes.test_takeover import kill
+
+    live, _ = await _timed(world)
+    svc = world.bot.matches
+    assert svc is not None
+    # Held by the other process (its lease still running when this one pauses), then killed.
+    theirs = await other.lookup(live.id)
+    assert theirs is not None
+    await other.owners.hold(theirs)
+    svc.owners.drop(live)
+    await heartbeat(other)
+    assert theirs.deadline is not None
+    left = theirs.deadline - world.clock.now
+    await kill(other)
+    async with running(world, monkeypatch) as timers:
+        await timers.pause(600)
+        saved = db_row(db_path, live.id)
+        assert saved["owner"] == svc.owners.name and live.id in svc.matches
+        ours = svc.matches[live.id]
+        assert ours.deadline is not None and ours.deadline == saved["deadline"]
+        # What it had left when its process was last alive (less the seconds the loop ran on
+        # since, a second a tick), not the pause more.
+        assert ours.deadline - world.clock.now == pytest.approx(left, abs=30), \
+            "the pause given twice"

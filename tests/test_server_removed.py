@@ -319,3 +319,54 @@ async def test_an_ending_saved_unheard_and_unread_is_told_when_tried_again(
     for member in (world.alice, world.bob):
         said = _last_dm(member)
         assert "I was removed from the server Railway Club" in said, said
+
+
+async def test_an_ending_unheard_and_unread_is_told_though_the_bot_was_added_back(
+        world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The match's ending is saved unheard and unread, then the bot is added back before the
+    removal is tried again: nothing more is ended, but the match was, and both players are
+    told why (else they never learn what ended it)."""
+    live = await start_match(world)
+    svc = world.bot.matches
+    assert svc is not None
+    lost = lose_answer(monkeypatch, svc.store.db, "how = ?", reads_fail=1)
+    await _removed(world)
+    assert lost.answers == 1 and svc.removals.pending == {world.guild.id: "Railway Club"}
+    _ended_unrated(db_path, live.id)
+    _added_back(world)
+    await world.env.settle()
+    await svc.removals.retry()
+    await flush(world)
+    assert svc.removals.pending == {} and world.guild.id not in svc.removals.leaving
+    for member in (world.alice, world.bob):
+        said = _last_dm(member)
+        assert "I was removed from the server Railway Club" in said, said
+
+
+async def test_an_ending_unheard_is_told_once_the_bot_added_back_can_read_it(
+        world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Added back, the read of the ending in doubt fails again: the server is no longer left
+    (its other matches' clocks run), and the players are told at a later retry."""
+    live = await start_match(world)
+    svc = world.bot.matches
+    assert svc is not None
+    lose_answer(monkeypatch, svc.store.db, "how = ?", reads_fail=1)
+    await _removed(world)
+    _added_back(world)
+    await world.env.settle()
+    real = svc.owners.leases.ended_as
+
+    async def unread(match_id: int, how: str) -> list[str] | None:
+        raise OSError("the database is out of reach")
+
+    monkeypatch.setattr(svc.owners.leases, "ended_as", unread)
+    await svc.removals.retry()
+    assert world.guild.id not in svc.removals.leaving
+    assert "I was removed" not in _last_dm(world.alice)
+    monkeypatch.setattr(svc.owners.leases, "ended_as", real)
+    await svc.removals.retry()
+    await flush(world)
+    assert svc.removals.pending == {}
+    _ended_unrated(db_path, live.id)
+    for member in (world.alice, world.bob):
+        assert "I was removed from the server Railway Club" in _last_dm(member)

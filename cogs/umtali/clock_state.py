@@ -111,6 +111,11 @@ class ClockState:
     owed: dict[int, tuple[float, float]] = field(default_factory=dict)
     #: One payment of what is owed at a time (a check's and an outage's end may meet).
     paying: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: Up to when standing still has been judged (``clock.stood_still``): the timers' loop and
+    #: the watch beside it may both see one pause, which is given back once.
+    still_until: float | None = None
+    #: One judgement at a time: a check, or a pause given back (both renew the leases).
+    judging: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: Turns resumed after downtime, saved or not, unknown (by match id): their matches are
     #: kept claimed and brought in again (``Owners``), and the resume read back then.
     resumed: dict[int, Resumed] = field(default_factory=dict)

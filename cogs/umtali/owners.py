@@ -15,6 +15,7 @@ pictures, a member's look, hand order and language) when another process changed
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING
 
@@ -60,6 +61,8 @@ class Owners:
         #: the database, not yet in memory; by match id, the claim and when its process
         #: stopped.
         self._unsettled: dict[int, tuple[Claimed, float]] = {}
+        #: One of those brought in at a time (the tick's, an action's: resumed once).
+        self._bringing = asyncio.Lock()
 
     def until(self) -> float:
         return self.svc.clock() + LEASE
@@ -142,17 +145,24 @@ class Owners:
         while still held here (their leases renewed meanwhile): the resume read back then
         (``clock.resume_after_downtime``). One failing again is kept, and tried again at the
         next tick."""
-        for match_id, (c, stopped) in list(self._unsettled.items()):
+        for match_id in list(self._unsettled):
             try:
-                # Not if claimed again meanwhile (its lease lapsed, renewals failing).
-                if match_id not in self.svc.matches and \
-                        await self.leases.holder(match_id) == self.name:
-                    await self._brought_in(c, stopped)
-                else:
-                    self.svc.clock_state.resumed.pop(match_id, None)
+                await self._bring_in_unsettled(match_id)
             except Exception as e:
                 self._could_not_take(match_id, e, now)
-                continue
+
+    async def _bring_in_unsettled(self, match_id: int) -> None:
+        """``_bring_in_again`` of one match, if it is still to be brought in."""
+        async with self._bringing:
+            entry = self._unsettled.get(match_id)
+            if entry is None:
+                return  # brought in meanwhile
+            # Not if claimed again meanwhile (its lease lapsed, renewals failing).
+            if match_id not in self.svc.matches and \
+                    await self.leases.holder(match_id) == self.name:
+                await self._brought_in(*entry)
+            else:
+                self.svc.clock_state.resumed.pop(match_id, None)
             self._unsettled.pop(match_id, None)
 
     def _could_not_take(self, match_id: int, e: Exception, now: float) -> None:
@@ -349,6 +359,18 @@ class Owners:
             if holder == self.name:
                 return live
             self.drop(live)
+        elif holder == self.name and match_id in self._unsettled:
+            # Claimed here, its turn's resume of unknown outcome: brought in first (the resume
+            # read back, or made), not acted on as saved before the downtime. Unread again,
+            # the action fails: nothing of it is saved.
+            try:
+                await self._bring_in_unsettled(match_id)
+            except InDoubt as e:
+                assert e.__cause__ is not None
+                raise e.__cause__ from None
+            live = self.svc.matches.get(match_id)
+            if live is not None:
+                return live
         # The holder's note first: one written after the row was read could miss time it
         # gave back meanwhile (its outage over), and refuse a move in time.
         at, still = last_alive(await self.svc.store.get_meta(alive_key(holder)))

@@ -77,11 +77,7 @@ class Removals:
         unsure = self.unsure.setdefault(guild_id, [])
         try:
             withdrawn = await store.withdraw_challenges_in(guild_id)
-            for was in list(unsure):
-                # Found ended by this process, its players were never told.
-                if await self.svc.owners.leases.ended_as(was.id, "abandoned") is not None:
-                    ended.append(was)
-                unsure.remove(was)
+            await self._found_ended(unsure, ended)
             for match_id in await store.active_matches_in(guild_id):
                 live = await self.svc.lookup(match_id)
                 if live is None or live.over:
@@ -106,6 +102,33 @@ class Removals:
         if ended or withdrawn:
             log.info("removed from server %d: %d match(es) ended with no result, %d "
                      "challenge(s) withdrawn", guild_id, len(ended), withdrawn)
+        return True
+
+    async def _found_ended(self, unsure: list[LiveMatch], ended: list[LiveMatch]) -> None:
+        """Of the matches whose ending was in doubt (``unsure``, emptied as each is read),
+        those found ended by this process go to ``ended``: their players were never told."""
+        for was in list(unsure):
+            if await self.svc.owners.leases.ended_as(was.id, "abandoned") is not None:
+                ended.append(was)
+            unsure.remove(was)
+
+    async def _added_back(self, guild_id: int, server: str | None) -> bool:
+        """The bot is back on a server whose ending failed: nothing more is ended there (its
+        clocks run again), but a match whose ending was in doubt and went through was ended by
+        the removal, and its players are told why; False if that could not be read yet."""
+        self.leaving.discard(guild_id)
+        ended: list[LiveMatch] = []
+        try:
+            await self._found_ended(self.unsure.get(guild_id, []), ended)
+        except Exception as e:
+            log.warning("added back to server %d: whether its matches' endings went through "
+                        "could not be read (%s: %s); trying again", guild_id,
+                        e.__class__.__name__, e)
+            return False
+        finally:
+            for live in ended:
+                await self._tell(live, server)
+        self.unsure.pop(guild_id, None)
         return True
 
     async def _tell(self, live: LiveMatch, server: str | None) -> None:
@@ -148,9 +171,9 @@ class Removals:
         """The servers whose ending failed, tried again while the bot is still out of them."""
         for guild_id, server in list(self.pending.items()):
             if self.svc.client.get_guild(guild_id) is not None:
-                self.pending.pop(guild_id, None)  # added back meanwhile: nothing to end
-                self.leaving.discard(guild_id)
-                self.unsure.pop(guild_id, None)
+                # Added back meanwhile: nothing to end, but what was ended is told.
+                if await self._added_back(guild_id, server):
+                    self.pending.pop(guild_id, None)
                 continue
             await self.removed(guild_id, server)
 

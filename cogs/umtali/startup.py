@@ -66,9 +66,31 @@ def _waking(bot: commands.Bot, every: float) -> float | None:
         return None
 
 
+async def _watch(bot: commands.Bot, every: float) -> None:
+    """Beside the timers' loop, a sleeper that does nothing else: woken late, the bot stood
+    still. The loop sees a pause only in its own sleep, not while a check awaits the database
+    (whose slowness is no pause: players play on meanwhile); a pause then would forfeit the
+    turns at the next check."""
+    waking: float | None = None
+    while not bot.is_closed():
+        if waking is not None:
+            try:
+                svc = service(bot)
+                # Woken now: waiting for a check under way is no standing still.
+                now = svc.clock()
+                async with svc.clock_state.judging:
+                    await stood_still(svc, waking, now)
+            except Exception as e:
+                log.warning("the watch of the timers failed (%s: %s); trying again",
+                            e.__class__.__name__, e)
+        waking = _waking(bot, every)
+        await asyncio.sleep(every)
+
+
 async def run_timers(bot: commands.Bot, every: float = 1.0) -> None:
     """Turn deadlines and challenge expiry, checked every second for as long as the bot runs."""
     await bot.wait_until_ready()
+    watch = asyncio.create_task(_watch(bot, every))
     # Expired challenges' messages are edited beside the tick, never holding it up.
     edits = ExpiryEdits(bot)
     ticks = 0
@@ -78,10 +100,12 @@ async def run_timers(bot: commands.Bot, every: float = 1.0) -> None:
         while not bot.is_closed():
             try:
                 svc = service(bot)
-                if waking is not None:
-                    # Woken late: time nobody could play, given back before any judgement.
-                    await stood_still(svc, waking, svc.clock())
-                await svc.check_timers()
+                woken = svc.clock()
+                async with svc.clock_state.judging:
+                    if waking is not None:
+                        # Woken late: time nobody could play, given back before any judgement.
+                        await stood_still(svc, waking, woken)
+                    await svc.check_timers()
                 if ticks % 10 == 0:
                     await expire_challenges(bot, edits=edits)
                     # A server's removal whose ending failed (the database) is tried again.
@@ -96,4 +120,6 @@ async def run_timers(bot: commands.Bot, every: float = 1.0) -> None:
             waking = _waking(bot, every)
             await asyncio.sleep(every)
     finally:
+        watch.cancel()
+        await asyncio.gather(watch, return_exceptions=True)
         await edits.close()

@@ -76,3 +76,36 @@ async def test_the_computers_move_unheard_and_unread_is_played_on_after_the_next
     await main.check_timers(now=world.clock.now + 1)
     await settle(world, main)
     await _played_once(world, live)
+
+
+async def test_the_computers_move_unsaved_and_unread_is_played_once_after_the_next_check(
+        world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Its save failed before the COMMIT, and the read-back too: the next check finds it
+    not saved, and the computer plays it then, once."""
+    live, main, version = await _computers_turn(world)
+    record, saved_as = main.store.record_move, main.owners.leases.saved_as
+    failing = {"save": 0, "read": 0}
+
+    async def unsaved(**kwargs: object) -> list[str]:
+        if failing["save"]:
+            failing["save"], failing["read"] = 0, 1
+            raise OSError("the database is out of reach")
+        return await record(**kwargs)  # type: ignore[arg-type]
+
+    async def unread(*args: object) -> list[str] | None:
+        if failing["read"]:
+            failing["read"] = 0
+            raise OSError("the database is out of reach")
+        return await saved_as(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(main.store, "record_move", unsaved)
+    monkeypatch.setattr(main.owners.leases, "saved_as", unread)
+    await _member_ends_turn(live, main)
+    failing["save"] = 1
+    await settle(world, main)
+    assert live.doubted and live.version == version + 1
+    assert (await row(world, live.id))["version"] == version + 1
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    await main.check_timers(now=world.clock.now + 1)
+    await settle(world, main)
+    await _played_once(world, live)

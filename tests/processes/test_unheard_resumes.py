@@ -20,6 +20,7 @@ from tests.discord_helpers import World, start_match
 from tests.processes.helpers import main_of, process, row, said, settle
 from tests.processes.test_takeover import kill
 from tests.unheard import lose_answer
+from umtali.players import GreedyPlayer
 
 #: The turn's deadline moved on after downtime (``Store.resume_turn``).
 RESUME = "SET deadline = ?, warned = 0, reserve"
@@ -93,3 +94,50 @@ async def test_a_turn_resumed_unheard_and_unread_is_not_taken_over_again_meanwhi
     assert sum(m.content.count(OFFLINE) for m in said(world, live, OFFLINE)) == 1
     assert saved["owner"] == "p2" and live.id not in third.matches
     assert other.matches[live.id].deadline == saved["deadline"]
+
+
+async def test_a_turn_resumed_unsaved_and_unread_is_resumed_before_a_move_is_judged(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The resume fails unsaved and its read-back fails too: the match is held here, not yet
+    in memory. A move on it reaching this process before the next check brings it in first
+    (its turn resumed): judged on the deadline saved before the downtime, it was refused as
+    late and the turn forfeited, though nobody ran its clock meanwhile."""
+    live = await start_match(world, turn_timer=2)
+    main = main_of(world)
+    await settle(world, main, other)
+    assert live.deadline is not None
+    await heartbeat(main)
+    await kill(main)
+    # Killed a while ago: past the turn's deadline as saved.
+    world.clock.advance(live.deadline - world.clock.now + LEASE + 10)
+    resume, read = other.store.resume_turn, other.store.match
+    failing = {"resume": 1, "read": 0}
+
+    async def unsaved(*args: object, **kwargs: object) -> list[str] | None:
+        if failing["resume"]:
+            failing["resume"], failing["read"] = 0, 1
+            raise OSError("the database is out of reach")
+        return await resume(*args, **kwargs)  # type: ignore[arg-type]
+
+    async def unread(match_id: int) -> object:
+        if failing["read"]:
+            failing["read"] = 0
+            raise OSError("the database is out of reach")
+        return await read(match_id)
+
+    monkeypatch.setattr(other.store, "resume_turn", unsaved)
+    monkeypatch.setattr(other.store, "match", unread)
+    await other.check_timers()
+    assert live.id not in other.matches
+    assert (await row(world, live.id))["owner"] == "p2"
+    theirs = await other.lookup(live.id)
+    assert theirs is not None
+    seat = theirs.session.to_act
+    outcome = await other.act(theirs, theirs.player_ids[seat],
+                              GreedyPlayer().choose(theirs.session.view(seat)))
+    assert outcome.ok, outcome.error
+    await other.check_timers()
+    await settle(world, other)
+    saved = await row(world, live.id)
+    assert saved["status"] == "active" and saved["version"] == theirs.version > live.version
+    assert other.matches[live.id] is theirs
