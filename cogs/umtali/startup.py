@@ -12,7 +12,8 @@ from discord.ext import commands
 
 from cogs.umtali.access import service
 from cogs.umtali.challenges import ExpiryEdits, expire_challenges
-from cogs.umtali.clock import heartbeat, stood_still
+from cogs.umtali.clock import heartbeat
+from cogs.umtali.standing_still import stood_still
 from data.store import Store
 
 log = logging.getLogger(__name__)

@@ -1,0 +1,64 @@
+"""The bot standing still while it runs: its process paused (a virtual machine suspended, the
+host asleep, a debugger, SIGSTOP), its event loop blocked, or the system's clock stepped
+forward. The timers' loop and a watch beside it (``cogs.umtali.startup``) see it as a sleep
+that wakes late; the running turns get that time back as for a gateway outage."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from cogs.umtali.clock import noted
+from cogs.umtali.clock_state import CONNECTING
+from cogs.umtali.give_back import give_back
+
+if TYPE_CHECKING:
+    from cogs.umtali.service import MatchService
+
+log = logging.getLogger(__name__)
+
+
+async def stood_still(svc: MatchService, since: float, now: float) -> None:
+    """The timers' loop slept from ``since`` to ``now`` when it meant to wake at ``since``: the
+    process was paused (a virtual machine suspended, the host asleep, a debugger, SIGSTOP), its
+    event loop blocked, or the system's clock stepped forward. Nobody could play meanwhile (a
+    click not answered within 3 s fails), so each running turn gets the time back before its
+    deadline is judged, as for a gateway outage; a blip of under ``CONNECTING`` is not. An
+    outage under way stands the clocks still already, and gives its own time back: only the
+    pause before it is given here (a paused bot may hear its connection dropped before this
+    loop wakes). The first check gives back the time spent connecting, a pause with it. Each
+    second is given once, whoever sees it first (the timers' loop, its watch)."""
+    state = svc.clock_state
+    if not state.checked:
+        return
+    if now < since:
+        state.still_until = None  # the clock stepped back: what was judged is ahead of it
+        return
+    # Up to ``still_until`` seen already, by the loop or its watch (one may be judged after
+    # the other, waiting for its turn: ``ClockState.judging``).
+    judged = state.still_until
+    state.still_until = now if judged is None else max(judged, now)
+    if judged is not None:
+        since = max(since, judged)
+    gap = (now if state.outage is None else min(now, state.outage.since)) - since
+    if gap < CONNECTING:
+        return
+    log.warning("the bot stood still for %.0f s (its process paused, its event loop blocked, "
+                "or the system's clock stepped forward); running turns get the time back",
+                gap)
+    # Only the matches held through the pause: one the tick below takes over was resumed
+    # with the time since its process stopped, this pause with it.
+    held = list(svc.matches.values())
+    try:
+        # The leases first, lapsed meanwhile: a match another process took over is dropped
+        # (that one gave its turn the time), and one not taken is kept from being taken while
+        # its time is given here (both would give it, and disagree on the deadline).
+        await svc.owners.tick(now)
+    except Exception as e:
+        log.warning("the leases could not be renewed (%s: %s); trying again",
+                    e.__class__.__name__, e)
+    gaps = {live.id: (live.deadline, gap) for live in held
+            if svc.matches.get(live.id) is live and not live.over and live.deadline is not None}
+    await give_back(svc, gaps, "while the bot stood still")
+    # Saved at once: a stop before the next heartbeat would give that time back again.
+    await noted(svc, "after standing still")
