@@ -244,6 +244,21 @@ async def test_a_paused_process_keeps_its_match_before_giving_its_time(
         assert holders[0].matches[live.id].deadline == saved["deadline"] > world.clock.now
 
 
+async def _in_renewal(monkeypatch: pytest.MonkeyPatch, svc: MatchService, timers: Timers,
+                      meanwhile: Callable[[], Awaitable[Any]]) -> None:
+    """The timers go round three times, the first check's lease renewal waiting on its way to
+    the database for ``meanwhile``."""
+    renew = svc.owners.tick
+
+    async def waiting(now: float) -> None:
+        monkeypatch.setattr(svc.owners, "tick", renew)
+        await meanwhile()
+        await renew(now)
+
+    monkeypatch.setattr(svc.owners, "tick", waiting)
+    await timers.ticks(3)
+
+
 async def test_a_pause_while_a_check_is_under_way_gives_the_time_back(
         world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The process paused while the timers' check awaited the database (the check under way,
@@ -256,16 +271,8 @@ async def test_a_pause_while_a_check_is_under_way_gives_the_time_back(
     async with running(world, monkeypatch) as timers:
         assert live.deadline is not None
         before = live.deadline
-        renew = svc.owners.tick
-
-        async def paused_in_renewal(now: float) -> None:
-            monkeypatch.setattr(svc.owners, "tick", renew)
-            # Stopped ten minutes while the renewal was on its way to the database.
-            await timers.stand_still(600)
-            await renew(now)
-
-        monkeypatch.setattr(svc.owners, "tick", paused_in_renewal)
-        await timers.ticks(3)
+        # Stopped ten minutes while the renewal was on its way to the database.
+        await _in_renewal(monkeypatch, svc, timers, lambda: timers.stand_still(600))
         assert not live.over, "forfeited over a pause of the bot's during a check"
         assert live.deadline is not None
         assert live.deadline == pytest.approx(before + 600, abs=2)
@@ -281,15 +288,7 @@ async def test_a_check_slow_for_the_database_gives_nothing_back(
     assert svc is not None
     async with running(world, monkeypatch) as timers:
         deadline = live.deadline
-        renew = svc.owners.tick
-
-        async def slow_renewal(now: float) -> None:
-            monkeypatch.setattr(svc.owners, "tick", renew)
-            await timers.slow(10)
-            await renew(now)
-
-        monkeypatch.setattr(svc.owners, "tick", slow_renewal)
-        await timers.ticks(3)
+        await _in_renewal(monkeypatch, svc, timers, lambda: timers.slow(10))
         assert live.deadline == deadline
 
 

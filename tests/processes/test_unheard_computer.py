@@ -50,6 +50,16 @@ async def _played_once(world: World, live: LiveMatch) -> None:
     assert [r["move"] for r in moves] == [str(m) for m in live.session.moves]
 
 
+async def _played_at_next_check(world: World, main: MatchService, live: LiveMatch,
+                                caplog: pytest.LogCaptureFixture) -> None:
+    """Nothing logged as an error meanwhile; the clock's next check reads the match back,
+    and the computer's turn is played, once."""
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    await main.check_timers(now=world.clock.now + 1)
+    await settle(world, main)
+    await _played_once(world, live)
+
+
 async def test_the_computers_move_saved_unheard_is_played_on(
         world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     live, main, version = await _computers_turn(world)
@@ -72,10 +82,7 @@ async def test_the_computers_move_unheard_and_unread_is_played_on_after_the_next
     # Its first move is saved, memory behind it; the computer waits for the clock.
     assert live.doubted and live.version == version + 1
     assert (await row(world, live.id))["version"] == version + 2
-    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
-    await main.check_timers(now=world.clock.now + 1)
-    await settle(world, main)
-    await _played_once(world, live)
+    await _played_at_next_check(world, main, live, caplog)
 
 
 async def test_the_computers_move_unsaved_and_unread_is_played_once_after_the_next_check(
@@ -105,7 +112,4 @@ async def test_the_computers_move_unsaved_and_unread_is_played_once_after_the_ne
     await settle(world, main)
     assert live.doubted and live.version == version + 1
     assert (await row(world, live.id))["version"] == version + 1
-    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
-    await main.check_timers(now=world.clock.now + 1)
-    await settle(world, main)
-    await _played_once(world, live)
+    await _played_at_next_check(world, main, live, caplog)
