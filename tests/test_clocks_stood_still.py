@@ -112,10 +112,11 @@ async def running(world: World, monkeypatch: pytest.MonkeyPatch) -> AsyncIterato
         await asyncio.gather(task, return_exceptions=True)
 
 
-async def _timed(world: World) -> tuple[LiveMatch, float]:
+async def _timed(world: World) -> tuple[LiveMatch, MatchService]:
+    """A match with a two-minute turn timer, and the bot's service."""
     live = await start_match(world, turn_timer=2)
-    assert live.deadline is not None
-    return live, live.deadline
+    assert live.deadline is not None and world.bot.matches is not None
+    return live, world.bot.matches
 
 
 async def test_a_pause_gives_the_running_turn_its_time_back(
@@ -156,9 +157,7 @@ async def test_a_pause_in_a_gateway_outage_is_given_back_once(
     and not twice."""
     from cogs.umtali.clock import gateway_back, gateway_lost
 
-    live, _ = await _timed(world)
-    svc = world.bot.matches
-    assert svc is not None
+    live, svc = await _timed(world)
     async with running(world, monkeypatch) as timers:
         assert live.deadline is not None
         left = live.deadline - world.clock.now
@@ -176,9 +175,7 @@ async def test_a_turn_taken_over_meanwhile_is_left_to_its_new_holder(
         other: MatchService) -> None:
     """Paused past its leases, the process finds its match held by another, which gave the
     turn its time when it took the match over: it gives nothing more, and lets the match go."""
-    live, _ = await _timed(world)
-    svc = world.bot.matches
-    assert svc is not None
+    live, svc = await _timed(world)
     async with running(world, monkeypatch) as timers:
         async def taken_over() -> None:
             assert [t.id for t in await other.owners.claim()] == [live.id]
@@ -197,9 +194,7 @@ async def test_a_pause_whose_gateway_drop_is_heard_first_is_given_back_too(
     before it is given back all the same."""
     from cogs.umtali.clock import gateway_back, gateway_lost
 
-    live, _ = await _timed(world)
-    svc = world.bot.matches
-    assert svc is not None
+    live, svc = await _timed(world)
     async with running(world, monkeypatch) as timers:
         assert live.deadline is not None
         left = live.deadline - world.clock.now
@@ -223,9 +218,7 @@ async def test_a_paused_process_keeps_its_match_before_giving_its_time(
     """Paused past its leases, the process gives its turns their time back while another
     looks for lapsed leases: the match is this one's or that one's, with one deadline, never
     both giving the time (memory and the database then disagree)."""
-    live, _ = await _timed(world)
-    svc = world.bot.matches
-    assert svc is not None
+    live, svc = await _timed(world)
     leases = svc.owners.leases
     real = leases.holder
 
@@ -265,9 +258,7 @@ async def test_a_pause_while_a_check_is_under_way_gives_the_time_back(
     not the loop's sleep): nobody could play all the same, and the next check does not forfeit
     the turn for it. A check slow for the database alone gives nothing back (players could
     play meanwhile): see the next test."""
-    live, _ = await _timed(world)
-    svc = world.bot.matches
-    assert svc is not None
+    live, svc = await _timed(world)
     async with running(world, monkeypatch) as timers:
         assert live.deadline is not None
         before = live.deadline
@@ -283,9 +274,7 @@ async def test_a_check_slow_for_the_database_gives_nothing_back(
         world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     """The check awaited a slow database for ten seconds while the event loop ran on (clicks
     answered, moves saved): no time is given back."""
-    live, _ = await _timed(world)
-    svc = world.bot.matches
-    assert svc is not None
+    live, svc = await _timed(world)
     async with running(world, monkeypatch) as timers:
         deadline = live.deadline
         await _in_renewal(monkeypatch, svc, timers, lambda: timers.slow(10))
@@ -316,9 +305,7 @@ async def test_a_match_taken_over_after_a_pause_gets_the_time_once(
     from cogs.umtali.clock import heartbeat
     from tests.processes.test_takeover import kill
 
-    live, _ = await _timed(world)
-    svc = world.bot.matches
-    assert svc is not None
+    live, svc = await _timed(world)
     # Held by the other process (its lease still running when this one pauses), then killed.
     theirs = await other.lookup(live.id)
     assert theirs is not None
