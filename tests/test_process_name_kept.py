@@ -41,8 +41,10 @@ async def _until(check: object, seconds: float = 10.0) -> None:
 
 @ON_POSTGRESQL
 async def test_a_name_whose_connection_dropped_is_taken_back(
-        store_target: str, monkeypatch: pytest.MonkeyPatch) -> None:
+        store_target: str, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
     monkeypatch.setattr(process_name, "KEEP_EVERY", 0.1, raising=False)
+    caplog.set_level(logging.WARNING, logger="data.process_name")
     held = await hold_name(store_target, "shards-0", count=2, shards=(0,))
     try:
         await _cut(store_target, "shards-0")
@@ -55,8 +57,12 @@ async def test_a_name_whose_connection_dropped_is_taken_back(
             await again.release()
             return False
 
-        # Within moments the name is held again: a second process is refused, by name ...
-        await asyncio.sleep(0.5)
+        async def said_taken_back() -> bool:  # all its locks held again
+            return any("connection, and taken back" in r.getMessage() for r in caplog.records)
+
+        # Within moments the name is held again (waited for, not probed: a probe while it is
+        # free would take it), and a second process is refused, by name ...
+        await _until(said_taken_back)
         assert await taken_back()
         # ... and by shard.
         with pytest.raises(NameTaken, match="runs shard 0"):
