@@ -20,12 +20,15 @@ log = logging.getLogger(__name__)
 
 
 async def commands_fingerprint(bot: commands.Bot, guild_id: int | None) -> str:
-    """What a sync would send, translations included: a changed translation is a change."""
+    """What a sync would send, translations included (a changed translation is a change),
+    and to which application: a database kept while the token changes to another one
+    would otherwise leave the new application with no commands, not even the sync."""
     translator = bot.tree.translator
     payload = [c.to_dict(bot.tree) if translator is None else
                await c.get_translated_payload(bot.tree, translator)
                for c in bot.tree.get_commands()]
-    text = json.dumps({"guild": guild_id, "commands": payload}, sort_keys=True)
+    text = json.dumps({"application": bot.application_id, "guild": guild_id,
+                       "commands": payload}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
