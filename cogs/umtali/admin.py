@@ -187,8 +187,10 @@ def settings_summary(settings: GuildSettings, tr: Tr, speaks: str) -> str:
     """The server's settings in a sentence; ``speaks``: the language its matches use now."""
     language = language_name(settings.language) if settings.language else tr(
         "server default ({language})", language=language_name(speaks))
+    # The look is no default: it changes the matches in play at once (``redraw_guild``).
     return tr("Defaults for new matches: {rules} rules, optional melding {melding}, turn "
-              "timer {timer}, threads {threads}, pictures {pictures}, language {language}.",
+              "timer {timer}, threads {threads}; for every match here, matches in play too: "
+              "pictures {pictures}, language {language}.",
               rules=variant_word(tr, settings.variant),
               melding=on_off(tr, settings.optional_melding),
               timer=control_words(tr, settings.time_control, settings.turn_timer),
