@@ -205,11 +205,16 @@ class TurnNotices:
     async def _tell(self, live: LiveMatch, turn: Turn) -> None:
         seat, deadline = turn[3], live.deadline
         tr = self.svc.seat_tr(live, seat)
-        channel = f"<#{live.channel_id}>"
-        sent = await _dm(self.svc, live, seat, tr(
-            "Your turn in the Umtali match against {name}: play in {channel} (or from your "
-            "hand here). Your turn ends {when}.", name=safe_name(live.names[1 - seat]),
-            channel=channel, when=when(deadline or 0)))
+        name, ends = safe_name(live.names[1 - seat]), when(deadline or 0)
+        if live.channel_lost:
+            # Played in DMs: the channel it names is gone, or closed to the bot.
+            text = tr("Your turn in the Umtali match against {name}: play from your hand "
+                      "here. Your turn ends {when}.", name=name, when=ends)
+        else:
+            text = tr("Your turn in the Umtali match against {name}: play in {channel} (or "
+                      "from your hand here). Your turn ends {when}.", name=name,
+                      channel=f"<#{live.channel_id}>", when=ends)
+        sent = await _dm(self.svc, live, seat, text)
         if sent is None:
             # Failed for now: still to tell, at the next check (if it is still this turn).
             self.failed[live.id] = turn
