@@ -164,3 +164,16 @@ async def test_the_turns_dm_of_a_match_played_in_dms_points_to_no_lost_channel(
     [told] = [t for t in _dms(world, 1 - first) if "Your turn in the Umtali match" in t]
     assert f"<#{live.channel_id}>" not in told, told
     assert "your hand here" in told, told
+
+
+async def test_the_reminder_of_a_match_played_in_dms_points_to_no_lost_channel(
+        world: World) -> None:
+    live = await played_in_dms(world, time_control="correspondence")
+    svc = world.bot.matches
+    assert svc is not None and live.deadline is not None
+    seat = live.session.to_act
+    await svc.check_timers(now=live.deadline - 2 * HOUR + 1)
+    await flush(world)
+    [reminder] = [t for t in _dms(world, seat) if t.startswith("Reminder")]
+    assert f"<#{live.channel_id}>" not in reminder, reminder
+    assert "your hand here" in reminder, reminder

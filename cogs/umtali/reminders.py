@@ -44,7 +44,16 @@ async def turn_warning(svc: MatchService, live: LiveMatch, seat: int, left: int)
     turn = turn_of(live)
     tr = svc.seat_tr(live, seat)
     channel = f"<#{live.channel_id}>"
-    if live.asks_when_late():
+    if live.channel_lost and live.asks_when_late():
+        # Played in DMs: the channel is gone, or closed to the bot.
+        text = tr("Reminder: your turn in the Umtali match against {name} ends {when}; after "
+                  "that, {name} may claim the session. Play from your hand here.", name=other,
+                  when=when(deadline))
+    elif live.channel_lost:
+        text = tr("Reminder: your turn in the Umtali match against {name} ends {when}; after "
+                  "that, you forfeit the session. Play from your hand here.", name=other,
+                  when=when(deadline))
+    elif live.asks_when_late():
         text = tr("Reminder: your turn in the Umtali match against {name} ends {when}; after "
                   "that, {name} may claim the session. Play in {channel}.", name=other,
                   when=when(deadline), channel=channel)
