@@ -161,8 +161,10 @@ TEXT_ONLY = Look(pictures=False)
 
 def table_of(live: LiveMatch, note: str = "", look: Look = TEXT_ONLY) -> Shown:
     view = live.session.view(SPECTATOR)
+    # Played in DMs, the table is a DM panel's copy, with no My hand button.
     embed = table_embed(view, live.names, live.id, tr=look.tr, deadline=live.deadline,
-                        note=note, clock=clock_line(live, look.tr))
+                        note=note, clock=clock_line(live, look.tr),
+                        hand_button=not live.channel_lost)
     if not look.pictures:
         return Shown([embed])
     draw = partial(table_png, view, tuple(live.names), tr=look.tr, four_colour=look.four_colour)
