@@ -72,7 +72,8 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
             raise app_commands.NoPrivateMessage()
         return True
 
-    @app_commands.command(description="This server's defaults for new matches")
+    @app_commands.command(description="This server's settings: defaults for new matches, "
+                                      "pictures, language, seasons")
     @app_commands.describe(
         variant="Default rule set", turn_timer="Default minutes per turn (0: no limit)",
         threads="Play each match in a thread made from the challenge",
