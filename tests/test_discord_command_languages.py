@@ -159,8 +159,8 @@ async def test_a_russian_manager_reads_the_settings_in_russian(world: World,
                           turn_timer=0)
     assert _content(ok) == (
         "Для новых матчей по умолчанию: правила русские, выкладывать по желанию — выкл., "
-        "время на ход — выкл., ветки — вкл., картинки — вкл., язык — как на сервере "
-        "(English).")
+        "время на ход — выкл., ветки — вкл.; для всех матчей сервера, и уже идущих тоже: "
+        "картинки — вкл., язык — как на сервере (English).")
 
 
 async def test_only_a_manager_sets_the_language(world: World) -> None:

@@ -17,7 +17,14 @@ from cogs.umtali.time_control import DAY, HOUR
 from cogs.umtali.time_out import decide
 from tests.discord_helpers import World, flush, player, start_match, thread_of
 from tests.test_faults_timers import db_row
-from tests.time_control_helpers import button, db_deadline, end_turn, table_text, time_up
+from tests.time_control_helpers import (
+    button,
+    db_deadline,
+    end_turn,
+    played_in_dms,
+    table_text,
+    time_up,
+)
 
 
 def _dms(world: World, seat: int) -> list[str]:
@@ -144,3 +151,29 @@ async def test_the_question_outlives_a_restart(world: World, db_path: Path,
     await flush(world)
     assert restored.over and restored.session.winner == 1 - absent
     assert db_row(db_path, live.id)["how"] == "timed out"
+
+
+async def test_the_turns_dm_of_a_match_played_in_dms_points_to_no_lost_channel(
+        world: World) -> None:
+    """With the match's channel lost (deleted), the DM telling a player their turn has
+    started sends them to their hand there, not to the channel that is gone."""
+    live = await played_in_dms(world, time_control="correspondence")
+    first = live.session.to_act
+    await end_turn(world, live)
+    await flush(world)
+    [told] = [t for t in _dms(world, 1 - first) if "Your turn in the Umtali match" in t]
+    assert f"<#{live.channel_id}>" not in told, told
+    assert "your hand here" in told, told
+
+
+async def test_the_reminder_of_a_match_played_in_dms_points_to_no_lost_channel(
+        world: World) -> None:
+    live = await played_in_dms(world, time_control="correspondence")
+    svc = world.bot.matches
+    assert svc is not None and live.deadline is not None
+    seat = live.session.to_act
+    await svc.check_timers(now=live.deadline - 2 * HOUR + 1)
+    await flush(world)
+    [reminder] = [t for t in _dms(world, seat) if t.startswith("Reminder")]
+    assert f"<#{live.channel_id}>" not in reminder, reminder
+    assert "your hand here" in reminder, reminder

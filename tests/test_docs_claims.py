@@ -248,6 +248,7 @@ def test_more_figures_quoted_are_the_codes() -> None:
     assert f"a pool (up to {POOL_SIZE} connections)" in DOCS["DATABASE.md"]
     assert f"fails after {int(COMMAND_TIMEOUT)} s (`COMMAND_TIMEOUT`" in DOCS["DATABASE.md"]
     assert f"in the channel after {int(NOTICE_AFTER)} s or more" in DOCS["processes.md"]
+    assert f"(after {int(NOTICE_AFTER)} s or more offline" in english
 
 
 def test_a_last_discard_is_offered_both_ways_as_the_rules_say() -> None:

@@ -105,6 +105,11 @@ def test_the_settings_defaults_in_the_readme_are_the_codes() -> None:
     assert rows["UMTALI_DB_PATH"].strip() == f"`{settings.db_path.as_posix()}`"
     assert rows["UMTALI_LOG_LEVEL"].strip() == f"`{settings.log_level}`"
     assert rows["UMTALI_PROCESS"].strip().startswith(f"`{settings.process}`")
+    # Named after the shards it is given, not after a shard count alone (that one is main).
+    sharded = {"DISCORD_TOKEN": "x", "UMTALI_SHARD_COUNT": "4"}
+    assert load_settings(sharded).process == settings.process
+    named = load_settings({**sharded, "UMTALI_SHARD_IDS": "0-1"}).process
+    assert f"`UMTALI_SHARD_IDS` (`{named}`)" in rows["UMTALI_PROCESS"]
     assert settings.thinking_workers is None
     # As the README says it: 2, or 1 on a one-core machine.
     assert (1 if (os.cpu_count() or 1) == 1 else 2) == DEFAULT_WORKERS

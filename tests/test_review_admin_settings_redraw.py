@@ -39,6 +39,9 @@ async def test_open_table_and_dm_panels_show_new_look_at_once(world: World) -> N
     ok = await boss.slash(world.channel, "umtali-admin settings", pictures=False,
                           language="ru")
     assert ok.ephemeral and "pictures off" in str(ok.response.content), ok.response.content
+    # The answer does not call the look a default for new matches: the match in play takes it.
+    said = str(ok.response.content)
+    assert said.index("matches in play too") < said.index("pictures off"), said
     await flush(world)
     assert live.version == version  # nobody moved
     table = _table(world, live)

@@ -50,6 +50,19 @@ def test_pages_name_the_commands_as_the_readers_client_shows_them() -> None:
     assert "`/umtali challenge`" in PAGES[-1][1]
 
 
+def test_the_playing_page_names_every_player_command() -> None:
+    """A player who reads the rules in Discord learns every command there is to play with:
+    practice against the computer (with its hint), the records, how their panels look."""
+    from cogs.umtali.commands import UmtaliCog
+
+    names = {c.name for c in UmtaliCog.__cog_app_commands__} - {"rules"}
+    for tr in (EN, tr_for("ru")):
+        last = pages(tr)[-1][1]
+        for name in names:
+            assert f"`{command(tr, ('umtali', name))}`" in last, (tr.lang, name)
+        assert tr.ctx("button", "Hint") in last
+
+
 def test_the_playing_page_says_how_to_check_the_deals() -> None:
     for tr, doc in ((EN, "docs/FAIR_DEALS.md"), (tr_for("ru"), "docs/FAIR_DEALS.ru.md")):
         assert "python -m umtali verify" in pages(tr)[-1][1]

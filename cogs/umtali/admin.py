@@ -72,7 +72,8 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
             raise app_commands.NoPrivateMessage()
         return True
 
-    @app_commands.command(description="This server's defaults for new matches")
+    @app_commands.command(description="This server's settings: defaults for new matches, "
+                                      "pictures, language, seasons")
     @app_commands.describe(
         variant="Default rule set", turn_timer="Default minutes per turn (0: no limit)",
         threads="Play each match in a thread made from the challenge",
@@ -187,8 +188,10 @@ def settings_summary(settings: GuildSettings, tr: Tr, speaks: str) -> str:
     """The server's settings in a sentence; ``speaks``: the language its matches use now."""
     language = language_name(settings.language) if settings.language else tr(
         "server default ({language})", language=language_name(speaks))
+    # The look is no default: it changes the matches in play at once (``redraw_guild``).
     return tr("Defaults for new matches: {rules} rules, optional melding {melding}, turn "
-              "timer {timer}, threads {threads}, pictures {pictures}, language {language}.",
+              "timer {timer}, threads {threads}; for every match here, matches in play too: "
+              "pictures {pictures}, language {language}.",
               rules=variant_word(tr, settings.variant),
               melding=on_off(tr, settings.optional_melding),
               timer=control_words(tr, settings.time_control, settings.turn_timer),

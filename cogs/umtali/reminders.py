@@ -44,7 +44,16 @@ async def turn_warning(svc: MatchService, live: LiveMatch, seat: int, left: int)
     turn = turn_of(live)
     tr = svc.seat_tr(live, seat)
     channel = f"<#{live.channel_id}>"
-    if live.asks_when_late():
+    if live.channel_lost and live.asks_when_late():
+        # Played in DMs: the channel is gone, or closed to the bot.
+        text = tr("Reminder: your turn in the Umtali match against {name} ends {when}; after "
+                  "that, {name} may claim the session. Play from your hand here.", name=other,
+                  when=when(deadline))
+    elif live.channel_lost:
+        text = tr("Reminder: your turn in the Umtali match against {name} ends {when}; after "
+                  "that, you forfeit the session. Play from your hand here.", name=other,
+                  when=when(deadline))
+    elif live.asks_when_late():
         text = tr("Reminder: your turn in the Umtali match against {name} ends {when}; after "
                   "that, {name} may claim the session. Play in {channel}.", name=other,
                   when=when(deadline), channel=channel)
@@ -205,11 +214,16 @@ class TurnNotices:
     async def _tell(self, live: LiveMatch, turn: Turn) -> None:
         seat, deadline = turn[3], live.deadline
         tr = self.svc.seat_tr(live, seat)
-        channel = f"<#{live.channel_id}>"
-        sent = await _dm(self.svc, live, seat, tr(
-            "Your turn in the Umtali match against {name}: play in {channel} (or from your "
-            "hand here). Your turn ends {when}.", name=safe_name(live.names[1 - seat]),
-            channel=channel, when=when(deadline or 0)))
+        name, ends = safe_name(live.names[1 - seat]), when(deadline or 0)
+        if live.channel_lost:
+            # Played in DMs: the channel it names is gone, or closed to the bot.
+            text = tr("Your turn in the Umtali match against {name}: play from your hand "
+                      "here. Your turn ends {when}.", name=name, when=ends)
+        else:
+            text = tr("Your turn in the Umtali match against {name}: play in {channel} (or "
+                      "from your hand here). Your turn ends {when}.", name=name,
+                      channel=f"<#{live.channel_id}>", when=ends)
+        sent = await _dm(self.svc, live, seat, text)
         if sent is None:
             # Failed for now: still to tell, at the next check (if it is still this turn).
             self.failed[live.id] = turn

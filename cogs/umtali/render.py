@@ -82,10 +82,11 @@ def pile_text(view: PlayerView, tr: Tr) -> str:
 
 def table_embed(
     view: PlayerView, names: Sequence[str], match_id: int, *, tr: Tr,
-    deadline: float | None = None, note: str = "", clock: str = "",
+    deadline: float | None = None, note: str = "", clock: str = "", hand_button: bool = True,
 ) -> discord.Embed:
     """The public table. ``view`` must be the spectator's; ``clock``: whose clock runs and
-    the reserves, when the match has a time control."""
+    the reserves, when the match has a time control; ``hand_button``: the table carries the
+    **My hand** button (not a DM panel's copy), which its footer names while play goes on."""
     assert view.seat == SPECTATOR, "the public table renders the spectator's view only"
     names = _safe(names)
     lines = [tr("Game {game}, hand {hand} · {rules} · dealer {dealer}", game=view.game,
@@ -126,8 +127,11 @@ def table_embed(
                  won_b=view.games_won[1]),
         inline=False,
     )
-    embed.set_footer(text=tr("Match {match} · press “My hand” to see your cards and play",
-                             match=match_id))
+    if hand_button and view.winner < 0:
+        embed.set_footer(text=tr("Match {match} · press “My hand” to see your cards and play",
+                                 match=match_id))
+    else:
+        embed.set_footer(text=tr("Match {match}", match=match_id))
     return embed
 
 

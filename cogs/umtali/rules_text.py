@@ -83,6 +83,11 @@ _TEXTS: Final[tuple[str, ...]] = (
        "turn's own time is up; by correspondence (a day a turn), the waiting player chooses "
        "with a button: **Claim the win** or **Keep waiting**.\n"
        "• `{resign}` gives the session to your opponent; `{table}` shows the table again.\n"
+       "• `{practice}` plays a session against the computer: on your turn its **Hint** button "
+       "tells you alone the move the hard computer would make, and after each hand a short "
+       "review of your costliest moves comes by direct message.\n"
+       "• `{stats}`, `{leaderboard}` and `{history}` show a record, the best players and past "
+       "sessions (each as a replay file); `{display}` sets how your own panels look.\n"
        "• Every deal can be checked: the bot posts a commitment (a fingerprint) of a "
        "session's seed on its challenge before anyone accepts, the member who accepts cuts "
        "the deck (typing their cut, or nothing), and when the session ends the bot reveals "
@@ -96,6 +101,11 @@ _COMMANDS: Final = {
     "play": ("umtali", "play"),
     "resign": ("umtali", "resign"),
     "table": ("umtali", "table"),
+    "practice": ("umtali", "practice"),
+    "stats": ("umtali", "stats"),
+    "leaderboard": ("umtali", "leaderboard"),
+    "history": ("umtali", "history"),
+    "display": ("umtali", "display"),
 }
 
 

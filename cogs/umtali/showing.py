@@ -161,8 +161,10 @@ TEXT_ONLY = Look(pictures=False)
 
 def table_of(live: LiveMatch, note: str = "", look: Look = TEXT_ONLY) -> Shown:
     view = live.session.view(SPECTATOR)
+    # Played in DMs, the table is a DM panel's copy, with no My hand button.
     embed = table_embed(view, live.names, live.id, tr=look.tr, deadline=live.deadline,
-                        note=note, clock=clock_line(live, look.tr))
+                        note=note, clock=clock_line(live, look.tr),
+                        hand_button=not live.channel_lost)
     if not look.pictures:
         return Shown([embed])
     draw = partial(table_png, view, tuple(live.names), tr=look.tr, four_colour=look.four_colour)
@@ -206,9 +208,18 @@ def dm_panel_of(live: LiveMatch, seat: int, note: str = "", look: Look = TEXT_ON
                 table_look: Look = TEXT_ONLY) -> Shown:
     """The DM panel: the hand, and while the channel is lost the table with the last turn
     too (it is public; the hand is this player's own)."""
-    shown = hand_of(live, seat, note, look)
     if not live.channel_lost:
-        return shown
+        return hand_of(live, seat, note, look)
+    ended = live.over and not live.abandoned and revealed(live.commitment, True)
+    if ended:
+        # Ended with a result: its reveal goes with the final card under the table, which a
+        # match played in DMs no longer has. Said here, as a match with no result does.
+        note = "\n\n".join(filter(None, (note, reveal_line(
+            live.session, live.salt, live.commitment, look.tr, cut=live.cut))))
+    shown = hand_of(live, seat, note, look)
+    if ended:
+        shown.view = discord.ui.View(timeout=None)
+        shown.view.add_item(ReplayButton(live.guild_id, live.id, look.tr))
     table = table_of(live, tail(live.last_turn, LAST_TURN), table_look)
     return Shown([*table.embeds, *shown.embeds], shown.view, [*table.made, *shown.made],
                  [*table.pictures, *shown.pictures])

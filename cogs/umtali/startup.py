@@ -13,6 +13,7 @@ from discord.ext import commands
 from cogs.umtali.access import service
 from cogs.umtali.challenges import ExpiryEdits, expire_challenges
 from cogs.umtali.clock import heartbeat
+from cogs.umtali.failures import PASSING
 from cogs.umtali.standing_still import stood_still
 from data.store import Store
 
@@ -20,12 +21,15 @@ log = logging.getLogger(__name__)
 
 
 async def commands_fingerprint(bot: commands.Bot, guild_id: int | None) -> str:
-    """What a sync would send, translations included: a changed translation is a change."""
+    """What a sync would send, translations included (a changed translation is a change),
+    and to which application: a database kept while the token changes to another one
+    would otherwise leave the new application with no commands, not even the sync."""
     translator = bot.tree.translator
     payload = [c.to_dict(bot.tree) if translator is None else
                await c.get_translated_payload(bot.tree, translator)
                for c in bot.tree.get_commands()]
-    text = json.dumps({"guild": guild_id, "commands": payload}, sort_keys=True)
+    text = json.dumps({"application": bot.application_id, "guild": guild_id,
+                       "commands": payload}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -52,6 +56,14 @@ async def sync_if_changed(bot: commands.Bot, store: Store, guild_id: int | None)
             ("globally", "Check the application's bot token and scopes."))
         log.error("slash commands could not be synced %s: Discord refused (%s). %s The bot "
                   "runs on with the commands as they were.", where, e, check)
+        return False
+    except PASSING as e:
+        # Discord failing for now (a 5xx after discord.py's retries, the network): no reason
+        # not to play on with the commands it has; the next start tries again.
+        log.error("slash commands could not be synced %s: Discord failed (%s: %s). The bot runs "
+                  "on with the commands as they were; the next start tries again.",
+                  f"to guild {guild_id}" if guild_id is not None else "globally",
+                  e.__class__.__name__, e)
         return False
     await store.set_meta("commands_fingerprint", fingerprint)
     log.info("slash commands synced %s", f"to guild {guild_id}" if guild_id else "globally")
