@@ -325,3 +325,23 @@ async def test_a_match_taken_over_after_a_pause_gets_the_time_once(
         # since, a second a tick), not the pause more.
         assert ours.deadline - world.clock.now == pytest.approx(left, abs=30), \
             "the pause given twice"
+
+
+async def test_a_pause_while_the_watch_waits_for_a_check_gives_the_time_back(
+        world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The watch woke during a check (on time) and waited for it to end, the process then
+    paused before it did: waiting, the watch saw nothing, nor did the loop (not asleep), and
+    the next check forfeited the turn. The watch watches on; what it sees is judged after."""
+    live, svc = await _timed(world)
+
+    async def slow_then_paused() -> None:
+        await timers.slow(1)  # the watch wakes, on time, the check still under way
+        await timers.stand_still(600)
+
+    async with running(world, monkeypatch) as timers:
+        assert live.deadline is not None
+        before = live.deadline
+        await _in_renewal(monkeypatch, svc, timers, slow_then_paused)
+        assert not live.over, "forfeited over a pause while the watch waited for a check"
+        assert live.deadline == pytest.approx(before + 600, abs=2)
+        assert db_row(db_path, live.id)["deadline"] == live.deadline

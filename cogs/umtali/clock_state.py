@@ -116,6 +116,10 @@ class ClockState:
     still_until: float | None = None
     #: One judgement at a time: a check, or a pause given back (both renew the leases).
     judging: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: Sleeps seen to wake late (the timers' loop's, its watch's), not judged yet: when each
+    #: meant to wake and woke, in the order seen; judged first thing under ``judging``. Noted
+    #: by the watch without waiting for a check under way, so that it watches on meanwhile.
+    stood: list[tuple[float, float]] = field(default_factory=list)
     #: Turns resumed after downtime, saved or not, unknown (by match id): their matches are
     #: kept claimed and brought in again (``Owners``), and the resume read back then.
     resumed: dict[int, Resumed] = field(default_factory=dict)

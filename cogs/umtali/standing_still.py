@@ -18,6 +18,15 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+async def judge_stood(svc: MatchService) -> None:
+    """Under ``ClockState.judging``: the sleeps seen to wake late (``ClockState.stood``),
+    each judged in the order seen."""
+    stood = svc.clock_state.stood
+    while stood:
+        since, now = stood.pop(0)
+        await stood_still(svc, since, now)
+
+
 async def stood_still(svc: MatchService, since: float, now: float) -> None:
     """The timers' loop slept from ``since`` to ``now`` when it meant to wake at ``since``: the
     process was paused (a virtual machine suspended, the host asleep, a debugger, SIGSTOP), its
@@ -34,8 +43,7 @@ async def stood_still(svc: MatchService, since: float, now: float) -> None:
     if now < since:
         state.still_until = None  # the clock stepped back: what was judged is ahead of it
         return
-    # Up to ``still_until`` seen already, by the loop or its watch (one may be judged after
-    # the other, waiting for its turn: ``ClockState.judging``).
+    # Up to ``still_until`` seen already, by the loop or its watch (their sleeps overlap).
     judged = state.still_until
     state.still_until = now if judged is None else max(judged, now)
     if judged is not None:
