@@ -135,6 +135,9 @@ async def _connected(svc: MatchService) -> None:
     # outage is given back on its own, and the same seconds must not be given twice. From the
     # start, or from a turn's start since (the computer's reply while connecting).
     end = svc.clock() if first_down is None else first_down
+    # A pause of the bot's up to then (the process stopped during this check) is given with
+    # it: not again when the watch's sight of it is judged (``standing_still``).
+    state.still_until = end if state.still_until is None else max(state.still_until, end)
     gaps = {match_id: (was, end - connecting_since(state, match_id))
             for match_id, was in loaded[1].items()}
     state.loaded = state.first_down = None
