@@ -389,3 +389,4 @@ async def test_a_pause_while_the_bot_connects_is_given_back_once(
             "the pause given twice"
         assert db_row(db_path, restored.id)["deadline"] == restored.deadline
         assert svc.clock_state.checked
+

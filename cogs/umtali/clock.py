@@ -348,6 +348,7 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
             continue
         moved = abs(deadline - live.deadline) >= CONNECTING
         live.deadline, live.warned, live.unsent = deadline, False, unsent
+        live.clock_from = (deadline, now)
         if reserve is not None:
             live.reserves[seat] = reserve
         if moved or reserve is not None:

@@ -129,11 +129,22 @@ def began(svc: MatchService, live: LiveMatch, now: float) -> None:
     """``live``'s turn began at ``now`` (a move saved, its deadline set). Before the first
     check after a start nobody can play yet (the bot is connecting), so its clock stands still
     until then, as a turn brought back running does: the first check gives it the time since
-    ``now`` (``clock._connected``)."""
+    ``now`` (``clock._connected``). Nor is a pause of the bot's before ``now`` its own
+    (``LiveMatch.clock_from``)."""
+    if live.deadline is not None:
+        live.clock_from = (live.deadline, now)
     state = svc.clock_state
     if state.loaded is not None and not state.checked and live.deadline is not None:
         state.loaded[1][live.id] = live.deadline
         state.begun[live.id] = now
+
+
+def held_from(live: LiveMatch, now: float) -> None:
+    """``live`` is held here from ``now`` on: its clock ran elsewhere until then, unless it
+    was set here since (resumed as it was taken over: ``LiveMatch.clock_from``)."""
+    if live.deadline is not None and (live.clock_from is None
+                                      or live.clock_from[0] != live.deadline):
+        live.clock_from = (live.deadline, now)
 
 
 def connecting_since(state: ClockState, match_id: int) -> float:

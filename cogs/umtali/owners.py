@@ -20,6 +20,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from cogs.umtali.clock import alive_key, last_alive, resume_after_downtime
+from cogs.umtali.clock_state import held_from
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.question_message import void_owed
@@ -251,6 +252,7 @@ class Owners:
         if old is not None:
             self.drop(old)
         self.svc.matches[live.id] = live
+        held_from(live, self.svc.clock())
         if live.held_still is not None:
             self._owe_still(live)
         if live.unsent:

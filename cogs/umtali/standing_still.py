@@ -41,7 +41,10 @@ async def stood_still(svc: MatchService, since: float, now: float) -> None:
     if not state.checked:
         return
     if now < since:
-        state.still_until = None  # the clock stepped back: what was judged is ahead of it
+        # The clock stepped back: what was judged, and when turns' clocks were set, is ahead.
+        state.still_until = None
+        for live in svc.matches.values():
+            live.clock_from = None
         return
     # Up to ``still_until`` seen already, by the loop or its watch (their sleeps overlap).
     judged = state.still_until
@@ -65,8 +68,17 @@ async def stood_still(svc: MatchService, since: float, now: float) -> None:
     except Exception as e:
         log.warning("the leases could not be renewed (%s: %s); trying again",
                     e.__class__.__name__, e)
-    gaps = {live.id: (live.deadline, gap) for live in held
-            if svc.matches.get(live.id) is live and not live.over and live.deadline is not None}
+    end = since + gap
+    gaps = {}
+    for live in held:
+        if svc.matches.get(live.id) is not live or live.over or live.deadline is None:
+            continue
+        # A turn whose clock was set here since the pause began (a move, a resume that gave
+        # the pause already) runs from then.
+        start = since if live.clock_from is None or live.clock_from[0] != live.deadline \
+            else max(since, live.clock_from[1])
+        if end - start >= CONNECTING:
+            gaps[live.id] = (live.deadline, end - start)
     await give_back(svc, gaps, "while the bot stood still")
     # Saved at once: a stop before the next heartbeat would give that time back again.
     await noted(svc, "after standing still")
