@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -76,3 +77,33 @@ async def test_a_turn_begun_after_a_pause_is_not_given_it(
         assert live.deadline - world.clock.now == pytest.approx(20 * 60, abs=5), \
             "the new turn given the pause"
         assert db_row(db_path, live.id)["deadline"] == live.deadline
+
+
+async def test_a_move_while_a_pause_is_being_given_back_is_in_time(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Woken from a pause that ran past the turn's deadline, the bot renews its leases before
+    giving the pause back: a move reaching it meanwhile, made after it woke, was refused as
+    late ("Your time ran out") for time nobody could play."""
+    live, svc = await _timed(world)
+    renew = svc.owners.tick
+    seat = live.session.to_act
+    made: list[Any] = []
+
+    async def moved(now: float) -> None:
+        monkeypatch.setattr(svc.owners, "tick", renew)
+        move = GreedyPlayer().choose(live.session.view(seat))
+        try:
+            made.append(await play(world, live, move))
+        except AssertionError as e:  # refused: not played
+            made.append(e)
+        await renew(now)
+
+    async with running(world, monkeypatch) as timers:
+        assert live.deadline is not None
+        before = live.deadline
+        monkeypatch.setattr(svc.owners, "tick", moved)
+        await timers.pause(600)
+        assert made and not isinstance(made[0], AssertionError), made
+        assert not live.over and live.version == 1
+        # The turn goes on with the pause given back.
+        assert live.deadline == pytest.approx(before + 600, abs=1)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from cogs.umtali.clock import noted
 from cogs.umtali.clock_state import CONNECTING
-from cogs.umtali.give_back import give_back
+from cogs.umtali.give_back import owe, pay
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
@@ -59,7 +59,20 @@ async def stood_still(svc: MatchService, since: float, now: float) -> None:
                 gap)
     # Only the matches held through the pause: one the tick below takes over was resumed
     # with the time since its process stopped, this pause with it.
-    held = list(svc.matches.values())
+    end = since + gap
+    gaps = {}
+    for live in svc.matches.values():
+        if live.over or live.deadline is None:
+            continue
+        # A turn whose clock was set here since the pause began (a move, a resume that gave
+        # the pause already) runs from then.
+        start = since if live.clock_from is None or live.clock_from[0] != live.deadline \
+            else max(since, live.clock_from[1])
+        if end - start >= CONNECTING:
+            gaps[live.id] = (live.deadline, end - start)
+    # Owed at once, paid below: a move reaching the bot meanwhile is judged with it, not
+    # refused as late for time nobody could play (a move ending the turn ends what is owed).
+    owe(svc, gaps)
     try:
         # The leases first, lapsed meanwhile: a match another process took over is dropped
         # (that one gave its turn the time), and one not taken is kept from being taken while
@@ -68,17 +81,6 @@ async def stood_still(svc: MatchService, since: float, now: float) -> None:
     except Exception as e:
         log.warning("the leases could not be renewed (%s: %s); trying again",
                     e.__class__.__name__, e)
-    end = since + gap
-    gaps = {}
-    for live in held:
-        if svc.matches.get(live.id) is not live or live.over or live.deadline is None:
-            continue
-        # A turn whose clock was set here since the pause began (a move, a resume that gave
-        # the pause already) runs from then.
-        start = since if live.clock_from is None or live.clock_from[0] != live.deadline \
-            else max(since, live.clock_from[1])
-        if end - start >= CONNECTING:
-            gaps[live.id] = (live.deadline, end - start)
-    await give_back(svc, gaps, "while the bot stood still")
+    await pay(svc, "while the bot stood still")
     # Saved at once: a stop before the next heartbeat would give that time back again.
     await noted(svc, "after standing still")
