@@ -6,11 +6,13 @@ not given the pause (``LiveMatch.clock_from``). The real timers' loop, as in
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot import UmtaliBot
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, play, start_match
 from tests.test_clocks_stood_still import _in_renewal, _timed, running
@@ -107,3 +109,39 @@ async def test_a_move_while_a_pause_is_being_given_back_is_in_time(
         assert not live.over and live.version == 1
         # The turn goes on with the pause given back.
         assert live.deadline == pytest.approx(before + 600, abs=1)
+
+
+async def test_a_stop_before_a_pause_is_given_back_keeps_it_for_the_restart(
+        world: World, monkeypatch: pytest.MonkeyPatch,
+        make_bot: Callable[[], UmtaliBot]) -> None:
+    """Told to stop as it woke from a pause (a stopped process sent SIGTERM, then let go on),
+    the bot closed while the pause was being given back: its last note said it was alive at
+    the close, so the restart gave each turn what was left then, the pause taken from it."""
+    from cogs.umtali.clock import GRACE
+    from cogs.umtali.standing_still import judge_stood
+
+    live, svc = await _timed(world)
+    await svc.check_timers()
+    assert live.deadline is not None
+    left = live.deadline - world.clock.now
+    since = world.clock.now
+    world.clock.advance(600)
+    svc.clock_state.stood.append((since, world.clock.now))
+
+    async def stopping(now: float) -> None:
+        await svc.close()  # the clean stop's note, the renewal on its way
+        raise asyncio.CancelledError
+
+    monkeypatch.setattr(svc.owners, "tick", stopping)
+    with pytest.raises(asyncio.CancelledError):
+        async with svc.clock_state.judging:
+            await judge_stood(svc)
+    world.clock.advance(60)
+    again = make_bot()
+    await world.env.restart_bot(again)
+    assert again.matches is not None
+    await again.matches.check_timers()
+    restored = again.matches.matches[live.id]
+    assert restored.deadline is not None and left > GRACE
+    assert restored.deadline - world.clock.now == pytest.approx(left, abs=2), \
+        "the pause taken from the turn"

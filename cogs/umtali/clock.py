@@ -25,7 +25,14 @@ import discord
 from discord.ext import commands
 
 from cogs.umtali.announcing import your_turn
-from cogs.umtali.clock_state import CONNECTING, Outage, Resumed, connecting_since, run_out
+from cogs.umtali.clock_state import (
+    CONNECTING,
+    Outage,
+    Resumed,
+    connecting_since,
+    run_out,
+    still_since,
+)
 from cogs.umtali.give_back import give_back, pay, show_clock
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import safe_name
@@ -227,10 +234,11 @@ async def heartbeat(svc: MatchService) -> None:
     the stop. So too from a start until the first check (connecting: that check gives the
     time back): the deadlines brought back were moved on to the start, and a note from before
     it would give the time offline again at the next start, one of now take the time spent
-    connecting from the turns."""
+    connecting from the turns. So too while a pause of the bot's is not given back yet."""
     now, state = svc.clock(), svc.clock_state
     since = [at for at in (None if state.outage is None else state.outage.since,
-                           None if state.loaded is None else state.loaded[0]) if at is not None]
+                           None if state.loaded is None else state.loaded[0],
+                           still_since(state)) if at is not None]
     alive = f"{min(now, *since)!r} {STILL}" if since else repr(now)
     await svc.store.set_meta(alive_key(svc.owners.name), alive)
 

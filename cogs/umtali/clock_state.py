@@ -120,6 +120,8 @@ class ClockState:
     #: meant to wake and woke, in the order seen; judged first thing under ``judging``. Noted
     #: by the watch without waiting for a check under way, so that it watches on meanwhile.
     stood: list[tuple[float, float]] = field(default_factory=list)
+    #: Since when the pause being given back stood the clocks still, until it is paid.
+    standing: float | None = None
     #: Turns resumed after downtime, saved or not, unknown (by match id): their matches are
     #: kept claimed and brought in again (``Owners``), and the resume read back then.
     resumed: dict[int, Resumed] = field(default_factory=dict)
@@ -137,6 +139,20 @@ def began(svc: MatchService, live: LiveMatch, now: float) -> None:
     if state.loaded is not None and not state.checked and live.deadline is not None:
         state.loaded[1][live.id] = live.deadline
         state.begun[live.id] = now
+
+
+def still_since(state: ClockState) -> float | None:
+    """Since when a pause seen and not given back yet (``stood``, ``standing``) stood the
+    clocks still: a stop meanwhile is noted as of then (``clock.heartbeat``), as nobody could
+    play since, and a restart gives the turns that time."""
+    judged = state.still_until
+    # Each from where the judging has not reached yet.
+    late = [start for start, now in ((since if judged is None else max(since, judged), now)
+                                     for since, now in state.stood)
+            if now - start >= CONNECTING]
+    if state.standing is not None:
+        late.append(state.standing)
+    return min(late, default=None)
 
 
 def held_from(live: LiveMatch, now: float) -> None:

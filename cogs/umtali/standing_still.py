@@ -70,6 +70,8 @@ async def stood_still(svc: MatchService, since: float, now: float) -> None:
             else max(since, live.clock_from[1])
         if end - start >= CONNECTING:
             gaps[live.id] = (live.deadline, end - start)
+    # Until it is paid, a stop notes the bot alive as of its start (``clock.heartbeat``).
+    state.standing = since
     # Owed at once, paid below: a move reaching the bot meanwhile is judged with it, not
     # refused as late for time nobody could play (a move ending the turn ends what is owed).
     owe(svc, gaps)
@@ -82,5 +84,6 @@ async def stood_still(svc: MatchService, since: float, now: float) -> None:
         log.warning("the leases could not be renewed (%s: %s); trying again",
                     e.__class__.__name__, e)
     await pay(svc, "while the bot stood still")
+    state.standing = None
     # Saved at once: a stop before the next heartbeat would give that time back again.
     await noted(svc, "after standing still")
