@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from bot import UmtaliBot
 from cogs.umtali import startup
 from cogs.umtali.clock_state import LATE
 from cogs.umtali.live import LiveMatch
@@ -97,12 +98,27 @@ class Timers:
 
 
 @asynccontextmanager
-async def running(world: World, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Timers]:
+async def running(world: World, monkeypatch: pytest.MonkeyPatch,
+                  first: Callable[[Timers], Awaitable[Any]] | None = None,
+                  ) -> AsyncIterator[Timers]:
+    """The timers' loop running (``Timers``); ``first``: done while its first check's lease
+    renewal is on its way to the database."""
     timers = Timers(world)
     fake = types.ModuleType("asyncio")
     fake.__dict__.update(asyncio.__dict__)
     fake.sleep = timers.sleep  # type: ignore[attr-defined]
     monkeypatch.setattr(startup, "asyncio", fake)
+    if first is not None:
+        assert world.bot.matches is not None
+        owners = world.bot.matches.owners
+        renew = owners.tick
+
+        async def waiting(now: float) -> None:
+            monkeypatch.setattr(owners, "tick", renew)
+            await first(timers)
+            await renew(now)
+
+        monkeypatch.setattr(owners, "tick", waiting)
     task = timers.task = asyncio.create_task(startup.run_timers(world.bot, every=1.0))
     try:
         await timers.ticks(0)  # its first check made, parked in its first sleep
@@ -325,3 +341,52 @@ async def test_a_match_taken_over_after_a_pause_gets_the_time_once(
         # since, a second a tick), not the pause more.
         assert ours.deadline - world.clock.now == pytest.approx(left, abs=30), \
             "the pause given twice"
+
+
+async def test_a_pause_while_the_watch_waits_for_a_check_gives_the_time_back(
+        world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The watch woke during a check (on time) and waited for it to end, the process then
+    paused before it did: waiting, the watch saw nothing, nor did the loop (not asleep), and
+    the next check forfeited the turn. The watch watches on; what it sees is judged after."""
+    live, svc = await _timed(world)
+
+    async def slow_then_paused() -> None:
+        await timers.slow(1)  # the watch wakes, on time, the check still under way
+        await timers.stand_still(600)
+
+    async with running(world, monkeypatch) as timers:
+        assert live.deadline is not None
+        before = live.deadline
+        await _in_renewal(monkeypatch, svc, timers, slow_then_paused)
+        assert not live.over, "forfeited over a pause while the watch waited for a check"
+        assert live.deadline == pytest.approx(before + 600, abs=2)
+        assert db_row(db_path, live.id)["deadline"] == live.deadline
+
+
+async def test_a_pause_while_the_bot_connects_is_given_back_once(
+        world: World, db_path: Path, make_bot: Callable[[], UmtaliBot],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Paused during the first check after a restart, before it gives back the time spent
+    connecting: that time runs to the end of the pause, so the pause is given with it, and
+    the watch, which saw the pause, gave it a second time."""
+    from tests.test_clocks_connect import restarted_slowly
+
+    live = await start_match(world, turn_timer=5)
+    # Last alive with 100 s left in the turn, back an hour later and slow to connect.
+    svc, restored = await restarted_slowly(world, make_bot, monkeypatch, live, 100, 3600)
+
+    async def paused(timers: Timers) -> None:
+        for _ in range(5):
+            await asyncio.sleep(0)  # the watch set going, asleep
+        await timers.stand_still(600)
+
+    async with running(world, monkeypatch, first=paused):
+        await flush(world)
+        assert not restored.over and restored.deadline is not None
+        # Its 100 s from the end of the pause (the loop ran on since, a second a tick), not
+        # the pause more.
+        assert restored.deadline - world.clock.now == pytest.approx(100, abs=5), \
+            "the pause given twice"
+        assert db_row(db_path, restored.id)["deadline"] == restored.deadline
+        assert svc.clock_state.checked
+

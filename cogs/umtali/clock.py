@@ -25,7 +25,14 @@ import discord
 from discord.ext import commands
 
 from cogs.umtali.announcing import your_turn
-from cogs.umtali.clock_state import CONNECTING, Outage, Resumed, connecting_since, run_out
+from cogs.umtali.clock_state import (
+    CONNECTING,
+    Outage,
+    Resumed,
+    connecting_since,
+    run_out,
+    still_since,
+)
 from cogs.umtali.give_back import give_back, pay, show_clock
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import safe_name
@@ -135,6 +142,9 @@ async def _connected(svc: MatchService) -> None:
     # outage is given back on its own, and the same seconds must not be given twice. From the
     # start, or from a turn's start since (the computer's reply while connecting).
     end = svc.clock() if first_down is None else first_down
+    # A pause of the bot's up to then (the process stopped during this check) is given with
+    # it: not again when the watch's sight of it is judged (``standing_still``).
+    state.still_until = end if state.still_until is None else max(state.still_until, end)
     gaps = {match_id: (was, end - connecting_since(state, match_id))
             for match_id, was in loaded[1].items()}
     state.loaded = state.first_down = None
@@ -224,10 +234,11 @@ async def heartbeat(svc: MatchService) -> None:
     the stop. So too from a start until the first check (connecting: that check gives the
     time back): the deadlines brought back were moved on to the start, and a note from before
     it would give the time offline again at the next start, one of now take the time spent
-    connecting from the turns."""
+    connecting from the turns. So too while a pause of the bot's is not given back yet."""
     now, state = svc.clock(), svc.clock_state
     since = [at for at in (None if state.outage is None else state.outage.since,
-                           None if state.loaded is None else state.loaded[0]) if at is not None]
+                           None if state.loaded is None else state.loaded[0],
+                           still_since(state)) if at is not None]
     alive = f"{min(now, *since)!r} {STILL}" if since else repr(now)
     await svc.store.set_meta(alive_key(svc.owners.name), alive)
 
@@ -345,6 +356,7 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
             continue
         moved = abs(deadline - live.deadline) >= CONNECTING
         live.deadline, live.warned, live.unsent = deadline, False, unsent
+        live.clock_from = (deadline, now)
         if reserve is not None:
             live.reserves[seat] = reserve
         if moved or reserve is not None:

@@ -116,6 +116,12 @@ class ClockState:
     still_until: float | None = None
     #: One judgement at a time: a check, or a pause given back (both renew the leases).
     judging: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: Sleeps seen to wake late (the timers' loop's, its watch's), not judged yet: when each
+    #: meant to wake and woke, in the order seen; judged first thing under ``judging``. Noted
+    #: by the watch without waiting for a check under way, so that it watches on meanwhile.
+    stood: list[tuple[float, float]] = field(default_factory=list)
+    #: Since when the pause being given back stood the clocks still, until it is paid.
+    standing: float | None = None
     #: Turns resumed after downtime, saved or not, unknown (by match id): their matches are
     #: kept claimed and brought in again (``Owners``), and the resume read back then.
     resumed: dict[int, Resumed] = field(default_factory=dict)
@@ -125,11 +131,36 @@ def began(svc: MatchService, live: LiveMatch, now: float) -> None:
     """``live``'s turn began at ``now`` (a move saved, its deadline set). Before the first
     check after a start nobody can play yet (the bot is connecting), so its clock stands still
     until then, as a turn brought back running does: the first check gives it the time since
-    ``now`` (``clock._connected``)."""
+    ``now`` (``clock._connected``). Nor is a pause of the bot's before ``now`` its own
+    (``LiveMatch.clock_from``)."""
+    if live.deadline is not None:
+        live.clock_from = (live.deadline, now)
     state = svc.clock_state
     if state.loaded is not None and not state.checked and live.deadline is not None:
         state.loaded[1][live.id] = live.deadline
         state.begun[live.id] = now
+
+
+def still_since(state: ClockState) -> float | None:
+    """Since when a pause seen and not given back yet (``stood``, ``standing``) stood the
+    clocks still: a stop meanwhile is noted as of then (``clock.heartbeat``), as nobody could
+    play since, and a restart gives the turns that time."""
+    judged = state.still_until
+    # Each from where the judging has not reached yet.
+    late = [start for start, now in ((since if judged is None else max(since, judged), now)
+                                     for since, now in state.stood)
+            if now - start >= CONNECTING]
+    if state.standing is not None:
+        late.append(state.standing)
+    return min(late, default=None)
+
+
+def held_from(live: LiveMatch, now: float) -> None:
+    """``live`` is held here from ``now`` on: its clock ran elsewhere until then, unless it
+    was set here since (resumed as it was taken over: ``LiveMatch.clock_from``)."""
+    if live.deadline is not None and (live.clock_from is None
+                                      or live.clock_from[0] != live.deadline):
+        live.clock_from = (live.deadline, now)
 
 
 def connecting_since(state: ClockState, match_id: int) -> float:

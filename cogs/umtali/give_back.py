@@ -21,12 +21,18 @@ async def give_back(svc: MatchService, gaps: dict[int, tuple[float, float]],
     """Move each match's deadline (``gaps``: as it was, and by how much, by match id) on,
     saved before memory; a match that changed meanwhile or is held elsewhere is left alone. A
     save that fails is owed, and tried again at each check (its turn not judged meanwhile)."""
+    owe(svc, gaps)
+    await pay(svc, why)
+
+
+def owe(svc: MatchService, gaps: dict[int, tuple[float, float]]) -> None:
+    """``give_back``'s time owed, not paid yet: a move is judged with it meanwhile, and its
+    turn is not judged until it is paid (``clock_state.owed_deadline``)."""
     owed = svc.clock_state.owed
     for match_id, (was, gap) in gaps.items():
         before = owed.get(match_id)
         owed[match_id] = (was, gap + (before[1] if before is not None and before[0] == was
                                       else 0.0))
-    await pay(svc, why)
 
 
 async def pay(svc: MatchService, why: str) -> None:

@@ -77,6 +77,10 @@ class LiveMatch:
     #: That holder gives the turn this time back, so a move is judged with it too
     #: (``clock_state.judged_deadline``).
     held_still: float | None = None
+    #: The turn's deadline and since when its clock has run to it here, when set here (a
+    #: move, a resume after downtime, the match taken): a pause of the bot's before then is
+    #: not the turn's to be given (``standing_still``), its time counted from then (not saved).
+    clock_from: tuple[float, float] | None = None
     #: A save of it failed in a way that may have saved it all the same, and reading it back
     #: failed too (``cogs.umtali.unheard``): the clock's next check reads it first (not saved).
     doubted: bool = False

@@ -20,6 +20,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from cogs.umtali.clock import alive_key, last_alive, resume_after_downtime
+from cogs.umtali.clock_state import held_from
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.question_message import void_owed
@@ -149,7 +150,7 @@ class Owners:
             try:
                 await self._bring_in_unsettled(match_id)
             except Exception as e:
-                self._could_not_take(match_id, e, now)
+                self._could_not_take(match_id, e, now, "kept, brought in at the next check")
 
     async def _bring_in_unsettled(self, match_id: int) -> None:
         """``_bring_in_again`` of one match, if it is still to be brought in."""
@@ -165,9 +166,10 @@ class Owners:
                 self.svc.clock_state.resumed.pop(match_id, None)
             self._unsettled.pop(match_id, None)
 
-    def _could_not_take(self, match_id: int, e: Exception, now: float) -> None:
-        """Warned at the first failure, then at most every ``WARN_AGAIN`` seconds with the
-        count of failures since; the ones between only at DEBUG."""
+    def _could_not_take(self, match_id: int, e: Exception, now: float,
+                        then: str = "let go, to be claimed again") -> None:
+        """Warned (``then``: what becomes of the match) at the first failure, then at most
+        every ``WARN_AGAIN`` seconds with the count of failures since; between, at DEBUG."""
         failed, warned = self._failing.get(match_id, (0, -WARN_AGAIN))
         if now - warned < WARN_AGAIN:
             self._failing[match_id] = (failed + 1, warned)
@@ -176,8 +178,8 @@ class Owners:
             return
         self._failing[match_id] = (0, now)
         since = f" ({failed} more time(s) since the last warning)" if failed else ""
-        log.warning("match %d could not be taken over (%s: %s); let go, to be claimed "
-                    "again%s", match_id, e.__class__.__name__, e, since)
+        log.warning("match %d could not be taken over (%s: %s); %s%s", match_id,
+                    e.__class__.__name__, e, then, since)
 
     async def _let_go(self, claimed: list[Claimed], now: float) -> None:
         """Undo claims; if that fails too, the leases are not renewed (``renew`` extends only
@@ -251,6 +253,7 @@ class Owners:
         if old is not None:
             self.drop(old)
         self.svc.matches[live.id] = live
+        held_from(live, self.svc.clock())
         if live.held_still is not None:
             self._owe_still(live)
         if live.unsent:

@@ -162,11 +162,13 @@ class Playing(Looks):
         turn_over = session.over or session.hand is not hand or hand.turn != seat
         pending = [] if turn_over else [*live.pending, *lines]
         deadline, reserve = live.deadline, None
+        # When the turn's clock, if set here, runs from.
+        at = self.clock()
         if turn_over:
             # Judged against the deadline as the clock judges it (time still owed to the
             # turn, an outage under way), ended when it arrived (not when the match was free
             # for it), or when it was made if it arrived after the deadline.
-            now = self.clock()
+            now = at
             judged = judged_deadline(cast("MatchService", self), live, now)
             ended = now if arrived is None else min(now, arrived)
             if judged is not None and made is not None and ended >= judged:
@@ -174,7 +176,7 @@ class Playing(Looks):
             deadline, reserve = turn_end(live, session, seat, now, judged, ended)
         # Back at the table while the time-up question waits: the question is withdrawn, and
         # the turn has a fresh turn's time from now.
-        comeback = None if turn_over else back_at_table(live, seat, self.clock())
+        comeback = None if turn_over else back_at_table(live, seat, at)
         question = None
         if comeback is not None:
             deadline, question = comeback, withdrawn(live)
@@ -222,7 +224,7 @@ class Playing(Looks):
             live.warned = False
             live.deadline = deadline
             # Begun before the bot is connected after a start: it stands still until then.
-            began(cast("MatchService", self), live, self.clock())
+            began(cast("MatchService", self), live, at)
         live.pending = pending
         live.unsent[:] = unsent
         if comeback is not None:

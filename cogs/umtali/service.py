@@ -204,6 +204,7 @@ class MatchService(Timing, Endings, Playing, Looks):
             commitment=commitment, salt=salt, cut=cut, time_control=time_control,
             reserves=[reserve, reserve],
         )
+        live.clock_from = None if deadline is None else (deadline, now)
         self.matches[match_id] = live
         return live
 

@@ -10,12 +10,21 @@ from typing import TYPE_CHECKING
 
 from cogs.umtali.clock import noted
 from cogs.umtali.clock_state import CONNECTING
-from cogs.umtali.give_back import give_back
+from cogs.umtali.give_back import owe, pay
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
 
 log = logging.getLogger(__name__)
+
+
+async def judge_stood(svc: MatchService) -> None:
+    """Under ``ClockState.judging``: the sleeps seen to wake late (``ClockState.stood``),
+    each judged in the order seen."""
+    stood = svc.clock_state.stood
+    while stood:
+        since, now = stood.pop(0)
+        await stood_still(svc, since, now)
 
 
 async def stood_still(svc: MatchService, since: float, now: float) -> None:
@@ -32,10 +41,12 @@ async def stood_still(svc: MatchService, since: float, now: float) -> None:
     if not state.checked:
         return
     if now < since:
-        state.still_until = None  # the clock stepped back: what was judged is ahead of it
+        # The clock stepped back: what was judged, and when turns' clocks were set, is ahead.
+        state.still_until = None
+        for live in svc.matches.values():
+            live.clock_from = None
         return
-    # Up to ``still_until`` seen already, by the loop or its watch (one may be judged after
-    # the other, waiting for its turn: ``ClockState.judging``).
+    # Up to ``still_until`` seen already, by the loop or its watch (their sleeps overlap).
     judged = state.still_until
     state.still_until = now if judged is None else max(judged, now)
     if judged is not None:
@@ -48,7 +59,22 @@ async def stood_still(svc: MatchService, since: float, now: float) -> None:
                 gap)
     # Only the matches held through the pause: one the tick below takes over was resumed
     # with the time since its process stopped, this pause with it.
-    held = list(svc.matches.values())
+    end = since + gap
+    gaps = {}
+    for live in svc.matches.values():
+        if live.over or live.deadline is None:
+            continue
+        # A turn whose clock was set here since the pause began (a move, a resume that gave
+        # the pause already) runs from then.
+        start = since if live.clock_from is None or live.clock_from[0] != live.deadline \
+            else max(since, live.clock_from[1])
+        if end - start >= CONNECTING:
+            gaps[live.id] = (live.deadline, end - start)
+    # Until it is paid, a stop notes the bot alive as of its start (``clock.heartbeat``).
+    state.standing = since
+    # Owed at once, paid below: a move reaching the bot meanwhile is judged with it, not
+    # refused as late for time nobody could play (a move ending the turn ends what is owed).
+    owe(svc, gaps)
     try:
         # The leases first, lapsed meanwhile: a match another process took over is dropped
         # (that one gave its turn the time), and one not taken is kept from being taken while
@@ -57,8 +83,7 @@ async def stood_still(svc: MatchService, since: float, now: float) -> None:
     except Exception as e:
         log.warning("the leases could not be renewed (%s: %s); trying again",
                     e.__class__.__name__, e)
-    gaps = {live.id: (live.deadline, gap) for live in held
-            if svc.matches.get(live.id) is live and not live.over and live.deadline is not None}
-    await give_back(svc, gaps, "while the bot stood still")
+    await pay(svc, "while the bot stood still")
+    state.standing = None
     # Saved at once: a stop before the next heartbeat would give that time back again.
     await noted(svc, "after standing still")

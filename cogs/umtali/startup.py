@@ -6,6 +6,7 @@ import asyncio
 import hashlib
 import json
 import logging
+from typing import TYPE_CHECKING
 
 import discord
 from discord.ext import commands
@@ -13,9 +14,13 @@ from discord.ext import commands
 from cogs.umtali.access import service
 from cogs.umtali.challenges import ExpiryEdits, expire_challenges
 from cogs.umtali.clock import heartbeat
+from cogs.umtali.clock_state import CONNECTING
 from cogs.umtali.failures import PASSING
-from cogs.umtali.standing_still import stood_still
+from cogs.umtali.standing_still import judge_stood
 from data.store import Store
+
+if TYPE_CHECKING:
+    from cogs.umtali.service import MatchService
 
 log = logging.getLogger(__name__)
 
@@ -79,25 +84,44 @@ def _waking(bot: commands.Bot, every: float) -> float | None:
         return None
 
 
+async def _judge(svc: MatchService) -> None:
+    """The late wakes the watch saw, judged once a check under way is over."""
+    try:
+        async with svc.clock_state.judging:
+            await judge_stood(svc)
+    except Exception as e:
+        log.warning("the watch of the timers failed (%s: %s); trying again",
+                    e.__class__.__name__, e)
+
+
 async def _watch(bot: commands.Bot, every: float) -> None:
     """Beside the timers' loop, a sleeper that does nothing else: woken late, the bot stood
     still. The loop sees a pause only in its own sleep, not while a check awaits the database
     (whose slowness is no pause: players play on meanwhile); a pause then would forfeit the
-    turns at the next check."""
+    turns at the next check. What it sees is noted, and judged beside it (``_judge``):
+    waiting for the check under way itself, it saw no pause until that check was over."""
     waking: float | None = None
-    while not bot.is_closed():
-        if waking is not None:
-            try:
-                svc = service(bot)
-                # Woken now: waiting for a check under way is no standing still.
-                now = svc.clock()
-                async with svc.clock_state.judging:
-                    await stood_still(svc, waking, now)
-            except Exception as e:
-                log.warning("the watch of the timers failed (%s: %s); trying again",
-                            e.__class__.__name__, e)
-        waking = _waking(bot, every)
-        await asyncio.sleep(every)
+    judging: asyncio.Task[None] | None = None
+    try:
+        while not bot.is_closed():
+            if waking is not None:
+                try:
+                    svc = service(bot)
+                    now = svc.clock()
+                    # Woken late, or the clock set back (what was judged is ahead of it).
+                    if now < waking or now - waking >= CONNECTING:
+                        svc.clock_state.stood.append((waking, now))
+                        if judging is None or judging.done():
+                            judging = asyncio.create_task(_judge(svc))
+                except Exception as e:
+                    log.warning("the watch of the timers failed (%s: %s); trying again",
+                                e.__class__.__name__, e)
+            waking = _waking(bot, every)
+            await asyncio.sleep(every)
+    finally:
+        if judging is not None:
+            judging.cancel()
+            await asyncio.gather(judging, return_exceptions=True)
 
 
 async def run_timers(bot: commands.Bot, every: float = 1.0) -> None:
@@ -114,10 +138,13 @@ async def run_timers(bot: commands.Bot, every: float = 1.0) -> None:
             try:
                 svc = service(bot)
                 woken = svc.clock()
+                if waking is not None:
+                    # Noted as it woke, in turn with the watch's (a wait for the lock is no
+                    # standing still).
+                    svc.clock_state.stood.append((waking, woken))
                 async with svc.clock_state.judging:
-                    if waking is not None:
-                        # Woken late: time nobody could play, given back before any judgement.
-                        await stood_still(svc, waking, woken)
+                    # Woken late: time nobody could play, given back before any judgement.
+                    await judge_stood(svc)
                     await svc.check_timers()
                 if ticks % 10 == 0:
                     await expire_challenges(bot, edits=edits)

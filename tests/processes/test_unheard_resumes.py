@@ -7,6 +7,7 @@ too, the claim is kept and the match brought in at the next check, which reads w
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -141,3 +142,30 @@ async def test_a_turn_resumed_unsaved_and_unread_is_resumed_before_a_move_is_jud
     saved = await row(world, live.id)
     assert saved["status"] == "active" and saved["version"] == theirs.version > live.version
     assert other.matches[live.id] is theirs
+
+
+async def test_an_unread_resume_failing_again_is_kept_and_said_so(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Its resume unread, the match is brought in again at the next check; failing again,
+    it is kept claimed for the check after. The warning said it was let go, to be claimed
+    again, which it is not (the lease is renewed: claimed again, it would be resumed twice)."""
+    caplog.set_level(logging.WARNING)
+    live, left, taken_at = await _killed(world, other)
+    lost = lose_answer(monkeypatch, other.store.db, RESUME, reads_fail=1)
+    await other.check_timers()
+    assert lost.answers == lost.reads == 1 and live.id not in other.matches
+    caplog.clear()
+    lost.failing = 1  # the next check's read fails too
+    world.clock.advance(1)
+    await other.check_timers()
+    assert lost.reads == 2 and live.id not in other.matches
+    said = [r.getMessage() for r in caplog.records if f"match {live.id}" in r.getMessage()]
+    assert said and not any("let go" in s for s in said), said
+    assert (await row(world, live.id))["owner"] == "p2"
+    world.clock.advance(1)
+    await other.check_timers()
+    await settle(world, other)
+    saved = await row(world, live.id)
+    assert other.matches[live.id].deadline == saved["deadline"] == pytest.approx(
+        taken_at + max(left, GRACE), abs=2.5)
