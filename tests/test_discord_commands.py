@@ -68,11 +68,14 @@ async def test_table_is_posted_again_and_becomes_the_live_one(world: World) -> N
     assert peek.ephemeral and peek.response is not None
     assert "snapshot" in (peek.response.embeds[0].description or "")
     assert custom_ids(peek.response) == []
+    # It has no My hand button, so its footer sends nobody to one.
+    assert peek.response.embeds[0].footer.text == f"Match {live.id}"
     assert live.table_message_id == old
     # A player in the match's thread moves the live table down to the new message ...
     r = await world.alice.slash(thread, "umtali table")
     assert not r.ephemeral and r.response is not None
     assert r.response.embeds[0].title.startswith("Umtali")
+    assert "My hand" in (r.response.embeds[0].footer.text or "")
     assert live.table_message_id == r.response.id != old
     await flush(world)
     # ... and the old one loses its buttons and says where the live one is.

@@ -159,12 +159,14 @@ class Look:
 TEXT_ONLY = Look(pictures=False)
 
 
-def table_of(live: LiveMatch, note: str = "", look: Look = TEXT_ONLY) -> Shown:
+def table_of(live: LiveMatch, note: str = "", look: Look = TEXT_ONLY, *,
+             snapshot: bool = False) -> Shown:
+    """The public table; ``snapshot``: a private copy for one member, with no buttons."""
     view = live.session.view(SPECTATOR)
-    # Played in DMs, the table is a DM panel's copy, with no My hand button.
+    # Played in DMs, the table is a DM panel's copy, with no My hand button; so is a snapshot.
     embed = table_embed(view, live.names, live.id, tr=look.tr, deadline=live.deadline,
                         note=note, clock=clock_line(live, look.tr),
-                        hand_button=not live.channel_lost)
+                        hand_button=not (live.channel_lost or snapshot))
     if not look.pictures:
         return Shown([embed])
     draw = partial(table_png, view, tuple(live.names), tr=look.tr, four_colour=look.four_colour)

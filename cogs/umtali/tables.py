@@ -76,7 +76,7 @@ async def post_table(interaction: discord.Interaction) -> None:
                       "again here.") + " " + note
         # A snapshot is for the member's eyes alone: in their language, picture and all.
         look = dataclasses.replace(svc.table_look(live), tr=tr)
-        shown = await table_of(live, note, look).drawn()
+        shown = await table_of(live, note, look, snapshot=True).drawn()
         if thinking(interaction):
             await interaction.edit_original_response(**shown.edit())
         else:
