@@ -72,7 +72,8 @@ _TEXTS: Final[tuple[str, ...]] = (
        "before it (from 5♥ 5♠ 5♦, the pair of fives, then discard 5♦): that only costs you "
        "points."),
     N_("• `{challenge}` a member; they accept or decline with the buttons.\n"
-       "• The table is one message in the match thread, updated when each turn ends.\n"
+       "• The table is one message in the match thread (or in the channel, on a server that "
+       "has threads off), updated when each turn ends.\n"
        "• Your hand comes by direct message, and always through the **My hand** button: act "
        "with its buttons and menus, or type `{play}` with a move such as `draw`, `take`, "
        "`take 2`, `meld 8D 9D 10D`, `extend 7D 8D`, `discard KS` (your last card face "
