@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -66,6 +67,8 @@ def main() -> int:
     faults = tuple(f for f in args.faults.split(",") if f)
     if unknown := set(faults) - set(FAULTS):
         parser.error(f"unknown faults: {sorted(unknown)}")
+    # Stopped (SIGTERM), the soak still stops the bot process it started.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     broken = 0
     for seed in range(args.seed, args.seed + args.seeds):
         started = time.monotonic()

@@ -96,10 +96,17 @@ def result_problems(db: Path, match_id: int, practice: bool,
     [match] = query(db, "SELECT * FROM matches WHERE id = ?", match_id)
     session = saved_session(db, match_id)
     results = query(db, "SELECT * FROM session_results WHERE match_id = ?", match_id)
-    if match["status"] != "finished" or not session.over:
+    if match["status"] != "finished":
         return [f"match {match_id}: {match['status']}, not finished, at the end"]
-    if session.winner < 0:
-        return []  # abandoned: no result (the soak says which faults did that)
+    if not session.over:
+        # Abandoned, no result: right once Discord said the channel and a player's DMs are
+        # closed to the bot (a 403 or 404 the soak answered), as nobody can be told to play.
+        gone = match["channel_lost"] and (match["dm_refused0"] or match["dm_refused1"])
+        if match["how"] == "abandoned" and gone and not results:
+            return []
+        return [f"match {match_id}: finished {match['how']} with no winner "
+                f"(channel lost: {match['channel_lost']}, DMs refused: "
+                f"{match['dm_refused0']}, {match['dm_refused1']}; {len(results)} results)"]
     if len(results) != 1:
         return [f"match {match_id}: {len(results)} results recorded"]
     result = results[0]
@@ -139,11 +146,13 @@ def shown_problems(server: LoopbackDiscord, db: Path, match_id: int) -> list[str
     if not match["channel_lost"] and match["table_message_id"]:
         text = json.dumps(table and table["embeds"], ensure_ascii=False)
         winner = saved_session(db, match_id).winner
+        name = match[f"player{winner}_name"] if winner >= 0 else ""
         if table is None:
             found.append(f"match {match_id}: its table message is gone")
-        elif winner >= 0 and "wins" not in text:
-            found.append(f"match {match_id}: the table does not show the result: {text[:300]}")
-    public = server.channel_messages(match["channel_id"])
+        elif winner >= 0 and f"{name} wins" not in text:
+            found.append(f"match {match_id}: the table does not show {name}'s win: {text[:300]}")
+    # A lost channel is not written to any more: what it shows stays as it was.
+    public = [] if match["channel_lost"] else server.channel_messages(match["channel_id"])
     for user in (match["player0_id"], match["player1_id"]):
         for message in [*server.dm_messages(user), *public]:
             if int(message["id"]) in refused(server):

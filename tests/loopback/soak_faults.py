@@ -17,7 +17,7 @@ from typing import Any
 
 from tests.loopback.driver import SavedMatch, custom_ids, query, read_match, until
 from tests.loopback.harness import BotProcess
-from tests.loopback.records import Interaction
+from tests.loopback.records import Fault, Interaction
 from tests.loopback.server import LoopbackDiscord
 from umtali.moves import Move, MoveKind
 from umtali.players import GreedyPlayer
@@ -185,17 +185,21 @@ class Faults:
         rng, server = self.state.rng, self.state.server
         name, method, pattern = rng.choice(self.targets(saved))
         if rng.random() < 0.5:
-            server.hold(method, pattern)
+            fault = server.hold(method, pattern)
             self.note(f"{method} {name} held")
         else:
-            server.delay(method, pattern)
+            fault = server.delay(method, pattern)
             self.note(f"{method} {name} delayed")
-        task = asyncio.create_task(self._release_after(rng.uniform(0.3, 4)))
+        task = asyncio.create_task(self._release_after(fault, rng.uniform(0.3, 4)))
         self._releases.add(task)
         task.add_done_callback(self._releases.discard)
         return False
 
-    async def _release_after(self, seconds: float) -> None:
+    async def _release_after(self, fault: Fault, seconds: float) -> None:
+        """Let go ``seconds`` after the call met the fault (a few seconds, not the minutes
+        until the session's end: aiohttp would give up on it after five)."""
+        while not fault.held:
+            await asyncio.sleep(0.05)
         await asyncio.sleep(seconds)
         self.let_go()
 
