@@ -108,8 +108,24 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
         # the moves of an earlier position. Kept, as what was said, without them.
         old = svc.client.get_partial_messageable(message.channel.id,
                                                  type=discord.ChannelType.private)
-        with contextlib.suppress(discord.HTTPException):
+        try:
             await old.get_partial_message(replaced).edit(view=None)
+        except GONE:
+            pass  # deleted, or the DMs closed: nothing on it to press
+        except (discord.HTTPException, *PASSING):
+            await _unstripped(svc, live, seat)
+
+
+async def _unstripped(svc: MatchService, live: LiveMatch, seat: int) -> None:
+    """A replaced panel kept its buttons (Discord failed for now): marked as a panel sent
+    unsaved is, so the next delivery to the seat looks through the DM and takes them off
+    (``_strip_unsaved``), after a restart too."""
+    try:
+        await svc.store.set_dm_sending(live.id, seat, True)
+    except Exception as e:  # then only this copy's next delivery looks
+        log.info("match %d: seat %d's replaced panel kept its buttons, not marked (%s: %s)",
+                 live.id, seat, e.__class__.__name__, e)
+    live.dm_sending[seat] = True
 
 
 async def _saved(svc: MatchService, live: LiveMatch, seat: int) -> None:
