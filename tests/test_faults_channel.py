@@ -186,4 +186,5 @@ async def test_a_replaced_panel_whose_buttons_failed_to_go_loses_them_later(
     while live.session.to_act == seat:
         await _play_from_dms(world, live, GreedyPlayer().choose(live.session.view(seat)))
     assert _buttons(member, old) == []
-    assert _buttons(member, live.dm_message_ids[seat])
+    panel = live.dm_message_ids[seat]
+    assert panel is not None and _buttons(member, panel)
