@@ -101,11 +101,13 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
     replaced = live.dm_message_ids[seat] if new else None
     live.dm_channel_ids[seat] = message.channel.id
     live.dm_message_ids[seat] = message.id
-    await _saved(svc, live, seat)
     _shown(svc, live, seat, version, over, message.id)
     if replaced is not None and replaced != message.id:
         # One panel to play on: the one it replaced, left as it was, would go on offering
-        # the moves of an earlier position. Kept, as what was said, without them.
+        # the moves of an earlier position. Kept, as what was said, without them. Until they
+        # are gone the seat stays marked as sending (saved before the new one was sent): the
+        # bot stopping here, or Discord failing for now, the next delivery to the seat looks
+        # through the DM and takes them off (``_strip_unsaved``).
         old = svc.client.get_partial_messageable(message.channel.id,
                                                  type=discord.ChannelType.private)
         try:
@@ -113,19 +115,8 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
         except GONE:
             pass  # deleted, or the DMs closed: nothing on it to press
         except (discord.HTTPException, *PASSING):
-            await _unstripped(svc, live, seat)
-
-
-async def _unstripped(svc: MatchService, live: LiveMatch, seat: int) -> None:
-    """A replaced panel kept its buttons (Discord failed for now): marked as a panel sent
-    unsaved is, so the next delivery to the seat looks through the DM and takes them off
-    (``_strip_unsaved``), after a restart too."""
-    try:
-        await svc.store.set_dm_sending(live.id, seat, True)
-    except Exception as e:  # then only this copy's next delivery looks
-        log.info("match %d: seat %d's replaced panel kept its buttons, not marked (%s: %s)",
-                 live.id, seat, e.__class__.__name__, e)
-    live.dm_sending[seat] = True
+            return
+    await _saved(svc, live, seat)
 
 
 async def _saved(svc: MatchService, live: LiveMatch, seat: int) -> None:
