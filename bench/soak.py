@@ -12,7 +12,7 @@ and the panels show what the database holds; no ERROR in the bot's log but for a
 soak made on purpose (listed); no task died with an unhandled exception. Each broken invariant
 is printed with the seed and the step that reproduce it.
 
-    .venv/bin/python bench/soak.py [--sessions 20] [--seed 1] [--faults kill,rest,...]
+    .venv/bin/python bench/soak.py [--sessions 3] [--seed 1] [--faults kill,rest,...]
         [--rate 0.08] [--seeds N]   (N seeds from --seed on, one after the other)
 
 Exits 1 if an invariant broke.
@@ -57,7 +57,7 @@ async def soak(seed: int, sessions: int, faults: tuple[str, ...], rate: float) -
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sessions", type=int, default=20)
+    parser.add_argument("--sessions", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--seeds", type=int, default=1, help="seeds to run, from --seed on")
     parser.add_argument("--faults", default=",".join(FAULTS),

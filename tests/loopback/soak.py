@@ -309,24 +309,27 @@ class Soak:
                 user, match_id, saved.version, chosen)) is not None:
             message, custom_id, values = panel
             self.state.keep(user, saved.version, message)
-            await self.state.answered(self.server.click(user, message, custom_id, values),
-                                      f"the click on {custom_id}")
+            answer = await self.state.answered(self.server.click(user, message, custom_id,
+                                                                 values),
+                                               f"the click on {custom_id}")
         else:
             answer = await self.state.answered(self.server.slash(
                 user, saved.channel_id, "umtali play", {"move": str(chosen)}),
                 f"/umtali play {chosen}")
             if answer is not None and not answer.ephemeral:
                 self.broke(f"the answer to /umtali play {chosen} is public: {answer.text()}")
-        await self.saved_after(match_id, done, chosen)
+        await self.saved_after(match_id, done, chosen, answer)
 
-    async def saved_after(self, match_id: int, done: int, chosen: Move | None) -> None:
+    async def saved_after(self, match_id: int, done: int, chosen: Move | None,
+                          answer: Interaction | None = None) -> None:
         def saved() -> bool:
             now = read_match(self.db, match_id)
             return now is not None and (len(now.session.moves) > done or now.status != "active")
         try:
             await until(saved, f"the move {chosen} saved", timeout=30)
         except AssertionError as e:
-            raise Stuck(str(e)) from None
+            said = "no answer" if answer is None else answer.text()[:400]
+            raise Stuck(f"{e} (answered: {said})") from None
 
     async def resign(self, match_id: int) -> None:
         saved = read_match(self.db, match_id)
