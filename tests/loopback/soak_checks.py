@@ -153,8 +153,10 @@ def shown_problems(server: LoopbackDiscord, db: Path, match_id: int) -> list[str
             found.append(f"match {match_id}: the table does not show {name}'s win: {text[:300]}")
     # A lost channel is not written to any more: what it shows stays as it was.
     public = [] if match["channel_lost"] else server.channel_messages(match["channel_id"])
-    for user in (match["player0_id"], match["player1_id"]):
-        for message in [*server.dm_messages(user), *public]:
+    for seat, user in enumerate((match["player0_id"], match["player1_id"])):
+        # DMs refused (a 403 or 404 the soak answered) are not written to any more either.
+        dms = [] if match[f"dm_refused{seat}"] else server.dm_messages(user)
+        for message in [*dms, *public]:
             if int(message["id"]) in refused(server):
                 continue  # the bot may not edit it (Discord said so): a new one took its place
             if live := [c for c in custom_ids(message) if playing.match(c)]:
