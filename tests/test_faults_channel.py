@@ -148,3 +148,43 @@ async def test_nothing_is_kept_for_a_match_once_it_ends(world: World) -> None:
     await svc.computer_idle()
     assert not svc.tracked(computer.id)
     assert svc.matches == {}
+
+
+def _buttons(member: Any, message_id: int) -> list[str]:
+    """The custom ids a message of the member's DMs still carries."""
+    [message] = [m for m in member.user.dm_channel.history() if m.id == message_id]
+    return [c.custom_id for row in message.components for c in row.children
+            if getattr(c, "custom_id", None)]
+
+
+async def test_a_replaced_panel_whose_buttons_failed_to_go_loses_them_later(
+        world: World) -> None:
+    """With the channel lost, a turn's end reaches the next player as a new DM panel, and the
+    panel it replaced loses its controls. That edit failing for now (a 503) is tried again at
+    the seat's next delivery: it was dropped, and the soak found an old panel still offering
+    the discard of an earlier position after the session ended."""
+    live = await start_match(world)
+    _lose_thread(world, live)
+    seat = live.session.to_act
+    while live.session.to_act == seat:
+        await play(world, live, GreedyPlayer().choose(live.session.view(seat)))
+    await flush(world)
+    assert live.channel_lost
+    # The other player's turn; its last move sends ``seat`` a new panel, and taking the
+    # buttons off the one it replaces fails once.
+    member = (world.alice, world.bob)[seat]
+    old = live.dm_message_ids[seat]
+    assert old is not None and _buttons(member, old)
+    while (move := GreedyPlayer().choose(live.session.view(1 - seat))).kind is not \
+            MoveKind.DISCARD:
+        await _play_from_dms(world, live, move)
+    world.env.inject_error("PATCH", f"/channels/{live.dm_channel_ids[seat]}/messages/{old}",
+                           status=503, code=0, message="Unavailable")
+    await _play_from_dms(world, live, move)
+    assert live.dm_message_ids[seat] != old
+    # At the next delivery to ``seat`` (at the end of its turn), the old panel loses them.
+    while live.session.to_act == seat:
+        await _play_from_dms(world, live, GreedyPlayer().choose(live.session.view(seat)))
+    assert _buttons(member, old) == []
+    panel = live.dm_message_ids[seat]
+    assert panel is not None and _buttons(member, panel)

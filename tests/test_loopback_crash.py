@@ -17,6 +17,8 @@ from tests.loopback.driver import (
     until,
 )
 from tests.loopback.harness import bot_process
+from umtali.moves import MoveKind
+from umtali.players import GreedyPlayer
 
 
 async def test_a_killed_bot_comes_back_and_finishes_the_match(
@@ -83,3 +85,42 @@ async def test_an_announcement_in_flight_at_the_crash_is_posted_after_the_restar
     lost = YOUR_TURN.sub("", held.held[0].body["content"]).strip()
     posted = [YOUR_TURN.sub("", m["content"]) for m in server.channel_messages(saved.channel_id)]
     assert any(lost in text for text in posted), f"never posted: {lost!r}"
+
+
+async def test_a_panel_replaced_as_the_bot_is_killed_loses_its_buttons_after_the_restart(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """With the channel lost, a turn's end sends the next player a new DM panel, then takes the
+    buttons off the one it replaced. Killed between the two, the bot takes them off once it is
+    back, at the seat's next delivery (the soak found old panels offering moves for good)."""
+    async with bot_process(monkeypatch, tmp_path) as (server, bot, db, alice, bob):
+        saved = await start_session(server, db, alice, bob)
+        for method in ("POST", "PATCH"):  # the thread is deleted
+            server.fail(method, rf"^/channels/{saved.channel_id}/", times=10**9, status=404,
+                        code=10003)
+
+        def lost() -> bool:
+            return bool(query(db, "SELECT channel_lost FROM matches")[0]["channel_lost"])
+        while not lost():
+            await play_out(server, db, saved.id, moves=1)
+        # The turn's last move (a discard, the hand going on): ``other`` gets a new panel;
+        # the old one's edit never ends.
+        while (now := read_match(db, saved.id)) and not (
+                GreedyPlayer().choose(now.session.view(now.session.to_act)).kind is
+                MoveKind.DISCARD and len(now.session.hand.stock) > 8 and
+                min(now.session.view(now.session.to_act).hand_sizes) > 2):
+            await play_out(server, db, saved.id, moves=1)
+        assert now is not None
+        other = 1 - now.session.to_act
+        [row] = query(db, "SELECT * FROM matches")
+        dm, old = row[f"dm{other}_channel_id"], row[f"dm{other}_message_id"]
+        assert custom_ids(server.messages[old])
+        held = server.hold("PATCH", rf"^/channels/{dm}/messages/{old}$")
+        await play_out(server, db, saved.id, moves=1)
+        await until(lambda: held.held, "the old panel's edit")
+        bot.kill()
+        server.release()
+        await bot.start()
+        # ``other`` plays a turn: the old panel has nothing left to press.
+        while (now := read_match(db, saved.id)) and now.session.to_act == other:
+            await play_out(server, db, saved.id, moves=1)
+        await until(lambda: not custom_ids(server.messages[old]), "the old panel stripped")

@@ -30,9 +30,8 @@ from tests.loopback.driver import YOUR_TURN, custom_ids
 from tests.loopback.driver import accept as accept_it
 from tests.loopback.gateway import shard_of
 from tests.loopback.harness import BotProcess, loopback_server
+from tests.loopback.secrecy import Secrecy, in_hands
 from tests.loopback.server import LoopbackDiscord, Member
-from tests.test_discord_play import CARD_TEXT, without_accounts
-from umtali.cards import CARDS, iter_cards
 from umtali.codec import session_from_json
 from umtali.moves import Move, MoveKind
 from umtali.players import GreedyPlayer
@@ -54,31 +53,12 @@ async def until(check: Callable[[], Awaitable[Any]], what: str, timeout: float =
     return found
 
 
-class Table:
+class Table(Secrecy):
     """The test's view of the shared database and of what was said in public."""
 
     def __init__(self, server: LoopbackDiscord, store: Store) -> None:
-        self.server, self.store = server, store
-        self.public: set[int] = set()
-        self.scanned = 0
-        self.scans = 0
-        #: Cards seen face up on the pile or the table, by hand: a card taken from the pile is
-        #: known to be in the taker's hand, and a table drawn a moment late may still show it
-        #: on the pile. Only cards never shown are secret.
-        self.shown: dict[tuple[int, int], set[str]] = {}
-
-    def show(self, session: Session) -> set[str]:
-        """Note what ``session`` shows face up; return all shown so far in its hand."""
-        h = session.hand
-        pile = list(h.discard_pile)
-        if h.face_down and pile:
-            pile.pop()
-        table = 0
-        for m in h.melds:
-            table |= m.cards
-        shown = self.shown.setdefault((session.game, session.hand_no), set())
-        shown |= {str(CARDS[c]) for c in pile} | {str(CARDS[c]) for c in iter_cards(table)}
-        return shown
+        super().__init__(server)
+        self.store = store
 
     async def session(self, match_id: int) -> tuple[Any, Session]:
         row = await self.store.match(match_id)
@@ -90,33 +70,6 @@ class Table:
                                              (match_id,))
         assert found is not None
         return str(found["owner"])
-
-    def skip_scan(self) -> None:
-        self.scanned = len(self.server.calls)
-
-    def scan(self, secret: set[str]) -> None:
-        """What the bots posted or edited in public since the last scan names none of the
-        ``secret`` cards (those in a hand before and after the move just made)."""
-        calls = self.server.calls[self.scanned:]
-        self.scanned += len(calls)
-        for call in calls:
-            body = call.body if isinstance(call.body, dict) else {}
-            parts = call.path.strip("/").split("/")
-            to_channel = (call.method in ("POST", "PATCH") and parts[0] == "channels"
-                          and int(parts[1]) in self.public and "messages" in parts)
-            data = body.get("data") or {}
-            public_reply = (parts[0] == "interactions" and body.get("type") == 4
-                            and not int(data.get("flags") or 0) & 64)
-            if not (to_channel or public_reply):
-                continue
-            self.scans += 1
-            text = json.dumps(without_accounts(body), ensure_ascii=False)
-            leaked = {x.group(0) for x in CARD_TEXT.finditer(text)} & secret
-            assert not leaked, f"{sorted(leaked)} in public message: {text}"
-
-
-def in_hands(session: Session) -> set[str]:
-    return {str(CARDS[c]) for seat in (0, 1) for c in iter_cards(session.hand.hands[seat])}
 
 
 async def challenge(table: Table, channel_id: int, challenger: int, opponent: int,

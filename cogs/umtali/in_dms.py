@@ -101,15 +101,22 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
     replaced = live.dm_message_ids[seat] if new else None
     live.dm_channel_ids[seat] = message.channel.id
     live.dm_message_ids[seat] = message.id
-    await _saved(svc, live, seat)
     _shown(svc, live, seat, version, over, message.id)
     if replaced is not None and replaced != message.id:
         # One panel to play on: the one it replaced, left as it was, would go on offering
-        # the moves of an earlier position. Kept, as what was said, without them.
+        # the moves of an earlier position. Kept, as what was said, without them. Until they
+        # are gone the seat stays marked as sending (saved before the new one was sent): the
+        # bot stopping here, or Discord failing for now, the next delivery to the seat looks
+        # through the DM and takes them off (``_strip_unsaved``).
         old = svc.client.get_partial_messageable(message.channel.id,
                                                  type=discord.ChannelType.private)
-        with contextlib.suppress(discord.HTTPException):
+        try:
             await old.get_partial_message(replaced).edit(view=None)
+        except GONE:
+            pass  # deleted, or the DMs closed: nothing on it to press
+        except (discord.HTTPException, *PASSING):
+            return
+    await _saved(svc, live, seat)
 
 
 async def _saved(svc: MatchService, live: LiveMatch, seat: int) -> None:

@@ -13,6 +13,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
+#: The first session's seed, if the deals are to come from it (``_seeded``).
+SEED_VAR = "UMTALI_LOOPBACK_SEED"
+#: The computer's pause before its turns, in seconds (``_computer_pause``).
+PAUSE_VAR = "UMTALI_LOOPBACK_COMPUTER_PAUSE"
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
@@ -38,6 +42,32 @@ def _patch(url: str) -> None:
         """No 5 s pause before a shard's IDENTIFY: the loopback does not limit them."""
 
     discord.Client.before_identify_hook = no_wait  # type: ignore[method-assign]
+    if first := os.environ.get(SEED_VAR, ""):
+        _seeded(int(first))
+    if pause := os.environ.get(PAUSE_VAR, ""):
+        _computer_pause(float(pause))
+
+
+def _computer_pause(seconds: float) -> None:
+    """The computer's pause before each of its turns (1.5 s in bot.py), shorter for a soak."""
+    import bot
+
+    original = bot.UmtaliBot.__init__
+
+    def init(self: bot.UmtaliBot, *args: Any, **options: Any) -> None:
+        options.setdefault("computer_pause", seconds)
+        original(self, *args, **options)
+
+    bot.UmtaliBot.__init__ = init  # type: ignore[method-assign]
+
+
+def _seeded(first: int) -> None:
+    """Sessions seeded ``first``, ``first + 1``, ... (as the tests' ``fixed_seeds``), so that
+    with the cuts typed a soak's deals come again from its seed."""
+    from cogs.umtali.service import MatchService
+
+    seeds = iter(range(first, first + 10**6))
+    MatchService.new_seed = lambda self: str(next(seeds))  # type: ignore[method-assign]
 
 
 def run() -> int:

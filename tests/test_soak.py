@@ -1,0 +1,27 @@
+"""The fault soak (tests/loopback/soak.py, bench/soak.py) on a few fixed seeds, small enough for
+the suite: short sessions (each resigned after a few dozen steps), a fault at one step in five.
+A failure names the seed and the step; ``bench/soak.py --seed N`` runs longer sessions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.loopback.harness import loopback_server
+from tests.loopback.soak import Soak
+
+pytestmark = pytest.mark.soak
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+async def test_a_seeded_fault_soak_breaks_no_invariant(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, seed: int) -> None:
+    said: list[str] = []
+    async with loopback_server(monkeypatch) as server:
+        soak = Soak(server, tmp_path, seed, rate=0.2, say=said.append, length=(15, 40),
+                    practice=0.5)
+        report = await soak.run(2)
+    assert not report.broken, "\n".join(report.broken)
+    assert report.sessions == 2 and sum(report.ended.values()) == 2
+    assert sum(report.faults.values()) >= 3, report.faults
