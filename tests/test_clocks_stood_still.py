@@ -318,11 +318,21 @@ async def test_a_match_taken_over_after_a_pause_gets_the_time_once(
     both suspended, one killed): waking, this one takes the match over, which gives its turn
     the time since that process was last alive, the pause with it; the pause is not given to
     it a second time."""
+    live, svc, left = await held_elsewhere_then_killed(world, other)
+    async with running(world, monkeypatch) as timers:
+        await timers.pause(600)
+        taken_over_with(world, db_path, svc, live.id, left)
+
+
+async def held_elsewhere_then_killed(world: World, other: MatchService
+                                     ) -> tuple[LiveMatch, MatchService, float]:
+    """A timed match held by ``other`` (its lease still running), which is then killed: the
+    match, this process's service, and the time its turn had left when ``other`` was last
+    alive."""
     from cogs.umtali.clock import heartbeat
     from tests.processes.test_takeover import kill
 
     live, svc = await _timed(world)
-    # Held by the other process (its lease still running when this one pauses), then killed.
     theirs = await other.lookup(live.id)
     assert theirs is not None
     await other.owners.hold(theirs)
@@ -331,16 +341,20 @@ async def test_a_match_taken_over_after_a_pause_gets_the_time_once(
     assert theirs.deadline is not None
     left = theirs.deadline - world.clock.now
     await kill(other)
-    async with running(world, monkeypatch) as timers:
-        await timers.pause(600)
-        saved = db_row(db_path, live.id)
-        assert saved["owner"] == svc.owners.name and live.id in svc.matches
-        ours = svc.matches[live.id]
-        assert ours.deadline is not None and ours.deadline == saved["deadline"]
-        # What it had left when its process was last alive (less the seconds the loop ran on
-        # since, a second a tick), not the pause more.
-        assert ours.deadline - world.clock.now == pytest.approx(left, abs=30), \
-            "the pause given twice"
+    return live, svc, left
+
+
+def taken_over_with(world: World, db_path: Path, svc: MatchService, match_id: int,
+                    left: float) -> None:
+    """The match is held here, memory as saved, its turn with what it had ``left`` when its
+    process was last alive (less the seconds the loop ran on since, a second a tick), not the
+    pause more."""
+    saved = db_row(db_path, match_id)
+    assert saved["owner"] == svc.owners.name and match_id in svc.matches
+    ours = svc.matches[match_id]
+    assert ours.deadline is not None and ours.deadline == saved["deadline"]
+    assert ours.deadline - world.clock.now == pytest.approx(left, abs=30), \
+        "the pause given twice"
 
 
 async def test_a_pause_while_the_watch_waits_for_a_check_gives_the_time_back(

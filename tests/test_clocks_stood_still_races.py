@@ -15,7 +15,13 @@ import pytest
 from bot import UmtaliBot
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, play, start_match
-from tests.test_clocks_stood_still import _in_renewal, _timed, running
+from tests.test_clocks_stood_still import (
+    _in_renewal,
+    _timed,
+    held_elsewhere_then_killed,
+    running,
+    taken_over_with,
+)
 from tests.test_faults_timers import db_row
 from umtali.players import GreedyPlayer
 
@@ -26,18 +32,7 @@ async def test_a_match_taken_over_during_a_paused_check_gets_the_time_once(
     """Paused during a check, before its claims: waking, the check takes over a match whose
     process stopped (its lease lapsed in the pause), resuming its turn up to now, the pause
     in it; the watch, which saw the pause, gave it to that match a second time."""
-    from cogs.umtali.clock import heartbeat
-    from tests.processes.test_takeover import kill
-
-    live, svc = await _timed(world)
-    theirs = await other.lookup(live.id)
-    assert theirs is not None
-    await other.owners.hold(theirs)
-    svc.owners.drop(live)
-    await heartbeat(other)
-    assert theirs.deadline is not None
-    left = theirs.deadline - world.clock.now
-    await kill(other)
+    live, svc, left = await held_elsewhere_then_killed(world, other)
 
     async def paused() -> None:
         for _ in range(5):
@@ -46,12 +41,7 @@ async def test_a_match_taken_over_during_a_paused_check_gets_the_time_once(
 
     async with running(world, monkeypatch) as timers:
         await _in_renewal(monkeypatch, svc, timers, paused)
-        saved = db_row(db_path, live.id)
-        assert saved["owner"] == svc.owners.name and live.id in svc.matches
-        ours = svc.matches[live.id]
-        assert ours.deadline is not None and ours.deadline == saved["deadline"]
-        assert ours.deadline - world.clock.now == pytest.approx(left, abs=30), \
-            "the pause given twice"
+        taken_over_with(world, db_path, svc, live.id, left)
 
 
 async def test_a_turn_begun_after_a_pause_is_not_given_it(
