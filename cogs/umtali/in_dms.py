@@ -40,20 +40,31 @@ async def send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool 
                     note: str = "") -> None:
     """The seat's private hand by DM, edited in place (``new``: as a new message, which
     notifies); once refused, never tried again. A panel sent before whose id was never saved
-    (the bot stopped between) loses its buttons then: one panel offers the moves."""
+    (the bot stopped between), or replaced and not yet stripped, loses its buttons then: one
+    panel offers the moves. One at a time for a seat: a warning's new panel sent while a
+    turn's is being saved would clear the seat's mark with that one still offering moves,
+    and be replaced by it, the older message."""
     if live.dm_refused[seat] or live.is_computer(seat):
         return
-    unsaved = live.dm_sending[seat] and not live.dm_in_flight[seat]
-    await _send_hand(svc, live, seat, new=new, note=note)
-    if unsaved and live.dm_message_ids[seat] is not None:
-        await _strip_unsaved(svc, live, seat)
+    async with live.dm_locks[seat]:
+        # Set, the seat's last send left a panel offering moves that is not its panel.
+        unsaved = live.dm_sending[seat]
+        stripped = await _send_hand(svc, live, seat, new=new, note=note)
+        if unsaved and live.dm_message_ids[seat] is not None:
+            stripped = await _strip_unsaved(svc, live, seat) and stripped
+        if stripped and live.dm_sending[seat]:
+            # Cleared only once no panel but the seat's own offers moves: else the next
+            # delivery (after a restart too) looks again.
+            await _saved(svc, live, seat)
 
 
 async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool,
-                     note: str) -> None:
+                     note: str) -> bool:
+    """The panel sent; whether a new one that replaced another took its buttons off (else the
+    seat's mark stays set)."""
     version, over = live.version, live.over
     if live.dm_shown[seat] == version and not (new or note):
-        return
+        return True
     shown = await svc.dm_panel(live, seat, note).drawn()
     channel_id, message_id = live.dm_channel_ids[seat], live.dm_message_ids[seat]
     if channel_id is not None and message_id is not None and not new:
@@ -61,13 +72,13 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
         try:
             await dm.get_partial_message(message_id).edit(**shown.edit())
             _shown(svc, live, seat, version, over, message_id)
-            return
+            return True
         except GONE:
             if live.dm_message_ids[seat] != message_id:
                 # A new message took the panel's place meanwhile (and took this one away):
                 # that one is edited, rather than a third sent.
                 _shown(svc, live, seat, version, over, message_id)
-                return
+                return True
             # Deleted, or DMs closed since: a new message says whether they are.
     user_id = live.player_ids[seat]
     try:
@@ -89,7 +100,7 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
             live.dm_in_flight[seat] = False
     except GONE:
         await svc.delivery.dm_refused(live, seat)
-        return
+        return False
     if not saved:
         # Another process moved the match on while this panel was sent (a turn played through
         # it, which edits the panel it knows): this one, never the panel, offers nothing, and
@@ -97,7 +108,7 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
         with contextlib.suppress(discord.HTTPException, *PASSING):
             await message.edit(view=None)
         svc.delivery.enqueue(live, Batch(hands={seat}))
-        return
+        return False
     replaced = live.dm_message_ids[seat] if new else None
     live.dm_channel_ids[seat] = message.channel.id
     live.dm_message_ids[seat] = message.id
@@ -115,8 +126,8 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
         except GONE:
             pass  # deleted, or the DMs closed: nothing on it to press
         except (discord.HTTPException, *PASSING):
-            return
-    await _saved(svc, live, seat)
+            return False
+    return True
 
 
 async def _saved(svc: MatchService, live: LiveMatch, seat: int) -> None:
@@ -143,13 +154,14 @@ def moves_of(message: discord.Message, match_id: int) -> bool:
     return any(i.startswith(prefix) and i.rsplit(":", 1)[-1] not in _NOT_PANEL for i in ids)
 
 
-async def _strip_unsaved(svc: MatchService, live: LiveMatch, seat: int) -> None:
+async def _strip_unsaved(svc: MatchService, live: LiveMatch, seat: int) -> bool:
     """Take the buttons off the seat's panels sent whose id was never saved (the bot stopped
-    between sending one and saving its id): the bot's last messages in the DM that offer the
-    match's moves, its panel aside. Failing for now, tried at the next delivery."""
+    between sending one and saving its id), or replaced and not stripped: the bot's last
+    messages in the DM that offer the match's moves, its panel aside. Whether it could;
+    failing for now, tried at the next delivery."""
     channel_id = live.dm_channel_ids[seat]
     if channel_id is None or svc.client.user is None:
-        return
+        return False
     dm = svc.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
     try:
         async for message in dm.history(limit=UNSAVED_LOOKED_AT):
@@ -160,8 +172,8 @@ async def _strip_unsaved(svc: MatchService, live: LiveMatch, seat: int) -> None:
                 await message.edit(view=None)
     except (discord.HTTPException, *PASSING) as e:
         log.info("match %d: seat %d's DM could not be looked through (%s)", live.id, seat, e)
-        return
-    await _saved(svc, live, seat)
+        return False
+    return True
 
 
 def _shown(svc: MatchService, live: LiveMatch, seat: int, version: int, over: bool,

@@ -88,6 +88,10 @@ class LiveMatch:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: Messages about the match go out in the order the actions happened.
     publish_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: One DM panel sent to each seat at a time (a turn's and a warning's would cross:
+    #: ``in_dms``).
+    dm_locks: tuple[asyncio.Lock, asyncio.Lock] = field(
+        default_factory=lambda: (asyncio.Lock(), asyncio.Lock()))
 
     def doubt(self) -> None:
         """Whether its last save went through is not known (``doubted``)."""

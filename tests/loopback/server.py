@@ -228,9 +228,13 @@ class LoopbackDiscord:
         self.faults.append(fault)
         return fault
 
-    def release(self) -> None:
-        """Let held calls end (answered 503, as to a bot that is no longer there)."""
+    def release(self, *, hold_later: bool = False) -> None:
+        """Let held calls end (answered 503, as to a bot that is no longer there).
+        ``hold_later``: a call held from now on waits for its own release (else it ends at
+        once)."""
         self.rest.released.set()
+        if hold_later:
+            self.rest.released = asyncio.Event()
 
     def channel_messages(self, channel_id: int) -> list[dict[str, Any]]:
         return [self.messages[i] for i in self.log.get(channel_id, [])]

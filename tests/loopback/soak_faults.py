@@ -204,10 +204,7 @@ class Faults:
         self.let_go()
 
     def let_go(self) -> None:
-        server = self.state.server
-        server.release()
-        # Held again from now on: a later hold waits for its own release.
-        server.rest.released = asyncio.Event()
+        self.state.server.release(hold_later=True)
 
     async def release_all(self) -> None:
         """Every held call let go, every fault not met yet dropped."""

@@ -1,0 +1,125 @@
+"""A seat's DM panels with the match's channel lost: each new panel takes the buttons off the one
+it replaced, and off any sent whose id was never saved; the seat's "sending" mark is what finds
+those again after a restart. It must stay set until every one of them has lost its buttons, and
+two new panels for one seat (a turn's and a warning's) must not cross. Over the loopback Discord,
+the bot in this process."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cogs.umtali.live import LiveMatch
+from cogs.umtali.reminders import warn
+from tests.loopback.driver import custom_ids, play_move, until
+from tests.loopback.harness import bot_in_process, loopback_server
+from tests.loopback.server import LoopbackDiscord
+from tests.test_ending_panel_warn_race import _channel_lost
+from umtali.moves import MoveKind
+from umtali.players import GreedyPlayer
+
+#: The last part of the custom ids that are not a hand panel's moves.
+_NOT_MOVES = {"claim", "wait", "resign", "keep", "hand"}
+
+
+def _offering_moves(server: LoopbackDiscord, live: LiveMatch, seat: int) -> list[int]:
+    """The ids of the seat's DMs that still offer the match's moves, oldest first."""
+    prefix = f"umtali:m:{live.id}:"
+    return sorted(int(m["id"]) for m in server.dm_messages(live.player_ids[seat])
+                  if any(c.startswith(prefix) and c.rsplit(":", 1)[-1] not in _NOT_MOVES
+                         for c in custom_ids(m)))
+
+
+def _saved_panel(db: Path, live: LiveMatch, seat: int) -> tuple[int, bool]:
+    """The seat's DM panel as saved, and whether its "sending" mark is set."""
+    with sqlite3.connect(db) as c:
+        panel, sending = c.execute(
+            f"SELECT dm{seat}_message_id, dm{seat}_sending FROM matches WHERE id = ?",
+            (live.id,)).fetchone()
+    return int(panel), bool(sending)
+
+
+async def _to_the_discard(server: LoopbackDiscord, db: Path, live: LiveMatch) -> int:
+    """Play the seat to act up to its discard (which ends its turn, the hand going on); the
+    other seat, whose turn then begins and who is sent a new panel."""
+    mover = live.session.to_act
+    while GreedyPlayer().choose(live.session.view(mover)).kind is not MoveKind.DISCARD:
+        await play_move(server, db, live.id)
+        assert live.session.to_act == mover
+    return 1 - mover
+
+
+async def test_the_mark_stays_until_a_panel_sent_unsaved_has_lost_its_buttons(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A panel left offering moves (its stripping failed for now) is looked for at the seat's
+    next delivery. That delivery sending a new panel (a warning) stripped the one it replaced
+    and cleared the mark before looking; the look failing too, the old panel was never looked
+    for again, and a restart would not find it."""
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
+        saved, svc, live = await _channel_lost(server, db, bot)
+        seat = await _to_the_discard(server, db, live)
+        first = live.dm_message_ids[seat]
+        assert first is not None
+        dm = live.dm_channel_ids[seat]
+        # The turn's new panel; taking the buttons off ``first`` fails for now, and again at
+        # the warning's look through the DM.
+        server.fail("PATCH", rf"^/channels/{dm}/messages/{first}$", times=2, status=503)
+        await play_move(server, db, saved.id)
+        await svc.flush()
+        assert live.session.to_act == seat and live.dm_message_ids[seat] != first
+        assert first in _offering_moves(server, live, seat)
+        await warn(svc, live, seat, 30)
+        await svc.flush()
+        panel, sending = _saved_panel(db, live, seat)
+        assert _offering_moves(server, live, seat) == [first, panel]
+        assert sending, "the mark was cleared with a panel still offering moves"
+        # The seat's next delivery (at the end of its turn) looks again, and takes them off.
+        while live.session.to_act == seat:
+            await play_move(server, db, saved.id)
+        await svc.flush()
+        panel, sending = _saved_panel(db, live, seat)
+        assert _offering_moves(server, live, seat) == [panel]
+        assert not sending
+
+
+async def test_a_warning_while_a_turns_new_panel_is_being_saved_waits_for_it(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A turn's new panel sent, its id being saved (the database busy), as the turn's warning
+    sends another: the warning's cleared the mark with the turn's panel offering moves and
+    unsaved (lost for good at a restart then), and once the turn's was saved it took the
+    panel's place, an older message than the one that notified the player, and stripped that."""
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
+        saved, svc, live = await _channel_lost(server, db, bot)
+        seat = await _to_the_discard(server, db, live)
+        saving, go_on = asyncio.Event(), asyncio.Event()
+        real_save = svc.store.set_dm_message
+
+        async def slow_save(*args: Any, **kwargs: Any) -> bool:
+            if not saving.is_set():  # the turn's panel's, the first
+                saving.set()
+                await asyncio.wait_for(go_on.wait(), 30)
+            return await real_save(*args, **kwargs)
+        monkeypatch.setattr(svc.store, "set_dm_message", slow_save)
+        await play_move(server, db, saved.id)
+        await until(saving.is_set, "the turn's new panel being saved")
+        warning = asyncio.create_task(warn(svc, live, seat, 30))
+        # Time for the warning to be sent, if it does not wait for the turn's panel (a bound,
+        # not a measure: it waits, and is sent once the turn's is).
+        await asyncio.wait({warning}, timeout=2.0)
+        panel, sending = _saved_panel(db, live, seat)
+        assert sending or _offering_moves(server, live, seat) == [panel], \
+            "the mark cleared, a panel sent and unsaved still offering moves"
+        go_on.set()
+        await warning
+        await svc.flush()
+        panel, sending = _saved_panel(db, live, seat)
+        newest = max(int(m["id"]) for m in server.dm_messages(live.player_ids[seat]))
+        assert panel == newest == live.dm_message_ids[seat]
+        assert _offering_moves(server, live, seat) == [panel]
+        assert not sending
