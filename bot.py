@@ -38,6 +38,7 @@ from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.panels import DYNAMIC_ITEMS
 from cogs.umtali.rematch import RematchButton
 from cogs.umtali.removal import hear_removals
+from cogs.umtali.rest_timeout import bound_calls
 from cogs.umtali.seasons import run_seasons, season_tick
 from cogs.umtali.service import MatchService
 from cogs.umtali.startup import run_timers, sync_if_changed
@@ -98,6 +99,7 @@ class UmtaliBot(commands.Bot):
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          tree_cls=UmtaliTree, help_command=None,
                          allowed_mentions=NO_MENTIONS, **client_options)
+        bound_calls(self.http)
         self.settings = settings
         #: Given when ``main()`` opened it already; otherwise opened in ``setup_hook``.
         self.store = store

@@ -1,0 +1,26 @@
+"""Every call to Discord's REST API gives up after ``REST_TIMEOUT``, rather than after aiohttp's
+five minutes: a match's delivery makes its calls one after another, so a call Discord never
+answers would hold back that match's table, announcements and DM panels (its players' clocks
+running) for as long. Given up, it is a failure for now (``failures.PASSING``), tried again."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import aiohttp
+from discord.http import HTTPClient, Route
+
+#: A call's whole time, its upload included (the largest, a table picture, is some 200 KB).
+REST_TIMEOUT = aiohttp.ClientTimeout(total=30.0)
+
+
+def bound_calls(http: HTTPClient) -> None:
+    """Give each of ``http``'s calls ``REST_TIMEOUT`` (read when the bot is made)."""
+    timeout = REST_TIMEOUT
+    request = http.request
+
+    async def bounded(route: Route, **kwargs: Any) -> Any:
+        kwargs.setdefault("timeout", timeout)
+        return await request(route, **kwargs)
+
+    http.request = bounded  # type: ignore[method-assign]

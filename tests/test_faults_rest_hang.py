@@ -1,0 +1,40 @@
+"""A call to Discord that never answers: given up after ``REST_TIMEOUT`` and tried again, so
+that the match's announcements, table and panels go on (they waited five minutes, aiohttp's
+own limit, the players' clocks running). Over the loopback Discord, the bot in this process."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from cogs.umtali import rest_timeout
+from tests.loopback.driver import YOUR_TURN, play_out, start_session, until
+from tests.loopback.harness import bot_in_process, loopback_server
+
+
+async def test_an_announcement_whose_call_never_answers_is_posted_all_the_same(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(rest_timeout, "REST_TIMEOUT", aiohttp.ClientTimeout(total=1.0))
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db):
+        saved = await start_session(server, db, server.add_member("ada"),
+                                    server.add_member("ben"))
+        await play_out(server, db, saved.id, moves=4)
+        # The next announcement's call is never answered (until the test ends).
+        held = server.hold("POST", rf"^/channels/{saved.channel_id}/messages$")
+        for _ in range(40):
+            if held.held:
+                break
+            await play_out(server, db, saved.id, moves=1)
+        await until(lambda: held.held, "an announcement on its way")
+        lost = YOUR_TURN.sub("", held.held[0].body["content"]).strip()
+
+        def posted() -> bool:
+            return any(lost in YOUR_TURN.sub("", m["content"])
+                       for m in server.channel_messages(saved.channel_id))
+        # Given up after a second, and posted by the delivery's next try (5 s later), the
+        # first call still unanswered.
+        await until(posted, "the announcement posted by a later try")
+        server.release()
