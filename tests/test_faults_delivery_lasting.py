@@ -15,8 +15,8 @@ import pytest
 import simcord.http.client as simcord_http
 
 import cogs.umtali.delivery
+from cogs.umtali.claims import LEASE
 from cogs.umtali.in_dms import CHANNEL_LOST
-from cogs.umtali.owners import LEASE
 from tests.discord_helpers import World, custom_ids, flush, play, start_match, thread_of
 from tests.test_faults_channel import _calls_to, _db, _play_from_dms
 from umtali.players import GreedyPlayer

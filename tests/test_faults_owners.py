@@ -1,4 +1,4 @@
-"""A takeover whose read fails midway (``cogs/umtali/owners.py``): the match it could not bring
+"""A takeover whose read fails midway (``cogs/umtali/claims.py``): the match it could not bring
 into memory is let go, or left to lapse, and claimed again; never held in the database by a
 process that does not run it (its timers would never run again)."""
 
@@ -12,9 +12,11 @@ from typing import Any
 
 import pytest
 
+from cogs.umtali.claims import LEASE, WARN_AGAIN
 from cogs.umtali.clock import alive_key
 from cogs.umtali.clock_state import LATE
-from cogs.umtali.owners import LEASE, RENEW_EVERY, WARN_AGAIN
+from cogs.umtali.live import LiveMatch
+from cogs.umtali.owners import RENEW_EVERY
 from tests.discord_helpers import World, flush, start_match, start_practice
 from tests.test_faults_channel import _db
 from umtali.players import GreedyPlayer
@@ -159,7 +161,7 @@ async def test_a_match_that_can_never_be_taken_over_is_warned_of_once_in_a_while
         return [r.getMessage() for r in caplog.records
                 if r.levelname == "WARNING" and "could not be taken over" in r.getMessage()]
 
-    with caplog.at_level(logging.DEBUG, logger="cogs.umtali.owners"):
+    with caplog.at_level(logging.DEBUG, logger="cogs.umtali.claims"):
         for _ in range(5):
             world.clock.now += 1
             await svc.check_timers(now=world.clock.now)
@@ -175,3 +177,28 @@ async def test_a_match_that_can_never_be_taken_over_is_warned_of_once_in_a_while
         world.clock.now += 1
         await svc.check_timers(now=world.clock.now)
         assert live.id in svc.matches
+
+
+@pytest.mark.parametrize("during", ["holder", "match"])
+async def test_a_match_brought_in_while_it_is_looked_up_is_the_copy_held(
+        world: World, monkeypatch: pytest.MonkeyPatch, during: str) -> None:
+    """An action looks the match up as the tick brings it in (its holder stopped), during
+    the read of its holder or of its row: the copy the tick adopted, not a second one loaded
+    fresh, which the action's save would then put in its place (the tick's queued deliveries
+    dropped with it)."""
+    live = await start_match(world)
+    svc = world.bot.matches
+    assert svc is not None
+    svc.forget(live)  # not in memory, its lease this process's: as just claimed by the tick
+    read_row = svc.store.match
+    target = svc.owners.leases if during == "holder" else svc.store
+    read = getattr(target, during)
+
+    async def tick_meanwhile(match_id: int) -> Any:
+        row = await read_row(match_id)
+        assert row is not None
+        svc.owners.adopt(LiveMatch.from_row(row))  # the tick's bring-in, done meanwhile
+        return await read(match_id)
+    monkeypatch.setattr(target, during, tick_meanwhile)
+    found = await svc.lookup(live.id)
+    assert found is not None and found is svc.matches.get(live.id)

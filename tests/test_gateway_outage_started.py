@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
+from cogs.umtali.claims import LEASE
 from cogs.umtali.clock import gateway_back, gateway_lost
 from cogs.umtali.clock_state import LATE
-from cogs.umtali.owners import LEASE
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, flush, play_out, start_match, thread_of
 from tests.processes.helpers import main_of

@@ -15,7 +15,7 @@ from typing import Any
 import discord
 import pytest
 
-from cogs.umtali.owners import LEASE
+from cogs.umtali.claims import LEASE
 from cogs.umtali.service import MatchService
 from data.store import Store
 from tests.loopback.driver import (

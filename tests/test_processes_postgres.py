@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from cogs.umtali.owners import LEASE
+from cogs.umtali.claims import LEASE
 from data.records import GLOBAL
 from data.store import Store
 from tests.loopback.driver import YOUR_TURN, custom_ids

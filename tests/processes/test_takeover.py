@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from cogs.umtali.claims import LEASE
 from cogs.umtali.clock import heartbeat
-from cogs.umtali.owners import LEASE
 from cogs.umtali.service import MatchService
 from data.store import Store
 from tests.discord_helpers import World, cut, start_match
@@ -95,7 +95,7 @@ async def test_a_killed_process_practice_match_plays_on_with_the_computer_elsewh
 async def test_a_restarted_process_takes_back_its_own_matches_at_once(
         world: World, store_target: str | Path, other: MatchService,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("cogs.umtali.owners.CLAIMS", 1)  # claimed page by page
+    monkeypatch.setattr("cogs.umtali.claims.CLAIMS", 1)  # claimed page by page
     live = await start_match(world)
     main = main_of(world)
     await kill(main)

@@ -4,7 +4,7 @@ finish posting its table; and not cancelled if it did post it after all."""
 
 from __future__ import annotations
 
-from cogs.umtali.owners import LEASE
+from cogs.umtali.claims import LEASE
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, start_match
 from tests.processes.helpers import main_of, row, settle

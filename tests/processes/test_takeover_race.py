@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from cogs.umtali.owners import LEASE
+from cogs.umtali.claims import LEASE
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, start_match
 from tests.processes.helpers import main_of, row, settle

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
+from cogs.umtali.claims import LEASE
 from cogs.umtali.clock_state import LATE
 from cogs.umtali.live import LiveMatch
-from cogs.umtali.owners import LEASE
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, player, start_match
 from tests.processes.helpers import greedy_via, main_of, results, row, said, settle, via

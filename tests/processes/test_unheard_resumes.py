@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from cogs.umtali.claims import LEASE
 from cogs.umtali.clock import GRACE, heartbeat
 from cogs.umtali.live import LiveMatch
-from cogs.umtali.owners import LEASE
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, start_match
 from tests.processes.helpers import main_of, process, row, said, settle

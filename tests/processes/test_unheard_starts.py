@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
+from cogs.umtali.claims import LEASE
 from cogs.umtali.errors import APOLOGY
-from cogs.umtali.owners import LEASE
 from data.store import Limits
 from tests.discord_helpers import (
     World,

@@ -12,9 +12,10 @@ import logging
 import pytest
 from simcord import assert_error
 
+from cogs.umtali.claims import LEASE
 from cogs.umtali.clock_state import LATE
 from cogs.umtali.errors import APOLOGY
-from cogs.umtali.owners import LEASE, RENEW_EVERY
+from cogs.umtali.owners import RENEW_EVERY
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, start_match, thread_of
 from tests.processes.helpers import main_of, row, said, settle, via

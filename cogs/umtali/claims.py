@@ -1,0 +1,188 @@
+"""Bringing matches into play in this process (``Owners``): at the start, this process's own
+and those nobody holds; at each tick, those whose holder stopped renewing its leases (killed).
+Each is loaded, its turn given back the time its holder was down (``resume_after_downtime``),
+and adopted; one that fails is let go, to be claimed again. A resume whose outcome is unknown
+keeps the match claimed, and brought in again at the next tick."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+from cogs.umtali.clock import alive_key, last_alive, resume_after_downtime
+from cogs.umtali.live import LiveMatch
+from cogs.umtali.outbox import Batch
+from cogs.umtali.unheard import InDoubt
+from data.leases import Claimed
+
+if TYPE_CHECKING:
+    from cogs.umtali.owners import Owners
+    from cogs.umtali.service import MatchService
+
+log = logging.getLogger(__name__)
+
+#: Seconds a lease lasts: a killed process's matches are taken over this long after its last
+#: renewal (plus a tick).
+LEASE = 15.0
+#: Matches claimed per transaction.
+CLAIMS = 500
+#: Seconds between two warnings about the same match that cannot be taken over: it is tried
+#: again at every check (a database failing for now), but a match that can never be loaded
+#: would otherwise fill the log with a warning a second.
+WARN_AGAIN = 600.0
+
+
+class Claims:
+    def __init__(self, owners: Owners) -> None:
+        self.owners = owners
+        #: Matches that could not be taken over: failures since the last warning, and when
+        #: that warning was given.
+        self._failing: dict[int, tuple[int, float]] = {}
+        #: Matches claimed whose turn's resume is of unknown outcome (``unheard``): held in
+        #: the database, not yet in memory; by match id, the claim and when its process
+        #: stopped.
+        self.unsettled: dict[int, tuple[Claimed, float]] = {}
+        #: One of those brought in at a time (the tick's, an action's: resumed once).
+        self._bringing = asyncio.Lock()
+
+    @property
+    def svc(self) -> MatchService:
+        return self.owners.svc
+
+    async def claim(self, *, start: bool = False) -> list[LiveMatch]:
+        """Take the matches nobody holds any more (at start, this process's own too), and
+        bring them into play here; those brought in."""
+        now = self.svc.clock()
+        lives: list[LiveMatch] = []
+        after = 0
+        while True:
+            # In batches (a restart may bring back thousands), each batch its own transaction,
+            # each brought into memory before the next is claimed.
+            batch = await self.owners.leases.claim(now, now + LEASE, mine_too=start,
+                                                   lapsed_mine=True, limit=CLAIMS, after=after)
+            if batch:
+                after = batch[-1].match_id
+                lives += await self._bring_in(batch, now, start)
+            if len(batch) < CLAIMS:
+                return lives
+
+    async def _bring_in(self, claimed: list[Claimed], now: float,
+                        start: bool) -> list[LiveMatch]:
+        """Load, resume and adopt each match just claimed, one at a time: one that fails is
+        let go (claimable again at once) rather than held in the database and not here."""
+        # Its own lease had lapsed (renewals failed a while): the claim renewed it, and the
+        # copy in memory is the match as saved.
+        claimed = [c for c in claimed
+                   if c.previous != self.owners.name or c.match_id not in self.svc.matches]
+        try:
+            stopped = await self._stopped_at(claimed, now)
+        except Exception:
+            await self._let_go(claimed, now)
+            raise
+        lives: list[LiveMatch] = []
+        for c in claimed:
+            try:
+                live = await self._brought_in(c, stopped[c.match_id])
+            except InDoubt:
+                # Its turn resumed, saved or not, unknown: kept claimed (let go, it would be
+                # resumed a second time), and brought in again at the next tick.
+                self.unsettled[c.match_id] = (c, stopped[c.match_id])
+                continue
+            except Exception as e:
+                self._could_not_take(c.match_id, e, now)
+                await self._let_go([c], now)
+                continue
+            self.unsettled.pop(c.match_id, None)
+            if live is not None:
+                lives.append(live)
+        if claimed and not start:
+            log.info("took over %d match(es) from stopped processes: %s", len(lives),
+                     ", ".join(sorted({c.previous or "(none)" for c in claimed})))
+        return lives
+
+    async def _brought_in(self, c: Claimed, stopped: float) -> LiveMatch | None:
+        """Load, resume (its process stopped at ``stopped``) and adopt the match claimed."""
+        row = await self.svc.store.match(c.match_id)
+        if row is None:
+            return None
+        live = LiveMatch.from_row(row)
+        await resume_after_downtime(self.svc, [live], {c.match_id: stopped})
+        self._failing.pop(c.match_id, None)
+        self.owners.adopt(live)
+        if live.mid_turn and not live.unsent:
+            # A move in the middle of a turn leaves nothing unsent, yet its holder may have
+            # stopped before the mover's DM panel showed it: shown again (an edit, harmless
+            # if it did), lest the panel offer a draw the match is past.
+            self.svc.delivery.enqueue(live, Batch(hands={live.session.to_act}))
+        # Never shown (its holder stopped before saving its table): cancelled, at once if it
+        # was this process's before a restart; another process's, a while later, as that
+        # process may have stalled rather than stopped, its table on the way.
+        self.svc.cancel_unshown_soon(live, 0.0 if c.previous == self.owners.name else 2 * LEASE)
+        return live
+
+    async def bring_in_again(self, now: float) -> None:
+        """The matches claimed whose turn's resume is of unknown outcome, brought in again
+        while still held here (their leases renewed meanwhile): the resume read back then
+        (``clock.resume_after_downtime``). One failing again is kept, and tried again at the
+        next tick."""
+        for match_id in list(self.unsettled):
+            try:
+                await self.bring_in_unsettled(match_id)
+            except Exception as e:
+                self._could_not_take(match_id, e, now, "kept, brought in at the next check")
+
+    async def bring_in_unsettled(self, match_id: int) -> None:
+        """``bring_in_again`` of one match, if it is still to be brought in."""
+        async with self._bringing:
+            entry = self.unsettled.get(match_id)
+            if entry is None:
+                return  # brought in meanwhile
+            # Not if claimed again meanwhile (its lease lapsed, renewals failing).
+            if match_id not in self.svc.matches and \
+                    await self.owners.leases.holder(match_id) == self.owners.name:
+                await self._brought_in(*entry)
+            else:
+                self.svc.clock_state.resumed.pop(match_id, None)
+            self.unsettled.pop(match_id, None)
+
+    def _could_not_take(self, match_id: int, e: Exception, now: float,
+                        then: str = "let go, to be claimed again") -> None:
+        """Warned (``then``: what becomes of the match) at the first failure, then at most
+        every ``WARN_AGAIN`` seconds with the count of failures since; between, at DEBUG."""
+        failed, warned = self._failing.get(match_id, (0, -WARN_AGAIN))
+        if now - warned < WARN_AGAIN:
+            self._failing[match_id] = (failed + 1, warned)
+            log.debug("match %d could not be taken over again (%s: %s)", match_id,
+                      e.__class__.__name__, e)
+            return
+        self._failing[match_id] = (0, now)
+        since = f" ({failed} more time(s) since the last warning)" if failed else ""
+        log.warning("match %d could not be taken over (%s: %s); %s%s", match_id,
+                    e.__class__.__name__, e, then, since)
+
+    async def _let_go(self, claimed: list[Claimed], now: float) -> None:
+        """Undo claims; if that fails too, the leases are not renewed (``renew`` extends only
+        the matches in memory), so they lapse and are claimed again all the same."""
+        for c in claimed:
+            try:
+                await self.owners.leases.unclaim(c, now + LEASE, now)
+            except Exception as e:
+                log.warning("match %d: its claim could not be undone (%s: %s); its lease "
+                            "lapses", c.match_id, e.__class__.__name__, e)
+
+    async def _stopped_at(self, claimed: list[Claimed], now: float) -> dict[int, float]:
+        """When each claimed match's process was last known alive: its last heartbeat, or its
+        last renewal of the lease if later (unknown: now, no time given back)."""
+        alive: dict[str, tuple[float | None, bool]] = {}
+        stopped = {}
+        for c in claimed:
+            if c.previous not in alive:
+                alive[c.previous] = last_alive(
+                    await self.svc.store.get_meta(alive_key(c.previous)))
+            at, still = alive[c.previous]
+            # A process cut off from Discord renewed its leases with its clocks standing still.
+            renewed = c.lease_until - LEASE if c.lease_until > 0 and not still else None
+            known = [t for t in (at, renewed) if t is not None]
+            stopped[c.match_id] = min(max(known), now) if known else now
+        return stopped
