@@ -153,17 +153,21 @@ async def test_the_question_outlives_a_restart(world: World, db_path: Path,
     assert db_row(db_path, live.id)["how"] == "timed out"
 
 
-async def test_the_turns_dm_of_a_match_played_in_dms_points_to_no_lost_channel(
+async def test_a_turn_of_a_match_played_in_dms_is_told_by_its_new_panel_alone(
         world: World) -> None:
-    """With the match's channel lost (deleted), the DM telling a player their turn has
-    started sends them to their hand there, not to the channel that is gone."""
+    """With the match's channel lost (deleted), a turn's start sends the player a new DM
+    panel, which notifies and says the turn is theirs and when it ends: the correspondence DM
+    telling the turn came as well, two notifications for one turn."""
     live = await played_in_dms(world, time_control="correspondence")
     first = live.session.to_act
+    dm = player(world, 1 - first).user.dm_channel
+    before = {m.id for m in dm.history()}
     await end_turn(world, live)
     await flush(world)
-    [told] = [t for t in _dms(world, 1 - first) if "Your turn in the Umtali match" in t]
-    assert f"<#{live.channel_id}>" not in told, told
-    assert "your hand here" in told, told
+    new = [m for m in dm.history() if m.id not in before]
+    assert [m.id for m in new] == [live.dm_message_ids[1 - first]], [m.content for m in new]
+    shown = " ".join(str(e.description) for e in new[0].embeds)
+    assert "Your turn" in shown and "Turn ends" in shown, shown
 
 
 async def test_the_reminder_of_a_match_played_in_dms_points_to_no_lost_channel(

@@ -207,22 +207,19 @@ class TurnNotices:
     @staticmethod
     def _due(live: LiveMatch) -> bool:
         # Against the computer, whose reply comes within seconds of the player's move, a DM a
-        # turn would be noise: the reminder before a turn's end still comes.
+        # turn would be noise: the reminder before a turn's end still comes. With the channel
+        # lost, the turn's new DM panel notifies and says as much (``in_dms``): a second DM.
         return (live.control.notify_turn and live.deadline is not None and not live.over
-                and live.computer_seat is None and live.reachable(live.session.to_act))
+                and live.computer_seat is None and not live.channel_lost
+                and live.reachable(live.session.to_act))
 
     async def _tell(self, live: LiveMatch, turn: Turn) -> None:
         seat, deadline = turn[3], live.deadline
         tr = self.svc.seat_tr(live, seat)
         name, ends = safe_name(live.names[1 - seat]), when(deadline or 0)
-        if live.channel_lost:
-            # Played in DMs: the channel it names is gone, or closed to the bot.
-            text = tr("Your turn in the Umtali match against {name}: play from your hand "
-                      "here. Your turn ends {when}.", name=name, when=ends)
-        else:
-            text = tr("Your turn in the Umtali match against {name}: play in {channel} (or "
-                      "from your hand here). Your turn ends {when}.", name=name,
-                      channel=f"<#{live.channel_id}>", when=ends)
+        text = tr("Your turn in the Umtali match against {name}: play in {channel} (or from "
+                  "your hand here). Your turn ends {when}.", name=name,
+                  channel=f"<#{live.channel_id}>", when=ends)
         sent = await _dm(self.svc, live, seat, text)
         if sent is None:
             # Failed for now: still to tell, at the next check (if it is still this turn).
