@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -58,14 +60,29 @@ def saved_session(db: Path, match_id: int) -> Session:
     return session_from_json(json.loads(row["state"]))
 
 
+def _moves_and_state(db: Path, match_id: int) -> tuple[list[sqlite3.Row], str]:
+    """The match's saved moves and state, read in one transaction: a move the bot saves
+    between two reads would set them apart (the soak read them so, and reported a state one
+    move ahead of its moves, the computer having played meanwhile)."""
+    with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10,
+                                 isolation_level=None)) as c:
+        c.row_factory = sqlite3.Row
+        c.execute("BEGIN")
+        rows = c.execute("SELECT ply, move FROM moves WHERE match_id = ? ORDER BY ply",
+                         (match_id,)).fetchall()
+        [state] = c.execute("SELECT state FROM matches WHERE id = ?", (match_id,)).fetchone()
+        c.execute("COMMIT")
+    return rows, str(state)
+
+
 def replay_problems(db: Path, match_id: int) -> list[str]:
     """The saved state is the engine's replay of the saved moves (and of the resignation or
     the time out that ended it, which is no move)."""
-    rows = query(db, "SELECT ply, move FROM moves WHERE match_id = ? ORDER BY ply", match_id)
+    rows, state = _moves_and_state(db, match_id)
     plies = [r["ply"] for r in rows]
     if plies != list(range(len(plies))):
         return [f"match {match_id}: the saved moves' plies are {plies[:5]}... not 0..{len(plies)}"]
-    saved = saved_session(db, match_id)
+    saved = session_from_json(json.loads(state))
     replayed = Session(saved.rules, saved.seed, saved.first_deal)
     for i, row in enumerate(rows):
         try:
