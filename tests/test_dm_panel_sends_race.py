@@ -7,6 +7,7 @@ the bot in this process."""
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 
 from cogs.umtali.live import LiveMatch
+from cogs.umtali.outbox import Batch
 from cogs.umtali.reminders import warn
 from tests.loopback.driver import custom_ids, play_move, until
 from tests.loopback.harness import bot_in_process, loopback_server
@@ -123,3 +125,30 @@ async def test_a_warning_while_a_turns_new_panel_is_being_saved_waits_for_it(
         assert panel == newest == live.dm_message_ids[seat]
         assert _offering_moves(server, live, seat) == [panel]
         assert not sending
+
+
+async def test_a_warning_that_waited_for_the_seats_panel_is_not_sent_once_the_turn_is_played(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A turn's warning waits while the seat's panel is being sent (Discord slow); the player
+    ends the turn meanwhile. Sent then, it told a player whose turn was over, by a new message
+    that notifies, that seconds were left for their turn; its panel kept saying so."""
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
+        saved, svc, live = await _channel_lost(server, db, bot)
+        seat = live.session.to_act
+        dm, panel = live.dm_channel_ids[seat], live.dm_message_ids[seat]
+        # The seat's panel being edited (its edit unanswered for now): the warning waits.
+        held = server.hold("PATCH", rf"^/channels/{dm}/messages/{panel}$")
+        live.dm_shown[seat] = None
+        svc.delivery.enqueue(live, Batch(hands={seat}))
+        await until(lambda: held.held, "the seat's panel being edited")
+        warning = asyncio.create_task(warn(svc, live, seat, 30))
+        while live.session.to_act == seat:
+            await play_move(server, db, saved.id)
+        assert not warning.done()
+        server.release()
+        await warning
+        await svc.flush()
+        told = [m for m in server.dm_messages(live.player_ids[seat])
+                if "seconds left for your turn" in json.dumps(m)]
+        assert not told, "a warning sent once the turn was played"

@@ -202,3 +202,32 @@ async def test_a_match_brought_in_while_it_is_looked_up_is_the_copy_held(
     monkeypatch.setattr(target, during, tick_meanwhile)
     found = await svc.lookup(live.id)
     assert found is not None and found is svc.matches.get(live.id)
+
+
+async def test_a_match_brought_in_while_its_stopped_holder_is_read_is_not_dropped(
+        world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The read of the holder names the stopped process, and the tick claims the match and
+    brings it in before that answer is back: the tick's copy was dropped as held elsewhere
+    (by any look at the match: its lease, held here, then lapsed, not renewed, and the match
+    was resumed once more by whoever claimed it next)."""
+    live = await start_match(world)
+    svc = world.bot.matches
+    assert svc is not None
+    svc.forget(live)
+    _db(db_path, "UPDATE matches SET owner = 'stopped' WHERE id = ?", live.id)
+    leases = svc.owners.leases
+    read = leases.holder
+
+    async def claimed_meanwhile(match_id: int) -> str | None:
+        holder = await read(match_id)
+        # The tick's claim and bring-in, done before the read's answer is back.
+        _db(db_path, "UPDATE matches SET owner = ? WHERE id = ?", svc.owners.name, match_id)
+        row = await svc.store.match(match_id)
+        assert row is not None
+        svc.owners.adopt(LiveMatch.from_row(row))
+        return holder
+    monkeypatch.setattr(leases, "holder", claimed_meanwhile)
+    found = await svc.lookup(live.id)
+    held = svc.matches.get(live.id)
+    assert held is not None, "the copy the tick brought in was dropped"
+    assert found is held

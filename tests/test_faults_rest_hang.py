@@ -10,7 +10,7 @@ import aiohttp
 import pytest
 
 from cogs.umtali import rest_timeout
-from tests.loopback.driver import YOUR_TURN, play_out, start_session, until
+from tests.loopback.driver import YOUR_TURN, play_out, query, start_session, until
 from tests.loopback.harness import bot_in_process, loopback_server
 
 
@@ -37,4 +37,32 @@ async def test_an_announcement_whose_call_never_answers_is_posted_all_the_same(
         # Given up after a second, and posted by the delivery's next try (5 s later), the
         # first call still unanswered.
         await until(posted, "the announcement posted by a later try")
+        server.release()
+
+
+async def test_a_hand_panel_edit_that_never_answers_holds_up_no_announcement(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The edit of a player's open hand panel (an ephemeral message, edited through the
+    interaction's webhook, not ``HTTPClient.request``) never answered: the match's delivery
+    awaits it before the turn's announcement, which waited aiohttp's five minutes."""
+    monkeypatch.setattr(rest_timeout, "REST_TIMEOUT", aiohttp.ClientTimeout(total=1.0))
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db):
+        saved = await start_session(server, db, server.add_member("ada"),
+                                    server.add_member("ben"))
+        # Each ``/umtali play`` answers with the mover's hand panel, edited as the match moves.
+        await play_out(server, db, saved.id, moves=4)
+        # The next edit of a hand panel (the one whose position the next move makes stale) is
+        # never answered (until the test ends).
+        held = server.hold("PATCH", r"^/webhooks/[0-9]+/[^/]+/messages/@original$")
+        for _ in range(40):
+            if held.held:
+                break
+            await play_out(server, db, saved.id, moves=1)
+        await until(lambda: held.held, "a hand panel's edit on its way")
+        # The announcement of the last move, posted though the edit is still unanswered.
+        def announced() -> bool:
+            return bool(query(db, "SELECT unsent FROM matches WHERE id = ?",
+                              saved.id)[0]["unsent"] == "[]")
+        await until(announced, "the announcements posted")
         server.release()

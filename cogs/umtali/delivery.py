@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import discord
@@ -308,9 +309,9 @@ class Delivery:
             self._untold.pop(live.id, None)
 
     async def send_hand(self, live: LiveMatch, seat: int, *, new: bool = False,
-                        note: str = "") -> None:
+                        note: str = "", unless: Callable[[], bool] | None = None) -> None:
         """The seat's private hand by DM (``cogs.umtali.in_dms``)."""
-        await send_hand(self.service, live, seat, new=new, note=note)
+        await send_hand(self.service, live, seat, new=new, note=note, unless=unless)
 
     async def dm_refused(self, live: LiveMatch, seat: int) -> None:
         await self.service.store.set_dm_refused(live.id, seat)

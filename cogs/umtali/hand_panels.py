@@ -21,7 +21,9 @@ from weakref import WeakKeyDictionary
 
 import discord
 
+from cogs.umtali import rest_timeout
 from cogs.umtali.access import service, tr_of
+from cogs.umtali.failures import PASSING
 from cogs.umtali.in_time import thinking
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
@@ -185,8 +187,11 @@ async def refresh_pane(client: discord.Client, live: LiveMatch, seat: int,
         shown = service(client).hand_shown(live, seat, note, tr)
         try:
             await shown.drawn()
-            await pane.interaction.edit_original_response(**shown.edit())
-        except discord.HTTPException as e:
+            # Through the interaction's webhook, which ``REST_TIMEOUT`` does not bound (nor
+            # anything but aiohttp's five minutes): the match's delivery waits on this edit.
+            async with asyncio.timeout(rest_timeout.REST_TIMEOUT.total):
+                await pane.interaction.edit_original_response(**shown.edit())
+        except (discord.HTTPException, *PASSING) as e:
             log.debug("match %d: seat %d's panel could not be edited (%s)", live.id, seat, e)
             known.drop(live.id, seat)
             return False

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import discord
@@ -37,16 +38,19 @@ UNSAVED_LOOKED_AT = 25
 
 
 async def send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool = False,
-                    note: str = "") -> None:
+                    note: str = "", unless: Callable[[], bool] | None = None) -> None:
     """The seat's private hand by DM, edited in place (``new``: as a new message, which
     notifies); once refused, never tried again. A panel sent before whose id was never saved
     (the bot stopped between), or replaced and not yet stripped, loses its buttons then: one
     panel offers the moves. One at a time for a seat: a warning's new panel sent while a
     turn's is being saved would clear the seat's mark with that one still offering moves,
-    and be replaced by it, the older message."""
+    and be replaced by it, the older message. ``unless``: not sent if true once its turn
+    comes (a warning whose turn was played while it waited)."""
     if live.dm_refused[seat] or live.is_computer(seat):
         return
     async with live.dm_locks[seat]:
+        if unless is not None and unless():
+            return
         # Set, the seat's last send left a panel offering moves that is not its panel.
         unsaved = live.dm_sending[seat]
         stripped = await _send_hand(svc, live, seat, new=new, note=note)

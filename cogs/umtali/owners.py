@@ -205,6 +205,7 @@ class Owners:
     async def lookup(self, match_id: int) -> LiveMatch | None:
         """The match as the database has it: this process's copy if it holds it, else a copy
         loaded fresh (held by nobody here until an action saves it)."""
+        before = self.svc.matches.get(match_id)
         holder = await self.leases.holder(match_id)
         if holder is None:
             return None
@@ -212,7 +213,9 @@ class Owners:
         # would be a second copy, and an action's save through it would replace the tick's.
         live = self.svc.matches.get(match_id)
         if live is not None:
-            if holder == self.name:
+            # Come in while the holder was read: claimed here after that read (it may name
+            # the stopped process the tick took it from), not held elsewhere.
+            if holder == self.name or live is not before:
                 return live
             self.drop(live)
         elif holder == self.name and match_id in self.claims.unsettled:

@@ -247,8 +247,11 @@ async def warn(svc: MatchService, live: LiveMatch, seat: int, left: int) -> None
             await _unless_played(live, turn, deadline, sent)
             return
     if not played(live, turn, deadline):
+        # Checked again once the seat's panel sent before it is out, which it waits for: the
+        # turn may have been played meanwhile.
         await svc.delivery.send_hand(live, seat, new=True,
-                                     note=_time_left(svc.seat_tr(live, seat), left))
+                                     note=_time_left(svc.seat_tr(live, seat), left),
+                                     unless=lambda: played(live, turn, deadline))
 
 
 def played(live: LiveMatch, turn: Turn, deadline: float | None) -> bool:
