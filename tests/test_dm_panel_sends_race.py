@@ -23,6 +23,7 @@ from tests.loopback.server import LoopbackDiscord
 from tests.test_ending_panel_warn_race import _channel_lost
 from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
+from umtali.turns import Phase
 
 #: The last part of the custom ids that are not a hand panel's moves.
 _NOT_MOVES = {"claim", "wait", "resign", "keep", "hand"}
@@ -152,3 +153,40 @@ async def test_a_warning_that_waited_for_the_seats_panel_is_not_sent_once_the_tu
         told = [m for m in server.dm_messages(live.player_ids[seat])
                 if "seconds left for your turn" in json.dumps(m)]
         assert not told, "a warning sent once the turn was played"
+
+
+@pytest.mark.parametrize("failing", [False, True])
+async def test_a_click_answered_after_its_panel_was_replaced_leaves_no_buttons_on_it(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, failing: bool) -> None:
+    """A click on the DM panel is answered on that message; a new panel sent meanwhile (the
+    turn's warning) took the buttons off it, and the answer, landing after, put them back: two
+    panels offered moves, for good (the soak, seed 42: the panel of a turn begun twice).
+    ``failing``: taking them off again fails for now; the seat's next delivery does it."""
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
+        saved, svc, live = await _channel_lost(server, db, bot)
+        while live.session.hand.phase is not Phase.DRAW:
+            await play_move(server, db, saved.id)
+        await svc.flush()
+        seat = live.session.to_act
+        clicked = live.dm_message_ids[seat]
+        assert clicked is not None
+        message = server.messages[clicked]
+        draw = next(c for c in custom_ids(message) if c.endswith(":draw"))
+        answer = server.delay("POST", r"^/interactions/[0-9]+/[^/]+/callback$")
+        click = asyncio.create_task(server.click(live.player_ids[seat], message, draw))
+        await until(lambda: bool(answer.held), "the click's answer on its way")
+        await warn(svc, live, seat, 30)  # a new panel; the one clicked loses its buttons
+        assert live.dm_message_ids[seat] != clicked
+        assert clicked not in _offering_moves(server, live, seat)
+        if failing:
+            server.fail("PATCH", rf"^/channels/{live.dm_channel_ids[seat]}/messages/{clicked}$",
+                        status=503)
+        server.release()
+        await click
+        if failing:
+            await until(lambda: _saved_panel(db, live, seat)[1], "the seat marked")
+            await play_move(server, db, saved.id)  # the seat's next delivery
+        # (the click's work goes on after its answer: the panel's buttons taken off again)
+        await until(lambda: _offering_moves(server, live, seat) == [live.dm_message_ids[seat]],
+                    "the clicked panel's buttons gone again")

@@ -24,7 +24,7 @@ from cogs.umtali.hand_panels import (
     refresh_pane,
     show_panel,
 )
-from cogs.umtali.in_dms import moves_of
+from cogs.umtali.in_dms import moves_of, strip_answered
 from cogs.umtali.in_time import answer, arrived, edit_clicked, in_time
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import command
@@ -243,6 +243,11 @@ async def _answer_on_panel(interaction: discord.Interaction, live: LiveMatch, se
     finally:
         if shown.view is not None:
             shown.view.stop()
+    if on_dm and live.dm_message_ids[seat] != message.id:
+        # A new panel replaced it while the answer was drawn or on its way (the turn's
+        # warning), taking its buttons off: the answer put them back.
+        await strip_answered(svc, live, seat, message)
+        return on_dm
     if on_dm and (live.version, live.over) != (version, over):
         # The match moved on or ended meanwhile (the computer, the clock, a resignation):
         # this edit showed an older position, perhaps over the ending's own edit, so the DM

@@ -145,6 +145,23 @@ async def _saved(svc: MatchService, live: LiveMatch, seat: int) -> None:
     live.dm_sending[seat] = False
 
 
+async def strip_answered(svc: MatchService, live: LiveMatch, seat: int,
+                         message: discord.Message) -> None:
+    """The answer to a click edited ``message`` after a new panel had replaced it (and taken
+    its buttons off): they go again. Failing for now, the seat is marked, and its next
+    delivery looks through the DM (``_strip_unsaved``)."""
+    try:
+        await message.edit(view=None)
+    except GONE:
+        return  # deleted, or the DMs closed: nothing on it to press
+    except (discord.HTTPException, *PASSING) as e:
+        log.info("match %d: seat %d's replaced panel %d kept its buttons for now (%s)",
+                 live.id, seat, message.id, e)
+        async with live.dm_locks[seat]:
+            await svc.store.set_dm_sending(live.id, seat, True)
+            live.dm_sending[seat] = True
+
+
 #: The last part of the ids of the match's controls that are not a hand panel's: the
 #: time-up question's and the resignation's confirmation.
 _NOT_PANEL = frozenset({"claim", "wait", "resign", "keep", "hand"})
