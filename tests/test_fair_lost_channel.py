@@ -31,3 +31,20 @@ async def test_a_session_ended_in_dms_reveals_its_deals_on_both_panels(world: Wo
         said = _said(panel)
         assert "Deals revealed" in said and live.salt in said, (seat, said)
         assert _buttons(panel) == ["Replay file"], seat
+
+
+async def test_a_session_ended_in_dms_shows_the_ratings_on_both_panels(world: World) -> None:
+    """The final card under the table says each player's rating before and after; a session
+    played in DMs has no table: its panels say them."""
+    live = await played_in_dms(world)
+    svc = world.bot.matches
+    assert svc is not None
+    await svc.resign(live, 0)
+    await flush(world)
+    changes = await svc.store.records.rating_changes(live.id)
+    assert sorted(changes) == [0, 1]
+    for seat in (0, 1):
+        said = _said(dm_panel(player(world, seat), live, seat))
+        assert "Ratings" in said, (seat, said)
+        for other, (before, after) in changes.items():
+            assert f"{live.names[other]}: {before:.1f} → {after:.1f}" in said, (seat, said)

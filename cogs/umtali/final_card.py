@@ -68,17 +68,7 @@ async def final_embed(svc: MatchService, live: LiveMatch, tr: Tr) -> discord.Emb
                                            hands=" · ".join(scores))
                                         for g, scores in sorted(games.items()))[:1024],
                         inline=False)
-    if live.computer_level is not None:
-        rated = tr("Practice against the computer ({level}), not rated.",
-                   level=level_word(tr, live.computer_level))
-    else:
-        changes = await svc.store.records.rating_changes(live.id)
-        rated = "\n".join(
-            # Decimals as the reader's language writes them (19,5 in Russian).
-            tr("{name}: {before} → {after}", name=names[seat], before=one_decimal(tr, before),
-               after=one_decimal(tr, after)) for seat, (before, after) in sorted(changes.items())
-        ) or tr("Ratings are not counted yet.")
-    embed.add_field(name=tr("Ratings"), value=rated, inline=False)
+    embed.add_field(name=tr("Ratings"), value=await ratings(svc, live, tr), inline=False)
     if live.commitment and live.cut:
         embed.add_field(name=tr("Fair deals"), value=tr(
             "Sealed before the deck was cut as `{commitment}`; seed `{seed}`, salt `{salt}`, "
@@ -92,6 +82,20 @@ async def final_embed(svc: MatchService, live: LiveMatch, tr: Tr) -> discord.Emb
             "The replay file below checks with `python -m umtali verify`.",
             commitment=live.commitment, seed=session.seed, salt=live.salt), inline=False)
     return embed
+
+
+async def ratings(svc: MatchService, live: LiveMatch, tr: Tr) -> str:
+    """Each player's rating before and after the finished session, or why there is none."""
+    if live.computer_level is not None:
+        return tr("Practice against the computer ({level}), not rated.",
+                  level=level_word(tr, live.computer_level))
+    names = [safe_name(n) for n in live.names]
+    changes = await svc.store.records.rating_changes(live.id)
+    return "\n".join(
+        # Decimals as the reader's language writes them (19,5 in Russian).
+        tr("{name}: {before} → {after}", name=names[seat], before=one_decimal(tr, before),
+           after=one_decimal(tr, after)) for seat, (before, after) in sorted(changes.items())
+    ) or tr("Ratings are not counted yet.")
 
 
 class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]],

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from cogs.umtali.failures import GONE, PASSING
+from cogs.umtali.final_card import ratings
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import command
 from cogs.umtali.outbox import Batch
@@ -69,6 +70,12 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
     version, over = live.version, live.over
     if live.dm_shown[seat] == version and not (new or note):
         return True
+    if live.channel_lost and over and not live.abandoned:
+        # Ended with a result while played in DMs: the ratings the final card under the
+        # table would show (a match with no result changes none).
+        tr = svc.seat_tr(live, seat)
+        said = f"**{tr('Ratings')}**\n{await ratings(svc, live, tr)}"
+        note = "\n\n".join(filter(None, (note, said)))
     shown = await svc.dm_panel(live, seat, note).drawn()
     channel_id, message_id = live.dm_channel_ids[seat], live.dm_message_ids[seat]
     if channel_id is not None and message_id is not None and not new:
