@@ -4,12 +4,14 @@ own limit, the players' clocks running). Over the loopback Discord, the bot in t
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import aiohttp
 import pytest
 
 from cogs.umtali import rest_timeout
+from cogs.umtali.clock import warn_before
 from tests.loopback.driver import YOUR_TURN, play_out, query, start_session, until
 from tests.loopback.harness import bot_in_process, loopback_server
 
@@ -65,4 +67,27 @@ async def test_a_hand_panel_edit_that_never_answers_holds_up_no_announcement(
             return bool(query(db, "SELECT unsent FROM matches WHERE id = ?",
                               saved.id)[0]["unsent"] == "[]")
         await until(announced, "the announcements posted")
+        server.release()
+
+
+async def test_a_warning_whose_call_hangs_holds_up_no_check_of_the_clock(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The timer tick renews this process's leases every few seconds, and judges every turn:
+    a turn's warning it waited for, Discord not answering (up to ``REST_TIMEOUT`` a try, and
+    discord.py tries again), held it up, long enough for the leases to lapse and other
+    processes to take the matches. It is sent beside the tick."""
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
+        saved = await start_session(server, db, server.add_member("ada"),
+                                    server.add_member("ben"))
+        svc = bot.matches
+        assert svc is not None
+        await svc.flush()
+        live = svc.matches[saved.id]
+        assert live.deadline is not None
+        held = server.hold("POST", rf"^/channels/{live.channel_id}/messages$")
+        # Within a second or two, whatever the warning's call does.
+        await asyncio.wait_for(svc.check_timers(now=live.deadline - warn_before(live) + 1), 5)
+        assert live.warned
+        await until(lambda: held.held, "the warning on its way")
         server.release()

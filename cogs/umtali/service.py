@@ -28,6 +28,7 @@ from weakref import WeakValueDictionary
 
 import discord
 
+from cogs.umtali.beside import Beside
 from cogs.umtali.clock import MAIN, heartbeat, noted
 from cogs.umtali.clock_state import ClockState
 from cogs.umtali.computer import Computers
@@ -91,6 +92,8 @@ class MatchService(Timing, Endings, Playing, Looks):
         self.moved_listeners: list[Callable[[LiveMatch], Awaitable[None]]] = [
             lambda live: void_question(self, live)]
         self.delivery = Delivery(self)
+        #: What the timer tick starts and does not wait for (a turn's warning).
+        self.beside = Beside()
         self.computers = Computers(self, computer_pause, thinking_workers)
         #: Which matches this process (named ``owner``) holds.
         self.owners = Owners(self, owner)
@@ -306,12 +309,14 @@ class MatchService(Timing, Endings, Playing, Looks):
         await self.computers.idle()
 
     async def flush(self, match_id: int | None = None) -> None:
+        await self.beside.idle()  # (a warning may send the hands first: the channel lost)
         await self.delivery.flush(match_id)
 
     async def send_hand(self, live: LiveMatch, seat: int) -> None:
         await self.delivery.send_hand(live, seat)
 
     async def close(self) -> None:
+        await self.beside.close()
         await self.delivery.close()
         await self.computers.close()
         # When the bot stopped: the next start gives running turns back their time, and

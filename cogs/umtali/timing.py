@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, cast
 
 import discord
 
+from cogs.umtali.beside import Beside
 from cogs.umtali.clock import check_timers, warn_before
 from cogs.umtali.clock_state import LATE, run_out
 from cogs.umtali.endings import Endings
@@ -39,6 +40,7 @@ NEVER_SHOWN = N_("{mentions}: this match was cancelled, as I could not post its 
 
 class Timing(Endings):
     removals: Removals
+    beside: Beside
     #: When each move on its way to a match (found, then judged) reached the bot.
     _arriving: dict[int, list[float]]
 
@@ -147,4 +149,6 @@ class Timing(Endings):
                 return
             live.warned = True
             seat, left = live.session.to_act, max(1, round(live.deadline - now))
-        await turn_warning(cast("MatchService", self), live, seat, left)
+        # Beside the tick: sent to Discord, it may be slow (``beside``).
+        self.beside.start(turn_warning(cast("MatchService", self), live, seat, left), live.id,
+                          "turn's warning")
