@@ -12,7 +12,7 @@ import pytest
 
 from cogs.umtali import rest_timeout
 from cogs.umtali.clock import warn_before
-from tests.loopback.driver import YOUR_TURN, play_out, query, start_session, until
+from tests.loopback.driver import YOUR_TURN, play_out, play_until_held, query, start_session, until
 from tests.loopback.harness import bot_in_process, loopback_server
 
 
@@ -26,11 +26,7 @@ async def test_an_announcement_whose_call_never_answers_is_posted_all_the_same(
         await play_out(server, db, saved.id, moves=4)
         # The next announcement's call is never answered (until the test ends).
         held = server.hold("POST", rf"^/channels/{saved.channel_id}/messages$")
-        for _ in range(40):
-            if held.held:
-                break
-            await play_out(server, db, saved.id, moves=1)
-        await until(lambda: held.held, "an announcement on its way")
+        await play_until_held(server, db, saved.id, held, "an announcement on its way")
         lost = YOUR_TURN.sub("", held.held[0].body["content"]).strip()
 
         def posted() -> bool:
@@ -57,11 +53,7 @@ async def test_a_hand_panel_edit_that_never_answers_holds_up_no_announcement(
         # The next edit of a hand panel (the one whose position the next move makes stale) is
         # never answered (until the test ends).
         held = server.hold("PATCH", r"^/webhooks/[0-9]+/[^/]+/messages/@original$")
-        for _ in range(40):
-            if held.held:
-                break
-            await play_out(server, db, saved.id, moves=1)
-        await until(lambda: held.held, "a hand panel's edit on its way")
+        await play_until_held(server, db, saved.id, held, "a hand panel's edit on its way")
         # The announcement of the last move, posted though the edit is still unanswered.
         def announced() -> bool:
             return bool(query(db, "SELECT unsent FROM matches WHERE id = ?",

@@ -11,6 +11,7 @@ from tests.loopback.driver import (
     YOUR_TURN,
     custom_ids,
     play_out,
+    play_until_held,
     query,
     read_match,
     start_session,
@@ -69,12 +70,7 @@ async def test_an_announcement_in_flight_at_the_crash_is_posted_after_the_restar
         await play_out(server, db, saved.id, moves=6)
         # The next announcement in the thread never gets an answer: the bot dies waiting.
         held = server.hold("POST", rf"^/channels/{saved.channel_id}/messages$")
-        for _ in range(40):
-            # Play until a turn ends and its announcement is sent (and held).
-            if held.held:
-                break
-            await play_out(server, db, saved.id, moves=1)
-        await until(lambda: held.held, "an announcement on its way")
+        await play_until_held(server, db, saved.id, held, "an announcement on its way")
         bot.kill()
         server.release()
         await bot.start()

@@ -22,6 +22,7 @@ from tests.loopback.driver import (
     YOUR_TURN,
     custom_ids,
     play_out,
+    play_until_held,
     query,
     read_match,
     start_session,
@@ -104,11 +105,7 @@ async def test_a_killed_process_is_taken_over_by_another_within_seconds(
         assert owner(db, saved.id) == "main" and not p2.matches
         # The bot dies with a turn's announcement on its way (held, never answered).
         held = server.hold("POST", rf"^/channels/{saved.channel_id}/messages$")
-        for _ in range(40):
-            if held.held:
-                break
-            await play_out(server, db, saved.id, moves=1)
-        await until(lambda: held.held, "an announcement on its way")
+        await play_until_held(server, db, saved.id, held, "an announcement on its way")
         bot.kill()
         killed_at = time.monotonic()
         server.release()

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tests.loopback.records import Fault
 from tests.loopback.server import Interaction, LoopbackDiscord, Member
 from umtali.codec import session_from_json
 from umtali.players import GreedyPlayer
@@ -160,6 +161,17 @@ async def play_out(server: LoopbackDiscord, db_path: Path, match_id: int,
         made += 1
         assert made < 5000, "the session does not end"
     return made
+
+
+async def play_until_held(server: LoopbackDiscord, db_path: Path, match_id: int, held: Fault,
+                          what: str) -> None:
+    """Play a move at a time until the call ``held`` holds (``LoopbackDiscord.hold``) is made:
+    the one the test waits on, which a move brings sooner or later."""
+    for _ in range(40):
+        if held.held:
+            break
+        await play_out(server, db_path, match_id, moves=1)
+    await until(lambda: bool(held.held), what)
 
 
 def table_settled(server: LoopbackDiscord, saved: SavedMatch) -> bool:
