@@ -76,6 +76,7 @@ async def test_by_correspondence_the_waiting_player_is_asked_only_after_the_late
         await svc.check_timers(now=deadline + LATE - 0.01)
         assert live.deadline == deadline and not live.question
         await svc.check_timers(now=deadline + LATE)
+        await svc.flush()  # (asked beside the tick)
         assert live.deadline is None and not live.over and live.question
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from cogs.umtali import rest_timeout
 from cogs.umtali.clock import warn_before
+from cogs.umtali.clock_state import LATE
 from tests.loopback.driver import YOUR_TURN, play_out, play_until_held, query, start_session, until
 from tests.loopback.harness import bot_in_process, loopback_server
 
@@ -82,4 +83,51 @@ async def test_a_warning_whose_call_hangs_holds_up_no_check_of_the_clock(
         await asyncio.wait_for(svc.check_timers(now=live.deadline - warn_before(live) + 1), 5)
         assert live.warned
         await until(lambda: held.held, "the warning on its way")
+        server.release()
+
+
+async def test_a_time_up_question_whose_call_hangs_holds_up_no_check_of_the_clock(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """By correspondence, a turn run out asks the waiting player: a question the tick waited
+    for, Discord not answering, held it up as a warning did (the leases unrenewed)."""
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
+        saved = await start_session(server, db, server.add_member("ada"),
+                                    server.add_member("ben"), time_control="correspondence")
+        svc = bot.matches
+        assert svc is not None
+        await svc.flush()
+        live = svc.matches[saved.id]
+        assert live.deadline is not None
+        held = server.hold("POST", rf"^/channels/{live.channel_id}/messages$")
+        await asyncio.wait_for(svc.check_timers(now=live.deadline + LATE + 1), 5)
+        assert live.deadline is None  # its clock stopped, the question on its way
+        await until(lambda: held.held, "the question on its way")
+        server.release()
+
+
+async def test_a_turn_dm_sent_again_whose_call_hangs_holds_up_no_check_of_the_clock(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """By correspondence, a turn's DM that failed for now is sent again at the clock's next
+    check: one the tick waited for held it up as a warning did."""
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
+        saved = await start_session(server, db, server.add_member("ada"),
+                                    server.add_member("ben"), time_control="correspondence")
+        svc = bot.matches
+        assert svc is not None
+        await svc.flush()
+        live = svc.matches[saved.id]
+        mover = live.session.to_act
+        dm = live.dm_channel_ids[1 - mover]
+        assert dm is not None
+        # The next turn's DM fails for now (a 503): kept to send again at the next check.
+        server.fail("POST", rf"^/channels/{dm}/messages$", status=503)
+        while live.session.to_act == mover:
+            await play_out(server, db, saved.id, moves=1)
+        await svc.flush()
+        held = server.hold("POST", rf"^/channels/{dm}/messages$")
+        assert live.deadline is not None
+        await asyncio.wait_for(svc.check_timers(now=live.deadline - 3600), 5)
+        await until(lambda: held.held, "the turn's DM sent again")
         server.release()

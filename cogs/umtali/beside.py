@@ -17,23 +17,23 @@ class Beside:
     def __init__(self) -> None:
         self._tasks: set[asyncio.Task[None]] = set()
 
-    def start(self, work: Coroutine[Any, Any, None], match_id: int, what: str) -> None:
-        """Run ``work`` (``what`` of match ``match_id``) beside the caller; a failure is a
-        warning in the log, as it was in the tick."""
-        task = asyncio.create_task(self._run(work, match_id, what),
-                                   name=f"umtali-{what.replace(' ', '-')}-{match_id}")
+    def start(self, work: Coroutine[Any, Any, None], match_id: int | None, what: str) -> None:
+        """Run ``work`` (``what``, of match ``match_id`` if one) beside the caller; a failure
+        is a warning in the log, as it was in the tick."""
+        said = what if match_id is None else f"match {match_id}: the {what}"
+        task = asyncio.create_task(self._run(work, said),
+                                   name=f"umtali-{what.replace(' ', '-')}-{match_id or ''}")
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         # Cancelled before it began (the bot stopping), ``work`` was never awaited: closed.
         task.add_done_callback(lambda _: work.close())
 
     @staticmethod
-    async def _run(work: Coroutine[Any, Any, None], match_id: int, what: str) -> None:
+    async def _run(work: Coroutine[Any, Any, None], said: str) -> None:
         try:
             await work
         except Exception as e:
-            log.warning("match %d: the %s could not be sent (%s: %s)", match_id, what,
-                        e.__class__.__name__, e)
+            log.warning("%s could not be sent (%s: %s)", said, e.__class__.__name__, e)
 
     async def idle(self) -> None:
         """Wait until everything started so far is done (a flush, tests)."""

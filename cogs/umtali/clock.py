@@ -98,12 +98,9 @@ async def check_timers(svc: MatchService, now: float) -> None:
     if owed:
         await pay(svc, "owed")
     for listener in svc.hand_listeners:
-        if isinstance(listener, TurnNotices):
-            try:
-                await listener.again()
-            except Exception as e:
-                log.warning("the turns' DMs could not be sent again (%s: %s)",
-                            e.__class__.__name__, e)
+        if isinstance(listener, TurnNotices) and listener.failed:
+            # Beside the tick, which must not wait on Discord (``beside``).
+            svc.beside.start(listener.again(), None, "the turns' DMs failed before")
     for live in list(svc.matches.values()):
         if live.doubted and not await settle_first(svc, live):
             continue  # its deadline may be a turn already played: not judged on it

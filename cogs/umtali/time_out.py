@@ -49,9 +49,9 @@ _asking: weakref.WeakSet[LiveMatch] = weakref.WeakSet()
 
 
 async def ask_waiting_player(svc: MatchService, live: LiveMatch, now: float) -> bool:
-    """The turn's time is up: stop its clock and ask the waiting player. Never forfeits
-    (returns False); if the question cannot be posted, the clock runs on and the next check
-    asks again."""
+    """The turn's time is up: stop its clock and ask the waiting player (beside the tick).
+    Never forfeits (returns False); if the question cannot be posted, the clock runs on and
+    the next check asks again."""
     async with live.lock:
         deadline, version, absent = live.deadline, live.version, live.session.to_act
         turn = turn_of(live)
@@ -66,8 +66,16 @@ async def ask_waiting_player(svc: MatchService, live: LiveMatch, now: float) -> 
             return False
         live.deadline = None
         _asking.add(live)
+    # Beside the timer tick, which must not wait on Discord (``beside``).
+    svc.beside.start(_asked(svc, live, deadline, version, absent, turn), live.id,
+                     "time-up question")
+    return False
+
+
+async def _asked(svc: MatchService, live: LiveMatch, deadline: float, version: int,
+                 absent: int, turn: Turn) -> None:
     try:
-        return await _ask(svc, live, deadline, version, absent, turn)
+        await _ask(svc, live, deadline, version, absent, turn)
     finally:
         _asking.discard(live)
 

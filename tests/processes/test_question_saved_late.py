@@ -86,6 +86,7 @@ async def test_a_move_elsewhere_while_it_is_posted_then_the_fresh_time_runs_out(
     real = reminders.post
     monkeypatch.setattr(time_out, "post", _moved_elsewhere_as_posted(other, live, absent))
     await main.check_timers(now=live.deadline + LATE + 1)
+    await main.beside.idle()  # the question, asked beside the tick
     monkeypatch.setattr(time_out, "post", real)
     await settle(world, main, other)
     # Not saved standing over the move's fresh deadline: none, or withdrawn.
@@ -125,6 +126,7 @@ async def test_an_answer_elsewhere_while_it_is_saved_leaves_it_answered(
 
     monkeypatch.setattr(time_out, "post", posting)
     await main.check_timers(now=live.deadline + LATE + 1)
+    await main.beside.idle()  # the question, asked beside the tick
     monkeypatch.setattr(time_out, "post", real)
     await settle(world, main, other)
     saved = await row(world, live.id)
@@ -157,6 +159,7 @@ async def test_saved_withdrawn_and_its_edit_failing_for_now_it_is_edited_at_the_
     monkeypatch.setattr(time_out, "post",
                         _moved_elsewhere_as_posted(other, live, absent, refuse_its_edit))
     await main.check_timers(now=deadline + LATE + 1)
+    await main.beside.idle()  # the question, asked beside the tick
     monkeypatch.setattr(time_out, "post", real)
     await settle(world, main, other)
     [first] = said(world, live, ASKED)
