@@ -5,7 +5,10 @@ own limit, the players' clocks running). Over the loopback Discord, the bot in t
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
@@ -13,17 +16,41 @@ import pytest
 from cogs.umtali import rest_timeout
 from cogs.umtali.clock import warn_before
 from cogs.umtali.clock_state import LATE
-from tests.loopback.driver import YOUR_TURN, play_out, play_until_held, query, start_session, until
+from cogs.umtali.live import LiveMatch
+from cogs.umtali.service import MatchService
+from tests.loopback.driver import (
+    YOUR_TURN,
+    SavedMatch,
+    play_out,
+    play_until_held,
+    query,
+    start_session,
+    until,
+)
 from tests.loopback.harness import bot_in_process, loopback_server
+from tests.loopback.server import LoopbackDiscord
+
+
+@asynccontextmanager
+async def _in_play(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, **options: Any
+                   ) -> AsyncIterator[tuple[LoopbackDiscord, Path, SavedMatch, MatchService,
+                                            LiveMatch]]:
+    """A session just begun between two members, the bot in this process (its table and
+    panels sent): the server, the database, the match as saved, the service and its copy."""
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
+        saved = await start_session(server, db, server.add_member("ada"),
+                                    server.add_member("ben"), **options)
+        svc = bot.matches
+        assert svc is not None
+        await svc.flush()
+        yield server, db, saved, svc, svc.matches[saved.id]
 
 
 async def test_an_announcement_whose_call_never_answers_is_posted_all_the_same(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(rest_timeout, "REST_TIMEOUT", aiohttp.ClientTimeout(total=1.0))
-    db = tmp_path / "umtali.sqlite3"
-    async with loopback_server(monkeypatch) as server, bot_in_process(server, db):
-        saved = await start_session(server, db, server.add_member("ada"),
-                                    server.add_member("ben"))
+    async with _in_play(monkeypatch, tmp_path) as (server, db, saved, _, _):
         await play_out(server, db, saved.id, moves=4)
         # The next announcement's call is never answered (until the test ends).
         held = server.hold("POST", rf"^/channels/{saved.channel_id}/messages$")
@@ -45,10 +72,7 @@ async def test_a_hand_panel_edit_that_never_answers_holds_up_no_announcement(
     interaction's webhook, not ``HTTPClient.request``) never answered: the match's delivery
     awaits it before the turn's announcement, which waited aiohttp's five minutes."""
     monkeypatch.setattr(rest_timeout, "REST_TIMEOUT", aiohttp.ClientTimeout(total=1.0))
-    db = tmp_path / "umtali.sqlite3"
-    async with loopback_server(monkeypatch) as server, bot_in_process(server, db):
-        saved = await start_session(server, db, server.add_member("ada"),
-                                    server.add_member("ben"))
+    async with _in_play(monkeypatch, tmp_path) as (server, db, saved, _, _):
         # Each ``/umtali play`` answers with the mover's hand panel, edited as the match moves.
         await play_out(server, db, saved.id, moves=4)
         # The next edit of a hand panel (the one whose position the next move makes stale) is
@@ -69,14 +93,7 @@ async def test_a_warning_whose_call_hangs_holds_up_no_check_of_the_clock(
     a turn's warning it waited for, Discord not answering (up to ``REST_TIMEOUT`` a try, and
     discord.py tries again), held it up, long enough for the leases to lapse and other
     processes to take the matches. It is sent beside the tick."""
-    db = tmp_path / "umtali.sqlite3"
-    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
-        saved = await start_session(server, db, server.add_member("ada"),
-                                    server.add_member("ben"))
-        svc = bot.matches
-        assert svc is not None
-        await svc.flush()
-        live = svc.matches[saved.id]
+    async with _in_play(monkeypatch, tmp_path) as (server, _, _, svc, live):
         assert live.deadline is not None
         held = server.hold("POST", rf"^/channels/{live.channel_id}/messages$")
         # Within a second or two, whatever the warning's call does.
@@ -90,14 +107,8 @@ async def test_a_time_up_question_whose_call_hangs_holds_up_no_check_of_the_cloc
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """By correspondence, a turn run out asks the waiting player: a question the tick waited
     for, Discord not answering, held it up as a warning did (the leases unrenewed)."""
-    db = tmp_path / "umtali.sqlite3"
-    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
-        saved = await start_session(server, db, server.add_member("ada"),
-                                    server.add_member("ben"), time_control="correspondence")
-        svc = bot.matches
-        assert svc is not None
-        await svc.flush()
-        live = svc.matches[saved.id]
+    async with _in_play(monkeypatch, tmp_path, time_control="correspondence") as (
+            server, _, _, svc, live):
         assert live.deadline is not None
         held = server.hold("POST", rf"^/channels/{live.channel_id}/messages$")
         await asyncio.wait_for(svc.check_timers(now=live.deadline + LATE + 1), 5)
@@ -110,14 +121,8 @@ async def test_a_turn_dm_sent_again_whose_call_hangs_holds_up_no_check_of_the_cl
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """By correspondence, a turn's DM that failed for now is sent again at the clock's next
     check: one the tick waited for held it up as a warning did."""
-    db = tmp_path / "umtali.sqlite3"
-    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
-        saved = await start_session(server, db, server.add_member("ada"),
-                                    server.add_member("ben"), time_control="correspondence")
-        svc = bot.matches
-        assert svc is not None
-        await svc.flush()
-        live = svc.matches[saved.id]
+    async with _in_play(monkeypatch, tmp_path, time_control="correspondence") as (
+            server, db, saved, svc, live):
         mover = live.session.to_act
         dm = live.dm_channel_ids[1 - mover]
         assert dm is not None
