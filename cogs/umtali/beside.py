@@ -1,7 +1,9 @@
-"""What the timer tick starts and does not wait for: a turn's warning goes to Discord, whose
-answer may take up to ``REST_TIMEOUT`` a try (and a seat's DM panels go one at a time, so it
-may wait for one on its way), while the tick must come round every second and renew this
-process's leases every few: held up past a lease, other processes would take its matches."""
+"""What the timer tick starts and does not wait for: a turn's warning, the time-up question,
+the turns' DMs sent again. Each goes to Discord, whose answer may take up to ``REST_TIMEOUT`` a
+try (and a seat's DM panels go one at a time, so a warning may wait for one on its way), while
+the tick must come round every second and renew this process's leases every few: held up past
+a lease, other processes would take its matches. (Expired challenges' edits have a queue of
+their own, bounded: ``challenges.ExpiryEdits``.)"""
 
 from __future__ import annotations
 

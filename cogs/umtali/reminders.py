@@ -182,9 +182,11 @@ class TurnNotices:
         return match_id in self.told or match_id in self.failed
 
     async def again(self) -> None:
-        """The clock's check: the turns' DMs that failed for now, tried again."""
-        for match_id, turn in list(self.failed.items()):
-            del self.failed[match_id]
+        """The clock's check: the turns' DMs that failed for now, tried again. All taken at
+        once: run beside the tick, a second check may start another round while this one
+        waits on Discord, and each DM is to be tried by one round."""
+        failed, self.failed = self.failed, {}
+        for match_id, turn in failed.items():
             live = self.svc.matches.get(match_id)
             if live is not None and self._due(live) and turn_of(live) == turn:
                 await self._tell(live, turn)

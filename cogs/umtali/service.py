@@ -92,7 +92,7 @@ class MatchService(Timing, Endings, Playing, Looks):
         self.moved_listeners: list[Callable[[LiveMatch], Awaitable[None]]] = [
             lambda live: void_question(self, live)]
         self.delivery = Delivery(self)
-        #: What the timer tick starts and does not wait for (a turn's warning).
+        #: What the timer tick starts and does not wait for (``beside``).
         self.beside = Beside()
         self.computers = Computers(self, computer_pause, thinking_workers)
         #: Which matches this process (named ``owner``) holds.
