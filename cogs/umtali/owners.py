@@ -15,7 +15,10 @@ it (``catch_up``).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from cogs.umtali.claims import LEASE, Claims
@@ -38,6 +41,10 @@ log = logging.getLogger(__name__)
 RENEW_EVERY = 5.0
 #: Tries at taking a match that keeps moving on meanwhile (``Owners.hold``).
 TAKE_TRIES = 5
+#: Seconds a timer check may stay under way (a Discord call failing and tried again, and
+#: again) before this process lets its leases lapse: its matches' turns are judged by nobody
+#: while it lasts, and a process whose checks run should take them.
+STUCK = 90.0
 
 
 class Owners:
@@ -46,6 +53,13 @@ class Owners:
         self.name = name
         self.leases = Leases(svc.store.db, name)
         self._renewed_at: float | None = None
+        #: One renewal at a time: the tick's and the one beside it (``renew_beside``).
+        self._renewing = asyncio.Lock()
+        self._beside: asyncio.Task[None] | None = None
+        self._stopped = False
+        #: When the timer check under way began (``checking``); None between checks.
+        self.checking_since: float | None = None
+        self._stuck_told = False
         self.claims = Claims(self)
 
     def until(self) -> float:
@@ -61,12 +75,26 @@ class Owners:
     async def tick(self, now: float) -> None:
         """Each timer tick: claim the matches whose process stopped, and mend the time-up
         questions (never asked, or owed an edit); every few seconds, renew the leases and drop
-        the matches another process took."""
-        last = self._renewed_at
-        if last is None or not last <= now < last + RENEW_EVERY:
+        the matches another process took (``renew``: here too, as a check after a pause must
+        renew before it gives time back)."""
+        await self.renew(now)
+        await self.claims.bring_in_again(now)
+        await self.claim()
+        await ask_again(self.svc, now)
+        await void_owed(self.svc)
+
+    async def renew(self, now: float) -> None:
+        """Every ``RENEW_EVERY`` seconds: extend the leases of the matches held here, drop
+        those another process took meanwhile, and read again what servers and members chose
+        (``catch_up``). Once per period, whoever asks first (the tick, the task beside it)."""
+        async with self._renewing:
+            last = self._renewed_at
+            if last is not None and last <= now < last + RENEW_EVERY:
+                return
             self._renewed_at = now
             held = dict(self.svc.matches)
-            for match_id in await self.leases.renew(self.until(), [*held, *self.claims.unsettled]):
+            for match_id in await self.leases.renew(self.until(),
+                                                    [*held, *self.claims.unsettled]):
                 live = held.get(match_id)
                 if live is None:
                     # Claimed here, brought in by another process meanwhile.
@@ -76,10 +104,53 @@ class Owners:
                     log.info("match %d: now held by another process", match_id)
                     self.drop(live)
             await self.catch_up()
-        await self.claims.bring_in_again(now)
-        await self.claim()
-        await ask_again(self.svc, now)
-        await void_owed(self.svc)
+
+    @contextlib.contextmanager
+    def checking(self, now: float) -> Iterator[None]:
+        """A timer check is under way from ``now`` (``renew_beside`` watches how long)."""
+        self.checking_since = now
+        try:
+            yield
+        finally:
+            self.checking_since = None
+
+    def renew_beside(self, every: float) -> None:
+        """Renew the leases in a task of their own, every ``every`` seconds: a timer check
+        held up by Discord (each call may take its 30 s, and discord.py tries again) would
+        otherwise let them lapse, and another process take matches this one plays on. Only
+        while the checks go on: one under way for ``STUCK`` seconds lets them lapse."""
+        if not self._stopped and (self._beside is None or self._beside.done()):
+            self._beside = asyncio.create_task(self._renew_beside(every))
+
+    async def stop_renewing(self) -> None:
+        """No renewal from now on (before the leases are given up: one renewed after would
+        keep another process from taking them at once)."""
+        self._stopped = True
+        task, self._beside = self._beside, None
+        if task is not None:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+
+    async def _renew_beside(self, every: float) -> None:
+        while True:
+            await asyncio.sleep(every)
+            now = self.svc.clock()
+            since = self.checking_since
+            if since is not None and now - since >= STUCK:
+                if not self._stuck_told:
+                    self._stuck_told = True
+                    log.warning("the timer check has been under way for %.0f s; this "
+                                "process's leases are left to lapse, for another process to "
+                                "take its matches", now - since)
+                continue
+            if self._stuck_told:
+                self._stuck_told = False
+                log.info("the timer checks go on again; the leases are renewed")
+            try:
+                await self.renew(now)
+            except Exception as e:
+                log.warning("the leases could not be renewed (%s: %s); trying again",
+                            e.__class__.__name__, e)
 
     async def catch_up(self) -> None:
         """What servers and members chose, read again where another process changed it: a
@@ -93,6 +164,7 @@ class Owners:
 
     async def release(self) -> None:
         """Stopping cleanly: another process may take this one's matches at once."""
+        await self.stop_renewing()
         await self.leases.release()
 
     def adopt(self, live: LiveMatch) -> None:

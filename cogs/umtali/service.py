@@ -319,6 +319,8 @@ class MatchService(Timing, Endings, Playing, Looks):
         await self.beside.close()
         await self.delivery.close()
         await self.computers.close()
+        # Renewed till now (the flushes above may take a while), and never after the release.
+        await self.owners.stop_renewing()
         # When the bot stopped: the next start gives running turns back their time, and
         # another process may take its matches at once.
         try:

@@ -137,22 +137,25 @@ async def run_timers(bot: commands.Bot, every: float = 1.0) -> None:
         while not bot.is_closed():
             try:
                 svc = service(bot)
+                # The leases are renewed beside the checks, which Discord may hold up.
+                svc.owners.renew_beside(every)
                 woken = svc.clock()
                 if waking is not None:
                     # Noted as it woke, in turn with the watch's (a wait for the lock is no
                     # standing still).
                     svc.clock_state.stood.append((waking, woken))
-                async with svc.clock_state.judging:
-                    # Woken late: time nobody could play, given back before any judgement.
-                    await judge_stood(svc)
-                    await svc.check_timers()
-                if ticks % 10 == 0:
-                    await expire_challenges(bot, edits=edits)
-                    # A server's removal whose ending failed (the database) is tried again.
-                    await svc.removals.retry()
-                    # When the bot was last alive: after a crash, running turns get their
-                    # time back.
-                    await heartbeat(svc)
+                with svc.owners.checking(woken):
+                    async with svc.clock_state.judging:
+                        # Woken late: time nobody could play, given back before any judgement.
+                        await judge_stood(svc)
+                        await svc.check_timers()
+                    if ticks % 10 == 0:
+                        await expire_challenges(bot, edits=edits)
+                        # A server's removal whose ending failed (the database) is tried again.
+                        await svc.removals.retry()
+                        # When the bot was last alive: after a crash, running turns get their
+                        # time back.
+                        await heartbeat(svc)
             except Exception as e:
                 log.warning("timer check failed (%s: %s); trying again", e.__class__.__name__,
                             e)
