@@ -246,12 +246,9 @@ class Delivery:
                 except Exception as e:  # a question's buttons are a courtesy too
                     log.warning("match %d: a listener to moves failed (%s: %s)", live.id,
                                 e.__class__.__name__, e)
-        # With the channel lost, a turn's end reaches the next player as a new DM (a new
-        # message notifies; an edit does not).
-        ping = live.channel_lost and batch.announce and not live.over
         for seat in sorted(batch.hands | self._untold.get(live.id, set())):
             try:
-                await self._hand(live, seat, new=ping and seat == live.session.to_act)
+                await self._hand(live, seat, batch.announce)
             except PASSING as e:
                 if self._hand_failed(live, seat, e):
                     again.hands.add(seat)
@@ -296,22 +293,26 @@ class Delivery:
         else:
             self._tried(live, "its channel", None)
 
-    async def _hand(self, live: LiveMatch, seat: int, new: bool = False) -> None:
-        """The seat's hand; as a new DM saying the channel was lost if not yet told."""
+    async def _hand(self, live: LiveMatch, seat: int, announce: bool) -> None:
+        """The seat's hand; as a new DM saying the channel was lost if not yet told. With the
+        channel lost, a turn's announcement reaches the player to act as a new DM, once
+        (``in_dms.owed_turn``)."""
         untold = self._untold.get(live.id, set())
         if seat in untold and live.channel_lost:
             await self.send_hand(live, seat, new=True,
                                  note=channel_lost(self.service.seat_tr(live, seat)))
         else:
-            await self.send_hand(live, seat, new=new)
+            await self.send_hand(live, seat, tell_turn=announce)
         untold.discard(seat)
         if not untold:
             self._untold.pop(live.id, None)
 
     async def send_hand(self, live: LiveMatch, seat: int, *, new: bool = False,
-                        note: str = "", unless: Callable[[], bool] | None = None) -> None:
+                        note: str = "", unless: Callable[[], bool] | None = None,
+                        tell_turn: bool = False) -> None:
         """The seat's private hand by DM (``cogs.umtali.in_dms``)."""
-        await send_hand(self.service, live, seat, new=new, note=note, unless=unless)
+        await send_hand(self.service, live, seat, new=new, note=note, unless=unless,
+                        tell_turn=tell_turn)
 
     async def dm_refused(self, live: LiveMatch, seat: int) -> None:
         await self.service.store.set_dm_refused(live.id, seat)
@@ -371,7 +372,7 @@ class Delivery:
         self._untold[live.id] = {0, 1}
         for seat in (0, 1):
             try:
-                await self._hand(live, seat)
+                await self._hand(live, seat, False)
             except PASSING as e:
                 if self._hand_failed(live, seat, e):
                     self._retry(live, Batch(hands={seat}))

@@ -16,6 +16,7 @@ from cogs.umtali.final_card import ratings
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import command
 from cogs.umtali.outbox import Batch
+from cogs.umtali.reminders import turn_of
 from umtali.i18n import EN, Tr
 
 if TYPE_CHECKING:
@@ -38,20 +39,35 @@ CHANNEL_LOST = channel_lost(EN)
 UNSAVED_LOOKED_AT = 25
 
 
+def owed_turn(live: LiveMatch, seat: int) -> bool:
+    """With the match's channel lost, the seat is to act and owed a new panel telling it so
+    (an edit does not notify): its turn's announcement came, and no new panel since."""
+    turn = turn_of(live)
+    return (live.channel_lost and not live.over and seat == live.session.to_act
+            and live.dm_owed[seat] == turn and live.dm_told[seat] != turn)
+
+
 async def send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool = False,
-                    note: str = "", unless: Callable[[], bool] | None = None) -> None:
+                    note: str = "", unless: Callable[[], bool] | None = None,
+                    tell_turn: bool = False) -> None:
     """The seat's private hand by DM, edited in place (``new``: as a new message, which
-    notifies); once refused, never tried again. A panel sent before whose id was never saved
-    (the bot stopped between), or replaced and not yet stripped, loses its buttons then: one
-    panel offers the moves. One at a time for a seat: a warning's new panel sent while a
-    turn's is being saved would clear the seat's mark with that one still offering moves,
-    and be replaced by it, the older message. ``unless``: not sent if true once its turn
-    comes (a warning whose turn was played while it waited)."""
+    notifies; so too if the seat's turn is owed one, ``owed_turn``: ``tell_turn``, the turn's
+    announcement, owes it once a turn, however many deliveries carry it); once refused,
+    never tried again. A panel sent before whose id was never saved (the bot stopped between),
+    or replaced and not yet stripped, loses its buttons then: one panel offers the moves. One
+    at a time for a seat: a warning's new panel sent while a turn's is being saved would clear
+    the seat's mark with that one still offering moves, and be replaced by it, the older
+    message. ``unless``: not sent if true once its turn comes (a warning whose turn was
+    played while it waited)."""
     if live.dm_refused[seat] or live.is_computer(seat):
         return
     async with live.dm_locks[seat]:
         if unless is not None and unless():
             return
+        if tell_turn and live.channel_lost and seat == live.session.to_act:
+            live.dm_owed[seat] = turn_of(live)
+        # Decided here, under the seat's lock: a send it waited for may have told the turn.
+        new = new or owed_turn(live, seat)
         # Set, the seat's last send left a panel offering moves that is not its panel.
         unsaved = live.dm_sending[seat]
         stripped = await _send_hand(svc, live, seat, new=new, note=note)
@@ -67,7 +83,7 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
                      note: str) -> bool:
     """The panel sent; whether a new one that replaced another took its buttons off (else the
     seat's mark stays set)."""
-    version, over = live.version, live.over
+    version, over, turn = live.version, live.over, turn_of(live)
     if live.dm_shown[seat] == version and not (new or note):
         return True
     if live.channel_lost and over and not live.abandoned:
@@ -121,6 +137,8 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
         svc.delivery.enqueue(live, Batch(hands={seat}))
         return False
     replaced = live.dm_message_ids[seat] if new else None
+    if new and not over and seat == live.session.to_act:
+        live.dm_told[seat] = turn  # a new panel notified the player whose turn it is
     live.dm_channel_ids[seat] = message.channel.id
     live.dm_message_ids[seat] = message.id
     _shown(svc, live, seat, version, over, message.id)

@@ -72,6 +72,12 @@ class LiveMatch:
     #: The version each seat's DM panel shows, when known (not saved: after a restart the
     #: panels are simply sent again).
     dm_shown: list[int | None] = field(default_factory=lambda: [None, None])
+    #: With the channel lost, the turn (``reminders.turn_of``) each seat was last told of by a
+    #: new DM panel (which notifies), and the last whose announcement owed it one, told or
+    #: not (a send failed for now): the next send to the seat tells it. Not saved: a restart
+    #: may tell a turn twice, never none (its announcement is delivered again).
+    dm_told: list[tuple[int, ...] | None] = field(default_factory=lambda: [None, None])
+    dm_owed: list[tuple[int, ...] | None] = field(default_factory=lambda: [None, None])
     #: A copy loaded fresh for an action, the match held by another process whose clocks
     #: stand still (its gateway down, or connecting): since when, by its note (not saved).
     #: That holder gives the turn this time back, so a move is judged with it too

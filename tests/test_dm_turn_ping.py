@@ -1,0 +1,56 @@
+"""A match played in DMs (its channel lost): each turn notifies the player to act once, by a
+new DM panel; a new panel that failed for now is sent again as a new one (an edit does not
+notify), and a second delivery announcing within the same turn edits it."""
+
+from __future__ import annotations
+
+import pytest
+
+import cogs.umtali.delivery
+from cogs.umtali.outbox import Batch
+from tests.discord_helpers import World, flush, player
+from tests.test_faults_opening import server_errors  # noqa: F401 (a fixture)
+from tests.time_control_helpers import end_turn, played_in_dms
+
+RETRY = 60.0
+
+
+@pytest.fixture(autouse=True)
+def slow_retries(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cogs.umtali.delivery, "RETRY_FIRST", RETRY)
+
+
+def _ids(world: World, seat: int) -> list[int]:
+    return [m.id for m in player(world, seat).user.dm_channel.history()]
+
+
+@pytest.mark.usefixtures("server_errors")
+async def test_a_turns_new_panel_that_failed_for_now_is_sent_again_as_a_new_one(
+        world: World) -> None:
+    live = await played_in_dms(world, time_control="correspondence")
+    nxt = 1 - live.session.to_act
+    before = _ids(world, nxt)
+    world.env.inject_error("POST", f"/channels/{player(world, nxt).user.dm_channel.id}/messages",
+                           status=500, times=1)
+    await end_turn(world, live)
+    await flush(world)
+    assert _ids(world, nxt) == before  # failed for now
+    await world.env.advance_time(RETRY + 1)
+    await flush(world)
+    new = [i for i in _ids(world, nxt) if i not in before]
+    assert new == [live.dm_message_ids[nxt]], "no new panel: the turn was never notified"
+
+
+async def test_a_second_delivery_announcing_in_one_turn_notifies_no_more(world: World) -> None:
+    live = await played_in_dms(world, time_control="correspondence")
+    svc = world.bot.matches
+    assert svc is not None
+    nxt = 1 - live.session.to_act
+    before = _ids(world, nxt)
+    await end_turn(world, live)
+    await flush(world)
+    [new] = [i for i in _ids(world, nxt) if i not in before]
+    # The same turn's announcement delivered again (the match brought in again, say).
+    svc.delivery.enqueue(live, Batch(announce=True, table=True, hands={0, 1}))
+    await flush(world)
+    assert [i for i in _ids(world, nxt) if i not in before] == [new]
