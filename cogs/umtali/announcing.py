@@ -1,10 +1,9 @@
 """A turn's announcements in the match's channel: the "your turn" line that pings the next
-player, turns that piled up merged into one message, and each message's nonce (posted again,
-Discord gives back the first one instead of a second)."""
+player, and turns that piled up merged into one message (each message's nonce names it by its
+first announcement: ``posting``)."""
 
 from __future__ import annotations
 
-import hashlib
 import re
 
 import discord
@@ -66,9 +65,3 @@ def held(texts: list[str], content: str) -> int:
     return 0
 
 
-def nonce(match_id: int, announced: int, first: str) -> str:
-    """The nonce of a message of announcements: the same at the same point of the same match
-    for the same first announcement, whichever process posts it, and however many piled up
-    behind it since (at most 25 characters, as Discord wants)."""
-    digest = hashlib.sha256(f"{match_id}:{announced}:{first}".encode()).digest()
-    return str(int.from_bytes(digest[:8], "big"))

@@ -11,7 +11,6 @@ coach: their panels offer no Hint, and a click forged for one is refused.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 from functools import partial
 from weakref import WeakKeyDictionary
@@ -31,6 +30,7 @@ from cogs.umtali.ids import id_of
 from cogs.umtali.in_time import answer, defer, in_time
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS
+from cogs.umtali.nonces import match_nonce
 from cogs.umtali.numbers import one_decimal
 from cogs.umtali.thinking import Unavailable
 from umtali.ai.coach import REVIEW_BUDGET, Hint
@@ -193,7 +193,7 @@ class Coach:
                 return  # sent meanwhile by another process, which had the match for a while
         text = review_text(svc.seat_tr(live, seat), hand, found)
         channel_id = live.dm_channel_ids[seat]
-        nonce = review_nonce(live.id, hand)
+        nonce = match_nonce(live, "review", *hand)
         try:
             if channel_id is not None:
                 dm = self.client.get_partial_messageable(
@@ -229,13 +229,6 @@ def coach_of(client: discord.Client) -> Coach:
 def load_coach(client: discord.Client) -> None:
     """At start-up: review the practice hands as they end."""
     service(client).hand_listeners.append(coach_of(client).hands_sent)
-
-
-def review_nonce(match_id: int, hand: tuple[int, int]) -> str:
-    """The nonce of a hand's review: the same whichever process sends it, at most 25
-    characters as Discord wants (``announcing.nonce``)."""
-    digest = hashlib.sha256(f"review:{match_id}:{hand[0]}:{hand[1]}".encode()).digest()
-    return str(int.from_bytes(digest[:8], "big"))
 
 
 # -- words --------------------------------------------------------------------------------

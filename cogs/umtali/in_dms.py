@@ -15,6 +15,7 @@ from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.final_card import ratings
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import command
+from cogs.umtali.nonces import match_nonce
 from cogs.umtali.outbox import Batch
 from cogs.umtali.reminders import turn_of
 from umtali.i18n import EN, Tr
@@ -119,7 +120,9 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
             live.dm_sending[seat] = True
         live.dm_in_flight[seat] = True
         try:
-            message = await user.send(**shown.send())
+            # Named (``nonces``): sent again after its answer was lost, it is not doubled.
+            message = await user.send(**shown.send(), nonce=match_nonce(
+                live, "panel", seat, version, note, message_id))
             saved = await svc.store.set_dm_message(live.id, seat, message.channel.id,
                                                    message.id, at_version=version,
                                                    owner=svc.owners.name)

@@ -16,12 +16,13 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from cogs.umtali.announcing import held, merged, nonce, turn_mention
+from cogs.umtali.announcing import held, merged, turn_mention
 from cogs.umtali.archived import reopened
 from cogs.umtali.failures import PASSING, UNKNOWN_MESSAGE
 from cogs.umtali.final_card import final_embed, final_panel
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS
+from cogs.umtali.nonces import match_nonce
 from cogs.umtali.panels import table_panel
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ async def announce(svc: MatchService, live: LiveMatch) -> None:
         # Turns that piled up (Discord slow, or a restart) go out as one message.
         text, count = merged(unsent)
         message = await channel.send(text, allowed_mentions=turn_mention(text),
-                                     nonce=nonce(live.id, announced, unsent[0]))
+                                     nonce=match_nonce(live, announced, unsent[0]))
         if message.content != text:
             # Discord gave back the message posted here before (its clearing failed, or its
             # process died): it holds fewer; the ones behind it follow in a message of their own.

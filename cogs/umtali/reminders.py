@@ -16,6 +16,7 @@ from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import only, ping
 from cogs.umtali.names import safe_name
+from cogs.umtali.nonces import match_nonce
 from umtali.i18n import Tr
 
 if TYPE_CHECKING:
@@ -61,7 +62,7 @@ async def turn_warning(svc: MatchService, live: LiveMatch, seat: int, left: int)
         text = tr("Reminder: your turn in the Umtali match against {name} ends {when}; after "
                   "that, you forfeit the session. Play in {channel}.", name=other,
                   when=when(deadline), channel=channel)
-    dm = await _dm(svc, live, seat, text)
+    dm = await _dm(svc, live, seat, text, match_nonce(live, "reminder", *turn, deadline))
     if dm:
         await _unless_played(live, turn, deadline, dm)
         return
@@ -73,7 +74,8 @@ async def turn_warning(svc: MatchService, live: LiveMatch, seat: int, left: int)
             if live.asks_when_late() else \
             tr("{mention}, your turn ends {when}; after that, you forfeit the session.",
                mention=mention, when=when(deadline))
-        posted = await post(svc, live, said, only(live.player_ids[seat]))
+        posted = await post(svc, live, said, only(live.player_ids[seat]),
+                            nonce=match_nonce(live, "reminder in the channel", *turn, deadline))
         if posted is not None:
             await _unless_played(live, turn, deadline, posted)
             return
@@ -95,16 +97,16 @@ async def _warn_again(svc: MatchService, live: LiveMatch, version: int,
             live.warned = False
 
 
-async def _dm(svc: MatchService, live: LiveMatch, seat: int,
-              text: str) -> discord.Message | Literal[False] | None:
-    """A short DM to the seat's player: the DM sent, False if they cannot be reached that
-    way, None if it failed for now."""
+async def _dm(svc: MatchService, live: LiveMatch, seat: int, text: str,
+              nonce: str) -> discord.Message | Literal[False] | None:
+    """A short DM to the seat's player (``nonce``: naming it, ``nonces``): the DM sent, False
+    if they cannot be reached that way, None if it failed for now."""
     if live.dm_refused[seat] or live.is_computer(seat):
         return False
     user_id = live.player_ids[seat]
     try:
         user = svc.client.get_user(user_id) or await svc.client.fetch_user(user_id)
-        return await user.send(text)
+        return await user.send(text, nonce=nonce)
     except GONE as e:
         await refused(svc, live, seat, e)
         return False
@@ -126,12 +128,13 @@ async def refused(svc: MatchService, live: LiveMatch, seat: int,
 
 async def post(svc: MatchService, live: LiveMatch, text: str,
                 mentions: discord.AllowedMentions,
-                view: discord.ui.View | None = None) -> discord.Message | None:
+                view: discord.ui.View | None = None, *, nonce: str) -> discord.Message | None:
+    """A time-control message in the match's channel (``nonce``: naming it, ``nonces``)."""
     channel = svc.client.get_partial_messageable(live.channel_id)
     try:
         if view is None:
-            return await channel.send(text, allowed_mentions=mentions)
-        return await channel.send(text, view=view, allowed_mentions=mentions)
+            return await channel.send(text, allowed_mentions=mentions, nonce=nonce)
+        return await channel.send(text, view=view, allowed_mentions=mentions, nonce=nonce)
     except GONE as e:
         # Refused for good: the match goes on in DMs, as when a delivery finds it so.
         await svc.delivery.lose_channel(live, e)
@@ -222,7 +225,7 @@ class TurnNotices:
         text = tr("Your turn in the Umtali match against {name}: play in {channel} (or from "
                   "your hand here). Your turn ends {when}.", name=name,
                   channel=f"<#{live.channel_id}>", when=ends)
-        sent = await _dm(self.svc, live, seat, text)
+        sent = await _dm(self.svc, live, seat, text, match_nonce(live, "turn", *turn))
         if sent is None:
             # Failed for now: still to tell, at the next check (if it is still this turn).
             self.failed[live.id] = turn
@@ -242,7 +245,8 @@ async def warn(svc: MatchService, live: LiveMatch, seat: int, left: int) -> None
         channel = svc.client.get_partial_messageable(live.channel_id)
         text = _time_left(svc.public_tr(live), left)
         try:
-            sent = await channel.send(f"<@{user_id}>, {text}", allowed_mentions=only(user_id))
+            sent = await channel.send(f"<@{user_id}>, {text}", allowed_mentions=only(user_id),
+                                      nonce=match_nonce(live, "warning", *turn, deadline))
         except GONE as e:
             await svc.delivery.lose_channel(live, e)
         else:

@@ -11,7 +11,6 @@ restart takes back (or, past its time, another process).
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 from collections.abc import Callable
 from functools import reduce
@@ -23,6 +22,7 @@ from discord import app_commands
 from cogs.umtali.access import service, store, tr_of
 from cogs.umtali.final_card import show_counted
 from cogs.umtali.names import safe_name, visible
+from cogs.umtali.nonces import nonce_of
 from cogs.umtali.numbers import one_decimal
 from cogs.umtali.options import on_off
 from cogs.umtali.removal import owns
@@ -228,8 +228,7 @@ def summary_nonce(guild_id: int, season: str) -> str:
     """The nonce of a season's summary: posted again (its process stopped before marking it
     posted), Discord gives back the first one instead of a second, if it comes within some
     minutes (at most 25 characters, as ``announcing.nonce``)."""
-    digest = hashlib.sha256(f"season:{guild_id}:{season}".encode()).digest()
-    return str(int.from_bytes(digest[:8], "big"))
+    return nonce_of("season", guild_id, season)
 
 
 def removed(client: discord.Client) -> Callable[[int], bool]:

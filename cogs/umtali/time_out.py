@@ -29,6 +29,7 @@ from cogs.umtali.in_time import answer, edit_clicked, in_time
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import only
 from cogs.umtali.names import safe_name
+from cogs.umtali.nonces import match_nonce
 from cogs.umtali.outbox import Batch
 from cogs.umtali.panels import timeout_panel
 from cogs.umtali.question import Question, stands, unsaved_asked, unsaved_at
@@ -84,8 +85,10 @@ async def _ask(svc: MatchService, live: LiveMatch, deadline: float, version: int
                absent: int, turn: Turn) -> bool:
     tr = svc.public_tr(live)
     waiting = live.player_ids[1 - absent]
+    # One question in the channel a turn's time-up, however often it is tried (``nonces``).
     asked = None if live.channel_lost else await post(
-        svc, live, question(live, absent, tr), only(waiting), timeout_panel(live.id, version, tr))
+        svc, live, question(live, absent, tr), only(waiting), timeout_panel(live.id, version, tr),
+        nonce=match_nonce(live, "question", *turn, version))
     if asked is None and not live.over and not live.dm_refused[1 - absent]:
         # The channel is lost: the question reaches the waiting player in their DMs (unless
         # losing it abandoned the match, the absent player's DMs closed too).
@@ -93,7 +96,8 @@ async def _ask(svc: MatchService, live: LiveMatch, deadline: float, version: int
         try:
             user = svc.client.get_user(waiting) or await svc.client.fetch_user(waiting)
             asked = await user.send(question(live, absent, dm),
-                                    view=timeout_panel(live.id, version, dm))
+                                    view=timeout_panel(live.id, version, dm),
+                                    nonce=match_nonce(live, "question in dms", *turn, version))
         except GONE as e:
             await refused(svc, live, 1 - absent, e)
         except PASSING as e:

@@ -31,6 +31,8 @@ class Posts:
         self.server = server
         #: Who waits for a message of a channel to be posted or edited: (check, future).
         self._watchers: dict[int, list[tuple[Check, asyncio.Future[dict[str, Any]]]]] = {}
+        #: The bot's messages by the nonce they were sent with (Discord's enforce_nonce).
+        self.nonces: dict[str, int] = {}
 
     # -- for tests ------------------------------------------------------------------------
 
@@ -104,8 +106,17 @@ class Posts:
             return replies.error(403, 50007, "Cannot send messages to this user")
         if (refused := threads.refusal(self.server, channel, edit=False)) is not None:
             return refused
+        nonce = call.body.get("nonce") if isinstance(call.body, dict) and \
+            call.body.get("enforce_nonce") else None
+        if nonce is not None and (first := self.nonces.get(str(nonce))) in self.server.messages:
+            # Discord's enforce_nonce: the bot's message with that nonce (within minutes: a
+            # test's length), given back, and none created.
+            return replies.json(self.server.messages[first])
         await threads.sent_in(self.server, channel)
-        return replies.json(self.new(channel_id, call.body, files=call.files))
+        message = self.new(channel_id, call.body, files=call.files)
+        if nonce is not None:
+            self.nonces[str(nonce)] = int(message["id"])
+        return replies.json(message)
 
     def _message(self, call: Call) -> dict[str, Any] | None:
         found = self.server.messages.get(int(call.match["message"]))

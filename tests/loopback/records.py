@@ -49,6 +49,8 @@ class Fault:
     hold: bool = False
     #: With ``hold``: once released, answer the call as usual (a slow Discord, not a dead one).
     passes: bool = False
+    #: With ``hold``: the call carried out first, its answer then held (lost on its way).
+    lost: bool = False
     held: list[Call] = field(default_factory=list)
 
 

@@ -92,14 +92,18 @@ class Rest:
         if request.method in ("POST", "PATCH") and (refused := limits.problems(sent)):
             call.status = 400
             return replies.error(400, 50035, "Invalid Form Body: " + "; ".join(refused))
+        return await self._carry_out(call)
+
+    async def _carry_out(self, call: Call) -> web.Response:
+        """The call's route handles it."""
         for method, pattern, handler in self._routes:
-            found = pattern.match(path)
-            if found and method == request.method:
+            found = pattern.match(call.path)
+            if found and method == call.method:
                 call.match = {k: v for k, v in found.groupdict().items() if v is not None}
                 response = await handler(call)
                 call.status = response.status
                 return response
-        server.unknown.append(f"{request.method} {path}")
+        self.server.unknown.append(f"{call.method} {call.path}")
         call.status = 404
         return replies.json({"message": "404: Not Found (loopback: unknown route)", "code": 0},
                             404)
@@ -113,6 +117,8 @@ class Rest:
                 fault.hits += 1
                 if fault.hold:
                     fault.held.append(call)
+                    if fault.lost:
+                        await self._carry_out(call)  # done, its answer lost on the way
                     await self.released.wait()
                     if fault.passes:
                         return None

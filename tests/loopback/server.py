@@ -222,6 +222,14 @@ class LoopbackDiscord:
         self.faults.append(fault)
         return fault
 
+    def lose_answer(self, method: str, pattern: str, times: int = 1) -> Fault:
+        """Carry out the next matching calls, and never answer them (until ``release``, then
+        503): the bot gives up on a call Discord did. (A 5xx answered instead, discord.py
+        would send it again itself, with the same nonce: Discord would drop the second.)"""
+        fault = Fault(method, re.compile(pattern), times, hold=True, lost=True)
+        self.faults.append(fault)
+        return fault
+
     def delay(self, method: str, pattern: str, times: int = 1) -> Fault:
         """Answer the next matching calls only after ``release``, and then normally."""
         fault = Fault(method, re.compile(pattern), times, hold=True, passes=True)
