@@ -127,3 +127,29 @@ async def test_a_turns_new_dm_panel_sent_with_its_answer_lost_is_sent_once(
         new = server.dm_messages(user)[before:]
         assert [m["id"] for m in new] == [str(live.dm_message_ids[1 - mover])]
         server.release()
+
+
+async def test_a_warnings_new_dm_panel_sent_with_its_answer_lost_is_sent_once(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The match's channel lost, a turn's warning is a new DM panel saying the seconds left:
+    its answer lost, the next check warns again, a second later, with a second less left. It
+    is the same message all the same, and Discord gives the first back."""
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
+        _, svc, live = await _channel_lost(server, db, bot)
+        seat = live.session.to_act
+        user, dm = live.player_ids[seat], live.dm_channel_ids[seat]
+        assert live.deadline is not None
+        before = len(server.dm_messages(user))
+        lost = server.lose_answer("POST", rf"^/channels/{dm}/messages$")
+        await svc.check_timers(now=live.deadline - warn_before(live) + 1)
+        await svc.flush()
+        # Given up: the warning is still to come, at the next check.
+        assert lost.held and not live.warned
+        await svc.check_timers(now=live.deadline - warn_before(live) + 2)
+        await svc.flush()
+        assert live.warned
+        new = server.dm_messages(user)[before:]
+        assert [m["id"] for m in new] == [str(live.dm_message_ids[seat])], [
+            m["embeds"] for m in new]
+        server.release()

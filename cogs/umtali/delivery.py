@@ -309,10 +309,11 @@ class Delivery:
 
     async def send_hand(self, live: LiveMatch, seat: int, *, new: bool = False,
                         note: str = "", unless: Callable[[], bool] | None = None,
-                        tell_turn: bool = False) -> None:
+                        tell_turn: bool = False,
+                        named: tuple[object, ...] | None = None) -> None:
         """The seat's private hand by DM (``cogs.umtali.in_dms``)."""
         await send_hand(self.service, live, seat, new=new, note=note, unless=unless,
-                        tell_turn=tell_turn)
+                        tell_turn=tell_turn, named=named)
 
     async def dm_refused(self, live: LiveMatch, seat: int) -> None:
         await self.service.store.set_dm_refused(live.id, seat)

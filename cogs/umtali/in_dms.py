@@ -50,7 +50,7 @@ def owed_turn(live: LiveMatch, seat: int) -> bool:
 
 async def send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool = False,
                     note: str = "", unless: Callable[[], bool] | None = None,
-                    tell_turn: bool = False) -> None:
+                    tell_turn: bool = False, named: tuple[object, ...] | None = None) -> None:
     """The seat's private hand by DM, edited in place (``new``: as a new message, which
     notifies; so too if the seat's turn is owed one, ``owed_turn``: ``tell_turn``, the turn's
     announcement, owes it once a turn, however many deliveries carry it); once refused,
@@ -59,7 +59,8 @@ async def send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool 
     at a time for a seat: a warning's new panel sent while a turn's is being saved would clear
     the seat's mark with that one still offering moves, and be replaced by it, the older
     message. ``unless``: not sent if true once its turn comes (a warning whose turn was
-    played while it waited)."""
+    played while it waited). ``named``: what names a new panel's nonce in place of its note,
+    whose words may change between two tries of it (a warning's seconds left)."""
     if live.dm_refused[seat] or live.is_computer(seat):
         return
     async with live.dm_locks[seat]:
@@ -71,7 +72,8 @@ async def send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool 
         new = new or owed_turn(live, seat)
         # Set, the seat's last send left a panel offering moves that is not its panel.
         unsaved = live.dm_sending[seat]
-        stripped = await _send_hand(svc, live, seat, new=new, note=note)
+        stripped = await _send_hand(svc, live, seat, new=new, note=note,
+                                    named=(note,) if named is None else named)
         if unsaved and live.dm_message_ids[seat] is not None:
             stripped = await _strip_unsaved(svc, live, seat) and stripped
         if stripped and live.dm_sending[seat]:
@@ -81,7 +83,7 @@ async def send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool 
 
 
 async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool,
-                     note: str) -> bool:
+                     note: str, named: tuple[object, ...]) -> bool:
     """The panel sent; whether a new one that replaced another took its buttons off (else the
     seat's mark stays set)."""
     version, over, turn = live.version, live.over, turn_of(live)
@@ -122,7 +124,7 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
         try:
             # Named (``nonces``): sent again after its answer was lost, it is not doubled.
             message = await user.send(**shown.send(), nonce=match_nonce(
-                live, "panel", seat, version, note, message_id))
+                live, "panel", seat, version, *named, message_id))
             saved = await svc.store.set_dm_message(live.id, seat, message.channel.id,
                                                    message.id, at_version=version,
                                                    owner=svc.owners.name)

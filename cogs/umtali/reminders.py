@@ -255,9 +255,12 @@ async def warn(svc: MatchService, live: LiveMatch, seat: int, left: int) -> None
     if not played(live, turn, deadline):
         # Checked again once the seat's panel sent before it is out, which it waits for: the
         # turn may have been played meanwhile.
+        # Named by its turn's deadline, not its words: tried again a check later, it says a
+        # second less, and is the same warning (``nonces``).
         await svc.delivery.send_hand(live, seat, new=True,
                                      note=_time_left(svc.seat_tr(live, seat), left),
-                                     unless=lambda: played(live, turn, deadline))
+                                     unless=lambda: played(live, turn, deadline),
+                                     named=("warning", deadline))
 
 
 def played(live: LiveMatch, turn: Turn, deadline: float | None) -> bool:
