@@ -4,9 +4,12 @@ notify), and a second delivery announcing within the same turn edits it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 import cogs.umtali.delivery
+from bot import UmtaliBot
 from cogs.umtali.outbox import Batch
 from tests.discord_helpers import World, flush, player
 from tests.test_faults_opening import server_errors  # noqa: F401 (a fixture)
@@ -54,3 +57,26 @@ async def test_a_second_delivery_announcing_in_one_turn_notifies_no_more(world: 
     svc.delivery.enqueue(live, Batch(announce=True, table=True, hands={0, 1}))
     await flush(world)
     assert [i for i in _ids(world, nxt) if i not in before] == [new]
+
+
+@pytest.mark.usefixtures("server_errors")
+async def test_a_turns_new_panel_still_owed_as_the_bot_stops_is_sent_once_it_is_back(
+        world: World, make_bot: Callable[[], UmtaliBot]) -> None:
+    """The turn's new panel failed for now (the next try a minute away) and the bot stopped:
+    brought back, the turn is told all the same, by a new panel (the one on its way, marked
+    in the database as it was sent)."""
+    live = await played_in_dms(world, time_control="correspondence")
+    nxt = 1 - live.session.to_act
+    before = _ids(world, nxt)
+    world.env.inject_error("POST", f"/channels/{player(world, nxt).user.dm_channel.id}/messages",
+                           status=500, times=1)
+    await end_turn(world, live)
+    await flush(world)
+    assert _ids(world, nxt) == before  # failed for now
+    again = make_bot()
+    await world.env.restart_bot(again)
+    assert again.matches is not None
+    await flush(world)
+    restored = again.matches.matches[live.id]
+    new = [i for i in _ids(world, nxt) if i not in before]
+    assert new == [restored.dm_message_ids[nxt]], "no new panel: the turn was never notified"

@@ -48,6 +48,18 @@ def owed_turn(live: LiveMatch, seat: int) -> bool:
             and live.dm_owed[seat] == turn and live.dm_told[seat] != turn)
 
 
+def owe_on_its_way(live: LiveMatch) -> bool:
+    """``live`` brought into play here (a start, a take-over), its channel lost: whether a new
+    panel of the seat to act was on its way as its holder stopped (``dm_sending``), maybe the
+    one telling the turn, failed or never sent; then it is owed again. Sent, its nonce names
+    it (``nonces``): one that went out is given back rather than notifying twice."""
+    seat = live.session.to_act
+    if not live.channel_lost or live.over or not live.dm_sending[seat]:
+        return False
+    live.dm_owed[seat] = turn_of(live)
+    return True
+
+
 async def send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool = False,
                     note: str = "", unless: Callable[[], bool] | None = None,
                     tell_turn: bool = False, named: tuple[object, ...] | None = None) -> None:

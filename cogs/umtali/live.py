@@ -75,7 +75,8 @@ class LiveMatch:
     #: With the channel lost, the turn (``reminders.turn_of``) each seat was last told of by a
     #: new DM panel (which notifies), and the last whose announcement owed it one, told or
     #: not (a send failed for now): the next send to the seat tells it. Not saved: a restart
-    #: may tell a turn twice, never none (its announcement is delivered again).
+    #: owes the turn again if a new panel was on its way (``in_dms.owe_on_its_way``; with the
+    #: channel lost no announcement is saved to deliver again).
     dm_told: list[tuple[int, ...] | None] = field(default_factory=lambda: [None, None])
     dm_owed: list[tuple[int, ...] | None] = field(default_factory=lambda: [None, None])
     #: A copy loaded fresh for an action, the match held by another process whose clocks
