@@ -119,3 +119,15 @@ async def test_leases_given_up_at_a_stop_are_renewed_no_more(
         svc.owners.renew_beside(0.05)  # the timer loop's next round: no renewals again
         await asyncio.sleep(3 * LEASE / 4)
         assert await _lease(svc, match_id) == ("main", 0.0)
+
+
+async def test_a_check_still_running_after_the_release_takes_back_nothing(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The bot's stop cancels the timer loop without waiting for it, and a pause's judgement
+    beside it (``startup._watch``) runs the tick too: one that runs on past the release
+    renews and claims nothing (the lease given up, another process may take it at once)."""
+    async with _check_held(monkeypatch, tmp_path) as (svc, match_id, _):
+        await svc.owners.release()
+        # A check (or a pause's judgement) under way as the bot stopped, a while later.
+        await svc.owners.tick(svc.clock() + 2 * LEASE)
+        assert await _lease(svc, match_id) == ("main", 0.0)

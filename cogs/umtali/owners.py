@@ -69,14 +69,20 @@ class Owners:
 
     async def claim(self, *, start: bool = False) -> list[LiveMatch]:
         """Take the matches nobody holds any more (at start, this process's own too), and
-        bring them into play here; those brought in (``Claims``)."""
+        bring them into play here; those brought in (``Claims``). None once stopping."""
+        if self._stopped:
+            return []
         return await self.claims.claim(start=start)
 
     async def tick(self, now: float) -> None:
         """Each timer tick: claim the matches whose process stopped, and mend the time-up
         questions (never asked, or owed an edit); every few seconds, renew the leases and drop
         the matches another process took (``renew``: here too, as a check after a pause must
-        renew before it gives time back)."""
+        renew before it gives time back). Nothing once stopping: the stop cancels the timer
+        loop without waiting for it, and a tick running on past the release would take the
+        leases back, keeping another process from taking the matches at once."""
+        if self._stopped:
+            return
         await self.renew(now)
         await self.claims.bring_in_again(now)
         await self.claim()
@@ -88,6 +94,8 @@ class Owners:
         those another process took meanwhile, and read again what servers and members chose
         (``catch_up``). Once per period, whoever asks first (the tick, the task beside it)."""
         async with self._renewing:
+            if self._stopped:
+                return
             last = self._renewed_at
             if last is not None and last <= now < last + RENEW_EVERY:
                 return
@@ -130,6 +138,8 @@ class Owners:
         if task is not None:
             task.cancel()
             await asyncio.gather(task, return_exceptions=True)
+        async with self._renewing:
+            pass  # a renewal of the tick's under way is over
 
     async def _renew_beside(self, every: float) -> None:
         while True:
