@@ -33,6 +33,7 @@ from cogs.umtali.clock_state import (
     run_out,
     still_since,
 )
+from cogs.umtali.failures import PASSING
 from cogs.umtali.give_back import give_back, pay, show_clock
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import safe_name
@@ -360,8 +361,28 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
             # A quick restart's grace too (a few seconds' difference is not worth an edit
             # of every table).
             show_clock(svc, live)
+        if notice and live.channel_lost:
+            # Played in DMs: the notice goes on each player's panel (beside: this may be the
+            # tick, which must not wait on Discord).
+            svc.beside.start(_offline_in_dms(svc, live, offline), live.id, "offline notice")
         log.info("match %d: turn resumed after %.0f s offline; %.0f s left", live.id, offline,
                  deadline - now)
+
+
+async def _offline_in_dms(svc: MatchService, live: LiveMatch, offline: float) -> None:
+    """The notice after an outage on each player's DM panel (an edit: the turn's own new panel
+    or warning notifies); one that fails for now is left to the panel's next edit."""
+    if live.deadline is None:
+        return
+    stamp = discord.utils.format_dt(dt.datetime.fromtimestamp(live.deadline, dt.UTC), "R")
+    name = safe_name(live.names[live.session.to_act])
+    for seat in (0, 1):
+        try:
+            await svc.delivery.send_hand(
+                live, seat, note=_offline(offline, name, stamp, svc.seat_tr(live, seat)))
+        except PASSING as e:
+            log.info("match %d: the offline notice could not reach seat %d (%s)", live.id,
+                     seat, e)
 
 
 async def _resumed_as(svc: MatchService, match_id: int, sent: Resumed) -> list[str] | None:

@@ -181,12 +181,17 @@ class Faults:
         return False
 
     async def hold(self, saved: SavedMatch) -> bool:
-        """A call held (answered 503 when let go) or delayed, a few seconds."""
+        """A call held (answered 503 when let go), carried out with its answer so held (lost
+        on its way), or delayed, a few seconds."""
         rng, server = self.state.rng, self.state.server
         name, method, pattern = rng.choice(self.targets(saved))
-        if rng.random() < 0.5:
+        kind = rng.random()
+        if kind < 0.35:
             fault = server.hold(method, pattern)
             self.note(f"{method} {name} held")
+        elif kind < 0.65:
+            fault = server.lose_answer(method, pattern)
+            self.note(f"{method} {name} carried out, its answer lost")
         else:
             fault = server.delay(method, pattern)
             self.note(f"{method} {name} delayed")
