@@ -34,6 +34,7 @@ import umtali
 from cogs.umtali.clock import hear_gateway
 from cogs.umtali.errors import answer_error, answered_stale_autocomplete, quiet_late_autocompletes
 from cogs.umtali.final_card import FINAL_ITEMS
+from cogs.umtali.lost_answers import answer_once
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.panels import DYNAMIC_ITEMS
 from cogs.umtali.rematch import RematchButton
@@ -100,6 +101,7 @@ class UmtaliBot(commands.Bot):
                          tree_cls=UmtaliTree, help_command=None,
                          allowed_mentions=NO_MENTIONS, **client_options)
         bound_calls(self.http)
+        answer_once()
         self.settings = settings
         #: Given when ``main()`` opened it already; otherwise opened in ``setup_hook``.
         self.store = store

@@ -6,6 +6,7 @@ enforces nonces as Discord does, the bot in this process."""
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 import aiohttp
@@ -153,3 +154,27 @@ async def test_a_warnings_new_dm_panel_sent_with_its_answer_lost_is_sent_once(
         assert [m["id"] for m in new] == [str(live.dm_message_ids[seat])], [
             m["embeds"] for m in new]
         server.release()
+
+
+async def test_a_move_whose_answer_discord_took_with_its_reply_lost_is_played_once(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``/umtali play``: the answer to the interaction (its "thinking") carried out, its reply
+    lost and then a 503; discord.py tries it again by itself, and Discord says the interaction
+    was answered already (40060). That was the first answer's success, not an error: the move
+    stands, the player gets their panel, nothing is logged at ERROR (the conftest fails the
+    test on one) and the bot answered the interaction once (the loopback's protocol check)."""
+    async with _in_play(monkeypatch, tmp_path) as (server, db, saved, svc, live):
+        version = live.version
+        lost = server.lose_answer("POST", r"^/interactions/[0-9]+/[^/]+/callback$")
+
+        async def let_go() -> None:
+            await until(lambda: lost.held, "the answer on its way")
+            server.release()
+        releasing = asyncio.create_task(let_go())
+        answer = await play_move(server, db, saved.id)
+        await releasing
+        await until(lambda: answer.callbacks == 2, "the answer tried again")
+        await svc.flush()
+        assert live.version == version + 1
+        await until(lambda: (answer.response or {}).get("embeds"), "the player's panel")
+        assert "went wrong" not in json.dumps(answer.response) + answer.text()

@@ -38,7 +38,9 @@ class Answers:
         record.callbacks += 1
         record.answered_at = record.answered_at or time.perf_counter()
         if record.callback_type is not None:
-            server.errors.append(f"interaction {record.id} answered twice")
+            if call.path not in server.answers_lost:
+                # (Else the first answer's reply was lost: its client tried again.)
+                server.errors.append(f"interaction {record.id} answered twice")
             return replies.error(400, 40060, "Interaction has already been acknowledged.")
         if (refused := threads.refused_answer(server, record)) is not None:
             record.answered.set()

@@ -119,6 +119,7 @@ class Rest:
                     fault.held.append(call)
                     if fault.lost:
                         await self._carry_out(call)  # done, its answer lost on the way
+                        self.server.answers_lost.add(call.path)
                     await self.released.wait()
                     if fault.passes:
                         return None

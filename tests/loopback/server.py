@@ -86,6 +86,9 @@ class LoopbackDiscord:
         self.unknown: list[str] = []
         #: Protocol mistakes the bot made (answering an interaction twice, ...).
         self.errors: list[str] = []
+        #: The paths of calls carried out whose answer was lost (``lose_answer``): the bot's
+        #: client may make them again (discord.py's webhook adapter, after a 5xx).
+        self.answers_lost: set[str] = set()
         self.faults: list[Fault] = []
         #: Whether the bot may manage threads: a locked thread refuses it otherwise
         #: (``tests/loopback/threads.py``).
