@@ -10,6 +10,7 @@ import pytest
 
 import cogs.umtali.delivery
 from bot import UmtaliBot
+from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from tests.discord_helpers import World, flush, player
 from tests.test_faults_opening import server_errors  # noqa: F401 (a fixture)
@@ -27,9 +28,9 @@ def _ids(world: World, seat: int) -> list[int]:
     return [m.id for m in player(world, seat).user.dm_channel.history()]
 
 
-@pytest.mark.usefixtures("server_errors")
-async def test_a_turns_new_panel_that_failed_for_now_is_sent_again_as_a_new_one(
-        world: World) -> None:
+async def _turn_panel_failed(world: World) -> tuple[LiveMatch, int, list[int]]:
+    """A match by correspondence played in DMs whose turn just ended, the next player's new
+    panel failed for now: the match, that seat, and its DMs before."""
     live = await played_in_dms(world, time_control="correspondence")
     nxt = 1 - live.session.to_act
     before = _ids(world, nxt)
@@ -38,6 +39,13 @@ async def test_a_turns_new_panel_that_failed_for_now_is_sent_again_as_a_new_one(
     await end_turn(world, live)
     await flush(world)
     assert _ids(world, nxt) == before  # failed for now
+    return live, nxt, before
+
+
+@pytest.mark.usefixtures("server_errors")
+async def test_a_turns_new_panel_that_failed_for_now_is_sent_again_as_a_new_one(
+        world: World) -> None:
+    live, nxt, before = await _turn_panel_failed(world)
     await world.env.advance_time(RETRY + 1)
     await flush(world)
     new = [i for i in _ids(world, nxt) if i not in before]
@@ -65,14 +73,7 @@ async def test_a_turns_new_panel_still_owed_as_the_bot_stops_is_sent_once_it_is_
     """The turn's new panel failed for now (the next try a minute away) and the bot stopped:
     brought back, the turn is told all the same, by a new panel (the one on its way, marked
     in the database as it was sent)."""
-    live = await played_in_dms(world, time_control="correspondence")
-    nxt = 1 - live.session.to_act
-    before = _ids(world, nxt)
-    world.env.inject_error("POST", f"/channels/{player(world, nxt).user.dm_channel.id}/messages",
-                           status=500, times=1)
-    await end_turn(world, live)
-    await flush(world)
-    assert _ids(world, nxt) == before  # failed for now
+    live, nxt, before = await _turn_panel_failed(world)
     again = make_bot()
     await world.env.restart_bot(again)
     assert again.matches is not None

@@ -15,10 +15,13 @@ import pytest
 from cogs.umtali import delivery, rest_timeout
 from cogs.umtali.clock import warn_before
 from cogs.umtali.clock_state import LATE
+from cogs.umtali.live import LiveMatch
 from cogs.umtali.nonces import nonce_of
 from cogs.umtali.question import Question
+from cogs.umtali.service import MatchService
 from tests.loopback.driver import play_move, play_out, until
 from tests.loopback.harness import bot_in_process, loopback_server
+from tests.loopback.server import LoopbackDiscord
 from tests.test_ending_panel_warn_race import _channel_lost
 from tests.test_faults_rest_hang import _in_play
 
@@ -87,18 +90,26 @@ async def test_a_turns_dm_sent_with_its_answer_lost_is_sent_once(
         await asyncio.sleep(0)
 
 
+async def _warned_twice(server: LoopbackDiscord, svc: MatchService, live: LiveMatch,
+                        channel_id: int | None) -> None:
+    """The turn's warning posted in ``channel_id`` with its answer lost, given up, and warned
+    again at the next check."""
+    lost = server.lose_answer("POST", rf"^/channels/{channel_id}/messages$")
+    assert live.deadline is not None
+    await svc.check_timers(now=live.deadline - warn_before(live) + 1)
+    await svc.flush()
+    # Given up: the warning is still to come, at the next check.
+    assert lost.held and not live.warned
+    await svc.check_timers(now=live.deadline - warn_before(live) + 2)
+    await svc.flush()
+    assert live.warned
+
+
 async def test_a_warning_posted_with_its_answer_lost_is_posted_once(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     async with _in_play(monkeypatch, tmp_path) as (server, _, _, svc, live):
         assert live.deadline is not None
-        lost = server.lose_answer("POST", rf"^/channels/{live.channel_id}/messages$")
-        await svc.check_timers(now=live.deadline - warn_before(live) + 1)
-        await svc.flush()
-        # Given up: the warning is still to come, at the next check.
-        assert lost.held and not live.warned
-        await svc.check_timers(now=live.deadline - warn_before(live) + 2)
-        await svc.flush()
-        assert live.warned
+        await _warned_twice(server, svc, live, live.channel_id)
         warned = [m["content"] for m in server.channel_messages(live.channel_id)
                   if "left for your turn" in m["content"]]
         assert len(warned) == 1, warned
@@ -142,14 +153,7 @@ async def test_a_warnings_new_dm_panel_sent_with_its_answer_lost_is_sent_once(
         user, dm = live.player_ids[seat], live.dm_channel_ids[seat]
         assert live.deadline is not None
         before = len(server.dm_messages(user))
-        lost = server.lose_answer("POST", rf"^/channels/{dm}/messages$")
-        await svc.check_timers(now=live.deadline - warn_before(live) + 1)
-        await svc.flush()
-        # Given up: the warning is still to come, at the next check.
-        assert lost.held and not live.warned
-        await svc.check_timers(now=live.deadline - warn_before(live) + 2)
-        await svc.flush()
-        assert live.warned
+        await _warned_twice(server, svc, live, dm)
         new = server.dm_messages(user)[before:]
         assert [m["id"] for m in new] == [str(live.dm_message_ids[seat])], [
             m["embeds"] for m in new]
