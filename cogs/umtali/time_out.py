@@ -46,6 +46,14 @@ log = logging.getLogger(__name__)
 #: The matches whose waiting player is being asked here, between the clock stopping and the
 #: question saved (the state a process killed meanwhile leaves, ``ask_again`` mends).
 _asking: weakref.WeakSet[LiveMatch] = weakref.WeakSet()
+#: Tries in the channel, failing for now, before a question goes to the waiting player's DMs
+#: instead: a try that failed may have been posted all the same (its answer lost), and the
+#: next one in the channel, of the same nonce, is then given it back, where one in the DMs
+#: would be a second question.
+CHANNEL_TRIES = 3
+#: By match: the question tried in the channel (its turn and version), and how often it failed.
+_failed_in_channel: weakref.WeakKeyDictionary[LiveMatch, tuple[tuple[object, ...], int]] = \
+    weakref.WeakKeyDictionary()
 
 
 
@@ -89,9 +97,10 @@ async def _ask(svc: MatchService, live: LiveMatch, deadline: float, version: int
     asked = None if live.channel_lost else await post(
         svc, live, question(live, absent, tr), only(waiting), timeout_panel(live.id, version, tr),
         nonce=match_nonce(live, "question", *turn, version))
-    if asked is None and not live.over and not live.dm_refused[1 - absent]:
-        # The channel is lost: the question reaches the waiting player in their DMs (unless
-        # losing it abandoned the match, the absent player's DMs closed too).
+    if asked is None and not live.over and not live.dm_refused[1 - absent] and (
+            live.channel_lost or _channel_failed(live, (*turn, version)) >= CHANNEL_TRIES):
+        # The channel is lost, or keeps failing: the question reaches the waiting player in
+        # their DMs (unless losing it abandoned the match, the absent player's DMs closed too).
         dm = svc.seat_tr(live, 1 - absent)
         try:
             user = svc.client.get_user(waiting) or await svc.client.fetch_user(waiting)
@@ -123,6 +132,14 @@ async def _ask(svc: MatchService, live: LiveMatch, deadline: float, version: int
     log.info("match %d: seat %d's time is up; seat %d asked", live.id, absent, 1 - absent)
     svc.delivery.enqueue(live, Batch(table=True))
     return False
+
+
+def _channel_failed(live: LiveMatch, asking: tuple[object, ...]) -> int:
+    """The question ``asking`` names failed in the channel once more: how often so far."""
+    was, failed = _failed_in_channel.get(live, (asking, 0))
+    failed = failed + 1 if was == asking else 1
+    _failed_in_channel[live] = (asking, failed)
+    return failed
 
 
 def _unasked(live: LiveMatch) -> bool:
