@@ -248,7 +248,7 @@ class Delivery:
                                 e.__class__.__name__, e)
         for seat in sorted(batch.hands | self._untold.get(live.id, set())):
             try:
-                await self._hand(live, seat, batch.announce)
+                await self._hand(live, seat, announce=batch.announce)
             except PASSING as e:
                 if self._hand_failed(live, seat, e):
                     again.hands.add(seat)
@@ -293,7 +293,7 @@ class Delivery:
         else:
             self._tried(live, "its channel", None)
 
-    async def _hand(self, live: LiveMatch, seat: int, announce: bool) -> None:
+    async def _hand(self, live: LiveMatch, seat: int, *, announce: bool = False) -> None:
         """The seat's hand; as a new DM saying the channel was lost if not yet told. With the
         channel lost, a turn's announcement reaches the player to act as a new DM, once
         (``in_dms.owed_turn``)."""
@@ -373,7 +373,7 @@ class Delivery:
         self._untold[live.id] = {0, 1}
         for seat in (0, 1):
             try:
-                await self._hand(live, seat, False)
+                await self._hand(live, seat)
             except PASSING as e:
                 if self._hand_failed(live, seat, e):
                     self._retry(live, Batch(hands={seat}))

@@ -1,10 +1,11 @@
 """The nonces the bot's messages carry. discord.py asks Discord to enforce a nonce it is
 given: a message sent with a nonce the bot used within the last minutes is not created again,
 and the first one comes back instead. So a message whose call failed after Discord carried it
-out (an answer lost on the way: a 5xx that discord.py tries again, the 30 s limit), sent
-again, is not doubled, provided its nonce names it: the same for the same message, whichever
-try or process sends it, and another for any other message (Discord holds them per bot, across
-channels)."""
+out (its answer lost on the way: given up after 30 s, or a 5xx), sent again by the bot, is not
+doubled, provided its nonce names it: the same for the same message, whichever try or process
+sends it, and another for any other message (Discord holds them per bot, across channels).
+discord.py's own tries of one call (after a 5xx) share the nonce it was given, or one it drew
+itself."""
 
 from __future__ import annotations
 
