@@ -150,6 +150,9 @@ async def post(svc: MatchService, live: LiveMatch, text: str,
 FRESH = 15 * 60.0
 
 Turn = tuple[int, int, int, int]
+#: A turn as told: the turn, and its deadline when first told (the time "keep waiting" gives
+#: anew is told anew, by a new DM: the first one's nonce would bring that one back).
+Told = tuple[Turn, float | None]
 
 
 def turn_of(live: LiveMatch) -> Turn:
@@ -168,8 +171,8 @@ class TurnNotices:
         self.svc = svc
         self.told: dict[int, Turn] = {}
         #: The turns whose DM failed for now (by match id): tried again at the clock's next
-        #: check.
-        self.failed: dict[int, Turn] = {}
+        #: check, named as at the first try (time given back meanwhile moves the deadline).
+        self.failed: dict[int, Told] = {}
 
     def forget(self, match_id: int) -> None:
         """The turn was given another turn's time: told anew."""
@@ -189,10 +192,10 @@ class TurnNotices:
         once: run beside the tick, a second check may start another round while this one
         waits on Discord, and each DM is to be tried by one round."""
         failed, self.failed = self.failed, {}
-        for match_id, turn in failed.items():
+        for match_id, told in failed.items():
             live = self.svc.matches.get(match_id)
-            if live is not None and self._due(live) and turn_of(live) == turn:
-                await self._tell(live, turn)
+            if live is not None and self._due(live) and turn_of(live) == told[0]:
+                await self._tell(live, told)
 
     async def __call__(self, live: LiveMatch) -> None:
         if live.over:
@@ -207,7 +210,7 @@ class TurnNotices:
         if first and live.deadline is not None and live.deadline - self.svc.clock() < (
                 live.control.turn + live.reserves[turn[3]] - FRESH):
             return  # brought back in the middle of a turn told before
-        await self._tell(live, turn)
+        await self._tell(live, (turn, live.deadline))
 
     @staticmethod
     def _due(live: LiveMatch) -> bool:
@@ -218,17 +221,17 @@ class TurnNotices:
                 and live.computer_seat is None and not live.channel_lost
                 and live.reachable(live.session.to_act))
 
-    async def _tell(self, live: LiveMatch, turn: Turn) -> None:
-        seat, deadline = turn[3], live.deadline
+    async def _tell(self, live: LiveMatch, told: Told) -> None:
+        turn, seat, deadline = told[0], told[0][3], live.deadline
         tr = self.svc.seat_tr(live, seat)
         name, ends = safe_name(live.names[1 - seat]), when(deadline or 0)
         text = tr("Your turn in the Umtali match against {name}: play in {channel} (or from "
                   "your hand here). Your turn ends {when}.", name=name,
                   channel=f"<#{live.channel_id}>", when=ends)
-        sent = await _dm(self.svc, live, seat, text, match_nonce(live, "turn", *turn))
+        sent = await _dm(self.svc, live, seat, text, match_nonce(live, "turn", *turn, told[1]))
         if sent is None:
             # Failed for now: still to tell, at the next check (if it is still this turn).
-            self.failed[live.id] = turn
+            self.failed[live.id] = told
         elif sent:
             # Sent outside the match's lock: the turn may have been played (or timed out)
             # while it was on its way. A move within the turn keeps it: still their turn. So

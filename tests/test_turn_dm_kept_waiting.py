@@ -1,0 +1,40 @@
+"""By correspondence, the DM telling a player their turn has started names that turn's time
+(``cogs.umtali.nonces``): after "keep waiting" the turn has time anew and is told anew, a new
+DM (it notifies), where the turn's first DM's nonce would have Discord give that one back.
+Over the loopback Discord, which enforces nonces, the bot in this process."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cogs.umtali.clock_state import LATE
+from tests.loopback.driver import custom_ids, until
+from tests.test_faults_rest_hang import _in_play
+
+TOLD = "Your turn in the Umtali match"
+
+
+async def test_a_turn_given_time_anew_is_told_by_a_new_dm(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    async with _in_play(monkeypatch, tmp_path, time_control="correspondence") as (
+            server, _, _, svc, live):
+        absent = live.session.to_act
+        absent_id, waiting_id = live.player_ids[absent], live.player_ids[1 - absent]
+
+        def told() -> list[str]:
+            return [m["content"] for m in server.dm_messages(absent_id)
+                    if m["content"].startswith(TOLD)]
+        assert len(told()) == 1
+        assert live.deadline is not None
+        await svc.check_timers(now=live.deadline + LATE + 1)
+        await svc.flush()
+        question = next(m for m in server.channel_messages(live.channel_id)
+                        if "time for this turn is up" in m["content"])
+        kept = await server.click(waiting_id, question, next(
+            c for c in custom_ids(question) if c.endswith(":wait")))
+        assert kept.callback_type is not None
+        await svc.flush()
+        await until(lambda: len(told()) == 2, "the turn told anew")
+        assert not live.over and live.session.to_act == absent
