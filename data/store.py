@@ -218,14 +218,18 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
                 return None
             return await _announce(c, match_id, announce)
 
-    async def set_deadline(self, match_id: int, version: int, deadline: float | None) -> bool:
+    async def set_deadline(self, match_id: int, version: int, deadline: float | None, *,
+                           owner: str | None = None) -> bool:
         """The turn at ``version`` ends at ``deadline`` now (None: its time is up, and the
-        waiting player was asked), its warning to come; False if the match moved on."""
+        waiting player was asked), its warning to come; False if the match moved on, or,
+        ``owner`` given (a timer's change, made by the holder alone), is held by another
+        process now: a take-over keeps the version, and gives the turn its own deadline."""
+        held = "" if owner is None else " AND owner = ?"
         async with self.db.transaction() as c:
             cur = await c.execute(
                 "UPDATE matches SET deadline = ?, warned = 0 "
-                "WHERE id = ? AND version = ? AND status = 'active'",
-                (deadline, match_id, version))
+                f"WHERE id = ? AND version = ? AND status = 'active'{held}",
+                (deadline, match_id, version, *(() if owner is None else (owner,))))
             return cur.rowcount == 1
 
     async def set_warned(self, match_id: int) -> None:

@@ -67,7 +67,10 @@ async def _pay_one(svc: MatchService, live: LiveMatch, why: str) -> bool:
             svc.owners.drop(live)
             return True
         deadline = was + gap
-        if not await svc.store.set_deadline(live.id, live.version, deadline):
+        # Guarded by the holder too: another process may take the match between the read
+        # above and this save, and give the turn its own time (its version unchanged).
+        if not await svc.store.set_deadline(live.id, live.version, deadline,
+                                            owner=svc.owners.name):
             return True
         live.deadline, live.warned = deadline, False
         log.info("match %d: %.0f s %s given back", live.id, gap, why)

@@ -93,7 +93,7 @@ async def _warn_again(svc: MatchService, live: LiveMatch, version: int,
         if (live.over or not live.warned or live.version != version
                 or live.deadline != deadline or deadline is None):
             return
-        if await svc.store.set_deadline(live.id, version, deadline):
+        if await svc.store.set_deadline(live.id, version, deadline, owner=svc.owners.name):
             live.warned = False
 
 

@@ -114,9 +114,11 @@ async def _ask(svc: MatchService, live: LiveMatch, deadline: float, version: int
     async with live.lock:
         if asked is None:
             if live.version == version and live.deadline is None and not live.over:
-                # Nobody was asked: the clock runs on, and the next check tries again.
-                await svc.store.set_deadline(live.id, version, deadline)
-                live.deadline = deadline
+                # Nobody was asked: the clock runs on, and the next check tries again. Not
+                # saved if another process took the match meanwhile: its clock is its own.
+                if await svc.store.set_deadline(live.id, version, deadline,
+                                                owner=svc.owners.name):
+                    live.deadline = deadline
             else:
                 log.info("match %d: moved on before seat %d could be asked", live.id,
                          1 - absent)

@@ -1,0 +1,95 @@
+"""Time given back by a process whose match another one takes over meanwhile: the holder is
+read, then another process takes the match (its lease lapsed: this one's network down, say)
+and gives the turn its own time; the first one's save must not write over the new holder's
+deadline. It did: the save was guarded by the match's version alone, which a take-over keeps.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from cogs.umtali.claims import LEASE
+from cogs.umtali import reminders, time_out
+from cogs.umtali.clock_state import LATE
+from cogs.umtali.give_back import give_back
+from cogs.umtali.service import MatchService
+from tests.discord_helpers import World, start_match
+from tests.processes.helpers import main_of, row, settle
+
+
+async def test_time_given_back_as_another_process_takes_the_match_over_is_not_saved(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    live = await start_match(world, turn_timer=60)
+    main = main_of(world)
+    await settle(world, main, other)
+    assert live.deadline is not None
+    was, version = live.deadline, live.version
+    read = main.owners.leases.holder
+
+    async def read_then_taken(match_id: int) -> Any:
+        found = await read(match_id)
+        # Read as held here; then the lease lapses and the other process takes the match.
+        world.clock.advance(LEASE + 1)
+        await other.check_timers()
+        assert (await row(world, live.id))["owner"] == "p2"
+        return found
+
+    monkeypatch.setattr(main.owners.leases, "holder", read_then_taken)
+    await give_back(main, {live.id: (was, 600.0)}, "after an outage")
+    monkeypatch.setattr(main.owners.leases, "holder", read)
+    saved = await row(world, live.id)
+    theirs = other.matches[live.id]
+    assert saved["owner"] == "p2" and saved["version"] == version
+    # The new holder's deadline stands, and this process's copy did not run ahead of it.
+    assert saved["deadline"] == theirs.deadline != was + 600.0
+    assert live.deadline != was + 600.0
+
+
+async def test_a_warning_still_to_come_as_another_process_takes_the_match_over_is_not_saved(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The warning failed for now, and is marked still to come with the deadline as this
+    process knew it: the other process's, given at its take-over, stands."""
+    live = await start_match(world, turn_timer=60)
+    main = main_of(world)
+    await settle(world, main, other)
+    assert live.deadline is not None
+    was, version = live.deadline, live.version
+
+    async def taken_then_failed(*_: Any) -> None:
+        world.clock.advance(LEASE + 1)
+        await other.check_timers()
+        raise TimeoutError("the network")
+
+    monkeypatch.setattr(reminders, "warn", taken_then_failed)
+    await main.warn_if_due(live, was - 30)
+    await main.beside.idle()
+    saved = await row(world, live.id)
+    assert saved["owner"] == "p2" and saved["version"] == version
+    assert saved["deadline"] == other.matches[live.id].deadline != was
+
+
+async def test_a_time_up_question_unasked_as_another_process_takes_the_match_over(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The question could not be posted: the clock runs on as this process knew it, unless
+    another process took the match meanwhile (its clock is its own)."""
+    live = await start_match(world, time_control="correspondence")
+    main = main_of(world)
+    await settle(world, main, other)
+    assert live.deadline is not None
+    was, version = live.deadline, live.version
+
+    async def taken_then_failed(*_: Any, **__: Any) -> None:
+        world.clock.advance(LEASE + 1)
+        await other.check_timers(now=world.clock.now)
+        return None
+
+    monkeypatch.setattr(time_out, "post", taken_then_failed)
+    await time_out.ask_waiting_player(main, live, was + LATE + 1)
+    await main.beside.idle()
+    saved = await row(world, live.id)
+    assert saved["owner"] == "p2" and saved["version"] == version
+    assert saved["deadline"] == other.matches[live.id].deadline
+    # This process's copy does not run ahead of the database either.
+    assert live.deadline is None
