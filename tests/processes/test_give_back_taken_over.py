@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from cogs.umtali.claims import LEASE
 from cogs.umtali import reminders, time_out
+from cogs.umtali.claims import LEASE
 from cogs.umtali.clock_state import LATE
 from cogs.umtali.give_back import give_back
 from cogs.umtali.service import MatchService
