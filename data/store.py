@@ -200,20 +200,25 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
 
     async def resume_turn(self, match_id: int, deadline: float, announce: Sequence[str] = (),
                           reserve: tuple[int, float] | None = None,
-                          version: int | None = None) -> list[str] | None:
+                          version: int | None = None,
+                          owner: str | None = None) -> list[str] | None:
         """After downtime: the turn's new deadline, its warning to come, ``announce`` added to
         what is left to say (returned, whole), and (``reserve``: seat, seconds) what is left
         of the reserve of the seat to act; with ``version``, only if the match is still at it
-        (another process may have saved a move since it was read: None)."""
+        (another process may have saved a move since it was read: None); with ``owner``, only
+        if that process holds it still (one held up past its lease after taking the match
+        over: the match was taken again, and its turn resumed there)."""
         seat, left = reserve if reserve is not None else (0, None)
         assert seat in (0, 1)
         guard = "" if version is None else " AND version = ?"
+        held = "" if owner is None else " AND owner = ?"
         async with self.db.transaction() as c:
             cur = await c.execute(
                 "UPDATE matches SET deadline = ?, warned = 0, "
                 f"reserve{seat} = COALESCE(?, reserve{seat}) "
-                f"WHERE id = ? AND status = 'active'{guard}",
-                (deadline, left, match_id, *(() if version is None else (version,))))
+                f"WHERE id = ? AND status = 'active'{guard}{held}",
+                (deadline, left, match_id, *(() if version is None else (version,)),
+                 *(() if owner is None else (owner,))))
             if cur.rowcount != 1:
                 return None
             return await _announce(c, match_id, announce)

@@ -120,10 +120,10 @@ async def test_two_payments_at_once_give_the_time_once_and_in_full(
     real = svc.store.set_deadline
     held, entered = asyncio.Event(), asyncio.Event()
 
-    async def slow(*args: Any) -> bool:
+    async def slow(*args: Any, **kwargs: Any) -> bool:
         entered.set()
         await held.wait()
-        return bool(await real(*args))
+        return bool(await real(*args, **kwargs))
 
     monkeypatch.setattr(svc.store, "set_deadline", slow)
     paying = asyncio.ensure_future(svc.check_timers())

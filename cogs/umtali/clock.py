@@ -341,7 +341,8 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
             # match is brought in again (``Owners``), as a second resume would give the turn
             # its time twice, and queue its notice twice.
             unsent = await settled(f"match {live.id}: its turn resumed", svc.store.resume_turn(
-                live.id, deadline, announce, sent.reserve, version=live.version),
+                live.id, deadline, announce, sent.reserve, version=live.version,
+                owner=svc.owners.name),
                                    functools.partial(_resumed_as, svc, live.id, sent))
         except InDoubt:
             state.resumed[live.id] = sent
@@ -349,6 +350,8 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
         if unsent is None:
             # A move was saved since this copy was read (by a process taking its lease
             # late): its turn is its own, and this copy, stale, is reloaded at its next save.
+            # Or the match was taken again (this process held up past its lease): dropped
+            # at the next renewal.
             if loaded is not None:
                 loaded.pop(live.id, None)
             continue

@@ -6,6 +6,7 @@ deadline. It did: the save was guarded by the match's version alone, which a tak
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -93,3 +94,29 @@ async def test_a_time_up_question_unasked_as_another_process_takes_the_match_ove
     assert saved["deadline"] == other.matches[live.id].deadline
     # This process's copy does not run ahead of the database either.
     assert live.deadline is None
+
+
+async def test_a_turn_resumed_by_a_process_whose_take_over_was_taken_again_is_not_saved(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process takes a match over and is held up before it resumes the turn, past its new
+    lease: the match is taken again (here by its first holder), which resumes the turn; the
+    late resume must not write over that one's deadline (nor add its notice a second time)."""
+    live = await start_match(world, turn_timer=60)
+    main = main_of(world)
+    await settle(world, main, other)
+    resume = other.store.resume_turn
+
+    async def held_up(*args: Any, **kwargs: Any) -> Any:
+        world.clock.advance(LEASE + 1)
+        await main.check_timers(now=world.clock.now)
+        assert (await row(world, live.id))["owner"] == "main"
+        return await resume(*args, **kwargs)
+
+    monkeypatch.setattr(other.store, "resume_turn", held_up)
+    world.clock.advance(LEASE + 60)
+    await other.check_timers(now=world.clock.now)
+    saved = await row(world, live.id)
+    mine = main.matches[live.id]
+    assert saved["owner"] == "main"
+    assert saved["deadline"] == mine.deadline
+    assert json.loads(saved["unsent"]) == mine.unsent
