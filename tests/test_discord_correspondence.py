@@ -13,6 +13,7 @@ import pytest
 
 from bot import UmtaliBot
 from cogs.umtali.clock_state import LATE
+from cogs.umtali.outbox import Batch
 from cogs.umtali.time_control import DAY, HOUR
 from cogs.umtali.time_out import decide
 from tests.discord_helpers import World, flush, player, start_match, thread_of
@@ -181,3 +182,33 @@ async def test_the_reminder_of_a_match_played_in_dms_points_to_no_lost_channel(
     [reminder] = [t for t in _dms(world, seat) if t.startswith("Reminder")]
     assert f"<#{live.channel_id}>" not in reminder, reminder
     assert "your hand here" in reminder, reminder
+
+
+async def test_keep_waiting_in_a_match_played_in_dms_tells_the_absent_player_by_a_new_panel(
+        world: World) -> None:
+    """Played in DMs, "keep waiting" gives the absent player another turn's time: told as a
+    turn's start is, by a new DM panel (it notifies; an edit does not), as the correspondence
+    DM tells it where the channel is not lost."""
+    live = await played_in_dms(world, time_control="correspondence")
+    svc = world.bot.matches
+    assert svc is not None and live.deadline is not None
+    absent = live.session.to_act
+    await svc.check_timers(now=live.deadline + LATE + 1)
+    await flush(world)
+    waiting_dm = player(world, 1 - absent).user.dm_channel
+    question = next(m for m in reversed(waiting_dm.history())
+                    if "time for this turn is up" in m.content)
+    dm = player(world, absent).user.dm_channel
+    before = {m.id for m in dm.history()}
+    kept = await player(world, 1 - absent).user.click(question,
+                                                      custom_id=button(question, "wait"))
+    assert kept.acknowledged
+    await flush(world)
+    new = [m for m in dm.history() if m.id not in before]
+    assert [m.id for m in new] == [live.dm_message_ids[absent]], [m.content for m in new]
+    shown = " ".join(str(e.description) for e in new[0].embeds)
+    assert "Your turn" in shown and "Turn ends" in shown, shown
+    # Told once: the next delivery of the same turn edits that panel.
+    svc.delivery.enqueue(live, Batch(hands={absent}))
+    await flush(world)
+    assert [m for m in dm.history() if m.id not in before] == new

@@ -60,6 +60,14 @@ def owe_on_its_way(live: LiveMatch) -> bool:
     return True
 
 
+def owe_anew(live: LiveMatch, seat: int) -> None:
+    """The seat to act was given another turn's time ("keep waiting"): with the channel lost,
+    it is told as a turn's start is, by a new panel (the correspondence DM, ``TurnNotices``,
+    tells it where the channel is not lost)."""
+    if live.channel_lost and not live.over and seat == live.session.to_act:
+        live.dm_owed[seat], live.dm_told[seat] = turn_of(live), None
+
+
 async def send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool = False,
                     note: str = "", unless: Callable[[], bool] | None = None,
                     tell_turn: bool = False, named: tuple[object, ...] | None = None) -> None:

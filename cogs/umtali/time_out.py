@@ -25,6 +25,7 @@ import discord
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.clock_state import LATE, run_out
 from cogs.umtali.failures import GONE, PASSING
+from cogs.umtali.in_dms import owe_anew
 from cogs.umtali.in_time import answer, edit_clicked, in_time
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import only
@@ -282,6 +283,7 @@ async def decide(svc: MatchService, live: LiveMatch, version: int, claim: bool) 
         for listener in svc.hand_listeners:
             if isinstance(listener, TurnNotices):
                 listener.forget(live.id)
+        owe_anew(live, absent)
         return True
 
 
