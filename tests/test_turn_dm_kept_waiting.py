@@ -1,11 +1,13 @@
-"""By correspondence, the DM telling a player their turn has started names that turn's time
-(``cogs.umtali.nonces``): after "keep waiting" the turn has time anew and is told anew, a new
-DM (it notifies), where the turn's first DM's nonce would have Discord give that one back.
-Over the loopback Discord, which enforces nonces, the bot in this process."""
+"""By correspondence, the DM telling a player their turn has started, and the time-up
+question, name the turn's time (``cogs.umtali.nonces``): after "keep waiting" the turn has time
+anew, and is told anew (a new DM: it notifies) and asked about anew (a new question, with its
+buttons), where the first one's nonce would have Discord give that one back. Over the loopback
+Discord, which enforces nonces, the bot in this process."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -38,3 +40,28 @@ async def test_a_turn_given_time_anew_is_told_by_a_new_dm(
         await svc.flush()
         await until(lambda: len(told()) == 2, "the turn told anew")
         assert not live.over and live.session.to_act == absent
+
+
+async def test_a_turn_run_out_again_after_keep_waiting_is_asked_about_by_a_new_question(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The second time-up question of one turn is a message of its own, with its buttons: the
+    first one's nonce would have Discord give back the first question, answered already."""
+    async with _in_play(monkeypatch, tmp_path, time_control="correspondence") as (
+            server, _, _, svc, live):
+        absent = live.session.to_act
+        waiting_id = live.player_ids[1 - absent]
+
+        def asked() -> list[dict[str, Any]]:
+            return [m for m in server.channel_messages(live.channel_id)
+                    if "time for this turn is up" in m["content"]]
+        for _ in range(2):
+            assert live.deadline is not None
+            await svc.check_timers(now=live.deadline + LATE + 1)
+            await svc.flush()
+            question = asked()[-1]
+            kept = await server.click(waiting_id, question, next(
+                c for c in custom_ids(question) if c.endswith(":wait")))
+            assert kept.callback_type is not None
+            await svc.flush()
+        assert len(asked()) == 2
+        assert not live.over and live.session.to_act == absent and live.deadline is not None

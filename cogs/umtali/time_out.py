@@ -94,12 +94,15 @@ async def _ask(svc: MatchService, live: LiveMatch, deadline: float, version: int
                absent: int, turn: Turn) -> bool:
     tr = svc.public_tr(live)
     waiting = live.player_ids[1 - absent]
-    # One question in the channel a turn's time-up, however often it is tried (``nonces``).
+    # One question in the channel a turn's time-up, however often it is tried (``nonces``);
+    # named by the deadline run out too: after "keep waiting", the turn's next time-up is
+    # asked anew (the first question's nonce would have Discord give that one back).
     asked = None if live.channel_lost else await post(
         svc, live, question(live, absent, tr), only(waiting), timeout_panel(live.id, version, tr),
-        nonce=match_nonce(live, "question", *turn, version))
+        nonce=match_nonce(live, "question", *turn, version, deadline))
+    asking = (*turn, version, deadline)
     if asked is None and not live.over and not live.dm_refused[1 - absent] and (
-            live.channel_lost or _channel_failed(live, (*turn, version)) >= CHANNEL_TRIES):
+            live.channel_lost or _channel_failed(live, asking) >= CHANNEL_TRIES):
         # The channel is lost, or keeps failing: the question reaches the waiting player in
         # their DMs (unless losing it abandoned the match, the absent player's DMs closed too).
         dm = svc.seat_tr(live, 1 - absent)
@@ -107,7 +110,8 @@ async def _ask(svc: MatchService, live: LiveMatch, deadline: float, version: int
             user = svc.client.get_user(waiting) or await svc.client.fetch_user(waiting)
             asked = await user.send(question(live, absent, dm),
                                     view=timeout_panel(live.id, version, dm),
-                                    nonce=match_nonce(live, "question in dms", *turn, version))
+                                    nonce=match_nonce(live, "question in dms", *turn, version,
+                                                     deadline))
         except GONE as e:
             await refused(svc, live, 1 - absent, e)
         except PASSING as e:
