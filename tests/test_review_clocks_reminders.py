@@ -21,6 +21,7 @@ from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
 
 TOLD = "Your turn in the Umtali match"
+KEPT = "keeps waiting for your move in the Umtali match"
 
 
 def _dms(world: World, seat: int) -> list[str]:
@@ -154,7 +155,10 @@ async def test_another_turns_time_is_told_to_the_absent_player(world: World) -> 
     assert kept.acknowledged
     await flush(world)
     assert live.deadline is not None
-    assert sum(TOLD in t for t in _dms(world, absent)) == 2
+    # Told as the waiting player's choice.
+    assert sum(TOLD in t for t in _dms(world, absent)) == 1
+    assert sum(KEPT in t for t in _dms(world, absent)) == 1
     # Told once: a move within the turn tells nothing more.
     await _mid_turn_move(world, live)
-    assert sum(TOLD in t for t in _dms(world, absent)) == 2
+    assert sum(TOLD in t for t in _dms(world, absent)) == 1
+    assert sum(KEPT in t for t in _dms(world, absent)) == 1

@@ -28,6 +28,10 @@ async def test_a_turn_given_time_anew_is_told_by_a_new_dm(
         def told() -> list[str]:
             return [m["content"] for m in server.dm_messages(absent_id)
                     if m["content"].startswith(TOLD)]
+
+        def waited() -> list[str]:
+            return [m["content"] for m in server.dm_messages(absent_id)
+                    if "keeps waiting for your move" in m["content"]]
         assert len(told()) == 1
         assert live.deadline is not None
         await svc.check_timers(now=live.deadline + LATE + 1)
@@ -38,8 +42,10 @@ async def test_a_turn_given_time_anew_is_told_by_a_new_dm(
             c for c in custom_ids(question) if c.endswith(":wait")))
         assert kept.callback_type is not None
         await svc.flush()
-        await until(lambda: len(told()) == 2, "the turn told anew")
+        await until(lambda: len(told()) == 1 and len(waited()) == 1, "the turn told anew")
         assert not live.over and live.session.to_act == absent
+        # Told as given by the waiting player, with the new end of the turn.
+        assert f"<t:{int(live.deadline or 0)}:" in waited()[0], waited()
 
 
 async def test_a_turn_run_out_again_after_keep_waiting_is_asked_about_by_a_new_question(

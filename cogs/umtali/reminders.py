@@ -173,19 +173,24 @@ class TurnNotices:
         #: The turns whose DM failed for now (by match id): tried again at the clock's next
         #: check, named as at the first try (time given back meanwhile moves the deadline).
         self.failed: dict[int, Told] = {}
+        #: The turns the waiting player gave another turn's time ("keep waiting"), by match
+        #: id: told as such.
+        self.kept: dict[int, Turn] = {}
 
-    def forget(self, match_id: int) -> None:
-        """The turn was given another turn's time: told anew."""
+    def forget(self, match_id: int, turn: Turn) -> None:
+        """``turn`` was given another turn's time by the waiting player: told anew."""
         self.told.pop(match_id, None)
+        self.kept[match_id] = turn
 
     def drop(self, match_id: int) -> None:
         """The match ended, or another process holds it now: nothing is kept for it here (a
         match brought back later is told as one first seen)."""
         self.told.pop(match_id, None)
         self.failed.pop(match_id, None)
+        self.kept.pop(match_id, None)
 
     def tracked(self, match_id: int) -> bool:
-        return match_id in self.told or match_id in self.failed
+        return match_id in self.told or match_id in self.failed or match_id in self.kept
 
     async def again(self) -> None:
         """The clock's check: the turns' DMs that failed for now, tried again. All taken at
@@ -199,8 +204,7 @@ class TurnNotices:
 
     async def __call__(self, live: LiveMatch) -> None:
         if live.over:
-            self.told.pop(live.id, None)
-            self.failed.pop(live.id, None)
+            self.drop(live.id)
             return
         turn = turn_of(live)
         if not self._due(live) or self.told.get(live.id) == turn:
@@ -225,9 +229,12 @@ class TurnNotices:
         turn, seat, deadline = told[0], told[0][3], live.deadline
         tr = self.svc.seat_tr(live, seat)
         name, ends = safe_name(live.names[1 - seat]), when(deadline or 0)
-        text = tr("Your turn in the Umtali match against {name}: play in {channel} (or from "
-                  "your hand here). Your turn ends {when}.", name=name,
-                  channel=f"<#{live.channel_id}>", when=ends)
+        channel = f"<#{live.channel_id}>"
+        text = tr("{name} keeps waiting for your move in the Umtali match: play in {channel} "
+                  "(or from your hand here). Your turn now ends {when}.", name=name,
+                  channel=channel, when=ends) if self.kept.get(live.id) == turn else \
+            tr("Your turn in the Umtali match against {name}: play in {channel} (or from "
+               "your hand here). Your turn ends {when}.", name=name, channel=channel, when=ends)
         sent = await _dm(self.svc, live, seat, text, match_nonce(live, "turn", *turn, told[1]))
         if sent is None:
             # Failed for now: still to tell, at the next check (if it is still this turn).
