@@ -64,21 +64,28 @@ class MessageQueries:
 
     async def set_dm_message(self, match_id: int, seat: int, channel_id: int,
                              message_id: int, *, at_version: int | None = None,
-                             owner: str = "") -> bool:
+                             owner: str = "", told: str | None = None) -> bool:
         """``message_id`` is the seat's DM panel from now on; with ``at_version``, only if
         ``owner`` (the sending process) still holds the match, or it is still at the version
         that panel shows, or another process took this very panel as the seat's already:
-        False if another process moved it on meanwhile (and edits the panel it knows)."""
+        False if another process moved it on meanwhile (and edits the panel it knows).
+        ``told``: the turn that new panel told the seat of (``dm_told``)."""
         at = "" if at_version is None else \
             f" AND (owner = ? OR version = ? OR dm{seat}_message_id = ?)"
+        telling = "" if told is None else f", dm{seat}_told = ?"
         async with self.db.transaction() as c:
             cur = await c.execute(
-                f"UPDATE matches SET dm{seat}_channel_id = ?, dm{seat}_message_id = ? "
+                f"UPDATE matches SET dm{seat}_channel_id = ?, dm{seat}_message_id = ?{telling} "
                 f"WHERE id = ?{at}",
-                (channel_id, message_id, match_id,
+                (channel_id, message_id, *(() if told is None else (told,)), match_id,
                  *(() if at_version is None else (owner, at_version, message_id))),
             )
             return cur.rowcount == 1
+
+    async def untell(self, match_id: int, seat: int) -> None:
+        """The seat is to be told its turn anew by a new DM panel ("keep waiting")."""
+        async with self.db.transaction() as c:
+            await c.execute(f"UPDATE matches SET dm{seat}_told = '' WHERE id = ?", (match_id,))
 
     async def take_dm_message(self, match_id: int, seat: int, channel_id: int,
                               message_id: int) -> bool:

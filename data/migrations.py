@@ -345,6 +345,14 @@ MIGRATIONS: Final[tuple[tuple[str | Variant, ...], ...]] = (
         """ALTER TABLE seasons ADD COLUMN claimed_by TEXT NOT NULL DEFAULT ''""",
         """ALTER TABLE seasons ADD COLUMN claimed_until REAL NOT NULL DEFAULT 0""",
     ),
+    # 17: the turn each seat was last told of by a new DM panel (``game:hand:turn:seat``, ''
+    # for none), saved with that panel's id: a match played in DMs (its channel lost) brought
+    # back by a restart or a take-over tells the player to act their turn if its panel never
+    # went out, whenever the bot stopped (before, only if a new panel was on its way).
+    (
+        """ALTER TABLE matches ADD COLUMN dm0_told TEXT NOT NULL DEFAULT ''""",
+        """ALTER TABLE matches ADD COLUMN dm1_told TEXT NOT NULL DEFAULT ''""",
+    ),
 )
 
 

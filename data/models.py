@@ -129,6 +129,9 @@ class MatchRow:
     reviewed: int = 0
     #: Each seat's new DM panel was being sent, its id not yet saved (``dm_message_ids``).
     dm_sending: tuple[bool, bool] = (False, False)
+    #: The turn each seat was last told of by a new DM panel (``game:hand:turn:seat``, ''
+    #: for none).
+    dm_told: tuple[str, str] = ("", "")
 
 
 @dataclass(frozen=True, slots=True)

@@ -57,6 +57,7 @@ def _match(row: Row) -> MatchRow:
         reserves=(row["reserve0"], row["reserve1"]), question=row["question"],
         cut=row["cut"], reviewed=row["reviewed"],
         dm_sending=(bool(row["dm0_sending"]), bool(row["dm1_sending"])),
+        dm_told=(row["dm0_told"], row["dm1_told"]),
     )
 
 

@@ -10,11 +10,12 @@ import pytest
 
 import cogs.umtali.delivery
 from bot import UmtaliBot
+from cogs.umtali.clock_state import LATE
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from tests.discord_helpers import World, flush, player
 from tests.test_faults_opening import server_errors  # noqa: F401 (a fixture)
-from tests.time_control_helpers import end_turn, played_in_dms
+from tests.time_control_helpers import button, end_turn, played_in_dms
 
 RETRY = 60.0
 
@@ -81,3 +82,53 @@ async def test_a_turns_new_panel_still_owed_as_the_bot_stops_is_sent_once_it_is_
     restored = again.matches.matches[live.id]
     new = [i for i in _ids(world, nxt) if i not in before]
     assert new == [restored.dm_message_ids[nxt]], "no new panel: the turn was never notified"
+
+
+async def test_a_turn_whose_delivery_never_began_as_the_bot_stopped_is_told_once_it_is_back(
+        world: World, make_bot: Callable[[], UmtaliBot]) -> None:
+    """The bot stopped just after a turn's end was saved, before its delivery began (nothing
+    marked as on its way): brought back, the player to act is told by a new panel all the
+    same (the seat's panel saved which turn it told), and a second restart tells nothing more."""
+    live = await played_in_dms(world, time_control="correspondence")
+    svc = world.bot.matches
+    assert svc is not None
+    nxt = 1 - live.session.to_act
+    before = _ids(world, nxt)
+    await svc.delivery.close()  # the turn's end saved, its delivery never run
+    await end_turn(world, live)
+    assert _ids(world, nxt) == before
+    for _ in range(2):
+        again = make_bot()
+        await world.env.restart_bot(again)
+        assert again.matches is not None
+        await flush(world)
+        restored = again.matches.matches[live.id]
+        new = [i for i in _ids(world, nxt) if i not in before]
+        assert new == [restored.dm_message_ids[nxt]], "no new panel: the turn was never told"
+
+
+async def test_keep_waiting_owed_as_the_bot_stops_is_told_once_it_is_back(
+        world: World, make_bot: Callable[[], UmtaliBot]) -> None:
+    """Played in DMs, "keep waiting" saved, and the bot stopped before the absent player's new
+    panel went out: told once it is back."""
+    live = await played_in_dms(world, time_control="correspondence")
+    svc = world.bot.matches
+    assert svc is not None and live.deadline is not None
+    absent = live.session.to_act
+    await svc.check_timers(now=live.deadline + LATE + 1)
+    await flush(world)
+    question = next(m for m in reversed(player(world, 1 - absent).user.dm_channel.history())
+                    if "time for this turn is up" in m.content)
+    before = _ids(world, absent)
+    await svc.delivery.close()  # the answer saved, the panel never sent
+    kept = await player(world, 1 - absent).user.click(question,
+                                                      custom_id=button(question, "wait"))
+    assert kept.acknowledged
+    assert _ids(world, absent) == before
+    again = make_bot()
+    await world.env.restart_bot(again)
+    assert again.matches is not None
+    await flush(world)
+    restored = again.matches.matches[live.id]
+    new = [i for i in _ids(world, absent) if i not in before]
+    assert new == [restored.dm_message_ids[absent]], "no new panel: the new time never told"

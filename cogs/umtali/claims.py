@@ -11,7 +11,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from cogs.umtali.clock import alive_key, last_alive, resume_after_downtime
-from cogs.umtali.in_dms import owe_on_its_way
+from cogs.umtali.in_dms import owe_at_bring_in
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.unheard import InDoubt
@@ -111,7 +111,7 @@ class Claims:
         await resume_after_downtime(self.svc, [live], {c.match_id: stopped})
         self._failing.pop(c.match_id, None)
         self.owners.adopt(live)
-        if owe_on_its_way(live):
+        if owe_at_bring_in(live):
             # With the channel lost, no announcement is saved to deliver again: the panel
             # telling the turn, if it never went out, is sent now.
             self.svc.delivery.enqueue(live, Batch(hands={live.session.to_act}))

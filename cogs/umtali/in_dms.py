@@ -13,7 +13,7 @@ import discord
 
 from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.final_card import ratings
-from cogs.umtali.live import LiveMatch
+from cogs.umtali.live import LiveMatch, told_text
 from cogs.umtali.mentions import command
 from cogs.umtali.nonces import match_nonce
 from cogs.umtali.outbox import Batch
@@ -48,24 +48,32 @@ def owed_turn(live: LiveMatch, seat: int) -> bool:
             and live.dm_owed[seat] == turn and live.dm_told[seat] != turn)
 
 
-def owe_on_its_way(live: LiveMatch) -> bool:
-    """``live`` brought into play here (a start, a take-over), its channel lost: whether a new
-    panel of the seat to act was on its way as its holder stopped (``dm_sending``), maybe the
-    one telling the turn, failed or never sent; then it is owed again. Sent, its nonce names
-    it (``nonces``): one that went out is given back rather than notifying twice."""
+def owe_at_bring_in(live: LiveMatch) -> bool:
+    """``live`` brought into play here (a start, a take-over), its channel lost: whether the
+    seat to act was not told its turn by a new panel (``dm_told``, saved with the panel: its
+    holder stopped before, or as, the panel went out, or it failed); then it is owed. One
+    that went out with its id unsaved is named alike (``nonces``): given back rather than
+    notifying twice."""
     seat = live.session.to_act
-    if not live.channel_lost or live.over or not live.dm_sending[seat]:
+    if not live.channel_lost or live.over or live.is_computer(seat):
         return False
     live.dm_owed[seat] = turn_of(live)
-    return True
+    return owed_turn(live, seat)
 
 
-def owe_anew(live: LiveMatch, seat: int) -> None:
+async def owe_anew(svc: MatchService, live: LiveMatch, seat: int) -> None:
     """The seat to act was given another turn's time ("keep waiting"): with the channel lost,
     it is told as a turn's start is, by a new panel (the correspondence DM, ``TurnNotices``,
-    tells it where the channel is not lost)."""
-    if live.channel_lost and not live.over and seat == live.session.to_act:
-        live.dm_owed[seat], live.dm_told[seat] = turn_of(live), None
+    tells it where the channel is not lost); saved, so that a restart before it went out
+    tells it too (a save that fails leaves that to memory)."""
+    if not (live.channel_lost and not live.over and seat == live.session.to_act):
+        return
+    live.dm_owed[seat], live.dm_told[seat] = turn_of(live), None
+    try:
+        await svc.store.untell(live.id, seat)
+    except Exception as e:
+        log.warning("match %d: seat %d's turn to tell anew could not be saved (%s: %s)",
+                    live.id, seat, e.__class__.__name__, e)
 
 
 async def send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool = False,
@@ -145,9 +153,10 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
             # Named (``nonces``): sent again after its answer was lost, it is not doubled.
             message = await user.send(**shown.send(), nonce=match_nonce(
                 live, "panel", seat, version, *named, message_id))
-            saved = await svc.store.set_dm_message(live.id, seat, message.channel.id,
-                                                   message.id, at_version=version,
-                                                   owner=svc.owners.name)
+            telling = new and not over and seat == turn[3]  # the turn it shows
+            saved = await svc.store.set_dm_message(
+                live.id, seat, message.channel.id, message.id, at_version=version,
+                owner=svc.owners.name, told=told_text(turn) if telling else None)
         finally:
             live.dm_in_flight[seat] = False
     except GONE:
@@ -162,7 +171,7 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
         svc.delivery.enqueue(live, Batch(hands={seat}))
         return False
     replaced = live.dm_message_ids[seat] if new else None
-    if new and not over and seat == live.session.to_act:
+    if telling:
         live.dm_told[seat] = turn  # a new panel notified the player whose turn it is
     live.dm_channel_ids[seat] = message.channel.id
     live.dm_message_ids[seat] = message.id

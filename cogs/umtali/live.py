@@ -13,6 +13,16 @@ from umtali.hand import Phase
 from umtali.session import Session
 
 
+def told_text(turn: tuple[int, ...]) -> str:
+    """A turn as saved in ``dm{seat}_told``."""
+    return ":".join(map(str, turn))
+
+
+def told_turn(text: str) -> tuple[int, ...] | None:
+    """A turn saved by ``told_text`` (None for '', none told)."""
+    return tuple(int(part) for part in text.split(":")) if text else None
+
+
 @dataclass(eq=False)
 class LiveMatch:
     id: int
@@ -73,10 +83,11 @@ class LiveMatch:
     #: panels are simply sent again).
     dm_shown: list[int | None] = field(default_factory=lambda: [None, None])
     #: With the channel lost, the turn (``reminders.turn_of``) each seat was last told of by a
-    #: new DM panel (which notifies), and the last whose announcement owed it one, told or
-    #: not (a send failed for now): the next send to the seat tells it. Not saved: a restart
-    #: owes the turn again if a new panel was on its way (``in_dms.owe_on_its_way``; with the
-    #: channel lost no announcement is saved to deliver again).
+    #: new DM panel (which notifies; saved with that panel's id), and the last whose
+    #: announcement owed it one, told or not (a send failed for now): the next send to the
+    #: seat tells it. A match brought back owes the seat to act its turn if it was not told
+    #: (``in_dms.owe_at_bring_in``: with the channel lost no announcement is saved to deliver
+    #: again).
     dm_told: list[tuple[int, ...] | None] = field(default_factory=lambda: [None, None])
     dm_owed: list[tuple[int, ...] | None] = field(default_factory=lambda: [None, None])
     #: A copy loaded fresh for an action, the match held by another process whose clocks
@@ -178,6 +189,7 @@ class LiveMatch:
             question=row.question,
             reviewed=row.reviewed,
             dm_sending=list(row.dm_sending),
+            dm_told=[told_turn(text) for text in row.dm_told],
             # Ended with no result (a finished session's state says how it ended).
             abandoned=row.status == "finished" and not session.over,
             ended=row.how or "" if row.status == "finished" and not session.over else "",

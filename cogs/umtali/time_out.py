@@ -287,7 +287,7 @@ async def decide(svc: MatchService, live: LiveMatch, version: int, claim: bool) 
         for listener in svc.hand_listeners:
             if isinstance(listener, TurnNotices):
                 listener.forget(live.id, turn_of(live))
-        owe_anew(live, absent)
+        await owe_anew(svc, live, absent)
         return True
 
 
