@@ -301,6 +301,10 @@ class Soak:
         typed; then it is saved."""
         saved = read_match(self.db, match_id)
         assert saved is not None
+        if saved.status != "active":
+            # A fault's move let through (a double click's, a killed bot's saved as it died)
+            # ended the session since the step began: nothing left to play.
+            return
         seat = saved.session.to_act
         user = saved.player_ids[seat]
         chosen = GreedyPlayer().choose(saved.session.view(seat))
