@@ -139,6 +139,8 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
                 return True
             # Deleted, or DMs closed since: a new message says whether they are.
     user_id = live.player_ids[seat]
+    # A new panel of the seat whose turn it shows notifies: it tells that turn (``dm_told``).
+    telling = new and not over and seat == turn[3]
     try:
         user = svc.client.get_user(user_id) or await svc.client.fetch_user(user_id)
         if channel_id is not None and message_id is not None and not new:
@@ -153,7 +155,6 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
             # Named (``nonces``): sent again after its answer was lost, it is not doubled.
             message = await user.send(**shown.send(), nonce=match_nonce(
                 live, "panel", seat, version, *named, message_id))
-            telling = new and not over and seat == turn[3]  # the turn it shows
             saved = await svc.store.set_dm_message(
                 live.id, seat, message.channel.id, message.id, at_version=version,
                 owner=svc.owners.name, told=told_text(turn) if telling else None)
