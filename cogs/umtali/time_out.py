@@ -124,6 +124,9 @@ async def _ask(svc: MatchService, live: LiveMatch, deadline: float, version: int
                 if await svc.store.set_deadline(live.id, version, deadline,
                                                 owner=svc.owners.name):
                     live.deadline = deadline
+                else:
+                    log.info("match %d: taken by another process before seat %d could be "
+                             "asked", live.id, 1 - absent)
             else:
                 log.info("match %d: moved on before seat %d could be asked", live.id,
                          1 - absent)
