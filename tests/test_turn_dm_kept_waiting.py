@@ -5,12 +5,21 @@ Over the loopback Discord, which enforces nonces, the bot in this process."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
 
 from cogs.umtali.clock_state import LATE
-from tests.loopback.driver import custom_ids, until
+from tests.loopback.driver import (
+    custom_ids,
+    play_out,
+    query,
+    read_match,
+    start_session,
+    until,
+)
+from tests.loopback.harness import bot_process
 from tests.test_faults_rest_hang import _in_play
 
 TOLD = "Your turn in the Umtali match"
@@ -38,3 +47,40 @@ async def test_a_turn_given_time_anew_is_told_by_a_new_dm(
         await svc.flush()
         await until(lambda: len(told()) == 2, "the turn told anew")
         assert not live.over and live.session.to_act == absent
+
+
+async def test_a_turn_told_before_a_crash_is_not_told_twice_after_the_restart(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The turn's DM went out, and the bot was killed before the turn's announcement was
+    posted: brought back, the match delivers it all again, the turn's DM with it, under the
+    same name (``nonces``), so Discord gives the first one back. Named by the deadline as
+    told, it was a second DM: the turn, given back the time the bot was down, ends later."""
+    async with bot_process(monkeypatch, tmp_path) as (server, bot, db, alice, bob):
+        saved = await start_session(server, db, alice, bob, time_control="correspondence")
+        first = saved.session.to_act
+
+        def told(seat: int) -> list[str]:
+            return [m["content"] for m in server.dm_messages(saved.player_ids[seat])
+                    if m["content"].startswith(TOLD)]
+        await until(lambda: told(first), "the first turn told")
+        # The next announcement in the channel never gets an answer: the bot dies waiting,
+        # the turn's DM (sent before it) out. Played up to the first turn's end and no
+        # further: a move after it would start a turn not told yet (its delivery waits).
+        held = server.hold("POST", rf"^/channels/{saved.channel_id}/messages$")
+        while (now := read_match(db, saved.id)) is not None and now.session.to_act == first:
+            await play_out(server, db, saved.id, moves=1)
+        await until(lambda: bool(held.held), "an announcement on its way")
+        before = told(1 - first)
+        assert len(before) == 1
+        bot.kill()
+        server.release()
+        # Down a while: the turn is given that time back (its deadline moves on).
+        await asyncio.sleep(1.5)
+        await bot.start()
+
+        def posted() -> bool:
+            return [r["unsent"] for r in query(db, "SELECT unsent FROM matches WHERE id = ?",
+                                               saved.id)] == ["[]"]
+        # (the announcement goes after the hands, and the turn's DM with them)
+        await until(posted, "the announcement posted after the restart")
+        assert told(1 - first) == before

@@ -282,7 +282,7 @@ async def decide(svc: MatchService, live: LiveMatch, version: int, claim: bool) 
         # Another turn's time: the absent player is told of it as of a turn's start.
         for listener in svc.hand_listeners:
             if isinstance(listener, TurnNotices):
-                listener.forget(live.id)
+                listener.forget(live)
         owe_anew(live, absent)
         return True
 
