@@ -265,8 +265,12 @@ async def decide(svc: MatchService, live: LiveMatch, version: int, claim: bool) 
             await svc.owners.hold(live)
             deadline = live.control.deadline(svc.clock(), live.reserves[absent])
             # An answer lost after the COMMIT is settled by reading the match back (``unheard``).
+            # Held from this save too: ``hold`` takes nothing of a copy held here, and another
+            # process may have taken the match since (this one's lease lapsed), its clock
+            # stopped, which nothing would run again.
             if not await settled(f"match {live.id}: kept waiting", svc.store.set_deadline(
-                    live.id, live.version, deadline), lambda: _runs_to(svc, live, deadline),
+                    live.id, live.version, deadline, taker=svc.owners.name,
+                    lease_until=svc.owners.until()), lambda: _runs_to(svc, live, deadline),
                                  doubt=live.doubt):
                 return False
         except BaseException:
