@@ -225,17 +225,21 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
             return await _announce(c, match_id, announce)
 
     async def set_deadline(self, match_id: int, version: int, deadline: float | None, *,
-                           owner: str | None = None) -> bool:
+                           owner: str | None = None, taker: str = "",
+                           lease_until: float = 0.0) -> bool:
         """The turn at ``version`` ends at ``deadline`` now (None: its time is up, and the
         waiting player was asked), its warning to come; False if the match moved on, or,
         ``owner`` given (a timer's change, made by the holder alone), is held by another
-        process now: a take-over keeps the version, and gives the turn its own deadline."""
+        process now: a take-over keeps the version, and gives the turn its own deadline.
+        ``taker``: a player's answer, saved by that process, which holds the match from now
+        on (leased until ``lease_until``), as a move's does."""
         held = "" if owner is None else " AND owner = ?"
         async with self.db.transaction() as c:
             cur = await c.execute(
-                "UPDATE matches SET deadline = ?, warned = 0 "
+                f"UPDATE matches SET deadline = ?, warned = 0{_held(taker)} "
                 f"WHERE id = ? AND version = ? AND status = 'active'{held}",
-                (deadline, match_id, version, *(() if owner is None else (owner,))))
+                (deadline, *_holder(taker, lease_until), match_id, version,
+                 *(() if owner is None else (owner,))))
             return cur.rowcount == 1
 
     async def set_warned(self, match_id: int) -> None:

@@ -1,18 +1,26 @@
-"""By correspondence, the DM telling a player their turn has started, and the time-up
-question, name the turn's time (``cogs.umtali.nonces``): after "keep waiting" the turn has time
-anew, and is told anew (a new DM: it notifies) and asked about anew (a new question, with its
-buttons), where the first one's nonce would have Discord give that one back. Over the loopback
-Discord, which enforces nonces, the bot in this process."""
+"""By correspondence, the DM telling a player their turn has started is named by the turn
+(``cogs.umtali.nonces``): told again after a crash, Discord gives the first one back; after
+"keep waiting" the turn has time anew, and is told anew by a DM named by the deadline that
+gave it (a new DM: it notifies), where the start's nonce would have Discord give that one
+back. Over the loopback Discord, which enforces nonces."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from cogs.umtali.clock_state import LATE
-from tests.loopback.driver import custom_ids, until
+from tests.loopback.driver import (
+    custom_ids,
+    play_out,
+    query,
+    read_match,
+    start_session,
+    until,
+)
+from tests.loopback.harness import bot_process
 from tests.test_faults_rest_hang import _in_play
 
 TOLD = "Your turn in the Umtali match"
@@ -48,26 +56,39 @@ async def test_a_turn_given_time_anew_is_told_by_a_new_dm(
         assert f"<t:{int(live.deadline or 0)}:" in waited()[0], waited()
 
 
-async def test_a_turn_run_out_again_after_keep_waiting_is_asked_about_by_a_new_question(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """The second time-up question of one turn is a message of its own, with its buttons: the
-    first one's nonce would have Discord give back the first question, answered already."""
-    async with _in_play(monkeypatch, tmp_path, time_control="correspondence") as (
-            server, _, _, svc, live):
-        absent = live.session.to_act
-        waiting_id = live.player_ids[1 - absent]
 
-        def asked() -> list[dict[str, Any]]:
-            return [m for m in server.channel_messages(live.channel_id)
-                    if "time for this turn is up" in m["content"]]
-        for _ in range(2):
-            assert live.deadline is not None
-            await svc.check_timers(now=live.deadline + LATE + 1)
-            await svc.flush()
-            question = asked()[-1]
-            kept = await server.click(waiting_id, question, next(
-                c for c in custom_ids(question) if c.endswith(":wait")))
-            assert kept.callback_type is not None
-            await svc.flush()
-        assert len(asked()) == 2
-        assert not live.over and live.session.to_act == absent and live.deadline is not None
+async def test_a_turn_told_before_a_crash_is_not_told_twice_after_the_restart(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The turn's DM went out, and the bot was killed before the turn's announcement was
+    posted: brought back, the match delivers it all again, the turn's DM with it, under the
+    same name (``nonces``), so Discord gives the first one back. Named by the deadline as
+    told, it was a second DM: the turn, given back the time the bot was down, ends later."""
+    async with bot_process(monkeypatch, tmp_path) as (server, bot, db, alice, bob):
+        saved = await start_session(server, db, alice, bob, time_control="correspondence")
+        first = saved.session.to_act
+
+        def told(seat: int) -> list[str]:
+            return [m["content"] for m in server.dm_messages(saved.player_ids[seat])
+                    if m["content"].startswith(TOLD)]
+        await until(lambda: told(first), "the first turn told")
+        # The next announcement in the channel never gets an answer: the bot dies waiting,
+        # the turn's DM (sent before it) out. Played up to the first turn's end and no
+        # further: a move after it would start a turn not told yet (its delivery waits).
+        held = server.hold("POST", rf"^/channels/{saved.channel_id}/messages$")
+        while (now := read_match(db, saved.id)) is not None and now.session.to_act == first:
+            await play_out(server, db, saved.id, moves=1)
+        await until(lambda: bool(held.held), "an announcement on its way")
+        before = told(1 - first)
+        assert len(before) == 1
+        bot.kill()
+        server.release()
+        # Down a while: the turn is given that time back (its deadline moves on).
+        await asyncio.sleep(1.5)
+        await bot.start()
+
+        def posted() -> bool:
+            return [r["unsent"] for r in query(db, "SELECT unsent FROM matches WHERE id = ?",
+                                               saved.id)] == ["[]"]
+        # (the announcement goes after the hands, and the turn's DM with them)
+        await until(posted, "the announcement posted after the restart")
+        assert told(1 - first) == before

@@ -150,8 +150,10 @@ async def post(svc: MatchService, live: LiveMatch, text: str,
 FRESH = 15 * 60.0
 
 Turn = tuple[int, int, int, int]
-#: A turn as told: the turn, and its deadline when first told (the time "keep waiting" gives
-#: anew is told anew, by a new DM: the first one's nonce would bring that one back).
+#: A turn as told: the turn, and None for its start, else the deadline "keep waiting" gave it
+#: (told anew, by a new DM: the start's nonce would bring that one back). Not the deadline as
+#: told: time given back moves it, and a process bringing the match back (a restart, a
+#: take-over) tells the start again under another name, a second DM.
 Told = tuple[Turn, float | None]
 
 
@@ -171,26 +173,26 @@ class TurnNotices:
         self.svc = svc
         self.told: dict[int, Turn] = {}
         #: The turns whose DM failed for now (by match id): tried again at the clock's next
-        #: check, named as at the first try (time given back meanwhile moves the deadline).
+        #: check, named as at the first try.
         self.failed: dict[int, Told] = {}
-        #: The turns the waiting player gave another turn's time ("keep waiting"), by match
-        #: id: told as such.
-        self.kept: dict[int, Turn] = {}
+        #: The turns given another turn's time ("keep waiting"), and the deadline it gave (by
+        #: match id): told as the waiting player's choice.
+        self.anew: dict[int, Told] = {}
 
-    def forget(self, match_id: int, turn: Turn) -> None:
-        """``turn`` was given another turn's time by the waiting player: told anew."""
-        self.told.pop(match_id, None)
-        self.kept[match_id] = turn
+    def forget(self, live: LiveMatch) -> None:
+        """The turn was given another turn's time (its deadline now): told anew."""
+        self.told.pop(live.id, None)
+        self.anew[live.id] = (turn_of(live), live.deadline)
 
     def drop(self, match_id: int) -> None:
         """The match ended, or another process holds it now: nothing is kept for it here (a
         match brought back later is told as one first seen)."""
         self.told.pop(match_id, None)
         self.failed.pop(match_id, None)
-        self.kept.pop(match_id, None)
+        self.anew.pop(match_id, None)
 
     def tracked(self, match_id: int) -> bool:
-        return match_id in self.told or match_id in self.failed or match_id in self.kept
+        return match_id in self.told or match_id in self.failed or match_id in self.anew
 
     async def again(self) -> None:
         """The clock's check: the turns' DMs that failed for now, tried again. All taken at
@@ -214,7 +216,8 @@ class TurnNotices:
         if first and live.deadline is not None and live.deadline - self.svc.clock() < (
                 live.control.turn + live.reserves[turn[3]] - FRESH):
             return  # brought back in the middle of a turn told before
-        await self._tell(live, (turn, live.deadline))
+        anew = self.anew.get(live.id)
+        await self._tell(live, (turn, anew[1] if anew is not None and anew[0] == turn else None))
 
     @staticmethod
     def _due(live: LiveMatch) -> bool:
@@ -230,12 +233,14 @@ class TurnNotices:
         tr = self.svc.seat_tr(live, seat)
         name, ends = safe_name(live.names[1 - seat]), when(deadline or 0)
         channel = f"<#{live.channel_id}>"
-        text = tr("{name} keeps waiting for your move in the Umtali match: play in {channel} "
-                  "(or from your hand here). Your turn now ends {when}.", name=name,
-                  channel=channel, when=ends) if self.kept.get(live.id) == turn else \
-            tr("Your turn in the Umtali match against {name}: play in {channel} (or from "
-               "your hand here). Your turn ends {when}.", name=name, channel=channel, when=ends)
-        sent = await _dm(self.svc, live, seat, text, match_nonce(live, "turn", *turn, told[1]))
+        text = tr("Your turn in the Umtali match against {name}: play in {channel} (or from "
+                  "your hand here). Your turn ends {when}.", name=name, channel=channel,
+                  when=ends) if told[1] is None else \
+            tr("{name} keeps waiting for your move in the Umtali match: play in {channel} (or "
+               "from your hand here). Your turn now ends {when}.", name=name, channel=channel,
+               when=ends)
+        given = () if told[1] is None else ("given", told[1])
+        sent = await _dm(self.svc, live, seat, text, match_nonce(live, "turn", *turn, *given))
         if sent is None:
             # Failed for now: still to tell, at the next check (if it is still this turn).
             self.failed[live.id] = told

@@ -94,12 +94,13 @@ async def _ask(svc: MatchService, live: LiveMatch, deadline: float, version: int
                absent: int, turn: Turn) -> bool:
     tr = svc.public_tr(live)
     waiting = live.player_ids[1 - absent]
-    # One question in the channel a turn's time-up, however often it is tried (``nonces``);
-    # named by the deadline run out too: after "keep waiting", the turn's next time-up is
-    # asked anew (the first question's nonce would have Discord give that one back).
+    # One question in the channel a turn's time-up, however often it is tried, whichever
+    # process asks (``nonces``): not named by the deadline run out, which a restart in between
+    # moves on. After "keep waiting" the turn's next time-up, a turn's time later, is past
+    # Discord's minutes of keeping a nonce.
     asked = None if live.channel_lost else await post(
         svc, live, question(live, absent, tr), only(waiting), timeout_panel(live.id, version, tr),
-        nonce=match_nonce(live, "question", *turn, version, deadline))
+        nonce=match_nonce(live, "question", *turn, version))
     asking = (*turn, version, deadline)
     if asked is None and not live.over and not live.dm_refused[1 - absent] and (
             live.channel_lost or _channel_failed(live, asking) >= CHANNEL_TRIES):
@@ -110,8 +111,7 @@ async def _ask(svc: MatchService, live: LiveMatch, deadline: float, version: int
             user = svc.client.get_user(waiting) or await svc.client.fetch_user(waiting)
             asked = await user.send(question(live, absent, dm),
                                     view=timeout_panel(live.id, version, dm),
-                                    nonce=match_nonce(live, "question in dms", *turn, version,
-                                                     deadline))
+                                    nonce=match_nonce(live, "question in dms", *turn, version))
         except GONE as e:
             await refused(svc, live, 1 - absent, e)
         except PASSING as e:
@@ -272,8 +272,12 @@ async def decide(svc: MatchService, live: LiveMatch, version: int, claim: bool) 
             await svc.owners.hold(live)
             deadline = live.control.deadline(svc.clock(), live.reserves[absent])
             # An answer lost after the COMMIT is settled by reading the match back (``unheard``).
+            # Held from this save too: ``hold`` takes nothing of a copy held here, and another
+            # process may have taken the match since (this one's lease lapsed), its clock
+            # stopped, which nothing would run again.
             if not await settled(f"match {live.id}: kept waiting", svc.store.set_deadline(
-                    live.id, live.version, deadline), lambda: _runs_to(svc, live, deadline),
+                    live.id, live.version, deadline, taker=svc.owners.name,
+                    lease_until=svc.owners.until()), lambda: _runs_to(svc, live, deadline),
                                  doubt=live.doubt):
                 return False
         except BaseException:
@@ -289,7 +293,7 @@ async def decide(svc: MatchService, live: LiveMatch, version: int, claim: bool) 
         # Another turn's time: the absent player is told of it as of a turn's start.
         for listener in svc.hand_listeners:
             if isinstance(listener, TurnNotices):
-                listener.forget(live.id, turn_of(live))
+                listener.forget(live)
         await owe_anew(svc, live, absent)
         return True
 

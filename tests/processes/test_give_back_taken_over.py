@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 
-from cogs.umtali import reminders, time_out
+from cogs.umtali import question_message, reminders, time_out
 from cogs.umtali.claims import LEASE
 from cogs.umtali.clock_state import LATE
 from cogs.umtali.give_back import give_back
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, start_match
-from tests.processes.helpers import main_of, row, settle
+from tests.processes.helpers import main_of, row, said, settle, via
 
 
 async def test_time_given_back_as_another_process_takes_the_match_over_is_not_saved(
@@ -120,3 +120,41 @@ async def test_a_turn_resumed_by_a_process_whose_take_over_was_taken_again_is_no
     assert saved["owner"] == "main"
     assert saved["deadline"] == mine.deadline
     assert json.loads(saved["unsent"]) == mine.unsent
+
+
+async def test_keep_waiting_as_another_process_takes_the_match_over_runs_the_holders_clock(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """"Keep waiting" reaches the process holding the match, which another process takes over
+    while the answer is being settled (this one's lease lapsed): the time given must be the
+    holder's clock. It was saved at the version alone (``Owners.hold`` takes nothing of a copy
+    held in memory), under the new holder, whose copy kept its clock stopped: nothing ran
+    that turn's clock again, the waiting player never asked again."""
+    from tests.discord_helpers import custom_ids, player
+
+    live = await start_match(world, time_control="correspondence")
+    main = main_of(world)
+    absent = live.session.to_act
+    assert live.deadline is not None
+    await main.check_timers(now=live.deadline + LATE + 1)
+    await settle(world, main, other)
+    [question] = said(world, live, "time for this turn is up")
+    forget = question_message.forget
+
+    async def taken_meanwhile(*args: Any) -> None:
+        world.clock.advance(LEASE + 1)
+        await other.check_timers(now=world.clock.now)
+        assert (await row(world, live.id))["owner"] == "p2"
+        await forget(*args)
+
+    monkeypatch.setattr(time_out, "forget", taken_meanwhile)
+    with via(world, main):
+        kept = await player(world, 1 - absent).click(question, custom_id=next(
+            c for c in custom_ids(question) if c.endswith(":wait")))
+    assert kept.acknowledged
+    monkeypatch.setattr(time_out, "forget", forget)
+    await settle(world, main, other)
+    saved = await row(world, live.id)
+    assert saved["deadline"] is not None
+    # Whoever holds the match now runs the turn's clock as saved.
+    holder = {"main": main, "p2": other}[saved["owner"]]
+    assert holder.matches[live.id].deadline == saved["deadline"]
