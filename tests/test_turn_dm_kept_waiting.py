@@ -2,7 +2,8 @@
 (``cogs.umtali.nonces``): told again after a crash, Discord gives the first one back; after
 "keep waiting" the turn has time anew, and is told anew by a DM named by the deadline that
 gave it (a new DM: it notifies), where the start's nonce would have Discord give that one
-back. Over the loopback Discord, which enforces nonces."""
+back. The time-up question is named by the turn and its version: asked again after a restart,
+Discord gives the first one back. Over the loopback Discord, which enforces nonces."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from cogs.umtali.clock_state import LATE
+from cogs.umtali.question import Question
 from tests.loopback.driver import (
     custom_ids,
     play_out,
@@ -20,7 +22,8 @@ from tests.loopback.driver import (
     start_session,
     until,
 )
-from tests.loopback.harness import bot_process
+from tests.loopback.harness import bot_in_process, bot_process, loopback_server
+from tests.test_faults_answer_lost import CORRESPONDENCE
 from tests.test_faults_rest_hang import _in_play
 
 TOLD = "Your turn in the Umtali match"
@@ -92,3 +95,40 @@ async def test_a_turn_told_before_a_crash_is_not_told_twice_after_the_restart(
         # (the announcement goes after the hands, and the turn's DM with them)
         await until(posted, "the announcement posted after the restart")
         assert told(1 - first) == before
+
+
+async def test_a_time_up_question_on_its_way_as_the_bot_stops_is_asked_once_it_is_back(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The question was posted, its answer never came, and the bot stopped: back, the clock
+    stopped with nobody asked runs out anew and the question is asked again, under the same
+    name (the turn and its version, not the deadline run out, which the restart moves on), so
+    Discord gives the first one back: one question, the one saved."""
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server:
+        async with bot_in_process(server, db) as bot:
+            saved = await start_session(server, db, server.add_member("ada"),
+                                        server.add_member("ben"), **CORRESPONDENCE)
+            svc = bot.matches
+            assert svc is not None
+            await svc.flush()
+            live = svc.matches[saved.id]
+            assert live.deadline is not None
+            ran_out = live.deadline + LATE + 1
+            lost = server.lose_answer("POST", rf"^/channels/{live.channel_id}/messages$")
+            await svc.check_timers(now=ran_out)
+            await until(lambda: lost.held, "the question on its way")
+        server.release()
+        async with bot_in_process(server, db) as bot:
+            svc = bot.matches
+            assert svc is not None
+            live = svc.matches[saved.id]
+            assert not live.question and live.deadline is None
+            for later in (1, 2):
+                await svc.check_timers(now=ran_out + later)
+                await svc.beside.idle()
+            await svc.flush()
+            asked = [m for m in server.channel_messages(live.channel_id)
+                     if "time for this turn is up" in m["content"]]
+            assert len(asked) == 1, [m["content"] for m in asked]
+            question = Question.loads(live.question)
+            assert question is not None and str(question.message_id) == asked[0]["id"]
