@@ -1,5 +1,6 @@
 """The store's queries on where a match is shown: its channel, its table message, each
-player's DM panel, and what is still to be announced (``data.store.Store`` has them all)."""
+player's DM panel (and the turn it told), what is still to be announced, and a practice's
+reviews sent (``data.store.Store`` has them all)."""
 
 from __future__ import annotations
 
@@ -81,6 +82,19 @@ class MessageQueries:
                  *(() if at_version is None else (owner, at_version, message_id))),
             )
             return cur.rowcount == 1
+
+    async def set_reviewed(self, match_id: int, hands: int) -> None:
+        """The review of the practice match's hand that made ``hands`` finished ones was sent
+        (never taken back: a process behind cannot lower it)."""
+        async with self.db.transaction() as c:
+            await c.execute("UPDATE matches SET reviewed = ? WHERE id = ? AND reviewed < ?",
+                            (hands, match_id, hands))
+
+    async def set_dm_sending(self, match_id: int, seat: int, sending: bool) -> None:
+        """A new DM panel is on its way to the seat (its id saved next), or was saved."""
+        async with self.db.transaction() as c:
+            await c.execute(f"UPDATE matches SET dm{seat}_sending = ? WHERE id = ?",
+                            (int(sending), match_id))
 
     async def untell(self, match_id: int, seat: int) -> None:
         """The seat is to be told its turn anew by a new DM panel ("keep waiting")."""

@@ -359,19 +359,6 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
             await count_session(c, match_id)
         await c.execute("DELETE FROM active_players WHERE match_id = ?", (match_id,))
 
-    async def set_reviewed(self, match_id: int, hands: int) -> None:
-        """The review of the practice match's hand that made ``hands`` finished ones was sent
-        (never taken back: a process behind cannot lower it)."""
-        async with self.db.transaction() as c:
-            await c.execute("UPDATE matches SET reviewed = ? WHERE id = ? AND reviewed < ?",
-                            (hands, match_id, hands))
-
-    async def set_dm_sending(self, match_id: int, seat: int, sending: bool) -> None:
-        """A new DM panel is on its way to the seat (its id saved next), or was saved."""
-        async with self.db.transaction() as c:
-            await c.execute(f"UPDATE matches SET dm{seat}_sending = ? WHERE id = ?",
-                            (int(sending), match_id))
-
     async def moves(self, match_id: int) -> list[str]:
         rows = await self.db.fetchall(
             "SELECT move FROM moves WHERE match_id = ? ORDER BY ply", (match_id,))
