@@ -23,7 +23,6 @@ from tests.loopback.driver import (
     until,
 )
 from tests.loopback.harness import bot_in_process, bot_process, loopback_server
-from tests.test_faults_answer_lost import CORRESPONDENCE
 from tests.test_faults_rest_hang import _in_play
 
 TOLD = "Your turn in the Umtali match"
@@ -107,7 +106,8 @@ async def test_a_time_up_question_on_its_way_as_the_bot_stops_is_asked_once_it_i
     async with loopback_server(monkeypatch) as server:
         async with bot_in_process(server, db) as bot:
             saved = await start_session(server, db, server.add_member("ada"),
-                                        server.add_member("ben"), **CORRESPONDENCE)
+                                        server.add_member("ben"),
+                                        time_control="correspondence")
             svc = bot.matches
             assert svc is not None
             await svc.flush()
