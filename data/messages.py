@@ -96,11 +96,6 @@ class MessageQueries:
             await c.execute(f"UPDATE matches SET dm{seat}_sending = ? WHERE id = ?",
                             (int(sending), match_id))
 
-    async def untell(self, match_id: int, seat: int) -> None:
-        """The seat is to be told its turn anew by a new DM panel ("keep waiting")."""
-        async with self.db.transaction() as c:
-            await c.execute(f"UPDATE matches SET dm{seat}_told = '' WHERE id = ?", (match_id,))
-
     async def take_dm_message(self, match_id: int, seat: int, channel_id: int,
                               message_id: int) -> bool:
         """``message_id`` is the seat's DM panel from now on, unless a newer one was saved

@@ -226,17 +226,19 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
 
     async def set_deadline(self, match_id: int, version: int, deadline: float | None, *,
                            owner: str | None = None, taker: str = "",
-                           lease_until: float = 0.0) -> bool:
+                           lease_until: float = 0.0, untold: int | None = None) -> bool:
         """The turn at ``version`` ends at ``deadline`` now (None: its time is up, and the
         waiting player was asked), its warning to come; False if the match moved on, or,
         ``owner`` given (a timer's change, made by the holder alone), is held by another
         process now: a take-over keeps the version, and gives the turn its own deadline.
         ``taker``: a player's answer, saved by that process, which holds the match from now
-        on (leased until ``lease_until``), as a move's does."""
+        on (leased until ``lease_until``), as a move's does. ``untold``: the seat then to be
+        told its turn anew by a new DM panel (``dm_told``), saved with the answer."""
         held = "" if owner is None else " AND owner = ?"
+        told = "" if untold is None else f", dm{untold}_told = ''"
         async with self.db.transaction() as c:
             cur = await c.execute(
-                f"UPDATE matches SET deadline = ?, warned = 0{_held(taker)} "
+                f"UPDATE matches SET deadline = ?, warned = 0{told}{_held(taker)} "
                 f"WHERE id = ? AND version = ? AND status = 'active'{held}",
                 (deadline, *_holder(taker, lease_until), match_id, version,
                  *(() if owner is None else (owner,))))

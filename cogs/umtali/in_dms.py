@@ -61,19 +61,19 @@ def owe_at_bring_in(live: LiveMatch) -> bool:
     return owed_turn(live, seat)
 
 
-async def owe_anew(svc: MatchService, live: LiveMatch, seat: int) -> None:
-    """The seat to act was given another turn's time ("keep waiting"): with the channel lost,
-    it is told as a turn's start is, by a new panel (the correspondence DM, ``TurnNotices``,
-    tells it where the channel is not lost); saved, so that a restart before it went out
-    tells it too (a save that fails leaves that to memory)."""
-    if not (live.channel_lost and not live.over and seat == live.session.to_act):
-        return
-    live.dm_owed[seat], live.dm_told[seat] = turn_of(live), None
-    try:
-        await svc.store.untell(live.id, seat)
-    except Exception as e:
-        log.warning("match %d: seat %d's turn to tell anew could not be saved (%s: %s)",
-                    live.id, seat, e.__class__.__name__, e)
+def anew(live: LiveMatch, seat: int) -> bool:
+    """Whether the seat to act, given another turn's time ("keep waiting"), is to be told it
+    by a new panel: with the channel lost (the correspondence DM, ``TurnNotices``, tells it
+    where the channel is not lost). Its ``dm_told`` is cleared with the answer's save, so
+    that a restart before the panel went out tells it too."""
+    return live.channel_lost and not live.over and seat == live.session.to_act
+
+
+def owe_anew(live: LiveMatch, seat: int) -> None:
+    """The seat to act, given another turn's time, is told it as a turn's start is (``anew``),
+    its answer saved."""
+    if anew(live, seat):
+        live.dm_owed[seat], live.dm_told[seat] = turn_of(live), None
 
 
 async def send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool = False,

@@ -25,7 +25,7 @@ import discord
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.clock_state import LATE, run_out
 from cogs.umtali.failures import GONE, PASSING
-from cogs.umtali.in_dms import owe_anew
+from cogs.umtali.in_dms import anew, owe_anew
 from cogs.umtali.in_time import answer, edit_clicked, in_time
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import only
@@ -274,10 +274,13 @@ async def decide(svc: MatchService, live: LiveMatch, version: int, claim: bool) 
             # An answer lost after the COMMIT is settled by reading the match back (``unheard``).
             # Held from this save too: ``hold`` takes nothing of a copy held here, and another
             # process may have taken the match since (this one's lease lapsed), its clock
-            # stopped, which nothing would run again.
+            # stopped, which nothing would run again. The turn to tell anew by a new DM panel
+            # is saved with it, lest a restart between the two leave the new time untold.
+            untold = absent if anew(live, absent) else None
             if not await settled(f"match {live.id}: kept waiting", svc.store.set_deadline(
                     live.id, live.version, deadline, taker=svc.owners.name,
-                    lease_until=svc.owners.until()), lambda: _runs_to(svc, live, deadline),
+                    lease_until=svc.owners.until(), untold=untold),
+                                 lambda: _runs_to(svc, live, deadline),
                                  doubt=live.doubt):
                 return False
         except BaseException:
@@ -294,7 +297,7 @@ async def decide(svc: MatchService, live: LiveMatch, version: int, claim: bool) 
         for listener in svc.hand_listeners:
             if isinstance(listener, TurnNotices):
                 listener.forget(live)
-        await owe_anew(svc, live, absent)
+        owe_anew(live, absent)
         return True
 
 
