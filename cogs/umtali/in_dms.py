@@ -49,8 +49,9 @@ def owed_turn(live: LiveMatch, seat: int) -> bool:
 
 
 def owe_at_bring_in(live: LiveMatch) -> bool:
-    """``live`` brought into play here (a start, a take-over), its channel lost: whether the
-    seat to act was not told its turn by a new panel (``dm_told``, saved with the panel: its
+    """``live`` brought into play here (a start, a take-over; or read back, a save made here
+    found gone through unheard: ``Owners.after_stale``), its channel lost: whether the seat
+    to act was not told its turn by a new panel (``dm_told``, saved with the panel: its
     holder stopped before, or as, the panel went out, or it failed); then it is owed. One
     that went out with its id unsaved is named alike (``nonces``): given back rather than
     notifying twice."""

@@ -85,9 +85,9 @@ class LiveMatch:
     #: With the channel lost, the turn (``reminders.turn_of``) each seat was last told of by a
     #: new DM panel (which notifies; saved with that panel's id), and the last whose
     #: announcement owed it one, told or not (a send failed for now): the next send to the
-    #: seat tells it. A match brought back owes the seat to act its turn if it was not told
-    #: (``in_dms.owe_at_bring_in``: with the channel lost no announcement is saved to deliver
-    #: again).
+    #: seat tells it. A match brought back (or read back: ``Owners.after_stale``) owes the
+    #: seat to act its turn if it was not told (``in_dms.owe_at_bring_in``: with the channel
+    #: lost no announcement is saved to deliver again).
     dm_told: list[tuple[int, ...] | None] = field(default_factory=lambda: [None, None])
     dm_owed: list[tuple[int, ...] | None] = field(default_factory=lambda: [None, None])
     #: A copy loaded fresh for an action, the match held by another process whose clocks

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from cogs.umtali.claims import LEASE, Claims
 from cogs.umtali.clock import alive_key, last_alive
 from cogs.umtali.clock_state import held_from
+from cogs.umtali.in_dms import owe_at_bring_in
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.question_message import void_owed
@@ -330,7 +331,8 @@ class Owners:
         now, this one's copy is no longer kept. If this one still does, what moved it on was
         saved here unheard (a COMMIT that went through as the connection dropped) or by an
         action since taken back: its announcements, table and hands are sent from here, as
-        nobody else will."""
+        nobody else will; with the channel lost, a turn of the seat to act that no new panel
+        told as saved (a move, "keep waiting") is told by one, as a match brought back is."""
         if self.svc.matches.get(live.id) is not live:
             return
         if await self.leases.holder(live.id) != self.name:
@@ -338,5 +340,6 @@ class Owners:
             return
         if live.over:
             live.dm_shown = [None, None]  # an ending without a move leaves the version as it was
+        owe_at_bring_in(live)
         self.svc.delivery.enqueue(live, Batch(announce=bool(live.unsent), table=True,
                                               hands={0, 1}))

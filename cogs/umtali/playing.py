@@ -288,4 +288,5 @@ class Playing(Looks):
             live.channel_lost = fresh.channel_lost
             live.question = fresh.question
             live.reviewed = max(live.reviewed, fresh.reviewed)
+            live.dm_told = fresh.dm_told  # as saved: owed anew if untold (``after_stale``)
         await self.owners.after_stale(live)

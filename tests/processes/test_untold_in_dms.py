@@ -1,6 +1,7 @@
-"""A match played in DMs (its channel lost) whose save went through as the bot was cut off from
-its database, on SQLite and PostgreSQL: the player to act is told by a new DM panel all the
-same (it notifies; an edit does not), once the save is known: "keep waiting" (its new time)."""
+"""A match played in DMs (its channel lost) whose save went through unheard, or as the bot was
+cut off from its database, on SQLite and PostgreSQL: the player to act is told their turn by a
+new DM panel all the same (it notifies; an edit does not), once the save is known, "keep
+waiting" (its new time) as a turn's end (the next player's turn)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,12 @@ import pytest
 from bot import UmtaliBot
 from cogs.umtali.clock_state import LATE
 from data.db import Database, Tx
-from tests.discord_helpers import World, flush, player
+from tests.discord_helpers import World, dm_panel, flush, player
 from tests.test_dm_turn_ping import _ids
+from tests.test_faults_timers import to_turn_end
 from tests.time_control_helpers import button, played_in_dms
-from tests.unheard import _Watched, lost
+from tests.unheard import _Watched, lose_answer, lost
+from umtali.players import GreedyPlayer
 
 
 def _database_lost_after(monkeypatch: pytest.MonkeyPatch, db: Database,
@@ -68,3 +71,55 @@ async def test_keep_waiting_saved_as_the_bot_stops_is_told_once_it_is_back(
     new = [i for i in _ids(world, absent) if i not in before]
     assert new == [restored.dm_message_ids[absent]], "no new panel: the new time never told"
 
+
+async def test_keep_waiting_saved_unheard_and_unread_is_told_after_the_next_check(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Played in DMs, "keep waiting" saved, its answer lost and the read back failing too (the
+    player told it may have been saved): the next check finds it saved, and the absent player
+    is told the new time by a new panel, as after a restart."""
+    live = await played_in_dms(world, time_control="correspondence")
+    svc = world.bot.matches
+    assert svc is not None and live.deadline is not None
+    absent = live.session.to_act
+    await svc.check_timers(now=live.deadline + LATE + 1)
+    await flush(world)
+    question = next(m for m in reversed(player(world, 1 - absent).user.dm_channel.history())
+                    if "time for this turn is up" in m.content)
+    before = _ids(world, absent)
+    # (the answer's save: the first of the deadline's from now on)
+    lost = lose_answer(monkeypatch, svc.store.db, "SET deadline = ?, warned = 0", reads_fail=1)
+    await player(world, 1 - absent).user.click(question, custom_id=button(question, "wait"))
+    await flush(world)
+    assert lost.answers == 1 and lost.reads == 1
+    assert live.deadline is None and _ids(world, absent) == before  # not known to be saved
+    await svc.check_timers(now=world.clock.now + 1)
+    await flush(world)
+    assert live.deadline is not None  # read back: kept waiting
+    new = [i for i in _ids(world, absent) if i not in before]
+    assert new == [live.dm_message_ids[absent]], "no new panel: the new time never told"
+
+
+async def test_a_turn_saved_unheard_and_unread_is_told_after_the_next_check(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Played in DMs, a turn's last move saved, its answer lost and the read back failing too:
+    the next check finds it played, and the next player is told their turn by a new panel."""
+    live = await played_in_dms(world, time_control="correspondence")
+    svc = world.bot.matches
+    assert svc is not None
+    seat = live.session.to_act
+    await to_turn_end(world, live)
+    version = live.version
+    before = _ids(world, 1 - seat)
+    lost = lose_answer(monkeypatch, svc.store.db, "INSERT INTO moves", reads_fail=1)
+    move = GreedyPlayer().choose(live.session.view(seat))
+    await player(world, seat).user.select(
+        dm_panel(player(world, seat), live, seat), [str(move)],
+        custom_id=f"umtali:m:{live.id}:{version}:discard")
+    await flush(world)
+    assert lost.answers == 1 and lost.reads == 1
+    assert live.version == version and _ids(world, 1 - seat) == before  # not known to be saved
+    await svc.check_timers(now=world.clock.now + 1)
+    await flush(world)
+    assert live.version == version + 1 and live.session.to_act == 1 - seat
+    new = [i for i in _ids(world, 1 - seat) if i not in before]
+    assert new == [live.dm_message_ids[1 - seat]], "no new panel: the turn never told"
