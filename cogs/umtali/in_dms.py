@@ -72,9 +72,8 @@ def anew(live: LiveMatch, seat: int) -> bool:
 
 def owe_anew(live: LiveMatch, seat: int) -> None:
     """The seat to act, given another turn's time, is told it as a turn's start is (``anew``),
-    its answer saved."""
-    if anew(live, seat):
-        live.dm_owed[seat], live.dm_told[seat] = turn_of(live), None
+    its answer saved with its ``dm_told`` cleared."""
+    live.dm_owed[seat], live.dm_told[seat] = turn_of(live), None
 
 
 async def send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool = False,

@@ -297,7 +297,8 @@ async def decide(svc: MatchService, live: LiveMatch, version: int, claim: bool) 
         for listener in svc.hand_listeners:
             if isinstance(listener, TurnNotices):
                 listener.forget(live)
-        owe_anew(live, absent)
+        if untold is not None:
+            owe_anew(live, untold)  # as saved (a channel lost meanwhile notifies itself)
         return True
 
 
