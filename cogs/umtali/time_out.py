@@ -74,7 +74,8 @@ async def ask_waiting_player(svc: MatchService, live: LiveMatch, now: float) -> 
                 live.id, version), lambda: leases.stopped_here(live.id, version),
                              doubt=live.doubt):
             return False
-        live.deadline = None
+        # As saved: the stopped clock's turn is unwarned (a reminder sent is of no more use).
+        live.deadline, live.warned = None, False
         _asking.add(live)
     # Beside the timer tick, which must not wait on Discord (``beside``).
     svc.beside.start(_asked(svc, live, deadline, version, absent, turn), live.id,
@@ -123,7 +124,7 @@ async def _ask(svc: MatchService, live: LiveMatch, deadline: float, version: int
                 # saved if another process took the match meanwhile: its clock is its own.
                 if await svc.store.set_deadline(live.id, version, deadline,
                                                 owner=svc.owners.name):
-                    live.deadline = deadline
+                    live.deadline, live.warned = deadline, False
                 else:
                     log.info("match %d: taken by another process before seat %d could be "
                              "asked", live.id, 1 - absent)
