@@ -5,16 +5,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot import UmtaliBot
 from cogs.umtali.clock_state import LATE
+from cogs.umtali.question import Question
 from cogs.umtali.time_control import HOUR
-from tests.discord_helpers import World, flush, start_match, thread_of
+from tests.discord_helpers import World, custom_ids, flush, player, start_match, thread_of
 from tests.test_faults_opening import server_errors  # noqa: F401 (a fixture)
 from tests.test_faults_timers import db_row
-from tests.time_control_helpers import restarted_after, table_text
+from tests.time_control_helpers import played_in_dms, restarted_after, table_text
+from umtali.moves import MoveKind
+from umtali.players import GreedyPlayer
 
 
 @pytest.mark.usefixtures("server_errors")
@@ -61,3 +65,50 @@ async def test_a_table_edit_failed_before_a_restart_is_made_after_it(
     _, restored = await restarted_after(world, make_bot, live, 60)
     assert restored.deadline is None
     assert "may claim the session or keep waiting" in table_text(world, restored)
+
+
+def _questions(world: World) -> list[Any]:
+    """The time-up questions, in the channel or in the players' DMs."""
+    places = [world.channel, *world.channel.threads, world.alice.user.dm_channel,
+              world.bob.user.dm_channel]
+    return [m for place in places if place is not None for m in place.history()
+            if "time for this turn is up" in (m.content or "")]
+
+
+@pytest.mark.usefixtures("server_errors")
+@pytest.mark.parametrize("in_dms", [False, True], ids=["in the channel", "in DMs"])
+async def test_a_withdrawn_questions_edit_owed_at_a_restart_is_made_after_it(
+        world: World, db_path: Path, make_bot: Callable[[], UmtaliBot], in_dms: bool) -> None:
+    """Seed 1284: the absent player back at the table withdraws the time-up question; Discord
+    fails its edit, owed to the next check (in memory), and the bot restarts first. The
+    question, saved withdrawn, kept its buttons for good (they answer that it is no longer
+    needed): unless the restart happened to edit the table (time offline given back), with
+    the channel lost (the DM panels are edited then) or after a quick restart."""
+    svc = world.bot.matches
+    assert svc is not None
+    if in_dms:
+        live = await played_in_dms(world, time_control="correspondence")
+    else:
+        live = await start_match(world, time_control="correspondence")
+    assert live.deadline is not None
+    await svc.check_timers(now=live.deadline + LATE + 1)
+    await flush(world)
+    [question] = _questions(world)
+    world.env.inject_error("PATCH", f"/channels/{question.channel.id}/messages/{question.id}",
+                           status=503, times=1)
+    # The absent player's move within the turn (typed: the channel lost, in another one).
+    absent = live.session.to_act
+    move = GreedyPlayer().choose(live.session.view(absent))
+    assert move.kind is not MoveKind.DISCARD
+    moved = await player(world, absent).slash(world.channel, "umtali play", move=str(move))
+    assert moved.acknowledged
+    await flush(world)
+    saved = Question.loads(db_row(db_path, live.id)["question"])
+    assert saved is not None and saved.withdrawn and custom_ids(_questions(world)[0])
+    svc, restored = await restarted_after(world, make_bot, live, 60 if in_dms else 0)
+    for k in range(1, 3):
+        await svc.check_timers(now=world.clock.now + k)
+        await flush(world)
+    [shown] = _questions(world)
+    assert not custom_ids(shown) and "is back at the table" in shown.content
+    assert restored.question == "" and db_row(db_path, live.id)["question"] == ""
