@@ -16,7 +16,13 @@ from cogs.umtali.time_control import HOUR
 from tests.discord_helpers import World, custom_ids, flush, player, start_match, thread_of
 from tests.test_faults_opening import server_errors  # noqa: F401 (a fixture)
 from tests.test_faults_timers import db_row
-from tests.time_control_helpers import played_in_dms, restarted_after, table_text
+from tests.time_control_helpers import (
+    button,
+    played_in_dms,
+    restarted_after,
+    table_text,
+    time_up,
+)
 from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
 
@@ -112,3 +118,21 @@ async def test_a_withdrawn_questions_edit_owed_at_a_restart_is_made_after_it(
     [shown] = _questions(world)
     assert not custom_ids(shown) and "is back at the table" in shown.content
     assert restored.question == "" and db_row(db_path, live.id)["question"] == ""
+
+
+@pytest.mark.usefixtures("server_errors")
+async def test_keep_waiting_whose_answer_discord_fails_still_shows_the_turns_new_time(
+        world: World, db_path: Path) -> None:
+    """Seed 3117: "Keep waiting" is saved, but Discord fails the click's answer (the
+    question's edit): the table's edit saying the turn runs again was queued only after that
+    answer, and never came. The table still said the waiting player may claim."""
+    live, question = await time_up(world)
+    absent = live.session.to_act
+    world.env.inject_error("POST", "/interactions/*/callback", status=503, times=1)
+    kept = await player(world, 1 - absent).click(question, custom_id=button(question, "wait"))
+    await flush(world)
+    assert "Discord failed for a moment" in kept.response.content
+    assert all("injected by test" in str(e) for e in world.env.errors)  # (seen)
+    assert live.deadline is not None and db_row(db_path, live.id)["deadline"] == live.deadline
+    shown = table_text(world, live)
+    assert "may claim" not in shown and "clock is running" in shown, shown

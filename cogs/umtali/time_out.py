@@ -217,6 +217,10 @@ async def answer_timeout(interaction: discord.Interaction, match_id: int, versio
         await answer(interaction, tr("Only {name} can answer this.",
                                      name=safe_name(live.names[1 - absent])))
         return
+    if not claim:
+        # The turn's new time, on the table and the absent player's panel: queued before
+        # the answer, which Discord may fail (a claim's ending sends its own).
+        svc.delivery.enqueue(live, Batch(table=True, hands={absent}))
     # A question sent to the waiting player's DMs is in their language (``_ask``).
     said = svc.seat_tr(live, 1 - absent) if interaction.guild_id is None \
         else svc.public_tr(live)
@@ -230,8 +234,6 @@ async def answer_timeout(interaction: discord.Interaction, match_id: int, versio
         await answer(interaction, text)
         if asked is not None:
             await _show_answer(svc, asked, text)
-    if not claim:
-        svc.delivery.enqueue(live, Batch(table=True, hands={absent}))
 
 
 async def _settle(svc: MatchService, user_id: int, match_id: int, version: int,
