@@ -121,18 +121,28 @@ async def test_a_withdrawn_questions_edit_owed_at_a_restart_is_made_after_it(
 
 
 @pytest.mark.usefixtures("server_errors")
-async def test_keep_waiting_whose_answer_discord_fails_still_shows_the_turns_new_time(
-        world: World, db_path: Path) -> None:
-    """Seed 3117: "Keep waiting" is saved, but Discord fails the click's answer (the
-    question's edit): the table's edit saying the turn runs again was queued only after that
-    answer, and never came. The table still said the waiting player may claim."""
+@pytest.mark.parametrize("action", ["wait", "claim"])
+async def test_an_answer_to_the_question_whose_click_discord_fails_is_shown_all_the_same(
+        world: World, db_path: Path, action: str) -> None:
+    """Seed 3117: "Keep waiting" (or the claim) is saved, but Discord fails the click's
+    answer, the question's edit: the table's edit saying the turn runs again was queued only
+    after that answer, and never came (the table still said the waiting player may claim),
+    and the question kept its buttons, which no longer answered anything."""
     live, question = await time_up(world)
     absent = live.session.to_act
     world.env.inject_error("POST", "/interactions/*/callback", status=503, times=1)
-    kept = await player(world, 1 - absent).click(question, custom_id=button(question, "wait"))
+    clicked = await player(world, 1 - absent).click(question,
+                                                    custom_id=button(question, action))
     await flush(world)
-    assert "Discord failed for a moment" in kept.response.content
+    assert "Discord failed for a moment" in clicked.response.content
     assert all("injected by test" in str(e) for e in world.env.errors)  # (seen)
-    assert live.deadline is not None and db_row(db_path, live.id)["deadline"] == live.deadline
-    shown = table_text(world, live)
-    assert "may claim" not in shown and "clock is running" in shown, shown
+    [shown] = _questions(world)
+    answer = "keeps waiting" if action == "wait" else "claimed the win"
+    assert not custom_ids(shown) and answer in shown.content, shown.content
+    if action == "wait":
+        assert live.deadline is not None
+        assert db_row(db_path, live.id)["deadline"] == live.deadline
+        text = table_text(world, live)
+        assert "may claim" not in text and "clock is running" in text, text
+    else:
+        assert live.over and db_row(db_path, live.id)["how"] == "timed out"

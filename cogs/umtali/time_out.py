@@ -227,7 +227,14 @@ async def answer_timeout(interaction: discord.Interaction, match_id: int, versio
     text = (question(live, absent, said) + "\n" + answered(live, absent, claim, said))[:2000]
     message = interaction.message
     if message is not None and (asked is None or message.id == asked.message_id):
-        await edit_clicked(interaction, content=text, view=None)
+        try:
+            await edit_clicked(interaction, content=text, view=None)
+        except discord.HTTPException:
+            # Discord failed the answer (answered as an error): the question shows it by the
+            # bot's own edit, else its buttons stay on, answering nothing any more.
+            if asked is not None:
+                await _show_answer(svc, asked, text)
+            raise
     else:
         # Its id on another message (forged): that one is left as it is; the question, when
         # known, says the answer.
