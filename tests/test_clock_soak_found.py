@@ -13,7 +13,16 @@ from bot import UmtaliBot
 from cogs.umtali.clock_state import LATE
 from cogs.umtali.question import Question
 from cogs.umtali.time_control import HOUR
-from tests.discord_helpers import World, custom_ids, flush, player, start_match, thread_of
+from tests.discord_helpers import (
+    World,
+    custom_ids,
+    dm_panel,
+    flush,
+    player,
+    start_match,
+    table_message,
+    thread_of,
+)
 from tests.test_faults_opening import server_errors  # noqa: F401 (a fixture)
 from tests.test_faults_timers import db_row
 from tests.time_control_helpers import (
@@ -146,3 +155,32 @@ async def test_an_answer_to_the_question_whose_click_discord_fails_is_shown_all_
         assert "may claim" not in text and "clock is running" in text, text
     else:
         assert live.over and db_row(db_path, live.id)["how"] == "timed out"
+
+
+@pytest.mark.usefixtures("server_errors")
+@pytest.mark.parametrize("how", ["typed", "hand panel"])
+async def test_a_move_within_the_turn_whose_answer_discord_fails_reaches_the_dm_panel(
+        world: World, how: str) -> None:
+    """Seed 6307: a meld (typed, or from the table's "My hand" panel) is saved, but Discord
+    fails its answer: the mover's DM panel was brought to the move only after that answer,
+    and stayed a move behind, offering the meld already made."""
+    live = await start_match(world)
+    seat = live.session.to_act
+    move = GreedyPlayer().choose(live.session.view(seat))
+    assert move.kind is MoveKind.MELD
+    version, actor = live.version, player(world, seat)
+    if how == "typed":
+        world.env.inject_error("POST", "/interactions/*/callback", status=503, times=2)
+        await actor.slash(thread_of(world, live), "umtali play", move=str(move))
+    else:
+        table = await table_message(world, live)
+        panel = await actor.click(table, custom_id=f"umtali:m:{live.id}:hand")
+        lay = f"umtali:m:{live.id}:{version}:lay:{move}"
+        assert lay in custom_ids(panel.response)
+        world.env.inject_error("POST", "/interactions/*/callback", status=503, times=2)
+        await actor.click(panel.response, custom_id=lay)
+    await flush(world)
+    assert all("injected by test" in str(e) for e in world.env.errors)  # (seen)
+    assert live.version == version + 1 and live.session.to_act == seat
+    ids = [i for i in custom_ids(dm_panel(actor, live, seat)) if i != f"umtali:m:{live.id}:order"]
+    assert ids and all(i.startswith(f"umtali:m:{live.id}:{live.version}:") for i in ids), ids
