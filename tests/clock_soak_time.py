@@ -80,9 +80,12 @@ class TimeSteps(Soak):
         running = self.timed()
         if self.step_no <= self.faulty_until or self.svc.delivery._retries:
             self.lost_edit = True
+        # A deadline that would move by under a second is not saved again (a quick restart,
+        # not worth a save): that second is the player's loss.
+        quick = offline + (0.0 if clean else self.world.clock.now - self.last_alive[0]) < 1
         if clean:
             await self.svc.close()
-        self.advance(offline, played=False)
+        self.advance(offline, played=quick)
         seen = {m.id for m in thread_of(self.world, live).history()}
         again = self.make_bot()
         await self.world.env.restart_bot(again)
