@@ -195,13 +195,20 @@ async def play_move(interaction: discord.Interaction, match_id: int, move: Move,
             await _ephemeral(interaction, said)
         return
     assert seat is not None
-    if version is None or message is None:
-        await show_panel(interaction, live, seat, before=before)
-        await after_move(interaction, live, seat, on_dm=False)
-        return
-    # The action came from a panel: update that panel in place.
-    # A finished match's panel is empty: hand_panel offers nothing when it is nobody's turn.
-    on_dm = await _answer_on_panel(interaction, live, seat, message)
+    on_dm = False
+    try:
+        if version is None or message is None:
+            await show_panel(interaction, live, seat, before=before)
+        else:
+            # The action came from a panel: update that panel in place. A finished match's
+            # panel is empty: hand_panel offers nothing when it is nobody's turn.
+            on_dm = await _answer_on_panel(interaction, live, seat, message)
+    except BaseException:
+        # The answer failed (Discord, the network): the move stands, and the mover's DM
+        # panel follows it all the same (a DM panel's own answer hands itself back).
+        if message is None or not is_dm_panel(live, seat, message):
+            refresh_dm(live, seat, interaction.client)
+        raise
     await after_move(interaction, live, seat, on_dm=on_dm)
 
 

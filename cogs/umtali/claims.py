@@ -14,6 +14,7 @@ from cogs.umtali.clock import alive_key, last_alive, resume_after_downtime
 from cogs.umtali.in_dms import owe_at_bring_in
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
+from cogs.umtali.question import Question, stands
 from cogs.umtali.unheard import InDoubt
 from data.leases import Claimed
 
@@ -120,6 +121,11 @@ class Claims:
             # stopped before the mover's DM panel showed it: shown again (an edit, harmless
             # if it did), lest the panel offer a draw the match is past.
             self.svc.delivery.enqueue(live, Batch(hands={live.session.to_act}))
+        if live.question and not stands(Question.loads(live.question), live):
+            # A time-up question no longer standing (withdrawn, the turn over) is still saved:
+            # its edit saying so was owed when its process stopped (Discord failing it, in
+            # memory alone: ``question_message.void_owed``). Made now, and it is forgotten.
+            self.svc.delivery.enqueue(live, Batch(question=True))
         # Never shown (its holder stopped before saving its table): cancelled, at once if it
         # was this process's before a restart; another process's, a while later, as that
         # process may have stalled rather than stopped, its table on the way.

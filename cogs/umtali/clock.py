@@ -307,6 +307,10 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
             show_clock(svc, live)
             continue
         if live.over or live.deadline is None:
+            if not live.over and live.asks_when_late() and not live.never_shown:
+                # Its clock stopped for the time-up question: the table's edit saying so may
+                # have been lost with the process (Discord failing it until the stop).
+                show_clock(svc, live)
             continue
         stopped_at = min(stopped.get(live.id, now), now)
         offline = now - stopped_at

@@ -74,7 +74,8 @@ async def ask_waiting_player(svc: MatchService, live: LiveMatch, now: float) -> 
                 live.id, version), lambda: leases.stopped_here(live.id, version),
                              doubt=live.doubt):
             return False
-        live.deadline = None
+        # As saved: the stopped clock's turn is unwarned (a reminder sent is of no more use).
+        live.deadline, live.warned = None, False
         _asking.add(live)
     # Beside the timer tick, which must not wait on Discord (``beside``).
     svc.beside.start(_asked(svc, live, deadline, version, absent, turn), live.id,
@@ -123,7 +124,7 @@ async def _ask(svc: MatchService, live: LiveMatch, deadline: float, version: int
                 # saved if another process took the match meanwhile: its clock is its own.
                 if await svc.store.set_deadline(live.id, version, deadline,
                                                 owner=svc.owners.name):
-                    live.deadline = deadline
+                    live.deadline, live.warned = deadline, False
                 else:
                     log.info("match %d: taken by another process before seat %d could be "
                              "asked", live.id, 1 - absent)
@@ -216,21 +217,30 @@ async def answer_timeout(interaction: discord.Interaction, match_id: int, versio
         await answer(interaction, tr("Only {name} can answer this.",
                                      name=safe_name(live.names[1 - absent])))
         return
+    if not claim:
+        # The turn's new time, on the table and the absent player's panel: queued before
+        # the answer, which Discord may fail (a claim's ending sends its own).
+        svc.delivery.enqueue(live, Batch(table=True, hands={absent}))
     # A question sent to the waiting player's DMs is in their language (``_ask``).
     said = svc.seat_tr(live, 1 - absent) if interaction.guild_id is None \
         else svc.public_tr(live)
     text = (question(live, absent, said) + "\n" + answered(live, absent, claim, said))[:2000]
     message = interaction.message
     if message is not None and (asked is None or message.id == asked.message_id):
-        await edit_clicked(interaction, content=text, view=None)
+        try:
+            await edit_clicked(interaction, content=text, view=None)
+        except discord.HTTPException:
+            # Discord failed the answer (answered as an error): the question shows it by the
+            # bot's own edit, else its buttons stay on, answering nothing any more.
+            if asked is not None:
+                await _show_answer(svc, asked, text)
+            raise
     else:
         # Its id on another message (forged): that one is left as it is; the question, when
         # known, says the answer.
         await answer(interaction, text)
         if asked is not None:
             await _show_answer(svc, asked, text)
-    if not claim:
-        svc.delivery.enqueue(live, Batch(table=True, hands={absent}))
 
 
 async def _settle(svc: MatchService, user_id: int, match_id: int, version: int,
