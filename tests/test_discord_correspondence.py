@@ -25,6 +25,7 @@ from tests.time_control_helpers import (
     played_in_dms,
     table_text,
     time_up,
+    time_up_in_dms,
 )
 
 
@@ -189,15 +190,9 @@ async def test_keep_waiting_in_a_match_played_in_dms_tells_the_absent_player_by_
     """Played in DMs, "keep waiting" gives the absent player another turn's time: told as a
     turn's start is, by a new DM panel (it notifies; an edit does not), as the correspondence
     DM tells it where the channel is not lost."""
-    live = await played_in_dms(world, time_control="correspondence")
+    live, absent, question = await time_up_in_dms(world)
     svc = world.bot.matches
-    assert svc is not None and live.deadline is not None
-    absent = live.session.to_act
-    await svc.check_timers(now=live.deadline + LATE + 1)
-    await flush(world)
-    waiting_dm = player(world, 1 - absent).user.dm_channel
-    question = next(m for m in reversed(waiting_dm.history())
-                    if "time for this turn is up" in m.content)
+    assert svc is not None
     dm = player(world, absent).user.dm_channel
     before = {m.id for m in dm.history()}
     kept = await player(world, 1 - absent).user.click(question,

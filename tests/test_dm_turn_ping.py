@@ -10,12 +10,18 @@ import pytest
 
 import cogs.umtali.delivery
 from bot import UmtaliBot
-from cogs.umtali.clock_state import LATE
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from tests.discord_helpers import World, flush, player
 from tests.test_faults_opening import server_errors  # noqa: F401 (a fixture)
-from tests.time_control_helpers import button, end_turn, played_in_dms
+from tests.time_control_helpers import (
+    button,
+    dm_ids,
+    end_turn,
+    played_in_dms,
+    restarted_telling,
+    time_up_in_dms,
+)
 
 RETRY = 60.0
 
@@ -25,21 +31,17 @@ def slow_retries(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cogs.umtali.delivery, "RETRY_FIRST", RETRY)
 
 
-def _ids(world: World, seat: int) -> list[int]:
-    return [m.id for m in player(world, seat).user.dm_channel.history()]
-
-
 async def _turn_panel_failed(world: World) -> tuple[LiveMatch, int, list[int]]:
     """A match by correspondence played in DMs whose turn just ended, the next player's new
     panel failed for now: the match, that seat, and its DMs before."""
     live = await played_in_dms(world, time_control="correspondence")
     nxt = 1 - live.session.to_act
-    before = _ids(world, nxt)
+    before = dm_ids(world, nxt)
     world.env.inject_error("POST", f"/channels/{player(world, nxt).user.dm_channel.id}/messages",
                            status=500, times=1)
     await end_turn(world, live)
     await flush(world)
-    assert _ids(world, nxt) == before  # failed for now
+    assert dm_ids(world, nxt) == before  # failed for now
     return live, nxt, before
 
 
@@ -49,7 +51,7 @@ async def test_a_turns_new_panel_that_failed_for_now_is_sent_again_as_a_new_one(
     live, nxt, before = await _turn_panel_failed(world)
     await world.env.advance_time(RETRY + 1)
     await flush(world)
-    new = [i for i in _ids(world, nxt) if i not in before]
+    new = [i for i in dm_ids(world, nxt) if i not in before]
     assert new == [live.dm_message_ids[nxt]], "no new panel: the turn was never notified"
 
 
@@ -58,14 +60,14 @@ async def test_a_second_delivery_announcing_in_one_turn_notifies_no_more(world: 
     svc = world.bot.matches
     assert svc is not None
     nxt = 1 - live.session.to_act
-    before = _ids(world, nxt)
+    before = dm_ids(world, nxt)
     await end_turn(world, live)
     await flush(world)
-    [new] = [i for i in _ids(world, nxt) if i not in before]
+    [new] = [i for i in dm_ids(world, nxt) if i not in before]
     # The same turn's announcement delivered again (the match brought in again, say).
     svc.delivery.enqueue(live, Batch(announce=True, table=True, hands={0, 1}))
     await flush(world)
-    assert [i for i in _ids(world, nxt) if i not in before] == [new]
+    assert [i for i in dm_ids(world, nxt) if i not in before] == [new]
 
 
 @pytest.mark.usefixtures("server_errors")
@@ -75,13 +77,7 @@ async def test_a_turns_new_panel_still_owed_as_the_bot_stops_is_sent_once_it_is_
     brought back, the turn is told all the same, by a new panel (the one on its way, marked
     in the database as it was sent)."""
     live, nxt, before = await _turn_panel_failed(world)
-    again = make_bot()
-    await world.env.restart_bot(again)
-    assert again.matches is not None
-    await flush(world)
-    restored = again.matches.matches[live.id]
-    new = [i for i in _ids(world, nxt) if i not in before]
-    assert new == [restored.dm_message_ids[nxt]], "no new panel: the turn was never notified"
+    await restarted_telling(world, make_bot, live, nxt, before)
 
 
 async def test_a_turn_whose_delivery_never_began_as_the_bot_stopped_is_told_once_it_is_back(
@@ -93,42 +89,25 @@ async def test_a_turn_whose_delivery_never_began_as_the_bot_stopped_is_told_once
     svc = world.bot.matches
     assert svc is not None
     nxt = 1 - live.session.to_act
-    before = _ids(world, nxt)
+    before = dm_ids(world, nxt)
     await svc.delivery.close()  # the turn's end saved, its delivery never run
     await end_turn(world, live)
-    assert _ids(world, nxt) == before
+    assert dm_ids(world, nxt) == before
     for _ in range(2):
-        again = make_bot()
-        await world.env.restart_bot(again)
-        assert again.matches is not None
-        await flush(world)
-        restored = again.matches.matches[live.id]
-        new = [i for i in _ids(world, nxt) if i not in before]
-        assert new == [restored.dm_message_ids[nxt]], "no new panel: the turn was never told"
+        await restarted_telling(world, make_bot, live, nxt, before)
 
 
 async def test_keep_waiting_owed_as_the_bot_stops_is_told_once_it_is_back(
         world: World, make_bot: Callable[[], UmtaliBot]) -> None:
     """Played in DMs, "keep waiting" saved, and the bot stopped before the absent player's new
     panel went out: told once it is back."""
-    live = await played_in_dms(world, time_control="correspondence")
+    live, absent, question = await time_up_in_dms(world)
     svc = world.bot.matches
-    assert svc is not None and live.deadline is not None
-    absent = live.session.to_act
-    await svc.check_timers(now=live.deadline + LATE + 1)
-    await flush(world)
-    question = next(m for m in reversed(player(world, 1 - absent).user.dm_channel.history())
-                    if "time for this turn is up" in m.content)
-    before = _ids(world, absent)
+    assert svc is not None
+    before = dm_ids(world, absent)
     await svc.delivery.close()  # the answer saved, the panel never sent
     kept = await player(world, 1 - absent).user.click(question,
                                                       custom_id=button(question, "wait"))
     assert kept.acknowledged
-    assert _ids(world, absent) == before
-    again = make_bot()
-    await world.env.restart_bot(again)
-    assert again.matches is not None
-    await flush(world)
-    restored = again.matches.matches[live.id]
-    new = [i for i in _ids(world, absent) if i not in before]
-    assert new == [restored.dm_message_ids[absent]], "no new panel: the new time never told"
+    assert dm_ids(world, absent) == before
+    await restarted_telling(world, make_bot, live, absent, before)

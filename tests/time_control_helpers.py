@@ -15,7 +15,15 @@ from cogs.umtali.clock import heartbeat
 from cogs.umtali.clock_state import LATE
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
-from tests.discord_helpers import World, custom_ids, flush, play_out, start_match, thread_of
+from tests.discord_helpers import (
+    World,
+    custom_ids,
+    flush,
+    play_out,
+    player,
+    start_match,
+    thread_of,
+)
 from tests.test_faults_channel import _lose_thread
 from tests.test_faults_timers import db_row, to_turn_end
 
@@ -114,3 +122,36 @@ def question_unsaved_once(monkeypatch: pytest.MonkeyPatch, svc: MatchService) ->
 
     monkeypatch.setattr(leases, "set_question", unsaved)
     return failed
+
+
+async def time_up_in_dms(world: World) -> tuple[LiveMatch, int, Any]:
+    """A correspondence match played in DMs (its thread deleted) whose turn ran out: the
+    match, the absent seat, and the question in the waiting player's DMs."""
+    live = await played_in_dms(world, time_control="correspondence")
+    svc = world.bot.matches
+    assert svc is not None and live.deadline is not None
+    absent = live.session.to_act
+    await svc.check_timers(now=live.deadline + LATE + 1)
+    await flush(world)
+    question = next(m for m in reversed(player(world, 1 - absent).user.dm_channel.history())
+                    if "time for this turn is up" in m.content)
+    return live, absent, question
+
+
+def dm_ids(world: World, seat: int) -> list[int]:
+    """The ids of the messages in the seat's DMs."""
+    return [m.id for m in player(world, seat).user.dm_channel.history()]
+
+
+async def restarted_telling(world: World, make_bot: Callable[[], UmtaliBot], live: LiveMatch,
+                            seat: int, before: list[int]) -> LiveMatch:
+    """The bot restarted: the seat was told by one new panel since ``before`` (its DMs' ids),
+    the panel it has; ``live`` as brought back."""
+    again = make_bot()
+    await world.env.restart_bot(again)
+    assert again.matches is not None
+    await flush(world)
+    restored = again.matches.matches[live.id]
+    new = [i for i in dm_ids(world, seat) if i not in before]
+    assert new == [restored.dm_message_ids[seat]], "no new panel: the seat was never told"
+    return restored

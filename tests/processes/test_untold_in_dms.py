@@ -11,12 +11,16 @@ from contextlib import asynccontextmanager
 import pytest
 
 from bot import UmtaliBot
-from cogs.umtali.clock_state import LATE
 from data.db import Database, Tx
 from tests.discord_helpers import World, dm_panel, flush, player
-from tests.test_dm_turn_ping import _ids
 from tests.test_faults_timers import to_turn_end
-from tests.time_control_helpers import button, played_in_dms
+from tests.time_control_helpers import (
+    button,
+    dm_ids,
+    played_in_dms,
+    restarted_telling,
+    time_up_in_dms,
+)
 from tests.unheard import _Watched, lose_answer, lost
 from umtali.players import GreedyPlayer
 
@@ -46,30 +50,19 @@ async def test_keep_waiting_saved_as_the_bot_stops_is_told_once_it_is_back(
     """Played in DMs, "keep waiting" saved, and nothing more (the bot cut off from its
     database, then stopped): brought back, the absent player is told the new time by a new
     panel. The turn to tell anew saved apart from the answer, after it, was never saved."""
-    live = await played_in_dms(world, time_control="correspondence")
+    live, absent, question = await time_up_in_dms(world)
     svc = world.bot.matches
-    assert svc is not None and live.deadline is not None
-    absent, ran_out = live.session.to_act, live.deadline
-    await svc.check_timers(now=ran_out + LATE + 1)
-    await flush(world)
-    question = next(m for m in reversed(player(world, 1 - absent).user.dm_channel.history())
-                    if "time for this turn is up" in m.content)
-    before = _ids(world, absent)
+    assert svc is not None
+    before = dm_ids(world, absent)
     await svc.delivery.close()  # the panel never sent
     _database_lost_after(monkeypatch, svc.store.db, lambda sql: "SET deadline = ?" in sql
                          and "lease_until = ?" in sql)
     kept = await player(world, 1 - absent).user.click(question,
                                                       custom_id=button(question, "wait"))
     assert kept.acknowledged
-    assert _ids(world, absent) == before
-    again = make_bot()
-    await world.env.restart_bot(again)
-    assert again.matches is not None
-    await flush(world)
-    restored = again.matches.matches[live.id]
+    assert dm_ids(world, absent) == before
+    restored = await restarted_telling(world, make_bot, live, absent, before)
     assert restored.deadline is not None  # kept waiting: its clock runs
-    new = [i for i in _ids(world, absent) if i not in before]
-    assert new == [restored.dm_message_ids[absent]], "no new panel: the new time never told"
 
 
 async def test_keep_waiting_saved_unheard_and_unread_is_told_after_the_next_check(
@@ -77,25 +70,20 @@ async def test_keep_waiting_saved_unheard_and_unread_is_told_after_the_next_chec
     """Played in DMs, "keep waiting" saved, its answer lost and the read back failing too (the
     player told it may have been saved): the next check finds it saved, and the absent player
     is told the new time by a new panel, as after a restart."""
-    live = await played_in_dms(world, time_control="correspondence")
+    live, absent, question = await time_up_in_dms(world)
     svc = world.bot.matches
-    assert svc is not None and live.deadline is not None
-    absent = live.session.to_act
-    await svc.check_timers(now=live.deadline + LATE + 1)
-    await flush(world)
-    question = next(m for m in reversed(player(world, 1 - absent).user.dm_channel.history())
-                    if "time for this turn is up" in m.content)
-    before = _ids(world, absent)
+    assert svc is not None
+    before = dm_ids(world, absent)
     # (the answer's save: the first of the deadline's from now on)
     lost = lose_answer(monkeypatch, svc.store.db, "SET deadline = ?, warned = 0", reads_fail=1)
     await player(world, 1 - absent).user.click(question, custom_id=button(question, "wait"))
     await flush(world)
     assert lost.answers == 1 and lost.reads == 1
-    assert live.deadline is None and _ids(world, absent) == before  # not known to be saved
+    assert live.deadline is None and dm_ids(world, absent) == before  # not known to be saved
     await svc.check_timers(now=world.clock.now + 1)
     await flush(world)
     assert live.deadline is not None  # read back: kept waiting
-    new = [i for i in _ids(world, absent) if i not in before]
+    new = [i for i in dm_ids(world, absent) if i not in before]
     assert new == [live.dm_message_ids[absent]], "no new panel: the new time never told"
 
 
@@ -109,7 +97,7 @@ async def test_a_turn_saved_unheard_and_unread_is_told_after_the_next_check(
     seat = live.session.to_act
     await to_turn_end(world, live)
     version = live.version
-    before = _ids(world, 1 - seat)
+    before = dm_ids(world, 1 - seat)
     lost = lose_answer(monkeypatch, svc.store.db, "INSERT INTO moves", reads_fail=1)
     move = GreedyPlayer().choose(live.session.view(seat))
     await player(world, seat).user.select(
@@ -117,9 +105,9 @@ async def test_a_turn_saved_unheard_and_unread_is_told_after_the_next_check(
         custom_id=f"umtali:m:{live.id}:{version}:discard")
     await flush(world)
     assert lost.answers == 1 and lost.reads == 1
-    assert live.version == version and _ids(world, 1 - seat) == before  # not known to be saved
+    assert live.version == version and dm_ids(world, 1 - seat) == before  # not known to be saved
     await svc.check_timers(now=world.clock.now + 1)
     await flush(world)
     assert live.version == version + 1 and live.session.to_act == 1 - seat
-    new = [i for i in _ids(world, 1 - seat) if i not in before]
+    new = [i for i in dm_ids(world, 1 - seat) if i not in before]
     assert new == [live.dm_message_ids[1 - seat]], "no new panel: the turn never told"
