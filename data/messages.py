@@ -29,7 +29,8 @@ class MessageQueries:
         held = ", owner = ?, lease_until = ?" if owner else ""
         async with self.db.transaction() as c:
             cur = await c.execute(
-                f"UPDATE matches SET channel_id = ?, table_message_id = ?, channel_lost = 0{held} "
+                "UPDATE matches SET channel_id = ?, table_message_id = ?, channel_lost = 0, "
+                f"dm0_lost_untold = 0, dm1_lost_untold = 0{held} "
                 "WHERE id = ? AND channel_id = ? AND COALESCE(table_message_id, 0) = ? "
                 "AND channel_lost = ? AND version = ?",
                 (channel_id, table_message_id, *((owner, lease_until) if owner else ()),
@@ -38,11 +39,13 @@ class MessageQueries:
 
     async def set_channel_lost(self, match_id: int) -> None:
         """The match's channel refused the bot for good: what was waiting to be posted there
-        is dropped (the players see the table with their hands instead)."""
+        is dropped (the players see the table with their hands instead), and both seats are
+        to be told so (``set_dm_message(lost_told=)``)."""
 
         async def job(c: Tx) -> None:
-            await c.execute("UPDATE matches SET channel_lost = 1, unsent = '[]' WHERE id = ?",
-                            (match_id,))
+            await c.execute("UPDATE matches SET channel_lost = 1, unsent = '[]', "
+                            "dm0_lost_untold = 1, dm1_lost_untold = 1 "
+                            "WHERE id = ? AND channel_lost = 0", (match_id,))
 
         await self.db.batched(job)
 
@@ -65,15 +68,19 @@ class MessageQueries:
 
     async def set_dm_message(self, match_id: int, seat: int, channel_id: int,
                              message_id: int, *, at_version: int | None = None,
-                             owner: str = "", told: str | None = None) -> bool:
+                             owner: str = "", told: str | None = None,
+                             lost_told: bool = False) -> bool:
         """``message_id`` is the seat's DM panel from now on; with ``at_version``, only if
         ``owner`` (the sending process) still holds the match, or it is still at the version
         that panel shows, or another process took this very panel as the seat's already:
         False if another process moved it on meanwhile (and edits the panel it knows).
-        ``told``: the turn that new panel told the seat of (``dm_told``)."""
+        ``told``: the turn that new panel told the seat of (``dm_told``); ``lost_told``: it
+        told the seat that the match's channel was lost."""
         at = "" if at_version is None else \
             f" AND (owner = ? OR version = ? OR dm{seat}_message_id = ?)"
         telling = "" if told is None else f", dm{seat}_told = ?"
+        if lost_told:
+            telling += f", dm{seat}_lost_untold = 0"
         async with self.db.transaction() as c:
             cur = await c.execute(
                 f"UPDATE matches SET dm{seat}_channel_id = ?, dm{seat}_message_id = ?{telling} "

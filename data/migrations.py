@@ -353,6 +353,14 @@ MIGRATIONS: Final[tuple[tuple[str | Variant, ...], ...]] = (
         """ALTER TABLE matches ADD COLUMN dm0_told TEXT NOT NULL DEFAULT ''""",
         """ALTER TABLE matches ADD COLUMN dm1_told TEXT NOT NULL DEFAULT ''""",
     ),
+    # 18: each seat still to be told, by a new DM, that the match's channel was lost: set
+    # with the loss, cleared with the seat's panel saying so. Before, kept in memory alone: a
+    # bot stopping between the loss and a notice (or with one failing for now) left that
+    # player never told where the match went.
+    (
+        """ALTER TABLE matches ADD COLUMN dm0_lost_untold INTEGER NOT NULL DEFAULT 0""",
+        """ALTER TABLE matches ADD COLUMN dm1_lost_untold INTEGER NOT NULL DEFAULT 0""",
+    ),
 )
 
 

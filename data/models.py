@@ -132,6 +132,8 @@ class MatchRow:
     #: The turn each seat was last told of by a new DM panel (``game:hand:turn:seat``, ''
     #: for none).
     dm_told: tuple[str, str] = ("", "")
+    #: Each seat still to be told, by a new DM, that the match's channel was lost.
+    lost_untold: tuple[bool, bool] = (False, False)
 
 
 @dataclass(frozen=True, slots=True)

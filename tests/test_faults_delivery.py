@@ -93,7 +93,7 @@ async def test_a_database_failure_while_sending_the_result_is_tried_again(
 
 @pytest.mark.usefixtures("server_errors")
 async def test_both_players_hear_of_the_lost_channel_when_their_dms_failed_at_first(
-        world: World) -> None:
+        world: World, db_path: Path) -> None:
     live = await start_match(world, turn_timer=30)
     _lose_thread(world, live)
     for member in (world.alice, world.bob):
@@ -107,7 +107,8 @@ async def test_both_players_hear_of_the_lost_channel_when_their_dms_failed_at_fi
     for member in (world.alice, world.bob):
         assert len(member.user.dm_channel.history()) == 2
         assert _told_lost(member)
-    assert world.bot.matches is not None and not world.bot.matches.delivery._untold
+    assert not live.lost_untold
+    assert _db(db_path, "SELECT dm0_lost_untold, dm1_lost_untold FROM matches") == [(0, 0)]
 
 
 async def test_a_failed_save_of_the_lost_channel_changes_nothing_in_memory(

@@ -112,15 +112,16 @@ class Claims:
         await resume_after_downtime(self.svc, [live], {c.match_id: stopped})
         self._failing.pop(c.match_id, None)
         self.owners.adopt(live)
-        if owe_at_bring_in(live):
-            # With the channel lost, no announcement is saved to deliver again: the panel
-            # telling the turn, if it never went out, is sent now.
-            self.svc.delivery.enqueue(live, Batch(hands={live.session.to_act}))
-        elif live.mid_turn and not live.unsent:
+        # With the channel lost, no announcement is saved to deliver again: the panels
+        # telling the turn, or that the channel was lost, if they never went out, are sent now.
+        owed = owe_at_bring_in(live)
+        if live.mid_turn and not live.unsent:
             # A move in the middle of a turn leaves nothing unsent, yet its holder may have
             # stopped before the mover's DM panel showed it: shown again (an edit, harmless
             # if it did), lest the panel offer a draw the match is past.
-            self.svc.delivery.enqueue(live, Batch(hands={live.session.to_act}))
+            owed.add(live.session.to_act)
+        if owed:
+            self.svc.delivery.enqueue(live, Batch(hands=owed))
         if live.question and not stands(Question.loads(live.question), live):
             # A time-up question no longer standing (withdrawn, the turn over) is still saved:
             # its edit saying so was owed when its process stopped (Discord failing it, in

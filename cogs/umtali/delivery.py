@@ -66,8 +66,6 @@ class Delivery:
         #: Failed tries in a row of Discord's that may pass, by match and place ("its channel",
         #: a seat's hand).
         self._tries: dict[int, dict[str, int]] = {}
-        #: Seats not yet told (by a new DM) that the match's channel was lost.
-        self._untold: dict[int, set[int]] = {}
         #: Stopping: nothing new is sent (what is unsent is saved, and goes out at next start).
         self._closed = False
 
@@ -103,7 +101,6 @@ class Delivery:
         self._failures.pop(match_id, None)
         self._tries.pop(match_id, None)
         self._retrying.pop(match_id, None)
-        self._untold.pop(match_id, None)
         idle = self._idle.pop(match_id, None)
         if idle is not None:
             idle.set()
@@ -114,7 +111,7 @@ class Delivery:
     def tracked(self, match_id: int) -> bool:
         return any(match_id in d for d in (self._queues, self._workers, self._idle,
                                            self._retries, self._retrying, self._backoff,
-                                           self._failures, self._tries, self._untold))
+                                           self._failures, self._tries))
 
     async def close(self) -> None:
         self._closed = True
@@ -246,7 +243,7 @@ class Delivery:
                 except Exception as e:  # a question's buttons are a courtesy too
                     log.warning("match %d: a listener to moves failed (%s: %s)", live.id,
                                 e.__class__.__name__, e)
-        for seat in sorted(batch.hands | self._untold.get(live.id, set())):
+        for seat in sorted(batch.hands | live.lost_untold):
             try:
                 await self._hand(live, seat, announce=batch.announce)
             except PASSING as e:
@@ -294,26 +291,24 @@ class Delivery:
             self._tried(live, "its channel", None)
 
     async def _hand(self, live: LiveMatch, seat: int, *, announce: bool = False) -> None:
-        """The seat's hand; as a new DM saying the channel was lost if not yet told. With the
-        channel lost, a turn's announcement reaches the player to act as a new DM, once
-        (``in_dms.owed_turn``)."""
-        untold = self._untold.get(live.id, set())
-        if seat in untold and live.channel_lost:
-            await self.send_hand(live, seat, new=True,
+        """The seat's hand; as a new DM saying the channel was lost if not yet told (that
+        saved with the panel: ``lost_untold``). With the channel lost, a turn's announcement
+        reaches the player to act as a new DM, once (``in_dms.owed_turn``)."""
+        if seat in live.lost_untold and live.channel_lost:
+            await self.send_hand(live, seat, new=True, lost=True,
                                  note=channel_lost(self.service.seat_tr(live, seat)))
         else:
             await self.send_hand(live, seat, tell_turn=announce)
-        untold.discard(seat)
-        if not untold:
-            self._untold.pop(live.id, None)
+        if live.dm_refused[seat] or live.is_computer(seat):
+            live.lost_untold.discard(seat)  # nobody to tell there
 
     async def send_hand(self, live: LiveMatch, seat: int, *, new: bool = False,
                         note: str = "", unless: Callable[[], bool] | None = None,
-                        tell_turn: bool = False,
-                        named: tuple[object, ...] | None = None) -> None:
+                        tell_turn: bool = False, named: tuple[object, ...] | None = None,
+                        lost: bool = False) -> None:
         """The seat's private hand by DM (``cogs.umtali.in_dms``)."""
         await send_hand(self.service, live, seat, new=new, note=note, unless=unless,
-                        tell_turn=tell_turn, named=named)
+                        tell_turn=tell_turn, named=named, lost=lost)
 
     async def dm_refused(self, live: LiveMatch, seat: int) -> None:
         await self.service.store.set_dm_refused(live.id, seat)
@@ -369,8 +364,8 @@ class Delivery:
         await self.service.lose_channel(live)
         if await self.service.abandon_if_unreachable(live):
             return
-        # Each player is told by a new message (it notifies), until that message is sent.
-        self._untold[live.id] = {0, 1}
+        # Each player is told by a new message (it notifies), until that message is sent
+        # (``live.lost_untold``, set with the loss's save).
         for seat in (0, 1):
             try:
                 await self._hand(live, seat)

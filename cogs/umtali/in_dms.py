@@ -48,18 +48,20 @@ def owed_turn(live: LiveMatch, seat: int) -> bool:
             and live.dm_owed[seat] == turn and live.dm_told[seat] != turn)
 
 
-def owe_at_bring_in(live: LiveMatch) -> bool:
+def owe_at_bring_in(live: LiveMatch) -> set[int]:
     """``live`` brought into play here (a start, a take-over; or read back, a save made here
-    found gone through unheard: ``Owners.after_stale``), its channel lost: whether the seat
-    to act was not told its turn by a new panel (``dm_told``, saved with the panel: its
-    holder stopped before, or as, the panel went out, or it failed); then it is owed. One
+    found gone through unheard: ``Owners.after_stale``), its channel lost: the seats owed a
+    new panel, as saved. The seat to act if it was not told its turn by one (``dm_told``,
+    saved with the panel: its holder stopped before, or as, the panel went out, or it
+    failed), and each seat not yet told that the channel was lost (``lost_untold``). One
     that went out with its id unsaved is named alike (``nonces``): given back rather than
     notifying twice."""
+    owed = set(live.lost_untold) if live.channel_lost else set()
     seat = live.session.to_act
     if not live.channel_lost or live.over or live.is_computer(seat):
-        return False
+        return owed
     live.dm_owed[seat] = turn_of(live)
-    return owed_turn(live, seat)
+    return owed | {seat} if owed_turn(live, seat) else owed
 
 
 def anew(live: LiveMatch, seat: int) -> bool:
@@ -78,7 +80,8 @@ def owe_anew(live: LiveMatch, seat: int) -> None:
 
 async def send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool = False,
                     note: str = "", unless: Callable[[], bool] | None = None,
-                    tell_turn: bool = False, named: tuple[object, ...] | None = None) -> None:
+                    tell_turn: bool = False, named: tuple[object, ...] | None = None,
+                    lost: bool = False) -> None:
     """The seat's private hand by DM, edited in place (``new``: as a new message, which
     notifies; so too if the seat's turn is owed one, ``owed_turn``: ``tell_turn``, the turn's
     announcement, owes it once a turn, however many deliveries carry it); once refused,
@@ -88,7 +91,8 @@ async def send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool 
     the seat's mark with that one still offering moves, and be replaced by it, the older
     message. ``unless``: not sent if true once its turn comes (a warning whose turn was
     played while it waited). ``named``: what names a new panel's nonce in place of its note,
-    whose words may change between two tries of it (a warning's seconds left)."""
+    whose words may change between two tries of it (a warning's seconds left). ``lost``: a
+    new panel whose note tells the seat the channel was lost (``lost_untold``)."""
     if live.dm_refused[seat] or live.is_computer(seat):
         return
     async with live.dm_locks[seat]:
@@ -101,7 +105,7 @@ async def send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool 
         # Set, the seat's last send left a panel offering moves that is not its panel.
         unsaved = live.dm_sending[seat]
         stripped = await _send_hand(svc, live, seat, new=new, note=note,
-                                    named=(note,) if named is None else named)
+                                    named=(note,) if named is None else named, lost=lost)
         if unsaved and live.dm_message_ids[seat] is not None:
             stripped = await _strip_unsaved(svc, live, seat) and stripped
         if stripped and live.dm_sending[seat]:
@@ -111,7 +115,7 @@ async def send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool 
 
 
 async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool,
-                     note: str, named: tuple[object, ...]) -> bool:
+                     note: str, named: tuple[object, ...], lost: bool = False) -> bool:
     """The panel sent; whether a new one that replaced another took its buttons off (else the
     seat's mark stays set)."""
     version, over, turn = live.version, live.over, turn_of(live)
@@ -157,7 +161,8 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
                 live, "panel", seat, version, *named, message_id))
             saved = await svc.store.set_dm_message(
                 live.id, seat, message.channel.id, message.id, at_version=version,
-                owner=svc.owners.name, told=told_text(turn) if telling else None)
+                owner=svc.owners.name, told=told_text(turn) if telling else None,
+                lost_told=lost and new)
         finally:
             live.dm_in_flight[seat] = False
     except GONE:
@@ -174,6 +179,8 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
     replaced = live.dm_message_ids[seat] if new else None
     if telling:
         live.dm_told[seat] = turn  # a new panel notified the player whose turn it is
+    if lost and new:
+        live.lost_untold.discard(seat)
     live.dm_channel_ids[seat] = message.channel.id
     live.dm_message_ids[seat] = message.id
     _shown(svc, live, seat, version, over, message.id)

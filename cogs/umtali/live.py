@@ -90,6 +90,9 @@ class LiveMatch:
     #: lost no announcement is saved to deliver again).
     dm_told: list[tuple[int, ...] | None] = field(default_factory=lambda: [None, None])
     dm_owed: list[tuple[int, ...] | None] = field(default_factory=lambda: [None, None])
+    #: With the channel lost, the seats still to be told so by a new DM (as saved: set with
+    #: the loss, a seat's cleared with the panel that tells it).
+    lost_untold: set[int] = field(default_factory=set)
     #: A copy loaded fresh for an action, the match held by another process whose clocks
     #: stand still (its gateway down, or connecting): since when, by its note (not saved).
     #: That holder gives the turn this time back, so a move is judged with it too
@@ -190,6 +193,7 @@ class LiveMatch:
             reviewed=row.reviewed,
             dm_sending=list(row.dm_sending),
             dm_told=[told_turn(text) for text in row.dm_told],
+            lost_untold={seat for seat in (0, 1) if row.lost_untold[seat] and row.channel_lost},
             # Ended with no result (a finished session's state says how it ended).
             abandoned=row.status == "finished" and not session.over,
             ended=row.how or "" if row.status == "finished" and not session.over else "",

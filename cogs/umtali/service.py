@@ -301,6 +301,7 @@ class MatchService(Timing, Endings, Playing, Looks):
                 raise StaleState(f"match {live.id}: its table kept moving")
             live.channel_id, live.table_message_id = channel_id, table_message_id
             live.channel_lost = False
+            live.lost_untold.clear()
         return old
 
     # -- the computer, timers and sending ------------------------------------------------

@@ -1,0 +1,70 @@
+"""Both players are told, by a new DM, that the match's channel was lost, however the bot
+stops between that loss's save and the notices: which seats are still to be told is saved
+with the loss, and a seat's is cleared with its notice's panel."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+import cogs.umtali.delivery
+from bot import UmtaliBot
+from cogs.umtali.in_dms import CHANNEL_LOST
+from cogs.umtali.outbox import Batch
+from tests.discord_helpers import World, flush, player, start_match
+from tests.test_faults_channel import _lose_thread
+from tests.test_faults_opening import server_errors  # noqa: F401 (a fixture)
+from tests.time_control_helpers import dm_ids
+
+RETRY = 60.0
+
+
+@pytest.fixture(autouse=True)
+def slow_retries(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cogs.umtali.delivery, "RETRY_FIRST", RETRY)
+
+
+def _told_lost(world: World, seat: int, before: list[int]) -> bool:
+    """The seat got one new DM since ``before``, saying the channel was lost."""
+    new = [m for m in player(world, seat).user.dm_channel.history() if m.id not in before]
+    assert len(new) <= 1, "told twice"
+    return bool(new) and any(CHANNEL_LOST in (e.description or "") for e in new[0].embeds)
+
+
+async def _restarted(world: World, make_bot: Callable[[], UmtaliBot]) -> None:
+    again = make_bot()
+    await world.env.restart_bot(again)
+    await flush(world)
+
+
+@pytest.mark.usefixtures("server_errors")
+@pytest.mark.parametrize("failing", [(0, 1), (1,), (0,)])
+async def test_a_seat_whose_lost_channel_notice_failed_as_the_bot_stopped_is_told_once_back(
+        world: World, make_bot: Callable[[], UmtaliBot], failing: tuple[int, ...]) -> None:
+    """The channel lost, the notices to ``failing`` seats failed for now (tried again a minute
+    later), and the bot stopped before that: once it is back, each of them is told, once; a
+    seat told before is not told again."""
+    live = await start_match(world)
+    svc = world.bot.matches
+    assert svc is not None
+    before = {seat: dm_ids(world, seat) for seat in (0, 1)}
+    for seat in failing:
+        channel = player(world, seat).user.dm_channel.id
+        world.env.inject_error("POST", f"/channels/{channel}/messages", status=500, times=1)
+    _lose_thread(world, live)
+    svc.delivery.enqueue(live, Batch(table=True))
+    await flush(world)
+    assert live.channel_lost
+    for seat in (0, 1):
+        assert _told_lost(world, seat, before[seat]) is (seat not in failing)
+    told = {seat: dm_ids(world, seat) for seat in (0, 1) if seat not in failing}
+    await _restarted(world, make_bot)
+    for seat in failing:
+        assert _told_lost(world, seat, before[seat]), f"seat {seat} never told"
+    for seat, ids in told.items():
+        assert dm_ids(world, seat) == ids, f"seat {seat} told again"
+    # A second restart tells nobody again (the panels may be edited: no new message).
+    now = {seat: dm_ids(world, seat) for seat in (0, 1)}
+    await _restarted(world, make_bot)
+    assert {seat: dm_ids(world, seat) for seat in (0, 1)} == now
