@@ -25,7 +25,7 @@ def slow_retries(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cogs.umtali.delivery, "RETRY_FIRST", RETRY)
 
 
-def _told_lost(world: World, seat: int, before: list[int]) -> bool:
+def told_lost(world: World, seat: int, before: list[int]) -> bool:
     """The seat got one new DM since ``before``, saying the channel was lost."""
     new = [m for m in player(world, seat).user.dm_channel.history() if m.id not in before]
     assert len(new) <= 1, "told twice"
@@ -57,11 +57,11 @@ async def test_a_seat_whose_lost_channel_notice_failed_as_the_bot_stopped_is_tol
     await flush(world)
     assert live.channel_lost
     for seat in (0, 1):
-        assert _told_lost(world, seat, before[seat]) is (seat not in failing)
+        assert told_lost(world, seat, before[seat]) is (seat not in failing)
     told = {seat: dm_ids(world, seat) for seat in (0, 1) if seat not in failing}
     await _restarted(world, make_bot)
     for seat in failing:
-        assert _told_lost(world, seat, before[seat]), f"seat {seat} never told"
+        assert told_lost(world, seat, before[seat]), f"seat {seat} never told"
     for seat, ids in told.items():
         assert dm_ids(world, seat) == ids, f"seat {seat} told again"
     # A second restart tells nobody again (the panels may be edited: no new message).

@@ -1,7 +1,8 @@
 """A match played in DMs (its channel lost) whose save went through unheard, or as the bot was
 cut off from its database, on SQLite and PostgreSQL: the player to act is told their turn by a
 new DM panel all the same (it notifies; an edit does not), once the save is known, "keep
-waiting" (its new time) as a turn's end (the next player's turn)."""
+waiting" (its new time) as a turn's end (the next player's turn); and both players are told
+that the channel was lost, that loss saved as the bot was cut off from its database."""
 
 from __future__ import annotations
 
@@ -11,8 +12,11 @@ from contextlib import asynccontextmanager
 import pytest
 
 from bot import UmtaliBot
+from cogs.umtali.outbox import Batch
 from data.db import Database, Tx
-from tests.discord_helpers import World, dm_panel, flush, player
+from tests.discord_helpers import World, dm_panel, flush, player, start_match
+from tests.test_channel_lost_told import told_lost
+from tests.test_faults_channel import _lose_thread
 from tests.test_faults_timers import to_turn_end
 from tests.time_control_helpers import (
     button,
@@ -111,3 +115,30 @@ async def test_a_turn_saved_unheard_and_unread_is_told_after_the_next_check(
     assert live.version == version + 1 and live.session.to_act == 1 - seat
     new = [i for i in dm_ids(world, 1 - seat) if i not in before]
     assert new == [live.dm_message_ids[1 - seat]], "no new panel: the turn never told"
+
+
+async def test_a_lost_channel_saved_as_the_bot_is_cut_off_is_told_to_both_once_it_is_back(
+        world: World, make_bot: Callable[[], UmtaliBot], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The channel's loss saved, and nothing more (the bot cut off from its database, so no
+    notice could go out, then stopped): brought back, both players are told where the match
+    went, once."""
+    live = await start_match(world)
+    svc = world.bot.matches
+    assert svc is not None
+    before = {seat: dm_ids(world, seat) for seat in (0, 1)}
+    _database_lost_after(monkeypatch, svc.store.db, lambda sql: "channel_lost = 1" in sql)
+    _lose_thread(world, live)
+    svc.delivery.enqueue(live, Batch(table=True))
+    await flush(world)
+    assert live.channel_lost
+    assert {seat: dm_ids(world, seat) for seat in (0, 1)} == before
+    again = make_bot()
+    await world.env.restart_bot(again)
+    await flush(world)
+    for seat in (0, 1):
+        assert told_lost(world, seat, before[seat]), f"seat {seat} never told"
+    now = {seat: dm_ids(world, seat) for seat in (0, 1)}
+    again = make_bot()
+    await world.env.restart_bot(again)
+    await flush(world)
+    assert {seat: dm_ids(world, seat) for seat in (0, 1)} == now
