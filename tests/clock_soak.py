@@ -91,6 +91,8 @@ class Soak:
         self.lost_edit = False
         #: What was seen and let pass, for the record.
         self.notes: set[str] = set()
+        #: The member whose DMs are closed to the bot, if any.
+        self.closed = 0
         #: The errors the bot raised to discord.py, seen so far.
         self.errors_seen = 0
         #: Each seat's reserve at the last look.
@@ -288,6 +290,7 @@ class Soak:
         else:
             self.check(results == [], f"{len(results)} results for a match not played out")
         self._questions(live, row)
+        self._told_lost(live, row)
         if not live.over and not live.channel_lost:
             self._table(live)
         for seat in (0, 1):
@@ -322,6 +325,18 @@ class Soak:
                        and not saved.withdrawn and not live.over and live.deadline is None,
                        f"a question has buttons, but the database has {saved} (over "
                        f"{live.over}, deadline {live.deadline})")
+
+    def _told_lost(self, live: LiveMatch, row: sqlite3.Row) -> None:
+        """With the channel lost, every player who can be reached was told so by a new DM
+        (Discord's failures sent again), memory and the database agreeing."""
+        if not live.channel_lost or live.over or self.step_no <= self.faulty_until:
+            return
+        for seat in (0, 1):
+            if live.is_computer(seat) or live.player_ids[seat] == self.closed:
+                continue
+            self.check(seat not in live.lost_untold and not row[f"dm{seat}_lost_untold"],
+                       f"seat {seat} is still to be told that the channel was lost (in memory "
+                       f"{seat in live.lost_untold}, saved {row[f'dm{seat}_lost_untold']})")
 
     def _table(self, live: LiveMatch) -> None:
         """The table says when the turn ends (a restart's few seconds aside: not worth an

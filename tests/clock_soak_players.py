@@ -25,9 +25,6 @@ def said(result: Any) -> str:
 
 
 class PlayerSteps(TimeSteps):
-    #: The member whose DMs are closed to the bot, if any.
-    closed = 0
-
     async def send(self, move: Move) -> Any:
         """``move`` made by the seat to act as a member makes it (``discord_helpers.play``)."""
         live = self.current()

@@ -68,3 +68,29 @@ async def test_a_seat_whose_lost_channel_notice_failed_as_the_bot_stopped_is_tol
     now = {seat: dm_ids(world, seat) for seat in (0, 1)}
     await _restarted(world, make_bot)
     assert {seat: dm_ids(world, seat) for seat in (0, 1)} == now
+
+
+async def test_a_match_abandoned_as_its_channel_is_lost_tells_nobody_to_play_on(
+        world: World) -> None:
+    """ben's DMs were closed from the start; the channel lost, nobody can tell him of his
+    turns: the match is abandoned, and ada is told so, not to play on in her DMs (the notice
+    is owed from the loss's save on, before the match is found unreachable)."""
+    for method, path in (("POST", "messages"), ("PATCH", "messages/*")):
+        world.env.inject_error(method, f"/channels/{world.bob.user.dm_channel.id}/{path}",
+                               status=403, code=50007, times=None,
+                               message="Cannot send messages to this user")
+    live = await start_match(world)
+    seat = live.seat_of(world.alice.user.id)
+    assert seat is not None and live.dm_refused[1 - seat]
+    before = dm_ids(world, seat)
+    _lose_thread(world, live)
+    svc = world.bot.matches
+    assert svc is not None
+    svc.delivery.enqueue(live, Batch(table=True))
+    await flush(world)
+    assert live.channel_lost and live.abandoned
+    said = [e.description or "" for m in world.alice.user.dm_channel.history()
+            if m.id not in before for e in m.embeds]
+    said += [e.description or "" for e in world.alice.user.dm_channel.last_message.embeds]
+    assert not any(CHANNEL_LOST in text for text in said), said
+    assert any("abandoned" in text for text in said), said

@@ -2,7 +2,8 @@
 correspondence, a turn timer; now and then a practice against the computer) driven through
 random steps (time passing up to and past deadlines, moves and whole turns, gateway outages,
 restarts after time offline, clean or killed, Discord failing a post, the time-up question
-answered or raced by the absent player's move, resignations), the clock's promises checked
+answered or raced by the absent player's move, resignations, the match's thread deleted), the
+clock's promises (and each player told of a lost channel) checked
 after every step (``tests.clock_soak``). Over SimCord, with time injected through the service's
 clock.
 
@@ -97,14 +98,19 @@ class Steps(PlayerSteps):
                                        message="Cannot send messages to this user",
                                        times=None)
         if self.rng.random() < 0.2:
-            # The match's thread deleted: it goes on in the players' DMs.
-            self.say("the match's thread is deleted")
-            world.env.inject_error("*", f"/channels/{live.channel_id}/*", status=404,
-                                   code=10003, message="Unknown Channel", times=None)
-            self.svc.delivery.enqueue(live, Batch(table=True))
-            await flush(world)
+            await self.lose_thread()
         self.observe()
         await self.tick()
+
+    async def lose_thread(self) -> None:
+        """The match's thread deleted: it goes on in the players' DMs, each told so by a new
+        DM (``ClockSoak.invariants``)."""
+        live = self.current()
+        self.say("the match's thread is deleted")
+        self.world.env.inject_error("*", f"/channels/{live.channel_id}/*", status=404,
+                                    code=10003, message="Unknown Channel", times=None)
+        self.svc.delivery.enqueue(live, Batch(table=True))
+        await flush(self.world)
 
     async def step(self) -> None:
         live = self.current()
@@ -112,6 +118,8 @@ class Steps(PlayerSteps):
             (4, self.wait), (2, lambda: self.move(False)), (3, lambda: self.move(True)),
             (1, self.turns),
             (1, self.outage), (1, self.restart), (0.5, self.pause), (0.3, self.resign)]
+        if not live.channel_lost:
+            choices.append((0.15, self.lose_thread))
         if live.deadline is None and live.asks_when_late():
             choices += [(5, self.answer), (1, lambda: self.move(False)), (1, self.race)]
         if self.rng.random() < 0.12:

@@ -56,9 +56,11 @@ def owe_at_bring_in(live: LiveMatch) -> set[int]:
     failed), and each seat not yet told that the channel was lost (``lost_untold``). One
     that went out with its id unsaved is named alike (``nonces``): given back rather than
     notifying twice."""
-    owed = set(live.lost_untold) if live.channel_lost else set()
+    if not live.channel_lost or live.over:
+        return set()
+    owed = set(live.lost_untold)
     seat = live.session.to_act
-    if not live.channel_lost or live.over or live.is_computer(seat):
+    if live.is_computer(seat):
         return owed
     live.dm_owed[seat] = turn_of(live)
     return owed | {seat} if owed_turn(live, seat) else owed
