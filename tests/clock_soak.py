@@ -213,10 +213,11 @@ class Soak:
         return row
 
     def questions(self) -> list[Any]:
-        """Every time-up question posted, in the channel and in the players' DMs."""
+        """Every time-up question posted, in the channel (until it is lost: deleted, in the
+        soak, though SimCord keeps its messages) and in the players' DMs."""
         live = self.current()
-        places = [thread_of(self.world, live), self.world.alice.user.dm_channel,
-                  self.world.bob.user.dm_channel]
+        places = [None if live.channel_lost else thread_of(self.world, live),
+                  self.world.alice.user.dm_channel, self.world.bob.user.dm_channel]
         return [m for place in places if place is not None for m in place.history()
                 if QUESTION in (m.content or "")]
 
