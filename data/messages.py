@@ -37,17 +37,22 @@ class MessageQueries:
                  match_id, at, table or 0, int(lost), version))
             return cur.rowcount == 1
 
-    async def set_channel_lost(self, match_id: int) -> None:
+    async def set_channel_lost(self, match_id: int) -> tuple[bool, bool]:
         """The match's channel refused the bot for good: what was waiting to be posted there
         is dropped (the players see the table with their hands instead), and both seats are
-        to be told so (``set_dm_message(lost_told=)``)."""
+        to be told so (``set_dm_message(lost_told=)``). Each seat still to be told, as saved:
+        a channel another process lost already keeps what that one told."""
 
-        async def job(c: Tx) -> None:
+        async def job(c: Tx) -> tuple[bool, bool]:
             await c.execute("UPDATE matches SET channel_lost = 1, unsent = '[]', "
                             "dm0_lost_untold = 1, dm1_lost_untold = 1 "
                             "WHERE id = ? AND channel_lost = 0", (match_id,))
+            row = await c.fetchone(
+                "SELECT dm0_lost_untold, dm1_lost_untold FROM matches WHERE id = ?", (match_id,))
+            return (False, False) if row is None else \
+                (bool(row["dm0_lost_untold"]), bool(row["dm1_lost_untold"]))
 
-        await self.db.batched(job)
+        return await self.db.batched(job)
 
     async def set_table_message(self, match_id: int, message_id: int) -> None:
         async with self.db.transaction() as c:
