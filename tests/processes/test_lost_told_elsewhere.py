@@ -4,10 +4,13 @@ whose notice was still owed is told by the process that holds the match from the
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import cogs.umtali.delivery
 from cogs.umtali.in_dms import CHANNEL_LOST
+from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, flush, player, start_match
@@ -16,6 +19,7 @@ from tests.test_faults_channel import _lose_thread
 from tests.test_faults_opening import server_errors  # noqa: F401 (a fixture)
 from tests.test_faults_timers import to_turn_end
 from tests.time_control_helpers import dm_ids
+from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
 
 RETRY = 60.0
@@ -103,5 +107,49 @@ async def test_a_seat_owed_its_notice_is_told_by_the_copy_that_takes_the_match_o
     await settle(world, main, other)
     assert notices(world, failing, before[failing]) == 1, "never told"
     assert notices(world, playing, before[playing]) == 1, "told twice"
+    saved = await row(world, live.id)
+    assert (saved["dm0_lost_untold"], saved["dm1_lost_untold"]) == (0, 0)
+
+
+async def test_notices_whose_save_was_refused_are_not_sent_again_by_the_next_holder(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The holder's notices go out as a move through the other process moves the match on
+    (their saves refused: that process holds it now). Both players were told all the same:
+    the other process, its copy read as they went out, tells nobody again at its next
+    delivery."""
+    live = await start_match(world)
+    main = main_of(world)
+    await settle(world, main, other)
+    before = {s: dm_ids(world, s) for s in (0, 1)}
+    copies: list[LiveMatch] = []
+    save = main.store.set_dm_message
+
+    async def moved_on_meanwhile(*args: Any, **kwargs: Any) -> bool:
+        if kwargs.get("lost_told") and not copies:
+            # The player to act draws through the other process, which holds the match on.
+            copy = await other.lookup(live.id)
+            assert copy is not None and copy.lost_untold == {0, 1}
+            seat = copy.session.to_act
+            move = GreedyPlayer().choose(copy.session.view(seat))
+            assert move.kind is not MoveKind.DISCARD
+            assert (await other.act(copy, copy.player_ids[seat], move)).ok
+            copies.append(copy)
+        return await save(*args, **kwargs)
+
+    monkeypatch.setattr(main.store, "set_dm_message", moved_on_meanwhile)
+    _lose_thread(world, live)
+    main.delivery.enqueue(live, Batch(table=True))
+    await settle(world, main, other)
+    assert [notices(world, s, before[s]) for s in (0, 1)] == [1, 1]
+    [copy] = copies
+    assert other.matches.get(live.id) is copy and main.matches.get(live.id) is None
+    # The turn played on through the other process, to its end: that delivery tells nobody
+    # again (nor does one after a restart, all told as saved).
+    seat, move = copy.session.to_act, None
+    while move is None or move.kind is not MoveKind.DISCARD:
+        move = GreedyPlayer().choose(copy.session.view(seat))
+        assert (await other.act(copy, copy.player_ids[seat], move)).ok
+    await settle(world, main, other)
+    assert [notices(world, s, before[s]) for s in (0, 1)] == [1, 1], "told twice"
     saved = await row(world, live.id)
     assert (saved["dm0_lost_untold"], saved["dm1_lost_untold"]) == (0, 0)
