@@ -16,6 +16,7 @@ import pytest
 
 from bot import UmtaliBot
 from cogs.umtali.live import LiveMatch
+from cogs.umtali.outbox import Batch
 from cogs.umtali.reminders import warn
 from cogs.umtali.service import MatchService
 from tests.held_panels import HeldPanels
@@ -83,7 +84,10 @@ async def _channel_lost(server: LoopbackDiscord, db: Path,
     await svc.flush()
     live = live_of(bot, saved.id)
     await svc.lose_channel(live)
-    # The lost channel's own DM panels are sent before any drawing is held (held, they stood
-    # for the warning's, and a flush waited on them).
+    # The lost channel's own DM panels (the notices it owes both seats) are sent before any
+    # drawing is held (held, they stood for the warning's, and a flush waited on them); else
+    # they went with the next delivery, a turn's new panel crossing them.
+    svc.delivery.enqueue(live, Batch(hands={0, 1}))
     await svc.flush()
+    assert not live.lost_untold
     return saved, svc, live
