@@ -37,17 +37,22 @@ class MessageQueries:
                  match_id, at, table or 0, int(lost), version))
             return cur.rowcount == 1
 
-    async def set_channel_lost(self, match_id: int) -> None:
+    async def set_channel_lost(self, match_id: int) -> tuple[bool, bool]:
         """The match's channel refused the bot for good: what was waiting to be posted there
         is dropped (the players see the table with their hands instead), and both seats are
-        to be told so (``set_dm_message(lost_told=)``)."""
+        to be told so (``set_dm_message(lost_told=)``). Each seat still to be told, as saved:
+        a channel another process lost already keeps what that one told."""
 
-        async def job(c: Tx) -> None:
+        async def job(c: Tx) -> tuple[bool, bool]:
             await c.execute("UPDATE matches SET channel_lost = 1, unsent = '[]', "
                             "dm0_lost_untold = 1, dm1_lost_untold = 1 "
                             "WHERE id = ? AND channel_lost = 0", (match_id,))
+            row = await c.fetchone(
+                "SELECT dm0_lost_untold, dm1_lost_untold FROM matches WHERE id = ?", (match_id,))
+            return (False, False) if row is None else \
+                (bool(row["dm0_lost_untold"]), bool(row["dm1_lost_untold"]))
 
-        await self.db.batched(job)
+        return await self.db.batched(job)
 
     async def set_table_message(self, match_id: int, message_id: int) -> None:
         async with self.db.transaction() as c:
@@ -75,7 +80,8 @@ class MessageQueries:
         that panel shows, or another process took this very panel as the seat's already:
         False if another process moved it on meanwhile (and edits the panel it knows).
         ``told``: the turn that new panel told the seat of (``dm_told``); ``lost_told``: it
-        told the seat that the match's channel was lost."""
+        told the seat that the match's channel was lost (saved so even if the panel is not:
+        the seat was told all the same, and the holder is not to tell it again)."""
         at = "" if at_version is None else \
             f" AND (owner = ? OR version = ? OR dm{seat}_message_id = ?)"
         telling = "" if told is None else f", dm{seat}_told = ?"
@@ -88,7 +94,17 @@ class MessageQueries:
                 (channel_id, message_id, *(() if told is None else (told,)), match_id,
                  *(() if at_version is None else (owner, at_version, message_id))),
             )
+            if cur.rowcount != 1 and lost_told:
+                await c.execute(f"UPDATE matches SET dm{seat}_lost_untold = 0 "
+                                "WHERE id = ? AND channel_lost = 1", (match_id,))
             return cur.rowcount == 1
+
+    async def lost_untold(self, match_id: int) -> tuple[bool, bool]:
+        """Each seat still to be told that the match's channel was lost, as saved."""
+        row = await self.db.fetchone(
+            "SELECT dm0_lost_untold, dm1_lost_untold FROM matches WHERE id = ?", (match_id,))
+        return (False, False) if row is None else \
+            (bool(row["dm0_lost_untold"]), bool(row["dm1_lost_untold"]))
 
     async def set_reviewed(self, match_id: int, hands: int) -> None:
         """The review of the practice match's hand that made ``hands`` finished ones was sent

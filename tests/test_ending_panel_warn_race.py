@@ -84,8 +84,9 @@ async def _channel_lost(server: LoopbackDiscord, db: Path,
     await svc.flush()
     live = live_of(bot, saved.id)
     await svc.lose_channel(live)
-    # The lost channel's own DM panels (the notice) are sent before any drawing is held
-    # (held, they stood for the warning's, and a flush waited on them).
+    # The lost channel's own DM panels (the notices it owes both seats) are sent before any
+    # drawing is held (held, they stood for the warning's, and a flush waited on them); else
+    # they went with the next delivery, a turn's new panel crossing them.
     svc.delivery.enqueue(live, Batch(hands={0, 1}))
     await svc.flush()
     assert not live.lost_untold

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from cogs.umtali.failures import GONE, PASSING
-from cogs.umtali.in_dms import channel_lost, send_hand
+from cogs.umtali.in_dms import channel_lost, send_hand, still_untold
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import only, ping
 from cogs.umtali.outbox import Batch
@@ -294,7 +294,7 @@ class Delivery:
         """The seat's hand; as a new DM saying the channel was lost if not yet told (that
         saved with the panel: ``lost_untold``). With the channel lost, a turn's announcement
         reaches the player to act as a new DM, once (``in_dms.owed_turn``)."""
-        if seat in live.lost_untold and live.channel_lost:
+        if await still_untold(self.service, live, seat):
             await self.send_hand(live, seat, new=True, lost=True,
                                  note=channel_lost(self.service.seat_tr(live, seat)))
         else:

@@ -122,12 +122,13 @@ class Endings(Playing):
 
     async def lose_channel(self, live: LiveMatch) -> None:
         """The match's channel refused the bot for good: what waited to be posted there is
-        dropped, and the match goes on in DMs, both players to be told so by a new DM."""
+        dropped, and the match goes on in DMs, both players to be told so by a new DM (those
+        not told yet, should another process have lost it first)."""
         async with live.lock:
-            await self.store.set_channel_lost(live.id)
+            untold = await self.store.set_channel_lost(live.id)
             live.channel_lost = True
             live.unsent.clear()
-            live.lost_untold = {0, 1}
+            live.lost_untold = {seat for seat in (0, 1) if untold[seat]}
 
     def forget(self, live: LiveMatch) -> None:
         """Free everything kept for a finished match (or one another process holds now)."""

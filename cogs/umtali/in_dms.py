@@ -66,6 +66,24 @@ def owe_at_bring_in(live: LiveMatch) -> set[int]:
     return owed | {seat} if owed_turn(live, seat) else owed
 
 
+async def still_untold(svc: MatchService, live: LiveMatch, seat: int) -> bool:
+    """Whether the seat is to be told now that the match's channel was lost: owed here, and
+    still as saved (another process's notice told it, or this one's whose panel's save was
+    refused as that process moved the match on: ``set_dm_message(lost_told=)``). Unread, the
+    database failing for now, it is told: twice rather than never."""
+    if seat not in live.lost_untold or not live.channel_lost:
+        return False
+    try:
+        untold = (await svc.store.lost_untold(live.id))[seat]
+    except Exception as e:
+        log.info("match %d: whether seat %d was told of the lost channel could not be read "
+                 "(%s: %s)", live.id, seat, e.__class__.__name__, e)
+        return True
+    if not untold:
+        live.lost_untold.discard(seat)
+    return untold
+
+
 def anew(live: LiveMatch, seat: int) -> bool:
     """Whether the seat to act, given another turn's time ("keep waiting"), is to be told it
     by a new panel: with the channel lost (the correspondence DM, ``TurnNotices``, tells it

@@ -289,4 +289,5 @@ class Playing(Looks):
             live.question = fresh.question
             live.reviewed = max(live.reviewed, fresh.reviewed)
             live.dm_told = fresh.dm_told  # as saved: owed anew if untold (``after_stale``)
+            live.lost_untold = fresh.lost_untold  # as saved: told by the holder from now on
         await self.owners.after_stale(live)

@@ -1,0 +1,155 @@
+"""The channel's loss told to both players by one process, while another process holds a copy
+read before that loss: that copy finding the channel gone too tells nobody again; and a seat
+whose notice was still owed is told by the process that holds the match from then on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import cogs.umtali.delivery
+from cogs.umtali.in_dms import CHANNEL_LOST
+from cogs.umtali.live import LiveMatch
+from cogs.umtali.outbox import Batch
+from cogs.umtali.service import MatchService
+from tests.discord_helpers import World, flush, player, start_match
+from tests.processes.helpers import main_of, row, settle
+from tests.test_faults_channel import _lose_thread
+from tests.test_faults_opening import server_errors  # noqa: F401 (a fixture)
+from tests.test_faults_timers import to_turn_end
+from tests.time_control_helpers import dm_ids
+from umtali.moves import MoveKind
+from umtali.players import GreedyPlayer
+
+RETRY = 60.0
+
+
+def notices(world: World, seat: int, before: list[int]) -> int:
+    """The new DMs since ``before`` telling the seat that the channel was lost (a turn's new
+    panel, which notifies too, is not one)."""
+    return sum(1 for m in player(world, seat).user.dm_channel.history() if m.id not in before
+               and any(CHANNEL_LOST in (e.description or "") for e in m.embeds))
+
+
+@pytest.fixture(autouse=True)
+def slow_retries(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cogs.umtali.delivery, "RETRY_FIRST", RETRY)
+
+
+async def test_a_copy_read_before_the_loss_told_elsewhere_tells_nobody_again(
+        world: World, other: MatchService) -> None:
+    live = await start_match(world)
+    main = main_of(world)
+    await to_turn_end(world, live)
+    await settle(world, main, other)
+    before = {seat: dm_ids(world, seat) for seat in (0, 1)}
+    # The player's click reaches the other process, which reads the match ...
+    copy = await other.lookup(live.id)
+    assert copy is not None and not copy.channel_lost
+    # ... as the holder finds the channel gone, and tells both players so.
+    _lose_thread(world, live)
+    main.delivery.enqueue(live, Batch(table=True))
+    await flush(world)
+    assert [notices(world, seat, before[seat]) for seat in (0, 1)] == [1, 1]
+    saved = await row(world, live.id)
+    assert (saved["channel_lost"], saved["dm0_lost_untold"], saved["dm1_lost_untold"]) == \
+        (1, 0, 0)
+    # The move made through the copy is saved; that process finds the channel gone too.
+    seat = copy.session.to_act
+    assert (await other.act(copy, copy.player_ids[seat],
+                            GreedyPlayer().choose(copy.session.view(seat)))).ok
+    await settle(world, main, other)
+    assert [notices(world, seat, before[seat]) for seat in (0, 1)] == [1, 1], "told twice"
+    assert not copy.lost_untold
+
+
+@pytest.mark.usefixtures("server_errors")
+async def test_a_seat_owed_its_notice_is_told_by_the_copy_that_takes_the_match_on(
+        world: World, other: MatchService) -> None:
+    """The notice to one seat failing for now, the other seat's turn is played through the
+    other process, with a copy read before the turn began and the loss (reloaded, as its first
+    move finds the match moved on): that process, holding the match from then on, tells the
+    seat at the turn's end (the first holder's retry finds the match moved on, and drops it)."""
+    live = await start_match(world)
+    main = main_of(world)
+    await to_turn_end(world, live)
+    await settle(world, main, other)
+    copy = await other.lookup(live.id)
+    assert copy is not None
+    # The turn's last move, through the holder: the copy is behind.
+    failing = live.session.to_act
+    assert (await main.act(live, live.player_ids[failing],
+                           GreedyPlayer().choose(live.session.view(failing)))).ok
+    await settle(world, main, other)
+    playing = 1 - failing
+    assert live.session.to_act == playing
+    before = {s: dm_ids(world, s) for s in (0, 1)}
+    channel = player(world, failing).user.dm_channel.id
+    world.env.inject_error("POST", f"/channels/{channel}/messages", status=500, times=1)
+    _lose_thread(world, live)
+    main.delivery.enqueue(live, Batch(table=True))
+    await flush(world)
+    assert (notices(world, playing, before[playing]), notices(world, failing, before[failing])) \
+        == (1, 0)
+    # The next turn is played through the other process, from its copy read before.
+    assert copy.session.to_act == failing and not copy.channel_lost
+    while True:
+        fresh = await other.lookup(live.id)
+        assert fresh is not None
+        assert (await other.act(copy, copy.player_ids[playing],
+                                GreedyPlayer().choose(fresh.session.view(playing)))).ok
+        assert other.matches.get(live.id) is copy and copy.channel_lost
+        if copy.session.to_act == failing:
+            break
+    await settle(world, main, other)
+    world.clock.advance(RETRY + 1)
+    await settle(world, main, other)
+    assert notices(world, failing, before[failing]) == 1, "never told"
+    assert notices(world, playing, before[playing]) == 1, "told twice"
+    saved = await row(world, live.id)
+    assert (saved["dm0_lost_untold"], saved["dm1_lost_untold"]) == (0, 0)
+
+
+async def test_notices_whose_save_was_refused_are_not_sent_again_by_the_next_holder(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The holder's notices go out as a move through the other process moves the match on
+    (their saves refused: that process holds it now). Both players were told all the same:
+    the other process, its copy read as they went out, tells nobody again at its next
+    delivery."""
+    live = await start_match(world)
+    main = main_of(world)
+    await settle(world, main, other)
+    before = {s: dm_ids(world, s) for s in (0, 1)}
+    copies: list[LiveMatch] = []
+    save = main.store.set_dm_message
+
+    async def moved_on_meanwhile(*args: Any, **kwargs: Any) -> bool:
+        if kwargs.get("lost_told") and not copies:
+            # The player to act draws through the other process, which holds the match on.
+            copy = await other.lookup(live.id)
+            assert copy is not None and copy.lost_untold == {0, 1}
+            seat = copy.session.to_act
+            move = GreedyPlayer().choose(copy.session.view(seat))
+            assert move.kind is not MoveKind.DISCARD
+            assert (await other.act(copy, copy.player_ids[seat], move)).ok
+            copies.append(copy)
+        return await save(*args, **kwargs)
+
+    monkeypatch.setattr(main.store, "set_dm_message", moved_on_meanwhile)
+    _lose_thread(world, live)
+    main.delivery.enqueue(live, Batch(table=True))
+    await settle(world, main, other)
+    assert [notices(world, s, before[s]) for s in (0, 1)] == [1, 1]
+    [copy] = copies
+    assert other.matches.get(live.id) is copy and main.matches.get(live.id) is None
+    # The turn played on through the other process, to its end: that delivery tells nobody
+    # again (nor does one after a restart, all told as saved).
+    seat, move = copy.session.to_act, None
+    while move is None or move.kind is not MoveKind.DISCARD:
+        move = GreedyPlayer().choose(copy.session.view(seat))
+        assert (await other.act(copy, copy.player_ids[seat], move)).ok
+    await settle(world, main, other)
+    assert [notices(world, s, before[s]) for s in (0, 1)] == [1, 1], "told twice"
+    saved = await row(world, live.id)
+    assert (saved["dm0_lost_untold"], saved["dm1_lost_untold"]) == (0, 0)
