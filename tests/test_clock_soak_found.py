@@ -158,6 +158,43 @@ async def test_an_answer_to_the_question_whose_click_discord_fails_is_shown_all_
 
 
 @pytest.mark.usefixtures("server_errors")
+@pytest.mark.parametrize("action", ["wait", "claim"])
+@pytest.mark.parametrize("in_dms", [False, True], ids=["in the channel", "in DMs"])
+async def test_an_answer_whose_click_and_own_edit_discord_fails_is_shown_at_the_next_check(
+        world: World, action: str, in_dms: bool) -> None:
+    """Seed 1301: Discord fails the click's answer, and the bot's own edit of the question
+    showing the answer too: the question kept its buttons (answering nothing any more) and
+    never said what was chosen. The edit is owed, as a withdrawn question's is, to the clock's
+    next check."""
+    svc = world.bot.matches
+    assert svc is not None
+    if in_dms:
+        live = await played_in_dms(world, time_control="correspondence")
+    else:
+        live = await start_match(world, time_control="correspondence")
+    assert live.deadline is not None
+    await svc.check_timers(now=live.deadline + LATE + 1)
+    await flush(world)
+    [question] = _questions(world)
+    absent = live.session.to_act
+    world.env.inject_error("POST", "/interactions/*/callback", status=503, times=1)
+    world.env.inject_error("PATCH", f"/channels/{question.channel.id}/messages/{question.id}",
+                           status=503, times=1)
+    waiting = player(world, 1 - absent)
+    clicked = await (waiting.user if in_dms else waiting).click(
+        question, custom_id=button(question, action))
+    await flush(world)
+    assert "Discord failed for a moment" in clicked.response.content
+    assert all("injected by test" in str(e) for e in world.env.errors)  # (seen)
+    assert custom_ids(_questions(world)[0])  # both failed: its buttons still on
+    await svc.check_timers(now=world.clock.now + 1)
+    await flush(world)
+    [shown] = _questions(world)
+    answer = "keeps waiting" if action == "wait" else "claimed the win"
+    assert not custom_ids(shown) and answer in shown.content, shown.content
+
+
+@pytest.mark.usefixtures("server_errors")
 @pytest.mark.parametrize("how", ["typed", "hand panel"])
 async def test_a_move_within_the_turn_whose_answer_discord_fails_reaches_the_dm_panel(
         world: World, how: str) -> None:

@@ -145,7 +145,7 @@ async def edit_void(svc: MatchService, live: LiveMatch, asked: Question) -> bool
                                                        allowed_mentions=NO_MENTIONS))
     except PASSING as e:
         log.info("match %d: the time-up question could not be edited for now (%s)", live.id, e)
-        _owe(svc, live, asked)
+        _owe(svc, live.id, asked)
         return False
     except GONE as e:
         log.info("match %d: the time-up question is gone (%s)", live.id, e)
@@ -153,17 +153,39 @@ async def edit_void(svc: MatchService, live: LiveMatch, asked: Question) -> bool
     return True
 
 
+async def show_answer(svc: MatchService, match_id: int, asked: Question, text: str) -> bool:
+    """The question (at ``asked``) edited to show its answer (``text``), its buttons off, where
+    the click's own answer could not: False if that failed for now (owed: tried again at the
+    clock's next check, lest its buttons stay on, answering nothing any more)."""
+    kind = discord.ChannelType.private if asked.in_dm else None
+    message = svc.client.get_partial_messageable(asked.channel_id, type=kind).get_partial_message(
+        asked.message_id)
+    try:
+        await _edited(svc, asked, lambda: message.edit(content=text[:2000], view=None,
+                                                       allowed_mentions=NO_MENTIONS))
+    except PASSING as e:
+        log.info("match %d: the time-up question could not show its answer for now (%s)",
+                 match_id, e)
+        _owe(svc, match_id, asked, text)
+        return False
+    except discord.HTTPException as e:  # gone, or refused for good: nothing to press on it
+        log.info("match %d: the time-up question could not show its answer (%s)", match_id, e)
+    _paid(svc, match_id, asked.message_id)
+    return True
+
+
 #: By service, then match id and message id: the questions no longer standing whose edit
 #: failed for now (a 5xx, the network), tried again at the clock's next check (``void_owed``):
-#: a move, whose delivery would try again, may be days away. By id, not by copy: the asking
-#: process may have let the match go to the process whose move withdrew the question, and
-#: whose copy never knew of it.
-_owed: weakref.WeakKeyDictionary[MatchService, dict[int, dict[int, Question]]] = \
-    weakref.WeakKeyDictionary()
+#: a move, whose delivery would try again, may be days away; with the answer to show, for a
+#: question answered (``show_answer``), else None (withdrawn, or the match moved on). By id,
+#: not by copy: the asking process may have let the match go to the process whose move
+#: withdrew the question, and whose copy never knew of it.
+_owed: weakref.WeakKeyDictionary[
+    MatchService, dict[int, dict[int, tuple[Question, str | None]]]] = weakref.WeakKeyDictionary()
 
 
-def _owe(svc: MatchService, live: LiveMatch, asked: Question) -> None:
-    _owed.setdefault(svc, {}).setdefault(live.id, {})[asked.message_id] = asked
+def _owe(svc: MatchService, match_id: int, asked: Question, answer: str | None = None) -> None:
+    _owed.setdefault(svc, {}).setdefault(match_id, {})[asked.message_id] = (asked, answer)
 
 
 def _paid(svc: MatchService, match_id: int, message_id: int) -> None:
@@ -194,7 +216,10 @@ async def void_owed(svc: MatchService) -> None:
             log.info("match %d: its time-up question waits for the database (%s: %s)",
                      match_id, e.__class__.__name__, e)
             continue
-        for asked in list(questions.values()):
+        for asked, answer in list(questions.values()):
+            if answer is not None:
+                await _answer_owed(svc, match_id, asked, answer)
+                continue
             if live is None or stands(asked, live):
                 _paid(svc, match_id, asked.message_id)
                 continue
@@ -210,6 +235,17 @@ async def void_owed(svc: MatchService) -> None:
                 _paid(svc, match_id, asked.message_id)
                 log.warning("match %d: the time-up question could not be taken back (%s: %s)",
                             match_id, e.__class__.__name__, e)
+
+
+async def _answer_owed(svc: MatchService, match_id: int, asked: Question, answer: str) -> None:
+    """An answered question's edit tried again (the match as it is now matters not: its
+    answer stands). Never raises."""
+    try:
+        await show_answer(svc, match_id, asked, answer)
+    except Exception as e:  # not a failure for now (those are kept): never tried every second
+        _paid(svc, match_id, asked.message_id)
+        log.warning("match %d: the time-up question could not show its answer (%s: %s)",
+                    match_id, e.__class__.__name__, e)
 
 
 async def _edited(svc: MatchService, asked: Question,

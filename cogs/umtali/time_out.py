@@ -34,7 +34,7 @@ from cogs.umtali.nonces import match_nonce
 from cogs.umtali.outbox import Batch
 from cogs.umtali.panels import timeout_panel
 from cogs.umtali.question import Question, stands, unsaved_asked, unsaved_at
-from cogs.umtali.question_message import forget, question, remember, take_back
+from cogs.umtali.question_message import forget, question, remember, show_answer, take_back
 from cogs.umtali.reminders import Turn, TurnNotices, post, refused, turn_of, when
 from cogs.umtali.unheard import settled
 from umtali.i18n import Tr
@@ -233,14 +233,14 @@ async def answer_timeout(interaction: discord.Interaction, match_id: int, versio
             # Discord failed the answer (answered as an error): the question shows it by the
             # bot's own edit, else its buttons stay on, answering nothing any more.
             if asked is not None:
-                await _show_answer(svc, asked, text)
+                await show_answer(svc, live.id, asked, text)
             raise
     else:
         # Its id on another message (forged): that one is left as it is; the question, when
         # known, says the answer.
         await answer(interaction, text)
         if asked is not None:
-            await _show_answer(svc, asked, text)
+            await show_answer(svc, live.id, asked, text)
 
 
 async def _settle(svc: MatchService, user_id: int, match_id: int, version: int,
@@ -338,16 +338,6 @@ def _on_question(interaction: discord.Interaction) -> bool:
     ids = [getattr(child, "custom_id", None) for row in (message.components if message else [])
            for child in getattr(row, "children", [])]
     return bool(ids) and all(isinstance(i, str) and i.endswith((":claim", ":wait")) for i in ids)
-
-
-async def _show_answer(svc: MatchService, asked: Question, text: str) -> None:
-    """The question (at ``asked``) edited to show its answer, its buttons gone."""
-    kind = discord.ChannelType.private if asked.in_dm else None
-    channel = svc.client.get_partial_messageable(asked.channel_id, type=kind)
-    try:
-        await channel.get_partial_message(asked.message_id).edit(content=text, view=None)
-    except (discord.HTTPException, *PASSING) as e:
-        log.info("the time-up question could not show its answer (%s)", e)
 
 
 async def _drop_buttons(interaction: discord.Interaction) -> None:
