@@ -11,8 +11,9 @@ import pytest
 import cogs.umtali.delivery
 from bot import UmtaliBot
 from cogs.umtali.in_dms import CHANNEL_LOST
+from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
-from tests.discord_helpers import World, flush, player, start_match
+from tests.discord_helpers import World, flush, player, start_match, start_practice
 from tests.test_faults_channel import _lose_thread
 from tests.test_faults_opening import server_errors  # noqa: F401 (a fixture)
 from tests.time_control_helpers import dm_ids
@@ -94,3 +95,31 @@ async def test_a_match_abandoned_as_its_channel_is_lost_tells_nobody_to_play_on(
     said += [e.description or "" for e in world.alice.user.dm_channel.last_message.embeds]
     assert not any(CHANNEL_LOST in text for text in said), said
     assert any("abandoned" in text for text in said), said
+
+
+@pytest.mark.usefixtures("server_errors")
+async def test_a_practice_whose_notice_failed_owes_the_computer_nothing_after_a_restart(
+        world: World, make_bot: Callable[[], UmtaliBot]) -> None:
+    """A practice's lost channel, the player's notice failed for now, then a restart: the
+    player is told, and nothing is owed to the computer's seat (a delivery to nobody at every
+    restart)."""
+    live = await start_practice(world)
+    seat = live.seat_of(world.alice.user.id)
+    assert seat is not None and live.is_computer(1 - seat)
+    before = dm_ids(world, seat)
+    channel = world.alice.user.dm_channel.id
+    world.env.inject_error("POST", f"/channels/{channel}/messages", status=500, times=1)
+    _lose_thread(world, live)
+    svc = world.bot.matches
+    assert svc is not None
+    svc.delivery.enqueue(live, Batch(table=True))
+    await flush(world)
+    assert live.channel_lost and not told_lost(world, seat, before)
+    again = make_bot()
+    await world.env.restart_bot(again)
+    await flush(world)
+    assert told_lost(world, seat, before)
+    assert again.matches is not None
+    row = await again.matches.store.match(live.id)
+    assert row is not None and not row.lost_untold[seat]
+    assert LiveMatch.from_row(row).lost_untold == set()  # as brought back from now on

@@ -193,7 +193,9 @@ class LiveMatch:
             reviewed=row.reviewed,
             dm_sending=list(row.dm_sending),
             dm_told=[told_turn(text) for text in row.dm_told],
-            lost_untold={seat for seat in (0, 1) if row.lost_untold[seat] and row.channel_lost},
+            # (a computer's seat, or one whose DMs are closed, has nobody to tell)
+            lost_untold={seat for seat in (0, 1) if row.lost_untold[seat] and row.channel_lost
+                         and seat != row.computer_seat and not row.dm_refused[seat]},
             # Ended with no result (a finished session's state says how it ended).
             abandoned=row.status == "finished" and not session.over,
             ended=row.how or "" if row.status == "finished" and not session.over else "",
