@@ -120,15 +120,18 @@ class MessageQueries:
                             (int(sending), match_id))
 
     async def take_dm_message(self, match_id: int, seat: int, channel_id: int,
-                              message_id: int) -> bool:
+                              message_id: int, told: str | None = None) -> bool:
         """``message_id`` is the seat's DM panel from now on, unless a newer one was saved
         (ids grow with time): whether it is. For a panel whose process sent it and is saving
-        its id, or stopped first: the same id saved twice, or the one it would have saved."""
+        its id, or stopped first: the same id saved twice, or the one it would have saved;
+        ``told``, the turn it told the seat of, as that process would save it (``dm_told``)."""
+        telling = "" if told is None else f", dm{seat}_told = ?"
         async with self.db.transaction() as c:
             await c.execute(
-                f"UPDATE matches SET dm{seat}_channel_id = ?, dm{seat}_message_id = ? "
+                f"UPDATE matches SET dm{seat}_channel_id = ?, dm{seat}_message_id = ?{telling} "
                 f"WHERE id = ? AND (dm{seat}_message_id IS NULL OR dm{seat}_message_id < ?)",
-                (channel_id, message_id, match_id, message_id))
+                (channel_id, message_id, *(() if told is None else (told,)), match_id,
+                 message_id))
             row = await c.fetchone(f"SELECT dm{seat}_message_id AS panel FROM matches "
                                    "WHERE id = ?", (match_id,))
         return row is not None and row["panel"] == message_id

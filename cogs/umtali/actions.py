@@ -24,12 +24,13 @@ from cogs.umtali.hand_panels import (
     refresh_pane,
     show_panel,
 )
-from cogs.umtali.in_dms import moves_of, strip_answered
+from cogs.umtali.in_dms import moves_of, shows, strip_answered
 from cogs.umtali.in_time import answer, arrived, edit_clicked, in_time
-from cogs.umtali.live import LiveMatch
+from cogs.umtali.live import LiveMatch, told_text
 from cogs.umtali.mentions import command
 from cogs.umtali.names import MAX_ECHO, as_typed, echo, safe_name, safe_text, visible
 from cogs.umtali.outbox import Batch
+from cogs.umtali.reminders import turn_of
 from cogs.umtali.unknown import OUT_OF_DATE
 from umtali.errors import InvalidMoveError
 from umtali.i18n import N_, sentence
@@ -153,8 +154,15 @@ async def _on_its_way(interaction: discord.Interaction, live: LiveMatch, seat: i
     if not live.dm_sending[seat] or svc.matches.get(live.id) is live or (
             panel is not None and message.id < panel) or not moves_of(message, live.id):
         return False
-    if not await svc.store.take_dm_message(live.id, seat, message.channel.id, message.id):
+    # A new panel of the turn as it is, to the seat to act, told it that turn (as its
+    # process would have saved: ``in_dms``), lest a bring-in of the match tell it again.
+    turn = turn_of(live)
+    telling = live.channel_lost and not live.over and seat == turn[3] and shows(message, live)
+    if not await svc.store.take_dm_message(live.id, seat, message.channel.id, message.id,
+                                           told=told_text(turn) if telling else None):
         return False  # a newer panel was saved meanwhile
+    if telling:
+        live.dm_told[seat] = turn
     live.dm_channel_ids[seat], live.dm_message_ids[seat] = message.channel.id, message.id
     return True
 

@@ -262,6 +262,13 @@ def moves_of(message: discord.Message, match_id: int) -> bool:
     return any(i.startswith(prefix) and i.rsplit(":", 1)[-1] not in _NOT_PANEL for i in ids)
 
 
+def shows(message: discord.Message, live: LiveMatch) -> bool:
+    """Whether ``message``'s hand panel controls are those of the match as it is now."""
+    prefix = f"umtali:m:{live.id}:{live.version}:"
+    return any((getattr(child, "custom_id", None) or "").startswith(prefix)
+               for row in message.components for child in getattr(row, "children", ()))
+
+
 async def _strip_unsaved(svc: MatchService, live: LiveMatch, seat: int) -> bool:
     """Take the buttons off the seat's panels sent whose id was never saved (the bot stopped
     between sending one and saving its id), or replaced and not stripped: the bot's last

@@ -6,14 +6,19 @@ the moment it arrives, while the database is slow to save its id, met that answe
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 import pytest
 
+from cogs.umtali.in_dms import owe_at_bring_in
+from cogs.umtali.live import LiveMatch, told_text
+from cogs.umtali.reminders import turn_of
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, custom_ids, player
 from tests.processes.helpers import main_of, row, settle, via
 from tests.test_left_orphan_panel import _drawing
+from tests.time_control_helpers import end_turn, played_in_dms
 
 
 async def test_a_click_on_a_panel_whose_id_is_on_its_way_elsewhere_is_played(
@@ -61,3 +66,43 @@ async def test_a_click_on_a_panel_whose_id_is_on_its_way_elsewhere_is_played(
     assert any(c.startswith(f"{prefix}{version + 1}:") for c in custom_ids(offering[0]))
     saved = await row(world, live.id)
     assert saved[f"dm{seat}_message_id"] == panel.id and not saved[f"dm{seat}_sending"]
+
+
+async def test_a_turns_panel_taken_elsewhere_saves_the_turn_it_told(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Played in DMs, the process holding the match sends the turn's new panel (it notifies)
+    and stops before saving its id; the player clicks it at once, reaching another process,
+    which takes it as the seat's panel: it saves the turn it told too, or a bring-in of the
+    match later in that turn would notify the player again, for a turn they are playing."""
+    live = await played_in_dms(world)
+    main = main_of(world)
+    await end_turn(world, live)
+    await settle(world, main)
+    seat, version = live.session.to_act, live.version
+    actor = player(world, seat)
+    # As if the turn's panel so far had not been saved as telling it (the holder stopped).
+    async with main.store.db.transaction() as c:
+        await c.execute(f"UPDATE matches SET dm{seat}_told = '' WHERE id = ?", (live.id,))
+    live.dm_told[seat] = None
+    sent, never = asyncio.Event(), asyncio.Event()
+
+    async def stuck(*args: int, **kwargs: Any) -> bool:
+        sent.set()
+        await never.wait()  # the holder stopped: its id never saved
+        return False
+
+    monkeypatch.setattr(main.store, "set_dm_message", stuck)
+    sending = asyncio.create_task(main.delivery.send_hand(live, seat, new=True))
+    await asyncio.wait_for(sent.wait(), 10)
+    panel = actor.user.dm_channel.last_message
+    with via(world, other):
+        r = await actor.user.click(panel, custom_id=f"umtali:m:{live.id}:{version}:draw")
+    assert r.acknowledged and not r.ephemeral
+    sending.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await sending
+    saved = await row(world, live.id)
+    assert saved[f"dm{seat}_message_id"] == panel.id and saved["version"] == version + 1
+    assert saved[f"dm{seat}_told"] == told_text(turn_of(live)), "the turn told was not saved"
+    fresh = await other.store.match(live.id)
+    assert fresh is not None and seat not in owe_at_bring_in(LiveMatch.from_row(fresh))
