@@ -106,6 +106,15 @@ class MessageQueries:
         return (False, False) if row is None else \
             (bool(row["dm0_lost_untold"]), bool(row["dm1_lost_untold"]))
 
+    async def set_resend(self, match_id: int, owed: str, owner: str) -> bool:
+        """What the match's delivery still owes after a failure for now ('' once sent), saved
+        by its holder ``owner`` alone: whether it was (a process the match was taken from
+        clears nothing of its new holder's)."""
+        async with self.db.transaction() as c:
+            cur = await c.execute("UPDATE matches SET resend = ? WHERE id = ? AND owner = ?",
+                                  (owed, match_id, owner))
+            return cur.rowcount == 1
+
     async def set_reviewed(self, match_id: int, hands: int) -> None:
         """The review of the practice match's hand that made ``hands`` finished ones was sent
         (never taken back: a process behind cannot lower it)."""

@@ -134,6 +134,8 @@ class MatchRow:
     dm_told: tuple[str, str] = ("", "")
     #: Each seat still to be told, by a new DM, that the match's channel was lost.
     lost_untold: tuple[bool, bool] = (False, False)
+    #: What a delivery that failed for now still owes (``Batch.dumps``; '' for nothing).
+    resend: str = ""
 
 
 @dataclass(frozen=True, slots=True)

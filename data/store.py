@@ -59,6 +59,7 @@ def _match(row: Row) -> MatchRow:
         dm_sending=(bool(row["dm0_sending"]), bool(row["dm1_sending"])),
         dm_told=(row["dm0_told"], row["dm1_told"]),
         lost_untold=(bool(row["dm0_lost_untold"]), bool(row["dm1_lost_untold"])),
+        resend=row["resend"],
     )
 
 

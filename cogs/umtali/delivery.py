@@ -146,6 +146,22 @@ class Delivery:
                 self._backoff.pop(live.id, None)
             else:
                 self._retry(live, again)
+            await self._owe(live)
+
+    async def _owe(self, live: LiveMatch) -> None:
+        """What waits for a retry saved (``matches.resend``), or nothing once all is sent: a
+        restart before the retry, or another process taking the match, sends it. Written on
+        failures and their recovery alone. A failure to save is left to the retry in memory."""
+        waiting = self._retrying.get(live.id)
+        owed = waiting.dumps() if waiting is not None else ""
+        if owed == live.resend or self._closed:
+            return
+        try:
+            if await self.service.store.set_resend(live.id, owed, self.service.owners.name):
+                live.resend = owed
+        except Exception as e:
+            log.info("match %d: what its delivery owes could not be saved (%s: %s)", live.id,
+                     e.__class__.__name__, e)
 
     def _failed(self, live: LiveMatch, batch: Batch, error: Exception) -> Batch:
         """What to try again after ``error``. A failure other than Discord's (the database,

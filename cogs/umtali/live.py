@@ -93,6 +93,9 @@ class LiveMatch:
     #: With the channel lost, the seats still to be told so by a new DM (as saved: set with
     #: the loss, a seat's cleared with the panel that tells it).
     lost_untold: set[int] = field(default_factory=set)
+    #: What a delivery that failed for now still owes, as saved (``Batch.dumps``): sent by
+    #: the process that brings the match in (``Owners.adopt``).
+    resend: str = ""
     #: A copy loaded fresh for an action, the match held by another process whose clocks
     #: stand still (its gateway down, or connecting): since when, by its note (not saved).
     #: That holder gives the turn this time back, so a move is judged with it too
@@ -196,6 +199,7 @@ class LiveMatch:
             # (a computer's seat, or one whose DMs are closed, has nobody to tell)
             lost_untold={seat for seat in (0, 1) if row.lost_untold[seat] and row.channel_lost
                          and seat != row.computer_seat and not row.dm_refused[seat]},
+            resend=row.resend,
             # Ended with no result (a finished session's state says how it ended).
             abandoned=row.status == "finished" and not session.over,
             ended=row.how or "" if row.status == "finished" and not session.over else "",

@@ -7,6 +7,7 @@ folds repeated edits of the table or a hand into one.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 
@@ -30,3 +31,22 @@ class Batch:
     @property
     def empty(self) -> bool:
         return not (self.announce or self.table or self.hands or self.question)
+
+    def dumps(self) -> str:
+        """As saved (``matches.resend``); '' for nothing."""
+        if self.empty:
+            return ""
+        return json.dumps({"announce": self.announce, "table": self.table,
+                           "hands": sorted(self.hands), "question": self.question},
+                          separators=(",", ":"))
+
+    @classmethod
+    def loads(cls, text: str) -> Batch:
+        """A batch saved by ``dumps`` (nothing for '', or for text no bot wrote)."""
+        try:
+            saved = json.loads(text) if text else {}
+            return cls(announce=saved.get("announce") is True, table=saved.get("table") is True,
+                       hands={seat for seat in saved.get("hands", []) if seat in (0, 1)},
+                       question=saved.get("question") is True)
+        except (ValueError, AttributeError, TypeError):
+            return cls()

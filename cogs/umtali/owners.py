@@ -193,6 +193,10 @@ class Owners:
         if live.unsent:
             # Saved before its holder stopped, never posted: post it now.
             self.svc.delivery.enqueue(live, Batch(announce=True, table=True, hands={0, 1}))
+        if live.resend:
+            # Owed by a delivery that failed for now before its holder stopped (or let it go).
+            live.dm_shown = [None, None]
+            self.svc.delivery.enqueue(live, Batch.loads(live.resend))
         self.svc.computers.next(live)
 
     def _owe_still(self, live: LiveMatch) -> None:
