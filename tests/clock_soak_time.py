@@ -78,7 +78,8 @@ class TimeSteps(Soak):
             if not clean:
                 a.grace += self.since_alive()
         running = self.timed()
-        if self.step_no <= self.faulty_until or self.svc.delivery._retries:
+        if self.step_no <= self.faulty_until:
+            # (a retry waiting, with no fault to come, is saved: ``matches.resend``)
             self.lost_edit = True
         # A deadline that would move by under a second is not saved again (a quick restart,
         # not worth a save): that second is the player's loss.

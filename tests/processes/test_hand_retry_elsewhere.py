@@ -36,6 +36,8 @@ async def test_a_hand_tried_again_after_the_match_moved_on_elsewhere_shows_it_as
     await play_out(world, live, moves=1)
     await settle(world, main)
     assert live.session.to_act != seat and main.delivery._retrying
+    assert (await row(world, live.id))["resend"] == f'{{"announce":false,"table":false,' \
+        f'"hands":[{seat}],"question":false}}'  # saved with the failure
     # ... while the opponent's whole turn is played through the other process, which holds
     # the match from then on and sends both hands: the mover's turn again, with its buttons.
     while (await greedy_via(world, other, live.id)).kind is not MoveKind.DISCARD:
@@ -43,11 +45,13 @@ async def test_a_hand_tried_again_after_the_match_moved_on_elsewhere_shows_it_as
     await settle(world, main, other)
     saved = await row(world, live.id)
     assert saved["owner"] == "p2"
+    assert saved["resend"] == ""  # sent by the process that took the match, which cleared it
     draw = f"umtali:m:{live.id}:{saved['version']}:draw"
     assert draw in _panel(world, seat, saved[f"dm{seat}_message_id"])
     await world.env.advance_time(RETRY + 1)
     await settle(world, main, other)
     assert draw in _panel(world, seat, saved[f"dm{seat}_message_id"])
+    assert (await row(world, live.id))["resend"] == ""  # the old holder clears nothing of p2's
 
 
 def _panel(world: World, seat: int, message_id: int) -> list[str]:
