@@ -333,6 +333,9 @@ class Delivery:
                    button=tr("My hand")), allowed_mentions=only(user_id))
         except GONE as e:
             await self.lose_channel(live, e, channel.id)
+            if not live.channel_lost and live.channel_id != channel.id:
+                # A channel the match had left (brought up to date): said where it is now.
+                await self.dm_refused(live, seat)
 
     def _hand_failed(self, live: LiveMatch, seat: int, error: Exception) -> bool:
         """Whether the seat's hand, failed for now, is to be tried again; after ``TRIES`` it

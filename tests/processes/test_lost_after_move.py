@@ -147,3 +147,24 @@ async def test_a_post_refused_as_this_process_moves_the_match_loses_nothing(
     assert (live.channel_id, live.channel_lost) == (world.channel.id, False)
     assert lost != world.channel.id
 
+
+async def test_closed_dms_told_from_a_copy_from_before_the_move_are_told_where_it_is_now(
+        world: World, other: MatchService) -> None:
+    """The copy of the other process, read before the loss and the move, finds ben's DMs
+    closed: the channel it knew refuses the notice, which is posted where the match is."""
+    live = await start_match(world)
+    main = main_of(world)
+    await settle(world, main, other)
+    copy = await other.lookup(live.id)
+    assert copy is not None and not copy.channel_lost
+    _lose_thread(world, live)
+    main.delivery.enqueue(live, Batch(table=True))
+    await flush(world)
+    moved = await world.alice.slash(world.channel, "umtali table")
+    await settle(world, main, other)
+    await other.delivery.dm_refused(copy, 1)
+    await settle(world, main, other)
+    await _unlost(world, live, moved)
+    assert copy.channel_id == world.channel.id and copy.dm_refused[1]
+    assert any("I can't send you direct messages" in m.content
+               and str(world.bob.user.id) in m.content for m in world.channel.history())
