@@ -37,20 +37,27 @@ class MessageQueries:
                  match_id, at, table or 0, int(lost), version))
             return cur.rowcount == 1
 
-    async def set_channel_lost(self, match_id: int) -> tuple[bool, bool]:
-        """The match's channel refused the bot for good: what was waiting to be posted there
-        is dropped (the players see the table with their hands instead), and both seats are
-        to be told so (``set_dm_message(lost_told=)``). Each seat still to be told, as saved:
-        a channel another process lost already keeps what that one told."""
+    async def set_channel_lost(self, match_id: int,
+                               channel_id: int) -> tuple[bool, bool] | None:
+        """The match's channel ``channel_id`` refused the bot for good: what was waiting to be
+        posted there is dropped (the players see the table with their hands instead), and both
+        seats are to be told so (``set_dm_message(lost_told=)``). Each seat still to be told,
+        as saved: a channel another process lost already keeps what that one told. None if
+        the match is in another channel now (``move_match``, since the copy that found
+        ``channel_id`` refused was read): nothing is lost, the match is live there."""
 
-        async def job(c: Tx) -> tuple[bool, bool]:
+        async def job(c: Tx) -> tuple[bool, bool] | None:
             await c.execute("UPDATE matches SET channel_lost = 1, unsent = '[]', "
                             "dm0_lost_untold = 1, dm1_lost_untold = 1 "
-                            "WHERE id = ? AND channel_lost = 0", (match_id,))
-            row = await c.fetchone(
-                "SELECT dm0_lost_untold, dm1_lost_untold FROM matches WHERE id = ?", (match_id,))
-            return (False, False) if row is None else \
-                (bool(row["dm0_lost_untold"]), bool(row["dm1_lost_untold"]))
+                            "WHERE id = ? AND channel_lost = 0 AND channel_id = ?",
+                            (match_id, channel_id))
+            row = await c.fetchone("SELECT channel_id, dm0_lost_untold, dm1_lost_untold "
+                                   "FROM matches WHERE id = ?", (match_id,))
+            if row is None:
+                return False, False
+            if row["channel_id"] != channel_id:
+                return None
+            return bool(row["dm0_lost_untold"]), bool(row["dm1_lost_untold"])
 
         return await self.db.batched(job)
 

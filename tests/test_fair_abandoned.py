@@ -351,7 +351,7 @@ async def test_a_members_unfinished_matches_are_the_dealt_and_sealed_ones(store:
                     **options: Any) -> int:
         match_id = await _match(store, players, at - 50, **options)
         if lost:
-            await store.set_channel_lost(match_id)
+            await store.set_channel_lost(match_id, 5)
         assert await store.abandon_match(match_id, how, now=at) is not None
         return match_id
 

@@ -98,7 +98,11 @@ async def test_a_matchs_messages_timers_and_announcements(store: Store) -> None:
     assert not await store.move_match(match_id, 8, 12, (6, 10, False), 3)
     assert not await store.move_match(match_id, 8, 12, (6, 11, False), 2), "moved on since"
     assert await store.move_match(match_id, 8, 12, (6, 11, False), 3)
-    await store.set_channel_lost(match_id)
+    # A copy read before the move finding the channel it left refused loses nothing.
+    assert await store.set_channel_lost(match_id, 6) is None
+    row = await store.match(match_id)
+    assert row is not None and not row.channel_lost and row.unsent != "[]"
+    assert await store.set_channel_lost(match_id, 8) == (True, True)
     row = await store.match(match_id)
     assert row is not None and row.channel_lost and row.unsent == "[]"
     assert not await store.move_match(match_id, 9, 13, (8, 12, False), 3)

@@ -247,11 +247,15 @@ class Delivery:
         again = Batch()
         if await self.service.owners.fell_behind(live):
             return again  # its holder sends what there is to send
-        was_lost = live.channel_lost
+        was_lost, was_in = live.channel_lost, live.channel_id
         if batch.table:
             await self._to_channel(live, batch, again, table=True)
         if live.channel_lost and not was_lost:
             return again  # both hands were just sent, saying where the match went
+        if live.channel_id != was_in:
+            # The channel that refused was one the match had left: brought up to date, it
+            # has queued what it has to send there (or was dropped, held elsewhere).
+            return again
         if batch.table or batch.question:
             for listener in self.service.moved_listeners:
                 try:
@@ -286,6 +290,9 @@ class Delivery:
                           table: bool) -> None:
         """The table brought up to date (``table``), or the announcements posted; what
         failed for now is set in ``again``."""
+        # Where it is sent: a table brought elsewhere meanwhile (``move_to``) leaves the
+        # channel that refuses it unlost.
+        channel = live.channel_id
         try:
             if table:
                 await post_table(self.service, live)
@@ -293,7 +300,7 @@ class Delivery:
                 await announce(self.service, live)
         except GONE as e:
             self._tried(live, "its channel", None)
-            await self.lose_channel(live, e)
+            await self.lose_channel(live, e, channel)
         except PASSING as e:
             if self.service.clock_state.outage is not None:
                 # The gateway is down too: the network or Discord, not this channel. Not
@@ -302,7 +309,7 @@ class Delivery:
             elif self._tried(live, "its channel", e) < TRIES:
                 again.announce, again.table = batch.announce, batch.table
             else:
-                await self._give_up_channel(live)
+                await self._give_up_channel(live, channel)
         else:
             self._tried(live, "its channel", None)
 
@@ -341,7 +348,10 @@ class Delivery:
                    "the table to see your cards and play.", mention=ping(user_id),
                    button=tr("My hand")), allowed_mentions=only(user_id))
         except GONE as e:
-            await self.lose_channel(live, e)
+            await self.lose_channel(live, e, channel.id)
+            if not live.channel_lost and live.channel_id != channel.id:
+                # A channel the match had left (brought up to date): said where it is now.
+                await self.dm_refused(live, seat)
 
     def _hand_failed(self, live: LiveMatch, seat: int, error: Exception) -> bool:
         """Whether the seat's hand, failed for now, is to be tried again; after ``TRIES`` it
@@ -356,28 +366,30 @@ class Delivery:
                     "tried again until the match's next delivery", live.id, seat, TRIES, error)
         return False
 
-    async def _give_up_channel(self, live: LiveMatch) -> None:
+    async def _give_up_channel(self, live: LiveMatch, channel: int) -> None:
         """The channel has failed for now ``TRIES`` times in a row: lost as if refused, so
         that the match goes on in DMs, unless that would leave a player unreachable (the match
         would be abandoned): then what it has to post waits for its next delivery."""
         if not all(live.is_computer(seat) or not live.dm_refused[seat] for seat in (0, 1)):
             log.warning("match %d: channel %d has failed %d tries in a row; not tried again "
                         "until the match's next delivery (a player's DMs are closed)", live.id,
-                        live.channel_id, TRIES)
+                        channel, TRIES)
             return
-        log.warning("match %d: channel %d has failed %d tries in a row; the match goes on in "
-                    "direct messages", live.id, live.channel_id, TRIES)
-        await self._to_dms(live)
+        await self._to_dms(live, channel, f"has failed {TRIES} tries in a row")
 
-    async def lose_channel(self, live: LiveMatch, error: discord.HTTPException) -> None:
+    async def lose_channel(self, live: LiveMatch, error: discord.HTTPException,
+                           channel: int) -> None:
+        """``channel``, where something of the match's was sent, refused the bot for good."""
         if live.channel_lost:
             return
-        log.warning("match %d: channel %d refused the bot for good (%s %s); the match goes "
-                    "on in direct messages", live.id, live.channel_id, error.status, error.code)
-        await self._to_dms(live)
+        await self._to_dms(live, channel,
+                           f"refused the bot for good ({error.status} {error.code})")
 
-    async def _to_dms(self, live: LiveMatch) -> None:
-        await self.service.lose_channel(live)
+    async def _to_dms(self, live: LiveMatch, channel: int, why: str) -> None:
+        if not await self.service.lose_channel(live, channel):
+            return  # a channel the match had left: it is in another now
+        log.warning("match %d: channel %d %s; the match goes on in direct messages", live.id,
+                    channel, why)
         if await self.service.abandon_if_unreachable(live):
             return
         # Each player is told by a new message (it notifies), until that message is sent

@@ -120,15 +120,31 @@ class Endings(Playing):
             return False
         return await self.abandon(live)
 
-    async def lose_channel(self, live: LiveMatch) -> None:
+    async def lose_channel(self, live: LiveMatch, channel: int | None = None) -> bool:
         """The match's channel refused the bot for good: what waited to be posted there is
         dropped, and the match goes on in DMs, both players to be told so by a new DM (those
-        not told yet, should another process have lost it first)."""
+        not told yet, should another process have lost it first). False if the channel that
+        refused (``channel``; the copy's by default) is no longer the match's: ``/umtali
+        table`` brought the match elsewhere while it was sent there, or since the copy was
+        read. Then nothing is lost, and the copy is brought up to date, what it has to say
+        sent where the match is now (or dropped, held elsewhere: ``after_stale``)."""
         async with live.lock:
-            untold = await self.store.set_channel_lost(live.id)
+            channel = live.channel_id if channel is None else channel
+            if channel != live.channel_id:
+                # This copy was moved meanwhile (``move_to``): it sends to the new channel.
+                log.info("match %d: channel %d refused the bot, but the match has moved to "
+                         "channel %d", live.id, channel, live.channel_id)
+                return False
+            untold = await self.store.set_channel_lost(live.id, channel)
+            if untold is None:
+                log.info("match %d: channel %d refused the bot, but another process moved the "
+                         "match since; brought up to date", live.id, channel)
+                await self._reload(live)
+                return False
             live.channel_lost = True
             live.unsent.clear()
             live.lost_untold = {seat for seat in (0, 1) if untold[seat]}
+            return True
 
     def forget(self, live: LiveMatch) -> None:
         """Free everything kept for a finished match (or one another process holds now)."""

@@ -137,7 +137,7 @@ async def post(svc: MatchService, live: LiveMatch, text: str,
         return await channel.send(text, view=view, allowed_mentions=mentions, nonce=nonce)
     except GONE as e:
         # Refused for good: the match goes on in DMs, as when a delivery finds it so.
-        await svc.delivery.lose_channel(live, e)
+        await svc.delivery.lose_channel(live, e, channel.id)
         return None
     except PASSING as e:
         log.info("match %d: a time-control message could not be posted (%s)", live.id, e)
@@ -263,7 +263,7 @@ async def warn(svc: MatchService, live: LiveMatch, seat: int, left: int) -> None
             sent = await channel.send(f"<@{user_id}>, {text}", allowed_mentions=only(user_id),
                                       nonce=match_nonce(live, "warning", *turn, deadline))
         except GONE as e:
-            await svc.delivery.lose_channel(live, e)
+            await svc.delivery.lose_channel(live, e, channel.id)
         else:
             await _unless_played(live, turn, deadline, sent)
             return
