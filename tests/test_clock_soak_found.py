@@ -11,7 +11,9 @@ import pytest
 
 from bot import UmtaliBot
 from cogs.umtali.clock_state import LATE
+from cogs.umtali.live import LiveMatch
 from cogs.umtali.question import Question
+from cogs.umtali.service import MatchService
 from cogs.umtali.time_control import HOUR
 from tests.discord_helpers import (
     World,
@@ -62,11 +64,13 @@ async def test_a_clock_stopped_after_its_reminder_is_unwarned_in_memory_as_saved
 
 
 @pytest.mark.usefixtures("server_errors")
+@pytest.mark.parametrize("offline", [60, 0])
 async def test_a_table_edit_failed_before_a_restart_is_made_after_it(
-        world: World, db_path: Path, make_bot: Callable[[], UmtaliBot]) -> None:
+        world: World, db_path: Path, make_bot: Callable[[], UmtaliBot], offline: float) -> None:
     """Seed 13: the clock stops for the time-up question; Discord fails the table's edit that
     says so, and the bot restarts before it tries again. The table went on saying the turn
-    runs, its deadline long past, until the next move."""
+    runs, its deadline long past, until the next move. The edit owed is saved with the
+    failure (``matches.resend``) and cleared once made, after a quick restart too."""
     svc = world.bot.matches
     assert svc is not None
     live = await start_match(world, time_control="correspondence")
@@ -77,9 +81,11 @@ async def test_a_table_edit_failed_before_a_restart_is_made_after_it(
     await svc.check_timers(now=live.deadline + LATE + 1)
     await flush(world)
     assert live.deadline is None and "may claim" not in table_text(world, live)
-    _, restored = await restarted_after(world, make_bot, live, 60)
+    assert db_row(db_path, live.id)["resend"]
+    _, restored = await restarted_after(world, make_bot, live, offline)
     assert restored.deadline is None
     assert "may claim the session or keep waiting" in table_text(world, restored)
+    assert db_row(db_path, live.id)["resend"] == ""
 
 
 def _questions(world: World) -> list[Any]:
@@ -88,6 +94,22 @@ def _questions(world: World) -> list[Any]:
               world.bob.user.dm_channel]
     return [m for place in places if place is not None for m in place.history()
             if "time for this turn is up" in (m.content or "")]
+
+
+async def _asked(world: World, in_dms: bool) -> tuple[MatchService, LiveMatch, Any]:
+    """A correspondence match (played in DMs, ``in_dms``) whose time is up: the time-up
+    question asked. The service, the match and the question."""
+    svc = world.bot.matches
+    assert svc is not None
+    if in_dms:
+        live = await played_in_dms(world, time_control="correspondence")
+    else:
+        live = await start_match(world, time_control="correspondence")
+    assert live.deadline is not None
+    await svc.check_timers(now=live.deadline + LATE + 1)
+    await flush(world)
+    [question] = _questions(world)
+    return svc, live, question
 
 
 @pytest.mark.usefixtures("server_errors")
@@ -99,16 +121,7 @@ async def test_a_withdrawn_questions_edit_owed_at_a_restart_is_made_after_it(
     question, saved withdrawn, kept its buttons for good (they answer that it is no longer
     needed): unless the restart happened to edit the table (time offline given back), with
     the channel lost (the DM panels are edited then) or after a quick restart."""
-    svc = world.bot.matches
-    assert svc is not None
-    if in_dms:
-        live = await played_in_dms(world, time_control="correspondence")
-    else:
-        live = await start_match(world, time_control="correspondence")
-    assert live.deadline is not None
-    await svc.check_timers(now=live.deadline + LATE + 1)
-    await flush(world)
-    [question] = _questions(world)
+    svc, live, question = await _asked(world, in_dms)
     world.env.inject_error("PATCH", f"/channels/{question.channel.id}/messages/{question.id}",
                            status=503, times=1)
     # The absent player's move within the turn (typed: the channel lost, in another one).
@@ -166,16 +179,7 @@ async def test_an_answer_whose_click_and_own_edit_discord_fails_is_shown_at_the_
     showing the answer too: the question kept its buttons (answering nothing any more) and
     never said what was chosen. The edit is owed, as a withdrawn question's is, to the clock's
     next check."""
-    svc = world.bot.matches
-    assert svc is not None
-    if in_dms:
-        live = await played_in_dms(world, time_control="correspondence")
-    else:
-        live = await start_match(world, time_control="correspondence")
-    assert live.deadline is not None
-    await svc.check_timers(now=live.deadline + LATE + 1)
-    await flush(world)
-    [question] = _questions(world)
+    svc, live, question = await _asked(world, in_dms)
     absent = live.session.to_act
     world.env.inject_error("POST", "/interactions/*/callback", status=503, times=1)
     world.env.inject_error("PATCH", f"/channels/{question.channel.id}/messages/{question.id}",

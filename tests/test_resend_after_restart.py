@@ -14,13 +14,11 @@ import pytest
 
 import cogs.umtali.delivery
 from bot import UmtaliBot
-from cogs.umtali.clock_state import LATE
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from tests.discord_helpers import World, dm_panel, flush, play, player, start_match, thread_of
 from tests.test_faults_opening import server_errors  # noqa: F401 (a fixture)
 from tests.test_faults_timers import db_row
-from tests.time_control_helpers import table_text
 from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
 
@@ -47,7 +45,8 @@ def _shown(world: World, live: LiveMatch, where: str, seat: int) -> Any:
 async def test_an_edit_failed_for_now_before_a_quick_restart_is_made_once_the_bot_is_back(
         world: World, db_path: Path, make_bot: Callable[[], UmtaliBot], where: str) -> None:
     """The turn's end edits the table and the other player's panel; the last edit fails. (The
-    table's failing, its announcement waits with it, and was sent again before: ``unsent``.)"""
+    table's failing, its announcement waits with it, and was sent again before: ``unsent``.
+    A table edit with no announcement, the clock stopping: tests/test_clock_soak_found.py.)"""
     live = await start_match(world)
     seat = live.session.to_act
     other = 1 - seat  # whose panel the turn's end edits
@@ -81,29 +80,3 @@ async def test_an_edit_failed_for_now_before_a_quick_restart_is_made_once_the_bo
     await flush(world)
     assert _shown(world, restored, where, other) == shown
 
-
-@pytest.mark.usefixtures("server_errors")
-async def test_a_table_edit_failed_for_now_as_the_clock_stops_is_made_after_a_quick_restart(
-        world: World, db_path: Path, make_bot: Callable[[], UmtaliBot]) -> None:
-    """The clock stops for the time-up question; Discord fails the table's edit saying so
-    (no announcement goes with it), and the bot restarts at once: the edit owed is saved, made
-    once the bot is back, and cleared. (The restart brings the question back, which redraws
-    the table too: this passes without ``resend``; it checks the table's own record.)"""
-    svc = world.bot.matches
-    assert svc is not None
-    live = await start_match(world, time_control="correspondence")
-    assert live.deadline is not None and live.table_message_id is not None
-    world.env.inject_error(
-        "PATCH", f"/channels/{live.channel_id}/messages/{live.table_message_id}",
-        status=503, times=1)
-    await svc.check_timers(now=live.deadline + LATE + 1)
-    await flush(world)
-    assert live.deadline is None and "may claim" not in table_text(world, live)
-    assert db_row(db_path, live.id)["resend"]
-    again = make_bot()
-    await world.env.restart_bot(again)
-    await flush(world)
-    assert again.matches is not None
-    restored = again.matches.matches[live.id]
-    assert "may claim the session or keep waiting" in table_text(world, restored)
-    assert db_row(db_path, live.id)["resend"] == ""
