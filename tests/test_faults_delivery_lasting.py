@@ -181,3 +181,34 @@ async def test_a_database_failing_for_an_hour_lets_the_match_go_to_be_claimed_ag
     for record in caplog.records:
         if record.name == "cogs.umtali.delivery" and record.levelno == logging.ERROR:
             record.expected = True  # the database failing, as meant
+
+
+@pytest.mark.usefixtures("network_errors")
+async def test_a_match_brought_back_after_its_channel_was_given_up_starts_its_count_anew(
+        world: World) -> None:
+    """The channel given up after an hour of failures, a player brings the match back to a
+    channel with ``/umtali table``: a first failure for now there is tried again, as any
+    channel's is; it was given up at once, the hour's count carried over."""
+    live = await start_match(world)
+    _cut_off(world, thread_of(world, live).id)
+    seat = live.session.to_act
+    while live.session.to_act == seat:
+        await play(world, live, GreedyPlayer().choose(live.session.view(seat)))
+    await flush(world)
+    await _hours(world, lambda: live.channel_lost)
+    assert live.channel_lost
+    # The first edit of the table brought back fails (the network, for a moment).
+    world.env.inject_error("PATCH", f"/channels/{world.channel.id}/messages/*",
+                           status=NETWORK, times=1)
+    moved = await world.alice.slash(world.channel, "umtali table")
+    assert moved.acknowledged
+    await flush(world)
+    assert not live.channel_lost and live.channel_id == world.channel.id
+    seat = live.session.to_act
+    while live.session.to_act == seat:
+        await _play_from_dms(world, live, GreedyPlayer().choose(live.session.view(seat)))
+    await flush(world)
+    assert not live.channel_lost, "given up at its first failure"
+    await world.env.advance_time(61)
+    await flush(world)
+    assert not live.channel_lost and not live.unsent

@@ -108,6 +108,11 @@ class Delivery:
         if retry is not None:
             retry.cancel()
 
+    def moved(self, live: LiveMatch) -> None:
+        """The match is in another channel now (``/umtali table``): the failed tries counted
+        are the old channel's."""
+        self._tried(live, "its channel", None)
+
     def tracked(self, match_id: int) -> bool:
         return any(match_id in d for d in (self._queues, self._workers, self._idle,
                                            self._retries, self._retrying, self._backoff,

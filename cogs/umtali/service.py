@@ -302,6 +302,9 @@ class MatchService(Timing, Endings, Playing, Looks):
             live.channel_id, live.table_message_id = channel_id, table_message_id
             live.channel_lost = False
             live.lost_untold.clear()
+            # A new place: its failures are counted from none (those of the one it left, an
+            # hour's of a channel given up, would give it up at its first).
+            self.delivery.moved(live)
         return old
 
     # -- the computer, timers and sending ------------------------------------------------
