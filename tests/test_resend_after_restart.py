@@ -6,6 +6,9 @@ table (or the panel) showed the turn before until the next move. SimCord."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,7 +17,9 @@ import pytest
 
 import cogs.umtali.delivery
 from bot import UmtaliBot
+from cogs.umtali.claims import LEASE
 from cogs.umtali.clock_state import LATE
+from cogs.umtali.display import redraw_guild
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from tests.discord_helpers import World, dm_panel, flush, play, player, start_match, thread_of
@@ -107,3 +112,49 @@ async def test_a_table_edit_failed_for_now_as_the_clock_stops_is_made_after_a_qu
     restored = again.matches.matches[live.id]
     assert "may claim the session or keep waiting" in table_text(world, restored)
     assert db_row(db_path, live.id)["resend"] == ""
+
+
+async def test_what_is_owed_stays_saved_when_the_match_is_let_go_to_be_claimed_again(
+        world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The table cannot be drawn for an hour (the database failing as it is read, not
+    Discord): the match is let go from memory, to be claimed again from the database, which
+    sends what it has to say. Here a redraw (the server's look changed) with no announcement:
+    only ``resend`` says the table is owed. Before, the worker saved that nothing was owed as
+    it let the match go (its retry forgotten with it), and the match came back not redrawn."""
+    svc = world.bot.matches
+    assert svc is not None
+    live = await start_match(world)
+    drawn = cogs.umtali.delivery.post_table
+    tables: list[int] = []
+
+    async def broken(*args: Any) -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    async def counted(svc: Any, live: LiveMatch) -> None:
+        tables.append(live.id)
+        await drawn(svc, live)
+
+    monkeypatch.setattr(cogs.umtali.delivery, "post_table", broken)
+    assert await redraw_guild(svc, live.guild_id) == [live]
+    await flush(world)
+    assert db_row(db_path, live.id)["unsent"] == "[]"
+    assert db_row(db_path, live.id)["resend"]
+    for _ in range(60):  # each retry now (as once the gateway is back), not minutes apart
+        if svc.matches.get(live.id) is not live:
+            break
+        svc.delivery.retry_now()
+        await flush(world)
+    assert svc.matches.get(live.id) is not live, "never let go"
+    await asyncio.sleep(0.5)  # the worker letting it go ends (its idle event set already)
+    assert db_row(db_path, live.id)["resend"], "let go, it saved that nothing was owed"
+    # The database answers again: the match, claimed again, is drawn.
+    monkeypatch.setattr(cogs.umtali.delivery, "post_table", counted)
+    world.clock.advance(LEASE + 1)
+    await svc.check_timers(now=world.clock.now)
+    await flush(world)
+    assert live.id in svc.matches and tables == [live.id], "the table owed was never drawn"
+    assert db_row(db_path, live.id)["resend"] == ""
+    for record in caplog.records:
+        if record.name == "cogs.umtali.delivery" and record.levelno == logging.ERROR:
+            record.expected = True  # the database failing, as meant

@@ -152,9 +152,13 @@ class Delivery:
         """What waits for a retry saved (``matches.resend``), or nothing once all is sent: a
         restart before the retry, or another process taking the match, sends it. Written on
         failures and their recovery alone. A failure to save is left to the retry in memory."""
+        if self._closed or self.service.matches.get(live.id) is not live:
+            # Let go (to be claimed again, sending what is saved) or replaced by a fresher
+            # copy: its retry forgotten here is still owed, not sent.
+            return
         waiting = self._retrying.get(live.id)
         owed = waiting.dumps() if waiting is not None else ""
-        if owed == live.resend or self._closed:
+        if owed == live.resend:
             return
         try:
             if await self.service.store.set_resend(live.id, owed, self.service.owners.name):
