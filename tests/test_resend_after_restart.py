@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 import cogs.umtali.delivery
+import cogs.umtali.posting
 from bot import UmtaliBot
 from cogs.umtali.claims import LEASE
 from cogs.umtali.clock_state import LATE
@@ -125,7 +126,7 @@ async def test_what_is_owed_stays_saved_when_the_match_is_let_go_to_be_claimed_a
     svc = world.bot.matches
     assert svc is not None
     live = await start_match(world)
-    drawn = cogs.umtali.delivery.post_table
+    drawn = cogs.umtali.posting.post_table
     tables: list[int] = []
 
     async def broken(*args: Any) -> None:
