@@ -159,3 +159,47 @@ async def test_what_is_owed_stays_saved_when_the_match_is_let_go_to_be_claimed_a
     for record in caplog.records:
         if record.name == "cogs.umtali.delivery" and record.levelno == logging.ERROR:
             record.expected = True  # the database failing, as meant
+
+
+@pytest.mark.usefixtures("server_errors")
+async def test_a_retry_taken_up_while_the_worker_sends_stays_saved_until_it_is_sent(
+        world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The retry of a panel's edit comes due (here the gateway back) while the worker sends
+    something else (the table): it waits in the queue behind it. Before, the worker saved
+    that nothing was owed once the table was sent, the panel still unsent: the bot stopping
+    then (the database ahead of nothing, memory ahead of it) never sent it."""
+    svc = world.bot.matches
+    assert svc is not None
+    live = await start_match(world)
+    seat = 0
+    world.env.inject_error(
+        "PATCH", f"/channels/{player(world, seat).user.dm_channel.id}/messages/"
+        f"{live.dm_message_ids[seat]}", status=503, times=1)
+    live.dm_shown = [None, None]  # drawn anew (as a server's new look is)
+    svc.delivery.enqueue(live, Batch(hands={seat}))
+    await flush(world)
+    assert db_row(db_path, live.id)["resend"], "the panel owed was not saved"
+    drawn = cogs.umtali.posting.post_table
+    drawing, go_on = asyncio.Event(), asyncio.Event()
+
+    async def held(*args: Any) -> None:
+        drawing.set()
+        await go_on.wait()
+        await drawn(*args)
+
+    monkeypatch.setattr(cogs.umtali.delivery, "post_table", held)
+    svc.delivery.enqueue(live, Batch(table=True))
+    await drawing.wait()
+    svc.delivery.retry_now()  # the panel's retry, queued behind the table
+    owed_then: list[str] = []
+    hand = svc.delivery.send_hand
+
+    async def watched(*args: Any, **kwargs: Any) -> None:
+        owed_then.append(db_row(db_path, live.id)["resend"])
+        await hand(*args, **kwargs)
+
+    monkeypatch.setattr(svc.delivery, "send_hand", watched)
+    go_on.set()
+    await flush(world)
+    assert owed_then and owed_then[0], "saved as sent before the panel was"
+    assert db_row(db_path, live.id)["resend"] == ""

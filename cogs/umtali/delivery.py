@@ -157,7 +157,13 @@ class Delivery:
             # copy: its retry forgotten here is still owed, not sent.
             return
         waiting = self._retrying.get(live.id)
-        owed = waiting.dumps() if waiting is not None else ""
+        batch = Batch()
+        if waiting is not None or live.resend:
+            # With what is queued: a retry come due while this worker sent something else
+            # waits there, unsent (only while something is owed: no write for a move).
+            batch.merge(waiting or Batch())
+            batch.merge(self._queues.get(live.id) or Batch())
+        owed = batch.dumps()
         if owed == live.resend:
             return
         try:
