@@ -203,3 +203,19 @@ async def test_a_retry_taken_up_while_the_worker_sends_stays_saved_until_it_is_s
     await flush(world)
     assert owed_then and owed_then[0], "saved as sent before the panel was"
     assert db_row(db_path, live.id)["resend"] == ""
+
+
+@pytest.mark.parametrize("saved", [
+    '{"hands":[true,1.0,"1"]}',  # a seat is 0 or 1 itself (True == 1, 1.0 == 1: not seats)
+    "[" * 100_000,  # nested too deep to read
+    '{"hands":7}', '"table"', "{", "null",
+])
+def test_saved_text_no_bot_wrote_owes_nothing(saved: str) -> None:
+    """Read at each bring-in: a seat that is not one (``dm{seat}_...`` columns) failed every
+    send of the match, and text too deep to read failed its bring-in."""
+    assert Batch.loads(saved) == Batch()
+
+
+def test_what_is_owed_reads_back_as_saved() -> None:
+    owed = Batch(table=True, hands={1, 0}, question=True)
+    assert Batch.loads(owed.dumps()) == owed and Batch().dumps() == ""
