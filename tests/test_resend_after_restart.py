@@ -23,7 +23,16 @@ from cogs.umtali.clock_state import LATE
 from cogs.umtali.display import redraw_guild
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
-from tests.discord_helpers import World, dm_panel, flush, play, player, start_match, thread_of
+from tests.discord_helpers import (
+    World,
+    custom_ids,
+    dm_panel,
+    flush,
+    play,
+    player,
+    start_match,
+    thread_of,
+)
 from tests.test_faults_opening import server_errors  # noqa: F401 (a fixture)
 from tests.test_faults_timers import db_row
 from tests.time_control_helpers import table_text
@@ -219,3 +228,30 @@ def test_saved_text_no_bot_wrote_owes_nothing(saved: str) -> None:
 def test_what_is_owed_reads_back_as_saved() -> None:
     owed = Batch(table=True, hands={1, 0}, question=True)
     assert Batch.loads(owed.dumps()) == owed and Batch().dumps() == ""
+
+
+@pytest.mark.usefixtures("server_errors")
+async def test_a_finished_matchs_panel_edit_failed_for_now_is_made_after_a_quick_restart(
+        world: World, db_path: Path, make_bot: Callable[[], UmtaliBot]) -> None:
+    """A resignation's last edit (the other player's panel) fails for now, the result posted,
+    and the bot restarts before the retry. Before, a finished match with nothing unposted was
+    never brought back (``data.leases.LIVE``): that panel showed the match still in play, its
+    buttons answering nothing, for good (with the channel lost, the only place it is told)."""
+    live = await start_match(world)
+    other = 1  # ben's panel: ada resigns
+    world.env.inject_error(
+        "PATCH", f"/channels/{player(world, other).user.dm_channel.id}/messages/"
+        f"{live.dm_message_ids[other]}", status=503, times=1)
+    ask = await world.alice.slash(world.channel, "umtali resign")
+    yes = next(c for c in custom_ids(ask.response) if c.endswith(":resign"))
+    assert (await world.alice.click(ask.response, custom_id=yes)).acknowledged
+    await flush(world)
+    assert live.over and db_row(db_path, live.id)["unsent"] == "[]"
+    stale = _shown(world, live, "panel", other)
+    assert db_row(db_path, live.id)["resend"], "the edit owed was not saved"
+    again = make_bot()
+    await world.env.restart_bot(again)
+    await flush(world)
+    assert _shown(world, live, "panel", other) != stale, "the edit owed was never made"
+    assert db_row(db_path, live.id)["resend"] == ""
+    assert again.matches is not None and not again.matches.tracked(live.id)
