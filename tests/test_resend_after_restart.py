@@ -255,3 +255,24 @@ async def test_a_finished_matchs_panel_edit_failed_for_now_is_made_after_a_quick
     assert _shown(world, live, "panel", other) != stale, "the edit owed was never made"
     assert db_row(db_path, live.id)["resend"] == ""
     assert again.matches is not None and not again.matches.tracked(live.id)
+
+
+async def test_a_turn_delivered_whole_writes_nothing_of_what_is_owed(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``resend`` is written on failures and their recovery alone: never on a move's path."""
+    svc = world.bot.matches
+    assert svc is not None
+    live = await start_match(world)
+    written: list[str] = []
+    save = svc.store.set_resend
+
+    async def counted(match_id: int, owed: str, owner: str) -> bool:
+        written.append(owed)
+        return await save(match_id, owed, owner)
+
+    monkeypatch.setattr(svc.store, "set_resend", counted)
+    seat = live.session.to_act
+    while live.session.to_act == seat:
+        await play(world, live, GreedyPlayer().choose(live.session.view(seat)))
+    await flush(world)
+    assert live.session.to_act != seat and written == []
