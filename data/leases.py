@@ -25,8 +25,9 @@ import orjson
 from data.db import Database, Row, Tx
 
 #: A match some process must still hold: in play, or over with announcements not yet posted
-#: (the condition of the index ``matches_live``, migration 12: keep them the same).
-LIVE = "(status = 'active' OR unsent != '[]')"
+#: or an edit still owed (the condition of the index ``matches_live``, migrations 12 and 20:
+#: keep them the same).
+LIVE = "(status = 'active' OR unsent != '[]' OR resend != '')"
 #: Matches looked up per statement when checking which are still held (under every
 #: database's limit on parameters).
 CHUNK = 500

@@ -368,6 +368,14 @@ MIGRATIONS: Final[tuple[tuple[str | Variant, ...], ...]] = (
     (
         """ALTER TABLE matches ADD COLUMN resend TEXT NOT NULL DEFAULT ''""",
     ),
+    # 20: a match over with something owed still (``resend``: its last panel's edit failing
+    # for now) is one some process must hold too (``data.leases.LIVE``, word for word), else
+    # a restart before the retry left that panel showing the match in play for good.
+    (
+        """DROP INDEX matches_live""",
+        """CREATE INDEX matches_live ON matches (id)
+            WHERE status = 'active' OR unsent != '[]' OR resend != ''""",
+    ),
 )
 
 

@@ -157,9 +157,19 @@ class Delivery:
         """What waits for a retry saved (``matches.resend``), or nothing once all is sent: a
         restart before the retry, or another process taking the match, sends it. Written on
         failures and their recovery alone. A failure to save is left to the retry in memory."""
+        if self._closed or self.service.matches.get(live.id) is not live:
+            # Let go (to be claimed again, sending what is saved) or replaced by a fresher
+            # copy: its retry forgotten here is still owed, not sent.
+            return
         waiting = self._retrying.get(live.id)
-        owed = waiting.dumps() if waiting is not None else ""
-        if owed == live.resend or self._closed:
+        batch = Batch()
+        if waiting is not None or live.resend:
+            # With what is queued: a retry come due while this worker sent something else
+            # waits there, unsent (only while something is owed: no write for a move).
+            batch.merge(waiting or Batch())
+            batch.merge(self._queues.get(live.id) or Batch())
+        owed = batch.dumps()
+        if owed == live.resend:
             return
         try:
             if await self.service.store.set_resend(live.id, owed, self.service.owners.name):

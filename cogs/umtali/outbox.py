@@ -46,7 +46,9 @@ class Batch:
         try:
             saved = json.loads(text) if text else {}
             return cls(announce=saved.get("announce") is True, table=saved.get("table") is True,
-                       hands={seat for seat in saved.get("hands", []) if seat in (0, 1)},
+                       # (True and 1.0 equal 1, and are no seat: ``dm{seat}_...`` columns)
+                       hands={seat for seat in saved.get("hands", [])
+                              if type(seat) is int and seat in (0, 1)},
                        question=saved.get("question") is True)
-        except (ValueError, AttributeError, TypeError):
+        except (ValueError, AttributeError, TypeError, RecursionError):
             return cls()
