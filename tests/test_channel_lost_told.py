@@ -8,22 +8,15 @@ from collections.abc import Callable
 
 import pytest
 
-import cogs.umtali.delivery
 from bot import UmtaliBot
 from cogs.umtali.in_dms import CHANNEL_LOST
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from tests.discord_helpers import World, flush, player, start_match, start_practice
+from tests.slow_retries import slow_retries  # noqa: F401 (an autouse fixture)
 from tests.test_faults_channel import _lose_thread
 from tests.test_faults_opening import server_errors  # noqa: F401 (a fixture)
 from tests.time_control_helpers import dm_ids
-
-RETRY = 60.0
-
-
-@pytest.fixture(autouse=True)
-def slow_retries(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cogs.umtali.delivery, "RETRY_FIRST", RETRY)
 
 
 def told_lost(world: World, seat: int, before: list[int]) -> bool:

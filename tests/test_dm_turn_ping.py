@@ -8,11 +8,14 @@ from collections.abc import Callable
 
 import pytest
 
-import cogs.umtali.delivery
 from bot import UmtaliBot
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from tests.discord_helpers import World, flush, player
+from tests.slow_retries import (
+    RETRY,
+    slow_retries,  # noqa: F401 (an autouse fixture)
+)
 from tests.test_faults_opening import server_errors  # noqa: F401 (a fixture)
 from tests.time_control_helpers import (
     button,
@@ -22,13 +25,6 @@ from tests.time_control_helpers import (
     restarted_telling,
     time_up_in_dms,
 )
-
-RETRY = 60.0
-
-
-@pytest.fixture(autouse=True)
-def slow_retries(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cogs.umtali.delivery, "RETRY_FIRST", RETRY)
 
 
 async def _turn_panel_failed(world: World) -> tuple[LiveMatch, int, list[int]]:

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-import cogs.umtali.delivery
 from cogs.umtali.in_dms import CHANNEL_LOST
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.service import MatchService
@@ -19,6 +18,10 @@ from tests.discord_helpers import World, custom_ids, flush, play, start_match, t
 from tests.loopback.driver import custom_ids as loop_ids
 from tests.loopback.driver import start_session, until
 from tests.loopback.harness import bot_in_process, loopback_server
+from tests.slow_retries import (
+    RETRY,
+    slow_retries,  # noqa: F401 (an autouse fixture)
+)
 from tests.test_faults_channel import _db, _lose_thread
 from tests.test_faults_opening import server_errors  # noqa: F401 (a fixture)
 from umtali.moves import MoveKind
@@ -26,12 +29,7 @@ from umtali.players import GreedyPlayer
 
 #: Seconds before a first retry, here: long enough that none fires by itself while SimCord
 #: waits for the bot to settle (its timers fire in real time too); tests move time on.
-RETRY = 60.0
 
-
-@pytest.fixture(autouse=True)
-def slow_retries(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cogs.umtali.delivery, "RETRY_FIRST", RETRY)
 
 
 async def _locked(*args: Any, **kwargs: Any) -> None:

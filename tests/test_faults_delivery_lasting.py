@@ -14,22 +14,16 @@ import aiohttp
 import pytest
 import simcord.http.client as simcord_http
 
-import cogs.umtali.delivery
 from cogs.umtali.claims import LEASE
 from cogs.umtali.in_dms import CHANNEL_LOST
 from tests.discord_helpers import World, custom_ids, flush, play, start_match, thread_of
+from tests.slow_retries import slow_retries  # noqa: F401 (an autouse fixture)
 from tests.test_faults_channel import _calls_to, _db, _play_from_dms
 from umtali.players import GreedyPlayer
 
 #: The status an injected fault uses to stand for the network failing (no answer at all).
 NETWORK = 599
 
-
-@pytest.fixture(autouse=True)
-def slow_retries(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A first retry after a minute, not 5 s: none fires by itself while SimCord waits for the
-    bot to settle (its timers fire in real time too); the tests move time on."""
-    monkeypatch.setattr(cogs.umtali.delivery, "RETRY_FIRST", 60.0)
 
 
 @pytest.fixture

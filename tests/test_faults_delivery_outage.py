@@ -11,7 +11,8 @@ import pytest
 
 from cogs.umtali.clock import gateway_back, gateway_lost
 from tests.discord_helpers import World, flush, play, start_match, thread_of
-from tests.test_faults_delivery_lasting import _cut_off, _hours, network_errors, slow_retries
+from tests.slow_retries import slow_retries
+from tests.test_faults_delivery_lasting import _cut_off, _hours, network_errors
 from umtali.players import GreedyPlayer
 
 __all__ = ["network_errors", "slow_retries"]  # the fixtures, used here too

@@ -11,16 +11,12 @@ from typing import Any
 import discord
 import pytest
 
-import cogs.umtali.delivery
 from tests.discord_helpers import World, flush, player, start_match, thread_of
+from tests.slow_retries import (
+    RETRY,
+    slow_retries,  # noqa: F401 (an autouse fixture)
+)
 from umtali.players import GreedyPlayer
-
-RETRY = 60.0
-
-
-@pytest.fixture(autouse=True)
-def slow_retries(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cogs.umtali.delivery, "RETRY_FIRST", RETRY)
 
 
 @pytest.fixture

@@ -32,17 +32,11 @@ from tests.discord_helpers import (
     start_match,
     thread_of,
 )
+from tests.slow_retries import slow_retries  # noqa: F401 (an autouse fixture)
 from tests.test_faults_opening import server_errors  # noqa: F401 (a fixture)
 from tests.test_faults_timers import db_row
 from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
-
-RETRY = 60.0
-
-
-@pytest.fixture(autouse=True)
-def slow_retries(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cogs.umtali.delivery, "RETRY_FIRST", RETRY)
 
 
 def _shown(world: World, live: LiveMatch, where: str, seat: int) -> Any:

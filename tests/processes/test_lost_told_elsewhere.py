@@ -8,21 +8,22 @@ from typing import Any
 
 import pytest
 
-import cogs.umtali.delivery
 from cogs.umtali.in_dms import CHANNEL_LOST
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, flush, player, start_match
 from tests.processes.helpers import main_of, row, settle
+from tests.slow_retries import (
+    RETRY,
+    slow_retries,  # noqa: F401 (an autouse fixture)
+)
 from tests.test_faults_channel import _lose_thread
 from tests.test_faults_opening import server_errors  # noqa: F401 (a fixture)
 from tests.test_faults_timers import to_turn_end
 from tests.time_control_helpers import dm_ids
 from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
-
-RETRY = 60.0
 
 
 def notices(world: World, seat: int, before: list[int]) -> int:
@@ -31,10 +32,6 @@ def notices(world: World, seat: int, before: list[int]) -> int:
     return sum(1 for m in player(world, seat).user.dm_channel.history() if m.id not in before
                and any(CHANNEL_LOST in (e.description or "") for e in m.embeds))
 
-
-@pytest.fixture(autouse=True)
-def slow_retries(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cogs.umtali.delivery, "RETRY_FIRST", RETRY)
 
 
 async def test_a_copy_read_before_the_loss_told_elsewhere_tells_nobody_again(
