@@ -55,15 +55,20 @@ async def _hours(world: World, until: Any, hours: float = 2) -> float:
     return minutes
 
 
+#: The delivery's loggers: its sending and retries, and its channel lost.
+LOGGERS = ("cogs.umtali.delivery", "cogs.umtali.channel_loss")
+
+
 def _logged(caplog: pytest.LogCaptureFixture, level: int) -> list[str]:
     return [r.getMessage() for r in caplog.records
-            if r.name == "cogs.umtali.delivery" and r.levelno == level]
+            if r.name in LOGGERS and r.levelno == level]
 
 
 @pytest.mark.usefixtures("network_errors")
 async def test_a_channel_the_network_never_reaches_is_given_up_and_the_match_goes_on_in_dms(
         world: World, caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.INFO, logger="cogs.umtali.delivery")
+    for name in LOGGERS:
+        caplog.set_level(logging.INFO, logger=name)
     live = await start_match(world)
     svc = world.bot.matches
     assert svc is not None
@@ -102,7 +107,8 @@ async def test_a_channel_the_network_never_reaches_is_given_up_and_the_match_goe
 @pytest.mark.usefixtures("network_errors")
 async def test_dms_the_network_never_reaches_wait_for_the_next_turn_and_the_match_goes_on(
         world: World, caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.INFO, logger="cogs.umtali.delivery")
+    for name in LOGGERS:
+        caplog.set_level(logging.INFO, logger=name)
     live = await start_match(world)
     svc = world.bot.matches
     assert svc is not None
@@ -138,7 +144,8 @@ async def test_dms_the_network_never_reaches_wait_for_the_next_turn_and_the_matc
 async def test_a_database_failing_for_an_hour_lets_the_match_go_to_be_claimed_again(
         world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch,
         caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.INFO, logger="cogs.umtali.delivery")
+    for name in LOGGERS:
+        caplog.set_level(logging.INFO, logger=name)
     live = await start_match(world)
     svc = world.bot.matches
     assert svc is not None

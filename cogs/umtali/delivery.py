@@ -4,14 +4,12 @@ Actions never wait on Discord's REST API: they queue a ``Batch`` and return. Eac
 (the match's channel with its announcements and table, each player's DM) is delivered on its
 own, so one that fails holds up none of the others. A failure that may pass (a 5xx, a lost
 connection, the database) is tried again a little later, then further apart, for about an hour
-(``TRIES``). A channel that refuses the bot for good (deleted, locked, permission removed), or
-still fails after that hour (a gateway outage not counted), is marked lost: the match goes on
-in the players' DMs, each panel carrying the table and the last turn (``/umtali table`` brings
-it back to a channel), and the service abandons a match whose players can no longer be told
-anything. A DM still failing then (an outage not counted either) waits for the match's next
-delivery. A failure of another kind (the database, a bug) still failing then lets the match
-go from memory, to be claimed again from the database as a stopped process's match is
-(``cogs.umtali.owners``).
+(``TRIES``), what waits for it saved (``matches.resend``). A channel that refuses the bot for
+good (deleted, locked, permission removed), or still fails after that hour (a gateway outage
+not counted), is marked lost (``cogs.umtali.channel_loss``). A DM still failing then (an
+outage not counted either) waits for the match's next delivery. A failure of another kind
+(the database, a bug) still failing then lets the match go from memory, to be claimed again
+from the database as a stopped process's match is (``cogs.umtali.owners``).
 
 What goes where: the channel's posts in ``cogs.umtali.posting``, a player's DM panel in
 ``cogs.umtali.in_dms``.
@@ -27,10 +25,10 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from cogs.umtali.channel_loss import ChannelLoss
 from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.in_dms import channel_lost, send_hand, still_untold
 from cogs.umtali.live import LiveMatch
-from cogs.umtali.mentions import only, ping
 from cogs.umtali.outbox import Batch
 from cogs.umtali.posting import announce, post_table
 
@@ -51,7 +49,7 @@ FAILURES_LOGGED = 8
 TRIES = 32
 
 
-class Delivery:
+class Delivery(ChannelLoss):
     def __init__(self, service: MatchService) -> None:
         self.service = service
         self._queues: dict[int, Batch] = {}
@@ -68,10 +66,6 @@ class Delivery:
         self._tries: dict[int, dict[str, int]] = {}
         #: Stopping: nothing new is sent (what is unsent is saved, and goes out at next start).
         self._closed = False
-
-    @property
-    def client(self) -> discord.Client:
-        return self.service.client
 
     # -- the queue ------------------------------------------------------------------------
 
@@ -348,26 +342,6 @@ class Delivery:
         await send_hand(self.service, live, seat, new=new, note=note, unless=unless,
                         tell_turn=tell_turn, named=named, lost=lost)
 
-    async def dm_refused(self, live: LiveMatch, seat: int) -> None:
-        await self.service.store.set_dm_refused(live.id, seat)
-        live.dm_refused[seat] = True
-        if live.channel_lost:
-            await self.service.abandon_if_unreachable(live)
-            return
-        user_id = live.player_ids[seat]
-        channel = self.client.get_partial_messageable(live.channel_id)
-        tr = self.service.public_tr(live)
-        try:
-            await channel.send(
-                tr("{mention}, I can't send you direct messages: use the **{button}** button on "
-                   "the table to see your cards and play.", mention=ping(user_id),
-                   button=tr("My hand")), allowed_mentions=only(user_id))
-        except GONE as e:
-            await self.lose_channel(live, e, channel.id)
-            if not live.channel_lost and live.channel_id != channel.id:
-                # A channel the match had left (brought up to date): said where it is now.
-                await self.dm_refused(live, seat)
-
     def _hand_failed(self, live: LiveMatch, seat: int, error: Exception) -> bool:
         """Whether the seat's hand, failed for now, is to be tried again; after ``TRIES`` it
         waits for the match's next delivery (a DM failing for now is not refused: with the
@@ -391,29 +365,3 @@ class Delivery:
                         channel, TRIES)
             return
         await self._to_dms(live, channel, f"has failed {TRIES} tries in a row")
-
-    async def lose_channel(self, live: LiveMatch, error: discord.HTTPException,
-                           channel: int) -> None:
-        """``channel``, where something of the match's was sent, refused the bot for good."""
-        if live.channel_lost:
-            return
-        await self._to_dms(live, channel,
-                           f"refused the bot for good ({error.status} {error.code})")
-
-    async def _to_dms(self, live: LiveMatch, channel: int, why: str) -> None:
-        if not await self.service.lose_channel(live, channel):
-            return  # a channel the match had left: it is in another now
-        log.warning("match %d: channel %d %s; the match goes on in direct messages", live.id,
-                    channel, why)
-        if await self.service.abandon_if_unreachable(live):
-            return
-        # Each player is told by a new message (it notifies), until that message is sent
-        # (``live.lost_untold``, set with the loss's save).
-        for seat in (0, 1):
-            try:
-                await self._hand(live, seat)
-            except PASSING as e:
-                if self._hand_failed(live, seat, e):
-                    self._retry(live, Batch(hands={seat}))
-            else:
-                self._tried(live, f"seat {seat}'s DMs", None)

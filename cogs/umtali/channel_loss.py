@@ -1,0 +1,93 @@
+"""A match's channel lost: it refused the bot for good (deleted, locked, permission removed),
+or failed for an hour (``delivery.TRIES``). The match goes on in the players' DMs, each told
+so by a new message, each panel carrying the table and the last turn (``/umtali table`` brings
+it back to a channel); a match whose players can no longer be told anything is abandoned. A
+channel the match has left meanwhile (``/umtali table`` moved it) loses nothing.
+
+The part of ``cogs.umtali.delivery.Delivery`` that decides this; the sending itself is the
+delivery's.
+"""
+
+from __future__ import annotations
+
+import logging
+from abc import ABC, abstractmethod
+from typing import TYPE_CHECKING
+
+import discord
+
+from cogs.umtali.failures import GONE, PASSING
+from cogs.umtali.live import LiveMatch
+from cogs.umtali.mentions import only, ping
+from cogs.umtali.outbox import Batch
+
+if TYPE_CHECKING:
+    from cogs.umtali.service import MatchService
+
+log = logging.getLogger(__name__)
+
+
+class ChannelLoss(ABC):
+    service: MatchService
+
+    @property
+    def client(self) -> discord.Client:
+        return self.service.client
+
+    @abstractmethod
+    async def _hand(self, live: LiveMatch, seat: int, *, announce: bool = False) -> None: ...
+
+    @abstractmethod
+    def _hand_failed(self, live: LiveMatch, seat: int, error: Exception) -> bool: ...
+
+    @abstractmethod
+    def _retry(self, live: LiveMatch, batch: Batch) -> None: ...
+
+    @abstractmethod
+    def _tried(self, live: LiveMatch, place: str, error: Exception | None) -> int: ...
+
+    async def dm_refused(self, live: LiveMatch, seat: int) -> None:
+        await self.service.store.set_dm_refused(live.id, seat)
+        live.dm_refused[seat] = True
+        if live.channel_lost:
+            await self.service.abandon_if_unreachable(live)
+            return
+        user_id = live.player_ids[seat]
+        channel = self.client.get_partial_messageable(live.channel_id)
+        tr = self.service.public_tr(live)
+        try:
+            await channel.send(
+                tr("{mention}, I can't send you direct messages: use the **{button}** button on "
+                   "the table to see your cards and play.", mention=ping(user_id),
+                   button=tr("My hand")), allowed_mentions=only(user_id))
+        except GONE as e:
+            await self.lose_channel(live, e, channel.id)
+            if not live.channel_lost and live.channel_id != channel.id:
+                # A channel the match had left (brought up to date): said where it is now.
+                await self.dm_refused(live, seat)
+
+    async def lose_channel(self, live: LiveMatch, error: discord.HTTPException,
+                           channel: int) -> None:
+        """``channel``, where something of the match's was sent, refused the bot for good."""
+        if live.channel_lost:
+            return
+        await self._to_dms(live, channel,
+                           f"refused the bot for good ({error.status} {error.code})")
+
+    async def _to_dms(self, live: LiveMatch, channel: int, why: str) -> None:
+        if not await self.service.lose_channel(live, channel):
+            return  # a channel the match had left: it is in another now
+        log.warning("match %d: channel %d %s; the match goes on in direct messages", live.id,
+                    channel, why)
+        if await self.service.abandon_if_unreachable(live):
+            return
+        # Each player is told by a new message (it notifies), until that message is sent
+        # (``live.lost_untold``, set with the loss's save).
+        for seat in (0, 1):
+            try:
+                await self._hand(live, seat)
+            except PASSING as e:
+                if self._hand_failed(live, seat, e):
+                    self._retry(live, Batch(hands={seat}))
+            else:
+                self._tried(live, f"seat {seat}'s DMs", None)
