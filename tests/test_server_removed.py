@@ -19,6 +19,7 @@ import pytest
 from bot import UmtaliBot
 from cogs.umtali.challenges import expire_challenges
 from cogs.umtali.clock_state import LATE
+from cogs.umtali.outbox import Batch
 from cogs.umtali.removal import owns
 from cogs.umtali.seasons import season_tick
 from cogs.umtali.service import MatchService
@@ -46,6 +47,18 @@ def _to_server(world: World, since: int, channel_ids: set[int]) -> list[Any]:
 def _last_dm(member: Any) -> str:
     message = member.user.dm_channel.last_message
     return "" if message is None else str(message.content or "")
+
+
+def _told_last(member: Any, since: int, match_id: int, notice: str) -> None:
+    """The one new message in the player's DMs since message ``since`` is why the match
+    ended (never a "channel lost, play on here" panel first); their panel, edited in place,
+    shows it over."""
+    dm = member.user.dm_channel
+    new = [m for m in dm.history() if m.id > since]
+    assert [str(m.content) for m in new] == [new[-1].content] and notice in new[-1].content, [
+        (m.content, [e.description for e in m.embeds]) for m in new]
+    panel = next(m for m in dm.history() if m.embeds and m.embeds[0].footer.text)
+    assert panel.embeds[0].footer.text == f"Match {match_id}"
 
 
 def _ended_unrated(db_path: Path, match_id: int) -> None:
@@ -187,14 +200,17 @@ async def test_a_removal_while_the_bot_was_down_is_found_at_its_start(
     world.env.backend.remove_guild(world.guild.id)
     monkeypatch.setattr(world.env.backend, "emit", emit)
     again = make_bot()
+    since = max(m for messages in world.env.backend.messages.values() for m in messages)
+    # Brought back, its table is edited before the bot hears which servers it is in: refused
+    # there, it is the removal, not a lost channel.
     await world.env.restart_bot(again)
     await world.env.settle()
     await flush(world)
     _ended_unrated(db_path, live.id)
     assert _db(db_path, "SELECT status FROM matches WHERE id = ?", other.id) == [("active",)]
     # Told without the server's name: the bot never heard it again.
-    said = _last_dm(world.bob)
-    assert f"I was removed from the server of match #{live.id}" in said, said
+    for member in (world.alice, world.bob):
+        _told_last(member, since, live.id, f"I was removed from the server of match #{live.id}")
 
 
 async def test_another_process_sees_the_match_ended(world: World, db_path: Path,
@@ -222,11 +238,19 @@ async def test_a_failed_save_is_tried_again_by_the_timer(
     # Memory never runs ahead of the database: the match is in play as saved.
     assert not live.over
     assert _db(db_path, "SELECT status FROM matches") == [("active",)]
+    # Meanwhile its table, redrawn (a move made on a DM panel), is refused there: that is the
+    # removal, still to end the match, not a channel lost with the match to play on in DMs.
+    since = max(m for messages in world.env.backend.messages.values() for m in messages)
+    svc.delivery.enqueue(live, Batch(table=True, hands={0, 1}))
+    await flush(world)
+    assert not live.channel_lost and _db(db_path, "SELECT channel_lost FROM matches") == [(0,)]
     monkeypatch.setattr(store, "active_matches_in", real)
     await svc.removals.retry()
     await flush(world)
     _ended_unrated(db_path, live.id)
     assert live.over and svc.removals.pending == {}
+    for member in (world.alice, world.bob):
+        _told_last(member, since, live.id, "I was removed from the server Railway Club")
 
 
 def test_only_the_shard_that_owns_a_server_judges_its_absence() -> None:

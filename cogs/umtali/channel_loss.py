@@ -20,6 +20,7 @@ from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import only, ping
 from cogs.umtali.outbox import Batch
+from cogs.umtali.removal import owns
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
@@ -68,11 +69,26 @@ class ChannelLoss(ABC):
 
     async def lose_channel(self, live: LiveMatch, error: discord.HTTPException,
                            channel: int) -> None:
-        """``channel``, where something of the match's was sent, refused the bot for good."""
-        if live.channel_lost:
+        """``channel``, where something of the match's was sent, refused the bot for good;
+        unless its server removed the bot, which ends the match (``cogs.umtali.removal``):
+        its players are told that, not to play on in DMs."""
+        if live.channel_lost or await self._server_left(live):
             return
         await self._to_dms(live, channel,
                            f"refused the bot for good ({error.status} {error.code})")
+
+    async def _server_left(self, live: LiveMatch) -> bool:
+        """Whether the match's server removed the bot. Known once connected (a match brought
+        back at a start is sent before): Discord's READY lists every server the bot is in."""
+        client = self.client
+        if not owns(client, live.guild_id):
+            return False
+        await client.wait_until_ready()
+        if client.get_guild(live.guild_id) is not None:
+            return False
+        log.info("match %d: its channel refused the bot, which its server removed: the "
+                 "removal ends the match", live.id)
+        return True
 
     async def _to_dms(self, live: LiveMatch, channel: int, why: str) -> None:
         if not await self.service.lose_channel(live, channel):
