@@ -45,7 +45,7 @@ from cogs.umtali.service import MatchService
 from cogs.umtali.startup import run_timers, sync_if_changed
 from cogs.umtali.translator import UmtaliTranslator
 from cogs.umtali.unknown import answered_unknown
-from data.db import DatabaseUnusable
+from data.db import DatabaseUnusable, too_new
 from data.location import DEFAULT_DB_PATH, shown
 from data.process_name import PLAIN, hold_name
 from data.store import Store
@@ -237,6 +237,9 @@ async def serve(settings: Settings) -> None:
         try:
             async with make_bot(settings, store=store) as bot:
                 await bot.start(settings.token)
+            if bot.matches is not None and bot.matches.outgrown is not None:
+                # Closed by itself: a newer bot migrated the database meanwhile.
+                raise DatabaseUnusable(too_new(shown(settings.database), bot.matches.outgrown))
         finally:
             await held.release()
     except asyncio.CancelledError:

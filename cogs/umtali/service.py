@@ -51,6 +51,7 @@ from cogs.umtali.saved import saved_state
 from cogs.umtali.timing import Timing
 from cogs.umtali.turn_clock import first_clock
 from cogs.umtali.unheard import settled
+from data.db import SchemaTooNew
 from data.store import StaleState, Store
 from umtali.events import DealerChosen
 from umtali.fairness import commit
@@ -99,6 +100,9 @@ class MatchService(Timing, Endings, Playing, Looks):
         self.owners = Owners(self, owner)
         #: The servers that removed the bot (``cogs.umtali.removal``).
         self.removals = Removals(self)
+        #: Set once a newer bot migrated the database under this one, which then stops
+        #: (``cogs.umtali.outgrown``).
+        self.outgrown: SchemaTooNew | None = None
         #: When each move on its way to a match (found, then judged) reached the bot.
         self._arriving: dict[int, list[float]] = {}
         #: Each match's table being moved (``move_to``), while it is.

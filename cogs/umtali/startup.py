@@ -16,6 +16,7 @@ from cogs.umtali.challenges import ExpiryEdits, expire_challenges
 from cogs.umtali.clock import heartbeat
 from cogs.umtali.clock_state import CONNECTING
 from cogs.umtali.failures import PASSING
+from cogs.umtali.outgrown import stop_if_outgrown
 from cogs.umtali.standing_still import judge_stood
 from data.store import Store
 
@@ -137,6 +138,9 @@ async def run_timers(bot: commands.Bot, every: float = 1.0) -> None:
         while not bot.is_closed():
             try:
                 svc = service(bot)
+                # First: a schema this bot does not know may fail the checks below.
+                if ticks % 10 == 0 and await stop_if_outgrown(bot, svc):
+                    return
                 # The leases are renewed beside the checks, which Discord may hold up.
                 svc.owners.renew_beside(every)
                 woken = svc.clock()

@@ -1,0 +1,92 @@
+"""A newer bot migrating the database under a running one (several processes upgraded one at a
+time, or a newer checkout started beside the bot): the running bot, a real process on the
+loopback Discord, stops within ten seconds with one ERROR line, gives its matches up (their
+leases released, for the newer bot to take at once) and exits with the database's exit status
+and the sentence a start on that schema would print. It never plays on a schema it was not
+tested against. On an SQLite file and on PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+from bot import EXIT_DATABASE_ERROR
+from data.db import Database
+from data.migrations import MIGRATIONS
+from data.store import Store
+from tests.loopback.driver import accept
+from tests.loopback.harness import BotProcess, loopback_server
+from tests.loopback.server import Member
+
+NEWER = len(MIGRATIONS) + 1
+
+
+async def _migrate_newer(target: str | Path) -> None:
+    """What a newer bot's start does to the schema's number."""
+    if isinstance(target, Path):
+        with sqlite3.connect(target, timeout=10) as file:
+            file.execute(f"PRAGMA user_version = {NEWER}")
+        file.close()
+        return
+    db = await Database.open(target)
+    async with db.transaction() as tx:
+        await tx.execute("UPDATE schema_version SET version = ?", (NEWER,))
+    await db.close()
+
+
+async def _until(check: Callable[[], Awaitable[object]], what: str,
+                 timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not await check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.05)
+
+
+async def test_a_bot_whose_database_a_newer_bot_migrated_stops_and_gives_its_matches_up(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, store_target: str | Path) -> None:
+    on_sqlite = isinstance(store_target, Path)
+    db_path = store_target if isinstance(store_target, Path) else tmp_path / "unused.sqlite3"
+    env = {} if on_sqlite else {"UMTALI_DATABASE_URL": str(store_target)}
+    async with loopback_server(monkeypatch) as server:
+        alice, bob = server.add_member("ada"), server.add_member("ben")
+        bot = BotProcess(server, db_path, tmp_path, env=env)
+        try:
+            await bot.start()
+            answer = await server.slash(alice, server.channel_id, "umtali challenge",
+                                        {"opponent": Member(bob)})
+            assert answer.response is not None
+            await accept(server, bob, answer.response)
+            store = await Store.open(store_target)
+            try:
+                async def held() -> bool:
+                    rows = await store.db.fetchall("SELECT lease_until FROM matches "
+                                                   "WHERE status = 'active'")
+                    return len(rows) == 1 and float(rows[0]["lease_until"]) > 0
+                await _until(held, "the match held by the bot")
+                await _migrate_newer(store_target)
+                proc = bot.proc
+                assert proc is not None
+
+                async def ended() -> bool:
+                    return proc.poll() is not None
+                # Looked at every ten seconds.
+                await _until(ended, "the bot to stop", timeout=30)
+                assert proc.returncode == EXIT_DATABASE_ERROR
+                rows = await store.db.fetchall("SELECT status, lease_until FROM matches")
+                assert [(r["status"], float(r["lease_until"])) for r in rows] == [("active", 0)]
+            finally:
+                await store.close()
+        finally:
+            bot.stop()
+    log = bot.log.read_text()
+    assert "Traceback" not in log, log
+    errors = [line for line in log.splitlines() if " ERROR " in line]
+    assert len(errors) == 1, log
+    assert f"A newer bot migrated the database to schema {NEWER}" in errors[0]
+    assert f"has schema version {NEWER}, newer than this bot knows ({NEWER - 1})" in log, log
