@@ -14,9 +14,11 @@ from typing import Any
 
 import pytest
 
+from cogs.umtali import actions
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.reminders import warn
+from cogs.umtali.service import MatchService
 from tests.loopback.driver import custom_ids, play_move, until
 from tests.loopback.harness import bot_in_process, loopback_server
 from tests.loopback.server import LoopbackDiscord
@@ -155,6 +157,24 @@ async def test_a_warning_that_waited_for_the_seats_panel_is_not_sent_once_the_tu
         assert not told, "a warning sent once the turn was played"
 
 
+async def _answer_held(server: LoopbackDiscord, db: Path, svc: MatchService,
+                       live: LiveMatch) -> tuple[int, int, asyncio.Task[Any]]:
+    """The seat to draw clicks Draw on its DM panel, the answer held on its way: the seat,
+    the panel clicked, and the click (done once the answer is released)."""
+    while live.session.hand.phase is not Phase.DRAW:
+        await play_move(server, db, live.id)
+    await svc.flush()
+    seat = live.session.to_act
+    clicked = live.dm_message_ids[seat]
+    assert clicked is not None
+    message = server.messages[clicked]
+    draw = next(c for c in custom_ids(message) if c.endswith(":draw"))
+    answer = server.delay("POST", r"^/interactions/[0-9]+/[^/]+/callback$")
+    click = asyncio.create_task(server.click(live.player_ids[seat], message, draw))
+    await until(lambda: bool(answer.held), "the click's answer on its way")
+    return seat, clicked, click
+
+
 @pytest.mark.parametrize("failing", [False, True])
 async def test_a_click_answered_after_its_panel_was_replaced_leaves_no_buttons_on_it(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path, failing: bool) -> None:
@@ -165,17 +185,7 @@ async def test_a_click_answered_after_its_panel_was_replaced_leaves_no_buttons_o
     db = tmp_path / "umtali.sqlite3"
     async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
         saved, svc, live = await _channel_lost(server, db, bot)
-        while live.session.hand.phase is not Phase.DRAW:
-            await play_move(server, db, saved.id)
-        await svc.flush()
-        seat = live.session.to_act
-        clicked = live.dm_message_ids[seat]
-        assert clicked is not None
-        message = server.messages[clicked]
-        draw = next(c for c in custom_ids(message) if c.endswith(":draw"))
-        answer = server.delay("POST", r"^/interactions/[0-9]+/[^/]+/callback$")
-        click = asyncio.create_task(server.click(live.player_ids[seat], message, draw))
-        await until(lambda: bool(answer.held), "the click's answer on its way")
+        seat, clicked, click = await _answer_held(server, db, svc, live)
         await warn(svc, live, seat, 30)  # a new panel; the one clicked loses its buttons
         assert live.dm_message_ids[seat] != clicked
         assert clicked not in _offering_moves(server, live, seat)
@@ -190,3 +200,41 @@ async def test_a_click_answered_after_its_panel_was_replaced_leaves_no_buttons_o
         # (the click's work goes on after its answer: the panel's buttons taken off again)
         await until(lambda: _offering_moves(server, live, seat) == [live.dm_message_ids[seat]],
                     "the clicked panel's buttons gone again")
+
+
+async def test_a_click_answered_after_its_panel_was_replaced_as_the_bot_stops_leaves_no_buttons(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """As above, the bot stopping once the answer put the buttons back, before it took them
+    off again (the fault soak, seed 113: a replaced panel offering moves after its match
+    ended): the seat's mark, kept while the answer was on its way, has the next start's
+    delivery find them."""
+    db = tmp_path / "umtali.sqlite3"
+    put_back: list[int] = []
+    real = actions.strip_answered
+
+    async def stopped_first(svc: MatchService, live: LiveMatch, seat: int,
+                            message: Any) -> None:
+        if put_back:  # (the bot started anew)
+            await real(svc, live, seat, message)
+        put_back.append(message.id)
+
+    async with loopback_server(monkeypatch) as server:
+        async with bot_in_process(server, db) as bot:
+            monkeypatch.setattr(actions, "strip_answered", stopped_first)
+            saved, svc, live = await _channel_lost(server, db, bot)
+            seat, clicked, click = await _answer_held(server, db, svc, live)
+            await warn(svc, live, seat, 30)  # a new panel; the one clicked loses its buttons
+            server.release()
+            await click
+            assert put_back == [clicked]
+            assert _offering_moves(server, live, seat) == [clicked, live.dm_message_ids[seat]]
+            await svc.flush()
+            assert _saved_panel(db, live, seat)[1], "the seat's mark, for the next start"
+        async with bot_in_process(server, db) as bot:
+            svc = bot.matches
+            assert svc is not None
+            await play_move(server, db, saved.id)  # the seat's next delivery
+            await svc.flush()
+            panel, sending = _saved_panel(db, live, seat)
+            assert _offering_moves(server, live, seat) in ([panel], [])
+            assert clicked not in _offering_moves(server, live, seat) and not sending

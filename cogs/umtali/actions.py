@@ -242,7 +242,11 @@ async def _answer_on_panel(interaction: discord.Interaction, live: LiveMatch, se
         raise
     try:
         # The picture travels with the edit, replacing the one from before the click.
-        await edit_clicked(interaction, **shown.edit())
+        live.dm_answering[seat] += on_dm
+        try:
+            await edit_clicked(interaction, **shown.edit())
+        finally:
+            live.dm_answering[seat] -= on_dm
     except BaseException as e:
         if on_dm:
             # Not shown after all (Discord refused, the network failed): the DM panel is

@@ -128,9 +128,11 @@ async def send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool 
                                     named=(note,) if named is None else named, lost=lost)
         if unsaved and live.dm_message_ids[seat] is not None:
             stripped = await _strip_unsaved(svc, live, seat) and stripped
-        if stripped and live.dm_sending[seat]:
+        if stripped and live.dm_sending[seat] and not live.dm_answering[seat]:
             # Cleared only once no panel but the seat's own offers moves: else the next
-            # delivery (after a restart too) looks again.
+            # delivery (after a restart too) looks again. A click's answer on its way may
+            # put the buttons back on the panel just replaced, after this: the bot stopping
+            # before they go again (``strip_answered``), they are found at the next start.
             await _saved(svc, live, seat)
 
 

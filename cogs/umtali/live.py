@@ -79,6 +79,10 @@ class LiveMatch:
     #: Each seat's new DM panel on its way here, its id not yet in ``dm_message_ids`` (not
     #: saved: a click on it meanwhile is a click on the panel).
     dm_in_flight: list[bool] = field(default_factory=lambda: [False, False])
+    #: Answers to clicks on each seat's DM panel on their way here (not saved): each edits the
+    #: message clicked, putting its buttons back should a new panel replace it meanwhile, so
+    #: the seat's mark (``dm_sending``) stays until they are in and that message stripped.
+    dm_answering: list[int] = field(default_factory=lambda: [0, 0])
     #: The version each seat's DM panel shows, when known (not saved: after a restart the
     #: panels are simply sent again).
     dm_shown: list[int | None] = field(default_factory=lambda: [None, None])
