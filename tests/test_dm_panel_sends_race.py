@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from cogs.umtali import actions
+from cogs.umtali.in_dms import strip_answered
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.reminders import warn
@@ -210,12 +211,11 @@ async def test_a_click_answered_after_its_panel_was_replaced_as_the_bot_stops_le
     delivery find them."""
     db = tmp_path / "umtali.sqlite3"
     put_back: list[int] = []
-    real = actions.strip_answered
 
     async def stopped_first(svc: MatchService, live: LiveMatch, seat: int,
                             message: Any) -> None:
         if put_back:  # (the bot started anew)
-            await real(svc, live, seat, message)
+            await strip_answered(svc, live, seat, message)
         put_back.append(message.id)
 
     async with loopback_server(monkeypatch) as server:
@@ -231,10 +231,9 @@ async def test_a_click_answered_after_its_panel_was_replaced_as_the_bot_stops_le
             await svc.flush()
             assert _saved_panel(db, live, seat)[1], "the seat's mark, for the next start"
         async with bot_in_process(server, db) as bot:
-            svc = bot.matches
-            assert svc is not None
+            assert bot.matches is not None
             await play_move(server, db, saved.id)  # the seat's next delivery
-            await svc.flush()
+            await bot.matches.flush()
             panel, sending = _saved_panel(db, live, seat)
             assert _offering_moves(server, live, seat) in ([panel], [])
             assert clicked not in _offering_moves(server, live, seat) and not sending

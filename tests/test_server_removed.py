@@ -213,6 +213,33 @@ async def test_a_removal_while_the_bot_was_down_is_found_at_its_start(
         _told_last(member, since, live.id, f"I was removed from the server of match #{live.id}")
 
 
+async def test_a_finished_matchs_last_word_refused_by_a_server_that_removed_the_bot_is_let_go(
+        world: World, db_path: Path, make_bot: Callable[[], UmtaliBot],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A match over whose last announcement was still to post (the bot stopped first) is
+    ended by no removal: its channel's refusal drops what it had to post, as for any channel
+    lost, rather than leave it to be tried at every start."""
+    live = await start_match(world)
+    svc = world.bot.matches
+    assert svc is not None
+    assert await svc.resign(live, 0)
+    await flush(world)
+    with sqlite3.connect(db_path) as c:
+        c.execute("UPDATE matches SET unsent = ? WHERE id = ?", ('["The last word."]', live.id))
+    c.close()
+    emit = world.env.backend.emit
+    monkeypatch.setattr(world.env.backend, "emit", lambda event, payload: None)
+    world.env.backend.remove_guild(world.guild.id)
+    monkeypatch.setattr(world.env.backend, "emit", emit)
+    again = make_bot()
+    await world.env.restart_bot(again)
+    await world.env.settle()
+    await flush(world)
+    assert _db(db_path, "SELECT unsent, status FROM matches WHERE id = ?", live.id) == [
+        ("[]", "finished")]
+    assert again.matches is not None and not again.matches.tracked(live.id)
+
+
 async def test_another_process_sees_the_match_ended(world: World, db_path: Path,
                                                     other: MatchService) -> None:
     live = await start_match(world)

@@ -72,7 +72,9 @@ class ChannelLoss(ABC):
         """``channel``, where something of the match's was sent, refused the bot for good;
         unless its server removed the bot, which ends the match (``cogs.umtali.removal``):
         its players are told that, not to play on in DMs."""
-        if live.channel_lost or await self._server_left(live):
+        if live.channel_lost or (not live.over and await self._server_left(live)):
+            # (A match over is ended by no removal: what it still had to post is dropped as
+            # for any channel lost, lest it be tried at every start.)
             return
         await self._to_dms(live, channel,
                            f"refused the bot for good ({error.status} {error.code})")
