@@ -142,8 +142,11 @@ class Soak:
         return dt.datetime.fromtimestamp(self.world.clock.now - self.lag, dt.UTC)
 
     def faults(self) -> bool:
-        """Discord has failures to come (not the lasting ones: a channel lost)."""
-        return any(f["times"] is not None for f in self.world.env.backend.faults)
+        """Discord has failures to come (not the lasting ones: a channel lost), or those it
+        made wait to be tried again: retried in real time (doubling from 0.05 s), which a step
+        may outlast after a few in a row."""
+        return any(f["times"] is not None for f in self.world.env.backend.faults) or (
+            self.live is not None and self.svc.delivery.retrying(self.live.id))
 
     def loop_error(self, loop: Any, context: dict[str, Any]) -> None:
         self.died.append(str(context.get("message")) + ": " + repr(context.get("exception")))
@@ -351,6 +354,11 @@ class Soak:
         right = (said is None) == (live.deadline is None) and clock in shown and (
             said is None or live.deadline is None
             or abs(int(said[1]) - live.deadline) < CONNECTING + 1)
+        if not right and self.step_no <= self.faulty_until and \
+                self.svc.delivery.retrying(live.id):
+            self.say(f"  the table is stale, its edit waiting to be tried again: {shown!r}")
+            self.notes.add("a table edit Discord failed, waiting to be tried again")
+            return
         if not right and self.lost_edit:
             self.say(f"  the table is stale after a restart lost its edit: {shown!r}")
             self.notes.add("a table edit Discord failed, lost in a restart")

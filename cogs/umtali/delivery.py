@@ -107,6 +107,10 @@ class Delivery(ChannelLoss):
         are the old channel's."""
         self._tried(live, "its channel", None)
 
+    def retrying(self, match_id: int) -> bool:
+        """Something of the match waits to be tried again (Discord failed it for now)."""
+        return match_id in self._retrying
+
     def tracked(self, match_id: int) -> bool:
         return any(match_id in d for d in (self._queues, self._workers, self._idle,
                                            self._retries, self._retrying, self._backoff,
