@@ -36,14 +36,19 @@ import pytest
 from tests.loopback.harness import loopback_server
 from tests.loopback.soak import Report, Soak
 from tests.loopback.soak_faults import FAULTS
+from tests.loopback.trace import write_trace
 
 
 async def soak(seed: int, sessions: int, faults: tuple[str, ...], rate: float) -> Report:
     with tempfile.TemporaryDirectory(prefix="umtali-soak-") as workdir, \
             pytest.MonkeyPatch.context() as monkeypatch:
+        trace = Path(workdir) / "loopback.txt"
         try:
             async with loopback_server(monkeypatch) as server:
-                report = await Soak(server, Path(workdir), seed, faults, rate).run(sessions)
+                try:
+                    report = await Soak(server, Path(workdir), seed, faults, rate).run(sessions)
+                finally:
+                    write_trace(server, trace)
         except AssertionError as e:  # the server's own check on the way out
             report = Report(seed, broken=[f"seed {seed}: {e}"])
             print(f"BROKEN seed {seed}: {e}", flush=True)
@@ -51,7 +56,7 @@ async def soak(seed: int, sessions: int, faults: tuple[str, ...], rate: float) -
             kept = Path(tempfile.gettempdir()) / f"umtali-soak-{seed}"
             shutil.rmtree(kept, ignore_errors=True)
             shutil.copytree(workdir, kept)
-            print(f"the bot's log and database: {kept}", flush=True)
+            print(f"the bot's log and database, and what Discord saw: {kept}", flush=True)
     return report
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +33,8 @@ class Call:
     files: Files = field(default_factory=list)
     #: Who sent it (discord.py, or a proxy in front of it).
     user_agent: str = ""
+    #: When it came (``time.monotonic``): for a soak's trace.
+    at: float = field(default_factory=time.monotonic)
 
 
 @dataclass
