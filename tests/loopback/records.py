@@ -33,8 +33,8 @@ class Call:
     files: Files = field(default_factory=list)
     #: Who sent it (discord.py, or a proxy in front of it).
     user_agent: str = ""
-    #: When it came (``time.monotonic``): for a soak's trace.
-    at: float = field(default_factory=time.monotonic)
+    #: When it came (``time.time``, as the snowflakes are): for a soak's trace.
+    at: float = field(default_factory=time.time)
 
 
 @dataclass

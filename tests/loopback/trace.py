@@ -1,13 +1,18 @@
-"""What the loopback Discord saw, one line a call or interaction, written beside a broken soak
-run's kept log: which message was posted, edited and clicked when, and with which buttons."""
+"""What the loopback Discord saw, one line a call, message or interaction in the order of their
+times, written beside a broken soak run's kept log: which message was posted, edited and
+clicked when, and with which buttons (a message's line shows those it has at the end)."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from tests.loopback.server import LoopbackDiscord
+
+#: Discord's epoch, the snowflakes' zero (ms).
+EPOCH = 1420070400000
 
 
 def _ids(body: Any) -> list[str]:
@@ -26,15 +31,26 @@ def _shown(ids: list[str]) -> str:
     return f" ids[{len(ids)}]={','.join(ids[:3])}{',…' if len(ids) > 3 else ''}"
 
 
+def _made(snowflake: int | str) -> float:
+    return ((int(snowflake) >> 22) + EPOCH) / 1000
+
+
 def write_trace(server: LoopbackDiscord, path: Path) -> None:
-    start = server.calls[0].at if server.calls else 0.0
-    lines = [f"{c.at - start:9.3f} {c.method} {c.path} -> {c.status}{_shown(_ids(c.body))}"
-             for c in server.calls]
+    lines: list[tuple[float, str]] = [
+        (c.at, f"{c.method} {c.path} -> {c.status}{_shown(_ids(c.body))}") for c in server.calls]
+    for m in server.messages.values():
+        text = str(m.get("content") or "")[:60].replace("\n", " ")
+        lines.append((_made(m["id"]), f"message {m['id']} in {m['channel_id']} by "
+                      f"{(m.get('author') or {}).get('id')}: {text!r} now{_shown(_ids(m))}"))
     for i in server.interactions.values():
         message = i.payload.get("message") or {}
         data = i.payload.get("data") or {}
         user = ((i.payload.get("member") or {}).get("user") or i.payload.get("user") or {})
-        lines.append(f"interaction {i.id} by {user.get('id')} on message {message.get('id')}: "
-                     f"{data.get('custom_id') or data.get('name')} {data.get('values') or ''} "
-                     f"answered {i.callback_type} ({i.callbacks} callbacks)")
-    path.write_text("\n".join(lines) + "\n")
+        said = str((i.callback.get("data") or {}).get("content") or "")[:60]
+        lines.append((_made(i.id), f"interaction {i.id} by {user.get('id')} on message "
+                      f"{message.get('id')}: {data.get('custom_id') or data.get('name')} "
+                      f"{data.get('values') or ''} answered {i.callback_type} {said!r}"))
+    lines.sort(key=lambda line: line[0])
+    path.write_text("".join(
+        f"{datetime.fromtimestamp(at, UTC).strftime('%H:%M:%S.%f')[:-3]} {text}\n"
+        for at, text in lines))
