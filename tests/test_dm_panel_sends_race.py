@@ -237,3 +237,40 @@ async def test_a_click_answered_after_its_panel_was_replaced_as_the_bot_stops_le
             panel, sending = _saved_panel(db, live, seat)
             assert _offering_moves(server, live, seat) in ([panel], [])
             assert clicked not in _offering_moves(server, live, seat) and not sending
+
+
+async def test_a_panel_at_the_match_as_it_is_whose_id_was_never_saved_plays(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A new DM panel sent, the save of its id failed (the database; or the bot stopped, and
+    its panel comes back to the next start, whose nonce brings that very message back): the
+    member clicks it, the newest panel, at once. It shows the match as it is, so it is taken
+    as the seat's panel and the move plays, rather than the member being told to play on the
+    one above it (which would then lose its buttons to that very message)."""
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
+        saved, svc, live = await _channel_lost(server, db, bot)
+        seat = await _to_the_discard(server, db, live)
+        real = svc.store.set_dm_message
+        failed: list[int] = []
+
+        async def fails_once(*args: Any, **kwargs: Any) -> bool:
+            if not failed and args[1] == seat:
+                failed.append(args[3])
+                raise OSError("disk I/O error")
+            return await real(*args, **kwargs)
+
+        monkeypatch.setattr(svc.store, "set_dm_message", fails_once)
+        await play_move(server, db, saved.id)  # the discard: the seat's turn, a new panel
+        await svc.flush()
+        assert failed, "the new panel's id was never saved"
+        orphan = server.messages[failed[0]]
+        assert live.dm_message_ids[seat] != orphan["id"] and live.dm_sending[seat]
+        draw = next(c for c in custom_ids(orphan) if c.endswith(":draw"))
+        version = live.version
+        clicked = await server.click(live.player_ids[seat], orphan, draw)
+        assert clicked.callback_type == 7, clicked.text()  # the panel clicked, edited
+        assert live.version == version + 1, "the move played"
+        assert _saved_panel(db, live, seat)[0] == int(orphan["id"])
+        svc.delivery.retry_now()
+        await svc.flush()
+        assert _offering_moves(server, live, seat) == [live.dm_message_ids[seat]]

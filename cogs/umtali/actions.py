@@ -148,10 +148,15 @@ async def _on_its_way(interaction: discord.Interaction, live: LiveMatch, seat: i
     holding the match has sent and is saving the id of (``dm_sending``; or that process
     stopped between): then saved as the seat's panel here too, as that process would save it
     (a member clicks as soon as it comes; the save may wait on a busy database). The process
-    holding the match knows its own panels (``dm_in_flight``)."""
+    holding the match knows its own panels on their way (``dm_in_flight``); one it finds
+    unsaved (this process, or the one before a restart, stopped or failed before saving its
+    id) is taken too if it shows the match as it is: sent again, the panel's nonce would
+    bring that very message back as the seat's panel, the player told meanwhile to play on
+    the one above it, which then loses its buttons."""
     svc = service(interaction.client)
     panel = live.dm_message_ids[seat]
-    if not live.dm_sending[seat] or svc.matches.get(live.id) is live or (
+    held = svc.matches.get(live.id) is live
+    if not live.dm_sending[seat] or (held and not shows(message, live)) or (
             panel is not None and message.id < panel) or not moves_of(message, live.id):
         return False
     # A new panel of the turn as it is, to the seat to act, told it that turn (as its
@@ -164,6 +169,10 @@ async def _on_its_way(interaction: discord.Interaction, live: LiveMatch, seat: i
     if telling:
         live.dm_told[seat] = turn
     live.dm_channel_ids[seat], live.dm_message_ids[seat] = message.channel.id, message.id
+    if held:
+        # The panel saved before it still offers moves: the seat's delivery looks through
+        # the DM (the mark is set) and takes them off.
+        svc.delivery.enqueue(live, Batch(hands={seat}))
     return True
 
 
