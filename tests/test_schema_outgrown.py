@@ -72,10 +72,13 @@ async def test_a_bot_whose_database_a_newer_bot_migrated_stops_and_gives_its_mat
             store = await Store.open(store_target)
             try:
                 async def held() -> bool:
-                    rows = await store.db.fetchall("SELECT lease_until FROM matches "
-                                                   "WHERE status = 'active'")
+                    # Its table posted too: the accept done, not cut short by the close (its
+                    # save failing, the table taken down: a DELETE the loopback does not know).
+                    rows = await store.db.fetchall("SELECT lease_until FROM matches WHERE "
+                                                   "status = 'active' AND table_message_id "
+                                                   "IS NOT NULL")
                     return len(rows) == 1 and float(rows[0]["lease_until"]) > 0
-                await _until(held, "the match held by the bot")
+                await _until(held, "the match held by the bot, its table posted")
                 await _migrate_newer(store_target)
                 proc = bot.proc
                 assert proc is not None
@@ -128,6 +131,14 @@ async def test_a_signal_during_its_close_keeps_the_outgrown_bots_exit_status(
                                         {"opponent": Member(bob)})
             assert answer.response is not None
             await accept(server, bob, answer.response)
+
+            async def posted() -> bool:
+                with sqlite3.connect(db) as c:
+                    rows = c.execute("SELECT 1 FROM matches WHERE table_message_id IS NOT "
+                                     "NULL AND lease_until > 0").fetchall()
+                c.close()
+                return bool(rows)
+            await _until(posted, "the match held, its table posted")
             await _migrate_newer(db)
             with pytest.raises(DatabaseUnusable, match=f"has schema version {NEWER}"):
                 await asyncio.wait_for(served, 30)
