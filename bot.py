@@ -112,6 +112,8 @@ class UmtaliBot(commands.Bot):
         self.matches: MatchService | None = None
         self._timers: asyncio.Task[None] | None = None
         self._seasons: asyncio.Task[None] | None = None
+        #: The close, once begun: asked for again, it is waited for, not begun anew.
+        self._umtali_closing: asyncio.Task[None] | None = None
         self._frozen = False
 
     async def setup_hook(self) -> None:
@@ -162,6 +164,13 @@ class UmtaliBot(commands.Bot):
             await season_tick(self, start=True)
 
     async def close(self) -> None:
+        # Once: a newer schema's close (``cogs.umtali.outgrown``) and a signal's may cross,
+        # and a second would close the store under the first's saves.
+        if self._umtali_closing is None:
+            self._umtali_closing = asyncio.create_task(self._close())
+        await self._umtali_closing
+
+    async def _close(self) -> None:
         for task in (self._timers, self._seasons):
             if task is not None:
                 task.cancel()
@@ -213,6 +222,7 @@ async def serve(settings: Settings) -> None:
     signals = (signal.SIGINT, signal.SIGTERM)
     for sig in signals:
         loop.add_signal_handler(sig, stop)
+    bot: UmtaliBot | None = None
     try:
         # A second process under this name would play this one's matches too. Checked before
         # the database is opened: opening migrates it, and a newer checkout started by mistake
@@ -237,9 +247,6 @@ async def serve(settings: Settings) -> None:
         try:
             async with make_bot(settings, store=store) as bot:
                 await bot.start(settings.token)
-            if bot.matches is not None and bot.matches.outgrown is not None:
-                # Closed by itself: a newer bot migrated the database meanwhile.
-                raise DatabaseUnusable(too_new(shown(settings.database), bot.matches.outgrown))
         finally:
             await held.release()
     except asyncio.CancelledError:
@@ -248,6 +255,10 @@ async def serve(settings: Settings) -> None:
     finally:
         for sig in signals:
             loop.remove_signal_handler(sig)
+    if bot is not None and bot.matches is not None and bot.matches.outgrown is not None:
+        # Closed by itself: a newer bot migrated the database meanwhile. Said so (and its exit
+        # status) also when a signal came as it closed, which stopped nothing more.
+        raise DatabaseUnusable(too_new(shown(settings.database), bot.matches.outgrown))
 
 
 #: discord.py's loggers whose DEBUG lines hold what is sent and received whole (the bodies of

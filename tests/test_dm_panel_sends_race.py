@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from cogs.umtali import actions
+from cogs.umtali import actions, in_dms
 from cogs.umtali.in_dms import strip_answered
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
@@ -274,3 +274,57 @@ async def test_a_panel_at_the_match_as_it_is_whose_id_was_never_saved_plays(
         svc.delivery.retry_now()
         await svc.flush()
         assert _offering_moves(server, live, seat) == [live.dm_message_ids[seat]]
+
+
+async def test_a_put_back_panel_keeps_the_mark_until_its_buttons_are_taken_off_again(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """As above, the new panel's own work ending just after the answer came in (the strip of
+    the panel it replaced answered late): the answer's strip of the buttons it put back is
+    still on its way, so the seat's mark stays set; the bot stopping before that strip lands,
+    the next start's delivery finds them."""
+    db = tmp_path / "umtali.sqlite3"
+    put_back: list[int] = []
+    stopping = asyncio.Event()
+    real_send = in_dms._send_hand
+
+    async def stopped_first(svc: MatchService, live: LiveMatch, seat: int,
+                            message: Any) -> None:
+        if put_back:  # (the bot started anew)
+            await strip_answered(svc, live, seat, message)
+            return
+        put_back.append(message.id)
+        await stopping.wait()  # on its way as the bot stops: never lands
+
+    sent = asyncio.Event()
+
+    async def answered_late(*args: Any, **kwargs: Any) -> bool:
+        stripped = await real_send(*args, **kwargs)
+        sent.set()
+        # The new panel's strip of the one it replaced answered after the click's answer.
+        await until(lambda: bool(put_back), "the answer's strip on its way")
+        return stripped
+
+    async with loopback_server(monkeypatch) as server:
+        async with bot_in_process(server, db) as bot:
+            monkeypatch.setattr(actions, "strip_answered", stopped_first)
+            saved, svc, live = await _channel_lost(server, db, bot)
+            seat, clicked, click = await _answer_held(server, db, svc, live)
+            monkeypatch.setattr(in_dms, "_send_hand", answered_late)
+            warning = asyncio.create_task(warn(svc, live, seat, 30))  # a new panel
+            await sent.wait()
+            monkeypatch.setattr(in_dms, "_send_hand", real_send)
+            assert clicked not in _offering_moves(server, live, seat)
+            server.release()
+            await click
+            await warning
+            assert put_back == [clicked]
+            assert _offering_moves(server, live, seat) == [clicked, live.dm_message_ids[seat]]
+            assert _saved_panel(db, live, seat)[1], "the seat's mark, for the next start"
+            stopping.set()
+            await svc.flush()
+        async with bot_in_process(server, db) as bot:
+            assert bot.matches is not None
+            await play_move(server, db, saved.id)  # the seat's next delivery
+            await bot.matches.flush()
+            sending = _saved_panel(db, live, seat)[1]
+            assert clicked not in _offering_moves(server, live, seat) and not sending

@@ -23,6 +23,7 @@ from cogs.umtali.outbox import Batch
 from cogs.umtali.removal import owns
 from cogs.umtali.seasons import season_tick
 from cogs.umtali.service import MatchService
+from data.servers import ServerQueries
 from tests.discord_helpers import World, accept, challenge, flush, start_match, start_practice
 from tests.unheard import lose_answer
 
@@ -421,3 +422,42 @@ async def test_an_ending_unheard_is_told_once_the_bot_added_back_can_read_it(
     _ended_unrated(db_path, live.id)
     for member in (world.alice, world.bob):
         assert "I was removed from the server Railway Club" in _last_dm(member)
+
+
+async def test_a_removal_found_at_a_start_whose_sweep_failed_is_found_by_the_timer(
+        world: World, db_path: Path, make_bot: Callable[[], UmtaliBot],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """As above, the database failing as READY's sweep reads the servers in play: the match
+    brought back, whose channel refuses it, is not a lost channel (the removal), so nothing
+    but the removal ends it. The timer looks again; else it played on, unrated by nobody's
+    decision, its table refused at every delivery, until the next READY (days, maybe)."""
+    live = await start_match(world, turn_timer=5)
+    emit = world.env.backend.emit
+    monkeypatch.setattr(world.env.backend, "emit", lambda event, payload: None)
+    world.env.backend.remove_guild(world.guild.id)
+    monkeypatch.setattr(world.env.backend, "emit", emit)
+    real = ServerQueries.servers_in_play
+    failed: list[int] = []
+
+    async def failing_once(store: ServerQueries) -> set[int]:
+        if not failed:
+            failed.append(1)
+            raise OSError("disk I/O error")
+        return await real(store)
+
+    monkeypatch.setattr(ServerQueries, "servers_in_play", failing_once)
+    again = make_bot()
+    since = max(m for messages in world.env.backend.messages.values() for m in messages)
+    await world.env.restart_bot(again)
+    await world.env.settle()
+    await flush(world)
+    assert failed and not live.channel_lost
+    assert _db(db_path, "SELECT status, channel_lost FROM matches WHERE id = ?", live.id) == [
+        ("active", 0)]
+    svc = again.matches
+    assert svc is not None
+    await svc.removals.retry()  # the timer's
+    await flush(world)
+    _ended_unrated(db_path, live.id)
+    for member in (world.alice, world.bob):
+        _told_last(member, since, live.id, f"I was removed from the server of match #{live.id}")

@@ -249,33 +249,35 @@ async def _answer_on_panel(interaction: discord.Interaction, live: LiveMatch, se
             live.dm_shown[seat] = None
             svc.delivery.enqueue(live, Batch(hands={seat}))
         raise
+    # Counted until the buttons it may put back on a replaced panel are off again, not just
+    # until it lands: a new panel's send ending in between would clear the seat's mark.
+    live.dm_answering[seat] += on_dm
     try:
-        # The picture travels with the edit, replacing the one from before the click.
-        live.dm_answering[seat] += on_dm
         try:
+            # The picture travels with the edit, replacing the one from before the click.
             await edit_clicked(interaction, **shown.edit())
+        except BaseException as e:
+            if on_dm:
+                # Not shown after all (Discord refused, the network failed): the DM panel is
+                # edited by the bot's own call instead.
+                live.dm_shown[seat] = None
+                svc.delivery.enqueue(live, Batch(hands={seat}))
+            if not expired(e):
+                raise
+            # Its answer came too late (Discord delivered the click late, or the bot was
+            # slow): the move stands, and nobody can be told.
+            log.info("match %d: the answer to a click came too late (%s)", live.id, e)
+            return on_dm
         finally:
-            live.dm_answering[seat] -= on_dm
-    except BaseException as e:
-        if on_dm:
-            # Not shown after all (Discord refused, the network failed): the DM panel is
-            # edited by the bot's own call instead.
-            live.dm_shown[seat] = None
-            svc.delivery.enqueue(live, Batch(hands={seat}))
-        if not expired(e):
-            raise
-        # Its answer came too late (Discord delivered the click late, or the bot was slow):
-        # the move stands, and nobody can be told.
-        log.info("match %d: the answer to a click came too late (%s)", live.id, e)
-        return on_dm
+            if shown.view is not None:
+                shown.view.stop()
+        if on_dm and live.dm_message_ids[seat] != message.id:
+            # A new panel replaced it while the answer was drawn or on its way (the turn's
+            # warning), taking its buttons off: the answer put them back.
+            await strip_answered(svc, live, seat, message)
+            return on_dm
     finally:
-        if shown.view is not None:
-            shown.view.stop()
-    if on_dm and live.dm_message_ids[seat] != message.id:
-        # A new panel replaced it while the answer was drawn or on its way (the turn's
-        # warning), taking its buttons off: the answer put them back.
-        await strip_answered(svc, live, seat, message)
-        return on_dm
+        live.dm_answering[seat] -= on_dm
     if on_dm and (live.version, live.over) != (version, over):
         # The match moved on or ended meanwhile (the computer, the clock, a resignation):
         # this edit showed an older position, perhaps over the ending's own edit, so the DM

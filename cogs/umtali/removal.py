@@ -67,6 +67,10 @@ class Removals:
         #: By server, the matches whose ending failed as it was saved: it may have gone
         #: through (``cogs.umtali.unheard``), and then no longer shows among those in play.
         self.unsure: dict[int, list[LiveMatch]] = {}
+        #: READY's sweep could not read the servers in play (the database): the timer sweeps
+        #: again. Else a removal while the bot was away waits for the next READY, its matches
+        #: played on meanwhile, their channels' refusals taken for it (``ChannelLoss``).
+        self.unswept = False
 
     async def removed(self, guild_id: int, server: str | None) -> bool:
         """End what the bot had going on the server; False (and tried again later) if the
@@ -156,10 +160,12 @@ class Removals:
         """At each READY: the servers with something in play that the bot is no longer in
         (removed while it was away); how many were ended."""
         client = self.svc.client
+        self.unswept = False
         try:
             servers = await self.svc.store.servers_in_play()
         except Exception as e:
-            log.warning("the servers in play could not be read (%s); not checked now", e)
+            self.unswept = True
+            log.warning("the servers in play could not be read (%s); checked again later", e)
             return 0
         gone = sorted(g for g in servers if owns(client, g) and client.get_guild(g) is None)
         ended = 0
@@ -168,7 +174,10 @@ class Removals:
         return ended
 
     async def retry(self) -> None:
-        """The servers whose ending failed, tried again while the bot is still out of them."""
+        """The servers whose ending failed, tried again while the bot is still out of them;
+        and READY's sweep, if it failed."""
+        if self.unswept:
+            await self.sweep()
         for guild_id, server in list(self.pending.items()):
             if self.svc.client.get_guild(guild_id) is not None:
                 # Added back meanwhile: nothing to end, but what was ended is told.
