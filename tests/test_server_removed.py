@@ -17,6 +17,7 @@ import discord
 import pytest
 
 from bot import UmtaliBot
+from cogs.umtali import channel_loss
 from cogs.umtali.challenges import expire_challenges
 from cogs.umtali.clock_state import LATE
 from cogs.umtali.outbox import Batch
@@ -239,6 +240,45 @@ async def test_a_finished_matchs_last_word_refused_by_a_server_that_removed_the_
     assert _db(db_path, "SELECT unsent, status FROM matches WHERE id = ?", live.id) == [
         ("[]", "finished")]
     assert again.matches is not None and not again.matches.tracked(live.id)
+
+
+@pytest.mark.parametrize("removed", [True, False])
+async def test_a_refusal_in_a_server_on_another_processs_shard_asks_discord(
+        world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch, removed: bool) -> None:
+    """The match held here, its server on a shard another process runs (a click in a DM
+    reaches shard 0's process, which then holds it): that server is in no list of this
+    process's, so a refusal there asks Discord whether the bot is still in it. Removed, it is
+    the removal's to end (the other process hears it), no channel lost meanwhile; the bot
+    still there (only the thread deleted), the channel is lost, as ever."""
+    live = await start_match(world)
+    svc = world.bot.matches
+    assert svc is not None
+    monkeypatch.setattr(channel_loss, "owns", lambda client, guild_id: False)
+    since = max(m for messages in world.env.backend.messages.values() for m in messages)
+    if removed:
+        # Heard by the process running its shard, not here.
+        emit = world.env.backend.emit
+        monkeypatch.setattr(world.env.backend, "emit", lambda event, payload: None)
+        world.env.backend.remove_guild(world.guild.id)
+        monkeypatch.setattr(world.env.backend, "emit", emit)
+    else:
+        world.env.inject_error("*", f"/channels/{live.channel_id}/*", status=404, code=10003,
+                               message="Unknown Channel", times=None)
+    svc.delivery.enqueue(live, Batch(table=True, hands={0, 1}))
+    await flush(world)
+    assert live.channel_lost is not removed
+    assert _db(db_path, "SELECT channel_lost FROM matches WHERE id = ?", live.id) == [
+        (int(not removed),)]
+    told = [m.content for member in (world.alice, world.bob)
+            for m in member.user.dm_channel.history() if m.id > since]
+    if removed:
+        assert told == [], told  # nobody told to play on in DMs
+        assert await svc.removals.removed(world.guild.id, None)  # the other process's part
+        await flush(world)
+        for member in (world.alice, world.bob):
+            _told_last(member, since, live.id, f"I was removed from the server of match #{live.id}")
+    else:
+        assert len(told) == 2  # each player's new panel, saying where the match went
 
 
 async def test_another_process_sees_the_match_ended(world: World, db_path: Path,

@@ -81,13 +81,23 @@ class ChannelLoss(ABC):
 
     async def _server_left(self, live: LiveMatch) -> bool:
         """Whether the match's server removed the bot. Known once connected (a match brought
-        back at a start is sent before): Discord's READY lists every server the bot is in."""
+        back at a start is sent before): Discord's READY lists every server the bot is in. A
+        server on another process's shard is not in this one's list: Discord is asked (the
+        process running its shard ends the match; a failure to ask is no removal)."""
         client = self.client
         if not owns(client, live.guild_id):
-            return False
-        await client.wait_until_ready()
-        if client.get_guild(live.guild_id) is not None:
-            return False
+            try:
+                await client.fetch_guild(live.guild_id, with_counts=False)
+            except GONE:
+                pass  # the bot is not in it (any more)
+            except (discord.HTTPException, *PASSING):
+                return False
+            else:
+                return False
+        else:
+            await client.wait_until_ready()
+            if client.get_guild(live.guild_id) is not None:
+                return False
         log.info("match %d: its channel refused the bot, which its server removed: the "
                  "removal ends the match", live.id)
         return True
