@@ -328,3 +328,65 @@ async def test_a_put_back_panel_keeps_the_mark_until_its_buttons_are_taken_off_a
             await bot.matches.flush()
             sending = _saved_panel(db, live, seat)[1]
             assert clicked not in _offering_moves(server, live, seat) and not sending
+
+
+async def test_a_move_on_the_saved_panel_as_a_newer_unsaved_one_is_taken_leaves_one_offering(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The seat's panel of the turn, and a newer one of the same turn (a warning's) whose id
+    was never saved: the member clicks both at once. The move on the saved panel passed its
+    check; the click on the newer one took that one as the seat's panel meanwhile
+    (``actions._on_its_way``), and its delivery took the buttons off the saved one. The move
+    played, its answer, on a panel no longer the seat's, put them back: two panels offered
+    moves."""
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
+        saved, svc, live = await _channel_lost(server, db, bot)
+        seat = await _to_the_discard(server, db, live)
+        await play_move(server, db, saved.id)  # the discard: the seat's turn, a new panel
+        await svc.flush()
+        panel = live.dm_message_ids[seat]
+        assert panel is not None and live.session.to_act == seat
+        real_save = svc.store.set_dm_message
+
+        async def fails(*args: Any, **kwargs: Any) -> bool:
+            raise OSError("disk I/O error")
+
+        monkeypatch.setattr(svc.store, "set_dm_message", fails)
+        with pytest.raises(OSError):
+            await warn(svc, live, seat, 30)  # the warning's panel, its id never saved
+        monkeypatch.setattr(svc.store, "set_dm_message", real_save)
+        [unsaved] = [p for p in _offering_moves(server, live, seat) if p != panel]
+        assert unsaved > panel and live.dm_sending[seat]
+        real_act = svc.act
+        reached = [asyncio.Event(), asyncio.Event()]
+        go = [asyncio.Event(), asyncio.Event()]
+        calls: list[int] = []
+
+        async def act(*args: Any, **kwargs: Any) -> Any:
+            i = len(calls)
+            calls.append(i)
+            reached[i].set()
+            await asyncio.wait_for(go[i].wait(), 30)
+            return await real_act(*args, **kwargs)
+
+        monkeypatch.setattr(svc, "act", act)
+        user = live.player_ids[seat]
+
+        def draw(message_id: int) -> tuple[dict[str, Any], str]:
+            message = server.messages[message_id]
+            return message, next(c for c in custom_ids(message) if c.endswith(":draw"))
+
+        on_saved = asyncio.create_task(server.click(user, *draw(panel)))
+        await until(reached[0].is_set, "the move on the saved panel past its check")
+        on_unsaved = asyncio.create_task(server.click(user, *draw(unsaved)))
+        await until(reached[1].is_set, "the newer panel taken as the seat's")
+        assert live.dm_message_ids[seat] == unsaved
+        await svc.flush()
+        version = live.version
+        go[0].set()
+        await on_saved
+        go[1].set()
+        await on_unsaved
+        await svc.flush()
+        assert live.version == version + 1, "the draw played once"
+        assert _offering_moves(server, live, seat) == [live.dm_message_ids[seat]]

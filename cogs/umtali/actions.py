@@ -249,9 +249,16 @@ async def _answer_on_panel(interaction: discord.Interaction, live: LiveMatch, se
             live.dm_shown[seat] = None
             svc.delivery.enqueue(live, Batch(hands={seat}))
         raise
+    # A message of the seat's DMs that was its panel when the click was checked, replaced
+    # since by a newer one (a click on that one taking it: ``_on_its_way``; a warning's):
+    # the answer puts the buttons back on it too, and they go again.
+    panel = live.dm_message_ids[seat]
+    replaced = not on_dm and interaction.guild_id is None and not message.flags.ephemeral \
+        and panel is not None and message.id < panel
+    answering = on_dm or replaced
     # Counted until the buttons it may put back on a replaced panel are off again, not just
     # until it lands: a new panel's send ending in between would clear the seat's mark.
-    live.dm_answering[seat] += on_dm
+    live.dm_answering[seat] += answering
     try:
         try:
             # The picture travels with the edit, replacing the one from before the click.
@@ -271,13 +278,13 @@ async def _answer_on_panel(interaction: discord.Interaction, live: LiveMatch, se
         finally:
             if shown.view is not None:
                 shown.view.stop()
-        if on_dm and live.dm_message_ids[seat] != message.id:
+        if answering and live.dm_message_ids[seat] != message.id:
             # A new panel replaced it while the answer was drawn or on its way (the turn's
             # warning), taking its buttons off: the answer put them back.
             await strip_answered(svc, live, seat, message)
             return on_dm
     finally:
-        live.dm_answering[seat] -= on_dm
+        live.dm_answering[seat] -= answering
     if on_dm and (live.version, live.over) != (version, over):
         # The match moved on or ended meanwhile (the computer, the clock, a resignation):
         # this edit showed an older position, perhaps over the ending's own edit, so the DM
