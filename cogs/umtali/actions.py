@@ -150,13 +150,15 @@ async def _on_its_way(interaction: discord.Interaction, live: LiveMatch, seat: i
     (a member clicks as soon as it comes; the save may wait on a busy database). The process
     holding the match knows its own panels on their way (``dm_in_flight``); one it finds
     unsaved (this process, or the one before a restart, stopped or failed before saving its
-    id) is taken too if it shows the match as it is: sent again, the panel's nonce would
-    bring that very message back as the seat's panel, the player told meanwhile to play on
-    the one above it, which then loses its buttons."""
+    id) is taken too if it shows the match as it is, in play: sent again, the panel's nonce
+    would bring that very message back as the seat's panel, the player told meanwhile to
+    play on the one above it, which then loses its buttons."""
     svc = service(interaction.client)
     panel = live.dm_message_ids[seat]
     held = svc.matches.get(live.id) is live
-    if not live.dm_sending[seat] or (held and not shows(message, live)) or (
+    # (Over, the match is not as the panel shows it, whose version an ending may keep: the
+    # seat's delivery strips it, as any other panel unsaved.)
+    if not live.dm_sending[seat] or (held and (live.over or not shows(message, live))) or (
             panel is not None and message.id < panel) or not moves_of(message, live.id):
         return False
     # A new panel of the turn as it is, to the seat to act, told it that turn (as its
