@@ -84,6 +84,8 @@ class Soak:
         self.lag = 0.0
         #: Up to which step a fault injected into Discord may still be at work.
         self.faulty_until = -1
+        #: The last step at which Discord had failures injected still to come.
+        self.failing_at = -1
         self.step_no = 0
         #: Tasks that died with an exception nobody retrieved (the loop's handler).
         self.died: list[str] = []
@@ -142,11 +144,18 @@ class Soak:
         return dt.datetime.fromtimestamp(self.world.clock.now - self.lag, dt.UTC)
 
     def faults(self) -> bool:
-        """Discord has failures to come (not the lasting ones: a channel lost), or those it
-        made wait to be tried again: retried in real time (doubling from 0.05 s), which a step
-        may outlast after a few in a row."""
-        return any(f["times"] is not None for f in self.world.env.backend.faults) or (
-            self.live is not None and self.svc.delivery.retrying(self.live.id))
+        """Discord has failures to come (not the lasting ones: a channel lost), or, up to the
+        step after they ran out (``retry_waits``), those it made wait to be tried again:
+        retried in real time (doubling from 0.05 s), which a step may outlast after a few in
+        a row."""
+        if any(f["times"] is not None for f in self.world.env.backend.faults):
+            self.failing_at = self.step_no
+            return True
+        return self.step_no <= self.failing_at + 1 and self.retry_waits()
+
+    def retry_waits(self) -> bool:
+        """Something of the match Discord failed waits to be tried again."""
+        return self.live is not None and self.svc.delivery.retrying(self.live.id)
 
     def loop_error(self, loop: Any, context: dict[str, Any]) -> None:
         self.died.append(str(context.get("message")) + ": " + repr(context.get("exception")))
@@ -268,6 +277,10 @@ class Soak:
     async def invariants(self) -> None:
         await self.settle()
         live = self.current()
+        # With nothing failing any more, the next try went through: a retry waiting on (one
+        # that never comes, or always fails) would excuse every promise above for good.
+        self.check(self.step_no <= self.failing_at + 1 or not self.retry_waits(),
+                   f"a retry still waits, Discord failing nothing since step {self.failing_at}")
         row = self.row()
         over = row["status"] == "finished"
         self.check(row["version"] == live.version,
@@ -354,8 +367,7 @@ class Soak:
         right = (said is None) == (live.deadline is None) and clock in shown and (
             said is None or live.deadline is None
             or abs(int(said[1]) - live.deadline) < CONNECTING + 1)
-        if not right and self.step_no <= self.faulty_until and \
-                self.svc.delivery.retrying(live.id):
+        if not right and self.step_no <= self.faulty_until and self.retry_waits():
             self.say(f"  the table is stale, its edit waiting to be tried again: {shown!r}")
             self.notes.add("a table edit Discord failed, waiting to be tried again")
             return

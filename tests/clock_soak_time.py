@@ -122,5 +122,5 @@ class TimeSteps(Soak):
                                         ("POST", "/interactions/*/callback")])
         times = self.rng.choice([1, 1, 1, 2, 4])
         self.say(f"Discord fails the next {times} {method} {path}")
-        self.faulty_until = self.step_no + 1
+        self.faulty_until, self.failing_at = self.step_no + 1, self.step_no
         self.world.env.inject_error(method, path, status=503, times=times)

@@ -328,3 +328,109 @@ async def test_a_put_back_panel_keeps_the_mark_until_its_buttons_are_taken_off_a
             await bot.matches.flush()
             sending = _saved_panel(db, live, seat)[1]
             assert clicked not in _offering_moves(server, live, seat) and not sending
+
+
+async def test_a_move_on_the_saved_panel_as_a_newer_unsaved_one_is_taken_leaves_one_offering(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The seat's panel of the turn, and a newer one of the same turn (a warning's) whose id
+    was never saved: the member clicks both at once. The move on the saved panel passed its
+    check; the click on the newer one took that one as the seat's panel meanwhile
+    (``actions._on_its_way``), and its delivery took the buttons off the saved one. The move
+    played, its answer, on a panel no longer the seat's, put them back: two panels offered
+    moves."""
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
+        saved, svc, live = await _channel_lost(server, db, bot)
+        seat = await _to_the_discard(server, db, live)
+        await play_move(server, db, saved.id)  # the discard: the seat's turn, a new panel
+        await svc.flush()
+        panel = live.dm_message_ids[seat]
+        assert panel is not None and live.session.to_act == seat
+        real_save = svc.store.set_dm_message
+
+        async def fails(*args: Any, **kwargs: Any) -> bool:
+            raise OSError("disk I/O error")
+
+        monkeypatch.setattr(svc.store, "set_dm_message", fails)
+        with pytest.raises(OSError):
+            await warn(svc, live, seat, 30)  # the warning's panel, its id never saved
+        monkeypatch.setattr(svc.store, "set_dm_message", real_save)
+        [unsaved] = [p for p in _offering_moves(server, live, seat) if p != panel]
+        assert unsaved > panel and live.dm_sending[seat]
+        real_act = svc.act
+        reached = [asyncio.Event(), asyncio.Event()]
+        go = [asyncio.Event(), asyncio.Event()]
+        calls: list[int] = []
+
+        async def act(*args: Any, **kwargs: Any) -> Any:
+            i = len(calls)
+            calls.append(i)
+            reached[i].set()
+            await asyncio.wait_for(go[i].wait(), 30)
+            return await real_act(*args, **kwargs)
+
+        monkeypatch.setattr(svc, "act", act)
+        user = live.player_ids[seat]
+
+        def draw(message_id: int) -> tuple[dict[str, Any], str]:
+            message = server.messages[message_id]
+            return message, next(c for c in custom_ids(message) if c.endswith(":draw"))
+
+        on_saved = asyncio.create_task(server.click(user, *draw(panel)))
+        await until(reached[0].is_set, "the move on the saved panel past its check")
+        on_unsaved = asyncio.create_task(server.click(user, *draw(unsaved)))
+        await until(reached[1].is_set, "the newer panel taken as the seat's")
+        assert live.dm_message_ids[seat] == unsaved
+        await svc.flush()
+        version = live.version
+        go[0].set()
+        await on_saved
+        go[1].set()
+        await on_unsaved
+        await svc.flush()
+        assert live.version == version + 1, "the draw played once"
+        assert _offering_moves(server, live, seat) == [live.dm_message_ids[seat]]
+
+
+async def test_a_panel_whose_id_was_never_saved_clicked_once_the_match_ended_loses_its_buttons(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A new panel of the match as it is (a warning's), its id never saved; the match ends
+    with no move (a resignation keeps the version), taking the buttons off that panel failing
+    for now. A click on it, the match still held (a delivery waiting to be tried again): it
+    showed the version of the match, not the match as it is, over, yet was taken as the seat's
+    panel, which the ending had already been shown on, so it was neither edited nor stripped:
+    it offered the moves of a match over, for good."""
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
+        _, svc, live = await _channel_lost(server, db, bot)
+        seat = live.session.to_act
+        panel, dm = live.dm_message_ids[seat], live.dm_channel_ids[seat]
+        real_save = svc.store.set_dm_message
+
+        async def fails(*args: Any, **kwargs: Any) -> bool:
+            raise OSError("disk I/O error")
+
+        monkeypatch.setattr(svc.store, "set_dm_message", fails)
+        with pytest.raises(OSError):
+            await warn(svc, live, seat, 30)  # the warning's panel, its id never saved
+        monkeypatch.setattr(svc.store, "set_dm_message", real_save)
+        [unsaved] = [p for p in _offering_moves(server, live, seat) if p != panel]
+        # The ending's delivery: the look through the seat's DM fails, and so does the other
+        # seat's panel, which is to be tried again (the match stays held meanwhile).
+        server.fail("GET", rf"^/channels/{dm}/messages", status=503)
+        other = live.dm_message_ids[1 - seat]
+        server.fail("PATCH", rf"^/channels/{live.dm_channel_ids[1 - seat]}/messages/{other}$",
+                    status=503)
+        version = live.version
+        assert await svc.resign(live, 1 - seat)
+        await svc.flush()
+        assert live.over and live.version == version and svc.matches.get(live.id) is live
+        assert unsaved in _offering_moves(server, live, seat)
+        message = server.messages[unsaved]
+        move = next(c for c in custom_ids(message)
+                    if c.startswith(f"umtali:m:{live.id}:{version}:"))
+        await server.click(live.player_ids[seat], message, move)
+        await svc.flush()
+        svc.delivery.retry_now()
+        await svc.flush()
+        assert _offering_moves(server, live, seat) == []

@@ -150,13 +150,15 @@ async def _on_its_way(interaction: discord.Interaction, live: LiveMatch, seat: i
     (a member clicks as soon as it comes; the save may wait on a busy database). The process
     holding the match knows its own panels on their way (``dm_in_flight``); one it finds
     unsaved (this process, or the one before a restart, stopped or failed before saving its
-    id) is taken too if it shows the match as it is: sent again, the panel's nonce would
-    bring that very message back as the seat's panel, the player told meanwhile to play on
-    the one above it, which then loses its buttons."""
+    id) is taken too if it shows the match as it is, in play: sent again, the panel's nonce
+    would bring that very message back as the seat's panel, the player told meanwhile to
+    play on the one above it, which then loses its buttons."""
     svc = service(interaction.client)
     panel = live.dm_message_ids[seat]
     held = svc.matches.get(live.id) is live
-    if not live.dm_sending[seat] or (held and not shows(message, live)) or (
+    # (Over, the match is not as the panel shows it, whose version an ending may keep: the
+    # seat's delivery strips it, as any other panel unsaved.)
+    if not live.dm_sending[seat] or (held and (live.over or not shows(message, live))) or (
             panel is not None and message.id < panel) or not moves_of(message, live.id):
         return False
     # A new panel of the turn as it is, to the seat to act, told it that turn (as its
@@ -249,9 +251,16 @@ async def _answer_on_panel(interaction: discord.Interaction, live: LiveMatch, se
             live.dm_shown[seat] = None
             svc.delivery.enqueue(live, Batch(hands={seat}))
         raise
+    # A message of the seat's DMs that was its panel when the click was checked, replaced
+    # since by a newer one (a click on that one taking it: ``_on_its_way``; a warning's):
+    # the answer puts the buttons back on it too, and they go again.
+    panel = live.dm_message_ids[seat]
+    replaced = not on_dm and interaction.guild_id is None and not message.flags.ephemeral \
+        and panel is not None and message.id < panel
+    answering = on_dm or replaced
     # Counted until the buttons it may put back on a replaced panel are off again, not just
     # until it lands: a new panel's send ending in between would clear the seat's mark.
-    live.dm_answering[seat] += on_dm
+    live.dm_answering[seat] += answering
     try:
         try:
             # The picture travels with the edit, replacing the one from before the click.
@@ -271,13 +280,13 @@ async def _answer_on_panel(interaction: discord.Interaction, live: LiveMatch, se
         finally:
             if shown.view is not None:
                 shown.view.stop()
-        if on_dm and live.dm_message_ids[seat] != message.id:
+        if answering and live.dm_message_ids[seat] != message.id:
             # A new panel replaced it while the answer was drawn or on its way (the turn's
             # warning), taking its buttons off: the answer put them back.
             await strip_answered(svc, live, seat, message)
             return on_dm
     finally:
-        live.dm_answering[seat] -= on_dm
+        live.dm_answering[seat] -= answering
     if on_dm and (live.version, live.over) != (version, over):
         # The match moved on or ended meanwhile (the computer, the clock, a resignation):
         # this edit showed an older position, perhaps over the ending's own edit, so the DM
