@@ -330,6 +330,23 @@ async def test_a_put_back_panel_keeps_the_mark_until_its_buttons_are_taken_off_a
             assert clicked not in _offering_moves(server, live, seat) and not sending
 
 
+async def _unsaved_warning(monkeypatch: pytest.MonkeyPatch, server: LoopbackDiscord,
+                           svc: MatchService, live: LiveMatch, seat: int) -> int:
+    """The seat's warning, a new panel, the save of its id failing (the database): its id."""
+    panel = live.dm_message_ids[seat]
+    real_save = svc.store.set_dm_message
+
+    async def fails(*args: Any, **kwargs: Any) -> bool:
+        raise OSError("disk I/O error")
+
+    monkeypatch.setattr(svc.store, "set_dm_message", fails)
+    with pytest.raises(OSError):
+        await warn(svc, live, seat, 30)
+    monkeypatch.setattr(svc.store, "set_dm_message", real_save)
+    [unsaved] = [p for p in _offering_moves(server, live, seat) if p != panel]
+    return unsaved
+
+
 async def test_a_move_on_the_saved_panel_as_a_newer_unsaved_one_is_taken_leaves_one_offering(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """The seat's panel of the turn, and a newer one of the same turn (a warning's) whose id
@@ -346,16 +363,7 @@ async def test_a_move_on_the_saved_panel_as_a_newer_unsaved_one_is_taken_leaves_
         await svc.flush()
         panel = live.dm_message_ids[seat]
         assert panel is not None and live.session.to_act == seat
-        real_save = svc.store.set_dm_message
-
-        async def fails(*args: Any, **kwargs: Any) -> bool:
-            raise OSError("disk I/O error")
-
-        monkeypatch.setattr(svc.store, "set_dm_message", fails)
-        with pytest.raises(OSError):
-            await warn(svc, live, seat, 30)  # the warning's panel, its id never saved
-        monkeypatch.setattr(svc.store, "set_dm_message", real_save)
-        [unsaved] = [p for p in _offering_moves(server, live, seat) if p != panel]
+        unsaved = await _unsaved_warning(monkeypatch, server, svc, live, seat)
         assert unsaved > panel and live.dm_sending[seat]
         real_act = svc.act
         reached = [asyncio.Event(), asyncio.Event()]
@@ -404,17 +412,8 @@ async def test_a_panel_whose_id_was_never_saved_clicked_once_the_match_ended_los
     async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
         _, svc, live = await _channel_lost(server, db, bot)
         seat = live.session.to_act
-        panel, dm = live.dm_message_ids[seat], live.dm_channel_ids[seat]
-        real_save = svc.store.set_dm_message
-
-        async def fails(*args: Any, **kwargs: Any) -> bool:
-            raise OSError("disk I/O error")
-
-        monkeypatch.setattr(svc.store, "set_dm_message", fails)
-        with pytest.raises(OSError):
-            await warn(svc, live, seat, 30)  # the warning's panel, its id never saved
-        monkeypatch.setattr(svc.store, "set_dm_message", real_save)
-        [unsaved] = [p for p in _offering_moves(server, live, seat) if p != panel]
+        dm = live.dm_channel_ids[seat]
+        unsaved = await _unsaved_warning(monkeypatch, server, svc, live, seat)
         # The ending's delivery: the look through the seat's DM fails, and so does the other
         # seat's panel, which is to be tried again (the match stays held meanwhile).
         server.fail("GET", rf"^/channels/{dm}/messages", status=503)
