@@ -85,18 +85,17 @@ class ChannelLoss(ABC):
         server on another process's shard is not in this one's list: Discord is asked (the
         process running its shard ends the match; a failure to ask is no removal)."""
         client = self.client
-        if not owns(client, live.guild_id):
+        if owns(client, live.guild_id):
+            await client.wait_until_ready()
+            if client.get_guild(live.guild_id) is not None:
+                return False
+        else:
             try:
                 await client.fetch_guild(live.guild_id, with_counts=False)
+                return False
             except GONE:
                 pass  # the bot is not in it (any more)
             except (discord.HTTPException, *PASSING):
-                return False
-            else:
-                return False
-        else:
-            await client.wait_until_ready()
-            if client.get_guild(live.guild_id) is not None:
                 return False
         log.info("match %d: its channel refused the bot, which its server removed: the "
                  "removal ends the match", live.id)
