@@ -34,6 +34,7 @@ import umtali
 from cogs.umtali.clock import hear_gateway
 from cogs.umtali.errors import answer_error, answered_stale_autocomplete, quiet_late_autocompletes
 from cogs.umtali.final_card import FINAL_ITEMS
+from cogs.umtali.in_flight import InFlight, admitted
 from cogs.umtali.lost_answers import answer_once
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.panels import DYNAMIC_ITEMS
@@ -83,6 +84,9 @@ class UmtaliTree(app_commands.CommandTree[commands.Bot]):
         await answer_error(interaction, error)
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        # Every command (and autocomplete) passes here: the close waits for those let on.
+        if not await admitted(interaction):
+            return False
         return not await answered_stale_autocomplete(interaction)
 
 
@@ -114,6 +118,10 @@ class UmtaliBot(commands.Bot):
         self._seasons: asyncio.Task[None] | None = None
         #: The close, once begun: asked for again, it is waited for, not begun anew.
         self._umtali_closing: asyncio.Task[None] | None = None
+        #: The interactions under way, which a close lets finish first.
+        self.in_flight = InFlight()
+        #: Set up (matches restored, commands loaded): a stop now closes it as it runs.
+        self.serving = False
         self._frozen = False
 
     async def setup_hook(self) -> None:
@@ -137,13 +145,15 @@ class UmtaliBot(commands.Bot):
             self._timers = asyncio.create_task(run_timers(self))
             self._seasons = asyncio.create_task(run_seasons(self))
         log.info("Ready to play: %d active match(es) restored.", restored)
+        self.serving = True
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         # A click or submit no control reads: answered, where discord.py would drop it.
         if await answered_unknown(interaction, ITEMS):
             return
-        # The member's language, for what later reaches them with no interaction (their DMs).
-        if self.matches is not None:
+        # The member's language, for what later reaches them with no interaction (their DMs);
+        # not once stopping, the database about to close.
+        if self.matches is not None and not self.in_flight.stopping:
             try:
                 await self.matches.prefs.saw_locale(interaction.user.id,
                                                     interaction.locale.value)
@@ -171,6 +181,9 @@ class UmtaliBot(commands.Bot):
         await self._umtali_closing
 
     async def _close(self) -> None:
+        # First the clicks and commands under way (an Accept between its match and its table),
+        # while the database and the connection are still there for them.
+        await self.in_flight.drain(self.matches.flush if self.matches is not None else None)
         for task in (self._timers, self._seasons):
             if task is not None:
                 task.cancel()
@@ -212,12 +225,19 @@ async def serve(settings: Settings) -> None:
     assert task is not None
     loop = asyncio.get_running_loop()
     stopping = False
+    closing: asyncio.Task[None] | None = None
 
     def stop() -> None:
-        nonlocal stopping
-        if not stopping:  # a second signal must not cut the close short
-            stopping = True
-            task.cancel()
+        nonlocal stopping, closing
+        if stopping:  # a second signal must not cut the close short
+            return
+        stopping = True
+        if bot is not None and bot.serving:
+            # Closed as a newer schema closes it: the gateway still read while the interactions
+            # under way finish, so that those coming meanwhile are answered.
+            closing = asyncio.create_task(bot.close())
+        else:
+            task.cancel()  # still starting: nothing under way yet
 
     signals = (signal.SIGINT, signal.SIGTERM)
     for sig in signals:

@@ -12,6 +12,7 @@ from discord import app_commands
 
 from cogs.umtali.access import tr_of
 from cogs.umtali.archived import ARCHIVED
+from cogs.umtali.in_flight import admitted
 from cogs.umtali.in_time import answer
 from cogs.umtali.names import echo
 from cogs.umtali.unheard import InDoubt
@@ -177,7 +178,10 @@ def _focused(data: Any) -> str | None:
 
 async def guarded(interaction: discord.Interaction,
                   action: Callable[[], Awaitable[Any]]) -> None:
-    """Run a component's action; any failure is answered like a failed command."""
+    """Run a component's action; any failure is answered like a failed command. None is run
+    once the bot is stopping (``in_flight``)."""
+    if not await admitted(interaction):
+        return
     try:
         await action()
     except Exception as e:

@@ -1,0 +1,118 @@
+"""A stop (SIGTERM: a deploy, ``docker stop``) lets the interactions under way finish, answers
+new ones that the bot is restarting, and waits for a stuck one only so long."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.loopback.driver import custom_ids, query, read_match, until
+from tests.loopback.harness import BotProcess, bot_process, loopback_server
+from tests.loopback.records import Interaction
+from tests.loopback.server import LoopbackDiscord, Member
+from tests.test_stale_commands import CHOICES, autocomplete
+
+#: An interaction's first answer (the callback), where the loopback can hold it.
+CALLBACK = r"/interactions/[0-9]+/[^/]+/callback$"
+
+
+async def _accept_under_way(
+        server: LoopbackDiscord, bot: BotProcess, db: Path, alice: int, bob: int,
+        held: str) -> tuple[asyncio.Task[Interaction], dict[str, Any]]:
+    """Bob's Accept of Alice's challenge, its match made and its first answer held by the
+    loopback (``delay``ed or ``hold``), then SIGTERM: the submit's task and the
+    challenge's message."""
+    offer = await server.slash(alice, server.channel_id, "umtali challenge",
+                               {"opponent": Member(bob)})
+    assert offer.response is not None
+    button = next(c for c in custom_ids(offer.response) if c.endswith(":accept"))
+    modal = await server.click(bob, offer.response, button)
+    assert modal.callback_type == 9, modal.text()
+    fault = server.delay("POST", CALLBACK) if held == "delay" else server.hold("POST", CALLBACK)
+    submit = asyncio.create_task(server.submit(bob, modal, {"cut": ""}, timeout=60))
+    await until(lambda: fault.held, "the accept's answer on its way")
+    match = read_match(db)
+    assert match is not None and match.status == "active" and match.table_message_id is None
+    assert bot.proc is not None
+    bot.proc.send_signal(signal.SIGTERM)
+    await until(lambda: "waiting for 1 interaction" in bot.log.read_text(errors="replace"),
+                "the stop waiting for the accept")
+    return submit, offer.response
+
+
+async def test_a_stop_lets_an_accept_under_way_post_its_table(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    async with bot_process(monkeypatch, tmp_path) as (server, bot, db, alice, bob):
+        carol = server.add_member("cy")
+        server.locales[carol] = "ru"
+        submit, offer = await _accept_under_way(server, bot, db, alice, bob, "delay")
+        # Meanwhile a command, a click and an autocomplete are turned away: answered
+        # privately (in the member's language), nothing done.
+        turned = await server.slash(carol, server.channel_id, "umtali challenge",
+                                    {"opponent": Member(alice)})
+        assert turned.ephemeral and "Бот перезапускается" in turned.text(), turned.text()
+        button = next(c for c in custom_ids(offer) if c.endswith(":accept"))
+        clicked = await server.click(alice, offer, button)
+        assert clicked.ephemeral and "The bot is restarting" in clicked.text(), clicked.text()
+        choices = await autocomplete(server, carol, "umtali leaderboard", [
+            {"name": "season", "type": 3, "value": "", "focused": True}])
+        assert choices.callback_type == CHOICES and choices.callback["choices"] == []
+        server.release()
+        accepted = await submit
+        assert accepted.callback_type == 7, accepted.text()
+        assert bot.proc is not None
+        status = await asyncio.to_thread(bot.proc.wait, 30)
+    assert status == 0
+    log = bot.log.read_text(errors="replace")
+    assert "Traceback" not in log and " ERROR " not in log, log[-3000:]
+    assert "Closed: every move is saved and the database closed." in log, log[-3000:]
+    # The match the accept made is shown: its table posted, its hands in the DMs.
+    match = read_match(db)
+    assert match is not None and match.status == "active", match
+    assert match.table_message_id is not None
+    assert match.table_message_id in server.messages
+    for member in (alice, bob):
+        assert server.dm_messages(member), "the hand never reached a player"
+    # Carol's challenge was never made.
+    assert query(db, "SELECT count(*) AS n FROM challenges")[0]["n"] == 1
+
+
+async def test_a_stuck_interaction_holds_a_stop_only_so_long(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    async with bot_process(monkeypatch, tmp_path) as (server, bot, db, alice, bob):
+        submit, _ = await _accept_under_way(server, bot, db, alice, bob, "hold")
+        assert bot.proc is not None
+        # DRAIN (6 s), then the close as ever.
+        status = await asyncio.to_thread(bot.proc.wait, 30)
+        server.release()
+        submit.cancel()
+    assert status == 0
+    log = bot.log.read_text(errors="replace")
+    assert "1 interaction(s) still under way after 6 s are cut short" in log, log[-3000:]
+    assert "Traceback" not in log and " ERROR " not in log, log[-3000:]
+    assert "Closed: every move is saved and the database closed." in log, log[-3000:]
+
+
+async def test_a_stop_while_starting_ends_the_start(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # Nothing is under way before the bot serves: the start is cut short at once, as before.
+    async with loopback_server(monkeypatch) as server:
+        synced = server.hold("PUT", r"/applications/[0-9]+/commands$")
+        bot = BotProcess(server, tmp_path / "umtali.sqlite3", tmp_path)
+        try:
+            await bot.start(wait=False)
+            await until(lambda: synced.held, "the command sync under way")
+            assert bot.proc is not None
+            bot.proc.send_signal(signal.SIGTERM)
+            status = await asyncio.to_thread(bot.proc.wait, 30)
+        finally:
+            bot.stop()
+            server.release()
+    assert status == 0
+    log = bot.log.read_text(errors="replace")
+    assert "Traceback" not in log and " ERROR " not in log, log[-3000:]
+    assert "Stopping:" not in log and "Ready to play" not in log, log[-3000:]
