@@ -160,8 +160,17 @@ class UmtaliBot(commands.Bot):
             except Exception as e:
                 log.warning("could not keep a member's language (%s)", e)
 
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        # Once stopping, only interactions go on (to be answered that the bot restarts); the
+        # rest is for the next start, whose READY finds what changed meanwhile. Once closed,
+        # nothing: discord.py's close unsets the loop that a READY still pending would use.
+        if self.is_closed() or (self.in_flight.stopping and event_name != "interaction"):
+            return
+        super().dispatch(event_name, *args, **kwargs)
+
     async def on_ready(self) -> None:
-        if not self._frozen:
+        # (a close waits for the chore below, and a start's READY during a close skips it)
+        if not self._frozen and self.in_flight.track():
             # A full garbage collection scans every object, and pauses every match while it
             # does. What is alive once connected (code, caches, restored matches) lives as
             # long as the process: leave it out of those scans. Under load this took the p99

@@ -199,7 +199,7 @@ async def run(args: argparse.Namespace, workdir: Path) -> None:
         raise
     finally:
         for bot in bots:
-            bot.stop()
+            await bot.stop()
         await backend.stop()
         await server.close()
 

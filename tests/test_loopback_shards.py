@@ -194,7 +194,7 @@ async def test_two_processes_each_get_only_their_shards_guilds(
         assert moved is not None and moved.version == 1
     finally:
         for bot in bots:
-            bot.stop()
+            await bot.stop()
 
 
 async def test_a_bot_that_must_shard_says_so(server: LoopbackDiscord, tmp_path: Path) -> None:

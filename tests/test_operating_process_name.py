@@ -71,10 +71,10 @@ async def test_a_process_with_a_shard_or_a_count_of_its_own_is_refused(
                 await second.start()
                 assert second.proc is not None and second.proc.poll() is None
             finally:
-                second.stop()
+                await second.stop()
             assert server.gateway.identified == [[0, 2], [1, 2]]
         finally:
-            first.stop()
+            await first.stop()
 
 
 async def test_one_name_and_one_shard_count_are_held_once_on_a_database(

@@ -260,7 +260,7 @@ async def test_two_processes_play_sessions_and_one_is_killed_mid_match(
             assert second_row.status == "finished"
         finally:
             for bot in bots.values():
-                bot.stop()
+                await bot.stop()
 
     # Exactly once: each result, each rating, each announcement.
     results = await shared.db.fetchall("SELECT match_id FROM session_results ORDER BY match_id")

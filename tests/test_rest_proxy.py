@@ -156,7 +156,7 @@ async def test_the_bot_plays_through_the_proxy(monkeypatch: pytest.MonkeyPatch,
             saved = await start_session(server, db, alice, bob)
             await play_out(server, db, saved.id, moves=10)
         finally:
-            bot.stop()
+            await bot.stop()
         # Every call came through the proxy: messages, pictures, answers to interactions.
         assert server.calls and all("discord.js" in c.user_agent for c in server.calls)
         assert any(c.files for c in server.calls), "a picture was uploaded through it"

@@ -56,7 +56,7 @@ async def test_a_kill_while_a_season_summary_is_posted_loses_nothing(
             # Another tick finds nothing left to post.
             await asyncio.sleep(1.0)
         finally:
-            bot.stop()
+            await bot.stop()
     assert summaries() == [title]
     [row] = query(db, "SELECT announced FROM seasons WHERE guild_id = ? AND season = ?",
                   server.guild_id, season)

@@ -24,7 +24,7 @@ async def test_a_sync_refused_by_discord_is_said_once_and_the_bot_runs_on(
             await asyncio.sleep(0.5)
             assert bot.proc is not None and bot.proc.poll() is None
         finally:
-            bot.stop()
+            await bot.stop()
     log = bot.log.read_text()
     assert "Traceback" not in log, log
     [line] = [line for line in log.splitlines() if " ERROR " in line]

@@ -93,7 +93,7 @@ async def test_a_bot_whose_database_a_newer_bot_migrated_stops_and_gives_its_mat
             finally:
                 await store.close()
         finally:
-            bot.stop()
+            await bot.stop()
     log = bot.log.read_text()
     assert "Traceback" not in log, log
     errors = [line for line in log.splitlines() if " ERROR " in line]

@@ -4,14 +4,18 @@ new ones that the bot is restarting, and waits for a stuck one only so long."""
 from __future__ import annotations
 
 import asyncio
+import gc
+import logging
 import signal
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot import Settings, make_bot
 from tests.loopback.driver import custom_ids, query, read_match, until
-from tests.loopback.harness import BotProcess, bot_process, loopback_server
+from tests.loopback.harness import BotProcess, _no_wait, bot_process, loopback_server
 from tests.loopback.records import Interaction
 from tests.loopback.server import LoopbackDiscord, Member
 from tests.test_stale_commands import CHOICES, autocomplete
@@ -110,9 +114,36 @@ async def test_a_stop_while_starting_ends_the_start(
             bot.proc.send_signal(signal.SIGTERM)
             status = await asyncio.to_thread(bot.proc.wait, 30)
         finally:
-            bot.stop()
+            await bot.stop()
             server.release()
     assert status == 0
     log = bot.log.read_text(errors="replace")
     assert "Traceback" not in log and " ERROR " not in log, log[-3000:]
     assert "Stopping:" not in log and "Ready to play" not in log, log[-3000:]
+
+
+async def test_a_close_as_the_bot_connects_leaves_its_ready_alone(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    # Closed while discord.py waits out its guilds before READY: that READY, coming after
+    # the close, and its start-up chores are left to the next start (discord.py's close
+    # unsets the loop READY is dispatched on: "Task exception was never retrieved").
+    caplog.set_level(logging.WARNING)
+    async with loopback_server(monkeypatch) as server:
+        bot = make_bot(Settings(token="loopback-token", db_path=tmp_path / "umtali.sqlite3"),
+                       timers=False, computer_pause=0)
+        bot._connection.guild_ready_timeout = 0.5
+        bot.before_identify_hook = _no_wait  # type: ignore[method-assign]
+        modules = {k: v for k, v in sys.modules.items() if k.startswith("cogs.umtali")}
+        task = asyncio.create_task(bot.start("loopback-token"))
+        try:
+            await server.wait_connected(1)
+            await bot.close()
+            await asyncio.wait_for(task, 20)
+            await asyncio.sleep(0.8)  # READY's wait over
+        finally:
+            sys.modules.update(modules)
+        del task
+        gc.collect()
+    assert not bot._frozen  # the start-up chore not run
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text

@@ -44,20 +44,27 @@ class InFlight:
     def under_way(self) -> int:
         return len(self._tasks)
 
-    async def admit(self, interaction: discord.Interaction) -> bool:
-        """Whether the interaction may go on: yes, unless the bot is stopping (then it is
-        answered so). One admitted is waited for by a close; one part of it asked again (a
-        command's action guarded like a click's) is let on, even once the stop has begun."""
+    def track(self) -> bool:
+        """Count the running task as under way, for a close to wait for: False, and not
+        counted, once the bot is stopping, unless counted before (a command's action guarded
+        like a click's asks again)."""
         task = asyncio.current_task()
         if task is not None and task in self._tasks:
             return True
         if self.stopping:
-            await _turned_away(interaction)
             return False
         if task is not None:
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
         return True
+
+    async def admit(self, interaction: discord.Interaction) -> bool:
+        """Whether the interaction may go on (``track``); if not, it is answered that the bot
+        is restarting."""
+        if self.track():
+            return True
+        await _turned_away(interaction)
+        return False
 
     async def drain(self, flush: Callable[[], Awaitable[None]] | None = None,
                     timeout: float = DRAIN) -> int:

@@ -141,15 +141,18 @@ class BotProcess:
         os.kill(self.proc.pid, signal.SIGKILL)
         self.proc.wait(10)
 
-    def stop(self) -> int | None:
+    async def stop(self) -> int | None:
+        """SIGTERM (SIGKILL after 10 s), and the exit status. Waited for in a thread: a bot
+        closing finishes what it has under way, and the loopback in this process must go on
+        answering it meanwhile."""
         if self.proc is None or self.proc.poll() is not None:
             return None if self.proc is None else self.proc.returncode
         self.proc.terminate()
         try:
-            return self.proc.wait(10)
+            return await asyncio.to_thread(self.proc.wait, 10)
         except subprocess.TimeoutExpired:
             self.proc.kill()
-            return self.proc.wait(10)
+            return await asyncio.to_thread(self.proc.wait, 10)
 
 
 @contextlib.asynccontextmanager
@@ -165,4 +168,4 @@ async def bot_process(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> AsyncI
             await bot.start()
             yield server, bot, db, alice, bob
         finally:
-            bot.stop()
+            await bot.stop()

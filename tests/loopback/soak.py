@@ -114,7 +114,7 @@ class Soak:
                     self.broke(problem)
         finally:
             await self.faults.release_all()
-            self.bot.stop()
+            await self.bot.stop()
         self.check_log()
         self.report.meant = self.log.meant
         self.report.faults = self.faults.done
