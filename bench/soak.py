@@ -3,9 +3,11 @@
 Members play sessions (best of three games of four hands, some cut short by a resignation)
 against each other, and now and then one against the computer, through ``bot.py`` running in
 a subprocess; at steps the seed chooses, a fault: the bot killed (SIGKILL) and started again,
-the gateway dropped or down a few seconds, REST calls answered 429/500/502 or 403 50001 /
-404 10003 (a DM, the table, the thread), held or delayed, a move clicked twice at once, an old
-panel's button clicked, ``/umtali table`` posted again. After every step and at each session's
+or stopped (SIGTERM, a deploy) with a move sent just before or after, which must exit 0 and
+answer the move, either made or turned away as the bot restarts; the gateway dropped or down
+a few seconds, REST calls answered 429/500/502 or 403 50001 / 404 10003 (a DM, the table, the
+thread), held or delayed, a move clicked twice at once, an old panel's button clicked,
+``/umtali table`` posted again. After every step and at each session's
 end: no public message names a card in a hand; each session ends with one recorded result and
 the ratings moved once; the saved state is the engine's replay of the saved moves; the table
 and the panels show what the database holds; no ERROR in the bot's log but for a cause the

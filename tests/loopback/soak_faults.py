@@ -23,7 +23,7 @@ from umtali.moves import Move, MoveKind
 from umtali.players import GreedyPlayer
 
 #: Every fault the soak knows (``--faults``); a practice session is one now and then.
-FAULTS = ("kill", "gateway", "rest", "hold", "double", "stale", "table", "practice")
+FAULTS = ("kill", "stop", "gateway", "rest", "hold", "double", "stale", "table", "practice")
 DRAWS = {MoveKind.DRAW: "draw", MoveKind.TAKE: "take", MoveKind.TAKE_TWO: "take2"}
 #: What a REST fault answers: (status, Discord's error code).
 ERRORS = ((429, 0), (500, 0), (502, 0), (403, 50001), (404, 10003))
@@ -140,6 +140,55 @@ class Faults:
             pending.cancel()
             with contextlib.suppress(asyncio.CancelledError, TimeoutError):
                 await pending
+        return False
+
+    async def stop(self, saved: SavedMatch) -> bool:
+        """SIGTERM (a deploy), now or with a move on its way (sent before the signal or just
+        after), and the bot started again: it exits 0, and the move is answered, either made
+        or turned away as the bot restarts. (One sent after the signal may come when the
+        bot has left the gateway: nobody answers it then, as in Discord.)"""
+        state, rng = self.state, self.state.rng
+        user, chosen = mover(saved)
+        moving = rng.random() < 0.6 and user != state.server.app_id
+        after = moving and rng.random() < 0.5
+        pending: asyncio.Task[Interaction] | None = None
+
+        def move() -> asyncio.Task[Interaction]:
+            return asyncio.create_task(state.server.slash(
+                user, saved.channel_id, "umtali play", {"move": str(chosen)},
+                timeout=5 if after else 60))
+        self.note(("stop, then a move" if after else "stop mid-move") if moving else "stop")
+        if moving and not after:
+            pending = move()
+            await asyncio.sleep(rng.uniform(0, 0.2))
+        proc = state.bot.proc
+        assert proc is not None
+        proc.terminate()  # once: a second, once its handlers are gone, would kill it
+        if after:
+            await asyncio.sleep(rng.uniform(0, 0.05))
+            pending = move()
+        status = await asyncio.to_thread(proc.wait, 30)
+        if status != 0:
+            state.broken.append(f"a stop ended the bot with status {status}")
+        await asyncio.sleep(rng.uniform(0, 1))
+        await state.bot.start()
+        if pending is None:
+            return False
+        try:
+            answer: Interaction | None = await pending
+        except TimeoutError:
+            answer = None
+            if not after:
+                state.broken.append(f"{chosen}, on its way at a stop, was never answered")
+        done = len(saved.session.moves)
+        now = read_match(state.db, saved.id)
+        made = now is not None and now.session.moves[done:done + 1] == [chosen]
+        turned = answer is not None and "restarting" in answer.text()
+        self.note("a move at a stop: " + ("unanswered" if answer is None else
+                                          "turned away" if turned else "made"))
+        if answer is not None and turned == made:
+            state.broken.append(f"{chosen} at a stop: made {made}, answered "
+                                f"{answer.text()[:300]}")
         return False
 
     async def gateway(self, saved: SavedMatch) -> bool:
