@@ -7,6 +7,7 @@ the bot in this process."""
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 import sqlite3
 from pathlib import Path
@@ -20,6 +21,7 @@ from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.reminders import warn
 from cogs.umtali.service import MatchService
+from tests.loopback import acting
 from tests.loopback.driver import custom_ids, play_move, until
 from tests.loopback.harness import bot_in_process, loopback_server
 from tests.loopback.server import LoopbackDiscord
@@ -433,3 +435,37 @@ async def test_a_panel_whose_id_was_never_saved_clicked_once_the_match_ended_los
         svc.delivery.retry_now()
         await svc.flush()
         assert _offering_moves(server, live, seat) == []
+
+
+async def test_a_click_made_before_a_newer_panel_came_plays_on_the_panel_it_was_made_on(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The seat clicks Draw on its DM panel as a new one is on its way (the turn's warning;
+    the soak, seed 156: a lost channel's "play on here"); the click reaches the bot once the
+    new one is saved. It was made on the panel in play (its id is older than the new panel's):
+    the move is played, and the panel clicked loses its buttons, the new one offering the
+    next. It was answered "That panel was replaced by a newer one", nothing played."""
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
+        _, svc, live = await _channel_lost(server, db, bot)
+        while live.session.hand.phase is not Phase.DRAW:
+            await play_move(server, db, live.id)
+        await svc.flush()
+        seat, version = live.session.to_act, live.version
+        clicked = live.dm_message_ids[seat]
+        assert clicked is not None
+        message = copy.deepcopy(server.messages[clicked])
+        draw = next(c for c in custom_ids(message) if c.endswith(":draw"))
+        # Made now (its id says when), delivered after the new panel.
+        made = acting._base(server, acting.MESSAGE_COMPONENT, live.player_ids[seat],
+                            int(message["channel_id"]))
+        made.payload["message"] = message
+        made.payload["data"] = {"custom_id": draw, "component_type": 2}
+        await warn(svc, live, seat, 30)
+        newer = live.dm_message_ids[seat]
+        assert newer is not None and newer > made.id > clicked
+        answer = await acting._send(server, made, 20)
+        await svc.flush()
+        assert "replaced" not in answer.text(), answer.text()
+        assert live.version > version and live.session.moves[-1].kind is MoveKind.DRAW
+        await until(lambda: _offering_moves(server, live, seat) == [newer],
+                    "the new panel alone offering the moves")

@@ -111,7 +111,7 @@ async def _replaced_panel(interaction: discord.Interaction, live: LiveMatch,
     sent as the bot stopped, its id never saved; one replaced whose buttons could not be taken
     off): then answered, nothing changed, and its buttons taken off once a later panel is
     saved. A new panel whose id is on its way (``dm_in_flight``; in another process,
-    ``dm_sending``) is the panel."""
+    ``dm_sending``) is the panel, and so is one replaced only after the click was made."""
     message = interaction.message
     if interaction.guild_id is not None or message is None or message.flags.ephemeral:
         return False
@@ -119,6 +119,12 @@ async def _replaced_panel(interaction: discord.Interaction, live: LiveMatch,
     if message.id == panel or (live.dm_in_flight[seat] and (panel is None or message.id > panel)):
         return False
     if await _on_its_way(interaction, live, seat, message):
+        return False
+    if panel is not None and message.id < panel and interaction.id < panel and \
+            shows(message, live):
+        # Clicked before the newer panel was sent (ids are times), on a panel of the match as
+        # it is: the panel in play, as the member saw it. Played there; the answer then takes
+        # its buttons off again (``_answer_on_panel``), the newer panel offering the rest.
         return False
     tr = tr_of(interaction)
     if panel is not None and message.id > panel:
