@@ -6,12 +6,15 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import re
 import signal
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from aiohttp import web
 
 from bot import Settings, make_bot
 from tests.loopback.driver import custom_ids, query, read_match, until
@@ -22,6 +25,15 @@ from tests.test_stale_commands import CHOICES, autocomplete
 
 #: An interaction's first answer (the callback), where the loopback can hold it.
 CALLBACK = r"/interactions/[0-9]+/[^/]+/callback$"
+#: discord.py's word before it sleeps out a reconnect's backoff.
+BACKOFF = re.compile(r"Attempting a reconnect in ([0-9.]+)s")
+
+
+class _Refused(web.WebSocketResponse):
+    """The gateway in an outage: every connection refused (503), so discord.py backs off."""
+
+    async def prepare(self, request: web.BaseRequest) -> None:  # type: ignore[override]
+        raise web.HTTPServiceUnavailable()
 
 
 async def _accept_under_way(
@@ -147,3 +159,27 @@ async def test_a_close_as_the_bot_connects_leaves_its_ready_alone(
         gc.collect()
     assert not bot._frozen  # the start-up chore not run
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+
+
+async def test_a_stop_during_a_reconnects_backoff_ends_the_process_at_once(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # In an outage discord.py sleeps between tries, longer each time (up to 17 min): the close
+    # done, the process must not wait that sleep out (docker stop kills it after 10 s).
+    async with bot_process(monkeypatch, tmp_path) as (server, bot, _, _, _):
+        # (aiohttp's, as the loopback's gateway finds it: its REST makes no websocket)
+        monkeypatch.setattr(web, "WebSocketResponse", _Refused)
+        await server.drop_gateway()
+
+        def backing_off() -> bool:
+            tries = BACKOFF.findall(bot.log.read_text(errors="replace"))
+            return any(float(s) >= 5 for s in tries)
+        await until(backing_off, "a backoff of 5 s or more", timeout=120)
+        assert bot.proc is not None
+        began = time.monotonic()
+        bot.proc.send_signal(signal.SIGTERM)
+        status = await asyncio.to_thread(bot.proc.wait, 1100)
+        took = time.monotonic() - began
+    assert status == 0
+    assert took < 3, f"{took:.1f} s after SIGTERM"
+    log = bot.log.read_text(errors="replace")
+    assert "Closed: every move is saved and the database closed." in log, log[-3000:]
