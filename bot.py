@@ -190,12 +190,14 @@ class UmtaliBot(commands.Bot):
         await self._umtali_closing
 
     async def _close(self) -> None:
-        # First the clicks and commands under way (an Accept between its match and its table),
-        # while the database and the connection are still there for them.
-        await self.in_flight.drain(self.matches.flush if self.matches is not None else None)
+        # The clocks stop first: from now on a move is turned away, so no turn may run out
+        # (the next start gives each its time back). The leases are still renewed beside.
         for task in (self._timers, self._seasons):
             if task is not None:
                 task.cancel()
+        # Then the clicks and commands under way (an Accept between its match and its table),
+        # while the database and the connection are still there for them.
+        await self.in_flight.drain(self.matches.flush if self.matches is not None else None)
         if self.matches is not None:
             await self.matches.close()
         if self.store is not None:

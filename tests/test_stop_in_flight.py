@@ -17,8 +17,15 @@ import pytest
 from aiohttp import web
 
 from bot import Settings, make_bot
-from tests.loopback.driver import custom_ids, query, read_match, until
-from tests.loopback.harness import BotProcess, _no_wait, bot_process, loopback_server
+from cogs.umtali.startup import run_timers
+from tests.loopback.driver import custom_ids, query, read_match, start_session, until
+from tests.loopback.harness import (
+    BotProcess,
+    _no_wait,
+    bot_in_process,
+    bot_process,
+    loopback_server,
+)
 from tests.loopback.records import Interaction
 from tests.loopback.server import LoopbackDiscord, Member
 from tests.test_stale_commands import CHOICES, autocomplete
@@ -183,3 +190,38 @@ async def test_a_stop_during_a_reconnects_backoff_ends_the_process_at_once(
     assert took < 3, f"{took:.1f} s after SIGTERM"
     log = bot.log.read_text(errors="replace")
     assert "Closed: every move is saved and the database closed." in log, log[-3000:]
+
+
+async def test_a_turn_whose_time_runs_out_during_a_stop_is_not_forfeited(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # Once stopping, a move is turned away ("restarting... try again"): its player's clock
+    # must stand still from then on, as it did when the stop cancelled the timers at once,
+    # and the next start gives the turn back its time (at least a minute).
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
+        ada, ben, cy = (server.add_member(n) for n in ("ada", "ben", "cy"))
+        saved = await start_session(server, db, ada, ben, turn_timer=5)
+        svc = bot.matches
+        assert svc is not None
+        live = svc.matches[saved.id]
+        async with live.lock:
+            deadline = time.time() + 0.5
+            assert await svc.store.set_deadline(live.id, live.version, deadline)
+            live.deadline = deadline
+        bot._timers = asyncio.create_task(run_timers(bot))  # as setup_hook starts them
+        # A command under way (its answer held) holds the stop in its drain.
+        server.delay("POST", CALLBACK)
+        command = asyncio.create_task(server.slash(cy, server.channel_id, "umtali challenge",
+                                                   {"opponent": Member(ada)}, timeout=60))
+        await until(lambda: bot.in_flight.under_way or None, "the command under way")
+        closing = asyncio.create_task(bot.close())
+        await until(lambda: bot.in_flight.stopping or None, "the stop begun")
+        # Past the deadline and its LATE (3 s), the drain still waiting.
+        await asyncio.sleep(4.5)
+        assert not closing.done()
+        assert not live.over, "forfeited while the bot turned moves away"
+        server.release()
+        await closing
+        command.cancel()
+    row = query(db, "SELECT status FROM matches WHERE id = ?", saved.id)[0]
+    assert row["status"] == "active", row
