@@ -190,12 +190,14 @@ class UmtaliBot(commands.Bot):
         await self._umtali_closing
 
     async def _close(self) -> None:
-        # First the clicks and commands under way (an Accept between its match and its table),
-        # while the database and the connection are still there for them.
-        await self.in_flight.drain(self.matches.flush if self.matches is not None else None)
+        # The clocks stop first: from now on a move is turned away, so no turn may run out
+        # (the next start gives each its time back). The leases are still renewed beside.
         for task in (self._timers, self._seasons):
             if task is not None:
                 task.cancel()
+        # Then the clicks and commands under way (an Accept between its match and its table),
+        # while the database and the connection are still there for them.
+        await self.in_flight.drain(self.matches.flush if self.matches is not None else None)
         if self.matches is not None:
             await self.matches.close()
         if self.store is not None:
@@ -244,14 +246,24 @@ async def serve(settings: Settings) -> None:
         if bot is not None and bot.serving:
             # Closed as a newer schema closes it: the gateway still read while the interactions
             # under way finish, so that those coming meanwhile are answered.
-            closing = asyncio.create_task(bot.close())
+            closing = asyncio.create_task(close(bot))
         else:
             task.cancel()  # still starting: nothing under way yet
+
+    async def close(bot: UmtaliBot) -> None:
+        try:
+            await bot.close()
+        finally:
+            # discord.py's connect sees the close only when it next looks: in an outage it may
+            # be sleeping out a reconnect's backoff (minutes), well past docker's SIGKILL.
+            if starting is not None:
+                starting.cancel()
 
     signals = (signal.SIGINT, signal.SIGTERM)
     for sig in signals:
         loop.add_signal_handler(sig, stop)
     bot: UmtaliBot | None = None
+    starting: asyncio.Task[None] | None = None
     try:
         # A second process under this name would play this one's matches too. Checked before
         # the database is opened: opening migrates it, and a newer checkout started by mistake
@@ -275,7 +287,8 @@ async def serve(settings: Settings) -> None:
         # Leaving ``async with`` closes the bot (store included), however it is left.
         try:
             async with make_bot(settings, store=store) as bot:
-                await bot.start(settings.token)
+                starting = asyncio.create_task(bot.start(settings.token))
+                await starting
         finally:
             await held.release()
     except asyncio.CancelledError:

@@ -6,22 +6,41 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import re
 import signal
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from aiohttp import web
 
 from bot import Settings, make_bot
-from tests.loopback.driver import custom_ids, query, read_match, until
-from tests.loopback.harness import BotProcess, _no_wait, bot_process, loopback_server
+from cogs.umtali.startup import run_timers
+from tests.loopback.driver import custom_ids, query, read_match, start_session, until
+from tests.loopback.harness import (
+    BotProcess,
+    _no_wait,
+    bot_in_process,
+    bot_process,
+    loopback_server,
+)
 from tests.loopback.records import Interaction
 from tests.loopback.server import LoopbackDiscord, Member
 from tests.test_stale_commands import CHOICES, autocomplete
 
 #: An interaction's first answer (the callback), where the loopback can hold it.
 CALLBACK = r"/interactions/[0-9]+/[^/]+/callback$"
+#: discord.py's word before it sleeps out a reconnect's backoff.
+BACKOFF = re.compile(r"Attempting a reconnect in ([0-9.]+)s")
+
+
+class _Refused(web.WebSocketResponse):
+    """The gateway in an outage: every connection refused (503), so discord.py backs off."""
+
+    async def prepare(self, request: web.BaseRequest) -> None:  # type: ignore[override]
+        raise web.HTTPServiceUnavailable()
 
 
 async def _accept_under_way(
@@ -147,3 +166,62 @@ async def test_a_close_as_the_bot_connects_leaves_its_ready_alone(
         gc.collect()
     assert not bot._frozen  # the start-up chore not run
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+
+
+async def test_a_stop_during_a_reconnects_backoff_ends_the_process_at_once(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # In an outage discord.py sleeps between tries, longer each time (up to 17 min): the close
+    # done, the process must not wait that sleep out (docker stop kills it after 10 s).
+    async with bot_process(monkeypatch, tmp_path) as (server, bot, _, _, _):
+        # (aiohttp's, as the loopback's gateway finds it: its REST makes no websocket)
+        monkeypatch.setattr(web, "WebSocketResponse", _Refused)
+        await server.drop_gateway()
+
+        def backing_off() -> bool:
+            tries = BACKOFF.findall(bot.log.read_text(errors="replace"))
+            return any(float(s) >= 5 for s in tries)
+        await until(backing_off, "a backoff of 5 s or more", timeout=120)
+        assert bot.proc is not None
+        began = time.monotonic()
+        bot.proc.send_signal(signal.SIGTERM)
+        status = await asyncio.to_thread(bot.proc.wait, 1100)
+        took = time.monotonic() - began
+    assert status == 0
+    assert took < 3, f"{took:.1f} s after SIGTERM"
+    log = bot.log.read_text(errors="replace")
+    assert "Closed: every move is saved and the database closed." in log, log[-3000:]
+
+
+async def test_a_turn_whose_time_runs_out_during_a_stop_is_not_forfeited(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # Once stopping, a move is turned away ("restarting... try again"): its player's clock
+    # must stand still from then on, as it did when the stop cancelled the timers at once,
+    # and the next start gives the turn back its time (at least a minute).
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
+        ada, ben, cy = (server.add_member(n) for n in ("ada", "ben", "cy"))
+        saved = await start_session(server, db, ada, ben, turn_timer=5)
+        svc = bot.matches
+        assert svc is not None
+        live = svc.matches[saved.id]
+        async with live.lock:
+            deadline = time.time() + 0.2
+            assert await svc.store.set_deadline(live.id, live.version, deadline)
+            live.deadline = deadline
+        bot._timers = asyncio.create_task(run_timers(bot))  # as setup_hook starts them
+        # A command under way (its answer held) holds the stop in its drain.
+        server.delay("POST", CALLBACK)
+        command = asyncio.create_task(server.slash(cy, server.channel_id, "umtali challenge",
+                                                   {"opponent": Member(ada)}, timeout=60))
+        await until(lambda: bot.in_flight.under_way or None, "the command under way")
+        closing = asyncio.create_task(bot.close())
+        await until(lambda: bot.in_flight.stopping or None, "the stop begun")
+        # Past the deadline, its LATE (3 s) and a tick (1 s), the drain (6 s) still waiting.
+        await asyncio.sleep(5.0)
+        assert not closing.done()
+        assert not live.over, "forfeited while the bot turned moves away"
+        server.release()
+        await closing
+        command.cancel()
+    row = query(db, "SELECT status FROM matches WHERE id = ?", saved.id)[0]
+    assert row["status"] == "active", row
