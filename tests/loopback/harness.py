@@ -75,17 +75,20 @@ async def bot_in_process(server: LoopbackDiscord, db_path: Path,
     if shards is not None:
         connections = len(shards.ids) if shards.ids is not None else \
             shards.count or server.recommended_shards
+    # Bot.close() unloads the extension, and discord.py then drops every ``cogs.umtali.*``
+    # module from sys.modules; the next bot in this process would import fresh copies while
+    # bot.py keeps the old MatchService class, and ``access.service()``'s isinstance check
+    # would fail (and a later test's monkeypatch would patch the copies). Put the modules back,
+    # as a fresh process would have them: those of before the start, in case the test closed
+    # the bot itself.
+    modules = {k: v for k, v in sys.modules.items() if k.startswith("cogs.umtali")}
     task = asyncio.create_task(bot.start("loopback-token"))
     try:
         await server.wait_connected(identified + connections)
         await asyncio.wait_for(bot.wait_until_ready(), 20)
+        modules.update((k, v) for k, v in sys.modules.items() if k.startswith("cogs.umtali"))
         yield bot
     finally:
-        # Bot.close() unloads the extension, and discord.py then drops every ``cogs.umtali.*``
-        # module from sys.modules; the next bot in this process would import fresh copies while
-        # bot.py keeps the old MatchService class, and ``access.service()``'s isinstance check
-        # would fail. Put the modules back, as a fresh process would have them.
-        modules = {k: v for k, v in sys.modules.items() if k.startswith("cogs.umtali")}
         await bot.close()
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.wait_for(task, 20)
