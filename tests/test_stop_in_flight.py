@@ -28,6 +28,7 @@ from tests.loopback.harness import (
 )
 from tests.loopback.records import Interaction
 from tests.loopback.server import LoopbackDiscord, Member
+from tests.test_fair_typed_cut_review import _shown_modal
 from tests.test_stale_commands import CHOICES, autocomplete
 
 #: An interaction's first answer (the callback), where the loopback can hold it.
@@ -49,12 +50,7 @@ async def _accept_under_way(
     """Bob's Accept of Alice's challenge, its match made and its first answer held by the
     loopback (``delay``ed or ``hold``), then SIGTERM: the submit's task and the
     challenge's message."""
-    offer = await server.slash(alice, server.channel_id, "umtali challenge",
-                               {"opponent": Member(bob)})
-    assert offer.response is not None
-    button = next(c for c in custom_ids(offer.response) if c.endswith(":accept"))
-    modal = await server.click(bob, offer.response, button)
-    assert modal.callback_type == 9, modal.text()
+    modal = await _shown_modal(server, alice, bob)
     fault = server.delay("POST", CALLBACK) if held == "delay" else server.hold("POST", CALLBACK)
     submit = asyncio.create_task(server.submit(bob, modal, {"cut": ""}, timeout=60))
     await until(lambda: fault.held, "the accept's answer on its way")
@@ -64,7 +60,8 @@ async def _accept_under_way(
     bot.proc.send_signal(signal.SIGTERM)
     await until(lambda: "waiting for 1 interaction" in bot.log.read_text(errors="replace"),
                 "the stop waiting for the accept")
-    return submit, offer.response
+    message: dict[str, Any] = modal.payload["message"]
+    return submit, message
 
 
 async def test_a_stop_lets_an_accept_under_way_post_its_table(
