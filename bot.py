@@ -236,6 +236,7 @@ async def serve(settings: Settings) -> None:
     assert task is not None
     loop = asyncio.get_running_loop()
     stopping = False
+    #: The signal's close, held here: a task nobody refers to may be collected mid-way.
     closing: asyncio.Task[None] | None = None
 
     def stop() -> None:
