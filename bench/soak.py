@@ -30,6 +30,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from statistics import median
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -84,6 +85,10 @@ def main() -> int:
         print(f"seed {seed}: {report.sessions} sessions ({report.practice} practice), "
               f"{report.steps} steps in {took:.0f} s; ended {dict(report.ended)}", flush=True)
         print(f"  faults: {dict(sorted(report.faults.items()))}", flush=True)
+        if report.stops:
+            stops = sorted(report.stops)
+            print(f"  stops: {len(stops)}, SIGTERM to exit: median {median(stops):.2f} s, "
+                  f"max {stops[-1]:.2f} s", flush=True)
         if report.meant:
             print(f"  ERRORs for causes made on purpose: {report.meant}", flush=True)
         broken += len(report.broken)

@@ -55,6 +55,8 @@ class Report:
     practice: int = 0
     steps: int = 0
     faults: Counter[str] = field(default_factory=Counter)
+    #: Seconds from each stop's SIGTERM to the bot's exit (``Faults.stop``).
+    stops: list[float] = field(default_factory=list)
     ended: Counter[str] = field(default_factory=Counter)
     broken: list[str] = field(default_factory=list)
     #: ERRORs logged for a cause the soak made on purpose, by cause.
@@ -118,6 +120,7 @@ class Soak:
         self.check_log()
         self.report.meant = self.log.meant
         self.report.faults = self.faults.done
+        self.report.stops = self.faults.stops
         return self.report
 
     def broke(self, what: str) -> None:

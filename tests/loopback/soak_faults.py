@@ -9,6 +9,7 @@ import contextlib
 import copy
 import random
 import re
+import time
 from collections import Counter
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
@@ -103,6 +104,8 @@ class Faults:
     def __init__(self, state: SoakState, kinds: tuple[str, ...]) -> None:
         self.state, self.kinds = state, kinds
         self.done: Counter[str] = Counter()
+        #: Seconds from each stop's SIGTERM to the bot's exit.
+        self.stops: list[float] = []
         self._releases: set[asyncio.Task[None]] = set()
 
     async def inject(self, saved: SavedMatch) -> bool:
@@ -163,11 +166,13 @@ class Faults:
             await asyncio.sleep(rng.uniform(0, 0.2))
         proc = state.bot.proc
         assert proc is not None
+        signalled = time.monotonic()
         proc.terminate()  # once: a second, once its handlers are gone, would kill it
         if after:
             await asyncio.sleep(rng.uniform(0, 0.05))
             pending = move()
         status = await asyncio.to_thread(proc.wait, 30)
+        self.stops.append(time.monotonic() - signalled)
         if status != 0:
             state.broken.append(f"a stop ended the bot with status {status}")
         await asyncio.sleep(rng.uniform(0, 1))
