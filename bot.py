@@ -122,6 +122,8 @@ class UmtaliBot(commands.Bot):
         self.in_flight = InFlight()
         #: Set up (matches restored, commands loaded): a stop now closes it as it runs.
         self.serving = False
+        #: Set once the close is done (``run_until_closed`` ends the start then).
+        self.closed = asyncio.Event()
         self._frozen = False
 
     async def setup_hook(self) -> None:
@@ -187,6 +189,7 @@ class UmtaliBot(commands.Bot):
         # and a second would close the store under the first's saves.
         if self._umtali_closing is None:
             self._umtali_closing = asyncio.create_task(self._close())
+            self._umtali_closing.add_done_callback(lambda _: self.closed.set())
         await self._umtali_closing
 
     async def _close(self) -> None:
@@ -247,24 +250,14 @@ async def serve(settings: Settings) -> None:
         if bot is not None and bot.serving:
             # Closed as a newer schema closes it: the gateway still read while the interactions
             # under way finish, so that those coming meanwhile are answered.
-            closing = asyncio.create_task(close(bot))
+            closing = asyncio.create_task(bot.close())
         else:
             task.cancel()  # still starting: nothing under way yet
-
-    async def close(bot: UmtaliBot) -> None:
-        try:
-            await bot.close()
-        finally:
-            # discord.py's connect sees the close only when it next looks: in an outage it may
-            # be sleeping out a reconnect's backoff (minutes), well past docker's SIGKILL.
-            if starting is not None:
-                starting.cancel()
 
     signals = (signal.SIGINT, signal.SIGTERM)
     for sig in signals:
         loop.add_signal_handler(sig, stop)
     bot: UmtaliBot | None = None
-    starting: asyncio.Task[None] | None = None
     try:
         # A second process under this name would play this one's matches too. Checked before
         # the database is opened: opening migrates it, and a newer checkout started by mistake
@@ -288,8 +281,7 @@ async def serve(settings: Settings) -> None:
         # Leaving ``async with`` closes the bot (store included), however it is left.
         try:
             async with make_bot(settings, store=store) as bot:
-                starting = asyncio.create_task(bot.start(settings.token))
-                await starting
+                await run_until_closed(bot, settings.token)
         finally:
             await held.release()
     except asyncio.CancelledError:
@@ -302,6 +294,24 @@ async def serve(settings: Settings) -> None:
         # Closed by itself: a newer bot migrated the database meanwhile. Said so (and its exit
         # status) also when a signal came as it closed, which stopped nothing more.
         raise DatabaseUnusable(too_new(shown(settings.database), bot.matches.outgrown))
+
+
+async def run_until_closed(bot: UmtaliBot, token: str) -> None:
+    """``bot.start(token)``, until it ends or the bot is closed (a signal, a newer schema):
+    discord.py's connect sees a close only when it next looks, and in an outage it may be
+    sleeping out a reconnect's backoff (minutes), well past docker's SIGKILL."""
+    starting = asyncio.create_task(bot.start(token))
+    closed = asyncio.create_task(bot.closed.wait())
+    try:
+        await asyncio.wait({starting, closed}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        closed.cancel()
+        if not starting.done():
+            # Closed (or this serve cancelled): the start has nothing left to do.
+            starting.cancel()
+            await asyncio.wait({starting})
+    if not starting.cancelled():
+        starting.result()  # its failure (a refused token, say), if it ended with one
 
 
 #: discord.py's loggers whose DEBUG lines hold what is sent and received whole (the bodies of

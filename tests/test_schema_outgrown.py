@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import signal
@@ -19,9 +20,13 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
+from aiohttp import web
+from discord.backoff import ExponentialBackoff
 
+import bot as bot_module
 from bot import EXIT_DATABASE_ERROR, serve
 from cogs.umtali.service import MatchService
+from cogs.umtali.startup import run_timers
 from data.db import Database, DatabaseUnusable
 from data.migrations import MIGRATIONS
 from data.store import Store
@@ -29,6 +34,7 @@ from settings import Settings
 from tests.loopback.driver import accept
 from tests.loopback.harness import BotProcess, loopback_server
 from tests.loopback.server import Member
+from tests.test_stop_in_flight import BACKOFF, _Refused
 
 NEWER = len(MIGRATIONS) + 1
 
@@ -166,3 +172,42 @@ async def test_a_signal_during_its_close_keeps_the_outgrown_bots_exit_status(
         setattr(r, "expected", "A newer bot migrated" in r.getMessage())  # noqa: B010
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING
                 and not getattr(r, "expected", False)], caplog.text
+
+
+async def test_an_outgrown_bot_in_a_reconnects_backoff_ends_once_closed(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A newer bot migrates the database while this one's gateway is down: its close is done
+    at the next look, and the process ends then, not when discord.py's backoff (a minute
+    here; up to 17 in an outage) lets its connect look again. ``serve`` in this process."""
+    caplog.set_level(logging.INFO)
+    db = tmp_path / "umtali.sqlite3"
+    monkeypatch.setattr(ExponentialBackoff, "delay", lambda self: 60.0)
+    # The schema looked at every half second (ten ticks), not every ten.
+    monkeypatch.setattr(bot_module, "run_timers", functools.partial(run_timers, every=0.05))
+    async with loopback_server(monkeypatch) as server:
+        modules = {k: v for k, v in sys.modules.items() if k.startswith("cogs.umtali")}
+        served = asyncio.create_task(serve(Settings(token="loopback-token", db_path=db)))
+        try:
+            await server.wait_connected(server.identifies + 1, timeout=30)
+            # The gateway down (aiohttp's, as the loopback's gateway finds it).
+            monkeypatch.setattr(web, "WebSocketResponse", _Refused)
+            await server.drop_gateway()
+
+            async def backing_off() -> bool:
+                return any(BACKOFF.search(r.getMessage()) for r in caplog.records)
+            await _until(backing_off, "the reconnect's backoff")
+            await _migrate_newer(db)
+            began = time.monotonic()
+            with pytest.raises(DatabaseUnusable, match=f"has schema version {NEWER}"):
+                await asyncio.wait_for(served, 20)
+            took = time.monotonic() - began
+        finally:
+            served.cancel()
+            with contextlib.suppress(BaseException):
+                await served
+            sys.modules.update(modules)
+    assert took < 5, f"{took:.1f} s after the migration"
+    for r in caplog.records:
+        # Meant: discord.py logs each failed connect at ERROR.
+        meant = ("A newer bot migrated", "Attempting a reconnect")
+        setattr(r, "expected", any(m in r.getMessage() for m in meant))  # noqa: B010
