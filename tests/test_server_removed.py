@@ -501,3 +501,37 @@ async def test_a_removal_found_at_a_start_whose_sweep_failed_is_found_by_the_tim
     _ended_unrated(db_path, live.id)
     for member in (world.alice, world.bob):
         _told_last(member, since, live.id, f"I was removed from the server of match #{live.id}")
+
+
+async def test_a_refusal_before_the_removal_is_heard_loses_no_channel(
+        world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot removed while a post of the match was on its way: Discord refuses it before
+    this process hears GUILD_DELETE (the server still in its list). That refusal was taken for
+    a channel lost: both players told to play on in DMs, then told the match had ended.
+    Discord is asked first: the removal ends the match once heard, the players told once."""
+    live = await start_match(world)
+    svc = world.bot.matches
+    assert svc is not None
+    since = max(m for messages in world.env.backend.messages.values() for m in messages)
+    # Removed; the GUILD_DELETE is on its way, not heard yet.
+    held: list[tuple[Any, Any]] = []
+    emit = world.env.backend.emit
+    monkeypatch.setattr(world.env.backend, "emit",
+                        lambda event, payload: held.append((event, payload)))
+    world.env.backend.remove_guild(world.guild.id)
+    monkeypatch.setattr(world.env.backend, "emit", emit)
+    assert held and world.bot.get_guild(world.guild.id) is not None
+    svc.delivery.enqueue(live, Batch(table=True, hands={0, 1}))
+    await flush(world)
+    assert not live.channel_lost
+    assert _db(db_path, "SELECT channel_lost FROM matches WHERE id = ?", live.id) == [(0,)]
+    told = [m.content for member in (world.alice, world.bob)
+            for m in member.user.dm_channel.history() if m.id > since]
+    assert told == [], told  # nobody told to play on in DMs
+    for event, payload in held:
+        emit(event, payload)
+    await world.env.settle()
+    await flush(world)
+    _ended_unrated(db_path, live.id)
+    for member in (world.alice, world.bob):
+        _told_last(member, since, live.id, f"I was removed from the server {world.guild.name}")

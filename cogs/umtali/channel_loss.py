@@ -81,15 +81,15 @@ class ChannelLoss(ABC):
 
     async def _server_left(self, live: LiveMatch) -> bool:
         """Whether the match's server removed the bot. Known once connected (a match brought
-        back at a start is sent before): Discord's READY lists every server the bot is in. A
-        server on another process's shard is not in this one's list: Discord is asked (the
-        process running its shard ends the match; a failure to ask is no removal)."""
+        back at a start is sent before): Discord's READY lists every server the bot is in, and
+        GUILD_DELETE takes one out. Still listed, Discord is asked all the same: the bot
+        removed as a post of the match was on its way, the refusal comes before GUILD_DELETE
+        is heard. A server on another process's shard is in no list of this one's: asked too
+        (the process running its shard ends the match). A failure to ask is no removal."""
         client = self.client
         if owns(client, live.guild_id):
             await client.wait_until_ready()
-            if client.get_guild(live.guild_id) is not None:
-                return False
-        else:
+        if not owns(client, live.guild_id) or client.get_guild(live.guild_id) is not None:
             try:
                 await client.fetch_guild(live.guild_id, with_counts=False)
                 return False
