@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +137,16 @@ class MatchRow:
     lost_untold: tuple[bool, bool] = (False, False)
     #: What a delivery that failed for now still owes (``Batch.dumps``; '' for nothing).
     resend: str = ""
+
+
+class DmPanel(NamedTuple):
+    """A seat's DM panel as saved: where it is, whether a newer one was on its way (its id not
+    yet saved) and the turn it told (``dm_told``)."""
+
+    channel_id: int | None
+    message_id: int | None
+    sending: bool
+    told: str
 
 
 @dataclass(frozen=True, slots=True)

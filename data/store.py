@@ -15,8 +15,8 @@ from data.challenges import ChallengeQueries
 from data.challenges import Limits as Limits  # re-exported: callers know the store
 from data.challenges import Refused as Refused
 from data.db import INTEGRITY_ERRORS, Database, Row, Tx
-from data.messages import MessageQueries
-from data.models import Finish, MatchRow
+from data.messages import MessageQueries, panels_in
+from data.models import DmPanel, Finish, MatchRow
 from data.record_reads import Records
 from data.records import count_backlog, count_session
 from data.seasons import Seasons
@@ -255,7 +255,7 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
         deadline: float | None, pending: str = "", announce: Sequence[str] = (),
         finish: Finish | None = None, now: float | None = None, reserve: float | None = None,
         owner: str = "", lease_until: float = 0.0, only_held: bool = False,
-        question: str | None = None,
+        question: str | None = None, panels: list[DmPanel] | None = None,
     ) -> list[str]:
         """Save a move and the state after it, in one transaction; return what is left to
         announce, ``announce`` (this move's announcements) included.
@@ -266,6 +266,8 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
         ``owner``: the process saving it, which holds the match from now on (``data.leases``);
         ``only_held``: only if it holds it already (the computer's move). ``question``: the
         time-up question as it is now (withdrawn by this move), None to leave it as saved.
+        ``panels``: filled with each seat's DM panel as saved with the move (for a copy read
+        before it: a newer panel its holder sent meanwhile).
         """
         now = time.time() if now is None else now
         assert seat in (0, 1)
@@ -291,6 +293,8 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
             )
             if finish is not None:
                 await self._finish(c, match_id, finish, now)
+            if panels is not None:
+                panels[:] = await panels_in(c, match_id) or ()
             return await _announce(c, match_id, announce)
 
         return await self.db.batched(job)
@@ -298,10 +302,11 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
     async def finish_match(self, *, match_id: int, version: int, state: str, finish: Finish,
                            announce: Sequence[str] = (), now: float | None = None,
                            owner: str = "", lease_until: float = 0.0,
-                           only_held: bool = False) -> list[str]:
+                           only_held: bool = False,
+                           panels: list[DmPanel] | None = None) -> list[str]:
         """End a match without a move (resigned, timed out), once; return what is left to
         announce, ``announce`` included. ``owner`` holds it from now on; ``only_held``: only
-        if it holds it already (a timer's forfeit)."""
+        if it holds it already (a timer's forfeit). ``panels``: as ``record_move``'s."""
         now = time.time() if now is None else now
         held = " AND owner = ?" if only_held else ""
         async with self.db.transaction() as c:
@@ -314,6 +319,8 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
             if cur.rowcount != 1:
                 raise StaleState(f"match {match_id} is not at move {version}")
             await self._finish(c, match_id, finish, now)
+            if panels is not None:
+                panels[:] = await panels_in(c, match_id) or ()
             return await _announce(c, match_id, announce)
 
     async def abandon_match(self, match_id: int, how: str, now: float | None = None,

@@ -68,16 +68,17 @@ class ChannelLoss(ABC):
                 await self.dm_refused(live, seat)
 
     async def lose_channel(self, live: LiveMatch, error: discord.HTTPException,
-                           channel: int) -> None:
+                           channel: int, *, turn: bool = False) -> None:
         """``channel``, where something of the match's was sent, refused the bot for good;
         unless its server removed the bot, which ends the match (``cogs.umtali.removal``):
-        its players are told that, not to play on in DMs."""
+        its players are told that, not to play on in DMs. ``turn``: what was refused
+        announced a turn, which the player to act is told of in DMs instead."""
         if live.channel_lost or (not live.over and await self._server_left(live)):
             # (A match over is ended by no removal: what it still had to post is dropped as
             # for any channel lost, lest it be tried at every start.)
             return
         await self._to_dms(live, channel,
-                           f"refused the bot for good ({error.status} {error.code})")
+                           f"refused the bot for good ({error.status} {error.code})", turn=turn)
 
     async def _server_left(self, live: LiveMatch) -> bool:
         """Whether the match's server removed the bot. Known once connected (a match brought
@@ -101,7 +102,8 @@ class ChannelLoss(ABC):
                  "removal ends the match", live.id)
         return True
 
-    async def _to_dms(self, live: LiveMatch, channel: int, why: str) -> None:
+    async def _to_dms(self, live: LiveMatch, channel: int, why: str, *,
+                      turn: bool = False) -> None:
         if not await self.service.lose_channel(live, channel):
             return  # a channel the match had left: it is in another now
         log.warning("match %d: channel %d %s; the match goes on in direct messages", live.id,
@@ -112,7 +114,9 @@ class ChannelLoss(ABC):
         # (``live.lost_untold``, set with the loss's save).
         for seat in (0, 1):
             try:
-                await self._hand(live, seat)
+                # The player to act, told of the loss by another process already, is still
+                # told of a turn by a new panel (``owed_turn``), as in DMs.
+                await self._hand(live, seat, announce=turn)
             except PASSING as e:
                 if self._hand_failed(live, seat, e):
                     self._retry(live, Batch(hands={seat}))

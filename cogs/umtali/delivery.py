@@ -313,7 +313,7 @@ class Delivery(ChannelLoss):
                 await announce(self.service, live)
         except GONE as e:
             self._tried(live, "its channel", None)
-            await self.lose_channel(live, e, channel)
+            await self.lose_channel(live, e, channel, turn=batch.announce)
         except PASSING as e:
             if self.service.clock_state.outage is not None:
                 # The gateway is down too: the network or Discord, not this channel. Not

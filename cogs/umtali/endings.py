@@ -19,6 +19,7 @@ from cogs.umtali.reminders import TurnNotices
 from cogs.umtali.render import turn_message
 from cogs.umtali.saved import finish_of, saved_state
 from cogs.umtali.unheard import settled
+from data.models import DmPanel
 from data.store import StaleState
 
 log = logging.getLogger(__name__)
@@ -50,18 +51,23 @@ class Endings(Playing):
                                                      self.public_tr(live))]).strip()[:2000]
         announce = [] if live.channel_lost else [text, *self._reveal(live, session)]
         state = saved_state(session)
+        # A copy loaded for this action (held elsewhere) learns the panels saved since.
+        panels: list[DmPanel] | None = None if self.matches.get(live.id) is live else []
         try:
             # An answer lost after the COMMIT is settled by reading the match back (``unheard``).
             unsent = await settled(f"match {live.id}: its end ({how})", self.store.finish_match(
                 match_id=live.id, version=live.version, state=state,
                 finish=finish_of(session), announce=announce, now=self.clock(),
                 owner=self.owners.name, lease_until=self.owners.until(), only_held=timer,
+                panels=panels,
             ), lambda: self.owners.leases.saved_as(live.id, live.version, state),
                 doubt=live.doubt)
         except StaleState:
             await self._reload(live)
             return False
         live.session = session
+        if panels:
+            live.take_newer_panels(tuple(panels))
         self.owners.adopt(live)
         live.deadline = None
         live.unsent[:] = unsent

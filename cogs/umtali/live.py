@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass, field
 
 from cogs.umtali.time_control import TimeControl, time_control
-from data.models import MatchRow
+from data.models import DmPanel, MatchRow
 from umtali.codec import session_from_json
 from umtali.hand import Phase
 from umtali.session import Session
@@ -168,6 +168,23 @@ class LiveMatch:
         if user_id == self.player_ids[1]:
             return 1
         return None
+
+    def take_newer_panels(self, saved: tuple[DmPanel, ...]) -> None:
+        """A seat's DM panel saved newer than this copy's (the process holding the match sent
+        it, a reminder's, after this copy was read) is the seat's panel here too: the next
+        delivery edits it. Kept on the older one, an action here would play on that one (its
+        answer putting back the buttons the newer one took off) and leave the newer one
+        offering a turn played."""
+        for seat, panel in enumerate(saved):
+            known = self.dm_message_ids[seat]
+            if panel.message_id is None or (known is not None and panel.message_id <= known):
+                continue
+            self.dm_channel_ids[seat], self.dm_message_ids[seat] = (panel.channel_id,
+                                                                    panel.message_id)
+            self.dm_shown[seat] = None
+            self.dm_told[seat] = told_turn(panel.told)
+            # (one of its own on the way as it was read: the seat's delivery looks for it)
+            self.dm_sending[seat] = self.dm_sending[seat] or panel.sending
 
     @staticmethod
     def from_row(row: MatchRow) -> LiveMatch:

@@ -31,6 +31,7 @@ from cogs.umtali.question_message import void_owed
 from cogs.umtali.time_out import ask_again
 from cogs.umtali.unheard import InDoubt, settled
 from data.leases import Leases
+from data.models import DmPanel
 from data.store import StaleState
 
 if TYPE_CHECKING:
@@ -225,13 +226,16 @@ class Owners:
         # before another process's move, the new turn's clock would never run and that move's
         # announcement never be posted (its process leaves both to the holder).
         for _ in range(TAKE_TRIES):
-            if await self._take(live):
+            panels: list[DmPanel] = []
+            if await self._take(live, panels):
+                # (a panel its former holder saved since this copy was read is the seat's)
+                live.take_newer_panels(tuple(panels))
                 self.adopt(live)
                 return
             await self.svc._reload(live)
         raise StaleState(f"match {live.id} kept moving on while being taken")
 
-    async def _take(self, live: LiveMatch) -> bool:
+    async def _take(self, live: LiveMatch, panels: list[DmPanel]) -> bool:
         """``Leases.take`` of ``live`` as this copy has it. Its answer lost, it is read back
         (``unheard``): found taken, it is held here; else the action fails. So too if the read
         fails: nothing of the action is saved yet (the player is not told it may have been),
@@ -240,7 +244,7 @@ class Owners:
         version, over = live.version, live.over
         try:
             return await settled(f"match {live.id}: taken", self.leases.take(
-                live.id, self.until(), version, over),
+                live.id, self.until(), version, over, panels),
                 lambda: self.leases.taken_here(live.id, version, over))
         except InDoubt as e:
             assert e.__cause__ is not None

@@ -31,6 +31,7 @@ from cogs.umtali.render import turn_message
 from cogs.umtali.saved import finish_of, saved_state
 from cogs.umtali.turn_clock import back_at_table, turn_end
 from cogs.umtali.unheard import settled
+from data.models import DmPanel
 from data.store import StaleState, Store
 from umtali.errors import UmtaliError
 from umtali.events import Event
@@ -63,6 +64,7 @@ class Outcome:
 class Playing(Looks):
     store: Store
     clock: Callable[[], float]
+    matches: dict[int, LiveMatch]
     delivery: Delivery
     computers: Computers
     owners: Owners
@@ -192,6 +194,8 @@ class Playing(Looks):
                 announce.append(text)
                 announce += self._reveal(live, session)
         state = saved_state(session)
+        # A copy loaded for this action (held elsewhere) learns the panels saved since.
+        panels: list[DmPanel] | None = None if self.matches.get(live.id) is live else []
         try:
             # Saved with the move: the announcements not posted yet, this turn's included.
             # An answer lost after the COMMIT is settled by reading the match back (``unheard``).
@@ -202,7 +206,7 @@ class Playing(Looks):
                 finish=finish, reserve=reserve, owner=self.owners.name,
                 lease_until=self.owners.until(), only_held=held,
                 # The bot's clock dates the move and a result, as it does deadlines and seasons.
-                now=self.clock(), question=question,
+                now=self.clock(), question=question, panels=panels,
             ), lambda: self.owners.leases.saved_as(live.id, live.version + 1, state),
                 doubt=live.doubt)
         except StaleState:
@@ -217,6 +221,8 @@ class Playing(Looks):
             self.computers.drop(live.id)
             raise
         live.session = session
+        if panels:
+            live.take_newer_panels(tuple(panels))
         self.owners.adopt(live)
         if reserve is not None:
             live.reserves[seat] = reserve

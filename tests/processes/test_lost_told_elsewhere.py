@@ -12,7 +12,7 @@ from cogs.umtali.in_dms import CHANNEL_LOST
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.service import MatchService
-from tests.discord_helpers import World, flush, player, start_match
+from tests.discord_helpers import World, custom_ids, flush, player, start_match
 from tests.processes.helpers import main_of, row, settle
 from tests.slow_retries import (
     RETRY,
@@ -21,16 +21,19 @@ from tests.slow_retries import (
 from tests.test_faults_channel import _lose_thread
 from tests.test_faults_opening import server_errors  # noqa: F401 (a fixture)
 from tests.test_faults_timers import to_turn_end
-from tests.time_control_helpers import dm_ids
 from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
 
 
-def notices(world: World, seat: int, before: list[int]) -> int:
-    """The new DMs since ``before`` telling the seat that the channel was lost (a turn's new
-    panel, which notifies too, is not one)."""
-    return sum(1 for m in player(world, seat).user.dm_channel.history() if m.id not in before
-               and any(CHANNEL_LOST in (e.description or "") for e in m.embeds))
+def notices(world: World, seat: int, since: int) -> int:
+    """The DMs sent to the seat since the ``since``-th call to Discord telling it that the
+    channel was lost (a turn's new panel, which notifies too, is not one): counted as sent,
+    whatever edits they had since (its next turn's edit of the panel takes the words off)."""
+    channel = f"/channels/{player(world, seat).user.dm_channel.id}/messages"
+    return sum(1 for r in world.env.http_requests[since:]
+               if r.method == "POST" and r.path == channel and isinstance(r.json, dict)
+               and any(CHANNEL_LOST in (e.get("description") or "")
+                       for e in r.json.get("embeds") or ()))
 
 
 
@@ -40,7 +43,7 @@ async def test_a_copy_read_before_the_loss_told_elsewhere_tells_nobody_again(
     main = main_of(world)
     await to_turn_end(world, live)
     await settle(world, main, other)
-    before = {seat: dm_ids(world, seat) for seat in (0, 1)}
+    since = len(world.env.http_requests)
     # The player's click reaches the other process, which reads the match ...
     copy = await other.lookup(live.id)
     assert copy is not None and not copy.channel_lost
@@ -48,7 +51,8 @@ async def test_a_copy_read_before_the_loss_told_elsewhere_tells_nobody_again(
     _lose_thread(world, live)
     main.delivery.enqueue(live, Batch(table=True))
     await flush(world)
-    assert [notices(world, seat, before[seat]) for seat in (0, 1)] == [1, 1]
+    assert [notices(world, seat, since) for seat in (0, 1)] == [1, 1]
+    notice = [player(world, s).user.dm_channel.last_message.id for s in (0, 1)]
     saved = await row(world, live.id)
     assert (saved["channel_lost"], saved["dm0_lost_untold"], saved["dm1_lost_untold"]) == \
         (1, 0, 0)
@@ -57,8 +61,19 @@ async def test_a_copy_read_before_the_loss_told_elsewhere_tells_nobody_again(
     assert (await other.act(copy, copy.player_ids[seat],
                             GreedyPlayer().choose(copy.session.view(seat)))).ok
     await settle(world, main, other)
-    assert [notices(world, seat, before[seat]) for seat in (0, 1)] == [1, 1], "told twice"
+    assert [notices(world, seat, since) for seat in (0, 1)] == [1, 1], "told twice"
     assert not copy.lost_untold
+    # The turn passed: its player is told so by a new panel (it notifies), as the holder
+    # tells a turn in DMs; one panel of each seat offers anything, the one saved.
+    waiting = copy.session.to_act
+    assert waiting != seat
+    saved = await row(world, live.id)
+    for s in (0, 1):
+        offering = [m.id for m in player(world, s).user.dm_channel.history()
+                    if any(c.startswith(f"umtali:m:{live.id}:") for c in custom_ids(m))]
+        assert offering == [saved[f"dm{s}_message_id"]], (s, offering)
+    told = player(world, waiting).user.dm_channel.last_message
+    assert told.id == saved[f"dm{waiting}_message_id"] and told.id > notice[waiting]
 
 
 @pytest.mark.usefixtures("server_errors")
@@ -81,14 +96,15 @@ async def test_a_seat_owed_its_notice_is_told_by_the_copy_that_takes_the_match_o
     await settle(world, main, other)
     playing = 1 - failing
     assert live.session.to_act == playing
-    before = {s: dm_ids(world, s) for s in (0, 1)}
+    since = len(world.env.http_requests)
     channel = player(world, failing).user.dm_channel.id
     world.env.inject_error("POST", f"/channels/{channel}/messages", status=500, times=1)
     _lose_thread(world, live)
     main.delivery.enqueue(live, Batch(table=True))
     await flush(world)
-    assert (notices(world, playing, before[playing]), notices(world, failing, before[failing])) \
-        == (1, 0)
+    # The failing seat's notice refused (the 500 injected): still owed.
+    assert notices(world, playing, since) == 1 and live.lost_untold == {failing}
+    refused = len(world.env.http_requests)
     # The next turn is played through the other process, from its copy read before.
     assert copy.session.to_act == failing and not copy.channel_lost
     while True:
@@ -102,8 +118,8 @@ async def test_a_seat_owed_its_notice_is_told_by_the_copy_that_takes_the_match_o
     await settle(world, main, other)
     world.clock.advance(RETRY + 1)
     await settle(world, main, other)
-    assert notices(world, failing, before[failing]) == 1, "never told"
-    assert notices(world, playing, before[playing]) == 1, "told twice"
+    assert notices(world, failing, refused) == 1, "never told"
+    assert notices(world, playing, since) == 1, "told twice"
     saved = await row(world, live.id)
     assert (saved["dm0_lost_untold"], saved["dm1_lost_untold"]) == (0, 0)
 
@@ -117,7 +133,7 @@ async def test_notices_whose_save_was_refused_are_not_sent_again_by_the_next_hol
     live = await start_match(world)
     main = main_of(world)
     await settle(world, main, other)
-    before = {s: dm_ids(world, s) for s in (0, 1)}
+    since = len(world.env.http_requests)
     copies: list[LiveMatch] = []
     save = main.store.set_dm_message
 
@@ -137,7 +153,7 @@ async def test_notices_whose_save_was_refused_are_not_sent_again_by_the_next_hol
     _lose_thread(world, live)
     main.delivery.enqueue(live, Batch(table=True))
     await settle(world, main, other)
-    assert [notices(world, s, before[s]) for s in (0, 1)] == [1, 1]
+    assert [notices(world, s, since) for s in (0, 1)] == [1, 1]
     [copy] = copies
     assert other.matches.get(live.id) is copy and main.matches.get(live.id) is None
     # The turn played on through the other process, to its end: that delivery tells nobody
@@ -147,6 +163,6 @@ async def test_notices_whose_save_was_refused_are_not_sent_again_by_the_next_hol
         move = GreedyPlayer().choose(copy.session.view(seat))
         assert (await other.act(copy, copy.player_ids[seat], move)).ok
     await settle(world, main, other)
-    assert [notices(world, s, before[s]) for s in (0, 1)] == [1, 1], "told twice"
+    assert [notices(world, s, since) for s in (0, 1)] == [1, 1], "told twice"
     saved = await row(world, live.id)
     assert (saved["dm0_lost_untold"], saved["dm1_lost_untold"]) == (0, 0)

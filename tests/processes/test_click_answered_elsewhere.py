@@ -1,0 +1,180 @@
+"""A click on a DM panel reaching a process that does not hold the match, while the holder
+sends the seat a newer panel (a reminder's) and saves its id: the click's copy, loaded before,
+takes the panel clicked for the seat's panel and plays the move on it. Its answer put the
+buttons back on a panel the newer one had replaced, and nobody took them off again: two
+panels offered moves, the newer one a turn already played."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from cogs.umtali.service import MatchService
+from tests.discord_helpers import World, custom_ids, player, thread_of
+from tests.processes.helpers import main_of, row, settle, via
+from tests.test_left_orphan_panel import _drawing
+from umtali.moves import MoveKind
+
+
+async def test_a_click_played_elsewhere_as_a_newer_panel_came_leaves_one_panel_offering_moves(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    live = await _drawing(world)
+    main = main_of(world)
+    await settle(world, main)
+    seat, version = live.session.to_act, live.version
+    actor = player(world, seat)
+    clicked = actor.user.dm_channel.last_message
+    assert clicked.id == live.dm_message_ids[seat]
+    checked, sent = asyncio.Event(), asyncio.Event()
+    act = other.act
+
+    async def late(*args: Any, **kwargs: Any) -> Any:
+        # The click is checked against the copy just loaded; its move waits for the save.
+        checked.set()
+        await sent.wait()
+        return await act(*args, **kwargs)
+
+    monkeypatch.setattr(other, "act", late)
+
+    async def remind() -> None:
+        await checked.wait()
+        # Meanwhile the holder sends the seat a new panel (a reminder's), its id saved.
+        await main.delivery.send_hand(live, seat, new=True)
+        sent.set()
+
+    reminding = asyncio.create_task(remind())
+    with via(world, other):
+        r = await actor.user.click(clicked, custom_id=f"umtali:m:{live.id}:{version}:draw")
+    await reminding
+    said = " ".join(m.content or "" for m in [r.response, *r.followups] if m is not None)
+    assert r.acknowledged, said
+    await settle(world, main, other)
+    saved = await row(world, live.id)
+    assert saved["version"] == version + 1, "the draw was not played"
+    newer = saved[f"dm{seat}_message_id"]
+    assert newer is not None and newer > clicked.id
+    # One panel offers moves, the seat's panel as saved, showing the draw made.
+    prefix = f"umtali:m:{live.id}:"
+    offering = [m for m in actor.user.dm_channel.history()
+                if any(c.startswith(prefix) for c in custom_ids(m))]
+    assert [m.id for m in offering] == [newer], [
+        (m.id, custom_ids(m)) for m in offering]
+    assert any(c.startswith(f"{prefix}{version + 1}:") for c in custom_ids(offering[0]))
+
+
+
+async def test_a_move_typed_elsewhere_as_a_newer_panel_came_is_shown_on_that_panel(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same with the move typed (``/umtali play``), reaching the other process: its copy
+    edited the older panel, the newer one offering the turn already played."""
+    live = await _drawing(world)
+    main = main_of(world)
+    await settle(world, main)
+    seat, version = live.session.to_act, live.version
+    actor = player(world, seat)
+    older = live.dm_message_ids[seat]
+    assert older is not None
+    lookup = other.lookup
+    looked: list[int] = []
+
+    async def late(match_id: int) -> Any:
+        fresh = await lookup(match_id)
+        looked.append(match_id)
+        # Read; meanwhile the holder sends the seat a new panel (a reminder's), its id saved.
+        await main.delivery.send_hand(live, seat, new=True)
+        return fresh
+
+    monkeypatch.setattr(other, "lookup", late)
+    move = next(m for m in live.session.view(seat).legal_moves if m.kind is MoveKind.DRAW)
+    with via(world, other):
+        r = await actor.slash(thread_of(world, live), "umtali play", move=str(move))
+    assert r.acknowledged and looked
+    await settle(world, main, other)
+    saved = await row(world, live.id)
+    assert saved["version"] == version + 1, "the draw was not played"
+    newer = saved[f"dm{seat}_message_id"]
+    assert newer is not None and newer > older
+    prefix = f"umtali:m:{live.id}:"
+    offering = [m for m in actor.user.dm_channel.history()
+                if any(c.startswith(prefix) for c in custom_ids(m))]
+    assert [m.id for m in offering] == [newer], [(m.id, custom_ids(m)) for m in offering]
+    assert any(c.startswith(f"{prefix}{version + 1}:") for c in custom_ids(offering[0]))
+
+
+async def test_a_resignation_elsewhere_as_a_newer_panel_came_shows_the_end_on_it(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A resignation confirmed through the other process, its copy read as the holder sent a
+    newer panel: the end was shown on the older panel, the newer one offering a turn."""
+    live = await _drawing(world)
+    main = main_of(world)
+    await settle(world, main)
+    seat = live.session.to_act
+    actor = player(world, seat)
+    with via(world, other):
+        ask = await actor.slash(world.channel, "umtali resign")
+    assert ask.ephemeral
+    lookup = other.lookup
+    looked: list[int] = []
+
+    async def late(match_id: int) -> Any:
+        fresh = await lookup(match_id)
+        looked.append(match_id)
+        await main.delivery.send_hand(live, seat, new=True)
+        return fresh
+
+    monkeypatch.setattr(other, "lookup", late)
+    with via(world, other):
+        done = await actor.click(ask.response,
+                                 custom_id=f"umtali:m:{live.id}:{live.version}:resign")
+    assert done.acknowledged and looked
+    await settle(world, main, other)
+    saved = await row(world, live.id)
+    assert saved["status"] == "finished"
+    prefix = f"umtali:m:{live.id}:"
+    offering = [m for m in actor.user.dm_channel.history()
+                if any(c.startswith(prefix) for c in custom_ids(m))]
+    assert offering == [], [(m.id, custom_ids(m)) for m in offering]
+    newest = actor.user.dm_channel.last_message
+    assert newest.id == saved[f"dm{seat}_message_id"]
+    assert "resigned" in (newest.embeds[0].description or "") or "wins" in (
+        newest.embeds[0].description or ""), newest.embeds[0].description
+
+
+async def test_a_table_brought_back_elsewhere_as_a_newer_panel_came_plays_on_that_panel(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``/umtali table`` through the other process, which takes the match as its copy, read
+    as the holder sent the seat a newer panel, has it: a click on that newer panel (the one
+    offering the moves) was answered "not the one in play: play on the one above it", whose
+    buttons were gone."""
+    live = await _drawing(world)
+    main = main_of(world)
+    await settle(world, main)
+    seat, version = live.session.to_act, live.version
+    actor = player(world, seat)
+    lookup = other.lookup
+    looked: list[int] = []
+
+    async def late(match_id: int) -> Any:
+        fresh = await lookup(match_id)
+        if not looked:
+            looked.append(match_id)
+            await main.delivery.send_hand(live, seat, new=True)
+        return fresh
+
+    monkeypatch.setattr(other, "channel_match", lambda channel_id: late(live.id))
+    monkeypatch.setattr(other, "lookup", late)
+    with via(world, other):
+        moved = await actor.slash(thread_of(world, live), "umtali table")
+    assert looked and not moved.ephemeral, moved.response
+    await settle(world, main, other)
+    saved = await row(world, live.id)
+    assert saved["owner"] == "p2"
+    newer = actor.user.dm_channel.last_message
+    assert newer.id == saved[f"dm{seat}_message_id"]
+    with via(world, other):
+        r = await actor.user.click(newer, custom_id=f"umtali:m:{live.id}:{version}:draw")
+    said = " ".join(m.content or "" for m in [r.response, *r.followups] if m is not None)
+    assert r.acknowledged and not r.ephemeral, said
+    assert (await row(world, live.id))["version"] == version + 1
