@@ -150,12 +150,16 @@ class MessageQueries:
                             (int(sending), match_id))
 
     async def take_dm_message(self, match_id: int, seat: int, channel_id: int,
-                              message_id: int, told: str | None = None) -> bool:
+                              message_id: int, told: str | None = None,
+                              lost_told: bool = False) -> bool:
         """``message_id`` is the seat's DM panel from now on, unless a newer one was saved
         (ids grow with time): whether it is. For a panel whose process sent it and is saving
         its id, or stopped first: the same id saved twice, or the one it would have saved;
-        ``told``, the turn it told the seat of, as that process would save it (``dm_told``)."""
+        ``told``, the turn it told the seat of, and ``lost_told``, that it told the seat the
+        channel was lost, as that process would save them (``dm_told``, ``lost_untold``)."""
         telling = "" if told is None else f", dm{seat}_told = ?"
+        if lost_told:
+            telling += f", dm{seat}_lost_untold = 0"
         async with self.db.transaction() as c:
             await c.execute(
                 f"UPDATE matches SET dm{seat}_channel_id = ?, dm{seat}_message_id = ?{telling} "

@@ -24,7 +24,7 @@ from cogs.umtali.hand_panels import (
     refresh_pane,
     show_panel,
 )
-from cogs.umtali.in_dms import moves_of, shows, strip_answered
+from cogs.umtali.in_dms import moves_of, shows, strip_answered, tells_lost
 from cogs.umtali.in_time import answer, arrived, edit_clicked, in_time
 from cogs.umtali.live import LiveMatch, told_text
 from cogs.umtali.mentions import command
@@ -171,11 +171,16 @@ async def _on_its_way(interaction: discord.Interaction, live: LiveMatch, seat: i
     # process would have saved: ``in_dms``), lest a bring-in of the match tell it again.
     turn = turn_of(live)
     telling = live.channel_lost and not live.over and seat == turn[3] and shows(message, live)
+    # The lost channel's notice (``Delivery._hand``): the seat was told, lest it be again.
+    lost = live.channel_lost and tells_lost(message, svc.seat_tr(live, seat))
     if not await svc.store.take_dm_message(live.id, seat, message.channel.id, message.id,
-                                           told=told_text(turn) if telling else None):
+                                           told=told_text(turn) if telling else None,
+                                           lost_told=lost):
         return False  # a newer panel was saved meanwhile
     if telling:
         live.dm_told[seat] = turn
+    if lost:
+        live.lost_untold.discard(seat)
     live.dm_channel_ids[seat], live.dm_message_ids[seat] = message.channel.id, message.id
     if held:
         # The panel saved before it still offers moves: the seat's delivery looks through

@@ -36,6 +36,13 @@ def channel_lost(tr: Tr) -> str:
 CHANNEL_LOST = channel_lost(EN)
 
 
+def tells_lost(message: discord.Message, tr: Tr) -> bool:
+    """Whether ``message`` (a panel) tells its player that the match's channel was lost, in
+    their language (``tr``) or in English."""
+    said = [message.content or "", *(e.description or "" for e in message.embeds)]
+    return any(notice in text for notice in {channel_lost(tr), CHANNEL_LOST} for text in said)
+
+
 #: The last messages of a DM looked through for a panel sent whose id was never saved.
 UNSAVED_LOOKED_AT = 25
 

@@ -17,6 +17,8 @@ from cogs.umtali.reminders import turn_of
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, custom_ids, player
 from tests.processes.helpers import main_of, row, settle, via
+from tests.processes.test_lost_told_elsewhere import notices
+from tests.test_faults_channel import _lose_thread
 from tests.test_left_orphan_panel import _drawing
 from tests.time_control_helpers import end_turn, played_in_dms
 
@@ -104,5 +106,50 @@ async def test_a_turns_panel_taken_elsewhere_saves_the_turn_it_told(
     saved = await row(world, live.id)
     assert saved[f"dm{seat}_message_id"] == panel.id and saved["version"] == version + 1
     assert saved[f"dm{seat}_told"] == told_text(turn_of(live)), "the turn told was not saved"
+    fresh = await other.store.match(live.id)
+    assert fresh is not None and seat not in owe_at_bring_in(LiveMatch.from_row(fresh))
+
+
+async def test_a_lost_channels_notice_taken_elsewhere_is_not_sent_again(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The match's channel lost, the holder sends the seat its notice (a new panel saying so)
+    and stops before saving its id; the player clicks it at once, reaching another process,
+    which takes it as the seat's panel: the seat was told, as saved with the take. Else that
+    process (and any after it) sent the notice again."""
+    live = await _drawing(world)
+    main = main_of(world)
+    await settle(world, main, other)
+    seat, version = live.session.to_act, live.version
+    actor = player(world, seat)
+    sent, never = asyncio.Event(), asyncio.Event()
+    save = main.store.set_dm_message
+
+    async def stuck(match_id: int, at: int, *args: int, **kwargs: Any) -> bool:
+        if at != seat or not kwargs.get("lost_told"):
+            return await save(match_id, at, *args, **kwargs)
+        sent.set()
+        await never.wait()  # the holder stopped: its id never saved
+        return False
+
+    monkeypatch.setattr(main.store, "set_dm_message", stuck)
+    since = len(world.env.http_requests)
+    _lose_thread(world, live)
+    assert await main.lose_channel(live) and seat in live.lost_untold
+    losing = asyncio.create_task(main.delivery._hand(live, seat))
+    await asyncio.wait_for(sent.wait(), 10)
+    assert notices(world, seat, since) == 1
+    panel = actor.user.dm_channel.last_message
+    with via(world, other):
+        r = await actor.user.click(panel, custom_id=f"umtali:m:{live.id}:{version}:draw")
+    said = " ".join(m.content or "" for m in [r.response, *r.followups] if m is not None)
+    assert r.acknowledged and not r.ephemeral, said
+    losing.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await losing
+    await settle(world, other)
+    saved = await row(world, live.id)
+    assert saved[f"dm{seat}_message_id"] == panel.id and saved["version"] == version + 1
+    assert not saved[f"dm{seat}_lost_untold"], "the notice taken is still owed"
+    assert notices(world, seat, since) == 1, "told twice"
     fresh = await other.store.match(live.id)
     assert fresh is not None and seat not in owe_at_bring_in(LiveMatch.from_row(fresh))
