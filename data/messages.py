@@ -151,10 +151,11 @@ class MessageQueries:
 
     async def take_dm_message(self, match_id: int, seat: int, channel_id: int,
                               message_id: int, told: str | None = None,
-                              lost_told: bool = False) -> bool:
+                              lost_told: bool = False) -> DmPanel | None:
         """``message_id`` is the seat's DM panel from now on, unless a newer one was saved
-        (ids grow with time): whether it is. For a panel whose process sent it and is saving
-        its id, or stopped first: the same id saved twice, or the one it would have saved;
+        (ids grow with time): the seat's panel as saved then (None: no such match). For a
+        panel whose process sent it and is saving its id, or stopped first: the same id saved
+        twice, or the one it would have saved;
         ``told``, the turn it told the seat of, and ``lost_told``, that it told the seat the
         channel was lost, as that process would save them (``dm_told``, ``lost_untold``)."""
         telling = "" if told is None else f", dm{seat}_told = ?"
@@ -166,9 +167,8 @@ class MessageQueries:
                 f"WHERE id = ? AND (dm{seat}_message_id IS NULL OR dm{seat}_message_id < ?)",
                 (channel_id, message_id, *(() if told is None else (told,)), match_id,
                  message_id))
-            row = await c.fetchone(f"SELECT dm{seat}_message_id AS panel FROM matches "
-                                   "WHERE id = ?", (match_id,))
-        return row is not None and row["panel"] == message_id
+            panels = await panels_in(c, match_id)
+        return None if panels is None else panels[seat]
 
     async def set_dm_refused(self, match_id: int, seat: int) -> None:
         async with self.db.transaction() as c:

@@ -120,6 +120,7 @@ async def _replaced_panel(interaction: discord.Interaction, live: LiveMatch,
         return False
     if await _on_its_way(interaction, live, seat, message):
         return False
+    panel = live.dm_message_ids[seat]  # (a newer one saved meanwhile: ``_on_its_way``)
     if panel is not None and message.id < panel and interaction.id < panel and \
             shows(message, live):
         # Clicked before the newer panel was sent (ids are times), on a panel of the match as
@@ -173,10 +174,14 @@ async def _on_its_way(interaction: discord.Interaction, live: LiveMatch, seat: i
     telling = live.channel_lost and not live.over and seat == turn[3] and shows(message, live)
     # The lost channel's notice (``Delivery._hand``): the seat was told, lest it be again.
     lost = live.channel_lost and tells_lost(message, svc.seat_tr(live, seat))
-    if not await svc.store.take_dm_message(live.id, seat, message.channel.id, message.id,
-                                           told=told_text(turn) if telling else None,
-                                           lost_told=lost):
-        return False  # a newer panel was saved meanwhile
+    saved = await svc.store.take_dm_message(live.id, seat, message.channel.id, message.id,
+                                            told=told_text(turn) if telling else None,
+                                            lost_told=lost)
+    if saved is None or saved.message_id != message.id:
+        # A newer panel was saved meanwhile (a reminder's): the seat's, below the one clicked.
+        if saved is not None:
+            live.take_newer_panel(seat, saved)
+        return False
     if telling:
         live.dm_told[seat] = turn
     if lost:

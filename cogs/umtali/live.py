@@ -176,15 +176,18 @@ class LiveMatch:
         answer putting back the buttons the newer one took off) and leave the newer one
         offering a turn played."""
         for seat, panel in enumerate(saved):
-            known = self.dm_message_ids[seat]
-            if panel.message_id is None or (known is not None and panel.message_id <= known):
-                continue
-            self.dm_channel_ids[seat], self.dm_message_ids[seat] = (panel.channel_id,
-                                                                    panel.message_id)
-            self.dm_shown[seat] = None
-            self.dm_told[seat] = told_turn(panel.told)
-            # (one of its own on the way as it was read: the seat's delivery looks for it)
-            self.dm_sending[seat] = self.dm_sending[seat] or panel.sending
+            self.take_newer_panel(seat, panel)
+
+    def take_newer_panel(self, seat: int, panel: DmPanel) -> None:
+        """``take_newer_panels`` for one seat."""
+        known = self.dm_message_ids[seat]
+        if panel.message_id is None or (known is not None and panel.message_id <= known):
+            return
+        self.dm_channel_ids[seat], self.dm_message_ids[seat] = panel.channel_id, panel.message_id
+        self.dm_shown[seat] = None
+        self.dm_told[seat] = told_turn(panel.told)
+        # (one of its own on the way as it was read: the seat's delivery looks for it)
+        self.dm_sending[seat] = self.dm_sending[seat] or panel.sending
 
     @staticmethod
     def from_row(row: MatchRow) -> LiveMatch:

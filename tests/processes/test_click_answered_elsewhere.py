@@ -178,3 +178,56 @@ async def test_a_table_brought_back_elsewhere_as_a_newer_panel_came_plays_on_tha
     said = " ".join(m.content or "" for m in [r.response, *r.followups] if m is not None)
     assert r.acknowledged and not r.ephemeral, said
     assert (await row(world, live.id))["version"] == version + 1
+
+
+async def test_a_click_on_a_panel_on_its_way_as_a_newer_one_is_saved_plays_on(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The holder sends the seat a new panel, its id's save waiting on a busy database; the
+    member clicks it at once, reaching the other process, whose copy is read with that panel
+    on its way; before that process takes it as the seat's panel, the holder saves it and
+    sends a newer one (a reminder's). The take finds the newer one saved: the click was
+    answered "not the one in play: play on the one above it", of a panel below it."""
+    live = await _drawing(world)
+    main = main_of(world)
+    await settle(world, main)
+    seat, version = live.session.to_act, live.version
+    actor = player(world, seat)
+    sent, saving = asyncio.Event(), asyncio.Event()
+    save = main.store.set_dm_message
+
+    async def slow(*args: Any, **kwargs: Any) -> bool:
+        sent.set()
+        await saving.wait()
+        return await save(*args, **kwargs)
+
+    monkeypatch.setattr(main.store, "set_dm_message", slow)
+    sending = asyncio.create_task(main.delivery.send_hand(live, seat, new=True))
+    await asyncio.wait_for(sent.wait(), 10)
+    clicked = actor.user.dm_channel.last_message
+    lookup = other.lookup
+
+    async def late(match_id: int) -> Any:
+        fresh = await lookup(match_id)
+        assert fresh is not None and fresh.dm_sending[seat]
+        # Read with the panel on its way; then its id is saved, and a newer panel sent.
+        monkeypatch.setattr(main.store, "set_dm_message", save)
+        saving.set()
+        await sending
+        await main.delivery.send_hand(live, seat, new=True)
+        return fresh
+
+    monkeypatch.setattr(other, "lookup", late)
+    with via(world, other):
+        r = await actor.user.click(clicked, custom_id=f"umtali:m:{live.id}:{version}:draw")
+    said = " ".join(m.content or "" for m in [r.response, *r.followups] if m is not None)
+    assert r.acknowledged and not r.ephemeral, said
+    await settle(world, main, other)
+    saved = await row(world, live.id)
+    assert saved["version"] == version + 1, "the draw was not played"
+    newest = actor.user.dm_channel.last_message
+    assert saved[f"dm{seat}_message_id"] == newest.id > clicked.id
+    prefix = f"umtali:m:{live.id}:"
+    offering = [m for m in actor.user.dm_channel.history()
+                if any(c.startswith(prefix) for c in custom_ids(m))]
+    assert [m.id for m in offering] == [newest.id], [(m.id, custom_ids(m)) for m in offering]
+    assert any(c.startswith(f"{prefix}{version + 1}:") for c in custom_ids(offering[0]))
