@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from data.db import Row
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,3 +263,31 @@ class HeadToHead:
     won: int
     lost: int
     recent: tuple[SessionLine, ...]
+
+
+def match_row(row: Row) -> MatchRow:
+    """A row of ``matches`` as typed values."""
+    return MatchRow(
+        id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
+        table_message_id=row["table_message_id"],
+        player_ids=(row["player0_id"], row["player1_id"]),
+        names=(row["player0_name"], row["player1_name"]), status=row["status"],
+        variant=row["variant"], turn_timer=row["turn_timer"], deadline=row["deadline"],
+        warned=bool(row["warned"]), state=row["state"], version=row["version"],
+        dm_channel_ids=(row["dm0_channel_id"], row["dm1_channel_id"]),
+        dm_message_ids=(row["dm0_message_id"], row["dm1_message_id"]),
+        dm_refused=(bool(row["dm_refused0"]), bool(row["dm_refused1"])),
+        pending=row["pending"], computer_seat=row["computer_seat"],
+        computer_level=row["computer_level"], unsent=row["unsent"],
+        created_at=row["created_at"],
+        finished_at=row["finished_at"],
+        winner_seat=row["winner_seat"], how=row["how"],
+        channel_lost=bool(row["channel_lost"]),
+        salt=row["salt"], commitment=row["commitment"], time_control=row["time_control"],
+        reserves=(row["reserve0"], row["reserve1"]), question=row["question"],
+        cut=row["cut"], reviewed=row["reviewed"],
+        dm_sending=(bool(row["dm0_sending"]), bool(row["dm1_sending"])),
+        dm_told=(row["dm0_told"], row["dm1_told"]),
+        lost_untold=(bool(row["dm0_lost_untold"]), bool(row["dm1_lost_untold"])),
+        resend=row["resend"],
+    )

@@ -16,7 +16,7 @@ from data.challenges import Limits as Limits  # re-exported: callers know the st
 from data.challenges import Refused as Refused
 from data.db import INTEGRITY_ERRORS, Database, Row, Tx
 from data.messages import MessageQueries, panels_in
-from data.models import DmPanel, Finish, MatchRow
+from data.models import DmPanel, Finish, MatchRow, match_row
 from data.record_reads import Records
 from data.records import count_backlog, count_session
 from data.seasons import Seasons
@@ -34,33 +34,6 @@ class AlreadyPlaying(Exception):
 
 class StaleState(Exception):
     """The match moved on since the state being saved was loaded."""
-
-
-def _match(row: Row) -> MatchRow:
-    return MatchRow(
-        id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
-        table_message_id=row["table_message_id"],
-        player_ids=(row["player0_id"], row["player1_id"]),
-        names=(row["player0_name"], row["player1_name"]), status=row["status"],
-        variant=row["variant"], turn_timer=row["turn_timer"], deadline=row["deadline"],
-        warned=bool(row["warned"]), state=row["state"], version=row["version"],
-        dm_channel_ids=(row["dm0_channel_id"], row["dm1_channel_id"]),
-        dm_message_ids=(row["dm0_message_id"], row["dm1_message_id"]),
-        dm_refused=(bool(row["dm_refused0"]), bool(row["dm_refused1"])),
-        pending=row["pending"], computer_seat=row["computer_seat"],
-        computer_level=row["computer_level"], unsent=row["unsent"],
-        created_at=row["created_at"],
-        finished_at=row["finished_at"],
-        winner_seat=row["winner_seat"], how=row["how"],
-        channel_lost=bool(row["channel_lost"]),
-        salt=row["salt"], commitment=row["commitment"], time_control=row["time_control"],
-        reserves=(row["reserve0"], row["reserve1"]), question=row["question"],
-        cut=row["cut"], reviewed=row["reviewed"],
-        dm_sending=(bool(row["dm0_sending"]), bool(row["dm1_sending"])),
-        dm_told=(row["dm0_told"], row["dm1_told"]),
-        lost_untold=(bool(row["dm0_lost_untold"]), bool(row["dm1_lost_untold"])),
-        resend=row["resend"],
-    )
 
 
 def _held(owner: str) -> str:
@@ -188,18 +161,18 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
 
     async def match(self, match_id: int) -> MatchRow | None:
         row = await self.db.fetchone("SELECT * FROM matches WHERE id = ?", (match_id,))
-        return None if row is None else _match(row)
+        return None if row is None else match_row(row)
 
     async def active_matches(self) -> list[MatchRow]:
         rows = await self.db.fetchall("SELECT * FROM matches WHERE status = 'active'")
-        return [_match(r) for r in rows]
+        return [match_row(r) for r in rows]
 
     async def matches_to_resume(self) -> list[MatchRow]:
         """Active matches, and finished ones whose last announcements were never posted."""
         rows = await self.db.fetchall(
             "SELECT * FROM matches WHERE status = 'active' UNION ALL "
             "SELECT * FROM matches WHERE status = 'finished' AND unsent != '[]'")
-        return [_match(r) for r in rows]
+        return [match_row(r) for r in rows]
 
     async def resume_turn(self, match_id: int, deadline: float, announce: Sequence[str] = (),
                           reserve: tuple[int, float] | None = None,
@@ -325,13 +298,14 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
 
     async def abandon_match(self, match_id: int, how: str, now: float | None = None,
                             announce: Sequence[str] | None = None, owner: str = "",
-                            lease_until: float = 0.0,
-                            channel_lost: bool = False) -> list[str] | None:
+                            lease_until: float = 0.0, channel_lost: bool = False,
+                            panels: list[DmPanel] | None = None) -> list[str] | None:
         """End a match with no winner and no record (``how``: ``abandoned``, ``cancelled``),
         freeing both players; None if it had already ended, else what is left to announce:
         with ``announce`` (the reveal of its seed), that added, by ``owner``, which holds it
         from now on; without, nothing (what waited is dropped). ``channel_lost``: its channel
-        is marked lost with the ending, in one save (the bot was removed from its server)."""
+        is marked lost with the ending, in one save (the bot was removed from its server).
+        ``panels``: as ``record_move``'s."""
         now = time.time() if now is None else now
         async with self.db.transaction() as c:
             cur = await c.execute(
@@ -344,6 +318,8 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
             await c.execute("DELETE FROM active_players WHERE match_id = ?", (match_id,))
             await c.execute("UPDATE challenges SET status = 'cancelled' WHERE match_id = ?",
                             (match_id,))
+            if panels is not None:
+                panels[:] = await panels_in(c, match_id) or ()
             if announce is None:
                 await c.execute("UPDATE matches SET unsent = '[]' WHERE id = ?", (match_id,))
                 return []

@@ -99,9 +99,11 @@ class Endings(Playing):
             # An answer lost after the COMMIT is settled by reading the match back (``unheard``);
             # should that read fail too, the clock's next check reads it (``doubted``): tried
             # again, an ending already saved is found ended, and the match would stay in play.
+            # A copy loaded for this (held elsewhere) learns the panels saved since.
+            panels: list[DmPanel] | None = None if self.matches.get(live.id) is live else []
             unsent = await settled(f"match {live.id}: {how}", self.store.abandon_match(
                 live.id, how, self.clock(), announce=announce or None, owner=self.owners.name,
-                lease_until=self.owners.until(), channel_lost=channel_lost),
+                lease_until=self.owners.until(), channel_lost=channel_lost, panels=panels),
                 lambda: self.owners.leases.ended_as(live.id, how), doubt=live.doubt)
             if unsent is None:
                 return False
@@ -109,6 +111,8 @@ class Endings(Playing):
             live.channel_lost = lost
             live.deadline = None
             live.unsent[:] = unsent
+            if panels:
+                live.take_newer_panels(tuple(panels))
             self.owners.adopt(live)
         log.info("match %d %s", live.id, how)
         if how == "abandoned" or reveal:

@@ -231,3 +231,25 @@ async def test_a_click_on_a_panel_on_its_way_as_a_newer_one_is_saved_plays_on(
                 if any(c.startswith(prefix) for c in custom_ids(m))]
     assert [m.id for m in offering] == [newest.id], [(m.id, custom_ids(m)) for m in offering]
     assert any(c.startswith(f"{prefix}{version + 1}:") for c in custom_ids(offering[0]))
+
+
+async def test_a_match_abandoned_elsewhere_as_a_newer_panel_came_shows_the_end_on_it(
+        world: World, other: MatchService) -> None:
+    """The same for a match ended with no result through the other process (its server
+    removed the bot, say, heard by the process running its shard)."""
+    live = await _drawing(world)
+    main = main_of(world)
+    await settle(world, main)
+    seat = live.session.to_act
+    actor = player(world, seat)
+    fresh = await other.lookup(live.id)
+    assert fresh is not None
+    await main.delivery.send_hand(live, seat, new=True)
+    assert await other.abandon(fresh)
+    await settle(world, main, other)
+    saved = await row(world, live.id)
+    assert saved["status"] == "finished"
+    prefix = f"umtali:m:{live.id}:"
+    offering = [m for m in actor.user.dm_channel.history()
+                if any(c.startswith(prefix) for c in custom_ids(m))]
+    assert offering == [], [(m.id, custom_ids(m)) for m in offering]
