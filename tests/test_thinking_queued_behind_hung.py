@@ -12,7 +12,8 @@ import time
 
 import pytest
 
-from cogs.umtali.thinking import Thinking
+from cogs.umtali.in_flight import DRAIN
+from cogs.umtali.thinking import CLOSE_LIMIT, Thinking
 from tests.test_computer_pool import _gone
 
 pytestmark = pytest.mark.simcord(settle_timeout=30)
@@ -53,3 +54,27 @@ async def test_work_whose_asker_is_cancelled_is_not_tried_again() -> None:
         assert thinking.retries == 0
     finally:
         await thinking.close()
+
+
+async def test_a_hung_worker_holds_a_close_only_so_long() -> None:
+    """A worker hung with work in hand at the bot's close is killed after ``CLOSE_LIMIT``:
+    with the close's wait for the interactions under way (``DRAIN``), the whole stop stays
+    within the 10 s ``docker stop`` gives before it kills the process."""
+    assert DRAIN + CLOSE_LIMIT <= 9.5
+    thinking = Thinking(workers=1)
+    await thinking.run(os.getpid)  # the worker is up
+    [pid] = thinking.worker_pids()
+    try:
+        asked = asyncio.ensure_future(thinking.run(time.sleep, 5))
+        await asyncio.sleep(0.3)
+        os.kill(pid, signal.SIGSTOP)  # hung with the work in hand
+        started = time.monotonic()
+        await thinking.close()
+        took = time.monotonic() - started
+        assert CLOSE_LIMIT - 0.5 < took < CLOSE_LIMIT + 2, took
+        assert _gone(pid)
+        asked.cancel()
+        await asyncio.gather(asked, return_exceptions=True)
+    finally:
+        if not _gone(pid):
+            os.kill(pid, signal.SIGKILL)

@@ -65,8 +65,10 @@ WORKER_NICENESS = 10
 LIMIT = 60.0
 #: Seconds a new pool's first worker may take to come up (start Python, import the game).
 START_LIMIT = 60.0
-#: Seconds the workers are given to finish the work in hand when the bot closes.
-CLOSE_LIMIT = 5.0
+#: Seconds the workers are given to finish the work in hand when the bot closes (a decision
+#: takes a second at most): with the close's wait for the interactions under way
+#: (``in_flight.DRAIN``), within the 10 s ``docker stop`` gives before it kills.
+CLOSE_LIMIT = 3.0
 
 
 #: In a worker: where it tells the bot that it came up (None) and which work it took up.
