@@ -49,6 +49,7 @@ class Rest:
             ("GET", "/users/@me", self._me),
             ("GET", "/users/" + snow.format("user"), self._get_user),
             ("GET", "/guilds/[0-9]+/members/" + snow.format("user"), self._get_member),
+            ("GET", "/guilds/" + snow.format("guild"), self._get_guild),
             ("POST", "/users/@me/channels", self._open_dm),
             ("GET", "/oauth2/applications/@me", self._app_info),
             ("GET", "/applications/[0-9]+/commands", self._get_commands),
@@ -153,6 +154,16 @@ class Rest:
         found = self.server.users.get(user_id) if user_id in self.server.members else None
         return replies.json(p.member(found)) if found else replies.error(404, 10007,
                                                                          "Unknown Member")
+
+    async def _get_guild(self, call: Call) -> web.Response:
+        """A guild the bot is in (as REST gives it: no channels, no members); one it was
+        removed from answers 403 Missing Access, as Discord does."""
+        server = self.server
+        guild_id = int(call.match["guild"])
+        if guild_id not in server.guilds:
+            return replies.error(403, 50001, "Missing Access")
+        return replies.json(p.guild(guild_id, server.guilds[guild_id], int(server.owner["id"]),
+                                    [], []))
 
     async def _app_info(self, call: Call) -> web.Response:
         return replies.json(p.application(self.server.app_id, self.server.owner))
