@@ -173,7 +173,7 @@ async def _on_its_way(interaction: discord.Interaction, live: LiveMatch, seat: i
     turn = turn_of(live)
     telling = live.channel_lost and not live.over and seat == turn[3] and shows(message, live)
     # The lost channel's notice (``Delivery._hand``): the seat was told, lest it be again.
-    lost = live.channel_lost and tells_lost(message, svc.seat_tr(live, seat))
+    lost = live.channel_lost and tells_lost(message)
     saved = await svc.store.take_dm_message(live.id, seat, message.channel.id, message.id,
                                             told=told_text(turn) if telling else None,
                                             lost_told=lost)

@@ -18,7 +18,7 @@ from cogs.umtali.mentions import command
 from cogs.umtali.nonces import match_nonce
 from cogs.umtali.outbox import Batch
 from cogs.umtali.reminders import turn_of
-from umtali.i18n import EN, Tr
+from umtali.i18n import EN, Tr, languages, tr_for
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
@@ -36,11 +36,11 @@ def channel_lost(tr: Tr) -> str:
 CHANNEL_LOST = channel_lost(EN)
 
 
-def tells_lost(message: discord.Message, tr: Tr) -> bool:
+def tells_lost(message: discord.Message) -> bool:
     """Whether ``message`` (a panel) tells its player that the match's channel was lost, in
-    their language (``tr``) or in English."""
+    any language (the player's may have changed since it was sent)."""
     said = [message.content or "", *(e.description or "" for e in message.embeds)]
-    return any(notice in text for notice in {channel_lost(tr), CHANNEL_LOST} for text in said)
+    return any(channel_lost(tr_for(lang)) in text for lang in languages() for text in said)
 
 
 #: The last messages of a DM looked through for a panel sent whose id was never saved.

@@ -89,6 +89,9 @@ async def test_a_time_up_question_unasked_as_another_process_takes_the_match_ove
     monkeypatch.setattr(time_out, "post", taken_then_failed)
     await time_out.ask_waiting_player(main, live, was + LATE + 1)
     await main.beside.idle()
+    # The other process's own question, asked beside its tick if the turn it took has run
+    # out too: its clock's save comes before its copy has it (the test read between, once).
+    await other.beside.idle()
     saved = await row(world, live.id)
     assert saved["owner"] == "p2" and saved["version"] == version
     assert saved["deadline"] == other.matches[live.id].deadline
