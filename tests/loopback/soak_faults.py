@@ -298,7 +298,13 @@ class Faults:
         await asyncio.sleep(0.3)
         rows = query(state.db, "SELECT seat, move FROM moves WHERE match_id = ? AND ply >= ? "
                      "ORDER BY ply", saved.id, done)
-        if not rows or rows[0]["move"] != str(chosen):
+        ended = query(state.db, "SELECT how FROM matches WHERE id = ? AND status = 'finished'",
+                      saved.id)
+        if not rows and ended:
+            # Ended meanwhile by another fault (a lost channel with a player's DMs closed
+            # abandons the match): both answered that it is over.
+            self.note(f"double: the match ended first ({ended[0]['how']})")
+        elif not rows or rows[0]["move"] != str(chosen):
             state.broken.append(f"a double {chosen}: saved {[r['move'] for r in rows[:2]]}")
         elif len(rows) > 1 and (rows[1]["seat"], rows[1]["move"]) == (rows[0]["seat"],
                                                                        rows[0]["move"]):
