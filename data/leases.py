@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import orjson
 
 from data.db import Database, Row, Tx
-from data.messages import panels_in
+from data.messages import PANEL_COLUMNS, panels_in, panels_of
 from data.models import DmPanel
 
 #: A match some process must still hold: in play, or over with announcements not yet posted
@@ -63,6 +63,8 @@ class Shown:
     #: Its version, whether it is over, its channel, its table and whether the channel is
     #: lost.
     at: tuple[int, bool, int, int | None, bool]
+    #: Each seat's DM panel as saved.
+    panels: tuple[DmPanel, DmPanel]
 
 
 class Leases:
@@ -221,14 +223,15 @@ class Leases:
     async def shown(self, match_id: int) -> Shown | None:
         """Who holds the match, and where it is as saved."""
         row = await self.db.fetchone(
-            "SELECT owner, version, status, channel_id, table_message_id, channel_lost "
-            "FROM matches WHERE id = ?", (match_id,))
+            "SELECT owner, version, status, channel_id, table_message_id, channel_lost, "
+            f"{PANEL_COLUMNS} FROM matches WHERE id = ?", (match_id,))
         if row is None:
             return None
         table = row["table_message_id"]
         return Shown(str(row["owner"]), (
             int(row["version"]), row["status"] != "active", int(row["channel_id"]),
-            None if table is None else int(table), bool(row["channel_lost"])))
+            None if table is None else int(table), bool(row["channel_lost"])),
+            panels_of(row))
 
     async def of_member(self, user_id: int) -> list[int]:
         """The matches the member is playing, on every server."""

@@ -4,21 +4,26 @@ reviews sent (``data.store.Store`` has them all)."""
 
 from __future__ import annotations
 
-from data.db import Database, Tx
+from data.db import Database, Row, Tx
 from data.models import DmPanel
 
+#: The columns of ``matches`` that ``panels_of`` reads.
+PANEL_COLUMNS = ("dm0_channel_id, dm0_message_id, dm0_sending, dm0_told, dm1_channel_id, "
+                 "dm1_message_id, dm1_sending, dm1_told")
 
-async def panels_in(c: Tx, match_id: int) -> tuple[DmPanel, DmPanel] | None:
-    """Each seat's DM panel as saved, read in the transaction ``c``."""
-    row = await c.fetchone(
-        "SELECT dm0_channel_id, dm0_message_id, dm0_sending, dm0_told, dm1_channel_id, "
-        "dm1_message_id, dm1_sending, dm1_told FROM matches WHERE id = ?", (match_id,))
-    if row is None:
-        return None
+
+def panels_of(row: Row) -> tuple[DmPanel, DmPanel]:
+    """Each seat's DM panel in a row holding ``PANEL_COLUMNS``."""
     return (DmPanel(row["dm0_channel_id"], row["dm0_message_id"], bool(row["dm0_sending"]),
                     row["dm0_told"]),
             DmPanel(row["dm1_channel_id"], row["dm1_message_id"], bool(row["dm1_sending"]),
                     row["dm1_told"]))
+
+
+async def panels_in(c: Tx, match_id: int) -> tuple[DmPanel, DmPanel] | None:
+    """Each seat's DM panel as saved, read in the transaction ``c``."""
+    row = await c.fetchone(f"SELECT {PANEL_COLUMNS} FROM matches WHERE id = ?", (match_id,))
+    return None if row is None else panels_of(row)
 
 
 class MessageQueries:

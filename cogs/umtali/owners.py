@@ -279,6 +279,10 @@ class Owners:
         if saved is None or saved.owner == self.name or saved.at == (
                 live.version, live.over, live.channel_id, live.table_message_id,
                 live.channel_lost):
+            if saved is not None:
+                # A panel saved since this copy was read (its former holder's, sent as this
+                # process took the match) is the seat's: edited, the older one stripped.
+                live.take_newer_panels(saved.panels)
             return False
         self.drop(live)
         return True
