@@ -3,10 +3,13 @@ other, and reading the match as the database has it."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.service import MatchService
@@ -105,3 +108,23 @@ async def greedy_via(world: World, svc: MatchService, match_id: int) -> Move:
 def said(world: World, live: LiveMatch, text: str) -> list[Any]:
     from tests.discord_helpers import thread_of
     return [m for m in thread_of(world, live).history() if text in (m.content or "")]
+
+
+async def panel_saved_slowly(monkeypatch: pytest.MonkeyPatch, svc: MatchService,
+                             live: LiveMatch, seat: int) -> tuple[asyncio.Event,
+                                                                  asyncio.Task[None]]:
+    """``svc``, holding ``live``, sends the seat a new DM panel (a reminder's, say) whose id's
+    save waits on a busy database until the event returned is set; returned once the panel is
+    sent, with the send's task."""
+    sent, saving = asyncio.Event(), asyncio.Event()
+    save = svc.store.set_dm_message
+
+    async def slow(*args: Any, **kwargs: Any) -> bool:
+        sent.set()
+        await saving.wait()
+        return await save(*args, **kwargs)
+
+    monkeypatch.setattr(svc.store, "set_dm_message", slow)
+    sending = asyncio.create_task(svc.delivery.send_hand(live, seat, new=True))
+    await asyncio.wait_for(sent.wait(), 10)
+    return saving, sending

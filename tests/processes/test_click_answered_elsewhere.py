@@ -14,7 +14,7 @@ import pytest
 from cogs.umtali.outbox import Batch
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, custom_ids, player, thread_of
-from tests.processes.helpers import main_of, row, settle, via
+from tests.processes.helpers import main_of, panel_saved_slowly, row, settle, via
 from tests.test_left_orphan_panel import _drawing
 from umtali.moves import MoveKind
 
@@ -193,17 +193,7 @@ async def test_a_click_on_a_panel_on_its_way_as_a_newer_one_is_saved_plays_on(
     await settle(world, main)
     seat, version = live.session.to_act, live.version
     actor = player(world, seat)
-    sent, saving = asyncio.Event(), asyncio.Event()
-    save = main.store.set_dm_message
-
-    async def slow(*args: Any, **kwargs: Any) -> bool:
-        sent.set()
-        await saving.wait()
-        return await save(*args, **kwargs)
-
-    monkeypatch.setattr(main.store, "set_dm_message", slow)
-    sending = asyncio.create_task(main.delivery.send_hand(live, seat, new=True))
-    await asyncio.wait_for(sent.wait(), 10)
+    saving, sending = await panel_saved_slowly(monkeypatch, main, live, seat)
     clicked = actor.user.dm_channel.last_message
     lookup = other.lookup
 
@@ -211,7 +201,6 @@ async def test_a_click_on_a_panel_on_its_way_as_a_newer_one_is_saved_plays_on(
         fresh = await lookup(match_id)
         assert fresh is not None and fresh.dm_sending[seat]
         # Read with the panel on its way; then its id is saved, and a newer panel sent.
-        monkeypatch.setattr(main.store, "set_dm_message", save)
         saving.set()
         await sending
         await main.delivery.send_hand(live, seat, new=True)
@@ -256,52 +245,51 @@ async def test_a_match_abandoned_elsewhere_as_a_newer_panel_came_shows_the_end_o
     assert offering == [], [(m.id, custom_ids(m)) for m in offering]
 
 
-async def test_a_panel_saved_late_after_a_take_elsewhere_is_not_the_seats(
-        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("delivered_first", [False, True])
+async def test_a_panel_saved_late_after_a_take_elsewhere_is_the_seats(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch,
+        delivered_first: bool) -> None:
     """The holder sends the seat a new panel, its id's save waiting on a busy database, as
     ``/umtali table`` through the other process takes the match (no move: the version stays).
-    The former holder's save then went through (the match still at the version its panel
-    shows), naming a panel the new holder never learns of: the new holder edited the older
-    one, and both offered moves."""
+    The former holder's save then goes through (the match still at the version its panel
+    shows), naming a panel the new holder's copy does not know: its next delivery of the
+    seat's hand took that panel's buttons off (sent, unsaved, for all it knew) and edited the
+    older one. ``delivered_first``: that delivery comes before the save lands (the former
+    holder, saving, takes the buttons off the older one)."""
     live = await _drawing(world)
     main = main_of(world)
     await settle(world, main)
-    seat = live.session.to_act
+    seat, version = live.session.to_act, live.version
     actor = player(world, seat)
-    sent, saving = asyncio.Event(), asyncio.Event()
-    save = main.store.set_dm_message
-
-    async def slow(*args: Any, **kwargs: Any) -> bool:
-        sent.set()
-        await saving.wait()
-        return await save(*args, **kwargs)
-
-    monkeypatch.setattr(main.store, "set_dm_message", slow)
-    sending = asyncio.create_task(main.delivery.send_hand(live, seat, new=True))
-    await asyncio.wait_for(sent.wait(), 10)
+    saving, sending = await panel_saved_slowly(monkeypatch, main, live, seat)
     with via(world, other):
         moved = await actor.slash(thread_of(world, live), "umtali table")
     assert not moved.ephemeral, moved.response
     assert (await row(world, live.id))["owner"] == "p2"
-    saving.set()
-    await sending
-    await settle(world, main, other)
-    # A delivery of the seat's hand by the process holding the match now (its turn's
-    # warning, say), before the member clicks anything.
     held = other.matches[live.id]
-    held.dm_shown[seat] = None
-    other.delivery.enqueue(held, Batch(hands={seat}))
-    await settle(world, main, other)
+    for deliver in (delivered_first, True):
+        if deliver:
+            # The seat's hand delivered by the process holding the match now (its turn's
+            # warning, say), before the member clicks anything.
+            held.dm_shown[seat] = None
+            other.delivery.enqueue(held, Batch(hands={seat}))
+            await settle(world, other)
+        if not saving.is_set():
+            saving.set()
+            await sending
+            await settle(world, main, other)
     prefix = f"umtali:m:{live.id}:"
-    saved = await row(world, live.id)
-    offering = [m for m in actor.user.dm_channel.history()
+
+    def offering() -> list[Any]:
+        return [m for m in actor.user.dm_channel.history()
                 if any(c.startswith(prefix) for c in custom_ids(m))]
-    assert [m.id for m in offering] == [saved[f"dm{seat}_message_id"]], [
-        (m.id, custom_ids(m)) for m in offering]
-    # The member draws on the panel offering it, through the process holding the match now.
-    version = live.version
-    draw = f"umtali:m:{live.id}:{version}:draw"
-    [panel] = [m for m in actor.user.dm_channel.history() if draw in custom_ids(m)]
+
+    saved = await row(world, live.id)
+    assert [m.id for m in offering()] == [saved[f"dm{seat}_message_id"]], [
+        (m.id, custom_ids(m)) for m in offering()]
+    # The member draws on the panel offering it, through the process holding the match.
+    draw = f"{prefix}{version}:draw"
+    [panel] = offering()
     with via(world, other):
         r = await actor.user.click(panel, custom_id=draw)
     said = " ".join(m.content or "" for m in [r.response, *r.followups] if m is not None)
@@ -309,52 +297,6 @@ async def test_a_panel_saved_late_after_a_take_elsewhere_is_not_the_seats(
     await settle(world, main, other)
     saved = await row(world, live.id)
     assert saved["version"] == version + 1
-    prefix = f"umtali:m:{live.id}:"
-    offering = [m for m in actor.user.dm_channel.history()
-                if any(c.startswith(prefix) for c in custom_ids(m))]
-    assert [m.id for m in offering] == [saved[f"dm{seat}_message_id"]], [
-        (m.id, custom_ids(m)) for m in offering]
-    assert any(c.startswith(f"{prefix}{version + 1}:") for c in custom_ids(offering[0]))
-
-
-async def test_a_panel_saved_late_after_the_new_holder_delivered_leaves_one_offering_moves(
-        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
-    """As above, the new holder delivering the seat's hand before the former holder's save
-    lands: it takes that panel's buttons off (sent, unsaved) and edits the older one; the save
-    then names the stripped one. Its next delivery edits the one saved, and takes the
-    buttons off the older one."""
-    live = await _drawing(world)
-    main = main_of(world)
-    await settle(world, main)
-    seat = live.session.to_act
-    actor = player(world, seat)
-    sent, saving = asyncio.Event(), asyncio.Event()
-    save = main.store.set_dm_message
-
-    async def slow(*args: Any, **kwargs: Any) -> bool:
-        sent.set()
-        await saving.wait()
-        return await save(*args, **kwargs)
-
-    monkeypatch.setattr(main.store, "set_dm_message", slow)
-    sending = asyncio.create_task(main.delivery.send_hand(live, seat, new=True))
-    await asyncio.wait_for(sent.wait(), 10)
-    with via(world, other):
-        moved = await actor.slash(thread_of(world, live), "umtali table")
-    assert not moved.ephemeral, moved.response
-    held = other.matches[live.id]
-    held.dm_shown[seat] = None
-    other.delivery.enqueue(held, Batch(hands={seat}))
-    await settle(world, other)
-    saving.set()
-    await sending
-    await settle(world, main, other)
-    held.dm_shown[seat] = None
-    other.delivery.enqueue(held, Batch(hands={seat}))
-    await settle(world, main, other)
-    saved = await row(world, live.id)
-    prefix = f"umtali:m:{live.id}:"
-    offering = [m for m in actor.user.dm_channel.history()
-                if any(c.startswith(prefix) for c in custom_ids(m))]
-    assert [m.id for m in offering] == [saved[f"dm{seat}_message_id"]], [
-        (m.id, custom_ids(m)) for m in offering]
+    assert [m.id for m in offering()] == [saved[f"dm{seat}_message_id"]], [
+        (m.id, custom_ids(m)) for m in offering()]
+    assert any(c.startswith(f"{prefix}{version + 1}:") for c in custom_ids(offering()[0]))

@@ -16,7 +16,7 @@ from cogs.umtali.live import LiveMatch, told_text
 from cogs.umtali.reminders import turn_of
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, custom_ids, player
-from tests.processes.helpers import main_of, row, settle, via
+from tests.processes.helpers import main_of, panel_saved_slowly, row, settle, via
 from tests.processes.test_lost_told_elsewhere import notices
 from tests.test_faults_channel import _lose_thread
 from tests.test_left_orphan_panel import _drawing
@@ -32,19 +32,7 @@ async def test_a_click_on_a_panel_whose_id_is_on_its_way_elsewhere_is_played(
     actor = player(world, seat)
     old = live.dm_message_ids[seat]
     assert old is not None
-    sent, saving = asyncio.Event(), asyncio.Event()
-    save = main.store.set_dm_message
-
-    async def slow(*args: int, **kwargs: Any) -> bool:
-        # The holder has sent the panel; its id waits on a busy database.
-        sent.set()
-        await saving.wait()
-        return await save(*args, **kwargs)
-
-    monkeypatch.setattr(main.store, "set_dm_message", slow)
-    # A new panel (a reminder's, say), sent by the process holding the match.
-    sending = asyncio.create_task(main.delivery.send_hand(live, seat, new=True))
-    await asyncio.wait_for(sent.wait(), 10)
+    saving, sending = await panel_saved_slowly(monkeypatch, main, live, seat)
     saved = await row(world, live.id)
     assert saved[f"dm{seat}_sending"] and saved[f"dm{seat}_message_id"] == old
     panel = actor.user.dm_channel.last_message

@@ -10,14 +10,19 @@ while the match is at the version the panel shows; else that panel's buttons go 
 
 from __future__ import annotations
 
-import asyncio
-from typing import Any
-
 import pytest
 
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, custom_ids, player
-from tests.processes.helpers import act_via, greedy_via, main_of, row, settle, via
+from tests.processes.helpers import (
+    act_via,
+    greedy_via,
+    main_of,
+    panel_saved_slowly,
+    row,
+    settle,
+    via,
+)
 from tests.test_left_orphan_panel import _drawing
 from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
@@ -30,17 +35,7 @@ async def test_a_panel_saved_late_after_its_turn_was_played_elsewhere_names_no_s
     await settle(world, main)
     seat = live.session.to_act
     actor = player(world, seat)
-    sent, saving = asyncio.Event(), asyncio.Event()
-    save = main.store.set_dm_message
-
-    async def slow(*args: int, **kwargs: Any) -> bool:
-        sent.set()
-        await saving.wait()
-        return await save(*args, **kwargs)
-
-    monkeypatch.setattr(main.store, "set_dm_message", slow)
-    sending = asyncio.create_task(main.delivery.send_hand(live, seat, new=True))
-    await asyncio.wait_for(sent.wait(), 10)
+    saving, sending = await panel_saved_slowly(monkeypatch, main, live, seat)
     # The seat's turn, played through the other process, not on the new panel.
     fresh = await other.lookup(live.id)
     assert fresh is not None
