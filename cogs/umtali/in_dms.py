@@ -206,6 +206,11 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
         svc.delivery.enqueue(live, Batch(hands={seat}))
         return False
     replaced = live.dm_message_ids[seat] if new else None
+    if replaced == message.id:
+        # This very panel, taken meanwhile (a click on it reaching another process, read
+        # back by a delivery here: ``Owners.fell_behind``): it replaced the one known as it
+        # was sent.
+        replaced = message_id
     if telling:
         live.dm_told[seat] = turn  # a new panel notified the player whose turn it is
     if lost and new:

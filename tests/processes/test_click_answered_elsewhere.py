@@ -300,3 +300,38 @@ async def test_a_panel_saved_late_after_a_take_elsewhere_is_the_seats(
     assert [m.id for m in offering()] == [saved[f"dm{seat}_message_id"]], [
         (m.id, custom_ids(m)) for m in offering()]
     assert any(c.startswith(f"{prefix}{version + 1}:") for c in custom_ids(offering()[0]))
+
+
+async def test_a_panel_on_its_way_taken_elsewhere_and_read_back_here_replaces_the_older(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The holder sends the seat a new panel, its id's save waiting on a busy database; the
+    member lays the hand out on it at once (no move), reaching the other process, which takes
+    it as the seat's panel; a delivery here then reads it back (``Owners.fell_behind``) before
+    the save lands. The send took it for the panel it replaced: the older one kept its
+    buttons, the seat's mark cleared, two panels offering moves for good."""
+    live = await _drawing(world)
+    main = main_of(world)
+    await settle(world, main)
+    seat = live.session.to_act
+    actor = player(world, seat)
+    older = live.dm_message_ids[seat]
+    saving, sending = await panel_saved_slowly(monkeypatch, main, live, seat)
+    newer = actor.user.dm_channel.last_message
+    assert older is not None and newer.id > older
+    with via(world, other):
+        r = await actor.user.select(newer, ["rank"], custom_id=f"umtali:m:{live.id}:order")
+    assert r.acknowledged
+    assert (await row(world, live.id))[f"dm{seat}_message_id"] == newer.id
+    assert other.matches.get(live.id) is None  # still held here
+    # A delivery here meanwhile (the other seat's hand, say), reading the panels saved.
+    main.delivery.enqueue(live, Batch(hands={1 - seat}))
+    await settle(world, main)
+    saving.set()
+    await sending
+    await settle(world, main, other)
+    saved = await row(world, live.id)
+    assert saved[f"dm{seat}_message_id"] == newer.id == live.dm_message_ids[seat]
+    prefix = f"umtali:m:{live.id}:"
+    offering = [m for m in actor.user.dm_channel.history()
+                if any(c.startswith(prefix) for c in custom_ids(m))]
+    assert [m.id for m in offering] == [newer.id], [(m.id, custom_ids(m)) for m in offering]
