@@ -131,10 +131,14 @@ async def send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool 
         new = new or owed_turn(live, seat)
         # Set, the seat's last send left a panel offering moves that is not its panel.
         unsaved = live.dm_sending[seat]
+        looked_for = live.dm_looked_for[seat]
         stripped = await _send_hand(svc, live, seat, new=new, note=note,
                                     named=(note,) if named is None else named, lost=lost)
-        if unsaved and live.dm_message_ids[seat] is not None:
-            stripped = await _strip_unsaved(svc, live, seat) and stripped
+        if (unsaved or looked_for) and live.dm_message_ids[seat] is not None:
+            looked = await _strip_unsaved(svc, live, seat)
+            stripped = looked and stripped
+            if looked and looked_for:
+                live.dm_looked_for[seat] = False
         if stripped and live.dm_sending[seat] and not live.dm_answering[seat]:
             # Cleared only once no panel but the seat's own offers moves: else the next
             # delivery (after a restart too) looks again. A click's answer on its way may

@@ -83,6 +83,11 @@ class LiveMatch:
     #: message clicked, putting its buttons back should a new panel replace it meanwhile, so
     #: the seat's mark (``dm_sending``) stays until they are in and that message stripped.
     dm_answering: list[int] = field(default_factory=lambda: [0, 0])
+    #: Each seat's panel known here was replaced by a newer one read back
+    #: (``take_newer_panel``), and may still offer moves (this copy's own new panel, sent
+    #: before the other process's): the seat's next delivery looks through the DM for it
+    #: (not saved).
+    dm_looked_for: list[bool] = field(default_factory=lambda: [False, False])
     #: The version each seat's DM panel shows, when known (not saved: after a restart the
     #: panels are simply sent again).
     dm_shown: list[int | None] = field(default_factory=lambda: [None, None])
@@ -183,6 +188,7 @@ class LiveMatch:
         known = self.dm_message_ids[seat]
         if panel.message_id is None or (known is not None and panel.message_id <= known):
             return
+        self.dm_looked_for[seat] = self.dm_looked_for[seat] or known is not None
         self.dm_channel_ids[seat], self.dm_message_ids[seat] = panel.channel_id, panel.message_id
         self.dm_shown[seat] = None
         self.dm_told[seat] = told_turn(panel.told)

@@ -335,3 +335,62 @@ async def test_a_panel_on_its_way_taken_elsewhere_and_read_back_here_replaces_th
     offering = [m for m in actor.user.dm_channel.history()
                 if any(c.startswith(prefix) for c in custom_ids(m))]
     assert [m.id for m in offering] == [newer.id], [(m.id, custom_ids(m)) for m in offering]
+
+
+async def test_a_panel_saved_late_after_the_new_holder_sent_its_own_leaves_one_offering_moves(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The holder starts sending the seat a new panel (a reminder's) as ``/umtali table``
+    through the other process takes the match; the new holder sends the seat a new panel of
+    its own (its warning), then the former holder's panel goes out, after it, and its save goes
+    through (no version change). The new holder's delivery takes that panel, the newer, as the
+    seat's: its own, replaced in memory alone, kept its buttons."""
+    live = await _drawing(world)
+    main = main_of(world)
+    await settle(world, main)
+    seat, version = live.session.to_act, live.version
+    actor = player(world, seat)
+    marking, going = asyncio.Event(), asyncio.Event()
+    mark = main.store.set_dm_sending
+
+    async def slow(*args: Any, **kwargs: Any) -> None:
+        # The former holder's send waits before its panel goes out (a busy database).
+        marking.set()
+        await going.wait()
+        await mark(*args, **kwargs)
+
+    monkeypatch.setattr(main.store, "set_dm_sending", slow)
+    sending = asyncio.create_task(main.delivery.send_hand(live, seat, new=True))
+    await asyncio.wait_for(marking.wait(), 10)
+    with via(world, other):
+        moved = await actor.slash(thread_of(world, live), "umtali table")
+    assert not moved.ephemeral, moved.response
+    await settle(world, other)
+    held = other.matches[live.id]
+    await other.delivery.send_hand(held, seat, new=True)
+    own = held.dm_message_ids[seat]
+    going.set()
+    await sending
+    await settle(world, main, other)
+    saved = await row(world, live.id)
+    assert saved["owner"] == "p2" and saved[f"dm{seat}_message_id"] > own
+    # The seat's hand delivered by the process holding the match (a turn's warning, say).
+    held.dm_shown[seat] = None
+    other.delivery.enqueue(held, Batch(hands={seat}))
+    await settle(world, main, other)
+    prefix = f"umtali:m:{live.id}:"
+    offering = [m for m in actor.user.dm_channel.history()
+                if any(c.startswith(prefix) for c in custom_ids(m))]
+    assert [m.id for m in offering] == [saved[f"dm{seat}_message_id"]], [
+        (m.id, custom_ids(m)) for m in offering]
+    assert held.dm_message_ids[seat] == saved[f"dm{seat}_message_id"]
+    # The member draws on it, through the process holding the match.
+    with via(world, other):
+        r = await actor.user.click(offering[0], custom_id=f"{prefix}{version}:draw")
+    assert r.acknowledged and not r.ephemeral
+    await settle(world, main, other)
+    saved = await row(world, live.id)
+    assert saved["version"] == version + 1
+    offering = [m for m in actor.user.dm_channel.history()
+                if any(c.startswith(prefix) for c in custom_ids(m))]
+    assert [m.id for m in offering] == [saved[f"dm{seat}_message_id"]], [
+        (m.id, custom_ids(m)) for m in offering]
