@@ -11,6 +11,7 @@ import pytest
 
 from bot import UmtaliBot
 from cogs.umtali.live import LiveMatch
+from cogs.umtali.outbox import Batch
 from tests.discord_helpers import World, custom_ids, flush, play, player, start_match
 from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
@@ -99,3 +100,33 @@ async def test_a_click_on_a_panel_that_is_not_the_seats_changes_nothing(
     # Taken off once the panel it is not was saved after it; one newer is left to the look
     # through the DM after a restart.
     assert (stray.id in [m.id for m in _panels(actor, live)]) != older
+
+
+async def test_a_panel_read_back_as_its_save_returns_takes_the_buttons_off_the_older(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new panel's id saved, and read back by a delivery before the save returns (on
+    PostgreSQL the connection is given back to its pool after the commit, another read going
+    first): ``Owners.fell_behind`` takes it as the seat's panel, and the send took it for the
+    one it replaced. The older one kept its buttons and the seat's mark was cleared."""
+    live = await _drawing(world)
+    svc = world.bot.matches
+    assert svc is not None
+    seat = live.session.to_act
+    actor = player(world, seat)
+    [older] = _panels(actor, live)
+    save = svc.store.set_dm_message
+
+    async def read_back(*args: Any, **kwargs: Any) -> bool:
+        saved = await save(*args, **kwargs)
+        # Committed: a delivery (the other seat's hand, say) reads the panels meanwhile.
+        svc.delivery.enqueue(live, Batch(hands={1 - seat}))
+        await svc.delivery.flush(live.id)
+        return saved
+
+    monkeypatch.setattr(svc.store, "set_dm_message", read_back)
+    await svc.delivery.send_hand(live, seat, new=True)
+    monkeypatch.undo()
+    await flush(world)
+    newer = actor.user.dm_channel.last_message
+    assert newer.id > older.id and live.dm_message_ids[seat] == newer.id
+    assert [m.id for m in _panels(actor, live)] == [newer.id]
