@@ -104,12 +104,15 @@ class MessageQueries:
         """``message_id`` is the seat's DM panel from now on; with ``at_version``, only if
         ``owner`` (the sending process) still holds the match, or it is still at the version
         that panel shows, or another process took this very panel as the seat's already:
-        False if another process moved it on meanwhile (and edits the panel it knows).
+        False if another process moved it on meanwhile (and edits the panel it knows), or a
+        newer panel was saved meanwhile (ids grow with time: the process the match was taken
+        from saving one sent before the new holder's own).
         ``told``: the turn that new panel told the seat of (``dm_told``); ``lost_told``: it
         told the seat that the match's channel was lost (saved so even if the panel is not:
         the seat was told all the same, and the holder is not to tell it again)."""
         at = "" if at_version is None else \
-            f" AND (owner = ? OR version = ? OR dm{seat}_message_id = ?)"
+            f" AND (owner = ? OR version = ? OR dm{seat}_message_id = ?)" \
+            f" AND (dm{seat}_message_id IS NULL OR dm{seat}_message_id <= ?)"
         telling = "" if told is None else f", dm{seat}_told = ?"
         if lost_told:
             telling += f", dm{seat}_lost_untold = 0"
@@ -118,7 +121,7 @@ class MessageQueries:
                 f"UPDATE matches SET dm{seat}_channel_id = ?, dm{seat}_message_id = ?{telling} "
                 f"WHERE id = ?{at}",
                 (channel_id, message_id, *(() if told is None else (told,)), match_id,
-                 *(() if at_version is None else (owner, at_version, message_id))),
+                 *(() if at_version is None else (owner, at_version, message_id, message_id))),
             )
             if cur.rowcount != 1 and lost_told:
                 await c.execute(f"UPDATE matches SET dm{seat}_lost_untold = 0 "

@@ -203,8 +203,9 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
         return False
     if not saved:
         # Another process moved the match on while this panel was sent (a turn played through
-        # it, which edits the panel it knows): this one, never the panel, offers nothing, and
-        # this copy's next delivery finds it fell behind.
+        # it, which edits the panel it knows), or saved a newer panel (the new holder's own,
+        # the match taken as this one went out): this one, never the panel, offers nothing,
+        # and this copy's next delivery finds it fell behind, or takes the newer one.
         with contextlib.suppress(discord.HTTPException, *PASSING):
             await message.edit(view=None)
         svc.delivery.enqueue(live, Batch(hands={seat}))

@@ -394,3 +394,36 @@ async def test_a_panel_saved_late_after_the_new_holder_sent_its_own_leaves_one_o
                 if any(c.startswith(prefix) for c in custom_ids(m))]
     assert [m.id for m in offering] == [saved[f"dm{seat}_message_id"]], [
         (m.id, custom_ids(m)) for m in offering]
+
+
+async def test_a_panel_saved_late_after_the_new_holder_saved_a_newer_one_is_not_the_seats(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As above, the former holder's panel sent before the new holder's own (its warning) and
+    its save landing after that one's: it replaced the newer panel as saved, the new holder's
+    copy still editing that one. A copy read from the database then (a restart, a click
+    reaching another process) took the older, stripped panel for the seat's."""
+    live = await _drawing(world)
+    main = main_of(world)
+    await settle(world, main)
+    seat = live.session.to_act
+    actor = player(world, seat)
+    saving, sending = await panel_saved_slowly(monkeypatch, main, live, seat)
+    late = actor.user.dm_channel.last_message
+    with via(world, other):
+        moved = await actor.slash(thread_of(world, live), "umtali table")
+    assert not moved.ephemeral, moved.response
+    await settle(world, other)
+    held = other.matches[live.id]
+    await other.delivery.send_hand(held, seat, new=True)
+    own = held.dm_message_ids[seat]
+    assert own is not None and own > late.id
+    saving.set()
+    await sending
+    await settle(world, main, other)
+    saved = await row(world, live.id)
+    assert saved["owner"] == "p2"
+    assert saved[f"dm{seat}_message_id"] == own == held.dm_message_ids[seat]
+    prefix = f"umtali:m:{live.id}:"
+    offering = [m for m in actor.user.dm_channel.history()
+                if any(c.startswith(prefix) for c in custom_ids(m))]
+    assert [m.id for m in offering] == [own], [(m.id, custom_ids(m)) for m in offering]
