@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, custom_ids, player, thread_of
@@ -18,6 +19,24 @@ from tests.processes.helpers import main_of, panel_saved_slowly, row, settle, vi
 from tests.test_left_orphan_panel import _drawing
 from umtali.moves import MoveKind
 
+
+def newer_panel_when_read(monkeypatch: pytest.MonkeyPatch, main: MatchService,
+                          other: MatchService, live: LiveMatch, seat: int) -> list[int]:
+    """``other``'s first read of the match is followed at once by the holder (``main``)
+    sending the seat a new panel (a reminder's), its id saved; what ``other`` read, returned
+    (filled as it reads)."""
+    lookup = other.lookup
+    looked: list[int] = []
+
+    async def late(match_id: int) -> LiveMatch | None:
+        fresh = await lookup(match_id)
+        if not looked:
+            await main.delivery.send_hand(live, seat, new=True)
+        looked.append(match_id)
+        return fresh
+
+    monkeypatch.setattr(other, "lookup", late)
+    return looked
 
 async def test_a_click_played_elsewhere_as_a_newer_panel_came_leaves_one_panel_offering_moves(
         world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -77,17 +96,7 @@ async def test_a_move_typed_elsewhere_as_a_newer_panel_came_is_shown_on_that_pan
     actor = player(world, seat)
     older = live.dm_message_ids[seat]
     assert older is not None
-    lookup = other.lookup
-    looked: list[int] = []
-
-    async def late(match_id: int) -> Any:
-        fresh = await lookup(match_id)
-        looked.append(match_id)
-        # Read; meanwhile the holder sends the seat a new panel (a reminder's), its id saved.
-        await main.delivery.send_hand(live, seat, new=True)
-        return fresh
-
-    monkeypatch.setattr(other, "lookup", late)
+    looked = newer_panel_when_read(monkeypatch, main, other, live, seat)
     move = next(m for m in live.session.view(seat).legal_moves if m.kind is MoveKind.DRAW)
     with via(world, other):
         r = await actor.slash(thread_of(world, live), "umtali play", move=str(move))
@@ -116,16 +125,7 @@ async def test_a_resignation_elsewhere_as_a_newer_panel_came_shows_the_end_on_it
     with via(world, other):
         ask = await actor.slash(world.channel, "umtali resign")
     assert ask.ephemeral
-    lookup = other.lookup
-    looked: list[int] = []
-
-    async def late(match_id: int) -> Any:
-        fresh = await lookup(match_id)
-        looked.append(match_id)
-        await main.delivery.send_hand(live, seat, new=True)
-        return fresh
-
-    monkeypatch.setattr(other, "lookup", late)
+    looked = newer_panel_when_read(monkeypatch, main, other, live, seat)
     with via(world, other):
         done = await actor.click(ask.response,
                                  custom_id=f"umtali:m:{live.id}:{live.version}:resign")
@@ -154,18 +154,8 @@ async def test_a_table_brought_back_elsewhere_as_a_newer_panel_came_plays_on_tha
     await settle(world, main)
     seat, version = live.session.to_act, live.version
     actor = player(world, seat)
-    lookup = other.lookup
-    looked: list[int] = []
-
-    async def late(match_id: int) -> Any:
-        fresh = await lookup(match_id)
-        if not looked:
-            looked.append(match_id)
-            await main.delivery.send_hand(live, seat, new=True)
-        return fresh
-
-    monkeypatch.setattr(other, "channel_match", lambda channel_id: late(live.id))
-    monkeypatch.setattr(other, "lookup", late)
+    looked = newer_panel_when_read(monkeypatch, main, other, live, seat)
+    monkeypatch.setattr(other, "channel_match", lambda channel_id: other.lookup(live.id))
     with via(world, other):
         moved = await actor.slash(thread_of(world, live), "umtali table")
     assert looked and not moved.ephemeral, moved.response
