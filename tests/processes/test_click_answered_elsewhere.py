@@ -20,6 +20,12 @@ from tests.test_left_orphan_panel import _drawing
 from umtali.moves import MoveKind
 
 
+def offering_moves(actor: Any, prefix: str) -> list[Any]:
+    """The messages in the member's DMs offering a control whose id starts with ``prefix``
+    (a match's panels: ``umtali:m:<id>:``)."""
+    return [m for m in actor.user.dm_channel.history()
+            if any(c.startswith(prefix) for c in custom_ids(m))]
+
 def newer_panel_when_read(monkeypatch: pytest.MonkeyPatch, main: MatchService,
                           other: MatchService, live: LiveMatch, seat: int) -> list[int]:
     """``other``'s first read of the match is followed at once by the holder (``main``)
@@ -77,8 +83,7 @@ async def test_a_click_played_elsewhere_as_a_newer_panel_came_leaves_one_panel_o
     assert newer is not None and newer > clicked.id
     # One panel offers moves, the seat's panel as saved, showing the draw made.
     prefix = f"umtali:m:{live.id}:"
-    offering = [m for m in actor.user.dm_channel.history()
-                if any(c.startswith(prefix) for c in custom_ids(m))]
+    offering = offering_moves(actor, prefix)
     assert [m.id for m in offering] == [newer], [
         (m.id, custom_ids(m)) for m in offering]
     assert any(c.startswith(f"{prefix}{version + 1}:") for c in custom_ids(offering[0]))
@@ -107,8 +112,7 @@ async def test_a_move_typed_elsewhere_as_a_newer_panel_came_is_shown_on_that_pan
     newer = saved[f"dm{seat}_message_id"]
     assert newer is not None and newer > older
     prefix = f"umtali:m:{live.id}:"
-    offering = [m for m in actor.user.dm_channel.history()
-                if any(c.startswith(prefix) for c in custom_ids(m))]
+    offering = offering_moves(actor, prefix)
     assert [m.id for m in offering] == [newer], [(m.id, custom_ids(m)) for m in offering]
     assert any(c.startswith(f"{prefix}{version + 1}:") for c in custom_ids(offering[0]))
 
@@ -134,8 +138,7 @@ async def test_a_resignation_elsewhere_as_a_newer_panel_came_shows_the_end_on_it
     saved = await row(world, live.id)
     assert saved["status"] == "finished"
     prefix = f"umtali:m:{live.id}:"
-    offering = [m for m in actor.user.dm_channel.history()
-                if any(c.startswith(prefix) for c in custom_ids(m))]
+    offering = offering_moves(actor, prefix)
     assert offering == [], [(m.id, custom_ids(m)) for m in offering]
     newest = actor.user.dm_channel.last_message
     assert newest.id == saved[f"dm{seat}_message_id"]
@@ -207,8 +210,7 @@ async def test_a_click_on_a_panel_on_its_way_as_a_newer_one_is_saved_plays_on(
     newest = actor.user.dm_channel.last_message
     assert saved[f"dm{seat}_message_id"] == newest.id > clicked.id
     prefix = f"umtali:m:{live.id}:"
-    offering = [m for m in actor.user.dm_channel.history()
-                if any(c.startswith(prefix) for c in custom_ids(m))]
+    offering = offering_moves(actor, prefix)
     assert [m.id for m in offering] == [newest.id], [(m.id, custom_ids(m)) for m in offering]
     assert any(c.startswith(f"{prefix}{version + 1}:") for c in custom_ids(offering[0]))
 
@@ -230,8 +232,7 @@ async def test_a_match_abandoned_elsewhere_as_a_newer_panel_came_shows_the_end_o
     saved = await row(world, live.id)
     assert saved["status"] == "finished"
     prefix = f"umtali:m:{live.id}:"
-    offering = [m for m in actor.user.dm_channel.history()
-                if any(c.startswith(prefix) for c in custom_ids(m))]
+    offering = offering_moves(actor, prefix)
     assert offering == [], [(m.id, custom_ids(m)) for m in offering]
 
 
@@ -271,8 +272,7 @@ async def test_a_panel_saved_late_after_a_take_elsewhere_is_the_seats(
     prefix = f"umtali:m:{live.id}:"
 
     def offering() -> list[Any]:
-        return [m for m in actor.user.dm_channel.history()
-                if any(c.startswith(prefix) for c in custom_ids(m))]
+        return offering_moves(actor, prefix)
 
     saved = await row(world, live.id)
     assert [m.id for m in offering()] == [saved[f"dm{seat}_message_id"]], [
@@ -322,8 +322,7 @@ async def test_a_panel_on_its_way_taken_elsewhere_and_read_back_here_replaces_th
     saved = await row(world, live.id)
     assert saved[f"dm{seat}_message_id"] == newer.id == live.dm_message_ids[seat]
     prefix = f"umtali:m:{live.id}:"
-    offering = [m for m in actor.user.dm_channel.history()
-                if any(c.startswith(prefix) for c in custom_ids(m))]
+    offering = offering_moves(actor, prefix)
     assert [m.id for m in offering] == [newer.id], [(m.id, custom_ids(m)) for m in offering]
 
 
@@ -368,8 +367,7 @@ async def test_a_panel_saved_late_after_the_new_holder_sent_its_own_leaves_one_o
     other.delivery.enqueue(held, Batch(hands={seat}))
     await settle(world, main, other)
     prefix = f"umtali:m:{live.id}:"
-    offering = [m for m in actor.user.dm_channel.history()
-                if any(c.startswith(prefix) for c in custom_ids(m))]
+    offering = offering_moves(actor, prefix)
     assert [m.id for m in offering] == [saved[f"dm{seat}_message_id"]], [
         (m.id, custom_ids(m)) for m in offering]
     assert held.dm_message_ids[seat] == saved[f"dm{seat}_message_id"]
@@ -380,8 +378,7 @@ async def test_a_panel_saved_late_after_the_new_holder_sent_its_own_leaves_one_o
     await settle(world, main, other)
     saved = await row(world, live.id)
     assert saved["version"] == version + 1
-    offering = [m for m in actor.user.dm_channel.history()
-                if any(c.startswith(prefix) for c in custom_ids(m))]
+    offering = offering_moves(actor, prefix)
     assert [m.id for m in offering] == [saved[f"dm{seat}_message_id"]], [
         (m.id, custom_ids(m)) for m in offering]
 
@@ -414,6 +411,5 @@ async def test_a_panel_saved_late_after_the_new_holder_saved_a_newer_one_is_not_
     assert saved["owner"] == "p2"
     assert saved[f"dm{seat}_message_id"] == own == held.dm_message_ids[seat]
     prefix = f"umtali:m:{live.id}:"
-    offering = [m for m in actor.user.dm_channel.history()
-                if any(c.startswith(prefix) for c in custom_ids(m))]
+    offering = offering_moves(actor, prefix)
     assert [m.id for m in offering] == [own], [(m.id, custom_ids(m)) for m in offering]
