@@ -26,6 +26,18 @@ def offering_moves(actor: Any, prefix: str) -> list[Any]:
     return [m for m in actor.user.dm_channel.history()
             if any(c.startswith(prefix) for c in custom_ids(m))]
 
+
+async def taken_by_table(world: World, other: MatchService, actor: Any,
+                         live: LiveMatch) -> LiveMatch:
+    """``/umtali table`` by ``actor`` through ``other``, which holds the match from then on:
+    its copy."""
+    with via(world, other):
+        moved = await actor.slash(thread_of(world, live), "umtali table")
+    assert not moved.ephemeral, moved.response
+    await settle(world, other)
+    assert (await row(world, live.id))["owner"] == "p2"
+    return other.matches[live.id]
+
 def newer_panel_when_read(monkeypatch: pytest.MonkeyPatch, main: MatchService,
                           other: MatchService, live: LiveMatch, seat: int) -> list[int]:
     """``other``'s first read of the match is followed at once by the holder (``main``)
@@ -253,11 +265,7 @@ async def test_a_panel_saved_late_after_a_take_elsewhere_is_the_seats(
     seat, version = live.session.to_act, live.version
     actor = player(world, seat)
     saving, sending = await panel_saved_slowly(monkeypatch, main, live, seat)
-    with via(world, other):
-        moved = await actor.slash(thread_of(world, live), "umtali table")
-    assert not moved.ephemeral, moved.response
-    assert (await row(world, live.id))["owner"] == "p2"
-    held = other.matches[live.id]
+    held = await taken_by_table(world, other, actor, live)
     for deliver in (delivered_first, True):
         if deliver:
             # The seat's hand delivered by the process holding the match now (its turn's
@@ -350,11 +358,7 @@ async def test_a_panel_saved_late_after_the_new_holder_sent_its_own_leaves_one_o
     monkeypatch.setattr(main.store, "set_dm_sending", slow)
     sending = asyncio.create_task(main.delivery.send_hand(live, seat, new=True))
     await asyncio.wait_for(marking.wait(), 10)
-    with via(world, other):
-        moved = await actor.slash(thread_of(world, live), "umtali table")
-    assert not moved.ephemeral, moved.response
-    await settle(world, other)
-    held = other.matches[live.id]
+    held = await taken_by_table(world, other, actor, live)
     await other.delivery.send_hand(held, seat, new=True)
     own = held.dm_message_ids[seat]
     going.set()
@@ -396,11 +400,7 @@ async def test_a_panel_saved_late_after_the_new_holder_saved_a_newer_one_is_not_
     actor = player(world, seat)
     saving, sending = await panel_saved_slowly(monkeypatch, main, live, seat)
     late = actor.user.dm_channel.last_message
-    with via(world, other):
-        moved = await actor.slash(thread_of(world, live), "umtali table")
-    assert not moved.ephemeral, moved.response
-    await settle(world, other)
-    held = other.matches[live.id]
+    held = await taken_by_table(world, other, actor, live)
     await other.delivery.send_hand(held, seat, new=True)
     own = held.dm_message_ids[seat]
     assert own is not None and own > late.id
