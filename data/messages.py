@@ -56,14 +56,17 @@ class MessageQueries:
                  match_id, at, table or 0, int(lost), version))
             return cur.rowcount == 1
 
-    async def set_channel_lost(self, match_id: int,
-                               channel_id: int) -> tuple[bool, bool] | None:
+    async def set_channel_lost(self, match_id: int, channel_id: int,
+                               panels: list[DmPanel] | None = None,
+                               ) -> tuple[bool, bool] | None:
         """The match's channel ``channel_id`` refused the bot for good: what was waiting to be
         posted there is dropped (the players see the table with their hands instead), and both
         seats are to be told so (``set_dm_message(lost_told=)``). Each seat still to be told,
         as saved: a channel another process lost already keeps what that one told. None if
         the match is in another channel now (``move_match``, since the copy that found
-        ``channel_id`` refused was read): nothing is lost, the match is live there."""
+        ``channel_id`` refused was read): nothing is lost, the match is live there.
+        ``panels``: filled with each seat's DM panel as saved with the loss (another process
+        that lost the channel first told the player to act its turn by a new panel, say)."""
 
         async def job(c: Tx) -> tuple[bool, bool] | None:
             await c.execute("UPDATE matches SET channel_lost = 1, unsent = '[]', "
@@ -76,6 +79,8 @@ class MessageQueries:
                 return False, False
             if row["channel_id"] != channel_id:
                 return None
+            if panels is not None:
+                panels[:] = await panels_in(c, match_id) or ()
             return bool(row["dm0_lost_untold"]), bool(row["dm1_lost_untold"])
 
         return await self.db.batched(job)

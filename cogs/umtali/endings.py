@@ -145,7 +145,8 @@ class Endings(Playing):
                 log.info("match %d: channel %d refused the bot, but the match has moved to "
                          "channel %d", live.id, channel, live.channel_id)
                 return False
-            untold = await self.store.set_channel_lost(live.id, channel)
+            panels: list[DmPanel] = []
+            untold = await self.store.set_channel_lost(live.id, channel, panels)
             if untold is None:
                 log.info("match %d: channel %d refused the bot, but another process moved the "
                          "match since; brought up to date", live.id, channel)
@@ -154,6 +155,9 @@ class Endings(Playing):
             live.channel_lost = True
             live.unsent.clear()
             live.lost_untold = {seat for seat in (0, 1) if untold[seat]}
+            # Another process's notice, saved since this copy was read, told the player to
+            # act its turn: that panel is the seat's, told, rather than a second one sent.
+            live.take_newer_panels(tuple(panels))
             return True
 
     def forget(self, live: LiveMatch) -> None:

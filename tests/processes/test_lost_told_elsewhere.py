@@ -4,13 +4,16 @@ whose notice was still owed is told by the process that holds the match from the
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
+import discord
 import pytest
 
 from cogs.umtali.in_dms import CHANNEL_LOST
-from cogs.umtali.live import LiveMatch
+from cogs.umtali.live import LiveMatch, told_text
 from cogs.umtali.outbox import Batch
+from cogs.umtali.reminders import turn_of
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, custom_ids, flush, player, start_match
 from tests.processes.helpers import main_of, row, settle
@@ -23,6 +26,12 @@ from tests.test_faults_opening import server_errors  # noqa: F401 (a fixture)
 from tests.test_faults_timers import to_turn_end
 from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
+
+
+def _unknown_channel() -> discord.NotFound:
+    """Discord's answer to a post into a deleted channel."""
+    return discord.NotFound(SimpleNamespace(status=404, reason="Not Found"),  # type: ignore[arg-type]
+                            {"code": 10003, "message": "Unknown Channel"})
 
 
 def notices(world: World, seat: int, since: int) -> int:
@@ -166,3 +175,42 @@ async def test_notices_whose_save_was_refused_are_not_sent_again_by_the_next_hol
     assert [notices(world, s, since) for s in (0, 1)] == [1, 1], "told twice"
     saved = await row(world, live.id)
     assert (saved["dm0_lost_untold"], saved["dm1_lost_untold"]) == (0, 0)
+
+
+async def test_a_turn_told_elsewhere_as_the_copy_loses_the_channel_is_not_told_again(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A copy posting a turn's announcement (one it took on unsent) finds the channel gone,
+    while the holder, finding it gone too, tells both players so, the player to act its turn
+    with them (a new panel): that copy tells the turn not again, and edits that panel."""
+    live = await start_match(world)
+    main = main_of(world)
+    await settle(world, main, other)
+    copy = await other.lookup(live.id)
+    assert copy is not None
+    waiting = live.session.to_act
+    dm = f"/channels/{player(world, waiting).user.dm_channel.id}/messages"
+    _lose_thread(world, live)
+    lose = other.store.set_channel_lost
+    told: list[int] = []
+
+    async def after_the_holders(*args: Any) -> Any:
+        if not told:
+            # The holder's notices go out between the copy's refusal and its own save.
+            await main.delivery.lose_channel(live, _unknown_channel(),
+                                             live.channel_id)
+            told.append(len(world.env.http_requests))
+        return await lose(*args)
+
+    monkeypatch.setattr(other.store, "set_channel_lost", after_the_holders)
+    other.delivery.enqueue(copy, Batch(announce=True, table=True))
+    await settle(world, main, other)
+    assert told and copy.channel_lost
+    assert notices(world, waiting, 0) == 1
+    saved = await row(world, live.id)
+    assert saved[f"dm{waiting}_told"] == told_text(turn_of(live))
+    posts = [r for r in world.env.http_requests[told[0]:]
+             if r.method == "POST" and r.path == dm]
+    assert not posts, "the turn told twice"
+    offering = [m.id for m in player(world, waiting).user.dm_channel.history()
+                if any(c.startswith(f"umtali:m:{live.id}:") for c in custom_ids(m))]
+    assert offering == [saved[f"dm{waiting}_message_id"]]
