@@ -11,7 +11,7 @@ ENGLISH, RUSSIAN = (" ".join(part.split()) for part in
 
 
 def test_both_halves_say_a_resign_confirmation_holds_for_the_hand_it_was_asked_in() -> None:
-    """``actions.confirm_resign``: moves within the hand leave the "Yes" standing
+    """``resigning.confirm_resign``: moves within the hand leave the "Yes" standing
     (tests/test_flows_resign.py); once that hand ended it has expired
     (tests/test_resign_confirm.py)."""
     assert "действует до конца раздачи, в которой его спросили" in RUSSIAN

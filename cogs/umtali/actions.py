@@ -27,24 +27,22 @@ from cogs.umtali.hand_panels import (
 from cogs.umtali.in_dms import moves_of, shows, strip_answered, tells_lost
 from cogs.umtali.in_time import answer, arrived, edit_clicked, in_time
 from cogs.umtali.live import LiveMatch, told_text
-from cogs.umtali.mentions import command
-from cogs.umtali.names import MAX_ECHO, as_typed, echo, safe_name, safe_text, visible
+from cogs.umtali.names import MAX_ECHO, as_typed, echo, safe_text, visible
 from cogs.umtali.outbox import Batch
 from cogs.umtali.reminders import turn_of
 from cogs.umtali.unknown import OUT_OF_DATE
 from umtali.errors import InvalidMoveError
-from umtali.i18n import N_, sentence
+from umtali.i18n import sentence
 from umtali.moves import NOTATION_HELP, TYPED_HELP, Move, typed
-from umtali.session import Session
 
 log = logging.getLogger(__name__)
 
 
-async def _ephemeral(interaction: discord.Interaction, text: str) -> None:
+async def ephemeral(interaction: discord.Interaction, text: str) -> None:
     await answer(interaction, text)
 
 
-async def _live(interaction: discord.Interaction, match_id: int,
+async def live_of(interaction: discord.Interaction, match_id: int,
                 new_message: bool = False) -> LiveMatch | None:
     # Wherever the match is held: the click may reach any process. Asked of the database,
     # which may be busy: the answer is deferred if the lookup and the move take long
@@ -54,14 +52,14 @@ async def _live(interaction: discord.Interaction, match_id: int,
 
 
 async def show_hand(interaction: discord.Interaction, match_id: int, note: str = "") -> None:
-    live = await _live(interaction, match_id, new_message=True)
+    live = await live_of(interaction, match_id, new_message=True)
     tr = tr_of(interaction)
     if live is None or live.over:
-        await _ephemeral(interaction, tr("This match is over."))
+        await ephemeral(interaction, tr("This match is over."))
         return
     seat = live.seat_of(interaction.user.id)
     if seat is None:
-        await _ephemeral(interaction,
+        await ephemeral(interaction,
                          tr("This is not your match: only its two players have hands."))
         return
     await show_panel(interaction, live, seat, note)
@@ -78,7 +76,7 @@ async def play_text(interaction: discord.Interaction, match_id: int, text: str,
     if len(shown) > MAX_ECHO:
         # No move is this long, and the engine's answer would quote it all (past Discord's
         # 2,000 characters): answer with the start of it.
-        await _ephemeral(interaction, tr("“{text}” is not a move: {moves}.", text=echo(text),
+        await ephemeral(interaction, tr("“{text}” is not a move: {moves}.", text=echo(text),
                                          moves=tr(TYPED_HELP if typed_by_hand else NOTATION_HELP)))
         return
     try:
@@ -90,12 +88,12 @@ async def play_text(interaction: discord.Interaction, match_id: int, text: str,
             # string literal), as text, not markdown.
             said = replace(said, params={**said.params,
                                          "text": safe_text(as_typed(str(said.params["text"])))})
-        await _ephemeral(interaction, sentence(tr(said)))
+        await ephemeral(interaction, sentence(tr(said)))
         return
     await play_move(interaction, match_id, move, version, default_side)
 
 
-def _private_panel(interaction: discord.Interaction) -> discord.Message | None:
+def private_panel(interaction: discord.Interaction) -> discord.Message | None:
     """The message clicked, if only the user sees it (an ephemeral panel, or one in their
     DMs): an answer edits no other. A panel's id on a public message (forged: anyone can send
     any custom id to a bot's message) is answered on a private panel of its own."""
@@ -134,7 +132,7 @@ async def _replaced_panel(interaction: discord.Interaction, live: LiveMatch,
                   "messages.")
     else:
         said = tr("That panel was replaced by a newer one in these messages: play on that one.")
-    await _ephemeral(interaction, said)
+    await ephemeral(interaction, said)
     # Only a hand panel's (an id forged onto another message, a question, takes nothing off).
     if panel is not None and message.id < panel and moves_of(message, live.id):
         with contextlib.suppress(discord.HTTPException, *PASSING):
@@ -198,7 +196,7 @@ async def play_move(interaction: discord.Interaction, match_id: int, move: Move,
                     version: int | None = None, default_side: bool = False) -> None:
     """Apply ``move`` for the user; answer on the panel it came from (``version`` given) or on
     the seat's one ephemeral panel, and bring the seat's other panels up to date."""
-    message = _private_panel(interaction)
+    message = private_panel(interaction)
     # From a panel (``version``), the answer edits it; else it is the seat's panel anew.
     new_message = version is None or message is None
     svc = service(interaction.client)
@@ -207,9 +205,9 @@ async def play_move(interaction: discord.Interaction, match_id: int, move: Move,
     # the clock forfeits no turn it may be in time for until it is judged.
     came = arrived(interaction)
     with svc.move_arriving(match_id, came):
-        live = await _live(interaction, match_id, new_message)
+        live = await live_of(interaction, match_id, new_message)
         if live is None:
-            await _ephemeral(interaction, tr("This match is over."))
+            await ephemeral(interaction, tr("This match is over."))
             return
         seat = live.seat_of(interaction.user.id)
         if seat is not None and message is not None and \
@@ -227,7 +225,7 @@ async def play_move(interaction: discord.Interaction, match_id: int, move: Move,
         if outcome.stale and seat is not None and not live.over:
             await show_panel(interaction, live, seat, said)
         else:
-            await _ephemeral(interaction, said)
+            await ephemeral(interaction, said)
         return
     assert seat is not None
     on_dm = False
@@ -315,17 +313,17 @@ async def _answer_on_panel(interaction: discord.Interaction, live: LiveMatch, se
     return on_dm
 
 
-async def _player_of(interaction: discord.Interaction, match_id: int,
+async def player_of(interaction: discord.Interaction, match_id: int,
                      not_yours: str) -> tuple[LiveMatch, int] | None:
     """The match, still in play, and the user's seat in it; else None, and the user told."""
-    live = await _live(interaction, match_id)
+    live = await live_of(interaction, match_id)
     seat = None if live is None else live.seat_of(interaction.user.id)
     if live is None or live.over:
         tr = tr_of(interaction)
-        await _ephemeral(interaction, tr("This match is over."))
+        await ephemeral(interaction, tr("This match is over."))
         return None
     if seat is None:
-        await _ephemeral(interaction, not_yours)
+        await ephemeral(interaction, not_yours)
         return None
     return live, seat
 
@@ -336,9 +334,9 @@ async def set_order(interaction: discord.Interaction, match_id: int,
     None, no order the menu offers: refused, their choice kept."""
     tr = tr_of(interaction)
     if order is None:
-        await _ephemeral(interaction, tr(OUT_OF_DATE))
+        await ephemeral(interaction, tr(OUT_OF_DATE))
         return
-    found = await _player_of(interaction, match_id,
+    found = await player_of(interaction, match_id,
                              tr("This is not your match: only its two players have hands."))
     if found is None:
         return
@@ -347,7 +345,7 @@ async def set_order(interaction: discord.Interaction, match_id: int,
         return
     svc = service(interaction.client)
     await svc.prefs.set_hand_order(interaction.user.id, order.value)
-    message = _private_panel(interaction)
+    message = private_panel(interaction)
     if message is None:
         await show_panel(interaction, live, seat)
         return
@@ -355,72 +353,3 @@ async def set_order(interaction: discord.Interaction, match_id: int,
         await refresh_pane(interaction.client, live, seat)
     else:
         refresh_dm(live, seat, interaction.client, force=True)
-
-
-#: Resignations tried while moves keep landing before the match's lock is taken (each landed
-#: move is checked again): a bound, never reached in play.
-RESIGN_TRIES = 5
-
-
-def same_hand(session: Session, version: int | None) -> bool:
-    """Whether the hand in play is still the one in play at ``version`` (moves since then
-    played in it, none ending it)."""
-    if version is None or not 0 <= version <= len(session.moves):
-        return False
-    if version == len(session.moves):
-        return True
-    # Replayed to where it was asked (a whole session replays in about a millisecond).
-    then, _ = Session.replay(session.rules, session.seed, session.moves[:version],
-                             session.first_deal)
-    return (then.game, then.hand_no) == (session.game, session.hand_no)
-
-
-async def confirm_resign(interaction: discord.Interaction, match_id: int,
-                         version: int | None) -> None:
-    """Resign the session, as asked at ``version``. The player's wish holds whatever moves
-    were made in the hand since (the computer's or the opponent's, or their own); once that
-    hand ended, the position is one they were not asked about (another hand, another game),
-    and the question has expired. A confirmation of old, with no version, has too."""
-    tr = tr_of(interaction)
-    found = await _player_of(interaction, match_id, tr("This is not your match."))
-    if found is None:
-        return
-    live, seat = found
-    svc = service(interaction.client)
-    for _ in range(RESIGN_TRIES):
-        if not same_hand(live.session, version):
-            break
-        # Checked again under the match's lock: a move landing meanwhile is looked at anew.
-        if await in_time(interaction, svc.resign(live, seat, version=live.version)):
-            await _answer_clicked(interaction, tr("You resigned: {name} wins the session.",
-                                                  name=safe_name(live.names[1 - seat])))
-            return
-        if live.over:
-            await _ephemeral(interaction, tr("This match is over."))
-            return
-    await _ephemeral(interaction, tr(EXPIRED, command=command(tr, "umtali", "resign")))
-
-
-EXPIRED = N_("This confirmation has expired: the match has moved on. Use {command} again if "
-             "you still want to resign.")
-
-
-async def cancel_resign(interaction: discord.Interaction, match_id: int) -> None:
-    tr = tr_of(interaction)
-    live = await _live(interaction, match_id)
-    # Ended meanwhile (resigned from another confirmation, timed out, played out): there is
-    # nothing left to play on in.
-    said = (tr("This match is over.") if live is None or live.over
-            # Its id names the match alone: anyone may send it (a forged click).
-            else tr("This is not your match.") if live.seat_of(interaction.user.id) is None
-            else tr("Cancelled: you play on."))
-    await _answer_clicked(interaction, said)
-
-
-async def _answer_clicked(interaction: discord.Interaction, text: str) -> None:
-    """The confirmation clicked replaced by ``text``, its buttons gone; on a public message
-    (a forged id), ``text`` as a private answer, the message left alone."""
-    if _private_panel(interaction) is None:
-        await _ephemeral(interaction, text)
-    else:
-        await edit_clicked(interaction, content=text, view=None)

@@ -137,7 +137,7 @@ class ResignButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                    match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from cogs.umtali.actions import cancel_resign, confirm_resign
+        from cogs.umtali.resigning import cancel_resign, confirm_resign
 
         if self.action == "keep":
             await guarded(interaction, lambda: cancel_resign(interaction, self.match_id))

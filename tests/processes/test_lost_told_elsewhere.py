@@ -30,7 +30,7 @@ from umtali.players import GreedyPlayer
 
 def _unknown_channel() -> discord.NotFound:
     """Discord's answer to a post into a deleted channel."""
-    return discord.NotFound(SimpleNamespace(status=404, reason="Not Found"),  # type: ignore[arg-type]
+    return discord.NotFound(SimpleNamespace(status=404, reason="Not Found"),
                             {"code": 10003, "message": "Unknown Channel"})
 
 

@@ -1,0 +1,82 @@
+"""Answering a resignation's confirmation: its "Yes" (the player's wish holds while the hand
+they were asked in is still played) and its "No"."""
+
+from __future__ import annotations
+
+import discord
+
+from cogs.umtali.access import service, tr_of
+from cogs.umtali.actions import ephemeral, live_of, player_of, private_panel
+from cogs.umtali.in_time import edit_clicked, in_time
+from cogs.umtali.mentions import command
+from cogs.umtali.names import safe_name
+from umtali.i18n import N_
+from umtali.session import Session
+
+#: Resignations tried while moves keep landing before the match's lock is taken (each landed
+#: move is checked again): a bound, never reached in play.
+RESIGN_TRIES = 5
+
+
+def same_hand(session: Session, version: int | None) -> bool:
+    """Whether the hand in play is still the one in play at ``version`` (moves since then
+    played in it, none ending it)."""
+    if version is None or not 0 <= version <= len(session.moves):
+        return False
+    if version == len(session.moves):
+        return True
+    # Replayed to where it was asked (a whole session replays in about a millisecond).
+    then, _ = Session.replay(session.rules, session.seed, session.moves[:version],
+                             session.first_deal)
+    return (then.game, then.hand_no) == (session.game, session.hand_no)
+
+
+async def confirm_resign(interaction: discord.Interaction, match_id: int,
+                         version: int | None) -> None:
+    """Resign the session, as asked at ``version``. The player's wish holds whatever moves
+    were made in the hand since (the computer's or the opponent's, or their own); once that
+    hand ended, the position is one they were not asked about (another hand, another game),
+    and the question has expired. A confirmation of old, with no version, has too."""
+    tr = tr_of(interaction)
+    found = await player_of(interaction, match_id, tr("This is not your match."))
+    if found is None:
+        return
+    live, seat = found
+    svc = service(interaction.client)
+    for _ in range(RESIGN_TRIES):
+        if not same_hand(live.session, version):
+            break
+        # Checked again under the match's lock: a move landing meanwhile is looked at anew.
+        if await in_time(interaction, svc.resign(live, seat, version=live.version)):
+            await answer_clicked(interaction, tr("You resigned: {name} wins the session.",
+                                                  name=safe_name(live.names[1 - seat])))
+            return
+        if live.over:
+            await ephemeral(interaction, tr("This match is over."))
+            return
+    await ephemeral(interaction, tr(EXPIRED, command=command(tr, "umtali", "resign")))
+
+
+EXPIRED = N_("This confirmation has expired: the match has moved on. Use {command} again if "
+             "you still want to resign.")
+
+
+async def cancel_resign(interaction: discord.Interaction, match_id: int) -> None:
+    tr = tr_of(interaction)
+    live = await live_of(interaction, match_id)
+    # Ended meanwhile (resigned from another confirmation, timed out, played out): there is
+    # nothing left to play on in.
+    said = (tr("This match is over.") if live is None or live.over
+            # Its id names the match alone: anyone may send it (a forged click).
+            else tr("This is not your match.") if live.seat_of(interaction.user.id) is None
+            else tr("Cancelled: you play on."))
+    await answer_clicked(interaction, said)
+
+
+async def answer_clicked(interaction: discord.Interaction, text: str) -> None:
+    """The confirmation clicked replaced by ``text``, its buttons gone; on a public message
+    (a forged id), ``text`` as a private answer, the message left alone."""
+    if private_panel(interaction) is None:
+        await ephemeral(interaction, text)
+    else:
+        await edit_clicked(interaction, content=text, view=None)
