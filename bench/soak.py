@@ -16,6 +16,8 @@ is printed with the seed and the step that reproduce it.
 
     .venv/bin/python bench/soak.py [--sessions 3] [--seed 1] [--faults kill,rest,...]
         [--rate 0.08] [--seeds N]   (N seeds from --seed on, one after the other)
+        [--processes 2]   (two bot processes sharing the database, a shard each: each click
+                           on a DM panel reaches the one not holding the match)
 
 Exits 1 if an invariant broke.
 """
@@ -42,14 +44,16 @@ from tests.loopback.soak_faults import FAULTS
 from tests.loopback.trace import write_trace
 
 
-async def soak(seed: int, sessions: int, faults: tuple[str, ...], rate: float) -> Report:
+async def soak(seed: int, sessions: int, faults: tuple[str, ...], rate: float,
+               processes: int = 1) -> Report:
     with tempfile.TemporaryDirectory(prefix="umtali-soak-") as workdir, \
             pytest.MonkeyPatch.context() as monkeypatch:
         trace = Path(workdir) / "loopback.txt"
         try:
             async with loopback_server(monkeypatch) as server:
                 try:
-                    report = await Soak(server, Path(workdir), seed, faults, rate).run(sessions)
+                    report = await Soak(server, Path(workdir), seed, faults, rate,
+                                        processes=processes).run(sessions)
                 finally:
                     write_trace(server, trace)
         except AssertionError as e:  # the server's own check on the way out
@@ -71,6 +75,8 @@ def main() -> int:
     parser.add_argument("--faults", default=",".join(FAULTS),
                         help=f"of {','.join(FAULTS)}; empty: none")
     parser.add_argument("--rate", type=float, default=0.08, help="a step's chance of a fault")
+    parser.add_argument("--processes", type=int, choices=(1, 2), default=1,
+                        help="2: two bot processes sharing the database, a shard each")
     args = parser.parse_args()
     faults = tuple(f for f in args.faults.split(",") if f)
     if unknown := set(faults) - set(FAULTS):
@@ -80,7 +86,7 @@ def main() -> int:
     broken = 0
     for seed in range(args.seed, args.seed + args.seeds):
         started = time.monotonic()
-        report = asyncio.run(soak(seed, args.sessions, faults, args.rate))
+        report = asyncio.run(soak(seed, args.sessions, faults, args.rate, args.processes))
         took = time.monotonic() - started
         print(f"seed {seed}: {report.sessions} sessions ({report.practice} practice), "
               f"{report.steps} steps in {took:.0f} s; ended {dict(report.ended)}", flush=True)

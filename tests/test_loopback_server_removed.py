@@ -17,7 +17,6 @@ from scale import ShardPlan
 from tests.loopback.driver import play_move, query, read_match, start_session, until
 from tests.loopback.harness import bot_in_process, loopback_server
 from tests.loopback.server import LoopbackDiscord
-from tests.test_loopback_shards import two_guilds
 
 
 def _status(db: Path, match_id: int) -> str:
@@ -104,7 +103,7 @@ async def test_only_the_shard_that_owns_a_server_ends_its_matches(
     db = tmp_path / "umtali.sqlite3"
     async with loopback_server(monkeypatch) as server:
         alice, bob = server.add_member("ada"), server.add_member("ben")
-        on_zero, on_one = two_guilds(server)
+        on_zero, on_one = server.two_guilds()
         kicked_guild = int(server.channels[on_one]["guild_id"])
         async with bot_in_process(server, db, ShardPlan(2)):
             kept = await start_session(server, db, alice, bob, channel_id=on_zero)

@@ -19,17 +19,9 @@ import pytest
 
 from scale import ShardPlan
 from tests.loopback.driver import custom_ids, play_out, read_match, start_session, until
-from tests.loopback.gateway import INVALID_SHARD, SHARDING_REQUIRED, GatewaySession, shard_of
+from tests.loopback.gateway import INVALID_SHARD, SHARDING_REQUIRED, GatewaySession
 from tests.loopback.harness import BotProcess, bot_in_process, loopback_server
 from tests.loopback.server import LoopbackDiscord
-
-
-def two_guilds(server: LoopbackDiscord) -> tuple[int, int]:
-    """A second guild, on the other shard of two from the first one's: the channel of the
-    guild on shard 0 and of the one on shard 1."""
-    first = shard_of(server.guild_id, 2)
-    _, other = server.add_guild("Chess Club", shard=(1 - first, 2))
-    return (server.channel_id, other) if first == 0 else (other, server.channel_id)
 
 
 def events(session: GatewaySession, kind: str) -> list[dict[str, Any]]:
@@ -64,7 +56,7 @@ async def server(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[LoopbackDisco
 
 
 async def test_each_shard_gets_its_guilds_only(server: LoopbackDiscord) -> None:
-    on0, on1 = two_guilds(server)
+    on0, on1 = server.two_guilds()
     guild0, guild1 = (int(server.channels[c]["guild_id"]) for c in (on0, on1))
     frames, closed = await identify(server, [1, 2])
     assert closed is None
@@ -88,7 +80,7 @@ async def test_a_bad_shard_is_refused_with_4010(server: LoopbackDiscord,
 
 async def test_too_many_guilds_for_one_session_is_refused_with_4011(
         server: LoopbackDiscord) -> None:
-    two_guilds(server)
+    server.two_guilds()
     server.gateway.max_guilds_per_shard = 1
     assert await identify(server, None) == ([], SHARDING_REQUIRED)
     assert await identify(server, [0, 1]) == ([], SHARDING_REQUIRED)
@@ -107,7 +99,7 @@ async def test_the_gateway_recommends_a_shard_count(server: LoopbackDiscord) -> 
 
 async def test_two_shards_in_one_process_play_in_both_guilds(
         server: LoopbackDiscord, tmp_path: Path) -> None:
-    on0, on1 = two_guilds(server)
+    on0, on1 = server.two_guilds()
     db = tmp_path / "umtali.sqlite3"
     async with bot_in_process(server, db, ShardPlan(2)) as bot:
         assert isinstance(bot, discord.AutoShardedClient)
@@ -143,7 +135,7 @@ async def test_two_shards_in_one_process_play_in_both_guilds(
 
 async def test_a_dropped_shard_resumes_with_its_own_events(
         server: LoopbackDiscord, tmp_path: Path) -> None:
-    _, on1 = two_guilds(server)
+    _, on1 = server.two_guilds()
     db = tmp_path / "umtali.sqlite3"
     async with bot_in_process(server, db, ShardPlan(2)):
         alice, bob = server.add_member("ada"), server.add_member("ben")
@@ -168,7 +160,7 @@ async def test_auto_runs_as_many_shards_as_discord_recommends(
 
 async def test_two_processes_each_get_only_their_shards_guilds(
         server: LoopbackDiscord, tmp_path: Path) -> None:
-    on0, on1 = two_guilds(server)
+    on0, on1 = server.two_guilds()
     alice, bob = server.add_member("ada"), server.add_member("ben")
     bots = [BotProcess(server, tmp_path / f"shard{n}.sqlite3", tmp_path, env={
         "UMTALI_SHARD_COUNT": "2", "UMTALI_SHARD_IDS": str(n)}) for n in (0, 1)]
@@ -198,7 +190,7 @@ async def test_two_processes_each_get_only_their_shards_guilds(
 
 
 async def test_a_bot_that_must_shard_says_so(server: LoopbackDiscord, tmp_path: Path) -> None:
-    two_guilds(server)
+    server.two_guilds()
     server.gateway.max_guilds_per_shard = 1
     bot = BotProcess(server, tmp_path / "umtali.sqlite3", tmp_path)
     code = await bot.run_to_exit()

@@ -177,6 +177,13 @@ class LoopbackDiscord:
         self.log[channel_id] = []
         return guild_id, channel_id
 
+    def two_guilds(self) -> tuple[int, int]:
+        """A second guild, on the other shard of two from the first one's: the channel of the
+        guild on shard 0 and of the one on shard 1."""
+        first = shard_of(self.guild_id, 2)
+        _, other = self.add_guild("Chess Club", shard=(1 - first, 2))
+        return (self.channel_id, other) if first == 0 else (other, self.channel_id)
+
     def guild_ids(self) -> list[int]:
         return list(self.guilds)
 

@@ -67,22 +67,32 @@ class Soak:
     def __init__(self, server: LoopbackDiscord, workdir: Path, seed: int,
                  faults: tuple[str, ...] = FAULTS, rate: float = 0.08,
                  say: Callable[[str], None] = print, *, length: tuple[int, int] | None = None,
-                 practice: float = 0.2) -> None:
+                 practice: float = 0.2, processes: int = 1) -> None:
         """``rate``: a step's chance of a fault; ``length``: every session resigned at a step
         in that range (else three in ten, at some step from 20 to 300); ``practice``: a
-        session's chance of being one against the computer."""
+        session's chance of being one against the computer; ``processes``: 2, the bot runs
+        as two processes sharing the database, a shard each, the sessions played in a guild
+        of the second one's shard: each click on a DM panel reaches the first one (DMs are
+        shard 0's), which does not hold the match (faults strike either process)."""
         self.server, self.seed, self.say = server, seed, say
         self.rng = random.Random(seed)
         self.rate = rate
         self.db = workdir / "umtali.sqlite3"
-        self.bot = BotProcess(server, self.db, workdir, env={
-            SEED_VAR: str(seed * 10**6 + 1), PAUSE_VAR: "0.05"})
+        self.channel = server.channel_id if processes == 1 else server.two_guilds()[1]
+        self.bots = [BotProcess(server, self.db, workdir, env={
+            SEED_VAR: str(seed * 10**6 + 1 + n * 10**5), PAUSE_VAR: "0.05",
+            **({} if processes == 1 else {"UMTALI_SHARD_COUNT": str(processes),
+                                          "UMTALI_SHARD_IDS": str(n)})})
+            for n in range(processes)]
+        if processes > 1:
+            for n, bot in enumerate(self.bots):
+                bot.log = workdir / f"bot{n}.log"
         self.members = [server.add_member(n) for n in ("ada", "ben", "cy", "dee", "eve", "fay")]
         self.report = Report(seed)
         self.secrecy = Secrecy(server)
-        self.secrecy.public.add(server.channel_id)
-        self.log = LogWatch(self.bot.log)
-        self.state = SoakState(self.db, server, self.bot, self.rng)
+        self.secrecy.public.add(self.channel)
+        self.logs = [LogWatch(bot.log) for bot in self.bots]
+        self.state = SoakState(self.db, server, self.bots, self.rng)
         self.faults = Faults(self.state, tuple(f for f in faults if f != "practice"))
         self.practice = practice if "practice" in faults else 0.0
         self.length = length
@@ -94,7 +104,8 @@ class Soak:
     # -- running --------------------------------------------------------------------------
 
     async def run(self, sessions: int) -> Report:
-        await self.bot.start()
+        for bot in self.bots:
+            await bot.start()
         try:
             for i in range(sessions):
                 practice = self.rng.random() < self.practice
@@ -116,9 +127,12 @@ class Soak:
                     self.broke(problem)
         finally:
             await self.faults.release_all()
-            await self.bot.stop()
+            for bot in self.bots:
+                await bot.stop()
         self.check_log()
-        self.report.meant = self.log.meant
+        for log in self.logs:
+            for cause, count in log.meant.items():
+                self.report.meant[cause] = self.report.meant.get(cause, 0) + count
         self.report.faults = self.faults.done
         self.report.stops = self.faults.stops
         return self.report
@@ -132,8 +146,9 @@ class Soak:
         for problem in self.state.broken:
             self.broke(problem)
         self.state.broken.clear()
-        for problem in self.log.problems():
-            self.broke(problem)
+        for log in self.logs:
+            for problem in log.problems():
+                self.broke(problem if len(self.logs) == 1 else f"{log.path.stem}: {problem}")
         for problem in self.server.errors[len(self.state.protocol):]:
             self.broke(f"protocol: {problem}")
         self.state.protocol = list(self.server.errors)
@@ -165,14 +180,14 @@ class Soak:
         before = read_match(self.db) if self.db.exists() else None
         cut = str(self.rng.randrange(10**9))
         if practice:
-            answer = await self.asked(lambda: server.slash(a, server.channel_id,
+            answer = await self.asked(lambda: server.slash(a, self.channel,
                                                            "umtali practice", {"level": "easy"}))
             await until(lambda: custom_ids(answer.response), "the practice offer")
             assert answer.response is not None
             await cut_deck(server, a, answer.response, cut)
         else:
             answer = await self.asked(lambda: server.slash(
-                a, server.channel_id, "umtali challenge", {"opponent": Member(b)}))
+                a, self.channel, "umtali challenge", {"opponent": Member(b)}))
             if answer.response is None or answer.ephemeral:
                 raise Stuck(f"the challenge was refused: {answer.text()[:300]}")
             await accept(server, b, answer.response, cut)
@@ -190,7 +205,7 @@ class Soak:
         rated_before = ordinals(self.db, players)
         # Only this match's thread and the channel: a late edit of an ended match's table
         # shows cards that no longer matter (the run's end checks what it shows).
-        self.secrecy.public = {server.channel_id, saved.channel_id}
+        self.secrecy.public = {self.channel, saved.channel_id}
         self.secrecy.skip_scan()  # the draw for first dealer names cards before any is dealt
         resign_at = self.rng.randrange(*self.length) if self.length else \
             self.rng.randrange(20, 300) if self.rng.random() < 0.3 else None

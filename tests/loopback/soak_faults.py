@@ -36,7 +36,8 @@ class SoakState:
 
     db: Path
     server: LoopbackDiscord
-    bot: BotProcess
+    #: The bot's processes: one, or two sharing the database (a shard each).
+    bots: list[BotProcess]
     rng: random.Random
     #: The server's protocol errors already reported.
     protocol: list[str] = field(default_factory=list)
@@ -44,6 +45,10 @@ class SoakState:
     kept: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)
     #: What the soak found broken by a fault's own check (the soak reports it).
     broken: list[str] = field(default_factory=list)
+
+    def pick(self) -> BotProcess:
+        """The process a fault strikes (the seed chooses, if there are two)."""
+        return self.bots[0] if len(self.bots) == 1 else self.rng.choice(self.bots)
 
     def panel(self, user: int, match_id: int, version: int,
               chosen: Move) -> tuple[dict[str, Any], str, list[str] | None] | None:
@@ -136,9 +141,10 @@ class Faults:
         # A call Discord holds is answered first: a killed bot's call reached Discord whole
         # or not at all, and the loopback would apply a delayed one only when let go.
         self.let_go()
-        state.bot.kill()
+        bot = state.pick()
+        bot.kill()
         await asyncio.sleep(state.rng.uniform(0, 1))
-        await state.bot.start()
+        await bot.start()
         if pending is not None:
             pending.cancel()
             with contextlib.suppress(asyncio.CancelledError, TimeoutError):
@@ -164,7 +170,8 @@ class Faults:
         if moving and not after:
             pending = move()
             await asyncio.sleep(rng.uniform(0, 0.2))
-        proc = state.bot.proc
+        bot = state.pick()
+        proc = bot.proc
         assert proc is not None
         signalled = time.monotonic()
         proc.terminate()  # once: a second, once its handlers are gone, would kill it
@@ -176,7 +183,7 @@ class Faults:
         if status != 0:
             state.broken.append(f"a stop ended the bot with status {status}")
         await asyncio.sleep(rng.uniform(0, 1))
-        await state.bot.start()
+        await bot.start()
         if pending is None:
             return False
         try:
