@@ -23,8 +23,8 @@ from dataclasses import dataclass
 import orjson
 
 from data.db import Database, Row, Tx
-from data.messages import PANEL_COLUMNS, panels_in, panels_of
-from data.models import DmPanel
+from data.messages import PANEL_COLUMNS, panels_of, read_saved
+from data.models import AsSaved, DmPanel
 
 #: A match some process must still hold: in play, or over with announcements not yet posted
 #: or an edit still owed (the condition of the index ``matches_live``, migrations 12 and 20:
@@ -142,19 +142,19 @@ class Leases:
             await c.execute("UPDATE matches SET lease_until = 0 WHERE owner = ?", (self.owner,))
 
     async def take(self, match_id: int, until: float, version: int | None = None,
-                   over: bool = False, panels: list[DmPanel] | None = None) -> bool:
+                   over: bool = False, saved: AsSaved | None = None) -> bool:
         """Hold ``match_id`` from now on, whoever held it (a player is acting on it here);
         with ``version``, only if it is still at that version and (``over``) ended or not, as
-        the copy in hand has it: False if the match moved on meanwhile. ``panels``: filled
-        with each seat's DM panel as saved when taken."""
+        the copy in hand has it: False if the match moved on meanwhile. ``saved``: filled
+        with where the match is shown as saved when taken."""
         guard = "" if version is None else \
             f" AND version = ? AND status {'!=' if over else '='} 'active'"
         async with self.db.transaction() as c:
             cur = await c.execute(
                 f"UPDATE matches SET owner = ?, lease_until = ? WHERE id = ?{guard}",
                 (self.owner, until, match_id, *(() if version is None else (version,))))
-            if panels is not None and cur.rowcount == 1:
-                panels[:] = await panels_in(c, match_id) or ()
+            if saved is not None and cur.rowcount == 1:
+                await read_saved(c, match_id, saved)
             return cur.rowcount == 1
 
     async def taken_here(self, match_id: int, version: int, over: bool) -> bool | None:

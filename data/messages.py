@@ -5,7 +5,7 @@ reviews sent (``data.store.Store`` has them all)."""
 from __future__ import annotations
 
 from data.db import Database, Row, Tx
-from data.models import DmPanel
+from data.models import AsSaved, DmPanel, Place
 
 #: The columns of ``matches`` that ``panels_of`` reads.
 PANEL_COLUMNS = ("dm0_channel_id, dm0_message_id, dm0_sending, dm0_told, dm1_channel_id, "
@@ -18,6 +18,16 @@ def panels_of(row: Row) -> tuple[DmPanel, DmPanel]:
                     row["dm0_told"]),
             DmPanel(row["dm1_channel_id"], row["dm1_message_id"], bool(row["dm1_sending"]),
                     row["dm1_told"]))
+
+
+async def read_saved(c: Tx, match_id: int, into: AsSaved) -> None:
+    """Where the match is shown as saved, read in the transaction ``c`` into ``into``."""
+    row = await c.fetchone("SELECT channel_id, table_message_id, channel_lost, "
+                           f"{PANEL_COLUMNS} FROM matches WHERE id = ?", (match_id,))
+    if row is not None:
+        into.panels = panels_of(row)
+        into.place = Place(int(row["channel_id"]), row["table_message_id"],
+                           bool(row["channel_lost"]))
 
 
 async def panels_in(c: Tx, match_id: int) -> tuple[DmPanel, DmPanel] | None:
@@ -57,16 +67,16 @@ class MessageQueries:
             return cur.rowcount == 1
 
     async def set_channel_lost(self, match_id: int, channel_id: int,
-                               panels: list[DmPanel] | None = None,
-                               ) -> tuple[bool, bool] | None:
+                               saved: AsSaved | None = None) -> tuple[bool, bool] | None:
         """The match's channel ``channel_id`` refused the bot for good: what was waiting to be
         posted there is dropped (the players see the table with their hands instead), and both
         seats are to be told so (``set_dm_message(lost_told=)``). Each seat still to be told,
         as saved: a channel another process lost already keeps what that one told. None if
         the match is in another channel now (``move_match``, since the copy that found
         ``channel_id`` refused was read): nothing is lost, the match is live there.
-        ``panels``: filled with each seat's DM panel as saved with the loss (another process
-        that lost the channel first told the player to act its turn by a new panel, say)."""
+        ``saved``: filled with where the match is shown as saved with the loss (another
+        process that lost the channel first told the player to act its turn by a new panel,
+        say)."""
 
         async def job(c: Tx) -> tuple[bool, bool] | None:
             await c.execute("UPDATE matches SET channel_lost = 1, unsent = '[]', "
@@ -79,8 +89,8 @@ class MessageQueries:
                 return False, False
             if row["channel_id"] != channel_id:
                 return None
-            if panels is not None:
-                panels[:] = await panels_in(c, match_id) or ()
+            if saved is not None:
+                await read_saved(c, match_id, saved)
             return bool(row["dm0_lost_untold"]), bool(row["dm1_lost_untold"])
 
         return await self.db.batched(job)

@@ -152,6 +152,25 @@ class DmPanel(NamedTuple):
     told: str
 
 
+class Place(NamedTuple):
+    """Where a match is played as saved: its channel, its live table there, and whether the
+    channel was lost."""
+
+    channel_id: int
+    table_message_id: int | None
+    channel_lost: bool
+
+
+@dataclass(slots=True)
+class AsSaved:
+    """Where a match is shown, as a save read it in its own transaction: for a copy read
+    before that save (``LiveMatch.take_saved``), which another process may have shown
+    elsewhere since (a newer DM panel, a table brought to a new message)."""
+
+    panels: tuple[DmPanel, DmPanel] | None = None
+    place: Place | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class Finish:
     """How a session ended, recorded with its last move in the same transaction."""

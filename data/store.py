@@ -15,8 +15,8 @@ from data.challenges import ChallengeQueries
 from data.challenges import Limits as Limits  # re-exported: callers know the store
 from data.challenges import Refused as Refused
 from data.db import INTEGRITY_ERRORS, Database, Row, Tx
-from data.messages import MessageQueries, panels_in
-from data.models import DmPanel, Finish, MatchRow, match_row
+from data.messages import MessageQueries, read_saved
+from data.models import AsSaved, Finish, MatchRow, match_row
 from data.record_reads import Records
 from data.records import count_backlog, count_session
 from data.seasons import Seasons
@@ -228,7 +228,7 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
         deadline: float | None, pending: str = "", announce: Sequence[str] = (),
         finish: Finish | None = None, now: float | None = None, reserve: float | None = None,
         owner: str = "", lease_until: float = 0.0, only_held: bool = False,
-        question: str | None = None, panels: list[DmPanel] | None = None,
+        question: str | None = None, saved: AsSaved | None = None,
     ) -> list[str]:
         """Save a move and the state after it, in one transaction; return what is left to
         announce, ``announce`` (this move's announcements) included.
@@ -239,8 +239,8 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
         ``owner``: the process saving it, which holds the match from now on (``data.leases``);
         ``only_held``: only if it holds it already (the computer's move). ``question``: the
         time-up question as it is now (withdrawn by this move), None to leave it as saved.
-        ``panels``: filled with each seat's DM panel as saved with the move (for a copy read
-        before it: a newer panel its holder sent meanwhile).
+        ``saved``: filled with where the match is shown as saved with the move (for a copy
+        read before it: a newer panel its holder sent meanwhile, a table moved since).
         """
         now = time.time() if now is None else now
         assert seat in (0, 1)
@@ -266,8 +266,8 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
             )
             if finish is not None:
                 await self._finish(c, match_id, finish, now)
-            if panels is not None:
-                panels[:] = await panels_in(c, match_id) or ()
+            if saved is not None:
+                await read_saved(c, match_id, saved)
             return await _announce(c, match_id, announce)
 
         return await self.db.batched(job)
@@ -276,10 +276,10 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
                            announce: Sequence[str] = (), now: float | None = None,
                            owner: str = "", lease_until: float = 0.0,
                            only_held: bool = False,
-                           panels: list[DmPanel] | None = None) -> list[str]:
+                           saved: AsSaved | None = None) -> list[str]:
         """End a match without a move (resigned, timed out), once; return what is left to
         announce, ``announce`` included. ``owner`` holds it from now on; ``only_held``: only
-        if it holds it already (a timer's forfeit). ``panels``: as ``record_move``'s."""
+        if it holds it already (a timer's forfeit). ``saved``: as ``record_move``'s."""
         now = time.time() if now is None else now
         held = " AND owner = ?" if only_held else ""
         async with self.db.transaction() as c:
@@ -292,20 +292,20 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
             if cur.rowcount != 1:
                 raise StaleState(f"match {match_id} is not at move {version}")
             await self._finish(c, match_id, finish, now)
-            if panels is not None:
-                panels[:] = await panels_in(c, match_id) or ()
+            if saved is not None:
+                await read_saved(c, match_id, saved)
             return await _announce(c, match_id, announce)
 
     async def abandon_match(self, match_id: int, how: str, now: float | None = None,
                             announce: Sequence[str] | None = None, owner: str = "",
                             lease_until: float = 0.0, channel_lost: bool = False,
-                            panels: list[DmPanel] | None = None) -> list[str] | None:
+                            saved: AsSaved | None = None) -> list[str] | None:
         """End a match with no winner and no record (``how``: ``abandoned``, ``cancelled``),
         freeing both players; None if it had already ended, else what is left to announce:
         with ``announce`` (the reveal of its seed), that added, by ``owner``, which holds it
         from now on; without, nothing (what waited is dropped). ``channel_lost``: its channel
         is marked lost with the ending, in one save (the bot was removed from its server).
-        ``panels``: as ``record_move``'s."""
+        ``saved``: as ``record_move``'s."""
         now = time.time() if now is None else now
         async with self.db.transaction() as c:
             cur = await c.execute(
@@ -318,8 +318,8 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
             await c.execute("DELETE FROM active_players WHERE match_id = ?", (match_id,))
             await c.execute("UPDATE challenges SET status = 'cancelled' WHERE match_id = ?",
                             (match_id,))
-            if panels is not None:
-                panels[:] = await panels_in(c, match_id) or ()
+            if saved is not None:
+                await read_saved(c, match_id, saved)
             if announce is None:
                 await c.execute("UPDATE matches SET unsent = '[]' WHERE id = ?", (match_id,))
                 return []

@@ -19,7 +19,7 @@ from cogs.umtali.reminders import TurnNotices
 from cogs.umtali.render import turn_message
 from cogs.umtali.saved import finish_of, saved_state
 from cogs.umtali.unheard import settled
-from data.models import DmPanel
+from data.models import AsSaved
 from data.store import StaleState
 
 log = logging.getLogger(__name__)
@@ -51,23 +51,23 @@ class Endings(Playing):
                                                      self.public_tr(live))]).strip()[:2000]
         announce = [] if live.channel_lost else [text, *self._reveal(live, session)]
         state = saved_state(session)
-        # A copy loaded for this action (held elsewhere) learns the panels saved since.
-        panels: list[DmPanel] | None = None if self.matches.get(live.id) is live else []
+        # A copy read before the end's save learns where the match is shown as saved.
+        shown = AsSaved()
         try:
             # An answer lost after the COMMIT is settled by reading the match back (``unheard``).
             unsent = await settled(f"match {live.id}: its end ({how})", self.store.finish_match(
                 match_id=live.id, version=live.version, state=state,
                 finish=finish_of(session), announce=announce, now=self.clock(),
                 owner=self.owners.name, lease_until=self.owners.until(), only_held=timer,
-                panels=panels,
+                saved=shown,
             ), lambda: self.owners.leases.saved_as(live.id, live.version, state),
                 doubt=live.doubt)
         except StaleState:
             await self._reload(live)
             return False
         live.session = session
-        if panels:
-            live.take_newer_panels(tuple(panels))
+        if live.take_saved(shown):
+            self.delivery.moved(live)
         self.owners.adopt(live)
         live.deadline = None
         live.unsent[:] = unsent
@@ -99,11 +99,11 @@ class Endings(Playing):
             # An answer lost after the COMMIT is settled by reading the match back (``unheard``);
             # should that read fail too, the clock's next check reads it (``doubted``): tried
             # again, an ending already saved is found ended, and the match would stay in play.
-            # A copy loaded for this (held elsewhere) learns the panels saved since.
-            panels: list[DmPanel] | None = None if self.matches.get(live.id) is live else []
+            # A copy read before the save learns where the match is shown as saved.
+            shown = AsSaved()
             unsent = await settled(f"match {live.id}: {how}", self.store.abandon_match(
                 live.id, how, self.clock(), announce=announce or None, owner=self.owners.name,
-                lease_until=self.owners.until(), channel_lost=channel_lost, panels=panels),
+                lease_until=self.owners.until(), channel_lost=channel_lost, saved=shown),
                 lambda: self.owners.leases.ended_as(live.id, how), doubt=live.doubt)
             if unsent is None:
                 return False
@@ -111,8 +111,8 @@ class Endings(Playing):
             live.channel_lost = lost
             live.deadline = None
             live.unsent[:] = unsent
-            if panels:
-                live.take_newer_panels(tuple(panels))
+            if live.take_saved(shown):
+                self.delivery.moved(live)
             self.owners.adopt(live)
         log.info("match %d %s", live.id, how)
         if how == "abandoned" or reveal:
@@ -145,8 +145,8 @@ class Endings(Playing):
                 log.info("match %d: channel %d refused the bot, but the match has moved to "
                          "channel %d", live.id, channel, live.channel_id)
                 return False
-            panels: list[DmPanel] = []
-            untold = await self.store.set_channel_lost(live.id, channel, panels)
+            shown = AsSaved()
+            untold = await self.store.set_channel_lost(live.id, channel, shown)
             if untold is None:
                 log.info("match %d: channel %d refused the bot, but another process moved the "
                          "match since; brought up to date", live.id, channel)
@@ -157,7 +157,7 @@ class Endings(Playing):
             live.lost_untold = {seat for seat in (0, 1) if untold[seat]}
             # Another process's notice, saved since this copy was read, told the player to
             # act its turn: that panel is the seat's, told, rather than a second one sent.
-            live.take_newer_panels(tuple(panels))
+            live.take_newer_panels(shown.panels or ())
             return True
 
     def forget(self, live: LiveMatch) -> None:

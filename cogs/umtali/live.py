@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass, field
 
 from cogs.umtali.time_control import TimeControl, time_control
-from data.models import DmPanel, MatchRow
+from data.models import AsSaved, DmPanel, MatchRow, Place
 from umtali.codec import session_from_json
 from umtali.hand import Phase
 from umtali.session import Session
@@ -173,6 +173,31 @@ class LiveMatch:
         if user_id == self.player_ids[1]:
             return 1
         return None
+
+    def take_saved(self, saved: AsSaved) -> bool:
+        """Where the match is shown as a save of this copy read it (``AsSaved``): its newer
+        DM panels (``take_newer_panels``) and its table (``take_place``). Whether the table
+        is somewhere else now."""
+        self.take_newer_panels(saved.panels or ())
+        return self.take_place(saved.place)
+
+    def take_place(self, place: Place | None) -> bool:
+        """A table brought to a new message or channel (``/umtali table``, through another
+        process) since this copy was read is where this copy shows the match: a move saved
+        through it makes it the holder, which otherwise edited the replaced table, its
+        buttons back on, and never the live one (after the end too). Whether it moved. A
+        channel lost since is not taken: this copy's post there is refused, and the loss is
+        found as in one process (``ChannelLoss``)."""
+        if place is None or place.channel_lost or (
+                place.channel_id, place.table_message_id, False) == (
+                self.channel_id, self.table_message_id, self.channel_lost):
+            return False
+        self.channel_id, self.table_message_id = place.channel_id, place.table_message_id
+        if self.channel_lost:
+            # Brought back to a channel: nobody is to be told it was lost (``move_match``).
+            self.channel_lost = False
+            self.lost_untold.clear()
+        return True
 
     def take_newer_panels(self, saved: tuple[DmPanel, ...]) -> None:
         """A seat's DM panel saved newer than this copy's (the process holding the match sent

@@ -31,7 +31,7 @@ from cogs.umtali.question_message import void_owed
 from cogs.umtali.time_out import ask_again
 from cogs.umtali.unheard import InDoubt, settled
 from data.leases import Leases
-from data.models import DmPanel
+from data.models import AsSaved, Place
 from data.store import StaleState
 
 if TYPE_CHECKING:
@@ -226,16 +226,17 @@ class Owners:
         # before another process's move, the new turn's clock would never run and that move's
         # announcement never be posted (its process leaves both to the holder).
         for _ in range(TAKE_TRIES):
-            panels: list[DmPanel] = []
-            if await self._take(live, panels):
+            shown = AsSaved()
+            if await self._take(live, shown):
                 # (a panel its former holder saved since this copy was read is the seat's)
-                live.take_newer_panels(tuple(panels))
+                if live.take_saved(shown):
+                    self.svc.delivery.moved(live)
                 self.adopt(live)
                 return
             await self.svc._reload(live)
         raise StaleState(f"match {live.id} kept moving on while being taken")
 
-    async def _take(self, live: LiveMatch, panels: list[DmPanel]) -> bool:
+    async def _take(self, live: LiveMatch, shown: AsSaved) -> bool:
         """``Leases.take`` of ``live`` as this copy has it. Its answer lost, it is read back
         (``unheard``): found taken, it is held here; else the action fails. So too if the read
         fails: nothing of the action is saved yet (the player is not told it may have been),
@@ -244,7 +245,7 @@ class Owners:
         version, over = live.version, live.over
         try:
             return await settled(f"match {live.id}: taken", self.leases.take(
-                live.id, self.until(), version, over, panels),
+                live.id, self.until(), version, over, shown),
                 lambda: self.leases.taken_here(live.id, version, over))
         except InDoubt as e:
             assert e.__cause__ is not None
@@ -281,8 +282,11 @@ class Owners:
                 live.channel_lost):
             if saved is not None:
                 # A panel saved since this copy was read (its former holder's, sent as this
-                # process took the match) is the seat's: edited, the older one stripped.
+                # process took the match) is the seat's: edited, the older one stripped. So
+                # too a table brought elsewhere as this process's save made it the holder.
                 live.take_newer_panels(saved.panels)
+                if live.take_place(Place(*saved.at[2:])):
+                    self.svc.delivery.moved(live)
             return False
         self.drop(live)
         return True

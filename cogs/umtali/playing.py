@@ -31,7 +31,7 @@ from cogs.umtali.render import turn_message
 from cogs.umtali.saved import finish_of, saved_state
 from cogs.umtali.turn_clock import back_at_table, turn_end
 from cogs.umtali.unheard import settled
-from data.models import DmPanel
+from data.models import AsSaved
 from data.store import StaleState, Store
 from umtali.errors import UmtaliError
 from umtali.events import Event
@@ -194,8 +194,10 @@ class Playing(Looks):
                 announce.append(text)
                 announce += self._reveal(live, session)
         state = saved_state(session)
-        # A copy loaded for this action (held elsewhere) learns the panels saved since.
-        panels: list[DmPanel] | None = None if self.matches.get(live.id) is live else []
+        # Where the match is shown as saved with the move: a copy read before it (loaded for
+        # this action, or held here as another process took it) learns the panels sent and
+        # the table brought elsewhere since.
+        shown = AsSaved()
         try:
             # Saved with the move: the announcements not posted yet, this turn's included.
             # An answer lost after the COMMIT is settled by reading the match back (``unheard``).
@@ -206,7 +208,7 @@ class Playing(Looks):
                 finish=finish, reserve=reserve, owner=self.owners.name,
                 lease_until=self.owners.until(), only_held=held,
                 # The bot's clock dates the move and a result, as it does deadlines and seasons.
-                now=self.clock(), question=question, panels=panels,
+                now=self.clock(), question=question, saved=shown,
             ), lambda: self.owners.leases.saved_as(live.id, live.version + 1, state),
                 doubt=live.doubt)
         except StaleState:
@@ -221,8 +223,8 @@ class Playing(Looks):
             self.computers.drop(live.id)
             raise
         live.session = session
-        if panels:
-            live.take_newer_panels(tuple(panels))
+        if live.take_saved(shown):
+            self.delivery.moved(live)
         self.owners.adopt(live)
         if reserve is not None:
             live.reserves[seat] = reserve
