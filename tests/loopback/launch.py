@@ -42,10 +42,25 @@ def _patch(url: str) -> None:
         """No 5 s pause before a shard's IDENTIFY: the loopback does not limit them."""
 
     discord.Client.before_identify_hook = no_wait  # type: ignore[method-assign]
+    if shards := os.environ.get("UMTALI_SHARD_IDS", ""):
+        _named(f"shards-{shards}")
     if first := os.environ.get(SEED_VAR, ""):
         _seeded(int(first))
     if pause := os.environ.get(PAUSE_VAR, ""):
         _computer_pause(float(pause))
+
+
+def _named(name: str) -> None:
+    """Each REST call says which process made it (its user agent), for a soak's trace."""
+    import discord.http
+
+    original = discord.http.HTTPClient.__init__
+
+    def init(self: discord.http.HTTPClient, *args: Any, **options: Any) -> None:
+        original(self, *args, **options)
+        self.user_agent += f" umtali-process/{name}"
+
+    discord.http.HTTPClient.__init__ = init  # type: ignore[method-assign]
 
 
 def _computer_pause(seconds: float) -> None:

@@ -17,6 +17,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -138,7 +139,9 @@ class Soak:
         return self.report
 
     def broke(self, what: str) -> None:
-        line = f"seed {self.seed}, {self.where}: {what[:600]}"
+        # When, to find it in the kept trace (``trace.py``, times in UTC).
+        at = datetime.now(UTC).strftime("%H:%M:%S.%f")[:-3]
+        line = f"seed {self.seed}, {self.where} ({at}): {what[:600]}"
         self.report.broken.append(line)
         self.say("BROKEN " + line)
 

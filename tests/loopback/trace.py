@@ -31,13 +31,31 @@ def _shown(ids: list[str]) -> str:
     return f" ids[{len(ids)}]={','.join(ids[:3])}{',…' if len(ids) > 3 else ''}"
 
 
+def _fields(body: Any) -> str:
+    """What a table's embed shows (its first two fields), to tell one position from another."""
+    embeds = body.get("embeds") if isinstance(body, dict) else None
+    if not embeds or not isinstance(embeds[0], dict):
+        return ""
+    fields = embeds[0].get("fields") or []
+    said = " | ".join(f"{f.get('name')}: {f.get('value')}" for f in fields[:2]
+                      if isinstance(f, dict))
+    return f" shows {said[:160]!r}" if said else ""
+
+
+def _sender(user_agent: str) -> str:
+    """The bot's process that made a call, when the launcher named it (``launch.py``)."""
+    _, named, name = user_agent.rpartition(" umtali-process/")
+    return f" [{name}]" if named else ""
+
+
 def _made(snowflake: int | str) -> float:
     return ((int(snowflake) >> 22) + EPOCH) / 1000
 
 
 def write_trace(server: LoopbackDiscord, path: Path) -> None:
     lines: list[tuple[float, str]] = [
-        (c.at, f"{c.method} {c.path} -> {c.status}{_shown(_ids(c.body))}") for c in server.calls]
+        (c.at, f"{c.method} {c.path} -> {c.status}{_sender(c.user_agent)}"
+               f"{_shown(_ids(c.body))}{_fields(c.body)}") for c in server.calls]
     for m in server.messages.values():
         text = str(m.get("content") or "")[:60].replace("\n", " ")
         lines.append((_made(m["id"]), f"message {m['id']} in {m['channel_id']} by "
