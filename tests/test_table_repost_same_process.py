@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from cogs.umtali import tables
+from cogs.umtali import retiring
 from cogs.umtali.panels import table_panel
 from cogs.umtali.showing import Shown
 from tests.discord_helpers import World, custom_ids, start_match, thread_of
@@ -48,7 +48,7 @@ async def test_a_repost_racing_the_table_command_in_the_same_process_leaves_one_
                 moved.append(posted.id)
                 replaced = await svc.move_to(match, thread.id, posted.id)
                 if replaced is not None and replaced != posted.id:
-                    await tables._retire(world.bot, match, replaced)
+                    await retiring.retire(world.bot, match, replaced)
                 return await draw()
             shown.drawn = drawn  # type: ignore[method-assign]
         return shown

@@ -12,7 +12,6 @@ The lookups may wait on a busy database: answered within Discord's 3 seconds (``
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import dataclasses
 import logging
@@ -20,7 +19,7 @@ import logging
 import discord
 
 from cogs.umtali.access import service, tr_of
-from cogs.umtali.failures import GONE, PASSING
+from cogs.umtali.failures import PASSING
 from cogs.umtali.in_time import answer, in_time, post_public, thinking
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS
@@ -29,23 +28,12 @@ from cogs.umtali.outbox import Batch
 from cogs.umtali.panels import table_panel
 from cogs.umtali.permissions import missing_here, refusal, sees
 from cogs.umtali.records import may_post
+from cogs.umtali.retiring import BROUGHT, retire, table_link
 from cogs.umtali.service import TableMoved
 from cogs.umtali.showing import table_of
-from umtali.i18n import EN, N_, Tr
+from umtali.i18n import EN, Tr
 
 log = logging.getLogger(__name__)
-
-#: Said by a table that was replaced, and by one posted as the match was brought to another
-#: channel (``/umtali table`` run there a moment before, by the other player).
-MOVED = N_("This table moved: the live one is {link}.")
-BROUGHT = N_("The table was brought to another channel a moment before: the live one is "
-             "{link}.")
-
-
-def table_link(live: LiveMatch) -> str:
-    return (f"https://discord.com/channels/{live.guild_id}/{live.channel_id}/"
-            f"{live.table_message_id}")
-
 
 def snapshot_note(live: LiveMatch, tr: Tr = EN) -> str:
     if live.channel_lost or live.table_message_id is None:
@@ -101,7 +89,7 @@ async def post_table(interaction: discord.Interaction) -> None:
     except TableMoved:
         # The other player brought it to another channel a moment before: this one is no
         # live table, and says where that is, to whoever asked here.
-        await _retire(interaction.client, live, message.id, message.channel.id, BROUGHT)
+        await retire(interaction.client, live, message.id, message.channel.id, BROUGHT)
         return
     except Exception:
         # Not saved: taken down, or it would stay behind as it is, buttons and all, beside
@@ -113,7 +101,7 @@ async def post_table(interaction: discord.Interaction) -> None:
     # longer need to carry the table once the match has a channel again.
     svc.delivery.enqueue(live, Batch(table=True, hands={0, 1} if was_lost else set()))
     if old is not None and old != message.id:
-        await _retire(interaction.client, live, old)
+        await retire(interaction.client, live, old)
 
 
 async def _hidden_from(interaction: discord.Interaction, live: LiveMatch) -> str | None:
@@ -133,54 +121,3 @@ async def _hidden_from(interaction: discord.Interaction, live: LiveMatch) -> str
                  channel.id, e)
         return None
     return None if sees(channel, member) else member_name(member)
-
-
-#: Seconds before a replaced table that Discord failed to edit for now is tried again.
-RETIRE_AGAIN = (5.0, 30.0, 120.0)
-#: Those tries under way (kept from the garbage collector).
-_RETIRING: set[asyncio.Task[None]] = set()
-
-
-async def _retire(client: discord.Client, live: LiveMatch, message_id: int,
-                  channel_id: int | None = None, note: str = MOVED) -> None:
-    """The table that was replaced (in ``channel_id``; the match's own if not given) loses
-    its buttons and says where the live one is (``note``). Discord failing for now, it is
-    tried again in the background a few times, further apart: the live table is posted, and
-    its player is answered meanwhile."""
-    if await _edit_replaced(client, live, message_id, channel_id, note):
-        return
-    task = asyncio.create_task(_retire_later(client, live, message_id, channel_id, note))
-    _RETIRING.add(task)
-    task.add_done_callback(_RETIRING.discard)
-
-
-async def _retire_later(client: discord.Client, live: LiveMatch, message_id: int,
-                        channel_id: int | None, note: str) -> None:
-    for delay in RETIRE_AGAIN:
-        await asyncio.sleep(delay)
-        if client.is_closed() or await _edit_replaced(client, live, message_id, channel_id,
-                                                      note):
-            return
-    log.warning("match %d: the replaced table %d could not be edited; left as it was",
-                live.id, message_id)
-
-
-async def _edit_replaced(client: discord.Client, live: LiveMatch, message_id: int,
-                         channel_id: int | None, note: str) -> bool:
-    """Edit the replaced table; False if Discord failed for now."""
-    svc = service(client)
-    channel = client.get_partial_messageable(live.channel_id if channel_id is None
-                                             else channel_id)
-    tr = svc.public_tr(live)
-    try:
-        # Its picture goes: it would show a position long past.
-        await channel.get_partial_message(message_id).edit(
-            embed=svc.table_embed(live, tr(note, link=table_link(live))), attachments=[],
-            view=None)
-    except GONE:
-        log.info("match %d: the replaced table %d is gone", live.id, message_id)
-    except PASSING as e:
-        log.info("match %d: the replaced table %d could not be edited for now (%s)", live.id,
-                 message_id, e)
-        return False
-    return True

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from cogs.umtali import tables
+from cogs.umtali import retiring
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.panels import table_panel
 from cogs.umtali.service import MatchService
@@ -45,7 +45,7 @@ def table_moved_as_saved(monkeypatch: pytest.MonkeyPatch, world: World, mover: M
                 **table.send(), view=table_panel(live.id))
             old = await mover.move_to(live, thread.id, posted.id)
             assert old is not None and old != posted.id
-            await tables._retire(world.bot, live, old)
+            await retiring.retire(world.bot, live, old)
             replaced.append(old)
         return await saving(*args, **kwargs)
 

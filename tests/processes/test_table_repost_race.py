@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from cogs.umtali import tables
+from cogs.umtali import retiring
 from cogs.umtali.panels import table_panel
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, custom_ids, start_match, thread_of
@@ -46,7 +46,7 @@ async def test_a_table_posted_again_as_another_process_moves_it_leaves_one_live_
             bobs.append(posted.id)
             replaced = await other.move_to(theirs, thread.id, posted.id)
             assert replaced == old
-            await tables._retire(world.bot, theirs, replaced)
+            await retiring.retire(world.bot, theirs, replaced)
         return await save(*args, **kwargs)
 
     monkeypatch.setattr(main.store, "replace_table_message", raced)

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from cogs.umtali import tables
+from cogs.umtali import retiring
 from cogs.umtali.panels import table_panel
 from cogs.umtali.service import MatchService
 from data.models import MatchRow
@@ -44,7 +44,7 @@ async def test_two_tables_posted_at_once_through_two_processes_leave_one_live_ta
             bobs.append(posted.id)
             replaced = await other.move_to(theirs, thread.id, posted.id)
             assert replaced is not None and replaced == old
-            await tables._retire(world.bot, theirs, replaced)
+            await retiring.retire(world.bot, theirs, replaced)
         return found
 
     monkeypatch.setattr(main.store, "match", raced)
