@@ -31,6 +31,7 @@ from cogs.umtali.in_dms import channel_lost, send_hand, still_untold
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.posting import announce, post_table
+from cogs.umtali.retiring import retire
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
@@ -137,6 +138,7 @@ class Delivery(ChannelLoss):
                 return
             try:
                 again = await self._send(live, batch)
+                await self._overtaken(live, batch)
             except Exception as e:
                 if self._closed or self.client.is_closed():
                     # Stopping: what was not sent is still saved, and goes out at the next start.
@@ -150,6 +152,39 @@ class Delivery(ChannelLoss):
             else:
                 self._retry(live, again)
             await self._owe(live)
+
+    async def _overtaken(self, live: LiveMatch, batch: Batch) -> None:
+        """Another copy of the match showed it further on while ``live`` was sent (another
+        process's action, or this one's on a newer copy): what ``live`` sent may have reached
+        Discord after that copy's edits (drawn slowly, held up by a rate limit), and would
+        stay shown, the table and the panels a move behind, or a table replaced meanwhile
+        offering its buttons again, until the next move. The match as saved is shown again
+        after it, by its own worker (the replaced table retired again). A failure to read
+        it is left to the next move's delivery."""
+        if self._closed or not (batch.table or batch.hands):
+            return
+        svc = self.service
+        try:
+            saved = await svc.owners.leases.shown(live.id)
+            if saved is None or saved.at == (live.version, live.over, live.channel_id,
+                                             live.table_message_id, live.channel_lost):
+                return
+            fresh = await svc.lookup(live.id)
+        except Exception as e:
+            log.info("match %d: whether a newer position was shown meanwhile could not be "
+                     "read (%s: %s)", live.id, e.__class__.__name__, e)
+            return
+        if fresh is None or fresh is live:
+            return
+        log.info("match %d: a newer position was shown as version %d was sent; shown again "
+                 "as saved (version %d)", live.id, live.version, fresh.version)
+        if batch.table and live.table_message_id is not None and (
+                fresh.channel_lost or fresh.table_message_id != live.table_message_id):
+            await retire(self.client, fresh, live.table_message_id, live.channel_id)
+        if self._workers.get(live.id) is asyncio.current_task():
+            del self._workers[live.id]  # this worker ends: the fresh copy's sends from now on
+        fresh.dm_shown = [None, None]
+        self.enqueue(fresh, Batch(table=batch.table, hands=set(batch.hands)))
 
     async def _owe(self, live: LiveMatch) -> None:
         """What waits for a retry saved (``matches.resend``), or nothing once all is sent: a
