@@ -46,12 +46,30 @@ class Secrecy:
         shown |= {str(CARDS[c]) for c in pile} | {str(CARDS[c]) for c in iter_cards(table)}
         return shown
 
+    def history(self, session: Session) -> None:
+        """Note what every position of ``session`` showed face up: a table edit that reaches
+        Discord late (another process's, drawn a moment before the next move was shown) may
+        show any of them."""
+        replayed = Session(session.rules, session.seed, session.first_deal)
+        self.show(replayed)
+        for move in session.moves:
+            replayed.apply(move)
+            self.show(replayed)
+
+    def stale(self, call_method: str, named: set[str], current: tuple[int, int]) -> bool:
+        """Whether an edit naming ``named`` shows an earlier hand as it was: every card it
+        names was face up in that hand (noted by ``history``). Such an edit, come late, is
+        no leak: it tells what that hand showed everybody (and is shown again as saved)."""
+        return call_method == "PATCH" and any(
+            named <= shown for hand, shown in self.shown.items() if hand != current)
+
     def skip_scan(self) -> None:
         self.scanned = len(self.server.calls)
 
-    def leaks(self, secret: set[str]) -> list[str]:
+    def leaks(self, secret: set[str], current: tuple[int, int] | None = None) -> list[str]:
         """What the bots posted or edited in public since the last scan that names one of the
-        ``secret`` cards: each such message's text."""
+        ``secret`` cards: each such message's text. ``current``: the hand in play (game,
+        hand), an edit showing an earlier one as it was not counted (``stale``)."""
         calls = self.server.calls[self.scanned:]
         self.scanned += len(calls)
         found = []
@@ -67,7 +85,9 @@ class Secrecy:
                 continue
             self.scans += 1
             text = json.dumps(without_accounts(body), ensure_ascii=False)
-            if leaked := {x.group(0) for x in CARD_TEXT.finditer(text)} & secret:
+            named = {x.group(0) for x in CARD_TEXT.finditer(text)}
+            if (leaked := named & secret) and not (
+                    current is not None and self.stale(call.method, named, current)):
                 found.append(f"{sorted(leaked)} in public message: {text}")
         return found
 

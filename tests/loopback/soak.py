@@ -285,8 +285,12 @@ class Soak:
             self.hand = (0, 0, 0)
         else:
             self.hand = hand
+            # Every position of the match noted: two processes' edits of the table may
+            # reach Discord out of order, an earlier hand's shown for a moment.
+            self.secrecy.history(now.session)
             for leak in self.secrecy.leaks(hands & in_hands(now.session)
-                                           - self.secrecy.show(now.session)):
+                                           - self.secrecy.show(now.session),
+                                           (now.session.game, now.session.hand_no)):
                 self.broke(leak)
         for problem in replay_problems(self.db, match_id):
             self.broke(problem)
