@@ -191,8 +191,10 @@ async def ask_again(svc: MatchService, now: float) -> None:
 def _answerable(live: LiveMatch, version: int) -> bool:
     """A button of the question asked at ``version`` may still be answered: its turn's clock
     stopped, at that version, or a saved question of that version still standing (moves made
-    within the turn since)."""
-    if live.over or live.deadline is not None:
+    within the turn since). Only where a turn run out asks (``asks_when_late``): a match with
+    no clock, or the computer's turn, has no deadline either, and a forged id must not claim
+    it."""
+    if live.over or live.deadline is not None or not live.asks_when_late():
         return False
     asked = Question.loads(live.question)
     return version == live.version or (asked is not None and asked.version == version
