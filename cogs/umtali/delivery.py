@@ -30,8 +30,8 @@ from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.in_dms import channel_lost, send_hand, still_untold
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
+from cogs.umtali.overtaken import Sent, overtaken
 from cogs.umtali.posting import announce, post_table
-from cogs.umtali.retiring import retire
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
@@ -79,6 +79,17 @@ class Delivery(ChannelLoss):
         worker = self._workers.get(live.id)
         if worker is None or worker.done():
             self._workers[live.id] = asyncio.create_task(self._run(live))
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def hand_over(self, live: LiveMatch, fresh: LiveMatch, batch: Batch) -> None:
+        """``fresh`` sends the match from now on, ``batch`` first, in place of ``live`` whose
+        worker this is: it ends (``cogs.umtali.overtaken``)."""
+        if self._workers.get(live.id) is asyncio.current_task():
+            del self._workers[live.id]
+        self.enqueue(fresh, batch)
 
     async def flush(self, match_id: int | None = None) -> None:
         """Wait until everything queued has been sent (tests, shutdown)."""
@@ -137,8 +148,9 @@ class Delivery(ChannelLoss):
                     self.service.forget(live)
                 return
             try:
-                again = await self._send(live, batch)
-                await self._overtaken(live, batch)
+                again, sent = await self._send(live, batch)
+                if sent is not None:
+                    await overtaken(self, live, batch, sent)
             except Exception as e:
                 if self._closed or self.client.is_closed():
                     # Stopping: what was not sent is still saved, and goes out at the next start.
@@ -152,39 +164,6 @@ class Delivery(ChannelLoss):
             else:
                 self._retry(live, again)
             await self._owe(live)
-
-    async def _overtaken(self, live: LiveMatch, batch: Batch) -> None:
-        """Another copy of the match showed it further on while ``live`` was sent (another
-        process's action, or this one's on a newer copy): what ``live`` sent may have reached
-        Discord after that copy's edits (drawn slowly, held up by a rate limit), and would
-        stay shown, the table and the panels a move behind, or a table replaced meanwhile
-        offering its buttons again, until the next move. The match as saved is shown again
-        after it, by its own worker (the replaced table retired again). A failure to read
-        it is left to the next move's delivery."""
-        if self._closed or not (batch.table or batch.hands):
-            return
-        svc = self.service
-        try:
-            saved = await svc.owners.leases.shown(live.id)
-            if saved is None or saved.at == (live.version, live.over, live.channel_id,
-                                             live.table_message_id, live.channel_lost):
-                return
-            fresh = await svc.lookup(live.id)
-        except Exception as e:
-            log.info("match %d: whether a newer position was shown meanwhile could not be "
-                     "read (%s: %s)", live.id, e.__class__.__name__, e)
-            return
-        if fresh is None or fresh is live:
-            return
-        log.info("match %d: a newer position was shown as version %d was sent; shown again "
-                 "as saved (version %d)", live.id, live.version, fresh.version)
-        if batch.table and live.table_message_id is not None and (
-                fresh.channel_lost or fresh.table_message_id != live.table_message_id):
-            await retire(self.client, fresh, live.table_message_id, live.channel_id)
-        if self._workers.get(live.id) is asyncio.current_task():
-            del self._workers[live.id]  # this worker ends: the fresh copy's sends from now on
-        fresh.dm_shown = [None, None]
-        self.enqueue(fresh, Batch(table=batch.table, hands=set(batch.hands)))
 
     async def _owe(self, live: LiveMatch) -> None:
         """What waits for a retry saved (``matches.resend``), or nothing once all is sent: a
@@ -284,8 +263,9 @@ class Delivery(ChannelLoss):
 
     # -- sending --------------------------------------------------------------------------
 
-    async def _send(self, live: LiveMatch, batch: Batch) -> Batch:
-        """Send ``batch``; what failed for now and should be tried again.
+    async def _send(self, live: LiveMatch, batch: Batch) -> tuple[Batch, Sent | None]:
+        """Send ``batch``; what failed for now and should be tried again, and where the copy
+        had the match as it was sent (None: nothing sent, its holder sends it).
 
         The table and the hands go before the announcements: the announcements stay saved
         until posted, and a match with some is brought back at a restart with its table and
@@ -294,16 +274,17 @@ class Delivery(ChannelLoss):
         session with no final card) for good."""
         again = Batch()
         if await self.service.owners.fell_behind(live):
-            return again  # its holder sends what there is to send
+            return again, None  # its holder sends what there is to send
+        sent = Sent(live.at())
         was_lost, was_in = live.channel_lost, live.channel_id
         if batch.table:
             await self._to_channel(live, batch, again, table=True)
         if live.channel_lost and not was_lost:
-            return again  # both hands were just sent, saying where the match went
+            return again, sent  # both hands were just sent, saying where the match went
         if live.channel_id != was_in:
             # The channel that refused was one the match had left: brought up to date, it
             # has queued what it has to send there (or was dropped, held elsewhere).
-            return again
+            return again, sent
         if batch.table or batch.question:
             for listener in self.service.moved_listeners:
                 try:
@@ -332,7 +313,7 @@ class Delivery(ChannelLoss):
             await self._to_channel(live, batch, again, table=False)
         elif batch.announce:
             again.announce = True
-        return again
+        return again, sent
 
     async def _to_channel(self, live: LiveMatch, batch: Batch, again: Batch, *,
                           table: bool) -> None:

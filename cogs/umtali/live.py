@@ -174,6 +174,12 @@ class LiveMatch:
             return 1
         return None
 
+    def at(self) -> tuple[int, bool, int, int | None, bool]:
+        """Where this copy has the match, as ``data.leases.Shown.at`` has it as saved: its
+        version, whether it is over, its channel, its table, whether the channel is lost."""
+        return (self.version, self.over, self.channel_id, self.table_message_id,
+                self.channel_lost)
+
     def take_saved(self, saved: AsSaved) -> bool:
         """Where the match is shown as a save of this copy read it (``AsSaved``): its newer
         DM panels (``take_newer_panels``) and its table (``take_place``). Whether the table

@@ -277,9 +277,7 @@ class Owners:
             log.info("match %d: who holds it could not be read (%s: %s)", live.id,
                      e.__class__.__name__, e)
             return False
-        if saved is None or saved.owner == self.name or saved.at == (
-                live.version, live.over, live.channel_id, live.table_message_id,
-                live.channel_lost):
+        if saved is None or saved.owner == self.name or saved.at == live.at():
             if saved is not None:
                 # A panel saved since this copy was read (its former holder's, sent as this
                 # process took the match) is the seat's: edited, the older one stripped. So

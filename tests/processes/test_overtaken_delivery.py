@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
+from cogs.umtali.outbox import Batch
 from cogs.umtali.service import MatchService
-from tests.discord_helpers import World, start_match, thread_of
+from tests.discord_helpers import World, custom_ids, player, start_match, thread_of
 from tests.processes.helpers import main_of, row, settle
 from tests.test_faults_timers import to_turn_end
 from umtali.players import GreedyPlayer
@@ -26,19 +27,15 @@ async def table_fields(world: World, svc: MatchService, match_id: int) -> tuple[
             [(f.name, f.value) for f in drawn.embeds[0].fields])
 
 
-async def test_a_table_edit_overtaken_by_a_later_moves_is_shown_again_as_saved(
-        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
-    live = await start_match(world)
-    main = main_of(world)
-    await to_turn_end(world, live)
-    await settle(world, main)
-    version = live.version
-    # The other process draws its table slowly: its edit reaches Discord last.
-    drawing = other.table_message
+def drawn_slowly(monkeypatch: pytest.MonkeyPatch, svc: MatchService,
+                 drawing: str) -> tuple[asyncio.Event, asyncio.Event]:
+    """``svc`` draws what its method ``drawing`` makes (the table, a DM panel) slowly, until
+    the second event returned is set; the first is set as a drawing waits."""
+    draw_of = getattr(svc, drawing)
     slow, late = asyncio.Event(), asyncio.Event()
 
-    def table_message(copy: Any) -> Any:
-        shown = drawing(copy)
+    def slowly(*args: Any) -> Any:
+        shown = draw_of(*args)
         if late.is_set():
             return shown
         draw = shown.drawn
@@ -48,10 +45,22 @@ async def test_a_table_edit_overtaken_by_a_later_moves_is_shown_again_as_saved(
             await late.wait()
             return await draw()
 
-        shown.drawn = drawn  # type: ignore[method-assign]
+        shown.drawn = drawn
         return shown
 
-    monkeypatch.setattr(other, "table_message", table_message)
+    monkeypatch.setattr(svc, drawing, slowly)
+    return slow, late
+
+
+async def test_a_table_edit_overtaken_by_a_later_moves_is_shown_again_as_saved(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    live = await start_match(world)
+    main = main_of(world)
+    await to_turn_end(world, live)
+    await settle(world, main)
+    version = live.version
+    # The other process draws its table slowly: its edit reaches Discord last.
+    slow, late = drawn_slowly(monkeypatch, other, "table_message")
     moves = []
     for svc in (other, main):
         # Each process is reached by the player to act for a whole turn (the match's service
@@ -74,3 +83,34 @@ async def test_a_table_edit_overtaken_by_a_later_moves_is_shown_again_as_saved(
     await settle(world, main, other)
     shown, saved = await table_fields(world, main, live.id)
     assert shown == saved, ("the table shows the position before the last move", moves)
+
+
+async def test_a_panel_edit_overtaken_by_a_newer_panel_leaves_one_offering_moves(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The holder's delivery edits a seat's panel slowly as the other process, taking the
+    match on, sends that seat a new one (the old one stripped there): the holder's edit,
+    landing last, put the buttons back on the replaced panel, and nothing took them off."""
+    live = await start_match(world)
+    main = main_of(world)
+    await settle(world, main)
+    seat = live.session.to_act
+    slow, late = drawn_slowly(monkeypatch, main, "dm_panel")
+    live.dm_shown = [None, None]
+    main.delivery.enqueue(live, Batch(hands={seat}))
+    await asyncio.wait_for(slow.wait(), 10)
+    sending = main.delivery._workers[live.id]
+    old = live.dm_message_ids[seat]
+    copy = await other.lookup(live.id)
+    assert copy is not None
+    await other.owners.hold(copy)
+    await other.delivery.send_hand(copy, seat, new=True)
+    newer = copy.dm_message_ids[seat]
+    assert newer is not None and newer != old
+    late.set()
+    await asyncio.wait_for(sending, 10)
+    await settle(world, main, other)
+    prefix = f"umtali:m:{live.id}:"
+    offering = [m.id for m in player(world, seat).user.dm_channel.history()
+                if any(c.startswith(prefix) and c.split(":")[3].isdigit()
+                       for c in custom_ids(m))]
+    assert offering == [newer] == [(await row(world, live.id))[f"dm{seat}_message_id"]]
