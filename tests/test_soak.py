@@ -14,14 +14,19 @@ from tests.loopback.soak import Soak
 pytestmark = pytest.mark.soak
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize(("seed", "processes"), [(1, 1), (2, 1), (3, 2)])
 async def test_a_seeded_fault_soak_breaks_no_invariant(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, seed: int) -> None:
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, seed: int, processes: int) -> None:
+    """``processes``: 2, the bot as two processes on one database, a shard each."""
     said: list[str] = []
     async with loopback_server(monkeypatch) as server:
         soak = Soak(server, tmp_path, seed, rate=0.2, say=said.append, length=(15, 40),
-                    practice=0.5)
+                    practice=0.5, processes=processes)
         report = await soak.run(2)
     assert not report.broken, "\n".join(report.broken)
     assert report.sessions == 2 and sum(report.ended.values()) == 2
     assert sum(report.faults.values()) >= 3, report.faults
+    # Each process made calls of its own (the DM panels' clicks are shard 0's).
+    senders = {c.user_agent.rpartition("umtali-process/")[2] for c in server.calls
+               if "umtali-process/" in c.user_agent}
+    assert senders == ({"shards-0", "shards-1"} if processes == 2 else set()), senders
