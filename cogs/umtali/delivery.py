@@ -137,8 +137,13 @@ class Delivery(ChannelLoss):
                     self.service.forget(live)
                 return
             try:
-                again = await self._send(live, batch)
-                await self._overtaken(live, batch)
+                if await self.service.owners.fell_behind(live):
+                    # Its holder sends what there is to send; nothing sent here, nothing
+                    # overtaken (``_overtaken`` would show it again from here).
+                    again = Batch()
+                else:
+                    again = await self._send(live, batch)
+                    await self._overtaken(live, batch)
             except Exception as e:
                 if self._closed or self.client.is_closed():
                     # Stopping: what was not sent is still saved, and goes out at the next start.
@@ -293,8 +298,6 @@ class Delivery(ChannelLoss):
         would leave the table and the panels showing the turn before (or a finished
         session with no final card) for good."""
         again = Batch()
-        if await self.service.owners.fell_behind(live):
-            return again  # its holder sends what there is to send
         was_lost, was_in = live.channel_lost, live.channel_id
         if batch.table:
             await self._to_channel(live, batch, again, table=True)
