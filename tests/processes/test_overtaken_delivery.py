@@ -9,9 +9,13 @@ from typing import Any
 
 import pytest
 
+from cogs.umtali import retiring
+from cogs.umtali.outbox import Batch
+from cogs.umtali.panels import table_panel
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, start_match, thread_of
 from tests.processes.helpers import main_of, row, settle
+from tests.processes.test_table_moved_as_read import tables_offering
 from tests.test_faults_timers import to_turn_end
 from umtali.players import GreedyPlayer
 
@@ -74,3 +78,52 @@ async def test_a_table_edit_overtaken_by_a_later_moves_is_shown_again_as_saved(
     await settle(world, main, other)
     shown, saved = await table_fields(world, main, live.id)
     assert shown == saved, ("the table shows the position before the last move", moves)
+
+
+async def test_a_table_edit_landing_after_the_table_moved_elsewhere_is_retired_again(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The holder's edit of its table, drawn slowly, lands after ``/umtali table`` through
+    the other process replaced and retired that table: its buttons were back on it."""
+    live = await start_match(world)
+    main = main_of(world)
+    await settle(world, main)
+    copy = await other.lookup(live.id)
+    assert copy is not None
+    await other.owners.hold(copy)
+    await settle(world, main, other)
+    drawing = other.table_message
+    slow, late = asyncio.Event(), asyncio.Event()
+
+    def table_message(shown_copy: Any) -> Any:
+        shown = drawing(shown_copy)
+        if late.is_set():
+            return shown
+        draw = shown.drawn
+
+        async def drawn() -> Any:
+            slow.set()
+            await late.wait()
+            return await draw()
+
+        shown.drawn = drawn  # type: ignore[method-assign]
+        return shown
+
+    monkeypatch.setattr(other, "table_message", table_message)
+    other.delivery.enqueue(copy, Batch(table=True))
+    await asyncio.wait_for(slow.wait(), 10)
+    moving = await main.lookup(live.id)
+    assert moving is not None
+    thread = thread_of(world, moving)
+    table = await main.table_message(moving).drawn()
+    posted = await world.bot.get_partial_messageable(thread.id).send(
+        **table.send(), view=table_panel(live.id))
+    old = await main.move_to(moving, thread.id, posted.id)
+    assert old is not None
+    await retiring.retire(world.bot, moving, old)
+    slowly = other.delivery._workers[live.id]
+    late.set()
+    await asyncio.wait_for(slowly, 10)
+    await settle(world, main, other)
+    saved = await row(world, live.id)
+    assert saved["table_message_id"] == posted.id
+    assert tables_offering(world, moving) == [posted.id], "the replaced table offers the hand"
