@@ -132,7 +132,8 @@ class Delivery(ChannelLoss):
         self._closed = True
         for retry in self._retries.values():
             retry.cancel()
-        for task in self._workers.values():
+        # (a copy: a worker ending meanwhile leaves the dict, one overtaken hands it over)
+        for task in list(self._workers.values()):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task

@@ -52,7 +52,7 @@ class Endings(Playing):
         announce = [] if live.channel_lost else [text, *self._reveal(live, session)]
         state = saved_state(session)
         # A copy read before the end's save learns where the match is shown as saved.
-        shown = AsSaved()
+        shown, was = AsSaved(), live.place
         try:
             # An answer lost after the COMMIT is settled by reading the match back (``unheard``).
             unsent = await settled(f"match {live.id}: its end ({how})", self.store.finish_match(
@@ -66,7 +66,7 @@ class Endings(Playing):
             await self._reload(live)
             return False
         live.session = session
-        if live.take_saved(shown):
+        if live.take_saved(shown, was):
             self.delivery.moved(live)
         self.owners.adopt(live)
         live.deadline = None

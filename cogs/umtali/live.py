@@ -180,20 +180,29 @@ class LiveMatch:
         return (self.version, self.over, self.channel_id, self.table_message_id,
                 self.channel_lost)
 
-    def take_saved(self, saved: AsSaved) -> bool:
+    @property
+    def place(self) -> Place:
+        """Where this copy shows the match (``take_place``)."""
+        return Place(self.channel_id, self.table_message_id, self.channel_lost)
+
+    def take_saved(self, saved: AsSaved, was: Place | None = None) -> bool:
         """Where the match is shown as a save of this copy read it (``AsSaved``): its newer
         DM panels (``take_newer_panels``) and its table (``take_place``). Whether the table
         is somewhere else now."""
         self.take_newer_panels(saved.panels or ())
-        return self.take_place(saved.place)
+        return self.take_place(saved.place, was)
 
-    def take_place(self, place: Place | None) -> bool:
+    def take_place(self, place: Place | None, was: Place | None = None) -> bool:
         """A table brought to a new message or channel (``/umtali table``, through another
         process) since this copy was read is where this copy shows the match: a move saved
         through it makes it the holder, which otherwise edited the replaced table, its
         buttons back on, and never the live one (after the end too). Whether it moved. A
         channel lost since is not taken: this copy's post there is refused, and the loss is
-        found as in one process (``ChannelLoss``)."""
+        found as in one process (``ChannelLoss``). ``was``: this copy's place as the read
+        began; moved here since (``move_to``, a deleted table's repost: saved, then taken in
+        memory), the copy is at least as new as what was read, and keeps its place."""
+        if was is not None and was != self.place:
+            return False
         if place is None or place.channel_lost or (
                 place.channel_id, place.table_message_id, False) == (
                 self.channel_id, self.table_message_id, self.channel_lost):

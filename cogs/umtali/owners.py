@@ -226,10 +226,10 @@ class Owners:
         # before another process's move, the new turn's clock would never run and that move's
         # announcement never be posted (its process leaves both to the holder).
         for _ in range(TAKE_TRIES):
-            shown = AsSaved()
+            shown, was = AsSaved(), live.place
             if await self._take(live, shown):
                 # (a panel its former holder saved since this copy was read is the seat's)
-                if live.take_saved(shown):
+                if live.take_saved(shown, was):
                     self.svc.delivery.moved(live)
                 self.adopt(live)
                 return
@@ -270,6 +270,7 @@ class Owners:
         would put an earlier position back over the one that process shows, and its buttons
         back on a table replaced since. A copy as the database has it may still be drawn
         from here (a member's choice made through this process, say)."""
+        was = live.place  # (moved here during the read: not taken back)
         try:
             saved = await self.leases.shown(live.id)
         except Exception as e:
@@ -283,7 +284,7 @@ class Owners:
                 # process took the match) is the seat's: edited, the older one stripped. So
                 # too a table brought elsewhere as this process's save made it the holder.
                 live.take_newer_panels(saved.panels)
-                if live.take_place(Place(*saved.at[2:])):
+                if live.take_place(Place(*saved.at[2:]), was):
                     self.svc.delivery.moved(live)
             return False
         self.drop(live)

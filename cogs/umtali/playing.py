@@ -197,7 +197,7 @@ class Playing(Looks):
         # Where the match is shown as saved with the move: a copy read before it (loaded for
         # this action, or held here as another process took it) learns the panels sent and
         # the table brought elsewhere since.
-        shown = AsSaved()
+        shown, was = AsSaved(), live.place
         try:
             # Saved with the move: the announcements not posted yet, this turn's included.
             # An answer lost after the COMMIT is settled by reading the match back (``unheard``).
@@ -223,7 +223,7 @@ class Playing(Looks):
             self.computers.drop(live.id)
             raise
         live.session = session
-        if live.take_saved(shown):
+        if live.take_saved(shown, was):
             self.delivery.moved(live)
         self.owners.adopt(live)
         if reserve is not None:

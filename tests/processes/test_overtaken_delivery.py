@@ -9,10 +9,13 @@ from typing import Any
 
 import pytest
 
+from cogs.umtali import retiring
 from cogs.umtali.outbox import Batch
+from cogs.umtali.panels import table_panel
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, custom_ids, player, start_match, thread_of
 from tests.processes.helpers import main_of, row, settle
+from tests.processes.test_table_moved_as_read import tables_offering
 from tests.test_faults_timers import to_turn_end
 from umtali.players import GreedyPlayer
 
@@ -114,3 +117,35 @@ async def test_a_panel_edit_overtaken_by_a_newer_panel_leaves_one_offering_moves
                 if any(c.startswith(prefix) and c.split(":")[3].isdigit()
                        for c in custom_ids(m))]
     assert offering == [newer] == [(await row(world, live.id))[f"dm{seat}_message_id"]]
+
+
+async def test_a_table_edit_landing_after_the_table_moved_elsewhere_is_retired_again(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The holder's edit of its table, drawn slowly, lands after ``/umtali table`` through
+    the other process replaced and retired that table: its buttons were back on it."""
+    live = await start_match(world)
+    main = main_of(world)
+    await settle(world, main)
+    copy = await other.lookup(live.id)
+    assert copy is not None
+    await other.owners.hold(copy)
+    await settle(world, main, other)
+    slow, late = drawn_slowly(monkeypatch, other, "table_message")
+    other.delivery.enqueue(copy, Batch(table=True))
+    await asyncio.wait_for(slow.wait(), 10)
+    moving = await main.lookup(live.id)
+    assert moving is not None
+    thread = thread_of(world, moving)
+    table = await main.table_message(moving).drawn()
+    posted = await world.bot.get_partial_messageable(thread.id).send(
+        **table.send(), view=table_panel(live.id))
+    old = await main.move_to(moving, thread.id, posted.id)
+    assert old is not None
+    await retiring.retire(world.bot, moving, old)
+    slowly = other.delivery._workers[live.id]
+    late.set()
+    await asyncio.wait_for(slowly, 10)
+    await settle(world, main, other)
+    saved = await row(world, live.id)
+    assert saved["table_message_id"] == posted.id
+    assert tables_offering(world, moving) == [posted.id], "the replaced table offers the hand"
