@@ -11,11 +11,13 @@ from typing import Any
 
 import pytest
 
+from cogs.umtali import retiring
 from cogs.umtali.live import LiveMatch
+from cogs.umtali.panels import table_panel
 from cogs.umtali.service import MatchService
 from data.db import Row
 from data.store import Store
-from tests.discord_helpers import World, player, table_message
+from tests.discord_helpers import World, player, table_message, thread_of
 from umtali.moves import Move, MoveKind
 from umtali.players import GreedyPlayer
 
@@ -128,3 +130,17 @@ async def panel_saved_slowly(monkeypatch: pytest.MonkeyPatch, svc: MatchService,
     sending = asyncio.create_task(svc.delivery.send_hand(live, seat, new=True))
     await asyncio.wait_for(sent.wait(), 10)
     return saving, sending
+
+
+async def table_moved(world: World, svc: MatchService, live: LiveMatch) -> tuple[int, int]:
+    """``/umtali table`` in the match's thread through ``svc`` (``live`` its copy), as
+    ``tables.post_table`` does it: for the bot's own work, which cannot send a member's
+    command. The table it replaced (retired) and the new one."""
+    thread = thread_of(world, live)
+    table = await svc.table_message(live).drawn()
+    posted = await world.bot.get_partial_messageable(thread.id).send(
+        **table.send(), view=table_panel(live.id))
+    old = await svc.move_to(live, thread.id, posted.id)
+    assert old is not None and old != posted.id
+    await retiring.retire(world.bot, live, old)
+    return old, posted.id

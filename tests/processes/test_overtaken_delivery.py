@@ -9,12 +9,10 @@ from typing import Any
 
 import pytest
 
-from cogs.umtali import retiring
 from cogs.umtali.outbox import Batch
-from cogs.umtali.panels import table_panel
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, custom_ids, player, start_match, thread_of
-from tests.processes.helpers import main_of, row, settle
+from tests.processes.helpers import main_of, row, settle, table_moved
 from tests.processes.test_table_moved_as_read import tables_offering
 from tests.test_faults_timers import to_turn_end
 from umtali.players import GreedyPlayer
@@ -135,17 +133,11 @@ async def test_a_table_edit_landing_after_the_table_moved_elsewhere_is_retired_a
     await asyncio.wait_for(slow.wait(), 10)
     moving = await main.lookup(live.id)
     assert moving is not None
-    thread = thread_of(world, moving)
-    table = await main.table_message(moving).drawn()
-    posted = await world.bot.get_partial_messageable(thread.id).send(
-        **table.send(), view=table_panel(live.id))
-    old = await main.move_to(moving, thread.id, posted.id)
-    assert old is not None
-    await retiring.retire(world.bot, moving, old)
+    _, posted = await table_moved(world, main, moving)
     slowly = other.delivery._workers[live.id]
     late.set()
     await asyncio.wait_for(slowly, 10)
     await settle(world, main, other)
     saved = await row(world, live.id)
-    assert saved["table_message_id"] == posted.id
-    assert tables_offering(world, moving) == [posted.id], "the replaced table offers the hand"
+    assert saved["table_message_id"] == posted
+    assert tables_offering(world, moving) == [posted], "the replaced table offers the hand"

@@ -11,12 +11,10 @@ from typing import Any
 
 import pytest
 
-from cogs.umtali import retiring
 from cogs.umtali.live import LiveMatch
-from cogs.umtali.panels import table_panel
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, custom_ids, player, start_match, thread_of
-from tests.processes.helpers import main_of, row, settle, via
+from tests.processes.helpers import main_of, row, settle, table_moved, via
 from umtali.moves import MoveKind
 
 
@@ -36,17 +34,9 @@ def table_moved_as_saved(monkeypatch: pytest.MonkeyPatch, world: World, mover: M
 
     async def late(*args: Any, **kwargs: Any) -> Any:
         if not replaced:
-            # As ``tables.post_table`` does it (a member's command cannot be sent from here).
             live = await mover.lookup(match_id)
             assert live is not None
-            thread = thread_of(world, live)
-            table = await mover.table_message(live).drawn()
-            posted = await world.bot.get_partial_messageable(thread.id).send(
-                **table.send(), view=table_panel(live.id))
-            old = await mover.move_to(live, thread.id, posted.id)
-            assert old is not None and old != posted.id
-            await retiring.retire(world.bot, live, old)
-            replaced.append(old)
+            replaced.append((await table_moved(world, mover, live))[0])
         return await saving(*args, **kwargs)
 
     monkeypatch.setattr(saver.store, save, late)

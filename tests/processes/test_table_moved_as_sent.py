@@ -8,11 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from cogs.umtali import retiring
 from cogs.umtali.outbox import Batch
-from cogs.umtali.panels import table_panel
-from tests.discord_helpers import World, start_match, thread_of
-from tests.processes.helpers import main_of, row, settle
+from tests.discord_helpers import World, start_match
+from tests.processes.helpers import main_of, row, settle, table_moved
 from tests.processes.test_table_moved_as_read import tables_offering
 
 
@@ -28,15 +26,8 @@ async def test_a_table_moved_here_as_the_holders_delivery_read_it_stays_moved(
     async def read_as_the_table_moved(match_id: int) -> Any:
         saved = await shown(match_id)
         if not replaced:
-            # The answer comes back after the move (here, as ``tables.post_table`` does it).
-            thread = thread_of(world, live)
-            table = await main.table_message(live).drawn()
-            posted = await world.bot.get_partial_messageable(thread.id).send(
-                **table.send(), view=table_panel(live.id))
-            old = await main.move_to(live, thread.id, posted.id)
-            assert old is not None and old != posted.id
-            await retiring.retire(world.bot, live, old)
-            replaced.append(old)
+            # The answer comes back after the move.
+            replaced.append((await table_moved(world, main, live))[0])
         return saved
 
     monkeypatch.setattr(leases, "shown", read_as_the_table_moved)
