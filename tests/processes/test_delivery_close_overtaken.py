@@ -1,5 +1,5 @@
 """The bot stopping while one match's delivery waits to be sent and another's checks whether
-it was overtaken (``Delivery._overtaken``, reading the database): that check, going on after
+it was overtaken (``cogs.umtali.overtaken``, reading the database): that check, going on after
 the stop began, took its worker out of ``Delivery._workers`` as ``Delivery.close`` went
 through them; the close failed (dictionary changed size during iteration), and the service's
 close with it: the clocks' note and the leases' release never written."""

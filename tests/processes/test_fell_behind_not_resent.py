@@ -1,7 +1,7 @@
 """A copy's delivery in a process not holding the match, the holder having moved the match
 on since that copy was read: the delivery is dropped (``Owners.fell_behind``: its holder
 sends what there is to send). Nothing was sent, so nothing can have overtaken the holder's
-edits; yet ``Delivery._overtaken`` found the copy behind the database and showed the match
+edits; yet ``cogs.umtali.overtaken`` found the copy behind the database and showed the match
 again from that process, a fresh copy's table and both panels edited a second time."""
 
 from __future__ import annotations
