@@ -177,8 +177,7 @@ class LiveMatch:
     def at(self) -> tuple[int, bool, int, int | None, bool]:
         """Where this copy has the match, as ``data.leases.Shown.at`` has it as saved: its
         version, whether it is over, its channel, its table, whether the channel is lost."""
-        return (self.version, self.over, self.channel_id, self.table_message_id,
-                self.channel_lost)
+        return (self.version, self.over, *self.place)
 
     @property
     def place(self) -> Place:
