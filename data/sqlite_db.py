@@ -58,14 +58,17 @@ class SqliteTx(Tx):
         cur = await self.conn.execute(sql, tuple(params))
         return Result(cur.rowcount)
 
+    # A read runs to its end in one call on the connection's thread, as outside a transaction
+    # (below): a cursor left open, its task cancelled mid-read (a bot stopping, a delivery
+    # handed over), would keep a snapshot after the rollback, and SQLite then refuses the next
+    # BEGIN IMMEDIATE at once once another process has written (SQLITE_BUSY_SNAPSHOT).
+
     async def fetchone(self, sql: str, params: Sequence[object] = ()) -> Row | None:
-        async with self.conn.execute(sql, tuple(params)) as cur:
-            row: aiosqlite.Row | None = await cur.fetchone()
-            return row
+        rows = await self.fetchall(sql, params)
+        return rows[0] if rows else None
 
     async def fetchall(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
-        async with self.conn.execute(sql, tuple(params)) as cur:
-            return list(await cur.fetchall())
+        return list(await self.conn.execute_fetchall(sql, tuple(params)))
 
 
 def _why(path: str | Path, e: BaseException) -> str:
