@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import discord
 import pytest
 
 from cogs.umtali.outbox import Batch
@@ -141,3 +142,52 @@ async def test_a_table_edit_landing_after_the_table_moved_elsewhere_is_retired_a
     saved = await row(world, live.id)
     assert saved["table_message_id"] == posted
     assert tables_offering(world, moving) == [posted], "the replaced table offers the hand"
+
+
+
+async def test_a_panel_edit_landing_after_its_copy_learnt_the_newer_panel_is_stripped(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The two-process soak's seed 1030: the holder's edit of a seat's panel was on its way
+    as the other process sent that seat a new panel (the old one stripped there), a read here
+    took that panel into the copy sending, and the other process moved the match on. The
+    edit landed on the replaced panel, buttons and all; the delivery, overtaken, went to a
+    fresh copy, which knew of no panel to look for: the replaced one offered the turn."""
+    live = await start_match(world)
+    main = main_of(world)
+    await settle(world, main)
+    seat = live.session.to_act
+    old = live.dm_message_ids[seat]
+    editing, land = asyncio.Event(), asyncio.Event()
+    edit = discord.PartialMessage.edit
+
+    async def held(message: discord.PartialMessage, **fields: Any) -> Any:
+        if message.id == old and not editing.is_set():
+            editing.set()  # the holder's edit, on its way until ``land`` is set
+            await land.wait()
+        return await edit(message, **fields)
+
+    monkeypatch.setattr(discord.PartialMessage, "edit", held)
+    live.dm_shown = [None, None]
+    main.delivery.enqueue(live, Batch(hands={seat}))
+    await asyncio.wait_for(editing.wait(), 10)
+    sending = main.delivery._workers[live.id]
+    copy = await other.lookup(live.id)
+    assert copy is not None
+    await other.owners.hold(copy)
+    await other.delivery.send_hand(copy, seat, new=True)
+    newer = copy.dm_message_ids[seat]
+    assert newer is not None and newer != old
+    # A read here (another delivery's, a click's) takes the newer panel into the copy.
+    assert not await main.owners.fell_behind(live)
+    assert live.dm_message_ids[seat] == newer
+    move = GreedyPlayer().choose(copy.session.view(seat))
+    assert (await other.act(copy, copy.player_ids[seat], move)).ok
+    assert await main.owners.fell_behind(live)  # and finds it moved on: dropped here
+    land.set()
+    await asyncio.wait_for(sending, 10)
+    await settle(world, main, other)
+    prefix = f"umtali:m:{live.id}:"
+    offering = [m.id for m in player(world, seat).user.dm_channel.history()
+                if any(c.startswith(prefix) and c.split(":")[3].isdigit()
+                       for c in custom_ids(m))]
+    assert old not in offering, "the replaced panel offers a turn"
