@@ -18,6 +18,8 @@ is printed with the seed and the step that reproduce it.
         [--rate 0.08] [--seeds N]   (N seeds from --seed on, one after the other)
         [--processes 2]   (two bot processes sharing the database, a shard each: each click
                            on a DM panel reaches the one not holding the match)
+        [--backend postgresql]   (the database on a throwaway PostgreSQL server, as several
+                                  processes are run, in place of an SQLite file)
 
 Exits 1 if an invariant broke.
 """
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import shutil
 import signal
 import sys
@@ -36,35 +39,56 @@ from statistics import median
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import asyncpg
 import pytest
 
 from tests.loopback.harness import loopback_server
+from tests.loopback.saved_db import done_with
 from tests.loopback.soak import Report, Soak
 from tests.loopback.soak_faults import FAULTS
 from tests.loopback.trace import write_trace
+from tests.pg_server import PgServer, start_server
 
 
 async def soak(seed: int, sessions: int, faults: tuple[str, ...], rate: float,
-               processes: int = 1) -> Report:
+               processes: int = 1, postgres: PgServer | None = None) -> Report:
     with tempfile.TemporaryDirectory(prefix="umtali-soak-") as workdir, \
             pytest.MonkeyPatch.context() as monkeypatch:
         trace = Path(workdir) / "loopback.txt"
+        database = None
+        if postgres is not None:
+            name = f"soak_{seed}_{time.time_ns()}"
+            await asyncpg_admin(postgres, f"CREATE DATABASE {name}")
+            database = postgres.url(name)
         try:
             async with loopback_server(monkeypatch) as server:
                 try:
                     report = await Soak(server, Path(workdir), seed, faults, rate,
-                                        processes=processes).run(sessions)
+                                        processes=processes, database=database).run(sessions)
                 finally:
                     write_trace(server, trace)
         except AssertionError as e:  # the server's own check on the way out
             report = Report(seed, broken=[f"seed {seed}: {e}"])
             print(f"BROKEN seed {seed}: {e}", flush=True)
+        finally:
+            if database is not None:
+                done_with(database)
         if report.broken:
             kept = Path(tempfile.gettempdir()) / f"umtali-soak-{seed}"
             shutil.rmtree(kept, ignore_errors=True)
             shutil.copytree(workdir, kept)
+            if postgres is not None and database is not None:
+                postgres.dump(database.rsplit("/", 1)[1].split("?")[0], kept / "umtali.sql")
             print(f"the bot's log and database, and what Discord saw: {kept}", flush=True)
     return report
+
+
+async def asyncpg_admin(server: PgServer, sql: str) -> None:
+    conn = await asyncpg.connect(server.url("postgres"))
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
 
 
 def main() -> int:
@@ -77,6 +101,8 @@ def main() -> int:
     parser.add_argument("--rate", type=float, default=0.08, help="a step's chance of a fault")
     parser.add_argument("--processes", type=int, choices=(1, 2), default=1,
                         help="2: two bot processes sharing the database, a shard each")
+    parser.add_argument("--backend", choices=("sqlite", "postgresql"), default="sqlite",
+                        help="postgresql: a throwaway PostgreSQL server's database")
     args = parser.parse_args()
     faults = tuple(f for f in args.faults.split(",") if f)
     if unknown := set(faults) - set(FAULTS):
@@ -84,22 +110,34 @@ def main() -> int:
     # Stopped (SIGTERM), the soak still stops the bot process it started.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     broken = 0
-    for seed in range(args.seed, args.seed + args.seeds):
-        started = time.monotonic()
-        report = asyncio.run(soak(seed, args.sessions, faults, args.rate, args.processes))
-        took = time.monotonic() - started
-        print(f"seed {seed}: {report.sessions} sessions ({report.practice} practice), "
-              f"{report.steps} steps in {took:.0f} s; ended {dict(report.ended)}", flush=True)
-        print(f"  faults: {dict(sorted(report.faults.items()))}", flush=True)
-        if report.stops:
-            stops = sorted(report.stops)
-            print(f"  stops: {len(stops)}, SIGTERM to exit: median {median(stops):.2f} s, "
-                  f"max {stops[-1]:.2f} s", flush=True)
-        if report.meant:
-            print(f"  ERRORs for causes made on purpose: {report.meant}", flush=True)
-        broken += len(report.broken)
+    with contextlib.ExitStack() as stack:
+        postgres = None
+        if args.backend == "postgresql":
+            postgres = start_server()
+            stack.callback(postgres.stop)
+        for seed in range(args.seed, args.seed + args.seeds):
+            broken += run_seed(seed, args, faults, postgres)
     print(f"{broken} broken invariant(s)", flush=True)
     return 1 if broken else 0
+
+
+def run_seed(seed: int, args: argparse.Namespace, faults: tuple[str, ...],
+             postgres: PgServer | None) -> int:
+    """One seed's soak, its report printed: how many invariants broke."""
+    started = time.monotonic()
+    report = asyncio.run(soak(seed, args.sessions, faults, args.rate, args.processes,
+                              postgres))
+    took = time.monotonic() - started
+    print(f"seed {seed}: {report.sessions} sessions ({report.practice} practice), "
+          f"{report.steps} steps in {took:.0f} s; ended {dict(report.ended)}", flush=True)
+    print(f"  faults: {dict(sorted(report.faults.items()))}", flush=True)
+    if report.stops:
+        stops = sorted(report.stops)
+        print(f"  stops: {len(stops)}, SIGTERM to exit: median {median(stops):.2f} s, "
+              f"max {stops[-1]:.2f} s", flush=True)
+    if report.meant:
+        print(f"  ERRORs for causes made on purpose: {report.meant}", flush=True)
+    return len(report.broken)
 
 
 if __name__ == "__main__":

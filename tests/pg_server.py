@@ -120,6 +120,15 @@ class PgServer:
             return self.log.read_text(errors="replace").strip()[-500:]
         return "(no log)"
 
+    def dump(self, database: str, to: Path) -> None:
+        """``database`` as SQL, in the file ``to`` (what a broken soak keeps); a failure is
+        written there instead."""
+        done = subprocess.run([str(self.bindir / "pg_dump"), "-h", str(self.base), "-U", USER,
+                               "-d", database, "-f", str(to)], capture_output=True, text=True,
+                              check=False, timeout=120)
+        if done.returncode != 0:
+            to.write_text(f"pg_dump failed: {done.stderr.strip()[-500:]}\n")
+
     def stop(self) -> None:
         """Stop the server (fast shutdown: its clients are cut off) and remove its files."""
         process, self.process = self.process, None

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.loopback.harness import loopback_server
+from tests.loopback.saved_db import done_with, query
 from tests.loopback.soak import Soak
 
 pytestmark = pytest.mark.soak
@@ -18,10 +19,25 @@ pytestmark = pytest.mark.soak
 async def test_a_seeded_fault_soak_breaks_no_invariant(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path, seed: int, processes: int) -> None:
     """``processes``: 2, the bot as two processes on one database, a shard each."""
+    await soaked(monkeypatch, tmp_path, seed, processes)
+
+
+@pytest.mark.parametrize("backend", [pytest.param("postgresql", marks=pytest.mark.postgresql)])
+async def test_two_processes_on_postgresql_break_no_invariant(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, store_target: str) -> None:
+    """As several processes are run: on one PostgreSQL database."""
+    try:
+        await soaked(monkeypatch, tmp_path, 4, 2, store_target)
+    finally:
+        done_with(store_target)
+
+
+async def soaked(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, seed: int, processes: int,
+                 database: str | None = None) -> None:
     said: list[str] = []
     async with loopback_server(monkeypatch) as server:
         soak = Soak(server, tmp_path, seed, rate=0.2, say=said.append, length=(15, 40),
-                    practice=0.5, processes=processes)
+                    practice=0.5, processes=processes, database=database)
         report = await soak.run(2)
     assert not report.broken, "\n".join(report.broken)
     assert report.sessions == 2 and sum(report.ended.values()) == 2
@@ -30,3 +46,7 @@ async def test_a_seeded_fault_soak_breaks_no_invariant(
     senders = {c.user_agent.rpartition("umtali-process/")[2] for c in server.calls
                if "umtali-process/" in c.user_agent}
     assert senders == ({"shards-0", "shards-1"} if processes == 2 else set()), senders
+    if database is not None:
+        # The sessions were saved there, and nowhere else.
+        assert len(query(database, "SELECT id FROM matches")) == 2
+        assert not (tmp_path / "umtali.sqlite3").exists()

@@ -1,6 +1,6 @@
 """Members playing a session through the loopback server, as they would in Discord.
 
-Moves are chosen from the match state the bot saved in its SQLite file (every move is saved
+Moves are chosen from the match state the bot saved in its database (every move is saved
 before the bot answers), so the same driver works for a bot in this process or in another.
 """
 
@@ -9,13 +9,13 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from tests.loopback.records import Fault
+from tests.loopback.saved_db import Target, exists
+from tests.loopback.saved_db import query as query  # (read here by the tests)
 from tests.loopback.server import Interaction, LoopbackDiscord, Member
 from umtali.codec import session_from_json
 from umtali.players import GreedyPlayer
@@ -36,30 +36,20 @@ class SavedMatch:
     version: int
     session: Session
     #: The database it was read from (``table_settled`` reads what is still to announce).
-    db: Path | None = None
+    db: Target | None = None
 
 
-def read_match(db_path: Path, match_id: int | None = None) -> SavedMatch | None:
+def read_match(db: Target, match_id: int | None = None) -> SavedMatch | None:
     """The match as saved (the newest one when ``match_id`` is None)."""
-    with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=10) as db:
-        db.row_factory = sqlite3.Row
-        sql = "SELECT * FROM matches " + (
-            "WHERE id = ?" if match_id is not None else "ORDER BY id DESC LIMIT 1")
-        row = db.execute(sql, () if match_id is None else (match_id,)).fetchone()
-    db.close()
-    if row is None:
+    sql = "SELECT * FROM matches " + (
+        "WHERE id = ?" if match_id is not None else "ORDER BY id DESC LIMIT 1")
+    rows = query(db, sql, *(() if match_id is None else (match_id,)))
+    if not rows:
         return None
+    row = rows[0]
     return SavedMatch(row["id"], row["channel_id"], row["table_message_id"],
                       (row["player0_id"], row["player1_id"]), row["status"], row["version"],
-                      session_from_json(json.loads(row["state"])), db_path)
-
-
-def query(db_path: Path, sql: str, *args: Any) -> list[sqlite3.Row]:
-    with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=10) as db:
-        db.row_factory = sqlite3.Row
-        rows = db.execute(sql, args).fetchall()
-    db.close()
-    return rows
+                      session_from_json(json.loads(row["state"])), db)
 
 
 async def until(check: Callable[[], Any], what: str, timeout: float = 20.0) -> Any:
@@ -79,12 +69,12 @@ def custom_ids(message: dict[str, Any] | None) -> list[str]:
             for c in row.get("components", []) if "custom_id" in c]
 
 
-async def start_session(server: LoopbackDiscord, db_path: Path, challenger: int,
+async def start_session(server: LoopbackDiscord, db_path: Target, challenger: int,
                         opponent: int, *, channel_id: int | None = None,
                         **options: Any) -> SavedMatch:
     """``/umtali challenge`` (in the first guild's channel unless given), Accept, and the table
     posted: the saved match."""
-    before = read_match(db_path) if db_path.exists() else None
+    before = read_match(db_path) if exists(db_path) else None
     answer = await server.slash(challenger, channel_id or server.channel_id, "umtali challenge",
                                 {"opponent": Member(opponent), **options})
     assert answer.callback_type == 4 and not answer.ephemeral, answer.text()
@@ -127,7 +117,7 @@ async def submit_cut(server: LoopbackDiscord, member: int, clicked: Interaction,
     return await server.submit(member, clicked, {"cut": typed}, timeout=timeout)
 
 
-async def play_move(server: LoopbackDiscord, db_path: Path, match_id: int) -> Interaction:
+async def play_move(server: LoopbackDiscord, db_path: Target, match_id: int) -> Interaction:
     """The seat to act plays the greedy move with ``/umtali play`` in the match's channel."""
     saved = read_match(db_path, match_id)
     assert saved is not None and saved.status == "active"
@@ -145,7 +135,7 @@ async def play_move(server: LoopbackDiscord, db_path: Path, match_id: int) -> In
     return answer
 
 
-async def play_out(server: LoopbackDiscord, db_path: Path, match_id: int,
+async def play_out(server: LoopbackDiscord, db_path: Target, match_id: int,
                    moves: int | None = None,
                    before_move: Callable[[int], Any] | None = None) -> int:
     """Play until the session ends (or ``moves`` were made); the number of moves made."""
@@ -163,7 +153,7 @@ async def play_out(server: LoopbackDiscord, db_path: Path, match_id: int,
     return made
 
 
-async def play_until_held(server: LoopbackDiscord, db_path: Path, match_id: int, held: Fault,
+async def play_until_held(server: LoopbackDiscord, db_path: Target, match_id: int, held: Fault,
                           what: str) -> None:
     """Play a move at a time until the call ``held`` holds (``LoopbackDiscord.hold``) is made:
     the one the test waits on, which a move brings sooner or later."""

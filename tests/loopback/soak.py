@@ -25,6 +25,7 @@ from tests.loopback.driver import accept, custom_ids, cut_deck, query, read_matc
 from tests.loopback.harness import BotProcess
 from tests.loopback.launch import PAUSE_VAR, SEED_VAR
 from tests.loopback.records import Interaction
+from tests.loopback.saved_db import Target, exists
 from tests.loopback.secrecy import Secrecy, in_hands
 from tests.loopback.server import LoopbackDiscord, Member
 from tests.loopback.soak_checks import (
@@ -68,19 +69,22 @@ class Soak:
     def __init__(self, server: LoopbackDiscord, workdir: Path, seed: int,
                  faults: tuple[str, ...] = FAULTS, rate: float = 0.08,
                  say: Callable[[str], None] = print, *, length: tuple[int, int] | None = None,
-                 practice: float = 0.2, processes: int = 1) -> None:
+                 practice: float = 0.2, processes: int = 1, database: str | None = None
+                 ) -> None:
         """``rate``: a step's chance of a fault; ``length``: every session resigned at a step
         in that range (else three in ten, at some step from 20 to 300); ``practice``: a
         session's chance of being one against the computer; ``processes``: 2, the bot runs
         as two processes sharing the database, a shard each, the sessions played in a guild
         of the second one's shard: each click on a DM panel reaches the first one (DMs are
-        shard 0's), which does not hold the match (faults strike either process)."""
+        shard 0's), which does not hold the match (faults strike either process);
+        ``database``: a PostgreSQL database's URL, saved to in place of an SQLite file."""
         self.server, self.seed, self.say = server, seed, say
         self.rng = random.Random(seed)
         self.rate = rate
-        self.db = workdir / "umtali.sqlite3"
+        self.db: Target = database or workdir / "umtali.sqlite3"
         self.channel = server.channel_id if processes == 1 else server.two_guilds()[1]
-        self.bots = [BotProcess(server, self.db, workdir, env={
+        self.bots = [BotProcess(server, workdir / "umtali.sqlite3", workdir, env={
+            **({"UMTALI_DATABASE_URL": database} if database else {}),
             SEED_VAR: str(seed * 10**6 + 1 + n * 10**5), PAUSE_VAR: "0.05",
             **({} if processes == 1 else {"UMTALI_SHARD_COUNT": str(processes),
                                           "UMTALI_SHARD_IDS": str(n)})})
@@ -180,7 +184,7 @@ class Soak:
     async def session(self, i: int, practice: bool) -> None:
         server = self.server
         a, b = self.pair()
-        before = read_match(self.db) if self.db.exists() else None
+        before = read_match(self.db) if exists(self.db) else None
         cut = str(self.rng.randrange(10**9))
         if practice:
             answer = await self.asked(lambda: server.slash(a, self.channel,

@@ -1,16 +1,16 @@
-"""The soak's invariants (tests/loopback/soak.py), each read from the bot's SQLite file, the
+"""The soak's invariants (tests/loopback/soak.py), each read from the bot's database, the
 loopback Discord or the bot's log; each gives what it found broken, in sentences."""
 
 from __future__ import annotations
 
 import json
 import re
-import sqlite3
-from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from tests.loopback.driver import custom_ids, query
+from tests.loopback.saved_db import Target, in_one_read
 from tests.loopback.server import LoopbackDiscord
 from umtali.codec import session_from_json, session_to_json
 from umtali.moves import Move
@@ -55,27 +55,22 @@ class LogWatch:
         return found
 
 
-def saved_session(db: Path, match_id: int) -> Session:
+def saved_session(db: Target, match_id: int) -> Session:
     [row] = query(db, "SELECT state FROM matches WHERE id = ?", match_id)
     return session_from_json(json.loads(row["state"]))
 
 
-def _moves_and_state(db: Path, match_id: int) -> tuple[list[sqlite3.Row], str]:
+def _moves_and_state(db: Target, match_id: int) -> tuple[list[Any], str]:
     """The match's saved moves and state, read in one transaction: a move the bot saves
     between two reads would set them apart (the soak read them so, and reported a state one
     move ahead of its moves, the computer having played meanwhile)."""
-    with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10,
-                                 isolation_level=None)) as c:
-        c.row_factory = sqlite3.Row
-        c.execute("BEGIN")
-        rows = c.execute("SELECT ply, move FROM moves WHERE match_id = ? ORDER BY ply",
-                         (match_id,)).fetchall()
-        [state] = c.execute("SELECT state FROM matches WHERE id = ?", (match_id,)).fetchone()
-        c.execute("COMMIT")
+    rows, [[state]] = in_one_read(db, [
+        ("SELECT ply, move FROM moves WHERE match_id = ? ORDER BY ply", (match_id,)),
+        ("SELECT state FROM matches WHERE id = ?", (match_id,))])
     return rows, str(state)
 
 
-def replay_problems(db: Path, match_id: int) -> list[str]:
+def replay_problems(db: Target, match_id: int) -> list[str]:
     """The saved state is the engine's replay of the saved moves (and of the resignation or
     the time out that ended it, which is no move)."""
     rows, state = _moves_and_state(db, match_id)
@@ -99,14 +94,14 @@ def replay_problems(db: Path, match_id: int) -> list[str]:
     return []
 
 
-def ordinals(db: Path, users: tuple[int, ...]) -> dict[int, float]:
+def ordinals(db: Target, users: tuple[int, ...]) -> dict[int, float]:
     """Each member's rating over all servers (0.0 before any rated session)."""
     found = {r["user_id"]: float(r["ordinal"]) for r in query(
         db, "SELECT user_id, ordinal FROM ratings WHERE scope = 0")}
     return {u: found.get(u, 0.0) for u in users}
 
 
-def result_problems(db: Path, match_id: int, practice: bool,
+def result_problems(db: Target, match_id: int, practice: bool,
                     before: dict[int, float]) -> list[str]:
     """One result recorded for the finished session, and each player's rating moved once (a
     practice session's not at all). ``before``: the players' ratings as the session began."""
@@ -150,7 +145,7 @@ def result_problems(db: Path, match_id: int, practice: bool,
     return found
 
 
-def shown_problems(server: LoopbackDiscord, db: Path, match_id: int) -> list[str]:
+def shown_problems(server: LoopbackDiscord, db: Target, match_id: int) -> list[str]:
     """What the finished match's table and panels show matches the database: the result on
     the table, no button to play on anywhere (a DM, the table, a table posted before),
     nothing left unsent."""

@@ -13,12 +13,12 @@ import time
 from collections import Counter
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from tests.loopback.driver import SavedMatch, custom_ids, query, read_match, until
 from tests.loopback.harness import BotProcess
 from tests.loopback.records import Fault, Interaction
+from tests.loopback.saved_db import Target
 from tests.loopback.server import LoopbackDiscord
 from umtali.moves import Move, MoveKind
 from umtali.players import GreedyPlayer
@@ -34,7 +34,7 @@ ERRORS = ((429, 0), (500, 0), (502, 0), (403, 50001), (404, 10003))
 class SoakState:
     """What the soak and its faults share."""
 
-    db: Path
+    db: Target
     server: LoopbackDiscord
     #: The bot's processes: one, or two sharing the database (a shard each).
     bots: list[BotProcess]
