@@ -143,8 +143,10 @@ class SqliteDatabase(Database):
         await self.conn.close()
 
     async def schema_version(self) -> int:
-        async with self.conn.execute("PRAGMA user_version") as cur:
-            row = await cur.fetchone()
+        # As any read (``fetchall``): read while the bot runs (``cogs.umtali.outgrown``), a
+        # cursor's statement open between its trips, or kept by a cancelled task, would make a
+        # save's BEGIN IMMEDIATE fail at once instead of waiting for another process.
+        row = await self.fetchone("PRAGMA user_version")
         return int(row[0]) if row else 0
 
     def statements(self, number: int) -> list[str]:
