@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -55,6 +56,9 @@ class Delivery(ChannelLoss):
         self.service = service
         self._queues: dict[int, Batch] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
+        #: Every worker still running, by match: one no longer the match's (its copy dropped,
+        #: or handed over) may still hand the match to a fresh copy's (``overtaken``).
+        self._running: dict[int, set[asyncio.Task[None]]] = {}
         self._idle: dict[int, asyncio.Event] = {}
         self._retries: dict[int, asyncio.TimerHandle] = {}
         #: What each pending retry will send: a later failure joins it, cancelling nothing.
@@ -78,7 +82,15 @@ class Delivery(ChannelLoss):
         self._idle.setdefault(live.id, asyncio.Event()).clear()
         worker = self._workers.get(live.id)
         if worker is None or worker.done():
-            self._workers[live.id] = asyncio.create_task(self._run(live))
+            worker = self._workers[live.id] = asyncio.create_task(self._run(live))
+            self._running.setdefault(live.id, set()).add(worker)
+            worker.add_done_callback(functools.partial(self._ended, live.id))
+
+    def _ended(self, match_id: int, worker: asyncio.Task[None]) -> None:
+        running = self._running.get(match_id, set())
+        running.discard(worker)
+        if not running:
+            self._running.pop(match_id, None)
 
     @property
     def closed(self) -> bool:
@@ -92,12 +104,21 @@ class Delivery(ChannelLoss):
         self.enqueue(fresh, batch)
 
     async def flush(self, match_id: int | None = None) -> None:
-        """Wait until everything queued has been sent (tests, shutdown)."""
-        ids = [match_id] if match_id is not None else list(self._idle)
-        for i in ids:
-            idle = self._idle.get(i)
-            if idle is not None:
-                await idle.wait()
+        """Wait until everything queued has been sent (tests, shutdown), by the workers that
+        ended their match's queue too (what they hand over is sent)."""
+        while True:
+            ids = [match_id] if match_id is not None else list(self._idle)
+            for i in ids:
+                idle = self._idle.get(i)
+                if idle is not None:
+                    await idle.wait()
+            ending = {task for i in ([match_id] if match_id is not None else
+                                     list(self._running))
+                      for task in self._running.get(i, ())
+                      if task is not asyncio.current_task() and not task.done()}
+            if not ending:
+                return
+            await asyncio.wait(ending)
 
     def forget(self, match_id: int) -> None:
         """Free what a finished match kept here (its worker is ending, or has ended)."""

@@ -15,6 +15,7 @@ from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, custom_ids, player, start_match, thread_of
 from tests.processes.helpers import main_of, row, settle, table_moved
 from tests.processes.test_table_moved_as_read import tables_offering
+from tests.test_faults_channel import _lose_thread
 from tests.test_faults_timers import to_turn_end
 from umtali.players import GreedyPlayer
 
@@ -191,3 +192,52 @@ async def test_a_panel_edit_landing_after_its_copy_learnt_the_newer_panel_is_str
                 if any(c.startswith(prefix) and c.split(":")[3].isdigit()
                        for c in custom_ids(m))]
     assert old not in offering, "the replaced panel offers a turn"
+
+
+async def test_a_turn_moved_on_elsewhere_as_a_delivery_went_out_is_not_told_anew(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The two-process soak's seed 1045, played in DMs (the channel lost): a turn's delivery
+    held up on the first seat's panel while the other process took the match on; its second
+    seat, the one to act, was then sent a new panel (which notifies) of a turn played
+    already, buttons and all, until the save that refused its id took them off."""
+    live = await start_match(world)
+    main = main_of(world)
+    _lose_thread(world, live)
+    main.delivery.enqueue(live, Batch(table=True))
+    await settle(world, main)
+    assert live.channel_lost
+    while live.session.to_act != 0:
+        await main.act(live, live.player_ids[live.session.to_act],
+                       GreedyPlayer().choose(live.session.view(live.session.to_act)))
+    await to_turn_end(world, live)
+    await settle(world, main)
+    first = live.dm_message_ids[0]
+    editing, land = asyncio.Event(), asyncio.Event()
+    edit = discord.PartialMessage.edit
+
+    async def held(message: discord.PartialMessage, **fields: Any) -> Any:
+        if message.id == first and not editing.is_set():
+            editing.set()  # the first seat's edit, on its way until ``land`` is set
+            await land.wait()
+        return await edit(message, **fields)
+
+    monkeypatch.setattr(discord.PartialMessage, "edit", held)
+    # Seat 0 ends its turn through this process: seat 1 is to be told its turn anew.
+    assert (await main.act(live, live.player_ids[0],
+                           GreedyPlayer().choose(live.session.view(0)))).ok
+    assert live.session.to_act == 1
+    await asyncio.wait_for(editing.wait(), 10)
+    sending = main.delivery._workers[live.id]
+    # Seat 1 plays on through the other process meanwhile.
+    copy = await other.lookup(live.id)
+    assert copy is not None
+    assert (await other.act(copy, copy.player_ids[1],
+                            GreedyPlayer().choose(copy.session.view(1)))).ok
+    await settle(world, other)
+    dm = f"/channels/{player(world, 1).user.dm_channel.id}/messages"
+    since = len(world.env.http_requests)
+    land.set()
+    await asyncio.wait_for(sending, 10)
+    await settle(world, main, other)
+    posted = [r for r in world.env.http_requests[since:] if r.method == "POST" and r.path == dm]
+    assert not posted, "seat 1 was told anew a turn played already"
