@@ -111,6 +111,7 @@ class Posts:
         if nonce is not None and (first := self.nonces.get(str(nonce))) in self.server.messages:
             # Discord's enforce_nonce: the bot's message with that nonce (within minutes: a
             # test's length), given back, and none created.
+            call.given_back = True
             return replies.json(self.server.messages[first])
         await threads.sent_in(self.server, channel)
         message = self.new(channel_id, call.body, files=call.files)

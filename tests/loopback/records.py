@@ -35,6 +35,9 @@ class Call:
     user_agent: str = ""
     #: When it came (``time.time``, as the snowflakes are): for a soak's trace.
     at: float = field(default_factory=time.time)
+    #: A post sent again with its nonce (``enforce_nonce``): the first message given back,
+    #: none created, nothing new shown.
+    given_back: bool = False
 
 
 @dataclass

@@ -81,7 +81,9 @@ class Secrecy:
             data = body.get("data") or {}
             public_reply = (parts[0] == "interactions" and body.get("type") == 4
                             and not int(data.get("flags") or 0) & 64)
-            if not (to_channel or public_reply):
+            if not (to_channel or public_reply) or call.given_back:
+                # (a post sent again with its nonce shows nothing new: the first one was
+                # judged as it was made, of the position it told)
                 continue
             self.scans += 1
             text = json.dumps(without_accounts(body), ensure_ascii=False)

@@ -55,6 +55,7 @@ def _made(snowflake: int | str) -> float:
 def write_trace(server: LoopbackDiscord, path: Path) -> None:
     lines: list[tuple[float, str]] = [
         (c.at, f"{c.method} {c.path} -> {c.status}{_sender(c.user_agent)}"
+               f"{' (sent again: the first given back)' if c.given_back else ''}"
                f"{_shown(_ids(c.body))}{_fields(c.body)}") for c in server.calls]
     for m in server.messages.values():
         text = str(m.get("content") or "")[:60].replace("\n", " ")
