@@ -56,8 +56,9 @@ class _PgReader:
         self.url = url
         self.loop = asyncio.new_event_loop()
         self.conn: asyncpg.Connection[Any] | None = None
-        threading.Thread(target=self.loop.run_forever, name="soak-pg-reads",
-                         daemon=True).start()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="soak-pg-reads",
+                                       daemon=True)
+        self.thread.start()
 
     def run(self, reads: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Any]]:
         future = asyncio.run_coroutine_threadsafe(self._read(reads), self.loop)
@@ -73,8 +74,13 @@ class _PgReader:
         async def closed() -> None:
             if self.conn is not None:
                 await self.conn.close()
-        asyncio.run_coroutine_threadsafe(closed(), self.loop).result(TIMEOUT)
-        self.loop.call_soon_threadsafe(self.loop.stop)
+        try:
+            asyncio.run_coroutine_threadsafe(closed(), self.loop).result(TIMEOUT)
+        finally:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self.thread.join(TIMEOUT)
+            if not self.thread.is_alive():
+                self.loop.close()  # (its self-pipe's sockets with it)
 
 
 _readers: dict[str, _PgReader] = {}
