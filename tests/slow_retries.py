@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-import cogs.umtali.delivery
+import cogs.umtali.retries
 
 #: Seconds before a first retry.
 RETRY = 60.0
@@ -14,4 +14,4 @@ RETRY = 60.0
 
 @pytest.fixture(autouse=True)
 def slow_retries(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cogs.umtali.delivery, "RETRY_FIRST", RETRY)
+    monkeypatch.setattr(cogs.umtali.retries, "RETRY_FIRST", RETRY)

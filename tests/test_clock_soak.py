@@ -30,7 +30,7 @@ import pytest
 from simcord.builders import UserHandle
 
 from bot import UmtaliBot
-from cogs.umtali import delivery
+from cogs.umtali import retries
 from cogs.umtali.outbox import Batch
 from cogs.umtali.time_control import DAY
 from tests.clock_soak_players import PlayerSteps
@@ -138,7 +138,7 @@ async def test_the_clock_keeps_its_promises(world: World, db_path: Path,
     logging.getLogger("cogs").addHandler(warned)
     monkeypatch.setattr(logging.getLogger("cogs"), "level", logging.WARNING)
     # A post Discord failed is tried again at once, not seconds later (real time).
-    monkeypatch.setattr(delivery, "RETRY_FIRST", 0.05)
+    monkeypatch.setattr(retries, "RETRY_FIRST", 0.05)
     monkeypatch.setattr(discord.Interaction, "created_at",
                         property(lambda _: soak.stamp()))
     asyncio.get_running_loop().set_exception_handler(soak.loop_error)

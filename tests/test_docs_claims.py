@@ -17,13 +17,13 @@ from cogs.umtali.claims import LEASE
 from cogs.umtali.clock import GRACE, NOTICE_AFTER
 from cogs.umtali.clock_state import LATE
 from cogs.umtali.commands import UmtaliCog, move_choices
-from cogs.umtali.delivery import FAILURES_LOGGED, RETRY_FIRST, RETRY_MAX, TRIES
 from cogs.umtali.names import MAX_ECHO, MAX_NAME
 from cogs.umtali.options import MAX_TIMER
 from cogs.umtali.owners import RENEW_EVERY
 from cogs.umtali.pictures import hand, table
 from cogs.umtali.pictures.cache import PictureCache
 from cogs.umtali.play_panel import MAX_BUTTONS, hand_panel
+from cogs.umtali.retries import FAILURES_LOGGED, RETRY_FIRST, RETRY_MAX, TRIES
 from cogs.umtali.rules_text import PAGES, pages
 from cogs.umtali.time_control import PRESETS, time_control
 from data.challenges import Limits

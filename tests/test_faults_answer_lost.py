@@ -12,7 +12,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from cogs.umtali import delivery, rest_timeout, time_out
+from cogs.umtali import rest_timeout, retries, time_out
 from cogs.umtali.clock import warn_before
 from cogs.umtali.clock_state import LATE
 from cogs.umtali.live import LiveMatch
@@ -121,7 +121,7 @@ async def test_a_turns_new_dm_panel_sent_with_its_answer_lost_is_sent_once(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """The match's channel lost, a turn's start sends its player a new DM panel (it notifies):
     its answer lost, the delivery tries it again."""
-    monkeypatch.setattr(delivery, "RETRY_FIRST", 0.5)
+    monkeypatch.setattr(retries, "RETRY_FIRST", 0.5)
     db = tmp_path / "umtali.sqlite3"
     async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
         saved, svc, live = await _channel_lost(server, db, bot)

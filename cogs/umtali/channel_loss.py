@@ -1,5 +1,5 @@
 """A match's channel lost: it refused the bot for good (deleted, locked, permission removed),
-or failed for an hour (``delivery.TRIES``). The match goes on in the players' DMs, each told
+or failed for an hour (``retries.TRIES``). The match goes on in the players' DMs, each told
 so by a new message, each panel carrying the table and the last turn (``/umtali table`` brings
 it back to a channel); a match whose players can no longer be told anything is abandoned. A
 channel the match has left meanwhile (``/umtali table`` moved it) loses nothing.

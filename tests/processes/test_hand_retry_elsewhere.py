@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-import cogs.umtali.delivery
+import cogs.umtali.retries
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, custom_ids, play_out, player, start_match
 from tests.processes.helpers import greedy_via, main_of, row, settle
@@ -22,7 +22,7 @@ RETRY = 60.0
 @pytest.mark.usefixtures("server_errors")
 async def test_a_hand_tried_again_after_the_match_moved_on_elsewhere_shows_it_as_it_is(
         world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cogs.umtali.delivery, "RETRY_FIRST", RETRY)
+    monkeypatch.setattr(cogs.umtali.retries, "RETRY_FIRST", RETRY)
     live = await start_match(world)
     main = main_of(world)
     seat = live.session.to_act

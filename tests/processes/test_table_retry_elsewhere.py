@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-import cogs.umtali.delivery
+import cogs.umtali.retries
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, custom_ids, start_match, thread_of
 from tests.processes.helpers import main_of, row, settle, via
@@ -26,7 +26,7 @@ def _live_tables(match_id: int, channel: Any) -> list[Any]:
 @pytest.mark.usefixtures("server_errors")
 async def test_a_table_edit_tried_again_after_the_table_moved_elsewhere_revives_nothing(
         world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cogs.umtali.delivery, "RETRY_FIRST", RETRY)
+    monkeypatch.setattr(cogs.umtali.retries, "RETRY_FIRST", RETRY)
     live = await start_match(world)
     main = main_of(world)
     thread = thread_of(world, live)
