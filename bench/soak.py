@@ -39,7 +39,6 @@ from statistics import median
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import asyncpg
 import pytest
 
 from tests.loopback.harness import loopback_server
@@ -58,7 +57,7 @@ async def soak(seed: int, sessions: int, faults: tuple[str, ...], rate: float,
         database = None
         if postgres is not None:
             name = f"soak_{seed}_{time.time_ns()}"
-            await asyncpg_admin(postgres, f"CREATE DATABASE {name}")
+            await postgres.admin(f"CREATE DATABASE {name}")
             database = postgres.url(name)
         try:
             async with loopback_server(monkeypatch) as server:
@@ -81,14 +80,6 @@ async def soak(seed: int, sessions: int, faults: tuple[str, ...], rate: float,
                 postgres.dump(database.rsplit("/", 1)[1].split("?")[0], kept / "umtali.sql")
             print(f"the bot's log and database, and what Discord saw: {kept}", flush=True)
     return report
-
-
-async def asyncpg_admin(server: PgServer, sql: str) -> None:
-    conn = await asyncpg.connect(server.url("postgres"))
-    try:
-        await conn.execute(sql)
-    finally:
-        await conn.close()
 
 
 def main() -> int:

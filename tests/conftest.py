@@ -11,7 +11,6 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import asyncpg
 import pytest
 import simcord.interactions
 from simcord import Env
@@ -49,24 +48,16 @@ def postgres_server() -> Iterator[PgServer]:
     server.stop()
 
 
-async def _admin(server: PgServer, sql: str) -> None:
-    conn = await asyncpg.connect(server.url("postgres"))
-    try:
-        await conn.execute(sql)
-    finally:
-        await conn.close()
-
-
 async def _database(server: PgServer, migrated: bool) -> str:
     """A new database on ``server``: at the latest schema, or empty."""
     if migrated and not server.template_ready:
-        await _admin(server, f"CREATE DATABASE {TEMPLATE}")
+        await server.admin(f"CREATE DATABASE {TEMPLATE}")
         db = await Database.open(server.url(TEMPLATE))
         await db.close()
         server.template_ready = True
     name = f"test_{next(_databases)}"
     template = TEMPLATE if migrated else "template0"
-    await _admin(server, f"CREATE DATABASE {name} TEMPLATE {template}")
+    await server.admin(f"CREATE DATABASE {name} TEMPLATE {template}")
     return name
 
 
@@ -84,7 +75,7 @@ async def _target(request: pytest.FixtureRequest, backend: str, tmp_path: Path,
     server: PgServer = request.getfixturevalue("postgres_server")
     name = await _database(server, migrated)
     yield server.url(name)
-    await _admin(server, f"DROP DATABASE {name} WITH (FORCE)")
+    await server.admin(f"DROP DATABASE {name} WITH (FORCE)")
 
 
 @pytest.fixture

@@ -21,6 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import asyncpg
+
 #: Seconds to wait for the server to accept connections.
 START_TIMEOUT = 60.0
 #: The superuser of the throwaway cluster.
@@ -119,6 +121,14 @@ class PgServer:
         with contextlib.suppress(OSError):
             return self.log.read_text(errors="replace").strip()[-500:]
         return "(no log)"
+
+    async def admin(self, sql: str) -> None:
+        """Run ``sql`` (CREATE DATABASE, DROP DATABASE) on the server's own database."""
+        conn = await asyncpg.connect(self.url("postgres"))
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
 
     def dump(self, database: str, to: Path) -> None:
         """``database`` as SQL, in the file ``to`` (what a broken soak keeps); a failure is

@@ -14,13 +14,11 @@ arrived.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import sqlite3
 import threading
-import time
 from pathlib import Path
 
 from data.sqlite_db import SqliteDatabase
+from tests.db_lock import cancelled_as_it_returns, saves_after_another_process_wrote
 
 
 async def test_a_transaction_cancelled_as_a_read_returns_leaves_the_next_save_able_to_wait(
@@ -50,24 +48,9 @@ async def test_a_transaction_cancelled_as_a_read_returns_leaves_the_next_save_ab
         reading = asyncio.ensure_future(read())
         assert await asyncio.to_thread(entered.wait, 5)
         release.set()
-        # The event loop held up meanwhile, the read ends on its thread and its result is
-        # queued for the loop; the cancellation is queued behind it: it reaches the task
-        # once the result has reached the read's future, before the task resumes.
-        time.sleep(0.3)  # (blocking: the point)
-        asyncio.get_running_loop().call_soon(reading.cancel)
-        with contextlib.suppress(asyncio.CancelledError):
-            await reading
-        assert reading.cancelled()
+        await cancelled_as_it_returns(reading)
 
-        # Another process commits a move meanwhile.
-        other = sqlite3.connect(path, isolation_level=None, timeout=5)
-        other.execute("INSERT INTO meta (key, value) VALUES ('elsewhere', 'v')")
-        other.close()
-
-        async with db.transaction() as tx:
-            await tx.execute("INSERT INTO meta (key, value) VALUES ('here', 'v')")
-        saved = await db.fetchall("SELECT key FROM meta WHERE key IN ('elsewhere', 'here')")
-        assert sorted(row["key"] for row in saved) == ["elsewhere", "here"]
+        await saves_after_another_process_wrote(db, path)
     finally:
         release.set()
         await db.close()

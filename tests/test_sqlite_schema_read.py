@@ -15,14 +15,11 @@ release) fail.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import sqlite3
-import time
 from pathlib import Path
 
 from data.migrations import MIGRATIONS
 from data.sqlite_db import SqliteDatabase
-from tests.db_lock import write_locked
+from tests.db_lock import cancelled_as_it_returns, saves_after_another_process_wrote, write_locked
 
 
 async def test_a_save_queued_behind_the_schema_read_waits_for_another_process_lock(
@@ -54,22 +51,8 @@ async def test_the_schema_read_cancelled_as_it_returns_leaves_the_next_save_able
     try:
         reading = asyncio.ensure_future(db.schema_version())
         await asyncio.sleep(0)  # its first trip is on the connection's queue
-        # The event loop held up meanwhile, the PRAGMA runs on its thread and its cursor is
-        # queued for the loop; the cancellation (the bot's close) is queued behind it.
-        time.sleep(0.3)  # (blocking: the point)
-        asyncio.get_running_loop().call_soon(reading.cancel)
-        with contextlib.suppress(asyncio.CancelledError):
-            await reading
-        assert reading.cancelled()
+        await cancelled_as_it_returns(reading)
 
-        # Another process commits meanwhile.
-        other = sqlite3.connect(path, isolation_level=None, timeout=5)
-        other.execute("INSERT INTO meta (key, value) VALUES ('elsewhere', 'v')")
-        other.close()
-
-        async with db.transaction() as tx:
-            await tx.execute("INSERT INTO meta (key, value) VALUES ('here', 'v')")
-        saved = await db.fetchall("SELECT key FROM meta WHERE key IN ('elsewhere', 'here')")
-        assert sorted(row["key"] for row in saved) == ["elsewhere", "here"]
+        await saves_after_another_process_wrote(db, path)
     finally:
         await db.close()

@@ -30,6 +30,13 @@ async def table_fields(world: World, svc: MatchService, match_id: int) -> tuple[
             [(f.name, f.value) for f in drawn.embeds[0].fields])
 
 
+def offering(world: World, match_id: int, seat: int) -> list[int]:
+    """The seat's DM messages that offer a move of the match."""
+    prefix = f"umtali:m:{match_id}:"
+    return [m.id for m in player(world, seat).user.dm_channel.history()
+            if any(c.startswith(prefix) and c.split(":")[3].isdigit() for c in custom_ids(m))]
+
+
 def drawn_slowly(monkeypatch: pytest.MonkeyPatch, svc: MatchService,
                  drawing: str) -> tuple[asyncio.Event, asyncio.Event]:
     """``svc`` draws what its method ``drawing`` makes (the table, a DM panel) slowly, until
@@ -112,11 +119,8 @@ async def test_a_panel_edit_overtaken_by_a_newer_panel_leaves_one_offering_moves
     late.set()
     await asyncio.wait_for(sending, 10)
     await settle(world, main, other)
-    prefix = f"umtali:m:{live.id}:"
-    offering = [m.id for m in player(world, seat).user.dm_channel.history()
-                if any(c.startswith(prefix) and c.split(":")[3].isdigit()
-                       for c in custom_ids(m))]
-    assert offering == [newer] == [(await row(world, live.id))[f"dm{seat}_message_id"]]
+    assert offering(world, live.id, seat) == [newer] == [
+        (await row(world, live.id))[f"dm{seat}_message_id"]]
 
 
 async def test_a_table_edit_landing_after_the_table_moved_elsewhere_is_retired_again(
@@ -187,11 +191,7 @@ async def test_a_panel_edit_landing_after_its_copy_learnt_the_newer_panel_is_str
     land.set()
     await asyncio.wait_for(sending, 10)
     await settle(world, main, other)
-    prefix = f"umtali:m:{live.id}:"
-    offering = [m.id for m in player(world, seat).user.dm_channel.history()
-                if any(c.startswith(prefix) and c.split(":")[3].isdigit()
-                       for c in custom_ids(m))]
-    assert old not in offering, "the replaced panel offers a turn"
+    assert old not in offering(world, live.id, seat), "the replaced panel offers a turn"
 
 
 async def test_a_turn_moved_on_elsewhere_as_a_delivery_went_out_is_not_told_anew(
