@@ -11,6 +11,7 @@ import discord
 import pytest
 
 from cogs.umtali.outbox import Batch
+from cogs.umtali.panels import table_panel
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, custom_ids, player, start_match, thread_of
 from tests.processes.helpers import main_of, row, settle, table_moved
@@ -241,3 +242,59 @@ async def test_a_turn_moved_on_elsewhere_as_a_delivery_went_out_is_not_told_anew
     await settle(world, main, other)
     posted = [r for r in world.env.http_requests[since:] if r.method == "POST" and r.path == dm]
     assert not posted, "seat 1 was told anew a turn played already"
+
+
+async def test_a_turn_told_anew_as_the_table_is_brought_back_elsewhere_is_told(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Played in DMs (the channel lost), a turn's delivery was held up on the first seat's
+    panel while the other player brought the table back to a channel through the other
+    process (``/umtali table``: the match taken there, at the same version, the turn not
+    played). The seat to act is still owed its new panel, which notifies: dropped as behind
+    its holder, nobody told it its turn (the table is posted without a mention, and the
+    holder's delivery edits the panels)."""
+    live = await start_match(world)
+    main = main_of(world)
+    _lose_thread(world, live)
+    main.delivery.enqueue(live, Batch(table=True))
+    await settle(world, main)
+    assert live.channel_lost
+    while live.session.to_act != 0:
+        await main.act(live, live.player_ids[live.session.to_act],
+                       GreedyPlayer().choose(live.session.view(live.session.to_act)))
+    await to_turn_end(world, live)
+    await settle(world, main)
+    first = live.dm_message_ids[0]
+    editing, land = asyncio.Event(), asyncio.Event()
+    edit = discord.PartialMessage.edit
+
+    async def held(message: discord.PartialMessage, **fields: Any) -> Any:
+        if message.id == first and not editing.is_set():
+            editing.set()  # the first seat's edit, on its way until ``land`` is set
+            await land.wait()
+        return await edit(message, **fields)
+
+    monkeypatch.setattr(discord.PartialMessage, "edit", held)
+    dm = f"/channels/{player(world, 1).user.dm_channel.id}/messages"
+    since = len(world.env.http_requests)
+    # Seat 0 ends its turn through this process: seat 1 is to be told its turn anew.
+    assert (await main.act(live, live.player_ids[0],
+                           GreedyPlayer().choose(live.session.view(0)))).ok
+    assert live.session.to_act == 1
+    await asyncio.wait_for(editing.wait(), 10)
+    sending = main.delivery._workers[live.id]
+    # Seat 0 brings the table to the server's channel through the other process meanwhile,
+    # as ``tables.post_table`` does.
+    copy = await other.lookup(live.id)
+    assert copy is not None
+    table = await other.table_message(copy).drawn()
+    posted = await world.bot.get_partial_messageable(world.channel.id).send(
+        **table.send(), view=table_panel(live.id))
+    await other.move_to(copy, world.channel.id, posted.id)
+    other.delivery.enqueue(copy, Batch(table=True, hands={0, 1}))
+    await settle(world, other)
+    land.set()
+    await asyncio.wait_for(sending, 10)
+    await settle(world, main, other)
+    assert copy.session.to_act == 1 and not copy.over
+    told = [r for r in world.env.http_requests[since:] if r.method == "POST" and r.path == dm]
+    assert told, "seat 1 was never told its turn"
