@@ -178,9 +178,10 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
     user_id = live.player_ids[seat]
     # A new panel of the seat whose turn it shows notifies: it tells that turn (``dm_told``).
     telling = new and not over and seat == turn[3]
-    if await svc.owners.fell_behind(live):
+    if await svc.owners.played_past(live):
         # Another process moved the match on as this delivery went out (a call of it held
         # up): sent, the panel would notify a turn played already (its holder tells its own).
+        # Only brought elsewhere, at this turn, it is sent: that process tells it nothing.
         return False
     try:
         user = svc.client.get_user(user_id) or await svc.client.fetch_user(user_id)

@@ -30,7 +30,7 @@ from cogs.umtali.outbox import Batch
 from cogs.umtali.question_message import void_owed
 from cogs.umtali.time_out import ask_again
 from cogs.umtali.unheard import InDoubt, settled
-from data.leases import Leases
+from data.leases import Leases, Shown
 from data.models import AsSaved, Place
 from data.store import StaleState
 
@@ -270,6 +270,19 @@ class Owners:
         would put an earlier position back over the one that process shows, and its buttons
         back on a table replaced since. A copy as the database has it may still be drawn
         from here (a member's choice made through this process, say)."""
+        return await self._behind(live) is not None
+
+    async def played_past(self, live: LiveMatch) -> bool:
+        """``fell_behind``, and the match as saved is at another version, or ended: what this
+        copy would tell a player of its turn (a new panel, which notifies) is told already,
+        or owed no more. A copy behind only in where the table is (brought elsewhere through
+        another process, the turn unplayed) is dropped too, yet the turn it tells is owed:
+        nobody else tells it (that process edits the panels)."""
+        saved = await self._behind(live)
+        return saved is not None and saved.at[:2] != live.at()[:2]
+
+    async def _behind(self, live: LiveMatch) -> Shown | None:
+        """``fell_behind``: the match as saved if ``live`` fell behind it (dropped), else None."""
         was = live.place  # (moved here during the read: not taken back)
         try:
             saved = await self.leases.shown(live.id)
@@ -277,7 +290,7 @@ class Owners:
             # The database failing for now: sent as before (what needs it fails by itself).
             log.info("match %d: who holds it could not be read (%s: %s)", live.id,
                      e.__class__.__name__, e)
-            return False
+            return None
         if saved is None or saved.owner == self.name or saved.at == live.at():
             if saved is not None:
                 # A panel saved since this copy was read (its former holder's, sent as this
@@ -286,9 +299,9 @@ class Owners:
                 live.take_newer_panels(saved.panels)
                 if live.take_place(Place(*saved.at[2:]), was):
                     self.svc.delivery.moved(live)
-            return False
+            return None
         self.drop(live)
-        return True
+        return saved
 
     async def posted(self, live: LiveMatch, texts: list[str], announced: int) -> None:
         """``texts``, the first unsent announcements, are posted: forget them, in memory and
