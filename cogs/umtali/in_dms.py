@@ -327,7 +327,4 @@ def _shown(svc: MatchService, live: LiveMatch, seat: int, version: int, over: bo
         live.dm_shown[seat] = version
         return
     live.dm_shown[seat] = None
-    if live.dm_message_ids[seat] != message_id:
-        # The one edited, replaced as the edit was on its way, may have its buttons back.
-        live.dm_looked_for[seat] = True
     svc.delivery.enqueue(live, Batch(hands={seat}))

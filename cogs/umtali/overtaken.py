@@ -63,7 +63,7 @@ async def overtaken(delivery: Delivery, live: LiveMatch, batch: Batch, sent: Sen
                                         and known != fresh.dm_message_ids[seat]):
             # Edited here after it was replaced, it may offer moves again: looked for (so
             # too if the copy learnt of the newer panel as its edit of the older was on its
-            # way: ``in_dms._shown``).
+            # way: ``LiveMatch.take_newer_panel`` marked the look).
             fresh.dm_looked_for[seat] = True
     fresh.dm_shown = [None, None]
     delivery.hand_over(live, fresh, Batch(table=batch.table, hands=set(batch.hands)))
