@@ -116,6 +116,8 @@ async def _replaced_panel(interaction: discord.Interaction, live: LiveMatch,
     panel = live.dm_message_ids[seat]
     if message.id == panel or (live.dm_in_flight[seat] and (panel is None or message.id > panel)):
         return False
+    if await _saved_since(interaction, live, seat, message):
+        return False
     if await _on_its_way(interaction, live, seat, message):
         return False
     panel = live.dm_message_ids[seat]  # (a newer one saved meanwhile: ``_on_its_way``)
@@ -145,6 +147,25 @@ async def _replaced_panel(interaction: discord.Interaction, live: LiveMatch,
         # newer panel sent if none was saved.
         svc.delivery.enqueue(live, Batch(hands={seat}))
     return True
+
+
+async def _saved_since(interaction: discord.Interaction, live: LiveMatch, seat: int,
+                       message: discord.Message) -> bool:
+    """Whether ``message`` is the seat's panel as saved since this copy was read: another
+    process sent and saved it (one not holding the match shows it again as saved, after a
+    delivery of its overtaken), and this copy, the holder's too, never read it. Taken here
+    (the older one looked for and stripped). Read only for a click on a panel not known as
+    the seat's: a rare click."""
+    try:
+        saved = await service(interaction.client).owners.leases.shown(live.id)
+    except Exception as e:  # the database failing for now: judged on what is known here
+        log.info("match %d: the panels as saved could not be read (%s: %s)", live.id,
+                 e.__class__.__name__, e)
+        return False
+    if saved is None or saved.panels[seat].message_id != message.id:
+        return False
+    live.take_newer_panel(seat, saved.panels[seat])
+    return live.dm_message_ids[seat] == message.id
 
 
 async def _on_its_way(interaction: discord.Interaction, live: LiveMatch, seat: int,

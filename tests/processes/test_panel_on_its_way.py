@@ -141,3 +141,29 @@ async def test_a_lost_channels_notice_taken_elsewhere_is_not_sent_again(
     assert notices(world, seat, since) == 1, "told twice"
     fresh = await other.store.match(live.id)
     assert fresh is not None and seat not in owe_at_bring_in(LiveMatch.from_row(fresh))
+
+
+async def test_a_click_on_a_panel_the_holder_never_saw_sent_is_played(
+        world: World, other: MatchService) -> None:
+    """The two-process soak's seed 1061: the process not holding the match sends a seat a new
+    panel (showing the match again as saved after a delivery overtaken) and saves it; the
+    player clicks it at once, reaching the holder, whose copy knew neither that panel nor its
+    mark (read before): it answered "That panel was replaced by a newer one", and the move
+    was not made, on the very panel saved as the seat's."""
+    live = await _drawing(world)
+    main = main_of(world)
+    await settle(world, main)
+    seat, version = live.session.to_act, live.version
+    actor = player(world, seat)
+    copy = await other.lookup(live.id)
+    assert copy is not None and copy is not live
+    await other.delivery.send_hand(copy, seat, new=True)
+    await settle(world, other)
+    panel = actor.user.dm_channel.last_message
+    saved = await row(world, live.id)
+    assert saved[f"dm{seat}_message_id"] == panel.id != live.dm_message_ids[seat]
+    assert saved["owner"] != "p2"
+    r = await actor.user.click(panel, custom_id=f"umtali:m:{live.id}:{version}:draw")
+    said = " ".join(m.content or "" for m in [r.response, *r.followups] if m is not None)
+    assert r.acknowledged and not r.ephemeral, said
+    assert (await row(world, live.id))["version"] == version + 1
