@@ -10,6 +10,7 @@ from typing import Any
 import discord
 import pytest
 
+from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.panels import table_panel
 from cogs.umtali.service import MatchService
@@ -36,6 +37,39 @@ def offering(world: World, match_id: int, seat: int) -> list[int]:
     prefix = f"umtali:m:{match_id}:"
     return [m.id for m in player(world, seat).user.dm_channel.history()
             if any(c.startswith(prefix) and c.split(":")[3].isdigit() for c in custom_ids(m))]
+
+
+def edit_held(monkeypatch: pytest.MonkeyPatch,
+              message_id: int) -> tuple[asyncio.Event, asyncio.Event]:
+    """The first edit of the DM message ``message_id`` stays on its way until the second
+    event returned is set; the first is set as it waits."""
+    editing, land = asyncio.Event(), asyncio.Event()
+    edit = discord.PartialMessage.edit
+
+    async def held(message: discord.PartialMessage, **fields: Any) -> Any:
+        if message.id == message_id and not editing.is_set():
+            editing.set()
+            await land.wait()
+        return await edit(message, **fields)
+
+    monkeypatch.setattr(discord.PartialMessage, "edit", held)
+    return editing, land
+
+
+async def in_dms_at_seat_0s_turn_end(world: World) -> LiveMatch:
+    """A match played in DMs (its channel lost), seat 0 to act with only its discard left."""
+    live = await start_match(world)
+    main = main_of(world)
+    _lose_thread(world, live)
+    main.delivery.enqueue(live, Batch(table=True))
+    await settle(world, main)
+    assert live.channel_lost
+    while live.session.to_act != 0:
+        await main.act(live, live.player_ids[live.session.to_act],
+                       GreedyPlayer().choose(live.session.view(live.session.to_act)))
+    await to_turn_end(world, live)
+    await settle(world, main)
+    return live
 
 
 def drawn_slowly(monkeypatch: pytest.MonkeyPatch, svc: MatchService,
@@ -163,16 +197,8 @@ async def test_a_panel_edit_landing_after_its_copy_learnt_the_newer_panel_is_str
     await settle(world, main)
     seat = live.session.to_act
     old = live.dm_message_ids[seat]
-    editing, land = asyncio.Event(), asyncio.Event()
-    edit = discord.PartialMessage.edit
-
-    async def held(message: discord.PartialMessage, **fields: Any) -> Any:
-        if message.id == old and not editing.is_set():
-            editing.set()  # the holder's edit, on its way until ``land`` is set
-            await land.wait()
-        return await edit(message, **fields)
-
-    monkeypatch.setattr(discord.PartialMessage, "edit", held)
+    assert old is not None
+    editing, land = edit_held(monkeypatch, old)
     live.dm_shown = [None, None]
     main.delivery.enqueue(live, Batch(hands={seat}))
     await asyncio.wait_for(editing.wait(), 10)
@@ -201,28 +227,11 @@ async def test_a_turn_moved_on_elsewhere_as_a_delivery_went_out_is_not_told_anew
     held up on the first seat's panel while the other process took the match on; its second
     seat, the one to act, was then sent a new panel (which notifies) of a turn played
     already, buttons and all, until the save that refused its id took them off."""
-    live = await start_match(world)
+    live = await in_dms_at_seat_0s_turn_end(world)
     main = main_of(world)
-    _lose_thread(world, live)
-    main.delivery.enqueue(live, Batch(table=True))
-    await settle(world, main)
-    assert live.channel_lost
-    while live.session.to_act != 0:
-        await main.act(live, live.player_ids[live.session.to_act],
-                       GreedyPlayer().choose(live.session.view(live.session.to_act)))
-    await to_turn_end(world, live)
-    await settle(world, main)
     first = live.dm_message_ids[0]
-    editing, land = asyncio.Event(), asyncio.Event()
-    edit = discord.PartialMessage.edit
-
-    async def held(message: discord.PartialMessage, **fields: Any) -> Any:
-        if message.id == first and not editing.is_set():
-            editing.set()  # the first seat's edit, on its way until ``land`` is set
-            await land.wait()
-        return await edit(message, **fields)
-
-    monkeypatch.setattr(discord.PartialMessage, "edit", held)
+    assert first is not None
+    editing, land = edit_held(monkeypatch, first)
     # Seat 0 ends its turn through this process: seat 1 is to be told its turn anew.
     assert (await main.act(live, live.player_ids[0],
                            GreedyPlayer().choose(live.session.view(0)))).ok
@@ -252,28 +261,11 @@ async def test_a_turn_told_anew_as_the_table_is_brought_back_elsewhere_is_told(
     played). The seat to act is still owed its new panel, which notifies: dropped as behind
     its holder, nobody told it its turn (the table is posted without a mention, and the
     holder's delivery edits the panels)."""
-    live = await start_match(world)
+    live = await in_dms_at_seat_0s_turn_end(world)
     main = main_of(world)
-    _lose_thread(world, live)
-    main.delivery.enqueue(live, Batch(table=True))
-    await settle(world, main)
-    assert live.channel_lost
-    while live.session.to_act != 0:
-        await main.act(live, live.player_ids[live.session.to_act],
-                       GreedyPlayer().choose(live.session.view(live.session.to_act)))
-    await to_turn_end(world, live)
-    await settle(world, main)
     first = live.dm_message_ids[0]
-    editing, land = asyncio.Event(), asyncio.Event()
-    edit = discord.PartialMessage.edit
-
-    async def held(message: discord.PartialMessage, **fields: Any) -> Any:
-        if message.id == first and not editing.is_set():
-            editing.set()  # the first seat's edit, on its way until ``land`` is set
-            await land.wait()
-        return await edit(message, **fields)
-
-    monkeypatch.setattr(discord.PartialMessage, "edit", held)
+    assert first is not None
+    editing, land = edit_held(monkeypatch, first)
     dm = f"/channels/{player(world, 1).user.dm_channel.id}/messages"
     since = len(world.env.http_requests)
     # Seat 0 ends its turn through this process: seat 1 is to be told its turn anew.
