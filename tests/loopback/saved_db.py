@@ -6,6 +6,7 @@ connection per database, kept on a thread of its own with its own event loop."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import sqlite3
 import threading
 from collections.abc import Sequence
@@ -22,6 +23,11 @@ Target = Path | str
 
 #: How long a read may take (the bot holds its locks for milliseconds).
 TIMEOUT = 10.0
+
+
+class ReadStuck(Exception):
+    """A read of the database took longer than ``TIMEOUT``: the soak's own trouble, said so
+    (a ``TimeoutError`` would read as the bot not doing what was waited for)."""
 
 
 def exists(db: Target) -> bool:
@@ -62,13 +68,31 @@ class _PgReader:
 
     def run(self, reads: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Any]]:
         future = asyncio.run_coroutine_threadsafe(self._read(reads), self.loop)
-        return future.result(TIMEOUT)
+        try:
+            return future.result(TIMEOUT)
+        except concurrent.futures.TimeoutError:
+            # Cancelled, its connection left for a new one: the next read would find this
+            # one's still under way ("another operation is in progress").
+            future.cancel()  # (its connection closed as the cancellation lands: ``_read``)
+            self.conn = None
+            raise ReadStuck(f"a read of the database took over {TIMEOUT:g} s: "
+                            f"{reads[0][0]!r}") from None
 
     async def _read(self, reads: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Any]]:
         if self.conn is None or self.conn.is_closed():
             self.conn = await asyncpg.connect(self.url)
-        async with self.conn.transaction(isolation="repeatable_read", readonly=True):
-            return [list(await self.conn.fetch(numbered(sql), *args)) for sql, args in reads]
+        conn = self.conn
+        try:
+            async with conn.transaction(isolation="repeatable_read", readonly=True):
+                return [list(await conn.fetch(numbered(sql), *args)) for sql, args in reads]
+        except BaseException:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                # Given up as stuck (``run``): its connection goes with it, and the read
+                # ends cancelled whatever the rollback said (nobody reads its error).
+                conn.terminate()
+                raise asyncio.CancelledError from None
+            raise
 
     def close(self) -> None:
         async def closed() -> None:

@@ -25,7 +25,7 @@ from tests.loopback.driver import accept, custom_ids, cut_deck, query, read_matc
 from tests.loopback.harness import BotProcess
 from tests.loopback.launch import PAUSE_VAR, SEED_VAR
 from tests.loopback.records import Interaction
-from tests.loopback.saved_db import Target, exists
+from tests.loopback.saved_db import ReadStuck, Target, exists
 from tests.loopback.secrecy import Secrecy, in_hands
 from tests.loopback.server import LoopbackDiscord, Member
 from tests.loopback.soak_checks import (
@@ -117,7 +117,7 @@ class Soak:
                 self.where = f"session {i}"
                 try:
                     await self.session(i, practice)
-                except (Stuck, TimeoutError) as e:
+                except (Stuck, TimeoutError, ReadStuck) as e:
                     self.broke(str(e) or f"timed out: {e!r}")
                     self.check_log()
                     self.members = [self.server.add_member(f"m{len(self.server.members)}")
