@@ -5,6 +5,7 @@ showed the earlier position until the next move, the database one move further o
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -221,12 +222,11 @@ async def test_a_panel_edit_landing_after_its_copy_learnt_the_newer_panel_is_str
     assert old not in offering(world, live.id, seat), "the replaced panel offers a turn"
 
 
-async def test_a_turn_moved_on_elsewhere_as_a_delivery_went_out_is_not_told_anew(
-        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The two-process soak's seed 1045, played in DMs (the channel lost): a turn's delivery
-    held up on the first seat's panel while the other process took the match on; its second
-    seat, the one to act, was then sent a new panel (which notifies) of a turn played
-    already, buttons and all, until the save that refused its id took them off."""
+async def told_anew_after(world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch,
+                          meanwhile: Callable[[LiveMatch], Awaitable[None]]) -> list[Any]:
+    """Played in DMs, seat 0 ends its turn through this process, whose delivery is held up on
+    seat 0's panel while ``meanwhile`` happens elsewhere: the new messages seat 1 was sent
+    once the delivery went on."""
     live = await in_dms_at_seat_0s_turn_end(world)
     main = main_of(world)
     first = live.dm_message_ids[0]
@@ -238,18 +238,30 @@ async def test_a_turn_moved_on_elsewhere_as_a_delivery_went_out_is_not_told_anew
     assert live.session.to_act == 1
     await asyncio.wait_for(editing.wait(), 10)
     sending = main.delivery._workers[live.id]
-    # Seat 1 plays on through the other process meanwhile.
-    copy = await other.lookup(live.id)
-    assert copy is not None
-    assert (await other.act(copy, copy.player_ids[1],
-                            GreedyPlayer().choose(copy.session.view(1)))).ok
-    await settle(world, other)
+    await meanwhile(live)
     dm = f"/channels/{player(world, 1).user.dm_channel.id}/messages"
     since = len(world.env.http_requests)
     land.set()
     await asyncio.wait_for(sending, 10)
     await settle(world, main, other)
-    posted = [r for r in world.env.http_requests[since:] if r.method == "POST" and r.path == dm]
+    return [r for r in world.env.http_requests[since:] if r.method == "POST" and r.path == dm]
+
+
+async def test_a_turn_moved_on_elsewhere_as_a_delivery_went_out_is_not_told_anew(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The two-process soak's seed 1045, played in DMs (the channel lost): a turn's delivery
+    held up on the first seat's panel while the other process took the match on; its second
+    seat, the one to act, was then sent a new panel (which notifies) of a turn played
+    already, buttons and all, until the save that refused its id took them off."""
+    async def played_on(live: LiveMatch) -> None:
+        # Seat 1 plays on through the other process meanwhile.
+        copy = await other.lookup(live.id)
+        assert copy is not None
+        assert (await other.act(copy, copy.player_ids[1],
+                                GreedyPlayer().choose(copy.session.view(1)))).ok
+        await settle(world, other)
+
+    posted = await told_anew_after(world, other, monkeypatch, played_on)
     assert not posted, "seat 1 was told anew a turn played already"
 
 
@@ -261,32 +273,22 @@ async def test_a_turn_told_anew_as_the_table_is_brought_back_elsewhere_is_told(
     played). The seat to act is still owed its new panel, which notifies: dropped as behind
     its holder, nobody told it its turn (the table is posted without a mention, and the
     holder's delivery edits the panels)."""
-    live = await in_dms_at_seat_0s_turn_end(world)
-    main = main_of(world)
-    first = live.dm_message_ids[0]
-    assert first is not None
-    editing, land = edit_held(monkeypatch, first)
-    dm = f"/channels/{player(world, 1).user.dm_channel.id}/messages"
-    since = len(world.env.http_requests)
-    # Seat 0 ends its turn through this process: seat 1 is to be told its turn anew.
-    assert (await main.act(live, live.player_ids[0],
-                           GreedyPlayer().choose(live.session.view(0)))).ok
-    assert live.session.to_act == 1
-    await asyncio.wait_for(editing.wait(), 10)
-    sending = main.delivery._workers[live.id]
-    # Seat 0 brings the table to the server's channel through the other process meanwhile,
-    # as ``tables.post_table`` does.
-    copy = await other.lookup(live.id)
-    assert copy is not None
-    table = await other.table_message(copy).drawn()
-    posted = await world.bot.get_partial_messageable(world.channel.id).send(
-        **table.send(), view=table_panel(live.id))
-    await other.move_to(copy, world.channel.id, posted.id)
-    other.delivery.enqueue(copy, Batch(table=True, hands={0, 1}))
-    await settle(world, other)
-    land.set()
-    await asyncio.wait_for(sending, 10)
-    await settle(world, main, other)
+    copies: list[LiveMatch] = []
+
+    async def table_brought_back(live: LiveMatch) -> None:
+        # Seat 0 brings the table to the server's channel through the other process, as
+        # ``tables.post_table`` does.
+        copy = await other.lookup(live.id)
+        assert copy is not None
+        table = await other.table_message(copy).drawn()
+        posted = await world.bot.get_partial_messageable(world.channel.id).send(
+            **table.send(), view=table_panel(live.id))
+        await other.move_to(copy, world.channel.id, posted.id)
+        other.delivery.enqueue(copy, Batch(table=True, hands={0, 1}))
+        await settle(world, other)
+        copies.append(copy)
+
+    told = await told_anew_after(world, other, monkeypatch, table_brought_back)
+    [copy] = copies
     assert copy.session.to_act == 1 and not copy.over
-    told = [r for r in world.env.http_requests[since:] if r.method == "POST" and r.path == dm]
     assert told, "seat 1 was never told its turn"
