@@ -54,7 +54,7 @@ async def soak(seed: int, sessions: int, faults: tuple[str, ...], rate: float,
     with tempfile.TemporaryDirectory(prefix="umtali-soak-") as workdir, \
             pytest.MonkeyPatch.context() as monkeypatch:
         trace = Path(workdir) / "loopback.txt"
-        database = None
+        database = name = None
         if postgres is not None:
             name = f"soak_{seed}_{time.time_ns()}"
             await postgres.admin(f"CREATE DATABASE {name}")
@@ -76,8 +76,8 @@ async def soak(seed: int, sessions: int, faults: tuple[str, ...], rate: float,
             kept = Path(tempfile.gettempdir()) / f"umtali-soak-{seed}"
             shutil.rmtree(kept, ignore_errors=True)
             shutil.copytree(workdir, kept)
-            if postgres is not None and database is not None:
-                postgres.dump(database.rsplit("/", 1)[1].split("?")[0], kept / "umtali.sql")
+            if postgres is not None and name is not None:
+                postgres.dump(name, kept / "umtali.sql")
             print(f"the bot's log and database, and what Discord saw: {kept}", flush=True)
     return report
 

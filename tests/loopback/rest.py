@@ -117,11 +117,14 @@ class Rest:
                     and fault.pattern.search(call.path):
                 fault.hits += 1
                 if fault.hold:
+                    # The release as the call is held: one let go while a lost answer's call
+                    # is carried out would otherwise hold it until aiohttp gives up on it.
+                    released = self.released
                     fault.held.append(call)
                     if fault.lost:
                         await self._carry_out(call)  # done, its answer lost on the way
                         self.server.answers_lost.add(call.path)
-                    await self.released.wait()
+                    await released.wait()
                     if fault.passes:
                         return None
                     call.status = 503
