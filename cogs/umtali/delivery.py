@@ -150,10 +150,20 @@ class Delivery(Retries, ChannelLoss):
         while True:
             if self._workers.get(live.id) is not asyncio.current_task():
                 return  # forgotten (another process holds the match now): not ours to send
+            held = self.service.matches.get(live.id)
+            if held is not None and held is not live:
+                # This process took the match since, with a copy of its own (an action here
+                # as this copy, not held, was shown): what is queued is that copy's. Sent from
+                # this one, its announcements would go unposted (this copy's are older).
+                self.hand_over(live, held, Batch())
+                return
             batch = self._queues.pop(live.id, None)
             if batch is None or batch.empty:
                 self._idle[live.id].set()
-                if live.over and not live.unsent and live.id not in self._retrying:
+                if live.id not in self._retrying and (
+                        (live.over and not live.unsent) or held is None):
+                    # Finished, or a copy not held here (shown as saved, a member's choice
+                    # made through this process): nothing of it kept, its holder sends on.
                     self.service.forget(live)
                 return
             try:
