@@ -306,7 +306,15 @@ class Delivery(Retries, ChannelLoss):
                         note: str = "", unless: Callable[[], bool] | None = None,
                         tell_turn: bool = False, named: tuple[object, ...] | None = None,
                         lost: bool = False) -> None:
-        """The seat's private hand by DM (``cogs.umtali.in_dms``)."""
+        """The seat's private hand by DM (``cogs.umtali.in_dms``). Sent from outside the
+        match's delivery (a warning, the notice after an outage), the copy is checked against
+        the database first, as a delivery's is: one another process moved on is dropped and
+        sends nothing; a panel saved elsewhere since is the seat's, edited (else the replaced
+        one, edited here, would offer moves again, and a look through the DM strip the
+        newer)."""
+        if self._workers.get(live.id) is not asyncio.current_task() and \
+                await self.service.owners.fell_behind(live):
+            return
         await send_hand(self.service, live, seat, new=new, note=note, unless=unless,
                         tell_turn=tell_turn, named=named, lost=lost)
 

@@ -301,11 +301,20 @@ async def _strip_unsaved(svc: MatchService, live: LiveMatch, seat: int) -> bool:
     channel_id = live.dm_channel_ids[seat]
     if channel_id is None or svc.client.user is None:
         return False
+    try:
+        # Nor the panel saved as the seat's: another process's, sent since this copy was
+        # read (its delivery's check made as it began), is no stray.
+        saved = await svc.owners.leases.shown(live.id)
+    except Exception as e:
+        log.info("match %d: seat %d's panel as saved could not be read (%s: %s)", live.id, seat,
+                 e.__class__.__name__, e)
+        return False
+    kept = {live.dm_message_ids[seat], None if saved is None else saved.panels[seat].message_id}
     dm = svc.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
     try:
         async for message in dm.history(limit=UNSAVED_LOOKED_AT):
             if message.author.id == svc.client.user.id and \
-                    message.id != live.dm_message_ids[seat] and moves_of(message, live.id):
+                    message.id not in kept and moves_of(message, live.id):
                 log.info("match %d: seat %d's panel %d was sent unsaved; its buttons go",
                          live.id, seat, message.id)
                 await message.edit(view=None)
