@@ -205,6 +205,11 @@ class TurnNotices:
                 await self._tell(live, told)
 
     async def __call__(self, live: LiveMatch) -> None:
+        if self.svc.matches.get(live.id) is not live:
+            # A copy not held here (shown as saved: a member's choice made through this
+            # process, a delivery overtaken): its holder tells the turn. Told from here, it
+            # would be told again at each such showing, nothing being kept for it here.
+            return
         if live.over:
             self.drop(live.id)
             return
