@@ -279,6 +279,13 @@ class Faults:
         self.let_go()
         for fault in self.state.server.faults:
             fault.times = fault.hits
+        # Answered before the checks that follow (a delayed post of a panel, carried out only
+        # now, is the bot's to strip once it hears of it): else a check made as it lands
+        # finds the panel and the bot not yet told.
+        held = [call for fault in self.state.server.faults for call in fault.held]
+        with contextlib.suppress(AssertionError):
+            await until(lambda: all(call.status for call in held), "the held calls answered",
+                        timeout=10)
 
     # -- members ------------------------------------------------------------------------
 
