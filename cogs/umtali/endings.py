@@ -100,7 +100,7 @@ class Endings(Playing):
             # should that read fail too, the clock's next check reads it (``doubted``): tried
             # again, an ending already saved is found ended, and the match would stay in play.
             # A copy read before the save learns where the match is shown as saved.
-            shown = AsSaved()
+            shown, was = AsSaved(), live.place
             unsent = await settled(f"match {live.id}: {how}", self.store.abandon_match(
                 live.id, how, self.clock(), announce=announce or None, owner=self.owners.name,
                 lease_until=self.owners.until(), channel_lost=channel_lost, saved=shown),
@@ -111,7 +111,8 @@ class Endings(Playing):
             live.channel_lost = lost
             live.deadline = None
             live.unsent[:] = unsent
-            if live.take_saved(shown):
+            # (a table posted again meanwhile, saved after this read, is kept: ``was``)
+            if live.take_saved(shown, was):
                 self.delivery.moved(live)
             self.owners.adopt(live)
         log.info("match %d %s", live.id, how)
