@@ -273,6 +273,15 @@ class MatchService(Timing, Endings, Playing, Looks):
             with contextlib.suppress(discord.HTTPException, *PASSING):
                 await message.delete()
 
+    async def _moved_as(self, match_id: int, channel_id: int, message_id: int) -> bool | None:
+        """True if the match is saved as played at ``message_id`` in ``channel_id``, held
+        here (``move_to``'s save went through); None if not."""
+        shown = await self.owners.leases.shown(match_id)
+        if shown is None or shown.owner != self.owners.name or shown.at[2:4] != (
+                channel_id, message_id):
+            return None
+        return True
+
     async def move_to(self, live: LiveMatch, channel_id: int, table_message_id: int) -> int | None:
         """The match's live table is now ``table_message_id`` in ``channel_id``; the id of the
         table it replaced (if in the same channel), which should say where the live one is.
@@ -295,10 +304,14 @@ class MatchService(Timing, Endings, Playing, Looks):
                 if not live.channel_lost and live.channel_id != channel_id:
                     raise TableMoved(live.id)
                 old = live.table_message_id if live.channel_id == channel_id else None
-                # Held by this process from then on: its copy knows the new table.
-                if await self.store.move_match(live.id, channel_id, table_message_id, (
-                        live.channel_id, live.table_message_id, live.channel_lost),
-                        live.version, self.owners.name, self.owners.until()):
+                # Held by this process from then on: its copy knows the new table. An answer
+                # lost after the COMMIT is settled by reading the match back (``unheard``).
+                if await settled(f"match {live.id}: its table moved", self.store.move_match(
+                        live.id, channel_id, table_message_id, (
+                            live.channel_id, live.table_message_id, live.channel_lost),
+                        live.version, self.owners.name, self.owners.until()),
+                        lambda: self._moved_as(live.id, channel_id, table_message_id),
+                        doubt=live.doubt):
                     self.owners.adopt(live)
                     break
             else:

@@ -1,0 +1,36 @@
+"""``/umtali table`` whose save of the new table (``move_match``) went through unheard
+(``tests.unheard``), on SQLite and PostgreSQL: the member was told something went wrong with
+the new table posted and saved as the live one, and the copy in memory went on editing the
+table it replaced until the next save read where the match is. Read back, it is moved."""
+
+from __future__ import annotations
+
+import pytest
+
+from cogs.umtali.errors import APOLOGY
+from cogs.umtali.service import MatchService
+from tests.discord_helpers import World, start_match, thread_of
+from tests.processes.helpers import main_of, row, settle
+from tests.processes.test_unheard_moves import words
+from tests.unheard import lose_answer
+
+#: The match played at the new table (``MessageQueries.move_match``).
+MOVE = "UPDATE matches SET channel_id = ?, table_message_id = ?"
+
+
+async def test_a_table_moved_unheard_is_the_live_table(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    live = await start_match(world)
+    main = main_of(world)
+    await settle(world, main, other)
+    thread = thread_of(world, live)
+    table = live.table_message_id
+    lost = lose_answer(monkeypatch, main.store.db, MOVE)
+    result = await world.bob.slash(thread, "umtali table")
+    await settle(world, main, other)
+    assert lost.answers == 1
+    assert not any(APOLOGY[:20] in w for w in words(result)), words(result)
+    saved = await row(world, live.id)
+    assert result.response is not None
+    assert saved["table_message_id"] == result.response.id != table
+    assert main.matches[live.id].table_message_id == saved["table_message_id"]
