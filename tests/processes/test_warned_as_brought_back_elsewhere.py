@@ -1,0 +1,69 @@
+"""Played in DMs (the channel lost), the holder claimed a turn's warning (a new DM panel, which
+notifies: a forfeit to come) as the other player brought the table back to a channel through
+the other process (``/umtali table``: the match taken there at the same version, the turn
+unplayed, the warning claimed already). The warning's check of its copy found it behind and
+sent nothing, and the new holder, its copy read with the warning claimed, never warns: the
+player was forfeited unwarned. Behind only in where the table is, the warning is still owed
+by the process that claimed it, as a turn's new panel is (``Owners.played_past``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from cogs.umtali.live import LiveMatch
+from cogs.umtali.outbox import Batch
+from cogs.umtali.panels import table_panel
+from cogs.umtali.service import MatchService
+from tests.discord_helpers import World, player, start_match
+from tests.processes.helpers import main_of, row, settle
+from tests.test_faults_channel import _lose_thread
+
+WARNED = "seconds left for your turn"
+
+
+def warnings(world: World, seat: int) -> int:
+    """The warnings the seat's player was shown: in their DMs, or in the server's channel."""
+    dms = player(world, seat).user.dm_channel.history()
+    return sum(WARNED in " ".join([m.content or "", *(e.description or "" for e in m.embeds)])
+               for m in [*dms, *world.channel.history()])
+
+
+async def test_a_warning_claimed_as_the_table_is_brought_back_elsewhere_is_sent(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    live = await start_match(world, turn_timer=2)
+    main = main_of(world)
+    _lose_thread(world, live)
+    main.delivery.enqueue(live, Batch(table=True))
+    await settle(world, main)
+    assert live.channel_lost and live.deadline is not None
+    seat, deadline = live.session.to_act, live.deadline
+    before = warnings(world, seat)
+    copies: list[LiveMatch] = []
+    claim = main.owners.leases.claim_warning
+
+    async def claimed_as_brought_back(*args: Any) -> bool:
+        claimed = await claim(*args)
+        # Seat 0 brings the table to the server's channel through the other process, as
+        # ``tables.post_table`` does, as the warning's claim returns.
+        copy = await other.lookup(live.id)
+        assert copy is not None
+        table = await other.table_message(copy).drawn()
+        posted = await world.bot.get_partial_messageable(world.channel.id).send(
+            **table.send(), view=table_panel(live.id))
+        await other.move_to(copy, world.channel.id, posted.id)
+        other.delivery.enqueue(copy, Batch(table=True, hands={0, 1}))
+        copies.append(copy)
+        return claimed
+
+    monkeypatch.setattr(main.owners.leases, "claim_warning", claimed_as_brought_back)
+    await main.warn_if_due(live, deadline - 30)
+    await settle(world, main, other)
+    [copy] = copies
+    assert (await row(world, live.id))["owner"] == other.owners.name
+    assert copy.warned and not copy.over and copy.session.to_act == seat
+    # The new holder's clock goes through the warning's time: its copy has it claimed.
+    await other.check_timers(now=deadline - 29)
+    await settle(world, main, other)
+    assert warnings(world, seat) == before + 1, "the player to act was never warned"
