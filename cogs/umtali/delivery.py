@@ -311,9 +311,11 @@ class Delivery(Retries, ChannelLoss):
         the database first, as a delivery's is: one another process moved on is dropped and
         sends nothing; a panel saved elsewhere since is the seat's, edited (else the replaced
         one, edited here, would offer moves again, and a look through the DM strip the
-        newer)."""
+        newer). A new panel (a warning) behind only in where the table is is still sent: the
+        process that brought it elsewhere found the warning claimed, and never sends it."""
+        owners = self.service.owners
         if self._workers.get(live.id) is not asyncio.current_task() and \
-                await self.service.owners.fell_behind(live):
+                await (owners.played_past(live) if new else owners.fell_behind(live)):
             return
         await send_hand(self.service, live, seat, new=new, note=note, unless=unless,
                         tell_turn=tell_turn, named=named, lost=lost)

@@ -18,6 +18,7 @@ from cogs.umtali.panels import table_panel
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, player, start_match
 from tests.processes.helpers import main_of, row, settle
+from tests.processes.test_overtaken_delivery import offering
 from tests.test_faults_channel import _lose_thread
 
 WARNED = "seconds left for your turn"
@@ -67,3 +68,5 @@ async def test_a_warning_claimed_as_the_table_is_brought_back_elsewhere_is_sent(
     await other.check_timers(now=deadline - 29)
     await settle(world, main, other)
     assert warnings(world, seat) == before + 1, "the player to act was never warned"
+    # One panel offers the turn's moves: the seat's as saved.
+    assert offering(world, live.id, seat) == [(await row(world, live.id))[f"dm{seat}_message_id"]]
