@@ -58,6 +58,8 @@ class Delivery(Retries, ChannelLoss):
         self._tries: dict[int, dict[str, int]] = {}
         #: Stopping: nothing new is sent (what is unsent is saved, and goes out at next start).
         self._closed = False
+        #: The copies whose delivery under way began held here, by match (``began_held``).
+        self._began_held: dict[int, LiveMatch] = {}
 
     # -- the queue ------------------------------------------------------------------------
 
@@ -127,6 +129,11 @@ class Delivery(Retries, ChannelLoss):
         are the old channel's."""
         self._tried(live, "its channel", None)
 
+    def began_held(self, live: LiveMatch) -> bool:
+        """``live``'s delivery under way began with the copy held here: dropped since (another
+        process took the match as it went out), what it tells may be owed all the same."""
+        return self._began_held.get(live.id) is live
+
     def retrying(self, match_id: int) -> bool:
         """Something of the match waits to be tried again (Discord failed it for now)."""
         return match_id in self._retrying
@@ -166,6 +173,8 @@ class Delivery(Retries, ChannelLoss):
                     # made through this process): nothing of it kept, its holder sends on.
                     self.service.forget(live)
                 return
+            if held is live:
+                self._began_held[live.id] = live
             try:
                 again, sent = await self._send(live, batch)
                 if sent is not None:
@@ -178,6 +187,9 @@ class Delivery(Retries, ChannelLoss):
                 again = self._failed(live, batch, e)
             else:
                 self._failures.pop(live.id, None)
+            finally:
+                if self._began_held.get(live.id) is live:
+                    del self._began_held[live.id]
             if again.empty:
                 self._backoff.pop(live.id, None)
             else:

@@ -209,6 +209,7 @@ class TurnNotices:
             # A copy not held here (shown as saved: a member's choice made through this
             # process, a delivery overtaken): its holder tells the turn. Told from here, it
             # would be told again at each such showing, nothing being kept for it here.
+            await self._dropped(live)
             return
         if live.over:
             self.drop(live.id)
@@ -223,6 +224,20 @@ class TurnNotices:
             return  # brought back in the middle of a turn told before
         anew = self.anew.get(live.id)
         await self._tell(live, (turn, anew[1] if anew is not None and anew[0] == turn else None))
+
+    async def _dropped(self, live: LiveMatch) -> None:
+        """A copy not held here tells nothing, but one held as its delivery began, dropped
+        since, nothing held here now: another process took the match as it went out. Taken
+        at this turn (``/umtali table``), that process tells the turn nothing (its delivery
+        sends the table alone): told from here, as by a copy first seen, nothing kept.
+        Played on there, that process tells its own turn."""
+        if (not self.svc.delivery.began_held(live) or self.svc.matches.get(live.id) is not None
+                or not self._due(live) or await self.svc.owners.played_past(live)):
+            return
+        if live.deadline is not None and live.deadline - self.svc.clock() < (
+                live.control.turn + live.reserves[live.session.to_act] - FRESH):
+            return  # in the middle of a turn told before
+        await self._tell(live, (turn_of(live), None))
 
     @staticmethod
     def _due(live: LiveMatch) -> bool:
