@@ -86,8 +86,15 @@ async def test_a_click_on_a_panel_that_is_not_the_seats_changes_nothing(
     assert stray.id != live.dm_message_ids[seat]
     assert (stray.id < (live.dm_message_ids[seat] or 0)) == older
     [orphan] = [m for m in _panels(actor, live) if m.id == stray.id]
+    shown_at = live.version
+    if older:
+        # A move made first: the stray shows an earlier position (one offering the match as
+        # it is is played: the last test).
+        await play(world, live, GreedyPlayer().choose(live.session.view(seat)))
+        await flush(world)
+        assert live.session.to_act == seat and not live.over
     version = live.version
-    r = await actor.user.click(orphan, custom_id=f"umtali:m:{live.id}:{version}:draw")
+    r = await actor.user.click(orphan, custom_id=f"umtali:m:{live.id}:{shown_at}:draw")
     await flush(world)
     assert r.acknowledged
     said = " ".join(m.content for m in [r.response, *r.followups] if m is not None)
@@ -130,3 +137,33 @@ async def test_a_panel_read_back_as_its_save_returns_takes_the_buttons_off_the_o
     newer = actor.user.dm_channel.last_message
     assert newer.id > older.id and live.dm_message_ids[seat] == newer.id
     assert [m.id for m in _panels(actor, live)] == [newer.id]
+
+
+async def test_a_click_on_a_replaced_panel_offering_the_match_as_it_is_is_played(
+        world: World) -> None:
+    """A panel replaced by a newer one whose buttons are still those of the match as it is
+    (put back by a click's answer from a process that did not know of the newer panel: the
+    two-process soak's seed 1077): the member pressed what was shown, the turn's move as it
+    is. It was answered "That panel was replaced by a newer one", nothing played; now it is
+    played there, its buttons then taken off, the newer panel offering the rest."""
+    live = await _drawing(world)
+    svc = world.bot.matches
+    assert svc is not None
+    seat = live.session.to_act
+    actor = player(world, seat)
+    [older] = _panels(actor, live)
+    await svc.delivery.send_hand(live, seat, new=True)
+    await flush(world)
+    newer = live.dm_message_ids[seat]
+    assert newer is not None and newer != older.id
+    # Its buttons back, as a late answer puts them.
+    shown = await svc.dm_panel(live, seat).drawn()
+    await older.edit(**shown.edit())
+    version = live.version
+    [clicked] = [m for m in _panels(actor, live) if m.id == older.id]
+    r = await actor.user.click(clicked, custom_id=f"umtali:m:{live.id}:{version}:draw")
+    await flush(world)
+    said = " ".join(m.content for m in [r.response, *r.followups] if m is not None)
+    assert "replaced" not in said, said
+    assert live.version == version + 1 and live.session.moves[-1].kind is MoveKind.DRAW
+    assert [m.id for m in _panels(actor, live)] == [live.dm_message_ids[seat]]

@@ -121,11 +121,13 @@ async def _replaced_panel(interaction: discord.Interaction, live: LiveMatch,
     if await _on_its_way(interaction, live, seat, message):
         return False
     panel = live.dm_message_ids[seat]  # (a newer one saved meanwhile: ``_on_its_way``)
-    if panel is not None and message.id < panel and interaction.id < panel and \
-            shows(message, live):
-        # Clicked before the newer panel was sent (ids are times), on a panel of the match as
-        # it is: the panel in play, as the member saw it. Played there; the answer then takes
-        # its buttons off again (``_answer_on_panel``), the newer panel offering the rest.
+    if panel is not None and message.id < panel and shows(message, live):
+        # A panel replaced by a newer one but still offering the match as it is: clicked
+        # before the newer panel was sent (ids are times), or after it, the buttons put back
+        # on it meanwhile (a click's answer from a process that did not know of the newer
+        # panel). The move is the turn's as it is: played there, rather than refused to a
+        # member who pressed the buttons shown; the answer then takes them off again
+        # (``_answer_on_panel``), the newer panel offering the rest.
         return False
     tr = tr_of(interaction)
     if panel is not None and message.id > panel:
