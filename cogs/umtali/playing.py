@@ -31,7 +31,7 @@ from cogs.umtali.render import turn_message
 from cogs.umtali.saved import finish_of, saved_state
 from cogs.umtali.turn_clock import back_at_table, turn_end
 from cogs.umtali.unheard import settled
-from data.models import AsSaved
+from data.models import AsSaved, Place
 from data.store import StaleState, Store
 from umtali.errors import UmtaliError
 from umtali.events import Event
@@ -277,6 +277,12 @@ class Playing(Looks):
             if row is not None and (clock_set or (row.version, row.status != "active") != (
                     live.version, live.over)):
                 await self._reload(live)
+            elif row is not None and live.take_place(Place(
+                    row.channel_id, row.table_message_id, row.channel_lost)):
+                # A table moved unheard (``move_to``), the version kept: shown where the
+                # database says (a table taken down there is posted again).
+                self.delivery.moved(live)
+                self.delivery.enqueue(live, Batch(table=True))
             live.doubted = False
 
     async def _reload(self, live: LiveMatch) -> None:
