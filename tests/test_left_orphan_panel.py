@@ -167,3 +167,31 @@ async def test_a_click_on_a_replaced_panel_offering_the_match_as_it_is_is_played
     assert "replaced" not in said, said
     assert live.version == version + 1 and live.session.moves[-1].kind is MoveKind.DRAW
     assert [m.id for m in _panels(actor, live)] == [live.dm_message_ids[seat]]
+
+
+async def test_a_click_on_a_replaced_panel_of_a_match_ended_at_that_version_takes_it_off(
+        world: World) -> None:
+    """As the last test, but the match abandoned before the click: an ending keeps the
+    version, so the replaced panel's buttons still read as the match as it is. Nothing is
+    played, and the click takes them off, as on any replaced panel (it used to be answered
+    "This match is over." and left offering the moves, the newer panel showing the end)."""
+    live = await _drawing(world)
+    svc = world.bot.matches
+    assert svc is not None
+    seat = live.session.to_act
+    actor = player(world, seat)
+    [older] = _panels(actor, live)
+    await svc.delivery.send_hand(live, seat, new=True)
+    await flush(world)
+    assert live.dm_message_ids[seat] != older.id
+    shown = await svc.dm_panel(live, seat).drawn()
+    await older.edit(**shown.edit())
+    version = live.version
+    assert await svc.abandon(live)
+    await flush(world)
+    assert live.over and live.version == version
+    [clicked] = [m for m in _panels(actor, live) if m.id == older.id]
+    r = await actor.user.click(clicked, custom_id=f"umtali:m:{live.id}:{version}:draw")
+    await flush(world)
+    assert r.acknowledged and live.version == version
+    assert _panels(actor, live) == [], "the replaced panel still offers the moves"
