@@ -121,7 +121,9 @@ async def _replaced_panel(interaction: discord.Interaction, live: LiveMatch,
     if await _on_its_way(interaction, live, seat, message):
         return False
     panel = live.dm_message_ids[seat]  # (a newer one saved meanwhile: ``_on_its_way``)
-    if panel is not None and message.id < panel and shows(message, live):
+    # (Over, the match is not as the panel shows it, whose version an ending keeps: refused,
+    # and its buttons taken off below.)
+    if panel is not None and message.id < panel and not live.over and shows(message, live):
         # A panel replaced by a newer one but still offering the match as it is: clicked
         # before the newer panel was sent (ids are times), or after it, the buttons put back
         # on it meanwhile (a click's answer from a process that did not know of the newer
@@ -130,7 +132,9 @@ async def _replaced_panel(interaction: discord.Interaction, live: LiveMatch,
         # (``_answer_on_panel``), the newer panel offering the rest.
         return False
     tr = tr_of(interaction)
-    if panel is not None and message.id > panel:
+    if live.over:
+        said = tr("This match is over.")
+    elif panel is not None and message.id > panel:
         # Sent after the panel in play and never saved: that one is above it.
         said = tr("That panel is not the one in play: play on the one above it in these "
                   "messages.")
