@@ -265,10 +265,14 @@ class Playing(Looks):
         """A match whose last save may have gone through unheard (``LiveMatch.doubted``) is
         read back: memory takes what the database holds if that is further on (a move, an
         end, a clock set running), its announcements, table and hands then sent from here
-        (``Owners.after_stale``). A failed read raises, and leaves it doubted."""
+        (``Owners.after_stale``); else the table it names (``take_place``: a table moved
+        unheard). A failed read raises, and leaves it doubted."""
         async with live.lock:
             if not live.doubted:
                 return
+            # (a table posted again meanwhile, outside the lock, saved after this read, is
+            # kept: ``was``)
+            was = live.place
             row = await self.store.match(live.id)
             # A match never shown has a deadline in memory alone, to cancel it by
             # (``Timing.cancel_unshown_soon``): not a clock set running.
@@ -278,7 +282,7 @@ class Playing(Looks):
                     live.version, live.over)):
                 await self._reload(live)
             elif row is not None and live.take_place(Place(
-                    row.channel_id, row.table_message_id, row.channel_lost)):
+                    row.channel_id, row.table_message_id, row.channel_lost), was):
                 # A table moved unheard (``move_to``), the version kept: shown where the
                 # database says (a table taken down there is posted again).
                 self.delivery.moved(live)
