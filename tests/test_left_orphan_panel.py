@@ -139,13 +139,9 @@ async def test_a_panel_read_back_as_its_save_returns_takes_the_buttons_off_the_o
     assert [m.id for m in _panels(actor, live)] == [newer.id]
 
 
-async def test_a_click_on_a_replaced_panel_offering_the_match_as_it_is_is_played(
-        world: World) -> None:
-    """A panel replaced by a newer one whose buttons are still those of the match as it is
-    (put back by a click's answer from a process that did not know of the newer panel: the
-    two-process soak's seed 1077): the member pressed what was shown, the turn's move as it
-    is. It was answered "That panel was replaced by a newer one", nothing played; now it is
-    played there, its buttons then taken off, the newer panel offering the rest."""
+async def _replaced_offering(world: World) -> tuple[LiveMatch, Any, Any]:
+    """A seat's panel replaced by a newer one, its buttons then put back (as a click's late
+    answer puts them): the match, the seat's player and the replaced panel."""
     live = await _drawing(world)
     svc = world.bot.matches
     assert svc is not None
@@ -154,13 +150,22 @@ async def test_a_click_on_a_replaced_panel_offering_the_match_as_it_is_is_played
     [older] = _panels(actor, live)
     await svc.delivery.send_hand(live, seat, new=True)
     await flush(world)
-    newer = live.dm_message_ids[seat]
-    assert newer is not None and newer != older.id
-    # Its buttons back, as a late answer puts them.
+    assert live.dm_message_ids[seat] not in (None, older.id)
     shown = await svc.dm_panel(live, seat).drawn()
     await older.edit(**shown.edit())
-    version = live.version
-    [clicked] = [m for m in _panels(actor, live) if m.id == older.id]
+    [replaced] = [m for m in _panels(actor, live) if m.id == older.id]
+    return live, actor, replaced
+
+
+async def test_a_click_on_a_replaced_panel_offering_the_match_as_it_is_is_played(
+        world: World) -> None:
+    """A panel replaced by a newer one whose buttons are still those of the match as it is
+    (put back by a click's answer from a process that did not know of the newer panel: the
+    two-process soak's seed 1077): the member pressed what was shown, the turn's move as it
+    is. It was answered "That panel was replaced by a newer one", nothing played; now it is
+    played there, its buttons then taken off, the newer panel offering the rest."""
+    live, actor, clicked = await _replaced_offering(world)
+    seat, version = live.session.to_act, live.version
     r = await actor.user.click(clicked, custom_id=f"umtali:m:{live.id}:{version}:draw")
     await flush(world)
     said = " ".join(m.content for m in [r.response, *r.followups] if m is not None)
@@ -175,22 +180,13 @@ async def test_a_click_on_a_replaced_panel_of_a_match_ended_at_that_version_take
     version, so the replaced panel's buttons still read as the match as it is. Nothing is
     played, and the click takes them off, as on any replaced panel (it used to be answered
     "This match is over." and left offering the moves, the newer panel showing the end)."""
-    live = await _drawing(world)
+    live, actor, clicked = await _replaced_offering(world)
     svc = world.bot.matches
     assert svc is not None
-    seat = live.session.to_act
-    actor = player(world, seat)
-    [older] = _panels(actor, live)
-    await svc.delivery.send_hand(live, seat, new=True)
-    await flush(world)
-    assert live.dm_message_ids[seat] != older.id
-    shown = await svc.dm_panel(live, seat).drawn()
-    await older.edit(**shown.edit())
     version = live.version
     assert await svc.abandon(live)
     await flush(world)
     assert live.over and live.version == version
-    [clicked] = [m for m in _panels(actor, live) if m.id == older.id]
     r = await actor.user.click(clicked, custom_id=f"umtali:m:{live.id}:{version}:draw")
     await flush(world)
     assert r.acknowledged and live.version == version
