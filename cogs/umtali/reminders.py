@@ -219,8 +219,7 @@ class TurnNotices:
             return
         first = live.id not in self.told
         self.told[live.id] = turn
-        if first and live.deadline is not None and live.deadline - self.svc.clock() < (
-                live.control.turn + live.reserves[turn[3]] - FRESH):
+        if first and self._in_mid_turn(live):
             return  # brought back in the middle of a turn told before
         anew = self.anew.get(live.id)
         await self._tell(live, (turn, anew[1] if anew is not None and anew[0] == turn else None))
@@ -234,10 +233,14 @@ class TurnNotices:
         if (not self.svc.delivery.began_held(live) or self.svc.matches.get(live.id) is not None
                 or not self._due(live) or await self.svc.owners.played_past(live)):
             return
-        if live.deadline is not None and live.deadline - self.svc.clock() < (
-                live.control.turn + live.reserves[live.session.to_act] - FRESH):
+        if self._in_mid_turn(live):
             return  # in the middle of a turn told before
         await self._tell(live, (turn_of(live), None))
+
+    def _in_mid_turn(self, live: LiveMatch) -> bool:
+        """The turn to act began more than ``FRESH`` seconds ago (its clock run down so far)."""
+        return live.deadline is not None and live.deadline - self.svc.clock() < (
+            live.control.turn + live.reserves[live.session.to_act] - FRESH)
 
     @staticmethod
     def _due(live: LiveMatch) -> bool:
