@@ -13,6 +13,7 @@ import pytest
 
 from cogs.umtali import retiring
 from cogs.umtali.live import LiveMatch
+from cogs.umtali.outbox import Batch
 from cogs.umtali.panels import table_panel
 from cogs.umtali.service import MatchService
 from data.db import Row
@@ -130,6 +131,20 @@ async def panel_saved_slowly(monkeypatch: pytest.MonkeyPatch, svc: MatchService,
     sending = asyncio.create_task(svc.delivery.send_hand(live, seat, new=True))
     await asyncio.wait_for(sent.wait(), 10)
     return saving, sending
+
+
+async def brought_back(world: World, svc: MatchService, match_id: int) -> LiveMatch:
+    """``/umtali table`` in the server's channel through ``svc`` for a match played in DMs
+    (its channel lost), as ``tables.post_table`` does it: the copy it took, its table and
+    hands queued (not yet sent)."""
+    copy = await svc.lookup(match_id)
+    assert copy is not None
+    table = await svc.table_message(copy).drawn()
+    posted = await world.bot.get_partial_messageable(world.channel.id).send(
+        **table.send(), view=table_panel(match_id))
+    await svc.move_to(copy, world.channel.id, posted.id)
+    svc.delivery.enqueue(copy, Batch(table=True, hands={0, 1}))
+    return copy
 
 
 async def table_moved(world: World, svc: MatchService, live: LiveMatch) -> tuple[int, int]:

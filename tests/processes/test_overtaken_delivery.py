@@ -13,10 +13,9 @@ import pytest
 
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
-from cogs.umtali.panels import table_panel
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, custom_ids, player, start_match, thread_of
-from tests.processes.helpers import main_of, row, settle, table_moved
+from tests.processes.helpers import brought_back, main_of, row, settle, table_moved
 from tests.processes.test_table_moved_as_read import tables_offering
 from tests.test_faults_channel import _lose_thread
 from tests.test_faults_timers import to_turn_end
@@ -276,17 +275,9 @@ async def test_a_turn_told_anew_as_the_table_is_brought_back_elsewhere_is_told(
     copies: list[LiveMatch] = []
 
     async def table_brought_back(live: LiveMatch) -> None:
-        # Seat 0 brings the table to the server's channel through the other process, as
-        # ``tables.post_table`` does.
-        copy = await other.lookup(live.id)
-        assert copy is not None
-        table = await other.table_message(copy).drawn()
-        posted = await world.bot.get_partial_messageable(world.channel.id).send(
-            **table.send(), view=table_panel(live.id))
-        await other.move_to(copy, world.channel.id, posted.id)
-        other.delivery.enqueue(copy, Batch(table=True, hands={0, 1}))
+        # Seat 0 brings the table to the server's channel through the other process.
+        copies.append(await brought_back(world, other, live.id))
         await settle(world, other)
-        copies.append(copy)
 
     told = await told_anew_after(world, other, monkeypatch, table_brought_back)
     [copy] = copies

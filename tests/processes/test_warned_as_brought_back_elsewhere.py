@@ -14,10 +14,9 @@ import pytest
 
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
-from cogs.umtali.panels import table_panel
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, player, start_match
-from tests.processes.helpers import main_of, row, settle
+from tests.processes.helpers import brought_back, main_of, row, settle
 from tests.processes.test_overtaken_delivery import offering
 from tests.test_faults_channel import _lose_thread
 
@@ -47,15 +46,8 @@ async def test_a_warning_claimed_as_the_table_is_brought_back_elsewhere_is_sent(
     async def claimed_as_brought_back(*args: Any) -> bool:
         claimed = await claim(*args)
         # Seat 0 brings the table to the server's channel through the other process, as
-        # ``tables.post_table`` does, as the warning's claim returns.
-        copy = await other.lookup(live.id)
-        assert copy is not None
-        table = await other.table_message(copy).drawn()
-        posted = await world.bot.get_partial_messageable(world.channel.id).send(
-            **table.send(), view=table_panel(live.id))
-        await other.move_to(copy, world.channel.id, posted.id)
-        other.delivery.enqueue(copy, Batch(table=True, hands={0, 1}))
-        copies.append(copy)
+        # the warning's claim returns.
+        copies.append(await brought_back(world, other, live.id))
         return claimed
 
     monkeypatch.setattr(main.owners.leases, "claim_warning", claimed_as_brought_back)
