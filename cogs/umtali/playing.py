@@ -28,6 +28,7 @@ from cogs.umtali.outbox import Batch
 from cogs.umtali.owners import Owners
 from cogs.umtali.question import withdraw, withdrawn
 from cogs.umtali.render import turn_message
+from cogs.umtali.retiring import retire
 from cogs.umtali.saved import finish_of, saved_state
 from cogs.umtali.turn_clock import back_at_table, turn_end
 from cogs.umtali.unheard import settled
@@ -40,6 +41,8 @@ from umtali.moves import Move, side_chosen
 from umtali.session import Session
 
 if TYPE_CHECKING:
+    import discord
+
     from cogs.umtali.service import MatchService
 
 
@@ -62,6 +65,7 @@ class Outcome:
 
 
 class Playing(Looks):
+    client: discord.Client
     store: Store
     clock: Callable[[], float]
     matches: dict[int, LiveMatch]
@@ -266,7 +270,9 @@ class Playing(Looks):
         read back: memory takes what the database holds if that is further on (a move, an
         end, a clock set running), its announcements, table and hands then sent from here
         (``Owners.after_stale``); else the table it names (``take_place``: a table moved
-        unheard). A failed read raises, and leaves it doubted."""
+        unheard), the table it replaced retired. A failed read raises, and leaves it
+        doubted."""
+        replaced = None
         async with live.lock:
             if not live.doubted:
                 return
@@ -287,7 +293,13 @@ class Playing(Looks):
                 # database says (a table taken down there is posted again).
                 self.delivery.moved(live)
                 self.delivery.enqueue(live, Batch(table=True))
+                replaced = was
             live.doubted = False
+        if replaced is not None and replaced.table_message_id is not None and \
+                not replaced.channel_lost:
+            # Else it stays up, its buttons on, frozen at the move before (its member was
+            # told the move may not have been saved: a lost channel's table is left alone).
+            await retire(self.client, live, replaced.table_message_id, replaced.channel_id)
 
     async def _reload(self, live: LiveMatch) -> None:
         # The computer may remember a move that is being undone: it catches up afresh.
