@@ -16,6 +16,7 @@ from cogs.umtali.in_flight import admitted
 from cogs.umtali.in_time import answer
 from cogs.umtali.names import echo
 from cogs.umtali.unheard import InDoubt
+from data.failing import failing_for_now
 from umtali.errors import UmtaliError
 from umtali.i18n import EN, N_, Tr
 
@@ -23,6 +24,9 @@ log = logging.getLogger(__name__)
 
 APOLOGY = N_("Sorry, something went wrong on our side; it has been logged. "
              "Nothing of your match was lost.")
+#: The database failing as an action saved (``InDoubt``, ``failing_for_now``).
+NOT_ANSWERED = N_("The database did not answer, so this may or may not have been saved: "
+                  "look again before you try again.")
 #: A command Discord's client had from before the bot's commands changed (a deploy, a sync
 #: still under way): not the user's fault, nor a bug.
 STALE = (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)
@@ -130,8 +134,13 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
     if text is None and isinstance(original, InDoubt):
         # The database failing for now (no bug of ours): the clock reads what was saved.
         log.warning("%s (%s)", original, original.__cause__)
-        text = tr("The database did not answer, so this may or may not have been saved: look "
-                  "again before you try again.")
+        text = tr(NOT_ANSWERED)
+    elif text is None and failing_for_now(original):
+        # Busy past its timeout (another writer on the file, a lock held elsewhere) or out
+        # of reach: what was being saved was not, or is read back at the clock's check.
+        log.warning("the database failed during an interaction (%s: %s)",
+                    original.__class__.__name__, original)
+        text = tr(NOT_ANSWERED)
     if isinstance(error, STALE):
         log.warning("a command the bot no longer has as sent (%s): are the commands synced?",
                     error)
