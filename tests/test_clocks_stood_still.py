@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from bot import UmtaliBot
-from cogs.umtali import startup
+from cogs.umtali import outgrown, startup
 from cogs.umtali.clock_state import LATE
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.service import MatchService
@@ -294,6 +294,25 @@ async def test_a_check_slow_for_the_database_gives_nothing_back(
     async with running(world, monkeypatch) as timers:
         deadline = live.deadline
         await _in_renewal(monkeypatch, svc, timers, lambda: timers.slow(10))
+        assert live.deadline == deadline
+
+
+async def test_a_schema_check_slow_for_the_database_gives_nothing_back(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every tenth tick asks the database whether a newer bot migrated it, before the check:
+    that read waiting ten seconds behind a write held up by another (the database busy, the
+    fault soak's) is no pause of the bot's, and gives no time back (it did: the tick's waking
+    was taken after it)."""
+    live, _ = await _timed(world)
+    async with running(world, monkeypatch) as timers:
+        deadline = live.deadline
+        asked = outgrown.stop_if_outgrown
+
+        async def slowly(client: Any, svc: MatchService) -> bool:
+            await timers.slow(10)
+            return await asked(client, svc)
+        monkeypatch.setattr(startup, "stop_if_outgrown", slowly)
+        await timers.ticks(10)
         assert live.deadline == deadline
 
 

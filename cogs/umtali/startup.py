@@ -138,12 +138,14 @@ async def run_timers(bot: commands.Bot, every: float = 1.0) -> None:
         while not bot.is_closed():
             try:
                 svc = service(bot)
+                # As it woke, before anything awaits: a read waiting on a busy database is
+                # no standing still.
+                woken = svc.clock()
                 # First: a schema this bot does not know may fail the checks below.
                 if ticks % 10 == 0 and await stop_if_outgrown(bot, svc):
                     return
                 # The leases are renewed beside the checks, which Discord may hold up.
                 svc.owners.renew_beside(every)
-                woken = svc.clock()
                 if waking is not None:
                     # Noted as it woke, in turn with the watch's (a wait for the lock is no
                     # standing still).
