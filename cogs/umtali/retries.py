@@ -15,6 +15,7 @@ import discord
 
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
+from data.failing import failing_for_now
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
@@ -71,9 +72,12 @@ class Retries(ABC):
             log.error("match %d: sending has failed %d times in a row; still trying",
                       live.id, failures, exc_info=error)
         else:
+            # The first one's traceback, unless it is the database busy or out of reach
+            # (``failing_for_now``): no bug to find there.
             log.log(logging.WARNING if failures == 1 else logging.INFO,
                     "match %d: sending failed (%s: %s; try %d); trying again later", live.id,
-                    error.__class__.__name__, error, failures, exc_info=failures == 1)
+                    error.__class__.__name__, error, failures,
+                    exc_info=failures == 1 and not failing_for_now(error))
         return batch
 
     def _tried(self, live: LiveMatch, place: str, error: Exception | None) -> int:
