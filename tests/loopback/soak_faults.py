@@ -15,6 +15,7 @@ from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tests.loopback import soak_database
 from tests.loopback.driver import SavedMatch, custom_ids, query, read_match, until
 from tests.loopback.harness import BotProcess
 from tests.loopback.records import Fault, Interaction
@@ -24,7 +25,8 @@ from umtali.moves import Move, MoveKind
 from umtali.players import GreedyPlayer
 
 #: Every fault the soak knows (``--faults``); a practice session is one now and then.
-FAULTS = ("kill", "stop", "gateway", "rest", "hold", "double", "stale", "table", "practice")
+FAULTS = ("kill", "stop", "gateway", "rest", "hold", "double", "stale", "table", "database",
+          "practice")
 DRAWS = {MoveKind.DRAW: "draw", MoveKind.TAKE: "take", MoveKind.TAKE_TWO: "take2"}
 #: What a REST fault answers: (status, Discord's error code).
 ERRORS = ((429, 0), (500, 0), (502, 0), (403, 50001), (404, 10003))
@@ -211,6 +213,10 @@ class Faults:
             self.note("gateway down")
             await self.state.server.gateway_down(self.state.rng.uniform(0.5, 3))
         return False
+
+    async def database(self, saved: SavedMatch) -> bool:
+        """The database busy, or its connections cut (``soak_database``)."""
+        return await soak_database.fault(self.state, self.note, saved, mover(saved))
 
     # -- REST ---------------------------------------------------------------------------
 

@@ -1,0 +1,148 @@
+"""The soak's database faults (tests/loopback/soak_faults.py): the database the bot saves to
+busy for a few seconds (another writer holding the SQLite file's write lock, or the matches'
+table locked on PostgreSQL: a backup, a long report, a migration), past the bot's busy
+timeout now and then; and on PostgreSQL its connections cut (the server restarted, a
+network cut), the pool's alone or every one of the bot's. Saves wait, and those past the
+timeout fail: nothing may be half saved, memory may not run ahead of the database, and a
+member is told to look again, never that the bot has a bug."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import sqlite3
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import asyncpg
+
+from cogs.umtali.errors import APOLOGY, NOT_ANSWERED
+from data.db import BUSY_TIMEOUT
+from tests.loopback.driver import SavedMatch, read_match, until
+from tests.loopback.records import Interaction
+from tests.loopback.saved_db import Target
+from umtali.moves import Move
+
+if TYPE_CHECKING:
+    from tests.loopback.soak_faults import SoakState
+
+
+@asynccontextmanager
+async def busy(db: Target, seconds: float) -> AsyncIterator[None]:
+    """The database held busy for ``seconds`` from now; the block's end waits for it to be
+    let go."""
+    if isinstance(db, Path):
+        # On a thread: BEGIN IMMEDIATE waits for a write of the bot's under way, and the
+        # loopback Discord shares this event loop.
+        other = await asyncio.to_thread(_write_lock, db)
+        try:
+            release = asyncio.create_task(asyncio.sleep(seconds))
+            try:
+                yield
+            finally:
+                await release
+        finally:
+            await asyncio.to_thread(_let_go, other)
+        return
+    conn = await asyncpg.connect(db)
+    try:
+        async with conn.transaction():
+            # Reads (ACCESS SHARE) go on; every save of a match waits, then fails at the
+            # bot's lock timeout.
+            await conn.execute("LOCK TABLE matches IN EXCLUSIVE MODE")
+            release = asyncio.create_task(asyncio.sleep(seconds))
+            try:
+                yield
+            finally:
+                await release
+    finally:
+        await conn.close()
+
+
+async def cut(db: str, rng: random.Random) -> str:
+    """The bot's connections to PostgreSQL ended by the server: the pools' (a network cut),
+    or every one of them, those holding the processes' names too (a restart): which."""
+    every = rng.random() < 0.3
+    conn = await asyncpg.connect(db)
+    try:
+        await conn.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid() AND "
+            + ("application_name LIKE 'umtali%'" if every else "application_name = 'umtali'"))
+    finally:
+        await conn.close()
+    return "every connection" if every else "the pools' connections"
+
+
+def _write_lock(db: Path) -> sqlite3.Connection:
+    other = sqlite3.connect(db, isolation_level=None, timeout=10, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")
+    return other
+
+
+def _let_go(other: sqlite3.Connection) -> None:
+    other.execute("ROLLBACK")
+    other.close()
+
+
+async def fault(state: SoakState, note: Callable[[str], None], saved: SavedMatch,
+                mover: tuple[int, Move]) -> bool:
+    """The database busy a few seconds, or on PostgreSQL its connections cut, with the
+    member to act playing meanwhile now and then: a move answered as made is saved, one told
+    to look again may be either, and nobody is told the bot has a bug. True if the move was
+    made."""
+    rng = state.rng
+    user, chosen = mover
+    moving = user != state.server.app_id and rng.random() < 0.6
+    done = len(saved.session.moves)
+    pending: asyncio.Task[Interaction | None] | None = None
+
+    def move() -> asyncio.Task[Interaction | None]:
+        return asyncio.create_task(state.answered(state.server.slash(
+            user, saved.channel_id, "umtali play", {"move": str(chosen)}, timeout=30),
+            f"/umtali play {chosen}, the database failing"))
+    if isinstance(state.db, str) and rng.random() < 0.35:
+        what = await cut(state.db, rng)
+        note(f"database: {what} cut")
+        if moving:
+            pending = move()
+    else:
+        seconds = rng.uniform(0.5, 2 * BUSY_TIMEOUT)
+        note(f"database busy {'past' if seconds > BUSY_TIMEOUT else 'within'} its timeout")
+        async with busy(state.db, seconds):
+            if moving:
+                await asyncio.sleep(rng.uniform(0, 1))
+                pending = move()
+    if pending is None:
+        return False
+    answer = await pending
+    if answer is None:
+        return False  # (noted as broken)
+
+    def made() -> bool:
+        now = read_match(state.db, saved.id)
+        return now is not None and (now.session.moves[done:done + 1] == [chosen]
+                                    or now.status != "active")
+    def said() -> str:
+        # A deferred answer's words come after its "thinking", in an edit of it.
+        return answer.text() + json.dumps(answer.messages, ensure_ascii=False)
+    with contextlib.suppress(AssertionError):
+        await until(lambda: made() or NOT_ANSWERED[:40] in said(),
+                    "the move made or the member told", timeout=30)
+    text = said()
+    told, saved_it = NOT_ANSWERED[:40] in text, made()
+    note("a move, the database failing: " + ("made" if saved_it else "told to look again"
+                                              if told else "neither"))
+    if APOLOGY[:40] in text:
+        state.broken.append(f"{chosen}, the database failing, was answered as a bug: "
+                            f"{text[:300]}")
+    elif not answer.ephemeral:
+        state.broken.append(f"{chosen}, the database failing, was answered in public")
+    elif not saved_it and not told:
+        state.broken.append(f"{chosen}, the database failing: not made, and answered "
+                            f"{text[:300]}")
+    return saved_it
