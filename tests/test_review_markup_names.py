@@ -48,7 +48,9 @@ async def test_a_markup_name_shows_as_text_in_the_match(monkeypatch: pytest.Monk
         assert not table.ephemeral, table.text()
         shown = [(call.path, where, text) for call, body in sent(server)
                  for where, text in texts(body) if where != "label"]
-        assert any("t:0:R" in text for _, _, text in shown)
-        assert any("id:customize" in text for _, _, text in shown)
-        live = [(path, where, text) for path, where, text in shown if MARKUP.search(text)]
+        # The bot's own markup stays (a turn's end, "<t:...:R>"); the names' never shows live.
+        assert any("<\u200bt:0:R> <\u200b:pepe:" in text for _, _, text in shown)
+        assert any("<\u200bid:customize>" in text for _, _, text in shown)
+        live = [(path, where, text) for path, where, text in shown
+                if any(raw in text for raw in ("<t:0:R>", "<:pepe:", "<id:customize>"))]
         assert not live, live[:3]
