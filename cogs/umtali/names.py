@@ -37,8 +37,10 @@ _HIDDEN = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cs", "Cn"})
 _BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 _JOINER = "\u034f"
 # A zero-width space after "@" or "<" keeps @everyone, @here, <@user>, <@&role>, <#channel>
-# and </command:id> from being read as mentions, and shows the same text.
-_MENTION_START = re.compile(r"@|<(?=[@#/])")
+# and </command:id> from being read as mentions, and shows the same text; so too Discord's
+# other markup, drawn as something else than a name: <t:0:R> (a date), <:x:id> and <a:x:id>
+# (any server's emoji), <id:customize> (a link into the server), <sound:...>.
+_MENTION_START = re.compile(r"@|<(?=[@#/]|a?:|t:|id:|sound:)")
 # Discord makes "scheme://..." (and "<scheme:/...>") a link, clickable and, in a message,
 # previewed: a nickname such as https://evil.example/x would be one on every turn. A zero-width
 # space between ":" and "/" breaks every such pattern and shows the same text.
