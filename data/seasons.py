@@ -107,6 +107,14 @@ async def current_season(tx: Tx, guild_id: int, cadence: str, now: float) -> str
     if due is None:
         return None
     await tx.serialise([guild_key(guild_id)])
+    last = await tx.fetchone(
+        "SELECT season FROM seasons WHERE guild_id = ? AND ended_at IS NOT NULL "
+        "ORDER BY ended_at DESC, season DESC LIMIT 1", (guild_id,))
+    if last is not None and now < season_end(last["season"]):
+        # Counted late, within the span of a season that has ended: rated into none. The
+        # season open now may be named for a span begun before that (a quarter opened when a
+        # month ended, the cadence changed meanwhile), so its name alone does not tell.
+        return None
     row = await tx.fetchone(
         "SELECT season FROM seasons WHERE guild_id = ? AND ended_at IS NULL", (guild_id,))
     if row is not None:
