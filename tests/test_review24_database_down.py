@@ -1,0 +1,73 @@
+"""PostgreSQL out of reach as a member acts (the server restarting, or stopped: its socket
+gone, a TCP connection refused): the pool's new connection fails with the operating system's
+error, not one of asyncpg's. That is the database failing for now (``failing_for_now``), as
+its connection cut is: the member is told to look again, and a warning logged, not an
+unhandled error with an apology (the conftest fails a test that logs one)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from bot import Settings, UmtaliBot
+from cogs.umtali.errors import APOLOGY, NOT_ANSWERED
+from data.failing import failing_for_now
+from tests.discord_helpers import Clock, World, start_match, thread_of
+from tests.pg_server import PgServer
+from tests.processes.test_unheard_moves import words
+
+ON_POSTGRES = pytest.mark.parametrize(
+    "backend", [pytest.param("postgresql", marks=pytest.mark.postgresql)])
+
+#: The server's socket in its directory (``tests.pg_server``: reached by it alone).
+SOCKET = ".s.PGSQL.5432"
+
+
+@pytest.fixture
+def make_bot(made_bots: list[UmtaliBot], store_target: str,
+             clock: Clock) -> Callable[[], UmtaliBot]:
+    def make() -> UmtaliBot:
+        bot = UmtaliBot(Settings(token="test", database_url=store_target), timers=False,
+                        computer_pause=0, clock=clock)
+        made_bots.append(bot)
+        return bot
+
+    return make
+
+
+@ON_POSTGRES
+async def test_the_table_asked_for_with_the_server_out_of_reach_says_look_again(
+        world: World, postgres_server: PgServer) -> None:
+    live = await start_match(world)
+    thread = thread_of(world, live)
+    socket = Path(postgres_server.base) / SOCKET
+    hidden = socket.with_name("hidden")
+    # The bot's connections cut, and no new one to be had: as the server restarting.
+    await postgres_server.admin("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                "WHERE application_name = 'umtali'")
+    os.rename(socket, hidden)
+    try:
+        await asyncio.sleep(0.2)  # (the pool hears its connections closed)
+        result = await world.bob.slash(thread, "umtali table")
+        await world.env.settle()  # (answered once the pool gives up)
+    finally:
+        os.rename(hidden, socket)
+    said = words(result)
+    assert not any(APOLOGY[:20] in w for w in said), said
+    assert any(NOT_ANSWERED[:30] in w for w in said), said
+
+
+async def test_a_refused_connection_is_the_database_failing_for_now() -> None:
+    """Nothing listening where the server was (it restarts): refused by the system."""
+    try:
+        await asyncpg.connect("postgresql://umtali@127.0.0.1:1/umtali", timeout=5)
+    except Exception as e:
+        refused = e
+    else:
+        pytest.fail("connected to nothing")
+    assert failing_for_now(refused), repr(refused)
