@@ -47,16 +47,20 @@ async def test_the_table_asked_for_with_the_server_out_of_reach_says_look_again(
     thread = thread_of(world, live)
     socket = Path(postgres_server.base) / SOCKET
     hidden = socket.with_name("hidden")
-    # The bot's connections cut, and no new one to be had: as the server restarting.
-    await postgres_server.admin("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                                "WHERE application_name = 'umtali'")
+    # The bot's connections cut, and no new one to be had: as the server restarting. (Cut
+    # once the socket is gone, from a connection had before: none made again between.)
+    admin = await asyncpg.connect(postgres_server.url("postgres"))
     os.rename(socket, hidden)
     try:
+        await admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                            "WHERE application_name = 'umtali'")
         await asyncio.sleep(0.2)  # (the pool hears its connections closed)
         result = await world.bob.slash(thread, "umtali table")
         await world.env.settle()  # (answered once the pool gives up)
     finally:
         os.rename(hidden, socket)
+        await admin.close()
+    assert [e.__class__.__name__ for e in world.env.errors] == ["CommandInvokeError"]
     said = words(result)
     assert not any(APOLOGY[:20] in w for w in said), said
     assert any(NOT_ANSWERED[:30] in w for w in said), said
@@ -71,3 +75,13 @@ async def test_a_refused_connection_is_the_database_failing_for_now() -> None:
     else:
         pytest.fail("connected to nothing")
     assert failing_for_now(refused), repr(refused)
+
+
+def test_a_file_of_ours_missing_is_no_database_failing() -> None:
+    """The system's error raised anywhere but in the driver is a bug to find (logged so)."""
+    try:
+        Path("/nonexistent/umtali.png").read_bytes()
+    except OSError as e:
+        missing = e
+    assert not failing_for_now(missing)
+    assert not failing_for_now(TimeoutError("the computer's pool hung"))
