@@ -22,8 +22,23 @@ _POSTGRES = (asyncpg.PostgresConnectionError, asyncpg.OperatorInterventionError,
              asyncpg.TransactionRollbackError)
 
 
+def _from_driver(error: BaseException) -> bool:
+    """Whether ``error`` was raised inside asyncpg (its traceback passes through it)."""
+    tb = error.__traceback__
+    while tb is not None:
+        if str(tb.tb_frame.f_globals.get("__name__", "")).startswith("asyncpg."):
+            return True
+        tb = tb.tb_next
+    return False
+
+
 def failing_for_now(error: BaseException) -> bool:
     """Whether ``error`` is the database failing for a while, not a bug."""
+    if isinstance(error, OSError | TimeoutError):
+        # The server out of reach as the pool connects (restarting: its socket gone, the
+        # connection refused) or not answering in time: the system's error, not asyncpg's.
+        # Raised anywhere else (a file of ours missing), it is no database's.
+        return _from_driver(error)
     if isinstance(error, sqlite3.OperationalError):
         said = str(error).lower()
         return any(words in said for words in _SQLITE)
