@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.thinking import DEFAULT_WORKERS, Thinking
 from cogs.umtali.unheard import InDoubt
+from data.failing import failing_for_now
 from umtali.moves import Move
 from umtali.players import Player
 
@@ -107,10 +108,15 @@ class Computers:
             # Saved or not, unknown (logged as a warning where it was found so): the clock's
             # next check reads the match back, and gives the computer its turn from there.
             self.drop(live.id)
-        except Exception:
-            # The next action, or a restart, gives it its turn again.
+        except Exception as e:
+            # The next action, or the clock's next check, gives it its turn again.
             self.drop(live.id)
-            log.exception("match %d: the computer's turn failed", live.id)
+            if failing_for_now(e):
+                # The database busy or out of reach: no bug to find.
+                log.warning("match %d: the computer's turn failed (%s: %s); tried again",
+                            live.id, e.__class__.__name__, e)
+            else:
+                log.exception("match %d: the computer's turn failed", live.id)
 
     async def _player(self, live: LiveMatch, seat: int) -> Player:
         """The match's computer player, caught up on the hand in play."""
