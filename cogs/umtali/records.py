@@ -23,6 +23,7 @@ from cogs.umtali.ids import id_of
 from cogs.umtali.in_time import answer, edit_clicked, in_time, post_public, thinking
 from cogs.umtali.names import echo, safe_name, server_name
 from cogs.umtali.numbers import one_decimal
+from cogs.umtali.options import computer_name
 from cogs.umtali.render import COLOUR
 from cogs.umtali.seasons import (
     BOARD_PATTERN,
@@ -233,10 +234,15 @@ def session_text(line: SessionLine, user_id: int, tr: Tr = EN) -> str:
     seat = line.seat_of(user_id)
     me = 0 if seat is None else seat
     won = line.winner_seat == me
+    names = list(line.names)
+    if line.computer_level is not None and seat is not None:
+        # The member's practice: the computer's name is bot text, in the reader's language
+        # (stored in the server's).
+        names[1 - me] = computer_name(line.computer_level, tr)
     values = dict(
-        match=line.match_id, name=safe_name(line.names[1 - me]),
+        match=line.match_id, name=safe_name(names[1 - me]),
         score=f"{line.games_won[me]}–{line.games_won[1 - me]}",
-        how=how_words(line, tr, safe_name(line.names[1 - line.winner_seat])),
+        how=how_words(line, tr, safe_name(names[1 - line.winner_seat])),
         when=_when(line.finished_at))
     if won:
         return tr("`#{match}` **won** against {name} {score} · {how} · {when}", **values)
