@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.loopback.driver import cut_deck, read_match, until
+from tests.loopback.driver import custom_ids, cut_deck, read_match, until
 from tests.loopback.harness import bot_in_process, loopback_server
 
 
@@ -41,8 +41,19 @@ async def test_a_russian_member_reads_the_computers_name_in_russian_on_an_englis
             # The public table stays in the server's language.
             table = server.messages[saved.table_message_id]
             public = _text(table)
+            # Ended, the session is in the member's history (its text and its export menu).
+            ask = await server.slash(ada, server.channel_id, "umtali resign", {})
+            assert ask.response is not None
+            yes = next(c for c in custom_ids(ask.response) if c.endswith(":resign"))
+            await server.click(ada, ask.response, yes)
+            await until(lambda: (m := read_match(db, saved.id)) is not None
+                        and m.status == "finished", "the resignation")
+            history = await server.slash(ada, server.channel_id, "umtali history", {})
+            assert history.response is not None
+            listed = json.dumps(history.response, ensure_ascii=False)
     assert "Computer (easy)" in public
     assert "Компьютер (лёгкий)" in private and "Computer" not in private, private
+    assert "Компьютер (лёгкий)" in listed and "Computer" not in listed, listed
 
 
 def test_a_russian_members_stats_name_the_computer_in_russian() -> None:
@@ -58,3 +69,4 @@ def test_a_russian_members_stats_name_the_computer_in_russian() -> None:
     said = session_text(line, 5, tr_for("ru"))
     assert "Компьютер (сложный)" in said and "Computer" not in said, said
     assert "Computer (hard)" in session_text(line, 5)
+

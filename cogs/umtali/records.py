@@ -229,16 +229,23 @@ def how_words(line: SessionLine, tr: Tr, loser: str) -> str:
     return tr("{name} {how}", name=loser, how=tr(HOW[line.how]) if line.how in HOW else line.how)
 
 
+def line_names(line: SessionLine, user_id: int, tr: Tr) -> tuple[str, str]:
+    """The names of a session of ``user_id``'s: in their practice, the computer's is bot
+    text, in the reader's language (it is stored in the server's)."""
+    seat = line.seat_of(user_id)
+    if line.computer_level is None or seat is None:
+        return line.names
+    names = list(line.names)
+    names[1 - seat] = computer_name(line.computer_level, tr)
+    return names[0], names[1]
+
+
 def session_text(line: SessionLine, user_id: int, tr: Tr = EN) -> str:
     """One finished session as ``user_id`` played it: result, opponent, score, how, when."""
     seat = line.seat_of(user_id)
     me = 0 if seat is None else seat
     won = line.winner_seat == me
-    names = list(line.names)
-    if line.computer_level is not None and seat is not None:
-        # The member's practice: the computer's name is bot text, in the reader's language
-        # (stored in the server's).
-        names[1 - me] = computer_name(line.computer_level, tr)
+    names = line_names(line, user_id, tr)
     values = dict(
         match=line.match_id, name=safe_name(names[1 - me]),
         score=f"{line.games_won[me]}–{line.games_won[1 - me]}",
