@@ -47,8 +47,8 @@ class Endings(Playing):
         session = live.session.copy()
         events = session.resign(seat, how)
         # The turn ended here: what it laid so far, held back until its end, goes out first.
-        text = "\n".join([*live.pending, turn_message(events, live.names,
-                                                     self.public_tr(live))]).strip()[:2000]
+        text = "\n".join([*live.pending, turn_message(
+            events, live.names_in(self.public_tr(live)), self.public_tr(live))]).strip()[:2000]
         announce = [] if live.channel_lost else [text, *self._reveal(live, session)]
         state = saved_state(session)
         # A copy read before the end's save learns where the match is shown as saved.

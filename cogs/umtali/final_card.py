@@ -46,7 +46,7 @@ RECOUNT_SHOWN_FOR = 24 * 3600.0
 async def final_embed(svc: MatchService, live: LiveMatch, tr: Tr) -> discord.Embed:
     session = live.session
     assert session.over
-    names = [safe_name(n) for n in live.names]
+    names = [safe_name(n) for n in live.names_in(tr)]
     w = session.winner
     won = session.games_won
     embed = discord.Embed(
@@ -89,7 +89,7 @@ async def ratings(svc: MatchService, live: LiveMatch, tr: Tr) -> str:
     if live.computer_level is not None:
         return tr("Practice against the computer ({level}), not rated.",
                   level=level_word(tr, live.computer_level))
-    names = [safe_name(n) for n in live.names]
+    names = [safe_name(n) for n in live.names_in(tr)]
     changes = await svc.store.records.rating_changes(live.id)
     return "\n".join(
         # Decimals as the reader's language writes them (19,5 in Russian).

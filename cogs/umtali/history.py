@@ -27,6 +27,7 @@ from cogs.umtali.records import (
     HISTORY,
     UNFINISHED,
     how_words,
+    line_names,
     name_of,
     session_text,
     unfinished_text,
@@ -89,7 +90,8 @@ async def show_history(interaction: discord.Interaction, user: discord.abc.User)
             said += [unfinished_text(u, user.id, tr) for u in unfinished]
         embed.description = "\n".join(said)
         embed.set_footer(text=tr("Choose a session below to get it as a replay file."))
-        listed = [(line.match_id, line.names, line.finished_at) for line in lines]
+        listed = [(line.match_id, line_names(line, user.id, tr), line.finished_at)
+                  for line in lines]
         listed += [(u.match_id, u.names, u.finished_at) for u in unfinished]
         view.add_item(ReplaySelect(interaction.guild.id, [_option(*item, tr) for item in listed],
                                    placeholder=tr("Export a session as a replay…")))

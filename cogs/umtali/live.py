@@ -6,10 +6,12 @@ import asyncio
 import json
 from dataclasses import dataclass, field
 
+from cogs.umtali.options import computer_name
 from cogs.umtali.time_control import TimeControl, time_control
 from data.models import AsSaved, DmPanel, MatchRow, Place
 from umtali.codec import session_from_json
 from umtali.hand import Phase
+from umtali.i18n import Tr
 from umtali.session import Session
 
 
@@ -160,6 +162,15 @@ class LiveMatch:
 
     def is_computer(self, seat: int) -> bool:
         return seat == self.computer_seat
+
+    def names_in(self, tr: Tr) -> tuple[str, str]:
+        """The players' names as ``tr``'s reader sees them: the computer's is bot text, in
+        the reader's language (it is stored in the server's), a member's their own."""
+        if self.computer_seat is None or self.computer_level is None:
+            return self.names
+        named = list(self.names)
+        named[self.computer_seat] = computer_name(self.computer_level, tr)
+        return named[0], named[1]
 
     def asks_when_late(self) -> bool:
         """A turn run out asks the waiting player (claim, or keep waiting) rather than

@@ -119,6 +119,12 @@ def timer_words(tr: Tr, seconds: int) -> str:
     return tr("{seconds} s", seconds=seconds) if seconds else on_off(tr, False)
 
 
+def computer_name(level: str, tr: Tr) -> str:
+    """The practice computer's name, in ``tr``'s language. Bot text, not a nickname: stored
+    with the match in the server's language, but shown to each reader in theirs."""
+    return tr("Computer ({level})", level=level_word(tr, level))
+
+
 def level_word(tr: Tr, level: str) -> str:
     """The computer's level: "easy", "normal", "hard"."""
     if level == "easy":

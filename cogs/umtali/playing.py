@@ -163,7 +163,7 @@ class Playing(Looks):
             events = session.apply(move, seat)
         except UmtaliError as e:
             return Outcome(live, e.text)
-        said = turn_message(events, live.names, self.public_tr(live))
+        said = turn_message(events, live.names_in(self.public_tr(live)), self.public_tr(live))
         lines = [line for line in said.split("\n") if line]
         turn_over = session.over or session.hand is not hand or hand.turn != seat
         pending = [] if turn_over else [*live.pending, *lines]

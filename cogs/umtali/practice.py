@@ -28,7 +28,7 @@ from cogs.umtali.in_time import answer, edit_clicked, in_time, post_public, thin
 from cogs.umtali.match_start import drawn_cards, open_started
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.names import plain_member_name, safe_name
-from cogs.umtali.options import clock_words, level_word, rules_words
+from cogs.umtali.options import clock_words, computer_name, level_word, rules_words
 from cogs.umtali.panels import cut_panel
 from cogs.umtali.permissions import missing_here, refusal
 from cogs.umtali.render import COLOUR
@@ -39,12 +39,6 @@ from umtali.i18n import Tr
 from umtali.rules import RuleSet
 
 log = logging.getLogger(__name__)
-
-
-def computer_name(level: str, tr: Tr) -> str:
-    """The computer's name in a session: in the server's language, kept with the results as a
-    member's name is."""
-    return tr("Computer ({level})", level=level_word(tr, level))
 
 
 def practice_embed(member_id: int, level: str, rules: RuleSet, tr: Tr) -> discord.Embed:

@@ -23,6 +23,7 @@ from cogs.umtali.ids import id_of
 from cogs.umtali.in_time import answer, edit_clicked, in_time, post_public, thinking
 from cogs.umtali.names import echo, safe_name, server_name
 from cogs.umtali.numbers import one_decimal
+from cogs.umtali.options import computer_name
 from cogs.umtali.render import COLOUR
 from cogs.umtali.seasons import (
     BOARD_PATTERN,
@@ -228,15 +229,27 @@ def how_words(line: SessionLine, tr: Tr, loser: str) -> str:
     return tr("{name} {how}", name=loser, how=tr(HOW[line.how]) if line.how in HOW else line.how)
 
 
+def line_names(line: SessionLine, user_id: int, tr: Tr) -> tuple[str, str]:
+    """The names of a session of ``user_id``'s: in their practice, the computer's is bot
+    text, in the reader's language (it is stored in the server's)."""
+    seat = line.seat_of(user_id)
+    if line.computer_level is None or seat is None:
+        return line.names
+    names = list(line.names)
+    names[1 - seat] = computer_name(line.computer_level, tr)
+    return names[0], names[1]
+
+
 def session_text(line: SessionLine, user_id: int, tr: Tr = EN) -> str:
     """One finished session as ``user_id`` played it: result, opponent, score, how, when."""
     seat = line.seat_of(user_id)
     me = 0 if seat is None else seat
     won = line.winner_seat == me
+    names = line_names(line, user_id, tr)
     values = dict(
-        match=line.match_id, name=safe_name(line.names[1 - me]),
+        match=line.match_id, name=safe_name(names[1 - me]),
         score=f"{line.games_won[me]}–{line.games_won[1 - me]}",
-        how=how_words(line, tr, safe_name(line.names[1 - line.winner_seat])),
+        how=how_words(line, tr, safe_name(names[1 - line.winner_seat])),
         when=_when(line.finished_at))
     if won:
         return tr("`#{match}` **won** against {name} {score} · {how} · {when}", **values)

@@ -232,8 +232,8 @@ class MatchService(Timing, Endings, Playing, Looks):
         channel = self.client.get_partial_messageable(live.channel_id)
         # The draw for first dealer was shown on the challenge, before the deal.
         opening = turn_message(
-            [e for e in live.session.opening if not isinstance(e, DealerChosen)], live.names,
-            self.public_tr(live))
+            [e for e in live.session.opening if not isinstance(e, DealerChosen)],
+            live.names_in(self.public_tr(live)), self.public_tr(live))
         to_act = live.session.to_act
         posted: list[discord.Message] = []
         try:

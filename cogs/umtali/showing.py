@@ -164,12 +164,13 @@ def table_of(live: LiveMatch, note: str = "", look: Look = TEXT_ONLY, *,
     """The public table; ``snapshot``: a private copy for one member, with no buttons."""
     view = live.session.view(SPECTATOR)
     # Played in DMs, the table is a DM panel's copy, with no My hand button; so is a snapshot.
-    embed = table_embed(view, live.names, live.id, tr=look.tr, deadline=live.deadline,
+    names = live.names_in(look.tr)
+    embed = table_embed(view, names, live.id, tr=look.tr, deadline=live.deadline,
                         note=note, clock=clock_line(live, look.tr),
                         hand_button=not (live.channel_lost or snapshot))
     if not look.pictures:
         return Shown([embed])
-    draw = partial(table_png, view, tuple(live.names), tr=look.tr, four_colour=look.four_colour)
+    draw = partial(table_png, view, names, tr=look.tr, four_colour=look.four_colour)
     return Shown([embed], pictures=[_picture(embed, draw, TABLE_FILE)])
 
 
@@ -178,7 +179,7 @@ def hand_of(live: LiveMatch, seat: int, note: str = "", look: Look = TEXT_ONLY) 
         return _unfinished(live, seat, look)
     view = live.session.view(seat)
     tr = look.tr
-    embed = hand_embed(view, live.names, live.id, tr=tr, order=look.order, note=note)
+    embed = hand_embed(view, live.names_in(tr), live.id, tr=tr, order=look.order, note=note)
     shown = Shown([embed], hand_panel(view, live.id, live.version, tr=tr, order=look.order,
                                       hint=live.computer_seat is not None))
     if look.pictures:
@@ -201,7 +202,7 @@ def _unfinished(live: LiveMatch, seat: int, look: Look) -> Shown:
         notes.append(reveal_line(live.session, live.salt, live.commitment, tr, how,
                                  live.cut))
         buttons.add_item(ReplayButton(live.guild_id, live.id, tr))
-    embed = hand_embed(live.session.view(seat), live.names, live.id, tr=tr, order=look.order,
+    embed = hand_embed(live.session.view(seat), live.names_in(tr), live.id, tr=tr, order=look.order,
                        note="\n\n".join(notes))
     return Shown([embed], buttons)
 
