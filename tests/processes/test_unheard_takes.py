@@ -7,8 +7,6 @@ of it was saved) and the lease, renewed by nobody, lapses and is claimed again."
 
 from __future__ import annotations
 
-import logging
-
 import pytest
 from simcord import assert_error
 
@@ -78,14 +76,11 @@ async def test_a_match_taken_unheard_and_unread_is_claimed_again_once_its_lease_
         result = await world.bob.slash(thread, "umtali table")
     await settle(world, main, other)
     assert lost.answers == lost.reads == 1
-    # Nothing of the action was saved (the take is no move): it failed, with no doubt about it.
-    assert any(APOLOGY[:20] in w for w in words(result)), words(result)
-    assert not any(MAYBE in w for w in words(result)), words(result)
-    # The database failing (no user's doing), answered and logged as any failed action is.
-    assert_error(world.env, contains=str(lost.errors[0]))
-    for record in caplog.records:
-        if record.levelno >= logging.ERROR and "interaction" in record.getMessage():
-            record.expected = True
+    # Nothing of the action was saved (the take is no move); the database failing is no bug:
+    # the member is told to look again, and no error is logged.
+    assert any(MAYBE in w for w in words(result)), words(result)
+    assert not any(APOLOGY[:20] in w for w in words(result)), words(result)
+    assert_error(world.env, contains=str(lost.errors[0]))  # (SimCord's note of it)
     saved = await row(world, live.id)
     assert saved["owner"] == "p2" and saved["table_message_id"] == table
     assert live.id not in other.matches
