@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import aiohttp
+import asyncpg
 import pytest
 import simcord.http.client as simcord_http
 
@@ -141,9 +143,23 @@ async def test_dms_the_network_never_reaches_wait_for_the_next_turn_and_the_matc
     assert len(_logged(caplog, logging.WARNING)) == 2, _logged(caplog, logging.WARNING)
 
 
+async def _disk_failing() -> None:
+    raise sqlite3.OperationalError("disk I/O error")
+
+
+async def _postgres_out_of_reach() -> None:
+    """What the pool raises for a PostgreSQL server that refuses connections (restarting):
+    the system's error, raised in asyncpg (an OSError, as the network to Discord raises)."""
+    await asyncpg.connect(host="127.0.0.1", port=1, timeout=5)
+
+
+@pytest.mark.parametrize("failing", [_disk_failing, _postgres_out_of_reach])
 async def test_a_database_failing_for_an_hour_lets_the_match_go_to_be_claimed_again(
         world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch,
-        caplog: pytest.LogCaptureFixture) -> None:
+        caplog: pytest.LogCaptureFixture, failing: Callable[[], Awaitable[None]]) -> None:
+    """The database's failure is not the channel's (PostgreSQL out of reach raises an
+    OSError, as the network does): counted as the channel's, the channel was given up after
+    an hour and the match sent to the players' DMs."""
     for name in LOGGERS:
         caplog.set_level(logging.INFO, logger=name)
     live = await start_match(world)
@@ -153,7 +169,7 @@ async def test_a_database_failing_for_an_hour_lets_the_match_go_to_be_claimed_ag
     outbox = leases.outbox
 
     async def broken(match_id: int) -> Any:
-        raise sqlite3.OperationalError("disk I/O error")
+        await failing()
 
     # The result cannot be read back to be posted: the database fails, and goes on failing.
     monkeypatch.setattr(leases, "outbox", broken)
@@ -165,6 +181,7 @@ async def test_a_database_failing_for_an_hour_lets_the_match_go_to_be_claimed_ag
     assert live.over and live.unsent
     minutes = await _hours(world, lambda: not svc.tracked(live.id))
     assert not svc.tracked(live.id) and 40 < minutes < 80, minutes
+    assert not live.channel_lost, "the channel given up for the database's failures"
     # Not lost: the database still has it to post. Once it answers, the match is claimed
     # again (its lease lapsed) and its result posted.
     assert _db(db_path, "SELECT unsent FROM matches") != [("[]",)]

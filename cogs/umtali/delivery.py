@@ -32,6 +32,7 @@ from cogs.umtali.outbox import Batch
 from cogs.umtali.overtaken import Sent, overtaken
 from cogs.umtali.posting import announce, post_table
 from cogs.umtali.retries import TRIES, Retries
+from data.failing import failing_for_now
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
@@ -256,6 +257,8 @@ class Delivery(Retries, ChannelLoss):
             try:
                 await self._hand(live, seat, announce=batch.announce)
             except PASSING as e:
+                if failing_for_now(e):
+                    raise  # the database's (out of reach), not the DMs': ``_failed``
                 if self._hand_failed(live, seat, e):
                     again.hands.add(seat)
             else:
@@ -291,6 +294,10 @@ class Delivery(Retries, ChannelLoss):
             self._tried(live, "its channel", None)
             await self.lose_channel(live, e, channel, turn=batch.announce)
         except PASSING as e:
+            if failing_for_now(e):
+                # PostgreSQL out of reach (an OSError too): not this channel's failure, to
+                # give it up by; tried again as the database's (``_failed``).
+                raise
             if self.service.clock_state.outage is not None:
                 # The gateway is down too: the network or Discord, not this channel. Not
                 # counted towards giving it up, which would send every match to DMs.
