@@ -5,6 +5,7 @@ them: its table edited in place, never posted again."""
 from __future__ import annotations
 
 import logging
+import sqlite3
 from typing import Any
 
 import pytest
@@ -174,3 +175,31 @@ async def test_a_card_discord_cannot_take_for_now_is_tried_again_at_the_next_tic
     assert NOT_YET not in _ratings(world, live) and "→" in _ratings(world, live)
     await season_tick(world.bot)
     assert tries == [live.id, live.id]  # shown: not tried again
+
+
+async def test_a_busy_database_at_the_count_and_the_card_is_no_error_and_tried_again(
+        world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """The database busy past its timeout (another writer on the file) as the next start
+    counts the results kept, then as the counted session's card is read: a line each, no
+    error with a traceback (no bug of ours), and the card shown at the next try."""
+    live = await _resigned_uncounted(world, monkeypatch)
+    svc = world.bot.matches
+    assert svc is not None
+    count, match = svc.store.count_backlog, svc.store.match
+
+    async def locked(*args: object) -> Any:
+        raise sqlite3.OperationalError("database is locked")
+    caplog.clear()  # (the count's failure as the session ended, meant)
+    caplog.set_level(logging.INFO)
+    monkeypatch.setattr(svc.store, "count_backlog", locked)
+    await count_backlog(world.bot)
+    monkeypatch.setattr(svc.store, "count_backlog", count)
+    monkeypatch.setattr(svc.store, "match", locked)
+    await count_backlog(world.bot)  # counted now; its card's read fails
+    await world.env.settle()
+    assert _ratings(world, live) == NOT_YET
+    monkeypatch.setattr(svc.store, "match", match)
+    await season_tick(world.bot)  # the next ones shown: the one owed with them
+    await world.env.settle()
+    assert NOT_YET not in _ratings(world, live) and "→" in _ratings(world, live)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]

@@ -27,6 +27,7 @@ from cogs.umtali.names import safe_name
 from cogs.umtali.numbers import one_decimal
 from cogs.umtali.options import level_word, rules_words
 from cogs.umtali.render import COLOUR
+from data.failing import failing_for_now
 from umtali.i18n import EN, Tr
 from umtali.seeds import uncut
 from umtali.text import HOW
@@ -166,9 +167,15 @@ async def show_counted(svc: MatchService, match_ids: list[int]) -> None:
         except GONE as e:
             log.info("match %d: its final card could not show the ratings counted late (%s: "
                      "%s)", match_id, e.__class__.__name__, e)
-        except Exception:
-            log.exception("match %d: its final card could not show the ratings counted late",
-                          match_id)
+        except Exception as e:
+            if not failing_for_now(e):
+                log.exception("match %d: its final card could not show the ratings counted "
+                              "late", match_id)
+                continue
+            # The database busy or out of reach: no bug, and tried again with the next ones.
+            owed.add(match_id)
+            log.info("match %d: its final card could not show the ratings counted late yet "
+                     "(%s: %s); trying again", match_id, e.__class__.__name__, e)
 
 
 async def _edit_final(svc: MatchService, live: LiveMatch) -> None:

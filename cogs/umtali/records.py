@@ -32,6 +32,7 @@ from cogs.umtali.seasons import (
     is_season,
     season_title,
 )
+from data.failing import failing_for_now
 from data.models import BoardPage, PlayerRecord, SessionLine
 from data.record_reads import UnfinishedLine
 from data.records import GLOBAL
@@ -352,8 +353,13 @@ async def count_backlog(client: discord.Client) -> None:
     ids: list[int] = []
     try:
         counted = await store(client).count_backlog(ids)
-    except Exception:
-        log.exception("earlier results could not be counted into stats and ratings")
+    except Exception as e:
+        if failing_for_now(e):
+            # The database busy or out of reach: no bug; the next start tries again.
+            log.warning("earlier results could not be counted into stats and ratings (%s: "
+                        "%s); the next start tries again", e.__class__.__name__, e)
+        else:
+            log.exception("earlier results could not be counted into stats and ratings")
         return
     if counted:
         log.info("%d earlier result(s) counted into stats and ratings", counted)
