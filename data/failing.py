@@ -42,6 +42,11 @@ def failing_for_now(error: BaseException) -> bool:
     if isinstance(error, sqlite3.OperationalError):
         said = str(error).lower()
         return any(words in said for words in _SQLITE)
+    if isinstance(error, asyncpg.exceptions.InternalClientError):
+        # A pooled connection the server ended while idle, used again before asyncpg saw it
+        # close (the server restarted, its backends terminated): asyncpg's protocol trips on
+        # its own state (MagicStack/asyncpg#1069, #784), a disconnect in effect.
+        return "cannot switch to state" in str(error)
     if isinstance(error, asyncpg.InterfaceError):
         # The pool's connection closed under a query (the server restarted); any other
         # misuse of the driver is a bug.

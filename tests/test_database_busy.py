@@ -91,6 +91,9 @@ async def test_a_click_while_the_database_is_busy_is_answered_and_not_saved(
     (asyncpg.exceptions.AdminShutdownError("terminating connection"), True),
     (asyncpg.exceptions.SerializationError("could not serialize access"), True),
     (asyncpg.InterfaceError("connection is closed"), True),
+    (asyncpg.exceptions.InternalClientError(
+        "cannot switch to state 12; another operation (2) is in progress"), True),
+    (asyncpg.exceptions.InternalClientError("unexpected codec"), False),
     (asyncpg.InterfaceError("cannot perform operation: another operation is in progress"),
      False),
     (asyncpg.exceptions.UndefinedTableError('relation "matchs" does not exist'), False),
