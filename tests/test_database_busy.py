@@ -11,7 +11,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from cogs.umtali.errors import APOLOGY, NOT_ANSWERED
+from cogs.umtali.errors import APOLOGY, BUSY
 from data.failing import failing_for_now
 from tests.db_lock import write_locked
 from tests.loopback.driver import play_move, read_match, until
@@ -20,12 +20,12 @@ from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
 
 #: The bot's busy timeout in these tests (5 s in use), and the write lock held past it.
-BUSY, HELD = 1.0, 2.5
+TIMEOUT, HELD = 1.0, 2.5
 
 
 @pytest.fixture(autouse=True)
 def short_busy_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("data.sqlite_db.BUSY_TIMEOUT", BUSY)
+    monkeypatch.setattr("data.sqlite_db.BUSY_TIMEOUT", TIMEOUT)
 
 
 def version(db: Path, match_id: int) -> int:
@@ -44,7 +44,7 @@ async def test_a_move_typed_while_the_database_is_busy_is_answered_and_not_saved
         async with write_locked(db, HELD):
             answer = await server.slash(saved.player_ids[seat], saved.channel_id,
                                         "umtali play", {"move": str(move)})
-            await until(lambda: NOT_ANSWERED[:30] in answer.text(), "the member told",
+            await until(lambda: BUSY[:30] in answer.text(), "the member told",
                         timeout=HELD + 2)
         assert answer.ephemeral and APOLOGY[:20] not in answer.text()
         assert version(db, saved.id) == saved.version
@@ -70,7 +70,7 @@ async def test_a_click_while_the_database_is_busy_is_answered_and_not_saved(
         await settled(m.bot)
         async with write_locked(db, HELD):
             answer = await server.click(user, panel, custom_id, values)
-            await until(lambda: NOT_ANSWERED[:30] in answer.text(),
+            await until(lambda: BUSY[:30] in answer.text(),
                         "the member told", timeout=HELD + 2)
         assert answer.ephemeral and APOLOGY[:20] not in answer.text()
         assert version(db, saved.id) == saved.version

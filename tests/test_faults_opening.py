@@ -13,7 +13,7 @@ import pytest
 import simcord.http.client as simcord_http
 
 from cogs.umtali.clock_state import LATE
-from cogs.umtali.errors import NOT_ANSWERED
+from cogs.umtali.errors import BUSY
 from cogs.umtali.timing import NEVER_SHOWN
 from tests.discord_helpers import World, challenge, custom_ids, cut, flush, submit_cut
 from umtali.i18n import EN
@@ -52,7 +52,7 @@ def _apologies(result: Any) -> list[str]:
 def _told_to_look_again(result: Any) -> list[str]:
     """The answers telling the member the database failed (no bug: ``failing_for_now``)."""
     return [str(f.content) for f in result.followups
-            if NOT_ANSWERED[:40] in str(f.content)]
+            if BUSY[:40] in str(f.content)]
 
 
 async def _accept(world: World, **options: Any) -> tuple[Any, Any]:

@@ -15,7 +15,7 @@ import asyncpg
 import pytest
 
 from bot import Settings, UmtaliBot
-from cogs.umtali.errors import APOLOGY, NOT_ANSWERED
+from cogs.umtali.errors import APOLOGY, BUSY
 from data.failing import failing_for_now
 from tests.discord_helpers import Clock, World, start_match, thread_of
 from tests.pg_server import PgServer
@@ -63,7 +63,7 @@ async def test_the_table_asked_for_with_the_server_out_of_reach_says_look_again(
     assert [e.__class__.__name__ for e in world.env.errors] == ["CommandInvokeError"]
     said = words(result)
     assert not any(APOLOGY[:20] in w for w in said), said
-    assert any(NOT_ANSWERED[:30] in w for w in said), said
+    assert any(BUSY[:30] in w for w in said), said
 
 
 async def test_a_refused_connection_is_the_database_failing_for_now() -> None:

@@ -12,7 +12,7 @@ import discord
 import pytest
 from simcord import assert_error
 
-from cogs.umtali.errors import NOT_ANSWERED
+from cogs.umtali.errors import BUSY
 from cogs.umtali.live import LiveMatch
 from tests.discord_helpers import World, custom_ids, flush, play, start_match, thread_of
 from tests.test_faults_delivery_lasting import NETWORK, network_errors  # noqa: F401
@@ -80,7 +80,7 @@ async def test_a_table_whose_move_fails_to_save_is_taken_down(
     await flush(world)
     assert_error(world.env, contains="database is locked")  # (SimCord's note of it)
     # The database failing is no bug: the member is told to look again.
-    assert NOT_ANSWERED[:40] in " ".join(str(f.content) for f in r.followups)
+    assert BUSY[:40] in " ".join(str(f.content) for f in r.followups)
     assert live.table_message_id == old
     # The table posted for the move is gone: the only live table is the one the database has,
     # kept up to date (a second one would stay behind as it was, buttons and all).

@@ -27,6 +27,10 @@ APOLOGY = N_("Sorry, something went wrong on our side; it has been logged. "
 #: The database failing as an action saved (``InDoubt``, ``failing_for_now``).
 NOT_ANSWERED = N_("The database did not answer, so this may or may not have been saved: "
                   "look again before you try again.")
+#: The database busy past its timeout or out of reach (``failing_for_now``), as anything was
+#: asked of it: a read (a board, stats) as well as a save.
+BUSY = N_("The database did not answer in time: try again in a moment. If you were making a "
+          "move, look first: it may have been saved.")
 #: A command Discord's client had from before the bot's commands changed (a deploy, a sync
 #: still under way): not the user's fault, nor a bug.
 STALE = (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)
@@ -140,7 +144,7 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
         # of reach: what was being saved was not, or is read back at the clock's check.
         log.warning("the database failed during an interaction (%s: %s)",
                     original.__class__.__name__, original)
-        text = tr(NOT_ANSWERED)
+        text = tr(BUSY)
     if isinstance(error, STALE):
         log.warning("a command the bot no longer has as sent (%s): are the commands synced?",
                     error)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import asyncpg
 
-from cogs.umtali.errors import APOLOGY, NOT_ANSWERED
+from cogs.umtali.errors import APOLOGY, BUSY, NOT_ANSWERED
 from data.db import BUSY_TIMEOUT
 from tests.loopback.driver import SavedMatch, read_match, until
 from tests.loopback.records import Interaction
@@ -89,6 +89,11 @@ def _let_go(other: sqlite3.Connection) -> None:
     other.close()
 
 
+def told(text: str) -> bool:
+    """Whether the member was told the database failed (in doubt, or busy)."""
+    return NOT_ANSWERED[:40] in text or BUSY[:40] in text
+
+
 async def fault(state: SoakState, note: Callable[[str], None], saved: SavedMatch,
                 mover: tuple[int, Move]) -> bool:
     """The database busy a few seconds, or on PostgreSQL its connections cut, with the
@@ -131,18 +136,18 @@ async def fault(state: SoakState, note: Callable[[str], None], saved: SavedMatch
         # A deferred answer's words come after its "thinking", in an edit of it.
         return answer.text() + json.dumps(answer.messages, ensure_ascii=False)
     with contextlib.suppress(AssertionError):
-        await until(lambda: made() or NOT_ANSWERED[:40] in said(),
+        await until(lambda: made() or told(said()),
                     "the move made or the member told", timeout=30)
     text = said()
-    told, saved_it = NOT_ANSWERED[:40] in text, made()
+    saved_it = made()
     note("a move, the database failing: " + ("made" if saved_it else "told to look again"
-                                              if told else "neither"))
+                                              if told(text) else "neither"))
     if APOLOGY[:40] in text:
         state.broken.append(f"{chosen}, the database failing, was answered as a bug: "
                             f"{text[:300]}")
     elif not answer.ephemeral:
         state.broken.append(f"{chosen}, the database failing, was answered in public")
-    elif not saved_it and not told:
+    elif not saved_it and not told(text):
         state.broken.append(f"{chosen}, the database failing: not made, and answered "
                             f"{text[:300]}")
     return saved_it
