@@ -1,0 +1,45 @@
+"""PostgreSQL out of reach as a member types in a command's option (its socket gone, the
+bot's connections cut): the autocomplete that reads the database fails, and nobody can be told
+(an autocomplete answers with choices only). The database failing for now is no bug: a warning,
+as a late autocomplete is, not discord.py's ERROR with a traceback (the conftest fails a test
+that logs one)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from tests.discord_helpers import World
+from tests.pg_server import PgServer
+from tests.test_review24_database_down import ON_POSTGRES, SOCKET
+from tests.test_review24_database_down import make_bot as make_bot  # noqa: F401 (on PostgreSQL)
+
+
+@ON_POSTGRES
+async def test_an_autocomplete_with_the_server_out_of_reach_is_no_error(
+        world: World, postgres_server: PgServer, caplog: pytest.LogCaptureFixture,
+        backend: str) -> None:
+    caplog.set_level(logging.WARNING)
+    socket = Path(postgres_server.base) / SOCKET
+    hidden = socket.with_name("hidden")
+    admin = await asyncpg.connect(postgres_server.url("postgres"))
+    os.rename(socket, hidden)
+    try:
+        await admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                            "WHERE application_name = 'umtali'")
+        await asyncio.sleep(0.2)  # (the pool hears its connections closed)
+        await world.carol.autocomplete(world.channel, "umtali leaderboard", "season", "")
+        await world.env.settle()  # (answered once the pool gives up)
+    finally:
+        os.rename(hidden, socket)
+        await admin.close()
+    said = [(r.levelname, r.getMessage()) for r in caplog.records
+            if r.name.startswith("discord.app_commands")]
+    assert said and all(level == "WARNING" for level, _ in said), said
+    assert all(r.exc_info is None for r in caplog.records
+               if r.name.startswith("discord.app_commands")), "a traceback for no bug"
