@@ -80,15 +80,20 @@ class LateAutocomplete(logging.Filter):
     """discord.py logs every failed answer to an autocomplete as an ERROR with a traceback
     (``CommandTree._call`` keeps it from ``on_error``). One that expired first (Discord asks on
     every key typed, and its three seconds run out while the database is busy) is the bot
-    being late, with nobody to tell: a warning, as a command answered late is. Any other
-    failure stays an error."""
+    being late, with nobody to tell: a warning, as a command answered late is. So is one whose
+    read failed on the database busy or out of reach (``failing_for_now``): no bug, and
+    nobody to tell either. Any other failure stays an error."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         error = record.exc_info[1] if record.exc_info else None
-        if record.levelno >= logging.ERROR and error is not None and expired(error):
-            said = record.getMessage()
-            record.msg, record.args = "%s: it expired before the bot answered it (%s)", (
-                said, error)
+        if record.levelno >= logging.ERROR and error is not None:
+            if expired(error):
+                why = "%s: it expired before the bot answered it (%s)"
+            elif failing_for_now(error):
+                why = "%s: the database failed (%s)"
+            else:
+                return True
+            record.msg, record.args = why, (record.getMessage(), error)
             record.levelno, record.levelname = logging.WARNING, "WARNING"
             record.exc_info, record.exc_text = None, None
         return True
