@@ -17,7 +17,9 @@ import pytest
 from tests.discord_helpers import World
 from tests.pg_server import PgServer
 from tests.test_review24_database_down import ON_POSTGRES, SOCKET
-from tests.test_review24_database_down import make_bot as make_bot  # noqa: F401 (on PostgreSQL)
+
+# The bot on the test's PostgreSQL database (the conftest's is on an SQLite file).
+from tests.test_review24_database_down import make_bot as make_bot
 
 
 @ON_POSTGRES
