@@ -16,6 +16,7 @@ from cogs.umtali.in_time import edit_clicked
 from cogs.umtali.names import label_name, shorten
 from cogs.umtali.permissions import CANCELLED, can_make_thread
 from cogs.umtali.threads import into_thread
+from data.failing import failing_for_now
 from data.models import Challenge
 from umtali.cards import CARDS
 from umtali.i18n import Tr
@@ -58,7 +59,8 @@ async def open_started(interaction: discord.Interaction, live: LiveMatch, ch: Ch
     except Exception as e:
         # Saved but never shown, the match would hold both players (with no clock, for good).
         log.warning("match %d: failed before its table was posted (%s: %s): cancelled",
-                    live.id, e.__class__.__name__, e, exc_info=not isinstance(e, PASSING))
+                    live.id, e.__class__.__name__, e,
+                    exc_info=not (isinstance(e, PASSING) or failing_for_now(e)))
         await svc.cancel_unshown(live)
         opened = False
     else:

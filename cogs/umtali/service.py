@@ -52,6 +52,7 @@ from cogs.umtali.timing import Timing
 from cogs.umtali.turn_clock import first_clock
 from cogs.umtali.unheard import settled
 from data.db import SchemaTooNew
+from data.failing import failing_for_now
 from data.store import StaleState, Store
 from umtali.events import DealerChosen
 from umtali.fairness import commit
@@ -256,7 +257,8 @@ class MatchService(Timing, Endings, Playing, Looks):
         except Exception as e:
             # Should cancelling fail too, the first deadline cancels it (``forfeit_if_late``).
             log.warning("match %d: the first posts failed (%s: %s): cancelled", live.id,
-                        e.__class__.__name__, e, exc_info=not isinstance(e, PASSING))
+                        e.__class__.__name__, e,
+                        exc_info=not (isinstance(e, PASSING) or failing_for_now(e)))
             await self._take_down(posted)
             await self.abandon(live, "cancelled")
             return False
