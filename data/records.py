@@ -23,6 +23,7 @@ from typing import Any
 import asyncpg
 
 from data.db import Database, Row, Tx
+from data.failing import failing_for_now
 from data.models import (
     HandLine,
     PlayerStats,
@@ -191,9 +192,14 @@ async def _try_count(tx: Tx, match_id: int) -> bool | None:
         await tx.execute("ROLLBACK TO count_session")
         await tx.execute("RELEASE count_session")
         raise
-    except Exception:
+    except Exception as e:
         await tx.execute("ROLLBACK TO count_session")
-        log.exception("session %d could not be counted into stats and ratings", match_id)
+        if failing_for_now(e):
+            # The disk failing or full, a statement's timeout: no bug, and counted later.
+            log.warning("session %d could not be counted into stats and ratings (%s: %s); "
+                        "counted later", match_id, e.__class__.__name__, e)
+        else:
+            log.exception("session %d could not be counted into stats and ratings", match_id)
         counted = None
     await tx.execute("RELEASE count_session")
     return counted

@@ -203,3 +203,25 @@ async def test_a_busy_database_at_the_count_and_the_card_is_no_error_and_tried_a
     await world.env.settle()
     assert NOT_YET not in _ratings(world, live) and "→" in _ratings(world, live)
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+
+
+async def test_a_count_failing_on_the_disk_is_a_warning_and_counted_later(
+        world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """The session's count failing as it ends on the disk full (no bug): a warning without
+    a traceback, the result left for the next count, as any failed count is."""
+    def full(*args: object) -> PlayerStats:
+        raise sqlite3.OperationalError("database or disk is full")
+    caplog.set_level(logging.WARNING)
+    monkeypatch.setattr(records, "seat_stats", full)
+    live = await start_match(world)
+    ask = await world.alice.slash(world.channel, "umtali resign")
+    yes = next(c for c in custom_ids(ask.response) if c.endswith(":resign"))
+    await world.alice.click(ask.response, custom_id=yes)
+    await flush(world)
+    monkeypatch.undo()
+    assert live.over and _ratings(world, live) == NOT_YET
+    [said] = [r for r in caplog.records if "could not be counted" in r.getMessage()]
+    assert said.levelno == logging.WARNING and not said.exc_info
+    await count_backlog(world.bot)
+    await world.env.settle()
+    assert NOT_YET not in _ratings(world, live) and "→" in _ratings(world, live)
