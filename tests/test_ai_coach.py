@@ -52,6 +52,22 @@ def test_a_discard_hint_names_the_cards_worth_keeping() -> None:
     assert "6♥ 9♥" in tr_for("ru")(reason(view, Move.parse("discard KS")))
 
 
+def test_a_reviews_discard_line_weighs_the_card_the_player_shed() -> None:
+    """In a review, the line on ``hard``'s discard speaks of the card the player shed in its
+    place: it named the likeliest hope of the whole hand, which the player may have kept too
+    (a line about K♠ when the choice was between A♠ and 8♠)."""
+    # 7H 8H wait for 6H or 9H, 2S 3S for AS or 4S, all unseen.
+    view = _view(hands=("7H 8H 2S 3S KS", "3C 5S 9D"), stock="AS 4S 6H 9H 10C 2D 5D",
+                 discard="QS", turn=0)
+    king, three = Move.parse("discard KS"), Move.parse("discard 3S")
+    assert EN(reason(view, king)) == "keep 7♥ 8♥: 6♥ 9♥ are still unseen"
+    assert EN(reason(view, king, instead=three)) == "keep 2♠ 3♠: A♠ 4♠ are still unseen"
+    assert EN(reason(view, Move.parse("discard 8H"), instead=three)).startswith(
+        "discard 8♥ rather than 3♠:")
+    # Not a discard, or the same card: as a hint says it.
+    assert EN(reason(view, king, instead=king)) == EN(reason(view, king))
+
+
 def test_hints_for_draws_last_turns_and_the_last_card() -> None:
     view = _view(hands=("7H 8H KS", "3C 5S 9D"), stock="AS 2S", discard="2D", turn=0,
                  phase=Phase.DRAW)

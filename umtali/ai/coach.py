@@ -76,10 +76,12 @@ def reason(
     move: Move,
     model: OpponentModel | None = None,
     for_points: Move | None = None,
+    instead: Move | None = None,
 ) -> Text:
     """One line on why ``move`` is a good move on ``view``, from the view alone.
     ``for_points``: the move ``hard`` would make for points, when ``move`` was chosen for the
-    game instead (``HardPlayer.judge``); the line then says so."""
+    game instead (``HardPlayer.judge``); the line then says so. ``instead``: the move the
+    player made (a review): a discard's line then speaks of the card they shed."""
     model = model or OpponentModel()
     legal = view.legal_moves
     if len(legal) == 1:
@@ -104,7 +106,7 @@ def reason(
         return Text.of("draw from the stock: the discard pile offers nothing better")
     if move.kind in (MoveKind.MELD, MoveKind.EXTEND):
         return _meld_reason(o, move)
-    return _discard_reason(o, view, move)
+    return _discard_reason(o, view, move, instead)
 
 
 def _taken(view: PlayerView, move: Move) -> str:
@@ -155,8 +157,12 @@ def _meld_reason(o: Outlook, move: Move) -> Text:
                        points)
 
 
-def _discard_reason(o: Outlook, view: PlayerView, move: Move) -> Text:
+def _discard_reason(o: Outlook, view: PlayerView, move: Move,
+                    instead: Move | None = None) -> Text:
     card = move.card
+    # The card the player shed in its place (a review): the line weighs the two.
+    shed = instead if instead is not None and instead.kind is MoveKind.DISCARD and \
+        instead.card != card else None
     if o.hand.bit_count() == 1:
         return Text.of("lay your last card face down: the opponent cannot take it")
     name = _cards(move.cards)
@@ -171,17 +177,19 @@ def _discard_reason(o: Outlook, view: PlayerView, move: Move) -> Text:
             # (``HardPlayer.discard_budget``).
             return Text.of("discard {card} rather than {other}: played out over many guesses at "
                            "the cards you cannot see, the hand ends better for you on average",
-                           card=name, other=_cards(ahead.cards))
+                           card=name, other=_cards((shed or ahead).cards))
         return Text.of("discard {card} rather than {other}: whichever card you draw next, the "
                        "cards left on hand fare better on average", card=name,
-                       other=_cards(usual.cards))
+                       other=_cards((shed or usual).cards))
     beyond = table_outs(o.melds)
     live = o.live
     waiting = {c: outs(c, o.hand, beyond) & live for c in iter_cards(o.hand) if c != card}
     values = keep_values(o, o.hand)
     hopes = [c for c, w in waiting.items() if w]
     if hopes:
-        best = max(hopes, key=lambda c: (values[c], c))
+        # The card shed instead, if it was waiting for one: else the likeliest hope kept.
+        best = shed.card if shed is not None and waiting.get(shed.card) else max(
+            hopes, key=lambda c: (values[c], c))
         kept = (1 << best) | (PARTNERS[best] & o.hand & ~(1 << card))
         need = waiting[best]
         return Text.plural("keep {kept}: {outs} is still unseen",
@@ -276,7 +284,7 @@ def review(
                 cost = cost_of(view, better, played, model, rng, budget)
                 if cost is not None:
                     found.append(Mistake(index, view, played, better, cost,
-                                         reason(view, better, model, for_points)))
+                                         reason(view, better, model, for_points, played)))
         player.memory.note(view, played)
     found.sort(key=lambda m: (-m.cost, m.at))
     return found[:most]
