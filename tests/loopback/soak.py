@@ -21,7 +21,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from tests.loopback.driver import accept, custom_ids, cut_deck, query, read_match, until
+from tests.loopback import soak_database
+from tests.loopback.driver import (
+    SavedMatch,
+    accept,
+    custom_ids,
+    cut_deck,
+    query,
+    read_match,
+    until,
+)
 from tests.loopback.harness import BotProcess
 from tests.loopback.launch import PAUSE_VAR, SEED_VAR
 from tests.loopback.records import Interaction
@@ -335,19 +344,26 @@ class Soak:
 
     async def move(self, match_id: int) -> None:
         """The member to act plays the greedy move: from their DM panel now and then, else
-        typed; then it is saved."""
-        saved = read_match(self.db, match_id)
-        assert saved is not None
-        if saved.status != "active":
-            # A fault's move let through (a double click's, a killed bot's saved as it died)
-            # ended the session since the step began: nothing left to play.
-            return
+        typed; then it is saved. Told the database failed, they look, and play it again."""
+        for _ in range(3):
+            saved = read_match(self.db, match_id)
+            assert saved is not None
+            if saved.status != "active":
+                # A fault's move let through (a double click's, a killed bot's saved as it
+                # died) ended the session since the step began: nothing left to play.
+                return
+            done = len(saved.session.moves)
+            chosen, answer = await self.play(saved)
+            if not await soak_database.play_again(self.db, match_id, done, answer):
+                break
+        await self.saved_after(match_id, done, chosen, answer)
+
+    async def play(self, saved: SavedMatch) -> tuple[Move, Interaction | None]:
         seat = saved.session.to_act
         user = saved.player_ids[seat]
         chosen = GreedyPlayer().choose(saved.session.view(seat))
-        done = len(saved.session.moves)
         if self.rng.random() < 0.4 and (panel := await self.state.wait_panel(
-                user, match_id, saved.version, chosen)) is not None:
+                user, saved.id, saved.version, chosen)) is not None:
             message, custom_id, values = panel
             self.state.keep(user, saved.version, message)
             answer = await self.state.answered(self.server.click(user, message, custom_id,
@@ -359,7 +375,7 @@ class Soak:
                 f"/umtali play {chosen}")
             if answer is not None and not answer.ephemeral:
                 self.broke(f"the answer to /umtali play {chosen} is public: {answer.text()}")
-        await self.saved_after(match_id, done, chosen, answer)
+        return chosen, answer
 
     async def saved_after(self, match_id: int, done: int, chosen: Move | None,
                           answer: Interaction | None = None) -> None:

@@ -89,6 +89,31 @@ def _let_go(other: sqlite3.Connection) -> None:
     other.close()
 
 
+async def play_again(db: Target, match_id: int, done: int,
+                     answer: Interaction | None) -> bool:
+    """Whether a member told the database failed (``told``) should play their move again:
+    it was not saved, a few seconds on (a save in doubt may land late)."""
+    if answer is None:
+        return False
+    # A deferred answer's words come after its "thinking", in an edit of it.
+    with contextlib.suppress(AssertionError):
+        await until(lambda: told(said(answer)), "the member told", timeout=2)
+    if not told(said(answer)):
+        return False
+
+    def saved() -> bool:
+        now = read_match(db, match_id)
+        return now is not None and (len(now.session.moves) > done or now.status != "active")
+    with contextlib.suppress(AssertionError):
+        await until(saved, "the move saved after all", timeout=5)
+    return not saved()
+
+
+def said(answer: Interaction) -> str:
+    """Everything the bot answered, an edit of a deferred answer included."""
+    return answer.text() + json.dumps(answer.messages, ensure_ascii=False)
+
+
 def told(text: str) -> bool:
     """Whether the member was told the database failed (in doubt, or busy)."""
     return NOT_ANSWERED[:40] in text or BUSY[:40] in text
@@ -132,13 +157,10 @@ async def fault(state: SoakState, note: Callable[[str], None], saved: SavedMatch
         now = read_match(state.db, saved.id)
         return now is not None and (now.session.moves[done:done + 1] == [chosen]
                                     or now.status != "active")
-    def said() -> str:
-        # A deferred answer's words come after its "thinking", in an edit of it.
-        return answer.text() + json.dumps(answer.messages, ensure_ascii=False)
     with contextlib.suppress(AssertionError):
-        await until(lambda: made() or told(said()),
+        await until(lambda: made() or told(said(answer)),
                     "the move made or the member told", timeout=30)
-    text = said()
+    text = said(answer)
     saved_it = made()
     note("a move, the database failing: " + ("made" if saved_it else "told to look again"
                                               if told(text) else "neither"))
