@@ -25,6 +25,7 @@ from cogs.umtali.panels import challenge_panel
 from cogs.umtali.permissions import missing_here, refusal, standing
 from cogs.umtali.render import COLOUR
 from cogs.umtali.unheard import challenge_made, settled
+from data.failing import failing_for_now
 from data.models import Challenge
 from data.store import AlreadyPlaying, Refused, StaleState
 from umtali.i18n import Tr
@@ -116,7 +117,22 @@ async def offer_challenge(
     except Exception as e:
         await close_unposted(interaction, ch, e)
         raise
-    await svc.store.set_challenge_message(ch.id, message.id)
+    await note_posted(interaction.client, ch, message.id)
+
+
+async def note_posted(client: discord.Client, ch: Challenge, message_id: int) -> None:
+    """``ch`` (a challenge, or a practice offer) is posted as ``message_id``: saved with it,
+    for its expiry's edit and a pair's challenge again. The database failing for now leaves it
+    unsaved, the offer up and answerable all the same (a click on it is known by its
+    channel): its poster is not told to try again, which would be refused as a second
+    challenge of the pair, or close the one on show."""
+    try:
+        await service(client).store.set_challenge_message(ch.id, message_id)
+    except Exception as e:
+        if not failing_for_now(e):
+            raise
+        log.warning("challenge %d: posted, but its message could not be saved (%s: %s)",
+                    ch.id, e.__class__.__name__, e)
 
 
 async def close_unposted(interaction: discord.Interaction, ch: Challenge,

@@ -21,6 +21,7 @@ from cogs.umtali.challenges import (
     dealer_drawn,
     drop_lost,
     expire,
+    note_posted,
     on_its_message,
 )
 from cogs.umtali.fair import cut_line, sealed_cut_line
@@ -144,7 +145,7 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
     except Exception as e:
         await close_unposted(interaction, ch, e)
         raise
-    await svc.store.set_challenge_message(ch.id, message.id)
+    await note_posted(interaction.client, ch, message.id)
 
 
 async def cut_deck(interaction: discord.Interaction, challenge_id: int, typed: str = "") -> None:
