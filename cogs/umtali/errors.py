@@ -132,7 +132,10 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
                     interaction.channel_id, original)
         text = tr("Discord did not let me post here: a permission of mine in this channel is "
                   "missing. Ask a server admin to check the bot's permissions.")
-    if text is None and isinstance(original, FAILING_FOR_NOW):
+    if text is None and (isinstance(original, FAILING_FOR_NOW) or (
+            # A call to Discord given up after its timeout (``rest_timeout``); the
+            # database's own timeouts are said below.
+            isinstance(original, TimeoutError) and not failing_for_now(original))):
         # Discord, or the way to it, failing still after discord.py's own retries: no bug of
         # ours. What the action saved stands; its panels are brought up to date by the bot's
         # own edits (the answer usually comes too late to reach anyone by then).
