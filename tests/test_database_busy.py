@@ -15,7 +15,7 @@ from cogs.umtali.errors import APOLOGY, BUSY
 from data.failing import failing_for_now
 from tests.db_lock import write_locked
 from tests.loopback.driver import play_move, read_match, until
-from tests.test_in_time import a_match, settled
+from tests.test_in_time import a_match, settled, version
 from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
 
@@ -26,12 +26,6 @@ TIMEOUT, HELD = 1.0, 2.5
 @pytest.fixture(autouse=True)
 def short_busy_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("data.sqlite_db.BUSY_TIMEOUT", TIMEOUT)
-
-
-def version(db: Path, match_id: int) -> int:
-    saved = read_match(db, match_id)
-    assert saved is not None
-    return saved.version
 
 
 async def test_a_move_typed_while_the_database_is_busy_is_answered_and_not_saved(

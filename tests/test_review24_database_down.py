@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import asyncpg
@@ -40,26 +41,32 @@ def make_bot(made_bots: list[UmtaliBot], store_target: str,
     return make
 
 
-@ON_POSTGRES
-async def test_the_table_asked_for_with_the_server_out_of_reach_says_look_again(
-        world: World, postgres_server: PgServer) -> None:
-    live = await start_match(world)
-    thread = thread_of(world, live)
+@asynccontextmanager
+async def out_of_reach(postgres_server: PgServer) -> AsyncIterator[None]:
+    """The bot's connections cut, and no new one to be had: as the server restarting. (Cut
+    once the socket is gone, from a connection had before: none made again between.)"""
     socket = Path(postgres_server.base) / SOCKET
     hidden = socket.with_name("hidden")
-    # The bot's connections cut, and no new one to be had: as the server restarting. (Cut
-    # once the socket is gone, from a connection had before: none made again between.)
     admin = await asyncpg.connect(postgres_server.url("postgres"))
     os.rename(socket, hidden)
     try:
         await admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                             "WHERE application_name = 'umtali'")
         await asyncio.sleep(0.2)  # (the pool hears its connections closed)
-        result = await world.bob.slash(thread, "umtali table")
-        await world.env.settle()  # (answered once the pool gives up)
+        yield
     finally:
         os.rename(hidden, socket)
         await admin.close()
+
+
+@ON_POSTGRES
+async def test_the_table_asked_for_with_the_server_out_of_reach_says_look_again(
+        world: World, postgres_server: PgServer) -> None:
+    live = await start_match(world)
+    thread = thread_of(world, live)
+    async with out_of_reach(postgres_server):
+        result = await world.bob.slash(thread, "umtali table")
+        await world.env.settle()  # (answered once the pool gives up)
     assert [e.__class__.__name__ for e in world.env.errors] == ["CommandInvokeError"]
     said = words(result)
     assert not any(APOLOGY[:20] in w for w in said), said

@@ -6,17 +6,13 @@ that logs one)."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import os
-from pathlib import Path
 
-import asyncpg
 import pytest
 
 from tests.discord_helpers import World
 from tests.pg_server import PgServer
-from tests.test_review24_database_down import ON_POSTGRES, SOCKET
+from tests.test_review24_database_down import ON_POSTGRES, out_of_reach
 
 # The bot on the test's PostgreSQL database (the conftest's is on an SQLite file).
 from tests.test_review24_database_down import make_bot as make_bot
@@ -27,19 +23,9 @@ async def test_an_autocomplete_with_the_server_out_of_reach_is_no_error(
         world: World, postgres_server: PgServer, caplog: pytest.LogCaptureFixture,
         backend: str) -> None:
     caplog.set_level(logging.WARNING)
-    socket = Path(postgres_server.base) / SOCKET
-    hidden = socket.with_name("hidden")
-    admin = await asyncpg.connect(postgres_server.url("postgres"))
-    os.rename(socket, hidden)
-    try:
-        await admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                            "WHERE application_name = 'umtali'")
-        await asyncio.sleep(0.2)  # (the pool hears its connections closed)
+    async with out_of_reach(postgres_server):
         await world.carol.autocomplete(world.channel, "umtali leaderboard", "season", "")
         await world.env.settle()  # (answered once the pool gives up)
-    finally:
-        os.rename(hidden, socket)
-        await admin.close()
     said = [(r.levelname, r.getMessage()) for r in caplog.records
             if r.name.startswith("discord.app_commands")]
     assert said and all(level == "WARNING" for level, _ in said), said

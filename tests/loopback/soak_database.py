@@ -40,11 +40,8 @@ async def busy(db: Target, seconds: float) -> AsyncIterator[None]:
         # loopback Discord shares this event loop.
         other = await asyncio.to_thread(_write_lock, db)
         try:
-            release = asyncio.create_task(asyncio.sleep(seconds))
-            try:
+            async with _for(seconds):
                 yield
-            finally:
-                await release
         finally:
             await asyncio.to_thread(_let_go, other)
         return
@@ -54,11 +51,8 @@ async def busy(db: Target, seconds: float) -> AsyncIterator[None]:
             # Reads (ACCESS SHARE) go on; every save of a match waits, then fails at the
             # bot's lock timeout.
             await conn.execute("LOCK TABLE matches IN EXCLUSIVE MODE")
-            release = asyncio.create_task(asyncio.sleep(seconds))
-            try:
+            async with _for(seconds):
                 yield
-            finally:
-                await release
     finally:
         await conn.close()
 
@@ -76,6 +70,16 @@ async def cut(db: str, rng: random.Random) -> str:
     finally:
         await conn.close()
     return "every connection" if every else "the pools' connections"
+
+
+@asynccontextmanager
+async def _for(seconds: float) -> AsyncIterator[None]:
+    """The block's end waits until ``seconds`` from its start have passed."""
+    release = asyncio.create_task(asyncio.sleep(seconds))
+    try:
+        yield
+    finally:
+        await release
 
 
 def _write_lock(db: Path) -> sqlite3.Connection:
