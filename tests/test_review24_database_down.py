@@ -8,19 +8,21 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 import asyncpg
 import pytest
 
-from bot import Settings, UmtaliBot
 from cogs.umtali.errors import APOLOGY, BUSY
 from data.failing import failing_for_now
-from tests.discord_helpers import Clock, World, start_match, thread_of
+from tests.discord_helpers import World, start_match, thread_of
 from tests.pg_server import PgServer
 from tests.processes.test_unheard_moves import words
+
+# The bot on the test's PostgreSQL database (the conftest's is on an SQLite file).
+from tests.test_discord_postgres import make_bot as make_bot
 
 ON_POSTGRES = pytest.mark.parametrize(
     "backend", [pytest.param("postgresql", marks=pytest.mark.postgresql)])
@@ -29,16 +31,6 @@ ON_POSTGRES = pytest.mark.parametrize(
 SOCKET = ".s.PGSQL.5432"
 
 
-@pytest.fixture
-def make_bot(made_bots: list[UmtaliBot], store_target: str,
-             clock: Clock) -> Callable[[], UmtaliBot]:
-    def make() -> UmtaliBot:
-        bot = UmtaliBot(Settings(token="test", database_url=store_target), timers=False,
-                        computer_pause=0, clock=clock)
-        made_bots.append(bot)
-        return bot
-
-    return make
 
 
 @asynccontextmanager

@@ -12,10 +12,10 @@ import pytest
 
 from tests.discord_helpers import World
 from tests.pg_server import PgServer
-from tests.test_review24_database_down import ON_POSTGRES, out_of_reach
 
 # The bot on the test's PostgreSQL database (the conftest's is on an SQLite file).
-from tests.test_review24_database_down import make_bot as make_bot
+from tests.test_discord_postgres import make_bot as make_bot
+from tests.test_review24_database_down import ON_POSTGRES, out_of_reach
 
 
 @ON_POSTGRES
