@@ -99,15 +99,16 @@ async def play_again(db: Target, match_id: int, done: int,
     it was not saved, a few seconds on (a save in doubt may land late)."""
     if answer is None:
         return False
-    # A deferred answer's words come after its "thinking", in an edit of it.
-    with contextlib.suppress(AssertionError):
-        await until(lambda: told(said(answer)), "the member told", timeout=2)
-    if not told(said(answer)):
-        return False
 
     def saved() -> bool:
         now = read_match(db, match_id)
         return now is not None and (len(now.session.moves) > done or now.status != "active")
+    # Saved at once as a rule; else the words of a deferred answer come in an edit of it.
+    with contextlib.suppress(AssertionError):
+        await until(lambda: saved() or told(said(answer)), "the move saved or the member told",
+                    timeout=5)
+    if saved() or not told(said(answer)):
+        return False
     with contextlib.suppress(AssertionError):
         await until(saved, "the move saved after all", timeout=5)
     return not saved()
