@@ -1,8 +1,8 @@
 """The database's failures that may pass: another writer holding an SQLite file past the busy
 timeout, a PostgreSQL connection lost or refused, a lock waited on too long, a statement
 cancelled by its timeout, a server shutting down. Not bugs of ours (a missing table, a syntax
-error, a constraint broken are): what asked is told to look again, and they are logged as
-warnings, as Discord failing for now is."""
+error, a constraint broken are): a member is told to try again in a moment, what the bot
+was doing is tried again, and they are logged as warnings, as Discord failing for now is."""
 
 from __future__ import annotations
 

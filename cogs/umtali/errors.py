@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 
 APOLOGY = N_("Sorry, something went wrong on our side; it has been logged. "
              "Nothing of your match was lost.")
-#: The database failing as an action saved (``InDoubt``, ``failing_for_now``).
+#: A save whose outcome is unknown: its answer lost, and the read back failed (``InDoubt``).
 NOT_ANSWERED = N_("The database did not answer, so this may or may not have been saved: "
                   "look again before you try again.")
 #: The database busy past its timeout or out of reach (``failing_for_now``), as anything was
