@@ -14,9 +14,8 @@ import pytest
 from cogs.umtali.errors import APOLOGY, BUSY
 from data.failing import failing_for_now
 from tests.db_lock import write_locked
-from tests.loopback.driver import play_move, read_match, until
-from tests.test_in_time import a_match, settled, version
-from umtali.moves import MoveKind
+from tests.loopback.driver import until
+from tests.test_in_time import a_match, at_a_draw, settled, version
 from umtali.players import GreedyPlayer
 
 #: The bot's busy timeout in these tests (5 s in use), and the write lock held past it.
@@ -52,15 +51,8 @@ async def test_a_click_while_the_database_is_busy_is_answered_and_not_saved(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     async with a_match(monkeypatch, tmp_path) as m:
         server, db, saved = m.server, m.db, m.saved
-        # The first turn of an eleven-card deal has no draw: play on to one.
-        while not any(m.kind is MoveKind.DRAW
-                      for m in saved.session.view(saved.session.to_act).legal_moves):
-            await play_move(server, db, saved.id)
-            saved = read_match(db, saved.id) or saved
-        seat = saved.session.to_act
-        user = saved.player_ids[seat]
-        panel = server.dm_messages(user)[-1]
-        custom_id, values = f"umtali:m:{saved.id}:{saved.version}:draw", None
+        saved, user, panel, custom_id = await at_a_draw(server, db, saved)
+        values = None
         await settled(m.bot)
         async with write_locked(db, HELD):
             answer = await server.click(user, panel, custom_id, values)

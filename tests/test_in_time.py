@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -74,6 +75,19 @@ def version(db: Path, match_id: int) -> int:
     return saved.version
 
 
+async def at_a_draw(server: LoopbackDiscord, db: Path, saved: SavedMatch
+                    ) -> tuple[SavedMatch, int, dict[str, Any], str]:
+    """The match played on to a turn that starts with a draw (the first turn of an
+    eleven-card deal has none): the match then, the member to draw, their DM panel and its
+    draw button's id."""
+    while not any(m.kind is MoveKind.DRAW
+                  for m in saved.session.view(saved.session.to_act).legal_moves):
+        await play_move(server, db, saved.id)
+        saved = read_match(db, saved.id) or saved
+    user = saved.player_ids[saved.session.to_act]
+    return saved, user, server.dm_messages(user)[-1], f"umtali:m:{saved.id}:{saved.version}:draw"
+
+
 async def test_a_command_move_waiting_on_the_database_is_deferred_then_answered(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     async with a_match(monkeypatch, tmp_path) as m:
@@ -99,15 +113,7 @@ async def test_a_click_waiting_on_the_database_is_deferred_then_edits_its_panel(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     async with a_match(monkeypatch, tmp_path) as m:
         server, db, bot, saved = m.server, m.db, m.bot, m.saved
-        # The first turn of an eleven-card deal has no draw: play on to one.
-        while not any(m.kind is MoveKind.DRAW
-                      for m in saved.session.view(saved.session.to_act).legal_moves):
-            await play_move(server, db, saved.id)
-            saved = read_match(db, saved.id) or saved
-        seat = saved.session.to_act
-        user = saved.player_ids[seat]
-        panel = server.dm_messages(user)[-1]
-        draw = f"umtali:m:{saved.id}:{saved.version}:draw"
+        saved, user, panel, draw = await at_a_draw(server, db, saved)
         await settled(bot)  # nothing of the bot's own still in flight
         async with write_locked(db, HELD):
             answer = await server.click(user, panel, draw)

@@ -24,19 +24,24 @@ async def store(store_target: str | Path) -> AsyncIterator[Store]:
     await opened.close()
 
 
+
+async def uncounted(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cy beats ada on 20 November, the result's count failing (left for the next start)."""
+    def broken(*args: object) -> PlayerStats:
+        raise RuntimeError("stats on fire")
+
+    monkeypatch.setattr(records, "seat_stats", broken)
+    await forfeited(store, CY, ADA, now=at(2026, 11, 20))
+    monkeypatch.undo()
+
+
 async def test_a_month_counted_late_is_not_rated_into_the_quarter_that_followed_it(
         store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     await seasons_on(store, "monthly")
     await forfeited(store, ADA, BEN, now=at(2026, 11, 5))
     await seasons_on(store, "quarterly")  # from the next season on: November runs to its end
-
-    def broken(*args: object) -> PlayerStats:
-        raise RuntimeError("stats on fire")
-
     # A November result left uncounted (its count failed), counted at the next start.
-    monkeypatch.setattr(records, "seat_stats", broken)
-    await forfeited(store, CY, ADA, now=at(2026, 11, 20))
-    monkeypatch.undo()
+    await uncounted(store, monkeypatch)
     [end] = await store.seasons.end_due(at(2026, 12, 1))
     assert (end.season, end.next_season) == ("2026-11", "2026-Q4")
     await forfeited(store, BEN, ADA, now=at(2026, 12, 3))
@@ -56,13 +61,7 @@ async def test_a_month_counted_late_opens_no_quarter_once_seasons_are_on_again(
     await seasons_on(store, "monthly")
     await forfeited(store, ADA, BEN, now=at(2026, 11, 5))
     await seasons_on(store, "off")
-
-    def broken(*args: object) -> PlayerStats:
-        raise RuntimeError("stats on fire")
-
-    monkeypatch.setattr(records, "seat_stats", broken)
-    await forfeited(store, CY, ADA, now=at(2026, 11, 20))
-    monkeypatch.undo()
+    await uncounted(store, monkeypatch)
     [end] = await store.seasons.end_due(at(2026, 12, 1))
     assert (end.season, end.next_season) == ("2026-11", None)
     await seasons_on(store, "quarterly")
