@@ -35,6 +35,8 @@ class Text:
     #: For a message with plural forms: the English plural, and the count that picks the form.
     plural_message: str | None = None
     count: int = 0
+    #: For a message whose English alone is ambiguous: its context (as ``Tr.ctx``).
+    context: str | None = None
 
     @staticmethod
     def of(message: str, /, **params: Any) -> Text:
@@ -44,6 +46,10 @@ class Text:
     def plural(singular: str, plural: str, count: int, /, **params: Any) -> Text:
         """``{count}`` is filled with ``count`` unless given."""
         return Text(singular, {"count": count, **params}, plural, count)
+
+    @staticmethod
+    def ctx(context: str, message: str, /) -> Text:
+        return Text(message, context=context)
 
     def __str__(self) -> str:
         return EN(self)
@@ -61,6 +67,8 @@ class Tr:
             if message.plural_message is not None:
                 template = self._catalogue.ngettext(
                     message.message, message.plural_message, message.count)
+            elif message.context is not None:
+                template = self._catalogue.pgettext(message.context, message.message)
             else:
                 template = self._catalogue.gettext(message.message)
             return self._fill(template, {**message.params, **params})

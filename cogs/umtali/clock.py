@@ -336,7 +336,7 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
         if notice and not live.channel_lost:
             stamp = discord.utils.format_dt(dt.datetime.fromtimestamp(deadline, dt.UTC), "R")
             tr = svc.public_tr(live)
-            announce.append(_offline(offline, safe_name(live.names[seat]), stamp, tr) + "\n"
+            announce.append(_offline(offline, safe_name(live.names_in(tr)[seat]), stamp, tr) + "\n"
                             + your_turn(tr, live.player_ids[seat]))
         sent = Resumed(live.version, deadline, tuple(announce),
                        None if reserve is None else (seat, reserve))
@@ -382,11 +382,11 @@ async def _offline_in_dms(svc: MatchService, live: LiveMatch, offline: float) ->
     if live.deadline is None:
         return
     stamp = discord.utils.format_dt(dt.datetime.fromtimestamp(live.deadline, dt.UTC), "R")
-    name = safe_name(live.names[live.session.to_act])
     for seat in (0, 1):
+        tr = svc.seat_tr(live, seat)
+        name = safe_name(live.names_in(tr)[live.session.to_act])
         try:
-            await svc.delivery.send_hand(
-                live, seat, note=_offline(offline, name, stamp, svc.seat_tr(live, seat)))
+            await svc.delivery.send_hand(live, seat, note=_offline(offline, name, stamp, tr))
         except PASSING as e:
             log.info("match %d: the offline notice could not reach seat %d (%s)", live.id,
                      seat, e)

@@ -6,12 +6,13 @@ import asyncio
 import json
 from dataclasses import dataclass, field
 
-from cogs.umtali.options import computer_name
+from cogs.umtali.names import safe_name
+from cogs.umtali.options import computer_name, computer_named
 from cogs.umtali.time_control import TimeControl, time_control
 from data.models import AsSaved, DmPanel, MatchRow, Place
 from umtali.codec import session_from_json
 from umtali.hand import Phase
-from umtali.i18n import Tr
+from umtali.i18n import Text, Tr
 from umtali.session import Session
 
 
@@ -171,6 +172,13 @@ class LiveMatch:
         named = list(self.names)
         named[self.computer_seat] = computer_name(self.computer_level, tr)
         return named[0], named[1]
+
+    def shown_name(self, seat: int) -> str | Text:
+        """The seat's name for a message worded later, in its reader's language: a member's
+        as shown safely, the computer's as bot text (``names_in``)."""
+        if self.is_computer(seat) and self.computer_level is not None:
+            return computer_named(self.computer_level)
+        return safe_name(self.names[seat])
 
     def asks_when_late(self) -> bool:
         """A turn run out asks the waiting player (claim, or keep waiting) rather than

@@ -7,7 +7,7 @@ from discord import app_commands
 
 from cogs.umtali.time_control import LABELS, PRESETS
 from data.models import GuildSettings
-from umtali.i18n import Tr, languages
+from umtali.i18n import Text, Tr, languages
 
 VARIANTS = [
     app_commands.Choice(name="English (eleven-card deal, high card deals)", value="english"),
@@ -122,7 +122,13 @@ def timer_words(tr: Tr, seconds: int) -> str:
 def computer_name(level: str, tr: Tr) -> str:
     """The practice computer's name, in ``tr``'s language. Bot text, not a nickname: stored
     with the match in the server's language, but shown to each reader in theirs."""
-    return tr("Computer ({level})", level=level_word(tr, level))
+    return tr(computer_named(level))
+
+
+def computer_named(level: str) -> Text:
+    """The practice computer's name, to be worded in the language of whoever reads it."""
+    return Text.of("Computer ({level})",
+                   level=Text.ctx("level", level if level in ("easy", "hard") else "normal"))
 
 
 def level_word(tr: Tr, level: str) -> str:

@@ -23,7 +23,6 @@ from cogs.umtali.fair import reveal_line, revealed
 from cogs.umtali.give_back import show_clock
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.looks import Looks
-from cogs.umtali.names import safe_name
 from cogs.umtali.outbox import Batch
 from cogs.umtali.owners import Owners
 from cogs.umtali.question import withdraw, withdrawn
@@ -133,7 +132,7 @@ class Playing(Looks):
             return Outcome(live, Text.of(
                 "That panel is out of date; here is your hand as it is now."), stale=True)
         if live.session.to_act != seat:
-            other = safe_name(live.names[live.session.to_act])
+            other = live.shown_name(live.session.to_act)
             return Outcome(live, Text.of("It is not your turn: {name} is playing.", name=other))
         return None
 

@@ -41,9 +41,10 @@ async def turn_warning(svc: MatchService, live: LiveMatch, seat: int, left: int)
             log.info("match %d: the warning could not be sent for now (%s)", live.id, e)
             await _warn_again(svc, live, version, deadline)
         return
-    version, deadline, other = live.version, live.deadline, safe_name(live.names[1 - seat])
-    turn = turn_of(live)
     tr = svc.seat_tr(live, seat)
+    version, deadline = live.version, live.deadline
+    other = safe_name(live.names_in(tr)[1 - seat])
+    turn = turn_of(live)
     channel = f"<#{live.channel_id}>"
     if live.channel_lost and live.asks_when_late():
         # Played in DMs: the channel is gone, or closed to the bot.

@@ -142,7 +142,7 @@ class Removals:
             if live.is_computer(seat) or live.dm_refused[seat]:
                 continue
             tr = self.svc.seat_tr(live, seat)
-            name, shown = safe_name(live.names[1 - seat]), server_name(server or "")
+            name, shown = safe_name(live.names_in(tr)[1 - seat]), server_name(server or "")
             text = (tr(REMOVED, server=shown, match=live.id, name=name) if shown
                     else tr(REMOVED_UNNAMED, match=live.id, name=name))
             user_id = live.player_ids[seat]

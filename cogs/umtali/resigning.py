@@ -49,7 +49,7 @@ async def confirm_resign(interaction: discord.Interaction, match_id: int,
         # Checked again under the match's lock: a move landing meanwhile is looked at anew.
         if await in_time(interaction, svc.resign(live, seat, version=live.version)):
             await answer_clicked(interaction, tr("You resigned: {name} wins the session.",
-                                                  name=safe_name(live.names[1 - seat])))
+                                                  name=safe_name(live.names_in(tr)[1 - seat])))
             return
         if live.over:
             await ephemeral(interaction, tr("This match is over."))
