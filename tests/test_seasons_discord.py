@@ -83,6 +83,26 @@ async def _ben_beats_ada_twice(world: World) -> None:
         await resign(world, world.alice, await start_match(world))
 
 
+async def test_an_ended_season_nobody_played_in_does_not_invite_play(world: World) -> None:
+    """Its board cannot be joined any more: it says nobody played, not "finish a session to
+    appear here" (which the running season's empty board says)."""
+    await _seasons_on(world)
+    await _ben_beats_ada_twice(world)
+    world.clock.now = NEW_YEAR
+    january = await world.carol.slash(world.channel, "umtali leaderboard")
+    assert "No rated sessions in this season yet" in text_of(january)
+    world.clock.now = dt.datetime(2027, 2, 2, tzinfo=dt.UTC).timestamp()
+    await season_tick(world.bot)
+    await world.env.settle()
+    past = await world.carol.slash(world.channel, "umtali leaderboard", season="2027-01")
+    assert _title(past) == "Umtali leaderboard · Railway Club · Season 2027-01"
+    said = text_of(past)
+    assert "No rated session was played in this season." in said and "finish" not in said, said
+    now = await world.carol.slash(world.channel, "umtali leaderboard")
+    assert _title(now) == "Umtali leaderboard · Railway Club · Season 2027-02"
+    assert "No rated sessions in this season yet" in text_of(now)
+
+
 async def test_a_month_ends_once_with_its_summary_and_stays_readable(world: World) -> None:
     summaries, _ = await _seasons_on(world)
     await _ben_beats_ada_twice(world)

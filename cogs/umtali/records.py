@@ -108,11 +108,13 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 def board_embed(board: BoardPage, scope: str, guild_name: str, tr: Tr = EN,
-                seasons_on: bool = False) -> discord.Embed:
+                seasons_on: bool = False, ended: bool = False) -> discord.Embed:
     """A page of a board; ``seasons_on``: the server runs seasons (its all-time board says
-    so)."""
+    so); ``ended``: the season's board is of a season over, which nobody can join now."""
     where = tr("all servers") if scope == "global" else server_name(guild_name)
-    if is_season(scope) and not board.rows:
+    if is_season(scope) and not board.rows and ended:
+        text = tr("No rated session was played in this season.")
+    elif is_season(scope) and not board.rows:
         text = tr("No rated sessions in this season yet: finish a session against another "
                   "member to appear here.")
     elif board.rows:
@@ -151,16 +153,18 @@ async def _board(interaction: discord.Interaction, guild_id: int, scope: str,
                  page: int, private: bool) -> tuple[discord.Embed, discord.ui.View]:
     """A page of a board; ``scope``: server (all time), global, or a season's name."""
     svc = service(interaction.client)
-    seasons_on = False
+    seasons_on = ended = False
     if is_season(scope):
         board = await svc.store.seasons.board(guild_id, scope, page)
+        if not board.rows:
+            ended = await svc.store.seasons.running(guild_id) != scope
     else:
         board = await svc.store.records.leaderboard(_scope_id(guild_id, scope), page)
         if scope == "server":
             seasons_on = (await svc.store.guild_settings(guild_id)).seasons != "off"
     tr = _words(interaction, guild_id, private)
     guild_name = interaction.guild.name if interaction.guild else tr("this server")
-    return (board_embed(board, scope, guild_name, tr, seasons_on),
+    return (board_embed(board, scope, guild_name, tr, seasons_on, ended),
             board_panel(guild_id, scope, board, tr))
 
 
