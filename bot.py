@@ -73,6 +73,8 @@ ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (*DYNAMIC_ITEMS, *FINAL_I
 
 EXIT_SETTINGS_ERROR = 2
 EXIT_DATABASE_ERROR = 2
+#: How often the leases are renewed, seconds (well within ``cogs.umtali.claims.LEASE``).
+RENEW_EVERY = 1.0
 
 
 class UmtaliTree(app_commands.CommandTree[commands.Bot]):
@@ -135,6 +137,12 @@ class UmtaliBot(commands.Bot):
                                     thinking_workers=self.settings.thinking_workers,
                                     owner=self.settings.process)
         restored = await self.matches.load_active()
+        if self.timers:
+            # Held from now on, connected or not (the clocks start at READY): connecting may
+            # take longer than a lease (shards identify 5 s apart, Discord may be slow), and
+            # another process taking the matches meanwhile would run the clocks of turns
+            # nobody can play, their servers on this process's shards.
+            self.matches.owners.renew_beside(RENEW_EVERY)
         hear_gateway(self, self.matches)
         hear_removals(self, self.matches)
         self.add_dynamic_items(*ITEMS)
