@@ -21,7 +21,7 @@ from cogs.umtali.ids import id_of
 from cogs.umtali.in_time import answer, in_time, thinking
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import clean_name, isolate, label_name, safe_name, shorten
-from cogs.umtali.options import rules_words
+from cogs.umtali.options import names_in, rules_words
 from cogs.umtali.private import send_private
 from cogs.umtali.records import (
     HISTORY,
@@ -110,6 +110,11 @@ def _option(match_id: int, names: tuple[str, str], finished_at: float,
 # -- replays --------------------------------------------------------------------------------
 
 
+def match_names(match: MatchRow, tr: Tr) -> tuple[str, str]:
+    """The players' names for ``tr``'s reader (``names_in``)."""
+    return names_in(match.names, match.computer_seat, match.computer_level, tr)
+
+
 def replay_text(match: MatchRow, line: SessionLine, moves: list[str], tr: Tr = EN) -> str:
     """A finished session in the move notation, one move a line, after ``#`` comment lines
     saying who played, the rules, the seed and the command that replays it."""
@@ -124,7 +129,7 @@ def replay_text(match: MatchRow, line: SessionLine, moves: list[str], tr: Tr = E
     # Plain text, one line each: a name never starts a line of its own (nor a fake move). A
     # right-to-left one isolated as in a message: an editor lays out "Итог: побеждает שרה, 2-0"
     # by the bidi algorithm too (the isolates are comments' text: the replay ignores them).
-    names = [isolate(clean_name(n)) for n in line.names]
+    names = [isolate(clean_name(n)) for n in match_names(match, tr)]
     w = line.winner_seat
     winner, loser = names[w], names[1 - w]
     finished = dt.datetime.fromtimestamp(line.finished_at, dt.UTC).strftime("%Y-%m-%d %H:%M")
@@ -203,8 +208,9 @@ async def _replay(interaction: discord.Interaction, guild_id: int, match_id: int
         files.append(discord.File(io.BytesIO(verify_file(session, match.names, match.salt,
                                                           cut=match.cut)),
                                   filename=verify_filename(match_id)))
+    a, b = match_names(match, tr)
     return tr("Session #{match}, {a} vs {b}, as a replay:", match=match_id,
-              a=safe_name(line.names[0]), b=safe_name(line.names[1])), files
+              a=safe_name(a), b=safe_name(b)), files
 
 
 def _unfinished(match: MatchRow, tr: Tr) -> tuple[str, list[discord.File]]:
@@ -215,7 +221,8 @@ def _unfinished(match: MatchRow, tr: Tr) -> tuple[str, list[discord.File]]:
     live = LiveMatch.from_row(match)
     if not live.abandoned or not revealed(live.commitment, False, live.ended, live.dealt):
         return tr("That session is not kept on this server."), []
-    names = {"match": match.id, "a": safe_name(match.names[0]), "b": safe_name(match.names[1])}
+    a, b = match_names(match, tr)
+    names = {"match": match.id, "a": safe_name(a), "b": safe_name(b)}
     said = (tr("Match #{match}, {a} vs {b}, cancelled with no result: its deals file.", **names)
             if live.ended == "cancelled" else
             tr("Match #{match}, {a} vs {b}, abandoned with no result: its deals file.", **names))

@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass, field
 
 from cogs.umtali.names import safe_name
-from cogs.umtali.options import computer_name, computer_named
+from cogs.umtali.options import computer_named, names_in
 from cogs.umtali.time_control import TimeControl, time_control
 from data.models import AsSaved, DmPanel, MatchRow, Place
 from umtali.codec import session_from_json
@@ -167,11 +167,7 @@ class LiveMatch:
     def names_in(self, tr: Tr) -> tuple[str, str]:
         """The players' names as ``tr``'s reader sees them: the computer's is bot text, in
         the reader's language (it is stored in the server's), a member's their own."""
-        if self.computer_seat is None or self.computer_level is None:
-            return self.names
-        named = list(self.names)
-        named[self.computer_seat] = computer_name(self.computer_level, tr)
-        return named[0], named[1]
+        return names_in(self.names, self.computer_seat, self.computer_level, tr)
 
     def shown_name(self, seat: int) -> str | Text:
         """The seat's name for a message worded later, in its reader's language: a member's

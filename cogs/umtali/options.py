@@ -125,6 +125,17 @@ def computer_name(level: str, tr: Tr) -> str:
     return tr(computer_named(level))
 
 
+def names_in(names: tuple[str, str], computer_seat: int | None, level: str | None,
+             tr: Tr) -> tuple[str, str]:
+    """A match's players' names as ``tr``'s reader sees them: a practice computer's is bot
+    text, in the reader's language (it is stored in the server's), a member's their own."""
+    if computer_seat is None or level is None:
+        return names
+    named = list(names)
+    named[computer_seat] = computer_name(level, tr)
+    return named[0], named[1]
+
+
 def computer_named(level: str) -> Text:
     """The practice computer's name, to be worded in the language of whoever reads it."""
     return Text.of("Computer ({level})",

@@ -23,7 +23,7 @@ from cogs.umtali.ids import id_of
 from cogs.umtali.in_time import answer, edit_clicked, in_time, post_public, thinking
 from cogs.umtali.names import echo, safe_name, server_name
 from cogs.umtali.numbers import one_decimal
-from cogs.umtali.options import computer_name
+from cogs.umtali.options import names_in
 from cogs.umtali.render import COLOUR
 from cogs.umtali.seasons import (
     BOARD_PATTERN,
@@ -238,11 +238,7 @@ def line_names(line: SessionLine, user_id: int, tr: Tr) -> tuple[str, str]:
     """The names of a session of ``user_id``'s: in their practice, the computer's is bot
     text, in the reader's language (it is stored in the server's)."""
     seat = line.seat_of(user_id)
-    if line.computer_level is None or seat is None:
-        return line.names
-    names = list(line.names)
-    names[1 - seat] = computer_name(line.computer_level, tr)
-    return names[0], names[1]
+    return names_in(line.names, None if seat is None else 1 - seat, line.computer_level, tr)
 
 
 def session_text(line: SessionLine, user_id: int, tr: Tr = EN) -> str:
