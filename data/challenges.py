@@ -15,8 +15,8 @@ class Refused(Exception):
 
     ``reason`` is ``"pair"`` (these two already have an open challenge), ``"open"`` (the
     challenger has too many open), ``"declined"`` (the opponent declined this challenger's
-    challenge a short while ago) or ``"cooldown"`` (too soon after the last one, or too many
-    to this opponent left unanswered of late); wait ``retry_after`` seconds.
+    challenge a short while ago), ``"unanswered"`` (too many to this opponent left unaccepted
+    of late) or ``"cooldown"`` (too soon after the last one); wait ``retry_after`` seconds.
     """
 
     def __init__(self, reason: str, retry_after: float = 0.0) -> None:
@@ -135,7 +135,8 @@ class ChallengeQueries:
             raise Refused("declined", declined[0] + window - now)
         if len(rows) >= self.limits.pair_challenges:
             oldest = rows[self.limits.pair_challenges - 1]["created_at"]
-            raise Refused("cooldown", oldest + window - now)
+            # This opponent's limit alone: anyone else may be challenged meanwhile.
+            raise Refused("unanswered", oldest + window - now)
 
     async def _check_practice_limits(self, c: Tx, guild_id: int, member_id: int,
                                      now: float) -> None:

@@ -162,6 +162,6 @@ async def test_challenges_withdrawn_to_be_sent_again_are_a_few(world: World) -> 
         assert withdrawn.acknowledged
         world.clock.advance(limits.challenge_cooldown)
     more = await world.alice.slash(world.channel, "umtali challenge", opponent=world.bob)
-    assert more.ephemeral and "Slow down" in _text(more), _text(more)
+    assert more.ephemeral and "You have challenged ben" in _text(more), _text(more)
     world.clock.advance(limits.pair_window)
     await challenge(world, world.alice, world.bob)

@@ -47,6 +47,10 @@ def challenge_refusal(e: Refused, opponent: str, tr: Tr) -> str:
         return tr("{opponent} declined your last challenge: you can challenge them again in "
                   "{minutes} min.", opponent=opponent,
                   minutes=max(1, math.ceil(e.retry_after / 60)))
+    if e.reason == "unanswered":
+        return tr("You have challenged {opponent} several times of late with no answer: you can "
+                  "challenge them again in {minutes} min.", opponent=opponent,
+                  minutes=max(1, math.ceil(e.retry_after / 60)))
     if e.reason == "open":
         return tr("You have too many open challenges: wait until one is answered or expires "
                   "before you send another.")
