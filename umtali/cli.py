@@ -125,7 +125,9 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
     play.add_argument("--hotseat", action="store_true", help="two people at one keyboard")
     play.add_argument("--level", choices=sorted(LEVELS), default="normal",
                       help="the computer's level: easy, normal (default) or hard")
-    play.add_argument("--name", default=None, help="your name at the table (default: Player)")
+    play.add_argument("--name", default=None,
+                      help="your name at the table (default: Player; with --hotseat, the first "
+                           "player's, default Player 1)")
     play.add_argument("--handover", action=argparse.BooleanOptionalAction, default=None,
                       help="with --hotseat, between turns: clear the screen and wait for the "
                            "next player to press Enter, so that neither sees the other's hand "
@@ -193,7 +195,10 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
 def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> int:
     seed = args.seed if args.seed is not None else secrets.randbelow(10**9)
     session = Session(rules_of(args), seed)
-    name = args.name or tr.ctx("a name at the table", "Player")
+    # Two people at one terminal are numbered alike ("Player" beside "Player 2" read as if
+    # "Games: Player 2, Player 2 1" were one player's twice).
+    name = args.name or (tr.ctx("a name at the table", "Player 1") if args.hotseat
+                         else tr.ctx("a name at the table", "Player"))
     other = (tr.ctx("a name at the table", "Player 2") if args.hotseat
              else tr.ctx("a name at the table", "Computer"))
     names = (name, other)
