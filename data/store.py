@@ -299,20 +299,23 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
     async def abandon_match(self, match_id: int, how: str, now: float | None = None,
                             announce: Sequence[str] | None = None, owner: str = "",
                             lease_until: float = 0.0, channel_lost: bool = False,
-                            saved: AsSaved | None = None) -> list[str] | None:
+                            saved: AsSaved | None = None, resend: str = "") -> list[str] | None:
         """End a match with no winner and no record (``how``: ``abandoned``, ``cancelled``),
         freeing both players; None if it had already ended, else what is left to announce:
         with ``announce`` (the reveal of its seed), that added, by ``owner``, which holds it
         from now on; without, nothing (what waited is dropped). ``channel_lost``: its channel
         is marked lost with the ending, in one save (the bot was removed from its server).
+        ``resend``: what its delivery owes from now on (``set_resend``), saved with it.
         ``saved``: as ``record_move``'s."""
         now = time.time() if now is None else now
+        owes = ", resend = ?" if resend else ""
         async with self.db.transaction() as c:
             cur = await c.execute(
                 "UPDATE matches SET status = 'finished', finished_at = ?, how = ?, "
-                f"deadline = NULL{', channel_lost = 1' if channel_lost else ''}{_held(owner)} "
-                "WHERE id = ? AND status = 'active'",
-                (now, how, *_holder(owner, lease_until), match_id))
+                f"deadline = NULL{', channel_lost = 1' if channel_lost else ''}{owes}"
+                f"{_held(owner)} WHERE id = ? AND status = 'active'",
+                (now, how, *((resend,) if resend else ()), *_holder(owner, lease_until),
+                 match_id))
             if cur.rowcount != 1:
                 return None
             await c.execute("DELETE FROM active_players WHERE match_id = ?", (match_id,))

@@ -37,3 +37,20 @@ async def test_a_servers_matches_and_challenges_are_found_and_ended_once(
     assert await two.active_matches_in(kicked) == []
     assert await two.servers_in_play() == {kept}
     assert [c.status for c in await two.open_challenges()] == ["open"]
+
+
+async def test_an_ending_saved_with_its_panels_owed(stores: tuple[Store, Store]) -> None:
+    """With its channel lost, nothing is left to announce: the redraw of its panels, saved
+    with the ending, is what brings the match back to a process starting (``LIVE``)."""
+    one, two = stores
+    ended = await _match(one, 10, (1, 2))
+    owed = '{"announce":false,"table":false,"hands":[0,1],"question":false}'
+    assert await one.abandon_match(ended, "abandoned", 200.0, owner="a", lease_until=300.0,
+                                   channel_lost=True, resend=owed) == []
+    row = await two.match(ended)
+    assert row is not None and row.status == "finished" and row.resend == owed
+    assert row.channel_lost
+    # Owed by its holder alone: sent, the holder clears it.
+    assert await two.set_resend(ended, "", "a")
+    row = await one.match(ended)
+    assert row is not None and row.resend == ""

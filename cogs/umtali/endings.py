@@ -101,12 +101,19 @@ class Endings(Playing):
             # again, an ending already saved is found ended, and the match would stay in play.
             # A copy read before the save learns where the match is shown as saved.
             shown, was = AsSaved(), live.place
+            # With its channel lost nothing is left to announce, which would bring the match
+            # back at a restart: the panels that show the ending (and the reveal) are owed as
+            # saved, lest a bot stopped before their redraw leave them in play for good.
+            owed = Batch(hands={0, 1}).dumps() if lost and how == "abandoned" else ""
             unsent = await settled(f"match {live.id}: {how}", self.store.abandon_match(
                 live.id, how, self.clock(), announce=announce or None, owner=self.owners.name,
-                lease_until=self.owners.until(), channel_lost=channel_lost, saved=shown),
-                lambda: self.owners.leases.ended_as(live.id, how), doubt=live.doubt)
+                lease_until=self.owners.until(), channel_lost=channel_lost, saved=shown,
+                resend=owed), lambda: self.owners.leases.ended_as(live.id, how),
+                doubt=live.doubt)
             if unsent is None:
                 return False
+            if owed:
+                live.resend = owed
             live.abandoned, live.ended = True, how
             live.channel_lost = lost
             live.deadline = None
