@@ -11,7 +11,7 @@ import pytest
 
 from umtali.cli import CLEAR_SCREEN, main, terminal_language
 
-HANDOVER = re.compile(r"(Player(?: 2)?) to play: the other player looks away")
+HANDOVER = re.compile(r"(Player [12]) to play: the other player looks away")
 
 
 @pytest.fixture(autouse=True)
@@ -42,7 +42,7 @@ def test_each_hand_is_shown_only_after_its_player_takes_the_keyboard() -> None:
     # parts: text before the first handover, then (name, what follows) pairs.
     assert "Your hand:" not in parts[0]
     for name, shown in zip(parts[1::2], parts[2::2], strict=True):
-        prompts = set(re.findall(r"(Player(?: 2)?)> ", shown))
+        prompts = set(re.findall(r"(Player [12])> ", shown))
         assert prompts <= {name}, f"{name}'s screen shows another's prompt: {prompts}"
 
 
@@ -60,7 +60,7 @@ def test_end_of_input_at_the_handover_says_bye() -> None:
 
 def test_in_russian() -> None:
     out = hotseat("\nquit\n", "--handover", "--lang", "ru")
-    assert "Ходит Игрок: второй игрок отворачивается, а Игрок нажимает Enter." in out
+    assert "Ходит Игрок 1: второй игрок отворачивается, а Игрок 1 нажимает Enter." in out
 
 
 def test_piped_input_has_no_handover_by_default() -> None:
@@ -110,7 +110,7 @@ def test_quit_at_the_handover_ends_the_game(word: str) -> None:
     # puts the next hand on the screen.
     out = hotseat(f"{word}\n\n1\n1\n", "--handover")
     assert out.endswith("Bye.\n") and "Your hand:" not in out.split("Bye.")[0]
-    assert "Player 2>" not in out and "Player>" not in out
+    assert "Player 2>" not in out and "Player 1>" not in out
 
 
 @pytest.mark.parametrize(("value", "lang"), [("ru_RU.UTF-8", "ru"), ("ru.UTF-8", "ru"),
