@@ -58,5 +58,12 @@ async def test_a_restart_connecting_slowly_does_not_cost_its_turns_their_time(
         assert await results(world) == []
         assert live.id not in other.matches
     finally:
-        await again.close()
+        # Not ``again.close()``: discord.py's would unload the extension, dropping every
+        # ``cogs.umtali`` module from ``sys.modules`` under the tests that follow.
+        for task in (again._timers, again._seasons):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+        if again.matches is not None:
+            await again.matches.close()
         await store.close()
