@@ -150,7 +150,7 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
             summary = settings_summary(new, tr, svc.prefs.guild_tr(new.guild_id).lang)
             if (new.seasons != "off" or seasons is not None or season_channel is not None
                     or clear_season_channel):
-                summary += " " + seasons_words(new, tr)
+                summary += " " + seasons_words(new, tr, interaction.guild)
             if "seasons" in changes:
                 running = await in_time(interaction, store.seasons.running(new.guild_id))
                 summary += cadence_note(running, new.seasons, tr)

@@ -69,14 +69,35 @@ def cadence_word(tr: Tr, cadence: str) -> str:
     return on_off(tr, False)
 
 
-def seasons_words(settings: GuildSettings, tr: Tr) -> str:
-    """The server's seasons in a sentence, for the settings summary."""
+def seasons_words(settings: GuildSettings, tr: Tr,
+                  guild: discord.Guild | None = None) -> str:
+    """The server's seasons in a sentence, for the settings summary. With ``guild``: said
+    as the summaries' channel is now, not as it was when chosen (closed to the bot or deleted
+    since, the next summary would be dropped there, unseen)."""
     if settings.seasons == "off":
         return tr("Seasons off.")
-    channel = (f"<#{settings.season_channel_id}>" if settings.season_channel_id
-               else tr("not posted (no channel set)"))
-    return tr("Seasons {cadence}; season summaries: {channel}.",
-              cadence=cadence_word(tr, settings.seasons), channel=channel)
+    cadence = cadence_word(tr, settings.seasons)
+    channel_id = settings.season_channel_id
+    if not channel_id:
+        return tr("Seasons {cadence}; season summaries: {channel}.", cadence=cadence,
+                  channel=tr("not posted (no channel set)"))
+    channel = None if guild is None else guild.get_channel(channel_id)
+    if guild is not None and channel is None:
+        return tr("Seasons {cadence}; season summaries: {channel}.", cadence=cadence,
+                  channel=tr("not posted (their channel is gone: choose another)"))
+    missing = summary_missing(channel) if isinstance(channel, discord.TextChannel) else []
+    mention = f"<#{channel_id}>"
+    if missing:
+        # (the names worked out first: a call inside ``tr.plural`` hides it from the catalogue)
+        names = _listed(missing, tr)
+        return tr.plural(
+            "Seasons {cadence}; season summaries: {channel}, but I can't post them there now: "
+            "I need the {names} permission there.",
+            "Seasons {cadence}; season summaries: {channel}, but I can't post them there now: "
+            "I need the {names} permissions there.", len(missing), cadence=cadence,
+            channel=mention, names=names)
+    return tr("Seasons {cadence}; season summaries: {channel}.", cadence=cadence,
+              channel=mention)
 
 
 #: What posting a summary takes, with the names Discord shows (as in ``permissions``).
@@ -84,17 +105,27 @@ SUMMARY_NEEDS = (("view_channel", N_("View Channel")), ("send_messages", N_("Sen
                  ("embed_links", N_("Embed Links")))
 
 
+def summary_missing(channel: discord.TextChannel) -> list[str]:
+    """What the bot lacks to post summaries in ``channel`` (``SUMMARY_NEEDS``' labels); none
+    when that is not known here."""
+    me = channel.guild.me
+    if me is None:
+        return []  # not known here: the summary's own post will tell
+    perms = channel.permissions_for(me)
+    return [label for name, label in SUMMARY_NEEDS if not getattr(perms, name)]
+
+
+def _listed(missing: list[str], tr: Tr) -> str:
+    return reduce(lambda a, b: tr("{a} and {b}", a=a, b=b), [f"**{tr(m)}**" for m in missing])
+
+
 def summary_refusal(channel: discord.TextChannel, tr: Tr) -> str | None:
     """Why season summaries cannot go to ``channel`` (the bot may not post there), or None.
     Said when it is chosen: else the first summary, a month later, would be dropped unseen."""
-    me = channel.guild.me
-    if me is None:
-        return None  # not known here: the summary's own post will tell
-    perms = channel.permissions_for(me)
-    missing = [label for name, label in SUMMARY_NEEDS if not getattr(perms, name)]
+    missing = summary_missing(channel)
     if not missing:
         return None
-    names = reduce(lambda a, b: tr("{a} and {b}", a=a, b=b), [f"**{tr(m)}**" for m in missing])
+    names = _listed(missing, tr)
     return tr.plural(
         "I can't post season summaries in {channel}: I need the {names} permission there. "
         "Nothing was changed.",
