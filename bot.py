@@ -167,8 +167,12 @@ class UmtaliBot(commands.Bot):
             try:
                 await self.matches.prefs.saw_locale(interaction.user.id,
                                                     interaction.locale.value)
+                if interaction.guild_id is not None and interaction.guild_locale is not None:
+                    # For another process, which may draw the server's matches unheard.
+                    await self.matches.prefs.note_guild_locale(
+                        interaction.guild_id, interaction.guild_locale.value)
             except Exception as e:
-                log.warning("could not keep a member's language (%s)", e)
+                log.warning("could not keep a member's or a server's language (%s)", e)
 
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
         # Once stopping, only interactions go on (to be answered that the bot restarts); the

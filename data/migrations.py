@@ -376,6 +376,13 @@ MIGRATIONS: Final[tuple[tuple[str | Variant, ...], ...]] = (
         """CREATE INDEX matches_live ON matches (id)
             WHERE status = 'active' OR unsent != '[]' OR resend != ''""",
     ),
+    # 21: the language of the server's own preferred locale, as last seen by a process that
+    # hears from the server ('' never seen): another process (whose shards do not receive the
+    # server, reached by a player's click in a DM) drew a server that chose no language in
+    # English (``Preferences.guild_tr``).
+    (
+        """ALTER TABLE guild_settings ADD COLUMN seen_language TEXT NOT NULL DEFAULT ''""",
+    ),
 )
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from cogs.umtali.prefs import Preferences
-from data.models import MemberPrefs
+from data.models import GuildSettings, MemberPrefs
 from data.store import Store
 
 
@@ -118,3 +118,40 @@ async def test_a_settings_read_older_than_an_admins_save_here_does_not_undo_it(
     await two.change_guild_settings(5, {"language": "", "pictures": True})
     await mine.catch_up()
     assert mine.guild_language(5) == "" and 5 not in mine.plain_guilds
+
+
+async def test_a_servers_locale_seen_by_one_process_is_the_others_language_for_it(
+        stores: tuple[Store, Store]) -> None:
+    """A server that chose no language speaks its preferred locale: the process that hears
+    from it knows it from Discord, another (whose shards do not receive it) from what the
+    first saw and saved (migration 21), read at its next catch-up, or at its start. The
+    server's own choice still comes first; its settings are not touched."""
+    one, two = stores
+    seeing = Preferences(one, lambda guild_id: "ru" if guild_id == 5 else None)
+    unseeing = _prefs(two)
+    await seeing.load()
+    await unseeing.load()
+    assert unseeing.guild_tr(5).lang == "en"
+    redrawn: list[int] = []
+
+    async def redraw(guild_id: int) -> None:
+        redrawn.append(guild_id)
+
+    unseeing.look_listeners.append(redraw)
+    await seeing.note_guild_locale(5, "ru")
+    writes = (await one.stamps()).settings
+    await seeing.note_guild_locale(5, "ru")  # unchanged: no write
+    assert (await one.stamps()).settings == writes
+    await unseeing.catch_up()
+    assert unseeing.guild_tr(5).lang == "ru" and redrawn == [5]
+    started = _prefs(two)
+    await started.load()
+    assert started.guild_tr(5).lang == "ru"
+    assert await two.guild_settings(5) == GuildSettings(5)  # the defaults
+    # The server's choice comes first; a locale the bot does not speak is English.
+    await one.change_guild_settings(5, {"language": "en"})
+    await unseeing.catch_up()
+    assert unseeing.guild_tr(5).lang == "en"
+    await seeing.note_guild_locale(6, "de")
+    await unseeing.catch_up()
+    assert unseeing.guild_tr(6).lang == "en"

@@ -350,8 +350,14 @@ class Owners:
         if holder == self.name and (live := self.svc.matches.get(match_id)) is not None:
             return live
         fresh = LiveMatch.from_row(row)
-        if still and holder != self.name:
-            fresh.held_still = at
+        if holder != self.name:
+            if not self.svc.prefs.language_known(row.guild_id):
+                # Another process's match, which an action here may bring in and draw, on a
+                # server this one knows no language for: its locale as that process saw it
+                # (``Preferences.note_guild_locale``), not as of this one's last renewal.
+                await self.catch_up()
+            if still:
+                fresh.held_still = at
         return fresh
 
     async def after_stale(self, live: LiveMatch) -> None:

@@ -4,7 +4,9 @@ languages.
 A member's choices follow them to every server. Their language is the one their Discord client
 showed on their last interaction: their private answers use it, and so do the DMs the bot sends
 with no interaction to read it from. A server's matches speak the server's language in public:
-the one its admins chose, else the server's own preferred locale.
+the one its admins chose, else the server's own preferred locale: as Discord gives it to the
+process that hears from the server, and as last seen there (saved: ``note_guild_locale``) to
+any other, which a player's click in a DM may bring the match to.
 
 With several processes on one database, a choice saved through one reaches the others at their
 next lease renewal (``catch_up``, every few seconds): the servers' settings when their stamp
@@ -33,6 +35,8 @@ class Preferences:
         self.plain_guilds: set[int] = set()
         #: Servers that chose their matches' language.
         self._guild_languages: dict[int, str] = {}
+        #: The language of each server's preferred locale, as last seen (by any process).
+        self._seen_languages: dict[int, str] = {}
         #: The choices as last read (``catch_up``).
         self._stamps = Stamps()
         #: While ``catch_up`` reads: the members whose choices were saved here meanwhile (the
@@ -50,6 +54,7 @@ class Preferences:
         self._members = await self.store.chosen_prefs()
         self.plain_guilds = await self.store.guilds_without_pictures()
         self._guild_languages = await self.store.guild_languages()
+        self._seen_languages = await self.store.seen_languages()
         self._stamps = stamps
 
     async def catch_up(self) -> None:
@@ -64,11 +69,12 @@ class Preferences:
             if now.settings != self._stamps.settings:
                 looks = await self.store.guild_looks()
                 changed_looks = []
-                for guild_id, (language, pictures) in looks.items():
+                for guild_id, (language, pictures, seen) in looks.items():
                     if guild_id not in self._guilds_saved_meanwhile:
                         was = self.guild_look(guild_id)
                         self._guild_language(guild_id, language)
                         self._guild_pictures(guild_id, pictures)
+                        self._guild_seen(guild_id, seen)
                         if self.guild_look(guild_id) != was:
                             changed_looks.append(guild_id)
                 for guild_id in changed_looks:
@@ -149,7 +155,24 @@ class Preferences:
 
     def guild_tr(self, guild_id: int) -> Tr:
         """The language of a server's public messages."""
-        return tr_for(self._guild_languages.get(guild_id) or self._guild_locale(guild_id))
+        return tr_for(self._guild_languages.get(guild_id) or self._guild_locale(guild_id)
+                      or self._seen_languages.get(guild_id))
+
+    def language_known(self, guild_id: int) -> bool:
+        """Whether the server's language is known here (chosen, or its locale seen): else
+        ``guild_tr`` falls back to English."""
+        return bool(self._guild_languages.get(guild_id) or self._guild_locale(guild_id)
+                    or self._seen_languages.get(guild_id))
+
+    async def note_guild_locale(self, guild_id: int, locale: str | None) -> None:
+        """An interaction on the server showed its preferred locale: saved when its language
+        changed (one write per change, not per click), for the processes that do not hear
+        from the server."""
+        language = language_of(locale)
+        if locale and language != self._seen_languages.get(guild_id):
+            await self.store.note_seen_language(guild_id, language)
+            self._guild_saved(guild_id)
+            self._guild_seen(guild_id, language)
 
     def guild_look(self, guild_id: int) -> tuple[str, bool]:
         """How the server's matches look in public: their language, and whether with
@@ -179,6 +202,12 @@ class Preferences:
             self._guild_languages[guild_id] = language
         else:
             self._guild_languages.pop(guild_id, None)
+
+    def _guild_seen(self, guild_id: int, language: str) -> None:
+        if language:
+            self._seen_languages[guild_id] = language
+        else:
+            self._seen_languages.pop(guild_id, None)
 
     def _guild_pictures(self, guild_id: int, on: bool) -> None:
         if on:
