@@ -57,7 +57,8 @@ VERSUS_COUNT_SQL = (
 # Matches that ended with no result after cards were dealt (their table posted, or play gone
 # on in DMs: ``LiveMatch.dealt``) and whose seed was sealed: each is revealed once over.
 UNFINISHED_SQL = (
-    "SELECT id, guild_id, player0_id, player1_id, player0_name, player1_name, how, finished_at "
+    "SELECT id, guild_id, player0_id, player1_id, player0_name, player1_name, how, finished_at, "
+    "computer_seat, computer_level "
     "FROM matches WHERE guild_id = ?1 AND status = 'finished' AND winner_seat IS NULL AND "
     "(player0_id = ?2 OR player1_id = ?2) AND commitment != '' AND "
     "(table_message_id IS NOT NULL OR channel_lost = 1) "
@@ -75,6 +76,9 @@ class UnfinishedLine:
     names: tuple[str, str]
     how: str
     finished_at: float
+    #: A practice match: the computer's seat and level (its name is worded for the reader).
+    computer_seat: int | None = None
+    computer_level: str | None = None
 
 
 def _line(row: Row) -> SessionLine:
@@ -161,7 +165,8 @@ class Records:
         rows = await self.db.fetchall(UNFINISHED_SQL, (guild_id, user_id, limit))
         return [UnfinishedLine(r["id"], r["guild_id"], (r["player0_id"], r["player1_id"]),
                                (r["player0_name"], r["player1_name"]), r["how"] or "",
-                               r["finished_at"]) for r in rows]
+                               r["finished_at"], r["computer_seat"], r["computer_level"])
+                for r in rows]
 
     async def session(self, match_id: int) -> SessionLine | None:
         row = await self.db.fetchone("SELECT * FROM session_results WHERE match_id = ?",

@@ -30,6 +30,7 @@ from cogs.umtali.records import (
     line_names,
     name_of,
     session_text,
+    unfinished_names,
     unfinished_text,
 )
 from cogs.umtali.render import COLOUR
@@ -92,7 +93,7 @@ async def show_history(interaction: discord.Interaction, user: discord.abc.User)
         embed.set_footer(text=tr("Choose a session below to get it as a replay file."))
         listed = [(line.match_id, line_names(line, user.id, tr), line.finished_at)
                   for line in lines]
-        listed += [(u.match_id, u.names, u.finished_at) for u in unfinished]
+        listed += [(u.match_id, unfinished_names(u, tr), u.finished_at) for u in unfinished]
         view.add_item(ReplaySelect(interaction.guild.id, [_option(*item, tr) for item in listed],
                                    placeholder=tr("Export a session as a replay…")))
     await send_private(interaction, view, embed=embed)

@@ -257,10 +257,16 @@ def session_text(line: SessionLine, user_id: int, tr: Tr = EN) -> str:
     return tr("`#{match}` **lost** against {name} {score} · {how} · {when}", **values)
 
 
+def unfinished_names(line: UnfinishedLine, tr: Tr) -> tuple[str, str]:
+    """The names of a match that ended with no result, for ``tr``'s reader (``names_in``)."""
+    return names_in(line.names, line.computer_seat, line.computer_level, tr)
+
+
 def unfinished_text(line: UnfinishedLine, user_id: int, tr: Tr = EN) -> str:
     """A match that ended with no result, as ``user_id`` played it: opponent, how, when."""
     me = 1 if user_id == line.player_ids[1] else 0
-    values = dict(match=line.match_id, name=safe_name(line.names[1 - me]),
+    names = unfinished_names(line, tr)
+    values = dict(match=line.match_id, name=safe_name(names[1 - me]),
                   when=_when(line.finished_at))
     if line.how == "cancelled":
         return tr("`#{match}` against {name} · cancelled, no result · {when}", **values)

@@ -1,0 +1,45 @@
+"""A practice match that ended with no result (abandoned after its deal) is listed in the
+member's history with its deals file to choose; the practice computer there is bot text, in
+the reader's language, as in the finished sessions above it (review29). It was named as stored,
+in the server's language: a Russian member on an English server read "Computer (easy)" among
+Russian words, in the line and in the menu's choice (review32)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.loopback.driver import custom_ids, cut_deck, read_match, until
+from tests.loopback.harness import bot_in_process, loopback_server
+
+IN_RUSSIAN = "Компьютер (лёгкий)"
+
+
+async def test_an_abandoned_practice_in_the_history_names_the_computer_in_the_readers_words(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server:
+        server.guild_locale = "en-US"
+        async with bot_in_process(server, db) as bot:
+            ada = server.add_member("Ада")
+            server.locales[ada] = "ru"
+            offer = await server.slash(ada, server.channel_id, "umtali practice",
+                                       {"level": "easy"})
+            assert offer.response is not None
+            await cut_deck(server, ada, offer.response)
+            saved = await until(lambda: (m := read_match(db)) and m.table_message_id and m,
+                                "the table")
+            assert bot.matches is not None
+            # Abandoned as a match with a player out of reach is (``abandon_if_unreachable``).
+            assert await bot.matches.abandon(bot.matches.matches[saved.id])
+            await bot.matches.flush()
+            history = await server.slash(ada, server.channel_id, "umtali history", {})
+            assert history.response is not None
+            assert any(c.startswith("umtali:rp:") for c in custom_ids(history.response))
+            said = json.dumps(history.response.get("embeds"), ensure_ascii=False)
+            menu = json.dumps(history.response.get("components"), ensure_ascii=False)
+    assert "abandoned" not in said, said  # (the reader's language: Russian)
+    for shown in (said, menu):
+        assert IN_RUSSIAN in shown and "Computer" not in shown, shown
