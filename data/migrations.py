@@ -376,12 +376,16 @@ MIGRATIONS: Final[tuple[tuple[str | Variant, ...], ...]] = (
         """CREATE INDEX matches_live ON matches (id)
             WHERE status = 'active' OR unsent != '[]' OR resend != ''""",
     ),
-    # 21: the language of the server's own preferred locale, as last seen by a process that
-    # hears from the server ('' never seen): another process (whose shards do not receive the
-    # server, reached by a player's click in a DM) drew a server that chose no language in
-    # English (``Preferences.guild_tr``).
+    # 21: the language of each server's own preferred locale, as last seen by a process that
+    # hears from the server: another process (whose shards do not receive the server, reached
+    # by a player's click in a DM) drew a server that chose no language in English
+    # (``Preferences.guild_tr``). A table of its own: not a server's settings, and not read
+    # again by every process at each change of any server's settings.
     (
-        """ALTER TABLE guild_settings ADD COLUMN seen_language TEXT NOT NULL DEFAULT ''""",
+        """CREATE TABLE guild_locales (
+            guild_id INTEGER PRIMARY KEY,
+            language TEXT NOT NULL
+        )""",
     ),
 )
 

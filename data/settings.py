@@ -117,30 +117,33 @@ class SettingsQueries:
         settings = row["settings"]
         return Stamps(None if settings is None else str(settings), int(row["prefs"] or 0))
 
-    async def guild_looks(self) -> dict[int, tuple[str, bool, str]]:
-        """Each server that ever changed its settings (or was seen): its language ('': the
-        server's own preferred locale), whether its matches show pictures, and the language
-        of its preferred locale as last seen ('': never)."""
-        rows = await self.db.fetchall(
-            "SELECT guild_id, language, pictures, seen_language FROM guild_settings")
-        return {row["guild_id"]: (row["language"], bool(row["pictures"]), row["seen_language"])
-                for row in rows}
+    async def guild_looks(self) -> dict[int, tuple[str, bool]]:
+        """Each server that ever changed its settings: its language ('': the server's own
+        preferred locale) and whether its matches show pictures."""
+        rows = await self.db.fetchall("SELECT guild_id, language, pictures FROM guild_settings")
+        return {row["guild_id"]: (row["language"], bool(row["pictures"])) for row in rows}
+
+    # -- what Discord showed of servers (migration 21) -------------------------------------
 
     async def seen_languages(self) -> dict[int, str]:
         """The language of each server's preferred locale, as last seen (read at start-up)."""
-        rows = await self.db.fetchall(
-            "SELECT guild_id, seen_language FROM guild_settings WHERE seen_language != ''")
-        return {row["guild_id"]: row["seen_language"] for row in rows}
+        rows = await self.db.fetchall("SELECT guild_id, language FROM guild_locales")
+        return {row["guild_id"]: row["language"] for row in rows}
+
+    async def seen_language(self, guild_id: int) -> str:
+        """The language of the server's preferred locale, as last seen ('': never)."""
+        row = await self.db.fetchone("SELECT language FROM guild_locales WHERE guild_id = ?",
+                                     (guild_id,))
+        return "" if row is None else str(row["language"])
 
     async def note_seen_language(self, guild_id: int, language: str) -> None:
         """The server's preferred locale is ``language`` now, as Discord showed it: kept for
-        the processes that do not hear from the server (stamped, for them to read it again)."""
+        the processes that do not hear from the server, which read it when they need it."""
         async with self.db.transaction() as c:
             await c.execute(
-                "INSERT INTO guild_settings (guild_id, seen_language) VALUES (?, ?) "
-                "ON CONFLICT (guild_id) DO UPDATE SET seen_language = excluded.seen_language",
+                "INSERT INTO guild_locales (guild_id, language) VALUES (?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language",
                 (guild_id, language))
-            await _stamp(c)
 
     async def guild_languages(self) -> dict[int, str]:
         """The servers that chose a language for their matches (read once at start-up)."""

@@ -33,6 +33,7 @@ async def _full_sqlite(path: Path) -> None:
         await store.save_guild_settings(GuildSettings(GUILD, seasons="monthly",
                                                       season_channel_id=77))
         await store.set_meta("commands", "hash")
+        await store.note_seen_language(GUILD, "ru")
         await store.set_look(1, pictures=False, four_colour=True)
         await played(store, 3, ((1, "Ada"), (2, "Ben")))
         await forfeited(store, (2, "Ben"), (3, "Cy"), now=1_700_000_000.0)
@@ -58,7 +59,7 @@ async def _tables(target: str | Path) -> dict[str, list[tuple[Any, ...]]]:
     try:
         names = ["meta", "guild_settings", "challenges", "matches", "active_players", "moves",
                  "session_results", "session_hands", "session_players", "player_stats",
-                 "ratings", "member_prefs", "seasons", "season_ratings"]
+                 "ratings", "member_prefs", "seasons", "season_ratings", "guild_locales"]
         found = {}
         for name in names:
             rows = [tuple(r) for r in await db.fetchall(f"SELECT * FROM {name}")]

@@ -121,37 +121,41 @@ async def test_a_settings_read_older_than_an_admins_save_here_does_not_undo_it(
 
 
 async def test_a_servers_locale_seen_by_one_process_is_the_others_language_for_it(
-        stores: tuple[Store, Store]) -> None:
+        stores: tuple[Store, Store], monkeypatch: pytest.MonkeyPatch) -> None:
     """A server that chose no language speaks its preferred locale: the process that hears
     from it knows it from Discord, another (whose shards do not receive it) from what the
-    first saw and saved (migration 21), read at its next catch-up, or at its start. The
-    server's own choice still comes first; its settings are not touched."""
+    first saw and saved (migration 21), read when it needs it or at its start. The server's
+    own choice still comes first; its settings are not touched."""
     one, two = stores
     seeing = Preferences(one, lambda guild_id: "ru" if guild_id == 5 else None)
     unseeing = _prefs(two)
     await seeing.load()
     await unseeing.load()
-    assert unseeing.guild_tr(5).lang == "en"
-    redrawn: list[int] = []
-
-    async def redraw(guild_id: int) -> None:
-        redrawn.append(guild_id)
-
-    unseeing.look_listeners.append(redraw)
+    assert not unseeing.language_known(5) and unseeing.guild_tr(5).lang == "en"
     await seeing.note_guild_locale(5, "ru")
-    writes = (await one.stamps()).settings
+    writes: list[tuple[int, str]] = []
+    note = one.note_seen_language
+
+    async def noted(guild_id: int, language: str) -> None:
+        writes.append((guild_id, language))
+        await note(guild_id, language)
+
+    monkeypatch.setattr(one, "note_seen_language", noted)
     await seeing.note_guild_locale(5, "ru")  # unchanged: no write
-    assert (await one.stamps()).settings == writes
-    await unseeing.catch_up()
-    assert unseeing.guild_tr(5).lang == "ru" and redrawn == [5]
+    await seeing.note_guild_locale(5, "ru-RU")  # the same language
+    assert writes == []
+    await unseeing.learn_language(5)
+    assert unseeing.language_known(5) and unseeing.guild_tr(5).lang == "ru"
     started = _prefs(two)
     await started.load()
     assert started.guild_tr(5).lang == "ru"
-    assert await two.guild_settings(5) == GuildSettings(5)  # the defaults
+    assert await two.guild_settings(5) == GuildSettings(5)  # no settings of its own
+    assert (await two.stamps()).settings is None  # nobody reads every server's again
     # The server's choice comes first; a locale the bot does not speak is English.
     await one.change_guild_settings(5, {"language": "en"})
     await unseeing.catch_up()
     assert unseeing.guild_tr(5).lang == "en"
     await seeing.note_guild_locale(6, "de")
-    await unseeing.catch_up()
-    assert unseeing.guild_tr(6).lang == "en"
+    assert writes == [(6, "en")]
+    await unseeing.learn_language(6)
+    assert unseeing.language_known(6) and unseeing.guild_tr(6).lang == "en"

@@ -347,17 +347,21 @@ class Owners:
         row = await self.svc.store.match(match_id)
         if row is None:
             return None
-        if holder == self.name and (live := self.svc.matches.get(match_id)) is not None:
+        if holder != self.name and not self.svc.prefs.language_known(row.guild_id):
+            # Another process's match, which an action here may bring in and draw, on a
+            # server this one does not hear from: its locale as that process saw it.
+            try:
+                await self.svc.prefs.learn_language(row.guild_id)
+            except Exception as e:  # drawn in English, as before: not the action's failure
+                log.warning("match %d: its server's language could not be read (%s: %s)",
+                            match_id, e.__class__.__name__, e)
+        # Memory read again after these waits: none was left above, so a copy there now was
+        # brought in meanwhile (the tick's claim, whoever the holder read), and is the one held.
+        if (live := self.svc.matches.get(match_id)) is not None:
             return live
         fresh = LiveMatch.from_row(row)
-        if holder != self.name:
-            if not self.svc.prefs.language_known(row.guild_id):
-                # Another process's match, which an action here may bring in and draw, on a
-                # server this one knows no language for: its locale as that process saw it
-                # (``Preferences.note_guild_locale``), not as of this one's last renewal.
-                await self.catch_up()
-            if still:
-                fresh.held_still = at
+        if holder != self.name and still:
+            fresh.held_still = at
         return fresh
 
     async def after_stale(self, live: LiveMatch) -> None:

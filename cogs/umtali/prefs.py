@@ -6,7 +6,7 @@ showed on their last interaction: their private answers use it, and so do the DM
 with no interaction to read it from. A server's matches speak the server's language in public:
 the one its admins chose, else the server's own preferred locale: as Discord gives it to the
 process that hears from the server, and as last seen there (saved: ``note_guild_locale``) to
-any other, which a player's click in a DM may bring the match to.
+any other, which a player's click in a DM may bring the match to (``learn_language``).
 
 With several processes on one database, a choice saved through one reaches the others at their
 next lease renewal (``catch_up``, every few seconds): the servers' settings when their stamp
@@ -69,12 +69,11 @@ class Preferences:
             if now.settings != self._stamps.settings:
                 looks = await self.store.guild_looks()
                 changed_looks = []
-                for guild_id, (language, pictures, seen) in looks.items():
+                for guild_id, (language, pictures) in looks.items():
                     if guild_id not in self._guilds_saved_meanwhile:
                         was = self.guild_look(guild_id)
                         self._guild_language(guild_id, language)
                         self._guild_pictures(guild_id, pictures)
-                        self._guild_seen(guild_id, seen)
                         if self.guild_look(guild_id) != was:
                             changed_looks.append(guild_id)
                 for guild_id in changed_looks:
@@ -171,8 +170,14 @@ class Preferences:
         language = language_of(locale)
         if locale and language != self._seen_languages.get(guild_id):
             await self.store.note_seen_language(guild_id, language)
-            self._guild_saved(guild_id)
-            self._guild_seen(guild_id, language)
+            self._seen_languages[guild_id] = language
+
+    async def learn_language(self, guild_id: int) -> None:
+        """The server's locale as another process saw it (``note_guild_locale``), for a match
+        of a server this one does not hear from (``language_known`` False)."""
+        language = await self.store.seen_language(guild_id)
+        if language:
+            self._seen_languages[guild_id] = language
 
     def guild_look(self, guild_id: int) -> tuple[str, bool]:
         """How the server's matches look in public: their language, and whether with
@@ -202,12 +207,6 @@ class Preferences:
             self._guild_languages[guild_id] = language
         else:
             self._guild_languages.pop(guild_id, None)
-
-    def _guild_seen(self, guild_id: int, language: str) -> None:
-        if language:
-            self._seen_languages[guild_id] = language
-        else:
-            self._seen_languages.pop(guild_id, None)
 
     def _guild_pictures(self, guild_id: int, on: bool) -> None:
         if on:
