@@ -23,6 +23,7 @@ from umtali.cards import format_cards, iter_cards, mask_of
 from umtali.i18n import Text
 from umtali.melds import PlayKind, classify
 from umtali.moves import Move, MoveKind
+from umtali.search import can_meld_all
 from umtali.view import PlayerView
 
 #: Playout moves spent judging each move a review questions (as many as ``hard`` spends on
@@ -92,12 +93,12 @@ def reason(
     if move.kind is MoveKind.TAKE_TWO:
         return Text.of("take {cards}: both can be melded this turn", cards=_taken(view, move))
     if move.kind is MoveKind.TAKE:
-        if usable_now(o.top, o):
+        if _meldable(o):
             return Text.of("take {card}: it can be melded at once", card=_taken(view, move))
         return Text.of("take {card}: kept in your hand, it is worth more than a card from the "
                        "stock on average", card=_taken(view, move))
     if move.kind is MoveKind.DRAW:
-        if o.top >= 0 and not usable_now(o.top, o):
+        if o.top >= 0 and not _meldable(o):
             return Text.of("draw from the stock: {card} on the pile cannot be melded now",
                            card=_cards(1 << o.top))
         if o.top >= 0:
@@ -107,6 +108,13 @@ def reason(
     if move.kind in (MoveKind.MELD, MoveKind.EXTEND):
         return _meld_reason(o, move)
     return _discard_reason(o, view, move, instead)
+
+
+def _meldable(o: Outlook) -> bool:
+    """Whether the top discard, taken, could be laid this turn: at once, or as a pair going
+    out (5♠ in hand, 5♥ on the pile), which ``usable_now`` leaves out."""
+    bit = 1 << o.top
+    return usable_now(o.top, o) or can_meld_all(o.hand | bit, o.melds, bit, o.optional)
 
 
 def _taken(view: PlayerView, move: Move) -> str:
@@ -183,14 +191,17 @@ def _discard_reason(o: Outlook, view: PlayerView, move: Move,
                        other=_cards((shed or usual).cards))
     beyond = table_outs(o.melds)
     live = o.live
-    waiting = {c: outs(c, o.hand, beyond) & live for c in iter_cards(o.hand) if c != card}
+    # What each card kept waits for once ``card`` is shed: not a card that would meld it only
+    # with ``card`` (keep 4♠ shedding 3♠: 5♠ alone melds nothing).
+    rest = o.hand & ~(1 << card)
+    waiting = {c: outs(c, rest, beyond) & live for c in iter_cards(rest)}
     values = keep_values(o, o.hand)
     hopes = [c for c, w in waiting.items() if w]
     if hopes:
         # The card shed instead, if it was waiting for one: else the likeliest hope kept.
         best = shed.card if shed is not None and waiting.get(shed.card) else max(
             hopes, key=lambda c: (values[c], c))
-        kept = (1 << best) | (PARTNERS[best] & o.hand & ~(1 << card))
+        kept = (1 << best) | (PARTNERS[best] & rest)
         need = waiting[best]
         return Text.plural("keep {kept}: {outs} is still unseen",
                            "keep {kept}: {outs} are still unseen",
