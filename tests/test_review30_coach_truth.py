@@ -3,11 +3,17 @@ them do (found by driving seeded sessions and checking each hint mechanically)."
 
 from __future__ import annotations
 
+from cogs.umtali.coach_work import advise
 from tests.helpers import position
 from umtali import Move, RuleSet, Session
 from umtali.ai.coach import hint, reason
+from umtali.ai.hard import HardPlayer
+from umtali.ai.resume import dealt_view, player_seed, seat_history
+from umtali.cards import parse_cards
+from umtali.cli_coach import hint_line
 from umtali.hand import Phase
-from umtali.i18n import EN
+from umtali.i18n import EN, tr_for
+from umtali.session import Deal
 from umtali.view import PlayerView
 
 
@@ -42,3 +48,42 @@ def test_the_top_discard_that_pairs_out_is_not_called_unmeldable() -> None:
         take = EN(reason(view, Move.parse("take")))
         assert take == "take 5♥: it can be melded at once", take
         assert hint(view).move == Move.parse("take")
+
+
+def _upcard_taken() -> Session:
+    """A Russian deal, seat 0 dealing: the opponent takes the upcard K♠ (both saw it turned
+    up), sheds 9♥; seat 0 draws and is to discard, holding Q♠ and nothing else near a meld."""
+    def cards(text: str) -> tuple[int, ...]:
+        return tuple(int(c) for c in parse_cards(text))
+
+    mine, theirs, up = (cards("QS 2H 5C 9D 3S 7H 10C 4D 8S AC"),
+                        cards("2C 6D 9H 4S 7C QH 3D 8C AH 10D"), cards("KS"))
+    top = cards("6C 5H KD 2D 10S")
+    stock = top + tuple(c for c in range(52) if c not in mine + theirs + up + top)
+    session = Session(RuleSet.russian(), 7, Deal(0, (mine, theirs), stock, up))
+    for text, seat in (("take", 1), ("discard 9H", 1), ("draw", 0)):
+        session.apply(Move.parse(text), seat)
+    return session
+
+
+def test_the_upcard_the_opponent_took_is_not_called_unseen() -> None:
+    """Russian deal: the player dealt, the opponent took the upcard K♠ on their first turn.
+    The coach's hint said "keep Q♠: K♠ is still unseen" (in Russian "K♠ ещё в игре"): its
+    memory began at the player's first turn, after the pile had lost the upcard."""
+    session = _upcard_taken()
+    for lang in ("en", "ru"):
+        line = hint_line(session, 0, tr_for(lang))
+        assert "K♠" not in line, line
+    # The bot's hint and review read the same deal (``dealt_view``).
+    dealt = dealt_view(session, 0)
+    assert dealt is not None and dealt.discard_pile == (parse_cards("KS")[0],)
+    view = session.view(0)
+    history = list(seat_history(session, 0))
+    assert "K♠" not in EN(advise(player_seed(session, 0), history, view, dealt).reason)
+    player = HardPlayer("r30")
+    player.memory.saw(dealt)
+    for seen, made in history:
+        player.memory.witness(seen, made)
+    assert player.memory.observe(view).known == 1 << parse_cards("KS")[0]
+    # Seat 1 played first: it saw no pile before its turn, and is given none.
+    assert dealt_view(session, 1) is None

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from typing import TextIO
 
 from umtali.ai import LEVELS as AI_LEVELS
-from umtali.ai.resume import player_seed
+from umtali.ai.resume import dealt_view, player_seed
 from umtali.cli_coach import COACH_HELP, hint_line, review_lines
 from umtali.cli_moves import (
     chosen,
@@ -235,8 +235,9 @@ def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> in
             if ended and reviews and record:
                 out(tr("The coach reviews the hand…") + "\n")
                 stdout.flush()
-                lines = review_lines(record, ended[0].game, ended[0].hand,
-                                     player_seed(session, 0), tr)
+                where = (ended[0].game, ended[0].hand)
+                lines = review_lines(record, *where, player_seed(session, 0), tr,
+                                     dealt=dealt_view(session, 0, where))
                 out("\n".join(lines) + "\n")
             if ended:
                 record = []

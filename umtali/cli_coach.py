@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from umtali.ai.coach import REVIEW_BUDGET, hint, review, turn_of
 from umtali.ai.hard import HardPlayer
-from umtali.ai.resume import player_seed, seat_history
+from umtali.ai.resume import dealt_view, player_seed, seat_history
 from umtali.cli_moves import move_text
 from umtali.i18n import N_, Tr, sentence
 from umtali.moves import Move
@@ -29,6 +29,10 @@ def hint_line(session: Session, seat: int, tr: Tr) -> str:
     """``hard``'s move for ``seat`` on its turn and why, ``hard`` having seen what the seat saw
     of the hand so far."""
     player = HardPlayer(player_seed(session, seat))
+    # The pile as dealt too: the opponent may have taken its upcard before the seat's turn.
+    dealt = dealt_view(session, seat)
+    if dealt is not None:
+        player.memory.saw(dealt)
     for view, move in seat_history(session, seat):
         player.memory.witness(view, move)
     view = session.view(seat)
@@ -46,10 +50,11 @@ def points_text(tr: Tr, points: float) -> str:
 
 
 def review_lines(record: Sequence[tuple[PlayerView, Move]], game: int, hand: int, seed: str,
-                 tr: Tr, budget: int = REVIEW_BUDGET) -> list[str]:
+                 tr: Tr, budget: int = REVIEW_BUDGET, dealt: PlayerView | None = None,
+                 ) -> list[str]:
     """The review of one hand: ``record`` holds the views the player acted on, with their
-    moves."""
-    found = review(record, seed, budget=budget)
+    moves; ``dealt``, the player's view of the hand as dealt (``resume.dealt_view``)."""
+    found = review(record, seed, budget=budget, dealt=dealt)
     if not found:
         return [tr("Review of hand {hand} (game {game}): the hard computer finds no costly "
                    "mistake.", hand=hand, game=game)]

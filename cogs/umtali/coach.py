@@ -34,7 +34,7 @@ from cogs.umtali.nonces import match_nonce
 from cogs.umtali.numbers import one_decimal
 from cogs.umtali.thinking import Unavailable
 from umtali.ai.coach import REVIEW_BUDGET, Hint
-from umtali.ai.resume import player_seed, seat_history
+from umtali.ai.resume import dealt_view, player_seed, seat_history
 from umtali.i18n import Tr, sentence
 from umtali.session import Session
 from umtali.view import PlayerView
@@ -105,10 +105,12 @@ class Coach:
         view = session.view(seat)
         # Replaying the hand takes milliseconds (the engine); the search, the worker's.
         history = await asyncio.to_thread(lambda: list(seat_history(session, seat)))
+        # The pile as dealt too: the opponent may have taken its upcard before the seat's turn.
+        dealt = await asyncio.to_thread(dealt_view, session, seat)
         seed = player_seed(session, seat)
         thinking = service(self.client).computers.thinking
-        return await thinking.run(advise, seed, history, view,
-                                  here=partial(advise, seed, history, view))
+        return await thinking.run(advise, seed, history, view, dealt,
+                                  here=partial(advise, seed, history, view, dealt))
 
     # -- reviews --------------------------------------------------------------------------
 
@@ -164,8 +166,10 @@ class Coach:
                     record = await asyncio.to_thread(seat_record, session, seat, hand)
                     if not record:
                         continue  # the seat never had to choose
+                    dealt = await asyncio.to_thread(dealt_view, session, seat, hand)
                     found = await service(self.client).computers.thinking.run(
-                        lessons, record, player_seed(session, seat), self.budget, self.search)
+                        lessons, record, player_seed(session, seat), self.budget, self.search,
+                        3, dealt)
                 await self._send(live, seat, hand, found, finished)
         except Unavailable as e:
             log.warning("match %d: no review of the hand (%s)", live.id, e)

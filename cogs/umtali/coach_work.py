@@ -70,18 +70,23 @@ def last_hand_pending(session: Session, seat: int) -> bool:
     return next(iter(seat_history(session, seat)), None) is None
 
 
-def advise(seed: str, history: Sequence[tuple[PlayerView, Move]], view: PlayerView) -> Hint:
+def advise(seed: str, history: Sequence[tuple[PlayerView, Move]], view: PlayerView,
+           dealt: PlayerView | None = None) -> Hint:
     """``hard``'s move on ``view`` and why, ``hard`` having seen what the seat saw of the hand
-    so far (``history``)."""
+    so far (``dealt``, then ``history``: ``coach.review``'s)."""
     player = HardPlayer(seed)
+    if dealt is not None:
+        player.memory.saw(dealt)
     for seen, made in history:
         player.memory.witness(seen, made)
     return hint(view, player)
 
 
 def lessons(record: Record, seed: str, budget: int = REVIEW_BUDGET,
-            search: int = HARD_BUDGET, most: int = 3) -> list[Lesson]:
+            search: int = HARD_BUDGET, most: int = 3,
+            dealt: PlayerView | None = None) -> list[Lesson]:
     """The moves of ``record`` that cost most, costliest first (``coach.review``), judged by a
     ``hard`` player with its search budget ``search``."""
     return [Lesson(turn_of(record, m.at), m.view, m.played, m.better, m.cost, m.why)
-            for m in review(record, seed, most, budget, HardPlayer(seed, budget=search))]
+            for m in review(record, seed, most, budget, HardPlayer(seed, budget=search),
+                            dealt)]

@@ -279,12 +279,17 @@ def review(
     most: int = 3,
     budget: int = REVIEW_BUDGET,
     player: HardPlayer | None = None,
+    dealt: PlayerView | None = None,
 ) -> list[Mistake]:
     """The moves of one seat's hand that cost most, as ``hard`` judges them, costliest first:
     at most ``most``, each costing at least ``REVIEW_FLOOR`` points. ``record``: the views the
     seat acted on in the hand, oldest first, with the moves it made (``resume.seat_history``).
-    ``player``: the ``hard`` player that judges, new (``HardPlayer(seed)``) if not given."""
+    ``player``: the ``hard`` player that judges, new (``HardPlayer(seed)``) if not given.
+    ``dealt``: the seat's view of the hand as dealt, if the opponent played first
+    (``resume.dealt_view``)."""
     player = player or HardPlayer(seed)
+    if dealt is not None:
+        player.memory.saw(dealt)
     found: list[Mistake] = []
     for index, (view, played) in enumerate(record):
         model = player.memory.observe(view)

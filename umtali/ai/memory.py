@@ -91,6 +91,14 @@ class Memory:
         model = opponent_model(view, self.known_opponent, self._turn_start, self._phantoms)
         return model._replace(discards=self.opponent_discards)
 
+    def saw(self, view: PlayerView) -> None:
+        """Take in a view of the hand this seat saw without acting on it: the deal, when the
+        opponent plays first (``resume.dealt_view``). At the seat's first turn the pile then
+        tells what the opponent took from it: a Russian deal's upcard, seen by both."""
+        self.observe(view)
+        self._pile = view.discard_pile
+        self._stock = view.stock_size
+
     def witness(self, view: PlayerView, move: Move) -> None:
         """Take in a decision made earlier as if this seat had just made it (``resume``)."""
         self.observe(view)

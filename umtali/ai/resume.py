@@ -39,6 +39,25 @@ def seat_history(session: Session, seat: int) -> Iterator[tuple[PlayerView, Move
         replica.apply(move, mover)
 
 
+def dealt_view(
+    session: Session, seat: int, hand: tuple[int, int] | None = None
+) -> PlayerView | None:
+    """``seat``'s view of ``hand`` (game, hand number; the hand in play if not given) as dealt,
+    when the opponent plays first and the pile shows a card they may take (a Russian deal's
+    upcard): None otherwise. The seat saw that card before its first turn; its
+    ``Memory.saw`` of this view tells it the opponent took it."""
+    replica = Session(session.rules, session.seed, session.first_deal)
+    current = (session.game, session.hand_no) if hand is None else hand
+    for move in session.moves:
+        if (replica.game, replica.hand_no) == current:
+            break
+        replica.apply(move, replica.to_act)
+    if (replica.game, replica.hand_no) != current or replica.to_act == seat:
+        return None
+    view = replica.view(seat)
+    return view if view.discard_pile else None
+
+
 def resumed(make: Callable[[str], Player], session: Session, seat: int) -> Player:
     """A player from ``make`` (a level of ``LEVELS``) for ``seat``, caught up on the hand in
     play."""
