@@ -87,3 +87,20 @@ def test_the_upcard_the_opponent_took_is_not_called_unseen() -> None:
     assert player.memory.observe(view).known == 1 << parse_cards("KS")[0]
     # Seat 1 played first: it saw no pile before its turn, and is given none.
     assert dealt_view(session, 1) is None
+
+
+def test_a_meld_is_called_the_richest_turn_only_when_it_is() -> None:
+    """11 cards, 4♣ 5♣ 6♣ 7♣ 7♠ 7♦: ``hard`` laid 4♣ 5♣ 6♣ 7♣ (seed 2, game 1, hand 4 of a
+    seeded session; its search keeps 7♠ 7♦) and the line said "of the melds on offer, this one
+    starts the richest turn: 4 points", while 4♣ 5♣ 6♣ and 7♠ 7♦ 7♣ lay 6."""
+    view = _view(hands=("7S KS AH 2D 7D 10D AC 4C 5C 6C 7C", "2S 3H 9S QD 8H 9C 3C 5D 6H 10S"),
+                 stock="KD 4H 8C 9H", turn=0)
+    run = Move.parse("meld 4C 5C 6C 7C")
+    assert run in view.legal_moves
+    why = EN(reason(view, run))
+    assert "richest" not in why, why
+    assert why.startswith("lay 4♣ 5♣ 6♣ 7♣ rather than ") and "lays more points" in why
+    assert "хотя" in tr_for("ru")(reason(view, run))
+    # The richest says so, with its points.
+    assert EN(reason(view, Move.parse("meld 7S 7D 7C"))) == (
+        "of the melds on offer, this one starts the richest turn: 6 points")

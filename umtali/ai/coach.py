@@ -106,7 +106,7 @@ def reason(
                            "hand than a card from the stock on average", card=_cards(1 << o.top))
         return Text.of("draw from the stock: the discard pile offers nothing better")
     if move.kind in (MoveKind.MELD, MoveKind.EXTEND):
-        return _meld_reason(o, move)
+        return _meld_reason(o, move, legal)
     return _discard_reason(o, view, move, instead)
 
 
@@ -152,13 +152,26 @@ def _game_reason(view: PlayerView, move: Move, other: Move) -> Text:
                    why=why)
 
 
-def _meld_reason(o: Outlook, move: Move) -> Text:
+def _meld_reason(o: Outlook, move: Move, legal: Sequence[Move]) -> Text:
     if move.kind is MoveKind.MELD and classify(move.cards) is PlayKind.PAIR:
         return Text.of("lay the pair to go out")
     option = policy.option_of(move, o.melds)
     value, left = policy.plan(o.hand, o.melds, option, o.optional)
     if left.bit_count() <= 1:
         return Text.of("this meld lets you go out this turn")
+    # ``hard``'s search may lay a meld that starts a poorer turn (4♣ 5♣ 6♣ 7♣ keeping 7♠ 7♦,
+    # where 4♣ 5♣ 6♣ and 7♠ 7♦ 7♣ lay more): then that is not "the richest turn".
+    richest, most = move, value
+    for other in legal:
+        if other.kind in (MoveKind.MELD, MoveKind.EXTEND):
+            worth = policy.plan(o.hand, o.melds, policy.option_of(other, o.melds), o.optional)[0]
+            if worth > most:
+                richest, most = other, worth
+    if richest != move:
+        return Text.of("lay {cards} rather than {other}: played out over many guesses at the "
+                       "cards you cannot see, the hand ends better for you on average, though "
+                       "{other} lays more points this turn", cards=_cards(move.cards),
+                       other=_cards(richest.cards))
     points = round(value)
     return Text.plural("of the melds on offer, this one starts the richest turn: {count} point",
                        "of the melds on offer, this one starts the richest turn: {count} points",
