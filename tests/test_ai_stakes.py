@@ -83,11 +83,15 @@ def test_the_coach_says_a_move_is_for_the_game() -> None:
     assert advice.move.kind is MoveKind.DRAW
     top = view.discard_pile[-1]
     assert top is not None
+    # 9 behind before the hand, 8 to 26 in it: 27 behind as the game stands (review30: the
+    # line said "you trail by 9 points", the panel's game score without this hand's melds).
+    assert view.hand_points == (8, 26)
     assert EN(advice.reason) == (
-        f"draw from the stock rather than take {top}: you trail by 9 points and this is the "
-        "game's last hand: this wins the game more often")
+        f"draw from the stock rather than take {top}: with this hand's melds so far you trail "
+        "by 27 points, and this is the game's last hand: this wins the game more often")
     assert tr_for("ru")(advice.reason).startswith(
-        f"возьмите карту из колоды, а не {top} из сброса: вы отстаёте на 9 очков")
+        f"возьмите карту из колоды, а не {top} из сброса: с учётом выложенного в этой раздаче "
+        "вы отстаёте на 27 очков")
     # Ahead, the move is the one for points, and so is its reason.
     with_lead(session, 9)
     advice = hint(session.view(0), hard_now(session))

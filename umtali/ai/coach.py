@@ -127,7 +127,12 @@ def _taken(view: PlayerView, move: Move) -> str:
 def _game_reason(view: PlayerView, move: Move, other: Move) -> Text:
     """Why ``move`` rather than ``other``, the move for points: the game's score."""
     lead = stakes.game_lead(view)
-    if lead < 0:
+    mine, theirs = view.hand_points[view.seat], view.hand_points[1 - view.seat]
+    if mine != theirs:
+        # The game's score on the panel leaves out the hand in play: the standing that decides
+        # the game counts what this hand has laid so far (17 ahead before it, 13 behind now).
+        why = _standing_now(lead + mine - theirs)
+    elif lead < 0:
         why = Text.plural(
             "you trail by {count} point and this is the game's last hand: this wins the game "
             "more often",
@@ -142,6 +147,28 @@ def _game_reason(view: PlayerView, move: Move, other: Move) -> Text:
     else:
         why = Text.of("the game is level and this hand may decide it: this wins the game more "
                       "often")
+    return _for_the_game(view, move, other, why)
+
+
+def _standing_now(lead: int) -> Text:
+    """The seat's lead in the game with the points laid in the hand so far."""
+    if lead < 0:
+        return Text.plural(
+            "with this hand's melds so far you trail by {count} point, and this is the game's "
+            "last hand: this wins the game more often",
+            "with this hand's melds so far you trail by {count} points, and this is the game's "
+            "last hand: this wins the game more often", -lead)
+    if lead > 0:
+        return Text.plural(
+            "with this hand's melds so far you lead by {count} point, and this is the game's "
+            "last hand: this loses the game less often",
+            "with this hand's melds so far you lead by {count} points, and this is the game's "
+            "last hand: this loses the game less often", lead)
+    return Text.of("with this hand's melds so far the game is level, and this hand may decide "
+                   "it: this wins the game more often")
+
+
+def _for_the_game(view: PlayerView, move: Move, other: Move, why: Text) -> Text:
     if move.kind is MoveKind.DISCARD:
         return Text.of("discard {card} rather than {other}: {why}", card=_cards(move.cards),
                        other=_cards(other.cards), why=why)
