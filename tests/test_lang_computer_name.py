@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.loopback.driver import custom_ids, cut_deck, read_match, until
+from tests.loopback.driver import custom_ids, read_match, start_practice, until
 from tests.loopback.harness import bot_in_process, loopback_server
 
 
@@ -29,12 +29,8 @@ async def test_a_russian_member_reads_the_computers_name_in_russian_on_an_englis
         async with bot_in_process(server, db):
             ada = server.add_member("Ада")
             server.locales[ada] = "ru"
-            offer = await server.slash(ada, server.channel_id, "umtali practice",
-                                       {"level": "easy"})
-            assert offer.response is not None
-            await cut_deck(server, ada, offer.response)
-            saved = await until(lambda: (m := read_match(db)) and m.table_message_id and m,
-                                "the table")
+            saved = await start_practice(server, db, ada)
+            assert saved.table_message_id is not None
             panel = await until(lambda: server.dm_messages(ada) and server.dm_messages(ada)[-1],
                                 "the hand panel")
             private = _text(panel)

@@ -14,9 +14,8 @@ from typing import Any
 import pytest
 
 from cogs.umtali.reminders import turn_warning
-from tests.loopback.driver import custom_ids, cut_deck, play_move, read_match, until
+from tests.loopback.driver import custom_ids, play_move, read_match, start_practice, until
 from tests.loopback.harness import bot_in_process, loopback_server
-from tests.loopback.server import LoopbackDiscord
 
 IN_RUSSIAN = "Компьютер (лёгкий)"
 
@@ -24,13 +23,6 @@ IN_RUSSIAN = "Компьютер (лёгкий)"
 def _said(messages: list[dict[str, Any]]) -> str:
     return json.dumps([(m.get("content"), m.get("embeds")) for m in messages],
                       ensure_ascii=False)
-
-
-async def _practice(server: LoopbackDiscord, db: Path, member: int) -> Any:
-    offer = await server.slash(member, server.channel_id, "umtali practice", {"level": "easy"})
-    assert offer.response is not None
-    await cut_deck(server, member, offer.response)
-    return await until(lambda: (m := read_match(db)) and m.table_message_id and m, "the table")
 
 
 async def test_not_your_turn_resigned_and_the_replay_name_the_computer_in_the_readers_words(
@@ -41,7 +33,7 @@ async def test_not_your_turn_resigned_and_the_replay_name_the_computer_in_the_re
         async with bot_in_process(server, db) as bot:
             ada = server.add_member("Ада")
             server.locales[ada] = "ru"
-            saved = await _practice(server, db, ada)
+            saved = await start_practice(server, db, ada)
             assert bot.matches is not None
             # The computer takes its pause before its turn, as it does on a live bot.
             bot.matches.computers.pause = 30
@@ -79,7 +71,7 @@ async def test_the_reminder_and_the_removal_name_the_computer_in_the_readers_wor
             admin = await server.slash(ada, server.channel_id, "umtali-admin settings",
                                        {"time_control": "correspondence"})
             assert admin.ephemeral, admin.text()
-            saved = await _practice(server, db, ada)
+            saved = await start_practice(server, db, ada)
             assert bot.matches is not None
             live = bot.matches.matches[saved.id]
             seat = saved.player_ids.index(ada)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.loopback.driver import custom_ids, cut_deck, read_match, until
+from tests.loopback.driver import custom_ids, start_practice
 from tests.loopback.harness import bot_in_process, loopback_server
 
 IN_RUSSIAN = "Компьютер (лёгкий)"
@@ -25,12 +25,7 @@ async def test_an_abandoned_practice_in_the_history_names_the_computer_in_the_re
         async with bot_in_process(server, db) as bot:
             ada = server.add_member("Ада")
             server.locales[ada] = "ru"
-            offer = await server.slash(ada, server.channel_id, "umtali practice",
-                                       {"level": "easy"})
-            assert offer.response is not None
-            await cut_deck(server, ada, offer.response)
-            saved = await until(lambda: (m := read_match(db)) and m.table_message_id and m,
-                                "the table")
+            saved = await start_practice(server, db, ada)
             assert bot.matches is not None
             # Abandoned as a match with a player out of reach is (``abandon_if_unreachable``).
             assert await bot.matches.abandon(bot.matches.matches[saved.id])

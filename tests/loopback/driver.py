@@ -69,6 +69,17 @@ def custom_ids(message: dict[str, Any] | None) -> list[str]:
             for c in row.get("components", []) if "custom_id" in c]
 
 
+async def start_practice(server: LoopbackDiscord, db_path: Target, member: int,
+                         level: str = "easy") -> SavedMatch:
+    """``/umtali practice`` at ``level``, the deck cut, and the table posted: the saved match."""
+    offer = await server.slash(member, server.channel_id, "umtali practice", {"level": level})
+    assert offer.response is not None, offer.text()
+    await cut_deck(server, member, offer.response)
+    found: SavedMatch = await until(
+        lambda: (m := read_match(db_path)) and m.table_message_id and m, "the table")
+    return found
+
+
 async def start_session(server: LoopbackDiscord, db_path: Target, challenger: int,
                         opponent: int, *, channel_id: int | None = None,
                         **options: Any) -> SavedMatch:
