@@ -154,14 +154,16 @@ class Preferences:
 
     def guild_tr(self, guild_id: int) -> Tr:
         """The language of a server's public messages."""
-        return tr_for(self._guild_languages.get(guild_id) or self._guild_locale(guild_id)
-                      or self._seen_languages.get(guild_id))
+        return tr_for(self._language(guild_id))
 
     def language_known(self, guild_id: int) -> bool:
         """Whether the server's language is known here (chosen, or its locale seen): else
         ``guild_tr`` falls back to English."""
-        return bool(self._guild_languages.get(guild_id) or self._guild_locale(guild_id)
-                    or self._seen_languages.get(guild_id))
+        return bool(self._language(guild_id))
+
+    def _language(self, guild_id: int) -> str | None:
+        return (self._guild_languages.get(guild_id) or self._guild_locale(guild_id)
+                or self._seen_languages.get(guild_id))
 
     async def note_guild_locale(self, guild_id: int, locale: str | None) -> None:
         """An interaction on the server showed its preferred locale: saved when its language
