@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.loopback.driver import custom_ids, read_match, start_practice, until
-from tests.loopback.harness import bot_in_process, loopback_server
+from tests.loopback.harness import russian_member_on_english_server
 
 
 def _text(message: dict[str, Any]) -> str:
@@ -24,29 +24,25 @@ def _text(message: dict[str, Any]) -> str:
 async def test_a_russian_member_reads_the_computers_name_in_russian_on_an_english_server(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     db = tmp_path / "umtali.sqlite3"
-    async with loopback_server(monkeypatch) as server:
-        server.guild_locale = "en-US"
-        async with bot_in_process(server, db):
-            ada = server.add_member("Ада")
-            server.locales[ada] = "ru"
-            saved = await start_practice(server, db, ada)
-            assert saved.table_message_id is not None
-            panel = await until(lambda: server.dm_messages(ada) and server.dm_messages(ada)[-1],
-                                "the hand panel")
-            private = _text(panel)
-            # The public table stays in the server's language.
-            table = server.messages[saved.table_message_id]
-            public = _text(table)
-            # Ended, the session is in the member's history (its text and its export menu).
-            ask = await server.slash(ada, server.channel_id, "umtali resign", {})
-            assert ask.response is not None
-            yes = next(c for c in custom_ids(ask.response) if c.endswith(":resign"))
-            await server.click(ada, ask.response, yes)
-            await until(lambda: (m := read_match(db, saved.id)) is not None
-                        and m.status == "finished", "the resignation")
-            history = await server.slash(ada, server.channel_id, "umtali history", {})
-            assert history.response is not None
-            listed = json.dumps(history.response, ensure_ascii=False)
+    async with russian_member_on_english_server(monkeypatch, db) as (server, _, ada):
+        saved = await start_practice(server, db, ada)
+        assert saved.table_message_id is not None
+        panel = await until(lambda: server.dm_messages(ada) and server.dm_messages(ada)[-1],
+                            "the hand panel")
+        private = _text(panel)
+        # The public table stays in the server's language.
+        table = server.messages[saved.table_message_id]
+        public = _text(table)
+        # Ended, the session is in the member's history (its text and its export menu).
+        ask = await server.slash(ada, server.channel_id, "umtali resign", {})
+        assert ask.response is not None
+        yes = next(c for c in custom_ids(ask.response) if c.endswith(":resign"))
+        await server.click(ada, ask.response, yes)
+        await until(lambda: (m := read_match(db, saved.id)) is not None
+                    and m.status == "finished", "the resignation")
+        history = await server.slash(ada, server.channel_id, "umtali history", {})
+        assert history.response is not None
+        listed = json.dumps(history.response, ensure_ascii=False)
     assert "Computer (easy)" in public
     assert "Компьютер (лёгкий)" in private and "Computer" not in private, private
     assert "Компьютер (лёгкий)" in listed and "Computer" not in listed, listed

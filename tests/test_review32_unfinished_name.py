@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.loopback.driver import custom_ids, start_practice
-from tests.loopback.harness import bot_in_process, loopback_server
+from tests.loopback.harness import russian_member_on_english_server
 
 IN_RUSSIAN = "Компьютер (лёгкий)"
 
@@ -20,21 +20,17 @@ IN_RUSSIAN = "Компьютер (лёгкий)"
 async def test_an_abandoned_practice_in_the_history_names_the_computer_in_the_readers_words(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     db = tmp_path / "umtali.sqlite3"
-    async with loopback_server(monkeypatch) as server:
-        server.guild_locale = "en-US"
-        async with bot_in_process(server, db) as bot:
-            ada = server.add_member("Ада")
-            server.locales[ada] = "ru"
-            saved = await start_practice(server, db, ada)
-            assert bot.matches is not None
-            # Abandoned as a match with a player out of reach is (``abandon_if_unreachable``).
-            assert await bot.matches.abandon(bot.matches.matches[saved.id])
-            await bot.matches.flush()
-            history = await server.slash(ada, server.channel_id, "umtali history", {})
-            assert history.response is not None
-            assert any(c.startswith("umtali:rp:") for c in custom_ids(history.response))
-            said = json.dumps(history.response.get("embeds"), ensure_ascii=False)
-            menu = json.dumps(history.response.get("components"), ensure_ascii=False)
+    async with russian_member_on_english_server(monkeypatch, db) as (server, bot, ada):
+        saved = await start_practice(server, db, ada)
+        assert bot.matches is not None
+        # Abandoned as a match with a player out of reach is (``abandon_if_unreachable``).
+        assert await bot.matches.abandon(bot.matches.matches[saved.id])
+        await bot.matches.flush()
+        history = await server.slash(ada, server.channel_id, "umtali history", {})
+        assert history.response is not None
+        assert any(c.startswith("umtali:rp:") for c in custom_ids(history.response))
+        said = json.dumps(history.response.get("embeds"), ensure_ascii=False)
+        menu = json.dumps(history.response.get("components"), ensure_ascii=False)
     assert "abandoned" not in said, said  # (the reader's language: Russian)
     for shown in (said, menu):
         assert IN_RUSSIAN in shown and "Computer" not in shown, shown

@@ -172,3 +172,17 @@ async def bot_process(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> AsyncI
             yield server, bot, db, alice, bob
         finally:
             await bot.stop()
+
+
+@contextlib.asynccontextmanager
+async def russian_member_on_english_server(
+        monkeypatch: pytest.MonkeyPatch, db_path: Path
+) -> AsyncIterator[tuple[LoopbackDiscord, UmtaliBot, int]]:
+    """The bot on an English server where one member, Ада, has Discord in Russian: the
+    server, the bot and her id (words shown to her alone are hers, public ones the server's)."""
+    async with loopback_server(monkeypatch) as server:
+        server.guild_locale = "en-US"
+        async with bot_in_process(server, db_path) as bot:
+            ada = server.add_member("Ада")
+            server.locales[ada] = "ru"
+            yield server, bot, ada
