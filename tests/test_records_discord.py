@@ -56,7 +56,8 @@ async def test_a_resignation_shows_in_stats_and_on_the_boards(world: World) -> N
     assert "won** against ada 0–0 · ada resigned" in ben
     ada = text_of(await world.carol.slash(world.channel, "umtali stats", member=world.alice,
                                           versus=world.bob))
-    assert "Sessions 0 won, 1 lost" in ada and "forfeits 1" in ada and "#2 of 2" in ada
+    assert "Sessions 0 won, 1 lost" in ada and "#2 of 2" in ada
+    assert "resigned or out of time 1" in ada
     assert "Head-to-head with ben" in ada and "ada 0 – 1 ben" in ada
     for scope in ("server", "global"):
         board = await world.carol.slash(world.channel, "umtali leaderboard", scope=scope)
@@ -78,7 +79,7 @@ async def test_a_timeout_is_recorded_as_a_forfeit(world: World) -> None:
     await flush(world)
     assert live.over
     stats = text_of(await loser.slash(world.channel, "umtali stats"))
-    assert "forfeits 1" in stats and f"{loser.name} timed out" in stats
+    assert "resigned or out of time 1" in stats and f"{loser.name} timed out" in stats
     history = await loser.slash(world.channel, "umtali history")
     assert history.ephemeral and f"{loser.name} timed out" in text_of(history)
 

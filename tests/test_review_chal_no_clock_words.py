@@ -1,6 +1,6 @@
 """A challenge (or practice session) with no clock says so in a sentence of its own: in Russian
 the setting's word for off is «выкл.», and the sentence's full stop followed it ("время на
-ход: выкл.."). Now it reads «без ограничения»; English is as it was ("turn timer: off.").
+ход: выкл.."). Now it reads «без ограничения»; English is as it was ("clock: off.").
 SimCord, a real SQLite file."""
 
 from __future__ import annotations
@@ -27,12 +27,12 @@ async def test_a_challenge_with_no_clock_says_so_once(world: World) -> None:
     world.clock.advance(60)
     said = _description(await world.alice.slash(world.channel, "umtali challenge",
                                                 opponent=world.bob, turn_timer=0))
-    assert "Rules: english · turn timer: off.\n" in said
+    assert "Rules: english · clock: off.\n" in said
     await _russian(world)
     world.clock.advance(60)
     said = _description(await world.alice.slash(world.channel, "umtali challenge",
                                                 opponent=world.carol, turn_timer=0))
-    assert "Правила: английские · время на ход: без ограничения.\n" in said
+    assert "Правила: английские · контроль времени: без ограничения.\n" in said
     assert ".." not in said
 
 

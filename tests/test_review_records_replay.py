@@ -70,3 +70,24 @@ async def test_the_replay_command_is_safe_to_paste_whatever_the_cut(world: World
     out = io.StringIO()
     assert cli.main([*words[3:-2], "--json"], stdin=io.StringIO(text), stdout=out) == 0
     assert json.loads(out.getvalue())["state"]["moves"] == moves
+
+
+async def test_a_russian_replay_file_replays_in_russian(store: Store) -> None:
+    # The file's comments are in its reader's language; its command gives the replay's answers
+    # in that language too, whatever the terminal's (the default) is.
+    match_id, _ = await played(store, 2, ((1, "Ada"), (2, "Ben")))
+    match, line = await store.match(match_id), await store.records.session(match_id)
+    assert match is not None and line is not None
+    moves = await store.moves(match_id)
+    header = [h for h in replay_text(match, line, moves, tr_for("ru")).splitlines()
+              if h.startswith("#")]
+    command = next(h for h in header if "python -m umtali script" in h)
+    words = shlex.split(command.split(": ", 1)[1])
+    assert words[-4:-2] == ["--lang", "ru"]
+    english = [h for h in replay_text(match, line, moves).splitlines() if "umtali script" in h]
+    assert "--lang" not in english[0]
+    out = io.StringIO()
+    text = replay_text(match, line, moves, tr_for("ru"))
+    assert cli.main([*words[3:-2]], stdin=io.StringIO(text), stdout=out) == 0
+    said = out.getvalue()
+    assert said and all(word not in said for word in ("Hand ", "Score", "wins"))

@@ -204,7 +204,7 @@ def on_its_message(interaction: discord.Interaction, ch: Challenge) -> bool:
 def challenge_embed(ch: Challenge, tr: Tr, status: str = "") -> discord.Embed:
     """The challenge as posted, in the server's language; ``status`` once it is answered."""
     text = tr("<@{challenger}> challenges <@{opponent}> to a session of Umtali (best of three "
-              "games of four hands).\nRules: {rules} · turn timer: {timer}.",
+              "games of four hands).\nRules: {rules} · clock: {timer}.",
               challenger=ch.challenger_id, opponent=ch.opponent_id,
               rules=rules_words(tr, ch.variant, ch.optional_melding),
               timer=clock_words(tr, ch.time_control, ch.turn_timer))
