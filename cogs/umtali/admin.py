@@ -31,6 +31,7 @@ from cogs.umtali.options import (
     timer_refusal,
     variant_word,
 )
+from cogs.umtali.permissions import threads_note
 from cogs.umtali.seasons import (
     CADENCE_CHOICES,
     cadence_note,
@@ -154,6 +155,8 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
             if "seasons" in changes:
                 running = await in_time(interaction, store.seasons.running(new.guild_id))
                 summary += cadence_note(running, new.seasons, tr)
+            if new.threads and (note := threads_note(interaction, tr)):
+                summary += " " + note
             await answer(interaction, summary)
         finally:
             if looks_new:
@@ -189,8 +192,8 @@ def settings_summary(settings: GuildSettings, tr: Tr, speaks: str) -> str:
     language = language_name(settings.language) if settings.language else tr(
         "server default ({language})", language=language_name(speaks))
     # The look is no default: it changes the matches in play at once (``redraw_guild``).
-    return tr("Defaults for new matches: {rules} rules, optional melding {melding}, turn "
-              "timer {timer}, threads {threads}; for every match here, matches in play too: "
+    return tr("Defaults for new matches: {rules} rules, optional melding {melding}, "
+              "clock {timer}, threads {threads}; for every match here, matches in play too: "
               "pictures {pictures}, language {language}.",
               rules=variant_word(tr, settings.variant),
               melding=on_off(tr, settings.optional_melding),

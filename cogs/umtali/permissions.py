@@ -20,8 +20,8 @@ log = logging.getLogger(__name__)
 #: What the table and the announcements need, with the names Discord shows (in the reader's
 #: language: Discord's own Russian names, so that they can be found in the server's settings).
 _POSTING = (("view_channel", N_("View Channel")), ("embed_links", N_("Embed Links")))
-_THREAD = (("create_public_threads", "Create Public Threads"),
-           ("send_messages_in_threads", "Send Messages in Threads"))
+_THREAD = (("create_public_threads", N_("Create Public Threads")),
+           ("send_messages_in_threads", N_("Send Messages in Threads")))
 _SEND = ("send_messages", N_("Send Messages"))
 _SEND_IN_THREADS = ("send_messages_in_threads", N_("Send Messages in Threads"))
 #: The table carries its picture as a file: without this, Discord refuses the table itself.
@@ -49,8 +49,39 @@ def missing_here(interaction: discord.Interaction) -> list[str]:
 
 def can_make_thread(interaction: discord.Interaction) -> bool:
     """A thread can be made from the challenge and played in (else: the channel itself)."""
+    return not _in_thread(interaction) and not thread_missing(interaction)
+
+
+def thread_missing(interaction: discord.Interaction) -> list[str]:
+    """The permissions the bot lacks to make a match's thread in the interaction's channel
+    (none in a thread: a match started there is played there)."""
+    if _in_thread(interaction):
+        return []
     perms = interaction.app_permissions
-    return not _in_thread(interaction) and all(getattr(perms, name) for name, _ in _THREAD)
+    return [label for name, label in _THREAD if not getattr(perms, name)]
+
+
+def listed(missing: list[str], tr: Tr) -> str:
+    """Permissions' names in a sentence, bold: "**A**, **B** and **C**"."""
+    shown = [f"**{tr(m)}**" for m in missing]
+    # A comma between all but the last two, in both languages.
+    return shown[0] if len(shown) == 1 else tr("{a} and {b}", a=", ".join(shown[:-1]),
+                                                 b=shown[-1])
+
+
+def threads_note(interaction: discord.Interaction, tr: Tr) -> str | None:
+    """Said with the server's settings when threads are on: that the bot cannot make them in
+    this channel, and so plays the matches started here in the channel itself."""
+    missing = thread_missing(interaction)
+    if not missing:
+        return None
+    names = listed(missing, tr)  # (a call inside ``tr.plural`` hides it from the catalogue)
+    return tr.plural(
+        "Threads are on, but I can't make them in this channel: I need the {names} "
+        "permission here. Matches started here are played in the channel itself.",
+        "Threads are on, but I can't make them in this channel: I need the {names} "
+        "permissions here. Matches started here are played in the channel itself.",
+        len(missing), names=names)
 
 
 def no_posting(interaction: discord.Interaction) -> str | None:
@@ -65,10 +96,7 @@ def no_posting(interaction: discord.Interaction) -> str | None:
 
 def refusal(missing: list[str], tr: Tr) -> str:
     """Why no match can be played here (``missing`` from ``missing_here``), to the member."""
-    shown = [f"**{tr(m)}**" for m in missing]
-    # "A, B and C", as a sentence lists them (a comma in both languages).
-    names = shown[0] if len(shown) == 1 else tr("{a} and {b}", a=", ".join(shown[:-1]),
-                                                  b=shown[-1])
+    names = listed(missing, tr)
     return tr.plural(
         "I can't host a match in this channel: I need the {names} permission here. Ask a "
         "server admin, or try another channel.",
