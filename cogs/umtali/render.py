@@ -83,22 +83,26 @@ def pile_text(view: PlayerView, tr: Tr) -> str:
 def table_embed(
     view: PlayerView, names: Sequence[str], match_id: int, *, tr: Tr,
     deadline: float | None = None, note: str = "", clock: str = "", hand_button: bool = True,
+    ended: str = "",
 ) -> discord.Embed:
     """The public table. ``view`` must be the spectator's; ``clock``: whose clock runs and
     the reserves, when the match has a time control; ``hand_button``: the table carries the
-    **My hand** button (not a DM panel's copy), which its footer names while play goes on."""
+    **My hand** button (not a DM panel's copy), which its footer names while play goes on;
+    ``ended``: how a match with no result ended, in words, said in place of whose turn it is
+    (its session never finished: the view still has a seat to act)."""
     assert view.seat == SPECTATOR, "the public table renders the spectator's view only"
     names = _safe(names)
     lines = [tr("Game {game}, hand {hand} · {rules} · dealer {dealer}", game=view.game,
                 hand=view.hand_no, rules=worded(view.rules, tr), dealer=names[view.dealer]),
-             _prompt(view, names, tr)]
-    if view.went_out >= 0 and view.winner < 0:
+             ended or _prompt(view, names, tr)]
+    going = view.winner < 0 and not ended
+    if view.went_out >= 0 and going:
         lines.append(tr("{name} went out: {other} plays the last turn.",
                         name=names[view.went_out], other=names[1 - view.went_out]))
-    if deadline is not None and view.winner < 0:
+    if deadline is not None and going:
         stamp = discord.utils.format_dt(dt.datetime.fromtimestamp(deadline, dt.UTC), "R")
         lines.append(tr("Turn ends {when}.", when=stamp))
-    if clock and view.winner < 0:
+    if clock and going:
         lines.append(clock)
     if note:
         lines.append(note)
@@ -127,7 +131,7 @@ def table_embed(
                  won_b=view.games_won[1]),
         inline=False,
     )
-    if hand_button and view.winner < 0:
+    if hand_button and going:
         embed.set_footer(text=tr("Match {match} · press “My hand” to see your cards and play",
                                  match=match_id))
     else:

@@ -50,6 +50,10 @@ ABANDONED = {
 #: A match stopped part-way by the bot's choice, not for want of a way to reach anyone.
 CANCELLED = N_("This match was cancelled. Nobody wins it and no rating changed; you are free "
                "to start another.")
+#: The table of a match that ended with no result, in place of whose turn it was: nobody
+#: plays on (its session never finished, so its view still has a seat to act).
+ENDED = {"cancelled": N_("Match cancelled: no result"),
+         "abandoned": N_("Match abandoned: no result")}
 
 
 @dataclass(frozen=True)
@@ -165,12 +169,14 @@ def table_of(live: LiveMatch, note: str = "", look: Look = TEXT_ONLY, *,
     view = live.session.view(SPECTATOR)
     # Played in DMs, the table is a DM panel's copy, with no My hand button; so is a snapshot.
     names = live.names_in(look.tr)
+    ended = look.tr(ENDED.get(live.ended, ENDED["abandoned"])) if live.abandoned else ""
     embed = table_embed(view, names, live.id, tr=look.tr, deadline=live.deadline,
                         note=note, clock=clock_line(live, look.tr),
-                        hand_button=not (live.channel_lost or snapshot))
+                        hand_button=not (live.channel_lost or snapshot), ended=ended)
     if not look.pictures:
         return Shown([embed])
-    draw = partial(table_png, view, names, tr=look.tr, four_colour=look.four_colour)
+    draw = partial(table_png, view, names, tr=look.tr, four_colour=look.four_colour,
+                   ended=ended)
     return Shown([embed], pictures=[_picture(embed, draw, TABLE_FILE)])
 
 

@@ -52,9 +52,10 @@ def _hand(scene: HandScene) -> bytes:
 
 
 def table_png(view: PlayerView, names: Sequence[str], *, tr: Tr = EN,
-              four_colour: bool = False) -> bytes:
-    """The public table; ``view`` must be the spectator's (anything else raises)."""
-    scene = table_scene(view, (names[0], names[1]), tr, four_colour)
+              four_colour: bool = False, ended: str = "") -> bytes:
+    """The public table; ``view`` must be the spectator's (anything else raises). ``ended``:
+    how a match with no result ended, in words (``table_scene``)."""
+    scene = table_scene(view, (names[0], names[1]), tr, four_colour, ended)
     return CACHE.get(scene, lambda: _table(scene))
 
 
@@ -65,9 +66,9 @@ def hand_png(view: PlayerView, *, tr: Tr = EN, four_colour: bool = False) -> byt
 
 
 def draw_table_png(view: PlayerView, names: Sequence[str], *, tr: Tr = EN,
-                   four_colour: bool = False) -> bytes:
+                   four_colour: bool = False, ended: str = "") -> bytes:
     """``table_png`` drawn afresh, past the cache (tests, benches)."""
-    return _table(table_scene(view, (names[0], names[1]), tr, four_colour))
+    return _table(table_scene(view, (names[0], names[1]), tr, four_colour, ended))
 
 
 def draw_hand_png(view: PlayerView, *, tr: Tr = EN, four_colour: bool = False) -> bytes:

@@ -132,8 +132,10 @@ def _melds(view: PlayerView) -> tuple[tuple[MeldScene, ...], tuple[MeldScene, ..
 
 
 def table_scene(view: PlayerView, names: tuple[str, str] | list[str], tr: Tr,
-                four_colour: bool = False) -> TableScene:
-    """The public table's scene; ``view`` must be the spectator's."""
+                four_colour: bool = False, ended: str = "") -> TableScene:
+    """The public table's scene; ``view`` must be the spectator's. ``ended``: how the match
+    ended with no result, in words (cancelled, abandoned): its session never finished, so
+    the view still has a seat to act, which nobody is now."""
     if view.seat != SPECTATOR:
         raise ValueError("the public table is drawn from the spectator's view only")
     shown = (drawable(clean_name(names[0])), drawable(clean_name(names[1])))
@@ -150,7 +152,8 @@ def table_scene(view: PlayerView, names: tuple[str, str] | list[str], tr: Tr,
     below = pile[-2] if len(pile) > 1 and not view.top_face_down else None
     return TableScene(
         title=tr("Game {game} · hand {hand}", game=view.game, hand=view.hand_no),
-        to_act=view.to_act if view.winner < 0 else -1, status=_status(view, shown, tr),
+        to_act=view.to_act if view.winner < 0 and not ended else -1,
+        status=ended or _status(view, shown, tr),
         seats=(seats[0], seats[1]), stock=view.stock_size, pile=len(pile), top=top,
         below=below, face_down=view.top_face_down, four_colour=four_colour,
         words=TableWords(tr("stock"), tr("discard pile"), tr("face down"), tr("no melds yet")))
