@@ -120,6 +120,9 @@ class LiveMatch:
     #: A save of it failed in a way that may have saved it all the same, and reading it back
     #: failed too (``cogs.umtali.unheard``): the clock's next check reads it first (not saved).
     doubted: bool = False
+    #: The table this process posted and took down again, its first posts having failed: its
+    #: id may be saved all the same (an answer lost), yet it shows nothing (not saved).
+    taken_down: int | None = None
     #: One action at a time: a second click waits, then finds the match moved on.
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: Messages about the match go out in the order the actions happened.
@@ -221,6 +224,8 @@ class LiveMatch:
                 place.channel_id, place.table_message_id, False) == (
                 self.channel_id, self.table_message_id, self.channel_lost):
             return False
+        if self.never_shown and place.table_message_id == self.taken_down:
+            return False  # its own first table, taken down: the match was never shown
         self.channel_id, self.table_message_id = place.channel_id, place.table_message_id
         if self.channel_lost:
             # Brought back to a channel: nobody is to be told it was lost (``move_match``).

@@ -247,6 +247,7 @@ class MatchService(Timing, Endings, Playing, Looks):
                                          view=table_panel(live.id, self.public_tr(live)),
                                          allowed_mentions=NO_MENTIONS)
             posted.append(message)
+            live.taken_down = message.id  # until its save is known: taken down on failure
             await self.store.set_table_message(live.id, message.id)
         except GONE as e:
             log.info("match %d: the channel refused the first posts (%s %s): cancelled",
@@ -262,7 +263,7 @@ class MatchService(Timing, Endings, Playing, Looks):
             await self._take_down(posted)
             await self.abandon(live, "cancelled")
             return False
-        live.table_message_id = message.id
+        live.table_message_id, live.taken_down = message.id, None
         self.delivery.enqueue(live, Batch(hands={0, 1}))
         self.computers.next(live)
         return True

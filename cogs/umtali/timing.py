@@ -112,9 +112,10 @@ class Timing(Endings):
         if live.over or not run_out(live.deadline, now):
             return
         # Its table may have been saved since it was read here: posted by the process that
-        # made it, late (a stall), before this one took it over.
+        # made it, late (a stall), before this one took it over. Not one this process took
+        # down, its save's answer lost: that match was never shown, and is cancelled.
         row = await self.store.match(live.id)
-        if row is not None and row.table_message_id is not None:
+        if row is not None and row.table_message_id not in (None, live.taken_down):
             live.table_message_id = row.table_message_id
             live.deadline = row.deadline
             return
