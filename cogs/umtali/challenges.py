@@ -36,6 +36,9 @@ log = logging.getLogger(__name__)
 CHALLENGE_TTL = 600.0
 #: Seconds after which an open challenge with no message saved is taken as never posted.
 UNPOSTED = 30.0
+#: Posted challenges whose message could not be saved, remembered by their process at most
+#: (each is forgotten at its expiry; one answered first, when it is the oldest past this).
+UNSAVED_KEPT = 1000
 
 
 def challenge_refusal(e: Refused, opponent: str, tr: Tr) -> str:
@@ -128,13 +131,19 @@ async def note_posted(client: discord.Client, ch: Challenge, message_id: int) ->
     """``ch`` (a challenge, or a practice offer) is posted as ``message_id``: saved with it,
     for its expiry's edit and a pair's challenge again. The database failing for now leaves it
     unsaved, the offer up and answerable all the same (a click on it is known by its
-    channel): its poster is not told to try again, which would be refused as a second
-    challenge of the pair, or close the one on show."""
+    channel), and its message remembered here (``message_of``): its poster is not told to try
+    again, which would be refused as a second challenge of the pair."""
+    svc = service(client)
     try:
-        await service(client).store.set_challenge_message(ch.id, message_id)
+        await svc.store.set_challenge_message(ch.id, message_id)
     except Exception as e:
         if not failing_for_now(e):
             raise
+        # Known here at least: on show, so never taken for one never posted (``drop_lost``),
+        # and its expiry said on it.
+        if len(svc.unsaved_posts) >= UNSAVED_KEPT:
+            del svc.unsaved_posts[next(iter(svc.unsaved_posts))]  # the oldest, long expired
+        svc.unsaved_posts[ch.id] = message_id
         log.warning("challenge %d: posted, but its message could not be saved (%s: %s)",
                     ch.id, e.__class__.__name__, e)
 
@@ -172,14 +181,15 @@ async def drop_lost(client: discord.Client, guild_id: int, one: int, other: int)
     ch = await svc.store.open_challenge_between(guild_id, one, other, now)
     if ch is None:
         return False
-    if ch.message_id is None:
+    message_id = message_of(client, ch)
+    if message_id is None:
         # Posted a moment after it is saved: one still without a message a while later
         # never will have one.
         lost = now - ch.created_at > UNPOSTED
     else:
         try:
             await client.get_partial_messageable(ch.channel_id, guild_id=guild_id) \
-                .fetch_message(ch.message_id)
+                .fetch_message(message_id)
             lost = False
         except discord.NotFound:
             lost = True
@@ -189,6 +199,13 @@ async def drop_lost(client: discord.Client, guild_id: int, one: int, other: int)
         log.info("challenge %d: its message is gone; cancelled for a new one", ch.id)
         return True
     return False
+
+
+def message_of(client: discord.Client, ch: Challenge) -> int | None:
+    """``ch``'s message: as saved, or as this process posted it, its save having failed."""
+    if ch.message_id is not None:
+        return ch.message_id
+    return service(client).unsaved_posts.get(ch.id)
 
 
 def on_its_message(interaction: discord.Interaction, ch: Challenge) -> bool:
@@ -341,7 +358,9 @@ async def expire(client: discord.Client, ch: Challenge) -> None:
 
 
 async def _say_expired(client: discord.Client, ch: Challenge) -> None:
-    if ch.message_id is None:
+    message_id = message_of(client, ch)
+    service(client).unsaved_posts.pop(ch.id, None)
+    if message_id is None:
         return
     from cogs.umtali.practice import expired_embed  # it builds on this module
 
@@ -351,7 +370,7 @@ async def _say_expired(client: discord.Client, ch: Challenge) -> None:
     embed = expired_embed(ch, tr) if ch.computer_level is not None else challenge_embed(
         ch, tr, tr("This challenge expired: nobody answered in time."))
     try:
-        await channel.get_partial_message(ch.message_id).edit(embed=embed, view=None)
+        await channel.get_partial_message(message_id).edit(embed=embed, view=None)
     except discord.HTTPException:
         log.info("challenge %d expired; its message could not be edited", ch.id)
 
@@ -372,7 +391,7 @@ class ExpiryEdits:
 
     def add(self, ch: Challenge) -> None:
         """Say on ``ch``'s message (closed as expired already) that it expired."""
-        if ch.message_id is None:
+        if message_of(self.client, ch) is None:
             return
         if len(self._tasks) >= self.backlog:
             log.info("challenge %d expired; its message is left as it is (%d edits waiting)",

@@ -108,6 +108,9 @@ class MatchService(Timing, Endings, Playing, Looks):
         self._arriving: dict[int, list[float]] = {}
         #: Each match's table being moved (``move_to``), while it is.
         self._moving: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
+        #: The messages of challenges (and practice offers) posted here whose message id could
+        #: not be saved (``challenges.note_posted``), by challenge: known on show, not lost.
+        self.unsaved_posts: dict[int, int] = {}
 
     # -- loading and starting -------------------------------------------------------------
 
