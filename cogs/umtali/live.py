@@ -224,7 +224,8 @@ class LiveMatch:
                 place.channel_id, place.table_message_id, False) == (
                 self.channel_id, self.table_message_id, self.channel_lost):
             return False
-        if self.never_shown and place.table_message_id == self.taken_down:
+        if self.never_shown and self.taken_down is not None and \
+                place.table_message_id == self.taken_down:
             return False  # its own first table, taken down: the match was never shown
         self.channel_id, self.table_message_id = place.channel_id, place.table_message_id
         if self.channel_lost:
