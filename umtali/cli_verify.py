@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import TextIO
 
 from umtali.errors import UmtaliError
-from umtali.fairness import NO_RESULT, Check, Mismatch, Verdict, verify
+from umtali.fairness import GIVEN_UP, NO_RESULT, Check, Mismatch, Verdict, verify
 from umtali.i18n import Text, Tr
 from umtali.replay import ReplayFile
 from umtali.replay import from_json as replay_from_json
@@ -95,6 +95,14 @@ def verdict_lines(v: Verdict, replay: ReplayFile, seed: object, salt: str, from_
             # Stopped part-way: fair all the same, as far as the hands went.
             tr("The match ended with no result ({how}): nobody won it, and its last hand "
                "stops where play stopped.", how=_how(tr, replay.result.how))]
+        if replay.result is not None and replay.result.how in GIVEN_UP:
+            # The winner of a match given up is the file's alone: the moves say nobody gave up.
+            loser = 1 - replay.result.winner
+            unfinished.append(tr(
+                "The match ended early ({how}): the file has {name} (seat {seat}) giving it "
+                "up. The moves cannot show who gave up: that is the file's word, so check it "
+                "is how your match ended.", how=_how(tr, replay.result.how),
+                name=plain(replay.players[loser]), seat=loser))
         return [
             *lines,
             tr("Seed {seed} and salt {salt} open it.", seed=seed, salt=salt),
@@ -222,6 +230,10 @@ def _result_line(tr: Tr, m: Mismatch, rec: str, exp: str) -> str:
     if m.part == "winner":
         return tr("the moves do not lead to the recorded winner: the file says {recorded}, "
                   "the moves give {expected}.", recorded=rec, expected=exp)
+    if m.part == "given up":
+        return tr("the file has the match {how} with no winner ({winner}): a match given up is "
+                  "won by the other player.", how=_how(tr, m.recorded[0]),
+                  winner=m.recorded[1])
     if m.part == "how":
         return tr("the moves do not lead to the recorded end of the session: the file says "
                   "{recorded}, the moves give {expected}.",

@@ -31,6 +31,9 @@ _COMMITMENT = re.compile(r"[0-9a-f]{64}")
 #: How a match ends with no result, part-way through: its seed is revealed all the same, and
 #: its file stops where play stopped, with no winner.
 NO_RESULT = ("abandoned", "cancelled")
+#: How a match ends early with a winner: the other player gave it up. Who did is not in the
+#: moves: the file's word (``verify`` checks only that it names a winner).
+GIVEN_UP = ("resigned", "timed out", "forfeited")
 
 
 def commitment_text(seed: int | str, salt: str) -> str:
@@ -234,7 +237,15 @@ def _result_mismatch(replay: ReplayFile, s: Session) -> Mismatch | None:
     if s.over == early:
         return Mismatch(Check.RESULT, last.game if last else 0, last.hand if last else 0, "how",
                         (result.how,), (s.how if s.over else "",))
-    forfeit = early and result.how not in NO_RESULT
-    winner = result.winner if forfeit and result.winner in (0, 1) else s.winner
+    if early and result.how not in (*GIVEN_UP, *NO_RESULT):
+        # No match ends so: an ending the moves cannot lead to, passed as one they do.
+        return Mismatch(Check.RESULT, last.game if last else 0, last.hand if last else 0, "how",
+                        (result.how,), ("",))
+    forfeit = early and result.how in GIVEN_UP
+    if forfeit and result.winner not in (0, 1):
+        # Given up, and nobody won: a match given up is won by the other player.
+        return Mismatch(Check.RESULT, last.game if last else 0, last.hand if last else 0,
+                        "given up", (result.how, str(result.winner)))
+    winner = result.winner if forfeit else s.winner
     return _differ(Check.RESULT, last, "winner, games won", (result.winner, *result.games_won),
                    (winner, *won))

@@ -19,7 +19,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from cogs.umtali.names import safe_text
+import discord
+
+from cogs.umtali.names import defuse_links, defuse_mentions
 from umtali.fairness import NO_RESULT, commit
 from umtali.i18n import Tr
 from umtali.replay import from_session
@@ -65,8 +67,12 @@ def cut_line(name: str, cut: str, tr: Tr) -> str:
 
 def shown_cut(cut: str) -> str:
     """A cut in a message: as code, shown as typed, markdown and mentions inert; a typed one
-    holding a backtick (which would end the code) escaped instead."""
-    return f"`{cut}`" if "`" not in cut else safe_text(cut)
+    holding a backtick (which would end the code) escaped instead. Escaped only: not made
+    ``safe_text``'s ``visible``, which would collapse a run of spaces and draw a blank letter
+    as a space, posting another cut than the one typed (``typed_cut`` let nothing hidden in)."""
+    if "`" not in cut:
+        return f"`{cut}`"
+    return defuse_mentions(discord.utils.escape_markdown(defuse_links(cut)))
 
 
 def revealed(commitment: str, over: bool, ended: str = "", dealt: bool = True) -> bool:
