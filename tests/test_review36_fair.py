@@ -81,3 +81,22 @@ def test_who_resigned_is_said_to_be_the_files_word(tmp_path: Path) -> None:
     assert "The moves cannot show who gave up: that is the file's word" in flipped, flipped
     assert "the file has bo (seat 1) giving it up" in said, said
     assert "the file has ada (seat 0) giving it up" in flipped, flipped
+
+
+def test_an_empty_cut_is_no_cut_a_file_can_claim(tmp_path: Path) -> None:
+    """A deck never cut, its file given ``"cut": ""``: verify said it was cut with the text a
+    player typed, '', the cards coming from ``SEED/``, and FAIR; they come from the seed alone,
+    which is what verify must say of a deck not cut (docs/FAIR_DEALS.md), or refuse."""
+    s = Session(RuleSet.english(), SEED)
+    s.resign(1)
+    data = json.loads(verify_file(s, ("ada", "bo"), SALT))
+    assert data["version"] == 1 and "cut" not in data
+    path = tmp_path / "umtali-7-deals.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, said = verified(path)
+    assert code == 0 and "The deck was not cut" in said, said
+    data.update(version=2, cut="")
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, said = verified(path)
+    assert code != 0 and "FAIR" not in said, said
+    assert "typed, ''" not in said and f"{SEED}/." not in said, said

@@ -69,8 +69,10 @@ def typed_cut(text: str) -> str | None:
 
 
 def is_cut(cut: str) -> bool:
-    """Whether ``cut`` is one: a click's id, or a cut as ``typed_cut`` keeps it."""
-    return bool(_CUT.fullmatch(cut)) or typed_cut(cut) == cut
+    """Whether ``cut`` is one: a click's id, or a cut as ``typed_cut`` keeps it. Not ``""``
+    (``typed_cut``'s nothing typed, whose cut is the click's id): a deck cut with it is dealt
+    from the seed alone, a file claiming it as a typed cut a deck never cut."""
+    return bool(_CUT.fullmatch(cut)) or (cut != "" and typed_cut(cut) == cut)
 
 
 def clicked(cut: str) -> bool:
