@@ -11,6 +11,7 @@ ARGS ?=
 # make backup DEST=file (or a directory); empty: data/backups/<name>-<UTC time>.sqlite3
 DEST ?=
 # make copy-to-postgres TO=postgresql://user:password@host/db [FROM=file.sqlite3] [REPLACE=1]
+# (REPLACE: 1 or unset; any other value, REPLACE=0 included, is refused rather than read as 1.)
 # FROM empty: the bot's own file (UMTALI_DB_PATH from the environment or .env).
 FROM ?=
 TO ?=
@@ -59,6 +60,7 @@ backup: $(STAMP)
 # The command is not echoed: TO holds the database's password.
 copy-to-postgres: $(STAMP)
 	$(if $(TO),,$(error give the PostgreSQL database: make copy-to-postgres TO=postgresql://...))
+	$(if $(filter-out 1,$(REPLACE)),$(error REPLACE=1 empties the PostgreSQL database first; leave REPLACE out to keep its rows, not REPLACE=$(REPLACE)))
 	@$(VPY) -m data.copy_to_postgres $(if $(FROM),"$(FROM)") "$(TO)" $(if $(REPLACE),--replace)
 
 # The REST proxy that every process of the bot shares, so that together they keep Discord's

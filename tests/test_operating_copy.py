@@ -70,3 +70,24 @@ async def test_a_database_a_bot_runs_on_is_not_copied(tmp_path: Path) -> None:
     # Stopped, it may be copied (here: to a server that is not there).
     with pytest.raises(DatabaseUnusable, match="cannot be reached"):
         await copy(source, "postgresql://umtali@127.0.0.1:9/umtali")
+
+
+@pytest.mark.parametrize("replace", ["0", "no", "false"])
+def test_replace_other_than_1_is_refused_not_read_as_replace(replace: str) -> None:
+    # make's $(if) takes any non-empty value as true: REPLACE=0 emptied PostgreSQL's tables.
+    done = subprocess.run(["make", "-n", "--no-print-directory", "copy-to-postgres",
+                           "TO=postgresql://umtali@db/umtali", f"REPLACE={replace}",
+                           "VPY=python"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=30, check=False)
+    assert done.returncode != 0
+    assert "--replace" not in done.stdout
+    assert "REPLACE=1 empties the PostgreSQL database first" in done.stderr
+    assert f"not REPLACE={replace}." in done.stderr
+
+
+def test_replace_1_passes_replace() -> None:
+    done = subprocess.run(["make", "-n", "--no-print-directory", "copy-to-postgres",
+                           "TO=postgresql://umtali@db/umtali", "REPLACE=1", "VPY=python"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=30, check=True)
+    line = next(x for x in done.stdout.splitlines() if "data.copy_to_postgres" in x)
+    assert line.endswith(" --replace"), line
