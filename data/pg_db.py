@@ -115,7 +115,8 @@ class PgTx(Tx):
         return list(await self.conn.fetch(numbered(sql), *params))
 
 
-def _why(where: str, e: BaseException) -> str:
+def why_unusable(where: str, e: BaseException) -> str:
+    """One sentence for a database that cannot be used: what to mend, the password hidden."""
     if isinstance(e, SchemaTooNew):
         return too_new(where, e)
     if isinstance(e, asyncpg.InvalidCatalogNameError):
@@ -157,14 +158,14 @@ class PgDatabase(Database):
                                  "application_name": "umtali"})
         except (OSError, TimeoutError, ValueError, asyncpg.PostgresError,
                 asyncpg.InterfaceError) as e:
-            raise DatabaseUnusable(_why(where, e)) from e
+            raise DatabaseUnusable(why_unusable(where, e)) from e
         db = PgDatabase(pool, where)
         try:
             await db.migrate(schema)
         except BaseException as e:
             await pool.close()
             if isinstance(e, asyncpg.PostgresError | SchemaTooNew | OSError):
-                raise DatabaseUnusable(_why(where, e)) from e
+                raise DatabaseUnusable(why_unusable(where, e)) from e
             raise
         return db
 

@@ -32,7 +32,7 @@ from typing import Any
 import asyncpg
 
 from data.db import DatabaseUnusable, is_postgres_url
-from data.pg_db import CONNECT_TIMEOUT, redacted
+from data.pg_db import CONNECT_TIMEOUT, redacted, why_unusable
 
 #: The first keys of the advisory locks: the two-key form is a key space of its own, apart
 #: from the one-key locks the store takes (players, migrations).
@@ -237,7 +237,9 @@ async def _take_on_postgres(url: str, name: str, count: int | None, shards: tupl
         conn = await asyncpg.connect(url, timeout=CONNECT_TIMEOUT,
                                      server_settings={"application_name": f"umtali {name}"})
     except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
-        raise DatabaseUnusable(f"the database {where} cannot be reached ({e}).") from e
+        # Said as opening the store says it: a refused login or a missing database is no
+        # server out of reach, and the sentence names what to mend.
+        raise DatabaseUnusable(why_unusable(where, e)) from e
     try:
         if stale is not None:
             await _end(conn, stale)
