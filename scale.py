@@ -54,6 +54,10 @@ def load_shards(environ: Mapping[str, str]) -> ShardPlan | None:
     ids_text = _get(environ, "UMTALI_SHARD_IDS")
     if not count_text and not ids_text:
         return None
+    if not count_text:
+        # Shards given, not their count: "must be … or empty, not ''" would contradict itself.
+        raise ValueError(f"UMTALI_SHARD_IDS={ids_text} needs UMTALI_SHARD_COUNT set to the "
+                         f"number of shards of the whole bot, the same in every process.")
     if count_text.lower() == "auto":
         count = None
     elif count_text.isascii() and count_text.isdigit() and 1 <= int(count_text) <= MAX_SHARDS:

@@ -57,6 +57,14 @@ def test_bad_shard_settings_say_which_in_one_sentence(count: str, ids: str,
     assert named in message and message.endswith(".") and "\n" not in message
 
 
+def test_shard_ids_without_a_count_ask_for_the_count() -> None:
+    # Not "UMTALI_SHARD_COUNT must be …, auto, or empty, not ''": empty is what it was.
+    with pytest.raises(SettingsError) as info:
+        load_settings({"DISCORD_TOKEN": "tok", "UMTALI_SHARD_IDS": "0-1"})
+    assert str(info.value) == ("UMTALI_SHARD_IDS=0-1 needs UMTALI_SHARD_COUNT set to the "
+                               "number of shards of the whole bot, the same in every process.")
+
+
 @pytest.mark.parametrize(("given", "base"), [
     ("", None),
     ("http://127.0.0.1:8080/api/v10", "http://127.0.0.1:8080/api/v10"),
