@@ -60,8 +60,8 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
     """Read the settings from ``environ``; empty values count as unset.
 
     Raises SettingsError for a missing DISCORD_TOKEN, an invalid UMTALI_DEV_GUILD_ID,
-    UMTALI_THINKING_WORKERS, UMTALI_DATABASE_URL or UMTALI_PROCESS, or an unknown
-    UMTALI_LOG_LEVEL.
+    UMTALI_THINKING_WORKERS, UMTALI_DATABASE_URL, UMTALI_PROCESS or UMTALI_ENGINE, or an
+    unknown UMTALI_LOG_LEVEL.
     """
     token = _get(environ, "DISCORD_TOKEN")
     if not token:
@@ -107,6 +107,14 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
         raise SettingsError(f"UMTALI_THINKING_WORKERS must be a whole number from 1 to 64 or "
                             f"empty, not {workers_text!r}.")
     thinking_workers = int(workers_text) if workers_text else None
+
+    # Read exactly so by umtali/compiled.py: another value (a typo, 'Interpreted') ran the
+    # compiled engine without a word.
+    engine = environ.get("UMTALI_ENGINE", "")
+    if engine not in ("", "interpreted"):
+        raise SettingsError(f"UMTALI_ENGINE must be interpreted (the rules engine from its "
+                            f"Python sources) or empty (compiled, where make compiled it), "
+                            f"not {engine!r}.")
 
     try:
         shards, discord_api = load_shards(environ), load_discord_api(environ)

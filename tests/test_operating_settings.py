@@ -63,3 +63,17 @@ def test_a_folder_for_the_database_file_is_one_sentence(tmp_path: Path) -> None:
     assert done.returncode == 2, done.stderr
     assert done.stderr == ("error: UMTALI_DB_PATH must name the database file, not the folder "
                            "'data': such as 'data/umtali.sqlite3'.\n")
+
+
+@pytest.mark.parametrize("engine", ["Interpreted", "interpretted", "sources", " interpreted"])
+def test_an_engine_the_bot_would_not_run_is_one_sentence(tmp_path: Path, engine: str) -> None:
+    env = {k: v for k, v in os.environ.items()
+           if k != "DISCORD_TOKEN" and not k.startswith("UMTALI_")}
+    env |= {"DISCORD_TOKEN": "tok", "PYTHONPATH": str(ROOT), "UMTALI_ENGINE": engine}
+    done = subprocess.run([sys.executable, str(ROOT / "bot.py")], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (f"error: UMTALI_ENGINE must be interpreted (the rules engine from "
+                           f"its Python sources) or empty (compiled, where make compiled it), "
+                           f"not {engine!r}.\n")
+    assert not (tmp_path / "data").exists()  # stopped before the database was made
