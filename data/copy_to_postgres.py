@@ -30,7 +30,7 @@ import asyncpg
 from data.backup import BackupError, backup
 from data.db import DatabaseUnusable, is_postgres_url
 from data.location import database_path, read_dotenv
-from data.pg_db import CONNECT_TIMEOUT, PgDatabase, PgTx, redacted
+from data.pg_db import CONNECT_TIMEOUT, PgDatabase, PgTx, redacted, why_unusable
 from data.process_name import running_on, running_on_postgres
 from data.sqlite_db import SqliteDatabase
 
@@ -176,10 +176,32 @@ async def _refuse_if_running(url: str) -> None:
         raise _bot_running(name, redacted(url))
 
 
+def _full(where: str, held: dict[str, int]) -> CopyError:
+    return CopyError(f"{where} already holds rows ({sum(held.values())} in {len(held)} "
+                     "tables): copy into an empty database, or pass --replace to empty it "
+                     "first.")
+
+
+async def _held(tx: PgTx, tables: list[str]) -> dict[str, int]:
+    """The rows of each of ``tables`` that holds some."""
+    return {t: n for t in tables if (n := await _pg_rows(tx.conn, t))}
+
+
 async def _copy_into(lite: SqliteDatabase, url: str, replace: bool) -> Copied:
     await _refuse_if_running(url)
-    pg = await PgDatabase.open(url, timed=False)
+    # Opened at the schema it has: a database refused for its rows is left as it was, not
+    # migrated under the older bot that may still use it (which could not start again).
+    pg = await PgDatabase.open(url, schema=0, timed=False)
     try:
+        if not replace:
+            async with pg.transaction() as tx:
+                assert isinstance(tx, PgTx)
+                if held := await _held(tx, list(await _pg_columns(tx))):
+                    raise _full(pg.where, held)
+        try:
+            await pg.migrate()
+        except (OSError, asyncpg.PostgresError) as e:
+            raise DatabaseUnusable(why_unusable(pg.where, e)) from e
         tables = parents_first(await _sqlite_tables(lite))
         async with pg.transaction() as tx:
             assert isinstance(tx, PgTx)
@@ -190,11 +212,9 @@ async def _copy_into(lite: SqliteDatabase, url: str, replace: bool) -> Copied:
             if set(columns) != set(tables):
                 raise CopyError(f"the two databases' tables differ: SQLite has {sorted(tables)}, "
                                 f"PostgreSQL {sorted(columns)}.")
-            held = {t: n for t in tables if (n := await _pg_rows(tx.conn, t))}
+            held = await _held(tx, tables)  # again: filled meanwhile
             if held and not replace:
-                raise CopyError(f"{pg.where} already holds rows ({sum(held.values())} in "
-                                f"{len(held)} tables): copy into an empty database, or pass "
-                                "--replace to empty it first.")
+                raise _full(pg.where, held)
             if held:
                 await tx.conn.execute(f"TRUNCATE {', '.join(tables)}")
             for table in tables:

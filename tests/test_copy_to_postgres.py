@@ -16,6 +16,7 @@ import pytest
 
 from data.copy_to_postgres import CopyError, copy, parents_first
 from data.db import Database
+from data.migrations import MIGRATIONS
 from data.models import GuildSettings
 from data.store import Store
 from tests.test_migrations import old_database
@@ -122,6 +123,42 @@ async def test_an_old_sqlite_file_is_copied_at_the_new_schema_and_left_as_it_was
         assert await store.count_backlog() == 2
     finally:
         await store.close()
+
+
+@ON_POSTGRESQL
+async def test_an_older_database_refused_for_its_rows_is_left_at_its_schema(
+        tmp_path: Path, empty_target: str) -> None:
+    # The PostgreSQL database of an older bot, holding its play: named by mistake, refused,
+    # and still one that older bot starts on (a newer schema would turn it away).
+    await old_database(empty_target, 10)
+    before = await _tables_at(empty_target)
+    source = tmp_path / "umtali.sqlite3"
+    await _full_sqlite(source)
+    with pytest.raises(CopyError, match="already holds rows"):
+        await copy(source, empty_target)
+    db = await Database.open(empty_target, schema=0)
+    try:
+        assert await db.schema_version() == 10
+    finally:
+        await db.close()
+    assert await _tables_at(empty_target) == before
+    # Told to replace it, it is migrated and filled.
+    done = await copy(source, empty_target, replace=True)
+    assert done.schema == len(MIGRATIONS)
+    assert await _tables(empty_target) == await _tables(source)
+
+
+async def _tables_at(target: str) -> dict[str, list[tuple[Any, ...]]]:
+    """Every table's rows, read without migrating the database."""
+    db = await Database.open(target, schema=0)
+    try:
+        names = [str(r[0]) for r in await db.fetchall(
+            "SELECT table_name FROM information_schema.tables "
+            "WHERE table_schema = current_schema() ORDER BY table_name")]
+        return {n: sorted((tuple(r) for r in await db.fetchall(f"SELECT * FROM {n}")),
+                          key=repr) for n in names}
+    finally:
+        await db.close()
 
 
 def _command(*args: str) -> subprocess.CompletedProcess[str]:
