@@ -16,6 +16,9 @@ DEST ?=
 FROM ?=
 TO ?=
 REPLACE ?=
+# The variable named $(1) as one shell word, exactly as given: neither make (a password
+# ab$cd read as ab, $c and d) nor the shell ($, `, ") reads into it.
+shell_word = '$(subst ','\'',$(value $(1)))'
 
 .PHONY: run test play bench engine backup copy-to-postgres postgres lint clean messages proxy
 
@@ -55,13 +58,13 @@ play: $(ENGINE)
 	$(VPY) -m umtali play $(ARGS)
 
 backup: $(STAMP)
-	$(VPY) -m data.backup $(if $(DEST),"$(DEST)")
+	$(VPY) -m data.backup $(if $(value DEST),$(call shell_word,DEST))
 
 # The command is not echoed: TO holds the database's password.
 copy-to-postgres: $(STAMP)
-	$(if $(TO),,$(error give the PostgreSQL database: make copy-to-postgres TO=postgresql://...))
+	$(if $(value TO),,$(error give the PostgreSQL database: make copy-to-postgres TO=postgresql://...))
 	$(if $(filter-out 1,$(REPLACE)),$(error REPLACE=1 empties the PostgreSQL database first; leave REPLACE out to keep its rows, not REPLACE=$(REPLACE)))
-	@$(VPY) -m data.copy_to_postgres $(if $(FROM),"$(FROM)") "$(TO)" $(if $(REPLACE),--replace)
+	@$(VPY) -m data.copy_to_postgres $(if $(value FROM),$(call shell_word,FROM)) $(call shell_word,TO) $(if $(REPLACE),--replace)
 
 # The REST proxy that every process of the bot shares, so that together they keep Discord's
 # rate limits (docs/scale.md). Needs node 18+ and npm; installs the pinned versions of

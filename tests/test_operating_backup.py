@@ -30,7 +30,7 @@ def test_make_passes_a_destination_with_a_space_whole() -> None:
                            cwd=ROOT, capture_output=True, text=True, timeout=30,
                            check=True).stdout
     line = next(x for x in shown.splitlines() if "data.backup" in x)
-    assert line.endswith('-m data.backup "my backups/"'), line
+    assert line.endswith("-m data.backup 'my backups/'"), line
     empty = subprocess.run(["make", "-n", "backup", "VPY=python"], cwd=ROOT,
                            capture_output=True, text=True, timeout=30, check=True).stdout
     assert next(x for x in empty.splitlines() if "data.backup" in x).rstrip().endswith(

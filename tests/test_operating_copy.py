@@ -54,7 +54,32 @@ def test_make_leaves_the_file_to_the_settings_and_keeps_the_password_off_the_con
     given = subprocess.run(["make", "-n", "copy-to-postgres", f"TO={url}", "FROM=x.sqlite3",
                             "VPY=python"], cwd=ROOT, capture_output=True, text=True,
                            timeout=30, check=True).stdout
-    assert '"x.sqlite3"' in given
+    assert "'x.sqlite3'" in given
+
+
+def _words(line: str) -> list[str]:
+    """The arguments the shell gives the command make printed (``python`` its first word)."""
+    done = subprocess.run(["bash", "-c", 'python() { printf "%s\\0" "$@"; }; ' + line],
+                          capture_output=True, text=True, timeout=30, check=True)
+    return done.stdout.split("\0")[:-1]
+
+
+@pytest.mark.parametrize("password", ["ab$cd", "a$$b", 'q"w', "it's", "a`id`b", "x$(TO)y"])
+def test_make_passes_the_url_and_paths_exactly_as_given(password: str) -> None:
+    # A generated password holds $ or quotes: make read ab$cd as ab + $c + d, and the shell's
+    # double quotes expanded $ and `, so the copy's login was refused with a mangled password.
+    url = f"postgresql://umtali:{password}@db/umtali"
+    path = f"/srv/my {password}.sqlite3"
+    shown = subprocess.run(["make", "-n", "--no-print-directory", "copy-to-postgres",
+                            f"TO={url}", f"FROM={path}", "VPY=python"], cwd=ROOT,
+                           capture_output=True, text=True, timeout=30, check=True).stdout
+    line = next(x for x in shown.splitlines() if "data.copy_to_postgres" in x)
+    assert _words(line)[2:] == [path, url]
+    shown = subprocess.run(["make", "-n", "--no-print-directory", "backup", f"DEST={path}",
+                            "VPY=python"], cwd=ROOT, capture_output=True, text=True,
+                           timeout=30, check=True).stdout
+    line = next(x for x in shown.splitlines() if "data.backup" in x)
+    assert _words(line)[2:] == [path]
 
 
 async def test_a_database_a_bot_runs_on_is_not_copied(tmp_path: Path) -> None:
