@@ -21,6 +21,7 @@ from cogs.umtali.saved import finish_of, saved_state
 from cogs.umtali.unheard import settled
 from data.models import AsSaved
 from data.store import StaleState
+from umtali.session import Session
 
 log = logging.getLogger(__name__)
 
@@ -30,12 +31,18 @@ class Endings(Playing):
     hand_listeners: list[Callable[[LiveMatch], Awaitable[None]]]
 
     async def resign(self, live: LiveMatch, seat: int, how: str = "resigned",
-                     version: int | None = None) -> bool:
+                     version: int | None = None,
+                     still: Callable[[Session], bool] | None = None) -> bool:
         """``seat`` gives up the session; False if the match had already ended (or, with
-        ``version``, moved on since the player was asked). A failed save raises, and leaves
-        the match as the database has it: in play."""
+        ``version``, moved on since the player was asked; with ``still``, moved on to where
+        it no longer holds). A failed save raises, and leaves the match as the database has
+        it: in play."""
         async with live.lock:
             if version is not None and version != live.version:
+                return False
+            # Judged under the lock: the moves that landed while the resignation waited for
+            # it (a computer's turn, saved move by move) are looked at here, not tried anew.
+            if still is not None and not still(live.session):
                 return False
             return await self._resign(live, seat, how)
 

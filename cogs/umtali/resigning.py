@@ -13,8 +13,8 @@ from cogs.umtali.names import safe_name
 from umtali.i18n import N_
 from umtali.session import Session
 
-#: Resignations tried while moves keep landing before the match's lock is taken (each landed
-#: move is checked again): a bound, never reached in play.
+#: Resignations tried while another process keeps moving the match on (each time read again
+#: and checked anew): a bound, never reached in play.
 RESIGN_TRIES = 5
 
 
@@ -46,8 +46,11 @@ async def confirm_resign(interaction: discord.Interaction, match_id: int,
     for _ in range(RESIGN_TRIES):
         if not same_hand(live.session, version):
             break
-        # Checked again under the match's lock: a move landing meanwhile is looked at anew.
-        if await in_time(interaction, svc.resign(live, seat, version=live.version)):
+        # Checked again under the match's lock: the moves landing meanwhile (a computer's
+        # turn, move by move) are looked at there; a try is spent only on a copy another
+        # process moved on, read again.
+        if await in_time(interaction, svc.resign(
+                live, seat, still=lambda session: same_hand(session, version))):
             await answer_clicked(interaction, tr("You resigned: {name} wins the session.",
                                                   name=safe_name(live.names_in(tr)[1 - seat])))
             return
