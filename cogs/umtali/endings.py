@@ -31,15 +31,12 @@ class Endings(Playing):
     hand_listeners: list[Callable[[LiveMatch], Awaitable[None]]]
 
     async def resign(self, live: LiveMatch, seat: int, how: str = "resigned",
-                     version: int | None = None,
                      still: Callable[[Session], bool] | None = None) -> bool:
         """``seat`` gives up the session; False if the match had already ended (or, with
-        ``version``, moved on since the player was asked; with ``still``, moved on to where
-        it no longer holds). A failed save raises, and leaves the match as the database has
+        ``still``, moved on to where the player's wish no longer holds: ``still`` of the
+        session is false). A failed save raises, and leaves the match as the database has
         it: in play."""
         async with live.lock:
-            if version is not None and version != live.version:
-                return False
             # Judged under the lock: the moves that landed while the resignation waited for
             # it (a computer's turn, saved move by move) are looked at here, not tried anew.
             if still is not None and not still(live.session):
