@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from cogs.umtali.live import LiveMatch
-from tests.discord_helpers import World, custom_ids, cut, flush, play
+from tests.discord_helpers import World, custom_ids, cut, flush
 from umtali.ai import LEVELS
 from umtali.ai.resume import resumed
 from umtali.moves import Move
@@ -35,9 +35,10 @@ def _next(session: Session, level: str) -> Move:
     return GreedyPlayer().choose(view)
 
 
-def _long_turn(session: Session, level: str) -> int | None:
+def _long_turn(session: Session, level: str, ending: bool = False) -> tuple[int, int] | None:
     """The version at which a computer's turn of ``LONG`` moves or more begins in the first
-    hand, the hand going on after it; None if there is none."""
+    hand, the hand going on after it (``ending``: a turn of two moves or more that ends the
+    hand), and its moves; None if there is none."""
     session = session.copy()
     start = None
     while not session.hand_log and not session.over:
@@ -45,14 +46,19 @@ def _long_turn(session: Session, level: str) -> int | None:
         if seat == 1 and start is None:
             start = len(session.moves)
         session.apply(_next(session, level), seat)
-        if seat == 1 and session.to_act != 1:
-            if not session.hand_log and start is not None and len(session.moves) - start >= LONG:
-                return start
+        if seat == 1 and (session.to_act != 1 or session.hand_log):
+            assert start is not None
+            made = len(session.moves) - start
+            if ending and session.hand_log and made >= 2:
+                return start, made
+            if not ending and not session.hand_log and made >= LONG:
+                return start, made
             start = None
     return None
 
 
-async def _practice_with_a_long_turn(world: World) -> tuple[LiveMatch, int]:
+async def _practice_with_a_long_turn(world: World,
+                                     ending: bool = False) -> tuple[LiveMatch, int, int]:
     svc = world.bot.matches
     assert svc is not None
     for _ in range(60):
@@ -62,9 +68,9 @@ async def _practice_with_a_long_turn(world: World) -> tuple[LiveMatch, int]:
         await cut(world, r)
         [live] = [m for m in svc.matches.values() if not m.over]
         assert live.computer_seat == 1 and live.computer_level == "easy"
-        at = _long_turn(live.session, "easy")
-        if at is not None:
-            return live, at
+        found = _long_turn(live.session, "easy", ending)
+        if found is not None:
+            return live, *found
         await svc.resign(live, 0)
         await flush(world)
     raise AssertionError("no practice with a long computer turn")
@@ -74,9 +80,10 @@ def _button(message: Any, action: str) -> str:
     return next(c for c in custom_ids(message) if c.endswith(f":{action}"))
 
 
-async def test_a_yes_waiting_through_a_long_computer_turn_resigns_the_session(
-        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
-    live, at = await _practice_with_a_long_turn(world)
+@pytest.mark.parametrize("ending", [False, True], ids=["the hand going on", "ending the hand"])
+async def test_a_yes_waiting_through_a_long_computer_turn_resigns_while_the_hand_goes_on(
+        world: World, monkeypatch: pytest.MonkeyPatch, ending: bool) -> None:
+    live, at, made = await _practice_with_a_long_turn(world, ending)
     svc = world.bot.matches
     assert svc is not None
     computers = svc.computers
@@ -84,7 +91,13 @@ async def test_a_yes_waiting_through_a_long_computer_turn_resigns_the_session(
     real_next = type(computers).next
     monkeypatch.setattr(computers, "next", lambda live: None)
     while live.version < at:
-        await play(world, live, _next(live.session, "easy"))
+        # The moves up to that turn (the way they are made is not what is looked at here).
+        if live.session.to_act == 1:
+            outcome = await svc.computer_move(live, 1, computers._choose)
+        else:
+            outcome = await svc.act(live, world.alice.id, _next(live.session, "easy"),
+                                    live.version)
+        assert outcome is not None and outcome.ok
         await flush(world)
     assert live.version == at and live.session.to_act == 1
 
@@ -92,12 +105,14 @@ async def test_a_yes_waiting_through_a_long_computer_turn_resigns_the_session(
     ask = await world.alice.slash(world.channel, "umtali resign")
     assert ask.ephemeral
 
-    # The computer's first move thinks until ada's "Yes" waits for the match.
+    # The computer's first move (the one ending the hand, ``ending``) thinks until ada's
+    # "Yes" waits for the match.
     thinking = asyncio.Event()
     real_choose = computers._choose
+    held = at + made - 1 if ending else at
 
     async def choose(live: LiveMatch, seat: int) -> Move:
-        if not thinking.is_set():
+        if live.version == held and not thinking.is_set():
             thinking.set()
             while not live.lock._waiters:
                 await asyncio.sleep(0.01)
@@ -112,6 +127,12 @@ async def test_a_yes_waiting_through_a_long_computer_turn_resigns_the_session(
     await flush(world)
     moved = live.version - at
     assert moved >= 1, moved
+    if ending:
+        # The computer's turn ended the hand she was asked in: a position she was not asked
+        # about, and the confirmation has expired.
+        assert live.session.hand_log and not live.over
+        assert "has expired" in content, (moved, content)
+        return
     # Still the hand she was asked in: her wish holds.
     assert not live.session.hand_log
     assert "You resigned" in content, (moved, content)
