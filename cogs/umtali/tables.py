@@ -31,6 +31,7 @@ from cogs.umtali.records import may_post
 from cogs.umtali.retiring import BROUGHT, retire, table_link
 from cogs.umtali.service import TableMoved
 from cogs.umtali.showing import table_of
+from cogs.umtali.time_out import ask_again_if_deleted
 from umtali.i18n import EN, Tr
 
 log = logging.getLogger(__name__)
@@ -102,6 +103,8 @@ async def post_table(interaction: discord.Interaction) -> None:
     svc.delivery.enqueue(live, Batch(table=True, hands={0, 1} if was_lost else set()))
     if old is not None and old != message.id:
         await retire(interaction.client, live, old)
+    # The question beside the table, if it was deleted since it was asked, is asked again.
+    await ask_again_if_deleted(svc, live)
 
 
 async def _hidden_from(interaction: discord.Interaction, live: LiveMatch) -> str | None:

@@ -188,6 +188,33 @@ async def ask_again(svc: MatchService, now: float) -> None:
                         live.id, e.__class__.__name__, e)
 
 
+async def ask_again_if_deleted(svc: MatchService, live: LiveMatch) -> None:
+    """The table posted again (``/umtali table``) while the time-up question stands: if its
+    message was deleted since (a moderator tidying the thread; the bot hears nothing of it),
+    nobody could answer it any more, and the session would wait for good. Forgotten, it is
+    asked again at the next check (``ask_again``), as one never asked is. Only where the
+    match is held here (its holder asks); one in DMs, which nobody else can delete, is left."""
+    asked = Question.loads(live.question)
+    if asked is None or asked.in_dm or not stands(asked, live) or \
+            svc.matches.get(live.id) is not live:
+        return
+    message = svc.client.get_partial_messageable(asked.channel_id).get_partial_message(
+        asked.message_id)
+    try:
+        await message.fetch()
+        return
+    except discord.NotFound:
+        pass
+    except (discord.HTTPException, *PASSING) as e:
+        log.info("match %d: whether its time-up question is still there is unknown (%s)",
+                 live.id, e)
+        return
+    async with live.lock:
+        if live.question == asked.dumps() and stands(asked, live):
+            log.info("match %d: its time-up question was deleted; asked again", live.id)
+            await forget(svc, live, live.question)
+
+
 def _answerable(live: LiveMatch, version: int) -> bool:
     """A button of the question asked at ``version`` may still be answered: its turn's clock
     stopped, at that version, or a saved question of that version still standing (moves made

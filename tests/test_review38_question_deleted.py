@@ -1,0 +1,70 @@
+"""Review 38: a correspondence question whose message is deleted (a moderator tidying the
+thread) while it stands. The clock stays stopped for its answer, and nothing asks it again:
+the waiting player, whose opponent may never come back, had no button left to claim the
+session with, nor to keep waiting; the session hung for good. ``/umtali table``, posting the
+table again, asks it again. Over SimCord."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cogs.umtali.time_control import DAY
+from tests.discord_helpers import World, custom_ids, flush, player, thread_of
+from tests.test_faults_timers import db_row
+from tests.time_control_helpers import button, time_up
+
+ASKED = "time for this turn is up"
+
+
+async def test_a_deleted_question_is_asked_again_when_the_table_is_posted_again(
+        world: World, db_path: Path) -> None:
+    svc = world.bot.matches
+    assert svc is not None
+    live, question = await time_up(world)
+    absent = live.session.to_act
+    waiting = player(world, 1 - absent)
+    thread = thread_of(world, live)
+    # Deleted by a moderator (the bot hears nothing of it: no message intents).
+    world.env.backend.delete_message(question.channel.id, question.id)
+    assert not any(m.id == question.id for m in thread.history())
+    # Days go by: the clock stays stopped for an answer nobody can give any more.
+    world.clock.advance(2 * DAY)
+    await svc.check_timers(now=world.clock.now)
+    await flush(world)
+    assert not live.over and live.deadline is None
+    # The waiting player posts the table again: the question comes back with it.
+    shown = await waiting.slash(thread, "umtali table")
+    assert shown.acknowledged and not shown.ephemeral, shown.response.content
+    await flush(world)
+    for _ in range(2):
+        world.clock.advance(1)
+        await svc.check_timers(now=world.clock.now)
+        await flush(world)
+    asked = [m for m in thread.history() if ASKED in m.content and custom_ids(m)]
+    assert len(asked) == 1, [m.content for m in thread.history()]
+    again = asked[0]
+    assert again.id != question.id and f"<@{live.player_ids[1 - absent]}>" in again.content
+    claimed = await waiting.click(again, custom_id=button(again, "claim"))
+    assert claimed.acknowledged and not claimed.ephemeral, claimed.response.content
+    await flush(world)
+    assert live.over and live.session.winner == 1 - absent
+    assert db_row(db_path, live.id)["how"] == "timed out"
+
+
+async def test_a_question_still_there_is_not_asked_twice_by_the_table_posted_again(
+        world: World) -> None:
+    svc = world.bot.matches
+    assert svc is not None
+    live, question = await time_up(world)
+    absent = live.session.to_act
+    thread = thread_of(world, live)
+    shown = await player(world, 1 - absent).slash(thread, "umtali table")
+    assert shown.acknowledged and not shown.ephemeral
+    await flush(world)
+    for _ in range(2):
+        world.clock.advance(1)
+        await svc.check_timers(now=world.clock.now)
+        await flush(world)
+    asked = [m for m in thread.history() if ASKED in m.content]
+    assert [m.id for m in asked] == [question.id]
+    assert custom_ids(asked[0])
