@@ -68,3 +68,29 @@ async def test_a_question_still_there_is_not_asked_twice_by_the_table_posted_aga
     asked = [m for m in thread.history() if ASKED in m.content]
     assert [m.id for m in asked] == [question.id]
     assert custom_ids(asked[0])
+
+
+async def test_keep_waiting_then_claim_the_next_day(world: World, db_path: Path) -> None:
+    """Checked sound (review 38): "keep waiting", the absent player still away a day later,
+    is asked once more, and the claim then wins; the first question keeps its answer."""
+    svc = world.bot.matches
+    assert svc is not None
+    live, question = await time_up(world)
+    absent = live.session.to_act
+    waiting = player(world, 1 - absent)
+    kept = await waiting.click(question, custom_id=button(question, "wait"))
+    assert kept.acknowledged and not kept.ephemeral
+    await flush(world)
+    assert live.deadline is not None
+    world.clock.advance(DAY + 10)
+    await svc.check_timers(now=world.clock.now)
+    await flush(world)
+    thread = thread_of(world, live)
+    asked = [m for m in thread.history() if ASKED in m.content and custom_ids(m)]
+    assert len(asked) == 1 and asked[0].id != question.id
+    claimed = await waiting.click(asked[0], custom_id=button(asked[0], "claim"))
+    assert claimed.acknowledged and not claimed.ephemeral
+    await flush(world)
+    assert live.over and live.session.winner == 1 - absent
+    first = next(m for m in thread.history() if m.id == question.id)
+    assert "keeps waiting" in first.content and not custom_ids(first)
