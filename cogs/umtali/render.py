@@ -141,13 +141,17 @@ def table_embed(
 
 def hand_embed(
     view: PlayerView, names: Sequence[str], match_id: int, *, tr: Tr, order: HandOrder,
-    note: str = "",
+    note: str = "", ended: str = "",
 ) -> discord.Embed:
-    """A player's private panel: their hand, the table's essentials, and what they may do."""
+    """A player's private panel: their hand, the table's essentials, and what they may do;
+    ``ended``: how a match with no result ended, in words, said in place of whose turn it is
+    (as on its table: its session never finished, so its view still has a seat to act)."""
     assert view.seat != SPECTATOR
     names = _safe(names)
     me = view.seat
-    if view.winner >= 0:
+    if ended:
+        doing = ended
+    elif view.winner >= 0:
         doing = _prompt(view, names, tr)
     elif view.my_turn:
         if view.phase != "draw":
@@ -163,7 +167,7 @@ def hand_embed(
     else:
         doing = tr("Waiting for {name}.", name=names[view.to_act])
     lines = [doing]
-    if view.went_out >= 0 and view.went_out != me and view.winner < 0:
+    if view.went_out >= 0 and view.went_out != me and view.winner < 0 and not ended:
         lines.append(tr("{name} went out: this is your last turn.", name=names[view.went_out]))
     legend = new_legend(view, tr)
     if legend:

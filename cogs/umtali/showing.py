@@ -209,7 +209,7 @@ def _unfinished(live: LiveMatch, seat: int, look: Look) -> Shown:
                                  live.cut))
         buttons.add_item(ReplayButton(live.guild_id, live.id, tr))
     embed = hand_embed(live.session.view(seat), live.names_in(tr), live.id, tr=tr, order=look.order,
-                       note="\n\n".join(notes))
+                       note="\n\n".join(notes), ended=tr(ENDED.get(how, ENDED["abandoned"])))
     return Shown([embed], buttons)
 
 
