@@ -6,10 +6,15 @@ match was abandoned": nobody plays on."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.showing import ENDED, Look, dm_panel_of
+from tests.loopback.driver import start_session, until
+from tests.loopback.harness import bot_in_process, loopback_server
+from tests.test_fair_abandoned import live_of, mid_hand
 from umtali.i18n import tr_for
 from umtali.rules import RuleSet
 from umtali.session import Session
@@ -41,3 +46,27 @@ def test_an_ended_matchs_hand_panel_shows_nobody_to_play(
                         tr("Waiting for {name}.", name="ben"),
                         tr("Waiting for {name}.", name="ada")):
             assert playing not in (hand.description or ""), (seat, hand.description)
+
+
+async def test_a_cancelled_matchs_dm_panels_show_nobody_to_play(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Over the loopback Discord: the panels in the players' DMs, redrawn at the end."""
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
+        alice, bob = server.add_member("ada"), server.add_member("ben")
+        saved = await start_session(server, db, alice, bob)
+        await mid_hand(server, db, saved.id, 4)
+        svc = bot.matches
+        assert svc is not None
+        await svc.flush()
+        live = live_of(bot, saved.id)
+        assert await svc.abandon(live, "cancelled")
+        await svc.flush()
+        for member in (alice, bob):
+            def panel(user: int = member) -> str:
+                descriptions = [e.get("description") or "" for m in server.dm_messages(user)
+                                for e in m.get("embeds") or []
+                                if "Your hand" in (e.get("title") or "")]
+                return descriptions[-1] if descriptions else ""
+            await until(lambda: "cancelled" in panel(), "the panel redrawn as cancelled")
+            assert panel().splitlines()[0] == "Match cancelled: no result", panel()
