@@ -37,6 +37,7 @@ from cogs.umtali.question import Question, stands, unsaved_asked, unsaved_at
 from cogs.umtali.question_message import forget, question, remember, show_answer, take_back
 from cogs.umtali.reminders import Turn, TurnNotices, post, refused, turn_of, when
 from cogs.umtali.unheard import settled
+from data.failing import failing_for_now
 from umtali.i18n import Tr
 
 if TYPE_CHECKING:
@@ -211,8 +212,17 @@ async def ask_again_if_deleted(svc: MatchService, live: LiveMatch) -> None:
         return
     async with live.lock:
         if live.question == asked.dumps() and stands(asked, live):
+            try:
+                await forget(svc, live, live.question)
+            except Exception as e:
+                # The table is posted and saved: the command did what it was asked, and the
+                # next /umtali table looks again.
+                if not failing_for_now(e):
+                    raise
+                log.warning("match %d: its time-up question was deleted; it could not be "
+                            "forgotten (%s: %s)", live.id, e.__class__.__name__, e)
+                return
             log.info("match %d: its time-up question was deleted; asked again", live.id)
-            await forget(svc, live, live.question)
 
 
 def _answerable(live: LiveMatch, version: int) -> bool:
