@@ -8,14 +8,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from cogs.umtali.time_control import DAY
 from tests.discord_helpers import World, custom_ids, flush, player, thread_of
 from tests.test_faults_timers import db_row
+from tests.test_lang_announce_once import enforced_nonces  # noqa: F401 (a fixture)
 from tests.time_control_helpers import button, time_up
 
 ASKED = "time for this turn is up"
 
 
+# As Discord does: a nonce sent again within minutes gives back its message, deleted or not,
+# and creates none (the question asked anew carries a nonce of its own).
+@pytest.mark.usefixtures("enforced_nonces")
 async def test_a_deleted_question_is_asked_again_when_the_table_is_posted_again(
         world: World, db_path: Path) -> None:
     svc = world.bot.matches

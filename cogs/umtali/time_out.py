@@ -56,6 +56,10 @@ CHANNEL_TRIES = 3
 #: By match: the question tried in the channel (its turn and version), and how often it failed.
 _failed_in_channel: weakref.WeakKeyDictionary[LiveMatch, tuple[tuple[object, ...], int]] = \
     weakref.WeakKeyDictionary()
+#: By match: how often its question was found deleted and asked anew (``ask_again_if_deleted``),
+#: in the new one's nonce: of the same turn and version, within Discord's minutes of keeping a
+#: nonce, the old nonce would be given the deleted message back, and nothing asked.
+_asked_anew: weakref.WeakKeyDictionary[LiveMatch, int] = weakref.WeakKeyDictionary()
 
 
 
@@ -102,7 +106,7 @@ async def _ask(svc: MatchService, live: LiveMatch, deadline: float, version: int
     # Discord's minutes of keeping a nonce.
     asked = None if live.channel_lost else await post(
         svc, live, question(live, absent, tr), only(waiting), timeout_panel(live.id, version, tr),
-        nonce=match_nonce(live, "question", *turn, version))
+        nonce=match_nonce(live, "question", *turn, version, *_anew(live)))
     asking = (*turn, version, deadline)
     if asked is None and not live.over and not live.dm_refused[1 - absent] and (
             live.channel_lost or _channel_failed(live, asking) >= CHANNEL_TRIES):
@@ -222,7 +226,14 @@ async def ask_again_if_deleted(svc: MatchService, live: LiveMatch) -> None:
                 log.warning("match %d: its time-up question was deleted; it could not be "
                             "forgotten (%s: %s)", live.id, e.__class__.__name__, e)
                 return
+            _asked_anew[live] = _asked_anew.get(live, 0) + 1
             log.info("match %d: its time-up question was deleted; asked again", live.id)
+
+
+def _anew(live: LiveMatch) -> tuple[object, ...]:
+    """What names a question asked anew, its first deleted, apart from the first."""
+    again = _asked_anew.get(live, 0)
+    return ("anew", again) if again else ()
 
 
 def _answerable(live: LiveMatch, version: int) -> bool:
