@@ -127,10 +127,9 @@ def replay_text(match: MatchRow, line: SessionLine, moves: list[str], tr: Tr = E
     command = f"python -m umtali script --seed {shlex.quote(str(seed))} --variant {rules.name}"
     if rules.optional_melding:
         command += " --optional-melding"
-    if tr.lang != "en":
-        # The file's comments are in its reader's language: the replay's answers too (the
-        # terminal's own language is the default, which may be neither).
-        command += f" --lang {tr.lang}"
+    # The file's comments are in its reader's language: the replay's answers too, whatever
+    # the terminal's own language (the default) is.
+    command += f" --lang {tr.lang}"
     # Plain text, one line each: a name never starts a line of its own (nor a fake move). A
     # right-to-left one isolated as in a message: an editor lays out "Итог: побеждает שרה, 2-0"
     # by the bidi algorithm too (the isolates are comments' text: the replay ignores them).
