@@ -4,7 +4,7 @@ calls meanwhile."""
 
 from __future__ import annotations
 
-from cogs.umtali.clock import GRACE, NOTICE_AFTER, gateway_back, gateway_lost
+from cogs.umtali.clock import GRACE, gateway_back, gateway_lost, worth_telling
 from cogs.umtali.clock_state import CONNECTING, LATE
 from cogs.umtali.standing_still import judge_stood
 from cogs.umtali.time_control import DAY, HOUR
@@ -94,7 +94,7 @@ class TimeSteps(Soak):
         self.advance(connecting, played=connecting < CONNECTING)
         await self.tick()
         live = self.current()
-        if running and offline >= NOTICE_AFTER and not live.channel_lost and not live.over \
+        if running and worth_telling(offline, live) and not live.channel_lost and not live.over \
                 and self.step_no > self.faulty_until:
             new = [m.content for m in thread_of(self.world, live).history()
                    if m.id not in seen]

@@ -51,8 +51,11 @@ log = logging.getLogger(__name__)
 WARN_BEFORE = 60.0
 #: After downtime, a running turn gets at least this long (or its whole timer, if shorter).
 GRACE = 60.0
-#: Downtime at least this long is told in the match's channel (a quick restart is not).
+#: Downtime at least this long is told in the match's channel (a quick restart is not)...
 NOTICE_AFTER = 30.0
+#: ...and at least this share of a turn's time: a restart of minutes, a moment of a day's
+#: turn, pings nobody by correspondence (the turn's end, moved on, shows on its table).
+NOTICE_SHARE = 1 / 20
 #: The meta key holding when the bot was last alive.
 ALIVE_AT = "alive_at"
 #: Written after that time while the gateway is down: the clocks stood still since then.
@@ -261,6 +264,13 @@ def last_alive(saved: str | None) -> tuple[float | None, bool]:
     return float(at), still == [STILL]
 
 
+def worth_telling(offline: float, live: LiveMatch) -> bool:
+    """Whether ``offline`` seconds of downtime are told in ``live`` (``NOTICE_AFTER``,
+    ``NOTICE_SHARE`` of its turn's time)."""
+    turn = live.control.turn if live.control.timed else float(live.turn_timer)
+    return offline >= max(NOTICE_AFTER, turn * NOTICE_SHARE)
+
+
 def _offline(seconds: float, name: str, when: str, tr: Tr) -> str:
     """The notice after an outage: how long it was (in seconds, minutes or hours), whose turn
     it still is, and when that turn now ends."""
@@ -318,7 +328,7 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
         deadline = now + max(left, min(GRACE, float(live.turn_timer)))
         # Not in a match whose table was never posted: nobody was shown it, and it is
         # cancelled at its deadline (``MatchService.forfeit_if_late``).
-        notice = offline >= NOTICE_AFTER and not live.never_shown
+        notice = worth_telling(offline, live) and not live.never_shown
         # A turn given more than it had left keeps in its reserve only what that had left:
         # the grace is the turn's own time, not banked for later turns (at a turn's end the
         # reserve keeps what the clock has left, ``TimeControl.reserve_after``).

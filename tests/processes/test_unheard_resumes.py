@@ -37,8 +37,9 @@ async def third(world: World, store_target: str | Path) -> AsyncIterator[MatchSe
 
 async def _killed(world: World, *others: MatchService) -> tuple[LiveMatch, float, float]:
     """A timed match whose process (the bot's) was killed a minute and more ago, its lease
-    lapsed for the others to take over: the match, the time its turn had left, and now."""
-    live = await start_match(world, turn_timer=60)
+    lapsed for the others to take over: the match, the time its turn had left, and now.
+    Turns of five minutes: of an hour, the outage (some 75 s) is not told (``NOTICE_SHARE``)."""
+    live = await start_match(world, turn_timer=5)
     main = main_of(world)
     await settle(world, main, *others)
     assert live.deadline is not None
