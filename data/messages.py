@@ -51,9 +51,10 @@ class MessageQueries:
                          owner: str = "", lease_until: float = 0.0) -> bool:
         """The match is played in ``channel_id`` from now on, its live table there, if it
         was still where it was read (``was``: its channel, table and whether the channel
-        was lost) at ``version``: False if another process moved its table or the match on
-        since. ``owner`` holds it from then on (until ``lease_until``): a copy that moved the
-        table is the one that edits it."""
+        was lost) at ``version``, and in play: False if another process moved its table or
+        the match on since, or ended it (an ending keeps the place it was ended in).
+        ``owner`` holds it from then on (until ``lease_until``): a copy that moved the table
+        is the one that edits it."""
         at, table, lost = was
         held = ", owner = ?, lease_until = ?" if owner else ""
         async with self.db.transaction() as c:
@@ -61,7 +62,7 @@ class MessageQueries:
                 "UPDATE matches SET channel_id = ?, table_message_id = ?, channel_lost = 0, "
                 f"dm0_lost_untold = 0, dm1_lost_untold = 0{held} "
                 "WHERE id = ? AND channel_id = ? AND COALESCE(table_message_id, 0) = ? "
-                "AND channel_lost = ? AND version = ?",
+                "AND channel_lost = ? AND version = ? AND status = 'active'",
                 (channel_id, table_message_id, *((owner, lease_until) if owner else ()),
                  match_id, at, table or 0, int(lost), version))
             return cur.rowcount == 1

@@ -299,21 +299,26 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
     async def abandon_match(self, match_id: int, how: str, now: float | None = None,
                             announce: Sequence[str] | None = None, owner: str = "",
                             lease_until: float = 0.0, channel_lost: bool = False,
-                            saved: AsSaved | None = None, resend: str = "") -> list[str] | None:
+                            saved: AsSaved | None = None, resend: str = "",
+                            unreachable: bool = False) -> list[str] | None:
         """End a match with no winner and no record (``how``: ``abandoned``, ``cancelled``),
         freeing both players; None if it had already ended, else what is left to announce:
         with ``announce`` (the reveal of its seed), that added, by ``owner``, which holds it
         from now on; without, nothing (what waited is dropped). ``channel_lost``: its channel
         is marked lost with the ending, in one save (the bot was removed from its server).
         ``resend``: what its delivery owes from now on (``set_resend``), saved with it.
-        ``saved``: as ``record_move``'s."""
+        ``saved``: as ``record_move``'s. ``unreachable``: only if, as saved, its channel is
+        lost and a player's DMs closed (another process may have brought it back to a
+        channel since this copy was read)."""
         now = time.time() if now is None else now
         owes = ", resend = ?" if resend else ""
+        still = (" AND channel_lost = 1 AND (dm_refused0 = 1 OR dm_refused1 = 1)"
+                 if unreachable else "")
         async with self.db.transaction() as c:
             cur = await c.execute(
                 "UPDATE matches SET status = 'finished', finished_at = ?, how = ?, "
                 f"deadline = NULL{', channel_lost = 1' if channel_lost else ''}{owes}"
-                f"{_held(owner)} WHERE id = ? AND status = 'active'",
+                f"{_held(owner)} WHERE id = ? AND status = 'active'{still}",
                 (now, how, *((resend,) if resend else ()), *_holder(owner, lease_until),
                  match_id))
             if cur.rowcount != 1:

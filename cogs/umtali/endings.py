@@ -82,14 +82,16 @@ class Endings(Playing):
         return True
 
     async def abandon(self, live: LiveMatch, how: str = "abandoned",
-                      channel_lost: bool = False) -> bool:
+                      channel_lost: bool = False, *, if_unreachable: bool = False) -> bool:
         """End the match with no winner and no record, freeing both players. Once cards were
         dealt its seed is revealed, as a finished session's: announced in its channel (saved
         with the ending, as a last turn's announcement is) and shown on the players' panels.
         ``channel_lost``: its channel is lost with the ending (the bot was removed from its
-        server): nothing more is posted there, the panels in DMs say it all."""
+        server): nothing more is posted there, the panels in DMs say it all.
+        ``if_unreachable``: only if a player still cannot be told anything, judged under the
+        lock (``/umtali table`` may have brought the match back to a channel meanwhile)."""
         async with live.lock:
-            if live.over:
+            if live.over or (if_unreachable and self._reachable(live)):
                 return False
             reveal = revealed(live.commitment, False, how, live.dealt)
             lost = live.channel_lost or channel_lost
@@ -112,7 +114,8 @@ class Endings(Playing):
             unsent = await settled(f"match {live.id}: {how}", self.store.abandon_match(
                 live.id, how, self.clock(), announce=announce or None, owner=self.owners.name,
                 lease_until=self.owners.until(), channel_lost=channel_lost, saved=shown,
-                resend=owed), lambda: self.owners.leases.ended_as(live.id, how),
+                resend=owed, unreachable=if_unreachable),
+                lambda: self.owners.leases.ended_as(live.id, how),
                 doubt=live.doubt)
             if unsent is None:
                 return False
@@ -138,9 +141,13 @@ class Endings(Playing):
     async def abandon_if_unreachable(self, live: LiveMatch) -> bool:
         """With its channel lost, a match whose player cannot be told of their turn (DMs
         closed too) is abandoned: the clock would otherwise forfeit someone never told."""
-        if live.over or all(live.reachable(seat) for seat in (0, 1)):
+        if live.over or self._reachable(live):
             return False
-        return await self.abandon(live)
+        return await self.abandon(live, if_unreachable=True)
+
+    @staticmethod
+    def _reachable(live: LiveMatch) -> bool:
+        return all(live.reachable(seat) for seat in (0, 1))
 
     async def lose_channel(self, live: LiveMatch, channel: int | None = None) -> bool:
         """The match's channel refused the bot for good: what waited to be posted there is

@@ -68,6 +68,11 @@ class TableMoved(Exception):
     """The match was brought to another channel while its table was being posted here."""
 
 
+class TableTooLate(Exception):
+    """The match ended while its table was being posted (``/umtali table``): it stays where
+    it ended."""
+
+
 class MatchService(Timing, Endings, Playing, Looks):
     def __init__(self, client: discord.Client, store: Store,
                  clock: Callable[[], float] = time.time, computer_pause: float = 1.5,
@@ -293,7 +298,7 @@ class MatchService(Timing, Endings, Playing, Looks):
         table it replaced (if in the same channel), which should say where the live one is.
         Raises ``TableMoved`` if the match was brought to another channel meanwhile (the
         other player's ``/umtali table`` at the same moment, another process's): only a
-        match whose channel is lost moves to another."""
+        match whose channel is lost moves to another; ``TableTooLate`` if it ended."""
         # One move of the table at a time in this process, whatever the copy of the match.
         moving = self._moving.setdefault(live.id, asyncio.Lock())
         async with moving, live.lock:
@@ -302,6 +307,10 @@ class MatchService(Timing, Endings, Playing, Looks):
                 # Where the match is as saved, not as this copy saw it before the table was
                 # posted; saved only if still so: another process's lock is not this one's.
                 row = await self.store.match(live.id)
+                if live.over or (row is not None and row.status != "active"):
+                    # Ended meanwhile (an abandon, a removal, another process's move): its
+                    # place is the one its ending was saved with.
+                    raise TableTooLate(live.id)
                 if row is not None and row.version != live.version:
                     await self._reload(live)  # another process's move: caught up first
                 elif row is not None:

@@ -29,7 +29,7 @@ from cogs.umtali.panels import table_panel
 from cogs.umtali.permissions import missing_here, refusal, sees
 from cogs.umtali.records import may_post
 from cogs.umtali.retiring import BROUGHT, retire, table_link
-from cogs.umtali.service import TableMoved
+from cogs.umtali.service import TableMoved, TableTooLate
 from cogs.umtali.showing import table_of
 from cogs.umtali.time_out import ask_again_if_deleted
 from umtali.i18n import EN, Tr
@@ -91,6 +91,12 @@ async def post_table(interaction: discord.Interaction) -> None:
         # The other player brought it to another channel a moment before: this one is no
         # live table, and says where that is, to whoever asked here.
         await retire(interaction.client, live, message.id, message.channel.id, BROUGHT)
+        return
+    except TableTooLate:
+        # The match ended as this was posted: shown as it ended, nothing left to click.
+        ended = await svc.table_message(live).drawn()
+        with contextlib.suppress(discord.HTTPException, *PASSING):
+            await message.edit(**{**ended.edit(), "view": None})
         return
     except Exception:
         # Not saved: taken down, or it would stay behind as it is, buttons and all, beside
