@@ -32,6 +32,9 @@ def why_illegal(state: HandState, move: Move) -> Text:
             return Text.of("you have already drawn this turn")
         return _why_not_draw(state, move)
     if state.phase is Phase.DRAW:
+        if state.face_down or not state.discard_pile:
+            # Nothing may be taken from under a face-down card: the stock alone.
+            return Text.of("draw first: 'draw' from the stock")
         return Text.of("draw first: 'draw' from the stock or 'take' the top discard")
     hand = state.hands[state.turn]
     missing = move.cards & ~hand
@@ -107,6 +110,12 @@ def _why_not_meld(state: HandState, move: Move, hand: int) -> Text:
                        cards=names)
     if kind is PlayKind.PAIR:
         rest = hand & ~move.cards
+        stranded = rest & state.must_meld
+        if stranded:
+            # A card taken with take 2 left in hand: that is the refusal, whatever the card
+            # left could do otherwise (nothing may follow a pair but the discard).
+            return Text.of("you took two cards: that would leave {cards} impossible to meld "
+                           "this turn", cards=format_cards(iter_cards(stranded)))
         if rest.bit_count() > 1:
             return Text.of("a pair may only be your last meld, when it lets you go out")
         left = format_cards(iter_cards(rest))
