@@ -60,3 +60,12 @@ def test_draw_first_under_a_face_down_discard_does_not_offer_take() -> None:
     # Face up, both ways are offered, as before.
     h.face_down = False
     assert refusal(h, "discard 4C") == "draw first: 'draw' from the stock or 'take' the top discard"
+
+
+def test_draw_first_with_no_discard_pile_does_not_offer_take() -> None:
+    # The English deal's first player melded all eleven cards: the dealer's last turn finds no
+    # pile at all, and 'take' is refused as the pile is empty.
+    h = position(hands=("4C 9H 2S", ""), stock="6D", turn=0, phase=Phase.DRAW, out=1)
+    assert not h.discard_pile and legal(h) == {"draw"}
+    assert refusal(h, "take") == "the discard pile is empty"
+    assert refusal(h, "meld 4C") == "draw first: 'draw' from the stock"
