@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable
 from data.models import MemberPrefs
 from data.settings import Stamps
 from data.store import Store
-from umtali.i18n import Tr, language_of, tr_for
+from umtali.i18n import ENGLISH, Tr, language_of, tr_for
 
 
 class Preferences:
@@ -29,7 +29,8 @@ class Preferences:
         self.store = store
         #: The preferred locale Discord gives for a server (None when the bot cannot see it).
         self._guild_locale = guild_locale
-        #: Members with a choice that is not the default.
+        #: Members with a choice that is not the default (an English client is none: see
+        #: ``_plain``), not every member ever heard from.
         self._members: dict[int, MemberPrefs] = {}
         #: Servers that turned pictures off, for every match they hold.
         self.plain_guilds: set[int] = set()
@@ -51,7 +52,8 @@ class Preferences:
     async def load(self) -> None:
         # Stamped first: a change saved while loading is read again at the first catch-up.
         stamps = await self.store.stamps()
-        self._members = await self.store.chosen_prefs()
+        self._members = {user_id: prefs for user_id, prefs in
+                         (await self.store.chosen_prefs()).items() if not _plain(prefs)}
         self.plain_guilds = await self.store.guilds_without_pictures()
         self._guild_languages = await self.store.guild_languages()
         self._seen_languages = await self.store.seen_languages()
@@ -101,7 +103,7 @@ class Preferences:
         return self._members.get(user_id) or MemberPrefs(user_id)
 
     def _keep(self, prefs: MemberPrefs) -> None:
-        if prefs.is_default:
+        if _plain(prefs):
             self._members.pop(prefs.user_id, None)
         else:
             self._members[prefs.user_id] = prefs
@@ -142,7 +144,8 @@ class Preferences:
         """A member's interaction showed their client's locale: remember its language when it
         changed (one write per change, not per click)."""
         language = language_of(locale)
-        if locale and language != self.of(user_id).language:
+        # A member not kept speaks English (``_plain``): written only on a change of that.
+        if locale and language != language_of(self.of(user_id).language):
             await self.store.set_language(user_id, language)
             self._saved(dataclasses.replace(self.of(user_id), language=language))
 
@@ -215,3 +218,11 @@ class Preferences:
             self.plain_guilds.discard(guild_id)
         else:
             self.plain_guilds.add(guild_id)
+
+
+def _plain(prefs: MemberPrefs) -> bool:
+    """Nothing to keep of ``prefs``: the defaults, an English client's language included. A
+    member never seen is told in English too, and every member who ever clicked anything
+    shows a language: kept, they would be kept for as long as the bot runs."""
+    return (dataclasses.replace(prefs, language="").is_default
+            and language_of(prefs.language) == ENGLISH)
