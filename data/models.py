@@ -39,7 +39,8 @@ class MemberPrefs:
     pictures: bool = True
     #: Diamonds blue and clubs green in the pictures of the hand.
     four_colour: bool = False
-    #: The language of the member's Discord client, as last seen ('': never seen).
+    #: The language of the member's Discord client, as last seen ('': never seen, or English,
+    #: the same to the bot: not written for each member heard from, prefs._plain).
     language: str = ""
 
     @property
