@@ -52,12 +52,16 @@ class Claims:
     def svc(self) -> MatchService:
         return self.owners.svc
 
+    def tracked(self, match_id: int) -> bool:
+        return match_id in self._failing or match_id in self.unsettled
+
     async def claim(self, *, start: bool = False) -> list[LiveMatch]:
         """Take the matches nobody holds any more (at start, this process's own too), and
         bring them into play here; those brought in."""
         now = self.svc.clock()
         lives: list[LiveMatch] = []
         after = 0
+        claimed: set[int] = set()
         while True:
             # In batches (a restart may bring back thousands), each batch its own transaction,
             # each brought into memory before the next is claimed.
@@ -65,9 +69,20 @@ class Claims:
                                                    lapsed_mine=True, limit=CLAIMS, after=after)
             if batch:
                 after = batch[-1].match_id
+                claimed.update(c.match_id for c in batch)
                 lives += await self._bring_in(batch, now, start)
             if len(batch) < CLAIMS:
+                self._failing_no_more(claimed, now)
                 return lives
+
+    def _failing_no_more(self, claimed: set[int], now: float) -> None:
+        """Forget the failures of the matches not claimed in a whole pass (``claimed``): one
+        still failing is let go and claimed at every pass; the others were brought in by
+        another process, or ended. Kept until their warning's wait is over, lest a claim that
+        failed to be undone (left to lapse, unclaimable meanwhile) warn at every lapse."""
+        for match_id, (_, warned) in list(self._failing.items()):
+            if match_id not in claimed and now - warned >= WARN_AGAIN:
+                del self._failing[match_id]
 
     async def _bring_in(self, claimed: list[Claimed], now: float,
                         start: bool) -> list[LiveMatch]:

@@ -193,7 +193,7 @@ class Endings(Playing):
     def tracked(self, match_id: int) -> bool:
         """Anything at all is still kept for ``match_id`` (tests)."""
         return (match_id in self.matches or self.delivery.tracked(match_id)
-                or self.computers.tracked(match_id)
+                or self.computers.tracked(match_id) or self.owners.claims.tracked(match_id)
                 or any(n.tracked(match_id) for n in self._turn_notices()))
 
     def _turn_notices(self) -> list[TurnNotices]:
