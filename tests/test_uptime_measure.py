@@ -152,7 +152,9 @@ async def test_measure(world: World) -> None:
     for k, v in sorted(grown(*marks).items()):
         print("GREW", k, v)
     for k in ("asyncio.tasks", "fds", "gc.LiveMatch", "gc.Session", "gc.View",
-              "views._views", "views._modals", "svc.matches"):
+              "views._views", "views._modals", "svc.matches", "discord.messages",
+              "discord.threads", "discord.private_channels", "discord.users",
+              "svc.prefs._members", "svc.prefs._seen_languages"):
         print("SIZE", k, [m.get(k) for m in marks])
     for stat in snaps[2].compare_to(snaps[1], "traceback")[:8]:
         print("MEM", stat)

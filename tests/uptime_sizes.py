@@ -73,6 +73,13 @@ def sizes(bot: Any) -> dict[str, int]:
     out["views._synced"] = len(store._synced_message_views)
     out["views._modals"] = len(store._modals)
     out["views._dynamic_items"] = len(store._dynamic_items)
+    state = bot._connection
+    out["discord.messages"] = len(state._messages or ())
+    out["discord.private_channels"] = len(state._private_channels)
+    out["discord.users"] = len(state._users)
+    out["discord.guilds"] = len(state._guilds)
+    out["discord.threads"] = sum(len(g._threads) for g in state._guilds.values())
+    out["discord.members"] = sum(len(g._members) for g in state._guilds.values())
     out["asyncio.tasks"] = len(asyncio.all_tasks())
     out["fds"] = len(os.listdir("/proc/self/fd"))
     out["gc.LiveMatch"] = sum(type(o).__name__ == "LiveMatch" for o in gc.get_objects())
