@@ -309,7 +309,10 @@ class MatchService(Timing, Endings, Playing, Looks):
                 row = await self.store.match(live.id)
                 if live.over or (row is not None and row.status != "active"):
                     # Ended meanwhile (an abandon, a removal, another process's move): its
-                    # place is the one its ending was saved with.
+                    # place is the one its ending was saved with. Ended by another process,
+                    # this copy is caught up first: the table posted shows the ending.
+                    if not live.over:
+                        await self._reload(live)
                     raise TableTooLate(live.id)
                 if row is not None and row.version != live.version:
                     await self._reload(live)  # another process's move: caught up first
