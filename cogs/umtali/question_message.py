@@ -23,6 +23,7 @@ from cogs.umtali.mentions import NO_MENTIONS, ping
 from cogs.umtali.names import safe_name
 from cogs.umtali.question import Question, back, stands, unsaved_asked, unsaved_at
 from cogs.umtali.reminders import when
+from cogs.umtali.unheard import settled
 from umtali.i18n import Tr
 
 if TYPE_CHECKING:
@@ -261,5 +262,14 @@ async def _edited(svc: MatchService, asked: Question,
 
 
 async def forget(svc: MatchService, live: LiveMatch, was: str) -> None:
-    if await svc.owners.leases.set_question(live.id, "", was) and live.question == was:
+    async def landed() -> bool | None:
+        # Its answer lost after the COMMIT: forgotten as saved is forgotten here too, else
+        # kept here for good (a second forget finds ``was`` saved no more), and never asked
+        # again while this process runs.
+        row = await svc.store.match(live.id)
+        return True if row is not None and row.question == "" else None
+
+    if await settled(f"match {live.id}: its time-up question forgotten",
+                     svc.owners.leases.set_question(live.id, "", was), landed) and \
+            live.question == was:
         live.question = ""
