@@ -130,13 +130,19 @@ async def standing(interaction: discord.Interaction, user_id: int) -> str | None
     """"left" if ``user_id`` is no longer a member of the interaction's server (fetched: the
     bot is given no member list), "hidden" if they cannot see its channel; else None, and
     None when that cannot be known (Discord failing)."""
+    return (await member_standing(interaction, user_id))[0]
+
+
+async def member_standing(interaction: discord.Interaction,
+                          user_id: int) -> tuple[str | None, discord.Member | None]:
+    """``standing``, with the member fetched (as they are now: their name) when there is one."""
     if interaction.guild is None:
-        return None
+        return None, None
     try:
         member = await interaction.guild.fetch_member(user_id)
     except (discord.HTTPException, *PASSING) as e:
         if isinstance(e, discord.NotFound) and e.code == UNKNOWN_MEMBER:
-            return "left"
+            return "left", None
         log.info("could not tell whether member %d is still here (%s)", user_id, e)
-        return None
-    return None if sees(interaction.channel, member) else "hidden"
+        return None, None
+    return None if sees(interaction.channel, member) else "hidden", member

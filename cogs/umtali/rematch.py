@@ -19,8 +19,8 @@ from cogs.umtali.challenges import offer_challenge
 from cogs.umtali.errors import guarded
 from cogs.umtali.ids import id_of
 from cogs.umtali.in_time import answer, in_time
-from cogs.umtali.names import safe_name
-from cogs.umtali.permissions import no_posting, standing
+from cogs.umtali.names import plain_member_name, safe_name
+from cogs.umtali.permissions import member_standing, no_posting
 from cogs.umtali.practice import start_practice
 from umtali.i18n import EN, Tr
 from umtali.rules import RuleSet
@@ -82,7 +82,7 @@ async def rematch(interaction: discord.Interaction, match_id: int) -> None:
     # Stored names are plain: the refusals are Discord text, so escaped as everywhere.
     shown = (safe_name(old.names[seat]), safe_name(old.names[other]))
     # Discord may be slow to answer: the two seconds count from the first read (``in_time``).
-    gone = await in_time(interaction, standing(interaction, old.player_ids[other]))
+    gone, them = await in_time(interaction, member_standing(interaction, old.player_ids[other]))
     # The challenge could only expire: refused as ``/umtali challenge`` refuses it.
     if gone == "left":
         await answer(interaction, tr("{name} is not a member of this server.", name=shown[1]))
@@ -91,9 +91,14 @@ async def rematch(interaction: discord.Interaction, match_id: int) -> None:
         await answer(interaction, tr("{name} can't see this channel: challenge them in a "
                                      "channel you both can see.", name=shown[1]))
         return
+    # Each under the name they have now, as ``/umtali challenge`` names them: the session is
+    # recorded under it (one renamed since the last would be recorded under the old name).
+    names = (plain_member_name(me) if isinstance(me, discord.Member) else old.names[seat],
+             old.names[other] if them is None else plain_member_name(them))
     await offer_challenge(
-        interaction, challenger=(me.id, old.names[seat]),
-        opponent=(old.player_ids[other], old.names[other]), shown=shown,
+        interaction, challenger=(me.id, names[0]),
+        opponent=(old.player_ids[other], names[1]),
+        shown=(safe_name(names[0]), safe_name(names[1])),
         variant=rules.name, optional_melding=rules.optional_melding,
         turn_timer=old.turn_timer, time_control=old.time_control, rematch_of=old.id)
 
