@@ -8,8 +8,10 @@ import discord
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.actions import ephemeral, live_of, player_of, private_panel
 from cogs.umtali.in_time import edit_clicked, in_time
+from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import command
 from cogs.umtali.names import safe_name
+from cogs.umtali.permissions import standing
 from umtali.i18n import N_
 from umtali.session import Session
 
@@ -43,6 +45,17 @@ async def confirm_resign(interaction: discord.Interaction, match_id: int,
         return
     live, seat = found
     svc = service(interaction.client)
+    # Nothing else would ever end a match with no clock whose opponent left: no clock
+    # forfeits the one gone, who can no longer play, nor resign (the server's commands).
+    # Ended as a match nobody can finish is: no result, not a loss to a player who walked
+    # away (nor a win an admin's kick would give).
+    if same_hand(live.session, version) and await _opponent_left(interaction, live, seat) \
+            and await in_time(interaction, svc.abandon(live)):
+        await answer_clicked(interaction, tr(
+            "{name} has left the server, and this match has no clock: it ends with no "
+            "result. Nobody wins it and no rating changed; you are free to start another.",
+            name=safe_name(live.names_in(tr)[1 - seat])))
+        return
     for _ in range(RESIGN_TRIES):
         if not same_hand(live.session, version):
             break
@@ -58,6 +71,15 @@ async def confirm_resign(interaction: discord.Interaction, match_id: int,
             await ephemeral(interaction, tr("This match is over."))
             return
     await ephemeral(interaction, tr(EXPIRED, command=command(tr, "umtali", "resign")))
+
+
+async def _opponent_left(interaction: discord.Interaction, live: LiveMatch, seat: int) -> bool:
+    """Whether ``seat``'s opponent, a member, has left the match's server (left, kicked or
+    banned: the bot hears nothing of it) in a match with no clock. A timed match's clock
+    forfeits the one gone as it would anyone absent."""
+    if live.over or live.control.timed or live.is_computer(1 - seat):
+        return False
+    return await in_time(interaction, standing(interaction, live.player_ids[1 - seat])) == "left"
 
 
 EXPIRED = N_("This confirmation has expired: the match has moved on. Use {command} again if "
