@@ -32,8 +32,11 @@ def _note(live: LiveMatch, lang: str) -> str:
      "я больше не могу связаться с игроком ben."),
     ((True, True), True, "I could no longer reach ada and ben.",
      "я больше не могу связаться с игроками ada и ben."),
-    ((False, False), False, "I could no longer reach this match's channel.",
+    ((False, False), True, "I could no longer reach this match's channel.",
      "я больше не могу писать в канал этого матча."),
+    # Its channel kept, both reachable: abandoned because the opponent left (review44).
+    ((False, False), False, "a player left the server",
+     "один из игроков покинул сервер"),
 ])
 def test_whom_the_bot_could_not_reach_reads_right_in_each_language(
         lost: tuple[bool, bool], channel_lost: bool, english: str, russian: str) -> None:

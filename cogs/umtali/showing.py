@@ -47,6 +47,12 @@ ABANDONED = {
     0: N_("This match was abandoned: I could no longer reach this match's channel. Nobody "
           "wins it and no rating changed; you are free to start another."),
 }
+#: A match with no clock ended by its remaining player's "Yes" to resign once the opponent had
+#: left the server (``resigning``): its channel and both players could still be reached.
+#: The panel is each seat's, and who left is not saved with the ending: nobody is named.
+ABANDONED_LEFT = N_("This match was abandoned: a player left the server, and a match with no "
+                    "clock cannot be finished without them. Nobody wins it and no rating "
+                    "changed; you are free to start another.")
 #: A match stopped part-way by the bot's choice, not for want of a way to reach anyone.
 CANCELLED = N_("This match was cancelled. Nobody wins it and no rating changed; you are free "
                "to start another.")
@@ -202,7 +208,9 @@ def _unfinished(live: LiveMatch, seat: int, look: Look) -> Shown:
     gone = [safe_name(live.names[s]) for s in (0, 1) if not live.reachable(s)]
     notes = [tr(CANCELLED) if how == "cancelled" else
              tr(ABANDONED[2], a=gone[0], b=gone[1]) if len(gone) == 2 else
-             tr(ABANDONED[1], name=gone[0]) if gone else tr(ABANDONED[0])]
+             tr(ABANDONED[1], name=gone[0]) if gone else
+             # (abandoned only with its channel lost, but for an opponent gone: 50da19a)
+             tr(ABANDONED[0]) if live.channel_lost else tr(ABANDONED_LEFT)]
     buttons = discord.ui.View(timeout=None)
     if revealed(live.commitment, False, how, live.dealt):
         notes.append(reveal_line(live.session, live.salt, live.commitment, tr, how,
