@@ -79,6 +79,10 @@ async def _opponent_left(interaction: discord.Interaction, live: LiveMatch, seat
     forfeits the one gone as it would anyone absent."""
     if live.over or live.control.timed or live.is_computer(1 - seat):
         return False
+    # Asked of the match's server alone: the id names the match only, and a "Yes" sent from
+    # another server (a forged id) would find there an opponent who was never on it.
+    if interaction.guild_id != live.guild_id:
+        return False
     return await in_time(interaction, standing(interaction, live.player_ids[1 - seat])) == "left"
 
 
