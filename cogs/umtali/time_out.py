@@ -36,7 +36,7 @@ from cogs.umtali.panels import timeout_panel
 from cogs.umtali.question import Question, stands, unsaved_asked, unsaved_at
 from cogs.umtali.question_message import forget, question, remember, show_answer, take_back
 from cogs.umtali.reminders import Turn, TurnNotices, post, refused, turn_of, when
-from cogs.umtali.unheard import settled
+from cogs.umtali.unheard import InDoubt, settled
 from data.failing import failing_for_now
 from umtali.i18n import Tr
 
@@ -220,8 +220,9 @@ async def ask_again_if_deleted(svc: MatchService, live: LiveMatch) -> None:
                 await forget(svc, live, live.question)
             except Exception as e:
                 # The table is posted and saved: the command did what it was asked, and the
-                # next /umtali table looks again.
-                if not failing_for_now(e):
+                # next /umtali table looks again. So too with the forget's read back failing
+                # (``InDoubt``): the database failing for now all the same.
+                if not failing_for_now(e) and not isinstance(e, InDoubt):
                     raise
                 log.warning("match %d: its time-up question was deleted; it could not be "
                             "forgotten (%s: %s)", live.id, e.__class__.__name__, e)
