@@ -13,8 +13,10 @@ from typing import Any
 
 import pytest
 
-from tests.discord_helpers import World, flush, player, thread_of
+from tests.discord_helpers import World, custom_ids, flush, player, thread_of
 from tests.time_control_helpers import time_up
+
+ASKED = "time for this turn is up"
 
 
 async def test_a_deleted_question_not_forgotten_for_now_leaves_the_table_command_done(
@@ -48,3 +50,48 @@ async def test_a_deleted_question_not_forgotten_for_now_leaves_the_table_command
     assert out, "the deleted question was not forgotten"
     said = [m.content for m in (*thread.history(), *shown.followups)]
     assert not any("may or may not have been saved" in s for s in said), said
+
+
+async def test_a_deleted_question_forgotten_unheard_and_unread_is_asked_again(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The forget committed, its answer lost, and its read back failing too: memory kept the
+    question, saved as forgotten. The next ``/umtali table``'s forget found it saved no more
+    (``set_question``'s ``was``) and left memory so for good: no check asks a question that
+    stands, and the waiting player had no button to claim the session with."""
+    svc = world.bot.matches
+    assert svc is not None
+    live, question = await time_up(world)
+    waiting = player(world, 1 - live.session.to_act)
+    thread = thread_of(world, live)
+    world.env.backend.delete_message(question.channel.id, question.id)
+    leases = svc.owners.leases
+    saved, read = leases.set_question, svc.store.match
+    out: list[bool] = []
+
+    async def unheard(*args: Any, **kwargs: Any) -> bool:
+        await saved(*args, **kwargs)
+        out.append(True)
+        raise sqlite3.OperationalError("disk I/O error")  # committed, its answer lost
+
+    async def reading(*args: Any, **kwargs: Any) -> Any:
+        if out:
+            raise sqlite3.OperationalError("database is locked")
+        return await read(*args, **kwargs)
+
+    monkeypatch.setattr(leases, "set_question", unheard)
+    monkeypatch.setattr(svc.store, "match", reading)
+    shown = await waiting.slash(thread, "umtali table")
+    await flush(world)
+    monkeypatch.undo()
+    assert out and shown.acknowledged and not shown.ephemeral
+    # The database back: the waiting player tries /umtali table once more.
+    again = await waiting.slash(thread, "umtali table")
+    await flush(world)
+    assert again.acknowledged
+    for _ in range(2):
+        world.clock.advance(1)
+        await svc.check_timers(now=world.clock.now)
+        await flush(world)
+    asked = [m for m in thread.history() if ASKED in m.content and custom_ids(m)]
+    assert len(asked) == 1 and asked[0].id != question.id, \
+        [m.content for m in thread.history()]

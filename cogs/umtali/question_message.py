@@ -269,7 +269,11 @@ async def forget(svc: MatchService, live: LiveMatch, was: str) -> None:
         row = await svc.store.match(live.id)
         return True if row is not None and row.question == "" else None
 
-    if await settled(f"match {live.id}: its time-up question forgotten",
-                     svc.owners.leases.set_question(live.id, "", was), landed) and \
-            live.question == was:
+    done = await settled(f"match {live.id}: its time-up question forgotten",
+                         svc.owners.leases.set_question(live.id, "", was), landed)
+    if not done and live.question == was:
+        # ``was`` saved no more: forgotten already, by a forget here whose answer and read
+        # back were both lost (``InDoubt``), is forgotten here too, else kept for good.
+        done = await landed() is not None
+    if done and live.question == was:
         live.question = ""
