@@ -273,7 +273,12 @@ async def forget(svc: MatchService, live: LiveMatch, was: str) -> None:
                          svc.owners.leases.set_question(live.id, "", was), landed)
     if not done and live.question == was:
         # ``was`` saved no more: forgotten already, by a forget here whose answer and read
-        # back were both lost (``InDoubt``), is forgotten here too, else kept for good.
-        done = await landed() is not None
+        # back were both lost (``InDoubt``), is forgotten here too, else kept for good. A
+        # read failing leaves it to the next forget: what asked this one goes on.
+        try:
+            done = await landed() is not None
+        except Exception as e:
+            log.info("match %d: whether its time-up question was forgotten could not be "
+                     "read (%s: %s)", live.id, e.__class__.__name__, e)
     if done and live.question == was:
         live.question = ""
