@@ -5,7 +5,7 @@ clock forfeits the one gone, and they can no longer see its table or use the ser
 was held by it for good (no challenge, no practice on that server), and the one way out,
 ``/umtali resign``, recorded a rated loss against a player who walked away.
 
-The ruling (docs/RULES.md): the remaining player's "Yes" to resign ends such a match with no
+The ruling (README, "Resigning"): the remaining player's "Yes" to resign ends such a match with no
 result, as a match nobody can finish (abandoned): nobody wins, no rating changes. Not a win
 either, which a server admin could get by kicking their opponent. A timed match is left to
 its clock, which forfeits the one gone as anyone absent. SimCord, a real SQLite file."""
@@ -22,8 +22,13 @@ LEFT = ("ben has left the server, and this match has no clock: it ends with no r
         "Nobody wins it and no rating changed; you are free to start another.")
 
 
-async def _resign(world: World) -> str:
+ASKED_LEFT = ("ben has left the server, and this match has no clock: Yes ends it with no "
+              "result (nobody wins it, no rating changes).")
+
+
+async def _resign(world: World, asked: str = "Resign the session? Your opponent wins it.") -> str:
     ask = await world.alice.slash(world.channel, "umtali resign")
+    assert ask.response.content == asked
     done = await world.alice.click(ask.response, custom_id=next(
         c for c in custom_ids(ask.response) if c.endswith(":resign")))
     assert done.acknowledged
@@ -42,7 +47,7 @@ async def test_an_untimed_match_whose_opponent_left_ends_with_no_result(
     assert held.ephemeral
     assert held.response.content == "You are already playing a match on this server."
     # Her one way out: no loss.
-    assert await _resign(world) == LEFT
+    assert await _resign(world, ASKED_LEFT) == LEFT
     assert live.over and live.session.winner < 0
     with sqlite3.connect(db_path) as c:
         status, how = c.execute("SELECT status, how FROM matches WHERE id = ?",

@@ -36,6 +36,7 @@ from cogs.umtali.records import (
 )
 from cogs.umtali.reminders import TurnNotices
 from cogs.umtali.render import COLOUR
+from cogs.umtali.resigning import opponent_left, resign_question
 from cogs.umtali.rules_text import PAGES, pages
 from cogs.umtali.seasons import season_choices
 from cogs.umtali.tables import post_table
@@ -265,8 +266,12 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         if live is None:
             return
         tr = tr_of(interaction)
+        seat = live.seat_of(interaction.user.id)
+        assert seat is not None
+        # Said as its "Yes" will do it: no result, where the opponent left a match with no clock.
+        left = await opponent_left(interaction, live, seat)
         await send_private(interaction, resign_panel(live.id, live.version, tr),
-                           content=tr("Resign the session? Your opponent wins it."))
+                           content=resign_question(live, seat, left, tr))
 
     @app_commands.command(description="Post the table of your match (or this thread's) again")
     @app_commands.guild_only()

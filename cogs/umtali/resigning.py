@@ -12,7 +12,7 @@ from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import command
 from cogs.umtali.names import safe_name
 from cogs.umtali.permissions import standing
-from umtali.i18n import N_
+from umtali.i18n import N_, Tr
 from umtali.session import Session
 
 #: Resignations tried while another process keeps moving the match on (each time read again
@@ -49,7 +49,7 @@ async def confirm_resign(interaction: discord.Interaction, match_id: int,
     # forfeits the one gone, who can no longer play, nor resign (the server's commands).
     # Ended as a match nobody can finish is: no result, not a loss to a player who walked
     # away (nor a win an admin's kick would give).
-    if same_hand(live.session, version) and await _opponent_left(interaction, live, seat) \
+    if same_hand(live.session, version) and await opponent_left(interaction, live, seat) \
             and await in_time(interaction, svc.abandon(live)):
         await answer_clicked(interaction, tr(
             "{name} has left the server, and this match has no clock: it ends with no "
@@ -73,7 +73,17 @@ async def confirm_resign(interaction: discord.Interaction, match_id: int,
     await ephemeral(interaction, tr(EXPIRED, command=command(tr, "umtali", "resign")))
 
 
-async def _opponent_left(interaction: discord.Interaction, live: LiveMatch, seat: int) -> bool:
+def resign_question(live: LiveMatch, seat: int, left: bool, tr: Tr) -> str:
+    """What ``/umtali resign`` asks; ``left``: the opponent has left the server of a match with
+    no clock (``opponent_left``), which a "Yes" ends with no result."""
+    if left:
+        return tr("{name} has left the server, and this match has no clock: Yes ends it with "
+                  "no result (nobody wins it, no rating changes).",
+                  name=safe_name(live.names_in(tr)[1 - seat]))
+    return tr("Resign the session? Your opponent wins it.")
+
+
+async def opponent_left(interaction: discord.Interaction, live: LiveMatch, seat: int) -> bool:
     """Whether ``seat``'s opponent, a member, has left the match's server (left, kicked or
     banned: the bot hears nothing of it) in a match with no clock. A timed match's clock
     forfeits the one gone as it would anyone absent."""
