@@ -11,6 +11,8 @@ import io
 import json
 import time
 from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -101,6 +103,39 @@ async def mid_hand(server: LoopbackDiscord, db: Path, match_id: int, moves: int)
     saved = read_match(db, match_id)
     assert saved is not None and saved.status == "active" and saved.session.hand_no == 1
     return saved
+
+
+@dataclass(frozen=True)
+class MidHand:
+    """A match of ada and ben over the loopback Discord, four moves into its first hand, its
+    panels sent."""
+
+    server: LoopbackDiscord
+    bot: UmtaliBot
+    svc: MatchService
+    saved: SavedMatch
+    members: tuple[int, int]
+
+    @property
+    def live(self) -> LiveMatch:
+        return live_of(self.bot, self.saved.id)
+
+
+@asynccontextmanager
+async def a_match_mid_hand(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                           **options: Any) -> AsyncIterator[MidHand]:
+    """``MidHand``, the bot's database in ``tmp_path``; ``options``: the challenge's."""
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
+        alice, bob = server.add_member("ada"), server.add_member("ben")
+        saved = await start_session(server, db, alice, bob, **options)
+        await mid_hand(server, db, saved.id, 4)
+        svc = bot.matches
+        assert svc is not None
+        # (the last move's panels sent first: an edit in flight as the match ends would mark
+        # the panel shown at this version, the ending's own edit then skipped)
+        await svc.flush()
+        yield MidHand(server, bot, svc, saved, (alice, bob))
 
 
 async def history_file(server: LoopbackDiscord, member: int, channel_id: int,
@@ -200,17 +235,9 @@ async def test_an_abandoned_match_is_revealed_to_whoever_can_still_be_reached(
 
 async def test_a_match_cancelled_mid_hand_reveals_its_seed_in_its_channel(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    db = tmp_path / "umtali.sqlite3"
-    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
-        alice, bob = server.add_member("ada"), server.add_member("ben")
-        saved = await start_session(server, db, alice, bob, variant="russian")
-        await mid_hand(server, db, saved.id, 4)
+    async with a_match_mid_hand(monkeypatch, tmp_path, variant="russian") as mid:
+        server, bot, svc, saved, (alice, bob) = mid.server, mid.bot, mid.svc, mid.saved, mid.members
         seed, salt, commitment = secrets_of(bot, saved.id)
-        svc = bot.matches
-        assert svc is not None
-        # (the last move's panels sent first: an edit in flight as the match ends would mark
-        # the panel shown at this version, the ending's own edit then skipped)
-        await svc.flush()
         # Stopped by the bot's choice (as an admin's or a practice's stop would).
         assert await svc.abandon(live_of(bot, saved.id), "cancelled")
         await svc.flush()

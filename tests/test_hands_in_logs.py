@@ -12,9 +12,7 @@ from typing import Any
 import pytest
 
 from bot import PRIVATE_AT_DEBUG, private_log_levels
-from tests.loopback.driver import start_session
-from tests.loopback.harness import bot_in_process, loopback_server
-from tests.test_fair_abandoned import live_of, mid_hand
+from tests.test_fair_abandoned import a_match_mid_hand
 
 
 def strings(data: Any) -> Iterator[str]:
@@ -42,15 +40,8 @@ async def test_no_hand_is_logged_even_at_debug(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
         caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG)
-    db = tmp_path / "umtali.sqlite3"
-    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
-        alice, bob = server.add_member("ada"), server.add_member("ben")
-        saved = await start_session(server, db, alice, bob)
-        await mid_hand(server, db, saved.id, 4)
-        svc = bot.matches
-        assert svc is not None
-        await svc.flush()
-        live = live_of(bot, saved.id)
+    async with a_match_mid_hand(monkeypatch, tmp_path) as mid:
+        server, live, (alice, bob) = mid.server, mid.live, mid.members
         public = {s for channel in server.channels if channel not in server.dms.values()
                   for m in server.channel_messages(channel) for s in strings(m)}
         # What the DM panels say that no public message does: the hands.

@@ -15,9 +15,8 @@ from cogs.umtali.live import LiveMatch
 from cogs.umtali.pictures import TABLE_FILE, draw_table_png
 from cogs.umtali.pictures.table import FELT_LIT, WIDTH
 from cogs.umtali.showing import Look, table_of
-from tests.loopback.driver import custom_ids, start_session, until
-from tests.loopback.harness import bot_in_process, loopback_server
-from tests.test_fair_abandoned import live_of, mid_hand
+from tests.loopback.driver import custom_ids, until
+from tests.test_fair_abandoned import a_match_mid_hand
 from umtali.i18n import tr_for
 from umtali.rules import RuleSet
 from umtali.session import Session
@@ -33,15 +32,8 @@ def _lit_rows(png: bytes) -> int:
 
 async def test_a_cancelled_matchs_table_shows_nobody_to_play(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    db = tmp_path / "umtali.sqlite3"
-    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
-        alice, bob = server.add_member("ada"), server.add_member("ben")
-        saved = await start_session(server, db, alice, bob)
-        await mid_hand(server, db, saved.id, 4)
-        svc = bot.matches
-        assert svc is not None
-        await svc.flush()
-        live = live_of(bot, saved.id)
+    async with a_match_mid_hand(monkeypatch, tmp_path) as mid:
+        server, svc, saved, live = mid.server, mid.svc, mid.saved, mid.live
         names = live.names
         playing = draw_table_png(live.session.view(SPECTATOR), names)
         assert _lit_rows(playing) > 40  # (the test can tell a seat to act)

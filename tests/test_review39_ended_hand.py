@@ -12,9 +12,8 @@ import pytest
 
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.showing import ENDED, Look, dm_panel_of
-from tests.loopback.driver import start_session, until
-from tests.loopback.harness import bot_in_process, loopback_server
-from tests.test_fair_abandoned import live_of, mid_hand
+from tests.loopback.driver import until
+from tests.test_fair_abandoned import a_match_mid_hand
 from umtali.i18n import tr_for
 from umtali.rules import RuleSet
 from umtali.session import Session
@@ -51,16 +50,9 @@ def test_an_ended_matchs_hand_panel_shows_nobody_to_play(
 async def test_a_cancelled_matchs_dm_panels_show_nobody_to_play(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Over the loopback Discord: the panels in the players' DMs, redrawn at the end."""
-    db = tmp_path / "umtali.sqlite3"
-    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
-        alice, bob = server.add_member("ada"), server.add_member("ben")
-        saved = await start_session(server, db, alice, bob)
-        await mid_hand(server, db, saved.id, 4)
-        svc = bot.matches
-        assert svc is not None
-        await svc.flush()
-        live = live_of(bot, saved.id)
-        assert await svc.abandon(live, "cancelled")
+    async with a_match_mid_hand(monkeypatch, tmp_path) as mid:
+        server, svc, (alice, bob) = mid.server, mid.svc, mid.members
+        assert await svc.abandon(mid.live, "cancelled")
         await svc.flush()
         for member in (alice, bob):
             def panel(user: int = member) -> str:
