@@ -14,7 +14,7 @@ from cogs.umtali.time_control import DAY
 from tests.discord_helpers import World, custom_ids, flush, player, thread_of
 from tests.test_faults_timers import db_row
 from tests.test_lang_announce_once import enforced_nonces  # noqa: F401 (a fixture)
-from tests.time_control_helpers import button, time_up
+from tests.time_control_helpers import button, question_deleted, time_up
 
 ASKED = "time for this turn is up"
 
@@ -24,15 +24,10 @@ ASKED = "time for this turn is up"
 @pytest.mark.usefixtures("enforced_nonces")
 async def test_a_deleted_question_is_asked_again_when_the_table_is_posted_again(
         world: World, db_path: Path) -> None:
-    svc = world.bot.matches
-    assert svc is not None
-    live, question = await time_up(world)
-    absent = live.session.to_act
-    waiting = player(world, 1 - absent)
-    thread = thread_of(world, live)
     # Deleted by a moderator (the bot hears nothing of it: no message intents).
-    world.env.backend.delete_message(question.channel.id, question.id)
-    assert not any(m.id == question.id for m in thread.history())
+    d = await question_deleted(world)
+    svc, live, question, waiting, thread = d.svc, d.live, d.question, d.waiting, d.thread
+    absent = live.session.to_act
     # Days go by: the clock stays stopped for an answer nobody can give any more.
     world.clock.advance(2 * DAY)
     await svc.check_timers(now=world.clock.now)

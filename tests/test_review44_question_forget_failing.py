@@ -13,20 +13,16 @@ from typing import Any
 
 import pytest
 
-from tests.discord_helpers import World, custom_ids, flush, player, thread_of
-from tests.time_control_helpers import time_up
+from tests.discord_helpers import World, custom_ids, flush
+from tests.time_control_helpers import question_deleted
 
 ASKED = "time for this turn is up"
 
 
 async def test_a_deleted_question_not_forgotten_for_now_leaves_the_table_command_done(
         world: World, monkeypatch: pytest.MonkeyPatch) -> None:
-    svc = world.bot.matches
-    assert svc is not None
-    live, question = await time_up(world)
-    waiting = player(world, 1 - live.session.to_act)
-    thread = thread_of(world, live)
-    world.env.backend.delete_message(question.channel.id, question.id)
+    d = await question_deleted(world)
+    svc, waiting, thread = d.svc, d.waiting, d.thread
 
     read = svc.store.match
     out: list[bool] = []
@@ -58,12 +54,8 @@ async def test_a_deleted_question_forgotten_unheard_and_unread_is_asked_again(
     question, saved as forgotten. The next ``/umtali table``'s forget found it saved no more
     (``set_question``'s ``was``) and left memory so for good: no check asks a question that
     stands, and the waiting player had no button to claim the session with."""
-    svc = world.bot.matches
-    assert svc is not None
-    live, question = await time_up(world)
-    waiting = player(world, 1 - live.session.to_act)
-    thread = thread_of(world, live)
-    world.env.backend.delete_message(question.channel.id, question.id)
+    d = await question_deleted(world)
+    svc, question, waiting, thread = d.svc, d.question, d.waiting, d.thread
     leases = svc.owners.leases
     saved, read = leases.set_question, svc.store.match
     out: list[bool] = []

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -100,6 +101,29 @@ async def time_up(world: World) -> tuple[LiveMatch, Any]:
     assert "time for this turn is up" in question.content
     assert f"<@{live.player_ids[1 - absent]}>" in question.content
     return live, question
+
+
+@dataclass(frozen=True)
+class Deleted:
+    """A time-up question deleted by a moderator (the bot hears nothing of it)."""
+
+    svc: MatchService
+    live: LiveMatch
+    question: Any
+    #: The waiting player, whom it asked.
+    waiting: Any
+    thread: Any
+
+
+async def question_deleted(world: World) -> Deleted:
+    """``time_up``, then its question deleted."""
+    svc = world.bot.matches
+    assert svc is not None
+    live, question = await time_up(world)
+    thread = thread_of(world, live)
+    world.env.backend.delete_message(question.channel.id, question.id)
+    assert not any(m.id == question.id for m in thread.history())
+    return Deleted(svc, live, question, player(world, 1 - live.session.to_act), thread)
 
 
 def button(question: Any, action: str) -> str:
