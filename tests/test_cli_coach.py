@@ -90,3 +90,14 @@ def test_after_a_hand_against_the_computer_the_coach_reviews_it() -> None:
     # Only once asked (or at a terminal): a script of moves is not held up by reviews.
     code, quiet = run(["play", "--seed", "9"], moves + "quit\n")
     assert "Review of hand" not in quiet and "The coach reviews" not in quiet
+
+
+def test_the_review_of_a_hand_comes_before_the_next_hand_begins() -> None:
+    # The review is of the hand just ended: read after "Game 1, hand 2: ... deals." it would
+    # seem to be of the hand announced.
+    moves = "1\n" * _moves_to_end_hand_one(9)
+    code, out = run(["play", "--seed", "9", "--review"], moves + "quit\n")
+    assert code == 0
+    assert "Game 1, hand 2:" in out, out
+    assert out.index("Hand 1 over") < out.index("The coach reviews the hand…") \
+        < out.index("Review of hand 1 (game 1)") < out.index("Game 1, hand 2:")

@@ -31,7 +31,7 @@ from umtali.cli_moves import (
 from umtali.cli_script import rules_of, run_script, run_simulate
 from umtali.cli_verify import run_verify
 from umtali.errors import UmtaliError
-from umtali.events import Event, HandEnded
+from umtali.events import Event, HandEnded, HandStarted
 from umtali.i18n import EN, ENGLISH, N_, Tr, language_of, languages, tr_for
 from umtali.moves import Move
 from umtali.players import Player, RandomPlayer
@@ -228,10 +228,14 @@ def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> in
                     out(tr("Bye.") + "\n")
                     return 0
                 shown_to = seat
-            for e in pending:
-                out(describe(e.for_seat(seat), names, tr) + "\n")
             ended = [e for e in pending if isinstance(e, HandEnded)]
-            pending = []
+            # A hand's review comes before the next hand is announced: it is of the hand ended.
+            end = pending.index(ended[0]) if ended else len(pending)
+            split = next((i for i in range(end, len(pending))
+                          if isinstance(pending[i], HandStarted)), len(pending))
+            for e in pending[:split]:
+                out(describe(e.for_seat(seat), names, tr) + "\n")
+            pending = pending[split:]
             if ended and reviews and record:
                 out(tr("The coach reviews the hand…") + "\n")
                 stdout.flush()
@@ -239,6 +243,9 @@ def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> in
                 lines = review_lines(record, *where, player_seed(session, 0), tr,
                                      dealt=dealt_view(session, 0, where))
                 out("\n".join(lines) + "\n")
+            for e in pending:
+                out(describe(e.for_seat(seat), names, tr) + "\n")
+            pending = []
             if ended:
                 record = []
             if session.over:
