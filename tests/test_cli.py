@@ -287,7 +287,7 @@ def test_play_in_russian_to_the_end_of_a_session() -> None:
                     "help\nfoo\n0\nmeld\n1\n" + "1\n" * 5000)
     assert code == 0
     for said in ("Умтали, зерно 9", "Введите ход или номер хода", "'foo' — не ход",
-                 "Хода 0 нет: выберите от 1 до", "назовите карты комбинации", "Ваши карты:",
+                 "Хода 0 нет: выберите от 1 до", "Назовите карты комбинации", "Ваши карты:",
                  "Ходы: 1)", "Комбинации игрока Компьютер:", "берёт карту из колоды",
                  "Раздача 1 окончена", "выигрывает матч"):
         assert said in out, said
@@ -360,3 +360,14 @@ def test_verify_bad_input_in_russian(tmp_path: Path, capsys: pytest.CaptureFixtu
     path, _ = _replay_file(tmp_path)
     assert run(["verify", "--salt", "XYZ", str(path), "--lang", "ru"])[0] == 2
     assert "проверить нельзя: соль" in capsys.readouterr().err
+
+
+def test_play_refuses_a_move_in_a_sentence_as_the_bot_does() -> None:
+    # The engine's reasons start in lower case, for "line 2: discard kh: ..." in scripts; said
+    # alone at the prompt, as by the bot (``sentence``), they start with a capital.
+    code, out = run(["play", "--seed", "7"], "meld 2S 3S 4S\nfoo\nquit\n")
+    assert code == 0
+    assert "Player> You don't hold 2♠ 3♠ 4♠.\n" in out
+    assert "Player> 'foo' is not a move: " in out and "discard <card> [up].\n" in out
+    code, out = run(["play", "--seed", "7", "--lang", "ru"], "1\n1\n1\ndiscard 8S\nquit\n")
+    assert "Игрок> Сначала возьмите карту: " in out

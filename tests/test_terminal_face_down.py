@@ -68,7 +68,7 @@ def test_a_discard_that_does_not_go_out_is_face_up(monkeypatch: pytest.MonkeyPat
 
 def test_down_is_refused_when_not_the_last_card(monkeypatch: pytest.MonkeyPatch) -> None:
     out = _play(monkeypatch, TWO_CARDS, "discard 9h down")
-    assert "only your last card, when you go out, may be discarded face down." in out
+    assert "Only your last card, when you go out, may be discarded face down." in out
     assert "Player discards" not in out
 
 

@@ -32,7 +32,7 @@ from umtali.cli_script import rules_of, run_script, run_simulate
 from umtali.cli_verify import run_verify
 from umtali.errors import UmtaliError
 from umtali.events import Event, HandEnded, HandStarted
-from umtali.i18n import EN, ENGLISH, N_, Tr, language_of, languages, tr_for
+from umtali.i18n import EN, ENGLISH, N_, Tr, language_of, languages, sentence, tr_for
 from umtali.moves import Move
 from umtali.players import Player, RandomPlayer
 from umtali.seeds import seed_value
@@ -296,7 +296,8 @@ def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> in
                     out(tr("There is no move {number}: choose 1 to {count}.", number=text,
                            count=len(legal)) + "\n")
                 except UmtaliError as e:
-                    out(tr(e.text) + ".\n")
+                    # Said alone, as the bot says it (the engine's text suits "line 2: ...").
+                    out(sentence(tr(e.text)) + "\n")
     finally:
         if secret:
             out(tr("The seed was {seed}: '--seed {seed}' deals these hands again.", seed=seed)
