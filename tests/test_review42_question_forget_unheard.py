@@ -13,17 +13,15 @@ from typing import Any
 
 import pytest
 
-from tests.discord_helpers import World, custom_ids, flush
-from tests.time_control_helpers import question_deleted
-
-ASKED = "time for this turn is up"
+from tests.discord_helpers import World, flush
+from tests.time_control_helpers import question_deleted, table_again_asks_anew
 
 
 async def test_a_deleted_question_forgotten_unheard_is_asked_again(
         world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     # Deleted by a moderator (the bot hears nothing of it: no message intents).
     d = await question_deleted(world)
-    svc, question, waiting, thread = d.svc, d.question, d.waiting, d.thread
+    svc, waiting, thread = d.svc, d.waiting, d.thread
     leases = svc.owners.leases
     saved = leases.set_question
 
@@ -41,13 +39,4 @@ async def test_a_deleted_question_forgotten_unheard_is_asked_again(
         await svc.check_timers(now=world.clock.now)
         await flush(world)
     # The waiting player tries /umtali table once more, as the bot's answer to review38 says.
-    again = await waiting.slash(thread, "umtali table")
-    await flush(world)
-    assert again.acknowledged
-    for _ in range(2):
-        world.clock.advance(1)
-        await svc.check_timers(now=world.clock.now)
-        await flush(world)
-    asked = [m for m in thread.history() if ASKED in m.content and custom_ids(m)]
-    assert len(asked) == 1 and asked[0].id != question.id, \
-        [m.content for m in thread.history()]
+    await table_again_asks_anew(world, d)

@@ -13,10 +13,8 @@ from typing import Any
 
 import pytest
 
-from tests.discord_helpers import World, custom_ids, flush
-from tests.time_control_helpers import question_deleted
-
-ASKED = "time for this turn is up"
+from tests.discord_helpers import World, flush
+from tests.time_control_helpers import question_deleted, table_again_asks_anew
 
 
 async def test_a_deleted_question_not_forgotten_for_now_leaves_the_table_command_done(
@@ -55,7 +53,7 @@ async def test_a_deleted_question_forgotten_unheard_and_unread_is_asked_again(
     (``set_question``'s ``was``) and left memory so for good: no check asks a question that
     stands, and the waiting player had no button to claim the session with."""
     d = await question_deleted(world)
-    svc, question, waiting, thread = d.svc, d.question, d.waiting, d.thread
+    svc, waiting, thread = d.svc, d.waiting, d.thread
     leases = svc.owners.leases
     saved, read = leases.set_question, svc.store.match
     out: list[bool] = []
@@ -77,13 +75,4 @@ async def test_a_deleted_question_forgotten_unheard_and_unread_is_asked_again(
     monkeypatch.undo()
     assert out and shown.acknowledged and not shown.ephemeral
     # The database back: the waiting player tries /umtali table once more.
-    again = await waiting.slash(thread, "umtali table")
-    await flush(world)
-    assert again.acknowledged
-    for _ in range(2):
-        world.clock.advance(1)
-        await svc.check_timers(now=world.clock.now)
-        await flush(world)
-    asked = [m for m in thread.history() if ASKED in m.content and custom_ids(m)]
-    assert len(asked) == 1 and asked[0].id != question.id, \
-        [m.content for m in thread.history()]
+    await table_again_asks_anew(world, d)

@@ -126,6 +126,23 @@ async def question_deleted(world: World) -> Deleted:
     return Deleted(svc, live, question, player(world, 1 - live.session.to_act), thread)
 
 
+async def table_again_asks_anew(world: World, deleted: Deleted) -> Any:
+    """The waiting player posts the table again (``/umtali table``); at the checks after it,
+    the deleted question is asked anew, once: that question."""
+    again = await deleted.waiting.slash(deleted.thread, "umtali table")
+    await flush(world)
+    assert again.acknowledged
+    for _ in range(2):
+        world.clock.advance(1)
+        await deleted.svc.check_timers(now=world.clock.now)
+        await flush(world)
+    asked = [m for m in deleted.thread.history()
+             if "time for this turn is up" in m.content and custom_ids(m)]
+    assert len(asked) == 1 and asked[0].id != deleted.question.id, \
+        [m.content for m in deleted.thread.history()]
+    return asked[0]
+
+
 def button(question: Any, action: str) -> str:
     """The custom id of the question's button for ``action`` (claim, wait)."""
     return next(c for c in custom_ids(question) if c.endswith(":" + action))
