@@ -12,6 +12,7 @@ import discord
 
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.failures import PASSING
+from cogs.umtali.numbers import listed
 from cogs.umtali.records import may_post
 from umtali.i18n import N_, Tr
 
@@ -59,14 +60,6 @@ def thread_missing(interaction: discord.Interaction) -> list[str]:
         return []
     perms = interaction.app_permissions
     return [label for name, label in _THREAD if not getattr(perms, name)]
-
-
-def listed(missing: list[str], tr: Tr) -> str:
-    """Permissions' names in a sentence, bold: "**A**, **B** and **C**"."""
-    shown = [f"**{tr(m)}**" for m in missing]
-    # A comma between all but the last two, in both languages.
-    return shown[0] if len(shown) == 1 else tr("{a} and {b}", a=", ".join(shown[:-1]),
-                                                 b=shown[-1])
 
 
 def threads_note(interaction: discord.Interaction, tr: Tr) -> str | None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from functools import reduce
 from typing import TYPE_CHECKING
 
 import discord
@@ -23,7 +22,7 @@ from cogs.umtali.access import service, store, tr_of
 from cogs.umtali.final_card import show_counted
 from cogs.umtali.names import safe_name, visible
 from cogs.umtali.nonces import nonce_of
-from cogs.umtali.numbers import one_decimal
+from cogs.umtali.numbers import listed, one_decimal
 from cogs.umtali.options import on_off
 from cogs.umtali.removal import owns
 from cogs.umtali.render import COLOUR
@@ -89,7 +88,7 @@ def seasons_words(settings: GuildSettings, tr: Tr,
     mention = f"<#{channel_id}>"
     if missing:
         # (the names worked out first: a call inside ``tr.plural`` hides it from the catalogue)
-        names = _listed(missing, tr)
+        names = listed(missing, tr)
         return tr.plural(
             "Seasons {cadence}; season summaries: {channel}, but I can't post them there now: "
             "I need the {names} permission there.",
@@ -115,17 +114,13 @@ def summary_missing(channel: discord.TextChannel) -> list[str]:
     return [label for name, label in SUMMARY_NEEDS if not getattr(perms, name)]
 
 
-def _listed(missing: list[str], tr: Tr) -> str:
-    return reduce(lambda a, b: tr("{a} and {b}", a=a, b=b), [f"**{tr(m)}**" for m in missing])
-
-
 def summary_refusal(channel: discord.TextChannel, tr: Tr) -> str | None:
     """Why season summaries cannot go to ``channel`` (the bot may not post there), or None.
     Said when it is chosen: else the first summary, a month later, would be dropped unseen."""
     missing = summary_missing(channel)
     if not missing:
         return None
-    names = _listed(missing, tr)
+    names = listed(missing, tr)
     return tr.plural(
         "I can't post season summaries in {channel}: I need the {names} permission there. "
         "Nothing was changed.",
