@@ -27,3 +27,18 @@ def test_the_two_seats_of_a_hotseat_are_numbered_alike(lang: str, first: str,
                  "--lang", "en"],
                 io.StringIO("quit\n"), out) == 0
     assert "Games won: Аня 0, Player 2 0." in out.getvalue()
+
+
+@pytest.mark.parametrize(("options", "won"), [
+    (["--name", "Computer"], "Games won: Computer 0, Opponent 0."),
+    (["--name", " computer "], "Games won: computer 0, Opponent 0."),
+    (["--name", "Компьютер", "--lang", "ru"], "Выиграно партий: Компьютер 0, Соперник 0."),
+    (["--name", "Player 2", "--hotseat", "--no-handover"], "Games won: Player 2 0, Player 1 0."),
+    (["--name", "   "], "Games won: Player 0, Computer 0."),
+])
+def test_the_two_seats_never_share_a_name(options: list[str], won: str) -> None:
+    # "--name Computer" gave both seats one name: every move, score and the winner read as
+    # one player's (review46).
+    out = io.StringIO()
+    assert main(["play", "--seed", "9", *options], io.StringIO("quit\n"), out) == 0
+    assert won in out.getvalue(), out.getvalue()

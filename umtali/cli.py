@@ -197,11 +197,7 @@ def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> in
     session = Session(rules_of(args), seed)
     # Two people at one terminal are numbered alike ("Player" beside "Player 2" read as if
     # "Games: Player 2, Player 2 1" were one player's twice).
-    name = args.name or (tr.ctx("a name at the table", "Player 1") if args.hotseat
-                         else tr.ctx("a name at the table", "Player"))
-    other = (tr.ctx("a name at the table", "Player 2") if args.hotseat
-             else tr.ctx("a name at the table", "Computer"))
-    names = (name, other)
+    names = _names(args.name, args.hotseat, tr)
     # As the bot's: the computer's own seed is one-way from the session's, which would tell
     # it every card it does not see.
     computer = None if args.hotseat else LEVELS[args.level](player_seed(session, 1))
@@ -310,6 +306,19 @@ CLEAR_SCREEN = "\x1b[H\x1b[2J\x1b[3J"
 
 #: What ends the game wherever a line is read.
 QUIT_WORDS = frozenset({"quit", "exit"})
+
+
+def _names(chosen: str | None, hotseat: bool, tr: Tr) -> tuple[str, str]:
+    """The two seats' names: ``chosen`` (stripped) for the first. Never one name for both:
+    "--name Computer" would read as the computer's every move and score twice."""
+    name = (chosen or "").strip() or (tr.ctx("a name at the table", "Player 1") if hotseat
+                                       else tr.ctx("a name at the table", "Player"))
+    other = (tr.ctx("a name at the table", "Player 2") if hotseat
+             else tr.ctx("a name at the table", "Computer"))
+    if other.casefold() == name.casefold():
+        other = (tr.ctx("a name at the table", "Player 1") if hotseat
+                 else tr.ctx("a name at the table", "Opponent"))
+    return name, other
 
 
 def _hand_over(name: str, stdin: TextIO, stdout: TextIO, tr: Tr) -> bool:
