@@ -198,6 +198,16 @@ class MessageQueries:
         async with self.db.transaction() as c:
             await c.execute(f"UPDATE matches SET dm_refused{seat} = 1 WHERE id = ?", (match_id,))
 
+    async def clear_dm_refused(self, match_id: int, seat: int, owner: str) -> bool:
+        """The seat's DMs are to be tried again (``cogs.umtali.dms_again``): whether they
+        are, by the match's holder ``owner``, the match in play with its channel (a refusal
+        with the channel lost abandoned it, and is never taken back)."""
+        async with self.db.transaction() as c:
+            cur = await c.execute(
+                f"UPDATE matches SET dm_refused{seat} = 0 WHERE id = ? AND owner = ? "
+                "AND status = 'active' AND channel_lost = 0", (match_id, owner))
+            return cur.rowcount == 1
+
     async def set_unsent(self, match_id: int, unsent: str) -> None:
         """What is still to be announced (after some of it was posted)."""
 

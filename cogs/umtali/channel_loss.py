@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from cogs.umtali.dms_again import refused
 from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import only, ping
@@ -50,9 +51,12 @@ class ChannelLoss(ABC):
     async def dm_refused(self, live: LiveMatch, seat: int) -> None:
         await self.service.store.set_dm_refused(live.id, seat)
         live.dm_refused[seat] = True
+        tell = refused(live, seat)
         if live.channel_lost:
             await self.service.abandon_if_unreachable(live)
             return
+        if not tell:
+            return  # told while they were closed; tried again and refused again
         user_id = live.player_ids[seat]
         channel = self.client.get_partial_messageable(live.channel_id)
         tr = self.service.public_tr(live)

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from cogs.umtali.channel_loss import ChannelLoss
+from cogs.umtali.dms_again import reached, reopened, try_again
 from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.in_dms import channel_lost, send_hand, still_untold
 from cogs.umtali.live import LiveMatch
@@ -312,14 +313,20 @@ class Delivery(Retries, ChannelLoss):
     async def _hand(self, live: LiveMatch, seat: int, *, announce: bool = False) -> None:
         """The seat's hand; as a new DM saying the channel was lost if not yet told (that
         saved with the panel: ``lost_untold``). With the channel lost, a turn's announcement
-        reaches the player to act as a new DM, once (``in_dms.owed_turn``)."""
-        if await still_untold(self.service, live, seat):
+        reaches the player to act as a new DM, once (``in_dms.owed_turn``). A seat whose DMs
+        refused the bot is tried there again once a hand (``dms_again``)."""
+        if await try_again(self.service, live, seat):
+            await self.send_hand(live, seat, new=True,
+                                 note=reopened(self.service.seat_tr(live, seat)))
+        elif await still_untold(self.service, live, seat):
             await self.send_hand(live, seat, new=True, lost=True,
                                  note=channel_lost(self.service.seat_tr(live, seat)))
         else:
             await self.send_hand(live, seat, tell_turn=announce)
         if live.dm_refused[seat] or live.is_computer(seat):
             live.lost_untold.discard(seat)  # nobody to tell there
+        else:
+            reached(live, seat)
 
     async def send_hand(self, live: LiveMatch, seat: int, *, new: bool = False,
                         note: str = "", unless: Callable[[], bool] | None = None,

@@ -1,0 +1,70 @@
+"""A player whose DMs refused the bot is tried there again once a hand: one who opened them
+since (Discord's privacy settings) gets the hand panel there again, as before the refusal,
+rather than for the rest of the match only through the table's My hand button.
+
+Once a hand, not once a move: each refused try is a request Discord counts against the bot
+(its limit of invalid requests), and My hand serves meanwhile. A refusal is told in the
+channel once while it lasts: a try that is refused again says nothing. Never with the
+match's channel lost: a seat refused then abandoned the match."""
+
+from __future__ import annotations
+
+import weakref
+from typing import TYPE_CHECKING
+
+from cogs.umtali.live import LiveMatch
+from cogs.umtali.reminders import turn_of
+from umtali.i18n import Tr
+
+if TYPE_CHECKING:
+    from cogs.umtali.service import MatchService
+
+#: By match: the hand (game, hand) each refused seat was last refused or tried in. Memory: a
+#: restart tries each refused seat once more at its first delivery.
+_tried: weakref.WeakKeyDictionary[LiveMatch, dict[int, tuple[int, int]]] = \
+    weakref.WeakKeyDictionary()
+#: By match: the seats told their DMs are closed, and tried again since: refused again, not
+#: told again. A panel that reached the DMs ends it (closed once more, told once more).
+_told: weakref.WeakKeyDictionary[LiveMatch, set[int]] = weakref.WeakKeyDictionary()
+
+
+def reopened(tr: Tr) -> str:
+    """Said with the panel that reached the DMs again."""
+    return tr("I can send you direct messages again: your hand comes here from now on, as "
+              "before.")
+
+
+def _hand(live: LiveMatch) -> tuple[int, int]:
+    game, hand, _turns, _seat = turn_of(live)
+    return game, hand
+
+
+def refused(live: LiveMatch, seat: int) -> bool:
+    """The seat's DMs refused the bot (saved): not tried again before the next hand. Whether
+    its player is to be told so (not if told already, and tried again since)."""
+    _tried.setdefault(live, {})[seat] = _hand(live)
+    return seat not in _told.get(live, set())
+
+
+def reached(live: LiveMatch, seat: int) -> None:
+    """A panel reached the seat's DMs: a later refusal is told again."""
+    told = _told.get(live)
+    if told is not None and not live.dm_refused[seat]:
+        told.discard(seat)
+
+
+async def try_again(svc: MatchService, live: LiveMatch, seat: int) -> bool:
+    """Whether the seat, its DMs refused, is to be sent its panel there again now: once a
+    hand, its refusal cleared as saved first (memory never ahead of the database)."""
+    if not live.dm_refused[seat] or live.is_computer(seat) or live.channel_lost or live.over:
+        return False
+    hand = _hand(live)
+    tried = _tried.setdefault(live, {})
+    if tried.get(seat) == hand:
+        return False
+    tried[seat] = hand
+    if not await svc.store.clear_dm_refused(live.id, seat, svc.owners.name):
+        return False  # no longer this process's match in play, or its channel lost
+    live.dm_refused[seat] = False
+    _told.setdefault(live, set()).add(seat)
+    return True

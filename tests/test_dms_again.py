@@ -1,0 +1,128 @@
+"""A player whose DMs refused the bot was left to the table's My hand button for the rest of the
+match, even after opening their DMs (review43). Now they are tried again once a hand, quietly:
+refused again, nothing more is said; open, the hand panel comes there again."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+from bot import UmtaliBot
+from cogs.umtali.live import LiveMatch
+from cogs.umtali.reminders import turn_of
+from tests.discord_helpers import World, flush, play_out, start_match, thread_of
+
+REFUSED = "can't send you direct messages"
+
+
+def _close_dms(world: World) -> None:
+    world.env.inject_error("POST", f"/channels/{world.bob.user.dm_channel.id}/messages",
+                           status=403, code=50007, message="Cannot send messages to this user",
+                           times=None)
+
+
+def _open_dms(world: World) -> None:
+    faults = world.env.backend.faults
+    faults[:] = [f for f in faults if not str(f["path"]).endswith(
+        f"{world.bob.user.dm_channel.id}/messages")]
+
+
+def _sends_to_bob(world: World) -> int:
+    path = f"/channels/{world.bob.user.dm_channel.id}/messages"
+    return sum(1 for r in world.env.http_requests if r.method == "POST" and r.path == path)
+
+
+def _notices(world: World, live: LiveMatch) -> int:
+    return sum(1 for m in thread_of(world, live).history() if REFUSED in m.content)
+
+
+async def _next_hand(world: World, live: LiveMatch) -> None:
+    hand = turn_of(live)[:2]
+    while not live.over and turn_of(live)[:2] == hand:
+        await play_out(world, live, moves=1)
+    await flush(world)
+
+
+def _saved_refused(db_path: Path, live: LiveMatch) -> tuple[int, int]:
+    with sqlite3.connect(db_path) as db:
+        row = db.execute("SELECT dm_refused0, dm_refused1 FROM matches WHERE id = ?",
+                         (live.id,)).fetchone()
+    return int(row[0]), int(row[1])
+
+
+async def test_dms_opened_again_get_the_hand_panel_at_the_next_hand(
+        world: World, db_path: Path) -> None:
+    _close_dms(world)
+    live = await start_match(world)
+    bob = live.seat_of(world.bob.id)
+    assert bob is not None and live.dm_refused[bob]
+    assert _notices(world, live) == 1
+    tries = _sends_to_bob(world)
+    # Within the hand: not tried again at every move.
+    await play_out(world, live, moves=6)
+    assert _sends_to_bob(world) == tries
+    # A new hand: tried once, refused again, and nothing more said in the channel.
+    await _next_hand(world, live)
+    assert not live.over
+    assert _sends_to_bob(world) == tries + 1
+    assert _notices(world, live) == 1 and live.dm_refused[bob]
+    assert _saved_refused(db_path, live)[bob] == 1
+    # Bob opens his DMs: at the next hand his panel comes there, saying so.
+    _open_dms(world)
+    await play_out(world, live, moves=3)
+    assert _sends_to_bob(world) == tries + 1
+    await _next_hand(world, live)
+    assert not live.over and not live.dm_refused[bob]
+    assert _saved_refused(db_path, live)[bob] == 0
+    panel = world.bob.user.dm_channel.last_message
+    assert live.dm_message_ids[bob] == panel.id
+    assert "I can send you direct messages again" in (panel.content or "") + "".join(
+        e.description or "" for e in panel.embeds)
+    # From then on the panel is edited in place, and a refusal later is told again.
+    await play_out(world, live, moves=2)
+    assert world.bob.user.dm_channel.last_message.id == panel.id
+    _close_dms(world)
+    dm = world.bob.user.dm_channel
+    world.env.inject_error("PATCH", f"/channels/{dm.id}/messages/*", status=403, code=50007,
+                           message="Cannot send messages to this user", times=None)
+    await _next_hand(world, live)
+    assert live.dm_refused[bob] and _notices(world, live) == 2
+
+
+async def test_a_restart_tries_once_and_says_nothing_again(
+        world: World, make_bot: Callable[[], UmtaliBot]) -> None:
+    _close_dms(world)
+    live = await start_match(world)
+    bob = live.seat_of(world.bob.id)
+    assert bob is not None and live.dm_refused[bob] and _notices(world, live) == 1
+    await play_out(world, live, moves=2)
+    tries = _sends_to_bob(world)
+    new = make_bot()
+    await world.env.restart_bot(new)
+    assert new.matches is not None
+    restored = new.matches.matches[live.id]
+    await play_out(world, restored, moves=4)
+    # One try after the restart (it cannot know the hand it was tried in), no second notice.
+    assert _sends_to_bob(world) <= tries + 1
+    assert restored.dm_refused[bob] and _notices(world, restored) == 1
+
+
+async def test_a_refusal_with_the_channel_lost_is_never_tried_again(
+        world: World, db_path: Path) -> None:
+    # The clear is refused as saved: the match's channel lost (the store's own condition).
+    _close_dms(world)
+    live = await start_match(world)
+    bob = live.seat_of(world.bob.id)
+    assert bob is not None
+    svc = world.bot.matches
+    assert svc is not None
+    with sqlite3.connect(db_path) as db:
+        db.execute("UPDATE matches SET channel_lost = 1 WHERE id = ?", (live.id,))
+    assert not await svc.store.clear_dm_refused(live.id, bob, svc.owners.name)
+    assert _saved_refused(db_path, live)[bob] == 1
+    with sqlite3.connect(db_path) as db:
+        db.execute("UPDATE matches SET channel_lost = 0 WHERE id = ?", (live.id,))
+    # Nor by a process that does not hold the match.
+    assert not await svc.store.clear_dm_refused(live.id, bob, "elsewhere")
+    assert await svc.store.clear_dm_refused(live.id, bob, svc.owners.name)
