@@ -69,3 +69,19 @@ def test_draw_first_with_no_discard_pile_does_not_offer_take() -> None:
     assert not h.discard_pile and legal(h) == {"draw"}
     assert refusal(h, "take") == "the discard pile is empty"
     assert refusal(h, "meld 4C") == "draw first: 'draw' from the stock"
+
+
+def test_the_card_taken_under_compulsory_melding_names_the_meld_first() -> None:
+    # "Discard another card" was said while every other discard was refused too: the meld
+    # 5S 5D 5C comes first (compulsory melding). With optional melding, another card it is.
+    h = position(hands=("5S 5C 9H", "3C"), discard="2H 5D", phase=Phase.DRAW)
+    play(h, "take")
+    assert legal(h) == {"meld 5S 5D 5C"}
+    assert refusal(h, "discard 5D") == ("you took 5♦ from the discard pile this turn, and "
+                                        "melding is compulsory: you can still 'meld 5♠ 5♦ 5♣'")
+    assert refusal(h, "discard 9H") == "melding is compulsory: you can still 'meld 5♠ 5♦ 5♣'"
+    h = position(hands=("5S 5C 9H", "3C"), discard="2H 5D", phase=Phase.DRAW,
+                 rules=RuleSet.english(optional_melding=True))
+    play(h, "take")
+    assert refusal(h, "discard 5D") == ("you took 5♦ from the discard pile this turn: discard "
+                                        "another card")

@@ -70,10 +70,16 @@ def _why_not_discard(state: HandState, move: Move, hand: int) -> Text:
                        cards=format_cards(iter_cards(state.must_meld)))
     if move.face_down and hand.bit_count() > 1:
         return Text.of("only your last card, when you go out, may be discarded face down")
+    legal = state.legal_moves()
+    melds = [m for m in legal if m.kind in (MoveKind.MELD, MoveKind.EXTEND)]
     if card == state.taken:
+        if melds and not any(m.kind is MoveKind.DISCARD for m in legal):
+            # "Discard another card" would be refused too: the melds come first.
+            return Text.of("you took {card} from the discard pile this turn, and melding is "
+                           "compulsory: you can still '{move}'", card=CARDS[card],
+                           move=melds[0].text(symbols=True))
         return Text.of("you took {card} from the discard pile this turn: discard another card",
                        card=CARDS[card])
-    melds = [m for m in state.legal_moves() if m.kind in (MoveKind.MELD, MoveKind.EXTEND)]
     if melds:
         return Text.of("melding is compulsory: you can still '{move}'",
                        move=melds[0].text(symbols=True))
