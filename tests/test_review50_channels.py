@@ -1,0 +1,125 @@
+"""Where a session can be started or its table brought (review50), through SimCord and a real
+SQLite file.
+
+A private thread the bot is not a member of (and where it may not manage threads, as the bot
+invited with the README's permissions may not) takes the bot's answers to commands, but none of
+its own messages: Discord says Missing Access. The challenge or practice offer was posted all
+the same, and only the accept or the cut found out, cancelling the session with "ask a server
+admin to check my permissions", which no permission fixes; a lost match's table brought there
+by ``/umtali table`` was lost again at its first move. Now the member is told at once that the
+bot is not in the thread, and nothing is offered or moved."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+from simcord.builders import UserHandle
+
+from cogs.umtali.live import LiveMatch
+from tests.discord_helpers import World, custom_ids, flush, play, start_match
+from umtali.players import GreedyPlayer
+
+#: A private thread's type, as Discord numbers it.
+PRIVATE_THREAD = 12
+NOT_IN = ("I'm not a member of this private thread, so I can't post in it: add me to it "
+          "(mention me in it), or use another channel.")
+NOT_IN_RU = "Я не участник этой приватной ветки"
+
+
+def _said(result: Any) -> str:
+    assert result.response is not None
+    embeds = result.response.embeds
+    return str(result.response.content or "") + " ".join(
+        str(e.description or "") for e in embeds)
+
+
+def _statuses(db_path: Path) -> dict[int, str]:
+    with sqlite3.connect(db_path) as c:
+        return dict(c.execute("SELECT id, status FROM challenges"))
+
+
+async def _private_thread(world: World, *, bot_in: bool = False) -> Any:
+    """A private thread of ada's with ben in it, under a channel where the bot may not manage
+    threads (the README's invite gives it no Manage Threads); the bot in it if ``bot_in``."""
+    bot_user = world.bot.user
+    assert bot_user is not None
+    parent = world.guild.create_text_channel("club", overwrites={
+        bot_user: discord.PermissionOverwrite(manage_threads=False)})
+    backend = world.env.backend
+    made = backend.create_thread(parent.id, "ours", world.alice.id, type=PRIVATE_THREAD)
+    backend.add_thread_member(made.id, world.bob.id)
+    if bot_in:
+        backend.add_thread_member(made.id, bot_user.id)
+    await world.env.settle()
+    return next(t for t in parent.threads if t.id == made.id)
+
+
+async def test_no_session_is_offered_in_a_private_thread_the_bot_is_not_in(
+        world: World, db_path: Path, locales: dict[int, str],
+        caplog: pytest.LogCaptureFixture) -> None:
+    thread = await _private_thread(world)
+    world.clock.advance(60)
+    r = await world.alice.slash(thread, "umtali challenge", opponent=world.bob)
+    assert r.acknowledged and r.ephemeral, _said(r)
+    assert NOT_IN in _said(r), _said(r)
+    world.clock.advance(60)
+    r = await world.alice.slash(thread, "umtali practice")
+    assert r.acknowledged and r.ephemeral, _said(r)
+    assert NOT_IN in _said(r), _said(r)
+    # Challenging the bot offers practice: refused alike.
+    world.clock.advance(60)
+    bot_member = world.guild.add_member(UserHandle(world.env, world.env.backend.bot_user))
+    r = await world.alice.slash(thread, "umtali challenge", opponent=bot_member)
+    assert r.acknowledged and r.ephemeral and NOT_IN in _said(r), _said(r)
+    locales[world.alice.id] = "ru"
+    world.clock.advance(60)
+    r = await world.alice.slash(thread, "umtali practice")
+    assert r.ephemeral and NOT_IN_RU in _said(r), _said(r)
+    await flush(world)
+    assert _statuses(db_path) == {} and thread.history() == []
+    assert world.bot.matches is not None and world.bot.matches.matches == {}
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+async def test_a_private_thread_the_bot_is_in_hosts_the_match(world: World) -> None:
+    thread = await _private_thread(world, bot_in=True)
+    world.clock.advance(60)
+    r = await world.alice.slash(thread, "umtali challenge", opponent=world.bob)
+    assert r.acknowledged and not r.ephemeral, _said(r)
+    accept = next(c for c in custom_ids(r.response) if c.endswith(":accept"))
+    clicked = await world.bob.click(r.response, custom_id=accept)
+    await world.bob.submit_modal(clicked, {"cut": ""})
+    await flush(world)
+    assert world.bot.matches is not None
+    (live,) = world.bot.matches.matches.values()
+    assert live.channel_id == thread.id and live.table_message_id is not None
+    assert any(m.id == live.table_message_id for m in thread.history())
+
+
+async def _lost(world: World) -> LiveMatch:
+    """A match whose thread was deleted: it goes on in DMs."""
+    live = await start_match(world, turn_timer=5)
+    world.env.inject_error("*", f"/channels/{live.channel_id}/*", status=404, code=10003,
+                           message="Unknown Channel", times=None)
+    seat = live.session.to_act
+    while live.session.to_act == seat:
+        await play(world, live, GreedyPlayer().choose(live.session.view(seat)))
+    await flush(world)
+    assert live.channel_lost and not live.over
+    return live
+
+
+async def test_a_lost_match_is_not_brought_to_a_private_thread_the_bot_is_not_in(
+        world: World) -> None:
+    live = await _lost(world)
+    thread = await _private_thread(world)
+    r = await world.alice.slash(thread, "umtali table")
+    assert r.acknowledged and r.ephemeral, _said(r)
+    assert NOT_IN in _said(r), _said(r)
+    await flush(world)
+    assert live.channel_lost and thread.history() == []
