@@ -22,7 +22,7 @@ from cogs.umtali.mentions import only
 from cogs.umtali.names import safe_name
 from cogs.umtali.options import clock_words, rules_words
 from cogs.umtali.panels import challenge_panel
-from cogs.umtali.permissions import missing_here, refusal, standing
+from cogs.umtali.permissions import missing_here, not_in_thread, refusal, standing
 from cogs.umtali.render import COLOUR
 from cogs.umtali.unheard import challenge_made, settled
 from data.failing import failing_for_now
@@ -84,6 +84,9 @@ async def offer_challenge(
             return
     if missing := missing_here(interaction):
         await answer(interaction, refusal(missing, tr))
+        return
+    if closed := await in_time(interaction, not_in_thread(interaction)):
+        await answer(interaction, closed)
         return
 
     # The session's seed, drawn and committed to before anyone can answer: the accepting

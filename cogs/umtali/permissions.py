@@ -97,6 +97,33 @@ def refusal(missing: list[str], tr: Tr) -> str:
         "server admin, or try another channel.", len(missing), names=names)
 
 
+async def not_in_thread(interaction: discord.Interaction) -> str | None:
+    """Why the bot cannot post in the interaction's channel whatever its permissions say: a
+    private thread it is not a member of, and may not manage threads in (Manage Threads sees
+    every private thread). Discord takes the bot's answers to commands there, but refuses its
+    own messages (Missing Access), the table's first; the permissions it sends with the
+    command do not tell. Asked of Discord, as discord.py may not know the bot's membership;
+    None when it cannot be told (Discord failing: the first posts tell then)."""
+    channel, me = interaction.channel, interaction.client.user
+    if not isinstance(channel, discord.Thread) or me is None or \
+            channel.type is not discord.ChannelType.private_thread or \
+            interaction.app_permissions.manage_threads:
+        return None
+    try:
+        await channel.fetch_member(me.id)
+    except (discord.Forbidden, discord.NotFound):
+        pass  # not a member: the thread is closed to the bot, or it is not among its members
+    except (discord.HTTPException, *PASSING) as e:
+        log.info("could not tell whether the bot is in private thread %d (%s)", channel.id, e)
+        return None
+    else:
+        return None
+    tr = tr_of(interaction)
+    return tr(
+        "I'm not a member of this private thread, so I can't post in it: add me to it "
+        "(mention me in it), or use another channel.")
+
+
 #: Said in public, on the challenge or practice message (``tr(CANCELLED)``), when the first
 #: posts failed: the channel refused them, or Discord or the database failed for a moment.
 CANCELLED = N_("The session could not start: my first messages here failed. Nothing was "

@@ -31,7 +31,7 @@ from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.names import plain_member_name, safe_name
 from cogs.umtali.options import clock_words, computer_name, level_word, rules_words
 from cogs.umtali.panels import cut_panel
-from cogs.umtali.permissions import missing_here, refusal
+from cogs.umtali.permissions import missing_here, not_in_thread, refusal
 from cogs.umtali.render import COLOUR
 from cogs.umtali.unheard import challenge_made, settled
 from data.models import Challenge
@@ -95,6 +95,9 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
         return
     if missing := missing_here(interaction):
         await _refuse(interaction, refusal(missing, tr))
+        return
+    if closed := await in_time(interaction, not_in_thread(interaction), public=True):
+        await _refuse(interaction, closed)
         return
     bot_user = interaction.client.user
     assert bot_user is not None

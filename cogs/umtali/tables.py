@@ -26,7 +26,7 @@ from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.names import member_name
 from cogs.umtali.outbox import Batch
 from cogs.umtali.panels import table_panel
-from cogs.umtali.permissions import missing_here, refusal, sees
+from cogs.umtali.permissions import missing_here, not_in_thread, refusal, sees
 from cogs.umtali.records import may_post
 from cogs.umtali.retiring import BROUGHT, retire, table_link
 from cogs.umtali.service import TableMoved, TableTooLate
@@ -73,6 +73,9 @@ async def post_table(interaction: discord.Interaction) -> None:
         return
     if missing := missing_here(interaction):
         await answer(interaction, refusal(missing, tr))
+        return
+    if closed := await in_time(interaction, not_in_thread(interaction)):
+        await answer(interaction, closed)
         return
     if live.channel_lost and (hidden := await in_time(interaction, _hidden_from(interaction,
                                                                              live))):
