@@ -7,7 +7,10 @@ its own messages: Discord says Missing Access. The challenge or practice offer w
 the same, and only the accept or the cut found out, cancelling the session with "ask a server
 admin to check my permissions", which no permission fixes; a lost match's table brought there
 by ``/umtali table`` was lost again at its first move. Now the member is told at once that the
-bot is not in the thread, and nothing is offered or moved."""
+bot is not in the thread, and nothing is offered or moved.
+
+And ``/umtali table`` in the match's own channel, where an admin took Attach Files away
+during the match, was refused for that permission, though the table goes on there as text."""
 
 from __future__ import annotations
 
@@ -18,10 +21,13 @@ from typing import Any
 
 import discord
 import pytest
+from simcord.backend.models.channel import Overwrite
 from simcord.builders import UserHandle
+from simcord.enums import OverwriteType
 
 from cogs.umtali.live import LiveMatch
-from tests.discord_helpers import World, custom_ids, flush, play, start_match
+from cogs.umtali.pictures import TABLE_FILE
+from tests.discord_helpers import World, custom_ids, flush, play, start_match, thread_of
 from umtali.players import GreedyPlayer
 
 #: A private thread's type, as Discord numbers it.
@@ -123,3 +129,36 @@ async def test_a_lost_match_is_not_brought_to_a_private_thread_the_bot_is_not_in
     assert NOT_IN in _said(r), _said(r)
     await flush(world)
     assert live.channel_lost and thread.history() == []
+
+
+def _files(world: World, allowed: bool) -> None:
+    bot_user = world.bot.user
+    assert bot_user is not None
+    files = discord.Permissions(attach_files=True).value
+    world.env.backend.set_overwrite(world.channel.id, Overwrite(
+        target_id=bot_user.id, type=OverwriteType.MEMBER, allow=files if allowed else 0,
+        deny=0 if allowed else files))
+
+
+async def test_the_table_asked_again_where_attach_files_was_taken_away_comes_as_text(
+        world: World) -> None:
+    assert world.bot.matches is not None and world.bot.matches.pictures
+    live = await start_match(world)
+    thread = thread_of(world, live)
+    _files(world, False)
+    await world.env.settle()
+    old = live.table_message_id
+    r = await world.alice.slash(thread, "umtali table")
+    assert r.acknowledged and not r.ephemeral, _said(r)
+    await flush(world)
+    assert live.table_message_id != old and not live.channel_lost
+    table = next(m for m in thread.history() if m.id == live.table_message_id)
+    assert table.attachments == [] and table.embeds[0].fields
+    # Attach Files given back, the table asked again carries its picture.
+    _files(world, True)
+    await world.env.settle()
+    r = await world.alice.slash(thread, "umtali table")
+    assert r.acknowledged and not r.ephemeral, _said(r)
+    await flush(world)
+    table = next(m for m in thread.history() if m.id == live.table_message_id)
+    assert [a.filename for a in table.attachments] == [TABLE_FILE]
