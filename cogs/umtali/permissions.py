@@ -40,11 +40,14 @@ def _pictures_here(interaction: discord.Interaction) -> bool:
     return svc.pictures and interaction.guild_id not in svc.prefs.plain_guilds
 
 
-def missing_here(interaction: discord.Interaction) -> list[str]:
-    """The permissions the bot lacks to play a match in the interaction's channel."""
+def missing_here(interaction: discord.Interaction, *, files: bool = True) -> list[str]:
+    """The permissions the bot lacks to play a match in the interaction's channel. ``files``
+    False: what is posted goes without its picture where the bot may not attach one (the
+    table of a match in its own channel: ``Looks.table_message``)."""
     perms = interaction.app_permissions
     send = _SEND_IN_THREADS if _in_thread(interaction) else _SEND
-    needed = (*_POSTING, send, *((_ATTACH,) if _pictures_here(interaction) else ()))
+    attach = files and _pictures_here(interaction)
+    needed = (*_POSTING, send, *((_ATTACH,) if attach else ()))
     return [label for name, label in needed if not getattr(perms, name)]
 
 

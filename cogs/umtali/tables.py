@@ -71,7 +71,9 @@ async def post_table(interaction: discord.Interaction) -> None:
         else:
             await interaction.response.send_message(**shown.send(), ephemeral=True)
         return
-    if missing := missing_here(interaction):
+    # In the match's own channel the table goes as text where the bot may no longer attach
+    # its picture (an admin took Attach Files away during the match), as at every move.
+    if missing := missing_here(interaction, files=live.channel_lost):
         await answer(interaction, refusal(missing, tr))
         return
     if closed := await in_time(interaction, not_in_thread(interaction)):
