@@ -6,8 +6,8 @@ invited with the README's permissions may not) takes the bot's answers to comman
 its own messages: Discord says Missing Access. The challenge or practice offer was posted all
 the same, and only the accept or the cut found out, cancelling the session with "ask a server
 admin to check my permissions", which no permission fixes; a lost match's table brought there
-by ``/umtali table`` was lost again at its first move. Now the member is told at once that the
-bot is not in the thread, and nothing is offered or moved.
+by ``/umtali table`` was lost again at the bot's first own post there. Now the member is told
+at once that the bot is not in the thread, and nothing is offered or moved.
 
 And ``/umtali table`` in the match's own channel, where an admin took Attach Files away
 during the match, was refused for that permission, though the table goes on there as text."""
