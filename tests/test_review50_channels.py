@@ -162,3 +162,18 @@ async def test_the_table_asked_again_where_attach_files_was_taken_away_comes_as_
     await flush(world)
     table = next(m for m in thread.history() if m.id == live.table_message_id)
     assert [a.filename for a in table.attachments] == [TABLE_FILE]
+
+
+async def test_the_commands_are_offered_where_the_bot_was_added_not_to_user_installs(
+        world: World) -> None:
+    # Left to the application's settings, a bot whose owner ticked User Install (for its DMs,
+    # say) had its commands in every server a member uses, the bot in it or not: a challenge
+    # there was posted as the command's answer, and the table, the bot's own post, refused.
+    # Guild installs only: in DMs with the bot, rules and display as ever.
+    synced = [c for h in world.env.http_requests
+              if h.method == "PUT" and h.path.endswith("/commands") for c in h.json or []]
+    assert {c["name"] for c in synced} == {"umtali", "umtali-admin"}
+    for command in synced:
+        assert command.get("integration_types") == [0], command["name"]
+    r = await world.alice.user.slash("umtali rules")
+    assert r.acknowledged and r.ephemeral and r.response.embeds
