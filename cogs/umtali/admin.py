@@ -48,6 +48,7 @@ if TYPE_CHECKING:
 
 
 @app_commands.guild_only()
+@app_commands.allowed_installs(guilds=True, users=False)  # as ``/umtali``'s
 @app_commands.default_permissions(manage_guild=True)
 class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
                      group_description="Umtali for server managers: settings, command sync"):

@@ -140,6 +140,10 @@ async def _my_match(interaction: discord.Interaction) -> LiveMatch | None:
     return live
 
 
+# Installed to a server only: left to the application's settings, a User Install ticked there
+# would offer the commands in any server a member uses, the bot in it or not, where it answers
+# a command but may post nothing of its own (a challenge posted, its table refused).
+@app_commands.allowed_installs(guilds=True, users=False)
 class UmtaliCog(commands.GroupCog, group_name="umtali",
                 group_description="Play Umtali, a two-player rummy game"):
     def __init__(self, bot: commands.Bot) -> None:
