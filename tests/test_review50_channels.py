@@ -177,3 +177,71 @@ async def test_the_commands_are_offered_where_the_bot_was_added_not_to_user_inst
         assert command.get("integration_types") == [0], command["name"]
     r = await world.alice.user.slash("umtali rules")
     assert r.acknowledged and r.ephemeral and r.response.embeds
+
+
+def _manager(world: World) -> Any:
+    role = world.guild.create_role("admin", permissions=discord.Permissions(manage_guild=True))
+    return world.guild.add_member(world.env.create_user("boss"), roles=[role])
+
+
+async def test_a_season_channel_missing_three_permissions_lists_them_as_a_sentence(
+        world: World, locales: dict[int, str]) -> None:
+    # As a challenge's refusal lists them ("A, B and C"; it was "A and B and C" here).
+    bot_user = world.bot.user
+    assert bot_user is not None
+    boss = _manager(world)
+    shut = discord.PermissionOverwrite(view_channel=False, send_messages=False,
+                                       embed_links=False)
+    closed = world.guild.create_text_channel("closed", overwrites={bot_user: shut})
+    no = await boss.slash(world.channel, "umtali-admin settings", seasons="monthly",
+                          season_channel=closed)
+    assert no.ephemeral and _said(no) == (
+        f"I can't post season summaries in <#{closed.id}>: I need the **View Channel**, "
+        "**Send Messages** and **Embed Links** permissions there. Nothing was changed."), \
+        _said(no)
+    locales[boss.id] = "ru"
+    no = await boss.slash(world.channel, "umtali-admin settings", season_channel=closed)
+    assert "**Просматривать каналы**, **Отправлять сообщения** и **Встраивать ссылки**" \
+        in _said(no), _said(no)
+    # Chosen while the bot could post there, then closed to it: the settings say so alike.
+    locales[boss.id] = "en-US"
+    later = world.guild.create_text_channel("later")
+    ok = await boss.slash(world.channel, "umtali-admin settings", seasons="monthly",
+                          season_channel=later)
+    assert f"season summaries: <#{later.id}>." in _said(ok), _said(ok)
+    world.env.backend.set_overwrite(later.id, Overwrite(
+        target_id=bot_user.id, type=OverwriteType.MEMBER, deny=shut.pair()[1].value))
+    await world.env.settle()
+    ok = await boss.slash(world.channel, "umtali-admin settings")
+    assert "I need the **View Channel**, **Send Messages** and **Embed Links** permissions " \
+        "there." in _said(ok), _said(ok)
+
+
+@pytest.mark.parametrize("kind", ["voice", "stage"])
+async def test_a_voice_or_stage_channel_s_chat_plays_in_the_channel_and_says_so(
+        world: World, kind: str) -> None:
+    # Discord makes no thread in a voice or stage channel's chat ("Cannot execute action on
+    # this channel type"; SimCord would make one). The bot asked for one at every accept, and
+    # its settings said threads on there, as where it makes them.
+    chat = (world.guild.create_voice_channel if kind == "voice"
+            else world.guild.create_stage_channel)("lounge")
+    world.env.inject_error("POST", f"/channels/{chat.id}/messages/*/threads", status=400,
+                           code=50024, message="Cannot execute action on this channel type",
+                           times=None)
+    boss = _manager(world)
+    ok = await boss.slash(chat, "umtali-admin settings", threads=True)
+    assert "threads on" in _said(ok) and (
+        "Threads are on, but a voice or stage channel's chat has none: matches started here "
+        "are played in the channel itself.") in _said(ok), _said(ok)
+    world.clock.advance(60)
+    r = await world.alice.slash(chat, "umtali challenge", opponent=world.bob)
+    assert r.acknowledged and not r.ephemeral, _said(r)
+    accept = next(c for c in custom_ids(r.response) if c.endswith(":accept"))
+    await world.bob.submit_modal(await world.bob.click(r.response, custom_id=accept),
+                                 {"cut": ""})
+    await flush(world)
+    assert world.bot.matches is not None
+    (live,) = world.bot.matches.matches.values()
+    assert live.channel_id == chat.id and any(m.id == live.table_message_id
+                                              for m in chat.history())
+    assert not [h for h in world.env.http_requests if h.path.endswith("/threads")]
