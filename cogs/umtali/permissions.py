@@ -51,9 +51,16 @@ def missing_here(interaction: discord.Interaction, *, files: bool = True) -> lis
     return [label for name, label in needed if not getattr(perms, name)]
 
 
+def _chat_of_voice(interaction: discord.Interaction) -> bool:
+    """Whether the interaction comes from a voice or stage channel's chat, where Discord makes
+    no thread from a message ("Cannot execute action on this channel type")."""
+    return isinstance(interaction.channel, discord.VoiceChannel | discord.StageChannel)
+
+
 def can_make_thread(interaction: discord.Interaction) -> bool:
     """A thread can be made from the challenge and played in (else: the channel itself)."""
-    return not _in_thread(interaction) and not thread_missing(interaction)
+    return not _in_thread(interaction) and not _chat_of_voice(interaction) and \
+        not thread_missing(interaction)
 
 
 def thread_missing(interaction: discord.Interaction) -> list[str]:
@@ -68,6 +75,9 @@ def thread_missing(interaction: discord.Interaction) -> list[str]:
 def threads_note(interaction: discord.Interaction, tr: Tr) -> str | None:
     """Said with the server's settings when threads are on: that the bot cannot make them in
     this channel, and so plays the matches started here in the channel itself."""
+    if _chat_of_voice(interaction):
+        return tr("Threads are on, but a voice or stage channel's chat has none: matches "
+                  "started here are played in the channel itself.")
     missing = thread_missing(interaction)
     if not missing:
         return None
