@@ -66,6 +66,14 @@ class Result:
     rowcount: int
 
 
+class Reads(Protocol):
+    """What reads: the database itself, a transaction, or a snapshot (``Database.snapshot``)."""
+
+    async def fetchone(self, sql: str, params: Sequence[object] = ()) -> Row | None: ...
+
+    async def fetchall(self, sql: str, params: Sequence[object] = ()) -> list[Row]: ...
+
+
 class Tx(ABC):
     """Statements inside one transaction."""
 
@@ -148,6 +156,13 @@ class Database(ABC):
     @abstractmethod
     def _begin(self) -> AbstractAsyncContextManager[Tx]:
         """A transaction of the backend's own, committed when left without an error."""
+
+    @abstractmethod
+    def snapshot(self) -> AbstractAsyncContextManager[Reads]:
+        """Reads that all see the database as it was at one moment, writing nothing: a
+        board's page read in several statements (its players, its rows, the place of its
+        first row) is then of one board, not partly of the board before a session ended
+        meanwhile and partly of the board after it."""
 
     @abstractmethod
     async def fetchone(self, sql: str, params: Sequence[object] = ()) -> Row | None:

@@ -30,6 +30,7 @@ from data.db import (
     BUSY_TIMEOUT,
     Database,
     DatabaseUnusable,
+    Reads,
     Result,
     Row,
     SchemaTooNew,
@@ -175,6 +176,13 @@ class PgDatabase(Database):
     @asynccontextmanager
     async def _begin(self) -> AsyncIterator[Tx]:
         async with self.pool.acquire() as conn, conn.transaction():
+            yield PgTx(conn)
+
+    @asynccontextmanager
+    async def snapshot(self) -> AsyncIterator[Reads]:
+        # REPEATABLE READ: every statement sees what was committed before the first one.
+        async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read",
+                                                                 readonly=True):
             yield PgTx(conn)
 
     async def fetchone(self, sql: str, params: Sequence[object] = ()) -> Row | None:

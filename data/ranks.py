@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from data.db import Database
+from data.db import Reads
 
 #: Ratings shown alike lie less than 0.1 apart: those within this much above a rating are read
 #: to see which of them show as it does.
@@ -30,19 +30,20 @@ def shown(rating: float) -> float:
 class Board:
     """A board's ratings, read by two statements: ``above`` counts the ratings above a rating,
     ``near`` lists those strictly between two; both take the board's own parameters first,
-    then the ratings."""
+    then the ratings. Read with the page's rows in one snapshot (``Database.snapshot``): a
+    session that ends meanwhile would otherwise place the page's rows on another board."""
 
     def __init__(self, above: str, near: str) -> None:
         self.above, self.near = above, near
 
-    async def ahead(self, db: Database, params: Sequence[object], rating: float) -> int:
+    async def ahead(self, db: Reads, params: Sequence[object], rating: float) -> int:
         """How many players of the board show a higher rating than ``rating`` does."""
         count = await db.fetchone(self.above, (*params, rating))
         near = await db.fetchall(self.near, (*params, rating, rating + NEAR))
         tied = sum(1 for r in near if shown(r[0]) == shown(rating))
         return (int(count[0]) if count else 0) - tied
 
-    async def within(self, db: Database, params: Sequence[object], rating: float) -> int:
+    async def within(self, db: Reads, params: Sequence[object], rating: float) -> int:
         """How many players of the board show ``rating`` or a higher one."""
         low = rating - NEAR
         count = await db.fetchone(self.above, (*params, low))
@@ -50,7 +51,7 @@ class Board:
         lower = sum(1 for r in near if shown(r[0]) < shown(rating))
         return (int(count[0]) if count else 0) - lower
 
-    async def places(self, db: Database, params: Sequence[object], first: int,
+    async def places(self, db: Reads, params: Sequence[object], first: int,
                      ratings: Sequence[float]) -> list[int]:
         """The places of a page's ratings (best first), the page starting at the ``first``
         (0-based) of the whole board: a rating shown as the one before it shares its place,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from data.db import Database, Row
+from data.db import Database, Reads, Row
 from data.models import (
     BoardPage,
     BoardRow,
@@ -102,6 +102,17 @@ def _stats(row: Any) -> PlayerStats:
     return PlayerStats(**{c: row[c] for c in _COLS}) if row is not None else PlayerStats()
 
 
+async def _rating(db: Reads, scope: int, user_id: int) -> Rating | None:
+    """A person's rating and place on the board of ``scope``, read in ``db``'s snapshot."""
+    row = await db.fetchone(RATING_SQL, (scope, user_id))
+    if row is None:
+        return None
+    ahead = await BOARD.ahead(db, (scope,), row["ordinal"])
+    count = await db.fetchone(PLAYERS_SQL, (scope,))
+    return Rating(row["mu"], row["sigma"], row["ordinal"], rank=1 + ahead,
+                  players=int(count[0]) if count else 0)
+
+
 class Records:
     """Leaderboards, a person's record, history and head-to-head: each a few indexed reads."""
 
@@ -110,13 +121,14 @@ class Records:
 
     async def leaderboard(self, scope: int, page: int, per_page: int = PER_PAGE) -> BoardPage:
         """One page of the board (a page past the end shows the last one)."""
-        count = await self.db.fetchone(PLAYERS_SQL, (scope,))
-        players = int(count[0]) if count else 0
-        pages = max(1, -(-players // per_page))
-        page = min(max(1, page), pages)
-        first = (page - 1) * per_page
-        rows = await self.db.fetchall(BOARD_SQL, (scope, per_page, first))
-        places = await BOARD.places(self.db, (scope,), first, [r["ordinal"] for r in rows])
+        async with self.db.snapshot() as db:  # its count, rows and places of one board
+            count = await db.fetchone(PLAYERS_SQL, (scope,))
+            players = int(count[0]) if count else 0
+            pages = max(1, -(-players // per_page))
+            page = min(max(1, page), pages)
+            first = (page - 1) * per_page
+            rows = await db.fetchall(BOARD_SQL, (scope, per_page, first))
+            places = await BOARD.places(db, (scope,), first, [r["ordinal"] for r in rows])
         return BoardPage(page, pages, players, tuple(
             BoardRow(rank=place, user_id=r["user_id"], name=r["name"] or "",
                      rating=r["ordinal"], sessions_won=r["sessions_won"] or 0,
@@ -124,23 +136,20 @@ class Records:
             for place, r in zip(places, rows, strict=True)))
 
     async def record(self, scope: int, user_id: int) -> PlayerRecord:
-        stats = await self.db.fetchall(STATS_SQL, (scope, user_id))
+        async with self.db.snapshot() as db:  # the totals and the rating after one session
+            stats = await db.fetchall(STATS_SQL, (scope, user_id))
+            rating = await _rating(db, scope, user_id)
         by_kind = {r["practice"]: r for r in stats}
         newest = max(stats, key=lambda r: r["last_at"], default=None)
         return PlayerRecord(
             name=newest["name"] if newest is not None else None,
             rated=_stats(by_kind.get(0)), practice=_stats(by_kind.get(1)),
-            rating=await self.rating(scope, user_id),
+            rating=rating,
         )
 
     async def rating(self, scope: int, user_id: int) -> Rating | None:
-        row = await self.db.fetchone(RATING_SQL, (scope, user_id))
-        if row is None:
-            return None
-        ahead = await BOARD.ahead(self.db, (scope,), row["ordinal"])
-        count = await self.db.fetchone(PLAYERS_SQL, (scope,))
-        return Rating(row["mu"], row["sigma"], row["ordinal"], rank=1 + ahead,
-                      players=int(count[0]) if count else 0)
+        async with self.db.snapshot() as db:
+            return await _rating(db, scope, user_id)
 
     async def recent(self, guild_id: int, user_id: int, limit: int = 5) -> list[SessionLine]:
         """A person's latest finished sessions on a server, newest first."""
@@ -150,10 +159,10 @@ class Records:
 
     async def head_to_head(self, guild_id: int, user_id: int, versus: int,
                            limit: int = 3) -> HeadToHead:
-        count = await self.db.fetchone(VERSUS_COUNT_SQL, (user_id, versus, guild_id))
+        async with self.db.snapshot() as db:  # the count and the sessions listed agree
+            count = await db.fetchone(VERSUS_COUNT_SQL, (user_id, versus, guild_id))
+            recent = await db.fetchall(VERSUS_SQL, (user_id, versus, guild_id, max(1, limit)))
         played, won = (int(count["n"]), int(count["won"])) if count else (0, 0)
-        recent = await self.db.fetchall(VERSUS_SQL, (user_id, versus, guild_id,
-                                                     max(1, limit)))
         return HeadToHead(won, played - won, tuple(_newest(recent, limit)))
 
     async def unfinished(self, guild_id: int, user_id: int,

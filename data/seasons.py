@@ -25,7 +25,7 @@ from typing import Final
 
 from openskill.models import PlackettLuceRating
 
-from data.db import Database, Tx
+from data.db import Database, Reads, Tx
 from data.models import BoardPage, BoardRow
 from data.ranks import Board
 from data.ratings import MODEL
@@ -206,6 +206,25 @@ async def rate_season(tx: Tx, guild_id: int, season: str, ids: tuple[int, int],
             (guild_id, season, user_id, names[seat], r.mu, r.sigma, r.ordinal(), won, 1 - won))
 
 
+async def _season_page(db: Reads, guild_id: int, season: str, page: int,
+                       per_page: int) -> BoardPage:
+    """A page of a season's board, read in ``db``'s snapshot."""
+    count = await db.fetchone(f"SELECT COUNT(*) {_BOARD_WHERE}", (guild_id, season))
+    players = int(count[0]) if count else 0
+    pages = max(1, -(-players // per_page))
+    page = min(max(1, page), pages)
+    first = (page - 1) * per_page
+    rows = await db.fetchall(
+        f"SELECT user_id, name, ordinal, sessions_won, sessions_lost {_BOARD_WHERE} "
+        "ORDER BY ordinal DESC, user_id LIMIT ? OFFSET ?", (guild_id, season, per_page, first))
+    places = await SEASON_BOARD.places(db, (guild_id, season), first,
+                                       [r["ordinal"] for r in rows])
+    return BoardPage(page, pages, players, tuple(
+        BoardRow(rank=place, user_id=r["user_id"], name=r["name"], rating=r["ordinal"],
+                 sessions_won=r["sessions_won"], sessions=r["sessions_won"] + r["sessions_lost"])
+        for place, r in zip(places, rows, strict=True)))
+
+
 @dataclass(frozen=True, slots=True)
 class SeasonInfo:
     season: str
@@ -270,36 +289,22 @@ class Seasons:
                     per_page: int = 10) -> BoardPage:
         """One page of a season's board: those who played a rated session in it (a rating
         carried over alone does not put a player on a new season's board)."""
-        where = _BOARD_WHERE
-        count = await self.db.fetchone(f"SELECT COUNT(*) {where}", (guild_id, season))
-        players = int(count[0]) if count else 0
-        pages = max(1, -(-players // per_page))
-        page = min(max(1, page), pages)
-        first = (page - 1) * per_page
-        rows = await self.db.fetchall(
-            f"SELECT user_id, name, ordinal, sessions_won, sessions_lost {where} "
-            "ORDER BY ordinal DESC, user_id LIMIT ? OFFSET ?",
-            (guild_id, season, per_page, first))
-        places = await SEASON_BOARD.places(self.db, (guild_id, season), first,
-                                           [r["ordinal"] for r in rows])
-        return BoardPage(page, pages, players, tuple(
-            BoardRow(rank=place, user_id=r["user_id"], name=r["name"],
-                     rating=r["ordinal"], sessions_won=r["sessions_won"],
-                     sessions=r["sessions_won"] + r["sessions_lost"])
-            for place, r in zip(places, rows, strict=True)))
+        async with self.db.snapshot() as db:  # its count, rows and places of one board
+            return await _season_page(db, guild_id, season, page, per_page)
 
     async def best(self, guild_id: int, season: str, places: int,
                    most: int) -> tuple[BoardPage, int]:
         """A season's best, for its summary: everyone placed within the first ``places``,
         all of a tie for the last of them too (1, 2, 3, 3), but at most ``most`` (no fewer
         than ``places``) listed; and how many more share those places."""
-        top = await self.board(guild_id, season, 1, per_page=most + 1)
-        rows = tuple(r for r in top.rows if r.rank <= places)
-        if len(rows) <= most:
-            return BoardPage(1, 1, top.players, rows), 0
-        # The first left out shares a place within ``places``: so does everyone shown as it
-        # is or higher, and nobody else (their next place is past ``most``).
-        within = await SEASON_BOARD.within(self.db, (guild_id, season), rows[most].rating)
+        async with self.db.snapshot() as db:
+            top = await _season_page(db, guild_id, season, 1, most + 1)
+            rows = tuple(r for r in top.rows if r.rank <= places)
+            if len(rows) <= most:
+                return BoardPage(1, 1, top.players, rows), 0
+            # The first left out shares a place within ``places``: so does everyone shown as
+            # it is or higher, and nobody else (their next place is past ``most``).
+            within = await SEASON_BOARD.within(db, (guild_id, season), rows[most].rating)
         return BoardPage(1, 1, top.players, rows[:most]), within - most
 
     async def unannounced(self) -> list[tuple[int, str, int | None]]:

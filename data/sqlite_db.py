@@ -24,6 +24,7 @@ from data.db import (
     BUSY_TIMEOUT,
     Database,
     DatabaseUnusable,
+    Reads,
     Result,
     Row,
     SchemaTooNew,
@@ -177,6 +178,24 @@ class SqliteDatabase(Database):
             raise
         finally:
             _IN_TRANSACTION.reset(inside)
+
+    @asynccontextmanager
+    async def snapshot(self) -> AsyncIterator[Reads]:
+        # A deferred BEGIN takes no write lock: its first read fixes what the rest see (WAL),
+        # whatever another process commits meanwhile. This process's writes wait for it, as
+        # they wait for any read on the one connection (they would join its transaction).
+        async with self._lock:
+            tx = SqliteTx(self.conn)
+            inside = _IN_TRANSACTION.set(True)
+            try:
+                await tx.execute("BEGIN DEFERRED")
+                yield tx
+                await tx.execute("COMMIT")
+            except BaseException:
+                await self._rollback()
+                raise
+            finally:
+                _IN_TRANSACTION.reset(inside)
 
     async def _rollback(self) -> None:
         # A failed COMMIT leaves its transaction open (and the connection unable to begin
