@@ -184,6 +184,9 @@ class SqliteDatabase(Database):
         # A deferred BEGIN takes no write lock: its first read fixes what the rest see (WAL),
         # whatever another process commits meanwhile. This process's writes wait for it, as
         # they wait for any read on the one connection (they would join its transaction).
+        if _IN_TRANSACTION.get():  # inside this process's transaction: read in it
+            yield SqliteTx(self.conn)
+            return
         async with self._lock:
             tx = SqliteTx(self.conn)
             inside = _IN_TRANSACTION.set(True)
