@@ -1,0 +1,35 @@
+"""review49: the game read in Russian, as a Russian-speaking player reads it."""
+
+from __future__ import annotations
+
+import pytest
+
+from umtali.cards import Card
+from umtali.events import HandEnd, HandEnded
+from umtali.i18n import EN, tr_for
+from umtali.text import describe
+
+RU = tr_for("ru")
+NAMES = ("Маша", "Alice")
+
+
+def _went_out(leftover: int) -> HandEnded:
+    """Маша went out; Alice was left holding ``leftover`` points."""
+    return HandEnded(game=1, hand=2, reason=HandEnd.WENT_OUT, went_out=0, melded=(20, 9),
+                     leftover=leftover, scores=(20 + leftover, 9), game_scores=(40, 30),
+                     left_in_hand=((), (Card.parse("KS"),)))
+
+
+@pytest.mark.parametrize(("points", "words"), [
+    (1, "1 очко"), (2, "2 очка"), (4, "4 очка"), (5, "5 очков"), (11, "11 очков"),
+    (12, "12 очков"), (21, "21 очко"), (22, "22 очка"), (25, "25 очков")],
+    ids=lambda value: str(value) if isinstance(value, int) else "")
+def test_the_points_for_cards_left_are_said_in_russian_with_their_noun(
+        points: int, words: str) -> None:
+    # "Маша выходит и получает 11 за карты…" left the points without their noun: a number
+    # with no unit after "получает" (English "scores 11 for cards left" needs none).
+    said = describe(_went_out(points), NAMES, RU).splitlines()[0]
+    assert f"Маша выходит и получает {words} за карты, оставшиеся на руке у игрока Alice." \
+        in said, said
+    english = describe(_went_out(points), ("Ada", "Ben"), EN).splitlines()[0]
+    assert f"Ada went out and scores {points} for cards left in Ben's hand." in english
