@@ -119,8 +119,11 @@ def _hand_ended(e: HandEnded, names: Sequence[str], tr: Tr) -> str:
     if e.reason is HandEnd.WENT_OUT:
         assert e.went_out is not None
         if e.leftover:
-            how = tr("{name} went out and scores {points} for cards left in {other}'s hand",
-                     name=names[e.went_out], points=e.leftover, other=names[1 - e.went_out])
+            # One English for every count ("scores 11 for cards left"); Russian needs the
+            # points' noun in its form for the count ("получает 11 очков за карты").
+            how = tr.plural("{name} went out and scores {count} for cards left in {other}'s hand",
+                            "{name} went out and scores {count} for cards left in {other}'s hand",
+                            e.leftover, name=names[e.went_out], other=names[1 - e.went_out])
         else:
             how = tr("{name} went out", name=names[e.went_out])
     elif e.reason is HandEnd.STOCK_EXHAUSTED:
