@@ -158,7 +158,7 @@ async def test_a_russian_manager_reads_the_settings_in_russian(world: World,
     ok = await boss.slash(world.channel, "umtali-admin settings", variant="russian",
                           turn_timer=0)
     assert _content(ok) == (
-        "Для новых матчей по умолчанию: правила русские, выкладывать по желанию — выкл., "
+        "Для новых матчей по умолчанию: правила — русские, выкладывать по желанию — выкл., "
         "контроль времени — выкл., ветки — вкл.; для всех матчей сервера, и уже идущих тоже: "
         "картинки — вкл., язык — как на сервере (English).")
 
