@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import discord
 import pytest
 
+from tests.discord_helpers import World
 from umtali.cards import Card
 from umtali.events import HandEnd, HandEnded
 from umtali.i18n import EN, tr_for
@@ -33,3 +37,28 @@ def test_the_points_for_cards_left_are_said_in_russian_with_their_noun(
         in said, said
     english = describe(_went_out(points), ("Ada", "Ben"), EN).splitlines()[0]
     assert f"Ada went out and scores {points} for cards left in Ben's hand." in english
+
+
+def _manager(world: World) -> Any:
+    role = world.guild.create_role("admin", permissions=discord.Permissions(manage_guild=True))
+    return world.guild.add_member(world.env.create_user("boss"), roles=[role])
+
+
+def _said(result: Any) -> str:
+    assert result.ephemeral and result.response is not None
+    return str(result.response.content or "")
+
+
+async def test_the_settings_name_the_servers_language_in_the_readers_words(
+        world: World, locales: dict[int, str]) -> None:
+    # The language stood in the sentence by its own name, capitalised as a menu's choice:
+    # "язык — Русский", "язык — как на сервере (English)"; and "language Русский" in English.
+    boss = _manager(world)
+    locales[boss.id] = "ru"
+    said = _said(await boss.slash(world.channel, "umtali-admin settings"))
+    assert said.endswith("картинки — вкл., язык — как на сервере (английский)."), said
+    said = _said(await boss.slash(world.channel, "umtali-admin settings", language="ru"))
+    assert said.endswith("картинки — вкл., язык — русский."), said
+    locales[boss.id] = "en-US"
+    said = _said(await boss.slash(world.channel, "umtali-admin settings"))
+    assert said.endswith("pictures on, language Russian."), said
