@@ -26,7 +26,7 @@ from cogs.umtali.options import (
     chosen_control,
     control_words,
     language_choices,
-    language_name,
+    language_in,
     on_off,
     timer_refusal,
     variant_word,
@@ -190,8 +190,8 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
 
 def settings_summary(settings: GuildSettings, tr: Tr, speaks: str) -> str:
     """The server's settings in a sentence; ``speaks``: the language its matches use now."""
-    language = language_name(settings.language) if settings.language else tr(
-        "server default ({language})", language=language_name(speaks))
+    language = language_in(settings.language, tr) if settings.language else tr(
+        "server default ({language})", language=language_in(speaks, tr))
     # The look is no default: it changes the matches in play at once (``redraw_guild``).
     return tr("Defaults for new matches: {rules} rules, optional melding {melding}, "
               "clock {timer}, threads {threads}; for every match here, matches in play too: "

@@ -30,6 +30,12 @@ def language_name(code: str) -> str:
     return name[:1].upper() + name[1:]
 
 
+def language_in(code: str, tr: Tr) -> str:
+    """A language named in ``tr``'s words, for a sentence: Russian, English; русский,
+    английский (a choice shows each by its own name, ``language_name``)."""
+    return Locale.parse(code).get_display_name(tr.lang) or code
+
+
 def language_choices() -> list[app_commands.Choice[str]]:
     """The server's language: its preferred locale, or one the bot speaks by its own name."""
     return [
