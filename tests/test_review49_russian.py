@@ -9,6 +9,7 @@ import pytest
 
 from tests.discord_helpers import World
 from umtali.cards import Card
+from umtali.cli import main
 from umtali.events import HandEnd, HandEnded
 from umtali.i18n import EN, tr_for
 from umtali.text import describe
@@ -62,3 +63,33 @@ async def test_the_settings_name_the_servers_language_in_the_readers_words(
     locales[boss.id] = "en-US"
     said = _said(await boss.slash(world.channel, "umtali-admin settings"))
     assert said.endswith("pictures on, language Russian."), said
+
+
+def _help(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    with pytest.raises(SystemExit) as done:
+        main(argv)
+    assert done.value.code == 0
+    return " ".join(capsys.readouterr().out.split())
+
+
+def test_the_terminal_commands_help_is_in_the_language_the_game_speaks(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # The Russian README sends a player to `python -m umtali play --help` for every option:
+    # a Russian one (--lang ru, or a Russian terminal) read it all in English.
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    said = _help(["play", "--lang", "ru", "--help"], capsys)
+    assert "использование: python -m umtali play" in said, said
+    assert "--hotseat двое за одной клавиатурой" in said, said
+    assert "-h, --help показать эту справку и выйти" in said, said
+    assert "keyboard" not in said and "options:" not in said, said
+    monkeypatch.setenv("LANG", "ru_RU.UTF-8")
+    said = _help(["verify", "--help"], capsys)
+    assert "REPLAY.json файл записи матча" in said, said
+    assert "Код выхода: 0 — честно, 1 — расхождение, 2 — неверные входные данные." in said, said
+    # English as before.
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    said = _help(["play", "--help"], capsys)
+    assert "usage: python -m umtali play" in said, said
+    assert "--hotseat two people at one keyboard" in said, said
+    assert "-h, --help show this help message and exit" in said, said
