@@ -14,8 +14,8 @@ import argparse
 import os
 import secrets
 import sys
-from collections.abc import Callable, Mapping
-from typing import TextIO
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TextIO
 
 from umtali.ai import LEVELS as AI_LEVELS
 from umtali.ai.resume import dealt_view, player_seed
@@ -88,9 +88,60 @@ def _tr(args: argparse.Namespace) -> Tr:
         return EN
 
 
-def _add_lang_option(p: argparse.ArgumentParser) -> None:
+def help_tr(argv: Sequence[str]) -> Tr:
+    """The language of ``--help``, which argparse writes as it reads the command line, before
+    ``--lang`` is known: that of a ``--lang`` it holds, else the terminal's; English without
+    Babel (``_tr`` says why, when the command runs)."""
+    lang = None
+    for i, word in enumerate(argv):
+        if word == "--lang" and i + 1 < len(argv):
+            lang = argv[i + 1]
+        elif word.startswith("--lang="):
+            lang = word.removeprefix("--lang=")
+    try:
+        return tr_for(lang if lang in languages() else terminal_language())
+    except ImportError:
+        return EN
+
+
+class _Words(argparse.HelpFormatter):
+    """argparse's own words in ``tr``'s language: its "usage: " before the command line."""
+
+    def __init__(self, prog: str, tr: Tr) -> None:
+        super().__init__(prog)
+        self.tr = tr
+
+    def add_usage(self, usage: str | None, actions: Iterable[argparse.Action],
+                  groups: Iterable[argparse._MutuallyExclusiveGroup],
+                  prefix: str | None = None) -> None:
+        tr = self.tr
+        super().add_usage(usage, actions, groups, tr("usage: ") if prefix is None else prefix)
+
+
+def _parser(tr: Tr, **options: Any) -> argparse.ArgumentParser:
+    """A parser whose help speaks ``tr``'s language: argparse's headings and its own -h."""
+    parser = argparse.ArgumentParser(
+        formatter_class=lambda prog: _Words(prog, tr), add_help=False, **options)
+    _words(parser, tr)
+    return parser
+
+
+def _words(parser: argparse.ArgumentParser, tr: Tr) -> None:
+    parser._positionals.title = tr("positional arguments")
+    parser._optionals.title = tr("options")
+    parser.add_argument("-h", "--help", action="help", help=tr("show this help message and exit"))
+
+
+def _command(sub: Any, name: str, tr: Tr, **options: Any) -> argparse.ArgumentParser:
+    parser: argparse.ArgumentParser = sub.add_parser(
+        name, formatter_class=lambda prog: _Words(prog, tr), add_help=False, **options)
+    _words(parser, tr)
+    return parser
+
+
+def _add_lang_option(p: argparse.ArgumentParser, tr: Tr) -> None:
     p.add_argument("--lang", choices=languages(), default=None,
-                   help="the language to speak (default: the terminal's, if spoken, else en)")
+                   help=tr("the language to speak (default: the terminal's, if spoken, else en)"))
 
 
 def count(text: str) -> int:
@@ -101,71 +152,74 @@ def count(text: str) -> int:
     return count
 
 
-def _add_rule_options(p: argparse.ArgumentParser) -> None:
+def _add_rule_options(p: argparse.ArgumentParser, tr: Tr) -> None:
     p.add_argument("--variant", choices=["english", "russian"], default="english",
-                   help="english (default): 11-card deal; russian: upcard deal, low card deals")
+                   help=tr("english (default): 11-card deal; russian: upcard deal, low card "
+                           "deals"))
     p.add_argument("--optional-melding", action="store_true",
-                   help="house rule: melding is not compulsory")
+                   help=tr("house rule: melding is not compulsory"))
 
 
 def main(argv: list[str] | None = None, stdin: TextIO | None = None,
          stdout: TextIO | None = None) -> int:
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
-    parser = argparse.ArgumentParser(
-        prog="python -m umtali", description="Umtali, two-player rummy."
-    )
+    # The help in the language the command will speak (argparse's errors stay English).
+    tr = help_tr(sys.argv[1:] if argv is None else argv)
+    parser = _parser(tr, prog="python -m umtali", description=tr("Umtali, two-player rummy."))
     sub = parser.add_subparsers(dest="command", required=True)
 
-    play = sub.add_parser("play", help="play in the terminal against the computer")
-    _add_rule_options(play)
-    _add_lang_option(play)
+    play = _command(sub, "play", tr, help=tr("play in the terminal against the computer"))
+    _add_rule_options(play, tr)
+    _add_lang_option(play, tr)
     play.add_argument("--seed", type=seed_value, default=None,
-                      help="fix the shuffles (default: random)")
-    play.add_argument("--hotseat", action="store_true", help="two people at one keyboard")
+                      help=tr("fix the shuffles (default: random)"))
+    play.add_argument("--hotseat", action="store_true", help=tr("two people at one keyboard"))
     play.add_argument("--level", choices=sorted(LEVELS), default="normal",
-                      help="the computer's level: easy, normal (default) or hard")
+                      help=tr("the computer's level: easy, normal (default) or hard"))
     play.add_argument("--name", default=None,
-                      help="your name at the table (default: Player; with --hotseat, the first "
-                           "player's, default Player 1)")
+                      help=tr("your name at the table (default: Player; with --hotseat, the "
+                              "first player's, default Player 1)"))
     play.add_argument("--handover", action=argparse.BooleanOptionalAction, default=None,
-                      help="with --hotseat, between turns: clear the screen and wait for the "
-                           "next player to press Enter, so that neither sees the other's hand "
-                           "(default: when typing at a terminal)")
+                      help=tr("with --hotseat, between turns: clear the screen and wait for the "
+                              "next player to press Enter, so that neither sees the other's "
+                              "hand (default: when typing at a terminal)"))
     play.add_argument("--review", action=argparse.BooleanOptionalAction, default=None,
-                      help="after each hand against the computer, the coach's review of your "
-                           "moves (some seconds of thinking; default: when typing at a "
-                           "terminal)")
+                      help=tr("after each hand against the computer, the coach's review of "
+                              "your moves (some seconds of thinking; default: when typing at a "
+                              "terminal)"))
 
-    script = sub.add_parser("script", help="apply moves read from standard input")
-    _add_rule_options(script)
-    _add_lang_option(script)
+    script = _command(sub, "script", tr, help=tr("apply moves read from standard input"))
+    _add_rule_options(script, tr)
+    _add_lang_option(script, tr)
     script.add_argument("--seed", type=seed_value, default=0,
-                        help="seed of the shuffles, a number or a text (default 0)")
+                        help=tr("seed of the shuffles, a number or a text (default 0)"))
     script.add_argument("--deal", default=None, metavar="FILE",
-                        help="a JSON deal file fixing the first hand (see docs/DEAL_FORMAT.md)")
+                        help=tr("a JSON deal file fixing the first hand (see "
+                                "docs/DEAL_FORMAT.md)"))
     script.add_argument(
-        "--json", action="store_true", help="print events, state and scores as JSON"
+        "--json", action="store_true", help=tr("print events, state and scores as JSON")
     )
 
-    sim = sub.add_parser("simulate", help="self-play statistics")
-    _add_rule_options(sim)
-    sim.add_argument("--hands", type=count, default=1000, help="how many hands (default 1000)")
+    sim = _command(sub, "simulate", tr, help=tr("self-play statistics"))
+    _add_rule_options(sim, tr)
+    sim.add_argument("--hands", type=count, default=1000,
+                     help=tr("how many hands (default 1000)"))
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--players", choices=["random", "greedy"], default="random")
 
-    check = sub.add_parser(
-        "verify", help="check that a session's deals came from its committed seed",
-        description="Check a replay file: the seed and salt must open the commitment posted "
-                    "before the first deal, and every deal and stock rebuild must be the one "
-                    "the seed gives. Without options, the commitment, seed and salt are read "
-                    "from the file. Exit status: 0 fair, 1 mismatch, 2 bad input.")
-    check.add_argument("replay", metavar="REPLAY.json", help="the session's replay file")
-    check.add_argument("--commitment", help="the commitment posted before the first deal "
-                                            "(64 hex digits)")
-    check.add_argument("--seed", help="the seed revealed when the session ended")
-    check.add_argument("--salt", help="the salt revealed when the session ended")
-    _add_lang_option(check)
+    check = _command(
+        sub, "verify", tr, help=tr("check that a session's deals came from its committed seed"),
+        description=tr("Check a replay file: the seed and salt must open the commitment posted "
+                       "before the first deal, and every deal and stock rebuild must be the "
+                       "one the seed gives. Without options, the commitment, seed and salt are "
+                       "read from the file. Exit status: 0 fair, 1 mismatch, 2 bad input."))
+    check.add_argument("replay", metavar="REPLAY.json", help=tr("the session's replay file"))
+    check.add_argument("--commitment", help=tr("the commitment posted before the first deal "
+                                               "(64 hex digits)"))
+    check.add_argument("--seed", help=tr("the seed revealed when the session ended"))
+    check.add_argument("--salt", help=tr("the salt revealed when the session ended"))
+    _add_lang_option(check, tr)
 
     args = parser.parse_args(argv)
     try:
