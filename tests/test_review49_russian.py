@@ -10,7 +10,7 @@ import pytest
 from tests.discord_helpers import World
 from umtali.cards import Card
 from umtali.cli import main
-from umtali.events import HandEnd, HandEnded
+from umtali.events import GameEnded, HandEnd, HandEnded, SessionEnded
 from umtali.i18n import EN, tr_for
 from umtali.text import describe
 
@@ -38,6 +38,19 @@ def test_the_points_for_cards_left_are_said_in_russian_with_their_noun(
         in said, said
     english = describe(_went_out(points), ("Ada", "Ben"), EN).splitlines()[0]
     assert f"Ada went out and scores {points} for cards left in Ben's hand." in english
+
+
+def test_a_sessions_score_is_written_as_its_games_are_in_russian() -> None:
+    # Game 3 ended "90:107", and the line below it "Alice выигрывает матч 2-1": a hyphen
+    # between two numbers reads as a range in Russian, where a score takes a colon.
+    game = describe(GameEnded(game=3, scores=(90, 107), winner=1, games_won=(1, 2)), NAMES, RU)
+    assert "Партия 3 за игроком Alice, 90:107." in game, game
+    won = describe(SessionEnded(winner=1, games_won=(1, 2)), NAMES, RU)
+    assert won == "Alice выигрывает матч 2:1.", won
+    resigned = describe(SessionEnded(winner=1, games_won=(0, 1), how="resigned"), NAMES, RU)
+    assert resigned == "Alice выигрывает матч 1:0 (игрок Маша сдался).", resigned
+    assert describe(SessionEnded(winner=1, games_won=(1, 2)), ("Ada", "Ben"), EN) == \
+        "Ben wins the session 2-1."
 
 
 def _manager(world: World) -> Any:
