@@ -55,7 +55,7 @@ SENTENCES = [
     "  3. {name} · 1520.3 · 5/7 won",
     "{name} · 11 cards · 45",
     "{name}: 12.3 → 15.0",
-    "Итог: побеждает {name}, 2-0 по партиям",
+    "Итог: побеждает {name}, 2:0 по партиям",
     "Session over: {name} wins 2-1",
 ]
 
@@ -216,14 +216,14 @@ async def test_a_replay_header_reads_in_place_and_the_file_still_replays(
     assert shown(result) == f"# Result: {shown(AHMED, None)} wins 0-0 in games, " \
                             f"{shown(SARAH, None)} resigned", result
     assert labels == [f"#{live.id}: {FSI}{SARAH}{PDI} vs {FSI}{AHMED}{PDI}"]
-    # In Russian the name comes before the score: "Итог: побеждает أحمد, 0-0 по партиям".
+    # In Russian the name comes before the score: "Итог: побеждает أحمد, 0:0 по партиям".
     store = world.bot.matches.store if world.bot.matches is not None else None
     assert store is not None
     match, line = await store.match(live.id), await store.records.session(live.id)
     assert match is not None and line is not None
     russian = replay_text(match, line, await store.moves(live.id), tr_for("ru"))
     result = next(row for row in russian.splitlines() if row.startswith("# Итог: "))
-    assert shown(result).startswith(f"# Итог: побеждает {shown(AHMED, None)}, 0-0 "), result
+    assert shown(result).startswith(f"# Итог: побеждает {shown(AHMED, None)}, 0:0 "), result
     header = [line for line in text.splitlines() if line.startswith("#")]
     command = next(h for h in header if h.startswith("# Replay: ")).removeprefix("# Replay: ")
     words = shlex.split(command)

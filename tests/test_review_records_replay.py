@@ -38,7 +38,7 @@ async def test_the_replay_header_gives_the_winners_games_first(store: Store) -> 
     # As the session's own announcement and its final card say it: "Ben wins 2-0".
     assert "# Result: Ben wins 2-0 in games, played out" in text.splitlines()
     russian = replay_text(match, line, moves, tr_for("ru"))
-    assert "# Итог: побеждает Ben, 2-0 по партиям, доигран до конца" in russian.splitlines()
+    assert "# Итог: побеждает Ben, 2:0 по партиям, доигран до конца" in russian.splitlines()
 
 
 HOSTILE_CUT = "x; echo pwned $(id) `id` 'q\" >"

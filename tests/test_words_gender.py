@@ -124,4 +124,4 @@ async def test_a_russian_replay_file_says_how_the_session_ended(
     header = [line for line in (await attachment.read()).decode().splitlines()
               if line.startswith("#")]
     assert "# Здесь: игрок Маша сдался." in header, header
-    assert "# Итог: побеждает egor, 0-0 по партиям, игрок Маша сдался" in header, header
+    assert "# Итог: побеждает egor, 0:0 по партиям, игрок Маша сдался" in header, header

@@ -101,11 +101,12 @@ def describe(event: Event, names: Sequence[str], tr: Tr = EN) -> str:
                   won_a=event.games_won[0], second=names[1], won_b=event.games_won[1])
     if isinstance(event, SessionEnded):
         w = event.winner
-        score = f"{event.games_won[w]}-{event.games_won[1 - w]}"
+        # The score is the translator's to write (Russian: "2:1", as its games' scores).
+        a, b = event.games_won[w], event.games_won[1 - w]
         if event.how == "played out":
-            return tr("{name} wins the session {score}.", name=names[w], score=score)
-        return tr("{name} wins the session {score} ({other} {how}).", name=names[w],
-                  score=score, other=names[1 - w], how=tr(HOW.get(event.how, event.how)))
+            return tr("{name} wins the session {a}-{b}.", name=names[w], a=a, b=b)
+        return tr("{name} wins the session {a}-{b} ({other} {how}).", name=names[w], a=a, b=b,
+                  other=names[1 - w], how=tr(HOW.get(event.how, event.how)))
     return event.type
 
 
