@@ -6,11 +6,37 @@ perhaps by its moderators, it must not tell every other server what a member is 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import AsyncIterator
+from pathlib import Path
 
+import pytest
 from simcord import Env
 
-from tests.discord_helpers import Clock, World, flush, start_match
+from cogs.umtali.saved import finish_of
+from data.copy_to_postgres import copy
+from data.models import BoardPage
+from data.records import GLOBAL
+from data.store import Limits, Store
+from tests.discord_helpers import (
+    Clock,
+    World,
+    custom_ids,
+    flush,
+    start_match,
+    submit_cut,
+)
+from tests.test_records import GUILD, state
 from tests.test_records_discord import board_lines, resign, text_of
+from tests.test_rematch import final_table
+from umtali.rules import RuleSet
+from umtali.session import Session
+
+
+@pytest.fixture
+async def store(store_target: str | Path) -> AsyncIterator[Store]:
+    opened = await Store.open(store_target)
+    yield opened
+    await opened.close()
 
 
 def nicknamed(simcord_env: Env, clock: Clock) -> World:
@@ -64,3 +90,103 @@ async def test_stats_here_keep_the_nickname(simcord_env: Env, clock: Clock) -> N
     there = await elsewhere(world)
     away = text_of(await there.carol.slash(there.channel, "umtali stats", member=there.alice))
     assert "Mod Joke" not in away and "Bench Nick" not in away, away
+
+
+async def test_a_rematch_keeps_the_discord_wide_names(simcord_env: Env, clock: Clock) -> None:
+    """A rematch is a challenge by a button, its seats turned round: the names everywhere
+    follow their seats."""
+    world = nicknamed(simcord_env, clock)
+    first = await start_match(world)
+    await resign(world, world.bob, first)
+    world.clock.advance(Limits().challenge_cooldown)
+    asked = await world.alice.click(final_table(world, first), custom_id=f"umtali:rm:{first.id}")
+    accept = next(c for c in custom_ids(asked.response) if c.endswith(":accept"))
+    assert (await submit_cut(world.bob, await world.bob.click(asked.response,
+                                                              custom_id=accept))).acknowledged
+    await flush(world)
+    svc = world.bot.matches
+    assert svc is not None
+    second = next(m for m in svc.matches.values() if m.id != first.id)
+    assert second.player_ids == (world.bob.id, world.alice.id)
+    await resign(world, world.bob, second)
+    there = await elsewhere(world)
+    text = "\n".join(board_lines(await there.carol.slash(there.channel, "umtali leaderboard",
+                                                         scope="global")))
+    assert "Mod Joke" not in text and "Bench Nick" not in text, text
+    assert "**Ada**" in text and "**benjamin**" in text, text
+
+
+# -- the store, on both backends -------------------------------------------------------------
+
+
+async def ended(store: Store, winner: tuple[int, str], loser: tuple[int, str],
+                global_names: tuple[str, str] | None, *, guild: int = GUILD,
+                now: float = 1000.0) -> int:
+    """A session the loser (seat 1) resigned; ``global_names`` None: made as before they
+    were kept (a match in play when the bot was upgraded)."""
+    session = Session(RuleSet.english(), 7)
+    match_id = await store.create_match(
+        guild_id=guild, channel_id=1, players=(winner, loser), variant="english",
+        turn_timer=0, state=state(session), deadline=None, now=now,
+        global_names=global_names or ("", ""))
+    session.resign(1)
+    await store.finish_match(match_id=match_id, version=0, state=state(session),
+                             finish=finish_of(session), now=now)
+    return match_id
+
+
+def names_on(board: BoardPage) -> dict[int, str]:
+    return {row.user_id: row.name for row in board.rows}
+
+
+async def test_records_of_all_servers_keep_the_names_everywhere(store: Store) -> None:
+    await ended(store, (1, "Mod Joke"), (2, "Bench Nick"), ("Ada", "benjamin"))
+    assert names_on(await store.records.leaderboard(GUILD, 1)) == {1: "Mod Joke",
+                                                                   2: "Bench Nick"}
+    assert names_on(await store.records.leaderboard(GLOBAL, 1)) == {1: "Ada", 2: "benjamin"}
+    assert (await store.records.record(GLOBAL, 1)).name == "Ada"
+    assert (await store.records.record(GUILD, 1)).name == "Mod Joke"
+    # On another server, under another nickname: that server's board has it, the board of
+    # all servers the newest name everywhere.
+    await ended(store, (2, "Ben the Brave"), (1, "Ada L"), ("Ben", "Ada"), guild=GUILD + 1,
+                now=2000.0)
+    assert names_on(await store.records.leaderboard(GUILD + 1, 1)) == {1: "Ada L",
+                                                                       2: "Ben the Brave"}
+    assert names_on(await store.records.leaderboard(GLOBAL, 1)) == {1: "Ada", 2: "Ben"}
+    assert names_on(await store.records.leaderboard(GUILD, 1)) == {1: "Mod Joke",
+                                                                   2: "Bench Nick"}
+
+
+async def test_a_match_from_before_counts_under_its_names_here(store: Store) -> None:
+    """A match made before the names everywhere were kept (in play across the upgrade) has
+    none: its names here stand in, as they did before, until the member plays again."""
+    await ended(store, (1, "Mod Joke"), (2, "Bench Nick"), None)
+    assert names_on(await store.records.leaderboard(GLOBAL, 1)) == {1: "Mod Joke",
+                                                                   2: "Bench Nick"}
+    await ended(store, (1, "Mod Joke"), (2, "Bench Nick"), ("Ada", "benjamin"), now=2000.0)
+    assert names_on(await store.records.leaderboard(GLOBAL, 1)) == {1: "Ada", 2: "benjamin"}
+
+
+@pytest.mark.parametrize("backend", [pytest.param("postgresql", marks=pytest.mark.postgresql)])
+async def test_the_copy_to_postgresql_keeps_the_names_everywhere(
+        tmp_path: Path, empty_target: str) -> None:
+    source = tmp_path / "umtali.sqlite3"
+    lite = await Store.open(source)
+    try:
+        await ended(lite, (1, "Mod Joke"), (2, "Bench Nick"), ("Ada", "benjamin"))
+        await lite.create_challenge(
+            guild_id=GUILD, channel_id=5, challenger=(3, "Nick"), opponent=(4, "Other"),
+            variant="english", optional_melding=False, turn_timer=300, ttl=600, now=1000.0,
+            global_names=("Cy", "Di"))
+    finally:
+        await lite.close()
+    await copy(source, empty_target)
+    pg = await Store.open(empty_target)
+    try:
+        assert names_on(await pg.records.leaderboard(GLOBAL, 1)) == {1: "Ada", 2: "benjamin"}
+        assert names_on(await pg.records.leaderboard(GUILD, 1)) == {1: "Mod Joke",
+                                                                    2: "Bench Nick"}
+        [challenge] = await pg.open_challenges()
+        assert challenge.global_names == ("Cy", "Di")
+    finally:
+        await pg.close()
