@@ -56,6 +56,8 @@ def _challenge(row: Row) -> Challenge:
         match_id=row["match_id"], time_control=row["time_control"],
         rematch_of=row["rematch_of"], seed=row["seed"], salt=row["salt"],
         commitment=row["commitment"], computer_level=row["computer_level"],
+        challenger_global_name=row["challenger_global_name"],
+        opponent_global_name=row["opponent_global_name"],
     )
 
 
@@ -71,14 +73,15 @@ class ChallengeQueries:
         opponent: tuple[int, str], variant: str, optional_melding: bool, turn_timer: int,
         ttl: float, now: float | None = None, time_control: str = "",
         rematch_of: int | None = None, sealed: tuple[str, str, str] = ("", "", ""),
-        computer_level: str | None = None,
+        computer_level: str | None = None, global_names: tuple[str, str] = ("", ""),
     ) -> Challenge:
         """A new open challenge; raises Refused when a limit against spam says no (checked in
         the same transaction, so two commands racing cannot both pass). ``sealed``: its
         session's seed, salt and commitment, drawn before it is posted. With
         ``computer_level``, a practice session waiting for its player's cut (the opponent
         is the bot): one at a time per member and server ("pair"), and the practice
-        cooldown."""
+        cooldown. ``global_names``: the challenger's and the opponent's Discord-wide display
+        names, recorded with the session for the records of all servers."""
         now = time.time() if now is None else now
         async with self.db.transaction() as c:
             if computer_level is None:
@@ -89,11 +92,11 @@ class ChallengeQueries:
                 "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, "
                 "challenger_name, opponent_name, variant, optional_melding, turn_timer, "
                 "created_at, expires_at, time_control, rematch_of, seed, salt, commitment, "
-                "computer_level) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                "computer_level, challenger_global_name, opponent_global_name) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (guild_id, channel_id, challenger[0], opponent[0], challenger[1], opponent[1],
                  variant, int(optional_melding), turn_timer, now, now + ttl, time_control,
-                 rematch_of, *sealed, computer_level),
+                 rematch_of, *sealed, computer_level, *global_names),
             )
             assert inserted is not None
             challenge_id = int(inserted["id"])

@@ -387,6 +387,19 @@ MIGRATIONS: Final[tuple[tuple[str | Variant, ...], ...]] = (
             language TEXT NOT NULL
         )""",
     ),
+    # 22: each player's Discord-wide display name (their global name, else their username),
+    # kept beside the server's nickname from the challenge on: records that span servers
+    # (``player_stats`` of scope 0, the board of all servers) show it, as a nickname belongs
+    # to its server ('' for a challenge, match or result from before: its nickname stands in,
+    # and a member's row of all servers keeps its name until they next finish a session).
+    (
+        """ALTER TABLE challenges ADD COLUMN challenger_global_name TEXT NOT NULL DEFAULT ''""",
+        """ALTER TABLE challenges ADD COLUMN opponent_global_name TEXT NOT NULL DEFAULT ''""",
+        """ALTER TABLE matches ADD COLUMN player0_global_name TEXT NOT NULL DEFAULT ''""",
+        """ALTER TABLE matches ADD COLUMN player1_global_name TEXT NOT NULL DEFAULT ''""",
+        """ALTER TABLE session_results ADD COLUMN player0_global_name TEXT NOT NULL DEFAULT ''""",
+        """ALTER TABLE session_results ADD COLUMN player1_global_name TEXT NOT NULL DEFAULT ''""",
+    ),
 )
 
 

@@ -78,6 +78,10 @@ class Challenge:
     #: A practice session waiting for its player's cut (the bot is the opponent): the
     #: computer's level; None for a challenge between members.
     computer_level: str | None = None
+    #: The two members' Discord-wide display names (global name, else username), for the
+    #: records of all servers: a nickname is its server's. '' for a challenge from before.
+    challenger_global_name: str = ""
+    opponent_global_name: str = ""
 
     @property
     def seated(self) -> tuple[tuple[int, str], tuple[int, str]]:
@@ -87,6 +91,12 @@ class Challenge:
         opponent = (self.opponent_id, self.opponent_name)
         return (opponent, challenger) if self.rematch_of is not None else \
             (challenger, opponent)
+
+    @property
+    def global_names(self) -> tuple[str, str]:
+        """The players' Discord-wide display names by seat, as ``seated`` seats them."""
+        names = (self.challenger_global_name, self.opponent_global_name)
+        return (names[1], names[0]) if self.rematch_of is not None else names
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +151,9 @@ class MatchRow:
     lost_untold: tuple[bool, bool] = (False, False)
     #: What a delivery that failed for now still owes (``Batch.dumps``; '' for nothing).
     resend: str = ""
+    #: The players' Discord-wide display names, for the records of all servers ('' when not
+    #: known: a match from before they were kept).
+    global_names: tuple[str, str] = ("", "")
 
 
 class DmPanel(NamedTuple):
@@ -308,6 +321,7 @@ def match_row(row: Row) -> MatchRow:
         cut=row["cut"], reviewed=row["reviewed"],
         dm_sending=(bool(row["dm0_sending"]), bool(row["dm1_sending"])),
         dm_told=(row["dm0_told"], row["dm1_told"]),
+        global_names=(row["player0_global_name"], row["player1_global_name"]),
         lost_untold=(bool(row["dm0_lost_untold"]), bool(row["dm1_lost_untold"])),
         resend=row["resend"],
     )

@@ -130,6 +130,15 @@ def seat_stats(row: Row, seat: int, hands: list[HandLine],
     )
 
 
+def recorded_name(row: Row, seat: int, scope: int) -> str:
+    """The name ``seat`` is recorded under in ``scope``: on their server's records, the one
+    they had there (their nickname); on those of all servers, their Discord-wide display name,
+    as a nickname is its server's alone (a result from before it was kept: the name here)."""
+    if scope == GLOBAL:
+        return str(row[f"player{seat}_global_name"] or row[f"player{seat}_name"])
+    return str(row[f"player{seat}_name"])
+
+
 # -- counting, inside the transaction that ends the session --------------------------------
 
 _COLS = tuple(f.name for f in fields(PlayerStats))
@@ -237,7 +246,7 @@ async def _count(tx: Tx, match_id: int) -> bool:
           int(row["winner_seat"] == seat), practice, at) for seat in people])
     added = {seat: seat_stats(row, seat, hands, replayed) for seat in people}
     await _insert(tx, _STATS_HEAD, [
-        (scope, ids[seat], practice, row[f"player{seat}_name"],
+        (scope, ids[seat], practice, recorded_name(row, seat, scope),
          *(getattr(added[seat], c) for c in _COLS), at)
         for seat in people for scope in scopes], _STATS_TAIL)
     if rated:

@@ -106,7 +106,7 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
         challenge_id: int | None = None, computer: tuple[int, str] | None = None,
         now: float | None = None, salt: str = "", commitment: str = "",
         time_control: str = "", reserve: float = 0.0, owner: str = "",
-        lease_until: float = 0.0, cut: str = "",
+        lease_until: float = 0.0, cut: str = "", global_names: tuple[str, str] = ("", ""),
     ) -> int:
         """Start a match; raises AlreadyPlaying if either member is in one on this server.
 
@@ -114,6 +114,8 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
         only if it was still open (else StaleState): of two clicks racing, one wins, and its
         ``cut`` is the one saved with the match. A practice
         session (``computer``) soon after the member's last one raises Refused.
+        ``global_names``: the players' Discord-wide display names by seat, for the records
+        of all servers ('' when not known: their names here stand in).
         """
         now = time.time() if now is None else now
         async with self.db.transaction() as c:
@@ -133,13 +135,14 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
                 "INSERT INTO matches (guild_id, channel_id, player0_id, player1_id, "
                 "player0_name, player1_name, variant, turn_timer, deadline, state, created_at, "
                 "computer_seat, computer_level, salt, commitment, time_control, reserve0, "
-                "reserve1, owner, lease_until, cut) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "reserve1, owner, lease_until, cut, player0_global_name, player1_global_name) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "RETURNING id",
                 (guild_id, channel_id, players[0][0], players[1][0], players[0][1],
                  players[1][1], variant, turn_timer, deadline, state, now,
                  computer[0] if computer else None, computer[1] if computer else None,
-                 salt, commitment, time_control, reserve, reserve, owner, lease_until, cut),
+                 salt, commitment, time_control, reserve, reserve, owner, lease_until, cut,
+                 *global_names),
             )
             assert inserted is not None
             match_id = int(inserted["id"])
@@ -343,9 +346,11 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
         cur = await c.execute(
             "INSERT INTO session_results (match_id, guild_id, player0_id, player1_id, "
             "player0_name, player1_name, winner_seat, how, games_won0, games_won1, variant, "
-            "hand_scores, computer_seat, computer_level, finished_at) SELECT id, guild_id, "
+            "hand_scores, computer_seat, computer_level, finished_at, player0_global_name, "
+            "player1_global_name) SELECT id, guild_id, "
             "player0_id, player1_id, player0_name, player1_name, ?, ?, ?, ?, variant, ?, "
-            "computer_seat, computer_level, ? FROM matches WHERE id = ? "
+            "computer_seat, computer_level, ?, player0_global_name, player1_global_name "
+            "FROM matches WHERE id = ? "
             "ON CONFLICT DO NOTHING",
             (f.winner_seat, f.how, f.games_won[0], f.games_won[1], f.hand_scores, now, match_id),
         )

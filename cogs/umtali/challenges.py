@@ -64,12 +64,14 @@ def challenge_refusal(e: Refused, opponent: str, tr: Tr) -> str:
 async def offer_challenge(
     interaction: discord.Interaction, *, challenger: tuple[int, str],
     opponent: tuple[int, str], shown: tuple[str, str], variant: str, optional_melding: bool,
-    turn_timer: int, time_control: str, rematch_of: int | None = None,
+    turn_timer: int, time_control: str, global_names: tuple[str, str],
+    rematch_of: int | None = None,
 ) -> None:
     """Post a new challenge from ``challenger`` (the member who clicked or typed) to
     ``opponent``, or answer privately why not: one of the two is already playing here, the
     channel lacks a permission, or a limit against spam says no. ``shown`` are the two names
-    as the refusals write them."""
+    as the refusals write them; ``global_names`` the two Discord-wide display names, recorded
+    with the session for the records of all servers."""
     assert interaction.guild_id is not None and interaction.channel_id is not None
     svc = service(interaction.client)
     tr = tr_of(interaction)
@@ -101,7 +103,7 @@ async def offer_challenge(
             challenger=challenger, opponent=opponent, variant=variant,
             optional_melding=optional_melding, turn_timer=turn_timer, ttl=CHALLENGE_TTL,
             now=now, time_control=time_control, rematch_of=rematch_of,
-            sealed=sealed), lambda: challenge_made(svc.store, guild_id, (
+            sealed=sealed, global_names=global_names), lambda: challenge_made(svc.store, guild_id, (
                 challenger[0], opponent[0]), now, sealed[0])))
 
     try:
@@ -327,7 +329,7 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
         # Nothing is shown before it is won.
         live = await in_time(interaction, svc.start(
             guild_id=ch.guild_id, channel_id=ch.channel_id,
-            players=ch.seated,
+            players=ch.seated, global_names=ch.global_names,
             rules=rules, turn_timer=ch.turn_timer, challenge_id=ch.id, sealed=sealed,
             cut=cut, time_control=ch.time_control,
         ))

@@ -16,7 +16,7 @@ from cogs.umtali.hand_panels import load_orders
 from cogs.umtali.history import show_history
 from cogs.umtali.in_time import answer, in_time
 from cogs.umtali.live import LiveMatch
-from cogs.umtali.names import member_name, plain_member_name, visible
+from cogs.umtali.names import member_name, plain_global_name, plain_member_name, visible
 from cogs.umtali.options import (
     TIME_CONTROLS,
     VARIANTS,
@@ -211,7 +211,8 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
             interaction, challenger=(me.id, plain_member_name(me)),
             opponent=(opponent.id, plain_member_name(opponent)),
             shown=(member_name(me), member_name(opponent)), variant=rules_name,
-            optional_melding=melding, turn_timer=timer, time_control=control)
+            optional_melding=melding, turn_timer=timer, time_control=control,
+            global_names=(plain_global_name(me), plain_global_name(opponent)))
 
     @app_commands.command(description="Play a session against the computer")
     @app_commands.describe(

@@ -173,6 +173,13 @@ def plain_member_name(user: discord.abc.User) -> str:
     return clean_name(user.display_name)
 
 
+def plain_global_name(user: discord.abc.User) -> str:
+    """A member's Discord-wide display name (their global name, else their username), to
+    store for the records of all servers: not their nickname here, which is this server's
+    alone (chosen here, perhaps by its moderators) and not for other servers to read."""
+    return clean_name(user.global_name or user.name)
+
+
 def echo(text: str, limit: int = MAX_ECHO) -> str:
     """User input quoted back in a reply: visible, at most ``limit`` characters, safe."""
     shown = visible(text)

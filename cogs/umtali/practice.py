@@ -28,7 +28,7 @@ from cogs.umtali.fair import cut_line, sealed_cut_line
 from cogs.umtali.in_time import answer, edit_clicked, in_time, post_public, thinking
 from cogs.umtali.match_start import drawn_cards, open_started
 from cogs.umtali.mentions import NO_MENTIONS
-from cogs.umtali.names import plain_member_name, safe_name
+from cogs.umtali.names import plain_global_name, plain_member_name, safe_name
 from cogs.umtali.options import clock_words, computer_name, level_word, rules_words
 from cogs.umtali.panels import cut_panel
 from cogs.umtali.permissions import missing_here, not_in_thread, refusal
@@ -112,6 +112,7 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
         return in_time(interaction, settled("a practice session", svc.store.create_challenge(
             guild_id=guild_id, channel_id=channel_id, challenger=(me.id, plain_member_name(me)),
             opponent=(bot_user.id, computer_name(level, public)), variant=rules.name,
+            global_names=(plain_global_name(me), computer_name(level, public)),
             optional_melding=rules.optional_melding, turn_timer=turn_timer,
             ttl=CHALLENGE_TTL, now=now, time_control=time_control, sealed=sealed,
             computer_level=level), lambda: challenge_made(
@@ -179,7 +180,7 @@ async def cut_deck(interaction: discord.Interaction, challenge_id: int, typed: s
             players=((ch.challenger_id, ch.challenger_name), (ch.opponent_id, ch.opponent_name)),
             rules=rules, turn_timer=ch.turn_timer, time_control=ch.time_control,
             challenge_id=ch.id, sealed=(ch.seed, ch.salt), cut=typed or svc.cut_of(interaction),
-            computer=(1, ch.computer_level)))
+            computer=(1, ch.computer_level), global_names=ch.global_names))
     except AlreadyPlaying:
         await answer(interaction, tr("You are already playing a match on this server."))
         return

@@ -2,8 +2,10 @@
 
 The numbers come from ``data.records``; this module only puts them into words. Names are the ones
 stored with the results, so members who left the server still show under the name they played
-under. Leaderboard pages and the replay menu are ``DynamicItem``s whose custom ids carry what
-they show, so they keep working after a restart.
+under: on a server's own board, their nickname there; on the board of all servers, their
+Discord-wide display name (``data.records.recorded_name``), as a nickname is its server's.
+Leaderboard pages and the replay menu are ``DynamicItem``s whose custom ids carry what they
+show, so they keep working after a restart.
 """
 
 from __future__ import annotations

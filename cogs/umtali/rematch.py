@@ -19,7 +19,7 @@ from cogs.umtali.challenges import offer_challenge
 from cogs.umtali.errors import guarded
 from cogs.umtali.ids import id_of
 from cogs.umtali.in_time import answer, in_time
-from cogs.umtali.names import plain_member_name, safe_name
+from cogs.umtali.names import plain_global_name, plain_member_name, safe_name
 from cogs.umtali.permissions import member_standing, no_posting
 from cogs.umtali.practice import start_practice
 from umtali.i18n import EN, Tr
@@ -95,10 +95,15 @@ async def rematch(interaction: discord.Interaction, match_id: int) -> None:
     # recorded under it (one renamed since the last would be recorded under the old name).
     names = (plain_member_name(me) if isinstance(me, discord.Member) else old.names[seat],
              old.names[other] if them is None else plain_member_name(them))
+    # And their names everywhere, for the records of all servers (one unknown, of a match
+    # from before they were kept: '', the name here stands in).
+    global_names = (plain_global_name(me),
+                    old.global_names[other] if them is None else plain_global_name(them))
     await offer_challenge(
         interaction, challenger=(me.id, names[0]),
         opponent=(old.player_ids[other], names[1]),
         shown=(safe_name(names[0]), safe_name(names[1])),
         variant=rules.name, optional_melding=rules.optional_melding,
-        turn_timer=old.turn_timer, time_control=old.time_control, rematch_of=old.id)
+        turn_timer=old.turn_timer, time_control=old.time_control, rematch_of=old.id,
+        global_names=global_names)
 

@@ -181,13 +181,15 @@ class MatchService(Timing, Endings, Playing, Looks):
         rules: RuleSet, turn_timer: int, challenge_id: int | None = None,
         seed: int | str | None = None, computer: tuple[int, str] | None = None,
         time_control: str = "", sealed: tuple[str, str] | None = None, cut: str = "",
+        global_names: tuple[str, str] = ("", ""),
     ) -> LiveMatch:
         """Create and save a match (raises AlreadyPlaying / StaleState / Refused from the store).
 
         ``computer`` is (seat, level) for a practice match against the computer. ``sealed``:
         the seed and salt committed to before the ``cut`` (a challenge's: the text its accepting
         player typed, or their submit's id), the session played from both; without it, a seed
-        (``seed``, or a new one) and a salt drawn now.
+        (``seed``, or a new one) and a salt drawn now. ``global_names``: the players'
+        Discord-wide display names by seat, for the records of all servers.
         """
         if sealed is not None:
             seed, salt = sealed
@@ -209,6 +211,7 @@ class MatchService(Timing, Endings, Playing, Looks):
             deadline=deadline, challenge_id=challenge_id, computer=computer, now=now,
             salt=salt, commitment=commitment, time_control=time_control, reserve=reserve,
             owner=self.owners.name, lease_until=self.owners.until(), cut=cut,
+            global_names=global_names,
         ), lambda: self._started(challenge_id, state, cut, now))
         live = LiveMatch(
             id=match_id, guild_id=guild_id, channel_id=channel_id, table_message_id=None,
