@@ -1,0 +1,99 @@
+"""The table picture as a player reads it (review53): what is written on the felt keeps a
+contrast a phone can read, and the status's colour names nobody it is not about."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from cogs.umtali.pictures import draw_table_png
+from cogs.umtali.pictures.scene import table_scene
+from cogs.umtali.pictures.table import (
+    BAND,
+    DIM,
+    FELT,
+    FELT_LIT,
+    MARGIN,
+    PILE_W,
+    SEAT,
+    TEXT,
+    WIDTH,
+    _side_height,
+)
+from umtali.i18n import EN
+from umtali.players import GreedyPlayer
+from umtali.rules import RuleSet
+from umtali.session import Session
+from umtali.view import SPECTATOR
+
+NAMES = ("Alice", "Ben")
+RGB = tuple[int, int, int]
+
+
+def _luminance(c: RGB) -> float:
+    def channel(v: int) -> float:
+        s = v / 255
+        return s / 12.92 if s <= 0.03928 else ((s + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(v) for v in c)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: RGB, b: RGB) -> float:
+    """WCAG's contrast ratio of two colours."""
+    dark, light = sorted((_luminance(a), _luminance(b)))
+    return (light + 0.05) / (dark + 0.05)
+
+
+def _png(data: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def test_every_text_on_the_felt_and_on_the_acting_band_reads_on_a_phone() -> None:
+    """The names (each seat's colour), the scores and the labels are drawn on the felt and on
+    the band of the seat to act; shown at about 55% on a phone, even a 26-pixel name is small
+    text there, so each keeps WCAG's 4.5:1 on both (the acting player's name, the one that
+    matters most, was 2.95:1 in blue on the lit band)."""
+    session = Session(RuleSet.english(), 3)
+    view = session.view(SPECTATOR)
+    img = _png(draw_table_png(view, NAMES))
+    # The acting band is drawn in FELT_LIT: its right end, under no text.
+    scene = table_scene(view, NAMES, EN)
+    y = 44 + BAND + _side_height(scene.seats[0]) + 134 + 2 if view.to_act == 1 else 44 + 2
+    assert img.getpixel((WIDTH - 2, y)) == FELT_LIT
+    for background in (FELT, FELT_LIT):
+        for colour in (TEXT, DIM, *SEAT):
+            assert contrast(colour, background) >= 4.5, (colour, background)
+
+
+def _status_colours(png: bytes, scene_view: object) -> set[RGB]:
+    img = _png(png)
+    from umtali.view import PlayerView
+    assert isinstance(scene_view, PlayerView)
+    scene = table_scene(scene_view, NAMES, EN)
+    top = 44 + BAND + _side_height(scene.seats[0])
+    left = MARGIN + 2 * PILE_W + 60
+    box = img.crop((left, top + 4, WIDTH, top + 130))
+    return {box.getpixel((x, y)) for x in range(box.width)  # type: ignore[misc]
+            for y in range(box.height)}
+
+
+def test_the_end_of_a_session_is_written_in_the_winners_colour_not_seat_0s() -> None:
+    """Every name is in its seat's colour; with nobody to act the status was gold, which is
+    the first seat's colour: "Ben wins the session" read as the first player's line."""
+    session = Session(RuleSet.english(), 2)
+    while not session.over:
+        session.apply(GreedyPlayer().choose(session.view(session.to_act)), session.to_act)
+    view = session.view(SPECTATOR)
+    assert view.winner == 1
+    colours = _status_colours(draw_table_png(view, NAMES), view)
+    assert SEAT[1] in colours
+    assert SEAT[0] not in colours
+
+
+def test_a_cancelled_match_is_written_in_neither_seats_colour() -> None:
+    session = Session(RuleSet.english(), 3)
+    view = session.view(SPECTATOR)
+    colours = _status_colours(draw_table_png(view, NAMES, ended="The match was cancelled"), view)
+    assert TEXT in colours
+    assert SEAT[0] not in colours and SEAT[1] not in colours
