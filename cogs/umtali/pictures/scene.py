@@ -78,6 +78,8 @@ class TableScene:
     face_down: bool
     four_colour: bool
     words: TableWords
+    #: The session's winner (-1: none yet, or the match ended without one).
+    winner: int = -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +158,8 @@ def table_scene(view: PlayerView, names: tuple[str, str] | list[str], tr: Tr,
         status=ended or _status(view, shown, tr),
         seats=(seats[0], seats[1]), stock=view.stock_size, pile=len(pile), top=top,
         below=below, face_down=view.top_face_down, four_colour=four_colour,
-        words=TableWords(tr("stock"), tr("discard pile"), tr("face down"), tr("no melds yet")))
+        words=TableWords(tr("stock"), tr("discard pile"), tr("face down"), tr("no melds yet")),
+        winner=view.winner if not ended else -1)
 
 
 def hand_scene(view: PlayerView, tr: Tr, four_colour: bool = False) -> HandScene:
