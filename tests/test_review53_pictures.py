@@ -97,3 +97,45 @@ def test_a_cancelled_match_is_written_in_neither_seats_colour() -> None:
     colours = _status_colours(draw_table_png(view, NAMES, ended="The match was cancelled"), view)
     assert TEXT in colours
     assert SEAT[0] not in colours and SEAT[1] not in colours
+
+
+def _status_rows(png: bytes, view: object) -> list[set[RGB]]:
+    """The colours of each of the status's lines (28 pixels apart at the largest size)."""
+    from umtali.view import PlayerView
+    assert isinstance(view, PlayerView)
+    img = _png(png)
+    scene = table_scene(view, LONG, EN)
+    top = 44 + BAND + _side_height(scene.seats[0]) + 10 + 8
+    left = MARGIN + PILE_W + 30 + 40 + PILE_W + 26
+    return [_colours(img.crop((left, top + i * 34 + 6, WIDTH, top + i * 34 + 26)))
+            for i in range(3)]
+
+
+def _colours(box: Image.Image) -> set[RGB]:
+    return {box.getpixel((x, y)) for x in range(box.width)  # type: ignore[misc]
+            for y in range(box.height)}
+
+
+LONG = ("Alice", "Жжжжжжжжжжж Шшшшшшшшшш Щщщщщщщщщщ")
+
+
+def test_the_status_colours_the_name_whole_and_only_the_name() -> None:
+    """The status names the player in their seat's colour and says what to do in white. The
+    colour went by line, not by name: a name wrapped to a second line lost its colour there,
+    and a short name's first line painted the words after it ("to meld") in the seat's colour
+    while the rest of the sentence was white."""
+    session = Session(RuleSet.english(), 3)
+    view = session.view(SPECTATOR)
+    assert view.to_act == 1
+    rows = _status_rows(draw_table_png(view, LONG), view)
+    # The name's third word on the second line, in seat 1's colour; the action beside it white.
+    assert SEAT[1] in rows[1] and TEXT in rows[1]
+    from cogs.umtali.pictures.table import status_runs
+    # In words: the name, and nothing but the name, is coloured, however the lines fall.
+    for name in (*LONG, "Guinevere of the Round Table"):
+        status = f"{name} to meld and discard"
+        for width in (400, 456):
+            _, lines = status_runs(status, name, width)
+            coloured = " ".join(t for line in lines for t, lit in line if lit)
+            plain = " ".join(t for line in lines for t, lit in line if not lit)
+            assert (coloured, plain) == (name, "to meld and discard"), (name, width, lines)
