@@ -80,6 +80,9 @@ class TableScene:
     words: TableWords
     #: The session's winner (-1: none yet, or the match ended without one).
     winner: int = -1
+    #: The name the status begins with (the seat to act, or the winner), drawn in its seat's
+    #: colour; empty when the status is about nobody.
+    status_name: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,14 +155,17 @@ def table_scene(view: PlayerView, names: tuple[str, str] | list[str], tr: Tr,
     pile = view.discard_pile
     top = None if view.top_face_down or not pile else pile[-1]
     below = pile[-2] if len(pile) > 1 and not view.top_face_down else None
+    to_act = view.to_act if view.winner < 0 and not ended else -1
+    winner = view.winner if not ended else -1
+    about = to_act if to_act >= 0 else winner
     return TableScene(
         title=tr("Game {game} · hand {hand}", game=view.game, hand=view.hand_no),
-        to_act=view.to_act if view.winner < 0 and not ended else -1,
+        to_act=to_act,
         status=ended or _status(view, shown, tr),
         seats=(seats[0], seats[1]), stock=view.stock_size, pile=len(pile), top=top,
         below=below, face_down=view.top_face_down, four_colour=four_colour,
         words=TableWords(tr("stock"), tr("discard pile"), tr("face down"), tr("no melds yet")),
-        winner=view.winner if not ended else -1)
+        winner=winner, status_name=shown[about] if about >= 0 else "")
 
 
 def hand_scene(view: PlayerView, tr: Tr, four_colour: bool = False) -> HandScene:

@@ -170,10 +170,14 @@ def _centre(img: Image.Image, d: ImageDraw.ImageDraw, scene: TableScene, y: int)
     # seat's when it is about nobody (a hand over, a match cancelled).
     about = scene.to_act if scene.to_act >= 0 else scene.winner
     colour = SEAT[about] if about >= 0 else TEXT
-    size, lines = status_lines(scene.status, WIDTH - MARGIN - sx)
+    size, lines = status_runs(scene.status, scene.status_name, WIDTH - MARGIN - sx)
+    f = font(size)
     for i, line in enumerate(lines):
-        d.text((sx, top + 8 + i * (size + 6)), line, font=font(size),
-               fill=colour if i == 0 else TEXT, direction=DIRECTION)
+        x = sx
+        for text, named in line:
+            d.text((x, top + 8 + i * (size + 6)), text, font=f,
+                   fill=colour if named else TEXT, direction=DIRECTION)
+            x += round(f.getlength(text + " ", direction=DIRECTION))
 
 
 #: The status's sizes, largest first, and the lines it has room for (20 is the smallest text
@@ -193,6 +197,21 @@ def status_lines(text: str, width: int) -> tuple[int, list[str]]:
     # Still too long at the smallest size: its last line ends with an ellipsis.
     kept = [*lines[:STATUS_LINES - 1], " ".join(lines[STATUS_LINES - 1:])]
     return size, [fit(line, size, width) for line in kept]
+
+
+def status_runs(text: str, name: str, width: int) -> tuple[int, list[list[tuple[str, bool]]]]:
+    """``status_lines``, each line in runs of words: the name the status begins with (``name``,
+    in its seat's colour, on as many lines as it takes) and the rest (what they must do)."""
+    size, lines = status_lines(text, width)
+    left = len(name.split()) if name and text.startswith(name) else 0
+    runs: list[list[tuple[str, bool]]] = []
+    for line in lines:
+        words = line.split(" ")
+        n = min(left, len(words))
+        left -= n
+        runs.append([(run, named) for run, named in ((" ".join(words[:n]), True),
+                                                     (" ".join(words[n:]), False)) if run])
+    return size, runs
 
 
 def _wrap(text: str, f: ImageFont.FreeTypeFont, width: int) -> list[str]:
