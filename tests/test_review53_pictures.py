@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from PIL import Image
 
 from cogs.umtali.pictures import draw_table_png
@@ -21,7 +22,7 @@ from cogs.umtali.pictures.table import (
     WIDTH,
     _side_height,
 )
-from umtali.i18n import EN
+from umtali.i18n import EN, tr_for
 from umtali.players import GreedyPlayer
 from umtali.rules import RuleSet
 from umtali.session import Session
@@ -139,3 +140,17 @@ def test_the_status_colours_the_name_whole_and_only_the_name() -> None:
             coloured = " ".join(t for line in lines for t, lit in line if lit)
             plain = " ".join(t for line in lines for t, lit in line if not lit)
             assert (coloured, plain) == (name, "to meld and discard"), (name, width, lines)
+
+
+@pytest.mark.parametrize("lang, said", [("en", "(last turn)"), ("ru", "(последний ход)")])
+def test_the_last_turn_is_called_the_last_turn_while_melding_too(lang: str, said: str) -> None:
+    """After a player goes out the other plays one last turn: the picture said so while they
+    were to draw, then, once they had drawn (or with no draw at all), "to meld and discard" as
+    on any turn, while the text beside it says "plays the last turn"."""
+    session = Session(RuleSet.english(), 12)
+    for _ in range(25):
+        session.apply(GreedyPlayer().choose(session.view(session.to_act)), session.to_act)
+    view = session.view(SPECTATOR)
+    assert view.went_out == 0 and view.to_act == 1 and view.phase == "meld"
+    status = table_scene(view, NAMES, tr_for(lang)).status
+    assert status.startswith("Ben") and status.endswith(said), status
