@@ -108,6 +108,8 @@ def _status(view: PlayerView, names: tuple[str, str], tr: Tr) -> str:
             return tr("{name} to draw (last turn)", name=who)
         return tr("{name} to draw", name=who)
     if view.phase == "meld":
+        if view.went_out >= 0:
+            return tr("{name} to meld and discard (last turn)", name=who)
         return tr("{name} to meld and discard", name=who)
     return tr("The hand is over")
 
