@@ -154,3 +154,53 @@ def test_the_last_turn_is_called_the_last_turn_while_melding_too(lang: str, said
     assert view.went_out == 0 and view.to_act == 1 and view.phase == "meld"
     status = table_scene(view, NAMES, tr_for(lang)).status
     assert status.startswith("Ben") and status.endswith(said), status
+
+
+#: Machado, Oliveira and Fernandes (2009), severity 1: linear RGB as a deuteranope and a
+#: protanope see it (together about 6% of men).
+DEUTERANOPIA = ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413),
+                (-0.011820, 0.042940, 0.968881))
+PROTANOPIA = ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216),
+              (-0.003882, -0.048116, 1.051998))
+
+
+def _linear(c: RGB) -> tuple[float, float, float]:
+    def channel(v: int) -> float:
+        s = v / 255
+        return s / 12.92 if s <= 0.04045 else ((s + 0.055) / 1.055) ** 2.4
+    return channel(c[0]), channel(c[1]), channel(c[2])
+
+
+def _lab(rgb: tuple[float, float, float]) -> tuple[float, float, float]:
+    r, g, b = (min(1.0, max(0.0, v)) for v in rgb)
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.9505
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.089
+
+    def f(t: float) -> float:
+        return float(t ** (1 / 3)) if t > 0.008856 else 7.787 * t + 16 / 116
+    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+
+
+def seen_apart(a: RGB, b: RGB, matrix: tuple[tuple[float, ...], ...]) -> float:
+    """CIE76 colour difference of ``a`` and ``b`` as seen through ``matrix``."""
+    def seen(c: RGB) -> tuple[float, float, float]:
+        lin = _linear(c)
+        m0, m1, m2 = (sum(k * v for k, v in zip(row, lin, strict=True)) for row in matrix)
+        return _lab((m0, m1, m2))
+    pa, pb = seen(a), seen(b)
+    return float(sum((u - v) ** 2 for u, v in zip(pa, pb, strict=True)) ** 0.5)
+
+
+def test_the_four_colour_suits_stay_apart_for_red_green_colour_blindness() -> None:
+    """The four-colour deck tells suits apart by colour; its green clubs had nearly the
+    lightness of the red hearts, so a deuteranope saw them 16 apart (CIE76; 20 is a
+    difference seen at a glance): hearts and clubs looked one colour. Every pair keeps 20
+    for deuteranopes and protanopes, and each colour 4.5:1 on the card for its rank."""
+    from cogs.umtali.pictures.cards import FACE, suit_colour
+    colours = [suit_colour(s, True) for s in range(4)]
+    for i, a in enumerate(colours):
+        assert contrast(a, FACE) >= 4.5, a
+        for b in colours[i + 1:]:
+            for matrix in (DEUTERANOPIA, PROTANOPIA):
+                assert seen_apart(a, b, matrix) >= 20, (a, b, matrix is DEUTERANOPIA)
