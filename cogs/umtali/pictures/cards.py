@@ -19,7 +19,9 @@ RGB = tuple[int, int, int]
 BLACK: RGB = (28, 28, 30)
 RED: RGB = (205, 28, 44)
 BLUE: RGB = (28, 84, 205)
-GREEN: RGB = (20, 128, 52)
+#: A blue-leaning green: a plain green has the lightness of the red, and a deuteranope saw
+#: hearts and clubs as one colour.
+GREEN: RGB = (0, 128, 110)
 FACE: RGB = (252, 252, 250)
 EDGE: RGB = (120, 124, 130)
 BACK: RGB = (150, 30, 45)
