@@ -204,3 +204,27 @@ def test_the_four_colour_suits_stay_apart_for_red_green_colour_blindness() -> No
         for b in colours[i + 1:]:
             for matrix in (DEUTERANOPIA, PROTANOPIA):
                 assert seen_apart(a, b, matrix) >= 20, (a, b, matrix is DEUTERANOPIA)
+
+
+def test_a_full_hand_of_four_suits_leaves_every_ten_whole() -> None:
+    """The largest hand a player holds (twelve cards, after taking two from the pile) across
+    all four suits: the gaps between suits squeezed the fan until the next card covered the
+    right of a 10's "0". The corner of a 10 at the start of the fan is drawn as on the card."""
+    from cogs.umtali.pictures.cards import face, rank_size
+    from cogs.umtali.pictures.fonts import font
+    from cogs.umtali.pictures.hand import CARD_H, CARD_W, RAISE, draw_hand
+    from cogs.umtali.pictures.scene import HandScene, HandWords
+    from umtali.cards import Card
+    cards = tuple(Card.parse(c) for c in
+                  ["10S", "JS", "QS", "10H", "JH", "QH", "10D", "JD", "QD", "10C", "JC", "QC"])
+    scene = HandScene(cards, (False,) * 12, None, False, HandWords("", "", "", "", ""))
+    img = draw_hand(scene)
+    size = rank_size(CARD_H)
+    pad = max(3, CARD_W // 14)
+    right = pad + round(font(size).getbbox("10")[2]) + 1
+    bottom = pad - size // 8 + round(font(size).getbbox("10")[3]) + 1
+    sprite = Image.new("RGB", (CARD_W, CARD_H), FELT)
+    card = face(cards[0], CARD_W, CARD_H)
+    sprite.paste(card, (0, 0), card)
+    drawn = img.crop((MARGIN, 12 + RAISE, MARGIN + right, 12 + RAISE + bottom))
+    assert drawn.tobytes() == sprite.crop((0, 0, right, bottom)).tobytes()
