@@ -18,6 +18,8 @@ WIDTH = 640
 CARD_W, CARD_H = 84, 118
 RAISE = 16
 SUIT_GAP = 14
+#: As narrow as the gap between suits gets in a crowded row (still a line of felt).
+MIN_SUIT_GAP = 4
 ROW = CARD_H + RAISE + 8
 #: At most this many cards a row: more would squeeze the corners past reading.
 PER_ROW = 12
@@ -45,16 +47,21 @@ def draw_hand(scene: HandScene) -> Image.Image:
     full = strip(CARD_W, CARD_H)
     tagged: list[tuple[int, int]] = []
     for r, row in enumerate(rows):
-        suits = len({scene.cards[i].suit for i in row})
-        room = WIDTH - 2 * MARGIN - CARD_W - (suits - 1) * SUIT_GAP
-        step = min(full + 8, room // max(1, len(row) - 1))
+        gaps = len({scene.cards[i].suit for i in row}) - 1
+        room = WIDTH - 2 * MARGIN - CARD_W
+        # The gaps between suits narrow before the fan squeezes a corner (a 10's "0" under
+        # the next card, with twelve cards of four suits).
+        gap = SUIT_GAP
+        if gaps and room - gaps * gap < full * (len(row) - 1):
+            gap = max(MIN_SUIT_GAP, (room - full * (len(row) - 1)) // gaps)
+        step = min(full + 8, (room - gaps * gap) // max(1, len(row) - 1))
         x = MARGIN
         y = 12 + r * ROW
         last_suit = -1
         for i in row:
             card = scene.cards[i]
             if last_suit >= 0 and card.suit != last_suit:
-                x += SUIT_GAP
+                x += gap
             last_suit = card.suit
             outline = TAKEN if card == scene.taken else MELDABLE if scene.meldable[i] else None
             sprite = face(card, CARD_W, CARD_H, scene.four_colour, outline)
