@@ -228,3 +228,25 @@ def test_a_full_hand_of_four_suits_leaves_every_ten_whole() -> None:
     sprite.paste(card, (0, 0), card)
     drawn = img.crop((MARGIN, 12 + RAISE, MARGIN + right, 12 + RAISE + bottom))
     assert drawn.tobytes() == sprite.crop((0, 0, right, bottom)).tobytes()
+
+
+def test_the_status_ends_above_the_labels_under_the_piles() -> None:
+    """Three lines of status at its largest size ran 13 pixels below the piles, into the row
+    of their labels, where Russian's "рубашкой вверх · 5" reaches past the status's left
+    edge: the last line's "(" and the label's "5" met. The status's ink stays above that row."""
+    from PIL import ImageChops
+
+    from cogs.umtali.pictures.table import PILE_H, draw_table
+    session = Session(RuleSet.english(), 12)
+    for _ in range(25):
+        session.apply(GreedyPlayer().choose(session.view(session.to_act)), session.to_act)
+    view = session.view(SPECTATOR)
+    scene = table_scene(view, ("Алёша Попович", "Guinevere of the Round Table"), tr_for("ru"))
+    assert scene.face_down
+    import dataclasses
+    shown = draw_table(scene)
+    bare = draw_table(dataclasses.replace(scene, status=""))
+    box = ImageChops.difference(shown, bare).getbbox()
+    assert box is not None
+    top = 44 + BAND + _side_height(scene.seats[0]) + 10
+    assert box[3] <= top + PILE_H + 3, (box, top + PILE_H + 3)
