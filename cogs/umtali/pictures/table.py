@@ -175,7 +175,7 @@ def _centre(img: Image.Image, d: ImageDraw.ImageDraw, scene: TableScene, y: int)
     for i, line in enumerate(lines):
         x = sx
         for text, named in line:
-            d.text((x, top + 8 + i * (size + 6)), text, font=f,
+            d.text((x, top + STATUS_TOP + i * (size + STATUS_GAP)), text, font=f,
                    fill=colour if named else TEXT, direction=DIRECTION)
             x += round(f.getlength(text + " ", direction=DIRECTION))
 
@@ -184,6 +184,15 @@ def _centre(img: Image.Image, d: ImageDraw.ImageDraw, scene: TableScene, y: int)
 #: the pictures use: about 12 on a phone).
 STATUS_SIZES = (28, 24, 20)
 STATUS_LINES = 3
+#: Where the status begins below the piles' top, and the space between its lines.
+STATUS_TOP = 8
+STATUS_GAP = 6
+
+
+def status_room(size: int) -> int:
+    """The status's lines at ``size`` that end beside the piles, above their labels (the
+    discard pile's label may reach under the status): two at the largest size."""
+    return min(STATUS_LINES, (PILE_H - STATUS_TOP + STATUS_GAP) // (size + STATUS_GAP))
 
 
 def status_lines(text: str, width: int) -> tuple[int, list[str]]:
@@ -192,7 +201,7 @@ def status_lines(text: str, width: int) -> tuple[int, list[str]]:
     (a long name with no space) is cut with an ellipsis, never drawn past the edge."""
     for size in STATUS_SIZES:
         lines = _wrap(text, font(size), width)
-        if len(lines) <= STATUS_LINES:
+        if len(lines) <= status_room(size):
             return size, [fit(line, size, width) for line in lines]
     # Still too long at the smallest size: its last line ends with an ellipsis.
     kept = [*lines[:STATUS_LINES - 1], " ".join(lines[STATUS_LINES - 1:])]
