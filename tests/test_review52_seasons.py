@@ -1,0 +1,131 @@
+"""Two processes on one database: a manager changes the server's cadence through one while the
+other ends the season (its tick, or a session counted just after the month's turn). The
+season in play ends once, with the next one opened only if the cadence in force when it ends
+asks for one: a season opened from a cadence read before the manager's change (seasons turned
+off) was a season nobody asked for, its summary said the ladder was open again, and turned on
+later the ratings were softly reset twice (review52)."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+
+from data import records, seasons
+from data.db import Tx
+from data.ratings import MODEL
+from data.seasons import SeasonEnd, soft_reset
+from data.store import Store
+from tests.test_records import GUILD, forfeited
+from tests.test_seasons import ADA, BEN, CY, at, seasons_on
+from tests.test_seasons_cadence_race import blocked_or_done
+
+TURN = dt.datetime(2026, 12, 1, tzinfo=dt.UTC).timestamp()  # November is over
+
+
+async def mu(store: Store, season: str, user_id: int) -> float:
+    row = await store.db.fetchone(
+        "SELECT mu FROM season_ratings WHERE guild_id = ? AND season = ? AND user_id = ?",
+        (GUILD, season, user_id))
+    assert row is not None
+    return float(row["mu"])
+
+
+async def test_seasons_turned_off_as_another_process_ticks_open_no_new_season(
+        store_target: str | Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ticker = await Store.open(store_target)   # its tick has read the open seasons
+    manager = await Store.open(store_target)  # a manager turns seasons off through it now
+    try:
+        await seasons_on(ticker)
+        await forfeited(ticker, ADA, BEN, now=at(2026, 11, 10))
+        november = await mu(ticker, "2026-11", ADA[0])
+        real = ticker.db.transaction
+
+        @asynccontextmanager
+        async def after_the_change() -> AsyncIterator[Tx]:
+            await manager.change_guild_settings(GUILD, {"seasons": "off"})
+            async with real() as tx:
+                yield tx
+
+        monkeypatch.setattr(ticker.db, "transaction", after_the_change)
+        [end] = await ticker.seasons.end_due(TURN + 5)
+        monkeypatch.undo()
+        # Seasons were off when November ended: it ends with no season after it.
+        assert (end.season, end.next_season) == ("2026-11", None)
+        assert await ticker.seasons.running(GUILD) is None
+        # Turned on again in March: one soft reset from November, not two.
+        await manager.change_guild_settings(GUILD, {"seasons": "monthly"})
+        await forfeited(manager, CY, BEN, now=at(2027, 3, 10))
+        march = await mu(manager, "2027-03", ADA[0])
+        assert march == pytest.approx(soft_reset(november, MODEL.rating().sigma).mu)
+    finally:
+        await manager.close()
+        await ticker.close()
+
+
+@pytest.mark.parametrize("backend", [pytest.param("postgresql", marks=pytest.mark.postgresql)])
+async def test_a_change_of_cadence_during_the_rollover_is_told_the_season_it_left_running(
+        store_target: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    ticker = await Store.open(store_target)
+    manager = await Store.open(store_target)
+    try:
+        await seasons_on(ticker)
+        await forfeited(ticker, ADA, BEN, now=at(2026, 11, 10))
+        real = seasons.end_season
+        told: list[asyncio.Task[str | None]] = []
+
+        async def change() -> str | None:
+            # As /umtali-admin settings seasons:off: the change, then the season in play,
+            # which its answer names ("still ends at its usual time; no new season follows").
+            await manager.change_guild_settings(GUILD, {"seasons": "off"})
+            return await manager.seasons.running(GUILD)
+
+        async def ending_as_the_manager_changes(*args: object) -> SeasonEnd | None:
+            told.append(asyncio.create_task(change()))
+            await blocked_or_done(ticker, told[0])  # type: ignore[arg-type]
+            return await real(*args)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(seasons, "end_season", ending_as_the_manager_changes)
+        [end] = await ticker.seasons.end_due(TURN + 5)
+        monkeypatch.undo()
+        running = await told[0]
+        # The manager's answer names the season that is in play once the change is made.
+        assert running == await ticker.seasons.running(GUILD)
+        assert (end.season, running) == ("2026-11", end.next_season)
+    finally:
+        await manager.close()
+        await ticker.close()
+
+
+@pytest.mark.parametrize("backend", [pytest.param("postgresql", marks=pytest.mark.postgresql)])
+async def test_a_session_counted_as_seasons_are_turned_off_opens_no_new_season(
+        store_target: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    counter = await Store.open(store_target)  # counts a session just after the month's turn
+    manager = await Store.open(store_target)  # a manager turns seasons off meanwhile
+    try:
+        await seasons_on(counter)
+        await forfeited(counter, ADA, BEN, now=at(2026, 11, 10))
+        real = seasons.current_season
+
+        async def after_the_change(tx: Tx, guild_id: int, cadence: str,
+                                   now: float) -> str | None:
+            # The counter has read the cadence (monthly); the manager's change commits now.
+            await manager.change_guild_settings(GUILD, {"seasons": "off"})
+            return await real(tx, guild_id, cadence, now)
+
+        monkeypatch.setattr(records, "current_season", after_the_change)
+        await forfeited(counter, CY, BEN, now=TURN + 5)
+        monkeypatch.undo()
+        # Seasons are off: the session is rated into none, and November ends at the tick
+        # with no season after it.
+        assert await counter.seasons.running(GUILD) == "2026-11"
+        [end] = await counter.seasons.end_due(TURN + 60)
+        assert (end.season, end.next_season) == ("2026-11", None)
+        assert await counter.seasons.running(GUILD) is None
+    finally:
+        await manager.close()
+        await counter.close()
