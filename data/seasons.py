@@ -102,11 +102,18 @@ async def current_season(tx: Tx, guild_id: int, cadence: str, now: float) -> str
     A season runs to the end of its own month or quarter whatever the cadence is now: a new
     cadence applies from the next season, so a season's name is never taken twice. Ending a
     season (here, or by the tick in another process) and rating into it take turns: a session
-    that ended in a season already ended when it is counted is rated into no season."""
-    due = season_of(now, cadence)
-    if due is None:
+    that ended in a season already ended when it is counted is rated into no season.
+
+    ``cadence`` is the caller's read of it: read again under the server's season lock, which
+    a manager's change of it takes too (``SettingsQueries.change_guild_settings``), so that a
+    season is ended and the next opened by the cadence in force then, not one changed since
+    the caller read it."""
+    if season_of(now, cadence) is None:
         return None
     await tx.serialise([guild_key(guild_id)])
+    due = season_of(now, await cadence_of(tx, guild_id))
+    if due is None:
+        return None
     last = await tx.fetchone(
         "SELECT season FROM seasons WHERE guild_id = ? AND ended_at IS NOT NULL "
         "ORDER BY ended_at DESC, season DESC LIMIT 1", (guild_id,))
@@ -127,6 +134,13 @@ async def current_season(tx: Tx, guild_id: int, cadence: str, now: float) -> str
         await end_season(tx, guild_id, row["season"], due, now)
         return await _open(tx, guild_id, due)
     return await open_season(tx, guild_id, due, now)
+
+
+async def cadence_of(tx: Tx, guild_id: int) -> str:
+    """The server's cadence, as ``tx`` reads it (``off`` when it never chose one)."""
+    row = await tx.fetchone("SELECT seasons FROM guild_settings WHERE guild_id = ?",
+                            (guild_id,))
+    return "off" if row is None else str(row["seasons"])
 
 
 async def _open(tx: Tx, guild_id: int, season: str) -> str | None:
@@ -245,19 +259,21 @@ class Seasons:
         seasons on, the next season opens with the ratings carried over; on one that turned
         them off, none does. Each server's end is a transaction of its own (its season lock
         held briefly); in server order, so that two processes' ticks cannot deadlock.
-        ``skip``: the servers whose seasons stand still for now (the bot removed from them)."""
+        ``skip``: the servers whose seasons stand still for now (the bot removed from them).
+        The cadence that names the next season is read under the lock, which a manager's
+        change of it takes too: one changed (turned off, say) after the open seasons were
+        read still decides."""
         rows = await self.db.fetchall(
-            "SELECT s.guild_id, s.season, COALESCE(g.seasons, 'off') AS cadence FROM seasons s "
-            "LEFT JOIN guild_settings g ON g.guild_id = s.guild_id WHERE s.ended_at IS NULL "
-            "ORDER BY s.guild_id")
+            "SELECT guild_id, season FROM seasons WHERE ended_at IS NULL ORDER BY guild_id")
         ended = []
         for r in rows:
             if now < season_end(r["season"]) or (skip is not None and skip(r["guild_id"])):
                 continue
             async with self.db.transaction() as tx:
                 await tx.serialise([guild_key(r["guild_id"])])
+                cadence = await cadence_of(tx, r["guild_id"])
                 end = await end_season(tx, r["guild_id"], r["season"],
-                                       season_of(now, r["cadence"]), now)
+                                       season_of(now, cadence), now)
             if end is not None:
                 ended.append(end)
         return ended

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from data.db import Database, Row, Tx
 from data.models import GuildSettings, MemberPrefs
+from data.seasons import guild_key
 
 #: The columns of a server's settings (``change_guild_settings``).
 GUILD_COLUMNS = frozenset({"variant", "optional_melding", "turn_timer", "threads", "pictures",
@@ -79,6 +80,11 @@ class SettingsQueries:
         names = list(changes)
         values = tuple(int(v) if isinstance(v, bool) else v for v in changes.values())
         async with self.db.transaction() as c:
+            if "seasons" in changes:
+                # A change of cadence and a season's end take turns (``data.seasons``): the
+                # season ended meanwhile opens its next by the cadence it finds, and the
+                # season in play read after this change is the one it leaves running.
+                await c.serialise([guild_key(guild_id)])
             if names:
                 await c.execute(
                     f"INSERT INTO guild_settings (guild_id, {', '.join(names)}) "
