@@ -9,20 +9,27 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import sqlite3
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from cogs.umtali import seasons as season_cogs
+from cogs.umtali.seasons import CLAIM, TICK_EVERY, season_tick
 from data import records, seasons
-from data.db import Tx
+from data.db import BUSY_TIMEOUT, Tx
 from data.ratings import MODEL
 from data.seasons import SeasonEnd, soft_reset
 from data.store import Store
+from tests.discord_helpers import World
 from tests.test_records import GUILD, forfeited
 from tests.test_seasons import ADA, BEN, CY, at, seasons_on
 from tests.test_seasons_cadence_race import blocked_or_done
+from tests.test_seasons_discord import NEW_YEAR, _ben_beats_ada_twice, _seasons_on
 
 TURN = dt.datetime(2026, 12, 1, tzinfo=dt.UTC).timestamp()  # November is over
 
@@ -129,3 +136,44 @@ async def test_a_session_counted_as_seasons_are_turned_off_opens_no_new_season(
     finally:
         await manager.close()
         await counter.close()
+
+
+async def test_a_summary_posted_as_the_database_failed_is_marked_later_not_posted_again(
+        world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The summary is posted, then the database is busy (another writer holds the file) past
+    its timeout as it is marked posted. The process is still running: it marks it at a later
+    tick, and never posts it again (its claim running out, the post would come minutes later,
+    past the time Discord keeps a nonce: a second summary)."""
+    summaries, _ = await _seasons_on(world)
+    await _ben_beats_ada_twice(world)
+    world.clock.now = NEW_YEAR
+    real = season_cogs.announce
+    held: list[threading.Timer] = []
+
+    async def posted_then_busy(*args: Any) -> bool:
+        done = await real(*args)
+        other = sqlite3.connect(db_path, isolation_level=None, timeout=0,
+                                check_same_thread=False)
+        other.execute("BEGIN IMMEDIATE")  # until the mark has given up
+
+        def let_go() -> None:
+            other.execute("ROLLBACK")
+            other.close()
+
+        held.append(threading.Timer(BUSY_TIMEOUT + 1, let_go))
+        held[0].start()
+        return done
+
+    with monkeypatch.context() as patched:
+        patched.setattr(season_cogs, "announce", posted_then_busy)
+        assert await season_tick(world.bot) == 1
+    await asyncio.to_thread(held[0].join)
+    await world.env.settle()
+    # The next ticks, the database free again: the last past the claim's time.
+    for later in (TICK_EVERY, CLAIM + TICK_EVERY):
+        world.clock.now = NEW_YEAR + later
+        await season_tick(world.bot)
+        await world.env.settle()
+    assert [m.embeds[0].title for m in summaries.history()] == ["Season 2026-12 is over"]
+    assert world.bot.matches is not None
+    assert await world.bot.matches.store.seasons.unannounced() == []
