@@ -289,7 +289,11 @@ async def season_tick(client: discord.Client, start: bool = False) -> int:
         # indexed read when there is none: the usual case).
         await svc.store.sweep_uncounted(counted)
         await seasons.end_due(svc.clock(), skip=gone)
-        due = [d for d in await seasons.unannounced() if not gone(d[0])]
+        for guild_id, season in sorted(svc.unmarked_summaries):
+            await seasons.mark_announced(guild_id, season)
+            svc.unmarked_summaries.discard((guild_id, season))
+        due = [d for d in await seasons.unannounced()
+               if not gone(d[0]) and (d[0], d[1]) not in svc.unmarked_summaries]
     except Exception as e:
         log.warning("seasons could not be checked (%s: %s); trying again", e.__class__.__name__,
                     e)
@@ -325,10 +329,13 @@ async def season_tick(client: discord.Client, start: bool = False) -> int:
         try:
             await seasons.mark_announced(guild_id, season)
         except Exception as e:
-            # Posted, or nowhere to go: its claim runs out, and the post's nonce lets Discord
-            # drop a repeat that comes soon enough.
-            log.warning("season %s of server %d: could not be marked done (%s)", season,
-                        guild_id, e)
+            # Posted, or nowhere to go: marked at a later tick, never posted again from here
+            # (its claim running out, the post would come minutes later, past the time Discord
+            # keeps its nonce). A process stopped meanwhile posts it again at its start, soon
+            # enough for the nonce to give the first one back.
+            svc.unmarked_summaries.add((guild_id, season))
+            log.warning("season %s of server %d: could not be marked done (%s); marked at a "
+                        "later tick", season, guild_id, e)
     return posted
 
 

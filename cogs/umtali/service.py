@@ -116,6 +116,10 @@ class MatchService(Timing, Endings, Playing, Looks):
         #: The messages of challenges (and practice offers) posted here whose message id could
         #: not be saved (``challenges.note_posted``), by challenge: known on show, not lost.
         self.unsaved_posts: dict[int, int] = {}
+        #: Season summaries posted here that could not be marked posted (the database
+        #: failing then), as (server, season): marked at a later tick, never posted again
+        #: (``cogs.umtali.seasons.season_tick``).
+        self.unmarked_summaries: set[tuple[int, str]] = set()
 
     # -- loading and starting -------------------------------------------------------------
 
