@@ -59,7 +59,7 @@ async def test_seasons_turned_off_as_another_process_ticks_open_no_new_season(
                 yield tx
 
         monkeypatch.setattr(ticker.db, "transaction", after_the_change)
-        [end] = await ticker.seasons.end_due(TURN + 5)
+        [end] = await ticker.seasons.end_due(TURN + 30)
         monkeypatch.undo()
         # Seasons were off when November ended: it ends with no season after it.
         assert (end.season, end.next_season) == ("2026-11", None)
@@ -97,7 +97,7 @@ async def test_a_change_of_cadence_during_the_rollover_is_told_the_season_it_lef
             return await real(*args)  # type: ignore[arg-type]
 
         monkeypatch.setattr(seasons, "end_season", ending_as_the_manager_changes)
-        [end] = await ticker.seasons.end_due(TURN + 5)
+        [end] = await ticker.seasons.end_due(TURN + 30)
         monkeypatch.undo()
         running = await told[0]
         # The manager's answer names the season that is in play once the change is made.
@@ -177,3 +177,29 @@ async def test_a_summary_posted_as_the_database_failed_is_marked_later_not_poste
     assert [m.embeds[0].title for m in summaries.history()] == ["Season 2026-12 is over"]
     assert world.bot.matches is not None
     assert await world.bot.matches.store.seasons.unannounced() == []
+
+
+async def test_a_tick_a_few_seconds_ahead_waits_for_the_seasons_last_session_elsewhere(
+        store_target: str | Path) -> None:
+    """Two processes' clocks differ by a few seconds: the one ahead ticks just past midnight
+    by its clock, as the one behind counts a session in the month's last seconds by its own.
+    The session is in the month's board (ended first, it was rated into no season)."""
+    ahead = await Store.open(store_target)   # its clock 3 s ahead
+    behind = await Store.open(store_target)
+    try:
+        await seasons_on(ahead)
+        await forfeited(ahead, ADA, BEN, now=at(2026, 11, 10))
+        ends = await ahead.seasons.end_due(TURN + 2)    # 23:59:59 by the other's clock
+        await forfeited(behind, CY, BEN, now=TURN - 0.5)  # played in November
+        ends += await ahead.seasons.end_due(TURN + 60)
+        november = await ahead.seasons.board(GUILD, "2026-11", 1)
+        assert {r.user_id: r.sessions for r in november.rows} == {1: 1, 2: 2, 3: 1}
+        assert [(e.season, e.next_season) for e in ends] == [("2026-11", "2026-12")]
+        # Its players are carried into December.
+        carried = await ahead.db.fetchall(
+            "SELECT user_id FROM season_ratings WHERE guild_id = ? AND season = '2026-12'",
+            (GUILD,))
+        assert sorted(r["user_id"] for r in carried) == [1, 2, 3]
+    finally:
+        await behind.close()
+        await ahead.close()
