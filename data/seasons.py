@@ -33,6 +33,11 @@ from data.ratings import MODEL
 CADENCES: Final = ("off", "monthly", "quarterly")
 #: How much of the distance from the starting rating a player keeps into the next season.
 KEEP: Final = 0.5
+#: How long past a season's turn the clock's tick waits before ending it (seconds): another
+#: process's clock a few seconds behind counts a session of the season's last seconds (by its
+#: clock) into it first; ended before, that session was rated into no season. A session counted
+#: past the turn still ends the season at once (one at midnight is in the new month).
+SKEW: Final = 10.0
 #: Ratings carried into a new season per statement (7 values each: within both backends'
 #: limits on a statement's parameters).
 CARRY_ROWS: Final = 500
@@ -260,6 +265,7 @@ class Seasons:
         them off, none does. Each server's end is a transaction of its own (its season lock
         held briefly); in server order, so that two processes' ticks cannot deadlock.
         ``skip``: the servers whose seasons stand still for now (the bot removed from them).
+        A season ends here ``SKEW`` seconds past its turn, for the clocks of other processes.
         The cadence that names the next season is read under the lock, which a manager's
         change of it takes too: one changed (turned off, say) after the open seasons were
         read still decides."""
@@ -267,7 +273,8 @@ class Seasons:
             "SELECT guild_id, season FROM seasons WHERE ended_at IS NULL ORDER BY guild_id")
         ended = []
         for r in rows:
-            if now < season_end(r["season"]) or (skip is not None and skip(r["guild_id"])):
+            if now < season_end(r["season"]) + SKEW or \
+                    (skip is not None and skip(r["guild_id"])):
                 continue
             async with self.db.transaction() as tx:
                 await tx.serialise([guild_key(r["guild_id"])])

@@ -19,6 +19,7 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 from cogs.umtali.saved import finish_of
 from data.models import GuildSettings, PlayerStats
 from data.records import GLOBAL
+from data.seasons import SKEW
 from data.store import Store
 from umtali.codec import session_to_json
 from umtali.events import Event, HandEnded, Melded
@@ -275,7 +276,9 @@ async def test_every_figure_recomputed_from_the_results(store: Store) -> None:
     rng = random.Random(48)
     model = Model()
     when = at(2026, 12, 2)
-    ticked = {at(2027, 1, 1, 0)}  # the tick ends December; January ends with a session
+    # The tick ends December (past its turn by the tick's wait for other processes' clocks);
+    # January ends with a session.
+    ticked = {at(2027, 1, 1, 0) + SKEW}
     tick_times = sorted(ticked)
     # Seeds whose greedy play ties a game after four hands (tie-break hands), then others.
     seeds = [("english", 35), ("russian", 9), ("russian", 27)]
@@ -316,8 +319,8 @@ async def test_every_figure_recomputed_from_the_results(store: Store) -> None:
         assert result is not None
         count(model, result)
     # February ends at the next month's tick: March opens with everyone carried, softly reset.
-    ended = await store.seasons.end_due(at(2027, 3, 1, 0) if when < at(2027, 3, 1, 0) else
-                                        at(2027, 4, 1, 0))
+    ended = await store.seasons.end_due(SKEW + (at(2027, 3, 1, 0) if when < at(2027, 3, 1, 0)
+                                                else at(2027, 4, 1, 0)))
     assert [e.season for e in ended] == [model.open]
     model.end_season(ended[0].next_season)
 
