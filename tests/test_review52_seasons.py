@@ -22,14 +22,16 @@ from cogs.umtali import seasons as season_cogs
 from cogs.umtali.seasons import CLAIM, TICK_EVERY, season_tick
 from data import records, seasons
 from data.db import BUSY_TIMEOUT, Tx
+from data.models import PlayerStats
 from data.ratings import MODEL
 from data.seasons import SeasonEnd, soft_reset
 from data.store import Store
-from tests.discord_helpers import World
+from tests.discord_helpers import World, start_match
 from tests.test_records import GUILD, forfeited
+from tests.test_records_discord import resign
 from tests.test_seasons import ADA, BEN, CY, at, seasons_on
 from tests.test_seasons_cadence_race import blocked_or_done
-from tests.test_seasons_discord import NEW_YEAR, _ben_beats_ada_twice, _seasons_on
+from tests.test_seasons_discord import DECEMBER, NEW_YEAR, _ben_beats_ada_twice, _seasons_on
 
 TURN = dt.datetime(2026, 12, 1, tzinfo=dt.UTC).timestamp()  # November is over
 
@@ -203,3 +205,32 @@ async def test_a_tick_a_few_seconds_ahead_waits_for_the_seasons_last_session_els
     finally:
         await behind.close()
         await ahead.close()
+
+
+async def test_a_result_whose_count_failed_for_now_is_counted_into_its_month_at_the_turn(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A session of December whose count failed for now (the disk full), still failing as the
+    month's first tick sweeps: the tick waits to end December, and counts it at the next one
+    (it was passed by until the bot's next start, December ended without it: rated into no
+    season, and missing from the all-time board meanwhile)."""
+    summaries, _ = await _seasons_on(world)
+    world.clock.now = DECEMBER
+
+    def full(*args: object) -> PlayerStats:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(records, "seat_stats", full)
+        await resign(world, world.alice, await start_match(world))
+        world.clock.now = NEW_YEAR
+        await season_tick(world.bot)  # the disk still full
+    world.clock.now = NEW_YEAR + TICK_EVERY
+    await season_tick(world.bot)
+    await world.env.settle()
+    assert world.bot.matches is not None
+    store = world.bot.matches.store
+    december = await store.seasons.board(world.guild.id, "2026-12", 1)
+    assert sorted(r.sessions for r in december.rows) == [1, 1]
+    assert len((await store.records.leaderboard(world.guild.id, 1)).rows) == 2
+    [summary] = summaries.history()
+    assert summary.embeds[0].title == "Season 2026-12 is over"
