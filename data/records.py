@@ -191,8 +191,9 @@ CONTENTION: tuple[type[Exception], ...] = (
     asyncpg.QueryCanceledError)
 
 
-async def _try_count(tx: Tx, match_id: int) -> bool | None:
-    """``count_session``, with None when the count failed (logged, undone)."""
+async def _try_count(tx: Tx, match_id: int, for_now: list[int] | None = None) -> bool | None:
+    """``count_session``, with None when the count failed (logged, undone); ``for_now``: where
+    its id goes when that was the database failing for now (no bug: counted later)."""
     await tx.execute("SAVEPOINT count_session")
     counted: bool | None
     try:
@@ -207,6 +208,8 @@ async def _try_count(tx: Tx, match_id: int) -> bool | None:
             # The disk failing or full, a statement's timeout: no bug, and counted later.
             log.warning("session %d could not be counted into stats and ratings (%s: %s); "
                         "counted later", match_id, e.__class__.__name__, e)
+            if for_now is not None:
+                for_now.append(match_id)
         else:
             log.exception("session %d could not be counted into stats and ratings", match_id)
         counted = None
@@ -293,13 +296,16 @@ async def _rate(tx: Tx, scopes: tuple[int, int], ids: tuple[int, int],
 
 
 async def count_backlog(db: Database, batch: int = 50, skip: set[int] | None = None,
-                        counted_ids: list[int] | None = None) -> int:
+                        counted_ids: list[int] | None = None,
+                        left: list[int] | None = None) -> int:
     """Count every kept result not counted yet (kept before records existed, or whose counting
     failed), oldest first so that ratings follow the order sessions were played in. Returns how
     many were counted, their ids added to ``counted_ids``. One whose count fails is added to
     ``skip`` (this process's sweeps pass it by; the next start tries it again). Contention with
-    another process stops the sweep there, what it counted kept: the rest waits for the next
-    sweep, still in order."""
+    another process, or the database failing for now (a full disk), stops the sweep there,
+    what it counted kept: the rest waits for the next sweep, still in order (the result it
+    stopped at added to ``left``); such a result is never passed by as one that a bug keeps
+    from being counted, else it waited for the next start, its season ended meanwhile."""
     skip = set() if skip is None else skip
     pending = [r["match_id"] for r in await db.fetchall(
         "SELECT match_id FROM session_results WHERE recorded = 0 ORDER BY finished_at, match_id")
@@ -308,10 +314,17 @@ async def count_backlog(db: Database, batch: int = 50, skip: set[int] | None = N
     for first in range(0, len(pending), batch):
         async with db.transaction() as tx:
             for match_id in pending[first:first + batch]:
+                for_now: list[int] = []
                 try:
-                    done = await _try_count(tx, match_id)
+                    done = await _try_count(tx, match_id, for_now)
                 except CONTENTION as e:
                     log.info("counting earlier results waits for another process (%s)", e)
+                    if left is not None:
+                        left.append(match_id)
+                    return counted
+                if for_now:
+                    if left is not None:
+                        left.append(match_id)
                     return counted
                 if done is None:
                     skip.add(match_id)

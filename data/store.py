@@ -389,7 +389,11 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
         self._uncountable.clear()
         return await count_backlog(self.db, skip=self._uncountable, counted_ids=counted_ids)
 
-    async def sweep_uncounted(self, counted_ids: list[int] | None = None) -> int:
+    async def sweep_uncounted(self, counted_ids: list[int] | None = None,
+                              left: list[int] | None = None) -> int:
         """The same, now and then while the bot runs (the season tick): a result whose count
-        failed in this process is left for the next start (no error logged every minute)."""
-        return await count_backlog(self.db, skip=self._uncountable, counted_ids=counted_ids)
+        failed in this process (a bug) is left for the next start (no error logged every
+        minute); ``left``: the result the sweep stopped at (contention, or the database
+        failing for now), for the next sweep."""
+        return await count_backlog(self.db, skip=self._uncountable, counted_ids=counted_ids,
+                                   left=left)

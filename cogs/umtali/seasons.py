@@ -287,8 +287,14 @@ async def season_tick(client: discord.Client, start: bool = False) -> int:
             await seasons.unclaim_summaries(owner)
         # First, so that a result counted late lands in the season it was played in (one
         # indexed read when there is none: the usual case).
-        await svc.store.sweep_uncounted(counted)
-        await seasons.end_due(svc.clock(), skip=gone)
+        left: list[int] = []
+        await svc.store.sweep_uncounted(counted, left)
+        if left:
+            # A result left for the next sweep (the database failing for now, or another
+            # process counting): a season it was played in waits for it to be counted.
+            log.info("season ends wait for session %d to be counted", left[0])
+        else:
+            await seasons.end_due(svc.clock(), skip=gone)
         for guild_id, season in sorted(svc.unmarked_summaries):
             await seasons.mark_announced(guild_id, season)
             svc.unmarked_summaries.discard((guild_id, season))
