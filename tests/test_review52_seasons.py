@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from bot import UmtaliBot
 from cogs.umtali import seasons as season_cogs
 from cogs.umtali.seasons import CLAIM, TICK_EVERY, season_tick
 from data import records, seasons
@@ -26,6 +27,7 @@ from data.models import PlayerStats
 from data.ratings import MODEL
 from data.seasons import SeasonEnd, soft_reset
 from data.store import Store
+from settings import Settings
 from tests.discord_helpers import World, start_match
 from tests.test_records import GUILD, forfeited
 from tests.test_records_discord import resign
@@ -234,3 +236,36 @@ async def test_a_result_whose_count_failed_for_now_is_counted_into_its_month_at_
     assert len((await store.records.leaderboard(world.guild.id, 1)).rows) == 2
     [summary] = summaries.history()
     assert summary.embeds[0].title == "Season 2026-12 is over"
+
+
+async def test_a_summary_posted_by_a_process_killed_before_marking_it_is_not_posted_again(
+        world: World, db_path: Path, made_bots: list[UmtaliBot],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process posts the summary and is killed before marking it posted; it is not started
+    again under its name. Another takes the summary over once its claim runs out, minutes
+    later (past the time Discord keeps the post's nonce): it finds the summary in the channel,
+    and posts no second one."""
+    summaries, _ = await _seasons_on(world)
+    await _ben_beats_ada_twice(world)
+    world.clock.now = NEW_YEAR
+    assert world.bot.matches is not None
+    store = world.bot.matches.store
+
+    async def killed(*args: object) -> bool:
+        raise RuntimeError("killed here")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(type(store.seasons), "mark_announced", killed)
+        assert await season_tick(world.bot) == 1
+    await world.env.settle()
+    world.clock.now = NEW_YEAR + CLAIM + TICK_EVERY
+    other = UmtaliBot(Settings(token="test", db_path=db_path, process="p2"), timers=False,
+                      computer_pause=0, clock=world.clock)
+    made_bots.append(other)
+    await world.env.restart_bot(other)
+    await world.env.settle()
+    await season_tick(other)
+    await world.env.settle()
+    assert [m.embeds[0].title for m in summaries.history()] == ["Season 2026-12 is over"]
+    assert other.matches is not None
+    assert await other.matches.store.seasons.unannounced() == []
