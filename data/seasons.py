@@ -349,6 +349,14 @@ class Seasons:
                 (owner, until, guild_id, season, now))
             return done.rowcount == 1
 
+    async def claimed_before(self, guild_id: int, season: str) -> bool:
+        """Whether the season's summary was ever claimed: a post of it may have gone out
+        (its process stopped, or the database failed, before marking it posted)."""
+        row = await self.db.fetchone(
+            "SELECT claimed_by FROM seasons WHERE guild_id = ? AND season = ?",
+            (guild_id, season))
+        return row is not None and row["claimed_by"] != ""
+
     async def mark_announced(self, guild_id: int, season: str) -> bool:
         """The summary is posted (or has nowhere to go): never again. True for the one caller
         that marks it first."""

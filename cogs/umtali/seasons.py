@@ -225,10 +225,36 @@ def summary_embed(season: str, top: BoardPage, tr: Tr, followed: bool = True,
                          description="\n".join(lines), colour=COLOUR)
 
 
+#: How many of the channel's last messages are looked through for a summary that may have
+#: been posted already (``announce``).
+LOOKED_AT = 50
+
+
+async def _posted_already(client: discord.Client, channel: discord.abc.Messageable,
+                          title: str) -> bool:
+    """Whether the bot's summary titled ``title`` is among the channel's last messages. Not
+    known (the bot may not read the channel's history): False, and the post's nonce is all
+    that keeps it from being posted twice."""
+    if client.user is None:
+        return False
+    try:
+        async for message in channel.history(limit=LOOKED_AT):
+            if message.author.id == client.user.id and \
+                    any(e.title == title for e in message.embeds):
+                return True
+    except discord.Forbidden:
+        return False
+    return False
+
+
 async def announce(client: discord.Client, guild_id: int, season: str,
-                   channel_id: int | None) -> bool:
+                   channel_id: int | None, look_first: bool = False) -> bool:
     """Post an ended season's summary where the server chose; False when there is nowhere
-    to post it, or nobody played the season (nothing to tell)."""
+    to post it, or nobody played the season (nothing to tell). ``look_first``: a post of it
+    may have gone out already (its claim was taken before: the process stopped, or the
+    database failed, before marking it posted): the channel is looked through first, and the
+    summary found there is not posted again (taken over minutes later, past the time Discord
+    keeps a nonce, it was)."""
     svc = service(client)
     if channel_id is None:
         return False
@@ -244,9 +270,11 @@ async def announce(client: discord.Client, guild_id: int, season: str,
     # A season ended with seasons off opens none (a season opened since, seasons on again,
     # starts from its soft reset all the same).
     followed = await svc.store.seasons.running(guild_id) is not None
-    await channel.send(embed=summary_embed(season, top, svc.prefs.guild_tr(guild_id),
-                                           followed, more),
-                       nonce=summary_nonce(guild_id, season))
+    embed = summary_embed(season, top, svc.prefs.guild_tr(guild_id), followed, more)
+    if look_first and embed.title and await _posted_already(client, channel, embed.title):
+        log.info("season %s of server %d: its summary was posted already", season, guild_id)
+        return True
+    await channel.send(embed=embed, nonce=summary_nonce(guild_id, season))
     return True
 
 
@@ -310,6 +338,7 @@ async def season_tick(client: discord.Client, start: bool = False) -> int:
     posted = 0
     for guild_id, season, channel_id in due:
         try:
+            tried = await seasons.claimed_before(guild_id, season)
             now = svc.clock()
             if not await seasons.claim_summary(guild_id, season, owner, now, now + CLAIM):
                 continue  # another tick (or process) has it
@@ -317,7 +346,7 @@ async def season_tick(client: discord.Client, start: bool = False) -> int:
             log.warning("season %s of server %d: could not be claimed (%s)", season, guild_id, e)
             continue
         try:
-            posted += await announce(client, guild_id, season, channel_id)
+            posted += await announce(client, guild_id, season, channel_id, tried)
         except (discord.NotFound, discord.Forbidden) as e:
             # Gone, or closed to the bot: retrying would never end. The server can fix it for
             # the next season.
