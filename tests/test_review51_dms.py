@@ -1,0 +1,41 @@
+"""review51: the channel's notice that a player's DMs refused the bot, failing for now (a 5xx),
+was never posted: the retry found the seat refused already and sent nothing, and the tries once
+a hand since say nothing (review43), so the player was never told to use My hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from cogs.umtali.outbox import Batch
+from tests.discord_helpers import World, flush, play_out, start_match, thread_of
+from tests.test_dms_again import REFUSED, _close_dms, _notices
+from tests.test_faults_opening import server_errors  # noqa: F401 (a fixture)
+
+
+@pytest.mark.usefixtures("server_errors")
+async def test_a_refusal_told_in_the_channel_failing_for_now_is_told_when_it_passes(
+        world: World) -> None:
+    live = await start_match(world)
+    bob = live.seat_of(world.bob.id)
+    svc = world.bot.matches
+    assert bob is not None and svc is not None and not live.dm_refused[bob]
+    thread = thread_of(world, live)
+    # Bob closes his DMs: the next edit of his panel, then the new one, are refused; the
+    # channel's next post, the notice, fails for now.
+    _close_dms(world)
+    dm = world.bob.user.dm_channel
+    world.env.inject_error("PATCH", f"/channels/{dm.id}/messages/*", status=403, code=50007,
+                           message="Cannot send messages to this user", times=None)
+    world.env.inject_error("POST", f"/channels/{thread.id}/messages", status=503, times=1)
+    live.dm_shown[bob] = -1  # his panel to be brought up to date, as by a move
+    svc.delivery.enqueue(live, Batch(hands={bob}))
+    await flush(world)
+    assert live.dm_refused[bob] and _notices(world, live) == 0
+    # Bob's hand delivered again (the retry, a move): the notice, owed, is posted, once.
+    for _ in range(2):
+        svc.delivery.enqueue(live, Batch(hands={bob}))
+        await flush(world)
+    await play_out(world, live, moves=2)
+    assert not live.over
+    assert _notices(world, live) == 1, [m.content for m in thread.history()
+                                        if REFUSED in m.content]
