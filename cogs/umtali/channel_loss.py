@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from cogs.umtali.dms_again import refused
+from cogs.umtali.dms_again import owe, paid, refused
 from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import only, ping
+from cogs.umtali.nonces import match_nonce
 from cogs.umtali.outbox import Batch
 from cogs.umtali.removal import owns
 
@@ -53,10 +54,18 @@ class ChannelLoss(ABC):
         live.dm_refused[seat] = True
         tell = refused(live, seat)
         if live.channel_lost:
+            paid(live, seat)
             await self.service.abandon_if_unreachable(live)
             return
         if not tell:
             return  # told while they were closed; tried again and refused again
+        await self.tell_refused(live, seat)
+
+    async def tell_refused(self, live: LiveMatch, seat: int) -> None:
+        """The seat's player told in the channel that their DMs refused the bot. Owed until
+        posted: failing for now (raised), it is posted at the seat's next delivery (its hand
+        tried again: ``Delivery._hand``), not left untold for the rest of the match."""
+        turn = owe(live, seat)
         user_id = live.player_ids[seat]
         channel = self.client.get_partial_messageable(live.channel_id)
         tr = self.service.public_tr(live)
@@ -64,12 +73,16 @@ class ChannelLoss(ABC):
             await channel.send(
                 tr("{mention}, I can't send you direct messages: use the **{button}** button on "
                    "the table to see your cards and play.", mention=ping(user_id),
-                   button=tr("My hand")), allowed_mentions=only(user_id))
+                   button=tr("My hand")), allowed_mentions=only(user_id),
+                nonce=match_nonce(live, "dms refused", seat, *turn))
         except GONE as e:
+            paid(live, seat)
             await self.lose_channel(live, e, channel.id)
             if not live.channel_lost and live.channel_id != channel.id:
                 # A channel the match had left (brought up to date): said where it is now.
                 await self.dm_refused(live, seat)
+        else:
+            paid(live, seat)
 
     async def lose_channel(self, live: LiveMatch, error: discord.HTTPException,
                            channel: int, *, turn: bool = False) -> None:

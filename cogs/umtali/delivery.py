@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from cogs.umtali.channel_loss import ChannelLoss
-from cogs.umtali.dms_again import reached, reopened, try_again
+from cogs.umtali.dms_again import owed, reached, reopened, try_again
 from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.in_dms import channel_lost, send_hand, still_untold
 from cogs.umtali.live import LiveMatch
@@ -325,6 +325,9 @@ class Delivery(Retries, ChannelLoss):
             await self.send_hand(live, seat, tell_turn=announce)
         if live.dm_refused[seat] or live.is_computer(seat):
             live.lost_untold.discard(seat)  # nobody to tell there
+            if owed(live, seat) and not live.channel_lost:
+                # Told in the channel that their DMs refused the bot, which failed for now.
+                await self.tell_refused(live, seat)
         else:
             reached(live, seat)
 

@@ -5,7 +5,8 @@ rather than for the rest of the match only through the table's My hand button.
 Once a hand, not once a move: each refused try is a request Discord counts against the bot
 (its limit of invalid requests), and My hand serves meanwhile. A refusal is told in the
 channel once while it lasts: a try that is refused again says nothing. Never with the
-match's channel lost: a seat refused then abandoned the match."""
+match's channel lost: a seat refused then abandoned the match. A notice failing for now (a
+5xx) is owed, and posted at the seat's next delivery (``owed``)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import weakref
 from typing import TYPE_CHECKING
 
 from cogs.umtali.live import LiveMatch
-from cogs.umtali.reminders import turn_of
+from cogs.umtali.reminders import Turn, turn_of
 from umtali.i18n import Tr
 
 if TYPE_CHECKING:
@@ -26,6 +27,10 @@ _tried: weakref.WeakKeyDictionary[LiveMatch, dict[int, tuple[int, int]]] = \
 #: By match: the seats told their DMs are closed, and tried again since: refused again, not
 #: told again. A panel that reached the DMs ends it (closed once more, told once more).
 _told: weakref.WeakKeyDictionary[LiveMatch, set[int]] = weakref.WeakKeyDictionary()
+#: By match: the seats whose refusal is still to be told in the channel (its post failed for
+#: now), by the turn it was first tried in, which names it (``nonces``): the retry of a post
+#: that went through is not posted twice.
+_owed: weakref.WeakKeyDictionary[LiveMatch, dict[int, Turn]] = weakref.WeakKeyDictionary()
 
 
 def reopened(tr: Tr) -> str:
@@ -47,10 +52,30 @@ def refused(live: LiveMatch, seat: int) -> bool:
 
 
 def reached(live: LiveMatch, seat: int) -> None:
-    """A panel reached the seat's DMs: a later refusal is told again."""
+    """A panel reached the seat's DMs: a later refusal is told again (and one not told yet
+    no longer needs telling)."""
     told = _told.get(live)
     if told is not None and not live.dm_refused[seat]:
         told.discard(seat)
+    if not live.dm_refused[seat]:
+        paid(live, seat)
+
+
+def owe(live: LiveMatch, seat: int) -> Turn:
+    """The seat's refusal is to be told in the channel until ``paid``: the turn naming it."""
+    return _owed.setdefault(live, {}).setdefault(seat, turn_of(live))
+
+
+def owed(live: LiveMatch, seat: int) -> bool:
+    """Whether the seat's refusal is still to be told in the channel."""
+    return seat in _owed.get(live, {})
+
+
+def paid(live: LiveMatch, seat: int) -> None:
+    """The seat's refusal told in the channel (or no longer to be)."""
+    owing = _owed.get(live)
+    if owing is not None:
+        owing.pop(seat, None)
 
 
 async def try_again(svc: MatchService, live: LiveMatch, seat: int) -> bool:
