@@ -8,7 +8,7 @@ import pytest
 
 from cogs.umtali.outbox import Batch
 from tests.discord_helpers import World, flush, play_out, start_match, thread_of
-from tests.test_dms_again import REFUSED, _close_dms, _notices
+from tests.test_dms_again import REFUSED, _close_dms, _next_hand, _notices, _open_dms
 from tests.test_faults_opening import server_errors  # noqa: F401 (a fixture)
 
 
@@ -39,3 +39,27 @@ async def test_a_refusal_told_in_the_channel_failing_for_now_is_told_when_it_pas
     assert not live.over
     assert _notices(world, live) == 1, [m.content for m in thread.history()
                                         if REFUSED in m.content]
+
+
+@pytest.mark.usefixtures("server_errors")
+async def test_dms_opened_again_whose_first_panel_fails_for_now_still_say_so(
+        world: World) -> None:
+    # Bob's DMs refused from the start; he opens them, and the once-a-hand try fails for now
+    # (a 503): its retry is still the new panel saying his hand comes there again, not a
+    # plain one (an edit of an old panel, where he had one, notifying nothing).
+    _close_dms(world)
+    live = await start_match(world)
+    bob = live.seat_of(world.bob.id)
+    svc = world.bot.matches
+    assert bob is not None and svc is not None and live.dm_refused[bob]
+    _open_dms(world)
+    dm = world.bob.user.dm_channel
+    world.env.inject_error("POST", f"/channels/{dm.id}/messages", status=503, times=1)
+    await _next_hand(world, live)
+    assert not live.over and not live.dm_refused[bob]
+    svc.delivery.enqueue(live, Batch(hands={bob}))  # the retry
+    await flush(world)
+    panel = dm.last_message
+    assert panel is not None and live.dm_message_ids[bob] == panel.id
+    assert "I can send you direct messages again" in (panel.content or "") + "".join(
+        e.description or "" for e in panel.embeds)
