@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from cogs.umtali.channel_loss import ChannelLoss
-from cogs.umtali.dms_again import owed, reached, reopened, try_again
+from cogs.umtali.dms_again import owed, reached, reopened, reopening, try_again
 from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.in_dms import channel_lost, send_hand, still_untold
 from cogs.umtali.live import LiveMatch
@@ -315,7 +315,7 @@ class Delivery(Retries, ChannelLoss):
         saved with the panel: ``lost_untold``). With the channel lost, a turn's announcement
         reaches the player to act as a new DM, once (``in_dms.owed_turn``). A seat whose DMs
         refused the bot is tried there again once a hand (``dms_again``)."""
-        if await try_again(self.service, live, seat):
+        if await try_again(self.service, live, seat) or reopening(live, seat):
             await self.send_hand(live, seat, new=True,
                                  note=reopened(self.service.seat_tr(live, seat)))
         elif await still_untold(self.service, live, seat):

@@ -31,6 +31,9 @@ _told: weakref.WeakKeyDictionary[LiveMatch, set[int]] = weakref.WeakKeyDictionar
 #: now), by the turn it was first tried in, which names it (``nonces``): the retry of a post
 #: that went through is not posted twice.
 _owed: weakref.WeakKeyDictionary[LiveMatch, dict[int, Turn]] = weakref.WeakKeyDictionary()
+#: By match: the seats cleared to be tried again whose new panel has not reached them yet (it
+#: failed for now): its retry is that new panel, saying so, not a plain one or an edit.
+_reopening: weakref.WeakKeyDictionary[LiveMatch, set[int]] = weakref.WeakKeyDictionary()
 
 
 def reopened(tr: Tr) -> str:
@@ -48,6 +51,7 @@ def refused(live: LiveMatch, seat: int) -> bool:
     """The seat's DMs refused the bot (saved): not tried again before the next hand. Whether
     its player is to be told so (not if told already, and tried again since)."""
     _tried.setdefault(live, {})[seat] = _hand(live)
+    _reopening.get(live, set()).discard(seat)
     return seat not in _told.get(live, set())
 
 
@@ -59,6 +63,14 @@ def reached(live: LiveMatch, seat: int) -> None:
         told.discard(seat)
     if not live.dm_refused[seat]:
         paid(live, seat)
+        _reopening.get(live, set()).discard(seat)
+
+
+def reopening(live: LiveMatch, seat: int) -> bool:
+    """Whether the seat's DMs, tried again, still await the new panel saying so (it failed for
+    now): its next delivery sends it."""
+    return not live.dm_refused[seat] and not live.channel_lost and \
+        seat in _reopening.get(live, set())
 
 
 def owe(live: LiveMatch, seat: int) -> Turn:
@@ -92,4 +104,5 @@ async def try_again(svc: MatchService, live: LiveMatch, seat: int) -> bool:
         return False  # no longer this process's match in play, or its channel lost
     live.dm_refused[seat] = False
     _told.setdefault(live, set()).add(seat)
+    _reopening.setdefault(live, set()).add(seat)
     return True
