@@ -65,7 +65,7 @@ class ChannelLoss(ABC):
         """The seat's player told in the channel that their DMs refused the bot. Owed until
         posted: failing for now (raised), it is posted at the seat's next delivery (its hand
         tried again: ``Delivery._hand``), not left untold for the rest of the match."""
-        turn = owe(live, seat)
+        token = owe(live, seat)
         user_id = live.player_ids[seat]
         channel = self.client.get_partial_messageable(live.channel_id)
         tr = self.service.public_tr(live)
@@ -74,7 +74,7 @@ class ChannelLoss(ABC):
                 tr("{mention}, I can't send you direct messages: use the **{button}** button on "
                    "the table to see your cards and play.", mention=ping(user_id),
                    button=tr("My hand")), allowed_mentions=only(user_id),
-                nonce=match_nonce(live, "dms refused", seat, *turn))
+                nonce=match_nonce(live, "dms refused", seat, token))
         except GONE as e:
             paid(live, seat)
             await self.lose_channel(live, e, channel.id)

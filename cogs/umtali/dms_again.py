@@ -10,11 +10,12 @@ match's channel lost: a seat refused then abandoned the match. A notice failing 
 
 from __future__ import annotations
 
+import secrets
 import weakref
 from typing import TYPE_CHECKING
 
 from cogs.umtali.live import LiveMatch
-from cogs.umtali.reminders import Turn, turn_of
+from cogs.umtali.reminders import turn_of
 from umtali.i18n import Tr
 
 if TYPE_CHECKING:
@@ -28,9 +29,10 @@ _tried: weakref.WeakKeyDictionary[LiveMatch, dict[int, tuple[int, int]]] = \
 #: told again. A panel that reached the DMs ends it (closed once more, told once more).
 _told: weakref.WeakKeyDictionary[LiveMatch, set[int]] = weakref.WeakKeyDictionary()
 #: By match: the seats whose refusal is still to be told in the channel (its post failed for
-#: now), by the turn it was first tried in, which names it (``nonces``): the retry of a post
-#: that went through is not posted twice.
-_owed: weakref.WeakKeyDictionary[LiveMatch, dict[int, Turn]] = weakref.WeakKeyDictionary()
+#: now), each by a token drawn as it was first tried, which names it (``nonces``): the retry of
+#: a post that went through is not posted twice, and a later refusal's notice is not taken
+#: for it.
+_owed: weakref.WeakKeyDictionary[LiveMatch, dict[int, str]] = weakref.WeakKeyDictionary()
 #: By match: the seats cleared to be tried again whose new panel has not reached them yet (it
 #: failed for now): its retry is that new panel, saying so, not a plain one or an edit.
 _reopening: weakref.WeakKeyDictionary[LiveMatch, set[int]] = weakref.WeakKeyDictionary()
@@ -73,9 +75,12 @@ def reopening(live: LiveMatch, seat: int) -> bool:
         seat in _reopening.get(live, set())
 
 
-def owe(live: LiveMatch, seat: int) -> Turn:
-    """The seat's refusal is to be told in the channel until ``paid``: the turn naming it."""
-    return _owed.setdefault(live, {}).setdefault(seat, turn_of(live))
+def owe(live: LiveMatch, seat: int) -> str:
+    """The seat's refusal is to be told in the channel until ``paid``: the token naming it."""
+    owing = _owed.setdefault(live, {})
+    if seat not in owing:
+        owing[seat] = secrets.token_hex(8)
+    return owing[seat]
 
 
 def owed(live: LiveMatch, seat: int) -> bool:
