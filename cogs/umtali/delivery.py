@@ -325,7 +325,7 @@ class Delivery(Retries, ChannelLoss):
             await self.send_hand(live, seat, tell_turn=announce)
         if live.dm_refused[seat] or live.is_computer(seat):
             live.lost_untold.discard(seat)  # nobody to tell there
-            if owed(live, seat) and not live.channel_lost:
+            if owed(live, seat) and not live.channel_lost and not live.over:
                 # Told in the channel that their DMs refused the bot, which failed for now.
                 await self.tell_refused(live, seat)
         else:

@@ -71,7 +71,7 @@ def reached(live: LiveMatch, seat: int) -> None:
 def reopening(live: LiveMatch, seat: int) -> bool:
     """Whether the seat's DMs, tried again, still await the new panel saying so (it failed for
     now): its next delivery sends it."""
-    return not live.dm_refused[seat] and not live.channel_lost and \
+    return not live.dm_refused[seat] and not live.channel_lost and not live.over and \
         seat in _reopening.get(live, set())
 
 
