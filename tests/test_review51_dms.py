@@ -11,6 +11,9 @@ from tests.discord_helpers import World, flush, play_out, start_match, thread_of
 from tests.test_dms_again import REFUSED, _close_dms, _next_hand, _notices, _open_dms
 from tests.test_faults_opening import server_errors  # noqa: F401 (a fixture)
 
+#: A retry pending (the 5xx) has its save waited for as time advances: slow on a busy machine.
+pytestmark = pytest.mark.simcord(settle_timeout=30)
+
 
 @pytest.mark.usefixtures("server_errors")
 async def test_a_refusal_told_in_the_channel_failing_for_now_is_told_when_it_passes(
