@@ -189,6 +189,13 @@ def hand_embed(
     embed.add_field(name=tr("{name} holds", name=names[1 - me]),
                     value=tr.plural("{count} card", "{count} cards", view.opponent_hand_size),
                     inline=True)
+    # Which hand this is, and the game's score: a panel played from the DMs is edited to the
+    # next deal as a hand ends, and would change every card with not a word of why.
+    ga, gb = view.game_scores
+    embed.add_field(name=tr("Game {game} · hand {hand}", game=view.game, hand=view.hand_no),
+                    value=tr("{a} {score_a} – {score_b} {b}", a=names[0], score_a=ga,
+                             score_b=gb, b=names[1]),
+                    inline=False)
     if view.my_turn:
         melds = [m for m in view.legal_moves if m.kind in (MoveKind.MELD, MoveKind.EXTEND)]
         if melds:
