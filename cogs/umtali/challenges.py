@@ -24,6 +24,7 @@ from cogs.umtali.options import clock_words, rules_words
 from cogs.umtali.panels import challenge_panel
 from cogs.umtali.permissions import missing_here, not_in_thread, refusal, standing
 from cogs.umtali.render import COLOUR
+from cogs.umtali.rules_text import command
 from cogs.umtali.unheard import challenge_made, settled
 from data.failing import failing_for_now
 from data.models import Challenge
@@ -240,6 +241,10 @@ def challenge_embed(ch: Challenge, tr: Tr, status: str = "") -> discord.Embed:
     else:
         expires = discord.utils.format_dt(dt.datetime.fromtimestamp(ch.expires_at, dt.UTC), "R")
         text += "\n" + tr("The challenge expires {when}.", when=expires)
+        # A member invited by a friend may never have played: where to learn, before they
+        # answer (the command as their client names it, in the server's language).
+        text += "\n" + tr("New to Umtali? `{rules}` explains the game, privately.",
+                           rules=command(tr, ("umtali", "rules")))
     return discord.Embed(title=tr("Umtali challenge"), description=text, colour=COLOUR)
 
 
