@@ -14,12 +14,18 @@ from umtali.i18n import EN, N_, Tr
 
 #: The text of each page, in English: the message ids.
 _TEXTS: Final[tuple[str, ...]] = (
-    N_("Umtali is a rummy game for two. A **session** is the best of three **games** (the "
-       "first to win two); a game is four **hands**, and if the totals are level after four, "
-       "more hands are played until one player leads at the end of a hand. In each hand you "
-       "score the cards you lay on the table, and the player who goes out also scores what "
-       "is left in the other's hand.\n\n"
-       "**Points:** 10, J, Q, K = 5 · A to 9 = 1 · the K and Q of a marriage = 10 each.\n"
+    N_("Umtali is a rummy game for two. Each player is dealt cards; in turn you **draw** a "
+       "card, lay **melds** face up on the table (cards that go together, such as three of "
+       "one rank or three in a row of one suit: page 3), then **discard** a card. Whoever "
+       "gets rid of every card **goes out**; the other then plays one last turn, and the "
+       "hand is over.\n\n"
+       "A **session** is the best of three **games** (the first to win two); a game is four "
+       "**hands** (deals), and if the totals are level after four, more hands are played "
+       "until one player leads at the end of a hand. In each hand you score the cards you "
+       "lay on the table, and the player who goes out also scores what is left in the "
+       "other's hand.\n\n"
+       "**Points:** 10, J, Q, K = 5 · A to 9 = 1 · a K and Q of one suit laid together "
+       "(a **marriage**) = 10 each.\n"
        "**Ace** is low only: A-2-3 is a sequence, Q-K-A is not."),
     N_("**English rules** (default): ten cards each and an eleventh to the player who did "
        "not deal, who starts by melding and discarding without drawing.\n"
