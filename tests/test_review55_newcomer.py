@@ -3,12 +3,16 @@ first page of them says before its words are used, and which hand their DM panel
 
 from __future__ import annotations
 
+import copy
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from cogs.umtali.rules_text import command, pages
 from tests.discord_helpers import World, challenge, flush, play, start_match
+from tests.loopback.harness import bot_in_process, loopback_server
+from tests.test_foreign_buttons import forged
 from umtali.i18n import EN, tr_for
 from umtali.players import GreedyPlayer
 
@@ -62,3 +66,64 @@ async def test_the_dm_panel_says_which_hand_it_shows_and_the_games_score(world: 
                      if m.id == live.dm_message_ids[seat])
         fields = _fields(panel)
         assert fields.get("Game 1 · hand 2") == f"ada {a} – {b} ben", fields
+
+
+def _buttons(message: Any) -> dict[str, tuple[str, bool]]:
+    """A message's buttons: label → (custom id, disabled)."""
+    out: dict[str, tuple[str, bool]] = {}
+    for row in message.components:
+        for c in (row.get("components", []) if isinstance(row, dict) else row.children):
+            item = c if isinstance(c, dict) else c.to_dict()
+            out[item.get("label") or ""] = (item["custom_id"], bool(item.get("disabled")))
+    return out
+
+
+async def test_the_rules_turn_their_pages_with_buttons(world: World,
+                                                       locales: dict[int, str]) -> None:
+    """Six pages, and no way on but to type '/umtali rules page:2', then 3, ... on a phone:
+    each page now has the page before and after as buttons, turned in place, privately."""
+    first = await world.bob.slash(world.channel, "umtali rules")
+    assert first.ephemeral
+    message = first.response
+    buttons = _buttons(message)
+    assert buttons["◀ Previous"][1] and not buttons["Next ▶"][1], buttons
+    seen = [message.embeds[0].title]
+    for page in range(2, len(pages(EN)) + 1):
+        turned = await world.bob.click(message, custom_id=_buttons(message)["Next ▶"][0])
+        assert turned.acknowledged and turned.response.ephemeral  # the page, edited in place
+        assert turned.response.id == first.response.id
+        message = turned.response
+        assert message.embeds[0].title == f"Umtali rules · {pages(EN)[page - 1][0]}"
+        assert message.embeds[0].description == pages(EN)[page - 1][1]
+        seen.append(message.embeds[0].title)
+    assert len(set(seen)) == len(pages(EN))
+    assert _buttons(message)["Next ▶"][1] and not _buttons(message)["◀ Previous"][1]
+    back = await world.bob.click(message, custom_id=_buttons(message)["◀ Previous"][0])
+    assert back.response.embeds[0].title == f"Umtali rules · {pages(EN)[-2][0]}"
+
+    # In the clicker's language.
+    locales[world.carol.id] = "ru"
+    ru = tr_for("ru")
+    shown = await world.carol.slash(world.channel, "umtali rules")
+    label = ru("Next ▶")
+    assert label != "Next ▶" and label in _buttons(shown.response)
+    turned = await world.carol.click(shown.response, custom_id=_buttons(shown.response)[label][0])
+    assert turned.response.embeds[0].description == pages(ru)[1][1]
+
+
+async def test_a_forged_rules_page_is_answered_privately(monkeypatch: pytest.MonkeyPatch,
+                                                         tmp_path: Path) -> None:
+    async with loopback_server(monkeypatch) as server, \
+            bot_in_process(server, tmp_path / "umtali.sqlite3"):
+        member = server.add_member("ada")
+        for page in ("0", "7", "99999999999999999999"):
+            message = forged(server, f"umtali:rules:{page}")
+            before = copy.deepcopy(message)
+            answer = await server.click(member, message, f"umtali:rules:{page}")
+            assert answer.callback_type == 4 and answer.ephemeral, answer.text()
+            assert "There are 6 pages" in answer.callback["content"]
+            assert message == before
+        message = forged(server, "umtali:rules:3")
+        turned = await server.click(member, message, "umtali:rules:3")
+        assert turned.callback_type == 7, turned.text()
+        assert turned.callback["embeds"][0]["description"] == pages(EN)[2][1]
