@@ -35,9 +35,9 @@ from cogs.umtali.records import (
     show_stats,
 )
 from cogs.umtali.reminders import TurnNotices
-from cogs.umtali.render import COLOUR
 from cogs.umtali.resigning import opponent_left, resign_question
-from cogs.umtali.rules_text import PAGES, pages
+from cogs.umtali.rules_panel import show_rules
+from cogs.umtali.rules_text import PAGES
 from cogs.umtali.seasons import season_choices
 from cogs.umtali.tables import post_table
 from umtali.cards import CARDS
@@ -294,22 +294,7 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
     @app_commands.describe(page=f"Page 1 to {len(PAGES)}")
     async def rules(self, interaction: discord.Interaction,
                     page: app_commands.Range[int, 1, len(PAGES)] = 1) -> None:
-        tr = tr_of(interaction)
-        if not 1 <= page <= len(PAGES):
-            # Discord enforces the range; a client that does not gets a plain answer.
-            await interaction.response.send_message(
-                tr("There are {pages} pages: choose 1 to {pages}.", pages=len(PAGES)),
-                ephemeral=True)
-            return
-        title, text = pages(tr)[page - 1]
-        embed = discord.Embed(title=tr("Umtali rules · {title}", title=title),
-                              description=text, colour=COLOUR)
-        # The command as the member's client names it.
-        command = ("/umtali " + tr.ctx("command", "rules") + " " + tr.ctx("option", "page")
-                   + ":<n>")
-        embed.set_footer(text=tr("Page {page} of {pages} · {note}", page=page,
-                                 pages=len(PAGES), note=command))
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await show_rules(interaction, page, turned=False)
 
     @app_commands.command(description="The best players by rating, on this server or all")
     @app_commands.describe(scope="This server (default) or all servers", page="Page of the board",

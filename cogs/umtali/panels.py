@@ -19,6 +19,7 @@ from cogs.umtali.ids import id_of
 from cogs.umtali.play_panel import PLAY_ITEMS
 from cogs.umtali.play_panel import hand_panel as hand_panel  # where the panels are drawn
 from cogs.umtali.records import BoardButton
+from cogs.umtali.rules_panel import RulesButton
 from umtali.i18n import EN, Tr
 
 
@@ -174,7 +175,7 @@ class TimeoutButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     HandButton, *PLAY_ITEMS, ChallengeButton, CutButton, ResignButton, TimeoutButton, BoardButton,
-    ReplaySelect,
+    ReplaySelect, RulesButton,
 )
 
 
