@@ -127,3 +127,27 @@ async def test_a_forged_rules_page_is_answered_privately(monkeypatch: pytest.Mon
         turned = await server.click(member, message, "umtali:rules:3")
         assert turned.callback_type == 7, turned.text()
         assert turned.callback["embeds"][0]["description"] == pages(EN)[2][1]
+
+
+def test_a_practice_names_its_rules_in_english_words() -> None:
+    """'level normal (english, optional melding rules)': the rules' option words were put
+    before 'rules', which read as broken English once the house rule was on."""
+    from cogs.umtali.practice import practice_embed
+    from umtali.rules import RuleSet
+
+    for optional, words in ((False, "(rules: english)"),
+                            (True, "(rules: english, optional melding)")):
+        rules = RuleSet.named("english", optional_melding=optional)
+        text = practice_embed(1, "normal", rules, EN).description or ""
+        assert words in text and "melding rules" not in text, text
+
+
+async def test_the_final_card_names_its_rules_in_english_words(world: World) -> None:
+    """The session's final card read 'english, optional melding rules · played out'."""
+    from tests.discord_helpers import play_out, thread_of
+
+    live = await start_match(world, optional_melding=True)
+    await play_out(world, live)
+    table = next(m for m in thread_of(world, live).history() if m.id == live.table_message_id)
+    card = table.embeds[1].description or ""
+    assert card.startswith("Rules: english, optional melding · "), card
