@@ -56,7 +56,7 @@ async def final_embed(svc: MatchService, live: LiveMatch, tr: Tr) -> discord.Emb
     how = session.how or "played out"
     ended = tr("played out") if how == "played out" else tr(
         "{name} {how}", name=names[1 - w], how=tr(HOW[how]) if how in HOW else how)
-    embed.description = tr("{rules} rules · {how}", rules=rules_words(
+    embed.description = tr("Rules: {rules} · {how}", rules=rules_words(
         tr, session.rules.name, session.rules.optional_melding), how=ended)
     hands = await svc.store.records.hands(live.id)
     games: dict[int, list[str]] = {}

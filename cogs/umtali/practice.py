@@ -44,8 +44,10 @@ log = logging.getLogger(__name__)
 
 def practice_embed(member_id: int, level: str, rules: RuleSet, tr: Tr) -> discord.Embed:
     """The session announced in the channel (the draw for first dealer follows)."""
-    text = tr("<@{member}> plays a session against the computer, level **{level}** ({rules} "
-              "rules). Results are kept, apart from the ratings.", member=member_id,
+    # "rules: english, optional melding", as a challenge says it: put before "rules", the
+    # option words read "english, optional melding rules".
+    text = tr("<@{member}> plays a session against the computer, level **{level}** (rules: "
+              "{rules}). Results are kept, apart from the ratings.", member=member_id,
               level=level_word(tr, level),
               rules=rules_words(tr, rules.name, rules.optional_melding))
     return discord.Embed(title=tr("Umtali practice"), description=text, colour=COLOUR)
