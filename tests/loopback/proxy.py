@@ -12,7 +12,7 @@ import contextlib
 import os
 import shutil
 import subprocess
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -38,13 +38,15 @@ def install() -> str:
 
 
 @contextlib.asynccontextmanager
-async def rest_proxy(server: LoopbackDiscord, per_second: int, log: Path) -> AsyncIterator[str]:
+async def rest_proxy(server: LoopbackDiscord, per_second: int, log: Path,
+                     settings: Mapping[str, str] | None = None) -> AsyncIterator[str]:
     """The proxy forwarding to ``server`` within ``per_second`` requests a second, writing to
-    ``log``: the base URL to give the bot as UMTALI_DISCORD_API. Stopped on the way out."""
+    ``log``: the base URL to give the bot as UMTALI_DISCORD_API. Stopped on the way out.
+    ``settings``: its environment's settings as an admin would give them, over those."""
     node = install()
     env = {**os.environ, "PORT": "0", "HOST": "127.0.0.1",
            "DISCORD_API": f"http://127.0.0.1:{server.port}/api",
-           "GLOBAL_PER_SECOND": str(per_second)}
+           "GLOBAL_PER_SECOND": str(per_second), **(settings or {})}
     with log.open("ab") as out:
         proc = subprocess.Popen([node, str(PROXY_DIR / "server.mjs")], env=env,
                                 stdout=out, stderr=subprocess.STDOUT)

@@ -1,0 +1,140 @@
+"""The REST proxy (proxy/server.mjs) as an admin sets it up and as anything that reaches it
+uses it: its settings are read as docs/scale.md says or refused with one sentence, a request
+it cannot read is answered 400 without stopping it (it is on the path of every call of every
+process), and its log never holds an interaction's token (which lets whoever has it post as
+the bot in that channel for 15 minutes).
+
+Skipped, saying why, where node or npm is missing (as tests/test_rest_proxy.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import subprocess
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import aiohttp
+import pytest
+
+from tests.loopback.harness import loopback_server
+from tests.loopback.proxy import PROXY_DIR, install, rest_proxy
+from tests.loopback.ratelimit import GlobalLimit
+from tests.loopback.server import LoopbackDiscord
+
+AUTH = {"Authorization": "Bot loopback-token"}
+#: An interaction's token, as Discord makes them (long, URL-safe).
+SECRET = "aW50ZXJhY3Rpb246MTIzNDU2Nzg5OmxvbmdzZWNyZXR0b2tlbg"
+
+
+def free_port() -> int:
+    """A port nothing listens on (Discord out of reach from the proxy)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+    return port
+
+
+async def get_me(api: str) -> int:
+    async with aiohttp.ClientSession() as http, http.get(api + "/users/@me",
+                                                         headers=AUTH) as answer:
+        return answer.status
+
+
+async def test_a_request_it_cannot_read_is_refused_and_the_proxy_goes_on(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # An absolute URL with a port out of range: anything that can reach the proxy (a port
+    # scanner, a mistyped curl) can send it.
+    async with loopback_server(monkeypatch) as server, rest_proxy(
+            server, 50, tmp_path / "proxy.log") as api:
+        parts = urlsplit(api)
+        assert parts.hostname is not None and parts.port is not None
+        reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
+        writer.write(b"GET http://a:99999/api/v10/users/@me HTTP/1.1\r\nHost: a\r\n"
+                     b"Connection: close\r\n\r\n")
+        await writer.drain()
+        status = await asyncio.wait_for(reader.readline(), 10)
+        writer.close()
+        assert status.startswith(b"HTTP/1.1 400"), f"the proxy answered {status!r}"
+        # Still there for every process of the bot.
+        assert await get_me(api) == 200
+        assert not server.calls[1:], "nothing but /users/@me went to Discord"
+
+
+async def test_an_interaction_token_stays_out_of_its_log(monkeypatch: pytest.MonkeyPatch,
+                                                         tmp_path: Path) -> None:
+    log = tmp_path / "proxy.log"
+    gone = {"DISCORD_API": f"http://127.0.0.1:{free_port()}/api"}
+    async with loopback_server(monkeypatch) as server, rest_proxy(server, 50, log,
+                                                                  gone) as api:
+        calls = [("POST", f"/interactions/123456789/{SECRET}/callback"),
+                 ("PATCH", f"/webhooks/987654321/{SECRET}/messages/@original"),
+                 ("POST", f"/webhooks/987654321/{SECRET}?wait=true")]
+        async with aiohttp.ClientSession() as http:
+            for method, path in calls:
+                async with http.request(method, api + path, json={"content": "hi"}) as answer:
+                    assert answer.status == 502, "Discord out of reach: 502, which is retried"
+                    assert SECRET not in await answer.text()
+    said = log.read_text()
+    # Each failure is logged, saying which call failed; the token is not.
+    assert said.count("\n") == 1 + len(calls), said
+    assert SECRET not in said, said
+    assert "/interactions/123456789/" in said and "/webhooks/987654321/" in said, said
+
+
+@pytest.mark.parametrize(("name", "value"), [
+    ("GLOBAL_PER_SECOND", "fifty"), ("GLOBAL_PER_SECOND", "0"), ("GLOBAL_PER_SECOND", "50/s"),
+    ("PORT", "80x"), ("PORT", "http"), ("PORT", "70000"),
+    ("DISCORD_API", "discord.com/api"), ("DISCORD_API", "https://discord.com/api/v10"),
+])
+def test_a_bad_setting_stops_it_with_one_sentence(name: str, value: str) -> None:
+    node = install()
+    env = {**os.environ, "PORT": "0", "HOST": "127.0.0.1", name: value}
+    try:
+        done = subprocess.run([node, str(PROXY_DIR / "server.mjs")], env=env,
+                              capture_output=True, text=True, timeout=5, check=False)
+    except subprocess.TimeoutExpired as e:
+        raise AssertionError(f"{name}={value}: the proxy started: {e.stdout!r}") from None
+    assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: {name} "), done.stderr
+    assert repr(value) in lines[0], done.stderr
+
+
+async def test_an_empty_host_is_the_machine_alone(monkeypatch: pytest.MonkeyPatch,
+                                                  tmp_path: Path) -> None:
+    """``HOST=`` (a line of an env file left empty) is the default, as an empty setting of the
+    bot is: 127.0.0.1, not every interface of the machine, with the bot's token on every
+    call."""
+    async with loopback_server(monkeypatch) as server, rest_proxy(
+            server, 50, tmp_path / "proxy.log", {"HOST": ""}) as api:
+        assert urlsplit(api).hostname == "127.0.0.1", api
+        assert await get_me(api) == 200
+
+
+async def test_an_empty_limit_is_discords(monkeypatch: pytest.MonkeyPatch,
+                                          tmp_path: Path) -> None:
+    """``GLOBAL_PER_SECOND=`` is the default, 50 a second, not no limit at all."""
+    async with loopback_server(monkeypatch) as server, rest_proxy(
+            server, 50, tmp_path / "proxy.log", {"GLOBAL_PER_SECOND": ""}) as api:
+        await warm_up(server, api, 50)
+        async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
+            async def call() -> int:
+                async with http.get(api + "/users/@me", headers=AUTH) as answer:
+                    return answer.status
+            statuses = await asyncio.gather(*(call() for _ in range(120)))
+        assert statuses == [200] * 120
+        limit = server.global_limit
+        assert limit is not None
+        assert limit.busiest_second() <= 50 and limit.refused == 0, limit.seconds
+
+
+async def warm_up(server: LoopbackDiscord, api: str, per_second: int) -> None:
+    """One call through the proxy and a second gone by, then Discord's count starts afresh
+    (as tests/test_rest_proxy.py's ``warm_up``, which says why)."""
+    assert await get_me(api) == 200
+    await asyncio.sleep(1.1)
+    server.global_limit = GlobalLimit(per_second)
+    server.global_limit.start_second()
