@@ -6,17 +6,63 @@
 // one, GLOBAL_PER_SECOND, and each route's, learnt from Discord's headers) and retries a 429.
 //
 // Settings (environment): PORT (8080; 0 picks a free one), HOST (127.0.0.1), DISCORD_API
-// (https://discord.com/api: the API without its version), GLOBAL_PER_SECOND (50, Discord's).
+// (https://discord.com/api: the API without its version), GLOBAL_PER_SECOND (50, Discord's);
+// empty is the default, and a value it cannot use stops it with one sentence (exit status 2).
 import { Buffer } from 'node:buffer';
 import { createServer } from 'node:http';
 import process from 'node:process';
 import { populateErrorResponse, populateSuccessfulResponse } from '@discordjs/proxy';
 import { REST } from '@discordjs/rest';
 
-const port = Number.parseInt(process.env.PORT ?? '8080', 10);
-const host = process.env.HOST ?? '127.0.0.1';
-const api = process.env.DISCORD_API ?? 'https://discord.com/api';
-const perSecond = Number.parseInt(process.env.GLOBAL_PER_SECOND ?? '50', 10);
+// One setting: its default when unset or empty (an empty line of an env file, as the bot reads
+// its own), else what `read` makes of it; a value it cannot use stops the proxy at once with one
+// sentence, exit status 2, as the bot's own settings do. (Number.parseInt took PORT=80x for 80,
+// and GLOBAL_PER_SECOND=fifty for NaN: no global limit at all; HOST= listened everywhere.)
+function setting(name, fallback, read, must) {
+	const text = (process.env[name] ?? '').trim();
+	if (text === '') return fallback;
+	const value = read(text);
+	if (value === undefined) {
+		console.error(`error: ${name} must be ${must}, or empty, not '${text}'.`);
+		process.exit(2);
+	}
+	return value;
+}
+
+function wholeNumber(low, high) {
+	return (text) => (/^[0-9]+$/.test(text) && Number(text) >= low && Number(text) <= high
+		? Number(text) : undefined);
+}
+
+function discordApi(text) {
+	let url;
+	try {
+		url = new URL(text);
+	} catch {
+		return undefined;
+	}
+	const path = url.pathname.replace(/\/+$/, '');
+	if (!['http:', 'https:'].includes(url.protocol) || url.search || url.hash
+		|| /\/v[0-9]+$/.test(path)) return undefined;
+	return url.origin + path;
+}
+
+const port = setting('PORT', 8080, wholeNumber(0, 65535), 'a port from 0 to 65535 (0: a free one)');
+const host = setting('HOST', '127.0.0.1', (text) => text, 'an address');
+const api = setting('DISCORD_API', 'https://discord.com/api', discordApi,
+	"the URL of Discord's API without its version, such as https://discord.com/api");
+const perSecond = setting('GLOBAL_PER_SECOND', 50, wholeNumber(1, 1_000_000),
+	"the calls a second Discord allows the bot's token (a whole number, 50 for most bots)");
+
+// An interaction's token, in the path of its answer (/interactions/<id>/<token>/callback) and of
+// its webhook (/webhooks/<id>/<token>/...): whoever reads it may post as the bot in that channel
+// for 15 minutes. Kept out of the log (the bot's own Authorization is never written there).
+const TOKEN_IN_PATH = /\/(?:interactions|webhooks)\/[^/]+\/([^/]+)/;
+
+function withoutToken(path, text) {
+	const found = TOKEN_IN_PATH.exec(path);
+	return found ? text.replaceAll(found[1], ':token') : text;
+}
 
 // A call over a limit waits here. (@discordjs/proxy-container answers it 429 at once instead,
 // with no body: discord.py takes such a 429 for a Cloudflare ban and gives the call up.)
@@ -25,7 +71,16 @@ const rest = new REST({ api, globalRequestsPerSecond: perSecond });
 // @discordjs/proxy's proxyRequests(), except that the call's body is read whole first:
 // proxyRequests streams it through once, so a call retried after a 429 went out empty.
 async function forward(req, res) {
-	const url = new URL(req.url, 'http://proxy');
+	let url;
+	try {
+		url = new URL(req.url, 'http://proxy');
+	} catch {
+		// Not a URL (an absolute one with port 99999, say): refused. Thrown, it would end the
+		// proxy, and every call of every process of the bot with it.
+		res.statusCode = 400;
+		res.end();
+		return;
+	}
 	const headers = { 'Content-Type': req.headers['content-type'] };
 	for (const name of ['authorization', 'x-audit-log-reason']) {
 		if (req.headers[name]) headers[name] = req.headers[name];
@@ -48,7 +103,7 @@ async function forward(req, res) {
 	} catch (error) {
 		if (!populateErrorResponse(res, error)) {
 			// Discord unreachable, say: 502, which discord.py retries.
-			console.error(`${req.method} ${url.pathname}: ${error}`);
+			console.error(withoutToken(url.pathname, `${req.method} ${url.pathname}: ${error}`));
 			res.statusCode = 502;
 		}
 	} finally {
