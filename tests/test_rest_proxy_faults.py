@@ -138,3 +138,26 @@ async def warm_up(server: LoopbackDiscord, api: str, per_second: int) -> None:
     await asyncio.sleep(1.1)
     server.global_limit = GlobalLimit(per_second)
     server.global_limit.start_second()
+
+
+async def test_a_call_its_caller_gave_up_on_is_not_sent_later(monkeypatch: pytest.MonkeyPatch,
+                                                              tmp_path: Path) -> None:
+    """discord.py gives a call up after 30 s (cogs/umtali/rest_timeout.py) and the bot sends
+    it again later. Held in the proxy meanwhile (Discord's 429, the global limit), the call
+    given up must not go out as well: stale, it would spend the limit the calls still awaited
+    need (a click's answer among them, which Discord takes only within 3 s)."""
+    async with loopback_server(monkeypatch) as server, rest_proxy(
+            server, 50, tmp_path / "proxy.log") as api:
+        channel = server.channel_id
+        limited = server.fail("POST", rf"^/channels/{channel}/messages$", retry_after=2.0)
+        async with aiohttp.ClientSession() as http:
+            with pytest.raises(TimeoutError):
+                async with http.post(api + f"/channels/{channel}/messages", headers=AUTH,
+                                     json={"content": "given up"},
+                                     timeout=aiohttp.ClientTimeout(total=0.5)):
+                    pass
+        assert limited.hits == 1
+        await asyncio.sleep(3)  # the 429's 2 s gone by, and the call's way to Discord
+        sent = [c for c in server.calls if c.method == "POST"]
+        assert len(sent) == 1, "only the call Discord refused (429) went out"
+        assert server.channel_messages(channel) == []
