@@ -81,6 +81,14 @@ async function forward(req, res) {
 		res.end();
 		return;
 	}
+	// A caller that hangs up (discord.py gives a call up after 30 s, and sends it again later)
+	// takes its call off the queue, or stops it on its way: held here past that (a 429, the
+	// global limit), sent all the same, it would spend the limit that the calls still awaited
+	// need, a click's answer among them (which Discord takes only within 3 s).
+	const gone = new AbortController();
+	res.on('close', () => {
+		if (!res.writableFinished) gone.abort();
+	});
 	const headers = { 'Content-Type': req.headers['content-type'] };
 	for (const name of ['authorization', 'x-audit-log-reason']) {
 		if (req.headers[name]) headers[name] = req.headers[name];
@@ -98,10 +106,13 @@ async function forward(req, res) {
 			// The caller's own Authorization header goes through as it is.
 			auth: false,
 			headers,
+			signal: gone.signal,
 		});
 		await populateSuccessfulResponse(res, answer);
 	} catch (error) {
-		if (!populateErrorResponse(res, error)) {
+		if (gone.signal.aborted) {
+			// Given up by its caller: nobody to answer, and nothing wrong.
+		} else if (!populateErrorResponse(res, error)) {
 			// Discord unreachable, say: 502, which discord.py retries.
 			console.error(withoutToken(url.pathname, `${req.method} ${url.pathname}: ${error}`));
 			res.statusCode = 502;
