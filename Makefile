@@ -67,7 +67,7 @@ copy-to-postgres: $(STAMP)
 	@$(VPY) -m data.copy_to_postgres $(if $(value FROM),$(call shell_word,FROM)) $(call shell_word,TO) $(if $(REPLACE),--replace)
 
 # The REST proxy that every process of the bot shares, so that together they keep Discord's
-# rate limits (docs/scale.md). Needs node 18+ and npm; installs the pinned versions of
+# rate limits (docs/scale.md). Needs node 18.17+ and npm; installs the pinned versions of
 # proxy/package-lock.json into proxy/node_modules. Then run the bot with
 # UMTALI_DISCORD_API=http://127.0.0.1:8080/api/v10 (PORT, HOST: where the proxy listens).
 PROXY_STAMP := proxy/node_modules/.installed

@@ -27,7 +27,7 @@ def install() -> str:
     """The path of node, the proxy installed; skips the test when it cannot be had."""
     node, npm = shutil.which("node"), shutil.which("npm")
     if node is None or npm is None:
-        pytest.skip("the REST proxy needs node and npm (node 18 or later), not found on PATH")
+        pytest.skip("the REST proxy needs node and npm (node 18.17 or later), not found on PATH")
     if not INSTALLED.exists():
         done = subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=PROXY_DIR,
                               capture_output=True, text=True, timeout=600, check=False)
