@@ -19,10 +19,12 @@ from urllib.parse import urlsplit
 import aiohttp
 import pytest
 
-from tests.loopback.harness import loopback_server
+from tests.loopback.driver import play_out, query, read_match, start_session, until
+from tests.loopback.harness import BotProcess, loopback_server
 from tests.loopback.proxy import PROXY_DIR, install, rest_proxy
 from tests.loopback.ratelimit import GlobalLimit
 from tests.loopback.server import LoopbackDiscord
+from umtali.players import GreedyPlayer
 
 AUTH = {"Authorization": "Bot loopback-token"}
 #: An interaction's token, as Discord makes them (long, URL-safe).
@@ -161,3 +163,43 @@ async def test_a_call_its_caller_gave_up_on_is_not_sent_later(monkeypatch: pytes
         sent = [c for c in server.calls if c.method == "POST"]
         assert len(sent) == 1, "only the call Discord refused (429) went out"
         assert server.channel_messages(channel) == []
+
+
+async def test_the_bot_goes_on_when_the_proxy_comes_back(monkeypatch: pytest.MonkeyPatch,
+                                                         tmp_path: Path) -> None:
+    """The proxy stopped mid-match (docs/scale.md): a move made meanwhile is saved, its answer
+    lost; once the proxy is back on its port the match is shown as saved and play goes on,
+    with no restart of the bot, and nothing in its log is an ERROR."""
+    port = str(free_port())
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server:
+        alice, bob = server.add_member("ada"), server.add_member("ben")
+        bot = BotProcess(server, db, tmp_path)
+        try:
+            async with rest_proxy(server, 50, tmp_path / "proxy.log", {"PORT": port}) as api:
+                bot.env["UMTALI_DISCORD_API"] = api
+                await bot.start()
+                saved = await start_session(server, db, alice, bob)
+                await play_out(server, db, saved.id, moves=2)
+            before = read_match(db, saved.id)
+            assert before is not None
+            seat = before.session.to_act
+            move = GreedyPlayer().choose(before.session.view(seat))
+            with pytest.raises(TimeoutError):  # "This interaction failed"
+                await server.slash(before.player_ids[seat], before.channel_id, "umtali play",
+                                   {"move": str(move)}, timeout=3)
+            after = read_match(db, saved.id)
+            assert after is not None and after.session.moves[-1] == move, "saved all the same"
+            shown = len(server.calls)
+            async with rest_proxy(server, 50, tmp_path / "proxy.log", {"PORT": port}):
+                def sent() -> bool:
+                    unsent = query(db, "SELECT unsent FROM matches WHERE id = ?", saved.id)
+                    return unsent[0]["unsent"] == "[]" and any(
+                        c.method == "PATCH" and c.path.endswith(f"/{after.table_message_id}")
+                        for c in server.calls[shown:])
+                await until(sent, "the table shown as saved once the proxy is back", 60)
+                await play_out(server, db, saved.id, moves=2)
+        finally:
+            await bot.stop()
+    said = bot.log.read_text()
+    assert " ERROR " not in said and "Traceback" not in said, said
