@@ -13,6 +13,7 @@ import asyncio
 import os
 import socket
 import subprocess
+import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -204,3 +205,28 @@ async def test_the_bot_goes_on_when_the_proxy_comes_back(monkeypatch: pytest.Mon
             await bot.stop()
     said = bot.log.read_text()
     assert " ERROR " not in said and "Traceback" not in said, said
+
+
+async def test_an_interactions_answers_do_not_wait_for_the_global_limit(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Discord does not count the answers to an interaction against the bot's global limit:
+    its callback, nor the calls through its webhook (a follow-up, an edit of the answer,
+    such as a hand panel's). Held in the proxy behind the bot's other calls, such an edit
+    came seconds late, past the bound the bot gives it."""
+    async with loopback_server(monkeypatch) as server, rest_proxy(
+            server, 1, tmp_path / "proxy.log") as api:
+        async with aiohttp.ClientSession() as http:
+            async def took(method: str, path: str, headers: dict[str, str]) -> float:
+                start = time.monotonic()
+                async with http.request(method, api + path, headers=headers,
+                                        json={"content": "hi"}) as answer:
+                    await answer.read()
+                return time.monotonic() - start
+            # The global limit (1 a second here) spent for the next 3 seconds.
+            busy = [asyncio.create_task(took("GET", "/users/@me", AUTH)) for _ in range(4)]
+            await asyncio.sleep(0.3)
+            hook = f"/webhooks/{server.app_id}/{SECRET}/messages/@original"
+            answers = [await took("PATCH", hook, {}),
+                       await took("POST", f"/interactions/123456789/{SECRET}/callback", {})]
+            assert max(await asyncio.gather(*busy)) > 2.5, "the limit was spent"
+        assert max(answers) < 0.8, answers
