@@ -57,6 +57,7 @@ const perSecond = setting('GLOBAL_PER_SECOND', 50, wholeNumber(1, 1_000_000),
 // An interaction's token, in the path of its answer (/interactions/<id>/<token>/callback) and of
 // its webhook (/webhooks/<id>/<token>/...): whoever reads it may post as the bot in that channel
 // for 15 minutes. Kept out of the log (the bot's own Authorization is never written there).
+// A call with one is an interaction's answer: sent by `answers`, below.
 const TOKEN_IN_PATH = /\/(?:interactions|webhooks)\/[^/]+\/([^/]+)/;
 
 function withoutToken(path, text) {
@@ -67,6 +68,11 @@ function withoutToken(path, text) {
 // A call over a limit waits here. (@discordjs/proxy-container answers it 429 at once instead,
 // with no body: discord.py takes such a 429 for a Cloudflare ban and gives the call up.)
 const rest = new REST({ api, globalRequestsPerSecond: perSecond });
+// Discord does not count an interaction's answers against the bot's global limit: its
+// callback (which @discordjs/rest spares too), nor the calls through its webhook, a follow-up
+// or an edit of the answer (which it would hold behind the bot's other calls). Those go by a
+// limiter of their own, each route's limit kept, no global one.
+const answers = new REST({ api, globalRequestsPerSecond: Number.POSITIVE_INFINITY });
 
 // @discordjs/proxy's proxyRequests(), except that the call's body is read whole first:
 // proxyRequests streams it through once, so a call retried after a 429 went out empty.
@@ -97,7 +103,8 @@ async function forward(req, res) {
 		const chunks = [];
 		for await (const chunk of req) chunks.push(chunk);
 		const body = Buffer.concat(chunks);
-		const answer = await rest.queueRequest({
+		const limiter = TOKEN_IN_PATH.test(url.pathname) ? answers : rest;
+		const answer = await limiter.queueRequest({
 			fullRoute: url.pathname.replace(/^\/api(\/v\d+)?/, ''),
 			method: req.method,
 			query: url.searchParams,
