@@ -106,6 +106,24 @@ def test_a_bad_setting_stops_it_with_one_sentence(name: str, value: str) -> None
     assert repr(value) in lines[0], done.stderr
 
 
+def test_a_port_in_use_stops_it_with_one_sentence() -> None:
+    """``make proxy`` with 8080 taken (a second proxy, another server): one sentence naming
+    PORT, not node's stack trace."""
+    node = install()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = {**os.environ, "PORT": str(port), "HOST": "127.0.0.1"}
+        done = subprocess.run([node, str(PROXY_DIR / "server.mjs")], env=env,
+                              capture_output=True, text=True, timeout=10, check=False)
+    assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
+    lines = done.stderr.strip().splitlines()
+    said = f"error: could not listen on 127.0.0.1:{port}"
+    assert len(lines) == 1 and lines[0].startswith(said), done.stderr
+    assert "PORT" in lines[0], done.stderr
+
+
 async def test_an_empty_host_is_the_machine_alone(monkeypatch: pytest.MonkeyPatch,
                                                   tmp_path: Path) -> None:
     """``HOST=`` (a line of an env file left empty) is the default, as an empty setting of the
