@@ -131,6 +131,16 @@ async function forward(req, res) {
 
 const server = createServer((req, res) => void forward(req, res));
 
+// Its port taken (a proxy already running, another server), or HOST no address of this
+// machine: one sentence, not a trace.
+server.on('error', (error) => {
+	const why = error.code === 'EADDRINUSE'
+		? 'another process has that port: stop it, or set PORT (and UMTALI_DISCORD_API to match)'
+		: 'check HOST and PORT';
+	console.error(`error: could not listen on ${host}:${port} (${error.code ?? error.message}): ${why}.`);
+	process.exit(2);
+});
+
 server.listen(port, host, () => {
 	const { port: bound } = server.address();
 	console.log(`Listening on http://${host}:${bound}/api/v10, forwarding to ${api}`);
