@@ -137,7 +137,8 @@ server.on('error', (error) => {
 	const why = error.code === 'EADDRINUSE'
 		? 'another process has that port: stop it, or set PORT (and UMTALI_DISCORD_API to match)'
 		: 'check HOST and PORT';
-	console.error(`error: could not listen on ${host}:${port} (${error.code ?? error.message}): ${why}.`);
+	const code = error.code ?? error.message;
+	console.error(`error: could not listen on ${host}:${port} (${code}): ${why}.`);
 	process.exit(2);
 });
 
