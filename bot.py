@@ -40,6 +40,7 @@ from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.panels import DYNAMIC_ITEMS
 from cogs.umtali.rematch import RematchButton
 from cogs.umtali.removal import hear_removals
+from cogs.umtali.rest_outage import hear_rest
 from cogs.umtali.rest_timeout import bound_calls
 from cogs.umtali.seasons import run_seasons, season_tick
 from cogs.umtali.service import MatchService
@@ -144,6 +145,9 @@ class UmtaliBot(commands.Bot):
             # nobody can play, their servers on this process's shards.
             self.matches.owners.renew_beside(RENEW_EVERY)
         hear_gateway(self, self.matches)
+        if self.settings.discord_api is not None:
+            # Through the shared proxy: all of the REST API out of reach is told apart.
+            hear_rest(self.http, self.matches, self.is_closed)
         hear_removals(self, self.matches)
         self.add_dynamic_items(*ITEMS)
         quiet_late_autocompletes()

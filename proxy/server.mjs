@@ -123,6 +123,9 @@ async function forward(req, res) {
 			// Discord unreachable, say: 502, which discord.py retries.
 			console.error(withoutToken(url.pathname, `${req.method} ${url.pathname}: ${error}`));
 			res.statusCode = 502;
+			// Told apart from Discord's own 5xx, which are one call's: the bot's clocks stand
+			// still while it cannot reach Discord at all (cogs/umtali/rest_outage.py).
+			res.setHeader('X-Umtali-Proxy', 'discord-unreachable');
 		}
 	} finally {
 		res.end();

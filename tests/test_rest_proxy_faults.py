@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 import aiohttp
 import pytest
 
+from cogs.umtali.rest_outage import UNREACHABLE
 from tests.loopback.driver import play_out, query, read_match, start_session, until
 from tests.loopback.harness import BotProcess, loopback_server
 from tests.loopback.proxy import PROXY_DIR, install, rest_proxy
@@ -79,6 +80,8 @@ async def test_an_interaction_token_stays_out_of_its_log(monkeypatch: pytest.Mon
             for method, path in calls:
                 async with http.request(method, api + path, json={"content": "hi"}) as answer:
                     assert answer.status == 502, "Discord out of reach: 502, which is retried"
+                    # Told apart from Discord's own 5xx: the bot's clocks stand still.
+                    assert answer.headers.get(UNREACHABLE[0]) == UNREACHABLE[1]
                     assert SECRET not in await answer.text()
     said = log.read_text()
     # Each failure is logged, saying which call failed; the token is not.
@@ -223,6 +226,9 @@ async def test_the_bot_goes_on_when_the_proxy_comes_back(monkeypatch: pytest.Mon
             await bot.stop()
     said = bot.log.read_text()
     assert " ERROR " not in said and "Traceback" not in said, said
+    # Its clocks stood still meanwhile (tests/test_rest_outage.py), and went on.
+    assert "the clocks stand still until it can" in said, said
+    assert "Discord's REST API answers again" in said, said
 
 
 async def test_an_interactions_answers_do_not_wait_for_the_global_limit(

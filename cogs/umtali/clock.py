@@ -188,7 +188,7 @@ def hear_gateway(client: discord.Client, svc: MatchService) -> None:
             client.add_listener(listener, event)
 
 
-def gateway_lost(svc: MatchService, shard: int | None) -> None:
+def gateway_lost(svc: MatchService, shard: int | str | None) -> None:
     """The gateway connection (of ``shard``) dropped: the clocks stop until it is back."""
     state = svc.clock_state
     if state.outage is None:
@@ -199,7 +199,7 @@ def gateway_lost(svc: MatchService, shard: int | None) -> None:
         state.first_down = svc.clock()
 
 
-async def gateway_back(svc: MatchService, shard: int | None) -> None:
+async def gateway_back(svc: MatchService, shard: int | str | None) -> None:
     """The gateway connection (of ``shard``) is back: once every shard is, each running turn
     gets the outage back (a blip of under ``CONNECTING`` seconds is not worth a save)."""
     state = svc.clock_state
@@ -211,7 +211,8 @@ async def gateway_back(svc: MatchService, shard: int | None) -> None:
         return
     state.outage = None
     back = svc.clock()
-    log.info("the gateway was down %.1f s; the clocks go on", back - outage.since)
+    log.info("Discord was out of reach %.1f s (its gateway, or its REST API through the "
+             "proxy); the clocks go on", back - outage.since)
     # Each turn gets back the time its clock stood still: the whole outage, or since it
     # started during it.
     gaps = {}

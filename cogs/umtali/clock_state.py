@@ -29,8 +29,9 @@ class Outage:
     """A gateway outage under way: the clocks stand still until it is over."""
 
     since: float
-    #: The shards still down (None: the one connection of a bot without shards).
-    down: set[int | None] = field(default_factory=set)
+    #: The shards still down (None: the one connection of a bot without shards; ``"rest"``:
+    #: Discord's REST API out of reach, ``rest_outage``).
+    down: set[int | str | None] = field(default_factory=set)
     #: Since when each running turn's clock stands still, by match id, with the deadline it
     #: was noted on: the outage's start for a turn it interrupted; for a turn whose clock
     #: started during it (a move on a shard still up, a match taken over, a time-up question's

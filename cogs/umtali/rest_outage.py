@@ -1,0 +1,119 @@
+"""The rate-limit proxy every process shares (docs/scale.md) out of reach, or answering that
+Discord is, stands the clocks still as a gateway outage does. Clicks still arrive then (the
+gateway is up), but nobody sees the table, their hand or the answer to a click, and a turn run
+out meanwhile would forfeit a player who could not play.
+
+Only where the whole of the REST API is known to be out of reach: no connection to the proxy
+(one host for every call), or the proxy's own 502 saying it cannot reach Discord (its header
+``X-Umtali-Proxy``). Not for a 5xx or a network error of one call without the proxy: one
+channel failing is that channel's (given up after its tries: ``Delivery._give_up_channel``),
+and every other call may go through.
+
+Such a failure begins an outage, noted at once as a gateway's is (another process judges a
+move on a match held here by that note); the next call the proxy answers at all ends it, each
+running turn given back the time its clock stood still. It is the gateway outage's own
+bookkeeping (``clock.gateway_lost``, ``gateway_back``), for a pseudo-shard of its own,
+``REST``: a gateway and a REST outage at once end when both are over. Its begin and end run
+beside the call that heard them: the call may be made under a match's lock, which giving
+time back takes."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any
+
+import aiohttp
+import discord
+from discord.http import HTTPClient, Route
+
+from cogs.umtali.clock import gateway_back, gateway_lost, noted
+from cogs.umtali.clock_state import Outage
+
+if TYPE_CHECKING:
+    from cogs.umtali.service import MatchService
+
+log = logging.getLogger(__name__)
+
+#: The pseudo-shard a REST outage is noted under in the gateway's outage (``Outage.down``).
+REST = "rest"
+
+#: The proxy's header on its own 502, when it cannot reach Discord (proxy/server.mjs).
+UNREACHABLE = ("X-Umtali-Proxy", "discord-unreachable")
+
+#: The begins and ends under way (kept, lest a task be collected before it ran).
+_beside: set[asyncio.Task[None]] = set()
+
+
+def rest_down(svc: MatchService) -> bool:
+    """Whether the clocks stand still for a REST outage (with or without a gateway one)."""
+    outage = svc.clock_state.outage
+    return outage is not None and REST in outage.down
+
+
+def hear_rest(http: HTTPClient, svc: MatchService, closed: Callable[[], bool]) -> None:
+    """Have each of ``http``'s calls (through the proxy) tell ``svc``'s clocks whether
+    Discord's REST API was reached (``closed()``: the bot is stopping, and its calls' failures
+    tell nothing)."""
+    request = http.request
+
+    async def heard(route: Route, **kwargs: Any) -> Any:
+        try:
+            answer = await request(route, **kwargs)
+        except discord.HTTPException as e:
+            if unreachable(e):
+                _failed(svc, closed, e)
+            else:
+                _reached(svc)
+            raise
+        except aiohttp.ClientConnectionError as e:
+            # Not a call that took too long (a queue behind a rate limit, a large upload).
+            if not isinstance(e, TimeoutError):
+                _failed(svc, closed, e)
+            raise
+        _reached(svc)
+        return answer
+
+    http.request = heard  # type: ignore[method-assign]
+
+
+def unreachable(error: discord.HTTPException) -> bool:
+    """Whether ``error`` is the proxy's 502 saying it cannot reach Discord."""
+    name, value = UNREACHABLE
+    headers = getattr(error.response, "headers", None)
+    return isinstance(error, discord.DiscordServerError) and headers is not None and \
+        headers.get(name) == value
+
+
+def _beside_call(work: Coroutine[Any, Any, None]) -> None:
+    task = asyncio.get_running_loop().create_task(work)
+    _beside.add(task)
+    task.add_done_callback(_beside.discard)
+
+
+def _failed(svc: MatchService, closed: Callable[[], bool], error: BaseException) -> None:
+    if rest_down(svc) or closed():
+        return
+    began = svc.clock_state.outage is None
+    gateway_lost(svc, REST)
+    log.warning("Discord's REST API cannot be reached (%s: %s); the clocks stand still until "
+                "it can", error.__class__.__name__, error)
+    if began:
+        _beside_call(noted(svc, "as Discord's REST API failed"))
+
+
+def _reached(svc: MatchService) -> None:
+    outage = svc.clock_state.outage
+    if outage is not None and REST in outage.down:
+        # Up at once, not when the ending runs: a failure meanwhile begins another.
+        outage.down.discard(REST)
+        log.info("Discord's REST API answers again")
+        if not outage.down:
+            _beside_call(_ended(svc, outage))
+
+
+async def _ended(svc: MatchService, outage: Outage) -> None:
+    # Unless a failure since began it again (or another shard's outage holds it).
+    if svc.clock_state.outage is outage and not outage.down:
+        await gateway_back(svc, REST)

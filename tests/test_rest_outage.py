@@ -1,0 +1,110 @@
+"""The shared REST proxy out of reach stands the clocks still (review47): the gateway up, clicks
+still arrived, but nobody saw the table or an answer, and a turn run out meanwhile forfeited a
+player who could not play. The calls here are scripted (the proxy itself: test_rest_proxy_faults);
+the clocks, the match and its checks are the bot's own."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from types import SimpleNamespace
+from typing import Any
+
+import aiohttp
+import discord
+import pytest
+
+from cogs.umtali import rest_outage
+from cogs.umtali.rest_outage import UNREACHABLE, hear_rest, rest_down
+from cogs.umtali.service import MatchService
+from tests.discord_helpers import World, flush, start_match
+
+
+class Http:
+    """discord.py's HTTP client as ``hear_rest`` sees it: each call answers as scripted."""
+
+    def __init__(self) -> None:
+        self.next: Callable[[], Any] = lambda: {}
+
+    async def request(self, route: object, **kwargs: Any) -> Any:
+        return self.next()
+
+
+def _raise(error: BaseException) -> Callable[[], Any]:
+    def fail() -> Any:
+        raise error
+    return fail
+
+
+def _server_error(headers: dict[str, str]) -> discord.DiscordServerError:
+    response = SimpleNamespace(status=502, reason="Bad Gateway", headers=headers)
+    return discord.DiscordServerError(response, "")
+
+
+async def _call(http: Http, outcome: Callable[[], Any]) -> None:
+    http.next = outcome
+    with contextlib.suppress(discord.HTTPException, aiohttp.ClientError):
+        await http.request("route")
+    # What it began or ended beside the call.
+    await asyncio.gather(*list(rest_outage._beside))
+
+
+def _heard(world: World) -> tuple[MatchService, Http]:
+    svc = world.bot.matches
+    assert svc is not None
+    http = Http()
+    hear_rest(http, svc, lambda: False)  # type: ignore[arg-type]
+    return svc, http
+
+
+async def test_the_proxy_out_of_reach_stands_the_clocks_still(world: World) -> None:
+    live = await start_match(world, turn_timer=60)
+    svc, http = _heard(world)
+    deadline = live.deadline
+    assert deadline is not None
+    await _call(http, _raise(aiohttp.ServerDisconnectedError()))
+    assert rest_down(svc)
+    # Five minutes out of reach, the turn's minute long past: nothing run out.
+    for _ in range(10):
+        world.clock.advance(30)
+        await svc.check_timers()
+    await flush(world)
+    assert not live.over and live.question == "" and live.deadline == deadline
+    # The proxy answers again (a 404 too is an answer): the turn gets the five minutes back.
+    await _call(http, _raise(discord.NotFound(SimpleNamespace(status=404, reason="Not Found"),
+                                              "")))
+    assert not rest_down(svc)
+    assert live.deadline is not None and live.deadline >= deadline + 299
+    await svc.check_timers()
+    assert not live.over and live.question == ""
+
+
+@pytest.mark.parametrize(("error", "down"), [
+    (_server_error({UNREACHABLE[0]: UNREACHABLE[1]}), True),
+    (_server_error({}), False),  # Discord's own 5xx, passed on: that call's alone
+    (aiohttp.ServerTimeoutError(), False),  # a call that took too long (a rate limit's queue)
+])
+async def test_what_tells_the_proxy_cannot_reach_discord(world: World, error: BaseException,
+                                                        down: bool) -> None:
+    await start_match(world, turn_timer=60)
+    svc, http = _heard(world)
+    await _call(http, _raise(error))
+    assert rest_down(svc) is down
+    await _call(http, lambda: {})
+    assert not rest_down(svc)
+
+
+async def test_a_failure_as_it_ends_begins_it_again(world: World) -> None:
+    live = await start_match(world, turn_timer=60)
+    svc, http = _heard(world)
+    await _call(http, _raise(aiohttp.ServerDisconnectedError()))
+    world.clock.advance(120)
+    # Answered, then failing again before the ending ran: still out of reach.
+    http.next = lambda: {}
+    await http.request("route")
+    await _call(http, _raise(aiohttp.ServerDisconnectedError()))
+    assert rest_down(svc)
+    world.clock.advance(120)
+    await svc.check_timers()
+    assert not live.over and live.question == ""
