@@ -14,6 +14,7 @@ from typing import Any
 import aiohttp
 import discord
 import pytest
+from discord.webhook.async_ import AsyncWebhookAdapter
 
 from cogs.umtali import rest_outage
 from cogs.umtali.rest_outage import UNREACHABLE, hear_rest, rest_down
@@ -108,3 +109,25 @@ async def test_a_failure_as_it_ends_begins_it_again(world: World) -> None:
     world.clock.advance(120)
     await svc.check_timers()
     assert not live.over and live.question == ""
+
+
+async def test_an_interactions_answer_failing_tells_it_too(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A process with nothing else to send hears of it by the clicks' answers (discord.py's
+    # webhook adapter, through the proxy too): the gateway up, clicks keep arriving.
+    live = await start_match(world, turn_timer=60)
+    answers = Http()
+
+    async def answer(self: AsyncWebhookAdapter, *args: Any, **kwargs: Any) -> Any:
+        return await answers.request(args)
+
+    monkeypatch.setattr(AsyncWebhookAdapter, "request", answer)
+    svc, _http = _heard(world)
+    adapter = AsyncWebhookAdapter()  # type: ignore[no-untyped-call]
+    for outcome, down in ((_raise(aiohttp.ServerDisconnectedError()), True), (lambda: {}, False)):
+        answers.next = outcome
+        with contextlib.suppress(aiohttp.ClientError):
+            await adapter.request("route", None)  # type: ignore[arg-type]
+        await asyncio.gather(*list(rest_outage._beside))
+        assert rest_down(svc) is down
+    assert not live.over

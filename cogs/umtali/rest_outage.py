@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Coroutine
+import weakref
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
 from discord.http import HTTPClient, Route
+from discord.webhook.async_ import AsyncWebhookAdapter
 
 from cogs.umtali.clock import gateway_back, gateway_lost, noted
 from cogs.umtali.clock_state import Outage
@@ -53,29 +55,60 @@ def rest_down(svc: MatchService) -> bool:
 
 
 def hear_rest(http: HTTPClient, svc: MatchService, closed: Callable[[], bool]) -> None:
-    """Have each of ``http``'s calls (through the proxy) tell ``svc``'s clocks whether
+    """Have each of ``http``'s calls (through the proxy), and the answers to interactions (by
+    discord.py's webhook adapter, through the proxy too), tell ``svc``'s clocks whether
     Discord's REST API was reached (``closed()``: the bot is stopping, and its calls' failures
-    tell nothing)."""
+    tell nothing). The answers matter most: the gateway up, clicks go on arriving, and their
+    answers failing are what tells a process with nothing else to send."""
+    _hearing[svc] = closed
+    _hear_answers()
     request = http.request
 
     async def heard(route: Route, **kwargs: Any) -> Any:
-        try:
-            answer = await request(route, **kwargs)
-        except discord.HTTPException as e:
+        return await _told(request(route, **kwargs), {svc: closed})
+
+    http.request = heard  # type: ignore[method-assign]
+
+
+#: The services whose clocks hear the calls (one a process; several in the tests).
+_hearing: weakref.WeakKeyDictionary[MatchService, Callable[[], bool]] = \
+    weakref.WeakKeyDictionary()
+
+
+def _hear_answers() -> None:
+    """discord.py's webhook adapter (every interaction's answer) tells the services hearing."""
+    adapter = AsyncWebhookAdapter
+    if getattr(adapter.request, "heard_by_umtali", False):
+        return
+    request = adapter.request
+
+    async def heard(self: AsyncWebhookAdapter, *args: Any, **kwargs: Any) -> Any:
+        return await _told(request(self, *args, **kwargs), dict(_hearing))
+
+    heard.heard_by_umtali = True  # type: ignore[attr-defined]
+    adapter.request = heard  # type: ignore[method-assign]
+
+
+async def _told(call: Awaitable[Any], hearing: dict[MatchService, Callable[[], bool]]) -> Any:
+    """``call``'s answer, each service in ``hearing`` told whether Discord was reached."""
+    try:
+        answer = await call
+    except discord.HTTPException as e:
+        for svc, closed in hearing.items():
             if unreachable(e):
                 _failed(svc, closed, e)
             else:
                 _reached(svc)
-            raise
-        except aiohttp.ClientConnectionError as e:
-            # Not a call that took too long (a queue behind a rate limit, a large upload).
-            if not isinstance(e, TimeoutError):
+        raise
+    except aiohttp.ClientConnectionError as e:
+        # Not a call that took too long (a queue behind a rate limit, a large upload).
+        if not isinstance(e, TimeoutError):
+            for svc, closed in hearing.items():
                 _failed(svc, closed, e)
-            raise
+        raise
+    for svc in hearing:
         _reached(svc)
-        return answer
-
-    http.request = heard  # type: ignore[method-assign]
+    return answer
 
 
 def unreachable(error: discord.HTTPException) -> bool:
