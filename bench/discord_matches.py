@@ -37,10 +37,18 @@ class _Message:
     def __init__(self, channel: _Channel) -> None:
         self.id = next(self._ids)
         self.channel = channel
+        self.content = ""
+        self.embeds: list[Any] = []
+        self.attachments: list[Any] = []
+        self.components: list[Any] = []
+        self.flags = None
 
     async def edit(self, **kwargs: Any) -> _Message:
         self.channel.calls += 1
         return self
+
+    async def delete(self) -> None:
+        self.channel.calls += 1
 
 
 class _Channel:
@@ -75,6 +83,15 @@ class StandInDiscord:
 
     def get_user(self, user_id: int) -> _User:
         return _User(user_id)
+
+    def get_guild(self, guild_id: int) -> None:
+        return None  # no server's locale: the bot's default language
+
+    def get_channel(self, channel_id: int) -> None:
+        return None  # not cached: reached by id (get_partial_messageable)
+
+    def is_closed(self) -> bool:
+        return False
 
     @property
     def rest_calls(self) -> int:

@@ -32,6 +32,7 @@ class Timed:
     def __init__(self) -> None:
         self.drawn: list[float] = []
         self.largest = 0
+        self.sizes: list[int] = []
 
     def __call__(self, make: Callable[..., bytes], *args: Any, **kwargs: Any) -> None:
         misses = CACHE.misses
@@ -40,6 +41,7 @@ class Timed:
         took = time.perf_counter() - start
         if CACHE.misses > misses:
             self.drawn.append(took)
+            self.sizes.append(len(png))
         self.largest = max(self.largest, len(png))
 
     def line(self, what: str) -> str:
@@ -47,7 +49,8 @@ class Timed:
         p50 = statistics.median(ms)
         p99 = ms[min(len(ms) - 1, round(0.99 * (len(ms) - 1)))]
         return (f"{what:<6} drawn {len(ms):>6}  p50 {p50:5.2f} ms  p99 {p99:5.2f} ms  "
-                f"max {ms[-1]:5.2f} ms  largest file {self.largest / 1024:6.1f} KB")
+                f"max {ms[-1]:5.2f} ms  largest file {self.largest / 1024:6.1f} KB  "
+                f"mean {statistics.fmean(self.sizes) / 1024:6.1f} KB")
 
 
 def main() -> None:
