@@ -14,7 +14,7 @@ import contextlib
 import logging
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from contextvars import ContextVar
 from pathlib import Path
 
@@ -165,19 +165,8 @@ class SqliteDatabase(Database):
             await tx.execute(f"PRAGMA user_version = {number}")
         return True
 
-    @asynccontextmanager
-    async def _begin(self) -> AsyncIterator[Tx]:
-        tx = SqliteTx(self.conn)
-        inside = _IN_TRANSACTION.set(True)
-        try:
-            await tx.execute("BEGIN IMMEDIATE")
-            yield tx
-            await tx.execute("COMMIT")
-        except BaseException:
-            await self._rollback()
-            raise
-        finally:
-            _IN_TRANSACTION.reset(inside)
+    def _begin(self) -> AbstractAsyncContextManager[Tx]:
+        return self._within("BEGIN IMMEDIATE")
 
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[Reads]:
@@ -187,18 +176,23 @@ class SqliteDatabase(Database):
         if _IN_TRANSACTION.get():  # inside this process's transaction: read in it
             yield SqliteTx(self.conn)
             return
-        async with self._lock:
-            tx = SqliteTx(self.conn)
-            inside = _IN_TRANSACTION.set(True)
-            try:
-                await tx.execute("BEGIN DEFERRED")
-                yield tx
-                await tx.execute("COMMIT")
-            except BaseException:
-                await self._rollback()
-                raise
-            finally:
-                _IN_TRANSACTION.reset(inside)
+        async with self._lock, self._within("BEGIN DEFERRED") as tx:
+            yield tx
+
+    @asynccontextmanager
+    async def _within(self, begin: str) -> AsyncIterator[SqliteTx]:
+        """A transaction begun by ``begin``, committed when left without an error."""
+        tx = SqliteTx(self.conn)
+        inside = _IN_TRANSACTION.set(True)
+        try:
+            await tx.execute(begin)
+            yield tx
+            await tx.execute("COMMIT")
+        except BaseException:
+            await self._rollback()
+            raise
+        finally:
+            _IN_TRANSACTION.reset(inside)
 
     async def _rollback(self) -> None:
         # A failed COMMIT leaves its transaction open (and the connection unable to begin
