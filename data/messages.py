@@ -194,13 +194,28 @@ class MessageQueries:
             panels = await panels_in(c, match_id)
         return None if panels is None else panels[seat]
 
-    async def set_dm_refused(self, match_id: int, seat: int) -> None:
+    async def set_dm_refused(self, match_id: int, seat: int, hand: int = 0) -> None:
+        """The seat's DMs refused the bot, in ``hand`` (``dms_again``: not tried again in it)."""
         async with self.db.transaction() as c:
-            await c.execute(f"UPDATE matches SET dm_refused{seat} = 1 WHERE id = ?", (match_id,))
+            await c.execute(
+                f"UPDATE matches SET dm_refused{seat} = 1, dm_tried{seat} = CASE WHEN "
+                f"dm_tried{seat} < ? THEN ? ELSE dm_tried{seat} END WHERE id = ?",
+                (hand, hand, match_id))
+
+    async def claim_dm_try(self, match_id: int, seat: int, hand: int, owner: str) -> bool:
+        """Whether the seat's refused DMs are to be tried again in ``hand`` by the match's
+        holder ``owner``: once a hand, whichever process asks, the match in play with its
+        channel (a refusal with the channel lost abandoned it)."""
+        async with self.db.transaction() as c:
+            cur = await c.execute(
+                f"UPDATE matches SET dm_tried{seat} = ? WHERE id = ? AND owner = ? "
+                f"AND status = 'active' AND channel_lost = 0 AND dm_refused{seat} = 1 "
+                f"AND dm_tried{seat} < ?", (hand, match_id, owner, hand))
+            return cur.rowcount == 1
 
     async def clear_dm_refused(self, match_id: int, seat: int, owner: str) -> bool:
-        """The seat's DMs are to be tried again (``cogs.umtali.dms_again``): whether they
-        are, by the match's holder ``owner``, the match in play with its channel (a refusal
+        """The seat's DMs took its panel again (``cogs.umtali.dms_again``): whether that is
+        saved, by the match's holder ``owner``, the match in play with its channel (a refusal
         with the channel lost abandoned it, and is never taken back)."""
         async with self.db.transaction() as c:
             cur = await c.execute(

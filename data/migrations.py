@@ -400,6 +400,13 @@ MIGRATIONS: Final[tuple[tuple[str | Variant, ...], ...]] = (
         """ALTER TABLE session_results ADD COLUMN player0_global_name TEXT NOT NULL DEFAULT ''""",
         """ALTER TABLE session_results ADD COLUMN player1_global_name TEXT NOT NULL DEFAULT ''""",
     ),
+    # 23: the hand each seat whose DMs refused the bot was last refused or tried again in
+    # (``cogs.umtali.dms_again``: once a hand, whichever process holds the match; a number,
+    # game * 100 + hand; 0: never).
+    (
+        """ALTER TABLE matches ADD COLUMN dm_tried0 INTEGER NOT NULL DEFAULT 0""",
+        """ALTER TABLE matches ADD COLUMN dm_tried1 INTEGER NOT NULL DEFAULT 0""",
+    ),
 )
 
 

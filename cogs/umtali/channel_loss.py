@@ -50,15 +50,14 @@ class ChannelLoss(ABC):
     def _tried(self, live: LiveMatch, place: str, error: Exception | None) -> int: ...
 
     async def dm_refused(self, live: LiveMatch, seat: int) -> None:
-        await self.service.store.set_dm_refused(live.id, seat)
+        # Found by a panel (or a turn's DM) sent to DMs taken for open: told once. One tried
+        # again while they are taken for closed is refused quietly (``dms_again``).
+        await self.service.store.set_dm_refused(live.id, seat, refused(live, seat))
         live.dm_refused[seat] = True
-        tell = refused(live, seat)
         if live.channel_lost:
             paid(live, seat)
             await self.service.abandon_if_unreachable(live)
             return
-        if not tell:
-            return  # told while they were closed; tried again and refused again
         await self.tell_refused(live, seat)
 
     async def tell_refused(self, live: LiveMatch, seat: int) -> None:

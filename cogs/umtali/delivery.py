@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from cogs.umtali.channel_loss import ChannelLoss
-from cogs.umtali.dms_again import owed, reached, reopened, reopening, try_again
+from cogs.umtali.dms_again import owed, paid, reopened, reopened_here, try_again
 from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.in_dms import channel_lost, send_hand, still_untold
 from cogs.umtali.live import LiveMatch
@@ -315,9 +315,10 @@ class Delivery(Retries, ChannelLoss):
         saved with the panel: ``lost_untold``). With the channel lost, a turn's announcement
         reaches the player to act as a new DM, once (``in_dms.owed_turn``). A seat whose DMs
         refused the bot is tried there again once a hand (``dms_again``)."""
-        if await try_again(self.service, live, seat) or reopening(live, seat):
-            await self.send_hand(live, seat, new=True,
-                                 note=reopened(self.service.seat_tr(live, seat)))
+        if await try_again(self.service, live, seat):
+            if await self.send_hand(live, seat, new=True, retry=True,
+                                    note=reopened(self.service.seat_tr(live, seat))):
+                await reopened_here(self.service, live, seat)
         elif await still_untold(self.service, live, seat):
             await self.send_hand(live, seat, new=True, lost=True,
                                  note=channel_lost(self.service.seat_tr(live, seat)))
@@ -329,13 +330,14 @@ class Delivery(Retries, ChannelLoss):
                 # Told in the channel that their DMs refused the bot, which failed for now.
                 await self.tell_refused(live, seat)
         else:
-            reached(live, seat)
+            paid(live, seat)  # reached since: no longer to be told
 
     async def send_hand(self, live: LiveMatch, seat: int, *, new: bool = False,
                         note: str = "", unless: Callable[[], bool] | None = None,
                         tell_turn: bool = False, named: tuple[object, ...] | None = None,
-                        lost: bool = False) -> None:
-        """The seat's private hand by DM (``cogs.umtali.in_dms``). Sent from outside the
+                        lost: bool = False, retry: bool = False) -> bool:
+        """The seat's private hand by DM (``cogs.umtali.in_dms``); whether a new panel took
+        its place (``retry``: refused DMs tried again, ``dms_again``). Sent from outside the
         match's delivery (a warning, the notice after an outage), the copy is checked against
         the database first, as a delivery's is: one another process moved on is dropped and
         sends nothing; a panel saved elsewhere since is the seat's, edited (else the replaced
@@ -345,9 +347,9 @@ class Delivery(Retries, ChannelLoss):
         owners = self.service.owners
         if self._workers.get(live.id) is not asyncio.current_task() and \
                 await (owners.played_past(live) if new else owners.fell_behind(live)):
-            return
-        await send_hand(self.service, live, seat, new=new, note=note, unless=unless,
-                        tell_turn=tell_turn, named=named, lost=lost)
+            return False
+        return await send_hand(self.service, live, seat, new=new, note=note, unless=unless,
+                               tell_turn=tell_turn, named=named, lost=lost, retry=retry)
 
     async def _give_up_channel(self, live: LiveMatch, channel: int) -> None:
         """The channel has failed for now ``TRIES`` times in a row: lost as if refused, so

@@ -108,7 +108,7 @@ def owe_anew(live: LiveMatch, seat: int) -> None:
 async def send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool = False,
                     note: str = "", unless: Callable[[], bool] | None = None,
                     tell_turn: bool = False, named: tuple[object, ...] | None = None,
-                    lost: bool = False) -> None:
+                    lost: bool = False, retry: bool = False) -> bool:
     """The seat's private hand by DM, edited in place (``new``: as a new message, which
     notifies; so too if the seat's turn is owed one, ``owed_turn``: ``tell_turn``, the turn's
     announcement, owes it once a turn, however many deliveries carry it); once refused,
@@ -119,12 +119,15 @@ async def send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool 
     message. ``unless``: not sent if true once its turn comes (a warning whose turn was
     played while it waited). ``named``: what names a new panel's nonce in place of its note,
     whose words may change between two tries of it (a warning's seconds left). ``lost``: a
-    new panel whose note tells the seat the channel was lost (``lost_untold``)."""
-    if live.dm_refused[seat] or live.is_computer(seat):
-        return
+    new panel whose note tells the seat the channel was lost (``lost_untold``). ``retry``: a
+    new panel to DMs that refused the bot (``dms_again``), refused again quietly: whether it
+    reached them."""
+    if (live.dm_refused[seat] and not retry) or live.is_computer(seat):
+        return False
     async with live.dm_locks[seat]:
         if unless is not None and unless():
-            return
+            return False
+        was = live.dm_message_ids[seat]
         if tell_turn and live.channel_lost and seat == live.session.to_act:
             live.dm_owed[seat] = turn_of(live)
         # Decided here, under the seat's lock: a send it waited for may have told the turn.
@@ -133,7 +136,8 @@ async def send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool 
         unsaved = live.dm_sending[seat]
         looked_for = live.dm_looked_for[seat]
         stripped = await _send_hand(svc, live, seat, new=new, note=note,
-                                    named=(note,) if named is None else named, lost=lost)
+                                    named=(note,) if named is None else named, lost=lost,
+                                    retry=retry)
         if (unsaved or looked_for) and live.dm_message_ids[seat] is not None:
             looked = await _strip_unsaved(svc, live, seat)
             stripped = looked and stripped
@@ -145,10 +149,12 @@ async def send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool 
             # put the buttons back on the panel just replaced, after this: the bot stopping
             # before they go again (``strip_answered``), they are found at the next start.
             await _saved(svc, live, seat)
+        return live.dm_message_ids[seat] not in (None, was)
 
 
 async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool,
-                     note: str, named: tuple[object, ...], lost: bool = False) -> bool:
+                     note: str, named: tuple[object, ...], lost: bool = False,
+                     retry: bool = False) -> bool:
     """The panel sent; whether a new one that replaced another took its buttons off (else the
     seat's mark stays set)."""
     version, over, turn = live.version, live.over, turn_of(live)
@@ -204,6 +210,10 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
         finally:
             live.dm_in_flight[seat] = False
     except GONE:
+        if retry:
+            # Still closed: as saved, and told when first found (``dms_again``).
+            log.info("match %d: seat %d's DMs still refuse the bot", live.id, seat)
+            return False
         await svc.delivery.dm_refused(live, seat)
         return False
     if not saved:

@@ -115,7 +115,7 @@ def said(world: World, live: LiveMatch, text: str) -> list[Any]:
 
 async def panel_saved_slowly(monkeypatch: pytest.MonkeyPatch, svc: MatchService,
                              live: LiveMatch, seat: int) -> tuple[asyncio.Event,
-                                                                  asyncio.Task[None]]:
+                                                                  asyncio.Task[bool]]:
     """``svc``, holding ``live``, sends the seat a new DM panel (a reminder's, say) whose id's
     save waits on a busy database until the event returned is set; returned once the panel is
     sent, with the send's task."""
