@@ -7,10 +7,14 @@ or stopped (SIGTERM, a deploy) with a move sent just before or after, which must
 answer the move, either made or turned away as the bot restarts; the gateway dropped or down
 a few seconds, REST calls answered 429/500/502 or 403 50001 / 404 10003 (a DM, the table, the
 thread), held or delayed, a move clicked twice at once, an old panel's button clicked,
-``/umtali table`` posted again. After every step and at each session's
-end: no public message names a card in a hand; each session ends with one recorded result and
-the ratings moved once; the saved state is the engine's replay of the saved moves; the table
-and the panels show what the database holds; no ERROR in the bot's log but for a cause the
+``/umtali table`` posted again, a member's DMs closed to the bot or opened again. After every
+step and at each session's end: no public message names a card in a hand; each session ends
+with one recorded result and the ratings moved once, counted once into its players' stats,
+which name them by their Discord-wide name on all servers and by their nickname on the
+server; the saved state is the engine's replay of the saved moves; the table and the panels
+show what the database holds; a match whose channel is lost and a player's DMs refused is
+abandoned; DMs refused are tried once a hand at most (once more after a restart) and told in
+the channel once while they stay closed; no ERROR in the bot's log but for a cause the
 soak made on purpose (listed); no task died with an unhandled exception. Each broken invariant
 is printed with the seed and the step that reproduce it.
 

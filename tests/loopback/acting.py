@@ -28,7 +28,8 @@ async def slash(server: LoopbackDiscord, user_id: int, channel_id: int, command:
     """``/umtali challenge`` and the like, checked against the synced commands."""
     group, _, name = command.partition(" ")
     record = _base(server, APPLICATION_COMMAND, user_id, channel_id)
-    opts, resolved = o.encode(options or {}, server.users, server.members)
+    opts, resolved = o.encode(options or {}, server.users, server.members,
+                                server.nicks)
     synced = next((c for c in server.commands if c.get("name") == group), None)
     if synced is not None:
         o.check(synced, name, opts)
@@ -106,7 +107,7 @@ def _base(server: LoopbackDiscord, kind: int, user_id: int, channel_id: int) -> 
     else:
         payload["guild_id"] = str(guild_id)
         payload["guild_locale"] = server.locale_of(guild_id)
-        payload["member"] = p.member(server.users[user_id])
+        payload["member"] = p.member(server.users[user_id], server.nicks.get(user_id))
         if user_id in server.member_permissions:
             payload["member"]["permissions"] = str(server.member_permissions[user_id])
         payload["context"] = 0

@@ -22,9 +22,10 @@ class RefusedByClient(ValueError):
 
 
 def encode(options: dict[str, Any], users: dict[int, dict[str, Any]],
-           members: list[int]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+           members: list[int], nicks: dict[int, str] | None = None
+           ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The options' list and their ``resolved`` users and members, from Python values (a member
-    option given as ``Member(id)``)."""
+    option given as ``Member(id)``); ``nicks``: the members' nicknames."""
     opts: list[dict[str, Any]] = []
     resolved: dict[str, Any] = {"users": {}, "members": {}}
     for key, value in options.items():
@@ -33,7 +34,7 @@ def encode(options: dict[str, Any], users: dict[int, dict[str, Any]],
             opts.append({"name": key, "type": USER, "value": str(value.id)})
             resolved["users"][str(value.id)] = who
             if value.id in members:
-                m = p.member(who)
+                m = p.member(who, (nicks or {}).get(value.id))
                 del m["user"]
                 resolved["members"][str(value.id)] = m
         # bool before int: True is an int too.

@@ -31,9 +31,11 @@ def user(user_id: int, name: str, *, bot: bool = False) -> dict[str, Any]:
             "avatar": None, "bot": bot, "public_flags": 0}
 
 
-def member(u: dict[str, Any]) -> dict[str, Any]:
+def member(u: dict[str, Any], nick: str | None = None) -> dict[str, Any]:
+    """``nick``: the member's nickname on the server (the same on every server of the
+    loopback's), else none."""
     return {"user": u, "roles": [], "joined_at": NOW, "deaf": False, "mute": False,
-            "flags": 0, "pending": False, "nick": None, "avatar": None,
+            "flags": 0, "pending": False, "nick": nick, "avatar": None,
             "permissions": ALL_PERMISSIONS}
 
 

@@ -155,8 +155,9 @@ class Rest:
     async def _get_member(self, call: Call) -> web.Response:
         user_id = int(call.match["user"])
         found = self.server.users.get(user_id) if user_id in self.server.members else None
-        return replies.json(p.member(found)) if found else replies.error(404, 10007,
-                                                                         "Unknown Member")
+        if found is None:
+            return replies.error(404, 10007, "Unknown Member")
+        return replies.json(p.member(found, self.server.nicks.get(user_id)))
 
     async def _get_guild(self, call: Call) -> web.Response:
         """A guild the bot is in (as REST gives it: no channels, no members); one it was

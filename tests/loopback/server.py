@@ -78,6 +78,9 @@ class LoopbackDiscord:
         self.log: dict[int, list[int]] = {self.channel_id: []}
         self.dms: dict[int, int] = {}
         self.refused_dms: set[int] = set()
+        #: Members' nicknames (on every server of the loopback's), by id: their display name
+        #: there, the Discord-wide one being the user's ``global_name``.
+        self.nicks: dict[int, str] = {}
         self.commands: list[dict[str, Any]] = []
         self.interactions: dict[str, Interaction] = {}
         self.calls: list[Call] = []

@@ -39,6 +39,9 @@ from tests.loopback.secrecy import Secrecy, in_hands
 from tests.loopback.server import LoopbackDiscord, Member
 from tests.loopback.soak_checks import (
     LogWatch,
+    counted_problems,
+    dm_problems,
+    names_problems,
     ordinals,
     replay_problems,
     result_problems,
@@ -101,7 +104,7 @@ class Soak:
         if processes > 1:
             for n, bot in enumerate(self.bots):
                 bot.log = workdir / f"bot{n}.log"
-        self.members = [server.add_member(n) for n in ("ada", "ben", "cy", "dee", "eve", "fay")]
+        self.members = [self.add_member(n) for n in ("ada", "ben", "cy", "dee", "eve", "fay")]
         self.report = Report(seed)
         self.secrecy = Secrecy(server)
         self.secrecy.public.add(self.channel)
@@ -119,7 +122,7 @@ class Soak:
 
     async def run(self, sessions: int) -> Report:
         for bot in self.bots:
-            await bot.start()
+            await self.state.start(bot)
         try:
             for i in range(sessions):
                 practice = self.rng.random() < self.practice
@@ -129,7 +132,7 @@ class Soak:
                 except (Stuck, TimeoutError, ReadStuck) as e:
                     self.broke(str(e) or f"timed out: {e!r}")
                     self.check_log()
-                    self.members = [self.server.add_member(f"m{len(self.server.members)}")
+                    self.members = [self.add_member(f"m{len(self.server.members)}")
                                     for _ in range(2)] + self.members[2:]
                 self.report.sessions += 1
                 self.report.practice += practice
@@ -158,6 +161,14 @@ class Soak:
         self.report.faults = self.faults.done
         self.report.stops = self.faults.stops
         return self.report
+
+    def add_member(self, name: str) -> int:
+        """A member named three ways: ``name`` (their username), a Discord-wide display name
+        and a nickname on the servers, each apart (``names_problems``)."""
+        user = self.server.add_member(name)
+        self.server.users[user]["global_name"] = f"{name.title()} Wide"
+        self.server.nicks[user] = f"{name.title()} Here"
+        return user
 
     def broke(self, what: str) -> None:
         # When, to find it in the kept trace (``trace.py``, times in UTC).
@@ -265,7 +276,10 @@ class Soak:
                         "the table and panels", timeout=SETTLE)
         for problem in (replay_problems(self.db, match_id)
                         + result_problems(self.db, match_id, practice, before)
-                        + shown_problems(self.server, self.db, match_id)):
+                        + shown_problems(self.server, self.db, match_id)
+                        + names_problems(self.server, self.db, match_id)
+                        + dm_problems(self.server, self.db, match_id, self.state.starts)
+                        + counted_problems(self.db)):
             self.broke(problem)
         [how] = query(self.db, "SELECT how FROM matches WHERE id = ?", match_id)
         self.report.ended[how["how"] or "?"] += 1
@@ -313,10 +327,28 @@ class Soak:
                                            - self.secrecy.show(now.session),
                                            (now.session.game, now.session.hand_no)):
                 self.broke(leak)
+        await self.abandoned_if_unreachable(match_id)
         for problem in replay_problems(self.db, match_id):
             self.broke(problem)
         self.check_log()
         return True
+
+    async def abandoned_if_unreachable(self, match_id: int) -> None:
+        """A match whose channel is lost and a player's DMs refused the bot (nobody can tell
+        that player to play) is abandoned, not left waiting on them."""
+        def stranded() -> bool:
+            [m] = query(self.db, "SELECT status, channel_lost, dm_refused0, dm_refused1 "
+                        "FROM matches WHERE id = ?", match_id)
+            return bool(m["status"] == "active" and m["channel_lost"]
+                        and (m["dm_refused0"] or m["dm_refused1"]))
+        if not stranded():
+            return
+        self.faults.note("channel lost, DMs refused")
+        try:
+            await until(lambda: not stranded(), "the match abandoned", timeout=30)
+        except AssertionError:
+            self.broke(f"match {match_id}: its channel lost and a player's DMs refused, it "
+                       "is still in play")
 
     async def unsent_posted(self, match_id: int) -> None:
         def posted() -> bool:
@@ -362,7 +394,8 @@ class Soak:
         seat = saved.session.to_act
         user = saved.player_ids[seat]
         chosen = GreedyPlayer().choose(saved.session.view(seat))
-        if self.rng.random() < 0.4 and (panel := await self.state.wait_panel(
+        if self.rng.random() < 0.4 and user not in self.server.refused_dms and (
+                panel := await self.state.wait_panel(
                 user, saved.id, saved.version, chosen)) is not None:
             message, custom_id, values = panel
             self.state.keep(user, saved.version, message)

@@ -3,6 +3,7 @@ loopback Discord or the bot's log; each gives what it found broken, in sentences
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from dataclasses import dataclass, field
@@ -182,3 +183,128 @@ def refused(server: LoopbackDiscord) -> set[int]:
     return {int(c.path.rsplit("/", 1)[1]) for c in server.calls
             if c.method == "PATCH" and c.status in (403, 404)
             and re.fullmatch(r"/channels/[0-9]+/messages/[0-9]+", c.path)}
+
+
+def names_problems(server: LoopbackDiscord, db: Target, match_id: int) -> list[str]:
+    """The session's result and its players' stats name each member as recorded: on the
+    board of all servers by their Discord-wide display name (``global_name``), on their
+    server's by their nickname there (the loopback gives each member both, apart)."""
+    results = query(db, "SELECT * FROM session_results WHERE match_id = ? AND recorded = 1",
+                    match_id)
+    found = []
+    for result in results:
+        for seat in (0, 1):
+            user = result[f"player{seat}_id"]
+            if seat == result["computer_seat"] or user not in server.nicks:
+                continue
+            wide, nick = server.users[user]["global_name"], server.nicks[user]
+            if (result[f"player{seat}_name"], result[f"player{seat}_global_name"]) != (nick,
+                                                                                    wide):
+                found.append(f"match {match_id}: the result names seat {seat} "
+                             f"{result[f'player{seat}_name']!r} (Discord-wide "
+                             f"{result[f'player{seat}_global_name']!r}), not {nick!r} "
+                             f"({wide!r})")
+            practice = int(result["computer_level"] is not None)
+            for scope, want in ((0, wide), (result["guild_id"], nick)):
+                rows = query(db, "SELECT name FROM player_stats WHERE scope = ? AND user_id = ? "
+                             "AND practice = ?", scope, user, practice)
+                if [r["name"] for r in rows] != [want]:
+                    where = "all servers" if scope == 0 else "the server"
+                    found.append(f"match {match_id}: the stats of {where} name {user} "
+                                 f"{[r['name'] for r in rows]}, not {want!r}")
+    return found
+
+
+def counted_problems(db: Target) -> list[str]:
+    """Every recorded session counted once into its players' stats: each one's sessions won
+    and lost, on all servers and on each server, rated and practice apart, are the results
+    that seat them (recounted from the results)."""
+    want: dict[tuple[int, int, int], list[int]] = {}
+    for r in query(db, "SELECT * FROM session_results WHERE recorded = 1"):
+        practice = int(r["computer_level"] is not None)
+        for seat in (0, 1):
+            if seat == r["computer_seat"]:
+                continue
+            won = int(r["winner_seat"] == seat)
+            for scope in (0, r["guild_id"]):
+                tally = want.setdefault((scope, r[f"player{seat}_id"], practice), [0, 0])
+                tally[1 - won] += 1
+    got = {(r["scope"], r["user_id"], r["practice"]): [r["sessions_won"], r["sessions_lost"]]
+           for r in query(db, "SELECT * FROM player_stats")}
+    return [f"user {user}, {'all servers' if scope == 0 else f'server {scope}'}"
+            f"{', practice' if practice else ''}: stats count {got.get(key)} sessions won and "
+            f"lost, the results {want.get(key)}"
+            for key in sorted(set(want) | set(got)) for scope, user, practice in [key]
+            if want.get(key) != got.get(key)]
+
+
+#: The channel's notice that a player's DMs refused the bot (channel_loss.tell_refused).
+DMS_REFUSED = "I can't send you direct messages"
+
+
+def dm_problems(server: LoopbackDiscord, db: Target, match_id: int,
+                starts: list[float]) -> list[str]:
+    """A seat whose DMs refused the bot is tried there again once a hand at most (one try
+    more for each start of a bot process: memory forgets the hand tried), and told so in the
+    channel once while they stay closed: one notice for each time they closed (a refusal after
+    a message reached them, or the match's first), neither one a hand nor none (but for a
+    refusal in the last hand, whose notice failing for now is dropped at the match's end).
+    ``starts``: when a bot process was started. Nothing to say with the channel lost (no notice
+    is posted there; a seat refused then abandons the match: ``result_problems``)."""
+    [match] = query(db, "SELECT * FROM matches WHERE id = ?", match_id)
+    moves = query(db, "SELECT move, at FROM moves WHERE match_id = ? ORDER BY ply", match_id)
+    session = saved_session(db, match_id)
+    replayed = Session(session.rules, session.seed, session.first_deal)
+    # The hand the match was in from each time on: after each saved move.
+    times, hands = [float("-inf")], [(replayed.game, replayed.hand_no)]
+    for row in moves:
+        replayed.apply(Move.parse(row["move"]))
+        times.append(float(row["at"]))
+        hands.append((replayed.game, replayed.hand_no))
+    begun, end = float(match["created_at"]), float(match["finished_at"] or float("inf"))
+
+    def hand_at(at: float) -> tuple[int, int]:
+        return hands[bisect.bisect_right(times, at) - 1]
+    found = []
+    for seat in (0, 1):
+        user = match[f"player{seat}_id"]
+        dm = server.dms.get(user)
+        if seat == match["computer_seat"] or dm is None:
+            continue
+        # The hand panels sent or edited there (a practice's reviews are the coach's, which
+        # is no panel; an edit refused is answered by a new panel, whose refusal counts).
+        to_dm = re.compile(rf"/channels/{dm}/messages(/[0-9]+)?")
+        panel = re.compile(rf"^umtali:m:{match_id}:")
+        calls = [c for c in server.calls if begun <= c.at <= end and c.status
+                 and c.method in ("POST", "PATCH") and to_dm.fullmatch(c.path)
+                 and isinstance(c.body, dict) and any(panel.match(i) for i in custom_ids(c.body))]
+        by_hand: dict[tuple[int, int], list[float]] = {}
+        closings, open_ = [], True
+        for call in calls:
+            if call.method == "POST" and call.status in (403, 404):
+                by_hand.setdefault(hand_at(call.at), []).append(call.at)
+                if open_:
+                    closings.append(call.at)
+                open_ = False
+            elif call.status < 300:
+                open_ = True
+        for hand, tries in by_hand.items():
+            restarts = sum(tries[0] < at < tries[-1] for at in starts)
+            if len(tries) > 1 + restarts:
+                found.append(f"match {match_id}: seat {seat}'s DMs refused the bot {len(tries)} "
+                             f"times in game {hand[0]}, hand {hand[1]} ({restarts} restarts "
+                             f"between)")
+        if match["channel_lost"]:
+            continue
+        notices = [c for c in server.calls
+                   if begun <= c.at and c.method == "POST" and c.status == 200
+                   and not c.given_back and c.path == f"/channels/{match['channel_id']}/messages"
+                   and isinstance(c.body, dict) and DMS_REFUSED in str(c.body.get("content"))
+                   and f"<@{user}>" in str(c.body.get("content"))]
+        last = hand_at(end) if end != float("inf") else None
+        owed = len([at for at in closings if hand_at(at) != last])
+        if not owed <= len(notices) <= len(closings):
+            found.append(f"match {match_id}: seat {seat}'s DMs closed {len(closings)} times "
+                         f"({owed} before the last hand), told in the channel {len(notices)} "
+                         f"times")
+    return found

@@ -26,7 +26,7 @@ from umtali.players import GreedyPlayer
 
 #: Every fault the soak knows (``--faults``); a practice session is one now and then.
 FAULTS = ("kill", "stop", "gateway", "rest", "hold", "double", "stale", "table", "database",
-          "practice")
+          "dms", "practice")
 DRAWS = {MoveKind.DRAW: "draw", MoveKind.TAKE: "take", MoveKind.TAKE_TWO: "take2"}
 #: What a REST fault answers: (status, Discord's error code).
 ERRORS = ((429, 0), (500, 0), (502, 0), (403, 50001), (404, 10003))
@@ -47,6 +47,13 @@ class SoakState:
     kept: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)
     #: What the soak found broken by a fault's own check (the soak reports it).
     broken: list[str] = field(default_factory=list)
+    #: When a bot process was started (``time.time``): each forgets which hand it tried a
+    #: seat's refused DMs in (``soak_checks.dm_problems``).
+    starts: list[float] = field(default_factory=list)
+
+    async def start(self, bot: BotProcess) -> None:
+        self.starts.append(time.time())
+        await bot.start()
 
     def pick(self) -> BotProcess:
         """The process a fault strikes (the seed chooses, if there are two)."""
@@ -146,7 +153,7 @@ class Faults:
         bot = state.pick()
         bot.kill()
         await asyncio.sleep(state.rng.uniform(0, 1))
-        await bot.start()
+        await state.start(bot)
         if pending is not None:
             pending.cancel()
             with contextlib.suppress(asyncio.CancelledError, TimeoutError):
@@ -185,7 +192,7 @@ class Faults:
         if status != 0:
             state.broken.append(f"a stop ended the bot with status {status}")
         await asyncio.sleep(rng.uniform(0, 1))
-        await bot.start()
+        await state.start(bot)
         if pending is None:
             return False
         try:
@@ -217,6 +224,22 @@ class Faults:
     async def database(self, saved: SavedMatch) -> bool:
         """The database busy, or its connections cut (``soak_database``)."""
         return await soak_database.fault(self.state, self.note, saved, mover(saved))
+
+    async def dms(self, saved: SavedMatch) -> bool:
+        """A member of the match closes their DMs to the bot (Discord's privacy settings:
+        every new message to them refused, 403 50007), or one who closed them opens them
+        again: the bot tries them there once a hand, and tells the channel once while they
+        stay closed (``soak_checks.dm_problems``); back, the hand panel comes there again."""
+        state, server = self.state, self.state.server
+        members = [u for u in saved.player_ids if u != server.app_id]
+        closed = [u for u in members if u in server.refused_dms]
+        if closed and (len(closed) == len(members) or state.rng.random() < 0.6):
+            server.refused_dms.discard(state.rng.choice(closed))
+            self.note("DMs reopened")
+        else:
+            server.refuse_dms(state.rng.choice([u for u in members if u not in closed]))
+            self.note("DMs closed")
+        return False
 
     # -- REST ---------------------------------------------------------------------------
 
