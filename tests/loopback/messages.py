@@ -148,6 +148,10 @@ class Posts:
         if found is not None and channel is not None and (
                 refused := threads.refusal(self.server, channel, edit=True)) is not None:
             return refused
+        if found is not None and channel is not None and channel["type"] == 1 and \
+                self.server.dm_edits_refused and \
+                int(channel["recipients"][0]["id"]) in self.server.refused_dms:
+            return replies.error(403, 50007, "Cannot send messages to this user")
         return self.answer_edit(found, call)
 
     def answer_edit(self, found: dict[str, Any] | None, call: Call) -> web.Response:

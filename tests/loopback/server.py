@@ -78,6 +78,9 @@ class LoopbackDiscord:
         self.log: dict[int, list[int]] = {self.channel_id: []}
         self.dms: dict[int, int] = {}
         self.refused_dms: set[int] = set()
+        #: Whether a message already in closed DMs (``refused_dms``) is refused an edit too
+        #: (403 50007), as a new one is: else the bot, editing its panel there, never learns.
+        self.dm_edits_refused = False
         #: Members' nicknames (on every server of the loopback's), by id: their display name
         #: there, the Discord-wide one being the user's ``global_name``.
         self.nicks: dict[int, str] = {}

@@ -104,6 +104,8 @@ class Soak:
         if processes > 1:
             for n, bot in enumerate(self.bots):
                 bot.log = workdir / f"bot{n}.log"
+        # Closed DMs refuse the panel's edits too: the bot learns of it at once (``dms``).
+        server.dm_edits_refused = True
         self.members = [self.add_member(n) for n in ("ada", "ben", "cy", "dee", "eve", "fay")]
         self.report = Report(seed)
         self.secrecy = Secrecy(server)
@@ -116,6 +118,9 @@ class Soak:
         self.where = "start"
         #: The hand the last step ended in: (match, game, hand).
         self.hand: tuple[int, int, int] = (0, 0, 0)
+        #: The matches found in play with their channel lost and a player's DMs refused (each
+        #: to be abandoned: checked once).
+        self.stranded: set[int] = set()
         self._turn = 0
 
     # -- running --------------------------------------------------------------------------
@@ -341,9 +346,10 @@ class Soak:
                         "FROM matches WHERE id = ?", match_id)
             return bool(m["status"] == "active" and m["channel_lost"]
                         and (m["dm_refused0"] or m["dm_refused1"]))
-        if not stranded():
+        if match_id in self.stranded or not stranded():
             return
-        self.faults.note("channel lost, DMs refused")
+        self.stranded.add(match_id)  # checked once
+        self.faults.note("channel lost and DMs refused (the match to abandon)")
         try:
             await until(lambda: not stranded(), "the match abandoned", timeout=30)
         except AssertionError:
