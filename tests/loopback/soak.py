@@ -41,6 +41,7 @@ from tests.loopback.soak_checks import (
     LogWatch,
     counted_problems,
     dm_problems,
+    dm_seen,
     names_problems,
     ordinals,
     replay_problems,
@@ -286,6 +287,7 @@ class Soak:
                         + dm_problems(self.server, self.db, match_id, self.state.starts)
                         + counted_problems(self.db)):
             self.broke(problem)
+        self.faults.done.update(dm_seen(self.server, self.db, match_id))
         [how] = query(self.db, "SELECT how FROM matches WHERE id = ?", match_id)
         self.report.ended[how["how"] or "?"] += 1
         self.check_log()

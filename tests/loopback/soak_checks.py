@@ -308,3 +308,29 @@ def dm_problems(server: LoopbackDiscord, db: Target, match_id: int,
                          f"({owed} before the last hand), told in the channel {len(notices)} "
                          f"times")
     return found
+
+
+def dm_seen(server: LoopbackDiscord, db: Target, match_id: int) -> dict[str, int]:
+    """What the match's DMs went through, for the soak's report: hand panels refused, the
+    channel's notices, and panels that reached DMs opened again ("... direct messages
+    again")."""
+    [match] = query(db, "SELECT * FROM matches WHERE id = ?", match_id)
+    begun, end = float(match["created_at"]), float(match["finished_at"] or float("inf"))
+    panel = re.compile(rf"^umtali:m:{match_id}:")
+    dms = {server.dms[u] for u in (match["player0_id"], match["player1_id"]) if u in server.dms}
+    seen = {"seen: DM panels refused": 0, "seen: DMs refused told in the channel": 0,
+            "seen: DM panels back in DMs opened again": 0}
+    for call in server.calls:
+        if not begun <= call.at <= end or call.method != "POST" or \
+                not isinstance(call.body, dict):
+            continue
+        channel = int(call.path.split("/")[2]) if call.path.startswith("/channels/") else 0
+        if channel in dms and any(panel.match(i) for i in custom_ids(call.body)):
+            if call.status in (403, 404):
+                seen["seen: DM panels refused"] += 1
+            elif call.status == 200 and "direct messages again" in json.dumps(call.body):
+                seen["seen: DM panels back in DMs opened again"] += 1
+        elif channel == match["channel_id"] and call.status == 200 and \
+                DMS_REFUSED in str(call.body.get("content")):
+            seen["seen: DMs refused told in the channel"] += 1
+    return {what: n for what, n in seen.items() if n}
