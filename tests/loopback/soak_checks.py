@@ -271,23 +271,30 @@ def dm_problems(server: LoopbackDiscord, db: Target, match_id: int,
         dm = server.dms.get(user)
         if seat == match["computer_seat"] or dm is None:
             continue
-        # The hand panels sent or edited there (a practice's reviews are the coach's, which
-        # is no panel; an edit refused is answered by a new panel, whose refusal counts).
+        # What the match sent or edited there: its hand panels, the turns told by DM (an
+        # edit refused is answered by a new panel, whose refusal counts); not a practice's
+        # reviews, the coach's, which says nothing of a refusal.
         to_dm = re.compile(rf"/channels/{dm}/messages(/[0-9]+)?")
-        panel = re.compile(rf"^umtali:m:{match_id}:")
         calls = [c for c in server.calls if begun <= c.at <= end and c.status
                  and c.method in ("POST", "PATCH") and to_dm.fullmatch(c.path)
-                 and isinstance(c.body, dict) and any(panel.match(i) for i in custom_ids(c.body))]
+                 and isinstance(c.body, dict)
+                 and not str(c.body.get("content") or "").startswith("**Review of hand")]
         by_hand: dict[tuple[int, int], list[float]] = {}
-        closings, open_ = [], True
+        # Each time they closed: a new message refused after one reached them (``closings``);
+        # or an edit refused (403), which the bot may take for it too (``perhaps``).
+        closings, perhaps, open_, open_perhaps = [], 0, True, True
         for call in calls:
-            if call.method == "POST" and call.status in (403, 404):
+            posted = call.method == "POST" and call.status in (403, 404)
+            if posted:
                 by_hand.setdefault(hand_at(call.at), []).append(call.at)
                 if open_:
                     closings.append(call.at)
                 open_ = False
+            if posted or call.status == 403:
+                perhaps += open_perhaps
+                open_perhaps = False
             elif call.status < 300:
-                open_ = True
+                open_ = open_perhaps = True
         for hand, tries in by_hand.items():
             restarts = sum(tries[0] < at < tries[-1] for at in starts)
             if len(tries) > 1 + restarts:
@@ -303,10 +310,10 @@ def dm_problems(server: LoopbackDiscord, db: Target, match_id: int,
                    and f"<@{user}>" in str(c.body.get("content"))]
         last = hand_at(end) if end != float("inf") else None
         owed = len([at for at in closings if hand_at(at) != last])
-        if not owed <= len(notices) <= len(closings):
+        if not owed <= len(notices) <= perhaps:
             found.append(f"match {match_id}: seat {seat}'s DMs closed {len(closings)} times "
-                         f"({owed} before the last hand), told in the channel {len(notices)} "
-                         f"times")
+                         f"({owed} before the last hand; {perhaps} with the edits refused), "
+                         f"told in the channel {len(notices)} times")
     return found
 
 
