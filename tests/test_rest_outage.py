@@ -14,11 +14,15 @@ from typing import Any
 import aiohttp
 import discord
 import pytest
+from aiohttp import web
+from discord.http import Route
 from discord.webhook.async_ import AsyncWebhookAdapter
 
+from bot import UmtaliBot
 from cogs.umtali import rest_outage
 from cogs.umtali.rest_outage import UNREACHABLE, hear_rest, rest_down
 from cogs.umtali.service import MatchService
+from settings import Settings
 from tests.discord_helpers import World, flush, start_match
 
 
@@ -131,3 +135,57 @@ async def test_an_interactions_answer_failing_tells_it_too(
         await asyncio.gather(*list(rest_outage._beside))
         assert rest_down(svc) is down
     assert not live.over
+
+
+async def test_the_proxys_first_502_stands_the_clocks_still(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    # discord.py tries a 502 five times, 1 + 3 + 5 + 7 + 9 s apart, before the call fails (an
+    # interaction's answer too): heard only then, the clocks ran 25 s past the proxy's first
+    # word that Discord was out of reach, and a turn with less left was forfeited meanwhile.
+    live = await start_match(world, turn_timer=60)
+    svc = world.bot.matches
+    assert svc is not None
+    tries: list[str] = []
+
+    async def proxy(request: web.Request) -> web.Response:
+        if request.path.endswith("/users/@me"):
+            return web.json_response({"id": "1", "username": "umtali", "discriminator": "0",
+                                      "avatar": None, "global_name": None})
+        tries.append(request.path)
+        return web.Response(status=502, headers={UNREACHABLE[0]: UNREACHABLE[1]})
+
+    app = web.Application()
+    app.router.add_route("*", "/{tail:.*}", proxy)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = runner.addresses[0][1]
+    base = f"http://127.0.0.1:{port}/api/v10"
+    monkeypatch.setattr(Route, "BASE", base)
+    # The HTTP client as the bot makes it, through the proxy.
+    bot = UmtaliBot(Settings(token="x", discord_api=base))
+    call: asyncio.Task[Any] | None = None
+    try:
+        await bot.http.static_login("x")
+        hear_rest(bot.http, svc, lambda: False)
+        call = asyncio.create_task(bot.http.request(Route("GET", "/channels/{channel_id}",
+                                                          channel_id=1)))
+        for _ in range(250):
+            if tries:
+                break
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(0.2)
+        assert tries == ["/api/v10/channels/1"], "one try so far (the next after 1 s)"
+        assert rest_down(svc), "the proxy's first 502 saying Discord is out of reach"
+        world.clock.advance(120)
+        await svc.check_timers()
+        await flush(world)
+        assert not live.over and live.question == ""
+    finally:
+        if call is not None:
+            call.cancel()
+            with contextlib.suppress(asyncio.CancelledError, discord.HTTPException):
+                await call
+        await bot.http.close()
+        await runner.cleanup()
