@@ -40,7 +40,7 @@ from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.panels import DYNAMIC_ITEMS
 from cogs.umtali.rematch import RematchButton
 from cogs.umtali.removal import hear_removals
-from cogs.umtali.rest_outage import hear_rest
+from cogs.umtali.rest_outage import FirstTries, hear_rest
 from cogs.umtali.rest_timeout import bound_calls
 from cogs.umtali.seasons import run_seasons, season_tick
 from cogs.umtali.service import MatchService
@@ -103,6 +103,9 @@ class UmtaliBot(commands.Bot):
         # Slash commands, buttons and DMs need no privileged intent, not even guild members.
         intents = discord.Intents.none()
         intents.guilds = True
+        if settings.discord_api is not None:
+            # Through the shared proxy: each try of a call heard (``hear_rest``).
+            client_options.setdefault("http_trace", FirstTries())
         # Nothing pings unless a send names whom it pings (cogs/umtali/mentions.py).
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          tree_cls=UmtaliTree, help_command=None,

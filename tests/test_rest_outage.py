@@ -31,6 +31,8 @@ class Http:
 
     def __init__(self) -> None:
         self.next: Callable[[], Any] = lambda: {}
+        # Made without the bot's trace of each try (``rest_outage.FirstTries``).
+        self.http_trace = None
 
     async def request(self, route: object, **kwargs: Any) -> Any:
         return self.next()

@@ -54,6 +54,29 @@ def rest_down(svc: MatchService) -> bool:
     return outage is not None and REST in outage.down
 
 
+class FirstTries(aiohttp.TraceConfig):
+    """Each try of a call, heard as it is answered (``discord.Client(http_trace=...)``: the
+    session of the bot's calls and of its interactions' answers alike). discord.py tries a
+    5xx five times, 1 + 3 + 5 + 7 + 9 s apart, before the call fails: heard only then, the
+    clocks ran 25 s past the proxy's first word that Discord was out of reach, and a turn
+    with less left was forfeited meanwhile. The services hearing it: ``hear_rest``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hearing: dict[MatchService, Callable[[], bool]] = {}
+        self.on_request_end.append(self._answered)
+
+    async def _answered(self, session: aiohttp.ClientSession, context: Any,
+                        params: aiohttp.TraceRequestEndParams) -> None:
+        response = params.response
+        name, value = UNREACHABLE
+        for svc, closed in list(self.hearing.items()):
+            if response.status >= 500 and response.headers.get(name) == value:
+                _failed(svc, closed, f"the proxy's {response.status}: Discord out of reach")
+            else:
+                _reached(svc)
+
+
 def hear_rest(http: HTTPClient, svc: MatchService, closed: Callable[[], bool]) -> None:
     """Have each of ``http``'s calls (through the proxy), and the answers to interactions (by
     discord.py's webhook adapter, through the proxy too), tell ``svc``'s clocks whether
@@ -61,6 +84,9 @@ def hear_rest(http: HTTPClient, svc: MatchService, closed: Callable[[], bool]) -
     tell nothing). The answers matter most: the gateway up, clicks go on arriving, and their
     answers failing are what tells a process with nothing else to send."""
     _hearing[svc] = closed
+    if isinstance(http.http_trace, FirstTries):
+        # Each try heard, not only the call's end (``FirstTries``).
+        http.http_trace.hearing[svc] = closed
     _hear_answers()
     request = http.request
 
@@ -96,7 +122,7 @@ async def _told(call: Awaitable[Any], hearing: dict[MatchService, Callable[[], b
     except discord.HTTPException as e:
         for svc, closed in hearing.items():
             if unreachable(e):
-                _failed(svc, closed, e)
+                _failed(svc, closed, _named(e))
             else:
                 _reached(svc)
         raise
@@ -104,7 +130,7 @@ async def _told(call: Awaitable[Any], hearing: dict[MatchService, Callable[[], b
         # Not a call that took too long (a queue behind a rate limit, a large upload).
         if not isinstance(e, TimeoutError):
             for svc, closed in hearing.items():
-                _failed(svc, closed, e)
+                _failed(svc, closed, _named(e))
         raise
     for svc in hearing:
         _reached(svc)
@@ -125,13 +151,17 @@ def _beside_call(work: Coroutine[Any, Any, None]) -> None:
     task.add_done_callback(_beside.discard)
 
 
-def _failed(svc: MatchService, closed: Callable[[], bool], error: BaseException) -> None:
+def _named(error: BaseException) -> str:
+    return f"{error.__class__.__name__}: {error}"
+
+
+def _failed(svc: MatchService, closed: Callable[[], bool], why: str) -> None:
     if rest_down(svc) or closed():
         return
     began = svc.clock_state.outage is None
     gateway_lost(svc, REST)
-    log.warning("Discord's REST API cannot be reached (%s: %s); the clocks stand still until "
-                "it can", error.__class__.__name__, error)
+    log.warning("Discord's REST API cannot be reached (%s); the clocks stand still until "
+                "it can", why)
     if began:
         _beside_call(noted(svc, "as Discord's REST API failed"))
 
