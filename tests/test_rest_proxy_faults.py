@@ -21,6 +21,7 @@ import aiohttp
 import pytest
 
 from cogs.umtali.rest_outage import UNREACHABLE
+from cogs.umtali.rest_timeout import REST_TIMEOUT
 from tests.loopback.driver import play_out, query, read_match, start_session, until
 from tests.loopback.harness import BotProcess, loopback_server
 from tests.loopback.proxy import PROXY_DIR, install, rest_proxy
@@ -88,6 +89,40 @@ async def test_an_interaction_token_stays_out_of_its_log(monkeypatch: pytest.Mon
     assert said.count("\n") == 1 + len(calls), said
     assert SECRET not in said, said
     assert "/interactions/123456789/" in said and "/webhooks/987654321/" in said, said
+
+
+async def test_discord_not_answering_is_told_before_the_bot_hangs_up(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # Discord's address taking connections and answering nothing (a network dropping its
+    # packets): @discordjs/rest waited 15 s for each of four tries, a minute, while the bot
+    # gives a call up after REST_TIMEOUT (30 s): the proxy's 502 saying Discord is out of reach
+    # never reached it, a call given up on tells nothing, and the clocks ran on.
+    held: list[asyncio.StreamWriter] = []
+
+    async def silent(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        held.append(writer)
+
+    silence = await asyncio.start_server(silent, "127.0.0.1", 0)
+    port = silence.sockets[0].getsockname()[1]
+    log = tmp_path / "proxy.log"
+    try:
+        async with loopback_server(monkeypatch) as server, rest_proxy(
+                server, 50, log, {"DISCORD_API": f"http://127.0.0.1:{port}/api"}) as api, \
+                aiohttp.ClientSession(timeout=REST_TIMEOUT) as http:
+            started = time.monotonic()
+            try:
+                async with http.get(api + "/channels/1") as answer:
+                    status, told = answer.status, answer.headers.get(UNREACHABLE[0])
+            except TimeoutError:
+                status, told = 0, None
+            took = time.monotonic() - started
+            assert (status, told) == (502, UNREACHABLE[1]), \
+                f"nothing in {took:.0f} s, and the bot hung up: {log.read_text()}"
+    finally:
+        for writer in held:
+            writer.close()
+        silence.close()
+        await silence.wait_closed()
 
 
 @pytest.mark.parametrize(("name", "value"), [
