@@ -65,14 +65,24 @@ function withoutToken(path, text) {
 	return found ? text.replaceAll(found[1], ':token') : text;
 }
 
+// Discord not answering (its address taking connections, a network dropping packets): each
+// try given up after TRY_MS, and tried once more, so that the 502 saying Discord is out of
+// reach comes within 20 s, before the bot gives the call up (REST_TIMEOUT, 30 s:
+// cogs/umtali/rest_timeout.py) and its clocks stand still (cogs/umtali/rest_outage.py).
+// @discordjs/rest's own, four tries of 15 s, took a minute: the bot hung up first, heard
+// nothing, and its clocks ran on.
+const TRY_MS = 10_000;
+const TRIES_AGAIN = 1;
 // A call over a limit waits here. (@discordjs/proxy-container answers it 429 at once instead,
 // with no body: discord.py takes such a 429 for a Cloudflare ban and gives the call up.)
-const rest = new REST({ api, globalRequestsPerSecond: perSecond });
+const rest = new REST({ api, globalRequestsPerSecond: perSecond, timeout: TRY_MS,
+	retries: TRIES_AGAIN });
 // Discord does not count an interaction's answers against the bot's global limit: its
 // callback (which @discordjs/rest spares too), nor the calls through its webhook, a follow-up
 // or an edit of the answer (which it would hold behind the bot's other calls). Those go by a
 // limiter of their own, each route's limit kept, no global one.
-const answers = new REST({ api, globalRequestsPerSecond: Number.POSITIVE_INFINITY });
+const answers = new REST({ api, globalRequestsPerSecond: Number.POSITIVE_INFINITY,
+	timeout: TRY_MS, retries: TRIES_AGAIN });
 
 // @discordjs/proxy's proxyRequests(), except that the call's body is read whole first:
 // proxyRequests streams it through once, so a call retried after a 429 went out empty.
@@ -119,8 +129,10 @@ async function forward(req, res) {
 	} catch (error) {
 		if (gone.signal.aborted) {
 			// Given up by its caller: nobody to answer, and nothing wrong.
-		} else if (!populateErrorResponse(res, error)) {
-			// Discord unreachable, say: 502, which discord.py retries.
+		} else if ((error instanceof Error && error.name === 'AbortError')
+			|| !populateErrorResponse(res, error)) {
+			// Discord unreachable, say, or not answering its last try within TRY_MS (which
+			// @discordjs/proxy would answer 504, unmarked): 502, which discord.py retries.
 			console.error(withoutToken(url.pathname, `${req.method} ${url.pathname}: ${error}`));
 			res.statusCode = 502;
 			// Told apart from Discord's own 5xx, which are one call's: the bot's clocks stand
