@@ -191,3 +191,31 @@ async def test_the_proxys_first_502_stands_the_clocks_still(
                 await call
         await bot.http.close()
         await runner.cleanup()
+
+
+async def test_the_clocks_ask_whether_it_answers_again(world: World) -> None:
+    # Heard by a click's answer failing, nothing left to send: the proxy back, nothing told
+    # the clocks, which stood still as long as nobody clicked. A player gone from the table
+    # kept their turn for ever, its time on the table long run out, the other left waiting.
+    live = await start_match(world, turn_timer=60)
+    svc, http = _heard(world)
+    await _call(http, _raise(aiohttp.ServerDisconnectedError()))
+    assert rest_down(svc)
+    asked: list[int] = []
+
+    def answers() -> Any:
+        asked.append(1)
+        return {}
+
+    http.next = answers  # the proxy is back; no call of the bot's own
+    for _ in range(4):
+        world.clock.advance(30)
+        await svc.check_timers()
+        await asyncio.gather(*list(rest_outage._beside))
+    assert asked, "the clocks' checks asked"
+    assert not rest_down(svc)
+    for _ in range(4):
+        world.clock.advance(30)
+        await svc.check_timers()
+    await flush(world)
+    assert live.over or live.question != "", "the turn ran out once the clocks went on"
