@@ -66,7 +66,7 @@ def _heard(world: World) -> tuple[MatchService, Http]:
 
 
 async def test_the_proxy_out_of_reach_stands_the_clocks_still(world: World) -> None:
-    live = await start_match(world, turn_timer=60)
+    live = await start_match(world, turn_timer=1)
     svc, http = _heard(world)
     deadline = live.deadline
     assert deadline is not None
@@ -94,7 +94,7 @@ async def test_the_proxy_out_of_reach_stands_the_clocks_still(world: World) -> N
 ])
 async def test_what_tells_the_proxy_cannot_reach_discord(world: World, error: BaseException,
                                                         down: bool) -> None:
-    await start_match(world, turn_timer=60)
+    await start_match(world, turn_timer=1)
     svc, http = _heard(world)
     await _call(http, _raise(error))
     assert rest_down(svc) is down
@@ -103,7 +103,7 @@ async def test_what_tells_the_proxy_cannot_reach_discord(world: World, error: Ba
 
 
 async def test_a_failure_as_it_ends_begins_it_again(world: World) -> None:
-    live = await start_match(world, turn_timer=60)
+    live = await start_match(world, turn_timer=1)
     svc, http = _heard(world)
     await _call(http, _raise(aiohttp.ServerDisconnectedError()))
     world.clock.advance(120)
@@ -121,7 +121,7 @@ async def test_an_interactions_answer_failing_tells_it_too(
         world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     # A process with nothing else to send hears of it by the clicks' answers (discord.py's
     # webhook adapter, through the proxy too): the gateway up, clicks keep arriving.
-    live = await start_match(world, turn_timer=60)
+    live = await start_match(world, turn_timer=1)
     answers = Http()
 
     async def answer(self: AsyncWebhookAdapter, *args: Any, **kwargs: Any) -> Any:
@@ -144,7 +144,7 @@ async def test_the_proxys_first_502_stands_the_clocks_still(
     # discord.py tries a 502 five times, 1 + 3 + 5 + 7 + 9 s apart, before the call fails (an
     # interaction's answer too): heard only then, the clocks ran 25 s past the proxy's first
     # word that Discord was out of reach, and a turn with less left was forfeited meanwhile.
-    live = await start_match(world, turn_timer=60)
+    live = await start_match(world, turn_timer=1)
     svc = world.bot.matches
     assert svc is not None
     tries: list[str] = []
@@ -152,9 +152,11 @@ async def test_the_proxys_first_502_stands_the_clocks_still(
     async def proxy(request: web.Request) -> web.Response:
         if request.path.endswith("/users/@me"):
             return web.json_response({"id": "1", "username": "umtali", "discriminator": "0",
-                                      "avatar": None, "global_name": None})
+                                      "avatar": None, "global_name": None},
+                                     headers={"Connection": "close"})
         tries.append(request.path)
-        return web.Response(status=502, headers={UNREACHABLE[0]: UNREACHABLE[1]})
+        return web.Response(status=502, headers={UNREACHABLE[0]: UNREACHABLE[1],
+                                                 "Connection": "close"})
 
     app = web.Application()
     app.router.add_route("*", "/{tail:.*}", proxy)
@@ -191,13 +193,16 @@ async def test_the_proxys_first_502_stands_the_clocks_still(
                 await call
         await bot.http.close()
         await runner.cleanup()
+        # The connections' transports closed before the test ends (aiohttp closes them soon
+        # after).
+        await asyncio.sleep(0.1)
 
 
 async def test_the_clocks_ask_whether_it_answers_again(world: World) -> None:
     # Heard by a click's answer failing, nothing left to send: the proxy back, nothing told
     # the clocks, which stood still as long as nobody clicked. A player gone from the table
     # kept their turn for ever, its time on the table long run out, the other left waiting.
-    live = await start_match(world, turn_timer=60)
+    live = await start_match(world, turn_timer=1)
     svc, http = _heard(world)
     await _call(http, _raise(aiohttp.ServerDisconnectedError()))
     assert rest_down(svc)
