@@ -97,6 +97,10 @@ async def check_timers(svc: MatchService, now: float) -> None:
         # Nobody can play: the clocks stand still until the gateway is back, those of turns
         # started meanwhile (moves, matches taken over) from now.
         state.outage.note(list(svc.matches.values()), now)
+        if state.ask_rest is not None:
+            # The REST API out of reach, its end told by a call going through: with nothing
+            # else to send (nobody clicking), it is asked.
+            state.ask_rest(now)
         return
     owed = state.owed
     if owed:

@@ -6,6 +6,7 @@ gateway outages, time owed; and the deadline a move is judged by with them
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -126,6 +127,9 @@ class ClockState:
     #: Turns resumed after downtime, saved or not, unknown (by match id): their matches are
     #: kept claimed and brought in again (``Owners``), and the resume read back then.
     resumed: dict[int, Resumed] = field(default_factory=dict)
+    #: Asks Discord's REST API whether it answers again, given the check's time, while it is
+    #: out of reach (``rest_outage.hear_rest``; None: not through the proxy).
+    ask_rest: Callable[[float], None] | None = None
 
 
 def began(svc: MatchService, live: LiveMatch, now: float) -> None:

@@ -20,6 +20,7 @@ time back takes."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import weakref
 from collections.abc import Awaitable, Callable, Coroutine
@@ -94,6 +95,30 @@ def hear_rest(http: HTTPClient, svc: MatchService, closed: Callable[[], bool]) -
         return await _told(request(route, **kwargs), {svc: closed})
 
     http.request = heard  # type: ignore[method-assign]
+    asking: set[asyncio.Task[None]] = set()
+    asked = [float("-inf")]
+
+    async def ask() -> None:
+        # Told by the call (``_told``), whatever it meets.
+        with contextlib.suppress(discord.DiscordException, aiohttp.ClientError, OSError):
+            await heard(Route("GET", "/users/@me"))
+
+    def again(now: float) -> None:
+        if closed() or not rest_down(svc) or asking or now - asked[0] < ASK_EVERY:
+            return
+        asked[0] = now
+        task = _beside_call(ask())
+        asking.add(task)
+        task.add_done_callback(asking.discard)
+
+    svc.clock_state.ask_rest = again
+
+
+#: While Discord's REST API is out of reach, a check of the clocks asks it whether it answers
+#: again at most this often (seconds): its end is told by a call going through, and a process
+#: may have nothing else to send (a click's answer told it, and nobody clicks); its clocks
+#: stood still for ever, a player gone from the table keeping their turn.
+ASK_EVERY = 5.0
 
 
 #: The services whose clocks hear the calls (one a process; several in the tests).
@@ -145,10 +170,11 @@ def unreachable(error: discord.HTTPException) -> bool:
         headers.get(name) == value
 
 
-def _beside_call(work: Coroutine[Any, Any, None]) -> None:
+def _beside_call(work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
     task = asyncio.get_running_loop().create_task(work)
     _beside.add(task)
     task.add_done_callback(_beside.discard)
+    return task
 
 
 def _named(error: BaseException) -> str:
