@@ -20,7 +20,6 @@ time back takes."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import weakref
 from collections.abc import Awaitable, Callable, Coroutine
@@ -100,8 +99,14 @@ def hear_rest(http: HTTPClient, svc: MatchService, closed: Callable[[], bool]) -
 
     async def ask() -> None:
         # Told by the call (``_told``), whatever it meets.
-        with contextlib.suppress(discord.DiscordException, aiohttp.ClientError, OSError):
+        try:
             await heard(Route("GET", "/users/@me"))
+        except (discord.DiscordException, aiohttp.ClientError, OSError):
+            pass
+        except RuntimeError:
+            # Its session closed under it between tries, the bot stopping.
+            if not closed():
+                raise
 
     def again(now: float) -> None:
         if closed() or not rest_down(svc) or asking or now - asked[0] < ASK_EVERY:
