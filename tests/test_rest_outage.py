@@ -150,6 +150,8 @@ async def test_the_proxys_first_502_stands_the_clocks_still(
     tries: list[str] = []
 
     async def proxy(request: web.Request) -> web.Response:
+        if request.path.startswith("/cdn/"):
+            return web.Response(body=b"png", headers={"Connection": "close"})
         if request.path.endswith("/users/@me"):
             return web.json_response({"id": "1", "username": "umtali", "discriminator": "0",
                                       "avatar": None, "global_name": None},
@@ -182,6 +184,10 @@ async def test_the_proxys_first_502_stands_the_clocks_still(
         await asyncio.sleep(0.2)
         assert tries == ["/api/v10/channels/1"], "one try so far (the next after 1 s)"
         assert rest_down(svc), "the proxy's first 502 saying Discord is out of reach"
+        # What the session fetches elsewhere (a picture from Discord's CDN; the gateway's
+        # handshake goes by it too) tells nothing of the proxy.
+        assert await bot.http.get_from_cdn(f"http://127.0.0.1:{port}/cdn/a.png") == b"png"
+        assert rest_down(svc), "a call not to the proxy ended it"
         world.clock.advance(120)
         await svc.check_timers()
         await flush(world)
