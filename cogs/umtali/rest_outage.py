@@ -68,6 +68,10 @@ class FirstTries(aiohttp.TraceConfig):
 
     async def _answered(self, session: aiohttp.ClientSession, context: Any,
                         params: aiohttp.TraceRequestEndParams) -> None:
+        if not str(params.url).startswith(Route.BASE):
+            # Not to the proxy: a picture from Discord's CDN, the gateway's handshake (a
+            # gateway back says nothing of the proxy).
+            return
         response = params.response
         name, value = UNREACHABLE
         for svc, closed in list(self.hearing.items()):
