@@ -126,3 +126,34 @@ async def test_a_refusal_with_the_channel_lost_is_never_tried_again(
     # Nor by a process that does not hold the match.
     assert not await svc.store.clear_dm_refused(live.id, bob, "elsewhere")
     assert await svc.store.clear_dm_refused(live.id, bob, svc.owners.name)
+
+
+async def test_the_panel_that_reached_reopened_dms_is_kept_up_to_date_though_the_clear_fails(
+        world: World, db_path: Path) -> None:
+    # review63: the refusal was cleared by a write of its own after the panel tried again had
+    # reached the DMs and been saved. That write failing (or the bot stopping before it), the
+    # seat stayed taken for closed for the rest of the hand: the new panel offered the moves
+    # of a position long gone, never edited, its turns untold, a channel lost abandoned the
+    # match. The clear is saved with the panel's id, in one write.
+    _close_dms(world)
+    live = await start_match(world)
+    bob = live.seat_of(world.bob.id)
+    assert bob is not None and live.dm_refused[bob]
+    _open_dms(world)
+    with sqlite3.connect(db_path) as db:
+        # Any clear of the refusal not saved with the panel's id is lost (the bot stopped
+        # before it, say).
+        db.execute(
+            f"CREATE TRIGGER clear_fails BEFORE UPDATE OF dm_refused{bob} ON matches "
+            f"WHEN OLD.dm_refused{bob} = 1 AND NEW.dm_refused{bob} = 0 "
+            f"AND NEW.dm{bob}_message_id IS OLD.dm{bob}_message_id "
+            "BEGIN SELECT RAISE(IGNORE); END")
+    await _next_hand(world, live)
+    panel = world.bob.user.dm_channel.last_message
+    assert live.dm_message_ids[bob] == panel.id
+    with sqlite3.connect(db_path) as db:
+        db.execute("DROP TRIGGER clear_fails")
+    assert _saved_refused(db_path, live)[bob] == 0 and not live.dm_refused[bob]
+    await play_out(world, live, moves=2)
+    await flush(world)
+    assert not live.over and live.dm_shown[bob] == live.version
