@@ -116,7 +116,7 @@ class MessageQueries:
     async def set_dm_message(self, match_id: int, seat: int, channel_id: int,
                              message_id: int, *, at_version: int | None = None,
                              owner: str = "", told: str | None = None,
-                             lost_told: bool = False) -> bool:
+                             lost_told: bool = False, reopened: bool = False) -> bool:
         """``message_id`` is the seat's DM panel from now on; with ``at_version``, only if
         ``owner`` (the sending process) still holds the match, or it is still at the version
         that panel shows, or another process took this very panel as the seat's already:
@@ -125,19 +125,30 @@ class MessageQueries:
         from saving one sent before the new holder's own).
         ``told``: the turn that new panel told the seat of (``dm_told``); ``lost_told``: it
         told the seat that the match's channel was lost (saved so even if the panel is not:
-        the seat was told all the same, and the holder is not to tell it again)."""
+        the seat was told all the same, and the holder is not to tell it again).
+        ``reopened``: a panel tried again in DMs that refused the bot (``dms_again``), which
+        reached them: their refusal cleared in the same write (one written apart, lost as the
+        bot stops, left the seat taken for closed with its new panel offering moves), and
+        saved only by the match's holder ``owner``, in play with its channel (a refusal with
+        the channel lost abandoned it, and is never taken back)."""
         at = "" if at_version is None else \
             f" AND (owner = ? OR version = ? OR dm{seat}_message_id = ?)" \
             f" AND (dm{seat}_message_id IS NULL OR dm{seat}_message_id <= ?)"
         telling = "" if told is None else f", dm{seat}_told = ?"
         if lost_told:
             telling += f", dm{seat}_lost_untold = 0"
+        holder: tuple[str, ...] = ()
+        if reopened:
+            telling += f", dm_refused{seat} = 0"
+            at += " AND owner = ? AND status = 'active' AND channel_lost = 0"
+            holder = (owner,)
         async with self.db.transaction() as c:
             cur = await c.execute(
                 f"UPDATE matches SET dm{seat}_channel_id = ?, dm{seat}_message_id = ?{telling} "
                 f"WHERE id = ?{at}",
                 (channel_id, message_id, *(() if told is None else (told,)), match_id,
-                 *(() if at_version is None else (owner, at_version, message_id, message_id))),
+                 *(() if at_version is None else (owner, at_version, message_id, message_id)),
+                 *holder),
             )
             if cur.rowcount != 1 and lost_told:
                 await c.execute(f"UPDATE matches SET dm{seat}_lost_untold = 0 "
@@ -211,16 +222,6 @@ class MessageQueries:
                 f"UPDATE matches SET dm_tried{seat} = ? WHERE id = ? AND owner = ? "
                 f"AND status = 'active' AND channel_lost = 0 AND dm_refused{seat} = 1 "
                 f"AND dm_tried{seat} < ?", (hand, match_id, owner, hand))
-            return cur.rowcount == 1
-
-    async def clear_dm_refused(self, match_id: int, seat: int, owner: str) -> bool:
-        """The seat's DMs took its panel again (``cogs.umtali.dms_again``): whether that is
-        saved, by the match's holder ``owner``, the match in play with its channel (a refusal
-        with the channel lost abandoned it, and is never taken back)."""
-        async with self.db.transaction() as c:
-            cur = await c.execute(
-                f"UPDATE matches SET dm_refused{seat} = 0 WHERE id = ? AND owner = ? "
-                "AND status = 'active' AND channel_lost = 0", (match_id, owner))
             return cur.rowcount == 1
 
     async def set_unsent(self, match_id: int, unsent: str) -> None:

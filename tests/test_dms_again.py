@@ -110,22 +110,32 @@ async def test_a_restart_tries_once_and_says_nothing_again(
 
 async def test_a_refusal_with_the_channel_lost_is_never_tried_again(
         world: World, db_path: Path) -> None:
-    # The clear is refused as saved: the match's channel lost (the store's own condition).
+    # The clear (with the panel's id) is refused as saved: the match's channel lost (the
+    # store's own condition).
     _close_dms(world)
     live = await start_match(world)
     bob = live.seat_of(world.bob.id)
     assert bob is not None
     svc = world.bot.matches
     assert svc is not None
+    dm = world.bob.user.dm_channel.id
+
+    async def reopened(message_id: int, owner: str) -> bool:
+        return await svc.store.set_dm_message(live.id, bob, dm, message_id,
+                                              at_version=live.version, owner=owner,
+                                              reopened=True)
+
     with sqlite3.connect(db_path) as db:
         db.execute("UPDATE matches SET channel_lost = 1 WHERE id = ?", (live.id,))
-    assert not await svc.store.clear_dm_refused(live.id, bob, svc.owners.name)
+    assert not await reopened(1 << 60, svc.owners.name)
     assert _saved_refused(db_path, live)[bob] == 1
     with sqlite3.connect(db_path) as db:
         db.execute("UPDATE matches SET channel_lost = 0 WHERE id = ?", (live.id,))
-    # Nor by a process that does not hold the match.
-    assert not await svc.store.clear_dm_refused(live.id, bob, "elsewhere")
-    assert await svc.store.clear_dm_refused(live.id, bob, svc.owners.name)
+    # Nor by a process that does not hold the match (its version the same).
+    assert not await reopened(1 << 60, "elsewhere")
+    assert _saved_refused(db_path, live)[bob] == 1
+    assert await reopened(1 << 60, svc.owners.name)
+    assert _saved_refused(db_path, live)[bob] == 0
 
 
 async def test_the_panel_that_reached_reopened_dms_is_kept_up_to_date_though_the_clear_fails(

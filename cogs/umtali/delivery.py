@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from cogs.umtali.channel_loss import ChannelLoss
-from cogs.umtali.dms_again import owed, paid, reopened, reopened_here, try_again
+from cogs.umtali.dms_again import owed, paid, reopened, try_again
 from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.in_dms import channel_lost, send_hand, still_untold
 from cogs.umtali.live import LiveMatch
@@ -316,9 +316,9 @@ class Delivery(Retries, ChannelLoss):
         reaches the player to act as a new DM, once (``in_dms.owed_turn``). A seat whose DMs
         refused the bot is tried there again once a hand (``dms_again``)."""
         if await try_again(self.service, live, seat):
-            if await self.send_hand(live, seat, new=True, retry=True,
-                                    note=reopened(self.service.seat_tr(live, seat))):
-                await reopened_here(self.service, live, seat)
+            # Reaching them, the panel clears their refusal with its id (``set_dm_message``).
+            await self.send_hand(live, seat, new=True, retry=True,
+                                 note=reopened(self.service.seat_tr(live, seat)))
         elif await still_untold(self.service, live, seat):
             await self.send_hand(live, seat, new=True, lost=True,
                                  note=channel_lost(self.service.seat_tr(live, seat)))

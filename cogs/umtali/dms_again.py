@@ -7,8 +7,9 @@ refused try is a request Discord counts against the bot (its limit of invalid re
 My hand serves meanwhile. The refusal stays saved while the panel is tried: every process
 goes on taking the DMs for closed, and a try refused again says nothing (the refusal was told
 in the channel once, when it was found). Only a panel that reached the DMs clears it, saved
-first. Never with the match's channel lost: a seat refused then abandoned the match. A
-notice failing for now (a 5xx) is owed, and posted at the seat's next delivery (``owed``)."""
+with its id in one write (``set_dm_message``). Never with the match's channel lost: a seat
+refused then abandoned the match. A notice failing for now (a 5xx) is owed, and posted at the
+seat's next delivery (``owed``)."""
 
 from __future__ import annotations
 
@@ -86,9 +87,3 @@ async def try_again(svc: MatchService, live: LiveMatch, seat: int) -> bool:
     tried[seat] = hand
     return await svc.store.claim_dm_try(live.id, seat, hand, svc.owners.name)
 
-
-async def reopened_here(svc: MatchService, live: LiveMatch, seat: int) -> None:
-    """The panel tried again reached the seat's DMs: their refusal cleared, saved first (a
-    failure leaves it for the next hand's try, whose panel replaces this one)."""
-    if await svc.store.clear_dm_refused(live.id, seat, svc.owners.name):
-        live.dm_refused[seat] = False

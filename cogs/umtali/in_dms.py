@@ -206,7 +206,7 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
             saved = await svc.store.set_dm_message(
                 live.id, seat, message.channel.id, message.id, at_version=version,
                 owner=svc.owners.name, told=told_text(turn) if telling else None,
-                lost_told=lost and new)
+                lost_told=lost and new, reopened=retry)
         finally:
             live.dm_in_flight[seat] = False
     except GONE:
@@ -225,6 +225,8 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
             await message.edit(view=None)
         svc.delivery.enqueue(live, Batch(hands={seat}))
         return False
+    if retry:
+        live.dm_refused[seat] = False  # cleared with the panel's id (``dms_again``)
     replaced = live.dm_message_ids[seat] if new else None
     if replaced == message.id:
         # This very panel, taken meanwhile (a click on it reaching another process, read
