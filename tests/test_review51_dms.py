@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from cogs.umtali.outbox import Batch
+from cogs.umtali.reminders import turn_of
 from tests.discord_helpers import World, flush, play_out, start_match, thread_of
 from tests.test_dms_again import REFUSED, _close_dms, _next_hand, _notices, _open_dms
 from tests.test_faults_opening import server_errors  # noqa: F401 (a fixture)
@@ -48,8 +49,8 @@ async def test_a_refusal_told_in_the_channel_failing_for_now_is_told_when_it_pas
 async def test_dms_opened_again_whose_first_panel_fails_for_now_still_say_so(
         world: World) -> None:
     # Bob's DMs refused from the start; he opens them, and the once-a-hand try fails for now
-    # (a 503): the next hand's is still the new panel saying his hand comes there again, not
-    # a plain one (an edit of an old panel, where he had one, notifying nothing).
+    # (a 503): its retry, in the same hand, is still the new panel saying his hand comes there
+    # again, not a plain one (an edit of an old panel, where he had one, notifying nothing).
     _close_dms(world)
     live = await start_match(world)
     bob = live.seat_of(world.bob.id)
@@ -59,11 +60,10 @@ async def test_dms_opened_again_whose_first_panel_fails_for_now_still_say_so(
     dm = world.bob.user.dm_channel
     world.env.inject_error("POST", f"/channels/{dm.id}/messages", status=503, times=1)
     await _next_hand(world, live)
-    # Failed for now: still taken for closed, as saved (every process alike), and said
-    # nothing; the next hand's try is the new panel saying so.
-    assert not live.over and live.dm_refused[bob]
-    await _next_hand(world, live)
-    assert not live.over and not live.dm_refused[bob]
+    hand = turn_of(live)[:2]
+    svc.delivery.enqueue(live, Batch(hands={bob}))  # the retry
+    await flush(world)
+    assert not live.over and not live.dm_refused[bob] and turn_of(live)[:2] == hand
     panel = dm.last_message
     assert panel is not None and live.dm_message_ids[bob] == panel.id
     assert "I can send you direct messages again" in (panel.content or "") + "".join(

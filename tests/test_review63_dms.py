@@ -1,0 +1,40 @@
+"""review63: DMs that refused the bot, opened since, are tried again once a hand. That try
+failing for now (Discord's 5xx, after discord.py's own tries) was dropped: the delivery's retry
+found the hand claimed and the seat still taken for closed, so the panel came a hand later,
+and one the 5xx had in fact delivered (its answer lost) offered the moves of a position long
+gone for the rest of the hand, never edited nor stripped."""
+
+from __future__ import annotations
+
+import pytest
+
+from cogs.umtali.reminders import turn_of
+from tests.discord_helpers import World, flush, start_match
+from tests.slow_retries import (
+    RETRY,
+    slow_retries,  # noqa: F401 (an autouse fixture)
+)
+from tests.test_dms_again import _close_dms, _next_hand, _open_dms
+from tests.test_faults_opening import server_errors  # noqa: F401 (a fixture)
+
+
+@pytest.mark.usefixtures("server_errors")
+async def test_a_try_again_failing_for_now_is_tried_again_in_the_hand(world: World) -> None:
+    _close_dms(world)
+    live = await start_match(world)
+    bob = live.seat_of(world.bob.id)
+    assert bob is not None and live.dm_refused[bob]
+    _open_dms(world)
+    world.env.inject_error("POST", f"/channels/{world.bob.user.dm_channel.id}/messages",
+                           status=500, times=1)
+    await _next_hand(world, live)  # the hand's try, failed for now
+    hand = turn_of(live)[:2]
+    await world.env.advance_time(RETRY + 1)
+    await flush(world)
+    assert turn_of(live)[:2] == hand
+    # Made again at the seat's next delivery (the retry), in the same hand.
+    assert not live.dm_refused[bob]
+    panel = world.bob.user.dm_channel.last_message
+    assert live.dm_message_ids[bob] == panel.id
+    assert "I can send you direct messages again" in "".join(
+        e.description or "" for e in panel.embeds)
