@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from cogs.umtali.channel_loss import ChannelLoss
-from cogs.umtali.dms_again import owed, paid, reopened, try_again
+from cogs.umtali.dms_again import owed, paid, reopened, tried_out, try_again
 from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.in_dms import channel_lost, send_hand, still_untold
 from cogs.umtali.live import LiveMatch
@@ -319,6 +319,7 @@ class Delivery(Retries, ChannelLoss):
             # Reaching them, the panel clears their refusal with its id (``set_dm_message``).
             await self.send_hand(live, seat, new=True, retry=True,
                                  note=reopened(self.service.seat_tr(live, seat)))
+            tried_out(live, seat)  # (failing for now, raised: made again at the retry)
         elif await still_untold(self.service, live, seat):
             await self.send_hand(live, seat, new=True, lost=True,
                                  note=channel_lost(self.service.seat_tr(live, seat)))

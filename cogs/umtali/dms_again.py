@@ -27,6 +27,11 @@ if TYPE_CHECKING:
 #: By match: the hand each refused seat was last claimed or refused in here, so that each
 #: delivery does not ask the database (a fresh copy asks once more, and is refused).
 _tried: weakref.WeakKeyDictionary[LiveMatch, dict[int, int]] = weakref.WeakKeyDictionary()
+#: By match: the hand each seat's claimed try was made in while it has not ended (it failed for
+#: now, a 5xx): the seat's next delivery in that hand makes it again, named as before (its
+#: nonce: one the 5xx had in fact delivered is not doubled), rather than leave the DMs to the
+#: next hand, and such a panel offering the moves of a position gone meanwhile.
+_trying: weakref.WeakKeyDictionary[LiveMatch, dict[int, int]] = weakref.WeakKeyDictionary()
 #: By match: the seats whose refusal is still to be told in the channel (its post failed for
 #: now), each by a token drawn as it was first tried, which names it (``nonces``): the retry of
 #: a post that went through is not posted twice, and a later refusal's notice is not taken
@@ -81,9 +86,22 @@ async def try_again(svc: MatchService, live: LiveMatch, seat: int) -> bool:
     if not live.dm_refused[seat] or live.is_computer(seat) or live.channel_lost or live.over:
         return False
     hand = hand_of(live)
+    trying = _trying.setdefault(live, {})
+    if trying.get(seat) == hand:
+        return True  # claimed here, and failed for now
     tried = _tried.setdefault(live, {})
     if tried.get(seat, 0) >= hand:
         return False
     tried[seat] = hand
-    return await svc.store.claim_dm_try(live.id, seat, hand, svc.owners.name)
+    if not await svc.store.claim_dm_try(live.id, seat, hand, svc.owners.name):
+        return False
+    trying[seat] = hand
+    return True
+
+
+def tried_out(live: LiveMatch, seat: int) -> None:
+    """The seat's try made: its panel reached the DMs, or was refused, or dropped."""
+    trying = _trying.get(live)
+    if trying is not None:
+        trying.pop(seat, None)
 
