@@ -6,6 +6,8 @@ gone for the rest of the hand, never edited nor stripped."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from cogs.umtali.reminders import turn_of
@@ -14,7 +16,7 @@ from tests.slow_retries import (
     RETRY,
     slow_retries,  # noqa: F401 (an autouse fixture)
 )
-from tests.test_dms_again import _close_dms, _next_hand, _open_dms
+from tests.test_dms_again import _close_dms, _next_hand, _notices, _open_dms
 from tests.test_faults_opening import server_errors  # noqa: F401 (a fixture)
 
 
@@ -38,3 +40,23 @@ async def test_a_try_again_failing_for_now_is_tried_again_in_the_hand(world: Wor
     assert live.dm_message_ids[bob] == panel.id
     assert "I can send you direct messages again" in "".join(
         e.description or "" for e in panel.embeds)
+
+
+async def test_two_sends_at_once_to_dms_closed_since_tell_the_channel_once(
+        world: World) -> None:
+    # A delivery's panel and a warning's (``reminders``) both on their way as Bob closes his
+    # DMs: the second waited on the seat's lock while the first found them closed, then was
+    # sent all the same, refused, and told the channel a second time.
+    live = await start_match(world)
+    bob = live.seat_of(world.bob.id)
+    svc = world.bot.matches
+    assert bob is not None and svc is not None and not live.dm_refused[bob]
+    _close_dms(world)
+    world.env.inject_error("PATCH", f"/channels/{world.bob.user.dm_channel.id}/messages/*",
+                           status=403, code=50007, message="Cannot send messages to this user",
+                           times=None)
+    await asyncio.gather(svc.delivery.send_hand(live, bob, new=True, note="one"),
+                         svc.delivery.send_hand(live, bob, new=True, note="two"))
+    await flush(world)
+    assert live.dm_refused[bob]
+    assert _notices(world, live) == 1
