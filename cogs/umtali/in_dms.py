@@ -125,7 +125,8 @@ async def send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool 
     if (live.dm_refused[seat] and not retry) or live.is_computer(seat):
         return False
     async with live.dm_locks[seat]:
-        if unless is not None and unless():
+        if (live.dm_refused[seat] and not retry) or (unless is not None and unless()):
+            # (Found closed by the send it waited for: refused, told once.)
             return False
         was = live.dm_message_ids[seat]
         if tell_turn and live.channel_lost and seat == live.session.to_act:
