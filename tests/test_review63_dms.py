@@ -7,11 +7,13 @@ gone for the rest of the hand, never edited nor stripped."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+from pathlib import Path
 
 import pytest
 
 from cogs.umtali.reminders import turn_of
-from tests.discord_helpers import World, flush, start_match
+from tests.discord_helpers import World, custom_ids, flush, play_out, start_match
 from tests.slow_retries import (
     RETRY,
     slow_retries,  # noqa: F401 (an autouse fixture)
@@ -60,3 +62,40 @@ async def test_two_sends_at_once_to_dms_closed_since_tell_the_channel_once(
     await flush(world)
     assert live.dm_refused[bob]
     assert _notices(world, live) == 1
+
+
+async def test_a_try_again_whose_panel_is_not_saved_is_made_again_in_the_hand(
+        world: World, db_path: Path) -> None:
+    # The panel tried again reached the DMs, and the save of its id failed (the database busy):
+    # the hand's claim spent and the seat taken for closed, nothing tried it again, and that
+    # panel, unsaved, offered the moves of a position gone for the rest of the hand. Made
+    # again, it is saved, and the one panel offering moves is the seat's, kept up to date.
+    _close_dms(world)
+    live = await start_match(world)
+    bob = live.seat_of(world.bob.id)
+    assert bob is not None and live.dm_refused[bob]
+    _open_dms(world)
+    dm = world.bob.user.dm_channel
+    with sqlite3.connect(db_path) as db:
+        db.execute(
+            f"CREATE TRIGGER save_fails BEFORE UPDATE OF dm{bob}_message_id ON matches "
+            f"WHEN NEW.dm{bob}_message_id IS NOT OLD.dm{bob}_message_id "
+            "BEGIN SELECT RAISE(ABORT, 'database is locked'); END")
+    hand = turn_of(live)[:2]
+    while turn_of(live)[:2] == hand:
+        await play_out(world, live, moves=1)
+    await flush(world)
+    assert dm.history() and live.dm_refused[bob]  # the try: sent, its id not saved
+    with sqlite3.connect(db_path) as db:
+        db.execute("DROP TRIGGER save_fails")
+    hand = turn_of(live)[:2]
+    await world.env.advance_time(RETRY + 1)
+    await flush(world)
+    await play_out(world, live, moves=2)
+    await flush(world)
+    assert not live.over and turn_of(live)[:2] == hand
+    assert not live.dm_refused[bob]
+    offering = [m.id for m in dm.history()
+                if any(c.startswith(f"umtali:m:{live.id}:") for c in custom_ids(m))]
+    assert offering == [live.dm_message_ids[bob]]
+    assert live.dm_shown[bob] == live.version
