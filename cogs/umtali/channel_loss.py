@@ -58,6 +58,8 @@ class ChannelLoss(ABC):
             paid(live, seat)
             await self.service.abandon_if_unreachable(live)
             return
+        if live.over:
+            return  # its final panel refused: nothing left to play from My hand
         await self.tell_refused(live, seat)
 
     async def tell_refused(self, live: LiveMatch, seat: int) -> None:
@@ -73,7 +75,7 @@ class ChannelLoss(ABC):
                 tr("{mention}, I can't send you direct messages: use the **{button}** button on "
                    "the table to see your cards and play.", mention=ping(user_id),
                    button=tr("My hand")), allowed_mentions=only(user_id),
-                nonce=match_nonce(live, "dms refused", seat, token))
+                nonce=match_nonce(live, "dms refused", seat, token, channel.id))
         except GONE as e:
             paid(live, seat)
             await self.lose_channel(live, e, channel.id)

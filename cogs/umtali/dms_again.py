@@ -13,7 +13,6 @@ seat's next delivery (``owed``)."""
 
 from __future__ import annotations
 
-import secrets
 import weakref
 from typing import TYPE_CHECKING
 
@@ -33,9 +32,7 @@ _tried: weakref.WeakKeyDictionary[LiveMatch, dict[int, int]] = weakref.WeakKeyDi
 #: next hand, and such a panel offering the moves of a position gone meanwhile.
 _trying: weakref.WeakKeyDictionary[LiveMatch, dict[int, int]] = weakref.WeakKeyDictionary()
 #: By match: the seats whose refusal is still to be told in the channel (its post failed for
-#: now), each by a token drawn as it was first tried, which names it (``nonces``): the retry of
-#: a post that went through is not posted twice, and a later refusal's notice is not taken
-#: for it.
+#: now), each by what names it (``owe``).
 _owed: weakref.WeakKeyDictionary[LiveMatch, dict[int, str]] = weakref.WeakKeyDictionary()
 
 
@@ -60,10 +57,14 @@ def refused(live: LiveMatch, seat: int) -> int:
 
 
 def owe(live: LiveMatch, seat: int) -> str:
-    """The seat's refusal is to be told in the channel until ``paid``: the token naming it."""
+    """The seat's refusal is to be told in the channel until ``paid``: what names it, the hand
+    it was first owed in (``nonces``: the retry of a post that went through is not posted
+    twice, nor is the notice of another process finding the same refusal, as two may: a copy
+    shown again as saved edits the closed DMs too; refused once a hand at most, a later
+    refusal is another hand's)."""
     owing = _owed.setdefault(live, {})
     if seat not in owing:
-        owing[seat] = secrets.token_hex(8)
+        owing[seat] = str(hand_of(live))
     return owing[seat]
 
 
