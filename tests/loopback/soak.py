@@ -284,7 +284,8 @@ class Soak:
                         + result_problems(self.db, match_id, practice, before)
                         + shown_problems(self.server, self.db, match_id)
                         + names_problems(self.server, self.db, match_id)
-                        + dm_problems(self.server, self.db, match_id, self.state.starts)
+                        + dm_problems(self.server, self.db, match_id, self.state.starts,
+                                      len(self.bots))
                         + counted_problems(self.db)):
             self.broke(problem)
         self.faults.done.update(dm_seen(self.server, self.db, match_id))

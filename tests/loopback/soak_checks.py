@@ -243,9 +243,10 @@ DMS_REFUSED = "I can't send you direct messages"
 
 
 def dm_problems(server: LoopbackDiscord, db: Target, match_id: int,
-                starts: list[float]) -> list[str]:
+                starts: list[float], processes: int = 1) -> list[str]:
     """A seat whose DMs refused the bot is tried there again once a hand at most (one try
-    more for each start of a bot process: memory forgets the hand tried), and told so in the
+    more for each start of a bot process; and each of ``processes`` may find them closed once,
+    a copy of the match shown again as saved sending to them as its holder does), and told so in the
     channel once while they stay closed: one notice for each time they closed (a refusal after
     a message reached them, or the match's first), neither one a hand nor none (but for a
     refusal in the last hand, whose notice failing for now is dropped at the match's end).
@@ -297,7 +298,7 @@ def dm_problems(server: LoopbackDiscord, db: Target, match_id: int,
                 open_ = open_perhaps = True
         for hand, tries in by_hand.items():
             restarts = sum(tries[0] < at < tries[-1] for at in starts)
-            if len(tries) > 1 + restarts:
+            if len(tries) > processes + restarts:
                 found.append(f"match {match_id}: seat {seat}'s DMs refused the bot {len(tries)} "
                              f"times in game {hand[0]}, hand {hand[1]} ({restarts} restarts "
                              f"between)")
