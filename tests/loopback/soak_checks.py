@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cogs.umtali.nonces import nonce_of
 from tests.loopback.driver import custom_ids, query
 from tests.loopback.saved_db import Target, in_one_read
 from tests.loopback.server import LoopbackDiscord
@@ -304,11 +305,17 @@ def dm_problems(server: LoopbackDiscord, db: Target, match_id: int,
                              f"between)")
         if match["channel_lost"]:
             continue
+        # This match's, by their nonce (the match, its hand, the channel posted in): another
+        # session's in the same channel, held and let through later, is not this one's.
+        numbers = {str(game * 100 + hand) for game, hand in hands}
         notices = [c for c in server.calls
                    if begun <= c.at and c.method == "POST" and c.status == 200
-                   and not c.given_back and c.path == f"/channels/{match['channel_id']}/messages"
-                   and isinstance(c.body, dict) and DMS_REFUSED in str(c.body.get("content"))
-                   and f"<@{user}>" in str(c.body.get("content"))]
+                   and not c.given_back and isinstance(c.body, dict)
+                   and DMS_REFUSED in str(c.body.get("content"))
+                   and f"<@{user}>" in str(c.body.get("content"))
+                   and str(c.body.get("nonce")) in {
+                       nonce_of(match_id, match["commitment"], "dms refused", seat, number,
+                                c.path.split("/")[2]) for number in numbers}]
         last = hand_at(end) if end != float("inf") else None
         owed = len([at for at in closings if hand_at(at) != last])
         if not owed <= len(notices) <= perhaps:
