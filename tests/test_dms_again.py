@@ -37,6 +37,15 @@ def _notices(world: World, live: LiveMatch) -> int:
     return sum(1 for m in thread_of(world, live).history() if REFUSED in m.content)
 
 
+async def refused_from_the_start(world: World) -> tuple[LiveMatch, int]:
+    """A match begun with Bob's DMs closed to the bot: the match and Bob's seat."""
+    _close_dms(world)
+    live = await start_match(world)
+    bob = live.seat_of(world.bob.id)
+    assert bob is not None and live.dm_refused[bob]
+    return live, bob
+
+
 async def _next_hand(world: World, live: LiveMatch) -> None:
     hand = turn_of(live)[:2]
     while not live.over and turn_of(live)[:2] == hand:
@@ -53,10 +62,7 @@ def _saved_refused(db_path: Path, live: LiveMatch) -> tuple[int, int]:
 
 async def test_dms_opened_again_get_the_hand_panel_at_the_next_hand(
         world: World, db_path: Path) -> None:
-    _close_dms(world)
-    live = await start_match(world)
-    bob = live.seat_of(world.bob.id)
-    assert bob is not None and live.dm_refused[bob]
+    live, bob = await refused_from_the_start(world)
     assert _notices(world, live) == 1
     tries = _sends_to_bob(world)
     # Within the hand: not tried again at every move.
@@ -145,10 +151,7 @@ async def test_the_panel_that_reached_reopened_dms_is_kept_up_to_date_though_the
     # seat stayed taken for closed for the rest of the hand: the new panel offered the moves
     # of a position long gone, never edited, its turns untold, a channel lost abandoned the
     # match. The clear is saved with the panel's id, in one write.
-    _close_dms(world)
-    live = await start_match(world)
-    bob = live.seat_of(world.bob.id)
-    assert bob is not None and live.dm_refused[bob]
+    live, bob = await refused_from_the_start(world)
     _open_dms(world)
     with sqlite3.connect(db_path) as db:
         # Any clear of the refusal not saved with the panel's id is lost (the bot stopped

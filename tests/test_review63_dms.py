@@ -18,16 +18,13 @@ from tests.slow_retries import (
     RETRY,
     slow_retries,  # noqa: F401 (an autouse fixture)
 )
-from tests.test_dms_again import _close_dms, _next_hand, _notices, _open_dms
+from tests.test_dms_again import _close_dms, _next_hand, _notices, _open_dms, refused_from_the_start
 from tests.test_faults_opening import server_errors  # noqa: F401 (a fixture)
 
 
 @pytest.mark.usefixtures("server_errors")
 async def test_a_try_again_failing_for_now_is_tried_again_in_the_hand(world: World) -> None:
-    _close_dms(world)
-    live = await start_match(world)
-    bob = live.seat_of(world.bob.id)
-    assert bob is not None and live.dm_refused[bob]
+    live, bob = await refused_from_the_start(world)
     _open_dms(world)
     world.env.inject_error("POST", f"/channels/{world.bob.user.dm_channel.id}/messages",
                            status=500, times=1)
@@ -70,10 +67,7 @@ async def test_a_try_again_whose_panel_is_not_saved_is_made_again_in_the_hand(
     # the hand's claim spent and the seat taken for closed, nothing tried it again, and that
     # panel, unsaved, offered the moves of a position gone for the rest of the hand. Made
     # again, it is saved, and the one panel offering moves is the seat's, kept up to date.
-    _close_dms(world)
-    live = await start_match(world)
-    bob = live.seat_of(world.bob.id)
-    assert bob is not None and live.dm_refused[bob]
+    live, bob = await refused_from_the_start(world)
     _open_dms(world)
     dm = world.bob.user.dm_channel
     with sqlite3.connect(db_path) as db:
