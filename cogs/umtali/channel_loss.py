@@ -58,9 +58,21 @@ class ChannelLoss(ABC):
             paid(live, seat)
             await self.service.abandon_if_unreachable(live)
             return
-        if live.over:
+        if live.over or not await self._in_play(live):
             return  # its final panel refused: nothing left to play from My hand
         await self.tell_refused(live, seat)
+
+    async def _in_play(self, live: LiveMatch) -> bool:
+        """Whether the match is still in play as saved: a copy of another process's (shown
+        again as saved) may send its final panels after that process ended it. Unread (the
+        database failing), it is taken to be."""
+        try:
+            row = await self.service.store.match(live.id)
+        except Exception as e:
+            log.info("match %d: whether it is still in play could not be read (%s: %s)",
+                     live.id, e.__class__.__name__, e)
+            return True
+        return row is None or row.status == "active"
 
     async def tell_refused(self, live: LiveMatch, seat: int) -> None:
         """The seat's player told in the channel that their DMs refused the bot. Owed until
