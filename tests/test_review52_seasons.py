@@ -269,3 +269,38 @@ async def test_a_summary_posted_by_a_process_killed_before_marking_it_is_not_pos
     assert [m.embeds[0].title for m in summaries.history()] == ["Season 2026-12 is over"]
     assert other.matches is not None
     assert await other.matches.store.seasons.unannounced() == []
+
+
+async def test_a_summary_posted_in_english_is_found_after_the_server_turned_to_russian(
+        world: World, db_path: Path, made_bots: list[UmtaliBot],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """As above, but the server's admins turn its language to Russian between the post and
+    the look: the summary is found by its English title all the same, not posted again in
+    Russian."""
+    summaries, _ = await _seasons_on(world)
+    await _ben_beats_ada_twice(world)
+    world.clock.now = NEW_YEAR
+    assert world.bot.matches is not None
+    store = world.bot.matches.store
+
+    async def killed(*args: object) -> bool:
+        raise RuntimeError("killed here")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(type(store.seasons), "mark_announced", killed)
+        assert await season_tick(world.bot) == 1
+    await world.env.settle()
+    # The admins' command, through the process that stops.
+    await store.change_guild_settings(world.guild.id, {"language": "ru"})
+    other = UmtaliBot(Settings(token="test", db_path=db_path, process="p2"), timers=False,
+                      computer_pause=0, clock=world.clock)
+    made_bots.append(other)
+    await world.env.restart_bot(other)  # its first tick: the summary is still claimed
+    await world.env.settle()
+    assert other.matches is not None
+    assert other.matches.prefs.guild_tr(world.guild.id).lang == "ru"
+    world.clock.now = NEW_YEAR + CLAIM + TICK_EVERY
+    await season_tick(other)
+    await world.env.settle()
+    assert [m.embeds[0].title for m in summaries.history()] == ["Season 2026-12 is over"]
+    assert await other.matches.store.seasons.unannounced() == []

@@ -28,7 +28,7 @@ from cogs.umtali.removal import owns
 from cogs.umtali.render import COLOUR
 from data.models import BoardPage, GuildSettings
 from data.seasons import same_cadence
-from umtali.i18n import N_, Tr
+from umtali.i18n import N_, Tr, languages, tr_for
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
@@ -230,17 +230,25 @@ def summary_embed(season: str, top: BoardPage, tr: Tr, followed: bool = True,
 LOOKED_AT = 50
 
 
+def summary_titles(season: str) -> frozenset[str]:
+    """A season's summary's title in every language the bot speaks: the server's language
+    may have changed between a post and the look for it."""
+    return frozenset(tr_for(language)("Season {season} is over", season=season)
+                     for language in languages())
+
+
 async def _posted_already(client: discord.Client, channel: discord.abc.Messageable,
-                          title: str) -> bool:
-    """Whether the bot's summary titled ``title`` is among the channel's last messages. Not
+                          season: str) -> bool:
+    """Whether the bot's summary of ``season`` is among the channel's last messages. Not
     known (the bot may not read the channel's history): False, and the post's nonce is all
     that keeps it from being posted twice."""
     if client.user is None:
         return False
+    titles = summary_titles(season)
     try:
         async for message in channel.history(limit=LOOKED_AT):
             if message.author.id == client.user.id and \
-                    any(e.title == title for e in message.embeds):
+                    any(e.title in titles for e in message.embeds):
                 return True
     except discord.Forbidden:
         return False
@@ -271,7 +279,7 @@ async def announce(client: discord.Client, guild_id: int, season: str,
     # starts from its soft reset all the same).
     followed = await svc.store.seasons.running(guild_id) is not None
     embed = summary_embed(season, top, svc.prefs.guild_tr(guild_id), followed, more)
-    if look_first and embed.title and await _posted_already(client, channel, embed.title):
+    if look_first and await _posted_already(client, channel, season):
         log.info("season %s of server %d: its summary was posted already", season, guild_id)
         return True
     await channel.send(embed=embed, nonce=summary_nonce(guild_id, season))
