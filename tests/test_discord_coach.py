@@ -257,3 +257,34 @@ async def test_a_review_that_cannot_be_made_never_holds_up_the_match(
         await flush(world)
     assert live.version > version and not live.over
     assert not [m for m in world.alice.user.dm_channel.history() if "Review of" in m.content]
+
+
+async def test_a_review_refused_by_dms_closed_since_the_panel_marks_the_seat_refused(
+        world: World, caplog: pytest.LogCaptureFixture) -> None:
+    """The player closes their DMs during the hand (the panel, edited in place, still shows):
+    the review sent at the hand's end is refused. That is no fault of the bot's (no WARNING):
+    the seat is taken for closed, as a refused panel makes it, and the player is told in the
+    channel to play from the table's My hand button."""
+    import logging
+    import sqlite3
+
+    live = await _practice(world)
+    coach = coach_of(world.bot)
+    dm = world.alice.user.dm_channel
+    world.env.inject_error("POST", f"/channels/{dm.id}/messages", status=403, code=50007,
+                           message="Cannot send messages to this user", times=None)
+    caplog.set_level(logging.INFO, logger="cogs")
+    while not live.session.hand_log:
+        await play(world, live, GreedyPlayer().choose(live.session.view(live.session.to_act)))
+        await flush(world)
+    await coach.idle()
+    await world.env.settle()
+    assert coach.sent == 0
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert live.dm_refused[0]
+    with sqlite3.connect(world.bot.settings.db_path) as db:
+        assert db.execute("SELECT dm_refused0 FROM matches WHERE id = ?",
+                          (live.id,)).fetchone()[0]
+    told = [m for m in thread_of(world, live).history()
+            if "can't send you direct messages" in m.content]
+    assert len(told) == 1 and f"<@{world.alice.id}>" in told[0].content

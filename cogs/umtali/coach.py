@@ -3,8 +3,9 @@ a short review in the player's DM.
 
 Both read only the practice player's own views (``cogs.umtali.coach_work``) and think in the
 computer's worker pool (``cogs.umtali.thinking``), never on the event loop. Neither can hurt the
-match: a review that fails (DMs closed, workers dying, the bot stopping) is logged at WARNING
-at most and skipped; a hint that fails says so to the player alone. Rated matches have no
+match: a review that fails (workers dying, the bot stopping) is logged at WARNING at most
+and skipped (refused by DMs the player closed, the seat is taken for closed, as a refused
+panel makes it); a hint that fails says so to the player alone. Rated matches have no
 coach: their panels offer no Hint, and a click forged for one is refused.
 """
 
@@ -26,12 +27,14 @@ from cogs.umtali.coach_work import (
     lessons,
     seat_record,
 )
+from cogs.umtali.failures import GONE
 from cogs.umtali.ids import id_of
 from cogs.umtali.in_time import answer, defer, in_time
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.nonces import match_nonce
 from cogs.umtali.numbers import one_decimal
+from cogs.umtali.reminders import refused
 from cogs.umtali.thinking import Unavailable
 from umtali.ai.coach import REVIEW_BUDGET, Hint
 from umtali.ai.resume import dealt_view, player_seed, seat_history
@@ -207,6 +210,11 @@ class Coach:
                 user_id = live.player_ids[seat]
                 user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
                 await user.send(text, allowed_mentions=NO_MENTIONS, nonce=nonce)
+        except GONE as e:
+            # The player closed their DMs since the hand's panel reached them: noted as a
+            # panel refused there notes it (told in the channel, tried again next hand).
+            await refused(svc, live, seat, e)
+            return
         except discord.HTTPException as e:
             log.warning("match %d: the review could not be sent (%s)", live.id, e)
             return
