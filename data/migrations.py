@@ -407,6 +407,13 @@ MIGRATIONS: Final[tuple[tuple[str | Variant, ...], ...]] = (
         """ALTER TABLE matches ADD COLUMN dm_tried0 INTEGER NOT NULL DEFAULT 0""",
         """ALTER TABLE matches ADD COLUMN dm_tried1 INTEGER NOT NULL DEFAULT 0""",
     ),
+    # 24: the season a rated session was counted into, with each player's season rating
+    # before and after it, for its final card (NULL: counted into no season, or before).
+    (
+        """ALTER TABLE session_players ADD COLUMN season TEXT""",
+        """ALTER TABLE session_players ADD COLUMN season_before REAL""",
+        """ALTER TABLE session_players ADD COLUMN season_after REAL""",
+    ),
 )
 
 

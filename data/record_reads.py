@@ -194,3 +194,15 @@ class Records:
             "SELECT seat, rating_before, rating_after FROM session_players "
             "WHERE match_id = ? AND rating_before IS NOT NULL", (match_id,))
         return {r["seat"]: (r["rating_before"], r["rating_after"]) for r in rows}
+
+    async def season_changes(self, match_id: int
+                             ) -> tuple[str, dict[int, tuple[float, float]]] | None:
+        """The season a rated session was counted into, and each seat's season rating before
+        and after it; None: into no season (seasons off, or counted before they were kept)."""
+        rows = await self.db.fetchall(
+            "SELECT seat, season, season_before, season_after FROM session_players "
+            "WHERE match_id = ? AND season IS NOT NULL", (match_id,))
+        if not rows:
+            return None
+        return rows[0]["season"], {r["seat"]: (r["season_before"], r["season_after"])
+                                   for r in rows}

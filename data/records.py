@@ -269,8 +269,14 @@ async def _rate_season(tx: Tx, row: Row, ids: tuple[int, int], at: float) -> Non
     cadence = settings["seasons"] if settings is not None else "off"
     season = await current_season(tx, row["guild_id"], cadence, at)
     if season is not None:
-        await rate_season(tx, row["guild_id"], season, ids,
-                          (row["player0_name"], row["player1_name"]), row["winner_seat"])
+        moved = await rate_season(tx, row["guild_id"], season, ids,
+                                  (row["player0_name"], row["player1_name"]),
+                                  row["winner_seat"])
+        for seat, (before, after) in enumerate(moved):  # for the final card, as above
+            await tx.execute(
+                "UPDATE session_players SET season = ?, season_before = ?, season_after = ? "
+                "WHERE match_id = ? AND seat = ?", (season, before, after, row["match_id"],
+                                                    seat))
 
 
 async def _rate(tx: Tx, scopes: tuple[int, int], ids: tuple[int, int],

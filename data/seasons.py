@@ -206,14 +206,17 @@ async def end_season(tx: Tx, guild_id: int, season: str, next_season: str | None
 
 
 async def rate_season(tx: Tx, guild_id: int, season: str, ids: tuple[int, int],
-                      names: tuple[str, str], winner: int) -> None:
-    """Both players' season ratings after ``winner`` beat the other."""
+                      names: tuple[str, str], winner: int) -> list[tuple[float, float]]:
+    """Both players' season ratings after ``winner`` beat the other; returns each seat's
+    board value before and after."""
     known = {r["user_id"]: MODEL.rating(r["mu"], r["sigma"]) for r in await tx.fetchall(
         "SELECT user_id, mu, sigma FROM season_ratings WHERE guild_id = ? AND season = ? "
         "AND user_id IN (?, ?)", (guild_id, season, *ids))}
     teams = [[known.get(i) or MODEL.rating()] for i in ids]
     rated = MODEL.rate(teams, ranks=[0, 1] if winner == 0 else [1, 0])
-    for seat, (user_id, [r]) in enumerate(zip(ids, rated, strict=True)):
+    moved = []
+    for seat, (user_id, [before], [r]) in enumerate(zip(ids, teams, rated, strict=True)):
+        moved.append((before.ordinal(), r.ordinal()))
         won = int(seat == winner)
         await tx.execute(
             "INSERT INTO season_ratings AS s (guild_id, season, user_id, name, mu, sigma, "
@@ -223,6 +226,7 @@ async def rate_season(tx: Tx, guild_id: int, season: str, ids: tuple[int, int],
             "sessions_won = s.sessions_won + excluded.sessions_won, "
             "sessions_lost = s.sessions_lost + excluded.sessions_lost",
             (guild_id, season, user_id, names[seat], r.mu, r.sigma, r.ordinal(), won, 1 - won))
+    return moved
 
 
 async def _season_page(db: Reads, guild_id: int, season: str, page: int,

@@ -178,6 +178,31 @@ async def test_ratings_before_and_after_are_kept_for_the_final_card(store: Store
     assert rows[0]["rating_after"] > start > rows[1]["rating_after"]
 
 
+async def test_season_ratings_before_and_after_are_kept_for_the_final_card(
+        store: Store) -> None:
+    """On a server with seasons, the final card shows the season's figures (the board the
+    server shows by default) beside the all-time ones: kept with the session."""
+    await seasons_on(store)
+    first = await forfeited(store, ADA, BEN, now=at(2026, 12))
+    second = await forfeited(store, ADA, BEN, now=at(2026, 12, 20))
+    start = MODEL.rating().ordinal()
+    season, moved = await store.records.season_changes(first) or ("", {})
+    assert season == "2026-12"
+    assert moved[0][0] == pytest.approx(start) == moved[1][0]
+    assert moved[0][1] > start > moved[1][1]
+    # The second session starts where the first left the season's board.
+    _, again = await store.records.season_changes(second) or ("", {})
+    assert again[0][0] == pytest.approx(moved[0][1]) and again[1][0] == pytest.approx(moved[1][1])
+    [row] = await store.db.fetchall(
+        "SELECT ordinal FROM season_ratings WHERE guild_id = ? AND season = ? AND user_id = ?",
+        (GUILD, "2026-12", ADA[0]))
+    assert again[0][1] == pytest.approx(row["ordinal"])
+    # Seasons off: none.
+    await seasons_on(store, "off")
+    assert await store.records.season_changes(
+        await forfeited(store, ADA, BEN, now=at(2027, 1))) is None
+
+
 def test_a_long_time_players_rating_keeps_moving() -> None:
     """After 500 sessions the model is sure of a player, yet one more win still moves them:
     ``tau`` keeps a floor under the uncertainty."""

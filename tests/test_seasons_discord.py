@@ -24,6 +24,7 @@ from tests.discord_helpers import (
     start_match,
     submit_cut,
     the_match,
+    thread_of,
 )
 from tests.loopback.harness import bot_in_process, loopback_server
 from tests.test_lang_announce_once import enforced_nonces  # noqa: F401 (a fixture)
@@ -330,3 +331,32 @@ async def test_a_manager_clears_the_season_channel(world: World) -> None:
     again = await boss.slash(world.channel, "umtali-admin settings", season_channel=summaries)
     assert f"summaries: <#{summaries.id}>" in _content(again)
     assert (await store.guild_settings(world.guild.id)).season_channel_id == summaries.id
+
+
+async def test_the_final_card_shows_the_season_and_the_all_time_ratings(world: World) -> None:
+    """On a server with seasons, whose board shows the season, the final card gives the
+    season's ratings before and after, then the all-time ones, each set named (it gave the
+    all-time ones alone, unnamed, which the season's board did not show)."""
+    await _seasons_on(world)
+    world.clock.now = DECEMBER
+    await resign(world, world.alice, first := await start_match(world))
+    live = await start_match(world)
+    await resign(world, world.alice, live)
+    table = next(m for m in thread_of(world, live).history() if m.id == live.table_message_id)
+    fields = {f["name"]: f["value"] for f in table.embeds[1].to_dict().get("fields", [])}
+    lines = fields["Ratings"].splitlines()
+    assert lines[0] == "Season 2026-12:" and lines[3] == "All time:", lines
+    assert world.bot.matches is not None
+    store = world.bot.matches.store
+    season = await store.records.season_changes(live.id)
+    assert season is not None and season[0] == "2026-12"
+    for seat, (before, after) in season[1].items():
+        assert f"{live.names[seat]}: {before:.1f} → {after:.1f}" in lines[1:3]
+    for seat, (before, after) in (await store.records.rating_changes(live.id)).items():
+        assert f"{live.names[seat]}: {before:.1f} → {after:.1f}" in lines[4:6]
+    # The season's board says the same as its card.
+    board = await world.carol.slash(world.channel, "umtali leaderboard")
+    winner = live.session.winner
+    assert winner is not None
+    assert f"{season[1][winner][1]:.1f}" in text_of(board)
+    assert first != live

@@ -92,11 +92,21 @@ async def ratings(svc: MatchService, live: LiveMatch, tr: Tr) -> str:
                   level=level_word(tr, live.computer_level))
     names = [safe_name(n) for n in live.names_in(tr)]
     changes = await svc.store.records.rating_changes(live.id)
-    return "\n".join(
+    if not changes:
+        return tr("Ratings are not counted yet.")
+
+    def lines(moved: dict[int, tuple[float, float]]) -> list[str]:
         # Decimals as the reader's language writes them (19,5 in Russian).
-        tr("{name}: {before} → {after}", name=names[seat], before=one_decimal(tr, before),
-           after=one_decimal(tr, after)) for seat, (before, after) in sorted(changes.items())
-    ) or tr("Ratings are not counted yet.")
+        return [tr("{name}: {before} → {after}", name=names[seat],
+                   before=one_decimal(tr, before), after=one_decimal(tr, after))
+                for seat, (before, after) in sorted(moved.items())]
+
+    season = await svc.store.records.season_changes(live.id)
+    if season is None:
+        return "\n".join(lines(changes))
+    # The server's board shows the season: its figures first, each set named.
+    return "\n".join([tr("Season {season}:", season=season[0]), *lines(season[1]),
+                      tr("All time:"), *lines(changes)])
 
 
 class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
