@@ -26,7 +26,7 @@ from typing import Final
 from openskill.models import PlackettLuceRating
 
 from data.db import Database, Reads, Tx
-from data.models import BoardPage, BoardRow
+from data.models import BoardPage, BoardRow, Rating
 from data.ranks import Board
 from data.ratings import MODEL
 
@@ -318,6 +318,20 @@ class Seasons:
         carried over alone does not put a player on a new season's board)."""
         async with self.db.snapshot() as db:  # its count, rows and places of one board
             return await _season_page(db, guild_id, season, page, per_page)
+
+    async def standing(self, guild_id: int, season: str, user_id: int) -> Rating | None:
+        """A member's rating and place on a season's board; None until they play in it (a
+        rating carried over from the season before is on no board yet)."""
+        async with self.db.snapshot() as db:  # the place among the players counted with it
+            row = await db.fetchone(
+                f"SELECT mu, sigma, ordinal {_BOARD_WHERE} AND user_id = ?",
+                (guild_id, season, user_id))
+            if row is None:
+                return None
+            ahead = await SEASON_BOARD.ahead(db, (guild_id, season), row["ordinal"])
+            count = await db.fetchone(f"SELECT COUNT(*) {_BOARD_WHERE}", (guild_id, season))
+        return Rating(row["mu"], row["sigma"], row["ordinal"], rank=1 + ahead,
+                      players=int(count[0]) if count else 0)
 
     async def best(self, guild_id: int, season: str, places: int,
                    most: int) -> tuple[BoardPage, int]:

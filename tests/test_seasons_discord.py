@@ -360,3 +360,27 @@ async def test_the_final_card_shows_the_season_and_the_all_time_ratings(world: W
     assert winner is not None
     assert f"{season[1][winner][1]:.1f}" in text_of(board)
     assert first != live
+
+
+async def test_stats_give_the_seasons_place_before_all_time(world: World) -> None:
+    """A member's stats on a server with seasons give their place on the season's board (the
+    board the server shows by default) above the all-time rating; none until they play in
+    the season."""
+    await _seasons_on(world)
+    await _ben_beats_ada_twice(world)
+    assert world.bot.matches is not None
+    store = world.bot.matches.store
+    standing = await store.seasons.standing(world.guild.id, "2026-12", world.bob.id)
+    assert standing is not None and (standing.rank, standing.players) == (1, 2)
+    stats = await world.bob.slash(world.channel, "umtali stats")
+    here = text_of(stats).split("On this server", 1)[1]
+    first, second = here.strip().splitlines()[:2]
+    assert first == f"Season 2026-12: rating **{standing.value:.1f}**, #1 of 2", first
+    assert second.startswith("Rating **"), second
+    # A new season, not played yet: no place on its board.
+    world.clock.now = NEW_YEAR + 60
+    await season_tick(world.bot)
+    await world.env.settle()
+    assert await store.seasons.running(world.guild.id) == "2027-01"
+    stats = await world.bob.slash(world.channel, "umtali stats")
+    assert "Season 2027-01" not in text_of(stats) and "Rating **" in text_of(stats)

@@ -332,7 +332,16 @@ async def _stats(interaction: discord.Interaction, guild_id: int, user: discord.
     if not (everywhere.rated.sessions or everywhere.practice.sessions):
         embed.description = tr("{name} has not finished a session yet.", name=name)
     else:
-        embed.add_field(name=tr("On this server"), value=record_text(here, tr), inline=False)
+        value = record_text(here, tr)
+        season = await store(interaction.client).seasons.running(guild_id)
+        standing = None if season is None else \
+            await store(interaction.client).seasons.standing(guild_id, season, user.id)
+        if season is not None and standing is not None:
+            # The board the server shows by default: the season's place first.
+            value = tr("Season {season}: rating **{rating}**, #{rank} of {players}",
+                       season=season, rating=one_decimal(tr, standing.value),
+                       rank=standing.rank, players=standing.players) + "\n" + value
+        embed.add_field(name=tr("On this server"), value=value, inline=False)
         embed.add_field(name=tr("On all servers"), value=record_text(everywhere, tr),
                         inline=False)
     if versus is not None and versus.id != user.id:
