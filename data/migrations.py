@@ -414,6 +414,12 @@ MIGRATIONS: Final[tuple[tuple[str | Variant, ...], ...]] = (
         """ALTER TABLE session_players ADD COLUMN season_before REAL""",
         """ALTER TABLE session_players ADD COLUMN season_after REAL""",
     ),
+    # 25: a match abandoned or cancelled closes its challenge by the match's id; every
+    # challenge ever posted is kept, so that read needs an index (it scanned the whole table
+    # in the write transaction: 33 ms at 200,000 challenges on SQLite).
+    (
+        """CREATE INDEX challenges_by_match ON challenges (match_id)""",
+    ),
 )
 
 
