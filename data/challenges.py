@@ -126,12 +126,14 @@ class ChallengeQueries:
     async def _check_pair_history(self, c: Tx, guild_id: int, challenger_id: int,
                                   opponent_id: int, now: float) -> None:
         """A "no" stands a while, and challenges withdrawn to be sent again (each a ping)
-        are only a few: counted from when each was sent."""
+        are only a few: counted from when each was sent. One accepted was answered, whatever
+        became of its match (one ended with no result marks it cancelled)."""
         window = self.limits.pair_window
         rows = await c.fetchall(
             "SELECT status, created_at FROM challenges WHERE guild_id = ? AND "
             "challenger_id = ? AND opponent_id = ? AND computer_level IS NULL AND "
-            "status != 'accepted' AND created_at > ? ORDER BY created_at DESC",
+            "status != 'accepted' AND match_id IS NULL AND created_at > ? "
+            "ORDER BY created_at DESC",
             (guild_id, challenger_id, opponent_id, now - window))
         declined = [r["created_at"] for r in rows if r["status"] == "declined"]
         if declined:
