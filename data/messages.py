@@ -205,13 +205,18 @@ class MessageQueries:
             panels = await panels_in(c, match_id)
         return None if panels is None else panels[seat]
 
-    async def set_dm_refused(self, match_id: int, seat: int, hand: int = 0) -> None:
-        """The seat's DMs refused the bot, in ``hand`` (``dms_again``: not tried again in it)."""
+    async def set_dm_refused(self, match_id: int, seat: int, hand: int = 0) -> bool:
+        """The seat's DMs refused the bot, in ``hand`` (``dms_again``: not tried again in it);
+        whether that is news: False when it was saved so already (found by another copy of
+        the match, which told it)."""
         async with self.db.transaction() as c:
+            found = await c.execute(
+                f"UPDATE matches SET dm_refused{seat} = 1 WHERE id = ? AND dm_refused{seat} = 0",
+                (match_id,))
             await c.execute(
-                f"UPDATE matches SET dm_refused{seat} = 1, dm_tried{seat} = CASE WHEN "
-                f"dm_tried{seat} < ? THEN ? ELSE dm_tried{seat} END WHERE id = ?",
-                (hand, hand, match_id))
+                f"UPDATE matches SET dm_tried{seat} = ? WHERE id = ? AND dm_tried{seat} < ?",
+                (hand, match_id, hand))
+            return found.rowcount == 1
 
     async def claim_dm_try(self, match_id: int, seat: int, hand: int, owner: str) -> bool:
         """Whether the seat's refused DMs are to be tried again in ``hand`` by the match's

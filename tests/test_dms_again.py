@@ -170,3 +170,20 @@ async def test_the_panel_that_reached_reopened_dms_is_kept_up_to_date_though_the
     await play_out(world, live, moves=2)
     await flush(world)
     assert not live.over and live.dm_shown[bob] == live.version
+
+
+async def test_a_copy_that_took_the_dms_for_open_tells_the_channel_nothing_again(
+        world: World, db_path: Path) -> None:
+    """Another process's copy of the match, read before the refusal was saved, takes Bob's
+    DMs for open: its panel is refused in a later hand. The refusal was found and told
+    already (saved): nothing more is said in the channel (the soak's PostgreSQL case, two
+    processes, seed 2173: told twice, in two hands, 100 ms apart)."""
+    live, bob = await refused_from_the_start(world)
+    assert _notices(world, live) == 1
+    await _next_hand(world, live)
+    assert _notices(world, live) == 1
+    live.dm_refused[bob] = False  # as the other process's copy had it
+    await play_out(world, live, moves=2)
+    await flush(world)
+    assert live.dm_refused[bob] and _saved_refused(db_path, live)[bob] == 1
+    assert _notices(world, live) == 1

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from cogs.umtali.dms_again import owe, paid, refused
+from cogs.umtali.dms_again import owe, owed, paid, refused
 from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import only, ping
@@ -52,11 +52,16 @@ class ChannelLoss(ABC):
     async def dm_refused(self, live: LiveMatch, seat: int) -> None:
         # Found by a panel (or a turn's DM) sent to DMs taken for open: told once. One tried
         # again while they are taken for closed is refused quietly (``dms_again``).
-        await self.service.store.set_dm_refused(live.id, seat, refused(live, seat))
+        news = await self.service.store.set_dm_refused(live.id, seat, refused(live, seat))
         live.dm_refused[seat] = True
         if live.channel_lost:
             paid(live, seat)
             await self.service.abandon_if_unreachable(live)
+            return
+        if not news and not owed(live, seat):
+            # Saved so already: found by another copy of the match (another process's, this
+            # one read before it was saved), which told it.
+            log.info("match %d: seat %d's DMs refuse the bot, as saved already", live.id, seat)
             return
         if live.over or not await self._in_play(live):
             return  # its final panel refused: nothing left to play from My hand
