@@ -40,11 +40,11 @@ async def test_a_session_counted_while_another_process_ends_its_season_is_carrie
         real = rate_season
         ticks: list[asyncio.Task[list[SeasonEnd]]] = []
 
-        async def rate_as_the_tick_runs(*args: object) -> None:
+        async def rate_as_the_tick_runs(*args: object) -> list[tuple[float, float]]:
             # The counter has found December open; the other process's tick starts now.
             ticks.append(asyncio.create_task(ticker.seasons.end_due(at(2027, 1, 1))))
             await blocked_or_done(ticker, ticks[0])
-            await real(*args)  # type: ignore[arg-type]
+            return await real(*args)  # type: ignore[arg-type]
 
         monkeypatch.setattr(records, "rate_season", rate_as_the_tick_runs)
         last = dt.datetime(2026, 12, 31, 23, 59, 59, tzinfo=dt.UTC).timestamp()
