@@ -8,10 +8,15 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
+import discord
+import pytest
+
 from bot import UmtaliBot
+from cogs.umtali.dms_again import paid
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.reminders import turn_of
 from tests.discord_helpers import World, flush, play_out, start_match, thread_of
+from tests.test_faults_opening import server_errors  # noqa: F401 (a fixture)
 
 REFUSED = "can't send you direct messages"
 
@@ -187,3 +192,65 @@ async def test_a_copy_that_took_the_dms_for_open_tells_the_channel_nothing_again
     await flush(world)
     assert live.dm_refused[bob] and _saved_refused(db_path, live)[bob] == 1
     assert _notices(world, live) == 1
+
+
+@pytest.mark.usefixtures("server_errors")
+async def test_a_notice_that_failed_for_now_is_told_by_the_copy_after_a_restart(
+        world: World, make_bot: Callable[[], UmtaliBot]) -> None:
+    """review66: the copy that found Bob's DMs closed could not post the notice (a 5xx): it
+    was owed in that copy's memory alone. The bot restarting (or the match moving to another
+    process) before the seat's next delivery, the copy that brought it back took the DMs for
+    closed as saved, and said nothing: Bob was never told to use My hand."""
+    live = await start_match(world)
+    bob = live.seat_of(world.bob.id)
+    assert bob is not None and not live.dm_refused[bob]
+    svc = world.bot.matches
+    assert svc is not None
+    thread = thread_of(world, live)
+    posts = f"/channels/{thread.id}/messages"
+    world.env.inject_error("POST", posts, status=503, times=None)
+    _close_dms(world)
+    with pytest.raises(discord.DiscordServerError):
+        await svc.delivery.dm_refused(live, bob)
+    faults = world.env.backend.faults
+    faults[:] = [f for f in faults if str(f["path"]) != posts]
+    assert _notices(world, live) == 0
+    new = make_bot()
+    await world.env.restart_bot(new)
+    assert new.matches is not None
+    restored = new.matches.matches[live.id]
+    assert restored.dm_refused[bob]
+    await play_out(world, restored, moves=2)
+    await flush(world)
+    assert _notices(world, restored) == 1
+    await _next_hand(world, restored)
+    assert _notices(world, restored) == 1
+
+
+@pytest.mark.usefixtures("server_errors")
+async def test_a_notice_that_failed_for_now_is_told_by_another_copy_that_finds_the_refusal(
+        world: World) -> None:
+    """review66: the copy that saved the refusal could not post its notice (a 5xx) and lost
+    the match to another process, whose copy (read before the refusal was saved) took the DMs
+    for open: its panel refused, it found the refusal saved already and said nothing, taking
+    it for told. Nobody told Bob."""
+    live = await start_match(world)
+    bob = live.seat_of(world.bob.id)
+    assert bob is not None
+    svc = world.bot.matches
+    assert svc is not None
+    posts = f"/channels/{thread_of(world, live).id}/messages"
+    world.env.inject_error("POST", posts, status=503, times=None)
+    _close_dms(world)
+    with pytest.raises(discord.DiscordServerError):
+        await svc.delivery.dm_refused(live, bob)
+    faults = world.env.backend.faults
+    faults[:] = [f for f in faults if str(f["path"]) != posts]
+    dm = world.bob.user.dm_channel
+    world.env.inject_error("PATCH", f"/channels/{dm.id}/messages/*", status=403, code=50007,
+                           message="Cannot send messages to this user", times=None)
+    # As the other process's copy has it: DMs taken for open, nothing owed.
+    paid(live, bob)
+    live.dm_refused[bob] = False
+    await _next_hand(world, live)
+    assert live.dm_refused[bob] and _notices(world, live) == 1
