@@ -220,7 +220,8 @@ async def test_a_notice_that_failed_for_now_is_told_by_the_copy_after_a_restart(
     assert new.matches is not None
     restored = new.matches.matches[live.id]
     assert restored.dm_refused[bob]
-    await play_out(world, restored, moves=2)
+    # Told at the seat's next delivery, once.
+    await play_out(world, restored, moves=4)
     await flush(world)
     assert _notices(world, restored) == 1
     await _next_hand(world, restored)
