@@ -5,7 +5,7 @@ reviews sent (``data.store.Store`` has them all)."""
 from __future__ import annotations
 
 from data.db import Database, Row, Tx
-from data.models import AsSaved, DmPanel, Place
+from data.models import UNTOLD, AsSaved, DmPanel, Place
 
 #: The columns of ``matches`` that ``panels_of`` reads.
 PANEL_COLUMNS = ("dm0_channel_id, dm0_message_id, dm0_sending, dm0_told, dm1_channel_id, "
@@ -206,17 +206,34 @@ class MessageQueries:
         return None if panels is None else panels[seat]
 
     async def set_dm_refused(self, match_id: int, seat: int, hand: int = 0) -> bool:
-        """The seat's DMs refused the bot, in ``hand`` (``dms_again``: not tried again in it);
-        whether that is news: False when it was saved so already (found by another copy of
-        the match, which told it)."""
+        """The seat's DMs refused the bot, in ``hand`` (``dms_again``: not tried again in it),
+        its notice still to be told (``UNTOLD``: ``claim_dm_notice``); whether that is news:
+        False when it was saved so already (found by another copy of the match)."""
         async with self.db.transaction() as c:
             found = await c.execute(
-                f"UPDATE matches SET dm_refused{seat} = 1 WHERE id = ? AND dm_refused{seat} = 0",
-                (match_id,))
+                f"UPDATE matches SET dm_refused{seat} = ? WHERE id = ? AND dm_refused{seat} = 0",
+                (UNTOLD, match_id))
             await c.execute(
                 f"UPDATE matches SET dm_tried{seat} = ? WHERE id = ? AND dm_tried{seat} < ?",
                 (hand, match_id, hand))
             return found.rowcount == 1
+
+    async def claim_dm_notice(self, match_id: int, seat: int) -> bool:
+        """Whether this copy of the match is to tell the channel that the seat's DMs refused
+        the bot: the refusal's notice, once, whichever copy (or process) asks first."""
+        async with self.db.transaction() as c:
+            cur = await c.execute(
+                f"UPDATE matches SET dm_refused{seat} = 1 WHERE id = ? AND dm_refused{seat} = ?",
+                (match_id, UNTOLD))
+            return cur.rowcount == 1
+
+    async def owe_dm_notice(self, match_id: int, seat: int) -> None:
+        """The refusal's notice claimed (``claim_dm_notice``) but not posted (failing for
+        now): still to be told, by whichever copy delivers to the seat next."""
+        async with self.db.transaction() as c:
+            await c.execute(
+                f"UPDATE matches SET dm_refused{seat} = ? WHERE id = ? AND dm_refused{seat} = 1",
+                (UNTOLD, match_id))
 
     async def claim_dm_try(self, match_id: int, seat: int, hand: int, owner: str) -> bool:
         """Whether the seat's refused DMs are to be tried again in ``hand`` by the match's
@@ -225,7 +242,7 @@ class MessageQueries:
         async with self.db.transaction() as c:
             cur = await c.execute(
                 f"UPDATE matches SET dm_tried{seat} = ? WHERE id = ? AND owner = ? "
-                f"AND status = 'active' AND channel_lost = 0 AND dm_refused{seat} = 1 "
+                f"AND status = 'active' AND channel_lost = 0 AND dm_refused{seat} != 0 "
                 f"AND dm_tried{seat} < ?", (hand, match_id, owner, hand))
             return cur.rowcount == 1
 

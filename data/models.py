@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 if TYPE_CHECKING:
     from data.db import Row
+
+#: ``matches.dm_refused0``/``1``: 0 the seat's DMs taken for open; 1 refused (told in the
+#: channel, or nobody to tell); UNTOLD refused, the channel not told yet (its notice failed
+#: for now, or the copy that found the refusal stopped before it): whichever copy of the match
+#: delivers to the seat next tells it (``cogs.umtali.dms_again``).
+UNTOLD: Final = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +160,9 @@ class MatchRow:
     #: The players' Discord-wide display names, for the records of all servers ('' when not
     #: known: a match from before they were kept).
     global_names: tuple[str, str] = ("", "")
+    #: Each seat whose refused DMs (``dm_refused``) are still to be told in the channel: its
+    #: notice failed for now, or its finder stopped before it (``dm_refused`` saved as 2).
+    dm_untold: tuple[bool, bool] = (False, False)
 
 
 class DmPanel(NamedTuple):
@@ -310,6 +319,7 @@ def match_row(row: Row) -> MatchRow:
         dm_channel_ids=(row["dm0_channel_id"], row["dm1_channel_id"]),
         dm_message_ids=(row["dm0_message_id"], row["dm1_message_id"]),
         dm_refused=(bool(row["dm_refused0"]), bool(row["dm_refused1"])),
+        dm_untold=(row["dm_refused0"] == UNTOLD, row["dm_refused1"] == UNTOLD),
         pending=row["pending"], computer_seat=row["computer_seat"],
         computer_level=row["computer_level"], unsent=row["unsent"],
         created_at=row["created_at"],

@@ -315,7 +315,7 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
         channel since this copy was read)."""
         now = time.time() if now is None else now
         owes = ", resend = ?" if resend else ""
-        still = (" AND channel_lost = 1 AND (dm_refused0 = 1 OR dm_refused1 = 1)"
+        still = (" AND channel_lost = 1 AND (dm_refused0 != 0 OR dm_refused1 != 0)"
                  if unreachable else "")
         async with self.db.transaction() as c:
             cur = await c.execute(

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from cogs.umtali.dms_again import owe, owed, paid, refused
+from cogs.umtali.dms_again import owe, paid, refused
 from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import only, ping
@@ -52,16 +52,15 @@ class ChannelLoss(ABC):
     async def dm_refused(self, live: LiveMatch, seat: int) -> None:
         # Found by a panel (or a turn's DM) sent to DMs taken for open: told once. One tried
         # again while they are taken for closed is refused quietly (``dms_again``).
-        news = await self.service.store.set_dm_refused(live.id, seat, refused(live, seat))
+        if not await self.service.store.set_dm_refused(live.id, seat, refused(live, seat)):
+            # Saved so already: found by another copy of the match (another process's, this
+            # one read before it was saved). Told by that one, unless its notice is still
+            # owed as saved (failed for now, and that copy gone): ``tell_refused`` claims it.
+            log.info("match %d: seat %d's DMs refuse the bot, as saved already", live.id, seat)
         live.dm_refused[seat] = True
         if live.channel_lost:
             paid(live, seat)
             await self.service.abandon_if_unreachable(live)
-            return
-        if not news and not owed(live, seat):
-            # Saved so already: found by another copy of the match (another process's, this
-            # one read before it was saved), which told it.
-            log.info("match %d: seat %d's DMs refuse the bot, as saved already", live.id, seat)
             return
         if live.over or not await self._in_play(live):
             return  # its final panel refused: nothing left to play from My hand
@@ -84,6 +83,12 @@ class ChannelLoss(ABC):
         posted: failing for now (raised), it is posted at the seat's next delivery (its hand
         tried again: ``Delivery._hand``), not left untold for the rest of the match."""
         token = owe(live, seat)
+        store = self.service.store
+        if not await store.claim_dm_notice(live.id, seat):
+            # Told by another copy of the match (or being told): once, whichever claims it.
+            log.info("match %d: seat %d's refused DMs were told already", live.id, seat)
+            paid(live, seat)
+            return
         user_id = live.player_ids[seat]
         channel = self.client.get_partial_messageable(live.channel_id)
         tr = self.service.public_tr(live)
@@ -98,7 +103,17 @@ class ChannelLoss(ABC):
             await self.lose_channel(live, e, channel.id)
             if not live.channel_lost and live.channel_id != channel.id:
                 # A channel the match had left (brought up to date): said where it is now.
+                await store.owe_dm_notice(live.id, seat)
                 await self.dm_refused(live, seat)
+        except PASSING:
+            # Still owed, here (posted at the seat's next delivery) and as saved: should this
+            # copy go before that (a restart, the match taken), the next one tells it.
+            try:
+                await store.owe_dm_notice(live.id, seat)
+            except Exception as failed:
+                log.info("match %d: seat %d's refused DMs, not told, could not be saved as "
+                         "owed (%s: %s)", live.id, seat, failed.__class__.__name__, failed)
+            raise
         else:
             paid(live, seat)
 

@@ -9,7 +9,8 @@ goes on taking the DMs for closed, and a try refused again says nothing (the ref
 in the channel once, when it was found). Only a panel that reached the DMs clears it, saved
 with its id in one write (``set_dm_message``). Never with the match's channel lost: a seat
 refused then abandoned the match. A notice failing for now (a 5xx) is owed, and posted at the
-seat's next delivery (``owed``)."""
+seat's next delivery (``owed``): by this copy, or, saved so (``UNTOLD``), by the copy of the
+process that has the match next, claimed once (``claim_dm_notice``)."""
 
 from __future__ import annotations
 
@@ -69,12 +70,15 @@ def owe(live: LiveMatch, seat: int) -> str:
 
 
 def owed(live: LiveMatch, seat: int) -> bool:
-    """Whether the seat's refusal is still to be told in the channel."""
-    return seat in _owed.get(live, {})
+    """Whether the seat's refusal is still to be told in the channel: owed by this copy, or
+    as saved when it was read (the copy that owed it gone: stopped, or the match taken from
+    it). Told by whichever copy claims it first (``MessageQueries.claim_dm_notice``)."""
+    return seat in _owed.get(live, {}) or live.dm_untold[seat]
 
 
 def paid(live: LiveMatch, seat: int) -> None:
     """The seat's refusal told in the channel (or no longer to be)."""
+    live.dm_untold[seat] = False
     owing = _owed.get(live)
     if owing is not None:
         owing.pop(seat, None)

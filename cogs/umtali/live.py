@@ -105,6 +105,9 @@ class LiveMatch:
     #: With the channel lost, the seats still to be told so by a new DM (as saved: set with
     #: the loss, a seat's cleared with the panel that tells it).
     lost_untold: set[int] = field(default_factory=set)
+    #: The seats whose refused DMs are still to be told in the channel as saved (the notice
+    #: failed for now, or its finder stopped before it: ``dms_again.owed``).
+    dm_untold: list[bool] = field(default_factory=lambda: [False, False])
     #: What a delivery that failed for now still owes, as saved (``Batch.dumps``): sent by
     #: the process that brings the match in (``Owners.adopt``).
     resend: str = ""
@@ -290,6 +293,7 @@ class LiveMatch:
             lost_untold={seat for seat in (0, 1) if row.lost_untold[seat] and row.channel_lost
                          and seat != row.computer_seat and not row.dm_refused[seat]},
             resend=row.resend,
+            dm_untold=[row.dm_untold[seat] and seat != row.computer_seat for seat in (0, 1)],
             # Ended with no result (a finished session's state says how it ended).
             abandoned=row.status == "finished" and not session.over,
             ended=row.how or "" if row.status == "finished" and not session.over else "",
