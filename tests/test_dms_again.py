@@ -255,3 +255,36 @@ async def test_a_notice_that_failed_for_now_is_told_by_another_copy_that_finds_t
     live.dm_refused[bob] = False
     await _next_hand(world, live)
     assert live.dm_refused[bob] and _notices(world, live) == 1
+
+
+@pytest.mark.usefixtures("server_errors")
+async def test_a_notice_that_failed_for_now_as_the_database_did_is_told_by_its_copy(
+        world: World, db_path: Path) -> None:
+    """review66: the notice claimed (saved as told) and its post failing for now, its claim
+    could not be given back (the database failing too): the copy that holds it posts it at the
+    seat's next delivery, as before the claim existed, rather than find it claimed."""
+    live = await start_match(world)
+    bob = live.seat_of(world.bob.id)
+    assert bob is not None
+    svc = world.bot.matches
+    assert svc is not None
+    posts = f"/channels/{thread_of(world, live).id}/messages"
+    world.env.inject_error("POST", posts, status=503, times=None)
+    _close_dms(world)
+    with sqlite3.connect(db_path) as db:
+        db.execute(
+            f"CREATE TRIGGER owe_fails BEFORE UPDATE OF dm_refused{bob} ON matches "
+            f"WHEN OLD.dm_refused{bob} = 1 AND NEW.dm_refused{bob} = 2 "
+            "BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END")
+    with pytest.raises(discord.DiscordServerError):
+        await svc.delivery.dm_refused(live, bob)
+    with sqlite3.connect(db_path) as db:
+        db.execute("DROP TRIGGER owe_fails")
+    faults = world.env.backend.faults
+    faults[:] = [f for f in faults if str(f["path"]) != posts]
+    assert _saved_refused(db_path, live)[bob] == 1 and _notices(world, live) == 0
+    await play_out(world, live, moves=4)
+    await flush(world)
+    assert _notices(world, live) == 1
+    await _next_hand(world, live)
+    assert _notices(world, live) == 1

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from cogs.umtali.dms_again import owe, paid, refused
+from cogs.umtali.dms_again import hold, holds, owe, paid, refused, release
 from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import only, ping
@@ -84,11 +84,12 @@ class ChannelLoss(ABC):
         tried again: ``Delivery._hand``), not left untold for the rest of the match."""
         token = owe(live, seat)
         store = self.service.store
-        if not await store.claim_dm_notice(live.id, seat):
+        if not holds(live, seat) and not await store.claim_dm_notice(live.id, seat):
             # Told by another copy of the match (or being told): once, whichever claims it.
             log.info("match %d: seat %d's refused DMs were told already", live.id, seat)
             paid(live, seat)
             return
+        hold(live, seat)
         user_id = live.player_ids[seat]
         channel = self.client.get_partial_messageable(live.channel_id)
         tr = self.service.public_tr(live)
@@ -111,8 +112,11 @@ class ChannelLoss(ABC):
             try:
                 await store.owe_dm_notice(live.id, seat)
             except Exception as failed:
+                # Held here (saved as told, by the claim): this copy posts it, unclaimed.
                 log.info("match %d: seat %d's refused DMs, not told, could not be saved as "
                          "owed (%s: %s)", live.id, seat, failed.__class__.__name__, failed)
+            else:
+                release(live, seat)
             raise
         else:
             paid(live, seat)

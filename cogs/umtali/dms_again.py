@@ -35,6 +35,10 @@ _trying: weakref.WeakKeyDictionary[LiveMatch, dict[int, int]] = weakref.WeakKeyD
 #: By match: the seats whose refusal is still to be told in the channel (its post failed for
 #: now), each by what names it (``owe``).
 _owed: weakref.WeakKeyDictionary[LiveMatch, dict[int, str]] = weakref.WeakKeyDictionary()
+#: By match: the seats whose notice this copy claimed (``claim_dm_notice``) and has not
+#: posted, nor saved as owed again (the database failing with the post): its to post, with no
+#: claim (the database has it told).
+_held: weakref.WeakKeyDictionary[LiveMatch, set[int]] = weakref.WeakKeyDictionary()
 
 
 def reopened(tr: Tr) -> str:
@@ -76,9 +80,26 @@ def owed(live: LiveMatch, seat: int) -> bool:
     return seat in _owed.get(live, {}) or live.dm_untold[seat]
 
 
+def hold(live: LiveMatch, seat: int) -> None:
+    """The seat's notice claimed by this copy, until it is posted (``paid``) or saved as
+    owed again (``release``)."""
+    _held.setdefault(live, set()).add(seat)
+
+
+def holds(live: LiveMatch, seat: int) -> bool:
+    """Whether this copy holds the claim on the seat's notice."""
+    return seat in _held.get(live, ())
+
+
+def release(live: LiveMatch, seat: int) -> None:
+    """The seat's notice no longer held here: saved as owed again, for any copy to claim."""
+    _held.get(live, set()).discard(seat)
+
+
 def paid(live: LiveMatch, seat: int) -> None:
     """The seat's refusal told in the channel (or no longer to be)."""
     live.dm_untold[seat] = False
+    release(live, seat)
     owing = _owed.get(live)
     if owing is not None:
         owing.pop(seat, None)
