@@ -53,3 +53,21 @@ async def test_no_hand_is_logged_even_at_debug(
     logged = "\n".join(r.getMessage() for r in caplog.records)
     leaked = [s[:80] for s in private if s in logged]
     assert not leaked, leaked
+
+
+@pytest.mark.usefixtures("debug_as_main_sets_it")
+async def test_no_interaction_token_is_logged_even_at_debug(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """An interaction's token lets whoever holds it answer as the bot for 15 minutes: discord.py
+    logs each answer's URL, token and all, at DEBUG (``discord.webhook.async_``)."""
+    caplog.set_level(logging.DEBUG)
+    async with a_match_mid_hand(monkeypatch, tmp_path) as mid:
+        tokens = set(mid.server.interactions)
+        assert tokens, "the players clicked"
+    assert any(r.levelno == logging.DEBUG for r in caplog.records)  # DEBUG is on
+    # (the loopback Discord's own access log names the URLs it was sent: not the bot's)
+    logged = "\n".join(f"{r.name}: {r.getMessage()}" for r in caplog.records
+                       if not r.name.startswith(("aiohttp.access", "tests.")))
+    leaked = sorted(t for t in tokens if t in logged)
+    assert not leaked, [line for line in logged.splitlines() if leaked[0] in line][:2]
