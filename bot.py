@@ -334,13 +334,16 @@ async def run_until_closed(bot: UmtaliBot, token: str) -> None:
 
 
 #: discord.py's loggers whose DEBUG lines hold what is sent and received whole (the bodies of
-#: requests and answers, every gateway event): DM panels, and the clicks on them, so hands.
-PRIVATE_AT_DEBUG = ("discord.http", "discord.gateway")
+#: requests and answers, every gateway event): DM panels, and the clicks on them, so hands;
+#: and the URL of each answer to an interaction, its token in it (``discord.webhook.async_``:
+#: whoever reads it may answer as the bot for 15 minutes).
+PRIVATE_AT_DEBUG = ("discord.http", "discord.gateway", "discord.webhook")
 
 
 def private_log_levels(level: str) -> None:
-    """Even at DEBUG, the log holds no player's cards: discord.py's loggers that would write
-    them stay at INFO (or ``level``, if above); the bot's own DEBUG lines stay."""
+    """Even at DEBUG, the log holds no player's cards and no interaction's token: discord.py's
+    loggers that would write them stay at INFO (or ``level``, if above); the bot's own DEBUG
+    lines stay."""
     quiet = max(logging.INFO, logging.getLevelName(level))
     for name in PRIVATE_AT_DEBUG:
         logging.getLogger(name).setLevel(quiet)
