@@ -120,9 +120,11 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
     original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
     if isinstance(original, discord.Forbidden) and original.code == ARCHIVED:
         # From a thread locked and archived, Discord refuses any answer (a desktop client
-        # sends the click all the same): nobody can be told, and no bug of ours.
-        log.warning("an interaction in channel %s could not be answered: its thread is "
-                    "archived and locked (%s)", interaction.channel_id, original)
+        # sends the click all the same): nobody can be told, and no bug of ours, nor a fault
+        # of Discord's: a member's click, as often as they like, with nothing for the admin
+        # to do (the thread was locked on purpose).
+        log.info("an interaction in channel %s could not be answered: its thread is "
+                 "archived and locked (%s)", interaction.channel_id, original)
         return
     tr = tr_of(interaction)
     text = message_for(error, tr)
