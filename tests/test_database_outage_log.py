@@ -1,0 +1,79 @@
+"""The database failing for a while (another writer holding the SQLite file's lock, a backup,
+PostgreSQL restarting): the timers check every second, and each check's lease renewal fails
+the same way. The admin reads one WARNING when it begins and one line when it is over, not a
+WARNING a second (PostgreSQL out of reach logged "the leases could not be renewed" 30 times in
+30 s; SQLite locked, once at every busy timeout)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.loopback.driver import start_session
+from tests.loopback.harness import BotProcess, bot_process, loopback_server
+from tests.loopback.soak_database import _let_go, _write_lock
+from tests.pg_server import PgServer
+from tests.test_review24_database_down import out_of_reach
+
+#: A line of the bot's log: its level and what it says.
+LINE = re.compile(r"^\S+ \S+ (?P<level>[A-Z]+) (?P<name>\S+): (?P<text>.*)$")
+
+
+def _said(text: str) -> None:
+    """One WARNING of the leases failing, naming the database; one INFO of their end."""
+    lines = [m for m in map(LINE.match, text.splitlines()) if m is not None]
+    warned = [m["text"] for m in lines if m["level"] == "WARNING"
+              and m["name"].startswith(("cogs.", "umtali.", "data."))]
+    leases = [t for t in warned if "leases could not be renewed" in t]
+    assert len(leases) == 1, warned
+    assert "database" in leases[0], leases[0]
+    again = [m["text"] for m in lines if m["level"] == "INFO" and "leases" in m["text"]]
+    assert len(again) == 1 and "again" in again[0], again
+
+
+def _since(log: Path, start: int) -> str:
+    with log.open("rb") as read:
+        read.seek(start)
+        return read.read().decode(errors="replace")
+
+
+async def test_the_database_locked_a_while_is_said_once_and_its_end_too(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    async with bot_process(monkeypatch, tmp_path) as (server, bot, db, alice, bob):
+        await start_session(server, db, alice, bob)
+        await asyncio.sleep(1.5)
+        start = bot.log.stat().st_size
+        other = await asyncio.to_thread(_write_lock, db)
+        try:
+            await asyncio.sleep(20)  # four busy timeouts, twenty checks
+        finally:
+            await asyncio.to_thread(_let_go, other)
+        await asyncio.sleep(3)
+        text = _since(bot.log, start)
+    _said(text)
+
+
+@pytest.mark.parametrize("backend", [pytest.param("postgresql", marks=pytest.mark.postgresql)])
+async def test_postgresql_out_of_reach_is_said_once_and_its_end_too(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, store_target: str,
+        postgres_server: PgServer) -> None:
+    """Each check fails at once (no server to wait for): a WARNING a second, before."""
+    async with loopback_server(monkeypatch) as server:
+        alice, bob = server.add_member("ada"), server.add_member("ben")
+        bot = BotProcess(server, tmp_path / "unused.sqlite3", tmp_path,
+                         env={"UMTALI_DATABASE_URL": store_target})
+        await bot.start()
+        try:
+            await start_session(server, store_target, alice, bob)
+            await asyncio.sleep(1.5)
+            start = bot.log.stat().st_size
+            async with out_of_reach(postgres_server):
+                await asyncio.sleep(10)
+            await asyncio.sleep(6)
+            text = _since(bot.log, start)
+        finally:
+            await bot.stop()
+    _said(text)
