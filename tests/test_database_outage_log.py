@@ -32,6 +32,7 @@ def _said(text: str) -> None:
     assert "database" in leases[0], leases[0]
     again = [m["text"] for m in lines if m["level"] == "INFO" and "leases" in m["text"]]
     assert len(again) == 1 and "again" in again[0], again
+    assert sum("timer check failed" in t for t in warned) <= 1, warned
 
 
 def _since(log: Path, start: int) -> str:

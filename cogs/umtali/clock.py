@@ -86,8 +86,9 @@ async def check_timers(svc: MatchService, now: float) -> None:
     try:
         await svc.owners.tick(now)
     except Exception as e:
-        log.warning("the leases could not be renewed (%s: %s); trying again",
-                    e.__class__.__name__, e)
+        svc.owners.renewal.failed(e)  # a WARNING at the first of a run only
+    else:
+        svc.owners.renewal.worked()
     if first:
         await _connected(svc)
         # The time spent connecting is given back: noted at once, lest a stop before the

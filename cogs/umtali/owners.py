@@ -25,6 +25,7 @@ from cogs.umtali.claims import LEASE, Claims
 from cogs.umtali.clock import alive_key, last_alive
 from cogs.umtali.clock_state import held_from
 from cogs.umtali.in_dms import owe_at_bring_in
+from cogs.umtali.lasting import Lasting
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.question_message import void_owed
@@ -63,6 +64,9 @@ class Owners:
         self.checking_since: float | None = None
         self._stuck_told = False
         self.claims = Claims(self)
+        #: The renewals (the tick's, the one beside it) failing in a row: said once.
+        self.renewal = Lasting(log, "the leases could not be renewed",
+                               "the leases are renewed again")
 
     def until(self) -> float:
         return self.svc.clock() + LEASE
@@ -91,16 +95,17 @@ class Owners:
         await ask_again(self.svc, now)
         await void_owed(self.svc)
 
-    async def renew(self, now: float) -> None:
+    async def renew(self, now: float) -> bool:
         """Every ``RENEW_EVERY`` seconds: extend the leases of the matches held here, drop
         those another process took meanwhile, and read again what servers and members chose
-        (``catch_up``). Once per period, whoever asks first (the tick, the task beside it)."""
+        (``catch_up``). Once per period, whoever asks first (the tick, the task beside it):
+        whether it was this call's."""
         async with self._renewing:
             if self._stopped:
-                return
+                return False
             last = self._renewed_at
             if last is not None and last <= now < last + RENEW_EVERY:
-                return
+                return False
             self._renewed_at = now
             held = dict(self.svc.matches)
             for match_id in await self.leases.renew(self.until(),
@@ -114,6 +119,7 @@ class Owners:
                     log.info("match %d: now held by another process", match_id)
                     self.drop(live)
             await self.catch_up()
+            return True
 
     @contextlib.contextmanager
     def checking(self, now: float) -> Iterator[None]:
@@ -159,10 +165,10 @@ class Owners:
                 self._stuck_told = False
                 log.info("the timer checks go on again; the leases are renewed")
             try:
-                await self.renew(now)
+                if await self.renew(now):
+                    self.renewal.worked()
             except Exception as e:
-                log.warning("the leases could not be renewed (%s: %s); trying again",
-                            e.__class__.__name__, e)
+                self.renewal.failed(e)
 
     async def catch_up(self) -> None:
         """What servers and members chose, read again where another process changed it: a

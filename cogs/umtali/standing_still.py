@@ -81,8 +81,9 @@ async def stood_still(svc: MatchService, since: float, now: float) -> None:
         # its time is given here (both would give it, and disagree on the deadline).
         await svc.owners.tick(now)
     except Exception as e:
-        log.warning("the leases could not be renewed (%s: %s); trying again",
-                    e.__class__.__name__, e)
+        svc.owners.renewal.failed(e)
+    else:
+        svc.owners.renewal.worked()
     await pay(svc, "while the bot stood still")
     state.standing = None
     # Saved at once: a stop before the next heartbeat would give that time back again.

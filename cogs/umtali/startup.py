@@ -16,6 +16,7 @@ from cogs.umtali.challenges import ExpiryEdits, expire_challenges
 from cogs.umtali.clock import heartbeat
 from cogs.umtali.clock_state import CONNECTING
 from cogs.umtali.failures import PASSING
+from cogs.umtali.lasting import Lasting
 from cogs.umtali.outgrown import stop_if_outgrown
 from cogs.umtali.standing_still import judge_stood
 from data.store import Store
@@ -132,6 +133,8 @@ async def run_timers(bot: commands.Bot, every: float = 1.0) -> None:
     # Expired challenges' messages are edited beside the tick, never holding it up.
     edits = ExpiryEdits(bot)
     ticks = 0
+    # The database failing a while fails a check every ten seconds: said once.
+    failing = Lasting(log, "timer check failed", "the timer checks work again")
     #: When the loop meant to wake next (by the service's clock, which deadlines are on).
     waking: float | None = None
     try:
@@ -162,9 +165,10 @@ async def run_timers(bot: commands.Bot, every: float = 1.0) -> None:
                         # When the bot was last alive: after a crash, running turns get their
                         # time back.
                         await heartbeat(svc)
+                        # (a run of failures ends at a check that did all of this)
+                        failing.worked()
             except Exception as e:
-                log.warning("timer check failed (%s: %s); trying again", e.__class__.__name__,
-                            e)
+                failing.failed(e)
             ticks += 1
             waking = _waking(bot, every)
             await asyncio.sleep(every)

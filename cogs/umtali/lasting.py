@@ -1,0 +1,45 @@
+"""A failure tried again every second while its cause lasts (the database out of reach, or
+locked by another writer, as the timers renew the leases): one WARNING when it begins, quiet
+(DEBUG) while it lasts, one INFO when it is over. A WARNING a second would bury what else the
+log says (PostgreSQL out of reach for an hour: 3,600 lines)."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from cogs.umtali.failures import GONE, PASSING
+from data.failing import failing_for_now
+
+
+class Lasting:
+    """The run of failures of one thing tried again, said on ``log``: ``what`` failed ("the
+    leases could not be renewed"), and ``again`` when it works again ("the leases are renewed
+    again")."""
+
+    def __init__(self, log: logging.Logger, what: str, again: str) -> None:
+        self.log, self.what, self.again = log, what, again
+        #: When the run of failures began (monotonic), and how many there were; None: none.
+        self.since: float | None = None
+        self.failures = 0
+
+    def failed(self, error: BaseException) -> None:
+        self.failures += 1
+        database = failing_for_now(error)
+        cause = "the database failed" if database else "it failed"
+        if self.since is None:
+            self.since = time.monotonic()
+            # The traceback of a cause not the database's nor Discord's: a bug, to be found.
+            self.log.warning("%s: %s (%s: %s); tried again, quietly, and said here when it "
+                             "works again", self.what, cause, error.__class__.__name__,
+                             error, exc_info=not (database or isinstance(error, (*PASSING, *GONE))))
+        else:
+            self.log.debug("%s: %s again (%s: %s; failure %d)", self.what, cause,
+                           error.__class__.__name__, error, self.failures)
+
+    def worked(self) -> None:
+        if self.since is None:
+            return
+        self.log.info("%s, after %.0f s and %d failure(s)", self.again,
+                      time.monotonic() - self.since, self.failures)
+        self.since, self.failures = None, 0
