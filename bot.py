@@ -106,6 +106,10 @@ class UmtaliBot(commands.Bot):
         if settings.discord_api is not None:
             # Through the shared proxy: each try of a call heard (``hear_rest``).
             client_options.setdefault("http_trace", FirstTries())
+        # No voice here: discord.py's WARNINGs at a process's first client that PyNaCl and
+        # davey are missing (voice would not work) would ask the admin, at every start, to
+        # install what this bot does not use.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         # Nothing pings unless a send names whom it pings (cogs/umtali/mentions.py).
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          tree_cls=UmtaliTree, help_command=None,
