@@ -38,6 +38,7 @@ from data.db import (
     too_new,
 )
 from data.migrations import statements_for
+from data.pool_log import quiet_pool_reconnects
 
 #: Connections a process keeps at most: one writer at a time, the rest for reads.
 POOL_SIZE = 8
@@ -149,6 +150,7 @@ class PgDatabase(Database):
         copying a whole database waits as long as it takes)."""
         url = str(target)
         where = redacted(url)
+        quiet_pool_reconnects()
         try:
             pool = await asyncpg.create_pool(
                 url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_TIMEOUT,
