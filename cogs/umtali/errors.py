@@ -106,6 +106,23 @@ def quiet_late_autocompletes() -> None:
         tree_log.addFilter(LateAutocomplete())
 
 
+#: The parts of a control's id that say what it is ("umtali:m:<match>:<version>:<action>"):
+#: a "lay" button's id goes on with the meld it lays, cards of the player's hand.
+ID_PARTS = 5
+
+
+def what_was_used(interaction: discord.Interaction) -> str:
+    """The command or the control of ``interaction``, for the log: never its options or
+    values (a move typed, a card chosen: cards of the player's hand)."""
+    if interaction.command is not None:
+        return f"/{interaction.command.qualified_name}"
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id = data.get("custom_id")
+    if isinstance(custom_id, str):
+        return ":".join(custom_id.split(":")[:ID_PARTS])
+    return interaction.type.name
+
+
 async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
     if interaction.client.is_closed():
         # Stopping (SIGTERM, Ctrl-C): an action still answering loses its connection. What
@@ -159,7 +176,9 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
         log.warning("a command the bot no longer has as sent (%s): are the commands synced?",
                     error)
     if text is None:
-        log.error("unhandled error in an interaction", exc_info=error)
+        log.error("unhandled error in an interaction (%s, server %s, channel %s, user %s)",
+                  what_was_used(interaction), interaction.guild_id, interaction.channel_id,
+                  interaction.user.id, exc_info=error)
         text = tr(APOLOGY)
     try:
         await answer(interaction, text)
