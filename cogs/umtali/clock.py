@@ -84,11 +84,12 @@ async def check_timers(svc: MatchService, now: float) -> None:
     state = svc.clock_state
     first, state.checked = not state.checked, True
     try:
-        await svc.owners.tick(now)
+        renewed = await svc.owners.tick(now)
     except Exception as e:
         svc.owners.renewal.failed(e)  # a WARNING at the first of a run only
     else:
-        svc.owners.renewal.worked()
+        if renewed:
+            svc.owners.renewal.worked()
     if first:
         await _connected(svc)
         # The time spent connecting is given back: noted at once, lest a stop before the

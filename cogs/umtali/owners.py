@@ -80,20 +80,22 @@ class Owners:
             return []
         return await self.claims.claim(start=start)
 
-    async def tick(self, now: float) -> None:
+    async def tick(self, now: float) -> bool:
         """Each timer tick: claim the matches whose process stopped, and mend the time-up
         questions (never asked, or owed an edit); every few seconds, renew the leases and drop
         the matches another process took (``renew``: here too, as a check after a pause must
         renew before it gives time back). Nothing once stopping: the stop cancels the timer
         loop without waiting for it, and a tick running on past the release would take the
-        leases back, keeping another process from taking the matches at once."""
+        leases back, keeping another process from taking the matches at once. Whether the
+        leases were renewed (not only read: SQLite locked by another writer lets reads go on)."""
         if self._stopped:
-            return
-        await self.renew(now)
+            return False
+        renewed = await self.renew(now)
         await self.claims.bring_in_again(now)
         await self.claim()
         await ask_again(self.svc, now)
         await void_owed(self.svc)
+        return renewed
 
     async def renew(self, now: float) -> bool:
         """Every ``RENEW_EVERY`` seconds: extend the leases of the matches held here, drop

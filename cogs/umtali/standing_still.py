@@ -79,11 +79,12 @@ async def stood_still(svc: MatchService, since: float, now: float) -> None:
         # The leases first, lapsed meanwhile: a match another process took over is dropped
         # (that one gave its turn the time), and one not taken is kept from being taken while
         # its time is given here (both would give it, and disagree on the deadline).
-        await svc.owners.tick(now)
+        renewed = await svc.owners.tick(now)
     except Exception as e:
         svc.owners.renewal.failed(e)
     else:
-        svc.owners.renewal.worked()
+        if renewed:
+            svc.owners.renewal.worked()
     await pay(svc, "while the bot stood still")
     state.standing = None
     # Saved at once: a stop before the next heartbeat would give that time back again.
