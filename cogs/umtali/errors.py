@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
+from weakref import WeakKeyDictionary
 
 import aiohttp
 import discord
@@ -123,6 +125,24 @@ def what_was_used(interaction: discord.Interaction) -> str:
     return interaction.type.name
 
 
+#: Seconds in which a failure of one lasting cause (the database out of reach or busy, Discord
+#: failing, the bot too slow to answer) is warned of once: it fails every member's action
+#: alike, and a WARNING each would bury the rest of the log; the others are INFO lines.
+SAY_AGAIN_AFTER = 60.0
+#: When each cause was last warned of (monotonic), by bot.
+_warned: WeakKeyDictionary[discord.Client, dict[str, float]] = WeakKeyDictionary()
+
+
+def _once_a_while(client: discord.Client, cause: str) -> int:
+    """WARNING for the first failure of ``cause`` in ``SAY_AGAIN_AFTER`` seconds, else INFO."""
+    warned = _warned.setdefault(client, {})
+    now, last = time.monotonic(), warned.get(cause)
+    if last is not None and now - last < SAY_AGAIN_AFTER:
+        return logging.INFO
+    warned[cause] = now
+    return logging.WARNING
+
+
 async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
     if interaction.client.is_closed():
         # Stopping (SIGTERM, Ctrl-C): an action still answering loses its connection. What
@@ -132,7 +152,8 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
     if expired(error):
         # Answered too late (the bot slow, or the network): no bug in the code, and nobody
         # can be told now; what the action saved is saved.
-        log.warning("an interaction expired before the bot answered it (%s)", error)
+        log.log(_once_a_while(interaction.client, "late"),
+                "an interaction expired before the bot answered it (%s)", error)
         return
     original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
     if isinstance(original, discord.Forbidden) and original.code == ARCHIVED:
@@ -158,19 +179,22 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
         # Discord, or the way to it, failing still after discord.py's own retries: no bug of
         # ours. What the action saved stands; its panels are brought up to date by the bot's
         # own edits (the answer usually comes too late to reach anyone by then).
-        log.warning("Discord failed during an interaction (%s: %s)",
-                    original.__class__.__name__, original)
+        log.log(_once_a_while(interaction.client, "discord"),
+                "Discord failed during an interaction (%s: %s)",
+                original.__class__.__name__, original)
         text = tr("Discord failed for a moment, so this may not have gone through: look "
                   "again before you try again.")
     if text is None and isinstance(original, InDoubt):
         # The database failing for now (no bug of ours): the clock reads what was saved.
-        log.warning("%s (%s)", original, original.__cause__)
+        log.log(_once_a_while(interaction.client, "database"), "%s (%s)", original,
+                original.__cause__)
         text = tr(NOT_ANSWERED)
     elif text is None and failing_for_now(original):
         # Busy past its timeout (another writer on the file, a lock held elsewhere) or out
         # of reach: what was being saved was not, or is read back at the clock's check.
-        log.warning("the database failed during an interaction (%s: %s)",
-                    original.__class__.__name__, original)
+        log.log(_once_a_while(interaction.client, "database"),
+                "the database failed during an interaction (%s: %s)",
+                original.__class__.__name__, original)
         text = tr(BUSY)
     if isinstance(error, STALE):
         log.warning("a command the bot no longer has as sent (%s): are the commands synced?",
