@@ -1,0 +1,45 @@
+"""PostgreSQL out of reach as the clock ends a turn run out: the save's outcome is unknown (its
+answer lost, and the read back failed), so the match is doubted, and each check of the clock
+reads it back first. Each of those reads failed while the server was away, and each was a
+WARNING, a second per match for as long as the outage lasted. One WARNING when it begins, and
+one line when the match is read back."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from tests.discord_helpers import World, flush, start_match
+from tests.pg_server import PgServer
+from tests.test_discord_postgres import make_bot as make_bot  # the bot on PostgreSQL
+from tests.test_review24_database_down import out_of_reach
+
+DOUBT = "whether its last save went through could not be read"
+
+
+@pytest.mark.parametrize("backend", [pytest.param("postgresql", marks=pytest.mark.postgresql)])
+async def test_a_doubted_match_read_back_in_vain_is_said_once(
+        world: World, postgres_server: PgServer, caplog: pytest.LogCaptureFixture) -> None:
+    live = await start_match(world, turn_timer=30)
+    await flush(world)
+    svc = world.bot.matches
+    assert svc is not None and live.deadline is not None
+    await svc.check_timers(world.clock.now)
+    caplog.set_level(logging.INFO)
+    caplog.clear()
+    late = live.deadline + 10
+    async with out_of_reach(postgres_server):
+        for second in range(5):
+            await svc.check_timers(late + second)
+    assert live.doubted
+    doubts = [r for r in caplog.records if DOUBT in r.getMessage()]
+    assert [r.levelname for r in doubts] == ["WARNING"], \
+        [(r.levelname, r.getMessage()) for r in doubts]
+    caplog.clear()
+    await svc.check_timers(late + 6)
+    assert not live.doubted
+    back = [r.getMessage() for r in caplog.records
+            if r.levelno == logging.INFO and f"match {live.id}" in r.getMessage()
+            and "read back" in r.getMessage()]
+    assert len(back) == 1, [r.getMessage() for r in caplog.records]
