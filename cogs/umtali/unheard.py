@@ -23,7 +23,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TypeVar
+from weakref import WeakKeyDictionary
 
+from cogs.umtali.lasting import Lasting
 from data.db import INTEGRITY_ERRORS
 from data.models import Challenge
 from data.store import AlreadyPlaying, Refused, StaleState, Store
@@ -83,15 +85,26 @@ async def settled(what: str, save: Awaitable[T], landed: Callable[[], Awaitable[
         raise
 
 
+#: The doubted matches whose reads back fail in a row (the database away): said once.
+_unread: WeakKeyDictionary[LiveMatch, Lasting] = WeakKeyDictionary()
+
+
 async def settle_first(svc: MatchService, live: LiveMatch) -> bool:
     """The clock's check of a doubted match reads it back before judging its turn (its
-    deadline may be that of a turn already played); False if the read failed again."""
+    deadline may be that of a turn already played); False if the read failed again. Each
+    check tries (every second): a WARNING at the first failure, an INFO once read back."""
     try:
         await svc.settle(live)
     except Exception as e:
-        log.warning("match %d: whether its last save went through could not be read (%s: %s);"
-                    " trying again", live.id, e.__class__.__name__, e)
+        failing = _unread.get(live)
+        if failing is None:
+            failing = _unread[live] = Lasting(
+                log, f"match {live.id}: whether its last save went through could not be read",
+                f"match {live.id}: its last save read back")
+        failing.failed(e)
         return False
+    if (failing := _unread.pop(live, None)) is not None:
+        failing.worked()
     return True
 
 
