@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from cogs.umtali.lasting import Lasting
 from cogs.umtali.live import LiveMatch
 
 if TYPE_CHECKING:
@@ -113,6 +114,9 @@ class ClockState:
     owed: dict[int, tuple[float, float]] = field(default_factory=dict)
     #: One payment of what is owed at a time (a check's and an outage's end may meet).
     paying: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: The payments failing in a row (every check tries: the database away), by match id:
+    #: said once as the run begins and once as it is paid (``give_back.pay``).
+    unpaid: dict[int, Lasting] = field(default_factory=dict)
     #: Up to when standing still has been judged (``clock.stood_still``): the timers' loop and
     #: the watch beside it may both see one pause, which is given back once.
     still_until: float | None = None

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+from cogs.umtali.lasting import Lasting
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 
@@ -45,10 +46,17 @@ async def pay(svc: MatchService, why: str) -> None:
                 if live is not None and not await _pay_one(svc, live, why):
                     continue
             except Exception as e:
-                log.warning("match %d: time %s could not be given back (%s: %s); trying "
-                            "again", match_id, why, e.__class__.__name__, e)
+                # Tried at every check: a WARNING at the first failure of a run only.
+                unpaid = svc.clock_state.unpaid
+                if match_id not in unpaid:
+                    unpaid[match_id] = Lasting(
+                        log, f"match {match_id}: time {why} could not be given back",
+                        f"match {match_id}: time owed given back")
+                unpaid[match_id].failed(e)
                 continue
             del owed[match_id]  # paid, or no longer owed (the turn changed, the match went)
+            # (the payment says itself that it went through: "... owed given back")
+            svc.clock_state.unpaid.pop(match_id, None)
 
 
 async def _pay_one(svc: MatchService, live: LiveMatch, why: str) -> bool:
