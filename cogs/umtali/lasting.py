@@ -11,6 +11,10 @@ import time
 from cogs.umtali.failures import GONE, PASSING
 from data.failing import failing_for_now
 
+#: Seconds without a failure after which the next one begins a new run (said again), even if
+#: no success was seen meanwhile (one that went through by another way).
+GAP = 30.0
+
 
 class Lasting:
     """The run of failures of one thing tried again, said on ``log``: ``what`` failed ("the
@@ -22,13 +26,20 @@ class Lasting:
         #: When the run of failures began (monotonic), and how many there were; None: none.
         self.since: float | None = None
         self.failures = 0
+        #: When the last failure was (monotonic).
+        self.last = 0.0
 
     def failed(self, error: BaseException) -> None:
+        now = time.monotonic()
+        if self.since is not None and now - self.last > GAP:
+            # Its end was not seen (it worked elsewhere): this is a run of its own.
+            self.since, self.failures = None, 0
         self.failures += 1
+        self.last = now
         database = failing_for_now(error)
         cause = "the database failed" if database else "it failed"
         if self.since is None:
-            self.since = time.monotonic()
+            self.since = now
             # The traceback of a cause not the database's nor Discord's: a bug, to be found.
             self.log.warning("%s: %s (%s: %s); tried again, quietly, and said here when it "
                              "works again", self.what, cause, error.__class__.__name__,
