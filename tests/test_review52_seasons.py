@@ -238,13 +238,10 @@ async def test_a_result_whose_count_failed_for_now_is_counted_into_its_month_at_
     assert summary.embeds[0].title == "Season 2026-12 is over"
 
 
-async def test_a_summary_posted_by_a_process_killed_before_marking_it_is_not_posted_again(
-        world: World, db_path: Path, made_bots: list[UmtaliBot],
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """A process posts the summary and is killed before marking it posted; it is not started
-    again under its name. Another takes the summary over once its claim runs out, minutes
-    later (past the time Discord keeps the post's nonce): it finds the summary in the channel,
-    and posts no second one."""
+async def _posted_then_killed(world: World, monkeypatch: pytest.MonkeyPatch
+                              ) -> tuple[Any, Store]:
+    """December's summary posted at the new year by a process killed before marking it
+    posted: the summaries' channel, and that process's store."""
     summaries, _ = await _seasons_on(world)
     await _ben_beats_ada_twice(world)
     world.clock.now = NEW_YEAR
@@ -258,6 +255,17 @@ async def test_a_summary_posted_by_a_process_killed_before_marking_it_is_not_pos
         patched.setattr(type(store.seasons), "mark_announced", killed)
         assert await season_tick(world.bot) == 1
     await world.env.settle()
+    return summaries, store
+
+
+async def test_a_summary_posted_by_a_process_killed_before_marking_it_is_not_posted_again(
+        world: World, db_path: Path, made_bots: list[UmtaliBot],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process posts the summary and is killed before marking it posted; it is not started
+    again under its name. Another takes the summary over once its claim runs out, minutes
+    later (past the time Discord keeps the post's nonce): it finds the summary in the channel,
+    and posts no second one."""
+    summaries, _ = await _posted_then_killed(world, monkeypatch)
     world.clock.now = NEW_YEAR + CLAIM + TICK_EVERY
     other = UmtaliBot(Settings(token="test", db_path=db_path, process="p2"), timers=False,
                       computer_pause=0, clock=world.clock)
@@ -277,19 +285,7 @@ async def test_a_summary_posted_in_english_is_found_after_the_server_turned_to_r
     """As above, but the server's admins turn its language to Russian between the post and
     the look: the summary is found by its English title all the same, not posted again in
     Russian."""
-    summaries, _ = await _seasons_on(world)
-    await _ben_beats_ada_twice(world)
-    world.clock.now = NEW_YEAR
-    assert world.bot.matches is not None
-    store = world.bot.matches.store
-
-    async def killed(*args: object) -> bool:
-        raise RuntimeError("killed here")
-
-    with monkeypatch.context() as patched:
-        patched.setattr(type(store.seasons), "mark_announced", killed)
-        assert await season_tick(world.bot) == 1
-    await world.env.settle()
+    summaries, store = await _posted_then_killed(world, monkeypatch)
     # The admins' command, through the process that stops.
     await store.change_guild_settings(world.guild.id, {"language": "ru"})
     other = UmtaliBot(Settings(token="test", db_path=db_path, process="p2"), timers=False,
