@@ -28,6 +28,10 @@ class Lasting:
         self.failures = 0
         #: When the last failure was (monotonic).
         self.last = 0.0
+        #: The kinds of failure warned of in this run (the database's, Discord's, a bug's
+        #: class): one of another kind is no part of it (a bug raised while the database is
+        #: away, at every check from then on), and is warned of in its turn, traceback and all.
+        self.said: set[str] = set()
 
     def failed(self, error: BaseException) -> None:
         now = time.monotonic()
@@ -38,12 +42,18 @@ class Lasting:
         self.last = now
         database = failing_for_now(error)
         cause = "the database failed" if database else "it failed"
-        if self.since is None:
-            self.since = now
+        passing = database or isinstance(error, (*PASSING, *GONE))
+        # The database's failures are one kind, Discord's another; a bug is its own class.
+        kind = "database" if database else "discord" if passing else \
+            f"{error.__class__.__module__}.{error.__class__.__qualname__}"
+        if self.since is None or kind not in self.said:
+            if self.since is None:
+                self.since, self.said = now, set()
+            self.said.add(kind)
             # The traceback of a cause not the database's nor Discord's: a bug, to be found.
             self.log.warning("%s: %s (%s: %s); tried again, quietly, and said here when it "
                              "works again", self.what, cause, error.__class__.__name__,
-                             error, exc_info=not (database or isinstance(error, (*PASSING, *GONE))))
+                             error, exc_info=None if passing else error)
         else:
             self.log.debug("%s: %s again (%s: %s; failure %d)", self.what, cause,
                            error.__class__.__name__, error, self.failures)
@@ -54,3 +64,4 @@ class Lasting:
         self.log.info("%s, after %.0f s and %d failure(s)", self.again,
                       time.monotonic() - self.since, self.failures)
         self.since, self.failures = None, 0
+        self.said = set()
