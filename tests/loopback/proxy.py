@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import os
 import shutil
 import subprocess
@@ -28,12 +29,20 @@ def install() -> str:
     node, npm = shutil.which("node"), shutil.which("npm")
     if node is None or npm is None:
         pytest.skip("the REST proxy needs node and npm (node 18.17 or later), not found on PATH")
-    if not INSTALLED.exists():
-        done = subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=PROXY_DIR,
-                              capture_output=True, text=True, timeout=600, check=False)
-        if done.returncode != 0 or not INSTALLED.exists():
-            said = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
-            pytest.skip(f"the REST proxy could not be installed (npm ci in proxy/): {said[0]}")
+    # The test workers (make test runs several) share proxy/: one installs it while the others
+    # wait, under a lock on the directory; two ``npm ci`` at once wipe each other's work.
+    held = os.open(PROXY_DIR, os.O_RDONLY)
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        if not INSTALLED.exists():
+            done = subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=PROXY_DIR,
+                                  capture_output=True, text=True, timeout=600, check=False)
+            if done.returncode != 0 or not INSTALLED.exists():
+                said = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
+                pytest.skip("the REST proxy could not be installed (npm ci in proxy/): "
+                            f"{said[0]}")
+    finally:
+        os.close(held)  # the lock with it
     return node
 
 
