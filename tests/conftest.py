@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import logging
 import os
+import socket
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,28 @@ from tests.pg_server import PgServer, Unavailable, start_server
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "umtali.sqlite3"
+
+
+@pytest.fixture
+def closed_port() -> Iterator[int]:
+    """A port of 127.0.0.1 that refuses every connection for the whole test. It is held bound,
+    never listening: a port found free and let go could be taken meanwhile by a server of
+    another test worker (make test runs several), answering what was to find nobody there."""
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        yield int(held.getsockname()[1])
+
+
+@pytest.fixture
+def own_port() -> Iterator[int]:
+    """A port of 127.0.0.1 for the test's own server to listen on, stop, and listen on again,
+    connections refused in between. Held bound (never listening) for the whole test with
+    SO_REUSEADDR, which the test's servers set too (node's, asyncio's): they can listen on it,
+    while a server of another test worker, given a free port by the system, is not given it."""
+    with socket.socket() as held:
+        held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        held.bind(("127.0.0.1", 0))
+        yield int(held.getsockname()[1])
 
 
 # -- both backends ---------------------------------------------------------------------------

@@ -4,18 +4,11 @@ reads ``.env`` before it imports ``umtali``, whose ``umtali/compiled.py`` choose
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _started(cwd: Path, dotenv: str) -> subprocess.CompletedProcess[str]:
@@ -35,9 +28,10 @@ def _engine(done: subprocess.CompletedProcess[str]) -> str:
     return line.split("Rules engine ", 1)[1]
 
 
-def test_umtali_engine_in_dotenv_chooses_the_bots_engine(tmp_path: Path) -> None:
+def test_umtali_engine_in_dotenv_chooses_the_bots_engine(tmp_path: Path,
+                                                        closed_port: int) -> None:
     settings = (f"DISCORD_TOKEN=secret-token-value\nUMTALI_DB_PATH={tmp_path / 'u.sqlite3'}\n"
-                f"UMTALI_DISCORD_API=http://127.0.0.1:{_closed_port()}/api/v10\n")
+                f"UMTALI_DISCORD_API=http://127.0.0.1:{closed_port}/api/v10\n")
     done = _started(tmp_path, settings + "UMTALI_ENGINE=interpreted\n")
     assert _engine(done) == "interpreted: UMTALI_ENGINE=interpreted."
     assert "Traceback" not in done.stderr and "secret-token-value" not in done.stderr

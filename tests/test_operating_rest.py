@@ -4,7 +4,6 @@ sentence naming what to look at, exit status 1, no traceback."""
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -24,12 +23,6 @@ def _run_bot(cwd: Path, **settings: str) -> subprocess.CompletedProcess[str]:
             "PYTHONPATH": str(ROOT), **settings}
     return subprocess.run([sys.executable, str(ROOT / "bot.py")], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=90, check=False)
-
-
-def _closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class _Failing(BaseHTTPRequestHandler):
@@ -62,8 +55,8 @@ def failing_proxy() -> Iterator[str]:
         server.server_close()
 
 
-def test_a_proxy_that_is_not_running_is_named(tmp_path: Path) -> None:
-    api = f"http://127.0.0.1:{_closed_port()}/api/v10"
+def test_a_proxy_that_is_not_running_is_named(tmp_path: Path, closed_port: int) -> None:
+    api = f"http://127.0.0.1:{closed_port}/api/v10"
     done = _run_bot(tmp_path, UMTALI_DISCORD_API=api)
     assert done.returncode == 1, done.stderr
     last = done.stderr.strip().splitlines()[-1]

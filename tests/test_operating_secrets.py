@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -22,14 +21,12 @@ def test_a_password_given_as_a_parameter_is_hidden_too() -> None:
         "postgresql://umtali@/umtali?host=/run/postgresql"
 
 
-def test_a_database_that_cannot_be_reached_does_not_show_its_password(tmp_path: Path) -> None:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+def test_a_database_that_cannot_be_reached_does_not_show_its_password(
+        tmp_path: Path, closed_port: int) -> None:
     env = {k: v for k, v in os.environ.items()
            if k != "DISCORD_TOKEN" and not k.startswith("UMTALI_")}
     env |= {"DISCORD_TOKEN": "tok", "PYTHONPATH": str(ROOT),
-            "UMTALI_DATABASE_URL": f"postgresql://umtali@127.0.0.1:{port}/umtali?password=hunter2"}
+            "UMTALI_DATABASE_URL": f"postgresql://umtali@127.0.0.1:{closed_port}/umtali?password=hunter2"}
     done = subprocess.run([sys.executable, str(ROOT / "bot.py")], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 2, done.stderr

@@ -34,14 +34,6 @@ AUTH = {"Authorization": "Bot loopback-token"}
 SECRET = "aW50ZXJhY3Rpb246MTIzNDU2Nzg5OmxvbmdzZWNyZXR0b2tlbg"
 
 
-def free_port() -> int:
-    """A port nothing listens on (Discord out of reach from the proxy)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-    return port
-
-
 async def get_me(api: str) -> int:
     async with aiohttp.ClientSession() as http, http.get(api + "/users/@me",
                                                          headers=AUTH) as answer:
@@ -69,9 +61,10 @@ async def test_a_request_it_cannot_read_is_refused_and_the_proxy_goes_on(
 
 
 async def test_an_interaction_token_stays_out_of_its_log(monkeypatch: pytest.MonkeyPatch,
-                                                         tmp_path: Path) -> None:
+                                                         tmp_path: Path, closed_port: int
+                                                         ) -> None:
     log = tmp_path / "proxy.log"
-    gone = {"DISCORD_API": f"http://127.0.0.1:{free_port()}/api"}
+    gone = {"DISCORD_API": f"http://127.0.0.1:{closed_port}/api"}  # Discord out of reach
     async with loopback_server(monkeypatch) as server, rest_proxy(server, 50, log,
                                                                   gone) as api:
         calls = [("POST", f"/interactions/123456789/{SECRET}/callback"),
@@ -223,11 +216,12 @@ async def test_a_call_its_caller_gave_up_on_is_not_sent_later(monkeypatch: pytes
 
 
 async def test_the_bot_goes_on_when_the_proxy_comes_back(monkeypatch: pytest.MonkeyPatch,
-                                                         tmp_path: Path) -> None:
+                                                         tmp_path: Path, own_port: int
+                                                         ) -> None:
     """The proxy stopped mid-match (docs/scale.md): a move made meanwhile is saved, its answer
     lost, what the players must be shown owed; once the proxy is back on its port that is
     sent and play goes on, with no restart of the bot, and nothing in its log is an ERROR."""
-    port = str(free_port())
+    port = str(own_port)  # the proxy's, while it is stopped too
     db = tmp_path / "umtali.sqlite3"
 
     def owed() -> str:
