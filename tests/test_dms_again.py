@@ -15,6 +15,7 @@ from bot import UmtaliBot
 from cogs.umtali.dms_again import paid
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.reminders import turn_of
+from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, flush, play_out, start_match, thread_of
 from tests.test_faults_opening import server_errors  # noqa: F401 (a fixture)
 
@@ -194,6 +195,21 @@ async def test_a_copy_that_took_the_dms_for_open_tells_the_channel_nothing_again
     assert _notices(world, live) == 1
 
 
+async def _closed_as_the_channel_fails(world: World
+                                      ) -> tuple[LiveMatch, int, MatchService, str]:
+    """A match whose thread fails every post for now (503), Bob's DMs closed: the match,
+    Bob's seat, the service and the thread's posts' path."""
+    live = await start_match(world)
+    bob = live.seat_of(world.bob.id)
+    assert bob is not None and not live.dm_refused[bob]
+    svc = world.bot.matches
+    assert svc is not None
+    posts = f"/channels/{thread_of(world, live).id}/messages"
+    world.env.inject_error("POST", posts, status=503, times=None)
+    _close_dms(world)
+    return live, bob, svc, posts
+
+
 @pytest.mark.usefixtures("server_errors")
 async def test_a_notice_that_failed_for_now_is_told_by_the_copy_after_a_restart(
         world: World, make_bot: Callable[[], UmtaliBot]) -> None:
@@ -201,15 +217,7 @@ async def test_a_notice_that_failed_for_now_is_told_by_the_copy_after_a_restart(
     was owed in that copy's memory alone. The bot restarting (or the match moving to another
     process) before the seat's next delivery, the copy that brought it back took the DMs for
     closed as saved, and said nothing: Bob was never told to use My hand."""
-    live = await start_match(world)
-    bob = live.seat_of(world.bob.id)
-    assert bob is not None and not live.dm_refused[bob]
-    svc = world.bot.matches
-    assert svc is not None
-    thread = thread_of(world, live)
-    posts = f"/channels/{thread.id}/messages"
-    world.env.inject_error("POST", posts, status=503, times=None)
-    _close_dms(world)
+    live, bob, svc, posts = await _closed_as_the_channel_fails(world)
     with pytest.raises(discord.DiscordServerError):
         await svc.delivery.dm_refused(live, bob)
     faults = world.env.backend.faults
@@ -235,14 +243,7 @@ async def test_a_notice_that_failed_for_now_is_told_by_another_copy_that_finds_t
     the match to another process, whose copy (read before the refusal was saved) took the DMs
     for open: its panel refused, it found the refusal saved already and said nothing, taking
     it for told. Nobody told Bob."""
-    live = await start_match(world)
-    bob = live.seat_of(world.bob.id)
-    assert bob is not None
-    svc = world.bot.matches
-    assert svc is not None
-    posts = f"/channels/{thread_of(world, live).id}/messages"
-    world.env.inject_error("POST", posts, status=503, times=None)
-    _close_dms(world)
+    live, bob, svc, posts = await _closed_as_the_channel_fails(world)
     with pytest.raises(discord.DiscordServerError):
         await svc.delivery.dm_refused(live, bob)
     faults = world.env.backend.faults
@@ -263,14 +264,7 @@ async def test_a_notice_that_failed_for_now_as_the_database_did_is_told_by_its_c
     """review66: the notice claimed (saved as told) and its post failing for now, its claim
     could not be given back (the database failing too): the copy that holds it posts it at the
     seat's next delivery, as before the claim existed, rather than find it claimed."""
-    live = await start_match(world)
-    bob = live.seat_of(world.bob.id)
-    assert bob is not None
-    svc = world.bot.matches
-    assert svc is not None
-    posts = f"/channels/{thread_of(world, live).id}/messages"
-    world.env.inject_error("POST", posts, status=503, times=None)
-    _close_dms(world)
+    live, bob, svc, posts = await _closed_as_the_channel_fails(world)
     with sqlite3.connect(db_path) as db:
         db.execute(
             f"CREATE TRIGGER owe_fails BEFORE UPDATE OF dm_refused{bob} ON matches "
