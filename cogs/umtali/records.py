@@ -333,9 +333,10 @@ async def _stats(interaction: discord.Interaction, guild_id: int, user: discord.
         embed.description = tr("{name} has not finished a session yet.", name=name)
     else:
         value = record_text(here, tr)
-        season = await store(interaction.client).seasons.running(guild_id)
+        seasons = store(interaction.client).seasons
+        season = await seasons.running(guild_id)
         standing = None if season is None else \
-            await store(interaction.client).seasons.standing(guild_id, season, user.id)
+            await seasons.standing(guild_id, season, user.id)
         if season is not None and standing is not None:
             # The board the server shows by default: the season's place first.
             value = tr("Season {season}: rating **{rating}**, #{rank} of {players}",
