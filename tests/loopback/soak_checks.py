@@ -274,13 +274,12 @@ def dm_problems(server: LoopbackDiscord, db: Target, match_id: int,
         if seat == match["computer_seat"] or dm is None:
             continue
         # What the match sent or edited there: its hand panels, the turns told by DM (an
-        # edit refused is answered by a new panel, whose refusal counts); not a practice's
-        # reviews, the coach's, which says nothing of a refusal.
+        # edit refused is answered by a new panel, whose refusal counts), a practice's
+        # reviews (the coach's: one refused is a refusal found, as a panel's is).
         to_dm = re.compile(rf"/channels/{dm}/messages(/[0-9]+)?")
         calls = [c for c in server.calls if begun <= c.at <= end and c.status
                  and c.method in ("POST", "PATCH") and to_dm.fullmatch(c.path)
-                 and isinstance(c.body, dict)
-                 and not str(c.body.get("content") or "").startswith("**Review of hand")]
+                 and isinstance(c.body, dict)]
         by_hand: dict[tuple[int, int], list[float]] = {}
         # Each time they closed: a new message refused after one reached them (``closings``);
         # or an edit refused (403), which the bot may take for it too (``perhaps``).
