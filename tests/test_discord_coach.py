@@ -288,3 +288,25 @@ async def test_a_review_refused_by_dms_closed_since_the_panel_marks_the_seat_ref
     told = [m for m in thread_of(world, live).history()
             if "can't send you direct messages" in m.content]
     assert len(told) == 1 and f"<@{world.alice.id}>" in told[0].content
+
+
+async def test_no_review_goes_to_dms_refused_as_saved_by_another_copy(
+        world: World) -> None:
+    """Another copy of the practice match (the other process's) found the player's DMs
+    closed and saved it; this copy, read before, takes them for open: it sends no review there
+    (each send is one more request Discord counts as invalid: the soak, SQLite, two
+    processes, seeds 1150 and 1151, three refused sends in a hand)."""
+    live = await _practice(world)
+    coach = coach_of(world.bot)
+    dm = world.alice.user.dm_channel
+    svc = world.bot.matches
+    assert svc is not None
+    await svc.store.set_dm_refused(live.id, 0)  # as the other copy saved it
+    assert not live.dm_refused[0]  # this copy's
+    while not live.session.hand_log:
+        await play(world, live, GreedyPlayer().choose(live.session.view(live.session.to_act)))
+        await flush(world)
+    await coach.idle()
+    await world.env.settle()
+    assert coach.sent == 0
+    assert not [m for m in dm.history() if "Review of hand" in m.content]

@@ -198,6 +198,11 @@ class Coach:
         else:
             if row is not None and row.reviewed >= finished:
                 return  # sent meanwhile by another process, which had the match for a while
+            if row is not None and row.dm_refused[seat]:
+                # Refused as saved (found by another copy since this one was read): each
+                # send there is one more request Discord counts as invalid.
+                live.dm_refused[seat] = True
+                return
         text = review_text(svc.seat_tr(live, seat), hand, found)
         channel_id = live.dm_channel_ids[seat]
         nonce = match_nonce(live, "review", *hand)
