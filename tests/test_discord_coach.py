@@ -159,6 +159,15 @@ async def test_a_hint_out_of_turn_or_in_a_rated_match_is_refused(
     assert rated.version == version
 
 
+async def _to_the_hands_end(world: World, live: LiveMatch) -> None:
+    """Play the first hand out, the coach's review of it done (or given up)."""
+    while not live.session.hand_log:
+        await play(world, live, GreedyPlayer().choose(live.session.view(live.session.to_act)))
+        await flush(world)
+    await coach_of(world.bot).idle()
+    await world.env.settle()
+
+
 async def test_after_each_practice_hand_a_review_reaches_the_players_dm_alone(
         world: World) -> None:
     live = await _practice(world)
@@ -166,11 +175,7 @@ async def test_after_each_practice_hand_a_review_reaches_the_players_dm_alone(
     public = {world.channel.id, live.channel_id}
     checked = len(world.env.http_requests)
     dm = world.alice.user.dm_channel
-    while not live.session.hand_log:
-        await play(world, live, GreedyPlayer().choose(live.session.view(live.session.to_act)))
-        await flush(world)
-    await coach.idle()
-    await world.env.settle()
+    await _to_the_hands_end(world, live)
     assert coach.sent == 1
     [review] = [m for m in dm.history() if "Review of hand 1" in m.content]
     assert review.id != live.dm_message_ids[0]  # a message of its own, under the hand panel
@@ -274,11 +279,7 @@ async def test_a_review_refused_by_dms_closed_since_the_panel_marks_the_seat_ref
     world.env.inject_error("POST", f"/channels/{dm.id}/messages", status=403, code=50007,
                            message="Cannot send messages to this user", times=None)
     caplog.set_level(logging.INFO, logger="cogs")
-    while not live.session.hand_log:
-        await play(world, live, GreedyPlayer().choose(live.session.view(live.session.to_act)))
-        await flush(world)
-    await coach.idle()
-    await world.env.settle()
+    await _to_the_hands_end(world, live)
     assert coach.sent == 0
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert live.dm_refused[0]
@@ -303,10 +304,6 @@ async def test_no_review_goes_to_dms_refused_as_saved_by_another_copy(
     assert svc is not None
     await svc.store.set_dm_refused(live.id, 0)  # as the other copy saved it
     assert not live.dm_refused[0]  # this copy's
-    while not live.session.hand_log:
-        await play(world, live, GreedyPlayer().choose(live.session.view(live.session.to_act)))
-        await flush(world)
-    await coach.idle()
-    await world.env.settle()
+    await _to_the_hands_end(world, live)
     assert coach.sent == 0
     assert not [m for m in dm.history() if "Review of hand" in m.content]
