@@ -17,7 +17,7 @@ from cogs.umtali.outbox import Batch
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, player, start_match
 from tests.processes.helpers import brought_back, main_of, row, settle
-from tests.processes.test_overtaken_delivery import offering
+from tests.processes.test_overtaken_delivery import edit_held, offering
 from tests.test_faults_channel import _lose_thread
 
 WARNED = "seconds left for your turn"
@@ -62,3 +62,35 @@ async def test_a_warning_claimed_as_the_table_is_brought_back_elsewhere_is_sent(
     assert warnings(world, seat) == before + 1, "the player to act was never warned"
     # One panel offers the turn's moves: the seat's as saved.
     assert offering(world, live.id, seat) == [(await row(world, live.id))[f"dm{seat}_message_id"]]
+
+
+async def test_the_panel_edited_as_the_warning_replaced_it_offers_nothing(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The other process, brought the table, edits the seat's panel as it read it (its check
+    against the database made as its delivery began); the edit still on its way, the warning's
+    new panel is saved as the seat's and takes the buttons off the one it replaced: the edit,
+    landing after, put them back. Two panels offered the turn's moves."""
+    live = await start_match(world, turn_timer=2)
+    main = main_of(world)
+    _lose_thread(world, live)
+    main.delivery.enqueue(live, Batch(table=True))
+    await settle(world, main)
+    seat, deadline = live.session.to_act, live.deadline
+    assert deadline is not None
+    before = warnings(world, seat)
+    editing, land = edit_held(monkeypatch, live.dm_message_ids[seat] or 0)
+    claim = main.owners.leases.claim_warning
+
+    async def claimed_as_brought_back(*args: Any) -> bool:
+        claimed = await claim(*args)
+        await brought_back(world, other, live.id)
+        await editing.wait()  # the other process's edit of the seat's panel on its way
+        return claimed
+
+    monkeypatch.setattr(main.owners.leases, "claim_warning", claimed_as_brought_back)
+    await main.warn_if_due(live, deadline - 30)
+    await settle(world, main)
+    land.set()
+    await settle(world, main, other)
+    assert offering(world, live.id, seat) == [(await row(world, live.id))[f"dm{seat}_message_id"]]
+    assert warnings(world, seat) == before + 1
