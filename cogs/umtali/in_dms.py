@@ -173,7 +173,8 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
         dm = svc.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
         try:
             await dm.get_partial_message(message_id).edit(**shown.edit())
-            _shown(svc, live, seat, version, over, message_id)
+            if not await _replaced_meanwhile(svc, live, seat, message_id, dm):
+                _shown(svc, live, seat, version, over, message_id)
             return True
         except GONE:
             if live.dm_message_ids[seat] != message_id:
@@ -255,6 +256,43 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
             pass  # deleted, or the DMs closed: nothing on it to press
         except (discord.HTTPException, *PASSING):
             return False
+    return True
+
+
+async def _replaced_meanwhile(svc: MatchService, live: LiveMatch, seat: int, message_id: int,
+                             dm: discord.PartialMessageable) -> bool:
+    """Whether another process saved a newer panel for the seat as this one edited
+    ``message_id`` (a warning's, sent by the process that claimed it as this one took the
+    match; this copy's check made as its delivery began). That process took the buttons off
+    the panel it replaced after saving its own: this edit, landing after, put them back, and
+    they go again; the newer panel is the seat's here. Read after the edit, so that an edit
+    landing after the strip is always found."""
+    try:
+        saved = await svc.owners.leases.shown(live.id)
+    except Exception as e:  # the next delivery's check finds it, as before this one
+        log.info("match %d: seat %d's panel as saved could not be read (%s: %s)", live.id, seat,
+                 e.__class__.__name__, e)
+        return False
+    panel = None if saved is None else saved.panels[seat]
+    if saved is None or panel is None or panel.message_id is None or \
+            panel.message_id <= message_id:
+        return False
+    try:
+        await dm.get_partial_message(message_id).edit(view=None)
+        stray = False
+    except GONE:
+        stray = False  # deleted, or the DMs closed: nothing on it to press
+    except (discord.HTTPException, *PASSING):
+        stray = True
+    looked_for = live.dm_looked_for[seat]
+    live.take_newer_panel(seat, panel)
+    # Not looked for through the DM by the seat's next delivery for this one, stripped here.
+    live.dm_looked_for[seat] = looked_for or stray
+    if saved.at[:2] == (live.version, live.over):
+        # Sent at this very position: it shows it, with what it says (a warning's time).
+        live.dm_shown[seat] = live.version
+    else:
+        svc.delivery.enqueue(live, Batch(hands={seat}))
     return True
 
 
