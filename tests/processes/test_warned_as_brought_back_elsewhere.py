@@ -8,6 +8,7 @@ by the process that claimed it, as a turn's new panel is (``Owners.played_past``
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -23,11 +24,27 @@ from tests.test_faults_channel import _lose_thread
 WARNED = "seconds left for your turn"
 
 
-def warnings(world: World, seat: int) -> int:
-    """The warnings the seat's player was shown: in their DMs, or in the server's channel."""
-    dms = player(world, seat).user.dm_channel.history()
-    return sum(WARNED in " ".join([m.content or "", *(e.description or "" for e in m.embeds)])
-               for m in [*dms, *world.channel.history()])
+def seen(world: World, seat: int) -> list[Any]:
+    """The seat's player's DM messages, and the server channel's."""
+    return [*player(world, seat).user.dm_channel.history(), *world.channel.history()]
+
+
+def warnings(world: World, seat: int, known: set[int]) -> int:
+    """The warnings the seat's player was sent: the messages new since ``known`` (in their
+    DMs, or in the server's channel) that say it. (An older panel drawn again says it too
+    while it stands, ``still_warned``: not a warning sent.)"""
+    return sum(WARNED in said(m) for m in seen(world, seat) if m.id not in known)
+
+
+def said(message: Any) -> str:
+    return " ".join([message.content or "", *(e.description or "" for e in message.embeds)])
+
+
+def warned_in_panel(world: World, match_id: int, seat: int) -> bool:
+    """Whether the seat's one panel offering its moves says the warning."""
+    [panel] = [m for m in player(world, seat).user.dm_channel.history()
+               if m.id in offering(world, match_id, seat)]
+    return WARNED in said(panel)
 
 
 async def test_a_warning_claimed_as_the_table_is_brought_back_elsewhere_is_sent(
@@ -39,7 +56,7 @@ async def test_a_warning_claimed_as_the_table_is_brought_back_elsewhere_is_sent(
     await settle(world, main)
     assert live.channel_lost and live.deadline is not None
     seat, deadline = live.session.to_act, live.deadline
-    before = warnings(world, seat)
+    known = {m.id for m in seen(world, seat)}
     copies: list[LiveMatch] = []
     claim = main.owners.leases.claim_warning
 
@@ -59,9 +76,10 @@ async def test_a_warning_claimed_as_the_table_is_brought_back_elsewhere_is_sent(
     # The new holder's clock goes through the warning's time: its copy has it claimed.
     await other.check_timers(now=deadline - 29)
     await settle(world, main, other)
-    assert warnings(world, seat) == before + 1, "the player to act was never warned"
+    assert warnings(world, seat, known) == 1, "the player to act was never warned"
     # One panel offers the turn's moves: the seat's as saved.
     assert offering(world, live.id, seat) == [(await row(world, live.id))[f"dm{seat}_message_id"]]
+    assert warned_in_panel(world, live.id, seat)
 
 
 async def test_the_panel_edited_as_the_warning_replaced_it_offers_nothing(
@@ -77,7 +95,7 @@ async def test_the_panel_edited_as_the_warning_replaced_it_offers_nothing(
     await settle(world, main)
     seat, deadline = live.session.to_act, live.deadline
     assert deadline is not None
-    before = warnings(world, seat)
+    known = {m.id for m in seen(world, seat)}
     editing, land = edit_held(monkeypatch, live.dm_message_ids[seat] or 0)
     claim = main.owners.leases.claim_warning
 
@@ -93,4 +111,41 @@ async def test_the_panel_edited_as_the_warning_replaced_it_offers_nothing(
     land.set()
     await settle(world, main, other)
     assert offering(world, live.id, seat) == [(await row(world, live.id))[f"dm{seat}_message_id"]]
-    assert warnings(world, seat) == before + 1
+    assert warnings(world, seat, known) == 1
+    assert warned_in_panel(world, live.id, seat)
+
+
+async def test_the_warning_survives_the_other_process_taking_its_panel(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The warning's new panel saved before the other process's delivery (the table brought
+    back) checks its copy: that delivery takes the newer panel as the seat's and edits it."""
+    live = await start_match(world, turn_timer=2)
+    main = main_of(world)
+    _lose_thread(world, live)
+    main.delivery.enqueue(live, Batch(table=True))
+    await settle(world, main)
+    seat, deadline = live.session.to_act, live.deadline
+    assert deadline is not None
+    known = {m.id for m in seen(world, seat)}
+    checked, go = other.owners.fell_behind, asyncio.Event()
+
+    async def held(copy: LiveMatch) -> bool:
+        await go.wait()
+        return await checked(copy)
+
+    monkeypatch.setattr(other.owners, "fell_behind", held)
+    claim = main.owners.leases.claim_warning
+
+    async def claimed_as_brought_back(*args: Any) -> bool:
+        claimed = await claim(*args)
+        await brought_back(world, other, live.id)
+        return claimed
+
+    monkeypatch.setattr(main.owners.leases, "claim_warning", claimed_as_brought_back)
+    await main.warn_if_due(live, deadline - 30)
+    await settle(world, main)
+    go.set()
+    await settle(world, main, other)
+    assert offering(world, live.id, seat) == [(await row(world, live.id))[f"dm{seat}_message_id"]]
+    assert warnings(world, seat, known) == 1
+    assert warned_in_panel(world, live.id, seat)
