@@ -17,7 +17,7 @@ from cogs.umtali.live import LiveMatch, told_text
 from cogs.umtali.mentions import command
 from cogs.umtali.nonces import match_nonce
 from cogs.umtali.outbox import Batch
-from cogs.umtali.reminders import turn_of
+from cogs.umtali.reminders import still_warned, turn_of
 from umtali.i18n import EN, Tr, languages, tr_for
 
 if TYPE_CHECKING:
@@ -161,6 +161,8 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
     version, over, turn = live.version, live.over, turn_of(live)
     if live.dm_shown[seat] == version and not (new or note):
         return True
+    # (A warning's own panel says it: no other note comes with one.)
+    note = note or still_warned(svc.seat_tr(live, seat), live, seat, svc.clock())
     if live.channel_lost and over and not live.abandoned:
         # Ended with a result while played in DMs: the ratings the final card under the
         # table would show (a match with no result changes none).

@@ -282,7 +282,7 @@ async def warn(svc: MatchService, live: LiveMatch, seat: int, left: int) -> None
     user_id, deadline, turn = live.player_ids[seat], live.deadline, turn_of(live)
     if not live.channel_lost:
         channel = svc.client.get_partial_messageable(live.channel_id)
-        text = _time_left(svc.public_tr(live), left)
+        text = time_left(svc.public_tr(live), left)
         try:
             sent = await channel.send(f"<@{user_id}>, {text}", allowed_mentions=only(user_id),
                                       nonce=match_nonce(live, "warning", *turn, deadline))
@@ -297,9 +297,21 @@ async def warn(svc: MatchService, live: LiveMatch, seat: int, left: int) -> None
         # Named by its turn's deadline, not its words: tried again a check later, it says a
         # second less, and is the same warning (``nonces``).
         await svc.delivery.send_hand(live, seat, new=True,
-                                     note=_time_left(svc.seat_tr(live, seat), left),
+                                     note=time_left(svc.seat_tr(live, seat), left),
                                      unless=lambda: played(live, turn, deadline),
                                      named=("warning", deadline))
+
+
+def still_warned(tr: Tr, live: LiveMatch, seat: int, now: float) -> str:
+    """What the seat's panel says while a warning of its turn stands: given in a new panel
+    (``warn``, the channel lost), any later draw of the panel in the turn would take it away
+    (the table brought back to a channel, through another process too); said again there,
+    with the time left then. By correspondence the reminder is a DM of its own."""
+    if not live.warned or live.over or live.deadline is None or \
+            live.control.on_timeout == "ask" or seat != live.session.to_act or \
+            now >= live.deadline:
+        return ""
+    return time_left(tr, max(1, round(live.deadline - now)))
 
 
 def played(live: LiveMatch, turn: Turn, deadline: float | None) -> bool:
@@ -322,6 +334,7 @@ async def _unless_played(live: LiveMatch, turn: Turn, deadline: float | None,
                  live.id, e)
 
 
-def _time_left(tr: Tr, left: int) -> str:
+def time_left(tr: Tr, left: int) -> str:
+    """A turn's warning, with ``left`` seconds to go."""
     return tr.plural("{count} second left for your turn, or you forfeit the session.",
                      "{count} seconds left for your turn, or you forfeit the session.", left)
