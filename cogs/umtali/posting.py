@@ -24,6 +24,7 @@ from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.nonces import match_nonce
 from cogs.umtali.panels import table_panel
+from cogs.umtali.retiring import retire
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
@@ -85,6 +86,13 @@ async def post_table(svc: MatchService, live: LiveMatch) -> None:
     try:
         # Its thread archived meanwhile (a day with no message): brought back first.
         await reopened(svc.client, shown_in, edit)
+        if not live.channel_lost and live.table_message_id is not None and \
+                (live.channel_id, live.table_message_id) != (shown_in, shown_at):
+            # Replaced as this edit was on its way (``/umtali table`` through this process,
+            # its copy moved in place; or a read that took the table another process saved):
+            # its retirement may have landed first, and this edit put the buttons back.
+            # (Another process's copy sending is dropped, and retired again: ``overtaken``.)
+            await retire(svc.client, live, shown_at, shown_in)
     except discord.NotFound as e:
         if e.code != UNKNOWN_MESSAGE:
             raise
