@@ -290,11 +290,12 @@ async def _replaced_meanwhile(svc: MatchService, live: LiveMatch, seat: int, mes
     live.take_newer_panel(seat, panel)
     # Not looked for through the DM by the seat's next delivery for this one, stripped here.
     live.dm_looked_for[seat] = looked_for or stray
-    if saved.at[:2] == (live.version, live.over):
-        # Sent at this very position: it shows it, with what it says (a warning's time).
-        live.dm_shown[seat] = live.version
-    else:
-        svc.delivery.enqueue(live, Batch(hands={seat}))
+    # Drawn again from this copy, even at the version saved: that panel was drawn by the
+    # other process's copy as it had the match then (the table still in the DMs as this one
+    # brought it back; in play, as an ending here kept the version). A warning standing in
+    # this copy is said again (``still_warned``).
+    live.dm_shown[seat] = None
+    svc.delivery.enqueue(live, Batch(hands={seat}))
     return True
 
 
