@@ -22,12 +22,14 @@ def panels_of(row: Row) -> tuple[DmPanel, DmPanel]:
 
 async def read_saved(c: Tx, match_id: int, into: AsSaved) -> None:
     """Where the match is shown as saved, read in the transaction ``c`` into ``into``."""
-    row = await c.fetchone("SELECT channel_id, table_message_id, channel_lost, "
-                           f"{PANEL_COLUMNS} FROM matches WHERE id = ?", (match_id,))
+    row = await c.fetchone("SELECT channel_id, table_message_id, channel_lost, deadline, "
+                           f"warned, {PANEL_COLUMNS} FROM matches WHERE id = ?", (match_id,))
     if row is not None:
         into.panels = panels_of(row)
         into.place = Place(int(row["channel_id"]), row["table_message_id"],
                            bool(row["channel_lost"]))
+        deadline = row["deadline"]
+        into.warned_at = float(deadline) if row["warned"] and deadline is not None else None
 
 
 async def panels_in(c: Tx, match_id: int) -> tuple[DmPanel, DmPanel] | None:

@@ -192,6 +192,9 @@ class AsSaved:
 
     panels: tuple[DmPanel, DmPanel] | None = None
     place: Place | None = None
+    #: The deadline of the turn whose warning was claimed, if one was (a timer's claim keeps
+    #: the version: a copy read before it and taken at that version never learns of it).
+    warned_at: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

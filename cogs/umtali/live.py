@@ -207,9 +207,14 @@ class LiveMatch:
 
     def take_saved(self, saved: AsSaved, was: Place | None = None) -> bool:
         """Where the match is shown as a save of this copy read it (``AsSaved``): its newer
-        DM panels (``take_newer_panels``) and its table (``take_place``). Whether the table
-        is somewhere else now."""
+        DM panels (``take_newer_panels``), its table (``take_place``) and its turn's warning
+        claimed. Whether the table is somewhere else now."""
         self.take_newer_panels(saved.panels or ())
+        if saved.warned_at is not None and saved.warned_at == self.deadline:
+            # This turn's warning, claimed by its holder since this copy was read (a claim
+            # keeps the version): held through this copy, its clock would take that claim
+            # for its own and warn again, and its panels leave the warning out.
+            self.warned = True
         return self.take_place(saved.place, was)
 
     def take_place(self, place: Place | None, was: Place | None = None) -> bool:
