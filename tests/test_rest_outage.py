@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
@@ -230,3 +231,35 @@ async def test_the_clocks_ask_whether_it_answers_again(world: World) -> None:
         await svc.check_timers()
     await flush(world)
     assert live.over or live.question != "", "the turn ran out once the clocks went on"
+
+
+async def test_calls_answered_after_the_stop_tell_its_clocks_nothing(
+        world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    # The bot stopped with the proxy still out of reach, its database closed. A call cut short
+    # by the stop, or the answer to a click turned away as it stopped (discord.py's webhook
+    # adapter is the process's: any bot's answer), answered after, ended the outage and gave
+    # its time back into the closed database: two WARNINGs in the admin's log at the stop (and
+    # in a later test's, the stopped test's service still heard: review70).
+    caplog.set_level(logging.WARNING)
+    live = await start_match(world, turn_timer=1)
+    answers = Http()
+
+    async def answer(self: AsyncWebhookAdapter, *args: Any, **kwargs: Any) -> Any:
+        return await answers.request(args)
+
+    monkeypatch.setattr(AsyncWebhookAdapter, "request", answer)
+    svc, http = _heard(world)
+    await _call(http, _raise(aiohttp.ServerDisconnectedError()))
+    assert rest_down(svc)
+    heard = len(caplog.records)  # (its WARNING)
+    world.clock.advance(120)
+    # The stop: the service closed (its note of the stop taken), then the database.
+    await svc.close()
+    await svc.store.close()
+    await _call(http, lambda: {})
+    await AsyncWebhookAdapter().request("route", None)  # type: ignore[no-untyped-call,arg-type]
+    await asyncio.gather(*list(rest_outage._beside))
+    warned = [r.getMessage() for r in caplog.records[heard:]
+              if r.levelno >= logging.WARNING and r.name.startswith(("cogs.", "data."))]
+    assert warned == []
+    assert not live.over
