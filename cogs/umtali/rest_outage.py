@@ -135,6 +135,15 @@ _hearing: weakref.WeakKeyDictionary[MatchService, Callable[[], bool]] = \
     weakref.WeakKeyDictionary()
 
 
+def stop_hearing(svc: MatchService) -> None:
+    """``svc`` closing (``MatchService.close``, its stop noted): no call answered or failing
+    from now on begins or ends its outage. Its database closes next; an outage still on is
+    given back at the next start, by that note. Any bot's interaction answers are heard by
+    every service hearing (``_hear_answers``), and a call of its own, cut short by the stop,
+    may still be answered."""
+    _hearing.pop(svc, None)
+
+
 def _hear_answers() -> None:
     """discord.py's webhook adapter (every interaction's answer) tells the services hearing."""
     adapter = AsyncWebhookAdapter
@@ -191,7 +200,7 @@ def _named(error: BaseException) -> str:
 
 
 def _failed(svc: MatchService, closed: Callable[[], bool], why: str) -> None:
-    if rest_down(svc) or closed():
+    if rest_down(svc) or closed() or svc not in _hearing:
         return
     began = svc.clock_state.outage is None
     gateway_lost(svc, REST)
@@ -203,7 +212,7 @@ def _failed(svc: MatchService, closed: Callable[[], bool], why: str) -> None:
 
 def _reached(svc: MatchService) -> None:
     outage = svc.clock_state.outage
-    if outage is not None and REST in outage.down:
+    if outage is not None and REST in outage.down and svc in _hearing:
         # Up at once, not when the ending runs: a failure meanwhile begins another.
         outage.down.discard(REST)
         log.info("Discord's REST API answers again")
@@ -212,6 +221,7 @@ def _reached(svc: MatchService) -> None:
 
 
 async def _ended(svc: MatchService, outage: Outage) -> None:
-    # Unless a failure since began it again (or another shard's outage holds it).
-    if svc.clock_state.outage is outage and not outage.down:
+    # Unless a failure since began it again (or another shard's outage holds it), or the
+    # service closed meanwhile.
+    if svc.clock_state.outage is outage and not outage.down and svc in _hearing:
         await gateway_back(svc, REST)

@@ -47,6 +47,7 @@ from cogs.umtali.prefs import Preferences
 from cogs.umtali.question_message import void_question
 from cogs.umtali.removal import Removals
 from cogs.umtali.render import turn_message
+from cogs.umtali.rest_outage import stop_hearing
 from cogs.umtali.saved import saved_state
 from cogs.umtali.timing import Timing
 from cogs.umtali.turn_clock import first_clock
@@ -368,7 +369,9 @@ class MatchService(Timing, Endings, Playing, Looks):
         # Renewed till now (the flushes above may take a while), and never after the release.
         await self.owners.stop_renewing()
         # When the bot stopped: the next start gives running turns back their time, and
-        # another process may take its matches at once.
+        # another process may take its matches at once. Nothing heard after the note changes
+        # what it says: the database closes next.
+        stop_hearing(self)
         try:
             await heartbeat(self)
             await self.owners.release()
