@@ -165,6 +165,39 @@ async def test_a_close_as_the_bot_connects_leaves_its_ready_alone(
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
 
 
+async def test_a_gateway_hiccup_after_the_database_closed_is_not_heard(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    # The close shuts the database before discord.py's own close shuts the gateway: a drop and
+    # its RESUME in between, heard, would stop and restart the clocks into the closed database
+    # (two WARNINGs at a stop in a hiccup: a heartbeat, time given back). Once stopping, the
+    # bot dispatches nothing but interactions (``UmtaliBot.dispatch``): not heard (review70).
+    caplog.set_level(logging.INFO)
+    db = tmp_path / "umtali.sqlite3"
+    resumed: list[int] = []
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
+        alice, bob = server.add_member("ada"), server.add_member("ben")
+        await start_session(server, db, alice, bob)
+        store = bot.store
+        assert store is not None
+        closing = store.close
+
+        async def close_then_hiccup() -> None:
+            await closing()
+            before = server.gateway.resumes
+            await server.drop_gateway()
+            await until(lambda: server.gateway.resumes > before and server.gateway.live(),
+                        "the session resumed")
+            await asyncio.sleep(0.3)  # its events handled
+            resumed.append(server.gateway.resumes - before)
+
+        monkeypatch.setattr(store, "close", close_then_hiccup)
+    assert resumed == [1]
+    warned = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING
+              and r.name.startswith(("cogs.", "data.", "bot"))]
+    assert warned == []
+
+
 async def test_a_stop_during_a_reconnects_backoff_ends_the_process_at_once(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     # In an outage discord.py sleeps between tries, longer each time (up to 17 min): the close
