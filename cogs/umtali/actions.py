@@ -29,7 +29,7 @@ from cogs.umtali.in_time import answer, arrived, edit_clicked, in_time
 from cogs.umtali.live import LiveMatch, told_text
 from cogs.umtali.names import MAX_ECHO, as_typed, echo, safe_text, visible
 from cogs.umtali.outbox import Batch
-from cogs.umtali.reminders import turn_of
+from cogs.umtali.reminders import still_warned, turn_of
 from cogs.umtali.unknown import OUT_OF_DATE
 from umtali.errors import InvalidMoveError
 from umtali.i18n import sentence
@@ -285,8 +285,12 @@ async def _answer_on_panel(interaction: discord.Interaction, live: LiveMatch, se
         svc.answered_on_dm(live, seat, message.id, version)
     try:
         # Drawn off the event loop, from the position of this moment (the edit would be as
-        # late). The DM panel as the delivery shows it: with the channel lost, the table too.
-        shown = await (svc.dm_panel(live, seat) if on_dm else svc.hand_shown(live, seat)).drawn()
+        # late). The DM panel as the delivery shows it: with the channel lost, the table too;
+        # a warning standing in the turn said again (``still_warned``): the delivery, this
+        # answer marked, leaves the panel to it.
+        shown = await (svc.dm_panel(live, seat, still_warned(
+            svc.seat_tr(live, seat), live, seat, svc.clock())) if on_dm
+                       else svc.hand_shown(live, seat)).drawn()
     except BaseException:
         if on_dm:
             live.dm_shown[seat] = None
