@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from cogs.umtali.channel_loss import ChannelLoss
 from cogs.umtali.dms_again import owed, paid, reopened, tried_out, try_again
 from cogs.umtali.failures import GONE, PASSING
-from cogs.umtali.in_dms import channel_lost, send_hand, still_untold
+from cogs.umtali.in_dms import channel_lost, replaced_meanwhile, send_hand, still_untold
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.overtaken import Sent, overtaken
@@ -62,6 +62,9 @@ class Delivery(Retries, ChannelLoss):
         self._closed = False
         #: The copies whose delivery under way began held here, by match (``began_held``).
         self._began_held: dict[int, LiveMatch] = {}
+        #: The DM panels the batch under way edited, by match: the copy, and by seat the DM
+        #: and the message (``edited``).
+        self._edited: dict[int, tuple[LiveMatch, dict[int, tuple[int, int]]]] = {}
 
     # -- the queue ------------------------------------------------------------------------
 
@@ -119,6 +122,7 @@ class Delivery(Retries, ChannelLoss):
         self._failures.pop(match_id, None)
         self._tries.pop(match_id, None)
         self._retrying.pop(match_id, None)
+        self._edited.pop(match_id, None)
         idle = self._idle.pop(match_id, None)
         if idle is not None:
             idle.set()
@@ -130,6 +134,42 @@ class Delivery(Retries, ChannelLoss):
         """The match is in another channel now (``/umtali table``): the failed tries counted
         are the old channel's."""
         self._tried(live, "its channel", None)
+
+    def edited(self, live: LiveMatch, seat: int, channel_id: int, message_id: int) -> bool:
+        """The seat's DM panel ``message_id`` (in the DM ``channel_id``) was edited from
+        ``live``: whether by the match's batch under way, whose read of the match as saved once
+        it is out finds a newer panel saved meanwhile (``edits``; ``overtaken``), rather than
+        a read after each edit (``in_dms._replaced_meanwhile``): one for every move."""
+        if self._workers.get(live.id) is not asyncio.current_task():
+            return False
+        copy, edits = self._edited.setdefault(live.id, (live, {}))
+        if copy is not live:
+            return False
+        edits[seat] = (channel_id, message_id)
+        return True
+
+    def edits(self, live: LiveMatch) -> dict[int, tuple[int, int]]:
+        """The DM panels the batch under way edited from ``live`` (``edited``), forgotten:
+        checked by the caller against the panels as saved."""
+        copy, edits = self._edited.pop(live.id, (live, {}))
+        return edits if copy is live else {}
+
+    async def _check_edits(self, live: LiveMatch) -> None:
+        """The DM panels the batch edited, left unchecked (the batch failed, or the read
+        after it did): checked against the panels as saved."""
+        edits = self.edits(live)
+        if not edits or self._closed:
+            return
+        try:
+            saved = await self.service.owners.leases.shown(live.id)
+        except Exception as e:  # the next delivery's check finds it
+            log.info("match %d: its panels as saved could not be read (%s: %s)", live.id,
+                     e.__class__.__name__, e)
+            return
+        if saved is not None:
+            for seat, (channel, message) in edits.items():
+                await replaced_meanwhile(self.service, live, seat, channel, message,
+                                         saved.panels[seat])
 
     def began_held(self, live: LiveMatch) -> bool:
         """``live``'s delivery under way began with the copy held here: dropped since (another
@@ -177,6 +217,7 @@ class Delivery(Retries, ChannelLoss):
                 return
             if held is live:
                 self._began_held[live.id] = live
+            self._edited.pop(live.id, None)
             try:
                 again, sent = await self._send(live, batch)
                 if sent is not None:
@@ -192,6 +233,7 @@ class Delivery(Retries, ChannelLoss):
             finally:
                 if self._began_held.get(live.id) is live:
                     del self._began_held[live.id]
+            await self._check_edits(live)
             if again.empty:
                 self._backoff.pop(live.id, None)
             else:

@@ -22,6 +22,7 @@ from umtali.i18n import EN, Tr, languages, tr_for
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
+    from data.models import DmPanel
 
 log = logging.getLogger(__name__)
 
@@ -268,17 +269,28 @@ async def _replaced_meanwhile(svc: MatchService, live: LiveMatch, seat: int, mes
     match; this copy's check made as its delivery began). That process took the buttons off
     the panel it replaced after saving its own: this edit, landing after, put them back, and
     they go again; the newer panel is the seat's here. Read after the edit, so that an edit
-    landing after the strip is always found."""
+    landing after the strip is always found: by the match's delivery, once its batch is out,
+    with the read it makes then (``overtaken``; ``Delivery.edited``), else here."""
+    if svc.delivery.edited(live, seat, dm.id, message_id):
+        return False
     try:
         saved = await svc.owners.leases.shown(live.id)
     except Exception as e:  # the next delivery's check finds it, as before this one
         log.info("match %d: seat %d's panel as saved could not be read (%s: %s)", live.id, seat,
                  e.__class__.__name__, e)
         return False
-    panel = None if saved is None else saved.panels[seat]
-    if saved is None or panel is None or panel.message_id is None or \
-            panel.message_id <= message_id:
+    if saved is None:
         return False
+    return await replaced_meanwhile(svc, live, seat, dm.id, message_id, saved.panels[seat])
+
+
+async def replaced_meanwhile(svc: MatchService, live: LiveMatch, seat: int, channel_id: int,
+                             message_id: int, panel: DmPanel | None) -> bool:
+    """``_replaced_meanwhile`` with the seat's panel as saved (``panel``) read after the edit
+    of ``message_id`` (in the DM ``channel_id``) landed: whether it was newer."""
+    if panel is None or panel.message_id is None or panel.message_id <= message_id:
+        return False
+    dm = svc.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
     try:
         await dm.get_partial_message(message_id).edit(view=None)
         stray = False

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, NamedTuple
 
+from cogs.umtali.in_dms import replaced_meanwhile
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.retiring import retire
@@ -34,12 +35,19 @@ async def overtaken(delivery: Delivery, live: LiveMatch, batch: Batch, sent: Sen
     """After ``batch`` was sent from ``live``: if the match as saved is not where ``sent``
     had it, or a seat's panel as saved is not the copy's, it is shown again as saved, by a
     fresh copy's delivery (the replaced table retired again, a replaced panel looked for in
-    the DM and stripped). A failure to read it is left to the next move's delivery."""
+    the DM and stripped); a DM panel the batch edited as a newer one was saved is stripped
+    again, the newer one drawn from this copy (``in_dms.replaced_meanwhile``). A failure to
+    read it is left to the next move's delivery (the edits to ``Delivery._check_edits``)."""
     if delivery.closed or not (batch.table or batch.hands):
         return
     svc = delivery.service
     try:
         saved = await svc.owners.leases.shown(live.id)
+        # A panel edited here as another process saved a newer one (read after the edits
+        # landed): stripped again, and the newer one drawn from this copy.
+        for seat, (dm, message) in delivery.edits(live).items():
+            if saved is not None:
+                await replaced_meanwhile(svc, live, seat, dm, message, saved.panels[seat])
         if saved is None or (saved.at == sent.at and all(
                 saved.panels[seat].message_id == live.dm_message_ids[seat]
                 for seat in batch.hands)):
