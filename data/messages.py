@@ -29,7 +29,9 @@ async def read_saved(c: Tx, match_id: int, into: AsSaved) -> None:
         into.place = Place(int(row["channel_id"]), row["table_message_id"],
                            bool(row["channel_lost"]))
         deadline = row["deadline"]
-        into.warned_at = float(deadline) if row["warned"] and deadline is not None else None
+        into.deadline = None if deadline is None else float(deadline)
+        into.warned = bool(row["warned"])
+        into.warned_at = into.deadline if into.warned else None
 
 
 async def panels_in(c: Tx, match_id: int) -> tuple[DmPanel, DmPanel] | None:

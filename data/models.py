@@ -195,6 +195,11 @@ class AsSaved:
     #: The deadline of the turn whose warning was claimed, if one was (a timer's claim keeps
     #: the version: a copy read before it and taken at that version never learns of it).
     warned_at: float | None = None
+    #: The turn's deadline as saved, and whether its warning was claimed (read: ``place`` is
+    #: set). A take at the copy's version (``Owners.hold``) takes them: time given back by
+    #: the holder (an outage's), or a waiting player's answer, keeps the version.
+    deadline: float | None = None
+    warned: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -217,6 +217,16 @@ class LiveMatch:
             self.warned = True
         return self.take_place(saved.place, was)
 
+    def take_clock(self, saved: AsSaved) -> bool:
+        """Taken at the version this copy has (``Owners.hold``): the turn's deadline as saved,
+        and its warning, if another: time given back by the holder since this copy was read
+        (an outage's; a waiting player's answer) keeps the version. Held with the deadline
+        from before, its clock would forfeit the player that time early. Whether it changed."""
+        if saved.place is None or saved.deadline == self.deadline:
+            return False
+        self.deadline, self.warned = saved.deadline, saved.warned
+        return True
+
     def take_place(self, place: Place | None, was: Place | None = None) -> bool:
         """A table brought to a new message or channel (``/umtali table``, through another
         process) since this copy was read is where this copy shows the match: a move saved

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from cogs.umtali.claims import LEASE, Claims
 from cogs.umtali.clock import alive_key, last_alive
 from cogs.umtali.clock_state import held_from
+from cogs.umtali.give_back import show_clock
 from cogs.umtali.in_dms import owe_at_bring_in
 from cogs.umtali.lasting import Lasting
 from cogs.umtali.live import LiveMatch
@@ -239,6 +240,8 @@ class Owners:
                 # (a panel its former holder saved since this copy was read is the seat's)
                 if live.take_saved(shown, was):
                     self.svc.delivery.moved(live)
+                if live.take_clock(shown):
+                    show_clock(self.svc, live)  # the table says when the turn ends now
                 self.adopt(live)
                 return
             await self.svc._reload(live)
