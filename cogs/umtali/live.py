@@ -220,9 +220,12 @@ class LiveMatch:
     def take_clock(self, saved: AsSaved) -> bool:
         """Taken at the version this copy has (``Owners.hold``): the turn's deadline as saved,
         and its warning, if another: time given back by the holder since this copy was read
-        (an outage's; a waiting player's answer) keeps the version. Held with the deadline
-        from before, its clock would forfeit the player that time early. Whether it changed."""
-        if saved.place is None or saved.deadline == self.deadline:
+        (an outage's) keeps the version. Held with the deadline from before, its clock would
+        forfeit the player that time early. Whether it changed. A clock stopped or started
+        meanwhile (the time-up question asked, answered) goes with a question this copy does
+        not know of: left to that, as before."""
+        if saved.place is None or saved.deadline is None or self.deadline is None or \
+                saved.deadline == self.deadline:
             return False
         self.deadline, self.warned = saved.deadline, saved.warned
         return True
