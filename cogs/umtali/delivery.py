@@ -148,6 +148,14 @@ class Delivery(Retries, ChannelLoss):
         edits[seat] = (channel_id, message_id)
         return True
 
+    def replaced_here(self, live: LiveMatch, seat: int) -> None:
+        """A new panel of the seat's sent from ``live`` and saved: it took the buttons off the
+        one it replaced, edited earlier in the batch perhaps (``edited``), which is no longer
+        to check (the panel saved is this copy's own)."""
+        edited = self._edited.get(live.id)
+        if edited is not None and edited[0] is live:
+            edited[1].pop(seat, None)
+
     def edits(self, live: LiveMatch) -> dict[int, tuple[int, int]]:
         """The DM panels the batch under way edited from ``live`` (``edited``), forgotten:
         checked by the caller against the panels as saved."""

@@ -244,6 +244,7 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
         live.lost_untold.discard(seat)
     live.dm_channel_ids[seat] = message.channel.id
     live.dm_message_ids[seat] = message.id
+    svc.delivery.replaced_here(live, seat)
     _shown(svc, live, seat, version, over, message.id)
     if replaced is not None and replaced != message.id:
         # One panel to play on: the one it replaced, left as it was, would go on offering
