@@ -163,10 +163,10 @@ class Delivery(Retries, ChannelLoss):
         return edits if copy is live else {}
 
     async def _check_edits(self, live: LiveMatch) -> None:
-        """The DM panels the batch edited, left unchecked (the batch failed, or the read
-        after it did): checked against the panels as saved."""
+        """The DM panels the batch edited, left unchecked (the batch failed, the read after
+        it did, or the bot is stopping): checked against the panels as saved."""
         edits = self.edits(live)
-        if not edits or self._closed:
+        if not edits:
             return
         try:
             saved = await self.service.owners.leases.shown(live.id)
