@@ -8,7 +8,7 @@ from __future__ import annotations
 from tests.discord_helpers import World, flush, play, start_match
 from umtali.players import GreedyPlayer
 
-SHOWN = "SELECT owner, version, status"  # data.leases.Leases.shown
+SHOWN = "SELECT owner, version, status, channel_id"  # data.leases.Leases.shown
 
 
 async def test_a_moves_delivery_reads_the_match_as_saved_twice(world: World) -> None:
