@@ -231,7 +231,7 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
         deadline: float | None, pending: str = "", announce: Sequence[str] = (),
         finish: Finish | None = None, now: float | None = None, reserve: float | None = None,
         owner: str = "", lease_until: float = 0.0, only_held: bool = False,
-        question: str | None = None, saved: AsSaved | None = None,
+        question: str | None = None, saved: AsSaved | None = None, keep_deadline: bool = False,
     ) -> list[str]:
         """Save a move and the state after it, in one transaction; return what is left to
         announce, ``announce`` (this move's announcements) included.
@@ -244,6 +244,9 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
         time-up question as it is now (withdrawn by this move), None to leave it as saved.
         ``saved``: filled with where the match is shown as saved with the move (for a copy
         read before it: a newer panel its holder sent meanwhile, a table moved since).
+        ``keep_deadline``: a move within the turn, its clock running on: the turn's deadline
+        and warning as saved are kept (time its holder gave back since the copy was read keeps
+        the version), ``deadline`` saved only if the clock stands stopped there.
         """
         now = time.time() if now is None else now
         assert seat in (0, 1)
@@ -251,9 +254,13 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
         asked = "" if question is None else ", question = ?"
 
         async def job(c: Tx) -> list[str]:
+            clock = "deadline = COALESCE(deadline, ?), warned = CASE WHEN deadline IS NOT " \
+                "NULL OR deadline IS NOT DISTINCT FROM ? THEN warned ELSE 0 END" \
+                if keep_deadline else \
+                "deadline = ?, warned = CASE WHEN deadline IS NOT DISTINCT FROM ? THEN warned " \
+                "ELSE 0 END"
             cur = await c.execute(
-                "UPDATE matches SET state = ?, version = version + 1, deadline = ?, "
-                "warned = CASE WHEN deadline IS NOT DISTINCT FROM ? THEN warned ELSE 0 END, "
+                f"UPDATE matches SET state = ?, version = version + 1, {clock}, "
                 f"pending = ?, reserve{seat} = COALESCE(?, reserve{seat}){asked}"
                 f"{_held(owner)} WHERE id = ? AND version = ? AND status = 'active'{held}",
                 (state, deadline, deadline, pending, reserve,

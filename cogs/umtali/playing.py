@@ -197,6 +197,9 @@ class Playing(Looks):
                 announce.append(text)
                 announce += self._reveal(live, session)
         state = saved_state(session)
+        # A move within the turn, its clock running on, keeps the turn's deadline as saved:
+        # time its holder gave back (an outage's) since this copy was read keeps the version.
+        keep = not turn_over and comeback is None and live.deadline is not None
         # Where the match is shown as saved with the move: a copy read before it (loaded for
         # this action, or held here as another process took it) learns the panels sent and
         # the table brought elsewhere since.
@@ -211,7 +214,7 @@ class Playing(Looks):
                 finish=finish, reserve=reserve, owner=self.owners.name,
                 lease_until=self.owners.until(), only_held=held,
                 # The bot's clock dates the move and a result, as it does deadlines and seasons.
-                now=self.clock(), question=question, saved=shown,
+                now=self.clock(), question=question, saved=shown, keep_deadline=keep,
             ), lambda: self.owners.leases.saved_as(live.id, live.version + 1, state),
                 doubt=live.doubt)
         except StaleState:
@@ -226,9 +229,15 @@ class Playing(Looks):
             self.computers.drop(live.id)
             raise
         live.session = session
+        # (held with the deadline from before, its clock would forfeit the player early)
+        given = keep and live.take_clock(shown)
+        if given:
+            deadline = live.deadline
         if live.take_saved(shown, was):
             self.delivery.moved(live)
         self.owners.adopt(live)
+        if given:
+            show_clock(cast("MatchService", self), live)  # the turn ends later now
         if reserve is not None:
             live.reserves[seat] = reserve
         if deadline != live.deadline:
