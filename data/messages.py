@@ -23,7 +23,8 @@ def panels_of(row: Row) -> tuple[DmPanel, DmPanel]:
 async def read_saved(c: Tx, match_id: int, into: AsSaved) -> None:
     """Where the match is shown as saved, read in the transaction ``c`` into ``into``."""
     row = await c.fetchone("SELECT channel_id, table_message_id, channel_lost, deadline, "
-                           f"warned, {PANEL_COLUMNS} FROM matches WHERE id = ?", (match_id,))
+                           f"warned, reserve0, reserve1, {PANEL_COLUMNS} FROM matches "
+                           "WHERE id = ?", (match_id,))
     if row is not None:
         into.panels = panels_of(row)
         into.place = Place(int(row["channel_id"]), row["table_message_id"],
@@ -32,6 +33,7 @@ async def read_saved(c: Tx, match_id: int, into: AsSaved) -> None:
         into.deadline = None if deadline is None else float(deadline)
         into.warned = bool(row["warned"])
         into.warned_at = into.deadline if into.warned else None
+        into.reserves = (float(row["reserve0"]), float(row["reserve1"]))
 
 
 async def panels_in(c: Tx, match_id: int) -> tuple[DmPanel, DmPanel] | None:

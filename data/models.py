@@ -200,6 +200,9 @@ class AsSaved:
     #: the holder (an outage's), or a waiting player's answer, keeps the version.
     deadline: float | None = None
     warned: bool = False
+    #: Each seat's reserve as saved: a turn resumed after downtime (``resume_turn``) cuts the
+    #: reserve of the seat to act to what it had left, keeping the version.
+    reserves: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -223,9 +223,14 @@ class LiveMatch:
         (an outage's) keeps the version. Held with the deadline from before, its clock would
         forfeit the player that time early. Whether it changed. A clock stopped or started
         meanwhile (the time-up question asked, answered) goes with a question this copy does
-        not know of: left to that, as before."""
-        if saved.place is None or saved.deadline is None or self.deadline is None or \
-                saved.deadline == self.deadline:
+        not know of: left to that, as before. The reserves as saved too (a turn resumed after
+        downtime cuts the reserve to what it had left, keeping the version: kept from before,
+        the turn's grace was banked)."""
+        if saved.place is None:
+            return False
+        if saved.reserves is not None:
+            self.reserves = list(saved.reserves)
+        if saved.deadline is None or self.deadline is None or saved.deadline == self.deadline:
             return False
         self.deadline, self.warned = saved.deadline, saved.warned
         return True
