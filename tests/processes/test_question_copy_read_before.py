@@ -8,11 +8,14 @@ could claim the session or give the absent player more time."""
 from __future__ import annotations
 
 from cogs.umtali.clock_state import LATE
+from cogs.umtali.question import Question, stands
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, player, start_match, thread_of
 from tests.processes.helpers import main_of, row, settle, via
 from tests.processes.test_given_back_copy_read_before import table_again
 from tests.time_control_helpers import button
+from umtali.moves import MoveKind
+from umtali.players import GreedyPlayer
 
 
 async def test_a_take_with_a_copy_read_before_the_question_was_asked_answers_it(
@@ -47,3 +50,33 @@ async def test_a_take_with_a_copy_read_before_the_question_was_asked_answers_it(
     assert saved is not None and saved > deadline + LATE + 2, \
         "the absent player was given no more time"
     assert copy.deadline == saved
+
+
+async def test_a_move_within_the_turn_with_a_copy_read_before_the_question_withdraws_it(
+        world: World, other: MatchService) -> None:
+    """The absent player's draw through the other process, its copy read before the question
+    was asked: saved with the running deadline from before (long past), the question left
+    standing; the turn is given a fresh turn's time, the question withdrawn, as a move on the
+    match as saved does."""
+    live = await start_match(world, time_control="correspondence")
+    main = main_of(world)
+    await settle(world, main)
+    deadline = live.deadline
+    assert deadline is not None
+    absent = live.session.to_act
+    copy = await other.lookup(live.id)
+    assert copy is not None and copy is not live
+    world.clock.now = deadline + LATE + 1
+    await main.check_timers()
+    await settle(world, main)
+    assert (await row(world, live.id))["deadline"] is None
+    move = GreedyPlayer().choose(copy.session.view(absent))
+    assert move.kind is not MoveKind.DISCARD
+    outcome = await other.act(copy, copy.player_ids[absent], move, copy.version)
+    assert outcome.ok, outcome.error
+    await settle(world, main, other)
+    saved = await row(world, live.id)
+    assert saved["deadline"] is not None and saved["deadline"] > world.clock(), \
+        "the move ran the clock from before on, its deadline long past"
+    asked = Question.loads(saved["question"])
+    assert asked is None or not stands(asked, copy), "the question still stands"
