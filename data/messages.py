@@ -23,7 +23,7 @@ def panels_of(row: Row) -> tuple[DmPanel, DmPanel]:
 async def read_saved(c: Tx, match_id: int, into: AsSaved) -> None:
     """Where the match is shown as saved, read in the transaction ``c`` into ``into``."""
     row = await c.fetchone("SELECT channel_id, table_message_id, channel_lost, deadline, "
-                           f"warned, reserve0, reserve1, {PANEL_COLUMNS} FROM matches "
+                           f"warned, reserve0, reserve1, question, {PANEL_COLUMNS} FROM matches "
                            "WHERE id = ?", (match_id,))
     if row is not None:
         into.panels = panels_of(row)
@@ -34,6 +34,7 @@ async def read_saved(c: Tx, match_id: int, into: AsSaved) -> None:
         into.warned = bool(row["warned"])
         into.warned_at = into.deadline if into.warned else None
         into.reserves = (float(row["reserve0"]), float(row["reserve1"]))
+        into.question = row["question"] or ""
 
 
 async def panels_in(c: Tx, match_id: int) -> tuple[DmPanel, DmPanel] | None:

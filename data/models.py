@@ -203,6 +203,9 @@ class AsSaved:
     #: Each seat's reserve as saved: a turn resumed after downtime (``resume_turn``) cuts the
     #: reserve of the seat to act to what it had left, keeping the version.
     reserves: tuple[float, float] | None = None
+    #: The time-up question as saved (JSON, '' for none): asked by the holder, its clock
+    #: stopped (the deadline none), keeping the version.
+    question: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -246,14 +246,19 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
         read before it: a newer panel its holder sent meanwhile, a table moved since).
         ``keep_deadline``: a move within the turn, its clock running on: the turn's deadline
         and warning as saved are kept (time its holder gave back since the copy was read keeps
-        the version), ``deadline`` saved only if the clock stands stopped there.
+        the version); a clock stopped there since (the time-up question asked, its version
+        kept) finds the match moved on (StaleState): judged again on it, the move withdraws
+        the question.
         """
         now = time.time() if now is None else now
         assert seat in (0, 1)
         held = " AND owner = ?" if only_held else ""
+        if keep_deadline:
+            held += " AND deadline IS NOT NULL"
         asked = "" if question is None else ", question = ?"
 
         async def job(c: Tx) -> list[str]:
+            # (kept: the parameters bound all the same)
             clock = "deadline = COALESCE(deadline, ?), warned = CASE WHEN deadline IS NOT " \
                 "NULL OR deadline IS NOT DISTINCT FROM ? THEN warned ELSE 0 END" \
                 if keep_deadline else \

@@ -218,21 +218,24 @@ class LiveMatch:
         return self.take_place(saved.place, was)
 
     def take_clock(self, saved: AsSaved) -> bool:
-        """Taken at the version this copy has (``Owners.hold``): the turn's deadline as saved,
-        and its warning, if another: time given back by the holder since this copy was read
-        (an outage's) keeps the version. Held with the deadline from before, its clock would
-        forfeit the player that time early. Whether it changed. A clock stopped or started
-        meanwhile (the time-up question asked, answered) goes with a question this copy does
-        not know of: left to that, as before. The reserves as saved too (a turn resumed after
-        downtime cuts the reserve to what it had left, keeping the version: kept from before,
-        the turn's grace was banked)."""
+        """Taken at the version this copy has (``Owners.hold``; a move within the turn): the
+        turn's clock as saved, if another: its deadline and warning, its time-up question, and
+        the reserves. Changes the holder makes to a turn keep the version: time given back (an
+        outage's), the clock stopped for the question (its question saved) or run again, a
+        turn resumed after downtime (its reserve cut to what it had left). Held with the clock
+        from before, this copy forfeited the player the time given back early, refused the
+        question's answer as no longer needed while its own clock could stop the turn no
+        more, or banked the turn's grace. Whether the deadline or the question changed. A
+        match never shown keeps the deadline it is cancelled by (memory's alone)."""
         if saved.place is None:
             return False
         if saved.reserves is not None:
             self.reserves = list(saved.reserves)
-        if saved.deadline is None or self.deadline is None or saved.deadline == self.deadline:
+        if self.never_shown or (saved.deadline, saved.question) == (self.deadline,
+                                                                    self.question):
             return False
         self.deadline, self.warned = saved.deadline, saved.warned
+        self.question = saved.question
         return True
 
     def take_place(self, place: Place | None, was: Place | None = None) -> bool:

@@ -197,9 +197,13 @@ class Playing(Looks):
                 announce.append(text)
                 announce += self._reveal(live, session)
         state = saved_state(session)
-        # A move within the turn, its clock running on, keeps the turn's deadline as saved:
-        # time its holder gave back (an outage's) since this copy was read keeps the version.
-        keep = not turn_over and comeback is None and live.deadline is not None
+        # A move within the turn, its clock running on, keeps the turn's clock as saved: time
+        # its holder gave back (an outage's) since this copy was read keeps the version; so
+        # does its clock stopped for the time-up question, which the save finds (moved on:
+        # judged again, the move withdraws it). Not a match never shown: its deadline, to
+        # cancel it by, is memory's alone.
+        keep = not turn_over and comeback is None and live.deadline is not None and \
+            not live.never_shown
         # Where the match is shown as saved with the move: a copy read before it (loaded for
         # this action, or held here as another process took it) learns the panels sent and
         # the table brought elsewhere since.
