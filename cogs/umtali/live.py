@@ -236,6 +236,10 @@ class LiveMatch:
             return False
         self.deadline, self.warned = saved.deadline, saved.warned
         self.question = saved.question
+        # The holder's clocks stood still as this copy was read (``held_still``): the deadline
+        # changed since is the holder's, the time it stood still given back in it (an outage
+        # over), not owed again here (``Owners._owe_still``: given twice).
+        self.held_still = None
         return True
 
     def take_place(self, place: Place | None, was: Place | None = None) -> bool:
