@@ -179,6 +179,15 @@ class Delivery(Retries, ChannelLoss):
                 await replaced_meanwhile(self.service, live, seat, channel, message,
                                          saved.panels[seat])
 
+    async def _edits_at_stop(self, live: LiveMatch) -> None:
+        """``_check_edits`` as the bot stops, its batch cut short: whatever fails (Discord or
+        the database closing) is left, the stop going on."""
+        try:
+            await self._check_edits(live)
+        except Exception as e:
+            log.info("match %d: the panels its batch edited could not be checked as the bot "
+                     "stops (%s: %s)", live.id, e.__class__.__name__, e)
+
     def began_held(self, live: LiveMatch) -> bool:
         """``live``'s delivery under way began with the copy held here: dropped since (another
         process took the match as it went out), what it tells may be owed all the same."""
@@ -230,10 +239,16 @@ class Delivery(Retries, ChannelLoss):
                 again, sent = await self._send(live, batch)
                 if sent is not None:
                     await overtaken(self, live, batch, sent)
+            except asyncio.CancelledError:
+                # The bot stopping (``close``) cut the batch short: the DM panels it edited are
+                # checked all the same, as each edit's own read checked them.
+                await self._edits_at_stop(live)
+                raise
             except Exception as e:
                 if self._closed or self.client.is_closed():
                     # Stopping: what was not sent is still saved, and goes out at the next start.
                     log.info("match %d: sending cut short by the bot stopping (%s)", live.id, e)
+                    await self._edits_at_stop(live)
                     return
                 again = self._failed(live, batch, e)
             else:
