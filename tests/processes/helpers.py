@@ -4,7 +4,7 @@ other, and reading the match as the database has it."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
@@ -18,7 +18,8 @@ from cogs.umtali.panels import table_panel
 from cogs.umtali.service import MatchService
 from data.db import Row
 from data.store import Store
-from tests.discord_helpers import World, player, table_message, thread_of
+from tests.discord_helpers import World, player, start_match, table_message, thread_of
+from tests.test_faults_channel import _lose_thread
 from umtali.moves import Move, MoveKind
 from umtali.players import GreedyPlayer
 
@@ -159,3 +160,53 @@ async def table_moved(world: World, svc: MatchService, live: LiveMatch) -> tuple
     assert old is not None and old != posted.id
     await retiring.retire(world.bot, live, old)
     return old, posted.id
+
+
+async def in_dms(world: World) -> tuple[LiveMatch, MatchService, int, float]:
+    """A match played in DMs (its channel lost), a two-minute turn: the match, its holder (the
+    bot's process), the seat to act and its turn's deadline."""
+    live = await start_match(world, turn_timer=2)
+    main = main_of(world)
+    _lose_thread(world, live)
+    main.delivery.enqueue(live, Batch(table=True))
+    await settle(world, main)
+    assert live.channel_lost and live.deadline is not None
+    return live, main, live.session.to_act, live.deadline
+
+
+async def warned_as(monkeypatch: pytest.MonkeyPatch, main: MatchService, live: LiveMatch,
+                    meanwhile: Callable[[], Awaitable[object]]) -> None:
+    """``main``, the holder, claims the turn's warning 30 s before its deadline and sends it,
+    ``meanwhile`` (another process's doing) run as the claim returns."""
+    claim = main.owners.leases.claim_warning
+
+    async def claimed_as(*args: Any) -> bool:
+        claimed = await claim(*args)
+        await meanwhile()
+        return claimed
+
+    monkeypatch.setattr(main.owners.leases, "claim_warning", claimed_as)
+    assert live.deadline is not None
+    await main.warn_if_due(live, live.deadline - 30)
+
+
+async def brought_back_editing(world: World, other: MatchService, match_id: int,
+                               editing: asyncio.Event) -> None:
+    """The table brought back through ``other``, whose edit of the seat's panel is then on its
+    way (``edit_held``)."""
+    await brought_back(world, other, match_id)
+    await editing.wait()
+
+
+async def read_elsewhere(world: World, other: MatchService,
+                         **options: Any) -> tuple[LiveMatch, MatchService, float, LiveMatch]:
+    """A match started (``options``: ``start_match``'s) and shown, held by the bot's process,
+    and a copy of it ``other`` read now: the match, its holder, its turn's deadline and that
+    copy (to be used after the holder changed the match: a copy read before)."""
+    live = await start_match(world, **options)
+    main = main_of(world)
+    await settle(world, main)
+    assert live.deadline is not None
+    copy = await other.lookup(live.id)
+    assert copy is not None and copy is not live
+    return live, main, live.deadline, copy

@@ -11,8 +11,8 @@ from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.panels import table_panel
 from cogs.umtali.service import MatchService
-from tests.discord_helpers import World, start_match
-from tests.processes.helpers import main_of, row, settle
+from tests.discord_helpers import World
+from tests.processes.helpers import read_elsewhere, row, settle
 
 GIVEN = 300.0
 
@@ -28,13 +28,7 @@ async def table_again(world: World, other: MatchService, copy: LiveMatch) -> Non
 
 async def test_a_table_brought_back_with_a_copy_read_before_time_given_back_keeps_it(
         world: World, other: MatchService) -> None:
-    live = await start_match(world, turn_timer=2)
-    main = main_of(world)
-    await settle(world, main)
-    deadline = live.deadline
-    assert deadline is not None
-    copy = await other.lookup(live.id)
-    assert copy is not None and copy is not live
+    live, main, deadline, copy = await read_elsewhere(world, other, turn_timer=2)
     await give_back(main, {live.id: (deadline, GIVEN)}, "of the gateway outage")
     assert (await row(world, live.id))["deadline"] == deadline + GIVEN
     await table_again(world, other, copy)

@@ -8,8 +8,8 @@ from __future__ import annotations
 from cogs.umtali.clock_state import LATE
 from cogs.umtali.give_back import give_back
 from cogs.umtali.service import MatchService
-from tests.discord_helpers import World, start_match
-from tests.processes.helpers import main_of, row, settle
+from tests.discord_helpers import World
+from tests.processes.helpers import read_elsewhere, row, settle
 from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
 
@@ -18,13 +18,7 @@ GIVEN = 300.0
 
 async def test_a_move_within_the_turn_with_a_copy_read_before_time_given_back_keeps_it(
         world: World, other: MatchService) -> None:
-    live = await start_match(world, turn_timer=2)
-    main = main_of(world)
-    await settle(world, main)
-    deadline = live.deadline
-    assert deadline is not None
-    copy = await other.lookup(live.id)
-    assert copy is not None and copy is not live
+    live, main, deadline, copy = await read_elsewhere(world, other, turn_timer=2)
     await give_back(main, {live.id: (deadline, GIVEN)}, "of the gateway outage")
     assert (await row(world, live.id))["deadline"] == deadline + GIVEN
     seat = copy.session.to_act

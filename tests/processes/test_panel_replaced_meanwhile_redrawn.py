@@ -13,35 +13,19 @@ from typing import Any
 
 import pytest
 
-from cogs.umtali.outbox import Batch
 from cogs.umtali.service import MatchService
-from tests.discord_helpers import World, player, start_match
-from tests.processes.helpers import brought_back, main_of, row, settle
+from tests.discord_helpers import World, player
+from tests.processes.helpers import brought_back_editing, in_dms, row, settle, warned_as
 from tests.processes.test_overtaken_delivery import edit_held, offering
 from tests.processes.test_warned_as_brought_back_elsewhere import warned_in_panel
-from tests.test_faults_channel import _lose_thread
 
 
 async def test_the_warnings_panel_taken_as_the_table_came_back_no_longer_carries_it(
         world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
-    live = await start_match(world, turn_timer=2)
-    main = main_of(world)
-    _lose_thread(world, live)
-    main.delivery.enqueue(live, Batch(table=True))
-    await settle(world, main)
-    seat, deadline = live.session.to_act, live.deadline
-    assert deadline is not None
+    live, main, seat, _ = await in_dms(world)
     editing, land = edit_held(monkeypatch, live.dm_message_ids[seat] or 0)
-    claim = main.owners.leases.claim_warning
-
-    async def claimed_as_brought_back(*args: Any) -> bool:
-        claimed = await claim(*args)
-        await brought_back(world, other, live.id)
-        await editing.wait()  # the other process's edit of the seat's panel on its way
-        return claimed
-
-    monkeypatch.setattr(main.owners.leases, "claim_warning", claimed_as_brought_back)
-    await main.warn_if_due(live, deadline - 30)
+    await warned_as(monkeypatch, main, live,
+                    lambda: brought_back_editing(world, other, live.id, editing))
     await settle(world, main)
     land.set()
     await settle(world, main, other)
@@ -61,13 +45,7 @@ async def test_the_warnings_panel_taken_as_the_match_ended_offers_nothing(
     opponent resigned through the other process, whose delivery was editing the seat's panel
     it knew: saved at the match's version, the warning's panel was taken there as showing the
     ended match."""
-    live = await start_match(world, turn_timer=2)
-    main = main_of(world)
-    _lose_thread(world, live)
-    main.delivery.enqueue(live, Batch(table=True))
-    await settle(world, main)
-    seat, deadline = live.session.to_act, live.deadline
-    assert deadline is not None
+    live, main, seat, deadline = await in_dms(world)
     editing, land = edit_held(monkeypatch, live.dm_message_ids[seat] or 0)
     mark = main.store.set_dm_sending
     resigned: list[bool] = []

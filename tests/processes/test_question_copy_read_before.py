@@ -10,8 +10,8 @@ from __future__ import annotations
 from cogs.umtali.clock_state import LATE
 from cogs.umtali.question import Question, stands
 from cogs.umtali.service import MatchService
-from tests.discord_helpers import World, player, start_match, thread_of
-from tests.processes.helpers import main_of, row, settle, via
+from tests.discord_helpers import World, player, thread_of
+from tests.processes.helpers import read_elsewhere, row, settle, via
 from tests.processes.test_given_back_copy_read_before import table_again
 from tests.time_control_helpers import button
 from umtali.moves import MoveKind
@@ -20,14 +20,8 @@ from umtali.players import GreedyPlayer
 
 async def test_a_take_with_a_copy_read_before_the_question_was_asked_answers_it(
         world: World, other: MatchService) -> None:
-    live = await start_match(world, time_control="correspondence")
-    main = main_of(world)
-    await settle(world, main)
-    deadline = live.deadline
-    assert deadline is not None
+    live, main, deadline, copy = await read_elsewhere(world, other, time_control="correspondence")
     absent = live.session.to_act
-    copy = await other.lookup(live.id)
-    assert copy is not None and copy is not live
     world.clock.now = deadline + LATE + 1
     await main.check_timers()
     await settle(world, main)
@@ -58,14 +52,8 @@ async def test_a_move_within_the_turn_with_a_copy_read_before_the_question_withd
     was asked: saved with the running deadline from before (long past), the question left
     standing; the turn is given a fresh turn's time, the question withdrawn, as a move on the
     match as saved does."""
-    live = await start_match(world, time_control="correspondence")
-    main = main_of(world)
-    await settle(world, main)
-    deadline = live.deadline
-    assert deadline is not None
+    live, main, deadline, copy = await read_elsewhere(world, other, time_control="correspondence")
     absent = live.session.to_act
-    copy = await other.lookup(live.id)
-    assert copy is not None and copy is not live
     world.clock.now = deadline + LATE + 1
     await main.check_timers()
     await settle(world, main)

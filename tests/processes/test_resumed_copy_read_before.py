@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from cogs.umtali.clock import GRACE, resume_after_downtime
 from cogs.umtali.service import MatchService
-from tests.discord_helpers import World, start_match
-from tests.processes.helpers import greedy_via, main_of, row, settle
+from tests.discord_helpers import World
+from tests.processes.helpers import greedy_via, read_elsewhere, row, settle
 from tests.processes.test_given_back_copy_read_before import table_again
 from umtali.moves import MoveKind
 
@@ -19,15 +19,9 @@ LEFT = 10.0
 
 async def test_a_take_with_a_copy_read_before_a_resume_keeps_the_reserve_it_left(
         world: World, other: MatchService) -> None:
-    live = await start_match(world, time_control="normal")
-    main = main_of(world)
-    await settle(world, main)
-    deadline = live.deadline
-    assert deadline is not None
+    live, main, deadline, copy = await read_elsewhere(world, other, time_control="normal")
     seat = live.session.to_act
     assert live.reserves[seat] > LEFT
-    copy = await other.lookup(live.id)
-    assert copy is not None and copy is not live
     # The holder, stopped with LEFT seconds of the turn left, brings it back: it gets the
     # grace, its reserve keeps what it had left.
     world.clock.now = deadline - 5

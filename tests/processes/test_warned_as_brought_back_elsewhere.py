@@ -14,12 +14,17 @@ from typing import Any
 import pytest
 
 from cogs.umtali.live import LiveMatch
-from cogs.umtali.outbox import Batch
 from cogs.umtali.service import MatchService
-from tests.discord_helpers import World, player, start_match
-from tests.processes.helpers import brought_back, main_of, row, settle
+from tests.discord_helpers import World, player
+from tests.processes.helpers import (
+    brought_back,
+    brought_back_editing,
+    in_dms,
+    row,
+    settle,
+    warned_as,
+)
 from tests.processes.test_overtaken_delivery import edit_held, offering
-from tests.test_faults_channel import _lose_thread
 
 WARNED = "seconds left for your turn"
 
@@ -49,26 +54,16 @@ def warned_in_panel(world: World, match_id: int, seat: int) -> bool:
 
 async def test_a_warning_claimed_as_the_table_is_brought_back_elsewhere_is_sent(
         world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
-    live = await start_match(world, turn_timer=2)
-    main = main_of(world)
-    _lose_thread(world, live)
-    main.delivery.enqueue(live, Batch(table=True))
-    await settle(world, main)
-    assert live.channel_lost and live.deadline is not None
-    seat, deadline = live.session.to_act, live.deadline
+    live, main, seat, deadline = await in_dms(world)
     known = {m.id for m in seen(world, seat)}
     copies: list[LiveMatch] = []
-    claim = main.owners.leases.claim_warning
 
-    async def claimed_as_brought_back(*args: Any) -> bool:
-        claimed = await claim(*args)
-        # Seat 0 brings the table to the server's channel through the other process, as
-        # the warning's claim returns.
+    async def brought_back_here() -> None:
+        # Seat 0 brings the table to the server's channel through the other process, as the
+        # warning's claim returns.
         copies.append(await brought_back(world, other, live.id))
-        return claimed
 
-    monkeypatch.setattr(main.owners.leases, "claim_warning", claimed_as_brought_back)
-    await main.warn_if_due(live, deadline - 30)
+    await warned_as(monkeypatch, main, live, brought_back_here)
     await settle(world, main, other)
     [copy] = copies
     assert (await row(world, live.id))["owner"] == other.owners.name
@@ -88,25 +83,11 @@ async def test_the_panel_edited_as_the_warning_replaced_it_offers_nothing(
     against the database made as its delivery began); the edit still on its way, the warning's
     new panel is saved as the seat's and takes the buttons off the one it replaced: the edit,
     landing after, put them back. Two panels offered the turn's moves."""
-    live = await start_match(world, turn_timer=2)
-    main = main_of(world)
-    _lose_thread(world, live)
-    main.delivery.enqueue(live, Batch(table=True))
-    await settle(world, main)
-    seat, deadline = live.session.to_act, live.deadline
-    assert deadline is not None
+    live, main, seat, _ = await in_dms(world)
     known = {m.id for m in seen(world, seat)}
     editing, land = edit_held(monkeypatch, live.dm_message_ids[seat] or 0)
-    claim = main.owners.leases.claim_warning
-
-    async def claimed_as_brought_back(*args: Any) -> bool:
-        claimed = await claim(*args)
-        await brought_back(world, other, live.id)
-        await editing.wait()  # the other process's edit of the seat's panel on its way
-        return claimed
-
-    monkeypatch.setattr(main.owners.leases, "claim_warning", claimed_as_brought_back)
-    await main.warn_if_due(live, deadline - 30)
+    await warned_as(monkeypatch, main, live, lambda: brought_back_editing(world, other, live.id,
+                                                                          editing))
     await settle(world, main)
     land.set()
     await settle(world, main, other)
@@ -119,13 +100,7 @@ async def test_the_warning_survives_the_other_process_taking_its_panel(
         world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
     """The warning's new panel saved before the other process's delivery (the table brought
     back) checks its copy: that delivery takes the newer panel as the seat's and edits it."""
-    live = await start_match(world, turn_timer=2)
-    main = main_of(world)
-    _lose_thread(world, live)
-    main.delivery.enqueue(live, Batch(table=True))
-    await settle(world, main)
-    seat, deadline = live.session.to_act, live.deadline
-    assert deadline is not None
+    live, main, seat, _ = await in_dms(world)
     known = {m.id for m in seen(world, seat)}
     checked, go = other.owners.fell_behind, asyncio.Event()
 
@@ -134,15 +109,7 @@ async def test_the_warning_survives_the_other_process_taking_its_panel(
         return await checked(copy)
 
     monkeypatch.setattr(other.owners, "fell_behind", held)
-    claim = main.owners.leases.claim_warning
-
-    async def claimed_as_brought_back(*args: Any) -> bool:
-        claimed = await claim(*args)
-        await brought_back(world, other, live.id)
-        return claimed
-
-    monkeypatch.setattr(main.owners.leases, "claim_warning", claimed_as_brought_back)
-    await main.warn_if_due(live, deadline - 30)
+    await warned_as(monkeypatch, main, live, lambda: brought_back(world, other, live.id))
     await settle(world, main)
     go.set()
     await settle(world, main, other)

@@ -8,7 +8,6 @@ and warned the player a second time, in the channel, after the holder's DM panel
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 import pytest
 
@@ -16,14 +15,13 @@ from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.panels import table_panel
 from cogs.umtali.service import MatchService
-from tests.discord_helpers import World, start_match
-from tests.processes.helpers import main_of, row, settle
+from tests.discord_helpers import World
+from tests.processes.helpers import in_dms, row, settle, warned_as
 from tests.processes.test_warned_as_brought_back_elsewhere import (
     seen,
     warned_in_panel,
     warnings,
 )
-from tests.test_faults_channel import _lose_thread
 
 
 async def warned_as_taken(world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch,
@@ -32,25 +30,11 @@ async def warned_as_taken(world: World, other: MatchService, monkeypatch: pytest
     """Played in DMs, the holder claims the turn's warning just after the other process read
     its copy, which ``take`` then takes as the claim returns: both copies, the seat to act,
     and the messages that seat's player had before."""
-    live = await start_match(world, turn_timer=2)
-    main = main_of(world)
-    _lose_thread(world, live)
-    main.delivery.enqueue(live, Batch(table=True))
-    await settle(world, main)
-    seat, deadline = live.session.to_act, live.deadline
-    assert deadline is not None
+    live, main, seat, deadline = await in_dms(world)
     known = {m.id for m in seen(world, seat)}
     copy = await other.lookup(live.id)
     assert copy is not None and not copy.warned
-    claim = main.owners.leases.claim_warning
-
-    async def claimed_as_taken(*args: Any) -> bool:
-        claimed = await claim(*args)
-        await take(world, other, copy)
-        return claimed
-
-    monkeypatch.setattr(main.owners.leases, "claim_warning", claimed_as_taken)
-    await main.warn_if_due(live, deadline - 30)
+    await warned_as(monkeypatch, main, live, lambda: take(world, other, copy))
     await settle(world, main, other)
     assert (await row(world, live.id))["owner"] == other.owners.name
     assert copy.session.to_act == seat and copy.deadline == deadline
