@@ -106,7 +106,12 @@ async def check_timers(svc: MatchService, now: float) -> None:
         return
     owed = state.owed
     if owed:
+        unpaid = set(owed)
         await pay(svc, "owed")
+        if unpaid - set(owed):
+            # The heartbeat's note said alive as of now less the time owed: paid, it is noted
+            # at once (a crash before the next heartbeat would give that time again).
+            await noted(svc, "after the time owed was given back")
     for listener in svc.hand_listeners:
         if isinstance(listener, TurnNotices) and listener.failed:
             # Beside the tick, which must not wait on Discord (``beside``).
