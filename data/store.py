@@ -232,6 +232,7 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
         finish: Finish | None = None, now: float | None = None, reserve: float | None = None,
         owner: str = "", lease_until: float = 0.0, only_held: bool = False,
         question: str | None = None, saved: AsSaved | None = None, keep_deadline: bool = False,
+        judged: bool = False, judged_by: float | None = None,
     ) -> list[str]:
         """Save a move and the state after it, in one transaction; return what is left to
         announce, ``announce`` (this move's announcements) included.
@@ -249,12 +250,19 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
         the version); a clock stopped there since (the time-up question asked, its version
         kept) finds the match moved on (StaleState): judged again on it, the move withdraws
         the question.
+        ``judged``: the turn's last move, judged by the turn's deadline ``judged_by`` (and the
+        reserve with it): only if that is the deadline as saved. Another (time given back by
+        its holder since the copy was read, a turn resumed, its reserve cut) finds the match
+        moved on (StaleState): judged again on it.
         """
         now = time.time() if now is None else now
         assert seat in (0, 1)
+        assert not (keep_deadline and judged)
         held = " AND owner = ?" if only_held else ""
         if keep_deadline:
             held += " AND deadline IS NOT NULL"
+        if judged:
+            held += " AND deadline IS NOT DISTINCT FROM ?"
         asked = "" if question is None else ", question = ?"
 
         async def job(c: Tx) -> list[str]:
@@ -271,7 +279,7 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
                 (state, deadline, deadline, pending, reserve,
                  *(() if question is None else (question,)),
                  *_holder(owner, lease_until), match_id, version,
-                 *((owner,) if only_held else ())),
+                 *((owner,) if only_held else ()), *((judged_by,) if judged else ())),
             )
             if cur.rowcount != 1:
                 raise StaleState(f"match {match_id} is not at move {version}")

@@ -204,6 +204,11 @@ class Playing(Looks):
         # cancel it by, is memory's alone.
         keep = not turn_over and comeback is None and live.deadline is not None and \
             not live.never_shown
+        # The turn's last move is judged by this copy's deadline (and reserve): saved only if
+        # that is the deadline as saved, else judged again on the match as saved (time given
+        # back, or the turn resumed, by its holder since this copy was read: judged by the
+        # deadline from before, the reserve paid for that time).
+        judged = turn_over and not live.never_shown
         # Where the match is shown as saved with the move: a copy read before it (loaded for
         # this action, or held here as another process took it) learns the panels sent and
         # the table brought elsewhere since.
@@ -219,6 +224,7 @@ class Playing(Looks):
                 lease_until=self.owners.until(), only_held=held,
                 # The bot's clock dates the move and a result, as it does deadlines and seasons.
                 now=self.clock(), question=question, saved=shown, keep_deadline=keep,
+                judged=judged, judged_by=live.deadline,
             ), lambda: self.owners.leases.saved_as(live.id, live.version + 1, state),
                 doubt=live.doubt)
         except StaleState:
