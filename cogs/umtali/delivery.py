@@ -40,6 +40,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: Seconds the check of a batch's DM edits is given as the bot stops (a read, and perhaps a
+#: Discord edit): the whole stop stays within ``docker stop``'s 10 s (README, Stopping).
+CHECK_AT_STOP = 1.0
+
+
 class Delivery(Retries, ChannelLoss):
     def __init__(self, service: MatchService) -> None:
         self.service = service
@@ -183,7 +188,8 @@ class Delivery(Retries, ChannelLoss):
         """``_check_edits`` as the bot stops, its batch cut short: whatever fails (Discord or
         the database closing) is left, the stop going on."""
         try:
-            await self._check_edits(live)
+            # Bounded: Discord slow (a call given up after 30 s) must not hold the stop up.
+            await asyncio.wait_for(self._check_edits(live), CHECK_AT_STOP)
         except Exception as e:
             log.info("match %d: the panels its batch edited could not be checked as the bot "
                      "stops (%s: %s)", live.id, e.__class__.__name__, e)
@@ -207,8 +213,11 @@ class Delivery(Retries, ChannelLoss):
         for retry in self._retries.values():
             retry.cancel()
         # (a copy: a worker ending meanwhile leaves the dict, one overtaken hands it over)
-        for task in list(self._workers.values()):
+        # All cancelled first: each checks its edits as it ends (``_edits_at_stop``), at once.
+        workers = list(self._workers.values())
+        for task in workers:
             task.cancel()
+        for task in workers:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
 
