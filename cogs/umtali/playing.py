@@ -94,7 +94,15 @@ class Playing(Looks):
                 # as it is.
                 await self._reload(live)
                 refused = self._refusal(live, seat, version)
-            outcome = refused or self._late(live, made, arrived) or await self._apply(
+            late = None if refused is not None else self._late(live, made, arrived)
+            if late is not None and not live.never_shown and await self._clock_moved(live):
+                # Late by a copy whose turn's clock its holder has moved since it was read
+                # (time given back, the turn resumed: the version kept): judged on the clock
+                # as saved.
+                await self._reload(live)
+                refused = self._refusal(live, seat, version)
+                late = None if refused is not None else self._late(live, made, arrived)
+            outcome = refused or late or await self._apply(
                 live, seat, self._sided(live, move, default_side), made, arrived)
             if outcome.moved_on:
                 outcome = (self._refusal(live, seat, version) or self._late(live, made, arrived)
@@ -119,6 +127,12 @@ class Playing(Looks):
             return None
         return Outcome(live, Text.of("Your time ran out: this move was made after your "
                                      "turn's deadline."))
+
+    async def _clock_moved(self, live: LiveMatch) -> bool:
+        """The database has another deadline for ``live``'s turn, or has moved it on (not
+        for a match never shown: its deadline is memory's alone)."""
+        row = await self.store.match(live.id)
+        return row is not None and (row.version, row.deadline) != (live.version, live.deadline)
 
     async def _behind(self, live: LiveMatch) -> bool:
         """The database has moved ``live`` on (a move or an end saved by another process)."""
