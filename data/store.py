@@ -232,7 +232,7 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
         finish: Finish | None = None, now: float | None = None, reserve: float | None = None,
         owner: str = "", lease_until: float = 0.0, only_held: bool = False,
         question: str | None = None, saved: AsSaved | None = None, keep_deadline: bool = False,
-        judged: bool = False, judged_by: float | None = None,
+        judged: bool = False, judged_by: float | None = None, comeback: bool = False,
     ) -> list[str]:
         """Save a move and the state after it, in one transaction; return what is left to
         announce, ``announce`` (this move's announcements) included.
@@ -254,6 +254,9 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
         reserve with it): only if that is the deadline as saved. Another (time given back by
         its holder since the copy was read, a turn resumed, its reserve cut) finds the match
         moved on (StaleState): judged again on it.
+        ``comeback``: a move within the turn to a clock stopped for the time-up question, which
+        it withdraws: only if the clock is stopped as saved (the question answered by its
+        holder since the copy was read, the clock running again, finds the match moved on).
         """
         now = time.time() if now is None else now
         assert seat in (0, 1)
@@ -263,6 +266,8 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
             held += " AND deadline IS NOT NULL"
         if judged:
             held += " AND deadline IS NOT DISTINCT FROM ?"
+        if comeback:
+            held += " AND deadline IS NULL"
         asked = "" if question is None else ", question = ?"
 
         async def job(c: Tx) -> list[str]:

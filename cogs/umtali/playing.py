@@ -238,7 +238,7 @@ class Playing(Looks):
                 lease_until=self.owners.until(), only_held=held,
                 # The bot's clock dates the move and a result, as it does deadlines and seasons.
                 now=self.clock(), question=question, saved=shown, keep_deadline=keep,
-                judged=judged, judged_by=live.deadline,
+                judged=judged, judged_by=live.deadline, comeback=comeback is not None,
             ), lambda: self.owners.leases.saved_as(live.id, live.version + 1, state),
                 doubt=live.doubt)
         except StaleState:
