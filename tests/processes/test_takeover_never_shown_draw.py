@@ -1,0 +1,49 @@
+"""A match taken over never shown (its process killed before saving its table), whose table
+that process saved late after all: a move within the turn through the new holder, made
+before the timer saw the table, keeps the turn's deadline as saved, not the one memory
+holds to cancel a match nobody saw (``Timing.cancel_unshown_soon``: two leases away)."""
+
+from __future__ import annotations
+
+from cogs.umtali.claims import LEASE
+from cogs.umtali.service import MatchService
+from tests.discord_helpers import World, start_match
+from tests.processes.helpers import main_of, row, settle
+from tests.processes.test_takeover import kill
+from umtali.moves import MoveKind
+from umtali.players import GreedyPlayer
+
+
+async def test_a_draw_on_a_match_taken_over_unshown_keeps_its_deadline(
+        world: World, other: MatchService) -> None:
+    live = await start_match(world, turn_timer=2)
+    main = main_of(world)
+    await settle(world, main)
+    async with main.store.db.transaction() as c:
+        await c.execute("UPDATE matches SET table_message_id = NULL WHERE id = ?", (live.id,))
+    shown = live.table_message_id
+    await kill(main)
+    world.clock.advance(LEASE + 1)
+    await other.check_timers()
+    await settle(world, other)
+    copy = other.matches[live.id]
+    assert copy.never_shown
+    deadline = (await row(world, live.id))["deadline"]
+    assert deadline is not None and deadline > world.clock.now + 2 * LEASE + 30
+    # The killed process's table, saved late after all.
+    async with main.store.db.transaction() as c:
+        await c.execute("UPDATE matches SET table_message_id = ? WHERE id = ?",
+                        (shown, live.id))
+    seat = copy.session.to_act
+    move = GreedyPlayer().choose(copy.session.view(seat))
+    assert move.kind is not MoveKind.DISCARD  # a draw: the turn goes on
+    outcome = await other.act(copy, copy.player_ids[seat], move, copy.version)
+    assert outcome.ok, outcome.error
+    await settle(world, other)
+    assert (await row(world, live.id))["deadline"] == deadline, \
+        "the turn's deadline saved as the one to cancel a match never shown by"
+    # Past the cancel deadline, within the turn's own: nobody forfeits.
+    world.clock.advance(2 * LEASE + 10)
+    await other.check_timers()
+    await settle(world, other)
+    assert (await row(world, live.id))["status"] == "active", "forfeited before the deadline"
