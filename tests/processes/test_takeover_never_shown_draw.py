@@ -47,3 +47,30 @@ async def test_a_draw_on_a_match_taken_over_unshown_keeps_its_deadline(
     await other.check_timers()
     await settle(world, other)
     assert (await row(world, live.id))["status"] == "active", "forfeited before the deadline"
+
+
+async def test_a_delivery_finding_the_table_saved_late_keeps_the_deadline(
+        world: World, other: MatchService) -> None:
+    from cogs.umtali.delivery import Batch
+    live = await start_match(world, turn_timer=2)
+    main = main_of(world)
+    await settle(world, main)
+    async with main.store.db.transaction() as c:
+        await c.execute("UPDATE matches SET table_message_id = NULL WHERE id = ?", (live.id,))
+    shown = live.table_message_id
+    await kill(main)
+    world.clock.advance(LEASE + 1)
+    await other.check_timers()
+    await settle(world, other)
+    copy = other.matches[live.id]
+    assert copy.never_shown
+    async with main.store.db.transaction() as c:
+        await c.execute("UPDATE matches SET table_message_id = ? WHERE id = ?",
+                        (shown, live.id))
+    other.delivery.enqueue(copy, Batch(hands={0, 1}))
+    await settle(world, other)
+    print("never_shown after delivery:", copy.never_shown, copy.deadline)
+    world.clock.advance(2 * LEASE + 10)
+    await other.check_timers()
+    await settle(world, other)
+    assert (await row(world, live.id))["status"] == "active", "forfeited before the deadline"
