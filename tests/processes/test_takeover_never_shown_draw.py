@@ -6,6 +6,7 @@ holds to cancel a match nobody saw (``Timing.cancel_unshown_soon``: two leases a
 from __future__ import annotations
 
 from cogs.umtali.claims import LEASE
+from cogs.umtali.delivery import Batch
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, start_match
 from tests.processes.helpers import main_of, row, settle
@@ -51,7 +52,6 @@ async def test_a_draw_on_a_match_taken_over_unshown_keeps_its_deadline(
 
 async def test_a_delivery_finding_the_table_saved_late_keeps_the_deadline(
         world: World, other: MatchService) -> None:
-    from cogs.umtali.delivery import Batch
     live = await start_match(world, turn_timer=2)
     main = main_of(world)
     await settle(world, main)
@@ -69,7 +69,7 @@ async def test_a_delivery_finding_the_table_saved_late_keeps_the_deadline(
                         (shown, live.id))
     other.delivery.enqueue(copy, Batch(hands={0, 1}))
     await settle(world, other)
-    print("never_shown after delivery:", copy.never_shown, copy.deadline)
+    assert not copy.never_shown
     world.clock.advance(2 * LEASE + 10)
     await other.check_timers()
     await settle(world, other)
