@@ -308,11 +308,31 @@ class Owners:
                 # process took the match) is the seat's: edited, the older one stripped. So
                 # too a table brought elsewhere as this process's save made it the holder.
                 live.take_newer_panels(saved.panels)
+                unshown = live.never_shown
                 if live.take_place(Place(*saved.at[2:]), was):
                     self.svc.delivery.moved(live)
+                    if unshown:
+                        await self._shown_late(live)
             return None
         self.drop(live)
         return saved
+
+    async def _shown_late(self, live: LiveMatch) -> None:
+        """``live``, never shown here, found its table saved since (posted late by the process
+        that made it, the match taken over here): its turn's deadline is the one saved, not
+        the one memory held to cancel it by (``Timing.cancel_unshown_soon``), which would
+        forfeit the player long before it. Unread, the copy stays never shown: the timer
+        reads the match at that deadline (``Timing._cancel_unshown``)."""
+        try:
+            row = await self.svc.store.match(live.id)
+        except Exception as e:
+            log.info("match %d: its clock as saved could not be read (%s: %s)", live.id,
+                     e.__class__.__name__, e)
+            row = None
+        if row is None or row.table_message_id != live.table_message_id:
+            live.table_message_id = None
+            return
+        live.deadline, live.warned = row.deadline, row.warned
 
     async def posted(self, live: LiveMatch, texts: list[str], announced: int) -> None:
         """``texts``, the first unsent announcements, are posted: forget them, in memory and
