@@ -6,7 +6,7 @@ holds to cancel a match nobody saw (``Timing.cancel_unshown_soon``: two leases a
 from __future__ import annotations
 
 from cogs.umtali.claims import LEASE
-from cogs.umtali.delivery import Batch
+from cogs.umtali.outbox import Batch
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, start_match
 from tests.processes.helpers import main_of, row, settle
