@@ -1,0 +1,62 @@
+"""One match's give-back of an outage owed (its save failing for that row): the heartbeat's
+note, said "alive as of now less the time owed, clocks standing still", is the process's, and
+another process taking a *different* match of the holder read it as the holder standing still
+and owed that match the same time again (review75). Time owed is no longer in the note."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+import pytest
+
+from cogs.umtali.clock import gateway_back, gateway_lost, heartbeat
+from cogs.umtali.service import MatchService
+from tests.discord_helpers import World, cut, flush, start_match
+from tests.processes.helpers import main_of, row, settle
+from umtali.moves import MoveKind
+from umtali.players import GreedyPlayer
+
+OUTAGE = 600.0
+
+
+async def test_owed_time_of_one_match_is_not_given_to_another_at_a_take(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    y = await start_match(world, time_control="normal")
+    main = main_of(world)
+    offered = await world.carol.slash(world.channel, "umtali practice")
+    await cut(world, offered, actor=world.carol)
+    await flush(world)
+    x = next(m for m in main.matches.values() if m.id != y.id)
+    await settle(world, main)
+    assert x.deadline is not None and y.deadline is not None
+    y_deadline = y.deadline
+    gateway_lost(main, None)
+    world.clock.advance(OUTAGE)
+    save = main.store.set_deadline
+
+    async def busy_for_x(match_id: int, *args: Any, **kwargs: Any) -> bool:
+        if match_id == x.id:
+            raise sqlite3.OperationalError("database is locked")
+        return bool(await save(match_id, *args, **kwargs))
+
+    monkeypatch.setattr(main.store, "set_deadline", busy_for_x)
+    await gateway_back(main, None)
+    assert x.id in main.clock_state.owed and y.id not in main.clock_state.owed
+    assert (await row(world, y.id))["deadline"] == pytest.approx(y_deadline + OUTAGE)
+    world.clock.advance(5)
+    await heartbeat(main)
+    copy = await other.lookup(y.id)
+    assert copy is not None and copy is not y
+    seat = copy.session.to_act
+    move = GreedyPlayer().choose(copy.session.view(seat))
+    assert move.kind is not MoveKind.DISCARD
+    outcome = await other.act(copy, copy.player_ids[seat], move, copy.version)
+    assert outcome.ok, outcome.error
+    await settle(world, main, other)
+    assert (await row(world, y.id))["owner"] == other.owners.name
+    world.clock.advance(1)
+    await other.check_timers()
+    await settle(world, main, other)
+    assert (await row(world, y.id))["deadline"] == pytest.approx(y_deadline + OUTAGE, abs=2), \
+        "match y was given match x's owed time again at the take"
