@@ -1,8 +1,8 @@
-"""Time a gateway outage's end owed the running turn, its save failing at first: the heartbeat
-notes the bot alive as of now less the time owed (``clock.heartbeat``), so a restart gives it.
-Paid at a later check (the database free again), the note still said so until the next
-heartbeat: a crash between gave the turn that time twice, once in its saved deadline and once
-more from the note. SimCord, virtual time."""
+"""Time a gateway outage's end owed the running turn, its save failing at first, paid at a
+later check (the database free again), then a crash before the next heartbeat: the restart
+gives the time once, in its saved deadline. (While the heartbeat noted the bot alive as of now
+less the time owed, review72 to review75, the note still said so until the next heartbeat, and
+the restart gave it twice.) SimCord, virtual time."""
 
 from __future__ import annotations
 

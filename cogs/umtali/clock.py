@@ -248,17 +248,14 @@ async def heartbeat(svc: MatchService) -> None:
     the stop. So too from a start until the first check (connecting: that check gives the
     time back): the deadlines brought back were moved on to the start, and a note from before
     it would give the time offline again at the next start, one of now take the time spent
-    connecting from the turns. So too while a pause of the bot's is not given back yet, and
-    while time given back is owed, its save failing (``ClockState.owed``): as of ``now`` less
-    the time owed, a restart gives the turn what it had left with that time (before, it was
-    lost with the process)."""
+    connecting from the turns. So too while a pause of the bot's is not given back yet. Not
+    time given back whose save failed (``ClockState.owed``, one match's): the note is the
+    process's, read as its clocks standing still for every match it holds (another process
+    taking one owes it that time too), so a stop before it is paid loses it."""
     now, state = svc.clock(), svc.clock_state
-    owed = [now - gap for match_id, (was, gap) in state.owed.items()
-            if (live := svc.matches.get(match_id)) is not None and not live.over
-            and live.deadline == was]
     since = [at for at in (None if state.outage is None else state.outage.since,
                            None if state.loaded is None else state.loaded[0],
-                           still_since(state), *owed) if at is not None]
+                           still_since(state)) if at is not None]
     alive = f"{min(now, *since)!r} {STILL}" if since else repr(now)
     await svc.store.set_meta(alive_key(svc.owners.name), alive)
 

@@ -291,6 +291,15 @@ async def replaced_meanwhile(svc: MatchService, live: LiveMatch, seat: int, chan
     of ``message_id`` (in the DM ``channel_id``) landed: whether it was newer."""
     if panel is None or panel.message_id is None or panel.message_id <= message_id:
         return False
+    try:
+        # Marked first: a stop may cut the strip short (``Delivery._edits_at_stop``), and the
+        # seat's next delivery, this process's or another's, then looks through the DM for it
+        # (``_strip_unsaved``; the mark cleared once nothing but the panel offers moves).
+        await svc.store.set_dm_sending(live.id, seat, True)
+        live.dm_sending[seat] = True
+    except Exception as e:
+        log.info("match %d: seat %d's replaced panel could not be marked (%s: %s)", live.id,
+                 seat, e.__class__.__name__, e)
     dm = svc.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
     try:
         await dm.get_partial_message(message_id).edit(view=None)
