@@ -4,6 +4,7 @@ other, and reading the match as the database has it."""
 from __future__ import annotations
 
 import asyncio
+import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
@@ -210,3 +211,20 @@ async def read_elsewhere(world: World, other: MatchService,
     copy = await other.lookup(live.id)
     assert copy is not None and copy is not live
     return live, main, live.deadline, copy
+
+
+def read_after_batch_held(monkeypatch: pytest.MonkeyPatch,
+                          svc: MatchService) -> tuple[asyncio.Event, asyncio.Event]:
+    """``svc``'s read of the match after a batch went out (``overtaken``'s) waits, as the bot
+    stops meanwhile: set as it waits, and to let it go on."""
+    reading, go_on = asyncio.Event(), asyncio.Event()
+    shown = svc.owners.leases.shown
+
+    async def held(*args: Any) -> Any:
+        if any(frame.function == "overtaken" for frame in inspect.stack()):
+            reading.set()
+            await go_on.wait()
+        return await shown(*args)
+
+    monkeypatch.setattr(svc.owners.leases, "shown", held)
+    return reading, go_on

@@ -8,14 +8,18 @@ before the batch's, checked it."""
 from __future__ import annotations
 
 import asyncio
-import inspect
-from typing import Any
 
 import pytest
 
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World
-from tests.processes.helpers import brought_back_editing, in_dms, settle, warned_as
+from tests.processes.helpers import (
+    brought_back_editing,
+    in_dms,
+    read_after_batch_held,
+    settle,
+    warned_as,
+)
 from tests.processes.test_overtaken_delivery import edit_held, offering
 
 
@@ -26,16 +30,7 @@ async def test_an_edit_landing_after_a_newer_panel_is_checked_as_the_bot_stops(
     assert edited is not None
     editing, land = edit_held(monkeypatch, edited)
     # The other process's read after its batch (``overtaken``'s) waits: the bot is stopping.
-    reading, stopping = asyncio.Event(), asyncio.Event()
-    shown = other.owners.leases.shown
-
-    async def read_as_stopping(*args: Any) -> Any:
-        if any(frame.function == "overtaken" for frame in inspect.stack()):
-            reading.set()
-            await stopping.wait()
-        return await shown(*args)
-
-    monkeypatch.setattr(other.owners.leases, "shown", read_as_stopping)
+    reading, _ = read_after_batch_held(monkeypatch, other)
     await warned_as(monkeypatch, main, live,
                     lambda: brought_back_editing(world, other, live.id, editing))
     await settle(world, main)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
 from typing import Any
 
 import discord
@@ -18,7 +17,13 @@ import pytest
 from cogs.umtali.outbox import Batch
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World
-from tests.processes.helpers import brought_back_editing, in_dms, settle, warned_as
+from tests.processes.helpers import (
+    brought_back_editing,
+    in_dms,
+    read_after_batch_held,
+    settle,
+    warned_as,
+)
 from tests.processes.test_overtaken_delivery import edit_held, offering
 
 ORIGINAL = discord.PartialMessage.edit
@@ -45,16 +50,7 @@ async def test_a_strip_the_stop_cut_short_is_looked_for_by_the_next_holder(
         return await held(message, **fields)
 
     monkeypatch.setattr(discord.PartialMessage, "edit", slow)
-    reading, stopping = asyncio.Event(), asyncio.Event()
-    shown = other.owners.leases.shown
-
-    async def read_as_stopping(*args: Any) -> Any:
-        if any(frame.function == "overtaken" for frame in inspect.stack()):
-            reading.set()
-            await stopping.wait()
-        return await shown(*args)
-
-    monkeypatch.setattr(other.owners.leases, "shown", read_as_stopping)
+    reading, _ = read_after_batch_held(monkeypatch, other)
     await warned_as(monkeypatch, main, live,
                     lambda: brought_back_editing(world, other, live.id, editing))
     await settle(world, main)
