@@ -5,7 +5,10 @@ holds to cancel a match nobody saw (``Timing.cancel_unshown_soon``: two leases a
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from cogs.umtali.claims import LEASE
+from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, start_match
@@ -15,8 +18,11 @@ from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
 
 
-async def test_a_draw_on_a_match_taken_over_unshown_keeps_its_deadline(
-        world: World, other: MatchService) -> None:
+async def taken_over_unshown(world: World, other: MatchService) -> tuple[
+        LiveMatch, LiveMatch, Callable[[], Awaitable[None]]]:
+    """The bot's process killed before its match's table was saved (as far as the database
+    says), the match taken over by ``other`` as never shown: the match, ``other``'s copy, and
+    what saves the killed process's table late after all."""
     live = await start_match(world, turn_timer=2)
     main = main_of(world)
     await settle(world, main)
@@ -29,12 +35,21 @@ async def test_a_draw_on_a_match_taken_over_unshown_keeps_its_deadline(
     await settle(world, other)
     copy = other.matches[live.id]
     assert copy.never_shown
+
+    async def saved_late() -> None:
+        async with main.store.db.transaction() as c:
+            await c.execute("UPDATE matches SET table_message_id = ? WHERE id = ?",
+                            (shown, live.id))
+
+    return live, copy, saved_late
+
+
+async def test_a_draw_on_a_match_taken_over_unshown_keeps_its_deadline(
+        world: World, other: MatchService) -> None:
+    live, copy, saved_late = await taken_over_unshown(world, other)
     deadline = (await row(world, live.id))["deadline"]
     assert deadline is not None and deadline > world.clock.now + 2 * LEASE + 30
-    # The killed process's table, saved late after all.
-    async with main.store.db.transaction() as c:
-        await c.execute("UPDATE matches SET table_message_id = ? WHERE id = ?",
-                        (shown, live.id))
+    await saved_late()  # the killed process's table, saved late after all
     seat = copy.session.to_act
     move = GreedyPlayer().choose(copy.session.view(seat))
     assert move.kind is not MoveKind.DISCARD  # a draw: the turn goes on
@@ -52,21 +67,8 @@ async def test_a_draw_on_a_match_taken_over_unshown_keeps_its_deadline(
 
 async def test_a_delivery_finding_the_table_saved_late_keeps_the_deadline(
         world: World, other: MatchService) -> None:
-    live = await start_match(world, turn_timer=2)
-    main = main_of(world)
-    await settle(world, main)
-    async with main.store.db.transaction() as c:
-        await c.execute("UPDATE matches SET table_message_id = NULL WHERE id = ?", (live.id,))
-    shown = live.table_message_id
-    await kill(main)
-    world.clock.advance(LEASE + 1)
-    await other.check_timers()
-    await settle(world, other)
-    copy = other.matches[live.id]
-    assert copy.never_shown
-    async with main.store.db.transaction() as c:
-        await c.execute("UPDATE matches SET table_message_id = ? WHERE id = ?",
-                        (shown, live.id))
+    live, copy, saved_late = await taken_over_unshown(world, other)
+    await saved_late()  # the killed process's table, saved late after all
     other.delivery.enqueue(copy, Batch(hands={0, 1}))
     await settle(world, other)
     assert not copy.never_shown
