@@ -1,8 +1,9 @@
 """Time a gateway outage's end owed the running turn, its save failing at first, paid at a
-later check (the database free again), then a crash before the next heartbeat: the restart
-gives the time once, in its saved deadline. (While the heartbeat noted the bot alive as of now
-less the time owed, review72 to review75, the note still said so until the next heartbeat, and
-the restart gave it twice.) SimCord, virtual time."""
+later check (the database free again) in full, or in part (another outage's end adding to it
+during the save: ``give_back._pay_one`` keeps the rest owed, on the new deadline), then a crash
+before the next heartbeat: the restart gives the time paid once, in its saved deadline. (While
+the heartbeat noted the bot alive as of now less the time owed, review72 to review75, the note
+still said so until the next heartbeat, and the restart gave it twice.) SimCord, virtual time."""
 
 from __future__ import annotations
 
@@ -15,13 +16,15 @@ import pytest
 
 from bot import UmtaliBot
 from cogs.umtali.clock import gateway_back, gateway_lost, heartbeat
+from cogs.umtali.give_back import owe
 from tests.discord_helpers import World, start_match
 from tests.test_faults_timers import db_row
 
 
+@pytest.mark.parametrize("more", [0.0, 100.0])
 async def test_a_crash_after_the_outages_time_owed_was_paid_gives_it_once(
         world: World, db_path: Path, make_bot: Callable[[], UmtaliBot],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, more: float) -> None:
     live = await start_match(world, time_control="normal")
     svc = world.bot.matches
     assert svc is not None and live.deadline is not None
@@ -41,15 +44,32 @@ async def test_a_crash_after_the_outages_time_owed_was_paid_gives_it_once(
         assert svc.clock_state.owed, "the time given back was saved"
         world.clock.advance(10)
         await heartbeat(svc)
-    # The next check pays it (saved), and the process is killed before its next heartbeat.
+    saving = svc.store.set_deadline
+
+    async def more_owed(*args: Any, **kwargs: Any) -> bool:
+        saved = await saving(*args, **kwargs)
+        # Another outage's end, during the save, owes the turn more on the deadline paid on.
+        owe(svc, {live.id: (deadline, more)})
+        return saved
+
+    # The next check pays the 600 s (saved), ``more`` staying owed; the process is killed
+    # before its next heartbeat.
     world.clock.advance(5)
-    await svc.check_timers()
-    assert not svc.clock_state.owed
+    with monkeypatch.context() as m:
+        if more:
+            m.setattr(svc.store, "set_deadline", more_owed)
+        await svc.check_timers()
+    if more:
+        was, gap = svc.clock_state.owed[live.id]
+        assert was == pytest.approx(deadline + 600) and gap == more
+    else:
+        assert not svc.clock_state.owed
     assert db_row(db_path, live.id)["deadline"] == pytest.approx(deadline + 600)
     again = make_bot()
     await world.env.restart_bot(again)
     assert again.matches is not None
     restored = again.matches.matches[live.id]
-    # 200 s left as the outage began, 15 s of them run since it ended.
+    # 200 s left as the outage began, 15 s of them run since it ended. (Time still owed is
+    # lost with the process: it is not in the note, docs/processes.md.)
     assert restored.deadline == pytest.approx(world.clock.now + 185, abs=2), \
         "the outage's time was given twice at the restart"
