@@ -101,19 +101,24 @@ async def _warn_again(svc: MatchService, live: LiveMatch, version: int,
 async def _dm(svc: MatchService, live: LiveMatch, seat: int, text: str,
               nonce: str) -> discord.Message | Literal[False] | None:
     """A short DM to the seat's player (``nonce``: naming it, ``nonces``): the DM sent, False
-    if they cannot be reached that way, None if it failed for now."""
-    if live.dm_refused[seat] or live.is_computer(seat):
+    if they cannot be reached that way, None if it failed for now. Sent as the seat's panels
+    are, one at a time (``in_dms.send_hand``): DMs closed meanwhile, the second to go finds
+    them refused, not Discord (each refused request counts towards its limit)."""
+    if live.is_computer(seat):
         return False
     user_id = live.player_ids[seat]
-    try:
-        user = svc.client.get_user(user_id) or await svc.client.fetch_user(user_id)
-        return await user.send(text, nonce=nonce)
-    except GONE as e:
-        await refused(svc, live, seat, e)
-        return False
-    except PASSING as e:
-        log.info("match %d: a DM to seat %d failed (%s)", live.id, seat, e)
-        return None
+    async with live.dm_locks[seat]:
+        if live.dm_refused[seat]:
+            return False
+        try:
+            user = svc.client.get_user(user_id) or await svc.client.fetch_user(user_id)
+            return await user.send(text, nonce=nonce)
+        except GONE as e:
+            await refused(svc, live, seat, e)
+            return False
+        except PASSING as e:
+            log.info("match %d: a DM to seat %d failed (%s)", live.id, seat, e)
+            return None
 
 
 async def refused(svc: MatchService, live: LiveMatch, seat: int,
