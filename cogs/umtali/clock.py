@@ -106,13 +106,7 @@ async def check_timers(svc: MatchService, now: float) -> None:
         return
     owed = state.owed
     if owed:
-        unpaid = dict(owed)
         await pay(svc, "owed")
-        if any(owed.get(match_id) != entry for match_id, entry in unpaid.items()):
-            # The heartbeat's note said alive as of now less the time owed: paid, in full or
-            # in part (the rest owed on the new deadline), it is noted at once (a crash before
-            # the next heartbeat would give that time again).
-            await noted(svc, "after the time owed was given back")
     for listener in svc.hand_listeners:
         if isinstance(listener, TurnNotices) and listener.failed:
             # Beside the tick, which must not wait on Discord (``beside``).

@@ -311,28 +311,31 @@ class Owners:
                 unshown = live.never_shown
                 if live.take_place(Place(*saved.at[2:]), was):
                     self.svc.delivery.moved(live)
-                    if unshown:
-                        await self._shown_late(live)
+                    if unshown and not await self.shown_since(live):
+                        live.table_message_id = None
             return None
         self.drop(live)
         return saved
 
-    async def _shown_late(self, live: LiveMatch) -> None:
-        """``live``, never shown here, found its table saved since (posted late by the process
-        that made it, the match taken over here): its turn's deadline is the one saved, not
-        the one memory held to cancel it by (``Timing.cancel_unshown_soon``), which would
-        forfeit the player long before it. Unread, the copy stays never shown: the timer
-        reads the match at that deadline (``Timing._cancel_unshown``)."""
+    async def shown_since(self, live: LiveMatch) -> bool:
+        """``live``, never shown here, finds its table saved since it was read (posted late by
+        the process that made it, the match taken over here): shown there, its turn's deadline
+        is the one saved, not the one memory holds to cancel it by
+        (``Timing.cancel_unshown_soon``), which would forfeit the player long before it (a
+        move within the turn saving it, or a delivery showing it). Whether it was. Unread, or
+        no table saved but its own taken down, the copy stays never shown: the timer reads the
+        match at that deadline (``Timing._cancel_unshown``)."""
         try:
             row = await self.svc.store.match(live.id)
         except Exception as e:
             log.info("match %d: its clock as saved could not be read (%s: %s)", live.id,
                      e.__class__.__name__, e)
-            row = None
-        if row is None or row.table_message_id != live.table_message_id:
-            live.table_message_id = None
-            return
+            return False
+        if row is None or row.table_message_id in (None, live.taken_down):
+            return False
+        live.table_message_id = row.table_message_id
         live.deadline, live.warned = row.deadline, row.warned
+        return True
 
     async def posted(self, live: LiveMatch, texts: list[str], announced: int) -> None:
         """``texts``, the first unsent announcements, are posted: forget them, in memory and

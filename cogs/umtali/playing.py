@@ -89,7 +89,7 @@ class Playing(Looks):
         arrived = self.clock() if arrived is None else arrived
         async with live.lock:
             if live.never_shown:
-                await self._shown_since(live)
+                await self.owners.shown_since(live)
             refused = self._refusal(live, seat, version)
             if refused is not None and await self._behind(live):
                 # Refused on a copy another process has moved on since: judged on the match
@@ -129,17 +129,6 @@ class Playing(Looks):
             return None
         return Outcome(live, Text.of("Your time ran out: this move was made after your "
                                      "turn's deadline."))
-
-    async def _shown_since(self, live: LiveMatch) -> None:
-        """A move on a copy never shown: its table saved since it was read (posted late by
-        the process that made it, taken over here) is where the match is shown, and its
-        turn's deadline is the one saved, not the one memory holds to cancel it by
-        (``Timing.cancel_unshown_soon``): saved with a move within the turn, or judging it,
-        that one forfeited the player long before the turn's deadline."""
-        row = await self.store.match(live.id)
-        if row is not None and row.table_message_id not in (None, live.taken_down):
-            live.table_message_id = row.table_message_id
-            live.deadline, live.warned = row.deadline, row.warned
 
     async def _clock_moved(self, live: LiveMatch) -> bool:
         """The database has another deadline for ``live``'s turn, or has moved it on (not
