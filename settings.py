@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cogs.umtali.clock import MAIN
+from cogs.umtali.alive import MAIN
 from data.location import DEFAULT_DB_PATH, database_path, database_url
 from scale import ShardPlan, load_discord_api, load_shards
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from bot import UmtaliBot
-from cogs.umtali.clock import heartbeat
+from cogs.umtali.alive import heartbeat
 from cogs.umtali.clock_state import CONNECTING, LATE
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.question import Question

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot import UmtaliBot
-from cogs.umtali.clock import heartbeat
+from cogs.umtali.alive import heartbeat
 from tests.discord_helpers import World, flush, start_practice
 from tests.test_clocks_connect import CONNECTING
 from tests.test_faults_timers import db_row

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot import UmtaliBot
-from cogs.umtali.clock import heartbeat
+from cogs.umtali.alive import heartbeat
 from tests.discord_helpers import World, play_out, start_match
 from tests.test_faults_timers import db_row, to_turn_end
 

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from bot import UmtaliBot
-from cogs.umtali.clock import gateway_lost, heartbeat
+from cogs.umtali.alive import heartbeat
+from cogs.umtali.clock import gateway_lost
 from cogs.umtali.live import LiveMatch
 from tests.discord_helpers import World, start_match
 from tests.test_faults_timers import db_row

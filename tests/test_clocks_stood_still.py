@@ -348,7 +348,7 @@ async def held_elsewhere_then_killed(world: World, other: MatchService
     """A timed match held by ``other`` (its lease still running), which is then killed: the
     match, this process's service, and the time its turn had left when ``other`` was last
     alive."""
-    from cogs.umtali.clock import heartbeat
+    from cogs.umtali.alive import heartbeat
     from tests.processes.test_takeover import kill
 
     live, svc = await _timed(world)

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from cogs.umtali.alive import alive_key
 from cogs.umtali.claims import LEASE, WARN_AGAIN
-from cogs.umtali.clock import alive_key
 from cogs.umtali.clock_state import LATE
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.owners import RENEW_EVERY

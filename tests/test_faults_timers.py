@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot import UmtaliBot
-from cogs.umtali.clock import ALIVE_AT, heartbeat
+from cogs.umtali.alive import ALIVE_AT, heartbeat
 from cogs.umtali.clock_state import LATE
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.service import MatchService

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from cogs.umtali.clock import alive_key, gateway_back, gateway_lost, heartbeat, last_alive
+from cogs.umtali.alive import alive_key, heartbeat, last_alive
+from cogs.umtali.clock import gateway_back, gateway_lost
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, start_match
 from tests.processes.helpers import main_of, row

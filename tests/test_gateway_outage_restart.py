@@ -1,6 +1,6 @@
 """A clean stop during a gateway outage (a deploy, an operator restarting a bot cut off from
 Discord): the clocks have stood still since the outage began, so the restart gives each running
-turn back the time it had then, not the time it had at the stop (``clock.heartbeat``).
+turn back the time it had then, not the time it had at the stop (``alive.heartbeat``).
 SimCord, virtual time."""
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from bot import UmtaliBot
-from cogs.umtali.clock import gateway_lost, heartbeat
+from cogs.umtali.alive import heartbeat
+from cogs.umtali.clock import gateway_lost
 from tests.discord_helpers import World, start_match
 from tests.test_faults_timers import db_row
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 import pytest
 
 from bot import UmtaliBot
-from cogs.umtali.clock import heartbeat
+from cogs.umtali.alive import heartbeat
 from cogs.umtali.time_control import HOUR, MINUTE
 from tests.discord_helpers import World, flush, start_match, thread_of
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from cogs.umtali.clock import heartbeat
+from cogs.umtali.alive import heartbeat
 from cogs.umtali.clock_state import LATE
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch

@@ -10,7 +10,8 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
-from cogs.umtali.clock import alive_key, last_alive, resume_after_downtime
+from cogs.umtali.alive import Owed, alive_key, last_alive, owed_key, owed_of
+from cogs.umtali.clock import resume_after_downtime
 from cogs.umtali.in_dms import owe_at_bring_in
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
@@ -29,6 +30,10 @@ log = logging.getLogger(__name__)
 LEASE = 15.0
 #: Matches claimed per transaction.
 CLAIMS = 500
+#: When a claimed match's process stopped, and the time its turn was owed then (its note:
+#: ``alive.note_owed``; the match's entry alone).
+Down = tuple[float, Owed]
+
 #: Seconds between two warnings about the same match that cannot be taken over: it is tried
 #: again at every check (a database failing for now), but a match that can never be loaded
 #: would otherwise fill the log with a warning a second.
@@ -44,7 +49,7 @@ class Claims:
         #: Matches claimed whose turn's resume is of unknown outcome (``unheard``): held in
         #: the database, not yet in memory; by match id, the claim and when its process
         #: stopped.
-        self.unsettled: dict[int, tuple[Claimed, float]] = {}
+        self.unsettled: dict[int, tuple[Claimed, Down]] = {}
         #: One of those brought in at a time (the tick's, an action's: resumed once).
         self._bringing = asyncio.Lock()
 
@@ -118,13 +123,15 @@ class Claims:
                      ", ".join(sorted({c.previous or "(none)" for c in claimed})))
         return lives
 
-    async def _brought_in(self, c: Claimed, stopped: float) -> LiveMatch | None:
-        """Load, resume (its process stopped at ``stopped``) and adopt the match claimed."""
+    async def _brought_in(self, c: Claimed, down: Down) -> LiveMatch | None:
+        """Load, resume (its process stopped at ``down``'s time, owing the turn what it
+        notes) and adopt the match claimed."""
         row = await self.svc.store.match(c.match_id)
         if row is None:
             return None
         live = LiveMatch.from_row(row)
-        await resume_after_downtime(self.svc, [live], {c.match_id: stopped})
+        stopped, time_owed = down
+        await resume_after_downtime(self.svc, [live], {c.match_id: stopped}, time_owed)
         self._failing.pop(c.match_id, None)
         self.owners.adopt(live)
         # With the channel lost, no announcement is saved to deliver again: the panels
@@ -198,18 +205,24 @@ class Claims:
                 log.warning("match %d: its claim could not be undone (%s: %s); its lease "
                             "lapses", c.match_id, e.__class__.__name__, e)
 
-    async def _stopped_at(self, claimed: list[Claimed], now: float) -> dict[int, float]:
+    async def _stopped_at(self, claimed: list[Claimed], now: float) -> dict[int, Down]:
         """When each claimed match's process was last known alive: its last heartbeat, or its
-        last renewal of the lease if later (unknown: now, no time given back)."""
+        last renewal of the lease if later (unknown: now, no time given back); and the time
+        that process noted its turn owed (a give-back whose save failed: still owed if its
+        deadline is the one noted, ``resume_after_downtime``)."""
         alive: dict[str, tuple[float | None, bool]] = {}
-        stopped = {}
+        owed: dict[str, Owed] = {}
+        downs = {}
         for c in claimed:
             if c.previous not in alive:
                 alive[c.previous] = last_alive(
                     await self.svc.store.get_meta(alive_key(c.previous)))
+                owed[c.previous] = owed_of(await self.svc.store.get_meta(owed_key(c.previous)))
             at, still = alive[c.previous]
             # A process cut off from Discord renewed its leases with its clocks standing still.
             renewed = c.lease_until - LEASE if c.lease_until > 0 and not still else None
             known = [t for t in (at, renewed) if t is not None]
-            stopped[c.match_id] = min(max(known), now) if known else now
-        return stopped
+            entry = owed[c.previous].get(c.match_id)
+            downs[c.match_id] = (min(max(known), now) if known else now,
+                                 {} if entry is None else {c.match_id: entry})
+        return downs

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
+from cogs.umtali.alive import Owed, noted, owed_to
 from cogs.umtali.announcing import your_turn
 from cogs.umtali.clock_state import (
     CONNECTING,
@@ -31,7 +32,6 @@ from cogs.umtali.clock_state import (
     Resumed,
     connecting_since,
     run_out,
-    still_since,
 )
 from cogs.umtali.failures import PASSING
 from cogs.umtali.give_back import give_back, pay, show_clock
@@ -56,19 +56,6 @@ NOTICE_AFTER = 30.0
 #: ...and at least this share of a turn's time: a restart of minutes, a moment of a day's
 #: turn, pings nobody by correspondence (the turn's end, moved on, shows on its table).
 NOTICE_SHARE = 1 / 20
-#: The meta key holding when the bot was last alive.
-ALIVE_AT = "alive_at"
-#: Written after that time while the gateway is down: the clocks stood still since then.
-STILL = "still"
-#: The name of a process that was not given one: a bot alone holds every match under it.
-MAIN = "main"
-
-
-def alive_key(owner: str) -> str:
-    """The meta key holding when the process ``owner`` was last alive (the one process's
-    key is the key from before there were several; '' is a match no process ever held)."""
-    return ALIVE_AT if owner in ("", MAIN) else f"{ALIVE_AT}:{owner}"
-
 
 def warn_before(live: LiveMatch) -> float:
     """How long before its deadline a turn is warned (reminded, by correspondence): its
@@ -106,7 +93,13 @@ async def check_timers(svc: MatchService, now: float) -> None:
         return
     owed = state.owed
     if owed:
+        unpaid = dict(owed)
         await pay(svc, "owed")
+        if owed and owed != unpaid:
+            # Paid in part (an outage's end adding to it during the save): the rest, owed on
+            # the deadline paid, is noted so at once, lest a stop before the next heartbeat
+            # lose it (the note's entry, on the deadline before, is no longer the turn's).
+            await noted(svc, "with the time still owed")
     for listener in svc.hand_listeners:
         if isinstance(listener, TurnNotices) and listener.failed:
             # Beside the tick, which must not wait on Discord (``beside``).
@@ -235,45 +228,6 @@ async def gateway_back(svc: MatchService, shard: int | str | None) -> None:
     await noted(svc, "after the outage")
 
 
-async def heartbeat(svc: MatchService) -> None:
-    """Note when ``svc``'s process was last alive. While its gateway is down the clocks stand
-    still, so it is noted as of the outage's start: a stop meanwhile (the bot cut off from
-    Discord restarted) gives each running turn back what it had then, not what was left at
-    the stop. So too from a start until the first check (connecting: that check gives the
-    time back): the deadlines brought back were moved on to the start, and a note from before
-    it would give the time offline again at the next start, one of now take the time spent
-    connecting from the turns. So too while a pause of the bot's is not given back yet. Not
-    time given back whose save failed (``ClockState.owed``, one match's): the note is the
-    process's, read as its clocks standing still for every match it holds (another process
-    taking one owes it that time too), so a stop before it is paid loses it."""
-    now, state = svc.clock(), svc.clock_state
-    since = [at for at in (None if state.outage is None else state.outage.since,
-                           None if state.loaded is None else state.loaded[0],
-                           still_since(state)) if at is not None]
-    alive = f"{min(now, *since)!r} {STILL}" if since else repr(now)
-    await svc.store.set_meta(alive_key(svc.owners.name), alive)
-
-
-async def noted(svc: MatchService, why: str) -> None:
-    """``heartbeat`` at once, as the clocks' footing changed (a start, time given back): a
-    failure is logged, and the next tick's heartbeat notes it."""
-    try:
-        await heartbeat(svc)
-    except Exception as e:
-        log.warning("the heartbeat %s could not be saved (%s: %s)", why,
-                    e.__class__.__name__, e)
-
-
-def last_alive(saved: str | None) -> tuple[float | None, bool]:
-    """A process's note of when it was last alive (``heartbeat``), and whether its clocks had
-    stood still since then (its gateway down: its leases, renewed meanwhile, do not tell when
-    its clocks last ran)."""
-    if not saved:
-        return None, False
-    at, *still = saved.split()
-    return float(at), still == [STILL]
-
-
 def worth_telling(offline: float, live: LiveMatch) -> bool:
     """Whether ``offline`` seconds of downtime are told in ``live`` (``NOTICE_AFTER``,
     ``NOTICE_SHARE`` of its turn's time)."""
@@ -305,10 +259,11 @@ def _offline(seconds: float, name: str, when: str, tr: Tr) -> str:
 
 
 async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
-                                stopped: dict[int, float]) -> None:
+                                stopped: dict[int, float], owed: Owed | None = None) -> None:
     """Give each running turn back the time it had when its process stopped (``stopped``, by
-    match id; at least GRACE), with its warning to come, and say so in the match's channel
-    after a real outage."""
+    match id; at least GRACE), with the time that process owed it then (``owed``, its note:
+    a give-back whose save failed), with its warning to come, and say so in the match's
+    channel after a real outage."""
     now = svc.clock()
     # At the start, until the first check: the time to connect is given back then too.
     state = svc.clock_state
@@ -334,7 +289,8 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
             continue
         stopped_at = min(stopped.get(live.id, now), now)
         offline = now - stopped_at
-        left = max(0.0, live.deadline - stopped_at)
+        left = max(0.0, live.deadline + owed_to(owed or {}, live.id, live.deadline)
+                   - stopped_at)
         deadline = now + max(left, min(GRACE, float(live.turn_timer)))
         # Not in a match whose table was never posted: nobody was shown it, and it is
         # cancelled at its deadline (``MatchService.forfeit_if_late``).

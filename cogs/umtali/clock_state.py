@@ -112,6 +112,8 @@ class ClockState:
     #: Time owed to its matches and not saved yet (a save failed): by match id, the deadline
     #: it is owed on and how much. Such a turn is not judged until it is paid.
     owed: dict[int, tuple[float, float]] = field(default_factory=dict)
+    #: What of it the database notes (``alive.note_owed``): None before the first note.
+    owed_noted: dict[int, tuple[float, float]] | None = None
     #: One payment of what is owed at a time (a check's and an outage's end may meet).
     paying: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: The payments failing in a row (every check tries: the database away), by match id:
@@ -152,7 +154,7 @@ def began(svc: MatchService, live: LiveMatch, now: float) -> None:
 
 def still_since(state: ClockState) -> float | None:
     """Since when a pause seen and not given back yet (``stood``, ``standing``) stood the
-    clocks still: a stop meanwhile is noted as of then (``clock.heartbeat``), as nobody could
+    clocks still: a stop meanwhile is noted as of then (``alive.heartbeat``), as nobody could
     play since, and a restart gives the turns that time."""
     judged = state.still_until
     # Each from where the judging has not reached yet.

@@ -21,8 +21,8 @@ import logging
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from cogs.umtali.alive import alive_key, last_alive
 from cogs.umtali.claims import LEASE, Claims
-from cogs.umtali.clock import alive_key, last_alive
 from cogs.umtali.clock_state import held_from
 from cogs.umtali.give_back import show_clock
 from cogs.umtali.in_dms import owe_at_bring_in

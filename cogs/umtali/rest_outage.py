@@ -30,7 +30,8 @@ import discord
 from discord.http import HTTPClient, Route
 from discord.webhook.async_ import AsyncWebhookAdapter
 
-from cogs.umtali.clock import gateway_back, gateway_lost, noted
+from cogs.umtali.alive import noted
+from cogs.umtali.clock import gateway_back, gateway_lost
 from cogs.umtali.clock_state import Outage
 
 if TYPE_CHECKING:

@@ -28,8 +28,8 @@ from weakref import WeakValueDictionary
 
 import discord
 
+from cogs.umtali.alive import MAIN, heartbeat, noted
 from cogs.umtali.beside import Beside
-from cogs.umtali.clock import MAIN, heartbeat, noted
 from cogs.umtali.clock_state import ClockState
 from cogs.umtali.computer import Computers
 from cogs.umtali.delivery import Delivery

@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from cogs.umtali.clock import noted
+from cogs.umtali.alive import noted
 from cogs.umtali.clock_state import CONNECTING
 from cogs.umtali.give_back import owe, pay
 
@@ -70,7 +70,7 @@ async def stood_still(svc: MatchService, since: float, now: float) -> None:
             else max(since, live.clock_from[1])
         if end - start >= CONNECTING:
             gaps[live.id] = (live.deadline, end - start)
-    # Until it is paid, a stop notes the bot alive as of its start (``clock.heartbeat``).
+    # Until it is paid, a stop notes the bot alive as of its start (``alive.heartbeat``).
     state.standing = since
     # Owed at once, paid below: a move reaching the bot meanwhile is judged with it, not
     # refused as late for time nobody could play (a move ending the turn ends what is owed).

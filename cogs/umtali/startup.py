@@ -12,8 +12,8 @@ import discord
 from discord.ext import commands
 
 from cogs.umtali.access import service
+from cogs.umtali.alive import heartbeat
 from cogs.umtali.challenges import ExpiryEdits, expire_challenges
-from cogs.umtali.clock import heartbeat
 from cogs.umtali.clock_state import CONNECTING
 from cogs.umtali.failures import PASSING
 from cogs.umtali.lasting import Lasting

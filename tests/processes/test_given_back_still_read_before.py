@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.umtali.clock import gateway_back, gateway_lost, heartbeat
+from cogs.umtali.alive import heartbeat
+from cogs.umtali.clock import gateway_back, gateway_lost
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, start_match
 from tests.processes.helpers import main_of, row, settle

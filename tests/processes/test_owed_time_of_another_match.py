@@ -1,7 +1,8 @@
 """One match's give-back of an outage owed (its save failing for that row): the heartbeat's
 note, said "alive as of now less the time owed, clocks standing still", is the process's, and
 another process taking a *different* match of the holder read it as the holder standing still
-and owed that match the same time again (review75). Time owed is no longer in the note."""
+and owed that match the same time again (review75). Time owed is noted by match
+(``alive.note_owed``), and goes with its match alone."""
 
 from __future__ import annotations
 
@@ -10,10 +11,13 @@ from typing import Any
 
 import pytest
 
-from cogs.umtali.clock import gateway_back, gateway_lost, heartbeat
+from cogs.umtali.alive import heartbeat
+from cogs.umtali.claims import LEASE
+from cogs.umtali.clock import gateway_back, gateway_lost
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, cut, flush, start_match
 from tests.processes.helpers import main_of, row, settle
+from tests.processes.test_takeover import kill
 from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
 
@@ -60,3 +64,45 @@ async def test_owed_time_of_one_match_is_not_given_to_another_at_a_take(
     await settle(world, main, other)
     assert (await row(world, y.id))["deadline"] == pytest.approx(y_deadline + OUTAGE, abs=2), \
         "match y was given match x's owed time again at the take"
+
+
+async def test_a_killed_process_time_owed_goes_with_its_match_alone(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The process owing match x an outage's time (its save failing) is killed before it is
+    paid: the process taking its matches over gives x that time (its note, by match), and y,
+    paid already, nothing more than the time the holder was down."""
+    y = await start_match(world, time_control="normal")
+    main = main_of(world)
+    offered = await world.carol.slash(world.channel, "umtali practice")
+    await cut(world, offered, actor=world.carol)
+    await flush(world)
+    x = next(m for m in main.matches.values() if m.id != y.id)
+    await settle(world, main)
+    assert x.deadline is not None and y.deadline is not None
+    x_deadline, y_deadline = x.deadline, y.deadline
+    gateway_lost(main, None)
+    world.clock.advance(OUTAGE)
+    save = main.store.set_deadline
+
+    async def busy_for_x(match_id: int, *args: Any, **kwargs: Any) -> bool:
+        if match_id == x.id:
+            raise sqlite3.OperationalError("database is locked")
+        return bool(await save(match_id, *args, **kwargs))
+
+    monkeypatch.setattr(main.store, "set_deadline", busy_for_x)
+    await gateway_back(main, None)
+    assert x.id in main.clock_state.owed and y.id not in main.clock_state.owed
+    world.clock.advance(5)
+    await heartbeat(main)  # its last sign of life
+    last = world.clock.now
+    await kill(main)
+    world.clock.advance(LEASE + 1)
+    await other.check_timers()
+    await settle(world, other)
+    assert (await row(world, x.id))["owner"] == other.owners.name
+    assert (await row(world, y.id))["owner"] == other.owners.name
+    down = world.clock.now - last
+    assert (await row(world, x.id))["deadline"] == pytest.approx(
+        x_deadline + OUTAGE + down, abs=2), "the outage's time owed to x was lost"
+    assert (await row(world, y.id))["deadline"] == pytest.approx(
+        y_deadline + OUTAGE + down, abs=2), "y was given the outage twice"

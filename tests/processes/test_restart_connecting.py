@@ -16,8 +16,8 @@ import pytest
 
 import bot as bot_module
 from bot import UmtaliBot
+from cogs.umtali.alive import heartbeat
 from cogs.umtali.claims import LEASE
-from cogs.umtali.clock import heartbeat
 from cogs.umtali.service import MatchService
 from data.store import Store
 from settings import Settings

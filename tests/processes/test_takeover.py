@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from cogs.umtali.alive import heartbeat
 from cogs.umtali.claims import LEASE
-from cogs.umtali.clock import heartbeat
 from cogs.umtali.service import MatchService
 from data.store import Store
 from tests.discord_helpers import World, cut, start_match

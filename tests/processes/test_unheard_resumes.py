@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from cogs.umtali.alive import heartbeat
 from cogs.umtali.claims import LEASE
-from cogs.umtali.clock import GRACE, heartbeat
+from cogs.umtali.clock import GRACE
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, start_match

@@ -1,0 +1,126 @@
+"""What a bot process notes in the database for whoever brings its matches back after it
+stops (a restart, or another process taking them over): when it was last alive, and the time
+its matches' turns were owed and not yet given (``heartbeat``).
+
+The note of when it was last alive is the process's: its clocks standing still (a gateway
+outage, a pause, connecting) stand still for every match it holds. Time owed is each match's
+own (a give-back whose save failed, ``ClockState.owed``), noted apart, by match: taken with the
+match it belongs to, never with another.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import TYPE_CHECKING
+
+from cogs.umtali.clock_state import still_since
+
+if TYPE_CHECKING:
+    from cogs.umtali.service import MatchService
+
+log = logging.getLogger(__name__)
+
+#: The meta key (before several processes, the only one) noting when the bot was last alive.
+ALIVE_AT = "alive_at"
+#: Written after that time while the gateway is down: the clocks stood still since then.
+STILL = "still"
+#: The name of a process that was not given one: a bot alone holds every match under it.
+MAIN = "main"
+#: The meta key (with the process's name, as ``alive_key``) noting the time owed to its
+#: matches' turns.
+OWED = "owed"
+
+#: Time owed, by match id: the deadline it is owed on, and how much.
+Owed = dict[int, tuple[float, float]]
+
+
+def alive_key(owner: str) -> str:
+    """The meta key holding when the process ``owner`` was last alive (the one process's
+    key is the key from before there were several; '' is a match no process ever held)."""
+    return ALIVE_AT if owner in ("", MAIN) else f"{ALIVE_AT}:{owner}"
+
+
+def owed_key(owner: str) -> str:
+    """The meta key holding the time owed to the turns of the process ``owner``'s matches."""
+    return OWED if owner in ("", MAIN) else f"{OWED}:{owner}"
+
+
+async def heartbeat(svc: MatchService) -> None:
+    """Note when ``svc``'s process was last alive. While its gateway is down the clocks stand
+    still, so it is noted as of the outage's start: a stop meanwhile (the bot cut off from
+    Discord restarted) gives each running turn back what it had then, not what was left at
+    the stop. So too from a start until the first check (connecting: that check gives the
+    time back): the deadlines brought back were moved on to the start, and a note from before
+    it would give the time offline again at the next start, one of now take the time spent
+    connecting from the turns. So too while a pause of the bot's is not given back yet. Then,
+    its clocks running, the time owed to its matches, if it changed (``note_owed``)."""
+    now, state = svc.clock(), svc.clock_state
+    since = [at for at in (None if state.outage is None else state.outage.since,
+                           None if state.loaded is None else state.loaded[0],
+                           still_since(state)) if at is not None]
+    alive = f"{min(now, *since)!r} {STILL}" if since else repr(now)
+    await svc.store.set_meta(alive_key(svc.owners.name), alive)
+    if not since:
+        # Standing still, what it owes may hold that very time (a pause's, owed as it is
+        # given): the note before it stands, the rest given as the clocks' standing still.
+        await note_owed(svc)
+
+
+async def note_owed(svc: MatchService) -> None:
+    """Note the time owed to the turns of the matches ``svc`` holds (a give-back whose save
+    failed: ``ClockState.owed``), if it changed since last noted: a stop before it is paid,
+    whoever brings a match back gives its turn that time too (``owed_of``). A payment saved
+    moved the deadline on, so an entry left in the note by a stop before the next one is
+    never given again: it is owed on a deadline no longer the turn's."""
+    state = svc.clock_state
+    owed = {match_id: entry for match_id, entry in state.owed.items()
+            if (live := svc.matches.get(match_id)) is not None and not live.over
+            and live.deadline == entry[0]}
+    if owed == state.owed_noted:
+        return
+    await svc.store.set_meta(owed_key(svc.owners.name), json.dumps(
+        {str(match_id): list(entry) for match_id, entry in sorted(owed.items())}))
+    state.owed_noted = owed
+
+
+async def noted(svc: MatchService, why: str) -> None:
+    """``heartbeat`` at once, as the clocks' footing changed (a start, time given back or
+    owed): a failure is logged, and the next tick's heartbeat notes it."""
+    try:
+        await heartbeat(svc)
+    except Exception as e:
+        log.warning("the heartbeat %s could not be saved (%s: %s)", why,
+                    e.__class__.__name__, e)
+
+
+def last_alive(saved: str | None) -> tuple[float | None, bool]:
+    """A process's note of when it was last alive (``heartbeat``), and whether its clocks had
+    stood still since then (its gateway down: its leases, renewed meanwhile, do not tell when
+    its clocks last ran)."""
+    if not saved:
+        return None, False
+    at, *still = saved.split()
+    return float(at), still == [STILL]
+
+
+def owed_of(saved: str | None) -> Owed:
+    """A process's note of the time owed to its matches' turns (``note_owed``). A note that
+    cannot be read (written by no bot of ours) owes nothing: logged, not trusted."""
+    if not saved:
+        return {}
+    try:
+        return {int(match_id): (float(was), float(gap))
+                for match_id, (was, gap) in json.loads(saved).items()}
+    except (ValueError, TypeError, AttributeError) as e:
+        log.warning("a note of time owed could not be read (%s: %s)",
+                    e.__class__.__name__, e)
+        return {}
+
+
+def owed_to(owed: Owed, match_id: int, deadline: float | None) -> float:
+    """The time ``owed`` to the match's turn if it is still owed on ``deadline``, the turn's
+    deadline as saved (a payment saved, or a new turn, moved it on: then nothing)."""
+    entry = owed.get(match_id)
+    return entry[1] if entry is not None and deadline is not None and \
+        entry[0] == deadline and entry[1] > 0 else 0.0
