@@ -34,8 +34,6 @@ def test_a_bad_command_line_with_lang_ru_is_told_in_russian(
             "'hardest' (можно: 'easy', 'hard', 'normal', 'random')") in err, err
     err = _refused(["play", "--lang", "ru", "--colour"], capsys)
     assert "python -m umtali: ошибка: неизвестные аргументы: --colour" in err, err
-    err = _refused(["--lang", "ru"], capsys)
-    assert "ошибка: не хватает аргументов: command" in err, err
     err = _refused(["play", "--lang", "ru", "--name"], capsys)
     assert "ошибка: аргумент --name: нужно одно значение" in err, err
     err = _refused(["play", "--lang", "ru", "--hotseat=yes"], capsys)
@@ -51,6 +49,9 @@ def test_the_russian_terminal_tells_a_bad_command_line_in_russian(
     monkeypatch.setenv("LANG", "ru_RU.UTF-8")
     err = _refused(["verify"], capsys)
     assert "python -m umtali verify: ошибка: не хватает аргументов: REPLAY.json" in err, err
+    err = _refused([], capsys)
+    assert err.startswith("использование: python -m umtali"), err
+    assert "python -m umtali: ошибка: не хватает аргументов: command" in err, err
 
 
 @pytest.mark.usefixtures("english_terminal")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from functools import partial
-from weakref import WeakKeyDictionary
+from weakref import WeakKeyDictionary, ref
 
 import discord
 
@@ -60,7 +60,9 @@ class Coach:
     search = HARD_BUDGET
 
     def __init__(self, client: discord.Client) -> None:
-        self.client = client
+        # Weakly: the coach is the value of ``_COACHES``, keyed weakly by this bot, and a value
+        # holding its key keeps it for good (every test bot of a process, each with its service).
+        self._client = ref(client)
         #: Reviews sent (tests).
         self.sent = 0
         #: Each match's hint for the position it is at (version): clicked twice, thought once.
@@ -80,6 +82,15 @@ class Coach:
         #: One review thinks at a time, bot-wide: with two workers, one is always free for
         #: the computer's moves.
         self._one = asyncio.Lock()
+
+    @property
+    def client(self) -> discord.Client:
+        """The coach's bot: alive while its coach is in use (the bot holds its coach's hand
+        listener, and is what runs the hints and reviews)."""
+        client = self._client()
+        if client is None:
+            raise RuntimeError("the coach's bot is gone")
+        return client
 
     # -- hints ----------------------------------------------------------------------------
 
@@ -233,6 +244,7 @@ class Coach:
         live.reviewed = max(live.reviewed, finished)
 
 
+#: Each bot's coach. A coach holds its bot weakly: a bot dropped goes, and its coach with it.
 _COACHES: WeakKeyDictionary[discord.Client, Coach] = WeakKeyDictionary()
 
 
