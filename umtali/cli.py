@@ -14,7 +14,8 @@ import argparse
 import os
 import secrets
 import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any, TextIO
 
 from umtali.ai import LEVELS as AI_LEVELS
@@ -104,6 +105,34 @@ def help_tr(argv: Sequence[str]) -> Tr:
         return EN
 
 
+#: argparse's own messages that our command lines can bring (read wrong), named here for the
+#: catalogue: argparse says them through ``gettext`` (its module's ``_``), ``%``-formatted after.
+ARGPARSE_WORDS = (
+    N_("%(prog)s: error: %(message)s\n"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("the following arguments are required: %s"),
+    N_("unrecognized arguments: %s"),
+    N_("expected one argument"),
+    N_("ignored explicit argument %r"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+)
+
+
+@contextmanager
+def _argparse_speaks(tr: Tr) -> Iterator[None]:
+    """argparse's own messages (its errors: "error: argument --level: invalid choice...")
+    in ``tr``'s language while the command line is read; its ``gettext`` again after. A
+    message with no translation stays argparse's English (another Python's new ones)."""
+    said = argparse._  # type: ignore[attr-defined]
+    argparse._ = lambda message: message if message is None else tr(message)  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        argparse._ = said  # type: ignore[attr-defined]
+
+
 class _Words(argparse.HelpFormatter):
     """argparse's own words in ``tr``'s language: its "usage: " before the command line."""
 
@@ -164,8 +193,36 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
          stdout: TextIO | None = None) -> int:
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
-    # The help in the language the command will speak (argparse's errors stay English).
+    # The help, and argparse's errors, in the language the command will speak.
     tr = help_tr(sys.argv[1:] if argv is None else argv)
+    with _argparse_speaks(tr):
+        args = _parsed(argv, tr)
+    try:
+        tr = EN if args.command == "simulate" else _tr(args)
+    except ImportError:
+        # Bad input, not a verdict: status 1 would say the deals do not match.
+        print(f"--lang {args.lang} {NO_BABEL}.", file=sys.stderr)
+        return 2
+    if args.command in ("play", "script"):
+        plain_signs(stdout)
+    try:
+        if args.command == "play":
+            return _play(args, stdin, stdout, tr)
+        if args.command == "script":
+            return run_script(args, stdin, stdout, tr)
+        if args.command == "verify":
+            return run_verify(args, stdout, tr)
+        return run_simulate(args, stdout)
+    except (KeyboardInterrupt, EOFError):
+        if args.command == "verify":
+            # No verdict: 0 would say FAIR to ``verify FILE && ...``; a shell's status for SIGINT.
+            return 128 + 2
+        print("\n" + tr("Bye."), file=stdout)
+        return 0
+
+
+def _parsed(argv: list[str] | None, tr: Tr) -> argparse.Namespace:
+    """The command line read, its help in ``tr``'s language."""
     parser = _parser(tr, prog="python -m umtali", description=tr("Umtali, two-player rummy."))
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -221,29 +278,7 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
     check.add_argument("--salt", help=tr("the salt revealed when the session ended"))
     _add_lang_option(check, tr)
 
-    args = parser.parse_args(argv)
-    try:
-        tr = EN if args.command == "simulate" else _tr(args)
-    except ImportError:
-        # Bad input, not a verdict: status 1 would say the deals do not match.
-        print(f"--lang {args.lang} {NO_BABEL}.", file=sys.stderr)
-        return 2
-    if args.command in ("play", "script"):
-        plain_signs(stdout)
-    try:
-        if args.command == "play":
-            return _play(args, stdin, stdout, tr)
-        if args.command == "script":
-            return run_script(args, stdin, stdout, tr)
-        if args.command == "verify":
-            return run_verify(args, stdout, tr)
-        return run_simulate(args, stdout)
-    except (KeyboardInterrupt, EOFError):
-        if args.command == "verify":
-            # No verdict: 0 would say FAIR to ``verify FILE && ...``; a shell's status for SIGINT.
-            return 128 + 2
-        print("\n" + tr("Bye."), file=stdout)
-        return 0
+    return parser.parse_args(argv)
 
 
 def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> int:
