@@ -39,7 +39,7 @@ def test_a_bad_command_line_with_lang_ru_is_told_in_russian(
     err = _refused(["play", "--lang", "ru", "--hotseat=yes"], capsys)
     assert "ошибка: аргумент --hotseat: лишнее значение 'yes'" in err, err
     # argparse's words are its own again once the line is read.
-    assert argparse._("usage: ") == "usage: "
+    assert argparse._("usage: ") == "usage: "  # type: ignore[attr-defined]
 
 
 def test_the_russian_terminal_tells_a_bad_command_line_in_russian(
