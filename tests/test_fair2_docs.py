@@ -79,7 +79,7 @@ def test_the_check_in_english_needs_only_the_standard_library(tmp_path: Path) ->
 
 @pytest.mark.parametrize(("lang", "quoted"), [
     ("en", r"\(`(Game 1, hand 3: bo's hand \(seat 1\)[^`]*)`\)"),
-    ("ru", r"\(`(Партия 1, раздача 3: карты игрока bo \(место 1\)[^`]*)`\)"),
+    ("ru", r"\(`(Партия 1, раздача 3: карты на месте 1 \(bo\)[^`]*)`\)"),
 ])
 def test_the_quoted_mismatch_is_what_verify_says(tmp_path: Path, lang: str, quoted: str) -> None:
     text = " ".join(DOCS[lang].read_text(encoding="utf-8").split())

@@ -34,7 +34,7 @@ def test_the_points_for_cards_left_are_said_in_russian_with_their_noun(
     # "Маша выходит и получает 11 за карты…" left the points without their noun: a number
     # with no unit after "получает" (English "scores 11 for cards left" needs none).
     said = describe(_went_out(points), NAMES, RU).splitlines()[0]
-    assert f"Маша выходит и получает {words} за карты, оставшиеся на руке у игрока Alice." \
+    assert f"Маша выходит и получает {words} за карты, оставшиеся на руке у соперника (Alice)." \
         in said, said
     english = describe(_went_out(points), ("Ada", "Ben"), EN).splitlines()[0]
     assert f"Ada went out and scores {points} for cards left in Ben's hand." in english
@@ -44,7 +44,7 @@ def test_a_sessions_score_is_written_as_its_games_are_in_russian() -> None:
     # Game 3 ended "90:107", and the line below it "Alice выигрывает матч 2-1": a hyphen
     # between two numbers reads as a range in Russian, where a score takes a colon.
     game = describe(GameEnded(game=3, scores=(90, 107), winner=1, games_won=(1, 2)), NAMES, RU)
-    assert "Партия 3 за игроком Alice, 90:107." in game, game
+    assert "Партию 3 выигрывает Alice, 90:107." in game, game
     won = describe(SessionEnded(winner=1, games_won=(1, 2)), NAMES, RU)
     assert won == "Alice выигрывает матч 2:1.", won
     resigned = describe(SessionEnded(winner=1, games_won=(0, 1), how="resigned"), NAMES, RU)

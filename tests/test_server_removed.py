@@ -104,7 +104,7 @@ async def test_each_player_is_told_in_their_own_language(
     live = await start_match(world)
     await _removed(world)
     assert _last_dm(world.alice).startswith("Меня удалили с сервера Railway Club, поэтому матч "
-                                            f"#{live.id} против игрока ben")
+                                            f"#{live.id} (соперник — ben)")
     assert _last_dm(world.bob).startswith("I was removed from the server Railway Club")
 
 
