@@ -27,8 +27,18 @@ def test_no_note_owes_nothing(note: str | None) -> None:
 
 
 @pytest.mark.parametrize("note", ["not json", "[1, 2]", '{"x": [1, 2]}', '{"7": [1]}',
-                                  '{"7": "ab"}', '{"7": [null, 3]}'])
+                                  '{"7": "ab"}', '{"7": [null, 3]}', "[" * 100000 + "]" * 100000])
 def test_a_note_no_bot_wrote_owes_nothing(note: str, caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.WARNING):
         assert owed_of(note) == {}
     assert "could not be read" in caplog.text
+
+
+@pytest.mark.parametrize("entry", ["[1000.0, Infinity]", "[1000.0, NaN]", "[Infinity, 60]",
+                                   "[1000.0, 1e300]", "[1000.0, -60]", "[1000.0, 0]"])
+def test_a_time_no_clock_owes_is_not_given(entry: str,
+                                           caplog: pytest.LogCaptureFixture) -> None:
+    note = '{"7": ' + entry + ', "8": [2000.0, 30.0]}'
+    with caplog.at_level(logging.WARNING):
+        assert owed_of(note) == {8: (2000.0, 30.0)}
+    assert "no clock owes" in caplog.text

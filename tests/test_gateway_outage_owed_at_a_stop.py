@@ -63,3 +63,40 @@ async def test_time_owed_at_a_stop_is_given_at_the_restart(
     await world.env.restart_bot(third)
     assert third.matches is not None
     assert third.matches.matches[live.id].deadline == pytest.approx(restored.deadline, abs=2)
+
+
+async def test_time_owed_as_the_gateway_drops_again_is_given_at_the_restart(
+        world: World, db_path: Path, make_bot: Callable[[], UmtaliBot],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The network flaps: the first outage's time, owed (its save failing), is noted though
+    the clocks stand still for the second (its time no part of what is owed), and a stop
+    during the second gives both (review78)."""
+    live = await start_match(world, time_control="normal")
+    svc = world.bot.matches
+    assert svc is not None and live.deadline is not None
+    deadline = live.deadline
+    world.clock.now = deadline - 200
+    gateway_lost(svc, None)
+    world.clock.advance(OUTAGE)
+
+    async def locked(*args: Any, **kwargs: Any) -> bool:
+        # The gateway drops again while the save waits on the database.
+        gateway_lost(svc, None)
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(svc.store, "set_deadline", locked)
+    await gateway_back(svc, None)
+    was, gap = svc.clock_state.owed[live.id]
+    assert was == deadline and gap == pytest.approx(OUTAGE)
+    assert svc.clock_state.outage is not None
+    world.clock.advance(100)
+    await heartbeat(svc)  # its last sign of life, the second outage under way: killed now
+    world.clock.advance(30)
+    again = make_bot()
+    await world.env.restart_bot(again)
+    assert again.matches is not None
+    restored = again.matches.matches[live.id]
+    # 200 s left as the first outage began: none of it ran since (two outages back to back).
+    assert restored.deadline == pytest.approx(world.clock.now + 200, abs=2), \
+        "the first outage's time owed was lost with the process"
+    assert db_row(db_path, live.id)["deadline"] == pytest.approx(restored.deadline)

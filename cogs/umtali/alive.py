@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 from typing import TYPE_CHECKING
 
 from cogs.umtali.clock_state import still_since
@@ -30,6 +31,9 @@ MAIN = "main"
 #: The meta key (with the process's name, as ``alive_key``) noting the time owed to its
 #: matches' turns.
 OWED = "owed"
+
+#: More time than a turn is ever owed (a month of downtime): a note saying more is no clock's.
+MOST_OWED = 31 * 24 * 3600.0
 
 #: Time owed, by match id: the deadline it is owed on, and how much.
 Owed = dict[int, tuple[float, float]]
@@ -53,17 +57,20 @@ async def heartbeat(svc: MatchService) -> None:
     the stop. So too from a start until the first check (connecting: that check gives the
     time back): the deadlines brought back were moved on to the start, and a note from before
     it would give the time offline again at the next start, one of now take the time spent
-    connecting from the turns. So too while a pause of the bot's is not given back yet. Then,
-    its clocks running, the time owed to its matches, if it changed (``note_owed``)."""
+    connecting from the turns. So too while a pause of the bot's is not given back yet. Then
+    the time owed to its matches, if it changed (``note_owed``)."""
     now, state = svc.clock(), svc.clock_state
     since = [at for at in (None if state.outage is None else state.outage.since,
                            None if state.loaded is None else state.loaded[0],
                            still_since(state)) if at is not None]
     alive = f"{min(now, *since)!r} {STILL}" if since else repr(now)
     await svc.store.set_meta(alive_key(svc.owners.name), alive)
-    if not since:
-        # Standing still, what it owes may hold that very time (a pause's, owed as it is
-        # given): the note before it stands, the rest given as the clocks' standing still.
+    if state.standing is None:
+        # A pause being given back is owed as it is given, and the note above stands the
+        # clocks still from its start: the note of time owed before it stands meanwhile (the
+        # pause noted twice, a restart would give it twice). An outage's time, or the time
+        # spent connecting, is owed only once it is over: no time of the note above. (Read
+        # after the write: a pause seen meanwhile is owed already.)
         await note_owed(svc)
 
 
@@ -106,16 +113,23 @@ def last_alive(saved: str | None) -> tuple[float | None, bool]:
 
 def owed_of(saved: str | None) -> Owed:
     """A process's note of the time owed to its matches' turns (``note_owed``). A note that
-    cannot be read (written by no bot of ours) owes nothing: logged, not trusted."""
+    cannot be read (written by no bot of ours) owes nothing: logged, not trusted; nor an entry
+    no clock could owe (not a finite time, nothing, or more than ``MOST_OWED``)."""
     if not saved:
         return {}
     try:
-        return {int(match_id): (float(was), float(gap))
+        owed = {int(match_id): (float(was), float(gap))
                 for match_id, (was, gap) in json.loads(saved).items()}
-    except (ValueError, TypeError, AttributeError) as e:
+    except (ValueError, TypeError, AttributeError, RecursionError) as e:
         log.warning("a note of time owed could not be read (%s: %s)",
                     e.__class__.__name__, e)
         return {}
+    kept = {match_id: (was, gap) for match_id, (was, gap) in owed.items()
+            if math.isfinite(was) and 0 < gap <= MOST_OWED}
+    if kept != owed:
+        log.warning("a note of time owed holds times no clock owes: %s",
+                    sorted(set(owed) - set(kept)))
+    return kept
 
 
 def owed_to(owed: Owed, match_id: int, deadline: float | None) -> float:

@@ -182,8 +182,11 @@ def connecting_since(state: ClockState, match_id: int) -> float:
 
 def owed_deadline(svc: MatchService, live: LiveMatch) -> float | None:
     """``live``'s deadline with the time still owed to its turn added (a give-back whose save
-    failed): what a move made now is judged against, as the clock judges it."""
+    failed; held elsewhere, by its holder: ``LiveMatch.owed_elsewhere``): what a move made now
+    is judged against, as the clock judges it."""
     entry = svc.clock_state.owed.get(live.id)
+    if entry is None and svc.matches.get(live.id) is not live:
+        entry = live.owed_elsewhere
     if entry is not None and live.deadline is not None and live.deadline == entry[0]:
         return live.deadline + entry[1]
     return live.deadline

@@ -116,6 +116,12 @@ class LiveMatch:
     #: That holder gives the turn this time back, so a move is judged with it too
     #: (``clock_state.judged_deadline``).
     held_still: float | None = None
+    #: A copy loaded fresh for an action, the match held by another process: the time that
+    #: holder owes its turn by its note (a give-back whose save failed: the deadline it is
+    #: owed on, and how much; ``alive.note_owed``), not saved. A move is judged with it, and
+    #: an action here taking the match owes it here (``Owners.adopt``): that holder, finding
+    #: it taken, pays it no more.
+    owed_elsewhere: tuple[float, float] | None = None
     #: The turn's deadline and since when its clock has run to it here, when set here (a
     #: move, a resume after downtime, the match taken): a pause of the bot's before then is
     #: not the turn's to be given (``standing_still``), its time counted from then (not saved).

@@ -21,10 +21,10 @@ import logging
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from cogs.umtali.alive import alive_key, last_alive
+from cogs.umtali.alive import alive_key, last_alive, owed_key, owed_of, owed_to
 from cogs.umtali.claims import LEASE, Claims
 from cogs.umtali.clock_state import held_from
-from cogs.umtali.give_back import show_clock
+from cogs.umtali.give_back import owe, show_clock
 from cogs.umtali.in_dms import owe_at_bring_in
 from cogs.umtali.lasting import Lasting
 from cogs.umtali.live import LiveMatch
@@ -200,6 +200,8 @@ class Owners:
         held_from(live, self.svc.clock())
         if live.held_still is not None:
             self._owe_still(live)
+        if live.owed_elsewhere is not None:
+            self._owe_owed(live)
         if live.unsent:
             # Saved before its holder stopped, never posted: post it now.
             self.svc.delivery.enqueue(live, Batch(announce=True, table=True, hands={0, 1}))
@@ -221,6 +223,18 @@ class Owners:
         gap = self.svc.clock() - since
         if gap > 0:
             self.svc.clock_state.owed[live.id] = (live.deadline, gap)
+
+    def _owe_owed(self, live: LiveMatch) -> None:
+        """``live`` was taken (by an action here) from a holder that owed its turn time (its
+        note, ``LiveMatch.owed_elsewhere``): owed here now, if on the deadline as taken (a
+        payment saved before the take moved it on), as that holder, finding the match
+        taken, pays it no more (``give_back._pay_one``)."""
+        entry, live.owed_elsewhere = live.owed_elsewhere, None
+        if entry is None or live.over:
+            return
+        gap = owed_to({live.id: entry}, live.id, live.deadline)
+        if gap > 0:
+            owe(self.svc, {live.id: (entry[0], gap)})
 
     def drop(self, live: LiveMatch) -> None:
         """Another process holds ``live`` now: forget this process's copy."""
@@ -317,17 +331,21 @@ class Owners:
         self.drop(live)
         return saved
 
-    async def shown_since(self, live: LiveMatch) -> bool:
+    async def shown_since(self, live: LiveMatch, *, quiet: bool = True) -> bool:
         """``live``, never shown here, finds its table saved since it was read (posted late by
         the process that made it, the match taken over here): shown there, its turn's deadline
         is the one saved, not the one memory holds to cancel it by
         (``Timing.cancel_unshown_soon``), which would forfeit the player long before it (a
         move within the turn saving it, or a delivery showing it). Whether it was. Unread, or
         no table saved but its own taken down, the copy stays never shown: the timer reads the
-        match at that deadline (``Timing._cancel_unshown``)."""
+        match at that deadline (``Timing._cancel_unshown``). Not ``quiet`` (a move), the read's
+        failure is raised: the move is not judged by that deadline, it fails as the database
+        does."""
         try:
             row = await self.svc.store.match(live.id)
         except Exception as e:
+            if not quiet:
+                raise
             log.info("match %d: its clock as saved could not be read (%s: %s)", live.id,
                      e.__class__.__name__, e)
             return False
@@ -378,6 +396,10 @@ class Owners:
         # The holder's note first: one written after the row was read could miss time it
         # gave back meanwhile (its outage over), and refuse a move in time.
         at, still = last_alive(await self.svc.store.get_meta(alive_key(holder)))
+        # So too its note of time owed: one written after the row was read could miss a
+        # payment saved meanwhile, and give the turn that time again.
+        owed = {} if holder == self.name else \
+            owed_of(await self.svc.store.get_meta(owed_key(holder)))
         row = await self.svc.store.match(match_id)
         if row is None:
             return None
@@ -396,6 +418,7 @@ class Owners:
         fresh = LiveMatch.from_row(row)
         if holder != self.name and still:
             fresh.held_still = at
+        fresh.owed_elsewhere = owed.get(match_id)
         return fresh
 
     async def after_stale(self, live: LiveMatch) -> None:

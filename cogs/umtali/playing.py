@@ -89,7 +89,7 @@ class Playing(Looks):
         arrived = self.clock() if arrived is None else arrived
         async with live.lock:
             if live.never_shown:
-                await self.owners.shown_since(live)
+                await self.owners.shown_since(live, quiet=False)
             refused = self._refusal(live, seat, version)
             if refused is not None and await self._behind(live):
                 # Refused on a copy another process has moved on since: judged on the match

@@ -106,3 +106,48 @@ async def test_a_killed_process_time_owed_goes_with_its_match_alone(
         x_deadline + OUTAGE + down, abs=2), "the outage's time owed to x was lost"
     assert (await row(world, y.id))["deadline"] == pytest.approx(
         y_deadline + OUTAGE + down, abs=2), "y was given the outage twice"
+
+
+async def test_time_owed_by_the_holder_goes_with_a_move_through_another_process(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The holder owes match y an outage's time (its save failing) when a draw on y comes
+    through another process, past y's deadline as saved and within the time owed: the move is
+    in time (judged with the holder's note), and the time goes with the match, owed by the
+    process it is taken to, as the holder, finding it taken, pays it no more (review78)."""
+    y = await start_match(world, time_control="normal")
+    main = main_of(world)
+    await settle(world, main)
+    assert y.deadline is not None
+    y_deadline = y.deadline
+    world.clock.now = y_deadline - 60
+    gateway_lost(main, None)
+    world.clock.advance(OUTAGE)
+    save = main.store.set_deadline
+
+    async def busy_for_y(match_id: int, *args: Any, **kwargs: Any) -> bool:
+        if match_id == y.id:
+            raise sqlite3.OperationalError("database is locked")
+        return bool(await save(match_id, *args, **kwargs))
+
+    monkeypatch.setattr(main.store, "set_deadline", busy_for_y)
+    await gateway_back(main, None)
+    assert y.id in main.clock_state.owed
+    world.clock.advance(5)
+    await heartbeat(main)
+    world.clock.advance(30)  # past the deadline as saved, 25 s left with the time owed
+    copy = await other.lookup(y.id)
+    assert copy is not None and copy is not y
+    seat = copy.session.to_act
+    move = GreedyPlayer().choose(copy.session.view(seat))
+    assert move.kind is not MoveKind.DISCARD
+    outcome = await other.act(copy, copy.player_ids[seat], move, copy.version)
+    assert outcome.ok, outcome.error
+    await settle(world, main, other)
+    world.clock.advance(1)
+    await main.check_timers()
+    await other.check_timers()
+    await settle(world, main, other)
+    assert (await row(world, y.id))["owner"] == other.owners.name
+    assert y.id not in main.clock_state.owed
+    assert (await row(world, y.id))["deadline"] == pytest.approx(y_deadline + OUTAGE, abs=2), \
+        "the outage's time owed to y was lost at the take"

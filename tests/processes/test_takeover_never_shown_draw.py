@@ -5,7 +5,11 @@ holds to cancel a match nobody saw (``Timing.cancel_unshown_soon``: two leases a
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
 
 from cogs.umtali.claims import LEASE
 from cogs.umtali.live import LiveMatch
@@ -76,3 +80,25 @@ async def test_a_delivery_finding_the_table_saved_late_keeps_the_deadline(
     await other.check_timers()
     await settle(world, other)
     assert (await row(world, live.id))["status"] == "active", "forfeited before the deadline"
+
+
+async def test_a_draw_whose_read_of_the_table_fails_is_not_judged_by_the_cancel_deadline(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The read of the table saved late failing (the database, for now), the move fails as
+    the database does: not refused as late by the deadline memory holds to cancel a match
+    nobody saw, long before the turn's own (review78). Tried again, it is played."""
+    _, copy, saved_late = await taken_over_unshown(world, other)
+    await saved_late()
+    world.clock.advance(2 * LEASE + 10)  # past the cancel deadline, within the turn's own
+    seat = copy.session.to_act
+    move = GreedyPlayer().choose(copy.session.view(seat))
+
+    async def failing(match_id: int) -> Any:
+        raise sqlite3.OperationalError("database is locked")
+
+    with monkeypatch.context() as m:
+        m.setattr(other.store, "match", failing)
+        with pytest.raises(sqlite3.OperationalError):
+            await other.act(copy, copy.player_ids[seat], move, copy.version)
+    outcome = await other.act(copy, copy.player_ids[seat], move, copy.version)
+    assert outcome.ok, outcome.error
