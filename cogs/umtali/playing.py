@@ -341,6 +341,13 @@ class Playing(Looks):
         row = await self.store.match(live.id)
         if row is not None:
             fresh = LiveMatch.from_row(row)
+            if (fresh.version, fresh.deadline) != (live.version, live.deadline):
+                # Its holder's clocks stood still on the turn as this copy read it
+                # (``held_still``): a deadline moved since is the holder's, the time it stood
+                # still given back in it (the outage over), or a turn begun since, which did
+                # not stand still from then. Counted again, a late move was played, and a
+                # take owed the turn the outage a second time (``Owners._owe_still``).
+                live.held_still = None
             live.session = fresh.session
             live.pending = fresh.pending
             live.deadline = fresh.deadline
