@@ -12,6 +12,7 @@ delivery, the computers and the match's holders.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
@@ -31,6 +32,7 @@ from cogs.umtali.retiring import retire
 from cogs.umtali.saved import finish_of, saved_state
 from cogs.umtali.turn_clock import back_at_table, turn_end
 from cogs.umtali.unheard import settled
+from data.failing import failing_for_now
 from data.models import AsSaved, Place
 from data.store import StaleState, Store
 from umtali.errors import UmtaliError
@@ -43,6 +45,8 @@ if TYPE_CHECKING:
     import discord
 
     from cogs.umtali.service import MatchService
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -132,8 +136,19 @@ class Playing(Looks):
 
     async def _clock_moved(self, live: LiveMatch) -> bool:
         """The database has another deadline for ``live``'s turn, or has moved it on (not
-        for a match never shown: its deadline is memory's alone)."""
-        row = await self.store.match(live.id)
+        for a match never shown: its deadline is memory's alone). Unread (the database busy
+        or out of reach), the move is judged as the copy has it: the copy is this process's
+        own, or was read for this action a moment ago, and the holder's clock judges the turn
+        as saved all the same. Else the member was told to try again, that the move refused
+        might have been saved."""
+        try:
+            row = await self.store.match(live.id)
+        except Exception as e:
+            if not failing_for_now(e):
+                raise
+            log.info("match %d: its clock as saved could not be read to judge a late move "
+                     "(%s: %s); judged as this copy has it", live.id, e.__class__.__name__, e)
+            return False
         return row is not None and (row.version, row.deadline) != (live.version, live.deadline)
 
     async def _behind(self, live: LiveMatch) -> bool:
