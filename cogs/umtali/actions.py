@@ -288,9 +288,8 @@ async def _answer_on_panel(interaction: discord.Interaction, live: LiveMatch, se
         # late). The DM panel as the delivery shows it: with the channel lost, the table too;
         # a warning standing in the turn said again (``still_warned``): the delivery, this
         # answer marked, leaves the panel to it.
-        shown = await (svc.dm_panel(live, seat, still_warned(
-            svc.seat_tr(live, seat), live, seat, svc.clock())) if on_dm
-                       else svc.hand_shown(live, seat)).drawn()
+        shown = await (svc.dm_panel(live, seat, still_warned(svc, live, seat, svc.clock()))
+                       if on_dm else svc.hand_shown(live, seat)).drawn()
     except BaseException:
         if on_dm:
             live.dm_shown[seat] = None

@@ -163,7 +163,7 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
     if live.dm_shown[seat] == version and not (new or note):
         return True
     # (A warning's own panel says it: no other note comes with one.)
-    note = note or still_warned(svc.seat_tr(live, seat), live, seat, svc.clock())
+    note = note or still_warned(svc, live, seat, svc.clock())
     if live.channel_lost and over and not live.abandoned:
         # Ended with a result while played in DMs: the ratings the final card under the
         # table would show (a match with no result changes none).

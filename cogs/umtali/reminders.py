@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Literal
 
 import discord
 
+from cogs.umtali.clock_state import judged_deadline
 from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import only, ping
@@ -307,16 +308,22 @@ async def warn(svc: MatchService, live: LiveMatch, seat: int, left: int) -> None
                                      named=("warning", deadline))
 
 
-def still_warned(tr: Tr, live: LiveMatch, seat: int, now: float) -> str:
+def still_warned(svc: MatchService, live: LiveMatch, seat: int, now: float) -> str:
     """What the seat's panel says while a warning of its turn stands: given in a new panel
     (``warn``, the channel lost), any later draw of the panel in the turn would take it away
     (the table brought back to a channel, through another process too); said again there,
-    with the time left then. By correspondence the reminder is a DM of its own."""
+    with the time left then, by the deadline the clock judges the turn by
+    (``judged_deadline``: time still owed to the turn, its clock standing still in an outage
+    under way, here or at its holder's). By the deadline in memory it said fewer seconds than
+    the player had meanwhile, and nothing once that one had passed. By correspondence the
+    reminder is a DM of its own."""
     if not live.warned or live.over or live.deadline is None or \
-            live.control.on_timeout == "ask" or seat != live.session.to_act or \
-            now >= live.deadline:
+            live.control.on_timeout == "ask" or seat != live.session.to_act:
         return ""
-    return time_left(tr, max(1, round(live.deadline - now)))
+    deadline = judged_deadline(svc, live, now)
+    if deadline is None or now >= deadline:
+        return ""
+    return time_left(svc.seat_tr(live, seat), max(1, round(deadline - now)))
 
 
 def played(live: LiveMatch, turn: Turn, deadline: float | None) -> bool:
