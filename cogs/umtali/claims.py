@@ -50,6 +50,10 @@ class Claims:
         #: the database, not yet in memory; by match id, the claim and when its process
         #: stopped.
         self.unsettled: dict[int, tuple[Claimed, Down]] = {}
+        #: This process's own matches let go at its start, their bring-in failing: when it
+        #: stopped and what it owed them, as its notes said before the start rewrote them
+        #: (claimed again, its notes would say it was alive at the start: the downtime lost).
+        self._own_downs: dict[int, Down] = {}
         #: One of those brought in at a time (the tick's, an action's: resumed once).
         self._bringing = asyncio.Lock()
 
@@ -113,9 +117,12 @@ class Claims:
                 continue
             except Exception as e:
                 self._could_not_take(c.match_id, e, now)
+                if start:
+                    self._own_downs.setdefault(c.match_id, stopped[c.match_id])
                 await self._let_go([c], now)
                 continue
             self.unsettled.pop(c.match_id, None)
+            self._own_downs.pop(c.match_id, None)
             if live is not None:
                 lives.append(live)
         if claimed and not start:
@@ -225,4 +232,6 @@ class Claims:
             entry = owed[c.previous].get(c.match_id)
             downs[c.match_id] = (min(max(known), now) if known else now,
                                  {} if entry is None else {c.match_id: entry})
+            if c.previous == self.owners.name and c.match_id in self._own_downs:
+                downs[c.match_id] = self._own_downs[c.match_id]
         return downs

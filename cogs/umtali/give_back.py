@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+from cogs.umtali.alive import noted
 from cogs.umtali.lasting import Lasting
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
@@ -21,8 +22,14 @@ async def give_back(svc: MatchService, gaps: dict[int, tuple[float, float]],
                     why: str) -> None:
     """Move each match's deadline (``gaps``: as it was, and by how much, by match id) on,
     saved before memory; a match that changed meanwhile or is held elsewhere is left alone. A
-    save that fails is owed, and tried again at each check (its turn not judged meanwhile)."""
-    owe(svc, gaps)
+    save that fails is owed, and tried again at each check (its turn not judged meanwhile).
+    Owed first, and noted so (the clocks running again: ``alive.note_owed``) before any is
+    paid: a copy of a match read by another process between a payment and that note found the
+    deadline paid and the clocks still standing, and owed the turn that time again at its
+    take, as did a restart after a crash there (review79)."""
+    if gaps:
+        owe(svc, gaps)
+        await noted(svc, f"with the time {why} owed")
     await pay(svc, why)
 
 

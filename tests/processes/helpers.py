@@ -37,11 +37,17 @@ async def process(world: World, store_target: str | Path,
     """Another process, named ``name``, started after the bot on its own connection to the
     database."""
     store = await Store.open(store_target)
-    svc = MatchService(world.bot, store, clock=world.clock, computer_pause=0, owner=name)
-    await svc.load_active()
-    yield svc
-    await svc.close()
-    await store.close()
+    try:
+        svc = MatchService(world.bot, store, clock=world.clock, computer_pause=0, owner=name)
+        await svc.load_active()
+        # Closed however the test ends: a failed assertion left its connection open, and the
+        # test run hung at its exit (aiosqlite's thread waiting on it).
+        try:
+            yield svc
+        finally:
+            await svc.close()
+    finally:
+        await store.close()
 
 
 @contextmanager

@@ -1,0 +1,53 @@
+"""A restart's own match whose bring-in fails at the start is let go and claimed again at
+the next tick, with the downtime its notes said before the start rewrote them. SimCord,
+virtual time, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from cogs.umtali.alive import heartbeat
+from data.store import Store
+from tests.discord_helpers import World, start_match
+from tests.processes.helpers import main_of, process, settle
+from tests.processes.test_takeover import kill
+
+
+async def test_a_match_let_go_at_a_restart_is_claimed_again_with_its_downtime(
+        world: World, store_target: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A restart under the same name whose first bring-in of a match fails (the database out
+    of reach for that read) lets it go, and claims it again at the next tick: by then its own
+    notes say alive as of the start; the downtime before it is the one its notes said before
+    the start rewrote them (``Claims._own_downs``; review79: lost)."""
+    live = await start_match(world, time_control="normal")
+    main = main_of(world)
+    await settle(world, main)
+    await main.check_timers()
+    await settle(world, main)
+    await heartbeat(main)
+    deadline = live.deadline
+    assert deadline is not None
+    left = deadline - world.clock.now
+    await kill(main)
+    world.clock.advance(120)
+    real = Store.match
+    fails = [1]
+
+    async def once_busy(self: Store, match_id: int) -> Any:
+        if match_id == live.id and fails[0]:
+            fails[0] -= 1
+            raise OSError("the database is unreachable")
+        return await real(self, match_id)
+
+    monkeypatch.setattr(Store, "match", once_busy)
+    async with process(world, store_target, main.owners.name) as again:
+        assert live.id not in again.matches and not fails[0]
+        world.clock.advance(1)
+        await again.check_timers()
+        assert live.id in again.matches
+        got = again.matches[live.id].deadline
+        assert got is not None
+        assert got - world.clock.now == pytest.approx(left, abs=3), \
+            "the downtime before the restart was taken from the turn"
