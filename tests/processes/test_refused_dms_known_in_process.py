@@ -1,0 +1,50 @@
+"""A process knows a seat's DMs refuse the bot once one of its copies of the match found it:
+each refused request counts towards Discord's limit of invalid requests, so no copy of that
+process is to send there again in the hand. A copy read before the refusal was saved (an
+action's, its lookup answered just before) knew nothing of it: its move saved, it became the
+process's held copy and sent the seat's panel to the closed DMs again, refused twice more (an
+edit and a new message). The soak's seed 1165 (two processes) found it: shard 1's copy shown
+again as saved (``overtaken``) sent the seat's panel to DMs another copy of the same process
+had found refused a moment before ("seat 0's DMs refuse the bot, as saved already")."""
+
+from __future__ import annotations
+
+from cogs.umtali.outbox import Batch
+from cogs.umtali.service import MatchService
+from tests.discord_helpers import World, player, start_match
+from tests.processes.helpers import main_of, settle
+from umtali.players import GreedyPlayer
+
+
+async def test_a_copy_read_before_sends_nothing_to_dms_its_process_found_refused(
+        world: World, other: MatchService) -> None:
+    live = await start_match(world)
+    main = main_of(world)
+    await settle(world, main)
+    # The seat waiting for its turn: the turn's end is shown on its panel.
+    seat = 1 - live.session.to_act
+    # An action reaching the other process reads its copy of the match now.
+    copy = await other.lookup(live.id)
+    assert copy is not None and copy is not live and not copy.dm_refused[seat]
+    # The seat's DMs close: an edit and a new message alike refused.
+    dm = player(world, seat).user.dm_channel.id
+    world.env.inject_error("*", f"/channels/{dm}/messages*", status=403, code=50007,
+                           message="Cannot send messages to this user", times=None)
+    # Another copy of the same process (one shown again as saved, say) finds that out.
+    finder = await other.lookup(live.id)
+    assert finder is not None and finder is not copy
+    finder.dm_shown[seat] = None
+    other.delivery.enqueue(finder, Batch(hands={seat}))
+    await settle(world, other)
+    assert finder.dm_refused[seat]
+    known = len(world.env.http_requests)
+    # The actions' moves are saved through the copy read before, to the turn's end: the other
+    # process holds the match now, and shows them.
+    while copy.session.to_act != seat:
+        acting = copy.session.to_act
+        move = GreedyPlayer().choose(copy.session.view(acting))
+        assert (await other.act(copy, copy.player_ids[acting], move)).ok
+    await settle(world, other, main)
+    again = [f"{r.method} {r.path}" for r in world.env.http_requests[known:]
+             if r.path.startswith(f"/channels/{dm}/")]
+    assert again == [], f"sent again to DMs the process knew refused: {again}"
