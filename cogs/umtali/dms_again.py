@@ -18,7 +18,7 @@ import weakref
 from typing import TYPE_CHECKING
 
 from cogs.umtali.live import LiveMatch
-from cogs.umtali.reminders import turn_of
+from cogs.umtali.refused_here import hand_in_play
 from umtali.i18n import Tr
 
 if TYPE_CHECKING:
@@ -49,8 +49,7 @@ def reopened(tr: Tr) -> str:
 
 def hand_of(live: LiveMatch) -> int:
     """The hand in play as one number, growing through the session (game * 100 + hand)."""
-    game, hand, _turns, _seat = turn_of(live)
-    return game * 100 + hand
+    return hand_in_play(live)
 
 
 def refused(live: LiveMatch, seat: int) -> int:

@@ -17,6 +17,7 @@ from cogs.umtali.live import LiveMatch, told_text
 from cogs.umtali.mentions import command
 from cogs.umtali.nonces import match_nonce
 from cogs.umtali.outbox import Batch
+from cogs.umtali.refused_here import cleared, found, known
 from cogs.umtali.reminders import still_warned, turn_of
 from umtali.i18n import EN, Tr, languages, tr_for
 
@@ -123,10 +124,11 @@ async def send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool 
     new panel whose note tells the seat the channel was lost (``lost_untold``). ``retry``: a
     new panel to DMs that refused the bot (``dms_again``), refused again quietly: whether it
     reached them."""
-    if (live.dm_refused[seat] and not retry) or live.is_computer(seat):
+    # (Known here by another copy of the match, it is known by this one: ``refused_here``.)
+    if (not retry and known(svc, live, seat)) or live.is_computer(seat):
         return False
     async with live.dm_locks[seat]:
-        if (live.dm_refused[seat] and not retry) or (unless is not None and unless()):
+        if (not retry and known(svc, live, seat)) or (unless is not None and unless()):
             # (Found closed by the send it waited for: refused, told once.)
             return False
         was = live.dm_message_ids[seat]
@@ -218,6 +220,7 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
         if retry:
             # Still closed: as saved, and told when first found (``dms_again``).
             log.info("match %d: seat %d's DMs still refuse the bot", live.id, seat)
+            found(svc, live, seat)
             return False
         await svc.delivery.dm_refused(live, seat)
         return False
@@ -232,6 +235,7 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
         return False
     if retry:
         live.dm_refused[seat] = False  # cleared with the panel's id (``dms_again``)
+        cleared(svc, live, seat)
     replaced = live.dm_message_ids[seat] if new else None
     if replaced == message.id:
         # This very panel, taken meanwhile (a click on it reaching another process, read

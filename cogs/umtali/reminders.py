@@ -18,6 +18,7 @@ from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import only, ping
 from cogs.umtali.names import safe_name
 from cogs.umtali.nonces import match_nonce
+from cogs.umtali.refused_here import known
 from umtali.i18n import Tr
 
 if TYPE_CHECKING:
@@ -109,7 +110,7 @@ async def _dm(svc: MatchService, live: LiveMatch, seat: int, text: str,
         return False
     user_id = live.player_ids[seat]
     async with live.dm_locks[seat]:
-        if live.dm_refused[seat]:
+        if known(svc, live, seat):  # (by another copy here too: ``refused_here``)
             return False
         try:
             user = svc.client.get_user(user_id) or await svc.client.fetch_user(user_id)

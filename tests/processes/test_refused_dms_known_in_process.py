@@ -12,7 +12,7 @@ from __future__ import annotations
 from cogs.umtali.outbox import Batch
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, player, start_match
-from tests.processes.helpers import main_of, settle
+from tests.processes.helpers import main_of, said, settle
 from umtali.players import GreedyPlayer
 
 
@@ -48,3 +48,5 @@ async def test_a_copy_read_before_sends_nothing_to_dms_its_process_found_refused
     again = [f"{r.method} {r.path}" for r in world.env.http_requests[known:]
              if r.path.startswith(f"/channels/{dm}/")]
     assert again == [], f"sent again to DMs the process knew refused: {again}"
+    assert copy.dm_refused[seat]
+    assert len(said(world, live, "I can't send you direct messages")) == 1

@@ -1,0 +1,53 @@
+"""What this process knows of DMs that refused the bot, whichever of its copies of a match found
+it: each refused request counts towards Discord's limit of invalid requests, so once a copy here
+found a seat's DMs refused, no copy here sends there again in that hand. A copy read before the
+refusal was saved (an action's, its lookup answered just before; held here once its move is
+saved, or handed a delivery shown again as saved: ``overtaken``) knows nothing of it in its
+own ``dm_refused``: it takes it from here before it sends (``known``).
+
+Kept for the hand it was found in (``dms_again.hand_of``): the refusal as saved is every
+copy's read since, and a copy read before sends at most once in a later hand (refused, it
+learns it as saved already); DMs reopened meanwhile through another process (``dms_again``: a
+panel tried again that reached them, in a later hand) are not taken for closed here."""
+
+from __future__ import annotations
+
+import weakref
+from typing import TYPE_CHECKING
+
+from cogs.umtali.live import LiveMatch
+
+if TYPE_CHECKING:
+    from cogs.umtali.service import MatchService
+
+#: By process: (match, seat) -> the hand its DMs were last found refusing the bot in, here.
+_found: weakref.WeakKeyDictionary[MatchService, dict[tuple[int, int], int]] = \
+    weakref.WeakKeyDictionary()
+
+
+def hand_in_play(live: LiveMatch) -> int:
+    """The hand in play as one number, growing through the session (game * 100 + hand)."""
+    return live.session.game * 100 + live.session.hand_no
+
+
+def found(svc: MatchService, live: LiveMatch, seat: int) -> None:
+    """A copy here found the seat's DMs refusing the bot (or learnt so as saved)."""
+    _found.setdefault(svc, {})[live.id, seat] = hand_in_play(live)
+
+
+def cleared(svc: MatchService, live: LiveMatch, seat: int) -> None:
+    """A panel tried again reached the seat's DMs: open again."""
+    _found.get(svc, {}).pop((live.id, seat), None)
+
+
+def known(svc: MatchService, live: LiveMatch, seat: int) -> bool:
+    """Whether the seat's DMs are known here to refuse the bot: by ``live`` itself, or, found
+    by another copy here in this hand, taken into ``live`` now, its notice in the channel
+    perhaps still owed as saved (that copy's post failed for now): ``live``'s delivery of the
+    seat claims it (``ChannelLoss.tell_refused``), told once whichever copy claims it."""
+    if live.dm_refused[seat]:
+        return True
+    if _found.get(svc, {}).get((live.id, seat)) != hand_in_play(live):
+        return False
+    live.dm_refused[seat] = live.dm_untold[seat] = True
+    return True
