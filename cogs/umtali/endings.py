@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, cast
 
+from cogs.umtali import refused_here
 from cogs.umtali.fair import reveal_line, revealed
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
@@ -22,6 +24,9 @@ from cogs.umtali.unheard import settled
 from data.models import AsSaved
 from data.store import StaleState
 from umtali.session import Session
+
+if TYPE_CHECKING:
+    from cogs.umtali.service import MatchService
 
 log = logging.getLogger(__name__)
 
@@ -187,6 +192,10 @@ class Endings(Playing):
         self.matches.pop(live.id, None)
         self.delivery.forget(live.id)
         self.computers.forget(live.id)
+        if live.over:
+            # (Not for a match another process holds now: a copy read here before may still
+            # act on it, and must know what this process found.)
+            refused_here.forget(cast("MatchService", self), live.id)
         for notices in self._turn_notices():
             notices.drop(live.id)
 

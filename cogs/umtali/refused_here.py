@@ -40,6 +40,13 @@ def cleared(svc: MatchService, live: LiveMatch, seat: int) -> None:
     _found.get(svc, {}).pop((live.id, seat), None)
 
 
+def forget(svc: MatchService, match_id: int) -> None:
+    """Free what a finished match kept here (``Delivery.forget``)."""
+    found_here = _found.get(svc, {})
+    for key in [key for key in found_here if key[0] == match_id]:
+        del found_here[key]
+
+
 def known(svc: MatchService, live: LiveMatch, seat: int) -> bool:
     """Whether the seat's DMs are known here to refuse the bot: by ``live`` itself, or, found
     by another copy here in this hand, taken into ``live`` now, its notice in the channel

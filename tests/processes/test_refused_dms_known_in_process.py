@@ -10,6 +10,7 @@ had found refused a moment before ("seat 0's DMs refuse the bot, as saved alread
 from __future__ import annotations
 
 from cogs.umtali.outbox import Batch
+from cogs.umtali.refused_here import found, known
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, player, start_match
 from tests.processes.helpers import main_of, said, settle
@@ -50,3 +51,23 @@ async def test_a_copy_read_before_sends_nothing_to_dms_its_process_found_refused
     assert again == [], f"sent again to DMs the process knew refused: {again}"
     assert copy.dm_refused[seat]
     assert len(said(world, live, "I can't send you direct messages")) == 1
+
+
+async def test_a_finished_match_is_forgotten_by_its_process(world: World) -> None:
+    """What a process knows of a match's refused DMs goes with the match once it is over
+    (``MatchService.forget``): kept for a process's lifetime, every finished match would stay
+    in it."""
+    live = await start_match(world)
+    svc = main_of(world)
+    found(svc, live, 0)
+    live.dm_refused[0] = False
+    assert known(svc, live, 0)
+    live.dm_refused[0] = live.dm_untold[0] = False
+    svc.forget(live)  # dropped, held elsewhere now: still known here
+    assert known(svc, live, 0)
+    live.dm_refused[0] = live.dm_untold[0] = False
+    await svc.resign(live, 1)  # the match ends, and is forgotten once its posts are out
+    await settle(world, svc)
+    assert live.over and not svc.tracked(live.id)
+    live.dm_refused[0] = live.dm_untold[0] = False
+    assert not known(svc, live, 0)
