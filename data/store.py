@@ -84,12 +84,17 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
         return None if row is None else str(row["value"])
 
     async def set_meta(self, key: str, value: str) -> None:
+        await self.set_metas({key: value})
+
+    async def set_metas(self, values: dict[str, str]) -> None:
+        """Several keys at once: all saved, or none."""
         async with self.db.transaction() as c:
-            await c.execute(
-                "INSERT INTO meta (key, value) VALUES (?, ?) "
-                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (key, value),
-            )
+            for key, value in values.items():
+                await c.execute(
+                    "INSERT INTO meta (key, value) VALUES (?, ?) "
+                    "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    (key, value),
+                )
 
     # -- matches --------------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 """Time a gateway outage's end owed the running turn, its save failing (the database busy for
 the match's row), not paid yet when the bot stops: the restart gives the turn that time with
-the time it had left, as the bot would have had it paid (``alive.note_owed``). Before, it was
+the time it had left, as the bot would have had it paid (``alive.owed_to_note``). Before, it was
 lost with the process: the player's turn cut short by the whole outage. SimCord, virtual time."""
 
 from __future__ import annotations

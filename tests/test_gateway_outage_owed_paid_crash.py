@@ -2,7 +2,7 @@
 later check (the database free again) in full, or in part (another outage's end adding to it
 during the save: ``give_back._pay_one`` keeps the rest owed, on the new deadline), then a crash
 before the next heartbeat: the restart gives the time paid once, in its saved deadline, and the
-rest owed from the note of time owed (``alive.note_owed``). (While
+rest owed from the note of time owed (``alive.owed_to_note``). (While
 the heartbeat noted the bot alive as of now less the time owed, review72 to review75, the note
 still said so until the next heartbeat, and the restart gave it twice.) SimCord, virtual time."""
 
@@ -72,6 +72,6 @@ async def test_a_crash_after_the_outages_time_owed_was_paid_gives_it_once(
     assert again.matches is not None
     restored = again.matches.matches[live.id]
     # 200 s left as the outage began, 15 s of them run since it ended; the time still owed
-    # (noted at once, by match: ``alive.note_owed``) given with it, once.
+    # (noted at once, by match: ``alive.owed_to_note``) given with it, once.
     assert restored.deadline == pytest.approx(world.clock.now + 185 + more, abs=2), \
         "the outage's time was given twice at the restart, or the rest owed lost"

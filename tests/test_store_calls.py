@@ -36,6 +36,8 @@ async def test_settings_and_members_choices(store: Store) -> None:
     await store.set_meta("k", "one")
     await store.set_meta("k", "two")
     assert await store.get_meta("k") == "two"
+    await store.set_metas({"k": "three", "j": "four"})
+    assert (await store.get_meta("k"), await store.get_meta("j")) == ("three", "four")
     chosen = GuildSettings(7, "russian", True, 120, False, False, "ru", "blitz", "monthly", 99)
     await store.save_guild_settings(chosen)
     await store.save_guild_settings(GuildSettings(8, pictures=False))

@@ -57,48 +57,56 @@ async def heartbeat(svc: MatchService) -> None:
     the stop. So too from a start until the first check (connecting: that check gives the
     time back): the deadlines brought back were moved on to the start, and a note from before
     it would give the time offline again at the next start, one of now take the time spent
-    connecting from the turns. So too while a pause of the bot's is not given back yet. Then
-    the time owed to its matches, if it changed (``note_owed``)."""
+    connecting from the turns. So too while a pause of the bot's is not given back yet. With
+    it, in the same save, the time owed to its matches, if it changed (``owed_to_note``):
+    saved apart, the note of the clocks running could stand with the time owed unsaved, and a
+    stop lose it."""
     now, state = svc.clock(), svc.clock_state
     since = [at for at in (None if state.outage is None else state.outage.since,
                            None if state.loaded is None else state.loaded[0],
                            still_since(state)) if at is not None]
     alive = f"{min(now, *since)!r} {STILL}" if since else repr(now)
-    await svc.store.set_meta(alive_key(svc.owners.name), alive)
-    if state.standing is None:
-        # A pause being given back is owed as it is given, and the note above stands the
-        # clocks still from its start: the note of time owed before it stands meanwhile (the
-        # pause noted twice, a restart would give it twice). An outage's time, or the time
-        # spent connecting, is owed only once it is over: no time of the note above. (Read
-        # after the write: a pause seen meanwhile is owed already.)
-        await note_owed(svc)
+    notes = {alive_key(svc.owners.name): alive}
+    owed = owed_to_note(svc)
+    if owed is not None:
+        notes[owed_key(svc.owners.name)] = json.dumps(
+            {str(match_id): list(entry) for match_id, entry in sorted(owed.items())})
+    await svc.store.set_metas(notes)
+    if owed is not None:
+        state.owed_noted = owed
 
 
-async def note_owed(svc: MatchService) -> None:
-    """Note the time owed to the turns of the matches ``svc`` holds (a give-back whose save
-    failed: ``ClockState.owed``), if it changed since last noted: a stop before it is paid,
-    whoever brings a match back gives its turn that time too (``owed_of``). A payment saved
-    moved the deadline on, so an entry left in the note by a stop before the next one is
-    never given again: it is owed on a deadline no longer the turn's."""
+def owed_to_note(svc: MatchService) -> Owed | None:
+    """The time owed to the turns of the matches ``svc`` holds (a give-back whose save failed:
+    ``ClockState.owed``) to be noted, None if noted already: a stop before it is paid, whoever
+    brings a match back gives its turn that time too (``owed_of``). A payment saved moved the
+    deadline on, so an entry left in the note by a stop before the next one is never given
+    again: it is owed on a deadline no longer the turn's. Not while a pause of the bot's is
+    being given (owed as it is given: the note of the clocks standing still since its start
+    stands meanwhile, and would give it twice with this). An outage's time, or the time spent
+    connecting, is owed only once it is over: no part of that note's standing still."""
     state = svc.clock_state
+    if state.standing is not None:
+        return None
     owed = {match_id: entry for match_id, entry in state.owed.items()
             if (live := svc.matches.get(match_id)) is not None and not live.over
             and live.deadline == entry[0]}
-    if owed == state.owed_noted:
-        return
-    await svc.store.set_meta(owed_key(svc.owners.name), json.dumps(
-        {str(match_id): list(entry) for match_id, entry in sorted(owed.items())}))
-    state.owed_noted = owed
+    return None if owed == state.owed_noted else owed
 
 
-async def noted(svc: MatchService, why: str) -> None:
+async def noted(svc: MatchService, why: str) -> bool:
     """``heartbeat`` at once, as the clocks' footing changed (a start, time given back or
-    owed): a failure is logged, and the next tick's heartbeat notes it."""
+    owed): whether it was saved. A failure is logged (a WARNING at the first of a run:
+    ``ClockState.noting``), and the next tick's heartbeat notes it."""
     try:
         await heartbeat(svc)
     except Exception as e:
-        log.warning("the heartbeat %s could not be saved (%s: %s)", why,
-                    e.__class__.__name__, e)
+        svc.clock_state.noting.failed(e)
+        log.info("the heartbeat %s could not be saved (%s: %s)", why,
+                 e.__class__.__name__, e)
+        return False
+    svc.clock_state.noting.worked()
+    return True
 
 
 def last_alive(saved: str | None) -> tuple[float | None, bool]:
@@ -112,7 +120,7 @@ def last_alive(saved: str | None) -> tuple[float | None, bool]:
 
 
 def owed_of(saved: str | None) -> Owed:
-    """A process's note of the time owed to its matches' turns (``note_owed``). A note that
+    """A process's note of the time owed to its matches' turns (``owed_to_note``). A note that
     cannot be read (written by no bot of ours) owes nothing: logged, not trusted; nor an entry
     no clock could owe (not a finite time, nothing, or more than ``MOST_OWED``)."""
     if not saved:

@@ -31,7 +31,7 @@ LEASE = 15.0
 #: Matches claimed per transaction.
 CLAIMS = 500
 #: When a claimed match's process stopped, and the time its turn was owed then (its note:
-#: ``alive.note_owed``; the match's entry alone).
+#: ``alive.owed_to_note``; the match's entry alone).
 Down = tuple[float, Owed]
 
 #: Seconds between two warnings about the same match that cannot be taken over: it is tried

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
-from cogs.umtali.alive import Owed, noted, owed_to
+from cogs.umtali.alive import Owed, noted, owed_to, owed_to_note
 from cogs.umtali.announcing import your_turn
 from cogs.umtali.clock_state import (
     CONNECTING,
@@ -92,7 +92,8 @@ async def check_timers(svc: MatchService, now: float) -> None:
             state.ask_rest(now)
         return
     owed = state.owed
-    if owed:
+    # Time owed is noted before any of it is paid (``give_back.give_back``).
+    if owed and (owed_to_note(svc) is None or await noted(svc, "with the time owed")):
         unpaid = dict(owed)
         await pay(svc, "owed")
         if owed and owed != unpaid:

@@ -6,6 +6,7 @@ gateway outages, time owed; and the deadline a move is judged by with them
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -112,13 +113,18 @@ class ClockState:
     #: Time owed to its matches and not saved yet (a save failed): by match id, the deadline
     #: it is owed on and how much. Such a turn is not judged until it is paid.
     owed: dict[int, tuple[float, float]] = field(default_factory=dict)
-    #: What of it the database notes (``alive.note_owed``): None before the first note.
+    #: What of it the database notes (``alive.owed_to_note``): None before the first note.
     owed_noted: dict[int, tuple[float, float]] | None = None
     #: One payment of what is owed at a time (a check's and an outage's end may meet).
     paying: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: The payments failing in a row (every check tries: the database away), by match id:
     #: said once as the run begins and once as it is paid (``give_back.pay``).
     unpaid: dict[int, Lasting] = field(default_factory=dict)
+    #: The notes of when the process was last alive failing in a row (``alive.noted``): one
+    #: failure of the database said once, however many notes it fails.
+    noting: Lasting = field(default_factory=lambda: Lasting(
+        logging.getLogger("cogs.umtali.alive"), "the heartbeat could not be saved at once",
+        "the heartbeat is saved at once again"))
     #: Up to when standing still has been judged (``clock.stood_still``): the timers' loop and
     #: the watch beside it may both see one pause, which is given back once.
     still_until: float | None = None

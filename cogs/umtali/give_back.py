@@ -23,13 +23,14 @@ async def give_back(svc: MatchService, gaps: dict[int, tuple[float, float]],
     """Move each match's deadline (``gaps``: as it was, and by how much, by match id) on,
     saved before memory; a match that changed meanwhile or is held elsewhere is left alone. A
     save that fails is owed, and tried again at each check (its turn not judged meanwhile).
-    Owed first, and noted so (the clocks running again: ``alive.note_owed``) before any is
+    Owed first, and noted so (the clocks running again: ``alive.owed_to_note``) before any is
     paid: a copy of a match read by another process between a payment and that note found the
     deadline paid and the clocks still standing, and owed the turn that time again at its
     take, as did a restart after a crash there (review79)."""
     if gaps:
         owe(svc, gaps)
-        await noted(svc, f"with the time {why} owed")
+        if not await noted(svc, f"with the time {why} owed"):
+            return  # paid once noted (``clock.check_timers``)
     await pay(svc, why)
 
 

@@ -118,7 +118,7 @@ class LiveMatch:
     held_still: float | None = None
     #: A copy loaded fresh for an action, the match held by another process: the time that
     #: holder owes its turn by its note (a give-back whose save failed: the deadline it is
-    #: owed on, and how much; ``alive.note_owed``), not saved. A move is judged with it, and
+    #: owed on, and how much; ``alive.owed_to_note``), not saved. A move is judged with it, and
     #: an action here taking the match owes it here (``Owners.adopt``): that holder, finding
     #: it taken, pays it no more.
     owed_elsewhere: tuple[float, float] | None = None

@@ -30,6 +30,7 @@ from cogs.umtali.lasting import Lasting
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.question_message import void_owed
+from cogs.umtali.refused_here import known
 from cogs.umtali.time_out import ask_again
 from cogs.umtali.unheard import InDoubt, settled
 from data.leases import Leases, Shown
@@ -198,6 +199,10 @@ class Owners:
             self.drop(old)
         self.svc.matches[live.id] = live
         held_from(live, self.svc.clock())
+        for seat in (0, 1):
+            # A seat's DMs another copy here found refusing the bot (this one read before):
+            # known to the copy held, whose every send and check reads its own (``refused_here``).
+            known(self.svc, live, seat)
         if live.held_still is not None:
             self._owe_still(live)
         if live.owed_elsewhere is not None:

@@ -208,7 +208,11 @@ def _failed(svc: MatchService, closed: Callable[[], bool], why: str) -> None:
     log.warning("Discord's REST API cannot be reached (%s); the clocks stand still until "
                 "it can", why)
     if began:
-        _beside_call(noted(svc, "as Discord's REST API failed"))
+        _beside_call(_noted(svc))
+
+
+async def _noted(svc: MatchService) -> None:
+    await noted(svc, "as Discord's REST API failed")
 
 
 def _reached(svc: MatchService) -> None:

@@ -87,7 +87,7 @@ async def stood_still(svc: MatchService, since: float, now: float) -> None:
             svc.owners.renewal.worked()
     # Noted owed, the clocks running again, before it is paid (``give_back.give_back``).
     state.standing = None
-    await noted(svc, "with the time it stood still owed")
-    await pay(svc, "while the bot stood still")
+    if await noted(svc, "with the time it stood still owed"):
+        await pay(svc, "while the bot stood still")  # (else once noted: ``check_timers``)
     # Saved at once: a stop before the next heartbeat would give that time back again.
     await noted(svc, "after standing still")

@@ -2,7 +2,7 @@
 note, said "alive as of now less the time owed, clocks standing still", is the process's, and
 another process taking a *different* match of the holder read it as the holder standing still
 and owed that match the same time again (review75). Time owed is noted by match
-(``alive.note_owed``), and goes with its match alone."""
+(``alive.owed_to_note``), and goes with its match alone."""
 
 from __future__ import annotations
 

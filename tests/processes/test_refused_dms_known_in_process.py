@@ -14,6 +14,7 @@ from cogs.umtali.refused_here import found, known
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, player, start_match
 from tests.processes.helpers import main_of, said, settle
+from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
 
 
@@ -71,3 +72,37 @@ async def test_a_finished_match_is_forgotten_by_its_process(world: World) -> Non
     assert live.over and not svc.tracked(live.id)
     live.dm_refused[0] = live.dm_untold[0] = False
     assert not known(svc, live, 0)
+
+
+async def test_the_copy_held_knows_what_another_copy_here_found(
+        world: World, other: MatchService) -> None:
+    """A copy read before another copy of this process found a seat's DMs refusing the bot,
+    held here once its move is saved, knows it (``Owners.adopt``): a send that checks only its
+    own ``dm_refused`` (the removal's DM here) sends nothing there (review81)."""
+    live = await start_match(world)
+    main = main_of(world)
+    await settle(world, main)
+    seat = 1 - live.session.to_act
+    copy = await other.lookup(live.id)
+    assert copy is not None and not copy.dm_refused[seat]
+    dm = player(world, seat).user.dm_channel.id
+    world.env.inject_error("*", f"/channels/{dm}/messages*", status=403, code=50007,
+                           message="Cannot send messages to this user", times=None)
+    finder = await other.lookup(live.id)
+    assert finder is not None and finder is not copy
+    finder.dm_shown[seat] = None
+    other.delivery.enqueue(finder, Batch(hands={seat}))
+    await settle(world, other)
+    assert finder.dm_refused[seat]
+    acting = copy.session.to_act
+    move = GreedyPlayer().choose(copy.session.view(acting))
+    assert move.kind is not MoveKind.DISCARD  # a draw: the turn goes on
+    assert (await other.act(copy, copy.player_ids[acting], move)).ok
+    await settle(world, other, main)
+    assert other.matches.get(live.id) is copy and copy.dm_refused[seat]
+    before = len(world.env.http_requests)
+    await other.removals.removed(world.guild.id, "Guild")
+    await settle(world, other, main)
+    again = [f"{r.method} {r.path}" for r in world.env.http_requests[before:]
+             if r.path.startswith(f"/channels/{dm}/")]
+    assert again == [], f"the removal DM sent to DMs the process knew refused: {again}"

@@ -1,0 +1,121 @@
+"""Time given back is noted before it is paid (``give_back.give_back``), and the two notes
+(the clocks running again, the time owed) are saved together (``alive.heartbeat``): a note that
+fails leaves the time owed, unpaid until it is noted, so whoever reads the holder's notes
+meanwhile gives the time once, and a stop loses none of it (review81). SimCord, virtual time,
+on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from cogs.umtali.alive import heartbeat, owed_key
+from cogs.umtali.clock import gateway_back, gateway_lost
+from cogs.umtali.service import MatchService
+from tests.discord_helpers import World, start_match
+from tests.processes.helpers import main_of, row, settle
+from umtali.moves import MoveKind
+from umtali.players import GreedyPlayer
+
+OUTAGE = 300.0
+
+
+async def _draw_elsewhere(world: World, other: MatchService, match_id: int) -> None:
+    """A draw (the turn goes on) through ``other``, which takes the match."""
+    copy = await other.lookup(match_id)
+    assert copy is not None
+    seat = copy.session.to_act
+    move = GreedyPlayer().choose(copy.session.view(seat))
+    assert move.kind is not MoveKind.DISCARD
+    outcome = await other.act(copy, copy.player_ids[seat], move, copy.version)
+    assert outcome.ok, outcome.error
+
+
+@pytest.mark.parametrize("fails", ["every note", "the note of time owed"])
+async def test_a_note_failing_as_the_outage_ends_gives_it_once(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch,
+        fails: str) -> None:
+    live = await start_match(world, time_control="normal")
+    main = main_of(world)
+    await settle(world, main)
+    deadline = live.deadline
+    assert deadline is not None
+    gateway_lost(main, None)
+    await heartbeat(main)
+    world.clock.advance(OUTAGE)
+    set_metas = main.store.set_metas
+    tries = [1]
+
+    async def failing_once(values: dict[str, str]) -> None:
+        if tries and (fails == "every note" or owed_key(main.owners.name) in values):
+            tries.pop()
+            raise ConnectionError("database blip")
+        await set_metas(values)
+
+    monkeypatch.setattr(main.store, "set_metas", failing_once)
+    await gateway_back(main, None)
+    # Not paid before it is noted: owed, the database's notes as they were.
+    assert (await row(world, live.id))["deadline"] == pytest.approx(deadline)
+    assert main.clock_state.owed
+    # A draw through another process meanwhile takes the match with the outage, once.
+    await _draw_elsewhere(world, other, live.id)
+    await settle(world, main, other)
+    world.clock.advance(1)
+    await main.check_timers()
+    await other.check_timers()
+    await settle(world, main, other)
+    assert (await row(world, live.id))["owner"] == other.owners.name
+    assert (await row(world, live.id))["deadline"] == pytest.approx(deadline + OUTAGE, abs=2), \
+        "the outage was given twice, or lost"
+
+
+async def test_a_note_failing_is_paid_at_the_next_check(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    live = await start_match(world, time_control="normal")
+    main = main_of(world)
+    await settle(world, main)
+    deadline = live.deadline
+    assert deadline is not None
+    gateway_lost(main, None)
+    world.clock.advance(OUTAGE)
+    set_metas = main.store.set_metas
+
+    async def failing(values: dict[str, str]) -> None:
+        raise ConnectionError("database blip")
+
+    monkeypatch.setattr(main.store, "set_metas", failing)
+    await gateway_back(main, None)
+    assert (await row(world, live.id))["deadline"] == pytest.approx(deadline)
+    world.clock.advance(1)
+    await main.check_timers()  # the notes still failing: still owed, not judged
+    assert (await row(world, live.id))["deadline"] == pytest.approx(deadline)
+    assert (await row(world, live.id))["status"] == "active"
+    monkeypatch.setattr(main.store, "set_metas", set_metas)
+    world.clock.advance(1)
+    await main.check_timers()
+    assert (await row(world, live.id))["deadline"] == pytest.approx(deadline + OUTAGE)
+    assert not main.clock_state.owed
+
+
+async def test_one_failure_of_the_notes_is_warned_once(
+        world: World, caplog: pytest.LogCaptureFixture,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    await start_match(world, time_control="normal")
+    main = main_of(world)
+    await settle(world, main)
+    gateway_lost(main, None)
+    world.clock.advance(OUTAGE)
+
+    async def down(values: dict[str, str]) -> None:
+        raise ConnectionError("database down")
+
+    monkeypatch.setattr(main.store, "set_metas", down)
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        await gateway_back(main, None)
+        world.clock.advance(1)
+        await main.check_timers()
+    warned = [r.getMessage() for r in caplog.records
+              if r.levelno >= logging.WARNING and "heartbeat" in r.getMessage()]
+    assert len(warned) == 1, warned
