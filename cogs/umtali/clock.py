@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
-from cogs.umtali.alive import Owed, noted, owed_to, owed_to_note
+from cogs.umtali.alive import Owed, noted, owed_to
 from cogs.umtali.announcing import your_turn
 from cogs.umtali.clock_state import (
     CONNECTING,
@@ -34,7 +34,7 @@ from cogs.umtali.clock_state import (
     run_out,
 )
 from cogs.umtali.failures import PASSING
-from cogs.umtali.give_back import give_back, pay, show_clock
+from cogs.umtali.give_back import give_back, pay_noted, show_clock
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import safe_name
 from cogs.umtali.reminders import TurnNotices
@@ -92,10 +92,9 @@ async def check_timers(svc: MatchService, now: float) -> None:
             state.ask_rest(now)
         return
     owed = state.owed
-    # Time owed is noted before any of it is paid (``give_back.give_back``).
-    if owed and (owed_to_note(svc) is None or await noted(svc, "with the time owed")):
+    if owed:
         unpaid = dict(owed)
-        await pay(svc, "owed")
+        await pay_noted(svc, "owed")
         if owed and owed != unpaid:
             # Paid in part (an outage's end adding to it during the save): the rest, owed on
             # the deadline paid, is noted so at once, lest a stop before the next heartbeat

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from cogs.umtali.alive import noted
+from cogs.umtali.alive import noted, owed_to_note
 from cogs.umtali.lasting import Lasting
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
@@ -27,11 +27,18 @@ async def give_back(svc: MatchService, gaps: dict[int, tuple[float, float]],
     paid: a copy of a match read by another process between a payment and that note found the
     deadline paid and the clocks still standing, and owed the turn that time again at its
     take, as did a restart after a crash there (review79)."""
-    if gaps:
-        owe(svc, gaps)
-        if not await noted(svc, f"with the time {why} owed"):
-            return  # paid once noted (``clock.check_timers``)
-    await pay(svc, why)
+    owe(svc, gaps)
+    await pay_noted(svc, why)
+
+
+async def pay_noted(svc: MatchService, why: str) -> None:
+    """``pay`` what is owed, once it is noted (``alive.owed_to_note``; noted here if it is
+    not): a note failing leaves it owed, and paid at the first check that notes it
+    (``clock.check_timers``). So at every payment, however small the outage that led to it
+    (one given no time, the time owed before it not noted yet)."""
+    if svc.clock_state.owed and (owed_to_note(svc) is None
+                                 or await noted(svc, f"with the time {why} owed")):
+        await pay(svc, why)
 
 
 def owe(svc: MatchService, gaps: dict[int, tuple[float, float]]) -> None:

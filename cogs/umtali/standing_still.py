@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from cogs.umtali.alive import noted
 from cogs.umtali.clock_state import CONNECTING
-from cogs.umtali.give_back import owe, pay
+from cogs.umtali.give_back import owe, pay_noted
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
@@ -87,7 +87,6 @@ async def stood_still(svc: MatchService, since: float, now: float) -> None:
             svc.owners.renewal.worked()
     # Noted owed, the clocks running again, before it is paid (``give_back.give_back``).
     state.standing = None
-    if await noted(svc, "with the time it stood still owed"):
-        await pay(svc, "while the bot stood still")  # (else once noted: ``check_timers``)
+    await pay_noted(svc, "while the bot stood still")
     # Saved at once: a stop before the next heartbeat would give that time back again.
     await noted(svc, "after standing still")

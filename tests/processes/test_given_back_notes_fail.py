@@ -10,7 +10,7 @@ import logging
 
 import pytest
 
-from cogs.umtali.alive import heartbeat, owed_key
+from cogs.umtali.alive import heartbeat, noted, owed_key
 from cogs.umtali.clock import gateway_back, gateway_lost
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, start_match
@@ -119,3 +119,87 @@ async def test_one_failure_of_the_notes_is_warned_once(
     warned = [r.getMessage() for r in caplog.records
               if r.levelno >= logging.WARNING and "heartbeat" in r.getMessage()]
     assert len(warned) == 1, warned
+
+
+async def test_a_blip_after_time_owed_not_noted_pays_nothing_unnoted(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The notes failing as an outage ends leave its time owed; a gateway blip before the next
+    check, given no time, pays nothing unnoted either (review82: it paid what was owed, the
+    database saying the clocks still stood, and a draw elsewhere gave the outage again)."""
+    live = await start_match(world, time_control="normal")
+    main = main_of(world)
+    await settle(world, main)
+    deadline = live.deadline
+    assert deadline is not None
+    gateway_lost(main, None)
+    await heartbeat(main)  # "T0 still", as the drop's note says
+    world.clock.advance(OUTAGE)
+
+    async def failing(values: dict[str, str]) -> None:
+        raise ConnectionError("database blip (the notes only)")
+
+    monkeypatch.setattr(main.store, "set_metas", failing)
+    await gateway_back(main, None)
+    assert (await row(world, live.id))["deadline"] == pytest.approx(deadline)
+    # A blip of the gateway (its drop's note failing too) before the next check.
+    gateway_lost(main, None)
+    world.clock.advance(1)
+    await gateway_back(main, None)  # gaps {}: give_back pays what is owed, not noted
+    assert (await row(world, live.id))["deadline"] == pytest.approx(deadline), \
+        "paid while the notes say the clocks still stand"
+    await _draw_elsewhere(world, other, live.id)
+    await settle(world, main, other)
+    world.clock.advance(1)
+    await main.check_timers()
+    await other.check_timers()
+    await settle(world, main, other)
+    assert (await row(world, live.id))["owner"] == other.owners.name
+    assert (await row(world, live.id))["deadline"] == pytest.approx(deadline + OUTAGE, abs=2), \
+        "the outage was given twice, or lost"
+
+
+async def test_notes_failing_at_every_check_are_said_once(
+        world: World, caplog: pytest.LogCaptureFixture,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Time owed waits to be noted at every check: the database failing, that is said once
+    (review82: an INFO line a second)."""
+    await start_match(world, time_control="normal")
+    main = main_of(world)
+    await settle(world, main)
+    gateway_lost(main, None)
+    world.clock.advance(OUTAGE)
+
+    async def down(values: dict[str, str]) -> None:
+        raise ConnectionError("database down")
+
+    monkeypatch.setattr(main.store, "set_metas", down)
+    caplog.clear()
+    with caplog.at_level(logging.INFO):
+        await gateway_back(main, None)
+        for _ in range(30):
+            world.clock.advance(1)
+            await main.check_timers()
+    lines = [r.getMessage() for r in caplog.records
+             if r.levelno >= logging.INFO and "heartbeat" in r.getMessage()]
+    assert len(lines) <= 3, f"{len(lines)} lines in 30 s of checks: {lines[:3]}"
+
+
+async def test_a_heartbeat_saved_ends_the_run_of_failing_notes(
+        world: World, caplog: pytest.LogCaptureFixture,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The run of failing notes ends at the next heartbeat saved (the tick's too), not at the
+    next note made at once, hours later perhaps (review82)."""
+    await start_match(world, time_control="normal")
+    main = main_of(world)
+    await settle(world, main)
+    set_metas = main.store.set_metas
+
+    async def down(values: dict[str, str]) -> None:
+        raise ConnectionError("database blip")
+
+    monkeypatch.setattr(main.store, "set_metas", down)
+    assert not await noted(main, "as the gateway dropped")
+    monkeypatch.setattr(main.store, "set_metas", set_metas)
+    await heartbeat(main)  # the tick's heartbeat works at once
+    state = main.clock_state.noting
+    assert state.since is None, "the run of failing notes still open after a heartbeat saved"
