@@ -14,6 +14,7 @@ import pytest
 from cogs.umtali.alive import heartbeat
 from cogs.umtali.claims import LEASE
 from cogs.umtali.clock import gateway_back, gateway_lost
+from cogs.umtali.live import LiveMatch
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, cut, flush, start_match
 from tests.processes.helpers import main_of, row, settle
@@ -24,8 +25,10 @@ from umtali.players import GreedyPlayer
 OUTAGE = 600.0
 
 
-async def test_owed_time_of_one_match_is_not_given_to_another_at_a_take(
-        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+async def x_owed_an_outage(world: World, monkeypatch: pytest.MonkeyPatch) -> tuple[
+        MatchService, LiveMatch, LiveMatch]:
+    """Two matches of the bot's process, x (a practice) and y, through an outage whose time
+    is given back to y and owed to x (its save failing): the process, x and y."""
     y = await start_match(world, time_control="normal")
     main = main_of(world)
     offered = await world.carol.slash(world.channel, "umtali practice")
@@ -33,8 +36,6 @@ async def test_owed_time_of_one_match_is_not_given_to_another_at_a_take(
     await flush(world)
     x = next(m for m in main.matches.values() if m.id != y.id)
     await settle(world, main)
-    assert x.deadline is not None and y.deadline is not None
-    y_deadline = y.deadline
     gateway_lost(main, None)
     world.clock.advance(OUTAGE)
     save = main.store.set_deadline
@@ -47,6 +48,14 @@ async def test_owed_time_of_one_match_is_not_given_to_another_at_a_take(
     monkeypatch.setattr(main.store, "set_deadline", busy_for_x)
     await gateway_back(main, None)
     assert x.id in main.clock_state.owed and y.id not in main.clock_state.owed
+    return main, x, y
+
+
+async def test_owed_time_of_one_match_is_not_given_to_another_at_a_take(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    main, _, y = await x_owed_an_outage(world, monkeypatch)
+    assert y.deadline is not None
+    y_deadline = y.deadline - OUTAGE
     assert (await row(world, y.id))["deadline"] == pytest.approx(y_deadline + OUTAGE)
     world.clock.advance(5)
     await heartbeat(main)
@@ -71,27 +80,9 @@ async def test_a_killed_process_time_owed_goes_with_its_match_alone(
     """The process owing match x an outage's time (its save failing) is killed before it is
     paid: the process taking its matches over gives x that time (its note, by match), and y,
     paid already, nothing more than the time the holder was down."""
-    y = await start_match(world, time_control="normal")
-    main = main_of(world)
-    offered = await world.carol.slash(world.channel, "umtali practice")
-    await cut(world, offered, actor=world.carol)
-    await flush(world)
-    x = next(m for m in main.matches.values() if m.id != y.id)
-    await settle(world, main)
+    main, x, y = await x_owed_an_outage(world, monkeypatch)
     assert x.deadline is not None and y.deadline is not None
-    x_deadline, y_deadline = x.deadline, y.deadline
-    gateway_lost(main, None)
-    world.clock.advance(OUTAGE)
-    save = main.store.set_deadline
-
-    async def busy_for_x(match_id: int, *args: Any, **kwargs: Any) -> bool:
-        if match_id == x.id:
-            raise sqlite3.OperationalError("database is locked")
-        return bool(await save(match_id, *args, **kwargs))
-
-    monkeypatch.setattr(main.store, "set_deadline", busy_for_x)
-    await gateway_back(main, None)
-    assert x.id in main.clock_state.owed and y.id not in main.clock_state.owed
+    x_deadline, y_deadline = x.deadline, y.deadline - OUTAGE
     world.clock.advance(5)
     await heartbeat(main)  # its last sign of life
     last = world.clock.now
