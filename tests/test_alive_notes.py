@@ -8,17 +8,17 @@ import logging
 
 import pytest
 
-from cogs.umtali.alive import owed_of, owed_to
+from cogs.umtali.alive import owed_of, owed_on
 
 
 def test_time_owed_is_read_back_by_match() -> None:
     note = json.dumps({"7": [1000.5, 600.0], "9": [2000.0, 30.0]})
     assert owed_of(note) == {7: (1000.5, 600.0), 9: (2000.0, 30.0)}
-    assert owed_to(owed_of(note), 7, 1000.5) == 600.0
+    assert owed_on(owed_of(note).get(7), 1000.5) == 600.0
     # A turn whose deadline moved on since (paid, or another turn) is owed nothing.
-    assert owed_to(owed_of(note), 7, 1600.5) == 0.0
-    assert owed_to(owed_of(note), 7, None) == 0.0
-    assert owed_to(owed_of(note), 8, 1000.5) == 0.0
+    assert owed_on(owed_of(note).get(7), 1600.5) == 0.0
+    assert owed_on(owed_of(note).get(7), None) == 0.0
+    assert owed_on(owed_of(note).get(8), 1000.5) == 0.0
 
 
 @pytest.mark.parametrize("note", ["", None, "{}"])

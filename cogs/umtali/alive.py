@@ -141,9 +141,8 @@ def owed_of(saved: str | None) -> Owed:
     return kept
 
 
-def owed_to(owed: Owed, match_id: int, deadline: float | None) -> float:
-    """The time ``owed`` to the match's turn if it is still owed on ``deadline``, the turn's
+def owed_on(entry: tuple[float, float] | None, deadline: float | None) -> float:
+    """The time a note's ``entry`` owes a turn if it is still owed on ``deadline``, the turn's
     deadline as saved (a payment saved, or a new turn, moved it on: then nothing)."""
-    entry = owed.get(match_id)
     return entry[1] if entry is not None and deadline is not None and \
         entry[0] == deadline and entry[1] > 0 else 0.0

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
-from cogs.umtali.alive import Owed, noted, owed_to
+from cogs.umtali.alive import Owed, noted, owed_on
 from cogs.umtali.announcing import your_turn
 from cogs.umtali.clock_state import (
     CONNECTING,
@@ -289,7 +289,7 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
             continue
         stopped_at = min(stopped.get(live.id, now), now)
         offline = now - stopped_at
-        left = max(0.0, live.deadline + owed_to(owed or {}, live.id, live.deadline)
+        left = max(0.0, live.deadline + owed_on((owed or {}).get(live.id), live.deadline)
                    - stopped_at)
         deadline = now + max(left, min(GRACE, float(live.turn_timer)))
         # Not in a match whose table was never posted: nobody was shown it, and it is

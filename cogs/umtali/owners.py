@@ -21,7 +21,7 @@ import logging
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from cogs.umtali.alive import alive_key, last_alive, owed_key, owed_of, owed_to
+from cogs.umtali.alive import alive_key, last_alive, owed_key, owed_of, owed_on
 from cogs.umtali.claims import LEASE, Claims
 from cogs.umtali.clock_state import held_from
 from cogs.umtali.give_back import owe, show_clock
@@ -237,7 +237,7 @@ class Owners:
         entry, live.owed_elsewhere = live.owed_elsewhere, None
         if entry is None or live.over:
             return
-        gap = owed_to({live.id: entry}, live.id, live.deadline)
+        gap = owed_on(entry, live.deadline)
         if gap > 0:
             owe(self.svc, {live.id: (entry[0], gap)})
 

@@ -12,6 +12,7 @@ import pytest
 
 from cogs.umtali.alive import heartbeat, noted, owed_key
 from cogs.umtali.clock import gateway_back, gateway_lost
+from cogs.umtali.live import LiveMatch
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, start_match
 from tests.processes.helpers import main_of, row, settle
@@ -19,6 +20,28 @@ from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
 
 OUTAGE = 300.0
+
+
+async def in_an_outage(world: World) -> tuple[MatchService, LiveMatch, float]:
+    """A match of the bot's process, its gateway down (noted so) for ``OUTAGE`` seconds: the
+    process, the match, and the turn's deadline as the outage began."""
+    live = await start_match(world, time_control="normal")
+    main = main_of(world)
+    await settle(world, main)
+    deadline = live.deadline
+    assert deadline is not None
+    gateway_lost(main, None)
+    await heartbeat(main)  # "<its start> still"
+    world.clock.advance(OUTAGE)
+    return main, live, deadline
+
+
+def notes_down(monkeypatch: pytest.MonkeyPatch, main: MatchService) -> None:
+    """Every note of ``main``'s fails (the database, for the notes alone)."""
+    async def down(values: dict[str, str]) -> None:
+        raise ConnectionError("database down")
+
+    monkeypatch.setattr(main.store, "set_metas", down)
 
 
 async def _draw_elsewhere(world: World, other: MatchService, match_id: int) -> None:
@@ -36,14 +59,7 @@ async def _draw_elsewhere(world: World, other: MatchService, match_id: int) -> N
 async def test_a_note_failing_as_the_outage_ends_gives_it_once(
         world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch,
         fails: str) -> None:
-    live = await start_match(world, time_control="normal")
-    main = main_of(world)
-    await settle(world, main)
-    deadline = live.deadline
-    assert deadline is not None
-    gateway_lost(main, None)
-    await heartbeat(main)
-    world.clock.advance(OUTAGE)
+    main, live, deadline = await in_an_outage(world)
     set_metas = main.store.set_metas
     tries = [1]
 
@@ -72,19 +88,10 @@ async def test_a_note_failing_as_the_outage_ends_gives_it_once(
 
 async def test_a_note_failing_is_paid_at_the_next_check(
         world: World, monkeypatch: pytest.MonkeyPatch) -> None:
-    live = await start_match(world, time_control="normal")
-    main = main_of(world)
-    await settle(world, main)
-    deadline = live.deadline
-    assert deadline is not None
-    gateway_lost(main, None)
-    world.clock.advance(OUTAGE)
+    main, live, deadline = await in_an_outage(world)
     set_metas = main.store.set_metas
 
-    async def failing(values: dict[str, str]) -> None:
-        raise ConnectionError("database blip")
-
-    monkeypatch.setattr(main.store, "set_metas", failing)
+    notes_down(monkeypatch, main)
     await gateway_back(main, None)
     assert (await row(world, live.id))["deadline"] == pytest.approx(deadline)
     world.clock.advance(1)
@@ -101,16 +108,9 @@ async def test_a_note_failing_is_paid_at_the_next_check(
 async def test_one_failure_of_the_notes_is_warned_once(
         world: World, caplog: pytest.LogCaptureFixture,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    await start_match(world, time_control="normal")
-    main = main_of(world)
-    await settle(world, main)
-    gateway_lost(main, None)
-    world.clock.advance(OUTAGE)
+    main, _, _ = await in_an_outage(world)
 
-    async def down(values: dict[str, str]) -> None:
-        raise ConnectionError("database down")
-
-    monkeypatch.setattr(main.store, "set_metas", down)
+    notes_down(monkeypatch, main)
     caplog.clear()
     with caplog.at_level(logging.WARNING):
         await gateway_back(main, None)
@@ -126,19 +126,9 @@ async def test_a_blip_after_time_owed_not_noted_pays_nothing_unnoted(
     """The notes failing as an outage ends leave its time owed; a gateway blip before the next
     check, given no time, pays nothing unnoted either (review82: it paid what was owed, the
     database saying the clocks still stood, and a draw elsewhere gave the outage again)."""
-    live = await start_match(world, time_control="normal")
-    main = main_of(world)
-    await settle(world, main)
-    deadline = live.deadline
-    assert deadline is not None
-    gateway_lost(main, None)
-    await heartbeat(main)  # "T0 still", as the drop's note says
-    world.clock.advance(OUTAGE)
+    main, live, deadline = await in_an_outage(world)
 
-    async def failing(values: dict[str, str]) -> None:
-        raise ConnectionError("database blip (the notes only)")
-
-    monkeypatch.setattr(main.store, "set_metas", failing)
+    notes_down(monkeypatch, main)
     await gateway_back(main, None)
     assert (await row(world, live.id))["deadline"] == pytest.approx(deadline)
     # A blip of the gateway (its drop's note failing too) before the next check.
@@ -163,16 +153,9 @@ async def test_notes_failing_at_every_check_are_said_once(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Time owed waits to be noted at every check: the database failing, that is said once
     (review82: an INFO line a second)."""
-    await start_match(world, time_control="normal")
-    main = main_of(world)
-    await settle(world, main)
-    gateway_lost(main, None)
-    world.clock.advance(OUTAGE)
+    main, _, _ = await in_an_outage(world)
 
-    async def down(values: dict[str, str]) -> None:
-        raise ConnectionError("database down")
-
-    monkeypatch.setattr(main.store, "set_metas", down)
+    notes_down(monkeypatch, main)
     caplog.clear()
     with caplog.at_level(logging.INFO):
         await gateway_back(main, None)
@@ -194,10 +177,7 @@ async def test_a_heartbeat_saved_ends_the_run_of_failing_notes(
     await settle(world, main)
     set_metas = main.store.set_metas
 
-    async def down(values: dict[str, str]) -> None:
-        raise ConnectionError("database blip")
-
-    monkeypatch.setattr(main.store, "set_metas", down)
+    notes_down(monkeypatch, main)
     assert not await noted(main, "as the gateway dropped")
     monkeypatch.setattr(main.store, "set_metas", set_metas)
     await heartbeat(main)  # the tick's heartbeat works at once
