@@ -15,7 +15,7 @@ import logging
 import math
 from typing import TYPE_CHECKING
 
-from cogs.umtali.clock_state import still_since
+from cogs.umtali.clock_state import connecting_since, still_since
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
@@ -66,6 +66,11 @@ async def heartbeat(svc: MatchService) -> None:
                            None if state.loaded is None else state.loaded[0],
                            still_since(state)) if at is not None]
     alive = f"{min(now, *since)!r} {STILL}" if since else repr(now)
+    if since:
+        # By match too: another process judges a move, or takes a match, by its own turn's.
+        alive += " " + json.dumps({str(match_id): entry for match_id, entry
+                                   in sorted(still_by_match(svc).items())},
+                                  separators=(",", ":"))
     notes = {alive_key(svc.owners.name): alive}
     owed = owed_to_note(svc)
     if owed is not None:
@@ -75,6 +80,32 @@ async def heartbeat(svc: MatchService) -> None:
     state.noting.worked()
     if owed is not None:
         state.owed_noted = owed
+
+
+def still_by_match(svc: MatchService) -> dict[int, list[float | None]]:
+    """Since when each running turn of ``svc``'s matches has stood still (None: its clock runs,
+    a turn begun since the last check of an outage), and the deadlines that holds on: the
+    turn's, and, time owed to it and not paid yet, the one its payment sets (an outage going
+    on after it, the turn still stands still: ``Outage.moved``). Not while a pause of the bot's
+    is being given: the time owed then holds the pause, whose standing still this note holds
+    too (a copy would count the pause twice)."""
+    state = svc.clock_state
+    pause = still_since(state)
+    by_match: dict[int, list[float | None]] = {}
+    for live in svc.matches.values():
+        if live.over or live.deadline is None:
+            continue
+        since = [] if pause is None else [pause]
+        if state.outage is not None and (noted := state.outage.still_since(live)) is not None:
+            since.append(noted)
+        if state.loaded is not None and state.loaded[1].get(live.id) == live.deadline:
+            since.append(connecting_since(state, live.id))
+        entry: list[float | None] = [min(since, default=None), live.deadline]
+        owed = state.owed.get(live.id)
+        if state.standing is None and owed is not None and owed[0] == live.deadline:
+            entry.append(owed[0] + owed[1])  # as ``give_back._pay_one`` sets it
+        by_match[live.id] = entry
+    return by_match
 
 
 def owed_to_note(svc: MatchService) -> Owed | None:
@@ -116,8 +147,34 @@ def last_alive(saved: str | None) -> tuple[float | None, bool]:
     its clocks last ran)."""
     if not saved:
         return None, False
-    at, *still = saved.split()
-    return float(at), still == [STILL]
+    at, *still = saved.split(maxsplit=2)  # (then its entries by match)
+    return float(at), still[:1] == [STILL]
+
+
+def held_since(saved: str | None, match_id: int, deadline: float | None) -> float | None:
+    """Since when a holder's note of when it was last alive (``heartbeat``) has the match's
+    turn standing still, the turn as saved ending at ``deadline``; None if its clock runs. Its
+    entry by match (``still_by_match``) if it holds for that deadline; none there, the turn
+    moved on since the note (a new turn, its clock running until the holder's next check
+    notes it, and the note with it): None. A note with no entries by match (a bot before
+    them): since the time it notes, as then."""
+    if not saved or deadline is None:
+        return None
+    at, *rest = saved.split(maxsplit=2)
+    if rest[:1] != [STILL]:
+        return None
+    if len(rest) < 2:
+        return float(at)
+    try:
+        entry = json.loads(rest[1]).get(str(match_id))
+        if entry is None or deadline not in entry[1:] or entry[0] is None:
+            return None
+        since = float(entry[0])
+    except (ValueError, TypeError, AttributeError, IndexError, RecursionError) as e:
+        log.warning("a note of when a process was last alive could not be read (%s: %s)",
+                    e.__class__.__name__, e)
+        since = float(at)
+    return since if math.isfinite(since) else None
 
 
 def owed_of(saved: str | None) -> Owed:

@@ -85,7 +85,10 @@ async def check_timers(svc: MatchService, now: float) -> None:
     if state.outage is not None:
         # Nobody can play: the clocks stand still until the gateway is back, those of turns
         # started meanwhile (moves, matches taken over) from now.
-        state.outage.note(list(svc.matches.values()), now)
+        if state.outage.note(list(svc.matches.values()), now):
+            # Noted at once: another process judges a move on a turn begun here meanwhile
+            # by this note (``alive.held_since``), which said nothing of it.
+            await noted(svc, "as a turn's clock stood still")
         if state.ask_rest is not None:
             # The REST API out of reach, its end told by a call going through: with nothing
             # else to send (nobody clicking), it is asked.

@@ -42,13 +42,16 @@ class Outage:
     #: the time it stood still, so no second is given twice.
     still: dict[int, tuple[float, float]] = field(default_factory=dict)
 
-    def note(self, lives: list[LiveMatch], now: float) -> None:
-        """Each running turn's clock not noted yet stands still from ``now``."""
+    def note(self, lives: list[LiveMatch], now: float) -> bool:
+        """Each running turn's clock not noted yet stands still from ``now``: whether any."""
+        begun = False
         for live in lives:
             noted = self.still.get(live.id)
             if not live.over and live.deadline is not None and (
                     noted is None or noted[0] != live.deadline):
                 self.still[live.id] = (live.deadline, now)
+                begun = True
+        return begun
 
     def moved(self, match_id: int, was: float, deadline: float) -> None:
         """A turn's deadline moved from ``was`` to ``deadline`` (time given back): it still

@@ -116,6 +116,9 @@ class LiveMatch:
     #: That holder gives the turn this time back, so a move is judged with it too
     #: (``clock_state.judged_deadline``).
     held_still: float | None = None
+    #: The holder whose note ``held_still`` was read from (read again as the turn's clock
+    #: moves on: ``Owners.still_again``).
+    held_by: str | None = None
     #: A copy loaded fresh for an action, the match held by another process: the time that
     #: holder owes its turn by its note (a give-back whose save failed: the deadline it is
     #: owed on, and how much; ``alive.owed_to_note``), not saved. A move is judged with it, and
@@ -242,10 +245,8 @@ class LiveMatch:
             return False
         self.deadline, self.warned = saved.deadline, saved.warned
         self.question = saved.question
-        # The holder's clocks stood still as this copy was read (``held_still``): the deadline
-        # changed since is the holder's, the time it stood still given back in it (an outage
-        # over), not owed again here (``Owners._owe_still``: given twice).
-        self.held_still = None
+        # (``held_still``, which may no longer hold for this deadline, is read again by the
+        # caller: ``Owners.still_again``)
         return True
 
     def take_place(self, place: Place | None, was: Place | None = None) -> bool:

@@ -21,7 +21,7 @@ import logging
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from cogs.umtali.alive import alive_key, last_alive, owed_key, owed_of, owed_on
+from cogs.umtali.alive import alive_key, held_since, owed_key, owed_of, owed_on
 from cogs.umtali.claims import LEASE, Claims
 from cogs.umtali.clock_state import held_from
 from cogs.umtali.give_back import owe, show_clock
@@ -241,6 +241,33 @@ class Owners:
         if gap > 0:
             owe(self.svc, {live.id: (entry[0], gap)})
 
+    async def still_again(self, live: LiveMatch) -> None:
+        """``live``, a copy read while its holder's clocks stood still (``held_still``), took
+        its turn's clock as saved since, moved on (time given back): since when the note of the
+        holder it was read from has that turn standing still now. An outage over, its time is
+        in the deadline as saved and nothing stands still (counted again, a late move was
+        played, a take owed the outage twice); another payment made during the outage (a
+        pause's, time owed), the outage goes on, as the note says (forgotten, the move was
+        refused, the player forfeited at a take for the other process's outage)."""
+        was, live.held_still = live.held_still, None
+        if was is not None and live.held_by is not None:
+            live.held_still = held_since(await self.holder_note(live.id, live.held_by),
+                                         live.id, live.deadline)
+
+    async def holder_note(self, match_id: int, holder: str | None = None) -> str | None:
+        """The note of when the match's holder (``holder``, else as its lease says) was last
+        alive; None if this process holds it, or if it cannot be read (judged as a clock that
+        runs: no time counted twice)."""
+        try:
+            holder = holder or await self.leases.holder(match_id)
+            if holder is None or holder == self.name:
+                return None
+            return await self.svc.store.get_meta(alive_key(holder))
+        except Exception as e:
+            log.info("match %d: its holder's note could not be read again (%s: %s)", match_id,
+                     e.__class__.__name__, e)
+            return None
+
     def drop(self, live: LiveMatch) -> None:
         """Another process holds ``live`` now: forget this process's copy."""
         self.svc.forget(live)
@@ -260,6 +287,7 @@ class Owners:
                 if live.take_saved(shown, was):
                     self.svc.delivery.moved(live)
                 if live.take_clock(shown):
+                    await self.still_again(live)
                     show_clock(self.svc, live)  # the table says when the turn ends now
                 self.adopt(live)
                 return
@@ -400,7 +428,8 @@ class Owners:
                 return live
         # The holder's note first: one written after the row was read could miss time it
         # gave back meanwhile (its outage over), and refuse a move in time.
-        at, still = last_alive(await self.svc.store.get_meta(alive_key(holder)))
+        alive = None if holder == self.name else \
+            await self.svc.store.get_meta(alive_key(holder))
         # So too its note of time owed: one written after the row was read could miss a
         # payment saved meanwhile, and give the turn that time again.
         owed = {} if holder == self.name else \
@@ -421,8 +450,8 @@ class Owners:
         if (live := self.svc.matches.get(match_id)) is not None:
             return live
         fresh = LiveMatch.from_row(row)
-        if holder != self.name and still:
-            fresh.held_still = at
+        if holder != self.name:
+            fresh.held_still, fresh.held_by = held_since(alive, match_id, row.deadline), holder
         fresh.owed_elsewhere = owed.get(match_id)
         return fresh
 

@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
+from cogs.umtali.alive import held_since
 from cogs.umtali.clock_state import LATE, began, judged_deadline, made_in_time
 from cogs.umtali.computer import Computers
 from cogs.umtali.delivery import Delivery
@@ -274,6 +275,7 @@ class Playing(Looks):
         given = keep and live.take_clock(shown)
         if given:
             deadline = live.deadline
+            await self.owners.still_again(live)
         if live.take_saved(shown, was):
             self.delivery.moved(live)
         self.owners.adopt(live)
@@ -353,16 +355,20 @@ class Playing(Looks):
     async def _reload(self, live: LiveMatch) -> None:
         # The computer may remember a move that is being undone: it catches up afresh.
         self.computers.drop(live.id)
+        # Read before the match: one written after could miss an outage given back meanwhile.
+        still = live.held_still is not None and self.matches.get(live.id) is not live
+        note = await self.owners.holder_note(live.id) if still else None
         row = await self.store.match(live.id)
         if row is not None:
             fresh = LiveMatch.from_row(row)
             if (fresh.version, fresh.deadline) != (live.version, live.deadline):
                 # Its holder's clocks stood still on the turn as this copy read it
                 # (``held_still``): a deadline moved since is the holder's, the time it stood
-                # still given back in it (the outage over), or a turn begun since, which did
-                # not stand still from then. Counted again, a late move was played, and a
-                # take owed the turn the outage a second time (``Owners._owe_still``).
-                live.held_still = None
+                # still given back in it (an outage over: counted again, a late move was
+                # played, a take owed the outage twice), or another payment made during the
+                # outage, which goes on (forgotten, a move in time was refused), or a turn
+                # begun since: as the holder's note has it now.
+                live.held_still = held_since(note, live.id, fresh.deadline)
             live.session = fresh.session
             live.pending = fresh.pending
             live.deadline = fresh.deadline

@@ -67,6 +67,9 @@ async def test_a_copy_read_during_an_outage_reloaded_at_a_turn_begun_elsewhere_o
     # The seat to act plays its turn out through a third process, which holds the match from
     # then on: the next turn's clock runs there, from its discard.
     async with process(world, store_target, "p3") as third:
+        # Connected (its first check made): else its clocks stand still as it connects, the
+        # turn begun there too, and a take owes the turn that time (``alive.still_by_match``).
+        await third.check_timers()
         seat = copy.session.to_act
         while True:
             mine = await third.lookup(live.id)
