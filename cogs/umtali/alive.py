@@ -87,8 +87,8 @@ def still_by_match(svc: MatchService) -> dict[int, list[float | None]]:
     a turn begun since the last check of an outage), and the deadlines that holds on: the
     turn's, and, time owed to it and not paid yet, the one its payment sets (an outage going
     on after it, the turn still stands still: ``Outage.moved``). Not while a pause of the bot's
-    is being given: the time owed then holds the pause, whose standing still this note holds
-    too (a copy would count the pause twice)."""
+    is not given back yet: the time owed then may hold the pause, whose standing still this
+    note holds too (a copy would count it twice)."""
     state = svc.clock_state
     pause = still_since(state)
     by_match: dict[int, list[float | None]] = {}
@@ -102,7 +102,7 @@ def still_by_match(svc: MatchService) -> dict[int, list[float | None]]:
             since.append(connecting_since(state, live.id))
         entry: list[float | None] = [min(since, default=None), live.deadline]
         owed = state.owed.get(live.id)
-        if state.standing is None and owed is not None and owed[0] == live.deadline:
+        if pause is None and owed is not None and owed[0] == live.deadline:
             entry.append(owed[0] + owed[1])  # as ``give_back._pay_one`` sets it
         by_match[live.id] = entry
     return by_match
@@ -113,12 +113,13 @@ def owed_to_note(svc: MatchService) -> Owed | None:
     ``ClockState.owed``) to be noted, None if noted already: a stop before it is paid, whoever
     brings a match back gives its turn that time too (``owed_of``). A payment saved moved the
     deadline on, so an entry left in the note by a stop before the next one is never given
-    again: it is owed on a deadline no longer the turn's. Not while a pause of the bot's is
-    being given (owed as it is given: the note of the clocks standing still since its start
-    stands meanwhile, and would give it twice with this). An outage's time, or the time spent
+    again: it is owed on a deadline no longer the turn's. Not while a pause of the bot's,
+    seen, is not given back yet (owed as it is given, or an outage's time heard to end
+    meanwhile: the note of the clocks standing still since its start stands meanwhile, and
+    holds that time, given twice with this). An outage's time, or the time spent
     connecting, is owed only once it is over: no part of that note's standing still."""
     state = svc.clock_state
-    if state.standing is not None:
+    if still_since(state) is not None:
         return None
     owed = {match_id: entry for match_id, entry in state.owed.items()
             if (live := svc.matches.get(match_id)) is not None and not live.over

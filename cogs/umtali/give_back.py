@@ -8,6 +8,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from cogs.umtali.alive import noted, owed_to_note
+from cogs.umtali.clock_state import still_since
 from cogs.umtali.lasting import Lasting
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
@@ -35,10 +36,18 @@ async def pay_noted(svc: MatchService, why: str) -> None:
     """``pay`` what is owed, once it is noted (``alive.owed_to_note``; noted here if it is
     not): a note failing leaves it owed, and paid at the first check that notes it
     (``clock.check_timers``). So at every payment, however small the outage that led to it
-    (one given no time, the time owed before it not noted yet)."""
-    if svc.clock_state.owed and (owed_to_note(svc) is None
-                                 or await noted(svc, f"with the time {why} owed")):
-        await pay(svc, why)
+    (one given no time, the time owed before it not noted yet). Not while a pause of the
+    bot's stands the clocks still, seen and not given back yet (``still_since``): the note
+    then says they stand still since it began, which holds what is owed (an outage heard to
+    end meanwhile), and paid under it, a copy read elsewhere, or a restart, gave it again; the
+    pause's own payment pays it (``standing_still.stood_still``). Noted and paid under one
+    hold of ``paying``: noted while another payment is being saved, the time owed was noted on
+    the deadline before it, no longer the turn's once that payment is saved (lost at a take)."""
+    state = svc.clock_state
+    async with state.paying:
+        if state.owed and still_since(state) is None and (
+                owed_to_note(svc) is None or await noted(svc, f"with the time {why} owed")):
+            await _pay(svc, why)
 
 
 def owe(svc: MatchService, gaps: dict[int, tuple[float, float]]) -> None:
@@ -51,27 +60,26 @@ def owe(svc: MatchService, gaps: dict[int, tuple[float, float]]) -> None:
                                       else 0.0))
 
 
-async def pay(svc: MatchService, why: str) -> None:
+async def _pay(svc: MatchService, why: str) -> None:
     """Save and apply the time ``svc``'s matches are owed; what fails stays owed."""
     owed = svc.clock_state.owed
-    async with svc.clock_state.paying:
-        for match_id in list(owed):
-            live = svc.matches.get(match_id)
-            try:
-                if live is not None and not await _pay_one(svc, live, why):
-                    continue
-            except Exception as e:
-                # Tried at every check: a WARNING at the first failure of a run only.
-                unpaid = svc.clock_state.unpaid
-                if match_id not in unpaid:
-                    unpaid[match_id] = Lasting(
-                        log, f"match {match_id}: time {why} could not be given back",
-                        f"match {match_id}: time owed given back")
-                unpaid[match_id].failed(e)
+    for match_id in list(owed):
+        live = svc.matches.get(match_id)
+        try:
+            if live is not None and not await _pay_one(svc, live, why):
                 continue
-            del owed[match_id]  # paid, or no longer owed (the turn changed, the match went)
-            # (the payment says itself that it went through: "... owed given back")
-            svc.clock_state.unpaid.pop(match_id, None)
+        except Exception as e:
+            # Tried at every check: a WARNING at the first failure of a run only.
+            unpaid = svc.clock_state.unpaid
+            if match_id not in unpaid:
+                unpaid[match_id] = Lasting(
+                    log, f"match {match_id}: time {why} could not be given back",
+                    f"match {match_id}: time owed given back")
+            unpaid[match_id].failed(e)
+            continue
+        del owed[match_id]  # paid, or no longer owed (the turn changed, the match went)
+        # (the payment says itself that it went through: "... owed given back")
+        svc.clock_state.unpaid.pop(match_id, None)
 
 
 async def _pay_one(svc: MatchService, live: LiveMatch, why: str) -> bool:
