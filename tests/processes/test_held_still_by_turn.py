@@ -7,7 +7,11 @@ every match (the outage's start), and a copy forgot it once the turn's clock mov
   clock taken as saved, dropped ``held_still``: a move in time was refused as late, or the
   player forfeited at the take for the holder's outage;
 - a turn begun during the outage (a move through the holder, its DMs on a shard still up) was
-  owed, at a take, the outage from its start rather than from the turn's.
+  owed, at a take, the outage from its start rather than from the turn's;
+- the holder's outage ending just after a copy's move was saved (the match taken): the note,
+  read after, said the clocks ran, and nobody gave the turn the outage (review86);
+- a turn begun while the holder connects (after a restart) stood still there from its start, the
+  note saying nothing of it until the first check: a move in time elsewhere was refused (review86).
 
 SimCord, virtual time, on SQLite and PostgreSQL (review79)."""
 
@@ -19,10 +23,12 @@ import pytest
 
 from cogs.umtali.alive import heartbeat
 from cogs.umtali.clock import gateway_back, gateway_lost
+from cogs.umtali.live import LiveMatch
 from cogs.umtali.service import MatchService
 from cogs.umtali.standing_still import stood_still
 from tests.discord_helpers import World, start_match
-from tests.processes.helpers import main_of, row, settle
+from tests.processes.helpers import main_of, process, row, settle
+from tests.processes.test_takeover import kill
 from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
 
@@ -31,23 +37,26 @@ OWED = 60.0
 PAUSE = 20.0
 
 
-@pytest.mark.parametrize("how", ["draw", "discard"])
-async def test_a_payment_during_the_holders_outage_keeps_the_outage_for_a_copy(
-        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+async def paid_during_an_outage(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch,
+        to_discard: bool = False) -> tuple[LiveMatch, LiveMatch, float]:
+    """A match whose holder owes its turn ``OWED`` (a first outage's give-back failed), then
+    pauses, waking to its gateway down again: a copy read by ``other`` then, and the holder
+    paying what it owes and the pause while that outage goes on. The match, the copy, and
+    since when the outage stands the turn still. ``to_discard``: the turn played up to its
+    discard first (the move left ends it)."""
     live = await start_match(world, time_control="normal")
     main = main_of(world)
     await settle(world, main)
     seat = live.session.to_act
-    if how == "discard":  # the turn played up to its discard: the move left ends it
-        while (move := GreedyPlayer().choose(live.session.view(seat))).kind \
-                is not MoveKind.DISCARD:
-            assert (await main.act(live, live.player_ids[seat], move, live.version)).ok
-        await settle(world, main)
+    while to_discard and (move := GreedyPlayer().choose(live.session.view(seat))).kind \
+            is not MoveKind.DISCARD:
+        assert (await main.act(live, live.player_ids[seat], move, live.version)).ok
+    await settle(world, main)
     await main.check_timers()
     await settle(world, main)
     deadline = live.deadline
     assert deadline is not None
-    # A first outage whose give-back fails: OWED owed on the deadline.
     gateway_lost(main, None)
     world.clock.advance(OWED)
     save = main.store.set_deadline
@@ -59,7 +68,6 @@ async def test_a_payment_during_the_holders_outage_keeps_the_outage_for_a_copy(
     await gateway_back(main, None)
     monkeypatch.setattr(main.store, "set_deadline", save)
     assert main.clock_state.owed[live.id][0] == deadline
-    # The process pauses; it wakes to its gateway dropped again.
     paused = world.clock.now
     world.clock.advance(PAUSE)
     gateway_lost(main, None)
@@ -68,10 +76,21 @@ async def test_a_payment_during_the_holders_outage_keeps_the_outage_for_a_copy(
     copy = await other.lookup(live.id)
     assert copy is not None and copy is not live and copy.held_still == since
     await stood_still(main, paused, since)  # the pause given back: all that is owed paid
-    paid = (await row(world, live.id))["deadline"]
-    assert paid == pytest.approx(deadline + OWED + PAUSE, abs=1)
+    assert (await row(world, live.id))["deadline"] == pytest.approx(
+        deadline + OWED + PAUSE, abs=1)
     assert main.clock_state.outage is not None  # and the outage goes on
+    return live, copy, since
+
+
+@pytest.mark.parametrize("how", ["draw", "discard"])
+async def test_a_payment_during_the_holders_outage_keeps_the_outage_for_a_copy(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    live, copy, since = await paid_during_an_outage(world, other, monkeypatch,
+                                                    to_discard=how == "discard")
+    main = main_of(world)
+    paid = (await row(world, live.id))["deadline"]
     world.clock.now = paid + 100  # past the deadline paid, well within the outage
+    seat = copy.session.to_act
     move = GreedyPlayer().choose(copy.session.view(seat))
     outcome = await other.act(copy, copy.player_ids[seat], move, copy.version)
     assert outcome.ok, f"refused ({outcome.error}) while the holder's clocks stand still"
@@ -122,3 +141,80 @@ async def test_a_turn_begun_during_the_holders_outage_is_owed_its_own_time_at_a_
     assert saved["owner"] == other.owners.name
     assert saved["deadline"] == pytest.approx(begun + 10, abs=2), \
         "the turn was given the outage from before it began"
+
+
+async def test_the_holders_outage_ending_as_a_copys_move_is_saved_is_given_at_the_take(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    live, copy, since = await paid_during_an_outage(world, other, monkeypatch)
+    main = main_of(world)
+    paid = (await row(world, live.id))["deadline"]
+    world.clock.now = paid + 100
+    seat = copy.session.to_act
+    move = GreedyPlayer().choose(copy.session.view(seat))
+    assert move.kind is not MoveKind.DISCARD
+    record = other.store.record_move
+
+    async def then_the_outage_ends(*args: Any, **kwargs: Any) -> Any:
+        done = await record(*args, **kwargs)
+        await gateway_back(main, None)  # the holder's gateway back just after the save
+        return done
+
+    monkeypatch.setattr(other.store, "record_move", then_the_outage_ends)
+    outcome = await other.act(copy, copy.player_ids[seat], move, copy.version)
+    monkeypatch.setattr(other.store, "record_move", record)
+    assert outcome.ok, outcome.error
+    await settle(world, main, other)
+    world.clock.advance(1)
+    await other.check_timers()
+    await settle(world, main, other)
+    saved = await row(world, live.id)
+    assert saved["owner"] == other.owners.name
+    assert saved["status"] == "active", "forfeited for the holder's outage"
+    assert saved["deadline"] == pytest.approx(paid + (paid + 100 - since), abs=3), \
+        "the time the turn stood still at its holder was given by nobody"
+
+
+async def _turn_through(svc: MatchService, match_id: int) -> None:
+    """The seat to act plays its turn out through ``svc``."""
+    seat = None
+    while True:
+        mine = await svc.lookup(match_id)
+        assert mine is not None
+        if seat is None:
+            seat = mine.session.to_act
+        if mine.session.to_act != seat:
+            return
+        move = GreedyPlayer().choose(mine.session.view(seat))
+        assert (await svc.act(mine, mine.player_ids[seat], move, mine.version)).ok
+
+
+async def test_a_turn_begun_as_its_holder_connects_takes_a_move_in_time_elsewhere(
+        world: World, other: MatchService, store_target: str) -> None:
+    live = await start_match(world, turn_timer=1)
+    main = main_of(world)
+    await settle(world, main)
+    await main.check_timers()
+    await settle(world, main)
+    async with process(world, store_target, "p3") as first:
+        await first.check_timers()
+        await _turn_through(first, live.id)  # p3 holds the match
+        await settle(world, main, first)
+        await heartbeat(first)
+        await kill(first)
+        # p3 restarts: it takes its match back at its start, and connects (no check yet).
+        async with process(world, store_target, "p3") as third:
+            assert third.clock_state.loaded is not None and live.id in third.matches
+            world.clock.advance(5)
+            # A move on its shard up already (a DM) begins a turn there, standing still
+            # until its first check.
+            await _turn_through(third, live.id)
+            await settle(world, main, other, third)
+            begun = (await row(world, live.id))["deadline"]
+            world.clock.now = begun + 30  # still connecting
+            copy = await other.lookup(live.id)
+            assert copy is not None and copy is not third.matches[live.id]
+            nxt = copy.session.to_act
+            draw = GreedyPlayer().choose(copy.session.view(nxt))
+            assert draw.kind is not MoveKind.DISCARD
+            outcome = await other.act(copy, copy.player_ids[nxt], draw, copy.version)
+            assert outcome.ok, f"refused ({outcome.error}): its holder's clock stands still"
