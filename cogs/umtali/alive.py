@@ -171,6 +171,8 @@ def held_since(saved: str | None, match_id: int, deadline: float | None) -> floa
         if entry is None or deadline not in entry[1:] or entry[0] is None:
             return None
         since = float(entry[0])
+        if since < float(at):  # (no turn stood still before its process did)
+            raise ValueError(f"{since!r} before {at}")
     except (ValueError, TypeError, AttributeError, IndexError, RecursionError) as e:
         log.warning("a note of when a process was last alive could not be read (%s: %s)",
                     e.__class__.__name__, e)

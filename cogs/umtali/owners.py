@@ -241,32 +241,48 @@ class Owners:
         if gap > 0:
             owe(self.svc, {live.id: (entry[0], gap)})
 
-    async def still_again(self, live: LiveMatch) -> None:
-        """``live``, a copy read while its holder's clocks stood still (``held_still``), took
-        its turn's clock as saved since, moved on (time given back): since when the note of the
-        holder it was read from has that turn standing still now. An outage over, its time is
-        in the deadline as saved and nothing stands still (counted again, a late move was
-        played, a take owed the outage twice); another payment made during the outage (a
-        pause's, time owed), the outage goes on, as the note says (forgotten, the move was
-        refused, the player forfeited at a take for the other process's outage)."""
-        was, live.held_still = live.held_still, None
-        if was is not None and live.held_by is not None:
-            live.held_still = held_since(await self.holder_note(live.id, live.held_by),
-                                         live.id, live.deadline)
+    async def note_before(self, live: LiveMatch) -> str | None:
+        """For ``still_again``: the note of the holder ``live`` was read from, read before
+        ``live`` takes the match (None if nothing of it stood still then)."""
+        if live.held_still is None or live.held_by is None or \
+                self.svc.matches.get(live.id) is live:
+            return None
+        return (await self.holder_note(live.id, live.held_by))[1]
 
-    async def holder_note(self, match_id: int, holder: str | None = None) -> str | None:
-        """The note of when the match's holder (``holder``, else as its lease says) was last
-        alive; None if this process holds it, or if it cannot be read (judged as a clock that
-        runs: no time counted twice)."""
+    async def still_again(self, live: LiveMatch, before: str | None) -> None:
+        """``live``, a copy read while its holder's clocks stood still (``held_still``), took
+        the match with its turn's clock as saved, moved on since (time given back): since when
+        the note of the holder it was read from has that turn standing still, read before the
+        take (``before``: its note after may say the clocks run, its outage over just after,
+        which it could no longer give this turn) or, that saying nothing of it, after (a
+        payment made since, its outage going on). An outage over before, its time is in the
+        deadline as saved and nothing stands still (counted again, a late move was played, a
+        take owed the outage twice); another payment made during the outage (a pause's, time
+        owed), the outage goes on (forgotten, the move was refused, the player forfeited at
+        a take for the other process's outage)."""
+        was, live.held_still = live.held_still, None
+        if was is None or live.held_by is None:
+            return
+        since = held_since(before, live.id, live.deadline)
+        if since is None:
+            since = held_since((await self.holder_note(live.id, live.held_by))[1], live.id,
+                               live.deadline)
+        live.held_still = since
+
+    async def holder_note(self, match_id: int,
+                          holder: str | None = None) -> tuple[str | None, str | None]:
+        """The match's holder (``holder``, else as its lease says) and its note of when it was
+        last alive; no note if this process holds it, or if it cannot be read (judged as a
+        clock that runs: no time counted twice)."""
         try:
             holder = holder or await self.leases.holder(match_id)
             if holder is None or holder == self.name:
-                return None
-            return await self.svc.store.get_meta(alive_key(holder))
+                return holder, None
+            return holder, await self.svc.store.get_meta(alive_key(holder))
         except Exception as e:
             log.info("match %d: its holder's note could not be read again (%s: %s)", match_id,
                      e.__class__.__name__, e)
-            return None
+            return holder, None
 
     def drop(self, live: LiveMatch) -> None:
         """Another process holds ``live`` now: forget this process's copy."""
@@ -282,12 +298,13 @@ class Owners:
         # announcement never be posted (its process leaves both to the holder).
         for _ in range(TAKE_TRIES):
             shown, was = AsSaved(), live.place
+            before = await self.note_before(live)
             if await self._take(live, shown):
                 # (a panel its former holder saved since this copy was read is the seat's)
                 if live.take_saved(shown, was):
                     self.svc.delivery.moved(live)
                 if live.take_clock(shown):
-                    await self.still_again(live)
+                    await self.still_again(live, before)
                     show_clock(self.svc, live)  # the table says when the turn ends now
                 self.adopt(live)
                 return

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
-from cogs.umtali.alive import held_since
+from cogs.umtali.alive import held_since, noted
 from cogs.umtali.clock_state import LATE, began, judged_deadline, made_in_time
 from cogs.umtali.computer import Computers
 from cogs.umtali.delivery import Delivery
@@ -245,6 +245,9 @@ class Playing(Looks):
         # this action, or held here as another process took it) learns the panels sent and
         # the table brought elsewhere since.
         shown, was = AsSaved(), live.place
+        # Its holder's note of its clocks standing still, read before the save too
+        # (``Owners.still_again``).
+        before = await self.owners.note_before(live) if keep else None
         try:
             # Saved with the move: the announcements not posted yet, this turn's included.
             # An answer lost after the COMMIT is settled by reading the match back (``unheard``).
@@ -275,7 +278,8 @@ class Playing(Looks):
         given = keep and live.take_clock(shown)
         if given:
             deadline = live.deadline
-            await self.owners.still_again(live)
+            # (reads only for a copy loaded for this action, seen by nothing else till adopted)
+            await self.owners.still_again(live, before)
         if live.take_saved(shown, was):
             self.delivery.moved(live)
         self.owners.adopt(live)
@@ -283,7 +287,8 @@ class Playing(Looks):
             show_clock(cast("MatchService", self), live)  # the turn ends later now
         if reserve is not None:
             live.reserves[seat] = reserve
-        if deadline != live.deadline:
+        begun = deadline != live.deadline
+        if begun:
             live.warned = False
             live.deadline = deadline
             # Begun before the bot is connected after a start: it stands still until then.
@@ -306,6 +311,11 @@ class Playing(Looks):
             self.delivery.enqueue(live, Batch(question=True))
         elif live.question:
             self.delivery.enqueue(live, Batch(question=True))
+        svc = cast("MatchService", self)
+        if begun and svc.clock_state.loaded is not None:
+            # A turn begun while connecting stands still: noted so at once (another process
+            # judges a move on it, or takes it, by the note).
+            await noted(svc, "as a turn began while connecting")
         return Outcome(live, events=events)
 
     def _reveal(self, live: LiveMatch, session: Session) -> list[str]:
@@ -357,7 +367,7 @@ class Playing(Looks):
         self.computers.drop(live.id)
         # Read before the match: one written after could miss an outage given back meanwhile.
         still = live.held_still is not None and self.matches.get(live.id) is not live
-        note = await self.owners.holder_note(live.id) if still else None
+        holder, note = await self.owners.holder_note(live.id) if still else (None, None)
         row = await self.store.match(live.id)
         if row is not None:
             fresh = LiveMatch.from_row(row)
@@ -369,6 +379,7 @@ class Playing(Looks):
                 # outage, which goes on (forgotten, a move in time was refused), or a turn
                 # begun since: as the holder's note has it now.
                 live.held_still = held_since(note, live.id, fresh.deadline)
+                live.held_by = holder
             live.session = fresh.session
             live.pending = fresh.pending
             live.deadline = fresh.deadline
