@@ -83,6 +83,13 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
         row = await self.db.fetchone("SELECT value FROM meta WHERE key = ?", (key,))
         return None if row is None else str(row["value"])
 
+    async def get_metas(self, keys: list[str]) -> dict[str, str]:
+        """Several keys at once, in one statement (as one save left them); those not set are
+        missing."""
+        rows = await self.db.fetchall(
+            f"SELECT key, value FROM meta WHERE key IN ({', '.join('?' * len(keys))})", keys)
+        return {str(row["key"]): str(row["value"]) for row in rows}
+
     async def set_meta(self, key: str, value: str) -> None:
         await self.set_metas({key: value})
 

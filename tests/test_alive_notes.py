@@ -8,7 +8,7 @@ import logging
 
 import pytest
 
-from cogs.umtali.alive import held_since, last_alive, owed_of, owed_on
+from cogs.umtali.alive import Notes, held_since, last_alive, owed_of, owed_on
 
 
 def test_time_owed_is_read_back_by_match() -> None:
@@ -44,42 +44,48 @@ def test_a_time_no_clock_owes_is_not_given(entry: str,
     assert "no clock owes" in caplog.text
 
 
-STILL_NOTE = "1000.0 still " + json.dumps({"7": [1000.0, 5000.0], "8": [1200.0, 6000.0, 6060.0],
-                                           "9": [None, 7000.0]}, separators=(",", ":"))
+
+BY_MATCH = json.dumps({"7": [1000.0, 5000.0], "8": [1200.0, 6000.0, 6060.0],
+                       "9": [None, 7000.0]}, separators=(",", ":"))
+STILL: Notes = ("1000.0 still", BY_MATCH)
 
 
 def test_since_when_a_turn_stood_still_is_read_by_match() -> None:
-    assert last_alive(STILL_NOTE) == (1000.0, True)
-    assert held_since(STILL_NOTE, 7, 5000.0) == 1000.0
+    # A bot from before these entries reads the note of when it was last alive as ever.
+    assert last_alive(STILL[0]) == (1000.0, True)
+    assert held_since(STILL, 7, 5000.0) == 1000.0
     # On the deadline its time owed sets once paid too (the outage goes on after).
-    assert held_since(STILL_NOTE, 8, 6000.0) == held_since(STILL_NOTE, 8, 6060.0) == 1200.0
+    assert held_since(STILL, 8, 6000.0) == held_since(STILL, 8, 6060.0) == 1200.0
     # A turn begun since the note (another deadline), or not in it: its clock runs.
-    assert held_since(STILL_NOTE, 7, 5100.0) is None
-    assert held_since(STILL_NOTE, 10, 5000.0) is None
+    assert held_since(STILL, 7, 5100.0) is None
+    assert held_since(STILL, 10, 5000.0) is None
     # Its clock running there (a turn begun since the holder's last check), or no turn.
-    assert held_since(STILL_NOTE, 9, 7000.0) is None
-    assert held_since(STILL_NOTE, 7, None) is None
+    assert held_since(STILL, 9, 7000.0) is None
+    assert held_since(STILL, 7, None) is None
 
 
-@pytest.mark.parametrize("note", ["", None, "1000.0", "1000.0 " + json.dumps({"7": [1.0, 5000.0]})])
-def test_clocks_running_stand_nothing_still(note: str | None) -> None:
-    assert held_since(note, 7, 5000.0) is None
+@pytest.mark.parametrize("notes", [(None, None), ("", None), ("1000.0", ""),
+                                   ("1000.0", BY_MATCH)])
+def test_clocks_running_stand_nothing_still(notes: Notes) -> None:
+    assert held_since(notes, 7, 5000.0) is None
 
 
-def test_a_note_without_entries_by_match_stands_every_turn_still_since_its_time() -> None:
-    assert held_since("1000.0 still", 7, 5000.0) == 1000.0
+@pytest.mark.parametrize("by_match", [None, ""])
+def test_a_note_without_entries_by_match_stands_every_turn_still_since_its_time(
+        by_match: str | None) -> None:
+    assert held_since(("1000.0 still", by_match), 7, 5000.0) == 1000.0
 
 
-@pytest.mark.parametrize("entries", ["not json", '{"7": "ab"}', '{"7": 5}', "[1]",
-                                     '{"7": [true, 5000.0]}', '{"7": [5.0, 5000.0]}',
-                                     '{"7": [-Infinity, 5000.0]}'])
-def test_a_note_whose_entries_cannot_be_read_stands_since_its_time(
-        entries: str, caplog: pytest.LogCaptureFixture) -> None:
+@pytest.mark.parametrize("by_match", ["not json", '{"7": "ab"}', '{"7": 5}', "[1]",
+                                      '{"7": [true, 5000.0]}', '{"7": [5.0, 5000.0]}',
+                                      '{"7": [-Infinity, 5000.0]}'])
+def test_entries_that_cannot_be_read_stand_since_the_notes_time(
+        by_match: str, caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.WARNING):
-        assert held_since("1000.0 still " + entries, 7, 5000.0) == 1000.0
+        assert held_since(("1000.0 still", by_match), 7, 5000.0) == 1000.0
     assert "could not be read" in caplog.text
 
 
 @pytest.mark.parametrize("since", ["Infinity", "NaN"])
 def test_a_time_no_clock_stood_still_from_is_not_given(since: str) -> None:
-    assert held_since(f"1000.0 still {{\"7\": [{since}, 5000.0]}}", 7, 5000.0) is None
+    assert held_since(("1000.0 still", f'{{"7": [{since}, 5000.0]}}'), 7, 5000.0) is None

@@ -38,6 +38,7 @@ async def test_settings_and_members_choices(store: Store) -> None:
     assert await store.get_meta("k") == "two"
     await store.set_metas({"k": "three", "j": "four"})
     assert (await store.get_meta("k"), await store.get_meta("j")) == ("three", "four")
+    assert await store.get_metas(["k", "absent", "j"]) == {"k": "three", "j": "four"}
     chosen = GuildSettings(7, "russian", True, 120, False, False, "ru", "blitz", "monthly", 99)
     await store.save_guild_settings(chosen)
     await store.save_guild_settings(GuildSettings(8, pictures=False))

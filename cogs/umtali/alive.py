@@ -19,6 +19,7 @@ from cogs.umtali.clock_state import connecting_since, still_since
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
+    from data.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +32,10 @@ MAIN = "main"
 #: The meta key (with the process's name, as ``alive_key``) noting the time owed to its
 #: matches' turns.
 OWED = "owed"
+#: The meta key (with the process's name, as ``alive_key``) noting, while its clocks stand
+#: still, since when each running turn has (``still_by_match``): apart from the note of when
+#: it was last alive, which a bot from before reads whole (a rollback).
+STILL_BY_MATCH = "still_by_match"
 
 #: More time than a turn is ever owed (a month of downtime): a note saying more is no clock's.
 MOST_OWED = 31 * 24 * 3600.0
@@ -43,6 +48,23 @@ def alive_key(owner: str) -> str:
     """The meta key holding when the process ``owner`` was last alive (the one process's
     key is the key from before there were several; '' is a match no process ever held)."""
     return ALIVE_AT if owner in ("", MAIN) else f"{ALIVE_AT}:{owner}"
+
+
+def still_key(owner: str) -> str:
+    """The meta key holding since when the process ``owner``'s turns have stood still."""
+    return STILL_BY_MATCH if owner in ("", MAIN) else f"{STILL_BY_MATCH}:{owner}"
+
+
+#: A process's notes of its clocks, read together (``notes_of``): when it was last alive, and
+#: since when each of its turns has stood still.
+Notes = tuple[str | None, str | None]
+
+
+async def notes_of(store: Store, owner: str) -> Notes:
+    """The notes of the process ``owner``'s clocks, read in one statement (both from one
+    heartbeat)."""
+    got = await store.get_metas([alive_key(owner), still_key(owner)])
+    return got.get(alive_key(owner)), got.get(still_key(owner))
 
 
 def owed_key(owner: str) -> str:
@@ -66,12 +88,11 @@ async def heartbeat(svc: MatchService) -> None:
                            None if state.loaded is None else state.loaded[0],
                            still_since(state)) if at is not None]
     alive = f"{min(now, *since)!r} {STILL}" if since else repr(now)
-    if since:
-        # By match too: another process judges a move, or takes a match, by its own turn's.
-        alive += " " + json.dumps({str(match_id): entry for match_id, entry
-                                   in sorted(still_by_match(svc).items())},
-                                  separators=(",", ":"))
-    notes = {alive_key(svc.owners.name): alive}
+    # By match too: another process judges a move, or takes a match, by its own turn's.
+    by_match = json.dumps({str(match_id): entry for match_id, entry
+                           in sorted(still_by_match(svc).items())},
+                          separators=(",", ":")) if since else ""
+    notes = {alive_key(svc.owners.name): alive, still_key(svc.owners.name): by_match}
     owed = owed_to_note(svc)
     if owed is not None:
         notes[owed_key(svc.owners.name)] = json.dumps(
@@ -148,35 +169,33 @@ def last_alive(saved: str | None) -> tuple[float | None, bool]:
     its clocks last ran)."""
     if not saved:
         return None, False
-    at, *still = saved.split(maxsplit=2)  # (then its entries by match)
-    return float(at), still[:1] == [STILL]
+    at, *still = saved.split()
+    return float(at), still == [STILL]
 
 
-def held_since(saved: str | None, match_id: int, deadline: float | None) -> float | None:
-    """Since when a holder's note of when it was last alive (``heartbeat``) has the match's
-    turn standing still, the turn as saved ending at ``deadline``; None if its clock runs. Its
-    entry by match (``still_by_match``) if it holds for that deadline; none there, the turn
-    moved on since the note (a new turn, its clock running until the holder's next check
-    notes it, and the note with it): None. A note with no entries by match (a bot before
-    them): since the time it notes, as then."""
-    if not saved or deadline is None:
+def held_since(notes: Notes, match_id: int, deadline: float | None) -> float | None:
+    """Since when a holder's ``notes`` (``notes_of``) have the match's turn standing still, the
+    turn as saved ending at ``deadline``; None if its clock runs. Its entry by match
+    (``still_by_match``) if it holds for that deadline; none there, the turn moved on since
+    the note (a new turn, its clock running until the holder's next check notes it, and the
+    note with it): None. With no entries by match (a bot from before them): since the time
+    its note of when it was last alive says, as then."""
+    at, still = last_alive(notes[0])
+    if at is None or not still or deadline is None:
         return None
-    at, *rest = saved.split(maxsplit=2)
-    if rest[:1] != [STILL]:
-        return None
-    if len(rest) < 2:
-        return float(at)
+    if not notes[1]:
+        return at
     try:
-        entry = json.loads(rest[1]).get(str(match_id))
+        entry = json.loads(notes[1]).get(str(match_id))
         if entry is None or deadline not in entry[1:] or entry[0] is None:
             return None
         since = float(entry[0])
-        if since < float(at):  # (no turn stood still before its process did)
-            raise ValueError(f"{since!r} before {at}")
+        if since < at:  # (no turn stood still before its process did)
+            raise ValueError(f"{since!r} before {at!r}")
     except (ValueError, TypeError, AttributeError, IndexError, RecursionError) as e:
-        log.warning("a note of when a process was last alive could not be read (%s: %s)",
-                    e.__class__.__name__, e)
-        since = float(at)
+        log.warning("a note of since when a process's turns stood still could not be read "
+                    "(%s: %s)", e.__class__.__name__, e)
+        since = at
     return since if math.isfinite(since) else None
 
 

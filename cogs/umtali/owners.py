@@ -21,7 +21,7 @@ import logging
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from cogs.umtali.alive import alive_key, held_since, owed_key, owed_of, owed_on
+from cogs.umtali.alive import Notes, held_since, notes_of, owed_key, owed_of, owed_on
 from cogs.umtali.claims import LEASE, Claims
 from cogs.umtali.clock_state import held_from
 from cogs.umtali.give_back import owe, show_clock
@@ -241,7 +241,7 @@ class Owners:
         if gap > 0:
             owe(self.svc, {live.id: (entry[0], gap)})
 
-    async def note_before(self, live: LiveMatch) -> str | None:
+    async def note_before(self, live: LiveMatch) -> Notes | None:
         """For ``still_again``: the note of the holder ``live`` was read from, read before
         ``live`` takes the match (None if nothing of it stood still then)."""
         if live.held_still is None or live.held_by is None or \
@@ -249,7 +249,7 @@ class Owners:
             return None
         return (await self.holder_note(live.id, live.held_by))[1]
 
-    async def still_again(self, live: LiveMatch, before: str | None) -> None:
+    async def still_again(self, live: LiveMatch, before: Notes | None) -> None:
         """``live``, a copy read while its holder's clocks stood still (``held_still``), took
         the match with its turn's clock as saved, moved on since (time given back): since when
         the note of the holder it was read from has that turn standing still, read before the
@@ -263,26 +263,26 @@ class Owners:
         was, live.held_still = live.held_still, None
         if was is None or live.held_by is None:
             return
-        since = held_since(before, live.id, live.deadline)
+        since = None if before is None else held_since(before, live.id, live.deadline)
         if since is None:
             since = held_since((await self.holder_note(live.id, live.held_by))[1], live.id,
                                live.deadline)
         live.held_still = since
 
     async def holder_note(self, match_id: int,
-                          holder: str | None = None) -> tuple[str | None, str | None]:
-        """The match's holder (``holder``, else as its lease says) and its note of when it was
-        last alive; no note if this process holds it, or if it cannot be read (judged as a
-        clock that runs: no time counted twice)."""
+                          holder: str | None = None) -> tuple[str | None, Notes]:
+        """The match's holder (``holder``, else as its lease says) and its notes of its clocks;
+        none if this process holds it, or if they cannot be read (judged as a clock that
+        runs: no time counted twice)."""
         try:
             holder = holder or await self.leases.holder(match_id)
             if holder is None or holder == self.name:
-                return holder, None
-            return holder, await self.svc.store.get_meta(alive_key(holder))
+                return holder, (None, None)
+            return holder, await notes_of(self.svc.store, holder)
         except Exception as e:
             log.info("match %d: its holder's note could not be read again (%s: %s)", match_id,
                      e.__class__.__name__, e)
-            return holder, None
+            return holder, (None, None)
 
     def drop(self, live: LiveMatch) -> None:
         """Another process holds ``live`` now: forget this process's copy."""
@@ -445,8 +445,8 @@ class Owners:
                 return live
         # The holder's note first: one written after the row was read could miss time it
         # gave back meanwhile (its outage over), and refuse a move in time.
-        alive = None if holder == self.name else \
-            await self.svc.store.get_meta(alive_key(holder))
+        notes: Notes = (None, None) if holder == self.name else \
+            await notes_of(self.svc.store, holder)
         # So too its note of time owed: one written after the row was read could miss a
         # payment saved meanwhile, and give the turn that time again.
         owed = {} if holder == self.name else \
@@ -468,7 +468,7 @@ class Owners:
             return live
         fresh = LiveMatch.from_row(row)
         if holder != self.name:
-            fresh.held_still, fresh.held_by = held_since(alive, match_id, row.deadline), holder
+            fresh.held_still, fresh.held_by = held_since(notes, match_id, row.deadline), holder
         fresh.owed_elsewhere = owed.get(match_id)
         return fresh
 

@@ -367,7 +367,7 @@ class Playing(Looks):
         self.computers.drop(live.id)
         # Read before the match: one written after could miss an outage given back meanwhile.
         still = live.held_still is not None and self.matches.get(live.id) is not live
-        holder, note = await self.owners.holder_note(live.id) if still else (None, None)
+        holder, notes = await self.owners.holder_note(live.id) if still else (None, (None, None))
         row = await self.store.match(live.id)
         if row is not None:
             fresh = LiveMatch.from_row(row)
@@ -378,7 +378,7 @@ class Playing(Looks):
                 # played, a take owed the outage twice), or another payment made during the
                 # outage, which goes on (forgotten, a move in time was refused), or a turn
                 # begun since: as the holder's note has it now.
-                live.held_still = held_since(note, live.id, fresh.deadline)
+                live.held_still = held_since(notes, live.id, fresh.deadline)
                 live.held_by = holder
             live.session = fresh.session
             live.pending = fresh.pending

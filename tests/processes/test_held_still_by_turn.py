@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from cogs.umtali.alive import heartbeat
+from cogs.umtali.alive import alive_key, heartbeat, notes_of
 from cogs.umtali.clock import gateway_back, gateway_lost
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.service import MatchService
@@ -218,3 +218,20 @@ async def test_a_turn_begun_as_its_holder_connects_takes_a_move_in_time_elsewher
             assert draw.kind is not MoveKind.DISCARD
             outcome = await other.act(copy, copy.player_ids[nxt], draw, copy.version)
             assert outcome.ok, f"refused ({outcome.error}): its holder's clock stands still"
+
+
+async def test_the_note_a_bot_from_before_reads_is_as_it_was(world: World) -> None:
+    """The entries by match have a key of their own: the note of when the process was last
+    alive reads as ever to a bot from before them (a rollback), its clocks standing still."""
+    live = await start_match(world, time_control="normal")
+    main = main_of(world)
+    await settle(world, main)
+    gateway_lost(main, None)
+    since = world.clock.now
+    world.clock.advance(30)
+    await heartbeat(main)
+    assert await main.store.get_meta(alive_key(main.owners.name)) == f"{since!r} still"
+    by_match = (await notes_of(main.store, main.owners.name))[1]
+    assert by_match is not None and str(live.id) in by_match
+    await gateway_back(main, None)
+    assert (await notes_of(main.store, main.owners.name))[1] == ""
