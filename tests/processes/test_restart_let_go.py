@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from cogs.umtali.alive import heartbeat
+from cogs.umtali.owners import RENEW_EVERY
 from data.store import Store
 from tests.discord_helpers import World, start_match
 from tests.processes.helpers import main_of, process, settle
@@ -51,3 +52,39 @@ async def test_a_match_let_go_at_a_restart_is_claimed_again_with_its_downtime(
         assert got is not None
         assert got - world.clock.now == pytest.approx(left, abs=3), \
             "the downtime before the restart was taken from the turn"
+
+
+async def test_a_match_let_go_at_a_restart_then_held_elsewhere_keeps_no_downtime_here(
+        world: World, store_target: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The downtime a restart keeps for its own match let go at the start
+    (``Claims._own_downs``) is freed once its tick finds the match held by another process,
+    which took it meanwhile: kept, a later claim of this process's (the match its own again)
+    would give the turn that downtime once more (review81)."""
+    live = await start_match(world, time_control="normal")
+    main = main_of(world)
+    await settle(world, main)
+    await main.check_timers()
+    await settle(world, main)
+    await heartbeat(main)
+    await kill(main)
+    world.clock.advance(120)
+    real = Store.match
+    fails = [1]
+
+    async def once_busy(self: Store, match_id: int) -> Any:
+        if match_id == live.id and fails[0]:
+            fails[0] -= 1
+            raise OSError("the database is unreachable")
+        return await real(self, match_id)
+
+    monkeypatch.setattr(Store, "match", once_busy)
+    async with process(world, store_target, main.owners.name) as again:
+        assert live.id not in again.matches and not fails[0]
+        async with process(world, store_target, "p2") as p2:
+            await p2.check_timers()
+            assert live.id in p2.matches, "the match let go was not taken by p2"
+            world.clock.advance(RENEW_EVERY + 1)
+            await again.check_timers()
+            assert live.id not in again.matches
+            assert live.id not in again.owners.claims._own_downs, \
+                "the downtime is still kept for a match another process holds"
