@@ -53,6 +53,7 @@ class Claims:
         #: This process's own matches let go at its start, their bring-in failing: when it
         #: stopped and what it owed them, as its notes said before the start rewrote them
         #: (claimed again, its notes would say it was alive at the start: the downtime lost).
+        #: Freed once brought in, or found held elsewhere (``_own_downs_elsewhere``).
         self._own_downs: dict[int, Down] = {}
         #: One of those brought in at a time (the tick's, an action's: resumed once).
         self._bringing = asyncio.Lock()
@@ -82,6 +83,7 @@ class Claims:
                 lives += await self._bring_in(batch, now, start)
             if len(batch) < CLAIMS:
                 self._failing_no_more(claimed, now)
+                await self._own_downs_elsewhere(claimed)
                 return lives
 
     def _failing_no_more(self, claimed: set[int], now: float) -> None:
@@ -92,6 +94,28 @@ class Claims:
         for match_id, (_, warned) in list(self._failing.items()):
             if match_id not in claimed and now - warned >= WARN_AGAIN:
                 del self._failing[match_id]
+
+    async def _own_downs_elsewhere(self, claimed: set[int]) -> None:
+        """Forget the downtime kept for a match let go at the start (``_own_downs``) once it
+        is found held by another process (taken meanwhile), brought into play here (an
+        action's take), or gone: kept, a later claim of this process's (the match its own
+        again) would give its turn that downtime again. Not claimed in a whole pass and still
+        this process's, its let-go failed: it is claimed once its lease lapses. Unread (the
+        database failing), asked again at the next pass."""
+        for match_id in [m for m in self._own_downs if m not in claimed]:
+            if match_id in self.svc.matches:
+                # Brought into play here meanwhile (an action here took it): what it was
+                # owed, it was owed then, not at a later claim.
+                del self._own_downs[match_id]
+                continue
+            try:
+                holder = await self.owners.leases.holder(match_id)
+            except Exception as e:
+                log.debug("match %d: its holder could not be read (%s: %s)", match_id,
+                          e.__class__.__name__, e)
+                return
+            if holder != self.owners.name:
+                del self._own_downs[match_id]
 
     async def _bring_in(self, claimed: list[Claimed], now: float,
                         start: bool) -> list[LiveMatch]:
@@ -225,6 +249,9 @@ class Claims:
                 alive[c.previous] = last_alive(
                     await self.svc.store.get_meta(alive_key(c.previous)))
                 owed[c.previous] = owed_of(await self.svc.store.get_meta(owed_key(c.previous)))
+            if c.previous != self.owners.name:
+                # Held by another process since this one let it go: that one's downtime.
+                self._own_downs.pop(c.match_id, None)
             at, still = alive[c.previous]
             # A process cut off from Discord renewed its leases with its clocks standing still.
             renewed = c.lease_until - LEASE if c.lease_until > 0 and not still else None
