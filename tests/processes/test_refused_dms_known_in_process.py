@@ -9,7 +9,9 @@ had found refused a moment before ("seat 0's DMs refuse the bot, as saved alread
 
 from __future__ import annotations
 
+from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
+from cogs.umtali.owners import RENEW_EVERY
 from cogs.umtali.refused_here import found, known
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, player, start_match
@@ -106,3 +108,42 @@ async def test_the_copy_held_knows_what_another_copy_here_found(
     again = [f"{r.method} {r.path}" for r in world.env.http_requests[before:]
              if r.path.startswith(f"/channels/{dm}/")]
     assert again == [], f"the removal DM sent to DMs the process knew refused: {again}"
+
+
+async def _found_by_other(world: World, other: MatchService,
+                          live: LiveMatch) -> tuple[int, LiveMatch]:
+    """The waiting seat's DMs close, and a copy of the other process finds it (its refusal
+    saved): that seat, and that copy."""
+    seat = 1 - live.session.to_act
+    dm = player(world, seat).user.dm_channel.id
+    world.env.inject_error("*", f"/channels/{dm}/messages*", status=403, code=50007,
+                           message="Cannot send messages to this user", times=None)
+    finder = await other.lookup(live.id)
+    assert finder is not None and finder is not live
+    finder.dm_shown[seat] = None
+    other.delivery.enqueue(finder, Batch(hands={seat}))
+    await settle(world, other)
+    assert finder.dm_refused[seat]
+    return seat, finder
+
+
+async def test_a_match_ended_elsewhere_is_forgotten_by_the_process_that_found_its_refusal(
+        world: World, other: MatchService) -> None:
+    """A process that found a seat's DMs refusing the bot in a match another process holds
+    and ends keeps nothing of it once it learns the match is over (its renewal reads what
+    it keeps of matches not held here): kept for the process's life before, a few bytes for
+    every such match."""
+    live = await start_match(world)
+    main = main_of(world)
+    await settle(world, main)
+    seat, finder = await _found_by_other(world, other, live)
+    await main.resign(live, 1)
+    await settle(world, main, other)
+    assert live.over and live.id not in other.matches
+    world.clock.advance(RENEW_EVERY + 1)
+    await other.check_timers()
+    await settle(world, other)
+    # A copy of that hand, not knowing of the refusal itself, learns nothing here.
+    finder.dm_refused[seat] = finder.dm_untold[seat] = False
+    assert not known(other, finder, seat), "the refusal is still kept by the other process"
+
