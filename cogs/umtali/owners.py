@@ -30,7 +30,7 @@ from cogs.umtali.lasting import Lasting
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.question_message import void_owed
-from cogs.umtali.refused_here import known
+from cogs.umtali.refused_here import known, sweep
 from cogs.umtali.time_out import ask_again
 from cogs.umtali.unheard import InDoubt, settled
 from data.leases import Leases, Shown
@@ -123,6 +123,8 @@ class Owners:
                     log.info("match %d: now held by another process", match_id)
                     self.drop(live)
             await self.catch_up()
+            # What this process keeps of refused DMs in matches ended elsewhere, freed.
+            await sweep(self.svc)
             return True
 
     @contextlib.contextmanager

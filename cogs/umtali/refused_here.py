@@ -8,10 +8,15 @@ own ``dm_refused``: it takes it from here before it sends (``known``).
 Kept for the hand it was found in (``dms_again.hand_of``): the refusal as saved is every
 copy's read since, and a copy read before sends at most once in a later hand (refused, it
 learns it as saved already); DMs reopened meanwhile through another process (``dms_again``: a
-panel tried again that reached them, in a later hand) are not taken for closed here."""
+panel tried again that reached them, in a later hand) are not taken for closed here.
+
+Freed once the match is over: here, or, another process ending it, at this process's next
+renewal of its leases (``sweep``: the matches it keeps refusals of and does not hold read
+again)."""
 
 from __future__ import annotations
 
+import logging
 import weakref
 from typing import TYPE_CHECKING
 
@@ -19,6 +24,8 @@ from cogs.umtali.live import LiveMatch
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
+
+log = logging.getLogger(__name__)
 
 #: By process: (match, seat) -> the hand its DMs were last found refusing the bot in, here.
 _found: weakref.WeakKeyDictionary[MatchService, dict[tuple[int, int], int]] = \
@@ -58,3 +65,20 @@ def known(svc: MatchService, live: LiveMatch, seat: int) -> bool:
         return False
     live.dm_refused[seat] = live.dm_untold[seat] = True
     return True
+
+async def sweep(svc: MatchService) -> None:
+    """Free what is kept of the matches not held here that are over as saved (ended through
+    another process: this one never sees their end) or gone. Unread (the database failing),
+    kept until the next sweep."""
+    found_here = _found.get(svc)
+    if not found_here:
+        return
+    for match_id in sorted({key[0] for key in found_here if key[0] not in svc.matches}):
+        try:
+            progress = await svc.owners.leases.progress(match_id)
+        except Exception as e:
+            log.debug("match %d: whether it is over could not be read (%s: %s)", match_id,
+                      e.__class__.__name__, e)
+            return
+        if progress is None or progress[1]:
+            forget(svc, match_id)
