@@ -9,6 +9,7 @@ had found refused a moment before ("seat 0's DMs refuse the bot, as saved alread
 
 from __future__ import annotations
 
+from cogs.umtali.in_dms import send_hand
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.owners import RENEW_EVERY
@@ -147,3 +148,30 @@ async def test_a_match_ended_elsewhere_is_forgotten_by_the_process_that_found_it
     finder.dm_refused[seat] = finder.dm_untold[seat] = False
     assert not known(other, finder, seat), "the refusal is still kept by the other process"
 
+
+async def test_dms_reopened_elsewhere_in_the_hand_are_not_taken_for_closed(
+        world: World, other: MatchService) -> None:
+    """DMs found refusing the bot by the other process, then reopened through the holder in
+    the same hand (its try again claimed before that refusal was saved, reaching them after:
+    the refusal cleared with its panel's id, ``dms_again``): a copy the other process reads
+    once the match has moved on since knows them open, as saved, rather than take them for
+    closed, as its process found them, until the next hand."""
+    live = await start_match(world)
+    main = main_of(world)
+    await settle(world, main)
+    seat, _ = await _found_by_other(world, other, live)
+    # The player opens their DMs, and the holder's panel tried again reaches them.
+    world.env.backend.faults.clear()
+    live.dm_refused[seat] = True
+    assert await send_hand(main, live, seat, new=True, retry=True, note="again")
+    saved = await main.store.match(live.id)
+    assert saved is not None and not saved.dm_refused[seat]
+    # The turn goes on through the holder (a draw): the match moved on since both.
+    acting = live.session.to_act
+    move = GreedyPlayer().choose(live.session.view(acting))
+    assert move.kind is not MoveKind.DISCARD
+    assert (await main.act(live, live.player_ids[acting], move)).ok
+    await settle(world, main)
+    fresh = await other.lookup(live.id)
+    assert fresh is not None and not fresh.dm_refused[seat]
+    assert not known(other, fresh, seat), "DMs reopened as saved taken for closed"
