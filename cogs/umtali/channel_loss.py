@@ -22,7 +22,7 @@ from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import only, ping
 from cogs.umtali.nonces import match_nonce
 from cogs.umtali.outbox import Batch
-from cogs.umtali.refused_here import found
+from cogs.umtali.refused_here import found, saved_at
 from cogs.umtali.removal import owns
 
 if TYPE_CHECKING:
@@ -60,6 +60,7 @@ class ChannelLoss(ABC):
             log.info("match %d: seat %d's DMs refuse the bot, as saved already", live.id, seat)
         live.dm_refused[seat] = True
         found(self.service, live, seat)  # for every copy here (``refused_here``)
+        await saved_at(self.service, live, seat)
         if live.channel_lost:
             paid(live, seat)
             await self.service.abandon_if_unreachable(live)

@@ -16,6 +16,7 @@ from cogs.umtali.in_dms import owe_at_bring_in
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.question import Question, stands
+from cogs.umtali.refused_here import read
 from cogs.umtali.unheard import InDoubt
 from data.leases import Claimed
 
@@ -160,7 +161,7 @@ class Claims:
         row = await self.svc.store.match(c.match_id)
         if row is None:
             return None
-        live = LiveMatch.from_row(row)
+        live = read(LiveMatch.from_row(row))  # (its refused DMs as saved: ``refused_here``)
         stopped, time_owed = down
         await resume_after_downtime(self.svc, [live], {c.match_id: stopped}, time_owed)
         self._failing.pop(c.match_id, None)

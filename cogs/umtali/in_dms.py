@@ -17,7 +17,7 @@ from cogs.umtali.live import LiveMatch, told_text
 from cogs.umtali.mentions import command
 from cogs.umtali.nonces import match_nonce
 from cogs.umtali.outbox import Batch
-from cogs.umtali.refused_here import cleared, found, known
+from cogs.umtali.refused_here import cleared, found, known, saved_at
 from cogs.umtali.reminders import still_warned, turn_of
 from umtali.i18n import EN, Tr, languages, tr_for
 
@@ -221,6 +221,7 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
             # Still closed: as saved, and told when first found (``dms_again``).
             log.info("match %d: seat %d's DMs still refuse the bot", live.id, seat)
             found(svc, live, seat)
+            await saved_at(svc, live, seat)
             return False
         await svc.delivery.dm_refused(live, seat)
         return False

@@ -30,7 +30,7 @@ from cogs.umtali.lasting import Lasting
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.question_message import void_owed
-from cogs.umtali.refused_here import known, sweep
+from cogs.umtali.refused_here import known, read, sweep
 from cogs.umtali.time_out import ask_again
 from cogs.umtali.unheard import InDoubt, settled
 from data.leases import Leases, Shown
@@ -468,7 +468,7 @@ class Owners:
         # brought in meanwhile (the tick's claim, whoever the holder read), and is the one held.
         if (live := self.svc.matches.get(match_id)) is not None:
             return live
-        fresh = LiveMatch.from_row(row)
+        fresh = read(LiveMatch.from_row(row))  # (its refused DMs as saved: ``refused_here``)
         if holder != self.name:
             fresh.held_still, fresh.held_by = held_since(notes, match_id, row.deadline), holder
         fresh.owed_elsewhere = owed.get(match_id)

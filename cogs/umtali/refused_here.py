@@ -8,7 +8,12 @@ own ``dm_refused``: it takes it from here before it sends (``known``).
 Kept for the hand it was found in (``dms_again.hand_of``): the refusal as saved is every
 copy's read since, and a copy read before sends at most once in a later hand (refused, it
 learns it as saved already); DMs reopened meanwhile through another process (``dms_again``: a
-panel tried again that reached them, in a later hand) are not taken for closed here.
+panel tried again that reached them, in a later hand) are not taken for closed here. Nor are
+DMs reopened through another process in that very hand (its try claimed before the refusal
+was saved here, reaching them after): kept with the match's version as saved once the refusal
+was (``saved_at``), the refusal yields to a copy read from the database at a later version,
+its ``dm_refused`` clear (``read``): reopened since, as saved. A copy whose read is not known
+here (made otherwise, or the version unread) takes it, as before.
 
 Freed once the match is over: here, or, another process ending it, at this process's next
 renewal of its leases (``sweep``: the matches it keeps refusals of and does not hold read
@@ -27,9 +32,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: By process: (match, seat) -> the hand its DMs were last found refusing the bot in, here.
-_found: weakref.WeakKeyDictionary[MatchService, dict[tuple[int, int], int]] = \
-    weakref.WeakKeyDictionary()
+#: By process: (match, seat) -> the hand its DMs were last found refusing the bot in, here, and
+#: the match's version as saved once that refusal was (None: not read, or not yet).
+_found: weakref.WeakKeyDictionary[MatchService, dict[tuple[int, int], tuple[int, int | None]]] \
+    = weakref.WeakKeyDictionary()
+#: By copy: the version it was read from the database at (its ``dm_refused`` as saved then).
+_read: weakref.WeakKeyDictionary[LiveMatch, int] = weakref.WeakKeyDictionary()
 
 
 def hand_in_play(live: LiveMatch) -> int:
@@ -37,9 +45,32 @@ def hand_in_play(live: LiveMatch) -> int:
     return live.session.game * 100 + live.session.hand_no
 
 
+def read(live: LiveMatch) -> LiveMatch:
+    """``live`` was just made from the match's row (its ``dm_refused`` as saved)."""
+    _read[live] = live.version
+    return live
+
+
 def found(svc: MatchService, live: LiveMatch, seat: int) -> None:
-    """A copy here found the seat's DMs refusing the bot (or learnt so as saved)."""
-    _found.setdefault(svc, {})[live.id, seat] = hand_in_play(live)
+    """A copy here found the seat's DMs refusing the bot (or learnt so as saved): then
+    ``saved_at``."""
+    _found.setdefault(svc, {})[live.id, seat] = (hand_in_play(live), None)
+
+
+async def saved_at(svc: MatchService, live: LiveMatch, seat: int) -> None:
+    """The refusal ``found`` saved, the match's version read: a copy read at a later version
+    read it as saved, or its clearing since (reopened). Unread (the database failing), the
+    refusal stands for the hand."""
+    try:
+        progress = await svc.owners.leases.progress(live.id)
+    except Exception as e:
+        log.debug("match %d: its version could not be read (%s: %s)", live.id,
+                  e.__class__.__name__, e)
+        return
+    found_here = _found.get(svc, {})
+    entry = found_here.get((live.id, seat))
+    if progress is not None and entry is not None and entry[1] is None:
+        found_here[live.id, seat] = (entry[0], progress[0])
 
 
 def cleared(svc: MatchService, live: LiveMatch, seat: int) -> None:
@@ -61,10 +92,18 @@ def known(svc: MatchService, live: LiveMatch, seat: int) -> bool:
     seat claims it (``ChannelLoss.tell_refused``), told once whichever copy claims it."""
     if live.dm_refused[seat]:
         return True
-    if _found.get(svc, {}).get((live.id, seat)) != hand_in_play(live):
+    found_here = _found.get(svc, {})
+    entry = found_here.get((live.id, seat))
+    if entry is None or entry[0] != hand_in_play(live):
+        return False
+    read_at = _read.get(live)
+    if entry[1] is not None and read_at is not None and read_at > entry[1]:
+        # Read since the refusal was saved, open as saved: reopened through another process.
+        del found_here[live.id, seat]
         return False
     live.dm_refused[seat] = live.dm_untold[seat] = True
     return True
+
 
 async def sweep(svc: MatchService) -> None:
     """Free what is kept of the matches not held here that are over as saved (ended through
