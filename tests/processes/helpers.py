@@ -234,3 +234,10 @@ def read_after_batch_held(monkeypatch: pytest.MonkeyPatch,
 
     monkeypatch.setattr(svc.owners.leases, "shown", held)
     return reading, go_on
+
+
+async def swept(svc: MatchService) -> None:
+    """The sweep the last renewal of ``svc`` began beside it (``Owners.sweeping``), over."""
+    task = getattr(svc.owners, "sweeping", None)
+    if task is not None:
+        await asyncio.gather(task, return_exceptions=True)

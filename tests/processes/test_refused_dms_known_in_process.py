@@ -9,14 +9,19 @@ had found refused a moment before ("seat 0's DMs refuse the bot, as saved alread
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
+import pytest
+
 from cogs.umtali.in_dms import send_hand
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.owners import RENEW_EVERY
-from cogs.umtali.refused_here import found, known
+from cogs.umtali.refused_here import _found, found, known
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, player, start_match
-from tests.processes.helpers import main_of, said, settle
+from tests.processes.helpers import main_of, said, settle, swept
 from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
 
@@ -175,3 +180,75 @@ async def test_dms_reopened_elsewhere_in_the_hand_are_not_taken_for_closed(
     fresh = await other.lookup(live.id)
     assert fresh is not None and not fresh.dm_refused[seat]
     assert not known(other, fresh, seat), "DMs reopened as saved taken for closed"
+
+
+def _sweep_reads(svc: MatchService, monkeypatch: pytest.MonkeyPatch,
+                 gate: asyncio.Event | None = None) -> list[str]:
+    """The reads of ``svc`` asking whether matches are over (the sweep's), listed as made;
+    held until ``gate`` is set, if given."""
+    db = svc.owners.leases.db
+    made: list[str] = []
+    for name in ("fetchone", "fetchall"):
+        real = getattr(db, name)
+
+        async def read(sql: str, params: Any = (), real: Any = real) -> Any:
+            if "FROM matches WHERE id" in sql and "status" in sql:
+                made.append(sql)
+                if gate is not None:
+                    await gate.wait()
+            return await real(sql, params)
+
+        monkeypatch.setattr(db, name, read)
+    return made
+
+
+async def test_the_sweep_reads_every_match_kept_in_one_statement(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The renewal's sweep of the refusals kept for matches not held here asks whether they
+    are over in one statement (chunked), not one read for each match at every renewal
+    (review85): here two matches, the first ended through the holder."""
+    first = await start_match(world)
+    main = main_of(world)
+    await settle(world, main)
+    await _found_by_other(world, other, first)
+    await main.resign(first, 1)
+    await settle(world, main, other)
+    world.env.backend.faults.clear()
+    second = await start_match(world)
+    assert second.id != first.id
+    await settle(world, main)
+    seat, finder = await _found_by_other(world, other, second)
+    made = _sweep_reads(other, monkeypatch)
+    world.clock.advance(RENEW_EVERY + 1)
+    assert await other.owners.renew(world.clock.now)
+    await swept(other)
+    assert len(made) == 1, f"the sweep read the matches one by one: {made}"
+    # The ended match freed, the one in play kept.
+    assert {key[0] for key in _found[other]} == {second.id}
+    finder.dm_refused[seat] = finder.dm_untold[seat] = False
+    assert known(other, finder, seat)
+
+
+async def test_a_slow_sweep_does_not_hold_the_renewals(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sweep runs beside the renewal, after it (outside its lock), one at a time: its
+    reads slow (a database busy), the leases are renewed all the same, at every period,
+    rather than wait on it and perhaps lapse (review85)."""
+    live = await start_match(world)
+    main = main_of(world)
+    await settle(world, main)
+    await _found_by_other(world, other, live)  # kept for a match held elsewhere: swept
+    gate = asyncio.Event()
+    made = _sweep_reads(other, monkeypatch, gate)
+    world.clock.advance(RENEW_EVERY + 1)
+    renewals = [asyncio.create_task(other.owners.renew(world.clock.now))]
+    await asyncio.sleep(0.3)
+    world.clock.advance(RENEW_EVERY + 1)
+    renewals.append(asyncio.create_task(other.owners.renew(world.clock.now)))
+    done, _ = await asyncio.wait(renewals, timeout=1.0)
+    waiting = len(renewals) - len(done)
+    gate.set()
+    results = await asyncio.gather(*renewals)
+    await swept(other)
+    assert waiting == 0, f"{waiting} renewal(s) waited on the sweep's read"
+    assert results == [True, True] and len(made) == 1, (results, made)

@@ -4,12 +4,14 @@ virtual time, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
 
 from cogs.umtali.alive import heartbeat
 from cogs.umtali.owners import RENEW_EVERY
+from data.leases import Leases
 from data.store import Store
 from tests.discord_helpers import World, start_match
 from tests.processes.helpers import main_of, process, settle
@@ -88,3 +90,123 @@ async def test_a_match_let_go_at_a_restart_then_held_elsewhere_keeps_no_downtime
             assert live.id not in again.matches
             assert live.id not in again.owners.claims._own_downs, \
                 "the downtime is still kept for a match another process holds"
+
+
+async def test_a_match_let_go_at_a_restart_and_held_a_moment_elsewhere_keeps_its_downtime(
+        world: World, store_target: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A restart's own match let go at the start, claimed by another process whose bring-in
+    fails too (it lets the match go, its previous holder and lapsed lease as they were): this
+    process, whose tick saw it held elsewhere that moment, claims it again with the downtime
+    before the restart still, as nobody held it for real since (review85: freed at that tick,
+    the downtime taken from the turn)."""
+    live = await start_match(world, time_control="normal")
+    main = main_of(world)
+    await settle(world, main)
+    await main.check_timers()
+    await settle(world, main)
+    await heartbeat(main)
+    deadline = live.deadline
+    assert deadline is not None
+    left = deadline - world.clock.now
+    await kill(main)
+    world.clock.advance(120)
+    real = Store.match
+    fails = [1]
+    here: list[Store] = []
+    p2_failing = [False]
+    gate = asyncio.Event()
+
+    async def busy(self: Store, match_id: int) -> Any:
+        if match_id == live.id and fails[0]:
+            fails[0] -= 1
+            raise OSError("the database is unreachable")
+        if match_id == live.id and p2_failing[0] and self not in here:
+            await gate.wait()  # p2 is bringing it in, until the test says
+            raise OSError("the database is unreachable (p2)")
+        return await real(self, match_id)
+
+    monkeypatch.setattr(Store, "match", busy)
+    async with process(world, store_target, main.owners.name) as again:
+        here.append(again.store)
+        assert live.id not in again.matches and not fails[0]
+        p2_failing[0] = True
+        up = asyncio.Event()
+        done = asyncio.Event()
+
+        async def run_p2() -> None:
+            async with process(world, store_target, "p2"):
+                up.set()
+                await done.wait()
+
+        task = asyncio.create_task(run_p2())
+        try:
+            for _ in range(500):
+                if await again.owners.leases.holder(live.id) == "p2":
+                    break
+                await asyncio.sleep(0.01)
+            assert await again.owners.leases.holder(live.id) == "p2"
+            # This process's tick while p2 holds it, still bringing it in.
+            await again.check_timers()
+            gate.set()
+            await up.wait()
+            p2_failing[0] = False
+            # p2's bring-in failed: let go, its previous holder and lapsed lease back.
+            assert await again.owners.leases.holder(live.id) == again.owners.name
+            world.clock.advance(1)
+            await again.check_timers()
+        finally:
+            gate.set()
+            done.set()
+            await task
+        assert live.id in again.matches
+        got = again.matches[live.id].deadline
+        assert got is not None
+        assert got - world.clock.now == pytest.approx(left, abs=3), \
+            "the downtime before the restart was taken from the turn"
+
+
+async def test_a_match_let_go_at_a_restart_then_ended_here_keeps_no_downtime(
+        world: World, store_target: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A restart's own match let go at the start, then taken by an action here (a player
+    resigns through this process) before its next tick: the downtime kept for it is freed as
+    the match is held here, not kept for the process's life with its holder read at every
+    tick (review85)."""
+    live = await start_match(world, time_control="normal")
+    main = main_of(world)
+    await settle(world, main)
+    await main.check_timers()
+    await settle(world, main)
+    await heartbeat(main)
+    await kill(main)
+    world.clock.advance(120)
+    real = Store.match
+    fails = [1]
+
+    async def once_busy(self: Store, match_id: int) -> Any:
+        if match_id == live.id and fails[0]:
+            fails[0] -= 1
+            raise OSError("the database is unreachable")
+        return await real(self, match_id)
+
+    monkeypatch.setattr(Store, "match", once_busy)
+    asked: list[int] = []
+    real_holder = Leases.holder
+
+    async def counting(self: Leases, match_id: int) -> Any:
+        asked.append(match_id)
+        return await real_holder(self, match_id)
+
+    monkeypatch.setattr(Leases, "holder", counting)
+    async with process(world, store_target, main.owners.name) as again:
+        assert live.id not in again.matches and not fails[0]
+        copy = await again.lookup(live.id)
+        assert copy is not None
+        await again.resign(copy, 1)
+        await settle(world, again)
+        assert copy.over and live.id not in again.matches
+        asked.clear()
+        for _ in range(3):
+            world.clock.advance(RENEW_EVERY + 1)
+            await again.check_timers()
+        assert live.id not in again.owners.claims._own_downs, \
+            f"kept for a match ended here; its holder read {asked.count(live.id)} times"
