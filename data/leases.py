@@ -45,6 +45,12 @@ class Claimed:
     lease_until: float
 
 
+def let_go_lease(claimed: Claimed, now: float) -> float:
+    """The lease an undone claim, made at ``now``, gives back (``Leases.unclaim``): the
+    previous holder's, lapsed; one still running, 0 (claimable at once)."""
+    return claimed.lease_until if claimed.lease_until < now else 0.0
+
+
 @dataclass(frozen=True, slots=True)
 class Outbox:
     """A match's announcements still to post, and who may post them."""
@@ -133,8 +139,8 @@ class Leases:
             await c.execute(
                 "UPDATE matches SET owner = ?, lease_until = ? WHERE id = ? AND owner = ? "
                 "AND lease_until = ?",
-                (claimed.previous, claimed.lease_until if claimed.lease_until < now else 0.0,
-                 claimed.match_id, self.owner, until))
+                (claimed.previous, let_go_lease(claimed, now), claimed.match_id, self.owner,
+                 until))
 
     async def release(self) -> None:
         """Stopping cleanly: this process's matches may be claimed at once."""
@@ -171,6 +177,19 @@ class Leases:
         """Who holds the match now (None: no such match)."""
         row = await self.db.fetchone("SELECT owner FROM matches WHERE id = ?", (match_id,))
         return None if row is None else str(row["owner"])
+
+    async def in_play(self, ids: Iterable[int]) -> set[int]:
+        """Of ``ids``, the matches in play as saved (the others over, or gone): one statement
+        a chunk."""
+        wanted = sorted(set(ids))
+        playing: set[int] = set()
+        for i in range(0, len(wanted), CHUNK):
+            chunk = wanted[i:i + CHUNK]
+            marks = ", ".join("?" * len(chunk))
+            rows = await self.db.fetchall(
+                f"SELECT id FROM matches WHERE id IN ({marks}) AND status = 'active'", chunk)
+            playing.update(int(r["id"]) for r in rows)
+        return playing
 
     async def progress(self, match_id: int) -> tuple[int, bool] | None:
         """The match's version and whether it is over, as saved."""

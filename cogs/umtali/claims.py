@@ -18,7 +18,7 @@ from cogs.umtali.outbox import Batch
 from cogs.umtali.question import Question, stands
 from cogs.umtali.refused_here import read
 from cogs.umtali.unheard import InDoubt
-from data.leases import Claimed
+from data.leases import Claimed, let_go_lease
 
 if TYPE_CHECKING:
     from cogs.umtali.owners import Owners
@@ -53,9 +53,13 @@ class Claims:
         self.unsettled: dict[int, tuple[Claimed, Down]] = {}
         #: This process's own matches let go at its start, their bring-in failing: when it
         #: stopped and what it owed them, as its notes said before the start rewrote them
-        #: (claimed again, its notes would say it was alive at the start: the downtime lost).
-        #: Freed once brought in, or found held elsewhere (``_own_downs_elsewhere``).
-        self._own_downs: dict[int, Down] = {}
+        #: (claimed again, its notes would say it was alive at the start: the downtime lost);
+        #: with the leases a later claim of its own finds it at if nobody held it since (the
+        #: lapsed lease the let-go gives back, or, that failing, the claim's own): held
+        #: meanwhile (another process, or this one, renewing it), the match owes this
+        #: process's downtime no more. Freed once held here (``held_here``), claimed at
+        #: another lease, or over or gone (``Owners.sweep``).
+        self._own_downs: dict[int, tuple[Down, frozenset[float]]] = {}
         #: One of those brought in at a time (the tick's, an action's: resumed once).
         self._bringing = asyncio.Lock()
 
@@ -84,7 +88,6 @@ class Claims:
                 lives += await self._bring_in(batch, now, start)
             if len(batch) < CLAIMS:
                 self._failing_no_more(claimed, now)
-                await self._own_downs_elsewhere(claimed)
                 return lives
 
     def _failing_no_more(self, claimed: set[int], now: float) -> None:
@@ -96,27 +99,20 @@ class Claims:
             if match_id not in claimed and now - warned >= WARN_AGAIN:
                 del self._failing[match_id]
 
-    async def _own_downs_elsewhere(self, claimed: set[int]) -> None:
-        """Forget the downtime kept for a match let go at the start (``_own_downs``) once it
-        is found held by another process (taken meanwhile), brought into play here (an
-        action's take), or gone: kept, a later claim of this process's (the match its own
-        again) would give its turn that downtime again. Not claimed in a whole pass and still
-        this process's, its let-go failed: it is claimed once its lease lapses. Unread (the
-        database failing), asked again at the next pass."""
-        for match_id in [m for m in self._own_downs if m not in claimed]:
-            if match_id in self.svc.matches:
-                # Brought into play here meanwhile (an action here took it): what it was
-                # owed, it was owed then, not at a later claim.
-                del self._own_downs[match_id]
-                continue
-            try:
-                holder = await self.owners.leases.holder(match_id)
-            except Exception as e:
-                log.debug("match %d: its holder could not be read (%s: %s)", match_id,
-                          e.__class__.__name__, e)
-                return
-            if holder != self.owners.name:
-                del self._own_downs[match_id]
+    def held_here(self, match_id: int) -> None:
+        """The match is held here (``Owners.adopt``: claimed, or taken by an action): what it
+        was owed for this process's downtime, it was owed then (``resume_after_downtime``,
+        ``Owners.hold``), not at a later claim."""
+        self._own_downs.pop(match_id, None)
+
+    def downs_kept(self) -> set[int]:
+        """The matches a downtime is kept for (``_own_downs``)."""
+        return set(self._own_downs)
+
+    def ended(self, match_ids: set[int]) -> None:
+        """These matches are over, or gone: never claimed again, their downtime is freed."""
+        for match_id in match_ids:
+            self._own_downs.pop(match_id, None)
 
     async def _bring_in(self, claimed: list[Claimed], now: float,
                         start: bool) -> list[LiveMatch]:
@@ -142,12 +138,15 @@ class Claims:
                 continue
             except Exception as e:
                 self._could_not_take(c.match_id, e, now)
-                if start:
-                    self._own_downs.setdefault(c.match_id, stopped[c.match_id])
+                if start or c.match_id in self._own_downs:
+                    # (claimed with its downtime kept: ``_stopped_at``) The leases it is found
+                    # at again if nobody holds it meanwhile: let go, or left to lapse.
+                    self._own_downs[c.match_id] = (stopped[c.match_id], frozenset(
+                        (let_go_lease(c, now), now + LEASE)))
                 await self._let_go([c], now)
                 continue
             self.unsettled.pop(c.match_id, None)
-            self._own_downs.pop(c.match_id, None)
+            self._own_downs.pop(c.match_id, None)  # (gone, if not brought in)
             if live is not None:
                 lives.append(live)
         if claimed and not start:
@@ -250,9 +249,6 @@ class Claims:
                 alive[c.previous] = last_alive(
                     await self.svc.store.get_meta(alive_key(c.previous)))
                 owed[c.previous] = owed_of(await self.svc.store.get_meta(owed_key(c.previous)))
-            if c.previous != self.owners.name:
-                # Held by another process since this one let it go: that one's downtime.
-                self._own_downs.pop(c.match_id, None)
             at, still = alive[c.previous]
             # A process cut off from Discord renewed its leases with its clocks standing still.
             renewed = c.lease_until - LEASE if c.lease_until > 0 and not still else None
@@ -260,6 +256,14 @@ class Claims:
             entry = owed[c.previous].get(c.match_id)
             downs[c.match_id] = (min(max(known), now) if known else now,
                                  {} if entry is None else {c.match_id: entry})
-            if c.previous == self.owners.name and c.match_id in self._own_downs:
-                downs[c.match_id] = self._own_downs[c.match_id]
+            kept = self._own_downs.get(c.match_id)
+            if kept is not None:
+                if c.previous == self.owners.name and c.lease_until in kept[1]:
+                    # Nobody held it since this process let it go at its start (a claim
+                    # undone gives its lease back as it was): that downtime is still owed.
+                    downs[c.match_id] = kept[0]
+                else:
+                    # Held since (another process's downtime, or this one's renewals): not
+                    # owed any more.
+                    del self._own_downs[c.match_id]
         return downs

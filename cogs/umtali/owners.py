@@ -21,6 +21,7 @@ import logging
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from cogs.umtali import refused_here
 from cogs.umtali.alive import Notes, held_since, notes_of, owed_key, owed_of, owed_on
 from cogs.umtali.claims import LEASE, Claims
 from cogs.umtali.clock_state import held_from
@@ -30,7 +31,7 @@ from cogs.umtali.lasting import Lasting
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.question_message import void_owed
-from cogs.umtali.refused_here import known, read, sweep
+from cogs.umtali.refused_here import known, read
 from cogs.umtali.time_out import ask_again
 from cogs.umtali.unheard import InDoubt, settled
 from data.leases import Leases, Shown
@@ -61,6 +62,8 @@ class Owners:
         #: One renewal at a time: the tick's and the one beside it (``renew_beside``).
         self._renewing = asyncio.Lock()
         self._beside: asyncio.Task[None] | None = None
+        #: The sweep the last renewal began beside it (``sweep``), one at a time.
+        self.sweeping: asyncio.Task[None] | None = None
         self._stopped = False
         #: When the timer check under way began (``checking``); None between checks.
         self.checking_since: float | None = None
@@ -102,8 +105,9 @@ class Owners:
     async def renew(self, now: float) -> bool:
         """Every ``RENEW_EVERY`` seconds: extend the leases of the matches held here, drop
         those another process took meanwhile, and read again what servers and members chose
-        (``catch_up``). Once per period, whoever asks first (the tick, the task beside it):
-        whether it was this call's."""
+        (``catch_up``); then free what is kept of matches over elsewhere (``sweep``, beside
+        it). Once per period, whoever asks first (the tick, the task beside it): whether it
+        was this call's."""
         async with self._renewing:
             if self._stopped:
                 return False
@@ -123,9 +127,29 @@ class Owners:
                     log.info("match %d: now held by another process", match_id)
                     self.drop(live)
             await self.catch_up()
-            # What this process keeps of refused DMs in matches ended elsewhere, freed.
-            await sweep(self.svc)
-            return True
+        if not self._stopped and (self.sweeping is None or self.sweeping.done()):
+            # In a task of its own, out of the lock: its reads slow, the renewals go on.
+            self.sweeping = asyncio.create_task(self.sweep(), name=f"{self.name}: sweep")
+        return True
+
+    async def sweep(self) -> None:
+        """Free what this process keeps of matches it does not hold that are over as saved
+        (ended through another process: this one never sees their end) or gone: the refusals
+        of DMs its copies found (``refused_here``), the downtime kept for its own matches let
+        go at its start (``Claims._own_downs``). One read, chunked; unread (the database
+        failing), kept until the next renewal's."""
+        kept = (refused_here.kept(self.svc) | self.claims.downs_kept()) - set(self.svc.matches)
+        if not kept:
+            return
+        try:
+            ended = kept - await self.leases.in_play(kept)
+        except Exception as e:
+            log.debug("whether %d match(es) are over could not be read (%s: %s)", len(kept),
+                      e.__class__.__name__, e)
+            return
+        for match_id in ended:
+            refused_here.forget(self.svc, match_id)
+        self.claims.ended(ended)
 
     @contextlib.contextmanager
     def checking(self, now: float) -> Iterator[None]:
@@ -148,10 +172,11 @@ class Owners:
         """No renewal from now on (before the leases are given up: one renewed after would
         keep another process from taking them at once)."""
         self._stopped = True
-        task, self._beside = self._beside, None
-        if task is not None:
-            task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
+        for task in (self._beside, self.sweeping):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+        self._beside = self.sweeping = None
         async with self._renewing:
             pass  # a renewal of the tick's under way is over
 
@@ -200,6 +225,7 @@ class Owners:
         if old is not None:
             self.drop(old)
         self.svc.matches[live.id] = live
+        self.claims.held_here(live.id)
         held_from(live, self.svc.clock())
         for seat in (0, 1):
             # A seat's DMs another copy here found refusing the bot (this one read before):

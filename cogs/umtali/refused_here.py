@@ -16,8 +16,8 @@ its ``dm_refused`` clear (``read``): reopened since, as saved. A copy whose read
 here (made otherwise, or the version unread) takes it, as before.
 
 Freed once the match is over: here, or, another process ending it, at this process's next
-renewal of its leases (``sweep``: the matches it keeps refusals of and does not hold read
-again)."""
+renewal of its leases (``Owners.sweep``: the matches it keeps refusals of and does not hold
+read again, in one statement, beside the renewal)."""
 
 from __future__ import annotations
 
@@ -105,19 +105,7 @@ def known(svc: MatchService, live: LiveMatch, seat: int) -> bool:
     return True
 
 
-async def sweep(svc: MatchService) -> None:
-    """Free what is kept of the matches not held here that are over as saved (ended through
-    another process: this one never sees their end) or gone. Unread (the database failing),
-    kept until the next sweep."""
-    found_here = _found.get(svc)
-    if not found_here:
-        return
-    for match_id in sorted({key[0] for key in found_here if key[0] not in svc.matches}):
-        try:
-            progress = await svc.owners.leases.progress(match_id)
-        except Exception as e:
-            log.debug("match %d: whether it is over could not be read (%s: %s)", match_id,
-                      e.__class__.__name__, e)
-            return
-        if progress is None or progress[1]:
-            forget(svc, match_id)
+def kept(svc: MatchService) -> set[int]:
+    """The matches a refusal is kept for here (freed once over: ``forget``, at this process's
+    end or, ended elsewhere, at its renewals' sweep, ``Owners.sweep``)."""
+    return {key[0] for key in _found.get(svc, {})}

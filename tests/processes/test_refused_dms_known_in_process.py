@@ -149,6 +149,7 @@ async def test_a_match_ended_elsewhere_is_forgotten_by_the_process_that_found_it
     world.clock.advance(RENEW_EVERY + 1)
     await other.check_timers()
     await settle(world, other)
+    await swept(other)
     # A copy of that hand, not knowing of the refusal itself, learns nothing here.
     finder.dm_refused[seat] = finder.dm_untold[seat] = False
     assert not known(other, finder, seat), "the refusal is still kept by the other process"

@@ -14,7 +14,7 @@ from cogs.umtali.owners import RENEW_EVERY
 from data.leases import Leases
 from data.store import Store
 from tests.discord_helpers import World, start_match
-from tests.processes.helpers import main_of, process, settle
+from tests.processes.helpers import main_of, process, settle, swept
 from tests.processes.test_takeover import kill
 
 
@@ -56,12 +56,13 @@ async def test_a_match_let_go_at_a_restart_is_claimed_again_with_its_downtime(
             "the downtime before the restart was taken from the turn"
 
 
-async def test_a_match_let_go_at_a_restart_then_held_elsewhere_keeps_no_downtime_here(
+async def test_a_match_let_go_at_a_restart_then_ended_elsewhere_keeps_no_downtime_here(
         world: World, store_target: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """The downtime a restart keeps for its own match let go at the start
-    (``Claims._own_downs``) is freed once its tick finds the match held by another process,
-    which took it meanwhile: kept, a later claim of this process's (the match its own again)
-    would give the turn that downtime once more (review81)."""
+    (``Claims._own_downs``), the match taken meanwhile by another process, is kept while it
+    plays there (a later claim here gives it only if nobody held it since: its lease as let
+    go) and freed at this process's next renewal once that process ends it (review81: kept
+    for the process's life)."""
     live = await start_match(world, time_control="normal")
     main = main_of(world)
     await settle(world, main)
@@ -87,9 +88,17 @@ async def test_a_match_let_go_at_a_restart_then_held_elsewhere_keeps_no_downtime
             assert live.id in p2.matches, "the match let go was not taken by p2"
             world.clock.advance(RENEW_EVERY + 1)
             await again.check_timers()
+            await swept(again)
             assert live.id not in again.matches
+            copy = p2.matches[live.id]
+            await p2.resign(copy, 1)
+            await settle(world, p2)
+            assert copy.over
+            world.clock.advance(RENEW_EVERY + 1)
+            await again.check_timers()
+            await swept(again)
             assert live.id not in again.owners.claims._own_downs, \
-                "the downtime is still kept for a match another process holds"
+                "the downtime is still kept for a match ended by another process"
 
 
 async def test_a_match_let_go_at_a_restart_and_held_a_moment_elsewhere_keeps_its_downtime(
