@@ -18,8 +18,9 @@ from cogs.umtali.in_dms import send_hand
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.owners import RENEW_EVERY
-from cogs.umtali.refused_here import _found, found, known
+from cogs.umtali.refused_here import _found, found, known, saved_at
 from cogs.umtali.service import MatchService
+from data.leases import Leases
 from tests.discord_helpers import World, player, start_match
 from tests.processes.helpers import main_of, said, settle, swept
 from umtali.moves import MoveKind
@@ -253,3 +254,52 @@ async def test_a_slow_sweep_does_not_hold_the_renewals(
     await swept(other)
     assert waiting == 0, f"{waiting} renewal(s) waited on the sweep's read"
     assert results == [True, True] and len(made) == 1, (results, made)
+
+
+async def test_a_refusal_found_again_keeps_the_version_of_its_own_save(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A seat's DMs found refusing the bot twice in a hand by copies of one process, the first
+    finding's read of the match's version (``saved_at``) answered only after the second
+    finding, before its own read: the
+    refusal kept is the second's, at the version read for it, not the first's lower one (a
+    copy read in between, its DMs open as saved then, would take them for reopened since;
+    review85)."""
+    live = await start_match(world)
+    main = main_of(world)
+    await settle(world, main)
+    seat = 1 - live.session.to_act
+    first = await other.lookup(live.id)
+    assert first is not None
+    gate = asyncio.Event()
+    real = Leases.progress
+    held = [1]
+
+    async def late(self: Leases, match_id: int) -> Any:
+        got = await real(self, match_id)
+        if self is other.owners.leases and held[0]:
+            held[0] = 0
+            await gate.wait()  # the answer of the first finding's read comes last
+        return got
+
+    monkeypatch.setattr(Leases, "progress", late)
+    found(other, first, seat)
+    reading = asyncio.create_task(saved_at(other, first, seat))
+    await asyncio.sleep(0.1)
+    # The match moves on (a draw through the holder), the hand the same.
+    acting = live.session.to_act
+    move = GreedyPlayer().choose(live.session.view(acting))
+    assert move.kind is not MoveKind.DISCARD
+    assert (await main.act(live, live.player_ids[acting], move)).ok
+    await settle(world, main)
+    between = await other.lookup(live.id)
+    assert between is not None and between.version > first.version
+    assert not between.dm_refused[seat]
+    # Found again by another copy here, at the version the match is at now.
+    again = await other.lookup(live.id)
+    assert again is not None
+    found(other, again, seat)
+    gate.set()  # the first finding's read answered now, before the second's
+    await reading
+    await saved_at(other, again, seat)
+    assert known(other, between, seat), \
+        "the refusal found last yields to a copy read before its save (the first's version kept)"
