@@ -59,8 +59,8 @@ class ChannelLoss(ABC):
             # owed as saved (failed for now, and that copy gone): ``tell_refused`` claims it.
             log.info("match %d: seat %d's DMs refuse the bot, as saved already", live.id, seat)
         live.dm_refused[seat] = True
-        found(self.service, live, seat)  # for every copy here (``refused_here``)
-        await saved_at(self.service, live, seat)
+        # For every copy here (``refused_here``).
+        await saved_at(self.service, live, seat, found(self.service, live, seat))
         if live.channel_lost:
             paid(live, seat)
             await self.service.abandon_if_unreachable(live)

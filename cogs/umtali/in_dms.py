@@ -220,8 +220,7 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
         if retry:
             # Still closed: as saved, and told when first found (``dms_again``).
             log.info("match %d: seat %d's DMs still refuse the bot", live.id, seat)
-            found(svc, live, seat)
-            await saved_at(svc, live, seat)
+            await saved_at(svc, live, seat, found(svc, live, seat))
             return False
         await svc.delivery.dm_refused(live, seat)
         return False

@@ -32,10 +32,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: By process: (match, seat) -> the hand its DMs were last found refusing the bot in, here, and
-#: the match's version as saved once that refusal was (None: not read, or not yet).
-_found: weakref.WeakKeyDictionary[MatchService, dict[tuple[int, int], tuple[int, int | None]]] \
-    = weakref.WeakKeyDictionary()
+#: By process: (match, seat) -> the hand its DMs were last found refusing the bot in, here, the
+#: match's version as saved once that refusal was (None: not read, or not yet), and the finding
+#: (``found``'s token: only its own ``saved_at`` sets the version).
+_found: weakref.WeakKeyDictionary[
+    MatchService, dict[tuple[int, int], tuple[int, int | None, object]]] = \
+    weakref.WeakKeyDictionary()
 #: By copy: the version it was read from the database at (its ``dm_refused`` as saved then).
 _read: weakref.WeakKeyDictionary[LiveMatch, int] = weakref.WeakKeyDictionary()
 
@@ -51,16 +53,20 @@ def read(live: LiveMatch) -> LiveMatch:
     return live
 
 
-def found(svc: MatchService, live: LiveMatch, seat: int) -> None:
+def found(svc: MatchService, live: LiveMatch, seat: int) -> object:
     """A copy here found the seat's DMs refusing the bot (or learnt so as saved): then
-    ``saved_at``."""
-    _found.setdefault(svc, {})[live.id, seat] = (hand_in_play(live), None)
+    ``saved_at``, with the token returned."""
+    token = object()
+    _found.setdefault(svc, {})[live.id, seat] = (hand_in_play(live), None, token)
+    return token
 
 
-async def saved_at(svc: MatchService, live: LiveMatch, seat: int) -> None:
-    """The refusal ``found`` saved, the match's version read: a copy read at a later version
-    read it as saved, or its clearing since (reopened). Unread (the database failing), the
-    refusal stands for the hand."""
+async def saved_at(svc: MatchService, live: LiveMatch, seat: int, token: object) -> None:
+    """The refusal ``found`` saved (``token``: that finding's), the match's version read: a
+    copy read at a later version read it as saved, or its clearing since (reopened). Unread
+    (the database failing), the refusal stands for the hand; found again meanwhile, the
+    version is that later finding's to read (this read, answered late, may be of before its
+    save)."""
     try:
         progress = await svc.owners.leases.progress(live.id)
     except Exception as e:
@@ -69,8 +75,8 @@ async def saved_at(svc: MatchService, live: LiveMatch, seat: int) -> None:
         return
     found_here = _found.get(svc, {})
     entry = found_here.get((live.id, seat))
-    if progress is not None and entry is not None and entry[1] is None:
-        found_here[live.id, seat] = (entry[0], progress[0])
+    if progress is not None and entry is not None and entry[2] is token:
+        found_here[live.id, seat] = (entry[0], progress[0], token)
 
 
 def cleared(svc: MatchService, live: LiveMatch, seat: int) -> None:

@@ -282,8 +282,7 @@ async def test_a_refusal_found_again_keeps_the_version_of_its_own_save(
         return got
 
     monkeypatch.setattr(Leases, "progress", late)
-    found(other, first, seat)
-    reading = asyncio.create_task(saved_at(other, first, seat))
+    reading = asyncio.create_task(saved_at(other, first, seat, found(other, first, seat)))
     await asyncio.sleep(0.1)
     # The match moves on (a draw through the holder), the hand the same.
     acting = live.session.to_act
@@ -297,9 +296,9 @@ async def test_a_refusal_found_again_keeps_the_version_of_its_own_save(
     # Found again by another copy here, at the version the match is at now.
     again = await other.lookup(live.id)
     assert again is not None
-    found(other, again, seat)
+    token = found(other, again, seat)
     gate.set()  # the first finding's read answered now, before the second's
     await reading
-    await saved_at(other, again, seat)
+    await saved_at(other, again, seat, token)
     assert known(other, between, seat), \
         "the refusal found last yields to a copy read before its save (the first's version kept)"
