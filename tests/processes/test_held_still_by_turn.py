@@ -11,7 +11,9 @@ every match (the outage's start), and a copy forgot it once the turn's clock mov
 - the holder's outage ending just after a copy's move was saved (the match taken): the note,
   read after, said the clocks ran, and nobody gave the turn the outage (review86);
 - a turn begun while the holder connects (after a restart) stood still there from its start, the
-  note saying nothing of it until the first check: a move in time elsewhere was refused (review86).
+  note saying nothing of it until the first check: a move in time elsewhere was refused; and a
+  turn begun during the outage of a process that then died was resumed by the process taking it
+  over with the outage from its start (review86).
 
 SimCord, virtual time, on SQLite and PostgreSQL (review79)."""
 
@@ -22,6 +24,7 @@ from typing import Any
 import pytest
 
 from cogs.umtali.alive import alive_key, heartbeat, notes_of
+from cogs.umtali.claims import LEASE
 from cogs.umtali.clock import gateway_back, gateway_lost
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.service import MatchService
@@ -235,3 +238,33 @@ async def test_the_note_a_bot_from_before_reads_is_as_it_was(world: World) -> No
     assert by_match is not None and str(live.id) in by_match
     await gateway_back(main, None)
     assert (await notes_of(main.store, main.owners.name))[1] == ""
+
+
+async def test_a_turn_begun_during_an_outage_is_resumed_from_its_own_start_after_a_crash(
+        world: World, other: MatchService) -> None:
+    live = await start_match(world, turn_timer=60)
+    main = main_of(world)
+    await settle(world, main)
+    await main.check_timers()
+    await settle(world, main)
+    gateway_lost(main, 1)  # the match's server's shard; the DMs still reach the holder
+    await heartbeat(main)
+    world.clock.advance(OUTAGE)
+    seat = live.session.to_act
+    while live.session.to_act == seat:
+        move = GreedyPlayer().choose(live.session.view(seat))
+        assert (await main.act(live, live.player_ids[seat], move, live.version)).ok
+    await settle(world, main)
+    assert live.deadline is not None
+    turn = live.deadline - world.clock.now
+    await main.check_timers()  # the new turn stands still from here, noted so
+    world.clock.advance(10)
+    await kill(main)
+    world.clock.advance(LEASE + 1)
+    await other.check_timers()  # takes the match over, resumed as its holder stopped
+    await settle(world, other)
+    saved = await row(world, live.id)
+    assert saved["owner"] == other.owners.name
+    left = saved["deadline"] - world.clock.now
+    assert left == pytest.approx(turn, abs=3), \
+        f"resumed with {left:.0f} s left of {turn:.0f}: given the outage from before the turn"
