@@ -43,6 +43,8 @@ class Claimed:
     previous: str
     #: Until when the previous holder's lease ran.
     lease_until: float
+    #: Its turn's deadline as claimed (None: no clock running).
+    deadline: float | None = None
 
 
 def let_go_lease(claimed: Claimed, now: float) -> float:
@@ -95,7 +97,7 @@ class Leases:
         # Asked every second: a read first, so that a tick with nothing to claim writes nothing.
         if not await self.db.fetchone(f"SELECT 1 {where} LIMIT 1", params):
             return []
-        sql = f"SELECT id, owner, lease_until {where} ORDER BY id LIMIT {int(limit)}"
+        sql = f"SELECT id, owner, lease_until, deadline {where} ORDER BY id LIMIT {int(limit)}"
         async with self.db.transaction() as c:
             rows = await c.fetchall(c.claiming(sql), params)
             claimed = []
@@ -106,8 +108,9 @@ class Leases:
                     "AND (lease_until < ? OR owner = ?)",
                     (self.owner, until, row["id"], row["owner"], now, self.owner))
                 if cur.rowcount == 1:
-                    claimed.append(Claimed(int(row["id"]), str(row["owner"]),
-                                           float(row["lease_until"])))
+                    claimed.append(Claimed(
+                        int(row["id"]), str(row["owner"]), float(row["lease_until"]),
+                        None if row["deadline"] is None else float(row["deadline"])))
         return claimed
 
     async def renew(self, until: float, held: Iterable[int]) -> set[int]:

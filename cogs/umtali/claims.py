@@ -10,7 +10,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
-from cogs.umtali.alive import Owed, alive_key, last_alive, owed_key, owed_of
+from cogs.umtali.alive import Notes, Owed, held_since, last_alive, notes_of, owed_key, owed_of
 from cogs.umtali.clock import resume_after_downtime
 from cogs.umtali.in_dms import owe_at_bring_in
 from cogs.umtali.live import LiveMatch
@@ -241,21 +241,25 @@ class Claims:
         last renewal of the lease if later (unknown: now, no time given back); and the time
         that process noted its turn owed (a give-back whose save failed: still owed if its
         deadline is the one noted, ``resume_after_downtime``)."""
-        alive: dict[str, tuple[float | None, bool]] = {}
+        notes: dict[str, Notes] = {}
         owed: dict[str, Owed] = {}
         downs = {}
         for c in claimed:
-            if c.previous not in alive:
-                alive[c.previous] = last_alive(
-                    await self.svc.store.get_meta(alive_key(c.previous)))
+            if c.previous not in notes:
+                notes[c.previous] = await notes_of(self.svc.store, c.previous)
                 owed[c.previous] = owed_of(await self.svc.store.get_meta(owed_key(c.previous)))
-            at, still = alive[c.previous]
+            at, still = last_alive(notes[c.previous][0])
             # A process cut off from Discord renewed its leases with its clocks standing still.
             renewed = c.lease_until - LEASE if c.lease_until > 0 and not still else None
             known = [t for t in (at, renewed) if t is not None]
+            stopped = min(max(known), now) if known else now
+            # Its own turn's standing still, by its holder's note: a turn begun during that
+            # process's outage (or as it connected) from then, not from the outage's start.
+            since = held_since(notes[c.previous], c.match_id, c.deadline)
+            if since is not None:
+                stopped = min(since, now)
             entry = owed[c.previous].get(c.match_id)
-            downs[c.match_id] = (min(max(known), now) if known else now,
-                                 {} if entry is None else {c.match_id: entry})
+            downs[c.match_id] = (stopped, {} if entry is None else {c.match_id: entry})
             kept = self._own_downs.get(c.match_id)
             if kept is not None:
                 if c.previous == self.owners.name and c.lease_until in kept[1]:
