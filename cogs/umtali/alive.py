@@ -218,10 +218,3 @@ def owed_of(saved: str | None) -> Owed:
         log.warning("a note of time owed holds times no clock owes: %s",
                     sorted(set(owed) - set(kept)))
     return kept
-
-
-def owed_on(entry: tuple[float, float] | None, deadline: float | None) -> float:
-    """The time a note's ``entry`` owes a turn if it is still owed on ``deadline``, the turn's
-    deadline as saved (a payment saved, or a new turn, moved it on: then nothing)."""
-    return entry[1] if entry is not None and deadline is not None and \
-        entry[0] == deadline and entry[1] > 0 else 0.0

@@ -24,13 +24,14 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
-from cogs.umtali.alive import Owed, noted, owed_on
+from cogs.umtali.alive import Owed, noted
 from cogs.umtali.announcing import your_turn
 from cogs.umtali.clock_state import (
     CONNECTING,
     Outage,
     Resumed,
     connecting_since,
+    owed_on,
     run_out,
 )
 from cogs.umtali.failures import PASSING

@@ -196,9 +196,14 @@ def owed_deadline(svc: MatchService, live: LiveMatch) -> float | None:
     entry = svc.clock_state.owed.get(live.id)
     if entry is None and svc.matches.get(live.id) is not live:
         entry = live.owed_elsewhere
-    if entry is not None and live.deadline is not None and live.deadline == entry[0]:
-        return live.deadline + entry[1]
-    return live.deadline
+    return None if live.deadline is None else live.deadline + owed_on(entry, live.deadline)
+
+
+def owed_on(entry: tuple[float, float] | None, deadline: float | None) -> float:
+    """The time a note's ``entry`` owes a turn if it is still owed on ``deadline``, the turn's
+    deadline as saved (a payment saved, or a new turn, moved it on: then nothing)."""
+    return entry[1] if entry is not None and deadline is not None and \
+        entry[0] == deadline and entry[1] > 0 else 0.0
 
 
 def judged_deadline(svc: MatchService, live: LiveMatch, now: float) -> float | None:

@@ -22,9 +22,9 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from cogs.umtali import refused_here
-from cogs.umtali.alive import Notes, held_since, notes_of, owed_key, owed_of, owed_on
+from cogs.umtali.alive import Notes, held_since, notes_of, owed_key, owed_of
 from cogs.umtali.claims import LEASE, Claims
-from cogs.umtali.clock_state import held_from
+from cogs.umtali.clock_state import held_from, owed_on
 from cogs.umtali.give_back import owe, show_clock
 from cogs.umtali.in_dms import owe_at_bring_in
 from cogs.umtali.lasting import Lasting
