@@ -268,3 +268,34 @@ async def test_a_turn_begun_during_an_outage_is_resumed_from_its_own_start_after
     left = saved["deadline"] - world.clock.now
     assert left == pytest.approx(turn, abs=3), \
         f"resumed with {left:.0f} s left of {turn:.0f}: given the outage from before the turn"
+
+
+async def test_a_turn_begun_during_an_outage_then_a_crash_before_its_check_is_not_given_it(
+        world: World, other: MatchService) -> None:
+    """Noted at once as it begins (its clock running till the holder's next check), the turn
+    is resumed after the crash from when that process stopped, not from the outage's start."""
+    live = await start_match(world, turn_timer=60)
+    main = main_of(world)
+    await settle(world, main)
+    await main.check_timers()
+    await settle(world, main)
+    gateway_lost(main, 1)  # the match's server's shard; the DMs still reach the holder
+    await heartbeat(main)
+    world.clock.advance(OUTAGE)
+    await main.owners.renew(world.clock.now)  # the leases renewed beside, as ever
+    seat = live.session.to_act
+    while live.session.to_act == seat:
+        move = GreedyPlayer().choose(live.session.view(seat))
+        assert (await main.act(live, live.player_ids[seat], move, live.version)).ok
+    await settle(world, main)
+    assert live.deadline is not None
+    turn = live.deadline - world.clock.now
+    await kill(main)  # before its next check noted the turn still
+    world.clock.advance(LEASE + 1)
+    await other.check_timers()
+    await settle(world, other)
+    saved = await row(world, live.id)
+    assert saved["owner"] == other.owners.name
+    left = saved["deadline"] - world.clock.now
+    assert left <= turn + 3, \
+        f"resumed with {left:.0f} s left of {turn:.0f}: given the outage from before the turn"

@@ -1,0 +1,99 @@
+"""A pause of the bot's and a gateway outage overlapping (a process cut off from Discord, then
+suspended; the gateway heard back before the pause was judged): each second nobody could play
+is given once, and noted so for whoever brings the match back meanwhile (review90).
+
+- The outage's give-back waited for the pause (its note covers a pause, which owed the outage
+  too); the pause, judged after, was given whole again: the part inside the outage twice.
+- Waiting, the outage's time was noted nowhere: the note said the clocks stood still since the
+  pause began, and a crash then lost the outage before it.
+- A turn begun after the pause (a move as the bot woke) was noted still from the pause's start:
+  a copy elsewhere gave it the pause, which was not its own.
+
+SimCord, virtual time, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import pytest
+
+from cogs.umtali.alive import noted
+from cogs.umtali.claims import LEASE
+from cogs.umtali.clock import gateway_back, gateway_lost
+from cogs.umtali.service import MatchService
+from cogs.umtali.standing_still import judge_stood
+from tests.discord_helpers import World, start_match
+from tests.processes.helpers import main_of, row, settle
+from tests.processes.test_takeover import kill
+from umtali.players import GreedyPlayer
+
+OUTAGE = 60.0
+PAUSE = 300.0
+
+
+async def pause_inside_an_outage(world: World) -> tuple[MatchService, int, float, float]:
+    """The gateway drops; ``OUTAGE`` later the process pauses ``PAUSE`` (the watch sees it);
+    the gateway is heard back before the pause is judged. The process, the match, its turn's
+    deadline before, and when the outage began."""
+    live = await start_match(world, time_control="normal")
+    main = main_of(world)
+    await settle(world, main)
+    await main.check_timers()
+    deadline = live.deadline
+    assert deadline is not None
+    start = world.clock.now
+    gateway_lost(main, None)
+    await noted(main, "as the gateway dropped")
+    world.clock.advance(OUTAGE)
+    since = world.clock.now
+    world.clock.advance(PAUSE)
+    main.clock_state.stood.append((since, world.clock.now))  # the watch saw it
+    await gateway_back(main, None)  # heard before the pause is judged
+    return main, live.id, deadline, start
+
+
+async def test_a_pause_inside_an_outage_is_given_once(world: World) -> None:
+    main, match_id, deadline, _ = await pause_inside_an_outage(world)
+    async with main.clock_state.judging:
+        await judge_stood(main)
+    world.clock.advance(1)
+    await main.check_timers()
+    await settle(world, main)
+    assert (await row(world, match_id))["deadline"] == pytest.approx(
+        deadline + OUTAGE + PAUSE, abs=2), "the pause inside the outage was given twice"
+
+
+async def test_a_crash_before_the_pause_is_judged_keeps_the_outage(
+        world: World, other: MatchService) -> None:
+    main, match_id, deadline, start = await pause_inside_an_outage(world)
+    await kill(main)
+    world.clock.advance(LEASE + 1)
+    await other.check_timers()
+    await settle(world, other)
+    saved = await row(world, match_id)
+    assert saved["owner"] == other.owners.name
+    # Nobody could play from the outage's start until the crash: the turn has what it had then.
+    assert saved["deadline"] - world.clock.now == pytest.approx(deadline - start, abs=3), \
+        "the outage before the pause was lost"
+
+
+async def test_a_turn_begun_after_a_pause_seen_is_not_noted_still_from_before_it(
+        world: World, other: MatchService) -> None:
+    live = await start_match(world, turn_timer=60)
+    main = main_of(world)
+    await settle(world, main)
+    await main.check_timers()
+    await settle(world, main)
+    paused = world.clock.now
+    world.clock.advance(PAUSE)
+    main.clock_state.stood.append((paused, world.clock.now))  # seen, not judged yet
+    seat = live.session.to_act
+    while live.session.to_act == seat:  # a move here as the pause waits to be judged
+        move = GreedyPlayer().choose(live.session.view(seat))
+        assert (await main.act(live, live.player_ids[seat], move, live.version)).ok
+    await settle(world, main)
+    begun = world.clock.now
+    await noted(main, "as Discord's REST API failed")  # any note meanwhile
+    world.clock.advance(10)
+    copy = await other.lookup(live.id)
+    assert copy is not None and copy is not live
+    assert copy.held_still is None or copy.held_still >= begun, \
+        "a turn begun after the pause is noted still from the pause's start"
