@@ -8,7 +8,7 @@ import logging
 
 import pytest
 
-from cogs.umtali.alive import Notes, held_since, last_alive, owed_of
+from cogs.umtali.alive import Notes, held_since, last_alive, owed_of, turn_still
 from cogs.umtali.clock_state import owed_on
 
 
@@ -46,9 +46,14 @@ def test_a_time_no_clock_owes_is_not_given(entry: str,
 
 
 
-BY_MATCH = json.dumps({"7": [1000.0, 5000.0], "8": [1200.0, 6000.0, 6060.0],
-                       "9": [None, 7000.0]}, separators=(",", ":"))
-STILL: Notes = ("1000.0 still", BY_MATCH)
+
+def by_match(turns: str, alive: str = "1000.0 still") -> str:
+    """A note by match as ``heartbeat`` writes it beside ``alive``, its entries ``turns``."""
+    return f'{{"noted":{json.dumps(alive)},"turns":{turns}}}'
+
+
+TURNS = json.dumps({"7": [1000.0, 5000.0], "8": [1200.0, 6000.0, 6060.0], "9": [None, 7000.0]})
+STILL: Notes = ("1000.0 still", by_match(TURNS))
 
 
 def test_since_when_a_turn_stood_still_is_read_by_match() -> None:
@@ -60,33 +65,39 @@ def test_since_when_a_turn_stood_still_is_read_by_match() -> None:
     # A turn begun since the note (another deadline), or not in it: its clock runs.
     assert held_since(STILL, 7, 5100.0) is None
     assert held_since(STILL, 10, 5000.0) is None
+    assert turn_still(STILL, 7, 5100.0) == (None, True)
     # Its clock running there (a turn begun since the holder's last check), or no turn.
     assert held_since(STILL, 9, 7000.0) is None
     assert held_since(STILL, 7, None) is None
 
 
 @pytest.mark.parametrize("notes", [(None, None), ("", None), ("1000.0", ""),
-                                   ("1000.0", BY_MATCH)])
+                                   ("1000.0", by_match(TURNS, "1000.0"))])
 def test_clocks_running_stand_nothing_still(notes: Notes) -> None:
     assert held_since(notes, 7, 5000.0) is None
 
 
-@pytest.mark.parametrize("by_match", [None, ""])
-def test_a_note_without_entries_by_match_stands_every_turn_still_since_its_time(
-        by_match: str | None) -> None:
-    assert held_since(("1000.0 still", by_match), 7, 5000.0) == 1000.0
+@pytest.mark.parametrize("entries", [None, "", by_match(TURNS, "900.0 still")])
+def test_without_entries_by_match_of_its_own_every_turn_stands_still_since_the_notes_time(
+        entries: str | None) -> None:
+    """None from a bot before them; or those a newer bot left before a rollback, of another
+    note of when it was last alive (the older bot rewrites that note alone)."""
+    assert held_since(("1000.0 still", entries), 7, 5100.0) == 1000.0
+    assert turn_still(("1000.0 still", entries), 7, 5100.0) == (None, False)
 
 
-@pytest.mark.parametrize("by_match", ["not json", '{"7": "ab"}', '{"7": 5}', "[1]",
-                                      '{"7": [true, 5000.0]}', '{"7": [5.0, 5000.0]}',
-                                      '{"7": [-Infinity, 5000.0]}'])
+@pytest.mark.parametrize("entries", [by_match('{"7": "ab"}'), by_match('{"7": 5}'),
+                                     by_match("[1]"), by_match('{"7": [true, 5000.0]}'),
+                                     by_match('{"7": [5.0, 5000.0]}'),
+                                     by_match('{"7": [-Infinity, 5000.0]}'), "not json"])
 def test_entries_that_cannot_be_read_stand_since_the_notes_time(
-        by_match: str, caplog: pytest.LogCaptureFixture) -> None:
+        entries: str, caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.WARNING):
-        assert held_since(("1000.0 still", by_match), 7, 5000.0) == 1000.0
+        assert held_since(("1000.0 still", entries), 7, 5000.0) == 1000.0
     assert "could not be read" in caplog.text
 
 
 @pytest.mark.parametrize("since", ["Infinity", "NaN"])
 def test_a_time_no_clock_stood_still_from_is_not_given(since: str) -> None:
-    assert held_since(("1000.0 still", f'{{"7": [{since}, 5000.0]}}'), 7, 5000.0) is None
+    assert held_since(("1000.0 still", by_match(f'{{"7": [{since}, 5000.0]}}')), 7,
+                      5000.0) is None

@@ -10,6 +10,7 @@ match it belongs to, never with another.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import math
@@ -36,6 +37,8 @@ OWED = "owed"
 #: still, since when each running turn has (``still_by_match``): apart from the note of when
 #: it was last alive, which a bot from before reads whole (a rollback).
 STILL_BY_MATCH = "still_by_match"
+#: That note's fields: the note of when it was last alive it goes with, and its entries.
+NOTED, TURNS = "noted", "turns"
 
 #: More time than a turn is ever owed (a month of downtime): a note saying more is no clock's.
 MOST_OWED = 31 * 24 * 3600.0
@@ -88,10 +91,11 @@ async def heartbeat(svc: MatchService) -> None:
                            None if state.loaded is None else state.loaded[0],
                            still_since(state)) if at is not None]
     alive = f"{min(now, *since)!r} {STILL}" if since else repr(now)
-    # By match too: another process judges a move, or takes a match, by its own turn's.
-    by_match = json.dumps({str(match_id): entry for match_id, entry
-                           in sorted(still_by_match(svc).items())},
-                          separators=(",", ":")) if since else ""
+    # By match too: another process judges a move, or takes a match, by its own turn's;
+    # with the note it goes with (a newer bot's left after a rollback is not read).
+    by_match = json.dumps({NOTED: alive, TURNS: {
+        str(match_id): entry for match_id, entry in sorted(still_by_match(svc).items())}},
+        separators=(",", ":")) if since else ""
     notes = {alive_key(svc.owners.name): alive, still_key(svc.owners.name): by_match}
     owed = owed_to_note(svc)
     if owed is not None:
@@ -116,7 +120,11 @@ def still_by_match(svc: MatchService) -> dict[int, list[float | None]]:
     for live in svc.matches.values():
         if live.over or live.deadline is None:
             continue
-        since = [] if pause is None else [pause]
+        # A turn whose clock was set here after the pause began (a move after the bot woke,
+        # a take) ran since: the pause is not its own (``standing_still``).
+        set_at = live.clock_from[1] if live.clock_from is not None and \
+            live.clock_from[0] == live.deadline else None
+        since = [] if pause is None or (set_at is not None and set_at > pause) else [pause]
         if state.outage is not None and (noted := state.outage.still_since(live)) is not None:
             since.append(noted)
         if state.loaded is not None and state.loaded[1].get(live.id) == live.deadline:
@@ -183,20 +191,53 @@ def held_since(notes: Notes, match_id: int, deadline: float | None) -> float | N
     at, still = last_alive(notes[0])
     if at is None or not still or deadline is None:
         return None
-    if not notes[1]:
-        return at
+    since, by_match = turn_still(notes, match_id, deadline)
+    return since if by_match else at
+
+
+def turn_still(notes: Notes, match_id: int, deadline: float) -> tuple[float | None, bool]:
+    """A holder's entry by match for the turn ending at ``deadline`` (``held_since``), its
+    clocks standing still: since when (None: its clock ran, or the turn moved on since), and
+    whether there were entries to read (none from a bot before them, or left by a newer bot
+    before a rollback, written with another note of when it was last alive)."""
+    at, _ = last_alive(notes[0])
+    assert at is not None
     try:
-        entry = json.loads(notes[1]).get(str(match_id))
+        turns = _turns(notes)
+        if turns is None:
+            return None, False
+        entry = turns.get(str(match_id))
         if entry is None or deadline not in entry[1:] or entry[0] is None:
-            return None
+            return None, True
         since = float(entry[0])
         if since < at:  # (no turn stood still before its process did)
             raise ValueError(f"{since!r} before {at!r}")
     except (ValueError, TypeError, AttributeError, IndexError, RecursionError) as e:
         log.warning("a note of since when a process's turns stood still could not be read "
                     "(%s: %s)", e.__class__.__name__, e)
-        since = at
-    return since if math.isfinite(since) else None
+        return None, False
+    return (since, True) if math.isfinite(since) else (None, True)
+
+
+def _turns(notes: Notes) -> dict[str, list[float | None]] | None:
+    """The entries by match of ``notes``, None if it has none for its note of when the process
+    was last alive (``heartbeat`` writes both together)."""
+    if not notes[1]:
+        return None
+    parsed = _parsed(notes[1])
+    if not isinstance(parsed, dict) or parsed.get(NOTED) != notes[0]:
+        return None
+    turns = parsed.get(TURNS)
+    if not isinstance(turns, dict):
+        raise ValueError("no entries by match")
+    return turns
+
+
+@functools.lru_cache(maxsize=8)
+def _parsed(text: str) -> object:
+    """A note by match parsed once, however many matches are read from it (a take-over of
+    thousands, each looked up in it: parsed each time, the loop stood still for seconds)."""
+    return json.loads(text)
 
 
 def owed_of(saved: str | None) -> Owed:

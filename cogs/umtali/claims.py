@@ -10,7 +10,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
-from cogs.umtali.alive import Notes, Owed, held_since, last_alive, notes_of, owed_key, owed_of
+from cogs.umtali.alive import Notes, Owed, last_alive, notes_of, owed_key, owed_of, turn_still
 from cogs.umtali.clock import resume_after_downtime
 from cogs.umtali.in_dms import owe_at_bring_in
 from cogs.umtali.live import LiveMatch
@@ -249,15 +249,18 @@ class Claims:
                 notes[c.previous] = await notes_of(self.svc.store, c.previous)
                 owed[c.previous] = owed_of(await self.svc.store.get_meta(owed_key(c.previous)))
             at, still = last_alive(notes[c.previous][0])
+            since = None
+            if still and c.deadline is not None:
+                # Its own turn's standing still, by its holder's notes by match: a turn begun
+                # during that process's outage (or as it connected) from then, not from the
+                # outage's start; one noted running (begun since its last check, or its
+                # deadline paid since) ran till that process stopped.
+                since, by_match = turn_still(notes[c.previous], c.match_id, c.deadline)
+                still = since is not None or not by_match
             # A process cut off from Discord renewed its leases with its clocks standing still.
             renewed = c.lease_until - LEASE if c.lease_until > 0 and not still else None
-            known = [t for t in (at, renewed) if t is not None]
+            known = [t for t in (at if since is None else since, renewed) if t is not None]
             stopped = min(max(known), now) if known else now
-            # Its own turn's standing still, by its holder's note: a turn begun during that
-            # process's outage (or as it connected) from then, not from the outage's start.
-            since = held_since(notes[c.previous], c.match_id, c.deadline)
-            if since is not None:
-                stopped = min(since, now)
             entry = owed[c.previous].get(c.match_id)
             downs[c.match_id] = (stopped, {} if entry is None else {c.match_id: entry})
             kept = self._own_downs.get(c.match_id)

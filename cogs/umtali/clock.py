@@ -31,6 +31,7 @@ from cogs.umtali.clock_state import (
     Outage,
     Resumed,
     connecting_since,
+    outage_over,
     owed_on,
     run_out,
 )
@@ -96,7 +97,7 @@ async def check_timers(svc: MatchService, now: float) -> None:
             state.ask_rest(now)
         return
     owed = state.owed
-    if owed:
+    if owed or state.deferred:
         unpaid = dict(owed)
         await pay_noted(svc, "owed")
         if owed and owed != unpaid:
@@ -214,6 +215,7 @@ async def gateway_back(svc: MatchService, shard: int | str | None) -> None:
         return
     state.outage = None
     back = svc.clock()
+    outage_over(state, outage.since, back)
     log.info("Discord was out of reach %.1f s (its gateway, or its REST API through the "
              "proxy); the clocks go on", back - outage.since)
     # Each turn gets back the time its clock stood still: the whole outage, or since it

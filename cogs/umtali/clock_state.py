@@ -139,6 +139,12 @@ class ClockState:
     stood: list[tuple[float, float]] = field(default_factory=list)
     #: Since when the pause being given back stood the clocks still, until it is paid.
     standing: float | None = None
+    #: The gateway outages over lately (start, end): a pause judged after one was given back
+    #: is not given the part of it the outage gave (the watch may see the pause after it).
+    outages_over: list[tuple[float, float]] = field(default_factory=list)
+    #: The starts of those given back while a pause seen was not: their time owed, paid with
+    #: the pause's, the clocks noted standing still since meanwhile (``still_since``).
+    deferred: list[float] = field(default_factory=list)
     #: Turns resumed after downtime, saved or not, unknown (by match id): their matches are
     #: kept claimed and brought in again (``Owners``), and the resume read back then.
     resumed: dict[int, Resumed] = field(default_factory=dict)
@@ -162,9 +168,38 @@ def began(svc: MatchService, live: LiveMatch, now: float) -> None:
 
 
 def still_since(state: ClockState) -> float | None:
+    """Since when a pause seen and not given back yet (``pause_since``) stood the clocks
+    still, or an outage over whose time waits to be paid with it (``deferred``): a stop
+    meanwhile is noted as of then (``alive.heartbeat``), as nobody could play since, and a
+    restart gives the turns that time."""
+    pause = pause_since(state)
+    return min(state.deferred, default=pause) if pause is None else \
+        min(pause, *state.deferred)
+
+
+#: How long an outage over is kept for a pause judged after it (``ClockState.outages_over``):
+#: the watch sees a pause within seconds of the bot waking.
+OUTAGES_KEPT = 3600.0
+
+
+def outage_over(state: ClockState, since: float, end: float) -> None:
+    """A gateway outage from ``since`` to ``end`` is over, its time given back now: kept for
+    a pause judged after it; deferred if one is seen and not given back yet."""
+    state.outages_over = [span for span in state.outages_over if span[1] > end - OUTAGES_KEPT]
+    state.outages_over.append((since, end))
+    if pause_since(state) is not None:
+        state.deferred.append(since)
+
+
+def given_in_outages(state: ClockState, start: float, end: float) -> float:
+    """How much of ``start`` to ``end`` the outages over gave back already."""
+    return sum(max(0.0, min(end, over) - max(start, began))
+               for began, over in state.outages_over)
+
+
+def pause_since(state: ClockState) -> float | None:
     """Since when a pause seen and not given back yet (``stood``, ``standing``) stood the
-    clocks still: a stop meanwhile is noted as of then (``alive.heartbeat``), as nobody could
-    play since, and a restart gives the turns that time."""
+    clocks still."""
     judged = state.still_until
     # Each from where the judging has not reached yet.
     late = [start for start, now in ((since if judged is None else max(since, judged), now)

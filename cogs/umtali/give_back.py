@@ -8,7 +8,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from cogs.umtali.alive import noted, owed_to_note
-from cogs.umtali.clock_state import still_since
+from cogs.umtali.clock_state import pause_since
 from cogs.umtali.lasting import Lasting
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
@@ -37,7 +37,7 @@ async def pay_noted(svc: MatchService, why: str) -> None:
     not): a note failing leaves it owed, and paid at the first check that notes it
     (``clock.check_timers``). So at every payment, however small the outage that led to it
     (one given no time, the time owed before it not noted yet). Not while a pause of the
-    bot's stands the clocks still, seen and not given back yet (``still_since``): the note
+    bot's stands the clocks still, seen and not given back yet (``pause_since``): the note
     then says they stand still since it began, which holds what is owed (an outage heard to
     end meanwhile), and paid under it, a copy read elsewhere, or a restart, gave it again; the
     pause's own payment pays it (``standing_still.stood_still``). Noted and paid under one
@@ -45,8 +45,17 @@ async def pay_noted(svc: MatchService, why: str) -> None:
     the deadline before it, no longer the turn's once that payment is saved (lost at a take)."""
     state = svc.clock_state
     async with state.paying:
-        if state.owed and still_since(state) is None and (
-                owed_to_note(svc) is None or await noted(svc, f"with the time {why} owed")):
+        if pause_since(state) is not None:
+            return
+        # An outage's time owed while the pause waited is paid now: the clocks run again,
+        # noted so before any is paid.
+        deferred, state.deferred = state.deferred, []
+        if not state.owed:
+            if deferred:
+                await noted(svc, "as the clocks run again")
+            return
+        if (owed_to_note(svc) is None and not deferred) or \
+                await noted(svc, f"with the time {why} owed"):
             await _pay(svc, why)
 
 

@@ -277,25 +277,20 @@ class Owners:
             return None
         return (await self.holder_note(live.id, live.held_by))[1]
 
-    async def still_again(self, live: LiveMatch, before: Notes | None) -> None:
+    def still_again(self, live: LiveMatch, before: Notes | None) -> None:
         """``live``, a copy read while its holder's clocks stood still (``held_still``), took
         the match with its turn's clock as saved, moved on since (time given back): since when
-        the note of the holder it was read from has that turn standing still, read before the
-        take (``before``: its note after may say the clocks run, its outage over just after,
-        which it could no longer give this turn) or, that saying nothing of it, after (a
-        payment made since, its outage going on). An outage over before, its time is in the
-        deadline as saved and nothing stands still (counted again, a late move was played, a
-        take owed the outage twice); another payment made during the outage (a pause's, time
-        owed), the outage goes on (forgotten, the move was refused, the player forfeited at
-        a take for the other process's outage)."""
+        the notes of the holder it was read from, read just before the take (``before``:
+        ``note_before``), have that turn standing still. An outage over before, its time is in
+        the deadline as saved and nothing stands still (counted again, a late move was played,
+        a take owed the outage twice); another payment made during the outage (a pause's, time
+        owed), the outage goes on (forgotten, the move was refused, the player forfeited at a
+        take for the other process's outage). Not read after the take: the outage over just
+        after says the clocks ran, its time given by nobody; and this process holds the match
+        then, its copy not in memory yet (a lookup meanwhile would load another)."""
         was, live.held_still = live.held_still, None
-        if was is None or live.held_by is None:
-            return
-        since = None if before is None else held_since(before, live.id, live.deadline)
-        if since is None:
-            since = held_since((await self.holder_note(live.id, live.held_by))[1], live.id,
-                               live.deadline)
-        live.held_still = since
+        if was is not None and before is not None:
+            live.held_still = held_since(before, live.id, live.deadline)
 
     async def holder_note(self, match_id: int,
                           holder: str | None = None) -> tuple[str | None, Notes]:
@@ -332,7 +327,7 @@ class Owners:
                 if live.take_saved(shown, was):
                     self.svc.delivery.moved(live)
                 if live.take_clock(shown):
-                    await self.still_again(live, before)
+                    self.still_again(live, before)
                     show_clock(self.svc, live)  # the table says when the turn ends now
                 self.adopt(live)
                 return

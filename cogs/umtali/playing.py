@@ -278,8 +278,7 @@ class Playing(Looks):
         given = keep and live.take_clock(shown)
         if given:
             deadline = live.deadline
-            # (reads only for a copy loaded for this action, seen by nothing else till adopted)
-            await self.owners.still_again(live, before)
+            self.owners.still_again(live, before)
         if live.take_saved(shown, was):
             self.delivery.moved(live)
         self.owners.adopt(live)
@@ -312,10 +311,11 @@ class Playing(Looks):
         elif live.question:
             self.delivery.enqueue(live, Batch(question=True))
         svc = cast("MatchService", self)
-        if begun and svc.clock_state.loaded is not None:
-            # A turn begun while connecting stands still: noted so at once (another process
-            # judges a move on it, or takes it, by the note).
-            await noted(svc, "as a turn began while connecting")
+        if begun and (svc.clock_state.loaded is not None or svc.clock_state.outage is not None):
+            # A turn begun while the clocks stand still (connecting: it stands still too; an
+            # outage: it runs until the next check) is noted so at once: another process
+            # judges a move on it, or takes it (its holder gone), by the note.
+            await noted(svc, "as a turn began while the clocks stood still")
         return Outcome(live, events=events)
 
     def _reveal(self, live: LiveMatch, session: Session) -> list[str]:

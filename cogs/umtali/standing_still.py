@@ -9,7 +9,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from cogs.umtali.alive import noted
-from cogs.umtali.clock_state import CONNECTING
+from cogs.umtali.clock_state import CONNECTING, given_in_outages
 from cogs.umtali.give_back import owe, pay_noted
 
 if TYPE_CHECKING:
@@ -68,8 +68,10 @@ async def stood_still(svc: MatchService, since: float, now: float) -> None:
         # the pause already) runs from then.
         start = since if live.clock_from is None or live.clock_from[0] != live.deadline \
             else max(since, live.clock_from[1])
-        if end - start >= CONNECTING:
-            gaps[live.id] = (live.deadline, end - start)
+        # Less what an outage over since gave back of it (heard before this pause was).
+        stood = end - start - given_in_outages(state, start, end)
+        if stood >= CONNECTING:
+            gaps[live.id] = (live.deadline, stood)
     # Until it is paid, a stop notes the bot alive as of its start (``alive.heartbeat``).
     state.standing = since
     # Owed at once, paid below: a move reaching the bot meanwhile is judged with it, not
