@@ -16,14 +16,19 @@ from data.store import Store
 from tests.discord_helpers import World, start_match
 from tests.processes.helpers import main_of, process, settle, swept
 from tests.processes.test_takeover import kill
+from umtali.moves import MoveKind
+from umtali.players import GreedyPlayer
 
 
+@pytest.mark.parametrize("first", ["the tick", "a draw here"])
 async def test_a_match_let_go_at_a_restart_is_claimed_again_with_its_downtime(
-        world: World, store_target: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+        world: World, store_target: Any, monkeypatch: pytest.MonkeyPatch, first: str) -> None:
     """A restart under the same name whose first bring-in of a match fails (the database out
     of reach for that read) lets it go, and claims it again at the next tick: by then its own
     notes say alive as of the start; the downtime before it is the one its notes said before
-    the start rewrote them (``Claims._own_downs``; review79: lost)."""
+    the start rewrote them (``Claims._own_downs``; review79: lost). So too if a player acts on
+    it here before that tick, taking it (review89: lost, the copy read as this process's own
+    match, its clocks running)."""
     live = await start_match(world, time_control="normal")
     main = main_of(world)
     await settle(world, main)
@@ -47,6 +52,13 @@ async def test_a_match_let_go_at_a_restart_is_claimed_again_with_its_downtime(
     monkeypatch.setattr(Store, "match", once_busy)
     async with process(world, store_target, main.owners.name) as again:
         assert live.id not in again.matches and not fails[0]
+        if first == "a draw here":
+            copy = await again.lookup(live.id)
+            assert copy is not None
+            seat = copy.session.to_act
+            move = GreedyPlayer().choose(copy.session.view(seat))
+            assert move.kind is not MoveKind.DISCARD, move
+            assert (await again.act(copy, copy.player_ids[seat], move)).ok
         world.clock.advance(1)
         await again.check_timers()
         assert live.id in again.matches
