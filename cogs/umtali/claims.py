@@ -101,9 +101,14 @@ class Claims:
 
     def held_here(self, match_id: int) -> None:
         """The match is held here (``Owners.adopt``: claimed, or taken by an action): what it
-        was owed for this process's downtime, it was owed then (``resume_after_downtime``,
-        ``Owners.hold``), not at a later claim."""
+        was owed for this process's downtime, it was owed then (``resume_after_downtime``, or,
+        taken by an action, as its copy was read: ``Owners.lookup``), not at a later claim."""
         self._own_downs.pop(match_id, None)
+
+    def down_kept(self, match_id: int) -> Down | None:
+        """The downtime kept for this process's own match, let go at its start."""
+        kept = self._own_downs.get(match_id)
+        return None if kept is None else kept[0]
 
     def downs_kept(self) -> set[int]:
         """The matches a downtime is kept for (``_own_downs``)."""

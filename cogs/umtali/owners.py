@@ -492,6 +492,12 @@ class Owners:
         fresh = read(LiveMatch.from_row(row))  # (its refused DMs as saved: ``refused_here``)
         if holder != self.name:
             fresh.held_still, fresh.held_by = held_since(notes, match_id, row.deadline), holder
+        elif (kept := self.claims.down_kept(match_id)) is not None:
+            # This process's own, let go at its start (its bring-in failed), not claimed back
+            # yet: its clocks stood still since it stopped, as its notes said then. Judged
+            # with that, and owed it once taken here (``adopt``), as the claim would have.
+            (fresh.held_still, down_owed), fresh.held_by = kept, holder
+            owed = down_owed
         fresh.owed_elsewhere = owed.get(match_id)
         return fresh
 
