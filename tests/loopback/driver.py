@@ -64,6 +64,28 @@ async def until(check: Callable[[], Any], what: str, timeout: float = 20.0) -> A
         raise AssertionError(f"timed out waiting for {what}") from None
 
 
+async def until_steady(check: Callable[[], Any], what: str, timeout: float = 20.0,
+                       steady: float = 1.0) -> None:
+    """Poll ``check`` until it holds ``steady`` seconds in a row: a send held back and let go
+    may show an older version a moment after (corrected as overtaken)."""
+    loop = asyncio.get_running_loop()
+
+    async def poll() -> None:
+        since = None
+        while True:
+            if not check():
+                since = None
+            elif since is None:
+                since = loop.time()
+            elif loop.time() - since >= steady:
+                return
+            await asyncio.sleep(0.01)
+    try:
+        await asyncio.wait_for(poll(), timeout)
+    except TimeoutError:
+        raise AssertionError(f"timed out waiting for {what}") from None
+
+
 def custom_ids(message: dict[str, Any] | None) -> list[str]:
     return [c["custom_id"] for row in (message or {}).get("components", [])
             for c in row.get("components", []) if "custom_id" in c]

@@ -30,6 +30,7 @@ from tests.loopback.driver import (
     query,
     read_match,
     until,
+    until_steady,
 )
 from tests.loopback.harness import BotProcess
 from tests.loopback.launch import PAUSE_VAR, SEED_VAR
@@ -276,10 +277,11 @@ class Soak:
         except AssertionError as e:
             self.broke(str(e))
         # The table and the panels are edited after the save, and again later where Discord
-        # failed: given a while to come right.
+        # failed: given a while to come right, and to stay so (a send held back and let go
+        # shows an older version for a moment, then the one saved: ``overtaken``).
         with contextlib.suppress(AssertionError):
-            await until(lambda: not shown_problems(self.server, self.db, match_id),
-                        "the table and panels", timeout=SETTLE)
+            await until_steady(lambda: not shown_problems(self.server, self.db, match_id),
+                               "the table and panels", timeout=SETTLE)
         for problem in (replay_problems(self.db, match_id)
                         + result_problems(self.db, match_id, practice, before)
                         + shown_problems(self.server, self.db, match_id)
