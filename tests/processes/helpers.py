@@ -80,6 +80,17 @@ async def settle(world: World, *services: MatchService) -> None:
     await world.env.settle()
 
 
+async def checked(world: World, **match: Any) -> tuple[LiveMatch, MatchService]:
+    """A match started (``start_match``'s keywords), its process's timers checked once: its
+    turn's clock running there. The match and that process."""
+    live = await start_match(world, **match)
+    main = main_of(world)
+    await settle(world, main)
+    await main.check_timers()
+    await settle(world, main)
+    return live, main
+
+
 async def act_via(world: World, svc: MatchService, match_id: int, move: Move) -> None:
     """The player to act makes ``move`` as a member would, and ``svc``'s process gets the
     click: a draw from the DM panel, a discard from the table's My hand panel (a meld, which

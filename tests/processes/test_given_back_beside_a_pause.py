@@ -23,8 +23,8 @@ from cogs.umtali.alive import noted
 from cogs.umtali.clock import gateway_back, gateway_lost
 from cogs.umtali.service import MatchService
 from cogs.umtali.standing_still import judge_stood, stood_still
-from tests.discord_helpers import World, start_match
-from tests.processes.helpers import main_of, row, settle
+from tests.discord_helpers import World
+from tests.processes.helpers import checked, row, settle
 from tests.processes.test_given_back_notes_fail import OUTAGE as FIRST
 from tests.processes.test_given_back_notes_fail import _draw_elsewhere, in_an_outage, notes_down
 
@@ -34,10 +34,7 @@ OUTAGE = 60.0
 
 async def test_a_blip_heard_while_a_pause_is_given_pays_it_under_a_still_note(
         world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
-    live = await start_match(world, time_control="normal")
-    main = main_of(world)
-    await settle(world, main)
-    await main.check_timers()
+    live, main = await checked(world, time_control="normal")
     deadline = live.deadline
     assert deadline is not None
     since = world.clock.now
@@ -68,10 +65,7 @@ async def test_a_blip_heard_while_a_pause_is_given_pays_it_under_a_still_note(
 
 async def test_an_outage_paid_before_a_pause_seen_is_judged_is_given_once(
         world: World, other: MatchService) -> None:
-    live = await start_match(world, time_control="normal")
-    main = main_of(world)
-    await settle(world, main)
-    await main.check_timers()
+    live, main = await checked(world, time_control="normal")
     deadline = live.deadline
     assert deadline is not None
     since = world.clock.now

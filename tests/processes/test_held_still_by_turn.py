@@ -30,7 +30,7 @@ from cogs.umtali.live import LiveMatch
 from cogs.umtali.service import MatchService
 from cogs.umtali.standing_still import stood_still
 from tests.discord_helpers import World, start_match
-from tests.processes.helpers import main_of, process, row, settle
+from tests.processes.helpers import checked, main_of, process, row, settle
 from tests.processes.test_takeover import kill
 from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
@@ -112,11 +112,7 @@ async def test_a_payment_during_the_holders_outage_keeps_the_outage_for_a_copy(
 
 async def test_a_turn_begun_during_the_holders_outage_is_owed_its_own_time_at_a_take(
         world: World, other: MatchService) -> None:
-    live = await start_match(world, time_control="normal")
-    main = main_of(world)
-    await settle(world, main)
-    await main.check_timers()
-    await settle(world, main)
+    live, main = await checked(world, time_control="normal")
     # Shard 1 down (the match's server); the players' DMs, on shard 0, still reach the holder.
     gateway_lost(main, 1)
     await heartbeat(main)
@@ -193,11 +189,7 @@ async def _turn_through(svc: MatchService, match_id: int) -> None:
 
 async def test_a_turn_begun_as_its_holder_connects_takes_a_move_in_time_elsewhere(
         world: World, other: MatchService, store_target: str) -> None:
-    live = await start_match(world, turn_timer=1)
-    main = main_of(world)
-    await settle(world, main)
-    await main.check_timers()
-    await settle(world, main)
+    live, main = await checked(world, turn_timer=1)
     async with process(world, store_target, "p3") as first:
         await first.check_timers()
         await _turn_through(first, live.id)  # p3 holds the match
@@ -242,11 +234,7 @@ async def test_the_note_a_bot_from_before_reads_is_as_it_was(world: World) -> No
 
 async def test_a_turn_begun_during_an_outage_is_resumed_from_its_own_start_after_a_crash(
         world: World, other: MatchService) -> None:
-    live = await start_match(world, turn_timer=60)
-    main = main_of(world)
-    await settle(world, main)
-    await main.check_timers()
-    await settle(world, main)
+    live, main = await checked(world, turn_timer=60)
     gateway_lost(main, 1)  # the match's server's shard; the DMs still reach the holder
     await heartbeat(main)
     world.clock.advance(OUTAGE)
@@ -274,11 +262,7 @@ async def test_a_turn_begun_during_an_outage_then_a_crash_before_its_check_is_no
         world: World, other: MatchService) -> None:
     """Noted at once as it begins (its clock running till the holder's next check), the turn
     is resumed after the crash from when that process stopped, not from the outage's start."""
-    live = await start_match(world, turn_timer=60)
-    main = main_of(world)
-    await settle(world, main)
-    await main.check_timers()
-    await settle(world, main)
+    live, main = await checked(world, turn_timer=60)
     gateway_lost(main, 1)  # the match's server's shard; the DMs still reach the holder
     await heartbeat(main)
     world.clock.advance(OUTAGE)

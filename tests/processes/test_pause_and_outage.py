@@ -20,8 +20,8 @@ from cogs.umtali.claims import LEASE
 from cogs.umtali.clock import gateway_back, gateway_lost
 from cogs.umtali.service import MatchService
 from cogs.umtali.standing_still import judge_stood
-from tests.discord_helpers import World, start_match
-from tests.processes.helpers import main_of, row, settle
+from tests.discord_helpers import World
+from tests.processes.helpers import checked, row, settle
 from tests.processes.test_takeover import kill
 from umtali.players import GreedyPlayer
 
@@ -33,10 +33,7 @@ async def pause_inside_an_outage(world: World) -> tuple[MatchService, int, float
     """The gateway drops; ``OUTAGE`` later the process pauses ``PAUSE`` (the watch sees it);
     the gateway is heard back before the pause is judged. The process, the match, its turn's
     deadline before, and when the outage began."""
-    live = await start_match(world, time_control="normal")
-    main = main_of(world)
-    await settle(world, main)
-    await main.check_timers()
+    live, main = await checked(world, time_control="normal")
     deadline = live.deadline
     assert deadline is not None
     start = world.clock.now
@@ -77,11 +74,7 @@ async def test_a_crash_before_the_pause_is_judged_keeps_the_outage(
 
 async def test_a_turn_begun_after_a_pause_seen_is_not_noted_still_from_before_it(
         world: World, other: MatchService) -> None:
-    live = await start_match(world, turn_timer=60)
-    main = main_of(world)
-    await settle(world, main)
-    await main.check_timers()
-    await settle(world, main)
+    live, main = await checked(world, turn_timer=60)
     paused = world.clock.now
     world.clock.advance(PAUSE)
     main.clock_state.stood.append((paused, world.clock.now))  # seen, not judged yet
