@@ -10,34 +10,27 @@ from typing import Any
 import pytest
 
 from cogs.umtali.alive import heartbeat
+from cogs.umtali.live import LiveMatch
 from cogs.umtali.owners import RENEW_EVERY
+from cogs.umtali.service import MatchService
 from data.leases import Leases
 from data.store import Store
 from tests.discord_helpers import World, start_match
-from tests.processes.helpers import main_of, process, settle, swept
+from tests.processes.helpers import checked, main_of, process, settle, swept
 from tests.processes.test_takeover import kill
 from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
 
 
-@pytest.mark.parametrize("first", ["the tick", "a draw here"])
-async def test_a_match_let_go_at_a_restart_is_claimed_again_with_its_downtime(
-        world: World, store_target: Any, monkeypatch: pytest.MonkeyPatch, first: str) -> None:
-    """A restart under the same name whose first bring-in of a match fails (the database out
-    of reach for that read) lets it go, and claims it again at the next tick: by then its own
-    notes say alive as of the start; the downtime before it is the one its notes said before
-    the start rewrote them (``Claims._own_downs``; review79: lost). So too if a player acts on
-    it here before that tick, taking it (review89: lost, the copy read as this process's own
-    match, its clocks running)."""
-    live = await start_match(world, time_control="normal")
-    main = main_of(world)
-    await settle(world, main)
-    await main.check_timers()
-    await settle(world, main)
+async def killed_then_busy_once(world: World, monkeypatch: pytest.MonkeyPatch
+                                ) -> tuple[LiveMatch, MatchService, float]:
+    """A match whose process, noted alive, is killed for 120 s, the database then failing the
+    next read of it (a restart's bring-in): the match, that process, and the time its turn had
+    left."""
+    live, main = await checked(world, time_control="normal")
     await heartbeat(main)
-    deadline = live.deadline
-    assert deadline is not None
-    left = deadline - world.clock.now
+    assert live.deadline is not None
+    left = live.deadline - world.clock.now
     await kill(main)
     world.clock.advance(120)
     real = Store.match
@@ -50,8 +43,21 @@ async def test_a_match_let_go_at_a_restart_is_claimed_again_with_its_downtime(
         return await real(self, match_id)
 
     monkeypatch.setattr(Store, "match", once_busy)
+    return live, main, left
+
+
+@pytest.mark.parametrize("first", ["the tick", "a draw here"])
+async def test_a_match_let_go_at_a_restart_is_claimed_again_with_its_downtime(
+        world: World, store_target: Any, monkeypatch: pytest.MonkeyPatch, first: str) -> None:
+    """A restart under the same name whose first bring-in of a match fails (the database out
+    of reach for that read) lets it go, and claims it again at the next tick: by then its own
+    notes say alive as of the start; the downtime before it is the one its notes said before
+    the start rewrote them (``Claims._own_downs``; review79: lost). So too if a player acts on
+    it here before that tick, taking it (review89: lost, the copy read as this process's own
+    match, its clocks running)."""
+    live, main, left = await killed_then_busy_once(world, monkeypatch)
     async with process(world, store_target, main.owners.name) as again:
-        assert live.id not in again.matches and not fails[0]
+        assert live.id not in again.matches
         if first == "a draw here":
             copy = await again.lookup(live.id)
             assert copy is not None
@@ -75,26 +81,9 @@ async def test_a_match_let_go_at_a_restart_then_ended_elsewhere_keeps_no_downtim
     plays there (a later claim here gives it only if nobody held it since: its lease as let
     go) and freed at this process's next renewal once that process ends it (review81: kept
     for the process's life)."""
-    live = await start_match(world, time_control="normal")
-    main = main_of(world)
-    await settle(world, main)
-    await main.check_timers()
-    await settle(world, main)
-    await heartbeat(main)
-    await kill(main)
-    world.clock.advance(120)
-    real = Store.match
-    fails = [1]
-
-    async def once_busy(self: Store, match_id: int) -> Any:
-        if match_id == live.id and fails[0]:
-            fails[0] -= 1
-            raise OSError("the database is unreachable")
-        return await real(self, match_id)
-
-    monkeypatch.setattr(Store, "match", once_busy)
+    live, main, _ = await killed_then_busy_once(world, monkeypatch)
     async with process(world, store_target, main.owners.name) as again:
-        assert live.id not in again.matches and not fails[0]
+        assert live.id not in again.matches
         async with process(world, store_target, "p2") as p2:
             await p2.check_timers()
             assert live.id in p2.matches, "the match let go was not taken by p2"
@@ -149,7 +138,7 @@ async def test_a_match_let_go_at_a_restart_and_held_a_moment_elsewhere_keeps_its
     monkeypatch.setattr(Store, "match", busy)
     async with process(world, store_target, main.owners.name) as again:
         here.append(again.store)
-        assert live.id not in again.matches and not fails[0]
+        assert live.id not in again.matches
         p2_failing[0] = True
         up = asyncio.Event()
         done = asyncio.Event()
@@ -192,24 +181,7 @@ async def test_a_match_let_go_at_a_restart_then_ended_here_keeps_no_downtime(
     resigns through this process) before its next tick: the downtime kept for it is freed as
     the match is held here, not kept for the process's life with its holder read at every
     tick (review85)."""
-    live = await start_match(world, time_control="normal")
-    main = main_of(world)
-    await settle(world, main)
-    await main.check_timers()
-    await settle(world, main)
-    await heartbeat(main)
-    await kill(main)
-    world.clock.advance(120)
-    real = Store.match
-    fails = [1]
-
-    async def once_busy(self: Store, match_id: int) -> Any:
-        if match_id == live.id and fails[0]:
-            fails[0] -= 1
-            raise OSError("the database is unreachable")
-        return await real(self, match_id)
-
-    monkeypatch.setattr(Store, "match", once_busy)
+    live, main, _ = await killed_then_busy_once(world, monkeypatch)
     asked: list[int] = []
     real_holder = Leases.holder
 
@@ -219,7 +191,7 @@ async def test_a_match_let_go_at_a_restart_then_ended_here_keeps_no_downtime(
 
     monkeypatch.setattr(Leases, "holder", counting)
     async with process(world, store_target, main.owners.name) as again:
-        assert live.id not in again.matches and not fails[0]
+        assert live.id not in again.matches
         copy = await again.lookup(live.id)
         assert copy is not None
         await again.resign(copy, 1)
