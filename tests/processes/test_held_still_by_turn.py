@@ -29,6 +29,7 @@ from cogs.umtali.clock import gateway_back, gateway_lost
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.service import MatchService
 from cogs.umtali.standing_still import stood_still
+from data.db import Row
 from tests.discord_helpers import World, start_match
 from tests.processes.helpers import checked, main_of, process, row, settle
 from tests.processes.test_takeover import kill
@@ -38,6 +39,19 @@ from umtali.players import GreedyPlayer
 OUTAGE = 300.0
 OWED = 60.0
 PAUSE = 20.0
+
+
+async def taken(world: World, main: MatchService, other: MatchService,
+                match_id: int) -> Row:
+    """The match as saved once ``other``, whose action took it, has checked its timers (what
+    it owes the turn saved)."""
+    await settle(world, main, other)
+    world.clock.advance(1)
+    await other.check_timers()
+    await settle(world, main, other)
+    saved = await row(world, match_id)
+    assert saved["owner"] == other.owners.name
+    return saved
 
 
 async def paid_during_an_outage(
@@ -99,12 +113,7 @@ async def test_a_payment_during_the_holders_outage_keeps_the_outage_for_a_copy(
     assert outcome.ok, f"refused ({outcome.error}) while the holder's clocks stand still"
     if how == "discard":
         return
-    await settle(world, main, other)
-    world.clock.advance(1)
-    await other.check_timers()
-    await settle(world, main, other)
-    saved = await row(world, live.id)
-    assert saved["owner"] == other.owners.name
+    saved = await taken(world, main, other, live.id)
     assert saved["status"] == "active", "forfeited at the take for the holder's outage"
     assert saved["deadline"] == pytest.approx(paid + (paid + 100 - since), abs=3), \
         "the time the turn stood still at its holder was not given at the take"
@@ -132,12 +141,7 @@ async def test_a_turn_begun_during_the_holders_outage_is_owed_its_own_time_at_a_
     draw = GreedyPlayer().choose(copy.session.view(nxt))
     assert draw.kind is not MoveKind.DISCARD
     assert (await other.act(copy, copy.player_ids[nxt], draw, copy.version)).ok
-    await settle(world, main, other)
-    world.clock.advance(1)
-    await other.check_timers()
-    await settle(world, main, other)
-    saved = await row(world, live.id)
-    assert saved["owner"] == other.owners.name
+    saved = await taken(world, main, other, live.id)
     assert saved["deadline"] == pytest.approx(begun + 10, abs=2), \
         "the turn was given the outage from before it began"
 
@@ -162,12 +166,7 @@ async def test_the_holders_outage_ending_as_a_copys_move_is_saved_is_given_at_th
     outcome = await other.act(copy, copy.player_ids[seat], move, copy.version)
     monkeypatch.setattr(other.store, "record_move", record)
     assert outcome.ok, outcome.error
-    await settle(world, main, other)
-    world.clock.advance(1)
-    await other.check_timers()
-    await settle(world, main, other)
-    saved = await row(world, live.id)
-    assert saved["owner"] == other.owners.name
+    saved = await taken(world, main, other, live.id)
     assert saved["status"] == "active", "forfeited for the holder's outage"
     assert saved["deadline"] == pytest.approx(paid + (paid + 100 - since), abs=3), \
         "the time the turn stood still at its holder was given by nobody"
