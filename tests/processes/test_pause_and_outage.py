@@ -8,6 +8,12 @@ is given once, and noted so for whoever brings the match back meanwhile (review9
   pause began, and a crash then lost the outage before it.
 - A turn begun after the pause (a move as the bot woke) was noted still from the pause's start:
   a copy elsewhere gave it the pause, which was not its own.
+- A turn begun during the outage, the process pausing before a check noted it, was given
+  nothing of the pause: the outage gave it nothing, and the pause was cut by all the outage
+  gave (review91: now by what it gave that turn).
+- A turn begun during the outage, noted, then a crash while the pause waited to be judged: the
+  note said its clock ran (its time waiting for the pause's), and the take-over gave it only
+  the time since the holder's last renewal (review91).
 
 SimCord, virtual time, on SQLite and PostgreSQL."""
 
@@ -18,6 +24,7 @@ import pytest
 from cogs.umtali.alive import noted
 from cogs.umtali.claims import LEASE
 from cogs.umtali.clock import gateway_back, gateway_lost
+from cogs.umtali.live import LiveMatch
 from cogs.umtali.service import MatchService
 from cogs.umtali.standing_still import judge_stood
 from tests.discord_helpers import World
@@ -90,3 +97,57 @@ async def test_a_turn_begun_after_a_pause_seen_is_not_noted_still_from_before_it
     assert copy is not None and copy is not live
     assert copy.held_still is None or copy.held_still >= begun, \
         "a turn begun after the pause is noted still from the pause's start"
+
+
+async def turn_begun_in_an_outage(world: World, noted_still: bool
+                                  ) -> tuple[MatchService, LiveMatch, float, float]:
+    """A turn begun during an outage of the match's shard (a move by DM), ``noted_still`` by
+    a check or not, then a pause of ``PAUSE`` the watch sees, the gateway heard back before
+    it is judged. The process, the match, the turn's deadline, and when the pause began."""
+    live, main = await checked(world, time_control="normal")
+    gateway_lost(main, 1)  # the match's shard; the holder still hears DMs
+    await noted(main, "as the gateway dropped")
+    world.clock.advance(OUTAGE)
+    await main.check_timers()
+    seat = live.session.to_act
+    while live.session.to_act == seat:
+        move = GreedyPlayer().choose(live.session.view(seat))
+        assert (await main.act(live, live.player_ids[seat], move, live.version)).ok
+    await settle(world, main)
+    assert live.deadline is not None
+    deadline = live.deadline
+    if noted_still:
+        world.clock.advance(1)
+        await main.check_timers()
+    paused = world.clock.now
+    world.clock.advance(PAUSE)
+    main.clock_state.stood.append((paused, world.clock.now))  # the watch saw it
+    await gateway_back(main, 1)  # heard before the pause is judged
+    return main, live, deadline, paused
+
+
+async def test_a_turn_begun_in_an_outage_is_given_the_pause_after_it(world: World) -> None:
+    main, live, deadline, _ = await turn_begun_in_an_outage(world, noted_still=False)
+    async with main.clock_state.judging:
+        await judge_stood(main)
+    world.clock.advance(1)
+    await main.check_timers()
+    await settle(world, main)
+    given = (await row(world, live.id))["deadline"] - deadline
+    assert given == pytest.approx(PAUSE, abs=2), f"given {given:.0f} s of a {PAUSE:.0f} s pause"
+
+
+async def test_a_crash_as_the_pause_waits_keeps_a_turn_begun_in_the_outage_standing_still(
+        world: World, other: MatchService) -> None:
+    main, live, deadline, paused = await turn_begun_in_an_outage(world, noted_still=True)
+    await main.owners.renew(world.clock.now)  # renewed beside as it woke
+    await kill(main)
+    world.clock.advance(LEASE + 1)
+    await other.check_timers()
+    await settle(world, other)
+    saved = await row(world, live.id)
+    assert saved["owner"] == other.owners.name
+    # It stood still from the check that noted it (just before the pause) until the crash.
+    left = saved["deadline"] - world.clock.now
+    assert left == pytest.approx(deadline - paused, abs=3), \
+        f"resumed with {left:.0f} s left; it had {deadline - paused:.0f} s when it stood still"
