@@ -16,7 +16,7 @@ import logging
 import math
 from typing import TYPE_CHECKING
 
-from cogs.umtali.clock_state import connecting_since, still_since
+from cogs.umtali.clock_state import connecting_since, pause_since, still_since
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
@@ -115,7 +115,7 @@ def still_by_match(svc: MatchService) -> dict[int, list[float | None]]:
     is not given back yet: the time owed then may hold the pause, whose standing still this
     note holds too (a copy would count it twice)."""
     state = svc.clock_state
-    pause = still_since(state)
+    pause = pause_since(state)
     by_match: dict[int, list[float | None]] = {}
     for live in svc.matches.values():
         if live.over or live.deadline is None:
@@ -125,8 +125,10 @@ def still_by_match(svc: MatchService) -> dict[int, list[float | None]]:
         set_at = live.clock_from[1] if live.clock_from is not None and \
             live.clock_from[0] == live.deadline else None
         since = [] if pause is None or (set_at is not None and set_at > pause) else [pause]
-        if state.outage is not None and (noted := state.outage.still_since(live)) is not None:
-            since.append(noted)
+        # The outage under way, and those over whose time waits for a pause's.
+        for outage in ([] if state.outage is None else [state.outage]) + state.deferred:
+            if (noted := outage.still_since(live)) is not None:
+                since.append(noted)
         if state.loaded is not None and state.loaded[1].get(live.id) == live.deadline:
             since.append(connecting_since(state, live.id))
         entry: list[float | None] = [min(since, default=None), live.deadline]

@@ -215,7 +215,6 @@ async def gateway_back(svc: MatchService, shard: int | str | None) -> None:
         return
     state.outage = None
     back = svc.clock()
-    outage_over(state, outage.since, back)
     log.info("Discord was out of reach %.1f s (its gateway, or its REST API through the "
              "proxy); the clocks go on", back - outage.since)
     # Each turn gets back the time its clock stood still: the whole outage, or since it
@@ -226,6 +225,7 @@ async def gateway_back(svc: MatchService, shard: int | str | None) -> None:
         if not live.over and live.deadline is not None and since is not None and \
                 back - since >= CONNECTING:
             gaps[live.id] = (live.deadline, back - since)
+    outage_over(state, outage, back, {match_id: back - gap for match_id, (_, gap) in gaps.items()})
     await give_back(svc, gaps, "of the gateway outage")
     # What waited through the outage goes out now, not at its next retry.
     svc.delivery.retry_now()

@@ -139,12 +139,14 @@ class ClockState:
     stood: list[tuple[float, float]] = field(default_factory=list)
     #: Since when the pause being given back stood the clocks still, until it is paid.
     standing: float | None = None
-    #: The gateway outages over lately (start, end): a pause judged after one was given back
-    #: is not given the part of it the outage gave (the watch may see the pause after it).
-    outages_over: list[tuple[float, float]] = field(default_factory=list)
-    #: The starts of those given back while a pause seen was not: their time owed, paid with
-    #: the pause's, the clocks noted standing still since meanwhile (``still_since``).
-    deferred: list[float] = field(default_factory=list)
+    #: The gateway outages over lately: when each ended, and since when it gave each turn it
+    #: gave time back to (by match id). A pause judged after one is not given the part of it
+    #: the outage gave (the watch may see the pause after it).
+    outages_over: list[tuple[float, dict[int, float]]] = field(default_factory=list)
+    #: Of those, the ones given back while a pause seen was not: their time owed, paid with
+    #: the pause's, the clocks noted standing still since meanwhile (``still_since``,
+    #: ``alive.still_by_match``).
+    deferred: list[Outage] = field(default_factory=list)
     #: Turns resumed after downtime, saved or not, unknown (by match id): their matches are
     #: kept claimed and brought in again (``Owners``), and the resume read back then.
     resumed: dict[int, Resumed] = field(default_factory=dict)
@@ -172,9 +174,9 @@ def still_since(state: ClockState) -> float | None:
     still, or an outage over whose time waits to be paid with it (``deferred``): a stop
     meanwhile is noted as of then (``alive.heartbeat``), as nobody could play since, and a
     restart gives the turns that time."""
+    since = [outage.since for outage in state.deferred]
     pause = pause_since(state)
-    return min(state.deferred, default=pause) if pause is None else \
-        min(pause, *state.deferred)
+    return min(since, default=None) if pause is None else min(pause, *since)
 
 
 #: How long an outage over is kept for a pause judged after it (``ClockState.outages_over``):
@@ -182,19 +184,21 @@ def still_since(state: ClockState) -> float | None:
 OUTAGES_KEPT = 3600.0
 
 
-def outage_over(state: ClockState, since: float, end: float) -> None:
-    """A gateway outage from ``since`` to ``end`` is over, its time given back now: kept for
-    a pause judged after it; deferred if one is seen and not given back yet."""
-    state.outages_over = [span for span in state.outages_over if span[1] > end - OUTAGES_KEPT]
-    state.outages_over.append((since, end))
+def outage_over(state: ClockState, outage: Outage, end: float,
+                given: dict[int, float]) -> None:
+    """``outage`` is over at ``end``, given back to the turns of ``given`` (by match id,
+    since when): kept for a pause judged after it; deferred if one is seen and not given back
+    yet."""
+    state.outages_over = [over for over in state.outages_over if over[0] > end - OUTAGES_KEPT]
+    state.outages_over.append((end, given))
     if pause_since(state) is not None:
-        state.deferred.append(since)
+        state.deferred.append(outage)
 
 
-def given_in_outages(state: ClockState, start: float, end: float) -> float:
-    """How much of ``start`` to ``end`` the outages over gave back already."""
-    return sum(max(0.0, min(end, over) - max(start, began))
-               for began, over in state.outages_over)
+def given_in_outages(state: ClockState, match_id: int, start: float, end: float) -> float:
+    """How much of ``start`` to ``end`` the outages over gave back to the match's turn."""
+    return sum(max(0.0, min(end, over) - max(start, given[match_id]))
+               for over, given in state.outages_over if match_id in given)
 
 
 def pause_since(state: ClockState) -> float | None:

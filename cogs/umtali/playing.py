@@ -311,11 +311,11 @@ class Playing(Looks):
         elif live.question:
             self.delivery.enqueue(live, Batch(question=True))
         svc = cast("MatchService", self)
-        if begun and (svc.clock_state.loaded is not None or svc.clock_state.outage is not None):
-            # A turn begun while the clocks stand still (connecting: it stands still too; an
-            # outage: it runs until the next check) is noted so at once: another process
-            # judges a move on it, or takes it (its holder gone), by the note.
-            await noted(svc, "as a turn began while the clocks stood still")
+        if begun and svc.clock_state.loaded is not None:
+            # A turn begun while connecting stands still: noted so at once (another process
+            # judges a move on it, or takes it, by the note). One begun during an outage runs
+            # until the next check notes it, as the note reads a turn it does not name.
+            await noted(svc, "as a turn began while connecting")
         return Outcome(live, events=events)
 
     def _reveal(self, live: LiveMatch, session: Session) -> list[str]:

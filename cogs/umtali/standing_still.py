@@ -43,6 +43,7 @@ async def stood_still(svc: MatchService, since: float, now: float) -> None:
     if now < since:
         # The clock stepped back: what was judged, and when turns' clocks were set, is ahead.
         state.still_until = None
+        state.outages_over = []  # (ahead too)
         for live in svc.matches.values():
             live.clock_from = None
         return
@@ -69,7 +70,7 @@ async def stood_still(svc: MatchService, since: float, now: float) -> None:
         start = since if live.clock_from is None or live.clock_from[0] != live.deadline \
             else max(since, live.clock_from[1])
         # Less what an outage over since gave back of it (heard before this pause was).
-        stood = end - start - given_in_outages(state, start, end)
+        stood = end - start - given_in_outages(state, live.id, start, end)
         if stood >= CONNECTING:
             gaps[live.id] = (live.deadline, stood)
     # Until it is paid, a stop notes the bot alive as of its start (``alive.heartbeat``).
