@@ -135,3 +135,29 @@ async def test_a_stop_before_a_pause_is_given_back_keeps_it_for_the_restart(
     assert restored.deadline is not None and left > GRACE
     assert restored.deadline - world.clock.now == pytest.approx(left, abs=2), \
         "the pause taken from the turn"
+
+
+async def test_a_move_after_a_pause_seen_during_a_check_is_in_time(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot suspended as a check held the judging, the turn's deadline passing meanwhile:
+    a move made as it woke, the pause seen by the watch and not judged yet (waiting for that
+    check), is judged with the time the pause will give (``clock_state.unjudged``); it was
+    refused as late, though the check then gave the turn the pause (review92)."""
+    live, svc = await _timed(world)
+    seat = live.session.to_act
+    made: list[Any] = []
+
+    async def paused_then_moved() -> None:
+        await timers.stand_still(600)  # suspended mid-check; the watch sees it
+        assert svc.clock_state.stood, "the watch saw no pause"
+        move = GreedyPlayer().choose(live.session.view(seat))
+        try:
+            made.append(await play(world, live, move))
+        except AssertionError as e:  # refused
+            made.append(e)
+
+    async with running(world, monkeypatch) as timers:
+        await _in_renewal(monkeypatch, svc, timers, paused_then_moved)
+        assert made and not isinstance(made[0], AssertionError), \
+            f"a move made as the bot woke was refused: {made}"
+        assert not live.over
