@@ -201,6 +201,36 @@ def given_in_outages(state: ClockState, match_id: int, start: float, end: float)
                for over, given in state.outages_over if match_id in given)
 
 
+def pause_owed(state: ClockState, live: LiveMatch, since: float, now: float) -> float:
+    """What a pause of the bot's from ``since`` (where judging has not reached) to ``now``
+    gives ``live``'s turn (``standing_still``): none for a blip under ``CONNECTING``; up to an
+    outage under way, which gives its own; from when its clock was set here, if since (a move
+    as the bot woke, a take); less what an outage over since gave that turn of it."""
+    gap = (now if state.outage is None else min(now, state.outage.since)) - since
+    if gap < CONNECTING or live.over or live.deadline is None:
+        return 0.0
+    end = since + gap
+    start = since if live.clock_from is None or live.clock_from[0] != live.deadline \
+        else max(since, live.clock_from[1])
+    stood = end - start - given_in_outages(state, live.id, start, end)
+    return stood if stood >= CONNECTING else 0.0
+
+
+def unjudged(state: ClockState, live: LiveMatch) -> float:
+    """What the pauses seen and not judged yet (``stood``: the watch saw one as a check held
+    the judging) will give ``live``'s turn: a move meanwhile is judged with it (refused as
+    late, or the reserve charged for time nobody could play, before)."""
+    judged, total = state.still_until, 0.0
+    if not state.checked:
+        return total  # (the first check gives it with the time spent connecting)
+    for since, now in state.stood:
+        if now < since:
+            break  # (the clock stepped back: judged apart)
+        total += pause_owed(state, live, since if judged is None else max(since, judged), now)
+        judged = now if judged is None else max(judged, now)
+    return total
+
+
 def pause_since(state: ClockState) -> float | None:
     """Since when a pause seen and not given back yet (``stood``, ``standing``) stood the
     clocks still."""
@@ -263,6 +293,8 @@ def judged_deadline(svc: MatchService, live: LiveMatch, now: float) -> float | N
         since = live.held_still if since is None else min(since, live.held_still)
     if since is not None:
         deadline += max(0.0, now - since)
+    if svc.matches.get(live.id) is live:
+        deadline += unjudged(state, live)
     if state.loaded is not None and state.loaded[1].get(live.id) == live.deadline:
         gap = (now if state.first_down is None else min(now, state.first_down)) \
             - connecting_since(state, live.id)

@@ -9,7 +9,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from cogs.umtali.alive import noted
-from cogs.umtali.clock_state import CONNECTING, given_in_outages
+from cogs.umtali.clock_state import CONNECTING, pause_owed
 from cogs.umtali.give_back import owe, pay_noted
 
 if TYPE_CHECKING:
@@ -60,18 +60,12 @@ async def stood_still(svc: MatchService, since: float, now: float) -> None:
                 gap)
     # Only the matches held through the pause: one the tick below takes over was resumed
     # with the time since its process stopped, this pause with it.
-    end = since + gap
     gaps = {}
     for live in svc.matches.values():
-        if live.over or live.deadline is None:
-            continue
-        # A turn whose clock was set here since the pause began (a move, a resume that gave
-        # the pause already) runs from then.
-        start = since if live.clock_from is None or live.clock_from[0] != live.deadline \
-            else max(since, live.clock_from[1])
-        # Less what an outage over since gave back of it (heard before this pause was).
-        stood = end - start - given_in_outages(state, live.id, start, end)
-        if stood >= CONNECTING:
+        # (a turn whose clock was set here since the pause began runs from then; less what
+        # an outage over since gave it, heard before this pause was: ``pause_owed``)
+        if (stood := pause_owed(state, live, since, now)) > 0:
+            assert live.deadline is not None
             gaps[live.id] = (live.deadline, stood)
     # Until it is paid, a stop notes the bot alive as of its start (``alive.heartbeat``).
     state.standing = since
