@@ -34,6 +34,7 @@ from cogs.umtali.clock_state import (
     outage_over,
     owed_on,
     run_out,
+    unjudged,
 )
 from cogs.umtali.failures import PASSING
 from cogs.umtali.give_back import give_back, pay_noted, show_clock
@@ -116,7 +117,9 @@ async def check_timers(svc: MatchService, now: float) -> None:
             continue
         # A computer turn that failed (a save, say) is given another go.
         svc.computers.next(live)
-        if live.deadline is None or (owed and live.id in owed):
+        if live.deadline is None or (owed and live.id in owed) or unjudged(state, live) > 0:
+            # (a pause the watch saw as this check ran, not judged yet: its time the turn's,
+            # judged at the next check, which gives it first)
             continue
         if reserve_running(live, now):
             # The turn's own time is up: the table shows the reserve running (with the

@@ -293,9 +293,12 @@ def judged_deadline(svc: MatchService, live: LiveMatch, now: float) -> float | N
         since = live.held_still if since is None else min(since, live.held_still)
     if since is not None:
         deadline += max(0.0, now - since)
-    if svc.matches.get(live.id) is live:
+    connecting = state.loaded is not None and state.loaded[1].get(live.id) == live.deadline
+    if svc.matches.get(live.id) is live and not connecting:
+        # (the time spent connecting, counted to now, holds a pause seen meanwhile)
         deadline += unjudged(state, live)
-    if state.loaded is not None and state.loaded[1].get(live.id) == live.deadline:
+    if connecting:
+        assert state.loaded is not None
         gap = (now if state.first_down is None else min(now, state.first_down)) \
             - connecting_since(state, live.id)
         if gap >= CONNECTING:

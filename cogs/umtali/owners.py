@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from cogs.umtali import refused_here
 from cogs.umtali.alive import Notes, held_since, notes_of, owed_key, owed_of
 from cogs.umtali.claims import LEASE, Claims
+from cogs.umtali.clock import GRACE
 from cogs.umtali.clock_state import held_from, owed_on
 from cogs.umtali.give_back import owe, show_clock
 from cogs.umtali.in_dms import owe_at_bring_in
@@ -496,8 +497,12 @@ class Owners:
             # This process's own, let go at its start (its bring-in failed), not claimed back
             # yet: its clocks stood still since it stopped, as its notes said then. Judged
             # with that, and owed it once taken here (``adopt``), as the claim would have.
-            (fresh.held_still, down_owed), fresh.held_by = kept, holder
-            owed = down_owed
+            stopped, owed = kept
+            if row.deadline is not None:
+                # With at least the grace a resume gives (``clock.resume_after_downtime``).
+                left = row.deadline + owed_on(owed.get(match_id), row.deadline)
+                stopped = min(stopped, left - min(GRACE, float(fresh.turn_timer)))
+            fresh.held_still, fresh.held_by = stopped, holder
         fresh.owed_elsewhere = owed.get(match_id)
         return fresh
 
