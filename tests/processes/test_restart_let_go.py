@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from cogs.umtali.alive import heartbeat
+from cogs.umtali.clock import GRACE
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.owners import RENEW_EVERY
 from cogs.umtali.service import MatchService
@@ -22,12 +23,17 @@ from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
 
 
-async def killed_then_busy_once(world: World, monkeypatch: pytest.MonkeyPatch
+async def killed_then_busy_once(world: World, monkeypatch: pytest.MonkeyPatch,
+                                left: float | None = None, **match: Any
                                 ) -> tuple[LiveMatch, MatchService, float]:
-    """A match whose process, noted alive, is killed for 120 s, the database then failing the
-    next read of it (a restart's bring-in): the match, that process, and the time its turn had
-    left."""
-    live, main = await checked(world, time_control="normal")
+    """A match (``start_match``'s keywords, a "normal" time control if none) whose process,
+    noted alive (with ``left`` seconds left to its turn, if given), is killed for 120 s, the
+    database then failing the next read of it (a restart's bring-in): the match, that process,
+    and the time its turn had left."""
+    live, main = await checked(world, **(match or {"time_control": "normal"}))
+    if left is not None:
+        assert live.deadline is not None
+        world.clock.now = live.deadline - left
     await heartbeat(main)
     assert live.deadline is not None
     left = live.deadline - world.clock.now
@@ -203,3 +209,28 @@ async def test_a_match_let_go_at_a_restart_then_ended_here_keeps_no_downtime(
             await again.check_timers()
         assert live.id not in again.owners.claims._own_downs, \
             f"kept for a match ended here; its holder read {asked.count(live.id)} times"
+
+
+@pytest.mark.parametrize("first", ["the tick", "a draw here"])
+async def test_a_let_go_match_with_little_time_left_gets_the_grace_either_way(
+        world: World, store_target: Any, monkeypatch: pytest.MonkeyPatch, first: str) -> None:
+    """With little time left at the stop, the turn gets at least the minute of grace a resume
+    gives, whether the next tick claims it or a player acts on it here first (review93: only
+    what it had left, the move refused)."""
+    live, main, _ = await killed_then_busy_once(world, monkeypatch, left=10, turn_timer=5)
+    async with process(world, store_target, main.owners.name) as again:
+        assert live.id not in again.matches
+        if first == "a draw here":
+            copy = await again.lookup(live.id)
+            assert copy is not None
+            seat = copy.session.to_act
+            move = GreedyPlayer().choose(copy.session.view(seat))
+            assert move.kind is not MoveKind.DISCARD, move
+            assert (await again.act(copy, copy.player_ids[seat], move)).ok
+        world.clock.advance(1)
+        await again.check_timers()
+        assert live.id in again.matches
+        got = again.matches[live.id].deadline
+        assert got is not None
+        assert got - world.clock.now == pytest.approx(GRACE, abs=3), \
+            f"{got - world.clock.now:.0f} s left after the restart ({first})"
