@@ -117,7 +117,7 @@ class LiveMatch:
     #: (``clock_state.judged_deadline``).
     held_still: float | None = None
     #: The holder whose note ``held_still`` was read from (read again as the turn's clock
-    #: moves on: ``Owners.still_again``).
+    #: moves on: ``held_elsewhere.still_again``).
     held_by: str | None = None
     #: A copy loaded fresh for an action, the match held by another process: the time that
     #: holder owes its turn by its note (a give-back whose save failed: the deadline it is
@@ -246,7 +246,7 @@ class LiveMatch:
         self.deadline, self.warned = saved.deadline, saved.warned
         self.question = saved.question
         # (``held_still``, which may no longer hold for this deadline, is read again by the
-        # caller: ``Owners.still_again``)
+        # caller: ``held_elsewhere.still_again``)
         return True
 
     def take_place(self, place: Place | None, was: Place | None = None) -> bool:

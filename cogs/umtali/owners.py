@@ -26,7 +26,8 @@ from cogs.umtali.alive import Notes, held_since, notes_of, owed_key, owed_of
 from cogs.umtali.claims import LEASE, Claims
 from cogs.umtali.clock import GRACE
 from cogs.umtali.clock_state import held_from, owed_on
-from cogs.umtali.give_back import owe, show_clock
+from cogs.umtali.give_back import show_clock
+from cogs.umtali.held_elsewhere import notes_before, owe_taken, still_again
 from cogs.umtali.in_dms import owe_at_bring_in
 from cogs.umtali.lasting import Lasting
 from cogs.umtali.live import LiveMatch
@@ -232,10 +233,8 @@ class Owners:
             # A seat's DMs another copy here found refusing the bot (this one read before):
             # known to the copy held, whose every send and check reads its own (``refused_here``).
             known(self.svc, live, seat)
-        if live.held_still is not None:
-            self._owe_still(live)
-        if live.owed_elsewhere is not None:
-            self._owe_owed(live)
+        # Taken from a holder whose clocks stood still, or that owed its turn time.
+        owe_taken(self.svc, live)
         if live.unsent:
             # Saved before its holder stopped, never posted: post it now.
             self.svc.delivery.enqueue(live, Batch(announce=True, table=True, hands={0, 1}))
@@ -244,69 +243,6 @@ class Owners:
             live.dm_shown = [None, None]
             self.svc.delivery.enqueue(live, Batch.loads(live.resend))
         self.svc.computers.next(live)
-
-    def _owe_still(self, live: LiveMatch) -> None:
-        """``live`` was taken (by an action here) from a holder whose clocks stood still: the
-        time its turn stood still is the turn's, as that holder would have given it back
-        (``clock.gateway_back``), and is given here: owed, so saved at the next check, the
-        turn not judged until then. Here the clock runs: kept at its deadline as saved, the
-        turn would be forfeited for the other process's outage."""
-        since, live.held_still = live.held_still, None
-        if since is None or live.over or live.deadline is None:
-            return
-        gap = self.svc.clock() - since
-        if gap > 0:
-            self.svc.clock_state.owed[live.id] = (live.deadline, gap)
-
-    def _owe_owed(self, live: LiveMatch) -> None:
-        """``live`` was taken (by an action here) from a holder that owed its turn time (its
-        note, ``LiveMatch.owed_elsewhere``): owed here now, if on the deadline as taken (a
-        payment saved before the take moved it on), as that holder, finding the match
-        taken, pays it no more (``give_back._pay_one``)."""
-        entry, live.owed_elsewhere = live.owed_elsewhere, None
-        if entry is None or live.over:
-            return
-        gap = owed_on(entry, live.deadline)
-        if gap > 0:
-            owe(self.svc, {live.id: (entry[0], gap)})
-
-    async def note_before(self, live: LiveMatch) -> Notes | None:
-        """For ``still_again``: the note of the holder ``live`` was read from, read before
-        ``live`` takes the match (None if nothing of it stood still then)."""
-        if live.held_still is None or live.held_by is None or \
-                self.svc.matches.get(live.id) is live:
-            return None
-        return (await self.holder_note(live.id, live.held_by))[1]
-
-    def still_again(self, live: LiveMatch, before: Notes | None) -> None:
-        """``live``, a copy read while its holder's clocks stood still (``held_still``), took
-        the match with its turn's clock as saved, moved on since (time given back): since when
-        the notes of the holder it was read from, read just before the take (``before``:
-        ``note_before``), have that turn standing still. An outage over before, its time is in
-        the deadline as saved and nothing stands still (counted again, a late move was played,
-        a take owed the outage twice); another payment made during the outage (a pause's, time
-        owed), the outage goes on (forgotten, the move was refused, the player forfeited at a
-        take for the other process's outage). Not read after the take: the outage over just
-        after says the clocks ran, its time given by nobody; and this process holds the match
-        then, its copy not in memory yet (a lookup meanwhile would load another)."""
-        was, live.held_still = live.held_still, None
-        if was is not None and before is not None:
-            live.held_still = held_since(before, live.id, live.deadline)
-
-    async def holder_note(self, match_id: int,
-                          holder: str | None = None) -> tuple[str | None, Notes]:
-        """The match's holder (``holder``, else as its lease says) and its notes of its clocks;
-        none if this process holds it, or if they cannot be read (judged as a clock that
-        runs: no time counted twice)."""
-        try:
-            holder = holder or await self.leases.holder(match_id)
-            if holder is None or holder == self.name:
-                return holder, (None, None)
-            return holder, await notes_of(self.svc.store, holder)
-        except Exception as e:
-            log.info("match %d: its holder's note could not be read again (%s: %s)", match_id,
-                     e.__class__.__name__, e)
-            return holder, (None, None)
 
     def drop(self, live: LiveMatch) -> None:
         """Another process holds ``live`` now: forget this process's copy."""
@@ -322,13 +258,13 @@ class Owners:
         # announcement never be posted (its process leaves both to the holder).
         for _ in range(TAKE_TRIES):
             shown, was = AsSaved(), live.place
-            before = await self.note_before(live)
+            before = await notes_before(self, live)
             if await self._take(live, shown):
                 # (a panel its former holder saved since this copy was read is the seat's)
                 if live.take_saved(shown, was):
                     self.svc.delivery.moved(live)
                 if live.take_clock(shown):
-                    self.still_again(live, before)
+                    still_again(live, before)
                     show_clock(self.svc, live)  # the table says when the turn ends now
                 self.adopt(live)
                 return

@@ -23,6 +23,7 @@ from cogs.umtali.computer import Computers
 from cogs.umtali.delivery import Delivery
 from cogs.umtali.fair import reveal_line, revealed
 from cogs.umtali.give_back import show_clock
+from cogs.umtali.held_elsewhere import holder_notes, notes_before, still_again
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.looks import Looks
 from cogs.umtali.outbox import Batch
@@ -246,8 +247,8 @@ class Playing(Looks):
         # the table brought elsewhere since.
         shown, was = AsSaved(), live.place
         # Its holder's note of its clocks standing still, read before the save too
-        # (``Owners.still_again``).
-        before = await self.owners.note_before(live) if keep else None
+        # (``held_elsewhere.still_again``).
+        before = await notes_before(self.owners, live) if keep else None
         try:
             # Saved with the move: the announcements not posted yet, this turn's included.
             # An answer lost after the COMMIT is settled by reading the match back (``unheard``).
@@ -278,7 +279,7 @@ class Playing(Looks):
         given = keep and live.take_clock(shown)
         if given:
             deadline = live.deadline
-            self.owners.still_again(live, before)
+            still_again(live, before)
         if live.take_saved(shown, was):
             self.delivery.moved(live)
         self.owners.adopt(live)
@@ -367,7 +368,7 @@ class Playing(Looks):
         self.computers.drop(live.id)
         # Read before the match: one written after could miss an outage given back meanwhile.
         still = live.held_still is not None and self.matches.get(live.id) is not live
-        holder, notes = await self.owners.holder_note(live.id) if still else (None, (None, None))
+        holder, notes = await holder_notes(self.owners, live.id) if still else (None, (None, None))
         row = await self.store.match(live.id)
         if row is not None:
             fresh = LiveMatch.from_row(row)

@@ -2,8 +2,8 @@
 copy's ``held_still``), then the gateway back and the outage's time given back by the holder
 (saved at the turn's version), then the match taken through the copy at that version (a move
 within the turn; ``/umtali table``). The copy took the deadline as saved, the outage given back
-in it, and owed the turn the time its holder stood still all the same (``Owners._owe_still``):
-the outage's time given twice."""
+in it, and owed the turn the time its holder stood still all the same
+(``held_elsewhere.owe_taken``): the outage's time given twice."""
 
 from __future__ import annotations
 
