@@ -121,7 +121,7 @@ class ClockState:
     #: One payment of what is owed at a time (a check's and an outage's end may meet).
     paying: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: The payments failing in a row (every check tries: the database away), by match id:
-    #: said once as the run begins and once as it is paid (``give_back.pay``).
+    #: said once as the run begins and once as it is paid (``give_back._pay``).
     unpaid: dict[int, Lasting] = field(default_factory=dict)
     #: The notes of when the process was last alive failing in a row (``alive.noted``): one
     #: failure of the database said once, however many notes it fails.

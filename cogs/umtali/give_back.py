@@ -33,7 +33,7 @@ async def give_back(svc: MatchService, gaps: dict[int, tuple[float, float]],
 
 
 async def pay_noted(svc: MatchService, why: str) -> None:
-    """``pay`` what is owed, once it is noted (``alive.owed_to_note``; noted here if it is
+    """``_pay`` what is owed, once it is noted (``alive.owed_to_note``; noted here if it is
     not): a note failing leaves it owed, and paid at the first check that notes it
     (``clock.check_timers``). So at every payment, however small the outage that led to it
     (one given no time, the time owed before it not noted yet). Not while a pause of the

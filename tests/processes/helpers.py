@@ -91,6 +91,15 @@ async def checked(world: World, **match: Any) -> tuple[LiveMatch, MatchService]:
     return live, main
 
 
+async def turn_played(world: World, svc: MatchService, live: LiveMatch) -> None:
+    """The seat to act plays its turn out through ``svc``, which holds ``live``."""
+    seat = live.session.to_act
+    while live.session.to_act == seat:
+        move = GreedyPlayer().choose(live.session.view(seat))
+        assert (await svc.act(live, live.player_ids[seat], move, live.version)).ok
+    await settle(world, svc)
+
+
 async def act_via(world: World, svc: MatchService, match_id: int, move: Move) -> None:
     """The player to act makes ``move`` as a member would, and ``svc``'s process gets the
     click: a draw from the DM panel, a discard from the table's My hand panel (a meld, which

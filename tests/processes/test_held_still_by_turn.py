@@ -31,7 +31,7 @@ from cogs.umtali.service import MatchService
 from cogs.umtali.standing_still import stood_still
 from data.db import Row
 from tests.discord_helpers import World, start_match
-from tests.processes.helpers import checked, main_of, process, row, settle
+from tests.processes.helpers import checked, main_of, process, row, settle, turn_played
 from tests.processes.test_takeover import kill
 from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
@@ -126,11 +126,7 @@ async def test_a_turn_begun_during_the_holders_outage_is_owed_its_own_time_at_a_
     gateway_lost(main, 1)
     await heartbeat(main)
     world.clock.advance(OUTAGE)
-    seat = live.session.to_act
-    while live.session.to_act == seat:
-        move = GreedyPlayer().choose(live.session.view(seat))
-        assert (await main.act(live, live.player_ids[seat], move, live.version)).ok
-    await settle(world, main)
+    await turn_played(world, main, live)
     begun = live.deadline
     assert begun is not None
     await main.check_timers()  # the new turn stands still from here, and is noted so
@@ -237,11 +233,7 @@ async def test_a_turn_begun_during_an_outage_is_resumed_from_its_own_start_after
     gateway_lost(main, 1)  # the match's server's shard; the DMs still reach the holder
     await heartbeat(main)
     world.clock.advance(OUTAGE)
-    seat = live.session.to_act
-    while live.session.to_act == seat:
-        move = GreedyPlayer().choose(live.session.view(seat))
-        assert (await main.act(live, live.player_ids[seat], move, live.version)).ok
-    await settle(world, main)
+    await turn_played(world, main, live)
     assert live.deadline is not None
     turn = live.deadline - world.clock.now
     await main.check_timers()  # the new turn stands still from here, noted so
@@ -266,11 +258,7 @@ async def test_a_turn_begun_during_an_outage_then_a_crash_before_its_check_is_no
     await heartbeat(main)
     world.clock.advance(OUTAGE)
     await main.owners.renew(world.clock.now)  # the leases renewed beside, as ever
-    seat = live.session.to_act
-    while live.session.to_act == seat:
-        move = GreedyPlayer().choose(live.session.view(seat))
-        assert (await main.act(live, live.player_ids[seat], move, live.version)).ok
-    await settle(world, main)
+    await turn_played(world, main, live)
     assert live.deadline is not None
     turn = live.deadline - world.clock.now
     await kill(main)  # before its next check noted the turn still

@@ -28,7 +28,7 @@ from cogs.umtali.live import LiveMatch
 from cogs.umtali.service import MatchService
 from cogs.umtali.standing_still import judge_stood
 from tests.discord_helpers import World
-from tests.processes.helpers import checked, row, settle
+from tests.processes.helpers import checked, row, settle, turn_played
 from tests.processes.test_takeover import kill
 from umtali.players import GreedyPlayer
 
@@ -109,11 +109,7 @@ async def turn_begun_in_an_outage(world: World, noted_still: bool
     await noted(main, "as the gateway dropped")
     world.clock.advance(OUTAGE)
     await main.check_timers()
-    seat = live.session.to_act
-    while live.session.to_act == seat:
-        move = GreedyPlayer().choose(live.session.view(seat))
-        assert (await main.act(live, live.player_ids[seat], move, live.version)).ok
-    await settle(world, main)
+    await turn_played(world, main, live)
     assert live.deadline is not None
     deadline = live.deadline
     if noted_still:
