@@ -24,7 +24,7 @@ import orjson
 
 from data.db import Database, Row, Tx
 from data.messages import PANEL_COLUMNS, panels_of, read_saved
-from data.models import AsSaved, DmPanel
+from data.models import AsSaved, DmPanel, Stood, stood_of
 
 #: A match some process must still hold: in play, or over with announcements not yet posted
 #: or an edit still owed (the condition of the index ``matches_live``, migrations 12 and 20:
@@ -45,6 +45,9 @@ class Claimed:
     lease_until: float
     #: Its turn's deadline as claimed (None: no clock running).
     deadline: float | None = None
+    #: Its turn standing still as an earlier claim saved it, and nobody held it since
+    #: (``note_stood``): that claim's bring-in failed.
+    stood: Stood | None = None
 
 
 def let_go_lease(claimed: Claimed, now: float) -> float:
@@ -97,7 +100,8 @@ class Leases:
         # Asked every second: a read first, so that a tick with nothing to claim writes nothing.
         if not await self.db.fetchone(f"SELECT 1 {where} LIMIT 1", params):
             return []
-        sql = f"SELECT id, owner, lease_until, deadline {where} ORDER BY id LIMIT {int(limit)}"
+        sql = f"SELECT id, owner, lease_until, deadline, stood_since, stood_on, stood_owed " \
+              f"{where} ORDER BY id LIMIT {int(limit)}"
         async with self.db.transaction() as c:
             rows = await c.fetchall(c.claiming(sql), params)
             claimed = []
@@ -110,23 +114,46 @@ class Leases:
                 if cur.rowcount == 1:
                     claimed.append(Claimed(
                         int(row["id"]), str(row["owner"]), float(row["lease_until"]),
-                        None if row["deadline"] is None else float(row["deadline"])))
+                        None if row["deadline"] is None else float(row["deadline"]),
+                        stood_of(row)))
         return claimed
 
-    async def renew(self, until: float, held: Iterable[int]) -> set[int]:
+    async def note_stood(self, stood: dict[int, tuple[float, float, float]],
+                         until: float) -> None:
+        """Save, on each match just claimed (leased until ``until``), since when its turn has
+        stood still, the deadline that holds for, and the time owed to it then: should its
+        bring-in fail, whoever claims it next gives it that downtime, whatever became of the
+        notes it was read from (rewritten by its holder's restart) or of this process (another
+        restart, an undoing of the claim failing). Cleared once held: ``renew``, ``take``, a
+        move saved by its holder (``data.store``)."""
+        async with self.db.transaction() as c:
+            for match_id, (since, deadline, owed) in sorted(stood.items()):
+                await c.execute(
+                    "UPDATE matches SET stood_since = ?, stood_on = ?, stood_owed = ? "
+                    "WHERE id = ? AND owner = ? AND lease_until = ?",
+                    (since, deadline, owed, match_id, self.owner, until))
+
+    async def renew(self, until: float, held: Iterable[int],
+                    unsettled: Iterable[int] = ()) -> set[int]:
         """Extend to ``until`` this process's leases of ``held`` (the matches it keeps in
-        memory); of those, the ones another process holds now. Only those in memory: a match
-        this process holds in the database but failed to load (or forgot while saving it) is
-        left to lapse, and is claimed again."""
-        ids = sorted(set(held))
+        memory) and ``unsettled`` (claimed, their resume's outcome unknown); of those, the ones
+        another process holds now. Only those: a match this process holds in the database but
+        failed to load (or forgot while saving it) is left to lapse, and is claimed again. A
+        downtime a claim saved (``note_stood``) is cleared on those in memory, resumed."""
+        ids = sorted(set(held) | set(unsettled))
+        keep = set(unsettled) - set(held)
         lost: set[int] = set()
         async with self.db.transaction() as c:
             for i in range(0, len(ids), CHUNK):
                 chunk = ids[i:i + CHUNK]
+                for part, cleared in (([m for m in chunk if m not in keep], ", stood_since = NULL"),
+                                      ([m for m in chunk if m in keep], "")):
+                    if part:
+                        await c.execute(
+                            f"UPDATE matches SET lease_until = ?{cleared} WHERE id IN "
+                            f"({', '.join('?' * len(part))}) AND owner = ? AND {LIVE}",
+                            (until, *part, self.owner))
                 marks = ", ".join("?" * len(chunk))
-                await c.execute(
-                    f"UPDATE matches SET lease_until = ? WHERE id IN ({marks}) AND owner = ? "
-                    f"AND {LIVE}", (until, *chunk, self.owner))
                 rows = await c.fetchall(
                     f"SELECT id FROM matches WHERE id IN ({marks}) AND owner != ?",
                     (*chunk, self.owner))
@@ -160,7 +187,8 @@ class Leases:
             f" AND version = ? AND status {'!=' if over else '='} 'active'"
         async with self.db.transaction() as c:
             cur = await c.execute(
-                f"UPDATE matches SET owner = ?, lease_until = ? WHERE id = ?{guard}",
+                f"UPDATE matches SET owner = ?, lease_until = ?, stood_since = NULL "
+                f"WHERE id = ?{guard}",
                 (self.owner, until, match_id, *(() if version is None else (version,))))
             if saved is not None and cur.rowcount == 1:
                 await read_saved(c, match_id, saved)

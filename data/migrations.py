@@ -420,6 +420,17 @@ MIGRATIONS: Final[tuple[tuple[str | Variant, ...], ...]] = (
     (
         """CREATE INDEX challenges_by_match ON challenges (match_id)""",
     ),
+    # 26: since when a claimed match's turn has stood still (its holder stopped), on which
+    # deadline, and the time that holder owed it then (``data.leases.Stood``): saved by the
+    # claim before the match is brought in, cleared once it is held (renewed, taken, a move
+    # saved by its holder). Before, a restart whose bring-in of its own match failed kept that
+    # downtime in memory alone (its notes rewritten at the start): another restart before
+    # the next claim, or another process's claim and undoing of it both failing, lost it.
+    (
+        """ALTER TABLE matches ADD COLUMN stood_since REAL""",
+        """ALTER TABLE matches ADD COLUMN stood_on REAL""",
+        """ALTER TABLE matches ADD COLUMN stood_owed REAL NOT NULL DEFAULT 0""",
+    ),
 )
 
 

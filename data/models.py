@@ -14,6 +14,10 @@ if TYPE_CHECKING:
 #: delivers to the seat next tells it (``cogs.umtali.dms_again``).
 UNTOLD: Final = 2
 
+#: A claimed match's turn standing still since its holder stopped (``matches.stood_since``):
+#: since when, and the time that holder owed the turn then.
+Stood = tuple[float, float]
+
 
 @dataclass(frozen=True, slots=True)
 class GuildSettings:
@@ -163,6 +167,9 @@ class MatchRow:
     #: Each seat whose refused DMs (``dm_refused``) are still to be told in the channel: its
     #: notice failed for now, or its finder stopped before it (``dm_refused`` saved as 2).
     dm_untold: tuple[bool, bool] = (False, False)
+    #: Its turn standing still since its holder stopped, as a claim saved it: since when, and
+    #: the time that holder owed it then (None: none, or not for the turn's deadline as saved).
+    stood: Stood | None = None
 
 
 class DmPanel(NamedTuple):
@@ -347,5 +354,14 @@ def match_row(row: Row) -> MatchRow:
         dm_told=(row["dm0_told"], row["dm1_told"]),
         global_names=(row["player0_global_name"], row["player1_global_name"]),
         lost_untold=(bool(row["dm0_lost_untold"]), bool(row["dm1_lost_untold"])),
-        resend=row["resend"],
+        resend=row["resend"], stood=stood_of(row),
     )
+
+
+def stood_of(row: Row) -> Stood | None:
+    """A row's turn standing still as a claim saved it (``data.leases.Leases.note_stood``), if
+    for its deadline as saved: a move or time given back since moved that on."""
+    since, on = row["stood_since"], row["stood_on"]
+    if since is None or on is None or on != row["deadline"]:
+        return None
+    return float(since), float(row["stood_owed"])

@@ -38,7 +38,7 @@ class StaleState(Exception):
 
 def _held(owner: str) -> str:
     """The assignments that make ``owner`` the match's holder, if one is given."""
-    return ", owner = ?, lease_until = ?" if owner else ""
+    return ", owner = ?, lease_until = ?, stood_since = NULL" if owner else ""
 
 
 def _holder(owner: str, lease_until: float) -> tuple[object, ...]:

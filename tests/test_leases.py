@@ -140,3 +140,27 @@ async def test_a_question_just_asked_is_saved_standing_only_at_its_stopped_clock
     assert not await a.set_question(match_id, "again", asked, asked_at=0)
     row = await one.match(match_id)
     assert row is not None and row.question == asked
+
+
+async def test_a_claims_downtime_is_kept_until_the_match_is_held(
+        stores: tuple[Store, Store]) -> None:
+    """The downtime a claim saves (``note_stood``) is read by the next claim while nobody
+    held the match (its undoing, or its lease left to lapse), kept by a renewal of a match
+    whose resume is of unknown outcome (not resumed for sure), and cleared by a renewal of one
+    held in memory, and by a take."""
+    one, two = stores
+    first, second = await _match(one, 1, "a", 50.0), await _match(one, 2, "a", 50.0)
+    b, c = Leases(one.db, "b"), Leases(two.db, "c")
+    claimed = {x.match_id: x for x in await b.claim(100.0, 115.0)}
+    assert set(claimed) == {first, second} and claimed[first].stood is None
+    await b.note_stood({first: (40.0, 123.0, 7.0), second: (41.0, 123.0, 0.0)}, 115.0)
+    await b.unclaim(claimed[first], 115.0, 100.0)
+    # Undone (first) or left to lapse (second): the next claim reads what was saved.
+    again = {x.match_id: x.stood for x in await c.claim(120.0, 135.0)}
+    assert again == {first: (40.0, 7.0), second: (41.0, 0.0)}
+    # Renewed as unsettled (first) it is kept; as held in memory (second), cleared.
+    await c.renew(140.0, [second], [first])
+    assert (await one.match(first)).stood == (40.0, 7.0)  # type: ignore[union-attr]
+    assert (await one.match(second)).stood is None  # type: ignore[union-attr]
+    assert await b.take(first, 150.0)
+    assert (await one.match(first)).stood is None  # type: ignore[union-attr]

@@ -12,13 +12,14 @@ from typing import TYPE_CHECKING
 
 from cogs.umtali.alive import Notes, Owed, last_alive, notes_of, owed_key, owed_of, turn_still
 from cogs.umtali.clock import resume_after_downtime
+from cogs.umtali.clock_state import owed_on
 from cogs.umtali.in_dms import owe_at_bring_in
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.question import Question, stands
 from cogs.umtali.refused_here import read
 from cogs.umtali.unheard import InDoubt
-from data.leases import Claimed, let_go_lease
+from data.leases import Claimed
 
 if TYPE_CHECKING:
     from cogs.umtali.owners import Owners
@@ -51,15 +52,6 @@ class Claims:
         #: the database, not yet in memory; by match id, the claim and when its process
         #: stopped.
         self.unsettled: dict[int, tuple[Claimed, Down]] = {}
-        #: This process's own matches let go at its start, their bring-in failing: when it
-        #: stopped and what it owed them, as its notes said before the start rewrote them
-        #: (claimed again, its notes would say it was alive at the start: the downtime lost);
-        #: with the leases a later claim of its own finds it at if nobody held it since (the
-        #: lapsed lease the let-go gives back, or, that failing, the claim's own): held
-        #: meanwhile (another process, or this one, renewing it), the match owes this
-        #: process's downtime no more. Freed once held here (``held_here``), claimed at
-        #: another lease, or over or gone (``Owners.sweep``).
-        self._own_downs: dict[int, tuple[Down, frozenset[float]]] = {}
         #: One of those brought in at a time (the tick's, an action's: resumed once).
         self._bringing = asyncio.Lock()
 
@@ -99,26 +91,6 @@ class Claims:
             if match_id not in claimed and now - warned >= WARN_AGAIN:
                 del self._failing[match_id]
 
-    def held_here(self, match_id: int) -> None:
-        """The match is held here (``Owners.adopt``: claimed, or taken by an action): what it
-        was owed for this process's downtime, it was owed then (``resume_after_downtime``, or,
-        taken by an action, as its copy was read: ``Owners.lookup``), not at a later claim."""
-        self._own_downs.pop(match_id, None)
-
-    def down_kept(self, match_id: int) -> Down | None:
-        """The downtime kept for this process's own match, let go at its start."""
-        kept = self._own_downs.get(match_id)
-        return None if kept is None else kept[0]
-
-    def downs_kept(self) -> set[int]:
-        """The matches a downtime is kept for (``_own_downs``)."""
-        return set(self._own_downs)
-
-    def ended(self, match_ids: set[int]) -> None:
-        """These matches are over, or gone: never claimed again, their downtime is freed."""
-        for match_id in match_ids:
-            self._own_downs.pop(match_id, None)
-
     async def _bring_in(self, claimed: list[Claimed], now: float,
                         start: bool) -> list[LiveMatch]:
         """Load, resume and adopt each match just claimed, one at a time: one that fails is
@@ -132,6 +104,7 @@ class Claims:
         except Exception:
             await self._let_go(claimed, now)
             raise
+        await self._note_stood(claimed, stopped, now)
         lives: list[LiveMatch] = []
         for c in claimed:
             try:
@@ -143,15 +116,9 @@ class Claims:
                 continue
             except Exception as e:
                 self._could_not_take(c.match_id, e, now)
-                if start or c.match_id in self._own_downs:
-                    # (claimed with its downtime kept: ``_stopped_at``) The leases it is found
-                    # at again if nobody holds it meanwhile: let go, or left to lapse.
-                    self._own_downs[c.match_id] = (stopped[c.match_id], frozenset(
-                        (let_go_lease(c, now), now + LEASE)))
                 await self._let_go([c], now)
                 continue
             self.unsettled.pop(c.match_id, None)
-            self._own_downs.pop(c.match_id, None)  # (gone, if not brought in)
             if live is not None:
                 lives.append(live)
         if claimed and not start:
@@ -250,6 +217,13 @@ class Claims:
         owed: dict[str, Owed] = {}
         downs = {}
         for c in claimed:
+            if c.stood is not None and c.deadline is not None:
+                # Claimed before, that bring-in failing: the downtime saved then, whatever its
+                # holder's notes say now (this process's, rewritten at its start).
+                saved, gap = c.stood
+                downs[c.match_id] = (min(saved, now),
+                                     {c.match_id: (c.deadline, gap)} if gap > 0 else {})
+                continue
             if c.previous not in notes:
                 notes[c.previous] = await notes_of(self.svc.store, c.previous)
                 owed[c.previous] = owed_of(await self.svc.store.get_meta(owed_key(c.previous)))
@@ -268,14 +242,25 @@ class Claims:
             stopped = min(max(known), now) if known else now
             entry = owed[c.previous].get(c.match_id)
             downs[c.match_id] = (stopped, {} if entry is None else {c.match_id: entry})
-            kept = self._own_downs.get(c.match_id)
-            if kept is not None:
-                if c.previous == self.owners.name and c.lease_until in kept[1]:
-                    # Nobody held it since this process let it go at its start (a claim
-                    # undone gives its lease back as it was): that downtime is still owed.
-                    downs[c.match_id] = kept[0]
-                else:
-                    # Held since (another process's downtime, or this one's renewals): not
-                    # owed any more.
-                    del self._own_downs[c.match_id]
         return downs
+
+    async def _note_stood(self, claimed: list[Claimed], downs: dict[int, Down],
+                          now: float) -> None:
+        """Save each claimed running turn's downtime on its match (``Leases.note_stood``), in
+        case its bring-in fails: claimed again, by this process or another, after this one's
+        notes changed (rewritten at its start) or it restarted, it still gets it. Unsaved (the
+        database), the bring-in goes on: only a failing bring-in needs it."""
+        stood = {}
+        for c in claimed:
+            if c.deadline is not None:
+                since, owed = downs[c.match_id]
+                stood[c.match_id] = (since, c.deadline,
+                                     owed_on(owed.get(c.match_id), c.deadline))
+        if not stood:
+            return
+        try:
+            await self.owners.leases.note_stood(stood, now + LEASE)
+        except Exception as e:
+            log.warning("the downtime of %d match(es) claimed could not be saved with them "
+                        "(%s: %s); they are brought in with it all the same", len(stood),
+                        e.__class__.__name__, e)

@@ -25,7 +25,7 @@ from cogs.umtali import refused_here
 from cogs.umtali.alive import Notes, held_since, notes_of, owed_key, owed_of
 from cogs.umtali.claims import LEASE, Claims
 from cogs.umtali.clock import GRACE
-from cogs.umtali.clock_state import held_from, owed_on
+from cogs.umtali.clock_state import held_from
 from cogs.umtali.give_back import show_clock
 from cogs.umtali.held_elsewhere import notes_before, owe_taken, still_again
 from cogs.umtali.in_dms import owe_at_bring_in
@@ -118,8 +118,8 @@ class Owners:
                 return False
             self._renewed_at = now
             held = dict(self.svc.matches)
-            for match_id in await self.leases.renew(self.until(),
-                                                    [*held, *self.claims.unsettled]):
+            for match_id in await self.leases.renew(self.until(), held,
+                                                    self.claims.unsettled):
                 live = held.get(match_id)
                 if live is None:
                     # Claimed here, brought in by another process meanwhile.
@@ -137,10 +137,9 @@ class Owners:
     async def sweep(self) -> None:
         """Free what this process keeps of matches it does not hold that are over as saved
         (ended through another process: this one never sees their end) or gone: the refusals
-        of DMs its copies found (``refused_here``), the downtime kept for its own matches let
-        go at its start (``Claims._own_downs``). One read, chunked; unread (the database
+        of DMs its copies found (``refused_here``). One read, chunked; unread (the database
         failing), kept until the next renewal's."""
-        kept = (refused_here.kept(self.svc) | self.claims.downs_kept()) - set(self.svc.matches)
+        kept = refused_here.kept(self.svc) - set(self.svc.matches)
         if not kept:
             return
         try:
@@ -151,7 +150,6 @@ class Owners:
             return
         for match_id in ended:
             refused_here.forget(self.svc, match_id)
-        self.claims.ended(ended)
 
     @contextlib.contextmanager
     def checking(self, now: float) -> Iterator[None]:
@@ -227,7 +225,6 @@ class Owners:
         if old is not None:
             self.drop(old)
         self.svc.matches[live.id] = live
-        self.claims.held_here(live.id)
         held_from(live, self.svc.clock())
         for seat in (0, 1):
             # A seat's DMs another copy here found refusing the bot (this one read before):
@@ -427,18 +424,20 @@ class Owners:
         if (live := self.svc.matches.get(match_id)) is not None:
             return live
         fresh = read(LiveMatch.from_row(row))  # (its refused DMs as saved: ``refused_here``)
+        if row.stood is not None and row.deadline is not None:
+            # Claimed since its holder stopped, not brought in yet (the bring-in failed, or
+            # is under way; a restart's own match let go at its start): its clock has stood
+            # still since that stop, as the claim saved it, whatever the notes say now. Judged
+            # with that and the time owed then, with at least the grace a resume gives
+            # (``clock.resume_after_downtime``), and owed them once taken here (``adopt``), as
+            # a claim would have.
+            since, gap = row.stood
+            fresh.held_still = min(since, row.deadline + gap - min(GRACE, float(fresh.turn_timer)))
+            fresh.held_by = holder
+            fresh.owed_elsewhere = (row.deadline, gap) if gap > 0 else None
+            return fresh
         if holder != self.name:
             fresh.held_still, fresh.held_by = held_since(notes, match_id, row.deadline), holder
-        elif (kept := self.claims.down_kept(match_id)) is not None:
-            # This process's own, let go at its start (its bring-in failed), not claimed back
-            # yet: its clocks stood still since it stopped, as its notes said then. Judged
-            # with that, and owed it once taken here (``adopt``), as the claim would have.
-            stopped, owed = kept
-            if row.deadline is not None:
-                # With at least the grace a resume gives (``clock.resume_after_downtime``).
-                left = row.deadline + owed_on(owed.get(match_id), row.deadline)
-                stopped = min(stopped, left - min(GRACE, float(fresh.turn_timer)))
-            fresh.held_still, fresh.held_by = stopped, holder
         fresh.owed_elsewhere = owed.get(match_id)
         return fresh
 

@@ -17,7 +17,7 @@ from cogs.umtali.service import MatchService
 from data.leases import Leases
 from data.store import Store
 from tests.discord_helpers import World, start_match
-from tests.processes.helpers import checked, main_of, process, settle, swept
+from tests.processes.helpers import checked, main_of, process, row, settle, swept
 from tests.processes.test_takeover import kill
 from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
@@ -79,7 +79,7 @@ async def test_a_match_let_go_at_a_restart_is_claimed_again_with_its_downtime(
     """A restart under the same name whose first bring-in of a match fails (the database out
     of reach for that read) lets it go, and claims it again at the next tick: by then its own
     notes say alive as of the start; the downtime before it is the one its notes said before
-    the start rewrote them (``Claims._own_downs``; review79: lost). So too if a player acts on
+    the start rewrote them (``matches.stood_since``; review79: lost). So too if a player acts on
     it here before that tick, taking it (review89: lost, the copy read as this process's own
     match, its clocks running)."""
     live, main, left = await killed_then_busy_once(world, monkeypatch)
@@ -88,32 +88,24 @@ async def test_a_match_let_go_at_a_restart_is_claimed_again_with_its_downtime(
         "the downtime before the restart was taken from the turn"
 
 
-async def test_a_match_let_go_at_a_restart_then_ended_elsewhere_keeps_no_downtime_here(
+async def test_a_match_let_go_at_a_restart_then_held_elsewhere_keeps_no_downtime_saved(
         world: World, store_target: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The downtime a restart keeps for its own match let go at the start
-    (``Claims._own_downs``), the match taken meanwhile by another process, is kept while it
-    plays there (a later claim here gives it only if nobody held it since: its lease as let
-    go) and freed at this process's next renewal once that process ends it (review81: kept
-    for the process's life)."""
+    """The downtime a restart's claim saves on its own match let go at the start
+    (``Leases.note_stood``), the match then brought in by another process, is cleared by that
+    process's renewal: a later claim (that one killed) gives the turn its own downtime, not
+    this one's again."""
     live, main, _ = await killed_then_busy_once(world, monkeypatch)
     async with process(world, store_target, main.owners.name) as again:
         assert live.id not in again.matches
+        assert (await row(world, live.id))["stood_since"] is not None, "no downtime saved"
         async with process(world, store_target, "p2") as p2:
             await p2.check_timers()
             assert live.id in p2.matches, "the match let go was not taken by p2"
             world.clock.advance(RENEW_EVERY + 1)
-            await again.check_timers()
-            await swept(again)
-            assert live.id not in again.matches
-            copy = p2.matches[live.id]
-            await p2.resign(copy, 1)
-            await settle(world, p2)
-            assert copy.over
-            world.clock.advance(RENEW_EVERY + 1)
-            await again.check_timers()
-            await swept(again)
-            assert live.id not in again.owners.claims._own_downs, \
-                "the downtime is still kept for a match ended by another process"
+            await p2.check_timers()
+            await swept(p2)
+            assert (await row(world, live.id))["stood_since"] is None, \
+                "the downtime saved is kept on a match held and renewed elsewhere"
 
 
 async def test_a_match_let_go_at_a_restart_and_held_a_moment_elsewhere_keeps_its_downtime(
@@ -192,18 +184,9 @@ async def test_a_match_let_go_at_a_restart_and_held_a_moment_elsewhere_keeps_its
 async def test_a_match_let_go_at_a_restart_then_ended_here_keeps_no_downtime(
         world: World, store_target: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """A restart's own match let go at the start, then taken by an action here (a player
-    resigns through this process) before its next tick: the downtime kept for it is freed as
-    the match is held here, not kept for the process's life with its holder read at every
-    tick (review85)."""
+    resigns through this process) before its next tick: the downtime saved with it is cleared
+    as it is taken (the action's judgement had it)."""
     live, main, _ = await killed_then_busy_once(world, monkeypatch)
-    asked: list[int] = []
-    real_holder = Leases.holder
-
-    async def counting(self: Leases, match_id: int) -> Any:
-        asked.append(match_id)
-        return await real_holder(self, match_id)
-
-    monkeypatch.setattr(Leases, "holder", counting)
     async with process(world, store_target, main.owners.name) as again:
         assert live.id not in again.matches
         copy = await again.lookup(live.id)
@@ -211,12 +194,8 @@ async def test_a_match_let_go_at_a_restart_then_ended_here_keeps_no_downtime(
         await again.resign(copy, 1)
         await settle(world, again)
         assert copy.over and live.id not in again.matches
-        asked.clear()
-        for _ in range(3):
-            world.clock.advance(RENEW_EVERY + 1)
-            await again.check_timers()
-        assert live.id not in again.owners.claims._own_downs, \
-            f"kept for a match ended here; its holder read {asked.count(live.id)} times"
+        assert (await row(world, live.id))["stood_since"] is None, \
+            "the downtime saved is kept on a match taken here"
 
 
 @pytest.mark.parametrize("first", ["the tick", "a draw here"])
@@ -228,3 +207,105 @@ async def test_a_let_go_match_with_little_time_left_gets_the_grace_either_way(
     live, main, _ = await killed_then_busy_once(world, monkeypatch, left=10, turn_timer=5)
     got = await left_after_restart(world, store_target, live, main, first)
     assert got == pytest.approx(GRACE, abs=3), f"{got:.0f} s left after the restart ({first})"
+
+
+@pytest.mark.parametrize("how", ["stopped", "killed"])
+async def test_a_match_let_go_at_a_restart_keeps_its_downtime_through_another_restart(
+        world: World, store_target: Any, monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    """A restart whose bring-in of its own match fails, stopped (or killed) again before its
+    next tick claims it: the restart after gives the turn the downtime before the first
+    (review89: it lived in the first restart's memory alone, and that restart's notes said
+    it was alive since: lost)."""
+    live, main, left = await killed_then_busy_once(world, monkeypatch)
+    async with process(world, store_target, main.owners.name) as again:
+        assert live.id not in again.matches
+        if how == "killed":
+            await kill(again)
+    world.clock.advance(30)
+    async with process(world, store_target, main.owners.name) as third:
+        assert live.id in third.matches
+        world.clock.advance(1)
+        await third.check_timers()
+        got = third.matches[live.id].deadline
+        assert got is not None
+        assert got - world.clock.now == pytest.approx(left, abs=3), \
+            "the downtime before the first restart was taken from the turn"
+
+
+async def test_a_match_let_go_at_a_restart_keeps_its_downtime_when_another_claim_fails(
+        world: World, store_target: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A restart's own match let go at the start, claimed by another process whose bring-in
+    fails and whose undoing of the claim fails too (its lease lapses under that process's
+    name): the next claim gives the turn the downtime before the restart (review89: read
+    from that process's notes, alive all along: lost)."""
+    live, main, left = await killed_then_busy_once(world, monkeypatch)
+    async with process(world, store_target, main.owners.name) as again:
+        assert live.id not in again.matches
+        fails = [1]
+        real_match, real_unclaim = Store.match, Leases.unclaim
+
+        async def busy(self: Store, match_id: int) -> Any:
+            if match_id == live.id and fails[0]:
+                fails[0] -= 1
+                raise OSError("the database is unreachable (p2)")
+            return await real_match(self, match_id)
+
+        async def unclaim(self: Leases, *args: Any) -> None:
+            if self.owner == "p2":
+                raise OSError("the database is unreachable (p2's undoing)")
+            await real_unclaim(self, *args)
+
+        monkeypatch.setattr(Store, "match", busy)
+        monkeypatch.setattr(Leases, "unclaim", unclaim)
+        async with process(world, store_target, "p2") as p2:
+            assert live.id not in p2.matches
+            assert await again.owners.leases.holder(live.id) == "p2"
+        # p2 stopped: its leases given up, the match claimable at once.
+        world.clock.advance(1)
+        await again.check_timers()
+        assert live.id in again.matches
+        got = again.matches[live.id].deadline
+        assert got is not None
+        assert got - world.clock.now == pytest.approx(left, abs=3), \
+            "the downtime before the restart was taken from the turn"
+
+
+async def test_a_match_let_go_at_a_restart_is_judged_elsewhere_with_its_downtime(
+        world: World, store_target: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A restart's own match let go at the start (another process's claim of it failing too),
+    acted on through that other process before anyone holds it: the move is judged with the
+    downtime before the restart, and played (review89's kind: judged by the restart's notes,
+    its clocks running since it started, the turn out of time and the move refused)."""
+    live, main, left = await killed_then_busy_once(world, monkeypatch, left=60)
+    async with process(world, store_target, main.owners.name) as again:
+        assert live.id not in again.matches
+        fails = [1]
+        real_match = Store.match
+
+        async def busy(self: Store, match_id: int) -> Any:
+            if match_id == live.id and fails[0]:
+                fails[0] -= 1
+                raise OSError("the database is unreachable (p2)")
+            return await real_match(self, match_id)
+
+        monkeypatch.setattr(Store, "match", busy)
+        async with process(world, store_target, "p2") as p2:
+            assert live.id not in p2.matches
+            assert await p2.owners.leases.holder(live.id) == main.owners.name
+            copy = await p2.lookup(live.id)
+            assert copy is not None
+            seat = copy.session.to_act
+            move = GreedyPlayer().choose(copy.session.view(seat))
+            assert move.kind is not MoveKind.DISCARD, move
+            outcome = await p2.act(copy, copy.player_ids[seat], move)
+            assert outcome.ok, f"the move was refused: {outcome.error}"
+            assert live.id in p2.matches
+            got = p2.matches[live.id].deadline
+            assert got is not None
+            world.clock.advance(1)
+            await p2.check_timers()
+            got = p2.matches[live.id].deadline
+            assert got is not None
+            assert got - world.clock.now == pytest.approx(left, abs=3), \
+                "the downtime before the restart was taken from the turn"
+

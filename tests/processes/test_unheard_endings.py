@@ -21,7 +21,8 @@ from tests.unheard import MAYBE, lose_answer
 #: The statement only an end's save makes (a move's too, which these tests make none of).
 END = "INSERT INTO session_results"
 #: "Keep waiting"'s save.
-KEEP = "SET deadline = ?, warned = 0, owner = ?, lease_until = ? WHERE id = ? AND version = ?"
+KEEP = "SET deadline = ?, warned = 0, owner = ?, lease_until = ?, stood_since = NULL WHERE id = ? "\
+    "AND version = ?"
 
 
 async def test_a_resignation_saved_unheard_is_carried_on_as_saved(

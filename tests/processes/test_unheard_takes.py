@@ -21,7 +21,7 @@ from tests.processes.test_unheard_moves import words
 from tests.unheard import lose_answer
 
 #: The match taken as the copy in hand has it (``Leases.take``).
-TAKE = "SET owner = ?, lease_until = ? WHERE id = ? AND version"
+TAKE = "SET owner = ?, lease_until = ?, stood_since = NULL WHERE id = ? AND version"
 
 
 async def _checked(world: World, *services: MatchService) -> None:
