@@ -129,6 +129,7 @@ class Claims:
     async def _brought_in(self, c: Claimed, down: Down) -> LiveMatch | None:
         """Load, resume (its process stopped at ``down``'s time, owing the turn what it
         notes) and adopt the match claimed."""
+        before = self.svc.matches.get(c.match_id)
         row = await self.svc.store.match(c.match_id)
         if row is None:
             return None
@@ -136,6 +137,12 @@ class Claims:
         stopped, time_owed = down
         await resume_after_downtime(self.svc, [live], {c.match_id: stopped}, time_owed)
         self._failing.pop(c.match_id, None)
+        if (held := self.svc.matches.get(c.match_id)) is not None and held is not before:
+            # Taken by an action here meanwhile (its save after the row was read: this copy's
+            # resume found the match moved on): that copy is newer, owed the downtime as it
+            # was taken (``adopt``); this one, held in its place, would pay it on a version
+            # gone (lost) and judge the turn by its deadline from before (review94).
+            return held
         self.owners.adopt(live)
         # With the channel lost, no announcement is saved to deliver again: the panels
         # telling the turn, or that the channel was lost, if they never went out, are sent now.

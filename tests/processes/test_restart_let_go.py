@@ -309,3 +309,40 @@ async def test_a_match_let_go_at_a_restart_is_judged_elsewhere_with_its_downtime
             assert got - world.clock.now == pytest.approx(left, abs=3), \
                 "the downtime before the restart was taken from the turn"
 
+
+async def test_a_draw_saved_as_the_claim_resumes_the_match_keeps_its_time(
+        world: World, store_target: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A restart's own match let go at its start, a player drawing through this process just
+    as the next tick's claim brings it in (that claim read the match before the draw was
+    saved, its resume finding it moved on): the copy the draw saved, owed the downtime, is
+    the one held, not the claim's stale one (review94: adopted over it, the time owed paid
+    through it and lost on its version, the player forfeited)."""
+    live, main, _ = await killed_then_busy_once(world, monkeypatch, left=10, turn_timer=5)
+    async with process(world, store_target, main.owners.name) as again:
+        assert live.id not in again.matches
+        copy = await again.lookup(live.id)
+        assert copy is not None
+        real = Store.resume_turn
+        drew: list[bool] = []
+
+        async def draw_first(self: Store, match_id: int, *a: Any, **k: Any) -> Any:
+            if match_id == live.id and not drew:
+                drew.append(True)
+                seat = copy.session.to_act
+                move = GreedyPlayer().choose(copy.session.view(seat))
+                assert move.kind is not MoveKind.DISCARD, move
+                assert (await again.act(copy, copy.player_ids[seat], move)).ok
+            return await real(self, match_id, *a, **k)
+
+        monkeypatch.setattr(Store, "resume_turn", draw_first)
+        world.clock.advance(1)
+        await again.check_timers()
+        assert drew, "the claim did not resume the match"
+        assert again.matches[live.id] is copy, "the claim's stale copy is held"
+        world.clock.advance(1)
+        await again.check_timers()
+        saved = await again.store.match(live.id)
+        assert saved is not None and saved.status == "active", \
+            f"forfeited as the claim met the draw: {saved}"
+        assert copy.deadline is not None
+        assert copy.deadline - world.clock.now == pytest.approx(GRACE - 2, abs=3)
