@@ -21,9 +21,9 @@ from umtali.ai.outlook import Outlook, of_view
 from umtali.ai.search import PLAYOUT_OVERHEAD, playout
 from umtali.cards import format_cards, iter_cards, mask_of
 from umtali.i18n import Text
-from umtali.melds import PlayKind, classify
+from umtali.melds import Meld, PlayKind, classify, play_points
 from umtali.moves import Move, MoveKind
-from umtali.search import can_meld_all
+from umtali.search import after, can_meld_all, meld_options
 from umtali.view import PlayerView
 
 #: Playout moves spent judging each move a review questions (as many as ``hard`` spends on
@@ -182,27 +182,80 @@ def _for_the_game(view: PlayerView, move: Move, other: Move, why: Text) -> Text:
 def _meld_reason(o: Outlook, move: Move, legal: Sequence[Move]) -> Text:
     if move.kind is MoveKind.MELD and classify(move.cards) is PlayKind.PAIR:
         return Text.of("lay the pair to go out")
-    option = policy.option_of(move, o.melds)
-    value, left = policy.plan(o.hand, o.melds, option, o.optional)
-    if left.bit_count() <= 1:
+    memo: dict[tuple[int, tuple[Meld, ...]], tuple[int, int]] = {}
+    mine, left = _turn(o, move, memo)
+    if left <= 1:
         return Text.of("this meld lets you go out this turn")
-    # ``hard``'s search may lay a meld that starts a poorer turn (4♣ 5♣ 6♣ 7♣ keeping 7♠ 7♦,
-    # where 4♣ 5♣ 6♣ and 7♠ 7♦ 7♣ lay more): then that is not "the richest turn".
-    richest, most = move, value
-    for other in legal:
-        if other.kind in (MoveKind.MELD, MoveKind.EXTEND):
-            worth = policy.plan(o.hand, o.melds, policy.option_of(other, o.melds), o.optional)[0]
-            if worth > most:
-                richest, most = other, worth
-    if richest != move:
-        return Text.of("lay {cards} rather than {other}: played out over many guesses at the "
-                       "cards you cannot see, the hand ends better for you on average, though "
-                       "{other} lays more points this turn", cards=_cards(move.cards),
-                       other=_cards(richest.cards))
-    points = round(value)
+    lays = [m for m in legal if m.kind in (MoveKind.MELD, MoveKind.EXTEND)]
+    # Only a meld that takes a card of ``move`` is given up by laying it: any other goes down
+    # in the same turn, after it (``hard``'s search may lay 4♣ 5♣ 6♣ 7♣ keeping 7♠ 7♦, where
+    # 4♣ 5♣ 6♣ with 7♠ 7♦ 7♣ lay more). Each side's points are its whole turn's, at best.
+    rivals = [(_turn(o, m, memo)[0], m) for m in lays if m != move and m.cards & move.cards]
+    most, rival = max(rivals, key=lambda r: r[0], default=(mine, move))
+    if most > mine:
+        return Text.plural(
+            "lay {cards} rather than {other}: played out over many guesses at the cards you "
+            "cannot see, the hand ends better for you on average, though a turn with {other} "
+            "lays {count} point against {mine}",
+            "lay {cards} rather than {other}: played out over many guesses at the cards you "
+            "cannot see, the hand ends better for you on average, though a turn with {other} "
+            "lays {count} points against {mine}",
+            most, cards=_lay(move, o), other=_lay(rival, o), mine=mine)
+    if any(_turn(o, m, memo)[0] > mine for m in lays):
+        # A richer turn that gives up no card of ``move`` but lays it in another order.
+        return Text.of("lay {cards}: played out over many guesses at the cards you cannot see, "
+                       "the hand ends better for you on average", cards=_lay(move, o))
+    if len(lays) > 1 and policy._apart(lays) and not o.optional:
+        # Compulsory melding, no two melds sharing a card: each goes down, whatever the order.
+        return Text.plural("lay all your melds: {count} point", "lay all your melds: {count} "
+                           "points", mine)
     return Text.plural("of the melds on offer, this one starts the richest turn: {count} point",
                        "of the melds on offer, this one starts the richest turn: {count} points",
-                       points)
+                       mine)
+
+
+def _lay(move: Move, o: Outlook) -> Text | str:
+    """A meld or extension named in a line: "J♥ on J♣", "J♥ alone" (a jack is laid either
+    way), "2♠ 3♠ 4♠"."""
+    cards = _cards(move.cards)
+    if move.kind is MoveKind.EXTEND:
+        meld = next(m for m in o.melds if m.cards & (1 << move.target))
+        return Text.of("{cards} on {meld}", cards=cards, meld=_cards(meld.cards))
+    if classify(move.cards) is PlayKind.JACK:
+        return Text.of("{card} alone", card=cards)
+    return cards
+
+
+def _turn(o: Outlook, move: Move, memo: dict[tuple[int, tuple[Meld, ...]], tuple[int, int]],
+          ) -> tuple[int, int]:
+    """The most points a turn that lays ``move`` first can lay, and the fewest cards it can
+    leave in the hand (each at best, perhaps by different series of melds)."""
+    option = policy.option_of(move, o.melds)
+    points, left = _rest_of_turn(*after(o.hand, o.melds, option), o.optional, memo)
+    return play_points(option[0], option[1]) + points, left
+
+
+def _rest_of_turn(hand: int, melds: tuple[Meld, ...], optional: bool,
+                  memo: dict[tuple[int, tuple[Meld, ...]], tuple[int, int]],
+                  ) -> tuple[int, int]:
+    """``_turn`` from a hand and table: every series of melds searched (a hand holds a few
+    melds at most), the positions met again remembered."""
+    key = (hand, melds)
+    known = memo.get(key)
+    if known is not None:
+        return known
+    most, fewest = 0, hand.bit_count()
+    for kind, cards, index in meld_options(hand, melds, optional):
+        points = play_points(kind, cards)
+        if kind is PlayKind.PAIR:
+            # Nothing follows a pair but the last card's discard.
+            further, left = 0, (hand & ~cards).bit_count()
+        else:
+            further, left = _rest_of_turn(*after(hand, melds, (kind, cards, index)), optional,
+                                          memo)
+        most, fewest = max(most, points + further), min(fewest, left)
+    memo[key] = most, fewest
+    return most, fewest
 
 
 def _discard_reason(o: Outlook, view: PlayerView, move: Move,
@@ -215,7 +268,7 @@ def _discard_reason(o: Outlook, view: PlayerView, move: Move,
         return Text.of("lay your last card face down: the opponent cannot take it")
     name = _cards(move.cards)
     if o.last_turn:
-        return Text.of("shed {card}: the opponent went out, and the points left in your hand "
+        return Text.of("discard {card}: the opponent went out, and the points left in your hand "
                        "now score for them", card=name)
     usual = policy.choose(o, view.legal_moves)
     if usual.kind is MoveKind.DISCARD and usual.card != card:
@@ -226,8 +279,8 @@ def _discard_reason(o: Outlook, view: PlayerView, move: Move,
             return Text.of("discard {card} rather than {other}: played out over many guesses at "
                            "the cards you cannot see, the hand ends better for you on average",
                            card=name, other=_cards((shed or ahead).cards))
-        return Text.of("discard {card} rather than {other}: whichever card you draw next, the "
-                       "cards left on hand fare better on average", card=name,
+        return Text.of("discard {card} rather than {other}: on average over the cards you may "
+                       "draw next, the cards left in your hand are worth more", card=name,
                        other=_cards((shed or usual).cards))
     beyond = table_outs(o.melds)
     live = o.live
@@ -243,6 +296,17 @@ def _discard_reason(o: Outlook, view: PlayerView, move: Move,
             hopes, key=lambda c: (values[c], c))
         kept = (1 << best) | (PARTNERS[best] & rest)
         need = waiting[best]
+        through = beyond.get(best, 0) & live
+        if need == through:
+            # It melds only through the table: an out goes on a table meld, and it after.
+            meld = max(o.melds, key=lambda m: ((m.accepts & need).bit_count(), m.cards))
+            need &= meld.accepts
+            return Text.plural("keep {kept}: {outs}, still unseen, would go on {meld}, and "
+                               "{kept} after it",
+                               "keep {kept}: {outs}, still unseen, would go on {meld}, and "
+                               "{kept} after either",
+                               need.bit_count(), kept=_cards(1 << best), outs=_cards(need),
+                               meld=_cards(meld.cards))
         return Text.plural("keep {kept}: {outs} is still unseen",
                            "keep {kept}: {outs} are still unseen",
                            need.bit_count(), kept=_cards(kept), outs=_cards(need))
