@@ -22,7 +22,7 @@ from umtali.ai.search import PLAYOUT_OVERHEAD, playout
 from umtali.cards import format_cards, iter_cards, mask_of
 from umtali.i18n import Text
 from umtali.melds import Meld, PlayKind, classify, play_points
-from umtali.moves import Move, MoveKind
+from umtali.moves import Move, MoveKind, going_out
 from umtali.search import after, can_meld_all, meld_options
 from umtali.view import PlayerView
 
@@ -416,6 +416,74 @@ def turn_of(record: Sequence[tuple[PlayerView, Move]], at: int) -> int:
     A turn begins after the seat's discard, not at a draw: some turns have none (the first
     of the player dealt eleven cards, a last turn with the stock empty)."""
     return 1 + sum(1 for _, move in record[:at] if move.kind is MoveKind.DISCARD)
+
+
+def move_words(view: PlayerView, move: Move) -> Text:
+    """A move in words, as the bot's panels say it ("draw from the stock", "lay 7♦ on 8♦ 9♦
+    10♦", "discard K♥ face down"): a review names both sides so, in every language."""
+    cards = _cards(move.cards)
+    kind = move.kind
+    if kind is MoveKind.DRAW:
+        return Text.of("draw from the stock")
+    if kind is MoveKind.TAKE:
+        return Text.of("take the top discard")
+    if kind is MoveKind.TAKE_TWO:
+        return Text.of("take the top two discards")
+    if kind is MoveKind.MELD:
+        return Text.of("meld {cards}", cards=cards)
+    if kind is MoveKind.EXTEND:
+        meld = next((m for m in view.melds if move.target in m.cards), None)
+        on = " ".join(str(c) for c in meld.cards) if meld is not None else _cards(
+            1 << move.target)
+        return Text.of("lay {card} on {meld}", card=cards, meld=on)
+    if move.face_down:
+        return Text.of("discard {card} face down", card=cards)
+    if going_out(move, view.legal_moves):
+        return Text.of("discard {card} face up", card=cards)  # a last card, which may lie down
+    return Text.of("discard {card}", card=cards)
+
+
+def on_turn(turn: int) -> Text:
+    """The seat's ``turn`` of the hand as the player counts their own: "on your 7th turn"."""
+    if turn % 10 == 1 and turn % 100 != 11:
+        return Text.of("on your {turn}st turn", turn=turn)
+    if turn % 10 == 2 and turn % 100 != 12:
+        return Text.of("on your {turn}nd turn", turn=turn)
+    if turn % 10 == 3 and turn % 100 != 13:
+        return Text.of("on your {turn}rd turn", turn=turn)
+    return Text.of("on your {turn}th turn", turn=turn)
+
+
+def review_words(found: Sequence[tuple[int, Mistake]]) -> list[list[Text]]:
+    """A review's lines: ``found`` holds each mistake (costliest first) with the seat's turn it
+    was made on (``turn_of``). One line a turn, in the order of its costliest mistake; a turn's
+    mistakes (a take and the discard after it) in the order made. Each line is sentences: each
+    mistake, with the two moves in words and its cost in whole points (the playouts' luck moves
+    it by more than a tenth), then why."""
+    turns: dict[int, list[Mistake]] = {}
+    for turn, m in found:
+        turns.setdefault(turn, []).append(m)
+    lines = []
+    for turn, made in turns.items():
+        line: list[Text] = []
+        for m in sorted(made, key=lambda m: m.at):
+            points = max(1, round(m.cost))
+            played, better = move_words(m.view, m.played), move_words(m.view, m.better)
+            if not line:
+                line.append(Text.plural(
+                    "{when}: you chose to {played}; the computer would {better} (about {count} "
+                    "point better)",
+                    "{when}: you chose to {played}; the computer would {better} (about {count} "
+                    "points better)", points, when=on_turn(turn), played=played, better=better))
+            else:
+                line.append(Text.plural(
+                    "then you chose to {played}; the computer would {better} (about {count} "
+                    "point better)",
+                    "then you chose to {played}; the computer would {better} (about {count} "
+                    "points better)", points, played=played, better=better))
+            line.append(m.why)
+        lines.append(line)
+    return lines
 
 
 def _same_turn(view: PlayerView, a: Move, b: Move) -> bool:
