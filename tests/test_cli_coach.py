@@ -84,9 +84,11 @@ def test_after_a_hand_against_the_computer_the_coach_reviews_it() -> None:
     assert 1 <= len(lines) <= 3
     for line in lines:
         found = re.match(r"  On your (\d+)(st|nd|rd|th) turn: you chose to (.+); the computer "
-                         r"would (.+) \(about (\d+) points? better\)\. .+", line)
+                         r"would (.+) \(about (\d+)(?: to (\d+))? points? better\)\. .+",
+                         line)
         assert found is not None, line
         assert found.group(3) != found.group(4) and int(found.group(5)) >= 1
+        assert found.group(6) is None or int(found.group(6)) > int(found.group(5))
     # Only once asked (or at a terminal): a script of moves is not held up by reviews.
     code, quiet = run(["play", "--seed", "9"], moves + "quit\n")
     assert "Review of hand" not in quiet and "The coach reviews" not in quiet

@@ -114,3 +114,17 @@ def test_the_russian_review_is_announced_once() -> None:
     assert code == 0
     assert "Разбор раздачи 1 (партия 1)" in out, out[-3000:]
     assert out.count("Разбор раздачи") == 1, out[-3000:]
+
+
+def test_a_cost_as_uncertain_as_its_playouts_is_told_as_a_range() -> None:
+    """"About 17.8 points better", where the same review run again said 9.5 to 13.7: the
+    playouts' standard error was some points. A cost is told in whole points, and as the
+    range of one standard error either side when that is a point or more."""
+    sure = _lesson(2, 0, "take", 4.4)._replace(error=0.3)
+    unsure = _lesson(5, 1, "take", 8.2)._replace(error=3.7)
+    text = review_text(EN, (1, 1), [unsure, sure])
+    assert "On your 5th turn: you chose to take the top discard; the computer would draw from " \
+        "the stock (about 5 to 12 points better)." in text, text
+    assert "(about 4 points better)" in text, text
+    ru = review_text(tr_for("ru"), (1, 1), [unsure, sure])
+    assert "(примерно на 5–12 очков лучше)" in ru and "(примерно на 4 очка лучше)" in ru, ru
