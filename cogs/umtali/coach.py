@@ -277,7 +277,8 @@ def review_text(tr: Tr, hand: tuple[int, int], found: list[Lesson]) -> str:
     lines = [tr("**Review of hand {hand}** (game {game}): the moves that cost you most, as the "
                 "hard computer judges them:", hand=number, game=game)]
     told = review_words([(lesson.turn, Mistake(lesson.at, lesson.view, lesson.played,
-                                               lesson.better, lesson.cost, lesson.why))
+                                               lesson.better, lesson.cost, lesson.why,
+                                               lesson.error))
                          for lesson in found])
     lines += ["• " + " ".join(sentence(tr(t)) for t in line) for line in told]
     return "\n".join(lines)[:2000]

@@ -55,6 +55,8 @@ class Mistake(NamedTuple):
     cost: float
     #: Why ``better``, in a line (as ``hint`` says it).
     why: Text
+    #: The standard error of ``cost`` (the playouts' luck; 0 when every world agrees).
+    error: float = 0.0
 
 
 def _cards(mask: int) -> str:
@@ -364,6 +366,19 @@ def cost_of(
     that is at least ``REVIEW_FLOOR`` and clear of the playouts' luck (``REVIEW_Z`` standard
     errors). An unclear gain is sampled on, ``REVIEW_ROUNDS`` budgets at most: a move as good as
     ``better`` (the other of two twin cards) is not reported for its playouts' luck."""
+    measured = _measured(view, better, played, model, rng, budget)
+    return None if measured is None else measured[0]
+
+
+def _measured(
+    view: PlayerView,
+    better: Move,
+    played: Move,
+    model: OpponentModel,
+    rng: random.Random,
+    budget: int,
+) -> tuple[float, float] | None:
+    """``cost_of``, with its standard error."""
     gains: list[float] = []
     for _ in range(REVIEW_ROUNDS):
         gains += [a - b for a, b in _leads(view, (better, played), model, rng, budget)]
@@ -371,7 +386,7 @@ def cost_of(
         mean = sum(gains) / n
         error = math.sqrt(sum((g - mean) ** 2 for g in gains) / (n - 1) / n)
         if mean - REVIEW_Z * error >= 0 and mean >= REVIEW_FLOOR:
-            return mean
+            return mean, error
         if mean + REVIEW_Z * error < REVIEW_FLOOR:
             return None  # clearly no costly mistake
     return None
@@ -401,10 +416,11 @@ def review(
             better, for_points = player.judge(view, model)
             if better != played and not _same_turn(view, better, played):
                 rng = random.Random(f"{seed}:review:{decision_key(view)}")
-                cost = cost_of(view, better, played, model, rng, budget)
-                if cost is not None:
-                    found.append(Mistake(index, view, played, better, cost,
-                                         reason(view, better, model, for_points, played)))
+                measured = _measured(view, better, played, model, rng, budget)
+                if measured is not None:
+                    found.append(Mistake(index, view, played, better, measured[0],
+                                         reason(view, better, model, for_points, played),
+                                         measured[1]))
         player.memory.note(view, played)
     found.sort(key=lambda m: (-m.cost, m.at))
     return found[:most]
@@ -459,7 +475,7 @@ def review_words(found: Sequence[tuple[int, Mistake]]) -> list[list[Text]]:
     was made on (``turn_of``). One line a turn, in the order of its costliest mistake; a turn's
     mistakes (a take and the discard after it) in the order made. Each line is sentences: each
     mistake, with the two moves in words and its cost in whole points (the playouts' luck moves
-    it by more than a tenth), then why."""
+    it by more than a tenth; by more than a point, a range), then why."""
     turns: dict[int, list[Mistake]] = {}
     for turn, m in found:
         turns.setdefault(turn, []).append(m)
@@ -467,23 +483,29 @@ def review_words(found: Sequence[tuple[int, Mistake]]) -> list[list[Text]]:
     for turn, made in turns.items():
         line: list[Text] = []
         for m in sorted(made, key=lambda m: m.at):
-            points = max(1, round(m.cost))
             played, better = move_words(m.view, m.played), move_words(m.view, m.better)
             if not line:
-                line.append(Text.plural(
-                    "{when}: you chose to {played}; the computer would {better} (about {count} "
-                    "point better)",
-                    "{when}: you chose to {played}; the computer would {better} (about {count} "
-                    "points better)", points, when=on_turn(turn), played=played, better=better))
+                line.append(Text.of("{when}: you chose to {played}; the computer would {better} "
+                                    "({cost})", when=on_turn(turn), played=played,
+                                    better=better, cost=_cost_words(m.cost, m.error)))
             else:
-                line.append(Text.plural(
-                    "then you chose to {played}; the computer would {better} (about {count} "
-                    "point better)",
-                    "then you chose to {played}; the computer would {better} (about {count} "
-                    "points better)", points, played=played, better=better))
+                line.append(Text.of("then you chose to {played}; the computer would {better} "
+                                    "({cost})", played=played, better=better,
+                                    cost=_cost_words(m.cost, m.error)))
             line.append(m.why)
         lines.append(line)
     return lines
+
+
+def _cost_words(cost: float, error: float) -> Text:
+    """A cost in whole points; as the range of one standard error either side when that is a
+    point or more (the same review run again may say 9 where it said 17)."""
+    low, high = max(1, round(cost - error)), max(1, round(cost + error))
+    if error < 1 or low >= high:
+        points = max(1, round(cost))
+        return Text.plural("about {count} point better", "about {count} points better", points)
+    return Text.plural("about {low} to {count} point better", "about {low} to {count} points "
+                       "better", high, low=low)
 
 
 def _same_turn(view: PlayerView, a: Move, b: Move) -> bool:
