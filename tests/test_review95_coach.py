@@ -79,6 +79,10 @@ def test_a_card_kept_for_a_table_meld_says_how_it_would_play() -> None:
     why = EN(reason(view, Move.parse("discard 2H")))
     assert why == "keep 8♣: 9♣, still unseen, would go on 10♣ J♣ Q♣ K♣, and 8♣ after it", why
     assert "10♣ J♣ Q♣ K♣" in tr_for("ru")(reason(view, Move.parse("discard 2H")))
+    # K♦ waits for Q♦ both to marry it in hand and to follow it on J♦: the marriage is said.
+    view = _view(hands=("KD 2H 5S 9C", "3C 7S 9H"), table=("1: JD",),
+                 stock="AS 4D 6H 8C", discard="2D 3D", turn=0)
+    assert EN(reason(view, Move.parse("discard 2H"))) == "keep K♦: Q♦ is still unseen"
 
 
 def _played(seed: int, moves: int) -> tuple[Session, PlayerView]:

@@ -298,9 +298,9 @@ def _discard_reason(o: Outlook, view: PlayerView, move: Move,
             hopes, key=lambda c: (values[c], c))
         kept = (1 << best) | (PARTNERS[best] & rest)
         need = waiting[best]
-        through = beyond.get(best, 0) & live
-        if need == through:
-            # It melds only through the table: an out goes on a table meld, and it after.
+        if not outs(best, rest, {}) & live:
+            # It melds only through the table (no card still unseen melds it from the hand):
+            # an out goes on a table meld, and it after.
             meld = max(o.melds, key=lambda m: ((m.accepts & need).bit_count(), m.cards))
             need &= meld.accepts
             return Text.plural("keep {kept}: {outs}, still unseen, would go on {meld}, and "
