@@ -115,3 +115,15 @@ def test_the_last_turns_discard_is_a_discard() -> None:
     why = EN(reason(view, Move.parse("discard KC")))
     assert why == ("discard K♣: the opponent went out, and the points left in your hand now "
                    "score for them"), why
+
+
+def test_a_meld_that_gives_up_going_out_says_so() -> None:
+    """5♦ on 2♦ 3♦ 4♦ leaves 5♠ K♣; the pair 5♠ 5♦ goes out, K♣ discarded. The line weighed
+    the two by points ("lays 2 points against 1"): what the pair gives is going out."""
+    view = _view(hands=("5S 5D KC", "3C 7S 9H 6D"), table=("1: 2D 3D 4D",),
+                 stock="AS 4H 6H 8C", discard="2H 3H", turn=0)
+    move = Move.parse("extend 5D 4D")
+    assert Move.parse("meld 5S 5D") in view.legal_moves and move in view.legal_moves
+    why = EN(reason(view, move))
+    assert why.startswith("lay 5♦ on 2♦ 3♦ 4♦ rather than 5♠ 5♦: "), why
+    assert why.endswith("though 5♠ 5♦ lets you go out this turn"), why
