@@ -192,8 +192,15 @@ def _meld_reason(o: Outlook, move: Move, legal: Sequence[Move]) -> Text:
     # Only a meld that takes a card of ``move`` is given up by laying it: any other goes down
     # in the same turn, after it (``hard``'s search may lay 4♣ 5♣ 6♣ 7♣ keeping 7♠ 7♦, where
     # 4♣ 5♣ 6♣ with 7♠ 7♦ 7♣ lay more). Each side's points are its whole turn's, at best.
-    rivals = [(_turn(o, m, memo)[0], m) for m in lays if m != move and m.cards & move.cards]
-    most, rival = max(rivals, key=lambda r: r[0], default=(mine, move))
+    rivals = [(*_turn(o, m, memo), m) for m in lays if m != move and m.cards & move.cards]
+    # Going out first: a pair that ends the turn lays few points, and gives more than points.
+    out = [m for _, fewest, m in rivals if fewest <= 1]
+    if out:
+        return Text.of("lay {cards} rather than {other}: played out over many guesses at the "
+                       "cards you cannot see, the hand ends better for you on average, though "
+                       "{other} lets you go out this turn", cards=_lay(move, o),
+                       other=_lay(out[0], o))
+    most, _, rival = max(rivals, key=lambda r: r[0], default=(mine, left, move))
     if most > mine:
         return Text.plural(
             "lay {cards} rather than {other}: played out over many guesses at the cards you "
