@@ -74,7 +74,7 @@ def test_hints_for_draws_last_turns_and_the_last_card() -> None:
     assert EN(reason(view, Move.parse("draw"))) == (
         "draw from the stock: 2♦ on the pile cannot be melded now")
     last = _view(hands=("10H 9H 2C 4D", ""), turn=0, out=1, discard="AD")
-    assert EN(hint(last).reason).startswith("shed 10♥: the opponent went out")
+    assert EN(hint(last).reason).startswith("discard 10♥: the opponent went out")
     alone = _view(hands=("5C", "3C 5S 9D"), stock="AS 2S", discard="2D", turn=0)
     advice = hint(alone)
     assert advice.move.kind is MoveKind.DISCARD and advice.move.face_down

@@ -75,7 +75,7 @@ def test_it_sheds_the_better_of_normals_two_best_and_the_coach_says_why() -> Non
             advice = hint(view, player)
             assert advice.move == chosen
             assert "rather than" in EN(advice.reason)
-            assert "whichever card you draw next" in EN(advice.reason)
+            assert "over the cards you may draw next" in EN(advice.reason)
     assert differed >= 1
 
 

@@ -80,13 +80,15 @@ def test_after_a_hand_against_the_computer_the_coach_reviews_it() -> None:
     assert "The coach reviews the hand…" in out
     review = out[out.index("Review of hand 1 (game 1)"):].splitlines()
     assert "the moves that cost you most" in review[0]
-    lines = [line for line in review[1:4] if line.startswith("  Turn ")]
+    lines = [line for line in review[1:4] if line.startswith("  On your ")]
     assert 1 <= len(lines) <= 3
     for line in lines:
-        found = re.match(r"  Turn (\d+): you played (.+); the hard computer would play (.+) "
-                         r"\(about (\d+\.\d) points better\)\. .+", line)
+        found = re.match(r"  On your (\d+)(st|nd|rd|th) turn: you chose to (.+); the computer "
+                         r"would (.+) \(about (\d+)(?: to (\d+))? points? better\)\. .+",
+                         line)
         assert found is not None, line
-        assert found.group(2) != found.group(3) and float(found.group(4)) >= 0.25
+        assert found.group(3) != found.group(4) and int(found.group(5)) >= 1
+        assert found.group(6) is None or int(found.group(6)) > int(found.group(5))
     # Only once asked (or at a terminal): a script of moves is not held up by reviews.
     code, quiet = run(["play", "--seed", "9"], moves + "quit\n")
     assert "Review of hand" not in quiet and "The coach reviews" not in quiet

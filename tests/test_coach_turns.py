@@ -45,4 +45,4 @@ def test_the_player_dealt_eleven_cards_has_a_second_turn() -> None:
     second = next(at for at, (view, _) in enumerate(record) if view.phase == "draw")
     lesson = Lesson(turn_of(record, second), record[second][0], record[second][1],
                     record[second][1], 1.0, Text.of("it is the only move"))
-    assert "Turn 2:" in review_text(EN, (1, 1), [lesson])
+    assert "On your 2nd turn:" in review_text(EN, (1, 1), [lesson])

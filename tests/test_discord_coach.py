@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 from typing import Any
 
 import discord
@@ -12,12 +11,12 @@ import pytest
 
 from cogs.umtali.coach import coach_of
 from cogs.umtali.coach_work import advise, seat_record
+from cogs.umtali.commands import move_meaning
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.play_panel import HintButton
 from tests.discord_helpers import World, custom_ids, cut, flush, play, start_match, thread_of
 from umtali.ai.resume import player_seed, seat_history
 from umtali.i18n import EN, sentence, tr_for
-from umtali.moves import Move
 from umtali.players import GreedyPlayer
 
 # The hard computer thinks in real worker processes: seconds of real CPU work on a
@@ -97,14 +96,14 @@ async def test_the_hint_is_hards_move_and_why_for_the_players_view_alone(
                                      custom_id=f"umtali:m:{live.id}:hint")
     assert answer.acknowledged and answer.ephemeral
     said = _said(answer)
-    shown = re.search(r"`([^`]+)`", said)
-    assert shown is not None, said
-    move = Move.parse(shown.group(1))
-    assert move in view.legal_moves
     # The move and the reason of hard having seen what the seat saw of the hand, nothing else.
     session = live.session
     expected = advise(player_seed(session, 0), list(seat_history(session, 0)), view)
-    assert move == expected.move
+    move = expected.move
+    assert move in view.legal_moves
+    # In words, once: not its notation beside them ("`discard 9S` (discard 9♠)").
+    assert "`" not in said, said
+    assert f"the hard computer would {move_meaning(view, move, EN)}." in said, said
     assert sentence(EN(expected.reason)) in said
     assert live.version == version  # a hint changes nothing
 
@@ -114,7 +113,8 @@ async def test_the_hint_is_hards_move_and_why_for_the_players_view_alone(
                                     custom_id=f"umtali:m:{live.id}:hint")
     russian = _said(again)
     assert again.ephemeral and sentence(tr_for("ru")(expected.reason)) in russian
-    assert "Подсказка" in russian and f"`{move}`" in russian
+    assert "Подсказка" in russian and move_meaning(view, move, tr_for("ru")) in russian
+    assert "`" not in russian, russian
 
 
 async def _forged_hint(world: World, actor: Any, match_id: int) -> Any:

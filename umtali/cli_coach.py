@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from umtali.ai.coach import REVIEW_BUDGET, hint, review, turn_of
+from umtali.ai.coach import REVIEW_BUDGET, hint, review, review_words, turn_of
 from umtali.ai.hard import HardPlayer
 from umtali.ai.resume import dealt_view, player_seed, seat_history
 from umtali.cli_moves import move_text
@@ -43,12 +43,6 @@ def hint_line(session: Session, seat: int, tr: Tr) -> str:
             + " " + sentence(tr(advice.reason)))
 
 
-def points_text(tr: Tr, points: float) -> str:
-    """Points with one decimal, as the language writes them (4.5; 4,5)."""
-    units, tenths = f"{points:.1f}".split(".")
-    return tr("{units}.{tenths}", units=units, tenths=tenths)
-
-
 def review_lines(record: Sequence[tuple[PlayerView, Move]], game: int, hand: int, seed: str,
                  tr: Tr, budget: int = REVIEW_BUDGET, dealt: PlayerView | None = None,
                  ) -> list[str]:
@@ -60,11 +54,6 @@ def review_lines(record: Sequence[tuple[PlayerView, Move]], game: int, hand: int
                    "mistake.", hand=hand, game=game)]
     lines = [tr("Review of hand {hand} (game {game}): the moves that cost you most, as the "
                 "hard computer judges them:", hand=hand, game=game)]
-    for m in found:
-        turn = turn_of(record, m.at)
-        lines.append("  " + tr(
-            "Turn {turn}: you played {played}; the hard computer would play {better} (about "
-            "{points} points better).", turn=turn, played=move_text(m.played, m.view.legal_moves),
-            better=move_text(m.better, m.view.legal_moves), points=points_text(tr, m.cost))
-            + " " + sentence(tr(m.why)))
+    for line in review_words([(turn_of(record, m.at), m) for m in found]):
+        lines.append("  " + " ".join(sentence(tr(t)) for t in line))
     return lines

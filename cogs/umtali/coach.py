@@ -33,10 +33,9 @@ from cogs.umtali.in_time import answer, defer, in_time
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.nonces import match_nonce
-from cogs.umtali.numbers import one_decimal
 from cogs.umtali.reminders import refused
 from cogs.umtali.thinking import Unavailable
-from umtali.ai.coach import REVIEW_BUDGET, Hint
+from umtali.ai.coach import REVIEW_BUDGET, Hint, Mistake, move_words, review_words
 from umtali.ai.resume import dealt_view, player_seed, seat_history
 from umtali.i18n import Tr, sentence
 from umtali.session import Session
@@ -264,30 +263,24 @@ def load_coach(client: discord.Client) -> None:
 
 
 def hint_text(tr: Tr, view: PlayerView, advice: Hint) -> str:
-    from cogs.umtali.commands import move_meaning
-
-    move = advice.move
-    return (tr("**Hint:** the hard computer would play `{move}` ({words}).", move=str(move),
-               words=move_meaning(view, move, tr))
+    # The move in words alone: a player on Discord clicks, and needs no notation beside them.
+    return (tr("**Hint:** the hard computer would {words}.",
+               words=move_words(view, advice.move))
             + "\n" + sentence(tr(advice.reason)))
 
 
 def review_text(tr: Tr, hand: tuple[int, int], found: list[Lesson]) -> str:
-    from cogs.umtali.commands import move_meaning
-
     game, number = hand
     if not found:
         return tr("**Review of hand {hand}** (game {game}): the hard computer finds no costly "
                   "mistake.", hand=number, game=game)
     lines = [tr("**Review of hand {hand}** (game {game}): the moves that cost you most, as the "
                 "hard computer judges them:", hand=number, game=game)]
-    for lesson in found:
-        lines.append("• " + tr(
-            "Turn {turn}: you chose to {played}; the hard computer would {better} (about "
-            "{points} points better).", turn=lesson.turn,
-            played=move_meaning(lesson.view, lesson.played, tr),
-            better=move_meaning(lesson.view, lesson.better, tr),
-            points=one_decimal(tr, lesson.cost)) + " " + sentence(tr(lesson.why)))
+    told = review_words([(lesson.turn, Mistake(lesson.at, lesson.view, lesson.played,
+                                               lesson.better, lesson.cost, lesson.why,
+                                               lesson.error))
+                         for lesson in found])
+    lines += ["• " + " ".join(sentence(tr(t)) for t in line) for line in told]
     return "\n".join(lines)[:2000]
 
 

@@ -40,6 +40,11 @@ class Lesson(NamedTuple):
     cost: float
     #: Why ``better``, in a line.
     why: Text
+    #: Where the decision stands in the seat's record of the hand (0: the first): a turn's
+    #: decisions are told in the order made.
+    at: int = 0
+    #: The standard error of ``cost``.
+    error: float = 0.0
 
 
 def seat_record(session: Session, seat: int, hand: tuple[int, int]) -> Record:
@@ -87,6 +92,7 @@ def lessons(record: Record, seed: str, budget: int = REVIEW_BUDGET,
             dealt: PlayerView | None = None) -> list[Lesson]:
     """The moves of ``record`` that cost most, costliest first (``coach.review``), judged by a
     ``hard`` player with its search budget ``search``."""
-    return [Lesson(turn_of(record, m.at), m.view, m.played, m.better, m.cost, m.why)
+    return [Lesson(turn_of(record, m.at), m.view, m.played, m.better, m.cost, m.why, m.at,
+                   m.error)
             for m in review(record, seed, most, budget, HardPlayer(seed, budget=search),
                             dealt)]

@@ -21,9 +21,9 @@ from umtali.ai.outlook import Outlook, of_view
 from umtali.ai.search import PLAYOUT_OVERHEAD, playout
 from umtali.cards import format_cards, iter_cards, mask_of
 from umtali.i18n import Text
-from umtali.melds import PlayKind, classify
-from umtali.moves import Move, MoveKind
-from umtali.search import can_meld_all
+from umtali.melds import Meld, PlayKind, classify, play_points
+from umtali.moves import Move, MoveKind, going_out
+from umtali.search import after, can_meld_all, meld_options
 from umtali.view import PlayerView
 
 #: Playout moves spent judging each move a review questions (as many as ``hard`` spends on
@@ -55,6 +55,8 @@ class Mistake(NamedTuple):
     cost: float
     #: Why ``better``, in a line (as ``hint`` says it).
     why: Text
+    #: The standard error of ``cost`` (the playouts' luck; 0 when every world agrees).
+    error: float = 0.0
 
 
 def _cards(mask: int) -> str:
@@ -182,27 +184,87 @@ def _for_the_game(view: PlayerView, move: Move, other: Move, why: Text) -> Text:
 def _meld_reason(o: Outlook, move: Move, legal: Sequence[Move]) -> Text:
     if move.kind is MoveKind.MELD and classify(move.cards) is PlayKind.PAIR:
         return Text.of("lay the pair to go out")
-    option = policy.option_of(move, o.melds)
-    value, left = policy.plan(o.hand, o.melds, option, o.optional)
-    if left.bit_count() <= 1:
+    memo: dict[tuple[int, tuple[Meld, ...]], tuple[int, int]] = {}
+    mine, left = _turn(o, move, memo)
+    if left <= 1:
         return Text.of("this meld lets you go out this turn")
-    # ``hard``'s search may lay a meld that starts a poorer turn (4♣ 5♣ 6♣ 7♣ keeping 7♠ 7♦,
-    # where 4♣ 5♣ 6♣ and 7♠ 7♦ 7♣ lay more): then that is not "the richest turn".
-    richest, most = move, value
-    for other in legal:
-        if other.kind in (MoveKind.MELD, MoveKind.EXTEND):
-            worth = policy.plan(o.hand, o.melds, policy.option_of(other, o.melds), o.optional)[0]
-            if worth > most:
-                richest, most = other, worth
-    if richest != move:
+    lays = [m for m in legal if m.kind in (MoveKind.MELD, MoveKind.EXTEND)]
+    # Only a meld that takes a card of ``move`` is given up by laying it: any other goes down
+    # in the same turn, after it (``hard``'s search may lay 4♣ 5♣ 6♣ 7♣ keeping 7♠ 7♦, where
+    # 4♣ 5♣ 6♣ with 7♠ 7♦ 7♣ lay more). Each side's points are its whole turn's, at best.
+    rivals = [(*_turn(o, m, memo), m) for m in lays if m != move and m.cards & move.cards]
+    # Going out first: a pair that ends the turn lays few points, and gives more than points.
+    out = [m for _, fewest, m in rivals if fewest <= 1]
+    if out:
         return Text.of("lay {cards} rather than {other}: played out over many guesses at the "
                        "cards you cannot see, the hand ends better for you on average, though "
-                       "{other} lays more points this turn", cards=_cards(move.cards),
-                       other=_cards(richest.cards))
-    points = round(value)
+                       "{other} lets you go out this turn", cards=_lay(move, o),
+                       other=_lay(out[0], o))
+    most, _, rival = max(rivals, key=lambda r: r[0], default=(mine, left, move))
+    if most > mine:
+        return Text.plural(
+            "lay {cards} rather than {other}: played out over many guesses at the cards you "
+            "cannot see, the hand ends better for you on average, though a turn with {other} "
+            "lays {count} point against {mine}",
+            "lay {cards} rather than {other}: played out over many guesses at the cards you "
+            "cannot see, the hand ends better for you on average, though a turn with {other} "
+            "lays {count} points against {mine}",
+            most, cards=_lay(move, o), other=_lay(rival, o), mine=mine)
+    if any(_turn(o, m, memo)[0] > mine for m in lays):
+        # A richer turn that gives up no card of ``move`` but lays it in another order.
+        return Text.of("lay {cards}: played out over many guesses at the cards you cannot see, "
+                       "the hand ends better for you on average", cards=_lay(move, o))
+    if len(lays) > 1 and policy._apart(lays) and not o.optional:
+        # Compulsory melding, no two melds sharing a card: each goes down, whatever the order.
+        return Text.plural("lay all your melds: {count} point", "lay all your melds: {count} "
+                           "points", mine)
     return Text.plural("of the melds on offer, this one starts the richest turn: {count} point",
                        "of the melds on offer, this one starts the richest turn: {count} points",
-                       points)
+                       mine)
+
+
+def _lay(move: Move, o: Outlook) -> Text | str:
+    """A meld or extension named in a line: "J♥ on J♣", "J♥ alone" (a jack is laid either
+    way), "2♠ 3♠ 4♠"."""
+    cards = _cards(move.cards)
+    if move.kind is MoveKind.EXTEND:
+        meld = next(m for m in o.melds if m.cards & (1 << move.target))
+        return Text.of("{cards} on {meld}", cards=cards, meld=_cards(meld.cards))
+    if classify(move.cards) is PlayKind.JACK:
+        return Text.of("{card} alone", card=cards)
+    return cards
+
+
+def _turn(o: Outlook, move: Move, memo: dict[tuple[int, tuple[Meld, ...]], tuple[int, int]],
+          ) -> tuple[int, int]:
+    """The most points a turn that lays ``move`` first can lay, and the fewest cards it can
+    leave in the hand (each at best, perhaps by different series of melds)."""
+    option = policy.option_of(move, o.melds)
+    points, left = _rest_of_turn(*after(o.hand, o.melds, option), o.optional, memo)
+    return play_points(option[0], option[1]) + points, left
+
+
+def _rest_of_turn(hand: int, melds: tuple[Meld, ...], optional: bool,
+                  memo: dict[tuple[int, tuple[Meld, ...]], tuple[int, int]],
+                  ) -> tuple[int, int]:
+    """``_turn`` from a hand and table: every series of melds searched (a hand holds a few
+    melds at most), the positions met again remembered."""
+    key = (hand, melds)
+    known = memo.get(key)
+    if known is not None:
+        return known
+    most, fewest = 0, hand.bit_count()
+    for kind, cards, index in meld_options(hand, melds, optional):
+        points = play_points(kind, cards)
+        if kind is PlayKind.PAIR:
+            # Nothing follows a pair but the last card's discard.
+            further, left = 0, (hand & ~cards).bit_count()
+        else:
+            further, left = _rest_of_turn(*after(hand, melds, (kind, cards, index)), optional,
+                                          memo)
+        most, fewest = max(most, points + further), min(fewest, left)
+    memo[key] = most, fewest
+    return most, fewest
 
 
 def _discard_reason(o: Outlook, view: PlayerView, move: Move,
@@ -215,7 +277,7 @@ def _discard_reason(o: Outlook, view: PlayerView, move: Move,
         return Text.of("lay your last card face down: the opponent cannot take it")
     name = _cards(move.cards)
     if o.last_turn:
-        return Text.of("shed {card}: the opponent went out, and the points left in your hand "
+        return Text.of("discard {card}: the opponent went out, and the points left in your hand "
                        "now score for them", card=name)
     usual = policy.choose(o, view.legal_moves)
     if usual.kind is MoveKind.DISCARD and usual.card != card:
@@ -226,8 +288,8 @@ def _discard_reason(o: Outlook, view: PlayerView, move: Move,
             return Text.of("discard {card} rather than {other}: played out over many guesses at "
                            "the cards you cannot see, the hand ends better for you on average",
                            card=name, other=_cards((shed or ahead).cards))
-        return Text.of("discard {card} rather than {other}: whichever card you draw next, the "
-                       "cards left on hand fare better on average", card=name,
+        return Text.of("discard {card} rather than {other}: on average over the cards you may "
+                       "draw next, the cards left in your hand are worth more", card=name,
                        other=_cards((shed or usual).cards))
     beyond = table_outs(o.melds)
     live = o.live
@@ -243,6 +305,17 @@ def _discard_reason(o: Outlook, view: PlayerView, move: Move,
             hopes, key=lambda c: (values[c], c))
         kept = (1 << best) | (PARTNERS[best] & rest)
         need = waiting[best]
+        if not outs(best, rest, {}) & live:
+            # It melds only through the table (no card still unseen melds it from the hand):
+            # an out goes on a table meld, and it after.
+            meld = max(o.melds, key=lambda m: ((m.accepts & need).bit_count(), m.cards))
+            need &= meld.accepts
+            return Text.plural("keep {kept}: {outs}, still unseen, would go on {meld}, and "
+                               "{kept} after it",
+                               "keep {kept}: {outs}, still unseen, would go on {meld}, and "
+                               "{kept} after either",
+                               need.bit_count(), kept=_cards(1 << best), outs=_cards(need),
+                               meld=_cards(meld.cards))
         return Text.plural("keep {kept}: {outs} is still unseen",
                            "keep {kept}: {outs} are still unseen",
                            need.bit_count(), kept=_cards(kept), outs=_cards(need))
@@ -300,6 +373,19 @@ def cost_of(
     that is at least ``REVIEW_FLOOR`` and clear of the playouts' luck (``REVIEW_Z`` standard
     errors). An unclear gain is sampled on, ``REVIEW_ROUNDS`` budgets at most: a move as good as
     ``better`` (the other of two twin cards) is not reported for its playouts' luck."""
+    measured = _measured(view, better, played, model, rng, budget)
+    return None if measured is None else measured[0]
+
+
+def _measured(
+    view: PlayerView,
+    better: Move,
+    played: Move,
+    model: OpponentModel,
+    rng: random.Random,
+    budget: int,
+) -> tuple[float, float] | None:
+    """``cost_of``, with its standard error."""
     gains: list[float] = []
     for _ in range(REVIEW_ROUNDS):
         gains += [a - b for a, b in _leads(view, (better, played), model, rng, budget)]
@@ -307,7 +393,7 @@ def cost_of(
         mean = sum(gains) / n
         error = math.sqrt(sum((g - mean) ** 2 for g in gains) / (n - 1) / n)
         if mean - REVIEW_Z * error >= 0 and mean >= REVIEW_FLOOR:
-            return mean
+            return mean, error
         if mean + REVIEW_Z * error < REVIEW_FLOOR:
             return None  # clearly no costly mistake
     return None
@@ -337,10 +423,11 @@ def review(
             better, for_points = player.judge(view, model)
             if better != played and not _same_turn(view, better, played):
                 rng = random.Random(f"{seed}:review:{decision_key(view)}")
-                cost = cost_of(view, better, played, model, rng, budget)
-                if cost is not None:
-                    found.append(Mistake(index, view, played, better, cost,
-                                         reason(view, better, model, for_points, played)))
+                measured = _measured(view, better, played, model, rng, budget)
+                if measured is not None:
+                    found.append(Mistake(index, view, played, better, measured[0],
+                                         reason(view, better, model, for_points, played),
+                                         measured[1]))
         player.memory.note(view, played)
     found.sort(key=lambda m: (-m.cost, m.at))
     return found[:most]
@@ -352,6 +439,80 @@ def turn_of(record: Sequence[tuple[PlayerView, Move]], at: int) -> int:
     A turn begins after the seat's discard, not at a draw: some turns have none (the first
     of the player dealt eleven cards, a last turn with the stock empty)."""
     return 1 + sum(1 for _, move in record[:at] if move.kind is MoveKind.DISCARD)
+
+
+def move_words(view: PlayerView, move: Move) -> Text:
+    """A move in words, as the bot's panels say it ("draw from the stock", "lay 7♦ on 8♦ 9♦
+    10♦", "discard K♥ face down"): a review names both sides so, in every language."""
+    cards = _cards(move.cards)
+    kind = move.kind
+    if kind is MoveKind.DRAW:
+        return Text.of("draw from the stock")
+    if kind is MoveKind.TAKE:
+        return Text.of("take the top discard")
+    if kind is MoveKind.TAKE_TWO:
+        return Text.of("take the top two discards")
+    if kind is MoveKind.MELD:
+        return Text.of("meld {cards}", cards=cards)
+    if kind is MoveKind.EXTEND:
+        meld = next((m for m in view.melds if move.target in m.cards), None)
+        on = " ".join(str(c) for c in meld.cards) if meld is not None else _cards(
+            1 << move.target)
+        return Text.of("lay {card} on {meld}", card=cards, meld=on)
+    if move.face_down:
+        return Text.of("discard {card} face down", card=cards)
+    if going_out(move, view.legal_moves):
+        return Text.of("discard {card} face up", card=cards)  # a last card, which may lie down
+    return Text.of("discard {card}", card=cards)
+
+
+def on_turn(turn: int) -> Text:
+    """The seat's ``turn`` of the hand as the player counts their own: "on your 7th turn"."""
+    if turn % 10 == 1 and turn % 100 != 11:
+        return Text.of("on your {turn}st turn", turn=turn)
+    if turn % 10 == 2 and turn % 100 != 12:
+        return Text.of("on your {turn}nd turn", turn=turn)
+    if turn % 10 == 3 and turn % 100 != 13:
+        return Text.of("on your {turn}rd turn", turn=turn)
+    return Text.of("on your {turn}th turn", turn=turn)
+
+
+def review_words(found: Sequence[tuple[int, Mistake]]) -> list[list[Text]]:
+    """A review's lines: ``found`` holds each mistake (costliest first) with the seat's turn it
+    was made on (``turn_of``). One line a turn, in the order of its costliest mistake; a turn's
+    mistakes (a take and the discard after it) in the order made. Each line is sentences: each
+    mistake, with the two moves in words and its cost in whole points (the playouts' luck moves
+    it by more than a tenth; by more than a point, a range), then why."""
+    turns: dict[int, list[Mistake]] = {}
+    for turn, m in found:
+        turns.setdefault(turn, []).append(m)
+    lines = []
+    for turn, made in turns.items():
+        line: list[Text] = []
+        for m in sorted(made, key=lambda m: m.at):
+            played, better = move_words(m.view, m.played), move_words(m.view, m.better)
+            if not line:
+                line.append(Text.of("{when}: you chose to {played}; the computer would {better} "
+                                    "({cost})", when=on_turn(turn), played=played,
+                                    better=better, cost=_cost_words(m.cost, m.error)))
+            else:
+                line.append(Text.of("then you chose to {played}; the computer would {better} "
+                                    "({cost})", played=played, better=better,
+                                    cost=_cost_words(m.cost, m.error)))
+            line.append(m.why)
+        lines.append(line)
+    return lines
+
+
+def _cost_words(cost: float, error: float) -> Text:
+    """A cost in whole points; as the range of one standard error either side when that is a
+    point or more (the same review run again may say 9 where it said 17)."""
+    low, high = max(1, round(cost - error)), max(1, round(cost + error))
+    if error < 1 or low >= high:
+        points = max(1, round(cost))
+        return Text.plural("about {count} point better", "about {count} points better", points)
+    return Text.plural("about {low} to {count} point better", "about {low} to {count} points "
+                       "better", high, low=low)
 
 
 def _same_turn(view: PlayerView, a: Move, b: Move) -> bool:
