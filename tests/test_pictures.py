@@ -129,7 +129,11 @@ def test_the_hand_marks_the_cards_a_legal_move_melds_and_the_card_taken() -> Non
                     melding |= set(m.card_list)
             assert {c for c, lit in zip(scene.cards, scene.meldable, strict=True) if lit} \
                 == melding
-            assert scene.taken == view.taken
+            # Every card taken from the pile this turn (two by "take 2"), still held.
+            assert set(scene.taken) == ({c for c in view.drawn if c in view.hand}
+                                        if view.taken is not None else set())
+            assert view.taken is None or view.taken not in view.hand or \
+                view.taken in scene.taken
             if melding and view.taken is not None:
                 found += 1
             move = GreedyPlayer().choose(view)
@@ -144,7 +148,7 @@ def test_the_hand_picture_changes_with_what_it_marks() -> None:
     view = session.view(session.to_act)
     scene = hand_scene(view, EN)
     assert any(scene.meldable), "the first player of an English deal may meld"
-    plain = dataclasses.replace(scene, meldable=tuple(False for _ in scene.cards), taken=None)
+    plain = dataclasses.replace(scene, meldable=tuple(False for _ in scene.cards), taken=())
     from cogs.umtali.pictures import encode
     from cogs.umtali.pictures.hand import draw_hand
     assert encode(draw_hand(scene)) != encode(draw_hand(plain))

@@ -217,7 +217,8 @@ def test_a_full_hand_of_four_suits_leaves_every_ten_whole() -> None:
     from umtali.cards import Card
     cards = tuple(Card.parse(c) for c in
                   ["10S", "JS", "QS", "10H", "JH", "QH", "10D", "JD", "QD", "10C", "JC", "QC"])
-    scene = HandScene(cards, (False,) * 12, None, False, HandWords("", "", "", "", ""))
+    scene = HandScene(cards, (False,) * 12, (), False, HandWords("", "", "", "", ""),
+                      starts=(3, 6, 9))
     img = draw_hand(scene)
     size = rank_size(CARD_H)
     pad = max(3, CARD_W // 14)

@@ -93,15 +93,24 @@ def layable(view: PlayerView) -> tuple[list[tuple[Card, ...]], list[Card]]:
     return chosen, extra
 
 
-def arranged(view: PlayerView, order: HandOrder) -> list[Card]:
-    """The hand's cards in the order the panel shows them (its card menu follows it too)."""
+def grouped(view: PlayerView, order: HandOrder) -> list[list[Card]]:
+    """The hand's cards in the order the panel shows them, in the groups its text sets apart
+    (a suit, a rank; or each meld to lay, the cards that extend the table, then the rest by
+    suit): the picture leaves a gap between them."""
     if order is HandOrder.RANK:
-        return [c for g in _by_rank(view.hand) for c in g]
+        return _by_rank(view.hand)
     if order is HandOrder.MELDS:
         melds, extra = layable(view)
-        first = [c for m in melds for c in m] + extra
-        return first + [c for g in _by_suit(view.hand) for c in g if c not in first]
-    return [c for g in _by_suit(view.hand) for c in g]
+        first = [list(m) for m in melds] + ([extra] if extra else [])
+        laid = {c for g in first for c in g}
+        return first + _by_suit(c for c in view.hand if c not in laid)
+    return _by_suit(view.hand)
+
+
+def arranged(view: PlayerView, order: HandOrder) -> list[Card]:
+    """The hand's cards in the order the panel shows them (its card menu and its picture
+    follow it too)."""
+    return [c for g in grouped(view, order) for c in g]
 
 
 def hand_text(view: PlayerView, order: HandOrder, tr: Tr) -> str:

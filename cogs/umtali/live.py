@@ -6,7 +6,7 @@ import asyncio
 import json
 from dataclasses import dataclass, field
 
-from cogs.umtali.names import safe_name
+from cogs.umtali.names import safe_name, seat_word, unnamed
 from cogs.umtali.options import computer_named, names_in
 from cogs.umtali.time_control import TimeControl, time_control
 from data.models import AsSaved, DmPanel, MatchRow, Place
@@ -189,6 +189,8 @@ class LiveMatch:
         as shown safely, the computer's as bot text (``names_in``)."""
         if self.is_computer(seat) and self.computer_level is not None:
             return computer_named(self.computer_level)
+        if unnamed(self.names[seat]):
+            return seat_word(seat)
         return safe_name(self.names[seat])
 
     def asks_when_late(self) -> bool:

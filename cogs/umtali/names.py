@@ -19,8 +19,11 @@ from __future__ import annotations
 import ast
 import re
 import unicodedata
+from collections.abc import Sequence
 
 import discord
+
+from umtali.i18n import Text, Tr
 
 MAX_NAME = 32
 FALLBACK = "Player"
@@ -100,6 +103,26 @@ def clean_name(text: str) -> str:
     """A name for plain text: visible characters only, at most 32, never empty. Made visible
     again after the cut: a joiner it left last joins nothing, a flag it cut leaves stray tags."""
     return visible(visible(text)[:MAX_NAME]) or FALLBACK
+
+
+def unnamed(name: str) -> bool:
+    """Whether a stored name shows nothing of its own: nothing in it was visible, so it was
+    stored as ``FALLBACK`` (as both seats' may be)."""
+    return clean_name(name) == FALLBACK
+
+
+def seat_word(seat: int) -> Text:
+    """The name shown for a seat whose stored name shows nothing (``unnamed``): "Player 1",
+    "Player 2", in the reader's language (two such names apart, never English in Russian)."""
+    return (Text.ctx("a name at the table", "Player 1") if seat == 0 else
+            Text.ctx("a name at the table", "Player 2"))
+
+
+def seat_names(names: Sequence[str], tr: Tr) -> tuple[str, str]:
+    """The players' stored names as ``tr``'s reader sees them: one that shows nothing by its
+    seat (``seat_word``), the others as they are."""
+    return (tr(seat_word(0)) if unnamed(names[0]) else names[0],
+            tr(seat_word(1)) if unnamed(names[1]) else names[1])
 
 
 def defuse_mentions(text: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from babel import Locale
 from discord import app_commands
 
+from cogs.umtali.names import seat_names
 from cogs.umtali.time_control import LABELS, PRESETS
 from data.models import GuildSettings
 from umtali.i18n import Text, Tr, languages
@@ -134,7 +135,10 @@ def computer_name(level: str, tr: Tr) -> str:
 def names_in(names: tuple[str, str], computer_seat: int | None, level: str | None,
              tr: Tr) -> tuple[str, str]:
     """A match's players' names as ``tr``'s reader sees them: a practice computer's is bot
-    text, in the reader's language (it is stored in the server's), a member's their own."""
+    text, in the reader's language (it is stored in the server's), a member's their own (by
+    its seat when it shows nothing: ``names.seat_names``)."""
+    # A member's name that shows nothing is worded by its seat ("Player 1"; "Игрок 1").
+    names = seat_names(names, tr)
     if computer_seat is None or level is None:
         return names
     named = list(names)

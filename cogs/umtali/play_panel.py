@@ -19,6 +19,7 @@ import discord
 from cogs.umtali.arrange import HandOrder, arranged
 from cogs.umtali.errors import guarded
 from cogs.umtali.ids import id_of
+from cogs.umtali.render import lay_words
 from umtali.i18n import EN, N_, Tr
 from umtali.moves import Move, MoveKind
 from umtali.view import PlayerView
@@ -167,12 +168,9 @@ PLAY_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 def lay_label(view: PlayerView, move: Move, tr: Tr = EN) -> str:
     """A meld as its cards (``8♦ 9♦ 10♦``); an extension as the card and the meld it goes on
     (``7♦ on 8♦ 9♦ 10♦``)."""
-    cards = " ".join(str(c) for c in move.card_list)
+    label = lay_words(view, move, tr)
     if move.kind is not MoveKind.EXTEND:
-        return cards[:_MAX_LABEL]
-    meld = next((m for m in view.melds if move.target in m.cards), None)
-    on = " ".join(str(c) for c in meld.cards) if meld is not None else ""
-    label = tr("{cards} on {meld}", cards=cards, meld=on) if on else cards
+        return label[:_MAX_LABEL]
     return label if len(label) <= _MAX_LABEL else label[:_MAX_LABEL - 1] + "…"
 
 

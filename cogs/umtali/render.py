@@ -17,7 +17,7 @@ from cogs.umtali.names import safe_name
 from umtali.events import Event
 from umtali.i18n import N_, Tr
 from umtali.melds import PlayKind
-from umtali.moves import MoveKind
+from umtali.moves import Move, MoveKind
 from umtali.rules import worded
 from umtali.text import describe, plays_text
 from umtali.view import SPECTATOR, PlayerView
@@ -35,6 +35,17 @@ KIND = {
     PlayKind.PAIR: N_("pair"),
     PlayKind.EXTENSION: N_("extension"),
 }
+
+
+def hand_points(view: PlayerView) -> tuple[int, int]:
+    """Each seat's points in the hand the table shows: while it is played, what each has
+    melded (``PlayerView.hand_points``); once it is over (the session's last hand, which the
+    table still shows), the hand's score, which adds the cards left in the opponent's hand
+    for the player who went out (docs/RULES.md §8; the figure its announcement gave)."""
+    scores = view.hand_scores
+    if 0 < view.hand_no <= len(scores):
+        return scores[view.hand_no - 1]
+    return view.hand_points
 
 
 def _melds_of(view: PlayerView, seat: int, tr: Tr) -> str:
@@ -108,10 +119,11 @@ def table_embed(
         lines.append(note)
     embed = discord.Embed(title=tr("Umtali · {a} vs {b}", a=names[0], b=names[1]),
                           description="\n".join(lines), colour=COLOUR)
+    scored = hand_points(view)
     for seat in (0, 1):
         # Two counts, each with its own plural form (1 card, 5 points; 1 карта, 5 очков).
         cards = tr.plural("{count} card", "{count} cards", view.hand_sizes[seat])
-        points = tr.plural("{count} point", "{count} points", view.hand_points[seat])
+        points = tr.plural("{count} point", "{count} points", scored[seat])
         embed.add_field(
             name=tr("{name} · {cards} · {points}", name=names[seat], cards=cards,
                     points=points),
@@ -199,7 +211,8 @@ def hand_embed(
     if view.my_turn:
         melds = [m for m in view.legal_moves if m.kind in (MoveKind.MELD, MoveKind.EXTEND)]
         if melds:
-            lines = [f"`{m.text(symbols=True)}`" for m in melds[:MELDS_LISTED]]
+            # In the buttons' words (``lay_words``), not the move's English text.
+            lines = [lay_words(view, m, tr) for m in melds[:MELDS_LISTED]]
             if len(melds) > MELDS_LISTED:
                 # Said, not left to be guessed: the menus and the card picker hold the rest.
                 more = len(melds) - MELDS_LISTED
@@ -207,6 +220,17 @@ def hand_embed(
             embed.add_field(name=tr("You can meld"), value="\n".join(lines)[:1024],
                             inline=False)
     return embed
+
+
+def lay_words(view: PlayerView, move: Move, tr: Tr) -> str:
+    """A meld to lay as its cards (``8♦ 9♦ 10♦``); an extension as the card and the meld it
+    goes on (``7♦ on 8♦ 9♦ 10♦``): the panel's buttons and its "You can meld" list alike."""
+    cards = " ".join(str(c) for c in move.card_list)
+    if move.kind is not MoveKind.EXTEND:
+        return cards
+    meld = next((m for m in view.melds if move.target in m.cards), None)
+    on = " ".join(str(c) for c in meld.cards) if meld is not None else ""
+    return tr("{cards} on {meld}", cards=cards, meld=on) if on else cards
 
 
 def _my_pile(view: PlayerView, tr: Tr) -> str:

@@ -194,8 +194,9 @@ def hand_of(live: LiveMatch, seat: int, note: str = "", look: Look = TEXT_ONLY) 
     embed = hand_embed(view, live.names_in(tr), live.id, tr=tr, order=look.order, note=note)
     shown = Shown([embed], hand_panel(view, live.id, live.version, tr=tr, order=look.order,
                                       hint=live.computer_seat is not None))
-    if look.pictures:
-        draw = partial(hand_png, view, tr=tr, four_colour=look.four_colour)
+    # No picture of an empty hand (a player who went out): the text says "no cards".
+    if look.pictures and view.hand:
+        draw = partial(hand_png, view, tr=tr, four_colour=look.four_colour, order=look.order)
         shown.pictures.append(_picture(embed, draw, HAND_FILE))
     return shown
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from PIL import Image
 
+from cogs.umtali.arrange import HandOrder
 from cogs.umtali.pictures.cache import PictureCache
 from cogs.umtali.pictures.cards import all_faces, back
 from cogs.umtali.pictures.hand import CARD_H, CARD_W, draw_hand
@@ -59,9 +60,10 @@ def table_png(view: PlayerView, names: Sequence[str], *, tr: Tr = EN,
     return CACHE.get(scene, lambda: _table(scene))
 
 
-def hand_png(view: PlayerView, *, tr: Tr = EN, four_colour: bool = False) -> bytes:
-    """The seat's own hand, for that seat's private panels only."""
-    scene = hand_scene(view, tr, four_colour)
+def hand_png(view: PlayerView, *, tr: Tr = EN, four_colour: bool = False,
+             order: HandOrder = HandOrder.SUIT) -> bytes:
+    """The seat's own hand, for that seat's private panels only, in the player's ``order``."""
+    scene = hand_scene(view, tr, four_colour, order)
     return CACHE.get(scene, lambda: _hand(scene))
 
 
@@ -71,9 +73,10 @@ def draw_table_png(view: PlayerView, names: Sequence[str], *, tr: Tr = EN,
     return _table(table_scene(view, (names[0], names[1]), tr, four_colour, ended))
 
 
-def draw_hand_png(view: PlayerView, *, tr: Tr = EN, four_colour: bool = False) -> bytes:
+def draw_hand_png(view: PlayerView, *, tr: Tr = EN, four_colour: bool = False,
+                  order: HandOrder = HandOrder.SUIT) -> bytes:
     """``hand_png`` drawn afresh, past the cache (tests, benches)."""
-    return _hand(hand_scene(view, tr, four_colour))
+    return _hand(hand_scene(view, tr, four_colour, order))
 
 
 def warm() -> None:

@@ -26,7 +26,7 @@ FACE: RGB = (252, 252, 250)
 EDGE: RGB = (120, 124, 130)
 BACK: RGB = (150, 30, 45)
 BACK_LINE: RGB = (196, 74, 88)
-#: Outlines: a card that can be melded now, and the card just taken from the pile.
+#: Outlines: a card that can be melded now, and a card just taken from the pile (dashed).
 MELDABLE: RGB = (40, 200, 90)
 TAKEN: RGB = (250, 190, 40)
 
@@ -103,15 +103,31 @@ def strip(w: int, h: int) -> int:
     return round(font(rank_size(h)).getlength("10")) + max(4, w // 9)
 
 
+def dash(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], border: int, gap: RGB,
+         radius: int, step: int) -> None:
+    """Break the outline of ``box`` (``border`` wide, corners of ``radius``) into dashes:
+    every other ``step`` pixels of its straight sides painted ``gap``."""
+    left, top, right, bottom = box
+    for x in range(left + radius + step, right - radius - step + 1, 2 * step):
+        d.rectangle((x, top, x + step - 1, top + border - 1), fill=gap)
+        d.rectangle((x, bottom - border + 1, x + step - 1, bottom), fill=gap)
+    for y in range(top + radius + step, bottom - radius - step + 1, 2 * step):
+        d.rectangle((left, y, left + border - 1, y + step - 1), fill=gap)
+        d.rectangle((right - border + 1, y, right, y + step - 1), fill=gap)
+
+
 @cache
 def face(card: Card, w: int, h: int, four_colour: bool = False,
-         outline: RGB | None = None) -> Image.Image:
+         outline: RGB | None = None, dashed: bool = False) -> Image.Image:
     """A card's face, ``w`` x ``h``: rank and suit in the top-left corner (what a fan shows),
-    a large suit in the middle; ``outline`` marks it (meldable, just taken)."""
+    a large suit in the middle; ``outline`` marks it (meldable, just taken), ``dashed`` in
+    dashes (the mark of a card just taken, told from a solid one by its shape)."""
     colour = suit_colour(card.suit, four_colour)
     border = max(2, w // 18) if outline else 1
     img = _blank(w, h, FACE, outline or EDGE, border)
     d = ImageDraw.Draw(img)
+    if outline and dashed:
+        dash(d, (0, 0, w - 1, h - 1), border, FACE, max(3, w // 10), max(6, w // 10))
     size = rank_size(h)
     pad = max(3, w // 14)
     rank = RANK_TEXT[card.rank]

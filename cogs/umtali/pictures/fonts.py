@@ -53,12 +53,24 @@ def has_glyph(ch: str, bold: bool = True) -> bool:
 
 def drawable(text: str, bold: bool = True) -> str:
     """``text`` without what the typeface would draw as boxes (emoji, symbols, CJK, Hebrew,
-    Arabic; zalgo's stacks of marks over the words after them), composed first so that a
+    Arabic; zalgo's stacks of marks over the words after them; a "fancy font" letter drawn
+    as its plain one), composed first so that a
     letter and its accent typed apart are the one letter it has; as it is when nothing would
     be left (boxes rather than no name: the text beside the picture shows it whole)."""
     text = unicodedata.normalize("NFC", text)
-    kept = " ".join("".join(ch for ch in text if ch.isspace() or has_glyph(ch, bold)).split())
+    kept = " ".join("".join(_drawn(ch, bold) for ch in text).split())
     return kept or text
+
+
+def _drawn(ch: str, bold: bool) -> str:
+    """``ch`` as the typeface draws it: itself; else its compatibility form, when the typeface
+    has that ("fancy font" names: 𝓐, Ⓑ, Ｗ, 𝐁 are A, B, W, B); else nothing."""
+    if ch.isspace() or has_glyph(ch, bold):
+        return ch
+    plain = unicodedata.normalize("NFKC", ch)
+    if plain != ch and all(c.isspace() or has_glyph(c, bold) for c in plain):
+        return plain
+    return ""
 
 
 def fit(text: str, size: int, width: int, bold: bool = True) -> str:

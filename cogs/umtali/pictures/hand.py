@@ -1,7 +1,9 @@
 """A player's hand as a picture, for that player's own panels only.
 
-The cards by suit, fanned; the cards a legal move would meld now raised and outlined in green;
-the card just taken from the discard pile outlined in gold; each card taken this turn (from the
+The cards in the order the player chose (by suit, by rank, melds first; a gap between its
+groups), fanned; the cards a legal move would meld now raised and outlined in green;
+the cards just taken from the discard pile outlined in gold, dashed (told from the green by
+its shape too, with any colour vision); each card taken this turn (from the
 stock or the pile) tagged "new". 640 pixels wide, for a phone.
 """
 
@@ -9,7 +11,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from cogs.umtali.pictures.cards import MELDABLE, RGB, TAKEN, face, strip
+from cogs.umtali.pictures.cards import MELDABLE, RGB, TAKEN, dash, face, strip
 from cogs.umtali.pictures.fonts import font
 from cogs.umtali.pictures.scene import HandScene
 from cogs.umtali.pictures.table import DIM, FELT, MARGIN, TEXT
@@ -37,7 +39,7 @@ def _rows(cards: tuple[int, ...]) -> list[list[int]]:
 
 
 def draw_hand(scene: HandScene) -> Image.Image:
-    legend = any(scene.meldable) or scene.taken is not None
+    legend = any(scene.meldable) or bool(scene.taken)
     rows = _rows(tuple(scene.cards)) or [[]]
     height = 12 + len(rows) * ROW + (34 if legend else 0)
     img = Image.new("RGB", (WIDTH, height), FELT)
@@ -46,8 +48,9 @@ def draw_hand(scene: HandScene) -> Image.Image:
         d.text((MARGIN, 40), scene.words.no_cards, font=font(26, bold=False), fill=DIM)
     full = strip(CARD_W, CARD_H)
     tagged: list[tuple[int, int]] = []
+    starts = set(scene.starts)
     for r, row in enumerate(rows):
-        gaps = len({scene.cards[i].suit for i in row}) - 1
+        gaps = sum(1 for i in row[1:] if i in starts)
         room = WIDTH - 2 * MARGIN - CARD_W
         # The gaps between suits narrow before the fan squeezes a corner (a 10's "0" under
         # the next card, with twelve cards of four suits).
@@ -57,14 +60,13 @@ def draw_hand(scene: HandScene) -> Image.Image:
         step = min(full + 8, (room - gaps * gap) // max(1, len(row) - 1))
         x = MARGIN
         y = 12 + r * ROW
-        last_suit = -1
         for i in row:
             card = scene.cards[i]
-            if last_suit >= 0 and card.suit != last_suit:
+            if i in starts and i != row[0]:
                 x += gap
-            last_suit = card.suit
-            outline = TAKEN if card == scene.taken else MELDABLE if scene.meldable[i] else None
-            sprite = face(card, CARD_W, CARD_H, scene.four_colour, outline)
+            taken = card in scene.taken
+            outline = TAKEN if taken else MELDABLE if scene.meldable[i] else None
+            sprite = face(card, CARD_W, CARD_H, scene.four_colour, outline, dashed=taken)
             top = y + (0 if scene.meldable[i] else RAISE)
             img.paste(sprite, (x, top), sprite)
             if scene.drawn and scene.drawn[i]:
@@ -76,10 +78,12 @@ def draw_hand(scene: HandScene) -> Image.Image:
         y = height - 30
         x = MARGIN
         for shown, colour, text in ((any(scene.meldable), MELDABLE, scene.words.meldable),
-                                    (scene.taken is not None, TAKEN, scene.words.taken)):
+                                    (bool(scene.taken), TAKEN, scene.words.taken)):
             if not shown:
                 continue
             d.rounded_rectangle((x, y + 3, x + 18, y + 21), 4, outline=colour, width=3)
+            if colour == TAKEN:
+                dash(d, (x, y + 3, x + 18, y + 21), 3, FELT, 5, 4)
             d.text((x + 26, y), text, font=font(20, bold=False), fill=TEXT)
             x += 26 + round(font(20, bold=False).getlength(text)) + 24
     return img

@@ -8,9 +8,12 @@ table's scene is made from the spectator's view only, and holds no hand.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import accumulate
 
+from cogs.umtali.arrange import HandOrder, grouped
 from cogs.umtali.names import clean_name
 from cogs.umtali.pictures.fonts import drawable
+from cogs.umtali.render import hand_points
 from umtali.cards import Card
 from umtali.i18n import Tr
 from umtali.melds import PlayKind
@@ -37,7 +40,8 @@ class SeatScene:
     went_out: bool
     #: The melds this seat started (extensions by either seat shown on them).
     melds: tuple[MeldScene, ...]
-    #: In the reader's words: points, game score and games won; "(dealer)", "went out".
+    #: In the reader's words: the hand's points, the game's score and the games won;
+    #: " · dealer · went out".
     score_line: str = ""
     tags: str = ""
 
@@ -90,11 +94,16 @@ class HandScene:
     cards: tuple[Card, ...]
     #: Per card: whether a legal move melds it now (a new meld or an extension).
     meldable: tuple[bool, ...]
-    taken: Card | None
+    #: The cards taken from the discard pile this turn (two after "take 2"), outlined dashed.
+    taken: tuple[Card, ...]
     four_colour: bool
     words: HandWords
     #: Per card: whether the seat took it this turn (``PlayerView.drawn``), tagged "new".
     drawn: tuple[bool, ...] = ()
+    #: Where a group of the player's order begins (indexes into ``cards``, the first card's
+    #: left out): a gap is drawn before each. The cards are in the order the player chose
+    #: (``arrange.grouped``), so each order is a scene, and a picture, of its own.
+    starts: tuple[int, ...] = ()
 
 
 def _status(view: PlayerView, names: tuple[str, str], tr: Tr) -> str:
@@ -115,8 +124,12 @@ def _status(view: PlayerView, names: tuple[str, str], tr: Tr) -> str:
 
 
 def _tags(dealer: bool, went_out: bool, tr: Tr) -> str:
-    tags = " " + tr("(dealer)") if dealer else ""
-    return tags + (" " + tr("went out") if went_out else "")
+    """What is said after a seat's name: " · dealer · went out". Set apart by dots, not in
+    brackets: the computer's name has brackets of its own ("Computer (normal)")."""
+    tags = [tr.ctx("beside a name", "dealer")] if dealer else []
+    if went_out:
+        tags.append(tr.ctx("beside a name", "went out"))
+    return "".join(" · " + t for t in tags)
 
 
 def _melds(view: PlayerView) -> tuple[tuple[MeldScene, ...], tuple[MeldScene, ...]]:
@@ -147,10 +160,12 @@ def table_scene(view: PlayerView, names: tuple[str, str] | list[str], tr: Tr,
         raise ValueError("the public table is drawn from the spectator's view only")
     shown = (drawable(clean_name(names[0])), drawable(clean_name(names[1])))
     melds = _melds(view)
+    # The hand's points as the text says them (the hand's score once it is over).
+    points = hand_points(view)
     seats = tuple(
-        SeatScene(shown[s], view.hand_sizes[s], view.hand_points[s], view.game_scores[s],
+        SeatScene(shown[s], view.hand_sizes[s], points[s], view.game_scores[s],
                   view.games_won[s], view.dealer == s, view.went_out == s, melds[s],
-                  tr("+{points} · game {score} · won {won}", points=view.hand_points[s],
+                  tr("+{points} · score {score} · games won {won}", points=points[s],
                      score=view.game_scores[s], won=view.games_won[s]),
                   _tags(view.dealer == s, view.went_out == s, tr))
         for s in (0, 1))
@@ -170,8 +185,10 @@ def table_scene(view: PlayerView, names: tuple[str, str] | list[str], tr: Tr,
         winner=winner, status_name=shown[about] if about >= 0 else "")
 
 
-def hand_scene(view: PlayerView, tr: Tr, four_colour: bool = False) -> HandScene:
-    """A seat's hand; only ever shown to that seat."""
+def hand_scene(view: PlayerView, tr: Tr, four_colour: bool = False,
+               order: HandOrder = HandOrder.SUIT) -> HandScene:
+    """A seat's hand, laid out in the player's ``order`` as its text is; only ever shown to
+    that seat."""
     if view.seat == SPECTATOR:
         raise ValueError("the spectator has no hand")
     melding = 0
@@ -179,8 +196,13 @@ def hand_scene(view: PlayerView, tr: Tr, four_colour: bool = False) -> HandScene
         if move.kind in (MoveKind.MELD, MoveKind.EXTEND):
             melding |= move.cards
     drawn = set(view.drawn)
-    return HandScene(tuple(view.hand), tuple(bool(melding & c.bit) for c in view.hand),
-                     view.taken, four_colour,
+    groups = grouped(view, order)
+    cards = tuple(c for g in groups for c in g)
+    starts = list(accumulate(len(g) for g in groups))[:-1]
+    # Taken from the pile, every card this seat took this turn was (one, or two by "take 2":
+    # ``view.taken`` names one of them).
+    taken = tuple(c for c in cards if c in drawn) if view.taken is not None else ()
+    return HandScene(cards, tuple(bool(melding & c.bit) for c in cards), taken, four_colour,
                      HandWords(tr("can be melded now"), tr("taken from the pile"),
                                tr("no cards"), tr.ctx("card", "new"), tr.ctx("cards", "new")),
-                     tuple(c in drawn for c in view.hand))
+                     tuple(c in drawn for c in cards), tuple(starts))
