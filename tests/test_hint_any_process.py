@@ -13,11 +13,12 @@ import pytest
 from cogs.umtali import coach as coach_module
 from cogs.umtali import in_time
 from cogs.umtali.coach_work import seat_record
+from cogs.umtali.commands import move_meaning
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, flush
 from tests.processes.helpers import row, via
 from tests.test_discord_coach import _dm_panel, _practice, _said
-from umtali.moves import Move
+from umtali.i18n import EN
 from umtali.players import GreedyPlayer
 from umtali.rules import RuleSet
 from umtali.session import Session
@@ -41,8 +42,9 @@ async def test_a_hint_through_another_process_finds_the_match(
                                               custom_id=f"umtali:m:{live.id}:hint")
     said = _said(answer)
     assert answer.ephemeral and "Hint:" in said and "over" not in said, said
-    shown = said.split("`")[1]
-    assert Move.parse(shown) in view.legal_moves
+    # (in words alone: one of the seat's legal moves)
+    assert any(f"the hard computer would {move_meaning(view, move, EN)}." in said
+               for move in view.legal_moves), said
     # A hint changes nothing, and the match stays where it was held.
     saved = await row(world, live.id)
     assert saved["version"] == version and saved["owner"] == "main"
