@@ -17,12 +17,12 @@ writer in at a time).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, replace
 
 import orjson
 
-from data.db import Database, Row, Tx
+from data.db import Database, Reads, Row, Tx
 from data.messages import PANEL_COLUMNS, panels_of, read_saved
 from data.models import AsSaved, DmPanel, Stood, stood_of
 
@@ -45,9 +45,16 @@ class Claimed:
     lease_until: float
     #: Its turn's deadline as claimed (None: no clock running).
     deadline: float | None = None
-    #: Its turn standing still as an earlier claim saved it, and nobody held it since
-    #: (``note_stood``): that claim's bring-in failed.
+    #: Its turn standing still (None: no clock running): as an earlier claim saved it, nobody
+    #: holding it since (that claim's bring-in failed), as read; as this claim saved it, as
+    #: ``claim`` returns it.
     stood: Stood | None = None
+
+
+#: Since when each match about to be claimed has its turn standing still, and the time its
+#: holder owed it then (``Stood``), by match id, for those with a clock running: worked out by
+#: the claimer inside the claim's transaction, with the reads given (``Leases.claim``).
+Downtimes = Callable[[Reads, list[Claimed]], Awaitable[dict[int, Stood]]]
 
 
 def let_go_lease(claimed: Claimed, now: float) -> float:
@@ -86,12 +93,17 @@ class Leases:
         self.owner = owner
 
     async def claim(self, now: float, until: float, *, mine_too: bool = False,
-                    lapsed_mine: bool = False, limit: int = 1000,
-                    after: int = 0) -> list[Claimed]:
+                    lapsed_mine: bool = False, limit: int = 1000, after: int = 0,
+                    downtimes: Downtimes | None = None) -> list[Claimed]:
         """Take the matches whose lease ran out (``lapsed_mine``: this process's own too, one
         it failed to bring into memory and so renews no more), and, ``mine_too``, those this
         process's name holds still (a restart takes back its own at once), leased until
-        ``until``: the first ``limit`` of them with an id above ``after``."""
+        ``until``: the first ``limit`` of them with an id above ``after``. Each is saved with
+        its turn's downtime (``downtimes``, worked out in the same transaction), so that, its
+        bring-in failing, whoever claims it next gives it that, whatever became of the notes
+        it was read from (rewritten by its holder's restart) or of this process (another
+        restart, an undoing of the claim failing); cleared once it is held (``renew``,
+        ``take``, a resume or a move saved by its holder: ``data.store``)."""
         lapsed = "lease_until < ?" if lapsed_mine else "lease_until < ? AND owner != ?"
         mine = " OR owner = ?" if mine_too else ""
         params: tuple[object, ...] = (after, now) + (() if lapsed_mine else (self.owner,)) + (
@@ -103,35 +115,24 @@ class Leases:
         sql = f"SELECT id, owner, lease_until, deadline, stood_since, stood_on, stood_owed " \
               f"{where} ORDER BY id LIMIT {int(limit)}"
         async with self.db.transaction() as c:
-            rows = await c.fetchall(c.claiming(sql), params)
+            found = [Claimed(int(row["id"]), str(row["owner"]), float(row["lease_until"]),
+                             None if row["deadline"] is None else float(row["deadline"]),
+                             stood_of(row))
+                     for row in await c.fetchall(c.claiming(sql), params)]
+            stood = {} if downtimes is None or not found else await downtimes(c, found)
             claimed = []
-            for row in rows:
+            for f in found:
+                since, owed = stood.get(f.match_id, (None, 0.0))
                 # Compare and set: claimed only if nobody claimed it since it was read.
                 cur = await c.execute(
-                    "UPDATE matches SET owner = ?, lease_until = ? WHERE id = ? AND owner = ? "
+                    "UPDATE matches SET owner = ?, lease_until = ?, stood_since = ?, "
+                    "stood_on = deadline, stood_owed = ? WHERE id = ? AND owner = ? "
                     "AND (lease_until < ? OR owner = ?)",
-                    (self.owner, until, row["id"], row["owner"], now, self.owner))
+                    (self.owner, until, since, owed, f.match_id, f.previous, now, self.owner))
                 if cur.rowcount == 1:
-                    claimed.append(Claimed(
-                        int(row["id"]), str(row["owner"]), float(row["lease_until"]),
-                        None if row["deadline"] is None else float(row["deadline"]),
-                        stood_of(row)))
+                    claimed.append(replace(f, stood=None if since is None or f.deadline is None
+                                           else (since, owed)))
         return claimed
-
-    async def note_stood(self, stood: dict[int, tuple[float, float, float]],
-                         until: float) -> None:
-        """Save, on each match just claimed (leased until ``until``), since when its turn has
-        stood still, the deadline that holds for, and the time owed to it then: should its
-        bring-in fail, whoever claims it next gives it that downtime, whatever became of the
-        notes it was read from (rewritten by its holder's restart) or of this process (another
-        restart, an undoing of the claim failing). Cleared once held: ``renew``, ``take``, a
-        move saved by its holder (``data.store``)."""
-        async with self.db.transaction() as c:
-            for match_id, (since, deadline, owed) in sorted(stood.items()):
-                await c.execute(
-                    "UPDATE matches SET stood_since = ?, stood_on = ?, stood_owed = ? "
-                    "WHERE id = ? AND owner = ? AND lease_until = ?",
-                    (since, deadline, owed, match_id, self.owner, until))
 
     async def renew(self, until: float, held: Iterable[int],
                     unsettled: Iterable[int] = ()) -> set[int]:
@@ -139,7 +140,7 @@ class Leases:
         memory) and ``unsettled`` (claimed, their resume's outcome unknown); of those, the ones
         another process holds now. Only those: a match this process holds in the database but
         failed to load (or forgot while saving it) is left to lapse, and is claimed again. A
-        downtime a claim saved (``note_stood``) is cleared on those in memory, resumed."""
+        downtime a claim saved (``claim``) is cleared on those in memory, resumed."""
         ids = sorted(set(held) | set(unsettled))
         keep = set(unsettled) - set(held)
         lost: set[int] = set()

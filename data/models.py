@@ -359,7 +359,7 @@ def match_row(row: Row) -> MatchRow:
 
 
 def stood_of(row: Row) -> Stood | None:
-    """A row's turn standing still as a claim saved it (``data.leases.Leases.note_stood``), if
+    """A row's turn standing still as a claim saved it (``data.leases.Leases.claim``), if
     for its deadline as saved: a move or time given back since moved that on."""
     since, on = row["stood_since"], row["stood_on"]
     if since is None or on is None or on != row["deadline"]:

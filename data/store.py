@@ -14,7 +14,7 @@ import orjson
 from data.challenges import ChallengeQueries
 from data.challenges import Limits as Limits  # re-exported: callers know the store
 from data.challenges import Refused as Refused
-from data.db import INTEGRITY_ERRORS, Database, Row, Tx
+from data.db import INTEGRITY_ERRORS, Database, Reads, Row, Tx
 from data.messages import MessageQueries, read_saved
 from data.models import AsSaved, Finish, MatchRow, match_row
 from data.record_reads import Records
@@ -34,6 +34,13 @@ class AlreadyPlaying(Exception):
 
 class StaleState(Exception):
     """The match moved on since the state being saved was loaded."""
+
+
+async def metas(reads: Reads, keys: list[str]) -> dict[str, str]:
+    """``Store.get_metas`` through ``reads`` (a transaction's, say)."""
+    rows = await reads.fetchall(
+        f"SELECT key, value FROM meta WHERE key IN ({', '.join('?' * len(keys))})", keys)
+    return {str(row["key"]): str(row["value"]) for row in rows}
 
 
 def _held(owner: str) -> str:
@@ -86,9 +93,7 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
     async def get_metas(self, keys: list[str]) -> dict[str, str]:
         """Several keys at once, in one statement (as one save left them); those not set are
         missing."""
-        rows = await self.db.fetchall(
-            f"SELECT key, value FROM meta WHERE key IN ({', '.join('?' * len(keys))})", keys)
-        return {str(row["key"]): str(row["value"]) for row in rows}
+        return await metas(self.db, keys)
 
     async def set_meta(self, key: str, value: str) -> None:
         await self.set_metas({key: value})
@@ -205,7 +210,7 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries):
         held = "" if owner is None else " AND owner = ?"
         async with self.db.transaction() as c:
             cur = await c.execute(
-                "UPDATE matches SET deadline = ?, warned = 0, "
+                "UPDATE matches SET deadline = ?, warned = 0, stood_since = NULL, "
                 f"reserve{seat} = COALESCE(?, reserve{seat}) "
                 f"WHERE id = ? AND status = 'active'{guard}{held}",
                 (deadline, left, match_id, *(() if version is None else (version,)),

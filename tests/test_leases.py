@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 import json
 
-from data.leases import Leases
+from data.db import Reads
+from data.leases import Claimed, Leases
+from data.models import Stood
 from data.store import Store
 
 
@@ -144,20 +146,27 @@ async def test_a_question_just_asked_is_saved_standing_only_at_its_stopped_clock
 
 async def test_a_claims_downtime_is_kept_until_the_match_is_held(
         stores: tuple[Store, Store]) -> None:
-    """The downtime a claim saves (``note_stood``) is read by the next claim while nobody
-    held the match (its undoing, or its lease left to lapse), kept by a renewal of a match
-    whose resume is of unknown outcome (not resumed for sure), and cleared by a renewal of one
-    held in memory, and by a take."""
+    """The downtime a claim saves with it (``claim``'s ``downtimes``) is read by the next
+    claim while nobody held the match (its undoing, or its lease left to lapse), kept by a
+    renewal of a match whose resume is of unknown outcome (not resumed for sure), and cleared
+    by a renewal of one held in memory, and by a take."""
     one, two = stores
     first, second = await _match(one, 1, "a", 50.0), await _match(one, 2, "a", 50.0)
     b, c = Leases(one.db, "b"), Leases(two.db, "c")
-    claimed = {x.match_id: x for x in await b.claim(100.0, 115.0)}
-    assert set(claimed) == {first, second} and claimed[first].stood is None
-    await b.note_stood({first: (40.0, 123.0, 7.0), second: (41.0, 123.0, 0.0)}, 115.0)
+    read: dict[int, Stood | None] = {}
+
+    async def downtimes(reads: Reads, found: list[Claimed]) -> dict[int, Stood]:
+        read.update((f.match_id, f.stood) for f in found)
+        return {first: (40.0, 7.0), second: (41.0, 0.0)}
+
+    claimed = {x.match_id: x for x in await b.claim(100.0, 115.0, downtimes=downtimes)}
+    assert read == {first: None, second: None}
+    assert {m: x.stood for m, x in claimed.items()} == {first: (40.0, 7.0), second: (41.0, 0.0)}
     await b.unclaim(claimed[first], 115.0, 100.0)
     # Undone (first) or left to lapse (second): the next claim reads what was saved.
-    again = {x.match_id: x.stood for x in await c.claim(120.0, 135.0)}
-    assert again == {first: (40.0, 7.0), second: (41.0, 0.0)}
+    assert {x.match_id for x in await c.claim(120.0, 135.0, downtimes=downtimes)} == {
+        first, second}
+    assert read == {first: (40.0, 7.0), second: (41.0, 0.0)}
     # Renewed as unsettled (first) it is kept; as held in memory (second), cleared.
     await c.renew(140.0, [second], [first])
     assert (await one.match(first)).stood == (40.0, 7.0)  # type: ignore[union-attr]

@@ -17,9 +17,11 @@ import math
 from typing import TYPE_CHECKING
 
 from cogs.umtali.clock_state import connecting_since, pause_since, still_since
+from data.store import metas
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
+    from data.db import Reads
     from data.store import Store
 
 log = logging.getLogger(__name__)
@@ -68,6 +70,14 @@ async def notes_of(store: Store, owner: str) -> Notes:
     heartbeat)."""
     got = await store.get_metas([alive_key(owner), still_key(owner)])
     return got.get(alive_key(owner)), got.get(still_key(owner))
+
+
+async def notes_in(reads: Reads, owner: str) -> tuple[Notes, Owed]:
+    """The process ``owner``'s notes of its clocks (``notes_of``) and of the time it owed its
+    turns (``owed_of``), read in one statement through ``reads`` (a claim's transaction)."""
+    keys = [alive_key(owner), still_key(owner), owed_key(owner)]
+    got = await metas(reads, keys)
+    return (got.get(keys[0]), got.get(keys[1])), owed_of(got.get(keys[2]))
 
 
 def owed_key(owner: str) -> str:

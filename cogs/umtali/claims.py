@@ -7,10 +7,11 @@ keeps the match claimed, and brought in again at the next tick."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from typing import TYPE_CHECKING
 
-from cogs.umtali.alive import Notes, Owed, last_alive, notes_of, owed_key, owed_of, turn_still
+from cogs.umtali.alive import Notes, Owed, last_alive, notes_in, turn_still
 from cogs.umtali.clock import resume_after_downtime
 from cogs.umtali.clock_state import owed_on
 from cogs.umtali.in_dms import owe_at_bring_in
@@ -20,10 +21,12 @@ from cogs.umtali.question import Question, stands
 from cogs.umtali.refused_here import read
 from cogs.umtali.unheard import InDoubt
 from data.leases import Claimed
+from data.models import Stood
 
 if TYPE_CHECKING:
     from cogs.umtali.owners import Owners
     from cogs.umtali.service import MatchService
+    from data.db import Reads
 
 log = logging.getLogger(__name__)
 
@@ -72,8 +75,9 @@ class Claims:
         while True:
             # In batches (a restart may bring back thousands), each batch its own transaction,
             # each brought into memory before the next is claimed.
-            batch = await self.owners.leases.claim(now, now + LEASE, mine_too=start,
-                                                   lapsed_mine=True, limit=CLAIMS, after=after)
+            batch = await self.owners.leases.claim(
+                now, now + LEASE, mine_too=start, lapsed_mine=True, limit=CLAIMS, after=after,
+                downtimes=functools.partial(self._stopped_at, now=now))
             if batch:
                 after = batch[-1].match_id
                 claimed.update(c.match_id for c in batch)
@@ -99,12 +103,7 @@ class Claims:
         # copy in memory is the match as saved.
         claimed = [c for c in claimed
                    if c.previous != self.owners.name or c.match_id not in self.svc.matches]
-        try:
-            stopped = await self._stopped_at(claimed, now)
-        except Exception:
-            await self._let_go(claimed, now)
-            raise
-        await self._note_stood(claimed, stopped, now)
+        stopped = {c.match_id: down_of(c, now) for c in claimed}
         lives: list[LiveMatch] = []
         for c in claimed:
             try:
@@ -215,59 +214,47 @@ class Claims:
                 log.warning("match %d: its claim could not be undone (%s: %s); its lease "
                             "lapses", c.match_id, e.__class__.__name__, e)
 
-    async def _stopped_at(self, claimed: list[Claimed], now: float) -> dict[int, Down]:
-        """When each claimed match's process was last known alive: its last heartbeat, or its
-        last renewal of the lease if later (unknown: now, no time given back); and the time
-        that process noted its turn owed (a give-back whose save failed: still owed if its
-        deadline is the one noted, ``resume_after_downtime``)."""
-        notes: dict[str, Notes] = {}
-        owed: dict[str, Owed] = {}
+    async def _stopped_at(self, reads: Reads, claimed: list[Claimed], *,
+                          now: float) -> dict[int, Stood]:
+        """For each match about to be claimed with a clock running (``Leases.claim``, whose
+        transaction ``reads`` is), since when its turn has stood still: since its process was
+        last known alive (its last heartbeat, or its last renewal of the lease if later;
+        unknown: now, no time given back); and the time that process noted its turn owed then
+        (a give-back whose save failed, if on the deadline claimed)."""
+        notes: dict[str, tuple[Notes, Owed]] = {}
         downs = {}
         for c in claimed:
-            if c.stood is not None and c.deadline is not None:
+            if c.deadline is None:
+                continue
+            if c.stood is not None:
                 # Claimed before, that bring-in failing: the downtime saved then, whatever its
                 # holder's notes say now (this process's, rewritten at its start).
-                saved, gap = c.stood
-                downs[c.match_id] = (min(saved, now),
-                                     {c.match_id: (c.deadline, gap)} if gap > 0 else {})
+                downs[c.match_id] = (min(c.stood[0], now), c.stood[1])
                 continue
             if c.previous not in notes:
-                notes[c.previous] = await notes_of(self.svc.store, c.previous)
-                owed[c.previous] = owed_of(await self.svc.store.get_meta(owed_key(c.previous)))
-            at, still = last_alive(notes[c.previous][0])
+                notes[c.previous] = await notes_in(reads, c.previous)
+            (noted, owed) = notes[c.previous]
+            at, still = last_alive(noted[0])
             since = None
-            if still and c.deadline is not None:
+            if still:
                 # Its own turn's standing still, by its holder's notes by match: a turn begun
                 # during that process's outage (or as it connected) from then, not from the
                 # outage's start; one noted running (begun since its last check, or its
                 # deadline paid since) ran till that process stopped.
-                since, by_match = turn_still(notes[c.previous], c.match_id, c.deadline)
+                since, by_match = turn_still(noted, c.match_id, c.deadline)
                 still = since is not None or not by_match
             # A process cut off from Discord renewed its leases with its clocks standing still.
             renewed = c.lease_until - LEASE if c.lease_until > 0 and not still else None
             known = [t for t in (at if since is None else since, renewed) if t is not None]
             stopped = min(max(known), now) if known else now
-            entry = owed[c.previous].get(c.match_id)
-            downs[c.match_id] = (stopped, {} if entry is None else {c.match_id: entry})
+            downs[c.match_id] = (stopped, owed_on(owed.get(c.match_id), c.deadline))
         return downs
 
-    async def _note_stood(self, claimed: list[Claimed], downs: dict[int, Down],
-                          now: float) -> None:
-        """Save each claimed running turn's downtime on its match (``Leases.note_stood``), in
-        case its bring-in fails: claimed again, by this process or another, after this one's
-        notes changed (rewritten at its start) or it restarted, it still gets it. Unsaved (the
-        database), the bring-in goes on: only a failing bring-in needs it."""
-        stood = {}
-        for c in claimed:
-            if c.deadline is not None:
-                since, owed = downs[c.match_id]
-                stood[c.match_id] = (since, c.deadline,
-                                     owed_on(owed.get(c.match_id), c.deadline))
-        if not stood:
-            return
-        try:
-            await self.owners.leases.note_stood(stood, now + LEASE)
-        except Exception as e:
-            log.warning("the downtime of %d match(es) claimed could not be saved with them "
-                        "(%s: %s); they are brought in with it all the same", len(stood),
-                        e.__class__.__name__, e)
+
+def down_of(c: Claimed, now: float) -> Down:
+    """The downtime a claim saved (``Claimed.stood``) as a resume takes it
+    (``resume_after_downtime``); none for a match with no clock running."""
+    if c.stood is None or c.deadline is None:
+        return now, {}
+    since, gap = c.stood
+    return since, {c.match_id: (c.deadline, gap)} if gap > 0 else {}

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from cogs.umtali.alive import heartbeat
+from cogs.umtali.claims import LEASE
 from cogs.umtali.clock import GRACE
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.owners import RENEW_EVERY
@@ -91,7 +92,7 @@ async def test_a_match_let_go_at_a_restart_is_claimed_again_with_its_downtime(
 async def test_a_match_let_go_at_a_restart_then_held_elsewhere_keeps_no_downtime_saved(
         world: World, store_target: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """The downtime a restart's claim saves on its own match let go at the start
-    (``Leases.note_stood``), the match then brought in by another process, is cleared by that
+    (``Leases.claim``), the match then brought in by another process, is cleared by that
     process's renewal: a later claim (that one killed) gives the turn its own downtime, not
     this one's again."""
     live, main, _ = await killed_then_busy_once(world, monkeypatch)
@@ -346,3 +347,44 @@ async def test_a_draw_saved_as_the_claim_resumes_the_match_keeps_its_time(
             f"forfeited as the claim met the draw: {saved}"
         assert copy.deadline is not None
         assert copy.deadline - world.clock.now == pytest.approx(GRACE - 2, abs=3)
+
+
+async def test_a_takeover_whose_bring_in_and_undoing_fail_keeps_the_downtime(
+        world: World, store_target: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another process's tick claims a killed process's match, the database failing its
+    bring-in and its undoing of the claim (the lease lapses under its name): its next claim
+    gives the turn the downtime since the kill, saved with the first claim (review89, review97:
+    read from its own notes, alive all along, and lost)."""
+    live, main = await checked(world, time_control="normal")
+    async with process(world, store_target, "p2") as p2:
+        await heartbeat(main)
+        assert live.deadline is not None
+        left = live.deadline - world.clock.now
+        await kill(main)
+        world.clock.advance(120)
+        fails = {"read": 1, "undo": 1}
+        real_match, real_unclaim = Store.match, Leases.unclaim
+
+        async def busy(self: Store, match_id: int) -> Any:
+            if match_id == live.id and fails["read"]:
+                fails["read"] -= 1
+                raise OSError("the database is unreachable")
+            return await real_match(self, match_id)
+
+        async def unclaim(self: Leases, *args: Any) -> None:
+            if fails["undo"]:
+                fails["undo"] -= 1
+                raise OSError("the database is unreachable (the undoing)")
+            await real_unclaim(self, *args)
+
+        monkeypatch.setattr(Store, "match", busy)
+        monkeypatch.setattr(Leases, "unclaim", unclaim)
+        await p2.check_timers()
+        assert fails == {"read": 0, "undo": 0} and live.id not in p2.matches
+        world.clock.advance(LEASE + 1)
+        await p2.check_timers()
+        assert live.id in p2.matches
+        got = p2.matches[live.id].deadline
+        assert got is not None
+        assert got - world.clock.now == pytest.approx(left, abs=3), \
+            "the downtime since the kill was taken from the turn"

@@ -25,7 +25,7 @@ from tests.unheard import lose_answer
 from umtali.players import GreedyPlayer
 
 #: The turn's deadline moved on after downtime (``Store.resume_turn``).
-RESUME = "SET deadline = ?, warned = 0, reserve"
+RESUME = "SET deadline = ?, warned = 0, stood_since = NULL, reserve"
 OFFLINE = "I was offline for"
 
 
