@@ -36,7 +36,7 @@ def question(live: LiveMatch, absent: int, tr: Tr) -> str:
     waiting = 1 - absent
     return tr("{mention}, {name}'s time for this turn is up. Claim the win, or keep waiting and "
               "give {name} another turn's time?", mention=ping(live.player_ids[waiting]),
-              name=safe_name(live.names[absent]))
+              name=safe_name(live.names_in(tr)[absent]))
 
 
 async def remember(svc: MatchService, live: LiveMatch, asked: Question) -> Question | None:
@@ -132,7 +132,7 @@ async def edit_void(svc: MatchService, live: LiveMatch, asked: Question) -> bool
     failed for now (owed: tried again at the clock's next check)."""
     tr = svc.seat_tr(live, 1 - asked.absent) if asked.in_dm else svc.public_tr(live)
     if back(asked, live):
-        name = safe_name(live.names[asked.absent])
+        name = safe_name(live.names_in(tr)[asked.absent])
         why = tr("{name} is back at the table and playing: this question is no longer "
                  "needed. {name}'s turn now ends {when}.", name=name,
                  when=when(live.deadline or 0))

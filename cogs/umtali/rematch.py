@@ -19,7 +19,7 @@ from cogs.umtali.challenges import offer_challenge
 from cogs.umtali.errors import guarded
 from cogs.umtali.ids import id_of
 from cogs.umtali.in_time import answer, in_time
-from cogs.umtali.names import plain_global_name, plain_member_name, safe_name
+from cogs.umtali.names import plain_global_name, plain_member_name, safe_name, seat_names
 from cogs.umtali.permissions import member_standing, no_posting
 from cogs.umtali.practice import start_practice
 from umtali.i18n import EN, Tr
@@ -80,7 +80,8 @@ async def rematch(interaction: discord.Interaction, match_id: int) -> None:
         return
     other = 1 - seat
     # Stored names are plain: the refusals are Discord text, so escaped as everywhere.
-    shown = (safe_name(old.names[seat]), safe_name(old.names[other]))
+    named = seat_names(old.names, tr)  # (one that shows nothing by its seat)
+    shown = (safe_name(named[seat]), safe_name(named[other]))
     # Discord may be slow to answer: the two seconds count from the first read (``in_time``).
     gone, them = await in_time(interaction, member_standing(interaction, old.player_ids[other]))
     # The challenge could only expire: refused as ``/umtali challenge`` refuses it.

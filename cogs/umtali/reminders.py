@@ -262,7 +262,7 @@ class TurnNotices:
     async def _tell(self, live: LiveMatch, told: Told) -> None:
         turn, seat, deadline = told[0], told[0][3], live.deadline
         tr = self.svc.seat_tr(live, seat)
-        name, ends = safe_name(live.names[1 - seat]), when(deadline or 0)
+        name, ends = safe_name(live.names_in(tr)[1 - seat]), when(deadline or 0)
         channel = f"<#{live.channel_id}>"
         text = tr("Your turn in the Umtali match against {name}: play in {channel} (or from "
                   "your hand here). Your turn ends {when}.", name=name, channel=channel,

@@ -206,7 +206,7 @@ def _unfinished(live: LiveMatch, seat: int, look: Look) -> Shown:
     reveal of its seed as a finished session's, with its replay file a click away."""
     tr = look.tr
     how = live.ended or "abandoned"
-    gone = [safe_name(live.names[s]) for s in (0, 1) if not live.reachable(s)]
+    gone = [safe_name(live.names_in(tr)[s]) for s in (0, 1) if not live.reachable(s)]
     notes = [tr(CANCELLED) if how == "cancelled" else
              tr(ABANDONED[2], a=gone[0], b=gone[1]) if len(gone) == 2 else
              tr(ABANDONED[1], name=gone[0]) if gone else

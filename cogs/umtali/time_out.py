@@ -266,7 +266,7 @@ async def answer_timeout(interaction: discord.Interaction, match_id: int, versio
     live, absent, allowed, asked = settled
     if not allowed:
         await answer(interaction, tr("Only {name} can answer this.",
-                                     name=safe_name(live.names[1 - absent])))
+                                     name=safe_name(live.names_in(tr)[1 - absent])))
         return
     if not claim:
         # The turn's new time, on the table and the absent player's panel: queued before
@@ -374,7 +374,8 @@ async def _runs_to(svc: MatchService, live: LiveMatch, deadline: float | None) -
 
 def answered(live: LiveMatch, absent: int, claim: bool, tr: Tr) -> str:
     """The waiting player's answer, added to the question."""
-    waiting, gone = safe_name(live.names[1 - absent]), safe_name(live.names[absent])
+    names = live.names_in(tr)
+    waiting, gone = safe_name(names[1 - absent]), safe_name(names[absent])
     if claim:
         return tr("{name} claimed the win.", name=waiting)
     return tr("{name} keeps waiting: {other}'s turn now ends {when}.", name=waiting,

@@ -88,15 +88,16 @@ def clock_line(live: LiveMatch, tr: Tr) -> str:
     to_act = live.session.to_act
     if live.is_computer(to_act):
         return ""
-    name = safe_name(live.names[to_act])
+    names = live.names_in(tr)
+    name = safe_name(names[to_act])
     if live.deadline is None:
         if not live.asks_when_late():
             return ""
         return tr("⏱ {name}'s time is up: {other} may claim the session or keep waiting.",
-                  name=name, other=safe_name(live.names[1 - to_act]))
+                  name=name, other=safe_name(names[1 - to_act]))
     if control.reserve <= 0:
         return tr("⏱ {name}'s clock is running.", name=name)
-    reserves = " / ".join(f"{safe_name(live.names[s])} {clock_time(live.reserves[s])}"
+    reserves = " / ".join(f"{safe_name(names[s])} {clock_time(live.reserves[s])}"
                           for s in (0, 1) if not live.is_computer(s))
     if live.reserve_running == live.deadline:
         return tr("⏱ {name}'s own time is up: the reserve is running · reserve {reserves}",
