@@ -68,13 +68,22 @@ class Claims:
     async def claim(self, *, start: bool = False) -> list[LiveMatch]:
         """Take the matches nobody holds any more (at start, this process's own too), and
         bring them into play here; those brought in."""
-        now = self.svc.clock()
         lives: list[LiveMatch] = []
         after = 0
         claimed: set[int] = set()
         while True:
             # In batches (a restart may bring back thousands), each batch its own transaction,
-            # each brought into memory before the next is claimed.
+            # each brought into memory before the next is claimed, and leased from then; those
+            # brought in before renewed first (bringing them all in may take longer than a
+            # lease, and at a start nothing else renews them yet: another process would take
+            # them, giving their turns the time again).
+            now = self.svc.clock()
+            if lives:
+                try:
+                    await self.owners.leases.renew(now + LEASE, [live.id for live in lives])
+                except Exception as e:  # (left to lapse, as any renewal failing)
+                    log.warning("the leases of %d match(es) just brought in could not be "
+                                "renewed (%s: %s)", len(lives), e.__class__.__name__, e)
             batch = await self.owners.leases.claim(
                 now, now + LEASE, mine_too=start, lapsed_mine=True, limit=CLAIMS, after=after,
                 downtimes=functools.partial(self._stopped_at, now=now))
@@ -99,10 +108,7 @@ class Claims:
                         start: bool) -> list[LiveMatch]:
         """Load, resume and adopt each match just claimed, one at a time: one that fails is
         let go (claimable again at once) rather than held in the database and not here."""
-        # Its own lease had lapsed (renewals failed a while): the claim renewed it, and the
-        # copy in memory is the match as saved.
-        claimed = [c for c in claimed
-                   if c.previous != self.owners.name or c.match_id not in self.svc.matches]
+        claimed = [c for c in claimed if not self._kept_here(c)]
         stopped = {c.match_id: down_of(c, now) for c in claimed}
         lives: list[LiveMatch] = []
         for c in claimed:
@@ -214,6 +220,12 @@ class Claims:
                 log.warning("match %d: its claim could not be undone (%s: %s); its lease "
                             "lapses", c.match_id, e.__class__.__name__, e)
 
+    def _kept_here(self, c: Claimed) -> bool:
+        """``c`` is this process's own, lapsed (its renewals failing a while) and claimed back
+        while in memory: its clock ran all along, and the copy in memory is the match as
+        saved. Neither given a downtime nor brought in again."""
+        return c.previous == self.owners.name and c.match_id in self.svc.matches
+
     async def _stopped_at(self, reads: Reads, claimed: list[Claimed], *,
                           now: float) -> dict[int, Stood]:
         """For each match about to be claimed with a clock running (``Leases.claim``, whose
@@ -224,7 +236,7 @@ class Claims:
         notes: dict[str, tuple[Notes, Owed]] = {}
         downs = {}
         for c in claimed:
-            if c.deadline is None:
+            if c.deadline is None or self._kept_here(c):
                 continue
             if c.stood is not None:
                 # Claimed before, that bring-in failing: the downtime saved then, whatever its

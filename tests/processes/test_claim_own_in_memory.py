@@ -1,0 +1,117 @@
+"""A process whose renewals failed past its lease claims its own matches back while it still
+plays them in memory: their clocks ran all along, so the claim saves no downtime on them
+(``matches.stood_since``) for another process to read. SimCord, virtual time, SQLite and
+PostgreSQL (review98)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from cogs.umtali import claims
+from cogs.umtali.alive import heartbeat
+from cogs.umtali.claims import LEASE
+from cogs.umtali.live import LiveMatch
+from cogs.umtali.service import MatchService
+from data.leases import Leases
+from data.store import Store
+from tests.discord_helpers import World
+from tests.processes.helpers import checked, process, row
+from tests.processes.test_takeover import kill
+from umtali.moves import MoveKind
+from umtali.players import GreedyPlayer
+
+
+async def claimed_back(world: World, monkeypatch: pytest.MonkeyPatch
+                       ) -> tuple[LiveMatch, MatchService]:
+    """A match whose process's renewal failed (its lease lapsed), then claimed back by that
+    process's next tick while held in its memory."""
+    live, main = await checked(world, time_control="normal")
+    await heartbeat(main)
+    real_renew = Leases.renew
+    down = [True]
+
+    async def renew(self: Leases, *args: Any, **kwargs: Any) -> Any:
+        if down[0] and self.owner == main.owners.name:
+            raise OSError("the database is unreachable")
+        return await real_renew(self, *args, **kwargs)
+
+    monkeypatch.setattr(Leases, "renew", renew)
+    world.clock.advance(LEASE + 1)
+    await main.check_timers()  # the renewal due fails: the lease lapses
+    down[0] = False
+    world.clock.advance(1)
+    await main.check_timers()  # no renewal due: the claim takes its own lapsed lease back
+    assert main.matches.get(live.id) is live
+    assert (await row(world, live.id))["stood_since"] is None, \
+        "a downtime saved on a match whose clock runs in memory"
+    return live, main
+
+
+async def test_a_move_through_another_process_is_not_given_the_time_it_ran(
+        world: World, store_target: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    live, _ = await claimed_back(world, monkeypatch)
+    deadline = live.deadline
+    assert deadline is not None
+    async with process(world, store_target, "p2") as p2:
+        copy = await p2.lookup(live.id)
+        assert copy is not None
+        seat = copy.session.to_act
+        move = GreedyPlayer().choose(copy.session.view(seat))
+        assert move.kind is not MoveKind.DISCARD, move
+        assert (await p2.act(copy, copy.player_ids[seat], move)).ok
+        await p2.check_timers()
+        got = p2.matches[live.id].deadline
+        assert got == pytest.approx(deadline, abs=3), \
+            "a turn running in memory was given back time through another process"
+
+
+async def test_a_takeover_after_a_kill_gives_only_the_time_since(
+        world: World, store_target: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    live, main = await claimed_back(world, monkeypatch)
+    world.clock.advance(2)
+    await heartbeat(main)  # alive, its clock running
+    assert live.deadline is not None
+    left = live.deadline - world.clock.now
+    await kill(main)
+    world.clock.advance(LEASE + 1)
+    async with process(world, store_target, "p2") as p2:
+        await p2.check_timers()
+        got = p2.matches[live.id].deadline
+        assert got is not None
+        assert got - world.clock.now == pytest.approx(left, abs=3), \
+            "the takeover gave the turn time it ran in memory before the kill"
+
+
+async def test_a_start_bringing_back_many_matches_slowly_keeps_their_leases(
+        world: World, store_target: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A restart bringing back more matches than a claim takes at once (``CLAIMS``), each
+    slow to bring in: every lease still runs once they are all in (review98: each batch leased
+    from the start's first moment, nothing renewing those brought in before the timers
+    started: lapsed when bringing them in took longer than a lease, for another process to
+    take them and give their turns the time again)."""
+    live, main = await checked(world, time_control="normal")
+    saved = await row(world, live.id)
+    for n in (1, 2):
+        await main.store.create_match(
+            guild_id=saved["guild_id"] + n, channel_id=saved["channel_id"] + n,
+            players=((saved["player0_id"], "ada"), (saved["player1_id"], "ben")),
+            variant=saved["variant"], turn_timer=saved["turn_timer"], state=saved["state"],
+            deadline=None, owner=main.owners.name, lease_until=world.clock.now + LEASE)
+    await kill(main)
+    world.clock.advance(60)
+    monkeypatch.setattr(claims, "CLAIMS", 1)
+    real = Store.match
+
+    async def slow(self: Store, match_id: int) -> Any:
+        world.clock.advance(10)  # (a busy database, thousands of matches)
+        return await real(self, match_id)
+
+    monkeypatch.setattr(Store, "match", slow)
+    async with process(world, store_target, main.owners.name) as again:
+        assert len(again.matches) == 3
+        leases = {r["id"]: r["lease_until"] - world.clock.now for r in
+                  await again.store.db.fetchall("SELECT id, lease_until FROM matches")}
+        assert all(left > 0 for left in leases.values()), \
+            f"leases lapsed as the start brought the matches in: {leases}"
