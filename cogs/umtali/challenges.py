@@ -19,7 +19,7 @@ from cogs.umtali.fair import cut_line, sealed_line, sealed_offer_line
 from cogs.umtali.in_time import answer, edit_clicked, in_time, post_public, thinking
 from cogs.umtali.match_start import drawn_cards, open_started
 from cogs.umtali.mentions import only
-from cogs.umtali.names import safe_name
+from cogs.umtali.names import challenge_names, safe_name, seat_names
 from cogs.umtali.options import clock_words, rules_words
 from cogs.umtali.panels import challenge_panel
 from cogs.umtali.permissions import missing_here, not_in_thread, refusal, standing
@@ -254,11 +254,11 @@ def challenge_buttons(ch: Challenge, tr: Tr) -> discord.ui.View:
 
 
 def declined(ch: Challenge, tr: Tr) -> str:
-    return tr("{name} declined.", name=safe_name(ch.opponent_name))
+    return tr("{name} declined.", name=safe_name(challenge_names(ch, tr)[1]))
 
 
 def withdrawn(ch: Challenge, tr: Tr) -> str:
-    return tr("{name} withdrew the challenge.", name=safe_name(ch.challenger_name))
+    return tr("{name} withdrew the challenge.", name=safe_name(challenge_names(ch, tr)[0]))
 
 
 def accepted(accepter: str, names: tuple[str, str], drawn: str, dealer: int, tr: Tr) -> str:
@@ -316,7 +316,7 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
     # A challenger who has left the server (or lost the channel) since would never see the
     # table: with no clock the match would hold the accepting member until they resign.
     if gone := await in_time(interaction, standing(interaction, ch.challenger_id)):
-        name = safe_name(ch.challenger_name)
+        name = safe_name(challenge_names(ch, tr)[0])
         await answer(interaction, tr(
             "{name} is no longer a member of this server: this challenge can't be accepted.",
             name=name) if gone == "left" else tr(
@@ -352,10 +352,12 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
         return
     # The draw for first dealer is shown before any card reaches a player, as at a real table
     # (it comes from a deck of its own: it tells nothing of the deal).
-    names = (safe_name(ch.seated[0][1]), safe_name(ch.seated[1][1]))
-    said = accepted(safe_name(ch.opponent_name), names, drawn_cards(live, names),
+    seated = seat_names((ch.seated[0][1], ch.seated[1][1]), public)
+    names = (safe_name(seated[0]), safe_name(seated[1]))
+    opponent = safe_name(challenge_names(ch, public)[1])
+    said = accepted(opponent, names, drawn_cards(live, names),
                     live.session.first_dealer, public) + "\n" + (
-        cut_line(safe_name(ch.opponent_name), live.cut, public) if live.cut
+        cut_line(opponent, live.cut, public) if live.cut
         else sealed_line(live.commitment, public))
     await open_started(interaction, live, ch, public,
                        lambda status: challenge_embed(ch, public, status), said)

@@ -13,7 +13,7 @@ import discord
 from cogs.umtali.access import service
 from cogs.umtali.failures import PASSING
 from cogs.umtali.in_time import edit_clicked
-from cogs.umtali.names import label_name, shorten
+from cogs.umtali.names import challenge_names, label_name, shorten
 from cogs.umtali.permissions import CANCELLED, can_make_thread
 from cogs.umtali.threads import into_thread
 from data.failing import failing_for_now
@@ -55,7 +55,7 @@ async def open_started(interaction: discord.Interaction, live: LiveMatch, ch: Ch
         settings = await svc.store.guild_settings(ch.guild_id)
         if settings.threads and can_make_thread(interaction) and interaction.message is not None:
             await into_thread(svc, live, interaction.message,
-                              thread_name(ch.challenger_name, ch.opponent_name, public))
+                              thread_name(*challenge_names(ch, public), public))
     except Exception as e:
         # Saved but never shown, the match would hold both players (with no clock, for good).
         log.warning("match %d: failed before its table was posted (%s: %s): cancelled",

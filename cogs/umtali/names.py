@@ -23,6 +23,7 @@ from collections.abc import Sequence
 
 import discord
 
+from data.models import Challenge
 from umtali.i18n import Text, Tr
 
 MAX_NAME = 32
@@ -123,6 +124,14 @@ def seat_names(names: Sequence[str], tr: Tr) -> tuple[str, str]:
     seat (``seat_word``), the others as they are."""
     return (tr(seat_word(0)) if unnamed(names[0]) else names[0],
             tr(seat_word(1)) if unnamed(names[1]) else names[1])
+
+
+def challenge_names(ch: Challenge, tr: Tr) -> tuple[str, str]:
+    """The challenger's and the opponent's stored names as ``tr``'s reader sees them: one that
+    shows nothing by the seat it takes ("Player 1"; ``names.seat_names``), as the table will
+    name it."""
+    seated = seat_names((ch.seated[0][1], ch.seated[1][1]), tr)
+    return seated if ch.rematch_of is None else (seated[1], seated[0])
 
 
 def defuse_mentions(text: str) -> str:
