@@ -55,6 +55,8 @@ class Claims:
         #: the database, not yet in memory; by match id, the claim and when its process
         #: stopped.
         self.unsettled: dict[int, tuple[Claimed, Down]] = {}
+        #: When the claim under way last leased the matches it brought in (``_keep_leases``).
+        self._leased_at = 0.0
         #: One of those brought in at a time (the tick's, an action's: resumed once).
         self._bringing = asyncio.Lock()
 
@@ -71,26 +73,18 @@ class Claims:
         lives: list[LiveMatch] = []
         after = 0
         claimed: set[int] = set()
+        self._leased_at = self.svc.clock()
         while True:
             # In batches (a restart may bring back thousands), each batch its own transaction,
-            # each brought into memory before the next is claimed, and leased from then; those
-            # brought in before renewed first (bringing them all in may take longer than a
-            # lease, and at a start nothing else renews them yet: another process would take
-            # them, giving their turns the time again).
+            # each brought into memory before the next is claimed, and leased from then.
             now = self.svc.clock()
-            if lives:
-                try:
-                    await self.owners.leases.renew(now + LEASE, [live.id for live in lives])
-                except Exception as e:  # (left to lapse, as any renewal failing)
-                    log.warning("the leases of %d match(es) just brought in could not be "
-                                "renewed (%s: %s)", len(lives), e.__class__.__name__, e)
             batch = await self.owners.leases.claim(
                 now, now + LEASE, mine_too=start, lapsed_mine=True, limit=CLAIMS, after=after,
                 downtimes=functools.partial(self._stopped_at, now=now))
             if batch:
                 after = batch[-1].match_id
                 claimed.update(c.match_id for c in batch)
-                lives += await self._bring_in(batch, now, start)
+                lives += await self._bring_in(batch, now, start, lives)
             if len(batch) < CLAIMS:
                 self._failing_no_more(claimed, now)
                 return lives
@@ -104,16 +98,26 @@ class Claims:
             if match_id not in claimed and now - warned >= WARN_AGAIN:
                 del self._failing[match_id]
 
-    async def _bring_in(self, claimed: list[Claimed], now: float,
-                        start: bool) -> list[LiveMatch]:
+    async def _bring_in(self, claimed: list[Claimed], now: float, start: bool,
+                        earlier: list[LiveMatch]) -> list[LiveMatch]:
         """Load, resume and adopt each match just claimed, one at a time: one that fails is
-        let go (claimable again at once) rather than held in the database and not here."""
+        let go (claimable again at once) rather than held in the database and not here.
+        ``earlier``: those this claim brought in before, in earlier batches."""
         claimed = [c for c in claimed if not self._kept_here(c)]
         stopped = {c.match_id: down_of(c, now) for c in claimed}
+        # What memory held as the batch was claimed: a copy there since was adopted by an
+        # action here (review99: read match by match, one taken while those before it were
+        # brought in was resumed again, its turn given the downtime twice).
+        held = {c.match_id: self.svc.matches.get(c.match_id) for c in claimed}
         lives: list[LiveMatch] = []
-        for c in claimed:
+        for i, c in enumerate(claimed):
+            if self.svc.clock() - self._leased_at >= LEASE / 3:
+                # Bringing them in outlasts a lease (thousands, a slow database), and at a
+                # start nothing else renews them yet: renewed here, those to come too, lest
+                # another process take them and resume them again (review98, review99).
+                self._leased_at = await self._keep_leases([*earlier, *lives], claimed[i:])
             try:
-                live = await self._brought_in(c, stopped[c.match_id])
+                live = await self._brought_in(c, stopped[c.match_id], held[c.match_id])
             except InDoubt:
                 # Its turn resumed, saved or not, unknown: kept claimed (let go, it would be
                 # resumed a second time), and brought in again at the next tick.
@@ -131,10 +135,29 @@ class Claims:
                      ", ".join(sorted({c.previous or "(none)" for c in claimed})))
         return lives
 
-    async def _brought_in(self, c: Claimed, down: Down) -> LiveMatch | None:
+    async def _keep_leases(self, lives: list[LiveMatch], coming: list[Claimed]) -> float:
+        """Renew the leases of the matches a claim brought in (``lives``), of those it is still
+        to bring in (``coming``) and of those whose resume is of unknown outcome, the two last
+        keeping the downtime saved with them: when it was done. A failure leaves them to lapse,
+        as any renewal's."""
+        now = self.svc.clock()
+        try:
+            await self.owners.leases.renew(
+                now + LEASE, [live.id for live in lives],
+                [*(c.match_id for c in coming), *self.unsettled])
+        except Exception as e:
+            log.warning("the leases of the matches being brought in could not be renewed "
+                        "(%s: %s)", e.__class__.__name__, e)
+        return now
+
+    async def _brought_in(self, c: Claimed, down: Down,
+                          before: LiveMatch | None = None) -> LiveMatch | None:
         """Load, resume (its process stopped at ``down``'s time, owing the turn what it
-        notes) and adopt the match claimed."""
-        before = self.svc.matches.get(c.match_id)
+        notes) and adopt the match claimed (``before``: the copy memory held as it was)."""
+        if (held := self.svc.matches.get(c.match_id)) is not None and held is not before:
+            # Taken by an action here since the claim (judged and owed with the downtime the
+            # claim saved: ``Owners.lookup``): held as it is, not resumed again.
+            return held
         row = await self.svc.store.match(c.match_id)
         if row is None:
             return None

@@ -13,6 +13,7 @@ from cogs.umtali import claims
 from cogs.umtali.alive import heartbeat
 from cogs.umtali.claims import LEASE
 from cogs.umtali.live import LiveMatch
+from cogs.umtali.owners import RENEW_EVERY
 from cogs.umtali.service import MatchService
 from data.leases import Leases
 from data.store import Store
@@ -115,3 +116,72 @@ async def test_a_start_bringing_back_many_matches_slowly_keeps_their_leases(
                   await again.store.db.fetchall("SELECT id, lease_until FROM matches")}
         assert all(left > 0 for left in leases.values()), \
             f"leases lapsed as the start brought the matches in: {leases}"
+
+
+async def test_a_batch_slow_to_bring_in_keeps_its_leases(
+        world: World, store_target: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One batch of a restart's claim slow to bring in (a few seconds a match): the leases of
+    the batch, those brought in and those to come, are renewed on the way, not left to lapse
+    before the timers start (review99: renewed only between batches)."""
+    live, main = await checked(world, time_control="normal")
+    saved = await row(world, live.id)
+    for n in (1, 2):
+        await main.store.create_match(
+            guild_id=saved["guild_id"] + n, channel_id=saved["channel_id"] + n,
+            players=((saved["player0_id"], "ada"), (saved["player1_id"], "ben")),
+            variant=saved["variant"], turn_timer=saved["turn_timer"], state=saved["state"],
+            deadline=None, owner=main.owners.name, lease_until=world.clock.now + LEASE)
+    await kill(main)
+    world.clock.advance(60)
+    real = Store.match
+
+    async def slow(self: Store, match_id: int) -> Any:
+        world.clock.advance(4)
+        return await real(self, match_id)
+
+    monkeypatch.setattr(Store, "match", slow)
+    async with process(world, store_target, main.owners.name) as again:
+        assert len(again.matches) == 3
+        leases = {r["id"]: r["lease_until"] - world.clock.now for r in
+                  await again.store.db.fetchall("SELECT id, lease_until FROM matches")}
+        assert all(left > LEASE - RENEW_EVERY for left in leases.values()), \
+            f"leases near their end as the start brought the matches in: {leases}"
+
+
+async def test_a_match_taken_by_an_action_once_claimed_is_not_resumed_again(
+        world: World, store_target: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A killed process's match claimed by another process, a player drawing in it there
+    before its own bring-in began (the claim's batch still being brought in): the copy the
+    draw saved, owed the downtime, is held, not replaced by the claim's, nor resumed again
+    (review99: memory read match by match)."""
+    live, main = await checked(world, time_control="normal")
+    async with process(world, store_target, "p2") as p2:
+        await heartbeat(main)
+        assert live.deadline is not None
+        left = live.deadline - world.clock.now
+        await kill(main)
+        world.clock.advance(60)
+        real = claims.Claims._brought_in
+        drawn: list[LiveMatch] = []
+
+        async def draw_first(self: claims.Claims, c: Any, *args: Any) -> Any:
+            if c.match_id == live.id and not drawn:
+                copy = await p2.lookup(live.id)
+                assert copy is not None
+                seat = copy.session.to_act
+                move = GreedyPlayer().choose(copy.session.view(seat))
+                assert move.kind is not MoveKind.DISCARD, move
+                assert (await p2.act(copy, copy.player_ids[seat], move)).ok
+                drawn.append(copy)
+            return await real(self, c, *args)
+
+        monkeypatch.setattr(claims.Claims, "_brought_in", draw_first)
+        await p2.check_timers()
+        assert drawn and p2.matches.get(live.id) is drawn[0], \
+            "the draw's copy was replaced by the claim's"
+        world.clock.advance(1)
+        await p2.check_timers()
+        got = p2.matches[live.id].deadline
+        assert got is not None
+        assert got - world.clock.now == pytest.approx(left, abs=3), \
+            "the downtime was given twice, or not at all"
