@@ -4,9 +4,12 @@ name: "Player" for both, in English in a Russian match)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from cogs.umtali.challenges import declined, withdrawn
 from cogs.umtali.match_start import thread_name
 from cogs.umtali.names import FALLBACK, challenge_names
+from cogs.umtali.practice import withdrawn as practice_withdrawn
 from cogs.umtali.question_message import question
 from cogs.umtali.time_out import answered
 from cogs.umtali.turn_clock import clock_line
@@ -47,3 +50,11 @@ def test_a_challenge_names_such_members_by_the_seat_they_take() -> None:
     assert "Игрок 1" in withdrawn(ch, RU)
     assert thread_name(*challenge_names(ch, RU), RU) == "Умтали: Игрок 1 — Игрок 2"
     assert "Игрок 2" in withdrawn(_challenge(rematch_of=9), RU)
+
+
+def test_a_practice_offer_names_such_a_member_by_seat() -> None:
+    """A practice session cancelled before its deal names its member as the table would
+    (review99: the stored "Player", in English)."""
+    ch = replace(_challenge(), opponent_name="Компьютер (средний)", computer_level="normal")
+    told = practice_withdrawn(ch, RU)
+    assert "Игрок 1" in told and "Player" not in told, told

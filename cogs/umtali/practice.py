@@ -28,7 +28,7 @@ from cogs.umtali.fair import cut_line, sealed_cut_line
 from cogs.umtali.in_time import answer, edit_clicked, in_time, post_public, thinking
 from cogs.umtali.match_start import drawn_cards, open_started
 from cogs.umtali.mentions import NO_MENTIONS
-from cogs.umtali.names import plain_global_name, plain_member_name, safe_name
+from cogs.umtali.names import plain_global_name, plain_member_name, safe_name, seat_names
 from cogs.umtali.options import clock_words, computer_name, level_word, rules_words
 from cogs.umtali.panels import cut_panel
 from cogs.umtali.permissions import missing_here, not_in_thread, refusal
@@ -194,7 +194,9 @@ async def cut_deck(interaction: discord.Interaction, challenge_id: int, typed: s
     except StaleState:
         await answer(interaction, tr("This practice session is no longer waiting for its cut."))
         return
-    shown = (safe_name(ch.challenger_name), ch.opponent_name)
+    # (a member's name that shows nothing by its seat, as the table names it)
+    shown = (safe_name(seat_names((ch.challenger_name, ch.opponent_name), public)[0]),
+             ch.opponent_name)
     said = (cut_line(shown[0], live.cut, public) + "\n"
             + dealer_drawn(drawn_cards(live, shown), shown[live.session.first_dealer], public))
     await open_started(interaction, live, ch, public,
@@ -238,7 +240,7 @@ async def cancel_practice(interaction: discord.Interaction, challenge_id: int) -
 
 def withdrawn(ch: Challenge, tr: Tr) -> str:
     return tr("{name} cancelled this practice session: nothing was dealt.",
-              name=safe_name(ch.challenger_name))
+              name=safe_name(seat_names((ch.challenger_name, ch.opponent_name), tr)[0]))
 
 
 async def _refuse(interaction: discord.Interaction, text: str) -> None:
