@@ -110,12 +110,16 @@ class Claims:
         # brought in was resumed again, its turn given the downtime twice).
         held = {c.match_id: self.svc.matches.get(c.match_id) for c in claimed}
         lives: list[LiveMatch] = []
+        until = now + LEASE  # (the lease of those still to come)
         for i, c in enumerate(claimed):
             if self.svc.clock() - self._leased_at >= LEASE / 3:
                 # Bringing them in outlasts a lease (thousands, a slow database), and at a
                 # start nothing else renews them yet: renewed here, those to come too, lest
                 # another process take them and resume them again (review98, review99).
-                self._leased_at = await self._keep_leases([*earlier, *lives], claimed[i:])
+                renewed = await self._keep_leases([*earlier, *lives], claimed[i:])
+                self._leased_at = self.svc.clock() if renewed is None else renewed
+                if renewed is not None:
+                    until = renewed + LEASE
             try:
                 live = await self._brought_in(c, stopped[c.match_id], held[c.match_id])
             except InDoubt:
@@ -125,7 +129,8 @@ class Claims:
                 continue
             except Exception as e:
                 self._could_not_take(c.match_id, e, now)
-                await self._let_go([c], now)
+                # (at its lease as last renewed: review100, the undoing found none to undo)
+                await self._let_go([c], now, until)
                 continue
             self.unsettled.pop(c.match_id, None)
             if live is not None:
@@ -135,11 +140,11 @@ class Claims:
                      ", ".join(sorted({c.previous or "(none)" for c in claimed})))
         return lives
 
-    async def _keep_leases(self, lives: list[LiveMatch], coming: list[Claimed]) -> float:
+    async def _keep_leases(self, lives: list[LiveMatch], coming: list[Claimed]) -> float | None:
         """Renew the leases of the matches a claim brought in (``lives``), of those it is still
         to bring in (``coming``) and of those whose resume is of unknown outcome, the two last
-        keeping the downtime saved with them: when it was done. A failure leaves them to lapse,
-        as any renewal's."""
+        keeping the downtime saved with them: when it was done, leased from then. A failure
+        (None) leaves them to lapse, as any renewal's."""
         now = self.svc.clock()
         try:
             await self.owners.leases.renew(
@@ -148,6 +153,7 @@ class Claims:
         except Exception as e:
             log.warning("the leases of the matches being brought in could not be renewed "
                         "(%s: %s)", e.__class__.__name__, e)
+            return None
         return now
 
     async def _brought_in(self, c: Claimed, down: Down,
@@ -233,12 +239,14 @@ class Claims:
         log.warning("match %d could not be taken over (%s: %s); %s%s", match_id,
                     e.__class__.__name__, e, then, since)
 
-    async def _let_go(self, claimed: list[Claimed], now: float) -> None:
-        """Undo claims; if that fails too, the leases are not renewed (``renew`` extends only
-        the matches in memory), so they lapse and are claimed again all the same."""
+    async def _let_go(self, claimed: list[Claimed], now: float,
+                      until: float | None = None) -> None:
+        """Undo claims made at ``now``, leased until ``until`` (as claimed, unless renewed
+        since); if that fails too, the leases are not renewed (``renew`` extends only the
+        matches in memory), so they lapse and are claimed again all the same."""
         for c in claimed:
             try:
-                await self.owners.leases.unclaim(c, now + LEASE, now)
+                await self.owners.leases.unclaim(c, now + LEASE if until is None else until, now)
             except Exception as e:
                 log.warning("match %d: its claim could not be undone (%s: %s); its lease "
                             "lapses", c.match_id, e.__class__.__name__, e)

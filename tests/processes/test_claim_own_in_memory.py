@@ -185,3 +185,37 @@ async def test_a_match_taken_by_an_action_once_claimed_is_not_resumed_again(
         assert got is not None
         assert got - world.clock.now == pytest.approx(left, abs=3), \
             "the downtime was given twice, or not at all"
+
+
+async def test_a_match_failing_after_its_batch_was_renewed_is_let_go(
+        world: World, store_target: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A takeover's batch slow to bring in (its leases renewed on the way), the last match's
+    load failing: that claim is undone, the match claimable at once as its previous holder
+    left it (review100: undone at the lease as first claimed, it found nothing to undo and sat
+    claimed and unheld until the renewed lease lapsed)."""
+    live, main = await checked(world, time_control="normal")
+    saved = await row(world, live.id)
+    ids = [live.id]
+    for n in (1, 2):
+        ids.append(await main.store.create_match(
+            guild_id=saved["guild_id"] + n, channel_id=saved["channel_id"] + n,
+            players=((saved["player0_id"], "ada"), (saved["player1_id"], "ben")),
+            variant=saved["variant"], turn_timer=saved["turn_timer"], state=saved["state"],
+            deadline=None, owner=main.owners.name, lease_until=world.clock.now + LEASE))
+    async with process(world, store_target, "p2") as p2:
+        await kill(main)
+        world.clock.advance(LEASE + 1)
+        real = Store.match
+
+        async def slow(self: Store, match_id: int) -> Any:
+            world.clock.advance(3)
+            if match_id == ids[-1]:
+                raise OSError("the database is unreachable")
+            return await real(self, match_id)
+
+        monkeypatch.setattr(Store, "match", slow)
+        await p2.check_timers()
+        assert ids[-1] not in p2.matches and ids[0] in p2.matches
+        last = await row(world, ids[-1])
+        assert (last["owner"], last["lease_until"] < world.clock.now) == (main.owners.name, True), \
+            f"held by {last['owner']} until {last['lease_until'] - world.clock.now:.0f} s from now"
