@@ -91,6 +91,30 @@ async def checked(world: World, **match: Any) -> tuple[LiveMatch, MatchService]:
     return live, main
 
 
+async def left_after_check(world: World, svc: MatchService, match_id: int) -> float:
+    """A second on, ``svc``'s timers checked: the time the match's turn has left there (``svc``
+    holds it)."""
+    world.clock.advance(1)
+    await svc.check_timers()
+    assert match_id in svc.matches, "the match is not held there"
+    deadline = svc.matches[match_id].deadline
+    assert deadline is not None
+    return deadline - world.clock.now
+
+
+async def drawn_through(svc: MatchService, match_id: int) -> LiveMatch:
+    """The seat to act draws (or takes) in the match through ``svc``, holding it or not: the
+    copy the draw was saved with."""
+    copy = await svc.lookup(match_id)
+    assert copy is not None
+    seat = copy.session.to_act
+    move = GreedyPlayer().choose(copy.session.view(seat))
+    assert move.kind is not MoveKind.DISCARD, move
+    outcome = await svc.act(copy, copy.player_ids[seat], move)
+    assert outcome.ok, f"the draw was refused: {outcome.error}"
+    return copy
+
+
 async def turn_played(world: World, svc: MatchService, live: LiveMatch) -> None:
     """The seat to act plays its turn out through ``svc``, which holds ``live``."""
     seat = live.session.to_act

@@ -18,10 +18,20 @@ from cogs.umtali.service import MatchService
 from data.leases import Leases
 from data.store import Store
 from tests.discord_helpers import World
-from tests.processes.helpers import checked, process, row
+from tests.processes.helpers import checked, drawn_through, left_after_check, process, row
 from tests.processes.test_takeover import kill
-from umtali.moves import MoveKind
-from umtali.players import GreedyPlayer
+
+
+async def copies(world: World, main: MatchService, live: LiveMatch) -> list[int]:
+    """Two more matches held by ``main`` (on other servers, the same players and position as
+    ``live``, no clock running): their ids."""
+    saved = await row(world, live.id)
+    return [await main.store.create_match(
+        guild_id=saved["guild_id"] + n, channel_id=saved["channel_id"] + n,
+        players=((saved["player0_id"], "ada"), (saved["player1_id"], "ben")),
+        variant=saved["variant"], turn_timer=saved["turn_timer"], state=saved["state"],
+        deadline=None, owner=main.owners.name, lease_until=world.clock.now + LEASE)
+        for n in (1, 2)]
 
 
 async def claimed_back(world: World, monkeypatch: pytest.MonkeyPatch
@@ -56,12 +66,7 @@ async def test_a_move_through_another_process_is_not_given_the_time_it_ran(
     deadline = live.deadline
     assert deadline is not None
     async with process(world, store_target, "p2") as p2:
-        copy = await p2.lookup(live.id)
-        assert copy is not None
-        seat = copy.session.to_act
-        move = GreedyPlayer().choose(copy.session.view(seat))
-        assert move.kind is not MoveKind.DISCARD, move
-        assert (await p2.act(copy, copy.player_ids[seat], move)).ok
+        await drawn_through(p2, live.id)
         await p2.check_timers()
         got = p2.matches[live.id].deadline
         assert got == pytest.approx(deadline, abs=3), \
@@ -93,13 +98,7 @@ async def test_a_start_bringing_back_many_matches_slowly_keeps_their_leases(
     started: lapsed when bringing them in took longer than a lease, for another process to
     take them and give their turns the time again)."""
     live, main = await checked(world, time_control="normal")
-    saved = await row(world, live.id)
-    for n in (1, 2):
-        await main.store.create_match(
-            guild_id=saved["guild_id"] + n, channel_id=saved["channel_id"] + n,
-            players=((saved["player0_id"], "ada"), (saved["player1_id"], "ben")),
-            variant=saved["variant"], turn_timer=saved["turn_timer"], state=saved["state"],
-            deadline=None, owner=main.owners.name, lease_until=world.clock.now + LEASE)
+    await copies(world, main, live)
     await kill(main)
     world.clock.advance(60)
     monkeypatch.setattr(claims, "CLAIMS", 1)
@@ -124,13 +123,7 @@ async def test_a_batch_slow_to_bring_in_keeps_its_leases(
     the batch, those brought in and those to come, are renewed on the way, not left to lapse
     before the timers start (review99: renewed only between batches)."""
     live, main = await checked(world, time_control="normal")
-    saved = await row(world, live.id)
-    for n in (1, 2):
-        await main.store.create_match(
-            guild_id=saved["guild_id"] + n, channel_id=saved["channel_id"] + n,
-            players=((saved["player0_id"], "ada"), (saved["player1_id"], "ben")),
-            variant=saved["variant"], turn_timer=saved["turn_timer"], state=saved["state"],
-            deadline=None, owner=main.owners.name, lease_until=world.clock.now + LEASE)
+    await copies(world, main, live)
     await kill(main)
     world.clock.advance(60)
     real = Store.match
@@ -166,24 +159,15 @@ async def test_a_match_taken_by_an_action_once_claimed_is_not_resumed_again(
 
         async def draw_first(self: claims.Claims, c: Any, *args: Any) -> Any:
             if c.match_id == live.id and not drawn:
-                copy = await p2.lookup(live.id)
-                assert copy is not None
-                seat = copy.session.to_act
-                move = GreedyPlayer().choose(copy.session.view(seat))
-                assert move.kind is not MoveKind.DISCARD, move
-                assert (await p2.act(copy, copy.player_ids[seat], move)).ok
-                drawn.append(copy)
+                drawn.append(await drawn_through(p2, live.id))
             return await real(self, c, *args)
 
         monkeypatch.setattr(claims.Claims, "_brought_in", draw_first)
         await p2.check_timers()
         assert drawn and p2.matches.get(live.id) is drawn[0], \
             "the draw's copy was replaced by the claim's"
-        world.clock.advance(1)
-        await p2.check_timers()
-        got = p2.matches[live.id].deadline
-        assert got is not None
-        assert got - world.clock.now == pytest.approx(left, abs=3), \
+        got = await left_after_check(world, p2, live.id)
+        assert got == pytest.approx(left, abs=3), \
             "the downtime was given twice, or not at all"
 
 
@@ -194,14 +178,7 @@ async def test_a_match_failing_after_its_batch_was_renewed_is_let_go(
     left it (review100: undone at the lease as first claimed, it found nothing to undo and sat
     claimed and unheld until the renewed lease lapsed)."""
     live, main = await checked(world, time_control="normal")
-    saved = await row(world, live.id)
-    ids = [live.id]
-    for n in (1, 2):
-        ids.append(await main.store.create_match(
-            guild_id=saved["guild_id"] + n, channel_id=saved["channel_id"] + n,
-            players=((saved["player0_id"], "ada"), (saved["player1_id"], "ben")),
-            variant=saved["variant"], turn_timer=saved["turn_timer"], state=saved["state"],
-            deadline=None, owner=main.owners.name, lease_until=world.clock.now + LEASE))
+    ids = [live.id, *await copies(world, main, live)]
     async with process(world, store_target, "p2") as p2:
         await kill(main)
         world.clock.advance(LEASE + 1)

@@ -18,7 +18,16 @@ from cogs.umtali.service import MatchService
 from data.leases import Leases
 from data.store import Store
 from tests.discord_helpers import World, start_match
-from tests.processes.helpers import checked, main_of, process, row, settle, swept
+from tests.processes.helpers import (
+    checked,
+    drawn_through,
+    left_after_check,
+    main_of,
+    process,
+    row,
+    settle,
+    swept,
+)
 from tests.processes.test_takeover import kill
 from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
@@ -225,11 +234,8 @@ async def test_a_match_let_go_at_a_restart_keeps_its_downtime_through_another_re
     world.clock.advance(30)
     async with process(world, store_target, main.owners.name) as third:
         assert live.id in third.matches
-        world.clock.advance(1)
-        await third.check_timers()
-        got = third.matches[live.id].deadline
-        assert got is not None
-        assert got - world.clock.now == pytest.approx(left, abs=3), \
+        got = await left_after_check(world, third, live.id)
+        assert got == pytest.approx(left, abs=3), \
             "the downtime before the first restart was taken from the turn"
 
 
@@ -262,12 +268,8 @@ async def test_a_match_let_go_at_a_restart_keeps_its_downtime_when_another_claim
             assert live.id not in p2.matches
             assert await again.owners.leases.holder(live.id) == "p2"
         # p2 stopped: its leases given up, the match claimable at once.
-        world.clock.advance(1)
-        await again.check_timers()
-        assert live.id in again.matches
-        got = again.matches[live.id].deadline
-        assert got is not None
-        assert got - world.clock.now == pytest.approx(left, abs=3), \
+        got = await left_after_check(world, again, live.id)
+        assert got == pytest.approx(left, abs=3), \
             "the downtime before the restart was taken from the turn"
 
 
@@ -293,21 +295,9 @@ async def test_a_match_let_go_at_a_restart_is_judged_elsewhere_with_its_downtime
         async with process(world, store_target, "p2") as p2:
             assert live.id not in p2.matches
             assert await p2.owners.leases.holder(live.id) == main.owners.name
-            copy = await p2.lookup(live.id)
-            assert copy is not None
-            seat = copy.session.to_act
-            move = GreedyPlayer().choose(copy.session.view(seat))
-            assert move.kind is not MoveKind.DISCARD, move
-            outcome = await p2.act(copy, copy.player_ids[seat], move)
-            assert outcome.ok, f"the move was refused: {outcome.error}"
-            assert live.id in p2.matches
-            got = p2.matches[live.id].deadline
-            assert got is not None
-            world.clock.advance(1)
-            await p2.check_timers()
-            got = p2.matches[live.id].deadline
-            assert got is not None
-            assert got - world.clock.now == pytest.approx(left, abs=3), \
+            await drawn_through(p2, live.id)
+            got = await left_after_check(world, p2, live.id)
+            assert got == pytest.approx(left, abs=3), \
                 "the downtime before the restart was taken from the turn"
 
 
