@@ -302,3 +302,33 @@ async def test_a_refusal_found_again_keeps_the_version_of_its_own_save(
     await saved_at(other, again, seat, token)
     assert known(other, between, seat), \
         "the refusal found last yields to a copy read before its save (the first's version kept)"
+
+
+async def test_an_edit_refused_sends_no_new_panel_to_dms_saved_as_refused(
+        world: World, other: MatchService) -> None:
+    """A copy in another process, read before the seat's DMs were found closed and saved so,
+    has its edit of the seat's panel refused: it sends no new panel there, refused again (the
+    soak's seed 1173: two such copies of one process each sent one, three refusals in a hand
+    where each process may make one; review101)."""
+    live = await start_match(world)
+    main = main_of(world)
+    await settle(world, main)
+    seat = 1 - live.session.to_act
+    copy = await other.lookup(live.id)
+    assert copy is not None and not copy.dm_refused[seat]
+    dm = player(world, seat).user.dm_channel.id
+    world.env.inject_error("*", f"/channels/{dm}/messages*", status=403, code=50007,
+                           message="Cannot send messages to this user", times=None)
+    # The holder finds them closed, and saves it.
+    live.dm_shown[seat] = None
+    main.delivery.enqueue(live, Batch(hands={seat}))
+    await settle(world, main)
+    assert live.dm_refused[seat]
+    before = len(world.env.http_requests)
+    copy.dm_shown[seat] = None
+    other.delivery.enqueue(copy, Batch(hands={seat}))
+    await settle(world, other, main)
+    sent = [f"{r.method} {r.path}" for r in world.env.http_requests[before:]
+            if r.path.startswith(f"/channels/{dm}/")]
+    assert not [s for s in sent if s.startswith("POST")], sent
+    assert copy.dm_refused[seat]
