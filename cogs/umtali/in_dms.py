@@ -174,6 +174,7 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
         note = "\n\n".join(filter(None, (note, said)))
     shown = await svc.dm_panel(live, seat, note).drawn()
     channel_id, message_id = live.dm_channel_ids[seat], live.dm_message_ids[seat]
+    refused_edit = False
     if channel_id is not None and message_id is not None and not new:
         dm = svc.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
         try:
@@ -188,6 +189,12 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
                 _shown(svc, live, seat, version, over, message_id)
                 return True
             # Deleted, or DMs closed since: a new message says whether they are.
+            refused_edit = True
+    if refused_edit and not retry and await _refused_as_saved(svc, live, seat):
+        # Found closed meanwhile by another copy (this process's, or another's, which saved
+        # it): a new message would be refused once more (the soak's seed 1173, review101).
+        await svc.delivery.dm_refused(live, seat)
+        return False
     user_id = live.player_ids[seat]
     # A new panel of the seat whose turn it shows notifies: it tells that turn (``dm_told``).
     telling = new and not over and seat == turn[3]
@@ -265,6 +272,20 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
         except (discord.HTTPException, *PASSING):
             return False
     return True
+
+
+async def _refused_as_saved(svc: MatchService, live: LiveMatch, seat: int) -> bool:
+    """Whether the seat's DMs are known here, or saved, to refuse the bot; unread (the
+    database failing), taken not to be (the new message says)."""
+    if known(svc, live, seat):
+        return True
+    try:
+        row = await svc.store.match(live.id)
+    except Exception as e:
+        log.info("match %d: whether seat %d's DMs refuse the bot could not be read (%s: %s)",
+                 live.id, seat, e.__class__.__name__, e)
+        return False
+    return row is not None and row.dm_refused[seat]
 
 
 async def _replaced_meanwhile(svc: MatchService, live: LiveMatch, seat: int, message_id: int,
