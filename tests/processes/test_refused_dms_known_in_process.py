@@ -27,6 +27,23 @@ from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
 
 
+async def read_then_closed(world: World, other: MatchService
+                           ) -> tuple[LiveMatch, MatchService, int, LiveMatch, int]:
+    """A match held by the bot, a copy of it read by ``other``, then the waiting seat's DMs
+    closed (an edit and a new message alike refused): the match, its holder, the seat, the
+    copy and the seat's DM channel."""
+    live = await start_match(world)
+    main = main_of(world)
+    await settle(world, main)
+    seat = 1 - live.session.to_act
+    copy = await other.lookup(live.id)
+    assert copy is not None and not copy.dm_refused[seat]
+    dm = player(world, seat).user.dm_channel.id
+    world.env.inject_error("*", f"/channels/{dm}/messages*", status=403, code=50007,
+                           message="Cannot send messages to this user", times=None)
+    return live, main, seat, copy, dm
+
+
 async def test_a_copy_read_before_sends_nothing_to_dms_its_process_found_refused(
         world: World, other: MatchService) -> None:
     live = await start_match(world)
@@ -88,15 +105,7 @@ async def test_the_copy_held_knows_what_another_copy_here_found(
     """A copy read before another copy of this process found a seat's DMs refusing the bot,
     held here once its move is saved, knows it (``Owners.adopt``): a send that checks only its
     own ``dm_refused`` (the removal's DM here) sends nothing there (review81)."""
-    live = await start_match(world)
-    main = main_of(world)
-    await settle(world, main)
-    seat = 1 - live.session.to_act
-    copy = await other.lookup(live.id)
-    assert copy is not None and not copy.dm_refused[seat]
-    dm = player(world, seat).user.dm_channel.id
-    world.env.inject_error("*", f"/channels/{dm}/messages*", status=403, code=50007,
-                           message="Cannot send messages to this user", times=None)
+    live, main, seat, copy, dm = await read_then_closed(world, other)
     finder = await other.lookup(live.id)
     assert finder is not None and finder is not copy
     finder.dm_shown[seat] = None
@@ -310,15 +319,7 @@ async def test_an_edit_refused_sends_no_new_panel_to_dms_saved_as_refused(
     has its edit of the seat's panel refused: it sends no new panel there, refused again (the
     soak's seed 1173: two such copies of one process each sent one, three refusals in a hand
     where each process may make one; review101)."""
-    live = await start_match(world)
-    main = main_of(world)
-    await settle(world, main)
-    seat = 1 - live.session.to_act
-    copy = await other.lookup(live.id)
-    assert copy is not None and not copy.dm_refused[seat]
-    dm = player(world, seat).user.dm_channel.id
-    world.env.inject_error("*", f"/channels/{dm}/messages*", status=403, code=50007,
-                           message="Cannot send messages to this user", times=None)
+    live, main, seat, copy, dm = await read_then_closed(world, other)
     # The holder finds them closed, and saves it.
     live.dm_shown[seat] = None
     main.delivery.enqueue(live, Batch(hands={seat}))
