@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 
 from cogs.umtali import actions, in_dms
-from cogs.umtali.in_dms import strip_answered
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.reminders import warn
 from cogs.umtali.service import MatchService
+from cogs.umtali.stray_panels import strip_answered
 from tests.loopback import acting
 from tests.loopback.driver import custom_ids, play_move, until
 from tests.loopback.harness import bot_in_process, loopback_server

@@ -24,12 +24,13 @@ from cogs.umtali.hand_panels import (
     refresh_pane,
     show_panel,
 )
-from cogs.umtali.in_dms import moves_of, shows, strip_answered, tells_lost
+from cogs.umtali.in_dms import tells_lost
 from cogs.umtali.in_time import answer, arrived, edit_clicked, in_time
 from cogs.umtali.live import LiveMatch, told_text
 from cogs.umtali.names import MAX_ECHO, as_typed, echo, safe_text, visible
 from cogs.umtali.outbox import Batch
 from cogs.umtali.reminders import still_warned, turn_of
+from cogs.umtali.stray_panels import moves_of, shows, strip_answered
 from cogs.umtali.unknown import OUT_OF_DATE
 from umtali.errors import InvalidMoveError
 from umtali.i18n import sentence
@@ -149,7 +150,7 @@ async def _replaced_panel(interaction: discord.Interaction, live: LiveMatch,
             live.id) is live:
         # Its process stopped between sending it and saving its id, and this match came back
         # with no restart here (taken over, or that save failed): the seat's delivery (where
-        # the match is held) looks through the DM and takes its buttons off (``in_dms``), a
+        # the match is held) looks through the DM and takes its buttons off (``stray_panels``), a
         # newer panel sent if none was saved.
         svc.delivery.enqueue(live, Batch(hands={seat}))
     return True

@@ -27,12 +27,13 @@ from typing import TYPE_CHECKING
 from cogs.umtali.channel_loss import ChannelLoss
 from cogs.umtali.dms_again import owed, paid, reopened, tried_out, try_again
 from cogs.umtali.failures import GONE, PASSING
-from cogs.umtali.in_dms import channel_lost, replaced_meanwhile, send_hand, still_untold
+from cogs.umtali.in_dms import channel_lost, send_hand, still_untold
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.overtaken import Sent, overtaken
 from cogs.umtali.posting import announce, post_table
 from cogs.umtali.retries import TRIES, Retries
+from cogs.umtali.stray_panels import replaced_meanwhile
 from data.failing import failing_for_now
 
 if TYPE_CHECKING:
@@ -144,7 +145,7 @@ class Delivery(Retries, ChannelLoss):
         """The seat's DM panel ``message_id`` (in the DM ``channel_id``) was edited from
         ``live``: whether by the match's batch under way, whose read of the match as saved once
         it is out finds a newer panel saved meanwhile (``edits``; ``overtaken``), rather than
-        a read after each edit (``in_dms._replaced_meanwhile``): one for every move."""
+        a read after each edit (``stray_panels.replaced_after_edit``): one for every move."""
         if self._workers.get(live.id) is not asyncio.current_task():
             return False
         copy, edits = self._edited.setdefault(live.id, (live, {}))

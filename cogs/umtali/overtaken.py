@@ -13,10 +13,10 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, NamedTuple
 
-from cogs.umtali.in_dms import replaced_meanwhile
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.retiring import retire
+from cogs.umtali.stray_panels import replaced_meanwhile
 
 if TYPE_CHECKING:
     from cogs.umtali.delivery import Delivery

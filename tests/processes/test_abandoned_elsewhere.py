@@ -14,9 +14,9 @@ ending a match holds it from then on, so the former holder drops its copy.
 from __future__ import annotations
 
 from cogs.umtali.clock_state import LATE
-from cogs.umtali.in_dms import moves_of
 from cogs.umtali.owners import RENEW_EVERY
 from cogs.umtali.service import MatchService
+from cogs.umtali.stray_panels import moves_of
 from tests.discord_helpers import World, dm_panel, play, player, start_match
 from tests.processes.helpers import main_of, row, settle, via
 from tests.test_faults_channel import _lose_thread

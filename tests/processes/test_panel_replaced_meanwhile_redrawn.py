@@ -1,6 +1,6 @@
 """A DM panel edit landing after another process saved a newer panel for the seat (a turn's
 warning, sent as the match was taken elsewhere) takes the newer panel as the seat's
-(``in_dms._replaced_meanwhile``). Taken as showing the match already when the match as saved
+(``stray_panels.replaced_after_edit``). Taken as showing the match already when the match as saved
 was at the copy's version, it was never drawn again here: that panel was drawn by the other
 process's copy, as it had the match then. The table brought back to a channel, the panel
 still carried the table as while the match was played in DMs; the match ended meanwhile (a

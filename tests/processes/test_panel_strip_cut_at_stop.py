@@ -3,7 +3,7 @@ _edits_at_stop``, given 1 s): an edit landing after another process's newer pane
 of its buttons then. With Discord slow to answer that strip, the stop gave it up, and nothing
 but memory, gone with the process, said the panel was still to strip: the holder, taking the
 match back, never looked for it, and two panels offered the seat's moves (review75). Marked
-in the database before the strip, it is looked for (``_strip_unsaved``)."""
+in the database before the strip, it is looked for (``stray_panels.strip_unsaved``)."""
 
 from __future__ import annotations
 
