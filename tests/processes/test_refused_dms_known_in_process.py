@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import discord
 import pytest
 
 from cogs.umtali.in_dms import send_hand
@@ -333,3 +334,57 @@ async def test_an_edit_refused_sends_no_new_panel_to_dms_saved_as_refused(
             if r.path.startswith(f"/channels/{dm}/")]
     assert not [s for s in sent if s.startswith("POST")], sent
     assert copy.dm_refused[seat]
+
+
+async def test_two_copies_sending_at_once_to_closed_dms_are_refused_once(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two copies of one process, both read before the seat's DMs closed, each have their edit
+    of its panel refused and send a new one at the same moment, the first's answer slow to
+    come (Discord retrying a 5xx): the second waits for it, learns the DMs refuse the bot, and
+    sends nothing (the soak's seed 2229: both went, and both were refused; review105)."""
+    live, _, seat, copy, dm = await read_then_closed(world, other)
+    second = await other.lookup(live.id)
+    assert second is not None and second is not copy and not second.dm_refused[seat]
+    real = discord.abc.Messageable.send
+    posts = 0
+
+    async def slow(self: discord.abc.Messageable, *args: Any, **kwargs: Any) -> Any:
+        nonlocal posts
+        posts += 1
+        if posts == 1:
+            await asyncio.sleep(0.3)  # the first answer held up
+        return await real(self, *args, **kwargs)
+
+    monkeypatch.setattr(discord.abc.Messageable, "send", slow)
+    before = len(world.env.http_requests)
+    for held in (copy, second):
+        held.dm_shown[seat] = None
+    await asyncio.gather(send_hand(other, copy, seat), send_hand(other, second, seat))
+    sent = [f"{r.method} {r.path}" for r in world.env.http_requests[before:]
+            if r.path.startswith(f"/channels/{dm}/")]
+    assert len([s for s in sent if s.startswith("POST")]) == 1, sent
+    assert copy.dm_refused[seat] and second.dm_refused[seat]
+
+
+async def test_a_refusal_found_by_a_copy_a_hand_behind_hides_no_later_one(
+        world: World, other: MatchService) -> None:
+    """A copy a hand behind meets the seat's DMs refused after a copy of the hand in play did
+    (its answer slower to come): what the process knows stays that later hand's, so that the
+    hand's other copies still know of it (review102)."""
+    live = await start_match(world)
+    main = main_of(world)
+    await settle(world, main)
+    behind = await other.lookup(live.id)
+    assert behind is not None
+    hand = live.session.hand_no
+    while live.session.hand_no == hand:
+        acting = live.session.to_act
+        move = GreedyPlayer().choose(live.session.view(acting))
+        assert (await main.act(live, live.player_ids[acting], move)).ok
+    await settle(world, main)
+    now, later = await other.lookup(live.id), await other.lookup(live.id)
+    assert now is not None and later is not None and later is not now
+    assert behind.session.hand_no != now.session.hand_no
+    found(other, now, 0)
+    found(other, behind, 0)
+    assert known(other, later, 0), "a finding a hand behind hid the hand in play's"
