@@ -21,8 +21,11 @@ read again, in one statement, beside the renewal)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import weakref
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
 from cogs.umtali.live import LiveMatch
@@ -38,6 +41,10 @@ log = logging.getLogger(__name__)
 _found: weakref.WeakKeyDictionary[
     MatchService, dict[tuple[int, int], tuple[int, int | None, object]]] = \
     weakref.WeakKeyDictionary()
+#: By process: (match, seat) -> the lock its new messages to the seat's DMs go out under
+#: (``sending``), and how many copies hold it or wait for it (kept only while any does).
+_sending: weakref.WeakKeyDictionary[
+    MatchService, dict[tuple[int, int], tuple[asyncio.Lock, int]]] = weakref.WeakKeyDictionary()
 #: By copy: the version it was read from the database at (its ``dm_refused`` as saved then).
 _read: weakref.WeakKeyDictionary[LiveMatch, int] = weakref.WeakKeyDictionary()
 
@@ -57,8 +64,33 @@ def found(svc: MatchService, live: LiveMatch, seat: int) -> object:
     """A copy here found the seat's DMs refusing the bot (or learnt so as saved): then
     ``saved_at``, with the token returned."""
     token = object()
-    _found.setdefault(svc, {})[live.id, seat] = (hand_in_play(live), None, token)
+    found_here = _found.setdefault(svc, {})
+    entry = found_here.get((live.id, seat))
+    if entry is None or entry[0] <= hand_in_play(live):
+        # (A copy a hand behind, its send answered late, does not hide a later hand's.)
+        found_here[live.id, seat] = (hand_in_play(live), None, token)
     return token
+
+
+@contextlib.asynccontextmanager
+async def sending(svc: MatchService, live: LiveMatch, seat: int) -> AsyncIterator[None]:
+    """What a new message to the seat's DMs goes out under, whichever copy here sends it: one
+    at a time, a refusal one met is ``known`` to the next before it is sent (two copies,
+    each sending after its edit was refused, would both be refused: Discord's answers held up
+    together by its retries, neither knew of the other's)."""
+    locks = _sending.setdefault(svc, {})
+    key = (live.id, seat)
+    lock, users = locks.get(key, (asyncio.Lock(), 0))
+    locks[key] = (lock, users + 1)
+    try:
+        async with lock:
+            yield
+    finally:
+        lock, users = locks[key]
+        if users > 1:
+            locks[key] = (lock, users - 1)
+        else:
+            del locks[key]
 
 
 async def saved_at(svc: MatchService, live: LiveMatch, seat: int, token: object) -> None:
