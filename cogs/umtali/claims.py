@@ -120,19 +120,24 @@ class Claims:
                 self._leased_at = self.svc.clock() if renewed is None else renewed
                 if renewed is not None:
                     until = renewed + LEASE
-            try:
-                live = await self._brought_in(c, stopped[c.match_id], held[c.match_id])
-            except InDoubt:
-                # Its turn resumed, saved or not, unknown: kept claimed (let go, it would be
-                # resumed a second time), and brought in again at the next tick.
-                self.unsettled[c.match_id] = (c, stopped[c.match_id])
-                continue
-            except Exception as e:
-                self._could_not_take(c.match_id, e, now)
-                # (at its lease as last renewed: review100, the undoing found none to undo)
-                await self._let_go([c], now, until)
-                continue
-            self.unsettled.pop(c.match_id, None)
+            # One bring-in at a time: an action's of the same match, unsettled here (its lease
+            # lapsed and claimed again meanwhile: ``bring_in_unsettled``), resumed it too
+            # (review102). Whichever comes second finds the first one's copy held, or its
+            # resume recorded (``clock_state.resumed``).
+            async with self._bringing:
+                try:
+                    live = await self._brought_in(c, stopped[c.match_id], held[c.match_id])
+                except InDoubt:
+                    # Its turn resumed, saved or not, unknown: kept claimed (let go, it would
+                    # be resumed a second time), and brought in again at the next tick.
+                    self.unsettled[c.match_id] = (c, stopped[c.match_id])
+                    continue
+                except Exception as e:
+                    self._could_not_take(c.match_id, e, now)
+                    # (at its lease as last renewed: review100, the undoing found none to undo)
+                    await self._let_go([c], now, until)
+                    continue
+                self.unsettled.pop(c.match_id, None)
             if live is not None:
                 lives.append(live)
         if claimed and not start:
