@@ -78,13 +78,16 @@ class Claims:
             # In batches (a restart may bring back thousands), each batch its own transaction,
             # each brought into memory before the next is claimed, and leased from then.
             now = self.svc.clock()
+            # What memory holds as the batch is claimed, read before: a copy an action here
+            # adopts once the claim's COMMIT is through, before it returns, is newer (review102).
+            held = dict(self.svc.matches)
             batch = await self.owners.leases.claim(
                 now, now + LEASE, mine_too=start, lapsed_mine=True, limit=CLAIMS, after=after,
                 downtimes=functools.partial(self._stopped_at, now=now))
             if batch:
                 after = batch[-1].match_id
                 claimed.update(c.match_id for c in batch)
-                lives += await self._bring_in(batch, now, start, lives)
+                lives += await self._bring_in(batch, now, start, lives, held)
             if len(batch) < CLAIMS:
                 self._failing_no_more(claimed, now)
                 return lives
@@ -99,16 +102,19 @@ class Claims:
                 del self._failing[match_id]
 
     async def _bring_in(self, claimed: list[Claimed], now: float, start: bool,
-                        earlier: list[LiveMatch]) -> list[LiveMatch]:
+                        earlier: list[LiveMatch],
+                        before: dict[int, LiveMatch]) -> list[LiveMatch]:
         """Load, resume and adopt each match just claimed, one at a time: one that fails is
         let go (claimable again at once) rather than held in the database and not here.
-        ``earlier``: those this claim brought in before, in earlier batches."""
+        ``earlier``: those this claim brought in before, in earlier batches; ``before``: what
+        memory held as the batch was claimed (read before the claim)."""
         claimed = [c for c in claimed if not self._kept_here(c)]
         stopped = {c.match_id: down_of(c, now) for c in claimed}
         # What memory held as the batch was claimed: a copy there since was adopted by an
         # action here (review99: read match by match, one taken while those before it were
-        # brought in was resumed again, its turn given the downtime twice).
-        held = {c.match_id: self.svc.matches.get(c.match_id) for c in claimed}
+        # brought in was resumed again, its turn given the downtime twice; review102: read
+        # once the claim returned, one taken as its COMMIT went through was too).
+        held = {c.match_id: before.get(c.match_id) for c in claimed}
         lives: list[LiveMatch] = []
         until = now + LEASE  # (the lease of those still to come)
         for i, c in enumerate(claimed):
