@@ -1,8 +1,9 @@
 """Bringing matches into play in this process (``Owners``): at the start, this process's own
 and those nobody holds; at each tick, those whose holder stopped renewing its leases (killed).
 Each is loaded, its turn given back the time its holder was down (``resume_after_downtime``),
-and adopted; one that fails is let go, to be claimed again. A resume whose outcome is unknown
-keeps the match claimed, and brought in again at the next tick."""
+and adopted; one that fails before its resume is saved is let go, to be claimed again (once
+saved, it is held whatever fails after). A resume whose outcome is unknown keeps the match
+claimed, and brought in again at the next tick."""
 
 from __future__ import annotations
 
@@ -104,8 +105,9 @@ class Claims:
     async def _bring_in(self, claimed: list[Claimed], now: float, start: bool,
                         earlier: list[LiveMatch],
                         before: dict[int, LiveMatch]) -> list[LiveMatch]:
-        """Load, resume and adopt each match just claimed, one at a time: one that fails is
-        let go (claimable again at once) rather than held in the database and not here.
+        """Load, resume and adopt each match just claimed, one at a time: one that fails (its
+        resume unsaved) is let go (claimable again at once) rather than held in the database
+        and not here.
         ``earlier``: those this claim brought in before, in earlier batches; ``before``: what
         memory held as the batch was claimed (read before the claim)."""
         claimed = [c for c in claimed if not self._kept_here(c)]
@@ -188,9 +190,29 @@ class Claims:
             # was taken (``adopt``); this one, held in its place, would pay it on a version
             # gone (lost) and judge the turn by its deadline from before (review94).
             return held
-        self.owners.adopt(live)
-        # With the channel lost, no announcement is saved to deliver again: the panels
-        # telling the turn, or that the channel was lost, if they never went out, are sent now.
+        # Its turn resumed, and saved: from here on the claim is never undone. Let go, the
+        # next claim would give the turn its downtime again, from its dead holder's notes,
+        # with another offline notice; and again at every check if this failed each time
+        # (review102). What fails is said once, and the rest is done all the same.
+        failed = []
+        for step in (self.owners.adopt, self._hands_owed, self._question_owed,
+                     functools.partial(self._cancelled_if_unshown, c)):
+            try:
+                step(live)
+            except Exception as e:
+                failed.append(f"{e.__class__.__name__}: {e}")
+            if self.svc.matches.get(live.id) is not live:
+                # (``adopt`` failing before memory held it: held all the same, its lease
+                # renewed and its clock judged here)
+                self.svc.matches[live.id] = live
+        if failed:
+            log.warning("match %d: brought in, its turn resumed, though some of what follows "
+                        "failed (%s); held here all the same", live.id, "; ".join(failed))
+        return live
+
+    def _hands_owed(self, live: LiveMatch) -> None:
+        """With the channel lost, no announcement is saved to deliver again: the panels
+        telling the turn, or that the channel was lost, if they never went out, are sent now."""
         owed = owe_at_bring_in(live)
         if live.mid_turn and not live.unsent:
             # A move in the middle of a turn leaves nothing unsent, yet its holder may have
@@ -199,16 +221,19 @@ class Claims:
             owed.add(live.session.to_act)
         if owed:
             self.svc.delivery.enqueue(live, Batch(hands=owed))
+
+    def _question_owed(self, live: LiveMatch) -> None:
+        """A time-up question no longer standing (withdrawn, the turn over) is still saved:
+        its edit saying so was owed when its process stopped (Discord failing it, in memory
+        alone: ``question_message.void_owed``). Made now, and it is forgotten."""
         if live.question and not stands(Question.loads(live.question), live):
-            # A time-up question no longer standing (withdrawn, the turn over) is still saved:
-            # its edit saying so was owed when its process stopped (Discord failing it, in
-            # memory alone: ``question_message.void_owed``). Made now, and it is forgotten.
             self.svc.delivery.enqueue(live, Batch(question=True))
-        # Never shown (its holder stopped before saving its table): cancelled, at once if it
-        # was this process's before a restart; another process's, a while later, as that
-        # process may have stalled rather than stopped, its table on the way.
+
+    def _cancelled_if_unshown(self, c: Claimed, live: LiveMatch) -> None:
+        """Never shown (its holder stopped before saving its table): cancelled, at once if it
+        was this process's before a restart; another process's, a while later, as that
+        process may have stalled rather than stopped, its table on the way."""
         self.svc.cancel_unshown_soon(live, 0.0 if c.previous == self.owners.name else 2 * LEASE)
-        return live
 
     async def bring_in_again(self, now: float) -> None:
         """The matches claimed whose turn's resume is of unknown outcome, brought in again
