@@ -182,7 +182,7 @@ class Claims:
             return None
         live = read(LiveMatch.from_row(row))  # (its refused DMs as saved: ``refused_here``)
         stopped, time_owed = down
-        await resume_after_downtime(self.svc, [live], {c.match_id: stopped}, time_owed)
+        gone = await resume_after_downtime(self.svc, [live], {c.match_id: stopped}, time_owed)
         self._failing.pop(c.match_id, None)
         if (held := self.svc.matches.get(c.match_id)) is not None and held is not before:
             # Taken by an action here meanwhile (its save after the row was read: this copy's
@@ -190,6 +190,12 @@ class Claims:
             # was taken (``adopt``); this one, held in its place, would pay it on a version
             # gone (lost) and judge the turn by its deadline from before (review94).
             return held
+        if c.match_id in gone and await self._held_elsewhere(c.match_id):
+            # Moved on as it was read, taken by a player acting through another process
+            # (which resumed it as it took it): this copy, stale, is not held here, its timers
+            # judging a deadline gone until the next renewal dropped it (review102). Nothing
+            # to undo: the claim is that process's now.
+            return None
         # Its turn resumed, and saved: from here on the claim is never undone. Let go, the
         # next claim would give the turn its downtime again, from its dead holder's notes,
         # with another offline notice; and again at every check if this failed each time
@@ -209,6 +215,18 @@ class Claims:
             log.warning("match %d: brought in, its turn resumed, though some of what follows "
                         "failed (%s); held here all the same", live.id, "; ".join(failed))
         return live
+
+    async def _held_elsewhere(self, match_id: int) -> bool:
+        """Whether another process holds the match now (or it is gone). Unread, not known
+        so: the copy is held as before (dropped at the next renewal if it is, reloaded at its
+        next save if not)."""
+        try:
+            holder = await self.owners.leases.holder(match_id)
+        except Exception as e:
+            log.info("match %d: its holder could not be read (%s: %s)", match_id,
+                     e.__class__.__name__, e)
+            return False
+        return holder != self.owners.name
 
     def _hands_owed(self, live: LiveMatch) -> None:
         """With the channel lost, no announcement is saved to deliver again: the panels
