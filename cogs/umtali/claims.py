@@ -1,8 +1,9 @@
 """Bringing matches into play in this process (``Owners``): at the start, this process's own
 and those nobody holds; at each tick, those whose holder stopped renewing its leases (killed).
 Each is loaded, its turn given back the time its holder was down (``resume_after_downtime``),
-and adopted; one that fails is let go, to be claimed again. A resume whose outcome is unknown
-keeps the match claimed, and brought in again at the next tick."""
+and adopted; one that fails before its resume is saved is let go, to be claimed again (once
+saved, it is held whatever fails after). A resume whose outcome is unknown keeps the match
+claimed, and brought in again at the next tick."""
 
 from __future__ import annotations
 
@@ -78,13 +79,16 @@ class Claims:
             # In batches (a restart may bring back thousands), each batch its own transaction,
             # each brought into memory before the next is claimed, and leased from then.
             now = self.svc.clock()
+            # What memory holds as the batch is claimed, read before: a copy an action here
+            # adopts once the claim's COMMIT is through, before it returns, is newer (review102).
+            held = dict(self.svc.matches)
             batch = await self.owners.leases.claim(
                 now, now + LEASE, mine_too=start, lapsed_mine=True, limit=CLAIMS, after=after,
                 downtimes=functools.partial(self._stopped_at, now=now))
             if batch:
                 after = batch[-1].match_id
                 claimed.update(c.match_id for c in batch)
-                lives += await self._bring_in(batch, now, start, lives)
+                lives += await self._bring_in(batch, now, start, lives, held)
             if len(batch) < CLAIMS:
                 self._failing_no_more(claimed, now)
                 return lives
@@ -99,16 +103,20 @@ class Claims:
                 del self._failing[match_id]
 
     async def _bring_in(self, claimed: list[Claimed], now: float, start: bool,
-                        earlier: list[LiveMatch]) -> list[LiveMatch]:
-        """Load, resume and adopt each match just claimed, one at a time: one that fails is
-        let go (claimable again at once) rather than held in the database and not here.
-        ``earlier``: those this claim brought in before, in earlier batches."""
+                        earlier: list[LiveMatch],
+                        before: dict[int, LiveMatch]) -> list[LiveMatch]:
+        """Load, resume and adopt each match just claimed, one at a time: one that fails (its
+        resume unsaved) is let go (claimable again at once) rather than held in the database
+        and not here.
+        ``earlier``: those this claim brought in before, in earlier batches; ``before``: what
+        memory held as the batch was claimed (read before the claim)."""
         claimed = [c for c in claimed if not self._kept_here(c)]
         stopped = {c.match_id: down_of(c, now) for c in claimed}
         # What memory held as the batch was claimed: a copy there since was adopted by an
         # action here (review99: read match by match, one taken while those before it were
-        # brought in was resumed again, its turn given the downtime twice).
-        held = {c.match_id: self.svc.matches.get(c.match_id) for c in claimed}
+        # brought in was resumed again, its turn given the downtime twice; review102: read
+        # once the claim returned, one taken as its COMMIT went through was too).
+        held = {c.match_id: before.get(c.match_id) for c in claimed}
         lives: list[LiveMatch] = []
         until = now + LEASE  # (the lease of those still to come)
         for i, c in enumerate(claimed):
@@ -120,19 +128,24 @@ class Claims:
                 self._leased_at = self.svc.clock() if renewed is None else renewed
                 if renewed is not None:
                     until = renewed + LEASE
-            try:
-                live = await self._brought_in(c, stopped[c.match_id], held[c.match_id])
-            except InDoubt:
-                # Its turn resumed, saved or not, unknown: kept claimed (let go, it would be
-                # resumed a second time), and brought in again at the next tick.
-                self.unsettled[c.match_id] = (c, stopped[c.match_id])
-                continue
-            except Exception as e:
-                self._could_not_take(c.match_id, e, now)
-                # (at its lease as last renewed: review100, the undoing found none to undo)
-                await self._let_go([c], now, until)
-                continue
-            self.unsettled.pop(c.match_id, None)
+            # One bring-in at a time: an action's of the same match, unsettled here (its lease
+            # lapsed and claimed again meanwhile: ``bring_in_unsettled``), resumed it too
+            # (review102). Whichever comes second finds the first one's copy held, or its
+            # resume recorded (``clock_state.resumed``).
+            async with self._bringing:
+                try:
+                    live = await self._brought_in(c, stopped[c.match_id], held[c.match_id])
+                except InDoubt:
+                    # Its turn resumed, saved or not, unknown: kept claimed (let go, it would
+                    # be resumed a second time), and brought in again at the next tick.
+                    self.unsettled[c.match_id] = (c, stopped[c.match_id])
+                    continue
+                except Exception as e:
+                    self._could_not_take(c.match_id, e, now)
+                    # (at its lease as last renewed: review100, the undoing found none to undo)
+                    await self._let_go([c], now, until)
+                    continue
+                self.unsettled.pop(c.match_id, None)
             if live is not None:
                 lives.append(live)
         if claimed and not start:
@@ -169,7 +182,7 @@ class Claims:
             return None
         live = read(LiveMatch.from_row(row))  # (its refused DMs as saved: ``refused_here``)
         stopped, time_owed = down
-        await resume_after_downtime(self.svc, [live], {c.match_id: stopped}, time_owed)
+        gone = await resume_after_downtime(self.svc, [live], {c.match_id: stopped}, time_owed)
         self._failing.pop(c.match_id, None)
         if (held := self.svc.matches.get(c.match_id)) is not None and held is not before:
             # Taken by an action here meanwhile (its save after the row was read: this copy's
@@ -177,9 +190,47 @@ class Claims:
             # was taken (``adopt``); this one, held in its place, would pay it on a version
             # gone (lost) and judge the turn by its deadline from before (review94).
             return held
-        self.owners.adopt(live)
-        # With the channel lost, no announcement is saved to deliver again: the panels
-        # telling the turn, or that the channel was lost, if they never went out, are sent now.
+        if c.match_id in gone and await self._held_elsewhere(c.match_id):
+            # Moved on as it was read, taken by a player acting through another process
+            # (which resumed it as it took it): this copy, stale, is not held here, its timers
+            # judging a deadline gone until the next renewal dropped it (review102). Nothing
+            # to undo: the claim is that process's now.
+            return None
+        # Its turn resumed, and saved: from here on the claim is never undone. Let go, the
+        # next claim would give the turn its downtime again, from its dead holder's notes,
+        # with another offline notice; and again at every check if this failed each time
+        # (review102). What fails is said once, and the rest is done all the same.
+        failed = []
+        for step in (self.owners.adopt, self._hands_owed, self._question_owed,
+                     functools.partial(self._cancelled_if_unshown, c)):
+            try:
+                step(live)
+            except Exception as e:
+                failed.append(f"{e.__class__.__name__}: {e}")
+            if self.svc.matches.get(live.id) is not live:
+                # (``adopt`` failing before memory held it: held all the same, its lease
+                # renewed and its clock judged here)
+                self.svc.matches[live.id] = live
+        if failed:
+            log.warning("match %d: brought in, its turn resumed, though some of what follows "
+                        "failed (%s); held here all the same", live.id, "; ".join(failed))
+        return live
+
+    async def _held_elsewhere(self, match_id: int) -> bool:
+        """Whether another process holds the match now (or it is gone). Unread, not known
+        so: the copy is held as before (dropped at the next renewal if it is, reloaded at its
+        next save if not)."""
+        try:
+            holder = await self.owners.leases.holder(match_id)
+        except Exception as e:
+            log.info("match %d: its holder could not be read (%s: %s)", match_id,
+                     e.__class__.__name__, e)
+            return False
+        return holder != self.owners.name
+
+    def _hands_owed(self, live: LiveMatch) -> None:
+        """With the channel lost, no announcement is saved to deliver again: the panels
+        telling the turn, or that the channel was lost, if they never went out, are sent now."""
         owed = owe_at_bring_in(live)
         if live.mid_turn and not live.unsent:
             # A move in the middle of a turn leaves nothing unsent, yet its holder may have
@@ -188,16 +239,19 @@ class Claims:
             owed.add(live.session.to_act)
         if owed:
             self.svc.delivery.enqueue(live, Batch(hands=owed))
+
+    def _question_owed(self, live: LiveMatch) -> None:
+        """A time-up question no longer standing (withdrawn, the turn over) is still saved:
+        its edit saying so was owed when its process stopped (Discord failing it, in memory
+        alone: ``question_message.void_owed``). Made now, and it is forgotten."""
         if live.question and not stands(Question.loads(live.question), live):
-            # A time-up question no longer standing (withdrawn, the turn over) is still saved:
-            # its edit saying so was owed when its process stopped (Discord failing it, in
-            # memory alone: ``question_message.void_owed``). Made now, and it is forgotten.
             self.svc.delivery.enqueue(live, Batch(question=True))
-        # Never shown (its holder stopped before saving its table): cancelled, at once if it
-        # was this process's before a restart; another process's, a while later, as that
-        # process may have stalled rather than stopped, its table on the way.
+
+    def _cancelled_if_unshown(self, c: Claimed, live: LiveMatch) -> None:
+        """Never shown (its holder stopped before saving its table): cancelled, at once if it
+        was this process's before a restart; another process's, a while later, as that
+        process may have stalled rather than stopped, its table on the way."""
         self.svc.cancel_unshown_soon(live, 0.0 if c.previous == self.owners.name else 2 * LEASE)
-        return live
 
     async def bring_in_again(self, now: float) -> None:
         """The matches claimed whose turn's resume is of unknown outcome, brought in again

@@ -268,11 +268,13 @@ def _offline(seconds: float, name: str, when: str, tr: Tr) -> str:
 
 
 async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
-                                stopped: dict[int, float], owed: Owed | None = None) -> None:
+                                stopped: dict[int, float], owed: Owed | None = None) -> set[int]:
     """Give each running turn back the time it had when its process stopped (``stopped``, by
     match id; at least GRACE), with the time that process owed it then (``owed``, its note:
     a give-back whose save failed), with its warning to come, and say so in the match's
-    channel after a real outage."""
+    channel after a real outage. The ids of those whose resume found the match moved on since
+    its copy was read, or held by another process now: that copy is stale."""
+    gone: set[int] = set()
     now = svc.clock()
     # At the start, until the first check: the time to connect is given back then too.
     state = svc.clock_state
@@ -339,10 +341,12 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
         if unsent is None:
             # A move was saved since this copy was read (by a process taking its lease
             # late): its turn is its own, and this copy, stale, is reloaded at its next save.
-            # Or the match was taken again (this process held up past its lease): dropped
-            # at the next renewal.
+            # Or the match was taken again (this process held up past its lease, a player
+            # acting elsewhere): dropped at the next renewal. Said (``gone``): the claim
+            # holds no such copy of a match held elsewhere (``Claims._brought_in``).
             if loaded is not None:
                 loaded.pop(live.id, None)
+            gone.add(live.id)
             continue
         moved = abs(deadline - live.deadline) >= CONNECTING
         live.deadline, live.warned, live.unsent = deadline, False, unsent
@@ -359,6 +363,7 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
             svc.beside.start(_offline_in_dms(svc, live, offline), live.id, "offline notice")
         log.info("match %d: turn resumed after %.0f s offline; %.0f s left", live.id, offline,
                  deadline - now)
+    return gone
 
 
 async def _offline_in_dms(svc: MatchService, live: LiveMatch, offline: float) -> None:
