@@ -191,6 +191,21 @@ def plays_text(view: PlayerView, seat: int, tr: Tr = EN) -> str:
     return " ".join(parts)
 
 
+def whole_pile(view: PlayerView, tr: Tr = EN) -> str:
+    """The whole discard pile as ``view``'s seat may look through it, bottom to top: every
+    face-up discard was seen by both players (docs/RULES.md, "The whole discard pile is
+    public"; the computer players read it from their view too). A face-down top is said to be
+    face down, named to the seat that laid it and a back (🂠) to the other. Empty for an empty
+    pile. At most 52 cards, each up to 3 characters and a space: under 250 characters (a
+    panel's field holds 1,024)."""
+    pile = view.discard_pile
+    if not view.top_face_down:
+        return cards_text(pile)
+    top = pile[-1]
+    down = tr("{card} (face down)", card="🂠" if top is None else top)
+    return " ".join(filter(None, (cards_text(pile[:-1]), down)))
+
+
 def render_view(view: PlayerView, names: Sequence[str], tr: Tr = EN) -> str:
     """The table as one seat sees it, for a terminal."""
     me, them = view.seat, 1 - view.seat
@@ -222,6 +237,9 @@ def render_view(view: PlayerView, names: Sequence[str], tr: Tr = EN) -> str:
                  + " " + tr("Discard pile: {top}.", top=top) + " "
                  + tr.plural("{name} holds {count} card.", "{name} holds {count} cards.",
                              view.opponent_hand_size, name=names[them]))
+    if len(view.discard_pile) > 1:
+        # The line above gives the top and the card under it; this, every card of the pile.
+        lines.append(tr("Whole pile, bottom to top: {cards}", cards=whole_pile(view, tr)))
     lines.append(tr("Your hand: {cards}", cards=cards_text(view.hand)))
     if view.went_out >= 0 and view.went_out != me:
         lines.append(tr("{name} went out: this is your last turn.", name=names[view.went_out]))

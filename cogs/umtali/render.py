@@ -19,7 +19,7 @@ from umtali.i18n import N_, Tr
 from umtali.melds import PlayKind
 from umtali.moves import Move, MoveKind
 from umtali.rules import worded
-from umtali.text import describe, plays_text
+from umtali.text import describe, plays_text, whole_pile
 from umtali.view import SPECTATOR, PlayerView
 
 COLOUR = discord.Colour.dark_green()
@@ -201,6 +201,13 @@ def hand_embed(
     embed.add_field(name=tr("{name} holds", name=names[1 - me]),
                     value=tr.plural("{count} card", "{count} cards", view.opponent_hand_size),
                     inline=True)
+    if len(view.discard_pile) > 1:
+        # The whole pile is public (docs/RULES.md): every card of it, not the top alone,
+        # full width under the top's field (a lone card is its top: said there).
+        embed.add_field(name=tr.plural("Whole pile, bottom to top ({count} card)",
+                                       "Whole pile, bottom to top ({count} cards)",
+                                       len(view.discard_pile)),
+                        value=whole_pile(view, tr), inline=False)
     # Which hand this is, and the game's score: a panel played from the DMs is edited to the
     # next deal as a hand ends, and would change every card with not a word of why.
     ga, gb = view.game_scores
