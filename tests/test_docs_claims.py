@@ -186,10 +186,11 @@ def test_the_spam_limits_are_the_codes_in_both_halves() -> None:
            f"{every} seconds." in english
     assert f"На сервере открытых вызовов у вас может быть не больше {opened}, и отправлять их " \
            f"можно не чаще раза в {every} секунд." in russian
-    assert f"on a server one may start every {practice} seconds, and at most {offers} be asked " \
-           f"for within {practice} seconds" in english
-    assert f"на сервере тренировку можно начинать не чаще раза в {practice} секунд, а просить — " \
-           f"не больше {offers} раз за {practice} секунд" in russian
+    # Each member's own limits (``Limits``: per member per server), not the server's (review103).
+    assert f"you may start one every {practice} seconds on a server, and ask for at most " \
+           f"{offers} there within {practice} seconds" in english
+    assert f"на одном сервере вы можете начинать тренировку не чаще раза в {practice} секунд, а " \
+           f"просить — не больше {offers} раз за {practice} секунд" in russian
     hold, pair = int(limits.pair_window // 60), limits.pair_challenges
     assert f"can be challenged again {hold} minutes after it was sent, and at most {pair} " \
            f"challenges to one member, not accepted, go out in {hold} minutes" in english

@@ -96,6 +96,13 @@ RULINGS = {
                                               "решает первое добавление"),
     "no pair of jacks": ("two cards of one rank, not jacks", "одного достоинства, но не валеты"),
     "a pair takes no extension": ("nothing extends it", "к паре ничего не прикладывают"),
+    # review103: "it may even leave a card you could have melded" read as if any card left
+    # after a going-out pair would do; under compulsory melding it must be one that cannot be.
+    "under compulsory melding the card left after a pair cannot be melded": (
+        "Under compulsory melding that last card must be one you cannot meld once the pair "
+        "is down",
+        "Если выкладывать обязательно, эту последнюю карту должно быть нельзя выложить, когда "
+        "пара уже на столе"),
     "priority: pairs do not count": ("a possible pair does not count",
                                      "возможная пара здесь не в счёт"),
     "priority is judged move by move": ("judged move by move", "проверяется ход за ходом"),
@@ -122,6 +129,14 @@ RULINGS = {
     "nothing is taken from under a face-down card": (
         "while a face-down card lies on top of the pile, nothing can be taken from it",
         "пока сверху сброса лежит карта рубашкой вверх, из сброса ничего брать нельзя"),
+    # review103: the page said only "threads off"; the bot plays in the channel too where it
+    # cannot make a thread (permissions.can_make_thread).
+    "the table goes in the channel where no thread can be made": (
+        "or where the challenge was made, when the server has threads off, the bot may not "
+        "make threads there, the channel is a voice or stage channel's chat, or it is a thread "
+        "already",
+        "или там, где сделан вызов, если ветки на сервере выключены, бот не может их там "
+        "создавать, это чат голосового канала или трибуны либо это уже ветка"),
     "the last turn without a draw still scores leftovers": (
         "it is played without a draw, and the cards left still score for you",
         "он играется без взятия карты, и оставшиеся карты всё равно приносят очки вам"),

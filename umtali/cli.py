@@ -233,7 +233,8 @@ def _parsed(argv: list[str] | None, tr: Tr) -> argparse.Namespace:
                       help=tr("fix the shuffles (default: random)"))
     play.add_argument("--hotseat", action="store_true", help=tr("two people at one keyboard"))
     play.add_argument("--level", choices=sorted(LEVELS), default="normal",
-                      help=tr("the computer's level: easy, normal (default) or hard"))
+                      help=tr("the computer's level: easy, normal (default) or hard; random "
+                              "plays random legal moves"))
     play.add_argument("--name", default=None,
                       help=tr("your name at the table (default: Player; with --hotseat, the "
                               "first player's, default Player 1)"))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -51,6 +52,14 @@ def commitment_text(seed: int | str, salt: str) -> str:
 def commit(seed: int | str, salt: str) -> str:
     """The commitment to a session's seed: SHA-256 of ``commitment_text``, 64 hex digits."""
     return hashlib.sha256(commitment_text(seed, salt).encode("utf-8")).hexdigest()
+
+
+def hand_check(seed: int | str, salt: str) -> str:
+    """A shell line that prints ``commit(seed, salt)`` with standard tools alone, for anyone
+    without this project: ``printf`` writes ``commitment_text`` (its format the scheme, salt
+    and seed its arguments, each quoted for the shell), ``sha256sum`` hashes it."""
+    _, salt, text = commitment_text(seed, salt).split(":", 2)
+    return f"printf '{SCHEME}:%s:%s' {shlex.quote(salt)} {shlex.quote(text)} | sha256sum"
 
 
 def is_commitment(text: str) -> bool:

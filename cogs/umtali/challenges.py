@@ -242,7 +242,11 @@ def challenge_embed(ch: Challenge, tr: Tr, status: str = "") -> discord.Embed:
         expires = discord.utils.format_dt(dt.datetime.fromtimestamp(ch.expires_at, dt.UTC), "R")
         text += "\n" + tr("The challenge expires {when}.", when=expires)
         # A member invited by a friend may never have played: where to learn, before they
-        # answer (the command as their client names it, in the server's language).
+        # answer. The command is named in the server's language, as the whole embed is (it is
+        # everyone's): a command mention (</umtali rules:ID>) would not name it in each reader's
+        # own, for Discord draws a mention with the name written in it, never the reader's
+        # localized one (discord/discord-api-docs#5518, #7309), and one written in another
+        # language does not run the command.
         text += "\n" + tr("New to Umtali? `{rules}` explains the game, privately.",
                            rules=command(tr, ("umtali", "rules")))
     return discord.Embed(title=tr("Umtali challenge"), description=text, colour=COLOUR)

@@ -22,7 +22,7 @@ from typing import Any
 import discord
 
 from cogs.umtali.names import defuse_links, defuse_mentions
-from umtali.fairness import NO_RESULT, commit
+from umtali.fairness import NO_RESULT, commit, hand_check
 from umtali.i18n import Tr
 from umtali.replay import from_session
 from umtali.seeds import clicked, uncut
@@ -89,9 +89,20 @@ def revealed(commitment: str, over: bool, ended: str = "", dealt: bool = True) -
 def reveal_line(session: Session, salt: str, commitment: str, tr: Tr, ended: str = "",
                 cut: str = "") -> str:
     """Said only once the match is over (``ended``: with no result, abandoned or cancelled):
-    the seed foretells every deal. With the ``cut`` the session was played from."""
+    the seed foretells every deal. With the ``cut`` the session was played from, and the line
+    that checks the seed against the commitment with nothing but standard tools (the project,
+    which ``verify`` needs, is not everyone's to run)."""
     assert session.over or ended in NO_RESULT, "the seed of a session in play stays secret"
     history = "/umtali " + tr.ctx("command", "history")
+    return _revealed(session, salt, commitment, tr, cut, history) + " " + tr(
+        "Without the project, check the seed with standard tools: `{line}` prints the "
+        "commitment.",
+        line=hand_check(uncut(session.seed, cut), salt))
+
+
+def _revealed(session: Session, salt: str, commitment: str, tr: Tr, cut: str,
+              history: str) -> str:
+    """The seed, salt, commitment and cut, and the check of every deal with the replay file."""
     if cut:
         return tr("Deals revealed: seed `{seed}`, salt `{salt}`, sealed as `{commitment}`, "
                   "cut {cut}. Check them with the session's replay file (`{history}`) and "

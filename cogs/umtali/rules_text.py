@@ -74,12 +74,16 @@ _TEXTS: Final[tuple[str, ...]] = (
        "begins with the stock empty and no reshuffle left, it is played without a draw, and "
        "the cards left still score for you.\n\n"
        "A **pair** may be your last meld when it lets you go out: nothing follows it but "
-       "the discard of your last card. It may even leave a card you could have melded "
-       "before it (from 5♥ 5♠ 5♦, the pair of fives, then discard 5♦): that only costs you "
-       "points."),
+       "the discard of your last card. Under compulsory melding that last card must be one "
+       "you cannot meld once the pair is down: not a jack, nor a card that extends a meld on "
+       "the table (with *optional melding*, any card). It may be a card you could have "
+       "melded before the pair (from 5♥ 5♠ 5♦, the pair of fives, then discard 5♦): that "
+       "only costs you points."),
     N_("• `{challenge}` a member; they accept or decline with the buttons.\n"
-       "• The table is one message in the match thread (or in the channel, on a server that "
-       "has threads off), updated when each turn ends.\n"
+       "• The table is one message, updated when each turn ends, in a thread made for the "
+       "match; or where the challenge was made, when the server has threads off, the bot may "
+       "not make threads there, the channel is a voice or stage channel's chat, or it is a "
+       "thread already.\n"
        "• Your hand comes by direct message, and always through the **My hand** button: act "
        "with its buttons and menus, or type `{play}` with a move such as `draw`, `take`, "
        "`take 2`, `meld 8D 9D 10D`, `extend 7D 8D`, `discard KS` (your last card face "
@@ -98,8 +102,10 @@ _TEXTS: Final[tuple[str, ...]] = (
        "• Every deal can be checked: the bot posts a commitment (a fingerprint) of a "
        "session's seed on its challenge before anyone accepts, the member who accepts cuts "
        "the deck (typing their cut, or nothing), and when the session ends the bot reveals "
-       "the seed, so anyone can check every deal with `python -m umtali verify` (see "
-       "docs/FAIR_DEALS.md). The computer player never sees your cards."),
+       "the seed and a salt. Anyone can check the seed with standard tools: "
+       "`printf 'umtali-deals-v1:%s:%s' SALT SEED | sha256sum` prints the commitment (the "
+       "reveal gives the line to copy); and every deal with the replay file and `python -m "
+       "umtali verify` (see docs/FAIR_DEALS.md). The computer player never sees your cards."),
 )
 
 #: The slash commands a page names, by placeholder: the words of each command's path.
