@@ -1,7 +1,8 @@
 """The process holding a match sends a seat a new DM panel, and its id waits on a busy database.
 Meanwhile the seat's turn is played through another process (typed, and the My hand panel),
 which holds the match from then on: its copy, loaded with ``dm_sending`` set and the older
-panel's id, edits that older panel and takes the buttons off the new one (``stray_panels.strip_unsaved``).
+panel's id, edits that older panel and takes the buttons off the new one
+(``stray_panels.strip_unsaved``).
 The first process's save then lands: the database names the new panel, stripped, while the
 holder edits the older one. A click on that one reaching a process that does not hold the
 match is answered "replaced by a newer one", and its buttons go too. The id is now saved only
