@@ -20,3 +20,13 @@ def id_of(digits: str) -> int:
         return 0
     value = int(digits)
     return value if value <= MAX_ID else 0
+
+
+def carries_only(message: object, prefix: str) -> bool:
+    """Whether ``message`` (a clicked one: ``interaction.message``) carries components, all of
+    whose custom ids begin with ``prefix``: a page's own buttons. A page button forged onto
+    another message (a table, a challenge) must not turn it into that page."""
+    ids = [getattr(child, "custom_id", None) or ""
+           for row in getattr(message, "components", None) or ()
+           for child in getattr(row, "children", ())]
+    return bool(ids) and all(i.startswith(prefix) for i in ids)

@@ -35,6 +35,7 @@ async def defer(interaction: discord.Interaction, new_message: bool,
     # An interaction already expired cannot be deferred; the work goes on all the same.
     with contextlib.suppress(discord.NotFound):
         if public:
+            interaction.extras["thinking in public"] = True
             await interaction.response.defer(thinking=True)
         elif new_message or interaction.type is discord.InteractionType.application_command:
             await interaction.response.defer(ephemeral=True, thinking=True)
@@ -75,14 +76,34 @@ def thinking(interaction: discord.Interaction) -> bool:
     return interaction.response.type is discord.InteractionResponseType.deferred_channel_message
 
 
+def thinking_in_public(interaction: discord.Interaction) -> bool:
+    """Whether that "thinking" message is the channel's to see (``defer``'s ``public``): a
+    command whose answer is a public post (a practice session's offer)."""
+    return thinking(interaction) and bool(interaction.extras.get("thinking in public"))
+
+
 async def answer(interaction: discord.Interaction, text: str) -> None:
     """A short ephemeral answer, however the interaction stands."""
-    if thinking(interaction):
-        await interaction.edit_original_response(content=text)
+    await private_answer(interaction, content=text)
+
+
+async def private_answer(interaction: discord.Interaction, **message: Any) -> None:
+    """An ephemeral answer (``content``, ``embed``, ``view``...), however the interaction
+    stands: the "thinking" message edited, unless the channel sees it (then it goes, and the
+    answer follows, to the member alone: a refusal, an error, never the channel's)."""
+    if thinking_in_public(interaction):
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.delete_original_response()
+        await interaction.followup.send(ephemeral=True, **message)
+    elif thinking(interaction):
+        files = message.pop("files", None)
+        if files is not None:
+            message["attachments"] = files
+        await interaction.edit_original_response(**message)
     elif interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
+        await interaction.followup.send(ephemeral=True, **message)
     else:
-        await interaction.response.send_message(text, ephemeral=True)
+        await interaction.response.send_message(ephemeral=True, **message)
 
 
 async def edit_clicked(interaction: discord.Interaction, **fields: Any) -> None:

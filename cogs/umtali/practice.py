@@ -6,7 +6,6 @@ bot (``data.challenges``), so it is saved, expires, and is claimed by one click 
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import logging
 import time
@@ -93,13 +92,13 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
     # promised in time, and comes as an edit of it.
     if await in_time(interaction, svc.store.active_match_of(interaction.guild.id, me.id),
                      public=True) is not None:
-        await _refuse(interaction, tr("You are already playing a match on this server."))
+        await answer(interaction, tr("You are already playing a match on this server."))
         return
     if missing := missing_here(interaction):
-        await _refuse(interaction, refusal(missing, tr))
+        await answer(interaction, refusal(missing, tr))
         return
     if closed := await in_time(interaction, not_in_thread(interaction), public=True):
-        await _refuse(interaction, closed)
+        await answer(interaction, closed)
         return
     bot_user = interaction.client.user
     assert bot_user is not None
@@ -130,7 +129,7 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
                 raise
             ch = await create()
     except Refused as e:
-        await _refuse(interaction, tr(
+        await answer(interaction, tr(
             "You have a practice session waiting for you to cut its deck: cut it, or cancel "
             "it with its **{button}** button.", button=tr.ctx("button", "Cancel"))
             if e.reason == "pair" else tr(
@@ -242,14 +241,3 @@ def withdrawn(ch: Challenge, tr: Tr) -> str:
     return tr("{name} cancelled this practice session: nothing was dealt.",
               name=safe_name(seat_names((ch.challenger_name, ch.opponent_name), tr)[0]))
 
-
-async def _refuse(interaction: discord.Interaction, text: str) -> None:
-    """A refusal, to the member alone: deferred in public, the "thinking" message goes."""
-    if not interaction.response.is_done():
-        await interaction.response.send_message(text, ephemeral=True)
-        return
-    if thinking(interaction):
-        # (a rematch's click deferred as an update: its original is the final card, kept)
-        with contextlib.suppress(discord.HTTPException):
-            await interaction.delete_original_response()
-    await interaction.followup.send(text, ephemeral=True)

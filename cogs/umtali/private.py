@@ -13,21 +13,13 @@ from typing import Any
 
 import discord
 
-from cogs.umtali.in_time import thinking
+from cogs.umtali.in_time import private_answer
 
 
 async def send_private(interaction: discord.Interaction, view: discord.ui.View,
                        **message: Any) -> None:
     """Answer ``interaction`` with an ephemeral message (``content``/``embed``) and ``view``:
-    in the "thinking" message if the answer was deferred (``in_time``), as a follow-up if a
-    click was."""
-    if thinking(interaction):
-        files = message.pop("files", None)
-        if files is not None:
-            message["attachments"] = files
-        await interaction.edit_original_response(view=view, **message)
-    elif interaction.response.is_done():
-        await interaction.followup.send(view=view, ephemeral=True, **message)
-    else:
-        await interaction.response.send_message(view=view, ephemeral=True, **message)
+    in the "thinking" message if the answer was deferred (``in_time``) and only its member
+    sees it, else as a follow-up (``private_answer``)."""
+    await private_answer(interaction, view=view, **message)
     view.stop()

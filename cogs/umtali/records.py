@@ -21,7 +21,7 @@ from discord import app_commands
 from cogs.umtali.access import service, store, tr_of
 from cogs.umtali.errors import guarded
 from cogs.umtali.final_card import show_counted
-from cogs.umtali.ids import id_of
+from cogs.umtali.ids import carries_only, id_of
 from cogs.umtali.in_time import answer, edit_clicked, in_time, post_public, thinking
 from cogs.umtali.names import echo, safe_name, server_name
 from cogs.umtali.numbers import one_decimal
@@ -34,6 +34,7 @@ from cogs.umtali.seasons import (
     is_season,
     season_title,
 )
+from cogs.umtali.unknown import OUT_OF_DATE
 from data.failing import failing_for_now
 from data.models import BoardPage, PlayerRecord, SessionLine
 from data.record_reads import UnfinishedLine
@@ -218,6 +219,11 @@ async def turn_page(interaction: discord.Interaction, guild_id: int, scope: str,
         tr = tr_of(interaction)
         await interaction.response.send_message(
             tr("That leaderboard belongs to another server."), ephemeral=True)
+        return
+    if not carries_only(interaction.message, f"umtali:lb:{guild_id}:"):
+        # A page button forged onto another message (a table, a challenge): not turned into
+        # a board, its own buttons lost.
+        await answer(interaction, tr_of(interaction)(OUT_OF_DATE))
         return
     # A page of a private board (an ephemeral message) stays in the member's language.
     private = interaction.message is not None and interaction.message.flags.ephemeral

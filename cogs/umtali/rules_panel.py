@@ -11,9 +11,10 @@ import discord
 
 from cogs.umtali.access import tr_of
 from cogs.umtali.errors import guarded
-from cogs.umtali.ids import id_of
+from cogs.umtali.ids import carries_only, id_of
 from cogs.umtali.render import COLOUR
 from cogs.umtali.rules_text import PAGES, pages
+from cogs.umtali.unknown import OUT_OF_DATE
 from umtali.i18n import Tr
 
 
@@ -48,6 +49,10 @@ async def show_rules(interaction: discord.Interaction, page: int, *, turned: boo
         await interaction.response.send_message(
             tr("There are {pages} pages: choose 1 to {pages}.", pages=len(PAGES)),
             ephemeral=True)
+        return
+    if turned and not carries_only(interaction.message, "umtali:rules:"):
+        # A page button forged onto another message: that one is not turned into a page.
+        await interaction.response.send_message(tr(OUT_OF_DATE), ephemeral=True)
         return
     embed, view = rules_embed(tr, page), rules_view(tr, page)
     if turned:
