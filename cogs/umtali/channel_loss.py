@@ -53,6 +53,13 @@ class ChannelLoss(ABC):
     async def dm_refused(self, live: LiveMatch, seat: int) -> None:
         # Found by a panel (or a turn's DM) sent to DMs taken for open: told once. One tried
         # again while they are taken for closed is refused quietly (``dms_again``).
+        await self.refusal_saved(live, seat)
+        await self.refusal_said(live, seat)
+
+    async def refusal_saved(self, live: LiveMatch, seat: int) -> None:
+        """The seat's DMs refusing the bot, saved, then known to every copy here: what a send
+        refused does under the seat's lock (``refused_here.sending``), before the next send
+        there goes; then ``refusal_said``, outside it."""
         if not await self.service.store.set_dm_refused(live.id, seat, refused(live, seat)):
             # Saved so already: found by another copy of the match (another process's, this
             # one read before it was saved). Told by that one, unless its notice is still
@@ -61,6 +68,10 @@ class ChannelLoss(ABC):
         live.dm_refused[seat] = True
         # For every copy here (``refused_here``).
         await saved_at(self.service, live, seat, found(self.service, live, seat))
+
+    async def refusal_said(self, live: LiveMatch, seat: int) -> None:
+        """What follows a refusal saved: the match abandoned if nobody can be told anything
+        any more (its channel lost too), else the player told in the channel, once."""
         if live.channel_lost:
             paid(live, seat)
             await self.service.abandon_if_unreachable(live)

@@ -27,13 +27,12 @@ from cogs.umtali.coach_work import (
     lessons,
     seat_record,
 )
-from cogs.umtali.failures import GONE
 from cogs.umtali.ids import id_of
 from cogs.umtali.in_time import answer, defer, in_time
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.nonces import match_nonce
-from cogs.umtali.reminders import refused
+from cogs.umtali.reminders import to_dms
 from cogs.umtali.thinking import Unavailable
 from umtali.ai.coach import REVIEW_BUDGET, Hint, Mistake, move_words, review_words
 from umtali.ai.resume import dealt_view, player_seed, seat_history
@@ -216,20 +215,20 @@ class Coach:
         text = review_text(svc.seat_tr(live, seat), hand, found)
         channel_id = live.dm_channel_ids[seat]
         nonce = match_nonce(live, "review", *hand)
-        try:
+
+        async def send() -> discord.Message:
             if channel_id is not None:
                 dm = self.client.get_partial_messageable(
                     channel_id, type=discord.ChannelType.private)
-                await dm.send(text, allowed_mentions=NO_MENTIONS, nonce=nonce)
-            else:
-                user_id = live.player_ids[seat]
-                user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-                await user.send(text, allowed_mentions=NO_MENTIONS, nonce=nonce)
-        except GONE as e:
-            # The player closed their DMs since the hand's panel reached them: noted as a
-            # panel refused there notes it (told in the channel, tried again next hand).
-            await refused(svc, live, seat, e)
-            return
+                return await dm.send(text, allowed_mentions=NO_MENTIONS, nonce=nonce)
+            user_id = live.player_ids[seat]
+            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            return await user.send(text, allowed_mentions=NO_MENTIONS, nonce=nonce)
+        try:
+            # The player closed their DMs since the hand's panel reached them (None): noted
+            # as a panel refused there notes it (told in the channel, tried again next hand).
+            if await to_dms(svc, live, seat, send) is None:
+                return
         except discord.HTTPException as e:
             log.warning("match %d: the review could not be sent (%s)", live.id, e)
             return

@@ -193,6 +193,7 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
     # refused is known to the next before it goes (review105: two copies' new panels, each
     # after its edit was refused, held up together behind Discord's retries, both refused:
     # the soak's seed 2229).
+    refused = False
     async with sending(svc, live, seat):
         if await svc.owners.played_past(live):
             # Another process moved the match on as this delivery went out (a call of it held
@@ -204,43 +205,48 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
             # Found closed meanwhile by another copy (this process's, or another's, which
             # saved it): a new message would be refused once more (the soak's seed 1173,
             # review101).
-            await svc.delivery.dm_refused(live, seat)
-            return False
-        if not retry and known(svc, live, seat):
+            await svc.delivery.refusal_saved(live, seat)
+            refused = True
+        elif not retry and known(svc, live, seat):
             # Found closed by another copy here as this one waited, its notice claimed by this
             # copy's delivery (``ChannelLoss.tell_refused``), as a send found closed at once.
             return False
-        try:
-            user = svc.client.get_user(user_id) or await svc.client.fetch_user(user_id)
-            if channel_id is not None and message_id is not None and not new:
-                shown = await svc.dm_panel(live, seat, note).drawn()  # files read
-            if not live.dm_sending[seat]:
-                # Saved before it is sent: should the bot stop before its id is saved, the
-                # panel is found and stripped of its buttons once it is back
-                # (``strip_unsaved``).
-                await svc.store.set_dm_sending(live.id, seat, True)
-                live.dm_sending[seat] = True
-            live.dm_in_flight[seat] = True
+        else:
             try:
-                # Named (``nonces``): sent again after its answer was lost, it is not doubled.
-                message = await user.send(**shown.send(), nonce=match_nonce(
-                    live, "panel", seat, version, *named, message_id))
-                saved = await svc.store.set_dm_message(
-                    live.id, seat, message.channel.id, message.id, at_version=version,
-                    owner=svc.owners.name, told=told_text(turn) if telling else None,
-                    lost_told=lost and new, reopened=retry)
-            finally:
-                live.dm_in_flight[seat] = False
-        except GONE:
-            if retry:
-                # Still closed: as saved, and told when first found (``dms_again``).
-                log.info("match %d: seat %d's DMs still refuse the bot", live.id, seat)
-                await saved_at(svc, live, seat, found(svc, live, seat))
-                return False
-            # Saved, then known to every copy here, before the next copy's send goes (under
-            # this lock: memory never ahead of the database, a failed save finding it again).
-            await svc.delivery.dm_refused(live, seat)
-            return False
+                user = svc.client.get_user(user_id) or await svc.client.fetch_user(user_id)
+                if channel_id is not None and message_id is not None and not new:
+                    shown = await svc.dm_panel(live, seat, note).drawn()  # files read
+                if not live.dm_sending[seat]:
+                    # Saved before it is sent: should the bot stop before its id is saved, the
+                    # panel is found and stripped of its buttons once it is back
+                    # (``strip_unsaved``).
+                    await svc.store.set_dm_sending(live.id, seat, True)
+                    live.dm_sending[seat] = True
+                live.dm_in_flight[seat] = True
+                try:
+                    # Named (``nonces``): sent again after its answer was lost, it is not doubled.
+                    message = await user.send(**shown.send(), nonce=match_nonce(
+                        live, "panel", seat, version, *named, message_id))
+                    saved = await svc.store.set_dm_message(
+                        live.id, seat, message.channel.id, message.id, at_version=version,
+                        owner=svc.owners.name, told=told_text(turn) if telling else None,
+                        lost_told=lost and new, reopened=retry)
+                finally:
+                    live.dm_in_flight[seat] = False
+            except GONE:
+                if retry:
+                    # Still closed: as saved, and told when first found (``dms_again``).
+                    log.info("match %d: seat %d's DMs still refuse the bot", live.id, seat)
+                    await saved_at(svc, live, seat, found(svc, live, seat))
+                    return False
+                # Saved, then known to every copy here, before the next copy's send goes (under
+                # this lock: memory never ahead of the database, a failed save finding it again);
+                # the notice in the channel, perhaps slow, outside it.
+                await svc.delivery.refusal_saved(live, seat)
+                refused = True
+    if refused:
+        await svc.delivery.refusal_said(live, seat)
+        return False
     if not saved:
         # Another process moved the match on while this panel was sent (a turn played through
         # it, which edits the panel it knows), or saved a newer panel (the new holder's own,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Literal
 
 import discord
@@ -18,7 +19,7 @@ from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import only, ping
 from cogs.umtali.names import safe_name
 from cogs.umtali.nonces import match_nonce
-from cogs.umtali.refused_here import known
+from cogs.umtali.refused_here import known, sending
 from umtali.i18n import Tr
 
 if TYPE_CHECKING:
@@ -104,34 +105,45 @@ async def _dm(svc: MatchService, live: LiveMatch, seat: int, text: str,
               nonce: str) -> discord.Message | Literal[False] | None:
     """A short DM to the seat's player (``nonce``: naming it, ``nonces``): the DM sent, False
     if they cannot be reached that way, None if it failed for now. Sent as the seat's panels
-    are, one at a time (``in_dms.send_hand``): DMs closed meanwhile, the second to go finds
-    them refused, not Discord (each refused request counts towards its limit)."""
+    are, one at a time (``in_dms.send_hand``; ``to_dms``): DMs closed meanwhile, the second
+    to go finds them refused, not Discord (each refused request counts towards its limit)."""
     if live.is_computer(seat):
         return False
     user_id = live.player_ids[seat]
+
+    async def send() -> discord.Message:
+        user = svc.client.get_user(user_id) or await svc.client.fetch_user(user_id)
+        return await user.send(text, nonce=nonce)
+
     async with live.dm_locks[seat]:
-        if known(svc, live, seat):  # (by another copy here too: ``refused_here``)
-            return False
         try:
-            user = svc.client.get_user(user_id) or await svc.client.fetch_user(user_id)
-            return await user.send(text, nonce=nonce)
-        except GONE as e:
-            await refused(svc, live, seat, e)
-            return False
+            sent = await to_dms(svc, live, seat, send)
         except PASSING as e:
             log.info("match %d: a DM to seat %d failed (%s)", live.id, seat, e)
             return None
+    return False if sent is None else sent
 
 
-async def refused(svc: MatchService, live: LiveMatch, seat: int,
-                   error: discord.HTTPException) -> None:
-    """The seat's DMs refused the bot for good: noted as a delivery notes it (with the channel
-    lost too, the match is abandoned), not tried again every second."""
-    log.info("match %d: DMs to seat %d refused (%s)", live.id, seat, error)
+async def to_dms(svc: MatchService, live: LiveMatch, seat: int,
+                 send: Callable[[], Awaitable[discord.Message]]) -> discord.Message | None:
+    """A new message to the seat's DMs (``send``), under the seat's lock of this process,
+    whichever copy sends it (``refused_here.sending``): None, nothing sent, if they are known
+    here to refuse the bot, or were found to now (saved and known to every copy here before
+    the next send, then told as a delivery tells it: with the channel lost too, the match is
+    abandoned). Any other failure is the caller's."""
+    async with sending(svc, live, seat):
+        if known(svc, live, seat):  # (by another copy here too: ``refused_here``)
+            return None
+        try:
+            return await send()
+        except GONE as e:
+            log.info("match %d: DMs to seat %d refused (%s)", live.id, seat, e)
+            await svc.delivery.refusal_saved(live, seat)
     try:
-        await svc.delivery.dm_refused(live, seat)
+        await svc.delivery.refusal_said(live, seat)
     except PASSING as e:
         log.info("match %d: the refused DMs could not be told for now (%s)", live.id, e)
+    return None
 
 
 async def post(svc: MatchService, live: LiveMatch, text: str,

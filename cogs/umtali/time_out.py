@@ -24,7 +24,7 @@ import discord
 
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.clock_state import LATE, run_out
-from cogs.umtali.failures import GONE, PASSING
+from cogs.umtali.failures import PASSING
 from cogs.umtali.in_dms import anew, owe_anew
 from cogs.umtali.in_time import answer, edit_clicked, in_time
 from cogs.umtali.live import LiveMatch
@@ -35,7 +35,7 @@ from cogs.umtali.outbox import Batch
 from cogs.umtali.panels import timeout_panel
 from cogs.umtali.question import Question, stands, unsaved_asked, unsaved_at
 from cogs.umtali.question_message import forget, question, remember, show_answer, take_back
-from cogs.umtali.reminders import Turn, TurnNotices, post, refused, turn_of, when
+from cogs.umtali.reminders import Turn, TurnNotices, post, to_dms, turn_of, when
 from cogs.umtali.unheard import InDoubt, settled
 from data.failing import failing_for_now
 from umtali.i18n import Tr
@@ -113,13 +113,14 @@ async def _ask(svc: MatchService, live: LiveMatch, deadline: float, version: int
         # The channel is lost, or keeps failing: the question reaches the waiting player in
         # their DMs (unless losing it abandoned the match, the absent player's DMs closed too).
         dm = svc.seat_tr(live, 1 - absent)
-        try:
+
+        async def send() -> discord.Message:
             user = svc.client.get_user(waiting) or await svc.client.fetch_user(waiting)
-            asked = await user.send(question(live, absent, dm),
-                                    view=timeout_panel(live.id, version, dm),
-                                    nonce=match_nonce(live, "question in dms", *turn, version))
-        except GONE as e:
-            await refused(svc, live, 1 - absent, e)
+            return await user.send(question(live, absent, dm),
+                                   view=timeout_panel(live.id, version, dm),
+                                   nonce=match_nonce(live, "question in dms", *turn, version))
+        try:
+            asked = await to_dms(svc, live, 1 - absent, send)
         except PASSING as e:
             log.info("match %d: the time-up question could not be sent (%s)", live.id, e)
     async with live.lock:
