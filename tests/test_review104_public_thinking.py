@@ -1,57 +1,97 @@
 """A command whose "thinking" message the channel sees (``/umtali practice``, a challenge to the
-bot itself: the offer replaces it) fails after it was shown, its save answered by the database
-busy past its timeout: the error reaches the member alone, and the public "thinking" message
-goes, as a refusal's does (review104: the error was written into it, for the channel to read).
-On the loopback Discord, in real time."""
+bot itself: the offer replaces it) fails after it was shown: the error reaches the member
+alone. Before the offer, the public "thinking" message goes, as a refusal's does (review104:
+the error was written into it, for the channel to read); once it became the offer, the offer
+stays as it is (review107: the error deleted it). On the loopback Discord, a real SQLite file
+whose write lock another connection holds past two seconds, and a trigger failing the save,
+in real time."""
 
 from __future__ import annotations
 
-import asyncio
 import json
+import logging
 import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from cogs.umtali.errors import BUSY
+from tests.db_lock import write_locked
 from tests.loopback.driver import until
 from tests.loopback.harness import bot_in_process, loopback_server
 from tests.loopback.records import Member
 from tests.test_in_time import LIMIT, THINKING, settled
 
-#: Seconds the save takes before it fails: past the "thinking" shown at two.
-SLOW = 2.5
+#: Seconds the database is held: past the "thinking" shown at two.
+HELD = 2.5
+#: The saves failed: the practice's challenge itself, or the offer's message id once posted.
+BEFORE, AFTER = "INSERT ON challenges", "UPDATE OF message_id ON challenges"
+
+
+def failing(db: Path, what: str) -> None:
+    with sqlite3.connect(db) as c:
+        c.execute(f"CREATE TRIGGER fails BEFORE {what} "
+                  "BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END")
+
+
+def as_meant(caplog: pytest.LogCaptureFixture) -> None:
+    """The save's failure is logged as an error, as any unforeseen one is: here, meant."""
+    for record in caplog.records:
+        if record.levelno >= logging.ERROR and "interaction" in record.getMessage():
+            record.expected = True
+
+
+def options(server: Any, command: str) -> dict[str, Any]:
+    return {"level": "easy"} if command == "practice" else {"opponent": Member(server.app_id)}
 
 
 @pytest.mark.parametrize("command", ["practice", "challenge"])
 async def test_an_error_after_a_public_thinking_is_said_to_the_member_alone(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, command: str) -> None:
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, caplog: pytest.LogCaptureFixture,
+        command: str) -> None:
     db = tmp_path / "umtali.sqlite3"
     async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
         ada = server.add_member("ada")
         await settled(bot)
-        options: dict[str, Any] = {"level": "easy"} if command == "practice" else {
-            "opponent": Member(server.app_id)}
-        assert bot.matches is not None
-
-        async def busy(**_: Any) -> Any:
-            await asyncio.sleep(SLOW)
-            raise sqlite3.OperationalError("database is locked")
-
-        monkeypatch.setattr(bot.matches.store, "create_challenge", busy)
-        asked = await server.slash(ada, server.channel_id, f"umtali {command}", options)
-        assert asked.answered_at - asked.sent_at < LIMIT
-        assert asked.callback_type == THINKING and not asked.ephemeral
+        failing(db, BEFORE)
+        async with write_locked(db, HELD):
+            asked = await server.slash(ada, server.channel_id, f"umtali {command}",
+                                       options(server, command))
+            assert asked.answered_at - asked.sent_at < LIMIT
+            assert asked.callback_type == THINKING and not asked.ephemeral
         await until(lambda: asked.followups, "the error's answer")
-        said = BUSY[:30]
-        assert said in asked.text()
         assert all(int(m.get("flags") or 0) & 64 for m in asked.followups), \
             "the error was said in public"
         await settled(bot)
-        seen = json.dumps(server.channel_messages(server.channel_id), ensure_ascii=False)
-        assert said not in seen, "the channel reads the error"
+        as_meant(caplog)
+        shown = server.channel_messages(server.channel_id)
+        said = asked.followups[0]["content"][:30]
+        assert said not in json.dumps(shown, ensure_ascii=False), "the channel reads the error"
         assert asked.response is not None
-        assert asked.response["id"] not in [m["id"] for m in
-                                            server.channel_messages(server.channel_id)], \
+        assert asked.response["id"] not in [m["id"] for m in shown], \
             "the public thinking message was left in the channel"
+
+
+@pytest.mark.parametrize("command", ["practice", "challenge"])
+async def test_an_error_once_the_offer_is_posted_leaves_the_offer(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, caplog: pytest.LogCaptureFixture,
+        command: str) -> None:
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
+        ada = server.add_member("ada")
+        await settled(bot)
+        failing(db, AFTER)
+        async with write_locked(db, HELD):
+            asked = await server.slash(ada, server.channel_id, f"umtali {command}",
+                                       options(server, command))
+            assert asked.callback_type == THINKING and not asked.ephemeral
+        await until(lambda: asked.followups, "the error's answer")
+        assert all(int(m.get("flags") or 0) & 64 for m in asked.followups), \
+            "the error was said in public"
+        await settled(bot)
+        as_meant(caplog)
+        assert asked.response is not None
+        offer = [m for m in server.channel_messages(server.channel_id)
+                 if m["id"] == asked.response["id"]]
+        assert offer, "the offer was deleted"
+        assert "Cut the deck" in json.dumps(offer, ensure_ascii=False)

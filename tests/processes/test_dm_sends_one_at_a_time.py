@@ -47,9 +47,9 @@ async def test_a_reminder_and_a_panel_at_once_to_closed_dms_are_refused_once(
     reminder = _dm(other, copy, seat, "Your turn", "reminder")
     panel = send_hand(other, second, seat, new=True)
     if first == "reminder":
-        sent = await asyncio.gather(reminder, panel)
+        sent = list(await asyncio.gather(reminder, panel))
     else:
-        sent = (await asyncio.gather(panel, reminder))[::-1]
+        sent = list(await asyncio.gather(panel, reminder))[::-1]
     assert sent == [False, False]
     posts = [r.path for r in world.env.http_requests[before:]
              if r.method == "POST" and r.path.startswith(f"/channels/{dm}/")]
