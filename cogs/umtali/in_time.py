@@ -82,6 +82,13 @@ def thinking_in_public(interaction: discord.Interaction) -> bool:
     return thinking(interaction) and bool(interaction.extras.get("thinking in public"))
 
 
+def answered_in_public(interaction: discord.Interaction) -> None:
+    """The public "thinking" message is being made the command's answer (the offer): from now
+    on it is that answer, which a later private answer (an error) leaves as it is."""
+    if thinking_in_public(interaction):
+        interaction.extras["thinking in public"] = "answered"
+
+
 async def answer(interaction: discord.Interaction, text: str) -> None:
     """A short ephemeral answer, however the interaction stands."""
     await private_answer(interaction, content=text)
@@ -90,10 +97,12 @@ async def answer(interaction: discord.Interaction, text: str) -> None:
 async def private_answer(interaction: discord.Interaction, **message: Any) -> None:
     """An ephemeral answer (``content``, ``embed``, ``view``...), however the interaction
     stands: the "thinking" message edited, unless the channel sees it (then it goes, and the
-    answer follows, to the member alone: a refusal, an error, never the channel's)."""
+    answer follows, to the member alone: a refusal, an error, never the channel's; made the
+    command's public answer already, it stays: ``answered_in_public``)."""
     if thinking_in_public(interaction):
-        with contextlib.suppress(discord.HTTPException):
-            await interaction.delete_original_response()
+        if interaction.extras["thinking in public"] != "answered":
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.delete_original_response()
         await interaction.followup.send(ephemeral=True, **message)
     elif thinking(interaction):
         files = message.pop("files", None)

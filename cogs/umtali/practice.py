@@ -24,7 +24,14 @@ from cogs.umtali.challenges import (
     on_its_message,
 )
 from cogs.umtali.fair import cut_line, sealed_cut_line
-from cogs.umtali.in_time import answer, edit_clicked, in_time, post_public, thinking
+from cogs.umtali.in_time import (
+    answer,
+    answered_in_public,
+    edit_clicked,
+    in_time,
+    post_public,
+    thinking,
+)
 from cogs.umtali.match_start import drawn_cards, open_started
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.names import plain_global_name, plain_member_name, safe_name, seat_names
@@ -139,7 +146,9 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
     embed, view = offer_embed(ch, public), cut_panel(ch.id, public, ch.challenger_id)
     try:
         if thinking(interaction):
-            # Deferred here, in public: the "thinking" becomes the offer.
+            # Deferred here, in public: the "thinking" becomes the offer (an error after this
+            # is told privately, the offer left as it is, posted or perhaps posted).
+            answered_in_public(interaction)
             message: discord.Message = await interaction.edit_original_response(
                 embed=embed, view=view, allowed_mentions=NO_MENTIONS)
         else:

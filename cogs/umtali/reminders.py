@@ -138,7 +138,12 @@ async def to_dms(svc: MatchService, live: LiveMatch, seat: int,
             return await send()
         except GONE as e:
             log.info("match %d: DMs to seat %d refused (%s)", live.id, seat, e)
+        try:
             await svc.delivery.refusal_saved(live, seat)
+        except PASSING as e:
+            # (unsaved: found again by the next send there)
+            log.info("match %d: the refused DMs could not be saved for now (%s)", live.id, e)
+            return None
     try:
         await svc.delivery.refusal_said(live, seat)
     except PASSING as e:
