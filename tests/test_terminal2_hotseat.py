@@ -118,3 +118,27 @@ def test_quit_at_the_handover_ends_the_game(word: str) -> None:
                                              ("en_GB.UTF-8", "en"), ("", "en")])
 def test_the_terminals_locale_with_or_without_a_territory(value: str, lang: str) -> None:
     assert terminal_language({"LANG": value}) == lang
+
+
+def test_each_player_is_told_the_others_whole_turn_once_they_have_the_keyboard() -> None:
+    """What the other player did while this one looked away (their draw from the stock, the
+    card they took from the pile, their melds), told once this one has the keyboard, as the
+    bot tells it in the channel: the handover showed the last move alone (review108)."""
+    out = hotseat("1\n" * 200 + "quit\n", "--handover")
+    parts = HANDOVER.split(out)
+    screens = list(zip(parts[1::2], parts[2::2], strict=True))
+    assert len(screens) > 5
+    # From the third handover on, the other player has had a turn with a draw or a take (but
+    # for the first turn of a hand, which has none).
+    told = 0
+    for name, shown in screens[2:]:
+        other = "Player 1" if name == "Player 2" else "Player 2"
+        turn = shown.split(f"{name}> ", 1)[0]
+        if " deals." in turn:
+            continue
+        told += 1
+        assert re.search(rf"{other} (draws from the stock|takes )", turn), \
+            f"{name} was not told how {other}'s turn began: {turn!r}"
+        assert not re.search(rf"{other} draws from the stock \(", turn), \
+            f"{name} was told the card {other} drew"
+    assert told > 5
