@@ -349,7 +349,7 @@ async def held_elsewhere_then_killed(world: World, other: MatchService
     match, this process's service, and the time its turn had left when ``other`` was last
     alive."""
     from cogs.umtali.alive import heartbeat
-    from tests.processes.test_takeover import kill
+    from tests.processes.helpers import kill
 
     live, svc = await _timed(world)
     theirs = await other.lookup(live.id)

@@ -46,14 +46,15 @@ def options(server: Any, command: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("command", ["practice", "challenge"])
+@pytest.mark.parametrize("failed", [BEFORE, AFTER], ids=["before the offer", "once posted"])
 async def test_an_error_after_a_public_thinking_is_said_to_the_member_alone(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path, caplog: pytest.LogCaptureFixture,
-        command: str) -> None:
+        command: str, failed: str) -> None:
     db = tmp_path / "umtali.sqlite3"
     async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
         ada = server.add_member("ada")
         await settled(bot)
-        failing(db, BEFORE)
+        failing(db, failed)
         async with write_locked(db, HELD):
             asked = await server.slash(ada, server.channel_id, f"umtali {command}",
                                        options(server, command))
@@ -68,30 +69,9 @@ async def test_an_error_after_a_public_thinking_is_said_to_the_member_alone(
         said = asked.followups[0]["content"][:30]
         assert said not in json.dumps(shown, ensure_ascii=False), "the channel reads the error"
         assert asked.response is not None
-        assert asked.response["id"] not in [m["id"] for m in shown], \
-            "the public thinking message was left in the channel"
-
-
-@pytest.mark.parametrize("command", ["practice", "challenge"])
-async def test_an_error_once_the_offer_is_posted_leaves_the_offer(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, caplog: pytest.LogCaptureFixture,
-        command: str) -> None:
-    db = tmp_path / "umtali.sqlite3"
-    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
-        ada = server.add_member("ada")
-        await settled(bot)
-        failing(db, AFTER)
-        async with write_locked(db, HELD):
-            asked = await server.slash(ada, server.channel_id, f"umtali {command}",
-                                       options(server, command))
-            assert asked.callback_type == THINKING and not asked.ephemeral
-        await until(lambda: asked.followups, "the error's answer")
-        assert all(int(m.get("flags") or 0) & 64 for m in asked.followups), \
-            "the error was said in public"
-        await settled(bot)
-        as_meant(caplog)
-        assert asked.response is not None
-        offer = [m for m in server.channel_messages(server.channel_id)
-                 if m["id"] == asked.response["id"]]
-        assert offer, "the offer was deleted"
-        assert "Cut the deck" in json.dumps(offer, ensure_ascii=False)
+        left = [m for m in shown if m["id"] == asked.response["id"]]
+        if failed == BEFORE:
+            assert not left, "the public thinking message was left in the channel"
+        else:
+            assert left, "the offer was deleted"
+            assert "Cut the deck" in json.dumps(left, ensure_ascii=False)

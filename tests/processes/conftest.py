@@ -41,3 +41,10 @@ async def other(world: World, store_target: str | Path) -> AsyncIterator[MatchSe
     """A second process, ``p2``, started after the bot."""
     async with process(world, store_target, "p2") as svc:
         yield svc
+
+
+@pytest.fixture
+async def third(world: World, store_target: str | Path) -> AsyncIterator[MatchService]:
+    """A third process, ``p3``, on its own connection to the database."""
+    async with process(world, store_target, "p3") as svc:
+        yield svc

@@ -10,9 +10,11 @@ from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
 from cogs.umtali import retiring
+from cogs.umtali.alive import heartbeat
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.panels import table_panel
@@ -285,3 +287,38 @@ async def swept(svc: MatchService) -> None:
     task = getattr(svc.owners, "sweeping", None)
     if task is not None:
         await asyncio.gather(task, return_exceptions=True)
+
+
+async def kill(svc: MatchService) -> None:
+    """What SIGKILL leaves of a process: its saves, and nothing more from it (no last
+    heartbeat, no lease given up, nothing posted)."""
+    await svc.delivery.close()
+    await svc.computers.close()
+    svc.matches.clear()
+
+
+async def killed_after(world: World, main: MatchService, live: LiveMatch,
+                       seconds: float) -> float:
+    """``main`` noted alive, killed, and ``seconds`` gone by since: the time the match's turn
+    had left at the kill."""
+    await heartbeat(main)
+    assert live.deadline is not None
+    left = live.deadline - world.clock.now
+    await kill(main)
+    world.clock.advance(seconds)
+    return left
+
+
+def first_held(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first new message's answer comes late (as Discord's retries of a 5xx hold it)."""
+    real = discord.abc.Messageable.send
+    posts = 0
+
+    async def slow(self: discord.abc.Messageable, *args: Any, **kwargs: Any) -> Any:
+        nonlocal posts
+        posts += 1
+        if posts == 1:
+            await asyncio.sleep(0.3)
+        return await real(self, *args, **kwargs)
+
+    monkeypatch.setattr(discord.abc.Messageable, "send", slow)

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,6 +23,8 @@ from tests.discord_helpers import World, start_match
 from tests.processes.helpers import (
     checked,
     drawn_through,
+    kill,
+    killed_after,
     left_after_check,
     main_of,
     process,
@@ -32,19 +32,8 @@ from tests.processes.helpers import (
     said,
     settle,
 )
-from tests.processes.test_takeover import kill
+from tests.processes.test_unheard_resumes import OFFLINE, RESUME
 from tests.unheard import lose_answer
-
-#: The turn's deadline moved on after downtime (``Store.resume_turn``).
-RESUME = "SET deadline = ?, warned = 0, stood_since = NULL, reserve"
-OFFLINE = "I was offline for"
-
-
-@pytest.fixture
-async def third(world: World, store_target: str | Path) -> AsyncIterator[MatchService]:
-    """A third process, ``p3``, on its own connection to the database."""
-    async with process(world, store_target, "p3") as svc:
-        yield svc
 
 
 async def killed(world: World, *others: MatchService) -> tuple[LiveMatch, float, float]:
@@ -173,11 +162,7 @@ async def test_a_match_taken_by_an_action_as_its_claim_commits_is_not_resumed_ag
     claim's nor resumed again (review99's gap: memory read after the claim returned)."""
     live, main = await checked(world, time_control="normal")
     async with process(world, store_target, "p2") as p2:
-        await heartbeat(main)
-        assert live.deadline is not None
-        left = live.deadline - world.clock.now
-        await kill(main)
-        world.clock.advance(60)
+        left = await killed_after(world, main, live, 60)
         claim = p2.owners.leases.claim
         drawn: list[LiveMatch] = []
 

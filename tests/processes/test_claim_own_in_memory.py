@@ -18,8 +18,15 @@ from cogs.umtali.service import MatchService
 from data.leases import Leases
 from data.store import Store
 from tests.discord_helpers import World
-from tests.processes.helpers import checked, drawn_through, left_after_check, process, row
-from tests.processes.test_takeover import kill
+from tests.processes.helpers import (
+    checked,
+    drawn_through,
+    kill,
+    killed_after,
+    left_after_check,
+    process,
+    row,
+)
 
 
 async def copies(world: World, main: MatchService, live: LiveMatch) -> list[int]:
@@ -149,11 +156,7 @@ async def test_a_match_taken_by_an_action_once_claimed_is_not_resumed_again(
     (review99: memory read match by match)."""
     live, main = await checked(world, time_control="normal")
     async with process(world, store_target, "p2") as p2:
-        await heartbeat(main)
-        assert live.deadline is not None
-        left = live.deadline - world.clock.now
-        await kill(main)
-        world.clock.advance(60)
+        left = await killed_after(world, main, live, 60)
         real = claims.Claims._brought_in
         drawn: list[LiveMatch] = []
 

@@ -8,31 +8,15 @@ it."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
-import discord
 import pytest
 
 from cogs.umtali.in_dms import send_hand
 from cogs.umtali.reminders import _dm
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World
+from tests.processes.helpers import first_held
 from tests.processes.test_refused_dms_known_in_process import read_then_closed
-
-
-def first_held(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The first new message's answer comes late."""
-    real = discord.abc.Messageable.send
-    posts = 0
-
-    async def slow(self: discord.abc.Messageable, *args: Any, **kwargs: Any) -> Any:
-        nonlocal posts
-        posts += 1
-        if posts == 1:
-            await asyncio.sleep(0.3)
-        return await real(self, *args, **kwargs)
-
-    monkeypatch.setattr(discord.abc.Messageable, "send", slow)
 
 
 @pytest.mark.parametrize("first", ["reminder", "panel"])

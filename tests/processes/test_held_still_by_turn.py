@@ -31,8 +31,7 @@ from cogs.umtali.service import MatchService
 from cogs.umtali.standing_still import stood_still
 from data.db import Row
 from tests.discord_helpers import World, start_match
-from tests.processes.helpers import checked, main_of, process, row, settle, turn_played
-from tests.processes.test_takeover import kill
+from tests.processes.helpers import checked, kill, main_of, process, row, settle, turn_played
 from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
 

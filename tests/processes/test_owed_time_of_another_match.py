@@ -17,8 +17,7 @@ from cogs.umtali.clock import gateway_back, gateway_lost
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, cut, flush, start_match
-from tests.processes.helpers import main_of, row, settle
-from tests.processes.test_takeover import kill
+from tests.processes.helpers import kill, main_of, row, settle
 from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
 

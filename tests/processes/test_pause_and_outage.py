@@ -28,8 +28,7 @@ from cogs.umtali.live import LiveMatch
 from cogs.umtali.service import MatchService
 from cogs.umtali.standing_still import judge_stood
 from tests.discord_helpers import World
-from tests.processes.helpers import checked, row, settle, turn_played
-from tests.processes.test_takeover import kill
+from tests.processes.helpers import checked, kill, row, settle, turn_played
 from umtali.players import GreedyPlayer
 
 OUTAGE = 60.0

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import discord
 import pytest
 
 from cogs.umtali.in_dms import send_hand
@@ -23,7 +22,7 @@ from cogs.umtali.refused_here import _found, found, known, saved_at
 from cogs.umtali.service import MatchService
 from data.leases import Leases
 from tests.discord_helpers import World, player, start_match
-from tests.processes.helpers import main_of, said, settle, swept
+from tests.processes.helpers import first_held, main_of, said, settle, swept
 from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
 
@@ -345,17 +344,7 @@ async def test_two_copies_sending_at_once_to_closed_dms_are_refused_once(
     live, _, seat, copy, dm = await read_then_closed(world, other)
     second = await other.lookup(live.id)
     assert second is not None and second is not copy and not second.dm_refused[seat]
-    real = discord.abc.Messageable.send
-    posts = 0
-
-    async def slow(self: discord.abc.Messageable, *args: Any, **kwargs: Any) -> Any:
-        nonlocal posts
-        posts += 1
-        if posts == 1:
-            await asyncio.sleep(0.3)  # the first answer held up
-        return await real(self, *args, **kwargs)
-
-    monkeypatch.setattr(discord.abc.Messageable, "send", slow)
+    first_held(monkeypatch)
     before = len(world.env.http_requests)
     for held in (copy, second):
         held.dm_shown[seat] = None

@@ -22,8 +22,7 @@ from cogs.umtali.service import MatchService
 from data.store import Store
 from settings import Settings
 from tests.discord_helpers import World, start_match
-from tests.processes.helpers import main_of, results, row, settle
-from tests.processes.test_takeover import kill
+from tests.processes.helpers import kill, main_of, results, row, settle
 
 
 async def _renewed(world: World, match_id: int) -> None:

@@ -21,6 +21,8 @@ from tests.discord_helpers import World, start_match
 from tests.processes.helpers import (
     checked,
     drawn_through,
+    kill,
+    killed_after,
     left_after_check,
     main_of,
     process,
@@ -28,7 +30,6 @@ from tests.processes.helpers import (
     settle,
     swept,
 )
-from tests.processes.test_takeover import kill
 from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
 
@@ -347,11 +348,7 @@ async def test_a_takeover_whose_bring_in_and_undoing_fail_keeps_the_downtime(
     read from its own notes, alive all along, and lost)."""
     live, main = await checked(world, time_control="normal")
     async with process(world, store_target, "p2") as p2:
-        await heartbeat(main)
-        assert live.deadline is not None
-        left = live.deadline - world.clock.now
-        await kill(main)
-        world.clock.advance(120)
+        left = await killed_after(world, main, live, 120)
         fails = {"read": 1, "undo": 1}
         real_match, real_unclaim = Store.match, Leases.unclaim
 

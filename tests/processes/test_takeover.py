@@ -13,17 +13,18 @@ from cogs.umtali.claims import LEASE
 from cogs.umtali.service import MatchService
 from data.store import Store
 from tests.discord_helpers import World, cut, start_match
-from tests.processes.helpers import greedy_via, main_of, results, row, said, settle, via
+from tests.processes.helpers import (
+    greedy_via,
+    kill,
+    main_of,
+    results,
+    row,
+    said,
+    settle,
+    via,
+)
 from tests.test_faults_timers import to_turn_end
 from umtali.players import GreedyPlayer
-
-
-async def kill(svc: MatchService) -> None:
-    """What SIGKILL leaves of a process: its saves, and nothing more from it (no last
-    heartbeat, no lease given up, nothing posted)."""
-    await svc.delivery.close()
-    await svc.computers.close()
-    svc.matches.clear()
 
 
 async def test_a_killed_process_has_its_match_taken_over_within_seconds(

@@ -7,8 +7,7 @@ from __future__ import annotations
 from cogs.umtali.claims import LEASE
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, start_match
-from tests.processes.helpers import main_of, row, settle
-from tests.processes.test_takeover import kill
+from tests.processes.helpers import kill, main_of, row, settle
 
 
 async def _taken_over_unshown(world: World, other: MatchService, table: int | None) -> int:

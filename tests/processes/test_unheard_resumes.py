@@ -8,8 +8,6 @@ too, the claim is kept and the match brought in at the next check, which reads w
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -19,21 +17,13 @@ from cogs.umtali.clock import GRACE
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, start_match
-from tests.processes.helpers import main_of, process, row, said, settle
-from tests.processes.test_takeover import kill
+from tests.processes.helpers import kill, main_of, row, said, settle
 from tests.unheard import lose_answer
 from umtali.players import GreedyPlayer
 
 #: The turn's deadline moved on after downtime (``Store.resume_turn``).
 RESUME = "SET deadline = ?, warned = 0, stood_since = NULL, reserve"
 OFFLINE = "I was offline for"
-
-
-@pytest.fixture
-async def third(world: World, store_target: str | Path) -> AsyncIterator[MatchService]:
-    """A third process, ``p3``, on its own connection to the database."""
-    async with process(world, store_target, "p3") as svc:
-        yield svc
 
 
 async def _killed(world: World, *others: MatchService) -> tuple[LiveMatch, float, float]:
