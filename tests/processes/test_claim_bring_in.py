@@ -19,36 +19,20 @@ from cogs.umtali.in_dms import owe_at_bring_in
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.service import MatchService
 from data.leases import Claimed
-from tests.discord_helpers import World, start_match
+from tests.discord_helpers import World
 from tests.processes.helpers import (
     checked,
     drawn_through,
     kill,
     killed_after,
     left_after_check,
-    main_of,
     process,
     row,
     said,
     settle,
 )
-from tests.processes.test_unheard_resumes import OFFLINE, RESUME
+from tests.processes.test_unheard_resumes import OFFLINE, RESUME, killed
 from tests.unheard import lose_answer
-
-
-async def killed(world: World, *others: MatchService) -> tuple[LiveMatch, float, float]:
-    """A match of five-minute turns (an outage of a minute and more is told) whose process
-    (the bot's) was killed a minute and more ago, its lease lapsed: the match, the time its
-    turn had left at the kill, and now."""
-    live = await start_match(world, turn_timer=5)
-    main = main_of(world)
-    await settle(world, main, *others)
-    assert live.deadline is not None
-    await heartbeat(main)
-    left = live.deadline - world.clock.now
-    await kill(main)
-    world.clock.advance(LEASE + 60)
-    return live, left, world.clock.now
 
 
 def told(world: World, live: LiveMatch) -> int:

@@ -26,10 +26,11 @@ RESUME = "SET deadline = ?, warned = 0, stood_since = NULL, reserve"
 OFFLINE = "I was offline for"
 
 
-async def _killed(world: World, *others: MatchService) -> tuple[LiveMatch, float, float]:
+async def killed(world: World, *others: MatchService) -> tuple[LiveMatch, float, float]:
     """A timed match whose process (the bot's) was killed a minute and more ago, its lease
-    lapsed for the others to take over: the match, the time its turn had left, and now.
-    Turns of five minutes: of an hour, the outage (some 75 s) is not told (``NOTICE_SHARE``)."""
+    lapsed for the others to take over: the match, the time its turn had left at the kill,
+    and now. Turns of five minutes, so that the outage (some 75 s) is told (of an hour, it is
+    not: ``NOTICE_SHARE``)."""
     live = await start_match(world, turn_timer=5)
     main = main_of(world)
     await settle(world, main, *others)
@@ -45,7 +46,7 @@ async def _killed(world: World, *others: MatchService) -> tuple[LiveMatch, float
 async def test_a_turn_resumed_unheard_is_resumed_once(
         world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch,
         reads_fail: int) -> None:
-    live, left, taken_at = await _killed(world, other)
+    live, left, taken_at = await killed(world, other)
     lost = lose_answer(monkeypatch, other.store.db, RESUME, reads_fail=reads_fail)
     for _ in range(3):
         await other.check_timers()
@@ -69,7 +70,7 @@ async def test_a_turn_resumed_unheard_and_unread_is_not_taken_over_again_meanwhi
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The resume's outcome unknown, the match stays claimed by the process that resumed it,
     until it reads the outcome: let go, a third process would claim it and resume it again."""
-    live, left, taken_at = await _killed(world, other, third)
+    live, left, taken_at = await killed(world, other, third)
     lost = lose_answer(monkeypatch, other.store.db, RESUME, reads_fail=1)
     await other.check_timers()
     assert lost.answers == lost.reads == 1 and live.id not in other.matches
@@ -143,7 +144,7 @@ async def test_an_unread_resume_failing_again_is_kept_and_said_so(
     it is kept claimed for the check after. The warning said it was let go, to be claimed
     again, which it is not (the lease is renewed: claimed again, it would be resumed twice)."""
     caplog.set_level(logging.WARNING)
-    live, left, taken_at = await _killed(world, other)
+    live, left, taken_at = await killed(world, other)
     lost = lose_answer(monkeypatch, other.store.db, RESUME, reads_fail=1)
     await other.check_timers()
     assert lost.answers == lost.reads == 1 and live.id not in other.matches
