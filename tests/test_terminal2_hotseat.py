@@ -142,3 +142,12 @@ def test_each_player_is_told_the_others_whole_turn_once_they_have_the_keyboard()
         assert not re.search(rf"{other} draws from the stock \(", turn), \
             f"{name} was told the card {other} drew"
     assert told > 5
+
+
+def test_without_the_handover_each_event_is_said_once() -> None:
+    """One screen for both (``--no-handover``, piped input's default): nothing is told again
+    as the turn passes (review109)."""
+    out = hotseat("1\n" * 40 + "quit\n", "--no-handover")
+    assert out.count("Draw for first dealer") == 1
+    melds = re.findall(r"Player [12] melds [^\n]*", out)
+    assert melds and len(melds) == len(set(melds)), melds
