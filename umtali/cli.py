@@ -294,8 +294,8 @@ def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> in
     reviews = computer is not None and (stdin.isatty() if args.review is None else args.review)
     handover = args.hotseat and (stdin.isatty() if args.handover is None else args.handover)
     shown_to = -1  # hotseat: the seat whose hand is on the screen
-    # Hotseat: what each seat has not seen of the other's turns (its draw or take, its melds,
-    # a hand's result), told it as it may see them once it has the keyboard.
+    # Hotseat with the handover: what each seat has not seen of the other's turns (its draw or
+    # take, its melds, a hand's result), told it as it may see them once it has the keyboard.
     unseen: list[list[Event]] = [[], []]
     #: The views the player acted on in the hand in play, with their moves (for its review).
     record: list[tuple[PlayerView, Move]] = []
@@ -312,15 +312,16 @@ def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> in
         while True:
             seat = session.to_act if args.hotseat else 0
             fresh = pending
-            if args.hotseat and not session.over and seat != shown_to:
+            if handover and not session.over and seat != shown_to:
                 # Before the events: what the last move tells the next player is for their eyes.
-                if handover and not _hand_over(names[seat], stdin, stdout, tr):
+                if not _hand_over(names[seat], stdin, stdout, tr):
                     out(tr("Bye.") + "\n")
                     return 0
                 shown_to = seat
                 pending = [*unseen[seat], *pending]
                 unseen[seat] = []
-            if args.hotseat and not session.over:
+            if handover and not session.over:
+                # (Without the handover, one screen for both: each event is said once.)
                 unseen[1 - seat] += fresh
             ended = [e for e in pending if isinstance(e, HandEnded)]
             # A hand's review comes before the next hand is announced: it is of the hand ended.
