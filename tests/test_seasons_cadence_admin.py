@@ -86,10 +86,33 @@ async def test_a_change_of_cadence_says_the_season_in_play_runs_to_its_end(
     again = await boss.slash(world.channel, "umtali-admin settings", seasons="monthly")
     assert "runs to its usual end" not in _content(again)
     off = await boss.slash(world.channel, "umtali-admin settings", seasons="off")
-    assert ("Season 2026-12 still ends at its usual time, with its summary; no new season "
-            "follows.") in _content(off)
+    # No channel for summaries was ever set: none is promised (review110).
+    assert ("Season 2026-12 still ends at its usual time, with no summary posted (no channel "
+            "I can post it in); no new season follows.") in _content(off)
     other = await boss.slash(world.channel, "umtali-admin settings", threads=False)
     assert "Season 2026-12" not in _content(other)
+
+
+async def test_seasons_turned_off_with_a_channel_promise_its_summary_and_show_the_channel(
+        world: World) -> None:
+    """With a channel for the summaries, the season in play ends with its summary; seasons
+    off, the settings still show that channel, kept for when they are turned on again, and
+    the settings as they are say seasons are off (review110: said nothing of them)."""
+    boss = _manager(world)
+    world.clock.now = DECEMBER
+    await boss.slash(world.channel, "umtali-admin settings", seasons="monthly",
+                     season_channel=world.channel)
+    await resign(world, world.alice, await start_match(world))
+    off = await boss.slash(world.channel, "umtali-admin settings", seasons="off")
+    assert ("Season 2026-12 still ends at its usual time, with its summary; no new season "
+            "follows.") in _content(off)
+    assert f"<#{world.channel.id}>" in _content(off)
+    shown = await boss.slash(world.channel, "umtali-admin settings")
+    assert "Seasons off" in _content(shown) and f"<#{world.channel.id}>" in _content(shown)
+    cleared = await boss.slash(world.channel, "umtali-admin settings",
+                               clear_season_channel=True)
+    assert "Seasons off." in _content(cleared)
+    assert f"<#{world.channel.id}>" not in _content(cleared)
 
 
 async def test_the_season_tick_counts_a_result_left_uncounted(

@@ -258,7 +258,9 @@ async def test_seasons_off_keeps_the_all_time_board_and_settings_keep_seasons(
     assert (kept.seasons, kept.season_channel_id, kept.threads) == (
         "monthly", summaries.id, False)
     off = await boss.slash(world.channel, "umtali-admin settings", seasons="off")
-    assert "Seasons off." in _content(off)
+    # (the channel kept for when they are turned on again, shown: review110)
+    assert (f"Seasons off; summaries' channel, should they be turned on: <#{summaries.id}>."
+            in _content(off))
     assert _title(await world.carol.slash(world.channel, "umtali leaderboard")) == \
         "Umtali leaderboard · Railway Club"
 
