@@ -36,6 +36,7 @@ from cogs.umtali.seasons import (
     CADENCE_CHOICES,
     cadence_note,
     seasons_words,
+    summaries_posted,
     summary_refusal,
 )
 from cogs.umtali.time_control import PRESETS
@@ -150,12 +151,12 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
         looks_new = svc.prefs.guild_look(new.guild_id) != was
         try:
             summary = settings_summary(new, tr, svc.prefs.guild_tr(new.guild_id).lang)
-            if (new.seasons != "off" or seasons is not None or season_channel is not None
-                    or clear_season_channel):
-                summary += " " + seasons_words(new, tr, interaction.guild)
+            # (seasons off too: the settings as they are, the channel kept for them included)
+            summary += " " + seasons_words(new, tr, interaction.guild)
             if "seasons" in changes:
                 running = await in_time(interaction, store.seasons.running(new.guild_id))
-                summary += cadence_note(running, new.seasons, tr)
+                summary += cadence_note(running, new.seasons, tr,
+                                        summaries_posted(new, interaction.guild))
             if new.threads and (note := threads_note(interaction, tr)):
                 summary += " " + note
             await answer(interaction, summary)

@@ -73,10 +73,15 @@ def seasons_words(settings: GuildSettings, tr: Tr,
     """The server's seasons in a sentence, for the settings summary. With ``guild``: said
     as the summaries' channel is now, not as it was when chosen (closed to the bot or deleted
     since, the next summary would be dropped there, unseen)."""
-    if settings.seasons == "off":
-        return tr("Seasons off.")
-    cadence = cadence_word(tr, settings.seasons)
     channel_id = settings.season_channel_id
+    if settings.seasons == "off":
+        if not channel_id:
+            return tr("Seasons off.")
+        # The channel chosen stays saved for when seasons are turned on: shown, as it is.
+        kept = f"<#{channel_id}>"
+        return tr("Seasons off; summaries' channel, should they be turned on: {channel}.",
+                  channel=kept)
+    cadence = cadence_word(tr, settings.seasons)
     if not channel_id:
         return tr("Seasons {cadence}; season summaries: {channel}.", cadence=cadence,
                   channel=tr("not posted (no channel set)"))
@@ -128,11 +133,27 @@ def summary_refusal(channel: discord.TextChannel, tr: Tr) -> str | None:
         "Nothing was changed.", len(missing), channel=channel.mention, names=names)
 
 
-def cadence_note(running: str | None, cadence: str, tr: Tr) -> str:
+def summaries_posted(settings: GuildSettings, guild: discord.Guild | None) -> bool:
+    """Whether a season's summary would be posted now: a channel is set, there, and open to
+    the bot (as far as is known here)."""
+    channel_id = settings.season_channel_id
+    if not channel_id:
+        return False
+    channel = None if guild is None else guild.get_channel(channel_id)
+    if guild is not None and channel is None:
+        return False
+    return not (isinstance(channel, discord.TextChannel) and summary_missing(channel))
+
+
+def cadence_note(running: str | None, cadence: str, tr: Tr, summarised: bool = True) -> str:
     """After a change of cadence, what becomes of the season in play (it runs to its end:
-    ``data.seasons``); empty when nothing is worth saying."""
+    ``data.seasons``); empty when nothing is worth saying. ``summarised``: whether its summary
+    would be posted (``summaries_posted``)."""
     if running is None:
         return ""
+    if cadence == "off" and not summarised:
+        return " " + tr("Season {season} still ends at its usual time, with no summary posted "
+                        "(no channel I can post it in); no new season follows.", season=running)
     if cadence == "off":
         return " " + tr("Season {season} still ends at its usual time, with its summary; no "
                         "new season follows.", season=running)
