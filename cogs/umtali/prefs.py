@@ -61,8 +61,9 @@ class Preferences:
 
     async def catch_up(self) -> None:
         """Read again what another process saved since the last read: every server's look
-        if any server's settings changed, the choices of the members who changed theirs.
-        A failed read raises, nothing noted: the next call reads it all again."""
+        if any server's settings changed (a server set back to its own locale, unheard here:
+        that locale as last seen, ``learn_language``), the choices of the members who changed
+        theirs. A failed read raises, nothing noted: the next call reads it all again."""
         if self._saved_meanwhile is not None:
             return  # one is reading already
         self._saved_meanwhile, self._guilds_saved_meanwhile = set(), set()
@@ -70,6 +71,13 @@ class Preferences:
             now = await self.store.stamps()
             if now.settings != self._stamps.settings:
                 looks = await self.store.guild_looks()
+                for guild_id, (language, _pictures) in looks.items():
+                    if not language and guild_id in self._guild_languages \
+                            and not self._guild_locale(guild_id):
+                        # Set back to the server's own locale, which Discord does not give
+                        # here (a server this process does not hear from): as last seen, read
+                        # now (what start-up read may lack it, or be older). Else English.
+                        await self.learn_language(guild_id)
                 changed_looks = []
                 for guild_id, (language, pictures) in looks.items():
                     if guild_id not in self._guilds_saved_meanwhile:
@@ -179,7 +187,8 @@ class Preferences:
 
     async def learn_language(self, guild_id: int) -> None:
         """The server's locale as another process saw it (``note_guild_locale``), for a match
-        of a server this one does not hear from (``language_known`` False)."""
+        of a server this one does not hear from (``language_known`` False), or a server
+        whose chosen language went back to its default (``catch_up``)."""
         language = await self.store.seen_language(guild_id)
         if language:
             self._seen_languages[guild_id] = language
