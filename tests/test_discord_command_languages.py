@@ -160,7 +160,7 @@ async def test_a_russian_manager_reads_the_settings_in_russian(world: World,
     assert _content(ok) == (
         "Для новых матчей по умолчанию: правила — русские, выкладывать по желанию — выкл., "
         "контроль времени — выкл., ветки — вкл.; для всех матчей сервера, и уже идущих тоже: "
-        "картинки — вкл., язык — как на сервере (английский).")
+        "картинки — вкл., язык — как на сервере (английский). Сезоны — выкл.")
 
 
 async def test_only_a_manager_sets_the_language(world: World) -> None:

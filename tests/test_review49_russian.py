@@ -70,12 +70,14 @@ async def test_the_settings_name_the_servers_language_in_the_readers_words(
     boss = _manager(world)
     locales[boss.id] = "ru"
     said = _said(await boss.slash(world.channel, "umtali-admin settings"))
-    assert said.endswith("картинки — вкл., язык — как на сервере (английский)."), said
+    # (the seasons too, off here: the settings as they are)
+    assert said.endswith("картинки — вкл., язык — как на сервере (английский). Сезоны — выкл."), \
+        said
     said = _said(await boss.slash(world.channel, "umtali-admin settings", language="ru"))
-    assert said.endswith("картинки — вкл., язык — русский."), said
+    assert said.endswith("картинки — вкл., язык — русский. Сезоны — выкл."), said
     locales[boss.id] = "en-US"
     said = _said(await boss.slash(world.channel, "umtali-admin settings"))
-    assert said.endswith("pictures on, language Russian."), said
+    assert said.endswith("pictures on, language Russian. Seasons off."), said
 
 
 def _help(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
