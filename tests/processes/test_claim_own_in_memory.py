@@ -97,6 +97,29 @@ async def test_a_takeover_after_a_kill_gives_only_the_time_since(
             "the takeover gave the turn time it ran in memory before the kill"
 
 
+async def leases_after_slow_restart(world: World, store_target: Any,
+                                    monkeypatch: pytest.MonkeyPatch,
+                                    each: float) -> dict[int, float]:
+    """Three matches of a process killed a minute ago, brought back by its restart, each
+    match's load taking ``each`` seconds (a busy database, thousands of matches): the time
+    each lease has left once they are all in."""
+    live, main = await checked(world, time_control="normal")
+    await copies(world, main, live)
+    await kill(main)
+    world.clock.advance(60)
+    real = Store.match
+
+    async def slow(self: Store, match_id: int) -> Any:
+        world.clock.advance(each)
+        return await real(self, match_id)
+
+    monkeypatch.setattr(Store, "match", slow)
+    async with process(world, store_target, main.owners.name) as again:
+        assert len(again.matches) == 3
+        return {r["id"]: r["lease_until"] - world.clock.now for r in
+                await again.store.db.fetchall("SELECT id, lease_until FROM matches")}
+
+
 async def test_a_start_bringing_back_many_matches_slowly_keeps_their_leases(
         world: World, store_target: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """A restart bringing back more matches than a claim takes at once (``CLAIMS``), each
@@ -104,24 +127,10 @@ async def test_a_start_bringing_back_many_matches_slowly_keeps_their_leases(
     from the start's first moment, nothing renewing those brought in before the timers
     started: lapsed when bringing them in took longer than a lease, for another process to
     take them and give their turns the time again)."""
-    live, main = await checked(world, time_control="normal")
-    await copies(world, main, live)
-    await kill(main)
-    world.clock.advance(60)
     monkeypatch.setattr(claims, "CLAIMS", 1)
-    real = Store.match
-
-    async def slow(self: Store, match_id: int) -> Any:
-        world.clock.advance(10)  # (a busy database, thousands of matches)
-        return await real(self, match_id)
-
-    monkeypatch.setattr(Store, "match", slow)
-    async with process(world, store_target, main.owners.name) as again:
-        assert len(again.matches) == 3
-        leases = {r["id"]: r["lease_until"] - world.clock.now for r in
-                  await again.store.db.fetchall("SELECT id, lease_until FROM matches")}
-        assert all(left > 0 for left in leases.values()), \
-            f"leases lapsed as the start brought the matches in: {leases}"
+    leases = await leases_after_slow_restart(world, store_target, monkeypatch, 10)
+    assert all(left > 0 for left in leases.values()), \
+        f"leases lapsed as the start brought the matches in: {leases}"
 
 
 async def test_a_batch_slow_to_bring_in_keeps_its_leases(
@@ -129,23 +138,9 @@ async def test_a_batch_slow_to_bring_in_keeps_its_leases(
     """One batch of a restart's claim slow to bring in (a few seconds a match): the leases of
     the batch, those brought in and those to come, are renewed on the way, not left to lapse
     before the timers start (review99: renewed only between batches)."""
-    live, main = await checked(world, time_control="normal")
-    await copies(world, main, live)
-    await kill(main)
-    world.clock.advance(60)
-    real = Store.match
-
-    async def slow(self: Store, match_id: int) -> Any:
-        world.clock.advance(4)
-        return await real(self, match_id)
-
-    monkeypatch.setattr(Store, "match", slow)
-    async with process(world, store_target, main.owners.name) as again:
-        assert len(again.matches) == 3
-        leases = {r["id"]: r["lease_until"] - world.clock.now for r in
-                  await again.store.db.fetchall("SELECT id, lease_until FROM matches")}
-        assert all(left > LEASE - RENEW_EVERY for left in leases.values()), \
-            f"leases near their end as the start brought the matches in: {leases}"
+    leases = await leases_after_slow_restart(world, store_target, monkeypatch, 4)
+    assert all(left > LEASE - RENEW_EVERY for left in leases.values()), \
+        f"leases near their end as the start brought the matches in: {leases}"
 
 
 async def test_a_match_taken_by_an_action_once_claimed_is_not_resumed_again(
