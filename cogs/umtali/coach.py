@@ -27,7 +27,7 @@ from cogs.umtali.coach_work import (
     lessons,
     seat_record,
 )
-from cogs.umtali.ids import id_of
+from cogs.umtali.ids import custom_ids, id_of
 from cogs.umtali.in_time import answer, defer, in_time
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS
@@ -354,10 +354,8 @@ def panel_version(message: discord.Message | None, match_id: int) -> int | None:
     """The position (version) the clicked panel shows, read from its moves' custom ids
     (``umtali:m:<match>:<version>:<action>``); None if it shows no move."""
     prefix = f"umtali:m:{match_id}:"
-    for row in message.components if message is not None else ():
-        for child in getattr(row, "children", ()):
-            custom_id = getattr(child, "custom_id", None) or ""
-            version = custom_id[len(prefix):].split(":", 1)[0]
-            if custom_id.startswith(prefix) and version.isascii() and version.isdigit():
-                return id_of(version)
+    for custom_id in custom_ids(message):
+        version = custom_id[len(prefix):].split(":", 1)[0]
+        if custom_id.startswith(prefix) and version.isascii() and version.isdigit():
+            return id_of(version)
     return None

@@ -22,11 +22,17 @@ def id_of(digits: str) -> int:
     return value if value <= MAX_ID else 0
 
 
+def custom_ids(message: object) -> list[str]:
+    """The custom ids of ``message``'s components (a clicked one: ``interaction.message``,
+    perhaps None), row by row; "" for one that has none (a link button)."""
+    return [getattr(child, "custom_id", None) or ""
+            for row in getattr(message, "components", None) or ()
+            for child in getattr(row, "children", ())]
+
+
 def carries_only(message: object, prefix: str) -> bool:
-    """Whether ``message`` (a clicked one: ``interaction.message``) carries components, all of
-    whose custom ids begin with ``prefix``: a page's own buttons. A page button forged onto
-    another message (a table, a challenge) must not turn it into that page."""
-    ids = [getattr(child, "custom_id", None) or ""
-           for row in getattr(message, "components", None) or ()
-           for child in getattr(row, "children", ())]
+    """Whether ``message`` carries components, all of whose custom ids begin with ``prefix``:
+    a page's own buttons. A page button forged onto another message (a table, a challenge)
+    must not turn it into that page."""
+    ids = custom_ids(message)
     return bool(ids) and all(i.startswith(prefix) for i in ids)

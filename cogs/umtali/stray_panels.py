@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from cogs.umtali.failures import GONE, PASSING
+from cogs.umtali.ids import custom_ids
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 
@@ -121,16 +122,14 @@ _NOT_PANEL = frozenset({"claim", "wait", "resign", "keep", "hand"})
 def moves_of(message: discord.Message, match_id: int) -> bool:
     """Whether ``message`` carries a hand panel's controls of the match."""
     prefix = f"umtali:m:{match_id}:"
-    ids = [getattr(child, "custom_id", None) or ""
-           for row in message.components for child in getattr(row, "children", ())]
-    return any(i.startswith(prefix) and i.rsplit(":", 1)[-1] not in _NOT_PANEL for i in ids)
+    return any(i.startswith(prefix) and i.rsplit(":", 1)[-1] not in _NOT_PANEL
+               for i in custom_ids(message))
 
 
 def shows(message: discord.Message, live: LiveMatch) -> bool:
     """Whether ``message``'s hand panel controls are those of the match as it is now."""
     prefix = f"umtali:m:{live.id}:{live.version}:"
-    return any((getattr(child, "custom_id", None) or "").startswith(prefix)
-               for row in message.components for child in getattr(row, "children", ()))
+    return any(i.startswith(prefix) for i in custom_ids(message))
 
 
 async def strip_unsaved(svc: MatchService, live: LiveMatch, seat: int) -> bool:

@@ -25,6 +25,7 @@ import discord
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.clock_state import LATE, run_out
 from cogs.umtali.failures import PASSING
+from cogs.umtali.ids import custom_ids
 from cogs.umtali.in_dms import anew, owe_anew
 from cogs.umtali.in_time import answer, edit_clicked, in_time
 from cogs.umtali.live import LiveMatch
@@ -387,10 +388,8 @@ def _on_question(interaction: discord.Interaction) -> bool:
     """Whether the message clicked may be a time-up question: a message whose buttons are
     all a question's (``TimeoutButton``), not another of the bot's, such as the table,
     carrying a forged id among its own."""
-    message = interaction.message
-    ids = [getattr(child, "custom_id", None) for row in (message.components if message else [])
-           for child in getattr(row, "children", [])]
-    return bool(ids) and all(isinstance(i, str) and i.endswith((":claim", ":wait")) for i in ids)
+    ids = custom_ids(interaction.message)
+    return bool(ids) and all(i.endswith((":claim", ":wait")) for i in ids)
 
 
 async def _drop_buttons(interaction: discord.Interaction) -> None:
