@@ -70,7 +70,7 @@ async def test_challenge_declined_and_expired(world: World) -> None:
     # A "no" stands a while (``Limits.pair_window``); then she may ask again.
     world.clock.advance(Limits().pair_window)
     again = await challenge(world, world.alice, world.bob)
-    from cogs.umtali.challenges import expire_challenges
+    from cogs.umtali.challenge_expiry import expire_challenges
 
     await expire_challenges(world.bot, now=10**12)
     await world.env.settle()

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from cogs.umtali.challenges import CHALLENGE_TTL, expire_challenges
+from cogs.umtali.challenge_expiry import expire_challenges
+from cogs.umtali.challenges import CHALLENGE_TTL
 from data.store import Limits
 from tests.discord_helpers import World, custom_ids, flush, submit_cut
 from tests.test_fair_cut import description, real_cuts  # noqa: F401  (a fixture)

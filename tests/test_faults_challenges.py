@@ -9,7 +9,7 @@ from typing import Any
 
 import discord
 
-from cogs.umtali.challenges import expire_challenges
+from cogs.umtali.challenge_expiry import expire_challenges
 from data.store import Limits
 from tests.discord_helpers import World, challenge, custom_ids, flush, start_practice, submit_cut
 

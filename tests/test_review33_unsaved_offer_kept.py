@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from cogs.umtali.challenges import CHALLENGE_TTL, UNPOSTED, expire_challenges
+from cogs.umtali.challenge_expiry import expire_challenges
+from cogs.umtali.challenge_posts import UNPOSTED
+from cogs.umtali.challenges import CHALLENGE_TTL
 from data.store import Limits
 from tests.discord_helpers import World, challenge, custom_ids, flush
 from tests.test_challenge_message_unsaved import unsaved_once

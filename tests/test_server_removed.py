@@ -18,7 +18,7 @@ import pytest
 
 from bot import UmtaliBot
 from cogs.umtali import channel_loss
-from cogs.umtali.challenges import expire_challenges
+from cogs.umtali.challenge_expiry import expire_challenges
 from cogs.umtali.clock_state import LATE
 from cogs.umtali.outbox import Batch
 from cogs.umtali.removal import owns

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from cogs.umtali.challenges import declined, withdrawn
+from cogs.umtali.challenge_text import declined, withdrawn
 from cogs.umtali.match_start import thread_name
 from cogs.umtali.names import FALLBACK, challenge_names
 from cogs.umtali.practice import withdrawn as practice_withdrawn

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from cogs.umtali.challenges import expire_challenges
+from cogs.umtali.challenge_expiry import expire_challenges
 from cogs.umtali.clock_state import LATE
 from data.store import Limits
 from tests.discord_helpers import (

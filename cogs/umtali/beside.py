@@ -3,7 +3,7 @@ the turns' DMs sent again. Each goes to Discord, whose answer may take up to ``R
 try (and a seat's DM panels go one at a time, so a warning may wait for one on its way), while
 the tick must come round every second and renew this process's leases every few: held up past
 a lease, other processes would take its matches. (Expired challenges' edits have a queue of
-their own, bounded: ``challenges.ExpiryEdits``.)"""
+their own, bounded: ``challenge_expiry.ExpiryEdits``.)"""
 
 from __future__ import annotations
 

@@ -14,15 +14,10 @@ from collections.abc import Awaitable, Callable
 import discord
 
 from cogs.umtali.access import service, tr_of
-from cogs.umtali.challenges import (
-    CHALLENGE_TTL,
-    close_unposted,
-    dealer_drawn,
-    drop_lost,
-    expire,
-    note_posted,
-    on_its_message,
-)
+from cogs.umtali.challenge_expiry import expire
+from cogs.umtali.challenge_posts import close_unposted, drop_lost, note_posted, on_its_message
+from cogs.umtali.challenge_text import dealer_drawn
+from cogs.umtali.challenges import CHALLENGE_TTL
 from cogs.umtali.fair import cut_line, sealed_cut_line
 from cogs.umtali.in_time import (
     answer,

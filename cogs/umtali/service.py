@@ -115,7 +115,7 @@ class MatchService(Timing, Endings, Playing, Looks):
         #: Each match's table being moved (``move_to``), while it is.
         self._moving: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
         #: The messages of challenges (and practice offers) posted here whose message id could
-        #: not be saved (``challenges.note_posted``), by challenge: known on show, not lost.
+        #: not be saved (``challenge_posts.note_posted``), by challenge: known on show, not lost.
         self.unsaved_posts: dict[int, int] = {}
         #: Season summaries posted here that could not be marked posted (the database
         #: failing then), as (server, season): marked at a later tick, never posted again

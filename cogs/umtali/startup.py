@@ -13,7 +13,7 @@ from discord.ext import commands
 
 from cogs.umtali.access import service
 from cogs.umtali.alive import heartbeat
-from cogs.umtali.challenges import ExpiryEdits, expire_challenges
+from cogs.umtali.challenge_expiry import ExpiryEdits, expire_challenges
 from cogs.umtali.clock_state import CONNECTING
 from cogs.umtali.failures import PASSING
 from cogs.umtali.lasting import Lasting
