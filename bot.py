@@ -42,7 +42,7 @@ from cogs.umtali.rematch import RematchButton
 from cogs.umtali.removal import hear_removals
 from cogs.umtali.rest_outage import FirstTries, hear_rest
 from cogs.umtali.rest_timeout import bound_calls
-from cogs.umtali.seasons import run_seasons, season_tick
+from cogs.umtali.season_summaries import run_seasons, season_tick
 from cogs.umtali.service import MatchService
 from cogs.umtali.startup import run_timers, sync_if_changed
 from cogs.umtali.translator import UmtaliTranslator

@@ -14,7 +14,7 @@ from cogs.umtali import final_card
 from cogs.umtali.final_card import RECOUNT_SHOWN_FOR
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.records import count_backlog
-from cogs.umtali.seasons import season_tick
+from cogs.umtali.season_summaries import season_tick
 from data import records
 from data.models import PlayerStats
 from data.seasons import Seasons

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from cogs.umtali.numbers import one_decimal
-from cogs.umtali.seasons import LISTED, summary_embed
+from cogs.umtali.season_summaries import LISTED, summary_embed
 from data import record_reads
 from data.ranks import shown
 from data.records import GLOBAL

@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from bot import UmtaliBot
-from cogs.umtali import seasons as season_cogs
-from cogs.umtali.seasons import CLAIM, TICK_EVERY, season_tick
+from cogs.umtali import season_summaries as season_cogs
+from cogs.umtali.season_summaries import CLAIM, TICK_EVERY, season_tick
 from data import records, seasons
 from data.db import BUSY_TIMEOUT, Tx
 from data.models import PlayerStats

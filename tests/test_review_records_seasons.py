@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from cogs.umtali.seasons import season_tick
+from cogs.umtali.season_summaries import season_tick
 from tests.discord_helpers import World, play_out, start_match
 from tests.test_records_discord import resign
 from tests.test_seasons_discord import DECEMBER, NEW_YEAR, _seasons_on

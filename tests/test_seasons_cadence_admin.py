@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from cogs.umtali.seasons import season_tick
+from cogs.umtali.season_summaries import season_tick
 from data import records
 from data.db import Tx
 from data.models import PlayerStats

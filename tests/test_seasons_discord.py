@@ -14,7 +14,7 @@ import pytest
 from simcord import assert_error
 
 from bot import UmtaliBot
-from cogs.umtali.seasons import season_tick
+from cogs.umtali.season_summaries import season_tick
 from data.ratings import MODEL
 from tests.discord_helpers import (
     World,

@@ -22,7 +22,7 @@ from cogs.umtali.challenge_expiry import expire_challenges
 from cogs.umtali.clock_state import LATE
 from cogs.umtali.outbox import Batch
 from cogs.umtali.removal import owns
-from cogs.umtali.seasons import season_tick
+from cogs.umtali.season_summaries import season_tick
 from cogs.umtali.service import MatchService
 from data.servers import ServerQueries
 from tests.discord_helpers import World, accept, challenge, flush, start_match, start_practice

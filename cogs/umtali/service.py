@@ -119,7 +119,7 @@ class MatchService(Timing, Endings, Playing, Looks):
         self.unsaved_posts: dict[int, int] = {}
         #: Season summaries posted here that could not be marked posted (the database
         #: failing then), as (server, season): marked at a later tick, never posted again
-        #: (``cogs.umtali.seasons.season_tick``).
+        #: (``cogs.umtali.season_summaries.season_tick``).
         self.unmarked_summaries: set[tuple[int, str]] = set()
 
     # -- loading and starting -------------------------------------------------------------
