@@ -20,6 +20,7 @@ from cogs.umtali.mentions import only, ping
 from cogs.umtali.names import safe_name
 from cogs.umtali.nonces import match_nonce
 from cogs.umtali.refused_here import known, sending
+from cogs.umtali.unheard import InDoubt
 from data.failing import failing_for_now
 from umtali.i18n import Tr
 
@@ -163,8 +164,9 @@ async def to_dms(svc: MatchService, live: LiveMatch, seat: int,
 
 def _for_now(error: BaseException) -> bool:
     """Discord's failure that may pass, or the database's (``failing_for_now``: not all are
-    OSErrors, SQLite's "database is locked" is not)."""
-    return isinstance(error, PASSING) or failing_for_now(error)
+    OSErrors, SQLite's "database is locked" is not), or a save of unknown outcome, the
+    database out of reach (``InDoubt``: an abandon, the clock's next check settles it)."""
+    return isinstance(error, (*PASSING, InDoubt)) or failing_for_now(error)
 
 
 async def post(svc: MatchService, live: LiveMatch, text: str,

@@ -22,6 +22,8 @@ from cogs.umtali.reminders import _dm, turn_warning
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, flush, player, start_match
 from tests.processes.helpers import main_of, row, said
+from tests.test_faults_channel import _lose_thread
+from tests.unheard import lose_answer
 
 #: The bot's busy (lock) timeout here, 5 s in use: a write waiting on the busy database fails
 #: after it.
@@ -120,3 +122,31 @@ async def test_a_bug_saving_a_refusal_still_escapes(
     monkeypatch.setattr(svc.delivery, "refusal_saved", broken)
     with pytest.raises(sqlite3.OperationalError, match="no such table"):
         await _dm(svc, live, seat, "Your turn", "reminder")
+
+
+async def test_a_refusal_abandoning_a_match_in_dms_unheard_is_settled_by_the_clock(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Played in DMs (its channel lost), a seat's DMs refusing the bot leave nobody to tell
+    of anything: the match is abandoned. That save's answer lost and its read back failing
+    (``InDoubt``: the database out of reach, no bug), the reminder's send gives up quietly,
+    and the clock's next check settles it (``doubted``)."""
+    live = await start_match(world)
+    svc = main_of(world)
+    await flush(world)
+    _lose_thread(world, live)
+    svc.delivery.enqueue(live, Batch(table=True))
+    await flush(world)
+    assert live.channel_lost and not live.over
+    seat = 1 - live.session.to_act
+    dm = player(world, seat).user.dm_channel.id
+    world.env.inject_error("*", f"/channels/{dm}/messages*", status=403, code=50007,
+                           message="Cannot send messages to this user", times=None)
+    lost = lose_answer(monkeypatch, svc.store.db, "SET status = 'finished'", reads_fail=1)
+    assert await _dm(svc, live, seat, "Your turn", "reminder") is False
+    assert lost.answers == 1 and lost.reads == 1
+    monkeypatch.undo()
+    assert (await row(world, live.id))["status"] == "finished"
+    world.clock.advance(1)
+    await svc.check_timers()
+    await flush(world)
+    assert live.over and live.abandoned
