@@ -201,8 +201,8 @@ class Claims:
         # with another offline notice; and again at every check if this failed each time
         # (review102). What fails is said once, and the rest is done all the same.
         failed = []
-        for step in (self.owners.adopt, self._hands_owed, self._question_owed,
-                     functools.partial(self._cancelled_if_unshown, c)):
+        for step in (functools.partial(self._adopt, before=before), self._hands_owed,
+                     self._question_owed, functools.partial(self._cancelled_if_unshown, c)):
             try:
                 step(live)
             except Exception as e:
@@ -215,6 +215,25 @@ class Claims:
             log.warning("match %d: brought in, its turn resumed, though some of what follows "
                         "failed (%s); held here all the same", live.id, "; ".join(failed))
         return live
+
+    def _adopt(self, live: LiveMatch, *, before: LiveMatch | None) -> None:
+        """``Owners.adopt``. Failing halfway (a bug), what its dead holder saved and never
+        posted is queued all the same, as ``adopt`` queues it: else it waits for the match's
+        next move, the channel not told whose turn it is. Not with an older copy in memory
+        (``before``), whose drop may be what failed: its delivery, still the match's here,
+        would send it from that copy."""
+        try:
+            self.owners.adopt(live)
+        except Exception:
+            if before is None:
+                # (Queued twice if ``adopt`` failed after queueing it: merged, sent once.)
+                if live.unsent:
+                    self.svc.delivery.enqueue(live, Batch(announce=True, table=True,
+                                                          hands={0, 1}))
+                if live.resend:
+                    live.dm_shown = [None, None]
+                    self.svc.delivery.enqueue(live, Batch.loads(live.resend))
+            raise
 
     async def _held_elsewhere(self, match_id: int) -> bool:
         """Whether another process holds the match now (or it is gone). Unread, not known

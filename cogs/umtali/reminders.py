@@ -20,6 +20,8 @@ from cogs.umtali.mentions import only, ping
 from cogs.umtali.names import safe_name
 from cogs.umtali.nonces import match_nonce
 from cogs.umtali.refused_here import known, sending
+from cogs.umtali.unheard import InDoubt
+from data.failing import failing_for_now
 from umtali.i18n import Tr
 
 if TYPE_CHECKING:
@@ -130,7 +132,9 @@ async def to_dms(svc: MatchService, live: LiveMatch, seat: int,
     whichever copy sends it (``refused_here.sending``): None, nothing sent, if they are known
     here to refuse the bot, or were found to now (saved and known to every copy here before
     the next send, then told as a delivery tells it: with the channel lost too, the match is
-    abandoned). Any other failure is the caller's."""
+    abandoned). The refusal's save or notice failing for now (Discord, or the database: a
+    busy SQLite file, a PostgreSQL lock timed out) gives up quietly, as told below; any other
+    failure is the caller's."""
     async with sending(svc, live, seat):
         if known(svc, live, seat):  # (by another copy here too: ``refused_here``)
             return None
@@ -140,15 +144,29 @@ async def to_dms(svc: MatchService, live: LiveMatch, seat: int,
             log.info("match %d: DMs to seat %d refused (%s)", live.id, seat, e)
         try:
             await svc.delivery.refusal_saved(live, seat)
-        except PASSING as e:
-            # (unsaved: found again by the next send there)
-            log.info("match %d: the refused DMs could not be saved for now (%s)", live.id, e)
+        except Exception as e:
+            if not _for_now(e):
+                raise
+            # (unsaved, and not known here: found again by the next send there)
+            log.info("match %d: the refused DMs could not be saved for now (%s: %s)", live.id,
+                     e.__class__.__name__, e)
             return None
     try:
         await svc.delivery.refusal_said(live, seat)
-    except PASSING as e:
-        log.info("match %d: the refused DMs could not be told for now (%s)", live.id, e)
+    except Exception as e:
+        if not _for_now(e):
+            raise
+        # (owed, here and as saved: told at the seat's next delivery)
+        log.info("match %d: the refused DMs could not be told for now (%s: %s)", live.id,
+                 e.__class__.__name__, e)
     return None
+
+
+def _for_now(error: BaseException) -> bool:
+    """Discord's failure that may pass, or the database's (``failing_for_now``: not all are
+    OSErrors, SQLite's "database is locked" is not), or a save of unknown outcome, the
+    database out of reach (``InDoubt``: an abandon, the clock's next check settles it)."""
+    return isinstance(error, (*PASSING, InDoubt)) or failing_for_now(error)
 
 
 async def post(svc: MatchService, live: LiveMatch, text: str,

@@ -25,6 +25,7 @@ from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.names import safe_name, server_name
+from cogs.umtali.reminders import to_dms
 from umtali.i18n import N_
 
 if TYPE_CHECKING:
@@ -136,19 +137,26 @@ class Removals:
         return True
 
     async def _tell(self, live: LiveMatch, server: str | None) -> None:
-        """Each human player by DM, once (a courtesy: their panel says the match is over)."""
+        """Each human player by DM, once (a courtesy: their panel says the match is over).
+        Sent as every new message to the seat's DMs from here, one at a time (``to_dms``):
+        DMs found closed by a send beside it (a reminder, the final panel) are known to it
+        before it goes, and one it finds closed to the next, each refused request counting
+        towards Discord's limit of invalid requests."""
         client = self.svc.client
         for seat in (0, 1):
-            if live.is_computer(seat) or live.dm_refused[seat]:
+            if live.is_computer(seat):
                 continue
             tr = self.svc.seat_tr(live, seat)
             name, shown = safe_name(live.names_in(tr)[1 - seat]), server_name(server or "")
             text = (tr(REMOVED, server=shown, match=live.id, name=name) if shown
                     else tr(REMOVED_UNNAMED, match=live.id, name=name))
-            user_id = live.player_ids[seat]
-            try:
+
+            async def send(user_id: int = live.player_ids[seat],
+                           text: str = text) -> discord.Message:
                 user = client.get_user(user_id) or await client.fetch_user(user_id)
-                await user.send(text, allowed_mentions=NO_MENTIONS)
+                return await user.send(text, allowed_mentions=NO_MENTIONS)
+            try:
+                await to_dms(self.svc, live, seat, send)
             except (*GONE, *PASSING) as e:
                 log.info("match %d: seat %d could not be told of the removal (%s)", live.id,
                          seat, e)
