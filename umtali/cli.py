@@ -15,6 +15,7 @@ import sys
 from typing import TextIO
 
 from umtali.cli_args import NO_BABEL, argparse_speaks, help_tr, parsed, spoken_tr, terminal_language
+from umtali.cli_interrupt import release
 from umtali.cli_moves import plain_signs
 from umtali.cli_play import CLEAR_SCREEN, LEVELS, play
 from umtali.cli_script import run_script, run_simulate
@@ -43,6 +44,7 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
     if args.command in ("play", "script"):
         plain_signs(stdout)
     try:
+        release()  # a Ctrl-C pressed while the game loaded, answered as one in play
         if args.command == "play":
             return play(args, stdin, stdout, tr)
         if args.command == "script":
