@@ -18,6 +18,7 @@ from umtali.cli_moves import (
     move_text,
     typed_line,
 )
+from umtali.cli_screen import GLUE, Screen
 from umtali.cli_script import rules_of
 from umtali.errors import UmtaliError
 from umtali.events import Event, HandEnded, HandStarted
@@ -67,7 +68,8 @@ def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> int
     unseen: list[list[Event]] = [[], []]
     #: The views the player acted on in the hand in play, with their moves (for its review).
     record: list[tuple[PlayerView, Move]] = []
-    out = stdout.write
+    screen = Screen(stdout)  # lines wrapped to a terminal's width
+    out = screen.write
     # Hotseat, a seed drawn here is said only once play stops: either player could replay it
     # elsewhere and read the other's hand.
     secret = args.hotseat and args.seed is None
@@ -82,7 +84,7 @@ def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> int
             fresh = pending
             if handover and not session.over and seat != shown_to:
                 # Before the events: what the last move tells the next player is for their eyes.
-                if not _hand_over(names[seat], stdin, stdout, tr):
+                if not _hand_over(names[seat], stdin, screen, tr):
                     out(tr("Bye.") + "\n")
                     return 0
                 shown_to = seat
@@ -125,6 +127,7 @@ def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> int
                 out(f"{names[actor]}> ")
                 stdout.flush()
                 typed = typed_line(stdin)
+                screen.typed(stdin)
                 if typed is None:
                     raise EOFError
                 text = typed[0].strip()
@@ -188,15 +191,17 @@ def _names(chosen: str | None, hotseat: bool, tr: Tr) -> tuple[str, str]:
     return name, other
 
 
-def _hand_over(name: str, stdin: TextIO, stdout: TextIO, tr: Tr) -> bool:
+def _hand_over(name: str, stdin: TextIO, screen: Screen, tr: Tr) -> bool:
     """Hotseat, as the turn passes: the hand just played is cleared off a terminal, and the
     next player shows theirs only once the other has looked away. False: they typed quit."""
+    stdout = screen.stdout
     if stdout.isatty():
         stdout.write(CLEAR_SCREEN)
-    stdout.write("\n" + tr("{name} to play: the other player looks away, and {name} presses "
+    screen.write("\n" + tr("{name} to play: the other player looks away, and {name} presses "
                            "Enter.", name=name) + " ")
     stdout.flush()
     typed = typed_line(stdin)
+    screen.typed(stdin)
     if typed is None:
         raise EOFError
     return typed[0].strip().lower() not in QUIT_WORDS
@@ -204,7 +209,9 @@ def _hand_over(name: str, stdin: TextIO, stdout: TextIO, tr: Tr) -> bool:
 
 def _moves_lines(legal: list[Move], tr: Tr) -> str:
     """The numbered moves, and how to lay a last card face up when it may go either way."""
-    shown = ", ".join(f"{i}) {move_text(m, legal)}" for i, m in enumerate(legal, 1))
+    # Each move glued whole: a narrow terminal's rows break between moves, not inside one.
+    shown = ", ".join(f"{i}) {move_text(m, legal)}".replace(" ", GLUE)
+                      for i, m in enumerate(legal, 1))
     lines = tr("Moves: {moves}", moves=shown) + "\n"
     up = face_up_choice(legal)
     if up is not None:

@@ -10,6 +10,7 @@ import sys
 from dataclasses import replace
 from typing import TextIO
 
+from umtali.cli_screen import Screen
 from umtali.errors import UmtaliError
 from umtali.fairness import GIVEN_UP, NO_RESULT, Check, Mismatch, Verdict, verify
 from umtali.i18n import Text, Tr
@@ -70,8 +71,9 @@ def run_verify(args: argparse.Namespace, stdout: TextIO, tr: Tr) -> int:
     except ValueError as e:
         print(tr("cannot verify: {error}", error=plain(said(tr, e))), file=sys.stderr)
         return 2
+    screen = Screen(stdout)  # wrapped to a terminal's width
     for line in verdict_lines(verdict, replay, seed, salt, args.commitment is None, tr):
-        stdout.write(line + "\n")
+        screen.write(line + "\n")
     return 0 if verdict.fair else 1
 
 
