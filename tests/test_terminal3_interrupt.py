@@ -76,3 +76,23 @@ def test_the_hook_interrupts_where_nothing_holds_it(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", "import json"], env=env,
                           capture_output=True, text=True, timeout=60)
     assert "KeyboardInterrupt" in done.stderr
+
+
+@pytest.mark.parametrize(("argv", "held"), [
+    (["python", "-m", "umtali", "play"], True),
+    (["python", "-X", "dev", "-m", "umtali", "verify", "-m"], True),
+    (["python", "-m", "umtali.catalogue"], False),  # another module keeps Python's Ctrl-C
+    (["python", "bot.py"], False),  # the bot too
+    (["python", "-c", "import umtali", "-m", "umtali"], False),
+])
+def test_only_python_m_umtali_holds_a_ctrl_c(argv: list[str], held: bool) -> None:
+    from umtali.cli_interrupt import run_as_umtali
+
+    assert run_as_umtali(argv) is held
+
+
+def test_python_m_umtali_written_as_one_word_holds_too() -> None:
+    from umtali.cli_interrupt import run_as_umtali
+
+    assert run_as_umtali(["python", "-mumtali", "play"])
+    assert not run_as_umtali(["python", "-W", "-m", "script.py"])

@@ -23,8 +23,15 @@ def _held(signum: int, frame: FrameType | None) -> None:
 
 def run_as_umtali(orig_argv: list[str] | None = None) -> bool:
     """Whether this interpreter was started as ``python -m umtali`` (``sys.orig_argv``)."""
-    argv = sys.orig_argv if orig_argv is None else orig_argv
-    return "-m" in argv and argv[argv.index("-m") + 1:][:1] == ["umtali"]
+    argv = iter((sys.orig_argv if orig_argv is None else orig_argv)[1:])
+    for word in argv:
+        if word in ("-X", "-W"):
+            next(argv, None)  # the option's value
+        elif word.startswith("-m"):
+            return (word[2:] or next(argv, None)) == "umtali"
+        elif word == "-" or not word.startswith("-") or word.startswith("-c"):
+            return False  # a script, standard input or -c: what follows is theirs
+    return False
 
 
 def hold() -> None:
