@@ -1,5 +1,6 @@
-"""The terminal's help in Russian says what the terminal reads: a ten may be typed T, as the
-English help says, and that Latin T is not the Russian Т (туз, the ace), which looks the same."""
+"""The terminal's help in Russian says what the terminal reads: the Russian Т is туз, the ace,
+and the Latin T, which looks the same (a ten in the notation), is refused in the Russian game
+rather than read as either (tests/test_terminal3_lookalikes.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ def test_the_russian_help_tells_the_latin_t_from_the_russian() -> None:
     assert main(["play", "--seed", "9", "--lang", "ru", "--no-review"],
                 io.StringIO("help\nquit\n"), out) == 0
     said = " ".join(out.getvalue().split())
-    assert "A 2-10 (или T) J Q K" in said, said
-    assert "латинская T — десятка, русская Т — туз" in said, said
-    # As the terminal reads them.
+    assert "A 2-10 J Q K или по-русски Т В Д К (Т — туз)" in said, said
+    assert "латинская T не принимается: это может быть и десятка (T), и туз (Т)" in said, said
+    # The notation itself (scripts, replays, the bot) reads both, each its own way.
     assert Card.parse("TS").code == "10S" and Card.parse("ТS").code == "AS"

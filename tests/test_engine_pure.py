@@ -15,8 +15,8 @@ SOURCES = sorted(ENGINE.rglob("*.py"))
 FORBIDDEN = {"discord", "aiosqlite", "sqlite3", "asyncio", "asyncpg", "aiohttp", "PIL",
              "data", "cogs", "bot", "settings", "threading"}
 #: The terminal game: its output is its job.
-TERMINAL = {"cli.py", "cli_coach.py", "cli_moves.py", "cli_script.py", "cli_verify.py",
-            "__main__.py"}
+TERMINAL = {"cli.py", "cli_args.py", "cli_coach.py", "cli_moves.py", "cli_play.py",
+            "cli_script.py", "cli_verify.py", "__main__.py"}
 
 
 def _imported(tree: ast.AST) -> set[str]:

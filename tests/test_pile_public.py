@@ -15,7 +15,7 @@ import discord
 import pytest
 from simcord.components import validate_embeds
 
-import umtali.cli
+import umtali.cli_play
 from cogs.umtali.arrange import HandOrder
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import MAX_NAME
@@ -156,7 +156,7 @@ def test_the_largest_pile_is_listed_whole_within_discords_limits(lang: str) -> N
 
 def _terminal(monkeypatch: pytest.MonkeyPatch, made: Session, typed: str, lang: str,
               *options: str) -> str:
-    monkeypatch.setattr(umtali.cli, "Session", lambda rules, seed: made)
+    monkeypatch.setattr(umtali.cli_play, "Session", lambda rules, seed: made)
     out = io.StringIO()
     assert main(["play", "--seed", "4", "--lang", lang, *options],
                 io.StringIO(typed + "\nquit\n"), out) == 0

@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-import umtali.cli
+import umtali.cli_play
 from tests.helpers import cards, position
 from umtali import Move, RuleSet
 from umtali.cli import main
@@ -33,7 +33,7 @@ def _play(monkeypatch: pytest.MonkeyPatch, hands: tuple[str, str], typed: str,
         made.hand = position(hands=hands, stock="5S KH", rest="discard")
         return made
 
-    monkeypatch.setattr(umtali.cli, "Session", session)
+    monkeypatch.setattr(umtali.cli_play, "Session", session)
     out = io.StringIO()
     code = main(["play", "--seed", "4", "--level", "easy", "--no-review", *options],
                 io.StringIO(typed + "\nquit\n"), out)
@@ -114,7 +114,7 @@ def test_a_face_down_top_still_shows_the_piles_size(monkeypatch: pytest.MonkeyPa
                              rest="discard")
         return made
 
-    monkeypatch.setattr(umtali.cli, "Session", session)
+    monkeypatch.setattr(umtali.cli_play, "Session", session)
     for lang, shown in (("en", "Discard pile: 6♠ (then 4♥; 45 cards)."),
                         ("ru", "Сброс: 6♠ (под ней 4♥; 45 карт).")):
         out = io.StringIO()

@@ -15,6 +15,13 @@ if sys.version_info < (3, 11):  # noqa: UP036
         raise SystemExit(2)
     raise ImportError(_NEEDS)
 
+# Run as ``python -m umtali``, a Ctrl-C while the engine loads waits for the terminal game to
+# answer it, as it answers one in play: raised mid-import, it would be a traceback.
+if sys.argv[:1] == ["-m"]:
+    from umtali.cli_interrupt import hold  # isort: skip
+
+    hold()
+
 # First: it decides whether the modules below run compiled, before any of them is imported.
 from umtali.compiled import ENGINE  # isort: skip
 from umtali.cards import Card

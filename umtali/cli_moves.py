@@ -14,6 +14,8 @@ import io
 from collections.abc import Sequence
 from typing import TextIO
 
+from umtali.cli_letters import native
+from umtali.i18n import ENGLISH
 from umtali.moves import Move, MoveKind, going_out, side_chosen, typed
 
 #: The longest line read as a move or a command: the longest move is some fifty characters.
@@ -75,16 +77,16 @@ def typed_line(stdin: TextIO) -> tuple[str, bool] | None:
     return line, True
 
 
-def chosen(text: str, legal: Sequence[Move]) -> Move:
+def chosen(text: str, legal: Sequence[Move], language: str = ENGLISH) -> Move:
     """The move typed: its number in the list (``IndexError`` when there is none) or the move
-    itself. Only ASCII digits are a number: ``str.isdigit`` also holds for ``²``, which
-    ``int`` refuses."""
+    itself, its cards read in ``language``'s alphabet (``cli_letters``). Only ASCII digits
+    are a number: ``str.isdigit`` also holds for ``²``, which ``int`` refuses."""
     if text.isascii() and text.isdigit():
         number = int(text)
         if not 1 <= number <= len(legal):
             raise IndexError(number)
         return legal[number - 1]
-    return read_move(text, legal)
+    return read_move(native(text, language), legal)
 
 
 #: What the game writes on a terminal whose encoding lacks them (Windows-1251, KOI8-R): a suit

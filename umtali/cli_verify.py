@@ -10,6 +10,7 @@ import sys
 from dataclasses import replace
 from typing import TextIO
 
+from umtali.cli_screen import Screen
 from umtali.errors import UmtaliError
 from umtali.fairness import GIVEN_UP, NO_RESULT, Check, Mismatch, Verdict, verify
 from umtali.i18n import Text, Tr
@@ -23,6 +24,26 @@ def said(tr: Tr, error: Exception) -> str:
     return tr(error.text) if isinstance(error, UmtaliError) else str(error)
 
 
+def unread(tr: Tr, path: str, error: Exception) -> str:
+    """Why the file could not be read, in ``tr``'s words where Python's would be its own
+    ("'utf-8' codec can't decode byte 0x89", "[Errno 2] ..."); one line, printable."""
+    name = plain(repr(path))
+    if isinstance(error, UnicodeDecodeError):
+        return tr("it is not text: a replay file is JSON text in UTF-8, as the bot sends it")
+    if isinstance(error, FileNotFoundError):
+        return tr("there is no file {path}", path=name)
+    if isinstance(error, IsADirectoryError):
+        return tr("{path} is a folder, not a file", path=name)
+    if isinstance(error, PermissionError):
+        return tr("you may not read {path}", path=name)
+    if isinstance(error, json.JSONDecodeError) and not error.doc.strip():
+        return tr("the file is empty")
+    if isinstance(error, json.JSONDecodeError):
+        return tr("it is not JSON: the first mistake is on line {line}, column {column}",
+                  line=error.lineno, column=error.colno)
+    return plain(said(tr, error))
+
+
 def run_verify(args: argparse.Namespace, stdout: TextIO, tr: Tr) -> int:
     """Exit status: 0 fair, 1 a mismatch, 2 bad input."""
     try:
@@ -31,7 +52,8 @@ def run_verify(args: argparse.Namespace, stdout: TextIO, tr: Tr) -> int:
     # ValueError: besides bad JSON, a number past Python's 4,300 digits; RecursionError:
     # arrays nested thousands deep. A hostile file is bad input, not a traceback.
     except (OSError, ValueError, RecursionError, UmtaliError) as e:
-        print(tr("cannot read the replay file: {error}", error=plain(said(tr, e))), file=sys.stderr)
+        print(tr("cannot read the replay file: {error}", error=unread(tr, args.replay, e)),
+              file=sys.stderr)
         return 2
     reveal = replay.reveal
     commitment = args.commitment or replay.commitment
@@ -49,8 +71,9 @@ def run_verify(args: argparse.Namespace, stdout: TextIO, tr: Tr) -> int:
     except ValueError as e:
         print(tr("cannot verify: {error}", error=plain(said(tr, e))), file=sys.stderr)
         return 2
+    screen = Screen(stdout)  # wrapped to a terminal's width
     for line in verdict_lines(verdict, replay, seed, salt, args.commitment is None, tr):
-        stdout.write(line + "\n")
+        screen.write(line + "\n")
     return 0 if verdict.fair else 1
 
 

@@ -1,0 +1,98 @@
+"""Ctrl-C while ``python -m umtali`` is still loading (the engine, the command line, the
+language) ends it as a Ctrl-C in play does: "Bye." and status 0, or for ``verify`` no verdict
+and a shell's status for SIGINT; never a traceback.
+
+A real SIGINT is sent at a chosen moment: as a named module is about to be imported (a
+``sitecustomize`` put first on the path installs the hook), so the test does not race the
+loading it interrupts."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+HOOK = '''\
+import os, signal, sys
+
+class _Interrupt:
+    """Sends this process SIGINT as ``UMTALI_INTERRUPT_AT`` is about to be imported."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name == os.environ["UMTALI_INTERRUPT_AT"]:
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+
+sys.meta_path.insert(0, _Interrupt())
+'''
+
+#: Where the interrupt lands: in the package's own loading of the engine (before
+#: ``__main__`` runs), in ``__main__``'s import of the terminal game, and in ``main`` reading
+#: the Russian catalogue (before the game's own Ctrl-C handling).
+MOMENTS = ["umtali.hand", "umtali.cli_script", "babel.messages.pofile"]
+
+
+def run(tmp_path: Path, moment: str, *argv: str) -> subprocess.CompletedProcess[str]:
+    (tmp_path / "sitecustomize.py").write_text(HOOK, encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG")}
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(ROOT)])
+    env["UMTALI_INTERRUPT_AT"] = moment
+    return subprocess.run([sys.executable, "-m", "umtali", *argv], cwd=ROOT, env=env,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          encoding="utf-8", timeout=120)
+
+
+@pytest.mark.parametrize("moment", MOMENTS)
+def test_ctrl_c_while_the_game_loads_says_bye(tmp_path: Path, moment: str) -> None:
+    done = run(tmp_path, moment, "play", "--seed", "3", "--lang", "ru", "--no-review")
+    assert "Traceback" not in done.stderr and "KeyboardInterrupt" not in done.stderr, done.stderr
+    assert done.returncode == 0
+    # Said in the game's language once it is known: here it is read before the goodbye.
+    assert done.stdout.endswith("До встречи.\n"), done.stdout
+    # The interrupt came before the first deal: nothing of a game was shown.
+    assert "Умтали" not in done.stdout
+
+
+@pytest.mark.parametrize("moment", MOMENTS)
+def test_ctrl_c_while_verify_loads_gives_no_verdict(tmp_path: Path, moment: str) -> None:
+    replay = tmp_path / "replay.json"
+    replay.write_text("{}", encoding="utf-8")
+    done = run(tmp_path, moment, "verify", str(replay), "--lang", "ru")
+    assert "Traceback" not in done.stderr and "KeyboardInterrupt" not in done.stderr, done.stderr
+    assert done.returncode == 128 + 2
+    assert done.stdout == ""
+
+
+def test_the_hook_interrupts_where_nothing_holds_it(tmp_path: Path) -> None:
+    # The test's own check: outside ``python -m umtali`` the same hook is a plain Ctrl-C.
+    (tmp_path / "sitecustomize.py").write_text(HOOK, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path), "UMTALI_INTERRUPT_AT": "json"}
+    done = subprocess.run([sys.executable, "-c", "import json"], env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert "KeyboardInterrupt" in done.stderr
+
+
+@pytest.mark.parametrize(("argv", "held"), [
+    (["python", "-m", "umtali", "play"], True),
+    (["python", "-X", "dev", "-m", "umtali", "verify", "-m"], True),
+    (["python", "-m", "umtali.catalogue"], False),  # another module keeps Python's Ctrl-C
+    (["python", "bot.py"], False),  # the bot too
+    (["python", "-c", "import umtali", "-m", "umtali"], False),
+])
+def test_only_python_m_umtali_holds_a_ctrl_c(argv: list[str], held: bool) -> None:
+    from umtali.cli_interrupt import run_as_umtali
+
+    assert run_as_umtali(argv) is held
+
+
+def test_python_m_umtali_written_as_one_word_holds_too() -> None:
+    from umtali.cli_interrupt import run_as_umtali
+
+    assert run_as_umtali(["python", "-mumtali", "play"])
+    assert not run_as_umtali(["python", "-W", "-m", "script.py"])

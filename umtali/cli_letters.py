@@ -1,0 +1,80 @@
+"""Card names typed at the terminal with letters of the other alphabet (``umtali.cli_play``).
+
+The notation reads Latin letters (``TS`` is the ten of spades) and the Russian ones (``ТS``,
+a Cyrillic Т, is the ace: туз), and the two look alike. A player of the English game with a
+Russian layout left on, or of the Russian game with a Latin one, would get a card they never
+meant. So in the game's language a letter of the other alphabet reads both as itself and as
+the letter of the game's alphabet it looks like: one card either way (a Cyrillic С typed for
+C), it is that card; two (Т: an ace, or the T it looks like, a ten), the word is refused,
+naming both. The game's own letters read as they always did. Scripts, replays and the bot
+keep the plain notation (``Card.parse``)."""
+
+from __future__ import annotations
+
+from contextlib import suppress
+from itertools import product
+
+from umtali.cards import Card
+from umtali.errors import InvalidMoveError, UmtaliError
+from umtali.i18n import Text
+
+#: Cyrillic capitals and the Latin capitals they look like (``Card.parse`` reads upper case).
+CYRILLIC_LOOKS_LATIN = {"А": "A", "В": "B", "С": "C", "Е": "E", "Н": "H", "К": "K", "М": "M",
+                        "О": "O", "Р": "P", "Т": "T", "Х": "X", "Ѕ": "S", "Ј": "J", "Ԛ": "Q"}
+LATIN_LOOKS_CYRILLIC = {latin: cyrillic for cyrillic, latin in CYRILLIC_LOOKS_LATIN.items()
+                        if cyrillic in "АВСЕНКМОРТХ"}
+#: A longer word is no card name; it is left to the notation to refuse.
+LONGEST = 5
+
+
+def _twins(language: str) -> dict[str, str]:
+    """The other alphabet's letters and their look-alikes in the game's."""
+    return LATIN_LOOKS_CYRILLIC if language == "ru" else CYRILLIC_LOOKS_LATIN
+
+
+def readings(word: str, language: str) -> list[Card]:
+    """The cards ``word`` can be, in card order: each letter of the other alphabet read as
+    itself and as its look-alike in ``language``'s."""
+    twins = _twins(language)
+    letters = word.strip().upper()
+    if len(letters) > LONGEST:
+        return []
+    found: set[Card] = set()
+    for spelling in product(*({c, twins.get(c, c)} for c in letters)):
+        with suppress(UmtaliError):
+            found.add(Card.parse("".join(spelling)))
+    return sorted(found)
+
+
+def _mixed(word: str, language: str) -> bool:
+    """Whether ``word`` holds a letter of the other alphabet that looks like one of
+    ``language``'s (a Cyrillic letter with none, Д, reads as it always did)."""
+    twins = _twins(language)
+    return any(c.upper() in twins for c in word)
+
+
+def native(text: str, language: str) -> str:
+    """The move typed, each card word that holds a letter of the other alphabet written as
+    the one card it can be (``InvalidMoveError`` naming each when it can be two); a word it
+    cannot be read as any card is left for the notation to refuse."""
+    words = text.replace(",", " ").split()
+    for i, word in enumerate(words[1:], 1):
+        if not _mixed(word, language):
+            continue
+        cards = readings(word, language)
+        if len(cards) == 1:
+            words[i] = cards[0].code
+        elif cards:
+            raise InvalidMoveError(Text.of(
+                "{text} could be {cards}: a Cyrillic letter and a Latin one look alike here; "
+                "type {codes}", text=repr(word), cards=_either([str(c) for c in cards]),
+                codes=_either([c.code for c in cards])))
+    return " ".join(words)
+
+
+def _either(names: list[str]) -> Text | str:
+    """``A♠ or 10♠``; more, one after the other."""
+    said: Text | str = names[-1]
+    for name in reversed(names[:-1]):
+        said = Text.of("{one} or {other}", one=name, other=said)
+    return said

@@ -1,0 +1,221 @@
+"""``python -m umtali play``: a game at the terminal, against the computer or two people at one
+keyboard (``--hotseat``), in the language ``umtali.cli`` chose."""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+from collections.abc import Callable
+from typing import TextIO
+
+from umtali.ai import LEVELS as AI_LEVELS
+from umtali.ai.resume import dealt_view, player_seed
+from umtali.cli_coach import COACH_HELP, hint_line, review_lines
+from umtali.cli_moves import (
+    chosen,
+    face_up_choice,
+    listed,
+    move_text,
+    typed_line,
+)
+from umtali.cli_screen import GLUE, Screen
+from umtali.cli_script import rules_of
+from umtali.errors import UmtaliError
+from umtali.events import Event, HandEnded, HandStarted
+from umtali.i18n import N_, Tr, sentence
+from umtali.moves import Move
+from umtali.players import Player, RandomPlayer
+from umtali.session import Session
+from umtali.text import describe, render_view
+from umtali.view import PlayerView
+
+LEVELS: dict[str, Callable[[int | str], Player]] = {
+    **AI_LEVELS,
+    "random": lambda seed: RandomPlayer(seed),
+}
+
+#: The in-game help. The moves and commands are typed as they are in every language.
+PLAY_HELP = N_("""\
+Type a move, or the number of a move from the list.
+  draw               draw the top card of the stock
+  take               take the top card of the discard pile
+  take 2             take the top two (only if you meld both this turn)
+  meld 8D 9D 10D     lay a new meld: sequence, group, marriage (K Q), a lone jack,
+                     or a pair as your last meld when going out
+  extend 7D 8D       lay 7D on the meld that holds 8D
+  discard KS         end your turn; going out, your last card is laid face down:
+                     'discard KS up' lays it face up
+Cards: rank A 2-10 (or T) J Q K, suit S H D C or ♠ ♥ ♦ ♣, either order, any case.
+A Cyrillic letter may stand for the Latin one it looks like (С for C), but a Cyrillic
+Т is refused: it could be a ten (T) or an ace (the Russian туз); type 10 or A.
+Other commands: moves, table, help, quit.""")
+
+
+def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> int:
+    seed = args.seed if args.seed is not None else secrets.randbelow(10**9)
+    session = Session(rules_of(args), seed)
+    # Two people at one terminal are numbered alike ("Player" beside "Player 2" read as if
+    # "Games: Player 2, Player 2 1" were one player's twice).
+    names = _names(args.name, args.hotseat, tr)
+    # As the bot's: the computer's own seed is one-way from the session's, which would tell
+    # it every card it does not see.
+    computer = None if args.hotseat else LEVELS[args.level](player_seed(session, 1))
+    reviews = computer is not None and (stdin.isatty() if args.review is None else args.review)
+    handover = args.hotseat and (stdin.isatty() if args.handover is None else args.handover)
+    shown_to = -1  # hotseat: the seat whose hand is on the screen
+    # Hotseat with the handover: what each seat has not seen of the other's turns (its draw or
+    # take, its melds, a hand's result), told it as it may see them once it has the keyboard.
+    unseen: list[list[Event]] = [[], []]
+    #: The views the player acted on in the hand in play, with their moves (for its review).
+    record: list[tuple[PlayerView, Move]] = []
+    screen = Screen(stdout)  # lines wrapped to a terminal's width
+    out = screen.write
+    # Hotseat, a seed drawn here is said only once play stops: either player could replay it
+    # elsewhere and read the other's hand.
+    secret = args.hotseat and args.seed is None
+    if secret:
+        out(tr("Umtali. Type 'help' for the notation.") + "\n")
+    else:
+        out(tr("Umtali, seed {seed}. Type 'help' for the notation.", seed=seed) + "\n")
+    pending: list[Event] = list(session.opening)
+    try:
+        while True:
+            seat = session.to_act if args.hotseat else 0
+            fresh = pending
+            if handover and not session.over and seat != shown_to:
+                # Before the events: what the last move tells the next player is for their eyes.
+                if not _hand_over(names[seat], stdin, screen, tr):
+                    out(tr("Bye.") + "\n")
+                    return 0
+                shown_to = seat
+                pending = [*unseen[seat], *pending]
+                unseen[seat] = []
+            if handover and not session.over:
+                # (Without the handover, one screen for both: each event is said once.)
+                unseen[1 - seat] += fresh
+            ended = [e for e in pending if isinstance(e, HandEnded)]
+            # A hand's review comes before the next hand is announced: it is of the hand ended.
+            end = pending.index(ended[0]) if ended else len(pending)
+            split = next((i for i in range(end, len(pending))
+                          if isinstance(pending[i], HandStarted)), len(pending))
+            for e in pending[:split]:
+                out(describe(e.for_seat(seat), names, tr) + "\n")
+            pending = pending[split:]
+            if ended and reviews and record:
+                out(tr("The coach reviews the hand…") + "\n")
+                stdout.flush()
+                where = (ended[0].game, ended[0].hand)
+                lines = review_lines(record, *where, player_seed(session, 0), tr,
+                                     dealt=dealt_view(session, 0, where))
+                out("\n".join(lines) + "\n")
+            for e in pending:
+                out(describe(e.for_seat(seat), names, tr) + "\n")
+            pending = []
+            if ended:
+                record = []
+            if session.over:
+                return 0
+            actor = session.to_act
+            if computer is not None and actor == 1:
+                pending = session.apply(computer.choose(session.view(1)))
+                continue
+            view = session.view(actor)
+            out("\n" + render_view(view, names, tr) + "\n")
+            legal = listed(view.legal_moves)
+            out(_moves_lines(legal, tr))
+            while True:
+                out(f"{names[actor]}> ")
+                stdout.flush()
+                typed = typed_line(stdin)
+                screen.typed(stdin)
+                if typed is None:
+                    raise EOFError
+                text = typed[0].strip()
+                if typed[1]:
+                    out(tr("That line is too long to be a move: a move is a few words, like "
+                           "'meld 8D 9D 10D'.") + "\n")
+                    continue
+                if not text:
+                    continue
+                word = text.lower()
+                if word in QUIT_WORDS:
+                    out(tr("Bye.") + "\n")
+                    return 0
+                if word in ("help", "?"):
+                    out(tr(PLAY_HELP) + "\n" + tr(COACH_HELP) + "\n")
+                    continue
+                if word == "table":
+                    out(render_view(view, names, tr) + "\n")
+                if word in ("moves", "table"):
+                    out(_moves_lines(legal, tr))
+                    continue
+                if word == "hint":
+                    out(hint_line(session, actor, tr) + "\n")
+                    continue
+                try:
+                    move = chosen(text, legal, tr.lang)
+                    pending = session.apply(move)
+                    if actor == 0:
+                        record.append((view, move))
+                    break
+                except IndexError:
+                    out(tr("There is no move {number}: choose 1 to {count}.", number=text,
+                           count=len(legal)) + "\n")
+                except UmtaliError as e:
+                    # Said alone, as the bot says it (the engine's text suits "line 2: ...").
+                    out(sentence(tr(e.text)) + "\n")
+    finally:
+        if secret:
+            out(tr("The seed was {seed}: '--seed {seed}' deals these hands again.", seed=seed)
+                + "\n")
+
+
+#: Clears the screen and the scrollback of a terminal (ANSI; ``3J``: the scrollback).
+CLEAR_SCREEN = "\x1b[H\x1b[2J\x1b[3J"
+
+
+#: What ends the game wherever a line is read.
+QUIT_WORDS = frozenset({"quit", "exit"})
+
+
+def _names(chosen: str | None, hotseat: bool, tr: Tr) -> tuple[str, str]:
+    """The two seats' names: ``chosen`` (stripped) for the first. Never one name for both:
+    "--name Computer" would read as the computer's every move and score twice."""
+    name = (chosen or "").strip() or (tr.ctx("a name at the table", "Player 1") if hotseat
+                                       else tr.ctx("a name at the table", "Player"))
+    other = (tr.ctx("a name at the table", "Player 2") if hotseat
+             else tr.ctx("a name at the table", "Computer"))
+    if other.casefold() == name.casefold():
+        other = (tr.ctx("a name at the table", "Player 1") if hotseat
+                 else tr.ctx("a name at the table", "Opponent"))
+    return name, other
+
+
+def _hand_over(name: str, stdin: TextIO, screen: Screen, tr: Tr) -> bool:
+    """Hotseat, as the turn passes: the hand just played is cleared off a terminal, and the
+    next player shows theirs only once the other has looked away. False: they typed quit."""
+    stdout = screen.stdout
+    if stdout.isatty():
+        stdout.write(CLEAR_SCREEN)
+    screen.write("\n" + tr("{name} to play: the other player looks away, and {name} presses "
+                           "Enter.", name=name) + " ")
+    stdout.flush()
+    typed = typed_line(stdin)
+    screen.typed(stdin)
+    if typed is None:
+        raise EOFError
+    return typed[0].strip().lower() not in QUIT_WORDS
+
+
+def _moves_lines(legal: list[Move], tr: Tr) -> str:
+    """The numbered moves, and how to lay a last card face up when it may go either way."""
+    # Each move glued whole: a narrow terminal's rows break between moves, not inside one.
+    shown = ", ".join(f"{i}) {move_text(m, legal)}".replace(" ", GLUE)
+                      for i, m in enumerate(legal, 1))
+    lines = tr("Moves: {moves}", moves=shown) + "\n"
+    up = face_up_choice(legal)
+    if up is not None:
+        # The rules' default, as the bot's: face down unless the player says otherwise.
+        lines += tr("Going out: your last card is laid face down; type '{move}' to lay it "
+                    "face up.", move=move_text(up, legal)) + "\n"
+    return lines
