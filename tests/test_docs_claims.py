@@ -263,8 +263,8 @@ def test_a_last_discard_is_offered_both_ways_as_the_rules_say() -> None:
     assert sorted(offered) == ["discard KS down", "discard KS up"]
     # Typed, the side unsaid is face down; 'up' says face up.
     legal = view.legal_moves
-    assert side_chosen(typed("discard KS")[0], legal).face_down
-    assert not typed("discard KS up")[0].face_down and not typed("discard KS up")[1]
+    assert side_chosen(typed("discard KS", "en")[0], legal).face_down
+    assert not typed("discard KS up", "en")[0].face_down and not typed("discard KS up", "en")[1]
     panel = hand_panel(view, 1, 1, tr=EN, order=HandOrder.SUIT)
     items = [getattr(i, "item", i) for i in panel.children]
     menu = [o for i in items if isinstance(i, discord.ui.Select)

@@ -58,7 +58,7 @@ def _legal(live: LiveMatch, user_id: int, text: str) -> bool:
     if seat is None or live.session.to_act != seat:
         return False
     try:
-        move, _ = typed(visible(text))
+        move, _ = typed(visible(text), "en")  # SimCord members read English
     except UmtaliError:
         return False
     legal = live.session.view(seat).legal_moves

@@ -42,15 +42,15 @@ def face_down(session: Session) -> Any:
 
 def test_a_typed_discard_says_whether_its_side_was_chosen() -> None:
     ks = Move.parse("discard KS")
-    assert typed("discard KS") == (ks, True)
-    assert typed("Discard ks UP") == (ks, False)
-    assert typed("discard KS face-up") == (ks, False)
-    assert typed("discard KS down") == (ks._replace(face_down=True), False)
-    assert typed("draw") == (Move.parse("draw"), False)
+    assert typed("discard KS", "en") == (ks, True)
+    assert typed("Discard ks UP", "en") == (ks, False)
+    assert typed("discard KS face-up", "en") == (ks, False)
+    assert typed("discard KS down", "en") == (ks._replace(face_down=True), False)
+    assert typed("draw", "en") == (Move.parse("draw"), False)
     with pytest.raises(InvalidMoveError) as e:
-        typed("discard up")
+        typed("discard up", "en")
     with pytest.raises(InvalidMoveError) as e:
-        typed("throw KS")
+        typed("throw KS", "en")
     assert "discard <card> [up]" in EN(e.value.text)
     # Only where the engine offers the face-down twin does the default turn a card over.
     session = going_out(Session(RuleSet.english(), 0))

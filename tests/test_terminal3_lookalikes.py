@@ -91,7 +91,7 @@ def test_the_help_says_how_look_alikes_read_in_each_language() -> None:
 
 
 def test_readings_of_a_word() -> None:
-    from umtali.cli_letters import readings
+    from umtali.letters import readings
 
     # The unit under the game: each letter of the other alphabet read as itself and as its
     # look-alike; the game's own letters as they are.

@@ -98,8 +98,8 @@ def test_the_engines_notation_is_unchanged() -> None:
     assert Move.parse("discard 2C") == Move.discard(cards("2C")[0])
     down, up = Move.discard(cards("2C")[0], True), Move.discard(cards("2C")[0])
     assert listed([up, down]) == [down, up]
-    assert read_move("discard 2c", [up, down]) == down
-    assert read_move("discard 2c", [up]) == up  # face down is not legal: face up, as typed
+    assert read_move("discard 2c", [up, down], "en") == down
+    assert read_move("discard 2c", [up], "en") == up  # face down is not legal: face up, as typed
     assert move_text(down, [up, down]) == "discard 2♣"
     assert move_text(up, [up, down]) == "discard 2♣ up"
     assert move_text(up, [up]) == "discard 2♣"

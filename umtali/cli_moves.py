@@ -14,7 +14,6 @@ import io
 from collections.abc import Sequence
 from typing import TextIO
 
-from umtali.cli_letters import native
 from umtali.i18n import ENGLISH
 from umtali.moves import Move, MoveKind, going_out, side_chosen, typed
 
@@ -28,9 +27,10 @@ def _turned(move: Move) -> Move:
     return move._replace(face_down=not move.face_down)
 
 
-def read_move(text: str, legal: Sequence[Move]) -> Move:
-    """The move typed: a discard of the last card lies face down unless 'up' ends it."""
-    move, default_side = typed(text)
+def read_move(text: str, legal: Sequence[Move], language: str) -> Move:
+    """The move typed, its cards read in ``language``'s alphabet: a discard of the last card
+    lies face down unless 'up' ends it."""
+    move, default_side = typed(text, language)
     return side_chosen(move, legal) if default_side else move
 
 
@@ -79,14 +79,14 @@ def typed_line(stdin: TextIO) -> tuple[str, bool] | None:
 
 def chosen(text: str, legal: Sequence[Move], language: str = ENGLISH) -> Move:
     """The move typed: its number in the list (``IndexError`` when there is none) or the move
-    itself, its cards read in ``language``'s alphabet (``cli_letters``). Only ASCII digits
+    itself, its cards read in ``language``'s alphabet (``letters``). Only ASCII digits
     are a number: ``str.isdigit`` also holds for ``²``, which ``int`` refuses."""
     if text.isascii() and text.isdigit():
         number = int(text)
         if not 1 <= number <= len(legal):
             raise IndexError(number)
         return legal[number - 1]
-    return read_move(native(text, language), legal)
+    return read_move(text, legal, language)
 
 
 #: What the game writes on a terminal whose encoding lacks them (Windows-1251, KOI8-R): a suit

@@ -14,6 +14,7 @@ from typing import NamedTuple
 from umtali.cards import CARDS, Card, cards_of, format_cards, iter_cards, mask_of, parse_cards
 from umtali.errors import InvalidMoveError
 from umtali.i18n import Text
+from umtali.letters import native
 
 
 class MoveKind(Enum):
@@ -150,10 +151,13 @@ _TAKE = Move(MoveKind.TAKE)
 _TAKE_TWO = Move(MoveKind.TAKE_TWO)
 
 
-def typed(text: str) -> tuple[Move, bool]:
+def typed(text: str, language: str) -> tuple[Move, bool]:
     """A move as a player types it, and whether its side is the default: a discard that says
-    neither ``down`` nor ``up`` (its last card then goes face down, ``side_chosen``). The
-    notation of scripts, replays and panels is ``Move.parse``'s, where a discard is face up."""
+    neither ``down`` nor ``up`` (its last card then goes face down, ``side_chosen``). Its
+    cards are read in ``language``'s alphabet: a look-alike letter of the other is the card it
+    looks like, or refused naming both (``letters.native``). The notation of scripts, replays
+    and panels is ``Move.parse``'s, where a discard is face up."""
+    text = native(text, language)
     words = text.replace(",", " ").split()
     up = len(words) > 2 and words[0].lower() == "discard" and words[-1].lower() in UP_WORDS
     try:

@@ -69,7 +69,8 @@ async def show_hand(interaction: discord.Interaction, match_id: int, note: str =
 async def play_text(interaction: discord.Interaction, match_id: int, text: str,
                     version: int | None = None, typed_by_hand: bool = False) -> None:
     """Play the move ``text`` names: a panel's value in the notation, or (``typed_by_hand``)
-    a move the member typed, where a last card goes face down unless they say ``up``."""
+    a move the member typed, where a last card goes face down unless they say ``up`` and a
+    card's look-alike letters are read in the member's language (``umtali.letters``)."""
     tr = tr_of(interaction)
     # The engine quotes a move it cannot read with repr(), where a hidden character (a
     # zero-width space, a bidi isolate) takes six to ten: it reads only what shows.
@@ -81,7 +82,8 @@ async def play_text(interaction: discord.Interaction, match_id: int, text: str,
                                          moves=tr(TYPED_HELP if typed_by_hand else NOTATION_HELP)))
         return
     try:
-        move, default_side = typed(shown) if typed_by_hand else (Move.parse(shown), False)
+        move, default_side = typed(shown, tr.lang) if typed_by_hand else \
+            (Move.parse(shown), False)
     except InvalidMoveError as e:
         said = e.text
         if "text" in said.params:

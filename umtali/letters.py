@@ -1,4 +1,5 @@
-"""Card names typed at the terminal with letters of the other alphabet (``umtali.cli_play``).
+"""Card names typed with letters of the other alphabet: a move typed at the terminal
+(``umtali.cli_play``) or with ``/umtali play`` on Discord (``moves.typed``).
 
 The notation reads Latin letters (``TS`` is the ten of spades) and the Russian ones (``ТS``,
 a Cyrillic Т, is the ace: туз), and the two look alike. A player of the English game with a
@@ -6,8 +7,9 @@ Russian layout left on, or of the Russian game with a Latin one, would get a car
 meant. So in the game's language a letter of the other alphabet reads both as itself and as
 the letter of the game's alphabet it looks like: one card either way (a Cyrillic С typed for
 C), it is that card; two (Т: an ace, or the T it looks like, a ten), the word is refused,
-naming both. The game's own letters read as they always did. Scripts, replays and the bot
-keep the plain notation (``Card.parse``)."""
+naming both. The game's own letters read as they always did. On Discord the language is the
+member's (their client's), as in the answers they read. Scripts, replays and the bot's panels
+keep the plain notation (``Card.parse``): saved files hold ASCII codes."""
 
 from __future__ import annotations
 
