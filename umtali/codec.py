@@ -103,6 +103,8 @@ def hand_to_json(h: HandState) -> dict[str, Any]:
         "stock": _codes(h.stock),
         "discard": _codes(h.discard_pile),
         "face_down": h.face_down,
+        "down_by": h.down_by,
+        "down_below": h.down_below,
         "melds": [_meld_json(m) for m in h.melds],
         "plays": [
             {"player": p.player, "kind": p.kind.value, "cards": _mask_codes(p.cards),
@@ -145,6 +147,9 @@ def hand_from_json(rules: RuleSet, d: dict[str, Any]) -> HandState:
     h.drawn = _mask(d.get("drawn", []))  # saved before it was kept: nothing marked
     h.pair_laid = bool(d["pair_laid"])
     h.out = int(d["out"])
+    # (Saved before these were kept: a face-down top could only be the going-out one.)
+    h.down_by = int(d.get("down_by", h.out if h.face_down else -1))
+    h.down_below = bool(d.get("down_below", False))
     h.reshuffled = bool(d["reshuffled"])
     h.quiet_turns = int(d["quiet_turns"])
     h.progress = bool(d["progress"])

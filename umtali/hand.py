@@ -43,6 +43,8 @@ _FIELDS: Final = (
     "_table_view",
     "dealer",
     "discard_pile",
+    "down_below",
+    "down_by",
     "drawn",
     "face_down",
     "hands",
@@ -84,6 +86,12 @@ class HandState:
         self.discard_pile: list[int] = []
         #: The top discard lies face down (the last discard of a player going out).
         self.face_down = False
+        #: Who laid the face-down top: the player who went out, or the other, whose last
+        #: turn's discard may go face down too; -1 while the top lies face up.
+        self.down_by = -1
+        #: The card under the top lies face down: the going-out discard of the player who
+        #: went out, covered by the other's last discard (seen by that player alone).
+        self.down_below = False
         self.melds: list[Meld] = []
         self.plays: list[Play] = []
         self.points = [0, 0]

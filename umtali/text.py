@@ -195,7 +195,8 @@ def whole_pile(view: PlayerView, tr: Tr = EN) -> str:
     """The whole discard pile as ``view``'s seat may look through it, bottom to top: every
     face-up discard was seen by both players (docs/RULES.md, "The whole discard pile is
     public"; the computer players read it from their view too). A face-down top is said to be
-    face down, named to the seat that laid it and a back (🂠) to the other. Empty for an empty
+    face down, named to the seat that laid it and a back (🂠) to the other, as is a face-down
+    card under it (the going-out discard the other's last one covered). Empty for an empty
     pile. At most 52 cards, each up to 3 characters and a space: under 250 characters (a
     panel's field holds 1,024)."""
     pile = view.discard_pile
@@ -229,7 +230,8 @@ def render_view(view: PlayerView, names: Sequence[str], tr: Tr = EN) -> str:
                         len(view.discard_pile), top=tr("face down"))
     elif view.discard_pile:
         top = str(view.top_discard)
-        if len(view.discard_pile) > 1:
+        # (The card under it is hidden when it lies face down: the pile's line shows a back.)
+        if len(view.discard_pile) > 1 and view.discard_pile[-2] is not None:
             top = tr.plural("{top} (then {below}; {count} card)",
                             "{top} (then {below}; {count} cards)", len(view.discard_pile),
                             top=top, below=view.discard_pile[-2])

@@ -143,7 +143,11 @@ def play(self: HandState, move: Move) -> list[Event]:
                 else DRAW_TAKE
             )
             return events
+        # A going-out discard, or the last turn's after it: whichever lies face down stays
+        # hidden from the other player, the first one under the second too.
+        self.down_below = self.face_down
         face_down = self.face_down = move[3]
+        self.down_by = p if face_down else -1
         events = [(_DISCARDED_DOWN if face_down else _DISCARDED)[p][card]]
         self._legal = None
         end_turn(self, events, discarded=True)

@@ -196,9 +196,13 @@ class PlayerView:
         shown = h._pile_seen
         if shown is None:
             shown = h._pile_seen = tuple(h.discard_pile)
-        # A face-down top card only the seat that laid it (who went out) may see: -1 here.
-        if h.face_down and shown and h.out != seat:
+        # A face-down card only the seat that laid it may see: -1 here. The top is laid by
+        # the player who went out, or by the other in the last turn; a face-down card under
+        # it only by the player who went out.
+        if h.face_down and shown and h.down_by != seat:
             shown = (*shown[:-1], -1)
+        if h.down_below and len(shown) > 1 and h.out != seat:
+            shown = (*shown[:-2], -1, shown[-1])
         v = PlayerView()  # (calling the class is quicker than ``object.__new__``)
         if seat == h.turn and head[7] < 0:
             # The seat to act, the view nearly every one asked for is.

@@ -251,7 +251,8 @@ def sample_world(
     """A hand state agreeing with ``view`` in everything the seat can see, and with ``model``."""
     model = model or OpponentModel()
     hidden = hidden_cards(view)
-    face_down_hidden = bool(view.discard_pile) and view.discard_pile[-1] is None
+    # Face-down cards the seat did not lay: the top, and after a hand the one under it.
+    face_down_hidden = view.discard_pile.count(None)
     n_opp = view.opponent_hand_size
     if hidden.bit_count() != n_opp + view.stock_size + face_down_hidden:
         raise ValueError("the view does not account for every card")
@@ -263,7 +264,7 @@ def sample_world(
     opponent, rest = _deal_opponent(pool, n_opp - known.bit_count(), known, model, rng)
     if model.meld_free and n_opp:
         opponent, rest = _as_kept(view, opponent, rest, model, rng)
-    face_down = rest.pop() if face_down_hidden else -1
+    face_down = [rest.pop() for _ in range(face_down_hidden)]
 
     seat = view.seat
     h = HandState(rules or rules_of(view), view.dealer, f"world:{rng.getrandbits(64)}")
@@ -271,7 +272,7 @@ def sample_world(
     h.hands[seat] = mask_of(view.hand)
     h.hands[1 - seat] = opponent
     h.stock = rest
-    h.discard_pile = [face_down if c is None else int(c) for c in view.discard_pile]
+    h.discard_pile = [face_down.pop() if c is None else int(c) for c in view.discard_pile]
     h.face_down = view.top_face_down
     h.melds = [rebuilt(m.shape, mask_of(m.cards)) for m in view.melds]
     h.plays = [Play(p.player, p.kind, mask_of(p.cards), p.meld, p.points) for p in view.plays]
@@ -288,6 +289,8 @@ def sample_world(
         and last.kind is PlayKind.PAIR
     )
     h.out = view.went_out
+    # (A seat acts only while a face-down top is the going-out one.)
+    h.down_by = h.out if h.face_down else -1
     h.reshuffled = view.reshuffled
     h.turns = 1
     return h
