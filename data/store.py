@@ -1,7 +1,7 @@
 """The store: every query the bot makes. With ``data.challenges``, ``data.match_saves``,
-``data.settings``, ``data.messages``, ``data.servers``, ``data.records``, ``data.record_reads``
-and ``data.seasons``, the only modules with SQL besides the migrations; the same SQL runs on
-SQLite and PostgreSQL (``data.db``)."""
+``data.settings``, ``data.messages``, ``data.servers``, ``data.records``, ``data.record_reads``,
+``data.seasons`` and ``data.season_claims``, the only modules with SQL besides the migrations;
+the same SQL runs on SQLite and PostgreSQL (``data.db``)."""
 
 from __future__ import annotations
 

@@ -6,9 +6,10 @@ import copy
 
 from tests.helpers import position
 from umtali import Move, MoveKind, RuleSet, Session
-from umtali.ai.coach import Mistake, hint, reason, review
+from umtali.ai.coach import Mistake, hint, review
 from umtali.ai.hard import HardPlayer
 from umtali.ai.normal import NormalPlayer
+from umtali.ai.reasons import reason
 from umtali.ai.resume import seat_history
 from umtali.hand import Phase
 from umtali.i18n import EN, tr_for

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-import cogs.umtali.delivery
 import cogs.umtali.posting
+import cogs.umtali.sending
 from bot import UmtaliBot
 from cogs.umtali.claims import LEASE
 from cogs.umtali.display import redraw_guild
@@ -111,7 +111,7 @@ async def test_what_is_owed_stays_saved_when_the_match_is_let_go_to_be_claimed_a
         tables.append(live.id)
         await drawn(svc, live)
 
-    monkeypatch.setattr(cogs.umtali.delivery, "post_table", broken)
+    monkeypatch.setattr(cogs.umtali.sending, "post_table", broken)
     assert await redraw_guild(svc, live.guild_id) == [live]
     await flush(world)
     assert db_row(db_path, live.id)["unsent"] == "[]"
@@ -125,7 +125,7 @@ async def test_what_is_owed_stays_saved_when_the_match_is_let_go_to_be_claimed_a
     await asyncio.sleep(0.5)  # the worker letting it go ends (its idle event set already)
     assert db_row(db_path, live.id)["resend"], "let go, it saved that nothing was owed"
     # The database answers again: the match, claimed again, is drawn.
-    monkeypatch.setattr(cogs.umtali.delivery, "post_table", counted)
+    monkeypatch.setattr(cogs.umtali.sending, "post_table", counted)
     world.clock.advance(LEASE + 1)
     await svc.check_timers(now=world.clock.now)
     await flush(world)
@@ -162,7 +162,7 @@ async def test_a_retry_taken_up_while_the_worker_sends_stays_saved_until_it_is_s
         await go_on.wait()
         await drawn(*args)
 
-    monkeypatch.setattr(cogs.umtali.delivery, "post_table", held)
+    monkeypatch.setattr(cogs.umtali.sending, "post_table", held)
     svc.delivery.enqueue(live, Batch(table=True))
     await drawing.wait()
     svc.delivery.retry_now()  # the panel's retry, queued behind the table

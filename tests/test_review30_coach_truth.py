@@ -6,8 +6,9 @@ from __future__ import annotations
 from cogs.umtali.coach_work import advise
 from tests.helpers import position
 from umtali import Move, RuleSet, Session
-from umtali.ai.coach import hint, reason
+from umtali.ai.coach import hint
 from umtali.ai.hard import HardPlayer
+from umtali.ai.reasons import reason
 from umtali.ai.resume import dealt_view, player_seed, seat_history
 from umtali.cards import parse_cards
 from umtali.cli_coach import hint_line

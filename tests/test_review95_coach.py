@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from tests.helpers import position
 from umtali import Move, RuleSet, Session
-from umtali.ai.coach import reason
+from umtali.ai.reasons import reason
 from umtali.i18n import EN, tr_for
 from umtali.view import PlayerView
 

@@ -11,8 +11,8 @@ outage not counted either) waits for the match's next delivery. A failure of ano
 (the database, a bug) still failing then lets the match go from memory, to be claimed again
 from the database as a stopped process's match is (``cogs.umtali.owners``).
 
-What goes where: the channel's posts in ``cogs.umtali.posting``, a player's DM panel in
-``cogs.umtali.in_dms``.
+A batch is sent in ``cogs.umtali.sending``. What goes where: the channel's posts in
+``cogs.umtali.posting``, a player's DM panel in ``cogs.umtali.in_dms``.
 """
 
 from __future__ import annotations
@@ -21,20 +21,13 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from cogs.umtali.channel_loss import ChannelLoss
-from cogs.umtali.dms_again import owed, paid, reopened, tried_out, try_again
-from cogs.umtali.failures import GONE, PASSING
-from cogs.umtali.in_dms import channel_lost, send_hand, still_untold
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
-from cogs.umtali.overtaken import Sent, overtaken
-from cogs.umtali.posting import announce, post_table
-from cogs.umtali.retries import TRIES, Retries
+from cogs.umtali.overtaken import overtaken
+from cogs.umtali.sending import Sending
 from cogs.umtali.stray_panels import replaced_meanwhile
-from data.failing import failing_for_now
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
@@ -46,7 +39,7 @@ log = logging.getLogger(__name__)
 CHECK_AT_STOP = 1.0
 
 
-class Delivery(Retries, ChannelLoss):
+class Delivery(Sending):
     def __init__(self, service: MatchService) -> None:
         self.service = service
         self._queues: dict[int, Batch] = {}
@@ -297,143 +290,3 @@ class Delivery(Retries, ChannelLoss):
         except Exception as e:
             log.info("match %d: what its delivery owes could not be saved (%s: %s)", live.id,
                      e.__class__.__name__, e)
-
-    # -- sending --------------------------------------------------------------------------
-
-    async def _send(self, live: LiveMatch, batch: Batch) -> tuple[Batch, Sent | None]:
-        """Send ``batch``; what failed for now and should be tried again, and where the copy
-        had the match as it was sent (None: nothing sent, its holder sends it).
-
-        The table and the hands go before the announcements: the announcements stay saved
-        until posted, and a match with some is brought back at a restart with its table and
-        hands sent again (``Owners.adopt``). Posted first, a bot stopping right after them
-        would leave the table and the panels showing the turn before (or a finished
-        session with no final card) for good."""
-        again = Batch()
-        if await self.service.owners.fell_behind(live):
-            return again, None  # its holder sends what there is to send
-        sent = Sent(live.at())
-        was_lost, was_in = live.channel_lost, live.channel_id
-        if batch.table:
-            await self._to_channel(live, batch, again, table=True)
-        if live.channel_lost and not was_lost:
-            return again, sent  # both hands were just sent, saying where the match went
-        if live.channel_id != was_in:
-            # The channel that refused was one the match had left: brought up to date, it
-            # has queued what it has to send there (or was dropped, held elsewhere).
-            return again, sent
-        if batch.table or batch.question:
-            for listener in self.service.moved_listeners:
-                try:
-                    await listener(live)
-                except Exception as e:  # a question's buttons are a courtesy too
-                    log.warning("match %d: a listener to moves failed (%s: %s)", live.id,
-                                e.__class__.__name__, e)
-        for seat in sorted(batch.hands | live.lost_untold):
-            try:
-                await self._hand(live, seat, announce=batch.announce)
-            except PASSING as e:
-                if failing_for_now(e):
-                    raise  # the database's (out of reach), not the DMs': ``_failed``
-                if self._hand_failed(live, seat, e):
-                    again.hands.add(seat)
-            else:
-                self._tried(live, f"seat {seat}'s DMs", None)
-        if batch.hands:
-            # The players' other panels (an open My hand panel), whoever moved: the computer,
-            # the clock, a resignation.
-            for listener in self.service.hand_listeners:
-                try:
-                    await listener(live)
-                except Exception as e:  # a panel is a courtesy: never stop the delivery
-                    log.warning("match %d: a hand panel could not be refreshed (%s)", live.id, e)
-        if batch.announce and not again.table:
-            # (the table failing for now: announced with it when it is tried again)
-            await self._to_channel(live, batch, again, table=False)
-        elif batch.announce:
-            again.announce = True
-        return again, sent
-
-    async def _to_channel(self, live: LiveMatch, batch: Batch, again: Batch, *,
-                          table: bool) -> None:
-        """The table brought up to date (``table``), or the announcements posted; what
-        failed for now is set in ``again``."""
-        # Where it is sent: a table brought elsewhere meanwhile (``move_to``) leaves the
-        # channel that refuses it unlost.
-        channel = live.channel_id
-        try:
-            if table:
-                await post_table(self.service, live)
-            else:
-                await announce(self.service, live)
-        except GONE as e:
-            self._tried(live, "its channel", None)
-            await self.lose_channel(live, e, channel, turn=batch.announce)
-        except PASSING as e:
-            if failing_for_now(e):
-                # PostgreSQL out of reach (an OSError too): not this channel's failure, to
-                # give it up by; tried again as the database's (``_failed``).
-                raise
-            if self.service.clock_state.outage is not None:
-                # The gateway is down too: the network or Discord, not this channel. Not
-                # counted towards giving it up, which would send every match to DMs.
-                again.announce, again.table = batch.announce, batch.table
-            elif self._tried(live, "its channel", e) < TRIES:
-                again.announce, again.table = batch.announce, batch.table
-            else:
-                await self._give_up_channel(live, channel)
-        else:
-            self._tried(live, "its channel", None)
-
-    async def _hand(self, live: LiveMatch, seat: int, *, announce: bool = False) -> None:
-        """The seat's hand; as a new DM saying the channel was lost if not yet told (that
-        saved with the panel: ``lost_untold``). With the channel lost, a turn's announcement
-        reaches the player to act as a new DM, once (``in_dms.owed_turn``). A seat whose DMs
-        refused the bot is tried there again once a hand (``dms_again``)."""
-        if await try_again(self.service, live, seat):
-            # Reaching them, the panel clears their refusal with its id (``set_dm_message``).
-            await self.send_hand(live, seat, new=True, retry=True,
-                                 note=reopened(self.service.seat_tr(live, seat)))
-            tried_out(live, seat)  # (failing for now, raised: made again at the retry)
-        elif await still_untold(self.service, live, seat):
-            await self.send_hand(live, seat, new=True, lost=True,
-                                 note=channel_lost(self.service.seat_tr(live, seat)))
-        else:
-            await self.send_hand(live, seat, tell_turn=announce)
-        if live.dm_refused[seat] or live.is_computer(seat):
-            live.lost_untold.discard(seat)  # nobody to tell there
-            if owed(live, seat) and not live.channel_lost and not live.over:
-                # Told in the channel that their DMs refused the bot, which failed for now.
-                await self.tell_refused(live, seat)
-        else:
-            paid(live, seat)  # reached since: no longer to be told
-
-    async def send_hand(self, live: LiveMatch, seat: int, *, new: bool = False,
-                        note: str = "", unless: Callable[[], bool] | None = None,
-                        tell_turn: bool = False, named: tuple[object, ...] | None = None,
-                        lost: bool = False, retry: bool = False) -> bool:
-        """The seat's private hand by DM (``cogs.umtali.in_dms``); whether a new panel took
-        its place (``retry``: refused DMs tried again, ``dms_again``). Sent from outside the
-        match's delivery (a warning, the notice after an outage), the copy is checked against
-        the database first, as a delivery's is: one another process moved on is dropped and
-        sends nothing; a panel saved elsewhere since is the seat's, edited (else the replaced
-        one, edited here, would offer moves again, and a look through the DM strip the
-        newer). A new panel (a warning) behind only in where the table is is still sent: the
-        process that brought it elsewhere found the warning claimed, and never sends it."""
-        owners = self.service.owners
-        if self._workers.get(live.id) is not asyncio.current_task() and \
-                await (owners.played_past(live) if new else owners.fell_behind(live)):
-            return False
-        return await send_hand(self.service, live, seat, new=new, note=note, unless=unless,
-                               tell_turn=tell_turn, named=named, lost=lost, retry=retry)
-
-    async def _give_up_channel(self, live: LiveMatch, channel: int) -> None:
-        """The channel has failed for now ``TRIES`` times in a row: lost as if refused, so
-        that the match goes on in DMs, unless that would leave a player unreachable (the match
-        would be abandoned): then what it has to post waits for its next delivery."""
-        if not all(live.is_computer(seat) or not live.dm_refused[seat] for seat in (0, 1)):
-            log.warning("match %d: channel %d has failed %d tries in a row; not tried again "
-                        "until the match's next delivery (a player's DMs are closed)", live.id,
-                        channel, TRIES)
-            return
-        await self._to_dms(live, channel, f"has failed {TRIES} tries in a row")

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-import cogs.umtali.delivery
 import cogs.umtali.posting
+import cogs.umtali.sending
 from cogs.umtali.failures import GONE
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
@@ -79,7 +79,7 @@ def _moved_while_refused(monkeypatch: pytest.MonkeyPatch, meanwhile: Any) -> lis
                 done.append(await meanwhile())
             raise
 
-    monkeypatch.setattr(cogs.umtali.delivery, "post_table", in_flight)
+    monkeypatch.setattr(cogs.umtali.sending, "post_table", in_flight)
     return done
 
 

@@ -1,0 +1,274 @@
+"""Why a move is good, in one line of plain words from what the seat's view shows: the coach's
+hint says it of ``hard``'s move, a review of the move the player should have made
+(``umtali.ai.coach``). Each kind of move has its reasons: a take or a draw, a meld, a discard,
+and the game's score when ``hard`` plays for the game rather than the hand's points.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from umtali.ai import lookahead, policy, stakes
+from umtali.ai.determinize import PARTNERS, OpponentModel, rules_of
+from umtali.ai.heuristics import keep_values, outs, table_outs, usable_now
+from umtali.ai.outlook import Outlook, of_view
+from umtali.cards import format_cards, iter_cards, mask_of
+from umtali.i18n import Text
+from umtali.melds import Meld, PlayKind, classify, play_points
+from umtali.moves import Move, MoveKind
+from umtali.search import after, can_meld_all, meld_options
+from umtali.view import PlayerView
+
+
+def _cards(mask: int) -> str:
+    return format_cards(iter_cards(mask))
+
+
+def reason(
+    view: PlayerView,
+    move: Move,
+    model: OpponentModel | None = None,
+    for_points: Move | None = None,
+    instead: Move | None = None,
+) -> Text:
+    """One line on why ``move`` is a good move on ``view``, from the view alone.
+    ``for_points``: the move ``hard`` would make for points, when ``move`` was chosen for the
+    game instead (``HardPlayer.judge``); the line then says so. ``instead``: the move the
+    player made (a review): a discard's line then speaks of the card they shed."""
+    model = model or OpponentModel()
+    legal = view.legal_moves
+    if len(legal) == 1:
+        return Text.of("it is the only move")
+    if for_points is not None and for_points != move:
+        return _game_reason(view, move, for_points)
+    o = of_view(view, model.known, rules_of(view).optional_melding)
+    if move.kind is MoveKind.TAKE_TWO:
+        return Text.of("take {cards}: both can be melded this turn", cards=_taken(view, move))
+    if move.kind is MoveKind.TAKE:
+        if _meldable(o):
+            return Text.of("take {card}: it can be melded at once", card=_taken(view, move))
+        return Text.of("take {card}: kept in your hand, it is worth more than a card from the "
+                       "stock on average", card=_taken(view, move))
+    if move.kind is MoveKind.DRAW:
+        if o.top >= 0 and not _meldable(o):
+            return Text.of("draw from the stock: {card} on the pile cannot be melded now",
+                           card=_cards(1 << o.top))
+        if o.top >= 0:
+            return Text.of("draw from the stock: melding {card} now would leave you a weaker "
+                           "hand than a card from the stock on average", card=_cards(1 << o.top))
+        return Text.of("draw from the stock: the discard pile offers nothing better")
+    if move.kind in (MoveKind.MELD, MoveKind.EXTEND):
+        return _meld_reason(o, move, legal)
+    return _discard_reason(o, view, move, instead)
+
+
+def _meldable(o: Outlook) -> bool:
+    """Whether the top discard, taken, could be laid this turn: at once, or as a pair going
+    out (5♠ in hand, 5♥ on the pile), which ``usable_now`` leaves out."""
+    bit = 1 << o.top
+    return usable_now(o.top, o) or can_meld_all(o.hand | bit, o.melds, bit, o.optional)
+
+
+def _taken(view: PlayerView, move: Move) -> str:
+    """The cards ``take`` or ``take 2`` takes, named: the move itself names none."""
+    pile = view.discard_pile
+    return _cards(mask_of(c for c in pile[-2 if move.kind is MoveKind.TAKE_TWO else -1:]
+                          if c is not None))
+
+
+def _game_reason(view: PlayerView, move: Move, other: Move) -> Text:
+    """Why ``move`` rather than ``other``, the move for points: the game's score."""
+    lead = stakes.game_lead(view)
+    mine, theirs = view.hand_points[view.seat], view.hand_points[1 - view.seat]
+    if mine != theirs:
+        # The game's score on the panel leaves out the hand in play: the standing that decides
+        # the game counts what this hand has laid so far (17 ahead before it, 13 behind now).
+        why = _standing_now(lead + mine - theirs)
+    elif lead < 0:
+        why = Text.plural(
+            "you trail by {count} point and this is the game's last hand: this wins the game "
+            "more often",
+            "you trail by {count} points and this is the game's last hand: this wins the game "
+            "more often", -lead)
+    elif lead > 0:
+        why = Text.plural(
+            "you lead by {count} point and this is the game's last hand: this loses the game "
+            "less often",
+            "you lead by {count} points and this is the game's last hand: this loses the game "
+            "less often", lead)
+    else:
+        why = Text.of("the game is level and this hand may decide it: this wins the game more "
+                      "often")
+    return _for_the_game(view, move, other, why)
+
+
+def _standing_now(lead: int) -> Text:
+    """The seat's lead in the game with the points laid in the hand so far."""
+    if lead < 0:
+        return Text.plural(
+            "with this hand's melds so far you trail by {count} point, and this is the game's "
+            "last hand: this wins the game more often",
+            "with this hand's melds so far you trail by {count} points, and this is the game's "
+            "last hand: this wins the game more often", -lead)
+    if lead > 0:
+        return Text.plural(
+            "with this hand's melds so far you lead by {count} point, and this is the game's "
+            "last hand: this loses the game less often",
+            "with this hand's melds so far you lead by {count} points, and this is the game's "
+            "last hand: this loses the game less often", lead)
+    return Text.of("with this hand's melds so far the game is level, and this hand may decide "
+                   "it: this wins the game more often")
+
+
+def _for_the_game(view: PlayerView, move: Move, other: Move, why: Text) -> Text:
+    if move.kind is MoveKind.DISCARD:
+        return Text.of("discard {card} rather than {other}: {why}", card=_cards(move.cards),
+                       other=_cards(other.cards), why=why)
+    if move.kind is MoveKind.DRAW:
+        return Text.of("draw from the stock rather than take {card}: {why}",
+                       card=_taken(view, other), why=why)
+    return Text.of("take {card} rather than draw from the stock: {why}", card=_taken(view, move),
+                   why=why)
+
+
+def _meld_reason(o: Outlook, move: Move, legal: Sequence[Move]) -> Text:
+    if move.kind is MoveKind.MELD and classify(move.cards) is PlayKind.PAIR:
+        return Text.of("lay the pair to go out")
+    memo: dict[tuple[int, tuple[Meld, ...]], tuple[int, int]] = {}
+    mine, left = _turn(o, move, memo)
+    if left <= 1:
+        return Text.of("this meld lets you go out this turn")
+    lays = [m for m in legal if m.kind in (MoveKind.MELD, MoveKind.EXTEND)]
+    # Only a meld that takes a card of ``move`` is given up by laying it: any other goes down
+    # in the same turn, after it (``hard``'s search may lay 4♣ 5♣ 6♣ 7♣ keeping 7♠ 7♦, where
+    # 4♣ 5♣ 6♣ with 7♠ 7♦ 7♣ lay more). Each side's points are its whole turn's, at best.
+    rivals = [(*_turn(o, m, memo), m) for m in lays if m != move and m.cards & move.cards]
+    # Going out first: a pair that ends the turn lays few points, and gives more than points.
+    out = [m for _, fewest, m in rivals if fewest <= 1]
+    if out:
+        return Text.of("lay {cards} rather than {other}: played out over many guesses at the "
+                       "cards you cannot see, the hand ends better for you on average, though "
+                       "{other} lets you go out this turn", cards=_lay(move, o),
+                       other=_lay(out[0], o))
+    most, _, rival = max(rivals, key=lambda r: r[0], default=(mine, left, move))
+    if most > mine:
+        return Text.plural(
+            "lay {cards} rather than {other}: played out over many guesses at the cards you "
+            "cannot see, the hand ends better for you on average, though a turn with {other} "
+            "lays {count} point against {mine}",
+            "lay {cards} rather than {other}: played out over many guesses at the cards you "
+            "cannot see, the hand ends better for you on average, though a turn with {other} "
+            "lays {count} points against {mine}",
+            most, cards=_lay(move, o), other=_lay(rival, o), mine=mine)
+    if any(_turn(o, m, memo)[0] > mine for m in lays):
+        # A richer turn that gives up no card of ``move`` but lays it in another order.
+        return Text.of("lay {cards}: played out over many guesses at the cards you cannot see, "
+                       "the hand ends better for you on average", cards=_lay(move, o))
+    if len(lays) > 1 and policy._apart(lays) and not o.optional:
+        # Compulsory melding, no two melds sharing a card: each goes down, whatever the order.
+        return Text.plural("lay all your melds: {count} point", "lay all your melds: {count} "
+                           "points", mine)
+    return Text.plural("of the melds on offer, this one starts the richest turn: {count} point",
+                       "of the melds on offer, this one starts the richest turn: {count} points",
+                       mine)
+
+
+def _lay(move: Move, o: Outlook) -> Text | str:
+    """A meld or extension named in a line: "J♥ on J♣", "J♥ alone" (a jack is laid either
+    way), "2♠ 3♠ 4♠"."""
+    cards = _cards(move.cards)
+    if move.kind is MoveKind.EXTEND:
+        meld = next(m for m in o.melds if m.cards & (1 << move.target))
+        return Text.of("{cards} on {meld}", cards=cards, meld=_cards(meld.cards))
+    if classify(move.cards) is PlayKind.JACK:
+        return Text.of("{card} alone", card=cards)
+    return cards
+
+
+def _turn(o: Outlook, move: Move, memo: dict[tuple[int, tuple[Meld, ...]], tuple[int, int]],
+          ) -> tuple[int, int]:
+    """The most points a turn that lays ``move`` first can lay, and the fewest cards it can
+    leave in the hand (each at best, perhaps by different series of melds)."""
+    option = policy.option_of(move, o.melds)
+    points, left = _rest_of_turn(*after(o.hand, o.melds, option), o.optional, memo)
+    return play_points(option[0], option[1]) + points, left
+
+
+def _rest_of_turn(hand: int, melds: tuple[Meld, ...], optional: bool,
+                  memo: dict[tuple[int, tuple[Meld, ...]], tuple[int, int]],
+                  ) -> tuple[int, int]:
+    """``_turn`` from a hand and table: every series of melds searched (a hand holds a few
+    melds at most), the positions met again remembered."""
+    key = (hand, melds)
+    known = memo.get(key)
+    if known is not None:
+        return known
+    most, fewest = 0, hand.bit_count()
+    for kind, cards, index in meld_options(hand, melds, optional):
+        points = play_points(kind, cards)
+        if kind is PlayKind.PAIR:
+            # Nothing follows a pair but the last card's discard.
+            further, left = 0, (hand & ~cards).bit_count()
+        else:
+            further, left = _rest_of_turn(*after(hand, melds, (kind, cards, index)), optional,
+                                          memo)
+        most, fewest = max(most, points + further), min(fewest, left)
+    memo[key] = most, fewest
+    return most, fewest
+
+
+def _discard_reason(o: Outlook, view: PlayerView, move: Move,
+                    instead: Move | None = None) -> Text:
+    card = move.card
+    # The card the player shed in its place (a review): the line weighs the two.
+    shed = instead if instead is not None and instead.kind is MoveKind.DISCARD and \
+        instead.card != card else None
+    if o.hand.bit_count() == 1:
+        return Text.of("lay your last card face down: the opponent cannot take it")
+    name = _cards(move.cards)
+    if o.last_turn:
+        return Text.of("discard {card}: the opponent went out, and the points left in your hand "
+                       "now score for them", card=name)
+    usual = policy.choose(o, view.legal_moves)
+    if usual.kind is MoveKind.DISCARD and usual.card != card:
+        ahead = lookahead.choose_discard(o, view.legal_moves)
+        if ahead.card != card:
+            # Neither ``normal``'s card nor the look ahead's: ``hard``'s search overruled both
+            # (``HardPlayer.discard_budget``).
+            return Text.of("discard {card} rather than {other}: played out over many guesses at "
+                           "the cards you cannot see, the hand ends better for you on average",
+                           card=name, other=_cards((shed or ahead).cards))
+        return Text.of("discard {card} rather than {other}: on average over the cards you may "
+                       "draw next, the cards left in your hand are worth more", card=name,
+                       other=_cards((shed or usual).cards))
+    beyond = table_outs(o.melds)
+    live = o.live
+    # What each card kept waits for once ``card`` is shed: not a card that would meld it only
+    # with ``card`` (keep 4♠ shedding 3♠: 5♠ alone melds nothing).
+    rest = o.hand & ~(1 << card)
+    waiting = {c: outs(c, rest, beyond) & live for c in iter_cards(rest)}
+    values = keep_values(o, o.hand)
+    hopes = [c for c, w in waiting.items() if w]
+    if hopes:
+        # The card shed instead, if it was waiting for one: else the likeliest hope kept.
+        best = shed.card if shed is not None and waiting.get(shed.card) else max(
+            hopes, key=lambda c: (values[c], c))
+        kept = (1 << best) | (PARTNERS[best] & rest)
+        need = waiting[best]
+        if not outs(best, rest, {}) & live:
+            # It melds only through the table (no card still unseen melds it from the hand):
+            # an out goes on a table meld, and it after.
+            meld = max(o.melds, key=lambda m: ((m.accepts & need).bit_count(), m.cards))
+            need &= meld.accepts
+            return Text.plural("keep {kept}: {outs}, still unseen, would go on {meld}, and "
+                               "{kept} after it",
+                               "keep {kept}: {outs}, still unseen, would go on {meld}, and "
+                               "{kept} after either",
+                               need.bit_count(), kept=_cards(1 << best), outs=_cards(need),
+                               meld=_cards(meld.cards))
+        return Text.plural("keep {kept}: {outs} is still unseen",
+                           "keep {kept}: {outs} are still unseen",
+                           need.bit_count(), kept=_cards(kept), outs=_cards(need))
+    if not outs(card, o.hand, beyond) & live:
+        return Text.of("discard {card}: no card still unseen would meld it", card=name)
+    return Text.of("discard {card}: it is the card least worth keeping", card=name)
