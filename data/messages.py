@@ -74,6 +74,35 @@ class MessageQueries:
                  match_id, at, table or 0, int(lost), version))
             return cur.rowcount == 1
 
+    async def note_table_posted(self, match_id: int, channel_id: int, now: float,
+                                every: float) -> float:
+        """A player posts the match's live table again in its own channel ``channel_id`` at
+        ``now`` (``/umtali table``): noted, and 0, unless a table was posted so there less
+        than ``every`` seconds before: then the seconds still to wait, nothing noted. Checked
+        and noted in one statement: two commands racing cannot both pass. A match whose
+        channel is lost, or in another channel by now, is never held back (0, nothing
+        noted): the table brought where the players are."""
+        async with self.db.transaction() as c:
+            cur = await c.execute(
+                "UPDATE matches SET table_posted_at = ? WHERE id = ? AND channel_id = ? "
+                "AND channel_lost = 0 AND table_posted_at <= ?",
+                (now, match_id, channel_id, now - every))
+            if cur.rowcount == 1:
+                return 0.0
+            row = await c.fetchone("SELECT channel_id, channel_lost, table_posted_at FROM "
+                                   "matches WHERE id = ?", (match_id,))
+        if row is None or row["channel_id"] != channel_id or row["channel_lost"]:
+            return 0.0
+        # (a clock set back since the last post waits ``every`` at most)
+        return min(every, float(row["table_posted_at"]) + every - now)
+
+    async def unnote_table_posted(self, match_id: int, noted: float) -> None:
+        """The post noted at ``noted`` (``note_table_posted``) never went out: the next one
+        is not held back by it."""
+        async with self.db.transaction() as c:
+            await c.execute("UPDATE matches SET table_posted_at = 0 WHERE id = ? AND "
+                            "table_posted_at = ?", (match_id, noted))
+
     async def set_channel_lost(self, match_id: int, channel_id: int,
                                saved: AsSaved | None = None) -> tuple[bool, bool] | None:
         """The match's channel ``channel_id`` refused the bot for good: what was waiting to be

@@ -267,6 +267,12 @@ MIGRATIONS: Final[tuple[tuple[str | Variant, ...], ...]] = (
         """ALTER TABLE matches ADD COLUMN stood_on REAL""",
         """ALTER TABLE matches ADD COLUMN stood_owed REAL NOT NULL DEFAULT 0""",
     ),
+    # 27: when a player last posted the live table again in the match's own channel
+    # (``/umtali table``, by the bot's clock; 0: never), for the limit on those posts, kept
+    # here as the challenges' limits are: whichever process answers the command reads it.
+    (
+        """ALTER TABLE matches ADD COLUMN table_posted_at REAL NOT NULL DEFAULT 0""",
+    ),
 )
 
 

@@ -25,6 +25,7 @@ from cogs.umtali.pictures.cache import PictureCache
 from cogs.umtali.play_panel import MAX_BUTTONS, hand_panel
 from cogs.umtali.retries import FAILURES_LOGGED, RETRY_FIRST, RETRY_MAX, TRIES
 from cogs.umtali.rules_text import PAGES, pages
+from cogs.umtali.tables import TABLE_AGAIN
 from cogs.umtali.time_control import PRESETS, time_control
 from data.challenges import Limits
 from data.db import BUSY_TIMEOUT
@@ -129,6 +130,7 @@ def test_the_figures_quoted_are_the_codes() -> None:
     assert "at most 3 open challenges per member, one challenge every 20\n  seconds and one " \
            "practice session every 30 seconds" in README
     assert PER_PAGE == 10 and "ten a page" in README
+    assert TABLE_AGAIN == 60 and "once a minute per match" in README
     assert GuildSettings(guild_id=1).turn_timer == 5 * 60 and "(default 5 minutes;" in README
     assert MAX_NAME == 32 and MAX_ECHO == 100
     assert "at most 32" in README and "cut to 100" in README

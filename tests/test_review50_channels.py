@@ -27,6 +27,7 @@ from simcord.enums import OverwriteType
 
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.pictures import TABLE_FILE
+from cogs.umtali.tables import TABLE_AGAIN
 from tests.discord_helpers import World, custom_ids, flush, play, start_match, thread_of
 from umtali.players import GreedyPlayer
 
@@ -154,9 +155,11 @@ async def test_the_table_asked_again_where_attach_files_was_taken_away_comes_as_
     assert live.table_message_id != old and not live.channel_lost
     table = next(m for m in thread.history() if m.id == live.table_message_id)
     assert table.attachments == [] and table.embeds[0].fields
-    # Attach Files given back, the table asked again carries its picture.
+    # Attach Files given back, the table asked again (past the limit on posting it again)
+    # carries its picture.
     _files(world, True)
     await world.env.settle()
+    world.clock.advance(TABLE_AGAIN)
     r = await world.alice.slash(thread, "umtali table")
     assert r.acknowledged and not r.ephemeral, _said(r)
     await flush(world)

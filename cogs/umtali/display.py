@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING
 import discord
 
 from cogs.umtali.access import service, tr_of
-from cogs.umtali.hand_panels import refresh_dm, refresh_pane
+from cogs.umtali.hand_panels import panes, refresh_dm, refresh_pane
 from cogs.umtali.in_time import answer, in_time
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
+from cogs.umtali.prefs import Changed
 from umtali.i18n import EN, Tr
 
 if TYPE_CHECKING:
@@ -76,23 +77,70 @@ async def redraw_guild(svc: MatchService, guild_id: int) -> list[LiveMatch]:
     it would put an older position back over the one that process shows."""
     queued = []
     for live in [m for m in svc.matches.values() if m.guild_id == guild_id and not m.over]:
-        try:
-            held = await svc.owners.leases.holder(live.id) == svc.owners.name
-        except Exception as e:  # its next move shows the new look all the same
-            log.warning("match %d: not redrawn in the server's new look (%s: %s)", live.id,
-                        e.__class__.__name__, e)
-            continue
-        if held and svc.matches.get(live.id) is live and not live.over:
+        if await _held(svc, live, "the server's new look"):
             live.dm_shown = [None, None]  # the same version, drawn anew
             svc.delivery.enqueue(live, Batch(table=True, hands={0, 1}))
             queued.append(live)
     return queued
 
 
+async def _held(svc: MatchService, live: LiveMatch, look: str) -> bool:
+    """Whether ``live`` is still the copy of its match held here, in play (read: another
+    process may have taken it since the last renewal)."""
+    try:
+        held = await svc.owners.leases.holder(live.id) == svc.owners.name
+    except Exception as e:  # its next move shows the new look all the same
+        log.warning("match %d: not redrawn in %s (%s: %s)", live.id, look,
+                    e.__class__.__name__, e)
+        return False
+    return held and svc.matches.get(live.id) is live and not live.over
+
+
+async def redraw_members(svc: MatchService, members: frozenset[int]) -> None:
+    """Members' own look (language, pictures, colours, hand order) changed through another
+    process (read at lease renewal): their DM panels in the matches held here, and their
+    open "My hand" panels this process answered (only it has their tokens, wherever the
+    match is held), drawn again now, not at the next move."""
+    for live in [m for m in svc.matches.values() if not m.over]:
+        seats = {s for s in (0, 1) if live.player_ids[s] in members}
+        if seats and await _held(svc, live, "a player's new look"):
+            for seat in seats:
+                live.dm_shown[seat] = None  # the same version, drawn anew
+            svc.delivery.enqueue(live, Batch(hands=seats))
+    await _refresh_panes(svc, [key for key, pane in panes(svc.client).panes.items()
+                               if pane.interaction.user.id in members])
+
+
+async def _refresh_panes(svc: MatchService, keys: list[tuple[int, int]]) -> None:
+    """The open "My hand" panels known here of these (match, seat), drawn again as their
+    matches are as saved (held here or not)."""
+    for match_id, seat in keys:
+        try:
+            live = await svc.lookup(match_id)
+        except Exception as e:  # its next edit shows the new look all the same
+            log.warning("match %d: seat %d's open panel not redrawn in a new look (%s: %s)",
+                        match_id, seat, e.__class__.__name__, e)
+            continue
+        if live is not None:
+            await refresh_pane(svc.client, live, seat)
+
+
+async def redraw_changed(svc: MatchService, changed: Changed) -> None:
+    """What a lease renewal read changed through another process, drawn again: run after
+    the renewal, beside it (its reads may wait on a busy database; the renewals may not)."""
+    await svc.prefs.tell(changed)
+    if changed.members:
+        await redraw_members(svc, changed.members)
+
+
 def watch_guild_looks(svc: MatchService) -> Callable[[int], Awaitable[object]]:
     """A server's look changed through another process (read at lease renewal): its matches
     held here are drawn again too. The listener, to be removed when the extension unloads."""
     async def redrawn(guild_id: int) -> None:
-        await redraw_guild(svc, guild_id)
+        queued = {live.id for live in await redraw_guild(svc, guild_id)}
+        # The open "My hand" panels too, as the admin's own process does (``admin.settings``):
+        # of the matches queued, and those this process answered on the server.
+        await _refresh_panes(svc, [key for key, pane in panes(svc.client).panes.items()
+                                   if key[0] in queued or pane.interaction.guild_id == guild_id])
     svc.prefs.look_listeners.append(redrawn)
     return redrawn

@@ -26,6 +26,7 @@ from cogs.umtali.alive import Notes, held_since, notes_of, owed_key, owed_of
 from cogs.umtali.claims import LEASE, Claims
 from cogs.umtali.clock import GRACE
 from cogs.umtali.clock_state import held_from
+from cogs.umtali.display import redraw_changed
 from cogs.umtali.give_back import show_clock
 from cogs.umtali.held_elsewhere import notes_before, owe_taken, still_again
 from cogs.umtali.in_dms import owe_at_bring_in
@@ -129,6 +130,11 @@ class Owners:
                     log.info("match %d: now held by another process", match_id)
                     self.drop(live)
             await self.catch_up()
+        if not self._stopped and (changed := self.svc.prefs.take_changed()):
+            # Drawn again out of the lock, beside it: the redraws read the database (each
+            # match's holder, a panel's match), which may be busy; the renewals go on.
+            self.svc.beside.start(redraw_changed(self.svc, changed), None,
+                                  "redraw in a new look")
         if not self._stopped and (self.sweeping is None or self.sweeping.done()):
             # In a task of its own, out of the lock: its reads slow, the renewals go on.
             self.sweeping = asyncio.create_task(self.sweep(), name=f"{self.name}: sweep")
@@ -179,6 +185,9 @@ class Owners:
         self._beside = self.sweeping = None
         async with self._renewing:
             pass  # a renewal of the tick's under way is over
+        # A redraw such a renewal began beside it (``redraw_changed``) after the service
+        # closed its tasks beside: closed too, the database about to close.
+        await self.svc.beside.close()
 
     async def _renew_beside(self, every: float) -> None:
         while True:

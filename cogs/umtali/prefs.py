@@ -10,7 +10,8 @@ any other, which a player's click in a DM may bring the match to (``learn_langua
 
 With several processes on one database, a choice saved through one reaches the others at their
 next lease renewal (``catch_up``, every few seconds): the servers' settings when their stamp
-moved, and the rows of only the members whose choices changed since.
+moved, and the rows of only the members whose choices changed since. What then looks different
+is drawn again after the renewal, out of its lock (``take_changed``, ``tell``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,19 @@ from data.models import MemberPrefs
 from data.settings import Stamps
 from data.store import Store
 from umtali.i18n import ENGLISH, Tr, language_of, tr_for
+
+
+@dataclasses.dataclass(frozen=True)
+class Changed:
+    """What a ``catch_up`` found another process changed: the servers whose matches look
+    different (language, pictures), and the members whose own panels do (language, pictures,
+    colours, hand order)."""
+
+    guilds: tuple[int, ...] = ()
+    members: frozenset[int] = frozenset()
+
+    def __bool__(self) -> bool:
+        return bool(self.guilds or self.members)
 
 
 class Preferences:
@@ -48,6 +62,12 @@ class Preferences:
         #: Told of each server whose look (language, pictures) ``catch_up`` found changed by
         #: another process: its matches held here are drawn again (``cogs.umtali.display``).
         self.look_listeners: list[Callable[[int], Awaitable[object]]] = []
+        #: Told of the members whose own look ``catch_up`` found changed by another process.
+        self.member_listeners: list[Callable[[frozenset[int]], Awaitable[object]]] = []
+        #: What ``catch_up`` found changed and nobody took yet (``take_changed``): kept as
+        #: soon as memory has it, so that a read failing after it loses no redraw.
+        self._untold_guilds: list[int] = []
+        self._untold_members: set[int] = set()
 
     async def load(self) -> None:
         # Stamped first: a change saved while loading is read again at the first catch-up.
@@ -63,7 +83,9 @@ class Preferences:
         """Read again what another process saved since the last read: every server's look
         if any server's settings changed (a server set back to its own locale, unheard here:
         that locale as last seen, ``learn_language``), the choices of the members who changed
-        theirs. A failed read raises, nothing noted: the next call reads it all again."""
+        theirs. What now looks different is kept for ``take_changed`` (not told here: the
+        lease renewal calls this under its lock, and the redraws read the database). A failed
+        read raises, nothing noted: the next call reads it all again."""
         if self._saved_meanwhile is not None:
             return  # one is reading already
         self._saved_meanwhile, self._guilds_saved_meanwhile = set(), set()
@@ -78,17 +100,14 @@ class Preferences:
                         # here (a server this process does not hear from): as last seen, read
                         # now (what start-up read may lack it, or be older). Else English.
                         await self.learn_language(guild_id)
-                changed_looks = []
                 for guild_id, (language, pictures) in looks.items():
                     if guild_id not in self._guilds_saved_meanwhile:
                         was = self.guild_look(guild_id)
                         self._guild_language(guild_id, language)
                         self._guild_pictures(guild_id, pictures)
-                        if self.guild_look(guild_id) != was:
-                            changed_looks.append(guild_id)
-                for guild_id in changed_looks:
-                    for listener in self.look_listeners:
-                        await listener(guild_id)
+                        if self.guild_look(guild_id) != was and \
+                                guild_id not in self._untold_guilds:
+                            self._untold_guilds.append(guild_id)
                 # As for the members below: a server passed over is read again next time.
                 if not self._guilds_saved_meanwhile:
                     self._stamps = dataclasses.replace(self._stamps, settings=now.settings)
@@ -96,7 +115,10 @@ class Preferences:
                 changed = await self.store.prefs_changed_since(self._stamps.prefs)
                 for prefs in changed:
                     if prefs.user_id not in self._saved_meanwhile:
+                        before = self.of(prefs.user_id)
                         self._keep(prefs)
+                        if self.of(prefs.user_id) != before:
+                            self._untold_members.add(prefs.user_id)
                 # Noted as it was before the rows were read: a row changed since is read
                 # again next time. A row passed over may be older than the save here, or
                 # newer: all are read again next time, when no save is in the way.
@@ -104,6 +126,22 @@ class Preferences:
                     self._stamps = dataclasses.replace(self._stamps, prefs=now.prefs)
         finally:
             self._saved_meanwhile = None
+
+    def take_changed(self) -> Changed:
+        """What the catch-ups found changed since this was last taken, to be told (``tell``)."""
+        changed = Changed(tuple(self._untold_guilds), frozenset(self._untold_members))
+        self._untold_guilds, self._untold_members = [], set()
+        return changed
+
+    async def tell(self, changed: Changed) -> None:
+        """Tell the listeners what ``catch_up`` found changed (each server's, then the
+        members'), one after another."""
+        for guild_id in changed.guilds:
+            for listener in list(self.look_listeners):
+                await listener(guild_id)
+        if changed.members:
+            for on_members in list(self.member_listeners):
+                await on_members(changed.members)
 
     # -- members ----------------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
+import math
 
 import discord
 
@@ -29,12 +30,17 @@ from cogs.umtali.panels import table_panel
 from cogs.umtali.permissions import missing_here, not_in_thread, refusal, sees
 from cogs.umtali.records import may_post
 from cogs.umtali.retiring import BROUGHT, retire, table_link
-from cogs.umtali.service import TableMoved, TableTooLate
+from cogs.umtali.service import MatchService, TableMoved, TableTooLate
 from cogs.umtali.showing import table_of
 from cogs.umtali.time_out import ask_again_if_deleted
 from umtali.i18n import EN, Tr
 
 log = logging.getLogger(__name__)
+
+#: Seconds within which a player's table is not posted again in its own channel: each post is
+#: a new public message (the old one edited to point at it), and a minute holds a move or two.
+#: A table scrolled out of sight that soon is a click away through the link the refusal gives.
+TABLE_AGAIN = 60.0
 
 def snapshot_note(live: LiveMatch, tr: Tr = EN) -> str:
     if live.channel_lost or live.table_message_id is None:
@@ -85,10 +91,39 @@ async def post_table(interaction: discord.Interaction) -> None:
         await answer(interaction, tr("{name} can't see this channel: bring the table to a "
                                      "channel you both can see.", name=hidden))
         return
+    noted = None
+    if not live.channel_lost:
+        # Posted again in its own channel: each post is a new public message, so no more
+        # often than ``TABLE_AGAIN`` (kept in the database: any process may answer).
+        noted = svc.clock()
+        wait = await in_time(interaction, svc.store.note_table_posted(
+            live.id, live.channel_id, noted, TABLE_AGAIN))
+        if wait > 0:
+            await answer(interaction, tr("The table was posted again a moment ago: the live "
+                                         "table is {link}. You can post it again in {seconds} "
+                                         "s.", link=table_link(live),
+                                         seconds=max(1, math.ceil(wait))))
+            # What the player may have come for all the same: the question beside the
+            # table, deleted since it was asked, is asked again.
+            await ask_again_if_deleted(svc, live)
+            return
+    await _posted(interaction, live, noted)
+
+
+async def _posted(interaction: discord.Interaction, live: LiveMatch,
+                  noted: float | None) -> None:
+    """Post the live table of ``live`` in the interaction's channel, and move the match
+    there (from the table before, or from its lost channel). ``noted``: when this post was
+    noted against the limit (``note_table_posted``), taken back if it fails."""
+    svc = service(interaction.client)
     table = await svc.table_message(live).drawn()
-    message = await post_public(interaction, **table.send(),
-                                view=table_panel(live.id, svc.public_tr(live)),
-                                allowed_mentions=NO_MENTIONS)
+    try:
+        message = await post_public(interaction, **table.send(),
+                                    view=table_panel(live.id, svc.public_tr(live)),
+                                    allowed_mentions=NO_MENTIONS)
+    except Exception:
+        await _unnote(svc, live, noted)
+        raise
     was_lost = live.channel_lost
     try:
         old = await svc.move_to(live, message.channel.id, message.id)
@@ -108,6 +143,7 @@ async def post_table(interaction: discord.Interaction) -> None:
         # the live table the database has.
         with contextlib.suppress(discord.HTTPException, *PASSING):
             await message.delete()
+        await _unnote(svc, live, noted)
         raise
     # A move made while this was posted is shown on the new table too; the DM panels no
     # longer need to carry the table once the match has a channel again.
@@ -116,6 +152,14 @@ async def post_table(interaction: discord.Interaction) -> None:
         await retire(interaction.client, live, old)
     # The question beside the table, if it was deleted since it was asked, is asked again.
     await ask_again_if_deleted(svc, live)
+
+
+async def _unnote(svc: MatchService, live: LiveMatch, noted: float | None) -> None:
+    """The post noted at ``noted`` is not there (not posted, or not known to be; or taken
+    down): the player may try again at once rather than wait on a table they never saw."""
+    if noted is not None:
+        with contextlib.suppress(Exception):  # (the database failing: a minute's wait at most)
+            await svc.store.unnote_table_posted(live.id, noted)
 
 
 async def _hidden_from(interaction: discord.Interaction, live: LiveMatch) -> str | None:

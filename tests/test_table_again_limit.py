@@ -1,0 +1,106 @@
+"""``/umtali table`` in the match's own channel posts the live table again, each time a new
+public message: no more than once in ``TABLE_AGAIN`` seconds per match, whichever player asks.
+The refusal is private, links the live table and leaves everything as it was. Bringing a match
+whose channel was lost to a channel is never held back by it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from simcord import assert_error
+
+from cogs.umtali.tables import TABLE_AGAIN
+from tests.discord_helpers import World, custom_ids, flush, play, start_match, thread_of
+from tests.test_faults_channel import _lose_thread
+from umtali.players import GreedyPlayer
+
+
+def _live_tables(world: World, match_id: int, channel: Any) -> list[int]:
+    button = f"umtali:m:{match_id}:hand"
+    return [m.id for m in channel.history() if button in custom_ids(m)]
+
+
+async def _posted_again(world: World, actor: Any, channel: Any) -> Any:
+    r = await actor.slash(channel, "umtali table")
+    assert not r.ephemeral and r.response is not None, r.response
+    await flush(world)
+    return r.response
+
+
+async def test_the_table_is_posted_again_once_a_minute_per_match(world: World) -> None:
+    live = await start_match(world)
+    svc = world.bot.matches
+    assert svc is not None
+    thread = thread_of(world, live)
+    first = await _posted_again(world, world.alice, thread)
+    assert live.table_message_id == first.id
+    world.clock.advance(TABLE_AGAIN - 1)
+    # Again within the minute, by either player: refused privately, with a link to it.
+    for actor in (world.alice, world.bob):
+        before = len(list(thread.history()))
+        refused = await actor.slash(thread, "umtali table")
+        assert refused.ephemeral, refused.response
+        said = str(refused.response.content)
+        assert "posted again a moment ago" in said and "in 1 s" in said, said
+        assert f"/{thread.id}/{first.id}" in said, said
+        assert len(list(thread.history())) == before, "a table was posted all the same"
+    await flush(world)
+    assert live.table_message_id == first.id
+    assert _live_tables(world, live.id, thread) == [first.id]
+    saved = await svc.store.match(live.id)
+    assert saved is not None and saved.table_message_id == first.id
+    # A minute after the last post it goes again, and so is held back again.
+    world.clock.advance(1)
+    second = await _posted_again(world, world.bob, thread)
+    assert live.table_message_id == second.id != first.id
+    assert _live_tables(world, live.id, thread) == [second.id]
+    assert (await world.alice.slash(thread, "umtali table")).ephemeral
+
+
+async def test_the_refusal_speaks_russian(world: World, locales: dict[int, str]) -> None:
+    live = await start_match(world)
+    thread = thread_of(world, live)
+    await _posted_again(world, world.alice, thread)
+    locales[world.bob.id] = "ru"
+    refused = await world.bob.slash(thread, "umtali table")
+    assert refused.ephemeral
+    said = str(refused.response.content)
+    assert said.startswith("Стол только что выложили заново") and "через 60 с" in said, said
+
+
+async def test_a_table_brought_back_from_a_lost_channel_is_never_held_back(
+        world: World) -> None:
+    live = await start_match(world)
+    thread = thread_of(world, live)
+    await _posted_again(world, world.alice, thread)
+    _lose_thread(world, live)
+    seat = live.session.to_act
+    while live.session.to_act == seat:
+        await play(world, live, GreedyPlayer().choose(live.session.view(seat)))
+    await flush(world)
+    assert live.channel_lost
+    # Within the minute: brought to the channel the players are in, twice over.
+    moved = await world.alice.slash(world.channel, "umtali table")
+    assert not moved.ephemeral and live.channel_id == world.channel.id
+    assert live.table_message_id == moved.response.id and not live.channel_lost
+
+
+async def test_a_post_that_failed_holds_nothing_back(
+        world: World, caplog: pytest.LogCaptureFixture) -> None:
+    live = await start_match(world)
+    thread = thread_of(world, live)
+    old = live.table_message_id
+    # Discord refuses the post: nothing shown, and the player may ask again at once.
+    world.env.inject_error("POST", "/interactions/*/callback", status=400, code=50035,
+                           message="Invalid Form Body", times=1)
+    await world.alice.slash(thread, "umtali table")
+    await flush(world)
+    assert_error(world.env, contains="Invalid Form Body")
+    for record in caplog.records:
+        if "unhandled" in record.getMessage():
+            record.expected = True  # the post refused, as meant
+    assert live.table_message_id == old
+    assert _live_tables(world, live.id, thread) == [old]
+    posted = await _posted_again(world, world.alice, thread)
+    assert live.table_message_id == posted.id != old
