@@ -5,7 +5,8 @@ Both read only the practice player's own views (``cogs.umtali.coach_work``) and 
 computer's worker pool (``cogs.umtali.thinking``), never on the event loop. Neither can hurt the
 match: a review that fails (workers dying, the bot stopping) is logged at WARNING at most
 and skipped (refused by DMs the player closed, the seat is taken for closed, as a refused
-panel makes it); a hint that fails says so to the player alone. Rated matches have no
+panel makes it; failing for now, a 5xx or the network, it is sent again a few times over
+some minutes first); a hint that fails says so to the player alone. Rated matches have no
 coach: their panels offer no Hint, and a click forged for one is refused.
 """
 
