@@ -5,7 +5,8 @@ Both read only the practice player's own views (``cogs.umtali.coach_work``) and 
 computer's worker pool (``cogs.umtali.thinking``), never on the event loop. Neither can hurt the
 match: a review that fails (workers dying, the bot stopping) is logged at WARNING at most
 and skipped (refused by DMs the player closed, the seat is taken for closed, as a refused
-panel makes it); a hint that fails says so to the player alone. Rated matches have no
+panel makes it; failing for now, a 5xx or the network, it is sent again a few times over
+some minutes first); a hint that fails says so to the player alone. Rated matches have no
 coach: their panels offer no Hint, and a click forged for one is refused.
 """
 
@@ -27,6 +28,7 @@ from cogs.umtali.coach_work import (
     lessons,
     seat_record,
 )
+from cogs.umtali.failures import PASSING
 from cogs.umtali.ids import custom_ids, id_of
 from cogs.umtali.in_time import answer, defer, in_time
 from cogs.umtali.live import LiveMatch
@@ -44,6 +46,10 @@ log = logging.getLogger(__name__)
 
 #: Finished practice matches remembered as reviewed (``Coach._ended``).
 ENDED_KEPT = 4096
+#: Seconds before each new try of a review whose DM failed for now (Discord's 5xx, the
+#: network): a few minutes in all, within which Discord still knows the review's nonce (one
+#: posted with its answer lost is given back, not posted twice). Then it is dropped.
+SEND_AGAIN_AFTER = (5.0, 30.0, 120.0)
 #: Hints kept, latest last: one a practice match at most, and a match that went to another
 #: process (or whose end this process never saw) is not forgotten otherwise.
 HINTS_KEPT = 1024
@@ -182,7 +188,7 @@ class Coach:
                     found = await service(self.client).computers.thinking.run(
                         lessons, record, player_seed(session, seat), self.budget, self.search,
                         3, dealt)
-                await self._send(live, seat, hand, found, finished)
+                await self._deliver(live, seat, hand, found, finished)
         except Unavailable as e:
             log.warning("match %d: no review of the hand (%s)", live.id, e)
         except Exception as e:
@@ -191,12 +197,35 @@ class Coach:
             if self._reviewing.get(live.id) is asyncio.current_task():
                 del self._reviewing[live.id]
 
+    async def _deliver(self, live: LiveMatch, seat: int, hand: tuple[int, int],
+                       found: list[Lesson], finished: int) -> None:
+        """The review sent; failing for now, sent again a while later (``SEND_AGAIN_AFTER``),
+        unless a later hand's review is due by then (sent instead, as ever) or the bot
+        stopped. ``_send`` checks again each time whether it was sent meanwhile."""
+        for wait in (*SEND_AGAIN_AFTER, None):
+            try:
+                await self._send(live, seat, hand, found, finished)
+                return
+            except PASSING as e:
+                if wait is None:
+                    log.warning("match %d: the review could not be sent (%s: %s); dropped",
+                                live.id, e.__class__.__name__, e)
+                    return
+                log.info("match %d: the review could not be sent for now (%s: %s); tried "
+                         "again in %g s", live.id, e.__class__.__name__, e, wait)
+            await asyncio.sleep(wait)
+            if live.id in self._due or self.client.is_closed():
+                log.info("match %d: the review of hand %d was not sent; a later one comes "
+                         "instead, or the bot stopped", live.id, hand[1])
+                return
+
     async def _send(self, live: LiveMatch, seat: int, hand: tuple[int, int],
                     found: list[Lesson], finished: int) -> None:
         """The review in the seat's DM (it shows the seat's moves: never in the channel),
         then saved as sent (``finished``: the hands ended with it). Saved after it is sent, so
         that a stop before loses none; a stop between sends it again after the restart, with
-        the same nonce, which Discord drops for some minutes."""
+        the same nonce, which Discord drops for some minutes. Discord failing for now
+        (``PASSING``) raises: the caller tries again."""
         if live.dm_refused[seat] or self.client.is_closed():
             return
         svc = service(self.client)
@@ -229,6 +258,8 @@ class Coach:
             # as a panel refused there notes it (told in the channel, tried again next hand).
             if await to_dms(svc, live, seat, send) is None:
                 return
+        except PASSING:
+            raise  # (a 5xx is an HTTPException too)
         except discord.HTTPException as e:
             log.warning("match %d: the review could not be sent (%s)", live.id, e)
             return

@@ -129,10 +129,10 @@ async def _ask(svc: MatchService, live: LiveMatch, deadline: float, version: int
             if live.version == version and live.deadline is None and not live.over:
                 # Nobody was asked: the clock runs on, and the next check tries again. Not
                 # saved if another process took the match meanwhile: its clock is its own.
-                if await svc.store.set_deadline(live.id, version, deadline,
-                                                owner=svc.owners.name):
+                run = await _run_again(svc, live, version, deadline, absent)
+                if run:
                     live.deadline, live.warned = deadline, False
-                else:
+                elif run is not None:
                     log.info("match %d: taken by another process before seat %d could be "
                              "asked", live.id, 1 - absent)
             else:
@@ -150,6 +150,28 @@ async def _ask(svc: MatchService, live: LiveMatch, deadline: float, version: int
     log.info("match %d: seat %d's time is up; seat %d asked", live.id, absent, 1 - absent)
     svc.delivery.enqueue(live, Batch(table=True))
     return False
+
+
+async def _run_again(svc: MatchService, live: LiveMatch, version: int, deadline: float,
+                     absent: int) -> bool | None:
+    """Under the match's lock, nobody asked: its clock runs out again at ``deadline``, as
+    saved; False if another process holds the match now, None if the database fails for now.
+    A save of unknown outcome is read back (``settled``): gone through unheard, the clock
+    runs in memory too (left stopped here, running in the database, it would never fire here
+    again: ``ask_again`` restarts only a clock saved as stopped). Not saved, or unread (the
+    match doubted, read back at the next check), memory stays stopped, as saved or behind
+    it, and the next check runs the clock out again and asks."""
+    try:
+        return await settled(
+            f"match {live.id}: its clock run on, nobody asked",
+            svc.store.set_deadline(live.id, version, deadline, owner=svc.owners.name),
+            lambda: _runs_to(svc, live, deadline), doubt=live.doubt)
+    except Exception as e:
+        if not failing_for_now(e) and not isinstance(e, InDoubt):
+            raise
+        log.info("match %d: seat %d could not be asked, nor its clock run on for now (%s: %s); "
+                 "the next check asks again", live.id, 1 - absent, e.__class__.__name__, e)
+        return None
 
 
 def _channel_failed(live: LiveMatch, asking: tuple[object, ...]) -> int:

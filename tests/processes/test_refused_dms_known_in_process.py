@@ -103,8 +103,10 @@ async def test_a_finished_match_is_forgotten_by_its_process(world: World) -> Non
 async def test_the_copy_held_knows_what_another_copy_here_found(
         world: World, other: MatchService) -> None:
     """A copy read before another copy of this process found a seat's DMs refusing the bot,
-    held here once its move is saved, knows it (``Owners.adopt``): a send that checks only its
-    own ``dm_refused`` (the removal's DM here) sends nothing there (review81)."""
+    held here once its move is saved, knows it itself (``Owners.adopt``: its own
+    ``dm_refused``), not only through what this process found (``refused_here.known``, which
+    every new DM from here checks under the seat's send lock, ``reminders.to_dms``, the
+    removal's among them): the removal's DM sends nothing there (review81)."""
     live, main, seat, copy, dm = await read_then_closed(world, other)
     finder = await other.lookup(live.id)
     assert finder is not None and finder is not copy
