@@ -110,3 +110,49 @@ def test_a_real_replay_file_still_reads(tmp_path: Path) -> None:
     out = io.StringIO()
     assert main(["verify", str(path)], io.StringIO(), out) == 0
     assert out.getvalue().splitlines()[-1].startswith("FAIR")
+
+
+def test_a_replay_saved_with_a_byte_order_mark_reads(tmp_path: Path) -> None:
+    # Windows Notepad's "UTF-8 with BOM": the same JSON, three bytes before it.
+    path = tmp_path / "notepad.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(replay_data()[1]).encode("utf-8"))
+    out = io.StringIO()
+    assert main(["verify", str(path)], io.StringIO(), out) == 0, out.getvalue()
+    assert out.getvalue().splitlines()[-1].startswith("FAIR")
+
+
+def under_a_file(tmp_path: Path) -> Path:
+    # ENOTDIR: a part of the path is a file, so nothing can be under it.
+    (tmp_path / "plainfile").write_bytes(b"")
+    return tmp_path / "plainfile" / "replay.json"
+
+
+def too_long(tmp_path: Path) -> Path:
+    return tmp_path / ("r" * 300 + ".json")  # ENAMETOOLONG: past a name's 255 bytes
+
+
+def a_loop(tmp_path: Path) -> Path:
+    # ELOOP: none of the named cases, so the words for any other failure to open.
+    path = tmp_path / "loop.json"
+    path.symlink_to(path)
+    return path
+
+
+OS_CASES = {
+    "under a file": (under_a_file, "cannot read the replay file: there is no file {path}",
+                     "не удаётся прочитать файл записи: файла {path} нет"),
+    "name too long": (too_long, "cannot read the replay file: the file name is too long: {path}",
+                      "не удаётся прочитать файл записи: слишком длинное имя файла: {path}"),
+    "other": (a_loop, "cannot read the replay file: cannot open {path}",
+              "не удаётся прочитать файл записи: не удаётся открыть {path}"),
+}
+
+
+@pytest.mark.parametrize("case", OS_CASES.values(), ids=OS_CASES.keys())
+def test_any_file_that_cannot_be_opened_is_said_in_the_readers_words(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        case: tuple[object, str, str]) -> None:
+    make, english, russian = case
+    path = make(tmp_path)  # type: ignore[operator]
+    assert refused(path, capsys) == english.format(path=repr(str(path)))
+    assert refused(path, capsys, "--lang", "ru") == russian.format(path=repr(str(path)))

@@ -5,6 +5,7 @@ in the reader's language. ``umtali.fairness`` finds the first mismatch; this put
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import sys
 from dataclasses import replace
@@ -30,12 +31,18 @@ def unread(tr: Tr, path: str, error: Exception) -> str:
     name = plain(repr(path))
     if isinstance(error, UnicodeDecodeError):
         return tr("it is not text: a replay file is JSON text in UTF-8, as the bot sends it")
-    if isinstance(error, FileNotFoundError):
+    if isinstance(error, (FileNotFoundError, NotADirectoryError)):
+        # NotADirectoryError: a part of the path is a file, so nothing is under it.
         return tr("there is no file {path}", path=name)
     if isinstance(error, IsADirectoryError):
         return tr("{path} is a folder, not a file", path=name)
     if isinstance(error, PermissionError):
         return tr("you may not read {path}", path=name)
+    if isinstance(error, OSError) and error.errno == errno.ENAMETOOLONG:
+        return tr("the file name is too long: {path}", path=name)
+    if isinstance(error, OSError):
+        # Any other (a symbolic link loop, a device error): Python's words are English only.
+        return tr("cannot open {path}", path=name)
     if isinstance(error, json.JSONDecodeError) and not error.doc.strip():
         return tr("the file is empty")
     if isinstance(error, json.JSONDecodeError):
@@ -47,7 +54,8 @@ def unread(tr: Tr, path: str, error: Exception) -> str:
 def run_verify(args: argparse.Namespace, stdout: TextIO, tr: Tr) -> int:
     """Exit status: 0 fair, 1 a mismatch, 2 bad input."""
     try:
-        with open(args.replay, encoding="utf-8") as f:
+        # utf-8-sig: a file saved as Notepad's "UTF-8 with BOM" is the same JSON.
+        with open(args.replay, encoding="utf-8-sig") as f:
             replay = replay_from_json(json.load(f))
     # ValueError: besides bad JSON, a number past Python's 4,300 digits; RecursionError:
     # arrays nested thousands deep. A hostile file is bad input, not a traceback.
