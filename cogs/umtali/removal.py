@@ -138,31 +138,40 @@ class Removals:
 
     async def _tell(self, live: LiveMatch, server: str | None) -> None:
         """Each human player by DM, once (a courtesy: their panel says the match is over).
-        Sent as every new message to the seat's DMs from here, one at a time (``to_dms``):
+        Each DM is its own: a bug telling one player (``to_dms`` lets one through as the
+        caller's) is logged, and the others, of this match and the server's next, are told."""
+        for seat in (0, 1):
+            if live.is_computer(seat):
+                continue
+            try:
+                await self._tell_seat(live, seat, server)
+            except Exception:
+                log.exception("match %d: seat %d could not be told of the removal", live.id,
+                              seat)
+
+    async def _tell_seat(self, live: LiveMatch, seat: int, server: str | None) -> None:
+        """Sent as every new message to the seat's DMs from here, one at a time (``to_dms``):
         DMs found closed by a send beside it (a reminder, the final panel) are known to it
         before it goes, and one it finds closed to the next, each refused request counting
         towards Discord's limit of invalid requests."""
         client = self.svc.client
-        for seat in (0, 1):
-            if live.is_computer(seat):
-                continue
-            tr = self.svc.seat_tr(live, seat)
-            name, shown = safe_name(live.names_in(tr)[1 - seat]), server_name(server or "")
-            text = (tr(REMOVED, server=shown, match=live.id, name=name) if shown
-                    else tr(REMOVED_UNNAMED, match=live.id, name=name))
+        tr = self.svc.seat_tr(live, seat)
+        name, shown = safe_name(live.names_in(tr)[1 - seat]), server_name(server or "")
+        text = (tr(REMOVED, server=shown, match=live.id, name=name) if shown
+                else tr(REMOVED_UNNAMED, match=live.id, name=name))
 
-            async def send(user_id: int = live.player_ids[seat],
-                           text: str = text) -> discord.Message:
-                user = client.get_user(user_id) or await client.fetch_user(user_id)
-                return await user.send(text, allowed_mentions=NO_MENTIONS)
-            try:
-                await to_dms(self.svc, live, seat, send)
-            except (*GONE, *PASSING) as e:
-                log.info("match %d: seat %d could not be told of the removal (%s)", live.id,
-                         seat, e)
-            except discord.HTTPException as e:
-                log.warning("match %d: seat %d could not be told of the removal (%s)",
-                            live.id, seat, e)
+        async def send() -> discord.Message:
+            user_id = live.player_ids[seat]
+            user = client.get_user(user_id) or await client.fetch_user(user_id)
+            return await user.send(text, allowed_mentions=NO_MENTIONS)
+        try:
+            await to_dms(self.svc, live, seat, send)
+        except (*GONE, *PASSING) as e:
+            log.info("match %d: seat %d could not be told of the removal (%s)", live.id,
+                     seat, e)
+        except discord.HTTPException as e:
+            log.warning("match %d: seat %d could not be told of the removal (%s)",
+                        live.id, seat, e)
 
     async def sweep(self) -> int:
         """At each READY: the servers with something in play that the bot is no longer in
