@@ -2,7 +2,8 @@
 the member's own: read as the terminal game reads it (``umtali.letters``), in the member's
 language (their Discord client's). A Cyrillic Т looks like the Latin T but names an ace
 (туз) where T is a ten: typed by a member reading English, it is refused naming both; a
-Latin T typed by one reading Russian, likewise. A look-alike with one reading (a Cyrillic С
+Latin T typed by one reading Russian, likewise (a small t looks like no small т: a ten,
+as tests/test_terminal3_lookalikes.py shows). A look-alike with one reading (a Cyrillic С
 for C) is the card it looks like. A refusal is a short ephemeral answer that changes nothing
 and logs no ERROR."""
 
@@ -69,8 +70,8 @@ async def test_a_latin_t_typed_in_russian_is_refused_naming_both(
     caplog.set_level(logging.WARNING)
     async with loopback_server(monkeypatch) as server, bot_in_process(server, db):
         saved, player = await _started(server, db, "ru")
-        said = await _refused(server, db, saved, player, "discard ts")
-        assert said == ("'ts' можно прочитать как A♠ или 10♠: русская и латинская буквы здесь "
+        said = await _refused(server, db, saved, player, "discard TS")
+        assert said == ("'TS' можно прочитать как A♠ или 10♠: русская и латинская буквы здесь "
                         "выглядят одинаково; введите AS или 10S."), said
     _no_errors(caplog)
 

@@ -3,7 +3,9 @@ game's own: a Cyrillic Т looks like the Latin T, but the notation reads it as a
 where T is a ten. Typed in the English game (a Russian keyboard layout left on), it must not
 silently be an ace; typed in the Russian game, a Latin T must not silently be a ten. Either
 way the game refuses it, naming both readings; a look-alike with one reading (a Cyrillic С
-for C, a Latin B for В) is read as it looks.
+for C, a Latin B for В) is read as it looks. Letters are judged as typed: the small т and t
+(nor в and b) do not look alike, so a small letter is read as itself: ``ts`` in the Russian
+game is 10♠ (the ASCII notation), ``тs`` in the English one A♠ (туз), ``bs`` no card.
 
 Seed 5's first hand, after the draw (the hand: 5♠ 9♠ J♥ 5♦ K♦ A♣ 2♣ 3♣ 7♣ J♣ K♣ and a
 drawn card): "You don't hold X" shows which card a typed word was read as."""
@@ -18,6 +20,7 @@ from umtali.cli import main
 
 CYRILLIC_T, CYRILLIC_t = "\u0422", "\u0442"
 CYRILLIC_C, CYRILLIC_A, CYRILLIC_B, CYRILLIC_K = "\u0421", "\u0410", "\u0412", "\u041a"
+CYRILLIC_c, CYRILLIC_a = "\u0441", "\u0430"
 
 
 @pytest.fixture(autouse=True)
@@ -37,11 +40,17 @@ def answers(typed: list[str], *options: str) -> list[str]:
 
 
 def test_a_cyrillic_t_in_the_english_game_is_refused_with_both_readings() -> None:
-    assert answers([f"discard {CYRILLIC_T}S", f"discard {CYRILLIC_t}s"]) == [
+    assert answers([f"discard {CYRILLIC_T}S", f"discard {CYRILLIC_T}s"]) == [
         f"'{CYRILLIC_T}S' could be A♠ or 10♠: a Cyrillic letter and a Latin one look alike "
         "here; type AS or 10S.",
-        f"'{CYRILLIC_t}s' could be A♠ or 10♠: a Cyrillic letter and a Latin one look alike "
+        f"'{CYRILLIC_T}s' could be A♠ or 10♠: a Cyrillic letter and a Latin one look alike "
         "here; type AS or 10S."]
+
+
+def test_a_small_cyrillic_t_in_the_english_game_is_an_ace() -> None:
+    # A small т looks like no small t: it is туз, as the notation reads it.
+    assert answers([f"discard {CYRILLIC_t}s", f"discard {CYRILLIC_t}S"]) == [
+        "You don't hold A♠."] * 2
 
 
 def test_a_cyrillic_t_in_a_meld_is_refused_and_nothing_is_played() -> None:
@@ -61,17 +70,27 @@ def test_a_latin_t_in_the_english_game_is_a_ten() -> None:
     (f"{CYRILLIC_A}S", "A♠"),  # Cyrillic А: only the Latin A reads
     (f"{CYRILLIC_B}S", "J♠"),  # Cyrillic В: валет, as before (a Latin B is no rank)
     (f"{CYRILLIC_K}S", "K♠"),  # К and K: a king either way
+    (f"10{CYRILLIC_c}", "10♣"),  # small с and c look alike too
+    (f"{CYRILLIC_a}s", "A♠"),  # small а and a too
 ])
 def test_a_look_alike_with_one_reading_is_read_as_it_looks(typed: str, card: str) -> None:
     assert answers([f"discard {typed}"]) == [f"You don't hold {card}."]
 
 
 def test_a_latin_t_in_the_russian_game_is_refused_with_both_readings() -> None:
-    assert answers(["discard TS", "discard ts"], "--lang", "ru") == [
+    assert answers(["discard TS", "discard Ts"], "--lang", "ru") == [
         "'TS' можно прочитать как A♠ или 10♠: русская и латинская буквы здесь выглядят "
         "одинаково; введите AS или 10S.",
-        "'ts' можно прочитать как A♠ или 10♠: русская и латинская буквы здесь выглядят "
+        "'Ts' можно прочитать как A♠ или 10♠: русская и латинская буквы здесь выглядят "
         "одинаково; введите AS или 10S."]
+
+
+def test_a_small_latin_letter_in_the_russian_game_is_read_as_typed() -> None:
+    # A small t looks like no small т: the ASCII notation's ten. A small b looks like ь, not
+    # в: no rank, as ever.
+    said = answers(["discard ts", "discard td", "discard bs"], "--lang", "ru")
+    assert said[:2] == ["У вас нет 10♠.", "У вас нет 10♦."]
+    assert said[2].startswith("'bs' — не карта"), said[2]
 
 
 def test_the_russian_game_reads_its_own_letters_as_before() -> None:
@@ -83,11 +102,13 @@ def test_the_russian_game_reads_its_own_letters_as_before() -> None:
 def test_the_help_says_how_look_alikes_read_in_each_language() -> None:
     english = io.StringIO()
     main(["play", "--seed", "5", "--no-review"], io.StringIO("help\nquit\n"), english)
-    assert "a Cyrillic Т is refused" in " ".join(english.getvalue().split())
+    assert "a capital Cyrillic Т is refused" in " ".join(english.getvalue().split())
     russian = io.StringIO()
     main(["play", "--seed", "5", "--no-review", "--lang", "ru"], io.StringIO("help\nquit\n"),
          russian)
-    assert "латинская T не принимается" in " ".join(russian.getvalue().split())
+    said = " ".join(russian.getvalue().split())
+    assert "заглавная латинская T не принимается" in said, said
+    assert "Строчная t — десятка" in said, said
 
 
 def test_readings_of_a_word() -> None:
@@ -99,4 +120,10 @@ def test_readings_of_a_word() -> None:
     assert [c.code for c in readings("TS", "en")] == ["10S"]
     assert [c.code for c in readings("TS", "ru")] == ["AS", "10S"]
     assert [c.code for c in readings(f"{CYRILLIC_T}S", "ru")] == ["AS"]
+    # Judged as typed: a small letter by its small twin, where there is one.
+    assert [c.code for c in readings("ts", "ru")] == ["10S"]
+    assert [c.code for c in readings(f"{CYRILLIC_t}s", "en")] == ["AS"]
+    assert [c.code for c in readings("BS", "ru")] == ["JS"]
+    assert readings("bs", "ru") == []
+    assert [c.code for c in readings(f"10{CYRILLIC_c}", "en")] == ["10C"]
     assert readings("XYZ", "en") == []

@@ -46,8 +46,8 @@ Type a move, or the number of a move from the list.
   discard KS         end your turn; going out, your last card is laid face down:
                      'discard KS up' lays it face up
 Cards: rank A 2-10 (or T) J Q K, suit S H D C or ♠ ♥ ♦ ♣, either order, any case.
-A Cyrillic letter may stand for the Latin one it looks like (С for C), but a Cyrillic
-Т is refused: it could be a ten (T) or an ace (the Russian туз); type 10 or A.
+A Cyrillic letter may stand for the Latin one it looks like (С for C), but a capital
+Cyrillic Т is refused: it could be a ten (T) or an ace (the Russian туз); type 10 or A.
 Other commands: moves, table, help, quit.""")
 
 

@@ -7,9 +7,11 @@ Russian layout left on, or of the Russian game with a Latin one, would get a car
 meant. So in the game's language a letter of the other alphabet reads both as itself and as
 the letter of the game's alphabet it looks like: one card either way (a Cyrillic С typed for
 C), it is that card; two (Т: an ace, or the T it looks like, a ten), the word is refused,
-naming both. The game's own letters read as they always did. On Discord the language is the
-member's (their client's), as in the answers they read. Scripts, replays and the bot's panels
-keep the plain notation (``Card.parse``): saved files hold ASCII codes."""
+naming both. Letters are judged as typed, before the notation upper-cases them: a small
+letter has a twin only where the small forms look alike too (a small t is no т). The game's
+own letters read as they always did. On Discord the language is the member's (their
+client's), as in the answers they read. Scripts, replays and the bot's panels keep the plain
+notation (``Card.parse``): saved files hold ASCII codes."""
 
 from __future__ import annotations
 
@@ -20,25 +22,34 @@ from umtali.cards import Card
 from umtali.errors import InvalidMoveError, UmtaliError
 from umtali.i18n import Text
 
-#: Cyrillic capitals and the Latin capitals they look like (``Card.parse`` reads upper case).
+#: Cyrillic capitals and the Latin capitals they look like.
 CYRILLIC_LOOKS_LATIN = {"А": "A", "В": "B", "С": "C", "Е": "E", "Н": "H", "К": "K", "М": "M",
                         "О": "O", "Р": "P", "Т": "T", "Х": "X", "Ѕ": "S", "Ј": "J", "Ԛ": "Q"}
-LATIN_LOOKS_CYRILLIC = {latin: cyrillic for cyrillic, latin in CYRILLIC_LOOKS_LATIN.items()
-                        if cyrillic in "АВСЕНКМОРТХ"}
+#: The same pairs in small letters, only where these still look alike: the small в, н, к, м
+#: and т are small capitals, unlike b, h, k, m and t (a small b looks like ь, not в).
+SMALL_CYRILLIC_LOOKS_LATIN = {"а": "a", "с": "c", "е": "e", "о": "o", "р": "p", "х": "x",
+                              "ѕ": "s", "ј": "j", "ԛ": "q"}
+#: The Russian letters among them (a Russian layout types no Ѕ, Ј, Ԛ).
+RUSSIAN = "АВСЕНКМОРТХавсенкмортх"
+LATIN_LOOKS_CYRILLIC = {latin: cyrillic for cyrillic, latin in (
+    *CYRILLIC_LOOKS_LATIN.items(), *SMALL_CYRILLIC_LOOKS_LATIN.items()) if cyrillic in RUSSIAN}
+ALL_CYRILLIC_LOOKS_LATIN = {**CYRILLIC_LOOKS_LATIN, **SMALL_CYRILLIC_LOOKS_LATIN}
 #: A longer word is no card name; it is left to the notation to refuse.
 LONGEST = 5
 
 
 def _twins(language: str) -> dict[str, str]:
-    """The other alphabet's letters and their look-alikes in the game's."""
-    return LATIN_LOOKS_CYRILLIC if language == "ru" else CYRILLIC_LOOKS_LATIN
+    """The other alphabet's letters and their look-alikes in the game's, each as typed (a
+    capital by its capital twin, a small letter by its small one)."""
+    return LATIN_LOOKS_CYRILLIC if language == "ru" else ALL_CYRILLIC_LOOKS_LATIN
 
 
 def readings(word: str, language: str) -> list[Card]:
     """The cards ``word`` can be, in card order: each letter of the other alphabet read as
-    itself and as its look-alike in ``language``'s."""
+    itself and as its look-alike in ``language``'s. Judged before ``Card.parse`` upper-cases
+    them: a small t is no look-alike of т, though T is of Т."""
     twins = _twins(language)
-    letters = word.strip().upper()
+    letters = word.strip()
     if len(letters) > LONGEST:
         return []
     found: set[Card] = set()
@@ -50,9 +61,10 @@ def readings(word: str, language: str) -> list[Card]:
 
 def _mixed(word: str, language: str) -> bool:
     """Whether ``word`` holds a letter of the other alphabet that looks like one of
-    ``language``'s (a Cyrillic letter with none, Д, reads as it always did)."""
+    ``language``'s, as typed (a Cyrillic letter with none, Д or a small т, reads as it always
+    did)."""
     twins = _twins(language)
-    return any(c.upper() in twins for c in word)
+    return any(c in twins for c in word)
 
 
 def native(text: str, language: str) -> str:
