@@ -24,7 +24,8 @@ _COLUMNED = re.compile(r" +\S+(?: \S+)* {2,}(?=\S)")
 
 
 def columns(text: str) -> int:
-    """How many columns ``text`` takes on a terminal (a wide sign, such as 🂠, takes two)."""
+    """How many columns ``text`` takes on a terminal: a wide sign (East Asian width W or F,
+    such as 🃏 or 漢) two, a combining accent none, any other one (🂠, a card back, too)."""
     return sum(0 if unicodedata.combining(c) else
                2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
@@ -39,26 +40,34 @@ def _hang(line: str, width: int) -> str:
 
 def wrapped(line: str, width: int, column: int = 0) -> list[str]:
     """``line`` (no line break in it) in rows of at most ``width`` columns, the first starting
-    at ``column``, broken only at spaces; a word wider than a row is left whole."""
+    at ``column``, broken only at spaces; a word wider than a row is left whole. The line's
+    last spaces (a prompt's, after which typing starts) stay, with its last word."""
     if column + columns(line) <= width:
         return [line]
     hang = _hang(line, width)
-    lead = line[:len(line) - len(line.lstrip(" "))]
+    body = line.rstrip(" ")
+    trail = line[len(body):]
+    lead = body[:len(body) - len(body.lstrip(" "))]
+    words = body[len(lead):].split(" ")
     rows: list[str] = []
     row, fresh, used = lead, True, column
-    for word in line[len(lead):].split(" "):
+    for i, word in enumerate(words):
         if fresh:
             if word:
                 row, fresh = row + word, False
             continue
-        if used + columns(row) + 1 + columns(word) <= width:
+        wide = columns(word) + (len(trail) if i == len(words) - 1 else 0)
+        if used + columns(row) + 1 + wide <= width:
             row += " " + word
             continue
         rows.append(row)
         row, used = hang + word, 0
         fresh = not word
     rows.append(row)
-    return [r.rstrip(" ") for r in rows]
+    # A row broken at a space ends without it (it would only push the cursor on).
+    rows = [r.rstrip(" ") for r in rows]
+    rows[-1] += trail
+    return rows
 
 
 class Screen:
