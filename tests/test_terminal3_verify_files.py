@@ -156,3 +156,36 @@ def test_any_file_that_cannot_be_opened_is_said_in_the_readers_words(
     path = make(tmp_path)  # type: ignore[operator]
     assert refused(path, capsys) == english.format(path=repr(str(path)))
     assert refused(path, capsys, "--lang", "ru") == russian.format(path=repr(str(path)))
+
+
+def huge_number(tmp_path: Path) -> Path:
+    path = tmp_path / "number.json"  # past Python's 4,300 digits: a ValueError of its own
+    path.write_text("[" + "9" * 5000 + "]", encoding="utf-8")
+    return path
+
+
+def nested(tmp_path: Path) -> Path:
+    path = tmp_path / "nested.json"  # a RecursionError in the JSON reader
+    path.write_text("[" * 100_000, encoding="utf-8")
+    return path
+
+
+HOSTILE = {
+    "huge number": (huge_number, "cannot read the replay file: it holds a number too long for "
+                                 "a replay file",
+                    "не удаётся прочитать файл записи: в нём число, слишком длинное для файла "
+                    "записи"),
+    "nested": (nested, "cannot read the replay file: it is nested too deep for a replay file",
+               "не удаётся прочитать файл записи: в нём слишком глубокая вложенность для файла "
+               "записи"),
+}
+
+
+@pytest.mark.parametrize("case", HOSTILE.values(), ids=HOSTILE.keys())
+def test_a_hostile_file_is_said_in_the_readers_words(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        case: tuple[object, str, str]) -> None:
+    make, english, russian = case
+    path = make(tmp_path)  # type: ignore[operator]
+    assert refused(path, capsys) == english
+    assert refused(path, capsys, "--lang", "ru") == russian

@@ -48,6 +48,12 @@ def unread(tr: Tr, path: str, error: Exception) -> str:
     if isinstance(error, json.JSONDecodeError):
         return tr("it is not JSON: the first mistake is on line {line}, column {column}",
                   line=error.lineno, column=error.colno)
+    if isinstance(error, RecursionError):
+        return tr("it is nested too deep for a replay file")
+    if isinstance(error, ValueError) and not isinstance(error, UmtaliError):
+        # The rest of json.load's: a number past Python's 4,300 digits (the replay's own
+        # checks are UmtaliErrors).
+        return tr("it holds a number too long for a replay file")
     return plain(said(tr, error))
 
 
