@@ -9,6 +9,7 @@ loading it interrupts."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -38,6 +39,13 @@ sys.meta_path.insert(0, _Interrupt())
 MOMENTS = ["umtali.hand", "umtali.cli_script", "babel.messages.pofile"]
 
 
+def _interruptible() -> None:
+    """In the child, before it runs: SIGINT as a terminal leaves it. Started from a shell's
+    background job (``make test &``), the tests inherit SIGINT ignored, and so would the child:
+    the hook's Ctrl-C would then do nothing at all."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def run(tmp_path: Path, moment: str, *argv: str) -> subprocess.CompletedProcess[str]:
     (tmp_path / "sitecustomize.py").write_text(HOOK, encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG")}
@@ -45,7 +53,7 @@ def run(tmp_path: Path, moment: str, *argv: str) -> subprocess.CompletedProcess[
     env["UMTALI_INTERRUPT_AT"] = moment
     return subprocess.run([sys.executable, "-m", "umtali", *argv], cwd=ROOT, env=env,
                           stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                          encoding="utf-8", timeout=120)
+                          encoding="utf-8", timeout=120, preexec_fn=_interruptible)
 
 
 @pytest.mark.parametrize("moment", MOMENTS)
@@ -74,7 +82,8 @@ def test_the_hook_interrupts_where_nothing_holds_it(tmp_path: Path) -> None:
     (tmp_path / "sitecustomize.py").write_text(HOOK, encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(tmp_path), "UMTALI_INTERRUPT_AT": "json"}
     done = subprocess.run([sys.executable, "-c", "import json"], env=env,
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=60,
+                          preexec_fn=_interruptible)
     assert "KeyboardInterrupt" in done.stderr
 
 
