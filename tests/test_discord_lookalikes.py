@@ -105,3 +105,29 @@ async def test_a_card_typed_with_a_look_alike_of_one_reading_is_played(
         assert after is not None and after.version > saved.version, answer.text()
         assert after.session.moves[-1] == move
     _no_errors(caplog)
+
+
+#: The notation's letter ranks and the Russian letters for them (a ten is typed 10).
+RUSSIAN_RANKS = {"A": "\u0422", "J": "\u0412", "Q": "\u0414", "K": "\u041a"}
+
+
+async def test_a_card_typed_on_a_russian_layout_is_played_in_russian(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A member reading Russian types the cards all in Cyrillic: the Russian rank letters and
+    a Cyrillic С, Н or Ѕ for the suit, which no Cyrillic letter is, so it can only be the
+    Latin suit it looks like."""
+    db = tmp_path / "umtali.sqlite3"
+    caplog.set_level(logging.WARNING)
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db):
+        saved, player = await _started(server, db, "ru")
+        move = _with_look_alikes(saved)
+        typed = [RUSSIAN_RANKS.get(c.code[:-1], c.code[:-1])
+                 + CYRILLIC_SUITS.get(c.code[-1], c.code[-1]) for c in move.card_list]
+        answer = await server.slash(player, saved.channel_id, "umtali play",
+                                    {"move": " ".join([move.kind.value, *typed])})
+        assert answer.callback_type in (4, 5), answer.text()
+        after = read_match(db, saved.id)
+        assert after is not None and after.version > saved.version, answer.text()
+        assert after.session.moves[-1] == move
+    _no_errors(caplog)

@@ -21,6 +21,7 @@ from umtali.cli import main
 CYRILLIC_T, CYRILLIC_t = "\u0422", "\u0442"
 CYRILLIC_C, CYRILLIC_A, CYRILLIC_B, CYRILLIC_K = "\u0421", "\u0410", "\u0412", "\u041a"
 CYRILLIC_c, CYRILLIC_a = "\u0441", "\u0430"
+CYRILLIC_H, CYRILLIC_h, CYRILLIC_D, CYRILLIC_S = "\u041d", "\u043d", "\u0414", "\u0405"
 
 
 @pytest.fixture(autouse=True)
@@ -99,6 +100,30 @@ def test_the_russian_game_reads_its_own_letters_as_before() -> None:
         "У вас нет A♠.", "У вас нет J♠.", "У вас нет 10♠.", "У вас нет J♠.", "У вас нет 10♣."]
 
 
+@pytest.mark.parametrize(("typed", "card"), [
+    (f"10{CYRILLIC_C}", "10♣"),  # Cyrillic С: no suit, no rank; only the Latin C reads
+    (f"{CYRILLIC_K}{CYRILLIC_H}", "K♥"),  # a Russian layout: К and Н
+    (f"{CYRILLIC_T}{CYRILLIC_H}", "A♥"),  # Т stays туз: the suit letter is no rank
+    (f"{CYRILLIC_D}{CYRILLIC_c}", "Q♣"),  # small с and c look alike
+    (f"{CYRILLIC_H}{CYRILLIC_K}", "K♥"),  # suit first, as ♥K
+    (f"10{CYRILLIC_S}", "10♠"),  # Ѕ (no Russian letter, but no other reading either)
+    (f"Q{CYRILLIC_H}", "Q♥"),  # a Latin rank, a Cyrillic suit
+])
+def test_a_cyrillic_suit_look_alike_in_the_russian_game_is_that_suit(typed: str,
+                                                                     card: str) -> None:
+    # No Cyrillic letter is a suit, nor С, Н or Ѕ a rank: each can only be its Latin twin.
+    assert answers([f"discard {typed}"], "--lang", "ru") == [f"У вас нет {card}."]
+
+
+def test_a_cyrillic_suit_look_alike_in_the_russian_game_with_an_ambiguous_rank() -> None:
+    # A Latin T is still a ten or an ace: refused naming both, the suit read either way.
+    said = answers([f"discard T{CYRILLIC_C}", f"discard 10{CYRILLIC_h}"], "--lang", "ru")
+    assert said[0] == (f"'T{CYRILLIC_C}' можно прочитать как A♣ или 10♣: русская и латинская "
+                       "буквы здесь выглядят одинаково; введите AC или 10C."), said[0]
+    # A small н is a small capital, unlike h: judged as typed, no suit.
+    assert said[1].startswith(f"'10{CYRILLIC_h}' — не карта"), said[1]
+
+
 def test_the_help_says_how_look_alikes_read_in_each_language() -> None:
     english = io.StringIO()
     main(["play", "--seed", "5", "--no-review"], io.StringIO("help\nquit\n"), english)
@@ -109,6 +134,7 @@ def test_the_help_says_how_look_alikes_read_in_each_language() -> None:
     said = " ".join(russian.getvalue().split())
     assert "заглавная латинская T не принимается" in said, said
     assert "Строчная t — десятка" in said, said
+    assert "Русские С и Н (и строчная с) читаются как масти C и H." in said, said
 
 
 def test_readings_of_a_word() -> None:
@@ -127,3 +153,9 @@ def test_readings_of_a_word() -> None:
     assert readings("bs", "ru") == []
     assert [c.code for c in readings(f"10{CYRILLIC_c}", "en")] == ["10C"]
     assert readings("XYZ", "en") == []
+    # The Russian game: a Cyrillic suit look-alike is its Latin suit, a small one only where
+    # the small letters look alike too.
+    assert [c.code for c in readings(f"{CYRILLIC_K}{CYRILLIC_C}", "ru")] == ["KC"]
+    assert [c.code for c in readings(f"10{CYRILLIC_c}", "ru")] == ["10C"]
+    assert [c.code for c in readings(f"T{CYRILLIC_H}", "ru")] == ["AH", "10H"]
+    assert readings(f"10{CYRILLIC_h}", "ru") == []

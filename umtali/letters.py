@@ -9,16 +9,18 @@ the letter of the game's alphabet it looks like: one card either way (a Cyrillic
 C), it is that card; two (Т: an ace, or the T it looks like, a ten), the word is refused,
 naming both. Letters are judged as typed, before the notation upper-cases them: a small
 letter has a twin only where the small forms look alike too (a small t is no т). The game's
-own letters read as they always did. On Discord the language is the member's (their
-client's), as in the answers they read. Scripts, replays and the bot's panels keep the plain
-notation (``Card.parse``): saved files hold ASCII codes."""
+own letters read as they always did, but for the suits: the notation has Latin suit letters
+only, so in the Russian game a Cyrillic С, Н or Ѕ (small с, ѕ) is the suit it looks like, as
+in the English one (no Cyrillic letter is a suit, nor these a rank: one card). On Discord
+the language is the member's (their client's), as in the answers they read. Scripts, replays
+and the bot's panels keep the plain notation (``Card.parse``): saved files hold ASCII codes."""
 
 from __future__ import annotations
 
 from contextlib import suppress
 from itertools import product
 
-from umtali.cards import Card
+from umtali.cards import SUIT_LETTERS, Card
 from umtali.errors import InvalidMoveError, UmtaliError
 from umtali.i18n import Text
 
@@ -34,14 +36,20 @@ RUSSIAN = "АВСЕНКМОРТХавсенкмортх"
 LATIN_LOOKS_CYRILLIC = {latin: cyrillic for cyrillic, latin in (
     *CYRILLIC_LOOKS_LATIN.items(), *SMALL_CYRILLIC_LOOKS_LATIN.items()) if cyrillic in RUSSIAN}
 ALL_CYRILLIC_LOOKS_LATIN = {**CYRILLIC_LOOKS_LATIN, **SMALL_CYRILLIC_LOOKS_LATIN}
+#: The Cyrillic look-alikes of the Latin suit letters (С Н Ѕ, small с ѕ; a small н is a small
+#: capital, unlike h): the Russian game reads them too, a Russian layout having no suit letter.
+CYRILLIC_SUITS = {cyrillic: latin for cyrillic, latin in ALL_CYRILLIC_LOOKS_LATIN.items()
+                  if latin.upper() in SUIT_LETTERS}
+RUSSIAN_TWINS = {**LATIN_LOOKS_CYRILLIC, **CYRILLIC_SUITS}
 #: A longer word is no card name; it is left to the notation to refuse.
 LONGEST = 5
 
 
 def _twins(language: str) -> dict[str, str]:
     """The other alphabet's letters and their look-alikes in the game's, each as typed (a
-    capital by its capital twin, a small letter by its small one)."""
-    return LATIN_LOOKS_CYRILLIC if language == "ru" else ALL_CYRILLIC_LOOKS_LATIN
+    capital by its capital twin, a small letter by its small one); in Russian, the Cyrillic
+    suit look-alikes and their Latin suits too."""
+    return RUSSIAN_TWINS if language == "ru" else ALL_CYRILLIC_LOOKS_LATIN
 
 
 def readings(word: str, language: str) -> list[Card]:
@@ -61,8 +69,8 @@ def readings(word: str, language: str) -> list[Card]:
 
 def _mixed(word: str, language: str) -> bool:
     """Whether ``word`` holds a letter of the other alphabet that looks like one of
-    ``language``'s, as typed (a Cyrillic letter with none, Д or a small т, reads as it always
-    did)."""
+    ``language``'s, as typed, or in Russian a Cyrillic suit look-alike (a Cyrillic letter
+    with none, Д or a small т, reads as it always did)."""
     twins = _twins(language)
     return any(c in twins for c in word)
 
