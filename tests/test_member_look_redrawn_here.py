@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.discord_helpers import World, flush, start_match, table_message
+from tests.discord_helpers import World, accept, challenge, flush, start_match, table_message
 from tests.test_review_prefs_processes import _dm, _hand_field
 
 ENGLISH, RUSSIAN = "by suit", "по мастям"
@@ -88,3 +88,37 @@ async def test_a_display_choice_is_drawn_once(world: World) -> None:
     await flush(world)
     assert _dm(world.alice).attachments == []
     assert _edits(world, since, panel) == 1 and _pane_edits(world, since) == 1
+
+
+def _panel(actor: Any, live: Any) -> Any:
+    seat = live.seat_of(actor.id)
+    return next(m for m in actor.user.dm_channel.history()
+                if m.id == live.dm_message_ids[seat])
+
+
+async def test_a_hand_order_chosen_in_one_match_redraws_the_members_other_match(
+        world: World) -> None:
+    first = await start_match(world)
+    # ada and ben on a second server too, another match of theirs held here.
+    guild = world.env.create_guild("Chess Club")
+    there = World(world.env, guild, guild.create_text_channel("games"),
+                  guild.add_member(world.alice.user), guild.add_member(world.bob.user),
+                  guild.add_member(world.carol.user), world.clock)
+    assert world.bot.matches is not None
+    result = await challenge(there, there.alice, there.bob)
+    assert (await accept(there.bob, result.response)).acknowledged
+    await flush(world)
+    second = next(m for m in world.bot.matches.matches.values() if m.id != first.id)
+    other = _panel(world.alice, second)
+    assert _hand_field(other)[0].endswith("by suit")
+    since = len(world.env.http_requests)
+    chose = await world.alice.user.select(_panel(world.alice, first), ["rank"],
+                                          custom_id=f"umtali:m:{first.id}:order")
+    assert chose.acknowledged
+    await flush(world)
+    assert _hand_field(_panel(world.alice, first))[0].endswith("by rank")
+    assert _hand_field(_panel(world.alice, second))[0].endswith("by rank"), \
+        "the other match's DM panel kept its look"
+    assert _edits(world, since, other) == 1
+    # Bob's panels are left as they were.
+    assert _hand_field(_panel(world.bob, second))[0].endswith("by suit")
