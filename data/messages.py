@@ -75,26 +75,41 @@ class MessageQueries:
             return cur.rowcount == 1
 
     async def note_table_posted(self, match_id: int, channel_id: int, now: float,
-                                every: float) -> float:
+                                every: float) -> tuple[float, float]:
         """A player posts the match's live table again in its own channel ``channel_id`` at
-        ``now`` (``/umtali table``): noted, and 0, unless a table was posted so there less
-        than ``every`` seconds before: then the seconds still to wait, nothing noted. Checked
-        and noted in one statement: two commands racing cannot both pass. A match whose
-        channel is lost, or in another channel by now, is never held back (0, nothing
-        noted): the table brought where the players are."""
+        ``now`` (``/umtali table``): noted, and (0, ``now``), unless a table was posted so
+        there less than ``every`` seconds before: then the seconds still to wait and when that
+        post was noted (for ``note_table_gone``), nothing noted. Checked and noted in one
+        statement: two commands racing cannot both pass. A match whose channel is lost, or in
+        another channel by now, is never held back (0, nothing noted): the table brought where
+        the players are."""
         async with self.db.transaction() as c:
             cur = await c.execute(
                 "UPDATE matches SET table_posted_at = ? WHERE id = ? AND channel_id = ? "
                 "AND channel_lost = 0 AND table_posted_at <= ?",
                 (now, match_id, channel_id, now - every))
             if cur.rowcount == 1:
-                return 0.0
+                return 0.0, now
             row = await c.fetchone("SELECT channel_id, channel_lost, table_posted_at FROM "
                                    "matches WHERE id = ?", (match_id,))
         if row is None or row["channel_id"] != channel_id or row["channel_lost"]:
-            return 0.0
+            return 0.0, now
+        last = float(row["table_posted_at"])
         # (a clock set back since the last post waits ``every`` at most)
-        return min(every, float(row["table_posted_at"]) + every - now)
+        return min(every, last + every - now), last
+
+    async def note_table_gone(self, match_id: int, channel_id: int, table_message_id: int,
+                              last: float, now: float) -> bool:
+        """The live table ``table_message_id``, held back by the post noted at ``last``
+        (``note_table_posted``), was found deleted: a post at ``now`` is noted all the same,
+        and True, if the match's live table is still that one and no other post was noted
+        since (the other player's, who found it deleted too: one new table, not two)."""
+        async with self.db.transaction() as c:
+            cur = await c.execute(
+                "UPDATE matches SET table_posted_at = ? WHERE id = ? AND channel_id = ? "
+                "AND channel_lost = 0 AND table_message_id = ? AND table_posted_at = ?",
+                (now, match_id, channel_id, table_message_id, last))
+            return cur.rowcount == 1
 
     async def unnote_table_posted(self, match_id: int, noted: float) -> None:
         """The post noted at ``noted`` (``note_table_posted``) never went out: the next one

@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.umtali.access import service, tr_of
-from cogs.umtali.display import redraw_guild, watch_guild_looks
+from cogs.umtali.display import redraw_guild, watch_guild_looks, watch_member_looks
 from cogs.umtali.hand_panels import refresh_pane
 from cogs.umtali.in_time import answer, in_time
 from cogs.umtali.options import (
@@ -55,18 +55,22 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
                      group_description="Umtali for server managers: settings, command sync"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
-        self._watching: tuple[MatchService, Callable[[int], Awaitable[object]]] | None = None
+        self._watching: tuple[MatchService, Callable[[int], Awaitable[object]],
+                              Callable[[int], None]] | None = None
         super().__init__()
 
     async def cog_load(self) -> None:
-        # A change saved through another process redraws this one's matches too (once read).
+        # A change saved through another process redraws this one's matches too (once read);
+        # a member's own look changed here, their panels here at once.
         svc = getattr(self.bot, "matches", None)
-        self._watching = None if svc is None else (svc, watch_guild_looks(svc))
+        self._watching = None if svc is None else (svc, watch_guild_looks(svc),
+                                                   watch_member_looks(svc))
 
     async def cog_unload(self) -> None:
         if self._watching is not None:
-            svc, listener = self._watching
+            svc, listener, own = self._watching
             svc.prefs.look_listeners.remove(listener)
+            svc.prefs.saved_listeners.remove(own)
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         # Reached from a DM only by a client with stale commands: said as such, rather than

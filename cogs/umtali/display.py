@@ -42,30 +42,28 @@ async def set_display(interaction: discord.Interaction, pictures: bool | None,
     svc = service(interaction.client)
     me = interaction.user.id
     now = svc.prefs.of(me)
-    playing: list[tuple[LiveMatch, int]] = []
     if pictures is not None or four_colour is not None:
         # Saved even when this process holds it already: it may not have read yet a change
         # made through another process. A write elsewhere may hold the database for seconds:
         # answered in time all the same.
         now = await in_time(interaction, svc.prefs.set_look(me, pictures=pictures,
                                                             four_colour=four_colour))
-        # The hand on show changes at once, not at the next turn (wherever the match is held;
-        # even with no change seen here: it may have been drawn through the other process).
+        # The hand on show changes at once, not at the next turn: in the matches held here
+        # and the open "My hand" panels answered here, beside this answer (``redraw_own``);
+        # in those held elsewhere, from here (even with no change seen here: it may have
+        # been drawn through the other process).
         for match_id in await in_time(interaction, svc.owners.leases.of_member(me)):
             live = await svc.lookup(match_id)
             seat = None if live is None else live.seat_of(me)
-            if live is not None and seat is not None and not live.over:
-                refresh_dm(live, seat, interaction.client, force=True)
-                playing.append((live, seat))
+            if live is not None and seat is not None and not live.over and \
+                    svc.matches.get(live.id) is not live:
+                refresh_dm(live, seat, interaction.client)
     tr = tr_of(interaction)
     said = describe(now.pictures, now.four_colour, tr)
     if now.pictures and (not svc.pictures or interaction.guild_id in svc.prefs.plain_guilds):
         # The member's choice stands, but here it is not what they will see.
         said += " " + tr("Matches on this server are shown as text alone, whatever you choose.")
     await answer(interaction, said)
-    # The open "My hand" panel too (its edits go by the interaction's token, after the answer).
-    for live, seat in playing:
-        await refresh_pane(interaction.client, live, seat)
 
 
 async def redraw_guild(svc: MatchService, guild_id: int) -> list[LiveMatch]:
@@ -109,6 +107,31 @@ async def redraw_members(svc: MatchService, members: frozenset[int]) -> None:
             svc.delivery.enqueue(live, Batch(hands=seats))
     await _refresh_panes(svc, [key for key, pane in panes(svc.client).panes.items()
                                if pane.interaction.user.id in members])
+
+
+async def redraw_own(svc: MatchService, user_id: int) -> None:
+    """A member's own look changed through this process (``/umtali display``, a hand order
+    chosen, a newly seen locale): their DM panels in the matches held here and their open
+    "My hand" panels answered here drawn again now, those not shown in it yet (what the
+    command drew itself is not drawn twice: ``dm_look``, ``Pane.look``). The processes
+    holding their other matches redraw theirs at their next renewal (``redraw_members``)."""
+    for live in [m for m in svc.matches.values() if not m.over]:
+        seats = {s for s in (0, 1) if live.player_ids[s] == user_id}
+        if seats and await _held(svc, live, "a player's new look"):
+            # Not forced: the delivery draws again only a panel in another look than now.
+            svc.delivery.enqueue(live, Batch(hands=seats))
+    await _refresh_panes(svc, [key for key, pane in panes(svc.client).panes.items()
+                               if pane.interaction.user.id == user_id])
+
+
+def watch_member_looks(svc: MatchService) -> Callable[[int], None]:
+    """A member's look changed through this process: their panels drawn again beside it,
+    off the interaction's way (``redraw_own``). The listener, to be removed when the
+    extension unloads."""
+    def redrawn(user_id: int) -> None:
+        svc.beside.start(redraw_own(svc, user_id), None, "redraw in a member's new look")
+    svc.prefs.saved_listeners.append(redrawn)
+    return redrawn
 
 
 async def _refresh_panes(svc: MatchService, keys: list[tuple[int, int]]) -> None:

@@ -28,7 +28,7 @@ from cogs.umtali.in_time import thinking
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.private import send_private
-from cogs.umtali.showing import Shown
+from cogs.umtali.showing import Seen, Shown
 from umtali.i18n import Tr
 
 log = logging.getLogger(__name__)
@@ -52,6 +52,8 @@ class Pane:
     at: float
     #: One edit at a time, each drawn as the match is when it goes: the last edit is the newest.
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: The look it was drawn in (``Look.seen``; None: not known).
+    look: Seen | None = None
 
 
 class Panes:
@@ -79,7 +81,7 @@ class Panes:
             # The answer shows the ending: nothing left to keep in step.
             self.drop(live.id, seat)
             return
-        pane = Pane(interaction, version, version, _now())
+        pane = Pane(interaction, version, version, _now(), look=live.pane_look[seat])
         self.panes[live.id, seat] = pane
         if len(self.panes) > 64:
             self._sweep()
@@ -175,16 +177,23 @@ async def refresh_pane(client: discord.Client, live: LiveMatch, seat: int,
                        note: str = "", tr: Tr | None = None) -> bool:
     """Edit the seat's ephemeral panel to show the match as it is; False if there is none
     (or it could not be edited: dismissed, or its token expired). ``tr``: the language of the
-    interaction this edit answers, if any."""
+    interaction this edit answers, if any. One that shows it so already, in the member's
+    look of now, is left (a look changed here: the command's own redraw and the one beside
+    it, ``display.redraw_own``, edit it once)."""
     known = panes(client)
     pane = known.fresh(live, seat)
     if pane is None:
         return False
+    svc = service(client)
     async with pane.lock:
+        if not (note or tr or live.over) and pane.version == live.version and \
+                pane.look == svc.hand_seen(live, seat):
+            return True
         # The position shown, taken with its view: the match may move on while the picture
         # is drawn and the edit is under way (a later refresh then shows the rest).
         version, over = live.version, live.over
-        shown = service(client).hand_shown(live, seat, note, tr)
+        shown = svc.hand_shown(live, seat, note, tr)
+        look = live.pane_look[seat]
         try:
             await shown.drawn()
             # Through the interaction's webhook, which ``REST_TIMEOUT`` does not bound (nor
@@ -197,21 +206,21 @@ async def refresh_pane(client: discord.Client, live: LiveMatch, seat: int,
             return False
         finally:
             _stop(shown)
-        pane.version = version
+        pane.version, pane.look = version, look
         if over:
             known.drop(live.id, seat)  # it shows the ending: never edited again
     return True
 
 
 def refresh_dm(live: LiveMatch, seat: int, client: discord.Client, *, force: bool = False) -> None:
-    """Queue an edit of the seat's DM panel (``force``: even if it shows this version, as
-    when only the layout changed)."""
+    """Queue an edit of the seat's DM panel. ``force``, as when only its look changed: said
+    for the reader; the delivery draws again a panel showing this version in another look
+    than the member's of now (``dm_look``), and only once, whoever else queued it."""
     # Queued even while the seat's first panel is on its way (its id not yet saved): the
     # delivery sends in order, so that panel is then brought to this position.
+    del force
     if live.over or client.is_closed():
         return
-    if force:
-        live.dm_shown[seat] = None
     service(client).delivery.enqueue(live, Batch(hands={seat}))
 
 

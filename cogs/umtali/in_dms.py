@@ -19,6 +19,7 @@ from cogs.umtali.nonces import match_nonce
 from cogs.umtali.outbox import Batch
 from cogs.umtali.refused_here import cleared, found, known, saved_at, sending
 from cogs.umtali.reminders import still_warned, turn_of
+from cogs.umtali.showing import Seen
 from cogs.umtali.stray_panels import replaced_after_edit, saved, strip_unsaved
 from umtali.i18n import EN, Tr, languages, tr_for
 
@@ -158,7 +159,8 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
     """The panel sent; whether a new one that replaced another took its buttons off (else the
     seat's mark stays set)."""
     version, over, turn = live.version, live.over, turn_of(live)
-    if live.dm_shown[seat] == version and not (new or note):
+    seen = svc.hand_seen(live, seat)
+    if live.dm_shown[seat] == version and live.dm_look[seat] == seen and not (new or note):
         return True
     # (A warning's own panel says it: no other note comes with one.)
     note = note or still_warned(svc, live, seat, svc.clock())
@@ -168,6 +170,7 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
         tr = svc.seat_tr(live, seat)
         said = f"**{tr('Ratings')}**\n{await ratings(svc, live, tr)}"
         note = "\n\n".join(filter(None, (note, said)))
+    seen = svc.hand_seen(live, seat)  # (the look the panel is drawn in, as of now)
     shown = await svc.dm_panel(live, seat, note).drawn()
     channel_id, message_id = live.dm_channel_ids[seat], live.dm_message_ids[seat]
     refused_edit = False
@@ -176,13 +179,13 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
         try:
             await dm.get_partial_message(message_id).edit(**shown.edit())
             if not await replaced_after_edit(svc, live, seat, message_id, dm):
-                _shown(svc, live, seat, version, over, message_id)
+                _shown(svc, live, seat, (version, over, seen), message_id)
             return True
         except GONE:
             if live.dm_message_ids[seat] != message_id:
                 # A new message took the panel's place meanwhile (and took this one away):
                 # that one is edited, rather than a third sent.
-                _shown(svc, live, seat, version, over, message_id)
+                _shown(svc, live, seat, (version, over, seen), message_id)
                 return True
             # Deleted, or DMs closed since: a new message says whether they are.
             refused_edit = True
@@ -272,7 +275,7 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
     live.dm_channel_ids[seat] = message.channel.id
     live.dm_message_ids[seat] = message.id
     svc.delivery.replaced_here(live, seat)
-    _shown(svc, live, seat, version, over, message.id)
+    _shown(svc, live, seat, (version, over, seen), message.id)
     if replaced is not None and replaced != message.id:
         # One panel to play on: the one it replaced, left as it was, would go on offering
         # the moves of an earlier position. Kept, as what was said, without them. Until they
@@ -304,16 +307,18 @@ async def _refused_as_saved(svc: MatchService, live: LiveMatch, seat: int) -> bo
     return row is not None and row.dm_refused[seat]
 
 
-def _shown(svc: MatchService, live: LiveMatch, seat: int, version: int, over: bool,
-           message_id: int) -> None:
-    """The seat's panel (``message_id``) now shows the match at ``version``, unless the match
+def _shown(svc: MatchService, live: LiveMatch, seat: int,
+           drawn: tuple[int, bool, Seen], message_id: int) -> None:
+    """The seat's panel (``message_id``) now shows the match as ``drawn`` (its version,
+    whether over, and the look it was drawn in: ``dm_look``), unless the match
     moved on or ended while it was drawn or sent (an ending keeps the version, and its own
     edit must not be skipped), or another message took the panel's place meanwhile (a
     warning's new message, sent outside the delivery): then the panel is sent again, lest
     the later edit be lost to this one or made to a message no longer the panel."""
+    version, over, seen = drawn
     if live.over == over and live.version == version and \
             live.dm_message_ids[seat] == message_id:
-        live.dm_shown[seat] = version
+        live.dm_shown[seat], live.dm_look[seat] = version, seen
         return
     live.dm_shown[seat] = None
     svc.delivery.enqueue(live, Batch(hands={seat}))

@@ -94,6 +94,14 @@ class LiveMatch:
     #: The version each seat's DM panel shows, when known (not saved: after a restart the
     #: panels are simply sent again).
     dm_shown: list[int | None] = field(default_factory=lambda: [None, None])
+    #: The look (``Look.seen``) each seat's DM panel shows with ``dm_shown``: a panel showing
+    #: that version in another look (the member changed theirs) is drawn again.
+    dm_look: list[tuple[str, bool, bool, str] | None] = field(
+        default_factory=lambda: [None, None])
+    #: The look each seat's ephemeral hand panel was last drawn in, through this copy
+    #: (``Looks.hand_shown``; kept on the open panel: ``hand_panels.Pane.look``).
+    pane_look: list[tuple[str, bool, bool, str] | None] = field(
+        default_factory=lambda: [None, None])
     #: With the channel lost, the turn (``reminders.turn_of``) each seat was last told of by a
     #: new DM panel (which notifies; saved with that panel's id), and the last whose
     #: announcement owed it one, told or not (a send failed for now): the next send to the

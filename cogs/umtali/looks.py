@@ -15,7 +15,7 @@ from cogs.umtali.announcing import your_turn
 from cogs.umtali.arrange import HandOrder
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.prefs import Preferences
-from cogs.umtali.showing import Look, Shown, dm_panel_of, hand_of, table_of
+from cogs.umtali.showing import Look, Seen, Shown, dm_panel_of, hand_of, table_of
 from umtali.i18n import Tr
 from umtali.session import Session
 
@@ -62,12 +62,19 @@ class Looks:
         chose it to look. ``tr``: the language of the interaction it answers, when it answers
         one (the language kept for the member may not have caught up with their client yet)."""
         look = self.hand_look(live, seat)
-        return hand_of(live, seat, note, look if tr is None else dataclasses.replace(look, tr=tr))
+        if tr is not None:
+            look = dataclasses.replace(look, tr=tr)
+        live.pane_look[seat] = look.seen
+        return hand_of(live, seat, note, look)
 
     def dm_panel(self, live: LiveMatch, seat: int, note: str = "") -> Shown:
         look = self.hand_look(live, seat)
         table = dataclasses.replace(look, order=HandOrder.SUIT)  # in their DM: their language
         return dm_panel_of(live, seat, note, look, table)
+
+    def hand_seen(self, live: LiveMatch, seat: int) -> Seen:
+        """What the seat's own panels, unasked (no interaction's language), look like now."""
+        return self.hand_look(live, seat).seen
 
     def table_look(self, live: LiveMatch) -> Look:
         return Look(self.public_tr(live), pictures=self._pictures(live))
@@ -99,7 +106,7 @@ class Looks:
         """The answer to an action is about to show the seat's hand at ``version`` on
         ``message_id``: if that is the seat's DM panel, it needs no edit of its own for it."""
         if message_id == live.dm_message_ids[seat] and not live.channel_lost:
-            live.dm_shown[seat] = version
+            live.dm_shown[seat], live.dm_look[seat] = version, self.hand_seen(live, seat)
 
     def _your_turn(self, live: LiveMatch, session: Session | None = None) -> str:
         session = session or live.session

@@ -64,6 +64,9 @@ class Preferences:
         self.look_listeners: list[Callable[[int], Awaitable[object]]] = []
         #: Told of the members whose own look ``catch_up`` found changed by another process.
         self.member_listeners: list[Callable[[frozenset[int]], Awaitable[object]]] = []
+        #: Told at once of a member whose own look changed through this process (a command,
+        #: a newly seen locale), once saved: called as it is kept, so it must not wait.
+        self.saved_listeners: list[Callable[[int], None]] = []
         #: What ``catch_up`` found changed and nobody took yet (``take_changed``): kept as
         #: soon as memory has it, so that a read failing after it loses no redraw.
         self._untold_guilds: list[int] = []
@@ -154,11 +157,16 @@ class Preferences:
         else:
             self._members[prefs.user_id] = prefs
 
-    def _saved(self, prefs: MemberPrefs) -> None:
-        """Kept once saved here."""
+    def _saved(self, prefs: MemberPrefs, *, told: bool = False) -> None:
+        """Kept once saved here; the listeners told if that changed the member's look here
+        (``told``: whether or not, the member having chosen it)."""
+        before = self.of(prefs.user_id)
         self._keep(prefs)
         if self._saved_meanwhile is not None:
             self._saved_meanwhile.add(prefs.user_id)
+        if told or self.of(prefs.user_id) != before:
+            for listener in list(self.saved_listeners):
+                listener(prefs.user_id)
 
     async def set_look(self, user_id: int, *, pictures: bool | None = None,
                        four_colour: bool | None = None) -> MemberPrefs:
@@ -179,7 +187,8 @@ class Preferences:
         saved = dataclasses.replace(
             now, pictures=now.pictures if pictures is None else pictures,
             four_colour=now.four_colour if four_colour is None else four_colour)
-        self._saved(saved)
+        # Told even when this process had it: its panels may have been drawn elsewhere.
+        self._saved(saved, told=True)
         return saved
 
     async def set_hand_order(self, user_id: int, hand_order: str) -> None:

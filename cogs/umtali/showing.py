@@ -155,6 +155,10 @@ def _picture(embed: discord.Embed, draw: Callable[[], bytes], name: str) -> Pict
     return Picture(draw, name, embed)
 
 
+#: ``Look.seen``: language, pictures, four colours, hand order.
+Seen = tuple[str, bool, bool, str]
+
+
 @dataclass(frozen=True)
 class Look:
     """How a message is shown to its readers: their language, and for a hand, how its player
@@ -164,6 +168,11 @@ class Look:
     pictures: bool = True
     four_colour: bool = False
     order: HandOrder = HandOrder.SUIT
+
+    @property
+    def seen(self) -> Seen:
+        """What its reader sees of it: a panel drawn with another is to be drawn again."""
+        return self.tr.lang, self.pictures, self.four_colour, self.order.value
 
 
 TEXT_ONLY = Look(pictures=False)

@@ -20,7 +20,7 @@ import math
 import discord
 
 from cogs.umtali.access import service, tr_of
-from cogs.umtali.failures import PASSING
+from cogs.umtali.failures import PASSING, UNKNOWN_MESSAGE
 from cogs.umtali.in_time import answer, in_time, post_public, thinking
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS
@@ -96,9 +96,9 @@ async def post_table(interaction: discord.Interaction) -> None:
         # Posted again in its own channel: each post is a new public message, so no more
         # often than ``TABLE_AGAIN`` (kept in the database: any process may answer).
         noted = svc.clock()
-        wait = await in_time(interaction, svc.store.note_table_posted(
+        wait, last = await in_time(interaction, svc.store.note_table_posted(
             live.id, live.channel_id, noted, TABLE_AGAIN))
-        if wait > 0:
+        if wait > 0 and not await in_time(interaction, _gone(svc, live, last, noted)):
             await answer(interaction, tr("The table was posted again a moment ago: the live "
                                          "table is {link}. You can post it again in {seconds} "
                                          "s.", link=table_link(live),
@@ -152,6 +152,27 @@ async def _posted(interaction: discord.Interaction, live: LiveMatch,
         await retire(interaction.client, live, old)
     # The question beside the table, if it was deleted since it was asked, is asked again.
     await ask_again_if_deleted(svc, live)
+
+
+async def _gone(svc: MatchService, live: LiveMatch, last: float, now: float) -> bool:
+    """Whether the live table, held back by the post noted at ``last``, was deleted since (a
+    moderator, a player): then the limit does not hold it back, and this post is noted at
+    ``now`` instead (once: the other player finding it gone too is held back by it). The bot
+    hears of no deletion (no message events): it looks. Unknown (Discord failing): held."""
+    if live.table_message_id is None:
+        return False
+    message = svc.client.get_partial_messageable(live.channel_id).get_partial_message(
+        live.table_message_id)
+    try:
+        await message.fetch()
+        return False
+    except (discord.HTTPException, *PASSING) as e:
+        if not isinstance(e, discord.NotFound) or e.code != UNKNOWN_MESSAGE:
+            log.info("match %d: whether its live table is still there is unknown (%s)",
+                     live.id, e)
+            return False
+    return await svc.store.note_table_gone(live.id, live.channel_id, live.table_message_id,
+                                           last, now)
 
 
 async def _unnote(svc: MatchService, live: LiveMatch, noted: float | None) -> None:

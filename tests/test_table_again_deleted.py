@@ -1,0 +1,93 @@
+"""fix119: the live table deleted within ``TABLE_AGAIN`` of its post (a moderator tidying, a
+player) is posted again by ``/umtali table`` at once: the limit holds back only a table that is
+still there. Once: the other player, who found it gone too, is held back by the new one.
+Whether it is gone unknown (Discord failing): the limit holds, as before."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import discord
+
+from cogs.umtali.tables import TABLE_AGAIN
+from data.store import Store
+from tests.discord_helpers import World, custom_ids, flush, start_match, thread_of
+
+
+def _live_tables(match_id: int, channel: Any) -> list[int]:
+    button = f"umtali:m:{match_id}:hand"
+    return [m.id for m in channel.history() if button in custom_ids(m)]
+
+
+async def _posted_again(world: World, actor: Any, channel: Any) -> Any:
+    r = await actor.slash(channel, "umtali table")
+    assert not r.ephemeral and r.response is not None, r.response
+    await flush(world)
+    return r.response
+
+
+def _moderator(world: World) -> Any:
+    mods = world.guild.create_role("mods", permissions=discord.Permissions(
+        manage_messages=True))
+    return world.guild.add_member(world.env.create_user("mod"), roles=[mods])
+
+
+async def test_a_table_deleted_within_the_minute_is_posted_again_at_once(
+        world: World) -> None:
+    live = await start_match(world)
+    svc = world.bot.matches
+    assert svc is not None
+    thread = thread_of(world, live)
+    first = await _posted_again(world, world.alice, thread)
+    world.clock.advance(TABLE_AGAIN / 2)
+    await _moderator(world).delete(first)
+    assert _live_tables(live.id, thread) == []
+    again = await _posted_again(world, world.bob, thread)
+    assert live.table_message_id == again.id != first.id
+    assert _live_tables(live.id, thread) == [again.id]
+    saved = await svc.store.match(live.id)
+    assert saved is not None and saved.table_message_id == again.id
+    # The new post is held back in its turn: the table is there.
+    refused = await world.alice.slash(thread, "umtali table")
+    assert refused.ephemeral, refused.response
+    assert f"/{thread.id}/{again.id}" in str(refused.response.content)
+    assert _live_tables(live.id, thread) == [again.id]
+
+
+async def test_whether_it_is_gone_unknown_the_limit_holds(world: World) -> None:
+    live = await start_match(world)
+    thread = thread_of(world, live)
+    first = await _posted_again(world, world.alice, thread)
+    world.env.inject_error("GET", f"/channels/{thread.id}/messages/{first.id}", status=403,
+                           code=50001, message="Missing Access", times=1)
+    refused = await world.bob.slash(thread, "umtali table")
+    assert refused.ephemeral, refused.response
+    assert "posted again a moment ago" in str(refused.response.content)
+    await flush(world)
+    assert live.table_message_id == first.id
+    assert _live_tables(live.id, thread) == [first.id]
+
+
+async def test_two_players_finding_it_gone_post_one_table(store_target: str | Path) -> None:
+    store = await Store.open(store_target)
+    try:
+        channel, table = 5, 77
+        match_id = await store.create_match(
+            guild_id=10, channel_id=channel, players=((1, "Ada"), (2, "Ben")),
+            variant="english", turn_timer=30, state="{}", deadline=400.0, now=100.0, salt="s",
+            commitment="c")
+        await store.set_table_message(match_id, table)
+        assert await store.note_table_posted(match_id, channel, 1000.0, TABLE_AGAIN) == (
+            0.0, 1000.0)
+        # Both held back by that post, both find its table gone: only the first posts.
+        wait, last = await store.note_table_posted(match_id, channel, 1010.0, TABLE_AGAIN)
+        assert (wait, last) == (TABLE_AGAIN - 10, 1000.0)
+        assert await store.note_table_gone(match_id, channel, table, last, 1011.0)
+        assert not await store.note_table_gone(match_id, channel, table, last, 1012.0)
+        # Nor does a table that is not the live one (another moved it since) let one through.
+        assert not await store.note_table_gone(match_id, channel, table + 1, 1011.0, 1013.0)
+        assert await store.note_table_posted(match_id, channel, 1014.0, TABLE_AGAIN) == (
+            TABLE_AGAIN - 3, 1011.0)
+    finally:
+        await store.close()
