@@ -84,10 +84,12 @@ class MessageQueries:
         another channel by now, is never held back (0, nothing noted): the table brought where
         the players are."""
         async with self.db.transaction() as c:
+            # A note ahead of this clock by more than ``every`` (a clock set back since, or
+            # another process's clock ahead) holds nothing back: it would for the whole gap.
             cur = await c.execute(
                 "UPDATE matches SET table_posted_at = ? WHERE id = ? AND channel_id = ? "
-                "AND channel_lost = 0 AND table_posted_at <= ?",
-                (now, match_id, channel_id, now - every))
+                "AND channel_lost = 0 AND (table_posted_at <= ? OR table_posted_at > ?)",
+                (now, match_id, channel_id, now - every, now + every))
             if cur.rowcount == 1:
                 return 0.0, now
             row = await c.fetchone("SELECT channel_id, channel_lost, table_posted_at FROM "
@@ -95,20 +97,21 @@ class MessageQueries:
         if row is None or row["channel_id"] != channel_id or row["channel_lost"]:
             return 0.0, now
         last = float(row["table_posted_at"])
-        # (a clock set back since the last post waits ``every`` at most)
-        return min(every, last + every - now), last
+        return last + every - now, last
 
     async def note_table_gone(self, match_id: int, channel_id: int, table_message_id: int,
                               last: float, now: float) -> bool:
         """The live table ``table_message_id``, held back by the post noted at ``last``
         (``note_table_posted``), was found deleted: a post at ``now`` is noted all the same,
-        and True, if the match's live table is still that one and no other post was noted
-        since (the other player's, who found it deleted too: one new table, not two)."""
+        and True, if the match's live table is still that one, no other post was noted since,
+        and none was for its deletion (the other player's, who found it deleted too, noted
+        and on its way, its table not yet saved: one new table, not two)."""
         async with self.db.transaction() as c:
             cur = await c.execute(
-                "UPDATE matches SET table_posted_at = ? WHERE id = ? AND channel_id = ? "
-                "AND channel_lost = 0 AND table_message_id = ? AND table_posted_at = ?",
-                (now, match_id, channel_id, table_message_id, last))
+                "UPDATE matches SET table_posted_at = ?, table_gone_id = table_message_id "
+                "WHERE id = ? AND channel_id = ? AND channel_lost = 0 AND table_message_id = ? "
+                "AND table_posted_at = ? AND (table_gone_id IS NULL OR table_gone_id <> ?)",
+                (now, match_id, channel_id, table_message_id, last, table_message_id))
             return cur.rowcount == 1
 
     async def unnote_table_posted(self, match_id: int, noted: float) -> None:

@@ -89,7 +89,11 @@ def test_a_covered_face_down_card_is_named_only_to_who_laid_it() -> None:
         assert hidden not in _ids(view.discard_pile)
         assert "🂠" in whole_pile(view, EN)
         if seat >= 0:
-            assert "None" not in render_view(view, NAMES, EN)
+            said = render_view(view, NAMES, EN)
+            assert "None" not in said
+            # The pile's size still said, its top named, the card under it not.
+            top = e.session.view(seat).discard_pile[-1]
+            assert f"Discard pile: {top} ({len(view.discard_pile)} cards)." in said, said
     assert _ids(e.session.view(first).discard_pile)[-2] == hidden
 
 

@@ -133,6 +133,9 @@ async def test_an_answer_in_dms_keeps_the_waiting_players_language(
     waiting = player(world, 1 - live.session.to_act)
     locales[waiting.id] = "ru"
     await svc.prefs.saw_locale(waiting.id, "ru")
+    # (Their DM panel drawn again in Russian, beside: done before the channel is lost, which
+    # this test sets in memory alone.)
+    await flush(world)
     live.channel_lost = True
     assert live.deadline is not None
     await svc.check_timers(now=live.deadline + LATE + 1)

@@ -122,3 +122,35 @@ async def test_a_hand_order_chosen_in_one_match_redraws_the_members_other_match(
     assert _edits(world, since, other) == 1
     # Bob's panels are left as they were.
     assert _hand_field(_panel(world.bob, second))[0].endswith("by suit")
+
+
+async def test_a_panel_kept_remembers_the_look_it_was_drawn_in(
+        world: World, monkeypatch: Any) -> None:
+    """review113: the look a "My hand" panel is kept with is the one it was drawn in, not
+    whatever another drawing for the seat set while it was on its way (which would make a
+    later redraw in the new look think the panel shows it already)."""
+    from cogs.umtali.hand_panels import panes
+    from cogs.umtali.showing import Shown
+
+    started = await start_match(world)
+    assert world.bot.matches is not None
+    live = world.bot.matches.matches[started.id]
+    seat = live.seat_of(world.alice.id)
+    assert seat is not None
+    drawn_in = ("elsewhere", True, True, "rank")  # a look no drawing here gives
+    real = Shown.drawn
+
+    async def meanwhile(self: Shown) -> Shown:
+        # Another drawing for the seat (a redraw beside a look change) while this one is on
+        # its way: it marks the seat's look as its own.
+        shown = await real(self)
+        live.pane_look[seat] = drawn_in
+        return shown
+
+    monkeypatch.setattr(Shown, "drawn", meanwhile)
+    await _my_hand(world, world.alice, live.id)
+    monkeypatch.setattr(Shown, "drawn", real)
+    pane = panes(world.bot).panes.get((live.id, seat))  # (its age read by SimCord's clock)
+    assert pane is not None
+    assert pane.look != drawn_in, "kept with a look it was not drawn in"
+    assert pane.look == world.bot.matches.hand_seen(live, seat)

@@ -55,6 +55,31 @@ async def test_a_table_deleted_within_the_minute_is_posted_again_at_once(
     assert _live_tables(live.id, thread) == [again.id]
 
 
+async def test_found_gone_by_both_the_one_held_back_is_told_it_is_on_its_way(
+        world: World) -> None:
+    """The other player found it gone a moment before and their post was noted first: the
+    one held back is not sent to the deleted table, nor told to wait from the old post."""
+    live = await start_match(world)
+    svc = world.bot.matches
+    assert svc is not None
+    thread = thread_of(world, live)
+    first = await _posted_again(world, world.alice, thread)
+    world.clock.advance(TABLE_AGAIN / 2)
+    await _moderator(world).delete(first)
+    # Alice's second /umtali table, noted first (its post still on its way).
+    wait, last = await svc.store.note_table_posted(live.id, thread.id, svc.clock(),
+                                                   TABLE_AGAIN)
+    assert wait > 0
+    assert await svc.store.note_table_gone(live.id, thread.id, first.id, last, svc.clock())
+    told = await world.bob.slash(thread, "umtali table")
+    assert told.ephemeral, told.response
+    said = str(told.response.content)
+    assert said == "The live table was deleted, and is being posted again right now.", said
+    assert str(first.id) not in said
+    await flush(world)
+    assert _live_tables(live.id, thread) == []  # (Alice's post brings it)
+
+
 async def test_whether_it_is_gone_unknown_the_limit_holds(world: World) -> None:
     live = await start_match(world)
     thread = thread_of(world, live)
@@ -87,7 +112,13 @@ async def test_two_players_finding_it_gone_post_one_table(store_target: str | Pa
         assert not await store.note_table_gone(match_id, channel, table, last, 1012.0)
         # Nor does a table that is not the live one (another moved it since) let one through.
         assert not await store.note_table_gone(match_id, channel, table + 1, 1011.0, 1013.0)
-        assert await store.note_table_posted(match_id, channel, 1014.0, TABLE_AGAIN) == (
-            TABLE_AGAIN - 3, 1011.0)
+        # The second finder, asking after the first's post was noted, is held back by that
+        # note, the deleted table still the match's (the first's post on its way).
+        wait, last = await store.note_table_posted(match_id, channel, 1014.0, TABLE_AGAIN)
+        assert (wait, last) == (TABLE_AGAIN - 3, 1011.0)
+        assert not await store.note_table_gone(match_id, channel, table, last, 1014.0)
+        # Once the new table is saved and deleted in its turn, it may be posted again.
+        await store.set_table_message(match_id, table + 2)
+        assert await store.note_table_gone(match_id, channel, table + 2, last, 1015.0)
     finally:
         await store.close()

@@ -104,3 +104,56 @@ async def test_a_post_that_failed_holds_nothing_back(
     assert _live_tables(world, live.id, thread) == [old]
     posted = await _posted_again(world, world.alice, thread)
     assert live.table_message_id == posted.id != old
+
+
+async def test_a_table_that_could_not_be_drawn_holds_nothing_back(
+        world: World, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """review112: the table's drawing failing (before anything is posted) takes the note back
+    too: the player may ask again at once."""
+    from cogs.umtali.showing import Shown
+
+    live = await start_match(world)
+    thread = thread_of(world, live)
+    old = live.table_message_id
+    real = Shown.drawn
+
+    async def broken(self: Shown) -> Shown:
+        raise OSError("the picture could not be drawn")
+
+    monkeypatch.setattr(Shown, "drawn", broken)
+    await world.alice.slash(thread, "umtali table")
+    await flush(world)
+    monkeypatch.setattr(Shown, "drawn", real)
+    assert_error(world.env, contains="the picture could not be drawn")
+    for record in caplog.records:
+        if record.levelname == "ERROR":
+            record.expected = True  # the drawing failing, as meant
+    assert live.table_message_id == old
+    posted = await _posted_again(world, world.alice, thread)
+    assert live.table_message_id == posted.id != old
+
+
+@pytest.mark.parametrize("back", [86_400.0, TABLE_AGAIN + 1])
+async def test_a_clock_set_back_holds_nothing_back_for_the_gap(
+        store_target: Any, back: float) -> None:
+    """review112: a note ahead of the asking clock (set back since, or another process's
+    ahead) would refuse for the whole gap while saying a minute: it holds nothing back."""
+    from data.store import Store
+
+    store = await Store.open(store_target)
+    try:
+        channel = 5
+        match_id = await store.create_match(
+            guild_id=10, channel_id=channel, players=((1, "Ada"), (2, "Ben")),
+            variant="english", turn_timer=30, state="{}", deadline=400.0, now=100.0, salt="s",
+            commitment="c")
+        assert await store.note_table_posted(match_id, channel, 100_000.0, TABLE_AGAIN) == (
+            0.0, 100_000.0)
+        then = 100_000.0 - back
+        assert await store.note_table_posted(match_id, channel, then, TABLE_AGAIN) == (
+            0.0, then)
+        # Noted at the clock of now: held back by it as ever.
+        wait, last = await store.note_table_posted(match_id, channel, then + 1, TABLE_AGAIN)
+        assert (wait, last) == (TABLE_AGAIN - 1, then)
+    finally:
+        await store.close()

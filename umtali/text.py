@@ -230,8 +230,11 @@ def render_view(view: PlayerView, names: Sequence[str], tr: Tr = EN) -> str:
                         len(view.discard_pile), top=tr("face down"))
     elif view.discard_pile:
         top = str(view.top_discard)
-        # (The card under it is hidden when it lies face down: the pile's line shows a back.)
-        if len(view.discard_pile) > 1 and view.discard_pile[-2] is not None:
+        if len(view.discard_pile) > 1 and view.discard_pile[-2] is None:
+            # The card under it lies face down (the pile's line shows a back): not named.
+            top = tr.plural("{top} ({count} card)", "{top} ({count} cards)",
+                            len(view.discard_pile), top=top)
+        elif len(view.discard_pile) > 1:
             top = tr.plural("{top} (then {below}; {count} card)",
                             "{top} (then {below}; {count} cards)", len(view.discard_pile),
                             top=top, below=view.discard_pile[-2])

@@ -291,8 +291,10 @@ async def _answer_on_panel(interaction: discord.Interaction, live: LiveMatch, se
         # late). The DM panel as the delivery shows it: with the channel lost, the table too;
         # a warning standing in the turn said again (``still_warned``): the delivery, this
         # answer marked, leaves the panel to it.
-        shown = await (svc.dm_panel(live, seat, still_warned(svc, live, seat, svc.clock()))
-                       if on_dm else svc.hand_shown(live, seat)).drawn()
+        drawing = (svc.dm_panel(live, seat, still_warned(svc, live, seat, svc.clock()))
+                   if on_dm else svc.hand_shown(live, seat))
+        look = live.pane_look[seat]  # (the look an ephemeral panel is drawn in: ``keep``)
+        shown = await drawing.drawn()
     except BaseException:
         if on_dm:
             live.dm_shown[seat] = None
@@ -342,7 +344,7 @@ async def _answer_on_panel(interaction: discord.Interaction, live: LiveMatch, se
         svc.delivery.enqueue(live, Batch(hands={seat}))
     if not on_dm and message.flags.ephemeral:
         # Kept as showing what it showed: moved on since, it is edited after the move.
-        panes(interaction.client).keep(live, seat, interaction, (version, over))
+        panes(interaction.client).keep(live, seat, interaction, (version, over, look))
     return on_dm
 
 
@@ -385,4 +387,4 @@ async def set_order(interaction: discord.Interaction, match_id: int,
     if await _answer_on_panel(interaction, live, seat, message):
         await refresh_pane(interaction.client, live, seat)
     else:
-        refresh_dm(live, seat, interaction.client, force=True)
+        refresh_dm(live, seat, interaction.client)

@@ -72,16 +72,17 @@ class Panes:
         return pane
 
     def keep(self, live: LiveMatch, seat: int, interaction: discord.Interaction,
-             shown: tuple[int, bool] | None = None) -> None:
-        """``interaction``'s panel is the seat's, showing the match at ``shown`` (its version
-        and whether it was over when drawn; None: as it is now). The match may have moved on
-        or ended while it was drawn and sent: ``refresh_stale_panes`` then edits it."""
-        version, over = shown if shown is not None else (live.version, live.over)
+             shown: tuple[int, bool, Seen | None]) -> None:
+        """``interaction``'s panel is the seat's, showing the match at ``shown``: its version,
+        whether it was over, and the look it was drawn in (``drawn_at``), taken when it was
+        drawn. The match may have moved on or ended while it was drawn and sent, its look
+        changed: ``refresh_stale_panes`` then edits it, and a look's redraw."""
+        version, over, look = shown
         if over:
             # The answer shows the ending: nothing left to keep in step.
             self.drop(live.id, seat)
             return
-        pane = Pane(interaction, version, version, _now(), look=live.pane_look[seat])
+        pane = Pane(interaction, version, version, _now(), look=look)
         self.panes[live.id, seat] = pane
         if len(self.panes) > 64:
             self._sweep()
@@ -123,6 +124,12 @@ async def load_orders(client: discord.Client) -> None:
     load_coach(client)
 
 
+def drawn_at(live: LiveMatch, seat: int) -> tuple[int, bool, Seen | None]:
+    """What a hand panel drawn just now (``hand_shown``, before any await) shows: the match's
+    version, whether it is over, the look it is drawn in (``Panes.keep``)."""
+    return live.version, live.over, live.pane_look[seat]
+
+
 def is_dm_panel(live: LiveMatch, seat: int, message: discord.Message | None) -> bool:
     return message is not None and message.id == live.dm_message_ids[seat]
 
@@ -154,15 +161,17 @@ async def show_panel(interaction: discord.Interaction, live: LiveMatch, seat: in
                 await interaction.delete_original_response()
             return
         # Dismissed, or its token refused: this answer becomes the panel.
-        at = live.version, live.over  # the position it shows (the match may move on)
-        shown = await svc.hand_shown(live, seat, note, tr_of(interaction)).drawn()
+        drawing = svc.hand_shown(live, seat, note, tr_of(interaction))
+        at = drawn_at(live, seat)  # what it shows (the match may move on, its look change)
+        shown = await drawing.drawn()
         await interaction.edit_original_response(**shown.edit())
         _stop(shown)
         known.keep(live, seat, interaction, at)
         await refresh_stale_panes(interaction.client, live)
         return
-    at = live.version, live.over
-    shown = await svc.hand_shown(live, seat, note, tr_of(interaction)).drawn()
+    drawing = svc.hand_shown(live, seat, note, tr_of(interaction))
+    at = drawn_at(live, seat)
+    shown = await drawing.drawn()
     assert shown.view is not None
     await send_private(interaction, shown.view, embeds=shown.embeds, files=shown.files)
     known.keep(live, seat, interaction, at)
@@ -212,13 +221,12 @@ async def refresh_pane(client: discord.Client, live: LiveMatch, seat: int,
     return True
 
 
-def refresh_dm(live: LiveMatch, seat: int, client: discord.Client, *, force: bool = False) -> None:
-    """Queue an edit of the seat's DM panel. ``force``, as when only its look changed: said
-    for the reader; the delivery draws again a panel showing this version in another look
-    than the member's of now (``dm_look``), and only once, whoever else queued it."""
+def refresh_dm(live: LiveMatch, seat: int, client: discord.Client) -> None:
+    """Queue an edit of the seat's DM panel. One showing this version is drawn again only in
+    another look than the member's of now (``dm_look``: only its look changed), and once,
+    whoever else queued it."""
     # Queued even while the seat's first panel is on its way (its id not yet saved): the
     # delivery sends in order, so that panel is then brought to this position.
-    del force
     if live.over or client.is_closed():
         return
     service(client).delivery.enqueue(live, Batch(hands={seat}))

@@ -62,8 +62,6 @@ class Preferences:
         #: Told of each server whose look (language, pictures) ``catch_up`` found changed by
         #: another process: its matches held here are drawn again (``cogs.umtali.display``).
         self.look_listeners: list[Callable[[int], Awaitable[object]]] = []
-        #: Told of the members whose own look ``catch_up`` found changed by another process.
-        self.member_listeners: list[Callable[[frozenset[int]], Awaitable[object]]] = []
         #: Told at once of a member whose own look changed through this process (a command,
         #: a newly seen locale), once saved: called as it is kept, so it must not wait.
         self.saved_listeners: list[Callable[[int], None]] = []
@@ -137,14 +135,11 @@ class Preferences:
         return changed
 
     async def tell(self, changed: Changed) -> None:
-        """Tell the listeners what ``catch_up`` found changed (each server's, then the
-        members'), one after another."""
+        """Tell the listeners what ``catch_up`` found changed of each server, one after
+        another (the members' is drawn again by ``display.redraw_changed`` itself)."""
         for guild_id in changed.guilds:
             for listener in list(self.look_listeners):
                 await listener(guild_id)
-        if changed.members:
-            for on_members in list(self.member_listeners):
-                await on_members(changed.members)
 
     # -- members ----------------------------------------------------------------------------
 

@@ -98,7 +98,16 @@ async def post_table(interaction: discord.Interaction) -> None:
         noted = svc.clock()
         wait, last = await in_time(interaction, svc.store.note_table_posted(
             live.id, live.channel_id, noted, TABLE_AGAIN))
-        if wait > 0 and not await in_time(interaction, _gone(svc, live, last, noted)):
+        gone: bool | None = False
+        if wait > 0:
+            gone = await in_time(interaction, _gone(svc, live, last, noted))
+        if gone is None:
+            # Found deleted by the other player too, whose post was noted first: on its way,
+            # the link not yet known here (nor a wait: it counts from that post).
+            await answer(interaction, tr("The live table was deleted, and is being posted "
+                                         "again right now."))
+            return
+        if wait > 0 and not gone:
             await answer(interaction, tr("The table was posted again a moment ago: the live "
                                          "table is {link}. You can post it again in {seconds} "
                                          "s.", link=table_link(live),
@@ -116,12 +125,13 @@ async def _posted(interaction: discord.Interaction, live: LiveMatch,
     there (from the table before, or from its lost channel). ``noted``: when this post was
     noted against the limit (``note_table_posted``), taken back if it fails."""
     svc = service(interaction.client)
-    table = await svc.table_message(live).drawn()
     try:
+        table = await svc.table_message(live).drawn()
         message = await post_public(interaction, **table.send(),
                                     view=table_panel(live.id, svc.public_tr(live)),
                                     allowed_mentions=NO_MENTIONS)
-    except Exception:
+    except BaseException:
+        # (the bot stopping too: the player may post it at once when it is back)
         await _unnote(svc, live, noted)
         raise
     was_lost = live.channel_lost
@@ -154,11 +164,12 @@ async def _posted(interaction: discord.Interaction, live: LiveMatch,
     await ask_again_if_deleted(svc, live)
 
 
-async def _gone(svc: MatchService, live: LiveMatch, last: float, now: float) -> bool:
+async def _gone(svc: MatchService, live: LiveMatch, last: float, now: float) -> bool | None:
     """Whether the live table, held back by the post noted at ``last``, was deleted since (a
     moderator, a player): then the limit does not hold it back, and this post is noted at
-    ``now`` instead (once: the other player finding it gone too is held back by it). The bot
-    hears of no deletion (no message events): it looks. Unknown (Discord failing): held."""
+    ``now`` instead (once: None if another post was noted first, the other player's who found
+    it gone too). The bot hears of no deletion (no message events): it looks. Unknown
+    (Discord failing): False, held."""
     if live.table_message_id is None:
         return False
     message = svc.client.get_partial_messageable(live.channel_id).get_partial_message(
@@ -171,8 +182,10 @@ async def _gone(svc: MatchService, live: LiveMatch, last: float, now: float) -> 
             log.info("match %d: whether its live table is still there is unknown (%s)",
                      live.id, e)
             return False
-    return await svc.store.note_table_gone(live.id, live.channel_id, live.table_message_id,
-                                           last, now)
+    if await svc.store.note_table_gone(live.id, live.channel_id, live.table_message_id,
+                                       last, now):
+        return True
+    return None
 
 
 async def _unnote(svc: MatchService, live: LiveMatch, noted: float | None) -> None:
