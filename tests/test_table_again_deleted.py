@@ -10,7 +10,7 @@ from typing import Any
 
 import discord
 
-from cogs.umtali.tables import TABLE_AGAIN
+from cogs.umtali.tables import SEEN_FOR, TABLE_AGAIN
 from data.store import Store
 from tests.discord_helpers import World, custom_ids, flush, start_match, thread_of
 
@@ -122,3 +122,26 @@ async def test_two_players_finding_it_gone_post_one_table(store_target: str | Pa
         assert await store.note_table_gone(match_id, channel, table + 2, last, 1015.0)
     finally:
         await store.close()
+
+
+async def test_a_player_asking_again_and_again_makes_one_request(world: World) -> None:
+    """Each refusal within the limit looked whether the table was still there: a player asking
+    again and again made the bot ask Discord as often. Found there, it is taken to be there
+    for ``SEEN_FOR`` seconds; deleted, it is found so once they have passed."""
+    live = await start_match(world)
+    thread = thread_of(world, live)
+    first = await _posted_again(world, world.alice, thread)
+    looked = f"/channels/{thread.id}/messages/{first.id}"
+
+    def looks() -> int:
+        return sum(r.method == "GET" and r.path == looked for r in world.env.http_requests)
+
+    for actor in (world.alice, world.bob, world.alice, world.bob):
+        refused = await actor.slash(thread, "umtali table")
+        assert refused.ephemeral, refused.response
+        world.clock.advance(1)
+    assert looks() == 1
+    await _moderator(world).delete(first)
+    world.clock.advance(SEEN_FOR)
+    again = await _posted_again(world, world.bob, thread)
+    assert looks() == 2 and live.table_message_id == again.id != first.id

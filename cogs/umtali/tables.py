@@ -41,6 +41,10 @@ log = logging.getLogger(__name__)
 #: a new public message (the old one edited to point at it), and a minute holds a move or two.
 #: A table scrolled out of sight that soon is a click away through the link the refusal gives.
 TABLE_AGAIN = 60.0
+#: Seconds a live table found still there (held back by the limit) is taken to be there
+#: without looking again: one request to Discord, not one each time a player asks.
+SEEN_FOR = 10.0
+
 
 def snapshot_note(live: LiveMatch, tr: Tr = EN) -> str:
     if live.channel_lost or live.table_message_id is None:
@@ -170,20 +174,23 @@ async def _gone(svc: MatchService, live: LiveMatch, last: float, now: float) -> 
     ``now`` instead (once: None if another post was noted first, the other player's who found
     it gone too). The bot hears of no deletion (no message events): it looks. Unknown
     (Discord failing): False, held."""
-    if live.table_message_id is None:
+    table = live.table_message_id
+    if table is None:
         return False
-    message = svc.client.get_partial_messageable(live.channel_id).get_partial_message(
-        live.table_message_id)
+    seen = live.table_seen
+    if seen is not None and seen[0] == table and 0 <= now - seen[1] < SEEN_FOR:
+        return False
+    message = svc.client.get_partial_messageable(live.channel_id).get_partial_message(table)
     try:
         await message.fetch()
+        live.table_seen = table, now
         return False
     except (discord.HTTPException, *PASSING) as e:
         if not isinstance(e, discord.NotFound) or e.code != UNKNOWN_MESSAGE:
             log.info("match %d: whether its live table is still there is unknown (%s)",
                      live.id, e)
             return False
-    if await svc.store.note_table_gone(live.id, live.channel_id, live.table_message_id,
-                                       last, now):
+    if await svc.store.note_table_gone(live.id, live.channel_id, table, last, now):
         return True
     return None
 
