@@ -86,9 +86,12 @@ class MessageQueries:
         async with self.db.transaction() as c:
             # A note ahead of this clock by more than ``every`` (a clock set back since, or
             # another process's clock ahead) holds nothing back: it would for the whole gap.
+            # The table it replaces noted with it: one found deleted meanwhile is being
+            # replaced already (``note_table_gone``).
             cur = await c.execute(
-                "UPDATE matches SET table_posted_at = ? WHERE id = ? AND channel_id = ? "
-                "AND channel_lost = 0 AND (table_posted_at <= ? OR table_posted_at > ?)",
+                "UPDATE matches SET table_posted_at = ?, table_replaced_id = table_message_id "
+                "WHERE id = ? AND channel_id = ? AND channel_lost = 0 "
+                "AND (table_posted_at <= ? OR table_posted_at > ?)",
                 (now, match_id, channel_id, now - every, now + every))
             if cur.rowcount == 1:
                 return 0.0, now
@@ -104,13 +107,15 @@ class MessageQueries:
         """The live table ``table_message_id``, held back by the post noted at ``last``
         (``note_table_posted``), was found deleted: a post at ``now`` is noted all the same,
         and True, if the match's live table is still that one, no other post was noted since,
-        and none was for its deletion (the other player's, who found it deleted too, noted
-        and on its way, its table not yet saved: one new table, not two)."""
+        and the one noted was not to replace it (the other player's, posted again or after
+        finding it deleted too, on its way, its table not yet saved: one new table, not
+        two)."""
         async with self.db.transaction() as c:
             cur = await c.execute(
-                "UPDATE matches SET table_posted_at = ?, table_gone_id = table_message_id "
+                "UPDATE matches SET table_posted_at = ?, table_replaced_id = table_message_id "
                 "WHERE id = ? AND channel_id = ? AND channel_lost = 0 AND table_message_id = ? "
-                "AND table_posted_at = ? AND (table_gone_id IS NULL OR table_gone_id <> ?)",
+                "AND table_posted_at = ? "
+                "AND (table_replaced_id IS NULL OR table_replaced_id <> ?)",
                 (now, match_id, channel_id, table_message_id, last, table_message_id))
             return cur.rowcount == 1
 

@@ -270,11 +270,11 @@ MIGRATIONS: Final[tuple[tuple[str | Variant, ...], ...]] = (
     # 27: when a player last posted the live table again in the match's own channel
     # (``/umtali table``, by the bot's clock; 0: never), for the limit on those posts, kept
     # here as the challenges' limits are: whichever process answers the command reads it;
-    # and the live table last found deleted and posted again within the limit (its message
-    # id, None: none), so that two players finding it gone post one table.
+    # and the live table that post was to replace (its message id, None: none), so that two
+    # players finding it deleted post one table.
     (
         """ALTER TABLE matches ADD COLUMN table_posted_at REAL NOT NULL DEFAULT 0""",
-        """ALTER TABLE matches ADD COLUMN table_gone_id INTEGER""",
+        """ALTER TABLE matches ADD COLUMN table_replaced_id INTEGER""",
     ),
 )
 

@@ -74,8 +74,30 @@ async def test_found_gone_by_both_the_one_held_back_is_told_it_is_on_its_way(
     told = await world.bob.slash(thread, "umtali table")
     assert told.ephemeral, told.response
     said = str(told.response.content)
-    assert said == "The live table was deleted, and is being posted again right now.", said
+    assert said == ("The live table was deleted, and is being posted again right now: if it "
+                    "does not appear in a moment, ask again."), said
     assert str(first.id) not in said
+    await flush(world)
+    assert _live_tables(live.id, thread) == []  # (Alice's post brings it)
+
+
+async def test_deleted_past_the_limit_two_players_post_one_table(world: World) -> None:
+    """review114: the table deleted when no post held it back, both players ask: the first is
+    noted (its post on its way); the second, held back by that note, finds the table gone,
+    but it is being replaced already: told so, not a second table."""
+    live = await start_match(world)
+    svc = world.bot.matches
+    assert svc is not None
+    thread = thread_of(world, live)
+    old = live.table_message_id
+    assert old is not None
+    await _moderator(world).delete(next(m for m in thread.history() if m.id == old))
+    # Alice's /umtali table, noted (its post on its way).
+    assert (await svc.store.note_table_posted(live.id, thread.id, svc.clock(),
+                                              TABLE_AGAIN))[0] == 0
+    told = await world.bob.slash(thread, "umtali table")
+    assert told.ephemeral, told.response
+    assert "is being posted again right now" in str(told.response.content)
     await flush(world)
     assert _live_tables(live.id, thread) == []  # (Alice's post brings it)
 
@@ -102,9 +124,9 @@ async def test_two_players_finding_it_gone_post_one_table(store_target: str | Pa
             guild_id=10, channel_id=channel, players=((1, "Ada"), (2, "Ben")),
             variant="english", turn_timer=30, state="{}", deadline=400.0, now=100.0, salt="s",
             commitment="c")
-        await store.set_table_message(match_id, table)
         assert await store.note_table_posted(match_id, channel, 1000.0, TABLE_AGAIN) == (
             0.0, 1000.0)
+        await store.set_table_message(match_id, table)  # (that post saved as the table)
         # Both held back by that post, both find its table gone: only the first posts.
         wait, last = await store.note_table_posted(match_id, channel, 1010.0, TABLE_AGAIN)
         assert (wait, last) == (TABLE_AGAIN - 10, 1000.0)

@@ -109,7 +109,8 @@ async def post_table(interaction: discord.Interaction) -> None:
             # Found deleted by the other player too, whose post was noted first: on its way,
             # the link not yet known here (nor a wait: it counts from that post).
             await answer(interaction, tr("The live table was deleted, and is being posted "
-                                         "again right now."))
+                                         "again right now: if it does not appear in a moment, "
+                                         "ask again."))
             return
         if wait > 0 and not gone:
             await answer(interaction, tr("The table was posted again a moment ago: the live "
