@@ -12,19 +12,8 @@ import discord
 
 from cogs.umtali.tables import SEEN_FOR, TABLE_AGAIN
 from data.store import Store
-from tests.discord_helpers import World, custom_ids, flush, start_match, thread_of
-
-
-def _live_tables(match_id: int, channel: Any) -> list[int]:
-    button = f"umtali:m:{match_id}:hand"
-    return [m.id for m in channel.history() if button in custom_ids(m)]
-
-
-async def _posted_again(world: World, actor: Any, channel: Any) -> Any:
-    r = await actor.slash(channel, "umtali table")
-    assert not r.ephemeral and r.response is not None, r.response
-    await flush(world)
-    return r.response
+from tests.discord_helpers import World, flush, start_match, thread_of
+from tests.test_table_again_limit import _live_tables, _posted_again
 
 
 def _moderator(world: World) -> Any:
@@ -42,17 +31,17 @@ async def test_a_table_deleted_within_the_minute_is_posted_again_at_once(
     first = await _posted_again(world, world.alice, thread)
     world.clock.advance(TABLE_AGAIN / 2)
     await _moderator(world).delete(first)
-    assert _live_tables(live.id, thread) == []
+    assert _live_tables(world, live.id, thread) == []
     again = await _posted_again(world, world.bob, thread)
     assert live.table_message_id == again.id != first.id
-    assert _live_tables(live.id, thread) == [again.id]
+    assert _live_tables(world, live.id, thread) == [again.id]
     saved = await svc.store.match(live.id)
     assert saved is not None and saved.table_message_id == again.id
     # The new post is held back in its turn: the table is there.
     refused = await world.alice.slash(thread, "umtali table")
     assert refused.ephemeral, refused.response
     assert f"/{thread.id}/{again.id}" in str(refused.response.content)
-    assert _live_tables(live.id, thread) == [again.id]
+    assert _live_tables(world, live.id, thread) == [again.id]
 
 
 async def test_found_gone_by_both_the_one_held_back_is_told_it_is_on_its_way(
@@ -78,7 +67,7 @@ async def test_found_gone_by_both_the_one_held_back_is_told_it_is_on_its_way(
                     "does not appear in a moment, ask again."), said
     assert str(first.id) not in said
     await flush(world)
-    assert _live_tables(live.id, thread) == []  # (Alice's post brings it)
+    assert _live_tables(world, live.id, thread) == []  # (Alice's post brings it)
 
 
 async def test_deleted_past_the_limit_two_players_post_one_table(world: World) -> None:
@@ -99,7 +88,7 @@ async def test_deleted_past_the_limit_two_players_post_one_table(world: World) -
     assert told.ephemeral, told.response
     assert "is being posted again right now" in str(told.response.content)
     await flush(world)
-    assert _live_tables(live.id, thread) == []  # (Alice's post brings it)
+    assert _live_tables(world, live.id, thread) == []  # (Alice's post brings it)
 
 
 async def test_whether_it_is_gone_unknown_the_limit_holds(world: World) -> None:
@@ -113,7 +102,7 @@ async def test_whether_it_is_gone_unknown_the_limit_holds(world: World) -> None:
     assert "posted again a moment ago" in str(refused.response.content)
     await flush(world)
     assert live.table_message_id == first.id
-    assert _live_tables(live.id, thread) == [first.id]
+    assert _live_tables(world, live.id, thread) == [first.id]
 
 
 async def test_two_players_finding_it_gone_post_one_table(store_target: str | Path) -> None:
