@@ -1,5 +1,5 @@
-"""A correspondence turn's time-up question, answered (``cogs/umtali/time_out.py``): an
-answer whose save fails leaves the one question standing (not asked a second time), and the
+"""A correspondence turn's time-up question, answered (``cogs/umtali/time_up_answer.py``):
+an answer whose save fails leaves the one question standing (not asked a second time), and the
 answer says until when the absent player has, as a date (SimCord, virtual time)."""
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ import pytest
 
 from cogs.umtali import reminders, time_out
 from cogs.umtali.clock_state import LATE
-from cogs.umtali.time_out import decide
+from cogs.umtali.time_up_answer import decide
 from tests.discord_helpers import (
     World,
     custom_ids,

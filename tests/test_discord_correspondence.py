@@ -15,7 +15,7 @@ from bot import UmtaliBot
 from cogs.umtali.clock_state import LATE
 from cogs.umtali.outbox import Batch
 from cogs.umtali.time_control import DAY, HOUR
-from cogs.umtali.time_out import decide
+from cogs.umtali.time_up_answer import decide
 from tests.discord_helpers import World, flush, player, start_match, thread_of
 from tests.test_faults_timers import db_row
 from tests.time_control_helpers import (

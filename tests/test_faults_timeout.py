@@ -1,6 +1,7 @@
-"""A correspondence turn's time-up question against failures (``cogs/umtali/time_out.py``): a
-process killed between stopping the clock and asking, a post and a save both failing, the
-match moving on while it is asked, an answer in DMs, and an answer on a busy database."""
+"""A correspondence turn's time-up question against failures (``cogs/umtali/time_out.py``,
+its answer ``cogs/umtali/time_up_answer.py``): a process killed between stopping the clock and
+asking, a post and a save both failing, the match moving on while it is asked, an answer in
+DMs, and an answer on a busy database."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""An answer to a time-up question while the database is busy (``cogs/umtali/time_out.py``):
+"""An answer to a time-up question while the database is busy (``cogs/umtali/time_up_answer.py``):
 another connection holds SQLite's write lock longer than Discord waits, so the click is
 deferred within its 3 seconds, and the question shows the answer once it is saved. On the
 loopback Discord, in real time (SimCord's timers are virtual)."""

@@ -11,7 +11,7 @@ from cogs.umtali.match_start import thread_name
 from cogs.umtali.names import FALLBACK, challenge_names
 from cogs.umtali.practice import withdrawn as practice_withdrawn
 from cogs.umtali.question_message import question
-from cogs.umtali.time_out import answered
+from cogs.umtali.time_up_answer import answered
 from cogs.umtali.turn_clock import clock_line
 from data.models import Challenge
 from tests.discord_helpers import World, start_match

@@ -167,7 +167,7 @@ class TimeoutButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(id_of(match["match"]), id_of(match["version"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from cogs.umtali.time_out import answer_timeout
+        from cogs.umtali.time_up_answer import answer_timeout
 
         await guarded(interaction, lambda: answer_timeout(
             interaction, self.match_id, self.version, self.action == "claim"))

@@ -1,6 +1,6 @@
 """The correspondence time-up question as saved with its match (``LiveMatch.question``): where it
-is, the turn it is about, and whether it still stands (``cogs.umtali.time_out`` asks it and
-settles its answer).
+is, the turn it is about, and whether it still stands (``cogs.umtali.time_out`` asks it,
+``cogs.umtali.time_up_answer`` settles its answer).
 
 The absent player's first move within the turn it is about withdraws it: a fair table lets
 nobody claim the win from a player who is playing. That move's save marks it withdrawn and

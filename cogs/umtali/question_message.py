@@ -1,5 +1,6 @@
-"""The time-up question's message (``cogs.umtali.time_out`` asks it and settles its answer):
-its words, its save, and taking it back once it no longer stands.
+"""The time-up question's message (``cogs.umtali.time_out`` asks it,
+``cogs.umtali.time_up_answer`` settles its answer): its words, its save, and taking it back
+once it no longer stands.
 
 The database decides whether a question just asked stands: saved so only while the match is
 still at the version it was asked at, its clock stopped. A move saved meanwhile by another

@@ -1,5 +1,6 @@
-"""A correspondence turn's time is up: the waiting player's choice, to claim the session or to
-keep waiting (the warnings and reminders before it: ``cogs.umtali.reminders``).
+"""A correspondence turn's time is up: the waiting player is asked whether to claim the session
+or to keep waiting (the warnings and reminders before it: ``cogs.umtali.reminders``; the
+answer: ``cogs.umtali.time_up_answer``).
 
 By correspondence nobody forfeits on the clock: at the deadline the clock stops (the deadline
 saved as none, so a restart does not ask again once the question is saved; a clock stopped
@@ -22,24 +23,18 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from cogs.umtali.access import service, tr_of
 from cogs.umtali.clock_state import LATE, run_out
 from cogs.umtali.failures import PASSING
-from cogs.umtali.ids import custom_ids
-from cogs.umtali.in_dms import anew, owe_anew
-from cogs.umtali.in_time import answer, edit_clicked, in_time
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import only
-from cogs.umtali.names import safe_name
 from cogs.umtali.nonces import match_nonce
 from cogs.umtali.outbox import Batch
 from cogs.umtali.panels import timeout_panel
-from cogs.umtali.question import Question, stands, unsaved_asked, unsaved_at
-from cogs.umtali.question_message import forget, question, remember, show_answer, take_back
-from cogs.umtali.reminders import Turn, TurnNotices, post, to_dms, turn_of, when
+from cogs.umtali.question import Question, stands, unsaved_at
+from cogs.umtali.question_message import forget, question, remember, take_back
+from cogs.umtali.reminders import Turn, post, to_dms, turn_of
 from cogs.umtali.unheard import InDoubt, settled
 from data.failing import failing_for_now
-from umtali.i18n import Tr
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
@@ -165,7 +160,7 @@ async def _run_again(svc: MatchService, live: LiveMatch, version: int, deadline:
         return await settled(
             f"match {live.id}: its clock run on, nobody asked",
             svc.store.set_deadline(live.id, version, deadline, owner=svc.owners.name),
-            lambda: _runs_to(svc, live, deadline), doubt=live.doubt)
+            lambda: runs_to(svc, live, deadline), doubt=live.doubt)
     except Exception as e:
         if not failing_for_now(e) and not isinstance(e, InDoubt):
             raise
@@ -261,164 +256,11 @@ def _anew(live: LiveMatch) -> tuple[object, ...]:
     return ("anew", again) if again else ()
 
 
-def _answerable(live: LiveMatch, version: int) -> bool:
-    """A button of the question asked at ``version`` may still be answered: its turn's clock
-    stopped, at that version, or a saved question of that version still standing (moves made
-    within the turn since). Only where a turn run out asks (``asks_when_late``): a match with
-    no clock, or the computer's turn, has no deadline either, and a forged id must not claim
-    it."""
-    if live.over or live.deadline is not None or not live.asks_when_late():
-        return False
-    asked = Question.loads(live.question)
-    return version == live.version or (asked is not None and asked.version == version
-                                       and stands(asked, live))
-
-
-async def answer_timeout(interaction: discord.Interaction, match_id: int, version: int,
-                         claim: bool) -> None:
-    """"Claim the win" ends the session (once, whoever clicks twice); "Keep waiting" gives the
-    absent player another turn's time. Only the waiting player may choose."""
-    svc = service(interaction.client)
-    tr = tr_of(interaction)
-    settled = await in_time(interaction, _settle(svc, interaction.user.id, match_id, version,
-                                                 claim))
-    if settled is None:
-        await answer(interaction, tr("This question is no longer needed: the match moved on."))
-        if _on_question(interaction):
-            await _drop_buttons(interaction)
-        return
-    live, absent, allowed, asked = settled
-    if not allowed:
-        await answer(interaction, tr("Only {name} can answer this.",
-                                     name=safe_name(live.names_in(tr)[1 - absent])))
-        return
-    if not claim:
-        # The turn's new time, on the table and the absent player's panel: queued before
-        # the answer, which Discord may fail (a claim's ending sends its own).
-        svc.delivery.enqueue(live, Batch(table=True, hands={absent}))
-    # A question sent to the waiting player's DMs is in their language (``_ask``).
-    said = svc.seat_tr(live, 1 - absent) if interaction.guild_id is None \
-        else svc.public_tr(live)
-    text = (question(live, absent, said) + "\n" + answered(live, absent, claim, said))[:2000]
-    message = interaction.message
-    if message is not None and (asked is None or message.id == asked.message_id):
-        try:
-            await edit_clicked(interaction, content=text, view=None)
-        except discord.HTTPException:
-            # Discord failed the answer (answered as an error): the question shows it by the
-            # bot's own edit, else its buttons stay on, answering nothing any more.
-            if asked is not None:
-                await show_answer(svc, live.id, asked, text)
-            raise
-    else:
-        # Its id on another message (forged): that one is left as it is; the question, when
-        # known, says the answer.
-        await answer(interaction, text)
-        if asked is not None:
-            await show_answer(svc, live.id, asked, text)
-
-
-async def _settle(svc: MatchService, user_id: int, match_id: int, version: int,
-                  claim: bool) -> tuple[LiveMatch, int, bool, Question | None] | None:
-    """The answer's work: None if the question is no longer needed; else the match, the
-    absent seat, whether ``user_id`` (the waiting player) answered it, and the question as
-    it was saved (None if unknown)."""
-    live = await svc.lookup(match_id)
-    if live is None or not _answerable(live, version):
-        return None
-    absent = live.session.to_act
-    asked = Question.loads(live.question)
-    if user_id != live.player_ids[1 - absent]:
-        return live, absent, False, asked
-    if not await decide(svc, live, version, claim):
-        return None
-    return live, absent, True, asked
-
-
-async def decide(svc: MatchService, live: LiveMatch, version: int, claim: bool) -> bool:
-    """Under the match's lock: the session ends as timed out (``claim``), or the absent
-    player gets another turn's time; False if the question was answered or the match moved
-    on meanwhile (of two clicks racing, one wins)."""
-    async with live.lock:
-        if not _answerable(live, version):
-            return False
-        absent = live.session.to_act
-        # Answered: the answer's own edit takes the buttons off, not a delivery.
-        forgotten = Question.loads(live.question)
-        if live.question:
-            await forget(svc, live, live.question)
-        try:
-            if claim:
-                if not await svc._resign(live, absent, "timed out"):
-                    return False
-                unsaved_asked.pop(live, None)
-                return True
-            # The clock runs where the match is held: here, from now on.
-            await svc.owners.hold(live)
-            deadline = live.control.deadline(svc.clock(), live.reserves[absent])
-            # An answer lost after the COMMIT is settled by reading the match back (``unheard``).
-            # Held from this save too: ``hold`` takes nothing of a copy held here, and another
-            # process may have taken the match since (this one's lease lapsed), its clock
-            # stopped, which nothing would run again. The turn to tell anew by a new DM panel
-            # is saved with it, lest a restart between the two leave the new time untold.
-            untold = absent if anew(live, absent) else None
-            if not await settled(f"match {live.id}: kept waiting", svc.store.set_deadline(
-                    live.id, live.version, deadline, taker=svc.owners.name,
-                    lease_until=svc.owners.until(), untold=untold),
-                                 lambda: _runs_to(svc, live, deadline),
-                                 doubt=live.doubt):
-                return False
-        except BaseException:
-            # Not saved: the question, forgotten above, still stands with its buttons; it is
-            # not asked a second time here (``_unasked``), and known here to be voided.
-            unsaved_at[live] = live.version
-            if forgotten is not None and not live.question:
-                unsaved_asked[live] = forgotten
-            raise
-        live.deadline, live.warned = deadline, False
-        # A question asked and not saved is answered too: no delivery is to void it.
-        unsaved_asked.pop(live, None)
-        # Another turn's time: the absent player is told of it as of a turn's start.
-        for listener in svc.hand_listeners:
-            if isinstance(listener, TurnNotices):
-                listener.forget(live)
-        if untold is not None:
-            owe_anew(live, untold)  # as saved (a channel lost meanwhile notifies itself)
-        return True
-
-
-async def _runs_to(svc: MatchService, live: LiveMatch, deadline: float | None) -> bool | None:
+# Public: "keep waiting" reads its save back so too (``time_up_answer.decide``).
+async def runs_to(svc: MatchService, live: LiveMatch, deadline: float | None) -> bool | None:
     """True if the match is saved at ``live``'s version with its clock running to
     ``deadline`` (set by this process, its answer lost); else None."""
     row = await svc.store.match(live.id)
     saved = row is not None and (row.version, row.status, row.deadline) == (
         live.version, "active", deadline)
     return True if saved else None
-
-
-def answered(live: LiveMatch, absent: int, claim: bool, tr: Tr) -> str:
-    """The waiting player's answer, added to the question."""
-    names = live.names_in(tr)
-    waiting, gone = safe_name(names[1 - absent]), safe_name(names[absent])
-    if claim:
-        return tr("{name} claimed the win.", name=waiting)
-    return tr("{name} keeps waiting: {other}'s turn now ends {when}.", name=waiting,
-              other=gone, when=when(live.deadline or 0))
-
-
-def _on_question(interaction: discord.Interaction) -> bool:
-    """Whether the message clicked may be a time-up question: a message whose buttons are
-    all a question's (``TimeoutButton``), not another of the bot's, such as the table,
-    carrying a forged id among its own."""
-    ids = custom_ids(interaction.message)
-    return bool(ids) and all(i.endswith((":claim", ":wait")) for i in ids)
-
-
-async def _drop_buttons(interaction: discord.Interaction) -> None:
-    """The question's buttons are of no more use: take them off its message."""
-    if interaction.message is None:
-        return
-    try:
-        await interaction.message.edit(view=None)
-    except discord.HTTPException as e:
-        log.info("the time-up question's buttons could not be removed (%s)", e)

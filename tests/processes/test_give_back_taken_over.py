@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from cogs.umtali import question_message, reminders, time_out
+from cogs.umtali import question_message, reminders, time_out, time_up_answer
 from cogs.umtali.claims import LEASE
 from cogs.umtali.clock_state import LATE
 from cogs.umtali.give_back import give_back
@@ -149,12 +149,12 @@ async def test_keep_waiting_as_another_process_takes_the_match_over_runs_the_hol
         assert (await row(world, live.id))["owner"] == "p2"
         await forget(*args)
 
-    monkeypatch.setattr(time_out, "forget", taken_meanwhile)
+    monkeypatch.setattr(time_up_answer, "forget", taken_meanwhile)
     with via(world, main):
         kept = await player(world, 1 - absent).click(question, custom_id=next(
             c for c in custom_ids(question) if c.endswith(":wait")))
     assert kept.acknowledged
-    monkeypatch.setattr(time_out, "forget", forget)
+    monkeypatch.setattr(time_up_answer, "forget", forget)
     await settle(world, main, other)
     saved = await row(world, live.id)
     assert saved["deadline"] is not None
