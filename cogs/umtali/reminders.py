@@ -142,24 +142,25 @@ async def to_dms(svc: MatchService, live: LiveMatch, seat: int,
             return await send()
         except GONE as e:
             log.info("match %d: DMs to seat %d refused (%s)", live.id, seat, e)
-        try:
-            await svc.delivery.refusal_saved(live, seat)
-        except Exception as e:
-            if not _for_now(e):
-                raise
-            # (unsaved, and not known here: found again by the next send there)
-            log.info("match %d: the refused DMs could not be saved for now (%s: %s)", live.id,
-                     e.__class__.__name__, e)
-            return None
+        if not await _tried(svc.delivery.refusal_saved(live, seat), live.id, "saved"):
+            return None  # (unsaved, and not known here: found again by the next send there)
+    # (Not told: owed, here and as saved: told at the seat's next delivery.)
+    await _tried(svc.delivery.refusal_said(live, seat), live.id, "told")
+    return None
+
+
+async def _tried(step: Awaitable[None], match_id: int, what: str) -> bool:
+    """``step`` of a refusal (its save, its notice), or False if it failed for now
+    (``_for_now``, logged: the refused DMs could not be ``what``); any other failure raised."""
     try:
-        await svc.delivery.refusal_said(live, seat)
+        await step
     except Exception as e:
         if not _for_now(e):
             raise
-        # (owed, here and as saved: told at the seat's next delivery)
-        log.info("match %d: the refused DMs could not be told for now (%s: %s)", live.id,
+        log.info("match %d: the refused DMs could not be %s for now (%s: %s)", match_id, what,
                  e.__class__.__name__, e)
-    return None
+        return False
+    return True
 
 
 def _for_now(error: BaseException) -> bool:
