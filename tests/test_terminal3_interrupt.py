@@ -46,12 +46,14 @@ def _interruptible() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def run(tmp_path: Path, moment: str, *argv: str) -> subprocess.CompletedProcess[str]:
+def run(tmp_path: Path, moment: str, *argv: str,
+        flags: tuple[str, ...] = ("-m",)) -> subprocess.CompletedProcess[str]:
+    """``python -m umtali ARGV`` (``flags`` for ``-m``: the interpreter's options ending in it)."""
     (tmp_path / "sitecustomize.py").write_text(HOOK, encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG")}
     env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(ROOT)])
     env["UMTALI_INTERRUPT_AT"] = moment
-    return subprocess.run([sys.executable, "-m", "umtali", *argv], cwd=ROOT, env=env,
+    return subprocess.run([sys.executable, *flags, "umtali", *argv], cwd=ROOT, env=env,
                           stdin=subprocess.DEVNULL, capture_output=True, text=True,
                           encoding="utf-8", timeout=120, preexec_fn=_interruptible)
 
@@ -105,3 +107,28 @@ def test_python_m_umtali_written_as_one_word_holds_too() -> None:
 
     assert run_as_umtali(["python", "-mumtali", "play"])
     assert not run_as_umtali(["python", "-W", "-m", "script.py"])
+
+
+@pytest.mark.parametrize(("argv", "held"), [
+    (["python", "-Bm", "umtali", "play"], True),  # flags combined with -m
+    (["python", "-Im", "umtali"], True),
+    (["python", "-OOBmumtali"], True),
+    (["python", "-Xdev", "-BW", "error", "-Im", "umtali"], True),  # -X and -W take a value
+    (["python", "--check-hash-based-pycs", "always", "-m", "umtali"], True),
+    (["python", "-Bm", "umtali.catalogue"], False),
+    (["python", "-Wdm", "umtali"], False),  # -W's value is "dm": umtali is a script here
+    (["python", "-Bc", "import umtali", "-m", "umtali"], False),  # -c ends the options
+    (["python", "--", "-m", "umtali"], False),  # "--" too: a script named -m
+    (["python", "-B", "-", "-m", "umtali"], False),  # standard input
+])
+def test_the_interpreters_options_are_read_as_it_reads_them(argv: list[str], held: bool) -> None:
+    from umtali.cli_interrupt import run_as_umtali
+
+    assert run_as_umtali(argv) is held
+
+
+def test_ctrl_c_while_the_game_loads_says_bye_with_flags_combined(tmp_path: Path) -> None:
+    done = run(tmp_path, "umtali.hand", "play", "--seed", "3", "--lang", "ru", "--no-review",
+               flags=("-Bm",))
+    assert "Traceback" not in done.stderr and "KeyboardInterrupt" not in done.stderr, done.stderr
+    assert done.returncode == 0 and done.stdout.endswith("До встречи.\n"), done.stdout

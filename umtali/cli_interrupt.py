@@ -21,16 +21,31 @@ def _held(signum: int, frame: FrameType | None) -> None:
     _pressed.append(signum)
 
 
+#: The interpreter's one-letter options taking a value (``Python/getopt.c``): the rest of
+#: the word, or else the next word. The others are flags, and combine in one word (``-Bm``).
+_VALUED = "cmWX"
+#: Its long options taking a value: the next word.
+_LONG_VALUED = ("--check-hash-based-pycs",)
+
+
 def run_as_umtali(orig_argv: list[str] | None = None) -> bool:
-    """Whether this interpreter was started as ``python -m umtali`` (``sys.orig_argv``)."""
+    """Whether this interpreter was started as ``python -m umtali`` (``sys.orig_argv``), read
+    as the interpreter reads its options: ``-m`` and ``-c`` end them, as does the first word
+    not an option (a script), ``-`` (standard input) and ``--`` (a script follows)."""
     argv = iter((sys.orig_argv if orig_argv is None else orig_argv)[1:])
     for word in argv:
-        if word in ("-X", "-W"):
-            next(argv, None)  # the option's value
-        elif word.startswith("-m"):
-            return (word[2:] or next(argv, None)) == "umtali"
-        elif word == "-" or not word.startswith("-") or word.startswith("-c"):
-            return False  # a script, standard input or -c: what follows is theirs
+        if word in ("-", "--") or not word.startswith("-"):
+            return False  # a script or standard input: what follows is theirs
+        if word.startswith("--"):
+            if word in _LONG_VALUED:
+                next(argv, None)
+            continue
+        for at, letter in enumerate(word[1:], 2):
+            if letter in _VALUED:
+                value = word[at:] or next(argv, None)
+                if letter in "cm":
+                    return letter == "m" and value == "umtali"
+                break  # -W's or -X's value, not more flags
     return False
 
 

@@ -6,8 +6,9 @@ computer's worker pool (``cogs.umtali.thinking``), never on the event loop. Neit
 match: a review that fails (workers dying, the bot stopping) is logged at WARNING at most
 and skipped (refused by DMs the player closed, the seat is taken for closed, as a refused
 panel makes it; failing for now, a 5xx or the network, it is sent again a few times over
-some minutes first); a hint that fails says so to the player alone. Rated matches have no
-coach: their panels offer no Hint, and a click forged for one is refused.
+some minutes first, while the next hand's review goes out when due); a hint that fails says so
+to the player alone. Rated matches have no coach: their panels offer no Hint, and a click
+forged for one is refused.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from weakref import WeakKeyDictionary, ref
 import discord
 
 from cogs.umtali.access import service, tr_of
+from cogs.umtali.coach_review import review_text as review_text
+from cogs.umtali.coach_review import send_review
 from cogs.umtali.coach_work import (
     HARD_BUDGET,
     Lesson,
@@ -32,11 +35,8 @@ from cogs.umtali.failures import PASSING
 from cogs.umtali.ids import custom_ids, id_of
 from cogs.umtali.in_time import answer, defer, in_time
 from cogs.umtali.live import LiveMatch
-from cogs.umtali.mentions import NO_MENTIONS
-from cogs.umtali.nonces import match_nonce
-from cogs.umtali.reminders import to_dms
 from cogs.umtali.thinking import Unavailable
-from umtali.ai.coach import REVIEW_BUDGET, Hint, Mistake, move_words, review_words
+from umtali.ai.coach import REVIEW_BUDGET, Hint, move_words
 from umtali.ai.resume import dealt_view, player_seed, seat_history
 from umtali.i18n import Tr, sentence
 from umtali.session import Session
@@ -83,6 +83,8 @@ class Coach:
         #: one is skipped.
         self._due: dict[int, tuple[int, int, int]] = {}
         self._reviewing: dict[int, asyncio.Task[None]] = {}
+        #: Reviews waiting to be sent again (``_send_again``), each a task of its own.
+        self._again: set[asyncio.Task[None]] = set()
         #: One review thinks at a time, bot-wide: with two workers, one is always free for
         #: the computer's moves.
         self._one = asyncio.Lock()
@@ -170,8 +172,9 @@ class Coach:
 
     async def idle(self) -> None:
         """Wait until no review is under way (tests)."""
-        while any(not t.done() for t in self._reviewing.values()):
-            await asyncio.gather(*self._reviewing.values(), return_exceptions=True)
+        while any(not t.done() for t in (*self._reviewing.values(), *self._again)):
+            await asyncio.gather(*self._reviewing.values(), *self._again,
+                                 return_exceptions=True)
 
     async def _review(self, live: LiveMatch) -> None:
         assert live.computer_seat is not None
@@ -199,78 +202,50 @@ class Coach:
 
     async def _deliver(self, live: LiveMatch, seat: int, hand: tuple[int, int],
                        found: list[Lesson], finished: int) -> None:
-        """The review sent; failing for now, sent again a while later (``SEND_AGAIN_AFTER``),
-        unless a later hand's review is due by then (sent instead, as ever) or the bot
-        stopped. ``_send`` checks again each time whether it was sent meanwhile."""
-        for wait in (*SEND_AGAIN_AFTER, None):
-            try:
-                await self._send(live, seat, hand, found, finished)
-                return
-            except PASSING as e:
+        """The review sent; failing for now, sent again a while later in a task of its own
+        (``_send_again``): the next hand's review is thought of and sent when due meanwhile,
+        not held back behind this one's waits."""
+        try:
+            await self._send(live, seat, hand, found, finished)
+        except PASSING as e:
+            task = asyncio.create_task(self._send_again(live, seat, hand, found, finished, e))
+            self._again.add(task)
+            task.add_done_callback(self._again.discard)
+
+    async def _send_again(self, live: LiveMatch, seat: int, hand: tuple[int, int],
+                          found: list[Lesson], finished: int, failed: Exception) -> None:
+        """Tried again after each wait of ``SEND_AGAIN_AFTER`` while it fails for now, then
+        dropped. Dropped too once a later hand's review was sent: the player has read on, and
+        an older review arriving under the newer one reads as out of order (and as sent, the
+        match saves only its latest). ``_send`` checks again each time whether it was sent
+        meanwhile."""
+        try:
+            for wait in (*SEND_AGAIN_AFTER, None):
                 if wait is None:
                     log.warning("match %d: the review could not be sent (%s: %s); dropped",
-                                live.id, e.__class__.__name__, e)
+                                live.id, failed.__class__.__name__, failed)
                     return
                 log.info("match %d: the review could not be sent for now (%s: %s); tried "
-                         "again in %g s", live.id, e.__class__.__name__, e, wait)
-            await asyncio.sleep(wait)
-            if live.id in self._due or self.client.is_closed():
-                log.info("match %d: the review of hand %d was not sent; a later one comes "
-                         "instead, or the bot stopped", live.id, hand[1])
-                return
+                         "again in %g s", live.id, failed.__class__.__name__, failed, wait)
+                await asyncio.sleep(wait)
+                client = self._client()
+                if live.reviewed >= finished or client is None or client.is_closed():
+                    log.info("match %d: the review of hand %d was not sent; a later one was, "
+                             "or the bot stopped", live.id, hand[1])
+                    return
+                try:
+                    await self._send(live, seat, hand, found, finished)
+                    return
+                except PASSING as e:
+                    failed = e
+        except Exception as e:
+            log.warning("match %d: the review of a hand failed (%r)", live.id, e)
 
     async def _send(self, live: LiveMatch, seat: int, hand: tuple[int, int],
                     found: list[Lesson], finished: int) -> None:
-        """The review in the seat's DM (it shows the seat's moves: never in the channel),
-        then saved as sent (``finished``: the hands ended with it). Saved after it is sent, so
-        that a stop before loses none; a stop between sends it again after the restart, with
-        the same nonce, which Discord drops for some minutes. Discord failing for now
-        (``PASSING``) raises: the caller tries again."""
-        if live.dm_refused[seat] or self.client.is_closed():
-            return
-        svc = service(self.client)
-        try:
-            row = await svc.store.match(live.id)
-        except Exception as e:  # sent all the same: at worst twice, never lost
-            log.info("match %d: could not check the review was not sent (%s)", live.id, e)
-        else:
-            if row is not None and row.reviewed >= finished:
-                return  # sent meanwhile by another process, which had the match for a while
-            if row is not None and row.dm_refused[seat]:
-                # Refused as saved (found by another copy since this one was read): each
-                # send there is one more request Discord counts as invalid.
-                live.dm_refused[seat] = True
-                return
-        text = review_text(svc.seat_tr(live, seat), hand, found)
-        channel_id = live.dm_channel_ids[seat]
-        nonce = match_nonce(live, "review", *hand)
-
-        async def send() -> discord.Message:
-            if channel_id is not None:
-                dm = self.client.get_partial_messageable(
-                    channel_id, type=discord.ChannelType.private)
-                return await dm.send(text, allowed_mentions=NO_MENTIONS, nonce=nonce)
-            user_id = live.player_ids[seat]
-            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            return await user.send(text, allowed_mentions=NO_MENTIONS, nonce=nonce)
-        try:
-            # The player closed their DMs since the hand's panel reached them (None): noted
-            # as a panel refused there notes it (told in the channel, tried again next hand).
-            if await to_dms(svc, live, seat, send) is None:
-                return
-        except PASSING:
-            raise  # (a 5xx is an HTTPException too)
-        except discord.HTTPException as e:
-            log.warning("match %d: the review could not be sent (%s)", live.id, e)
-            return
-        self.sent += 1
-        try:
-            await svc.store.set_reviewed(live.id, finished)
-        except Exception as e:
-            log.warning("match %d: the review was sent, but not saved as sent (%s: %s)",
-                        live.id, e.__class__.__name__, e)
-            return
-        live.reviewed = max(live.reviewed, finished)
+        """The review in the seat's DM, then saved as sent (``coach_review.send_review``)."""
+        if await send_review(self.client, live, seat, hand, found, finished):
+            self.sent += 1
 
 
 #: Each bot's coach. A coach holds its bot weakly: a bot dropped goes, and its coach with it.
@@ -297,21 +272,6 @@ def hint_text(tr: Tr, view: PlayerView, advice: Hint) -> str:
     return (tr("**Hint:** the hard computer would {words}.",
                words=move_words(view, advice.move))
             + "\n" + sentence(tr(advice.reason)))
-
-
-def review_text(tr: Tr, hand: tuple[int, int], found: list[Lesson]) -> str:
-    game, number = hand
-    if not found:
-        return tr("**Review of hand {hand}** (game {game}): the hard computer finds no costly "
-                  "mistake.", hand=number, game=game)
-    lines = [tr("**Review of hand {hand}** (game {game}): the moves that cost you most, as the "
-                "hard computer judges them:", hand=number, game=game)]
-    told = review_words([(lesson.turn, Mistake(lesson.at, lesson.view, lesson.played,
-                                               lesson.better, lesson.cost, lesson.why,
-                                               lesson.error))
-                         for lesson in found])
-    lines += ["• " + " ".join(sentence(tr(t)) for t in line) for line in told]
-    return "\n".join(lines)[:2000]
 
 
 # -- the Hint button ----------------------------------------------------------------------

@@ -49,7 +49,9 @@ _asking: weakref.WeakSet[LiveMatch] = weakref.WeakSet()
 #: next one in the channel, of the same nonce, is then given it back, where one in the DMs
 #: would be a second question.
 CHANNEL_TRIES = 3
-#: By match: the question tried in the channel (its turn and version), and how often it failed.
+#: By match: the question tried in the channel (its turn and version: not the deadline run out,
+#: which each restart of its clock moves), and how often it failed; forgotten once a question
+#: is asked (after "keep waiting", the turn's next time-up counts anew).
 _failed_in_channel: weakref.WeakKeyDictionary[LiveMatch, tuple[tuple[object, ...], int]] = \
     weakref.WeakKeyDictionary()
 #: By match: how often its question was found deleted and asked anew (``ask_again_if_deleted``),
@@ -103,7 +105,7 @@ async def _ask(svc: MatchService, live: LiveMatch, deadline: float, version: int
     asked = None if live.channel_lost else await post(
         svc, live, question(live, absent, tr), only(waiting), timeout_panel(live.id, version, tr),
         nonce=match_nonce(live, "question", *turn, version, *_anew(live)))
-    asking = (*turn, version, deadline)
+    asking = (*turn, version)
     if asked is None and not live.over and not live.dm_refused[1 - absent] and (
             live.channel_lost or _channel_failed(live, asking) >= CHANNEL_TRIES):
         # The channel is lost, or keeps failing: the question reaches the waiting player in
@@ -119,6 +121,8 @@ async def _ask(svc: MatchService, live: LiveMatch, deadline: float, version: int
             asked = await to_dms(svc, live, 1 - absent, send)
         except PASSING as e:
             log.info("match %d: the time-up question could not be sent (%s)", live.id, e)
+    if asked is not None:
+        _failed_in_channel.pop(live, None)
     async with live.lock:
         if asked is None:
             if live.version == version and live.deadline is None and not live.over:
