@@ -13,6 +13,7 @@ import argparse
 import os
 import sqlite3
 import sys
+import tempfile
 from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
@@ -39,7 +40,14 @@ def backup(source: Path, dest: Path) -> int:
         dest.parent.mkdir(parents=True, exist_ok=True)
     except OSError as e:  # a file where a folder was meant, no permission, a full disk
         raise BackupError(f"could not back up {source} ({e}).") from e
-    part = dest.with_name(dest.name + ".part")
+    try:
+        # A partial file of its own: two backups begun in the same second to one name (the
+        # default's) never write, cut short or delete each other's.
+        fd, name = tempfile.mkstemp(prefix=dest.name + ".", suffix=".part", dir=dest.parent)
+        os.close(fd)
+    except OSError as e:
+        raise BackupError(f"could not back up {source} ({e}).") from e
+    part = Path(name)
     try:
         # Read-only: a backup never changes the live database.
         with closing(sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True,
@@ -53,12 +61,27 @@ def backup(source: Path, dest: Path) -> int:
         if check != [("ok",)]:
             raise BackupError(f"the copy of {source} failed its integrity check "
                               f"({check[0][0]}): the database itself may be damaged.")
-        os.replace(part, dest)
+        _publish(part, dest)
     except (sqlite3.Error, OSError) as e:
         raise BackupError(f"could not back up {source} ({e}).") from e
     finally:
         part.unlink(missing_ok=True)
     return pages
+
+
+def _publish(part: Path, dest: Path) -> None:
+    """``part`` named ``dest``, never over a file made there meanwhile (another backup's): a
+    hard link fails if the name is taken, where a rename would replace it."""
+    try:
+        os.link(part, dest)
+    except FileExistsError:
+        raise BackupError(f"{dest} exists already: choose another name.") from None
+    except OSError:
+        # A file system without hard links: checked again, then renamed (a race left only
+        # within this instant).
+        if dest.exists():
+            raise BackupError(f"{dest} exists already: choose another name.") from None
+        os.replace(part, dest)
 
 
 def main(argv: list[str] | None = None) -> int:

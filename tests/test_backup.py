@@ -9,6 +9,7 @@ import subprocess
 import sys
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -99,3 +100,50 @@ async def test_the_command_backs_up_the_database_the_bot_uses(tmp_path: Path) ->
     again = _command(tmp_path, "named.sqlite3")
     assert again.returncode == 1
     assert again.stderr.count("\n") == 1 and "exists already" in again.stderr
+
+
+def test_two_backups_at_once_never_share_a_partial_file(tmp_path: Path) -> None:
+    """Two backups begun in the same second to the same name (the default one, two admins or a
+    cron job and a hand): the one still writing keeps its partial file, never opened, cut short
+    or deleted by the other."""
+    live = tmp_path / "umtali.sqlite3"
+    with closing(sqlite3.connect(live)) as db:
+        db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
+        db.execute("INSERT INTO meta VALUES ('a', 'v')")
+        db.commit()
+    dest = tmp_path / "copy.sqlite3"
+    # What the other backup has written so far, under the name it chose.
+    others = [dest.with_name(dest.name + ".part"), *[
+        dest.with_name(f"{dest.name}.{n}.part") for n in range(3)]]
+    for other in others:
+        other.write_bytes(b"the other backup's pages, half written")
+    backup(live, dest)
+    assert _read(dest) == ("ok", "delete", ["a"])
+    assert dest.stat().st_mode & 0o777 == 0o600, "every hand dealt: its owner's alone"
+    for other in others:
+        assert other.read_bytes() == b"the other backup's pages, half written"
+
+
+def test_a_backup_never_overwrites_a_file_made_while_it_copied(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The name free as the backup began, taken by another backup before this one finished:
+    this one says so, and the other's file stands."""
+    live = tmp_path / "umtali.sqlite3"
+    with closing(sqlite3.connect(live)) as db:
+        db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
+        db.commit()
+    dest = tmp_path / "copy.sqlite3"
+    real = sqlite3.connect
+
+    def connect(database: str | Path, **kwargs: Any) -> sqlite3.Connection:
+        # The copy is opened after the check that the name is free: the other backup lands now.
+        if str(database).endswith(".part") and not dest.exists():
+            dest.write_bytes(b"the other backup")
+        made: sqlite3.Connection = real(database, **kwargs)
+        return made
+
+    monkeypatch.setattr(sqlite3, "connect", connect)
+    with pytest.raises(BackupError, match="exists already"):
+        backup(live, dest)
+    assert dest.read_bytes() == b"the other backup"
+    assert not list(tmp_path.glob("copy.sqlite3.*")), "its partial file removed"
