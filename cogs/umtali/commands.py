@@ -51,6 +51,11 @@ LEVELS = [
     app_commands.Choice(name="normal: plans its hand", value="normal"),
     app_commands.Choice(name="hard: searches ahead", value="hard"),
 ]
+#: The longest text ``/umtali play`` takes (Discord's client refuses more; it would send 6,000
+#: characters). The longest legal move written the long way, a ten-card sequence as
+#: "meld ♠️10, ♠️9, …, ♠️A", is 54; room for stray spaces, and an answer quotes it whole
+#: (MAX_ECHO).
+MAX_MOVE = 100
 
 
 def move_choices(view: PlayerView, typed: str, tr: Tr) -> list[app_commands.Choice[str]]:
@@ -247,7 +252,8 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
     @app_commands.describe(move="draw, take, take 2, meld <cards>, extend <card> <card>, "
                                 "discard <card> [up]")
     @app_commands.guild_only()
-    async def play(self, interaction: discord.Interaction, move: str) -> None:
+    async def play(self, interaction: discord.Interaction,
+                   move: app_commands.Range[str, None, MAX_MOVE]) -> None:
         live = await _my_match(interaction)
         if live is not None:
             await play_text(interaction, live.id, move, typed_by_hand=True)
