@@ -42,6 +42,7 @@ from cogs.umtali.seasons import season_choices
 from cogs.umtali.tables import post_table
 from umtali.cards import CARDS
 from umtali.i18n import ENGLISH, Tr
+from umtali.letters import found_in, spellings
 from umtali.moves import Move, MoveKind, face_up_text, going_out
 from umtali.rules import RuleSet
 from umtali.view import PlayerView
@@ -59,11 +60,15 @@ MAX_MOVE = 100
 
 
 def move_choices(view: PlayerView, typed: str, tr: Tr) -> list[app_commands.Choice[str]]:
-    """The seat's legal moves matching what was typed (in the notation, or in the member's
-    words), at most 25. The value is the notation; the label says it in the member's language
-    (English reads the notation itself)."""
-    # As /umtali play reads it: hidden characters (pasted along) do not hide every move.
-    typed = visible(typed).lower()
+    """The seat's legal moves matching what was typed (in the notation, read as the move would
+    be, or in the member's words), at most 25. The value is the notation; the label says it in
+    the member's language (English reads the notation itself)."""
+    # As /umtali play reads it: hidden characters (pasted along) do not hide every move, and
+    # look-alike letters of the other alphabet read in the member's language.
+    text = visible(typed)
+    if len(text) > MAX_MOVE:
+        return []  # (no move is this long: sent only by a command synced without the limit)
+    words = [spellings(w, tr.lang) for w in text.replace(",", " ").split()]
     choices = []
     legal = view.legal_moves
     for m in legal:
@@ -72,7 +77,7 @@ def move_choices(view: PlayerView, typed: str, tr: Tr) -> list[app_commands.Choi
         shown = m.text(symbols=True) + value[len(str(m)):]
         if tr.lang != ENGLISH:
             shown = f"{shown} · {move_meaning(view, m, tr)}"
-        if typed and typed not in value.lower() and typed not in shown.lower():
+        if not found_in(words, value.lower()) and not found_in(words, shown.lower()):
             continue
         choices.append(app_commands.Choice(name=_cut(shown, 100), value=value))
     return choices[:25]
