@@ -47,6 +47,13 @@ RUSSIAN_TWINS = {**LATIN_LOOKS_CYRILLIC, **CYRILLIC_SUITS}
 LONGEST = 5
 
 
+def small(text: str) -> str:
+    """``text`` in small letters, each letter only by its own small form: ``str.lower`` would
+    turn a Kelvin sign K into k (a letter of the notation) and İ into two characters."""
+    return "".join(low if len(low := ch.lower()) == 1 and low.isascii() == ch.isascii()
+                   else ch for ch in text)
+
+
 def _twins(language: str) -> dict[str, str]:
     """The other alphabet's letters and their look-alikes in the game's, each as typed (a
     capital by its capital twin, a small letter by its small one); in Russian, the Cyrillic
@@ -115,13 +122,13 @@ def spellings(word: str, language: str) -> frozenset[str]:
     makes it two: a suggestion picked says which), as its code and as shown (``10d``,
     ``10♦``); a start of a card name, each letter as the notation or its look-alike reads it
     (``Т``: т, and in Russian a; in English t, a, or 10 too)."""
-    found = {word.lower()}
+    found = {small(word)}
     cards = readings(word, language) if _card_like(word) else []
-    found |= {form.lower() for c in cards for form in (c.code, str(c))}
+    found |= {small(form) for c in cards for form in (c.code, str(c))}
     if not cards and len(word) <= _START:
         twins = _twins(language)
         found |= {"".join(letters) for letters in product(
-            *({c.lower(), twins.get(c, c).lower(), *_ranks(c), *_ranks(twins.get(c, c))}
+            *({small(c), small(twins.get(c, c)), *_ranks(c), *_ranks(twins.get(c, c))}
               for c in word))}
     return frozenset(found)
 
@@ -134,7 +141,7 @@ def _card_like(word: str) -> bool:
 def _ranks(letter: str) -> set[str]:
     """The rank ``letter`` names in the notation, as its code (``Т``, ``A``: a; ``T``: 10)."""
     with suppress(UmtaliError):
-        return {Card.parse(letter + "S").code[:-1].lower()}
+        return {small(Card.parse(letter + "S").code[:-1])}
     return set()
 
 
