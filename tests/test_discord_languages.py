@@ -15,6 +15,7 @@ from typing import Any
 
 from simcord import Env
 
+from cogs.umtali.commands import MAX_MOVE
 from cogs.umtali.live import LiveMatch
 from tests.discord_helpers import (
     Clock,
@@ -123,7 +124,7 @@ async def play_a_while(world: World, member: Any) -> tuple[LiveMatch, list[str],
         acting = live.session.to_act
         if acting != seat:
             # Out of turn, and input that is not a move: short answers, nothing changes.
-            for text in ("draw", "meld 5Z", "x" * 300):
+            for text in ("draw", "meld 5Z", "x" * MAX_MOVE):
                 answer = await member.slash(thread, "umtali play", move=text)
                 assert answer.ephemeral
                 private += texts_of(answer.response)

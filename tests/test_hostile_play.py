@@ -1,10 +1,11 @@
 """Hostile text typed into ``/umtali play`` and its autocomplete, through discord.py in SimCord.
 
-Whatever a player or a stranger types (any Unicode, control and zero-width characters, 6,000
-characters, mentions, markdown, card-like words in both languages): a short answer only they
-see, the match in memory and as saved unchanged, no error logged (the conftest fails a test
-that logs one), no live mention, and what is quoted back shows as typed: a backslash or a quote
-in a move is shown once, not as Python writes it in a string literal.
+Whatever a player or a stranger types (any Unicode, control and zero-width characters, up to
+the option's limit, mentions, markdown, card-like words in both languages): a short answer
+only they see, the match in memory and as saved unchanged, no error logged (the conftest fails
+a test that logs one), no live mention, and what is quoted back shows as typed: a backslash or
+a quote in a move is shown once, not as Python writes it in a string literal. Past the limit,
+Discord's client refuses the text.
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from simcord import OptionError
 
+from cogs.umtali.commands import MAX_MOVE
 from cogs.umtali.errors import APOLOGY
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import visible
@@ -83,6 +86,13 @@ async def test_any_text_played_is_answered_privately_and_changes_nothing(
         return  # a legal move by the player to act is a move, not a refusal
     where = thread_of(world, live)
     before, saved = _state(live), await _saved(world, live)
+    if len(text) > MAX_MOVE:
+        # Discord refuses it before the bot hears of it (sent all the same, as a command
+        # synced without the limit lets it be: tests/test_long_input.py).
+        with pytest.raises(OptionError):
+            await actor.slash(where, "umtali play", move=text)
+        assert _state(live) == before and await _saved(world, live) == saved
+        return
     result = await actor.slash(where, "umtali play", move=text)
     assert result.acknowledged and result.ephemeral, (who, text[:80], result)
     assert result.response is not None

@@ -41,6 +41,11 @@ _RANK_INPUT: Final = {
     "Т": 1, "В": 11, "Д": 12, "К": 13,
 }
 
+#: The notation's letters by their small forms: only these are upper-cased (``str.upper`` would
+#: read a long s ſ as S, the ligature ﬅ as ST, an old Cyrillic ᲄ as Т: none is a card).
+_CAPITALS: Final = {c.lower(): c for c in {*"".join(_RANK_INPUT), *_SUIT_INPUT}
+                    if c.lower() != c}
+
 
 class Card(int):
     """One card. ``Card.parse("10D")``; ``str`` gives ``10♦``, ``.code`` gives ``10D``."""
@@ -59,7 +64,7 @@ class Card(int):
     @staticmethod
     def parse(text: str) -> Card:
         """Read a card in any common form: ``10D``, ``td``, ``10♦``, ``♦10``, ``qh``, ``AS``."""
-        t = text.strip().upper().replace("\ufe0f", "")
+        t = "".join(_CAPITALS.get(ch, ch) for ch in text.strip()).replace("\ufe0f", "")
         if len(t) >= 2:
             # Rank first (``10D``), then suit first (``♦10``).
             for rank_part, suit_part in ((t[:-1], t[-1]), (t[1:], t[0])):

@@ -80,7 +80,14 @@ def deal_from_json(data: dict[str, Any]) -> Deal:
             stock=tuple(_ints(data["stock"])),
             discard=tuple(_ints(data.get("discard", []))),
         )
-    except (KeyError, TypeError, IndexError, InvalidMoveError) as e:
+    except KeyError as e:
+        raise InvalidStateError(Text.of("bad deal: no \"{key}\"", key=str(e.args[0]))) from e
+    except (TypeError, IndexError) as e:
+        # Python's words (a number where a list goes) are no help to the file's writer.
+        raise InvalidStateError(Text.of(
+            "bad deal: a deal is an object with \"dealer\", \"hands\" (two lists of cards) "
+            "and \"stock\"")) from e
+    except InvalidMoveError as e:
         raise InvalidStateError(Text.of("bad deal: {error}", error=cause(e))) from e
     if deal.dealer not in (0, 1):
         raise InvalidStateError(Text.of("bad deal: dealer must be 0 or 1"))

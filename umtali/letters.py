@@ -12,8 +12,10 @@ letter has a twin only where the small forms look alike too (a small t is no т)
 own letters read as they always did, but for the suits: the notation has Latin suit letters
 only, so in the Russian game a Cyrillic С, Н or Ѕ (small с, ѕ) is the suit it looks like, as
 in the English one (no Cyrillic letter is a suit, nor these a rank: one card). On Discord
-the language is the member's (their client's), as in the answers they read. Scripts, replays
-and the bot's panels keep the plain notation (``Card.parse``): saved files hold ASCII codes."""
+the language is the member's (their client's), as in the answers they read, and its
+suggestions read what is typed the same way (``spellings``), offering both cards where a word
+can be two: picked, a suggestion says which. Scripts, replays and the bot's panels keep the
+plain notation (``Card.parse``): saved files hold ASCII codes."""
 
 from __future__ import annotations
 
@@ -43,6 +45,13 @@ CYRILLIC_SUITS = {cyrillic: latin for cyrillic, latin in ALL_CYRILLIC_LOOKS_LATI
 RUSSIAN_TWINS = {**LATIN_LOOKS_CYRILLIC, **CYRILLIC_SUITS}
 #: A longer word is no card name; it is left to the notation to refuse.
 LONGEST = 5
+
+
+def small(text: str) -> str:
+    """``text`` in small letters, each letter only by its own small form: ``str.lower`` would
+    turn a Kelvin sign K into k (a letter of the notation) and İ into two characters."""
+    return "".join(low if len(low := ch.lower()) == 1 and low.isascii() == ch.isascii()
+                   else ch for ch in text)
 
 
 def _twins(language: str) -> dict[str, str]:
@@ -100,3 +109,56 @@ def _either(names: list[str]) -> Text | str:
     for name in reversed(names[:-1]):
         said = Text.of("{one} or {other}", one=name, other=said)
     return said
+
+
+#: A word being typed this short may be the start of a card name ("Т" of "ТS", "1" of
+#: "10D"): its letters are read one by one (``spellings``).
+_START = 3
+
+
+def spellings(word: str, language: str) -> frozenset[str]:
+    """What a word of a move being typed may be in the notation, in small letters, read as the
+    move will be read (``native``): as typed; each card it can be (both, where a look-alike
+    makes it two: a suggestion picked says which), as its code and as shown (``10d``,
+    ``10♦``); a start of a card name, each letter as the notation or its look-alike reads it
+    (``Т``: т, and in Russian a; in English t, a, or 10 too)."""
+    found = {small(word)}
+    cards = readings(word, language) if _card_like(word) else []
+    found |= {small(form) for c in cards for form in (c.code, str(c))}
+    if not cards and len(word) <= _START:
+        twins = _twins(language)
+        found |= {"".join(letters) for letters in product(
+            *({small(c), small(twins.get(c, c)), *_ranks(c), *_ranks(twins.get(c, c))}
+              for c in word))}
+    return frozenset(found)
+
+
+def _card_like(word: str) -> bool:
+    """Whether ``word`` could be a card name at all (not a move's verb or a number)."""
+    return 2 <= len(word.replace("\ufe0f", "")) <= LONGEST
+
+
+def _ranks(letter: str) -> set[str]:
+    """The rank ``letter`` names in the notation, as its code (``Т``, ``A``: a; ``T``: 10)."""
+    with suppress(UmtaliError):
+        return {small(Card.parse(letter + "S").code[:-1])}
+    return set()
+
+
+def found_in(words: list[frozenset[str]], text: str) -> bool:
+    """Whether ``text`` (a move as offered, lower case) holds the typed ``words`` (their
+    ``spellings``) one after another, as the typed text would be found in it: a lone word
+    anywhere in a word; else the first ending a word, the last beginning one, those between
+    whole."""
+    have = text.replace(",", " ").split()
+    if not words:
+        return True
+    if len(words) == 1:
+        return any(w in h for w in words[0] for h in have)
+    *middle, last = words[1:]
+    for i in range(len(have) - len(words) + 1):
+        if (any(have[i].endswith(w) for w in words[0])
+                and all(have[i + k] in forms for k, forms in enumerate(middle, 1))
+                and any(have[i + len(words) - 1].startswith(w) for w in last)):
+            return True
+    return False

@@ -14,7 +14,7 @@ from typing import NamedTuple
 from umtali.cards import CARDS, Card, cards_of, format_cards, iter_cards, mask_of, parse_cards
 from umtali.errors import InvalidMoveError
 from umtali.i18n import Text
-from umtali.letters import native
+from umtali.letters import native, small
 
 
 class MoveKind(Enum):
@@ -91,13 +91,13 @@ class Move(NamedTuple):
         words = text.replace(",", " ").split()
         if not words:
             raise InvalidMoveError(Text.of("no move given: {moves}", moves=NOTATION_HELP))
-        verb, rest = words[0].lower(), words[1:]
+        verb, rest = small(words[0]), words[1:]
         if verb == "draw" and not rest:
             return _DRAW
         if verb == "take":
             if not rest:
                 return _TAKE
-            if len(rest) == 1 and rest[0].lower() in _TAKE_TWO_WORDS:
+            if len(rest) == 1 and small(rest[0]) in _TAKE_TWO_WORDS:
                 return _TAKE_TWO
             raise InvalidMoveError(Text.of("'take' takes the top discard; 'take 2' the top two"))
         if verb == "meld":
@@ -108,7 +108,7 @@ class Move(NamedTuple):
                 raise InvalidMoveError(Text.of("a card is named twice"))
             return Move(MoveKind.MELD, mask_of(cards))
         if verb == "extend":
-            names = [w for w in rest if w.lower() != "on"]
+            names = [w for w in rest if small(w) != "on"]
             if len(names) != 2:
                 raise InvalidMoveError(Text.of(
                     "name your card and a card of the meld it extends, like: extend 7D 8D"))
@@ -117,7 +117,7 @@ class Move(NamedTuple):
                 raise InvalidMoveError(Text.of("a card cannot extend itself"))
             return Move(MoveKind.EXTEND, 1 << card, int(target))
         if verb == "discard":
-            down = bool(rest) and rest[-1].lower() in _DOWN_WORDS
+            down = bool(rest) and small(rest[-1]) in _DOWN_WORDS
             if down:
                 rest = rest[:-1]
             if len(rest) != 1:
@@ -159,7 +159,7 @@ def typed(text: str, language: str) -> tuple[Move, bool]:
     and panels is ``Move.parse``'s, where a discard is face up."""
     text = native(text, language)
     words = text.replace(",", " ").split()
-    up = len(words) > 2 and words[0].lower() == "discard" and words[-1].lower() in UP_WORDS
+    up = len(words) > 2 and small(words[0]) == "discard" and small(words[-1]) in UP_WORDS
     try:
         move = Move.parse(" ".join(words[:-1]) if up else text)
     except InvalidMoveError as e:

@@ -9,9 +9,10 @@ the JSON.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 from umtali.cards import CARDS, Card, iter_cards
 from umtali.codec import cause, deal_from_json, deal_to_json
@@ -28,6 +29,7 @@ FORMAT = "umtali-replay"
 #: 2: the file has a ``cut`` (the session was played from its seed and the cut); a file
 #: without one is written as version 1, as before cuts, and both are read.
 VERSION = 2
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,51 +252,89 @@ def _rules(data: Any) -> RuleSet:
 
 
 def from_json(data: Any) -> ReplayFile:
-    """Read a replay file; ``InvalidStateError`` says what is wrong with it."""
+    """Read a replay file; ``InvalidStateError`` says what is wrong with it, naming the part
+    of the file (never Python's words: a missing key, a text for a number)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise InvalidStateError(Text.of(
             "not an Umtali replay file (no \"format\": \"{format}\")", format=FORMAT))
     if data.get("version") not in (1, VERSION):
         raise InvalidStateError(Text.of(
             "unknown replay file version: expected {version}", version=VERSION))
+    reveal = data.get("reveal")
+    seed = _part("reveal", lambda: reveal["seed"] if reveal else None)
+    if seed is not None and not isinstance(seed, int | str):
+        raise InvalidStateError(Text.of(
+            "bad replay file: the seed must be a number or a string"))
+    # Version 2 has a cut (version 1, from before cuts, none: a cut in it is not read).
+    if data["version"] == VERSION and "cut" not in data:
+        raise InvalidStateError(Text.of(
+            "bad replay file: version {version} has a \"cut\", and this one has none",
+            version=VERSION))
+    cut = data["cut"] if data["version"] == VERSION else None
+    if cut is not None and not (isinstance(cut, str) and is_cut(cut)):
+        raise InvalidStateError(Text.of(
+            "bad replay file: the cut must be a string: a click's id (digits) or the text "
+            "typed (at most {count} visible characters)", count=MAX_TYPED))
+    commitment, first_deal = data.get("commitment"), data.get("first_deal")
+    draw, hands = _field(data, "dealer_draw"), _field(data, "hands")
+    rules, players, result = _field(data, "rules"), _field(data, "players"), data.get("result")
+    return ReplayFile(
+        rules=_part("rules", lambda: _rules(rules)),
+        players=_part("players", lambda: _players(players)),
+        commitment=str(commitment) if commitment is not None else None,
+        reveal=_part("reveal", lambda: Reveal(seed, str(reveal["salt"])))
+        if reveal and seed is not None else None,
+        first_deal=_part("first_deal", lambda: deal_from_json(first_deal))
+        if first_deal else None,
+        dealer_draws=_part("dealer_draw", lambda: tuple(_pair(_cards(p))
+                                                         for p in draw["draws"])),
+        first_dealer=_part("dealer_draw", lambda: int(draw["dealer"])),
+        hands=_hands(hands),
+        result=_part("result", lambda: Result(int(result["winner"]),
+                                              _pair(result["games_won"]),
+                                              str(result["how"])))
+        if result else None,
+        cut=cut,
+    )
+
+
+def _players(data: Any) -> tuple[str, str]:
+    if not isinstance(data, list) or len(data) != 2:
+        raise TypeError("two names")
+    return str(data[0]), str(data[1])
+
+
+def _hands(data: Any) -> tuple[HandRecord, ...]:
+    if not isinstance(data, list):
+        raise _miswritten("hands")
+    return tuple(_part(f"hands[{i}]", partial(_hand, h)) for i, h in enumerate(data))
+
+
+def _field(data: dict[str, Any], key: str) -> Any:
+    if key not in data:
+        raise InvalidStateError(Text.of("bad replay file: no \"{key}\"", key=key))
+    return data[key]
+
+
+def _part(part: str, read: Callable[[], _T]) -> _T:
+    """``read()`` of the file's ``part`` (``"reveal"``, ``"hands[2]"``), its faults worded:
+    Python's (a missing key, a text where a number goes, a list too short) say only which
+    part is not as a replay file writes it; the engine's (a wrong card) are kept."""
     try:
-        reveal = data.get("reveal")
-        result = data.get("result")
-        draw = data["dealer_draw"]
-        first_deal = data.get("first_deal")
-        commitment = data.get("commitment")
-        seed = reveal["seed"] if reveal else None
-        if seed is not None and not isinstance(seed, int | str):
-            raise InvalidStateError(Text.of(
-                "bad replay file: the seed must be a number or a string"))
-        players = data["players"]
-        # Version 2 has a cut (version 1, from before cuts, none: a cut in it is not read).
-        if data["version"] == VERSION and "cut" not in data:
-            raise InvalidStateError(Text.of(
-                "bad replay file: version {version} has a \"cut\", and this one has none",
-                version=VERSION))
-        cut = data["cut"] if data["version"] == VERSION else None
-        if cut is not None and not (isinstance(cut, str) and is_cut(cut)):
-            raise InvalidStateError(Text.of(
-                "bad replay file: the cut must be a string: a click's id (digits) or the text "
-                "typed (at most {count} visible characters)", count=MAX_TYPED))
-        return ReplayFile(
-            rules=_rules(data["rules"]),
-            players=(str(players[0]), str(players[1])),
-            commitment=str(commitment) if commitment is not None else None,
-            reveal=Reveal(seed, str(reveal["salt"])) if reveal and seed is not None else None,
-            first_deal=deal_from_json(first_deal) if first_deal else None,
-            dealer_draws=tuple(_pair(_cards(p)) for p in draw["draws"]),
-            first_dealer=int(draw["dealer"]),
-            hands=tuple(_hand(h) for h in data["hands"]),
-            result=Result(int(result["winner"]), _pair(result["games_won"]), str(result["how"]))
-            if result else None,
-            cut=cut,
-        )
+        return read()
     except InvalidStateError:
         raise
-    except (KeyError, TypeError, ValueError, IndexError, OverflowError) as e:
+    except KeyError as e:
+        raise InvalidStateError(Text.of("bad replay file: {part} has no \"{key}\"",
+                                        part=part, key=str(e.args[0]))) from e
+    except UmtaliError as e:
+        raise InvalidStateError(Text.of("bad replay file: {error}", error=cause(e))) from e
+    except (TypeError, ValueError, IndexError, OverflowError, AttributeError) as e:
         # OverflowError: ``int`` of a number JSON reads as infinity (``1e999``).
-        # A wrong card is worded by the engine; a missing key or a wrong type by Python.
-        error = cause(e) if isinstance(e, UmtaliError) else repr(e)
-        raise InvalidStateError(Text.of("bad replay file: {error}", error=error)) from e
+        raise _miswritten(part) from e
+
+
+def _miswritten(part: str) -> InvalidStateError:
+    return InvalidStateError(Text.of(
+        "bad replay file: {part} is not as a replay file writes it (docs/REPLAY_FORMAT.md)",
+        part=part))

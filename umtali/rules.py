@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, fields
 from enum import Enum
 from typing import Any
 
 from umtali.errors import InvalidStateError
-from umtali.i18n import EN, N_, Tr
+from umtali.i18n import EN, N_, Text, Tr
 
 
 class DealStyle(Enum):
@@ -60,12 +61,25 @@ class RuleSet:
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> RuleSet:
+        """The rule set ``to_json`` wrote; ``InvalidStateError`` names what is wrong in words
+        (never Python's: an unexpected keyword argument, a value no ``DealStyle`` has)."""
+        if not isinstance(data, dict):
+            raise InvalidStateError(Text.of("bad rule set: the rules are an object, each rule "
+                                            "by its name"))
+        names = {f.name for f in fields(RuleSet)}
+        if unknown := sorted(str(name) for name in data if name not in names):
+            raise InvalidStateError(Text.of("bad rule set: there is no rule {rule}",
+                                            rule=json.dumps(unknown[0])))
+        if "deal" not in data:
+            raise InvalidStateError(Text.of("bad rule set: no \"deal\""))
+        values = dict(data)
         try:
-            values = dict(data)
             values["deal"] = DealStyle(values["deal"])
-            return RuleSet(**values)
-        except (KeyError, TypeError, ValueError) as e:
-            raise InvalidStateError(f"bad rule set: {e}") from e
+        except (TypeError, ValueError):
+            raise InvalidStateError(Text.of(
+                "bad rule set: the rule {rule} cannot be {value}", rule="deal",
+                value=json.dumps(values["deal"], default=str))) from None
+        return RuleSet(**values)
 
     def describe(self) -> str:
         """The rule set in short (``english``, ``russian, optional melding``): what a view

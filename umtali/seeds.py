@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import sys
 import unicodedata
 
 from umtali.errors import InvalidStateError
@@ -34,9 +35,17 @@ def seed_value(seed: int | str) -> int | str:
     """The seed as the session holds it: a decimal number as an int (so ``"42"`` and ``42``
     are one seed, as they shuffle alike), any other text as it is."""
     text = str(seed)
-    if text.isdecimal() and str(int(text)) == text:
-        return int(text)
-    return text
+    if not text.isdecimal():
+        return text
+    try:
+        number = int(text)
+    except ValueError:
+        # Past Python's limit for a number written out (4,300 digits): no session's seed.
+        raise InvalidStateError(Text.plural(
+            "the seed is too long: a number has at most {count} digit",
+            "the seed is too long: a number has at most {count} digits",
+            sys.get_int_max_str_digits())) from None
+    return number if str(number) == text else text
 
 
 def cut_seed(seed: int | str, cut: str | None) -> int | str:

@@ -42,6 +42,7 @@ from cogs.umtali.seasons import season_choices
 from cogs.umtali.tables import post_table
 from umtali.cards import CARDS
 from umtali.i18n import ENGLISH, Tr
+from umtali.letters import found_in, spellings
 from umtali.moves import Move, MoveKind, face_up_text, going_out
 from umtali.rules import RuleSet
 from umtali.view import PlayerView
@@ -51,14 +52,23 @@ LEVELS = [
     app_commands.Choice(name="normal: plans its hand", value="normal"),
     app_commands.Choice(name="hard: searches ahead", value="hard"),
 ]
+#: The longest text ``/umtali play`` takes (Discord's client refuses more; it would send 6,000
+#: characters). The longest legal move written the long way, a ten-card sequence as
+#: "meld ♠️10, ♠️9, …, ♠️A", is 54; room for stray spaces, and an answer quotes it whole
+#: (MAX_ECHO).
+MAX_MOVE = 100
 
 
 def move_choices(view: PlayerView, typed: str, tr: Tr) -> list[app_commands.Choice[str]]:
-    """The seat's legal moves matching what was typed (in the notation, or in the member's
-    words), at most 25. The value is the notation; the label says it in the member's language
-    (English reads the notation itself)."""
-    # As /umtali play reads it: hidden characters (pasted along) do not hide every move.
-    typed = visible(typed).lower()
+    """The seat's legal moves matching what was typed (in the notation, read as the move would
+    be, or in the member's words), at most 25. The value is the notation; the label says it in
+    the member's language (English reads the notation itself)."""
+    # As /umtali play reads it: hidden characters (pasted along) do not hide every move, and
+    # look-alike letters of the other alphabet read in the member's language.
+    text = visible(typed)
+    if len(text) > MAX_MOVE:
+        return []  # (no move is this long: sent only by a command synced without the limit)
+    words = [spellings(w, tr.lang) for w in text.replace(",", " ").split()]
     choices = []
     legal = view.legal_moves
     for m in legal:
@@ -67,7 +77,7 @@ def move_choices(view: PlayerView, typed: str, tr: Tr) -> list[app_commands.Choi
         shown = m.text(symbols=True) + value[len(str(m)):]
         if tr.lang != ENGLISH:
             shown = f"{shown} · {move_meaning(view, m, tr)}"
-        if typed and typed not in value.lower() and typed not in shown.lower():
+        if not found_in(words, value.lower()) and not found_in(words, shown.lower()):
             continue
         choices.append(app_commands.Choice(name=_cut(shown, 100), value=value))
     return choices[:25]
@@ -247,7 +257,8 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
     @app_commands.describe(move="draw, take, take 2, meld <cards>, extend <card> <card>, "
                                 "discard <card> [up]")
     @app_commands.guild_only()
-    async def play(self, interaction: discord.Interaction, move: str) -> None:
+    async def play(self, interaction: discord.Interaction,
+                   move: app_commands.Range[str, None, MAX_MOVE]) -> None:
         live = await _my_match(interaction)
         if live is not None:
             await play_text(interaction, live.id, move, typed_by_hand=True)

@@ -77,3 +77,16 @@ def check(command: dict[str, Any], sub: str, given: list[dict[str, Any]]) -> Non
         if value == "" and d.get("required"):
             # Discord's client does not send a required text option left empty.
             raise RefusedByClient("empty required text")
+
+
+def unlimited(commands: list[dict[str, Any]], command: str, option: str) -> None:
+    """The synced ``command``'s ``option`` (``"umtali play"``, ``"move"``) as a version without
+    its max_length synced it: a member's client then sends text of any length until the bot's
+    own sync succeeds (a bot must still answer it)."""
+    group, _, name = command.partition(" ")
+    spec = next(c for c in commands if c["name"] == group)
+    if name:
+        spec = next(o for o in spec["options"] if o["name"] == name)
+    for o in spec["options"]:
+        if o["name"] == option:
+            o.pop("max_length", None)
