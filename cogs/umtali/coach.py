@@ -307,10 +307,11 @@ class Coach:
     async def _send_again(self, live: LiveMatch, seat: int, hand: tuple[int, int],
                           found: list[Lesson], finished: int, failed: Exception) -> None:
         """Tried again after each wait of ``SEND_AGAIN_AFTER`` while it fails for now, then
-        dropped. Dropped too once a later hand's review was sent: the player has read on, and
-        an older review arriving under the newer one reads as out of order (and as sent, the
-        match saves only its latest). ``_send`` checks again each time whether it was sent
-        meanwhile."""
+        dropped. Dropped too once a later hand's review was sent, saved as sent or not (here,
+        ``_send`` cancels it; elsewhere, the saved ``reviewed`` says so): the player has read
+        on, and an older review arriving under the newer one reads as out of order (and as
+        sent, the match saves only its latest). ``_send`` checks again each time whether it
+        was sent meanwhile."""
         try:
             for wait in (*SEND_AGAIN_AFTER, None):
                 if wait is None:
@@ -335,9 +336,19 @@ class Coach:
 
     async def _send(self, live: LiveMatch, seat: int, hand: tuple[int, int],
                     found: list[Lesson], finished: int) -> None:
-        """The review in the seat's DM, then saved as sent (``coach_review.send_review``)."""
-        if await send_review(self.client, live, seat, hand, found, finished):
-            self.sent += 1
+        """The review in the seat's DM, then saved as sent (``coach_review.send_review``).
+        Sent, the match's earlier reviews still waiting to be sent again are dropped, even
+        if its save failed (``_send_again``)."""
+        if not await send_review(self.client, live, seat, hand, found, finished):
+            return
+        self.sent += 1
+        for task, owed in list(self._again.items()):
+            if owed.live.id == live.id and owed.finished < finished and \
+                    task is not asyncio.current_task():
+                del self._again[task]
+                task.cancel()
+                log.info("match %d: the review of hand %d was not sent; a later one was",
+                         live.id, owed.hand[1])
 
 
 #: Each bot's coach. A coach holds its bot weakly: a bot dropped goes, and its coach with it.
