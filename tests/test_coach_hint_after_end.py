@@ -10,8 +10,7 @@ from typing import Any
 import discord
 import pytest
 
-from cogs.umtali import coach as coach_module
-from cogs.umtali import in_time
+from cogs.umtali import coach_hint, in_time
 from tests.discord_helpers import World
 from tests.test_discord_coach import _dm_panel, _practice, _said, _warm
 
@@ -39,7 +38,7 @@ async def test_a_hint_whose_session_ends_meanwhile_gives_no_advice(
             assert await svc.abandon(live, how)
         await real_defer(interaction, *args, **kwargs)
 
-    monkeypatch.setattr(coach_module, "defer", defer_as_the_session_ends)
+    monkeypatch.setattr(coach_hint, "defer", defer_as_the_session_ends)
     answer = await world.alice.user.click(panel, custom_id=f"umtali:m:{live.id}:hint")
     said = _said(answer)
     assert live.over and live.version == version

@@ -1,11 +1,14 @@
 """A practice hand's review waiting to be sent again (its DM failed for now, ``coach``) holds
 back no later hand's review: that one goes out when due. The earlier one, its wait over, is
 dropped: the player has the later one, and an older review arriving under it reads as out of
-order."""
+order. So too once the later one was sent and not saved as sent (the database failing then):
+the player has it all the same."""
 
 from __future__ import annotations
 
 import logging
+import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -69,3 +72,31 @@ async def test_a_later_hands_review_is_not_held_back_by_an_earlier_ones_wait(
     await world.env.settle()
     assert _reviews(world) == [second] and first != second and coach.sent == 1
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+async def test_a_later_review_sent_and_not_saved_still_drops_the_earlier_ones_wait(
+        world: World, db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    live = await _practice(world)
+    coach = coach_of(world.bot)
+    caplog.set_level(logging.INFO, logger="cogs")
+    dm = world.alice.user.dm_channel
+    world.env.inject_error("POST", f"/channels/{dm.id}/messages", status=503,
+                           message="Unavailable", times=1)
+    await _to_the_end_of_hand(world, live, 1)
+    assert not _reviews(world) and coach.sent == 0
+    # The later review is sent, and its save as sent fails.
+    with sqlite3.connect(db_path) as db:
+        db.execute("CREATE TRIGGER review_unsaved BEFORE UPDATE OF reviewed ON matches "
+                   "BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END")
+    await _to_the_end_of_hand(world, live, 2)
+    with sqlite3.connect(db_path) as db:
+        db.execute("DROP TRIGGER review_unsaved")
+    first, second = (_title(h) for h in live.session.hand_log[:2])
+    assert _reviews(world) == [second] and coach.sent == 1 and live.reviewed == 0
+    await world.env.advance_time(WAIT + 1)
+    await coach.idle()
+    await world.env.settle()
+    assert _reviews(world) == [second], "the earlier review came under the later one"
+    assert first != second and coach.sent == 1
+    warned = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(warned) == 1 and "not saved as sent" in warned[0], warned

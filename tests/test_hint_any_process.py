@@ -10,8 +10,7 @@ from typing import Any
 import discord
 import pytest
 
-from cogs.umtali import coach as coach_module
-from cogs.umtali import in_time
+from cogs.umtali import coach_hint, in_time
 from cogs.umtali.coach_work import seat_record
 from cogs.umtali.commands import move_meaning
 from cogs.umtali.service import MatchService
@@ -79,7 +78,7 @@ async def test_a_hint_through_another_process_sees_the_match_end_or_move_on(
             assert (await main.act(live, world.alice.id, move, live.version)).ok
         await real_defer(interaction, *args, **kwargs)
 
-    monkeypatch.setattr(coach_module, "defer", defer_as_the_match_changes)
+    monkeypatch.setattr(coach_hint, "defer", defer_as_the_match_changes)
     with via(world, other):
         answer = await world.alice.user.click(_dm_panel(world, live, 0),
                                               custom_id=f"umtali:m:{live.id}:hint")

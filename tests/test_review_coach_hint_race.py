@@ -10,8 +10,7 @@ from typing import Any
 import discord
 import pytest
 
-from cogs.umtali import coach as coach_module
-from cogs.umtali import in_time
+from cogs.umtali import coach_hint, in_time
 from tests.discord_helpers import World
 from tests.test_discord_coach import _dm_panel, _practice, _said, _warm
 from umtali.players import GreedyPlayer
@@ -39,7 +38,7 @@ async def test_a_hint_whose_turn_ends_meanwhile_says_the_match_moved_on(
             assert (await svc.act(live, world.alice.id, move, live.version)).ok
         await real_defer(interaction, *args, **kwargs)
 
-    monkeypatch.setattr(coach_module, "defer", defer_as_the_turn_ends)
+    monkeypatch.setattr(coach_hint, "defer", defer_as_the_turn_ends)
     caplog.set_level(logging.WARNING, logger="cogs.umtali.coach")
     answer = await world.alice.user.click(panel, custom_id=f"umtali:m:{live.id}:hint")
     said = _said(answer)

@@ -1,5 +1,5 @@
-"""The coach of practice sessions on Discord: the **Hint** button's answer, and after each hand
-a short review in the player's DM.
+"""The coach of practice sessions on Discord: the **Hint** button's answer (the button itself:
+``cogs.umtali.coach_hint``), and after each hand a short review in the player's DM.
 
 Both read only the practice player's own views (``cogs.umtali.coach_work``) and think in the
 computer's worker pool (``cogs.umtali.thinking``), never on the event loop. Neither can hurt the
@@ -9,18 +9,26 @@ panel makes it; failing for now, a 5xx or the network, it is sent again a few ti
 some minutes first, while the next hand's review goes out when due); a hint that fails says so
 to the player alone. Rated matches have no coach: their panels offer no Hint, and a click
 forged for one is refused.
+
+The coach closes with the bot (its service's close) and with the extension (unloaded or
+reloaded, ``cogs.umtali.teardown``): what it has under way is cancelled, quietly. A reload
+hands the reviews not sent yet to the coach loaded next (``Owed``): the module imported anew
+makes a coach of its own, which would see such a hand again only at the match's next hands
+sent, never for a match that is over (its last hand).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Coroutine
 from functools import partial
+from typing import TYPE_CHECKING, NamedTuple
 from weakref import WeakKeyDictionary, ref
 
 import discord
 
-from cogs.umtali.access import service, tr_of
+from cogs.umtali.access import service
 from cogs.umtali.coach_review import review_text as review_text
 from cogs.umtali.coach_review import send_review
 from cogs.umtali.coach_work import (
@@ -32,15 +40,14 @@ from cogs.umtali.coach_work import (
     seat_record,
 )
 from cogs.umtali.failures import PASSING
-from cogs.umtali.ids import custom_ids, id_of
-from cogs.umtali.in_time import answer, defer, in_time
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.thinking import Unavailable
-from umtali.ai.coach import REVIEW_BUDGET, Hint, move_words
+from umtali.ai.coach import REVIEW_BUDGET, Hint
 from umtali.ai.resume import dealt_view, player_seed, seat_history
-from umtali.i18n import Tr, sentence
 from umtali.session import Session
-from umtali.view import PlayerView
+
+if TYPE_CHECKING:
+    from cogs.umtali.service import MatchService
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +60,16 @@ SEND_AGAIN_AFTER = (5.0, 30.0, 120.0)
 #: Hints kept, latest last: one a practice match at most, and a match that went to another
 #: process (or whose end this process never saw) is not forgotten otherwise.
 HINTS_KEPT = 1024
+
+
+class Owed(NamedTuple):
+    """A practice hand's review not sent yet: the hand (game, number), the hands ended with
+    it, and what was found (None: still to think of)."""
+
+    live: LiveMatch
+    hand: tuple[int, int]
+    finished: int
+    found: list[Lesson] | None = None
 
 
 class Coach:
@@ -78,13 +95,18 @@ class Coach:
         #: Practice matches seen over, latest last (a few thousand at most): their hands
         #: sent again later are not a hand to review again.
         self._ended: dict[int, None] = {}
-        #: The last finished hand of each match not reviewed yet (game, hand, and how many
-        #: hands had ended with it): should hands end faster than they are reviewed, the older
-        #: one is skipped.
-        self._due: dict[int, tuple[int, int, int]] = {}
+        #: The last finished hand of each match not reviewed yet: should hands end faster
+        #: than they are reviewed, the older one is skipped.
+        self._due: dict[int, Owed] = {}
         self._reviewing: dict[int, asyncio.Task[None]] = {}
+        #: The review each ``_reviewing`` task is on (thinking, or sending).
+        self._current: dict[int, Owed] = {}
         #: Reviews waiting to be sent again (``_send_again``), each a task of its own.
-        self._again: set[asyncio.Task[None]] = set()
+        self._again: dict[asyncio.Task[None], Owed] = {}
+        #: Closed (``close``): nothing more is reviewed, or sent.
+        self._closed = False
+        #: The service whose hands it hears (``load_coach``).
+        self._loaded_on: MatchService | None = None
         #: One review thinks at a time, bot-wide: with two workers, one is always free for
         #: the computer's moves.
         self._one = asyncio.Lock()
@@ -136,7 +158,7 @@ class Coach:
 
     async def hands_sent(self, live: LiveMatch) -> None:
         """The players' hands were sent anew: if a practice hand ended, review it."""
-        if live.computer_seat is None:
+        if live.computer_seat is None or self._closed:
             return
         session = live.session
         finished = len(session.hand_log)
@@ -165,10 +187,14 @@ class Coach:
         if finished <= seen:
             return
         game, hand = session.hand_log[-1][:2]
-        self._due[live.id] = (game, hand, finished)
+        self._due[live.id] = Owed(live, (game, hand), finished)
+        self._start_review(live)
+
+    def _start_review(self, live: LiveMatch) -> None:
         task = self._reviewing.get(live.id)
         if task is None or task.done():
-            self._reviewing[live.id] = asyncio.create_task(self._review(live))
+            self._reviewing[live.id] = asyncio.create_task(
+                self._review(live), name=f"umtali-review-{live.id}")
 
     async def idle(self) -> None:
         """Wait until no review is under way (tests)."""
@@ -176,12 +202,77 @@ class Coach:
             await asyncio.gather(*self._reviewing.values(), *self._again,
                                  return_exceptions=True)
 
+    async def close(self, hand_over: bool = False) -> None:
+        """No more reviews: those under way and those waiting to be sent again are cancelled
+        and waited for, and the coach hears no more hands. ``hand_over`` (the extension
+        reloaded, or unloaded): the reviews not sent are left on the service for the coach
+        loaded next (``take_over``); else (the bot stopping) dropped: a restart reviews a
+        match's last hand again if not saved as sent. Once; quietly (INFO)."""
+        if self._closed:
+            return
+        self._closed = True
+        svc = self._loaded_on
+        if svc is not None:
+            if self.hands_sent in svc.hand_listeners:
+                svc.hand_listeners.remove(self.hands_sent)
+            if self.close in svc.closing:
+                svc.closing.remove(self.close)
+        # What is owed, taken before the cancellations (a task cancelled before it began
+        # never runs a line of its own).
+        owed = [*self._again.values(), *self._current.values(), *self._due.values()]
+        tasks = [*self._reviewing.values(), *self._again]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._hints.clear()
+        for review in owed:
+            if hand_over and svc is not None:
+                svc.reviews_left.append(review)
+                log.info("match %d: the review of hand %d is left to the coach loaded next",
+                         review.live.id, review.hand[1])
+            else:
+                log.info("match %d: the review of hand %d was not sent: the bot stopped",
+                         review.live.id, review.hand[1])
+
+    def take_over(self, svc: MatchService) -> None:
+        """At load: the reviews a coach closed before left unsent (a reload), sent from here:
+        thought of again if it had not yet, else sent at once."""
+        left, svc.reviews_left[:] = list(svc.reviews_left), []
+        for review in left:
+            live = review.live
+            self._finished[live] = max(self._finished.get(live, 0), review.finished)
+            if review.found is None:
+                due = self._due.get(live.id)
+                if due is None or due.finished < review.finished:
+                    self._due[live.id] = review
+                self._start_review(live)
+            else:
+                self._again_later(review, self._handed(review, review.found))
+
+    async def _handed(self, review: Owed, found: list[Lesson]) -> None:
+        live = review.live
+        assert live.computer_seat is not None
+        try:
+            await self._deliver(live, 1 - live.computer_seat, review.hand, found,
+                                review.finished)
+        except Exception as e:
+            log.warning("match %d: the review of a hand failed (%r)", live.id, e)
+
+    def _again_later(self, review: Owed, work: Coroutine[object, object, None]) -> None:
+        """``work``, sending ``review`` later, in a task of its own."""
+        task = asyncio.create_task(work, name=f"umtali-review-again-{review.live.id}")
+        self._again[task] = review
+        task.add_done_callback(lambda t: self._again.pop(t, None))
+        # Cancelled before it began (closed), ``work`` was never awaited: closed.
+        task.add_done_callback(lambda _: work.close())
+
     async def _review(self, live: LiveMatch) -> None:
         assert live.computer_seat is not None
         seat = 1 - live.computer_seat
         try:
             while (due := self._due.pop(live.id, None)) is not None:
-                hand, finished = due[:2], due[2]
+                hand, finished = due.hand, due.finished
+                self._current[live.id] = due
                 async with self._one:
                     session = live.session
                     record = await asyncio.to_thread(seat_record, session, seat, hand)
@@ -191,6 +282,7 @@ class Coach:
                     found = await service(self.client).computers.thinking.run(
                         lessons, record, player_seed(session, seat), self.budget, self.search,
                         3, dealt)
+                self._current[live.id] = due._replace(found=found)
                 await self._deliver(live, seat, hand, found, finished)
         except Unavailable as e:
             log.warning("match %d: no review of the hand (%s)", live.id, e)
@@ -199,6 +291,7 @@ class Coach:
         finally:
             if self._reviewing.get(live.id) is asyncio.current_task():
                 del self._reviewing[live.id]
+                self._current.pop(live.id, None)
 
     async def _deliver(self, live: LiveMatch, seat: int, hand: tuple[int, int],
                        found: list[Lesson], finished: int) -> None:
@@ -208,17 +301,17 @@ class Coach:
         try:
             await self._send(live, seat, hand, found, finished)
         except PASSING as e:
-            task = asyncio.create_task(self._send_again(live, seat, hand, found, finished, e))
-            self._again.add(task)
-            task.add_done_callback(self._again.discard)
+            self._again_later(Owed(live, hand, finished, found),
+                              self._send_again(live, seat, hand, found, finished, e))
 
     async def _send_again(self, live: LiveMatch, seat: int, hand: tuple[int, int],
                           found: list[Lesson], finished: int, failed: Exception) -> None:
         """Tried again after each wait of ``SEND_AGAIN_AFTER`` while it fails for now, then
-        dropped. Dropped too once a later hand's review was sent: the player has read on, and
-        an older review arriving under the newer one reads as out of order (and as sent, the
-        match saves only its latest). ``_send`` checks again each time whether it was sent
-        meanwhile."""
+        dropped. Dropped too once a later hand's review was sent, saved as sent or not (here,
+        ``_send`` cancels it; elsewhere, the saved ``reviewed`` says so): the player has read
+        on, and an older review arriving under the newer one reads as out of order (and as
+        sent, the match saves only its latest). ``_send`` checks again each time whether it
+        was sent meanwhile."""
         try:
             for wait in (*SEND_AGAIN_AFTER, None):
                 if wait is None:
@@ -243,9 +336,19 @@ class Coach:
 
     async def _send(self, live: LiveMatch, seat: int, hand: tuple[int, int],
                     found: list[Lesson], finished: int) -> None:
-        """The review in the seat's DM, then saved as sent (``coach_review.send_review``)."""
-        if await send_review(self.client, live, seat, hand, found, finished):
-            self.sent += 1
+        """The review in the seat's DM, then saved as sent (``coach_review.send_review``).
+        Sent, the match's earlier reviews still waiting to be sent again are dropped, even
+        if its save failed (``_send_again``)."""
+        if not await send_review(self.client, live, seat, hand, found, finished):
+            return
+        self.sent += 1
+        for task, owed in list(self._again.items()):
+            if owed.live.id == live.id and owed.finished < finished and \
+                    task is not asyncio.current_task():
+                del self._again[task]
+                task.cancel()
+                log.info("match %d: the review of hand %d was not sent; a later one was",
+                         live.id, owed.hand[1])
 
 
 #: Each bot's coach. A coach holds its bot weakly: a bot dropped goes, and its coach with it.
@@ -260,93 +363,19 @@ def coach_of(client: discord.Client) -> Coach:
 
 
 def load_coach(client: discord.Client) -> None:
-    """At start-up: review the practice hands as they end."""
-    service(client).hand_listeners.append(coach_of(client).hands_sent)
+    """At start-up (and at a reload of the extension): review the practice hands as they end,
+    those a coach closed before left unsent first; closed with the service."""
+    svc = service(client)
+    coach = coach_of(client)
+    coach._loaded_on = svc
+    svc.hand_listeners.append(coach.hands_sent)
+    svc.closing.append(coach.close)
+    coach.take_over(svc)
 
 
-# -- words --------------------------------------------------------------------------------
-
-
-def hint_text(tr: Tr, view: PlayerView, advice: Hint) -> str:
-    # The move in words alone: a player on Discord clicks, and needs no notation beside them.
-    return (tr("**Hint:** the hard computer would {words}.",
-               words=move_words(view, advice.move))
-            + "\n" + sentence(tr(advice.reason)))
-
-
-# -- the Hint button ----------------------------------------------------------------------
-
-
-async def answer_hint(interaction: discord.Interaction, match_id: int) -> None:
-    """The Hint button: ``hard``'s move and why, to the player alone, on their own turn of a
-    practice session."""
-    tr = tr_of(interaction)
-    # Wherever the match is held: with several processes, the click may reach any of them.
-    live = await in_time(interaction, service(interaction.client).lookup(match_id),
-                         new_message=True)
-    if live is None or live.over:
-        await answer(interaction, tr("This match is over."))
-        return
-    seat = live.seat_of(interaction.user.id)
-    if seat is None or live.is_computer(seat):
-        await answer(interaction, tr("This is not your match: only its two players have hands."))
-        return
-    if live.computer_seat is None:
-        await answer(interaction, tr("Hints are for practice sessions against the computer, "
-                                   "not for rated matches."))
-        return
-    if live.session.to_act != seat:
-        await answer(interaction, tr("A hint is for your own turn: wait until it is your move."))
-        return
-    shown = panel_version(interaction.message, live.id)
-    if shown is not None and shown != live.version:
-        # A panel of an earlier turn (one Discord no longer lets the bot refresh): a hint for
-        # the position now would name cards it does not show.
-        await answer(interaction, tr("That panel is out of date: ask for a hint on your hand "
-                                     "as it is now."))
-        return
-    # The position checked (the player's turn): moves that land meanwhile do not change it.
-    session = live.session
-    version = len(session.moves)
-    view = session.view(seat)
-    # The search takes a few tenths of a second: past Discord's three to answer, at worst.
-    await defer(interaction, new_message=True)
-    try:
-        advice = await coach_of(interaction.client).hint(live, seat, session)
-    except Exception as e:
-        log.warning("match %d: no hint (%r)", live.id, e)
-        await answer(interaction, tr("No hint right now, sorry: try again in a moment."))
-        return
-    svc = service(interaction.client)
-    if svc.matches.get(live.id) is not live:
-        # A copy read from the database (the match held by another process, or let go of
-        # meanwhile): it stays as it was read, so the match is read again as it is now.
-        try:
-            now = await svc.lookup(match_id)
-        except Exception as e:
-            log.warning("match %d: no hint, the match could not be read again (%r)", live.id, e)
-            await answer(interaction, tr("No hint right now, sorry: try again in a moment."))
-            return
-        if now is None:
-            await answer(interaction, tr("This match is over."))
-            return
-        live = now
-    if live.over:
-        # Resigned, timed out or abandoned meanwhile: no move was made, the version is the same.
-        await answer(interaction, tr("This match is over."))
-        return
-    if live.version != version:
-        await answer(interaction, tr("The match moved on meanwhile: ask again for a hint."))
-        return
-    await answer(interaction, hint_text(tr, view, advice))
-
-
-def panel_version(message: discord.Message | None, match_id: int) -> int | None:
-    """The position (version) the clicked panel shows, read from its moves' custom ids
-    (``umtali:m:<match>:<version>:<action>``); None if it shows no move."""
-    prefix = f"umtali:m:{match_id}:"
-    for custom_id in custom_ids(message):
-        version = custom_id[len(prefix):].split(":", 1)[0]
-        if custom_id.startswith(prefix) and version.isascii() and version.isdigit():
-            return id_of(version)
-    return None
+async def close_coach(client: discord.Client) -> None:
+    """The extension unloaded (or reloaded): the bot's coach closes, what it has not sent
+    left to the coach loaded next, if any."""
+    coach = _COACHES.get(client)
+    if coach is not None:
+        await coach.close(hand_over=True)

@@ -155,7 +155,7 @@ class HintButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(id_of(match["match"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from cogs.umtali.coach import answer_hint
+        from cogs.umtali.coach_hint import answer_hint
 
         await guarded(interaction, lambda: answer_hint(interaction, self.match_id))
 

@@ -24,6 +24,7 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 from weakref import WeakValueDictionary
 
 import discord
@@ -61,6 +62,9 @@ from umtali.rules import RuleSet
 from umtali.seeds import cut_seed
 from umtali.session import Session
 
+if TYPE_CHECKING:
+    from cogs.umtali.coach import Owed
+
 log = logging.getLogger(__name__)
 
 
@@ -95,6 +99,11 @@ class MatchService(Timing, Endings, Playing, Looks):
         #: Called when the players' hands were sent anew (``cogs.umtali.hand_panels`` keeps
         #: the ephemeral panels in step with them).
         self.hand_listeners: list[Callable[[LiveMatch], Awaitable[None]]] = []
+        #: Closed first as the service closes (``cogs.umtali.coach``'s reviews under way).
+        self.closing: list[Callable[[], Awaitable[None]]] = []
+        #: Practice hands' reviews not sent by a coach the extension's reload closed, for the
+        #: coach loaded next (``Coach.take_over``).
+        self.reviews_left: list[Owed] = []
         #: Called when the match moved on (a turn's table was sent, or a move was made while
         #: a time-up question waited).
         self.moved_listeners: list[Callable[[LiveMatch], Awaitable[None]]] = [
@@ -363,6 +372,8 @@ class MatchService(Timing, Endings, Playing, Looks):
         await self.delivery.send_hand(live, seat)
 
     async def close(self) -> None:
+        for close in list(self.closing):
+            await close()
         await self.beside.close()
         await self.delivery.close()
         await self.computers.close()

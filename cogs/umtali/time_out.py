@@ -50,10 +50,13 @@ _asking: weakref.WeakSet[LiveMatch] = weakref.WeakSet()
 #: would be a second question.
 CHANNEL_TRIES = 3
 #: By match: the question tried in the channel (its turn and version: not the deadline run out,
-#: which each restart of its clock moves), and how often it failed; forgotten once a question
-#: is asked (after "keep waiting", the turn's next time-up counts anew).
-_failed_in_channel: weakref.WeakKeyDictionary[LiveMatch, tuple[tuple[object, ...], int]] = \
-    weakref.WeakKeyDictionary()
+#: which each restart of its clock moves), how often it failed, and the deadline this process
+#: ran its clock on to after the last failure (None: not run on yet, ``ask_again`` restarts
+#: it). Counted on only at a time-up of that deadline: any other is the turn's next time-up
+#: after "keep waiting" (of the same turn and version), wherever the question was asked, and
+#: counts anew. Forgotten once a question is asked here.
+_failed_in_channel: weakref.WeakKeyDictionary[
+    LiveMatch, tuple[tuple[object, ...], int, float | None]] = weakref.WeakKeyDictionary()
 #: By match: how often its question was found deleted and asked anew (``ask_again_if_deleted``),
 #: in the new one's nonce: of the same turn and version, within Discord's minutes of keeping a
 #: nonce, the old nonce would be given the deleted message back, and nothing asked.
@@ -107,7 +110,7 @@ async def _ask(svc: MatchService, live: LiveMatch, deadline: float, version: int
         nonce=match_nonce(live, "question", *turn, version, *_anew(live)))
     asking = (*turn, version)
     if asked is None and not live.over and not live.dm_refused[1 - absent] and (
-            live.channel_lost or _channel_failed(live, asking) >= CHANNEL_TRIES):
+            live.channel_lost or _channel_failed(live, asking, deadline) >= CHANNEL_TRIES):
         # The channel is lost, or keeps failing: the question reaches the waiting player in
         # their DMs (unless losing it abandoned the match, the absent player's DMs closed too).
         dm = svc.seat_tr(live, 1 - absent)
@@ -131,6 +134,7 @@ async def _ask(svc: MatchService, live: LiveMatch, deadline: float, version: int
                 run = await _run_again(svc, live, version, deadline, absent)
                 if run:
                     live.deadline, live.warned = deadline, False
+                    _ran_on(live, deadline)
                 elif run is not None:
                     log.info("match %d: taken by another process before seat %d could be "
                              "asked", live.id, 1 - absent)
@@ -173,12 +177,22 @@ async def _run_again(svc: MatchService, live: LiveMatch, version: int, deadline:
         return None
 
 
-def _channel_failed(live: LiveMatch, asking: tuple[object, ...]) -> int:
-    """The question ``asking`` names failed in the channel once more: how often so far."""
-    was, failed = _failed_in_channel.get(live, (asking, 0))
-    failed = failed + 1 if was == asking else 1
-    _failed_in_channel[live] = (asking, failed)
+def _channel_failed(live: LiveMatch, asking: tuple[object, ...], deadline: float) -> int:
+    """The question ``asking`` names, its clock run out at ``deadline``, failed in the channel
+    once more: how often so far, at the time-ups this process ran its clock on to."""
+    was, failed, ran_on = _failed_in_channel.get(live, ((), 0, None))
+    failed = failed + 1 if (was, ran_on) == (asking, deadline) else 1
+    _failed_in_channel[live] = (asking, failed, None)
     return failed
+
+
+def _ran_on(live: LiveMatch, deadline: float, restarted: bool = False) -> None:
+    """Nobody asked: this process ran the turn's clock on to ``deadline``, whose time-up is
+    the same question's next try. ``restarted`` (``ask_again``): only a clock left stopped
+    by a failure here (another process may have stopped it since)."""
+    failing = _failed_in_channel.get(live)
+    if failing is not None and not (restarted and failing[2] is not None):
+        _failed_in_channel[live] = (*failing[:2], deadline)
 
 
 def _unasked(live: LiveMatch) -> bool:
@@ -209,6 +223,7 @@ async def ask_again(svc: MatchService, now: float) -> None:
                 if _unasked(live) and await svc.owners.leases.restart_clock(
                         live.id, live.version, now - LATE, live.question):
                     live.deadline, live.warned = now - LATE, False
+                    _ran_on(live, now - LATE, restarted=True)
                     log.info("match %d: its time-up question was never asked (or asked of "
                              "the computer); its clock runs out again", live.id)
         except Exception as e:
