@@ -100,10 +100,18 @@ def visible(text: str) -> str:
     return " ".join(shown.split())
 
 
+def _has_base(text: str) -> bool:
+    """Whether ``text`` holds a character a mark can sit on: marks alone ("\u0301\u0302")
+    show as accents over nothing, in a message and in a picture."""
+    return any(not ch.isspace() and not unicodedata.category(ch).startswith("M") for ch in text)
+
+
 def clean_name(text: str) -> str:
-    """A name for plain text: visible characters only, at most 32, never empty. Made visible
-    again after the cut: a joiner it left last joins nothing, a flag it cut leaves stray tags."""
-    return visible(visible(text)[:MAX_NAME]) or FALLBACK
+    """A name for plain text: visible characters only, at most 32, never empty (nor marks
+    alone). Made visible again after the cut: a joiner it left last joins nothing, a flag it
+    cut leaves stray tags."""
+    shown = visible(visible(text)[:MAX_NAME])
+    return shown if _has_base(shown) else FALLBACK
 
 
 def unnamed(name: str) -> bool:
