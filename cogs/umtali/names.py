@@ -134,6 +134,17 @@ def seat_names(names: Sequence[str], tr: Tr) -> tuple[str, str]:
             tr(seat_word(1)) if unnamed(names[1]) else names[1])
 
 
+def record_name(name: str, user_id: int, tr: Tr) -> str:
+    """A member's stored name read away from its match (boards, stats, history), as ``tr``'s
+    reader sees it; plain, for ``safe_name``. One that shows nothing is "Player" and the last
+    four digits of their Discord id ("Игрок …4821"): no seat means anything there, and two such
+    on one board or in one head-to-head are told apart, the same member alike wherever shown."""
+    if not unnamed(name):
+        return name
+    digits = str(user_id % 10000).zfill(4)
+    return tr("Player …{digits}", digits=digits)
+
+
 def challenge_names(ch: Challenge, tr: Tr) -> tuple[str, str]:
     """The challenger's and the opponent's stored names as ``tr``'s reader sees them: one that
     shows nothing by the seat it takes ("Player 1"; ``names.seat_names``), as the table will
