@@ -22,7 +22,7 @@ RU = tr_for("ru")
 BLANK = "\u3164"
 
 
-def _blank_world(simcord_env: Env, clock: Clock) -> World:
+def blank_world(simcord_env: Env, clock: Clock) -> World:
     guild = simcord_env.create_guild("Railway Club")
     channel = guild.create_text_channel("games")
     ada = simcord_env.create_user("ada_l", global_name=BLANK)
@@ -38,7 +38,7 @@ def _word(user_id: int, lang: str = "ru") -> str:
 
 async def test_the_records_tell_such_members_apart_in_the_readers_words(
         simcord_env: Env, clock: Clock) -> None:
-    world = _blank_world(simcord_env, clock)
+    world = blank_world(simcord_env, clock)
     svc = world.bot.matches
     assert svc is not None
     await svc.store.save_guild_settings(GuildSettings(guild_id=world.guild.id, language="ru"))
