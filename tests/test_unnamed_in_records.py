@@ -78,3 +78,16 @@ def test_the_season_summary_names_such_members_in_its_words() -> None:
     en = summary_embed("2026-12", top, EN).description or ""
     assert "**Player …4821**" in en and "**Player …0937**" in en, en
     assert not re.search(r"\*\*Player\*\*", en)
+
+
+async def test_a_challenges_refusal_names_such_a_member_by_id(
+        simcord_env: Env, clock: Clock) -> None:
+    """The refusals of /umtali challenge name the opponent as the records do: no seat yet."""
+    world = blank_world(simcord_env, clock)
+    first = await world.alice.slash(world.channel, "umtali challenge", opponent=world.bob)
+    assert first.acknowledged and not first.ephemeral
+    clock.advance(60)
+    again = await world.alice.slash(world.channel, "umtali challenge", opponent=world.bob)
+    said = str(again.response.content if again.response else "")
+    assert again.ephemeral and "There is already an open challenge between you and " \
+        f"{_word(world.bob.user.id, 'en')}:" in said, said
