@@ -52,7 +52,7 @@ async def test_a_full_session_is_played_and_recorded(world: World) -> None:
     hands = await store.records.hands(live.id)
     games = fields["Games and hands (ada – ben)"].splitlines()
     assert len(games) == len({h.game for h in hands}) and " · ".join(
-        f"{h.scores[0]}-{h.scores[1]}" for h in hands if h.game == 1) in games[0]
+        f"{h.scores[0]}–{h.scores[1]}" for h in hands if h.game == 1) in games[0]
     # Ratings before and after, as the server's board shows them: the winner's went up.
     changes = await store.records.rating_changes(live.id)
     before, after = changes[w]

@@ -31,7 +31,7 @@ async def test_each_preset_gives_its_turn_and_reserve(world: World, db_path: Pat
     control = PRESETS[preset]
     live = await start_match(world, time_control=preset)
     challenge = world.channel.history()[0].embeds[0].description or ""
-    assert preset.capitalize() in challenge
+    assert f"clock: {'by ' if preset == 'correspondence' else ''}{preset} (" in challenge
     assert live.time_control == preset and live.reserves == [control.reserve] * 2
     assert live.deadline == world.clock.now + control.turn + control.reserve
     assert db_row(db_path, live.id)["time_control"] == preset
@@ -129,7 +129,7 @@ async def test_server_default_and_an_explicit_turn_timer(world: World, db_path: 
     role = world.guild.create_role("admin", permissions=discord.Permissions(manage_guild=True))
     boss = world.guild.add_member(world.env.create_user("boss"), roles=[role])
     ok = await boss.slash(world.channel, "umtali-admin settings", time_control="blitz")
-    assert ok.ephemeral and "Blitz" in ok.response.content
+    assert ok.ephemeral and "clock blitz (30 s a turn" in ok.response.content
     live = await start_match(world)
     assert live.time_control == "blitz" and live.reserves == [120.0, 120.0]
     await world.bot.matches.abandon(live)  # type: ignore[union-attr]

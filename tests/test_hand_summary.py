@@ -47,6 +47,6 @@ def test_the_summary_in_russian_has_its_plural_forms() -> None:
     e = next(e for e in hands_ended(1, RuleSet.russian()) if any(e.left_in_hand))
     accounts = describe(e, NAMES, tr=ru).split("\n")[1:]
     for seat, line in enumerate(accounts):
-        assert "очк" in line and "на руках" in line
+        assert "очк" in line and "на руке" in line
         assert ru.plural("{count} point melded", "{count} points melded",
                          e.melded[seat]) in line

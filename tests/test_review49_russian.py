@@ -48,7 +48,7 @@ def test_a_sessions_score_is_written_as_its_games_are_in_russian() -> None:
     won = describe(SessionEnded(winner=1, games_won=(1, 2)), NAMES, RU)
     assert won == "Alice выигрывает матч 2:1.", won
     resigned = describe(SessionEnded(winner=1, games_won=(0, 1), how="resigned"), NAMES, RU)
-    assert resigned == "Alice выигрывает матч 1:0 (игрок Маша сдался).", resigned
+    assert resigned == "Alice выигрывает матч 1:0 (Маша сдаётся).", resigned
     assert describe(SessionEnded(winner=1, games_won=(1, 2)), ("Ada", "Ben"), EN) == \
         "Ben wins the session 2-1."
 

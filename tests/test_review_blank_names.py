@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.umtali.names import FALLBACK, clean_name, label_name, safe_name
+from cogs.umtali.names import FALLBACK, clean_name, label_name, safe_name, unnamed
 
 BLANKS = ["\u3164", "\u115f", "\u1160", "\uffa0", "\u2800", "\u034f"]
 
@@ -31,3 +31,17 @@ def test_blank_letters_are_taken_out_of_a_name(blank: str) -> None:
 
 def test_korean_names_keep_their_letters() -> None:
     assert clean_name("김민준") == "김민준"
+
+
+@pytest.mark.parametrize("marks", ["\u0301\u0302\u0303", "\u0301", " \u20dd \u0489 ",
+                                   "\u0301\u3164\u0302"])
+def test_a_name_of_combining_marks_alone_is_the_fallback_name(marks: str) -> None:
+    # Marks with no letter to sit on: the text showed accents over nothing, the picture a
+    # stray accent. Such a name shows nothing of its own, as a blank one does.
+    assert clean_name(marks) == FALLBACK and unnamed(marks)
+    assert safe_name(marks) == FALLBACK and label_name(marks) == FALLBACK
+
+
+def test_marks_on_a_letter_stay() -> None:
+    assert clean_name("Zoe\u0301") == "Zoe\u0301" and not unnamed("Zoe\u0301")
+    assert clean_name("\u0301Ada") == "\u0301Ada"  # a letter after them: a name all the same

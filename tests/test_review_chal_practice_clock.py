@@ -30,4 +30,4 @@ async def test_the_practice_offer_says_the_servers_clock_in_its_language(
         guild_id=world.guild.id, time_control="correspondence", language="ru"))
     await svc.prefs.load()
     said = _description(await world.alice.slash(world.channel, "umtali practice"))
-    assert "Время на ваши ходы: По переписке: сутки на ход." in said, said
+    assert "Время на ваши ходы: по переписке (сутки на ход)." in said, said

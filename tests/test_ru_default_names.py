@@ -1,8 +1,10 @@
 """Russian names a player without declining the name ("у игрока {name}": a member's nickname
 is not declined). A name that is itself a noun read badly so: the terminal's default names
 ("Комбинации игрока Игрок", "У игрока Компьютер 7 карт", "Партия 3 за игроком Игрок") and the
-practice computer's on Discord ("У игрока Компьютер (лёгкий) на руке"). Every text that can
-name one of them names it with no noun before it ("{name}: на руке 7 карт")."""
+practice computer's on Discord ("У игрока Компьютер (лёгкий) на руке"), and a member whose name
+shows nothing (only "ㅤ"), shown as "Игрок 1" in a match ("Идут часы игрока Игрок 1", "(игрок
+Игрок 1 сдался)"). Every text names a player with no noun before it ("{name}: на руке 7
+карт"): any member's name may be one of these."""
 
 from __future__ import annotations
 
@@ -12,14 +14,23 @@ import re
 from pathlib import Path
 
 import pytest
+from simcord import Env
 
+from cogs.umtali.turn_clock import clock_line
+from data.models import GuildSettings
+from tests.discord_helpers import Clock, flush, start_match, table_message, thread_of
 from tests.loopback.driver import custom_ids, read_match, start_practice, until
 from tests.loopback.harness import russian_member_on_english_server
+from tests.test_records_discord import resign, text_of
+from tests.test_unnamed_in_records import blank_world
 from umtali.catalogue import placeholders, read
 from umtali.cli import main
+from umtali.i18n import tr_for
 
-#: The terminal's default names, and the practice computer's, in Russian.
-DEFAULTS = ("Игрок", "Игрок 1", "Игрок 2", "Компьютер", "Соперник", "Компьютер (лёгкий)")
+#: The terminal's default names, and the practice computer's, in Russian; and a member's
+#: whose name shows nothing (only "ㅤ"): by seat in a match, by id in the records.
+DEFAULTS = ("Игрок", "Игрок 1", "Игрок 2", "Компьютер", "Соперник", "Компьютер (лёгкий)",
+            "Игрок …4821")
 #: A name put after a noun for a player, undeclined: "игрока Компьютер".
 AFTER_A_NOUN = re.compile(r"\b([Ии]грок|[Сс]оперник|[Кк]омпьютер)\w*,? (Игрок|Компьютер|Соперник)")
 
@@ -48,29 +59,6 @@ def test_the_russian_terminal_names_its_default_players_as_names(argv: list[str]
         assert re.search(r"Партию \d выигрывает (Игрок|Компьютер), \d+:\d+", said)
 
 
-#: Texts that name a player after a noun and can only name a member, never a default name
-#: nor the practice computer (the computer is never out of reach, never asked to wait, never
-#: resigns nor runs out of time; a member's stats and challenges name members).
-MEMBERS_ONLY = (
-    "{name} {how}",
-    "{name} wins the session {a}-{b} ({other} {how}).",
-    "Head-to-head with {name}",
-    "There is already an open challenge between you and {opponent}",
-    "This match was abandoned: I could no longer reach",
-    "You have challenged {opponent} several times",
-    "{opponent} declined your last challenge",
-    "{name} has left the server",
-    "{name} has not finished a session",
-    "{name} is back at the table and playing",
-    "{name} keeps waiting: {other}'s turn",
-    "{mention}, {name}'s time for this turn is up",
-    "The match ended early ({how}): the file has {name}",
-    # The clocks run for people only: the computer's turn is never waited for.
-    "⏱ {name}'s",
-    "I was offline for {count}",
-)
-
-
 #: The placeholders that hold a player's name (a score or a count is "7"; ``{a}``, ``{b}``
 #: are scores as often as names, and never come after a noun).
 NAMES = frozenset({"name", "other", "opponent", "first", "second", "dealer"})
@@ -80,7 +68,7 @@ def test_no_russian_text_puts_a_default_name_after_a_noun() -> None:
     bad = []
     for message in read("ru"):
         mid = message.id if isinstance(message.id, str) else message.id[0]
-        if not mid or mid.startswith(MEMBERS_ONLY):
+        if not mid:
             continue
         forms = ([message.string] if isinstance(message.string, str)
                  else list(message.string or ()))
@@ -119,3 +107,28 @@ async def test_a_russian_member_reads_the_practice_computer_as_a_name(
     assert "соперник — Компьютер (лёгкий)" in listed, listed
     for shown in (private, listed):
         assert not AFTER_A_NOUN.search(shown), shown
+
+
+async def test_a_member_whose_name_shows_nothing_is_named_with_no_noun_before(
+        simcord_env: Env, clock: Clock) -> None:
+    world = blank_world(simcord_env, clock)
+    svc = world.bot.matches
+    assert svc is not None
+    await svc.store.save_guild_settings(GuildSettings(guild_id=world.guild.id, language="ru"))
+    await svc.prefs.load()
+    live = await start_match(world, time_control="normal")
+    table = await table_message(world, live)
+    said = [json.dumps([e.to_dict() for e in table.embeds], ensure_ascii=False),
+            clock_line(live, tr_for("ru"))]
+    again = await world.alice.slash(world.channel, "umtali challenge", opponent=world.bob)
+    said.append(str(again.response.content if again.response else ""))
+    await resign(world, world.alice, live)
+    await flush(world)
+    said += [m.content or "" for m in thread_of(world, live).history()]
+    said.append(text_of(await world.carol.slash(world.channel, "umtali stats",
+                                                member=world.alice, versus=world.bob)))
+    said.append(text_of(await world.carol.slash(world.channel, "umtali leaderboard")))
+    told = "\n".join(said)
+    assert "⏱ Ходит Игрок " in told and "сдаётся)" in told, told
+    bad = sorted({line for line in told.splitlines() if AFTER_A_NOUN.search(line)})
+    assert not bad, "\n".join(bad)

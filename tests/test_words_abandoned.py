@@ -1,6 +1,7 @@
 """An abandoned match says whom the bot could no longer reach: one player, both, or the match's
 channel. Russian cannot decline a member's name, so each case is its own message, worded to be
-grammatical with a name in the nominative ("с игроком ada", "с игроками ada и ben", "писать в
+grammatical with a name in the nominative ("с одним из игроков (ada)", "ни с одним из игроков
+(ada, ben)": no noun just before a name, which may be "Игрок 1"; "писать в
 канал этого матча"), never "связаться с ada" or "связаться с каналом этого матча"."""
 
 from __future__ import annotations
@@ -29,9 +30,9 @@ def _note(live: LiveMatch, lang: str) -> str:
 
 @pytest.mark.parametrize("lost, channel_lost, english, russian", [
     ((False, True), True, "I could no longer reach ben.",
-     "я больше не могу связаться с игроком ben."),
+     "я больше не могу связаться с одним из игроков (ben)."),
     ((True, True), True, "I could no longer reach ada and ben.",
-     "я больше не могу связаться с игроками ada и ben."),
+     "я больше не могу связаться ни с одним из игроков (ada, ben)."),
     ((False, False), True, "I could no longer reach this match's channel.",
      "я больше не могу писать в канал этого матча."),
     # Its channel kept, both reachable: abandoned because the opponent left (review44).

@@ -28,4 +28,4 @@ def test_the_russian_builds_the_same_sentence() -> None:
 
     said = tr_for("ru")("{name} keeps waiting: {other}'s turn now ends {when}.", name="ada",
                         other="ben", when="<t:1:R>")
-    assert said == "ada ждёт дальше: ход игрока ben теперь закончится <t:1:R>."
+    assert said == "ada ждёт дальше: ходит ben, ход теперь закончится <t:1:R>."

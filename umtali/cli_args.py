@@ -122,8 +122,8 @@ def _command(sub: Any, name: str, tr: Tr, **options: Any) -> argparse.ArgumentPa
     return parser
 
 
-def _add_lang_option(p: argparse.ArgumentParser, tr: Tr) -> None:
-    p.add_argument("--lang", choices=languages(), default=None,
+def _add_lang_option(p: argparse.ArgumentParser, tr: Tr, default: Any = None) -> None:
+    p.add_argument("--lang", choices=languages(), default=default,
                    help=tr("the language to speak (default: the terminal's, if spoken, else en)"))
 
 
@@ -146,11 +146,14 @@ def _add_rule_options(p: argparse.ArgumentParser, tr: Tr) -> None:
 def parsed(argv: list[str] | None, tr: Tr) -> argparse.Namespace:
     """The command line read, its help in ``tr``'s language."""
     parser = _parser(tr, prog="python -m umtali", description=tr("Umtali, two-player rummy."))
+    # ``--lang`` before the command too ("--lang ru play"); a command's own leaves unset what
+    # it was not given (argparse would else write its default over the one given before).
+    _add_lang_option(parser, tr)
     sub = parser.add_subparsers(dest="command", required=True)
 
     play = _command(sub, "play", tr, help=tr("play in the terminal against the computer"))
     _add_rule_options(play, tr)
-    _add_lang_option(play, tr)
+    _add_lang_option(play, tr, argparse.SUPPRESS)
     play.add_argument("--seed", type=seed_value, default=None,
                       help=tr("fix the shuffles (default: random)"))
     play.add_argument("--hotseat", action="store_true", help=tr("two people at one keyboard"))
@@ -171,7 +174,7 @@ def parsed(argv: list[str] | None, tr: Tr) -> argparse.Namespace:
 
     script = _command(sub, "script", tr, help=tr("apply moves read from standard input"))
     _add_rule_options(script, tr)
-    _add_lang_option(script, tr)
+    _add_lang_option(script, tr, argparse.SUPPRESS)
     script.add_argument("--seed", type=seed_value, default=0,
                         help=tr("seed of the shuffles, a number or a text (default 0)"))
     script.add_argument("--deal", default=None, metavar="FILE",
@@ -199,7 +202,7 @@ def parsed(argv: list[str] | None, tr: Tr) -> argparse.Namespace:
                                                "(64 hex digits)"))
     check.add_argument("--seed", help=tr("the seed revealed when the session ended"))
     check.add_argument("--salt", help=tr("the salt revealed when the session ended"))
-    _add_lang_option(check, tr)
+    _add_lang_option(check, tr, argparse.SUPPRESS)
 
     return parser.parse_args(argv)
 

@@ -110,8 +110,9 @@ def describe(event: Event, names: Sequence[str], tr: Tr = EN) -> str:
     return event.type
 
 
-#: How a session ended, as the end of a sentence ("ada resigned"). Russian puts it after
-#: "игрок {name}": a nickname tells no gender, the noun gives the verb its form.
+#: How a session ended, as the end of a sentence ("ada resigned"). Russian says it in the
+#: present ("ada сдаётся"): a nickname tells no gender, and no noun goes before a name, which
+#: may itself be "Игрок 1".
 HOW = {"resigned": N_("resigned"), "timed out": N_("timed out"),
        "forfeited": N_("forfeited")}
 

@@ -25,7 +25,7 @@ from cogs.umtali.fair import cut_line, sealed_line
 from cogs.umtali.in_time import answer, edit_clicked, in_time, post_public
 from cogs.umtali.match_start import drawn_cards, open_started
 from cogs.umtali.mentions import only
-from cogs.umtali.names import challenge_names, safe_name, seat_names
+from cogs.umtali.names import challenge_names, record_name, safe_name, seat_names, unnamed
 from cogs.umtali.permissions import missing_here, not_in_thread, refusal, standing
 from cogs.umtali.unheard import challenge_made, settled
 from data.models import Challenge
@@ -49,6 +49,10 @@ async def offer_challenge(
     assert interaction.guild_id is not None and interaction.channel_id is not None
     svc = service(interaction.client)
     tr = tr_of(interaction)
+    # A name that shows nothing as the records word it ("Player …4821"): no seat is taken yet.
+    named = [safe_name(record_name(who[1], who[0], tr)) if unnamed(who[1]) else name
+             for who, name in zip((challenger, opponent), shown, strict=True)]
+    shown = (named[0], named[1])
     for user_id, name in zip((challenger[0], opponent[0]), shown, strict=True):
         # A busy database defers the interaction (``in_time``): never failed by Discord.
         if await in_time(interaction, svc.store.active_match_of(interaction.guild_id,

@@ -61,7 +61,8 @@ async def final_embed(svc: MatchService, live: LiveMatch, tr: Tr) -> discord.Emb
     hands = await svc.store.records.hands(live.id)
     games: dict[int, list[str]] = {}
     for h in hands:
-        games.setdefault(h.game, []).append(f"{h.scores[0]}-{h.scores[1]}")
+        # An en dash, as the field's heading ("ada – ben") and the stats ("games 3–1") have.
+        games.setdefault(h.game, []).append(f"{h.scores[0]}–{h.scores[1]}")
     if games:
         embed.add_field(name=tr("Games and hands ({first} – {second})", first=names[0],
                                 second=names[1]),

@@ -78,7 +78,7 @@ async def show_history(interaction: discord.Interaction, user: discord.abc.User)
     lines, unfinished = await in_time(interaction, _read_history(
         store(interaction.client).records, interaction.guild.id, user.id))
     seat = lines[0].seat_of(user.id) if lines else None
-    name = name_of(user, lines[0].names[seat] if lines and seat is not None else None)
+    name = name_of(user, lines[0].names[seat] if lines and seat is not None else None, tr)
     embed = discord.Embed(title=tr("Umtali history · {name}", name=name), colour=COLOUR)
     view = discord.ui.View(timeout=None)
     if not lines and not unfinished:

@@ -100,10 +100,18 @@ def visible(text: str) -> str:
     return " ".join(shown.split())
 
 
+def _has_base(text: str) -> bool:
+    """Whether ``text`` holds a character a mark can sit on: marks alone ("\u0301\u0302")
+    show as accents over nothing, in a message and in a picture."""
+    return any(not ch.isspace() and not unicodedata.category(ch).startswith("M") for ch in text)
+
+
 def clean_name(text: str) -> str:
-    """A name for plain text: visible characters only, at most 32, never empty. Made visible
-    again after the cut: a joiner it left last joins nothing, a flag it cut leaves stray tags."""
-    return visible(visible(text)[:MAX_NAME]) or FALLBACK
+    """A name for plain text: visible characters only, at most 32, never empty (nor marks
+    alone). Made visible again after the cut: a joiner it left last joins nothing, a flag it
+    cut leaves stray tags."""
+    shown = visible(visible(text)[:MAX_NAME])
+    return shown if _has_base(shown) else FALLBACK
 
 
 def unnamed(name: str) -> bool:
@@ -124,6 +132,17 @@ def seat_names(names: Sequence[str], tr: Tr) -> tuple[str, str]:
     seat (``seat_word``), the others as they are."""
     return (tr(seat_word(0)) if unnamed(names[0]) else names[0],
             tr(seat_word(1)) if unnamed(names[1]) else names[1])
+
+
+def record_name(name: str, user_id: int, tr: Tr) -> str:
+    """A member's stored name read away from its match (boards, stats, history), as ``tr``'s
+    reader sees it; plain, for ``safe_name``. One that shows nothing is "Player" and the last
+    four digits of their Discord id ("Игрок …4821"): no seat means anything there, and two such
+    on one board or in one head-to-head are told apart, the same member alike wherever shown."""
+    if not unnamed(name):
+        return name
+    digits = str(user_id % 10000).zfill(4)
+    return tr("Player …{digits}", digits=digits)
 
 
 def challenge_names(ch: Challenge, tr: Tr) -> tuple[str, str]:

@@ -8,7 +8,7 @@ from discord import app_commands
 from cogs.umtali.names import seat_names
 from cogs.umtali.time_control import LABELS, PRESETS
 from data.models import GuildSettings
-from umtali.i18n import Text, Tr, languages
+from umtali.i18n import N_, Text, Tr, languages
 
 VARIANTS = [
     app_commands.Choice(name="English (eleven-card deal, high card deals)", value="english"),
@@ -87,15 +87,27 @@ def server_control(settings: GuildSettings) -> tuple[str, int]:
     return "", settings.turn_timer
 
 
+#: A preset as part of a sentence ("clock: normal (5 min a turn + 5 min reserve)"): its label
+#: ("Normal: 5 min...") is a menu's, whose capital and colon read wrong after "clock:".
+IN_A_SENTENCE = {
+    "blitz": N_("blitz (30 s a turn + 2 min reserve)"),
+    "normal": N_("normal (5 min a turn + 5 min reserve)"),
+    "correspondence": N_("by correspondence (a day a turn)"),
+}
+
+
 def control_words(tr: Tr, preset: str, seconds: int) -> str:
-    """A time control in short: its preset's label, or the turn timer alone ("5 min")."""
-    return tr(LABELS[preset]) if preset in LABELS else timer_words(tr, seconds)
+    """A time control in short, in a sentence: its preset's words, or the turn timer alone
+    ("5 min"; "off")."""
+    if preset in IN_A_SENTENCE:
+        return tr(IN_A_SENTENCE[preset])
+    return timer_words(tr, 0 if preset == "off" else seconds)
 
 
 def clock_words(tr: Tr, preset: str, seconds: int) -> str:
     """A time control in a sentence, which ends with its own full stop: as ``control_words``,
     but no clock in words of its own (the setting's "off" ends with a period in Russian)."""
-    if preset not in LABELS and not seconds:
+    if preset not in IN_A_SENTENCE and (preset == "off" or not seconds):
         return tr.ctx("clock", "off")
     return control_words(tr, preset, seconds)
 

@@ -23,7 +23,7 @@ from cogs.umtali.errors import guarded
 from cogs.umtali.final_card import show_counted
 from cogs.umtali.ids import carries_only, id_of
 from cogs.umtali.in_time import answer, edit_clicked, in_time, post_public, thinking
-from cogs.umtali.names import echo, safe_name, server_name
+from cogs.umtali.names import echo, record_name, safe_name, server_name
 from cogs.umtali.numbers import one_decimal
 from cogs.umtali.options import names_in
 from cogs.umtali.render import COLOUR
@@ -78,12 +78,11 @@ def may_post(interaction: discord.Interaction) -> bool:
     return perms.send_messages
 
 
-def name_of(user: discord.abc.User, stored: str | None) -> str:
+def name_of(user: discord.abc.User, stored: str | None, tr: Tr) -> str:
     """A member's name here (for someone who left, the name they last played under), safe
-    for a message."""
-    if isinstance(user, discord.Member) or not stored:
-        return safe_name(user.display_name)
-    return safe_name(stored)
+    for a message; one that shows nothing in ``tr``'s words (``names.record_name``)."""
+    shown = user.display_name if isinstance(user, discord.Member) or not stored else stored
+    return safe_name(record_name(shown, user.id, tr))
 
 
 # -- leaderboard ----------------------------------------------------------------------------
@@ -123,7 +122,8 @@ def board_embed(board: BoardPage, scope: str, guild_name: str, tr: Tr = EN,
     elif board.rows:
         text = "\n".join(tr(
             "`{rank}.` **{name}** · {rating} · {won}/{sessions} won", rank=str(row.rank).rjust(3),
-            name=safe_name(row.name), rating=one_decimal(tr, row.rating), won=row.sessions_won,
+            name=safe_name(record_name(row.name, row.user_id, tr)),
+            rating=one_decimal(tr, row.rating), won=row.sessions_won,
             sessions=row.sessions) for row in board.rows)
     else:
         text = tr("No rated sessions yet: finish a session against another member to appear "
@@ -246,7 +246,14 @@ def line_names(line: SessionLine, user_id: int, tr: Tr) -> tuple[str, str]:
     """The names of a session of ``user_id``'s: in their practice, the computer's is bot
     text, in the reader's language (it is stored in the server's)."""
     seat = line.seat_of(user_id)
-    return names_in(line.names, None if seat is None else 1 - seat, line.computer_level, tr)
+    return names_in(recorded(line.names, line.player_ids, tr), None if seat is None else 1 - seat,
+                    line.computer_level, tr)
+
+
+def recorded(names: tuple[str, str], ids: tuple[int, int], tr: Tr) -> tuple[str, str]:
+    """A past match's names, one that shows nothing by its member's id, not its seat
+    (``names.record_name``)."""
+    return record_name(names[0], ids[0], tr), record_name(names[1], ids[1], tr)
 
 
 def session_text(line: SessionLine, user_id: int, tr: Tr = EN) -> str:
@@ -267,7 +274,8 @@ def session_text(line: SessionLine, user_id: int, tr: Tr = EN) -> str:
 
 def unfinished_names(line: UnfinishedLine, tr: Tr) -> tuple[str, str]:
     """The names of a match that ended with no result, for ``tr``'s reader (``names_in``)."""
-    return names_in(line.names, line.computer_seat, line.computer_level, tr)
+    return names_in(recorded(line.names, line.player_ids, tr), line.computer_seat,
+                    line.computer_level, tr)
 
 
 def unfinished_text(line: UnfinishedLine, user_id: int, tr: Tr = EN) -> str:
@@ -333,7 +341,7 @@ async def _stats(interaction: discord.Interaction, guild_id: int, user: discord.
     records = store(interaction.client).records
     here = await records.record(guild_id, user.id)
     everywhere = await records.record(GLOBAL, user.id)
-    name = name_of(user, here.name)
+    name = name_of(user, here.name, tr)
     embed = discord.Embed(title=tr("Umtali · {name}", name=name), colour=COLOUR)
     if not (everywhere.rated.sessions or everywhere.practice.sessions):
         embed.description = tr("{name} has not finished a session yet.", name=name)
@@ -353,7 +361,7 @@ async def _stats(interaction: discord.Interaction, guild_id: int, user: discord.
                         inline=False)
     if versus is not None and versus.id != user.id:
         h2h = await records.head_to_head(guild_id, user.id, versus.id)
-        other = name_of(versus, (await records.record(guild_id, versus.id)).name)
+        other = name_of(versus, (await records.record(guild_id, versus.id)).name, tr)
         lines = [f"{name} {h2h.won} – {h2h.lost} {other}"]
         lines += [session_text(line, user.id, tr) for line in h2h.recent]
         embed.add_field(name=tr("Head-to-head with {name} on this server", name=other),

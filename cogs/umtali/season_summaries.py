@@ -17,7 +17,7 @@ import discord
 
 from cogs.umtali.access import service
 from cogs.umtali.final_card import show_counted
-from cogs.umtali.names import safe_name
+from cogs.umtali.names import record_name, safe_name
 from cogs.umtali.nonces import nonce_of
 from cogs.umtali.numbers import one_decimal
 from cogs.umtali.removal import owns
@@ -45,7 +45,8 @@ def summary_embed(season: str, top: BoardPage, tr: Tr, followed: bool = True,
     False: that no season follows, the server having turned seasons off)."""
     lines = [f"{MEDALS[row.rank - 1] if row.rank <= len(MEDALS) else ''} " + tr(
         "`{rank}.` **{name}** · {rating} · {won}/{sessions} won", rank=row.rank,
-        name=safe_name(row.name), rating=one_decimal(tr, row.rating), won=row.sessions_won,
+        name=safe_name(record_name(row.name, row.user_id, tr)),
+        rating=one_decimal(tr, row.rating), won=row.sessions_won,
         sessions=row.sessions) for row in top.rows]
     if more:
         lines.append(tr.plural("…and {count} more player shares these places.",

@@ -203,6 +203,9 @@ def hand_scene(view: PlayerView, tr: Tr, four_colour: bool = False,
     # ``view.taken`` names one of them).
     taken = tuple(c for c in cards if c in drawn) if view.taken is not None else ()
     return HandScene(cards, tuple(bool(melding & c.bit) for c in cards), taken, four_colour,
-                     HandWords(tr("can be melded now"), tr("taken from the pile"),
+                     HandWords(tr("can be melded now"),
+                               # One or two cards outlined: «взята», «взяты» in Russian.
+                               tr.plural("taken from the pile", "taken from the pile",
+                                         len(taken)),
                                tr("no cards"), tr.ctx("card", "new"), tr.ctx("cards", "new")),
                      tuple(c in drawn for c in cards), tuple(starts))
