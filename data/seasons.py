@@ -11,9 +11,9 @@ The season's summary is posted later, from what is kept, and marked announced on
 Season names are their UTC calendar span: ``2026-12`` (monthly), ``2026-Q4`` (quarterly).
 A season always runs to the end of its own span: a new cadence applies from the next season
 (so no name is ever taken twice), and a server that turns seasons off has its open season
-ended at its usual time with no next one opened (sessions played meanwhile count in no
-season). Turned on again, its new season starts from the last one's ratings, softly reset
-once.
+ended at its usual time with no next one opened (sessions played until then count in it,
+as the manager is told; after it, in none). Turned on again, its new season starts from the
+last one's ratings, softly reset once.
 """
 
 from __future__ import annotations
@@ -113,13 +113,14 @@ async def current_season(tx: Tx, guild_id: int, cadence: str, now: float) -> str
     ``cadence`` is the caller's read of it: read again under the server's season lock, which
     a manager's change of it takes too (``SettingsQueries.change_guild_settings``), so that a
     season is ended and the next opened by the cadence in force then, not one changed since
-    the caller read it."""
-    if season_of(now, cadence) is None:
-        return None
+    the caller read it.
+
+    A server that turned seasons off still counts into the season in play until its end (no
+    next one opens): as the manager is told (``cogs.umtali.seasons.cadence_note``)."""
+    if season_of(now, cadence) is None and await _running(tx, guild_id) is None:
+        return None  # seasons off and none in play: no season lock taken
     await tx.serialise([guild_key(guild_id)])
     due = season_of(now, await cadence_of(tx, guild_id))
-    if due is None:
-        return None
     last = await tx.fetchone(
         "SELECT season FROM seasons WHERE guild_id = ? AND ended_at IS NOT NULL "
         "ORDER BY ended_at DESC, season DESC LIMIT 1", (guild_id,))
@@ -136,10 +137,17 @@ async def current_season(tx: Tx, guild_id: int, cadence: str, now: float) -> str
             # was not played in the open season, and is rated into none.
             return None
         if now < season_end(row["season"]):
-            return str(row["season"])
+            return str(row["season"])  # whatever the cadence now: it runs to its end
         await end_season(tx, guild_id, row["season"], due, now)
-        return await _open(tx, guild_id, due)
-    return await open_season(tx, guild_id, due, now)
+        return None if due is None else await _open(tx, guild_id, due)
+    return None if due is None else await open_season(tx, guild_id, due, now)
+
+
+async def _running(tx: Reads, guild_id: int) -> str | None:
+    """The server's open season, if any (over or not)."""
+    row = await tx.fetchone(
+        "SELECT season FROM seasons WHERE guild_id = ? AND ended_at IS NULL", (guild_id,))
+    return None if row is None else str(row["season"])
 
 
 async def cadence_of(tx: Tx, guild_id: int) -> str:
@@ -293,9 +301,14 @@ class Seasons(SummaryClaims):
 
     async def running(self, guild_id: int) -> str | None:
         """The server's open season, if any (over or not)."""
-        row = await self.db.fetchone(
-            "SELECT season FROM seasons WHERE guild_id = ? AND ended_at IS NULL", (guild_id,))
-        return None if row is None else str(row["season"])
+        return await _running(self.db, guild_id)
+
+    async def in_play(self, guild_id: int, now: float) -> str | None:
+        """The server's open season while its span lasts (and ``SKEW`` after, as the tick
+        waits): past it, the season is over, whether or not the tick has ended it yet. A read,
+        for what is shown (ending a season is the tick's, or a session's count)."""
+        season = await self.running(guild_id)
+        return season if season is not None and now < season_end(season) + SKEW else None
 
     async def current(self, guild_id: int, cadence: str, now: float) -> str | None:
         """The server's season now (opened, or the last one ended, as its time says)."""

@@ -131,11 +131,11 @@ async def test_a_session_counted_as_seasons_are_turned_off_opens_no_new_season(
         monkeypatch.setattr(records, "current_season", after_the_change)
         await forfeited(counter, CY, BEN, now=TURN + 5)
         monkeypatch.undo()
-        # Seasons are off: the session is rated into none, and November ends at the tick
-        # with no season after it.
-        assert await counter.seasons.running(GUILD) == "2026-11"
-        [end] = await counter.seasons.end_due(TURN + 60)
-        assert (end.season, end.next_season) == ("2026-11", None)
+        # Seasons are off: the session, past November's turn, ends it at once (as one counted
+        # past the turn does with seasons on) with no season after it, and is rated into none.
+        assert await counter.seasons.running(GUILD) is None
+        assert [s.season for s in await counter.seasons.of(GUILD)] == ["2026-11"]
+        assert await counter.seasons.end_due(TURN + 60) == []
         assert await counter.seasons.running(GUILD) is None
     finally:
         await manager.close()

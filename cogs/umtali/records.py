@@ -340,7 +340,8 @@ async def _stats(interaction: discord.Interaction, guild_id: int, user: discord.
     else:
         value = record_text(here, tr)
         seasons = store(interaction.client).seasons
-        season = await seasons.running(guild_id)
+        # Not an open season past its end (seasons turned off: none follows it).
+        season = await seasons.in_play(guild_id, service(interaction.client).clock())
         standing = None if season is None else \
             await seasons.standing(guild_id, season, user.id)
         if season is not None and standing is not None:

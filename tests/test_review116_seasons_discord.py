@@ -1,0 +1,24 @@
+"""review116's findings on seasons and the public boards, through the bot: what a member's
+stats say of a season in play when seasons are turned off."""
+
+from __future__ import annotations
+
+from tests.discord_helpers import World
+from tests.test_records_discord import text_of
+from tests.test_seasons_discord import NEW_YEAR, _ben_beats_ada_twice, _manager, _seasons_on
+
+
+async def test_stats_name_no_season_once_the_one_in_play_has_ended_with_seasons_off(
+        world: World) -> None:
+    """Seasons turned off mid-December: December still counts to its end (as the manager is
+    told), and stats give its place until then; past it, no season line (none follows), even
+    before the tick has marked it ended."""
+    await _seasons_on(world)
+    await _ben_beats_ada_twice(world)
+    off = await _manager(world).slash(world.channel, "umtali-admin settings", seasons="off")
+    assert "Season 2026-12 still ends at its usual time" in str(off.response.content)
+    stats = text_of(await world.bob.slash(world.channel, "umtali stats"))
+    assert "Season 2026-12: rating" in stats, stats
+    world.clock.now = NEW_YEAR + 60
+    stats = text_of(await world.bob.slash(world.channel, "umtali stats"))
+    assert "Season 2026-12" not in stats and "Rating **" in stats, stats
