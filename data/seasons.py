@@ -101,9 +101,11 @@ class SeasonEnd:
     next_season: str | None
 
 
-async def current_season(tx: Tx, guild_id: int, cadence: str, now: float) -> str | None:
-    """The server's season at ``now``: its open season, after ending it if its time is over
-    (then the next one is open). None when the server has seasons off.
+async def current_season(tx: Tx, guild_id: int, cadence: str, now: float,
+                         clock: float | None = None) -> str | None:
+    """The server's season for a session that ended at ``now``, counted at ``clock`` (None:
+    as it ends, at ``now``): its open season, after ending it if its time is over (then the
+    next one is open). None when the server has seasons off.
 
     A season runs to the end of its own month or quarter whatever the cadence is now: a new
     cadence applies from the next season, so a season's name is never taken twice. Ending a
@@ -116,11 +118,16 @@ async def current_season(tx: Tx, guild_id: int, cadence: str, now: float) -> str
     the caller read it.
 
     A server that turned seasons off still counts into the season in play until its end (no
-    next one opens): as the manager is told (``cogs.umtali.seasons.cadence_note``)."""
+    next one opens): as the manager is told (``cogs.umtali.seasons.cadence_note``). Only the
+    season of the clock opens: a session counted late, with no open season of its time, is
+    rated into none (else a month gone by would open, and be summed up, long after)."""
     if season_of(now, cadence) is None and await _running(tx, guild_id) is None:
         return None  # seasons off and none in play: no season lock taken
+    # (never behind the session's own end: another process's clock may be a little behind)
+    clock = now if clock is None else max(clock, now)
     await tx.serialise([guild_key(guild_id)])
-    due = season_of(now, await cadence_of(tx, guild_id))
+    cadence = await cadence_of(tx, guild_id)
+    due, played_in = season_of(clock, cadence), season_of(now, cadence)
     last = await tx.fetchone(
         "SELECT season FROM seasons WHERE guild_id = ? AND ended_at IS NOT NULL "
         "ORDER BY ended_at DESC, season DESC LIMIT 1", (guild_id,))
@@ -138,9 +145,11 @@ async def current_season(tx: Tx, guild_id: int, cadence: str, now: float) -> str
             return None
         if now < season_end(row["season"]):
             return str(row["season"])  # whatever the cadence now: it runs to its end
-        await end_season(tx, guild_id, row["season"], due, now)
-        return None if due is None else await _open(tx, guild_id, due)
-    return None if due is None else await open_season(tx, guild_id, due, now)
+        await end_season(tx, guild_id, row["season"], due, clock)
+        return None if due is None or due != played_in else await _open(tx, guild_id, due)
+    if due is None or due != played_in:
+        return None
+    return await open_season(tx, guild_id, due, clock)
 
 
 async def _running(tx: Reads, guild_id: int) -> str | None:

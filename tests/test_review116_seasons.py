@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from data import records
+from data.models import PlayerStats
 from data.store import Store
 from tests.test_records import GUILD, forfeited
 from tests.test_seasons import ADA, BEN, CY, at, seasons_on
@@ -39,3 +41,41 @@ async def test_seasons_turned_off_mid_season_count_until_its_end(store: Store) -
     assert [(s.season, s.ended_at is not None) for s in await store.seasons.of(GUILD)] == \
         [("2026-12", True)]
     assert await store.seasons.running(GUILD) is None
+
+
+async def test_a_result_counted_late_opens_no_season_of_a_month_gone_by(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seasons on from January, but January's only result failed its count (a bug: it waits
+    for the next start) and no session opened a season. Counted in March, it opens no January
+    season (a summary for a month the server ran no season in): it is rated into none, and
+    March's season opens with the first session of March."""
+    await seasons_on(store, "monthly")
+
+    def broken(*args: object) -> PlayerStats:
+        raise RuntimeError("stats on fire")
+
+    monkeypatch.setattr(records, "seat_stats", broken)
+    await forfeited(store, ADA, BEN, now=at(2027, 1, 20))
+    monkeypatch.undo()
+    assert await store.count_backlog(now=at(2027, 3, 3)) == 1  # the next start, in March
+    assert await store.seasons.of(GUILD) == []
+    assert {r.user_id for r in (await store.records.leaderboard(GUILD, 1)).rows} == \
+        {ADA[0], BEN[0]}  # all time counts it all the same
+    await forfeited(store, BEN, CY, now=at(2027, 3, 5))
+    assert [s.season for s in await store.seasons.of(GUILD)] == ["2027-03"]
+    assert await sessions_in(store, "2027-03") == {BEN[0]: 1, CY[0]: 1}
+
+
+async def test_a_result_counted_late_in_its_own_season_is_rated_into_it(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same within the month: the season of the clock is the result's, and opens."""
+    await seasons_on(store, "monthly")
+
+    def broken(*args: object) -> PlayerStats:
+        raise RuntimeError("stats on fire")
+
+    monkeypatch.setattr(records, "seat_stats", broken)
+    await forfeited(store, ADA, BEN, now=at(2027, 1, 10))
+    monkeypatch.undo()
+    assert await store.count_backlog(now=at(2027, 1, 12)) == 1
+    assert await sessions_in(store, "2027-01") == {ADA[0]: 1, BEN[0]: 1}

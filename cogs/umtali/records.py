@@ -377,7 +377,7 @@ async def count_backlog(client: discord.Client) -> None:
     next start tries again (each result is counted once, whenever that happens)."""
     ids: list[int] = []
     try:
-        counted = await store(client).count_backlog(ids)
+        counted = await store(client).count_backlog(ids, service(client).clock())
     except Exception as e:
         if failing_for_now(e):
             # The database busy or out of reach: no bug; the next start tries again.
