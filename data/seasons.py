@@ -320,7 +320,12 @@ class Seasons(SummaryClaims):
         return season if season is not None and now < season_end(season) + SKEW else None
 
     async def current(self, guild_id: int, cadence: str, now: float) -> str | None:
-        """The server's season now (opened, or the last one ended, as its time says)."""
+        """The server's season now (opened, or the last one ended, as its time says). A read
+        (a board asked for) leaves a season in play to its end and ``SKEW`` after, as the tick
+        does: ended sooner, another process's session of its last seconds would be rated
+        into none (review52)."""
+        if (season := await self.in_play(guild_id, now)) is not None:
+            return season
         async with self.db.transaction() as tx:
             return await current_season(tx, guild_id, cadence, now)
 

@@ -11,6 +11,7 @@ import pytest
 
 from data import records
 from data.models import PlayerStats
+from data.seasons import SKEW, season_end
 from data.store import Store
 from tests.test_records import GUILD, forfeited
 from tests.test_seasons import ADA, BEN, CY, at, seasons_on
@@ -79,3 +80,20 @@ async def test_a_result_counted_late_in_its_own_season_is_rated_into_it(
     monkeypatch.undo()
     assert await store.count_backlog(now=at(2027, 1, 12)) == 1
     assert await sessions_in(store, "2027-01") == {ADA[0]: 1, BEN[0]: 1}
+
+
+async def test_a_board_read_just_past_the_turn_leaves_the_season_to_the_tick(
+        store: Store) -> None:
+    """A leaderboard read 5 s past the month's turn (``chosen_board`` asks for the current
+    season) does not end December before ``SKEW``: a session of December's last seconds, by
+    the clock of a process a little behind, is still rated into it (review52's race)."""
+    await seasons_on(store, "monthly")
+    await forfeited(store, ADA, BEN, now=at(2026, 12, 5))
+    turn = season_end("2026-12")
+    assert await store.seasons.current(GUILD, "monthly", turn + 5) == "2026-12"
+    await forfeited(store, CY, BEN, now=turn - 2)
+    assert await sessions_in(store, "2026-12") == {ADA[0]: 1, BEN[0]: 2, CY[0]: 1}
+    # Past SKEW, the read ends it and opens the next, as the tick would.
+    assert await store.seasons.current(GUILD, "monthly", turn + SKEW) == "2027-01"
+    assert [(s.season, s.ended_at is None) for s in await store.seasons.of(GUILD)] == \
+        [("2027-01", True), ("2026-12", False)]
