@@ -45,6 +45,18 @@ CARRY_ROWS: Final = 500
 # A season's board: those who played a rated session in it.
 _BOARD_WHERE: Final = ("FROM season_ratings WHERE guild_id = ? AND season = ? "
                        "AND sessions_won + sessions_lost > 0")
+#: A season's players counted (through the index of those who played: migration 28).
+_COUNT: Final = f"SELECT COUNT(*) {_BOARD_WHERE}"
+
+
+def players_sql(seasons: int) -> str:
+    """How many played in each of ``seasons`` seasons (their names the parameters after the
+    server's id)."""
+    marks = ", ".join("?" * seasons)
+    return ("SELECT season, COUNT(*) AS players FROM season_ratings WHERE guild_id = ? "
+            f"AND season IN ({marks}) AND sessions_won + sessions_lost > 0 GROUP BY season")
+
+
 SEASON_BOARD: Final = Board(f"SELECT COUNT(*) {_BOARD_WHERE} AND ordinal > ?",
                             f"SELECT ordinal {_BOARD_WHERE} AND ordinal > ? AND ordinal < ?")
 
@@ -250,7 +262,7 @@ async def rate_season(tx: Tx, guild_id: int, season: str, ids: tuple[int, int],
 async def _season_page(db: Reads, guild_id: int, season: str, page: int,
                        per_page: int) -> BoardPage:
     """A page of a season's board, read in ``db``'s snapshot."""
-    count = await db.fetchone(f"SELECT COUNT(*) {_BOARD_WHERE}", (guild_id, season))
+    count = await db.fetchone(_COUNT, (guild_id, season))
     players = int(count[0]) if count else 0
     pages = max(1, -(-players // per_page))
     page = min(max(1, page), pages)
@@ -329,6 +341,25 @@ class Seasons(SummaryClaims):
         async with self.db.transaction() as tx:
             return await current_season(tx, guild_id, cadence, now)
 
+    async def had(self, guild_id: int, season: str) -> bool:
+        """Whether the server has had ``season`` (by its key: no board counted)."""
+        return await self.db.fetchone("SELECT 1 FROM seasons WHERE guild_id = ? AND season = ?",
+                                      (guild_id, season)) is not None
+
+    async def names(self, guild_id: int) -> list[str]:
+        """The server's seasons' names, newest first (a row each: nothing counted)."""
+        return [str(r["season"]) for r in await self.db.fetchall(
+            "SELECT season FROM seasons WHERE guild_id = ? ORDER BY started_at DESC, season DESC",
+            (guild_id,))]
+
+    async def players(self, guild_id: int, seasons: list[str]) -> dict[str, int]:
+        """How many played in each of ``seasons`` (those that are the server's; counted through
+        the index of those who played: migration 28)."""
+        if not seasons:
+            return {}
+        rows = await self.db.fetchall(players_sql(len(seasons)), (guild_id, *seasons))
+        return {str(r["season"]): int(r["players"]) for r in rows}
+
     async def of(self, guild_id: int) -> list[SeasonInfo]:
         """Every season the server has had, newest first."""
         rows = await self.db.fetchall(
@@ -358,7 +389,7 @@ class Seasons(SummaryClaims):
             if row is None:
                 return None
             ahead = await SEASON_BOARD.ahead(db, (guild_id, season), row["ordinal"])
-            count = await db.fetchone(f"SELECT COUNT(*) {_BOARD_WHERE}", (guild_id, season))
+            count = await db.fetchone(_COUNT, (guild_id, season))
         return Rating(row["mu"], row["sigma"], row["ordinal"], rank=1 + ahead,
                       players=int(count[0]) if count else 0)
 

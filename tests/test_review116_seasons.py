@@ -11,8 +11,9 @@ import pytest
 
 from data import records
 from data.models import PlayerStats
-from data.seasons import SKEW, season_end
+from data.seasons import _BOARD_WHERE, _COUNT, SEASON_BOARD, SKEW, players_sql, season_end
 from data.store import Store
+from tests.test_leases_index import _plan
 from tests.test_records import GUILD, forfeited
 from tests.test_seasons import ADA, BEN, CY, at, seasons_on
 
@@ -97,3 +98,18 @@ async def test_a_board_read_just_past_the_turn_leaves_the_season_to_the_tick(
     assert await store.seasons.current(GUILD, "monthly", turn + SKEW) == "2027-01"
     assert [(s.season, s.ended_at is None) for s in await store.seasons.of(GUILD)] == \
         [("2027-01", True), ("2026-12", False)]
+
+
+async def test_a_seasons_players_are_read_through_the_index_of_those_who_played(
+        store: Store) -> None:
+    """A season's board, its count and its places read the index of the players who played
+    in it (migration 28), not every rating carried into it (every player ever rated)."""
+    await seasons_on(store, "monthly")
+    await forfeited(store, ADA, BEN, now=at(2026, 12, 5))
+    for sql, params in (
+            (_COUNT, (GUILD, "2026-12")),
+            (f"SELECT user_id, name, ordinal, sessions_won, sessions_lost {_BOARD_WHERE} "
+             "ORDER BY ordinal DESC, user_id LIMIT ? OFFSET ?", (GUILD, "2026-12", 10, 0)),
+            (SEASON_BOARD.above, (GUILD, "2026-12", 1.0)),
+            (players_sql(2), (GUILD, "2026-12", "2026-11"))):
+        assert "season_played" in await _plan(store, sql, params), sql

@@ -3,6 +3,9 @@ stats say of a season in play when seasons are turned off."""
 
 from __future__ import annotations
 
+import pytest
+
+from data.seasons import Seasons
 from tests.discord_helpers import World
 from tests.test_records_discord import text_of
 from tests.test_seasons_discord import NEW_YEAR, _ben_beats_ada_twice, _manager, _seasons_on
@@ -22,3 +25,29 @@ async def test_stats_name_no_season_once_the_one_in_play_has_ended_with_seasons_
     world.clock.now = NEW_YEAR + 60
     stats = text_of(await world.bob.slash(world.channel, "umtali stats"))
     assert "Season 2026-12" not in stats and "Rating **" in stats, stats
+
+
+async def test_the_season_option_counts_no_season_whole(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``/umtali leaderboard season:…`` checks the name by its key, and the option's
+    suggestions count only the seasons they list: neither counts every season's players
+    (``Seasons.of``: 200 ms at 50,000 players and 36 seasons, on every keystroke)."""
+    await _seasons_on(world)
+    await _ben_beats_ada_twice(world)
+
+    async def every_season(*args: object) -> None:
+        raise AssertionError("every season's players counted")
+
+    monkeypatch.setattr(Seasons, "of", every_season)
+    past = await world.carol.slash(world.channel, "umtali leaderboard", season="2026-12")
+    assert past.response.embeds[0].title == "Umtali leaderboard · Railway Club · Season 2026-12"
+    never = await world.carol.slash(world.channel, "umtali leaderboard", season="2025-06")
+    assert never.ephemeral and "no season “2025-06”" in str(never.response.content)
+    offered = await world.carol.autocomplete(world.channel, "umtali leaderboard", "season", "")
+    assert [(c["value"], c["name"]) for c in offered] == [
+        ("all", "all time"), ("2026-12", "Season 2026-12 · 2 players")]
+    assert [c["value"] for c in await world.carol.autocomplete(
+        world.channel, "umtali leaderboard", "season", "2026")] == ["2026-12"]
+    assert [c["value"] for c in await world.carol.autocomplete(
+        world.channel, "umtali leaderboard", "season", "season 2026")] == ["2026-12"]
+

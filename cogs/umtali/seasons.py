@@ -29,6 +29,8 @@ CADENCE_CHOICES = [
 ]
 #: The leaderboard's ``season`` value for the all-time board.
 ALL_TIME = "all"
+#: Suggestions Discord shows for an option at most.
+MENU = 25
 #: The board a custom id names: this server's all time, all servers', or a season's.
 BOARD_PATTERN = r"server|global|[0-9]{4}-(?:Q[1-4]|[0-9]{2})"
 
@@ -169,24 +171,31 @@ async def chosen_board(svc: MatchService, guild_id: int, asked: str | None,
     if is_all_time(asked, tr):
         return "server"
     season = visible(asked).upper()
-    known = {s.season for s in await svc.store.seasons.of(guild_id)}
-    return season if season in known else None
+    return season if await svc.store.seasons.had(guild_id, season) else None
 
 
 async def season_choices(interaction: discord.Interaction,
                          current: str) -> list[app_commands.Choice[str]]:
     """The server's seasons, newest first, after the all-time board; filtered by what was
-    typed."""
+    typed. Only the seasons that can be listed (a menu holds 25) have their players counted:
+    this runs on every keystroke."""
     if interaction.guild is None:
         return []
     tr = tr_of(interaction)
     typed = _folded(visible(current))
+    seasons = store(interaction.client).seasons
+    names = await seasons.names(interaction.guild.id)
+    # A season's name typed (or part of one): those seasons; else words of the labels, looked
+    # for in the newest seasons' labels.
+    listed = ([n for n in names if typed in _folded(n)] or names)[:MENU - 1]
+    players = await seasons.players(interaction.guild.id, listed)
     choices = [app_commands.Choice(name=tr("all time"), value=ALL_TIME)]
-    for s in await store(interaction.client).seasons.of(interaction.guild.id):
+    for season in listed:
+        count = players.get(season, 0)
         label = tr.plural("Season {season} · {count} player", "Season {season} · {count} players",
-                          s.players, season=s.season)
-        choices.append(app_commands.Choice(name=label, value=s.season))
-    return [c for c in choices if typed in _folded(c.name) or typed in _folded(c.value)][:25]
+                          count, season=season)
+        choices.append(app_commands.Choice(name=label, value=season))
+    return [c for c in choices if typed in _folded(c.name) or typed in _folded(c.value)][:MENU]
 
 
 def season_title(tr: Tr, where: str, board: str, seasons_on: bool) -> str | None:
