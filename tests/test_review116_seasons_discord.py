@@ -7,6 +7,7 @@ import pytest
 
 from data.seasons import Seasons
 from tests.discord_helpers import World
+from tests.test_discord_command_languages import ClientLocales, clients  # noqa: F401 (a fixture)
 from tests.test_records_discord import text_of
 from tests.test_seasons_discord import NEW_YEAR, _ben_beats_ada_twice, _manager, _seasons_on
 
@@ -51,3 +52,25 @@ async def test_the_season_option_counts_no_season_whole(
     assert [c["value"] for c in await world.carol.autocomplete(
         world.channel, "umtali leaderboard", "season", "season 2026")] == ["2026-12"]
 
+
+async def test_boards_and_stats_post_in_a_channel_once_a_minute_then_privately(
+        world: World, request: pytest.FixtureRequest) -> None:
+    """``/umtali leaderboard`` and ``/umtali stats`` are public posts: a channel gets one a
+    minute; asked again within it, the board comes to the member alone, in their language,
+    saying why. Another channel, or a minute later, posts again."""
+    await _ben_beats_ada_twice(world)
+    first = await world.carol.slash(world.channel, "umtali leaderboard")
+    assert not first.ephemeral and "Umtali leaderboard" in text_of(first)
+    again = await world.bob.slash(world.channel, "umtali stats")
+    assert again.ephemeral and "Umtali · ben" in text_of(again)
+    assert "less than a minute ago" in str(again.response.content)
+    board = await world.alice.slash(world.channel, "umtali leaderboard")
+    assert board.ephemeral and "Umtali leaderboard" in text_of(board)
+    other = world.guild.create_text_channel("elsewhere")
+    assert not (await world.carol.slash(other, "umtali stats")).ephemeral
+    world.clock.advance(60)
+    assert not (await world.bob.slash(world.channel, "umtali stats")).ephemeral
+    locales: ClientLocales = request.getfixturevalue("clients")
+    locales[world.carol.id] = "ru"
+    russian = await world.carol.slash(world.channel, "umtali leaderboard")
+    assert russian.ephemeral and "меньше минуты назад" in str(russian.response.content)
