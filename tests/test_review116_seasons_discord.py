@@ -4,6 +4,7 @@ stats say of a season in play when seasons are turned off."""
 from __future__ import annotations
 
 import pytest
+from simcord import assert_error
 
 from data.seasons import Seasons
 from tests.discord_helpers import World
@@ -74,3 +75,18 @@ async def test_boards_and_stats_post_in_a_channel_once_a_minute_then_privately(
     locales[world.carol.id] = "ru"
     russian = await world.carol.slash(world.channel, "umtali leaderboard")
     assert russian.ephemeral and "меньше минуты назад" in str(russian.response.content)
+
+
+async def test_a_board_whose_post_failed_holds_the_channel_back_for_nobody(
+        world: World, caplog: pytest.LogCaptureFixture) -> None:
+    """Discord failing the public post: nothing was posted, so the next member asking within
+    the minute gets the board in the channel, not privately."""
+    await _ben_beats_ada_twice(world)
+    world.env.inject_error("POST", "/interactions/*/callback", status=500, times=1)
+    await world.carol.slash(world.channel, "umtali leaderboard")
+    await world.env.settle()
+    assert_error(world.env, contains="500")
+    for r in caplog.records:
+        r.expected = True  # Discord's 500, logged as an error: meant here
+    board = await world.bob.slash(world.channel, "umtali leaderboard")
+    assert not board.ephemeral and "Umtali leaderboard" in text_of(board)
