@@ -7,11 +7,10 @@ player ever rated there), ``--active`` of them (default 5,000) having played in 
 Rows go straight into the tables (seeding through the store would rate 1.8 million sessions).
 
 Then times, on that database (SQLite):
-- ``Seasons.of``: every season with its players counted (what every keystroke of the option's
-  suggestions, and every ``season:`` asked for, read before review116);
+- ``Seasons.of``: every season with its players, what every keystroke of the option's
+  suggestions reads (and every ``season:`` asked for, before review116): counted from the
+  ratings before, kept with each season since (``seasons.players``, migration 28);
 - ``Seasons.had``: the key check ``/umtali leaderboard season:…`` reads now;
-- the suggestions' reads now: the names, and the players of the 24 newest (``names`` and
-  ``players``);
 - a season's board, first page, and a member's standing on it;
 - the carry: ending the open season and opening the next, every rating carried (one write
   transaction: on SQLite every save waits for it).
@@ -74,6 +73,9 @@ def seed(path: Path, players: int, seasons: list[str], active: int) -> None:
             con.executemany(
                 "INSERT INTO season_ratings (guild_id, season, user_id, name, mu, sigma, "
                 "ordinal, sessions_won, sessions_lost) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    if "players" in {c[1] for c in con.execute("PRAGMA table_info(seasons)")}:
+        with con:  # as ``rate_season`` keeps it (migration 28)
+            con.execute("UPDATE seasons SET players = ?", (active,))
     con.close()
 
 
@@ -95,16 +97,10 @@ async def timed(job: Callable[[], Awaitable[object]], samples: int) -> list[floa
 
 async def reads(store: Store, seasons: list[str], samples: int) -> None:
     s = store.seasons
-    figures("Seasons.of (every season counted)", await timed(lambda: s.of(GUILD), samples))
+    figures("Seasons.of (the suggestions' read)", await timed(lambda: s.of(GUILD), samples))
     if hasattr(s, "had"):
         figures("Seasons.had (season: asked for)",
                 await timed(lambda: s.had(GUILD, seasons[0]), samples))
-
-        async def suggestions() -> None:
-            listed = (await s.names(GUILD))[:24]
-            await s.players(GUILD, listed)
-
-        figures("suggestions: names + 24 seasons' players", await timed(suggestions, samples))
     figures("a season's board, first page",
             await timed(lambda: s.board(GUILD, seasons[-2], 1), samples))
     figures("a member's standing in a season",

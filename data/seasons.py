@@ -49,14 +49,6 @@ _BOARD_WHERE: Final = ("FROM season_ratings WHERE guild_id = ? AND season = ? "
 _COUNT: Final = f"SELECT COUNT(*) {_BOARD_WHERE}"
 
 
-def players_sql(seasons: int) -> str:
-    """How many played in each of ``seasons`` seasons (their names the parameters after the
-    server's id)."""
-    marks = ", ".join("?" * seasons)
-    return ("SELECT season, COUNT(*) AS players FROM season_ratings WHERE guild_id = ? "
-            f"AND season IN ({marks}) AND sessions_won + sessions_lost > 0 GROUP BY season")
-
-
 SEASON_BOARD: Final = Board(f"SELECT COUNT(*) {_BOARD_WHERE} AND ordinal > ?",
                             f"SELECT ordinal {_BOARD_WHERE} AND ordinal > ? AND ordinal < ?")
 
@@ -239,9 +231,15 @@ async def rate_season(tx: Tx, guild_id: int, season: str, ids: tuple[int, int],
                       names: tuple[str, str], winner: int) -> list[tuple[float, float]]:
     """Both players' season ratings after ``winner`` beat the other; returns each seat's
     board value before and after."""
-    known = {r["user_id"]: MODEL.rating(r["mu"], r["sigma"]) for r in await tx.fetchall(
-        "SELECT user_id, mu, sigma FROM season_ratings WHERE guild_id = ? AND season = ? "
-        "AND user_id IN (?, ?)", (guild_id, season, *ids))}
+    rows = await tx.fetchall(
+        "SELECT user_id, mu, sigma, sessions_won + sessions_lost AS played FROM season_ratings "
+        "WHERE guild_id = ? AND season = ? AND user_id IN (?, ?)", (guild_id, season, *ids))
+    known = {r["user_id"]: MODEL.rating(r["mu"], r["sigma"]) for r in rows}
+    # Those playing in the season for the first time (no rating, or one carried over alone).
+    newcomers = len(ids) - sum(1 for r in rows if r["played"] > 0)
+    if newcomers:
+        await tx.execute("UPDATE seasons SET players = players + ? WHERE guild_id = ? AND "
+                         "season = ?", (newcomers, guild_id, season))
     teams = [[known.get(i) or MODEL.rating()] for i in ids]
     rated = MODEL.rate(teams, ranks=[0, 1] if winner == 0 else [1, 0])
     moved = []
@@ -346,29 +344,12 @@ class Seasons(SummaryClaims):
         return await self.db.fetchone("SELECT 1 FROM seasons WHERE guild_id = ? AND season = ?",
                                       (guild_id, season)) is not None
 
-    async def names(self, guild_id: int) -> list[str]:
-        """The server's seasons' names, newest first (a row each: nothing counted)."""
-        return [str(r["season"]) for r in await self.db.fetchall(
-            "SELECT season FROM seasons WHERE guild_id = ? ORDER BY started_at DESC, season DESC",
-            (guild_id,))]
-
-    async def players(self, guild_id: int, seasons: list[str]) -> dict[str, int]:
-        """How many played in each of ``seasons`` (those that are the server's; counted through
-        the index of those who played: migration 28)."""
-        if not seasons:
-            return {}
-        rows = await self.db.fetchall(players_sql(len(seasons)), (guild_id, *seasons))
-        return {str(r["season"]): int(r["players"]) for r in rows}
-
     async def of(self, guild_id: int) -> list[SeasonInfo]:
-        """Every season the server has had, newest first."""
+        """Every season the server has had, newest first, with how many played in each (kept
+        with the season: a row each, nothing counted)."""
         rows = await self.db.fetchall(
-            "SELECT s.season, s.started_at, s.ended_at, COUNT(r.user_id) AS players "
-            "FROM seasons s LEFT JOIN season_ratings r ON r.guild_id = s.guild_id "
-            "AND r.season = s.season AND r.sessions_won + r.sessions_lost > 0 "
-            "WHERE s.guild_id = ? GROUP BY s.guild_id, s.season "
-            "ORDER BY s.started_at DESC, s.season DESC",
-            (guild_id,))
+            "SELECT season, started_at, ended_at, players FROM seasons WHERE guild_id = ? "
+            "ORDER BY started_at DESC, season DESC", (guild_id,))
         return [SeasonInfo(r["season"], r["started_at"], r["ended_at"], r["players"])
                 for r in rows]
 

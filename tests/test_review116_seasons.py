@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from data import records
+from data.db import Database
 from data.models import PlayerStats
-from data.seasons import _BOARD_WHERE, _COUNT, SEASON_BOARD, SKEW, players_sql, season_end
+from data.seasons import _BOARD_WHERE, _COUNT, SEASON_BOARD, SKEW, season_end
 from data.store import Store
 from tests.test_leases_index import _plan
 from tests.test_records import GUILD, forfeited
@@ -110,6 +111,42 @@ async def test_a_seasons_players_are_read_through_the_index_of_those_who_played(
             (_COUNT, (GUILD, "2026-12")),
             (f"SELECT user_id, name, ordinal, sessions_won, sessions_lost {_BOARD_WHERE} "
              "ORDER BY ordinal DESC, user_id LIMIT ? OFFSET ?", (GUILD, "2026-12", 10, 0)),
-            (SEASON_BOARD.above, (GUILD, "2026-12", 1.0)),
-            (players_sql(2), (GUILD, "2026-12", "2026-11"))):
+            (SEASON_BOARD.above, (GUILD, "2026-12", 1.0))):
         assert "season_played" in await _plan(store, sql, params), sql
+
+
+async def test_a_seasons_players_are_kept_as_its_board_counts_them(store: Store) -> None:
+    """``seasons.players`` (migration 28) counts a player once, as they first play in the
+    season; a rating carried into it alone counts for nothing, as on its board."""
+    await seasons_on(store, "monthly")
+    await forfeited(store, ADA, BEN, now=at(2026, 12, 5))
+    await forfeited(store, BEN, ADA, now=at(2026, 12, 6))
+    await forfeited(store, CY, ADA, now=at(2026, 12, 7))
+    assert len(await store.seasons.end_due(season_end("2026-12") + SKEW)) == 1
+    await forfeited(store, CY, BEN, now=at(2027, 1, 5))
+    kept = [(s.season, s.players) for s in await store.seasons.of(GUILD)]
+    assert kept == [("2027-01", 2), ("2026-12", 3)]
+    for season, players in kept:
+        assert (await store.seasons.board(GUILD, season, 1)).players == players
+
+
+async def test_migration_28_counts_the_players_of_the_seasons_kept_before(
+        empty_target: str | Path) -> None:
+    db = await Database.open(empty_target, schema=27)
+    try:
+        async with db.transaction() as tx:
+            await tx.execute("INSERT INTO seasons (guild_id, season, started_at) VALUES "
+                             "(?, '2026-11', 1.0), (?, '2026-12', 2.0)", (GUILD, GUILD))
+            await tx.execute(
+                "INSERT INTO season_ratings (guild_id, season, user_id, name, mu, sigma, "
+                "ordinal, sessions_won, sessions_lost) VALUES (?, '2026-11', 1, 'a', 25, 8, 1, "
+                "1, 0), (?, '2026-11', 2, 'b', 25, 8, 1, 0, 1), (?, '2026-12', 1, 'a', 25, 8, "
+                "1, 0, 0), (?, '2026-12', 2, 'b', 25, 8, 1, 0, 2)", (GUILD,) * 4)
+    finally:
+        await db.close()
+    store = await Store.open(empty_target)
+    try:
+        assert [(s.season, s.players) for s in await store.seasons.of(GUILD)] == [
+            ("2026-12", 1), ("2026-11", 2)]
+    finally:
+        await store.close()

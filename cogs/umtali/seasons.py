@@ -177,24 +177,16 @@ async def chosen_board(svc: MatchService, guild_id: int, asked: str | None,
 async def season_choices(interaction: discord.Interaction,
                          current: str) -> list[app_commands.Choice[str]]:
     """The server's seasons, newest first, after the all-time board; filtered by what was
-    typed. Only the seasons that can be listed (a menu holds 25) have their players counted:
-    this runs on every keystroke."""
+    typed. On every keystroke: the seasons' rows alone, their players kept with them."""
     if interaction.guild is None:
         return []
     tr = tr_of(interaction)
     typed = _folded(visible(current))
-    seasons = store(interaction.client).seasons
-    names = await seasons.names(interaction.guild.id)
-    # A season's name typed (or part of one): those seasons; else words of the labels, looked
-    # for in the newest seasons' labels.
-    listed = ([n for n in names if typed in _folded(n)] or names)[:MENU - 1]
-    players = await seasons.players(interaction.guild.id, listed)
     choices = [app_commands.Choice(name=tr("all time"), value=ALL_TIME)]
-    for season in listed:
-        count = players.get(season, 0)
+    for s in await store(interaction.client).seasons.of(interaction.guild.id):
         label = tr.plural("Season {season} · {count} player", "Season {season} · {count} players",
-                          count, season=season)
-        choices.append(app_commands.Choice(name=label, value=season))
+                          s.players, season=s.season)
+        choices.append(app_commands.Choice(name=label, value=s.season))
     return [c for c in choices if typed in _folded(c.name) or typed in _folded(c.value)][:MENU]
 
 
