@@ -276,6 +276,23 @@ MIGRATIONS: Final[tuple[tuple[str | Variant, ...], ...]] = (
         """ALTER TABLE matches ADD COLUMN table_posted_at REAL NOT NULL DEFAULT 0""",
         """ALTER TABLE matches ADD COLUMN table_replaced_id INTEGER""",
     ),
+    # 28: a season's board (its pages, count and places) reads only those who played in it:
+    # every rating carried into a season (every player ever rated on the server) was read and
+    # filtered out before. The index over every rating it replaces served only those reads.
+    # Its sessions make it hold all a count reads (SQLite read each row of the table for them
+    # otherwise, and took the primary key instead). ``seasons.players``: how many played in
+    # the season, counted as each first plays (``rate_season``), for the ``season`` option's
+    # suggestions on every keystroke (review116: counting 36 seasons of 50,000 players, 200 ms
+    # and more).
+    (
+        """CREATE INDEX season_played ON season_ratings (guild_id, season, ordinal DESC, user_id,
+           sessions_won, sessions_lost) WHERE sessions_won + sessions_lost > 0""",
+        """DROP INDEX season_board""",
+        """ALTER TABLE seasons ADD COLUMN players INTEGER NOT NULL DEFAULT 0""",
+        """UPDATE seasons SET players = (SELECT COUNT(*) FROM season_ratings r
+           WHERE r.guild_id = seasons.guild_id AND r.season = seasons.season
+           AND r.sessions_won + r.sessions_lost > 0)""",
+    ),
 )
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -191,13 +192,15 @@ CONTENTION: tuple[type[Exception], ...] = (
     asyncpg.QueryCanceledError)
 
 
-async def _try_count(tx: Tx, match_id: int, for_now: list[int] | None = None) -> bool | None:
+async def _try_count(tx: Tx, match_id: int, for_now: list[int] | None = None,
+                     now: float | None = None) -> bool | None:
     """``count_session``, with None when the count failed (logged, undone); ``for_now``: where
-    its id goes when that was the database failing for now (no bug: counted later)."""
+    its id goes when that was the database failing for now (no bug: counted later); ``now``:
+    the clock counting it (None: as the session ends, its own end)."""
     await tx.execute("SAVEPOINT count_session")
     counted: bool | None
     try:
-        counted = await _count(tx, match_id)
+        counted = await _count(tx, match_id, now)
     except CONTENTION:
         await tx.execute("ROLLBACK TO count_session")
         await tx.execute("RELEASE count_session")
@@ -217,7 +220,7 @@ async def _try_count(tx: Tx, match_id: int, for_now: list[int] | None = None) ->
     return counted
 
 
-async def _count(tx: Tx, match_id: int) -> bool:
+async def _count(tx: Tx, match_id: int, now: float | None) -> bool:
     marked = await tx.execute(
         "UPDATE session_results SET recorded = 1 WHERE match_id = ? AND recorded = 0",
         (match_id,))
@@ -259,15 +262,16 @@ async def _count(tx: Tx, match_id: int) -> bool:
                 "UPDATE session_players SET rating_before = ?, rating_after = ? "
                 "WHERE match_id = ? AND seat = ?", (*moved[(scopes[0], ids[seat])], match_id,
                                                     seat))
-        await _rate_season(tx, row, ids, at)
+        await _rate_season(tx, row, ids, at, at if now is None else now)
     return True
 
 
-async def _rate_season(tx: Tx, row: Row, ids: tuple[int, int], at: float) -> None:
+async def _rate_season(tx: Tx, row: Row, ids: tuple[int, int], at: float,
+                       now: float) -> None:
     settings = await tx.fetchone("SELECT seasons FROM guild_settings WHERE guild_id = ?",
                                  (row["guild_id"],))
     cadence = settings["seasons"] if settings is not None else "off"
-    season = await current_season(tx, row["guild_id"], cadence, at)
+    season = await current_season(tx, row["guild_id"], cadence, at, now)
     if season is not None:
         moved = await rate_season(tx, row["guild_id"], season, ids,
                                   (row["player0_name"], row["player1_name"]),
@@ -303,7 +307,7 @@ async def _rate(tx: Tx, scopes: tuple[int, int], ids: tuple[int, int],
 
 async def count_backlog(db: Database, batch: int = 50, skip: set[int] | None = None,
                         counted_ids: list[int] | None = None,
-                        left: list[int] | None = None) -> int:
+                        left: list[int] | None = None, now: float | None = None) -> int:
     """Count every kept result not counted yet (kept before records existed, or whose counting
     failed), oldest first so that ratings follow the order sessions were played in. Returns how
     many were counted, their ids added to ``counted_ids``. One whose count fails is added to
@@ -311,8 +315,10 @@ async def count_backlog(db: Database, batch: int = 50, skip: set[int] | None = N
     another process, or the database failing for now (a full disk), stops the sweep there,
     what it counted kept: the rest waits for the next sweep, still in order (the result it
     stopped at added to ``left``); such a result is never passed by as one that a bug keeps
-    from being counted, else it waited for the next start, its season ended meanwhile."""
+    from being counted, else it waited for the next start, its season ended meanwhile.
+    ``now``: the clock (None: the system's), which alone may open a season (``current_season``)."""
     skip = set() if skip is None else skip
+    now = time.time() if now is None else now
     pending = [r["match_id"] for r in await db.fetchall(
         "SELECT match_id FROM session_results WHERE recorded = 0 ORDER BY finished_at, match_id")
         if r["match_id"] not in skip]
@@ -322,7 +328,7 @@ async def count_backlog(db: Database, batch: int = 50, skip: set[int] | None = N
             for match_id in pending[first:first + batch]:
                 for_now: list[int] = []
                 try:
-                    done = await _try_count(tx, match_id, for_now)
+                    done = await _try_count(tx, match_id, for_now, now)
                 except CONTENTION as e:
                     log.info("counting earlier results waits for another process (%s)", e)
                     if left is not None:

@@ -11,9 +11,9 @@ The season's summary is posted later, from what is kept, and marked announced on
 Season names are their UTC calendar span: ``2026-12`` (monthly), ``2026-Q4`` (quarterly).
 A season always runs to the end of its own span: a new cadence applies from the next season
 (so no name is ever taken twice), and a server that turns seasons off has its open season
-ended at its usual time with no next one opened (sessions played meanwhile count in no
-season). Turned on again, its new season starts from the last one's ratings, softly reset
-once.
+ended at its usual time with no next one opened (sessions played until then count in it,
+as the manager is told; after it, in none). Turned on again, its new season starts from the
+last one's ratings, softly reset once.
 """
 
 from __future__ import annotations
@@ -45,6 +45,10 @@ CARRY_ROWS: Final = 500
 # A season's board: those who played a rated session in it.
 _BOARD_WHERE: Final = ("FROM season_ratings WHERE guild_id = ? AND season = ? "
                        "AND sessions_won + sessions_lost > 0")
+#: A season's players counted (through the index of those who played: migration 28).
+_COUNT: Final = f"SELECT COUNT(*) {_BOARD_WHERE}"
+
+
 SEASON_BOARD: Final = Board(f"SELECT COUNT(*) {_BOARD_WHERE} AND ordinal > ?",
                             f"SELECT ordinal {_BOARD_WHERE} AND ordinal > ? AND ordinal < ?")
 
@@ -101,9 +105,11 @@ class SeasonEnd:
     next_season: str | None
 
 
-async def current_season(tx: Tx, guild_id: int, cadence: str, now: float) -> str | None:
-    """The server's season at ``now``: its open season, after ending it if its time is over
-    (then the next one is open). None when the server has seasons off.
+async def current_season(tx: Tx, guild_id: int, cadence: str, now: float,
+                         clock: float | None = None) -> str | None:
+    """The server's season for a session that ended at ``now``, counted at ``clock`` (None:
+    as it ends, at ``now``): its open season, after ending it if its time is over (then the
+    next one is open). None when the server has seasons off.
 
     A season runs to the end of its own month or quarter whatever the cadence is now: a new
     cadence applies from the next season, so a season's name is never taken twice. Ending a
@@ -113,13 +119,19 @@ async def current_season(tx: Tx, guild_id: int, cadence: str, now: float) -> str
     ``cadence`` is the caller's read of it: read again under the server's season lock, which
     a manager's change of it takes too (``SettingsQueries.change_guild_settings``), so that a
     season is ended and the next opened by the cadence in force then, not one changed since
-    the caller read it."""
-    if season_of(now, cadence) is None:
-        return None
+    the caller read it.
+
+    A server that turned seasons off still counts into the season in play until its end (no
+    next one opens): as the manager is told (``cogs.umtali.seasons.cadence_note``). Only the
+    season of the clock opens: a session counted late, with no open season of its time, is
+    rated into none (else a month gone by would open, and be summed up, long after)."""
+    if season_of(now, cadence) is None and await _running(tx, guild_id) is None:
+        return None  # seasons off and none in play: no season lock taken
+    # (never behind the session's own end: another process's clock may be a little behind)
+    clock = now if clock is None else max(clock, now)
     await tx.serialise([guild_key(guild_id)])
-    due = season_of(now, await cadence_of(tx, guild_id))
-    if due is None:
-        return None
+    cadence = await cadence_of(tx, guild_id)
+    due, played_in = season_of(clock, cadence), season_of(now, cadence)
     last = await tx.fetchone(
         "SELECT season FROM seasons WHERE guild_id = ? AND ended_at IS NOT NULL "
         "ORDER BY ended_at DESC, season DESC LIMIT 1", (guild_id,))
@@ -136,10 +148,19 @@ async def current_season(tx: Tx, guild_id: int, cadence: str, now: float) -> str
             # was not played in the open season, and is rated into none.
             return None
         if now < season_end(row["season"]):
-            return str(row["season"])
-        await end_season(tx, guild_id, row["season"], due, now)
-        return await _open(tx, guild_id, due)
-    return await open_season(tx, guild_id, due, now)
+            return str(row["season"])  # whatever the cadence now: it runs to its end
+        await end_season(tx, guild_id, row["season"], due, clock)
+        return None if due is None or due != played_in else await _open(tx, guild_id, due)
+    if due is None or due != played_in:
+        return None
+    return await open_season(tx, guild_id, due, clock)
+
+
+async def _running(tx: Reads, guild_id: int) -> str | None:
+    """The server's open season, if any (over or not)."""
+    row = await tx.fetchone(
+        "SELECT season FROM seasons WHERE guild_id = ? AND ended_at IS NULL", (guild_id,))
+    return None if row is None else str(row["season"])
 
 
 async def cadence_of(tx: Tx, guild_id: int) -> str:
@@ -210,9 +231,15 @@ async def rate_season(tx: Tx, guild_id: int, season: str, ids: tuple[int, int],
                       names: tuple[str, str], winner: int) -> list[tuple[float, float]]:
     """Both players' season ratings after ``winner`` beat the other; returns each seat's
     board value before and after."""
-    known = {r["user_id"]: MODEL.rating(r["mu"], r["sigma"]) for r in await tx.fetchall(
-        "SELECT user_id, mu, sigma FROM season_ratings WHERE guild_id = ? AND season = ? "
-        "AND user_id IN (?, ?)", (guild_id, season, *ids))}
+    rows = await tx.fetchall(
+        "SELECT user_id, mu, sigma, sessions_won + sessions_lost AS played FROM season_ratings "
+        "WHERE guild_id = ? AND season = ? AND user_id IN (?, ?)", (guild_id, season, *ids))
+    known = {r["user_id"]: MODEL.rating(r["mu"], r["sigma"]) for r in rows}
+    # Those playing in the season for the first time (no rating, or one carried over alone).
+    newcomers = len(ids) - sum(1 for r in rows if r["played"] > 0)
+    if newcomers:
+        await tx.execute("UPDATE seasons SET players = players + ? WHERE guild_id = ? AND "
+                         "season = ?", (newcomers, guild_id, season))
     teams = [[known.get(i) or MODEL.rating()] for i in ids]
     rated = MODEL.rate(teams, ranks=[0, 1] if winner == 0 else [1, 0])
     moved = []
@@ -233,7 +260,7 @@ async def rate_season(tx: Tx, guild_id: int, season: str, ids: tuple[int, int],
 async def _season_page(db: Reads, guild_id: int, season: str, page: int,
                        per_page: int) -> BoardPage:
     """A page of a season's board, read in ``db``'s snapshot."""
-    count = await db.fetchone(f"SELECT COUNT(*) {_BOARD_WHERE}", (guild_id, season))
+    count = await db.fetchone(_COUNT, (guild_id, season))
     players = int(count[0]) if count else 0
     pages = max(1, -(-players // per_page))
     page = min(max(1, page), pages)
@@ -293,24 +320,36 @@ class Seasons(SummaryClaims):
 
     async def running(self, guild_id: int) -> str | None:
         """The server's open season, if any (over or not)."""
-        row = await self.db.fetchone(
-            "SELECT season FROM seasons WHERE guild_id = ? AND ended_at IS NULL", (guild_id,))
-        return None if row is None else str(row["season"])
+        return await _running(self.db, guild_id)
+
+    async def in_play(self, guild_id: int, now: float) -> str | None:
+        """The server's open season while its span lasts (and ``SKEW`` after, as the tick
+        waits): past it, the season is over, whether or not the tick has ended it yet. A read,
+        for what is shown (ending a season is the tick's, or a session's count)."""
+        season = await self.running(guild_id)
+        return season if season is not None and now < season_end(season) + SKEW else None
 
     async def current(self, guild_id: int, cadence: str, now: float) -> str | None:
-        """The server's season now (opened, or the last one ended, as its time says)."""
+        """The server's season now (opened, or the last one ended, as its time says). A read
+        (a board asked for) leaves a season in play to its end and ``SKEW`` after, as the tick
+        does: ended sooner, another process's session of its last seconds would be rated
+        into none (review52)."""
+        if (season := await self.in_play(guild_id, now)) is not None:
+            return season
         async with self.db.transaction() as tx:
             return await current_season(tx, guild_id, cadence, now)
 
+    async def had(self, guild_id: int, season: str) -> bool:
+        """Whether the server has had ``season`` (by its key: no board counted)."""
+        return await self.db.fetchone("SELECT 1 FROM seasons WHERE guild_id = ? AND season = ?",
+                                      (guild_id, season)) is not None
+
     async def of(self, guild_id: int) -> list[SeasonInfo]:
-        """Every season the server has had, newest first."""
+        """Every season the server has had, newest first, with how many played in each (kept
+        with the season: a row each, nothing counted)."""
         rows = await self.db.fetchall(
-            "SELECT s.season, s.started_at, s.ended_at, COUNT(r.user_id) AS players "
-            "FROM seasons s LEFT JOIN season_ratings r ON r.guild_id = s.guild_id "
-            "AND r.season = s.season AND r.sessions_won + r.sessions_lost > 0 "
-            "WHERE s.guild_id = ? GROUP BY s.guild_id, s.season "
-            "ORDER BY s.started_at DESC, s.season DESC",
-            (guild_id,))
+            "SELECT season, started_at, ended_at, players FROM seasons WHERE guild_id = ? "
+            "ORDER BY started_at DESC, season DESC", (guild_id,))
         return [SeasonInfo(r["season"], r["started_at"], r["ended_at"], r["players"])
                 for r in rows]
 
@@ -331,7 +370,7 @@ class Seasons(SummaryClaims):
             if row is None:
                 return None
             ahead = await SEASON_BOARD.ahead(db, (guild_id, season), row["ordinal"])
-            count = await db.fetchone(f"SELECT COUNT(*) {_BOARD_WHERE}", (guild_id, season))
+            count = await db.fetchone(_COUNT, (guild_id, season))
         return Rating(row["mu"], row["sigma"], row["ordinal"], rank=1 + ahead,
                       players=int(count[0]) if count else 0)
 

@@ -187,18 +187,21 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries,
         """Servers' seasons and their boards (``data.seasons``)."""
         return Seasons(self.db)
 
-    async def count_backlog(self, counted_ids: list[int] | None = None) -> int:
+    async def count_backlog(self, counted_ids: list[int] | None = None,
+                            now: float | None = None) -> int:
         """Count the results not counted yet (kept before records existed, or whose count
         failed) into stats and ratings, once each, oldest first (at start-up: every one);
-        the ids counted are added to ``counted_ids``."""
+        the ids counted are added to ``counted_ids``. ``now``: the clock (None: the
+        system's)."""
         self._uncountable.clear()
-        return await count_backlog(self.db, skip=self._uncountable, counted_ids=counted_ids)
+        return await count_backlog(self.db, skip=self._uncountable, counted_ids=counted_ids,
+                                   now=now)
 
     async def sweep_uncounted(self, counted_ids: list[int] | None = None,
-                              left: list[int] | None = None) -> int:
+                              left: list[int] | None = None, now: float | None = None) -> int:
         """The same, now and then while the bot runs (the season tick): a result whose count
         failed in this process (a bug) is left for the next start (no error logged every
         minute); ``left``: the result the sweep stopped at (contention, or the database
         failing for now), for the next sweep."""
         return await count_backlog(self.db, skip=self._uncountable, counted_ids=counted_ids,
-                                   left=left)
+                                   left=left, now=now)

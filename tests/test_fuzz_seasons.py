@@ -7,6 +7,7 @@ from typing import Any
 
 import discord
 
+from cogs.umtali.board_posts import PUBLIC_EVERY
 from tests.discord_helpers import World, player, start_match, thread_of
 from tests.test_seasons_discord import (
     _ben_beats_ada_twice,
@@ -32,6 +33,7 @@ async def test_a_season_is_found_however_it_is_typed(world: World) -> None:
     for typed in ("ALL", " All  Time ", HIDDEN + "all"):
         here = await world.carol.slash(world.channel, "umtali leaderboard", season=typed)
         assert _title(here) == "Umtali leaderboard · Railway Club · all time", typed
+        world.clock.advance(PUBLIC_EVERY)  # the channel's next public board (review116)
         everywhere = await world.carol.slash(world.channel, "umtali leaderboard",
                                              scope="global", season=typed)
         assert not everywhere.ephemeral, (typed, _content(everywhere))

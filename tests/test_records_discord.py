@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from bot import Settings, UmtaliBot
+from cogs.umtali.board_posts import PUBLIC_EVERY
 from cogs.umtali.clock_state import LATE
 from cogs.umtali.live import LiveMatch
 from data.records import GLOBAL
@@ -60,6 +61,7 @@ async def test_a_resignation_shows_in_stats_and_on_the_boards(world: World) -> N
     assert "resigned or out of time 1" in ada
     assert "Head-to-head with ben" in ada and "ada 0 – 1 ben" in ada
     for scope in ("server", "global"):
+        world.clock.advance(PUBLIC_EVERY)  # the channel's next public board (review116)
         board = await world.carol.slash(world.channel, "umtali leaderboard", scope=scope)
         assert not board.ephemeral
         first, second = board_lines(board)

@@ -122,20 +122,20 @@ async def test_a_session_counted_as_seasons_are_turned_off_opens_no_new_season(
         await forfeited(counter, ADA, BEN, now=at(2026, 11, 10))
         real = seasons.current_season
 
-        async def after_the_change(tx: Tx, guild_id: int, cadence: str,
-                                   now: float) -> str | None:
+        async def after_the_change(tx: Tx, guild_id: int, cadence: str, now: float,
+                                   clock: float | None = None) -> str | None:
             # The counter has read the cadence (monthly); the manager's change commits now.
             await manager.change_guild_settings(GUILD, {"seasons": "off"})
-            return await real(tx, guild_id, cadence, now)
+            return await real(tx, guild_id, cadence, now, clock)
 
         monkeypatch.setattr(records, "current_season", after_the_change)
         await forfeited(counter, CY, BEN, now=TURN + 5)
         monkeypatch.undo()
-        # Seasons are off: the session is rated into none, and November ends at the tick
-        # with no season after it.
-        assert await counter.seasons.running(GUILD) == "2026-11"
-        [end] = await counter.seasons.end_due(TURN + 60)
-        assert (end.season, end.next_season) == ("2026-11", None)
+        # Seasons are off: the session, past November's turn, ends it at once (as one counted
+        # past the turn does with seasons on) with no season after it, and is rated into none.
+        assert await counter.seasons.running(GUILD) is None
+        assert [s.season for s in await counter.seasons.of(GUILD)] == ["2026-11"]
+        assert await counter.seasons.end_due(TURN + 60) == []
         assert await counter.seasons.running(GUILD) is None
     finally:
         await manager.close()
@@ -214,9 +214,11 @@ async def test_a_result_whose_count_failed_for_now_is_counted_into_its_month_at_
     """A session of December whose count failed for now (the disk full), still failing as the
     month's first tick sweeps: the tick waits to end December, and counts it at the next one
     (it was passed by until the bot's next start, December ended without it: rated into no
-    season, and missing from the all-time board meanwhile)."""
+    season, and missing from the all-time board meanwhile). December is open (a session
+    counted in it first): a late result opens no season of a month gone by (review116)."""
     summaries, _ = await _seasons_on(world)
     world.clock.now = DECEMBER
+    await resign(world, world.alice, await start_match(world))
 
     def full(*args: object) -> PlayerStats:
         raise sqlite3.OperationalError("database or disk is full")
@@ -232,7 +234,7 @@ async def test_a_result_whose_count_failed_for_now_is_counted_into_its_month_at_
     assert world.bot.matches is not None
     store = world.bot.matches.store
     december = await store.seasons.board(world.guild.id, "2026-12", 1)
-    assert sorted(r.sessions for r in december.rows) == [1, 1]
+    assert sorted(r.sessions for r in december.rows) == [2, 2]
     assert len((await store.records.leaderboard(world.guild.id, 1)).rows) == 2
     [summary] = summaries.history()
     assert summary.embeds[0].title == "Season 2026-12 is over"

@@ -74,6 +74,9 @@ async def test_stats_and_a_page_asked_behind_a_waiting_save_are_answered_in_time
         seat = saved.session.to_act
         move = GreedyPlayer().choose(saved.session.view(seat))
         await settled(bot)
+        # A minute later: the channel may have its next public board (review116).
+        assert bot.matches is not None
+        bot.matches.public_boards.posted.clear()
         async with write_locked(db, HELD):
             # A move's save waits for the lock; the reads of the bot's connection queue
             # behind it.

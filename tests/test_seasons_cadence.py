@@ -87,13 +87,15 @@ async def test_a_server_that_turns_seasons_off_gets_no_new_ones(store: Store) ->
     await seasons_on(store, "monthly")
     await forfeited(store, ADA, BEN, now=at(2026, 12, 5))
     await seasons_on(store, "off")
-    await forfeited(store, ADA, BEN, now=at(2026, 12, 20))  # counted in no season
+    # Counted in December still: it runs to its end, as the manager is told (review116).
+    await forfeited(store, ADA, BEN, now=at(2026, 12, 20))
     assert await store.seasons.end_due(at(2026, 12, 31)) == []
     [end] = await store.seasons.end_due(at(2027, 1, 1))
     assert (end.season, end.next_season) == ("2026-12", None)
     for month in range(2, 7):
         assert await store.seasons.end_due(at(2027, month, 1)) == []
     assert await listed(store) == [("2026-12", False, 2)]
+    assert (await store.seasons.board(GUILD, "2026-12", 1)).rows[0].sessions == 2
     count = await store.db.fetchone("SELECT COUNT(*) FROM season_ratings")
     assert count is not None and count[0] == 2
     assert await store.seasons.current(GUILD, "off", at(2027, 3)) is None

@@ -13,12 +13,14 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import re
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
 from discord import app_commands
 
 from cogs.umtali.access import service, store, tr_of
+from cogs.umtali.board_posts import HELD_BACK
 from cogs.umtali.errors import guarded
 from cogs.umtali.final_card import show_counted
 from cogs.umtali.ids import carries_only, id_of
@@ -171,6 +173,25 @@ async def _board(interaction: discord.Interaction, guild_id: int, scope: str,
             board_panel(guild_id, scope, board, tr))
 
 
+async def answer_board(interaction: discord.Interaction,
+                       build: Callable[[bool], Awaitable[dict[str, Any]]]) -> None:
+    """A board or record as the answer, ``build(private)`` its message: in the channel at most
+    once a minute (``board_posts``), else for the member alone, saying why."""
+    svc = service(interaction.client)
+    now, channel_id = svc.clock(), interaction.channel_id or 0
+    private = not may_post(interaction)
+    held = not private and not svc.public_boards.take(channel_id, now)
+    try:
+        fields = await build(private or held)
+        if held:
+            fields["content"] = tr_of(interaction)(HELD_BACK)
+        await show_board(interaction, private or held, **fields)
+    except BaseException:
+        if not (private or held):
+            svc.public_boards.give_back(channel_id, now)
+        raise
+
+
 async def show_board(interaction: discord.Interaction, private: bool, **fields: Any) -> None:
     """A board or a record as the answer: in the channel, or (``private``) for the member
     alone; once deferred (the database was busy: ``in_time``), as ``post_public`` posts it, or
@@ -206,10 +227,14 @@ async def show_leaderboard(interaction: discord.Interaction, scope: str, page: i
         await answer(interaction, tr(
             "Seasons are kept per server: the board of all servers is all time."))
         return
-    private = not may_post(interaction)
-    embed, view = await in_time(interaction, _board(interaction, interaction.guild.id, scope,
-                                                    page, private))
-    await show_board(interaction, private, embed=embed, view=view)
+    guild_id = interaction.guild.id
+
+    async def board(private: bool) -> dict[str, Any]:
+        embed, view = await in_time(interaction, _board(interaction, guild_id, scope, page,
+                                                        private))
+        return {"embed": embed, "view": view}
+
+    await answer_board(interaction, board)
 
 
 async def turn_page(interaction: discord.Interaction, guild_id: int, scope: str,
@@ -329,10 +354,13 @@ async def show_stats(interaction: discord.Interaction, user: discord.abc.User,
     """A member's record, answered within Discord's time however long the database makes its
     reads wait (queued behind a save that waits for another process's write)."""
     assert interaction.guild is not None
-    private = not may_post(interaction)
-    embed = await in_time(interaction, _stats(interaction, interaction.guild.id, user, versus,
-                                              private))
-    await show_board(interaction, private, embed=embed)
+    guild_id = interaction.guild.id
+
+    async def record(private: bool) -> dict[str, Any]:
+        return {"embed": await in_time(interaction, _stats(interaction, guild_id, user, versus,
+                                                           private))}
+
+    await answer_board(interaction, record)
 
 
 async def _stats(interaction: discord.Interaction, guild_id: int, user: discord.abc.User,
@@ -348,7 +376,8 @@ async def _stats(interaction: discord.Interaction, guild_id: int, user: discord.
     else:
         value = record_text(here, tr)
         seasons = store(interaction.client).seasons
-        season = await seasons.running(guild_id)
+        # Not an open season past its end (seasons turned off: none follows it).
+        season = await seasons.in_play(guild_id, service(interaction.client).clock())
         standing = None if season is None else \
             await seasons.standing(guild_id, season, user.id)
         if season is not None and standing is not None:
@@ -384,7 +413,7 @@ async def count_backlog(client: discord.Client) -> None:
     next start tries again (each result is counted once, whenever that happens)."""
     ids: list[int] = []
     try:
-        counted = await store(client).count_backlog(ids)
+        counted = await store(client).count_backlog(ids, service(client).clock())
     except Exception as e:
         if failing_for_now(e):
             # The database busy or out of reach: no bug; the next start tries again.

@@ -160,7 +160,7 @@ async def season_tick(client: discord.Client, start: bool = False) -> int:
         # First, so that a result counted late lands in the season it was played in (one
         # indexed read when there is none: the usual case).
         left: list[int] = []
-        await svc.store.sweep_uncounted(counted, left)
+        await svc.store.sweep_uncounted(counted, left, svc.clock())
         if left:
             # A result left for the next sweep (the database failing for now, or another
             # process counting): a season it was played in waits for it to be counted.

@@ -29,6 +29,8 @@ CADENCE_CHOICES = [
 ]
 #: The leaderboard's ``season`` value for the all-time board.
 ALL_TIME = "all"
+#: Suggestions Discord shows for an option at most.
+MENU = 25
 #: The board a custom id names: this server's all time, all servers', or a season's.
 BOARD_PATTERN = r"server|global|[0-9]{4}-(?:Q[1-4]|[0-9]{2})"
 
@@ -169,14 +171,13 @@ async def chosen_board(svc: MatchService, guild_id: int, asked: str | None,
     if is_all_time(asked, tr):
         return "server"
     season = visible(asked).upper()
-    known = {s.season for s in await svc.store.seasons.of(guild_id)}
-    return season if season in known else None
+    return season if await svc.store.seasons.had(guild_id, season) else None
 
 
 async def season_choices(interaction: discord.Interaction,
                          current: str) -> list[app_commands.Choice[str]]:
     """The server's seasons, newest first, after the all-time board; filtered by what was
-    typed."""
+    typed. On every keystroke: the seasons' rows alone, their players kept with them."""
     if interaction.guild is None:
         return []
     tr = tr_of(interaction)
@@ -186,7 +187,7 @@ async def season_choices(interaction: discord.Interaction,
         label = tr.plural("Season {season} · {count} player", "Season {season} · {count} players",
                           s.players, season=s.season)
         choices.append(app_commands.Choice(name=label, value=s.season))
-    return [c for c in choices if typed in _folded(c.name) or typed in _folded(c.value)][:25]
+    return [c for c in choices if typed in _folded(c.name) or typed in _folded(c.value)][:MENU]
 
 
 def season_title(tr: Tr, where: str, board: str, seasons_on: bool) -> str | None:

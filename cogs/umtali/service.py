@@ -31,6 +31,7 @@ import discord
 
 from cogs.umtali.alive import MAIN, heartbeat, noted
 from cogs.umtali.beside import Beside
+from cogs.umtali.board_posts import PublicBoards
 from cogs.umtali.clock_state import ClockState
 from cogs.umtali.computer import Computers
 from cogs.umtali.delivery import Delivery
@@ -130,6 +131,8 @@ class MatchService(Timing, Endings, Playing, Looks):
         #: failing then), as (server, season): marked at a later tick, never posted again
         #: (``cogs.umtali.season_summaries.season_tick``).
         self.unmarked_summaries: set[tuple[int, str]] = set()
+        #: When each channel last had a board or stats posted (``board_posts``).
+        self.public_boards = PublicBoards()
 
     # -- loading and starting -------------------------------------------------------------
 
