@@ -50,10 +50,12 @@ async def test_the_records_tell_such_members_apart_in_the_readers_words(
     assert ada != ben
     said = []
     for scope in ("server", "global"):
+        clock.advance(60)  # (a board posts publicly once a minute in a channel)
         board = text_of(await world.carol.slash(world.channel, "umtali leaderboard",
                                                 scope=scope))
         assert f"**{ben}**" in board and f"**{ada}**" in board, board
         said.append(board)
+    clock.advance(60)
     stats = text_of(await world.carol.slash(world.channel, "umtali stats",
                                             member=world.alice, versus=world.bob))
     assert f"Умтали · {ada}" in stats and f"{ada} 0 – 1 {ben}" in stats, stats
