@@ -184,6 +184,16 @@ class ChallengeQueries:
             (guild_id, now, one, other, other, one))
         return None if row is None else _challenge(row)
 
+    async def open_challenges_by(self, guild_id: int, challenger: int,
+                                 now: float) -> list[Challenge]:
+        """A member's open, unexpired challenges on a server (the ones the "open" limit
+        counts)."""
+        rows = await self.db.fetchall(
+            "SELECT * FROM challenges WHERE guild_id = ? AND challenger_id = ? AND "
+            "status = 'open' AND expires_at > ? AND computer_level IS NULL ORDER BY id",
+            (guild_id, challenger, now))
+        return [_challenge(row) for row in rows]
+
     async def challenge(self, challenge_id: int) -> Challenge | None:
         row = await self.db.fetchone("SELECT * FROM challenges WHERE id = ?", (challenge_id,))
         return None if row is None else _challenge(row)
