@@ -127,12 +127,13 @@ class ChallengeQueries:
                                   opponent_id: int, now: float) -> None:
         """A "no" stands a while, and challenges withdrawn to be sent again (each a ping)
         are only a few: counted from when each was sent. One accepted was answered, whatever
-        became of its match (one ended with no result marks it cancelled)."""
+        became of its match (one ended with no result marks it cancelled); one Discord never
+        posted pinged nobody."""
         window = self.limits.pair_window
         rows = await c.fetchall(
             "SELECT status, created_at FROM challenges WHERE guild_id = ? AND "
             "challenger_id = ? AND opponent_id = ? AND computer_level IS NULL AND "
-            "status != 'accepted' AND match_id IS NULL AND created_at > ? "
+            "status != 'accepted' AND match_id IS NULL AND unseen = 0 AND created_at > ? "
             "ORDER BY created_at DESC",
             (guild_id, challenger_id, opponent_id, now - window))
         declined = [r["created_at"] for r in rows if r["status"] == "declined"]
@@ -203,16 +204,18 @@ class ChallengeQueries:
             await c.execute("UPDATE challenges SET message_id = ? WHERE id = ?",
                             (message_id, challenge_id))
 
-    async def close_challenge(self, challenge_id: int, status: str) -> bool:
+    async def close_challenge(self, challenge_id: int, status: str, *,
+                              unseen: bool = False) -> bool:
         """Move an open challenge to ``status`` (never ``accepted``: that is the match's
         start); False when it was no longer open. Its seed and salt go: no match was played
-        from them, so they are never shown, and need not be kept."""
+        from them, so they are never shown, and need not be kept. ``unseen``: Discord never
+        posted it (the pair's limit leaves it out)."""
         assert status != "accepted", "accepted with its match, by create_match"
         async with self.db.transaction() as c:
             cur = await c.execute(
-                "UPDATE challenges SET status = ?, seed = '', salt = '' "
+                "UPDATE challenges SET status = ?, seed = '', salt = '', unseen = ? "
                 "WHERE id = ? AND status = 'open'",
-                (status, challenge_id),
+                (status, int(unseen), challenge_id),
             )
             return cur.rowcount == 1
 

@@ -62,7 +62,8 @@ async def close_unposted(interaction: discord.Interaction, ch: Challenge,
     if interaction.response.is_done() and not deferred:
         return
     try:
-        if await service(interaction.client).store.close_challenge(ch.id, "cancelled"):
+        if await service(interaction.client).store.close_challenge(ch.id, "cancelled",
+                                                                   unseen=True):
             log.info("challenge %d: its post failed; cancelled", ch.id)
     except Exception as e:
         log.warning("challenge %d: its post failed, and so did cancelling it (%s: %s)",
