@@ -17,12 +17,14 @@ class Refused(Exception):
     challenger has too many open), ``"declined"`` (the opponent declined this challenger's
     challenge a short while ago), ``"unanswered"`` (too many to this opponent left unaccepted
     of late) or ``"cooldown"`` (too soon after the last one); wait ``retry_after`` seconds.
+    ``mine``: the pair's open challenge is the challenger's own (not one to answer).
     """
 
-    def __init__(self, reason: str, retry_after: float = 0.0) -> None:
+    def __init__(self, reason: str, retry_after: float = 0.0, *, mine: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
         self.retry_after = retry_after
+        self.mine = mine
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,9 +114,10 @@ class ChallengeQueries:
             "(status = 'open' OR created_at > ?)",
             (guild_id, challenger_id, opponent_id, now - self.limits.challenge_cooldown))
         open_now = [r for r in rows if r["status"] == "open" and r["expires_at"] > now]
-        if any({r["challenger_id"], r["opponent_id"]} == {challenger_id, opponent_id}
-               for r in open_now):
-            raise Refused("pair")
+        pair = [r for r in open_now
+                if {r["challenger_id"], r["opponent_id"]} == {challenger_id, opponent_id}]
+        if pair:
+            raise Refused("pair", mine=pair[0]["challenger_id"] == challenger_id)
         mine = [r for r in rows if r["challenger_id"] == challenger_id]
         if sum(r in open_now for r in mine) >= self.limits.open_challenges:
             raise Refused("open")
