@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from data.db import Database, Row, Tx
 from data.models import Challenge
+from data.seasons import guild_key
 
 
 class Refused(Exception):
@@ -86,6 +87,9 @@ class ChallengeQueries:
         names, recorded with the session for the records of all servers."""
         now = time.time() if now is None else now
         async with self.db.transaction() as c:
+            # Read and inserted in turn with another process's (SQLite has one writer
+            # anyway; PostgreSQL would let two both read "no open challenge" and insert).
+            await c.serialise([guild_key(guild_id)])
             if computer_level is None:
                 await self._check_challenge_limits(c, guild_id, challenger[0], opponent[0], now)
             else:
