@@ -12,7 +12,7 @@ from tests.test_rematch import final_table
 
 MINE = ("You have already challenged ben: wait for their answer, or withdraw it with its "
         "**Decline** button.")
-MINE_RU = ("Вы уже вызвали игрока ben: дождитесь ответа или отзовите вызов кнопкой "
+MINE_RU = ("Вы уже вызвали этого соперника (ben): дождитесь ответа или отзовите вызов кнопкой "
            "**Отклонить**.")
 THEIRS = ("There is already an open challenge between you and ada: answer it, or wait until "
           "it expires.")
