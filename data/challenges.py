@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from data.db import Database, Row, Tx
 from data.models import Challenge
+from data.seasons import guild_key
 
 
 class Refused(Exception):
@@ -17,12 +18,14 @@ class Refused(Exception):
     challenger has too many open), ``"declined"`` (the opponent declined this challenger's
     challenge a short while ago), ``"unanswered"`` (too many to this opponent left unaccepted
     of late) or ``"cooldown"`` (too soon after the last one); wait ``retry_after`` seconds.
+    ``mine``: the pair's open challenge is the challenger's own (not one to answer).
     """
 
-    def __init__(self, reason: str, retry_after: float = 0.0) -> None:
+    def __init__(self, reason: str, retry_after: float = 0.0, *, mine: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
         self.retry_after = retry_after
+        self.mine = mine
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +87,9 @@ class ChallengeQueries:
         names, recorded with the session for the records of all servers."""
         now = time.time() if now is None else now
         async with self.db.transaction() as c:
+            # Read and inserted in turn with another process's (SQLite has one writer
+            # anyway; PostgreSQL would let two both read "no open challenge" and insert).
+            await c.serialise([guild_key(guild_id)])
             if computer_level is None:
                 await self._check_challenge_limits(c, guild_id, challenger[0], opponent[0], now)
             else:
@@ -112,9 +118,10 @@ class ChallengeQueries:
             "(status = 'open' OR created_at > ?)",
             (guild_id, challenger_id, opponent_id, now - self.limits.challenge_cooldown))
         open_now = [r for r in rows if r["status"] == "open" and r["expires_at"] > now]
-        if any({r["challenger_id"], r["opponent_id"]} == {challenger_id, opponent_id}
-               for r in open_now):
-            raise Refused("pair")
+        pair = [r for r in open_now
+                if {r["challenger_id"], r["opponent_id"]} == {challenger_id, opponent_id}]
+        if pair:
+            raise Refused("pair", mine=pair[0]["challenger_id"] == challenger_id)
         mine = [r for r in rows if r["challenger_id"] == challenger_id]
         if sum(r in open_now for r in mine) >= self.limits.open_challenges:
             raise Refused("open")
@@ -127,12 +134,13 @@ class ChallengeQueries:
                                   opponent_id: int, now: float) -> None:
         """A "no" stands a while, and challenges withdrawn to be sent again (each a ping)
         are only a few: counted from when each was sent. One accepted was answered, whatever
-        became of its match (one ended with no result marks it cancelled)."""
+        became of its match (one ended with no result marks it cancelled); one Discord never
+        posted pinged nobody."""
         window = self.limits.pair_window
         rows = await c.fetchall(
             "SELECT status, created_at FROM challenges WHERE guild_id = ? AND "
             "challenger_id = ? AND opponent_id = ? AND computer_level IS NULL AND "
-            "status != 'accepted' AND match_id IS NULL AND created_at > ? "
+            "status != 'accepted' AND match_id IS NULL AND unseen = 0 AND created_at > ? "
             "ORDER BY created_at DESC",
             (guild_id, challenger_id, opponent_id, now - window))
         declined = [r["created_at"] for r in rows if r["status"] == "declined"]
@@ -184,6 +192,16 @@ class ChallengeQueries:
             (guild_id, now, one, other, other, one))
         return None if row is None else _challenge(row)
 
+    async def open_challenges_by(self, guild_id: int, challenger: int,
+                                 now: float) -> list[Challenge]:
+        """A member's open, unexpired challenges on a server (the ones the "open" limit
+        counts)."""
+        rows = await self.db.fetchall(
+            "SELECT * FROM challenges WHERE guild_id = ? AND challenger_id = ? AND "
+            "status = 'open' AND expires_at > ? AND computer_level IS NULL ORDER BY id",
+            (guild_id, challenger, now))
+        return [_challenge(row) for row in rows]
+
     async def challenge(self, challenge_id: int) -> Challenge | None:
         row = await self.db.fetchone("SELECT * FROM challenges WHERE id = ?", (challenge_id,))
         return None if row is None else _challenge(row)
@@ -193,16 +211,18 @@ class ChallengeQueries:
             await c.execute("UPDATE challenges SET message_id = ? WHERE id = ?",
                             (message_id, challenge_id))
 
-    async def close_challenge(self, challenge_id: int, status: str) -> bool:
+    async def close_challenge(self, challenge_id: int, status: str, *,
+                              unseen: bool = False) -> bool:
         """Move an open challenge to ``status`` (never ``accepted``: that is the match's
         start); False when it was no longer open. Its seed and salt go: no match was played
-        from them, so they are never shown, and need not be kept."""
+        from them, so they are never shown, and need not be kept. ``unseen``: Discord never
+        posted it (the pair's limit leaves it out)."""
         assert status != "accepted", "accepted with its match, by create_match"
         async with self.db.transaction() as c:
             cur = await c.execute(
-                "UPDATE challenges SET status = ?, seed = '', salt = '' "
+                "UPDATE challenges SET status = ?, seed = '', salt = '', unseen = ? "
                 "WHERE id = ? AND status = 'open'",
-                (status, challenge_id),
+                (status, int(unseen), challenge_id),
             )
             return cur.rowcount == 1
 

@@ -293,6 +293,11 @@ MIGRATIONS: Final[tuple[tuple[str | Variant, ...], ...]] = (
            WHERE r.guild_id = seasons.guild_id AND r.season = seasons.season
            AND r.sessions_won + r.sessions_lost > 0)""",
     ),
+    # 29: a challenge closed because Discord never posted it (1: its post refused, so shown
+    # to nobody and pinging nobody), left out of the limit of challenges to one member.
+    (
+        """ALTER TABLE challenges ADD COLUMN unseen INTEGER NOT NULL DEFAULT 0""",
+    ),
 )
 
 

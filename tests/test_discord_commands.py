@@ -33,7 +33,7 @@ async def test_resign_asks_to_confirm_then_gives_the_session_away(world: World) 
     assert ask.ephemeral and "Resign the session?" in _content(ask)
     assert not live.over
     done = await world.alice.click(ask.response,
-                                   custom_id=f"umtali:m:{live.id}:{live.version}:resign")
+                                   custom_id=f"umtali:m:{live.id}:{live.version}:loss:resign")
     assert done.acknowledged
     await flush(world)
     assert live.over and live.session.winner == 1

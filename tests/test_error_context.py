@@ -53,11 +53,11 @@ async def test_a_click_failing_on_a_bug_is_logged_with_where_and_what(
     await svc.store.db.conn.execute("PRAGMA query_only = ON")
     try:
         failed = await world.alice.click(
-            ask.response, custom_id=f"umtali:m:{live.id}:{live.version}:resign")
+            ask.response, custom_id=f"umtali:m:{live.id}:{live.version}:loss:resign")
     finally:
         await svc.store.db.conn.execute("PRAGMA query_only = OFF")
     assert failed.acknowledged
     await flush(world)
     said = _the_error(caplog).getMessage()
-    assert f"umtali:m:{live.id}:{live.version}:resign" in said, said
+    assert f"umtali:m:{live.id}:{live.version}:loss" in said, said
     assert str(world.channel.id) in said and str(world.guild.id) in said, said

@@ -81,7 +81,7 @@ async def test_challenges_are_limited_per_pair_per_member_and_in_time(
     # The same pair again, however late: one open challenge per pair.
     world.clock.advance(limits.challenge_cooldown)
     pair = await world.alice.slash(world.channel, "umtali challenge", opponent=world.bob)
-    assert pair.ephemeral and "already an open challenge" in _text(pair)
+    assert pair.ephemeral and "You have already challenged ben" in _text(pair)
     pair = await world.bob.slash(world.channel, "umtali challenge", opponent=world.alice)
     assert pair.ephemeral and "already an open challenge" in _text(pair)
     # A few open at once, then no more.

@@ -43,7 +43,7 @@ def board_lines(result: Any) -> list[str]:
 async def resign(world: World, actor: Any, live: LiveMatch) -> None:
     ask = await actor.slash(world.channel, "umtali resign")
     done = await actor.click(ask.response,
-                             custom_id=f"umtali:m:{live.id}:{live.version}:resign")
+                             custom_id=f"umtali:m:{live.id}:{live.version}:loss:resign")
     assert done.acknowledged
     await flush(world)
     assert live.over

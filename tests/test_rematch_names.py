@@ -43,5 +43,5 @@ async def test_a_rematch_refusal_escapes_the_other_name(simcord_env: Env, clock:
     world.clock.advance(Limits().challenge_cooldown)
     again = await world.alice.click(table, custom_id=f"umtali:rm:{first.id}")
     content = again.response.content
-    assert again.ephemeral and "already an open challenge" in content, content
+    assert again.ephemeral and "You have already challenged" in content, content
     assert safe_name(nick) in content and "**BIG**" not in content and "<@&1>" not in content

@@ -41,7 +41,7 @@ async def test_a_yes_sent_from_another_server_is_a_resignation(
             # ben is on the match's server, and was never on the other.
             server.fail("GET", rf"^/guilds/{elsewhere}/members/{ben}$", times=10**9,
                         status=404, code=10007)
-            custom_id = f"umtali:m:{saved.id}:{saved.version}:resign"
+            custom_id = f"umtali:m:{saved.id}:{saved.version}:loss:resign"
             answer = await server.click(ada, _forged_in(server, elsewhere, channel, custom_id),
                                         custom_id)
             assert "left the server" not in answer.text(), answer.text()

@@ -23,7 +23,7 @@ from tests.test_foreign_buttons import forged
     # into "Cancelled: you play on.", its buttons gone, whoever clicked.
     ("{v}:keep", 2, None, True),
     ("{v}:keep", 2, None, False),
-    ("{v}:resign", 2, None, False),
+    ("{v}:loss:resign", 2, None, False),
 ])
 async def test_a_panel_id_on_a_public_message_never_shows_the_hand_there(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path, caplog: pytest.LogCaptureFixture,

@@ -57,7 +57,7 @@ async def test_a_resignation_whose_save_failed_is_recorded_once_when_made_again(
     ask = await world.alice.slash(world.channel, "umtali resign")
     await db.conn.execute("PRAGMA query_only = ON")
     failed = await world.alice.click(ask.response,
-                                     custom_id=f"umtali:m:{live.id}:{live.version}:resign")
+                                     custom_id=f"umtali:m:{live.id}:{live.version}:loss:resign")
     assert failed.acknowledged
     await flush(world)
     # Logged once, at ERROR (whoever runs the bot must hear of it), and the player told.
@@ -69,7 +69,7 @@ async def test_a_resignation_whose_save_failed_is_recorded_once_when_made_again(
     await db.conn.execute("PRAGMA query_only = OFF")
     again = await world.alice.slash(world.channel, "umtali resign")
     done = await world.alice.click(again.response,
-                                   custom_id=f"umtali:m:{live.id}:{live.version}:resign")
+                                   custom_id=f"umtali:m:{live.id}:{live.version}:loss:resign")
     assert done.acknowledged
     await flush(world)
     assert live.over and live.session.winner == 1

@@ -76,6 +76,38 @@ async def test_a_challenge_whose_channel_was_deleted_no_longer_holds_the_pair_ba
     assert _statuses(db_path) == ["cancelled", "open"]
 
 
+async def test_challenges_whose_channel_was_deleted_no_longer_use_up_the_open_ones(
+        world: World, db_path: Path) -> None:
+    """fix128: the challenger's limit of open challenges counted ones nobody can answer."""
+    extra = [world.guild.add_member(world.env.create_user(f"m{i}")) for i in range(3)]
+    side = world.guild.create_text_channel("side")
+    for member in extra:
+        world.clock.advance(21)
+        r = await world.alice.slash(side, "umtali challenge", opponent=member)
+        assert not r.ephemeral, _text(r)
+    world.clock.advance(21)
+    held = await world.alice.slash(world.channel, "umtali challenge", opponent=world.carol)
+    assert held.ephemeral and "too many open challenges" in _text(held), _text(held)
+    world.env.backend.delete_channel(side.id)
+    await world.env.settle()
+    world.clock.advance(21)
+    again = await world.alice.slash(world.channel, "umtali challenge", opponent=world.bob)
+    assert not again.ephemeral, _text(again)
+    assert _statuses(db_path) == ["cancelled"] * 3 + ["open"]
+
+
+async def test_open_challenges_still_on_show_still_count(world: World, db_path: Path) -> None:
+    extra = [world.guild.add_member(world.env.create_user(f"m{i}")) for i in range(3)]
+    for member in extra:
+        world.clock.advance(21)
+        r = await world.alice.slash(world.channel, "umtali challenge", opponent=member)
+        assert not r.ephemeral, _text(r)
+    world.clock.advance(21)
+    held = await world.alice.slash(world.channel, "umtali challenge", opponent=world.bob)
+    assert held.ephemeral and "too many open challenges" in _text(held), _text(held)
+    assert _statuses(db_path) == ["open"] * 3
+
+
 async def test_a_challenge_to_someone_not_on_the_server_says_so(
         world: World, db_path: Path, locales: dict[int, str]) -> None:
     world.guild.remove_member(world.bob)

@@ -210,7 +210,7 @@ async def test_a_final_card_counted_late_in_an_archived_thread_shows_the_ratings
         thread = saved.channel_id
         ask = await server.slash(alice, thread, "umtali resign")
         assert ask.response is not None
-        await server.click(alice, ask.response, f"umtali:m:{saved.id}:{saved.version}:resign")
+        await server.click(alice, ask.response, f"umtali:m:{saved.id}:{saved.version}:loss:resign")
         done = await until(lambda: (m := read_match(db, saved.id)) and m.status == "finished"
                            and m, "the session over")
         await until(lambda: table_settled(server, done), "the final table")

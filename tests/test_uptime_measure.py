@@ -49,7 +49,7 @@ async def _match(world: World, a: Any, b: Any, channel: Any = None, **options: A
 
 async def _resign(world: World, who: Any, live: Any) -> None:
     ask = await who.slash(world.channel, "umtali resign")
-    done = await who.click(ask.response, custom_id=f"umtali:m:{live.id}:{live.version}:resign")
+    done = await who.click(ask.response, custom_id=f"umtali:m:{live.id}:{live.version}:loss:resign")
     assert done.acknowledged
     await flush(world)
     assert live.over

@@ -97,7 +97,7 @@ async def test_a_resignation_on_a_russian_server_reads_for_any_player(
     assert "Первую раздачу сдаёт" in (challenge.embeds[0].description or "")
     ask = await ru.alice.slash(ru.channel, "umtali resign")
     done = await ru.alice.click(ask.response,
-                                custom_id=f"umtali:m:{live.id}:{live.version}:resign")
+                                custom_id=f"umtali:m:{live.id}:{live.version}:loss:resign")
     assert done.acknowledged
     await flush(ru)
     assert live.over
@@ -116,7 +116,7 @@ async def test_a_russian_replay_file_says_how_the_session_ended(
     live = await start_match(ru)
     ask = await ru.alice.slash(ru.channel, "umtali resign")
     assert (await ru.alice.click(
-        ask.response, custom_id=f"umtali:m:{live.id}:{live.version}:resign")).acknowledged
+        ask.response, custom_id=f"umtali:m:{live.id}:{live.version}:loss:resign")).acknowledged
     await flush(ru)
     history = await ru.bob.slash(ru.channel, "umtali history")
     chosen = await ru.bob.select(history.response, [str(live.id)],

@@ -62,7 +62,8 @@ async def close_unposted(interaction: discord.Interaction, ch: Challenge,
     if interaction.response.is_done() and not deferred:
         return
     try:
-        if await service(interaction.client).store.close_challenge(ch.id, "cancelled"):
+        if await service(interaction.client).store.close_challenge(ch.id, "cancelled",
+                                                                   unseen=True):
             log.info("challenge %d: its post failed; cancelled", ch.id)
     except Exception as e:
         log.warning("challenge %d: its post failed, and so did cancelling it (%s: %s)",
@@ -75,8 +76,21 @@ async def drop_lost(client: discord.Client, guild_id: int, one: int, other: int)
     svc = service(client)
     now = svc.clock()
     ch = await svc.store.open_challenge_between(guild_id, one, other, now)
-    if ch is None:
-        return False
+    return ch is not None and await _drop_if_lost(client, ch, now)
+
+
+async def drop_lost_of(client: discord.Client, guild_id: int, challenger: int) -> bool:
+    """``drop_lost`` for each of a member's open challenges (the "open" limit's): True if
+    any was closed."""
+    svc = service(client)
+    now = svc.clock()
+    dropped = False
+    for ch in await svc.store.open_challenges_by(guild_id, challenger, now):
+        dropped = await _drop_if_lost(client, ch, now) or dropped
+    return dropped
+
+
+async def _drop_if_lost(client: discord.Client, ch: Challenge, now: float) -> bool:
     message_id = message_of(client, ch)
     if message_id is None:
         # Posted a moment after it is saved: one still without a message a while later
@@ -84,14 +98,14 @@ async def drop_lost(client: discord.Client, guild_id: int, one: int, other: int)
         lost = now - ch.created_at > UNPOSTED
     else:
         try:
-            await client.get_partial_messageable(ch.channel_id, guild_id=guild_id) \
+            await client.get_partial_messageable(ch.channel_id, guild_id=ch.guild_id) \
                 .fetch_message(message_id)
             lost = False
         except discord.NotFound:
             lost = True
         except (discord.HTTPException, *PASSING):
             lost = False  # not allowed to look, or Discord failing: it stands
-    if lost and await svc.store.close_challenge(ch.id, "cancelled"):
+    if lost and await service(client).store.close_challenge(ch.id, "cancelled"):
         log.info("challenge %d: its message is gone; cancelled for a new one", ch.id)
         return True
     return False

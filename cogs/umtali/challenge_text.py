@@ -22,6 +22,11 @@ from umtali.i18n import Tr
 
 def challenge_refusal(e: Refused, opponent: str, tr: Tr) -> str:
     """Why a limit against spam refused a challenge, in a sentence."""
+    if e.reason == "pair" and e.mine:
+        # Withdrawn with its Decline button (``answer_challenge``), as the README says.
+        return tr("You have already challenged {opponent}: wait for their answer, or withdraw "
+                  "it with its **{button}** button.", opponent=opponent,
+                  button=tr.ctx("button", "Decline"))
     if e.reason == "pair":
         return tr("There is already an open challenge between you and {opponent}: answer it, "
                   "or wait until it expires.", opponent=opponent)

@@ -12,7 +12,13 @@ import discord
 
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.challenge_expiry import expire
-from cogs.umtali.challenge_posts import close_unposted, drop_lost, note_posted, on_its_message
+from cogs.umtali.challenge_posts import (
+    close_unposted,
+    drop_lost,
+    drop_lost_of,
+    note_posted,
+    on_its_message,
+)
 from cogs.umtali.challenge_text import (
     accepted,
     challenge_buttons,
@@ -88,10 +94,18 @@ async def offer_challenge(
         try:
             ch = await create()
         except Refused as e:
-            # The pair's open challenge may be one nobody can answer any more (its message,
-            # thread or channel deleted): it is closed, and this one made in its place.
-            if e.reason != "pair" or not await in_time(interaction, drop_lost(
-                    interaction.client, interaction.guild_id, challenger[0], opponent[0])):
+            # The pair's open challenge, or the challenger's open ones, may be ones nobody can
+            # answer any more (their message, thread or channel deleted): they are closed,
+            # and this one made in their place.
+            guild_id = interaction.guild_id
+            assert guild_id is not None
+            if e.reason == "pair":
+                lost = drop_lost(interaction.client, guild_id, challenger[0], opponent[0])
+            elif e.reason == "open":
+                lost = drop_lost_of(interaction.client, guild_id, challenger[0])
+            else:
+                raise
+            if not await in_time(interaction, lost):
                 raise
             ch = await create()
     except Refused as e:

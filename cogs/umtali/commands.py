@@ -286,7 +286,7 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         assert seat is not None
         # Said as its "Yes" will do it: no result, where the opponent left a match with no clock.
         left = await opponent_left(interaction, live, seat)
-        await send_private(interaction, resign_panel(live.id, live.version, tr),
+        await send_private(interaction, resign_panel(live.id, live.version, tr, void=left),
                            content=resign_question(live, seat, left, tr))
 
     @app_commands.command(description="Post the table of your match (or this thread's) again")

@@ -15,7 +15,7 @@ from cogs.umtali.failures import PASSING
 from cogs.umtali.in_time import edit_clicked
 from cogs.umtali.names import challenge_names, label_name, shorten
 from cogs.umtali.permissions import CANCELLED, can_make_thread
-from cogs.umtali.threads import into_thread
+from cogs.umtali.threads import drop_thread, into_thread
 from data.failing import failing_for_now
 from data.models import Challenge
 from umtali.cards import CARDS
@@ -50,12 +50,14 @@ async def open_started(interaction: discord.Interaction, live: LiveMatch, ch: Ch
     anything on the way fails (Discord, the database), the match is cancelled, and the message
     says so; should cancelling fail too, the timer cancels it (``cancel_unshown``)."""
     svc = service(interaction.client)
+    thread = None
     try:
         await edit_clicked(interaction, embed=embed_of(said), view=None)
         settings = await svc.store.guild_settings(ch.guild_id)
         if settings.threads and can_make_thread(interaction) and interaction.message is not None:
-            await into_thread(svc, live, interaction.message,
-                              thread_name(*challenge_names(ch, public), public))
+            thread = await into_thread(svc, live, interaction.message,
+                                       thread_name(*challenge_names(ch, public), public),
+                                       interaction.app_permissions.manage_threads)
     except Exception as e:
         # Saved but never shown, the match would hold both players (with no clock, for good).
         log.warning("match %d: failed before its table was posted (%s: %s): cancelled",
@@ -70,6 +72,8 @@ async def open_started(interaction: discord.Interaction, live: LiveMatch, ch: Ch
             svc.cancel_unshown_soon(live)  # its first posts failed, and so did cancelling it
             raise
     if not opened:
+        if thread is not None:  # made for it, and empty: not left under the match's name
+            await drop_thread(thread, interaction.app_permissions.manage_threads)
         try:
             await edit_clicked(interaction, embed=embed_of(cancelled(public)), view=None)
         except (discord.HTTPException, *PASSING) as e:

@@ -116,26 +116,32 @@ class CutButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 class ResignButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=r"umtali:m:(?P<match>[0-9]+):(?:(?P<version>[0-9]+):)?"
-                            r"(?P<action>resign|keep)"):
+                            r"(?:(?P<promise>loss|void):)?(?P<action>resign|keep)"):
     """The resign confirmation's buttons. The id carries the match's version when asked, so a
     "Yes" clicked after the hand it was asked in ended has expired (and one from before
-    versions were carried, with none, too); moves within that hand leave it standing."""
+    versions were carried, with none, too); moves within that hand leave it standing. A "Yes"
+    also carries what its question promised (``promise``): ``loss``, the opponent wins;
+    ``void``, no result (the opponent had left a match with no clock). One from before it was
+    carried, with none, has expired: it cannot tell which of the two it agreed to."""
 
-    def __init__(self, match_id: int, version: int | None, action: str, tr: Tr = EN) -> None:
+    def __init__(self, match_id: int, version: int | None, action: str, tr: Tr = EN,
+                 promise: str | None = None) -> None:
         resign = action == "resign"
         stamp = "" if version is None else f"{version}:"
+        said = "" if promise is None or not resign else f"{promise}:"
         super().__init__(discord.ui.Button(
             label=tr("Yes, resign the session") if resign else tr.ctx("button", "Cancel"),
             style=discord.ButtonStyle.danger if resign else discord.ButtonStyle.secondary,
-            custom_id=f"umtali:m:{match_id}:{stamp}{action}"))
+            custom_id=f"umtali:m:{match_id}:{stamp}{said}{action}"))
         self.match_id, self.version, self.action = match_id, version, action
+        self.promise = promise
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> ResignButton:
         version = match["version"]
         return cls(id_of(match["match"]), None if version is None else id_of(version),
-                   match["action"])
+                   match["action"], promise=match["promise"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         from cogs.umtali.resigning import cancel_resign, confirm_resign
@@ -143,8 +149,8 @@ class ResignButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         if self.action == "keep":
             await guarded(interaction, lambda: cancel_resign(interaction, self.match_id))
         else:
-            await guarded(interaction,
-                          lambda: confirm_resign(interaction, self.match_id, self.version))
+            await guarded(interaction, lambda: confirm_resign(
+                interaction, self.match_id, self.version, self.promise))
 
 
 class TimeoutButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -205,10 +211,12 @@ def cut_panel(challenge_id: int, tr: Tr = EN, member: int | None = None) -> disc
     return view
 
 
-def resign_panel(match_id: int, version: int, tr: Tr = EN) -> discord.ui.View:
-    """The resign confirmation's buttons, in the member's language (it is their answer)."""
+def resign_panel(match_id: int, version: int, tr: Tr = EN, *,
+                 void: bool = False) -> discord.ui.View:
+    """The resign confirmation's buttons, in the member's language (it is their answer);
+    ``void``: its "Yes" ends the match with no result, as asked (``resign_question``)."""
     view = discord.ui.View(timeout=None)
-    view.add_item(ResignButton(match_id, version, "resign", tr))
+    view.add_item(ResignButton(match_id, version, "resign", tr, "void" if void else "loss"))
     view.add_item(ResignButton(match_id, version, "keep", tr))
     return view
 

@@ -11,7 +11,7 @@ from cogs.umtali.in_time import edit_clicked, in_time
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import command
 from cogs.umtali.names import safe_name
-from cogs.umtali.permissions import standing
+from cogs.umtali.permissions import member_standing
 from umtali.i18n import N_, Tr
 from umtali.session import Session
 
@@ -34,27 +34,50 @@ def same_hand(session: Session, version: int | None) -> bool:
 
 
 async def confirm_resign(interaction: discord.Interaction, match_id: int,
-                         version: int | None) -> None:
+                         version: int | None, promise: str | None = "loss") -> None:
     """Resign the session, as asked at ``version``. The player's wish holds whatever moves
     were made in the hand since (the computer's or the opponent's, or their own); once that
     hand ended, the position is one they were not asked about (another hand, another game),
-    and the question has expired. A confirmation of old, with no version, has too."""
+    and the question has expired. A confirmation of old, with no version, has too, and so has
+    one with no ``promise``: it cannot say whether it agreed to a loss or to no result.
+    ``promise`` "void": asked while the opponent had left, the "Yes" ends the match with no
+    result, and nothing else (never a rated loss)."""
     tr = tr_of(interaction)
     found = await player_of(interaction, match_id, tr("This is not your match."))
     if found is None:
         return
     live, seat = found
+    if promise is None or not same_hand(live.session, version):
+        await ephemeral(interaction, tr(EXPIRED, command=command(tr, "umtali", "resign")))
+        return
     svc = service(interaction.client)
+    name = safe_name(live.names_in(tr)[1 - seat])
     # Nothing else would ever end a match with no clock whose opponent left: no clock
     # forfeits the one gone, who can no longer play, nor resign (the server's commands).
     # Ended as a match nobody can finish is: no result, not a loss to a player who walked
     # away (nor a win an admin's kick would give).
-    if same_hand(live.session, version) and await opponent_left(interaction, live, seat) \
-            and await in_time(interaction, svc.abandon(live)):
-        await answer_clicked(interaction, tr(
-            "{name} has left the server, and this match has no clock: it ends with no "
-            "result. Nobody wins it and no rating changed; you are free to start another.",
-            name=safe_name(live.names_in(tr)[1 - seat])))
+    gone = await opponent_standing(interaction, live, seat)
+    if gone == "left":
+        if await in_time(interaction, svc.abandon(live)):
+            await answer_clicked(interaction, tr(
+                "{name} has left the server, and this match has no clock: it ends with no "
+                "result. Nobody wins it and no rating changed; you are free to start another.",
+                name=name))
+        else:  # ended meanwhile, the one thing that stops an abandon
+            await ephemeral(interaction, tr("This match is over."))
+        return
+    if promise == "void":
+        # Promised no result, which only an opponent gone gives: anything else is a question
+        # they did not answer. Unknown, the question stands, to be clicked again.
+        if gone is None:
+            await ephemeral(interaction, tr(
+                "Couldn't check whether {name} is still on the server, so nothing changed: "
+                "try again in a moment.", name=name))
+        else:
+            await answer_clicked(interaction, tr(
+                "{name} is back on the server: this question is out of date, and nothing "
+                "changed. Use {command} again if you still want to stop.",
+                name=name, command=command(tr, "umtali", "resign")))
         return
     for _ in range(RESIGN_TRIES):
         if not same_hand(live.session, version):
@@ -65,7 +88,7 @@ async def confirm_resign(interaction: discord.Interaction, match_id: int,
         if await in_time(interaction, svc.resign(
                 live, seat, still=lambda session: same_hand(session, version))):
             await answer_clicked(interaction, tr("You resigned: {name} wins the session.",
-                                                  name=safe_name(live.names_in(tr)[1 - seat])))
+                                                  name=name))
             return
         if live.over:
             await ephemeral(interaction, tr("This match is over."))
@@ -87,13 +110,23 @@ async def opponent_left(interaction: discord.Interaction, live: LiveMatch, seat:
     """Whether ``seat``'s opponent, a member, has left the match's server (left, kicked or
     banned: the bot hears nothing of it) in a match with no clock. A timed match's clock
     forfeits the one gone as it would anyone absent."""
+    return await opponent_standing(interaction, live, seat) == "left"
+
+
+async def opponent_standing(interaction: discord.Interaction, live: LiveMatch,
+                            seat: int) -> str | None:
+    """"left" where ``opponent_left``; "here" where they are not, or where it does not matter
+    (a timed match, the computer, a match over, a click from another server); None where
+    Discord could not say."""
     if live.over or live.control.timed or live.is_computer(1 - seat):
-        return False
+        return "here"
     # Asked of the match's server alone: the id names the match only, and a "Yes" sent from
     # another server (a forged id) would find there an opponent who was never on it.
     if interaction.guild_id != live.guild_id:
-        return False
-    return await in_time(interaction, standing(interaction, live.player_ids[1 - seat])) == "left"
+        return "here"
+    said, member = await in_time(interaction, member_standing(interaction,
+                                                              live.player_ids[1 - seat]))
+    return "left" if said == "left" else None if member is None else "here"
 
 
 EXPIRED = N_("This confirmation has expired: the match has moved on. Use {command} again if "

@@ -144,7 +144,7 @@ async def test_a_resignation_elsewhere_as_a_newer_panel_came_shows_the_end_on_it
     looked = newer_panel_when_read(monkeypatch, main, other, live, seat)
     with via(world, other):
         done = await actor.click(ask.response,
-                                 custom_id=f"umtali:m:{live.id}:{live.version}:resign")
+                                 custom_id=f"umtali:m:{live.id}:{live.version}:loss:resign")
     assert done.acknowledged and looked
     await settle(world, main, other)
     saved = await row(world, live.id)
