@@ -16,7 +16,7 @@ BOARD = BoardPage(1, 1, 2, (BoardRow(1, 11, "ada", 19.51, 3, 4),
 def test_a_record_writes_its_decimals_in_the_readers_language() -> None:
     english, russian = record_text(RECORD, tr_for("en")), record_text(RECORD, tr_for("ru"))
     assert "**19.5**" in english and "μ 27.3, σ 2.6" in english
-    assert "**19,5**" in russian and "μ 27,3, σ 2,6" in russian
+    assert "**19,5**" in russian and "μ 27,3; σ 2,6" in russian
 
 
 def test_boards_and_season_summaries_write_decimals_in_the_readers_language() -> None:
