@@ -71,18 +71,18 @@ def test_separate_compulsory_melds_are_all_laid() -> None:
 
 
 def test_a_card_kept_for_a_table_meld_says_how_it_would_play() -> None:
-    """"Keep 8♣: 9♣ is still unseen", when 8♣ plays only through 10♣ J♣ Q♣ K♣ on the table:
+    """"Keep 8♣: 9♣ is still in play", when 8♣ plays only through 10♣ J♣ Q♣ K♣ on the table:
     9♣ would go on it first, then 8♣. The line read as if 8♣ 9♣ made a meld."""
     view = _view(hands=("8C 2H 5S 9D", "3C 7S 9H"),
                  table=("1: JC", "1: 10C > JC", "1: QC > JC", "1: KC > JC"),
                  stock="AS 4D 6H 9C", discard="2D 3D", turn=0)
     why = EN(reason(view, Move.parse("discard 2H")))
-    assert why == "keep 8♣: 9♣, still unseen, would go on 10♣ J♣ Q♣ K♣, and 8♣ after it", why
+    assert why == "keep 8♣: 9♣, still in play, would go on 10♣ J♣ Q♣ K♣, and 8♣ after it", why
     assert "10♣ J♣ Q♣ K♣" in tr_for("ru")(reason(view, Move.parse("discard 2H")))
     # K♦ waits for Q♦ both to marry it in hand and to follow it on J♦: the marriage is said.
     view = _view(hands=("KD 2H 5S 9C", "3C 7S 9H"), table=("1: JD",),
                  stock="AS 4D 6H 8C", discard="2D 3D", turn=0)
-    assert EN(reason(view, Move.parse("discard 2H"))) == "keep K♦: Q♦ is still unseen"
+    assert EN(reason(view, Move.parse("discard 2H"))) == "keep K♦: Q♦ is still in play"
 
 
 def _played(seed: int, moves: int) -> tuple[Session, PlayerView]:

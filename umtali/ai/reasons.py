@@ -256,19 +256,19 @@ def _discard_reason(o: Outlook, view: PlayerView, move: Move,
         kept = (1 << best) | (PARTNERS[best] & rest)
         need = waiting[best]
         if not outs(best, rest, {}) & live:
-            # It melds only through the table (no card still unseen melds it from the hand):
+            # It melds only through the table (no card still in play melds it from the hand):
             # an out goes on a table meld, and it after.
             meld = max(o.melds, key=lambda m: ((m.accepts & need).bit_count(), m.cards))
             need &= meld.accepts
-            return Text.plural("keep {kept}: {outs}, still unseen, would go on {meld}, and "
+            return Text.plural("keep {kept}: {outs}, still in play, would go on {meld}, and "
                                "{kept} after it",
-                               "keep {kept}: {outs}, still unseen, would go on {meld}, and "
+                               "keep {kept}: {outs}, still in play, would go on {meld}, and "
                                "{kept} after either",
                                need.bit_count(), kept=_cards(1 << best), outs=_cards(need),
                                meld=_cards(meld.cards))
-        return Text.plural("keep {kept}: {outs} is still unseen",
-                           "keep {kept}: {outs} are still unseen",
+        return Text.plural("keep {kept}: {outs} is still in play",
+                           "keep {kept}: {outs} are still in play",
                            need.bit_count(), kept=_cards(kept), outs=_cards(need))
     if not outs(card, o.hand, beyond) & live:
-        return Text.of("discard {card}: no card still unseen would meld it", card=name)
+        return Text.of("discard {card}: no card still in play would meld it", card=name)
     return Text.of("discard {card}: it is the card least worth keeping", card=name)
