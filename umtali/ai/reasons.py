@@ -269,6 +269,7 @@ def _discard_reason(o: Outlook, view: PlayerView, move: Move,
         return Text.plural("keep {kept}: {outs} is still in play",
                            "keep {kept}: {outs} are still in play",
                            need.bit_count(), kept=_cards(kept), outs=_cards(need))
-    if not outs(card, o.hand, beyond) & live:
+    # In play: in the stock or the opponent's hand, a card the opponent is known to hold too.
+    if not outs(card, o.hand, beyond) & o.unseen:
         return Text.of("discard {card}: no card still in play would meld it", card=name)
     return Text.of("discard {card}: it is the card least worth keeping", card=name)
