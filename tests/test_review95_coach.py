@@ -127,3 +127,12 @@ def test_a_meld_that_gives_up_going_out_says_so() -> None:
     why = EN(reason(view, move))
     assert why.startswith("lay 5♦ on 2♦ 3♦ 4♦ rather than 5♠ 5♦: "), why
     assert why.endswith("though 5♠ 5♦ lets you go out this turn"), why
+
+
+def test_a_card_kept_for_a_table_meld_names_the_meld_it_would_follow() -> None:
+    """4♠ goes on 4♥ 4♦ 4♣ as well as on 5♠ 6♠ 7♠, but only the run then takes 3♠: a group of
+    four takes nothing more. The line named the group."""
+    view = _view(hands=("3S 2H 10C KD", "3D 7H 6H"), table=("1: 4H 4D 4C", "1: 5S 6S 7S"),
+                 stock="AS 4S 6D", discard="2D 3H", turn=0, rest="discard")
+    why = EN(reason(view, Move.parse("discard KD")))
+    assert why == "keep 3♠: 4♠, still in play, would go on 5♠ 6♠ 7♠, and 3♠ after it", why

@@ -14,7 +14,7 @@ from umtali.ai.heuristics import keep_values, outs, table_outs, usable_now
 from umtali.ai.outlook import Outlook, of_view
 from umtali.cards import format_cards, iter_cards, mask_of
 from umtali.i18n import Text
-from umtali.melds import Meld, PlayKind, classify, play_points
+from umtali.melds import Meld, PlayKind, classify, extended, play_points
 from umtali.moves import Move, MoveKind
 from umtali.search import after, can_meld_all, meld_options
 from umtali.view import PlayerView
@@ -258,8 +258,11 @@ def _discard_reason(o: Outlook, view: PlayerView, move: Move,
         if not outs(best, rest, {}) & live:
             # It melds only through the table (no card still in play melds it from the hand):
             # an out goes on a table meld, and it after.
-            meld = max(o.melds, key=lambda m: ((m.accepts & need).bit_count(), m.cards))
-            need &= meld.accepts
+            # Only a meld that, extended by the out, takes the card kept: a group of four
+            # takes a fifth of its rank from no one.
+            follow = [(mask_of(u for u in iter_cards(need & m.accepts)
+                               if extended(m, u).accepts >> best & 1), m) for m in o.melds]
+            need, meld = max(follow, key=lambda f: (f[0].bit_count(), f[1].cards))
             return Text.plural("keep {kept}: {outs}, still in play, would go on {meld}, and "
                                "{kept} after it",
                                "keep {kept}: {outs}, still in play, would go on {meld}, and "
