@@ -49,7 +49,7 @@ def test_a_discard_hint_names_the_cards_worth_keeping() -> None:
     view = _view(hands=("7H 8H KS 2C 4D", "3C 5S 9D"), stock="AS 2S 6H 9H 10C", discard="QS",
                  turn=0)
     why = EN(reason(view, Move.parse("discard KS")))
-    assert why == "keep 7♥ 8♥: 6♥ 9♥ are still unseen"
+    assert why == "keep 7♥ 8♥: 6♥ 9♥ are still in play"
     assert "6♥ 9♥" in tr_for("ru")(reason(view, Move.parse("discard KS")))
 
 
@@ -61,8 +61,8 @@ def test_a_reviews_discard_line_weighs_the_card_the_player_shed() -> None:
     view = _view(hands=("7H 8H 2S 3S KS", "3C 5S 9D"), stock="AS 4S 6H 9H 10C 2D 5D",
                  discard="QS", turn=0)
     king, three = Move.parse("discard KS"), Move.parse("discard 3S")
-    assert EN(reason(view, king)) == "keep 7♥ 8♥: 6♥ 9♥ are still unseen"
-    assert EN(reason(view, king, instead=three)) == "keep 2♠ 3♠: A♠ 4♠ are still unseen"
+    assert EN(reason(view, king)) == "keep 7♥ 8♥: 6♥ 9♥ are still in play"
+    assert EN(reason(view, king, instead=three)) == "keep 2♠ 3♠: A♠ 4♠ are still in play"
     assert EN(reason(view, Move.parse("discard 8H"), instead=three)).startswith(
         "discard 8♥ rather than 3♠:")
     # Not a discard, or the same card: as a hint says it.

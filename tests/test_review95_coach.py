@@ -71,18 +71,18 @@ def test_separate_compulsory_melds_are_all_laid() -> None:
 
 
 def test_a_card_kept_for_a_table_meld_says_how_it_would_play() -> None:
-    """"Keep 8♣: 9♣ is still unseen", when 8♣ plays only through 10♣ J♣ Q♣ K♣ on the table:
+    """"Keep 8♣: 9♣ is still in play", when 8♣ plays only through 10♣ J♣ Q♣ K♣ on the table:
     9♣ would go on it first, then 8♣. The line read as if 8♣ 9♣ made a meld."""
     view = _view(hands=("8C 2H 5S 9D", "3C 7S 9H"),
                  table=("1: JC", "1: 10C > JC", "1: QC > JC", "1: KC > JC"),
                  stock="AS 4D 6H 9C", discard="2D 3D", turn=0)
     why = EN(reason(view, Move.parse("discard 2H")))
-    assert why == "keep 8♣: 9♣, still unseen, would go on 10♣ J♣ Q♣ K♣, and 8♣ after it", why
+    assert why == "keep 8♣: 9♣, still in play, would go on 10♣ J♣ Q♣ K♣, and 8♣ after it", why
     assert "10♣ J♣ Q♣ K♣" in tr_for("ru")(reason(view, Move.parse("discard 2H")))
     # K♦ waits for Q♦ both to marry it in hand and to follow it on J♦: the marriage is said.
     view = _view(hands=("KD 2H 5S 9C", "3C 7S 9H"), table=("1: JD",),
                  stock="AS 4D 6H 8C", discard="2D 3D", turn=0)
-    assert EN(reason(view, Move.parse("discard 2H"))) == "keep K♦: Q♦ is still unseen"
+    assert EN(reason(view, Move.parse("discard 2H"))) == "keep K♦: Q♦ is still in play"
 
 
 def _played(seed: int, moves: int) -> tuple[Session, PlayerView]:
@@ -127,3 +127,12 @@ def test_a_meld_that_gives_up_going_out_says_so() -> None:
     why = EN(reason(view, move))
     assert why.startswith("lay 5♦ on 2♦ 3♦ 4♦ rather than 5♠ 5♦: "), why
     assert why.endswith("though 5♠ 5♦ lets you go out this turn"), why
+
+
+def test_a_card_kept_for_a_table_meld_names_the_meld_it_would_follow() -> None:
+    """4♠ goes on 4♥ 4♦ 4♣ as well as on 5♠ 6♠ 7♠, but only the run then takes 3♠: a group of
+    four takes nothing more. The line named the group."""
+    view = _view(hands=("3S 2H 10C KD", "3D 7H 6H"), table=("1: 4H 4D 4C", "1: 5S 6S 7S"),
+                 stock="AS 4S 6D", discard="2D 3H", turn=0, rest="discard")
+    why = EN(reason(view, Move.parse("discard KD")))
+    assert why == "keep 3♠: 4♠, still in play, would go on 5♠ 6♠ 7♠, and 3♠ after it", why

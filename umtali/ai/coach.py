@@ -164,7 +164,8 @@ def review(
         model = player.memory.observe(view)
         if len(view.legal_moves) > 1:
             better, for_points = player.judge(view, model)
-            if better != played and not _same_turn(view, better, played):
+            if better != played and not _same_turn(view, better, played) and not _put_off(
+                    view, better, played, model):
                 rng = random.Random(f"{seed}:review:{decision_key(view)}")
                 measured = _measured(view, better, played, model, rng, budget)
                 if measured is not None:
@@ -265,3 +266,16 @@ def _same_turn(view: PlayerView, a: Move, b: Move) -> bool:
     return (
         a in lays and b in lays and policy._apart(lays) and not rules_of(view).optional_melding
     )
+
+
+def _put_off(view: PlayerView, better: Move, played: Move, model: OpponentModel) -> bool:
+    """Whether the meld ``played`` only put the meld ``better`` off: ``better`` may still be laid
+    after it in the same turn, where the next decision judges it (charged here too, one
+    mistake would count twice)."""
+    lays = (MoveKind.MELD, MoveKind.EXTEND)
+    if played.kind not in lays or better.kind not in lays:
+        return False
+    # The seat's moves depend only on what it sees: any world agreeing with the view lists them.
+    world = sample_world(view, random.Random(0), model, rules_of(view))
+    world.apply(played)
+    return world.turn == view.seat and not world.over and better in world.legal_moves()

@@ -74,8 +74,8 @@ class Memory:
             self.opponent_discards = ()
         elif self._pile is not None:
             new_turn = True
-            if view.reshuffled == self._reshuffled:
-                turn = read_turn(self._pile, view.discard_pile, self._stock, view.stock_size)
+            turn = self._read(self._pile, view)
+            if turn is not None:
                 for card in turn.taken:
                     if card is not None:
                         self.known_opponent |= 1 << card
@@ -90,6 +90,23 @@ class Memory:
         self.known_opponent &= hidden_cards(view)
         model = opponent_model(view, self.known_opponent, self._turn_start, self._phantoms)
         return model._replace(discards=self.opponent_discards)
+
+    def _read(self, pile: Pile, view: PlayerView) -> OpponentTurn | None:
+        """The opponent's turn since this seat's last one left ``pile``, or None if it cannot
+        be read."""
+        if view.reshuffled == self._reshuffled:
+            return read_turn(pile, view.discard_pile, self._stock, view.stock_size)
+        if not view.reshuffled or not pile:
+            return None
+        if self._stock == 0:
+            # Rebuilt as the opponent's turn began: all but the top card became the stock.
+            return read_turn(pile[-1:], view.discard_pile, len(pile) - 1, view.stock_size)
+        after = view.discard_pile
+        if self._stock == 1 and len(after) == 1:
+            # Rebuilt as this turn began: the opponent drew the last stock card, then shed the
+            # card now alone on the pile (or went out, leaving this seat's discard on top).
+            return OpponentTurn((), None if after[0] == pile[-1] else after[0])
+        return None
 
     def saw(self, view: PlayerView) -> None:
         """Take in a view of the hand this seat saw without acting on it: the deal, when the

@@ -14,7 +14,7 @@ from umtali.ai.heuristics import keep_values, outs, table_outs, usable_now
 from umtali.ai.outlook import Outlook, of_view
 from umtali.cards import format_cards, iter_cards, mask_of
 from umtali.i18n import Text
-from umtali.melds import Meld, PlayKind, classify, play_points
+from umtali.melds import Meld, PlayKind, classify, extended, play_points
 from umtali.moves import Move, MoveKind
 from umtali.search import after, can_meld_all, meld_options
 from umtali.view import PlayerView
@@ -58,7 +58,7 @@ def reason(
                            "hand than a card from the stock on average", card=_cards(1 << o.top))
         return Text.of("draw from the stock: the discard pile offers nothing better")
     if move.kind in (MoveKind.MELD, MoveKind.EXTEND):
-        return _meld_reason(o, move, legal)
+        return _meld_reason(o, move, legal, mask_of(view.must_meld))
     return _discard_reason(o, view, move, instead)
 
 
@@ -131,18 +131,18 @@ def _for_the_game(view: PlayerView, move: Move, other: Move, why: Text) -> Text:
                    why=why)
 
 
-def _meld_reason(o: Outlook, move: Move, legal: Sequence[Move]) -> Text:
+def _meld_reason(o: Outlook, move: Move, legal: Sequence[Move], must: int) -> Text:
     if move.kind is MoveKind.MELD and classify(move.cards) is PlayKind.PAIR:
         return Text.of("lay the pair to go out")
     memo: dict[tuple[int, tuple[Meld, ...]], tuple[int, int]] = {}
-    mine, left = _turn(o, move, memo)
+    mine, left = _turn(o, move, memo, must)
     if left <= 1:
         return Text.of("this meld lets you go out this turn")
     lays = [m for m in legal if m.kind in (MoveKind.MELD, MoveKind.EXTEND)]
     # Only a meld that takes a card of ``move`` is given up by laying it: any other goes down
     # in the same turn, after it (``hard``'s search may lay 4♣ 5♣ 6♣ 7♣ keeping 7♠ 7♦, where
     # 4♣ 5♣ 6♣ with 7♠ 7♦ 7♣ lay more). Each side's points are its whole turn's, at best.
-    rivals = [(*_turn(o, m, memo), m) for m in lays if m != move and m.cards & move.cards]
+    rivals = [(*_turn(o, m, memo, must), m) for m in lays if m != move and m.cards & move.cards]
     # Going out first: a pair that ends the turn lays few points, and gives more than points.
     out = [m for _, fewest, m in rivals if fewest <= 1]
     if out:
@@ -160,7 +160,7 @@ def _meld_reason(o: Outlook, move: Move, legal: Sequence[Move]) -> Text:
             "cannot see, the hand ends better for you on average, though a turn with {other} "
             "lays {count} points against {mine}",
             most, cards=_lay(move, o), other=_lay(rival, o), mine=mine)
-    if any(_turn(o, m, memo)[0] > mine for m in lays):
+    if any(_turn(o, m, memo, must)[0] > mine for m in lays):
         # A richer turn that gives up no card of ``move`` but lays it in another order.
         return Text.of("lay {cards}: played out over many guesses at the cards you cannot see, "
                        "the hand ends better for you on average", cards=_lay(move, o))
@@ -186,32 +186,39 @@ def _lay(move: Move, o: Outlook) -> Text | str:
 
 
 def _turn(o: Outlook, move: Move, memo: dict[tuple[int, tuple[Meld, ...]], tuple[int, int]],
-          ) -> tuple[int, int]:
+          must: int = 0) -> tuple[int, int]:
     """The most points a turn that lays ``move`` first can lay, and the fewest cards it can
-    leave in the hand (each at best, perhaps by different series of melds)."""
+    leave in the hand (each at best, perhaps by different series of melds). ``must``: the
+    cards taken by ``take 2``, which the turn must meld."""
     option = policy.option_of(move, o.melds)
-    points, left = _rest_of_turn(*after(o.hand, o.melds, option), o.optional, memo)
+    points, left = _rest_of_turn(*after(o.hand, o.melds, option), o.optional, memo, must)
     return play_points(option[0], option[1]) + points, left
 
 
 def _rest_of_turn(hand: int, melds: tuple[Meld, ...], optional: bool,
-                  memo: dict[tuple[int, tuple[Meld, ...]], tuple[int, int]],
+                  memo: dict[tuple[int, tuple[Meld, ...]], tuple[int, int]], must: int = 0,
                   ) -> tuple[int, int]:
     """``_turn`` from a hand and table: every series of melds searched (a hand holds a few
-    melds at most), the positions met again remembered."""
-    key = (hand, melds)
+    melds at most), the positions met again remembered. Of the melds, only those the engine
+    lists: while taken cards must still be melded, those that leave them meldable."""
+    key = (hand, melds)  # (what must still be melded is ``must & hand``)
     known = memo.get(key)
     if known is not None:
         return known
     most, fewest = 0, hand.bit_count()
+    need = must & hand
     for kind, cards, index in meld_options(hand, melds, optional):
+        if need and (hand & ~cards & need if kind is PlayKind.PAIR else
+                     not can_meld_all(*after(hand, melds, (kind, cards, index)), need,
+                                      optional)):
+            continue
         points = play_points(kind, cards)
         if kind is PlayKind.PAIR:
             # Nothing follows a pair but the last card's discard.
             further, left = 0, (hand & ~cards).bit_count()
         else:
             further, left = _rest_of_turn(*after(hand, melds, (kind, cards, index)), optional,
-                                          memo)
+                                          memo, must)
         most, fewest = max(most, points + further), min(fewest, left)
     memo[key] = most, fewest
     return most, fewest
@@ -256,19 +263,23 @@ def _discard_reason(o: Outlook, view: PlayerView, move: Move,
         kept = (1 << best) | (PARTNERS[best] & rest)
         need = waiting[best]
         if not outs(best, rest, {}) & live:
-            # It melds only through the table (no card still unseen melds it from the hand):
+            # It melds only through the table (no card still in play melds it from the hand):
             # an out goes on a table meld, and it after.
-            meld = max(o.melds, key=lambda m: ((m.accepts & need).bit_count(), m.cards))
-            need &= meld.accepts
-            return Text.plural("keep {kept}: {outs}, still unseen, would go on {meld}, and "
+            # Only a meld that, extended by the out, takes the card kept: a group of four
+            # takes a fifth of its rank from no one.
+            follow = [(mask_of(u for u in iter_cards(need & m.accepts)
+                               if extended(m, u).accepts >> best & 1), m) for m in o.melds]
+            need, meld = max(follow, key=lambda f: (f[0].bit_count(), f[1].cards))
+            return Text.plural("keep {kept}: {outs}, still in play, would go on {meld}, and "
                                "{kept} after it",
-                               "keep {kept}: {outs}, still unseen, would go on {meld}, and "
+                               "keep {kept}: {outs}, still in play, would go on {meld}, and "
                                "{kept} after either",
                                need.bit_count(), kept=_cards(1 << best), outs=_cards(need),
                                meld=_cards(meld.cards))
-        return Text.plural("keep {kept}: {outs} is still unseen",
-                           "keep {kept}: {outs} are still unseen",
+        return Text.plural("keep {kept}: {outs} is still in play",
+                           "keep {kept}: {outs} are still in play",
                            need.bit_count(), kept=_cards(kept), outs=_cards(need))
-    if not outs(card, o.hand, beyond) & live:
-        return Text.of("discard {card}: no card still unseen would meld it", card=name)
+    # In play: in the stock or the opponent's hand, a card the opponent is known to hold too.
+    if not outs(card, o.hand, beyond) & o.unseen:
+        return Text.of("discard {card}: no card still in play would meld it", card=name)
     return Text.of("discard {card}: it is the card least worth keeping", card=name)
