@@ -113,7 +113,8 @@ class ChallengeQueries:
     async def _check_challenge_limits(self, c: Tx, guild_id: int, challenger_id: int,
                                       opponent_id: int, now: float) -> None:
         rows = await c.fetchall(
-            "SELECT challenger_id, opponent_id, status, created_at, expires_at FROM challenges "
+            "SELECT challenger_id, opponent_id, status, created_at, expires_at, unseen "
+            "FROM challenges "
             "WHERE guild_id = ? AND challenger_id IN (?, ?) AND computer_level IS NULL AND "
             "(status = 'open' OR created_at > ?)",
             (guild_id, challenger_id, opponent_id, now - self.limits.challenge_cooldown))
@@ -125,7 +126,8 @@ class ChallengeQueries:
         mine = [r for r in rows if r["challenger_id"] == challenger_id]
         if sum(r in open_now for r in mine) >= self.limits.open_challenges:
             raise Refused("open")
-        last = max((r["created_at"] for r in mine), default=None)
+        # One Discord never showed (the command failed on its side) is no reason to wait.
+        last = max((r["created_at"] for r in mine if not r["unseen"]), default=None)
         if last is not None and now - last < self.limits.challenge_cooldown:
             raise Refused("cooldown", self.limits.challenge_cooldown - (now - last))
         await self._check_pair_history(c, guild_id, challenger_id, opponent_id, now)

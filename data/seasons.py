@@ -216,10 +216,13 @@ async def end_season(tx: Tx, guild_id: int, season: str, next_season: str | None
                      now: float) -> SeasonEnd | None:
     """End ``season`` and open ``next_season`` (none: the server turned seasons off) with its
     players' ratings carried over; None when it was ended already (by another tick, process
-    or session). Call with the server's season lock (``guild_key``) held."""
+    or session). Call with the server's season lock (``guild_key``) held. Its players are
+    counted again from its board (through ``season_played``): ``seasons.players``, added to as
+    each first plays, misses any an older process counted (migration 28's window)."""
     ended = await tx.execute(
-        "UPDATE seasons SET ended_at = ? WHERE guild_id = ? AND season = ? AND ended_at IS NULL",
-        (now, guild_id, season))
+        f"UPDATE seasons SET ended_at = ?, players = ({_COUNT}) "
+        "WHERE guild_id = ? AND season = ? AND ended_at IS NULL",
+        (now, guild_id, season, guild_id, season))
     if ended.rowcount != 1:
         return None
     if next_season is not None:

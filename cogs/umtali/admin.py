@@ -156,7 +156,9 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
         try:
             summary = settings_summary(new, tr, svc.prefs.guild_tr(new.guild_id).lang)
             # (seasons off too: the settings as they are, the channel kept for them included)
-            summary += " " + seasons_words(new, tr, interaction.guild)
+            in_play = None if new.seasons != "off" else await in_time(
+                interaction, store.seasons.in_play(new.guild_id, svc.clock()))
+            summary += " " + seasons_words(new, tr, interaction.guild, in_play)
             if "seasons" in changes:
                 running = await in_time(interaction, store.seasons.running(new.guild_id))
                 summary += cadence_note(running, new.seasons, tr,

@@ -21,6 +21,10 @@ UNPOSTED = 30.0
 #: Posted challenges whose message could not be saved, remembered by their process at most
 #: (each is forgotten at its expiry; one answered first, when it is the oldest past this).
 UNSAVED_KEPT = 1000
+#: Seconds a challenge's message found on show is taken to be there without looking again:
+#: a member at their limit asking again and again makes one request per open challenge a
+#: while, not one each time (as ``tables.SEEN_FOR`` for a live table).
+SEEN_FOR = 10.0
 
 
 async def note_posted(client: discord.Client, ch: Challenge, message_id: int) -> None:
@@ -91,7 +95,11 @@ async def drop_lost_of(client: discord.Client, guild_id: int, challenger: int) -
 
 
 async def _drop_if_lost(client: discord.Client, ch: Challenge, now: float) -> bool:
+    svc = service(client)
     message_id = message_of(client, ch)
+    seen = svc.challenges_seen.get(ch.id)
+    if message_id is not None and seen is not None and 0 <= now - seen < SEEN_FOR:
+        return False
     if message_id is None:
         # Posted a moment after it is saved: one still without a message a while later
         # never will have one.
@@ -100,15 +108,24 @@ async def _drop_if_lost(client: discord.Client, ch: Challenge, now: float) -> bo
         try:
             await client.get_partial_messageable(ch.channel_id, guild_id=ch.guild_id) \
                 .fetch_message(message_id)
+            _seen(svc.challenges_seen, ch.id, now)
             lost = False
         except discord.NotFound:
             lost = True
         except (discord.HTTPException, *PASSING):
             lost = False  # not allowed to look, or Discord failing: it stands
-    if lost and await service(client).store.close_challenge(ch.id, "cancelled"):
+    if lost and await svc.store.close_challenge(ch.id, "cancelled"):
         log.info("challenge %d: its message is gone; cancelled for a new one", ch.id)
         return True
     return False
+
+
+def _seen(seen: dict[int, float], challenge_id: int, now: float) -> None:
+    """Note ``challenge_id``'s message found on show at ``now``, forgetting the ones noted
+    longer ago than ``SEEN_FOR`` (so that the notes stay few)."""
+    for old in [k for k, at in seen.items() if not 0 <= now - at < SEEN_FOR]:
+        del seen[old]
+    seen[challenge_id] = now
 
 
 def message_of(client: discord.Client, ch: Challenge) -> int | None:

@@ -166,7 +166,9 @@ async def _board(interaction: discord.Interaction, guild_id: int, scope: str,
     else:
         board = await svc.store.records.leaderboard(_scope_id(guild_id, scope), page)
         if scope == "server":
-            seasons_on = (await svc.store.guild_settings(guild_id)).seasons != "off"
+            # (a season still in play after seasons were turned off is the default board)
+            seasons_on = (await svc.store.guild_settings(guild_id)).seasons != "off" or \
+                await svc.store.seasons.in_play(guild_id, svc.clock()) is not None
     tr = _words(interaction, guild_id, private)
     guild_name = interaction.guild.name if interaction.guild else tr("this server")
     return (board_embed(board, scope, guild_name, tr, seasons_on, ended),

@@ -48,19 +48,21 @@ def cadence_word(tr: Tr, cadence: str) -> str:
 
 
 def seasons_words(settings: GuildSettings, tr: Tr,
-                  guild: discord.Guild | None = None) -> str:
+                  guild: discord.Guild | None = None, in_play: str | None = None) -> str:
     """The server's seasons in a sentence, for the settings summary. With ``guild``: said
     as the summaries' channel is now, not as it was when chosen (closed to the bot or deleted
-    since, the next summary would be dropped there, unseen)."""
+    since, the next summary would be dropped there, unseen). ``in_play``: the season in play
+    (``Seasons.in_play``), which runs to its end, its summary posted, seasons off or not."""
     channel_id = settings.season_channel_id
-    if settings.seasons == "off":
+    if settings.seasons == "off" and in_play is None:
         if not channel_id:
             return tr("Seasons off.")
         # The channel chosen stays saved for when seasons are turned on: shown, as it is.
         kept = f"<#{channel_id}>"
         return tr("Seasons off; summaries' channel, should they be turned on: {channel}.",
                   channel=kept)
-    cadence = cadence_word(tr, settings.seasons)
+    cadence = tr("off after season {season}", season=in_play) \
+        if settings.seasons == "off" else cadence_word(tr, settings.seasons)
     if not channel_id:
         return tr("Seasons {cadence}; season summaries: {channel}.", cadence=cadence,
                   channel=tr("not posted (no channel set)"))
@@ -160,12 +162,13 @@ def is_all_time(asked: str, tr: Tr) -> bool:
 async def chosen_board(svc: MatchService, guild_id: int, asked: str | None,
                        tr: Tr) -> str | None:
     """The server board ``/umtali leaderboard`` shows: ``server`` (all time) or a season's
-    name; by default the current season when the server runs seasons. None: the server never
-    had the season asked for."""
+    name; by default the current season when the server runs seasons, or the one still in
+    play after they were turned off (it counts to its end). None: the server never had the
+    season asked for."""
     if asked is None:
         settings = await svc.store.guild_settings(guild_id)
         if settings.seasons == "off":
-            return "server"
+            return await svc.store.seasons.in_play(guild_id, svc.clock()) or "server"
         current = await svc.store.seasons.current(guild_id, settings.seasons, svc.clock())
         return current or "server"
     if is_all_time(asked, tr):
