@@ -91,5 +91,9 @@ async def test_a_challenges_refusal_names_such_a_member_by_id(
     clock.advance(60)
     again = await world.alice.slash(world.channel, "umtali challenge", opponent=world.bob)
     said = str(again.response.content if again.response else "")
-    assert again.ephemeral and "There is already an open challenge between you and " \
-        f"{_word(world.bob.user.id, 'en')}:" in said, said
+    assert again.ephemeral and \
+        f"You have already challenged {_word(world.bob.user.id, 'en')}:" in said, said
+    back = await world.bob.slash(world.channel, "umtali challenge", opponent=world.alice)
+    said = str(back.response.content if back.response else "")
+    assert back.ephemeral and "There is already an open challenge between you and " \
+        f"{_word(world.alice.user.id, 'en')}:" in said, said
