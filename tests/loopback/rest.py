@@ -62,6 +62,7 @@ class Rest:
             ("POST", f"/channels/{ch}/messages/{msg}/threads", posts.start_thread),
             ("GET", f"/channels/{ch}", self._get_channel),
             ("PATCH", f"/channels/{ch}", self._edit_channel),
+            ("DELETE", f"/channels/{ch}", self._delete_channel),
             ("POST", r"/interactions/(?P<id>[0-9]+)/(?P<token>[^/]+)/callback",
              answers.callback),
             ("POST", hook, answers.followup),
@@ -195,6 +196,9 @@ class Rest:
 
     async def _edit_channel(self, call: Call) -> web.Response:
         return await threads.edit_channel(self.server, call)
+
+    async def _delete_channel(self, call: Call) -> web.Response:
+        return await threads.delete_channel(self.server, call)
 
     async def _get_channel(self, call: Call) -> web.Response:
         found = self.server.channels.get(int(call.match["channel"]))

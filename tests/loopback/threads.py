@@ -102,3 +102,22 @@ async def edit_channel(server: LoopbackDiscord, call: Call) -> web.Response:
         return replies.error(400, ARCHIVED, "Thread is archived")
     await set_state(server, int(channel["id"]), **body)
     return replies.json(channel)
+
+
+async def delete_channel(server: LoopbackDiscord, call: Call) -> web.Response:
+    """``DELETE /channels/{id}``: a thread, which Discord lets only a member who may manage
+    threads delete (``server.bot_manages_threads``); gone, the bot is told by a THREAD_DELETE.
+    Any other channel: not this bot's to delete (not modelled)."""
+    channel = server.channels.get(int(call.match["channel"]))
+    if channel is None:
+        return replies.error(404, 10003, "Unknown Channel")
+    if _meta(channel) is None:
+        server.errors.append(f"DELETE /channels/{channel['id']}: not a thread, not modelled")
+        return replies.error(403, MISSING_PERMISSIONS, "Missing Permissions")
+    if not server.bot_manages_threads:
+        return replies.error(403, MISSING_PERMISSIONS, "Missing Permissions")
+    del server.channels[int(channel["id"])]
+    server.thread_changes.append((int(channel["id"]), {"deleted": True}))
+    await server.dispatch("THREAD_DELETE", {key: channel[key] for key in
+                                            ("id", "guild_id", "parent_id", "type")})
+    return replies.json(channel)
