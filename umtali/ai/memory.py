@@ -88,6 +88,10 @@ class Memory:
         self._pile = None
         self._reshuffled = view.reshuffled
         self.known_opponent &= hidden_cards(view)
+        if None in view.discard_pile:
+            # A card the opponent laid face down (going out): any card known in their hand
+            # may be it, and the hand is then empty.
+            self.known_opponent = 0
         model = opponent_model(view, self.known_opponent, self._turn_start, self._phantoms)
         return model._replace(discards=self.opponent_discards)
 
