@@ -3,9 +3,13 @@ showed before the rebuild still tells what the opponent took and shed."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from tests.helpers import mask, position
 from umtali import Move, RuleSet, Session
+from umtali.ai.guesses import Turn
 from umtali.ai.memory import Memory
+from umtali.ai.particles import ParticleMemory
 from umtali.cards import Card
 
 
@@ -61,3 +65,73 @@ def test_the_opponent_drawing_the_last_stock_card_is_read() -> None:
     assert model.known == 0
     assert model.discards == (int(Card.parse("3H")),)
     assert int(Card.parse("3H")) in model.phantoms
+
+
+class _Carried(ParticleMemory):
+    """The filter, recording the opponent's turns it carries its guesses through."""
+
+    def __init__(self) -> None:
+        super().__init__("fix131", count=16)
+        self.carried: list[Turn | None] = []
+
+    def _turn(self, *args: Any) -> Turn | None:
+        turn = super()._turn(*args)
+        self.carried.append(turn)
+        return turn
+
+
+def _filter_after_seat_0_discards(stock: str) -> tuple[Session, _Carried]:
+    # Compulsory melding: the filter's guesses are kept only then.
+    rules = RuleSet.english()
+    h = position(hands=("2C 5D 9S QH", "3H 6C 8D KS"), stock=stock, discard="AH", turn=0,
+                 rest="discard", rules=rules)
+    session = Session(rules, 0)
+    session.hand = h
+    memory = _Carried()
+    view = session.view(0)
+    memory.observe(view)
+    move = Move.parse("discard 9S")
+    memory.note(view, move)
+    session.apply(move)
+    return session, memory
+
+
+def test_the_filter_carries_its_guesses_through_a_take_from_the_rebuilt_pile() -> None:
+    session, memory = _filter_after_seat_0_discards("")
+    session.apply(Move.parse("take"))
+    session.apply(Move.parse("discard 3H"))
+    memory.observe(session.view(0))
+    turn, = memory.carried
+    assert turn is not None
+    assert (turn.taken, turn.shed, turn.stock_draw) == (mask("9S"), int(Card.parse("3H")), False)
+    assert all(hand >> int(Card.parse("9S")) & 1 for hand in memory.hands)
+
+
+def test_the_filter_carries_its_guesses_through_a_draw_from_the_rebuilt_stock() -> None:
+    session, memory = _filter_after_seat_0_discards("")
+    session.apply(Move.parse("draw"))
+    shed = Move.parse("discard 3H")
+    while shed not in session.hand.legal_moves():
+        session.apply(session.hand.legal_moves()[0])  # a meld the card drawn made compulsory
+    session.apply(shed)
+    memory.observe(session.view(0))
+    turn, = memory.carried
+    assert turn is not None and turn.stock_draw and not turn.taken
+    # 9S, left on the pile, is what they passed; the stock it was rebuilt into is the pool.
+    assert turn.passed == int(Card.parse("9S")) and turn.shed == int(Card.parse("3H"))
+    assert turn.pool & mask("AH") and not turn.pool & mask("9S 2C")
+
+
+def test_the_filter_carries_its_guesses_through_the_last_stock_card() -> None:
+    # Seat 1 draws the last card, 4S, and sheds 3H; the stock is rebuilt as seat 0's turn
+    # begins. When seat 1 shed, the stock was empty and the old pile (AH under 9S) in sight;
+    # 4S came from the one-card stock, not from that pile.
+    session, memory = _filter_after_seat_0_discards("4S")
+    session.apply(Move.parse("draw"))
+    session.apply(Move.parse("discard 3H"))
+    memory.observe(session.view(0))
+    turn, = memory.carried
+    assert turn is not None and turn.stock_draw and turn.stock_size == 0
+    assert turn.passed == int(Card.parse("9S")) and turn.shed == int(Card.parse("3H"))
+    assert turn.pool & mask("4S") and not turn.pool & mask("AH 9S")
+    assert turn.seen & mask("AH 9S") == mask("AH 9S")

@@ -48,6 +48,29 @@ def read_turn(before: Pile, after: Pile, stock_before: int, stock_after: int) ->
     return OpponentTurn()
 
 
+def read_since(
+    pile: Pile, stock: int, reshuffled: bool, view: PlayerView
+) -> tuple[OpponentTurn, bool] | None:
+    """The opponent's turn since this seat's last one left ``pile`` and ``stock`` (the stock
+    rebuilt by then or not: ``reshuffled``), and whether they drew from the stock; None if it
+    cannot be read."""
+    after = view.discard_pile
+    if view.reshuffled == reshuffled:
+        return read_turn(pile, after, stock, view.stock_size), view.stock_size == stock - 1
+    if not view.reshuffled or not pile:
+        return None
+    if stock == 0:
+        # Rebuilt as the opponent's turn began: all but the top card became the stock.
+        rebuilt = len(pile) - 1
+        turn = read_turn(pile[-1:], after, rebuilt, view.stock_size)
+        return turn, view.stock_size == rebuilt - 1
+    if stock == 1 and len(after) == 1:
+        # Rebuilt as this turn began: the opponent drew the last stock card, then shed the
+        # card now alone on the pile (or went out, leaving this seat's discard on top).
+        return OpponentTurn((), None if after[0] == pile[-1] else after[0]), True
+    return None
+
+
 class Memory:
     def __init__(self) -> None:
         self._hand: tuple[int, int] = (-1, -1)
@@ -88,25 +111,18 @@ class Memory:
         self._pile = None
         self._reshuffled = view.reshuffled
         self.known_opponent &= hidden_cards(view)
+        if None in view.discard_pile:
+            # A card the opponent laid face down (going out): any card known in their hand
+            # may be it, and the hand is then empty.
+            self.known_opponent = 0
         model = opponent_model(view, self.known_opponent, self._turn_start, self._phantoms)
         return model._replace(discards=self.opponent_discards)
 
     def _read(self, pile: Pile, view: PlayerView) -> OpponentTurn | None:
         """The opponent's turn since this seat's last one left ``pile``, or None if it cannot
         be read."""
-        if view.reshuffled == self._reshuffled:
-            return read_turn(pile, view.discard_pile, self._stock, view.stock_size)
-        if not view.reshuffled or not pile:
-            return None
-        if self._stock == 0:
-            # Rebuilt as the opponent's turn began: all but the top card became the stock.
-            return read_turn(pile[-1:], view.discard_pile, len(pile) - 1, view.stock_size)
-        after = view.discard_pile
-        if self._stock == 1 and len(after) == 1:
-            # Rebuilt as this turn began: the opponent drew the last stock card, then shed the
-            # card now alone on the pile (or went out, leaving this seat's discard on top).
-            return OpponentTurn((), None if after[0] == pile[-1] else after[0])
-        return None
+        read = read_since(pile, self._stock, self._reshuffled, view)
+        return None if read is None else read[0]
 
     def saw(self, view: PlayerView) -> None:
         """Take in a view of the hand this seat saw without acting on it: the deal, when the

@@ -36,7 +36,7 @@ from umtali.ai.determinize import (
     visible_pile_mask,
 )
 from umtali.ai.guesses import Turn, carry, fit, resample, shares
-from umtali.ai.memory import Memory, Pile, read_turn
+from umtali.ai.memory import Memory, Pile, read_since
 from umtali.ai.search import Dealer
 from umtali.cards import iter_cards, mask_of
 from umtali.hand import HandState
@@ -96,8 +96,8 @@ class ParticleMemory(Memory):
         )
         if fresh or not self.hands:
             self._start(view, model, rng)
-        elif pile is not None and self._noted_plays >= 0 and view.reshuffled == reshuffled:
-            self._turn(view, pile, stock, rng)
+        elif pile is not None and self._noted_plays >= 0:
+            self._turn(view, pile, stock, reshuffled, rng)
         self._fit(view, model, rng)
         if fresh:
             self._noted_plays = -1
@@ -112,13 +112,22 @@ class ParticleMemory(Memory):
         ]
         self.weights = [1.0] * self.count
 
-    def _turn(self, view: PlayerView, pile: Pile, stock: int, rng: random.Random) -> None:
-        """Carry every guess through the opponent's turn since this seat's last one."""
+    def _turn(
+        self, view: PlayerView, pile: Pile, stock: int, reshuffled: bool, rng: random.Random
+    ) -> Turn | None:
+        """Carry every guess through the opponent's turn since this seat's last one (the
+        pile, stock and rebuilt flag as that turn left them); the turn carried, or None."""
         opp = 1 - view.seat
-        turn = read_turn(pile, view.discard_pile, stock, view.stock_size)
-        readable = turn.taken or turn.discarded is not None or view.stock_size == stock - 1
-        if not readable:
-            return
+        read = read_since(pile, stock, reshuffled, view)
+        if read is None:
+            return None
+        turn, drew = read
+        if not (turn.taken or turn.discarded is not None or drew):
+            return None
+        # The stock rebuilt as this seat's turn began, after the opponent drew its last card:
+        # they shed with the old pile in sight and an empty stock, drawing none of that pile.
+        late_rebuild = view.reshuffled != reshuffled and stock == 1
+        old_pile = mask_of(c for c in pile if c is not None) if late_rebuild else 0
         taken = mask_of(c for c in turn.taken if c is not None)
         shed = -1 if turn.discarded is None else int(turn.discarded)
         shed_bit = 0 if shed < 0 else 1 << shed
@@ -131,22 +140,23 @@ class ParticleMemory(Memory):
         table = 0
         for m in after:
             table |= m.cards
-        stock_draw = not turn.taken and view.stock_size == stock - 1
+        stock_draw = not turn.taken and drew
         top = pile[-1] if pile else None
         passed = -1 if not stock_draw or top is None else int(top)
         hidden = hidden_cards(view)
-        pool = hidden | laid | shed_bit
+        pool = (hidden | laid | shed_bit) & ~old_pile
         n_pool = max(1, pool.bit_count() - view.opponent_hand_size)
         cost = 1.0 / n_pool if self.repair is None else self.repair
-        seen = table | (visible_pile_mask(view) & ~shed_bit)
+        seen = table | ((visible_pile_mask(view) | old_pile) & ~shed_bit)
         our_size = len(view.hand) - (view.phase != "draw")
         seen_turn = Turn(
             taken, shed, laid, _accepts(before), after, _accepts(after), seen, our_size,
-            view.stock_size, pool, stock_draw, passed,
+            0 if late_rebuild else view.stock_size, pool, stock_draw, passed,
         )
         carry(self.hands, self.weights, seen_turn, self.known_opponent, cost, self.sharpness,
               rng)
         resample(self.hands, self.weights, rng)
+        return seen_turn
 
     def _fit(self, view: PlayerView, model: OpponentModel, rng: random.Random) -> None:
         """Every guess made to fit this view: no card the seat sees, every card known to be
