@@ -9,14 +9,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
-from collections.abc import Callable, Iterator
-from typing import Any, cast
+from collections.abc import Iterator
+from typing import cast
 
 import pytest
 
 from cogs.umtali import coach as coach_module
 from cogs.umtali.coach import Coach, coach_of
-from cogs.umtali.coach_work import lessons
 from cogs.umtali.live import LiveMatch
 from tests.discord_helpers import World, flush, play
 from tests.test_discord_coach import _practice
@@ -133,44 +132,4 @@ async def test_a_closing_bot_leaves_no_review_running(
     assert not _running(old), "the review waiting runs on past the close"
     said = [r.getMessage() for r in caplog.records if r.name == "cogs.umtali.coach"]
     assert any("the bot stopped" in s for s in said), said
-    _quiet(caplog)
-
-
-
-@pytest.mark.xfail(strict=True, reason=(
-    "the service's thinking pool outlives a reload, which imports cogs.umtali.thinking anew: "
-    "its functions no longer pickle (PicklingError: not the same object as "
-    "cogs.umtali.thinking._worker_started), so nothing thinks in it after a reload"))
-async def test_a_reload_as_a_review_thinks_hands_it_to_the_new_coach(
-        world: World, monkeypatch: pytest.MonkeyPatch,
-        caplog: pytest.LogCaptureFixture) -> None:
-    """The extension reloads as the hand's review thinks (in the worker pool): the new coach
-    thinks of it again, and sends it."""
-    live = await _practice(world)
-    caplog.set_level(logging.INFO, logger="cogs")
-    old = coach_of(world.bot)
-    svc = world.bot.matches
-    assert svc is not None
-    thinking = svc.computers.thinking
-    real = thinking.run
-    reloads: list[asyncio.Task[None]] = []
-
-    async def run(work: Callable[..., Any], /, *args: Any, **options: Any) -> Any:
-        if work is lessons and not reloads:  # (the new coach's is its module's own)
-            reloads.append(asyncio.create_task(world.bot.reload_extension("cogs.umtali")))
-        return await real(work, *args, **options)
-
-    monkeypatch.setattr(thinking, "run", run)
-    while not live.session.hand_log:
-        await play(world, live, GreedyPlayer().choose(live.session.view(live.session.to_act)))
-        await flush(world)
-    await world.env.settle()
-    assert reloads, "the review did not think"
-    await reloads[0]
-    assert not _running(old), "the old coach runs on"
-    new = cast(Coach, sys.modules["cogs.umtali.coach"].coach_of(world.bot))
-    await new.idle()
-    await world.env.settle()
-    assert _reviews(world) == [_title(live)], "the review thinking was lost with the reload"
-    assert (old.sent, new.sent, live.reviewed) == (0, 1, 1)
     _quiet(caplog)
