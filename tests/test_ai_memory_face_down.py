@@ -16,10 +16,10 @@ from umtali.moves import MoveKind
 from umtali.players import Player, RandomPlayer
 
 
-def test_a_taken_card_laid_face_down_to_go_out_is_no_longer_known() -> None:
-    # Seat 1 takes 9S, melds its run and goes out laying 9S, its last card, face down.
+def _seat_1_takes_9s(hand_1: str, *moves: str) -> tuple[Session, Memory]:
+    """Seat 0 sheds 9S, its memory noting it; seat 1 takes it and plays ``moves``."""
     rules = RuleSet.english()
-    h = position(hands=("2C 5D 9S QH", "5H 6H 7H"), discard="AH", turn=0, rules=rules)
+    h = position(hands=("2C 5D 9S QH", hand_1), discard="AH", turn=0, rules=rules)
     session = Session(rules, 0)
     session.hand = h
     memory = Memory()
@@ -28,8 +28,14 @@ def test_a_taken_card_laid_face_down_to_go_out_is_no_longer_known() -> None:
     move = Move.parse("discard 9S")
     memory.note(view, move)
     session.apply(move)
-    for text in ("take", "meld 5H 6H 7H", "discard 9S down"):
+    for text in ("take", *moves):
         session.apply(Move.parse(text))
+    return session, memory
+
+
+def test_a_taken_card_laid_face_down_to_go_out_is_no_longer_known() -> None:
+    # Seat 1 takes 9S, melds its run and goes out laying 9S, its last card, face down.
+    session, memory = _seat_1_takes_9s("5H 6H 7H", "meld 5H 6H 7H", "discard 9S down")
     view = session.view(0)
     assert view.went_out == 1 and view.top_face_down and view.opponent_hand_size == 0
     model = memory.observe(view)
@@ -39,18 +45,7 @@ def test_a_taken_card_laid_face_down_to_go_out_is_no_longer_known() -> None:
 
 def test_a_taken_card_still_held_stays_known() -> None:
     # Seat 1 takes 9S and sheds another card face up: 9S is in its hand.
-    rules = RuleSet.english()
-    h = position(hands=("2C 5D 9S QH", "5H 6H 7H KD"), discard="AH", turn=0, rules=rules)
-    session = Session(rules, 0)
-    session.hand = h
-    memory = Memory()
-    view = session.view(0)
-    memory.observe(view)
-    move = Move.parse("discard 9S")
-    memory.note(view, move)
-    session.apply(move)
-    for text in ("take", "meld 5H 6H 7H", "discard KD"):
-        session.apply(Move.parse(text))
+    session, memory = _seat_1_takes_9s("5H 6H 7H KD", "meld 5H 6H 7H", "discard KD")
     assert memory.observe(session.view(0)).known == mask("9S")
 
 
