@@ -14,20 +14,21 @@ from umtali.cards import Card
 
 
 def _after_seat_0_discards(stock: str, rules: RuleSet | None = None,
-                           ) -> tuple[Session, Memory]:
-    # Every card not named lies in the pile: the stock holds ``stock`` alone.
+                           memory: Memory | None = None) -> tuple[Session, Memory]:
+    # Every card not named lies in the pile: the stock holds ``stock`` alone. ``memory``:
+    # seat 0's (a ``Memory`` unless given).
     rules = rules or RuleSet.english()
     h = position(hands=("2C 5D 9S QH", "3H 6C 8D KS"), stock=stock, discard="AH", turn=0,
                  rest="discard", rules=rules)
     session = Session(rules, 0)
     session.hand = h
-    memory = Memory()
+    seen = Memory() if memory is None else memory
     view = session.view(0)
-    memory.observe(view)
+    seen.observe(view)
     move = Move.parse("discard 9S")
-    memory.note(view, move)
+    seen.note(view, move)
     session.apply(move)
-    return session, memory
+    return session, seen
 
 
 def test_a_card_taken_on_the_turn_the_stock_is_rebuilt_is_remembered() -> None:
@@ -82,18 +83,8 @@ class _Carried(ParticleMemory):
 
 def _filter_after_seat_0_discards(stock: str) -> tuple[Session, _Carried]:
     # Compulsory melding: the filter's guesses are kept only then.
-    rules = RuleSet.english()
-    h = position(hands=("2C 5D 9S QH", "3H 6C 8D KS"), stock=stock, discard="AH", turn=0,
-                 rest="discard", rules=rules)
-    session = Session(rules, 0)
-    session.hand = h
     memory = _Carried()
-    view = session.view(0)
-    memory.observe(view)
-    move = Move.parse("discard 9S")
-    memory.note(view, move)
-    session.apply(move)
-    return session, memory
+    return _after_seat_0_discards(stock, memory=memory)[0], memory
 
 
 def test_the_filter_carries_its_guesses_through_a_take_from_the_rebuilt_pile() -> None:
