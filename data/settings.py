@@ -3,7 +3,6 @@ look, hand order and language (``data.store.Store`` has them all)."""
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -16,8 +15,11 @@ GUILD_COLUMNS = frozenset({"variant", "optional_melding", "turn_timer", "threads
                            "language", "time_control", "seasons", "season_channel_id"})
 
 
-#: The ``meta`` key that changes with every change of any server's settings: other processes,
-#: which keep some of them in memory, read them again when it does (``Preferences.catch_up``).
+#: The ``meta`` key that changes with every change of any server's settings. Since migration
+#: 30 it is ``c`` and the change's count (``guild_settings.changed``, counted as a member's
+#: ``changed`` below, ``SETTINGS_KEY`` on PostgreSQL), and a process reads again only the
+#: servers changed past the count it last read; any other stamp is an older process's change
+#: (the ~10 s it may run past a migration), and every server is read again.
 SETTINGS_STAMP = "guild_settings_stamp"
 
 #: A member's choices changed: their row's ``changed`` (migration 14) becomes one past the
@@ -28,6 +30,8 @@ SETTINGS_STAMP = "guild_settings_stamp"
 #: before it.
 PREFS_KEY = -(2**63)
 _NEXT_CHANGE = "(SELECT COALESCE(MAX(changed), 0) + 1 FROM member_prefs)"
+#: The same for servers' settings: next above the members' key, below any server's.
+SETTINGS_KEY = PREFS_KEY + 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +42,8 @@ class Stamps:
     settings: str | None = None
     #: The last change to a member's choices (0: none since migration 14).
     prefs: int = 0
+    #: The last change to a server's settings (0: none since migration 30).
+    guilds: int = 0
 
 
 def _guild(guild_id: int, row: Row | None) -> GuildSettings:
@@ -49,9 +55,14 @@ def _guild(guild_id: int, row: Row | None) -> GuildSettings:
                          row["season_channel_id"])
 
 
-async def _stamp(c: Tx) -> None:
+async def _stamp(c: Tx, change: int) -> None:
     await c.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE "
-                    "SET value = excluded.value", (SETTINGS_STAMP, secrets.token_hex(8)))
+                    "SET value = excluded.value", (SETTINGS_STAMP, counted(change)))
+
+
+def counted(change: int) -> str:
+    """The stamp of the change counted ``change`` (``SETTINGS_STAMP``)."""
+    return f"c{change}"
 
 
 def _prefs(row: Row) -> MemberPrefs:
@@ -84,13 +95,20 @@ class SettingsQueries:
                 # A change of cadence and a season's end take turns (``data.seasons``): the
                 # season ended meanwhile opens its next by the cadence it finds, and the
                 # season in play read after this change is the one it leaves running.
+                # Taken before ``SETTINGS_KEY`` (always in this order), so that a season's end
+                # holds up this server's change only, not every server's.
                 await c.serialise([guild_key(guild_id)])
             if names:
+                await c.serialise([SETTINGS_KEY])
+                row = await c.fetchone(
+                    "SELECT COALESCE(MAX(changed), 0) + 1 AS next FROM guild_settings")
+                change = int(row["next"]) if row is not None else 1
                 await c.execute(
-                    f"INSERT INTO guild_settings (guild_id, {', '.join(names)}) "
-                    f"VALUES (?{', ?' * len(names)}) ON CONFLICT (guild_id) DO UPDATE SET "
-                    + ", ".join(f"{n} = excluded.{n}" for n in names), (guild_id, *values))
-                await _stamp(c)
+                    f"INSERT INTO guild_settings (guild_id, {', '.join(names)}, changed) "
+                    f"VALUES (?{', ?' * len(names)}, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+                    + ", ".join(f"{n} = excluded.{n}" for n in (*names, "changed")),
+                    (guild_id, *values, change))
+                await _stamp(c, change)
             return _guild(guild_id, await c.fetchone(
                 "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,)))
 
@@ -117,16 +135,25 @@ class SettingsQueries:
         key, and the end of an index), as every process asks every few seconds."""
         row = await self.db.fetchone(
             "SELECT (SELECT value FROM meta WHERE key = ?) AS settings, "
-            "(SELECT MAX(changed) FROM member_prefs) AS prefs", (SETTINGS_STAMP,))
+            "(SELECT MAX(changed) FROM member_prefs) AS prefs, "
+            "(SELECT MAX(changed) FROM guild_settings) AS guilds", (SETTINGS_STAMP,))
         if row is None:
             return Stamps()
         settings = row["settings"]
-        return Stamps(None if settings is None else str(settings), int(row["prefs"] or 0))
+        return Stamps(None if settings is None else str(settings), int(row["prefs"] or 0),
+                      int(row["guilds"] or 0))
 
-    async def guild_looks(self) -> dict[int, tuple[str, bool]]:
-        """Each server that ever changed its settings: its language ('': the server's own
-        preferred locale) and whether its matches show pictures."""
-        rows = await self.db.fetchall("SELECT guild_id, language, pictures FROM guild_settings")
+    async def guild_looks(self, since: int | None = None) -> dict[int, tuple[str, bool]]:
+        """Each server that ever changed its settings (``since``: only those changed past that
+        count, a ``Stamps.guilds``): its language ('': the server's own preferred locale) and
+        whether its matches show pictures."""
+        if since is None:
+            rows = await self.db.fetchall(
+                "SELECT guild_id, language, pictures FROM guild_settings")
+        else:
+            rows = await self.db.fetchall(
+                "SELECT guild_id, language, pictures FROM guild_settings WHERE changed > ?",
+                (since,))
         return {row["guild_id"]: (row["language"], bool(row["pictures"])) for row in rows}
 
     # -- what Discord showed of servers (migration 21) -------------------------------------

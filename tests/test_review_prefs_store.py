@@ -102,8 +102,8 @@ async def test_a_settings_read_older_than_an_admins_save_here_does_not_undo_it(
     await two.change_guild_settings(5, {"language": "en"})
     read = one.guild_looks
 
-    async def saved_here_meanwhile() -> Any:
-        rows = await read()
+    async def saved_here_meanwhile(*args: Any) -> Any:
+        rows = await read(*args)
         await one.change_guild_settings(5, {"language": "ru", "pictures": False})
         mine.set_guild_language(5, "ru")  # as the admins' command does, once saved
         mine.set_guild_pictures(5, False)

@@ -9,8 +9,8 @@ process that hears from the server, and as last seen there (saved: ``note_guild_
 any other, which a player's click in a DM may bring the match to (``learn_language``).
 
 With several processes on one database, a choice saved through one reaches the others at their
-next lease renewal (``catch_up``, every few seconds): the servers' settings when their stamp
-moved, and the rows of only the members whose choices changed since. What then looks different
+next lease renewal (``catch_up``, every few seconds): the rows of only the servers and the
+members whose choices changed since. What then looks different
 is drawn again after the renewal, out of its lock (``take_changed``, ``tell``).
 """
 
@@ -20,7 +20,7 @@ import dataclasses
 from collections.abc import Awaitable, Callable
 
 from data.models import MemberPrefs
-from data.settings import Stamps
+from data.settings import Stamps, counted
 from data.store import Store
 from umtali.i18n import ENGLISH, Tr, language_of, tr_for
 
@@ -93,7 +93,10 @@ class Preferences:
         try:
             now = await self.store.stamps()
             if now.settings != self._stamps.settings:
-                looks = await self.store.guild_looks()
+                # Only the servers changed since the last read, unless the stamp is not the
+                # last change's count (an older process's change, past a migration): all.
+                looks = await self.store.guild_looks(
+                    self._stamps.guilds if now.settings == counted(now.guilds) else None)
                 for guild_id, (language, _pictures) in looks.items():
                     if not language and guild_id in self._guild_languages \
                             and not self._guild_locale(guild_id):
@@ -111,7 +114,8 @@ class Preferences:
                             self._untold_guilds.append(guild_id)
                 # As for the members below: a server passed over is read again next time.
                 if not self._guilds_saved_meanwhile:
-                    self._stamps = dataclasses.replace(self._stamps, settings=now.settings)
+                    self._stamps = dataclasses.replace(self._stamps, settings=now.settings,
+                                                       guilds=now.guilds)
             if now.prefs != self._stamps.prefs:
                 changed = await self.store.prefs_changed_since(self._stamps.prefs)
                 for prefs in changed:
