@@ -68,6 +68,13 @@ class Claims:
     def tracked(self, match_id: int) -> bool:
         return match_id in self._failing or match_id in self.unsettled
 
+    def forget(self, match_id: int) -> None:
+        """The match ended (an admin's ``end-match``): neither brought in again, nor its
+        failures counted, nor its lease renewed."""
+        self.unsettled.pop(match_id, None)
+        self._failing.pop(match_id, None)
+        self.svc.clock_state.resumed.pop(match_id, None)
+
     async def claim(self, *, start: bool = False) -> list[LiveMatch]:
         """Take the matches nobody holds any more (at start, this process's own too), and
         bring them into play here; those brought in."""
