@@ -20,6 +20,7 @@ from cogs.umtali.admin import UmtaliAdminCog
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.service import MatchService
 from cogs.umtali.stray_panels import moves_of
+from cogs.umtali.stuck import STUCK_AFTER
 from cogs.umtali.translator import UmtaliTranslator
 from tests.discord_helpers import (
     World,
@@ -193,3 +194,33 @@ async def test_in_russian(world: World, db_path: Path, locales: dict[int, str]) 
     assert "без результата" in said, said
     assert not _db(db_path, "SELECT 1 FROM active_players")
     assert live.over
+
+
+async def test_a_match_that_never_comes_in_is_said_once_at_error(
+        world: World, db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A bring-in failing at every check for a reason other than the database (a bug, a row
+    no code reads) is a warning at first, then, once it has failed ``STUCK_AFTER`` times in a
+    row, one ERROR naming the way out; the admin's command ends it."""
+    boss = _manager(world)
+    live = await start_match(world)
+    main = main_of(world)
+    await kill(main)
+    _db(db_path, "UPDATE matches SET state = '{\"broken' WHERE id = ?", live.id)
+
+    def stuck() -> list[logging.LogRecord]:
+        return [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+    async with process(world, db_path, main.owners.name) as again:
+        for _ in range(STUCK_AFTER + 5):
+            world.clock.advance(1)
+            await again.check_timers()
+        [told] = stuck()
+        told.expected = True  # (the conftest's mark)
+        assert f"match {live.id}" in told.getMessage()
+        assert "/umtali-admin end-match" in told.getMessage()
+        with via(world, again):
+            assert "no result" in await _end(world, boss, world.alice)
+        for _ in range(3):
+            world.clock.advance(1)
+            await again.check_timers()
+        assert len(stuck()) == 1 and not again.tracked(live.id)
