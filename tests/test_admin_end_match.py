@@ -132,6 +132,27 @@ async def test_a_failed_save_changes_nothing(world: World, db_path: Path,
     assert "no result" in await _end(world, boss, world.alice)
 
 
+async def test_a_save_of_unknown_outcome_is_said_so(world: World, db_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The save fails and so does the read that would tell whether it went through: the admin
+    is told that, not that nothing changed; the command run again tells."""
+    boss = _manager(world)
+    live = await start_match(world)
+    svc = main_of(world)
+
+    async def locked(*args: Any, **kwargs: Any) -> Any:
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(svc.store, "abandon_match", locked)
+    monkeypatch.setattr(svc.owners.leases, "ended_as", locked)
+    said = await _end(world, boss, world.alice)
+    assert "could not be read" in said and "again" in said, said
+    assert not live.over
+    monkeypatch.undo()
+    assert "no result" in await _end(world, boss, world.alice)
+    assert live.over
+
+
 async def test_a_resignation_saved_first_wins_the_race(
         world: World, db_path: Path, other: MatchService,
         monkeypatch: pytest.MonkeyPatch) -> None:

@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.umtali.access import service, tr_of
-from cogs.umtali.admin_end import end_match, tell_ended
+from cogs.umtali.admin_end import database_failed, end_match, tell_ended
 from cogs.umtali.display import redraw_guild, watch_guild_looks, watch_member_looks
 from cogs.umtali.hand_panels import refresh_pane
 from cogs.umtali.in_time import answer, in_time
@@ -44,7 +44,7 @@ from cogs.umtali.seasons import (
     summary_refusal,
 )
 from cogs.umtali.time_control import PRESETS
-from data.failing import failing_for_now
+from cogs.umtali.unheard import InDoubt
 from data.models import GuildSettings
 from data.seasons import CADENCES
 from umtali.i18n import Tr
@@ -196,12 +196,17 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
         try:
             ended = await in_time(interaction, end_match(svc, interaction.guild.id, member.id))
         except Exception as e:
-            # Nothing saved, nothing changed in memory: said plainly, to be tried again.
-            log.log(logging.WARNING if failing_for_now(e) else logging.ERROR,
+            # Memory as the database has it: said plainly, to be tried again (which also tells
+            # whether a save of unknown outcome went through: the member has no match then).
+            passing = database_failed(e)
+            log.log(logging.WARNING if passing else logging.ERROR,
                     "an admin's end of %s's match failed (%s: %s)", member.id,
-                    e.__class__.__name__, e, exc_info=not failing_for_now(e))
-            await answer(interaction, tr("The match could not be ended (the database failed): "
-                                         "nothing changed. Try again in a moment."))
+                    e.__class__.__name__, e, exc_info=not passing)
+            await answer(interaction, tr(
+                "The database failed, and whether the match ended could not be read: use "
+                "this command again in a moment to see.") if isinstance(e, InDoubt) else tr(
+                "The match could not be ended (the database failed): nothing changed. Try "
+                "again in a moment."))
             return
         if ended is None:
             await answer(interaction, tr("{name} has no match in play on this server: nothing "

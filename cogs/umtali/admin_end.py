@@ -20,6 +20,7 @@ import discord
 
 from cogs.umtali.failures import PASSING
 from cogs.umtali.mentions import NO_MENTIONS
+from cogs.umtali.unheard import InDoubt, settled
 from data.failing import failing_for_now
 from umtali.i18n import N_
 
@@ -51,7 +52,8 @@ class Ended:
 async def end_match(svc: MatchService, guild_id: int, user_id: int) -> Ended | str | None:
     """End the member's match on the server with no result: what was ended; None if they have
     none in play; "over" if it ended meanwhile (whoever saved first). A failed save raises,
-    nothing changed (memory as the database has it)."""
+    nothing changed (memory as the database has it); ``InDoubt`` if whether it went through
+    could not be read back."""
     match_id = await svc.store.active_match_of(guild_id, user_id)
     if match_id is None:
         return None
@@ -78,8 +80,11 @@ async def _end_unread(svc: MatchService, match_id: int) -> Ended | str:
         return "over"
     # This process holds it from now on, as an abandon's does: another that held a copy (or
     # kept it claimed, unsettled) lets it go at its next renewal.
-    if await svc.store.abandon_match(match_id, "abandoned", svc.clock(), owner=svc.owners.name,
-                                     lease_until=svc.owners.until()) is None:
+    # An answer lost after the COMMIT is settled by reading the match back (``unheard``).
+    if await settled(f"match {match_id}: ended by an admin", svc.store.abandon_match(
+            match_id, "abandoned", svc.clock(), owner=svc.owners.name,
+            lease_until=svc.owners.until()),
+            lambda: svc.owners.leases.ended_as(match_id, "abandoned")) is None:
         return "over"
     held = svc.matches.get(match_id)
     if held is not None:
@@ -95,6 +100,12 @@ async def _end_unread(svc: MatchService, match_id: int) -> Ended | str:
                                                       strict=True)))
     return Ended(match_id, row.guild_id, row.channel_id, row.channel_lost, True, row.player_ids,
                  panels)
+
+
+def database_failed(e: BaseException) -> bool:
+    """Whether ``e`` is the database failing for now (its outcome unknown too), not a bug."""
+    return failing_for_now(e) or (isinstance(e, InDoubt) and e.__cause__ is not None
+                                  and failing_for_now(e.__cause__))
 
 
 async def tell_ended(svc: MatchService, ended: Ended) -> None:

@@ -15,7 +15,7 @@ import logging
 
 from data.failing import failing_for_now
 
-log = logging.getLogger("cogs.umtali.claims")
+log = logging.getLogger(__name__)
 
 #: Failures in a row (the database's aside) before the ERROR: half a minute of checks.
 STUCK_AFTER = 30
