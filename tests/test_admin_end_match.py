@@ -31,6 +31,7 @@ from tests.discord_helpers import (
     thread_of,
 )
 from tests.processes.helpers import kill, main_of, process, via
+from tests.test_faults_channel import _lose_thread
 
 ENDED = "An admin ended this match: no result"
 
@@ -245,3 +246,14 @@ async def test_a_match_that_never_comes_in_is_said_once_at_error(
             world.clock.advance(1)
             await again.check_timers()
         assert len(stuck()) == 1 and not again.tracked(live.id)
+
+
+async def test_a_channel_gone_is_no_error(world: World, db_path: Path,
+                                          caplog: pytest.LogCaptureFixture) -> None:
+    boss = _manager(world)
+    live = await start_match(world)
+    _lose_thread(world, live)
+    assert "no result" in await _end(world, boss, world.alice)
+    assert _db(db_path, "SELECT status, how FROM matches") == [("finished", "abandoned")]
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not main_of(world).tracked(live.id)
