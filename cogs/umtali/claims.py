@@ -20,6 +20,7 @@ from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.question import Question, stands
 from cogs.umtali.refused_here import read
+from cogs.umtali.stuck import Stuck
 from cogs.umtali.unheard import InDoubt
 from data.leases import Claimed
 from data.models import Stood
@@ -60,13 +61,24 @@ class Claims:
         self._leased_at = 0.0
         #: One of those brought in at a time (the tick's, an action's: resumed once).
         self._bringing = asyncio.Lock()
+        #: Those failing at every check: said once at ERROR.
+        self.stuck = Stuck()
 
     @property
     def svc(self) -> MatchService:
         return self.owners.svc
 
     def tracked(self, match_id: int) -> bool:
-        return match_id in self._failing or match_id in self.unsettled
+        return (match_id in self._failing or match_id in self.unsettled
+                or self.stuck.tracked(match_id))
+
+    def forget(self, match_id: int) -> None:
+        """The match ended (an admin's ``end-match``): neither brought in again, nor its
+        failures counted, nor its lease renewed."""
+        self.unsettled.pop(match_id, None)
+        self._failing.pop(match_id, None)
+        self.stuck.forget(match_id)
+        self.svc.clock_state.resumed.pop(match_id, None)
 
     async def claim(self, *, start: bool = False) -> list[LiveMatch]:
         """Take the matches nobody holds any more (at start, this process's own too), and
@@ -101,6 +113,8 @@ class Claims:
         for match_id, (_, warned) in list(self._failing.items()):
             if match_id not in claimed and now - warned >= WARN_AGAIN:
                 del self._failing[match_id]
+                if match_id not in self.unsettled:  # (one failing there still is stuck)
+                    self.stuck.forget(match_id)
 
     async def _bring_in(self, claimed: list[Claimed], now: float, start: bool,
                         earlier: list[LiveMatch],
@@ -184,6 +198,7 @@ class Claims:
         stopped, time_owed = down
         gone = await resume_after_downtime(self.svc, [live], {c.match_id: stopped}, time_owed)
         self._failing.pop(c.match_id, None)
+        self.stuck.forget(c.match_id)
         if (held := self.svc.matches.get(c.match_id)) is not None and held is not before:
             # Taken by an action here meanwhile (its save after the row was read: this copy's
             # resume found the match moved on): that copy is newer, owed the downtime as it
@@ -300,7 +315,9 @@ class Claims:
     def _could_not_take(self, match_id: int, e: Exception, now: float,
                         then: str = "let go, to be claimed again") -> None:
         """Warned (``then``: what becomes of the match) at the first failure, then at most
-        every ``WARN_AGAIN`` seconds with the count of failures since; between, at DEBUG."""
+        every ``WARN_AGAIN`` seconds with the count of failures since; between, at DEBUG.
+        Failing for ever, said once at ERROR (``Stuck``)."""
+        self.stuck.failed(match_id, e)
         failed, warned = self._failing.get(match_id, (0, -WARN_AGAIN))
         if now - warned < WARN_AGAIN:
             self._failing[match_id] = (failed + 1, warned)

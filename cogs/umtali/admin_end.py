@@ -1,0 +1,133 @@
+"""An admin ends a member's match with no result (``/umtali-admin end-match``): a match nobody
+can finish (a player who never comes back to a match with no clock), or one no code can read
+(a bug, a bad migration, a hand-edited row) whose players every command would otherwise keep
+in it for ever.
+
+Ended as an abandoned match is (no winner, no rating, its seed revealed once dealt: ``Endings
+.abandon``) when its copy can be read; else by its id alone (``Store.abandon_match``, which
+reads no state), with nothing revealed. Either way the save is guarded on the match being in
+play: a move or a resignation saved first wins, and the admin is told it was over already.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import discord
+
+from cogs.umtali.failures import PASSING
+from cogs.umtali.mentions import NO_MENTIONS
+from cogs.umtali.unheard import InDoubt, settled
+from data.failing import failing_for_now
+from umtali.i18n import N_
+
+if TYPE_CHECKING:
+    from cogs.umtali.service import MatchService
+
+log = logging.getLogger(__name__)
+
+#: Posted in the match's channel, and on the DM panels of a match that could not be read.
+ENDED = N_("An admin ended this match: no result.")
+
+
+@dataclass(frozen=True, slots=True)
+class Ended:
+    """A match the admin ended, as needed to tell its players."""
+
+    match_id: int
+    guild_id: int
+    channel_id: int
+    channel_lost: bool
+    #: Its state could not be read: ended by its id, its DM panels left to edit here (a match
+    #: read has them redrawn by its delivery, as any ending's).
+    unread: bool
+    player_ids: tuple[int, int]
+    #: By seat: the DM channel and panel message to edit (None: none, or the computer's seat).
+    panels: tuple[tuple[int, int] | None, ...] = ()
+
+
+async def end_match(svc: MatchService, guild_id: int, user_id: int) -> Ended | str | None:
+    """End the member's match on the server with no result: what was ended; None if they have
+    none in play; "over" if it ended meanwhile (whoever saved first). A failed save raises,
+    nothing changed (memory as the database has it); ``InDoubt`` if whether it went through
+    could not be read back."""
+    match_id = await svc.store.active_match_of(guild_id, user_id)
+    if match_id is None:
+        return None
+    try:
+        live = await svc.lookup(match_id)
+    except Exception as e:
+        if failing_for_now(e):
+            raise  # the database: nothing would be saved by its id either
+        # Read through the engine, it fails (for good, or at every bring-in): ended by its id.
+        log.warning("match %d could not be read (%s: %s); an admin ends it by its id",
+                    match_id, e.__class__.__name__, e)
+        return await _end_unread(svc, match_id)
+    if live is None or not await svc.abandon(live):
+        return "over"
+    svc.owners.claims.forget(match_id)
+    log.info("match %d ended with no result by an admin", match_id)
+    return Ended(match_id, live.guild_id, live.channel_id, live.channel_lost, False,
+                 live.player_ids)
+
+
+async def _end_unread(svc: MatchService, match_id: int) -> Ended | str:
+    row = await svc.store.match(match_id)  # its columns alone: no state is read
+    if row is None or row.status != "active":
+        return "over"
+    # This process holds it from now on, as an abandon's does: another that held a copy (or
+    # kept it claimed, unsettled) lets it go at its next renewal.
+    # An answer lost after the COMMIT is settled by reading the match back (``unheard``).
+    if await settled(f"match {match_id}: ended by an admin", svc.store.abandon_match(
+            match_id, "abandoned", svc.clock(), owner=svc.owners.name,
+            lease_until=svc.owners.until()),
+            lambda: svc.owners.leases.ended_as(match_id, "abandoned")) is None:
+        return "over"
+    held = svc.matches.get(match_id)
+    if held is not None:
+        # (brought in meanwhile, after the failed read): over, and freed with its timers
+        held.abandoned, held.ended, held.deadline = True, "abandoned", None
+        svc.forget(held)
+    svc.owners.claims.forget(match_id)
+    log.info("match %d (unreadable) ended with no result by an admin", match_id)
+    panels = tuple(
+        None if row.computer_seat == seat or channel is None or message is None
+        else (channel, message)
+        for seat, (channel, message) in enumerate(zip(row.dm_channel_ids, row.dm_message_ids,
+                                                      strict=True)))
+    return Ended(match_id, row.guild_id, row.channel_id, row.channel_lost, True, row.player_ids,
+                 panels)
+
+
+def database_failed(e: BaseException) -> bool:
+    """Whether ``e`` is the database failing for now (its outcome unknown too), not a bug."""
+    return failing_for_now(e) or (isinstance(e, InDoubt) and e.__cause__ is not None
+                                  and failing_for_now(e.__cause__))
+
+
+async def tell_ended(svc: MatchService, ended: Ended) -> None:
+    """The channel told the match ended, and (read or not) the players' DM panels: best
+    effort, each failure said at INFO (a channel gone, DMs closed: nothing to mend)."""
+    client = svc.client
+    if not ended.channel_lost:
+        line = svc.prefs.guild_tr(ended.guild_id)(ENDED)
+        await _quietly(ended.match_id, "the channel's notice", client.get_partial_messageable(
+            ended.channel_id).send(line, allowed_mentions=NO_MENTIONS))
+    for seat, panel in enumerate(ended.panels):
+        if panel is None:
+            continue
+        channel, message = panel
+        text = svc.prefs.member_tr(ended.player_ids[seat])(ENDED)
+        await _quietly(ended.match_id, f"seat {seat}'s DM panel",
+                       client.get_partial_messageable(channel).get_partial_message(
+                           message).edit(content=text, view=None))
+
+
+async def _quietly(match_id: int, what: str, sending: Awaitable[object]) -> None:
+    try:
+        await sending
+    except (discord.HTTPException, *PASSING) as e:
+        log.info("match %d: %s of the admin's ending was not sent (%s)", match_id, what, e)
