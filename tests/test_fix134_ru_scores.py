@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+import discord
+
 from cogs.umtali.arrange import HandOrder
 from cogs.umtali.final_card import final_embed
 from cogs.umtali.records import session_text
@@ -24,8 +26,8 @@ RU = tr_for("ru")
 DASHED = re.compile(r"\d\s?[–-]\s?\d")
 
 
-def _embed_text(embed: object) -> str:
-    data = embed.to_dict()  # type: ignore[attr-defined]
+def _embed_text(embed: discord.Embed) -> str:
+    data = embed.to_dict()
     parts = [data.get("title", ""), data.get("description", "")]
     parts += [f"{f['name']}\n{f['value']}" for f in data.get("fields", [])]
     return "\n".join(parts)
