@@ -32,6 +32,9 @@ USER = re.compile(r"<@!?([0-9]+)>")
 #: keeps "@\u200beveryone" from being a mention; so are the isolates around a right-to-left
 #: name, which none of these is: tests/test_names_bidi.py).
 HIDDEN = re.compile("[\u200c-\u200f\u202a-\u202e\u2066-\u2069\ufeff\x00-\x09\x0b-\x1f]")
+#: The marks a name opens with (an accent, the keycap's): they would sit on the text before
+#: the name, and none of the bot's own texts has them.
+LEADING = re.compile("[\u0301\u20e3]")
 MARKDOWN = ("**bold**", "||spoiler||", "`tick`")
 
 
@@ -82,7 +85,7 @@ async def two_sessions(server: LoopbackDiscord, db: Path) -> dict[str, int]:
     who = {
         "everyone": server.add_member("@everyone **bold**"),
         "role": server.add_member(f"<@&{server.guild_id}> ||spoiler||"),
-        "user": server.add_member(f"<@{carol}> `tick` a\u200bb\ufeff"),
+        "user": server.add_member(f"\u0301\u20e3<@{carol}> `tick` a\u200bb\ufeff"),
         "rtl": server.add_member("\u202e@here\u2066 " + "W" * 40),
         "carol": carol,
     }
@@ -142,6 +145,7 @@ async def test_hostile_names_never_ping_anyone(monkeypatch: pytest.MonkeyPatch,
             assert not MASS.search(body.get("content") or ""), (call.path, body["content"])
             for where, text in texts(body):
                 assert not HIDDEN.search(text), (call.path, where, text)
+                assert not LEADING.search(text), (call.path, where, ascii(text))
         # Each challenge pings the challenged member, and only them.
         challenges = [b for c, b in bodies if c.path.endswith("/callback")
                       and "challenges" in str(b.get("embeds")) and b.get("content")]
@@ -175,3 +179,4 @@ async def test_hostile_names_show_nowhere_raw(monkeypatch: pytest.MonkeyPatch,
         for thread in server.threads():
             assert not MASS.search(thread["name"]) and not HIDDEN.search(thread["name"]), \
                 thread["name"]
+            assert not LEADING.search(thread["name"]), ascii(thread["name"])

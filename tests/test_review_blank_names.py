@@ -44,4 +44,6 @@ def test_a_name_of_combining_marks_alone_is_the_fallback_name(marks: str) -> Non
 
 def test_marks_on_a_letter_stay() -> None:
     assert clean_name("Zoe\u0301") == "Zoe\u0301" and not unnamed("Zoe\u0301")
-    assert clean_name("\u0301Ada") == "\u0301Ada"  # a letter after them: a name all the same
+    # A letter after them: a name all the same, but the marks before it would sit on the text
+    # before the name (tests/test_fix134_leading_marks.py).
+    assert clean_name("\u0301Ada") == "Ada"

@@ -24,7 +24,7 @@ from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.fair import shown_cut
 from cogs.umtali.ids import id_of
 from cogs.umtali.names import safe_name
-from cogs.umtali.numbers import one_decimal
+from cogs.umtali.numbers import one_decimal, score
 from cogs.umtali.options import level_word, rules_words
 from cogs.umtali.render import COLOUR
 from data.failing import failing_for_now
@@ -61,8 +61,8 @@ async def final_embed(svc: MatchService, live: LiveMatch, tr: Tr) -> discord.Emb
     hands = await svc.store.records.hands(live.id)
     games: dict[int, list[str]] = {}
     for h in hands:
-        # An en dash, as the field's heading ("ada – ben") and the stats ("games 3–1") have.
-        games.setdefault(h.game, []).append(f"{h.scores[0]}–{h.scores[1]}")
+        # As the session's own score is written: English "24–0", Russian «24:0».
+        games.setdefault(h.game, []).append(score(tr, h.scores[0], h.scores[1]))
     if games:
         embed.add_field(name=tr("Games and hands ({first} – {second})", first=names[0],
                                 second=names[1]),

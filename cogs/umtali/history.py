@@ -29,6 +29,7 @@ from cogs.umtali.records import (
     how_words,
     line_names,
     name_of,
+    recorded,
     session_text,
     unfinished_names,
     unfinished_text,
@@ -112,8 +113,11 @@ def _option(match_id: int, names: tuple[str, str], finished_at: float,
 
 
 def match_names(match: MatchRow, tr: Tr) -> tuple[str, str]:
-    """The players' names for ``tr``'s reader (``names_in``)."""
-    return names_in(match.names, match.computer_seat, match.computer_level, tr)
+    """The players' names for ``tr``'s reader (``names_in``), a past match's: one that shows
+    nothing as the records name it ("Player …4821": ``records.recorded``), not by its seat,
+    which the replay's header already says ("Player 1 (seat 0): Player 1")."""
+    return names_in(recorded(match.names, match.player_ids, tr), match.computer_seat,
+                    match.computer_level, tr)
 
 
 def replay_text(match: MatchRow, line: SessionLine, moves: list[str], tr: Tr = EN) -> str:
@@ -206,13 +210,15 @@ async def _replay(interaction: discord.Interaction, guild_id: int, match_id: int
         return tr("That session is not kept on this server."), []
     text = replay_text(match, line, await st.moves(match_id), tr)
     files = [discord.File(io.BytesIO(text.encode()), filename=replay_filename(match_id))]
+    a, b = match_names(match, tr)
     if match.salt:
-        # The deals' check: the replay file with the commitment and its reveal.
+        # The deals' check: the replay file with the commitment and its reveal. Its names as
+        # the replay's (``python -m umtali verify`` says them), not the stored English
+        # "Player" of a name that shows nothing.
         session = session_from_json(json.loads(match.state))
-        files.append(discord.File(io.BytesIO(verify_file(session, match.names, match.salt,
+        files.append(discord.File(io.BytesIO(verify_file(session, (a, b), match.salt,
                                                           cut=match.cut)),
                                   filename=verify_filename(match_id)))
-    a, b = match_names(match, tr)
     return tr("Session #{match}, {a} vs {b}, as a replay:", match=match_id,
               a=safe_name(a), b=safe_name(b)), files
 
@@ -230,5 +236,5 @@ def _unfinished(match: MatchRow, tr: Tr) -> tuple[str, list[discord.File]]:
     said = (tr("Match #{match}, {a} vs {b}, cancelled with no result: its deals file.", **names)
             if live.ended == "cancelled" else
             tr("Match #{match}, {a} vs {b}, abandoned with no result: its deals file.", **names))
-    data = verify_file(live.session, match.names, match.salt, live.ended, match.cut)
+    data = verify_file(live.session, (a, b), match.salt, live.ended, match.cut)
     return said, [discord.File(io.BytesIO(data), filename=verify_filename(match.id))]

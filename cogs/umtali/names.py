@@ -68,7 +68,8 @@ _ZWJ = "\u200d"
 _TAG_FLAG = re.compile("\U0001f3f4[\U000e0030-\U000e0039\U000e0061-\U000e007a]{3,7}\U000e007f")
 # What may stand between an emoji and a ZWJ that follows it: the emoji presentation selector
 # (❤️‍🔥) and the skin tones (👨🏽‍💻).
-_EMOJI_TAIL = frozenset({"\ufe0f", *map(chr, range(0x1F3FB, 0x1F400))})
+_SKIN_TONES = frozenset(map(chr, range(0x1F3FB, 0x1F400)))
+_EMOJI_TAIL = frozenset({"\ufe0f", *_SKIN_TONES})
 
 
 def _joins_emoji(text: str, i: int) -> bool:
@@ -100,18 +101,29 @@ def visible(text: str) -> str:
     return " ".join(shown.split())
 
 
-def _has_base(text: str) -> bool:
-    """Whether ``text`` holds a character a mark can sit on: marks alone ("\u0301\u0302")
-    show as accents over nothing, in a message and in a picture."""
-    return any(not ch.isspace() and not unicodedata.category(ch).startswith("M") for ch in text)
+def _joins_before(ch: str) -> bool:
+    """Whether ``ch`` is drawn joined to the character before it: a combining mark (an
+    accent, a variation selector, the keycap's U+20E3) or an emoji's skin tone."""
+    return unicodedata.category(ch).startswith("M") or ch in _SKIN_TONES
+
+
+def _own_start(text: str) -> str:
+    """``text`` from its first character that stands on its own: what went before it would
+    join the text the name is put after (an accent on our quote or colon, "1" and
+    "\ufe0f\u20e3" a keycap emoji), and with nothing after it, a name of marks alone shows
+    accents over nothing, in a message and in a picture."""
+    start = 0
+    while start < len(text) and (text[start].isspace() or _joins_before(text[start])):
+        start += 1
+    return text[start:]
 
 
 def clean_name(text: str) -> str:
-    """A name for plain text: visible characters only, at most 32, never empty (nor marks
-    alone). Made visible again after the cut: a joiner it left last joins nothing, a flag it
-    cut leaves stray tags."""
-    shown = visible(visible(text)[:MAX_NAME])
-    return shown if _has_base(shown) else FALLBACK
+    """A name for plain text: visible characters only, at most 32, never empty; nothing at
+    its start that joins what comes before it (``_own_start``). Made visible again after the
+    cut: a joiner it left last joins nothing, a flag it cut leaves stray tags."""
+    shown = visible(_own_start(visible(text))[:MAX_NAME])
+    return shown or FALLBACK
 
 
 def unnamed(name: str) -> bool:
@@ -129,18 +141,20 @@ def seat_word(seat: int) -> Text:
 
 def seat_names(names: Sequence[str], tr: Tr) -> tuple[str, str]:
     """The players' stored names as ``tr``'s reader sees them: one that shows nothing by its
-    seat (``seat_word``), the others as they are."""
-    return (tr(seat_word(0)) if unnamed(names[0]) else names[0],
-            tr(seat_word(1)) if unnamed(names[1]) else names[1])
+    seat (``seat_word``), the others cleaned again (``clean_name``: a name stored under an
+    older cleaning is shown by today's)."""
+    return (tr(seat_word(0)) if unnamed(names[0]) else clean_name(names[0]),
+            tr(seat_word(1)) if unnamed(names[1]) else clean_name(names[1]))
 
 
 def record_name(name: str, user_id: int, tr: Tr) -> str:
     """A member's stored name read away from its match (boards, stats, history), as ``tr``'s
     reader sees it; plain, for ``safe_name``. One that shows nothing is "Player" and the last
     four digits of their Discord id ("Игрок …4821"): no seat means anything there, and two such
-    on one board or in one head-to-head are told apart, the same member alike wherever shown."""
+    on one board or in one head-to-head are told apart, the same member alike wherever shown.
+    Others cleaned again, as ``seat_names`` does."""
     if not unnamed(name):
-        return name
+        return clean_name(name)
     digits = str(user_id % 10000).zfill(4)
     return tr("Player …{digits}", digits=digits)
 

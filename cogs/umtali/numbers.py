@@ -1,9 +1,12 @@
-"""Numbers with a decimal, and lists of names, as the reader's language writes them (25.3;
-25,3; "A, B and C")."""
+"""Numbers with a decimal, scores, and lists of names, as the reader's language writes them
+(25.3; 25,3; 2–1; 2:1; "A, B and C")."""
 
 from __future__ import annotations
 
-from umtali.i18n import Tr
+from umtali.i18n import Text, Tr
+
+#: A score between the two players: English "24–0", Russian «24:0» (ru.po's header).
+SCORE = Text.ctx("a score between the two players", "{a}–{b}")
 
 
 def one_decimal(tr: Tr, value: float) -> str:
@@ -11,6 +14,12 @@ def one_decimal(tr: Tr, value: float) -> str:
     # Adding 0.0 turns a -0.0 into 0.0: a change that rounds to nothing is shown as none.
     units, tenths = f"{round(value, 1) + 0.0:.1f}".split(".")
     return tr("{units}.{tenths}", units=units, tenths=tenths)
+
+
+def score(tr: Tr, a: int, b: int) -> str:
+    """A score between the two players (a session's games, a hand's points) outside a
+    sentence, in ``tr``'s language."""
+    return tr(SCORE, a=a, b=b)
 
 
 def listed(missing: list[str], tr: Tr) -> str:

@@ -26,7 +26,7 @@ from cogs.umtali.final_card import show_counted
 from cogs.umtali.ids import carries_only, id_of
 from cogs.umtali.in_time import answer, edit_clicked, in_time, post_public, thinking
 from cogs.umtali.names import echo, record_name, safe_name, server_name
-from cogs.umtali.numbers import one_decimal
+from cogs.umtali.numbers import one_decimal, score
 from cogs.umtali.options import names_in
 from cogs.umtali.render import COLOUR
 from cogs.umtali.seasons import (
@@ -291,7 +291,7 @@ def session_text(line: SessionLine, user_id: int, tr: Tr = EN) -> str:
     names = line_names(line, user_id, tr)
     values = dict(
         match=line.match_id, name=safe_name(names[1 - me]),
-        score=f"{line.games_won[me]}–{line.games_won[1 - me]}",
+        score=score(tr, line.games_won[me], line.games_won[1 - me]),
         how=how_words(line, tr, safe_name(names[1 - line.winner_seat])),
         when=_when(line.finished_at))
     if won:
@@ -393,7 +393,8 @@ async def _stats(interaction: discord.Interaction, guild_id: int, user: discord.
     if versus is not None and versus.id != user.id:
         h2h = await records.head_to_head(guild_id, user.id, versus.id)
         other = name_of(versus, (await records.record(guild_id, versus.id)).name, tr)
-        lines = [f"{name} {h2h.won} – {h2h.lost} {other}"]
+        lines = [tr("{a} {score_a} – {score_b} {b}", a=name, score_a=h2h.won,
+                    score_b=h2h.lost, b=other)]
         lines += [session_text(line, user.id, tr) for line in h2h.recent]
         embed.add_field(name=tr("Head-to-head with {name} on this server", name=other),
                         value=whole_lines(lines), inline=False)
