@@ -341,7 +341,8 @@ def record_text(rec: PlayerRecord, tr: Tr = EN) -> str:
                games_won=s.games_won, games_lost=s.games_lost, hands_won=s.hands_won,
                hands_lost=s.hands_lost),
             tr("Points {points} · best hand {best} · marriages {marriages} · went out "
-               "{went_out} · resigned or out of time {forfeits}", points=s.points, best=s.best_hand,
+               "{went_out} · resigned or out of time {forfeits}", points=s.points,
+               best="—" if s.best_hand is None else s.best_hand,  # no hand scored yet
                marriages=s.marriages, went_out=s.went_out, forfeits=s.forfeits),
         ]
     p = rec.practice
