@@ -124,7 +124,9 @@ async def current_season(tx: Tx, guild_id: int, cadence: str, now: float,
     A server that turned seasons off still counts into the season in play until its end (no
     next one opens): as the manager is told (``cogs.umtali.seasons.cadence_note``). Only the
     season of the clock opens: a session counted late, with no open season of its time, is
-    rated into none (else a month gone by would open, and be summed up, long after)."""
+    rated into none (else a month gone by would open, and be summed up, long after); one
+    counted within ``SKEW`` past its span's end (its season still in play, as the tick and
+    reads hold it) opens its own season, as it would have at its end."""
     if season_of(now, cadence) is None and await _running(tx, guild_id) is None:
         return None  # seasons off and none in play: no season lock taken
     # (never behind the session's own end: another process's clock may be a little behind)
@@ -132,6 +134,11 @@ async def current_season(tx: Tx, guild_id: int, cadence: str, now: float,
     await tx.serialise([guild_key(guild_id)])
     cadence = await cadence_of(tx, guild_id)
     due, played_in = season_of(clock, cadence), season_of(now, cadence)
+    if played_in is not None and clock < season_end(played_in) + SKEW:
+        # Counted just past the turn (a sweep's clock): the season of its end is still in
+        # play, as the tick and reads hold it to SKEW past its end, and opens if none is
+        # (seasons turned on this month, nobody counted in it yet), or follows an over one.
+        due = played_in
     last = await tx.fetchone(
         "SELECT season FROM seasons WHERE guild_id = ? AND ended_at IS NOT NULL "
         "ORDER BY ended_at DESC, season DESC LIMIT 1", (guild_id,))
