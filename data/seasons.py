@@ -259,7 +259,12 @@ async def rate_season(tx: Tx, guild_id: int, season: str, ids: tuple[int, int],
         await tx.execute(
             "INSERT INTO season_ratings AS s (guild_id, season, user_id, name, mu, sigma, "
             "ordinal, sessions_won, sessions_lost) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (guild_id, season, user_id) DO UPDATE SET name = excluded.name, "
+            # The newest name, as the server's all-time records keep it (counted just before,
+            # newest session wins): a result counted late wrote the name its player had then
+            # over a newer one, kept on into the summary and the next season's carried rows.
+            "ON CONFLICT (guild_id, season, user_id) DO UPDATE SET name = COALESCE(("
+            "SELECT p.name FROM player_stats p WHERE p.scope = s.guild_id "
+            "AND p.user_id = s.user_id AND p.practice = 0), excluded.name), "
             "mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal, "
             "sessions_won = s.sessions_won + excluded.sessions_won, "
             "sessions_lost = s.sessions_lost + excluded.sessions_lost",
