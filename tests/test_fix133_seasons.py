@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from cogs.umtali.season_summaries import TICK_EVERY
 from data import records
 from data.models import PlayerStats
-from data.seasons import SKEW, season_end
+from data.seasons import LATE, SKEW, season_end
 from data.store import Store
 from tests.test_records import GUILD, forfeited
 from tests.test_seasons import ADA, BEN, CY, at, seasons_on
@@ -65,12 +66,14 @@ async def test_monthly_to_quarterly_the_last_second_counts_in_the_month(store: S
 
 
 @pytest.mark.parametrize("cadence, season", [("monthly", "2026-12"), ("quarterly", "2026-Q4")])
+@pytest.mark.parametrize("counted", [0.5, TICK_EVERY + SKEW])
 async def test_seasons_on_again_the_last_second_counts_in_its_season(
-        store: Store, cadence: str, season: str) -> None:
+        store: Store, cadence: str, season: str, counted: float) -> None:
     """Seasons turned off in November (its season ran to its end, none followed), on again in
     December: nobody's session was counted in December's period since, so no season of it
-    is open. A session of its last second counted just past the turn opens it, as counted at
-    its end it would have: it was rated into no season."""
+    is open. A session of its last second counted just past the turn (``counted`` seconds,
+    within the next tick's sweep) opens it, as counted at its end it would have: it was rated
+    into no season."""
     await seasons_on(store, "monthly")
     await forfeited(store, CY, BEN, now=at(2026, 11, 5))
     await seasons_on(store, "off")
@@ -78,13 +81,12 @@ async def test_seasons_on_again_the_last_second_counts_in_its_season(
     assert end.next_season is None
     await seasons_on(store, cadence)
     match_id = await _uncounted_id(store, TURN - 0.5)
-    assert await store.count_backlog(now=TURN + 0.5) == 1
+    assert await store.count_backlog(now=TURN + counted) == 1
     assert await season_of_result(store, match_id) == season
     assert await seasons(store) == [(season, True, {ADA[0]: 1, BEN[0]: 1}),
                                     ("2026-11", False, {BEN[0]: 1, CY[0]: 1})]
-    # The default board and the stats' season are it until the tick ends it, past SKEW...
-    assert await store.seasons.current(GUILD, cadence, TURN + 1) == season
-    [end] = await store.seasons.end_due(TURN + SKEW)
+    # The tick (whose sweep that was) ends it...
+    [end] = await store.seasons.end_due(TURN + max(counted, SKEW))
     assert (end.season, end.next_season) == (season, "2027-01" if cadence == "monthly"
                                              else "2027-Q1")
     # ...with its players carried into the next, as at any season's end.
@@ -98,12 +100,16 @@ async def test_a_fresh_server_the_last_second_counts_in_its_season(store: Store)
     assert await season_of_result(store, match_id) == "2026-Q4"
 
 
-async def test_counted_past_skew_a_season_gone_by_still_opens_for_none(store: Store) -> None:
-    """fix127 stands: past the turn and SKEW (the tick has had its say), a late result opens
+def test_a_late_result_may_open_its_season_until_the_next_sweep_has_run() -> None:
+    assert LATE >= TICK_EVERY + SKEW
+
+
+async def test_counted_later_a_season_gone_by_still_opens_for_none(store: Store) -> None:
+    """fix127 stands: past ``LATE`` (the tick's sweep has had its go), a late result opens
     no season of a period gone by; it is rated into none."""
     await seasons_on(store, "monthly")
     match_id = await _uncounted_id(store, TURN - 0.5)
-    assert await store.count_backlog(now=TURN + SKEW) == 1
+    assert await store.count_backlog(now=TURN + LATE) == 1
     assert await season_of_result(store, match_id) is None
     assert await seasons(store) == []
 
