@@ -14,7 +14,9 @@ from data.db import Database
 from data.models import Finish, PlayerRecord, PlayerStats
 from data.records import GLOBAL
 from data.store import Store
+from tests.discord_helpers import World, start_match
 from tests.test_records import GUILD, forfeited
+from tests.test_records_discord import resign, text_of
 from umtali.i18n import tr_for
 
 ADA, BEN = (1, "Ada"), (2, "Ben")
@@ -142,3 +144,13 @@ async def test_migration_31_mends_the_best_hands_kept_before_from_their_hands(
         assert await best(GUILD, 6) is None
     finally:
         await store.close()
+
+
+async def test_stats_through_the_bot_show_no_best_hand_after_a_resignation(
+        world: World) -> None:
+    """Ada resigns before any hand is scored: /umtali stats shows her best hand as "—"."""
+    await resign(world, world.alice, await start_match(world))
+    ada = text_of(await world.carol.slash(world.channel, "umtali stats", member=world.alice))
+    assert "Sessions 0 won, 1 lost" in ada
+    assert "Points 0 · best hand — · marriages 0" in ada
+    assert "best hand 0" not in ada
