@@ -318,7 +318,8 @@ async def count_backlog(db: Database, batch: int = 50, skip: set[int] | None = N
     what it counted kept: the rest waits for the next sweep, still in order (the result it
     stopped at added to ``left``); such a result is never passed by as one that a bug keeps
     from being counted, else it waited for the next start, its season ended meanwhile.
-    ``now``: the clock (None: the system's), which alone may open a season (``current_season``)."""
+    ``now``: the clock (None: the system's), whose season alone may open (``current_season``;
+    within ``seasons.LATE`` past a result's period, that period's season too)."""
     skip = set() if skip is None else skip
     now = time.time() if now is None else now
     pending = [r["match_id"] for r in await db.fetchall(
