@@ -20,6 +20,7 @@ import math
 import discord
 
 from cogs.umtali.access import service, tr_of
+from cogs.umtali.board_posts import may_post
 from cogs.umtali.failures import PASSING, UNKNOWN_MESSAGE
 from cogs.umtali.in_time import answer, in_time, post_public, thinking
 from cogs.umtali.live import LiveMatch
@@ -28,7 +29,6 @@ from cogs.umtali.names import member_name
 from cogs.umtali.outbox import Batch
 from cogs.umtali.panels import table_panel
 from cogs.umtali.permissions import missing_here, not_in_thread, refusal, sees
-from cogs.umtali.records import may_post
 from cogs.umtali.retiring import BROUGHT, retire, table_link
 from cogs.umtali.service import MatchService, TableMoved, TableTooLate
 from cogs.umtali.showing import table_of
