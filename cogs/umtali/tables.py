@@ -99,37 +99,79 @@ async def post_table(interaction: discord.Interaction) -> None:
     if not live.channel_lost:
         # Posted again in its own channel: each post is a new public message, so no more
         # often than ``TABLE_AGAIN`` (kept in the database: any process may answer).
+        noted = await _turn_to_post(interaction, svc, live)
+        if noted is None:
+            return
+    await _posted(interaction, live, noted)
+
+
+async def _turn_to_post(interaction: discord.Interaction, svc: MatchService,
+                        live: LiveMatch) -> float | None:
+    """When this post was noted against the limit (``note_table_posted``); None if it is
+    held back, the member answered. Held back by a post under way here, the member waits for
+    its outcome (``under_way``): failed, it was taken back, and this one may go."""
+    tr = tr_of(interaction)
+    waits = 3  # (posts failing one after another: the last is not waited for)
+    while True:
         noted = svc.clock()
         wait, last = await in_time(interaction, svc.store.note_table_posted(
             live.id, live.channel_id, noted, TABLE_AGAIN))
+        if wait <= 0:
+            return noted
+        waits -= 1
+        posted = await _outcome(interaction, svc, live) if waits else None
         gone: bool | None = False
-        if wait > 0:
+        if posted is None and not svc.tables_under_way.busy(live.id):
             gone = await in_time(interaction, _gone(svc, live, last, noted))
-        if gone is None:
-            # Found deleted by the other player too, whose post was noted first: on its way,
-            # the link not yet known here (nor a wait: it counts from that post).
+            if gone:
+                return noted
+            if gone is None and waits:
+                # Found deleted by the other player too, whose post was noted first: if it is
+                # under way here, its outcome.
+                posted = await _outcome(interaction, svc, live)
+        if posted is False:
+            continue  # (taken back: noted again)
+        if posted is None and gone is None:
+            # Under way in another process, the link not yet known here (nor a wait: it
+            # counts from that post).
             await answer(interaction, tr("The live table was deleted, and is being posted "
                                          "again right now: if it does not appear in a moment, "
                                          "ask again."))
-            return
-        if wait > 0 and not gone:
-            await answer(interaction, tr("The table was posted again a moment ago: the live "
-                                         "table is {link}. You can post it again in {seconds} "
-                                         "s.", link=table_link(live),
-                                         seconds=max(1, math.ceil(wait))))
-            # What the player may have come for all the same: the question beside the
-            # table, deleted since it was asked, is asked again.
-            await ask_again_if_deleted(svc, live)
-            return
-    await _posted(interaction, live, noted)
+            return None
+        if posted is None and svc.tables_under_way.busy(live.id):
+            await answer(interaction, tr("The table is being posted again right now: if it "
+                                         "does not appear in a moment, ask again."))
+            return None
+        await answer(interaction, tr("The table was posted again a moment ago: the live "
+                                     "table is {link}. You can post it again in {seconds} "
+                                     "s.", link=table_link(live),
+                                     seconds=max(1, math.ceil(wait))))
+        # What the player may have come for all the same: the question beside the table,
+        # deleted since it was asked, is asked again.
+        await ask_again_if_deleted(svc, live)
+        return None
+
+
+async def _outcome(interaction: discord.Interaction, svc: MatchService,
+                   live: LiveMatch) -> bool | None:
+    """The outcome of the table's post under way here (``UnderWay.outcome``)."""
+    return await in_time(interaction, svc.tables_under_way.outcome(live.id))
 
 
 async def _posted(interaction: discord.Interaction, live: LiveMatch,
                   noted: float | None) -> None:
     """Post the live table of ``live`` in the interaction's channel, and move the match
     there (from the table before, or from its lost channel). ``noted``: when this post was
-    noted against the limit (``note_table_posted``), taken back if it fails."""
+    noted against the limit (``note_table_posted``), taken back if it fails. Under way
+    (``tables_under_way``) until it is saved, or taken back: a member held back by it waits
+    for that."""
     svc = service(interaction.client)
+    with svc.tables_under_way.posting(live.id):
+        await _post(interaction, svc, live, noted)
+
+
+async def _post(interaction: discord.Interaction, svc: MatchService, live: LiveMatch,
+                noted: float | None) -> None:
     try:
         table = await svc.table_message(live).drawn()
         message = await post_public(interaction, **table.send(),
