@@ -220,13 +220,14 @@ async def _gone(svc: MatchService, live: LiveMatch, last: float, now: float) -> 
     table = live.table_message_id
     if table is None:
         return False
-    seen = live.table_seen
-    if seen is not None and seen[0] == table and 0 <= now - seen[1] < SEEN_FOR:
+    # (on the process's steady clock: kept here alone, a wall clock set forward would end it)
+    seen, ticks = live.table_seen, svc.ticks()
+    if seen is not None and seen[0] == table and 0 <= ticks - seen[1] < SEEN_FOR:
         return False
     message = svc.client.get_partial_messageable(live.channel_id).get_partial_message(table)
     try:
         await message.fetch()
-        live.table_seen = table, now
+        live.table_seen = table, ticks
         return False
     except (discord.HTTPException, *PASSING) as e:
         if not isinstance(e, discord.NotFound) or e.code != UNKNOWN_MESSAGE:
