@@ -121,3 +121,33 @@ async def test_the_post_held_back_by_made_the_link_is_the_new_table(
         # The table just posted, not the one it replaced (retired as the link was given).
         assert f"/{saved.channel_id}/{posted.response['id']}" in said, said
         assert not server.errors
+
+
+async def test_a_table_deleted_within_its_look_is_looked_at_once_for_all_sent_there(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Both players given the deleted table's link from the look of a moment before: one look
+    once its time is over, and both told (``table_doubts``)."""
+    monkeypatch.setattr(tables, "SEEN_FOR", 1.0)
+    async with _match(monkeypatch, tmp_path) as (server, bot, saved):
+        ada, ben = saved.player_ids
+        posted = await server.slash(ada, saved.channel_id, "umtali table")
+        assert not posted.ephemeral and posted.response is not None, posted.text()
+        first = int(posted.response["id"])
+        await until(lambda: _live_table(bot, saved) == first or None, "the table moved")
+        looked = f"/channels/{saved.channel_id}/messages/{first}"
+
+        def looks() -> int:
+            return sum(c.method == "GET" and c.path == looked for c in server.calls)
+
+        assert (await server.slash(ben, saved.channel_id, "umtali table")).ephemeral
+        del server.messages[first]  # (a moderator)
+        server.log[saved.channel_id].remove(first)
+        sent = [await server.slash(member, saved.channel_id, "umtali table")
+                for member in (ada, ben)]
+        for asked in sent:
+            assert asked.ephemeral and f"/{first}" in asked.text(), asked.text()
+        assert looks() == 1
+        for asked in sent:
+            await until(lambda: "was deleted since" in asked.text() or None,  # noqa: B023
+                        "the member told")
+        assert looks() == 2

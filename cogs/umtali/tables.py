@@ -32,6 +32,7 @@ from cogs.umtali.permissions import missing_here, not_in_thread, refusal, sees
 from cogs.umtali.retiring import BROUGHT, retire, table_link
 from cogs.umtali.service import MatchService, TableMoved, TableTooLate
 from cogs.umtali.showing import table_of
+from cogs.umtali.table_doubts import doubted
 from cogs.umtali.time_out import ask_again_if_deleted
 from umtali.i18n import EN, Tr
 
@@ -122,7 +123,7 @@ async def _turn_to_post(interaction: discord.Interaction, svc: MatchService,
         posted = await _outcome(interaction, svc, live) if waits else None
         gone: bool | None = False
         if posted is None and not svc.tables_under_way.busy(live.id):
-            gone = await in_time(interaction, _gone(svc, live, last, noted))
+            gone = await in_time(interaction, _gone(interaction, svc, live, last, noted))
             if gone:
                 return noted
             if gone is None and waits:
@@ -211,11 +212,13 @@ async def _post(interaction: discord.Interaction, svc: MatchService, live: LiveM
     await ask_again_if_deleted(svc, live)
 
 
-async def _gone(svc: MatchService, live: LiveMatch, last: float, now: float) -> bool | None:
+async def _gone(interaction: discord.Interaction, svc: MatchService, live: LiveMatch,
+                last: float, now: float) -> bool | None:
     """Whether the live table, held back by the post noted at ``last``, was deleted since (a
     moderator, a player): then the limit does not hold it back, and this post is noted at
     ``now`` instead (once: None if another post was noted first, the other player's who found
-    it gone too). The bot hears of no deletion (no message events): it looks. Unknown
+    it gone too). The bot hears of no deletion (no message events): it looks, unless it
+    looked less than ``SEEN_FOR`` ago (then once that time is over: ``table_doubts``). Unknown
     (Discord failing): False, held."""
     table = live.table_message_id
     if table is None:
@@ -223,6 +226,8 @@ async def _gone(svc: MatchService, live: LiveMatch, last: float, now: float) -> 
     # (on the process's steady clock: kept here alone, a wall clock set forward would end it)
     seen, ticks = live.table_seen, svc.ticks()
     if seen is not None and seen[0] == table and 0 <= ticks - seen[1] < SEEN_FOR:
+        # Not looked at: looked at once that time is over, and the member told if it was gone.
+        doubted(svc, live, table, seen[1] + SEEN_FOR, interaction)
         return False
     message = svc.client.get_partial_messageable(live.channel_id).get_partial_message(table)
     try:
