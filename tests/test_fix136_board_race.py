@@ -15,9 +15,11 @@ import pytest
 from bot import UmtaliBot
 from cogs.umtali import under_way
 from data.record_reads import Records
+from tests.loopback.driver import until
 from tests.loopback.harness import bot_in_process, loopback_server
 from tests.loopback.records import Interaction
 from tests.loopback.server import LoopbackDiscord
+from tests.test_in_time import settled
 
 #: The bot refused in the channel meanwhile (the brief's "missing permission").
 MISSING = 50013
@@ -96,4 +98,25 @@ async def test_the_first_post_still_on_its_way_the_one_held_back_is_told_so(
         assert "are being posted in this channel right now" in stats.text(), stats.text()
         go.set()
         assert not (await first).ephemeral
+        await settled(bot)
+        assert "could not be posted" not in stats.text()
         assert not server.errors
+
+
+async def test_the_first_post_on_its_way_then_failing_the_one_held_back_is_told(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(under_way, "OUTCOME_WAIT", 0.2)
+    async with loopback_server(monkeypatch) as server, \
+            bot_in_process(server, tmp_path / "umtali.sqlite3") as bot:
+        cy, ben = server.add_member("cy"), server.add_member("ben")
+        reading, go = _board_read_held(bot, monkeypatch)
+        first = asyncio.ensure_future(server.slash(cy, server.channel_id, "umtali leaderboard"))
+        await asyncio.wait_for(reading.wait(), 5)
+        stats = await server.slash(ben, server.channel_id, "umtali stats")
+        assert "are being posted in this channel right now" in stats.text(), stats.text()
+        server.fail("POST", r"^/interactions/.*/callback$", status=403, code=MISSING)
+        go.set()
+        assert (await first).ephemeral
+        await until(lambda: "could not be posted: ask again to post yours" in stats.text()
+                    or None, "Ben told")
+        assert stats.followups[-1]["flags"] & 64

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from bot import UmtaliBot
-from cogs.umtali import in_time, tables
+from cogs.umtali import in_time, tables, under_way
 from tests.loopback.driver import SavedMatch, start_session, until
 from tests.loopback.harness import bot_in_process, loopback_server
 from tests.loopback.records import Interaction
@@ -151,3 +151,22 @@ async def test_a_table_deleted_within_its_look_is_looked_at_once_for_all_sent_th
             await until(lambda: "was deleted since" in asked.text() or None,  # noqa: B023
                         "the member told")
         assert looks() == 2
+
+
+async def test_the_post_held_back_by_still_on_its_way_then_failing_is_said_so(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(under_way, "OUTCOME_WAIT", 0.2)
+    async with _match(monkeypatch, tmp_path) as (server, _, saved):
+        ada, ben = saved.player_ids
+        going, go = _post_held(monkeypatch)
+        first = asyncio.ensure_future(server.slash(ada, saved.channel_id, "umtali table"))
+        await asyncio.wait_for(going.wait(), 5)
+        asked = await server.slash(ben, saved.channel_id, "umtali table")
+        assert asked.ephemeral and "is being posted again right now" in asked.text(), \
+            asked.text()
+        server.fail("POST", r"^/interactions/.*/callback$", status=403, code=MISSING)
+        go.set()
+        assert (await first).ephemeral
+        await until(lambda: "could not be posted: ask again" in asked.text() or None,
+                    "Ben told")
+        assert asked.followups[-1]["flags"] & 64

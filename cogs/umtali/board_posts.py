@@ -27,6 +27,9 @@ HELD_BACK: Final = N_("Shown to you alone: a leaderboard or stats were posted in
 #: Held back by a post still under way when the wait for it ended.
 BEING_POSTED: Final = N_("Shown to you alone: a leaderboard or stats are being posted in this "
                          "channel right now.")
+#: That post, then, failed.
+NOT_POSTED: Final = N_("The leaderboard or stats that were being posted in this channel could "
+                       "not be posted: ask again to post yours.")
 
 
 class PublicBoards:
@@ -79,6 +82,9 @@ async def answer_board(interaction: discord.Interaction,
         fields = await build(True)
         fields["content"] = tr_of(interaction)(why)
         await show_board(interaction, True, **fields)
+        if why == BEING_POSTED:
+            svc.beside.start(_told_if_failed(interaction, channel_id), None,
+                             "word of a board's post that failed")
         return
     with svc.boards_under_way.posting(channel_id):
         try:
@@ -88,6 +94,13 @@ async def answer_board(interaction: discord.Interaction,
             # posts theirs.
             svc.public_boards.give_back(channel_id, now)
             raise
+
+
+async def _told_if_failed(interaction: discord.Interaction, channel_id: int) -> None:
+    """The post the member was told was on its way, followed to its end: if it failed, they
+    are told so (the board they have is theirs alone, and nothing was posted)."""
+    if await service(interaction.client).boards_under_way.failed(channel_id):
+        await interaction.followup.send(tr_of(interaction)(NOT_POSTED), ephemeral=True)
 
 
 async def _channels_turn(interaction: discord.Interaction,

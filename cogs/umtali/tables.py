@@ -132,16 +132,21 @@ async def _turn_to_post(interaction: discord.Interaction, svc: MatchService,
                 posted = await _outcome(interaction, svc, live)
         if posted is False:
             continue  # (taken back: noted again)
-        if posted is None and gone is None:
-            # Under way in another process, the link not yet known here (nor a wait: it
-            # counts from that post).
-            await answer(interaction, tr("The live table was deleted, and is being posted "
-                                         "again right now: if it does not appear in a moment, "
-                                         "ask again."))
-            return None
-        if posted is None and svc.tables_under_way.busy(live.id):
-            await answer(interaction, tr("The table is being posted again right now: if it "
-                                         "does not appear in a moment, ask again."))
+        busy = svc.tables_under_way.busy(live.id)
+        if posted is None and (gone is None or busy):
+            if gone is None:
+                # The link not yet known here (nor a wait: it counts from that post).
+                await answer(interaction, tr("The live table was deleted, and is being posted "
+                                             "again right now: if it does not appear in a "
+                                             "moment, ask again."))
+            else:
+                await answer(interaction, tr("The table is being posted again right now: if "
+                                             "it does not appear in a moment, ask again."))
+            if busy:
+                # Past the wait, here: followed to its end. (Another process's is not known
+                # here: a server's commands reach one process, unless its shard moved.)
+                svc.beside.start(_told_if_failed(interaction, svc, live), live.id,
+                                 "word of a table's post that failed")
             return None
         await answer(interaction, tr("The table was posted again a moment ago: the live "
                                      "table is {link}. You can post it again in {seconds} "
@@ -151,6 +156,15 @@ async def _turn_to_post(interaction: discord.Interaction, svc: MatchService,
         # deleted since it was asked, is asked again.
         await ask_again_if_deleted(svc, live)
         return None
+
+
+async def _told_if_failed(interaction: discord.Interaction, svc: MatchService,
+                          live: LiveMatch) -> None:
+    """The post the member was told was on its way, followed to its end: told if it failed."""
+    if await svc.tables_under_way.failed(live.id):
+        tr = tr_of(interaction)
+        await interaction.followup.send(tr("The table that was being posted again could not "
+                                           "be posted: ask again."), ephemeral=True)
 
 
 async def _outcome(interaction: discord.Interaction, svc: MatchService,

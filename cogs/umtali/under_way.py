@@ -52,3 +52,10 @@ class UnderWay:
         with contextlib.suppress(TimeoutError):
             return await asyncio.wait_for(asyncio.shield(done), OUTCOME_WAIT)
         return None
+
+    async def failed(self, key: int) -> bool:
+        """Whether the post under way under ``key`` failed, once it ended, however long it
+        takes (False if none is under way here): a member told it was on its way, past the
+        wait, is told then if it failed."""
+        done = self._posts.get(key)
+        return done is not None and not await asyncio.shield(done)
