@@ -109,17 +109,18 @@ async def _channels_turn(interaction: discord.Interaction,
     not: a board posted within the minute, or one still on its way. A post under way here is
     waited for (deferred past two seconds): failed, the channel is free again."""
     svc = service(interaction.client)
-    for _ in range(3):  # (a post failing after another: the third waits no more)
+    waits = 3  # (posts failing one after another: the last is not waited for)
+    while True:
         now = svc.ticks()
         if svc.public_boards.take(channel_id, now):
             return now, ""
-        posted = await in_time(interaction, svc.boards_under_way.outcome(channel_id))
+        waits -= 1
+        posted = await in_time(interaction, svc.boards_under_way.outcome(channel_id)) \
+            if waits else None
         if posted is None:
             return None, BEING_POSTED if svc.boards_under_way.busy(channel_id) else HELD_BACK
         if posted:
             return None, HELD_BACK
-    now = svc.ticks()
-    return (now, "") if svc.public_boards.take(channel_id, now) else (None, BEING_POSTED)
 
 
 async def show_board(interaction: discord.Interaction, private: bool, **fields: Any) -> None:
