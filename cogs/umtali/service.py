@@ -132,7 +132,7 @@ class MatchService(Timing, Endings, Playing, Looks):
         #: not be saved (``challenge_posts.note_posted``), by challenge: known on show, not lost.
         self.unsaved_posts: dict[int, int] = {}
         #: When a challenge's message was last found on show (``challenge_posts.SEEN_FOR``),
-        #: by challenge: not looked at again meanwhile.
+        #: by challenge, by ``ticks``: not looked at again meanwhile.
         self.challenges_seen: dict[int, float] = {}
         #: Season summaries posted here that could not be marked posted (the database
         #: failing then), as (server, season): marked at a later tick, never posted again
