@@ -16,10 +16,12 @@ GUILD_COLUMNS = frozenset({"variant", "optional_melding", "turn_timer", "threads
 
 
 #: The ``meta`` key that changes with every change of any server's settings. Since migration
-#: 30 it is ``c`` and the change's count (``guild_settings.changed``, counted as a member's
+#: 30 it holds the change's count (``guild_settings.changed``, counted as a member's
 #: ``changed`` below, ``SETTINGS_KEY`` on PostgreSQL), and a process reads again only the
-#: servers changed past the count it last read; any other stamp is an older process's change
-#: (the ~10 s it may run past a migration), and every server is read again.
+#: servers changed past the count it last read. Any other stamp is an older process's change
+#: (the ~10 s it may run past a migration: no count, a stamp of its own): every server is read
+#: again; and the next counted change notes from which count on that holds (``Counted``), so
+#: that a process that did not read in between still reads every server once.
 SETTINGS_STAMP = "guild_settings_stamp"
 
 #: A member's choices changed: their row's ``changed`` (migration 14) becomes one past the
@@ -55,14 +57,37 @@ def _guild(guild_id: int, row: Row | None) -> GuildSettings:
                          row["season_channel_id"])
 
 
+@dataclass(frozen=True, slots=True)
+class Counted:
+    """A ``SETTINGS_STAMP`` written since migration 30."""
+
+    #: The change's count.
+    change: int
+    #: The count of the first change after the last an older process made (uncounted): a
+    #: process that last read before it reads every server.
+    whole_from: int
+
+    def __str__(self) -> str:
+        return f"c{self.change}:{self.whole_from}"
+
+    @staticmethod
+    def read(stamp: str | None) -> Counted | None:
+        """The stamp as written since migration 30; None for an older process's."""
+        change, _, whole_from = (stamp or "").removeprefix("c").partition(":")
+        if not (stamp or "").startswith("c") or not change.isdigit() or \
+                not whole_from.isdigit():
+            return None
+        return Counted(int(change), int(whole_from))
+
+
 async def _stamp(c: Tx, change: int) -> None:
+    row = await c.fetchone("SELECT value FROM meta WHERE key = ?", (SETTINGS_STAMP,))
+    before = Counted.read(None if row is None else str(row["value"]))
+    whole_from = before.whole_from if before is not None and before.change == change - 1 \
+        else change
+    stamp = str(Counted(change, whole_from))
     await c.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE "
-                    "SET value = excluded.value", (SETTINGS_STAMP, counted(change)))
-
-
-def counted(change: int) -> str:
-    """The stamp of the change counted ``change`` (``SETTINGS_STAMP``)."""
-    return f"c{change}"
+                    "SET value = excluded.value", (SETTINGS_STAMP, stamp))
 
 
 def _prefs(row: Row) -> MemberPrefs:

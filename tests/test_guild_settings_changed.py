@@ -71,10 +71,14 @@ async def test_a_change_by_an_older_process_is_read_with_every_server(
                         (SETTINGS_STAMP,))
     await mine.catch_up()
     assert sizes == [10] and mine.guild_language(3) == "ru"
-    # The next change is counted again: only its server read.
+    # The next counted change is read with every server once more (another older change may
+    # have come between: nothing tells), then only the changed ones again.
     await two.change_guild_settings(4, {"language": "ru"})
     await mine.catch_up()
-    assert sizes == [10, 1] and mine.guild_language(4) == "ru"
+    assert sizes == [10, 10] and mine.guild_language(4) == "ru"
+    await two.change_guild_settings(5, {"language": "ru"})
+    await mine.catch_up()
+    assert sizes == [10, 10, 1] and mine.guild_language(5) == "ru"
 
 
 async def test_settings_changed_at_once_by_two_processes_are_each_counted_apart(
@@ -90,3 +94,41 @@ async def test_settings_changed_at_once_by_two_processes_are_each_counted_apart(
     assert [r["changed"] for r in rows] == list(range(1, 31))
     assert (await one.stamps()).guilds == 30
 
+
+
+async def test_an_older_process_change_is_read_though_a_counted_one_came_after(
+        stores: tuple[Store, Store], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The older bot's change (no count) is followed, before this process reads again, by a
+    counted change of another server: the stamp is a count again, yet the older change is
+    read (review122: it was missed until a restart)."""
+    one, two = stores
+    for guild_id in range(1, 11):
+        await two.change_guild_settings(guild_id, {"language": "en"})
+    mine = _prefs(one)
+    await mine.load()
+    async with two.db.transaction() as c:
+        await c.execute("UPDATE guild_settings SET language = 'ru' WHERE guild_id = 3")
+        await c.execute("UPDATE meta SET value = 'a1b2c3d4e5f60718' WHERE key = ?",
+                        (SETTINGS_STAMP,))
+    await two.change_guild_settings(4, {"pictures": False})
+    await mine.catch_up()
+    assert mine.guild_language(3) == "ru" and 4 in mine.plain_guilds
+    # Read once with every server; after that, only the changed ones again.
+    sizes = _counting(monkeypatch, one)
+    await two.change_guild_settings(5, {"language": "ru"})
+    await mine.catch_up()
+    assert sizes == [1] and mine.guild_language(5) == "ru"
+    # A process that had not read since before the older change reads every server too.
+    late = _prefs(one)
+    await late.load()
+    late_sizes: list[int] = []
+    async with two.db.transaction() as c:
+        await c.execute("UPDATE guild_settings SET pictures = 0 WHERE guild_id = 7")
+        await c.execute("UPDATE meta SET value = 'ffeeddccbbaa9988' WHERE key = ?",
+                        (SETTINGS_STAMP,))
+    await two.change_guild_settings(8, {"language": "ru"})
+    await two.change_guild_settings(9, {"language": "ru"})
+    sizes.clear()
+    await late.catch_up()
+    late_sizes.extend(sizes)
+    assert late_sizes == [10] and 7 in late.plain_guilds and late.guild_language(9) == "ru"

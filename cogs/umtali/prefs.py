@@ -20,7 +20,7 @@ import dataclasses
 from collections.abc import Awaitable, Callable
 
 from data.models import MemberPrefs
-from data.settings import Stamps, counted
+from data.settings import Counted, Stamps
 from data.store import Store
 from umtali.i18n import ENGLISH, Tr, language_of, tr_for
 
@@ -93,10 +93,12 @@ class Preferences:
         try:
             now = await self.store.stamps()
             if now.settings != self._stamps.settings:
-                # Only the servers changed since the last read, unless the stamp is not the
-                # last change's count (an older process's change, past a migration): all.
-                looks = await self.store.guild_looks(
-                    self._stamps.guilds if now.settings == counted(now.guilds) else None)
+                # Only the servers changed since the last read, unless an older process
+                # changed one since (past a migration: uncounted, ``SETTINGS_STAMP``): all.
+                stamp = Counted.read(now.settings)
+                only = stamp is not None and stamp.change == now.guilds \
+                    and self._stamps.guilds >= stamp.whole_from
+                looks = await self.store.guild_looks(self._stamps.guilds if only else None)
                 for guild_id, (language, _pictures) in looks.items():
                     if not language and guild_id in self._guild_languages \
                             and not self._guild_locale(guild_id):
