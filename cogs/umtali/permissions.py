@@ -90,6 +90,17 @@ def threads_note(interaction: discord.Interaction, tr: Tr) -> str | None:
         len(missing), names=names)
 
 
+def pictures_note(interaction: discord.Interaction, tr: Tr) -> str | None:
+    """Said with the server's settings when pictures are on: that the bot may not attach
+    files in this channel, where a challenge is then refused (``missing_here``) and the
+    tables of the matches in play stay text (``Looks.table_message``)."""
+    if not _pictures_here(interaction) or interaction.app_permissions.attach_files:
+        return None
+    return tr("Pictures are on, but I can't attach files in this channel: I need the {name} "
+              "permission here. Until I have it, no new match can start here, and the tables "
+              "of matches in play here stay text.", name=listed([_ATTACH[1]], tr))
+
+
 def no_posting(interaction: discord.Interaction) -> str | None:
     """Why no session starts here for this member (a challenge, practice, a rematch): they
     may not write in the channel, and the bot posts nothing public for them there."""
