@@ -190,3 +190,17 @@ async def member_standing(interaction: discord.Interaction,
         log.info("could not tell whether member %d is still here (%s)", user_id, e)
         return None, None
     return None if sees(interaction.channel, member) else "hidden", member
+
+
+async def departed(client: discord.Client, guild_id: int, user_id: int) -> bool:
+    """Whether ``user_id`` is known to have left the server ``guild_id`` (left, kicked or
+    banned: fetched, the bot is given no member list). False when still a member, and when
+    that cannot be known (Discord failing, the bot no longer on the server)."""
+    try:
+        await client.http.get_member(guild_id, user_id)
+    except discord.NotFound as e:
+        return e.code == UNKNOWN_MEMBER
+    except (discord.HTTPException, *PASSING) as e:
+        log.info("could not tell whether member %d is still on server %d (%s)", user_id,
+                 guild_id, e)
+    return False
