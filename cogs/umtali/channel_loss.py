@@ -183,8 +183,14 @@ class ChannelLoss(ABC):
                       turn: bool = False) -> None:
         if not await self.service.lose_channel(live, channel):
             return  # a channel the match had left: it is in another now
-        log.warning("match %d: channel %d %s; the match goes on in direct messages", live.id,
-                    channel, why)
+        if live.lost_over:
+            # Its end's posts refused: nothing goes on. Its players are shown that end in
+            # DMs instead (the table as it ended, and the reveal and ratings of its card).
+            log.info("match %d: channel %d %s after the match ended: its end is shown in "
+                     "direct messages", live.id, channel, why)
+        else:
+            log.warning("match %d: channel %d %s; the match goes on in direct messages",
+                        live.id, channel, why)
         if await self.service.abandon_if_unreachable(live):
             return
         # Each player is told by a new message (it notifies), until that message is sent
