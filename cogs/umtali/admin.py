@@ -35,7 +35,7 @@ from cogs.umtali.options import (
     timer_refusal,
     variant_word,
 )
-from cogs.umtali.permissions import threads_note
+from cogs.umtali.permissions import pictures_note, threads_note
 from cogs.umtali.seasons import (
     CADENCE_CHOICES,
     cadence_note,
@@ -172,6 +172,8 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
                 summary += cadence_note(running, new.seasons, tr,
                                         summaries_posted(new, interaction.guild))
             if new.threads and (note := threads_note(interaction, tr)):
+                summary += " " + note
+            if new.pictures and (note := pictures_note(interaction, tr)):
                 summary += " " + note
             await answer(interaction, summary)
         finally:

@@ -22,6 +22,7 @@ from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import only, ping
 from cogs.umtali.nonces import match_nonce
 from cogs.umtali.outbox import Batch
+from cogs.umtali.permissions import departed
 from cogs.umtali.refused_here import found, saved_at
 from cogs.umtali.removal import owns
 
@@ -105,6 +106,14 @@ class ChannelLoss(ABC):
             return
         hold(live, seat)
         user_id = live.player_ids[seat]
+        if await departed(self.client, live.guild_id, user_id):
+            # Gone from the server: its channel is no longer theirs to see, nor My hand to
+            # press. Nobody is pinged for nothing; the match goes as for any player gone (a
+            # clock runs out on them; with none, the opponent's resign ends it, no result).
+            log.info("match %d: seat %d's DMs refuse the bot, and they have left the server: "
+                     "not told in the channel", live.id, seat)
+            paid(live, seat)
+            return
         channel = self.client.get_partial_messageable(live.channel_id)
         tr = self.service.public_tr(live)
         try:
@@ -174,8 +183,14 @@ class ChannelLoss(ABC):
                       turn: bool = False) -> None:
         if not await self.service.lose_channel(live, channel):
             return  # a channel the match had left: it is in another now
-        log.warning("match %d: channel %d %s; the match goes on in direct messages", live.id,
-                    channel, why)
+        if live.lost_over:
+            # Its end's posts refused: nothing goes on. Its players are shown that end in
+            # DMs instead (the table as it ended, and the reveal and ratings of its card).
+            log.info("match %d: channel %d %s after the match ended: its end is shown in "
+                     "direct messages", live.id, channel, why)
+        else:
+            log.warning("match %d: channel %d %s; the match goes on in direct messages",
+                        live.id, channel, why)
         if await self.service.abandon_if_unreachable(live):
             return
         # Each player is told by a new message (it notifies), until that message is sent

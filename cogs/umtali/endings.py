@@ -176,7 +176,7 @@ class Endings(Playing):
                          "match since; brought up to date", live.id, channel)
                 await self._reload(live)
                 return False
-            live.channel_lost = True
+            live.channel_lost, live.lost_over = True, live.over
             live.unsent.clear()
             live.lost_untold = {seat for seat in (0, 1) if untold[seat]}
             # Another process's notice, saved since this copy was read, told the player to

@@ -29,8 +29,13 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def channel_lost(tr: Tr) -> str:
-    """Told to both players in their DMs when the match's channel is lost."""
+def channel_lost(tr: Tr, *, over: bool = False) -> str:
+    """Told to both players in their DMs when the match's channel is lost; ``over``: the
+    match ended (its end's posts refused, or the notice owed since), nothing to play on."""
+    if over:
+        return tr("I can no longer post in this match's channel (it was deleted, locked, or I "
+                  "lost permission there), so the end of this match is shown here, with the "
+                  "table as it ended.")
     return tr("I can no longer post in this match's channel (it was deleted, locked, or I lost "
               "permission there). Play on here: the table comes with your hand. `{command}` in "
               "another channel brings the match there.", command=command(tr, "umtali", "table"))

@@ -51,6 +51,9 @@ class LiveMatch:
     #: The match's channel refused the bot for good: the match goes on in the players' DMs,
     #: each panel carrying the table and the last turn.
     channel_lost: bool = False
+    #: Lost once the match was over (the posts of its end refused): not why it ended, nor a
+    #: place it goes on from. In memory alone: a match over is not brought back at a start.
+    lost_over: bool = False
     #: The published commitment to the seed, and the salt kept secret until the session ends.
     commitment: str = ""
     salt: str = ""

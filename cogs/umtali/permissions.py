@@ -90,6 +90,17 @@ def threads_note(interaction: discord.Interaction, tr: Tr) -> str | None:
         len(missing), names=names)
 
 
+def pictures_note(interaction: discord.Interaction, tr: Tr) -> str | None:
+    """Said with the server's settings when pictures are on: that the bot may not attach
+    files in this channel, where a challenge is then refused (``missing_here``) and the
+    tables of the matches in play stay text (``Looks.table_message``)."""
+    if not _pictures_here(interaction) or interaction.app_permissions.attach_files:
+        return None
+    return tr("Pictures are on, but I can't attach files in this channel: I need the {name} "
+              "permission here. Until I have it, no new match can start here, and the tables "
+              "of matches in play here stay text.", name=listed([_ATTACH[1]], tr))
+
+
 def no_posting(interaction: discord.Interaction) -> str | None:
     """Why no session starts here for this member (a challenge, practice, a rematch): they
     may not write in the channel, and the bot posts nothing public for them there."""
@@ -179,3 +190,17 @@ async def member_standing(interaction: discord.Interaction,
         log.info("could not tell whether member %d is still here (%s)", user_id, e)
         return None, None
     return None if sees(interaction.channel, member) else "hidden", member
+
+
+async def departed(client: discord.Client, guild_id: int, user_id: int) -> bool:
+    """Whether ``user_id`` is known to have left the server ``guild_id`` (left, kicked or
+    banned: fetched, the bot is given no member list). False when still a member, and when
+    that cannot be known (Discord failing, the bot no longer on the server)."""
+    try:
+        await client.http.get_member(guild_id, user_id)
+    except discord.NotFound as e:
+        return e.code == UNKNOWN_MEMBER
+    except (discord.HTTPException, *PASSING) as e:
+        log.info("could not tell whether member %d is still on server %d (%s)", user_id,
+                 guild_id, e)
+    return False

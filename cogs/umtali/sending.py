@@ -130,7 +130,8 @@ class Sending(Retries, ChannelLoss):
             tried_out(live, seat)  # (failing for now, raised: made again at the retry)
         elif await still_untold(self.service, live, seat):
             await self.send_hand(live, seat, new=True, lost=True,
-                                 note=channel_lost(self.service.seat_tr(live, seat)))
+                                 note=channel_lost(self.service.seat_tr(live, seat),
+                                                   over=live.over))
         else:
             await self.send_hand(live, seat, tell_turn=announce)
         if live.dm_refused[seat] or live.is_computer(seat):

@@ -215,12 +215,14 @@ def _unfinished(live: LiveMatch, seat: int, look: Look) -> Shown:
     reveal of its seed as a finished session's, with its replay file a click away."""
     tr = look.tr
     how = live.ended or "abandoned"
-    gone = [safe_name(live.names_in(tr)[s]) for s in (0, 1) if not live.reachable(s)]
+    # A channel lost once it was over (its end's posts refused) is not why it ended.
+    lost = live.channel_lost and not live.lost_over
+    gone = [safe_name(live.names_in(tr)[s]) for s in (0, 1) if lost and not live.reachable(s)]
     notes = [tr(CANCELLED) if how == "cancelled" else
              tr(ABANDONED[2], a=gone[0], b=gone[1]) if len(gone) == 2 else
              tr(ABANDONED[1], name=gone[0]) if gone else
              # (abandoned only with its channel lost, but for an opponent gone: 50da19a)
-             tr(ABANDONED[0]) if live.channel_lost else tr(ABANDONED_LEFT)]
+             tr(ABANDONED[0]) if lost else tr(ABANDONED_LEFT)]
     buttons = discord.ui.View(timeout=None)
     if revealed(live.commitment, False, how, live.dealt):
         notes.append(reveal_line(live.session, live.salt, live.commitment, tr, how,
