@@ -305,6 +305,14 @@ MIGRATIONS: Final[tuple[tuple[str | Variant, ...], ...]] = (
         """ALTER TABLE guild_settings ADD COLUMN changed INTEGER NOT NULL DEFAULT 0""",
         """CREATE INDEX guild_settings_changed ON guild_settings (changed)""",
     ),
+    # 31: a match a server admin ended (``/umtali-admin end-match``) keeps who did (NULL:
+    # not an admin's end; ``how`` stays ``abandoned``, as its deals file says), for history
+    # and the panels to say so; and the server's matches in play by id, for that command's
+    # suggestions on every keystroke (the ``status`` index alone read every server's).
+    (
+        """ALTER TABLE matches ADD COLUMN ended_by INTEGER""",
+        """CREATE INDEX matches_in_play ON matches (guild_id, id) WHERE status = 'active'""",
+    ),
 )
 
 
