@@ -199,13 +199,13 @@ async def test_after_a_restart_the_match_is_ended_by_its_id(world: World,
     boss = _manager(world)
     live = await start_match(world)
     main = main_of(world)
+    # Offered by the bot before its restart, chosen after.
+    offered = await boss.autocomplete(world.channel, "umtali-admin end-match", "match", "")
+    assert [c["value"] for c in offered] == [str(live.id)]
     await kill(main)
     async with process(world, db_path, main.owners.name) as again:
         with via(world, again):
-            offered = await boss.autocomplete(world.channel, "umtali-admin end-match",
-                                              "match", "")
-            assert [c["value"] for c in offered] == [str(live.id)]
-            said = await _end(world, boss, match=str(live.id))
+            said = await _end(world, boss, match=offered[0]["value"])
             assert "no result" in said, said
     assert _db(db_path, "SELECT status, ended_by FROM matches") == [("finished", boss.user.id)]
 
@@ -234,3 +234,47 @@ async def test_in_russian(world: World, db_path: Path, locales: dict[int, str]) 
     assert "администратор" in text, text
 
 
+
+
+async def test_an_unreadable_match_chosen_by_its_number_is_ended(
+        world: World, db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    boss = _manager(world)
+    live = await start_match(world)
+    main = main_of(world)
+    await kill(main)
+    _db(db_path, "UPDATE matches SET state = '{\"broken' WHERE id = ?", live.id)
+    async with process(world, db_path, main.owners.name) as again:
+        with via(world, again):
+            offered = await boss.autocomplete(world.channel, "umtali-admin end-match",
+                                              "match", "")
+            assert [c["value"] for c in offered] == [str(live.id)]
+            said = await _end(world, boss, match=str(live.id))
+            assert "no result" in said and "could not be read" in said, said
+            history = await world.bob.slash(world.channel, "umtali history")
+    assert _db(db_path, "SELECT status, ended_by FROM matches") == [("finished", boss.user.id)]
+    assert BY_ADMIN in (history.response.embeds[0].description or "")
+    assert not _errors(caplog)
+
+
+async def test_only_a_manager_is_offered_the_matches(world: World, db_path: Path) -> None:
+    """A member given the command by the server's integration settings, without Manage
+    Server, is refused it: nor are the matches in play listed to them."""
+    await start_match(world)
+    [admin] = [c for c in await world.bot.tree.fetch_commands() if c.name == "umtali-admin"]
+    world.guild.set_command_permissions(admin, {world.carol: True})
+    assert await world.carol.autocomplete(world.channel, "umtali-admin end-match", "match",
+                                          "") == []
+
+
+async def test_the_database_failing_offers_nothing_with_no_error(
+        world: World, db_path: Path, caplog: pytest.LogCaptureFixture,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    boss = _manager(world)
+    await start_match(world)
+
+    async def locked(*args: Any, **kwargs: Any) -> Any:
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(main_of(world).store, "in_play_in", locked)
+    assert await boss.autocomplete(world.channel, "umtali-admin end-match", "match", "") == []
+    assert not _errors(caplog)

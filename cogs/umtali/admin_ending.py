@@ -93,8 +93,10 @@ async def match_choices(interaction: discord.Interaction,
                         current: str) -> list[app_commands.Choice[str]]:
     """The server's matches in play, newest first, filtered by what was typed (a number's
     first digits, a player's name): one indexed read of at most 25 rows, on every keystroke.
-    The database failing for now offers none (a warning), as a stale client's question is."""
-    if interaction.guild is None:
+    The database failing for now offers none (a warning), as a stale client's question is.
+    Only a manager is offered them: the command's check does not guard its suggestions, and
+    a server may give the command to members without Manage Server."""
+    if interaction.guild is None or not interaction.permissions.manage_guild:
         return []
     svc = service(interaction.client)
     tr = tr_of(interaction)
