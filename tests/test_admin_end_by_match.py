@@ -278,3 +278,12 @@ async def test_the_database_failing_offers_nothing_with_no_error(
     monkeypatch.setattr(main_of(world).store, "in_play_in", locked)
     assert await boss.autocomplete(world.channel, "umtali-admin end-match", "match", "") == []
     assert not _errors(caplog)
+
+
+async def test_a_members_match_ended_is_saved_as_the_admins_too(world: World,
+                                                                db_path: Path) -> None:
+    boss = _manager(world)
+    live = await start_match(world)
+    assert "no result" in await _end(world, boss, member=world.bob)
+    assert _db(db_path, "SELECT how, ended_by FROM matches") == [("abandoned", boss.user.id)]
+    assert live.ended_by == boss.user.id
