@@ -7,7 +7,8 @@ first two, the schema the others build on, are ``data.first_schema``'s.
 Statements are written in SQLite's SQL. PostgreSQL runs the same text through a few fixed
 rewrites (``postgresql``): every INTEGER is a BIGINT there (Discord ids are 64-bit), REAL is
 DOUBLE PRECISION, an AUTOINCREMENT id is an identity column, WITHOUT ROWID is dropped. Where
-that is not enough, a statement is a ``Variant``: its text for each backend.
+that is not enough, a statement is a ``Variant``: its text for each backend (empty: none
+there).
 """
 
 from __future__ import annotations
@@ -26,6 +27,11 @@ class Variant:
     sqlite: str
     postgresql: str
 
+
+#: ``player_stats``' columns, as migration 2 made them (copied as its table is built again).
+_STATS_COLUMNS: Final = ("scope, user_id, practice, name, sessions_won, sessions_lost, "
+                         "games_won, games_lost, hands_won, hands_lost, points, best_hand, "
+                         "marriages, went_out, forfeits, last_at")
 
 MIGRATIONS: Final[tuple[tuple[str | Variant, ...], ...]] = (
     *FIRST_SCHEMA,  # migrations 1 and 2
@@ -305,7 +311,45 @@ MIGRATIONS: Final[tuple[tuple[str | Variant, ...], ...]] = (
         """ALTER TABLE guild_settings ADD COLUMN changed INTEGER NOT NULL DEFAULT 0""",
         """CREATE INDEX guild_settings_changed ON guild_settings (changed)""",
     ),
-    # 31: a match a server admin ended (``/umtali-admin end-match``) keeps who did (NULL:
+    # 31: a best hand is NULL until a hand is scored (fix133): a session forfeited before its
+    # first hand's score added 0, shown as a hand played, and put 0 over a negative best. The
+    # rows that hold 0 are read again from their sessions' hands (``session_hands``, kept with
+    # every count since migration 2): none scored gives NULL; a best above 0 is left as it is
+    # (a forfeit's 0 never beat it). SQLite cannot drop a NOT NULL: its table is built again.
+    (
+        Variant(sqlite="""CREATE TABLE player_stats_new (
+            scope INTEGER NOT NULL,
+            user_id INTEGER NOT NULL,
+            practice INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            sessions_won INTEGER NOT NULL,
+            sessions_lost INTEGER NOT NULL,
+            games_won INTEGER NOT NULL,
+            games_lost INTEGER NOT NULL,
+            hands_won INTEGER NOT NULL,
+            hands_lost INTEGER NOT NULL,
+            points INTEGER NOT NULL,
+            best_hand INTEGER,
+            marriages INTEGER NOT NULL,
+            went_out INTEGER NOT NULL,
+            forfeits INTEGER NOT NULL,
+            last_at REAL NOT NULL,
+            PRIMARY KEY (scope, user_id, practice)
+        ) WITHOUT ROWID""",
+                postgresql="""ALTER TABLE player_stats ALTER COLUMN best_hand DROP NOT NULL"""),
+        Variant(sqlite=f"""INSERT INTO player_stats_new ({_STATS_COLUMNS})
+            SELECT {_STATS_COLUMNS} FROM player_stats""", postgresql=""),
+        Variant(sqlite="""DROP TABLE player_stats""", postgresql=""),
+        Variant(sqlite="""ALTER TABLE player_stats_new RENAME TO player_stats""",
+                postgresql=""),
+        """UPDATE player_stats SET best_hand = (
+            SELECT MAX(CASE WHEN p.seat = 0 THEN h.score0 ELSE h.score1 END)
+            FROM session_players p JOIN session_hands h ON h.match_id = p.match_id
+            WHERE p.user_id = player_stats.user_id AND p.practice = player_stats.practice
+            AND (player_stats.scope = 0 OR p.guild_id = player_stats.scope))
+           WHERE best_hand = 0""",
+    ),
+    # 32: a match a server admin ended (``/umtali-admin end-match``) keeps who did (NULL:
     # not an admin's end; ``how`` stays ``abandoned``, as its deals file says), for history
     # and the panels to say so; and the server's matches in play by id, for that command's
     # suggestions on every keystroke (the ``status`` index alone read every server's).
@@ -337,7 +381,8 @@ def statements_for(number: int, dialect: str) -> list[str]:
     out = []
     for statement in MIGRATIONS[number - 1]:
         if isinstance(statement, Variant):
-            out.append(getattr(statement, dialect))
+            if text := getattr(statement, dialect):  # empty: nothing to do on that backend
+                out.append(text)
         elif dialect == "postgresql":
             out.append(postgresql(statement))
         else:

@@ -238,8 +238,9 @@ class PlayerStats:
     hands_won: int = 0
     hands_lost: int = 0
     points: int = 0
-    #: The highest score of a single hand.
-    best_hand: int = 0
+    #: The highest score of a single hand; None until a hand is scored (a session forfeited
+    #: before its first hand's score has none).
+    best_hand: int | None = None
     marriages: int = 0
     #: Hands in which this player went out first.
     went_out: int = 0

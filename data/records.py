@@ -124,7 +124,7 @@ def seat_stats(row: Row, seat: int, hands: list[HandLine],
         games_won=row[f"games_won{seat}"], games_lost=row[f"games_won{other}"],
         hands_won=sum(h.scores[seat] > h.scores[other] for h in hands),
         hands_lost=sum(h.scores[seat] < h.scores[other] for h in hands),
-        points=sum(mine), best_hand=max(mine, default=0),
+        points=sum(mine), best_hand=max(mine, default=None),  # none scored: none
         marriages=replayed.marriages[seat] if replayed else 0,
         went_out=sum(h.went_out == seat for h in hands),
         forfeits=int(not won and row["how"] in FORFEITS),
@@ -157,7 +157,9 @@ _STATS_TAIL = (
     # The newest name wins, whatever order results are counted in.
     # (The kept row's columns are named ``s.``: PostgreSQL finds a bare name ambiguous here.)
     "name = CASE WHEN excluded.last_at >= s.last_at THEN excluded.name ELSE s.name END, "
-    + ", ".join(f"{c} = {_greater('s.' + c, 'excluded.' + c)}" if c == "best_hand"
+    # A best hand is NULL until a hand is scored: a forfeit's none leaves it, a hand fills it.
+    + ", ".join("best_hand = CASE WHEN s.best_hand IS NULL OR excluded.best_hand > s.best_hand "
+                "THEN excluded.best_hand ELSE s.best_hand END" if c == "best_hand"
                 else f"{c} = s.{c} + excluded.{c}" for c in _COLS)
     + f", last_at = {_greater('s.last_at', 'excluded.last_at')}"
 )
@@ -316,7 +318,8 @@ async def count_backlog(db: Database, batch: int = 50, skip: set[int] | None = N
     what it counted kept: the rest waits for the next sweep, still in order (the result it
     stopped at added to ``left``); such a result is never passed by as one that a bug keeps
     from being counted, else it waited for the next start, its season ended meanwhile.
-    ``now``: the clock (None: the system's), which alone may open a season (``current_season``)."""
+    ``now``: the clock (None: the system's), whose season alone may open (``current_season``;
+    within ``seasons.LATE`` past a result's period, that period's season too)."""
     skip = set() if skip is None else skip
     now = time.time() if now is None else now
     pending = [r["match_id"] for r in await db.fetchall(

@@ -39,6 +39,11 @@ KEEP: Final = 0.5
 #: clock) into it first; ended before, that session was rated into no season. A session counted
 #: past the turn still ends the season at once (one at midnight is in the new month).
 SKEW: Final = 10.0
+#: How long past its span's end a season may still open for a result of its span counted late
+#: (its count failed as it ended; the season tick sweeps such results every minute, first):
+#: counted at its end it would have opened it. Later, a season gone by opens for none (a
+#: summary long after, for a period the server may not have run seasons in).
+LATE: Final = 120.0
 #: Ratings carried into a new season per statement (7 values each: within both backends'
 #: limits on a statement's parameters).
 CARRY_ROWS: Final = 500
@@ -124,7 +129,9 @@ async def current_season(tx: Tx, guild_id: int, cadence: str, now: float,
     A server that turned seasons off still counts into the season in play until its end (no
     next one opens): as the manager is told (``cogs.umtali.seasons.cadence_note``). Only the
     season of the clock opens: a session counted late, with no open season of its time, is
-    rated into none (else a month gone by would open, and be summed up, long after)."""
+    rated into none (else a month gone by would open, and be summed up, long after); one
+    counted within ``LATE`` past its span's end (the next sweep) opens its own season, as it
+    would have at its end."""
     if season_of(now, cadence) is None and await _running(tx, guild_id) is None:
         return None  # seasons off and none in play: no season lock taken
     # (never behind the session's own end: another process's clock may be a little behind)
@@ -132,6 +139,11 @@ async def current_season(tx: Tx, guild_id: int, cadence: str, now: float,
     await tx.serialise([guild_key(guild_id)])
     cadence = await cadence_of(tx, guild_id)
     due, played_in = season_of(clock, cadence), season_of(now, cadence)
+    if played_in is not None and clock < season_end(played_in) + LATE:
+        # Counted just past the turn (the next sweep): the season of its end opens if none
+        # is (seasons turned on in its span, nobody counted in it since), or follows an over
+        # one, as counted at its end; the tick ends it then.
+        due = played_in
     last = await tx.fetchone(
         "SELECT season FROM seasons WHERE guild_id = ? AND ended_at IS NOT NULL "
         "ORDER BY ended_at DESC, season DESC LIMIT 1", (guild_id,))
@@ -252,7 +264,12 @@ async def rate_season(tx: Tx, guild_id: int, season: str, ids: tuple[int, int],
         await tx.execute(
             "INSERT INTO season_ratings AS s (guild_id, season, user_id, name, mu, sigma, "
             "ordinal, sessions_won, sessions_lost) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (guild_id, season, user_id) DO UPDATE SET name = excluded.name, "
+            # The newest name, as the server's all-time records keep it (counted just before,
+            # newest session wins): a result counted late wrote the name its player had then
+            # over a newer one, kept on into the summary and the next season's carried rows.
+            "ON CONFLICT (guild_id, season, user_id) DO UPDATE SET name = COALESCE(("
+            "SELECT p.name FROM player_stats p WHERE p.scope = s.guild_id "
+            "AND p.user_id = s.user_id AND p.practice = 0), excluded.name), "
             "mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal, "
             "sessions_won = s.sessions_won + excluded.sessions_won, "
             "sessions_lost = s.sessions_lost + excluded.sessions_lost",

@@ -52,7 +52,7 @@ class ServerQueries:
                          limit: int = OFFERED) -> list[InPlay]:
         """The server's matches in play, newest first, at most ``limit``: those whose number
         starts with ``typed`` (digits) or whose players' stored names hold it (any case).
-        Through the index of the matches in play by server (migration 31), read newest first
+        Through the index of the matches in play by server (migration 32), read newest first
         and stopped at ``limit``: a server's thousands of matches are not all read."""
         typed = typed.strip().lstrip("#").strip().lower()
         where, params = "", list[object]([guild_id])

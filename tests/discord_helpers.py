@@ -21,12 +21,24 @@ class Clock:
 
     def __init__(self) -> None:
         self.now = time.time()
+        #: How far the wall clock was set (``step``) apart from the steady one (``ticks``).
+        self.stepped = 0.0
 
     def __call__(self) -> float:
         return self.now
 
+    def ticks(self) -> float:
+        """The process's steady clock (``MatchService.ticks``): time moved on, not a clock
+        set."""
+        return self.now - self.stepped
+
     def advance(self, seconds: float) -> None:
         self.now += seconds
+
+    def step(self, seconds: float) -> None:
+        """The wall clock set forward (or back) by ``seconds``: no time passed."""
+        self.now += seconds
+        self.stepped += seconds
 
 
 @dataclass

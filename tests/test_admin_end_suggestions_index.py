@@ -1,5 +1,5 @@
 """fix137: ``/umtali-admin end-match``'s suggestions of a server's matches in play, asked on
-every keystroke, read through their own index (``matches_in_play``, migration 31), newest
+every keystroke, read through their own index (``matches_in_play``, migration 32), newest
 first and stopped at the 25th, on SQLite and PostgreSQL: a server's many matches are not all
 read, nor any other server's."""
 

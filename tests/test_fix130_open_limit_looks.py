@@ -40,3 +40,21 @@ async def test_refused_open_challenges_look_at_each_message_once_a_while(
     held = await world.alice.slash(world.channel, "umtali challenge", opponent=world.bob)
     assert held.ephemeral and "too many open challenges" in _text(held), _text(held)
     assert _looks(world) - before == 6
+
+
+async def test_the_look_of_a_while_ago_holds_when_the_wall_clock_is_set(world: World) -> None:
+    """The note of a challenge found on show lives in this process's memory: timed by its
+    steady clock, a wall clock set forward (or back) does not end it (a look at every
+    challenge at each refused attempt again)."""
+    extra = [world.guild.add_member(world.env.create_user(f"m{i}")) for i in range(3)]
+    for member in extra:
+        world.clock.advance(21)
+        r = await world.alice.slash(world.channel, "umtali challenge", opponent=member)
+        assert not r.ephemeral, _text(r)
+    world.clock.advance(21)
+    before = _looks(world)
+    for step in (0.0, 2 * SEEN_FOR, -4 * SEEN_FOR):
+        world.clock.step(step)
+        held = await world.alice.slash(world.channel, "umtali challenge", opponent=world.bob)
+        assert held.ephemeral and "too many open challenges" in _text(held), _text(held)
+    assert _looks(world) - before == 3

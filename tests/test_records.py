@@ -140,7 +140,9 @@ async def test_forfeits_count_for_the_loser_only(store: Store) -> None:
     for user_id in (1, 2):
         record = await store.records.record(GUILD, user_id)
         assert (record.rated.sessions_won, record.rated.forfeits) == (1, 1)
-        assert record.rated.games_won == record.rated.points == record.rated.best_hand == 0
+        assert record.rated.games_won == record.rated.points == 0
+        # No hand was scored: no best hand (fix133: it was 0, shown as a hand played).
+        assert record.rated.best_hand is None
 
 
 async def test_practice_is_kept_apart_and_never_rated(store: Store) -> None:

@@ -70,7 +70,7 @@ class Totals:
     hands_won: int = 0
     hands_lost: int = 0
     points: int = 0
-    best: int = 0
+    best: int | None = None  # none until a hand is scored (fix133)
     marriages: int = 0
     went_out: int = 0
     forfeits: int = 0
@@ -150,7 +150,8 @@ def count(model: Model, s: Played) -> None:
             t.hands_won += sum(sc[seat] > sc[other] for sc, _ in s.hands)
             t.hands_lost += sum(sc[seat] < sc[other] for sc, _ in s.hands)
             t.points += sum(sc[seat] for sc, _ in s.hands)
-            t.best = max([t.best, *(sc[seat] for sc, _ in s.hands)])
+            t.best = max([*([] if t.best is None else [t.best]), *(sc[seat] for sc, _ in s.hands)],
+                         default=None)
             t.marriages += s.marriages[seat]
             t.went_out += sum(out == seat for _, out in s.hands)
             t.forfeits += (not won) and s.how in ("resigned", "timed out")

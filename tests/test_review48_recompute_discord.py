@@ -34,7 +34,8 @@ def record_lines(model: Model, scope: int, user_id: int) -> list[str]:
     if t.won + t.lost:
         lines += [f"Sessions {t.won} won, {t.lost} lost · games {t.games_won}–{t.games_lost} · "
                   f"hands {t.hands_won}–{t.hands_lost}",
-                  f"Points {t.points} · best hand {t.best} · marriages {t.marriages} · went out "
+                  f"Points {t.points} · best hand {'—' if t.best is None else t.best} · "
+                  f"marriages {t.marriages} · went out "
                   f"{t.went_out} · resigned or out of time {t.forfeits}"]
     p = model.totals.get((scope, user_id, 1), Totals())
     if p.won + p.lost:

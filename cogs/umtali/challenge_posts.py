@@ -98,7 +98,9 @@ async def _drop_if_lost(client: discord.Client, ch: Challenge, now: float) -> bo
     svc = service(client)
     message_id = message_of(client, ch)
     seen = svc.challenges_seen.get(ch.id)
-    if message_id is not None and seen is not None and 0 <= now - seen < SEEN_FOR:
+    # (The note lives in this process's memory: its steady clock, which no clock set moves.)
+    tick = svc.ticks()
+    if message_id is not None and seen is not None and 0 <= tick - seen < SEEN_FOR:
         return False
     if message_id is None:
         # Posted a moment after it is saved: one still without a message a while later
@@ -108,7 +110,7 @@ async def _drop_if_lost(client: discord.Client, ch: Challenge, now: float) -> bo
         try:
             await client.get_partial_messageable(ch.channel_id, guild_id=ch.guild_id) \
                 .fetch_message(message_id)
-            _seen(svc.challenges_seen, ch.id, now)
+            _seen(svc.challenges_seen, ch.id, tick)
             lost = False
         except discord.NotFound:
             lost = True

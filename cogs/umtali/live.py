@@ -105,8 +105,9 @@ class LiveMatch:
     pane_look: list[tuple[str, bool, bool, str] | None] = field(
         default_factory=lambda: [None, None])
     #: The live table found still there by ``/umtali table`` held back by its limit (its
-    #: message id, and when): looked at again only ``tables.SEEN_FOR`` later, so that a
-    #: player asking again and again does not make the bot ask Discord each time.
+    #: message id, and when, by ``MatchService.ticks``): looked at again only
+    #: ``tables.SEEN_FOR`` later, so that a player asking again and again does not make the
+    #: bot ask Discord each time.
     table_seen: tuple[int, float] | None = None
     #: With the channel lost, the turn (``reminders.turn_of``) each seat was last told of by a
     #: new DM panel (which notifies; saved with that panel's id), and the last whose

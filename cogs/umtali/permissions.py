@@ -11,9 +11,9 @@ import logging
 import discord
 
 from cogs.umtali.access import service, tr_of
+from cogs.umtali.board_posts import may_post
 from cogs.umtali.failures import PASSING
 from cogs.umtali.numbers import listed
-from cogs.umtali.records import may_post
 from umtali.i18n import N_, Tr
 
 log = logging.getLogger(__name__)

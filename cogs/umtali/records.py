@@ -13,18 +13,17 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import re
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
 from discord import app_commands
 
 from cogs.umtali.access import service, store, tr_of
-from cogs.umtali.board_posts import HELD_BACK
+from cogs.umtali.board_posts import answer_board
 from cogs.umtali.errors import guarded
 from cogs.umtali.final_card import show_counted
 from cogs.umtali.ids import carries_only, id_of
-from cogs.umtali.in_time import answer, edit_clicked, in_time, post_public, thinking
+from cogs.umtali.in_time import answer, edit_clicked, in_time
 from cogs.umtali.names import echo, record_name, safe_name, server_name
 from cogs.umtali.numbers import one_decimal, score
 from cogs.umtali.options import names_in
@@ -66,18 +65,6 @@ def _scope_id(guild_id: int, scope: str) -> int:
 
 def _when(timestamp: float, style: Any = "R") -> str:
     return discord.utils.format_dt(dt.datetime.fromtimestamp(timestamp, dt.UTC), style)
-
-
-def may_post(interaction: discord.Interaction) -> bool:
-    """Whether the member may write here: in a read-only channel or a locked thread, where
-    Discord lets them run commands all the same, the bot posts nothing public for them."""
-    perms = interaction.permissions
-    channel = interaction.channel
-    if isinstance(channel, discord.Thread):
-        # A locked thread takes messages only from those who may manage threads (Discord's
-        # rule; the permissions it sends with the interaction do not say so).
-        return perms.send_messages_in_threads and (not channel.locked or perms.manage_threads)
-    return perms.send_messages
 
 
 def name_of(user: discord.abc.User, stored: str | None, tr: Tr) -> str:
@@ -173,37 +160,6 @@ async def _board(interaction: discord.Interaction, guild_id: int, scope: str,
     guild_name = interaction.guild.name if interaction.guild else tr("this server")
     return (board_embed(board, scope, guild_name, tr, seasons_on, ended),
             board_panel(guild_id, scope, board, tr))
-
-
-async def answer_board(interaction: discord.Interaction,
-                       build: Callable[[bool], Awaitable[dict[str, Any]]]) -> None:
-    """A board or record as the answer, ``build(private)`` its message: in the channel at most
-    once a minute (``board_posts``), else for the member alone, saying why."""
-    svc = service(interaction.client)
-    now, channel_id = svc.clock(), interaction.channel_id or 0
-    private = not may_post(interaction)
-    held = not private and not svc.public_boards.take(channel_id, now)
-    try:
-        fields = await build(private or held)
-        if held:
-            fields["content"] = tr_of(interaction)(HELD_BACK)
-        await show_board(interaction, private or held, **fields)
-    except BaseException:
-        if not (private or held):
-            svc.public_boards.give_back(channel_id, now)
-        raise
-
-
-async def show_board(interaction: discord.Interaction, private: bool, **fields: Any) -> None:
-    """A board or a record as the answer: in the channel, or (``private``) for the member
-    alone; once deferred (the database was busy: ``in_time``), as ``post_public`` posts it, or
-    in place of the private "thinking"."""
-    if not private:
-        await post_public(interaction, **fields)
-    elif thinking(interaction):
-        await interaction.edit_original_response(**fields)
-    else:
-        await interaction.response.send_message(**fields, ephemeral=True)
 
 
 async def show_leaderboard(interaction: discord.Interaction, scope: str, page: int,
@@ -344,7 +300,8 @@ def record_text(rec: PlayerRecord, tr: Tr = EN) -> str:
                games_won=s.games_won, games_lost=s.games_lost, hands_won=s.hands_won,
                hands_lost=s.hands_lost),
             tr("Points {points} · best hand {best} · marriages {marriages} · went out "
-               "{went_out} · resigned or out of time {forfeits}", points=s.points, best=s.best_hand,
+               "{went_out} · resigned or out of time {forfeits}", points=s.points,
+               best="—" if s.best_hand is None else s.best_hand,  # no hand scored yet
                marriages=s.marriages, went_out=s.went_out, forfeits=s.forfeits),
         ]
     p = rec.practice

@@ -53,6 +53,7 @@ from cogs.umtali.rest_outage import stop_hearing
 from cogs.umtali.saved import saved_state
 from cogs.umtali.timing import Timing
 from cogs.umtali.turn_clock import first_clock
+from cogs.umtali.under_way import UnderWay
 from cogs.umtali.unheard import settled
 from data.db import SchemaTooNew
 from data.failing import failing_for_now
@@ -91,6 +92,9 @@ class MatchService(Timing, Endings, Playing, Looks):
             warm()  # the card sprites, once a process, before the first turn waits on them
         self.store = store
         self.clock = clock
+        #: The steady clock of what this process keeps in memory a while (a wall clock set
+        #: back would lift its limits); the tests' clock carries its own.
+        self.ticks: Callable[[], float] = getattr(clock, "ticks", time.monotonic)
         #: The clocks' own state: the start, gateway outages, time owed (``cogs.umtali.clock``).
         self.clock_state = ClockState()
         #: The matches this process holds (``cogs.umtali.owners``): a cache of the database.
@@ -128,7 +132,7 @@ class MatchService(Timing, Endings, Playing, Looks):
         #: not be saved (``challenge_posts.note_posted``), by challenge: known on show, not lost.
         self.unsaved_posts: dict[int, int] = {}
         #: When a challenge's message was last found on show (``challenge_posts.SEEN_FOR``),
-        #: by challenge: not looked at again meanwhile.
+        #: by challenge, by ``ticks``: not looked at again meanwhile.
         self.challenges_seen: dict[int, float] = {}
         #: Season summaries posted here that could not be marked posted (the database
         #: failing then), as (server, season): marked at a later tick, never posted again
@@ -136,6 +140,8 @@ class MatchService(Timing, Endings, Playing, Looks):
         self.unmarked_summaries: set[tuple[int, str]] = set()
         #: When each channel last had a board or stats posted (``board_posts``).
         self.public_boards = PublicBoards()
+        #: Boards and stats being posted, by channel; tables posted again, by match.
+        self.boards_under_way, self.tables_under_way = UnderWay(), UnderWay()
 
     # -- loading and starting -------------------------------------------------------------
 

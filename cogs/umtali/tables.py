@@ -20,6 +20,7 @@ import math
 import discord
 
 from cogs.umtali.access import service, tr_of
+from cogs.umtali.board_posts import may_post
 from cogs.umtali.failures import PASSING, UNKNOWN_MESSAGE
 from cogs.umtali.in_time import answer, in_time, post_public, thinking
 from cogs.umtali.live import LiveMatch
@@ -28,10 +29,10 @@ from cogs.umtali.names import member_name
 from cogs.umtali.outbox import Batch
 from cogs.umtali.panels import table_panel
 from cogs.umtali.permissions import missing_here, not_in_thread, refusal, sees
-from cogs.umtali.records import may_post
 from cogs.umtali.retiring import BROUGHT, retire, table_link
 from cogs.umtali.service import MatchService, TableMoved, TableTooLate
 from cogs.umtali.showing import table_of
+from cogs.umtali.table_doubts import doubted
 from cogs.umtali.time_out import ask_again_if_deleted
 from umtali.i18n import EN, Tr
 
@@ -99,37 +100,93 @@ async def post_table(interaction: discord.Interaction) -> None:
     if not live.channel_lost:
         # Posted again in its own channel: each post is a new public message, so no more
         # often than ``TABLE_AGAIN`` (kept in the database: any process may answer).
+        noted = await _turn_to_post(interaction, svc, live)
+        if noted is None:
+            return
+    await _posted(interaction, live, noted)
+
+
+async def _turn_to_post(interaction: discord.Interaction, svc: MatchService,
+                        live: LiveMatch) -> float | None:
+    """When this post was noted against the limit (``note_table_posted``); None if it is
+    held back, the member answered. Held back by a post under way here, the member waits for
+    its outcome (``under_way``): failed, it was taken back, and this one may go."""
+    tr = tr_of(interaction)
+    waits = 3  # (posts failing one after another: the last is not waited for)
+    while True:
         noted = svc.clock()
         wait, last = await in_time(interaction, svc.store.note_table_posted(
             live.id, live.channel_id, noted, TABLE_AGAIN))
+        if wait <= 0:
+            return noted
+        waits -= 1
+        posted = await _outcome(interaction, svc, live) if waits else None
         gone: bool | None = False
-        if wait > 0:
-            gone = await in_time(interaction, _gone(svc, live, last, noted))
-        if gone is None:
-            # Found deleted by the other player too, whose post was noted first: on its way,
-            # the link not yet known here (nor a wait: it counts from that post).
-            await answer(interaction, tr("The live table was deleted, and is being posted "
-                                         "again right now: if it does not appear in a moment, "
-                                         "ask again."))
-            return
-        if wait > 0 and not gone:
-            await answer(interaction, tr("The table was posted again a moment ago: the live "
-                                         "table is {link}. You can post it again in {seconds} "
-                                         "s.", link=table_link(live),
-                                         seconds=max(1, math.ceil(wait))))
-            # What the player may have come for all the same: the question beside the
-            # table, deleted since it was asked, is asked again.
-            await ask_again_if_deleted(svc, live)
-            return
-    await _posted(interaction, live, noted)
+        if posted is None and not svc.tables_under_way.busy(live.id):
+            gone = await in_time(interaction, _gone(interaction, svc, live, last, noted))
+            if gone:
+                return noted
+            if gone is None and waits:
+                # Found deleted by the other player too, whose post was noted first: if it is
+                # under way here, its outcome.
+                posted = await _outcome(interaction, svc, live)
+        if posted is False:
+            continue  # (taken back: noted again)
+        busy = svc.tables_under_way.busy(live.id)
+        if posted is None and (gone is None or busy):
+            if gone is None:
+                # The link not yet known here (nor a wait: it counts from that post).
+                await answer(interaction, tr("The live table was deleted, and is being posted "
+                                             "again right now: if it does not appear in a "
+                                             "moment, ask again."))
+            else:
+                await answer(interaction, tr("The table is being posted again right now: if "
+                                             "it does not appear in a moment, ask again."))
+            if busy:
+                # Past the wait, here: followed to its end. (Another process's is not known
+                # here: a server's commands reach one process, unless its shard moved.)
+                svc.beside.start(_told_if_failed(interaction, svc, live), live.id,
+                                 "word of a table's post that failed")
+            return None
+        await answer(interaction, tr("The table was posted again a moment ago: the live "
+                                     "table is {link}. You can post it again in {seconds} "
+                                     "s.", link=table_link(live),
+                                     seconds=max(1, math.ceil(wait))))
+        # What the player may have come for all the same: the question beside the table,
+        # deleted since it was asked, is asked again.
+        await ask_again_if_deleted(svc, live)
+        return None
+
+
+async def _told_if_failed(interaction: discord.Interaction, svc: MatchService,
+                          live: LiveMatch) -> None:
+    """The post the member was told was on its way, followed to its end: told if it failed."""
+    if await svc.tables_under_way.failed(live.id):
+        tr = tr_of(interaction)
+        await interaction.followup.send(tr("The table that was being posted again could not "
+                                           "be posted: ask again."), ephemeral=True)
+
+
+async def _outcome(interaction: discord.Interaction, svc: MatchService,
+                   live: LiveMatch) -> bool | None:
+    """The outcome of the table's post under way here (``UnderWay.outcome``)."""
+    return await in_time(interaction, svc.tables_under_way.outcome(live.id))
 
 
 async def _posted(interaction: discord.Interaction, live: LiveMatch,
                   noted: float | None) -> None:
     """Post the live table of ``live`` in the interaction's channel, and move the match
     there (from the table before, or from its lost channel). ``noted``: when this post was
-    noted against the limit (``note_table_posted``), taken back if it fails."""
+    noted against the limit (``note_table_posted``), taken back if it fails. Under way
+    (``tables_under_way``) until it is saved, or taken back: a member held back by it waits
+    for that."""
     svc = service(interaction.client)
+    with svc.tables_under_way.posting(live.id):
+        await _post(interaction, svc, live, noted)
+
+
+async def _post(interaction: discord.Interaction, svc: MatchService, live: LiveMatch,
+                noted: float | None) -> None:
     try:
         table = await svc.table_message(live).drawn()
         message = await post_public(interaction, **table.send(),
@@ -169,22 +226,27 @@ async def _posted(interaction: discord.Interaction, live: LiveMatch,
     await ask_again_if_deleted(svc, live)
 
 
-async def _gone(svc: MatchService, live: LiveMatch, last: float, now: float) -> bool | None:
+async def _gone(interaction: discord.Interaction, svc: MatchService, live: LiveMatch,
+                last: float, now: float) -> bool | None:
     """Whether the live table, held back by the post noted at ``last``, was deleted since (a
     moderator, a player): then the limit does not hold it back, and this post is noted at
     ``now`` instead (once: None if another post was noted first, the other player's who found
-    it gone too). The bot hears of no deletion (no message events): it looks. Unknown
+    it gone too). The bot hears of no deletion (no message events): it looks, unless it
+    looked less than ``SEEN_FOR`` ago (then once that time is over: ``table_doubts``). Unknown
     (Discord failing): False, held."""
     table = live.table_message_id
     if table is None:
         return False
-    seen = live.table_seen
-    if seen is not None and seen[0] == table and 0 <= now - seen[1] < SEEN_FOR:
+    # (on the process's steady clock: kept here alone, a wall clock set forward would end it)
+    seen, ticks = live.table_seen, svc.ticks()
+    if seen is not None and seen[0] == table and 0 <= ticks - seen[1] < SEEN_FOR:
+        # Not looked at: looked at once that time is over, and the member told if it was gone.
+        doubted(svc, live, table, seen[1] + SEEN_FOR, interaction)
         return False
     message = svc.client.get_partial_messageable(live.channel_id).get_partial_message(table)
     try:
         await message.fetch()
-        live.table_seen = table, now
+        live.table_seen = table, ticks
         return False
     except (discord.HTTPException, *PASSING) as e:
         if not isinstance(e, discord.NotFound) or e.code != UNKNOWN_MESSAGE:
