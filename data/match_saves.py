@@ -201,7 +201,8 @@ class MatchSaves:
                             announce: Sequence[str] | None = None, owner: str = "",
                             lease_until: float = 0.0, channel_lost: bool = False,
                             saved: AsSaved | None = None, resend: str = "",
-                            unreachable: bool = False) -> list[str] | None:
+                            unreachable: bool = False,
+                            ended_by: int | None = None) -> list[str] | None:
         """End a match with no winner and no record (``how``: ``abandoned``, ``cancelled``),
         freeing both players; None if it had already ended, else what is left to announce:
         with ``announce`` (the reveal of its seed), that added, by ``owner``, which holds it
@@ -210,17 +211,19 @@ class MatchSaves:
         ``resend``: what its delivery owes from now on (``set_resend``), saved with it.
         ``saved``: as ``record_move``'s. ``unreachable``: only if, as saved, its channel is
         lost and a player's DMs closed (another process may have brought it back to a
-        channel since this copy was read)."""
+        channel since this copy was read). ``ended_by``: the server admin who ended it."""
         now = time.time() if now is None else now
         owes = ", resend = ?" if resend else ""
+        by = ", ended_by = ?" if ended_by is not None else ""
         still = (" AND channel_lost = 1 AND (dm_refused0 != 0 OR dm_refused1 != 0)"
                  if unreachable else "")
         async with self.db.transaction() as c:
             cur = await c.execute(
                 "UPDATE matches SET status = 'finished', finished_at = ?, how = ?, "
-                f"deadline = NULL{', channel_lost = 1' if channel_lost else ''}{owes}"
+                f"deadline = NULL{', channel_lost = 1' if channel_lost else ''}{owes}{by}"
                 f"{_held(owner)} WHERE id = ? AND status = 'active'{still}",
-                (now, how, *((resend,) if resend else ()), *_holder(owner, lease_until),
+                (now, how, *((resend,) if resend else ()),
+                 *((ended_by,) if ended_by is not None else ()), *_holder(owner, lease_until),
                  match_id))
             if cur.rowcount != 1:
                 return None

@@ -349,6 +349,14 @@ MIGRATIONS: Final[tuple[tuple[str | Variant, ...], ...]] = (
             AND (player_stats.scope = 0 OR p.guild_id = player_stats.scope))
            WHERE best_hand = 0""",
     ),
+    # 32: a match a server admin ended (``/umtali-admin end-match``) keeps who did (NULL:
+    # not an admin's end; ``how`` stays ``abandoned``, as its deals file says), for history
+    # and the panels to say so; and the server's matches in play by id, for that command's
+    # suggestions on every keystroke (the ``status`` index alone read every server's).
+    (
+        """ALTER TABLE matches ADD COLUMN ended_by INTEGER""",
+        """CREATE INDEX matches_in_play ON matches (guild_id, id) WHERE status = 'active'""",
+    ),
 )
 
 

@@ -170,6 +170,8 @@ class MatchRow:
     #: Its turn standing still since its holder stopped, as a claim saved it: since when, and
     #: the time that holder owed it then (None: none, or not for the turn's deadline as saved).
     stood: Stood | None = None
+    #: The server admin who ended it with no result (``/umtali-admin end-match``); None: not.
+    ended_by: int | None = None
 
 
 class DmPanel(NamedTuple):
@@ -355,7 +357,7 @@ def match_row(row: Row) -> MatchRow:
         dm_told=(row["dm0_told"], row["dm1_told"]),
         global_names=(row["player0_global_name"], row["player1_global_name"]),
         lost_untold=(bool(row["dm0_lost_untold"]), bool(row["dm1_lost_untold"])),
-        resend=row["resend"], stood=stood_of(row),
+        resend=row["resend"], stood=stood_of(row), ended_by=row["ended_by"],
     )
 
 

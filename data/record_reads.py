@@ -58,7 +58,7 @@ VERSUS_COUNT_SQL = (
 # on in DMs: ``LiveMatch.dealt``) and whose seed was sealed: each is revealed once over.
 UNFINISHED_SQL = (
     "SELECT id, guild_id, player0_id, player1_id, player0_name, player1_name, how, finished_at, "
-    "computer_seat, computer_level "
+    "computer_seat, computer_level, ended_by "
     "FROM matches WHERE guild_id = ?1 AND status = 'finished' AND winner_seat IS NULL AND "
     "(player0_id = ?2 OR player1_id = ?2) AND commitment != '' AND "
     "(table_message_id IS NOT NULL OR channel_lost = 1) "
@@ -79,6 +79,8 @@ class UnfinishedLine:
     #: A practice match: the computer's seat and level (its name is worded for the reader).
     computer_seat: int | None = None
     computer_level: str | None = None
+    #: The server admin who ended it (``/umtali-admin end-match``); None: not an admin.
+    ended_by: int | None = None
 
 
 def _line(row: Row) -> SessionLine:
@@ -174,7 +176,8 @@ class Records:
         rows = await self.db.fetchall(UNFINISHED_SQL, (guild_id, user_id, limit))
         return [UnfinishedLine(r["id"], r["guild_id"], (r["player0_id"], r["player1_id"]),
                                (r["player0_name"], r["player1_name"]), r["how"] or "",
-                               r["finished_at"], r["computer_seat"], r["computer_level"])
+                               r["finished_at"], r["computer_seat"], r["computer_level"],
+                               r["ended_by"])
                 for r in rows]
 
     async def session(self, match_id: int) -> SessionLine | None:

@@ -3,7 +3,29 @@ that when the bot was removed from it (``data.store.Store`` has them all)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from data.db import Database
+
+#: A server's matches in play offered at most (Discord shows 25 suggestions).
+OFFERED = 25
+
+
+@dataclass(frozen=True, slots=True)
+class InPlay:
+    """A match in play, as an admin choosing one sees it."""
+
+    match_id: int
+    player_ids: tuple[int, int]
+    names: tuple[str, str]
+    computer_seat: int | None
+    computer_level: str | None
+    created_at: float
+
+
+def _like(text: str) -> str:
+    """``text`` anywhere, as LIKE reads it (its own ``%``, ``_`` and ``\\`` taken as they are)."""
+    return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
 
 class ServerQueries:
@@ -25,6 +47,28 @@ class ServerQueries:
             "SELECT id FROM matches WHERE status = 'active' AND guild_id = ? ORDER BY id",
             (guild_id,))
         return [int(r["id"]) for r in rows]
+
+    async def in_play_in(self, guild_id: int, typed: str = "",
+                         limit: int = OFFERED) -> list[InPlay]:
+        """The server's matches in play, newest first, at most ``limit``: those whose number
+        starts with ``typed`` (digits) or whose players' stored names hold it (any case).
+        Through the index of the matches in play by server (migration 32), read newest first
+        and stopped at ``limit``: a server's thousands of matches are not all read."""
+        typed = typed.strip().lstrip("#").strip().lower()
+        where, params = "", list[object]([guild_id])
+        if typed:
+            # (SQLite's LOWER lowers ASCII alone: a Cyrillic name is found in its stored case)
+            where = (" AND (CAST(id AS TEXT) LIKE ? ESCAPE '\\' OR LOWER(player0_name) "
+                     "LIKE ? ESCAPE '\\' OR LOWER(player1_name) LIKE ? ESCAPE '\\')")
+            anywhere = _like(typed)
+            params += [anywhere[1:], anywhere, anywhere]
+        rows = await self.db.fetchall(
+            "SELECT id, player0_id, player1_id, player0_name, player1_name, computer_seat, "
+            "computer_level, created_at FROM matches WHERE status = 'active' AND guild_id = ?"
+            f"{where} ORDER BY id DESC LIMIT ?", (*params, limit))
+        return [InPlay(int(r["id"]), (r["player0_id"], r["player1_id"]),
+                       (r["player0_name"], r["player1_name"]), r["computer_seat"],
+                       r["computer_level"], float(r["created_at"])) for r in rows]
 
     async def withdraw_challenges_in(self, guild_id: int) -> int:
         """Withdraw every challenge (and practice offer) still open on the server; how many.

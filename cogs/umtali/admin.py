@@ -9,7 +9,6 @@ group to anyone in its integration settings.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
@@ -18,11 +17,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.umtali.access import service, tr_of
-from cogs.umtali.admin_end import database_failed, end_match, tell_ended
+from cogs.umtali.admin_ending import match_choices, run_end_match
 from cogs.umtali.display import redraw_guild, watch_guild_looks, watch_member_looks
 from cogs.umtali.hand_panels import refresh_pane
 from cogs.umtali.in_time import answer, in_time
-from cogs.umtali.names import member_name
 from cogs.umtali.options import (
     SERVER_DEFAULT,
     TIME_CONTROLS,
@@ -44,16 +42,12 @@ from cogs.umtali.seasons import (
     summary_refusal,
 )
 from cogs.umtali.time_control import PRESETS
-from cogs.umtali.unheard import InDoubt
 from data.models import GuildSettings
 from data.seasons import CADENCES
 from umtali.i18n import Tr
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
-
-log = logging.getLogger(__name__)
-
 
 @app_commands.guild_only()
 @app_commands.allowed_installs(guilds=True, users=False)  # as ``/umtali``'s
@@ -186,46 +180,17 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
                         await refresh_pane(interaction.client, live, seat)
 
     @app_commands.command(name="end-match",
-                          description="End a member's match on this server with no result "
-                                      "(a stuck or abandoned one)")
-    @app_commands.describe(member="The member whose match ends (no winner, no rating change)")
+                          description="End a stuck match on this server with no result: a "
+                                      "member's, or one by its number")
+    @app_commands.describe(member="The member whose match ends (no winner, no rating change)",
+                           match="Or the match itself, by its number (its players may have "
+                                 "left the server)")
+    @app_commands.autocomplete(match=match_choices)
     @app_commands.checks.has_permissions(manage_guild=True)
-    async def end_match(self, interaction: discord.Interaction, member: discord.Member) -> None:
-        assert interaction.guild is not None
-        svc = service(interaction.client)
-        tr = tr_of(interaction)
-        name = member_name(member)
-        try:
-            ended = await in_time(interaction, end_match(svc, interaction.guild.id, member.id))
-        except Exception as e:
-            # Memory as the database has it: said plainly, to be tried again (which also tells
-            # whether a save of unknown outcome went through: the member has no match then).
-            passing = database_failed(e)
-            log.log(logging.WARNING if passing else logging.ERROR,
-                    "an admin's end of %s's match failed (%s: %s)", member.id,
-                    e.__class__.__name__, e, exc_info=not passing)
-            await answer(interaction, tr(
-                "The database failed, and whether the match ended could not be read: use "
-                "this command again in a moment to see.") if isinstance(e, InDoubt) else tr(
-                "The match could not be ended (the database failed): nothing changed. Try "
-                "again in a moment."))
-            return
-        if ended is None:
-            await answer(interaction, tr("{name} has no match in play on this server: nothing "
-                                         "changed.", name=name))
-            return
-        if isinstance(ended, str):
-            await answer(interaction, tr("{name}'s match is already over (it ended just now): "
-                                         "nothing changed.", name=name))
-            return
-        said = tr("{name}'s match #{match} is ended with no result: nobody wins it, no rating "
-                  "changed, and both players are free to play again.", name=name,
-                  match=ended.match_id)
-        if ended.unread:
-            said += " " + tr("Its saved state could not be read, so its deals could not be "
-                             "revealed.")
-        await answer(interaction, said)
-        await tell_ended(svc, ended)
+    async def end_match(self, interaction: discord.Interaction,
+                        member: discord.Member | None = None,
+                        match: str | None = None) -> None:
+        await run_end_match(interaction, member, match)
 
     @app_commands.command(description="Owner only: sync the slash commands with Discord now")
     async def sync(self, interaction: discord.Interaction) -> None:

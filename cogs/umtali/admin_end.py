@@ -1,7 +1,9 @@
-"""An admin ends a member's match with no result (``/umtali-admin end-match``): a match nobody
-can finish (a player who never comes back to a match with no clock), or one no code can read
-(a bug, a bad migration, a hand-edited row) whose players every command would otherwise keep
-in it for ever.
+"""An admin ends a match with no result (``/umtali-admin end-match``), chosen by a member who
+plays it or by its number (its players may have left the server, out of the member picker's
+reach): a match nobody can finish (a player who never comes back to a match with no clock), or
+one no code can read (a bug, a bad migration, a hand-edited row) whose players every command
+would otherwise keep in it for ever. Saved as abandoned, with the admin who ended it
+(``matches.ended_by``): history, the deals file and the panels say an admin ended it.
 
 Ended as an abandoned match is (no winner, no rating, its seed revealed once dealt: ``Endings
 .abandon``) when its copy can be read; else by its id alone (``Store.abandon_match``, which
@@ -49,12 +51,37 @@ class Ended:
     panels: tuple[tuple[int, int] | None, ...] = ()
 
 
-async def end_match(svc: MatchService, guild_id: int, user_id: int) -> Ended | str | None:
-    """End the member's match on the server with no result: what was ended; None if they have
-    none in play; "over" if it ended meanwhile (whoever saved first). A failed save raises,
-    nothing changed (memory as the database has it); ``InDoubt`` if whether it went through
-    could not be read back."""
-    match_id = await svc.store.active_match_of(guild_id, user_id)
+#: The largest match number a database holds (a 64-bit id): above, no match, and a number
+#: PostgreSQL would refuse to compare.
+LARGEST = 2**63 - 1
+
+
+def match_number(typed: str) -> int | None:
+    """The match number an admin typed or chose ("123", "#123"); None if it is none."""
+    text = typed.strip().removeprefix("#").strip()
+    if not text.isascii() or not text.isdigit():
+        return None  # (isdigit alone takes "²" and other digits int() refuses)
+    number = int(text)
+    return number if 0 < number <= LARGEST else None
+
+
+async def end_match(svc: MatchService, guild_id: int, admin_id: int, *,
+                    member_id: int | None = None,
+                    match_id: int | None = None) -> Ended | str | None:
+    """End, with no result, the match on the server of the member ``member_id`` or the one
+    numbered ``match_id`` (one of them): what was ended; None if the member has none in play,
+    or no such match is in play on this server (another server's is not this admin's);
+    "over" if it ended meanwhile (whoever saved first). A failed save raises, nothing changed
+    (memory as the database has it); ``InDoubt`` if whether it went through could not be read
+    back. ``admin_id``: who ends it, saved with the ending."""
+    if member_id is not None:
+        match_id = await svc.store.active_match_of(guild_id, member_id)
+    elif match_id is not None:
+        row = await svc.store.match(match_id)
+        if row is None or row.guild_id != guild_id:
+            return None
+        if row.status != "active":
+            return "over"
     if match_id is None:
         return None
     try:
@@ -65,16 +92,16 @@ async def end_match(svc: MatchService, guild_id: int, user_id: int) -> Ended | s
         # Read through the engine, it fails (for good, or at every bring-in): ended by its id.
         log.warning("match %d could not be read (%s: %s); an admin ends it by its id",
                     match_id, e.__class__.__name__, e)
-        return await _end_unread(svc, match_id)
-    if live is None or not await svc.abandon(live):
+        return await _end_unread(svc, match_id, admin_id)
+    if live is None or not await svc.abandon(live, ended_by=admin_id):
         return "over"
     svc.owners.claims.forget(match_id)
-    log.info("match %d ended with no result by an admin", match_id)
+    log.info("match %d ended with no result by server admin %d", match_id, admin_id)
     return Ended(match_id, live.guild_id, live.channel_id, live.channel_lost, False,
                  live.player_ids)
 
 
-async def _end_unread(svc: MatchService, match_id: int) -> Ended | str:
+async def _end_unread(svc: MatchService, match_id: int, admin_id: int) -> Ended | str:
     row = await svc.store.match(match_id)  # its columns alone: no state is read
     if row is None or row.status != "active":
         return "over"
@@ -83,16 +110,18 @@ async def _end_unread(svc: MatchService, match_id: int) -> Ended | str:
     # An answer lost after the COMMIT is settled by reading the match back (``unheard``).
     if await settled(f"match {match_id}: ended by an admin", svc.store.abandon_match(
             match_id, "abandoned", svc.clock(), owner=svc.owners.name,
-            lease_until=svc.owners.until()),
+            lease_until=svc.owners.until(), ended_by=admin_id),
             lambda: svc.owners.leases.ended_as(match_id, "abandoned")) is None:
         return "over"
     held = svc.matches.get(match_id)
     if held is not None:
         # (brought in meanwhile, after the failed read): over, and freed with its timers
         held.abandoned, held.ended, held.deadline = True, "abandoned", None
+        held.ended_by = admin_id
         svc.forget(held)
     svc.owners.claims.forget(match_id)
-    log.info("match %d (unreadable) ended with no result by an admin", match_id)
+    log.info("match %d (unreadable) ended with no result by server admin %d", match_id,
+             admin_id)
     panels = tuple(
         None if row.computer_seat == seat or channel is None or message is None
         else (channel, message)

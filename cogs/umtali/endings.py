@@ -87,14 +87,16 @@ class Endings(Playing):
         return True
 
     async def abandon(self, live: LiveMatch, how: str = "abandoned",
-                      channel_lost: bool = False, *, if_unreachable: bool = False) -> bool:
+                      channel_lost: bool = False, *, if_unreachable: bool = False,
+                      ended_by: int | None = None) -> bool:
         """End the match with no winner and no record, freeing both players. Once cards were
         dealt its seed is revealed, as a finished session's: announced in its channel (saved
         with the ending, as a last turn's announcement is) and shown on the players' panels.
         ``channel_lost``: its channel is lost with the ending (the bot was removed from its
         server): nothing more is posted there, the panels in DMs say it all.
         ``if_unreachable``: only if a player still cannot be told anything, judged under the
-        lock (``/umtali table`` may have brought the match back to a channel meanwhile)."""
+        lock (``/umtali table`` may have brought the match back to a channel meanwhile).
+        ``ended_by``: the server admin ending it (``/umtali-admin end-match``), saved with it."""
         async with live.lock:
             if live.over or (if_unreachable and self._reachable(live)):
                 return False
@@ -119,14 +121,14 @@ class Endings(Playing):
             unsent = await settled(f"match {live.id}: {how}", self.store.abandon_match(
                 live.id, how, self.clock(), announce=announce or None, owner=self.owners.name,
                 lease_until=self.owners.until(), channel_lost=channel_lost, saved=shown,
-                resend=owed, unreachable=if_unreachable),
+                resend=owed, unreachable=if_unreachable, ended_by=ended_by),
                 lambda: self.owners.leases.ended_as(live.id, how),
                 doubt=live.doubt)
             if unsent is None:
                 return False
             if owed:
                 live.resend = owed
-            live.abandoned, live.ended = True, how
+            live.abandoned, live.ended, live.ended_by = True, how, ended_by
             live.channel_lost = lost
             live.deadline = None
             live.unsent[:] = unsent

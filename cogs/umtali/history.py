@@ -235,6 +235,8 @@ def _unfinished(match: MatchRow, tr: Tr) -> tuple[str, list[discord.File]]:
     names = {"match": match.id, "a": safe_name(a), "b": safe_name(b)}
     said = (tr("Match #{match}, {a} vs {b}, cancelled with no result: its deals file.", **names)
             if live.ended == "cancelled" else
+            tr("Match #{match}, {a} vs {b}, ended by a server admin with no result: its deals "
+               "file.", **names) if live.ended_by is not None else
             tr("Match #{match}, {a} vs {b}, abandoned with no result: its deals file.", **names))
     data = verify_file(live.session, (a, b), match.salt, live.ended, match.cut)
     return said, [discord.File(io.BytesIO(data), filename=verify_filename(match.id))]

@@ -64,6 +64,8 @@ class LiveMatch:
     #: ``abandoned`` or ``cancelled``.
     abandoned: bool = False
     ended: str = ""
+    #: The server admin who ended it so (``/umtali-admin end-match``); None: not an admin.
+    ended_by: int | None = None
     #: The last turn's announcement, shown with the hands while the channel is lost.
     last_turn: str = ""
     #: The time control preset ('': the turn timer alone) and each seat's reserve left, in
@@ -352,6 +354,7 @@ class LiveMatch:
             # Ended with no result (a finished session's state says how it ended).
             abandoned=row.status == "finished" and not session.over,
             ended=row.how or "" if row.status == "finished" and not session.over else "",
+            ended_by=row.ended_by,
         )
 
     @property

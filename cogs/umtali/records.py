@@ -269,6 +269,9 @@ def unfinished_text(line: UnfinishedLine, user_id: int, tr: Tr = EN) -> str:
                   when=_when(line.finished_at))
     if line.how == "cancelled":
         return tr("`#{match}` against {name} · cancelled, no result · {when}", **values)
+    if line.ended_by is not None:
+        return tr("`#{match}` against {name} · ended by a server admin, no result · {when}",
+                  **values)
     return tr("`#{match}` against {name} · abandoned, no result · {when}", **values)
 
 

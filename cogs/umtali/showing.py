@@ -60,6 +60,17 @@ CANCELLED = N_("This match was cancelled. Nobody wins it and no rating changed; 
 #: plays on (its session never finished, so its view still has a seat to act).
 ENDED = {"cancelled": N_("Match cancelled: no result"),
          "abandoned": N_("Match abandoned: no result")}
+#: A match a server admin ended (``/umtali-admin end-match``): saved abandoned, said as it was.
+BY_ADMIN = N_("This match was ended by a server admin. Nobody wins it and no rating changed; "
+              "you are free to start another.")
+ENDED_BY_ADMIN = N_("Match ended by a server admin: no result")
+
+
+def ended_words(live: LiveMatch) -> str:
+    """How a match with no result ended, as its table and panels head it."""
+    if live.ended_by is not None:
+        return ENDED_BY_ADMIN
+    return ENDED.get(live.ended, ENDED["abandoned"])
 
 
 @dataclass(frozen=True)
@@ -184,7 +195,7 @@ def table_of(live: LiveMatch, note: str = "", look: Look = TEXT_ONLY, *,
     view = live.session.view(SPECTATOR)
     # Played in DMs, the table is a DM panel's copy, with no My hand button; so is a snapshot.
     names = live.names_in(look.tr)
-    ended = look.tr(ENDED.get(live.ended, ENDED["abandoned"])) if live.abandoned else ""
+    ended = look.tr(ended_words(live)) if live.abandoned else ""
     embed = table_embed(view, names, live.id, tr=look.tr, deadline=live.deadline,
                         note=note, clock=clock_line(live, look.tr),
                         hand_button=not (live.channel_lost or snapshot), ended=ended)
@@ -219,6 +230,7 @@ def _unfinished(live: LiveMatch, seat: int, look: Look) -> Shown:
     lost = live.channel_lost and not live.lost_over
     gone = [safe_name(live.names_in(tr)[s]) for s in (0, 1) if lost and not live.reachable(s)]
     notes = [tr(CANCELLED) if how == "cancelled" else
+             tr(BY_ADMIN) if live.ended_by is not None else
              tr(ABANDONED[2], a=gone[0], b=gone[1]) if len(gone) == 2 else
              tr(ABANDONED[1], name=gone[0]) if gone else
              # (abandoned only with its channel lost, but for an opponent gone: 50da19a)
@@ -229,7 +241,7 @@ def _unfinished(live: LiveMatch, seat: int, look: Look) -> Shown:
                                  live.cut))
         buttons.add_item(ReplayButton(live.guild_id, live.id, tr))
     embed = hand_embed(live.session.view(seat), live.names_in(tr), live.id, tr=tr, order=look.order,
-                       note="\n\n".join(notes), ended=tr(ENDED.get(how, ENDED["abandoned"])))
+                       note="\n\n".join(notes), ended=tr(ended_words(live)))
     return Shown([embed], buttons)
 
 

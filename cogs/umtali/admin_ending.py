@@ -1,0 +1,118 @@
+"""``/umtali-admin end-match`` as the admin sees it: a member's match or one chosen by its
+number (``match``, suggested from the server's matches in play as the admin types: a match
+whose players left the server is out of the member picker's reach), the answers, and the
+suggestions. The ending itself: ``admin_end``."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+
+from cogs.umtali.access import service, tr_of
+from cogs.umtali.admin_end import database_failed, end_match, match_number, tell_ended
+from cogs.umtali.in_time import answer, in_time
+from cogs.umtali.names import MAX_ECHO, label_name, member_name, safe_text, shorten
+from cogs.umtali.options import names_in
+from cogs.umtali.unheard import InDoubt
+from data.failing import failing_for_now
+from umtali.i18n import Tr
+
+log = logging.getLogger(__name__)
+
+
+async def run_end_match(interaction: discord.Interaction, member: discord.Member | None,
+                        match: str | None) -> None:
+    """End the member's match, or the match numbered ``match``, and say so (ephemeral)."""
+    assert interaction.guild is not None
+    svc = service(interaction.client)
+    tr = tr_of(interaction)
+    if (member is None) == (match is None):
+        await answer(interaction, tr("Give either a member or a match, one of the two: nothing "
+                                     "changed."))
+        return
+    number = None if match is None else match_number(match)
+    if match is not None and number is None:
+        await answer(interaction, tr(
+            "“{typed}” is not a match number: choose a match from the suggestions, or type its "
+            "number. Nothing changed.", typed=safe_text(shorten(match.strip(), MAX_ECHO))))
+        return
+    name = "" if member is None else member_name(member)
+    try:
+        ended = await in_time(interaction, end_match(
+            svc, interaction.guild.id, interaction.user.id,
+            member_id=None if member is None else member.id, match_id=number))
+    except Exception as e:
+        # Memory as the database has it: said plainly, to be tried again (which also tells
+        # whether a save of unknown outcome went through: the match is over then).
+        passing = database_failed(e)
+        log.log(logging.WARNING if passing else logging.ERROR,
+                "server admin %d's end of %s failed (%s: %s)", interaction.user.id,
+                f"match {number}" if member is None else f"{member.id}'s match",
+                e.__class__.__name__, e, exc_info=not passing)
+        await answer(interaction, tr(
+            "The database failed, and whether the match ended could not be read: use "
+            "this command again in a moment to see.") if isinstance(e, InDoubt) else tr(
+            "The match could not be ended (the database failed): nothing changed. Try "
+            "again in a moment."))
+        return
+    if ended is None:
+        await answer(interaction, tr("{name} has no match in play on this server: nothing "
+                                     "changed.", name=name) if member is not None else
+                     tr("There is no match #{match} in play on this server: nothing changed.",
+                        match=number))
+        return
+    if isinstance(ended, str):
+        await answer(interaction, tr("{name}'s match is already over (it ended just now): "
+                                     "nothing changed.", name=name) if member is not None else
+                     tr("Match #{match} is already over: nothing changed.", match=number))
+        return
+    said = tr("{name}'s match #{match} is ended with no result: nobody wins it, no rating "
+              "changed, and both players are free to play again.", name=name,
+              match=ended.match_id) if member is not None else tr(
+        "Match #{match} is ended with no result: nobody wins it, no rating changed, and both "
+        "players are free to play again.", match=ended.match_id)
+    if ended.unread:
+        said += " " + tr("Its saved state could not be read, so its deals could not be "
+                         "revealed.")
+    await answer(interaction, said)
+    await tell_ended(svc, ended)
+
+
+def _ago(tr: Tr, seconds: float) -> str:
+    minutes = max(0, int(seconds // 60))
+    if minutes < 60:
+        return tr("started {count} min ago", count=minutes)
+    if minutes < 48 * 60:
+        return tr("started {count} h ago", count=minutes // 60)
+    return tr("started {count} d ago", count=minutes // (24 * 60))
+
+
+async def match_choices(interaction: discord.Interaction,
+                        current: str) -> list[app_commands.Choice[str]]:
+    """The server's matches in play, newest first, filtered by what was typed (a number's
+    first digits, a player's name): one indexed read of at most 25 rows, on every keystroke.
+    The database failing for now offers none (a warning), as a stale client's question is.
+    Only a manager is offered them: the command's check does not guard its suggestions, and
+    a server may give the command to members without Manage Server."""
+    if interaction.guild is None or not interaction.permissions.manage_guild:
+        return []
+    svc = service(interaction.client)
+    tr = tr_of(interaction)
+    try:
+        found = await svc.store.in_play_in(interaction.guild.id, current[:MAX_ECHO])
+    except Exception as e:
+        if not failing_for_now(e):
+            raise
+        log.warning("the matches in play could not be suggested (%s: %s)",
+                    e.__class__.__name__, e)
+        return []
+    now = svc.clock()
+    choices = []
+    for m in found:
+        a, b = names_in(m.names, m.computer_seat, m.computer_level, tr)
+        label = tr("#{match} · {a} vs {b} · {started}", match=m.match_id, a=label_name(a),
+                   b=label_name(b), started=_ago(tr, now - m.created_at))
+        choices.append(app_commands.Choice(name=shorten(label, 100), value=str(m.match_id)))
+    return choices

@@ -1,0 +1,50 @@
+"""fix137: ``/umtali-admin end-match match:`` on each backend: two admins ending the same match
+at once through two processes (one ends it, the other finds it over), and the suggestions of
+the server's matches in play (PostgreSQL's LIKE and casts too). SimCord, SQLite and
+PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import discord
+
+from cogs.umtali.admin_end import Ended, end_match
+from cogs.umtali.service import MatchService
+from tests.discord_helpers import World, start_match
+from tests.processes.helpers import main_of, row, via
+
+
+def _manager(world: World, name: str) -> Any:
+    role = world.guild.create_role(name, permissions=discord.Permissions(manage_guild=True))
+    return world.guild.add_member(world.env.create_user(name), roles=[role])
+
+
+async def test_two_admins_at_once_through_two_processes(world: World,
+                                                        other: MatchService) -> None:
+    boss, chief = _manager(world, "boss"), _manager(world, "chief")
+    live = await start_match(world)
+    main = main_of(world)
+    results = await asyncio.gather(
+        end_match(main, world.guild.id, boss.user.id, match_id=live.id),
+        end_match(other, world.guild.id, chief.user.id, match_id=live.id))
+    ended = [r for r in results if isinstance(r, Ended)]
+    assert len(ended) == 1 and results.count("over") == 1, results
+    saved = await row(world, live.id)
+    winner = boss.user.id if isinstance(results[0], Ended) else chief.user.id
+    assert (saved["status"], saved["how"], saved["ended_by"]) == ("finished", "abandoned",
+                                                                  winner)
+
+
+async def test_the_suggestions_on_each_backend(world: World, other: MatchService) -> None:
+    boss = _manager(world, "boss")
+    live = await start_match(world)
+    with via(world, other):
+        for typed, found in (("", [str(live.id)]), (f"#{live.id}", [str(live.id)]),
+                             ("ADA", [str(live.id)]), ("%", []), ("_", []), ("\\", []),
+                             ("9" * 40, []), ("-1", [])):
+            offered = await boss.autocomplete(world.channel, "umtali-admin end-match",
+                                              "match", typed)
+            assert [c["value"] for c in offered] == found, (typed, offered)
+    assert await other.store.in_play_in(world.guild.id + 1) == []
