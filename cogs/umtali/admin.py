@@ -188,7 +188,7 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
     @app_commands.autocomplete(match=match_choices)
     @app_commands.checks.has_permissions(manage_guild=True)
     async def end_match(self, interaction: discord.Interaction,
-                        member: discord.Member | None = None,
+                        member: discord.Member | discord.User | None = None,
                         match: str | None = None) -> None:
         await run_end_match(interaction, member, match)
 

@@ -22,7 +22,8 @@ from umtali.i18n import Tr
 log = logging.getLogger(__name__)
 
 
-async def run_end_match(interaction: discord.Interaction, member: discord.Member | None,
+async def run_end_match(interaction: discord.Interaction,
+                        member: discord.Member | discord.User | None,
                         match: str | None) -> None:
     """End the member's match, or the match numbered ``match``, and say so (ephemeral)."""
     assert interaction.guild is not None
