@@ -33,6 +33,10 @@ REVIEW_FLOOR = 0.25
 REVIEW_Z = 2.0
 #: Budgets a questioned move may be sampled for while its cost is not clear either way.
 REVIEW_ROUNDS = 4
+#: Budgets a move found costly is played out for anew, on fresh worlds, for the cost named:
+#: those that found it were kept for showing a clear gain, and named costs 10% too high
+#: (``bench/coach_costs.py``).
+REVIEW_NAMED = 2
 
 
 class Hint(NamedTuple):
@@ -48,7 +52,8 @@ class Mistake(NamedTuple):
     view: PlayerView
     played: Move
     better: Move
-    #: What the played move cost, in points of the hand, by ``hard``'s playouts.
+    #: What the played move cost, in points of the hand, by ``hard``'s playouts (on worlds
+    #: other than those that found it costly: as a lot, they favour ``better``).
     cost: float
     #: Why ``better``, in a line (as ``hint`` says it).
     why: Text
@@ -151,7 +156,8 @@ def review(
     dealt: PlayerView | None = None,
 ) -> list[Mistake]:
     """The moves of one seat's hand that cost most, as ``hard`` judges them, costliest first:
-    at most ``most``, each costing at least ``REVIEW_FLOOR`` points. ``record``: the views the
+    at most ``most``, each found costing at least ``REVIEW_FLOOR`` points, the cost named then
+    measured anew on worlds of its own (``_named``). ``record``: the views the
     seat acted on in the hand, oldest first, with the moves it made (``resume.seat_history``).
     ``player``: the ``hard`` player that judges, new (``HardPlayer(seed)``) if not given.
     ``dealt``: the seat's view of the hand as dealt, if the opponent played first
@@ -159,22 +165,45 @@ def review(
     player = player or HardPlayer(seed)
     if dealt is not None:
         player.memory.saw(dealt)
-    found: list[Mistake] = []
+    #: Each mistake with the cost that found it (which picks the costliest, never named).
+    found: list[tuple[float, Mistake]] = []
     for index, (view, played) in enumerate(record):
         model = player.memory.observe(view)
         if len(view.legal_moves) > 1:
             better, for_points = player.judge(view, model)
             if better != played and not _same_turn(view, better, played) and not _put_off(
                     view, better, played, model):
-                rng = random.Random(f"{seed}:review:{decision_key(view)}")
+                key = decision_key(view)
+                rng = random.Random(f"{seed}:review:{key}")
                 measured = _measured(view, better, played, model, rng, budget)
                 if measured is not None:
-                    found.append(Mistake(index, view, played, better, measured[0],
-                                         reason(view, better, model, for_points, played),
-                                         measured[1]))
+                    cost, error = _named(view, better, played, model,
+                                         random.Random(f"{seed}:review-cost:{key}"),
+                                         REVIEW_NAMED * budget)
+                    found.append((measured[0], Mistake(
+                        index, view, played, better, cost,
+                        reason(view, better, model, for_points, played), error)))
         player.memory.note(view, played)
-    found.sort(key=lambda m: (-m.cost, m.at))
-    return found[:most]
+    found.sort(key=lambda f: (-f[0], f[1].at))
+    named = [m for _, m in found[:most]]
+    named.sort(key=lambda m: (-m.cost, m.at))
+    return named
+
+
+def _named(
+    view: PlayerView,
+    better: Move,
+    played: Move,
+    model: OpponentModel,
+    rng: random.Random,
+    budget: int,
+) -> tuple[float, float]:
+    """The cost of ``played`` against ``better`` and its standard error, on worlds of its own:
+    not those that judged it costly, which are, as a lot, luckier for ``better``."""
+    gains = [a - b for a, b in _leads(view, (better, played), model, rng, budget)]
+    n = len(gains)
+    mean = sum(gains) / n
+    return mean, math.sqrt(sum((g - mean) ** 2 for g in gains) / (n - 1) / n)
 
 
 def turn_of(record: Sequence[tuple[PlayerView, Move]], at: int) -> int:
