@@ -11,7 +11,9 @@ to the player alone. Rated matches have no coach: their panels offer no Hint, an
 forged for one is refused.
 
 The coach closes with the bot (its service's close) and with the extension (unloaded or
-reloaded, ``cogs.umtali.teardown``): what it has under way is cancelled, quietly. A reload
+reloaded, ``cogs.umtali.teardown``): what it has under way is cancelled, quietly. Its hints
+are given up sooner, as a stop begins (``InFlight.giving_up``): their clicks answer at once
+that the bot is restarting, and the stop does not wait for their searches. A reload
 hands the reviews not sent yet to the coach loaded next (``Owed``): the module imported anew
 makes a coach of its own, which would see such a hand again only at the match's next hands
 sent, never for a match that is over (its last hand).
@@ -40,6 +42,7 @@ from cogs.umtali.coach_work import (
     seat_record,
 )
 from cogs.umtali.failures import PASSING
+from cogs.umtali.in_flight import in_flight
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.thinking import Unavailable
 from umtali.ai.coach import REVIEW_BUDGET, Hint
@@ -60,6 +63,10 @@ SEND_AGAIN_AFTER = (5.0, 30.0, 120.0)
 #: Hints kept, latest last: one a practice match at most, and a match that went to another
 #: process (or whose end this process never saw) is not forgotten otherwise.
 HINTS_KEPT = 1024
+
+
+class Closing(RuntimeError):
+    """The coach closed, or the bot began to stop, before the hint was worked out."""
 
 
 class Owed(NamedTuple):
@@ -105,6 +112,8 @@ class Coach:
         self._again: dict[asyncio.Task[None], Owed] = {}
         #: Closed (``close``): nothing more is reviewed, or sent.
         self._closed = False
+        #: The bot stopping (``give_up_hints``): no more hints.
+        self._hints_off = False
         #: The service whose hands it hears (``load_coach``).
         self._loaded_on: MatchService | None = None
         #: One review thinks at a time, bot-wide: with two workers, one is always free for
@@ -126,6 +135,8 @@ class Coach:
         """``hard``'s move for the seat on ``session`` (the match's position as it is, if not
         given: the one its asker checked is, as moves may land while the hint is asked), and
         why."""
+        if self._closed or self._hints_off:
+            raise Closing("the coach is closed")
         session = live.session if session is None else session
         version = len(session.moves)
         known = self._hints.get(live.id)
@@ -138,10 +149,24 @@ class Coach:
                 del self._hints[next(iter(self._hints))]
         try:
             return await asyncio.shield(known[1])
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if known[1].cancelled() and (task is None or not task.cancelling()):
+                raise Closing("the hint was given up") from None  # (this task goes on)
+            raise
         except Exception:
             if self._hints.get(live.id) is known:
                 del self._hints[live.id]  # the next click tries again
             raise
+
+    def give_up_hints(self) -> None:
+        """The bot begins to stop (or the coach closes): the hints under way are cancelled,
+        their askers told ``Closing``, and none is asked any more. A search already in a
+        worker runs out there (a second at most, which the pool's close waits for)."""
+        self._hints_off = True
+        hints, self._hints = self._hints, {}
+        for _, thinking in hints.values():
+            thinking.cancel()
 
     async def _advise(self, session: Session, seat: int) -> Hint:
         view = session.view(seat)
@@ -211,6 +236,11 @@ class Coach:
         if self._closed:
             return
         self._closed = True
+        self.give_up_hints()
+        client = self._client()
+        record = in_flight(client) if client is not None else None
+        if record is not None and self.give_up_hints in record.giving_up:
+            record.giving_up.remove(self.give_up_hints)
         svc = self._loaded_on
         if svc is not None:
             if self.hands_sent in svc.hand_listeners:
@@ -224,7 +254,6 @@ class Coach:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        self._hints.clear()
         for review in owed:
             if hand_over and svc is not None:
                 svc.reviews_left.append(review)
@@ -370,6 +399,9 @@ def load_coach(client: discord.Client) -> None:
     coach._loaded_on = svc
     svc.hand_listeners.append(coach.hands_sent)
     svc.closing.append(coach.close)
+    record = in_flight(client)
+    if record is not None:
+        record.giving_up.append(coach.give_up_hints)
     coach.take_over(svc)
 
 

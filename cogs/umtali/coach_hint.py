@@ -8,8 +8,9 @@ import logging
 import discord
 
 from cogs.umtali.access import service, tr_of
-from cogs.umtali.coach import coach_of
+from cogs.umtali.coach import Closing, coach_of
 from cogs.umtali.ids import custom_ids, id_of
+from cogs.umtali.in_flight import RESTARTING
 from cogs.umtali.in_time import answer, defer, in_time
 from umtali.ai.coach import Hint, move_words
 from umtali.i18n import Tr, sentence
@@ -65,6 +66,11 @@ async def answer_hint(interaction: discord.Interaction, match_id: int) -> None:
     await defer(interaction, new_message=True)
     try:
         advice = await coach_of(interaction.client).hint(live, seat, session)
+    except Closing:
+        # The bot stopping (or the extension unloaded): the search was given up, not failed.
+        log.info("match %d: no hint, the bot is stopping", live.id)
+        await answer(interaction, tr(RESTARTING))
+        return
     except Exception as e:
         log.warning("match %d: no hint (%r)", live.id, e)
         await answer(interaction, tr("No hint right now, sorry: try again in a moment."))

@@ -39,6 +39,10 @@ class InFlight:
     def __init__(self) -> None:
         self.stopping = False
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: Called as the stop begins: what interactions wait on that is not worth finishing
+        #: (the coach's hints, a search of seconds with nothing to save) is given up, so that
+        #: they answer at once that the bot is restarting, and hold no drain.
+        self.giving_up: list[Callable[[], None]] = []
 
     @property
     def under_way(self) -> int:
@@ -73,6 +77,8 @@ class InFlight:
         ``timeout`` seconds at most for both. How many interactions were still running then
         (the close cuts them short)."""
         self.stopping = True
+        for give_up in list(self.giving_up):
+            give_up()
         deadline = asyncio.get_running_loop().time() + timeout
         waiting = self._tasks - {asyncio.current_task()}
         pending: set[asyncio.Task[Any]] = set()

@@ -19,8 +19,10 @@ from umtali.ai.determinize import OpponentModel, rules_of, sample_world
 from umtali.ai.hard import HardPlayer, decision_key
 from umtali.ai.reasons import _cards, reason
 from umtali.ai.search import PLAYOUT_OVERHEAD, playout
+from umtali.hand import HandState
 from umtali.i18n import Text
 from umtali.moves import Move, MoveKind, going_out
+from umtali.session import Session
 from umtali.view import PlayerView
 
 #: Playout moves spent judging each move a review questions (as many as ``hard`` spends on
@@ -33,6 +35,10 @@ REVIEW_FLOOR = 0.25
 REVIEW_Z = 2.0
 #: Budgets a questioned move may be sampled for while its cost is not clear either way.
 REVIEW_ROUNDS = 4
+#: Budgets a move found costly is played out for anew, on fresh worlds, for the cost named:
+#: those that found it were kept for showing a clear gain, and named costs 10% too high
+#: (``bench/coach_costs.py``).
+REVIEW_NAMED = 2
 
 
 class Hint(NamedTuple):
@@ -48,7 +54,8 @@ class Mistake(NamedTuple):
     view: PlayerView
     played: Move
     better: Move
-    #: What the played move cost, in points of the hand, by ``hard``'s playouts.
+    #: What the played move cost, in points of the hand, by ``hard``'s playouts (on worlds
+    #: other than those that found it costly: as a lot, they favour ``better``).
     cost: float
     #: Why ``better``, in a line (as ``hint`` says it).
     why: Text
@@ -76,27 +83,29 @@ def compare(
 ) -> list[float]:
     """Each move's average final lead in the hand (this seat's points minus the opponent's),
     over the same sampled worlds, played out by the ``normal`` policy."""
-    leads = _leads(view, moves, model, rng, budget)
+    leads = _leads(view, [(move,) for move in moves], model, rng, budget)
     return [sum(world[i] for world in leads) / len(leads) for i in range(len(moves))]
 
 
 def _leads(
     view: PlayerView,
-    moves: Sequence[Move],
+    lines: Sequence[Sequence[Move]],
     model: OpponentModel,
     rng: random.Random,
     budget: int,
 ) -> list[list[int]]:
-    """For each sampled world (two at least), each move's final lead in it."""
+    """For each sampled world (two at least), the final lead in it after each line of the seat's
+    moves (one move, or the lays of a turn), played out."""
     rules = rules_of(view)
     leads: list[list[int]] = []
     spent = 0
     while spent < budget or len(leads) < 2:
         world = sample_world(view, rng, model, rules)
         row = []
-        for move in moves:
+        for line in lines:
             state = world.copy()
-            state._play(move)
+            for move in line:
+                state._play(move)
             lead, played = playout(state, view.seat)
             row.append(lead)
             spent += played + PLAYOUT_OVERHEAD
@@ -116,22 +125,23 @@ def cost_of(
     that is at least ``REVIEW_FLOOR`` and clear of the playouts' luck (``REVIEW_Z`` standard
     errors). An unclear gain is sampled on, ``REVIEW_ROUNDS`` budgets at most: a move as good as
     ``better`` (the other of two twin cards) is not reported for its playouts' luck."""
-    measured = _measured(view, better, played, model, rng, budget)
+    measured = _measured(view, (better,), played, model, rng, budget)
     return None if measured is None else measured[0]
 
 
 def _measured(
     view: PlayerView,
-    better: Move,
+    better: Sequence[Move],
     played: Move,
     model: OpponentModel,
     rng: random.Random,
     budget: int,
 ) -> tuple[float, float] | None:
-    """``cost_of``, with its standard error."""
+    """``cost_of``, with its standard error; ``better``: the better move, or the lays of the turn
+    ``hard`` would make from it on."""
     gains: list[float] = []
     for _ in range(REVIEW_ROUNDS):
-        gains += [a - b for a, b in _leads(view, (better, played), model, rng, budget)]
+        gains += [a - b for a, b in _leads(view, (better, (played,)), model, rng, budget)]
         n = len(gains)
         mean = sum(gains) / n
         error = math.sqrt(sum((g - mean) ** 2 for g in gains) / (n - 1) / n)
@@ -151,7 +161,8 @@ def review(
     dealt: PlayerView | None = None,
 ) -> list[Mistake]:
     """The moves of one seat's hand that cost most, as ``hard`` judges them, costliest first:
-    at most ``most``, each costing at least ``REVIEW_FLOOR`` points. ``record``: the views the
+    at most ``most``, each found costing at least ``REVIEW_FLOOR`` points, the cost named then
+    measured anew on worlds of its own (``_named``). ``record``: the views the
     seat acted on in the hand, oldest first, with the moves it made (``resume.seat_history``).
     ``player``: the ``hard`` player that judges, new (``HardPlayer(seed)``) if not given.
     ``dealt``: the seat's view of the hand as dealt, if the opponent played first
@@ -159,22 +170,46 @@ def review(
     player = player or HardPlayer(seed)
     if dealt is not None:
         player.memory.saw(dealt)
-    found: list[Mistake] = []
+    #: Each mistake with the cost that found it (which picks the costliest, never named).
+    found: list[tuple[float, Mistake]] = []
     for index, (view, played) in enumerate(record):
         model = player.memory.observe(view)
         if len(view.legal_moves) > 1:
             better, for_points = player.judge(view, model)
-            if better != played and not _same_turn(view, better, played) and not _put_off(
-                    view, better, played, model):
-                rng = random.Random(f"{seed}:review:{decision_key(view)}")
-                measured = _measured(view, better, played, model, rng, budget)
+            line = None if better == played or _same_turn(view, better, played) else _line(
+                view, better, played, model, player)
+            if line is not None:
+                key = decision_key(view)
+                rng = random.Random(f"{seed}:review:{key}")
+                measured = _measured(view, line, played, model, rng, budget)
                 if measured is not None:
-                    found.append(Mistake(index, view, played, better, measured[0],
-                                         reason(view, better, model, for_points, played),
-                                         measured[1]))
+                    cost, error = _named(view, line, played, model,
+                                         random.Random(f"{seed}:review-cost:{key}"),
+                                         REVIEW_NAMED * budget)
+                    found.append((measured[0], Mistake(
+                        index, view, played, better, cost,
+                        reason(view, better, model, for_points, played), error)))
         player.memory.note(view, played)
-    found.sort(key=lambda m: (-m.cost, m.at))
-    return found[:most]
+    found.sort(key=lambda f: (-f[0], f[1].at))
+    named = [m for _, m in found[:most]]
+    named.sort(key=lambda m: (-m.cost, m.at))
+    return named
+
+
+def _named(
+    view: PlayerView,
+    better: Sequence[Move],
+    played: Move,
+    model: OpponentModel,
+    rng: random.Random,
+    budget: int,
+) -> tuple[float, float]:
+    """The cost of ``played`` against ``better`` and its standard error, on worlds of its own:
+    not those that judged it costly, which are, as a lot, luckier for ``better``."""
+    gains = [a - b for a, b in _leads(view, (better, (played,)), model, rng, budget)]
+    n = len(gains)
+    mean = sum(gains) / n
+    return mean, math.sqrt(sum((g - mean) ** 2 for g in gains) / (n - 1) / n)
 
 
 def turn_of(record: Sequence[tuple[PlayerView, Move]], at: int) -> int:
@@ -268,14 +303,43 @@ def _same_turn(view: PlayerView, a: Move, b: Move) -> bool:
     )
 
 
-def _put_off(view: PlayerView, better: Move, played: Move, model: OpponentModel) -> bool:
-    """Whether the meld ``played`` only put the meld ``better`` off: ``better`` may still be laid
-    after it in the same turn, where the next decision judges it (charged here too, one
-    mistake would count twice)."""
+def _line(view: PlayerView, better: Move, played: Move, model: OpponentModel,
+          player: HardPlayer) -> tuple[Move, ...] | None:
+    """What ``played`` is judged against: ``better``; or None where the meld ``played`` only put
+    the meld ``better`` off (``better`` may still be laid after it in the same turn, where the
+    next decision judges it: charged here too, one mistake would count twice), being one that
+    ``player`` lays too, after ``better``, in its own lays of the turn. A meld it would not
+    lay at all (its cards meant for another) is a mistake of its own, which no later decision
+    charges: it is judged against ``player``'s lays of the turn, ``better`` first (``better``
+    alone would be played out by the playouts' policy, which may lay ``played`` after it)."""
     lays = (MoveKind.MELD, MoveKind.EXTEND)
     if played.kind not in lays or better.kind not in lays:
-        return False
+        return (better,)
     # The seat's moves depend only on what it sees: any world agreeing with the view lists them.
     world = sample_world(view, random.Random(0), model, rules_of(view))
-    world.apply(played)
-    return world.turn == view.seat and not world.over and better in world.legal_moves()
+    after = world.copy()
+    after.apply(played)
+    if after.turn != view.seat or after.over or better not in after.legal_moves():
+        return (better,)
+    line = [better]
+    world.apply(better)
+    for _ in view.legal_moves:  # (a bound: each lay takes a card from the hand)
+        if world.turn != view.seat or world.over:
+            break
+        move = player.judge(_seen(view, world), model)[0]
+        if move == played:
+            return None
+        if move.kind not in lays:
+            break  # its lays over, ``played`` not among them
+        line.append(move)
+        world.apply(move)
+    return tuple(line)
+
+
+def _seen(view: PlayerView, world: HandState) -> PlayerView:
+    """The seat's view of ``world``, a hand agreeing with ``view`` that the seat played on in."""
+    holder = Session(rules_of(view), "coach")
+    world._heading = (holder.rules, view.game, view.hand_no, world.dealer,
+                      tuple(view.hand_scores), *view.games_won, view.winner)
+    holder.hand = world
+    return holder.view(view.seat)
