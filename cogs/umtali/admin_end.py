@@ -31,8 +31,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: Posted in the match's channel, and on the DM panels of a match that could not be read.
+#: On the DM panels of a match that could not be read.
 ENDED = N_("An admin ended this match: no result.")
+#: Posted in the match's channel: which admin, as a fair table would be told.
+ENDED_BY = N_("An admin ended this match: no result (ended by {admin}).")
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,19 +73,23 @@ async def end_match(svc: MatchService, guild_id: int, admin_id: int, *,
     """End, with no result, the match on the server of the member ``member_id`` or the one
     numbered ``match_id`` (one of them): what was ended; None if the member has none in play,
     or no such match is in play on this server (another server's is not this admin's);
-    "over" if it ended meanwhile (whoever saved first). A failed save raises, nothing changed
-    (memory as the database has it); ``InDoubt`` if whether it went through could not be read
-    back. ``admin_id``: who ends it, saved with the ending."""
+    "over" if it ended meanwhile (whoever saved first); "own" if the admin plays it, rated.
+    A failed save raises, nothing changed (memory as the database has it); ``InDoubt`` if
+    whether it went through could not be read back. ``admin_id``: who ends it, saved with
+    the ending."""
     if member_id is not None:
         match_id = await svc.store.active_match_of(guild_id, member_id)
-    elif match_id is not None:
-        row = await svc.store.match(match_id)
-        if row is None or row.guild_id != guild_id:
-            return None
-        if row.status != "active":
-            return "over"
     if match_id is None:
         return None
+    row = await svc.store.match(match_id)  # its columns alone: no state is read
+    if row is None or row.guild_id != guild_id:
+        return None
+    if row.status != "active":
+        return "over"
+    if admin_id in row.player_ids and row.computer_seat is None:
+        # An admin losing their own rated match would end it unrated: they resign, as any
+        # player (a practice match is rated for nobody).
+        return "own"
     try:
         live = await svc.lookup(match_id)
     except Exception as e:
@@ -137,12 +143,13 @@ def database_failed(e: BaseException) -> bool:
                                   and failing_for_now(e.__cause__))
 
 
-async def tell_ended(svc: MatchService, ended: Ended) -> None:
-    """The channel told the match ended, and (read or not) the players' DM panels: best
-    effort, each failure said at INFO (a channel gone, DMs closed: nothing to mend)."""
+async def tell_ended(svc: MatchService, ended: Ended, admin: str) -> None:
+    """The channel told the match ended, by ``admin`` (their name), and (read or not) the
+    players' DM panels: best effort, each failure said at INFO (a channel gone, DMs closed:
+    nothing to mend)."""
     client = svc.client
     if not ended.channel_lost:
-        line = svc.prefs.guild_tr(ended.guild_id)(ENDED)
+        line = svc.prefs.guild_tr(ended.guild_id)(ENDED_BY, admin=admin)
         await _quietly(ended.match_id, "the channel's notice", client.get_partial_messageable(
             ended.channel_id).send(line, allowed_mentions=NO_MENTIONS))
     for seat, panel in enumerate(ended.panels):

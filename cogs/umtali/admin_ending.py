@@ -13,6 +13,7 @@ from discord import app_commands
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.admin_end import database_failed, end_match, match_number, tell_ended
 from cogs.umtali.in_time import answer, in_time
+from cogs.umtali.mentions import command
 from cogs.umtali.names import MAX_ECHO, label_name, member_name, safe_text, shorten
 from cogs.umtali.options import names_in
 from cogs.umtali.unheard import InDoubt
@@ -64,6 +65,12 @@ async def run_end_match(interaction: discord.Interaction,
                      tr("There is no match #{match} in play on this server: nothing changed.",
                         match=number))
         return
+    if ended == "own":
+        await answer(interaction, tr(
+            "You play in this match, rated: an admin cannot end their own match with no "
+            "result. `{command}` ends it (your opponent wins it). Nothing changed.",
+            command=command(tr, "umtali", "resign")))
+        return
     if isinstance(ended, str):
         await answer(interaction, tr("{name}'s match is already over (it ended just now): "
                                      "nothing changed.", name=name) if member is not None else
@@ -78,7 +85,7 @@ async def run_end_match(interaction: discord.Interaction,
         said += " " + tr("Its saved state could not be read, so its deals could not be "
                          "revealed.")
     await answer(interaction, said)
-    await tell_ended(svc, ended)
+    await tell_ended(svc, ended, member_name(interaction.user))
 
 
 def _ago(tr: Tr, seconds: float) -> str:

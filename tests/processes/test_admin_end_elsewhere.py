@@ -11,7 +11,6 @@ from typing import Any
 import discord
 import pytest
 
-from cogs.umtali.admin_end import ENDED
 from cogs.umtali.claims import WARN_AGAIN
 from cogs.umtali.owners import RENEW_EVERY
 from cogs.umtali.service import MatchService
@@ -19,6 +18,9 @@ from tests.discord_helpers import World, start_match
 from tests.processes.helpers import drawn_through, main_of, row, said, settle, via
 from tests.processes.test_unheard_resumes import RESUME, killed
 from tests.unheard import lose_answer
+
+#: The channel's notice (its end names the admin).
+ENDED = "An admin ended this match: no result"
 
 
 def _manager(world: World) -> Any:
