@@ -357,6 +357,12 @@ MIGRATIONS: Final[tuple[tuple[str | Variant, ...], ...]] = (
         """ALTER TABLE matches ADD COLUMN ended_by INTEGER""",
         """CREATE INDEX matches_in_play ON matches (guild_id, id) WHERE status = 'active'""",
     ),
+    # 33: since when a server's cadence is what it is (``change_guild_settings``; NULL: since
+    # long ago, as for every row before): a result counted late opens the season of its end
+    # only if the cadence in force then made it (``seasons.current_season``, fix139).
+    (
+        """ALTER TABLE guild_settings ADD COLUMN seasons_since REAL""",
+    ),
 )
 
 

@@ -124,25 +124,30 @@ async def current_season(tx: Tx, guild_id: int, cadence: str, now: float,
     ``cadence`` is the caller's read of it: read again under the server's season lock, which
     a manager's change of it takes too (``SettingsQueries.change_guild_settings``), so that a
     season is ended and the next opened by the cadence in force then, not one changed since
-    the caller read it.
+    the caller read it; with since when it is in force (``guild_settings.seasons_since``,
+    migration 33).
 
     A server that turned seasons off still counts into the season in play until its end (no
     next one opens): as the manager is told (``cogs.umtali.seasons.cadence_note``). Only the
     season of the clock opens: a session counted late, with no open season of its time, is
     rated into none (else a month gone by would open, and be summed up, long after); one
     counted within ``LATE`` past its span's end (the next sweep) opens its own season, as it
-    would have at its end."""
+    would have at its end: if the cadence now was in force then (review122: seasons turned
+    on just past the turn opened, and summed up, a month the server never had seasons in)."""
     if season_of(now, cadence) is None and await _running(tx, guild_id) is None:
         return None  # seasons off and none in play: no season lock taken
     # (never behind the session's own end: another process's clock may be a little behind)
     clock = now if clock is None else max(clock, now)
     await tx.serialise([guild_key(guild_id)])
-    cadence = await cadence_of(tx, guild_id)
+    cadence, since = await _cadence_since(tx, guild_id)
     due, played_in = season_of(clock, cadence), season_of(now, cadence)
-    if played_in is not None and clock < season_end(played_in) + LATE:
+    if played_in is not None and clock < season_end(played_in) + LATE and \
+            (since is None or since <= now):
         # Counted just past the turn (the next sweep): the season of its end opens if none
         # is (seasons turned on in its span, nobody counted in it since), or follows an over
-        # one, as counted at its end; the tick ends it then.
+        # one, as counted at its end; the tick ends it then. Only by the cadence in force at
+        # its end: one chosen since (seasons turned on past the turn, say) made no season
+        # then, and what it replaced is not kept, so the result is rated into none.
         due = played_in
     last = await tx.fetchone(
         "SELECT season FROM seasons WHERE guild_id = ? AND ended_at IS NOT NULL "
@@ -180,6 +185,16 @@ async def cadence_of(tx: Tx, guild_id: int) -> str:
     row = await tx.fetchone("SELECT seasons FROM guild_settings WHERE guild_id = ?",
                             (guild_id,))
     return "off" if row is None else str(row["seasons"])
+
+
+async def _cadence_since(tx: Tx, guild_id: int) -> tuple[str, float | None]:
+    """The server's cadence, and since when it is in force (None: since long ago)."""
+    row = await tx.fetchone("SELECT seasons, seasons_since FROM guild_settings "
+                            "WHERE guild_id = ?", (guild_id,))
+    if row is None:
+        return "off", None
+    return str(row["seasons"]), None if row["seasons_since"] is None \
+        else float(row["seasons_since"])
 
 
 async def _open(tx: Tx, guild_id: int, season: str) -> str | None:

@@ -3,6 +3,7 @@ look, hand order and language (``data.store.Store`` has them all)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -107,14 +108,25 @@ class SettingsQueries:
             "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,)))
 
     async def change_guild_settings(self, guild_id: int,
-                                    changes: Mapping[str, object]) -> GuildSettings:
+                                    changes: Mapping[str, object],
+                                    now: float | None = None) -> GuildSettings:
         """Change only the settings named in ``changes`` (two managers changing different
-        settings at once both keep theirs); the server's settings as they are then."""
+        settings at once both keep theirs); the server's settings as they are then. ``now``:
+        the change's time (the clock's by default), kept as ``seasons_since`` when the cadence
+        changes."""
         unknown = set(changes) - GUILD_COLUMNS
         if unknown:
             raise ValueError(f"not a server setting: {sorted(unknown)}")
         names = list(changes)
         values = tuple(int(v) if isinstance(v, bool) else v for v in changes.values())
+        since = ""
+        if "seasons" in changes:
+            # Since when the cadence is what it is (a choice of the same one changes nothing):
+            # a result counted late opens its season only by the cadence of its end.
+            names.append("seasons_since")
+            values += (time.time() if now is None else now,)
+            since = (", seasons_since = CASE WHEN guild_settings.seasons = excluded.seasons "
+                     "THEN guild_settings.seasons_since ELSE excluded.seasons_since END")
         async with self.db.transaction() as c:
             if "seasons" in changes:
                 # A change of cadence and a season's end take turns (``data.seasons``): the
@@ -131,7 +143,8 @@ class SettingsQueries:
                 await c.execute(
                     f"INSERT INTO guild_settings (guild_id, {', '.join(names)}, changed) "
                     f"VALUES (?{', ?' * len(names)}, ?) ON CONFLICT (guild_id) DO UPDATE SET "
-                    + ", ".join(f"{n} = excluded.{n}" for n in (*names, "changed")),
+                    + ", ".join(f"{n} = excluded.{n}" for n in (*names, "changed")
+                                if n != "seasons_since") + since,
                     (guild_id, *values, change))
                 await _stamp(c, change)
             return _guild(guild_id, await c.fetchone(
@@ -139,7 +152,8 @@ class SettingsQueries:
 
     async def save_guild_settings(self, s: GuildSettings) -> None:
         """The whole row at once, as tests and tools seed it: unlike ``change_guild_settings``
-        (the admins' command), not stamped for the memory of processes running meanwhile."""
+        (the admins' command), not stamped for the memory of processes running meanwhile. A
+        cadence seeded so is in force since long ago (``seasons_since`` NULL)."""
         async with self.db.transaction() as c:
             await c.execute(
                 "INSERT INTO guild_settings (guild_id, variant, optional_melding, turn_timer, "
@@ -150,7 +164,9 @@ class SettingsQueries:
                 "turn_timer = excluded.turn_timer, threads = excluded.threads, "
                 "pictures = excluded.pictures, language = excluded.language, "
                 "time_control = excluded.time_control, seasons = excluded.seasons, "
-                "season_channel_id = excluded.season_channel_id",
+                "season_channel_id = excluded.season_channel_id, "
+                "seasons_since = CASE WHEN guild_settings.seasons = excluded.seasons "
+                "THEN guild_settings.seasons_since END",
                 (s.guild_id, s.variant, int(s.optional_melding), s.turn_timer, int(s.threads),
                  int(s.pictures), s.language, s.time_control, s.seasons, s.season_channel_id),
             )

@@ -33,6 +33,9 @@ async def _full_sqlite(path: Path) -> None:
     try:
         await store.save_guild_settings(GuildSettings(GUILD, seasons="monthly",
                                                       season_channel_id=77))
+        # A cadence chosen by a manager, with since when (migration 33).
+        await store.change_guild_settings(GUILD + 1, {"seasons": "quarterly"},
+                                          now=1_600_000_000.5)
         await store.set_meta("commands", "hash")
         await store.note_seen_language(GUILD, "ru")
         await store.set_look(1, pictures=False, four_colour=True)
@@ -177,7 +180,8 @@ async def test_the_command_reports_the_counts_and_refuses_a_full_database(
     assert first.returncode == 0, first.stderr
     lines = first.stdout.splitlines()
     assert lines[0].startswith(f"copied {source} into postgresql://")
-    assert any(line.split() == ["meta", "1", "rows"] for line in lines)
+    # The commands' hash and the settings' stamp.
+    assert any(line.split() == ["meta", "2", "rows"] for line in lines)
     assert lines[-1].startswith("every table has as many rows in PostgreSQL as in SQLite")
     again = await asyncio.to_thread(_command, str(source), empty_target)
     assert again.returncode == 1
