@@ -47,7 +47,10 @@ _doubts: WeakKeyDictionary[MatchService, _Doubts] = WeakKeyDictionary()
 def doubted(svc: MatchService, live: LiveMatch, table: int, until: float,
             interaction: discord.Interaction) -> None:
     """``interaction`` was answered with ``table``'s link, taken to be there until ``until``
-    (by ``svc.ticks``) without looking: looked at then, and the member told if it was not."""
+    (by ``svc.ticks``) without looking: looked at then, and the member told if it was not.
+    Not once the service is closing: the look would outlive it."""
+    if svc.closed:
+        return
     doubts = _doubts.get(svc)
     if doubts is None:
         doubts = _doubts[svc] = _Doubts(svc)
