@@ -18,10 +18,16 @@ log = logging.getLogger(__name__)
 class Beside:
     def __init__(self) -> None:
         self._tasks: set[asyncio.Task[None]] = set()
+        #: Set as it closes: work started after (a command answered as the bot stops) is
+        #: not run, or it would outlive the close, never cancelled.
+        self.closed = False
 
     def start(self, work: Coroutine[Any, Any, None], match_id: int | None, what: str) -> None:
         """Run ``work`` (``what``, of match ``match_id`` if one) beside the caller; a failure
         is a warning in the log, as it was in the tick."""
+        if self.closed:
+            work.close()
+            return
         said = what if match_id is None else f"match {match_id}: the {what}"
         task = asyncio.create_task(self._run(work, said),
                                    name=f"umtali-{what.replace(' ', '-')}-{match_id or ''}")
@@ -43,6 +49,7 @@ class Beside:
             await asyncio.gather(*self._tasks, return_exceptions=True)
 
     async def close(self) -> None:
+        self.closed = True
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)

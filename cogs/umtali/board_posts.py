@@ -9,6 +9,7 @@ was posted only once it was, and given the channel's turn if it failed."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
@@ -16,6 +17,7 @@ import discord
 
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.in_time import in_time, post_public, thinking
+from cogs.umtali.under_way import failed
 from umtali.i18n import N_
 
 #: Seconds within which a channel gets no second public board or stats.
@@ -77,13 +79,13 @@ async def answer_board(interaction: discord.Interaction,
     if not may_post(interaction):
         await show_board(interaction, True, **await build(True))
         return
-    now, why = await _channels_turn(interaction, channel_id)
+    now, why, pending = await _channels_turn(interaction, channel_id)
     if now is None:
         fields = await build(True)
         fields["content"] = tr_of(interaction)(why)
         await show_board(interaction, True, **fields)
-        if why == BEING_POSTED:
-            svc.beside.start(_told_if_failed(interaction, channel_id), None,
+        if pending is not None:
+            svc.beside.start(_told_if_failed(interaction, pending), None,
                              "word of a board's post that failed")
         return
     with svc.boards_under_way.posting(channel_id):
@@ -96,31 +98,35 @@ async def answer_board(interaction: discord.Interaction,
             raise
 
 
-async def _told_if_failed(interaction: discord.Interaction, channel_id: int) -> None:
-    """The post the member was told was on its way, followed to its end: if it failed, they
-    are told so (the board they have is theirs alone, and nothing was posted)."""
-    if await service(interaction.client).boards_under_way.failed(channel_id):
+async def _told_if_failed(interaction: discord.Interaction,
+                          pending: asyncio.Future[bool]) -> None:
+    """The post the member was told was on its way (``pending``, its outcome), followed to its
+    end: if it failed, they are told so (the board they have is theirs alone, and nothing was
+    posted)."""
+    if await failed(pending):
         await interaction.followup.send(tr_of(interaction)(NOT_POSTED), ephemeral=True)
 
 
-async def _channels_turn(interaction: discord.Interaction,
-                         channel_id: int) -> tuple[float | None, str]:
+async def _channels_turn(interaction: discord.Interaction, channel_id: int) -> tuple[
+        float | None, str, asyncio.Future[bool] | None]:
     """When the channel's turn for a public board was taken for this member, or (None) why
-    not: a board posted within the minute, or one still on its way. A post under way here is
-    waited for (deferred past two seconds): failed, the channel is free again."""
+    not: a board posted within the minute, or one still on its way (with its outcome, to be
+    followed). A post under way here is waited for (deferred past two seconds): failed, the
+    channel is free again."""
     svc = service(interaction.client)
     waits = 3  # (posts failing one after another: the last is not waited for)
     while True:
         now = svc.ticks()
         if svc.public_boards.take(channel_id, now):
-            return now, ""
+            return now, "", None
         waits -= 1
         posted = await in_time(interaction, svc.boards_under_way.outcome(channel_id)) \
             if waits else None
         if posted is None:
-            return None, BEING_POSTED if svc.boards_under_way.busy(channel_id) else HELD_BACK
+            pending = svc.boards_under_way.pending(channel_id)
+            return None, BEING_POSTED if pending is not None else HELD_BACK, pending
         if posted:
-            return None, HELD_BACK
+            return None, HELD_BACK, None
 
 
 async def show_board(interaction: discord.Interaction, private: bool, **fields: Any) -> None:

@@ -106,6 +106,8 @@ class MatchService(Timing, Endings, Playing, Looks):
         self.hand_listeners: list[Callable[[LiveMatch], Awaitable[None]]] = []
         #: Closed first as the service closes (``cogs.umtali.coach``'s reviews under way).
         self.closing: list[Callable[[], Awaitable[None]]] = []
+        #: Set as it begins to close: no work started after ``closing`` ran (``table_doubts``).
+        self.closed = False
         #: Practice hands' reviews not sent by a coach the extension's reload closed, for the
         #: coach loaded next (``Coach.take_over``).
         self.reviews_left: list[Owed] = []
@@ -384,6 +386,7 @@ class MatchService(Timing, Endings, Playing, Looks):
         await self.delivery.send_hand(live, seat)
 
     async def close(self) -> None:
+        self.closed = True
         for close in list(self.closing):
             await close()
         await self.beside.close()

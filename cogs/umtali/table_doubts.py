@@ -26,10 +26,12 @@ log = logging.getLogger(__name__)
 
 
 class _Doubts:
-    """The members answered from a memo, by match, and the looks waiting for its end."""
+    """The members answered from a memo, by match and the table they were given (a look at one
+    table says nothing of the link to another, posted since), and the looks waiting for its
+    end."""
 
     def __init__(self, svc: MatchService) -> None:
-        self.told: dict[int, list[discord.Interaction]] = {}
+        self.told: dict[tuple[int, int], list[discord.Interaction]] = {}
         self.looks: set[asyncio.Task[None]] = set()
         svc.closing.append(self.close)
 
@@ -45,15 +47,18 @@ _doubts: WeakKeyDictionary[MatchService, _Doubts] = WeakKeyDictionary()
 def doubted(svc: MatchService, live: LiveMatch, table: int, until: float,
             interaction: discord.Interaction) -> None:
     """``interaction`` was answered with ``table``'s link, taken to be there until ``until``
-    (by ``svc.ticks``) without looking: looked at then, and the member told if it was not."""
+    (by ``svc.ticks``) without looking: looked at then, and the member told if it was not.
+    Not once the service is closing: the look would outlive it."""
+    if svc.closed:
+        return
     doubts = _doubts.get(svc)
     if doubts is None:
         doubts = _doubts[svc] = _Doubts(svc)
-    told = doubts.told.setdefault(live.id, [])
+    told = doubts.told.setdefault((live.id, table), [])
     told.append(interaction)
     if len(told) == 1:
         task = asyncio.create_task(_look(svc, doubts, live, table, until),
-                                   name=f"umtali-table-doubted-{live.id}")
+                                   name=f"umtali-table-doubted-{live.id}-{table}")
         doubts.looks.add(task)
         task.add_done_callback(doubts.looks.discard)
 
@@ -61,7 +66,7 @@ def doubted(svc: MatchService, live: LiveMatch, table: int, until: float,
 async def _look(svc: MatchService, doubts: _Doubts, live: LiveMatch, table: int,
                 until: float) -> None:
     await asyncio.sleep(max(0.0, until - svc.ticks()))
-    told = doubts.told.pop(live.id, [])
+    told = doubts.told.pop((live.id, table), [])
     if live.table_message_id != table or live.channel_lost:
         # Replaced meanwhile (posted again, or found deleted by a turn's edit and posted
         # anew), or the match left its channel: the link they were given is not its table.

@@ -12,6 +12,7 @@ The lookups may wait on a busy database: answered within Discord's 3 seconds (``
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import logging
@@ -34,6 +35,7 @@ from cogs.umtali.service import MatchService, TableMoved, TableTooLate
 from cogs.umtali.showing import table_of
 from cogs.umtali.table_doubts import doubted
 from cogs.umtali.time_out import ask_again_if_deleted
+from cogs.umtali.under_way import failed
 from umtali.i18n import EN, Tr
 
 log = logging.getLogger(__name__)
@@ -132,8 +134,9 @@ async def _turn_to_post(interaction: discord.Interaction, svc: MatchService,
                 posted = await _outcome(interaction, svc, live)
         if posted is False:
             continue  # (taken back: noted again)
-        busy = svc.tables_under_way.busy(live.id)
-        if posted is None and (gone is None or busy):
+        # (its outcome taken now: by the time the answer below went, it may have ended)
+        pending = svc.tables_under_way.pending(live.id)
+        if posted is None and (gone is None or pending is not None):
             if gone is None:
                 # The link not yet known here (nor a wait: it counts from that post).
                 await answer(interaction, tr("The live table was deleted, and is being posted "
@@ -142,26 +145,29 @@ async def _turn_to_post(interaction: discord.Interaction, svc: MatchService,
             else:
                 await answer(interaction, tr("The table is being posted again right now: if "
                                              "it does not appear in a moment, ask again."))
-            if busy:
+            if pending is not None:
                 # Past the wait, here: followed to its end. (Another process's is not known
                 # here: a server's commands reach one process, unless its shard moved.)
-                svc.beside.start(_told_if_failed(interaction, svc, live), live.id,
+                svc.beside.start(_told_if_failed(interaction, pending), live.id,
                                  "word of a table's post that failed")
             return None
+        # (less the time waited since it was measured: for the outcome, for the database)
+        left = wait - max(0.0, svc.clock() - noted)
         await answer(interaction, tr("The table was posted again a moment ago: the live "
                                      "table is {link}. You can post it again in {seconds} "
                                      "s.", link=table_link(live),
-                                     seconds=max(1, math.ceil(wait))))
+                                     seconds=max(1, math.ceil(left))))
         # What the player may have come for all the same: the question beside the table,
         # deleted since it was asked, is asked again.
         await ask_again_if_deleted(svc, live)
         return None
 
 
-async def _told_if_failed(interaction: discord.Interaction, svc: MatchService,
-                          live: LiveMatch) -> None:
-    """The post the member was told was on its way, followed to its end: told if it failed."""
-    if await svc.tables_under_way.failed(live.id):
+async def _told_if_failed(interaction: discord.Interaction,
+                          pending: asyncio.Future[bool]) -> None:
+    """The post the member was told was on its way (``pending``, its outcome), followed to its
+    end: told if it failed."""
+    if await failed(pending):
         tr = tr_of(interaction)
         await interaction.followup.send(tr("The table that was being posted again could not "
                                            "be posted: ask again."), ephemeral=True)

@@ -43,6 +43,12 @@ class UnderWay:
         """Whether a post under ``key`` is under way here."""
         return key in self._posts
 
+    def pending(self, key: int) -> asyncio.Future[bool] | None:
+        """The outcome of the post under way under ``key`` (None if none is here), taken as a
+        member is told it is on its way: looked up later (after their answer went, a request
+        to Discord), it may have ended and be gone, or be another post's."""
+        return self._posts.get(key)
+
     async def outcome(self, key: int) -> bool | None:
         """Whether the post under way under ``key`` was made, once it is; None if none is under
         way here (another process's, or none), or it has not ended in ``OUTCOME_WAIT``."""
@@ -53,9 +59,9 @@ class UnderWay:
             return await asyncio.wait_for(asyncio.shield(done), OUTCOME_WAIT)
         return None
 
-    async def failed(self, key: int) -> bool:
-        """Whether the post under way under ``key`` failed, once it ended, however long it
-        takes (False if none is under way here): a member told it was on its way, past the
-        wait, is told then if it failed."""
-        done = self._posts.get(key)
-        return done is not None and not await asyncio.shield(done)
+
+async def failed(done: asyncio.Future[bool]) -> bool:
+    """Whether the post whose outcome is ``done`` (``UnderWay.pending``) failed, once it
+    ended, however long it takes: a member told it was on its way, past the wait, is told then
+    if it failed."""
+    return not await asyncio.shield(done)
