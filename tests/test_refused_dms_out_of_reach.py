@@ -81,10 +81,18 @@ async def _refused_while_hidden(world: World, turn_timer: int) -> LiveMatch:
     return live
 
 
-async def test_a_member_who_cannot_see_the_channel_is_not_told_there(world: World) -> None:
+async def test_a_member_who_cannot_see_the_channel_is_not_told_there(
+        world: World, locales: dict[int, str]) -> None:
     live = await _refused_while_hidden(world, turn_timer=0)
     assert _notices(world, live) == []
     # No clock: nothing would ever end it. Alice is offered the way out for a player gone.
+    locales[world.alice.id] = "ru"
+    ask = await world.alice.slash(world.channel, "umtali resign")
+    assert ask.response.content == (
+        "ben не видит канал этого матча и не принимает мои личные сообщения, а в этом матче "
+        "нет контроля времени: «Да» завершит его без результата (никто не побеждает, "
+        "рейтинги не меняются).")
+    locales[world.alice.id] = "en-US"
     ask = await world.alice.slash(world.channel, "umtali resign")
     assert ask.response.content == (
         "ben can't see this match's channel and doesn't take my direct messages, and this "

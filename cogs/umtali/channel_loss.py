@@ -97,7 +97,9 @@ class ChannelLoss(ABC):
     async def tell_refused(self, live: LiveMatch, seat: int) -> None:
         """The seat's player told in the channel that their DMs refused the bot. Owed until
         posted: failing for now (raised), it is posted at the seat's next delivery (its hand
-        tried again: ``Delivery._hand``), not left untold for the rest of the match."""
+        tried again: ``Delivery._hand``), not left untold for the rest of the match. Owed
+        too while the player cannot read it (left the server, or may not see its channel):
+        posted once they can (``out_of_reach``)."""
         token = owe(live, seat)
         if away(self.service, live, seat):
             return  # out of reach a moment ago: asked again later (``out_of_reach``)
