@@ -14,7 +14,7 @@ from typing import cast
 
 import pytest
 
-from cogs.umtali import coach as coach_module
+from cogs.umtali import coach_delivery
 from cogs.umtali.coach import Coach, coach_of
 from cogs.umtali.live import LiveMatch
 from tests.discord_helpers import World, flush, play
@@ -31,7 +31,7 @@ WAIT = 3600.0
 
 @pytest.fixture(autouse=True)
 def one_long_wait(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(coach_module, "SEND_AGAIN_AFTER", (WAIT,))
+    monkeypatch.setattr(coach_delivery, "SEND_AGAIN_AFTER", (WAIT,))
 
 
 @pytest.fixture(autouse=True)

@@ -9,7 +9,7 @@ import logging
 
 import pytest
 
-from cogs.umtali import coach as coach_module
+from cogs.umtali import coach_delivery
 from cogs.umtali.coach import coach_of
 from tests.discord_helpers import World
 from tests.test_discord_coach import _practice, _to_the_hands_end
@@ -26,7 +26,7 @@ REVIEW = "Review of hand 1"
 @pytest.fixture(autouse=True)
 def quick_tries(monkeypatch: pytest.MonkeyPatch) -> None:
     """The review's tries a moment apart, not seconds to minutes."""
-    monkeypatch.setattr(coach_module, "SEND_AGAIN_AFTER", (0.05, 0.05))
+    monkeypatch.setattr(coach_delivery, "SEND_AGAIN_AFTER", (0.05, 0.05))
 
 
 def fails_at_the_review(world: World, status: int, times: int | None) -> None:
@@ -62,6 +62,6 @@ async def test_a_review_failing_for_good_is_dropped_with_a_warning(
     fails_at_the_review(world, NETWORK, None)
     await _to_the_hands_end(world, live)
     assert coach.sent == 0 and not [m for m in dm.history() if REVIEW in m.content]
-    tried = [r for r in caplog.records if r.name == "cogs.umtali.coach"]
+    tried = [r for r in caplog.records if r.name == "cogs.umtali.coach_delivery"]
     assert [r.levelno for r in tried] == [logging.INFO, logging.INFO, logging.WARNING]
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]

@@ -14,7 +14,7 @@ import pytest
 from cogs.umtali import in_time, tables
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.panels import table_panel
-from cogs.umtali.service import TableMoved
+from cogs.umtali.table_moves import TableMoved
 from tests.discord_helpers import World, custom_ids, flush, play, start_match
 from umtali.players import GreedyPlayer
 

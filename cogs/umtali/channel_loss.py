@@ -21,8 +21,9 @@ from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import only, ping
 from cogs.umtali.nonces import match_nonce
+from cogs.umtali.out_of_reach import away, found_away
 from cogs.umtali.outbox import Batch
-from cogs.umtali.permissions import departed
+from cogs.umtali.permissions import out_of_reach
 from cogs.umtali.refused_here import found, saved_at
 from cogs.umtali.removal import owns
 
@@ -96,8 +97,12 @@ class ChannelLoss(ABC):
     async def tell_refused(self, live: LiveMatch, seat: int) -> None:
         """The seat's player told in the channel that their DMs refused the bot. Owed until
         posted: failing for now (raised), it is posted at the seat's next delivery (its hand
-        tried again: ``Delivery._hand``), not left untold for the rest of the match."""
+        tried again: ``Delivery._hand``), not left untold for the rest of the match. Owed
+        too while the player cannot read it (left the server, or may not see its channel):
+        posted once they can (``out_of_reach``)."""
         token = owe(live, seat)
+        if away(self.service, live, seat):
+            return  # out of reach a moment ago: asked again later (``out_of_reach``)
         store = self.service.store
         if not holds(live, seat) and not await store.claim_dm_notice(live.id, seat):
             # Told by another copy of the match (or being told): once, whichever claims it.
@@ -106,13 +111,14 @@ class ChannelLoss(ABC):
             return
         hold(live, seat)
         user_id = live.player_ids[seat]
-        if await departed(self.client, live.guild_id, user_id):
-            # Gone from the server: its channel is no longer theirs to see, nor My hand to
-            # press. Nobody is pinged for nothing; the match goes as for any player gone (a
-            # clock runs out on them; with none, the opponent's resign ends it, no result).
-            log.info("match %d: seat %d's DMs refuse the bot, and they have left the server: "
-                     "not told in the channel", live.id, seat)
-            paid(live, seat)
+        gone = await out_of_reach(self.client, live.guild_id, live.channel_id, user_id)
+        if gone is not None:
+            # Nobody to read it: owed until they are back, never pinged for nothing.
+            log.info("match %d: seat %d's DMs refuse the bot, and %s: not told in the channel "
+                     "while they cannot read it", live.id, seat,
+                     "they have left the server" if gone == "left"
+                     else "they may not see its channel")
+            await found_away(self.service, live, seat)
             return
         channel = self.client.get_partial_messageable(live.channel_id)
         tr = self.service.public_tr(live)

@@ -6,9 +6,9 @@ computer's worker pool (``cogs.umtali.thinking``), never on the event loop. Neit
 match: a review that fails (workers dying, the bot stopping) is logged at WARNING at most
 and skipped (refused by DMs the player closed, the seat is taken for closed, as a refused
 panel makes it; failing for now, a 5xx or the network, it is sent again a few times over
-some minutes first, while the next hand's review goes out when due); a hint that fails says so
-to the player alone. Rated matches have no coach: their panels offer no Hint, and a click
-forged for one is refused.
+some minutes first, while the next hand's review goes out when due: the sending is
+``cogs.umtali.coach_delivery``'s); a hint that fails says so to the player alone. Rated
+matches have no coach: their panels offer no Hint, and a click forged for one is refused.
 
 The coach closes with the bot (its service's close) and with the extension (unloaded or
 reloaded, ``cogs.umtali.teardown``): what it has under way is cancelled, quietly. Its hints
@@ -23,25 +23,23 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
 from functools import partial
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary, ref
 
 import discord
 
 from cogs.umtali.access import service
+from cogs.umtali.coach_delivery import Owed as Owed
+from cogs.umtali.coach_delivery import ReviewDelivery
 from cogs.umtali.coach_review import review_text as review_text
-from cogs.umtali.coach_review import send_review
 from cogs.umtali.coach_work import (
     HARD_BUDGET,
-    Lesson,
     advise,
     last_hand_pending,
     lessons,
     seat_record,
 )
-from cogs.umtali.failures import PASSING
 from cogs.umtali.in_flight import in_flight
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.thinking import Unavailable
@@ -56,10 +54,6 @@ log = logging.getLogger(__name__)
 
 #: Finished practice matches remembered as reviewed (``Coach._ended``).
 ENDED_KEPT = 4096
-#: Seconds before each new try of a review whose DM failed for now (Discord's 5xx, the
-#: network): a few minutes in all, within which Discord still knows the review's nonce (one
-#: posted with its answer lost is given back, not posted twice). Then it is dropped.
-SEND_AGAIN_AFTER = (5.0, 30.0, 120.0)
 #: Hints kept, latest last: one a practice match at most, and a match that went to another
 #: process (or whose end this process never saw) is not forgotten otherwise.
 HINTS_KEPT = 1024
@@ -69,17 +63,7 @@ class Closing(RuntimeError):
     """The coach closed, or the bot began to stop, before the hint was worked out."""
 
 
-class Owed(NamedTuple):
-    """A practice hand's review not sent yet: the hand (game, number), the hands ended with
-    it, and what was found (None: still to think of)."""
-
-    live: LiveMatch
-    hand: tuple[int, int]
-    finished: int
-    found: list[Lesson] | None = None
-
-
-class Coach:
+class Coach(ReviewDelivery):
     """One bot's coach: the hints under way, and the hands waiting for their review."""
 
     #: Playout moves spent judging each questioned move of a review, and ``hard``'s own
@@ -119,15 +103,6 @@ class Coach:
         #: One review thinks at a time, bot-wide: with two workers, one is always free for
         #: the computer's moves.
         self._one = asyncio.Lock()
-
-    @property
-    def client(self) -> discord.Client:
-        """The coach's bot: alive while its coach is in use (the bot holds its coach's hand
-        listener, and is what runs the hints and reviews)."""
-        client = self._client()
-        if client is None:
-            raise RuntimeError("the coach's bot is gone")
-        return client
 
     # -- hints ----------------------------------------------------------------------------
 
@@ -278,23 +253,6 @@ class Coach:
             else:
                 self._again_later(review, self._handed(review, review.found))
 
-    async def _handed(self, review: Owed, found: list[Lesson]) -> None:
-        live = review.live
-        assert live.computer_seat is not None
-        try:
-            await self._deliver(live, 1 - live.computer_seat, review.hand, found,
-                                review.finished)
-        except Exception as e:
-            log.warning("match %d: the review of a hand failed (%r)", live.id, e)
-
-    def _again_later(self, review: Owed, work: Coroutine[object, object, None]) -> None:
-        """``work``, sending ``review`` later, in a task of its own."""
-        task = asyncio.create_task(work, name=f"umtali-review-again-{review.live.id}")
-        self._again[task] = review
-        task.add_done_callback(lambda t: self._again.pop(t, None))
-        # Cancelled before it began (closed), ``work`` was never awaited: closed.
-        task.add_done_callback(lambda _: work.close())
-
     async def _review(self, live: LiveMatch) -> None:
         assert live.computer_seat is not None
         seat = 1 - live.computer_seat
@@ -321,64 +279,6 @@ class Coach:
             if self._reviewing.get(live.id) is asyncio.current_task():
                 del self._reviewing[live.id]
                 self._current.pop(live.id, None)
-
-    async def _deliver(self, live: LiveMatch, seat: int, hand: tuple[int, int],
-                       found: list[Lesson], finished: int) -> None:
-        """The review sent; failing for now, sent again a while later in a task of its own
-        (``_send_again``): the next hand's review is thought of and sent when due meanwhile,
-        not held back behind this one's waits."""
-        try:
-            await self._send(live, seat, hand, found, finished)
-        except PASSING as e:
-            self._again_later(Owed(live, hand, finished, found),
-                              self._send_again(live, seat, hand, found, finished, e))
-
-    async def _send_again(self, live: LiveMatch, seat: int, hand: tuple[int, int],
-                          found: list[Lesson], finished: int, failed: Exception) -> None:
-        """Tried again after each wait of ``SEND_AGAIN_AFTER`` while it fails for now, then
-        dropped. Dropped too once a later hand's review was sent, saved as sent or not (here,
-        ``_send`` cancels it; elsewhere, the saved ``reviewed`` says so): the player has read
-        on, and an older review arriving under the newer one reads as out of order (and as
-        sent, the match saves only its latest). ``_send`` checks again each time whether it
-        was sent meanwhile."""
-        try:
-            for wait in (*SEND_AGAIN_AFTER, None):
-                if wait is None:
-                    log.warning("match %d: the review could not be sent (%s: %s); dropped",
-                                live.id, failed.__class__.__name__, failed)
-                    return
-                log.info("match %d: the review could not be sent for now (%s: %s); tried "
-                         "again in %g s", live.id, failed.__class__.__name__, failed, wait)
-                await asyncio.sleep(wait)
-                client = self._client()
-                if live.reviewed >= finished or client is None or client.is_closed():
-                    log.info("match %d: the review of hand %d was not sent; a later one was, "
-                             "or the bot stopped", live.id, hand[1])
-                    return
-                try:
-                    await self._send(live, seat, hand, found, finished)
-                    return
-                except PASSING as e:
-                    failed = e
-        except Exception as e:
-            log.warning("match %d: the review of a hand failed (%r)", live.id, e)
-
-    async def _send(self, live: LiveMatch, seat: int, hand: tuple[int, int],
-                    found: list[Lesson], finished: int) -> None:
-        """The review in the seat's DM, then saved as sent (``coach_review.send_review``).
-        Sent, the match's earlier reviews still waiting to be sent again are dropped, even
-        if its save failed (``_send_again``)."""
-        if not await send_review(self.client, live, seat, hand, found, finished):
-            return
-        self.sent += 1
-        for task, owed in list(self._again.items()):
-            if owed.live.id == live.id and owed.finished < finished and \
-                    task is not asyncio.current_task():
-                del self._again[task]
-                task.cancel()
-                log.info("match %d: the review of hand %d was not sent; a later one was",
-                         live.id, owed.hand[1])
-
 
 #: Each bot's coach. A coach holds its bot weakly: a bot dropped goes, and its coach with it.
 _COACHES: WeakKeyDictionary[discord.Client, Coach] = WeakKeyDictionary()

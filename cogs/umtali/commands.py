@@ -35,7 +35,7 @@ from cogs.umtali.records import (
     show_stats,
 )
 from cogs.umtali.reminders import TurnNotices
-from cogs.umtali.resigning import opponent_left, resign_question
+from cogs.umtali.resigning import opponent_gone, resign_question
 from cogs.umtali.rules_panel import show_rules
 from cogs.umtali.rules_text import PAGES
 from cogs.umtali.seasons import season_choices
@@ -284,10 +284,12 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         tr = tr_of(interaction)
         seat = live.seat_of(interaction.user.id)
         assert seat is not None
-        # Said as its "Yes" will do it: no result, where the opponent left a match with no clock.
-        left = await opponent_left(interaction, live, seat)
-        await send_private(interaction, resign_panel(live.id, live.version, tr, void=left),
-                           content=resign_question(live, seat, left, tr))
+        # Said as its "Yes" will do it: no result, where the opponent of a match with no clock
+        # cannot be reached (left the server; or may not see the match, DMs closed).
+        gone = await opponent_gone(interaction, live, seat)
+        await send_private(interaction,
+                           resign_panel(live.id, live.version, tr, void=gone is not None),
+                           content=resign_question(live, seat, gone, tr))
 
     @app_commands.command(description="Post the table of your match (or this thread's) again")
     @app_commands.guild_only()

@@ -30,6 +30,7 @@ from cogs.umtali.give_back import show_clock
 from cogs.umtali.held_elsewhere import notes_before, owe_taken, still_again
 from cogs.umtali.lasting import Lasting
 from cogs.umtali.live import LiveMatch
+from cogs.umtali.out_of_reach import ask_if_back
 from cogs.umtali.outbox import Batch
 from cogs.umtali.question_message import void_owed
 from cogs.umtali.refused_here import known
@@ -101,6 +102,7 @@ class Owners(Copies):
         await self.claim()
         await ask_again(self.svc, now)
         await void_owed(self.svc)
+        ask_if_back(self.svc)
         return renewed
 
     async def renew(self, now: float) -> bool:

@@ -11,7 +11,7 @@ from cogs.umtali.in_time import edit_clicked, in_time
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import command
 from cogs.umtali.names import safe_name
-from cogs.umtali.permissions import member_standing
+from cogs.umtali.permissions import member_standing, sees
 from umtali.i18n import N_, Tr
 from umtali.session import Session
 
@@ -57,12 +57,15 @@ async def confirm_resign(interaction: discord.Interaction, match_id: int,
     # Ended as a match nobody can finish is: no result, not a loss to a player who walked
     # away (nor a win an admin's kick would give).
     gone = await opponent_standing(interaction, live, seat)
-    if gone == "left":
+    if gone in GONE:
         if await in_time(interaction, svc.abandon(live)):
             await answer_clicked(interaction, tr(
                 "{name} has left the server, and this match has no clock: it ends with no "
                 "result. Nobody wins it and no rating changed; you are free to start another.",
-                name=name))
+                name=name) if gone == "left" else tr(
+                "{name} can't see this match's channel and doesn't take my direct messages, "
+                "and this match has no clock: it ends with no result. Nobody wins it and no "
+                "rating changed; you are free to start another.", name=name))
         else:  # ended meanwhile, the one thing that stops an abandon
             await ephemeral(interaction, tr("This match is over."))
         return
@@ -96,28 +99,40 @@ async def confirm_resign(interaction: discord.Interaction, match_id: int,
     await ephemeral(interaction, tr(EXPIRED, command=command(tr, "umtali", "resign")))
 
 
-def resign_question(live: LiveMatch, seat: int, left: bool, tr: Tr) -> str:
-    """What ``/umtali resign`` asks; ``left``: the opponent has left the server of a match with
-    no clock (``opponent_left``), which a "Yes" ends with no result."""
-    if left:
+def resign_question(live: LiveMatch, seat: int, gone: str | None, tr: Tr) -> str:
+    """What ``/umtali resign`` asks; ``gone``: the opponent of a match with no clock cannot be
+    reached (``opponent_gone``), which a "Yes" ends with no result."""
+    name = safe_name(live.names_in(tr)[1 - seat])
+    if gone == "left":
         return tr("{name} has left the server, and this match has no clock: Yes ends it with "
-                  "no result (nobody wins it, no rating changes).",
-                  name=safe_name(live.names_in(tr)[1 - seat]))
+                  "no result (nobody wins it, no rating changes).", name=name)
+    if gone == "away":
+        return tr("{name} can't see this match's channel and doesn't take my direct messages, "
+                  "and this match has no clock: Yes ends it with no result (nobody wins it, "
+                  "no rating changes).", name=name)
     return tr("Resign the session? Your opponent wins it.")
 
 
-async def opponent_left(interaction: discord.Interaction, live: LiveMatch, seat: int) -> bool:
-    """Whether ``seat``'s opponent, a member, has left the match's server (left, kicked or
-    banned: the bot hears nothing of it) in a match with no clock. A timed match's clock
-    forfeits the one gone as it would anyone absent."""
-    return await opponent_standing(interaction, live, seat) == "left"
+#: The standings of an opponent nobody can reach in a match with no clock (``opponent_gone``).
+GONE = ("left", "away")
+
+
+async def opponent_gone(interaction: discord.Interaction, live: LiveMatch,
+                        seat: int) -> str | None:
+    """How ``seat``'s opponent, a member, cannot be reached in a match with no clock, which
+    nothing else would ever end: "left" the match's server (left, kicked or banned: the bot
+    hears nothing of it), or "away": still a member, but no longer allowed to see its channel,
+    their DMs refusing the bot. None otherwise. A timed match's clock forfeits the one gone
+    as it would anyone absent."""
+    gone = await opponent_standing(interaction, live, seat)
+    return gone if gone in GONE else None
 
 
 async def opponent_standing(interaction: discord.Interaction, live: LiveMatch,
                             seat: int) -> str | None:
-    """"left" where ``opponent_left``; "here" where they are not, or where it does not matter
-    (a timed match, the computer, a match over, a click from another server); None where
-    Discord could not say."""
+    """"left" or "away" where ``opponent_gone``; "here" where neither, or where it does not
+    matter (a timed match, the computer, a match over, a click from another server); None
+    where Discord could not say."""
     if live.over or live.control.timed or live.is_computer(1 - seat):
         return "here"
     # Asked of the match's server alone: the id names the match only, and a "Yes" sent from
@@ -126,7 +141,16 @@ async def opponent_standing(interaction: discord.Interaction, live: LiveMatch,
         return "here"
     said, member = await in_time(interaction, member_standing(interaction,
                                                               live.player_ids[1 - seat]))
-    return "left" if said == "left" else None if member is None else "here"
+    if said == "left":
+        return "left"
+    if member is None:
+        return None
+    # Seen from the match's channel (asked from another, its answer is that one's). Hidden
+    # from it but open to DMs, they still play there: here.
+    guild = interaction.guild
+    channel = None if guild is None else guild.get_channel_or_thread(live.channel_id)
+    hidden = channel is not None and not sees(channel, member)
+    return "away" if hidden and live.dm_refused[1 - seat] else "here"
 
 
 EXPIRED = N_("This confirmation has expired: the match has moved on. Use {command} again if "

@@ -31,9 +31,10 @@ from cogs.umtali.outbox import Batch
 from cogs.umtali.panels import table_panel
 from cogs.umtali.permissions import missing_here, not_in_thread, refusal, sees
 from cogs.umtali.retiring import BROUGHT, retire, table_link
-from cogs.umtali.service import MatchService, TableMoved, TableTooLate
+from cogs.umtali.service import MatchService
 from cogs.umtali.showing import table_of
 from cogs.umtali.table_doubts import doubted
+from cogs.umtali.table_moves import TableMoved, TableTooLate
 from cogs.umtali.time_out import ask_again_if_deleted
 from cogs.umtali.under_way import failed
 from umtali.i18n import EN, Tr
