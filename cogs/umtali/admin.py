@@ -149,8 +149,9 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
             changes["season_channel_id"] = season_channel.id
         # Only what was chosen is written: another manager's change meanwhile is kept. A write
         # elsewhere may hold the database for seconds: answered in Discord's time all the same.
-        new = await in_time(interaction, store.change_guild_settings(interaction.guild.id,
-                                                                     changes))
+        # (By the bot's clock, as the sessions' ends and the season tick are: ``seasons_since``.)
+        new = await in_time(interaction, store.change_guild_settings(
+            interaction.guild.id, changes, now=svc.clock()))
         was = svc.prefs.guild_look(new.guild_id)
         svc.prefs.set_guild_pictures(new.guild_id, new.pictures)
         svc.prefs.set_guild_language(new.guild_id, new.language)
