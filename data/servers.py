@@ -3,6 +3,7 @@ that when the bot was removed from it (``data.store.Store`` has them all)."""
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 from data.db import Database
@@ -54,14 +55,21 @@ class ServerQueries:
         starts with ``typed`` (digits) or whose players' stored names hold it (any case).
         Through the index of the matches in play by server (migration 32), read newest first
         and stopped at ``limit``: a server's thousands of matches are not all read."""
-        typed = typed.strip().lstrip("#").strip().lower()
+        # Control characters and lone surrogates, which no database takes (a NUL, "\ud800"),
+        # are no part of a name or a number.
+        typed = "".join(ch for ch in typed if unicodedata.category(ch) not in ("Cc", "Cs"))
+        typed = typed.strip().lstrip("#").strip()
         where, params = "", list[object]([guild_id])
         if typed:
-            # (SQLite's LOWER lowers ASCII alone: a Cyrillic name is found in its stored case)
-            where = (" AND (CAST(id AS TEXT) LIKE ? ESCAPE '\\' OR LOWER(player0_name) "
-                     "LIKE ? ESCAPE '\\' OR LOWER(player1_name) LIKE ? ESCAPE '\\')")
-            anywhere = _like(typed)
-            params += [anywhere[1:], anywhere, anywhere]
+            # The databases' LOWER lowers ASCII alone: a name in another script is sought as
+            # typed, in small letters, in capitals, and capitalised.
+            cases = sorted({c.lower() if c.isascii() else c for c in
+                            (typed.lower(), typed, typed.upper(), typed.capitalize())})
+            names = " OR ".join(f"LOWER({column}) LIKE ? ESCAPE '\\'"
+                                for column in ("player0_name", "player1_name")
+                                for _ in cases)
+            where = f" AND (CAST(id AS TEXT) LIKE ? ESCAPE '\\' OR {names})"
+            params += [_like(typed)[1:], *[_like(c) for _ in range(2) for c in cases]]
         rows = await self.db.fetchall(
             "SELECT id, player0_id, player1_id, player0_name, player1_name, computer_seat, "
             "computer_level, created_at FROM matches WHERE status = 'active' AND guild_id = ?"

@@ -22,6 +22,7 @@ import discord
 
 from cogs.umtali.failures import PASSING
 from cogs.umtali.mentions import NO_MENTIONS
+from cogs.umtali.names import record_name, safe_name
 from cogs.umtali.unheard import InDoubt, settled
 from data.failing import failing_for_now
 from umtali.i18n import N_
@@ -143,13 +144,16 @@ def database_failed(e: BaseException) -> bool:
                                   and failing_for_now(e.__cause__))
 
 
-async def tell_ended(svc: MatchService, ended: Ended, admin: str) -> None:
-    """The channel told the match ended, by ``admin`` (their name), and (read or not) the
-    players' DM panels: best effort, each failure said at INFO (a channel gone, DMs closed:
-    nothing to mend)."""
+async def tell_ended(svc: MatchService, ended: Ended, admin: discord.abc.User) -> None:
+    """The channel told the match ended, by ``admin``, and (read or not) the players' DM
+    panels: best effort, each failure said at INFO (a channel gone, DMs closed: nothing to
+    mend)."""
     client = svc.client
     if not ended.channel_lost:
-        line = svc.prefs.guild_tr(ended.guild_id)(ENDED_BY, admin=admin)
+        tr = svc.prefs.guild_tr(ended.guild_id)
+        # (A name that shows nothing reads as the records read it, in the channel's words.)
+        name = safe_name(record_name(admin.display_name, admin.id, tr))
+        line = tr(ENDED_BY, admin=name)
         await _quietly(ended.match_id, "the channel's notice", client.get_partial_messageable(
             ended.channel_id).send(line, allowed_mentions=NO_MENTIONS))
     for seat, panel in enumerate(ended.panels):

@@ -84,8 +84,12 @@ async def run_end_match(interaction: discord.Interaction,
     if ended.unread:
         said += " " + tr("Its saved state could not be read, so its deals could not be "
                          "revealed.")
-    await answer(interaction, said)
-    await tell_ended(svc, ended, member_name(interaction.user))
+    try:
+        await answer(interaction, said)
+    finally:
+        # Told whatever became of the admin's answer: else the panels of a match that could
+        # not be read would offer moves for good (nothing else draws them again).
+        await tell_ended(svc, ended, interaction.user)
 
 
 def _ago(tr: Tr, seconds: float) -> str:

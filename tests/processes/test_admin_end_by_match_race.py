@@ -12,7 +12,7 @@ import discord
 
 from cogs.umtali.admin_end import Ended, end_match
 from cogs.umtali.service import MatchService
-from tests.discord_helpers import World, start_match
+from tests.discord_helpers import World, accept, challenge, flush, start_match, the_match
 from tests.processes.helpers import main_of, row, via
 
 
@@ -48,3 +48,24 @@ async def test_the_suggestions_on_each_backend(world: World, other: MatchService
                                               "match", typed)
             assert [c["value"] for c in offered] == found, (typed, offered)
     assert await other.store.in_play_in(world.guild.id + 1) == []
+
+
+async def test_suggestions_for_hostile_text_and_cyrillic_names(world: World,
+                                                               other: MatchService) -> None:
+    """review124: a lone surrogate or a NUL typed failed the read (an ERROR, no answer: SQLite
+    and PostgreSQL cannot take them); a Cyrillic name was found only in its stored case (the
+    databases' LOWER lowers ASCII alone)."""
+    boss = _manager(world, "boss")
+    boris = world.guild.add_member(world.env.create_user("Борис"))
+    offered = await challenge(world, boris, world.bob)
+    await accept(world.bob, offered.response)
+    await flush(world)
+    live = the_match(world)
+    for typed in ("\ud800", "a\x00b", "\x00", "\ud800Бор"):
+        found = await other.store.in_play_in(world.guild.id, typed)
+        assert [m.match_id for m in found] in ([], [live.id]), typed
+    with via(world, other):
+        for typed in ("борис", "Борис", "БОРИС", "орис", "BEN"):
+            offered = await boss.autocomplete(world.channel, "umtali-admin end-match",
+                                              "match", typed)
+            assert [c["value"] for c in offered] == [str(live.id)], (typed, offered)

@@ -1,0 +1,58 @@
+"""review124 on ``/umtali-admin end-match``: the channel and the players' panels are told even
+when the admin's own answer fails (an unreadable match's panels, which nothing else draws
+again, offered moves for good); and an admin whose name shows nothing is named in the
+channel's words, as the records name such a member, not the English "Player"."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
+from simcord import assert_error
+
+from cogs.umtali import admin_ending
+from tests.discord_helpers import World, flush, start_match, thread_of
+
+
+def _manager(world: World, name: str = "boss") -> Any:
+    role = world.guild.create_role("admin", permissions=discord.Permissions(manage_guild=True))
+    return world.guild.add_member(world.env.create_user(name), roles=[role])
+
+
+def _told(world: World, live: Any) -> list[str]:
+    return [m.content for m in thread_of(world, live).history()
+            if "An admin ended this match" in (m.content or "")
+            or "завершён администратором" in (m.content or "")]
+
+
+async def test_the_channel_is_told_though_the_admins_answer_failed(
+        world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    boss = _manager(world)
+    live = await start_match(world)
+
+    async def expired(interaction: discord.Interaction, text: str) -> None:
+        raise discord.NotFound(SimpleNamespace(status=404, reason="Not Found"),
+                               {"code": 10062, "message": "Unknown interaction"})
+
+    monkeypatch.setattr(admin_ending, "answer", expired)
+    await boss.slash(world.channel, "umtali-admin end-match", member=world.alice)
+    await flush(world)
+    assert_error(world.env, code=10062)  # (the bot's own answer, expired)
+    for record in caplog.records:
+        record.expected = True  # (however the expired answer is logged)
+    assert live.over
+    assert _told(world, live), "the channel was not told"
+
+
+async def test_an_unnamed_admin_is_named_in_the_channels_words(world: World) -> None:
+    boss = _manager(world, "\u3164")  # a Hangul filler: a name that shows nothing
+    ok = await boss.slash(world.channel, "umtali-admin settings", language="ru")
+    assert ok.ephemeral
+    live = await start_match(world)
+    await boss.slash(world.channel, "umtali-admin end-match", member=world.alice)
+    await flush(world)
+    [line] = _told(world, live)
+    digits = str(boss.user.id % 10000).zfill(4)
+    assert f"Игрок …{digits}" in line and "Player" not in line, line
