@@ -68,7 +68,7 @@ async def run_end_match(interaction: discord.Interaction,
     if ended == "own":
         await answer(interaction, tr(
             "You play in this match, rated: an admin cannot end their own match with no "
-            "result. `{command}` ends it (your opponent wins it). Nothing changed.",
+            "result. `{command}` ends it, as it does for any player. Nothing changed.",
             command=command(tr, "umtali", "resign")))
         return
     if isinstance(ended, str):
