@@ -6,6 +6,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+import discord
 from simcord import Env
 from simcord.actors import MemberActor
 
@@ -80,6 +81,12 @@ def the_match(world: World) -> LiveMatch:
     assert len(live) == 1
     return live[0]
 
+
+
+def manager(world: World, name: str = "boss", role: str = "admin") -> Any:
+    """A member of the server (``name``) with Manage Server, by a role of their own."""
+    made = world.guild.create_role(role, permissions=discord.Permissions(manage_guild=True))
+    return world.guild.add_member(world.env.create_user(name), roles=[made])
 
 async def challenge(world: World, challenger: MemberActor, opponent: MemberActor,
                     **options: Any) -> Any:

@@ -18,15 +18,11 @@ from cogs.umtali.admin import UmtaliAdminCog
 from cogs.umtali.admin_end import Ended, end_match
 from cogs.umtali.service import MatchService
 from cogs.umtali.translator import UmtaliTranslator
-from tests.discord_helpers import World, flush, start_match, thread_of
+from tests.discord_helpers import World, flush, manager, start_match, thread_of
 from tests.processes.helpers import kill, main_of, process, via
 
 BY_ADMIN = "ended by a server admin"
 
-
-def _manager(world: World, name: str = "boss") -> Any:
-    role = world.guild.create_role("admin", permissions=discord.Permissions(manage_guild=True))
-    return world.guild.add_member(world.env.create_user(name), roles=[role])
 
 
 def _db(db_path: Path, sql: str, *params: object) -> list[tuple[Any, ...]]:
@@ -59,7 +55,7 @@ def _errors(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
 async def test_the_match_of_players_who_left_is_offered_and_ended(
         world: World, db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO)
-    boss = _manager(world)
+    boss = manager(world)
     live = await start_match(world)
     world.clock.advance(3 * 3600 + 60)
     world.guild.remove_member(world.alice)
@@ -83,7 +79,7 @@ async def test_the_match_of_players_who_left_is_offered_and_ended(
 
 async def test_history_the_deals_file_and_the_panels_say_an_admin_ended_it(
         world: World, db_path: Path) -> None:
-    boss = _manager(world)
+    boss = manager(world)
     live = await start_match(world)
     await _end(world, boss, match=f"#{live.id}")
     history = await world.alice.slash(world.channel, "umtali history")
@@ -100,7 +96,7 @@ async def test_history_the_deals_file_and_the_panels_say_an_admin_ended_it(
 
 
 async def test_a_match_of_another_server_is_refused(world: World, db_path: Path) -> None:
-    boss = _manager(world)
+    boss = manager(world)
     live = await start_match(world)
     [elsewhere] = _copies(db_path, live.id, 1, world.guild.id + 1)
     offered = await boss.autocomplete(world.channel, "umtali-admin end-match", "match", "")
@@ -115,7 +111,7 @@ async def test_a_match_of_another_server_is_refused(world: World, db_path: Path)
 async def test_hostile_input_is_answered_plainly(world: World, db_path: Path,
                                                  caplog: pytest.LogCaptureFixture,
                                                  typed: str) -> None:
-    boss = _manager(world)
+    boss = manager(world)
     live = await start_match(world)
     said = await _end(world, boss, match=typed)
     assert "nothing changed" in said.lower(), said
@@ -130,7 +126,7 @@ async def test_hostile_input_is_answered_plainly(world: World, db_path: Path,
 @pytest.mark.parametrize("options", ["neither", "both"])
 async def test_exactly_one_of_member_and_match(world: World, db_path: Path,
                                                options: str) -> None:
-    boss = _manager(world)
+    boss = manager(world)
     live = await start_match(world)
     given = {} if options == "neither" else {"member": world.alice, "match": str(live.id)}
     said = await _end(world, boss, **given)
@@ -140,7 +136,7 @@ async def test_exactly_one_of_member_and_match(world: World, db_path: Path,
 
 async def test_many_matches_offer_25_newest_first_and_filter(world: World,
                                                              db_path: Path) -> None:
-    boss = _manager(world)
+    boss = manager(world)
     live = await start_match(world)
     ids = _copies(db_path, live.id, 40, world.guild.id)
     offered = await boss.autocomplete(world.channel, "umtali-admin end-match", "match", "")
@@ -158,7 +154,7 @@ async def test_many_matches_offer_25_newest_first_and_filter(world: World,
 
 async def test_a_match_over_since_it_was_offered_is_said_so(world: World,
                                                             db_path: Path) -> None:
-    boss = _manager(world)
+    boss = manager(world)
     live = await start_match(world)
     offered = await boss.autocomplete(world.channel, "umtali-admin end-match", "match", "")
     assert await main_of(world).resign(live, 0)
@@ -173,7 +169,7 @@ async def test_two_admins_at_once_one_ends_it(world: World, db_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """Another admin's end, through another process, saved as this one's is on its way:
     one ends it, the other is told it was over already; the channel told once."""
-    boss, chief = _manager(world), _manager(world, "chief")
+    boss, chief = manager(world), manager(world, "chief")
     live = await start_match(world)
     svc = main_of(world)
     real = svc.store.abandon_match
@@ -196,7 +192,7 @@ async def test_two_admins_at_once_one_ends_it(world: World, db_path: Path,
 
 async def test_after_a_restart_the_match_is_ended_by_its_id(world: World,
                                                             db_path: Path) -> None:
-    boss = _manager(world)
+    boss = manager(world)
     live = await start_match(world)
     main = main_of(world)
     # Offered by the bot before its restart, chosen after.
@@ -219,7 +215,7 @@ async def test_in_russian(world: World, db_path: Path, locales: dict[int, str]) 
     match = next(o for o in end["options"] if o["name"] == "match")
     assert match["name_localizations"]["ru"] == "матч" and match["autocomplete"]
     assert "ru" in match["description_localizations"]
-    boss = _manager(world)
+    boss = manager(world)
     locales[boss.user.id] = "ru"
     locales[world.alice.user.id] = "ru"
     live = await start_match(world)
@@ -238,7 +234,7 @@ async def test_in_russian(world: World, db_path: Path, locales: dict[int, str]) 
 
 async def test_an_unreadable_match_chosen_by_its_number_is_ended(
         world: World, db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    boss = _manager(world)
+    boss = manager(world)
     live = await start_match(world)
     main = main_of(world)
     await kill(main)
@@ -269,7 +265,7 @@ async def test_only_a_manager_is_offered_the_matches(world: World, db_path: Path
 async def test_the_database_failing_offers_nothing_with_no_error(
         world: World, db_path: Path, caplog: pytest.LogCaptureFixture,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    boss = _manager(world)
+    boss = manager(world)
     await start_match(world)
 
     async def locked(*args: Any, **kwargs: Any) -> Any:
@@ -282,7 +278,7 @@ async def test_the_database_failing_offers_nothing_with_no_error(
 
 async def test_a_members_match_ended_is_saved_as_the_admins_too(world: World,
                                                                 db_path: Path) -> None:
-    boss = _manager(world)
+    boss = manager(world)
     live = await start_match(world)
     assert "no result" in await _end(world, boss, member=world.bob)
     assert _db(db_path, "SELECT how, ended_by FROM matches") == [("abandoned", boss.user.id)]

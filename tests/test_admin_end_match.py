@@ -26,6 +26,7 @@ from tests.discord_helpers import (
     World,
     challenge,
     flush,
+    manager,
     start_match,
     start_practice,
     thread_of,
@@ -35,10 +36,6 @@ from tests.test_faults_channel import _lose_thread
 
 ENDED = "An admin ended this match: no result"
 
-
-def _manager(world: World, name: str = "boss") -> Any:
-    role = world.guild.create_role("admin", permissions=discord.Permissions(manage_guild=True))
-    return world.guild.add_member(world.env.create_user(name), roles=[role])
 
 
 def _db(db_path: Path, sql: str, *params: object) -> list[tuple[Any, ...]]:
@@ -61,7 +58,7 @@ async def test_an_unreadable_match_is_ended_and_its_players_play_again(
         world: World, db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """Its state no longer reads (a hand-edited row): the restart's bring-in fails, and fails
     at every claim; the admin's command ends it by its id, and the players are free."""
-    boss = _manager(world)
+    boss = manager(world)
     live = await start_match(world)
     main = main_of(world)
     await kill(main)
@@ -90,7 +87,7 @@ async def test_an_unreadable_match_is_ended_and_its_players_play_again(
 
 
 async def test_a_practice_match_held_here_is_torn_down(world: World, db_path: Path) -> None:
-    boss = _manager(world)
+    boss = manager(world)
     live = await start_practice(world)
     svc = main_of(world)
     said = await _end(world, boss, world.alice)
@@ -106,7 +103,7 @@ async def test_a_practice_match_held_here_is_torn_down(world: World, db_path: Pa
 
 
 async def test_a_member_with_no_match_is_told_so(world: World, db_path: Path) -> None:
-    boss = _manager(world)
+    boss = manager(world)
     live = await start_match(world)
     said = await _end(world, boss, world.carol)
     assert "no match" in said, said
@@ -116,7 +113,7 @@ async def test_a_member_with_no_match_is_told_so(world: World, db_path: Path) ->
 
 async def test_a_failed_save_changes_nothing(world: World, db_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    boss = _manager(world)
+    boss = manager(world)
     live = await start_match(world)
     svc = main_of(world)
 
@@ -137,7 +134,7 @@ async def test_a_save_of_unknown_outcome_is_said_so(world: World, db_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """The save fails and so does the read that would tell whether it went through: the admin
     is told that, not that nothing changed; the command run again tells."""
-    boss = _manager(world)
+    boss = manager(world)
     live = await start_match(world)
     svc = main_of(world)
 
@@ -159,7 +156,7 @@ async def test_a_resignation_saved_first_wins_the_race(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A player resigns through another process as the admin's end is on its way: whoever
     saves first wins, and the admin is told plainly."""
-    boss = _manager(world)
+    boss = manager(world)
     live = await start_match(world)
     svc = main_of(world)
     real = svc.store.abandon_match
@@ -177,7 +174,7 @@ async def test_a_resignation_saved_first_wins_the_race(
 
 
 async def test_a_move_after_the_end_is_refused_plainly(world: World, db_path: Path) -> None:
-    boss = _manager(world)
+    boss = manager(world)
     live = await start_match(world)
     await _end(world, boss, world.alice)
     player = (world.alice, world.bob)[live.session.to_act]
@@ -209,7 +206,7 @@ async def test_in_russian(world: World, db_path: Path, locales: dict[int, str]) 
     assert end["name_localizations"]["ru"] == "завершить-матч"
     assert "ru" in end["description_localizations"]
     assert end["options"][0]["name_localizations"]["ru"] == "участник"
-    boss = _manager(world)
+    boss = manager(world)
     locales[boss.user.id] = "ru"
     live = await start_match(world)
     said = await _end(world, boss, world.alice)
@@ -223,7 +220,7 @@ async def test_a_match_that_never_comes_in_is_said_once_at_error(
     """A bring-in failing at every check for a reason other than the database (a bug, a row
     no code reads) is a warning at first, then, once it has failed ``STUCK_AFTER`` times in a
     row, one ERROR naming the way out; the admin's command ends it."""
-    boss = _manager(world)
+    boss = manager(world)
     live = await start_match(world)
     main = main_of(world)
     await kill(main)
@@ -250,7 +247,7 @@ async def test_a_match_that_never_comes_in_is_said_once_at_error(
 
 async def test_a_channel_gone_is_no_error(world: World, db_path: Path,
                                           caplog: pytest.LogCaptureFixture) -> None:
-    boss = _manager(world)
+    boss = manager(world)
     live = await start_match(world)
     _lose_thread(world, live)
     assert "no result" in await _end(world, boss, world.alice)

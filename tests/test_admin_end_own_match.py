@@ -9,14 +9,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-import discord
-
-from tests.discord_helpers import World, accept, challenge, flush, the_match, thread_of
-
-
-def _manager(world: World, name: str = "boss") -> Any:
-    role = world.guild.create_role("admin", permissions=discord.Permissions(manage_guild=True))
-    return world.guild.add_member(world.env.create_user(name), roles=[role])
+from tests.discord_helpers import World, accept, challenge, flush, manager, the_match, thread_of
 
 
 def _status(db_path: Path) -> list[tuple[Any, ...]]:
@@ -25,7 +18,7 @@ def _status(db_path: Path) -> list[tuple[Any, ...]]:
 
 
 async def test_an_admin_cannot_end_their_own_rated_match(world: World, db_path: Path) -> None:
-    boss = _manager(world)
+    boss = manager(world)
     offered = await challenge(world, boss, world.bob)
     await accept(world.bob, offered.response)
     await flush(world)
@@ -37,7 +30,7 @@ async def test_an_admin_cannot_end_their_own_rated_match(world: World, db_path: 
         assert _status(db_path) == [("active", None, None)]
     assert not live.over
     # Another admin may end it, and the channel is told who did.
-    other = _manager(world, "chief")
+    other = manager(world, "chief")
     answer = await other.slash(world.channel, "umtali-admin end-match", member=boss)
     assert "no result" in str(answer.response.content), answer.response.content
     await flush(world)

@@ -15,8 +15,15 @@ import pytest
 
 from cogs.umtali.in_dms import channel_lost
 from cogs.umtali.live import LiveMatch
-from tests.discord_helpers import World, custom_ids, dm_panel, flush, player, start_match
-from tests.test_admin_end_match import _manager
+from tests.discord_helpers import (
+    World,
+    custom_ids,
+    dm_panel,
+    flush,
+    manager,
+    player,
+    start_match,
+)
 from tests.test_faults_channel import _lose_thread
 from umtali.i18n import tr_for
 
@@ -84,7 +91,7 @@ def test_the_end_shown_in_dms_is_said_in_russian() -> None:
 async def test_an_admins_end_that_finds_the_channel_gone(
         world: World, caplog: pytest.LogCaptureFixture, lose: Any) -> None:
     caplog.set_level(logging.INFO)
-    boss = _manager(world)
+    boss = manager(world)
     live = await start_match(world)
     lose(world, live)
     ended = await boss.slash(world.channel, "umtali-admin end-match", member=world.alice)

@@ -24,6 +24,7 @@ from tests.discord_helpers import (
     World,
     custom_ids,
     flush,
+    manager,
     start_match,
     submit_cut,
     the_match,
@@ -49,10 +50,6 @@ def clients(monkeypatch: pytest.MonkeyPatch) -> ClientLocales:
     monkeypatch.setattr(simcord.interactions, "base_payload", base_payload)
     return locales
 
-
-def _manager(world: World, name: str = "boss") -> Any:
-    role = world.guild.create_role("admin", permissions=discord.Permissions(manage_guild=True))
-    return world.guild.add_member(world.env.create_user(name), roles=[role])
 
 
 def _russian_world(world: World) -> World:
@@ -95,7 +92,7 @@ async def _stored_language(world: World) -> str:
 
 async def test_a_server_set_to_russian_posts_its_challenges_and_tables_in_russian(
         world: World, make_bot: Callable[[], Any]) -> None:
-    boss = _manager(world)
+    boss = manager(world)
     ok = await boss.slash(world.channel, "umtali-admin settings", language="ru")
     # The manager's own answer stays in their client's language.
     assert ok.ephemeral and "language Russian." in _content(ok)
@@ -126,7 +123,7 @@ async def test_a_server_set_to_russian_posts_its_challenges_and_tables_in_russia
 
 async def test_the_server_default_follows_its_preferred_locale(world: World) -> None:
     ru = _russian_world(world)
-    boss = _manager(ru)
+    boss = manager(ru)
     assert await _challenge_title(ru) == "Вызов в Умтали"
     ok = await boss.slash(ru.channel, "umtali-admin settings", language="en")
     assert ok.ephemeral and "language English." in _content(ok)
@@ -143,7 +140,7 @@ async def test_the_server_default_follows_its_preferred_locale(world: World) -> 
 
 
 async def test_other_settings_keep_the_language(world: World) -> None:
-    boss = _manager(world)
+    boss = manager(world)
     await boss.slash(world.channel, "umtali-admin settings", language="ru")
     ok = await boss.slash(world.channel, "umtali-admin settings", threads=False)
     assert "threads off" in _content(ok) and "language Russian." in _content(ok)
@@ -153,7 +150,7 @@ async def test_other_settings_keep_the_language(world: World) -> None:
 
 async def test_a_russian_manager_reads_the_settings_in_russian(world: World,
                                                                clients: ClientLocales) -> None:
-    boss = _manager(world)
+    boss = manager(world)
     clients[boss.id] = "ru"
     ok = await boss.slash(world.channel, "umtali-admin settings", variant="russian",
                           turn_timer=0)

@@ -8,11 +8,10 @@ from typing import Any
 import discord
 
 from cogs.umtali.board_posts import PUBLIC_EVERY
-from tests.discord_helpers import World, player, start_match, thread_of
+from tests.discord_helpers import World, manager, player, start_match, thread_of
 from tests.test_seasons_discord import (
     _ben_beats_ada_twice,
     _content,
-    _manager,
     _seasons_on,
     _title,
 )
@@ -68,7 +67,7 @@ async def test_a_season_channel_closed_to_the_bot_is_refused(
     assert bot_user is not None
     closed = world.guild.create_text_channel("closed", overwrites={
         bot_user: discord.PermissionOverwrite(send_messages=False, embed_links=False)})
-    boss = _manager(world)
+    boss = manager(world)
     no = await boss.slash(world.channel, "umtali-admin settings", seasons="monthly",
                           season_channel=closed)
     assert no.ephemeral and _content(no) == (

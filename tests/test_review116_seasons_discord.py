@@ -9,10 +9,10 @@ import pytest
 from simcord import assert_error
 
 from data.seasons import Seasons
-from tests.discord_helpers import World
+from tests.discord_helpers import World, manager
 from tests.test_discord_command_languages import ClientLocales, clients  # noqa: F401 (a fixture)
 from tests.test_records_discord import text_of
-from tests.test_seasons_discord import NEW_YEAR, _ben_beats_ada_twice, _manager, _seasons_on
+from tests.test_seasons_discord import NEW_YEAR, _ben_beats_ada_twice, _seasons_on
 
 
 async def test_stats_name_no_season_once_the_one_in_play_has_ended_with_seasons_off(
@@ -22,7 +22,7 @@ async def test_stats_name_no_season_once_the_one_in_play_has_ended_with_seasons_
     before the tick has marked it ended."""
     await _seasons_on(world)
     await _ben_beats_ada_twice(world)
-    off = await _manager(world).slash(world.channel, "umtali-admin settings", seasons="off")
+    off = await manager(world).slash(world.channel, "umtali-admin settings", seasons="off")
     assert "Season 2026-12 still ends at its usual time" in str(off.response.content)
     stats = text_of(await world.bob.slash(world.channel, "umtali stats"))
     assert "Season 2026-12: rating" in stats, stats

@@ -13,12 +13,7 @@ import pytest
 from simcord import assert_error
 
 from cogs.umtali import admin_ending
-from tests.discord_helpers import World, flush, start_match, thread_of
-
-
-def _manager(world: World, name: str = "boss") -> Any:
-    role = world.guild.create_role("admin", permissions=discord.Permissions(manage_guild=True))
-    return world.guild.add_member(world.env.create_user(name), roles=[role])
+from tests.discord_helpers import World, flush, manager, start_match, thread_of
 
 
 def _told(world: World, live: Any) -> list[str]:
@@ -29,7 +24,7 @@ def _told(world: World, live: Any) -> list[str]:
 
 async def test_the_channel_is_told_though_the_admins_answer_failed(
         world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
-    boss = _manager(world)
+    boss = manager(world)
     live = await start_match(world)
 
     async def expired(interaction: discord.Interaction, text: str) -> None:
@@ -47,7 +42,7 @@ async def test_the_channel_is_told_though_the_admins_answer_failed(
 
 
 async def test_an_unnamed_admin_is_named_in_the_channels_words(world: World) -> None:
-    boss = _manager(world, "\u3164")  # a Hangul filler: a name that shows nothing
+    boss = manager(world, "\u3164")  # a Hangul filler: a name that shows nothing
     ok = await boss.slash(world.channel, "umtali-admin settings", language="ru")
     assert ok.ephemeral
     live = await start_match(world)

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import discord
 import pytest
 
-from tests.discord_helpers import World
+from tests.discord_helpers import World, manager
 from umtali.cards import Card
 from umtali.cli import main
 from umtali.events import GameEnded, HandEnd, HandEnded, SessionEnded
@@ -53,10 +52,6 @@ def test_a_sessions_score_is_written_as_its_games_are_in_russian() -> None:
         "Ben wins the session 2-1."
 
 
-def _manager(world: World) -> Any:
-    role = world.guild.create_role("admin", permissions=discord.Permissions(manage_guild=True))
-    return world.guild.add_member(world.env.create_user("boss"), roles=[role])
-
 
 def _said(result: Any) -> str:
     assert result.ephemeral and result.response is not None
@@ -67,7 +62,7 @@ async def test_the_settings_name_the_servers_language_in_the_readers_words(
         world: World, locales: dict[int, str]) -> None:
     # The language stood in the sentence by its own name, capitalised as a menu's choice:
     # "язык — Русский", "язык — как на сервере (English)"; and "language Русский" in English.
-    boss = _manager(world)
+    boss = manager(world)
     locales[boss.id] = "ru"
     said = _said(await boss.slash(world.channel, "umtali-admin settings"))
     # (the seasons too, off here: the settings as they are)

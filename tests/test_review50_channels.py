@@ -28,7 +28,7 @@ from simcord.enums import OverwriteType
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.pictures import TABLE_FILE
 from cogs.umtali.tables import TABLE_AGAIN
-from tests.discord_helpers import World, custom_ids, flush, play, start_match, thread_of
+from tests.discord_helpers import World, custom_ids, flush, manager, play, start_match, thread_of
 from umtali.players import GreedyPlayer
 
 #: A private thread's type, as Discord numbers it.
@@ -182,17 +182,13 @@ async def test_the_commands_are_offered_where_the_bot_was_added_not_to_user_inst
     assert r.acknowledged and r.ephemeral and r.response.embeds
 
 
-def _manager(world: World) -> Any:
-    role = world.guild.create_role("admin", permissions=discord.Permissions(manage_guild=True))
-    return world.guild.add_member(world.env.create_user("boss"), roles=[role])
-
 
 async def test_a_season_channel_missing_three_permissions_lists_them_as_a_sentence(
         world: World, locales: dict[int, str]) -> None:
     # As a challenge's refusal lists them ("A, B and C"; it was "A and B and C" here).
     bot_user = world.bot.user
     assert bot_user is not None
-    boss = _manager(world)
+    boss = manager(world)
     shut = discord.PermissionOverwrite(view_channel=False, send_messages=False,
                                        embed_links=False)
     closed = world.guild.create_text_channel("closed", overwrites={bot_user: shut})
@@ -231,7 +227,7 @@ async def test_a_voice_or_stage_channel_s_chat_plays_in_the_channel_and_says_so(
     world.env.inject_error("POST", f"/channels/{chat.id}/messages/*/threads", status=400,
                            code=50024, message="Cannot execute action on this channel type",
                            times=None)
-    boss = _manager(world)
+    boss = manager(world)
     ok = await boss.slash(chat, "umtali-admin settings", threads=True)
     assert "threads on" in _said(ok) and (
         "Threads are on, but a voice or stage channel's chat has none: matches started here "

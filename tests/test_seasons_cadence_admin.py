@@ -17,10 +17,10 @@ from data import records
 from data.db import Tx
 from data.models import PlayerStats
 from data.store import Store
-from tests.discord_helpers import World, start_match
+from tests.discord_helpers import World, manager, start_match
 from tests.loopback.harness import bot_in_process, loopback_server
 from tests.test_records_discord import resign
-from tests.test_seasons_discord import DECEMBER, _content, _manager
+from tests.test_seasons_discord import DECEMBER, _content
 
 
 def writes_server_settings() -> bool:
@@ -76,7 +76,7 @@ async def test_two_managers_changing_different_settings_at_once_keep_both(
 
 async def test_a_change_of_cadence_says_the_season_in_play_runs_to_its_end(
         world: World) -> None:
-    boss = _manager(world)
+    boss = manager(world)
     world.clock.now = DECEMBER
     await boss.slash(world.channel, "umtali-admin settings", seasons="monthly")
     await resign(world, world.alice, await start_match(world))
@@ -98,7 +98,7 @@ async def test_seasons_turned_off_with_a_channel_promise_its_summary_and_show_th
     """With a channel for the summaries, the season in play ends with its summary; seasons
     off, the settings still show that channel, kept for when they are turned on again, and
     the settings as they are say seasons are off (review110: said nothing of them)."""
-    boss = _manager(world)
+    boss = manager(world)
     world.clock.now = DECEMBER
     await boss.slash(world.channel, "umtali-admin settings", seasons="monthly",
                      season_channel=world.channel)

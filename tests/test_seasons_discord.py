@@ -9,7 +9,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import discord
 import pytest
 from simcord import assert_error
 
@@ -21,6 +20,7 @@ from tests.discord_helpers import (
     challenge,
     custom_ids,
     flush,
+    manager,
     start_match,
     submit_cut,
     the_match,
@@ -34,10 +34,6 @@ from tests.test_records_discord import board_lines, resign, text_of
 DECEMBER = dt.datetime(2026, 12, 15, 12, tzinfo=dt.UTC).timestamp()
 NEW_YEAR = dt.datetime(2027, 1, 1, 0, 0, 30, tzinfo=dt.UTC).timestamp()
 
-
-def _manager(world: World) -> Any:
-    role = world.guild.create_role("admin", permissions=discord.Permissions(manage_guild=True))
-    return world.guild.add_member(world.env.create_user("boss"), roles=[role])
 
 
 def _content(result: Any) -> str:
@@ -61,7 +57,7 @@ async def _seasons_on(world: World, language: str | None = None) -> tuple[Any, A
     options: dict[str, Any] = {"seasons": "monthly", "season_channel": summaries}
     if language:
         options["language"] = language
-    boss = _manager(world)
+    boss = manager(world)
     ok = await boss.slash(world.channel, "umtali-admin settings", **options)
     assert ok.ephemeral and f"Seasons monthly; season summaries: <#{summaries.id}>." in \
         _content(ok)

@@ -9,16 +9,12 @@ from typing import Any
 
 import discord
 
-from tests.discord_helpers import World
+from tests.discord_helpers import World, manager
 
 NOTE = ("Pictures are on, but I can't attach files in this channel: I need the **Attach "
         "Files** permission here. Until I have it, no new match can start here, and the "
         "tables of matches in play here stay text.")
 
-
-def _manager(world: World) -> Any:
-    role = world.guild.create_role("admin", permissions=discord.Permissions(manage_guild=True))
-    return world.guild.add_member(world.env.create_user("boss"), roles=[role])
 
 
 def _said(result: Any) -> str:
@@ -27,7 +23,7 @@ def _said(result: Any) -> str:
 
 async def test_pictures_on_where_the_bot_cannot_attach_them_is_said(
         world: World, locales: dict[int, str]) -> None:
-    boss, bot_user = _manager(world), world.bot.user
+    boss, bot_user = manager(world), world.bot.user
     assert bot_user is not None
     quiet = world.guild.create_text_channel("no-files", overwrites={
         bot_user: discord.PermissionOverwrite(attach_files=False)})
@@ -54,7 +50,7 @@ async def test_pictures_on_where_the_bot_cannot_attach_them_is_said(
 async def test_no_note_where_the_bot_shows_no_pictures_at_all(world: World) -> None:
     """Pictures turned off for the whole bot (its operator's setting): nothing is attached
     anywhere, and nothing missing is said."""
-    boss, bot_user = _manager(world), world.bot.user
+    boss, bot_user = manager(world), world.bot.user
     assert bot_user is not None and world.bot.matches is not None
     world.bot.matches.pictures = False
     quiet = world.guild.create_text_channel("no-files", overwrites={

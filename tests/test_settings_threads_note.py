@@ -9,15 +9,11 @@ from typing import Any
 
 import discord
 
-from tests.discord_helpers import World
+from tests.discord_helpers import World, manager
 
 NOTE = ("Threads are on, but I can't make them in this channel: I need the **Create Public "
         "Threads** permission here. Matches started here are played in the channel itself.")
 
-
-def _manager(world: World) -> Any:
-    role = world.guild.create_role("admin", permissions=discord.Permissions(manage_guild=True))
-    return world.guild.add_member(world.env.create_user("boss"), roles=[role])
 
 
 def _said(result: Any) -> str:
@@ -26,7 +22,7 @@ def _said(result: Any) -> str:
 
 async def test_threads_on_where_the_bot_cannot_make_them_is_said(
         world: World, locales: dict[int, str]) -> None:
-    boss, bot_user = _manager(world), world.bot.user
+    boss, bot_user = manager(world), world.bot.user
     assert bot_user is not None
     closed = world.guild.create_text_channel("no-threads", overwrites={
         bot_user: discord.PermissionOverwrite(create_public_threads=False)})

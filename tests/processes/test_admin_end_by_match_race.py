@@ -6,24 +6,16 @@ PostgreSQL."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
-
-import discord
 
 from cogs.umtali.admin_end import Ended, end_match
 from cogs.umtali.service import MatchService
-from tests.discord_helpers import World, accept, challenge, flush, start_match, the_match
+from tests.discord_helpers import World, accept, challenge, flush, manager, start_match, the_match
 from tests.processes.helpers import main_of, row, via
-
-
-def _manager(world: World, name: str) -> Any:
-    role = world.guild.create_role(name, permissions=discord.Permissions(manage_guild=True))
-    return world.guild.add_member(world.env.create_user(name), roles=[role])
 
 
 async def test_two_admins_at_once_through_two_processes(world: World,
                                                         other: MatchService) -> None:
-    boss, chief = _manager(world, "boss"), _manager(world, "chief")
+    boss, chief = manager(world, "boss", "boss"), manager(world, "chief", "chief")
     live = await start_match(world)
     main = main_of(world)
     results = await asyncio.gather(
@@ -38,7 +30,7 @@ async def test_two_admins_at_once_through_two_processes(world: World,
 
 
 async def test_the_suggestions_on_each_backend(world: World, other: MatchService) -> None:
-    boss = _manager(world, "boss")
+    boss = manager(world, "boss", "boss")
     live = await start_match(world)
     with via(world, other):
         for typed, found in (("", [str(live.id)]), (f"#{live.id}", [str(live.id)]),
@@ -55,7 +47,7 @@ async def test_suggestions_for_hostile_text_and_cyrillic_names(world: World,
     """review124: a lone surrogate or a NUL typed failed the read (an ERROR, no answer: SQLite
     and PostgreSQL cannot take them); a Cyrillic name was found only in its stored case (the
     databases' LOWER lowers ASCII alone)."""
-    boss = _manager(world, "boss")
+    boss = manager(world, "boss", "boss")
     boris = world.guild.add_member(world.env.create_user("Борис"))
     offered = await challenge(world, boris, world.bob)
     await accept(world.bob, offered.response)

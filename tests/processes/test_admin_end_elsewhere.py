@@ -8,13 +8,12 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-import discord
 import pytest
 
 from cogs.umtali.claims import WARN_AGAIN
 from cogs.umtali.owners import RENEW_EVERY
 from cogs.umtali.service import MatchService
-from tests.discord_helpers import World, start_match
+from tests.discord_helpers import World, manager, start_match
 from tests.processes.helpers import drawn_through, main_of, row, said, settle, via
 from tests.processes.test_unheard_resumes import RESUME, killed
 from tests.unheard import lose_answer
@@ -22,10 +21,6 @@ from tests.unheard import lose_answer
 #: The channel's notice (its end names the admin).
 ENDED = "An admin ended this match: no result"
 
-
-def _manager(world: World) -> Any:
-    role = world.guild.create_role("admin", permissions=discord.Permissions(manage_guild=True))
-    return world.guild.add_member(world.env.create_user("boss"), roles=[role])
 
 
 async def _ended_by(world: World, svc: MatchService, admin: Any, member: Any) -> str:
@@ -37,7 +32,7 @@ async def _ended_by(world: World, svc: MatchService, admin: Any, member: Any) ->
 
 async def test_a_copy_held_by_another_process_is_let_go(world: World,
                                                         other: MatchService) -> None:
-    boss = _manager(world)
+    boss = manager(world)
     live = await start_match(world)
     main = main_of(world)
     copy = await drawn_through(other, live.id)  # a draw through p2: held there now
@@ -64,7 +59,7 @@ async def test_a_claim_whose_bring_in_fails_for_ever_is_let_go(
     """p2 takes over the match of a killed process; its turn's resume goes unheard, and the
     row no longer reads (a bad migration): every check brings it in again, and fails. The
     admin's command, reaching p2 itself or p3, ends it by its id."""
-    boss = _manager(world)
+    boss = manager(world)
     live, _, _ = await killed(world, other, third)
     lose_answer(monkeypatch, other.store.db, RESUME, reads_fail=1)
     await other.check_timers()

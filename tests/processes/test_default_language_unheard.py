@@ -10,7 +10,6 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-import discord
 import pytest
 import simcord.interactions
 
@@ -18,7 +17,7 @@ from cogs.umtali.display import watch_guild_looks
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.owners import RENEW_EVERY
 from cogs.umtali.service import MatchService
-from tests.discord_helpers import World, start_match, table_message
+from tests.discord_helpers import World, manager, start_match, table_message
 from tests.processes.helpers import main_of, row, settle
 from tests.test_discord_command_languages import _russian_world
 from umtali.moves import MoveKind
@@ -39,10 +38,6 @@ def guild_locales(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(simcord.interactions, "base_payload", base_payload)
 
-
-def _manager(world: World) -> Any:
-    role = world.guild.create_role("admin", permissions=discord.Permissions(manage_guild=True))
-    return world.guild.add_member(world.env.create_user("boss"), roles=[role])
 
 
 async def _renewed(world: World, *services: MatchService) -> None:
@@ -81,7 +76,7 @@ async def _russian_match_held_elsewhere(world: World, other: MatchService,
     monkeypatch.setattr(other.prefs, "_guild_locale", lambda guild_id: None)
     watch_guild_looks(other)  # as its admin cog would
     main = main_of(world)
-    boss = _manager(ru)
+    boss = manager(ru)
     ok = await boss.slash(ru.channel, "umtali-admin settings", language="ru")
     assert ok.ephemeral and "language Russian." in str(ok.response.content), ok.response.content
     await _renewed(world, main, other)  # the other process reads the choice
