@@ -264,13 +264,19 @@ class Claims:
 
     def _hands_owed(self, live: LiveMatch) -> None:
         """With the channel lost, no announcement is saved to deliver again: the panels
-        telling the turn, or that the channel was lost, if they never went out, are sent now."""
+        telling the turn, or that the channel was lost, if they never went out, are sent now.
+        And a seat whose refused DMs are owed their notice is delivered to (told, or asked
+        about again: ``out_of_reach``)."""
         owed = owe_at_bring_in(live)
         if live.mid_turn and not live.unsent:
             # A move in the middle of a turn leaves nothing unsent, yet its holder may have
             # stopped before the mover's DM panel showed it: shown again (an edit, harmless
             # if it did), lest the panel offer a draw the match is past.
             owed.add(live.session.to_act)
+        if not live.over and not live.channel_lost:
+            # A refusal of the seat's DMs whose notice is owed (saved so: its player was out
+            # of reach, ``out_of_reach``): asked about here now, the process that asked gone.
+            owed |= {seat for seat in (0, 1) if live.dm_untold[seat] and live.dm_refused[seat]}
         if owed:
             self.svc.delivery.enqueue(live, Batch(hands=owed))
 
