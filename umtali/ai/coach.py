@@ -162,16 +162,15 @@ def review(
 ) -> list[Mistake]:
     """The moves of one seat's hand that cost most, as ``hard`` judges them, costliest first:
     at most ``most``, each found costing at least ``REVIEW_FLOOR`` points, the cost named then
-    measured anew on worlds of its own (``_named``). ``record``: the views the
-    seat acted on in the hand, oldest first, with the moves it made (``resume.seat_history``).
+    measured anew on worlds of its own (``_named``; for those named only). ``record``: the views
+    the seat acted on in the hand, oldest first, with the moves it made (``resume.seat_history``).
     ``player``: the ``hard`` player that judges, new (``HardPlayer(seed)``) if not given.
     ``dealt``: the seat's view of the hand as dealt, if the opponent played first
     (``resume.dealt_view``)."""
     player = player or HardPlayer(seed)
     if dealt is not None:
         player.memory.saw(dealt)
-    #: Each mistake with the cost that found it (which picks the costliest, never named).
-    found: list[tuple[float, Mistake]] = []
+    found: list[_Found] = []
     for index, (view, played) in enumerate(record):
         model = player.memory.observe(view)
         if len(view.legal_moves) > 1:
@@ -179,21 +178,40 @@ def review(
             line = None if better == played or _same_turn(view, better, played) else _line(
                 view, better, played, model, player)
             if line is not None:
-                key = decision_key(view)
-                rng = random.Random(f"{seed}:review:{key}")
+                rng = random.Random(f"{seed}:review:{decision_key(view)}")
                 measured = _measured(view, line, played, model, rng, budget)
                 if measured is not None:
-                    cost, error = _named(view, line, played, model,
-                                         random.Random(f"{seed}:review-cost:{key}"),
-                                         REVIEW_NAMED * budget)
-                    found.append((measured[0], Mistake(
-                        index, view, played, better, cost,
-                        reason(view, better, model, for_points, played), error)))
+                    found.append(_Found(measured[0], index, view, played, better, line, model,
+                                        reason(view, better, model, for_points, played)))
         player.memory.note(view, played)
-    found.sort(key=lambda f: (-f[0], f[1].at))
-    named = [m for _, m in found[:most]]
+    found.sort(key=lambda f: (-f.found, f.at))
+    # Only the mistakes named are measured anew: the rest would be for nothing (a review of
+    # a random player's hand finds a dozen). The model is a value, the memory's later views
+    # leave it as it was, so the worlds are those the decision would have sampled.
+    named = []
+    for f in found[:most]:
+        cost, error = _named(f.view, f.line, f.played, f.model,
+                             random.Random(f"{seed}:review-cost:{decision_key(f.view)}"),
+                             REVIEW_NAMED * budget)
+        named.append(Mistake(f.at, f.view, f.played, f.better, cost, f.why, error))
     named.sort(key=lambda m: (-m.cost, m.at))
     return named
+
+
+class _Found(NamedTuple):
+    """A mistake as the review finds it, before its cost is named (``_named``)."""
+
+    #: The cost that found it (which picks the costliest, never named).
+    found: float
+    at: int
+    view: PlayerView
+    played: Move
+    better: Move
+    #: What ``played`` is judged against (``_line``).
+    line: tuple[Move, ...]
+    #: What the seat knew of the opponent's hand at the decision.
+    model: OpponentModel
+    why: Text
 
 
 def _named(
