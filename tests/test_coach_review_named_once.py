@@ -1,9 +1,10 @@
 """A review re-measures (``coach._named``) only the mistakes it names, the ``most`` costliest by
 the sample that found them, not every mistake it finds: the rest were measured for nothing.
 
-Its text is as before: the golden file ``tests/golden/coach-reviews.txt`` holds 20 first hands'
-reviews (each mistake's cost and error exactly, and the lines the player reads) as the review
-made them when it measured every mistake anew. Regenerate after a deliberate change to the
+The golden file ``tests/golden/coach-reviews.txt`` holds 20 first hands' reviews (each
+mistake's cost and error exactly, and the lines the player reads): as the review made them when
+it measured every mistake anew, but for the mistakes measured anew below ``REVIEW_FLOOR``, no
+longer named (the next found in their place). Regenerate after a deliberate change to the
 review with ``UMTALI_UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_coach_review_named_once.py``
 and read the diff."""
 
@@ -74,10 +75,11 @@ def test_a_review_measures_anew_only_the_mistakes_it_names(
         calls.clear()
         _, everything = _review(i, most=1000)
         more_than_named += len(everything) > 3
-        assert len(calls) == len(everything)  # each named, each measured anew once
+        assert len(calls) >= len(everything)  # each named measured anew once (some dropped)
         calls.clear()
         _, found = _review(i)
-        assert len(calls) == len(found) <= 3, (i, len(calls), len(found))
+        # Those named, and those measured anew below the floor in their place: 2 x 3 at most.
+        assert len(found) <= 3 and len(found) <= len(calls) <= 6, (i, len(calls), len(found))
     assert more_than_named, "no hand found more mistakes than a review names"
 
 
@@ -91,10 +93,13 @@ def _lines(i: int, record: Sequence[tuple[PlayerView, Any]],
     return lines
 
 
-def test_the_reviews_of_twenty_hands_are_as_before() -> None:
+def test_the_reviews_of_twenty_hands_are_as_recorded() -> None:
     lines: list[str] = []
     for i in range(20):
         record, found = _review(i)
+        # Never "about 1 point better" of a move its fresh worlds found no better (review of
+        # fix142: hand 0 named -0.53 and -1.06).
+        assert all(m.cost >= coach.REVIEW_FLOOR for m in found), (i, [m.cost for m in found])
         lines += _lines(i, record, found)
     text = "\n".join(lines) + "\n"
     if os.environ.get("UMTALI_UPDATE_GOLDEN"):

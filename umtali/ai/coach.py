@@ -188,12 +188,18 @@ def review(
     # Only the mistakes named are measured anew: the rest would be for nothing (a review of
     # a random player's hand finds a dozen). The model is a value, the memory's later views
     # leave it as it was, so the worlds are those the decision would have sampled.
-    named = []
-    for f in found[:most]:
+    # One measured anew at less than ``REVIEW_FLOOR`` is not named (the review would say "about
+    # 1 point better" of a move its own fresh worlds found no better): the next one is tried,
+    # twice ``most`` at the most.
+    named: list[Mistake] = []
+    for f in found[:2 * most]:
+        if len(named) == most:
+            break
         cost, error = _named(f.view, f.line, f.played, f.model,
                              random.Random(f"{seed}:review-cost:{decision_key(f.view)}"),
                              REVIEW_NAMED * budget)
-        named.append(Mistake(f.at, f.view, f.played, f.better, cost, f.why, error))
+        if cost >= REVIEW_FLOOR:
+            named.append(Mistake(f.at, f.view, f.played, f.better, cost, f.why, error))
     named.sort(key=lambda m: (-m.cost, m.at))
     return named
 
