@@ -173,6 +173,17 @@ async def current_season(tx: Tx, guild_id: int, cadence: str, now: float,
     return await open_season(tx, guild_id, due, clock)
 
 
+async def _waiting(db: Reads, guild_id: int, season: str) -> bool:
+    """Whether a rated result of the server that ended in ``season``'s span waits to be
+    counted (its count failed for now: the tick's next sweep counts it into the season,
+    within ``LATE`` past its end). Through the index of uncounted results (migration 2)."""
+    return await db.fetchone(
+        "SELECT 1 FROM session_results WHERE recorded = 0 AND finished_at >= ? "
+        "AND finished_at < ? AND guild_id = ? AND computer_level IS NULL "
+        "AND player0_id <> player1_id LIMIT 1",
+        (season_start(season), season_end(season), guild_id)) is not None
+
+
 async def _running(tx: Reads, guild_id: int) -> str | None:
     """The server's open season, if any (over or not)."""
     row = await tx.fetchone(
@@ -359,18 +370,34 @@ class Seasons(SummaryClaims):
 
     async def in_play(self, guild_id: int, now: float) -> str | None:
         """The server's open season while its span lasts (and ``SKEW`` after, as the tick
-        waits): past it, the season is over, whether or not the tick has ended it yet. A read,
-        for what is shown (ending a season is the tick's, or a session's count)."""
+        waits; up to ``LATE`` after while a rated result of its span waits to be counted, as
+        the tick holds it open for its sweep): past it, the season is over, whether or not the
+        tick has ended it yet. A read, for what is shown (ending a season is the tick's, or a
+        session's count)."""
         season = await self.running(guild_id)
-        return season if season is not None and now < season_end(season) + SKEW else None
+        if season is None:
+            return None
+        end = season_end(season)
+        if now < end + SKEW or (now < end + LATE and await _waiting(self.db, guild_id, season)):
+            return season
+        return None
 
     async def current(self, guild_id: int, cadence: str, now: float) -> str | None:
         """The server's season now (opened, or the last one ended, as its time says). A read
         (a board asked for) leaves a season in play to its end and ``SKEW`` after, as the tick
         does: ended sooner, another process's session of its last seconds would be rated
-        into none (review52)."""
+        into none (review52). Up to ``LATE`` after while a result of its span waits to be
+        counted (``in_play``): the tick's next sweep counts it into the season, then ends it
+        and posts its summary; ended by the read, that result was rated into none (fix144)."""
         if (season := await self.in_play(guild_id, now)) is not None:
             return season
+        if (due := season_of(now, cadence)) is not None and await self.running(guild_id) is None:
+            # No season open (seasons turned on in the span before): a waiting result of that
+            # span opens its season at the next sweep; opened now, ``due`` would take its place.
+            before = season_of(season_start(due) - 1, cadence)
+            if before is not None and now < season_end(before) + LATE and \
+                    await _waiting(self.db, guild_id, before):
+                return None
         async with self.db.transaction() as tx:
             return await current_season(tx, guild_id, cadence, now)
 
