@@ -1,5 +1,5 @@
 """The claims on an ended season's summary: which process posts it, once, and its mark once
-posted (``data.seasons.Seasons`` has them all; ``cogs.umtali.season_summaries`` posts)."""
+posted (``data.season_queries.Seasons`` has them all; ``cogs.umtali.season_summaries`` posts)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from data.db import Database
 
 
 class SummaryClaims:
-    """Mixed into ``data.seasons.Seasons``, which gives it its database."""
+    """Mixed into ``data.season_queries.Seasons``, which gives it its database."""
 
     db: Database
 

@@ -18,7 +18,7 @@ from data.messages import MessageQueries
 from data.models import MatchRow, match_row
 from data.record_reads import Records
 from data.records import count_backlog
-from data.seasons import Seasons
+from data.season_queries import Seasons
 from data.servers import ServerQueries
 from data.settings import SettingsQueries
 

@@ -17,7 +17,7 @@ from cogs.umtali.records import count_backlog
 from cogs.umtali.season_summaries import season_tick
 from data import records
 from data.models import PlayerStats
-from data.seasons import Seasons
+from data.season_queries import Seasons
 from tests.discord_helpers import (
     World,
     custom_ids,

@@ -12,7 +12,8 @@ import pytest
 from data import records
 from data.db import Database
 from data.models import PlayerStats
-from data.seasons import _BOARD_WHERE, _COUNT, SEASON_BOARD, SKEW, season_end
+from data.season_queries import SEASON_BOARD
+from data.seasons import _BOARD_WHERE, _COUNT, SKEW, season_end
 from data.store import Store
 from tests.test_leases_index import _plan
 from tests.test_records import GUILD, forfeited

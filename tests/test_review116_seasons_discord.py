@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from simcord import assert_error
 
-from data.seasons import Seasons
+from data.season_queries import Seasons
 from tests.discord_helpers import World, manager
 from tests.test_discord_command_languages import ClientLocales, clients  # noqa: F401 (a fixture)
 from tests.test_records_discord import text_of

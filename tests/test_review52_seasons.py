@@ -21,7 +21,7 @@ import pytest
 from bot import UmtaliBot
 from cogs.umtali import season_summaries as season_cogs
 from cogs.umtali.season_summaries import CLAIM, TICK_EVERY, season_tick
-from data import records, seasons
+from data import records, season_queries, seasons
 from data.db import BUSY_TIMEOUT, Tx
 from data.models import PlayerStats
 from data.ratings import MODEL
@@ -100,7 +100,7 @@ async def test_a_change_of_cadence_during_the_rollover_is_told_the_season_it_lef
             await blocked_or_done(ticker, told[0])  # type: ignore[arg-type]
             return await real(*args)  # type: ignore[arg-type]
 
-        monkeypatch.setattr(seasons, "end_season", ending_as_the_manager_changes)
+        monkeypatch.setattr(season_queries, "end_season", ending_as_the_manager_changes)
         [end] = await ticker.seasons.end_due(TURN + 30)
         monkeypatch.undo()
         running = await told[0]
