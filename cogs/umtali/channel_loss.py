@@ -21,7 +21,7 @@ from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import only, ping
 from cogs.umtali.nonces import match_nonce
-from cogs.umtali.out_of_reach import away, found_away
+from cogs.umtali.out_of_reach import away, found_away, found_back
 from cogs.umtali.outbox import Batch
 from cogs.umtali.permissions import out_of_reach
 from cogs.umtali.refused_here import found, saved_at
@@ -120,6 +120,7 @@ class ChannelLoss(ABC):
                      else "they may not see its channel")
             await found_away(self.service, live, seat)
             return
+        found_back(live, seat)
         channel = self.client.get_partial_messageable(live.channel_id)
         tr = self.service.public_tr(live)
         try:

@@ -7,7 +7,8 @@ Discord is asked again at most every ``ASK_AGAIN`` seconds, never a request a mo
 seat's deliveries, and at the clock's check, as nothing else may come (their turn, with no
 clock: nobody moves). Back (rejoined, or the channel theirs again), they are told, once
 (``ChannelLoss.tell_refused``). Meanwhile the match goes as for any player gone: a clock runs
-out on them; with none, the opponent's ``/umtali resign`` ends it with no result."""
+out on them (its warnings naming them, not pinging them: ``addressed``); with none, the
+opponent's ``/umtali resign`` ends it with no result."""
 
 from __future__ import annotations
 
@@ -15,9 +16,14 @@ import logging
 import weakref
 from typing import TYPE_CHECKING
 
+import discord
+
 from cogs.umtali.dms_again import owed, release
 from cogs.umtali.live import LiveMatch
+from cogs.umtali.mentions import NO_MENTIONS, only, ping
+from cogs.umtali.names import safe_name
 from cogs.umtali.outbox import Batch
+from umtali.i18n import Tr
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
@@ -29,12 +35,27 @@ ASK_AGAIN = 300.0
 
 #: By match: when (``MatchService.ticks``) each seat was last found out of reach here.
 _away: weakref.WeakKeyDictionary[LiveMatch, dict[int, float]] = weakref.WeakKeyDictionary()
+#: By match: when (``MatchService.ticks``) the clock's check last asked about each seat.
+_asked: weakref.WeakKeyDictionary[LiveMatch, dict[int, float]] = weakref.WeakKeyDictionary()
 
 
 def away(svc: MatchService, live: LiveMatch, seat: int) -> bool:
     """Whether the seat was found out of reach less than ``ASK_AGAIN`` seconds ago."""
     at = _away.get(live, {}).get(seat)
     return at is not None and svc.ticks() - at < ASK_AGAIN
+
+
+def known_away(live: LiveMatch, seat: int) -> bool:
+    """Whether the seat was found out of reach and not found back since: as Discord last
+    answered (while it is asked again too), no request made."""
+    return seat in _away.get(live, {})
+
+
+def found_back(live: LiveMatch, seat: int) -> None:
+    """The seat's player found in reach (or that could not be known): away no more."""
+    for seats in (_away.get(live), _asked.get(live)):
+        if seats is not None:
+            seats.pop(seat, None)
 
 
 async def found_away(svc: MatchService, live: LiveMatch, seat: int) -> None:
@@ -60,10 +81,26 @@ def ask_if_back(svc: MatchService) -> None:
     for live, seats in list(_away.items()):
         if svc.matches.get(live.id) is not live:
             continue  # not this process's (any more): its holder's copy asks
+        asked = _asked.setdefault(live, {})
         for seat, at in list(seats.items()):
-            if now - at < ASK_AGAIN:
+            if now - max(at, asked.get(seat, at)) < ASK_AGAIN:
                 continue
-            del seats[seat]
             if owed(live, seat) and live.dm_refused[seat] and not live.over and \
                     not live.channel_lost:
+                # Known away still till Discord answers (``known_away``: the warning of this
+                # very check names them); asked by this check alone, its delivery on its way.
+                asked[seat] = now
                 svc.delivery.enqueue(live, Batch(hands={seat}))
+            else:
+                found_back(live, seat)  # nothing owed them (told, DMs open, over): not asked
+
+
+def addressed(live: LiveMatch, seat: int, tr: Tr) -> tuple[str, discord.AllowedMentions]:
+    """How a warning in the channel names the seat's player, and whom it pings: them, unless
+    known out of reach (gone from the server, or no longer allowed to see the channel, DMs
+    closed: ``known_away``), a ping nobody reads being noise there. Their name then,
+    pinging nobody; the table still sees the warning, and the clock still runs. Known from
+    their refused DMs' notice: Discord is not asked for a warning."""
+    if known_away(live, seat):
+        return safe_name(live.names_in(tr)[seat]), NO_MENTIONS
+    return ping(live.player_ids[seat]), only(live.player_ids[seat])

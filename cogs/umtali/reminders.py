@@ -16,9 +16,9 @@ import discord
 from cogs.umtali.clock_state import judged_deadline
 from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.live import LiveMatch
-from cogs.umtali.mentions import only, ping
 from cogs.umtali.names import safe_name
 from cogs.umtali.nonces import match_nonce
+from cogs.umtali.out_of_reach import addressed
 from cogs.umtali.refused_here import known, sending
 from cogs.umtali.unheard import InDoubt
 from data.failing import failing_for_now
@@ -74,13 +74,13 @@ async def turn_warning(svc: MatchService, live: LiveMatch, seat: int, left: int)
         return
     if not live.channel_lost:
         tr = svc.public_tr(live)
-        mention = ping(live.player_ids[seat])
+        mention, mentions = addressed(live, seat, tr)
         said = tr("{mention}, your turn ends {when}; after that, {name} may claim the "
                   "session.", mention=mention, when=when(deadline), name=other) \
             if live.asks_when_late() else \
             tr("{mention}, your turn ends {when}; after that, you forfeit the session.",
                mention=mention, when=when(deadline))
-        posted = await post(svc, live, said, only(live.player_ids[seat]),
+        posted = await post(svc, live, said, mentions,
                             nonce=match_nonce(live, "reminder in the channel", *turn, deadline))
         if posted is not None:
             await _unless_played(live, turn, deadline, posted)
@@ -322,12 +322,14 @@ class TurnNotices:
 async def warn(svc: MatchService, live: LiveMatch, seat: int, left: int) -> None:
     """``left`` seconds remain for the seat's turn: say so where the player will see it (a new
     DM, which notifies, with the channel lost)."""
-    user_id, deadline, turn = live.player_ids[seat], live.deadline, turn_of(live)
+    deadline, turn = live.deadline, turn_of(live)
     if not live.channel_lost:
         channel = svc.client.get_partial_messageable(live.channel_id)
-        text = time_left(svc.public_tr(live), left)
+        tr = svc.public_tr(live)
+        mention, mentions = addressed(live, seat, tr)
         try:
-            sent = await channel.send(f"<@{user_id}>, {text}", allowed_mentions=only(user_id),
+            sent = await channel.send(f"{mention}, {time_left(tr, left)}",
+                                      allowed_mentions=mentions,
                                       nonce=match_nonce(live, "warning", *turn, deadline))
         except GONE as e:
             await svc.delivery.lose_channel(live, e, channel.id)
