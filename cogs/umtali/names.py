@@ -2,8 +2,9 @@
 a nickname such as ``@everyone``, ``<@&role>`` or ``**big**`` must stay a name.
 
 ``clean_name`` is for plain text (stored names, files): invisible and control characters out,
-whitespace collapsed, at most 32 characters, never empty; ``label_name`` adds defused mentions
-for the places Discord shows without markdown (menu labels, thread names).
+whitespace collapsed, stacks of marks cut to 4 (``flattened``), at most 32 characters, never
+empty; ``label_name`` adds defused mentions for the places Discord shows without markdown
+(menu labels, thread names).
 ``safe_name`` is for Discord text (messages and embeds): the clean name with its markdown
 escaped and its mentions and links defused. Stored names are clean, not escaped, so escaping happens
 once, where the text is made.
@@ -89,16 +90,61 @@ def _flag_tags(text: str) -> set[int]:
 
 
 def visible(text: str) -> str:
-    """``text`` without invisible or control characters, its whitespace collapsed. A zero-width
-    joiner is kept only inside an emoji sequence, which it draws as one emoji; tag characters
-    only in a subdivision flag (🏴󠁧󠁢󠁥󠁮󠁧󠁿), which they draw."""
+    """``text`` without invisible or control characters, its whitespace collapsed, its stacks
+    of marks cut to 4 (``flattened``: after the hidden characters go, which could part a
+    stack). A zero-width joiner is kept only inside an emoji sequence, which it draws as one
+    emoji; tag characters only in a subdivision flag (🏴󠁧󠁢󠁥󠁮󠁧󠁿), which they draw."""
     flags = _flag_tags(text)
     # A line break or tab (control characters) still parts words: "meld 8D\n9D" is two cards.
     shown = "".join(" " if ch.isspace() or ch in _BLANK else ch for i, ch in enumerate(text)
                     if ch.isspace() or ch in _BLANK
                     or (unicodedata.category(ch) not in _HIDDEN and ch != _JOINER)
                     or (ch == _ZWJ and _joins_emoji(text, i)) or i in flags)
-    return " ".join(shown.split())
+    return " ".join(flattened(shown).split())
+
+
+#: The most nonspacing or enclosing marks kept on one character: Unicode's limit for such a
+#: stack (UTS #39, 5.4). Real words need at most 4 (2 on a Vietnamese vowel typed apart, 4 on a
+#: Hebrew letter with points and cantillation, 3 in a Tibetan stack); "zalgo" puts dozens on
+#: a letter, drawn over the lines above and below the name (tests/test_fix145_zalgo_names.py).
+MAX_MARKS = 4
+_STACKED = frozenset({"Mn", "Me"})
+
+
+def _stacked(ch: str) -> bool:
+    return unicodedata.category(ch) in _STACKED
+
+
+def flattened(text: str) -> str:
+    """``text`` with at most ``MAX_MARKS`` marks stacked on any character. A stack is counted
+    composed (NFC: "e" with a circumflex and a tilde is "ễ", no mark at all); one of up to
+    four marks as typed stays as typed, a longer one is composed and keeps its first four
+    marks (in canonical order). A spacing mark (a Devanagari vowel sign) takes its own room:
+    the marks after it are a stack of their own."""
+    kept: list[str] = []
+    start = 0
+    while start < len(text):
+        end = start + 1
+        while end < len(text) and _stacked(text[end]):
+            end += 1
+        stack = text[start:end]
+        if end - start - 1 > MAX_MARKS:
+            stack = _cut(unicodedata.normalize("NFC", stack))
+        kept.append(stack)
+        start = end
+    return "".join(kept)
+
+
+def _cut(stack: str) -> str:
+    """A composed ``stack`` (a character and the marks on it, or marks alone) with its first
+    ``MAX_MARKS`` marks."""
+    kept: list[str] = []
+    marks = 0
+    for ch in stack:
+        marks += _stacked(ch)
+        if marks <= MAX_MARKS or not _stacked(ch):
+            kept.append(ch)
+    return "".join(kept)
 
 
 def _joins_before(ch: str) -> bool:
