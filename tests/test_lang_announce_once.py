@@ -87,10 +87,11 @@ async def test_a_post_whose_clearing_failed_is_not_shown_twice_when_more_turns_f
 
 def test_held_counts_the_announcements_a_given_back_message_holds() -> None:
     from cogs.umtali.announcing import held, merged, your_turn
+    from cogs.umtali.mentions import ping
     from umtali.i18n import EN, tr_for
 
-    first = "ada discards K♣.\n" + your_turn(EN, 2)
-    second = "ben discards 10♠.\n" + your_turn(tr_for("ru"), 1)
+    first = "ada discards K♣.\n" + your_turn(EN, ping(2))
+    second = "ben discards 10♠.\n" + your_turn(tr_for("ru"), ping(1))
     third = "ada draws from the stock."
     texts = [first, second, third]
     for count in (1, 2, 3):

@@ -12,9 +12,10 @@ from cogs.umtali.mentions import NO_MENTIONS, only, ping
 from umtali.i18n import Tr, languages, tr_for
 
 
-def your_turn(tr: Tr, user_id: int) -> str:
-    """The line that ends a turn's announcement and pings the player to act next."""
-    return tr("{mention}, your turn.", mention=ping(user_id))
+def your_turn(tr: Tr, mention: str) -> str:
+    """The line that ends a turn's announcement and pings the player to act next: ``mention``,
+    their ping, or their name if they are known out of reach (``out_of_reach.addressed``)."""
+    return tr("{mention}, your turn.", mention=mention)
 
 
 def _your_turn_patterns() -> list[re.Pattern[str]]:
@@ -22,7 +23,7 @@ def _your_turn_patterns() -> list[re.Pattern[str]]:
     # announcement waits to be posted): the "your turn" line of each.
     found = []
     for lang in languages():
-        before, after = your_turn(tr_for(lang), 0).split("<@0>")
+        before, after = your_turn(tr_for(lang), ping(0)).split("<@0>")
         found.append(re.compile(r"\n?" + re.escape(before) + r"<@([0-9]+)>" + re.escape(after)
                                 + "$"))
     return found

@@ -40,6 +40,7 @@ from cogs.umtali.failures import PASSING
 from cogs.umtali.give_back import give_back, pay_noted, show_clock
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import safe_name
+from cogs.umtali.out_of_reach import addressed
 from cogs.umtali.reminders import TurnNotices
 from cogs.umtali.turn_clock import reserve_running
 from cogs.umtali.unheard import InDoubt, settle_first, settled
@@ -324,7 +325,7 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
             stamp = discord.utils.format_dt(dt.datetime.fromtimestamp(deadline, dt.UTC), "R")
             tr = svc.public_tr(live)
             announce.append(_offline(offline, safe_name(live.names_in(tr)[seat]), stamp, tr) + "\n"
-                            + your_turn(tr, live.player_ids[seat]))
+                            + your_turn(tr, addressed(live, seat, tr)[0]))
         sent = Resumed(live.version, deadline, tuple(announce),
                        None if reserve is None else (seat, reserve))
         try:

@@ -14,6 +14,7 @@ import discord
 from cogs.umtali.announcing import your_turn
 from cogs.umtali.arrange import HandOrder
 from cogs.umtali.live import LiveMatch
+from cogs.umtali.out_of_reach import addressed
 from cogs.umtali.prefs import Preferences
 from cogs.umtali.showing import Look, Seen, Shown, dm_panel_of, hand_of, table_of
 from umtali.i18n import Tr
@@ -112,4 +113,6 @@ class Looks:
         session = session or live.session
         if session.over or live.is_computer(session.to_act):
             return ""
-        return your_turn(self.public_tr(live), live.player_ids[session.to_act])
+        # Known out of reach (their refused DMs' notice found them so): named, not pinged.
+        tr = self.public_tr(live)
+        return your_turn(tr, addressed(live, session.to_act, tr)[0])

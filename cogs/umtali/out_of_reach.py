@@ -7,8 +7,8 @@ Discord is asked again at most every ``ASK_AGAIN`` seconds, never a request a mo
 seat's deliveries, and at the clock's check, as nothing else may come (their turn, with no
 clock: nobody moves). Back (rejoined, or the channel theirs again), they are told, once
 (``ChannelLoss.tell_refused``). Meanwhile the match goes as for any player gone: a clock runs
-out on them (its warnings naming them, not pinging them: ``addressed``); with none, the
-opponent's ``/umtali resign`` ends it with no result."""
+out on them (its warnings, and each "your turn" line, naming them, not pinging them:
+``addressed``); with none, the opponent's ``/umtali resign`` ends it with no result."""
 
 from __future__ import annotations
 
@@ -96,11 +96,11 @@ def ask_if_back(svc: MatchService) -> None:
 
 
 def addressed(live: LiveMatch, seat: int, tr: Tr) -> tuple[str, discord.AllowedMentions]:
-    """How a warning in the channel names the seat's player, and whom it pings: them, unless
-    known out of reach (gone from the server, or no longer allowed to see the channel, DMs
-    closed: ``known_away``), a ping nobody reads being noise there. Their name then,
-    pinging nobody; the table still sees the warning, and the clock still runs. Known from
-    their refused DMs' notice: Discord is not asked for a warning."""
+    """How a warning or a "your turn" line in the channel names the seat's player, and whom
+    it pings: them, unless known out of reach (gone from the server, or no longer allowed to
+    see the channel, DMs closed: ``known_away``), a ping nobody reads being noise there. Their
+    name then, pinging nobody; the table still sees the line, and the clock still runs. Known
+    from their refused DMs' notice: Discord is not asked for a warning, nor a move."""
     if known_away(live, seat):
         return safe_name(live.names_in(tr)[seat]), NO_MENTIONS
     return ping(live.player_ids[seat]), only(live.player_ids[seat])

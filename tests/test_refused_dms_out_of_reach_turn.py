@@ -1,0 +1,87 @@
+"""The "your turn" line for a player out of reach (fix147, after fix140 and fix143): gone from
+the server, or no longer allowed to see the match's channel, DMs closed.
+
+The line that ends each turn's announcement ("{mention}, your turn."), and the same line in
+the notice after downtime (``clock.resume_after_downtime``), pinged them in the channel: a
+ping nobody reads. Known away (``out_of_reach.known_away``: what the refused-DMs notice found,
+no request to Discord a move), they are named there instead, pinging nobody; one in reach is
+pinged as before. SimCord, a real SQLite file."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+
+from cogs.umtali.clock import resume_after_downtime
+from cogs.umtali.live import LiveMatch
+from cogs.umtali.out_of_reach import known_away
+from cogs.umtali.outbox import Batch
+from tests.discord_helpers import World, flush, thread_of
+from tests.test_refused_dms_out_of_reach import _count_member_reads, _moves
+from tests.test_refused_dms_out_of_reach_clock import _bob_to_act
+
+
+def _turn_lines(world: World, live: LiveMatch) -> list[discord.Message]:
+    return [m for m in thread_of(world, live).history() if m.content.endswith(", your turn.")]
+
+
+async def _bob_to_act_again(world: World, live: LiveMatch) -> None:
+    """Alice's turn, then Bob's again: a turn announced after he was found away."""
+    bob = live.session.to_act
+    for _ in range(40):
+        if live.session.to_act != bob:
+            break
+        await _moves(world, live, 1)
+    for _ in range(40):
+        if live.session.to_act == bob or live.over:
+            break
+        await _moves(world, live, 1)
+    assert live.session.to_act == bob and not live.over
+
+
+@pytest.mark.parametrize("out", ["hidden", "left"])
+async def test_a_turn_of_a_member_out_of_reach_names_him_without_a_ping(
+        world: World, monkeypatch: pytest.MonkeyPatch, out: str) -> None:
+    live = await _bob_to_act(world, out)
+    bob = live.session.to_act
+    assert known_away(live, bob)
+    reads = _count_member_reads(world, monkeypatch)
+    before = len(_turn_lines(world, live))
+    await _bob_to_act_again(world, live)
+    lines = _turn_lines(world, live)
+    assert len(lines) > before
+    last = lines[-1]
+    assert last.content.endswith("\nben, your turn."), last.content
+    assert f"<@{world.bob.id}>" not in last.content
+    assert world.bob.id not in [u.id for u in last.mentions]
+    assert reads == []  # known from the notice: Discord not asked a move
+
+
+async def test_a_turn_of_a_member_in_reach_still_pings_him(world: World) -> None:
+    live = await _bob_to_act(world, None)
+    await _bob_to_act_again(world, live)
+    last = _turn_lines(world, live)[-1]
+    assert last.content.endswith(f"<@{world.bob.id}>, your turn."), last.content
+    assert world.bob.id in [u.id for u in last.mentions]
+
+
+@pytest.mark.parametrize("out", ["hidden", None])
+async def test_the_notice_after_downtime_names_a_member_out_of_reach(
+        world: World, out: str | None) -> None:
+    live = await _bob_to_act(world, out, turn_timer=10)
+    svc = world.bot.matches
+    assert svc is not None and live.deadline is not None
+    before = len(_turn_lines(world, live))
+    await resume_after_downtime(svc, [live], {live.id: world.clock() - 300})
+    assert live.unsent
+    svc.delivery.enqueue(live, Batch(announce=True))  # as its claim does
+    await flush(world)
+    lines = _turn_lines(world, live)
+    assert len(lines) == before + 1, [m.content for m in lines]
+    last = lines[-1]
+    if out is None:
+        assert last.content.endswith(f"<@{world.bob.id}>, your turn."), last.content
+        assert world.bob.id in [u.id for u in last.mentions]
+    else:
+        assert last.content.endswith("\nben, your turn."), last.content
+        assert world.bob.id not in [u.id for u in last.mentions]
