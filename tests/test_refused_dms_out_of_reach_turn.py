@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import discord
 import pytest
+from simcord.backend.models.channel import Overwrite
+from simcord.enums import OverwriteType
 
 from cogs.umtali.clock import resume_after_downtime
 from cogs.umtali.live import LiveMatch
-from cogs.umtali.out_of_reach import known_away
+from cogs.umtali.out_of_reach import ASK_AGAIN, known_away
 from cogs.umtali.outbox import Batch
 from tests.discord_helpers import World, flush, thread_of
-from tests.test_refused_dms_out_of_reach import _count_member_reads, _moves
+from tests.test_refused_dms_departed import _notices
+from tests.test_refused_dms_out_of_reach import _count_member_reads, _hide_channel, _moves
 from tests.test_refused_dms_out_of_reach_clock import _bob_to_act
 
 
@@ -85,3 +88,55 @@ async def test_the_notice_after_downtime_names_a_member_out_of_reach(
     else:
         assert last.content.endswith("\nben, your turn."), last.content
         assert world.bob.id not in [u.id for u in last.mentions]
+
+
+async def _told_then(world: World, out: str) -> LiveMatch:
+    """Bob told of his refused DMs while in reach; then ``out``: he left, or the channel was
+    hidden from him."""
+    live = await _bob_to_act(world, None, turn_timer=10)
+    assert _notices(world, live) != []  # told, in reach
+    if out == "hidden":
+        _hide_channel(world)
+    else:
+        world.guild.remove_member(world.bob)
+    await world.env.settle()
+    return live
+
+
+@pytest.mark.parametrize("out", ["hidden", "left"])
+async def test_a_member_told_in_reach_then_gone_is_named_on_his_turns(
+        world: World, monkeypatch: pytest.MonkeyPatch, out: str) -> None:
+    """Told once while in reach, then gone: his turn's line named him no more, pinged on
+    every turn in a channel he cannot read. The clock's check asks Discord whether he is in
+    reach, on his turn, at most every ``ASK_AGAIN`` (never a request a move)."""
+    live = await _told_then(world, out)
+    svc = world.bot.matches
+    assert svc is not None
+    reads = _count_member_reads(world, monkeypatch)
+    await svc.check_timers()
+    await flush(world)
+    assert reads == [world.bob.id]  # asked, on his turn
+    assert known_away(live, live.session.to_act)
+    await _bob_to_act_again(world, live)
+    assert len(reads) == 1  # not a move
+    last = _turn_lines(world, live)[-1]
+    assert last.content.endswith("\nben, your turn."), last.content
+    assert world.bob.id not in [u.id for u in last.mentions]
+    await svc.check_timers()
+    await flush(world)
+    assert len(reads) == 1  # not again before ASK_AGAIN
+    # Back: found so at the check ASK_AGAIN later, pinged again, not told twice.
+    if out == "hidden":
+        world.env.backend.set_overwrite(world.channel.id, Overwrite(
+            target_id=world.bob.id, type=OverwriteType.MEMBER, allow=0, deny=0))
+    else:
+        world.bob = world.guild.add_member(world.bob.user)
+    await world.env.settle()
+    world.clock.advance(ASK_AGAIN + 1)
+    await svc.check_timers()
+    await flush(world)
+    assert len(reads) == 2 and not known_away(live, live.session.to_act)
+    assert len(_notices(world, live)) == 1
+    await _bob_to_act_again(world, live)
+    last = _turn_lines(world, live)[-1]
+    assert last.content.endswith(f"<@{world.bob.id}>, your turn."), last.content

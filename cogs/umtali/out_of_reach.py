@@ -6,9 +6,11 @@ follow (review121): the notice is not posted, and stays owed (saved so, for any 
 Discord is asked again at most every ``ASK_AGAIN`` seconds, never a request a move: at the
 seat's deliveries, and at the clock's check, as nothing else may come (their turn, with no
 clock: nobody moves). Back (rejoined, or the channel theirs again), they are told, once
-(``ChannelLoss.tell_refused``). Meanwhile the match goes as for any player gone: a clock runs
-out on them (its warnings, and each "your turn" line, naming them, not pinging them:
-``addressed``); with none, the opponent's ``/umtali resign`` ends it with no result."""
+(``ChannelLoss.tell_refused``). One told while in reach is asked again, at the clock's
+check on their turn, at most every ``ASK_AGAIN`` too: gone since, they are known away.
+Meanwhile the match goes as for any player gone: a clock runs out on them (its warnings,
+and each "your turn" line, naming them, not pinging them: ``addressed``); with none, the
+opponent's ``/umtali resign`` ends it with no result."""
 
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS, only, ping
 from cogs.umtali.names import safe_name
 from cogs.umtali.outbox import Batch
+from cogs.umtali.permissions import out_of_reach
 from umtali.i18n import Tr
 
 if TYPE_CHECKING:
@@ -91,8 +94,34 @@ def ask_if_back(svc: MatchService) -> None:
                 # very check names them); asked by this check alone, its delivery on its way.
                 asked[seat] = now
                 svc.delivery.enqueue(live, Batch(hands={seat}))
-            else:
-                found_back(live, seat)  # nothing owed them (told, DMs open, over): not asked
+            elif not _told_refused(live, seat):
+                found_back(live, seat)  # nothing owed them (DMs open, over): not asked
+    # Told while in reach, then gone: asked on their turn (its "your turn" line pings them).
+    for live in list(svc.matches.values()):
+        seat = live.session.to_act
+        at = max(_away.get(live, {}).get(seat, -ASK_AGAIN),
+                 _asked.get(live, {}).get(seat, -ASK_AGAIN))
+        if _told_refused(live, seat) and now - at >= ASK_AGAIN:
+            _asked.setdefault(live, {})[seat] = now
+            svc.beside.start(_ask_told(svc, live, seat), live.id, "whether a player is in reach")
+
+
+def _told_refused(live: LiveMatch, seat: int) -> bool:
+    """Whether the seat's player, their DMs refused, was told so (the channel their only
+    way to play): asked on their turn whether they are still in reach."""
+    return live.dm_refused[seat] and not owed(live, seat) and not live.over and \
+        not live.channel_lost and not live.is_computer(seat)
+
+
+async def _ask_told(svc: MatchService, live: LiveMatch, seat: int) -> None:
+    """Discord asked whether a player already told of their refused DMs is in reach: known
+    away (named, not pinged) or found back. Nothing is owed them: nothing posted."""
+    gone = await out_of_reach(svc.client, live.guild_id, live.channel_id,
+                              live.player_ids[seat])
+    if gone is None:
+        found_back(live, seat)
+    else:
+        _away.setdefault(live, {})[seat] = svc.ticks()
 
 
 def addressed(live: LiveMatch, seat: int, tr: Tr) -> tuple[str, discord.AllowedMentions]:
