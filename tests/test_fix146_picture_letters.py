@@ -31,6 +31,10 @@ DRAWN = {
     "Ελένη Bob": "Bob",  # no Greek at all in PT Sans: dropped, as an emoji is
     "Ελένη": "Ελένη",  # nothing left: the name as typed (boxes; the text shows it whole)
     "Bob 🎲 山田": "Bob",
+    # PT Sans has 4 Greek letters (the mathematicians' Δ Ω μ π): not a Greek word's "ππ".
+    "Ελένη Παπαδοπούλου Bob": "Bob",
+    "ΔLex μ-ziq Ωmega": "ΔLex μ-ziq Ωmega",
+    "Kɔfi Ɛsi": "Kfi si",  # Akan: a letter without a base the typeface has (ɔ, ɛ) goes
 }
 
 

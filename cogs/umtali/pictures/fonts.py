@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import unicodedata
+from collections import Counter
 from functools import cache
 from importlib.resources import files
 
@@ -61,8 +62,23 @@ def drawable(text: str, bold: bool = True) -> str:
     letter it has; as it is when nothing would be left (boxes rather than no name: the text
     beside the picture shows it whole)."""
     text = unicodedata.normalize("NFC", text)
-    kept = " ".join("".join(_cluster(letter, bold) for letter in _clusters(text)).split())
+    kept = " ".join(" ".join(_word(word, bold) for word in text.split()).split())
     return kept or text
+
+
+def _word(word: str, bold: bool) -> str:
+    """A word as the typeface draws it, without the few letters it has of a script it mostly
+    lacks: PT Sans has the mathematicians' Δ Ω μ π but no other Greek, and "Παπαδόπουλος"
+    drawn "ππ" is not the name (a Δ or μ among Latin letters stays)."""
+    drawn = [(letter, _cluster(letter, bold)) for letter in _clusters(word)]
+    lost: Counter[str] = Counter(_script(a) for a, b in drawn if not b and a[0].isalpha())
+    kept: Counter[str] = Counter(_script(a) for a, b in drawn if b and a[0].isalpha())
+    return "".join(b for a, b in drawn if lost[_script(a)] <= kept[_script(a)])
+
+
+def _script(letter: str) -> str:
+    """The script of a letter, near enough: the first word of its name (LATIN, GREEK...)."""
+    return unicodedata.name(letter[0], "").split(" ")[0]
 
 
 def _clusters(text: str) -> list[str]:
