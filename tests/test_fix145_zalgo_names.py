@@ -105,7 +105,7 @@ def test_spacing_marks_part_stacks() -> None:
 
 def test_the_picture_draws_the_flattened_name() -> None:
     view, _ = _ended_with_cards_left()
-    real = "Zoë Ёлкина"  # (the typeface has no Vietnamese, Hebrew...: tested elsewhere)
+    real = "Zoë Ёлкина"  # (Hebrew, Greek, Vietnamese: test_fix146)
     seats = table_scene(view, (ZALGO, real), EN).seats
     assert longest_stack(seats[0].name) <= MAX_MARKS, ascii(seats[0].name)
     # The whole name, not its first letter and what the typeface draws of 31 marks.
