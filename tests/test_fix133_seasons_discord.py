@@ -10,10 +10,8 @@ import datetime as dt
 import pytest
 
 from cogs.umtali.season_summaries import TICK_EVERY, season_tick
-from data import records
-from data.models import PlayerStats
 from tests.discord_helpers import World, start_match
-from tests.test_records_discord import resign
+from tests.test_records_discord import resign_uncounted
 from tests.test_seasons_discord import _seasons_on
 
 TURN = dt.datetime(2027, 1, 1, tzinfo=dt.UTC).timestamp()
@@ -25,13 +23,7 @@ async def test_the_months_last_second_counted_at_the_next_tick_is_in_its_season(
     world.clock.now = TURN - 120
     live = await start_match(world)  # (the deal's pauses move the clock on)
     world.clock.now = TURN - 0.5
-
-    def broken(*args: object) -> PlayerStats:
-        raise RuntimeError("stats on fire")
-
-    with monkeypatch.context() as patched:
-        patched.setattr(records, "seat_stats", broken)
-        await resign(world, world.alice, live)
+    await resign_uncounted(world, world.alice, live, monkeypatch)
     world.clock.now = TURN + TICK_EVERY - 1  # the next tick, a minute at most after
     await season_tick(world.bot)
     await world.env.settle()

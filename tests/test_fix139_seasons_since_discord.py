@@ -11,10 +11,8 @@ import datetime as dt
 import pytest
 
 from cogs.umtali.season_summaries import TICK_EVERY, season_tick
-from data import records
-from data.models import PlayerStats
 from tests.discord_helpers import World, start_match
-from tests.test_records_discord import resign
+from tests.test_records_discord import resign_uncounted
 from tests.test_seasons_discord import _seasons_on
 
 TURN = dt.datetime(2027, 1, 1, tzinfo=dt.UTC).timestamp()
@@ -25,13 +23,7 @@ async def test_seasons_turned_on_past_the_turn_open_no_december(
     world.clock.now = TURN - 120
     live = await start_match(world)
     world.clock.now = TURN - 0.5
-
-    def broken(*args: object) -> PlayerStats:
-        raise RuntimeError("stats on fire")
-
-    with monkeypatch.context() as patched:
-        patched.setattr(records, "seat_stats", broken)
-        await resign(world, world.alice, live)
+    await resign_uncounted(world, world.alice, live, monkeypatch)
     world.clock.now = TURN + 10
     summaries, _ = await _seasons_on(world)
     world.clock.now = TURN + TICK_EVERY - 1

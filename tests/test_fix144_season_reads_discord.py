@@ -9,11 +9,9 @@ from __future__ import annotations
 import pytest
 
 from cogs.umtali.season_summaries import season_tick
-from data import records
-from data.models import PlayerStats
 from tests.discord_helpers import World, start_match
 from tests.test_fix133_seasons_discord import TURN
-from tests.test_records_discord import resign
+from tests.test_records_discord import resign, resign_uncounted
 from tests.test_seasons_discord import DECEMBER, _seasons_on, _title
 
 
@@ -25,13 +23,7 @@ async def test_a_read_past_the_turn_leaves_december_to_its_last_session(
     world.clock.now = TURN - 120
     live = await start_match(world)
     world.clock.now = TURN - 0.5
-
-    def broken(*args: object) -> PlayerStats:
-        raise RuntimeError("stats on fire")
-
-    with monkeypatch.context() as patched:
-        patched.setattr(records, "seat_stats", broken)
-        await resign(world, world.alice, live)
+    await resign_uncounted(world, world.alice, live, monkeypatch)
     world.clock.now = TURN + 30
     board = await world.carol.slash(world.channel, "umtali leaderboard")
     assert _title(board) == "Umtali leaderboard · Railway Club · Season 2026-12"

@@ -15,6 +15,8 @@ from bot import Settings, UmtaliBot
 from cogs.umtali.board_posts import PUBLIC_EVERY
 from cogs.umtali.clock_state import LATE
 from cogs.umtali.live import LiveMatch
+from data import records
+from data.models import PlayerStats
 from data.records import GLOBAL
 from tests.discord_helpers import World, custom_ids, cut, flush, play_out, start_match, thread_of
 from tests.test_migrations import old_database
@@ -47,6 +49,18 @@ async def resign(world: World, actor: Any, live: LiveMatch) -> None:
     assert done.acknowledged
     await flush(world)
     assert live.over
+
+
+async def resign_uncounted(world: World, actor: Any, live: LiveMatch,
+                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """``resign``, its count failing as it ends (left for the season tick's sweep)."""
+
+    def broken(*args: object) -> PlayerStats:
+        raise RuntimeError("stats on fire")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(records, "seat_stats", broken)
+        await resign(world, actor, live)
 
 
 async def test_a_resignation_shows_in_stats_and_on_the_boards(world: World) -> None:
