@@ -9,7 +9,7 @@ from tests.helpers import legal, play, position
 from umtali import IllegalMoveError, Move, RuleSet
 from umtali.events import Event, HandEnd, HandEnded, WentOut
 from umtali.hand import HandState, Phase
-from umtali.i18n import tr_for
+from umtali.i18n import EN, Tr, tr_for
 from umtali.session import Session
 from umtali.text import describe
 
@@ -83,31 +83,46 @@ def test_a_last_turn_with_no_stock_has_no_draw_still() -> None:
 
 # -- a hand ended by an empty stock ---------------------------------------------------------
 
-def _ended(h: HandState, *moves: str) -> str:
+def _ended(h: HandState, *moves: str, tr: Tr = EN) -> str:
     """How the hand ``h``, played in a session, is announced when ``moves`` end it."""
     session = Session(RuleSet.english(), 1)
     session.hand = h
     events = [e for m in moves for e in session.apply_text(m)]
     [ended] = [e for e in events if isinstance(e, HandEnded)]
     assert ended.reason is HandEnd.STOCK_EXHAUSTED
-    return describe(ended, NAMES).splitlines()[0]
+    return describe(ended, NAMES, tr).splitlines()[0]
 
 
-def test_a_pile_with_no_card_to_give_is_not_a_second_time() -> None:
+def _empty_pile() -> HandState:
     h = position(hands=("2C 5D 9S", "3H 6S 10C"), stock="KH", phase=Phase.DRAW,
                  rest="discard", dealer=1)
     h.hands[1] |= sum(1 << c for c in h.discard_pile)  # the pile is empty: nothing to give
     h.discard_pile = []
-    line = _ended(h, "draw", "discard KH")
+    return h
+
+
+def test_a_pile_with_no_card_to_give_is_not_a_second_time() -> None:
+    line = _ended(_empty_pile(), "draw", "discard KH")
     assert "second time" not in line
-    assert "the stock ran out and no new stock could be made from the discard pile" in line
+    assert "the stock ran out and the discard pile had no card to make a new one from" in line
+    ru = _ended(_empty_pile(), "draw", "discard KH", tr=RU)
+    assert "в сбросе не было карт" in ru
+    assert "второй раз" not in ru
+
+
+def _rebuilt_once() -> HandState:
+    return position(hands=("2C 5H", "3H 9S"), table=["0: 8D 9D 10D"], discard="KD",
+                    rest="discard", reshuffled=True, dealer=1)
 
 
 def test_a_stock_run_out_again_after_its_rebuild() -> None:
-    h = position(hands=("2C 5H", "3H 9S"), table=["0: 8D 9D 10D"], discard="KD",
-                 rest="discard", reshuffled=True, dealer=1)
-    line = _ended(h, "discard 2C")
-    assert "the stock ran out and no new stock could be made from the discard pile" in line
+    line = _ended(_rebuilt_once(), "discard 2C")
+    assert ("the stock ran out a second time, and it is rebuilt from the discard pile only "
+            "once a hand") in line
+    assert "no card" not in line
+    ru = _ended(_rebuilt_once(), "discard 2C", tr=RU)
+    assert "второй раз" in ru
+    assert "в сбросе не было карт" not in ru
 
 
 # -- a pair that leaves a card meldable before it (a ruling of docs/RULES.md, section 9) -----

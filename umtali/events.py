@@ -162,6 +162,9 @@ class HandEnded(Event):
     left_in_hand: tuple[tuple[Card, ...], tuple[Card, ...]]
     #: Marriages each player laid this hand.
     marriages: tuple[int, int] = (0, 0)
+    #: The stock had been rebuilt from the pile already this hand (it is rebuilt once): what
+    #: ended a hand whose stock ran out, a second run-out rather than a pile with no card to give.
+    rebuilt: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -269,6 +269,7 @@ class Session:
                 total,
                 (cards_of(h.hands[0]), cards_of(h.hands[1])),
                 (wed[0], wed[1]),
+                h.reshuffled,
             )
         )
         if self.hand_no >= self.rules.hands_per_game and total[0] != total[1]:

@@ -129,9 +129,10 @@ def _hand_ended(e: HandEnded, names: Sequence[str], tr: Tr) -> str:
         else:
             how = tr("{name} went out", name=names[e.went_out])
     elif e.reason is HandEnd.STOCK_EXHAUSTED:
-        # Once rebuilt, or with no card in the pile to rebuild it from (the events do not say
-        # which): either way no new stock.
-        how = tr("the stock ran out and no new stock could be made from the discard pile")
+        # The stock is rebuilt once a hand, from the pile under its top card.
+        how = (tr("the stock ran out a second time, and it is rebuilt from the discard pile "
+                  "only once a hand") if e.rebuilt else
+               tr("the stock ran out and the discard pile had no card to make a new one from"))
     else:
         how = tr("twelve turns passed with no progress")
     a, b = e.scores
