@@ -8,6 +8,7 @@ closes it. Run it with ``make run``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 import os
@@ -22,13 +23,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from data.location import read_dotenv
+from data.location import DotenvError, read_dotenv
 
 if __name__ == "__main__":
     # Run as the bot: .env is read before ``umtali`` is imported, whose umtali/compiled.py
     # reads UMTALI_ENGINE then, so that the bot runs the engine .env asks for, as its
     # computer's worker processes do. (Imported by tests and tools, it is read by main().)
-    read_dotenv()
+    with contextlib.suppress(DotenvError):  # said by main(), which reads it again
+        read_dotenv()
 
 import umtali
 from cogs.umtali.clock import hear_gateway
@@ -355,7 +357,11 @@ def private_log_levels(level: str) -> None:
 
 def main() -> int:
     """Load the settings and start the bot; returns the process exit status."""
-    read_dotenv()  # read already when run as bot.py; not when main() is called (tests)
+    try:
+        read_dotenv()  # again when run as bot.py (its values kept: said once); tests call main()
+    except DotenvError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_SETTINGS_ERROR
 
     try:
         settings = load_settings(os.environ)

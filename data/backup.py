@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from data.db import BUSY_TIMEOUT
-from data.location import database_path, read_dotenv
+from data.location import DotenvError, database_path, read_dotenv
 
 
 class BackupError(Exception):
@@ -93,7 +93,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="the file to write, or a directory to write it in (default: "
                              "backups/ beside the database, named with the time)")
     args = parser.parse_args(argv)
-    read_dotenv()
+    try:
+        read_dotenv()
+    except DotenvError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2  # as a bad command line, and the bot's status for a bad setting
     if os.environ.get("UMTALI_DATABASE_URL", "").strip():
         print("error: the bot's database is PostgreSQL (UMTALI_DATABASE_URL): back it up with "
               "PostgreSQL's own pg_dump.", file=sys.stderr)

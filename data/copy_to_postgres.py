@@ -29,7 +29,7 @@ import asyncpg
 
 from data.backup import BackupError, backup
 from data.db import DatabaseUnusable, is_postgres_url
-from data.location import database_path, read_dotenv
+from data.location import DotenvError, database_path, read_dotenv
 from data.pg_db import CONNECT_TIMEOUT, PgDatabase, PgTx, redacted, why_unusable
 from data.process_name import running_on, running_on_postgres
 from data.sqlite_db import SqliteDatabase
@@ -247,7 +247,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.source is None:
         # The file the bot uses, as ``make backup`` finds it: not a default path that may
         # hold an old database while the bot's is elsewhere.
-        read_dotenv()
+        try:
+            read_dotenv()
+        except DotenvError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2  # as a bad command line, and the bot's status for a bad setting
         args.source = database_path(os.environ)
     try:
         done = asyncio.run(copy(args.source, args.url, replace=args.replace))
