@@ -48,7 +48,7 @@ def test_the_russian_terminal_tells_a_bad_command_line_in_russian(
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("LANG", "ru_RU.UTF-8")
     err = _refused(["verify"], capsys)
-    assert "python -m umtali verify: ошибка: не хватает аргументов: REPLAY.json" in err, err
+    assert "python -m umtali verify: ошибка: не хватает аргументов: DEALS.json" in err, err
     err = _refused([], capsys)
     assert err.startswith("использование: python -m umtali"), err
     assert "python -m umtali: ошибка: не хватает аргументов: command" in err, err

@@ -41,4 +41,4 @@ def test_lang_before_verify_tells_it_in_russian(capsys: pytest.CaptureFixture[st
         main(["--lang", "ru", "verify"], io.StringIO(""), io.StringIO())
     assert stopped.value.code == 2
     err = capsys.readouterr().err
-    assert "python -m umtali verify: ошибка: не хватает аргументов: REPLAY.json" in err, err
+    assert "python -m umtali verify: ошибка: не хватает аргументов: DEALS.json" in err, err

@@ -95,8 +95,9 @@ def test_the_terminal_commands_help_is_in_the_language_the_game_speaks(
     assert "keyboard" not in said and "options:" not in said, said
     monkeypatch.setenv("LANG", "ru_RU.UTF-8")
     said = _help(["verify", "--help"], capsys)
-    assert "REPLAY.json файл записи матча" in said, said
-    assert "Код выхода: 0 — честно, 1 — расхождение, 2 — неверные входные данные." in said, said
+    assert "DEALS.json файл раздач матча" in said, said
+    assert ("Код выхода: 0 — честно, 1 — расхождение, 2 — нет вердикта (неверные входные данные "
+            "или вердикт не удаётся вывести).") in said, said
     # English as before.
     monkeypatch.setenv("LANG", "C.UTF-8")
     said = _help(["play", "--help"], capsys)

@@ -23,7 +23,8 @@ if isinstance(sys.stdin, io.TextIOWrapper):
 
 try:
     status = main()
-    sys.stdout.flush()
+    if sys.stdout is not None:  # None: closed (``>&-``), which main() said
+        sys.stdout.flush()
 except BrokenPipeError:
     # The reader went away (``verify FILE | head -1``): no traceback. Python flushes stdout
     # again at exit, so it is pointed at /dev/null first; the status is a shell's for SIGPIPE.

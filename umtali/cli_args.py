@@ -193,11 +193,14 @@ def parsed(argv: list[str] | None, tr: Tr) -> argparse.Namespace:
 
     check = _command(
         sub, "verify", tr, help=tr("check that a session's deals came from its committed seed"),
-        description=tr("Check a replay file: the seed and salt must open the commitment posted "
-                       "before the first deal, and every deal and stock rebuild must be the "
-                       "one the seed gives. Without options, the commitment, seed and salt are "
-                       "read from the file. Exit status: 0 fair, 1 mismatch, 2 bad input."))
-    check.add_argument("replay", metavar="REPLAY.json", help=tr("the session's replay file"))
+        description=tr("Check a session's deals file (umtali-N-deals.json): the seed and salt "
+                       "must open the commitment posted before the first deal, and every deal "
+                       "and stock rebuild must be the one the seed gives. Without options, the "
+                       "commitment, seed and salt are read from the file. Exit status: 0 fair, "
+                       "1 mismatch, 2 no verdict (bad input, or one that cannot be written)."))
+    check.add_argument("replay", metavar="DEALS.json",
+                       help=tr("the session's deals file, from the Replay file button or "
+                               "/umtali history"))
     check.add_argument("--commitment", help=tr("the commitment posted before the first deal "
                                                "(64 hex digits)"))
     check.add_argument("--seed", help=tr("the seed revealed when the session ended"))
