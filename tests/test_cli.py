@@ -267,7 +267,7 @@ def test_verify_words_each_mismatch(tmp_path: Path, change: Callable[[dict[str, 
 #: Words typed in every language: the moves, the terminal's commands, the ``<placeholders>``
 #: of the notation's summary.
 NOTATION = {"draw", "take", "meld", "extend", "discard", "down", "moves", "table", "help",
-            "hint", "quit"}
+            "hint", "quit", "exit", "rules", "resign"}
 
 
 def untranslated(out: str, *names: str) -> list[str]:

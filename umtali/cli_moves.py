@@ -90,9 +90,10 @@ def chosen(text: str, legal: Sequence[Move], language: str = ENGLISH) -> Move:
 
 
 #: What the game writes on a terminal whose encoding lacks them (Windows-1251, KOI8-R): a suit
-#: as the notation types it (``2♠`` is ``2S``), a hidden card, and the texts' few signs.
+#: as the notation types it (``2♠`` is ``2S``), a hidden card, and the texts' few signs (the
+#: rules' bullets too).
 PLAIN_SIGNS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "🂠": "??", "…": "...", "×": "x",
-               "▸": ">", "–": "-", "→": "->"}
+               "▸": ">", "–": "-", "→": "->", "•": "*", "·": "-"}
 _PLAIN = "umtali-plain-signs"
 
 

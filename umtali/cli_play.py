@@ -25,6 +25,7 @@ from umtali.events import Event, HandEnded, HandStarted
 from umtali.i18n import N_, Tr, sentence
 from umtali.moves import Move
 from umtali.players import Player, RandomPlayer
+from umtali.rules_words import GAME_PAGES, game_titles, plain_page
 from umtali.session import Session
 from umtali.text import describe, render_view
 from umtali.view import PlayerView
@@ -48,7 +49,8 @@ Type a move, or the number of a move from the list.
 Cards: rank A 2-10 (or T) J Q K, suit S H D C or ♠ ♥ ♦ ♣, either order, any case.
 A Cyrillic letter may stand for the Latin one it looks like (С for C), but a capital
 Cyrillic Т is refused: it could be a ten (T) or an ace (the Russian туз); type 10 or A.
-Other commands: moves, table, help, quit.""")
+Other commands: moves (the list again), table, rules (the rules in short), help,
+resign (give up the session), quit or exit (stop here).""")
 
 
 def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> int:
@@ -141,8 +143,16 @@ def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> int
                 if word in QUIT_WORDS:
                     out(tr("Bye.") + "\n")
                     return 0
-                if word in ("help", "?"):
+                if word in HELP_WORDS:
                     out(tr(PLAY_HELP) + "\n" + tr(COACH_HELP) + "\n")
+                    continue
+                if word in RULES_WORDS:
+                    out(_rules(tr))
+                    continue
+                if word in RESIGN_WORDS:
+                    if _resigns(names[1 - actor], stdin, screen, tr):
+                        pending = session.resign(actor)
+                        break
                     continue
                 if word == "table":
                     out(render_view(view, names, tr) + "\n")
@@ -164,6 +174,9 @@ def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> int
                 except UmtaliError as e:
                     # Said alone, as the bot says it (the engine's text suits "line 2: ...").
                     out(sentence(tr(e.text)) + "\n")
+                    if e.text.message == NOT_A_MOVE:
+                        # Perhaps a newcomer's word for a command: the commands are in help.
+                        out(tr("Type 'help' for the commands, 'quit' to stop.") + "\n")
     finally:
         if secret:
             out(tr("The seed was {seed}: '--seed {seed}' deals these hands again.", seed=seed)
@@ -174,8 +187,40 @@ def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> int
 CLEAR_SCREEN = "\x1b[H\x1b[2J\x1b[3J"
 
 
-#: What ends the game wherever a line is read.
-QUIT_WORDS = frozenset({"quit", "exit"})
+#: The commands, in English in every language, and in Russian too (a Russian player's
+#: "помощь" is no move). What ends the game is read wherever a line is read.
+QUIT_WORDS = frozenset({"quit", "exit", "выход", "выйти"})
+HELP_WORDS = frozenset({"help", "?", "помощь", "справка"})
+RULES_WORDS = frozenset({"rules", "правила"})
+RESIGN_WORDS = frozenset({"resign", "сдаться", "сдаюсь"})
+#: The answers that confirm a resignation.
+YES_WORDS = frozenset({"yes", "y", "да", "д"})
+#: The engine's message for a line that is no move ("'xyzzy' is not a move: ...").
+NOT_A_MOVE = "{text} is not a move: {moves}"
+
+
+def _rules(tr: Tr) -> str:
+    """The rules in short, as ``/umtali rules`` gives them on Discord, and where they are in
+    full."""
+    pages = [f"{n}. {title}\n{plain_page(tr(text))}"
+             for n, (title, text) in enumerate(zip(game_titles(tr), GAME_PAGES, strict=True), 1)]
+    return "\n\n".join([*pages, tr("The rules in full: docs/RULES.md in the project's folder.")]) \
+        + "\n"
+
+
+def _resigns(winner: str, stdin: TextIO, screen: Screen, tr: Tr) -> bool:
+    """Whether the player to act confirms giving the session up to ``winner``."""
+    screen.write(tr("Resign the session? {name} wins it. Type 'yes' to resign, anything else "
+                    "to play on:", name=winner) + " ")
+    screen.stdout.flush()
+    typed = typed_line(stdin)
+    screen.typed(stdin)
+    if typed is None:
+        raise EOFError
+    if typed[0].strip().lower() in YES_WORDS:
+        return True
+    screen.write(tr("Play goes on.") + "\n")
+    return False
 
 
 def _names(chosen: str | None, hotseat: bool, tr: Tr) -> tuple[str, str]:
