@@ -123,7 +123,7 @@ def test_the_settings_defaults_in_the_readme_are_the_codes() -> None:
 
 def test_the_terminal_words_named_are_read() -> None:
     english, russian = halves()
-    words = ("help", "moves", "table", "hint", "quit")
+    words = ("help", "rules", "moves", "table", "hint", "resign", "quit", "exit")
     said_en = re.search(r"In a game, type a move or its number in the\nlist; (.+?) prints",
                         english, re.S)
     said_ru = re.search(r"В игре введите ход или его номер из списка;\n(.+?) — выход", russian,
@@ -132,13 +132,14 @@ def test_the_terminal_words_named_are_read() -> None:
     for said in (said_en.group(1), said_ru.group(1)):
         assert set(re.findall(r"`([a-z]+)`", said)) == set(words)
     out = io.StringIO()
-    typed = "moves\ntable\nhelp\nhint\n1\nquit\n"
+    typed = "moves\ntable\nhelp\nhint\nrules\n1\nquit\n"
     assert umtali_cli(["play", "--seed", "3", "--no-review"], io.StringIO(typed), out) == 0
     turns = out.getvalue().split("Player> ")[1:]
     assert turns[0].startswith("Moves: 1) draw")  # moves
     assert "Your hand:" in turns[1] and "Moves:" in turns[1]  # table
     assert "meld 8D 9D 10D" in turns[2]  # help: the notation
     assert turns[3].startswith("Hint: ")  # hint
+    assert turns[4].startswith("1. The game\n")  # rules
     assert turns[-1].startswith("Bye.")  # quit, after move 1 was played
 
 
