@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -122,9 +122,43 @@ def _command(sub: Any, name: str, tr: Tr, **options: Any) -> argparse.ArgumentPa
     return parser
 
 
-def _add_lang_option(p: argparse.ArgumentParser, tr: Tr, default: Any = None) -> None:
+def _add_lang_option(p: argparse.ArgumentParser, tr: Tr, default: Any = None,
+                     said: str | None = None) -> None:
     p.add_argument("--lang", choices=languages(), default=default,
-                   help=tr("the language to speak (default: the terminal's, if spoken, else en)"))
+                   help=said or tr("the language to speak (default: the terminal's, if spoken, "
+                                   "else en)"))
+
+
+#: The longest seed read: the bot's own (a seed and a typed cut, "SEED/CUT") are under a
+#: hundred characters; a longer one is refused without being said back.
+SEED_LIMIT = 256
+
+
+def _seed_text(text: str, tr: Tr) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError(tr("a seed is a number or some text, not nothing"))
+    if len(text) > SEED_LIMIT:
+        raise argparse.ArgumentTypeError(tr.plural(
+            "the seed is too long: at most {count} character",
+            "the seed is too long: at most {count} characters", SEED_LIMIT))
+    return text
+
+
+def seed_of(tr: Tr) -> Callable[[str], int | str]:
+    """``--seed`` of play and script: any text (a number is one seed with its digits)."""
+    return lambda text: seed_value(_seed_text(text, tr))
+
+
+def number_seed_of(tr: Tr) -> Callable[[str], int]:
+    """``simulate --seed``: a whole number, each session after the first played from the
+    next one."""
+    def number(text: str) -> int:
+        try:
+            return int(_seed_text(text, tr))
+        except ValueError:
+            raise argparse.ArgumentTypeError(tr("the seed of simulate is a whole number, "
+                                                "such as 7")) from None
+    return number
 
 
 def count(text: str) -> int:
@@ -154,8 +188,9 @@ def parsed(argv: list[str] | None, tr: Tr) -> argparse.Namespace:
     play = _command(sub, "play", tr, help=tr("play in the terminal against the computer"))
     _add_rule_options(play, tr)
     _add_lang_option(play, tr, argparse.SUPPRESS)
-    play.add_argument("--seed", type=seed_value, default=None,
-                      help=tr("fix the shuffles (default: random)"))
+    play.add_argument("--seed", type=seed_of(tr), default=None,
+                      help=tr("fix the shuffles: any text or number, the same one deals the "
+                              "same hands again (default: random)"))
     play.add_argument("--hotseat", action="store_true", help=tr("two people at one keyboard"))
     play.add_argument("--level", choices=sorted(LEVELS), default="normal",
                       help=tr("the computer's level: easy, normal (default) or hard; random "
@@ -175,7 +210,7 @@ def parsed(argv: list[str] | None, tr: Tr) -> argparse.Namespace:
     script = _command(sub, "script", tr, help=tr("apply moves read from standard input"))
     _add_rule_options(script, tr)
     _add_lang_option(script, tr, argparse.SUPPRESS)
-    script.add_argument("--seed", type=seed_value, default=0,
+    script.add_argument("--seed", type=seed_of(tr), default=0,
                         help=tr("seed of the shuffles, a number or a text (default 0)"))
     script.add_argument("--deal", default=None, metavar="FILE",
                         help=tr("a JSON deal file fixing the first hand (see "
@@ -188,8 +223,15 @@ def parsed(argv: list[str] | None, tr: Tr) -> argparse.Namespace:
     _add_rule_options(sim, tr)
     sim.add_argument("--hands", type=count, default=1000,
                      help=tr("how many hands (default 1000)"))
-    sim.add_argument("--seed", type=int, default=0)
-    sim.add_argument("--players", choices=["random", "greedy"], default="random")
+    sim.add_argument("--seed", type=number_seed_of(tr), default=0,
+                     help=tr("the first session's seed, a whole number; each next session's "
+                             "is one more (default 0)"))
+    sim.add_argument("--players", choices=["random", "greedy"], default="random",
+                     help=tr("random (default): both play random legal moves; greedy: both "
+                             "play as the easy computer"))
+    # Taken as by the other commands (and before the command): the statistics stay English.
+    _add_lang_option(sim, tr, argparse.SUPPRESS,
+                     tr("the language of this help; the statistics are in English"))
 
     check = _command(
         sub, "verify", tr, help=tr("check that a session's deals came from its committed seed"),

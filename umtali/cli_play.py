@@ -24,6 +24,7 @@ from umtali.errors import UmtaliError
 from umtali.events import Event, HandEnded, HandStarted
 from umtali.i18n import N_, Tr, sentence
 from umtali.moves import Move
+from umtali.plain_names import plain_name
 from umtali.players import Player, RandomPlayer
 from umtali.rules_words import GAME_PAGES, game_titles, plain_page
 from umtali.session import Session
@@ -224,9 +225,11 @@ def _resigns(winner: str, stdin: TextIO, screen: Screen, tr: Tr) -> bool:
 
 
 def _names(chosen: str | None, hotseat: bool, tr: Tr) -> tuple[str, str]:
-    """The two seats' names: ``chosen`` (stripped) for the first. Never one name for both:
-    "--name Computer" would read as the computer's every move and score twice."""
-    name = (chosen or "").strip() or (tr.ctx("a name at the table", "Player 1") if hotseat
+    """The two seats' names: ``chosen`` for the first, made plain as the bot's names are (no
+    line break or escape sequence to forge a line or colour the terminal, at most 32
+    characters). Never one name for both: "--name Computer" would read as the computer's
+    every move and score twice."""
+    name = plain_name(chosen or "") or (tr.ctx("a name at the table", "Player 1") if hotseat
                                        else tr.ctx("a name at the table", "Player"))
     other = (tr.ctx("a name at the table", "Player 2") if hotseat
              else tr.ctx("a name at the table", "Computer"))
