@@ -103,3 +103,15 @@ def test_the_review_of_a_hand_comes_before_the_next_hand_begins() -> None:
     assert "Game 1, hand 2:" in out, out
     assert out.index("Hand 1 over") < out.index("The coach reviews the hand…") \
         < out.index("Review of hand 1 (game 1)") < out.index("Game 1, hand 2:")
+
+
+def test_the_last_hands_review_comes_before_the_session_is_won() -> None:
+    # "Computer wins the session 2-0." is the last word: the review of the hand that decided it
+    # comes before it, and before its game's result, right after the hand's own.
+    code, out = run(["play", "--seed", "9", "--level", "easy", "--review"], "1\n" * 5000)
+    assert code == 0
+    last = out.rindex("Hand 4 over")
+    review = out.index("Review of hand 4 (game 3)", last)
+    assert last < out.index("The coach reviews the hand…", last) < review
+    assert review < out.index("Game 3 to ") < out.index("wins the session")
+    assert out.rstrip().endswith("wins the session 2-1.")

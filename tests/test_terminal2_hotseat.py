@@ -93,7 +93,8 @@ def hotseat_with_seed(seed: str, typed: str) -> str:
 def test_a_seed_drawn_is_said_at_the_end_of_input_too_in_russian() -> None:
     out = io.StringIO()
     assert main(["play", "--hotseat", "--lang", "ru"], io.StringIO(""), out) == 0
-    said = r"Зерно было (\d+): с '--seed \1' будут сданы те же карты\.\n\nДо встречи\.\n$"
+    # "До встречи." first, as quit says it, then the seed.
+    said = r"\nДо встречи\.\nЗерно было (\d+): с '--seed \1' будут сданы те же карты\.\n$"
     assert re.search(said, out.getvalue())
 
 
@@ -151,3 +152,20 @@ def test_without_the_handover_each_event_is_said_once() -> None:
     assert out.count("Draw for first dealer") == 1
     melds = re.findall(r"Player [12] melds [^\n]*", out)
     assert melds and len(melds) == len(set(melds)), melds
+
+
+class _CtrlC(io.StringIO):
+    """A keyboard whose next line is a Ctrl-C."""
+
+    def readline(self, size: int | None = -1) -> str:
+        raise KeyboardInterrupt
+
+
+def test_ctrl_c_says_bye_on_its_own_line_then_the_seed() -> None:
+    # The terminal shows "^C" after the prompt: "Bye." on the next line, then the seed, as
+    # quit has them.
+    out = io.StringIO()
+    assert main(["play", "--hotseat"], _CtrlC(), out) == 0
+    text = out.getvalue()
+    assert re.search(r"Player [12]> \nBye\.\nThe seed was (\d+): '--seed \1' deals these hands "
+                     r"again\.\n$", text), text[-200:]

@@ -21,7 +21,7 @@ from umtali.cli_moves import (
 from umtali.cli_screen import GLUE, Screen
 from umtali.cli_script import rules_of
 from umtali.errors import UmtaliError
-from umtali.events import Event, HandEnded, HandStarted
+from umtali.events import Event, HandEnded
 from umtali.i18n import N_, Tr, sentence
 from umtali.moves import Move
 from umtali.plain_names import plain_name
@@ -97,10 +97,10 @@ def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> int
                 # (Without the handover, one screen for both: each event is said once.)
                 unseen[1 - seat] += fresh
             ended = [e for e in pending if isinstance(e, HandEnded)]
-            # A hand's review comes before the next hand is announced: it is of the hand ended.
-            end = pending.index(ended[0]) if ended else len(pending)
-            split = next((i for i in range(end, len(pending))
-                          if isinstance(pending[i], HandStarted)), len(pending))
+            # A hand's review comes right after its result: before the game's or the session's
+            # (the last hand's would else come after "Computer wins the session 2-0."), and
+            # before the next hand is announced.
+            split = pending.index(ended[0]) + 1 if ended else len(pending)
             for e in pending[:split]:
                 out(describe(e.for_seat(seat), names, tr) + "\n")
             pending = pending[split:]
@@ -178,6 +178,10 @@ def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> int
                     if e.text.message == NOT_A_MOVE:
                         # Perhaps a newcomer's word for a command: the commands are in help.
                         out(tr("Type 'help' for the commands, 'quit' to stop.") + "\n")
+    except (KeyboardInterrupt, EOFError):
+        # As quit says it, before a drawn seed; on a line of its own, not after the "^C".
+        out("\n" + tr("Bye.") + "\n")
+        return 0
     finally:
         if secret:
             out(tr("The seed was {seed}: '--seed {seed}' deals these hands again.", seed=seed)
