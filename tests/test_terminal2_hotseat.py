@@ -157,7 +157,8 @@ def test_without_the_handover_each_event_is_said_once() -> None:
 class _CtrlC(io.StringIO):
     """A keyboard whose next line is a Ctrl-C."""
 
-    def readline(self, size: int | None = -1) -> str:
+    # (typeshed: StringIO.readline clashes with IOBase.readline, returning bytes.)
+    def readline(self, size: int | None = -1, /) -> str:  # type: ignore[override]
         raise KeyboardInterrupt
 
 
