@@ -5,8 +5,9 @@ PY ?= python3
 VENV := .venv
 VPY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-# Not the two that read what other benches wrote (bench/value_data.py, bench/ai.py --save).
-BENCH_SCRIPTS := $(filter-out bench/value_fit.py bench/value_paired.py,$(wildcard bench/*.py))
+# The scripts (those run as __main__; not the modules they import, as bench/load_players.py),
+# but the two that read what other benches wrote (bench/value_data.py, bench/ai.py --save).
+BENCH_SCRIPTS := $(filter-out bench/value_fit.py bench/value_paired.py,$(shell grep -l "^if __name__ == .__main__.:" bench/*.py))
 ARGS ?=
 # make backup DEST=file (or a directory); empty: data/backups/<name>-<UTC time>.sqlite3
 DEST ?=

@@ -10,8 +10,9 @@ the codec make sessions field by field, which a compiled class does not allow).
 is compiled again while the sources' hashes match.
 
 Usage: ``python compile_engine.py`` (``--force`` compiles again, ``--clean`` removes what it
-built, ``--or-interpreted`` lets a failed build leave the sources to run: ``make run`` and
-``make play`` pass it, ``make test`` does not, so that CI tests the engine that runs).
+built, ``--or-interpreted`` lets a failed build leave the sources to run, and tries no more
+until a source changes: ``make run`` and ``make play`` pass it, ``make test`` and ``make
+engine`` do not, so that CI tests the engine that runs, and ``make engine`` tries again).
 """
 
 from __future__ import annotations
@@ -48,6 +49,10 @@ MODULES = (
 #: The group's shared library: ``umtali/engine__mypyc`` + the interpreter's suffix.
 GROUP = "umtali.engine"
 BUILD = ROOT / "build" / "mypyc"
+#: A build that failed under ``--or-interpreted``: what it tried (the sources' hashes, the
+#: interpreter). The same tried again fails again (no C compiler: every ``make play`` would
+#: wait seconds for it), so it is not, until a source changes or ``make engine`` asks.
+FAILED = ROOT / "build" / "engine-not-compiled.txt"
 
 
 def up_to_date() -> bool:
@@ -58,7 +63,22 @@ def up_to_date() -> bool:
     ) and (HERE / f"engine__mypyc{SUFFIX}").exists()
 
 
+def tried() -> str:
+    """What a build now would try: the interpreter's suffix and each source's hash."""
+    return "".join([f"python {SUFFIX}\n",
+                    *(f"{m} {source_hash(source_of(m))}\n" for m in MODULES)])
+
+
+def failed_before() -> bool:
+    """Whether a build of these very sources failed, with this interpreter."""
+    try:
+        return FAILED.read_text(encoding="utf-8") == tried()
+    except OSError:
+        return False
+
+
 def clean() -> None:
+    FAILED.unlink(missing_ok=True)
     MANIFEST.unlink(missing_ok=True)
     for path in HERE.rglob(f"*{SUFFIX}"):
         path.unlink()
@@ -112,6 +132,11 @@ def main() -> None:
         clean()
         return
     if args.force or not up_to_date():
+        if args.or_interpreted and not args.force and failed_before():
+            print("engine: NOT compiled (it failed for these sources before); the game runs "
+                  "from the sources, about half as fast. Install a C compiler and Python's "
+                  "headers, then run make engine.", file=sys.stderr)
+            return
         clean()
         try:
             compile_modules()
@@ -120,6 +145,8 @@ def main() -> None:
             if not args.or_interpreted:
                 raise
             clean()
+            FAILED.parent.mkdir(parents=True, exist_ok=True)
+            FAILED.write_text(tried(), encoding="utf-8")
             print(f"engine: NOT compiled ({type(e).__name__}: {e}); the game runs from the "
                   "sources, about half as fast. Install a C compiler and Python's headers, "
                   "then run make engine.", file=sys.stderr)
