@@ -14,9 +14,11 @@ import os
 import sqlite3
 import sys
 import tempfile
+from collections.abc import Iterator
 from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import NamedTuple
 
 from data.db import BUSY_TIMEOUT
 from data.location import DotenvError, database_path, read_dotenv
@@ -30,12 +32,35 @@ def default_destination(source: Path, now: datetime) -> Path:
     return source.parent / "backups" / f"{source.stem}-{now:%Y%m%d-%H%M%S}Z{source.suffix}"
 
 
-def backup(source: Path, dest: Path) -> int:
-    """Copy the database at ``source`` to ``dest`` (which must not exist); its page count."""
+class Backup(NamedTuple):
+    """A backup made: its file and its page count."""
+
+    path: Path
+    pages: int
+
+
+#: The most numbered names tried for a backup named with the time (``…Z-2.sqlite3``, …).
+NUMBERED = 100
+
+
+def _names(dest: Path, numbered: bool) -> Iterator[Path]:
+    """``dest``, then, ``numbered``, ``dest`` with ``-2``, ``-3``… before its suffix."""
+    yield dest
+    if numbered:
+        for n in range(2, NUMBERED + 1):
+            yield dest.with_name(f"{dest.stem}-{n}{dest.suffix}")
+
+
+def backup(source: Path, dest: Path, *, numbered: bool = False) -> Backup:
+    """Copy the database at ``source`` to ``dest``, which must not exist; ``numbered`` (a
+    name made of the time: two backups in one second), to the first of ``dest``, ``dest-2``…
+    free."""
     if not source.is_file():
         raise BackupError(f"there is no database at {source}: check UMTALI_DB_PATH.")
-    if dest.exists():
+    free = next((d for d in _names(dest, numbered) if not d.exists()), None)
+    if free is None:
         raise BackupError(f"{dest} exists already: choose another name.")
+    dest = free
     try:
         dest.parent.mkdir(parents=True, exist_ok=True)
     except OSError as e:  # a file where a folder was meant, no permission, a full disk
@@ -61,27 +86,32 @@ def backup(source: Path, dest: Path) -> int:
         if check != [("ok",)]:
             raise BackupError(f"the copy of {source} failed its integrity check "
                               f"({check[0][0]}): the database itself may be damaged.")
-        _publish(part, dest)
+        made = _publish(part, dest, numbered)
     except (sqlite3.Error, OSError) as e:
         raise BackupError(f"could not back up {source} ({e}).") from e
     finally:
         part.unlink(missing_ok=True)
-    return pages
+    return Backup(made, pages)
 
 
-def _publish(part: Path, dest: Path) -> None:
-    """``part`` named ``dest``, never over a file made there meanwhile (another backup's): a
-    hard link fails if the name is taken, where a rename would replace it."""
-    try:
-        os.link(part, dest)
-    except FileExistsError:
-        raise BackupError(f"{dest} exists already: choose another name.") from None
-    except OSError:
-        # A file system without hard links: checked again, then renamed (a race left only
-        # within this instant).
-        if dest.exists():
-            raise BackupError(f"{dest} exists already: choose another name.") from None
-        os.replace(part, dest)
+def _publish(part: Path, dest: Path, numbered: bool) -> Path:
+    """``part`` named ``dest`` (or, ``numbered``, the next free name), never over a file made
+    there meanwhile (another backup's): a hard link fails if the name is taken, where a rename
+    would replace it."""
+    for name in _names(dest, numbered):
+        try:
+            os.link(part, name)
+            return name
+        except FileExistsError:
+            continue
+        except OSError:
+            # A file system without hard links: checked again, then renamed (a race left only
+            # within this instant).
+            if name.exists():
+                continue
+            os.replace(part, name)
+            return name
+    raise BackupError(f"{dest} exists already: choose another name.")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -104,6 +134,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     source = database_path(os.environ)
     name = default_destination(source, datetime.now(UTC))
+    # A name of the time, ours: numbered if another backup took it in the same second.
+    numbered = True
     if args.dest is None:
         dest = name
     else:
@@ -111,12 +143,14 @@ def main(argv: list[str] | None = None) -> int:
         # A trailing slash says a folder, made if missing (Path drops the slash).
         if dest.is_dir() or args.dest.endswith(("/", os.sep)):
             dest = dest / name.name
+        else:
+            numbered = False  # the file named: never another
     try:
-        pages = backup(source, dest)
+        made = backup(source, dest, numbered=numbered)
     except BackupError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    print(f"backed up {source} to {dest} ({pages} pages, integrity ok)")
+    print(f"backed up {source} to {made.path} ({made.pages} pages, integrity ok)")
     return 0
 
 

@@ -30,7 +30,7 @@ import asyncpg
 from data.backup import BackupError, backup
 from data.db import DatabaseUnusable, is_postgres_url
 from data.location import DotenvError, database_path, read_dotenv
-from data.pg_db import CONNECT_TIMEOUT, PgDatabase, PgTx, redacted, why_unusable
+from data.pg_db import CONNECT_TIMEOUT, URL_SETTING, PgDatabase, PgTx, redacted, why_unusable
 from data.process_name import running_on, running_on_postgres
 from data.sqlite_db import SqliteDatabase
 
@@ -253,11 +253,15 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {e}", file=sys.stderr)
             return 2  # as a bad command line, and the bot's status for a bad setting
         args.source = database_path(os.environ)
+    # Its sentences send the user to the URL given here, not to the bot's setting.
+    named = URL_SETTING.set("the PostgreSQL URL given (TO=)")
     try:
         done = asyncio.run(copy(args.source, args.url, replace=args.replace))
     except (CopyError, DatabaseUnusable) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
+    finally:
+        URL_SETTING.reset(named)
     width = max(map(len, done.counts), default=0)
     print(f"copied {args.source} into {redacted(args.url)} (schema {done.schema}):")
     for table, n in done.counts.items():

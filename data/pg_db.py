@@ -20,6 +20,7 @@ import functools
 import re
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -117,19 +118,25 @@ class PgTx(Tx):
         return list(await self.conn.fetch(numbered(sql), *params))
 
 
+#: Where the user named the PostgreSQL database, for ``why_unusable`` to send them to: the
+#: bot's setting, or the URL ``make copy-to-postgres`` was given (``data.copy_to_postgres``).
+URL_SETTING: ContextVar[str] = ContextVar("URL_SETTING", default="UMTALI_DATABASE_URL")
+
+
 def why_unusable(where: str, e: BaseException) -> str:
     """One sentence for a database that cannot be used: what to mend, the password hidden."""
+    setting = URL_SETTING.get()
     if isinstance(e, SchemaTooNew):
         return too_new(where, e)
     if isinstance(e, asyncpg.InvalidCatalogNameError):
         return (f"the database {where} does not exist ({e}): create it (createdb) or correct "
-                f"UMTALI_DATABASE_URL.")
+                f"{setting}.")
     if isinstance(e, asyncpg.InvalidAuthorizationSpecificationError | asyncpg.InvalidPasswordError):
         return (f"the database {where} refused the bot's login ({e}): check the user and "
-                f"password in UMTALI_DATABASE_URL.")
+                f"password in {setting}.")
     if isinstance(e, OSError | TimeoutError):
         return (f"the database {where} cannot be reached ({e}): check that PostgreSQL runs "
-                f"there and UMTALI_DATABASE_URL.")
+                f"there and {setting}.")
     return f"the database {where} cannot be opened ({e})."
 
 

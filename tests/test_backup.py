@@ -8,6 +8,7 @@ import sqlite3
 import subprocess
 import sys
 from contextlib import closing
+from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import Any
 
@@ -44,11 +45,11 @@ async def test_a_backup_taken_mid_write_holds_what_was_committed(tmp_path: Path)
         assert live.with_name(live.name + "-wal").stat().st_size > 0
         async with db.transaction() as tx:
             await tx.execute("INSERT INTO meta (key, value) VALUES ('in progress', 'v')")
-            pages = await asyncio.to_thread(backup, live, tmp_path / "copy.sqlite3")
+            made = await asyncio.to_thread(backup, live, tmp_path / "copy.sqlite3")
         await _committed(db, "d")
     finally:
         await db.close()
-    assert pages > 0
+    assert made.pages > 0 and made.path == tmp_path / "copy.sqlite3"
     assert _read(tmp_path / "copy.sqlite3") == ("ok", "delete", ["a", "b", "c"])
     assert not list(tmp_path.glob("copy.sqlite3?*")), "no log, no partial file beside it"
 
@@ -147,3 +148,44 @@ def test_a_backup_never_overwrites_a_file_made_while_it_copied(
         backup(live, dest)
     assert dest.read_bytes() == b"the other backup"
     assert not list(tmp_path.glob("copy.sqlite3.*")), "its partial file removed"
+
+
+def test_backups_named_with_the_same_second_are_numbered(tmp_path: Path) -> None:
+    """Two `make backup DEST=dir` in one second: the second is `…Z-2.sqlite3`, not refused; a
+    file named by the user is never numbered."""
+    live = tmp_path / "umtali.sqlite3"
+    with closing(sqlite3.connect(live)) as db:
+        db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
+        db.commit()
+    dest = tmp_path / "backups" / "umtali-20260101-120000Z.sqlite3"
+    first = backup(live, dest, numbered=True)
+    second = backup(live, dest, numbered=True)
+    assert first.path == dest
+    assert second.path == dest.with_name("umtali-20260101-120000Z-2.sqlite3")
+    assert _read(second.path) == ("ok", "delete", [])
+    with pytest.raises(BackupError, match="exists already"):
+        backup(live, dest)
+
+
+def test_the_command_twice_in_one_second(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    from data import backup as command
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("UMTALI_DB_PATH", "live.sqlite3")
+    with closing(sqlite3.connect(tmp_path / "live.sqlite3")) as db:
+        db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
+        db.commit()
+
+    class Frozen(datetime):
+        @classmethod
+        def now(cls, tz: tzinfo | None = None) -> Frozen:
+            return cls(2026, 1, 1, 12, 0, 0, tzinfo=tz)
+
+    monkeypatch.setattr(command, "datetime", Frozen)
+    assert command.main(["saved/"]) == 0
+    assert command.main(["saved/"]) == 0
+    said = capsys.readouterr().out
+    assert "saved/live-20260101-120000Z.sqlite3 (" in said
+    assert "saved/live-20260101-120000Z-2.sqlite3 (" in said
+    assert len(list((tmp_path / "saved").glob("*.sqlite3"))) == 2

@@ -209,3 +209,17 @@ def test_tables_are_copied_parents_first() -> None:
     assert order.index("results") < order.index("hands")
     with pytest.raises(CopyError, match="circle"):
         parents_first({"a": {"b"}, "b": {"a"}})
+
+
+def test_an_unreachable_target_names_the_url_given_not_the_bots_setting(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Whoever copies never set UMTALI_DATABASE_URL: they gave make copy-to-postgres TO=.
+    from data.copy_to_postgres import main
+
+    source = tmp_path / "umtali.sqlite3"
+    asyncio.run(_full_sqlite(source))
+    assert main([str(source), "postgresql://umtali:secret@127.0.0.1:9/umtali"]) == 1
+    err = capsys.readouterr().err
+    assert "cannot be reached" in err
+    assert "the PostgreSQL URL given (TO=)" in err
+    assert "UMTALI_DATABASE_URL" not in err and "secret" not in err
