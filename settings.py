@@ -80,6 +80,13 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
         url = database_url(environ)
     except ValueError as e:
         raise SettingsError(str(e)) from None
+    folder = db_path.parent
+    if not url and folder != DEFAULT_DB_PATH.parent and not folder.is_dir():
+        # Made silently, a typo ("dtaa/") would start an empty database beside the real one.
+        # The default data/ is made: a fresh clone has none.
+        raise SettingsError(f"UMTALI_DB_PATH names a file in the folder {str(folder)!r}, which "
+                            f"does not exist: correct the path, or create the folder for a "
+                            f"new database.")
 
     guild_text = _get(environ, "UMTALI_DEV_GUILD_ID")
     dev_guild_id: int | None = None

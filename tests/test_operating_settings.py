@@ -77,3 +77,24 @@ def test_an_engine_the_bot_would_not_run_is_one_sentence(tmp_path: Path, engine:
                            f"its Python sources) or empty (compiled, where make compiled it), "
                            f"not {engine!r}.\n")
     assert not (tmp_path / "data").exists()  # stopped before the database was made
+
+
+def test_a_missing_folder_for_the_database_is_one_sentence(tmp_path: Path) -> None:
+    # A typo in the folder would start an empty database elsewhere: refused, nothing made.
+    done = _run_bot(tmp_path, UMTALI_DB_PATH="dtaa/umtali.sqlite3")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == ("error: UMTALI_DB_PATH names a file in the folder 'dtaa', which does "
+                           "not exist: correct the path, or create the folder for a new "
+                           "database.\n")
+    assert not (tmp_path / "dtaa").exists()
+
+
+def test_the_default_data_folder_is_made(tmp_path: Path) -> None:
+    # A fresh clone has no data/ yet: the bot makes it (stopped once the database is open).
+    done = _run_bot(tmp_path, UMTALI_DISCORD_API="http://127.0.0.1:9/api/v10")
+    assert done.returncode == 1, done.stderr
+    assert (tmp_path / "data" / "umtali.sqlite3").is_file()
+    done = _run_bot(tmp_path, UMTALI_DB_PATH="data/other.sqlite3",
+                    UMTALI_DISCORD_API="http://127.0.0.1:9/api/v10")
+    assert done.returncode == 1, done.stderr
+    assert (tmp_path / "data" / "other.sqlite3").is_file()
