@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from cogs.umtali.rules_text import PAGES, pages
 from data.store import Limits
 from tests.discord_helpers import (
     World,
@@ -21,6 +22,7 @@ from tests.discord_helpers import (
 )
 from tests.test_records_discord import resign
 from umtali.fairness import verify
+from umtali.i18n import tr_for
 from umtali.replay import from_json
 
 
@@ -85,3 +87,15 @@ async def test_in_russian_too(world: World) -> None:
     assert (f"При выборе сдающего карту сначала тянет <@{world.alice.id}>, место 0; "
             f"<@{world.bob.id}> — место 1 (в этом порядке игроки названы в файле записи)."
             ) in _said(offered.response)
+
+
+async def test_the_rules_page_says_to_copy_the_commitment_before_the_cut(world: World) -> None:
+    # A player who only remembers where the commitment is cannot tell it was changed: the
+    # challenge's message is edited at accept anyway.
+    last = await world.carol.slash(world.channel, "umtali rules", page=len(PAGES))
+    said = last.response.embeds[0].description or ""
+    assert ("on its challenge before anyone accepts (copy it then: the message is edited when "
+            "the challenge is accepted)") in said, said
+    # In Russian, as a member whose client speaks it reads the page.
+    said = pages(tr_for("ru"))[-1][1]
+    assert "(скопируйте его сразу: когда вызов принимают, сообщение правится)" in said, said
