@@ -99,3 +99,16 @@ async def test_the_rules_page_says_to_copy_the_commitment_before_the_cut(world: 
     # In Russian, as a member whose client speaks it reads the page.
     said = pages(tr_for("ru"))[-1][1]
     assert "(скопируйте его сразу: когда вызов принимают, сообщение правится)" in said, said
+
+
+async def test_the_offer_itself_says_to_copy_the_commitment(world: World) -> None:
+    copy = "Copy it: this message is edited when the deck is cut."
+    offered = await challenge(world, world.alice, world.bob)
+    assert copy in _said(offered.response)
+    practice = await world.carol.slash(world.channel, "umtali practice")
+    assert copy in _said(practice.response)
+    await manager(world).slash(world.channel, "umtali-admin settings", language="ru")
+    world.clock.advance(60)
+    offered = await challenge(world, world.bob, world.carol)
+    assert ("Скопируйте его: когда колоду снимут, это сообщение изменится."
+            in _said(offered.response))
