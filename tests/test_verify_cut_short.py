@@ -92,3 +92,17 @@ def test_verify_prints_the_seat_order_it_checked(tmp_path: Path, swapped: bool) 
     assert (f"Места: место 0 — {first}, место 1 — {second} (место 0 первым тянет карту при "
             "выборе сдающего): проверьте, что места те, что были объявлены до того, как сняли "
             "колоду.") in out, out
+
+
+def test_a_file_with_no_hands_names_no_game_0(tmp_path: Path) -> None:
+    # Games and hands count from 1: with no hand in the file there is none to name.
+    _, data = replay_data()
+    data = copy.deepcopy(data)
+    data["hands"] = []
+    code, out = _verify(tmp_path, data)
+    assert code == 1, out
+    assert "Game 0" not in out
+    assert ("The file's hands and the moves disagree (count: the file has 0, the moves give 1)."
+            in out), out
+    code, out = _verify(tmp_path, data, "--lang", "ru")
+    assert code == 1 and "Партия 0" not in out, out

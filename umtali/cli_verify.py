@@ -194,6 +194,10 @@ def mismatch_lines(m: Mismatch, players: tuple[str, str], tr: Tr) -> list[str]:
                 "  " + tr("the file: {cards}", cards=rec),
                 "  " + tr("the seed: {cards}", cards=exp)]
     lines = _hand_lines(m, players, tr, rec, exp)
+    if m.game == 0:
+        # A file with no hand (games count from 1): none to name.
+        lines[0] = lines[0][:1].upper() + lines[0][1:]
+        return lines
     lines[0] = tr("Game {game}, hand {hand}: {problem}", game=m.game, hand=m.hand,
                   problem=lines[0])
     return lines
