@@ -101,8 +101,8 @@ RULINGS = {
     "under compulsory melding the card left after a pair cannot be melded": (
         "Under compulsory melding that last card must be one you cannot meld once the pair "
         "is down",
-        "Если выкладывать обязательно, эту последнюю карту должно быть нельзя выложить, когда "
-        "пара уже на столе"),
+        "Если выкладывать обязательно, эта последняя карта должна быть такой, которую уже "
+        "нельзя выложить, когда пара на столе"),
     "priority: pairs do not count": ("a possible pair does not count",
                                      "возможная пара здесь не в счёт"),
     "priority is judged move by move": ("judged move by move", "проверяется ход за ходом"),
@@ -138,7 +138,7 @@ RULINGS = {
         "или там, где сделан вызов, если ветки на сервере выключены, бот не может их там "
         "создавать, это чат голосового канала или трибуны либо это уже ветка"),
     "the last turn without a draw still scores leftovers": (
-        "it is played without a draw, and the cards left still score for you",
+        "it is played without a draw or a take, and the cards left still score for you",
         "он играется без взятия карты, и оставшиеся карты всё равно приносят очки вам"),
 }
 

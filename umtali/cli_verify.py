@@ -127,6 +127,11 @@ def verdict_lines(v: Verdict, replay: ReplayFile, seed: object, salt: str, from_
         cut.append(tr("The deck was not cut: the cards come from the seed alone (a file from "
                       "before players cut the deck; if you cut this session's deck, this file "
                       "is not the session you played)."))
+    # The seats are the file's word: swapped, the cards still verify (each seat's its own),
+    # so the player holds them against the challenge's (docs/FAIR_DEALS.md, step 4).
+    cut.append(tr("Seats: {first} in seat 0, drawing first for dealer, {second} in seat 1: "
+                  "check they are the seats announced before the deck was cut.",
+                  first=plain(replay.players[0]), second=plain(replay.players[1])))
     if v.mismatch is None:
         unfinished = [] if replay.result is None or replay.result.how not in NO_RESULT else [
             # Stopped part-way: fair all the same, as far as the hands went.
@@ -189,6 +194,10 @@ def mismatch_lines(m: Mismatch, players: tuple[str, str], tr: Tr) -> list[str]:
                 "  " + tr("the file: {cards}", cards=rec),
                 "  " + tr("the seed: {cards}", cards=exp)]
     lines = _hand_lines(m, players, tr, rec, exp)
+    if m.game == 0:
+        # A file with no hand (games count from 1): none to name.
+        lines[0] = lines[0][:1].upper() + lines[0][1:]
+        return lines
     lines[0] = tr("Game {game}, hand {hand}: {problem}", game=m.game, hand=m.hand,
                   problem=lines[0])
     return lines
@@ -215,8 +224,9 @@ def _hand_lines(m: Mismatch, players: tuple[str, str], tr: Tr, rec: str,
             return [tr("the file rebuilds the stock after move {recorded} of the hand, the "
                        "moves rebuild it after move {expected}.", recorded=rec, expected=exp)]
         if m.part == "count":
-            return [tr("the file records {recorded} stock rebuilds, the moves make {expected}.",
-                       recorded=rec, expected=exp)]
+            return [tr("the file records {recorded}, the moves make {expected}.",
+                       recorded=Text.plural("{count} stock rebuild", "{count} stock rebuilds",
+                                            int(rec)), expected=exp)]
         return [tr("the stock in the stock rebuild is not the one the seed gives."),
                 _card_line(m, tr, from_top=True)]
     if m.part == "dealer":
@@ -261,6 +271,13 @@ def _hands_part(tr: Tr, part: str) -> str:
 
 
 def _result_line(tr: Tr, m: Mismatch, rec: str, exp: str) -> str:
+    if m.part == "scores" and not exp:
+        # The file scores a hand whose moves stop before it is over.
+        return tr("the file records the scores {recorded}, but its moves stop before the hand "
+                  "is over.", recorded=rec)
+    if m.part == "scores" and not rec:
+        return tr("the file records no scores, but the moves end the hand with {expected}.",
+                  expected=exp)
     if m.part == "scores":
         return tr("the moves do not lead to the recorded scores: the file says {recorded}, "
                   "the moves give {expected}.", recorded=rec, expected=exp)

@@ -9,7 +9,7 @@ import math
 
 import discord
 
-from cogs.umtali.fair import sealed_offer_line
+from cogs.umtali.fair import sealed_offer_line, seats_line
 from cogs.umtali.names import challenge_names, safe_name
 from cogs.umtali.options import clock_words, rules_words
 from cogs.umtali.panels import challenge_panel
@@ -53,8 +53,9 @@ def challenge_embed(ch: Challenge, tr: Tr, status: str = "") -> discord.Embed:
               rules=rules_words(tr, ch.variant, ch.optional_melding),
               timer=clock_words(tr, ch.time_control, ch.turn_timer))
     if ch.rematch_of is not None:
-        text += "\n" + tr("A rematch of session #{match}: <@{first}> draws first for dealer.",
-                          match=ch.rematch_of, first=ch.seated[0][0])
+        text += "\n" + tr("A rematch of session #{match}: the seats are turned round.",
+                          match=ch.rematch_of)
+    text += "\n" + seats_line(ch.seated[0][0], ch.seated[1][0], tr)
     if ch.commitment:
         text += "\n" + sealed_offer_line(ch.commitment, tr)
     if status:

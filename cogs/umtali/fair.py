@@ -37,16 +37,33 @@ def sealed_line(commitment: str, tr: Tr) -> str:
 
 def sealed_offer_line(commitment: str, tr: Tr) -> str:
     """On a challenge, from the moment it is made: the seed is fixed before the member who
-    accepts cuts the deck (typing their cut, or with nothing typed, their click)."""
+    accepts cuts the deck (typing their cut, or with nothing typed, their click). To be copied:
+    the message is edited at accept, so its "(edited)" mark proves nothing of this line."""
     return tr("Deals sealed: `{commitment}`, a fingerprint of this session's seed, fixed now. "
+              "Copy it: this message is edited when the deck is cut. "
               "Accepting cuts the deck: the cards come from that seed and the cut the accepting "
               "member types (typing nothing, their click). The seed is shown when the session "
               "ends, so that anyone can check every deal.", commitment=commitment)
 
 
+def seats_line(first: int, second: int, tr: Tr) -> str:
+    """On a challenge, before the deck is cut: the seats (``first``, ``second``: member ids),
+    which the replay file lists by name. Said up front because the seats are the file's word:
+    swapped once the seed and cut were known, the deals would still verify."""
+    return tr("<@{first}> draws first for dealer and takes seat 0, <@{second}> seat 1 (the order "
+              "of the players in the replay file).", first=first, second=second)
+
+
+def practice_seats_line(tr: Tr) -> str:
+    """``seats_line`` on a practice session: its player always takes seat 0."""
+    return tr("You draw first for dealer and take seat 0, the computer seat 1 (the order of the "
+              "players in the replay file).")
+
+
 def sealed_cut_line(commitment: str, tr: Tr) -> str:
     """On a practice session waiting for its player's cut."""
     return tr("Deals sealed: `{commitment}`, a fingerprint of this session's seed, fixed now. "
+              "Copy it: this message is edited when the deck is cut. "
               "**{button}** asks for your cut: the cards come from that seed and what you type "
               "(typing nothing, your click). The seed is shown when the session ends, so that "
               "anyone can check every deal.", commitment=commitment,

@@ -18,7 +18,7 @@ from cogs.umtali.challenge_expiry import expire
 from cogs.umtali.challenge_posts import close_unposted, drop_lost, note_posted, on_its_message
 from cogs.umtali.challenge_text import dealer_drawn
 from cogs.umtali.challenges import CHALLENGE_TTL
-from cogs.umtali.fair import cut_line, sealed_cut_line
+from cogs.umtali.fair import cut_line, practice_seats_line, sealed_cut_line
 from cogs.umtali.in_time import (
     answer,
     answered_in_public,
@@ -63,7 +63,8 @@ def offer_embed(ch: Challenge, tr: Tr, status: str = "") -> discord.Embed:
     # The clock, as a challenge says its own: the player's to know before they cut.
     clock = tr("Clock for your turns: {clock}.",
                clock=clock_words(tr, ch.time_control, ch.turn_timer))
-    lines = [embed.description or "", clock, sealed_cut_line(ch.commitment, tr)]
+    lines = [embed.description or "", clock, practice_seats_line(tr),
+             sealed_cut_line(ch.commitment, tr)]
     if status:
         lines.append(status)
     else:
