@@ -20,10 +20,10 @@ from umtali.cards import Card
 WIDTH = 640
 CARD_W, CARD_H = 84, 118
 RAISE = 16
-#: The felt between the player's groups (suits, ranks, melds): about 12 pixels on a phone.
+#: The felt between the player's groups (suits, ranks, melds): about 12 pixels on a phone;
+#: narrower only when a row has more groups than that leaves room for (by rank, twelve cards
+#: of twelve ranks are twelve groups: 6 pixels then, each card's corner whole).
 SUIT_GAP = 20
-#: As narrow as the felt between groups gets in a crowded row (eleven groups of one, by rank).
-MIN_SUIT_GAP = 8
 #: How much of each card a fan shows with room to spare.
 OPEN = 56
 ROW = CARD_H + RAISE + 8
@@ -60,14 +60,14 @@ def fan(cards: tuple[Card, ...], starts: tuple[int, ...]) -> list[list[tuple[int
                  for k, i in enumerate(row[:-1])]
         gap = SUIT_GAP
         if ends:
-            gap = max(MIN_SUIT_GAP, min(SUIT_GAP, (room - sum(needs)) // len(ends)))
+            gap = max(0, min(SUIT_GAP, (room - sum(needs)) // len(ends)))
         spare = room - gap * len(ends)
         even = OPEN
         while even > 0 and sum(max(n, even) for n in needs) > spare:
             even -= 1
         steps = [max(n, even) for n in needs]
         if sum(steps) > spare:
-            # More than one deck's twelve cards can need: squeezed, but inside the picture.
+            # Never with twelve cards of one deck; kept so that no card is drawn past the edge.
             steps = [s * spare // sum(steps) for s in steps]
         x = MARGIN
         laid: list[tuple[int, int]] = []
@@ -91,13 +91,13 @@ def draw_hand(scene: HandScene) -> Image.Image:
     i = 0
     for r, row in enumerate(rows):
         y = 12 + r * ROW
-        for x, shown in row:
+        for x, visible in row:
             card = scene.cards[i]
             taken = card in scene.taken
             outline = TAKEN if taken else MELDABLE if scene.meldable[i] else None
             sprite = face(card, CARD_W, CARD_H, scene.four_colour, outline, dashed=taken)
-            if i + 1 in starts and shown < CARD_W:
-                sprite = cut_face(card, CARD_W, CARD_H, shown, scene.four_colour, outline,
+            if i + 1 in starts and visible < CARD_W:
+                sprite = cut_face(card, CARD_W, CARD_H, visible, scene.four_colour, outline,
                                   dashed=taken)
             top = y + (0 if scene.meldable[i] else RAISE)
             img.paste(sprite, (x, top), sprite)
