@@ -20,7 +20,7 @@ from cogs.umtali.pictures.cards import MELDABLE, TAKEN, face
 from cogs.umtali.pictures.fonts import drawable
 from cogs.umtali.pictures.scene import hand_scene, table_scene
 from cogs.umtali.play_panel import lay_label
-from cogs.umtali.render import hand_embed, table_embed
+from cogs.umtali.render import hand_embed, lay_moves, table_embed
 from cogs.umtali.showing import Look, hand_of, table_of
 from tests.discord_helpers import World, start_match
 from umtali.events import HandEnded
@@ -196,8 +196,9 @@ def _extending() -> PlayerView:
 
 def test_the_you_can_meld_list_says_what_the_buttons_say_in_the_readers_words() -> None:
     view = _extending()
-    lays: list[Move] = [m for m in view.legal_moves
-                        if m.kind in (MoveKind.MELD, MoveKind.EXTEND)]
+    # In the menus' order (tests/test_fix152_pictures.py).
+    melds, extensions = lay_moves(view)
+    lays: list[Move] = melds + extensions
     for tr in (EN, RU):
         embed = hand_embed(view, NAMES, 1, tr=tr, order=HandOrder.SUIT)
         field = next(f for f in embed.fields if f.name == tr("You can meld"))

@@ -66,8 +66,14 @@ def test_how_a_session_ended_agrees_with_the_noun_not_the_name(how: str) -> None
 
 
 def test_the_tag_of_a_player_who_went_out_has_no_gender() -> None:
-    """The picture puts it after the name: "Маша (сдаёт) — выход"."""
-    assert not GENDERED.search(tr_for("ru")("went out"))
+    """The picture puts it after the name, as the other tag: "Маша · сдаёт · выходит". It
+    read "выход" (a noun, "an exit", where a player is meant): now the verb the messages
+    use ("{name} выходит"), in the present as "сдаёт", which gives no gender. (The test
+    looked up the word without its context, so it checked the English.)"""
+    ru = tr_for("ru")
+    tag = ru.ctx("beside a name", "went out")
+    assert tag != "went out" and not GENDERED.search(tag)
+    assert ru("{name} went out", name="Маша") == f"Маша {tag}"
 
 
 def _russian_world(world: World) -> World:

@@ -19,7 +19,7 @@ import discord
 from cogs.umtali.arrange import HandOrder, arranged
 from cogs.umtali.errors import guarded
 from cogs.umtali.ids import id_of
-from cogs.umtali.render import lay_words
+from cogs.umtali.render import lay_moves, lay_words
 from umtali.i18n import EN, N_, Tr
 from umtali.moves import Move, MoveKind
 from umtali.view import PlayerView
@@ -172,14 +172,6 @@ def lay_label(view: PlayerView, move: Move, tr: Tr = EN) -> str:
     if move.kind is not MoveKind.EXTEND:
         return label[:_MAX_LABEL]
     return label if len(label) <= _MAX_LABEL else label[:_MAX_LABEL - 1] + "…"
-
-
-def lay_moves(view: PlayerView) -> tuple[list[Move], list[Move]]:
-    """The melds (longest first) and the extensions the seat may lay now."""
-    melds = sorted((m for m in view.legal_moves if m.kind is MoveKind.MELD),
-                   key=lambda m: -m.cards.bit_count())
-    extensions = [m for m in view.legal_moves if m.kind is MoveKind.EXTEND]
-    return melds, extensions
 
 
 def _lay_options(view: PlayerView, moves: list[Move], tr: Tr) -> list[discord.SelectOption]:

@@ -216,7 +216,9 @@ def hand_embed(
                              score_b=gb, b=names[1]),
                     inline=False)
     if view.my_turn:
-        melds = [m for m in view.legal_moves if m.kind in (MoveKind.MELD, MoveKind.EXTEND)]
+        # In the menus' order (longest melds first, then extensions): a player reads both.
+        new, extensions = lay_moves(view)
+        melds = new + extensions
         if melds:
             # In the buttons' words (``lay_words``), not the move's English text.
             lines = [lay_words(view, m, tr) for m in melds[:MELDS_LISTED]]
@@ -227,6 +229,15 @@ def hand_embed(
             embed.add_field(name=tr("You can meld"), value="\n".join(lines)[:1024],
                             inline=False)
     return embed
+
+
+def lay_moves(view: PlayerView) -> tuple[list[Move], list[Move]]:
+    """The melds (longest first: a run of four before the run of three inside it) and the
+    extensions the seat may lay now; the panel's menus and its "You can meld" list alike."""
+    melds = sorted((m for m in view.legal_moves if m.kind is MoveKind.MELD),
+                   key=lambda m: -m.cards.bit_count())
+    extensions = [m for m in view.legal_moves if m.kind is MoveKind.EXTEND]
+    return melds, extensions
 
 
 def lay_words(view: PlayerView, move: Move, tr: Tr) -> str:

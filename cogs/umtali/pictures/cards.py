@@ -7,9 +7,9 @@ which smooths their edges without an anti-aliasing library.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from cogs.umtali.pictures.fonts import font
 from umtali.cards import CARDS, RANK_TEXT, Card
@@ -98,9 +98,14 @@ def suit_top(size: int, top: int) -> int:
     return top + round(font(size).getbbox("Q")[3]) + max(1, size // 16)
 
 
-def strip(w: int, h: int) -> int:
-    """How much of a card must show in a fan for its corner (rank and suit) to be read."""
-    return round(font(rank_size(h)).getlength("10")) + max(4, w // 9)
+def strip(w: int, h: int, card: Card | None = None) -> int:
+    """How much of a card must show in a fan for its corner (rank and suit) to be read: of
+    any card (a 10's, the widest), or of ``card`` (a J's is narrower: its suit's width)."""
+    size = rank_size(h)
+    ink = font(size).getlength("10" if card is None else RANK_TEXT[card.rank])
+    if card is not None:
+        ink = max(ink, round(size * 0.8))
+    return round(ink) + max(4, w // 9)
 
 
 def dash(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], border: int, gap: RGB,
@@ -116,6 +121,15 @@ def dash(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], border: int, ga
         d.rectangle((right - border + 1, y, right, y + step - 1), fill=gap)
 
 
+def _border(w: int, outline: RGB | None) -> int:
+    return max(2, w // 18) if outline else 1
+
+
+def _dash(d: ImageDraw.ImageDraw, w: int, h: int, border: int, shown: int) -> None:
+    """The dashed outline of a card ``w`` wide, ``shown`` pixels of it."""
+    dash(d, (0, 0, shown - 1, h - 1), border, FACE, max(3, w // 10), max(6, w // 10))
+
+
 @cache
 def face(card: Card, w: int, h: int, four_colour: bool = False,
          outline: RGB | None = None, dashed: bool = False) -> Image.Image:
@@ -123,11 +137,11 @@ def face(card: Card, w: int, h: int, four_colour: bool = False,
     a large suit in the middle; ``outline`` marks it (meldable, just taken), ``dashed`` in
     dashes (the mark of a card just taken, told from a solid one by its shape)."""
     colour = suit_colour(card.suit, four_colour)
-    border = max(2, w // 18) if outline else 1
+    border = _border(w, outline)
     img = _blank(w, h, FACE, outline or EDGE, border)
     d = ImageDraw.Draw(img)
     if outline and dashed:
-        dash(d, (0, 0, w - 1, h - 1), border, FACE, max(3, w // 10), max(6, w // 10))
+        _dash(d, w, h, border, w)
     size = rank_size(h)
     pad = max(3, w // 14)
     rank = RANK_TEXT[card.rank]
@@ -138,6 +152,34 @@ def face(card: Card, w: int, h: int, four_colour: bool = False,
     big = round(min(w, h) * 0.5)
     paint_suit(img, card.suit, big, (w - big - pad, h - big - pad), colour)
     return img
+
+
+def cut(sprite: Image.Image, shown: int, outline: RGB | None = None,
+        dashed: bool = False) -> Image.Image:
+    """The left ``shown`` pixels of a face (drawn with this ``outline``, ``dashed``) with its
+    edge and round corners drawn again at the cut: the last card of a group in a fan, felt
+    after it where the next card would cover it."""
+    w, h = sprite.size
+    img = sprite.crop((0, 0, shown, h))
+    radius = max(3, w // 10)
+    mask = Image.new("L", (shown, h), 0)
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, shown - 1, h - 1), radius, fill=255)
+    img.putalpha(ImageChops.multiply(img.getchannel("A"), mask))
+    d = ImageDraw.Draw(img)
+    border = _border(w, outline)
+    d.rounded_rectangle((0, 0, shown - 1, h - 1), radius, outline=outline or EDGE, width=border)
+    if outline and dashed:
+        # Dashed from the same corner as the whole card: its left part is unchanged.
+        _dash(d, w, h, border, shown)
+    return img
+
+
+@lru_cache(maxsize=512)
+def cut_face(card: Card, w: int, h: int, shown: int, four_colour: bool = False,
+             outline: RGB | None = None, dashed: bool = False) -> Image.Image:
+    """``face`` cut ``shown`` pixels from its left (``cut``), kept: a hand redrawn each move
+    cuts the same few."""
+    return cut(face(card, w, h, four_colour, outline, dashed), shown, outline, dashed)
 
 
 @cache

@@ -76,7 +76,8 @@ class TableScene:
     seats: tuple[SeatScene, SeatScene]
     stock: int
     pile: int
-    #: The top of the discard pile face up (None: empty or face down) and the card under it.
+    #: The top of the discard pile face up (None: empty or face down) and the card under it
+    #: (None: none, or face down when ``pile`` is two or more: drawn as a back).
     top: Card | None
     below: Card | None
     face_down: bool
@@ -171,7 +172,9 @@ def table_scene(view: PlayerView, names: tuple[str, str] | list[str], tr: Tr,
         for s in (0, 1))
     pile = view.discard_pile
     top = None if view.top_face_down or not pile else pile[-1]
-    below = pile[-2] if len(pile) > 1 and not view.top_face_down else None
+    # Under a face-down top too: the pile is public but for face-down cards, which the
+    # spectator's view holds as None.
+    below = pile[-2] if len(pile) > 1 else None
     to_act = view.to_act if view.winner < 0 and not ended else -1
     winner = view.winner if not ended else -1
     about = to_act if to_act >= 0 else winner

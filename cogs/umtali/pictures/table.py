@@ -147,11 +147,13 @@ def _centre(img: Image.Image, d: ImageDraw.ImageDraw, scene: TableScene, y: int)
     else:
         d.rounded_rectangle((x, top, x + PILE_W, top + PILE_H), 6, outline=DIM, width=2)
     d.text((x, top + PILE_H + 3), scene.words.stock, font=label, fill=DIM)
-    # The discard pile: the card under the top peeking out to its left.
+    # The discard pile: the card under the top peeking out to its left (a back when it lies
+    # face down), whether the top is face up or down.
     x = MARGIN + PILE_W + 30
     step = strip(PILE_W, PILE_H)
-    if scene.below is not None:
-        sprite = face(scene.below, PILE_W, PILE_H, scene.four_colour)
+    if scene.pile > 1:
+        sprite = (back(PILE_W, PILE_H) if scene.below is None else
+                  face(scene.below, PILE_W, PILE_H, scene.four_colour))
         img.paste(sprite, (x, top), sprite)
     tx = x + step
     if scene.face_down:
