@@ -89,9 +89,9 @@ def test_verify_prints_the_seat_order_it_checked(tmp_path: Path, swapped: bool) 
             "they are the seats announced before the deck was cut.") in out, out
     code, out = _verify(tmp_path, data, "--lang", "ru")
     assert code == 0, out
-    assert (f"Места: место 0 — {first}, место 1 — {second} (место 0 первым тянет карту при "
-            "выборе сдающего): проверьте, что места те, что были объявлены до того, как сняли "
-            "колоду.") in out, out
+    assert (f"Места: место 0 — {first}, место 1 — {second} (при выборе сдающего карту "
+            "сначала тянет место 0): проверьте, что места те, что были объявлены до того, как "
+            "сняли колоду.") in out, out
 
 
 def test_a_file_with_no_hands_names_no_game_0(tmp_path: Path) -> None:
