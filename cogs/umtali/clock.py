@@ -28,6 +28,7 @@ from cogs.umtali.alive import Owed, noted
 from cogs.umtali.announcing import your_turn
 from cogs.umtali.clock_state import (
     CONNECTING,
+    DATABASE,
     Outage,
     Resumed,
     connecting_since,
@@ -36,6 +37,7 @@ from cogs.umtali.clock_state import (
     run_out,
     unjudged,
 )
+from cogs.umtali.db_outage import database_failed
 from cogs.umtali.failures import PASSING
 from cogs.umtali.give_back import give_back, pay_noted, show_clock
 from cogs.umtali.live import LiveMatch
@@ -44,6 +46,7 @@ from cogs.umtali.out_of_reach import addressed
 from cogs.umtali.reminders import TurnNotices
 from cogs.umtali.turn_clock import reserve_running
 from cogs.umtali.unheard import InDoubt, settle_first, settled
+from data.failing import failing_for_now
 from umtali.i18n import Tr
 
 if TYPE_CHECKING:
@@ -78,6 +81,8 @@ async def check_timers(svc: MatchService, now: float) -> None:
         renewed = await svc.owners.tick(now)
     except Exception as e:
         svc.owners.renewal.failed(e)  # a WARNING at the first of a run only
+        if failing_for_now(e):
+            database_failed(svc, now, e)
     else:
         if renewed:
             svc.owners.renewal.worked()
@@ -86,6 +91,10 @@ async def check_timers(svc: MatchService, now: float) -> None:
         # The time spent connecting is given back: noted at once, lest a stop before the
         # next heartbeat give it again.
         await noted(svc, "after connecting")
+    if state.outage is not None and DATABASE in state.outage.down and \
+            await noted(svc, "as the database failed"):
+        # The database works again (``db_outage``): the time it failed is given back.
+        await gateway_back(svc, DATABASE)
     if state.outage is not None:
         # Nobody can play: the clocks stand still until the gateway is back, those of turns
         # started meanwhile (moves, matches taken over) from now.
@@ -112,6 +121,8 @@ async def check_timers(svc: MatchService, now: float) -> None:
             # Beside the tick, which must not wait on Discord (``beside``).
             svc.beside.start(listener.again(), None, "the turns' DMs failed before")
     for live in list(svc.matches.values()):
+        if state.outage is not None:
+            break  # (begun meanwhile: the database failing; nobody can play)
         if live.doubted and not await settle_first(svc, live):
             continue  # its deadline may be a turn already played: not judged on it
         if live.over:
@@ -135,6 +146,9 @@ async def check_timers(svc: MatchService, now: float) -> None:
         except Exception as e:
             log.warning("match %d: the turn clock could not act (%s: %s); trying again",
                         live.id, e.__class__.__name__, e)
+            if failing_for_now(e):
+                # Nor could a move be saved: the clocks stand still until it can.
+                database_failed(svc, now, e)
 
 
 async def _connected(svc: MatchService) -> None:
@@ -220,7 +234,7 @@ async def gateway_back(svc: MatchService, shard: int | str | None) -> None:
     state.outage = None
     back = svc.clock()
     log.info("Discord was out of reach %.1f s (its gateway, or its REST API through the "
-             "proxy); the clocks go on", back - outage.since)
+             "proxy), or the database failed; the clocks go on", back - outage.since)
     # Each turn gets back the time its clock stood still: the whole outage, or since it
     # started during it.
     gaps = {}

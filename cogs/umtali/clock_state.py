@@ -25,6 +25,9 @@ CONNECTING = 5.0
 #: Discord's clock and this one disagree by more). The clock acts on a deadline only then
 #: (``run_out``).
 LATE = 3.0
+#: The pseudo-shard a database outage is noted under in the gateway's outage (``Outage.down``,
+#: ``cogs.umtali.db_outage``).
+DATABASE = "database"
 
 
 @dataclass(eq=False)
@@ -33,7 +36,8 @@ class Outage:
 
     since: float
     #: The shards still down (None: the one connection of a bot without shards; ``"rest"``:
-    #: Discord's REST API out of reach, ``rest_outage``).
+    #: Discord's REST API out of reach, ``rest_outage``; ``DATABASE``: the database failing,
+    #: ``db_outage``).
     down: set[int | str | None] = field(default_factory=set)
     #: Since when each running turn's clock stands still, by match id, with the deadline it
     #: was noted on: the outage's start for a turn it interrupted; for a turn whose clock
