@@ -36,6 +36,7 @@ from cogs.umtali.clock_state import (
     owed_on,
     run_out,
     unjudged,
+    worth_telling,
 )
 from cogs.umtali.db_outage import database_failed
 from cogs.umtali.failures import PASSING
@@ -58,11 +59,6 @@ log = logging.getLogger(__name__)
 WARN_BEFORE = 60.0
 #: After downtime, a running turn gets at least this long (or its whole timer, if shorter).
 GRACE = 60.0
-#: Downtime at least this long is told in the match's channel (a quick restart is not)...
-NOTICE_AFTER = 30.0
-#: ...and at least this share of a turn's time: a restart of minutes, a moment of a day's
-#: turn, pings nobody by correspondence (the turn's end, moved on, shows on its table).
-NOTICE_SHARE = 1 / 20
 
 def warn_before(live: LiveMatch) -> float:
     """How long before its deadline a turn is warned (reminded, by correspondence): its
@@ -252,13 +248,6 @@ async def gateway_back(svc: MatchService, shard: int | str | None) -> None:
     await noted(svc, "after the outage")
 
 
-def worth_telling(offline: float, live: LiveMatch) -> bool:
-    """Whether ``offline`` seconds of downtime are told in ``live`` (``NOTICE_AFTER``,
-    ``NOTICE_SHARE`` of its turn's time)."""
-    turn = live.control.turn if live.control.timed else float(live.turn_timer)
-    return offline >= max(NOTICE_AFTER, turn * NOTICE_SHARE)
-
-
 def _offline(seconds: float, name: str, when: str, tr: Tr) -> str:
     """The notice after an outage: how long it was (in seconds, minutes or hours), whose turn
     it still is, and when that turn now ends."""
@@ -342,13 +331,16 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
                             + your_turn(tr, addressed(live, seat, tr)[0]))
         sent = Resumed(live.version, deadline, tuple(announce),
                        None if reserve is None else (seat, reserve))
+        # Warned already, a turn is warned again only if its end moved by a real amount (a
+        # quick restart warned it twice: "50 seconds left", then "60 seconds left").
+        keep = live.warned and not worth_telling(deadline - live.deadline, live)
         try:
             # Its answer lost, it is read back (``unheard``); unread, it is read when the
             # match is brought in again (``Owners``), as a second resume would give the turn
             # its time twice, and queue its notice twice.
             unsent = await settled(f"match {live.id}: its turn resumed", svc.store.resume_turn(
                 live.id, deadline, announce, sent.reserve, version=live.version,
-                owner=svc.owners.name),
+                owner=svc.owners.name, keep_warned=keep),
                                    functools.partial(_resumed_as, svc, live.id, sent))
         except InDoubt:
             state.resumed[live.id] = sent
@@ -364,7 +356,7 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
             gone.add(live.id)
             continue
         moved = abs(deadline - live.deadline) >= CONNECTING
-        live.deadline, live.warned, live.unsent = deadline, False, unsent
+        live.deadline, live.warned, live.unsent = deadline, keep, unsent
         live.clock_from = (deadline, now)
         if reserve is not None:
             live.reserves[seat] = reserve

@@ -29,6 +29,21 @@ LATE = 3.0
 #: ``cogs.umtali.db_outage``).
 DATABASE = "database"
 
+#: Downtime at least this long is told in the match's channel (a quick restart is not)...
+NOTICE_AFTER = 30.0
+#: ...and at least this share of a turn's time: a restart of minutes, a moment of a day's
+#: turn, pings nobody by correspondence (the turn's end, moved on, shows on its table).
+NOTICE_SHARE = 1 / 20
+
+
+def worth_telling(offline: float, live: LiveMatch) -> bool:
+    """Whether ``offline`` seconds of downtime are told in ``live`` (``NOTICE_AFTER``,
+    ``NOTICE_SHARE`` of its turn's time); so too whether a turn already warned is warned again
+    with its deadline moved on by that much (``give_back``): short outages in a row pinged its
+    player at each (review132)."""
+    turn = live.control.turn if live.control.timed else float(live.turn_timer)
+    return offline >= max(NOTICE_AFTER, turn * NOTICE_SHARE)
+
 
 @dataclass(eq=False)
 class Outage:
