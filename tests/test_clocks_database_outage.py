@@ -13,13 +13,15 @@ the lock would (reads go on, as SQLite's WAL lets them)."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
 from simcord import assert_error
 
+from bot import UmtaliBot
+from cogs.umtali.alive import heartbeat
 from cogs.umtali.clock_state import LATE
 from cogs.umtali.errors import BUSY
 from cogs.umtali.live import LiveMatch
@@ -120,3 +122,33 @@ async def test_a_player_really_late_gets_only_the_outages_time(
     await flush(world)
     # Given the outage's 26 s, no more: still run out, forfeited at that check.
     assert live.over and live.session.winner == 1 - loser
+
+
+async def test_a_restart_during_the_outage_gives_the_turn_its_time_once(
+        world: World, monkeypatch: pytest.MonkeyPatch,
+        make_bot: Callable[[], UmtaliBot]) -> None:
+    live = await start_match(world, time_control="normal")
+    svc = world.bot.matches
+    assert svc is not None and live.deadline is not None
+    world.clock.now = live.deadline - 200
+    await heartbeat(svc)  # (the last note saved: 200 s of the turn left)
+    writes = Writes(world, monkeypatch)
+    writes.down = True
+    world.clock.advance(5)
+    await _move(world, live)
+    assert_error(world.env, contains="database is locked")
+    for _ in range(3):
+        world.clock.advance(200)
+        await svc.check_timers(now=world.clock.now)
+        assert not live.over
+    # Killed while it fails, started on the database working again: the turn has what it
+    # had at the last note, nothing charged for the outage, nothing given twice.
+    world.clock.advance(60)
+    again = make_bot()
+    await world.env.restart_bot(again)
+    assert again.matches is not None
+    restored = again.matches.matches[live.id]
+    assert not restored.over
+    assert restored.deadline == pytest.approx(world.clock.now + 200, abs=2)
+    await again.matches.check_timers(now=world.clock.now + 1)
+    assert restored.deadline == pytest.approx(world.clock.now + 200, abs=2)

@@ -37,6 +37,7 @@ from cogs.umtali.clock_state import (
     run_out,
     unjudged,
     worth_telling,
+    wrote,
 )
 from cogs.umtali.db_outage import database_failed
 from cogs.umtali.failures import PASSING
@@ -82,6 +83,7 @@ async def check_timers(svc: MatchService, now: float) -> None:
     else:
         if renewed:
             svc.owners.renewal.worked()
+            wrote(state, now)
     if first:
         await _connected(svc)
         # The time spent connecting is given back: noted at once, lest a stop before the

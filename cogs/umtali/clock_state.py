@@ -132,6 +132,10 @@ class ClockState:
     first_down: float | None = None
     #: While its gateway is down.
     outage: Outage | None = None
+    #: When the last write of its clocks' own known to work began (a lease renewal, a note of
+    #: when it was last alive: every few seconds): a database outage may have begun since
+    #: (``db_outage``).
+    saved_at: float | None = None
     #: Time owed to its matches and not saved yet (a save failed): by match id, the deadline
     #: it is owed on and how much. Such a turn is not judged until it is paid.
     owed: dict[int, tuple[float, float]] = field(default_factory=dict)
@@ -172,6 +176,11 @@ class ClockState:
     #: Asks Discord's REST API whether it answers again, given the check's time, while it is
     #: out of reach (``rest_outage.hear_rest``; None: not through the proxy).
     ask_rest: Callable[[float], None] | None = None
+
+
+def wrote(state: ClockState, at: float) -> None:
+    """A write of the clocks' own begun at ``at`` worked (``ClockState.saved_at``)."""
+    state.saved_at = at if state.saved_at is None else max(state.saved_at, at)
 
 
 def began(svc: MatchService, live: LiveMatch, now: float) -> None:

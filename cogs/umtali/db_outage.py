@@ -4,8 +4,11 @@ can be saved meanwhile, so nobody can play, and a player whose move failed to sa
 try again in a moment, lost on time for the bot's failure (review132).
 
 It begins at the first failure the clocks hear of: a member's move (from when it arrived: its
-turn's clock stands still from then), or the clock's own work at a check (a forfeit, a warning,
-the leases' renewal). It ends at the first check whose note of when the bot was last alive
+turn's clock stands still from then), or the clock's own work (a forfeit, a warning, the
+leases' renewal, every few seconds), from the last of its writes known to work, if that was a
+moment before (``BACKDATE``): the database may have failed since, a move on another process
+failing with it (the holder's clock judges the turn, and heard of no failure until its own).
+It ends at the first check whose note of when the bot was last alive
 (``alive.noted``) is saved: each running turn is given back the time its clock stood still, as
 after a gateway outage (``clock.gateway_back``), for the pseudo-shard ``DATABASE``. Given back
 through the database too: what fails to save stays owed, and its turn is not judged until it
@@ -25,6 +28,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: A database outage heard of is taken to have begun at the last write known to work (a
+#: renewal, a note: every ``RENEW_EVERY`` seconds) if that was at most this long before.
+BACKDATE = 10.0
+
 
 def database_down(svc: MatchService) -> bool:
     """Whether the clocks stand still for the database (with or without a gateway outage)."""
@@ -39,6 +46,9 @@ def database_failed(svc: MatchService, since: float, error: BaseException) -> No
     state = svc.clock_state
     if database_down(svc):
         return
+    saved = state.saved_at
+    if saved is not None and since - BACKDATE <= saved < since:
+        since = saved
     outage = state.outage
     if outage is None:
         since = min(since, svc.clock())
