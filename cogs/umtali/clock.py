@@ -48,7 +48,6 @@ from cogs.umtali.out_of_reach import addressed
 from cogs.umtali.reminders import TurnNotices
 from cogs.umtali.turn_clock import reserve_running
 from cogs.umtali.unheard import InDoubt, settle_first, settled
-from data.failing import failing_for_now
 from umtali.i18n import Tr
 
 if TYPE_CHECKING:
@@ -78,8 +77,7 @@ async def check_timers(svc: MatchService, now: float) -> None:
         renewed = await svc.owners.tick(now)
     except Exception as e:
         svc.owners.renewal.failed(e)  # a WARNING at the first of a run only
-        if failing_for_now(e):
-            database_failed(svc, now, e)
+        database_failed(svc, now, e)
     else:
         if renewed:
             svc.owners.renewal.worked()
@@ -144,9 +142,8 @@ async def check_timers(svc: MatchService, now: float) -> None:
         except Exception as e:
             log.warning("match %d: the turn clock could not act (%s: %s); trying again",
                         live.id, e.__class__.__name__, e)
-            if failing_for_now(e):
-                # Nor could a move be saved: the clocks stand still until it can.
-                database_failed(svc, now, e)
+            # The database failing, nor could a move be saved: the clocks stand still.
+            database_failed(svc, now, e)
 
 
 async def _connected(svc: MatchService) -> None:

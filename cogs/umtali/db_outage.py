@@ -22,6 +22,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from cogs.umtali.clock_state import DATABASE, Outage
+from data.failing import failing_for_now
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
@@ -40,11 +41,11 @@ def database_down(svc: MatchService) -> bool:
 
 
 def database_failed(svc: MatchService, since: float, error: BaseException) -> None:
-    """The database failed for now (``error``) at something begun at ``since`` (a move's
-    arrival, a check): the clocks stand still from then until it works again. A gateway
-    outage under way already stands them still, from its own start."""
+    """If ``error`` is the database failing for now (``failing_for_now``), at something begun
+    at ``since`` (a move's arrival, a check): the clocks stand still from then until it works
+    again. A gateway outage under way already stands them still, from its own start."""
     state = svc.clock_state
-    if database_down(svc):
+    if not failing_for_now(error) or database_down(svc):
         return
     saved = state.saved_at
     if saved is not None and since - BACKDATE <= saved < since:

@@ -37,7 +37,6 @@ from cogs.umtali.question_message import void_owed
 from cogs.umtali.refused_here import known
 from cogs.umtali.time_out import ask_again
 from cogs.umtali.unheard import InDoubt, settled
-from data.failing import failing_for_now
 from data.leases import Leases
 from data.models import AsSaved
 from data.store import StaleState
@@ -212,10 +211,9 @@ class Owners(Copies):
                     wrote(self.svc.clock_state, now)
             except Exception as e:
                 self.renewal.failed(e)
-                if failing_for_now(e):
-                    # Nor can a move be saved: the clocks stand still (``db_outage``), here
-                    # as at the check, which may not try while this one has.
-                    database_failed(self.svc, now, e)
+                # The database failing, nor can a move be saved: the clocks stand still
+                # (``db_outage``), here as at the check, which may not try while this has.
+                database_failed(self.svc, now, e)
 
     async def catch_up(self) -> None:
         """What servers and members chose, read again where another process changed it: a

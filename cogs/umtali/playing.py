@@ -97,11 +97,10 @@ class Playing(Looks):
         try:
             return await self._act(live, seat, move, version, made, arrived, default_side)
         except Exception as e:
-            if failing_for_now(e):
-                # Nobody can play while the database fails: the clocks stand still from
-                # this move's arrival until it works again (``db_outage``), and its player,
-                # told to try again in a moment, is not charged that time.
-                database_failed(cast("MatchService", self), arrived, e)
+            # Nobody can play while the database fails: the clocks stand still from this
+            # move's arrival until it works again, its player (told to try again in a
+            # moment) not charged that time (``db_outage``).
+            database_failed(cast("MatchService", self), arrived, e)
             raise
 
     async def _act(self, live: LiveMatch, seat: int, move: Move,
