@@ -27,6 +27,7 @@ from cogs.umtali.errors import BUSY
 from cogs.umtali.live import LiveMatch
 from tests.discord_helpers import World, flush, player, start_match, thread_of
 from tests.test_clocks_late_moves import REFUSED
+from tests.test_faults_timers import to_turn_end
 from umtali.players import GreedyPlayer
 
 
@@ -152,3 +153,28 @@ async def test_a_restart_during_the_outage_gives_the_turn_its_time_once(
     assert restored.deadline == pytest.approx(world.clock.now + 200, abs=2)
     await again.matches.check_timers(now=world.clock.now + 1)
     assert restored.deadline == pytest.approx(world.clock.now + 200, abs=2)
+
+
+async def test_a_retry_during_the_outage_is_not_charged_the_bots_failure(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Blitz (30 s a turn, 2 min reserve): the turn's last move, 5 s before its own time is
+    up, fails to save; retried 40 s later, the database working again before any check saw
+    it, it is played within the turn's own time: the reserve is not charged the 35 s past it
+    that the bot spent failing."""
+    live = await start_match(world, time_control="blitz")
+    svc = world.bot.matches
+    assert svc is not None
+    slow, start = live.session.to_act, world.clock.now
+    await to_turn_end(world, live)
+    writes = Writes(world, monkeypatch)
+    writes.down = True
+    world.clock.now = start + 25
+    await _move(world, live)
+    assert_error(world.env, contains="database is locked")
+    assert live.session.to_act == slow
+    writes.down = False
+    world.clock.now = start + 65
+    answer = await _move(world, live)
+    assert REFUSED not in _said(answer), _said(answer)
+    assert live.session.to_act != slow
+    assert live.reserves[slow] == pytest.approx(120)
