@@ -90,6 +90,7 @@ async def check_timers(svc: MatchService, now: float) -> None:
     if state.outage is not None and DATABASE in state.outage.down and \
             await noted(svc, "as the database failed"):
         # The database works again (``db_outage``): the time it failed is given back.
+        log.info("the database works again")
         await gateway_back(svc, DATABASE)
     if state.outage is not None:
         # Nobody can play: the clocks stand still until the gateway is back, those of turns
