@@ -45,6 +45,11 @@ async def _announce(c: Tx, match_id: int, texts: Sequence[str]) -> list[str]:
     return unsent
 
 
+def _unwarned(keep_warned: bool) -> str:
+    """The turn's warning to come again with its new deadline, unless ``keep_warned``."""
+    return "" if keep_warned else ", warned = 0"
+
+
 class MatchSaves:
     """Mixed into ``data.store.Store``, which gives it its database."""
 
@@ -52,9 +57,10 @@ class MatchSaves:
 
     async def resume_turn(self, match_id: int, deadline: float, announce: Sequence[str] = (),
                           reserve: tuple[int, float] | None = None,
-                          version: int | None = None,
-                          owner: str | None = None) -> list[str] | None:
-        """After downtime: the turn's new deadline, its warning to come, ``announce`` added to
+                          version: int | None = None, owner: str | None = None,
+                          keep_warned: bool = False) -> list[str] | None:
+        """After downtime: the turn's new deadline, its warning to come (``keep_warned``: as it
+        was, the deadline moved by too little to warn again), ``announce`` added to
         what is left to say (returned, whole), and (``reserve``: seat, seconds) what is left
         of the reserve of the seat to act; with ``version``, only if the match is still at it
         (another process may have saved a move since it was read: None); with ``owner``, only
@@ -66,7 +72,7 @@ class MatchSaves:
         held = "" if owner is None else " AND owner = ?"
         async with self.db.transaction() as c:
             cur = await c.execute(
-                "UPDATE matches SET deadline = ?, warned = 0, stood_since = NULL, "
+                f"UPDATE matches SET deadline = ?{_unwarned(keep_warned)}, stood_since = NULL, "
                 f"reserve{seat} = COALESCE(?, reserve{seat}) "
                 f"WHERE id = ? AND status = 'active'{guard}{held}",
                 (deadline, left, match_id, *(() if version is None else (version,)),
@@ -77,9 +83,11 @@ class MatchSaves:
 
     async def set_deadline(self, match_id: int, version: int, deadline: float | None, *,
                            owner: str | None = None, taker: str = "",
-                           lease_until: float = 0.0, untold: int | None = None) -> bool:
+                           lease_until: float = 0.0, untold: int | None = None,
+                           keep_warned: bool = False) -> bool:
         """The turn at ``version`` ends at ``deadline`` now (None: its time is up, and the
-        waiting player was asked), its warning to come; False if the match moved on, or,
+        waiting player was asked), its warning to come (``keep_warned``: as it was, time given
+        back too little to warn again); False if the match moved on, or,
         ``owner`` given (a timer's change, made by the holder alone), is held by another
         process now: a take-over keeps the version, and gives the turn its own deadline.
         ``taker``: a player's answer, saved by that process, which holds the match from now
@@ -89,7 +97,7 @@ class MatchSaves:
         told = "" if untold is None else f", dm{untold}_told = ''"
         async with self.db.transaction() as c:
             cur = await c.execute(
-                f"UPDATE matches SET deadline = ?, warned = 0{told}{_held(taker)} "
+                f"UPDATE matches SET deadline = ?{_unwarned(keep_warned)}{told}{_held(taker)} "
                 f"WHERE id = ? AND version = ? AND status = 'active'{held}",
                 (deadline, *_holder(taker, lease_until), match_id, version,
                  *(() if owner is None else (owner,))))

@@ -4,8 +4,8 @@ calls meanwhile."""
 
 from __future__ import annotations
 
-from cogs.umtali.clock import GRACE, gateway_back, gateway_lost, worth_telling
-from cogs.umtali.clock_state import CONNECTING, LATE
+from cogs.umtali.clock import GRACE, gateway_back, gateway_lost
+from cogs.umtali.clock_state import CONNECTING, LATE, worth_telling
 from cogs.umtali.standing_still import judge_stood
 from cogs.umtali.time_control import DAY, HOUR
 from tests.clock_soak import Soak

@@ -14,8 +14,8 @@ from cogs.umtali.admin import UmtaliAdminCog
 from cogs.umtali.arrange import HandOrder
 from cogs.umtali.challenges import CHALLENGE_TTL
 from cogs.umtali.claims import LEASE
-from cogs.umtali.clock import GRACE, NOTICE_AFTER
-from cogs.umtali.clock_state import LATE
+from cogs.umtali.clock import GRACE
+from cogs.umtali.clock_state import LATE, NOTICE_AFTER
 from cogs.umtali.commands import UmtaliCog, move_choices
 from cogs.umtali.names import MAX_ECHO, MAX_NAME
 from cogs.umtali.options import MAX_TIMER

@@ -16,7 +16,7 @@ import logging
 import math
 from typing import TYPE_CHECKING
 
-from cogs.umtali.clock_state import connecting_since, pause_since, still_since
+from cogs.umtali.clock_state import connecting_since, pause_since, still_since, wrote
 from data.store import metas
 
 if TYPE_CHECKING:
@@ -113,6 +113,7 @@ async def heartbeat(svc: MatchService) -> None:
             {str(match_id): list(entry) for match_id, entry in sorted(owed.items())})
     await svc.store.set_metas(notes)
     state.noting.worked()
+    wrote(state, now)
     if owed is not None:
         state.owed_noted = owed
 

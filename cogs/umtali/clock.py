@@ -28,6 +28,7 @@ from cogs.umtali.alive import Owed, noted
 from cogs.umtali.announcing import your_turn
 from cogs.umtali.clock_state import (
     CONNECTING,
+    DATABASE,
     Outage,
     Resumed,
     connecting_since,
@@ -35,7 +36,10 @@ from cogs.umtali.clock_state import (
     owed_on,
     run_out,
     unjudged,
+    worth_telling,
+    wrote,
 )
+from cogs.umtali.db_outage import database_failed
 from cogs.umtali.failures import PASSING
 from cogs.umtali.give_back import give_back, pay_noted, show_clock
 from cogs.umtali.live import LiveMatch
@@ -55,11 +59,6 @@ log = logging.getLogger(__name__)
 WARN_BEFORE = 60.0
 #: After downtime, a running turn gets at least this long (or its whole timer, if shorter).
 GRACE = 60.0
-#: Downtime at least this long is told in the match's channel (a quick restart is not)...
-NOTICE_AFTER = 30.0
-#: ...and at least this share of a turn's time: a restart of minutes, a moment of a day's
-#: turn, pings nobody by correspondence (the turn's end, moved on, shows on its table).
-NOTICE_SHARE = 1 / 20
 
 def warn_before(live: LiveMatch) -> float:
     """How long before its deadline a turn is warned (reminded, by correspondence): its
@@ -78,14 +77,21 @@ async def check_timers(svc: MatchService, now: float) -> None:
         renewed = await svc.owners.tick(now)
     except Exception as e:
         svc.owners.renewal.failed(e)  # a WARNING at the first of a run only
+        database_failed(svc, now, e)
     else:
         if renewed:
             svc.owners.renewal.worked()
+            wrote(state, now)
     if first:
         await _connected(svc)
         # The time spent connecting is given back: noted at once, lest a stop before the
         # next heartbeat give it again.
         await noted(svc, "after connecting")
+    if state.outage is not None and DATABASE in state.outage.down and \
+            await noted(svc, "as the database failed"):
+        # The database works again (``db_outage``): the time it failed is given back.
+        log.info("the database works again")
+        await gateway_back(svc, DATABASE)
     if state.outage is not None:
         # Nobody can play: the clocks stand still until the gateway is back, those of turns
         # started meanwhile (moves, matches taken over) from now.
@@ -112,6 +118,8 @@ async def check_timers(svc: MatchService, now: float) -> None:
             # Beside the tick, which must not wait on Discord (``beside``).
             svc.beside.start(listener.again(), None, "the turns' DMs failed before")
     for live in list(svc.matches.values()):
+        if state.outage is not None:
+            break  # (begun meanwhile: the database failing; nobody can play)
         if live.doubted and not await settle_first(svc, live):
             continue  # its deadline may be a turn already played: not judged on it
         if live.over:
@@ -135,6 +143,8 @@ async def check_timers(svc: MatchService, now: float) -> None:
         except Exception as e:
             log.warning("match %d: the turn clock could not act (%s: %s); trying again",
                         live.id, e.__class__.__name__, e)
+            # The database failing, nor could a move be saved: the clocks stand still.
+            database_failed(svc, now, e)
 
 
 async def _connected(svc: MatchService) -> None:
@@ -220,7 +230,7 @@ async def gateway_back(svc: MatchService, shard: int | str | None) -> None:
     state.outage = None
     back = svc.clock()
     log.info("Discord was out of reach %.1f s (its gateway, or its REST API through the "
-             "proxy); the clocks go on", back - outage.since)
+             "proxy), or the database failed; the clocks go on", back - outage.since)
     # Each turn gets back the time its clock stood still: the whole outage, or since it
     # started during it.
     gaps = {}
@@ -236,13 +246,6 @@ async def gateway_back(svc: MatchService, shard: int | str | None) -> None:
     # The time given back is saved: the note that the clocks stood still goes at once (a crash
     # before the next heartbeat would give that time back again).
     await noted(svc, "after the outage")
-
-
-def worth_telling(offline: float, live: LiveMatch) -> bool:
-    """Whether ``offline`` seconds of downtime are told in ``live`` (``NOTICE_AFTER``,
-    ``NOTICE_SHARE`` of its turn's time)."""
-    turn = live.control.turn if live.control.timed else float(live.turn_timer)
-    return offline >= max(NOTICE_AFTER, turn * NOTICE_SHARE)
 
 
 def _offline(seconds: float, name: str, when: str, tr: Tr) -> str:
@@ -328,13 +331,16 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
                             + your_turn(tr, addressed(live, seat, tr)[0]))
         sent = Resumed(live.version, deadline, tuple(announce),
                        None if reserve is None else (seat, reserve))
+        # Warned already, a turn is warned again only if its end moved by a real amount (a
+        # quick restart warned it twice: "50 seconds left", then "60 seconds left").
+        keep = live.warned and not worth_telling(deadline - live.deadline, live)
         try:
             # Its answer lost, it is read back (``unheard``); unread, it is read when the
             # match is brought in again (``Owners``), as a second resume would give the turn
             # its time twice, and queue its notice twice.
             unsent = await settled(f"match {live.id}: its turn resumed", svc.store.resume_turn(
                 live.id, deadline, announce, sent.reserve, version=live.version,
-                owner=svc.owners.name),
+                owner=svc.owners.name, keep_warned=keep),
                                    functools.partial(_resumed_as, svc, live.id, sent))
         except InDoubt:
             state.resumed[live.id] = sent
@@ -350,7 +356,7 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
             gone.add(live.id)
             continue
         moved = abs(deadline - live.deadline) >= CONNECTING
-        live.deadline, live.warned, live.unsent = deadline, False, unsent
+        live.deadline, live.warned, live.unsent = deadline, keep, unsent
         live.clock_from = (deadline, now)
         if reserve is not None:
             live.reserves[seat] = reserve

@@ -25,6 +25,24 @@ CONNECTING = 5.0
 #: Discord's clock and this one disagree by more). The clock acts on a deadline only then
 #: (``run_out``).
 LATE = 3.0
+#: The pseudo-shard a database outage is noted under in the gateway's outage (``Outage.down``,
+#: ``cogs.umtali.db_outage``).
+DATABASE = "database"
+
+#: Downtime at least this long is told in the match's channel (a quick restart is not)...
+NOTICE_AFTER = 30.0
+#: ...and at least this share of a turn's time: a restart of minutes, a moment of a day's
+#: turn, pings nobody by correspondence (the turn's end, moved on, shows on its table).
+NOTICE_SHARE = 1 / 20
+
+
+def worth_telling(offline: float, live: LiveMatch) -> bool:
+    """Whether ``offline`` seconds of downtime are told in ``live`` (``NOTICE_AFTER``,
+    ``NOTICE_SHARE`` of its turn's time); so too whether a turn already warned is warned again
+    with its deadline moved on by that much (``give_back``): short outages in a row pinged its
+    player at each (review132)."""
+    turn = live.control.turn if live.control.timed else float(live.turn_timer)
+    return offline >= max(NOTICE_AFTER, turn * NOTICE_SHARE)
 
 
 @dataclass(eq=False)
@@ -33,7 +51,8 @@ class Outage:
 
     since: float
     #: The shards still down (None: the one connection of a bot without shards; ``"rest"``:
-    #: Discord's REST API out of reach, ``rest_outage``).
+    #: Discord's REST API out of reach, ``rest_outage``; ``DATABASE``: the database failing,
+    #: ``db_outage``).
     down: set[int | str | None] = field(default_factory=set)
     #: Since when each running turn's clock stands still, by match id, with the deadline it
     #: was noted on: the outage's start for a turn it interrupted; for a turn whose clock
@@ -113,6 +132,10 @@ class ClockState:
     first_down: float | None = None
     #: While its gateway is down.
     outage: Outage | None = None
+    #: When the last write of its clocks' own known to work began (a lease renewal, a note of
+    #: when it was last alive: every few seconds): a database outage may have begun since
+    #: (``db_outage``).
+    saved_at: float | None = None
     #: Time owed to its matches and not saved yet (a save failed): by match id, the deadline
     #: it is owed on and how much. Such a turn is not judged until it is paid.
     owed: dict[int, tuple[float, float]] = field(default_factory=dict)
@@ -153,6 +176,11 @@ class ClockState:
     #: Asks Discord's REST API whether it answers again, given the check's time, while it is
     #: out of reach (``rest_outage.hear_rest``; None: not through the proxy).
     ask_rest: Callable[[float], None] | None = None
+
+
+def wrote(state: ClockState, at: float) -> None:
+    """A write of the clocks' own begun at ``at`` worked (``ClockState.saved_at``)."""
+    state.saved_at = at if state.saved_at is None else max(state.saved_at, at)
 
 
 def began(svc: MatchService, live: LiveMatch, now: float) -> None:

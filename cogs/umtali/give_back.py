@@ -8,7 +8,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from cogs.umtali.alive import noted, owed_to_note
-from cogs.umtali.clock_state import pause_since
+from cogs.umtali.clock_state import pause_since, worth_telling
 from cogs.umtali.lasting import Lasting
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
@@ -107,12 +107,15 @@ async def _pay_one(svc: MatchService, live: LiveMatch, why: str) -> bool:
             svc.owners.drop(live)
             return True
         deadline = was + gap
+        # A turn warned already is warned again only if its end moved by a real amount:
+        # each short outage warned it anew (review132), pinging its player.
+        keep = live.warned and not worth_telling(gap, live)
         # Guarded by the holder too: another process may take the match between the read
         # above and this save, and give the turn its own time (its version unchanged).
         if not await svc.store.set_deadline(live.id, live.version, deadline,
-                                            owner=svc.owners.name):
+                                            owner=svc.owners.name, keep_warned=keep):
             return True
-        live.deadline, live.warned = deadline, False
+        live.deadline, live.warned = deadline, keep
         log.info("match %d: %.0f s %s given back", live.id, gap, why)
         show_clock(svc, live)
         # The connecting time still to give (first check not run yet) is owed on the deadline

@@ -23,8 +23,9 @@ from typing import TYPE_CHECKING
 
 from cogs.umtali import refused_here
 from cogs.umtali.claims import LEASE, Claims
-from cogs.umtali.clock_state import held_from
+from cogs.umtali.clock_state import held_from, wrote
 from cogs.umtali.copies import Copies
+from cogs.umtali.db_outage import database_failed
 from cogs.umtali.display import redraw_changed
 from cogs.umtali.give_back import show_clock
 from cogs.umtali.held_elsewhere import notes_before, owe_taken, still_again
@@ -207,8 +208,12 @@ class Owners(Copies):
             try:
                 if await self.renew(now):
                     self.renewal.worked()
+                    wrote(self.svc.clock_state, now)
             except Exception as e:
                 self.renewal.failed(e)
+                # The database failing, nor can a move be saved: the clocks stand still
+                # (``db_outage``), here as at the check, which may not try while this has.
+                database_failed(self.svc, now, e)
 
     async def catch_up(self) -> None:
         """What servers and members chose, read again where another process changed it: a

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, cast
 from cogs.umtali.alive import held_since, noted
 from cogs.umtali.clock_state import LATE, began, judged_deadline, made_in_time
 from cogs.umtali.computer import Computers
+from cogs.umtali.db_outage import database_failed
 from cogs.umtali.delivery import Delivery
 from cogs.umtali.fair import reveal_line, revealed
 from cogs.umtali.give_back import show_clock
@@ -93,6 +94,18 @@ class Playing(Looks):
         # Judged by when it arrived, not when the match was free (a save, a click before it)
         # or found (a lookup waiting on a busy database).
         arrived = self.clock() if arrived is None else arrived
+        try:
+            return await self._act(live, seat, move, version, made, arrived, default_side)
+        except Exception as e:
+            # Nobody can play while the database fails: the clocks stand still from this
+            # move's arrival until it works again, its player (told to try again in a
+            # moment) not charged that time (``db_outage``).
+            database_failed(cast("MatchService", self), arrived, e)
+            raise
+
+    async def _act(self, live: LiveMatch, seat: int, move: Move,
+                   version: int | None, made: float | None, arrived: float,
+                   default_side: bool) -> Outcome:
         async with live.lock:
             if live.never_shown:
                 await self.owners.shown_since(live, quiet=False)

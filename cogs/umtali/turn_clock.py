@@ -97,9 +97,16 @@ def clock_line(live: LiveMatch, tr: Tr) -> str:
                   name=name, other=safe_name(names[1 - to_act]))
     if control.reserve <= 0:
         return tr("⏱ {name}'s clock is running.", name=name)
+    if live.reserve_running == live.deadline:
+        # Its end is the turn's, which the table shows counted down: its figure as at the
+        # turn's start, kept on the table while it ran, was wrong (review132).
+        other = 1 - to_act
+        if live.is_computer(other):
+            return tr("⏱ {name}'s own time is up: the reserve is running until the turn ends",
+                      name=name)
+        return tr("⏱ {name}'s own time is up: the reserve is running until the turn ends · "
+                  "{other}'s reserve {reserve}", name=name, other=safe_name(names[other]),
+                  reserve=clock_time(live.reserves[other]))
     reserves = " / ".join(f"{safe_name(names[s])} {clock_time(live.reserves[s])}"
                           for s in (0, 1) if not live.is_computer(s))
-    if live.reserve_running == live.deadline:
-        return tr("⏱ {name}'s own time is up: the reserve is running · reserve {reserves}",
-                  name=name, reserves=reserves)
     return tr("⏱ {name}'s clock is running · reserve {reserves}", name=name, reserves=reserves)
