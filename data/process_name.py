@@ -121,8 +121,10 @@ class HeldName:
                 told = str(e)
             except (OSError, TimeoutError, DatabaseUnusable, asyncpg.PostgresError,
                     asyncpg.InterfaceError) as e:
-                log.warning("this process's hold on its name was lost with its database "
-                            "connection; taking it back (%s)", e)
+                if told != "down":  # said once an outage, not every few seconds of it
+                    log.warning("this process's hold on its name was lost with its database "
+                                "connection; taking it back (%s), said again when it is", e)
+                told = "down"
             else:
                 told = ""
                 log.warning("this process's hold on its name was lost with its database "

@@ -147,3 +147,41 @@ async def test_a_stalled_connection_is_replaced_without_a_false_error(
     finally:
         await held.release()
         real.terminate()
+
+
+class _Answering:
+    """A lock connection that answers (the name held again): the loop's ``SELECT 1``."""
+
+    def is_closed(self) -> bool:
+        return False
+
+    async def fetchval(self, query: str, timeout: float) -> int:
+        return 1
+
+
+async def test_an_outage_is_said_once_and_its_end_once(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """A database down for a minute tried every few seconds said so once, and once when the
+    name is held again: not a WARNING every 5 s for as long as it lasts (review130)."""
+    monkeypatch.setattr(process_name, "KEEP_EVERY", 0.01, raising=False)
+    caplog.set_level(logging.WARNING, logger="data.process_name")
+    tries = 0
+    done = asyncio.Event()
+
+    async def take(backend: object) -> tuple[object, None]:
+        nonlocal tries
+        tries += 1
+        if tries <= 12:
+            raise OSError(2, "No such file or directory")
+        done.set()
+        return _Answering(), None
+
+    held = process_name.HeldName(take=take)
+    try:
+        await asyncio.wait_for(done.wait(), 5)
+        await asyncio.sleep(0.05)
+    finally:
+        await held.release()
+    said = [r.getMessage() for r in caplog.records]
+    assert sum("taking it back" in m for m in said) == 1, said
+    assert sum("and taken back" in m for m in said) == 1, said
