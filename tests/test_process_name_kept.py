@@ -168,13 +168,14 @@ async def test_an_outage_is_said_once_and_its_end_once(
     tries = 0
     done = asyncio.Event()
 
-    async def take(backend: object) -> tuple[object, None]:
+    async def take(backend: process_name.Backend | None
+                   ) -> tuple[object, process_name.Backend]:
         nonlocal tries
         tries += 1
         if tries <= 12:
             raise OSError(2, "No such file or directory")
         done.set()
-        return _Answering(), None
+        return _Answering(), (1, None)
 
     held = process_name.HeldName(take=take)
     try:
