@@ -10,6 +10,8 @@ resignation does (``Endings.abandon``). SimCord, a real SQLite file; the think h
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -20,6 +22,7 @@ import pytest
 from bot import UmtaliBot
 from cogs.umtali.computer import Computers
 from cogs.umtali.live import LiveMatch
+from cogs.umtali.service import MatchService
 from tests.discord_helpers import (
     World,
     custom_ids,
@@ -31,8 +34,10 @@ from tests.discord_helpers import (
     the_match,
     thread_of,
 )
+from tests.processes.helpers import main_of, row, settle
 from umtali.ai import LEVELS
 from umtali.ai.resume import resumed
+from umtali.codec import session_from_json
 from umtali.moves import Move, MoveKind
 from umtali.players import GreedyPlayer
 from umtali.session import Session
@@ -71,7 +76,7 @@ async def _thinking(world: World, monkeypatch: pytest.MonkeyPatch,
             await world.env.external_wait(held.go.wait(), reason="the computer thinks")
         return await real(self, match, seat, *session)
 
-    assert live.session.to_act == 0
+    assert live.session.to_act == 0 and live.computer_seat == 1
     while live.session.to_act == 0:
         move = GreedyPlayer().choose(live.session.view(0))
         if move.kind is MoveKind.DISCARD:
@@ -133,15 +138,15 @@ async def test_the_players_turn_is_posted_and_a_display_answered_while_the_compu
     # The computer moves once its think is over, from where it was asked.
     held.go.set()
     await flush(world)
-    assert live.session.moves[held.held[0]] == _turn_from(live, held.held[0])[0]
+    assert live.session.moves[held.held[0]] == _turn_from(live.session, held.held[0])[0]
 
 
-def _turn_from(live: LiveMatch, version: int) -> list[Move]:
-    """The computer's turn as played from ``version`` on by an uninterrupted player."""
-    session, _ = Session.replay(live.session.rules, live.session.seed,
-                                live.session.moves[:version], live.session.first_deal)
-    assert live.computer_seat is not None and live.computer_level is not None
-    return _turn(session, live.computer_seat, live.computer_level)
+def _turn_from(session: Session, version: int, seat: int = 1, level: str = "normal") -> list[Move]:
+    """The computer's turn (seat 1, ``normal``: ``_thinking``'s) as played from ``version`` of
+    ``session`` on by an uninterrupted player."""
+    then, _ = Session.replay(session.rules, session.seed, session.moves[:version],
+                             session.first_deal)
+    return _turn(then, seat, level)
 
 
 async def test_a_resignation_while_the_computer_thinks_ends_the_match_at_once_and_no_move_follows(
@@ -239,7 +244,7 @@ async def test_a_match_moved_on_while_the_computer_thinks_is_thought_again_and_p
     # Asked again on the session read back, its first choice thrown away; its turn played once.
     assert held.asked.count(at) == 2 and held.asked[:2] == [at, at], held.asked
     assert before is not live.session
-    turn = _turn_from(live, at)
+    turn = _turn_from(live.session, at)
     assert live.session.moves[at:at + len(turn)] == turn
     assert _saved_version(db_path, live.id) == len(live.session.moves)
 
@@ -259,7 +264,35 @@ async def test_a_restart_while_the_computer_thinks_plays_its_turn_once(
     await world.env.settle()
     # The old process's think was given up with it: its copy never moved.
     assert len(live.session.moves) == at
-    turn = _turn_from(restored, at)
+    turn = _turn_from(restored.session, at)
     assert restored.session.moves[at:at + len(turn)] == turn
     assert _saved_version(db_path, live.id) == len(restored.session.moves)
     assert restored.session.to_act == 0 or restored.over
+
+
+async def test_a_match_taken_by_another_process_while_the_computer_thinks_is_played_there_once(
+        world: World, monkeypatch: pytest.MonkeyPatch, other: MatchService,
+        caplog: pytest.LogCaptureFixture) -> None:
+    live, held = await _thinking(world, monkeypatch)
+    at = held.held[0]
+    main = main_of(world)
+    seat = live.computer_seat
+    assert seat is not None
+    # Another process takes the match (this one stalled past its lease, say) and its computer
+    # plays the turn there, while this one's still thinks.
+    theirs = await other.lookup(live.id)
+    assert theirs is not None and theirs.session.to_act == seat
+    assert await other.owners.leases.take(live.id, other.owners.until())
+    caplog.set_level(logging.INFO, logger="cogs.umtali.computer")
+    played = await other.computer_move(theirs, seat, other.computers._choose)
+    assert played is not None and played.ok
+    held.go.set()
+    await settle(world, main, other)
+    # Saved by the holder alone: this process's move, chosen on the match as it was, is not.
+    saved = await row(world, live.id)
+    session = session_from_json(json.loads(saved["state"]))
+    turn = _turn_from(session, at, seat)
+    assert session.moves[at:at + len(turn)] == turn
+    assert saved["owner"] == other.owners.name
+    assert any("another process" in r.getMessage() for r in caplog.records
+               if r.name == "cogs.umtali.computer"), caplog.text
