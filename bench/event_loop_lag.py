@@ -45,7 +45,7 @@ from umtali.session import Session
 TICK = 0.005
 COMPUTER = 1
 
-Choose = Callable[[LiveMatch, int], Awaitable[Move]]
+Choose = Callable[[LiveMatch, int, Session], Awaitable[Move]]
 
 
 def practice_match(match_id: int) -> LiveMatch:
@@ -61,9 +61,9 @@ def practice_match(match_id: int) -> LiveMatch:
 def thread_way(computers: Computers) -> Choose:
     """The code the pool replaced: the kept player's ``choose`` in a thread."""
 
-    async def choose(live: LiveMatch, seat: int) -> Move:
-        player = await computers._player(live, seat)
-        return await asyncio.to_thread(player.choose, live.session.view(seat))
+    async def choose(live: LiveMatch, seat: int, session: Session) -> Move:
+        player = await computers._player(live, seat, session)
+        return await asyncio.to_thread(player.choose, session.view(seat))
 
     return choose
 
@@ -79,7 +79,7 @@ async def play(live: LiveMatch, choose: Choose, decisions: int,
         if seat == COMPUTER:
             view = session.view(seat)
             start = time.perf_counter()
-            move = await choose(live, seat)
+            move = await choose(live, seat, live.session)
             times.append((view.legal_moves[0].kind is MoveKind.DISCARD,
                           time.perf_counter() - start))
             made += 1

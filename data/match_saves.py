@@ -209,17 +209,20 @@ class MatchSaves:
                             announce: Sequence[str] | None = None, owner: str = "",
                             lease_until: float = 0.0, channel_lost: bool = False,
                             saved: AsSaved | None = None, resend: str = "",
-                            unreachable: bool = False,
-                            ended_by: int | None = None) -> list[str] | None:
+                            unreachable: bool = False, ended_by: int | None = None,
+                            turn: bool = False) -> list[str] | None:
         """End a match with no winner and no record (``how``: ``abandoned``, ``cancelled``),
         freeing both players; None if it had already ended, else what is left to announce:
-        with ``announce`` (the reveal of its seed), that added, by ``owner``, which holds it
-        from now on; without, nothing (what waited is dropped). ``channel_lost``: its channel
-        is marked lost with the ending, in one save (the bot was removed from its server).
+        with ``announce`` (an admin's notice, the reveal of its seed), that added, by
+        ``owner``, which holds it from now on; without, nothing (what waited is dropped).
+        ``channel_lost``: its channel is marked lost with the ending, in one save (the bot was
+        removed from its server).
         ``resend``: what its delivery owes from now on (``set_resend``), saved with it.
         ``saved``: as ``record_move``'s. ``unreachable``: only if, as saved, its channel is
         lost and a player's DMs closed (another process may have brought it back to a
-        channel since this copy was read). ``ended_by``: the server admin who ended it."""
+        channel since this copy was read). ``ended_by``: the server admin who ended it.
+        ``turn``: the lines of the turn in progress as saved (held back until it ends) are
+        announced first, as a resignation's are: as saved, as a copy's may be behind."""
         now = time.time() if now is None else now
         owes = ", resend = ?" if resend else ""
         by = ", ended_by = ?" if ended_by is not None else ""
@@ -240,6 +243,11 @@ class MatchSaves:
                             (match_id,))
             if saved is not None:
                 await read_saved(c, match_id, saved)
+            if turn:
+                row = await c.fetchone("SELECT pending FROM matches WHERE id = ?", (match_id,))
+                said = "" if row is None else str(row["pending"]).strip()[:2000]
+                if said:
+                    announce = [said, *(announce or ())]
             if announce is None:
                 await c.execute("UPDATE matches SET unsent = '[]' WHERE id = ?", (match_id,))
                 return []

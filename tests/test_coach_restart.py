@@ -97,7 +97,7 @@ async def test_the_hand_that_ends_first_after_a_restart_is_reviewed(
     assert "Review of hand 1" in review.content
 
 
-async def _ready(move: Move, live: LiveMatch, seat: int) -> Move:
+async def _ready(move: Move, live: LiveMatch, seat: int, session: Session) -> Move:
     return move
 
 

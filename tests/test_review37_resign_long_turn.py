@@ -2,8 +2,9 @@
 moves or more, each saved on its own, each thinking a while at the hard level, two minutes
 with a hung worker). The player's wish holds while the hand they were asked in is still
 played (``resigning.confirm_resign``): each of the computer's moves landing while the "Yes"
-waits for the match is no reason to give up on it. It used to spend one of its five tries on
-each, and told the player the confirmation had expired, in the same hand."""
+waits for the match (saved under its lock; it thinks without) is no reason to give up on
+it. It used to spend one of its five tries on each, and told the player the confirmation had
+expired, in the same hand."""
 
 from __future__ import annotations
 
@@ -105,22 +106,23 @@ async def test_a_yes_waiting_through_a_long_computer_turn_resigns_while_the_hand
     ask = await world.alice.slash(world.channel, "umtali resign")
     assert ask.ephemeral
 
-    # The computer's first move (the one ending the hand, ``ending``) thinks until ada's
-    # "Yes" waits for the match.
-    thinking = asyncio.Event()
-    real_choose = computers._choose
+    # The computer's first move (the one ending the hand, ``ending``) is being saved, under
+    # the match's lock, until ada's "Yes" waits for the match. (It thinks without the lock
+    # since fix150: only its saves are waited for.)
+    saving = asyncio.Event()
+    real_record = svc.store.record_move
     held = at + made - 1 if ending else at
 
-    async def choose(live: LiveMatch, seat: int) -> Move:
-        if live.version == held and not thinking.is_set():
-            thinking.set()
+    async def record_move(**saved: Any) -> Any:
+        if saved["match_id"] == live.id and saved["version"] == held and not saving.is_set():
+            saving.set()
             while not live.lock._waiters:
                 await asyncio.sleep(0.01)
-        return await real_choose(live, seat)
+        return await real_record(**saved)
 
-    monkeypatch.setattr(computers, "_choose", choose)
+    monkeypatch.setattr(svc.store, "record_move", record_move)
     real_next(computers, live)
-    await thinking.wait()
+    await saving.wait()
     done = await world.alice.click(ask.response, custom_id=_button(ask.response, "resign"))
     content = str(done.response.content or "") if done.response is not None else ""
     content += "".join(str(m.content) for m in done.followups)

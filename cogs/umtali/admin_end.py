@@ -69,15 +69,17 @@ def match_number(typed: str) -> int | None:
 
 
 async def end_match(svc: MatchService, guild_id: int, admin_id: int, *,
-                    member_id: int | None = None,
-                    match_id: int | None = None) -> Ended | str | None:
+                    member_id: int | None = None, match_id: int | None = None,
+                    notice: str = "") -> Ended | str | None:
     """End, with no result, the match on the server of the member ``member_id`` or the one
     numbered ``match_id`` (one of them): what was ended; None if the member has none in play,
     or no such match is in play on this server (another server's is not this admin's);
     "over" if it ended meanwhile (whoever saved first); "own" if the admin plays it, rated.
     A failed save raises, nothing changed (memory as the database has it); ``InDoubt`` if
     whether it went through could not be read back. ``admin_id``: who ends it, saved with
-    the ending."""
+    the ending. ``notice``: what its channel is told (``notice_of``), saved with the ending
+    after the lines of a turn in progress, when its state is read (else ``tell_ended``
+    posts it)."""
     if member_id is not None:
         match_id = await svc.store.active_match_of(guild_id, member_id)
     if match_id is None:
@@ -100,7 +102,7 @@ async def end_match(svc: MatchService, guild_id: int, admin_id: int, *,
         log.warning("match %d could not be read (%s: %s); an admin ends it by its id",
                     match_id, e.__class__.__name__, e)
         return await _end_unread(svc, match_id, admin_id)
-    if live is None or not await svc.abandon(live, ended_by=admin_id):
+    if live is None or not await svc.abandon(live, ended_by=admin_id, said=notice):
         return "over"
     svc.owners.claims.forget(match_id)
     log.info("match %d ended with no result by server admin %d", match_id, admin_id)
@@ -149,11 +151,9 @@ async def tell_ended(svc: MatchService, ended: Ended, admin: discord.abc.User) -
     panels: best effort, each failure said at INFO (a channel gone, DMs closed: nothing to
     mend)."""
     client = svc.client
-    if not ended.channel_lost:
-        tr = svc.prefs.guild_tr(ended.guild_id)
-        # (A name that shows nothing reads as the records read it, in the channel's words.)
-        name = safe_name(record_name(admin.display_name, admin.id, tr))
-        line = tr(ENDED_BY, admin=name)
+    # (A match read announces it with its ending, after its turn's lines: ``end_match``.)
+    if not ended.channel_lost and ended.unread:
+        line = notice_of(svc, ended.guild_id, admin)
         await _quietly(ended.match_id, "the channel's notice", client.get_partial_messageable(
             ended.channel_id).send(line, allowed_mentions=NO_MENTIONS))
     for seat, panel in enumerate(ended.panels):
@@ -164,6 +164,13 @@ async def tell_ended(svc: MatchService, ended: Ended, admin: discord.abc.User) -
         await _quietly(ended.match_id, f"seat {seat}'s DM panel",
                        client.get_partial_messageable(channel).get_partial_message(
                            message).edit(content=text, view=None))
+
+
+def notice_of(svc: MatchService, guild_id: int, admin: discord.abc.User) -> str:
+    """What a match's channel is told of ``admin``'s ending, in the channel's words."""
+    tr = svc.prefs.guild_tr(guild_id)
+    # (A name that shows nothing reads as the records read it, in the channel's words.)
+    return tr(ENDED_BY, admin=safe_name(record_name(admin.display_name, admin.id, tr)))
 
 
 async def _quietly(match_id: int, what: str, sending: Awaitable[object]) -> None:

@@ -11,7 +11,13 @@ import discord
 from discord import app_commands
 
 from cogs.umtali.access import service, tr_of
-from cogs.umtali.admin_end import database_failed, end_match, match_number, tell_ended
+from cogs.umtali.admin_end import (
+    database_failed,
+    end_match,
+    match_number,
+    notice_of,
+    tell_ended,
+)
 from cogs.umtali.in_time import answer, in_time
 from cogs.umtali.mentions import command
 from cogs.umtali.names import MAX_ECHO, label_name, member_name, safe_text, shorten
@@ -44,7 +50,8 @@ async def run_end_match(interaction: discord.Interaction,
     try:
         ended = await in_time(interaction, end_match(
             svc, interaction.guild.id, interaction.user.id,
-            member_id=None if member is None else member.id, match_id=number))
+            member_id=None if member is None else member.id, match_id=number,
+            notice=notice_of(svc, interaction.guild.id, interaction.user)))
     except Exception as e:
         # Memory as the database has it: said plainly, to be tried again (which also tells
         # whether a save of unknown outcome went through: the match is over then).

@@ -21,6 +21,7 @@ from cogs.umtali.unheard import InDoubt
 from data.failing import failing_for_now
 from umtali.moves import Move
 from umtali.players import Player
+from umtali.session import Session
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
@@ -118,8 +119,8 @@ class Computers:
             else:
                 log.exception("match %d: the computer's turn failed", live.id)
 
-    async def _player(self, live: LiveMatch, seat: int) -> Player:
-        """The match's computer player, caught up on the hand in play."""
+    async def _player(self, live: LiveMatch, seat: int, session: Session) -> Player:
+        """The match's computer player, caught up on the hand in play in ``session``."""
         from umtali.ai import LEVELS
         from umtali.ai.resume import resumed
 
@@ -128,14 +129,15 @@ class Computers:
             # First turn, or after a restart: caught up on the hand in play, so it plays as if
             # it had never stopped (and its game replays).
             make = LEVELS[live.computer_level or "normal"]
-            player = await asyncio.to_thread(resumed, make, live.session, seat)
+            player = await asyncio.to_thread(resumed, make, session, seat)
             self._players[live.id] = player
         return player
 
-    async def _choose(self, live: LiveMatch, seat: int) -> Move:
-        """The computer's move in ``live`` (called with the match's lock held)."""
-        player = await self._player(live, seat)
-        view = live.session.view(seat)
+    async def _choose(self, live: LiveMatch, seat: int, session: Session) -> Move:
+        """The computer's move in ``live``, whose session is ``session`` (called without the
+        match's lock: ``Playing.computer_move`` plays it only if the match is still there)."""
+        player = await self._player(live, seat, session)
+        view = session.view(seat)
         if live.computer_level != "hard":
             return player.choose(view)
         move, after = await self.thinking.choose(player, view)

@@ -88,7 +88,7 @@ class Endings(Playing):
 
     async def abandon(self, live: LiveMatch, how: str = "abandoned",
                       channel_lost: bool = False, *, if_unreachable: bool = False,
-                      ended_by: int | None = None) -> bool:
+                      ended_by: int | None = None, said: str = "") -> bool:
         """End the match with no winner and no record, freeing both players. Once cards were
         dealt its seed is revealed, as a finished session's: announced in its channel (saved
         with the ending, as a last turn's announcement is) and shown on the players' panels.
@@ -96,15 +96,19 @@ class Endings(Playing):
         server): nothing more is posted there, the panels in DMs say it all.
         ``if_unreachable``: only if a player still cannot be told anything, judged under the
         lock (``/umtali table`` may have brought the match back to a channel meanwhile).
-        ``ended_by``: the server admin ending it (``/umtali-admin end-match``), saved with it."""
+        ``ended_by``: the server admin ending it (``/umtali-admin end-match``), saved with it.
+        ``said``: what its channel is told of the ending (the admin's notice), announced with
+        it. The lines of a turn in progress, held back until the turn ends, go out first, as
+        a resignation's do."""
         async with live.lock:
             if live.over or (if_unreachable and self._reachable(live)):
                 return False
             reveal = revealed(live.commitment, False, how, live.dealt)
             lost = live.channel_lost or channel_lost
-            announce = [] if not reveal or lost else [reveal_line(
-                live.session, live.salt, live.commitment, self.public_tr(live), how,
-                live.cut)]
+            announce = [said] if said and not lost else []
+            if reveal and not lost:
+                announce.append(reveal_line(live.session, live.salt, live.commitment,
+                                            self.public_tr(live), how, live.cut))
             # This process holds the match from now on, as a resignation's would: it posts
             # what there is to announce (and what was still unsent before it), and a process
             # that held it drops its copy at its next renewal, rather than running that
@@ -121,7 +125,8 @@ class Endings(Playing):
             unsent = await settled(f"match {live.id}: {how}", self.store.abandon_match(
                 live.id, how, self.clock(), announce=announce or None, owner=self.owners.name,
                 lease_until=self.owners.until(), channel_lost=channel_lost, saved=shown,
-                resend=owed, unreachable=if_unreachable, ended_by=ended_by),
+                resend=owed, unreachable=if_unreachable, ended_by=ended_by,
+                turn=not lost),  # (the turn's lines as saved: this copy's may be behind)
                 lambda: self.owners.leases.ended_as(live.id, how),
                 doubt=live.doubt)
             if unsent is None:
@@ -139,7 +144,7 @@ class Endings(Playing):
         log.info("match %d %s", live.id, how)
         if how == "abandoned" or reveal:
             live.dm_shown = [None, None]
-            self.delivery.enqueue(live, Batch(announce=bool(announce), table=True,
+            self.delivery.enqueue(live, Batch(announce=bool(unsent), table=True,
                                               hands={0, 1}))
         else:
             self.forget(live)

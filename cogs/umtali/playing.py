@@ -184,17 +184,33 @@ class Playing(Looks):
 
     async def computer_move(
         self, live: LiveMatch, seat: int,
-        choose: Callable[[LiveMatch, int], Awaitable[Move]],
+        choose: Callable[[LiveMatch, int, Session], Awaitable[Move]],
     ) -> Outcome | None:
-        """The computer's next move, chosen (by ``choose``) and applied under the match's
-        lock; None when it is no longer the computer's turn."""
-        async with live.lock:
-            if live.over or live.session.to_act != seat:
-                return None
-            move = await choose(live, seat)
-            # Saved only by the holder: a copy another process took meanwhile (a table
-            # brought back there) may be behind in what no version counts, its table say.
-            return await self._apply(live, seat, move, held=True)
+        """The computer's next move, chosen (by ``choose``) on the session as it was, without
+        the match's lock, and applied under it only if the match is still there; None when
+        it is no longer the computer's turn. A choice can take a minute (a busy thinking
+        pool, a hung worker): the lock held meanwhile kept the player's own turn unposted
+        (``Owners.to_announce``) and an end, a display or a timer waiting on it."""
+        while True:
+            async with live.lock:
+                if live.over or live.session.to_act != seat:
+                    return None
+                # Sessions are replaced, never changed in place: this one stays as it is.
+                session = live.session
+            move = await choose(live, seat, session)
+            async with live.lock:
+                if not live.over and live.session is session:
+                    # Saved only by the holder: a copy another process took meanwhile (a
+                    # table brought back there) may be behind in what no version counts, its
+                    # table say.
+                    return await self._apply(live, seat, move, held=True)
+                # Ended, or moved on (read back, or taken by another process) while it
+                # thought: the move is not played, and the memory that chose it is dropped.
+                self.computers.drop(live.id)
+                if live.over or live.session.to_act != seat:
+                    return None
+                log.info("match %d: the match moved on while the computer thought; it "
+                         "thinks again", live.id)
 
     async def _apply(self, live: LiveMatch, seat: int, move: Move,
                      made: float | None = None, arrived: float | None = None,
