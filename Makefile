@@ -67,7 +67,7 @@ backup: $(STAMP)
 # The command is not echoed: TO holds the database's password.
 copy-to-postgres: $(STAMP)
 	$(if $(value TO),,$(error give the PostgreSQL database: make copy-to-postgres TO=postgresql://...))
-	$(if $(filter-out 1,$(REPLACE)),$(error REPLACE=1 empties the PostgreSQL database first; leave REPLACE out to keep its rows, not REPLACE=$(REPLACE)))
+	$(if $(filter-out 1,$(REPLACE)),$(error REPLACE=1 empties the PostgreSQL database first; without REPLACE, a database that holds rows is refused and nothing is copied. Give REPLACE=1 or leave it out, not REPLACE=$(REPLACE)))
 	@$(VPY) -m data.copy_to_postgres $(if $(value FROM),$(call shell_word,FROM)) $(call shell_word,TO) $(if $(REPLACE),--replace)
 
 # The REST proxy that every process of the bot shares, so that together they keep Discord's

@@ -164,7 +164,7 @@ def test_verify_a_bad_file_is_bad_input(tmp_path: Path, content: str,
     path.write_text(content, encoding="utf-8")
     code, out = run(["verify", str(path)])
     assert (code, out) == (2, "")
-    assert "cannot read the replay file" in capsys.readouterr().err
+    assert "cannot read the deals file" in capsys.readouterr().err
 
 
 def test_verify_without_a_reveal_asks_for_it(tmp_path: Path,
@@ -352,11 +352,11 @@ def test_verify_words_each_mismatch_in_russian(
 def test_verify_bad_input_in_russian(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path, _ = _replay_file(tmp_path, reveal=False)
     assert run(["verify", str(path), "--lang", "ru"])[0] == 2
-    assert "в файле записи их нет: укажите --seed, --salt" in capsys.readouterr().err
+    assert "в файле раздач их нет: укажите --seed, --salt" in capsys.readouterr().err
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "umtali-replay", "version": 1}', encoding="utf-8")
     assert run(["verify", str(bad), "--lang", "ru"])[0] == 2
-    assert "не удаётся прочитать файл записи: неверный файл записи:" in capsys.readouterr().err
+    assert "не удаётся прочитать файл раздач: неверный файл раздач:" in capsys.readouterr().err
     path, _ = _replay_file(tmp_path)
     assert run(["verify", "--salt", "XYZ", str(path), "--lang", "ru"])[0] == 2
     assert "проверить нельзя: соль" in capsys.readouterr().err

@@ -66,14 +66,14 @@ def test_a_hostile_file_is_bad_input(tmp_path: Path, make: Any,
     code, out = verify(_file(tmp_path, make(_data())))
     assert (code, out) == (2, "")
     err = capsys.readouterr().err
-    assert err.startswith("cannot read the replay file: ") and err.count("\n") == 1
+    assert err.startswith("cannot read the deals file: ") and err.count("\n") == 1
 
 
 def test_a_hostile_file_is_bad_input_in_russian(tmp_path: Path,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
     code, _ = verify(_file(tmp_path, _infinite_game(_data())), "--lang", "ru")
     assert code == 2
-    assert capsys.readouterr().err.startswith("не удаётся прочитать файл записи: ")
+    assert capsys.readouterr().err.startswith("не удаётся прочитать файл раздач: ")
 
 
 @pytest.mark.parametrize(("lang", "said"), [
@@ -103,7 +103,7 @@ def test_a_rule_of_the_wrong_type_is_bad_input(tmp_path: Path, rule: str, value:
     data["rules"][rule] = value
     code, out = verify(_file(tmp_path, json.dumps(data)))
     assert (code, out) == (2, "")
-    assert capsys.readouterr().err == (f"cannot read the replay file: bad replay file: the rule "
+    assert capsys.readouterr().err == (f"cannot read the deals file: bad deals file: the rule "
                                        f"{rule} cannot be {json.dumps(value)}\n")
 
 
@@ -151,5 +151,5 @@ def test_a_bad_file_cannot_redraw_the_terminal_either(tmp_path: Path,
     code, out = verify(_file(tmp_path, json.dumps(data)))
     assert (code, out) == (2, "")
     err = capsys.readouterr().err
-    assert err.startswith("cannot read the replay file: ") and err.count("\n") == 1
+    assert err.startswith("cannot read the deals file: ") and err.count("\n") == 1
     assert all(c.isprintable() for c in err.rstrip("\n"))

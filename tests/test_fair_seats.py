@@ -1,7 +1,7 @@
 """The seats are announced before the deck is cut, on every challenge and practice offer: a
 bot changed to cheat could otherwise swap them once it knew the seed and the cut (the file's
 ``players`` swapped still verifies), and nobody could tell. The announced order is the one the
-match is played in and the one its replay file lists."""
+match is played in and the one its deals file lists."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ async def _deals_file(world: World, actor: Any, match_id: int) -> dict[str, Any]
 
 def seats_line(first: int, second: int) -> str:
     return (f"<@{first}> draws first for dealer and takes seat 0, <@{second}> seat 1 (the "
-            "order of the players in the replay file).")
+            "order of the players in the deals file).")
 
 
 async def test_a_challenge_announces_the_seats_the_match_and_its_file_keep(world: World) -> None:
@@ -75,7 +75,7 @@ async def test_a_practice_offer_announces_the_seats(world: World) -> None:
     offered = await world.alice.slash(world.channel, "umtali practice")
     said = _said(offered.response)
     assert ("You draw first for dealer and take seat 0, the computer seat 1 (the order of the "
-            "players in the replay file).") in said
+            "players in the deals file).") in said
     await cut(world, offered)
     assert the_match(world).player_ids[0] == world.alice.id
 
@@ -85,7 +85,7 @@ async def test_in_russian_too(world: World) -> None:
     world.clock.advance(60)
     offered = await challenge(world, world.alice, world.bob)
     assert (f"При выборе сдающего карту сначала тянет <@{world.alice.id}>, место 0; "
-            f"<@{world.bob.id}> — место 1 (в этом порядке игроки названы в файле записи)."
+            f"<@{world.bob.id}> — место 1 (в этом порядке игроки названы в файле раздач)."
             ) in _said(offered.response)
 
 

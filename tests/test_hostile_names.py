@@ -121,7 +121,8 @@ async def two_sessions(server: LoopbackDiscord, db: Path) -> dict[str, int]:
         assert history.response is not None, history.text()
         [menu] = [c for c in custom_ids(history.response) if c.startswith("umtali:rp:")]
         replay = await server.click(carol, history.response, menu, values=[str(match_id)])
-        assert replay.callback_type == 4 and "as a replay" in replay.text(), replay.text()
+        assert replay.callback_type == 4, replay.text()
+        assert "its replay file (the moves)" in replay.text(), replay.text()
     return who
 
 

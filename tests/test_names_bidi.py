@@ -283,7 +283,8 @@ async def test_the_longest_right_to_left_names_keep_discords_limits(
         assert history.response is not None, history.text()
         [menu] = [c for c in loop_ids(history.response) if c.startswith("umtali:rp:")]
         replay = await server.click(carol, history.response, menu, values=[str(match.id)])
-        assert replay.callback_type == 4 and "as a replay" in replay.text(), replay.text()
+        assert replay.callback_type == 4, replay.text()
+        assert "its replay file (the moves)" in replay.text(), replay.text()
         refused = [c for c in server.calls if c.status == 400]
         assert refused == [], [(c.path, c.body) for c in refused]
         names = 0

@@ -56,7 +56,7 @@ def test_a_hostile_deal_file_is_bad_input(tmp_path: Path, content: str | bytes,
     out = io.StringIO()
     assert main(["script", "--deal", str(path)], io.StringIO(), out) == 2
     err = capsys.readouterr().err
-    assert err.startswith("cannot read the deal file: ") and err.count("\n") == 1
+    assert err.startswith("cannot read the fixed deal: ") and err.count("\n") == 1
     assert out.getvalue() == ""
 
 
@@ -68,7 +68,7 @@ def test_a_card_written_as_a_number_in_a_replay_file_is_bad_input(
     path.write_text(json.dumps(data), encoding="utf-8")
     assert main(["verify", "--lang", "ru", str(path)], io.StringIO(), io.StringIO()) == 2
     assert capsys.readouterr().err == (
-        "не удаётся прочитать файл записи: неверная раздача: каждая карта записывается кодом, "
+        "не удаётся прочитать файл раздач: неверная раздача: каждая карта записывается кодом, "
         "например \"10D\"\n")
 
 

@@ -1,4 +1,4 @@
-"""``python -m umtali verify`` given something that is not a replay file to read (a picture, a
+"""``python -m umtali verify`` given something that is not a deals file to read (a picture, a
 file that is not there, a folder, an empty file, broken JSON) says what is wrong in one line of
 the reader's language, with the status of bad input (2): never Python's own words ("'utf-8'
 codec can't decode byte 0x89", "[Errno 2] No such file or directory")."""
@@ -59,19 +59,19 @@ def missing(tmp_path: Path) -> Path:
 
 
 CASES = {
-    "binary": (picture, "cannot read the replay file: it is not text: a replay file is JSON "
+    "binary": (picture, "cannot read the deals file: it is not text: a deals file is JSON "
                         "text in UTF-8, as the bot sends it",
-               "не удаётся прочитать файл записи: это не текст: файл записи — текст JSON в "
+               "не удаётся прочитать файл раздач: это не текст: файл раздач — текст JSON в "
                "UTF-8, каким его присылает бот"),
-    "missing": (missing, "cannot read the replay file: there is no file {path}",
-                "не удаётся прочитать файл записи: файла {path} нет"),
-    "folder": (folder, "cannot read the replay file: {path} is a folder, not a file",
-               "не удаётся прочитать файл записи: {path} — папка, а не файл"),
-    "empty": (empty, "cannot read the replay file: the file is empty",
-              "не удаётся прочитать файл записи: файл пуст"),
-    "broken": (broken, "cannot read the replay file: it is not JSON: the first mistake is on "
+    "missing": (missing, "cannot read the deals file: there is no file {path}",
+                "не удаётся прочитать файл раздач: файла {path} нет"),
+    "folder": (folder, "cannot read the deals file: {path} is a folder, not a file",
+               "не удаётся прочитать файл раздач: {path} — папка, а не файл"),
+    "empty": (empty, "cannot read the deals file: the file is empty",
+              "не удаётся прочитать файл раздач: файл пуст"),
+    "broken": (broken, "cannot read the deals file: it is not JSON: the first mistake is on "
                        "line 3, column 13",
-               "не удаётся прочитать файл записи: это не JSON: первая ошибка в строке 3, "
+               "не удаётся прочитать файл раздач: это не JSON: первая ошибка в строке 3, "
                "столбце 13"),
 }
 
@@ -139,12 +139,12 @@ def a_loop(tmp_path: Path) -> Path:
 
 
 OS_CASES = {
-    "under a file": (under_a_file, "cannot read the replay file: there is no file {path}",
-                     "не удаётся прочитать файл записи: файла {path} нет"),
-    "name too long": (too_long, "cannot read the replay file: the file name is too long: {path}",
-                      "не удаётся прочитать файл записи: слишком длинное имя файла: {path}"),
-    "other": (a_loop, "cannot read the replay file: cannot open {path}",
-              "не удаётся прочитать файл записи: не удаётся открыть {path}"),
+    "under a file": (under_a_file, "cannot read the deals file: there is no file {path}",
+                     "не удаётся прочитать файл раздач: файла {path} нет"),
+    "name too long": (too_long, "cannot read the deals file: the file name is too long: {path}",
+                      "не удаётся прочитать файл раздач: слишком длинное имя файла: {path}"),
+    "other": (a_loop, "cannot read the deals file: cannot open {path}",
+              "не удаётся прочитать файл раздач: не удаётся открыть {path}"),
 }
 
 
@@ -171,13 +171,13 @@ def nested(tmp_path: Path) -> Path:
 
 
 HOSTILE = {
-    "huge number": (huge_number, "cannot read the replay file: it holds a number too long for "
-                                 "a replay file",
-                    "не удаётся прочитать файл записи: в нём число, слишком длинное для файла "
-                    "записи"),
-    "nested": (nested, "cannot read the replay file: it is nested too deep for a replay file",
-               "не удаётся прочитать файл записи: в нём слишком глубокая вложенность для файла "
-               "записи"),
+    "huge number": (huge_number, "cannot read the deals file: it holds a number too long for "
+                                 "a deals file",
+                    "не удаётся прочитать файл раздач: в нём число, слишком длинное для файла "
+                    "раздач"),
+    "nested": (nested, "cannot read the deals file: it is nested too deep for a deals file",
+               "не удаётся прочитать файл раздач: в нём слишком глубокая вложенность для файла "
+               "раздач"),
 }
 
 

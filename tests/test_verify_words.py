@@ -1,4 +1,4 @@
-"""``python -m umtali verify`` of a replay file it can read as JSON but not as a replay (a part
+"""``python -m umtali verify`` of a deals file it can read as JSON but not as a deals file (a part
 missing, a text where a number goes, an unknown rule), or of a seed Python cannot hold as a
 number (past its 4,300 digits): one line in the reader's language with the status of bad input
 (2), naming what is wrong; never Python's own words ("KeyError('salt')", "Exceeds the limit
@@ -37,10 +37,10 @@ def _changed(path: tuple[Any, ...], value: Any = None, *, drop: bool = False) ->
     return data
 
 
-READ = "cannot read the replay file: "
-READ_RU = "не удаётся прочитать файл записи: "
-WRITTEN = "is not as a replay file writes it (docs/REPLAY_FORMAT.md)"
-WRITTEN_RU = "записан не так, как в файлах записи (docs/REPLAY_FORMAT.md)"
+READ = "cannot read the deals file: "
+READ_RU = "не удаётся прочитать файл раздач: "
+WRITTEN = "is not laid out as in a deals file (docs/REPLAY_FORMAT.md)"
+WRITTEN_RU = "записан не так, как в файлах раздач (docs/REPLAY_FORMAT.md)"
 CASES: dict[str, tuple[dict[str, Any], list[str], str, str]] = {
     "seed past Python's digits": (
         _changed(("reveal", "seed"), "9" * 5000), [],
@@ -52,31 +52,31 @@ CASES: dict[str, tuple[dict[str, Any], list[str], str, str]] = {
         "проверить нельзя: зерно слишком длинное: в числе не больше 4300 цифр"),
     "no salt": (
         _changed(("reveal", "salt"), drop=True), [],
-        READ + 'bad replay file: reveal has no "salt"',
-        READ_RU + 'неверный файл записи: в reveal нет "salt"'),
+        READ + 'bad deals file: reveal has no "salt"',
+        READ_RU + 'неверный файл раздач: в reveal нет "salt"'),
     "reveal a list": (
         _changed(("reveal",), [1]), [],
-        READ + "bad replay file: reveal " + WRITTEN, READ_RU + "неверный файл записи: reveal "
+        READ + "bad deals file: reveal " + WRITTEN, READ_RU + "неверный файл раздач: reveal "
         + WRITTEN_RU),
     "no players": (
         _changed(("players",), drop=True), [],
-        READ + 'bad replay file: no "players"', READ_RU + 'неверный файл записи: нет "players"'),
+        READ + 'bad deals file: no "players"', READ_RU + 'неверный файл раздач: нет "players"'),
     "one player": (
         _changed(("players",), ["ada"]), [],
-        READ + "bad replay file: players " + WRITTEN,
-        READ_RU + "неверный файл записи: players " + WRITTEN_RU),
+        READ + "bad deals file: players " + WRITTEN,
+        READ_RU + "неверный файл раздач: players " + WRITTEN_RU),
     "a hand's game a word": (
         _changed(("hands", 0, "game"), "first"), [],
-        READ + "bad replay file: hands[0] " + WRITTEN,
-        READ_RU + "неверный файл записи: hands[0] " + WRITTEN_RU),
+        READ + "bad deals file: hands[0] " + WRITTEN,
+        READ_RU + "неверный файл раздач: hands[0] " + WRITTEN_RU),
     "a hand's scores one number": (
         _changed(("hands", 1, "scores"), [3]), [],
-        READ + "bad replay file: hands[1] " + WRITTEN,
-        READ_RU + "неверный файл записи: hands[1] " + WRITTEN_RU),
+        READ + "bad deals file: hands[1] " + WRITTEN,
+        READ_RU + "неверный файл раздач: hands[1] " + WRITTEN_RU),
     "a hand without its deal": (
         _changed(("hands", 0, "deal"), drop=True), [],
-        READ + 'bad replay file: hands[0] has no "deal"',
-        READ_RU + 'неверный файл записи: в hands[0] нет "deal"'),
+        READ + 'bad deals file: hands[0] has no "deal"',
+        READ_RU + 'неверный файл раздач: в hands[0] нет "deal"'),
     "a deal a number": (
         _changed(("hands", 0, "deal"), 5), [],
         READ + 'bad deal: a deal is an object with "dealer", "hands" (two lists of cards) and '
@@ -88,16 +88,16 @@ CASES: dict[str, tuple[dict[str, Any], list[str], str, str]] = {
         READ + 'bad deal: no "hands"', READ_RU + 'неверная раздача: нет "hands"'),
     "the dealer a word": (
         _changed(("dealer_draw", "dealer"), "ada"), [],
-        READ + "bad replay file: dealer_draw " + WRITTEN,
-        READ_RU + "неверный файл записи: dealer_draw " + WRITTEN_RU),
+        READ + "bad deals file: dealer_draw " + WRITTEN,
+        READ_RU + "неверный файл раздач: dealer_draw " + WRITTEN_RU),
     "the result a list": (
         _changed(("result",), [0, 1]), [],
-        READ + "bad replay file: result " + WRITTEN,
-        READ_RU + "неверный файл записи: result " + WRITTEN_RU),
+        READ + "bad deals file: result " + WRITTEN,
+        READ_RU + "неверный файл раздач: result " + WRITTEN_RU),
     "no dealer draw": (
         _changed(("dealer_draw",), drop=True), [],
-        READ + 'bad replay file: no "dealer_draw"',
-        READ_RU + 'неверный файл записи: нет "dealer_draw"'),
+        READ + 'bad deals file: no "dealer_draw"',
+        READ_RU + 'неверный файл раздач: нет "dealer_draw"'),
     "rules a number": (
         _changed(("rules",), 5), [],
         READ + "bad rule set: the rules are an object, each rule by its name",

@@ -213,7 +213,7 @@ def parsed(argv: list[str] | None, tr: Tr) -> argparse.Namespace:
     script.add_argument("--seed", type=seed_of(tr), default=0,
                         help=tr("seed of the shuffles, a number or a text (default 0)"))
     script.add_argument("--deal", default=None, metavar="FILE",
-                        help=tr("a JSON deal file fixing the first hand (see "
+                        help=tr("a fixed deal: a JSON file of the first hand's cards (see "
                                 "docs/DEAL_FORMAT.md)"))
     script.add_argument(
         "--json", action="store_true", help=tr("print events, state and scores as JSON")

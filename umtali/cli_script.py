@@ -37,7 +37,7 @@ def run_script(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) 
         # ValueError: bad JSON or UTF-8, a number past 4,300 digits; RecursionError: arrays
         # nested thousands deep.
         except (OSError, ValueError, RecursionError, UmtaliError) as e:
-            print(tr("cannot read the deal file: {error}", error=said(tr, e)), file=sys.stderr)
+            print(tr("cannot read the fixed deal: {error}", error=said(tr, e)), file=sys.stderr)
             return 2
     try:
         session = Session(rules_of(args), args.seed, deal)

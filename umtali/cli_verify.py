@@ -1,4 +1,4 @@
-"""``python -m umtali verify``: check a replay file against its commitment, and say the verdict
+"""``python -m umtali verify``: check a deals file against its commitment, and say the verdict
 in the reader's language. ``umtali.fairness`` finds the first mismatch; this puts it into words.
 """
 
@@ -30,7 +30,7 @@ def unread(tr: Tr, path: str, error: Exception) -> str:
     ("'utf-8' codec can't decode byte 0x89", "[Errno 2] ..."); one line, printable."""
     name = plain(repr(path))
     if isinstance(error, UnicodeDecodeError):
-        return tr("it is not text: a replay file is JSON text in UTF-8, as the bot sends it")
+        return tr("it is not text: a deals file is JSON text in UTF-8, as the bot sends it")
     if isinstance(error, (FileNotFoundError, NotADirectoryError)):
         # NotADirectoryError: a part of the path is a file, so nothing is under it.
         return tr("there is no file {path}", path=name)
@@ -49,16 +49,16 @@ def unread(tr: Tr, path: str, error: Exception) -> str:
         return tr("it is not JSON: the first mistake is on line {line}, column {column}",
                   line=error.lineno, column=error.colno)
     if isinstance(error, RecursionError):
-        return tr("it is nested too deep for a replay file")
+        return tr("it is nested too deep for a deals file")
     if isinstance(error, ValueError) and not isinstance(error, UmtaliError):
-        # The rest of json.load's: a number past Python's 4,300 digits (the replay's own
+        # The rest of json.load's: a number past Python's 4,300 digits (the deals file's own
         # checks are UmtaliErrors).
-        return tr("it holds a number too long for a replay file")
+        return tr("it holds a number too long for a deals file")
     return plain(said(tr, error))
 
 
 def run_verify(args: argparse.Namespace, stdout: TextIO, tr: Tr) -> int:
-    """Exit status: 0 fair, 1 a mismatch, 2 bad input."""
+    """Exit status: 0 fair, 1 a mismatch, 2 no verdict (the file unread, a value missing)."""
     try:
         # utf-8-sig: a file saved as Notepad's "UTF-8 with BOM" is the same JSON.
         with open(args.replay, encoding="utf-8-sig") as f:
@@ -66,7 +66,7 @@ def run_verify(args: argparse.Namespace, stdout: TextIO, tr: Tr) -> int:
     # ValueError: besides bad JSON, a number past Python's 4,300 digits; RecursionError:
     # arrays nested thousands deep. A hostile file is bad input, not a traceback.
     except (OSError, ValueError, RecursionError, UmtaliError) as e:
-        print(tr("cannot read the replay file: {error}", error=unread(tr, args.replay, e)),
+        print(tr("cannot read the deals file: {error}", error=unread(tr, args.replay, e)),
               file=sys.stderr)
         return 2
     reveal = replay.reveal
@@ -77,7 +77,7 @@ def run_verify(args: argparse.Namespace, stdout: TextIO, tr: Tr) -> int:
                (("--commitment", commitment), ("--seed", seed), ("--salt", salt))
                if value is None]
     if commitment is None or seed is None or salt is None:
-        print(tr("the replay file does not hold them: give {options}",
+        print(tr("the deals file does not hold them: give {options}",
                  options=", ".join(missing)), file=sys.stderr)
         return 2
     try:
@@ -297,7 +297,7 @@ def _result_line(tr: Tr, m: Mismatch, rec: str, exp: str) -> str:
 
 
 def _how(tr: Tr, how: str) -> str:
-    """How a session ended, as a replay file records it."""
+    """How a session ended, as a deals file records it."""
     words = {
         "played out": tr.ctx("how a session ended", "played out"),
         "resigned": tr.ctx("how a session ended", "resigned"),

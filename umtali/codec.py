@@ -39,7 +39,7 @@ def _mask_codes(mask: int) -> list[str]:
 
 def _ints(codes: list[str]) -> list[int]:
     # A file's cards are checked for type here: ``Card.parse`` of a number fails as Python's
-    # AttributeError, which the readers of deal and replay files do not expect.
+    # AttributeError, which the readers of fixed deals and deals files do not expect.
     if not isinstance(codes, list) or not all(isinstance(c, str) for c in codes):
         raise InvalidStateError(Text.of("bad deal: each card must be a code such as \"10D\""))
     return [int(Card.parse(c)) for c in codes]

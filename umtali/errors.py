@@ -25,4 +25,4 @@ class IllegalMoveError(UmtaliError, ValueError):
 
 
 class InvalidStateError(UmtaliError, ValueError):
-    """A saved state or deal file is malformed or inconsistent."""
+    """A saved state, deals file or fixed deal is malformed or inconsistent."""

@@ -1,5 +1,6 @@
-"""The replay file: a finished session with every deal and stock rebuild it claims, its moves,
-its commitment and (once it is over) the seed and salt that prove the deals.
+"""The deals file (``umtali-N-deals.json``; the "replay file" is the moves alone, as text): a
+finished session with every deal and stock rebuild it claims, its moves, its commitment and
+(once it is over) the seed and salt that prove the deals.
 
 The deals are written out, not only implied by the seed, so that ``umtali.fairness.verify`` has
 something to hold against the seed: the cards the players saw. docs/REPLAY_FORMAT.md describes
@@ -150,7 +151,7 @@ def play(rules: RuleSet, seed: int | str, moves: Sequence[Move | str],
 
 def from_session(session: Session, players: tuple[str, str], commitment: str | None = None,
                  salt: str | None = None, cut: str | None = None) -> dict[str, Any]:
-    """The replay file of ``session`` as JSON data. With ``salt`` it carries the reveal (the seed
+    """The deals file of ``session`` as JSON data. With ``salt`` it carries the reveal (the seed
     and salt), which is refused while the session is in play: the seed foretells its deals.
     With ``cut`` the session was played from its committed seed and that cut: the reveal
     shows the committed seed, and the file the cut."""
@@ -185,7 +186,7 @@ def _codes(cards: Sequence[int]) -> list[str]:
 
 def _cards(data: Any) -> tuple[int, ...]:
     if not isinstance(data, list):
-        raise InvalidStateError(Text.of("bad replay file: a list of cards was expected"))
+        raise InvalidStateError(Text.of("bad deals file: a list of cards was expected"))
     return tuple(int(Card.parse(str(c))) for c in data)
 
 
@@ -227,7 +228,7 @@ def _pair(data: Any) -> tuple[int, int]:
 def _hand(d: dict[str, Any]) -> HandRecord:
     moves = d["moves"]
     if not isinstance(moves, list):
-        raise InvalidStateError(Text.of("bad replay file: moves must be a list"))
+        raise InvalidStateError(Text.of("bad deals file: moves must be a list"))
     return HandRecord(
         game=int(d["game"]),
         hand=int(d["hand"]),
@@ -246,34 +247,34 @@ def _rules(data: Any) -> RuleSet:
     for f in fields(RuleSet):
         value = getattr(rules, f.name)
         if type(value) is not type(getattr(default, f.name)):
-            raise InvalidStateError(Text.of("bad replay file: the rule {rule} cannot be {value}",
+            raise InvalidStateError(Text.of("bad deals file: the rule {rule} cannot be {value}",
                                              rule=f.name, value=json.dumps(value)))
     return rules
 
 
 def from_json(data: Any) -> ReplayFile:
-    """Read a replay file; ``InvalidStateError`` says what is wrong with it, naming the part
+    """Read a deals file; ``InvalidStateError`` says what is wrong with it, naming the part
     of the file (never Python's words: a missing key, a text for a number)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise InvalidStateError(Text.of(
-            "not an Umtali replay file (no \"format\": \"{format}\")", format=FORMAT))
+            "not an Umtali deals file (no \"format\": \"{format}\")", format=FORMAT))
     if data.get("version") not in (1, VERSION):
         raise InvalidStateError(Text.of(
-            "unknown replay file version: expected {version}", version=VERSION))
+            "unknown deals file version: expected {version}", version=VERSION))
     reveal = data.get("reveal")
     seed = _part("reveal", lambda: reveal["seed"] if reveal else None)
     if seed is not None and not isinstance(seed, int | str):
         raise InvalidStateError(Text.of(
-            "bad replay file: the seed must be a number or a string"))
+            "bad deals file: the seed must be a number or a string"))
     # Version 2 has a cut (version 1, from before cuts, none: a cut in it is not read).
     if data["version"] == VERSION and "cut" not in data:
         raise InvalidStateError(Text.of(
-            "bad replay file: version {version} has a \"cut\", and this one has none",
+            "bad deals file: version {version} has a \"cut\", and this one has none",
             version=VERSION))
     cut = data["cut"] if data["version"] == VERSION else None
     if cut is not None and not (isinstance(cut, str) and is_cut(cut)):
         raise InvalidStateError(Text.of(
-            "bad replay file: the cut must be a string: a click's id (digits) or the text "
+            "bad deals file: the cut must be a string: a click's id (digits) or the text "
             "typed (at most {count} visible characters)", count=MAX_TYPED))
     commitment, first_deal = data.get("commitment"), data.get("first_deal")
     draw, hands = _field(data, "dealer_draw"), _field(data, "hands")
@@ -312,23 +313,23 @@ def _hands(data: Any) -> tuple[HandRecord, ...]:
 
 def _field(data: dict[str, Any], key: str) -> Any:
     if key not in data:
-        raise InvalidStateError(Text.of("bad replay file: no \"{key}\"", key=key))
+        raise InvalidStateError(Text.of("bad deals file: no \"{key}\"", key=key))
     return data[key]
 
 
 def _part(part: str, read: Callable[[], _T]) -> _T:
     """``read()`` of the file's ``part`` (``"reveal"``, ``"hands[2]"``), its faults worded:
     Python's (a missing key, a text where a number goes, a list too short) say only which
-    part is not as a replay file writes it; the engine's (a wrong card) are kept."""
+    part is not laid out as in a deals file; the engine's (a wrong card) are kept."""
     try:
         return read()
     except InvalidStateError:
         raise
     except KeyError as e:
-        raise InvalidStateError(Text.of("bad replay file: {part} has no \"{key}\"",
+        raise InvalidStateError(Text.of("bad deals file: {part} has no \"{key}\"",
                                         part=part, key=str(e.args[0]))) from e
     except UmtaliError as e:
-        raise InvalidStateError(Text.of("bad replay file: {error}", error=cause(e))) from e
+        raise InvalidStateError(Text.of("bad deals file: {error}", error=cause(e))) from e
     except (TypeError, ValueError, IndexError, OverflowError, AttributeError) as e:
         # OverflowError: ``int`` of a number JSON reads as infinity (``1e999``).
         raise _miswritten(part) from e
@@ -336,5 +337,5 @@ def _part(part: str, read: Callable[[], _T]) -> _T:
 
 def _miswritten(part: str) -> InvalidStateError:
     return InvalidStateError(Text.of(
-        "bad replay file: {part} is not as a replay file writes it (docs/REPLAY_FORMAT.md)",
+        "bad deals file: {part} is not laid out as in a deals file (docs/REPLAY_FORMAT.md)",
         part=part))

@@ -330,7 +330,8 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
                     versus: discord.User | None = None) -> None:
         await show_stats(interaction, member or interaction.user, versus)
 
-    @app_commands.command(description="A member's recent sessions here, each as a replay file")
+    @app_commands.command(
+        description="A member's recent sessions here, each with its replay file and deals file")
     @app_commands.describe(member="Whose sessions (default: yours)")
     @app_commands.guild_only()
     async def history(self, interaction: discord.Interaction,

@@ -1,5 +1,5 @@
 """Deals anyone can check: the commitment posted when a session starts, the reveal when it ends,
-and the replay file that ``python -m umtali verify`` checks against both.
+and the deals file that ``python -m umtali verify`` checks against both.
 
 The seed decides every shuffle of a session. Before any card is dealt the channel gets the
 SHA-256 of the seed and a secret salt (``umtali.fairness.commit``): a challenge carries it from
@@ -10,7 +10,7 @@ players can check only its time, docs/FAIR_DEALS.md). When the
 match is over,
 the seed and the salt themselves: played out, resigned, timed out, and also abandoned or
 cancelled part-way, for its hands were dealt all the same (``revealed``). A member with the
-replay file can then check that every deal and stock rebuild came from the seed that was fixed
+deals file can then check that every deal and stock rebuild came from the seed that was fixed
 before play began.
 """
 
@@ -48,16 +48,16 @@ def sealed_offer_line(commitment: str, tr: Tr) -> str:
 
 def seats_line(first: int, second: int, tr: Tr) -> str:
     """On a challenge, before the deck is cut: the seats (``first``, ``second``: member ids),
-    which the replay file lists by name. Said up front because the seats are the file's word:
+    which the deals file lists by name. Said up front because the seats are the file's word:
     swapped once the seed and cut were known, the deals would still verify."""
     return tr("<@{first}> draws first for dealer and takes seat 0, <@{second}> seat 1 (the order "
-              "of the players in the replay file).", first=first, second=second)
+              "of the players in the deals file).", first=first, second=second)
 
 
 def practice_seats_line(tr: Tr) -> str:
     """``seats_line`` on a practice session: its player always takes seat 0."""
     return tr("You draw first for dealer and take seat 0, the computer seat 1 (the order of the "
-              "players in the replay file).")
+              "players in the deals file).")
 
 
 def sealed_cut_line(commitment: str, tr: Tr) -> str:
@@ -119,22 +119,22 @@ def reveal_line(session: Session, salt: str, commitment: str, tr: Tr, ended: str
 
 def _revealed(session: Session, salt: str, commitment: str, tr: Tr, cut: str,
               history: str) -> str:
-    """The seed, salt, commitment and cut, and the check of every deal with the replay file."""
+    """The seed, salt, commitment and cut, and the check of every deal with the deals file."""
     if cut:
         return tr("Deals revealed: seed `{seed}`, salt `{salt}`, sealed as `{commitment}`, "
-                  "cut {cut}. Check them with the session's replay file (`{history}`) and "
+                  "cut {cut}. Check them with the session's deals file (`{history}`) and "
                   "`python -m umtali verify`.", seed=uncut(session.seed, cut), salt=salt,
                   commitment=commitment, cut=shown_cut(cut),
                   history=history)
     return tr("Deals revealed: seed `{seed}`, salt `{salt}`, sealed as `{commitment}`. Check "
-              "them with the session's replay file (`{history}`) and `python -m umtali "
+              "them with the session's deals file (`{history}`) and `python -m umtali "
               "verify`.", seed=session.seed, salt=salt, commitment=commitment,
               history=history)
 
 
 def verify_file(session: Session, names: tuple[str, str], salt: str, ended: str = "",
                 cut: str = "") -> bytes:
-    """The replay file with its commitment, reveal and ``cut``, for a finished session, or one
+    """The deals file with its commitment, reveal and ``cut``, for a finished session, or one
     that ended with no result (``ended``): its hands as far as they were played, and
     ``result`` saying how it ended, with no winner."""
     data: dict[str, Any]

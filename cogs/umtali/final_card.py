@@ -1,6 +1,6 @@
 """The session's final card: how it ended, game by game and hand by hand, each player's rating
 before and after (or "practice, not rated"), the deals' commitment and its reveal, and a
-button for the replay file.
+button for the replay file and the deals file.
 
 It rides on the table message's last edit, which happens anyway when a session ends, under
 the table itself: no call of its own, and a restart that re-sends the table re-sends it. A
@@ -74,16 +74,22 @@ async def final_embed(svc: MatchService, live: LiveMatch, tr: Tr) -> discord.Emb
     if live.commitment and live.cut:
         embed.add_field(name=tr("Fair deals"), value=tr(
             "Sealed before the deck was cut as `{commitment}`; seed `{seed}`, salt `{salt}`, "
-            "cut {cut}. The replay file below checks with `python -m umtali verify`.",
+            "cut {cut}. {files}", files=files(tr),
             commitment=live.commitment, seed=uncut(session.seed, live.cut), salt=live.salt,
             # A typed cut may hold a backtick: shown as the other lines show it.
             cut=shown_cut(live.cut)), inline=False)
     elif live.commitment:
         embed.add_field(name=tr("Fair deals"), value=tr(
             "Sealed before the first deal as `{commitment}`; seed `{seed}`, salt `{salt}`. "
-            "The replay file below checks with `python -m umtali verify`.",
+            "{files}", files=files(tr),
             commitment=live.commitment, seed=session.seed, salt=live.salt), inline=False)
     return embed
+
+
+def files(tr: Tr) -> str:
+    """What the button under the card gives, and which of its two files checks the deals."""
+    return tr("**{button}** below gives the session's replay file (its moves) and its deals "
+              "file, which `python -m umtali verify` checks.", button=tr("Replay file"))
 
 
 async def ratings(svc: MatchService, live: LiveMatch, tr: Tr) -> str:
@@ -112,8 +118,8 @@ async def ratings(svc: MatchService, live: LiveMatch, tr: Tr) -> str:
 
 class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=r"umtali:rf:(?P<guild>[0-9]+):(?P<match>[0-9]+)"):
-    """The replay file of a finished session, privately, for anyone who asks (the session is
-    over: nothing in it is secret any more)."""
+    """The replay file and deals file of a finished session, privately, for anyone who asks
+    (the session is over: nothing in them is secret any more)."""
 
     def __init__(self, guild_id: int, match_id: int, tr: Tr = EN) -> None:
         super().__init__(discord.ui.Button(

@@ -1,7 +1,7 @@
 """A member's history on Discord, privately, and a finished session from it as a replay file
-(with the file that checks its deals); a match that ended with no result after its deal is
-listed too, with its deals file. The replay menu is a ``DynamicItem`` whose custom id carries
-its server, so it keeps working after a restart."""
+(its moves) with its deals file (the JSON that checks its deals); a match that ended with no
+result after its deal is listed too, with its deals file. The replay menu is a ``DynamicItem``
+whose custom id carries its server, so it keeps working after a restart."""
 
 from __future__ import annotations
 
@@ -91,12 +91,13 @@ async def show_history(interaction: discord.Interaction, user: discord.abc.User)
             said += ["", tr("Ended with no result; their deals are revealed too:")]
             said += [unfinished_text(u, user.id, tr) for u in unfinished]
         embed.description = "\n".join(said)
-        embed.set_footer(text=tr("Choose a session below to get it as a replay file."))
+        embed.set_footer(
+            text=tr("Choose a session below to get its replay file and its deals file."))
         listed = [(line.match_id, line_names(line, user.id, tr), line.finished_at)
                   for line in lines]
         listed += [(u.match_id, unfinished_names(u, tr), u.finished_at) for u in unfinished]
         view.add_item(ReplaySelect(interaction.guild.id, [_option(*item, tr) for item in listed],
-                                   placeholder=tr("Export a session as a replay…")))
+                                   placeholder=tr("Get a session's replay file and deals file…")))
     await send_private(interaction, view, embed=embed)
 
 
@@ -212,14 +213,18 @@ async def _replay(interaction: discord.Interaction, guild_id: int, match_id: int
     files = [discord.File(io.BytesIO(text.encode()), filename=replay_filename(match_id))]
     a, b = match_names(match, tr)
     if match.salt:
-        # The deals' check: the replay file with the commitment and its reveal. Its names as
+        # The deals' check: the deals file with the commitment and its reveal. Its names as
         # the replay's (``python -m umtali verify`` says them), not the stored English
         # "Player" of a name that shows nothing.
         session = session_from_json(json.loads(match.state))
         files.append(discord.File(io.BytesIO(verify_file(session, (a, b), match.salt,
                                                           cut=match.cut)),
                                   filename=verify_filename(match_id)))
-    return tr("Session #{match}, {a} vs {b}, as a replay:", match=match_id,
+        return tr("Session #{match}, {a} vs {b}: its replay file (the moves) and its deals file "
+                  "(checked with `python -m umtali verify`):", match=match_id,
+                  a=safe_name(a), b=safe_name(b)), files
+    # A session from before deals were sealed: its moves alone.
+    return tr("Session #{match}, {a} vs {b}: its replay file (the moves):", match=match_id,
               a=safe_name(a), b=safe_name(b)), files
 
 

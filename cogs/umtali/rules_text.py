@@ -36,14 +36,15 @@ _TEXTS: Final[tuple[str, ...]] = (
        "tells you alone the move the hard computer would make, and after each hand a short "
        "review of your costliest moves comes by direct message.\n"
        "• `{stats}`, `{leaderboard}` and `{history}` show a record, the best players and past "
-       "sessions (each as a replay file); `{display}` sets how your own panels look.\n"
+       "sessions (each with its replay file and deals file); `{display}` sets how your own "
+       "panels look.\n"
        "• Every deal can be checked: the bot posts a commitment (a fingerprint) of a "
        "session's seed on its challenge before anyone accepts (copy it then: the message is "
        "edited when the challenge is accepted), the member who accepts cuts the deck (typing "
        "their cut, or nothing), and when the session ends the bot reveals "
        "the seed and a salt. Anyone can check the seed with standard tools: "
        "`printf 'umtali-deals-v1:%s:%s' SALT SEED | sha256sum` prints the commitment (the "
-       "reveal gives the line to copy); and every deal with the replay file and `python -m "
+       "reveal gives the line to copy); and every deal with the deals file and `python -m "
        "umtali verify` (see docs/FAIR_DEALS.md). The computer player never sees your cards."),
 )
 

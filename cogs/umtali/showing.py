@@ -223,7 +223,7 @@ def hand_of(live: LiveMatch, seat: int, note: str = "", look: Look = TEXT_ONLY) 
 
 def _unfinished(live: LiveMatch, seat: int, look: Look) -> Shown:
     """The hand of a match that ended with no result: why, and once cards were dealt, the
-    reveal of its seed as a finished session's, with its replay file a click away."""
+    reveal of its seed as a finished session's, with its replay and deals files a click away."""
     tr = look.tr
     how = live.ended or "abandoned"
     # A channel lost once it was over (its end's posts refused) is not why it ended.
