@@ -81,6 +81,9 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
     except ValueError as e:
         raise SettingsError(str(e)) from None
     folder = db_path.parent
+    if not url and folder.exists() and not folder.is_dir():
+        raise SettingsError(f"UMTALI_DB_PATH names a file in {str(folder)!r}, which is a file, "
+                            f"not a folder: correct the path.")
     if not url and folder != DEFAULT_DB_PATH.parent and not folder.is_dir():
         # Made silently, a typo ("dtaa/") would start an empty database beside the real one.
         # The default data/ is made: a fresh clone has none.

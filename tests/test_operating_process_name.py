@@ -165,4 +165,4 @@ async def test_a_database_folder_that_cannot_be_made_is_one_sentence(
         bot = BotProcess(server, tmp_path / "file" / "umtali.sqlite3", workdir)
         assert await bot.run_to_exit() == 2
         log = bot.log.read_text(errors="replace")
-        assert "cannot be opened" in log and "Traceback" not in log, log[-3000:]
+        assert "which is a file, not a folder" in log and "Traceback" not in log, log[-3000:]
