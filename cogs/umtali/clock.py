@@ -39,14 +39,14 @@ from cogs.umtali.clock_state import (
     worth_telling,
     wrote,
 )
-from cogs.umtali.db_outage import database_failed
+from cogs.umtali.db_outage import database_failed, with_floor
 from cogs.umtali.failures import PASSING
 from cogs.umtali.give_back import give_back, pay_noted, show_clock
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import safe_name
 from cogs.umtali.out_of_reach import addressed
 from cogs.umtali.reminders import TurnNotices
-from cogs.umtali.turn_clock import reserve_running
+from cogs.umtali.turn_clock import reserve_again, reserve_running
 from cogs.umtali.unheard import InDoubt, settle_first, settled
 from umtali.i18n import Tr
 
@@ -232,14 +232,16 @@ async def gateway_back(svc: MatchService, shard: int | str | None) -> None:
     log.info("Discord was out of reach %.1f s (its gateway, or its REST API through the "
              "proxy), or the database failed; the clocks go on", back - outage.since)
     # Each turn gets back the time its clock stood still: the whole outage, or since it
-    # started during it.
-    gaps = {}
+    # started during it; after the database failed, however short, with a floor.
+    gaps, given = {}, {}
     for live in list(svc.matches.values()):
         since = outage.still_since(live)
-        if not live.over and live.deadline is not None and since is not None and \
-                back - since >= CONNECTING:
-            gaps[live.id] = (live.deadline, back - since)
-    outage_over(state, outage, back, {match_id: back - gap for match_id, (_, gap) in gaps.items()})
+        if live.over or live.deadline is None or since is None:
+            continue
+        gap = with_floor(svc, outage, live, since, back) if outage.database else back - since
+        if gap > 0 and (outage.database or gap >= CONNECTING):
+            gaps[live.id], given[live.id] = (live.deadline, gap), since
+    outage_over(state, outage, back, given)
     await give_back(svc, gaps, "of the gateway outage")
     # What waited through the outage goes out now, not at its next retry.
     svc.delivery.retry_now()
@@ -322,6 +324,7 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
         if not notice and abs(deadline - live.deadline) < 1 and reserve is None:
             if loaded is not None:
                 loaded[live.id] = live.deadline
+            reserve_again(live, now)
             continue
         announce = []
         if notice and not live.channel_lost:
@@ -360,6 +363,7 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
         live.clock_from = (deadline, now)
         if reserve is not None:
             live.reserves[seat] = reserve
+        reserve_again(live, now)
         if moved or reserve is not None:
             # A quick restart's grace too (a few seconds' difference is not worth an edit
             # of every table).
