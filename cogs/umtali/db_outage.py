@@ -91,8 +91,9 @@ def move_failed(svc: MatchService, live: LiveMatch, made: float, arrived: float,
     made in time gives its turn the floor on the database's return (``with_floor``)."""
     database_failed(svc, arrived, error)
     outage = svc.clock_state.outage
-    if outage is not None and database_down(svc) and live.deadline is not None and \
-            not live.over and made_in_time(svc, live, made, arrived):
+    if outage is not None and failing_for_now(error) and database_down(svc) and \
+            live.deadline is not None and not live.over and \
+            made_in_time(svc, live, made, arrived):
         outage.failed[live.id] = live.deadline
 
 
