@@ -20,6 +20,7 @@ from tests.discord_helpers import World, flush, start_match, thread_of
 from tests.test_clocks_database_outage import Writes, _move, _said
 from tests.test_clocks_late_moves import REFUSED
 from tests.test_clocks_warning import WARNED
+from tests.test_faults_timers import to_turn_end
 
 #: The notice after a database outage, as posted in English.
 UNSAVED = "the bot could not save moves"
@@ -86,6 +87,9 @@ async def test_a_move_failed_in_its_last_seconds_can_be_retried(
     await flush(world)
     assert not live.over
     world.clock.now = deadline + 103
+    # (judged as the clock judges it: the virtual clock's jump, seen as a pause of the bot's,
+    # would give the time all the same once the move is under way)
+    assert made_in_time(svc, live, world.clock.now, world.clock.now)
     await svc.check_timers(now=world.clock.now)
     assert not live.over
     answer = await _move(world, live)
@@ -142,3 +146,36 @@ async def test_a_turn_with_time_left_gets_only_the_outages_time(
     notices = _notices(world, live)
     assert len(notices) == 1 and "40 seconds" in notices[0], notices
     assert f"<t:{int(live.deadline)}:R>" in notices[0], notices
+
+
+async def test_the_floor_is_the_turns_own_time_not_banked_in_the_reserve(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Blitz (30 s a turn, 2 min reserve): 2 s of the reserve left, the turn's last move fails
+    to save; the database back 40 s later, the turn gets the floor (its 30 s turn), its
+    reserve cut to the 2 s it had, as a restart's grace: played within the floor, the reserve
+    keeps 2 s, not the floor's time. The outage, 40 s, is told."""
+    live = await start_match(world, time_control="blitz")
+    svc = world.bot.matches
+    assert svc is not None and live.deadline is not None
+    slow, start = live.session.to_act, world.clock.now
+    await to_turn_end(world, live)
+    writes = Writes(world, monkeypatch)
+    writes.down = True
+    world.clock.now = start + 148
+    await _move(world, live)
+    assert_error(world.env, contains="database is locked")
+    writes.down = False
+    back = start + 188
+    world.clock.now = back
+    await svc.check_timers(now=back)
+    await flush(world)
+    assert not live.over and live.deadline == pytest.approx(back + 30)
+    assert live.reserves[slow] == pytest.approx(2)
+    assert live.reserve_running is None  # (its own time runs: the floor)
+    notices = _notices(world, live)
+    assert len(notices) == 1 and "40 seconds" in notices[0], notices
+    world.clock.now = back + 10
+    answer = await _move(world, live)
+    assert REFUSED not in _said(answer), _said(answer)
+    assert live.session.to_act != slow
+    assert live.reserves[slow] == pytest.approx(2)
