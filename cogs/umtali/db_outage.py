@@ -24,19 +24,12 @@ the time since the last note saved, from before the outage."""
 
 from __future__ import annotations
 
-import datetime as dt
 import logging
 from typing import TYPE_CHECKING
 
-import discord
-
-from cogs.umtali.announcing import your_turn
 from cogs.umtali.clock_state import DATABASE, Outage, Told, made_in_time, worth_telling
 from cogs.umtali.live import LiveMatch
-from cogs.umtali.names import safe_name
-from cogs.umtali.out_of_reach import addressed
 from data.failing import failing_for_now
-from umtali.i18n import Tr
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
@@ -123,38 +116,3 @@ def with_floor(svc: MatchService, outage: Outage, live: LiveMatch, since: float,
     if tell or reserve is not None:
         svc.clock_state.told[live.id] = Told(live.deadline, stood if tell else None, reserve)
     return gap
-
-
-def unsaved_notice(svc: MatchService, live: LiveMatch, seconds: float, deadline: float) -> str:
-    """The notice after a database outage of ``seconds``, in the match's channel: how long
-    the bot could not save moves, whose turn it still is and when it now ends (``deadline``),
-    pinging its player as a turn's announcement does."""
-    stamp = discord.utils.format_dt(dt.datetime.fromtimestamp(deadline, dt.UTC), "R")
-    tr = svc.public_tr(live)
-    seat = live.session.to_act
-    name = safe_name(live.names_in(tr)[seat])
-    return _unsaved(seconds, name, stamp, tr) + "\n" + your_turn(tr, addressed(live, seat, tr)[0])
-
-
-def _unsaved(seconds: float, name: str, when: str, tr: Tr) -> str:
-    minutes = round(seconds / 60)
-    if minutes < 2:
-        return tr.plural(
-            "The database failed for {count} second: the bot could not save moves, so nobody "
-            "could play. It is still {name}'s turn, which now ends {when}.",
-            "The database failed for {count} seconds: the bot could not save moves, so nobody "
-            "could play. It is still {name}'s turn, which now ends {when}.", round(seconds),
-            name=name, when=when)
-    if minutes < 120:
-        return tr.plural(
-            "The database failed for {count} minute: the bot could not save moves, so nobody "
-            "could play. It is still {name}'s turn, which now ends {when}.",
-            "The database failed for {count} minutes: the bot could not save moves, so nobody "
-            "could play. It is still {name}'s turn, which now ends {when}.", minutes,
-            name=name, when=when)
-    return tr.plural(
-        "The database failed for {count} hour: the bot could not save moves, so nobody could "
-        "play. It is still {name}'s turn, which now ends {when}.",
-        "The database failed for {count} hours: the bot could not save moves, so nobody could "
-        "play. It is still {name}'s turn, which now ends {when}.", round(seconds / 3600),
-        name=name, when=when)

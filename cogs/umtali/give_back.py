@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from cogs.umtali.alive import noted, owed_to_note
 from cogs.umtali.clock_state import Told, pause_since, worth_telling
-from cogs.umtali.db_outage import unsaved_notice
+from cogs.umtali.downtime_notices import unsaved_notice
 from cogs.umtali.lasting import Lasting
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
