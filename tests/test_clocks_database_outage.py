@@ -89,13 +89,14 @@ async def test_a_move_failed_by_the_database_is_not_charged_nor_forfeited(
         assert not live.over, f"forfeited at deadline + {now - deadline:.0f} s"
     assert writes.refused
     # The database back: the turn is given back the time since the move arrived (it had 5 s
-    # left then), and the player's retry is played.
+    # left then), up to the floor a restart gives (a minute: its move failed), and the
+    # player's retry is played.
     writes.down = False
     world.clock.now = deadline + 608
     await svc.check_timers(now=world.clock.now)
     await flush(world)
     assert not live.over, "forfeited on time for the database's failure"
-    assert live.deadline == pytest.approx(deadline + 613)
+    assert live.deadline == pytest.approx(deadline + 608 + 60)
     world.clock.now = deadline + 610
     answer = await _move(world, live)
     assert REFUSED not in _said(answer), _said(answer)

@@ -39,16 +39,15 @@ from cogs.umtali.clock_state import (
     worth_telling,
     wrote,
 )
-from cogs.umtali.db_outage import database_failed
-from cogs.umtali.failures import PASSING
+from cogs.umtali.db_outage import database_failed, with_floor
+from cogs.umtali.downtime_notices import offline_in_dms, offline_notice
 from cogs.umtali.give_back import give_back, pay_noted, show_clock
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import safe_name
 from cogs.umtali.out_of_reach import addressed
 from cogs.umtali.reminders import TurnNotices
-from cogs.umtali.turn_clock import reserve_running
+from cogs.umtali.turn_clock import reserve_again, reserve_running
 from cogs.umtali.unheard import InDoubt, settle_first, settled
-from umtali.i18n import Tr
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
@@ -232,43 +231,22 @@ async def gateway_back(svc: MatchService, shard: int | str | None) -> None:
     log.info("Discord was out of reach %.1f s (its gateway, or its REST API through the "
              "proxy), or the database failed; the clocks go on", back - outage.since)
     # Each turn gets back the time its clock stood still: the whole outage, or since it
-    # started during it.
-    gaps = {}
+    # started during it; after the database failed, however short, with a floor.
+    gaps, given = {}, {}
     for live in list(svc.matches.values()):
         since = outage.still_since(live)
-        if not live.over and live.deadline is not None and since is not None and \
-                back - since >= CONNECTING:
-            gaps[live.id] = (live.deadline, back - since)
-    outage_over(state, outage, back, {match_id: back - gap for match_id, (_, gap) in gaps.items()})
+        if live.over or live.deadline is None or since is None:
+            continue
+        gap = with_floor(svc, outage, live, since, back) if outage.database else back - since
+        if gap > 0 and (outage.database or gap >= CONNECTING):
+            gaps[live.id], given[live.id] = (live.deadline, gap), since
+    outage_over(state, outage, back, given)
     await give_back(svc, gaps, "of the gateway outage")
     # What waited through the outage goes out now, not at its next retry.
     svc.delivery.retry_now()
     # The time given back is saved: the note that the clocks stood still goes at once (a crash
     # before the next heartbeat would give that time back again).
     await noted(svc, "after the outage")
-
-
-def _offline(seconds: float, name: str, when: str, tr: Tr) -> str:
-    """The notice after an outage: how long it was (in seconds, minutes or hours), whose turn
-    it still is, and when that turn now ends."""
-    minutes = round(seconds / 60)
-    if minutes < 2:
-        return tr.plural(
-            "I was offline for {count} second, so nobody could play. It is still {name}'s "
-            "turn, which now ends {when}.",
-            "I was offline for {count} seconds, so nobody could play. It is still {name}'s "
-            "turn, which now ends {when}.", round(seconds), name=name, when=when)
-    if minutes < 120:
-        return tr.plural(
-            "I was offline for {count} minute, so nobody could play. It is still {name}'s "
-            "turn, which now ends {when}.",
-            "I was offline for {count} minutes, so nobody could play. It is still {name}'s "
-            "turn, which now ends {when}.", minutes, name=name, when=when)
-    return tr.plural(
-        "I was offline for {count} hour, so nobody could play. It is still {name}'s turn, "
-        "which now ends {when}.",
-        "I was offline for {count} hours, so nobody could play. It is still {name}'s turn, "
-        "which now ends {when}.", round(seconds / 3600), name=name, when=when)
 
 
 async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
@@ -322,12 +300,14 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
         if not notice and abs(deadline - live.deadline) < 1 and reserve is None:
             if loaded is not None:
                 loaded[live.id] = live.deadline
+            reserve_again(live, now)
             continue
         announce = []
         if notice and not live.channel_lost:
             stamp = discord.utils.format_dt(dt.datetime.fromtimestamp(deadline, dt.UTC), "R")
             tr = svc.public_tr(live)
-            announce.append(_offline(offline, safe_name(live.names_in(tr)[seat]), stamp, tr) + "\n"
+            name = safe_name(live.names_in(tr)[seat])
+            announce.append(offline_notice(offline, name, stamp, tr) + "\n"
                             + your_turn(tr, addressed(live, seat, tr)[0]))
         sent = Resumed(live.version, deadline, tuple(announce),
                        None if reserve is None else (seat, reserve))
@@ -360,6 +340,7 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
         live.clock_from = (deadline, now)
         if reserve is not None:
             live.reserves[seat] = reserve
+        reserve_again(live, now)
         if moved or reserve is not None:
             # A quick restart's grace too (a few seconds' difference is not worth an edit
             # of every table).
@@ -367,26 +348,10 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
         if notice and live.channel_lost:
             # Played in DMs: the notice goes on each player's panel (beside: this may be the
             # tick, which must not wait on Discord).
-            svc.beside.start(_offline_in_dms(svc, live, offline), live.id, "offline notice")
+            svc.beside.start(offline_in_dms(svc, live, offline), live.id, "offline notice")
         log.info("match %d: turn resumed after %.0f s offline; %.0f s left", live.id, offline,
                  deadline - now)
     return gone
-
-
-async def _offline_in_dms(svc: MatchService, live: LiveMatch, offline: float) -> None:
-    """The notice after an outage on each player's DM panel (an edit: the turn's own new panel
-    or warning notifies); one that fails for now is left to the panel's next edit."""
-    if live.deadline is None:
-        return
-    stamp = discord.utils.format_dt(dt.datetime.fromtimestamp(live.deadline, dt.UTC), "R")
-    for seat in (0, 1):
-        tr = svc.seat_tr(live, seat)
-        name = safe_name(live.names_in(tr)[live.session.to_act])
-        try:
-            await svc.delivery.send_hand(live, seat, note=_offline(offline, name, stamp, tr))
-        except PASSING as e:
-            log.info("match %d: the offline notice could not reach seat %d (%s)", live.id,
-                     seat, e)
 
 
 async def _resumed_as(svc: MatchService, match_id: int, sent: Resumed) -> list[str] | None:

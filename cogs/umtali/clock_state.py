@@ -60,6 +60,12 @@ class Outage:
     #: clock run out again), the check that first saw its deadline. Each is given back only
     #: the time it stood still, so no second is given twice.
     still: dict[int, tuple[float, float]] = field(default_factory=dict)
+    #: The database failed during it (``db_outage``): given back however short (a connection
+    #: refused fails at once), and with a floor (``db_outage.with_floor``).
+    database: bool = False
+    #: The turns whose player's move, made in time, failed to save for the database during it
+    #: (by match id, the deadline it failed on): each gets the floor however late it is now.
+    failed: dict[int, float] = field(default_factory=dict)
 
     def note(self, lives: list[LiveMatch], now: float) -> bool:
         """Each running turn's clock not noted yet stands still from ``now``: whether any."""
@@ -111,6 +117,19 @@ class Resumed:
                 text in live.unsent for text in self.announce):
             return None
         return list(live.unsent)
+
+
+@dataclass(frozen=True, slots=True)
+class Told:
+    """What a turn's payment after a database outage says and cuts (``ClockState.told``)."""
+
+    #: The deadline the time is owed on: said only with that payment.
+    was: float
+    #: How long its clock stood still: the notice says so, if worth telling (else None).
+    stood: float | None
+    #: The reserve left to the seat to act (seat, seconds), cut to what the turn had left:
+    #: the floor is the turn's own time, not banked for later turns (as a restart's grace).
+    reserve: tuple[int, float] | None
 
 
 @dataclass(eq=False)
@@ -170,6 +189,10 @@ class ClockState:
     #: the pause's, the clocks noted standing still since meanwhile (``still_since``,
     #: ``alive.still_by_match``).
     deferred: list[Outage] = field(default_factory=list)
+    #: Turns owed time for a database outage that are told so in their channel (by match id:
+    #: the deadline owed on, how long the clocks stood still, the reserve left to the seat to
+    #: act if cut), with the payment (``give_back``).
+    told: dict[int, Told] = field(default_factory=dict)
     #: Turns resumed after downtime, saved or not, unknown (by match id): their matches are
     #: kept claimed and brought in again (``Owners``), and the resume read back then.
     resumed: dict[int, Resumed] = field(default_factory=dict)

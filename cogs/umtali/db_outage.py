@@ -10,18 +10,25 @@ moment before (``BACKDATE``): the database may have failed since, a move on anot
 failing with it (the holder's clock judges the turn, and heard of no failure until its own).
 It ends at the first check whose note of when the bot was last alive
 (``alive.noted``) is saved: each running turn is given back the time its clock stood still, as
-after a gateway outage (``clock.gateway_back``), for the pseudo-shard ``DATABASE``. Given back
-through the database too: what fails to save stays owed, and its turn is not judged until it
-is paid, so an outage that never ends forfeits nobody. A turn run out before the outage began
-is given only the outage's time, and is forfeited as it would have been. A restart meanwhile
-gives back the time since the last note saved, from before the outage."""
+after a gateway outage (``clock.gateway_back``), for the pseudo-shard ``DATABASE``, however
+short (a connection refused fails at once, a gateway blip's 5 s would take a failed move's
+last seconds). A turn that had time left as its clock stopped, or whose player's move made in
+time failed to save meanwhile, gets at least the floor a restart gives (``with_floor``): told
+"try again in a moment", its player has a real chance to; and the outage is told in the
+match's channel as a restart's is (``clock_state.worth_telling``). Given back through the
+database too: what fails to save stays owed, and its turn is not judged until it is paid, so
+an outage that never ends forfeits nobody. A turn run out before the last save that worked
+is given only the outage's time, and is forfeited as it would have been (one run out after it
+had time left as far as the bot can know, and gets the floor). A restart meanwhile gives back
+the time since the last note saved, from before the outage."""
 
 from __future__ import annotations
 
 import logging
 from typing import TYPE_CHECKING
 
-from cogs.umtali.clock_state import DATABASE, Outage
+from cogs.umtali.clock_state import DATABASE, Outage, Told, made_in_time, worth_telling
+from cogs.umtali.live import LiveMatch
 from data.failing import failing_for_now
 
 if TYPE_CHECKING:
@@ -63,7 +70,49 @@ def database_failed(svc: MatchService, since: float, error: BaseException) -> No
                 live.clock_from[0] == live.deadline else since
             outage.still[live.id] = (live.deadline, max(since, began))
     outage.down.add(DATABASE)
+    outage.database = True
     if not state.checked and state.first_down is None:
         state.first_down = outage.since
     log.warning("the database failed (%s: %s); the clocks stand still until it works again",
                 error.__class__.__name__, error)
+
+
+def move_failed(svc: MatchService, live: LiveMatch, made: float, arrived: float,
+                error: BaseException) -> None:
+    """A member's move on ``live``, made at ``made``, reaching the bot at ``arrived``, failed
+    (``error``): if for the database, the clocks stand still (``database_failed``), and a move
+    made in time gives its turn the floor on the database's return (``with_floor``)."""
+    database_failed(svc, arrived, error)
+    outage = svc.clock_state.outage
+    if outage is not None and failing_for_now(error) and database_down(svc) and \
+            live.deadline is not None and not live.over and \
+            made_in_time(svc, live, made, arrived):
+        outage.failed[live.id] = live.deadline
+
+
+def with_floor(svc: MatchService, outage: Outage, live: LiveMatch, since: float,
+               back: float) -> float:
+    """The time a database outage (``outage``, over at ``back``) gives ``live``'s turn, its
+    clock standing still since ``since``: that time, and up to the floor a restart gives
+    (``clock.GRACE``, or the whole turn if shorter) for a turn that had less left then, or
+    whose player's move made in time failed meanwhile (told to try again in a moment: a
+    second left is no chance to). What to tell and cut with its payment goes in
+    ``ClockState.told``."""
+    from cogs.umtali.clock import GRACE  # (clock runs the outages: imported late)
+
+    assert live.deadline is not None
+    stood, left = back - since, live.deadline - since
+    gap = stood
+    floor = min(GRACE, float(live.turn_timer))
+    reserve = None
+    if (left > 0 or outage.failed.get(live.id) == live.deadline) and left < floor:
+        gap = back + floor - live.deadline
+        # As a restart's grace: the floor is the turn's own time, its reserve keeps only what
+        # the turn had left.
+        seat, kept = live.session.to_act, max(0.0, left)
+        if live.control.reserve > 0 and live.reserves[seat] > kept:
+            reserve = (seat, kept)
+    tell = worth_telling(stood, live) and not live.never_shown
+    if tell or reserve is not None:
+        svc.clock_state.told[live.id] = Told(live.deadline, stood if tell else None, reserve)
+    return gap

@@ -8,10 +8,12 @@ import logging
 from typing import TYPE_CHECKING
 
 from cogs.umtali.alive import noted, owed_to_note
-from cogs.umtali.clock_state import pause_since, worth_telling
+from cogs.umtali.clock_state import Told, pause_since, worth_telling
+from cogs.umtali.downtime_notices import unsaved_notice
 from cogs.umtali.lasting import Lasting
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
+from cogs.umtali.turn_clock import reserve_again
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
@@ -87,6 +89,7 @@ async def _pay(svc: MatchService, why: str) -> None:
             unpaid[match_id].failed(e)
             continue
         del owed[match_id]  # paid, or no longer owed (the turn changed, the match went)
+        svc.clock_state.told.pop(match_id, None)
         # (the payment says itself that it went through: "... owed given back")
         svc.clock_state.unpaid.pop(match_id, None)
 
@@ -112,10 +115,18 @@ async def _pay_one(svc: MatchService, live: LiveMatch, why: str) -> bool:
         keep = live.warned and not worth_telling(gap, live)
         # Guarded by the holder too: another process may take the match between the read
         # above and this save, and give the turn its own time (its version unchanged).
-        if not await svc.store.set_deadline(live.id, live.version, deadline,
-                                            owner=svc.owners.name, keep_warned=keep):
+        told = state.told.get(live.id)
+        if told is not None and told.was == was:
+            if not await _told(svc, live, deadline, keep, told):
+                return True
+        elif not await svc.store.set_deadline(live.id, live.version, deadline,
+                                              owner=svc.owners.name, keep_warned=keep):
             return True
         live.deadline, live.warned = deadline, keep
+        state.told.pop(live.id, None)
+        # The table's reserve words follow the deadline (said running on the one before).
+        if live.reserve_running == was:
+            reserve_again(live, svc.clock())
         log.info("match %d: %.0f s %s given back", live.id, gap, why)
         show_clock(svc, live)
         # The connecting time still to give (first check not run yet) is owed on the deadline
@@ -131,6 +142,28 @@ async def _pay_one(svc: MatchService, live: LiveMatch, why: str) -> bool:
             state.owed[live.id] = (deadline, now_gap - gap)
             return False
         return True
+
+
+async def _told(svc: MatchService, live: LiveMatch, deadline: float, keep: bool,
+                told: Told) -> bool:
+    """Save the payment of a database outage's time to ``deadline`` with its notice (if worth
+    telling; none once the channel is lost, its DM panels show the new end) and its reserve
+    cut (``db_outage.with_floor``), in one transaction; False if the match moved on or is
+    held elsewhere now. Memory follows: the deadline (by the caller), the reserve, the
+    notice queued."""
+    announce = [] if told.stood is None or live.channel_lost else \
+        [unsaved_notice(svc, live, told.stood, deadline)]
+    unsent = await svc.store.resume_turn(live.id, deadline, announce, told.reserve,
+                                         version=live.version, owner=svc.owners.name,
+                                         keep_warned=keep)
+    if unsent is None:
+        return False
+    live.unsent = unsent
+    if told.reserve is not None:
+        live.reserves[told.reserve[0]] = told.reserve[1]
+    if announce:
+        svc.delivery.enqueue(live, Batch(announce=True))
+    return True
 
 
 def show_clock(svc: MatchService, live: LiveMatch) -> None:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, cast
 from cogs.umtali.alive import held_since, noted
 from cogs.umtali.clock_state import LATE, began, judged_deadline, made_in_time
 from cogs.umtali.computer import Computers
-from cogs.umtali.db_outage import database_failed
+from cogs.umtali.db_outage import move_failed
 from cogs.umtali.delivery import Delivery
 from cogs.umtali.fair import reveal_line, revealed
 from cogs.umtali.give_back import show_clock
@@ -100,7 +100,8 @@ class Playing(Looks):
             # Nobody can play while the database fails: the clocks stand still from this
             # move's arrival until it works again, its player (told to try again in a
             # moment) not charged that time (``db_outage``).
-            database_failed(cast("MatchService", self), arrived, e)
+            move_failed(cast("MatchService", self), live, arrived if made is None else made,
+                        arrived, e)
             raise
 
     async def _act(self, live: LiveMatch, seat: int, move: Move,

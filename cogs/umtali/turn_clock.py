@@ -71,6 +71,14 @@ def reserve_running(live: LiveMatch, now: float) -> bool:
     return True
 
 
+def reserve_again(live: LiveMatch, now: float) -> None:
+    """The turn's deadline moved without a move (time given back, a resume after a restart,
+    which loses ``reserve_running``): whether the table says the reserve runs is judged anew
+    on it, not left on the deadline before until the next check (review133)."""
+    live.reserve_running = None
+    reserve_running(live, now)
+
+
 def clock_time(seconds: float) -> str:
     """A reserve as a clock shows it: 1:45, or 1:02:05 from an hour."""
     whole = max(0, round(seconds))
