@@ -39,6 +39,9 @@ log = logging.getLogger(__name__)
 # put in the log what stays secret until a session ends.
 logging.getLogger("aiosqlite").setLevel(logging.INFO)
 
+#: Bytes of write-ahead log kept after a checkpoint (``journal_size_limit``).
+WAL_KEPT = 64 * 1024 * 1024
+
 #: Whether the running code is inside this process's open transaction (set by ``_begin``, in
 #: the context of the task that holds it): its reads must not wait for the lock it holds.
 _IN_TRANSACTION: ContextVar[bool] = ContextVar("umtali_sqlite_in_transaction", default=False)
@@ -131,7 +134,11 @@ class SqliteDatabase(Database):
         self.conn.row_factory = aiosqlite.Row
         # FULL: a commit reaches the disk before it is acknowledged. With WAL, NORMAL could
         # lose the last moves to a power cut, after their players were told they were saved.
-        for pragma in ("journal_mode = WAL", "synchronous = FULL", "foreign_keys = ON"):
+        # journal_size_limit: the write-ahead log is cut back to this size once checkpointed;
+        # without it, a spike (a long backup holding a read while play goes on) leaves the
+        # -wal file at its peak until the bot stops.
+        for pragma in ("journal_mode = WAL", "synchronous = FULL", "foreign_keys = ON",
+                       f"journal_size_limit = {WAL_KEPT}"):
             # Some pragmas answer with a row: close each cursor so no statement stays open.
             async with self.conn.execute(f"PRAGMA {pragma}"):
                 pass

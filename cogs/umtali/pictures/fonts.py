@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import unicodedata
 from collections import Counter
-from functools import cache
+from functools import cache, lru_cache
 from importlib.resources import files
 
 from PIL import ImageFont, features
@@ -48,7 +48,12 @@ def _mask(ch: str, bold: bool) -> tuple[tuple[int, int], bytes]:
     return mask.size, bytes(mask)
 
 
-@cache
+#: Characters whose answer ``has_glyph`` keeps: names bring a few hundred; a member cycling
+#: through hostile names could bring every character there is (some 550 MB unbounded).
+GLYPHS_KEPT = 4096
+
+
+@lru_cache(maxsize=GLYPHS_KEPT)
 def has_glyph(ch: str, bold: bool = True) -> bool:
     """Whether the typeface has a letter for ``ch`` (else it draws its "missing" box)."""
     return _mask(ch, bold) != _mask("\U0010fffd", bold)  # a private character: none has it
