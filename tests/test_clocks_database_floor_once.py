@@ -166,7 +166,7 @@ async def test_a_payment_whose_answer_was_lost_is_told_once(
     assert len(told) == 1, told
     assert f"<t:{int(live.deadline)}:R>" in told[0], told
     row = await svc.store.match(live.id)
-    assert row is not None and row.unsent == []
+    assert row is not None and row.unsent == "[]"
 
 
 async def test_the_notice_says_about_how_long_the_outage_was_seen(

@@ -153,9 +153,11 @@ async def _told(svc: MatchService, live: LiveMatch, deadline: float, keep: bool,
     notice queued."""
     announce = [] if told.stood is None or live.channel_lost else \
         [unsaved_notice(svc, live, told.stood, deadline)]
+    # Only on the deadline owed on: a payment saved before, its answer lost (the COMMIT gone
+    # through), is not saved again, nor its notice added twice.
     unsent = await svc.store.resume_turn(live.id, deadline, announce, told.reserve,
                                          version=live.version, owner=svc.owners.name,
-                                         keep_warned=keep)
+                                         keep_warned=keep, was=told.was)
     if unsent is None:
         return False
     live.unsent = unsent
