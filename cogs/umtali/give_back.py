@@ -90,6 +90,7 @@ async def _pay(svc: MatchService, why: str) -> None:
             continue
         del owed[match_id]  # paid, or no longer owed (the turn changed, the match went)
         svc.clock_state.told.pop(match_id, None)
+        svc.clock_state.floors.pop(match_id, None)
         # (the payment says itself that it went through: "... owed given back")
         svc.clock_state.unpaid.pop(match_id, None)
 
@@ -122,6 +123,9 @@ async def _pay_one(svc: MatchService, live: LiveMatch, why: str) -> bool:
         elif not await svc.store.set_deadline(live.id, live.version, deadline,
                                               owner=svc.owners.name, keep_warned=keep):
             return True
+        # A turn given its floor keeps it given as its deadline moves on.
+        if was in (live.floored, state.floors.pop(live.id, None)):
+            live.floored = deadline
         live.deadline, live.warned = deadline, keep
         state.told.pop(live.id, None)
         # The table's reserve words follow the deadline (said running on the one before).
