@@ -58,28 +58,37 @@ class MatchSaves:
     async def resume_turn(self, match_id: int, deadline: float, announce: Sequence[str] = (),
                           reserve: tuple[int, float] | None = None,
                           version: int | None = None, owner: str | None = None,
-                          keep_warned: bool = False) -> list[str] | None:
+                          keep_warned: bool = False,
+                          was: float | None = None) -> list[str] | None:
         """After downtime: the turn's new deadline, its warning to come (``keep_warned``: as it
         was, the deadline moved by too little to warn again), ``announce`` added to
         what is left to say (returned, whole), and (``reserve``: seat, seconds) what is left
         of the reserve of the seat to act; with ``version``, only if the match is still at it
         (another process may have saved a move since it was read: None); with ``owner``, only
         if that process holds it still (one held up past its lease after taking the match
-        over: the match was taken again, and its turn resumed there)."""
+        over: the match was taken again, and its turn resumed there). With ``was``, only if
+        the turn ends then as saved: one ending at ``deadline`` already is this resume saved
+        before, its answer lost (what is left to say returned as saved, nothing added again)."""
         seat, left = reserve if reserve is not None else (0, None)
         assert seat in (0, 1)
         guard = "" if version is None else " AND version = ?"
         held = "" if owner is None else " AND owner = ?"
+        guards = (*(() if version is None else (version,)), *(() if owner is None else (owner,)))
+        owed = "" if was is None else " AND deadline = ?"
         async with self.db.transaction() as c:
             cur = await c.execute(
                 f"UPDATE matches SET deadline = ?{_unwarned(keep_warned)}, stood_since = NULL, "
                 f"reserve{seat} = COALESCE(?, reserve{seat}) "
-                f"WHERE id = ? AND status = 'active'{guard}{held}",
-                (deadline, left, match_id, *(() if version is None else (version,)),
-                 *(() if owner is None else (owner,))))
-            if cur.rowcount != 1:
+                f"WHERE id = ? AND status = 'active'{guard}{held}{owed}",
+                (deadline, left, match_id, *guards, *(() if was is None else (was,))))
+            if cur.rowcount == 1:
+                return await _announce(c, match_id, announce)
+            if was is None:
                 return None
-            return await _announce(c, match_id, announce)
+            row = await c.fetchone(
+                f"SELECT unsent FROM matches WHERE id = ? AND status = 'active'{guard}{held} "
+                "AND deadline = ?", (match_id, *guards, deadline))
+            return None if row is None else list(orjson.loads(row["unsent"]))
 
     async def set_deadline(self, match_id: int, version: int, deadline: float | None, *,
                            owner: str | None = None, taker: str = "",

@@ -338,6 +338,8 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
         moved = abs(deadline - live.deadline) >= CONNECTING
         live.deadline, live.warned, live.unsent = deadline, keep, unsent
         live.clock_from = (deadline, now)
+        if deadline - now > left:
+            live.floored = deadline  # (the grace: a database outage's floor given)
         if reserve is not None:
             live.reserves[seat] = reserve
         reserve_again(live, now)

@@ -66,6 +66,9 @@ class Outage:
     #: The turns whose player's move, made in time, failed to save for the database during it
     #: (by match id, the deadline it failed on): each gets the floor however late it is now.
     failed: dict[int, float] = field(default_factory=dict)
+    #: When the database's failure was first heard of (not dated back): the notice says
+    #: about how long it was seen failing, not how long a turn stood still (review135).
+    heard: float | None = None
 
     def note(self, lives: list[LiveMatch], now: float) -> bool:
         """Each running turn's clock not noted yet stands still from ``now``: whether any."""
@@ -125,7 +128,8 @@ class Told:
 
     #: The deadline the time is owed on: said only with that payment.
     was: float
-    #: How long its clock stood still: the notice says so, if worth telling (else None).
+    #: How long the database was seen failing: the notice says about so, if the time its
+    #: clock stood still is worth telling (else None).
     stood: float | None
     #: The reserve left to the seat to act (seat, seconds), cut to what the turn had left:
     #: the floor is the turn's own time, not banked for later turns (as a restart's grace).
@@ -193,6 +197,9 @@ class ClockState:
     #: the deadline owed on, how long the clocks stood still, the reserve left to the seat to
     #: act if cut), with the payment (``give_back``).
     told: dict[int, Told] = field(default_factory=dict)
+    #: Turns owed a database outage's floor, not paid yet (by match id: the deadline owed
+    #: on): a later outage meanwhile gives only its own time (``LiveMatch.floored``).
+    floors: dict[int, float] = field(default_factory=dict)
     #: Turns resumed after downtime, saved or not, unknown (by match id): their matches are
     #: kept claimed and brought in again (``Owners``), and the resume read back then.
     resumed: dict[int, Resumed] = field(default_factory=dict)

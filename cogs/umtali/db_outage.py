@@ -14,7 +14,9 @@ after a gateway outage (``clock.gateway_back``), for the pseudo-shard ``DATABASE
 short (a connection refused fails at once, a gateway blip's 5 s would take a failed move's
 last seconds). A turn that had time left as its clock stopped, or whose player's move made in
 time failed to save meanwhile, gets at least the floor a restart gives (``with_floor``): told
-"try again in a moment", its player has a real chance to; and the outage is told in the
+"try again in a moment", its player has a real chance to (once a turn, a restart's grace
+counting, but again to that player's own move failed again: a flapping database kept an
+absent player's turn alive, review135); and the outage is told in the
 match's channel as a restart's is (``clock_state.worth_telling``). Given back through the
 database too: what fails to save stays owed, and its turn is not judged until it is paid, so
 an outage that never ends forfeits nobody. A turn run out before the last save that worked
@@ -54,6 +56,7 @@ def database_failed(svc: MatchService, since: float, error: BaseException) -> No
     state = svc.clock_state
     if not failing_for_now(error) or database_down(svc):
         return
+    heard = min(since, svc.clock())
     saved = state.saved_at
     if saved is not None and since - BACKDATE <= saved < since:
         since = saved
@@ -70,22 +73,23 @@ def database_failed(svc: MatchService, since: float, error: BaseException) -> No
                 live.clock_from[0] == live.deadline else since
             outage.still[live.id] = (live.deadline, max(since, began))
     outage.down.add(DATABASE)
-    outage.database = True
+    outage.database, outage.heard = True, heard
     if not state.checked and state.first_down is None:
         state.first_down = outage.since
     log.warning("the database failed (%s: %s); the clocks stand still until it works again",
                 error.__class__.__name__, error)
 
 
-def move_failed(svc: MatchService, live: LiveMatch, made: float, arrived: float,
+def move_failed(svc: MatchService, live: LiveMatch, seat: int, made: float, arrived: float,
                 error: BaseException) -> None:
-    """A member's move on ``live``, made at ``made``, reaching the bot at ``arrived``, failed
-    (``error``): if for the database, the clocks stand still (``database_failed``), and a move
-    made in time gives its turn the floor on the database's return (``with_floor``)."""
+    """A member's move on ``live`` (at ``seat``), made at ``made``, reaching the bot at
+    ``arrived``, failed (``error``): if for the database, the clocks stand still
+    (``database_failed``), and the acting player's move made in time gives their turn the
+    floor on the database's return (``with_floor``): not the waiting player's."""
     database_failed(svc, arrived, error)
     outage = svc.clock_state.outage
     if outage is not None and failing_for_now(error) and database_down(svc) and \
-            live.deadline is not None and not live.over and \
+            live.deadline is not None and not live.over and seat == live.session.to_act and \
             made_in_time(svc, live, made, arrived):
         outage.failed[live.id] = live.deadline
 
@@ -105,14 +109,21 @@ def with_floor(svc: MatchService, outage: Outage, live: LiveMatch, since: float,
     gap = stood
     floor = min(GRACE, float(live.turn_timer))
     reserve = None
-    if (left > 0 or outage.failed.get(live.id) == live.deadline) and left < floor:
+    # Once a turn (a flapping database kept an absent player's turn alive, review135), but
+    # again to its player's own move made in time that failed.
+    state = svc.clock_state
+    fresh = live.deadline not in (live.floored, state.floors.get(live.id))
+    if ((left > 0 and fresh) or outage.failed.get(live.id) == live.deadline) and left < floor:
         gap = back + floor - live.deadline
+        state.floors[live.id] = live.deadline
         # As a restart's grace: the floor is the turn's own time, its reserve keeps only what
         # the turn had left.
         seat, kept = live.session.to_act, max(0.0, left)
         if live.control.reserve > 0 and live.reserves[seat] > kept:
             reserve = (seat, kept)
     tell = worth_telling(stood, live) and not live.never_shown
+    # (the outage as seen, not the turn's standstill: dated back, or begun during it)
+    seen = back - (since if outage.heard is None else outage.heard)
     if tell or reserve is not None:
-        svc.clock_state.told[live.id] = Told(live.deadline, stood if tell else None, reserve)
+        state.told[live.id] = Told(live.deadline, seen if tell else None, reserve)
     return gap

@@ -90,6 +90,7 @@ async def _pay(svc: MatchService, why: str) -> None:
             continue
         del owed[match_id]  # paid, or no longer owed (the turn changed, the match went)
         svc.clock_state.told.pop(match_id, None)
+        svc.clock_state.floors.pop(match_id, None)
         # (the payment says itself that it went through: "... owed given back")
         svc.clock_state.unpaid.pop(match_id, None)
 
@@ -122,6 +123,9 @@ async def _pay_one(svc: MatchService, live: LiveMatch, why: str) -> bool:
         elif not await svc.store.set_deadline(live.id, live.version, deadline,
                                               owner=svc.owners.name, keep_warned=keep):
             return True
+        # A turn given its floor keeps it given as its deadline moves on.
+        if was in (live.floored, state.floors.pop(live.id, None)):
+            live.floored = deadline
         live.deadline, live.warned = deadline, keep
         state.told.pop(live.id, None)
         # The table's reserve words follow the deadline (said running on the one before).
@@ -153,9 +157,11 @@ async def _told(svc: MatchService, live: LiveMatch, deadline: float, keep: bool,
     notice queued."""
     announce = [] if told.stood is None or live.channel_lost else \
         [unsaved_notice(svc, live, told.stood, deadline)]
+    # Only on the deadline owed on: a payment saved before, its answer lost (the COMMIT gone
+    # through), is not saved again, nor its notice added twice.
     unsent = await svc.store.resume_turn(live.id, deadline, announce, told.reserve,
                                          version=live.version, owner=svc.owners.name,
-                                         keep_warned=keep)
+                                         keep_warned=keep, was=told.was)
     if unsent is None:
         return False
     live.unsent = unsent

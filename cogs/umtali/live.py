@@ -147,6 +147,11 @@ class LiveMatch:
     #: move, a resume after downtime, the match taken): a pause of the bot's before then is
     #: not the turn's to be given (``standing_still``), its time counted from then (not saved).
     clock_from: tuple[float, float] | None = None
+    #: The deadline of the turn given a database outage's floor (``db_outage.with_floor``)
+    #: or a restart's grace, as moved on since by time given back: a later outage of that
+    #: turn gives only its own time (a flapping database kept an absent player's turn alive:
+    #: review135). Not saved: a restart gives its own grace anyway.
+    floored: float | None = None
     #: A save of it failed in a way that may have saved it all the same, and reading it back
     #: failed too (``cogs.umtali.unheard``): the clock's next check reads it first (not saved).
     doubted: bool = False

@@ -100,8 +100,8 @@ class Playing(Looks):
             # Nobody can play while the database fails: the clocks stand still from this
             # move's arrival until it works again, its player (told to try again in a
             # moment) not charged that time (``db_outage``).
-            move_failed(cast("MatchService", self), live, arrived if made is None else made,
-                        arrived, e)
+            move_failed(cast("MatchService", self), live, seat,
+                        arrived if made is None else made, arrived, e)
             raise
 
     async def _act(self, live: LiveMatch, seat: int, move: Move,

@@ -1,0 +1,37 @@
+"""``Store.resume_turn`` with ``was`` (a database outage's payment, ``give_back._told``), on
+both backends: saved only on the deadline owed on; saved again after its answer was lost, it
+finds its own deadline and returns what is left to say without adding its notice twice
+(review135)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+
+from data.store import Store
+
+DEADLINE = 1.8e9 + 0.25
+
+
+async def test_a_payment_is_saved_once_on_the_deadline_owed(store_target: str | Path) -> None:
+    store = await Store.open(store_target)
+    try:
+        match_id = await store.create_match(
+            guild_id=1, channel_id=2, players=((3, "Ada"), (4, "Ben")), variant="english",
+            turn_timer=300, state="{}", deadline=DEADLINE)
+        paid = DEADLINE + 40.5
+        assert await store.resume_turn(match_id, paid, ["told"], was=DEADLINE) == ["told"]
+        # Its answer lost: paid again, it is found saved, nothing added.
+        assert await store.resume_turn(match_id, paid, ["told"], was=DEADLINE) == ["told"]
+        row = await store.match(match_id)
+        assert row is not None and row.deadline == paid
+        assert orjson.loads(row.unsent) == ["told"]
+        # Owed on a deadline the turn no longer has (nor paid to this one): not saved.
+        assert await store.resume_turn(match_id, DEADLINE + 99, ["other"],
+                                       was=DEADLINE) is None
+        row = await store.match(match_id)
+        assert row is not None and row.deadline == paid
+        assert orjson.loads(row.unsent) == ["told"]
+    finally:
+        await store.close()
