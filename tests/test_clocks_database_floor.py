@@ -23,7 +23,7 @@ from tests.test_clocks_warning import WARNED
 from tests.test_faults_timers import to_turn_end
 
 #: The notice after a database outage, as posted in English.
-UNSAVED = "the bot could not save moves"
+UNSAVED = "I could not save moves"
 
 
 def _notices(world: World, live: LiveMatch) -> list[str]:

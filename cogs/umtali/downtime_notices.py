@@ -65,7 +65,7 @@ async def offline_in_dms(svc: MatchService, live: LiveMatch, offline: float) -> 
 
 def unsaved_notice(svc: MatchService, live: LiveMatch, seconds: float, deadline: float) -> str:
     """The notice after a database outage of ``seconds``, in the match's channel: about how
-    long the bot could not save moves (as seen: it may have failed a little before), whose
+    long I could not save moves (as seen: it may have failed a little before), whose
     turn it still is and when it now ends (``deadline``), pinging its player as a turn's
     announcement does."""
     stamp = discord.utils.format_dt(dt.datetime.fromtimestamp(deadline, dt.UTC), "R")
@@ -79,21 +79,21 @@ def _unsaved(seconds: float, name: str, when: str, tr: Tr) -> str:
     minutes = round(seconds / 60)
     if minutes < 2:
         return tr.plural(
-            "The database failed for about {count} second: the bot could not save moves, so "
+            "The database failed for about {count} second: I could not save moves, so "
             "nobody could play. It is still {name}'s turn, which now ends {when}.",
-            "The database failed for about {count} seconds: the bot could not save moves, so "
+            "The database failed for about {count} seconds: I could not save moves, so "
             "nobody could play. It is still {name}'s turn, which now ends {when}.",
             round(seconds), name=name, when=when)
     if minutes < 120:
         return tr.plural(
-            "The database failed for about {count} minute: the bot could not save moves, so "
+            "The database failed for about {count} minute: I could not save moves, so "
             "nobody could play. It is still {name}'s turn, which now ends {when}.",
-            "The database failed for about {count} minutes: the bot could not save moves, so "
+            "The database failed for about {count} minutes: I could not save moves, so "
             "nobody could play. It is still {name}'s turn, which now ends {when}.", minutes,
             name=name, when=when)
     return tr.plural(
-        "The database failed for about {count} hour: the bot could not save moves, so nobody "
+        "The database failed for about {count} hour: I could not save moves, so nobody "
         "could play. It is still {name}'s turn, which now ends {when}.",
-        "The database failed for about {count} hours: the bot could not save moves, so nobody "
+        "The database failed for about {count} hours: I could not save moves, so nobody "
         "could play. It is still {name}'s turn, which now ends {when}.", round(seconds / 3600),
         name=name, when=when)
