@@ -34,7 +34,7 @@ from tests.discord_helpers import (
 from tests.processes.helpers import kill, main_of, process, via
 from tests.test_faults_channel import _lose_thread
 
-ENDED = "An admin ended this match: no result"
+ENDED = "ended this match: no result"
 
 
 

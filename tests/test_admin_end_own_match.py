@@ -36,5 +36,5 @@ async def test_an_admin_cannot_end_their_own_rated_match(world: World, db_path: 
     await flush(world)
     assert _status(db_path) == [("finished", "abandoned", other.id)]
     told = [m.content for m in thread_of(world, live).history()
-            if "An admin ended this match" in (m.content or "")]
+            if "ended this match: no result" in (m.content or "")]
     assert told and "chief" in told[0], told

@@ -368,6 +368,6 @@ def test_play_refuses_a_move_in_a_sentence_as_the_bot_does() -> None:
     code, out = run(["play", "--seed", "7"], "meld 2S 3S 4S\nfoo\nquit\n")
     assert code == 0
     assert "Player> You don't hold 2♠ 3♠ 4♠.\n" in out
-    assert "Player> 'foo' is not a move: " in out and "discard <card> [up].\n" in out
+    assert "Player> 'foo' is not a move. Moves: " in out and "discard <card> [up].\n" in out
     code, out = run(["play", "--seed", "7", "--lang", "ru"], "1\n1\n1\ndiscard 8S\nquit\n")
     assert "Игрок> Сначала возьмите карту: " in out

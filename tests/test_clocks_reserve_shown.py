@@ -28,4 +28,5 @@ async def test_the_running_reserve_is_shown_by_its_end(world: World) -> None:
     assert f"Turn ends <t:{int(live.deadline)}:R>" in table, table
     # Not the running reserve's figure from the turn's start, 45 s of it spent since.
     assert f"{names[slow]} {clock_time(live.reserves[slow])}" not in table, table
-    assert f"{names[1 - slow]}'s reserve {clock_time(live.reserves[1 - slow])}" in table, table
+    # As the other reserve line says it ("reserve: ..."): in Russian, no «у» before a name.
+    assert f"reserve: {names[1 - slow]} {clock_time(live.reserves[1 - slow])}" in table, table

@@ -194,7 +194,7 @@ async def test_an_admins_end_while_the_computer_thinks_ends_it_at_once_its_turn_
     for line in pending:
         assert line in texts, (line, texts)
     if pending:
-        assert texts.index(pending[-1]) < texts.index("An admin ended this match")
+        assert texts.index(pending[-1]) < texts.index("ended this match: no result")
     for line in pending:
         assert texts.count(line) == 1, (line, texts)
     held.go.set()
@@ -224,7 +224,7 @@ async def test_a_rated_turns_melds_are_posted_before_an_admins_end(world: World)
     texts = _texts(world, live)
     for line in pending:
         assert texts.count(line) == 1, (line, texts)
-    assert texts.index(pending[-1]) < texts.index("An admin ended this match")
+    assert texts.index(pending[-1]) < texts.index("ended this match: no result")
 
 
 async def test_a_match_moved_on_while_the_computer_thinks_is_thought_again_and_played_once(

@@ -33,7 +33,7 @@ def _replay(**changes: Any) -> dict[str, Any]:
 
 CASES: list[tuple[str, Callable[[], object], str]] = [
     ("no move", lambda: Move.parse(" "), "ход не указан"),
-    ("not a move", lambda: Move.parse("jump"), "'jump' — не ход: ходы записываются так"),
+    ("not a move", lambda: Move.parse("jump"), "'jump' — не ход. Ходы: draw, take"),
     ("take what", lambda: Move.parse("take all"), "'take 2' — две верхние"),
     ("meld nothing", lambda: Move.parse("meld"), "назовите карты комбинации"),
     ("meld twice", lambda: Move.parse("meld 8d 8d 9d"), "одна карта названа дважды"),

@@ -30,7 +30,7 @@ async def test_a_session_ended_in_dms_reveals_its_deals_on_both_panels(world: Wo
         panel = dm_panel(player(world, seat), live, seat)
         said = _said(panel)
         assert "Deals revealed" in said and live.salt in said, (seat, said)
-        assert _buttons(panel) == ["Replay file"], seat
+        assert _buttons(panel) == ["Session files"], seat
 
 
 async def test_a_session_ended_in_dms_shows_the_ratings_on_both_panels(world: World) -> None:

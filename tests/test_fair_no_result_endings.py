@@ -1,7 +1,7 @@
 """The endings with no result that docs/FAIR_DEALS.md step 2 lists, followed as a player would:
 a match ended by a server admin (``/umtali-admin end-match``) and a match whose server removed
 the bot are revealed once dealt; the deals file (from ``/umtali history``, or, with the server
-gone, from the Replay file button of the player's DM panel) says ``abandoned`` with no winner,
+gone, from the Session files button of the player's DM panel) says ``abandoned`` with no winner,
 and ``verify`` finds it FAIR, saying it ended with no result."""
 
 from __future__ import annotations

@@ -40,8 +40,8 @@ async def _deals_file(world: World, actor: Any, match_id: int) -> dict[str, Any]
 
 
 def seats_line(first: int, second: int) -> str:
-    return (f"<@{first}> draws first for dealer and takes seat 0, <@{second}> seat 1 (the "
-            "order of the players in the deals file).")
+    return (f"Seats: <@{first}> seat 0 (draws first for dealer), <@{second}> seat 1 (the deals "
+            "file lists them so).")
 
 
 async def test_a_challenge_announces_the_seats_the_match_and_its_file_keep(world: World) -> None:
@@ -74,8 +74,8 @@ async def test_a_challenge_announces_the_seats_the_match_and_its_file_keep(world
 async def test_a_practice_offer_announces_the_seats(world: World) -> None:
     offered = await world.alice.slash(world.channel, "umtali practice")
     said = _said(offered.response)
-    assert ("You draw first for dealer and take seat 0, the computer seat 1 (the order of the "
-            "players in the deals file).") in said
+    assert ("Seats: you seat 0 (you draw first for dealer), the computer seat 1 (the deals "
+            "file lists them so).") in said
     await cut(world, offered)
     assert the_match(world).player_ids[0] == world.alice.id
 
@@ -84,8 +84,9 @@ async def test_in_russian_too(world: World) -> None:
     await manager(world).slash(world.channel, "umtali-admin settings", language="ru")
     world.clock.advance(60)
     offered = await challenge(world, world.alice, world.bob)
-    assert (f"При выборе сдающего карту сначала тянет <@{world.alice.id}>, место 0; "
-            f"<@{world.bob.id}> — место 1 (в этом порядке игроки названы в файле раздач)."
+    # Worded as verify words them, to be read side by side.
+    assert (f"Места: место 0 — <@{world.alice.id}>, место 1 — <@{world.bob.id}> (при выборе "
+            "сдающего карту сначала тянет место 0; так их называет файл раздач)."
             ) in _said(offered.response)
 
 
@@ -102,13 +103,18 @@ async def test_the_rules_page_says_to_copy_the_commitment_before_the_cut(world: 
 
 
 async def test_the_offer_itself_says_to_copy_the_commitment(world: World) -> None:
-    copy = "Copy it: this message is edited when the deck is cut."
     offered = await challenge(world, world.alice, world.bob)
-    assert copy in _said(offered.response)
+    assert "Copy it now: accepting edits this message." in _said(offered.response)
+    # A practice session's player cuts the deck: said to them so.
     practice = await world.carol.slash(world.channel, "umtali practice")
-    assert copy in _said(practice.response)
+    assert ("Copy it now: this message changes when you cut the deck."
+            in _said(practice.response))
     await manager(world).slash(world.channel, "umtali-admin settings", language="ru")
     world.clock.advance(60)
     offered = await challenge(world, world.bob, world.carol)
-    assert ("Скопируйте его: когда колоду снимут, это сообщение изменится."
+    assert ("Скопируйте его сейчас: при принятии вызова сообщение изменится."
             in _said(offered.response))
+    world.clock.advance(60)
+    practice = await world.alice.slash(world.channel, "umtali practice")
+    assert ("Скопируйте его сейчас: когда вы снимете колоду, это сообщение изменится."
+            in _said(practice.response))

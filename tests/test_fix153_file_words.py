@@ -1,5 +1,5 @@
 """One name for each file, in every text that names one: the **replay file** is the session's
-moves (``umtali-session-N.txt``, "файл записи"), the **deals file** the JSON that
+moves (``umtali-N-replay.txt``, "файл записи"), the **deals file** the JSON that
 ``python -m umtali verify`` checks (``umtali-N-deals.json``, "файл раздач"); the file that
 ``script --deal`` reads is a **fixed deal** ("заданная раздача"), a third thing."""
 
@@ -67,7 +67,7 @@ def test_the_fixed_deal_is_not_called_a_deal_file(tmp_path: Path,
 def test_the_seats_and_the_rules_name_the_deals_file(lang: str, deals: str) -> None:
     tr = tr_for(lang)
     for line in (seats_line(1, 2, tr), practice_seats_line(tr)):
-        assert ("the deals file" if lang == "en" else "файле раздач") in line, line
+        assert ("the deals file" if lang == "en" else "файл раздач") in line, line
     last = pages(tr)[-1][1]
     assert {"en": "every deal with the deals file", "ru": "по файлу раздач"}[lang] in last, last
     assert {"en": "replay file", "ru": "файл записи"}[lang] in last, last
@@ -80,7 +80,7 @@ async def test_the_final_card_and_the_history_say_which_file_checks(
     final = [e for m in thread_of(world, live).history() for e in m.embeds
              if any(f.name == "Fair deals" for f in e.fields)]
     fair = next(f.value for f in final[-1].fields if f.name == "Fair deals")
-    assert ("**Replay file** below gives the session's replay file (its moves) and its deals "
+    assert ("**Session files** below sends the session's replay file (its moves) and its deals "
             "file, which `python -m umtali verify` checks.") in (fair or ""), fair
     history = await world.alice.slash(world.channel, "umtali history")
     footer = history.response.embeds[0].footer.text or ""
@@ -91,7 +91,7 @@ async def test_the_final_card_and_the_history_say_which_file_checks(
     assert said.endswith(": its replay file (the moves) and its deals file (checked with "
                          "`python -m umtali verify`):"), said
     names = sorted(a.filename for a in chosen.response.attachments)
-    assert names == [f"umtali-{live.id}-deals.json", f"umtali-session-{live.id}.txt"]
+    assert names == [f"umtali-{live.id}-deals.json", f"umtali-{live.id}-replay.txt"]
 
     # History is the member's own: in their client's language.
     locales[world.alice.user.id] = "ru"

@@ -129,7 +129,7 @@ async def test_what_is_quoted_back_shows_as_typed(world: World, playing: LiveMat
     ("meld", "Name the cards to meld, like: meld 8D 9D 10D."),
     ("discard 8D 9D", "Name one card to discard, like: discard KS."),
     ("extend 8D", "Name your card and a card of the meld it extends, like: extend 7D 8D."),
-    ("\u200b", "No move given: moves are: "),
+    ("\u200b", "No move given. Moves: "),
 ])
 async def test_a_move_that_cannot_be_read_is_answered_in_a_sentence(
         world: World, playing: LiveMatch, move: str, said: str) -> None:

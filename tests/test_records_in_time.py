@@ -35,7 +35,7 @@ async def test_history_and_a_replay_asked_behind_a_waiting_save_are_answered_in_
     db = tmp_path / "umtali.sqlite3"
     async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
         ada, ben, cy = (server.add_member(n) for n in ("ada", "ben", "cy"))
-        # A session ends (ada resigns): its final card carries the Replay file button.
+        # A session ends (ada resigns): its final card carries the Session files button.
         done = await start_session(server, db, ada, ben)
         ask = await server.slash(ada, done.channel_id, "umtali resign")
         assert ask.response is not None
@@ -74,7 +74,7 @@ async def test_history_and_a_replay_asked_behind_a_waiting_save_are_answered_in_
             await moving
         # Then each is answered in full, privately.
         await until(lambda: "Umtali history" in _said(history), "the history")
-        await until(lambda: "umtali-session-" in _said(file), "the replay file")
+        await until(lambda: "-replay.txt" in _said(file), "the replay file")
         assert not server.errors
     with sqlite3.connect(db) as c:
         assert c.execute("SELECT COUNT(*) FROM session_results").fetchone()[0] == 1

@@ -18,7 +18,7 @@ from tests.discord_helpers import World, flush, manager, start_match, thread_of
 
 def _told(world: World, live: Any) -> list[str]:
     return [m.content for m in thread_of(world, live).history()
-            if "An admin ended this match" in (m.content or "")
+            if "ended this match: no result" in (m.content or "")
             or "завершён администратором" in (m.content or "")]
 
 

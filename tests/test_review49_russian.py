@@ -96,8 +96,8 @@ def test_the_terminal_commands_help_is_in_the_language_the_game_speaks(
     monkeypatch.setenv("LANG", "ru_RU.UTF-8")
     said = _help(["verify", "--help"], capsys)
     assert "DEALS.json файл раздач матча" in said, said
-    assert ("Код выхода: 0 — честно, 1 — расхождение, 2 — нет вердикта (неверные входные данные "
-            "или вердикт не удаётся вывести).") in said, said
+    assert ("Код выхода: 0 — честно, 1 — расхождение, 2 — нет вердикта (неверные входные "
+            "данные, или вердикт не удалось вывести).") in said, said
     # English as before.
     monkeypatch.setenv("LANG", "C.UTF-8")
     said = _help(["play", "--help"], capsys)

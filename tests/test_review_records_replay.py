@@ -66,7 +66,7 @@ async def test_the_replay_command_is_safe_to_paste_whatever_the_cut(world: World
     command = next(h for h in header if h.startswith("# Replay: ")).removeprefix("# Replay: ")
     words = shlex.split(command)
     assert words[:5] == ["python", "-m", "umtali", "script", "--seed"]
-    assert words[5] == live.session.seed and words[-2:] == ["<", f"umtali-session-{live.id}.txt"]
+    assert words[5] == live.session.seed and words[-2:] == ["<", f"umtali-{live.id}-replay.txt"]
     out = io.StringIO()
     assert cli.main([*words[3:-2], "--json"], stdin=io.StringIO(text), stdout=out) == 0
     assert json.loads(out.getvalue())["state"]["moves"] == moves

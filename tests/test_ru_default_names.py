@@ -81,6 +81,23 @@ def test_no_russian_text_puts_a_default_name_after_a_noun() -> None:
     assert not bad, "\n".join(sorted(set(bad)))
 
 
+#: "у" before a name wants it declined ("у Маши"), which a nickname is not: "у Компьютер".
+BEFORE_A_NAME = re.compile(r"(?<![А-Яа-яЁё])[Уу] \{(" + "|".join(sorted(NAMES)) + r")\}")
+
+
+def test_no_russian_text_puts_u_before_a_name() -> None:
+    """The reserve line said "· у {other} в запасе 4:30" (review136): as the other reserve
+    line, "· запас: {other} 4:30"."""
+    bad = []
+    for message in read("ru"):
+        if not message.id:
+            continue
+        forms = ([message.string] if isinstance(message.string, str)
+                 else list(message.string or ()))
+        bad += [form for form in forms if BEFORE_A_NAME.search(form)]
+    assert not bad, "\n".join(bad)
+
+
 def _text(message: dict[str, object]) -> str:
     return str(message.get("content") or "") + json.dumps(message.get("embeds") or [],
                                                           ensure_ascii=False)

@@ -29,7 +29,7 @@ def _refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
 def test_an_empty_seed_is_refused(command: str, seed: str,
                                   capsys: pytest.CaptureFixture[str]) -> None:
     err = _refused([command, "--seed", seed], capsys)
-    assert "argument --seed: a seed is a number or some text, not nothing" in err
+    assert "argument --seed: the seed is empty: give a number or some text" in err
 
 
 @pytest.mark.parametrize("seed", ["9" * 5000, "x" * 5000])

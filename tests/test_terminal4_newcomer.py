@@ -43,7 +43,7 @@ def test_rules_in_russian_and_the_russian_words() -> None:
     assert "docs/RULES.ru.md" in out
     assert "draw               взять верхнюю карту колоды" in out  # the help
     assert out.rstrip().endswith(ru("Bye."))
-    assert ru("{text} is not a move: {moves}", text="'помощь'", moves="") not in out
+    assert ru("{text} is not a move. Moves: {moves}", text="'помощь'", moves="") not in out
 
 
 def test_a_word_that_is_no_move_points_to_help_and_quit() -> None:

@@ -14,6 +14,7 @@ import pytest
 
 from tests.test_cli import run
 from tests.test_fairness import replay_data
+from tests.test_fix156_words import cut_file
 
 
 def _verify(tmp_path: Path, data: dict[str, Any], *lang: str) -> tuple[int, str]:
@@ -22,27 +23,29 @@ def _verify(tmp_path: Path, data: dict[str, Any], *lang: str) -> tuple[int, str]
     return run(["verify", *lang, str(path)])
 
 
-def _last_moves_dropped(variant: str) -> tuple[dict[str, Any], str]:
+def _last_moves_dropped(variant: str) -> tuple[dict[str, Any], tuple[int, int]]:
     _, data = replay_data(variant)
     data = copy.deepcopy(data)
     last = data["hands"][-1]
     last["moves"] = last["moves"][:-2]
-    return data, " ".join(map(str, last["scores"]))
+    a, b = last["scores"]
+    return data, (a, b)
 
 
 @pytest.mark.parametrize("variant", ["english", "russian"])
 def test_a_hand_cut_short_says_its_moves_stop_before_the_scores(tmp_path: Path,
                                                                  variant: str) -> None:
-    data, scores = _last_moves_dropped(variant)
+    data, (a, b) = _last_moves_dropped(variant)
     code, out = _verify(tmp_path, data)
     assert code == 1, out
     assert "the moves give ." not in out
-    assert (f"the file records the scores {scores}, but its moves stop before the hand is "
+    # Two scores as a score: "13–41", in Russian «13:41» (not "13 41").
+    assert (f"the file records the scores {a}–{b}, but its moves stop before the hand is "
             "over.") in out, out
     code, out = _verify(tmp_path, data, "--lang", "ru")
     assert code == 1, out
     assert "по ходам ." not in out
-    assert f"в файле записаны очки {scores}, но ходы обрываются до конца раздачи." in out, out
+    assert f"в файле записаны очки {a}:{b}, но ходы обрываются до конца раздачи." in out, out
 
 
 def _rebuilds_added(count: int) -> dict[str, Any]:
@@ -77,21 +80,21 @@ def test_a_count_of_rebuilds_is_singular_or_plural(tmp_path: Path, count: int, e
 @pytest.mark.parametrize("swapped", [False, True])
 def test_verify_prints_the_seat_order_it_checked(tmp_path: Path, swapped: bool) -> None:
     # The seats are the file's word, as the players were named: swapped, the file still
-    # verifies, so the seats are printed for the player to hold against the challenge's.
-    _, data = replay_data()
-    data = copy.deepcopy(data)
+    # verifies, so the seats are printed for the player to hold against the challenge's (a
+    # file cut by a player: one from before cuts had no seats announced, test_fix156_words).
+    data = cut_file()
     if swapped:
         data["players"] = data["players"][::-1]
     first, second = data["players"]
     code, out = _verify(tmp_path, data)
     assert code == 0, out
-    assert (f"Seats: {first} in seat 0, drawing first for dealer, {second} in seat 1: check "
-            "they are the seats announced before the deck was cut.") in out, out
+    assert (f"Seats: {first} seat 0 (draws first for dealer), {second} seat 1: check they "
+            "match the seats announced before the deck was cut.") in out, out
     code, out = _verify(tmp_path, data, "--lang", "ru")
     assert code == 0, out
     assert (f"Места: место 0 — {first}, место 1 — {second} (при выборе сдающего карту "
-            "сначала тянет место 0): проверьте, что места те, что были объявлены до того, как "
-            "сняли колоду.") in out, out
+            "сначала тянет место 0): проверьте, что места совпадают с объявленными до снятия "
+            "колоды.") in out, out
 
 
 def test_a_file_with_no_hands_names_no_game_0(tmp_path: Path) -> None:

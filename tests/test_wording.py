@@ -78,7 +78,7 @@ def test_a_last_turn_with_no_stock_has_no_draw_still() -> None:
     play(h, "discard 2C down")
     assert h.phase is Phase.MELD and not h.drawn
     assert _refused(h, Move.draw()) == (
-        "the stock is empty: this last turn is played without a draw")
+        "the stock is empty: this last turn is played without a draw or a take")
 
 
 # -- a hand ended by an empty stock ---------------------------------------------------------

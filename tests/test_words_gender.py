@@ -20,7 +20,7 @@ from umtali.text import HOW, describe
 
 #: The placeholders that hold a member's name (or a mention of one).
 NAMES = {"name", "other", "a", "b", "first", "second", "dealer", "member", "challenger",
-         "opponent", "winner", "loser"}
+         "opponent", "winner", "loser", "admin"}
 #: Words that would give a player a gender: a verb in the past (…л, …лся), "(а)" for a guess,
 #: and "первым"/"первой" said of a player.
 GENDERED = re.compile(r"(?<![А-Яа-яЁё])([А-Яа-яЁё]+(?:л|лся)|первым|первой)(?![А-Яа-яЁё])|\(а\)",

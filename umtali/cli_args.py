@@ -136,7 +136,7 @@ SEED_LIMIT = 256
 
 def _seed_text(text: str, tr: Tr) -> str:
     if not text.strip():
-        raise argparse.ArgumentTypeError(tr("a seed is a number or some text, not nothing"))
+        raise argparse.ArgumentTypeError(tr("the seed is empty: give a number or some text"))
     if len(text) > SEED_LIMIT:
         raise argparse.ArgumentTypeError(tr.plural(
             "the seed is too long: at most {count} character",
@@ -239,9 +239,10 @@ def parsed(argv: list[str] | None, tr: Tr) -> argparse.Namespace:
                        "must open the commitment posted before the first deal, and every deal "
                        "and stock rebuild must be the one the seed gives. Without options, the "
                        "commitment, seed and salt are read from the file. Exit status: 0 fair, "
-                       "1 mismatch, 2 no verdict (bad input, or one that cannot be written)."))
+                       "1 mismatch, 2 no verdict (bad input, or the verdict could not be "
+                       "written)."))
     check.add_argument("replay", metavar="DEALS.json",
-                       help=tr("the session's deals file, from the Replay file button or "
+                       help=tr("the session's deals file, from the Session files button or "
                                "/umtali history"))
     check.add_argument("--commitment", help=tr("the commitment posted before the first deal "
                                                "(64 hex digits)"))

@@ -19,7 +19,7 @@ from umtali.moves import Move
 from umtali.session import Session
 from umtali.view import PlayerView
 
-#: After the in-game help: the coach's command (typed the same in every language).
+#: After the in-game help: the coach's command (in English in every language, in Russian too).
 COACH_HELP = N_("Type 'hint' for the move the hard computer would make, and why. Against the "
                 "computer, at a terminal, each hand ends with a short review of your costliest "
                 "moves.")

@@ -155,12 +155,12 @@ def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> int
                         pending = session.resign(actor)
                         break
                     continue
-                if word == "table":
+                if word in TABLE_WORDS:
                     out(render_view(view, names, tr) + "\n")
-                if word in ("moves", "table"):
+                if word in MOVES_WORDS | TABLE_WORDS:
                     out(_moves_lines(legal, tr))
                     continue
-                if word == "hint":
+                if word in HINT_WORDS:
                     out(hint_line(session, actor, tr) + "\n")
                     continue
                 try:
@@ -198,10 +198,13 @@ QUIT_WORDS = frozenset({"quit", "exit", "выход", "выйти"})
 HELP_WORDS = frozenset({"help", "?", "помощь", "справка"})
 RULES_WORDS = frozenset({"rules", "правила"})
 RESIGN_WORDS = frozenset({"resign", "сдаться", "сдаюсь"})
+MOVES_WORDS = frozenset({"moves", "ходы"})
+TABLE_WORDS = frozenset({"table", "стол"})
+HINT_WORDS = frozenset({"hint", "подсказка"})
 #: The answers that confirm a resignation.
 YES_WORDS = frozenset({"yes", "y", "да", "д"})
-#: The engine's message for a line that is no move ("'xyzzy' is not a move: ...").
-NOT_A_MOVE = "{text} is not a move: {moves}"
+#: The engine's message for a line that is no move ("'xyzzy' is not a move. Moves: ...").
+NOT_A_MOVE = "{text} is not a move. Moves: {moves}"
 
 
 def _rules(tr: Tr) -> str:

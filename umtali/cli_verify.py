@@ -45,6 +45,10 @@ def unread(tr: Tr, path: str, error: Exception) -> str:
         return tr("cannot open {path}", path=name)
     if isinstance(error, json.JSONDecodeError) and not error.doc.strip():
         return tr("the file is empty")
+    if isinstance(error, json.JSONDecodeError) and error.doc.lstrip().startswith("#"):
+        # The replay file, which comes with it and opens with "# Umtali session #42".
+        return tr("this looks like the replay file (the moves); verify reads the deals file, "
+                  "umtali-N-deals.json")
     if isinstance(error, json.JSONDecodeError):
         return tr("it is not JSON: the first mistake is on line {line}, column {column}",
                   line=error.lineno, column=error.colno)
@@ -129,9 +133,16 @@ def verdict_lines(v: Verdict, replay: ReplayFile, seed: object, salt: str, from_
                       "is not the session you played)."))
     # The seats are the file's word: swapped, the cards still verify (each seat's its own),
     # so the player holds them against the challenge's (docs/FAIR_DEALS.md, step 4).
-    cut.append(tr("Seats: {first} in seat 0, drawing first for dealer, {second} in seat 1: "
-                  "check they are the seats announced before the deck was cut.",
-                  first=plain(replay.players[0]), second=plain(replay.players[1])))
+    # Worded as the challenge words them, to be read side by side; a file from before players
+    # cut had no seats announced, so none to check against.
+    first, second = plain(replay.players[0]), plain(replay.players[1])
+    if replay.cut is None:
+        cut.append(tr("Seats: {first} seat 0 (draws first for dealer), {second} seat 1.",
+                      first=first, second=second))
+    else:
+        cut.append(tr("Seats: {first} seat 0 (draws first for dealer), {second} seat 1: check "
+                      "they match the seats announced before the deck was cut.",
+                      first=first, second=second))
     if v.mismatch is None:
         unfinished = [] if replay.result is None or replay.result.how not in NO_RESULT else [
             # Stopped part-way: fair all the same, as far as the hands went.
@@ -149,11 +160,7 @@ def verdict_lines(v: Verdict, replay: ReplayFile, seed: object, salt: str, from_
             *lines,
             tr("Seed {seed} and salt {salt} open it.", seed=seed, salt=salt),
             *cut,
-            tr("The draw for first dealer, {deals} and {rebuilds} are the ones this seed "
-               "gives; the moves are legal and lead to the recorded scores and result.",
-               deals=Text.plural("{count} deal", "{count} deals", v.deals),
-               rebuilds=Text.plural("{count} stock rebuild", "{count} stock rebuilds",
-                                    v.rebuilds)),
+            _dealt_line(v, tr),
             *unfinished,
             tr("FAIR: the cards came from the seed committed to before play."),
         ]
@@ -162,6 +169,18 @@ def verdict_lines(v: Verdict, replay: ReplayFile, seed: object, salt: str, from_
     last = (tr("NOT VERIFIED: these cards did not come from the committed seed.") if cards
             else tr("NOT VERIFIED: the file's moves do not lead to what it records."))
     return [*lines, *cut, *mismatch_lines(v.mismatch, replay.players, tr), last]
+
+
+def _dealt_line(v: Verdict, tr: Tr) -> str:
+    """What the seed was found to give; stock rebuilds named only when there were any."""
+    deals = Text.plural("{count} deal", "{count} deals", v.deals)
+    if not v.rebuilds:
+        return tr("The draw for first dealer and {deals} are the ones this seed gives; the "
+                  "moves are legal and lead to the recorded scores and result.", deals=deals)
+    return tr("The draw for first dealer, {deals} and {rebuilds} are the ones this seed "
+              "gives; the moves are legal and lead to the recorded scores and result.",
+              deals=deals, rebuilds=Text.plural("{count} stock rebuild",
+                                                "{count} stock rebuilds", v.rebuilds))
 
 
 def plain(text: str) -> str:
@@ -270,7 +289,22 @@ def _hands_part(tr: Tr, part: str) -> str:
     return words.get(part, part)
 
 
+#: Two scores as every result says them: "13–41", in Russian «13:41».
+SCORE = Text.ctx("a score between the two players", "{a}–{b}")
+
+
+def _scores(tr: Tr, values: tuple[str, ...]) -> str:
+    """Scores or games won, a pair, as a score; after a winner's seat ("0, 2–1")."""
+    if len(values) == 3:
+        return f"{values[0]}, {_scores(tr, values[1:])}"
+    if len(values) == 2:
+        return tr(SCORE, a=values[0], b=values[1])
+    return " ".join(values)
+
+
 def _result_line(tr: Tr, m: Mismatch, rec: str, exp: str) -> str:
+    if m.part in ("scores", "winner, games won"):
+        rec, exp = _scores(tr, m.recorded), _scores(tr, m.expected)
     if m.part == "scores" and not exp:
         # The file scores a hand whose moves stop before it is over.
         return tr("the file records the scores {recorded}, but its moves stop before the hand "

@@ -26,7 +26,8 @@ def why_illegal(state: HandState, move: Move) -> Text:
             if state.drawn:
                 return Text.of("you have already drawn this turn")
             if state.out >= 0 and not state.stock:
-                return Text.of("the stock is empty: this last turn is played without a draw")
+                return Text.of("the stock is empty: this last turn is played without a draw or "
+                               "a take")
             if state.turns == 0:
                 return Text.of("the first turn of the hand has no draw: meld, then discard")
             return Text.of("you have already drawn this turn")

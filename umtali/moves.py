@@ -29,7 +29,7 @@ class MoveKind(Enum):
 #: The notation in one line. Its words (draw, take, ...) are typed as they are in every
 #: language; only the <placeholders> between them are translated.
 NOTATION_HELP = Text.of(
-    "moves are: draw, take, take 2, meld <cards>, extend <card> <card on the meld>, "
+    "draw, take, take 2, meld <cards>, extend <card> <card on the meld>, "
     "discard <card> [down]"
 )
 _TAKE_TWO_WORDS = {"2", "two", "both"}
@@ -39,7 +39,7 @@ _DOWN_WORDS = {"down", "facedown", "face-down", "hidden"}
 UP_WORDS = frozenset({"up", "faceup", "face-up"})
 #: The notation as a player types it (``typed``): a last card goes face down unless told up.
 TYPED_HELP = Text.of(
-    "moves are: draw, take, take 2, meld <cards>, extend <card> <card on the meld>, "
+    "draw, take, take 2, meld <cards>, extend <card> <card on the meld>, "
     "discard <card> [up]"
 )
 
@@ -90,7 +90,7 @@ class Move(NamedTuple):
         """Read a move in the notation; card names may take any form ``Card.parse`` reads."""
         words = text.replace(",", " ").split()
         if not words:
-            raise InvalidMoveError(Text.of("no move given: {moves}", moves=NOTATION_HELP))
+            raise InvalidMoveError(Text.of("no move given. Moves: {moves}", moves=NOTATION_HELP))
         verb, rest = small(words[0]), words[1:]
         if verb == "draw" and not rest:
             return _DRAW
@@ -123,8 +123,8 @@ class Move(NamedTuple):
             if len(rest) != 1:
                 raise InvalidMoveError(Text.of("name one card to discard, like: discard KS"))
             return Move(MoveKind.DISCARD, 1 << Card.parse(rest[0]), -1, down)
-        raise InvalidMoveError(Text.of("{text} is not a move: {moves}", text=repr(text.strip()),
-                                       moves=NOTATION_HELP))
+        raise InvalidMoveError(Text.of("{text} is not a move. Moves: {moves}",
+                                       text=repr(text.strip()), moves=NOTATION_HELP))
 
     def text(self, *, symbols: bool = False) -> str:
         """Canonical notation (``symbols=True`` writes suits as ♠♥♦♣ for people)."""

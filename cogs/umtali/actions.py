@@ -78,7 +78,7 @@ async def play_text(interaction: discord.Interaction, match_id: int, text: str,
     if len(shown) > MAX_ECHO:
         # No move is this long, and the engine's answer would quote it all (past Discord's
         # 2,000 characters): answer with the start of it.
-        await ephemeral(interaction, tr("“{text}” is not a move: {moves}.", text=echo(text),
+        await ephemeral(interaction, tr("“{text}” is not a move. Moves: {moves}.", text=echo(text),
                                          moves=tr(TYPED_HELP if typed_by_hand else NOTATION_HELP)))
         return
     try:

@@ -35,7 +35,7 @@ log = logging.getLogger(__name__)
 #: On the DM panels of a match that could not be read.
 ENDED = N_("An admin ended this match: no result.")
 #: Posted in the match's channel: which admin, as a fair table would be told.
-ENDED_BY = N_("An admin ended this match: no result (ended by {admin}).")
+ENDED_BY = N_("An admin, {admin}, ended this match: no result.")
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,34 +40,33 @@ def sealed_offer_line(commitment: str, tr: Tr) -> str:
     accepts cuts the deck (typing their cut, or with nothing typed, their click). To be copied:
     the message is edited at accept, so its "(edited)" mark proves nothing of this line."""
     return tr("Deals sealed: `{commitment}`, a fingerprint of this session's seed, fixed now. "
-              "Copy it: this message is edited when the deck is cut. "
-              "Accepting cuts the deck: the cards come from that seed and the cut the accepting "
-              "member types (typing nothing, their click). The seed is shown when the session "
-              "ends, so that anyone can check every deal.", commitment=commitment)
+              "Copy it now: accepting edits this message. Accepting cuts the deck: the cards "
+              "come from the seed and what the accepting member types (nothing typed: their "
+              "click). The seed is shown at the end, so anyone can check every deal.",
+              commitment=commitment)
 
 
 def seats_line(first: int, second: int, tr: Tr) -> str:
     """On a challenge, before the deck is cut: the seats (``first``, ``second``: member ids),
     which the deals file lists by name. Said up front because the seats are the file's word:
     swapped once the seed and cut were known, the deals would still verify."""
-    return tr("<@{first}> draws first for dealer and takes seat 0, <@{second}> seat 1 (the order "
-              "of the players in the deals file).", first=first, second=second)
+    return tr("Seats: <@{first}> seat 0 (draws first for dealer), <@{second}> seat 1 (the deals "
+              "file lists them so).", first=first, second=second)
 
 
 def practice_seats_line(tr: Tr) -> str:
     """``seats_line`` on a practice session: its player always takes seat 0."""
-    return tr("You draw first for dealer and take seat 0, the computer seat 1 (the order of the "
-              "players in the deals file).")
+    return tr("Seats: you seat 0 (you draw first for dealer), the computer seat 1 (the deals "
+              "file lists them so).")
 
 
 def sealed_cut_line(commitment: str, tr: Tr) -> str:
     """On a practice session waiting for its player's cut."""
     return tr("Deals sealed: `{commitment}`, a fingerprint of this session's seed, fixed now. "
-              "Copy it: this message is edited when the deck is cut. "
-              "**{button}** asks for your cut: the cards come from that seed and what you type "
-              "(typing nothing, your click). The seed is shown when the session ends, so that "
-              "anyone can check every deal.", commitment=commitment,
-              button=tr.ctx("button", "Cut the deck"))
+              "Copy it now: this message changes when you cut the deck. The cards come from "
+              "the seed and what you type at **{button}** (nothing typed: your click). The seed "
+              "is shown at the end, so anyone can check every deal.",
+              commitment=commitment, button=tr.ctx("button", "Cut the deck"))
 
 
 def cut_line(name: str, cut: str, tr: Tr) -> str:

@@ -88,8 +88,8 @@ async def final_embed(svc: MatchService, live: LiveMatch, tr: Tr) -> discord.Emb
 
 def files(tr: Tr) -> str:
     """What the button under the card gives, and which of its two files checks the deals."""
-    return tr("**{button}** below gives the session's replay file (its moves) and its deals "
-              "file, which `python -m umtali verify` checks.", button=tr("Replay file"))
+    return tr("**{button}** below sends the session's replay file (its moves) and its deals "
+              "file, which `python -m umtali verify` checks.", button=tr("Session files"))
 
 
 async def ratings(svc: MatchService, live: LiveMatch, tr: Tr) -> str:
@@ -123,7 +123,7 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     def __init__(self, guild_id: int, match_id: int, tr: Tr = EN) -> None:
         super().__init__(discord.ui.Button(
-            label=tr("Replay file"), style=discord.ButtonStyle.secondary,
+            label=tr("Session files"), style=discord.ButtonStyle.secondary,
             custom_id=f"umtali:rf:{guild_id}:{match_id}"))
         self.guild_id, self.match_id = guild_id, match_id
 

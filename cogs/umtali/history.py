@@ -97,7 +97,7 @@ async def show_history(interaction: discord.Interaction, user: discord.abc.User)
                   for line in lines]
         listed += [(u.match_id, unfinished_names(u, tr), u.finished_at) for u in unfinished]
         view.add_item(ReplaySelect(interaction.guild.id, [_option(*item, tr) for item in listed],
-                                   placeholder=tr("Get a session's replay file and deals file…")))
+                                   placeholder=tr("Get a session's files…")))
     await send_private(interaction, view, embed=embed)
 
 
@@ -168,7 +168,8 @@ def replay_text(match: MatchRow, line: SessionLine, moves: list[str], tr: Tr = E
 
 
 def replay_filename(match_id: int) -> str:
-    return f"umtali-session-{match_id}.txt"
+    # Named to pair with the deals file beside it, umtali-42-deals.json.
+    return f"umtali-{match_id}-replay.txt"
 
 
 def _asked_from(interaction: discord.Interaction, match: MatchRow | None,

@@ -113,7 +113,7 @@ def clock_line(live: LiveMatch, tr: Tr) -> str:
             return tr("⏱ {name}'s own time is up: the reserve is running until the turn ends",
                       name=name)
         return tr("⏱ {name}'s own time is up: the reserve is running until the turn ends · "
-                  "{other}'s reserve {reserve}", name=name, other=safe_name(names[other]),
+                  "reserve: {other} {reserve}", name=name, other=safe_name(names[other]),
                   reserve=clock_time(live.reserves[other]))
     reserves = " / ".join(f"{safe_name(names[s])} {clock_time(live.reserves[s])}"
                           for s in (0, 1) if not live.is_computer(s))

@@ -19,7 +19,7 @@ from tests.processes.test_unheard_resumes import RESUME, killed
 from tests.unheard import lose_answer
 
 #: The channel's notice (its end names the admin).
-ENDED = "An admin ended this match: no result"
+ENDED = "ended this match: no result"
 
 
 
