@@ -91,7 +91,8 @@ def describe(event: Event, names: Sequence[str], tr: Tr = EN) -> str:
             "The stock is empty: {count} cards of the discard pile become the new stock.",
             event.cards)
     if isinstance(event, NoDraw):
-        return tr("The stock is empty: {name} plays the last turn without a draw.", name=who)
+        return tr("The stock is empty: {name} plays the last turn without a draw or a take.",
+                  name=who)
     if isinstance(event, HandEnded):
         return _hand_ended(event, names, tr)
     if isinstance(event, GameEnded):
