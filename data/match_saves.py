@@ -67,20 +67,25 @@ class MatchSaves:
         (another process may have saved a move since it was read: None); with ``owner``, only
         if that process holds it still (one held up past its lease after taking the match
         over: the match was taken again, and its turn resumed there). With ``was``, only if
-        the turn ends then as saved: one ending at ``deadline`` already is this resume saved
-        before, its answer lost (what is left to say returned as saved, nothing added again)."""
+        the turn ends then as saved, or between then and ``deadline`` (a part paid before, its
+        answer lost); one ending at ``deadline`` already is this resume saved before, its
+        answer lost (what is left to say returned as saved, nothing added again)."""
         seat, left = reserve if reserve is not None else (0, None)
         assert seat in (0, 1)
         guard = "" if version is None else " AND version = ?"
         held = "" if owner is None else " AND owner = ?"
         guards = (*(() if version is None else (version,)), *(() if owner is None else (owner,)))
-        owed = "" if was is None else " AND deadline = ?"
+        # From ``was`` on, short of ``deadline``: a part of this time paid before, its answer
+        # lost, then more owed (the database failing again before this payment): the rest is
+        # paid now (refused, the time owed was dropped and the turn ended at ``was``).
+        owed = "" if was is None else " AND deadline >= ? AND deadline < ?"
         async with self.db.transaction() as c:
             cur = await c.execute(
                 f"UPDATE matches SET deadline = ?{_unwarned(keep_warned)}, stood_since = NULL, "
                 f"reserve{seat} = COALESCE(?, reserve{seat}) "
                 f"WHERE id = ? AND status = 'active'{guard}{held}{owed}",
-                (deadline, left, match_id, *guards, *(() if was is None else (was,))))
+                (deadline, left, match_id, *guards,
+                 *(() if was is None else (was, deadline))))
             if cur.rowcount == 1:
                 return await _announce(c, match_id, announce)
             if was is None:

@@ -1,7 +1,7 @@
 """``Store.resume_turn`` with ``was`` (a database outage's payment, ``give_back._told``), on
 both backends: saved only on the deadline owed on; saved again after its answer was lost, it
 finds its own deadline and returns what is left to say without adding its notice twice
-(review135)."""
+(review135); more owed after such a lost payment, the rest is paid (review137)."""
 
 from __future__ import annotations
 
@@ -27,11 +27,17 @@ async def test_a_payment_is_saved_once_on_the_deadline_owed(store_target: str | 
         row = await store.match(match_id)
         assert row is not None and row.deadline == paid
         assert orjson.loads(row.unsent) == ["told"]
-        # Owed on a deadline the turn no longer has (nor paid to this one): not saved.
+        # Owed on a deadline the turn has passed (a payment from a later one): not saved.
         assert await store.resume_turn(match_id, DEADLINE + 99, ["other"],
-                                       was=DEADLINE) is None
+                                       was=DEADLINE + 50) is None
         row = await store.match(match_id)
         assert row is not None and row.deadline == paid
         assert orjson.loads(row.unsent) == ["told"]
+        # More owed on the deadline a payment whose answer was lost had moved on (the
+        # database failing again before it was paid again, review137): the rest is paid.
+        assert await store.resume_turn(match_id, DEADLINE + 99, ["again"],
+                                       was=DEADLINE) == ["told", "again"]
+        row = await store.match(match_id)
+        assert row is not None and row.deadline == DEADLINE + 99
     finally:
         await store.close()
