@@ -55,8 +55,10 @@ class Retries(ABC):
         say): the whole batch, later, each part being safe to send twice (announcements are
         read from the database and carry their nonce; the table and hands are edits, or
         skipped once shown)."""
-        if isinstance(error, discord.HTTPException):
-            # Discord refused what we sent (a 400): a bug of ours, which would fail again.
+        if isinstance(error, discord.HTTPException) and error.status != 429:
+            # Discord refused what we sent (a 400): a bug of ours, which would fail again. (A
+            # 429 still there after discord.py's own five tries is Discord's limit, for now:
+            # tried again later, as the database's failures are.)
             log.error("match %d: Discord refused what was sent", live.id, exc_info=error)
             return Batch()
         failures = self._failures[live.id] = self._failures.get(live.id, 0) + 1
