@@ -26,6 +26,7 @@ from cogs.umtali.outbox import Batch
 from cogs.umtali.permissions import out_of_reach
 from cogs.umtali.refused_here import found, saved_at
 from cogs.umtali.removal import owns
+from data.models import Place
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
@@ -73,14 +74,36 @@ class ChannelLoss(ABC):
 
     async def refusal_said(self, live: LiveMatch, seat: int) -> None:
         """What follows a refusal saved: the match abandoned if nobody can be told anything
-        any more (its channel lost too), else the player told in the channel, once."""
+        any more (its channel lost too, as saved: a copy taking it for lost may find it
+        brought back), else the player told in the channel, once."""
         if live.channel_lost:
             paid(live, seat)
-            await self.service.abandon_if_unreachable(live)
-            return
+            if await self.service.abandon_if_unreachable(live) or \
+                    not await self._back_in_channel(live):
+                return
         if live.over or not await self._in_play(live):
             return  # its final panel refused: nothing left to play from My hand
         await self.tell_refused(live, seat)
+
+    async def _back_in_channel(self, live: LiveMatch) -> bool:
+        """Whether a copy taking the match's channel for lost finds it brought back to one as
+        saved (``/umtali table`` through another process, the version kept): then taken, the
+        player told there, not left untold (the abandon, judged as saved, did not happen).
+        Unread (the database failing), it is taken to be lost still."""
+        try:
+            row = await self.service.store.match(live.id)
+        except Exception as e:
+            log.info("match %d: whether it is back in a channel could not be read (%s: %s)",
+                     live.id, e.__class__.__name__, e)
+            return False
+        if row is None or row.status != "active" or row.channel_lost:
+            return False
+        async with live.lock:
+            if live.channel_lost and not live.over and live.take_place(
+                    Place(row.channel_id, row.table_message_id, False)):
+                log.info("match %d: brought back to channel %d since this copy lost its "
+                         "channel; brought up to date", live.id, live.channel_id)
+        return not live.channel_lost
 
     async def _in_play(self, live: LiveMatch) -> bool:
         """Whether the match is still in play as saved: a copy of another process's (shown
