@@ -42,7 +42,8 @@ async def test_a_rematch_turns_the_seats_round_and_keeps_the_rules(world: World)
     asked = await world.alice.click(table, custom_id=rematch)
     assert asked.acknowledged and not asked.ephemeral
     embed = asked.response.embeds[0].description or ""
-    assert f"rematch of session #{first.id}" in embed and f"<@{world.bob.id}> draws first" in embed
+    assert f"rematch of session #{first.id}" in embed
+    assert f"<@{world.bob.id}> seat 0 (draws first for dealer)" in embed
     accept = next(c for c in custom_ids(asked.response) if c.endswith(":accept"))
     taken = await submit_cut(world.bob, await world.bob.click(asked.response, custom_id=accept))
     assert taken.acknowledged
