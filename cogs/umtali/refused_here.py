@@ -5,15 +5,16 @@ refusal was saved (an action's, its lookup answered just before; held here once 
 saved, or handed a delivery shown again as saved: ``overtaken``) knows nothing of it in its
 own ``dm_refused``: it takes it from here before it sends (``known``).
 
-Kept for the hand it was found in (``dms_again.hand_of``): the refusal as saved is every
-copy's read since, and a copy read before sends at most once in a later hand (refused, it
-learns it as saved already); DMs reopened meanwhile through another process (``dms_again``: a
-panel tried again that reached them, in a later hand) are not taken for closed here. Nor are
-DMs reopened through another process in that very hand (its try claimed before the refusal
-was saved here, reaching them after): kept with the match's version as saved once the refusal
-was (``saved_at``), the refusal yields to a copy read from the database at a later version,
-its ``dm_refused`` clear (``read``): reopened since, as saved. A copy whose read is not known
-here (made otherwise, or the version unread) takes it, as before.
+Kept for the hand it was found in (``dms_again.hand_of``), known to the copies in that hand
+and to those a hand behind (read before it: nothing they know is newer); the refusal as saved
+is every copy's read since, and a copy read before sends at most once in a later hand
+(refused, it learns it as saved already); DMs reopened meanwhile through another process
+(``dms_again``: a panel tried again that reached them, in a later hand) are not taken for
+closed here. Nor are DMs reopened through another process in that very hand (its try claimed
+before the refusal was saved here, reaching them after): kept with the match's version as
+saved once the refusal was (``saved_at``), the refusal yields to a copy read from the database
+at a later version, its ``dm_refused`` clear (``read``): reopened since, as saved. A copy
+whose read is not known here (made otherwise, or the version unread) takes it, as before.
 
 Freed once the match is over: here, or, another process ending it, at this process's next
 renewal of its leases (``Owners.sweep``: the matches it keeps refusals of and does not hold
@@ -132,7 +133,10 @@ def known(svc: MatchService, live: LiveMatch, seat: int) -> bool:
         return True
     found_here = _found.get(svc, {})
     entry = found_here.get((live.id, seat))
-    if entry is None or entry[0] != hand_in_play(live):
+    if entry is None or entry[0] < hand_in_play(live):
+        # (A copy a hand ahead tries once: DMs may have reopened since. One a hand behind was
+        # read before the refusal and knows nothing newer: a practice's review of its hand,
+        # slow to think, held such a copy; it sent, refused once more: the soak's seed 2268.)
         return False
     read_at = _read.get(live)
     if entry[1] is not None and read_at is not None and read_at > entry[1]:
