@@ -17,7 +17,7 @@ from cogs.umtali.alive import heartbeat
 from cogs.umtali.clock_state import LATE, made_in_time
 from cogs.umtali.live import LiveMatch
 from tests.discord_helpers import World, flush, start_match, thread_of
-from tests.test_clocks_database_outage import Writes, _move, _said
+from tests.test_clocks_database_outage import Writes, _move, _said, down_for
 from tests.test_clocks_late_moves import REFUSED
 from tests.test_clocks_warning import WARNED
 from tests.test_faults_timers import to_turn_end
@@ -134,14 +134,7 @@ async def test_a_turn_with_time_left_gets_only_the_outages_time(
     svc = world.bot.matches
     assert svc is not None and live.deadline is not None
     deadline = live.deadline
-    writes = Writes(world, monkeypatch)
-    writes.down = True
-    world.clock.now = deadline - 200
-    await svc.check_timers(now=world.clock.now)
-    writes.down = False
-    world.clock.now = deadline - 160
-    await svc.check_timers(now=world.clock.now)
-    await flush(world)
+    await down_for(world, Writes(world, monkeypatch), deadline - 200, deadline - 160)
     assert live.deadline == pytest.approx(deadline + 40, abs=0.5)
     notices = _notices(world, live)
     assert len(notices) == 1 and "40 seconds" in notices[0], notices

@@ -23,7 +23,13 @@ from cogs.umtali.clock_state import LATE
 from cogs.umtali.live import LiveMatch
 from tests.discord_helpers import World, flush, player, start_match, thread_of
 from tests.test_clocks_database_floor import UNSAVED
-from tests.test_clocks_database_outage import Writes, _move, _said
+from tests.test_clocks_database_outage import (
+    Writes,
+    _move,
+    _said,
+    down_for,
+    lose_first_payment,
+)
 from tests.test_clocks_late_moves import REFUSED
 
 
@@ -143,17 +149,7 @@ async def test_a_payment_whose_answer_was_lost_is_told_once(
     assert svc is not None and live.deadline is not None
     deadline = live.deadline
     writes = Writes(world, monkeypatch)
-    real = svc.store.resume_turn
-    calls: list[Any] = []
-
-    async def lost(*args: Any, **kwargs: Any) -> Any:
-        out = await real(*args, **kwargs)
-        calls.append(out)
-        if len(calls) == 1:
-            raise sqlite3.OperationalError("database is locked")
-        return out
-
-    monkeypatch.setattr(svc.store, "resume_turn", lost)
+    calls = lose_first_payment(world, monkeypatch)
     writes.down = True
     world.clock.now = deadline - 200
     await svc.check_timers(now=world.clock.now)
@@ -183,13 +179,7 @@ async def test_the_notice_says_about_how_long_the_outage_was_seen(
     writes = Writes(world, monkeypatch)
     world.clock.now = deadline - 210
     await heartbeat(svc)
-    writes.down = True
-    world.clock.now = deadline - 200
-    await svc.check_timers(now=world.clock.now)
-    writes.down = False
-    world.clock.now = deadline - 160
-    await svc.check_timers(now=world.clock.now)
-    await flush(world)
+    await down_for(world, writes, deadline - 200, deadline - 160)
     assert live.deadline - deadline == pytest.approx(50)
     told = _told(world, live)
     assert len(told) == 1 and "failed for about 40 seconds" in told[0], told

@@ -52,6 +52,42 @@ class Writes:
         monkeypatch.setattr(db, "_begin", begin)
 
 
+async def down_for(world: World, writes: Writes, start: float, end: float) -> None:
+    """The database failing at the clock's check at ``start``, working again at its check at
+    ``end`` (which pays the time the clocks stood still)."""
+    svc = world.bot.matches
+    assert svc is not None
+    writes.down = True
+    world.clock.now = start
+    await svc.check_timers(now=start)
+    writes.down = False
+    world.clock.now = end
+    await svc.check_timers(now=end)
+    await flush(world)
+
+
+def lose_first_payment(world: World, monkeypatch: pytest.MonkeyPatch,
+                       then: Callable[[], None] | None = None) -> list[Any]:
+    """The first payment of an outage's time (``resume_turn``) committed and its answer lost
+    (``then`` run before it is: the database failing again, say); what each call returned."""
+    svc = world.bot.matches
+    assert svc is not None
+    real = svc.store.resume_turn
+    calls: list[Any] = []
+
+    async def lost(*args: Any, **kwargs: Any) -> Any:
+        out = await real(*args, **kwargs)
+        calls.append(out)
+        if len(calls) == 1:
+            if then is not None:
+                then()
+            raise sqlite3.OperationalError("database is locked")
+        return out
+
+    monkeypatch.setattr(svc.store, "resume_turn", lost)
+    return calls
+
+
 async def _move(world: World, live: LiveMatch) -> Any:
     """The seat to act types its greedy move with ``/umtali play``, as a player would: the
     answer."""

@@ -6,14 +6,11 @@ owed was dropped as "moved on", memory fell behind the row, and the turn ended a
 
 from __future__ import annotations
 
-import sqlite3
-from typing import Any
-
 import pytest
 
 from cogs.umtali.clock_state import LATE
 from tests.discord_helpers import World, flush, start_match
-from tests.test_clocks_database_outage import Writes
+from tests.test_clocks_database_outage import Writes, down_for, lose_first_payment
 
 
 async def test_a_lost_payment_then_a_second_outage_is_paid_whole(
@@ -23,25 +20,12 @@ async def test_a_lost_payment_then_a_second_outage_is_paid_whole(
     assert svc is not None and live.deadline is not None
     deadline = live.deadline
     writes = Writes(world, monkeypatch)
-    real = svc.store.resume_turn
-    calls: list[Any] = []
 
-    async def lost(*args: Any, **kwargs: Any) -> Any:
-        out = await real(*args, **kwargs)
-        calls.append(out)
-        if len(calls) == 1:
-            writes.down = True  # the database flapping: down again at once
-            raise sqlite3.OperationalError("database is locked")
-        return out
+    def flapping() -> None:
+        writes.down = True  # the database flapping: down again at once
 
-    monkeypatch.setattr(svc.store, "resume_turn", lost)
-    writes.down = True
-    world.clock.now = deadline - 200
-    await svc.check_timers(now=world.clock.now)
-    writes.down = False
-    world.clock.now = deadline - 160
-    await svc.check_timers(now=world.clock.now)
-    await flush(world)
+    lose_first_payment(world, monkeypatch, then=flapping)
+    await down_for(world, writes, deadline - 200, deadline - 160)
     row = await svc.store.match(live.id)
     assert row is not None and row.deadline is not None
     first = row.deadline - deadline
