@@ -17,26 +17,25 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
-from cogs.umtali.alive import held_since, noted
+from cogs.umtali.alive import noted
 from cogs.umtali.clock_state import LATE, began, judged_deadline, made_in_time
 from cogs.umtali.computer import Computers
 from cogs.umtali.db_outage import move_failed
 from cogs.umtali.delivery import Delivery
 from cogs.umtali.fair import reveal_line, revealed
 from cogs.umtali.give_back import show_clock
-from cogs.umtali.held_elsewhere import holder_notes, notes_before, still_again
+from cogs.umtali.held_elsewhere import notes_before, still_again
 from cogs.umtali.live import LiveMatch
-from cogs.umtali.looks import Looks
 from cogs.umtali.outbox import Batch
 from cogs.umtali.owners import Owners
 from cogs.umtali.question import withdraw, withdrawn
+from cogs.umtali.read_back import ReadBack
 from cogs.umtali.render import turn_message
-from cogs.umtali.retiring import retire
 from cogs.umtali.saved import finish_of, saved_state
 from cogs.umtali.turn_clock import back_at_table, turn_end
 from cogs.umtali.unheard import settled
 from data.failing import failing_for_now
-from data.models import AsSaved, Place
+from data.models import AsSaved
 from data.store import StaleState, Store
 from umtali.errors import UmtaliError
 from umtali.events import Event
@@ -70,7 +69,7 @@ class Outcome:
         return self.error is None
 
 
-class Playing(Looks):
+class Playing(ReadBack):
     client: discord.Client
     store: Store
     clock: Callable[[], float]
@@ -356,72 +355,3 @@ class Playing(Looks):
             return []
         return [reveal_line(session, live.salt, live.commitment, self.public_tr(live),
                             cut=live.cut)]
-
-    async def settle(self, live: LiveMatch) -> None:
-        """A match whose last save may have gone through unheard (``LiveMatch.doubted``) is
-        read back: memory takes what the database holds if that is further on (a move, an
-        end, a clock set running), its announcements, table and hands then sent from here
-        (``Owners.after_stale``); else the table it names (``take_place``: a table moved
-        unheard), the table it replaced retired. A failed read raises, and leaves it
-        doubted."""
-        replaced = None
-        async with live.lock:
-            if not live.doubted:
-                return
-            # (a table posted again meanwhile, outside the lock, saved after this read, is
-            # kept: ``was``)
-            was = live.place
-            row = await self.store.match(live.id)
-            # A match never shown has a deadline in memory alone, to cancel it by
-            # (``Timing.cancel_unshown_soon``): not a clock set running.
-            clock_set = row is not None and not live.never_shown and (
-                live.deadline is None) != (row.deadline is None)
-            if row is not None and (clock_set or (row.version, row.status != "active") != (
-                    live.version, live.over)):
-                await self._reload(live)
-            elif row is not None and live.take_place(Place(
-                    row.channel_id, row.table_message_id, row.channel_lost), was):
-                # A table moved unheard (``move_to``), the version kept: shown where the
-                # database says (a table taken down there is posted again).
-                self.delivery.moved(live)
-                self.delivery.enqueue(live, Batch(table=True))
-                replaced = was
-            live.doubted = False
-        if replaced is not None and replaced.table_message_id is not None and \
-                not replaced.channel_lost:
-            # Else it stays up, its buttons on, frozen at the move before (its member was
-            # told the move may not have been saved: a lost channel's table is left alone).
-            await retire(self.client, live, replaced.table_message_id, replaced.channel_id)
-
-    async def _reload(self, live: LiveMatch) -> None:
-        # The computer may remember a move that is being undone: it catches up afresh.
-        self.computers.drop(live.id)
-        # Read before the match: one written after could miss an outage given back meanwhile.
-        still = live.held_still is not None and self.matches.get(live.id) is not live
-        holder, notes = await holder_notes(self.owners, live.id) if still else (None, (None, None))
-        row = await self.store.match(live.id)
-        if row is not None:
-            fresh = LiveMatch.from_row(row)
-            if (fresh.version, fresh.deadline) != (live.version, live.deadline):
-                # Its holder's clocks stood still on the turn as this copy read it
-                # (``held_still``): a deadline moved since is the holder's, the time it stood
-                # still given back in it (an outage over: counted again, a late move was
-                # played, a take owed the outage twice), or another payment made during the
-                # outage, which goes on (forgotten, a move in time was refused), or a turn
-                # begun since: as the holder's note has it now.
-                live.held_still = held_since(notes, live.id, fresh.deadline)
-                live.held_by = holder
-            live.session = fresh.session
-            live.pending = fresh.pending
-            live.deadline = fresh.deadline
-            live.warned = fresh.warned
-            live.unsent = fresh.unsent
-            live.reserves = fresh.reserves
-            live.abandoned, live.ended = fresh.abandoned, fresh.ended
-            live.channel_id, live.table_message_id = fresh.channel_id, fresh.table_message_id
-            live.channel_lost = fresh.channel_lost
-            live.question = fresh.question
-            live.reviewed = max(live.reviewed, fresh.reviewed)
-            live.dm_told = fresh.dm_told  # as saved: owed anew if untold (``after_stale``)
-            live.lost_untold = fresh.lost_untold  # as saved: told by the holder from now on
-        await self.owners.after_stale(live)
