@@ -19,8 +19,9 @@ from tests.loopback.records import Interaction
 if TYPE_CHECKING:
     from tests.loopback.server import LoopbackDiscord
 
-#: Interaction types: a slash command, a click on a component, a modal submitted.
-APPLICATION_COMMAND, MESSAGE_COMPONENT, MODAL_SUBMIT = 2, 3, 5
+#: Interaction types: a slash command, a click on a component, a question for suggestions
+#: (autocomplete), a modal submitted.
+APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5
 
 
 async def slash(server: LoopbackDiscord, user_id: int, channel_id: int, command: str,
@@ -40,6 +41,21 @@ async def slash(server: LoopbackDiscord, user_id: int, channel_id: int, command:
     if resolved["users"]:
         data["resolved"] = resolved
     record.payload["data"] = data
+    return await _send(server, record, timeout)
+
+
+async def autocomplete(server: LoopbackDiscord, user_id: int, channel_id: int, command: str,
+                       option: str, typed: str, timeout: float) -> Interaction:
+    """The member typing ``typed`` in ``command``'s string option ``option``: Discord asks for
+    suggestions (answered with callback 8, its ``choices``)."""
+    group, _, name = command.partition(" ")
+    record = _base(server, AUTOCOMPLETE, user_id, channel_id)
+    synced = next((c for c in server.commands if c.get("name") == group), None)
+    focused = [{"name": option, "type": 3, "value": typed, "focused": True}]
+    record.payload["data"] = {
+        "id": synced["id"] if synced else str(server.snowflake()), "name": group, "type": 1,
+        "options": [{"name": name, "type": 1, "options": focused}] if name else focused,
+    }
     return await _send(server, record, timeout)
 
 

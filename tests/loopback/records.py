@@ -78,6 +78,8 @@ class Interaction:
     #: perf_counter() when INTERACTION_CREATE went out and when the callback came in.
     sent_at: float = 0.0
     answered_at: float = 0.0
+    #: Refused a first answer that came after Discord's 3 seconds (``answers.EXPIRES_AFTER``).
+    expired: bool = False
 
     @property
     def ephemeral(self) -> bool:

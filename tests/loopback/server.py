@@ -92,6 +92,11 @@ class LoopbackDiscord:
         self.unknown: list[str] = []
         #: Protocol mistakes the bot made (answering an interaction twice, ...).
         self.errors: list[str] = []
+        #: Whether a first answer after Discord's 3 seconds is refused (10062) and kept in
+        #: ``errors`` and ``late``; a test may turn it off (a debugger's pauses).
+        self.expiring = True
+        #: The interactions whose first answer came too late (``answers.EXPIRES_AFTER``).
+        self.late: list[Interaction] = []
         #: The paths of calls carried out whose answer was lost (``lose_answer``): the bot's
         #: client may make them again (discord.py's webhook adapter, after a 5xx).
         self.answers_lost: set[str] = set()
@@ -353,6 +358,12 @@ class LoopbackDiscord:
         """``/umtali challenge`` and the like; a member option is given as ``Member(id)``."""
         return await acting.slash(self, user_id, channel_id, command, options, timeout)
 
+    async def autocomplete(self, user_id: int, channel_id: int, command: str, option: str,
+                           typed: str, timeout: float = 20.0) -> Interaction:
+        """Suggestions for ``typed`` in ``command``'s option ``option`` (callback 8)."""
+        return await acting.autocomplete(self, user_id, channel_id, command, option, typed,
+                                         timeout)
+
     async def click(self, user_id: int, message: dict[str, Any], custom_id: str,
                     values: list[str] | None = None, timeout: float = 20.0) -> Interaction:
         """A click on a button of ``message`` (or a choice in its menu, with ``values``)."""
@@ -366,6 +377,13 @@ class LoopbackDiscord:
     # -- seams for subclasses -------------------------------------------------------------
     # The webhook edit and delete of an interaction's answer are routed through these, so that
     # a subclass can note them (the load bench times answers that come in two steps).
+
+    def excuse_late(self) -> list[Interaction]:
+        """The interactions answered too late, taken out of ``errors``: for a test that
+        made them late on purpose (and checks what the bot then did)."""
+        late, self.late = self.late, []
+        self.errors[:] = [e for e in self.errors if not e.endswith("expired (10062)")]
+        return late
 
     async def _hook_edit(self, call: Call) -> web.Response:
         return await self.answers.edit(call)
