@@ -166,7 +166,9 @@ async def _saved_since(interaction: discord.Interaction, live: LiveMatch, seat: 
     (the older one looked for and stripped). Read only for a click on a panel not known as
     the seat's: a rare click."""
     try:
-        saved = await service(interaction.client).owners.leases.shown(live.id)
+        # (Within Discord's 3 seconds: a busy database defers the click, ``in_time``.)
+        saved = await in_time(interaction, service(interaction.client).owners.leases.shown(
+            live.id))
     except Exception as e:  # the database failing for now: judged on what is known here
         log.info("match %d: the panels as saved could not be read (%s: %s)", live.id,
                  e.__class__.__name__, e)
@@ -202,9 +204,9 @@ async def _on_its_way(interaction: discord.Interaction, live: LiveMatch, seat: i
     telling = live.channel_lost and not live.over and seat == turn[3] and shows(message, live)
     # The lost channel's notice (``Delivery._hand``): the seat was told, lest it be again.
     lost = live.channel_lost and tells_lost(message)
-    saved = await svc.store.take_dm_message(live.id, seat, message.channel.id, message.id,
-                                            told=told_text(turn) if telling else None,
-                                            lost_told=lost)
+    saved = await in_time(interaction, svc.store.take_dm_message(
+        live.id, seat, message.channel.id, message.id,
+        told=told_text(turn) if telling else None, lost_told=lost))
     if saved is None or saved.message_id != message.id:
         # A newer panel was saved meanwhile (a reminder's): the seat's, below the one clicked.
         if saved is not None:
@@ -294,7 +296,8 @@ async def _answer_on_panel(interaction: discord.Interaction, live: LiveMatch, se
         drawing = (svc.dm_panel(live, seat, still_warned(svc, live, seat, svc.clock()))
                    if on_dm else svc.hand_shown(live, seat))
         look = live.pane_look[seat]  # (the look an ephemeral panel is drawn in: ``keep``)
-        shown = await drawing.drawn()
+        # (The move's save may have used up most of Discord's 3 seconds: ``in_time``.)
+        shown = await in_time(interaction, drawing.drawn())
     except BaseException:
         if on_dm:
             live.dm_shown[seat] = None
@@ -379,8 +382,10 @@ async def set_order(interaction: discord.Interaction, match_id: int,
     if await _replaced_panel(interaction, live, seat):
         return
     svc = service(interaction.client)
-    await svc.prefs.set_hand_order(interaction.user.id, order.value)
     message = private_panel(interaction)
+    # Saved before the answer: a write elsewhere may hold the database for seconds.
+    await in_time(interaction, svc.prefs.set_hand_order(interaction.user.id, order.value),
+                  new_message=message is None)
     if message is None:
         await show_panel(interaction, live, seat)
         return

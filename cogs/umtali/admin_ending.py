@@ -22,6 +22,7 @@ from cogs.umtali.in_time import answer, in_time
 from cogs.umtali.mentions import command
 from cogs.umtali.names import MAX_ECHO, label_name, member_name, safe_text, shorten
 from cogs.umtali.options import names_in
+from cogs.umtali.suggesting import suggested
 from cogs.umtali.unheard import InDoubt
 from data.failing import failing_for_now
 from umtali.i18n import Tr
@@ -120,7 +121,8 @@ async def match_choices(interaction: discord.Interaction,
     svc = service(interaction.client)
     tr = tr_of(interaction)
     try:
-        found = await svc.store.in_play_in(interaction.guild.id, current[:MAX_ECHO])
+        found = await suggested(interaction, svc.store.in_play_in(
+            interaction.guild.id, current[:MAX_ECHO]), "the matches in play")
     except Exception as e:
         if not failing_for_now(e):
             raise
@@ -129,7 +131,7 @@ async def match_choices(interaction: discord.Interaction,
         return []
     now = svc.clock()
     choices = []
-    for m in found:
+    for m in found or ():
         a, b = names_in(m.names, m.computer_seat, m.computer_level, tr)
         label = tr("#{match} · {a} vs {b} · {started}", match=m.match_id, a=label_name(a),
                    b=label_name(b), started=_ago(tr, now - m.created_at))

@@ -28,7 +28,7 @@ from cogs.umtali.challenge_text import (
     withdrawn,
 )
 from cogs.umtali.fair import cut_line, sealed_line
-from cogs.umtali.in_time import answer, edit_clicked, in_time, post_public
+from cogs.umtali.in_time import answer, edit_clicked_even_late, in_time, post_public
 from cogs.umtali.match_start import drawn_cards, open_started
 from cogs.umtali.mentions import only
 from cogs.umtali.names import challenge_names, record_name, safe_name, seat_names, unnamed
@@ -158,7 +158,8 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
         if await in_time(interaction, svc.store.close_challenge(
                 ch.id, "cancelled" if withdraw else "declined")):
             said = withdrawn(ch, public) if withdraw else declined(ch, public)
-            await edit_clicked(interaction, embed=challenge_embed(ch, public, said), view=None)
+            await edit_clicked_even_late(interaction, embed=challenge_embed(ch, public, said),
+                                         view=None)
         else:
             await answer(interaction, tr("This challenge is no longer open."))
         return

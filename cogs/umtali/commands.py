@@ -39,6 +39,7 @@ from cogs.umtali.resigning import opponent_gone, resign_question
 from cogs.umtali.rules_panel import show_rules
 from cogs.umtali.rules_text import PAGES
 from cogs.umtali.seasons import season_choices
+from cogs.umtali.suggesting import suggested
 from cogs.umtali.tables import post_table
 from umtali.cards import CARDS
 from umtali.i18n import ENGLISH, Tr
@@ -268,8 +269,11 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
                                 current: str) -> list[app_commands.Choice[str]]:
         if interaction.guild is None:
             return []
-        live = await service(interaction.client).member_match(interaction.guild.id,
-                                                              interaction.user.id)
+        svc = service(interaction.client)
+        # The match held here first: no read on every key typed (``suggesting``).
+        live = svc.match_of(interaction.guild.id, interaction.user.id) or await suggested(
+            interaction, svc.member_match(interaction.guild.id, interaction.user.id),
+            "/umtali play's moves")
         seat = None if live is None else live.seat_of(interaction.user.id)
         if live is None or seat is None:
             return []

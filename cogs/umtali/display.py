@@ -53,7 +53,7 @@ async def set_display(interaction: discord.Interaction, pictures: bool | None,
         # in those held elsewhere, from here (even with no change seen here: it may have
         # been drawn through the other process).
         for match_id in await in_time(interaction, svc.owners.leases.of_member(me)):
-            live = await svc.lookup(match_id)
+            live = await in_time(interaction, svc.lookup(match_id))
             seat = None if live is None else live.seat_of(me)
             if live is not None and seat is not None and not live.over and \
                     svc.matches.get(live.id) is not live:

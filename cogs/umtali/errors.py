@@ -133,7 +133,7 @@ SAY_AGAIN_AFTER = 60.0
 _warned: WeakKeyDictionary[discord.Client, dict[str, float]] = WeakKeyDictionary()
 
 
-def _once_a_while(client: discord.Client, cause: str) -> int:
+def once_a_while(client: discord.Client, cause: str) -> int:
     """WARNING for the first failure of ``cause`` in ``SAY_AGAIN_AFTER`` seconds, else INFO."""
     warned = _warned.setdefault(client, {})
     now, last = time.monotonic(), warned.get(cause)
@@ -152,7 +152,7 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
     if expired(error):
         # Answered too late (the bot slow, or the network): no bug in the code, and nobody
         # can be told now; what the action saved is saved.
-        log.log(_once_a_while(interaction.client, "late"),
+        log.log(once_a_while(interaction.client, "late"),
                 "an interaction expired before the bot answered it (%s)", error)
         return
     original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
@@ -179,20 +179,20 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
         # Discord, or the way to it, failing still after discord.py's own retries: no bug of
         # ours. What the action saved stands; its panels are brought up to date by the bot's
         # own edits (the answer usually comes too late to reach anyone by then).
-        log.log(_once_a_while(interaction.client, "discord"),
+        log.log(once_a_while(interaction.client, "discord"),
                 "Discord failed during an interaction (%s: %s)",
                 original.__class__.__name__, original)
         text = tr("Discord failed for a moment, so this may not have gone through: look "
                   "again before you try again.")
     if text is None and isinstance(original, InDoubt):
         # The database failing for now (no bug of ours): the clock reads what was saved.
-        log.log(_once_a_while(interaction.client, "database"), "%s (%s)", original,
+        log.log(once_a_while(interaction.client, "database"), "%s (%s)", original,
                 original.__cause__)
         text = tr(NOT_ANSWERED)
     elif text is None and failing_for_now(original):
         # Busy past its timeout (another writer on the file, a lock held elsewhere) or out
         # of reach: what was being saved was not, or is read back at the clock's check.
-        log.log(_once_a_while(interaction.client, "database"),
+        log.log(once_a_while(interaction.client, "database"),
                 "the database failed during an interaction (%s: %s)",
                 original.__class__.__name__, original)
         text = tr(BUSY)

@@ -24,7 +24,7 @@ import discord
 from cogs.umtali import rest_timeout
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.failures import PASSING
-from cogs.umtali.in_time import thinking
+from cogs.umtali.in_time import in_time, thinking
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.private import send_private
@@ -171,7 +171,8 @@ async def show_panel(interaction: discord.Interaction, live: LiveMatch, seat: in
         return
     drawing = svc.hand_shown(live, seat, note, tr_of(interaction))
     at = drawn_at(live, seat)
-    shown = await drawing.drawn()
+    # (A move's save before it may have used up most of Discord's 3 seconds: ``in_time``.)
+    shown = await in_time(interaction, drawing.drawn(), new_message=True)
     assert shown.view is not None
     await send_private(interaction, shown.view, embeds=shown.embeds, files=shown.files)
     known.keep(live, seat, interaction, at)

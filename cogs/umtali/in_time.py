@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import Awaitable
 from typing import Any, TypeVar
@@ -20,9 +21,17 @@ import discord
 
 T = TypeVar("T")
 
+log = logging.getLogger(__name__)
+
 #: Seconds of work before the interaction is deferred: room left for the defer itself to reach
 #: Discord within its 3 seconds.
 DEFER_AFTER = 2.0
+#: At most this much of the interaction's age before the bot saw it (the gateway's delay, the
+#: event loop busy) is counted against ``DEFER_AFTER``: the clocks of Discord and of the bot's
+#: host differ, and a clock far off must not leave no time for the work at all.
+AGE_COUNTED = 1.5
+#: Discord's code for an interaction no longer to be answered: its 3 seconds ran out.
+UNKNOWN_INTERACTION = 10062
 
 
 async def defer(interaction: discord.Interaction, new_message: bool,
@@ -52,13 +61,23 @@ async def in_time(interaction: discord.Interaction, work: Awaitable[T], *,
     its own; ``public``: its answer is public, and so is the "thinking" meanwhile. ``work``
     must not answer the interaction itself."""
     now = time.monotonic()
-    start: float = interaction.extras.setdefault("in_time", now)
+    start = clock_started(interaction)
     arrived(interaction)
     task = asyncio.ensure_future(work)
     done, _ = await asyncio.wait({task}, timeout=max(0.0, after - (now - start)))
     if not done:
         await defer(interaction, new_message, public)
     return await task
+
+
+def clock_started(interaction: discord.Interaction) -> float:
+    """When Discord's 3 seconds for the interaction started, by ``time.monotonic``: its
+    creation (its id's time), as far as the clocks allow (``AGE_COUNTED``), fixed the first
+    time this is asked (``in_time``'s first work)."""
+    if "in_time" not in interaction.extras:
+        age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+        interaction.extras["in_time"] = time.monotonic() - min(max(age, 0.0), AGE_COUNTED)
+    return float(interaction.extras["in_time"])
 
 
 def arrived(interaction: discord.Interaction) -> float:
@@ -121,6 +140,20 @@ async def edit_clicked(interaction: discord.Interaction, **fields: Any) -> None:
         await interaction.edit_original_response(**fields)
     else:
         await interaction.response.edit_message(**fields)
+
+
+async def edit_clicked_even_late(interaction: discord.Interaction, **fields: Any) -> None:
+    """``edit_clicked``; should the interaction have expired first (Discord delivered it late,
+    or the bot's event loop was held up), its message is edited by the bot's own call: what it
+    shows (a match started, a challenge declined) must replace its buttons all the same."""
+    try:
+        await edit_clicked(interaction, **fields)
+    except discord.NotFound as e:
+        if e.code != UNKNOWN_INTERACTION or interaction.message is None:
+            raise
+        log.info("interaction %d expired before its answer (%s): its message is edited by "
+                 "the bot's own call", interaction.id, e)
+        await interaction.message.edit(**fields)
 
 
 async def post_public(interaction: discord.Interaction, **fields: Any) -> discord.Message:

@@ -12,7 +12,7 @@ import discord
 
 from cogs.umtali.access import service
 from cogs.umtali.failures import PASSING
-from cogs.umtali.in_time import edit_clicked
+from cogs.umtali.in_time import edit_clicked_even_late
 from cogs.umtali.names import challenge_names, label_name, shorten
 from cogs.umtali.permissions import CANCELLED, can_make_thread
 from cogs.umtali.threads import drop_thread, into_thread
@@ -52,7 +52,10 @@ async def open_started(interaction: discord.Interaction, live: LiveMatch, ch: Ch
     svc = service(interaction.client)
     thread = None
     try:
-        await edit_clicked(interaction, embed=embed_of(said), view=None)
+        # Late (the interaction expired: the bot's loop held up), the match is shown all the
+        # same, by the bot's own edit: cancelled for that, it would leave the challenge's
+        # buttons on a challenge no longer open, and the challenger untold.
+        await edit_clicked_even_late(interaction, embed=embed_of(said), view=None)
         settings = await svc.store.guild_settings(ch.guild_id)
         if settings.threads and can_make_thread(interaction) and interaction.message is not None:
             thread = await into_thread(svc, live, interaction.message,
@@ -75,6 +78,7 @@ async def open_started(interaction: discord.Interaction, live: LiveMatch, ch: Ch
         if thread is not None:  # made for it, and empty: not left under the match's name
             await drop_thread(thread, interaction.app_permissions.manage_threads)
         try:
-            await edit_clicked(interaction, embed=embed_of(cancelled(public)), view=None)
+            await edit_clicked_even_late(interaction, embed=embed_of(cancelled(public)),
+                                         view=None)
         except (discord.HTTPException, *PASSING) as e:
             log.info("match %d: its cancelling could not be shown (%s)", live.id, e)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import time
 from collections.abc import Awaitable, Callable
 
 import discord
@@ -22,7 +21,8 @@ from cogs.umtali.fair import cut_line, practice_seats_line, sealed_cut_line
 from cogs.umtali.in_time import (
     answer,
     answered_in_public,
-    edit_clicked,
+    clock_started,
+    edit_clicked_even_late,
     in_time,
     post_public,
     thinking,
@@ -86,8 +86,9 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
     ``turn_timer``. Its seed is sealed on the message at once; the player's click on **Cut
     the deck** asks for their cut, whose submit starts the session (``cut_deck``)."""
     assert interaction.guild is not None and interaction.channel is not None
-    # Discord's 3 seconds count from here (``in_time``'s clock).
-    interaction.extras.setdefault("in_time", time.monotonic())
+    # Discord's 3 seconds counted from its creation on (``in_time``'s clock), fixed before
+    # the work below.
+    clock_started(interaction)
     svc = service(interaction.client)
     tr = tr_of(interaction)
     me = interaction.user
@@ -238,8 +239,8 @@ async def cancel_practice(interaction: discord.Interaction, challenge_id: int) -
         await answer(interaction, tr("This practice session is no longer waiting for its cut."))
         return
     public = svc.prefs.guild_tr(ch.guild_id)
-    await edit_clicked(interaction, embed=offer_embed(ch, public, withdrawn(ch, public)),
-                       view=None)
+    await edit_clicked_even_late(interaction, embed=offer_embed(ch, public,
+                                                                withdrawn(ch, public)), view=None)
 
 
 def withdrawn(ch: Challenge, tr: Tr) -> str:

@@ -14,6 +14,7 @@ from cogs.umtali.access import store, tr_of
 from cogs.umtali.names import visible
 from cogs.umtali.numbers import listed
 from cogs.umtali.options import on_off
+from cogs.umtali.suggesting import suggested
 from data.models import GuildSettings
 from data.seasons import same_cadence
 from umtali.i18n import N_, Tr
@@ -185,8 +186,12 @@ async def season_choices(interaction: discord.Interaction,
         return []
     tr = tr_of(interaction)
     typed = _folded(visible(current))
+    seasons = await suggested(interaction, store(interaction.client).seasons.of(
+        interaction.guild.id), "the seasons")
+    if seasons is None:
+        return []
     choices = [app_commands.Choice(name=tr("all time"), value=ALL_TIME)]
-    for s in await store(interaction.client).seasons.of(interaction.guild.id):
+    for s in seasons:
         label = tr.plural("Season {season} · {count} player", "Season {season} · {count} players",
                           s.players, season=s.season)
         choices.append(app_commands.Choice(name=label, value=s.season))
