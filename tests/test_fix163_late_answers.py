@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+import cogs.umtali.showing as showing
 from tests.db_lock import write_locked
 from tests.loopback.driver import custom_ids, read_match, until
 from tests.loopback.harness import bot_in_process, loopback_server
@@ -30,6 +31,8 @@ from umtali.players import GreedyPlayer
 
 #: The event loop held longer than Discord waits: whatever the bot does, it is late.
 LATE = 3.2
+#: A save waiting on the lock just under ``in_time``'s 2 s, then a picture drawn slowly.
+SAVED_AFTER, SLOW_DRAWING = 1.6, 1.6
 
 
 async def held(seconds: float, acting: Awaitable[Interaction]) -> Interaction:
@@ -177,3 +180,50 @@ async def test_suggestions_behind_a_waiting_save_come_in_time(
         # From the match held here: the mover's moves, as they stood before the move saved.
         assert asked[0].callback["choices"], asked[0].callback
         assert asked[1].callback["choices"] == asked[2].callback["choices"] == []
+
+
+async def test_a_draw_saved_slowly_then_drawn_slowly_is_deferred_in_time(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The save just under the 2 s before a defer, then the panel's picture slow to draw (a
+    busy host): the drawing counts too, and the click is deferred before Discord's 3 s."""
+    async with a_match(monkeypatch, tmp_path) as m:
+        server, db, bot, saved = m.server, m.db, m.bot, m.saved
+        saved, user, panel, draw = await at_a_draw(server, db, saved)
+        await settled(bot)
+        real = showing.hand_png
+
+        def slow(*args: Any, **kwargs: Any) -> bytes:
+            time.sleep(SLOW_DRAWING)  # (on the drawing's worker thread)
+            return real(*args, **kwargs)
+        monkeypatch.setattr(showing, "hand_png", slow)
+        async with write_locked(db, SAVED_AFTER):
+            answer = await server.click(user, panel, draw)
+            assert answer.callback_type is not None, server.errors
+            assert answer.answered_at - answer.sent_at < LIMIT
+        await until(lambda: version(db, saved.id) == saved.version + 1, "the draw saved")
+        await until(lambda: any(c.startswith(f"umtali:m:{saved.id}:{saved.version + 1}:")
+                                for c in custom_ids(server.messages[int(panel["id"])])),
+                    "the DM panel edited")
+
+
+async def test_a_command_move_saved_slowly_then_drawn_slowly_is_deferred_in_time(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """As above, for ``/umtali play``: its answer, the seat's new panel, is drawn after the
+    save; the drawing counts too."""
+    async with a_match(monkeypatch, tmp_path) as m:
+        server, db, bot, saved = m.server, m.db, m.bot, m.saved
+        seat = saved.session.to_act
+        move = GreedyPlayer().choose(saved.session.view(seat))
+        await settled(bot)
+        real = showing.hand_png
+
+        def slow(*args: Any, **kwargs: Any) -> bytes:
+            time.sleep(SLOW_DRAWING)  # (on the drawing's worker thread)
+            return real(*args, **kwargs)
+        monkeypatch.setattr(showing, "hand_png", slow)
+        async with write_locked(db, SAVED_AFTER):
+            answer = await server.slash(saved.player_ids[seat], saved.channel_id,
+                                        "umtali play", {"move": str(move)})
+            assert answer.callback_type is not None, server.errors
+            assert answer.answered_at - answer.sent_at < LIMIT
+        await until(lambda: "hand.png" in json.dumps(answer.response), "the hand shown")
