@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 import cogs.umtali.showing as showing
+from cogs.umtali import pictures
 from tests.db_lock import write_locked
 from tests.loopback.driver import custom_ids, read_match, until
 from tests.loopback.harness import bot_in_process, loopback_server
@@ -182,6 +183,14 @@ async def test_suggestions_behind_a_waiting_save_come_in_time(
         assert asked[1].callback["choices"] == asked[2].callback["choices"] == []
 
 
+def drawn_slowly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every hand picture from now on takes ``SLOW_DRAWING`` more to draw."""
+    def slow(*args: Any, **kwargs: Any) -> bytes:
+        time.sleep(SLOW_DRAWING)  # (on the drawing's worker thread)
+        return pictures.hand_png(*args, **kwargs)
+    monkeypatch.setattr(showing, "hand_png", slow)
+
+
 async def test_a_draw_saved_slowly_then_drawn_slowly_is_deferred_in_time(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """The save just under the 2 s before a defer, then the panel's picture slow to draw (a
@@ -190,12 +199,7 @@ async def test_a_draw_saved_slowly_then_drawn_slowly_is_deferred_in_time(
         server, db, bot, saved = m.server, m.db, m.bot, m.saved
         saved, user, panel, draw = await at_a_draw(server, db, saved)
         await settled(bot)
-        real = showing.hand_png
-
-        def slow(*args: Any, **kwargs: Any) -> bytes:
-            time.sleep(SLOW_DRAWING)  # (on the drawing's worker thread)
-            return real(*args, **kwargs)
-        monkeypatch.setattr(showing, "hand_png", slow)
+        drawn_slowly(monkeypatch)
         async with write_locked(db, SAVED_AFTER):
             answer = await server.click(user, panel, draw)
             assert answer.callback_type is not None, server.errors
@@ -215,12 +219,7 @@ async def test_a_command_move_saved_slowly_then_drawn_slowly_is_deferred_in_time
         seat = saved.session.to_act
         move = GreedyPlayer().choose(saved.session.view(seat))
         await settled(bot)
-        real = showing.hand_png
-
-        def slow(*args: Any, **kwargs: Any) -> bytes:
-            time.sleep(SLOW_DRAWING)  # (on the drawing's worker thread)
-            return real(*args, **kwargs)
-        monkeypatch.setattr(showing, "hand_png", slow)
+        drawn_slowly(monkeypatch)
         async with write_locked(db, SAVED_AFTER):
             answer = await server.slash(saved.player_ids[seat], saved.channel_id,
                                         "umtali play", {"move": str(move)})

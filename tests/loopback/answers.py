@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from tests.loopback import replies, threads
-from tests.loopback.payloads import EPOCH_MS
 from tests.loopback.records import EPHEMERAL, Call, Interaction
 
 if TYPE_CHECKING:
@@ -29,9 +28,11 @@ def _private(data: dict[str, Any]) -> bool:
 
 
 def age(record: Interaction, call: Call) -> float:
-    """Seconds from the interaction's creation (its snowflake's time, as Discord counts) to
-    the call's arrival here (not to its handling: a call a test's fault held is not late)."""
-    return call.at - ((record.id >> 22) + EPOCH_MS) / 1000
+    """Seconds from the interaction's sending to the bot (Discord counts from its creation,
+    just before) to the call's arrival here (not to its handling: a call a test's fault held
+    is not late). Not from its id's time: a test may stamp that as a clock that disagrees
+    with the bot's would (tests/test_clocks_late_moves.py)."""
+    return call.came - record.sent_at
 
 
 class Answers:

@@ -35,6 +35,8 @@ class Call:
     user_agent: str = ""
     #: When it came (``time.time``, as the snowflakes are): for a soak's trace.
     at: float = field(default_factory=time.time)
+    #: When it came, by ``time.perf_counter`` (an interaction's age at its answer: ``answers``).
+    came: float = field(default_factory=time.perf_counter)
     #: A post sent again with its nonce (``enforce_nonce``): the first message given back,
     #: none created, nothing new shown.
     given_back: bool = False
