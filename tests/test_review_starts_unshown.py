@@ -153,11 +153,30 @@ async def test_a_failed_edit_of_the_challenge_cancels_the_match(
     offered = await challenge(world, world.alice, world.bob, turn_timer=0)
     button = next(c for c in custom_ids(offered.response) if c.endswith(":accept"))
     clicked = await world.bob.click(offered.response, custom_id=button)
-    world.env.inject_error("POST", "/interactions/*/callback", status=404, code=10062,
-                           message="Unknown interaction", times=1)
+    world.env.inject_error("POST", "/interactions/*/callback", status=403, code=50013,
+                           message="Missing Permissions", times=1)
     await world.bob.submit_modal(clicked, {"cut": ""})
     await flush(world)
     _cancelled_cleanly(db_path)
     assert svc.matches == {}
     assert "could not start" in _challenge_text(world, offered)
     await _free(world)
+
+
+async def test_an_accept_expired_before_its_edit_still_opens_the_match(
+        world: World, db_path: Path) -> None:
+    """The accept's interaction expired before its answer (the bot held up: 10062): the
+    challenge's message is edited by the bot's own call, and the match opens (fix163; it was
+    cancelled, the challenge's buttons left on a challenge no longer open)."""
+    svc = world.bot.matches
+    assert svc is not None
+    offered = await challenge(world, world.alice, world.bob, turn_timer=0)
+    button = next(c for c in custom_ids(offered.response) if c.endswith(":accept"))
+    clicked = await world.bob.click(offered.response, custom_id=button)
+    world.env.inject_error("POST", "/interactions/*/callback", status=404, code=10062,
+                           message="Unknown interaction", times=1)
+    await world.bob.submit_modal(clicked, {"cut": ""})
+    await flush(world)
+    [live] = svc.matches.values()
+    assert not live.over and live.table_message_id is not None
+    assert "accepted" in _challenge_text(world, offered)
