@@ -18,6 +18,7 @@ from discord.ext import commands
 
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.admin_ending import match_choices, run_end_match
+from cogs.umtali.admin_matches import run_matches
 from cogs.umtali.display import redraw_guild, watch_guild_looks, watch_member_looks
 from cogs.umtali.hand_panels import refresh_pane
 from cogs.umtali.in_time import answer, in_time
@@ -192,6 +193,12 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
                         member: discord.Member | discord.User | None = None,
                         match: str | None = None) -> None:
         await run_end_match(interaction, member, match)
+
+    @app_commands.command(description="The matches in play on this server: players, score, "
+                                      "whose turn since when, where, number")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def matches(self, interaction: discord.Interaction) -> None:
+        await run_matches(interaction)
 
     @app_commands.command(description="Owner only: sync the slash commands with Discord now")
     async def sync(self, interaction: discord.Interaction) -> None:
