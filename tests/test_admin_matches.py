@@ -169,7 +169,7 @@ async def test_hostile_names_stay_names(world: World, db_path: Path) -> None:
     [sent] = [r.json for r in world.env.http_requests[since:] if r.method == "POST"
               and r.path.endswith("/callback")]
     # Nothing in the answer may ping anyone, whatever a name holds.
-    assert sent["data"]["allowed_mentions"] == {"parse": []}, sent
+    assert sent is not None and sent["data"]["allowed_mentions"] == {"parse": []}, sent
     assert "@everyone" not in line and "<@123>" not in line, line
     assert "\\*\\*big\\*\\*" in line and "https://" not in line, line
     assert "\u2068שרה" in line and "\u2069" in line, line
