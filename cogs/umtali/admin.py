@@ -85,15 +85,19 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
     @app_commands.command(description="This server's settings: defaults for new matches, "
                                       "pictures, language, seasons")
     @app_commands.describe(
-        variant="Default rule set", turn_timer="Default minutes per turn (0: no limit)",
-        threads="Play each match in a thread made from the challenge",
+        variant="Default rule set",
+        turn_timer="Default minutes per turn, 0-60 (0: no limit); replaces the time control",
+        threads="Play each match in a thread made from the challenge (default: on)",
         optional_melding="Default for the optional melding house rule",
-        pictures="Tables and hands as pictures (off: text alone, in every match here)",
+        pictures="Tables and hands as pictures (off: text alone, in every match here; "
+                 "default: on)",
         language="The language of matches in public (default: the server's preferred language)",
-        seasons="Seasons of the leaderboard, with a soft reset at each season's end",
+        seasons="Seasons of the leaderboard, with a soft reset at each season's end "
+                "(default: off)",
         season_channel="Where each season's summary is posted (unset: none posted)",
         clear_season_channel="Post no more season summaries (forgets the season channel)",
-        time_control="Default clock: a turn's time and a reserve (a turn timer: no reserve)",
+        time_control="Default clock for new matches (turn_timer instead: a plain timer, "
+                     "no reserve)",
     )
     @app_commands.choices(variant=VARIANTS, language=language_choices(),
                           seasons=CADENCE_CHOICES, time_control=TIME_CONTROLS)
