@@ -103,7 +103,7 @@ async def test_this_servers_matches_oldest_move_first_never_another_servers(
     [one, two] = [line for line in _lines(message) if line.startswith("`#")]
     assert f"#{second.id}`" in one and f"#{first.id}`" in two, text
     assert "cy vs dee" in one and "ada vs ben" in two, text
-    assert "rated" in one and "blitz" in one and "english" in one, one
+    assert "rated" in one and "blitz" in one and "English" in one, one
     last = _db(db_path, "SELECT MAX(at) FROM moves WHERE match_id = ?", first.id)[0][0]
     to_act = ("ada", "ben")[first.session.to_act]
     assert f"{to_act} to play" in two and f"<t:{int(last)}:R>" in two, two
