@@ -57,10 +57,14 @@ async def offer_stop(interaction: discord.Interaction, ch: Challenge, tr: Tr) ->
     name = challenge_names(ch, tr)[0]
     view = discord.ui.View(timeout=None)
     view.add_item(StopButton(ch.id, label_name(name), tr))
-    await private_answer(interaction, view=view, content=tr(
-        "You declined {name}'s challenge. To take no more challenges or rematches from them, "
-        "on any server, stop them here (`{command}` lifts it).",
-        name=safe_name(name), command=command(tr, UNBLOCK)))
+    try:
+        await private_answer(interaction, view=view, content=tr(
+            "You declined {name}'s challenge. To take no more challenges or rematches from "
+            "them, on any server, stop them here (`{command}` lifts it).",
+            name=safe_name(name), command=command(tr, UNBLOCK)))
+    except discord.HTTPException as e:
+        # The "no" is saved and shown: an offer Discord refused is no failure of the click.
+        log.warning("challenge %d: the offer to stop its challenger not sent (%s)", ch.id, e)
 
 
 async def stop_clicked(interaction: discord.Interaction, challenge_id: int) -> None:
