@@ -48,6 +48,7 @@ from cogs.umtali.rest_timeout import bound_calls
 from cogs.umtali.season_summaries import run_seasons, season_tick
 from cogs.umtali.service import MatchService
 from cogs.umtali.startup import run_timers, sync_if_changed
+from cogs.umtali.stops import StopButton
 from cogs.umtali.translator import UmtaliTranslator
 from cogs.umtali.unknown import answered_unknown
 from data.db import DatabaseUnusable, too_new
@@ -73,7 +74,8 @@ __all__ = [
 log = logging.getLogger("umtali.bot")
 
 #: Every control the bot makes, each read by its custom id's template.
-ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (*DYNAMIC_ITEMS, *FINAL_ITEMS, RematchButton)
+ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (*DYNAMIC_ITEMS, *FINAL_ITEMS, RematchButton,
+                                                       StopButton)
 
 EXIT_SETTINGS_ERROR = 2
 EXIT_DATABASE_ERROR = 2

@@ -363,6 +363,21 @@ MIGRATIONS: Final[tuple[tuple[str | Variant, ...], ...]] = (
     (
         """ALTER TABLE guild_settings ADD COLUMN seasons_since REAL""",
     ),
+    # 34: who stops whose challenges (fix162): a member no longer challenged, nor asked for a
+    # rematch, by another, on any server (harassment follows a person, not a server, as
+    # Discord's own block does), until they lift it; ``since`` for the list they are shown.
+    # ``challenges.closed_at``: when an open challenge was closed (declined, withdrawn,
+    # expired; NULL for one closed before), so that a "no" holds back the next challenge from
+    # when it was said, not from when the challenge was sent.
+    (
+        """CREATE TABLE challenge_stops (
+            user_id INTEGER NOT NULL,
+            stopped_id INTEGER NOT NULL,
+            since REAL NOT NULL,
+            PRIMARY KEY (user_id, stopped_id)
+        ) WITHOUT ROWID""",
+        """ALTER TABLE challenges ADD COLUMN closed_at REAL""",
+    ),
 )
 
 

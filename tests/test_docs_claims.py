@@ -196,10 +196,15 @@ def test_the_spam_limits_are_the_codes_in_both_halves() -> None:
     assert f"на одном сервере вы можете начинать тренировку не чаще раза в {practice} секунд, а " \
            f"просить — не больше {offers} раз за {practice} секунд" in russian
     hold, pair = int(limits.pair_window // 60), limits.pair_challenges
-    assert f"can be challenged again {hold} minutes after it was sent, and at most {pair} " \
-           f"challenges to one member, not accepted, go out in {hold} minutes" in english
-    assert f"можно вызвать снова через {hold} минут после того вызова, и одному участнику за " \
-           f"{hold} минут уходит не больше {pair} непринятых вызовов" in russian
+    # From the "no", and growing with a second (fix162): no longer from the sending.
+    again, daily = int(limits.repeat_hold // 3600), limits.pair_daily
+    assert f"can be challenged again {hold} minutes after they declined it ({again} hours after " \
+           f"a second \"no\" within a day), and at most {pair} challenges to one member, not " \
+           f"accepted, go out in {hold} minutes (at most {daily} in a day" in english
+    assert f"можно вызвать снова через {hold} минут после отказа (после второго отказа за сутки " \
+           f"— через {again} часа), и одному участнику за {hold} минут уходит не больше {pair} " \
+           f"непринятых вызовов (за сутки — не больше {daily}" in russian
+    assert limits.day == 86400  # "within a day", "in a day"
 
 
 def test_the_rules_figures_in_the_docs_are_the_engines() -> None:

@@ -39,6 +39,7 @@ from cogs.umtali.resigning import opponent_gone, resign_question
 from cogs.umtali.rules_panel import show_rules
 from cogs.umtali.rules_text import PAGES
 from cogs.umtali.seasons import season_choices
+from cogs.umtali.stops import unblock as lift_stop
 from cogs.umtali.tables import post_table
 from umtali.cards import CARDS
 from umtali.i18n import ENGLISH, Tr
@@ -302,6 +303,11 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
     async def display(self, interaction: discord.Interaction, pictures: bool | None = None,
                       four_colour: bool | None = None) -> None:
         await set_display(interaction, pictures, four_colour)
+
+    @app_commands.command(description="Take challenges again from a member you stopped")
+    @app_commands.describe(member="Whose challenges you take again")
+    async def unblock(self, interaction: discord.Interaction, member: discord.User) -> None:
+        await lift_stop(interaction, member)
 
     @app_commands.command(description="The rules of Umtali, page by page")
     @app_commands.describe(page=f"Page 1 to {len(PAGES)}")
