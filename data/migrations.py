@@ -378,6 +378,14 @@ MIGRATIONS: Final[tuple[tuple[str | Variant, ...], ...]] = (
         ) WITHOUT ROWID""",
         """ALTER TABLE challenges ADD COLUMN closed_at REAL""",
     ),
+    # 35: since when each seat of a match with no clock has been out of reach, as the bot
+    # first found them so (left the server, or hidden from its channel with their DMs closed;
+    # NULL: not found so, or found back since): their opponent's "Yes" to resign ends the
+    # match with no result only a day after (``resigning.NO_RESULT_AFTER``, fix161).
+    (
+        """ALTER TABLE matches ADD COLUMN gone_since0 REAL""",
+        """ALTER TABLE matches ADD COLUMN gone_since1 REAL""",
+    ),
 )
 
 

@@ -16,7 +16,13 @@ from cogs.umtali.hand_panels import load_orders
 from cogs.umtali.history import show_history
 from cogs.umtali.in_time import answer, in_time
 from cogs.umtali.live import LiveMatch
-from cogs.umtali.names import member_name, plain_global_name, plain_member_name, visible
+from cogs.umtali.names import (
+    member_name,
+    plain_global_name,
+    plain_member_name,
+    safe_name,
+    visible,
+)
 from cogs.umtali.options import (
     TIME_CONTROLS,
     VARIANTS,
@@ -35,7 +41,7 @@ from cogs.umtali.records import (
     show_stats,
 )
 from cogs.umtali.reminders import TurnNotices
-from cogs.umtali.resigning import opponent_gone, resign_question
+from cogs.umtali.resigning import UNSAVED, Gone, opponent_absence, resign_question, unsaved
 from cogs.umtali.rules_panel import show_rules
 from cogs.umtali.rules_text import PAGES
 from cogs.umtali.seasons import season_choices
@@ -287,10 +293,17 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         assert seat is not None
         # Said as its "Yes" will do it: no result, where the opponent of a match with no clock
         # cannot be reached (left the server; or may not see the match, DMs closed).
-        gone = await opponent_gone(interaction, live, seat)
-        await send_private(interaction,
-                           resign_panel(live.id, live.version, tr, void=gone is not None),
-                           content=resign_question(live, seat, gone, tr))
+        # Only a day after they were first found so (``resigning.NO_RESULT_AFTER``): before,
+        # a resignation, said so.
+        absence = await opponent_absence(interaction, live, seat)
+        if absence == UNSAVED:
+            await answer(interaction, unsaved(safe_name(live.names_in(tr)[1 - seat]), tr))
+            return
+        gone = absence if isinstance(absence, Gone) else None
+        now = service(interaction.client).clock()
+        void = gone is not None and gone.over(now)
+        await send_private(interaction, resign_panel(live.id, live.version, tr, void=void),
+                           content=resign_question(live, seat, gone, now, tr))
 
     @app_commands.command(description="Post the table of your match (or this thread's) again")
     @app_commands.guild_only()
