@@ -34,17 +34,13 @@ from cogs.umtali.panels import resign_panel
 from cogs.umtali.permissions import no_posting
 from cogs.umtali.practice import start_practice
 from cogs.umtali.private import send_private
-from cogs.umtali.records import (
-    SCOPES,
-    count_backlog,
-    show_leaderboard,
-    show_stats,
-)
+from cogs.umtali.records import SCOPES, count_backlog, show_leaderboard
 from cogs.umtali.reminders import TurnNotices
 from cogs.umtali.resigning import UNSAVED, Gone, opponent_absence, resign_question, unsaved
 from cogs.umtali.rules_panel import show_rules
 from cogs.umtali.rules_text import PAGES
 from cogs.umtali.seasons import season_choices
+from cogs.umtali.stats import show_stats
 from cogs.umtali.stops import unblock as lift_stop
 from cogs.umtali.tables import post_table
 from umtali.cards import CARDS
