@@ -103,6 +103,10 @@ class LiveMatch:
     #: that version in another look (the member changed theirs) is drawn again.
     dm_look: list[tuple[str, bool, bool, str] | None] = field(
         default_factory=lambda: [None, None])
+    #: The panel message each seat's pictures were last put on by the delivery, and their
+    #: ``Shown.digest`` ('' while that edit is on its way): the same ones are not uploaded
+    #: again (``in_dms``). Forgotten by any other upload to the panel (a click's answer).
+    dm_pictures: list[tuple[int, str] | None] = field(default_factory=lambda: [None, None])
     #: The look each seat's ephemeral hand panel was last drawn in, through this copy
     #: (``Looks.hand_shown``; kept on the open panel: ``hand_panels.Pane.look``).
     pane_look: list[tuple[str, bool, bool, str] | None] = field(

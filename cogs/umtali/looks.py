@@ -8,6 +8,7 @@ pictures are on, and the members' and servers' choices.
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import discord
 
@@ -71,7 +72,11 @@ class Looks:
     def dm_panel(self, live: LiveMatch, seat: int, note: str = "") -> Shown:
         look = self.hand_look(live, seat)
         table = dataclasses.replace(look, order=HandOrder.SUIT)  # in their DM: their language
-        return dm_panel_of(live, seat, note, look, table)
+        shown = dm_panel_of(live, seat, note, look, table)
+        # Uploaded by another edit (a click's answer on the panel), the pictures the delivery
+        # put there are no longer known to be the message's.
+        shown.uploaded = functools.partial(live.dm_pictures.__setitem__, seat, None)
+        return shown
 
     def hand_seen(self, live: LiveMatch, seat: int) -> Seen:
         """What the seat's own panels, unasked (no interaction's language), look like now."""

@@ -13,6 +13,7 @@ cannot change meanwhile). Reading ``files`` draws what is still undrawn where it
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import io
 import logging
 from collections.abc import Callable
@@ -95,6 +96,11 @@ class Shown:
     made: list[discord.File] = field(default_factory=list)
     #: The pictures not drawn yet (``drawn``); their embeds already point at them.
     pictures: list[Picture] = field(default_factory=list)
+    #: Told when an edit uploads the pictures anew for a caller that keeps no count of what
+    #: the message carries (``edit`` with no ``carried``): a DM panel's count is forgotten.
+    uploaded: Callable[[], None] | None = None
+    #: A fingerprint of each picture drawn here, in the order of ``made`` (``digest``).
+    _prints: list[bytes] = field(default_factory=list)
 
     @property
     def embed(self) -> discord.Embed:
@@ -124,6 +130,7 @@ class Shown:
         for p, png in zip(pictures, pngs, strict=True):
             if png is not None:
                 self.made.append(discord.File(io.BytesIO(png), filename=p.name))
+                self._prints.append(hashlib.sha256(p.name.encode() + b"\0" + png).digest())
             elif p.embed is not None:
                 p.embed.set_image(url=None)  # not pointing at a file the message lacks
 
@@ -134,9 +141,25 @@ class Shown:
             out["view"] = self.view
         return out
 
-    def edit(self) -> dict[str, Any]:
+    @property
+    def digest(self) -> str:
+        """The pictures' fingerprint (names and bytes; drawn here if not yet): the same
+        pictures, the same digest. '' when unknown (files made elsewhere, or none)."""
+        files = self.files
+        if not files or len(self._prints) != len(files):
+            return ""
+        return hashlib.sha256(b"".join(self._prints)).hexdigest()
+
+    def edit(self, carried: str = "") -> dict[str, Any]:
         """Keyword arguments for an edit: the pictures replace the message's attachments (so
-        a picture from an earlier turn never lingers)."""
+        a picture from an earlier turn never lingers). ``carried``: the ``digest`` of the
+        pictures the message carries now; these same, they are left there, not uploaded
+        again (no ``attachments``: Discord keeps a message's own, which the embeds name)."""
+        digest = self.digest
+        if carried and carried == digest:
+            return {"embeds": self.embeds, "view": self.view}
+        if self.uploaded is not None:
+            self.uploaded()
         return {"embeds": self.embeds, "attachments": self.files, "view": self.view}
 
 
