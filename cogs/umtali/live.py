@@ -107,6 +107,9 @@ class LiveMatch:
     #: ``Shown.digest`` ('' while that edit is on its way): the same ones are not uploaded
     #: again (``in_dms``). Forgotten by any other upload to the panel (a click's answer).
     dm_pictures: list[tuple[int, str] | None] = field(default_factory=lambda: [None, None])
+    #: Its end said on its challenge message, and its thread set to close (``session_end``),
+    #: by this copy (not saved: a restart says it again, in place).
+    summed_up: bool = False
     #: The look each seat's ephemeral hand panel was last drawn in, through this copy
     #: (``Looks.hand_shown``; kept on the open panel: ``hand_panels.Pane.look``).
     pane_look: list[tuple[str, bool, bool, str] | None] = field(
