@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.loopback import payloads as p
 from tests.loopback.driver import (
     SavedMatch,
     accept,
@@ -149,3 +151,54 @@ async def test_an_admin_s_end_is_said_on_the_challenge_with_the_table(
             f"**Match ended by a server admin: no result.** The table: {link(server, done)}"), \
             json.dumps(said)
         assert server.thread_state(saved.channel_id)["auto_archive_duration"] == 60
+
+
+async def test_refusals_at_the_end_are_logged_and_left(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The challenge message unreadable (Read Message History taken away) and the thread's
+    auto-archive refused (a permission): the match ends all the same, its end announced with
+    the link; nothing is tried again, and no ERROR."""
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db):
+        ada, ben = server.add_member("ada"), server.add_member("ben")
+        saved = await start_session(server, db, ada, ben)
+        thread = saved.channel_id
+        unread = server.fail("GET", rf"^/channels/{server.channel_id}/messages/[0-9]+$",
+                             status=403, code=50001)
+        unset = server.fail("PATCH", rf"^/channels/{thread}$", status=403, code=50013)
+        ask = await server.slash(ada, thread, "umtali resign")
+        assert ask.response is not None
+        await server.click(ada, ask.response, f"umtali:m:{saved.id}:{saved.version}:loss:resign")
+        done = await ended(server, db, saved.id)
+        assert unread.hits == 1 and unset.hits == 1, (unread.hits, unset.hits)
+        last = server.channel_messages(thread)[-1]["content"]
+        assert last.rstrip().endswith(link(server, done)), last
+        assert "Session over" not in described(challenge_message(server, db, saved.id))
+        assert server.thread_state(thread)["auto_archive_duration"] == 1440
+        assert not [r for r in caplog.records if r.levelno >= logging.WARNING
+                    and r.name.startswith("cogs.umtali.session_end")]
+        assert not [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_a_members_thread_is_not_the_bots_to_close(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A match started in a thread a member made is played there; its end leaves that
+    thread's auto-archive as the member set it."""
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db):
+        ada, ben = server.add_member("ada"), server.add_member("ben")
+        made = server.snowflake()
+        server.channels[made] = p.thread(made, server.channels[server.channel_id], "chat", ada)
+        server.log[made] = []
+        await server.dispatch("THREAD_CREATE", {**server.channels[made], "newly_created": True})
+        saved = await start_session(server, db, ada, ben, channel_id=made)
+        assert saved.channel_id == made
+        ask = await server.slash(ada, made, "umtali resign")
+        assert ask.response is not None
+        await server.click(ada, ask.response, f"umtali:m:{saved.id}:{saved.version}:loss:resign")
+        done = await ended(server, db, saved.id)
+        assert server.channel_messages(made)[-1]["content"].rstrip().endswith(
+            link(server, done))
+        assert server.thread_state(made)["auto_archive_duration"] == 1440
+        assert not any(t == made for t, _ in server.thread_changes), server.thread_changes
