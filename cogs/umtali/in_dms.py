@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -19,7 +19,7 @@ from cogs.umtali.nonces import match_nonce
 from cogs.umtali.outbox import Batch
 from cogs.umtali.refused_here import cleared, found, known, saved_at, sending
 from cogs.umtali.reminders import still_warned, turn_of
-from cogs.umtali.showing import Seen, Shown
+from cogs.umtali.showing import Seen
 from cogs.umtali.stray_panels import replaced_after_edit, saved, strip_unsaved
 from umtali.i18n import EN, Tr, languages, tr_for
 
@@ -182,9 +182,8 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
     if channel_id is not None and message_id is not None and not new:
         dm = svc.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
         try:
-            edit, landed = pictures_kept(live, seat, message_id, shown)
-            await dm.get_partial_message(message_id).edit(**edit)
-            landed()
+            # (its pictures left on it, the same: ``Shown.carried``)
+            await shown.landing(dm.get_partial_message(message_id).edit(**shown.edit()))
             if not await replaced_after_edit(svc, live, seat, message_id, dm):
                 _shown(svc, live, seat, (version, over, seen), message_id)
             return True
@@ -281,8 +280,8 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
         live.lost_untold.discard(seat)
     live.dm_channel_ids[seat] = message.channel.id
     live.dm_message_ids[seat] = message.id
-    if not live.dm_answering[seat]:
-        live.dm_pictures[seat] = (message.id, shown.digest)  # the pictures it was sent with
+    # The pictures it was sent with (unknown while another upload to the seat is on its way).
+    live.dm_carried[seat].upload(message.id, shown.digest)(True)
     svc.delivery.replaced_here(live, seat)
     _shown(svc, live, seat, (version, over, seen), message.id)
     if replaced is not None and replaced != message.id:
@@ -300,27 +299,6 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
         except (discord.HTTPException, *PASSING):
             return False
     return True
-
-
-def pictures_kept(live: LiveMatch, seat: int, message_id: int,
-                  shown: Shown) -> tuple[dict[str, Any], Callable[[], None]]:
-    """The edit of the seat's panel ``message_id``, its pictures left as they are when they
-    are the ones it carries (review139: most edits of a session showed the same hand again):
-    uploaded again only when changed, or when what it carries is unknown (another upload on
-    its way, or since: ``dm_pictures`` is forgotten then)."""
-    known = live.dm_pictures[seat]
-    carried = known[1] if known is not None and known[0] == message_id else ""
-    edit = shown.edit(carried)
-    # On its way: known only once the edit lands, unless another upload (a click's answer on
-    # the panel, ``Shown.uploaded``) came meanwhile or is still on its way.
-    on_its_way = (message_id, "")
-    live.dm_pictures[seat] = on_its_way
-    digest = shown.digest
-
-    def landed() -> None:
-        if live.dm_pictures[seat] is on_its_way and not live.dm_answering[seat]:
-            live.dm_pictures[seat] = (message_id, digest)
-    return edit, landed
 
 
 async def _refused_as_saved(svc: MatchService, live: LiveMatch, seat: int) -> bool:

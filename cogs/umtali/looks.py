@@ -8,7 +8,6 @@ pictures are on, and the members' and servers' choices.
 from __future__ import annotations
 
 import dataclasses
-import functools
 
 import discord
 
@@ -73,9 +72,8 @@ class Looks:
         look = self.hand_look(live, seat)
         table = dataclasses.replace(look, order=HandOrder.SUIT)  # in their DM: their language
         shown = dm_panel_of(live, seat, note, look, table)
-        # Uploaded by another edit (a click's answer on the panel), the pictures the delivery
-        # put there are no longer known to be the message's.
-        shown.uploaded = functools.partial(live.dm_pictures.__setitem__, seat, None)
+        # Its pictures not uploaded again when the panel has them (``carried``).
+        shown.carried = (live.dm_carried[seat], live.dm_message_ids[seat])
         return shown
 
     def hand_seen(self, live: LiveMatch, seat: int) -> Seen:

@@ -16,14 +16,15 @@ import asyncio
 import hashlib
 import io
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 
 from cogs.umtali.arrange import HandOrder
+from cogs.umtali.carried import Carried
 from cogs.umtali.fair import reveal_line, revealed
 from cogs.umtali.final_card import ReplayButton
 from cogs.umtali.live import LiveMatch
@@ -36,6 +37,8 @@ from umtali.i18n import EN, N_, Tr
 from umtali.view import SPECTATOR
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 #: Why a match was abandoned: whom the bot could no longer reach. One message for each case,
 #: not a name put into one: a language may word each differently (Russian declines
@@ -96,9 +99,10 @@ class Shown:
     made: list[discord.File] = field(default_factory=list)
     #: The pictures not drawn yet (``drawn``); their embeds already point at them.
     pictures: list[Picture] = field(default_factory=list)
-    #: Told when an edit uploads the pictures anew for a caller that keeps no count of what
-    #: the message carries (``edit`` with no ``carried``): a DM panel's count is forgotten.
-    uploaded: Callable[[], None] | None = None
+    #: A DM panel's: what the seat's panel carries (``carried``), and the message this edits.
+    carried: tuple[Carried, int | None] | None = None
+    #: An upload of ``edit`` on its way, told how it ended by ``landing``.
+    _upload: Callable[[bool], None] | None = None
     #: A fingerprint of each picture drawn here, in the order of ``made`` (``digest``).
     _prints: list[bytes] = field(default_factory=list)
 
@@ -150,17 +154,33 @@ class Shown:
             return ""
         return hashlib.sha256(b"".join(self._prints)).hexdigest()
 
-    def edit(self, carried: str = "") -> dict[str, Any]:
+    def edit(self) -> dict[str, Any]:
         """Keyword arguments for an edit: the pictures replace the message's attachments (so
-        a picture from an earlier turn never lingers). ``carried``: the ``digest`` of the
-        pictures the message carries now; these same, they are left there, not uploaded
-        again (no ``attachments``: Discord keeps a message's own, which the embeds name)."""
+        a picture from an earlier turn never lingers). A DM panel's pictures it carries
+        already (``carried``) are left there, not uploaded again: no ``attachments``, and
+        Discord keeps the message's own, which the embeds name. Awaited through ``landing``,
+        so that what it carries is known after."""
         digest = self.digest
-        if carried and carried == digest:
-            return {"embeds": self.embeds, "view": self.view}
-        if self.uploaded is not None:
-            self.uploaded()
+        if self.carried is not None:
+            carried, message_id = self.carried
+            if digest and carried.on(message_id) == digest:
+                return {"embeds": self.embeds, "view": self.view}
+            self._upload = carried.upload(message_id, digest)
         return {"embeds": self.embeds, "attachments": self.files, "view": self.view}
+
+    async def landing(self, edit: Awaitable[T]) -> T:
+        """``edit`` (made with ``edit()``) awaited: a DM panel's upload known to have landed,
+        or not (any failure: what the panel carries is unknown, and uploaded next time)."""
+        upload, self._upload = self._upload, None
+        try:
+            done = await edit
+        except BaseException:
+            if upload is not None:
+                upload(False)
+            raise
+        if upload is not None:
+            upload(True)
+        return done
 
 
 def _draw_all(draws: list[Callable[[], bytes]]) -> list[bytes | None]:
