@@ -2,9 +2,9 @@
 edit showing the same ones leaves them there instead of uploading them again (review139: most
 edits of a session re-sent an identical picture of the hand).
 
-Known only once an upload has landed with no other on its way or begun since (a click's answer
-and the delivery may edit the panel at once, landing in either order); unknown, the next edit
-uploads, as every edit did before.
+Known only once an upload has landed with no other on its way as it began, or begun since (a
+click's answer and the delivery may edit the panel at once, taken by Discord in either order);
+unknown, the next edit uploads, as every edit did before.
 """
 
 from __future__ import annotations
@@ -29,6 +29,9 @@ class Carried:
     def upload(self, message_id: int | None, digest: str) -> Callable[[bool], None]:
         """An upload of the pictures ``digest`` to ``message_id`` begins: what the panel
         carries is unknown until it ends (the function it gives, told whether it landed)."""
+        # Begun while another is on its way: which Discord took last is not known, whichever
+        # answer comes last.
+        alone = not self.flying
         self.flying += 1
         self.begun += 1
         mine = self.begun
@@ -41,6 +44,7 @@ class Carried:
                 return
             done = True
             self.flying -= 1
-            if landed and not self.flying and self.begun == mine and message_id is not None:
+            if landed and alone and not self.flying and self.begun == mine and \
+                    message_id is not None:
                 self.message_id, self.digest = message_id, digest
         return ended
