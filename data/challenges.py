@@ -232,6 +232,11 @@ class ChallengeQueries:
         row = await self.db.fetchone("SELECT * FROM challenges WHERE id = ?", (challenge_id,))
         return None if row is None else _challenge(row)
 
+    async def challenge_of_match(self, match_id: int) -> Challenge | None:
+        """The challenge (or practice offer) the match was started from, if any."""
+        row = await self.db.fetchone("SELECT * FROM challenges WHERE match_id = ?", (match_id,))
+        return None if row is None else _challenge(row)
+
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
         async with self.db.transaction() as c:
             await c.execute("UPDATE challenges SET message_id = ? WHERE id = ?",
