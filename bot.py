@@ -37,6 +37,7 @@ from cogs.umtali.clock import hear_gateway
 from cogs.umtali.errors import answer_error, answered_stale_autocomplete, quiet_late_autocompletes
 from cogs.umtali.final_card import FINAL_ITEMS
 from cogs.umtali.in_flight import InFlight, admitted
+from cogs.umtali.invite import invite_url
 from cogs.umtali.lost_answers import answer_once
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.panels import DYNAMIC_ITEMS
@@ -47,6 +48,7 @@ from cogs.umtali.rest_timeout import bound_calls
 from cogs.umtali.season_summaries import run_seasons, season_tick
 from cogs.umtali.service import MatchService
 from cogs.umtali.startup import run_timers, sync_if_changed
+from cogs.umtali.stops import StopButton
 from cogs.umtali.translator import UmtaliTranslator
 from cogs.umtali.unknown import answered_unknown
 from data.db import DatabaseUnusable, too_new
@@ -72,7 +74,8 @@ __all__ = [
 log = logging.getLogger("umtali.bot")
 
 #: Every control the bot makes, each read by its custom id's template.
-ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (*DYNAMIC_ITEMS, *FINAL_ITEMS, RematchButton)
+ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (*DYNAMIC_ITEMS, *FINAL_ITEMS, RematchButton,
+                                                       StopButton)
 
 EXIT_SETTINGS_ERROR = 2
 EXIT_DATABASE_ERROR = 2
@@ -205,6 +208,10 @@ class UmtaliBot(commands.Bot):
             self._frozen = True
             gc.collect()
             gc.freeze()
+            # The link that adds this bot to a server, for whoever runs it (once a process).
+            client_id = self.application_id or (self.user.id if self.user else None)
+            if client_id is not None:
+                log.info("Invite link: %s", invite_url(client_id))
             # A season that ended while the bot was away ends now (once), and its summary is
             # posted once, timers or not: a start-up chore, like counting a result's backlog.
             await season_tick(self, start=True)

@@ -9,15 +9,17 @@ from dataclasses import dataclass
 from data.db import Database, Row, Tx
 from data.models import Challenge
 from data.seasons import guild_key
+from data.stops import stopped
 
 
 class Refused(Exception):
     """A limit against spam refused a new challenge or practice session.
 
-    ``reason`` is ``"pair"`` (these two already have an open challenge), ``"open"`` (the
-    challenger has too many open), ``"declined"`` (the opponent declined this challenger's
-    challenge a short while ago), ``"unanswered"`` (too many to this opponent left unaccepted
-    of late) or ``"cooldown"`` (too soon after the last one); wait ``retry_after`` seconds.
+    ``reason`` is ``"stopped"`` (the opponent takes no challenges from this challenger),
+    ``"pair"`` (these two already have an open challenge), ``"open"`` (the challenger has too
+    many open), ``"declined"`` (the opponent declined this challenger's challenge a short
+    while ago), ``"unanswered"`` (too many to this opponent left unaccepted of late) or
+    ``"cooldown"`` (too soon after the last one); wait ``retry_after`` seconds.
     ``mine``: the pair's open challenge is the challenger's own (not one to answer).
     """
 
@@ -41,11 +43,19 @@ class Limits:
     #: Practice sessions a member may ask for within ``practice_cooldown``, started or not:
     #: each is posted, and one cancelled at once makes room for another.
     practice_offers: int = 3
-    #: Seconds during which a challenge an opponent declined, or several left unaccepted
-    #: (withdrawn, expired), hold back the next challenge to that opponent: each pings them.
+    #: Seconds during which a challenge an opponent declined (from the "no"), or several left
+    #: unaccepted (withdrawn, expired; from their sending), hold back the next challenge to
+    #: that opponent: each pings them.
     pair_window: float = 600.0
     #: Challenges to one opponent, not accepted, allowed within ``pair_window``.
     pair_challenges: int = 3
+    #: Seconds over which repeated "no"s and unaccepted challenges add up (review138: 3 in
+    #: each 10 minutes were still 36 pings in two hours).
+    day: float = 86400.0
+    #: The hold-back after a second "no" from the same opponent within ``day``, from the last.
+    repeat_hold: float = 86400.0
+    #: Challenges to one opponent, not accepted (withdrawn at once too), allowed within ``day``.
+    pair_daily: int = 6
 
 
 def _challenge(row: Row) -> Challenge:
@@ -112,6 +122,9 @@ class ChallengeQueries:
 
     async def _check_challenge_limits(self, c: Tx, guild_id: int, challenger_id: int,
                                       opponent_id: int, now: float) -> None:
+        # First: a stopped member learns nothing else of their opponent's challenges.
+        if await stopped(c, opponent_id, challenger_id):
+            raise Refused("stopped")
         rows = await c.fetchall(
             "SELECT challenger_id, opponent_id, status, created_at, expires_at, unseen "
             "FROM challenges "
@@ -134,24 +147,35 @@ class ChallengeQueries:
 
     async def _check_pair_history(self, c: Tx, guild_id: int, challenger_id: int,
                                   opponent_id: int, now: float) -> None:
-        """A "no" stands a while, and challenges withdrawn to be sent again (each a ping)
-        are only a few: counted from when each was sent. One accepted was answered, whatever
+        """A "no" stands a while from when it was said, a second within a day for a day;
+        challenges withdrawn to be sent again (each a ping) are only a few in ten minutes,
+        and in a day: counted from when each was sent. One accepted was answered, whatever
         became of its match (one ended with no result marks it cancelled); one Discord never
         posted pinged nobody."""
-        window = self.limits.pair_window
+        limits = self.limits
+        window, day = limits.pair_window, limits.day
+        # A "no" holds for a day at most, and a second counts a first up to a day before it;
+        # a challenge is declined within its ten minutes of being open.
+        since = now - limits.repeat_hold - day - window
         rows = await c.fetchall(
-            "SELECT status, created_at FROM challenges WHERE guild_id = ? AND "
+            "SELECT status, created_at, closed_at FROM challenges WHERE guild_id = ? AND "
             "challenger_id = ? AND opponent_id = ? AND computer_level IS NULL AND "
             "status != 'accepted' AND match_id IS NULL AND unseen = 0 AND created_at > ? "
             "ORDER BY created_at DESC",
-            (guild_id, challenger_id, opponent_id, now - window))
-        declined = [r["created_at"] for r in rows if r["status"] == "declined"]
-        if declined:
-            raise Refused("declined", declined[0] + window - now)
-        if len(rows) >= self.limits.pair_challenges:
-            oldest = rows[self.limits.pair_challenges - 1]["created_at"]
-            # This opponent's limit alone: anyone else may be challenged meanwhile.
-            raise Refused("unanswered", oldest + window - now)
+            (guild_id, challenger_id, opponent_id, since))
+        # (One declined before its time was kept counts from its sending.)
+        noes = sorted((r["closed_at"] or r["created_at"] for r in rows
+                       if r["status"] == "declined"), reverse=True)
+        if noes:
+            again = len(noes) > 1 and noes[1] > noes[0] - day
+            until = noes[0] + (limits.repeat_hold if again else window)
+            if until > now:
+                raise Refused("declined", until - now)
+        # This opponent's limits alone: anyone else may be challenged meanwhile.
+        for span, most in ((window, limits.pair_challenges), (day, limits.pair_daily)):
+            sent = [r["created_at"] for r in rows if r["created_at"] > now - span]
+            if len(sent) >= most:
+                raise Refused("unanswered", sent[most - 1] + span - now)
 
     async def _check_practice_limits(self, c: Tx, guild_id: int, member_id: int,
                                      now: float) -> None:
@@ -208,23 +232,29 @@ class ChallengeQueries:
         row = await self.db.fetchone("SELECT * FROM challenges WHERE id = ?", (challenge_id,))
         return None if row is None else _challenge(row)
 
+    async def challenge_of_match(self, match_id: int) -> Challenge | None:
+        """The challenge (or practice offer) the match was started from, if any."""
+        row = await self.db.fetchone("SELECT * FROM challenges WHERE match_id = ?", (match_id,))
+        return None if row is None else _challenge(row)
+
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
         async with self.db.transaction() as c:
             await c.execute("UPDATE challenges SET message_id = ? WHERE id = ?",
                             (message_id, challenge_id))
 
     async def close_challenge(self, challenge_id: int, status: str, *,
-                              unseen: bool = False) -> bool:
+                              unseen: bool = False, now: float | None = None) -> bool:
         """Move an open challenge to ``status`` (never ``accepted``: that is the match's
         start); False when it was no longer open. Its seed and salt go: no match was played
         from them, so they are never shown, and need not be kept. ``unseen``: Discord never
-        posted it (the pair's limit leaves it out)."""
+        posted it (the pair's limit leaves it out). ``now``: when (a "no" holds back the next
+        challenge from it)."""
         assert status != "accepted", "accepted with its match, by create_match"
         async with self.db.transaction() as c:
             cur = await c.execute(
-                "UPDATE challenges SET status = ?, seed = '', salt = '', unseen = ? "
-                "WHERE id = ? AND status = 'open'",
-                (status, int(unseen), challenge_id),
+                "UPDATE challenges SET status = ?, seed = '', salt = '', unseen = ?, "
+                "closed_at = ? WHERE id = ? AND status = 'open'",
+                (status, int(unseen), time.time() if now is None else now, challenge_id),
             )
             return cur.rowcount == 1
 

@@ -190,9 +190,15 @@ class Database(ABC):
         current = await self.schema_version()
         if current > len(MIGRATIONS):
             raise SchemaTooNew(current, len(MIGRATIONS))
+        created = current == 0  # a new database: one line for it, not one per migration
+        applied = 0
         for number in range(current + 1, target + 1):
             if await self._migrate_one(number, self.statements(number)):
-                log.info("database migrated to schema %d", number)
+                applied = number
+                if not created:
+                    log.info("database migrated to schema %d", number)
+        if created and applied:
+            log.info("database created at schema %d", applied)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:

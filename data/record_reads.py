@@ -44,14 +44,17 @@ RECENT_SQL = (
     "WHERE p.user_id = ?1 AND p.guild_id = ?2 AND "
     + _SINCE.format(where="user_id = ?1 AND guild_id = ?2", n=3)
 )
+# Head-to-head: rated sessions only. A practice session's opponent is the bot's own user id
+# (its practice is counted apart, under "Practice").
 VERSUS_SQL = (
     "SELECT r.* FROM session_players p JOIN session_results r ON r.match_id = p.match_id "
-    "WHERE p.user_id = ?1 AND p.opponent_id = ?2 AND p.guild_id = ?3 AND "
-    + _SINCE.format(where="user_id = ?1 AND opponent_id = ?2 AND guild_id = ?3", n=4)
+    "WHERE p.user_id = ?1 AND p.opponent_id = ?2 AND p.guild_id = ?3 AND p.practice = 0 AND "
+    + _SINCE.format(where="user_id = ?1 AND opponent_id = ?2 AND guild_id = ?3 AND "
+                    "practice = 0", n=4)
 )
 VERSUS_COUNT_SQL = (
     "SELECT COUNT(*) AS n, COALESCE(SUM(won), 0) AS won FROM session_players "
-    "WHERE user_id = ? AND opponent_id = ? AND guild_id = ?"
+    "WHERE user_id = ? AND opponent_id = ? AND guild_id = ? AND practice = 0"
 )
 
 # Matches that ended with no result after cards were dealt (their table posted, or play gone

@@ -24,6 +24,31 @@ class InPlay:
     created_at: float
 
 
+#: A server's matches in play listed at most (``under_way_in``): more than an admin's answer
+#: (an embed's 4,096 characters) ever holds; the rest are counted.
+LISTED = 50
+
+
+@dataclass(frozen=True, slots=True)
+class UnderWay:
+    """A match in play as its server's admin sees it listed (``/umtali-admin matches``):
+    ``state`` is read there for what its public table shows alone."""
+
+    match_id: int
+    channel_id: int
+    channel_lost: bool
+    names: tuple[str, str]
+    computer_seat: int | None
+    computer_level: str | None
+    variant: str
+    turn_timer: int
+    time_control: str
+    state: str
+    #: Its last move's time; its start's when it has none.
+    since: float
+    moved: bool
+
+
 def _like(text: str) -> str:
     """``text`` anywhere, as LIKE reads it (its own ``%``, ``_`` and ``\\`` taken as they are)."""
     return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
@@ -77,6 +102,26 @@ class ServerQueries:
         return [InPlay(int(r["id"]), (r["player0_id"], r["player1_id"]),
                        (r["player0_name"], r["player1_name"]), r["computer_seat"],
                        r["computer_level"], float(r["created_at"])) for r in rows]
+
+    async def under_way_in(self, guild_id: int,
+                           limit: int = LISTED) -> tuple[list[UnderWay], int]:
+        """The server's matches in play, oldest move first (a stuck match first), at most
+        ``limit``, and how many it has in all: one read. Each one's last move through the
+        moves' key (match, ply), newest ply first: no match's moves are all read."""
+        columns = ("id, channel_id, channel_lost, player0_name, player1_name, computer_seat, "
+                   "computer_level, variant, turn_timer, time_control, state, created_at")
+        rows = await self.db.fetchall(
+            f"SELECT {columns}, moved, COALESCE(moved, created_at) AS since, "
+            f"COUNT(*) OVER () AS total FROM (SELECT {columns}, (SELECT at FROM moves WHERE "
+            "match_id = matches.id ORDER BY ply DESC LIMIT 1) AS moved FROM matches "
+            "WHERE status = 'active' AND guild_id = ?) AS in_play ORDER BY since, id LIMIT ?",
+            (guild_id, limit))
+        return [UnderWay(int(r["id"]), int(r["channel_id"]), bool(r["channel_lost"]),
+                         (r["player0_name"], r["player1_name"]), r["computer_seat"],
+                         r["computer_level"], r["variant"], int(r["turn_timer"]),
+                         r["time_control"], r["state"], float(r["since"]),
+                         r["moved"] is not None) for r in rows], \
+            int(rows[0]["total"]) if rows else 0
 
     async def withdraw_challenges_in(self, guild_id: int) -> int:
         """Withdraw every challenge (and practice offer) still open on the server; how many.

@@ -1,13 +1,14 @@
 """The store: every query the bot makes. With ``data.challenges``, ``data.match_saves``,
-``data.settings``, ``data.messages``, ``data.servers``, ``data.records``, ``data.record_reads``,
-``data.seasons`` and ``data.season_claims``, the only modules with SQL besides the migrations;
-the same SQL runs on SQLite and PostgreSQL (``data.db``)."""
+``data.settings``, ``data.messages``, ``data.absences``, ``data.servers``, ``data.records``,
+``data.record_reads``, ``data.seasons`` and ``data.season_claims``, the only modules with SQL
+besides the migrations; the same SQL runs on SQLite and PostgreSQL (``data.db``)."""
 
 from __future__ import annotations
 
 import time
 from pathlib import Path
 
+from data.absences import AbsenceQueries
 from data.challenges import ChallengeQueries
 from data.challenges import Limits as Limits  # re-exported: callers know the store
 from data.challenges import Refused as Refused
@@ -21,6 +22,7 @@ from data.records import count_backlog
 from data.season_queries import Seasons
 from data.servers import ServerQueries
 from data.settings import SettingsQueries
+from data.stops import StopQueries
 
 
 class AlreadyPlaying(Exception):
@@ -39,7 +41,7 @@ async def metas(reads: Reads, keys: list[str]) -> dict[str, str]:
 
 
 class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries,
-            MatchSaves):
+            AbsenceQueries, MatchSaves, StopQueries):
     def __init__(self, db: Database, limits: Limits | None = None) -> None:
         super().__init__(db, limits)
         #: Results whose count failed here: this process's sweeps pass them by.

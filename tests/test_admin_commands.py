@@ -28,10 +28,10 @@ async def test_discord_hides_the_admin_group_from_members(monkeypatch: pytest.Mo
         # What the bot synced, as Discord received it.
         synced = {c["name"]: c for c in server.commands}
         admin, player = synced["umtali-admin"], synced["umtali"]
-        assert _names(admin) == {"settings", "end-match", "sync"}
+        assert _names(admin) == {"settings", "end-match", "matches", "sync"}
         assert int(admin["default_member_permissions"]) == MANAGE_GUILD
         assert admin["contexts"] == [0] or admin.get("dm_permission") is False
-        assert not _names(player) & {"settings", "end-match", "sync"}
+        assert not _names(player) & {"settings", "end-match", "matches", "sync"}
         assert {"challenge", "play", "resign", "leaderboard", "stats"} <= _names(player)
         # Members see the player group: it asks for no permission.
         assert player["default_member_permissions"] is None

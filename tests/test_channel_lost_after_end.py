@@ -25,6 +25,7 @@ from tests.discord_helpers import (
     start_match,
 )
 from tests.test_faults_channel import _lose_thread
+from tests.test_review43_opponent_left import gone_a_day
 from umtali.i18n import tr_for
 
 PLAY_ON = "Play on here"
@@ -111,6 +112,7 @@ async def test_an_opponent_gone_whose_end_finds_the_channel_gone(
     live = await start_match(world, turn_timer=0)
     world.guild.remove_member(world.bob)
     await world.env.settle()
+    await gone_a_day(world)
     ask = await world.alice.slash(world.channel, "umtali resign")
     _lose_thread(world, live)
     done = await world.alice.click(ask.response, custom_id=next(

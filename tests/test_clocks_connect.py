@@ -1,6 +1,6 @@
 """Time the bot spends connecting to Discord after a restart is offline time too: the matches
 it brought back before connecting get that time back at its first timer check, in memory as in
-the database (README, Reliability: "while the bot is offline nobody can play, so nobody loses
+the database (docs/RELIABILITY.md: "while the bot is offline nobody can play, so nobody loses
 time"). SimCord, virtual time."""
 
 from __future__ import annotations

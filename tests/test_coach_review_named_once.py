@@ -101,7 +101,7 @@ def test_the_reviews_of_twenty_hands_are_as_recorded() -> None:
     for i in range(20):
         record, found = _review(i)
         # Never "about 1 point better" of a move that fresh worlds found no better (hand 0
-        # named -0.53 and -1.06 so): one under half a point is "a little better".
+        # named -0.53 and -1.06 so): one under half a point is "under a point better".
         words = review_words([(turn_of(record, m.at), m) for m in found])
         for m, line in zip(found, words, strict=True):
             said = " ".join(str(t) for t in line)

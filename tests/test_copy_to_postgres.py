@@ -39,6 +39,8 @@ async def _full_sqlite(path: Path) -> None:
         await store.set_meta("commands", "hash")
         await store.note_seen_language(GUILD, "ru")
         await store.set_look(1, pictures=False, four_colour=True)
+        # Cy takes no challenges from Ben (migration 35).
+        await store.stop_challenges(3, 2, 1_700_000_100.5)
         await played(store, 3, ((1, "Ada"), (2, "Ben")))
         await forfeited(store, (2, "Ben"), (3, "Cy"), now=1_700_000_000.0)
         await forfeited(store, (99, "Computer (easy)"), (3, "Cy"), computer="easy")
@@ -63,7 +65,8 @@ async def _tables(target: str | Path) -> dict[str, list[tuple[Any, ...]]]:
     try:
         names = ["meta", "guild_settings", "challenges", "matches", "active_players", "moves",
                  "session_results", "session_hands", "session_players", "player_stats",
-                 "ratings", "member_prefs", "seasons", "season_ratings", "guild_locales"]
+                 "ratings", "member_prefs", "seasons", "season_ratings", "guild_locales",
+                 "challenge_stops"]
         found = {}
         for name in names:
             rows = [tuple(r) for r in await db.fetchall(f"SELECT * FROM {name}")]

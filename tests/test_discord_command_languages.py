@@ -63,8 +63,9 @@ def _russian_world(world: World) -> World:
 
 async def _challenge_title(world: World) -> str:
     """The title of a new challenge from alice to bob, which bob then declines (the last
-    "no" let stand its while first: ``Limits.pair_window``)."""
-    world.clock.advance(Limits().pair_window)
+    "no" let stand its while first: a second within a day holds a day, ``Limits.repeat_hold``,
+    fix162)."""
+    world.clock.advance(Limits().repeat_hold)
     posted = await world.alice.slash(world.channel, "umtali challenge", opponent=world.bob)
     assert posted.acknowledged and not posted.ephemeral and posted.response is not None
     decline = next(c for c in custom_ids(posted.response) if c.endswith(":decline"))

@@ -110,7 +110,7 @@ async def test_settings_need_manage_server(world: World) -> None:
     boss = world.guild.add_member(world.env.create_user("boss"), roles=[admin_role])
     ok = await boss.slash(world.channel, "umtali-admin settings", threads=False, turn_timer=0,
                           variant="russian")
-    assert ok.ephemeral and "russian rules" in _content(ok) and "clock off" in _content(ok)
+    assert ok.ephemeral and "Russian rules" in _content(ok) and "clock off" in _content(ok)
     live = await start_match(world)
     assert live.session.rules.name == "russian" and live.deadline is None
     assert world.channel.threads == []  # threads are off: the match plays in the channel

@@ -43,6 +43,8 @@ from umtali.seeds import MAX_TYPED
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 DOCS = {p.name: p.read_text(encoding="utf-8") for p in (ROOT / "docs").glob("*.md")}
+#: The README's Reliability section, in full (the README keeps a summary and a link).
+RELIABILITY = DOCS["RELIABILITY.md"]
 ENV_EXAMPLE = (ROOT / ".env.example").read_text(encoding="utf-8")
 #: The code the bot runs (tests and benches read variables of their own).
 SOURCES = [ROOT / "bot.py", ROOT / "scale.py", *(ROOT / "data").rglob("*.py"),
@@ -128,7 +130,7 @@ def test_the_figures_quoted_are_the_codes() -> None:
     assert (limits.open_challenges, limits.challenge_cooldown, limits.practice_cooldown) == \
         (3, 20, 30)
     assert "at most 3 open challenges per member, one challenge every 20\n  seconds and one " \
-           "practice session every 30 seconds" in README
+           "practice session every 30 seconds" in RELIABILITY
     assert PER_PAGE == 10 and "ten a page" in README
     assert TABLE_AGAIN == 60 and "once a minute per match" in README
     assert GuildSettings(guild_id=1).turn_timer == 5 * 60 and "(default 5 minutes;" in README
@@ -194,10 +196,15 @@ def test_the_spam_limits_are_the_codes_in_both_halves() -> None:
     assert f"на одном сервере вы можете начинать тренировку не чаще раза в {practice} секунд, а " \
            f"просить — не больше {offers} раз за {practice} секунд" in russian
     hold, pair = int(limits.pair_window // 60), limits.pair_challenges
-    assert f"can be challenged again {hold} minutes after it was sent, and at most {pair} " \
-           f"challenges to one member, not accepted, go out in {hold} minutes" in english
-    assert f"можно вызвать снова через {hold} минут после того вызова, и одному участнику за " \
-           f"{hold} минут уходит не больше {pair} непринятых вызовов" in russian
+    # From the "no", and growing with a second (fix162): no longer from the sending.
+    again, daily = int(limits.repeat_hold // 3600), limits.pair_daily
+    assert f"can be challenged again {hold} minutes after they declined it ({again} hours after " \
+           f"a second \"no\" within a day), and at most {pair} challenges to one member, not " \
+           f"accepted, go out in {hold} minutes (at most {daily} in a day" in english
+    assert f"можно вызвать снова через {hold} минут после отказа (после второго отказа за сутки " \
+           f"— через {again} часа), и одному участнику за {hold} минут уходит не больше {pair} " \
+           f"непринятых вызовов (за сутки — не больше {daily}" in russian
+    assert limits.day == 86400  # "within a day", "in a day"
 
 
 def test_the_rules_figures_in_the_docs_are_the_engines() -> None:
@@ -234,12 +241,14 @@ def test_more_figures_quoted_are_the_codes() -> None:
     assert f"up to {late} s late" in english and f"only {late} s after its deadline" in english
     assert f"с опозданием до {late} с" in russian and f"лишь через {late} с после конца хода" \
         in russian
-    assert f"({int(RETRY_FIRST)} s, doubling up to {int(RETRY_MAX // 60)} minutes)" in english
-    assert f"({TRIES} tries)" in english and f"an error at the {FAILURES_LOGGED}th try" in english
-    assert f"up to its {int(BUSY_TIMEOUT)}-second busy timeout" in english
+    assert f"({int(RETRY_FIRST)} s, doubling up to {int(RETRY_MAX // 60)} minutes)" \
+        in RELIABILITY
+    assert f"({TRIES} tries)" in RELIABILITY and \
+        f"an error at the {FAILURES_LOGGED}th try" in RELIABILITY
+    assert f"up to its {int(BUSY_TIMEOUT)}-second busy timeout" in RELIABILITY
     assert f"(up to {MAX_TYPED} characters" in english and f"(до {MAX_TYPED} знаков" in russian
     assert f"one menu when there are more than {WORDS[MAX_BUTTONS][0]}" in english
-    assert GRACE == 60 and "(at least a minute," in english
+    assert GRACE == 60 and "(at least a minute," in RELIABILITY
     assert PRESETS["correspondence"].warn_before == 2 * 3600 and "за два часа до конца хода" \
         in russian
     blitz, normal = PRESETS["blitz"], PRESETS["normal"]
@@ -252,7 +261,7 @@ def test_more_figures_quoted_are_the_codes() -> None:
     assert f"a pool (up to {POOL_SIZE} connections)" in DOCS["DATABASE.md"]
     assert f"fails after {int(COMMAND_TIMEOUT)} s (`COMMAND_TIMEOUT`" in DOCS["DATABASE.md"]
     assert f"in the channel after {int(NOTICE_AFTER)} s or more" in DOCS["processes.md"]
-    assert f"(after {int(NOTICE_AFTER)} s or more offline" in english
+    assert f"(after {int(NOTICE_AFTER)} s or more offline" in RELIABILITY
 
 
 def test_a_last_discard_is_offered_both_ways_as_the_rules_say() -> None:

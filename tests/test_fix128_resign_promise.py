@@ -16,7 +16,7 @@ from tests.discord_helpers import World, custom_ids, flush, start_match
 from tests.loopback.driver import start_session
 from tests.loopback.harness import bot_in_process, loopback_server
 from tests.test_foreign_buttons import forged
-from tests.test_review43_opponent_left import ASKED_LEFT, LEFT
+from tests.test_review43_opponent_left import ASKED_LEFT, LEFT, gone_a_day
 
 
 def _yes(message: Any) -> str:
@@ -34,6 +34,7 @@ def _row(db_path: Path, match_id: int) -> tuple[str, str | None, int]:
 async def _asked_left(world: World) -> Any:
     world.guild.remove_member(world.bob)
     await world.env.settle()
+    await gone_a_day(world)
     ask = await world.alice.slash(world.channel, "umtali resign")
     assert ask.response.content == ASKED_LEFT
     return ask

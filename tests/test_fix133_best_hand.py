@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cogs.umtali.records import record_text
+from cogs.umtali.stats import record_text
 from data.db import Database
 from data.models import Finish, PlayerRecord, PlayerStats
 from data.records import GLOBAL

@@ -3,8 +3,9 @@ Russian (boards, a player's record, a season's summary)."""
 
 from __future__ import annotations
 
-from cogs.umtali.records import board_embed, record_text
+from cogs.umtali.records import board_embed
 from cogs.umtali.season_summaries import summary_embed
+from cogs.umtali.stats import record_text
 from data.models import BoardPage, BoardRow, PlayerRecord, PlayerStats, Rating
 from umtali.i18n import tr_for
 

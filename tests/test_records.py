@@ -159,8 +159,9 @@ async def test_practice_is_kept_apart_and_never_rated(store: Store) -> None:
         assert board.rows == () and board.players == 0
     [line] = await store.records.recent(GUILD, 1)
     assert line.computer_level == "easy" and line.names == ("Computer (easy)", "Ada")
+    # Practice is no head-to-head (review142): the computer is no member to be matched with.
     h2h = await store.records.head_to_head(GUILD, 1, 99)
-    assert (h2h.won, h2h.lost, len(h2h.recent)) == (0, 1, 1)
+    assert (h2h.won, h2h.lost, len(h2h.recent)) == (0, 0, 0)
 
 
 async def test_one_lucky_session_does_not_top_the_board(store: Store) -> None:

@@ -15,6 +15,7 @@ import pytest
 from cogs.umtali.clock_state import LATE
 from cogs.umtali.live import LiveMatch
 from tests.discord_helpers import World, custom_ids, flush, play_out, start_match, thread_of
+from tests.test_review43_opponent_left import gone_a_day
 
 REFUSED = "can't send you direct messages"
 
@@ -60,7 +61,9 @@ async def test_a_departed_member_is_not_told_in_the_channel_to_use_my_hand(
     assert _notices(world, live) == []
     assert any("have left the server" in r.getMessage() and "not told" in r.getMessage()
                for r in caplog.records if r.name == "cogs.umtali.channel_loss")
-    # No clock: Alice's way out is the one for an opponent gone, which ends it with no result.
+    # No clock: Alice's way out is the one for an opponent gone, which ends it with no result
+    # (a day after they were first found gone).
+    await gone_a_day(world)
     ask = await world.alice.slash(world.channel, "umtali resign")
     assert ask.response.content == (
         "ben has left the server, and this match has no clock: Yes ends it with no result "

@@ -30,6 +30,7 @@ from tests.test_refused_dms_departed import (
     _refused_after_leaving,
     _until_refused,
 )
+from tests.test_review43_opponent_left import gone_a_day
 from umtali.players import GreedyPlayer
 
 
@@ -85,7 +86,9 @@ async def test_a_member_who_cannot_see_the_channel_is_not_told_there(
         world: World, locales: dict[int, str]) -> None:
     live = await _refused_while_hidden(world, turn_timer=0)
     assert _notices(world, live) == []
-    # No clock: nothing would ever end it. Alice is offered the way out for a player gone.
+    # No clock: nothing would ever end it. Alice is offered the way out for a player gone (a
+    # day after they were first found so).
+    await gone_a_day(world)
     locales[world.alice.id] = "ru"
     ask = await world.alice.slash(world.channel, "umtali resign")
     assert ask.response.content == (

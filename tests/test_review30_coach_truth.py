@@ -32,7 +32,8 @@ def test_a_discards_line_names_no_out_that_needs_the_card_shed() -> None:
                  discard="AS 2S 5D 6D 6S 9C", turn=0)
     why = EN(reason(view, Move.parse("discard 3S")))
     assert "5♠" not in why, why
-    assert why == "discard 3♠: it is the card least worth keeping"
+    # (Kept alone, 4♠ and any other four make the pair that goes out: review143.)
+    assert why == "keep 4♠: 4♥ 4♦ 4♣ are still in play"
 
 
 def test_the_top_discard_that_pairs_out_is_not_called_unmeldable() -> None:
@@ -47,7 +48,7 @@ def test_the_top_discard_that_pairs_out_is_not_called_unmeldable() -> None:
         draw = EN(reason(view, Move.parse("draw")))
         assert "cannot be melded" not in draw, draw
         take = EN(reason(view, Move.parse("take")))
-        assert take == "take 5♥: it can be melded at once", take
+        assert take == "take 5♥: it can be melded this turn", take
         assert hint(view).move == Move.parse("take")
 
 

@@ -7,14 +7,17 @@ was held by it for good (no challenge, no practice on that server), and the one 
 
 The ruling (README, "Resigning"): the remaining player's "Yes" to resign ends such a match with no
 result, as a match nobody can finish (abandoned): nobody wins, no rating changes. Not a win
-either, which a server admin could get by kicking their opponent. A timed match is left to
-its clock, which forfeits the one gone as anyone absent. SimCord, a real SQLite file."""
+either, which a server admin could get by kicking their opponent. Only once the opponent has
+been out of reach a day, from when the bot first found them so (fix161: a kick for a moment
+voids nothing, ``tests/test_fix161_absence_grace.py``). A timed match is left to its clock,
+which forfeits the one gone as anyone absent. SimCord, a real SQLite file."""
 
 from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
 
+from cogs.umtali.resigning import NO_RESULT_AFTER
 from tests.discord_helpers import World, custom_ids, flush, start_match
 from tests.test_records_discord import text_of
 
@@ -24,6 +27,14 @@ LEFT = ("ben has left the server, and this match has no clock: it ends with no r
 
 ASKED_LEFT = ("ben has left the server, and this match has no clock: Yes ends it with no "
               "result (nobody wins it, no rating changes).")
+
+
+async def gone_a_day(world: World) -> None:
+    """The opponent first found out of reach by a resign question (its Yes, a resignation
+    until a day has passed, not clicked), then a day passes (fix161)."""
+    ask = await world.alice.slash(world.channel, "umtali resign")
+    assert any(c.endswith(":loss:resign") for c in custom_ids(ask.response)), ask.response
+    world.clock.advance(NO_RESULT_AFTER)
 
 
 async def _resign(world: World, asked: str = "Resign the session? Your opponent wins it.") -> str:
@@ -43,6 +54,7 @@ async def test_an_untimed_match_whose_opponent_left_ends_with_no_result(
     world.guild.remove_member(world.bob)
     await world.env.settle()
     world.clock.advance(7 * 24 * 3600)
+    await gone_a_day(world)
     held = await world.alice.slash(world.channel, "umtali challenge", opponent=world.carol)
     assert held.ephemeral
     assert held.response.content == "You are already playing a match on this server."

@@ -7,7 +7,7 @@ SimCord, a real SQLite file."""
 from __future__ import annotations
 
 from tests.discord_helpers import World, dm_panel, flush, start_match
-from tests.test_review43_opponent_left import ASKED_LEFT, _resign
+from tests.test_review43_opponent_left import ASKED_LEFT, _resign, gone_a_day
 
 
 def _said(message: object) -> str:
@@ -20,6 +20,7 @@ async def test_the_panel_says_the_opponent_left_not_that_the_channel_was_lost(
     live = await start_match(world, turn_timer=0)
     world.guild.remove_member(world.bob)
     await world.env.settle()
+    await gone_a_day(world)
     await _resign(world, ASKED_LEFT)
     await flush(world)
     assert live.over and live.abandoned and not live.channel_lost

@@ -135,8 +135,8 @@ def test_a_practice_names_its_rules_in_english_words() -> None:
     from cogs.umtali.practice import practice_embed
     from umtali.rules import RuleSet
 
-    for optional, words in ((False, "(rules: english)"),
-                            (True, "(rules: english, optional melding)")):
+    for optional, words in ((False, "(rules: English)"),
+                            (True, "(rules: English, optional melding)")):
         rules = RuleSet.named("english", optional_melding=optional)
         text = practice_embed(1, "normal", rules, EN).description or ""
         assert words in text and "melding rules" not in text, text
@@ -155,4 +155,4 @@ async def test_the_final_card_names_its_rules_in_english_words(world: World) -> 
     assert live.over
     table = next(m for m in thread_of(world, live).history() if m.id == live.table_message_id)
     card = table.embeds[1].description or ""
-    assert card.startswith("Rules: english, optional melding · "), card
+    assert card.startswith("Rules: English, optional melding · "), card

@@ -27,7 +27,7 @@ async def test_a_challenge_with_no_clock_says_so_once(world: World) -> None:
     world.clock.advance(60)
     said = _description(await world.alice.slash(world.channel, "umtali challenge",
                                                 opponent=world.bob, turn_timer=0))
-    assert "Rules: english · clock: off.\n" in said
+    assert "Rules: English · clock: off.\n" in said
     await _russian(world)
     world.clock.advance(60)
     said = _description(await world.alice.slash(world.channel, "umtali challenge",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cogs.umtali.records import record_text
+from cogs.umtali.stats import record_text
 from data.models import GuildSettings, PlayerRecord, PlayerStats, Rating
 from tests.discord_helpers import World
 from tests.test_hand_summary import hands_ended

@@ -18,6 +18,7 @@ from discord.ext import commands
 
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.admin_ending import match_choices, run_end_match
+from cogs.umtali.admin_matches import run_matches
 from cogs.umtali.display import redraw_guild, watch_guild_looks, watch_member_looks
 from cogs.umtali.hand_panels import refresh_pane
 from cogs.umtali.in_time import answer, in_time
@@ -84,15 +85,19 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
     @app_commands.command(description="This server's settings: defaults for new matches, "
                                       "pictures, language, seasons")
     @app_commands.describe(
-        variant="Default rule set", turn_timer="Default minutes per turn (0: no limit)",
-        threads="Play each match in a thread made from the challenge",
+        variant="Default rule set",
+        turn_timer="Default minutes per turn, 0-60 (0: no limit); replaces the time control",
+        threads="Play each match in a thread made from the challenge (default: on)",
         optional_melding="Default for the optional melding house rule",
-        pictures="Tables and hands as pictures (off: text alone, in every match here)",
+        pictures="Tables and hands as pictures (off: text alone, in every match here; "
+                 "default: on)",
         language="The language of matches in public (default: the server's preferred language)",
-        seasons="Seasons of the leaderboard, with a soft reset at each season's end",
+        seasons="Seasons of the leaderboard, with a soft reset at each season's end "
+                "(default: off)",
         season_channel="Where each season's summary is posted (unset: none posted)",
         clear_season_channel="Post no more season summaries (forgets the season channel)",
-        time_control="Default clock: a turn's time and a reserve (a turn timer: no reserve)",
+        time_control="Default clock for new matches (turn_timer instead: a plain timer, "
+                     "no reserve)",
     )
     @app_commands.choices(variant=VARIANTS, language=language_choices(),
                           seasons=CADENCE_CHOICES, time_control=TIME_CONTROLS)
@@ -192,6 +197,12 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
                         member: discord.Member | discord.User | None = None,
                         match: str | None = None) -> None:
         await run_end_match(interaction, member, match)
+
+    @app_commands.command(description="The matches in play on this server: players, score, "
+                                      "whose turn since when, where, number")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def matches(self, interaction: discord.Interaction) -> None:
+        await run_matches(interaction)
 
     @app_commands.command(description="Owner only: sync the slash commands with Discord now")
     async def sync(self, interaction: discord.Interaction) -> None:

@@ -22,6 +22,16 @@ from umtali.i18n import Tr
 
 def challenge_refusal(e: Refused, opponent: str, tr: Tr) -> str:
     """Why a limit against spam refused a challenge, in a sentence."""
+    if e.reason == "stopped":
+        # Neutral, and only to the challenger: nothing is posted, nobody pinged.
+        return tr("{opponent} isn't taking challenges from you.", opponent=opponent)
+    hours = math.ceil(e.retry_after / 3600)
+    if e.reason == "declined" and e.retry_after > 3600:
+        return tr("{opponent} declined your last challenge: you can challenge them again in "
+                  "{hours} h.", opponent=opponent, hours=hours)
+    if e.reason == "unanswered" and e.retry_after > 3600:
+        return tr("You have challenged {opponent} several times of late with no answer: you can "
+                  "challenge them again in {hours} h.", opponent=opponent, hours=hours)
     if e.reason == "pair" and e.mine:
         # Withdrawn with its Decline button (``answer_challenge``), as the README says.
         return tr("You have already challenged {opponent}: wait for their answer, or withdraw "

@@ -33,6 +33,7 @@ from cogs.umtali.match_start import drawn_cards, open_started
 from cogs.umtali.mentions import only
 from cogs.umtali.names import challenge_names, record_name, safe_name, seat_names, unnamed
 from cogs.umtali.permissions import missing_here, not_in_thread, refusal, standing
+from cogs.umtali.stops import offer_stop
 from cogs.umtali.unheard import challenge_made, settled
 from data.models import Challenge
 from data.store import AlreadyPlaying, Refused, StaleState
@@ -156,10 +157,14 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
     if not accept:
         # Closed only if still open: of an accept and a withdrawal racing, one wins.
         if await in_time(interaction, svc.store.close_challenge(
-                ch.id, "cancelled" if withdraw else "declined")):
+                ch.id, "cancelled" if withdraw else "declined", now=svc.clock())):
             said = withdrawn(ch, public) if withdraw else declined(ch, public)
-            await edit_clicked_even_late(interaction, embed=challenge_embed(ch, public, said),
-                                         view=None)
+            answered = await edit_clicked_even_late(
+                interaction, embed=challenge_embed(ch, public, said), view=None)
+            if not withdraw and answered:
+                # Privately, to the member who said no: a way to hear no more from them (not
+                # to a click expired: nobody can be answered privately any more).
+                await offer_stop(interaction, ch, tr)
         else:
             await answer(interaction, tr("This challenge is no longer open."))
         return

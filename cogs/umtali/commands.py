@@ -16,7 +16,13 @@ from cogs.umtali.hand_panels import load_orders
 from cogs.umtali.history import show_history
 from cogs.umtali.in_time import answer, in_time
 from cogs.umtali.live import LiveMatch
-from cogs.umtali.names import member_name, plain_global_name, plain_member_name, visible
+from cogs.umtali.names import (
+    member_name,
+    plain_global_name,
+    plain_member_name,
+    safe_name,
+    visible,
+)
 from cogs.umtali.options import (
     TIME_CONTROLS,
     VARIANTS,
@@ -28,17 +34,14 @@ from cogs.umtali.panels import resign_panel
 from cogs.umtali.permissions import no_posting
 from cogs.umtali.practice import start_practice
 from cogs.umtali.private import send_private
-from cogs.umtali.records import (
-    SCOPES,
-    count_backlog,
-    show_leaderboard,
-    show_stats,
-)
+from cogs.umtali.records import SCOPES, count_backlog, show_leaderboard
 from cogs.umtali.reminders import TurnNotices
-from cogs.umtali.resigning import opponent_gone, resign_question
+from cogs.umtali.resigning import UNSAVED, Gone, opponent_absence, resign_question, unsaved
 from cogs.umtali.rules_panel import show_rules
 from cogs.umtali.rules_text import PAGES
 from cogs.umtali.seasons import season_choices
+from cogs.umtali.stats import show_stats
+from cogs.umtali.stops import unblock as lift_stop
 from cogs.umtali.suggesting import suggested
 from cogs.umtali.tables import post_table
 from umtali.cards import CARDS
@@ -290,10 +293,17 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
         assert seat is not None
         # Said as its "Yes" will do it: no result, where the opponent of a match with no clock
         # cannot be reached (left the server; or may not see the match, DMs closed).
-        gone = await opponent_gone(interaction, live, seat)
-        await send_private(interaction,
-                           resign_panel(live.id, live.version, tr, void=gone is not None),
-                           content=resign_question(live, seat, gone, tr))
+        # Only a day after they were first found so (``resigning.NO_RESULT_AFTER``): before,
+        # a resignation, said so.
+        absence = await opponent_absence(interaction, live, seat)
+        if absence == UNSAVED:
+            await answer(interaction, unsaved(safe_name(live.names_in(tr)[1 - seat]), tr))
+            return
+        gone = absence if isinstance(absence, Gone) else None
+        now = service(interaction.client).clock()
+        void = gone is not None and gone.over(now)
+        await send_private(interaction, resign_panel(live.id, live.version, tr, void=void),
+                           content=resign_question(live, seat, gone, now, tr))
 
     @app_commands.command(description="Post the table of your match (or this thread's) again")
     @app_commands.guild_only()
@@ -306,6 +316,11 @@ class UmtaliCog(commands.GroupCog, group_name="umtali",
     async def display(self, interaction: discord.Interaction, pictures: bool | None = None,
                       four_colour: bool | None = None) -> None:
         await set_display(interaction, pictures, four_colour)
+
+    @app_commands.command(description="Take challenges again from a member you stopped")
+    @app_commands.describe(member="Whose challenges you take again")
+    async def unblock(self, interaction: discord.Interaction, member: discord.User) -> None:
+        await lift_stop(interaction, member)
 
     @app_commands.command(description="The rules of Umtali, page by page")
     @app_commands.describe(page=f"Page 1 to {len(PAGES)}")

@@ -19,6 +19,7 @@ from cogs.umtali.in_time import answer, in_time
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.prefs import Changed
+from cogs.umtali.stops import stops_line
 from umtali.i18n import EN, Tr
 
 if TYPE_CHECKING:
@@ -63,6 +64,9 @@ async def set_display(interaction: discord.Interaction, pictures: bool | None,
     if now.pictures and (not svc.pictures or interaction.guild_id in svc.prefs.plain_guilds):
         # The member's choice stands, but here it is not what they will see.
         said += " " + tr("Matches on this server are shown as text alone, whatever you choose.")
+    # A member's own options live here: whose challenges they stopped, too.
+    if stopped := await in_time(interaction, svc.store.stopped_by(me)):
+        said += "\n" + stops_line(stopped, tr)
     await answer(interaction, said)
 
 

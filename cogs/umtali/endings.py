@@ -20,6 +20,7 @@ from cogs.umtali.playing import Playing
 from cogs.umtali.reminders import TurnNotices
 from cogs.umtali.render import turn_message
 from cogs.umtali.saved import finish_of, saved_state
+from cogs.umtali.session_end import final_link
 from cogs.umtali.unheard import settled
 from data.models import AsSaved
 from data.store import StaleState
@@ -58,7 +59,8 @@ class Endings(Playing):
         # The turn ended here: what it laid so far, held back until its end, goes out first.
         text = "\n".join([*live.pending, turn_message(
             events, live.names_in(self.public_tr(live)), self.public_tr(live))]).strip()[:2000]
-        announce = [] if live.channel_lost else [text, *self._reveal(live, session)]
+        announce = [] if live.channel_lost else [
+            text, *self._reveal(live, session), *final_link(live, self.public_tr(live))]
         state = saved_state(session)
         # A copy read before the end's save learns where the match is shown as saved.
         shown, was = AsSaved(), live.place

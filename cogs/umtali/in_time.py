@@ -142,10 +142,11 @@ async def edit_clicked(interaction: discord.Interaction, **fields: Any) -> None:
         await interaction.response.edit_message(**fields)
 
 
-async def edit_clicked_even_late(interaction: discord.Interaction, **fields: Any) -> None:
+async def edit_clicked_even_late(interaction: discord.Interaction, **fields: Any) -> bool:
     """``edit_clicked``; should the interaction have expired first (Discord delivered it late,
     or the bot's event loop was held up), its message is edited by the bot's own call: what it
-    shows (a match started, a challenge declined) must replace its buttons all the same."""
+    shows (a match started, a challenge declined) must replace its buttons all the same.
+    Whether the interaction was answered (else nothing private can follow)."""
     try:
         await edit_clicked(interaction, **fields)
     except discord.NotFound as e:
@@ -154,6 +155,8 @@ async def edit_clicked_even_late(interaction: discord.Interaction, **fields: Any
         log.info("interaction %d expired before its answer (%s): its message is edited by "
                  "the bot's own call", interaction.id, e)
         await interaction.message.edit(**fields)
+        return False
+    return True
 
 
 async def post_public(interaction: discord.Interaction, **fields: Any) -> discord.Message:

@@ -117,16 +117,16 @@ def on_off(tr: Tr, on: bool) -> str:
 
 
 def variant_word(tr: Tr, variant: str) -> str:
-    """A rule set's name as a settings line shows it ("russian"; "русские")."""
+    """A rule set's name as a settings line shows it ("Russian"; "русские")."""
     if variant == "english":
-        return tr.ctx("rule set", "english")
+        return tr.ctx("rule set", "English")
     if variant == "russian":
-        return tr.ctx("rule set", "russian")
+        return tr.ctx("rule set", "Russian")
     return variant
 
 
 def rules_words(tr: Tr, variant: str, optional_melding: bool) -> str:
-    """The rules of a match in short: "english, optional melding"."""
+    """The rules of a match in short: "English, optional melding"."""
     words = variant_word(tr, variant)
     return tr("{rules}, optional melding", rules=words) if optional_melding else words
 

@@ -10,7 +10,8 @@ clock: nobody moves). Back (rejoined, or the channel theirs again), they are tol
 check on their turn, at most every ``ASK_AGAIN`` too: gone since, they are known away.
 Meanwhile the match goes as for any player gone: a clock runs out on them (its warnings,
 and each "your turn" line, naming them, not pinging them: ``addressed``); with none, the
-opponent's ``/umtali resign`` ends it with no result."""
+opponent's ``/umtali resign`` ends it with no result, a day after it first found them out of
+reach (``resigning.NO_RESULT_AFTER``)."""
 
 from __future__ import annotations
 

@@ -32,6 +32,7 @@ from cogs.umtali.question import withdraw, withdrawn
 from cogs.umtali.read_back import ReadBack
 from cogs.umtali.render import turn_message
 from cogs.umtali.saved import finish_of, saved_state
+from cogs.umtali.session_end import final_link
 from cogs.umtali.turn_clock import back_at_table, turn_end
 from cogs.umtali.unheard import settled
 from data.failing import failing_for_now
@@ -258,6 +259,8 @@ class Playing(ReadBack):
             if not live.channel_lost:
                 announce.append(text)
                 announce += self._reveal(live, session)
+                if session.over:  # its last word: where the final card is
+                    announce += final_link(live, self.public_tr(live))
         state = saved_state(session)
         # A move within the turn, its clock running on, keeps the turn's clock as saved: time
         # its holder gave back (an outage's) since this copy was read keeps the version; so

@@ -25,6 +25,7 @@ from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.nonces import match_nonce
 from cogs.umtali.panels import table_panel
 from cogs.umtali.retiring import retire
+from cogs.umtali.session_end import ended
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
@@ -93,6 +94,9 @@ async def post_table(svc: MatchService, live: LiveMatch) -> None:
             # its retirement may have landed first, and this edit put the buttons back.
             # (Another process's copy sending is dropped, and retired again: ``overtaken``.)
             await retire(svc.client, live, shown_at, shown_in)
+        elif live.over or live.abandoned:
+            # The end shown: said where the match was started from, and its thread closing.
+            await ended(svc, live)
     except discord.NotFound as e:
         if e.code != UNKNOWN_MESSAGE:
             raise

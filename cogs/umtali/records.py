@@ -1,4 +1,5 @@
-"""Records on Discord: leaderboards and stats (a member's history and replays: ``history``).
+"""Records on Discord: leaderboards, and a finished session's line as stats and history show
+it (a member's stats: ``stats``; their history and replays: ``history``).
 
 The numbers come from ``data.records``; this module only puts them into words. Names are the ones
 stored with the results, so members who left the server still show under the name they played
@@ -37,10 +38,10 @@ from cogs.umtali.seasons import (
 )
 from cogs.umtali.unknown import OUT_OF_DATE
 from data.failing import failing_for_now
-from data.models import BoardPage, PlayerRecord, SessionLine
+from data.models import BoardPage, SessionLine
 from data.record_reads import UnfinishedLine
 from data.records import GLOBAL
-from umtali.i18n import EN, N_, Tr
+from umtali.i18n import EN, N_, Text, Tr
 from umtali.text import HOW
 
 log = logging.getLogger(__name__)
@@ -135,7 +136,7 @@ def board_panel(guild_id: int, scope: str, board: BoardPage, tr: Tr = EN) -> dis
     return view
 
 
-def _words(interaction: discord.Interaction, guild_id: int, private: bool) -> Tr:
+def reader_words(interaction: discord.Interaction, guild_id: int, private: bool) -> Tr:
     """A board or record for the member alone speaks their language, as a private snapshot
     of the table does; one posted in the channel, the server's."""
     return tr_of(interaction) if private else service(interaction.client).prefs.guild_tr(guild_id)
@@ -156,7 +157,7 @@ async def _board(interaction: discord.Interaction, guild_id: int, scope: str,
             # (a season still in play after seasons were turned off is the default board)
             seasons_on = (await svc.store.guild_settings(guild_id)).seasons != "off" or \
                 await svc.store.seasons.in_play(guild_id, svc.clock()) is not None
-    tr = _words(interaction, guild_id, private)
+    tr = reader_words(interaction, guild_id, private)
     guild_name = interaction.guild.name if interaction.guild else tr("this server")
     return (board_embed(board, scope, guild_name, tr, seasons_on, ended),
             board_panel(guild_id, scope, board, tr))
@@ -219,10 +220,27 @@ async def turn_page(interaction: discord.Interaction, guild_id: int, scope: str,
 
 
 def how_words(line: SessionLine, tr: Tr, loser: str) -> str:
-    """How a session ended: "played out", or "ben resigned" (``loser``: the name as shown)."""
+    """How a session ended: "played out", or "ben resigned" (``loser``: the name as shown),
+    as the session's announcement says it (Russian: in the present, "ben сдаётся")."""
     if line.how == "played out":
         return tr("played out")
     return tr("{name} {how}", name=loser, how=tr(HOW[line.how]) if line.how in HOW else line.how)
+
+
+#: How a session ended, in the past, for history: Russian says it of a noun ("игрок сдался",
+#: "время хода вышло"), so it gives the player named beside it no gender (``HOW``).
+ENDED = {"resigned": Text.ctx("how a session ended", "resigned"),
+         "timed out": Text.ctx("how a session ended", "timed out"),
+         "forfeited": Text.ctx("how a session ended", "forfeited")}
+#: Who it was, beside it: "ben resigned"; Russian "игрок сдался: ben".
+ENDED_BY = Text.ctx("how a finished session ended, and by whom", "{name} {how}")
+
+
+def ended_words(line: SessionLine, tr: Tr, loser: str) -> str:
+    """``how_words`` in the past: a history line of a finished session."""
+    if line.how not in ENDED:
+        return how_words(line, tr, loser)
+    return tr(ENDED_BY, name=loser, how=ENDED[line.how])
 
 
 def line_names(line: SessionLine, user_id: int, tr: Tr) -> tuple[str, str]:
@@ -248,7 +266,7 @@ def session_text(line: SessionLine, user_id: int, tr: Tr = EN) -> str:
     values = dict(
         match=line.match_id, name=safe_name(names[1 - me]),
         score=score(tr, line.games_won[me], line.games_won[1 - me]),
-        how=how_words(line, tr, safe_name(names[1 - line.winner_seat])),
+        how=ended_words(line, tr, safe_name(names[1 - line.winner_seat])),
         when=_when(line.finished_at))
     if won:
         return tr("`#{match}` **won** against {name} {score} · {how} · {when}", **values)
@@ -284,88 +302,6 @@ def whole_lines(lines: list[str], limit: int = 1024) -> str:
             break
         kept.append(line)
     return "\n".join(kept)[:limit]
-
-
-def record_text(rec: PlayerRecord, tr: Tr = EN) -> str:
-    s, lines = rec.rated, []
-    if rec.rating is not None:
-        r = rec.rating
-        lines.append(tr("Rating **{rating}**, #{rank} of {players} (μ {mu}, σ {sigma})",
-                        rating=one_decimal(tr, r.value), rank=r.rank, players=r.players,
-                        mu=one_decimal(tr, r.mu), sigma=one_decimal(tr, r.sigma)))
-    if s.sessions:
-        lines += [
-            tr("Sessions {won} won, {lost} lost · games {games_won}–{games_lost} · hands "
-               "{hands_won}–{hands_lost}", won=s.sessions_won, lost=s.sessions_lost,
-               games_won=s.games_won, games_lost=s.games_lost, hands_won=s.hands_won,
-               hands_lost=s.hands_lost),
-            tr("Points {points} · best hand {best} · marriages {marriages} · went out "
-               "{went_out} · resigned or out of time {forfeits}", points=s.points,
-               best="—" if s.best_hand is None else s.best_hand,  # no hand scored yet
-               marriages=s.marriages, went_out=s.went_out, forfeits=s.forfeits),
-        ]
-    p = rec.practice
-    if p.sessions:
-        lines.append(tr("Practice: {won} of {sessions} won against the computer",
-                        won=p.sessions_won, sessions=p.sessions))
-    return "\n".join(lines) or tr("No finished sessions.")
-
-
-async def show_stats(interaction: discord.Interaction, user: discord.abc.User,
-                     versus: discord.abc.User | None) -> None:
-    """A member's record, answered within Discord's time however long the database makes its
-    reads wait (queued behind a save that waits for another process's write)."""
-    assert interaction.guild is not None
-    guild_id = interaction.guild.id
-
-    async def record(private: bool) -> dict[str, Any]:
-        return {"embed": await in_time(interaction, _stats(interaction, guild_id, user, versus,
-                                                           private))}
-
-    await answer_board(interaction, record)
-
-
-async def _stats(interaction: discord.Interaction, guild_id: int, user: discord.abc.User,
-                 versus: discord.abc.User | None, private: bool) -> discord.Embed:
-    tr = _words(interaction, guild_id, private)
-    records = store(interaction.client).records
-    here = await records.record(guild_id, user.id)
-    everywhere = await records.record(GLOBAL, user.id)
-    name = name_of(user, here.name, tr)
-    embed = discord.Embed(title=tr("Umtali · {name}", name=name), colour=COLOUR)
-    if not (everywhere.rated.sessions or everywhere.practice.sessions):
-        embed.description = tr("{name} has not finished a session yet.", name=name)
-    else:
-        value = record_text(here, tr)
-        seasons = store(interaction.client).seasons
-        # Not an open season past its end (seasons turned off: none follows it).
-        season = await seasons.in_play(guild_id, service(interaction.client).clock())
-        standing = None if season is None else \
-            await seasons.standing(guild_id, season, user.id)
-        if season is not None and standing is not None:
-            # The board the server shows by default: the season's place first.
-            value = tr("Season {season}: rating **{rating}**, #{rank} of {players}",
-                       season=season, rating=one_decimal(tr, standing.value),
-                       rank=standing.rank, players=standing.players) + "\n" + value
-        embed.add_field(name=tr("On this server"), value=value, inline=False)
-        embed.add_field(name=tr("On all servers"), value=record_text(everywhere, tr),
-                        inline=False)
-    if versus is not None and versus.id != user.id:
-        h2h = await records.head_to_head(guild_id, user.id, versus.id)
-        other = name_of(versus, (await records.record(guild_id, versus.id)).name, tr)
-        lines = [tr("{a} {score_a} – {score_b} {b}", a=name, score_a=h2h.won,
-                    score_b=h2h.lost, b=other)]
-        lines += [session_text(line, user.id, tr) for line in h2h.recent]
-        embed.add_field(name=tr("Head-to-head with {name} on this server", name=other),
-                        value=whole_lines(lines), inline=False)
-    recent = await records.recent(guild_id, user.id)
-    if recent:
-        embed.add_field(name=tr("Recent sessions on this server"),
-                        value=whole_lines([session_text(line, user.id, tr)
-                                           for line in recent]),
-                        inline=False)
-    embed.set_footer(text=tr(RATING_NOTE))
-    return embed
 
 
 # -- start-up -------------------------------------------------------------------------------

@@ -3,6 +3,10 @@ they were asked in is still played) and its "No"."""
 
 from __future__ import annotations
 
+import datetime as dt
+import logging
+from dataclasses import dataclass
+
 import discord
 
 from cogs.umtali.access import service, tr_of
@@ -12,12 +16,20 @@ from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import command
 from cogs.umtali.names import safe_name
 from cogs.umtali.permissions import member_standing, sees
+from data.failing import failing_for_now
 from umtali.i18n import N_, Tr
 from umtali.session import Session
+
+log = logging.getLogger(__name__)
 
 #: Resignations tried while another process keeps moving the match on (each time read again
 #: and checked anew): a bound, never reached in play.
 RESIGN_TRIES = 5
+
+#: How long the opponent of a match with no clock must have been out of reach (counted from
+#: when the bot first found them so) before a "Yes" to resign ends it with no result: a day,
+#: so that a kick for a moment (a losing player's friend's, or their own) voids nothing.
+NO_RESULT_AFTER = 24 * 3600.0
 
 
 def same_hand(session: Session, version: int | None) -> bool:
@@ -55,14 +67,18 @@ async def confirm_resign(interaction: discord.Interaction, match_id: int,
     # Nothing else would ever end a match with no clock whose opponent left: no clock
     # forfeits the one gone, who can no longer play, nor resign (the server's commands).
     # Ended as a match nobody can finish is: no result, not a loss to a player who walked
-    # away (nor a win an admin's kick would give).
-    gone = await opponent_standing(interaction, live, seat)
-    if gone in GONE:
+    # away (nor a win an admin's kick would give). Only once they have been gone a day: a
+    # kick for a moment voids nothing (``NO_RESULT_AFTER``).
+    absence = await opponent_absence(interaction, live, seat)
+    if absence == UNSAVED:
+        await ephemeral(interaction, unsaved(name, tr))
+        return
+    if isinstance(absence, Gone) and absence.over(svc.clock()):
         if await in_time(interaction, svc.abandon(live)):
             await answer_clicked(interaction, tr(
                 "{name} has left the server, and this match has no clock: it ends with no "
                 "result. Nobody wins it and no rating changed; you are free to start another.",
-                name=name) if gone == "left" else tr(
+                name=name) if absence.how == "left" else tr(
                 "{name} can't see this match's channel and doesn't take my direct messages, "
                 "and this match has no clock: it ends with no result. Nobody wins it and no "
                 "rating changed; you are free to start another.", name=name))
@@ -70,12 +86,20 @@ async def confirm_resign(interaction: discord.Interaction, match_id: int,
             await ephemeral(interaction, tr("This match is over."))
         return
     if promise == "void":
-        # Promised no result, which only an opponent gone gives: anything else is a question
-        # they did not answer. Unknown, the question stands, to be clicked again.
-        if gone is None:
+        # Promised no result, which only an opponent gone a day gives: anything else is a
+        # question they did not answer. Unknown, the question stands, to be clicked again.
+        if absence is None:
             await ephemeral(interaction, tr(
                 "Couldn't check whether {name} is still on the server, so nothing changed: "
                 "try again in a moment.", name=name))
+        elif isinstance(absence, Gone):
+            # Back, then gone again since the question: their day starts anew.
+            await answer_clicked(interaction, tr(
+                "{name} has been out of reach only since {since}: the match can end with no "
+                "result from {until}. This question is out of date, and nothing changed. Use "
+                "{command} again if you still want to stop.", name=name,
+                since=stamp(absence.since, "R"), until=stamp(absence.void_from, "f"),
+                command=command(tr, "umtali", "resign")))
         else:
             await answer_clicked(interaction, tr(
                 "{name} is back on the server: this question is out of date, and nothing "
@@ -99,17 +123,56 @@ async def confirm_resign(interaction: discord.Interaction, match_id: int,
     await ephemeral(interaction, tr(EXPIRED, command=command(tr, "umtali", "resign")))
 
 
-def resign_question(live: LiveMatch, seat: int, gone: str | None, tr: Tr) -> str:
+def stamp(at: float, style: discord.utils.TimestampStyle) -> str:
+    """A moment as Discord shows it to each reader, in their time zone and language."""
+    return discord.utils.format_dt(dt.datetime.fromtimestamp(at, dt.UTC), style)
+
+
+@dataclass(frozen=True)
+class Gone:
+    """The opponent of a match with no clock out of reach: ``how`` ("left" the server, or
+    "away": hidden from its channel, their DMs refusing the bot), ``since`` when the bot first
+    found them so (saved: ``Store.gone_since``)."""
+
+    how: str
+    since: float
+
+    @property
+    def void_from(self) -> float:
+        """From when a "Yes" to resign ends the match with no result."""
+        return self.since + NO_RESULT_AFTER
+
+    def over(self, now: float) -> bool:
+        """Whether they have been out of reach long enough for no result."""
+        return now >= self.void_from
+
+
+def resign_question(live: LiveMatch, seat: int, gone: Gone | None, now: float,
+                    tr: Tr) -> str:
     """What ``/umtali resign`` asks; ``gone``: the opponent of a match with no clock cannot be
-    reached (``opponent_gone``), which a "Yes" ends with no result."""
+    reached (``opponent_absence``): a day after they were first found so, a "Yes" ends it with no
+    result; before, it is a resignation, and the question says so, and from when."""
     name = safe_name(live.names_in(tr)[1 - seat])
-    if gone == "left":
-        return tr("{name} has left the server, and this match has no clock: Yes ends it with "
-                  "no result (nobody wins it, no rating changes).", name=name)
-    if gone == "away":
+    if gone is not None and gone.over(now):
+        if gone.how == "left":
+            return tr("{name} has left the server, and this match has no clock: Yes ends it "
+                      "with no result (nobody wins it, no rating changes).", name=name)
         return tr("{name} can't see this match's channel and doesn't take my direct messages, "
                   "and this match has no clock: Yes ends it with no result (nobody wins it, "
                   "no rating changes).", name=name)
+    if gone is not None:
+        since, until = stamp(gone.since, "R"), stamp(gone.void_from, "f")
+        if gone.how == "left":
+            return tr("{name} has left the server (out of reach since {since}), and this match "
+                      "has no clock. If {name} is still gone at {until} (a day after I first "
+                      "found them gone), Yes then ends it with no result. Yes now is a "
+                      "resignation: {name} wins the session.",
+                      name=name, since=since, until=until)
+        return tr("{name} can't see this match's channel and doesn't take my direct messages "
+                  "(out of reach since {since}), and this match has no clock. If {name} is "
+                  "still out of reach at {until} (a day after I first found them so), Yes then "
+                  "ends it with no result. Yes now is a resignation: {name} wins the session.",
+                  name=name, since=since, until=until)
     return tr("Resign the session? Your opponent wins it.")
 
 
@@ -117,22 +180,53 @@ def resign_question(live: LiveMatch, seat: int, gone: str | None, tr: Tr) -> str
 GONE = ("left", "away")
 
 
-async def opponent_gone(interaction: discord.Interaction, live: LiveMatch,
-                        seat: int) -> str | None:
+async def opponent_absence(interaction: discord.Interaction, live: LiveMatch,
+                           seat: int) -> Gone | str | None:
     """How ``seat``'s opponent, a member, cannot be reached in a match with no clock, which
-    nothing else would ever end: "left" the match's server (left, kicked or banned: the bot
-    hears nothing of it), or "away": still a member, but no longer allowed to see its channel,
-    their DMs refusing the bot. None otherwise. A timed match's clock forfeits the one gone
-    as it would anyone absent."""
-    gone = await opponent_standing(interaction, live, seat)
-    return gone if gone in GONE else None
+    nothing else would ever end (a timed match's clock forfeits the one gone as it would anyone
+    absent): ``Gone``, "left" the match's server (left, kicked or banned: the bot hears
+    nothing of it), or "away" (still a member, no longer allowed to see its channel, their DMs
+    refusing the bot), with since when as saved: now, if they were not
+    found so before (saved first: a restart or another process counts from it too); "here"
+    where neither (found in reach, what was saved is forgotten: a later absence counts from
+    its own start), or where it does not matter; None where Discord could not say; ``UNSAVED``
+    where the database failed (nothing was changed)."""
+    standing = await opponent_standing(interaction, live, seat)
+    svc = service(interaction.client)
+    try:
+        if standing == "reached":
+            await in_time(interaction, svc.store.found_back(live.id, 1 - seat))
+            return "here"
+        if standing in GONE:
+            since = await in_time(interaction, svc.store.gone_since(live.id, 1 - seat,
+                                                                    svc.clock()))
+            # (None: the match is in no database any more, a fault said where it is read.)
+            return "here" if since is None else Gone(standing, since)
+    except Exception as e:
+        if not failing_for_now(e):
+            raise
+        # Not known as saved, the day's start could be another's: nothing is done on it.
+        log.warning("match %d: whether seat %d is out of reach could not be saved (%s: %s)",
+                    live.id, 1 - seat, e.__class__.__name__, e)
+        return UNSAVED
+    return standing
+
+
+#: ``opponent_absence``'s answer where the database failed: nothing was done, nor is.
+UNSAVED = "unsaved"
+
+
+def unsaved(name: str, tr: Tr) -> str:
+    """Said where ``opponent_absence`` is ``UNSAVED``."""
+    return tr("The database did not answer as I checked whether {name} can still be reached, "
+              "so nothing changed: try again in a moment.", name=name)
 
 
 async def opponent_standing(interaction: discord.Interaction, live: LiveMatch,
                             seat: int) -> str | None:
-    """"left" or "away" where ``opponent_gone``; "here" where neither, or where it does not
-    matter (a timed match, the computer, a match over, a click from another server); None
-    where Discord could not say."""
+    """"left" or "away" where ``opponent_absence`` says ``Gone``; "reached" where Discord was
+    asked, and they are neither; "here" where it does not matter (a timed match, the
+    computer, a match over, a click from another server); None where Discord could not say."""
     if live.over or live.control.timed or live.is_computer(1 - seat):
         return "here"
     # Asked of the match's server alone: the id names the match only, and a "Yes" sent from
@@ -146,11 +240,11 @@ async def opponent_standing(interaction: discord.Interaction, live: LiveMatch,
     if member is None:
         return None
     # Seen from the match's channel (asked from another, its answer is that one's). Hidden
-    # from it but open to DMs, they still play there: here.
+    # from it but open to DMs, they still play there: in reach.
     guild = interaction.guild
     channel = None if guild is None else guild.get_channel_or_thread(live.channel_id)
     hidden = channel is not None and not sees(channel, member)
-    return "away" if hidden and live.dm_refused[1 - seat] else "here"
+    return "away" if hidden and live.dm_refused[1 - seat] else "reached"
 
 
 EXPIRED = N_("This confirmation has expired: the match has moved on. Use {command} again if "

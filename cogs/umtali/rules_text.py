@@ -37,7 +37,8 @@ _TEXTS: Final[tuple[str, ...]] = (
        "review of your costliest moves comes by direct message.\n"
        "• `{stats}`, `{leaderboard}` and `{history}` show a record, the best players and past "
        "sessions (each with its replay file and deals file); `{display}` sets how your own "
-       "panels look.\n"
+       "panels look and lists whose challenges you stopped (offered when you decline one); "
+       "`{unblock}` lifts such a stop.\n"
        "• Every deal can be checked: the bot posts a commitment (a fingerprint) of a "
        "session's seed on its challenge before anyone accepts (copy it then: the message is "
        "edited when the challenge is accepted), the member who accepts cuts the deck (typing "
@@ -59,6 +60,7 @@ _COMMANDS: Final = {
     "leaderboard": ("umtali", "leaderboard"),
     "history": ("umtali", "history"),
     "display": ("umtali", "display"),
+    "unblock": ("umtali", "unblock"),
 }
 
 

@@ -52,6 +52,7 @@ from cogs.umtali.removal import Removals
 from cogs.umtali.render import turn_message
 from cogs.umtali.rest_outage import stop_hearing
 from cogs.umtali.saved import saved_state
+from cogs.umtali.session_end import reopened_for
 from cogs.umtali.table_moves import TableMoves
 from cogs.umtali.timing import Timing
 from cogs.umtali.turn_clock import first_clock
@@ -295,6 +296,8 @@ class MatchService(Timing, Endings, TableMoves, Playing, Looks):
             await self.abandon(live, "cancelled")
             return False
         live.table_message_id, live.taken_down = message.id, None
+        # A rematch in a thread its first session left to close within the hour: kept open.
+        await reopened_for(self, live)
         self.delivery.enqueue(live, Batch(hands={0, 1}))
         self.computers.next(live)
         return True

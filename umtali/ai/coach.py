@@ -321,8 +321,9 @@ def _cost_words(cost: float, error: float) -> Text:
     if error < 1 or low >= high:
         if round(cost) < 1:
             # (Kept on the evidence of the worlds that found and checked it; those that name
-            # its cost may find less, or nothing: not "about 1 point".)
-            return Text.of("a little better (under a point)")
+            # its cost may find less, or nothing: not "about 1 point". Said within brackets:
+            # none of its own.)
+            return Text.of("under a point better")
         return Text.plural("about {count} point better", "about {count} points better",
                            round(cost))
     return Text.plural("about {low} to {count} point better", "about {low} to {count} points "

@@ -12,7 +12,7 @@ from umtali.ai import lookahead, policy, stakes
 from umtali.ai.determinize import PARTNERS, OpponentModel, rules_of
 from umtali.ai.heuristics import keep_values, outs, table_outs, usable_now
 from umtali.ai.outlook import Outlook, of_view
-from umtali.cards import format_cards, iter_cards, mask_of
+from umtali.cards import JACK, RANK_MASK, format_cards, iter_cards, mask_of
 from umtali.i18n import Text
 from umtali.melds import Meld, PlayKind, classify, extended, play_points
 from umtali.moves import Move, MoveKind
@@ -45,8 +45,11 @@ def reason(
     if move.kind is MoveKind.TAKE_TWO:
         return Text.of("take {cards}: both can be melded this turn", cards=_taken(view, move))
     if move.kind is MoveKind.TAKE:
-        if _meldable(o):
+        if usable_now(o.top, o):
             return Text.of("take {card}: it can be melded at once", card=_taken(view, move))
+        if _meldable(o):
+            # Only in a series that ends the turn (the pair that goes out, say): not at once.
+            return Text.of("take {card}: it can be melded this turn", card=_taken(view, move))
         return Text.of("take {card}: kept in your hand, it is worth more than a card from the "
                        "stock on average", card=_taken(view, move))
     if move.kind is MoveKind.DRAW:
@@ -145,12 +148,29 @@ def _meld_reason(o: Outlook, move: Move, legal: Sequence[Move], must: int) -> Te
     rivals = [(*_turn(o, m, memo, must), m) for m in lays if m != move and m.cards & move.cards]
     # Going out first: a pair that ends the turn lays few points, and gives more than points.
     out = [m for _, fewest, m in rivals if fewest <= 1]
+    # A card laid on a meld is named with the meld in the line itself: Russian puts it there
+    # with a verb of its own ("приложите J♥ к J♣", not "выложите").
+    onto = _onto(move, o)
     if out:
+        if onto:
+            return Text.of("lay {cards} on {meld} rather than {other}: played out over many "
+                           "guesses at the cards you cannot see, the hand ends better for you "
+                           "on average, though {other} lets you go out this turn",
+                           cards=_cards(move.cards), meld=onto, other=_lay(out[0], o))
         return Text.of("lay {cards} rather than {other}: played out over many guesses at the "
                        "cards you cannot see, the hand ends better for you on average, though "
                        "{other} lets you go out this turn", cards=_lay(move, o),
                        other=_lay(out[0], o))
     most, _, rival = max(rivals, key=lambda r: r[0], default=(mine, left, move))
+    if most > mine and onto:
+        return Text.plural(
+            "lay {cards} on {meld} rather than {other}: played out over many guesses at the "
+            "cards you cannot see, the hand ends better for you on average, though a turn with "
+            "{other} lays {count} point against {mine}",
+            "lay {cards} on {meld} rather than {other}: played out over many guesses at the "
+            "cards you cannot see, the hand ends better for you on average, though a turn with "
+            "{other} lays {count} points against {mine}",
+            most, cards=_cards(move.cards), meld=onto, other=_lay(rival, o), mine=mine)
     if most > mine:
         return Text.plural(
             "lay {cards} rather than {other}: played out over many guesses at the cards you "
@@ -162,6 +182,10 @@ def _meld_reason(o: Outlook, move: Move, legal: Sequence[Move], must: int) -> Te
             most, cards=_lay(move, o), other=_lay(rival, o), mine=mine)
     if any(_turn(o, m, memo, must)[0] > mine for m in lays):
         # A richer turn that gives up no card of ``move`` but lays it in another order.
+        if onto:
+            return Text.of("lay {cards} on {meld}: played out over many guesses at the cards "
+                           "you cannot see, the hand ends better for you on average",
+                           cards=_cards(move.cards), meld=onto)
         return Text.of("lay {cards}: played out over many guesses at the cards you cannot see, "
                        "the hand ends better for you on average", cards=_lay(move, o))
     if len(lays) > 1 and policy._apart(lays) and not o.optional:
@@ -173,13 +197,19 @@ def _meld_reason(o: Outlook, move: Move, legal: Sequence[Move], must: int) -> Te
                        mine)
 
 
+def _onto(move: Move, o: Outlook) -> str:
+    """The table meld an extension goes on, named; "" for a new meld."""
+    if move.kind is not MoveKind.EXTEND:
+        return ""
+    return _cards(next(m for m in o.melds if m.cards & (1 << move.target)).cards)
+
+
 def _lay(move: Move, o: Outlook) -> Text | str:
     """A meld or extension named in a line: "J♥ on J♣", "J♥ alone" (a jack is laid either
     way), "2♠ 3♠ 4♠"."""
     cards = _cards(move.cards)
     if move.kind is MoveKind.EXTEND:
-        meld = next(m for m in o.melds if m.cards & (1 << move.target))
-        return Text.of("{cards} on {meld}", cards=cards, meld=_cards(meld.cards))
+        return Text.of("{cards} on {meld}", cards=cards, meld=_onto(move, o))
     if classify(move.cards) is PlayKind.JACK:
         return Text.of("{card} alone", card=cards)
     return cards
@@ -230,9 +260,13 @@ def _discard_reason(o: Outlook, view: PlayerView, move: Move,
     # The card the player shed in its place (a review): the line weighs the two.
     shed = instead if instead is not None and instead.kind is MoveKind.DISCARD and \
         instead.card != card else None
-    if o.hand.bit_count() == 1:
-        return Text.of("lay your last card face down: the opponent cannot take it")
     name = _cards(move.cards)
+    if o.hand.bit_count() == 1:
+        if o.last_turn:
+            # The opponent went out and plays no more: what matters is what is left to them.
+            return Text.of("discard {card}, your last card: you go out too, and nothing is "
+                           "left in your hand to score for them", card=name)
+        return Text.of("lay your last card face down: the opponent cannot take it")
     if o.last_turn:
         return Text.of("discard {card}: the opponent went out, and the points left in your hand "
                        "now score for them", card=name)
@@ -253,16 +287,26 @@ def _discard_reason(o: Outlook, view: PlayerView, move: Move,
     # What each card kept waits for once ``card`` is shed: not a card that would meld it only
     # with ``card`` (keep 4♠ shedding 3♠: 5♠ alone melds nothing).
     rest = o.hand & ~(1 << card)
-    waiting = {c: outs(c, rest, beyond) & live for c in iter_cards(rest)}
+    waiting = {c: (outs(c, rest, beyond) | _pair_outs(c, rest, o)) & live
+               for c in iter_cards(rest)}
     values = keep_values(o, o.hand)
+    if shed is not None and not waiting[shed.card]:
+        # The card shed waits for nothing: the line weighs the two cards, not a third kept.
+        if not (usable_now(card, o) or usable_now(shed.card, o)) and not (
+                _outs_of(card, o, beyond) | outs(shed.card, rest, beyond)
+                | _pair_outs(shed.card, rest, o)) & o.unseen:
+            return Text.of("discard {card} rather than {other}: no card still in play would "
+                           "meld either, and {card} is the less worth keeping", card=name,
+                           other=_cards(shed.cards))
+        return Text.of("discard {card} rather than {other}: of the two, it is the less worth "
+                       "keeping", card=name, other=_cards(shed.cards))
     hopes = [c for c, w in waiting.items() if w]
     if hopes:
         # The card shed instead, if it was waiting for one: else the likeliest hope kept.
-        best = shed.card if shed is not None and waiting.get(shed.card) else max(
-            hopes, key=lambda c: (values[c], c))
+        best = shed.card if shed is not None else max(hopes, key=lambda c: (values[c], c))
         kept = (1 << best) | (PARTNERS[best] & rest)
         need = waiting[best]
-        if not outs(best, rest, {}) & live:
+        if not (outs(best, rest, {}) | _pair_outs(best, rest, o)) & live:
             # It melds only through the table (no card still in play melds it from the hand):
             # an out goes on a table meld, and it after.
             # Only a meld that, extended by the out, takes the card kept: a group of four
@@ -279,7 +323,29 @@ def _discard_reason(o: Outlook, view: PlayerView, move: Move,
         return Text.plural("keep {kept}: {outs} is still in play",
                            "keep {kept}: {outs} are still in play",
                            need.bit_count(), kept=_cards(kept), outs=_cards(need))
-    # In play: in the stock or the opponent's hand, a card the opponent is known to hold too.
-    if not outs(card, o.hand, beyond) & o.unseen:
+    # (Under optional melding a card kept may be meldable already, a jack always: it needs no
+    # card.)
+    if not usable_now(card, o) and not _outs_of(card, o, beyond):
         return Text.of("discard {card}: no card still in play would meld it", card=name)
     return Text.of("discard {card}: it is the card least worth keeping", card=name)
+
+
+def _outs_of(card: int, o: Outlook, beyond: dict[int, int]) -> int:
+    """The cards still in play that would meld ``card`` were it kept (another card shed in its
+    place). In play: in the stock or the opponent's hand, a card the opponent is known to hold
+    too."""
+    found = outs(card, o.hand, beyond)
+    for other in iter_cards(o.hand & ~(1 << card)):
+        found |= _pair_outs(card, o.hand & ~(1 << other), o)
+    return found & o.unseen
+
+
+def _pair_outs(card: int, kept: int, o: Outlook) -> int:
+    """The cards of ``card``'s rank, still in play, that drawn into ``kept`` (the hand after a
+    discard, holding ``card``) would let it be laid next turn: as the pair that goes out (3♣
+    kept alone, 3♠ drawn), which ``outs`` leaves out; or so (the engine's search decides)."""
+    rank = card % 13 + 1
+    if rank == JACK:
+        return 0
+    return mask_of(y for y in iter_cards(RANK_MASK[rank] & o.unseen & ~kept)
+                   if can_meld_all(kept | 1 << y, o.melds, 1 << card, o.optional))

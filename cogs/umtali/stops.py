@@ -1,0 +1,112 @@
+"""A member stops another's challenges (review138: challenges sent and withdrawn, or sent
+again after each "no", pinged them every few minutes; blocking the challenger in Discord does
+not help, for the ping is the bot's).
+
+Offered privately after a Decline, not as a third button on every challenge: the channel and
+the challenger see nothing of it, and the member who said no sees it only then. Saved for
+every server (``data.stops``); a stopped member's challenges and rematches to them are refused
+privately before anything is posted (``Refused("stopped")``). ``/umtali display`` lists the
+stops, ``/umtali unblock`` lifts one.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+import discord
+
+from cogs.umtali.access import service, tr_of
+from cogs.umtali.errors import guarded
+from cogs.umtali.ids import id_of
+from cogs.umtali.in_time import answer, edit_clicked, in_time, private_answer
+from cogs.umtali.names import challenge_names, label_name, member_name, safe_name
+from cogs.umtali.rules_text import command
+from data.failing import failing_for_now
+from data.models import Challenge
+from umtali.i18n import EN, Tr
+
+log = logging.getLogger(__name__)
+
+UNBLOCK = ("umtali", "unblock")
+
+
+class StopButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=r"umtali:stop:(?P<challenge>[0-9]+)"):
+    """"Stop challenges from <name>", under a declined challenge's private answer."""
+
+    def __init__(self, challenge_id: int, name: str = "", tr: Tr = EN) -> None:
+        super().__init__(discord.ui.Button(
+            label=tr("Stop challenges from {name}", name=name)[:80],
+            style=discord.ButtonStyle.danger, custom_id=f"umtali:stop:{challenge_id}"))
+        self.challenge_id = challenge_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> StopButton:
+        return cls(id_of(match["challenge"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: stop_clicked(interaction, self.challenge_id))
+
+
+async def offer_stop(interaction: discord.Interaction, ch: Challenge, tr: Tr) -> None:
+    """After ``ch`` was declined: to the member who declined it alone, a way to take no more
+    challenges from its challenger."""
+    name = challenge_names(ch, tr)[0]
+    view = discord.ui.View(timeout=None)
+    view.add_item(StopButton(ch.id, label_name(name), tr))
+    try:
+        await private_answer(interaction, view=view, content=tr(
+            "You declined {name}'s challenge. To take no more challenges or rematches from "
+            "them, on any server, stop them here (`{command}` lifts it).",
+            name=safe_name(name), command=command(tr, UNBLOCK)))
+    except discord.HTTPException as e:
+        # The "no" is saved and shown: an offer Discord refused is no failure of the click.
+        log.warning("challenge %d: the offer to stop its challenger not sent (%s)", ch.id, e)
+
+
+async def stop_clicked(interaction: discord.Interaction, challenge_id: int) -> None:
+    """The challenged member of ``challenge_id`` stops its challenger's challenges; anyone
+    else is refused (the button is on their private answer, but a custom id can be sent by
+    anyone)."""
+    svc = service(interaction.client)
+    tr = tr_of(interaction)
+    ch = await in_time(interaction, svc.store.challenge(challenge_id))
+    if ch is None or ch.computer_level is not None or interaction.user.id != ch.opponent_id:
+        await answer(interaction, tr("Only the challenged member can stop these challenges."))
+        return
+    try:
+        await in_time(interaction, svc.store.stop_challenges(
+            ch.opponent_id, ch.challenger_id, svc.clock()))
+    except Exception as e:
+        if not failing_for_now(e):
+            raise
+        # Nothing saved, nothing held in memory: the button stays, to be clicked again.
+        log.warning("challenge %d: a stop not saved (%s: %s)", ch.id, e.__class__.__name__, e)
+        await answer(interaction, tr("Your choice could not be saved just now: nothing "
+                                     "changed. Try again in a moment."))
+        return
+    await edit_clicked(interaction, view=None, content=tr(
+        "{name} can no longer challenge you, nor ask you for a rematch, on any server. "
+        "`{command}` lifts it.", name=safe_name(challenge_names(ch, tr)[0]),
+        command=command(tr, UNBLOCK)))
+
+
+def stops_line(stopped: list[int], tr: Tr) -> str:
+    """The members a member takes no challenges from (mentions: in a private answer they
+    ping nobody)."""
+    return tr("You take no challenges from {members}: `{command}` lifts a stop.",
+              members=", ".join(f"<@{user_id}>" for user_id in stopped),
+              command=command(tr, UNBLOCK))
+
+
+async def unblock(interaction: discord.Interaction, member: discord.User) -> None:
+    """``/umtali unblock member``: ``member`` may challenge this member again."""
+    svc = service(interaction.client)
+    tr = tr_of(interaction)
+    lifted = await in_time(interaction, svc.store.lift_stop(interaction.user.id, member.id))
+    name = member_name(member)
+    await answer(interaction, tr("{name} can challenge you again.", name=name) if lifted
+                 else tr("You had not stopped challenges from {name}.", name=name))

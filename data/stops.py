@@ -1,0 +1,45 @@
+"""Who stops whose challenges: a member no longer challenged (nor asked for a rematch) by
+another, on any server, until they lift it. Read in the transaction that makes a challenge
+(``ChallengeQueries._check_challenge_limits``), never kept in memory: a stop saved through
+any process holds at once everywhere."""
+
+from __future__ import annotations
+
+from data.db import Database, Tx
+
+
+class StopQueries:
+    """Mixed into ``data.store.Store``, which gives it its database."""
+
+    db: Database
+
+    async def stop_challenges(self, user_id: int, stopped_id: int, now: float) -> None:
+        """``user_id`` takes no more challenges from ``stopped_id`` (once is enough: a second
+        stop keeps the first's date)."""
+        async with self.db.transaction() as c:
+            await c.execute(
+                "INSERT INTO challenge_stops (user_id, stopped_id, since) VALUES (?, ?, ?) "
+                "ON CONFLICT DO NOTHING", (user_id, stopped_id, now))
+
+    async def lift_stop(self, user_id: int, stopped_id: int) -> bool:
+        """``stopped_id`` may challenge ``user_id`` again; False if they were not stopped."""
+        async with self.db.transaction() as c:
+            cur = await c.execute(
+                "DELETE FROM challenge_stops WHERE user_id = ? AND stopped_id = ?",
+                (user_id, stopped_id))
+            return cur.rowcount == 1
+
+    async def stopped_by(self, user_id: int) -> list[int]:
+        """The members ``user_id`` takes no challenges from, the first stopped first."""
+        rows = await self.db.fetchall(
+            "SELECT stopped_id FROM challenge_stops WHERE user_id = ? "
+            "ORDER BY since, stopped_id", (user_id,))
+        return [int(r["stopped_id"]) for r in rows]
+
+
+async def stopped(c: Tx, user_id: int, stopped_id: int) -> bool:
+    """Whether ``user_id`` stopped ``stopped_id``'s challenges (read in ``c``)."""
+    row = await c.fetchone(
+        "SELECT 1 AS one FROM challenge_stops WHERE user_id = ? AND stopped_id = ?",
+        (user_id, stopped_id))
+    return row is not None
