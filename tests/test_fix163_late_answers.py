@@ -226,3 +226,17 @@ async def test_a_command_move_saved_slowly_then_drawn_slowly_is_deferred_in_time
             assert answer.callback_type is not None, server.errors
             assert answer.answered_at - answer.sent_at < LIMIT
         await until(lambda: "hand.png" in json.dumps(answer.response), "the hand shown")
+
+
+async def test_an_interaction_reaching_the_bot_late_is_not_held_against_it(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Sent while the bot's gateway connection is down, replayed on its RESUME past Discord's
+    3 seconds: refused as Discord would, but no fault of the bot's (the soak's outages)."""
+    async with loopback_server(monkeypatch) as server, \
+            bot_in_process(server, tmp_path / "umtali.sqlite3"):
+        ada = server.add_member("ada")
+        await server.gateway_down(3.5)
+        asked = await server.slash(ada, server.channel_id, "umtali rules")
+        assert asked.expired and asked.callback_type is None
+        assert asked.delivered_at - asked.sent_at > 3
+        assert not server.errors and not server.late

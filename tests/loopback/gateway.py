@@ -221,3 +221,8 @@ class Gateway:
         # The bot may go away mid-send; RESUME replays the frame.
         with contextlib.suppress(ConnectionError):
             await ws.send_str(json.dumps(frame))
+        if frame.get("t") == "INTERACTION_CREATE":
+            # When it reached the bot (late, replayed after an outage: not the bot's doing).
+            record = self.server.interactions.get(frame["d"].get("token", ""))
+            if record is not None and not record.delivered_at:
+                record.delivered_at = time.perf_counter()

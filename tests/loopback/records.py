@@ -82,6 +82,8 @@ class Interaction:
     answered_at: float = 0.0
     #: Refused a first answer that came after Discord's 3 seconds (``answers.EXPIRES_AFTER``).
     expired: bool = False
+    #: perf_counter() when the bot's gateway connection was sent it (0: not yet).
+    delivered_at: float = 0.0
 
     @property
     def ephemeral(self) -> bool:
