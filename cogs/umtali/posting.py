@@ -117,6 +117,11 @@ async def post_table(svc: MatchService, live: LiveMatch) -> None:
             raise
         if saved:
             live.table_message_id = message.id
+            if live.over:
+                # A finished table posted anew: the challenge message links this one (its end
+                # line replaced, told before or not).
+                live.summed_up = False
+                await ended(svc, live)
             return
         # ``/umtali table`` moved the table meanwhile (here, or through another process): its
         # table is the live one, this repost is taken down, and this copy goes (or catches up,
