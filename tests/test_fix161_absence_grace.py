@@ -169,7 +169,7 @@ async def test_said_in_russian(world: World, locales: dict[int, str]) -> None:
         "), а в этом матче нет контроля времени. Если ben не вернётся к "
         f"{_stamp(first_seen + NO_RESULT_AFTER, 'f')} (через сутки с того момента, как это "
         "впервые замечено), «Да» тогда завершит матч без результата. «Да» сейчас — это сдача: "
-        "сессию выигрывает ben."), ask.response.content
+        "матч выигрывает ben."), ask.response.content
 
 
 async def test_a_no_result_yes_after_they_came_back_and_left_again_changes_nothing(
