@@ -363,6 +363,13 @@ MIGRATIONS: Final[tuple[tuple[str | Variant, ...], ...]] = (
     (
         """ALTER TABLE guild_settings ADD COLUMN seasons_since REAL""",
     ),
+    # 34: by correspondence, the turn's DM standing in each seat's DMs (NULL: none), so that
+    # whichever process tells the next turn, or sees this one played, deletes it: one stands
+    # at most (fix164; in the seat's DM channel, ``dm0_channel_id``).
+    (
+        """ALTER TABLE matches ADD COLUMN turn_dm0_id INTEGER""",
+        """ALTER TABLE matches ADD COLUMN turn_dm1_id INTEGER""",
+    ),
 )
 
 

@@ -21,6 +21,7 @@ from data.records import count_backlog
 from data.season_queries import Seasons
 from data.servers import ServerQueries
 from data.settings import SettingsQueries
+from data.turn_dms import TurnDmQueries
 
 
 class AlreadyPlaying(Exception):
@@ -39,7 +40,7 @@ async def metas(reads: Reads, keys: list[str]) -> dict[str, str]:
 
 
 class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries,
-            MatchSaves):
+            MatchSaves, TurnDmQueries):
     def __init__(self, db: Database, limits: Limits | None = None) -> None:
         super().__init__(db, limits)
         #: Results whose count failed here: this process's sweeps pass them by.
