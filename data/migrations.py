@@ -369,6 +369,9 @@ MIGRATIONS: Final[tuple[tuple[str | Variant, ...], ...]] = (
     (
         """ALTER TABLE matches ADD COLUMN turn_dm0_id INTEGER""",
         """ALTER TABLE matches ADD COLUMN turn_dm1_id INTEGER""",
+        # A practice game's review message, edited with each hand's review (JSON: the game,
+        # the message's id and text; '' for none yet): one message a game, not one a hand.
+        """ALTER TABLE matches ADD COLUMN review_dm TEXT NOT NULL DEFAULT ''""",
     ),
 )
 

@@ -81,3 +81,25 @@ async def test_one_turn_dm_stands_and_the_channel_mention_is_silent(
             # The DM standing is saved as the seat's (a restart deletes it too).
             assert ids[f"turn_dm{seat}_id"] == int(_turn_dms(server, now.player_ids[seat])[0]["id"])
             assert ids[f"turn_dm{1 - seat}_id"] is None
+
+
+async def test_a_turn_dm_sent_before_a_restart_is_deleted_after_it(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The turn DM's id is saved: the process after a restart deletes it once the turn is
+    played (memory alone would have left it standing for good)."""
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server:
+        ada, ben = server.add_member("ada"), server.add_member("ben")
+        async with bot_in_process(server, db):
+            saved = await start_session(server, db, ada, ben, time_control="correspondence")
+            first = saved.player_ids[saved.session.to_act]
+            await until(functools.partial(_turn_dms, server, first), "the first turn's DM")
+        [told] = _turn_dms(server, first)
+        async with bot_in_process(server, db):
+            while (now := read_match(db, saved.id)) is not None and \
+                    now.player_ids[now.session.to_act] == first:
+                await play_move(server, db, saved.id)
+            await until(lambda: not _turn_dms(server, first), "the played turn's DM deleted")
+            assert int(told["id"]) not in server.messages
+            await until(lambda: any(c.method == "DELETE" and c.path.endswith(f"/{told['id']}")
+                                    for c in server.calls), "its delete")
