@@ -103,3 +103,27 @@ async def test_a_turn_dm_sent_before_a_restart_is_deleted_after_it(
             assert int(told["id"]) not in server.messages
             await until(lambda: any(c.method == "DELETE" and c.path.endswith(f"/{told['id']}")
                                     for c in server.calls), "its delete")
+
+
+async def test_a_turn_dm_that_cannot_be_deleted_is_no_error(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Discord refusing the delete (down, or the DM gone): the DM stays, logged as news, the
+    match goes on, the next turn told as ever (no ERROR: the conftest fails on one)."""
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server:
+        ada, ben = server.add_member("ada"), server.add_member("ben")
+        async with bot_in_process(server, db):
+            saved = await start_session(server, db, ada, ben, time_control="correspondence")
+            first = saved.player_ids[saved.session.to_act]
+            other = saved.player_ids[1 - saved.session.to_act]
+            await until(functools.partial(_turn_dms, server, first), "the first turn's DM")
+            server.fail("DELETE", r"^/channels/[0-9]+/messages/[0-9]+$", times=10, status=503)
+            while (now := read_match(db, saved.id)) is not None and \
+                    now.player_ids[now.session.to_act] == first:
+                await play_move(server, db, saved.id)
+            await until(functools.partial(_turn_dms, server, other), "the next turn told")
+            await asyncio.sleep(0.2)
+            assert len(_turn_dms(server, first)) == 1  # it stays
+            # Saved as gone all the same: not tried again at every delivery.
+            row = query(db, "SELECT turn_dm0_id, turn_dm1_id FROM matches")[0]
+            assert row[f"turn_dm{saved.player_ids.index(first)}_id"] is None
