@@ -78,6 +78,9 @@ class LiveMatch:
     #: The time-up question waiting for an answer, as saved (``question.Question``; '' for
     #: none): a move takes its buttons off.
     question: str = ""
+    #: When each seat last moved, here (``quiet_turns``: at the table, not pinged); memory
+    #: alone: a restart pings once.
+    acted: list[float | None] = field(default_factory=lambda: [None, None])
     #: A practice match's hands whose review was sent, as saved: how many had ended when the
     #: last one was (``cogs.umtali.coach``).
     reviewed: int = 0
