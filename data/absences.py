@@ -26,6 +26,11 @@ class AbsenceQueries:
     async def found_back(self, match_id: int, seat: int) -> None:
         """The seat's player found in reach: the time they were first found gone is
         forgotten, a later absence counted from its own start."""
+        # Read first: nothing saved (as mostly), no write, and no wait for the writer's turn.
+        row = await self.db.fetchone(f"SELECT gone_since{seat} FROM matches WHERE id = ?",
+                                     (match_id,))
+        if row is None or row[f"gone_since{seat}"] is None:
+            return
         async with self.db.transaction() as c:
             await c.execute(f"UPDATE matches SET gone_since{seat} = NULL WHERE id = ? "
                             f"AND gone_since{seat} IS NOT NULL", (match_id,))

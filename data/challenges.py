@@ -99,6 +99,12 @@ class ChallengeQueries:
         async with self.db.transaction() as c:
             # Read and inserted in turn with another process's (SQLite has one writer
             # anyway; PostgreSQL would let two both read "no open challenge" and insert).
+            if computer_level is None:
+                # And with a stop of the challenger by the opponent (``stop_challenges``
+                # holds the same key), not committed between the check and the insert.
+                # A player's key before the server's: the order a rated session's count
+                # takes them in (``count_session``), so neither waits for the other.
+                await c.serialise([opponent[0]])
             await c.serialise([guild_key(guild_id)])
             if computer_level is None:
                 await self._check_challenge_limits(c, guild_id, challenger[0], opponent[0], now)

@@ -174,7 +174,10 @@ class MatchSaves:
                 "ELSE 0 END"
             cur = await c.execute(
                 f"UPDATE matches SET state = ?, version = version + 1, {clock}, "
-                f"pending = ?, reserve{seat} = COALESCE(?, reserve{seat}){asked}"
+                # A move of the seat's proves its player back: a later absence counts its
+                # day from its own start (``data.absences``), not from one before the move.
+                f"pending = ?, reserve{seat} = COALESCE(?, reserve{seat}), "
+                f"gone_since{seat} = NULL{asked}"
                 f"{_held(owner)} WHERE id = ? AND version = ? AND status = 'active'{held}",
                 (state, deadline, deadline, pending, reserve,
                  *(() if question is None else (question,)),

@@ -48,6 +48,13 @@ class MessageQueries:
 
     db: Database
 
+    async def set_opening(self, match_id: int, pending: str) -> None:
+        """The deal's lines, before any move: announced with the first turn (the computer's,
+        which leads), saved as its turn's lines are (``pending``)."""
+        async with self.db.transaction() as c:
+            await c.execute("UPDATE matches SET pending = ? WHERE id = ? AND version = 0",
+                            (pending, match_id))
+
     async def set_match_channel(self, match_id: int, channel_id: int) -> None:
         async with self.db.transaction() as c:
             await c.execute("UPDATE matches SET channel_id = ? WHERE id = ?",
@@ -230,12 +237,14 @@ class MessageQueries:
                                   (owed, match_id, owner))
             return cur.rowcount == 1
 
-    async def set_reviewed(self, match_id: int, hands: int) -> None:
+    async def set_reviewed(self, match_id: int, hands: int, message: str | None = None) -> None:
         """The review of the practice match's hand that made ``hands`` finished ones was sent
-        (never taken back: a process behind cannot lower it)."""
+        (never taken back: a process behind cannot lower it); ``message``: in the game's
+        review message so (``review_dm``)."""
+        kept = "" if message is None else ", review_dm = ?"
         async with self.db.transaction() as c:
-            await c.execute("UPDATE matches SET reviewed = ? WHERE id = ? AND reviewed < ?",
-                            (hands, match_id, hands))
+            await c.execute(f"UPDATE matches SET reviewed = ?{kept} WHERE id = ? AND reviewed < ?",
+                            (hands, *(() if message is None else (message,)), match_id, hands))
 
     async def set_dm_sending(self, match_id: int, seat: int, sending: bool) -> None:
         """A new DM panel is on its way to the seat (its id saved next), or was saved."""

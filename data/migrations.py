@@ -214,6 +214,16 @@ MIGRATIONS: Final[tuple[tuple[str | Variant, ...], ...]] = (
         """ALTER TABLE matches ADD COLUMN gone_since0 REAL""",
         """ALTER TABLE matches ADD COLUMN gone_since1 REAL""",
     ),
+    # 36: by correspondence, the turn's DM standing in each seat's DMs (NULL: none), so that
+    # whichever process tells the next turn, or sees this one played, deletes it: one stands
+    # at most (fix164; in the seat's DM channel, ``dm0_channel_id``).
+    (
+        """ALTER TABLE matches ADD COLUMN turn_dm0_id INTEGER""",
+        """ALTER TABLE matches ADD COLUMN turn_dm1_id INTEGER""",
+        # A practice game's review message, edited with each hand's review (JSON: the game,
+        # the message's id and text; '' for none yet): one message a game, not one a hand.
+        """ALTER TABLE matches ADD COLUMN review_dm TEXT NOT NULL DEFAULT ''""",
+    ),
 )
 
 

@@ -172,6 +172,8 @@ class MatchRow:
     stood: Stood | None = None
     #: The server admin who ended it with no result (``/umtali-admin end-match``); None: not.
     ended_by: int | None = None
+    #: A practice game's review message (JSON: game, id, text; '' for none yet).
+    review_dm: str = ""
 
 
 class DmPanel(NamedTuple):
@@ -358,6 +360,7 @@ def match_row(row: Row) -> MatchRow:
         global_names=(row["player0_global_name"], row["player1_global_name"]),
         lost_untold=(bool(row["dm0_lost_untold"]), bool(row["dm1_lost_untold"])),
         resend=row["resend"], stood=stood_of(row), ended_by=row["ended_by"],
+        review_dm=row["review_dm"],
     )
 
 

@@ -17,6 +17,9 @@ class StopQueries:
         """``user_id`` takes no more challenges from ``stopped_id`` (once is enough: a second
         stop keeps the first's date)."""
         async with self.db.transaction() as c:
+            # In turn with a challenge to ``user_id`` being made (``create_challenge``): that
+            # one is saved first, or finds this stop.
+            await c.serialise([user_id])
             await c.execute(
                 "INSERT INTO challenge_stops (user_id, stopped_id, since) VALUES (?, ?, ?) "
                 "ON CONFLICT DO NOTHING", (user_id, stopped_id, now))

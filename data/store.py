@@ -23,6 +23,7 @@ from data.season_queries import Seasons
 from data.servers import ServerQueries
 from data.settings import SettingsQueries
 from data.stops import StopQueries
+from data.turn_dms import TurnDmQueries
 
 
 class AlreadyPlaying(Exception):
@@ -41,7 +42,7 @@ async def metas(reads: Reads, keys: list[str]) -> dict[str, str]:
 
 
 class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries,
-            AbsenceQueries, MatchSaves, StopQueries):
+            AbsenceQueries, MatchSaves, StopQueries, TurnDmQueries):
     def __init__(self, db: Database, limits: Limits | None = None) -> None:
         super().__init__(db, limits)
         #: Results whose count failed here: this process's sweeps pass them by.

@@ -249,7 +249,7 @@ def test_more_figures_quoted_are_the_codes() -> None:
     assert f"(up to {MAX_TYPED} characters" in english and f"(до {MAX_TYPED} знаков" in russian
     assert f"one menu when there are more than {WORDS[MAX_BUTTONS][0]}" in english
     assert GRACE == 60 and "(at least a minute," in RELIABILITY
-    assert PRESETS["correspondence"].warn_before == 2 * 3600 and "за два часа до конца хода" \
+    assert PRESETS["correspondence"].warn_before == 2 * 3600 and "два часа до конца хода" \
         in russian
     blitz, normal = PRESETS["blitz"], PRESETS["normal"]
     assert f"блиц ({int(blitz.turn)} с на ход + {int(blitz.reserve // 60)} мин запаса), обычный " \

@@ -37,7 +37,7 @@ def _stamp(at: float, style: Any) -> str:
 
 def grace_left(since: float) -> str:
     """The question while ben has left the server for less than a day since ``since``."""
-    return (f"ben has left the server (out of reach since {_stamp(since, 'R')}), and this "
+    return (f"ben has left the server (first found out of reach {_stamp(since, 'R')}), and this "
             f"match has no clock. If ben is still gone at {_stamp(since + NO_RESULT_AFTER, 'f')} "
             "(a day after I first found them gone), Yes then ends it with no result. Yes now "
             "is a resignation: ben wins the session.")
@@ -169,7 +169,7 @@ async def test_said_in_russian(world: World, locales: dict[int, str]) -> None:
         "), а в этом матче нет контроля времени. Если ben не вернётся к "
         f"{_stamp(first_seen + NO_RESULT_AFTER, 'f')} (через сутки с того момента, как это "
         "впервые замечено), «Да» тогда завершит матч без результата. «Да» сейчас — это сдача: "
-        "сессию выигрывает ben."), ask.response.content
+        "матч выигрывает ben."), ask.response.content
 
 
 async def test_a_no_result_yes_after_they_came_back_and_left_again_changes_nothing(
@@ -188,7 +188,8 @@ async def test_a_no_result_yes_after_they_came_back_and_left_again_changes_nothi
     assert (await _ask(world)).response.content == grace_left(again)
     # The "no result" asked before: its day is over, the new absence's is not.
     assert await _yes(world, ask) == (
-        f"ben has been out of reach only since {_stamp(again, 'R')}: the match can end with "
-        f"no result from {_stamp(again + NO_RESULT_AFTER, 'f')}. This question is out of "
-        "date, and nothing changed. Use /umtali resign again if you still want to stop.")
+        f"ben came back, and was found out of reach again {_stamp(again, 'R')}: the match "
+        f"can end with no result from {_stamp(again + NO_RESULT_AFTER, 'f')}. This question "
+        "is out of date, and nothing changed. Use /umtali resign again if you still want to "
+        "stop.")
     assert not live.over and _row(db_path, live.id) == ("active", None, 0)

@@ -202,3 +202,70 @@ async def test_a_members_thread_is_not_the_bots_to_close(
             link(server, done))
         assert server.thread_state(made)["auto_archive_duration"] == 1440
         assert not any(t == made for t, _ in server.thread_changes), server.thread_changes
+
+
+async def resigned(server: LoopbackDiscord, db: Path, who: int, ender: SavedMatch) -> SavedMatch:
+    ask = await server.slash(who, ender.channel_id, "umtali resign")
+    assert ask.response is not None
+    await server.click(who, ask.response, f"umtali:m:{ender.id}:{ender.version}:loss:resign")
+    return await ended(server, db, ender.id)
+
+
+async def test_a_resignation_in_russian_is_told_on_the_challenge_in_the_past(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The challenge message's last line is a lasting record: the history's words, in the past
+    and of a noun ("игрок сдался: ada"), not the announcement's present ("ada сдаётся";
+    review144). Neither gives the name a gender (tests/test_words_gender)."""
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server:
+        server.guild_locale = "ru"
+        async with bot_in_process(server, db):
+            ada, ben = server.add_member("ada"), server.add_member("ben")
+            server.locales[ada] = server.locales[ben] = "ru"
+            done = await resigned(server, db, ada, await start_session(server, db, ada, ben))
+            said = described(challenge_message(server, db, done.id))
+            assert said.splitlines()[-1] == (
+                f"**Матч окончен: ben побеждает 0:0 (игрок сдался: ada).** Итоговая карточка: "
+                f"{link(server, done)}"), said
+            assert "сдаётся" not in said, said
+            # The announcement says it as it happens, in the present: unchanged.
+            assert "(ada сдаётся)" in "\n".join(
+                m["content"] for m in server.channel_messages(done.channel_id))
+
+
+async def test_a_finished_table_posted_again_is_linked_once_from_the_challenge(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The finished table deleted (a moderator) after the challenge message was told of the
+    end: brought up to date again (a copy of the match catching up), it is posted anew, and
+    the challenge links that one; told again (a copy after a restart), its end line is
+    replaced whatever table it linked, never said twice (review144)."""
+    from cogs.umtali.posting import post_table
+    from cogs.umtali.session_end import ended as told
+
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
+        ada, ben = server.add_member("ada"), server.add_member("ben")
+        done = await resigned(server, db, ada, await start_session(server, db, ada, ben))
+        old = link(server, done)
+        assert described(challenge_message(server, db, done.id)).endswith(old)
+        assert bot.matches is not None
+        live = await bot.matches.lookup(done.id)
+        # (held here no more: a fresh copy, as another process's or a restarted one's)
+        assert live is not None and not live.summed_up
+        first = done.table_message_id or 0
+        del server.messages[first]  # (on Discord's side: the bot hears nothing of it)
+        server.log[done.channel_id].remove(first)
+        await post_table(bot.matches, live)
+        again = read_match(db, done.id)
+        assert again is not None and again.table_message_id not in (None, first)
+        new = link(server, again)
+        await until(lambda: described(challenge_message(server, db, done.id)).endswith(new),
+                    "the challenge linking the table posted again", timeout=5)
+        live.summed_up = False  # (yet another copy of the match, after a restart)
+        await told(bot.matches, live)
+        said = described(challenge_message(server, db, done.id))
+        ends = [x for x in said.splitlines() if "Session over" in x]
+        assert ends == [f"**Session over: ben wins 0-0 (ada resigned).** The final card: {new}"], \
+            said
+        assert "accepted" in said and old not in said, said
+        assert server.errors == []

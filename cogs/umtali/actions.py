@@ -316,7 +316,7 @@ async def _answer_on_panel(interaction: discord.Interaction, live: LiveMatch, se
     try:
         try:
             # The picture travels with the edit, replacing the one from before the click.
-            await shown.landing(edit_clicked(interaction, **shown.edit()))
+            await edit_clicked(interaction, **shown.edit())
         except BaseException as e:
             if on_dm:
                 # Not shown after all (Discord refused, the network failed): the DM panel is

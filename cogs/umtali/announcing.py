@@ -41,6 +41,15 @@ def turn_mention(text: str) -> discord.AllowedMentions:
     return NO_MENTIONS
 
 
+def turn_player(text: str) -> int | None:
+    """The player ``text``'s "your turn" line mentions (None: no such line)."""
+    for pattern in _YOUR_TURN:
+        found = pattern.search(text)
+        if found:
+            return int(found[1])
+    return None
+
+
 def merged(texts: list[str], limit: int = 2000) -> tuple[str, int]:
     """The first of ``texts`` joined into one message of at most ``limit`` characters, and how
     many it holds (at least one). Only the last keeps its "your turn" mention: the earlier ones

@@ -21,9 +21,9 @@ from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import only, ping
 from cogs.umtali.nonces import match_nonce
-from cogs.umtali.out_of_reach import away, found_away, found_back
+from cogs.umtali.out_of_reach import away, back_in_reach, found_away, found_back
 from cogs.umtali.outbox import Batch
-from cogs.umtali.permissions import out_of_reach
+from cogs.umtali.permissions import reach
 from cogs.umtali.refused_here import found, saved_at
 from cogs.umtali.removal import owns
 from data.models import Place
@@ -134,8 +134,8 @@ class ChannelLoss(ABC):
             return
         hold(live, seat)
         user_id = live.player_ids[seat]
-        gone = await out_of_reach(self.client, live.guild_id, live.channel_id, user_id)
-        if gone is not None:
+        gone = await reach(self.client, live.guild_id, live.channel_id, user_id)
+        if gone in ("left", "hidden"):
             # Nobody to read it: owed until they are back, never pinged for nothing.
             log.info("match %d: seat %d's DMs refuse the bot, and %s: not told in the channel "
                      "while they cannot read it", live.id, seat,
@@ -143,7 +143,10 @@ class ChannelLoss(ABC):
                      else "they may not see its channel")
             await found_away(self.service, live, seat)
             return
-        found_back(live, seat)
+        if gone == "reached":
+            await back_in_reach(self.service, live, seat)
+        else:  # (as saved: unknown proves nothing)
+            found_back(live, seat)
         channel = self.client.get_partial_messageable(live.channel_id)
         tr = self.service.public_tr(live)
         try:

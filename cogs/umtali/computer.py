@@ -48,6 +48,11 @@ class Computers:
         if task is None or task.done():
             self._tasks[live.id] = asyncio.create_task(self._turn(live))
 
+    def turn(self, match_id: int) -> asyncio.Task[None] | None:
+        """The computer's turn under way in the match (pausing, thinking, playing), if any."""
+        task = self._tasks.get(match_id)
+        return None if task is None or task.done() else task
+
     def drop(self, match_id: int) -> None:
         """Forget the player's memory (a move it saw was undone): it catches up afresh."""
         self._players.pop(match_id, None)

@@ -64,6 +64,9 @@ class Delivery(Sending):
         #: The DM panels the batch under way edited, by match: the copy, and by seat the DM
         #: and the message (``edited``).
         self._edited: dict[int, tuple[LiveMatch, dict[int, tuple[int, int]]]] = {}
+        #: Announcements held for the computer's reply, by match: until when, and the hold
+        #: (``Sending._held_for_computer``).
+        self._holding: dict[int, tuple[float, object]] = {}
 
     # -- the queue ------------------------------------------------------------------------
 
@@ -122,6 +125,7 @@ class Delivery(Sending):
         self._tries.pop(match_id, None)
         self._retrying.pop(match_id, None)
         self._edited.pop(match_id, None)
+        self._holding.pop(match_id, None)
         idle = self._idle.pop(match_id, None)
         if idle is not None:
             idle.set()

@@ -19,7 +19,8 @@ from cogs.umtali.in_time import answer, in_time
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.prefs import Changed
-from cogs.umtali.stops import stops_line
+from cogs.umtali.stops import stops_line, stops_unread
+from data.failing import failing_for_now
 from umtali.i18n import EN, Tr
 
 if TYPE_CHECKING:
@@ -65,8 +66,17 @@ async def set_display(interaction: discord.Interaction, pictures: bool | None,
         # The member's choice stands, but here it is not what they will see.
         said += " " + tr("Matches on this server are shown as text alone, whatever you choose.")
     # A member's own options live here: whose challenges they stopped, too.
-    if stopped := await in_time(interaction, svc.store.stopped_by(me)):
-        said += "\n" + stops_line(stopped, tr)
+    try:
+        stopped = await in_time(interaction, svc.store.stopped_by(me))
+    except Exception as e:
+        if not failing_for_now(e):
+            raise
+        # Read after the look was saved: the change stands, said so, not "try again".
+        log.info("member %d's stops could not be read (%s: %s)", me, e.__class__.__name__, e)
+        said += "\n" + stops_unread(tr)
+    else:
+        if stopped:
+            said += "\n" + stops_line(stopped, tr)
     await answer(interaction, said)
 
 

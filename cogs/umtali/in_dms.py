@@ -182,8 +182,7 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
     if channel_id is not None and message_id is not None and not new:
         dm = svc.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
         try:
-            # (its pictures left on it, the same: ``Shown.carried``)
-            await shown.landing(dm.get_partial_message(message_id).edit(**shown.edit()))
+            await dm.get_partial_message(message_id).edit(**shown.edit())
             if not await replaced_after_edit(svc, live, seat, message_id, dm):
                 _shown(svc, live, seat, (version, over, seen), message_id)
             return True
@@ -280,8 +279,6 @@ async def _send_hand(svc: MatchService, live: LiveMatch, seat: int, *, new: bool
         live.lost_untold.discard(seat)
     live.dm_channel_ids[seat] = message.channel.id
     live.dm_message_ids[seat] = message.id
-    # The pictures it was sent with (unknown while another upload to the seat is on its way).
-    live.dm_carried[seat].upload(message.id, shown.digest)(True)
     svc.delivery.replaced_here(live, seat)
     _shown(svc, live, seat, (version, over, seen), message.id)
     if replaced is not None and replaced != message.id:

@@ -6,7 +6,6 @@ import asyncio
 import json
 from dataclasses import dataclass, field
 
-from cogs.umtali.carried import Carried
 from cogs.umtali.names import safe_name, seat_word, unnamed
 from cogs.umtali.options import computer_named, names_in
 from cogs.umtali.time_control import TimeControl, time_control
@@ -79,6 +78,9 @@ class LiveMatch:
     #: The time-up question waiting for an answer, as saved (``question.Question``; '' for
     #: none): a move takes its buttons off.
     question: str = ""
+    #: When each seat last moved, here (``quiet_turns``: at the table, not pinged); memory
+    #: alone: a restart pings once.
+    acted: list[float | None] = field(default_factory=lambda: [None, None])
     #: A practice match's hands whose review was sent, as saved: how many had ended when the
     #: last one was (``cogs.umtali.coach``).
     reviewed: int = 0
@@ -104,9 +106,6 @@ class LiveMatch:
     #: that version in another look (the member changed theirs) is drawn again.
     dm_look: list[tuple[str, bool, bool, str] | None] = field(
         default_factory=lambda: [None, None])
-    #: The pictures each seat's DM panel carries, when known: the same ones are not uploaded
-    #: again (``carried``; not saved: after a restart the next edit uploads them).
-    dm_carried: list[Carried] = field(default_factory=lambda: [Carried(), Carried()])
     #: Its end said on its challenge message, and its thread set to close (``session_end``),
     #: by this copy (not saved: a restart says it again, in place).
     summed_up: bool = False

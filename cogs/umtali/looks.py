@@ -71,10 +71,7 @@ class Looks:
     def dm_panel(self, live: LiveMatch, seat: int, note: str = "") -> Shown:
         look = self.hand_look(live, seat)
         table = dataclasses.replace(look, order=HandOrder.SUIT)  # in their DM: their language
-        shown = dm_panel_of(live, seat, note, look, table)
-        # Its pictures not uploaded again when the panel has them (``carried``).
-        shown.carried = (live.dm_carried[seat], live.dm_message_ids[seat])
-        return shown
+        return dm_panel_of(live, seat, note, look, table)
 
     def hand_seen(self, live: LiveMatch, seat: int) -> Seen:
         """What the seat's own panels, unasked (no interaction's language), look like now."""

@@ -26,7 +26,8 @@ from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS, only, ping
 from cogs.umtali.names import safe_name
 from cogs.umtali.outbox import Batch
-from cogs.umtali.permissions import out_of_reach
+from cogs.umtali.permissions import reach
+from data.failing import failing_for_now
 from umtali.i18n import Tr
 
 if TYPE_CHECKING:
@@ -60,6 +61,21 @@ def found_back(live: LiveMatch, seat: int) -> None:
     for seats in (_away.get(live), _asked.get(live)):
         if seats is not None:
             seats.pop(seat, None)
+
+
+async def back_in_reach(svc: MatchService, live: LiveMatch, seat: int) -> None:
+    """The seat's player found in reach by Discord: away no more, here and as saved, where the
+    day of their absence was counted (``Store.found_back``): a later one, a moment's kick,
+    counts its own day (``resigning.NO_RESULT_AFTER``), not one from before they came back."""
+    found_back(live, seat)
+    try:
+        await svc.store.found_back(live.id, seat)
+    except Exception as e:
+        if not failing_for_now(e):
+            raise
+        # Kept as saved: the next move of theirs, or /umtali resign finding them, forgets it.
+        log.info("match %d: seat %d found back could not be saved (%s: %s)", live.id, seat,
+                 e.__class__.__name__, e)
 
 
 async def found_away(svc: MatchService, live: LiveMatch, seat: int) -> None:
@@ -117,10 +133,11 @@ def _told_refused(live: LiveMatch, seat: int) -> bool:
 async def _ask_told(svc: MatchService, live: LiveMatch, seat: int) -> None:
     """Discord asked whether a player already told of their refused DMs is in reach: known
     away (named, not pinged) or found back. Nothing is owed them: nothing posted."""
-    gone = await out_of_reach(svc.client, live.guild_id, live.channel_id,
-                              live.player_ids[seat])
-    if gone is None:
-        found_back(live, seat)
+    said = await reach(svc.client, live.guild_id, live.channel_id, live.player_ids[seat])
+    if said == "reached":
+        await back_in_reach(svc, live, seat)
+    elif said == "unknown":
+        found_back(live, seat)  # (as saved: unknown proves nothing)
     else:
         _away.setdefault(live, {})[seat] = svc.ticks()
 

@@ -192,23 +192,23 @@ async def member_standing(interaction: discord.Interaction,
     return None if sees(interaction.channel, member) else "hidden", member
 
 
-async def out_of_reach(client: discord.Client, guild_id: int, channel_id: int,
-                       user_id: int) -> str | None:
+async def reach(client: discord.Client, guild_id: int, channel_id: int, user_id: int) -> str:
     """"left" if ``user_id`` is known to have left the server ``guild_id`` (left, kicked or
     banned: fetched, the bot is given no member list), "hidden" if they may no longer see its
-    channel ``channel_id`` (its permissions changed); None while they can, and when that
-    cannot be known (Discord failing, the bot no longer on the server, the channel unknown)."""
+    channel ``channel_id`` (its permissions changed), "reached" if they can; "unknown" when
+    that cannot be told (Discord failing, the bot no longer on the server, the channel
+    unknown)."""
     guild = client.get_guild(guild_id)  # (None: another shard's, or the bot removed)
     try:
         member = await (guild.fetch_member(user_id) if guild is not None
                         else client.http.get_member(guild_id, user_id))
     except discord.NotFound as e:
-        return "left" if e.code == UNKNOWN_MEMBER else None
+        return "left" if e.code == UNKNOWN_MEMBER else "unknown"
     except (discord.HTTPException, *PASSING) as e:
         log.info("could not tell whether member %d is still on server %d (%s)", user_id,
                  guild_id, e)
-        return None
+        return "unknown"
     channel = None if guild is None else guild.get_channel_or_thread(channel_id)
     if channel is None or not isinstance(member, discord.Member):
-        return None
-    return None if sees(channel, member) else "hidden"
+        return "unknown"
+    return "reached" if sees(channel, member) else "hidden"

@@ -307,6 +307,7 @@ class Playing(ReadBack):
             self.computers.drop(live.id)
             raise
         live.session = session
+        live.acted[seat] = at
         # (held with the deadline from before, its clock would forfeit the player early)
         given = keep and live.take_clock(shown)
         if given:

@@ -24,6 +24,7 @@ from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.nonces import match_nonce
 from cogs.umtali.panels import table_panel
+from cogs.umtali.quiet_turns import silent
 from cogs.umtali.retiring import retire
 from cogs.umtali.session_end import ended
 
@@ -43,7 +44,8 @@ async def announce(svc: MatchService, live: LiveMatch) -> None:
         # Turns that piled up (Discord slow, or a restart) go out as one message.
         text, count = merged(unsent)
         message = await channel.send(text, allowed_mentions=turn_mention(text),
-                                     nonce=match_nonce(live, announced, unsent[0]))
+                                     nonce=match_nonce(live, announced, unsent[0]),
+                                     silent=silent(svc, live, text))
         if message.content != text:
             # Discord gave back the message posted here before (its clearing failed, or its
             # process died): it holds fewer; the ones behind it follow in a message of their own.
@@ -117,6 +119,11 @@ async def post_table(svc: MatchService, live: LiveMatch) -> None:
             raise
         if saved:
             live.table_message_id = message.id
+            if live.over:
+                # A finished table posted anew: the challenge message links this one (its end
+                # line replaced, told before or not).
+                live.summed_up = False
+                await ended(svc, live)
             return
         # ``/umtali table`` moved the table meanwhile (here, or through another process): its
         # table is the live one, this repost is taken down, and this copy goes (or catches up,

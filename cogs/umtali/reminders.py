@@ -8,20 +8,18 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Literal
 
 import discord
 
+from cogs.umtali import turn_dms
 from cogs.umtali.clock_state import judged_deadline
+from cogs.umtali.dm_sends import to_dms as to_dms  # (where the time control's callers find it)
 from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import safe_name
 from cogs.umtali.nonces import match_nonce
 from cogs.umtali.out_of_reach import addressed
-from cogs.umtali.refused_here import known, sending
-from cogs.umtali.unheard import InDoubt
-from data.failing import failing_for_now
 from umtali.i18n import Tr
 
 if TYPE_CHECKING:
@@ -114,6 +112,11 @@ async def _dm(svc: MatchService, live: LiveMatch, seat: int, text: str,
     user_id = live.player_ids[seat]
 
     async def send() -> discord.Message:
+        channel_id = live.dm_channel_ids[seat]
+        if channel_id is not None:
+            # The DM channel known (the hand panel's): no user looked up first (a GET each).
+            dm = svc.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+            return await dm.send(text, nonce=nonce)
         user = svc.client.get_user(user_id) or await svc.client.fetch_user(user_id)
         return await user.send(text, nonce=nonce)
 
@@ -124,50 +127,6 @@ async def _dm(svc: MatchService, live: LiveMatch, seat: int, text: str,
             log.info("match %d: a DM to seat %d failed (%s)", live.id, seat, e)
             return None
     return False if sent is None else sent
-
-
-async def to_dms(svc: MatchService, live: LiveMatch, seat: int,
-                 send: Callable[[], Awaitable[discord.Message]]) -> discord.Message | None:
-    """A new message to the seat's DMs (``send``), under the seat's lock of this process,
-    whichever copy sends it (``refused_here.sending``): None, nothing sent, if they are known
-    here to refuse the bot, or were found to now (saved and known to every copy here before
-    the next send, then told as a delivery tells it: with the channel lost too, the match is
-    abandoned). The refusal's save or notice failing for now (Discord, or the database: a
-    busy SQLite file, a PostgreSQL lock timed out) gives up quietly, as told below; any other
-    failure is the caller's."""
-    async with sending(svc, live, seat):
-        if known(svc, live, seat):  # (by another copy here too: ``refused_here``)
-            return None
-        try:
-            return await send()
-        except GONE as e:
-            log.info("match %d: DMs to seat %d refused (%s)", live.id, seat, e)
-        if not await _tried(svc.delivery.refusal_saved(live, seat), live.id, "saved"):
-            return None  # (unsaved, and not known here: found again by the next send there)
-    # (Not told: owed, here and as saved: told at the seat's next delivery.)
-    await _tried(svc.delivery.refusal_said(live, seat), live.id, "told")
-    return None
-
-
-async def _tried(step: Awaitable[None], match_id: int, what: str) -> bool:
-    """``step`` of a refusal (its save, its notice), or False if it failed for now
-    (``_for_now``, logged: the refused DMs could not be ``what``); any other failure raised."""
-    try:
-        await step
-    except Exception as e:
-        if not _for_now(e):
-            raise
-        log.info("match %d: the refused DMs could not be %s for now (%s: %s)", match_id, what,
-                 e.__class__.__name__, e)
-        return False
-    return True
-
-
-def _for_now(error: BaseException) -> bool:
-    """Discord's failure that may pass, or the database's (``failing_for_now``: not all are
-    OSErrors, SQLite's "database is locked" is not), or a save of unknown outcome, the
-    database out of reach (``InDoubt``: an abandon, the clock's next check settles it)."""
-    return isinstance(error, (*PASSING, InDoubt)) or failing_for_now(error)
 
 
 async def post(svc: MatchService, live: LiveMatch, text: str,
@@ -257,8 +216,14 @@ class TurnNotices:
             return
         if live.over:
             self.drop(live.id)
+            if self._telling(live):
+                for seat in (0, 1):
+                    await turn_dms.played(self.svc, live, seat)
             return
         turn = turn_of(live)
+        if self._telling(live):
+            # The other seat's turn is played: its turn DM goes (one stands at most).
+            await turn_dms.played(self.svc, live, 1 - live.session.to_act)
         if not self._due(live) or self.told.get(live.id) == turn:
             return
         first = live.id not in self.told
@@ -286,6 +251,17 @@ class TurnNotices:
         return live.deadline is not None and live.deadline - self.svc.clock() < (
             live.control.turn + live.reserves[live.session.to_act] - FRESH)
 
+    def told_now(self, live: LiveMatch) -> bool:
+        """The player to act was told this turn by a DM (that notified them) here, or is
+        being told (the channel's mention of it is then sent silent)."""
+        return (self._due(live) and self.told.get(live.id) == turn_of(live)
+                and live.id not in self.failed)
+
+    @staticmethod
+    def _telling(live: LiveMatch) -> bool:
+        """Turns of the match are told by DM (by correspondence, two players)."""
+        return live.control.notify_turn and live.computer_seat is None
+
     @staticmethod
     def _due(live: LiveMatch) -> bool:
         # Against the computer, whose reply comes within seconds of the player's move, a DM a
@@ -312,11 +288,15 @@ class TurnNotices:
             # Failed for now: still to tell, at the next check (if it is still this turn).
             self.failed[live.id] = told
         elif sent:
+            # It stands, the seat's one before deleted; saved first, so that a process seeing
+            # the turn played from now on deletes it.
+            await turn_dms.stands(self.svc, live, seat, sent)
             # Sent outside the match's lock: the turn may have been played (or timed out)
             # while it was on its way. A move within the turn keeps it: still their turn. So
             # does time given to the turn meanwhile (an outage's, given back), as it keeps a
             # DM sent before: deleted, nothing would tell them the turn is theirs.
-            await _unless_played(live, turn, live.deadline, sent)
+            if played(live, turn, live.deadline):
+                await turn_dms.played(self.svc, live, seat, sent)
 
 
 async def warn(svc: MatchService, live: LiveMatch, seat: int, left: int) -> None:

@@ -95,9 +95,9 @@ async def confirm_resign(interaction: discord.Interaction, match_id: int,
         elif isinstance(absence, Gone):
             # Back, then gone again since the question: their day starts anew.
             await answer_clicked(interaction, tr(
-                "{name} has been out of reach only since {since}: the match can end with no "
-                "result from {until}. This question is out of date, and nothing changed. Use "
-                "{command} again if you still want to stop.", name=name,
+                "{name} came back, and was found out of reach again {since}: the match can end "
+                "with no result from {until}. This question is out of date, and nothing "
+                "changed. Use {command} again if you still want to stop.", name=name,
                 since=stamp(absence.since, "R"), until=stamp(absence.void_from, "f"),
                 command=command(tr, "umtali", "resign")))
         else:
@@ -163,15 +163,16 @@ def resign_question(live: LiveMatch, seat: int, gone: Gone | None, now: float,
     if gone is not None:
         since, until = stamp(gone.since, "R"), stamp(gone.void_from, "f")
         if gone.how == "left":
-            return tr("{name} has left the server (out of reach since {since}), and this match "
-                      "has no clock. If {name} is still gone at {until} (a day after I first "
-                      "found them gone), Yes then ends it with no result. Yes now is a "
-                      "resignation: {name} wins the session.",
+            return tr("{name} has left the server (first found out of reach {since}), and "
+                      "this match has no clock. If {name} is still gone at {until} (a day "
+                      "after I first found them gone), Yes then ends it with no result. Yes now "
+                      "is a resignation: {name} wins the session.",
                       name=name, since=since, until=until)
         return tr("{name} can't see this match's channel and doesn't take my direct messages "
-                  "(out of reach since {since}), and this match has no clock. If {name} is "
-                  "still out of reach at {until} (a day after I first found them so), Yes then "
-                  "ends it with no result. Yes now is a resignation: {name} wins the session.",
+                  "(first found out of reach {since}), and this match has no clock. If {name} "
+                  "is still out of reach at {until} (a day after I first found them so), Yes "
+                  "then ends it with no result. Yes now is a resignation: {name} wins the "
+                  "session.",
                   name=name, since=since, until=until)
     return tr("Resign the session? Your opponent wins it.")
 

@@ -25,6 +25,10 @@ from data.failing import failing_for_now
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
 
+#: Seconds past the computer's pause its reply is waited for, to post the player's turn
+#: with it (``_held_for_computer``): easy and normal decide in well under a millisecond.
+HOLD = 2.0
+
 # The delivery's own logger: its lines keep the name they have always had (log filters).
 log = logging.getLogger("cogs.umtali.delivery")
 
@@ -32,6 +36,8 @@ log = logging.getLogger("cogs.umtali.delivery")
 class Sending(Retries, ChannelLoss):
     service: MatchService
     _workers: dict[int, asyncio.Task[None]]
+    _closed: bool
+    _holding: dict[int, tuple[float, object]]
 
     async def _send(self, live: LiveMatch, batch: Batch) -> tuple[Batch, Sent | None]:
         """Send ``batch``; what failed for now and should be tried again, and where the copy
@@ -80,12 +86,50 @@ class Sending(Retries, ChannelLoss):
                     await listener(live)
                 except Exception as e:  # a panel is a courtesy: never stop the delivery
                     log.warning("match %d: a hand panel could not be refreshed (%s)", live.id, e)
-        if batch.announce and not again.table:
+        if batch.announce and not again.table and not self._held_for_computer(live):
             # (the table failing for now: announced with it when it is tried again)
             await self._to_channel(live, batch, again, table=False)
         elif batch.announce:
             again.announce = True
         return again, sent
+
+    def _held_for_computer(self, live: LiveMatch) -> bool:
+        """Against the computer, the announcement of the player's turn waits for the
+        computer's reply (its pause, and ``HOLD`` more to think), whose batch posts both,
+        merged in one message (review139: the player's turn a post of its own, a second before
+        the computer's, one a turn). Unposted, it stays saved (``unsent``): a stop meanwhile
+        posts it at the next start. The computer slower (the hard level thinking), or its
+        turn ending with no move, it is posted then, by a batch of its own (``_release``).
+        Nothing waits here: the worker goes on with what else is queued."""
+        seat, computers = live.computer_seat, self.service.computers
+        turn = computers.turn(live.id)
+        if seat is None or live.over or live.channel_lost or live.session.to_act != seat \
+                or self._closed or turn is None:
+            self._holding.pop(live.id, None)
+            return False
+        loop = asyncio.get_running_loop()
+        held = self._holding.get(live.id)
+        if held is None:
+            token = object()
+            self._holding[live.id] = (loop.time() + computers.pause + HOLD, token)
+            turn.add_done_callback(lambda _: self._release(live, token))
+            loop.call_later(computers.pause + HOLD, self._release, live, token)
+            return True
+        if loop.time() >= held[0]:
+            del self._holding[live.id]
+            return False
+        return True
+
+    def _release(self, live: LiveMatch, token: object) -> None:
+        """The hold ``token`` names is over (the computer's turn ended, or took too long):
+        what is still unposted goes out, unless that hold was let go already."""
+        held = self._holding.get(live.id)
+        if held is None or held[1] is not token:
+            return
+        # Over: the next check posts it (and holds nothing more of this turn).
+        self._holding[live.id] = (0.0, token)
+        if live.unsent and not self._closed:
+            self.enqueue(live, Batch(announce=True))
 
     async def _to_channel(self, live: LiveMatch, batch: Batch, again: Batch, *,
                           table: bool) -> None:

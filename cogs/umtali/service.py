@@ -270,10 +270,14 @@ class MatchService(Timing, Endings, TableMoves, Playing, Looks):
         to_act = live.session.to_act
         posted: list[discord.Message] = []
         try:
-            posted.append(await channel.send(
-                opening + "\n" + self._your_turn(live),
-                allowed_mentions=NO_MENTIONS if live.is_computer(to_act)
-                else only(live.player_ids[to_act])))
+            if live.is_computer(to_act):
+                # The computer leads: the deal is announced with its first turn, one post
+                # (review139: the deal's line alone, the computer's turn a moment later).
+                await self.store.set_opening(live.id, opening)
+                live.pending = [line for line in opening.split("\n") if line]
+            else:
+                posted.append(await channel.send(opening + "\n" + self._your_turn(live),
+                                                 allowed_mentions=only(live.player_ids[to_act])))
             table = await self.table_message(live).drawn()  # off the event loop
             message = await channel.send(**table.send(),
                                          view=table_panel(live.id, self.public_tr(live)),

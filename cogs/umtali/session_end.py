@@ -13,6 +13,7 @@ forgotten, never an ERROR, and nothing of the match waits for it.
 from __future__ import annotations
 
 import logging
+import re
 from typing import TYPE_CHECKING, Final
 
 import discord
@@ -21,11 +22,11 @@ from cogs.umtali.archived import reopened
 from cogs.umtali.failures import PASSING
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import safe_name
+from cogs.umtali.records import ENDED, ENDED_BY
 from cogs.umtali.showing import ended_words
 from cogs.umtali.threads import WEEK, slow
 from data.failing import failing_for_now
 from umtali.i18n import Tr
-from umtali.text import HOW
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
@@ -67,9 +68,20 @@ def result_line(live: LiveMatch, tr: Tr) -> str:
     won = session.games_won
     how = session.how or "played out"
     result = tr("Session over: {name} wins {a}-{b}", name=names[w], a=won[w], b=won[1 - w])
-    if how != "played out":
-        result += f" ({tr('{name} {how}', name=names[1 - w], how=tr(HOW.get(how, how)))})"
+    if how in ENDED:
+        # A lasting record, as history words it: in the past, of a noun (Russian "игрок
+        # сдался: ben"), where the announcement said it as it happened ("ben сдаётся").
+        result += f" ({tr(ENDED_BY, name=names[1 - w], how=ENDED[how])})"
+    elif how != "played out":
+        result += f" ({tr('{name} {how}', name=names[1 - w], how=how)})"
     return tr("**{result}.** The final card: {link}", result=result, link=link)
+
+
+def _end_line(live: LiveMatch, line: str) -> bool:
+    """Whether ``line`` is an end line ``result_line`` wrote, in any language and linking
+    any table of the match's server: bold words, then a link to a message, last."""
+    return re.fullmatch(rf"\*\*.+\*\*.* https://discord\.com/channels/{live.guild_id}/\d+/\d+",
+                        line) is not None
 
 
 async def ended(svc: MatchService, live: LiveMatch) -> None:
@@ -101,8 +113,9 @@ async def _challenge_told(svc: MatchService, live: LiveMatch) -> None:
                 return  # not the challenge as the bot posts it: left alone
             embed = message.embeds[0]
             lines = (embed.description or "").split("\n")
-            # (a line said before, by a copy that stopped: replaced)
-            lines = [x for x in lines if jump_url(live, live.table_message_id or 0) not in x]
+            # (a line said before, by a copy that stopped, or of a table posted again since:
+            # replaced, whatever table it linked)
+            lines = [x for x in lines if not _end_line(live, x)]
             embed.description = "\n".join([*lines, line])[:4096]
             await message.edit(embeds=[embed, *message.embeds[1:]])
         # A rematch's challenge was posted in the thread, which may have been archived since.

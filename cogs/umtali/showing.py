@@ -13,18 +13,16 @@ cannot change meanwhile). Reading ``files`` draws what is still undrawn where it
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import io
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any
 
 import discord
 
 from cogs.umtali.arrange import HandOrder
-from cogs.umtali.carried import Carried
 from cogs.umtali.fair import reveal_line, revealed
 from cogs.umtali.final_card import ReplayButton
 from cogs.umtali.live import LiveMatch
@@ -37,8 +35,6 @@ from umtali.i18n import EN, N_, Tr
 from umtali.view import SPECTATOR
 
 log = logging.getLogger(__name__)
-
-T = TypeVar("T")
 
 #: Why a match was abandoned: whom the bot could no longer reach. One message for each case,
 #: not a name put into one: a language may word each differently (Russian declines
@@ -99,12 +95,6 @@ class Shown:
     made: list[discord.File] = field(default_factory=list)
     #: The pictures not drawn yet (``drawn``); their embeds already point at them.
     pictures: list[Picture] = field(default_factory=list)
-    #: A DM panel's: what the seat's panel carries (``carried``), and the message this edits.
-    carried: tuple[Carried, int | None] | None = None
-    #: An upload of ``edit`` on its way, told how it ended by ``landing``.
-    _upload: Callable[[bool], None] | None = None
-    #: A fingerprint of each picture drawn here, in the order of ``made`` (``digest``).
-    _prints: list[bytes] = field(default_factory=list)
 
     @property
     def embed(self) -> discord.Embed:
@@ -134,7 +124,6 @@ class Shown:
         for p, png in zip(pictures, pngs, strict=True):
             if png is not None:
                 self.made.append(discord.File(io.BytesIO(png), filename=p.name))
-                self._prints.append(hashlib.sha256(p.name.encode() + b"\0" + png).digest())
             elif p.embed is not None:
                 p.embed.set_image(url=None)  # not pointing at a file the message lacks
 
@@ -145,42 +134,10 @@ class Shown:
             out["view"] = self.view
         return out
 
-    @property
-    def digest(self) -> str:
-        """The pictures' fingerprint (names and bytes; drawn here if not yet): the same
-        pictures, the same digest. '' when unknown (files made elsewhere, or none)."""
-        files = self.files
-        if not files or len(self._prints) != len(files):
-            return ""
-        return hashlib.sha256(b"".join(self._prints)).hexdigest()
-
     def edit(self) -> dict[str, Any]:
         """Keyword arguments for an edit: the pictures replace the message's attachments (so
-        a picture from an earlier turn never lingers). A DM panel's pictures it carries
-        already (``carried``) are left there, not uploaded again: no ``attachments``, and
-        Discord keeps the message's own, which the embeds name. Awaited through ``landing``,
-        so that what it carries is known after."""
-        digest = self.digest
-        if self.carried is not None:
-            carried, message_id = self.carried
-            if digest and carried.on(message_id) == digest:
-                return {"embeds": self.embeds, "view": self.view}
-            self._upload = carried.upload(message_id, digest)
+        a picture from an earlier turn never lingers)."""
         return {"embeds": self.embeds, "attachments": self.files, "view": self.view}
-
-    async def landing(self, edit: Awaitable[T]) -> T:
-        """``edit`` (made with ``edit()``) awaited: a DM panel's upload known to have landed,
-        or not (any failure: what the panel carries is unknown, and uploaded next time)."""
-        upload, self._upload = self._upload, None
-        try:
-            done = await edit
-        except BaseException:
-            if upload is not None:
-                upload(False)
-            raise
-        if upload is not None:
-            upload(True)
-        return done
 
 
 def _draw_all(draws: list[Callable[[], bytes]]) -> list[bytes | None]:

@@ -30,6 +30,7 @@ from umtali.i18n import EN, Tr
 log = logging.getLogger(__name__)
 
 UNBLOCK = ("umtali", "unblock")
+DISPLAY = ("umtali", "display")
 
 
 class StopButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -100,6 +101,12 @@ def stops_line(stopped: list[int], tr: Tr) -> str:
     return tr("You take no challenges from {members}: `{command}` lifts a stop.",
               members=", ".join(f"<@{user_id}>" for user_id in stopped),
               command=command(tr, UNBLOCK))
+
+
+def stops_unread(tr: Tr) -> str:
+    """Said instead of ``stops_line`` where the database could not read them just now."""
+    return tr("The list of members whose challenges you stopped could not be read just now: "
+              "`{command}` shows it again in a moment.", command=command(tr, DISPLAY))
 
 
 async def unblock(interaction: discord.Interaction, member: discord.User) -> None:

@@ -8,6 +8,7 @@ attachments are kept and checked, and the tests waiting on it are woken, the sam
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -153,6 +154,17 @@ class Posts:
                 int(channel["recipients"][0]["id"]) in self.server.refused_dms:
             return replies.error(403, 50007, "Cannot send messages to this user")
         return self.answer_edit(found, call)
+
+    async def delete(self, call: Call) -> web.Response:
+        """The bot deletes one of its messages: gone from its channel (an unknown one: 404)."""
+        found = self._message(call)
+        if found is None:
+            return replies.error(404, 10008, "Unknown Message")
+        channel_id = int(found["channel_id"])
+        del self.server.messages[int(found["id"])]
+        with contextlib.suppress(ValueError):
+            self.server.log[channel_id].remove(int(found["id"]))
+        return web.Response(status=204)
 
     def answer_edit(self, found: dict[str, Any] | None, call: Call) -> web.Response:
         """Edit the message the call names, if there is one, and answer with it."""

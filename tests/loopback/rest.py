@@ -59,6 +59,7 @@ class Rest:
             ("GET", f"/channels/{ch}/messages/{msg}", posts.get),
             ("GET", f"/channels/{ch}/messages", posts.history),
             ("PATCH", f"/channels/{ch}/messages/{msg}", posts.patch),
+            ("DELETE", f"/channels/{ch}/messages/{msg}", posts.delete),
             ("POST", f"/channels/{ch}/messages/{msg}/threads", posts.start_thread),
             ("GET", f"/channels/{ch}", self._get_channel),
             ("PATCH", f"/channels/{ch}", self._edit_channel),

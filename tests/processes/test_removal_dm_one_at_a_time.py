@@ -34,7 +34,8 @@ async def test_the_removal_dm_and_a_reminder_to_closed_dms_are_refused_once(
     real = discord.abc.Messageable.send
 
     async def slow(self: discord.abc.Messageable, *args: Any, **kwargs: Any) -> Any:
-        if getattr(self, "id", None) == member.id and not on_its_way.is_set():
+        # (to the member, or to their DM channel known: the reminder's way since fix164)
+        if getattr(self, "id", None) in (member.id, dm) and not on_its_way.is_set():
             on_its_way.set()
             await asyncio.sleep(0.3)
         return await real(self, *args, **kwargs)

@@ -1,0 +1,55 @@
+"""fix168 (review144 on fix162): ``/umtali display`` lists whose challenges the member stopped,
+read after their new look was saved. That read failing (the database busy for a moment)
+answered "try again" though the change went through. Now the change is confirmed, and the
+list said to be unread for now. SimCord, a real SQLite file."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.discord_helpers import World
+from tests.test_fix162_stop_challenges import _cy_stops_ada, _said
+
+UNREAD = ("The list of members whose challenges you stopped could not be read just now: "
+          "`/umtali display` shows it again in a moment.")
+
+
+def _pictures(db_path: Path, user_id: int) -> int:
+    with sqlite3.connect(db_path) as c:
+        return int(c.execute("SELECT pictures FROM member_prefs WHERE user_id = ?",
+                             (user_id,)).fetchone()[0])
+
+
+async def test_the_stops_unread_after_a_change_confirm_the_change(
+        world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture, locales: dict[int, str]) -> None:
+    await _cy_stops_ada(world, db_path)
+    assert world.bot.matches is not None
+    db = world.bot.matches.store.db
+    real = db.fetchall
+
+    async def stops_locked(sql: str, params: Sequence[object] = ()) -> Any:
+        if "challenge_stops" in sql:
+            raise sqlite3.OperationalError("database is locked")
+        return await real(sql, params)
+
+    monkeypatch.setattr(db, "fetchall", stops_locked)
+    shown = await world.carol.slash(world.channel, "umtali display", pictures=False)
+    assert shown.ephemeral and _said(shown) == (
+        "Your panels show your hand as text alone, without pictures.\n" + UNREAD), _said(shown)
+    assert _pictures(db_path, world.carol.id) == 0
+    locales[world.carol.id] = "ru"
+    shown = await world.carol.slash(world.channel, "umtali display", four_colour=True)
+    assert "Список участников, чьи вызовы вы не принимаете, сейчас прочитать не удалось" in \
+        _said(shown), _said(shown)
+    locales[world.carol.id] = "en-US"
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    monkeypatch.undo()
+    shown = await world.carol.slash(world.channel, "umtali display")
+    assert f"<@{world.alice.id}>" in _said(shown) and UNREAD not in _said(shown)
