@@ -31,6 +31,8 @@ from tests.loopback.server import LoopbackDiscord
 NOTICE = "can't send you direct messages"
 #: Each session's salt and commitment are its own, even on the same seed.
 SECRET = re.compile(r"\b[0-9a-f]{32}\b|\b[0-9a-f]{64}\b")
+#: A link to a message (the final card's, at a session's end): each match has its own.
+LINK = re.compile(r"https://discord\.com/channels/[0-9]+/[0-9]+/[0-9]+")
 
 
 def public_texts(server: LoopbackDiscord, channel_id: int) -> list[str]:
@@ -43,7 +45,7 @@ def public_texts(server: LoopbackDiscord, channel_id: int) -> list[str]:
         # When sends queue up behind a rate limit, the bot folds the turns waiting into one
         # message and mentions only the player whose turn it is when it goes out: "your turn"
         # lines and where messages break may differ, nothing else.
-        content = SECRET.sub("<hex>", YOUR_TURN.sub("", m["content"]))
+        content = LINK.sub("<link>", SECRET.sub("<hex>", YOUR_TURN.sub("", m["content"])))
         out.extend(line for line in content.split("\n") if line)
         # The table's embed carries the match number; the rest must be identical.
         # (and the final card's ratings, which the first session moved before the second)
