@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 EXPIRES_AFTER = 3.0
 #: An interaction reaching the bot later than this (a gateway outage's replay on RESUME) is
 #: refused all the same once expired, but not held against the bot: it had next to no time.
+#: Nor is one whose first answer a fault refused (a 5xx, a 429) and came again too late.
 DELIVERED_WITHIN = 1.5
 
 
@@ -58,7 +59,8 @@ class Answers:
             # interaction failed". A bug of the bot's (or a test's wanting it: ``late``).
             if not record.expired:
                 record.expired = True
-                if record.delivered_at - record.sent_at <= DELIVERED_WITHIN:
+                if record.delivered_at - record.sent_at <= DELIVERED_WITHIN and \
+                        call.path not in server.faulted:
                     server.late.append(record)
                     server.errors.append(f"interaction {record.id} first answered after "
                                          f"{late:.2f} s: expired (10062)")

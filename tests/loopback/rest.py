@@ -118,6 +118,7 @@ class Rest:
             if fault.hits < fault.times and fault.method == call.method \
                     and fault.pattern.search(call.path):
                 fault.hits += 1
+                self.server.faulted.add(call.path)
                 if fault.hold:
                     # The release as the call is held: one let go while a lost answer's call
                     # is carried out would otherwise hold it until aiohttp gives up on it.

@@ -100,6 +100,9 @@ class LoopbackDiscord:
         #: The paths of calls carried out whose answer was lost (``lose_answer``): the bot's
         #: client may make them again (discord.py's webhook adapter, after a 5xx).
         self.answers_lost: set[str] = set()
+        #: Calls a fault refused (their paths): an interaction's first answer refused so and
+        #: tried again too late was made late by Discord, not by the bot.
+        self.faulted: set[str] = set()
         self.faults: list[Fault] = []
         #: Whether the bot may manage threads: a locked thread refuses it otherwise
         #: (``tests/loopback/threads.py``).
