@@ -18,6 +18,7 @@ import pytest
 
 from bot import make_bot
 from cogs.umtali.service import MatchService
+from data.messages import MessageQueries
 from tests.loopback.driver import play_move, query, read_match, start_practice, until
 from tests.loopback.harness import bot_in_process, loopback_server
 
@@ -77,3 +78,38 @@ async def test_a_turn_goes_out_with_the_computers_reply_and_pings_nobody_at_the_
             assert not int(mentions[0].get("flags") or 0) & SILENT
             assert all(int(b.get("flags") or 0) & SILENT for b in mentions[1:]), \
                 [(b["content"][-40:], b.get("flags")) for b in mentions]
+
+
+async def test_a_held_turn_is_no_failure_nothing_owed_is_written(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """review145: the player's turn held for the computer's reply went through the failures'
+    path (a retry timer, ``matches.resend`` written '{"announce":true...}' then '' each turn:
+    writes on SQLite's one writer for nothing). Held, it is simply not posted yet."""
+    _paused(monkeypatch)
+    writes: list[str] = []
+    real = MessageQueries.set_resend
+
+    async def counted(self: MessageQueries, match_id: int, owed: str, owner: str) -> bool:
+        writes.append(owed)
+        return await real(self, match_id, owed, owner)
+    monkeypatch.setattr(MessageQueries, "set_resend", counted)
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server:
+        ada = server.add_member("ada")
+        async with bot_in_process(server, db):
+            saved = await start_practice(server, db, ada)
+            await until(functools.partial(_settled, db, saved.id), "the computer's first turn")
+            played = 0
+            for _ in range(8):
+                now = read_match(db, saved.id)
+                assert now is not None
+                if now.status != "active":
+                    break
+                await play_move(server, db, saved.id)
+                played += 1
+                await until(functools.partial(_settled, db, saved.id), "the computer's reply")
+            await asyncio.sleep(PAUSE + 0.2)
+            assert played >= 3
+            assert writes == []
+            assert query(db, "SELECT resend FROM matches WHERE id = ?", saved.id)[0][
+                "resend"] == ""

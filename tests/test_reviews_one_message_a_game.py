@@ -6,6 +6,8 @@ by an edit; a new review message after the session's first is sent silent. Over 
 from __future__ import annotations
 
 import json
+import re
+import sqlite3
 from typing import Any
 
 import pytest
@@ -71,3 +73,40 @@ async def test_a_games_reviews_are_one_message_and_none_says_nothing_costly(
     # A new review message after the session's first is silent.
     assert all(int(p.get("flags") or 0) & SILENT for p in posts[1:])
     assert not posts or not int(posts[0].get("flags") or 0) & SILENT
+
+
+async def test_a_review_whose_save_failed_is_kept_by_the_next_hands(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """review145: the game's review message edited, its save failing for now, the next hand's
+    edit was built from the text saved before and wiped the review just sent (or, the game's
+    first save failing, a second message began for the game, which notified). The text sent
+    last is kept in memory for that: no review lost, one message a game."""
+    live = await _practice(world)
+    svc = world.bot.matches
+    assert svc is not None
+    real = svc.store.set_reviewed
+    failed: list[int] = []
+
+    async def locked_once(match_id: int, hands: int, message: str | None = None) -> None:
+        if message is not None and len(failed) < 2:
+            failed.append(hands)
+            raise sqlite3.OperationalError("database is locked")
+        await real(match_id, hands, message)
+    monkeypatch.setattr(svc.store, "set_reviewed", locked_once)
+    dm = world.alice.user.dm_channel
+    since = len(world.env.http_requests)
+    for _ in range(8):
+        if live.over or coach_of(world.bot).sent >= 4:
+            break
+        await _hand_out(world, live)
+    assert len(failed) == 2, "two reviews sent, their saves failing"
+    reviews = [m for m in dm.history() if "Review of hand" in m.content]
+    # Every review sent is still held, one message a game.
+    held = sum(m.content.count("Review of hand") for m in reviews)
+    assert held == coach_of(world.bot).sent, [m.content for m in reviews]
+    games = [re.findall(r"\(game (\d+)\)", m.content) for m in reviews]
+    assert all(len(set(g)) == 1 for g in games), games
+    assert len({g[0] for g in games}) == len(reviews), games
+    posts = _review_posts(world, dm, since)
+    assert len(posts) == len(reviews)
+    assert not posts or all(int(p.get("flags") or 0) & SILENT for p in posts[1:])

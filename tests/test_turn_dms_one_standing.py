@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -127,3 +128,27 @@ async def test_a_turn_dm_that_cannot_be_deleted_is_no_error(
             # Saved as gone all the same: not tried again at every delivery.
             row = query(db, "SELECT turn_dm0_id, turn_dm1_id FROM matches")[0]
             assert row[f"turn_dm{saved.player_ids.index(first)}_id"] is None
+
+
+async def test_a_turn_dm_with_no_dm_channel_saved_is_deleted_all_the_same(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """review145: the seat's DM channel not saved (the DM sent by ``user.send`` before any
+    panel landed), the turn DM's id was cleared with nothing to delete it in: it stood for
+    good. Its channel is looked up then."""
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server:
+        ada, ben = server.add_member("ada"), server.add_member("ben")
+        async with bot_in_process(server, db):
+            saved = await start_session(server, db, ada, ben, time_control="correspondence")
+            first = saved.player_ids[saved.session.to_act]
+            await until(functools.partial(_turn_dms, server, first), "the first turn's DM")
+            [told] = _turn_dms(server, first)
+            seat = saved.session.to_act
+            with sqlite3.connect(db) as conn:
+                conn.execute(f"UPDATE matches SET dm{seat}_channel_id = NULL WHERE id = ?",
+                             (saved.id,))
+            while (now := read_match(db, saved.id)) is not None and \
+                    now.player_ids[now.session.to_act] == first:
+                await play_move(server, db, saved.id)
+            await until(lambda: int(told["id"]) not in server.messages,
+                        "the played turn's DM deleted")

@@ -58,7 +58,12 @@ async def send_review(client: discord.Client, live: LiveMatch, seat: int,
     text = review_text(svc.seat_tr(live, seat), hand, found)
     channel_id = live.dm_channel_ids[seat]
     nonce = match_nonce(live, "review", *hand)
-    before = None if row is None else game_review(row.review_dm)
+    # The message as sent last, its save having failed, else as saved. Memory ahead of the
+    # database only in this text, which is what Discord holds: which hands are reviewed
+    # (``reviewed``) follows the save alone, and a restart, memory gone, reviews the hand again
+    # on the saved text, coming to the same message.
+    before = game_review(live.review_unsaved) if live.review_unsaved else \
+        None if row is None else game_review(row.review_dm)
 
     async def send() -> discord.Message:
         # The game's review message, this hand's appended (an edit: no notification).
@@ -118,8 +123,12 @@ async def _saved(svc: MatchService, live: LiveMatch, finished: int, message: str
     except Exception as e:
         log.warning("match %d: the review was sent, but not saved as sent (%s: %s)",
                     live.id, e.__class__.__name__, e)
+        if message is not None:
+            live.review_unsaved = message
         return
     live.reviewed = max(live.reviewed, finished)
+    if message is not None:
+        live.review_unsaved = ""
 
 
 def review_text(tr: Tr, hand: tuple[int, int], found: list[Lesson]) -> str:

@@ -84,6 +84,10 @@ class LiveMatch:
     #: A practice match's hands whose review was sent, as saved: how many had ended when the
     #: last one was (``cogs.umtali.coach``).
     reviewed: int = 0
+    #: The game's review message as last sent here (``review_dm``'s form) while its save
+    #: failed, '' once one is saved: the next hand's review builds on what the player has,
+    #: not on the older saved text (memory alone: a courtesy, ``coach_review``).
+    review_unsaved: str = ""
     #: Each seat's new DM panel was being sent, its id not yet saved, as saved: should the
     #: bot have stopped between, that panel is stripped of its buttons (``in_dms``).
     dm_sending: list[bool] = field(default_factory=lambda: [False, False])

@@ -181,6 +181,11 @@ class TurnNotices:
         #: The turns given another turn's time ("keep waiting"), and the deadline it gave (by
         #: match id): told as the waiting player's choice.
         self.anew: dict[int, Told] = {}
+        #: The turns a DM was sent here for, or is on its way (by match id): only these make
+        #: the channel's mention of the turn silent. ``told`` alone is no DM: a turn brought
+        #: back mid-turn is marked told, and nothing told the player here (review145).
+        self.dm_told: dict[int, Turn] = {}
+        self.telling: dict[int, Turn] = {}
 
     def forget(self, live: LiveMatch) -> None:
         """The turn was given another turn's time (its deadline now): told anew."""
@@ -193,6 +198,8 @@ class TurnNotices:
         self.told.pop(match_id, None)
         self.failed.pop(match_id, None)
         self.anew.pop(match_id, None)
+        self.dm_told.pop(match_id, None)
+        self.telling.pop(match_id, None)
 
     def tracked(self, match_id: int) -> bool:
         return match_id in self.told or match_id in self.failed or match_id in self.anew
@@ -252,10 +259,12 @@ class TurnNotices:
             live.control.turn + live.reserves[live.session.to_act] - FRESH)
 
     def told_now(self, live: LiveMatch) -> bool:
-        """The player to act was told this turn by a DM (that notified them) here, or is
-        being told (the channel's mention of it is then sent silent)."""
-        return (self._due(live) and self.told.get(live.id) == turn_of(live)
-                and live.id not in self.failed)
+        """The player to act was told this turn by a DM (that notified them) sent here, or is
+        being told (the channel's mention of it is then sent silent). A turn marked told with
+        no DM sent (brought back mid-turn, taken over, refused) is not: the mention pings."""
+        turn = turn_of(live)
+        return self._due(live) and turn in (self.dm_told.get(live.id),
+                                            self.telling.get(live.id))
 
     @staticmethod
     def _telling(live: LiveMatch) -> bool:
@@ -283,7 +292,15 @@ class TurnNotices:
                "from your hand here). Your turn now ends {when}.", name=name, channel=channel,
                when=ends)
         given = () if told[1] is None else ("given", told[1])
-        sent = await _dm(self.svc, live, seat, text, match_nonce(live, "turn", *turn, *given))
+        self.telling[live.id] = turn
+        try:
+            sent = await _dm(self.svc, live, seat, text,
+                             match_nonce(live, "turn", *turn, *given))
+        finally:
+            if self.telling.get(live.id) == turn:
+                del self.telling[live.id]
+        if sent:
+            self.dm_told[live.id] = turn
         if sent is None:
             # Failed for now: still to tell, at the next check (if it is still this turn).
             self.failed[live.id] = told

@@ -86,11 +86,13 @@ class Sending(Retries, ChannelLoss):
                     await listener(live)
                 except Exception as e:  # a panel is a courtesy: never stop the delivery
                     log.warning("match %d: a hand panel could not be refreshed (%s)", live.id, e)
-        if batch.announce and not again.table and not self._held_for_computer(live):
+        if batch.announce and again.table:
             # (the table failing for now: announced with it when it is tried again)
-            await self._to_channel(live, batch, again, table=False)
-        elif batch.announce:
             again.announce = True
+        elif batch.announce and not self._held_for_computer(live):
+            await self._to_channel(live, batch, again, table=False)
+        # Held, it is no failure (no retry, nothing written as owed): the hold's release or
+        # the computer's batch posts it, and ``unsent`` keeps it over a restart.
         return again, sent
 
     def _held_for_computer(self, live: LiveMatch) -> bool:

@@ -48,8 +48,26 @@ async def played(svc: MatchService, live: LiveMatch, seat: int,
         channel, standing = None, None
     if sent is not None:
         channel, standing = sent.channel.id, sent.id
+    if standing is not None and channel is None:
+        # No DM channel saved (the DM went by ``user.send`` before any panel landed): its
+        # id cleared, it would stand for good. The player's DM channel is the one it is in.
+        channel = await _dm_channel(svc, live, seat)
     if standing is not None and channel is not None:
         await _delete(svc, live, channel, standing)
+
+
+async def _dm_channel(svc: MatchService, live: LiveMatch, seat: int) -> int | None:
+    """The seat's player's DM channel: known here, else looked up (None: not found now)."""
+    if live.dm_channel_ids[seat] is not None:
+        return live.dm_channel_ids[seat]
+    user_id = live.player_ids[seat]
+    try:
+        user = svc.client.get_user(user_id) or await svc.client.fetch_user(user_id)
+        dm = user.dm_channel or await user.create_dm()
+    except (discord.HTTPException, *PASSING) as e:
+        log.info("match %d: seat %d's DM channel could not be found (%s)", live.id, seat, e)
+        return None
+    return dm.id
 
 
 async def _delete(svc: MatchService, live: LiveMatch, channel_id: int, message_id: int) -> None:
