@@ -34,7 +34,7 @@ class SlowRest(Rest):
 
 async def test_a_lost_answers_call_let_go_as_it_is_carried_out_ends() -> None:
     fault = Fault("POST", re.compile("^/channels/5/messages$"), 1, hold=True, lost=True)
-    server = SimpleNamespace(faults=[fault], answers_lost=set())
+    server = SimpleNamespace(faults=[fault], answers_lost=set(), faulted=set())
     rest = SlowRest(cast(LoopbackDiscord, server))
     call = Call("POST", "/channels/5/messages", {}, {"content": "x"})
     answered = asyncio.create_task(rest._fault(call))
