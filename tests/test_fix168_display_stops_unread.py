@@ -53,3 +53,26 @@ async def test_the_stops_unread_after_a_change_confirm_the_change(
     monkeypatch.undo()
     shown = await world.carol.slash(world.channel, "umtali display")
     assert f"<@{world.alice.id}>" in _said(shown) and UNREAD not in _said(shown)
+
+
+async def test_the_matches_unread_after_a_change_confirm_the_change(
+        world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The member's matches, read after the look was saved (to redraw those held elsewhere),
+    failing for a moment: the change is confirmed all the same, not "try again" (their next
+    move shows the new look there)."""
+    assert world.bot.matches is not None
+    db = world.bot.matches.store.db
+    real = db.fetchall
+
+    async def players_locked(sql: str, params: Sequence[object] = ()) -> Any:
+        if "active_players" in sql:
+            raise sqlite3.OperationalError("database is locked")
+        return await real(sql, params)
+
+    monkeypatch.setattr(db, "fetchall", players_locked)
+    shown = await world.carol.slash(world.channel, "umtali display", pictures=False)
+    assert shown.ephemeral and _said(shown) == (
+        "Your panels show your hand as text alone, without pictures."), _said(shown)
+    assert _pictures(db_path, world.carol.id) == 0
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]

@@ -54,12 +54,15 @@ async def set_display(interaction: discord.Interaction, pictures: bool | None,
         # and the open "My hand" panels answered here, beside this answer (``redraw_own``);
         # in those held elsewhere, from here (even with no change seen here: it may have
         # been drawn through the other process).
-        for match_id in await in_time(interaction, svc.owners.leases.of_member(me)):
-            live = await in_time(interaction, svc.lookup(match_id))
-            seat = None if live is None else live.seat_of(me)
-            if live is not None and seat is not None and not live.over and \
-                    svc.matches.get(live.id) is not live:
-                refresh_dm(live, seat, interaction.client)
+        try:
+            await _redraw_elsewhere(interaction, me)
+        except Exception as e:
+            if not failing_for_now(e):
+                raise
+            # Read after the look was saved: the change stands, said so, not "try again";
+            # those matches show it at their next move.
+            log.info("member %d's matches could not be read to redraw them (%s: %s)", me,
+                     e.__class__.__name__, e)
     tr = tr_of(interaction)
     said = describe(now.pictures, now.four_colour, tr)
     if now.pictures and (not svc.pictures or interaction.guild_id in svc.prefs.plain_guilds):
@@ -78,6 +81,17 @@ async def set_display(interaction: discord.Interaction, pictures: bool | None,
         if stopped:
             said += "\n" + stops_line(stopped, tr)
     await answer(interaction, said)
+
+
+async def _redraw_elsewhere(interaction: discord.Interaction, me: int) -> None:
+    """The member's hand drawn again in their matches held by another process."""
+    svc = service(interaction.client)
+    for match_id in await in_time(interaction, svc.owners.leases.of_member(me)):
+        live = await in_time(interaction, svc.lookup(match_id))
+        seat = None if live is None else live.seat_of(me)
+        if live is not None and seat is not None and not live.over and \
+                svc.matches.get(live.id) is not live:
+            refresh_dm(live, seat, interaction.client)
 
 
 async def redraw_guild(svc: MatchService, guild_id: int) -> list[LiveMatch]:
