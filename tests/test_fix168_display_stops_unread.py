@@ -26,20 +26,25 @@ def _pictures(db_path: Path, user_id: int) -> int:
                              (user_id,)).fetchone()[0])
 
 
-async def test_the_stops_unread_after_a_change_confirm_the_change(
-        world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch,
-        caplog: pytest.LogCaptureFixture, locales: dict[int, str]) -> None:
-    await _cy_stops_ada(world, db_path)
+def _reads_locked(world: World, monkeypatch: pytest.MonkeyPatch, table: str) -> None:
+    """Every read of ``table`` refused as SQLite refuses it while another writer holds it."""
     assert world.bot.matches is not None
     db = world.bot.matches.store.db
     real = db.fetchall
 
-    async def stops_locked(sql: str, params: Sequence[object] = ()) -> Any:
-        if "challenge_stops" in sql:
+    async def locked(sql: str, params: Sequence[object] = ()) -> Any:
+        if table in sql:
             raise sqlite3.OperationalError("database is locked")
         return await real(sql, params)
 
-    monkeypatch.setattr(db, "fetchall", stops_locked)
+    monkeypatch.setattr(db, "fetchall", locked)
+
+
+async def test_the_stops_unread_after_a_change_confirm_the_change(
+        world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture, locales: dict[int, str]) -> None:
+    await _cy_stops_ada(world, db_path)
+    _reads_locked(world, monkeypatch, "challenge_stops")
     shown = await world.carol.slash(world.channel, "umtali display", pictures=False)
     assert shown.ephemeral and _said(shown) == (
         "Your panels show your hand as text alone, without pictures.\n" + UNREAD), _said(shown)
@@ -61,16 +66,7 @@ async def test_the_matches_unread_after_a_change_confirm_the_change(
     """The member's matches, read after the look was saved (to redraw those held elsewhere),
     failing for a moment: the change is confirmed all the same, not "try again" (their next
     move shows the new look there)."""
-    assert world.bot.matches is not None
-    db = world.bot.matches.store.db
-    real = db.fetchall
-
-    async def players_locked(sql: str, params: Sequence[object] = ()) -> Any:
-        if "active_players" in sql:
-            raise sqlite3.OperationalError("database is locked")
-        return await real(sql, params)
-
-    monkeypatch.setattr(db, "fetchall", players_locked)
+    _reads_locked(world, monkeypatch, "active_players")
     shown = await world.carol.slash(world.channel, "umtali display", pictures=False)
     assert shown.ephemeral and _said(shown) == (
         "Your panels show your hand as text alone, without pictures."), _said(shown)
