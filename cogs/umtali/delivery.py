@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.overtaken import overtaken
-from cogs.umtali.sending import Sending
+from cogs.umtali.sending import Hold, Sending, let_go
 from cogs.umtali.stray_panels import replaced_meanwhile
 
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ class Delivery(Sending):
         self._edited: dict[int, tuple[LiveMatch, dict[int, tuple[int, int]]]] = {}
         #: Announcements held for the computer's reply, by match: until when, and the hold
         #: (``Sending._held_for_computer``).
-        self._holding: dict[int, tuple[float, object]] = {}
+        self._holding: dict[int, Hold] = {}
 
     # -- the queue ------------------------------------------------------------------------
 
@@ -125,7 +125,7 @@ class Delivery(Sending):
         self._tries.pop(match_id, None)
         self._retrying.pop(match_id, None)
         self._edited.pop(match_id, None)
-        self._holding.pop(match_id, None)
+        let_go(self._holding, match_id)
         idle = self._idle.pop(match_id, None)
         if idle is not None:
             idle.set()

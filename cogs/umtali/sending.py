@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from cogs.umtali.channel_loss import ChannelLoss
@@ -29,6 +30,28 @@ if TYPE_CHECKING:
 #: with it (``_held_for_computer``): easy and normal decide in well under a millisecond.
 HOLD = 2.0
 
+
+@dataclass(slots=True)
+class Hold:
+    """A player's turn announcement held for the computer's reply, until ``until`` (loop
+    time) or the computer's turn ends, whichever is first."""
+    until: float
+    timer: asyncio.TimerHandle | None = None
+
+    def cancel(self) -> None:
+        # A timer left pending after the turn ended would keep the loop (and a test's
+        # settling) waiting on a release that has nothing to do.
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+
+
+def let_go(holding: dict[int, Hold], match_id: int) -> None:
+    """The match's hold (if any) dropped, its timer with it."""
+    hold = holding.pop(match_id, None)
+    if hold is not None:
+        hold.cancel()
+
 # The delivery's own logger: its lines keep the name they have always had (log filters).
 log = logging.getLogger("cogs.umtali.delivery")
 
@@ -37,7 +60,7 @@ class Sending(Retries, ChannelLoss):
     service: MatchService
     _workers: dict[int, asyncio.Task[None]]
     _closed: bool
-    _holding: dict[int, tuple[float, object]]
+    _holding: dict[int, Hold]
 
     async def _send(self, live: LiveMatch, batch: Batch) -> tuple[Batch, Sent | None]:
         """Send ``batch``; what failed for now and should be tried again, and where the copy
@@ -107,29 +130,29 @@ class Sending(Retries, ChannelLoss):
         turn = computers.turn(live.id)
         if seat is None or live.over or live.channel_lost or live.session.to_act != seat \
                 or self._closed or turn is None:
-            self._holding.pop(live.id, None)
+            let_go(self._holding, live.id)
             return False
         loop = asyncio.get_running_loop()
         held = self._holding.get(live.id)
         if held is None:
-            token = object()
-            self._holding[live.id] = (loop.time() + computers.pause + HOLD, token)
-            turn.add_done_callback(lambda _: self._release(live, token))
-            loop.call_later(computers.pause + HOLD, self._release, live, token)
+            hold = Hold(loop.time() + computers.pause + HOLD)
+            self._holding[live.id] = hold
+            turn.add_done_callback(lambda _: self._release(live, hold))
+            hold.timer = loop.call_later(computers.pause + HOLD, self._release, live, hold)
             return True
-        if loop.time() >= held[0]:
-            del self._holding[live.id]
+        if loop.time() >= held.until:
+            let_go(self._holding, live.id)
             return False
         return True
 
-    def _release(self, live: LiveMatch, token: object) -> None:
-        """The hold ``token`` names is over (the computer's turn ended, or took too long):
-        what is still unposted goes out, unless that hold was let go already."""
-        held = self._holding.get(live.id)
-        if held is None or held[1] is not token:
+    def _release(self, live: LiveMatch, hold: Hold) -> None:
+        """``hold`` is over (the computer's turn ended, or took too long): what is still
+        unposted goes out, unless that hold was let go already."""
+        if self._holding.get(live.id) is not hold:
             return
         # Over: the next check posts it (and holds nothing more of this turn).
-        self._holding[live.id] = (0.0, token)
+        hold.until = 0.0
+        hold.cancel()
         if live.unsent and not self._closed:
             self.enqueue(live, Batch(announce=True))
 
