@@ -53,10 +53,17 @@ from cogs.umtali.translator import UmtaliTranslator
 from cogs.umtali.unknown import answered_unknown
 from data.db import DatabaseUnusable, too_new
 from data.location import DEFAULT_DB_PATH, shown
-from data.process_name import PLAIN, hold_name
+from data.process_name import hold_name
 from data.store import Store
-from scale import ShardPlan, gateway_refusal, rest_failure, use_discord_api
-from settings import DEFAULT_LOG_LEVEL, LOG_LEVELS, Settings, SettingsError, load_settings
+from scale import gateway_refusal, rest_failure, shards_held, use_discord_api
+from settings import (
+    DEFAULT_LOG_LEVEL,
+    LOG_LEVELS,
+    Settings,
+    SettingsError,
+    load_settings,
+    private_log_levels,
+)
 
 __all__ = [
     "DEFAULT_DB_PATH",
@@ -253,17 +260,6 @@ def make_bot(settings: Settings, **options: Any) -> UmtaliBot:
     return ShardedUmtaliBot(settings, **options, **settings.shards.options())
 
 
-def shards_held(plan: ShardPlan | None) -> dict[str, Any]:
-    """The shard count and shards a process runs, as ``hold_name`` takes them: none given is
-    one connection (shard 0 of 1); ``auto`` is known only once connected."""
-    if plan is None:
-        return {"count": PLAIN, "shards": (0,)}
-    if plan.count is None:
-        return {"count": None, "shards": None}
-    return {"count": plan.count,
-            "shards": plan.ids if plan.ids is not None else tuple(range(plan.count))}
-
-
 async def serve(settings: Settings) -> None:
     """Open the database, then run the bot until it closes, or SIGINT or SIGTERM (Ctrl-C,
     systemd, ``docker stop``) closes it: the same clean close for all three."""
@@ -344,22 +340,6 @@ async def run_until_closed(bot: UmtaliBot, token: str) -> None:
             await asyncio.wait({starting})
     if not starting.cancelled():
         starting.result()  # its failure (a refused token, say), if it ended with one
-
-
-#: discord.py's loggers whose DEBUG lines hold what is sent and received whole (the bodies of
-#: requests and answers, every gateway event): DM panels, and the clicks on them, so hands;
-#: and the URL of each answer to an interaction, its token in it (``discord.webhook.async_``:
-#: whoever reads it may answer as the bot for 15 minutes).
-PRIVATE_AT_DEBUG = ("discord.http", "discord.gateway", "discord.webhook")
-
-
-def private_log_levels(level: str) -> None:
-    """Even at DEBUG, the log holds no player's cards and no interaction's token: discord.py's
-    loggers that would write them stay at INFO (or ``level``, if above); the bot's own DEBUG
-    lines stay."""
-    quiet = max(logging.INFO, logging.getLevelName(level))
-    for name in PRIVATE_AT_DEBUG:
-        logging.getLogger(name).setLevel(quiet)
 
 
 def main() -> int:

@@ -17,6 +17,8 @@ from urllib.parse import urlsplit
 import aiohttp
 import discord
 
+from data.process_name import PLAIN
+
 __all__ = ["DISCORD_API", "ShardPlan", "gateway_refusal", "load_discord_api", "load_shards",
            "rest_failure", "use_discord_api"]
 
@@ -145,3 +147,14 @@ def rest_failure(error: BaseException, base: str | None) -> str | None:
         return None  # the gateway, say: not the proxy
     return (f"could not reach the REST proxy at UMTALI_DISCORD_API ({base}): start it first "
             f"(make proxy; see docs/scale.md), or correct or empty UMTALI_DISCORD_API.")
+
+
+def shards_held(plan: ShardPlan | None) -> dict[str, Any]:
+    """The shard count and shards a process runs, as ``hold_name`` takes them: none given is
+    one connection (shard 0 of 1); ``auto`` is known only once connected."""
+    if plan is None:
+        return {"count": PLAIN, "shards": (0,)}
+    if plan.count is None:
+        return {"count": None, "shards": None}
+    return {"count": plan.count,
+            "shards": plan.ids if plan.ids is not None else tuple(range(plan.count))}

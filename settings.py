@@ -4,6 +4,7 @@ says how to mend it (``SettingsError``)."""
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -150,3 +151,19 @@ def process_name(environ: Mapping[str, str], shard_ids: tuple[int, ...] = ()) ->
     if shard_ids:
         return "shards-" + "-".join(str(i) for i in sorted(shard_ids))
     return MAIN
+
+
+#: discord.py's loggers whose DEBUG lines hold what is sent and received whole (the bodies of
+#: requests and answers, every gateway event): DM panels, and the clicks on them, so hands;
+#: and the URL of each answer to an interaction, its token in it (``discord.webhook.async_``:
+#: whoever reads it may answer as the bot for 15 minutes).
+PRIVATE_AT_DEBUG = ("discord.http", "discord.gateway", "discord.webhook")
+
+
+def private_log_levels(level: str) -> None:
+    """Even at DEBUG, the log holds no player's cards and no interaction's token: discord.py's
+    loggers that would write them stay at INFO (or ``level``, if above); the bot's own DEBUG
+    lines stay."""
+    quiet = max(logging.INFO, logging.getLevelName(level))
+    for name in PRIVATE_AT_DEBUG:
+        logging.getLogger(name).setLevel(quiet)

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot import PRIVATE_AT_DEBUG, private_log_levels
+from settings import PRIVATE_AT_DEBUG, private_log_levels
 from tests.test_fair_abandoned import a_match_mid_hand
 
 
