@@ -33,7 +33,8 @@ def halves() -> tuple[str, str]:
 def test_every_terminal_option_named_is_one(capsys: pytest.CaptureFixture[str]) -> None:
     """The options README names for ``python -m umtali`` (and ``make play ARGS=…``) are the
     CLI's: lines about the benches, the linters, pytest and the compiled engine name their own."""
-    others = ("bench/", "mypy", "pytest", "make engine", "--clean", "process, memory;")
+    others = ("bench/", "mypy", "pytest", "make engine", "--clean", "process, memory;",
+              "systemctl")
     named = {flag for line in README.splitlines() if not any(o in line for o in others)
              for flag in re.findall(r"(?<![\w-])--[a-z][a-z-]+", line)}
     assert {"--seed", "--variant", "--hotseat", "--no-handover", "--level", "--lang",

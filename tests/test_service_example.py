@@ -1,0 +1,57 @@
+"""The systemd unit in docs/examples agrees with the bot it runs: the command `make run`
+runs, the exit statuses that a restart cannot mend, a stop timeout above the bot's own close,
+and the one directory it writes holding the default database."""
+
+from __future__ import annotations
+
+import configparser
+import re
+import shlex
+from pathlib import Path
+
+from bot import EXIT_DATABASE_ERROR, EXIT_SETTINGS_ERROR
+from cogs.umtali.in_flight import DRAIN
+from cogs.umtali.thinking import CLOSE_LIMIT
+from data.location import DEFAULT_DB_PATH
+
+ROOT = Path(__file__).resolve().parent.parent
+UNIT = ROOT / "docs" / "examples" / "umtali.service"
+
+
+def _service() -> configparser.SectionProxy:
+    unit = configparser.ConfigParser(strict=True, interpolation=None)
+    unit.optionxform = str  # type: ignore[assignment,method-assign]
+    unit.read_string(UNIT.read_text())
+    return unit["Service"]
+
+
+def test_it_runs_what_make_run_runs_from_the_checkout() -> None:
+    service = _service()
+    home = Path(service["WorkingDirectory"])
+    program, *args = shlex.split(service["ExecStart"])
+    run = re.search(r"^run:.*\n\t(.+)$", (ROOT / "Makefile").read_text(), re.M)
+    assert run is not None
+    made = run[1].replace("$(VPY)", ".venv/bin/python").split()
+    assert [str(Path(program).relative_to(home)), *args] == made
+
+
+def test_a_restart_is_not_tried_for_what_only_an_admin_can_mend() -> None:
+    service = _service()
+    assert service["Restart"] == "on-failure"
+    kept = set(service["RestartPreventExitStatus"].split())
+    assert {str(EXIT_SETTINGS_ERROR), str(EXIT_DATABASE_ERROR)} <= kept
+    assert "1" not in kept  # Discord out of reach for now: tried again
+
+
+def test_it_is_given_time_to_close_cleanly() -> None:
+    service = _service()
+    assert service["KillSignal"] == "SIGTERM"
+    assert int(service["TimeoutStopSec"]) >= 2 * (DRAIN + CLOSE_LIMIT)
+
+
+def test_the_one_directory_it_writes_holds_the_default_database() -> None:
+    service = _service()
+    home = Path(service["WorkingDirectory"])
+    assert service["ProtectSystem"] == "strict"
+    assert Path(service["ReadWritePaths"]) == home / DEFAULT_DB_PATH.parent
+    assert service["UMask"] == "0077"
