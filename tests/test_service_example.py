@@ -7,7 +7,11 @@ from __future__ import annotations
 import configparser
 import re
 import shlex
+import shutil
+import subprocess
 from pathlib import Path
+
+import pytest
 
 from bot import EXIT_DATABASE_ERROR, EXIT_SETTINGS_ERROR
 from cogs.umtali.in_flight import DRAIN
@@ -55,3 +59,14 @@ def test_the_one_directory_it_writes_holds_the_default_database() -> None:
     assert service["ProtectSystem"] == "strict"
     assert Path(service["ReadWritePaths"]) == home / DEFAULT_DB_PATH.parent
     assert service["UMask"] == "0077"
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze not installed")
+def test_systemd_reads_every_line_of_it(tmp_path: Path) -> None:
+    """systemd's own check, on the unit pointed at this checkout: a line it would ignore (a
+    misspelt key, a value it cannot parse) is said, and fails the test."""
+    unit = tmp_path / "umtali.service"
+    unit.write_text(UNIT.read_text().replace("/srv/umtali", str(ROOT)))
+    checked = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True,
+                             text=True, timeout=60, check=False)
+    assert checked.returncode == 0 and checked.stdout + checked.stderr == "", checked
