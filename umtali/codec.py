@@ -6,6 +6,7 @@ notation's codes (``10D``) so that a saved game can be read by a person.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from umtali.cards import CARDS, Card
@@ -201,6 +202,17 @@ def session_to_json(s: Session) -> dict[str, Any]:
     }
 
 
+@lru_cache(maxsize=8192)
+def _move_of(text: str) -> tuple[Move, str]:
+    """A saved move read, and its canonical text. Cached: a session's load reads every move
+    it holds (hundreds, the same few thousand texts in every session), and reading them was
+    most of a load's time. Moves are immutable, so sharing one between sessions is safe."""
+    if not isinstance(text, str):
+        raise TypeError(f"a move saved as {type(text).__name__}")
+    move = Move.parse(text)
+    return move, str(move)
+
+
 def session_from_json(d: dict[str, Any]) -> Session:
     if not isinstance(d, dict) or d.get("format") != FORMAT:
         raise InvalidStateError(Text.of(
@@ -223,8 +235,9 @@ def session_from_json(d: dict[str, Any]) -> Session:
         s.games_won = [int(d["games_won"][0]), int(d["games_won"][1])]
         s.winner = int(d["winner"])
         s.how = str(d["how"])
-        s.moves = [Move.parse(m) for m in d["moves"]]
-        s._move_texts = [str(m) for m in s.moves]
+        read = [_move_of(m) for m in d["moves"]]
+        s.moves = [move for move, _ in read]
+        s._move_texts = [text for _, text in read]
         s.opening = []
         # Saved before the hand log existed: empty (records then replay the session instead).
         s.hand_log = [(int(a), int(b), int(c), int(d_), int(e), int(f), int(g))
