@@ -11,6 +11,7 @@ import os
 import shutil
 import socket
 from collections.abc import AsyncIterator, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -95,7 +96,10 @@ def backend(request: pytest.FixtureRequest) -> str:
 async def _target(request: pytest.FixtureRequest, backend: str, tmp_path: Path,
                   migrated: bool) -> AsyncIterator[str | Path]:
     if backend == "sqlite":
-        yield tmp_path / "umtali.sqlite3"
+        path = tmp_path / "umtali.sqlite3"
+        if migrated:  # as PostgreSQL's copy of its template
+            shutil.copyfile(request.getfixturevalue("migrated_file"), path)
+        yield path
         return
     server: PgServer = request.getfixturevalue("postgres_server")
     name = await _database(server, migrated)
@@ -106,8 +110,8 @@ async def _target(request: pytest.FixtureRequest, backend: str, tmp_path: Path,
 @pytest.fixture
 async def store_target(request: pytest.FixtureRequest, backend: str,
                        tmp_path: Path) -> AsyncIterator[str | Path]:
-    """Where a test's store lives: a new SQLite file, or a new PostgreSQL database (already
-    at the latest schema); reopening it reaches the same database."""
+    """Where a test's store lives: a new SQLite file or a new PostgreSQL database, each
+    already at the latest schema; reopening it reaches the same database."""
     async for target in _target(request, backend, tmp_path, migrated=True):
         yield target
 
@@ -146,7 +150,7 @@ def clock() -> Clock:
 
 
 @pytest.fixture(scope="session")
-def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def migrated_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A database file opened (so migrated) by the store once for the worker, then closed:
     each bot test starts on a copy of it, where opening and migrating a new file each time
     cost some 60 ms a test (over a thousand tests). Migrating itself has tests of its own,
@@ -155,17 +159,19 @@ def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     async def made() -> None:
         await (await Store.open(path)).close()
-    asyncio.run(made())
+    # In a thread of its own: it may first be asked for inside a test's running loop.
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, made()).result()
     assert not Path(f"{path}-wal").exists()  # closed: everything is in the file
     return path
 
 
 @pytest.fixture
 def make_bot(made_bots: list[UmtaliBot], db_path: Path, clock: Clock,
-             migrated: Path) -> Callable[[], UmtaliBot]:
+             migrated_file: Path) -> Callable[[], UmtaliBot]:
     def make() -> UmtaliBot:
         if not db_path.exists():  # a test that made its own database keeps it
-            shutil.copyfile(migrated, db_path)
+            shutil.copyfile(migrated_file, db_path)
         # Timers are driven by the tests (check_timers with a chosen time), not by a loop.
         bot = UmtaliBot(Settings(token="test", db_path=db_path), timers=False,
                         computer_pause=0, clock=clock)
