@@ -33,10 +33,14 @@ from data.store import Store
 from settings import Settings
 from tests.loopback.driver import accept
 from tests.loopback.harness import BotProcess, loopback_server
+from tests.loopback.launch import TIMERS_VAR
 from tests.loopback.server import Member
 from tests.test_stop_in_flight import BACKOFF, _Refused
 
 NEWER = len(MIGRATIONS) + 1
+#: Seconds between the timers' checks here (1 s in use): the schema is looked at every ten,
+#: a second apart, not ten.
+EVERY = 0.1
 
 
 async def _migrate_newer(target: str | Path) -> None:
@@ -74,7 +78,9 @@ async def test_a_bot_whose_database_a_newer_bot_migrated_stops_and_gives_its_mat
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path, store_target: str | Path) -> None:
     on_sqlite = isinstance(store_target, Path)
     db_path = store_target if isinstance(store_target, Path) else tmp_path / "unused.sqlite3"
-    env = {} if on_sqlite else {"UMTALI_DATABASE_URL": str(store_target)}
+    env = {TIMERS_VAR: str(EVERY)}
+    if not on_sqlite:
+        env["UMTALI_DATABASE_URL"] = str(store_target)
     async with loopback_server(monkeypatch) as server:
         alice, bob = server.add_member("ada"), server.add_member("ben")
         bot = BotProcess(server, db_path, tmp_path, env=env)
@@ -100,7 +106,7 @@ async def test_a_bot_whose_database_a_newer_bot_migrated_stops_and_gives_its_mat
 
                 async def ended() -> bool:
                     return proc.poll() is not None
-                # Looked at every ten seconds.
+                # Looked at every ten checks.
                 await _until(ended, "the bot to stop", timeout=30)
                 assert proc.returncode == EXIT_DATABASE_ERROR
                 rows = await store.db.fetchall("SELECT status, lease_until FROM matches")
@@ -136,6 +142,7 @@ async def test_a_signal_during_its_close_keeps_the_outgrown_bots_exit_status(
         await real_close(svc)
 
     monkeypatch.setattr(MatchService, "close", signalled_first)
+    monkeypatch.setattr(bot_module, "run_timers", functools.partial(run_timers, every=EVERY))
     async with loopback_server(monkeypatch) as server:
         alice, bob = server.add_member("ada"), server.add_member("ben")
         modules = {k: v for k, v in sys.modules.items() if k.startswith("cogs.umtali")}
