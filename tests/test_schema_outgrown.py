@@ -43,16 +43,22 @@ NEWER = len(MIGRATIONS) + 1
 EVERY = 0.1
 
 
+def _number_newer(path: Path) -> None:
+    with sqlite3.connect(path, timeout=10) as file:
+        file.execute(f"PRAGMA user_version = {NEWER}")
+    file.close()
+
+
 async def _migrate_newer(target: str | Path) -> None:
     """What a newer bot's start does to the schema's number."""
     if isinstance(target, Path):
-        # SQLite answered "locked" here in 2 of some 30 runs on a loaded machine, the bot
-        # writing beside (cause not pinned down): tried again, as a newer bot's start would be.
+        # In a thread: a bot in this process (``serve``) may be inside a transaction that
+        # needs the event loop to end; a wait for its lock that blocked the loop waited out
+        # the whole 10 s and answered "locked" (1 run in 6). Tried again all the same, as a
+        # newer bot's start would be.
         for _ in range(100):
             try:
-                with sqlite3.connect(target, timeout=10) as file:
-                    file.execute(f"PRAGMA user_version = {NEWER}")
-                file.close()
+                await asyncio.to_thread(_number_newer, target)
                 return
             except sqlite3.OperationalError as e:
                 if "locked" not in str(e):
