@@ -19,17 +19,21 @@ from data.db import Database, DatabaseUnusable
 from data.migrations import MIGRATIONS
 from data.store import Store
 from tests.loopback.harness import LAUNCHER, ROOT, URL_VAR, loopback_server
+from tests.loopback.launch import BUSY_VAR
 from tests.loopback.server import LoopbackDiscord
 
-#: Time enough to start Python and wait out the busy timeout once (5 s), not to hang.
+#: Time enough to start Python and wait out the busy timeout once, not to hang.
 PROMPTLY = 30.0
+#: The bot's busy timeout here (5 s in use): a locked database is still waited for, then
+#: refused; the wait is the same with any length.
+BUSY = 1.0
 
 
 async def run_bot(server: LoopbackDiscord, db: Path, workdir: Path) -> tuple[int, str]:
     """``bot.py``'s ``main()`` pointed at ``server``, run to its end: status and stderr."""
     env = {**os.environ, "DISCORD_TOKEN": "loopback-token", "UMTALI_DB_PATH": str(db),
            URL_VAR: f"http://127.0.0.1:{server.port}", "UMTALI_LOG_LEVEL": "INFO",
-           "PYTHONPATH": str(ROOT)}
+           "PYTHONPATH": str(ROOT), BUSY_VAR: str(BUSY)}
     env.pop("UMTALI_DEV_GUILD_ID", None)
     proc = await asyncio.create_subprocess_exec(
         sys.executable, str(LAUNCHER), cwd=workdir, env=env,
@@ -92,9 +96,9 @@ BAD: dict[str, tuple[Callable[[Path], AbstractAsyncContextManager[bytes]], str]]
     "random bytes": (_random, "is damaged or not an SQLite database"),
     "truncated": (_truncated, "is damaged or not an SQLite database"),
     "newer schema": (_newer, f"has schema version {len(MIGRATIONS) + 1}, newer than"),
-    "write lock": (lambda p: _locked(p), "is locked by another process"),
+    "write lock": (lambda p: _locked(p), f"is locked by another process (still after {BUSY:g} s)"),
     "exclusive mode": (lambda p: _locked(p, "PRAGMA locking_mode = EXCLUSIVE"),
-                       "is locked by another process"),
+                       f"is locked by another process (still after {BUSY:g} s)"),
 }
 
 

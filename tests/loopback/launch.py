@@ -17,6 +17,12 @@ ROOT = Path(__file__).resolve().parents[2]
 SEED_VAR = "UMTALI_LOOPBACK_SEED"
 #: The computer's pause before its turns, in seconds (``_computer_pause``).
 PAUSE_VAR = "UMTALI_LOOPBACK_COMPUTER_PAUSE"
+#: The database's busy timeout, in seconds (``data.db.BUSY_TIMEOUT``, 5 s), shorter for a test.
+BUSY_VAR = "UMTALI_LOOPBACK_BUSY_TIMEOUT"
+#: Seconds between the timers' checks (``run_timers``'s ``every``, 1 s), shorter for a test.
+TIMERS_VAR = "UMTALI_LOOPBACK_TIMERS_EVERY"
+#: Seconds between lease renewals (``cogs.umtali.owners.RENEW_EVERY``, 5 s), shorter too.
+RENEW_VAR = "UMTALI_LOOPBACK_RENEW_EVERY"
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
@@ -48,6 +54,29 @@ def _patch(url: str) -> None:
         _seeded(int(first))
     if pause := os.environ.get(PAUSE_VAR, ""):
         _computer_pause(float(pause))
+    _shorter_waits(os.environ.get(BUSY_VAR, ""), os.environ.get(TIMERS_VAR, ""),
+                   os.environ.get(RENEW_VAR, ""))
+
+
+def _shorter_waits(busy: str, timers: str, renew: str) -> None:
+    """The waits a test of the database failing would otherwise sit out in real time (as the
+    tests in this process monkeypatch them); unset: the bot's own."""
+    import importlib
+
+    def shorter(module: str, name: str, value: object) -> None:
+        setattr(importlib.import_module(module), name, value)
+
+    if busy:
+        shorter("data.sqlite_db", "BUSY_TIMEOUT", float(busy))
+        shorter("data.pg_db", "BUSY_TIMEOUT", float(busy))
+    if timers:
+        import functools
+
+        from cogs.umtali.startup import run_timers
+
+        shorter("bot", "run_timers", functools.partial(run_timers, every=float(timers)))
+    if renew:
+        shorter("cogs.umtali.owners", "RENEW_EVERY", float(renew))
 
 
 def _named(name: str) -> None:
