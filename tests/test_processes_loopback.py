@@ -15,7 +15,6 @@ from typing import Any
 import discord
 import pytest
 
-from cogs.umtali.claims import LEASE
 from cogs.umtali.service import MatchService
 from data.store import Store
 from tests.loopback.driver import (
@@ -30,9 +29,14 @@ from tests.loopback.driver import (
     until,
 )
 from tests.loopback.harness import bot_process
+from tests.loopback.launch import LEASE_VAR
 from tests.loopback.server import LoopbackDiscord
 from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
+
+#: The matches' lease, both processes' (bot.py's 15 s, shorter: the takeover waits it out; the
+#: bot still renews it every second, well within it).
+LEASE = 6.0
 
 
 @contextlib.asynccontextmanager
@@ -98,6 +102,9 @@ async def draw_from_dm(server: LoopbackDiscord, db: Path, match_id: int) -> None
 
 async def test_a_killed_process_is_taken_over_by_another_within_seconds(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv(LEASE_VAR, str(LEASE))
+    monkeypatch.setattr("cogs.umtali.claims.LEASE", LEASE)
+    monkeypatch.setattr("cogs.umtali.owners.LEASE", LEASE)
     async with bot_process(monkeypatch, tmp_path) as (server, bot, db, alice, bob), \
             second_process(db) as p2:
         saved = await start_session(server, db, alice, bob)

@@ -23,13 +23,13 @@ from typing import Any
 
 import pytest
 
-from cogs.umtali.claims import LEASE
 from data.records import GLOBAL
 from data.store import Store
 from tests.loopback.driver import YOUR_TURN, custom_ids
 from tests.loopback.driver import accept as accept_it
 from tests.loopback.gateway import shard_of
 from tests.loopback.harness import BotProcess, loopback_server
+from tests.loopback.launch import LEASE_VAR
 from tests.loopback.secrecy import Secrecy, in_hands
 from tests.loopback.server import LoopbackDiscord, Member
 from umtali.codec import session_from_json
@@ -40,6 +40,9 @@ from umtali.session import Session
 pytestmark = pytest.mark.parametrize(
     "backend", [pytest.param("postgresql", marks=pytest.mark.postgresql)])
 
+#: The matches' lease in both processes (bot.py's 15 s, shorter: the takeover waits it out;
+#: each still renews it every second, well within it).
+LEASE = 6.0
 DRAWS = {MoveKind.DRAW: "draw", MoveKind.TAKE: "take", MoveKind.TAKE_TWO: "take2"}
 
 
@@ -186,7 +189,8 @@ async def test_two_processes_play_sessions_and_one_is_killed_mid_match(
                                     env={"UMTALI_DATABASE_URL": store_target,
                                          "UMTALI_SHARD_COUNT": "2",
                                          "UMTALI_SHARD_IDS": str(shard),
-                                         "UMTALI_PROCESS": name})
+                                         "UMTALI_PROCESS": name,
+                                         LEASE_VAR: str(LEASE)})
         table = Table(server, shared)
         try:
             for bot in bots.values():

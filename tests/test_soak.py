@@ -1,5 +1,7 @@
 """The fault soak (tests/loopback/soak.py, bench/soak.py) on a few fixed seeds, small enough for
-the suite: short sessions (each resigned after a few dozen steps), a fault at one step in five.
+the suite: short sessions (each resigned after a few dozen steps), a fault at one step in five, its
+real-time waits and the bot's database busy timeout halved (``Soak``'s ``pace``: the busy
+timeout, 2.5 s, still past the 2 s after which a move's answer is deferred).
 A failure names the seed and the step; ``bench/soak.py --seed N`` runs longer sessions."""
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ async def soaked(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, seed: int, pro
     said: list[str] = []
     async with loopback_server(monkeypatch) as server:
         soak = Soak(server, tmp_path, seed, rate=0.2, say=said.append, length=(15, 40),
-                    practice=0.5, processes=processes, database=database)
+                    practice=0.5, processes=processes, database=database, pace=0.5)
         report = await soak.run(2)
     assert not report.broken, "\n".join(report.broken)
     assert report.sessions == 2 and sum(report.ended.values()) == 2

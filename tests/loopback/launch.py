@@ -17,7 +17,10 @@ ROOT = Path(__file__).resolve().parents[2]
 SEED_VAR = "UMTALI_LOOPBACK_SEED"
 #: The computer's pause before its turns, in seconds (``_computer_pause``).
 PAUSE_VAR = "UMTALI_LOOPBACK_COMPUTER_PAUSE"
-#: The database's busy timeout, in seconds (``data.db.BUSY_TIMEOUT``, 5 s), shorter for a test.
+#: The matches' lease in seconds (``_lease``), if a test would not wait bot.py's 15 s for a
+#: killed process's matches to be taken over.
+LEASE_VAR = "UMTALI_LOOPBACK_LEASE"
+#: The database's busy timeout in seconds (``_busy_timeout``), if shorter than bot.py's 5 s.
 BUSY_VAR = "UMTALI_LOOPBACK_BUSY_TIMEOUT"
 #: Seconds between the timers' checks (``run_timers``'s ``every``, 1 s), shorter for a test.
 TIMERS_VAR = "UMTALI_LOOPBACK_TIMERS_EVERY"
@@ -54,11 +57,14 @@ def _patch(url: str) -> None:
         _seeded(int(first))
     if pause := os.environ.get(PAUSE_VAR, ""):
         _computer_pause(float(pause))
-    _shorter_waits(os.environ.get(BUSY_VAR, ""), os.environ.get(TIMERS_VAR, ""),
-                   os.environ.get(RENEW_VAR, ""))
+    if lease := os.environ.get(LEASE_VAR, ""):
+        _lease(float(lease))
+    if busy := os.environ.get(BUSY_VAR, ""):
+        _busy_timeout(float(busy))
+    _shorter_waits(os.environ.get(TIMERS_VAR, ""), os.environ.get(RENEW_VAR, ""))
 
 
-def _shorter_waits(busy: str, timers: str, renew: str) -> None:
+def _shorter_waits(timers: str, renew: str) -> None:
     """The waits a test of the database failing would otherwise sit out in real time (as the
     tests in this process monkeypatch them); unset: the bot's own."""
     import importlib
@@ -66,9 +72,6 @@ def _shorter_waits(busy: str, timers: str, renew: str) -> None:
     def shorter(module: str, name: str, value: object) -> None:
         setattr(importlib.import_module(module), name, value)
 
-    if busy:
-        shorter("data.sqlite_db", "BUSY_TIMEOUT", float(busy))
-        shorter("data.pg_db", "BUSY_TIMEOUT", float(busy))
     if timers:
         import functools
 
@@ -103,6 +106,24 @@ def _computer_pause(seconds: float) -> None:
         original(self, *args, **options)
 
     bot.UmtaliBot.__init__ = init  # type: ignore[method-assign]
+
+
+def _lease(seconds: float) -> None:
+    """The matches' lease (``cogs.umtali.claims.LEASE``, 15 s), shorter for a test; still
+    renewed every second (``bot.RENEW_EVERY``), well within it."""
+    from cogs.umtali import claims, owners
+
+    claims.LEASE = seconds
+    owners.LEASE = seconds  # type: ignore[attr-defined]
+
+
+def _busy_timeout(seconds: float) -> None:
+    """How long a save waits for a database busy elsewhere (``data.db.BUSY_TIMEOUT``, 5 s),
+    shorter for a soak that makes it busy past it (its waits shortened alike)."""
+    from data import backup, db, pg_db, sqlite_db
+
+    for module in (db, backup, pg_db, sqlite_db):
+        module.BUSY_TIMEOUT = seconds  # type: ignore[attr-defined]
 
 
 def _seeded(first: int) -> None:

@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from data.db import BUSY_TIMEOUT
 from tests.loopback import soak_database
 from tests.loopback.driver import (
     SavedMatch,
@@ -33,7 +34,7 @@ from tests.loopback.driver import (
     until_steady,
 )
 from tests.loopback.harness import BotProcess
-from tests.loopback.launch import PAUSE_VAR, SEED_VAR
+from tests.loopback.launch import BUSY_VAR, PAUSE_VAR, SEED_VAR
 from tests.loopback.records import Interaction
 from tests.loopback.saved_db import ReadStuck, Target, exists
 from tests.loopback.secrecy import Secrecy, in_hands
@@ -83,15 +84,17 @@ class Soak:
     def __init__(self, server: LoopbackDiscord, workdir: Path, seed: int,
                  faults: tuple[str, ...] = FAULTS, rate: float = 0.08,
                  say: Callable[[str], None] = print, *, length: tuple[int, int] | None = None,
-                 practice: float = 0.2, processes: int = 1, database: str | None = None
-                 ) -> None:
+                 practice: float = 0.2, processes: int = 1, database: str | None = None,
+                 pace: float = 1.0) -> None:
         """``rate``: a step's chance of a fault; ``length``: every session resigned at a step
         in that range (else three in ten, at some step from 20 to 300); ``practice``: a
         session's chance of being one against the computer; ``processes``: 2, the bot runs
         as two processes sharing the database, a shard each, the sessions played in a guild
         of the second one's shard: each click on a DM panel reaches the first one (DMs are
         shard 0's), which does not hold the match (faults strike either process);
-        ``database``: a PostgreSQL database's URL, saved to in place of an SQLite file."""
+        ``database``: a PostgreSQL database's URL, saved to in place of an SQLite file;
+        ``pace``: below 1, the faults' real-time waits and the bot's database busy timeout
+        shortened by that factor (``SoakState.pace``), the same faults drawn: for the suite."""
         self.server, self.seed, self.say = server, seed, say
         self.rng = random.Random(seed)
         self.rate = rate
@@ -100,6 +103,7 @@ class Soak:
         self.bots = [BotProcess(server, workdir / "umtali.sqlite3", workdir, env={
             **({"UMTALI_DATABASE_URL": database} if database else {}),
             SEED_VAR: str(seed * 10**6 + 1 + n * 10**5), PAUSE_VAR: "0.05",
+            **({} if pace == 1 else {BUSY_VAR: str(BUSY_TIMEOUT * pace)}),
             **({} if processes == 1 else {"UMTALI_SHARD_COUNT": str(processes),
                                           "UMTALI_SHARD_IDS": str(n)})})
             for n in range(processes)]
@@ -113,7 +117,7 @@ class Soak:
         self.secrecy = Secrecy(server)
         self.secrecy.public.add(self.channel)
         self.logs = [LogWatch(bot.log) for bot in self.bots]
-        self.state = SoakState(self.db, server, self.bots, self.rng)
+        self.state = SoakState(self.db, server, self.bots, self.rng, pace=pace)
         self.faults = Faults(self.state, tuple(f for f in faults if f != "practice"))
         self.practice = practice if "practice" in faults else 0.0
         self.length = length
@@ -407,7 +411,9 @@ class Soak:
         chosen = GreedyPlayer().choose(saved.session.view(seat))
         if self.rng.random() < 0.4 and user not in self.server.refused_dms and (
                 panel := await self.state.wait_panel(
-                user, saved.id, saved.version, chosen)) is not None:
+                user, saved.id, saved.version, chosen,
+                # (none comes, the member's DMs just opened again: typed after all)
+                timeout=2 * self.state.pace)) is not None:
             message, custom_id, values = panel
             self.state.keep(user, saved.version, message)
             answer = await self.state.answered(self.server.click(user, message, custom_id,

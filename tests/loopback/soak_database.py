@@ -146,11 +146,12 @@ async def fault(state: SoakState, note: Callable[[str], None], saved: SavedMatch
         if moving:
             pending = move()
     else:
+        # The bot's timeout is BUSY_TIMEOUT times the soak's pace (``Soak``), as these waits.
         seconds = rng.uniform(0.5, 2 * BUSY_TIMEOUT)
         note(f"database busy {'past' if seconds > BUSY_TIMEOUT else 'within'} its timeout")
-        async with busy(state.db, seconds):
+        async with busy(state.db, seconds * state.pace):
             if moving:
-                await asyncio.sleep(rng.uniform(0, 1))
+                await asyncio.sleep(rng.uniform(0, 1) * state.pace)
                 pending = move()
     if pending is None:
         return False

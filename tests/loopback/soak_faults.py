@@ -50,6 +50,11 @@ class SoakState:
     #: When a bot process was started (``time.time``): each forgets which hand it tried a
     #: seat's refused DMs in (``soak_checks.dm_problems``).
     starts: list[float] = field(default_factory=list)
+    #: The real-time waits the faults make (a gateway down, a call held, the database busy
+    #: and the bot's busy timeout with it, a 429's retry-after, the pause before a restart; a
+    #: move's wait for its DM panel), times this (``Soak``'s ``pace``): the seed draws the
+    #: same numbers all the same.
+    pace: float = 1.0
 
     async def start(self, bot: BotProcess) -> None:
         self.starts.append(time.time())
@@ -77,8 +82,9 @@ class SoakState:
                 return message, wanted, values
         return None
 
-    async def wait_panel(self, user: int, match_id: int, version: int,
-                         chosen: Move) -> tuple[dict[str, Any], str, list[str] | None] | None:
+    async def wait_panel(self, user: int, match_id: int, version: int, chosen: Move,
+                         timeout: float = 2.0
+                         ) -> tuple[dict[str, Any], str, list[str] | None] | None:
         prefix = f"umtali:m:{match_id}:{version}:"
 
         def shown() -> bool:
@@ -87,7 +93,7 @@ class SoakState:
         # Until the panel shows this version (an edit on its way): then it offers the move
         # or not.
         with contextlib.suppress(AssertionError):
-            await until(shown, "the panel", timeout=2)
+            await until(shown, "the panel", timeout=timeout)
         return self.panel(user, match_id, version, chosen)
 
     async def answered(self, asking: Awaitable[Interaction], what: str) -> Interaction | None:
@@ -152,7 +158,7 @@ class Faults:
         self.let_go()
         bot = state.pick()
         bot.kill()
-        await asyncio.sleep(state.rng.uniform(0, 1))
+        await asyncio.sleep(state.rng.uniform(0, 1) * state.pace)
         await state.start(bot)
         if pending is not None:
             pending.cancel()
@@ -191,7 +197,7 @@ class Faults:
         self.stops.append(time.monotonic() - signalled)
         if status != 0:
             state.broken.append(f"a stop ended the bot with status {status}")
-        await asyncio.sleep(rng.uniform(0, 1))
+        await asyncio.sleep(rng.uniform(0, 1) * state.pace)
         await state.start(bot)
         if pending is None:
             return False
@@ -218,7 +224,7 @@ class Faults:
             await self.state.server.drop_gateway()
         else:
             self.note("gateway down")
-            await self.state.server.gateway_down(self.state.rng.uniform(0.5, 3))
+            await self.state.server.gateway_down(self.state.rng.uniform(0.5, 3) * self.state.pace)
         return False
 
     async def database(self, saved: SavedMatch) -> bool:
@@ -266,7 +272,7 @@ class Faults:
         status, code = rng.choice(ERRORS if name in ("thread", "table", "DM") else ERRORS[:3])
         times = 1 if status < 429 else rng.randint(1, 3)
         self.state.server.fail(method, pattern, times, status=status, code=code,
-                               retry_after=rng.choice((0.05, 0.5, 1.5)))
+                               retry_after=rng.choice((0.05, 0.5, 1.5)) * self.state.pace)
         self.note(f"{method} {name} answered {status}{f' {code}' if code else ''}")
         return False
 
@@ -285,7 +291,8 @@ class Faults:
         else:
             fault = server.delay(method, pattern)
             self.note(f"{method} {name} delayed")
-        task = asyncio.create_task(self._release_after(fault, rng.uniform(0.3, 4)))
+        task = asyncio.create_task(self._release_after(fault,
+                                                          rng.uniform(0.3, 4) * self.state.pace))
         self._releases.add(task)
         task.add_done_callback(self._releases.discard)
         return False
