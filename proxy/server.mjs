@@ -6,8 +6,8 @@
 // one, GLOBAL_PER_SECOND, and each route's, learnt from Discord's headers) and retries a 429.
 //
 // Settings (environment): PORT (8080; 0 picks a free one), HOST (127.0.0.1), DISCORD_API
-// (https://discord.com/api: the API without its version), GLOBAL_PER_SECOND (50, Discord's);
-// empty is the default, and a value it cannot use stops it with one sentence (exit status 2).
+// (https://discord.com/api: the API without its version), GLOBAL_PER_SECOND (50, Discord's),
+// TRY_MS (10000; shorter for tests, below); empty is the default, and a value it cannot use stops it with one sentence (exit status 2).
 import { Buffer } from 'node:buffer';
 import { createServer } from 'node:http';
 import process from 'node:process';
@@ -70,8 +70,10 @@ function withoutToken(path, text) {
 // reach comes within 20 s, before the bot gives the call up (REST_TIMEOUT, 30 s:
 // cogs/umtali/rest_timeout.py) and its clocks stand still (cogs/umtali/rest_outage.py).
 // @discordjs/rest's own, four tries of 15 s, took a minute: the bot hung up first, heard
-// nothing, and its clocks ran on.
-const TRY_MS = 10_000;
+// nothing, and its clocks ran on. Shorter only for a test (tests/test_rest_proxy_faults.py,
+// which scales the bot's wait alike); never longer, which would let the bot hang up first.
+const TRY_MS = setting('TRY_MS', 10_000, wholeNumber(1, 10_000),
+	'the milliseconds each try of a call waits for Discord, from 1 to 10000 (the default)');
 const TRIES_AGAIN = 1;
 // A call over a limit waits here. (@discordjs/proxy-container answers it 429 at once instead,
 // with no body: discord.py takes such a 429 for a Cloudflare ban and gives the call up.)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import socket
 import subprocess
 import time
@@ -84,12 +85,23 @@ async def test_an_interaction_token_stays_out_of_its_log(monkeypatch: pytest.Mon
     assert "/interactions/123456789/" in said and "/webhooks/987654321/" in said, said
 
 
+def proxy_default(name: str) -> int:
+    """The default of one of proxy/server.mjs's whole-number settings, as it is written there."""
+    found = re.search(rf"setting\('{name}', ([0-9_]+),", (PROXY_DIR / "server.mjs").read_text())
+    assert found is not None, f"no setting {name} in proxy/server.mjs"
+    return int(found[1])
+
+
 async def test_discord_not_answering_is_told_before_the_bot_hangs_up(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     # Discord's address taking connections and answering nothing (a network dropping its
     # packets): @discordjs/rest waited 15 s for each of four tries, a minute, while the bot
     # gives a call up after REST_TIMEOUT (30 s): the proxy's 502 saying Discord is out of reach
     # never reached it, a call given up on tells nothing, and the clocks ran on.
+    # Here each of the proxy's tries (TRY_MS, 10 s) and the bot's wait are a tenth as long:
+    # their tries, the proxy's and the bot's, race as they do at full length.
+    scale = 0.1
+    tries = str(round(proxy_default("TRY_MS") * scale))
     held: list[asyncio.StreamWriter] = []
 
     async def silent(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -100,8 +112,10 @@ async def test_discord_not_answering_is_told_before_the_bot_hangs_up(
     log = tmp_path / "proxy.log"
     try:
         async with loopback_server(monkeypatch) as server, rest_proxy(
-                server, 50, log, {"DISCORD_API": f"http://127.0.0.1:{port}/api"}) as api, \
-                aiohttp.ClientSession(timeout=REST_TIMEOUT) as http:
+                server, 50, log, {"DISCORD_API": f"http://127.0.0.1:{port}/api",
+                                  "TRY_MS": tries}) as api, \
+                aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(
+                    total=REST_TIMEOUT.total * scale)) as http:
             started = time.monotonic()
             try:
                 async with http.get(api + "/channels/1") as answer:
@@ -122,6 +136,7 @@ async def test_discord_not_answering_is_told_before_the_bot_hangs_up(
     ("GLOBAL_PER_SECOND", "fifty"), ("GLOBAL_PER_SECOND", "0"), ("GLOBAL_PER_SECOND", "50/s"),
     ("PORT", "80x"), ("PORT", "http"), ("PORT", "70000"),
     ("DISCORD_API", "discord.com/api"), ("DISCORD_API", "https://discord.com/api/v10"),
+    ("TRY_MS", "0"), ("TRY_MS", "15000"),
 ])
 def test_a_bad_setting_stops_it_with_one_sentence(name: str, value: str) -> None:
     node = install()
