@@ -102,6 +102,8 @@ async def test_discord_not_answering_is_told_before_the_bot_hangs_up(
     # their tries, the proxy's and the bot's, race as they do at full length.
     scale = 0.1
     tries = str(round(proxy_default("TRY_MS") * scale))
+    assert REST_TIMEOUT.total is not None
+    hang_up = aiohttp.ClientTimeout(total=REST_TIMEOUT.total * scale)
     held: list[asyncio.StreamWriter] = []
 
     async def silent(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -114,8 +116,7 @@ async def test_discord_not_answering_is_told_before_the_bot_hangs_up(
         async with loopback_server(monkeypatch) as server, rest_proxy(
                 server, 50, log, {"DISCORD_API": f"http://127.0.0.1:{port}/api",
                                   "TRY_MS": tries}) as api, \
-                aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(
-                    total=REST_TIMEOUT.total * scale)) as http:
+                aiohttp.ClientSession(timeout=hang_up) as http:
             started = time.monotonic()
             try:
                 async with http.get(api + "/channels/1") as answer:
