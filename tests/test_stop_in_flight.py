@@ -17,6 +17,7 @@ import pytest
 from aiohttp import web
 
 from bot import Settings, make_bot
+from cogs.umtali import clock_state, time_out
 from cogs.umtali.startup import run_timers
 from tests.loopback.driver import custom_ids, query, read_match, start_session, until
 from tests.loopback.harness import (
@@ -26,6 +27,7 @@ from tests.loopback.harness import (
     bot_process,
     loopback_server,
 )
+from tests.loopback.launch import BACKOFF_VAR, DRAIN_VAR
 from tests.loopback.records import Interaction
 from tests.loopback.server import LoopbackDiscord, Member
 from tests.test_fair_typed_cut_review import _shown_modal
@@ -103,16 +105,18 @@ async def test_a_stop_lets_an_accept_under_way_post_its_table(
 
 async def test_a_stuck_interaction_holds_a_stop_only_so_long(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # The stop's wait (DRAIN, 6 s) shorter here: the accept is held for good all the same.
+    monkeypatch.setenv(DRAIN_VAR, "1")
     async with bot_process(monkeypatch, tmp_path) as (server, bot, db, alice, bob):
         submit, _ = await _accept_under_way(server, bot, db, alice, bob, "hold")
         assert bot.proc is not None
-        # DRAIN (6 s), then the close as ever.
+        # DRAIN, then the close as ever.
         status = await asyncio.to_thread(bot.proc.wait, 30)
         server.release()
         submit.cancel()
     assert status == 0
     log = bot.log.read_text(errors="replace")
-    assert "1 interaction(s) still under way after 6 s are cut short" in log, log[-3000:]
+    assert "1 interaction(s) still under way after 1 s are cut short" in log, log[-3000:]
     assert "Traceback" not in log and " ERROR " not in log, log[-3000:]
     assert "Closed: every move is saved and the database closed." in log, log[-3000:]
 
@@ -202,6 +206,9 @@ async def test_a_stop_during_a_reconnects_backoff_ends_the_process_at_once(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     # In an outage discord.py sleeps between tries, longer each time (up to 17 min): the close
     # done, the process must not wait that sleep out (docker stop kills it after 10 s).
+    # Here each sleep is 10 s from the first, not a random one growing (waited out for one
+    # of 5 s or more: 3 to 10 s).
+    monkeypatch.setenv(BACKOFF_VAR, "10")
     async with bot_process(monkeypatch, tmp_path) as (server, bot, _, _, _):
         # (aiohttp's, as the loopback's gateway finds it: its REST makes no websocket)
         monkeypatch.setattr(web, "WebSocketResponse", _Refused)
@@ -228,6 +235,11 @@ async def test_a_turn_whose_time_runs_out_during_a_stop_is_not_forfeited(
     # must stand still from then on, as it did when the stop cancelled the timers at once,
     # and the next start gives the turn back its time (at least a minute).
     db = tmp_path / "umtali.sqlite3"
+    # A move's lateness allowed (LATE, 3 s) and the clocks' tick (1 s) shorter here: the stop's
+    # drain (6 s) still waits well past the deadline they give the turn.
+    late, tick = 0.5, 0.25
+    monkeypatch.setattr(clock_state, "LATE", late)
+    monkeypatch.setattr(time_out, "LATE", late)
     async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
         ada, ben, cy = (server.add_member(n) for n in ("ada", "ben", "cy"))
         saved = await start_session(server, db, ada, ben, turn_timer=5)
@@ -238,7 +250,7 @@ async def test_a_turn_whose_time_runs_out_during_a_stop_is_not_forfeited(
             deadline = time.time() + 0.2
             assert await svc.store.set_deadline(live.id, live.version, deadline)
             live.deadline = deadline
-        bot._timers = asyncio.create_task(run_timers(bot))  # as setup_hook starts them
+        bot._timers = asyncio.create_task(run_timers(bot, tick))  # as setup_hook starts them
         # A command under way (its answer held) holds the stop in its drain.
         server.delay("POST", CALLBACK)
         command = asyncio.create_task(server.slash(cy, server.channel_id, "umtali challenge",
@@ -246,8 +258,8 @@ async def test_a_turn_whose_time_runs_out_during_a_stop_is_not_forfeited(
         await until(lambda: bot.in_flight.under_way or None, "the command under way")
         closing = asyncio.create_task(bot.close())
         await until(lambda: bot.in_flight.stopping or None, "the stop begun")
-        # Past the deadline, its LATE (3 s) and a tick (1 s), the drain (6 s) still waiting.
-        await asyncio.sleep(5.0)
+        # Past the deadline, its LATE and a tick, the drain (6 s) still waiting.
+        await asyncio.sleep(0.2 + late + tick + 0.8)
         assert not closing.done()
         assert not live.over, "forfeited while the bot turned moves away"
         server.release()

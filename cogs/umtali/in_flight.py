@@ -71,11 +71,14 @@ class InFlight:
         return False
 
     async def drain(self, flush: Callable[[], Awaitable[None]] | None = None,
-                    timeout: float = DRAIN) -> int:
+                    timeout: float | None = None) -> int:
         """Stop taking interactions in, wait for those under way, then for ``flush`` (what
         they and the matches have queued to send, sent now rather than at the next start):
-        ``timeout`` seconds at most for both. How many interactions were still running then
-        (the close cuts them short)."""
+        ``timeout`` seconds at most for both (``DRAIN``, as it is when called: a test's
+        shorter one). How many interactions were still running then (the close cuts them
+        short)."""
+        if timeout is None:
+            timeout = DRAIN
         self.stopping = True
         for give_up in list(self.giving_up):
             give_up()

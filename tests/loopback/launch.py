@@ -26,6 +26,10 @@ BUSY_VAR = "UMTALI_LOOPBACK_BUSY_TIMEOUT"
 TIMERS_VAR = "UMTALI_LOOPBACK_TIMERS_EVERY"
 #: Seconds between lease renewals (``cogs.umtali.owners.RENEW_EVERY``, 5 s), shorter too.
 RENEW_VAR = "UMTALI_LOOPBACK_RENEW_EVERY"
+#: A stop's wait for the interactions under way, in seconds (``_drain``).
+DRAIN_VAR = "UMTALI_LOOPBACK_DRAIN"
+#: Every pause of discord.py between its tries to reconnect, in seconds (``_backoff``).
+BACKOFF_VAR = "UMTALI_LOOPBACK_BACKOFF"
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
@@ -62,6 +66,10 @@ def _patch(url: str) -> None:
     if busy := os.environ.get(BUSY_VAR, ""):
         _busy_timeout(float(busy))
     _shorter_waits(os.environ.get(TIMERS_VAR, ""), os.environ.get(RENEW_VAR, ""))
+    if drain := os.environ.get(DRAIN_VAR, ""):
+        _drain(float(drain))
+    if backoff := os.environ.get(BACKOFF_VAR, ""):
+        _backoff(float(backoff))
 
 
 def _shorter_waits(timers: str, renew: str) -> None:
@@ -80,6 +88,27 @@ def _shorter_waits(timers: str, renew: str) -> None:
         shorter("bot", "run_timers", functools.partial(run_timers, every=float(timers)))
     if renew:
         shorter("cogs.umtali.owners", "RENEW_EVERY", float(renew))
+
+
+def _drain(seconds: float) -> None:
+    """A stop waits this long for the interactions under way (``in_flight.DRAIN``, 6 s)."""
+    from cogs.umtali import in_flight
+
+    in_flight.DRAIN = seconds
+
+
+def _backoff(seconds: float) -> None:
+    """discord.py pauses ``seconds`` before each try to reconnect, from the first: not a random
+    pause growing each time (up to 2, 4, 8 s...), waited out before a long one comes."""
+    import discord.backoff
+    import discord.client
+
+    class Fixed(discord.backoff.ExponentialBackoff[bool]):
+        def delay(self) -> float:
+            super().delay()
+            return seconds
+
+    setattr(discord.client, "ExponentialBackoff", Fixed)  # noqa: B010 (not exported)
 
 
 def _named(name: str) -> None:
