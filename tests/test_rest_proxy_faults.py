@@ -25,6 +25,7 @@ from cogs.umtali.rest_outage import UNREACHABLE
 from cogs.umtali.rest_timeout import REST_TIMEOUT
 from tests.loopback.driver import play_out, query, read_match, start_session, until
 from tests.loopback.harness import BotProcess, loopback_server
+from tests.loopback.launch import ASK_REST_VAR
 from tests.loopback.proxy import PROXY_DIR, install, rest_proxy
 from tests.loopback.ratelimit import GlobalLimit
 from tests.loopback.server import LoopbackDiscord
@@ -245,7 +246,9 @@ async def test_the_bot_goes_on_when_the_proxy_comes_back(monkeypatch: pytest.Mon
         return f"{row['resend']}{'' if row['unsent'] == '[]' else row['unsent']}"
     async with loopback_server(monkeypatch) as server:
         alice, bob = server.add_member("ada"), server.add_member("ben")
-        bot = BotProcess(server, db, tmp_path)
+        # The clocks ask whether the proxy answers again each tick (1 s), not every 5 s: with
+        # nothing else to send, that is what finds it back.
+        bot = BotProcess(server, db, tmp_path, env={ASK_REST_VAR: "0.5"})
         try:
             async with rest_proxy(server, 50, tmp_path / "proxy.log", {"PORT": port}) as api:
                 bot.env["UMTALI_DISCORD_API"] = api

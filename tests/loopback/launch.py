@@ -30,6 +30,9 @@ RENEW_VAR = "UMTALI_LOOPBACK_RENEW_EVERY"
 DRAIN_VAR = "UMTALI_LOOPBACK_DRAIN"
 #: Every pause of discord.py between its tries to reconnect, in seconds (``_backoff``).
 BACKOFF_VAR = "UMTALI_LOOPBACK_BACKOFF"
+#: How often the clocks ask whether Discord's REST API answers again, in seconds
+#: (``_ask_rest_every``).
+ASK_REST_VAR = "UMTALI_LOOPBACK_ASK_REST_EVERY"
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
@@ -70,6 +73,8 @@ def _patch(url: str) -> None:
         _drain(float(drain))
     if backoff := os.environ.get(BACKOFF_VAR, ""):
         _backoff(float(backoff))
+    if every := os.environ.get(ASK_REST_VAR, ""):
+        _ask_rest_every(float(every))
 
 
 def _shorter_waits(timers: str, renew: str) -> None:
@@ -95,6 +100,14 @@ def _drain(seconds: float) -> None:
     from cogs.umtali import in_flight
 
     in_flight.DRAIN = seconds
+
+
+def _ask_rest_every(seconds: float) -> None:
+    """While Discord's REST API is out of reach, the clocks' checks ask it whether it answers
+    again this often (``rest_outage.ASK_EVERY``, 5 s)."""
+    from cogs.umtali import rest_outage
+
+    rest_outage.ASK_EVERY = seconds
 
 
 def _backoff(seconds: float) -> None:
