@@ -26,7 +26,9 @@ from tests.loopback.server import LoopbackDiscord
 
 SENDER = Path(__file__).resolve().parent / "loopback" / "sender.py"
 PER_SECOND = 10
-EACH = 16
+#: Each sender's messages: 16 in all, over the limit of a second at once, and more than a
+#: second's worth through the proxy.
+EACH = 8
 CHANNELS = 4
 
 
@@ -88,7 +90,7 @@ async def warm_up(server: LoopbackDiscord, api: str) -> None:
 
     The proxy counts a second from when it sends a call, Discord from when the call arrives:
     a first call slowed by opening the connection would put the two out of step. The burst's
-    first call is slowed too: the proxy counts it, then takes in the rest of the 32 calls
+    first call is slowed too: the proxy counts it, then takes in the rest of the burst
     before it is on its way, and on a busy machine that took more than the 50 ms the proxy
     waits past each second of its own; counted from that call's arrival, the loopback's first
     second took in 4 calls of the proxy's next one. Counted from when the senders are let go,
