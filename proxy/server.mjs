@@ -7,7 +7,8 @@
 //
 // Settings (environment): PORT (8080; 0 picks a free one), HOST (127.0.0.1), DISCORD_API
 // (https://discord.com/api: the API without its version), GLOBAL_PER_SECOND (50, Discord's),
-// TRY_MS (10000; shorter for tests, below); empty is the default, and a value it cannot use stops it with one sentence (exit status 2).
+// TRY_MS (10000; shorter for tests, below); empty is the default, and a value it cannot use
+// stops it with one sentence (exit status 2).
 import { Buffer } from 'node:buffer';
 import { createServer } from 'node:http';
 import process from 'node:process';
