@@ -9,6 +9,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -63,10 +64,12 @@ def test_the_one_directory_it_writes_holds_the_default_database() -> None:
 
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze not installed")
 def test_systemd_reads_every_line_of_it(tmp_path: Path) -> None:
-    """systemd's own check, on the unit pointed at this checkout: a line it would ignore (a
-    misspelt key, a value it cannot parse) is said, and fails the test."""
+    """systemd's own check, on the unit pointed at this checkout and the Python running the
+    tests: a line it would ignore (a misspelt key, a value it cannot parse) is said, and
+    fails the test."""
     unit = tmp_path / "umtali.service"
-    unit.write_text(UNIT.read_text().replace("/srv/umtali", str(ROOT)))
+    unit.write_text(UNIT.read_text().replace("/srv/umtali/.venv/bin/python", sys.executable)
+                    .replace("/srv/umtali", str(ROOT)))
     checked = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True,
                              text=True, timeout=60, check=False)
     assert checked.returncode == 0 and checked.stdout + checked.stderr == "", checked
