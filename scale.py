@@ -20,7 +20,7 @@ import discord
 from data.process_name import PLAIN
 
 __all__ = ["DISCORD_API", "ShardPlan", "gateway_refusal", "load_discord_api", "load_shards",
-           "rest_failure", "use_discord_api"]
+           "rest_failure", "shards_held", "use_discord_api"]
 
 #: discord.py's own base URL of the REST API (what an unset UMTALI_DISCORD_API means).
 DISCORD_API = "https://discord.com/api/v10"

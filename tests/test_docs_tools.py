@@ -34,7 +34,7 @@ def test_every_terminal_option_named_is_one(capsys: pytest.CaptureFixture[str]) 
     """The options README names for ``python -m umtali`` (and ``make play ARGS=…``) are the
     CLI's: lines about the benches, the linters, pytest and the compiled engine name their own."""
     others = ("bench/", "mypy", "pytest", "make engine", "--clean", "process, memory;",
-              "systemctl")
+              "systemctl", "adduser")
     named = {flag for line in README.splitlines() if not any(o in line for o in others)
              for flag in re.findall(r"(?<![\w-])--[a-z][a-z-]+", line)}
     assert {"--seed", "--variant", "--hotseat", "--no-handover", "--level", "--lang",

@@ -29,14 +29,17 @@ from tests.loopback.driver import (
     until,
 )
 from tests.loopback.harness import bot_process
-from tests.loopback.launch import LEASE_VAR
+from tests.loopback.launch import LEASE_VAR, RENEW_VAR
 from tests.loopback.server import LoopbackDiscord
 from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
 
-#: The matches' lease, both processes' (bot.py's 15 s, shorter: the takeover waits it out; the
-#: bot still renews it every second, well within it).
+#: The matches' lease, both processes' (bot.py's 15 s, shorter: the takeover waits it out),
+#: renewed every third of it (``owners.RENEW_EVERY``, 5 s: a renewal then came under a second
+#: before the lease ran out, and a stall that long on a loaded machine gave a live process's
+#: match away).
 LEASE = 6.0
+RENEW = LEASE / 3
 
 
 @contextlib.asynccontextmanager
@@ -103,8 +106,10 @@ async def draw_from_dm(server: LoopbackDiscord, db: Path, match_id: int) -> None
 async def test_a_killed_process_is_taken_over_by_another_within_seconds(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv(LEASE_VAR, str(LEASE))
+    monkeypatch.setenv(RENEW_VAR, str(RENEW))
     monkeypatch.setattr("cogs.umtali.claims.LEASE", LEASE)
     monkeypatch.setattr("cogs.umtali.owners.LEASE", LEASE)
+    monkeypatch.setattr("cogs.umtali.owners.RENEW_EVERY", RENEW)
     async with bot_process(monkeypatch, tmp_path) as (server, bot, db, alice, bob), \
             second_process(db) as p2:
         saved = await start_session(server, db, alice, bob)

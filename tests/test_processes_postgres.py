@@ -29,7 +29,7 @@ from tests.loopback.driver import YOUR_TURN, custom_ids
 from tests.loopback.driver import accept as accept_it
 from tests.loopback.gateway import shard_of
 from tests.loopback.harness import BotProcess, loopback_server
-from tests.loopback.launch import LEASE_VAR
+from tests.loopback.launch import LEASE_VAR, RENEW_VAR
 from tests.loopback.secrecy import Secrecy, in_hands
 from tests.loopback.server import LoopbackDiscord, Member
 from umtali.codec import session_from_json
@@ -40,9 +40,11 @@ from umtali.session import Session
 pytestmark = pytest.mark.parametrize(
     "backend", [pytest.param("postgresql", marks=pytest.mark.postgresql)])
 
-#: The matches' lease in both processes (bot.py's 15 s, shorter: the takeover waits it out;
-#: each still renews it every second, well within it).
+#: The matches' lease in both processes (bot.py's 15 s, shorter: the takeover waits it out),
+#: renewed every third of it (``owners.RENEW_EVERY``'s 5 s came under a second before the
+#: lease ran out: a stall that long on a loaded machine gave a live process's match away).
 LEASE = 6.0
+RENEW = LEASE / 3
 DRAWS = {MoveKind.DRAW: "draw", MoveKind.TAKE: "take", MoveKind.TAKE_TWO: "take2"}
 
 
@@ -190,7 +192,7 @@ async def test_two_processes_play_sessions_and_one_is_killed_mid_match(
                                          "UMTALI_SHARD_COUNT": "2",
                                          "UMTALI_SHARD_IDS": str(shard),
                                          "UMTALI_PROCESS": name,
-                                         LEASE_VAR: str(LEASE)})
+                                         LEASE_VAR: str(LEASE), RENEW_VAR: str(RENEW)})
         table = Table(server, shared)
         try:
             for bot in bots.values():

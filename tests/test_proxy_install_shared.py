@@ -12,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.loopback import proxy
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -21,6 +23,7 @@ WORKERS = 4
 #: modules (all of them, as proxy/server.mjs does) from what it left.
 WORKER = """
 import subprocess, sys
+import pytest
 from pathlib import Path
 from tests.loopback import proxy
 proxy.PROXY_DIR = Path(sys.argv[1])
@@ -58,5 +61,8 @@ def test_workers_installing_the_proxy_at_once_each_get_all_of_it(tmp_path: Path)
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                         text=True))
     said = [w.communicate(timeout=600)[0] for w in workers]
+    if all("skipped: " in s for s in said):
+        # proxy/ was installed already, but the copy's npm cannot install (no network).
+        pytest.skip(f"npm cannot install the proxy here: {said[0].strip()[-200:]}")
     assert [w.returncode for w in workers] == [0] * WORKERS, said
     assert all(s.strip().endswith("loaded") for s in said), said

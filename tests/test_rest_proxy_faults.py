@@ -248,7 +248,7 @@ async def test_the_bot_goes_on_when_the_proxy_comes_back(monkeypatch: pytest.Mon
         return f"{row['resend']}{'' if row['unsent'] == '[]' else row['unsent']}"
     async with loopback_server(monkeypatch) as server:
         alice, bob = server.add_member("ada"), server.add_member("ben")
-        # The clocks ask whether the proxy answers again each tick (1 s), not every 5 s: with
+        # The clocks ask whether the proxy answers again every 0.5 s, not every 5 s: with
         # nothing else to send, that is what finds it back.
         bot = BotProcess(server, db, tmp_path, env={ASK_REST_VAR: "0.5"})
         try:

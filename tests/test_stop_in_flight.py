@@ -236,7 +236,9 @@ async def test_a_turn_whose_time_runs_out_during_a_stop_is_not_forfeited(
     # and the next start gives the turn back its time (at least a minute).
     db = tmp_path / "umtali.sqlite3"
     # A move's lateness allowed (LATE, 3 s) and the clocks' tick (1 s) shorter here: the stop's
-    # drain (6 s) still waits well past the deadline they give the turn.
+    # drain (6 s) still waits well past the deadline they give the turn. LATE is patched where
+    # a turn's running out reads it (clock_state, time_out); the other readers of LATE judge
+    # moves, and no move comes in this test's wait.
     late, tick = 0.5, 0.25
     monkeypatch.setattr(clock_state, "LATE", late)
     monkeypatch.setattr(time_out, "LATE", late)

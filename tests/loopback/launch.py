@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -60,22 +61,20 @@ def _patch(url: str) -> None:
     discord.Client.before_identify_hook = no_wait  # type: ignore[method-assign]
     if shards := os.environ.get("UMTALI_SHARD_IDS", ""):
         _named(f"shards-{shards}")
-    if first := os.environ.get(SEED_VAR, ""):
-        _seeded(int(first))
-    if pause := os.environ.get(PAUSE_VAR, ""):
-        _computer_pause(float(pause))
-    if lease := os.environ.get(LEASE_VAR, ""):
-        _lease(float(lease))
-    if busy := os.environ.get(BUSY_VAR, ""):
-        _busy_timeout(float(busy))
+    # Each setting given to this bot (unset: the bot's own), and what it changes.
+    settings: tuple[tuple[str, Callable[[str], None]], ...] = (
+        (SEED_VAR, lambda v: _seeded(int(v))),
+        (PAUSE_VAR, lambda v: _computer_pause(float(v))),
+        (LEASE_VAR, lambda v: _lease(float(v))),
+        (BUSY_VAR, lambda v: _busy_timeout(float(v))),
+        (DRAIN_VAR, lambda v: _drain(float(v))),
+        (BACKOFF_VAR, lambda v: _backoff(float(v))),
+        (ASK_REST_VAR, lambda v: _ask_rest_every(float(v))),
+    )
+    for var, setting in settings:
+        if value := os.environ.get(var, ""):
+            setting(value)
     _shorter_waits(os.environ.get(TIMERS_VAR, ""), os.environ.get(RENEW_VAR, ""))
-    if drain := os.environ.get(DRAIN_VAR, ""):
-        _drain(float(drain))
-    if backoff := os.environ.get(BACKOFF_VAR, ""):
-        _backoff(float(backoff))
-    if every := os.environ.get(ASK_REST_VAR, ""):
-        _ask_rest_every(float(every))
-
 
 def _shorter_waits(timers: str, renew: str) -> None:
     """The waits a test of the database failing would otherwise sit out in real time (as the
@@ -151,8 +150,9 @@ def _computer_pause(seconds: float) -> None:
 
 
 def _lease(seconds: float) -> None:
-    """The matches' lease (``cogs.umtali.claims.LEASE``, 15 s), shorter for a test; still
-    renewed every second (``bot.RENEW_EVERY``), well within it."""
+    """The matches' lease (``cogs.umtali.claims.LEASE``, 15 s), shorter for a test. It is
+    renewed every ``cogs.umtali.owners.RENEW_EVERY`` (5 s; ``RENEW_VAR`` shortens it): a lease
+    under about 10 s needs that shorter too, or a renewal comes too near its end."""
     from cogs.umtali import claims, owners
 
     claims.LEASE = seconds

@@ -50,10 +50,10 @@ class SoakState:
     #: When a bot process was started (``time.time``): each forgets which hand it tried a
     #: seat's refused DMs in (``soak_checks.dm_problems``).
     starts: list[float] = field(default_factory=list)
-    #: The real-time waits the faults make (a gateway down, a call held, the database busy
-    #: and the bot's busy timeout with it, a 429's retry-after, the pause before a restart; a
-    #: move's wait for its DM panel), times this (``Soak``'s ``pace``): the seed draws the
-    #: same numbers all the same.
+    #: The real-time waits the faults make (a gateway down, the database busy and the bot's
+    #: busy timeout with it, a 429's retry-after, the pause before a restart; a move's wait
+    #: for its DM panel), times this (``Soak``'s ``pace``): the seed draws the same numbers
+    #: all the same. A call held or delayed is not paced (past 3 s: Discord's 10062).
     pace: float = 1.0
 
     async def start(self, bot: BotProcess) -> None:
@@ -291,8 +291,9 @@ class Faults:
         else:
             fault = server.delay(method, pattern)
             self.note(f"{method} {name} delayed")
-        task = asyncio.create_task(self._release_after(fault,
-                                                          rng.uniform(0.3, 4) * self.state.pace))
+        # Not paced: a call held past 3 s is an interaction's answer Discord no longer takes
+        # (10062), a path a faster soak would otherwise never reach.
+        task = asyncio.create_task(self._release_after(fault, rng.uniform(0.3, 4)))
         self._releases.add(task)
         task.add_done_callback(self._releases.discard)
         return False
