@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from cogs.umtali.sending import Sending
-from tests.discord_helpers import World, cut, play_out
+from tests.discord_helpers import World, cut, play, play_out
+from umtali.players import GreedyPlayer
 
 pytestmark = pytest.mark.simcord(settle_timeout=30)
 
@@ -64,3 +65,24 @@ async def test_no_hold_timer_outlives_the_computers_reply(
     # its 0.05 s pause, far within the hold's 2 s more).
     assert len(timers.set) >= 3
     assert timers.fired() == 0
+
+
+async def test_a_close_lets_a_hold_go_with_its_timer(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stop while the computer is still in its pause: the hold's timer goes with the close
+    (the turn stays saved as unsent, posted at the next start)."""
+    timers = _Timers(monkeypatch)
+    r = await world.alice.slash(world.channel, "umtali practice", level="easy")
+    await cut(world, r)
+    svc = world.bot.matches
+    assert svc is not None
+    [live] = svc.matches.values()
+    svc.computers.pause = 60.0  # the computer still pausing when the bot closes
+    for _ in range(4):
+        if timers.set:
+            break
+        move = GreedyPlayer().choose(live.session.view(live.session.to_act))
+        await play(world, live, move)
+    assert timers.pending() == 1
+    await svc.delivery.close()
+    assert timers.pending() == 0 and timers.fired() == 0

@@ -210,6 +210,8 @@ class Delivery(Sending):
         self._closed = True
         for retry in self._retries.values():
             retry.cancel()
+        for match_id in list(self._holding):  # (a held turn stays saved as unsent)
+            let_go(self._holding, match_id)
         # (a copy: a worker ending meanwhile leaves the dict, one overtaken hands it over)
         # All cancelled first: each checks its edits as it ends (``_edits_at_stop``), at once.
         workers = list(self._workers.values())
