@@ -51,7 +51,7 @@ from cogs.umtali.startup import run_timers, sync_if_changed
 from cogs.umtali.stops import StopButton
 from cogs.umtali.translator import UmtaliTranslator
 from cogs.umtali.unknown import answered_unknown
-from data.db import DatabaseUnusable, too_new
+from data.db import DatabaseUnreachable, DatabaseUnusable, too_new
 from data.location import DEFAULT_DB_PATH, shown
 from data.process_name import hold_name
 from data.store import Store
@@ -86,6 +86,9 @@ ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (*DYNAMIC_ITEMS, *FINAL_I
 
 EXIT_SETTINGS_ERROR = 2
 EXIT_DATABASE_ERROR = 2
+#: Something out of reach for now (Discord, the REST proxy, the database server): the same
+#: start may work a while later, as a supervisor would try it (docs/examples/umtali.service).
+EXIT_FOR_NOW = 1
 #: How often the leases are renewed, seconds (well within ``cogs.umtali.claims.LEASE``).
 RENEW_EVERY = 1.0
 
@@ -365,7 +368,7 @@ def main() -> int:
         asyncio.run(serve(settings))
     except DatabaseUnusable as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return EXIT_DATABASE_ERROR
+        return EXIT_FOR_NOW if isinstance(exc, DatabaseUnreachable) else EXIT_DATABASE_ERROR
     except KeyboardInterrupt:  # Ctrl-C before serve() took over the signals
         pass
     except discord.LoginFailure:
@@ -383,12 +386,12 @@ def main() -> int:
     except (OSError, aiohttp.ClientError, discord.DiscordServerError) as exc:
         if (failure := rest_failure(exc, settings.discord_api)) is not None:
             print(f"error: {failure}", file=sys.stderr)
-            return 1
+            return EXIT_FOR_NOW
         if isinstance(exc, discord.DiscordServerError):
             raise
         print(f"error: could not reach Discord ({exc.__class__.__name__}): check the network "
               "connection and try again.", file=sys.stderr)
-        return 1
+        return EXIT_FOR_NOW
     return 0
 
 

@@ -107,6 +107,11 @@ class DatabaseUnusable(Exception):
     the bot."""
 
 
+class DatabaseUnreachable(DatabaseUnusable):
+    """The database server is out of reach for now (down, still starting, the network): the
+    same start a while later may work, where the others need someone to mend something."""
+
+
 class SchemaTooNew(Exception):
     """The database was migrated by a newer bot, to a schema this one does not know."""
 

@@ -30,6 +30,7 @@ import asyncpg
 from data.db import (
     BUSY_TIMEOUT,
     Database,
+    DatabaseUnreachable,
     DatabaseUnusable,
     Reads,
     Result,
@@ -140,6 +141,14 @@ def why_unusable(where: str, e: BaseException) -> str:
     return f"the database {where} cannot be opened ({e})."
 
 
+def unusable(where: str, e: BaseException) -> DatabaseUnusable:
+    """``why_unusable``'s sentence, as the error to raise: a server out of reach or still
+    starting is so for now (``DatabaseUnreachable``: a supervisor may try again)."""
+    if isinstance(e, OSError | TimeoutError | asyncpg.CannotConnectNowError):
+        return DatabaseUnreachable(why_unusable(where, e))
+    return DatabaseUnusable(why_unusable(where, e))
+
+
 class PgDatabase(Database):
     dialect = "postgresql"
 
@@ -168,14 +177,14 @@ class PgDatabase(Database):
                                  "application_name": "umtali"})
         except (OSError, TimeoutError, ValueError, asyncpg.PostgresError,
                 asyncpg.InterfaceError) as e:
-            raise DatabaseUnusable(why_unusable(where, e)) from e
+            raise unusable(where, e) from e
         db = PgDatabase(pool, where)
         try:
             await db.migrate(schema)
         except BaseException as e:
             await pool.close()
             if isinstance(e, asyncpg.PostgresError | SchemaTooNew | OSError):
-                raise DatabaseUnusable(why_unusable(where, e)) from e
+                raise unusable(where, e) from e
             raise
         return db
 

@@ -32,7 +32,7 @@ from typing import Any
 import asyncpg
 
 from data.db import DatabaseUnusable, is_postgres_url
-from data.pg_db import CONNECT_TIMEOUT, redacted, why_unusable
+from data.pg_db import CONNECT_TIMEOUT, redacted, unusable
 
 #: The first keys of the advisory locks: the two-key form is a key space of its own, apart
 #: from the one-key locks the store takes (players, migrations).
@@ -241,7 +241,7 @@ async def _take_on_postgres(url: str, name: str, count: int | None, shards: tupl
     except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
         # Said as opening the store says it: a refused login or a missing database is no
         # server out of reach, and the sentence names what to mend.
-        raise DatabaseUnusable(why_unusable(where, e)) from e
+        raise unusable(where, e) from e
     try:
         if stale is not None:
             await _end(conn, stale)

@@ -29,6 +29,7 @@ def test_a_database_that_cannot_be_reached_does_not_show_its_password(
             "UMTALI_DATABASE_URL": f"postgresql://umtali@127.0.0.1:{closed_port}/umtali?password=hunter2"}
     done = subprocess.run([sys.executable, str(ROOT / "bot.py")], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=60, check=False)
-    assert done.returncode == 2, done.stderr
+    # Out of reach for now: a supervisor may try again (exit status 1, not 2).
+    assert done.returncode == 1, done.stderr
     assert "cannot be reached" in done.stderr and "password=***" in done.stderr
     assert "hunter2" not in done.stderr + done.stdout
