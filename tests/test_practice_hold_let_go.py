@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 
+from cogs.umtali.live import LiveMatch
 from cogs.umtali.sending import Sending
+from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, cut, play, play_out
 from umtali.players import GreedyPlayer
 
@@ -46,14 +48,20 @@ class _Timers:
         return sum(1 for handle, fired in self.set if not fired[0] and not handle.cancelled())
 
 
-async def test_no_hold_timer_outlives_the_computers_reply(
-        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
-    timers = _Timers(monkeypatch)
+async def _practice(world: World) -> tuple[MatchService, LiveMatch]:
+    """A practice at the easy level, cut and under way."""
     r = await world.alice.slash(world.channel, "umtali practice", level="easy")
     await cut(world, r)
     svc = world.bot.matches
     assert svc is not None
     [live] = svc.matches.values()
+    return svc, live
+
+
+async def test_no_hold_timer_outlives_the_computers_reply(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    timers = _Timers(monkeypatch)
+    svc, live = await _practice(world)
     # A short pause, as in play (0 in these tests): the player's turn is then always held.
     svc.computers.pause = 0.05
     for _ in range(16):
@@ -72,11 +80,7 @@ async def test_a_close_lets_a_hold_go_with_its_timer(
     """A stop while the computer is still in its pause: the hold's timer goes with the close
     (the turn stays saved as unsent, posted at the next start)."""
     timers = _Timers(monkeypatch)
-    r = await world.alice.slash(world.channel, "umtali practice", level="easy")
-    await cut(world, r)
-    svc = world.bot.matches
-    assert svc is not None
-    [live] = svc.matches.values()
+    svc, live = await _practice(world)
     svc.computers.pause = 60.0  # the computer still pausing when the bot closes
     for _ in range(4):
         if timers.set:
