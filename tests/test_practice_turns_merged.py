@@ -41,6 +41,21 @@ def _settled(db: Path, match_id: int) -> bool:
     return (saved.status != "active" or saved.session.to_act == 0) and unsent == "[]"
 
 
+async def _play_against_computer(server: Any, db: Path, match_id: int, moves: int) -> int:
+    """Up to ``moves`` of the player's moves, each followed by the computer's reply and every
+    announcement posted; how many were played (fewer: the session ended)."""
+    played = 0
+    for _ in range(moves):
+        now = read_match(db, match_id)
+        assert now is not None
+        if now.status != "active":
+            break
+        await play_move(server, db, match_id)
+        played += 1
+        await until(functools.partial(_settled, db, match_id), "the computer's reply")
+    return played
+
+
 async def test_a_turn_goes_out_with_the_computers_reply_and_pings_nobody_at_the_table(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     _paused(monkeypatch)
@@ -53,13 +68,7 @@ async def test_a_turn_goes_out_with_the_computers_reply_and_pings_nobody_at_the_
             saved = await start_practice(server, db, ada)
             assert saved.session.to_act == 1 or saved.session.moves
             await until(functools.partial(_settled, db, saved.id), "the computer's first turn")
-            for _ in range(12):
-                now = read_match(db, saved.id)
-                assert now is not None
-                if now.status != "active":
-                    break
-                await play_move(server, db, saved.id)
-                await until(functools.partial(_settled, db, saved.id), "the computer's reply")
+            await _play_against_computer(server, db, saved.id, 12)
             await asyncio.sleep(PAUSE + 0.2)
             posts = [c.body for c in server.calls if c.method == "POST" and
                      c.path == f"/channels/{saved.channel_id}/messages" and
@@ -99,15 +108,7 @@ async def test_a_held_turn_is_no_failure_nothing_owed_is_written(
         async with bot_in_process(server, db):
             saved = await start_practice(server, db, ada)
             await until(functools.partial(_settled, db, saved.id), "the computer's first turn")
-            played = 0
-            for _ in range(8):
-                now = read_match(db, saved.id)
-                assert now is not None
-                if now.status != "active":
-                    break
-                await play_move(server, db, saved.id)
-                played += 1
-                await until(functools.partial(_settled, db, saved.id), "the computer's reply")
+            played = await _play_against_computer(server, db, saved.id, 8)
             await asyncio.sleep(PAUSE + 0.2)
             assert played >= 3
             assert writes == []

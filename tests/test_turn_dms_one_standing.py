@@ -26,6 +26,22 @@ def _turn_dms(server: Any, member: int) -> list[dict[str, Any]]:
     return [m for m in server.dm_messages(member) if TOLD in (m.get("content") or "")]
 
 
+async def _first_turn_told(server: Any, db: Path, ada: int, ben: int) -> tuple[Any, int]:
+    """A correspondence session started, its first turn's DM sent: the session as saved, and
+    the member to act."""
+    saved = await start_session(server, db, ada, ben, time_control="correspondence")
+    first: int = saved.player_ids[saved.session.to_act]
+    await until(functools.partial(_turn_dms, server, first), "the first turn's DM")
+    return saved, first
+
+
+async def _play_turn_of(server: Any, db: Path, match_id: int, member: int) -> None:
+    """``member``'s turn played to its end (the match over, or the other to act)."""
+    while (now := read_match(db, match_id)) is not None and \
+            now.player_ids[now.session.to_act] == member:
+        await play_move(server, db, match_id)
+
+
 def _passed(server: Any, mover: int, nxt: int) -> bool:
     """The turn passed from ``mover`` to ``nxt``: told by DM, and ``mover``'s DM gone."""
     return len(_turn_dms(server, nxt)) == 1 and not _turn_dms(server, mover)
@@ -92,14 +108,10 @@ async def test_a_turn_dm_sent_before_a_restart_is_deleted_after_it(
     async with loopback_server(monkeypatch) as server:
         ada, ben = server.add_member("ada"), server.add_member("ben")
         async with bot_in_process(server, db):
-            saved = await start_session(server, db, ada, ben, time_control="correspondence")
-            first = saved.player_ids[saved.session.to_act]
-            await until(functools.partial(_turn_dms, server, first), "the first turn's DM")
+            saved, first = await _first_turn_told(server, db, ada, ben)
         [told] = _turn_dms(server, first)
         async with bot_in_process(server, db):
-            while (now := read_match(db, saved.id)) is not None and \
-                    now.player_ids[now.session.to_act] == first:
-                await play_move(server, db, saved.id)
+            await _play_turn_of(server, db, saved.id, first)
             await until(lambda: not _turn_dms(server, first), "the played turn's DM deleted")
             assert int(told["id"]) not in server.messages
             await until(lambda: any(c.method == "DELETE" and c.path.endswith(f"/{told['id']}")
@@ -119,9 +131,7 @@ async def test_a_turn_dm_that_cannot_be_deleted_is_no_error(
             other = saved.player_ids[1 - saved.session.to_act]
             await until(functools.partial(_turn_dms, server, first), "the first turn's DM")
             server.fail("DELETE", r"^/channels/[0-9]+/messages/[0-9]+$", times=10, status=503)
-            while (now := read_match(db, saved.id)) is not None and \
-                    now.player_ids[now.session.to_act] == first:
-                await play_move(server, db, saved.id)
+            await _play_turn_of(server, db, saved.id, first)
             await until(functools.partial(_turn_dms, server, other), "the next turn told")
             await asyncio.sleep(0.2)
             assert len(_turn_dms(server, first)) == 1  # it stays
@@ -139,16 +149,12 @@ async def test_a_turn_dm_with_no_dm_channel_saved_is_deleted_all_the_same(
     async with loopback_server(monkeypatch) as server:
         ada, ben = server.add_member("ada"), server.add_member("ben")
         async with bot_in_process(server, db):
-            saved = await start_session(server, db, ada, ben, time_control="correspondence")
-            first = saved.player_ids[saved.session.to_act]
-            await until(functools.partial(_turn_dms, server, first), "the first turn's DM")
+            saved, first = await _first_turn_told(server, db, ada, ben)
             [told] = _turn_dms(server, first)
             seat = saved.session.to_act
             with sqlite3.connect(db) as conn:
                 conn.execute(f"UPDATE matches SET dm{seat}_channel_id = NULL WHERE id = ?",
                              (saved.id,))
-            while (now := read_match(db, saved.id)) is not None and \
-                    now.player_ids[now.session.to_act] == first:
-                await play_move(server, db, saved.id)
+            await _play_turn_of(server, db, saved.id, first)
             await until(lambda: int(told["id"]) not in server.messages,
                         "the played turn's DM deleted")
