@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from cogs.umtali.startup import run_timers
-from tests.loopback.driver import custom_ids, query, until
+from tests.loopback.driver import custom_ids, query, until, write
 from tests.loopback.harness import bot_in_process, loopback_server
 from tests.loopback.server import LoopbackDiscord, Member
 
@@ -34,9 +33,7 @@ async def _challenges(server: LoopbackDiscord, db: Path, pairs: int) -> list[dic
         posted.append(answer.response)
     await until(lambda: len(query(db, "SELECT id FROM challenges WHERE message_id IS NOT NULL"))
                 == pairs or None, "the challenges' messages saved")
-    with sqlite3.connect(db) as conn:
-        conn.execute("UPDATE challenges SET expires_at = 0")
-    conn.close()
+    await write(db, "UPDATE challenges SET expires_at = 0")
     return posted
 
 

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import json
 import logging
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.db_lock import write_locked
-from tests.loopback.driver import until
+from tests.loopback.driver import until, write
 from tests.loopback.harness import bot_in_process, loopback_server
 from tests.loopback.records import Member
 from tests.test_in_time import LIMIT, THINKING, settled
@@ -28,10 +27,9 @@ HELD = 2.5
 BEFORE, AFTER = "INSERT ON challenges", "UPDATE OF message_id ON challenges"
 
 
-def failing(db: Path, what: str) -> None:
-    with sqlite3.connect(db) as c:
-        c.execute(f"CREATE TRIGGER fails BEFORE {what} "
-                  "BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END")
+async def failing(db: Path, what: str) -> None:
+    await write(db, f"CREATE TRIGGER fails BEFORE {what} "
+                "BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END")
 
 
 def as_meant(caplog: pytest.LogCaptureFixture) -> None:
@@ -54,7 +52,7 @@ async def test_an_error_after_a_public_thinking_is_said_to_the_member_alone(
     async with loopback_server(monkeypatch) as server, bot_in_process(server, db) as bot:
         ada = server.add_member("ada")
         await settled(bot)
-        failing(db, failed)
+        await failing(db, failed)
         async with write_locked(db, HELD):
             asked = await server.slash(ada, server.channel_id, f"umtali {command}",
                                        options(server, command))

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.loopback.driver import play_move, query, read_match, start_session, until
+from tests.loopback.driver import play_move, query, read_match, start_session, until, write
 from tests.loopback.harness import bot_in_process, loopback_server
 
 TOLD = "Your turn in the Umtali match"
@@ -152,9 +151,8 @@ async def test_a_turn_dm_with_no_dm_channel_saved_is_deleted_all_the_same(
             saved, first = await _first_turn_told(server, db, ada, ben)
             [told] = _turn_dms(server, first)
             seat = saved.session.to_act
-            with sqlite3.connect(db) as conn:
-                conn.execute(f"UPDATE matches SET dm{seat}_channel_id = NULL WHERE id = ?",
-                             (saved.id,))
+            await write(db, f"UPDATE matches SET dm{seat}_channel_id = NULL WHERE id = ?",
+                        saved.id)
             await _play_turn_of(server, db, saved.id, first)
             await until(lambda: int(told["id"]) not in server.messages,
                         "the played turn's DM deleted")

@@ -9,12 +9,15 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import sqlite3
 from collections.abc import Callable
+from contextlib import closing
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from tests.loopback.records import Fault
-from tests.loopback.saved_db import Target, exists
+from tests.loopback.saved_db import TIMEOUT, Target, exists
 from tests.loopback.saved_db import query as query  # (read here by the tests)
 from tests.loopback.server import Interaction, LoopbackDiscord, Member
 from umtali.codec import session_from_json
@@ -50,6 +53,16 @@ def read_match(db: Target, match_id: int | None = None) -> SavedMatch | None:
     return SavedMatch(row["id"], row["channel_id"], row["table_message_id"],
                       (row["player0_id"], row["player1_id"]), row["status"], row["version"],
                       session_from_json(json.loads(row["state"])), db)
+
+
+async def write(db: Path, sql: str, *args: Any) -> None:
+    """One change made to the SQLite file by another hand, off the event loop: the bot in this
+    process may be inside a transaction that needs the loop to commit, and a write waiting on
+    the loop's own thread would wait it out ("database is locked")."""
+    def change() -> None:
+        with closing(sqlite3.connect(db, timeout=TIMEOUT)) as c, c:
+            c.execute(sql, args)
+    await asyncio.to_thread(change)
 
 
 async def until(check: Callable[[], Any], what: str, timeout: float = 20.0) -> Any:
