@@ -65,7 +65,7 @@ async def test_on_discord_a_long_s_is_not_a_card_nor_suggested(world: World) -> 
     answer = await player(world, seat).slash(thread, "umtali play", move=forged)
     assert answer.ephemeral and answer.response is not None
     said = answer.response.content or ""
-    assert said.startswith(f"'K{LONG_S}' is not a card: write a rank"), said
+    assert said.startswith(f"“K{LONG_S}” is not a card: write a rank"), said
     assert live.version == version
     for tr in (EN, tr_for("ru")):
         assert move_choices(live.session.view(seat), forged, tr) == []

@@ -16,13 +16,13 @@ from tests.loopback.options import unlimited
 
 
 @pytest.mark.parametrize("move, said", [
-    ("\u200b" * 3000 + "zz", "'zz' is not a move"),
-    ("meld 8D " + "\u2066" * 1000 + "Q", "'Q' is not a card"),
-    ("\U000e0001" * 90 + "x", "'x' is not a move"),
+    ("\u200b" * 3000 + "zz", "“zz” is not a move"),
+    ("meld 8D " + "\u2066" * 1000 + "Q", "“Q” is not a card"),
+    ("\U000e0001" * 90 + "x", "“x” is not a move"),
     ("\ufeff" * 5000, "No move given"),
-    # Quoted back as typed, not as markdown.
-    ("**loud** ||x||", "'\\*\\*loud\\*\\* \\|\\|x\\|\\|' is not a move"),
-    ("meld 8D **Q**", "'\\*\\*Q\\*\\*' is not a card"),
+    # Quoted back as typed (in the language's quotes), not as markdown.
+    ("**loud** ||x||", "“\\*\\*loud\\*\\* \\|\\|x\\|\\|” is not a move"),
+    ("meld 8D **Q**", "“\\*\\*Q\\*\\*” is not a card"),
 ])
 async def test_hidden_characters_are_not_quoted(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path, caplog: pytest.LogCaptureFixture,

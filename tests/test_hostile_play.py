@@ -111,10 +111,10 @@ async def test_any_text_played_is_answered_privately_and_changes_nothing(
 
 @pytest.mark.parametrize("move, said", [
     # In the reply's markdown "\\" shows one backslash: as typed.
-    ("a\\b", "'a\\\\b' is not a move"),
-    ("meld 8D \\Q", "'\\\\Q' is not a card"),
+    ("a\\b", "“a\\\\b” is not a move"),
+    ("meld 8D \\Q", "“\\\\Q” is not a card"),
     # A quote inside the move shows as typed, with no backslash before it.
-    ("say \"hi\" it's", "'say \"hi\" it's' is not a move"),
+    ("say \"hi\" it's", "“say \"hi\" it's” is not a move"),
 ])
 async def test_what_is_quoted_back_shows_as_typed(world: World, playing: LiveMatch,
                                                   move: str, said: str) -> None:
@@ -123,6 +123,17 @@ async def test_what_is_quoted_back_shows_as_typed(world: World, playing: LiveMat
     result = await actor.slash(thread_of(world, live), "umtali play", move=move)
     assert result.ephemeral and result.response is not None
     assert said in result.response.content, result.response.content
+
+
+async def test_what_is_quoted_back_takes_the_readers_quotes(
+        world: World, playing: LiveMatch, locales: dict[int, str]) -> None:
+    """review147: Russian read «'5Z' — не карта», the terminal's quotes; it takes «…»."""
+    live = playing
+    actor = (world.alice, world.bob)[live.session.to_act]
+    locales[actor.user.id] = "ru"
+    result = await actor.slash(thread_of(world, live), "umtali play", move="meld 8D 5Z")
+    assert result.ephemeral and result.response is not None
+    assert result.response.content.startswith("«5Z» — не карта"), result.response.content
 
 
 @pytest.mark.parametrize("move, said", [

@@ -43,12 +43,12 @@ def test_thirty_lays_list_twelve_and_say_eighteen_more() -> None:
     text = _listed(view, "en")
     lines = text.split("\n")
     assert len(lines) == MELDS_LISTED + 1 and lines[-1] == "…and 18 more"
-    assert _listed(view, "ru").split("\n")[-1] == "…и ещё 18 ходов"
+    assert _listed(view, "ru").split("\n")[-1] == "…и ещё 18 вариантов"
 
 
-@pytest.mark.parametrize(("more", "ru"), [(1, "…и ещё 1 ход"), (3, "…и ещё 3 хода"),
-                                          (5, "…и ещё 5 ходов"), (11, "…и ещё 11 ходов"),
-                                          (21, "…и ещё 21 ход")])
+@pytest.mark.parametrize(("more", "ru"), [(1, "…и ещё 1 вариант"), (3, "…и ещё 3 варианта"),
+                                          (5, "…и ещё 5 вариантов"), (11, "…и ещё 11 вариантов"),
+                                          (21, "…и ещё 21 вариант")])
 def test_the_rest_is_counted_in_each_language(more: int, ru: str) -> None:
     session = position(Session(RuleSet.english(), 1))
     view = session.view(session.to_act)

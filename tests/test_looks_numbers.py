@@ -21,7 +21,8 @@ def test_a_record_writes_its_decimals_in_the_readers_language() -> None:
 
 
 def test_boards_and_season_summaries_write_decimals_in_the_readers_language() -> None:
-    for tr, first, second in ((tr_for("en"), "19.5", "-1.3"), (tr_for("ru"), "19,5", "-1,3")):
+    for tr, first, second in ((tr_for("en"), "19.5", "\u22121.3"),
+                              (tr_for("ru"), "19,5", "\u22121,3")):
         board = board_embed(BOARD, "server", "Railway Club", tr).description or ""
         summary = summary_embed("2026-12", BOARD, tr).description or ""
         for text in (board, summary):

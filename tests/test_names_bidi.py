@@ -190,7 +190,8 @@ async def test_right_to_left_names_on_the_table_the_boards_and_the_stats(
                                        strict=True):
         seen = shown(unmarked(line))
         # "  1. أحمد · 24.9 · 1/1 won": the rank, then the name, its rating and wins after it.
-        assert re.fullmatch(rf" *{rank}\. {shown(name, None)} · -?[0-9.]+ · {won} won", seen), seen
+        assert re.fullmatch(rf" *{rank}\. {shown(name, None)} · −?[0-9.]+ · {won} won",
+                            seen), seen
     stats = text_of(await world.carol.slash(world.channel, "umtali stats", member=world.bob,
                                             versus=world.alice))
     assert f"{FSI}{SARAH}{PDI}" in stats and f"{FSI}{AHMED}{PDI}" in stats

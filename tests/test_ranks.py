@@ -75,7 +75,8 @@ async def test_ratings_shown_alike_share_a_place_on_every_page(store: Store,
         rating = (await store.records.record(GUILD, user_id)).rating
         assert rating is not None and (rating.rank, rating.players) == (place, 12), user_id
         # What the place is counted from is what the board and the stats show.
-        assert one_decimal(EN, rating.value) == f"{shown(RATINGS[user_id]):.1f}"
+        assert one_decimal(EN, rating.value) == \
+            f"{shown(RATINGS[user_id]):.1f}".replace("-", "\u2212")
         # And as many show that rating or a higher one as are placed there or above.
         higher = sum(1 for v in RATINGS.values() if shown(v) >= shown(RATINGS[user_id]))
         assert await record_reads.BOARD.within(store.db, (GUILD,), RATINGS[user_id]) == higher

@@ -40,10 +40,12 @@ def test_the_points_for_cards_left_are_said_in_russian_with_their_noun(
 
 
 def test_a_sessions_score_is_written_as_its_games_are_in_russian() -> None:
-    # Game 3 ended "90:107", and the line below it "Alice выигрывает матч 2-1": a hyphen
-    # between two numbers reads as a range in Russian, where a score takes a colon.
+    # Game 3 ended "107:90" (the winner's score first, as the session's line below it,
+    # "Alice выигрывает матч 2:1"; review147: in the seats' order, "90:107" read as the other
+    # winning), the games each beside its player's name: a hyphen between two numbers reads as
+    # a range in Russian, where a score takes a colon.
     game = describe(GameEnded(game=3, scores=(90, 107), winner=1, games_won=(1, 2)), NAMES, RU)
-    assert "Партию 3 выигрывает Alice, 90:107." in game, game
+    assert game == "Партию 3 выигрывает Alice, 107:90. Партии: Маша 1:2 Alice.", game
     won = describe(SessionEnded(winner=1, games_won=(1, 2)), NAMES, RU)
     assert won == "Alice выигрывает матч 2:1.", won
     resigned = describe(SessionEnded(winner=1, games_won=(0, 1), how="resigned"), NAMES, RU)

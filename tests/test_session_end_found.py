@@ -84,7 +84,7 @@ async def test_a_resignation_s_end_links_the_final_card_and_closes_the_thread_fo
         assert int(challenge["channel_id"]) == server.channel_id
         said = described(challenge)
         assert "accepted" in said  # (what it said is kept: the seats, the draw, the cut)
-        assert said.splitlines()[-1] == (f"**Session over: ben wins 0-0 (ada resigned).** The "
+        assert said.splitlines()[-1] == (f"**Session over: ben wins (ada resigned).** The "
                                          f"final card: {url}"), said
         # The thread closes an hour after its last message (not archived at once: Rematch).
         assert server.thread_state(thread)["auto_archive_duration"] == 60
@@ -225,7 +225,7 @@ async def test_a_resignation_in_russian_is_told_on_the_challenge_in_the_past(
             done = await resigned(server, db, ada, await start_session(server, db, ada, ben))
             said = described(challenge_message(server, db, done.id))
             assert said.splitlines()[-1] == (
-                f"**Матч окончен: ben побеждает 0:0 (игрок сдался: ada).** Итоговая карточка: "
+                f"**Матч окончен: ben побеждает (игрок сдался: ada).** Итоговая карточка: "
                 f"{link(server, done)}"), said
             assert "сдаётся" not in said, said
             # The announcement says it as it happens, in the present: unchanged.
@@ -265,7 +265,7 @@ async def test_a_finished_table_posted_again_is_linked_once_from_the_challenge(
         await told(bot.matches, live)
         said = described(challenge_message(server, db, done.id))
         ends = [x for x in said.splitlines() if "Session over" in x]
-        assert ends == [f"**Session over: ben wins 0-0 (ada resigned).** The final card: {new}"], \
+        assert ends == [f"**Session over: ben wins (ada resigned).** The final card: {new}"], \
             said
         assert "accepted" in said and old not in said, said
         assert server.errors == []

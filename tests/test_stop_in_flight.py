@@ -60,7 +60,9 @@ async def _accept_under_way(
     assert match is not None and match.status == "active" and match.table_message_id is None
     assert bot.proc is not None
     bot.proc.send_signal(signal.SIGTERM)
-    await until(lambda: "waiting for 1 interaction" in bot.log.read_text(errors="replace"),
+    # (The Accept's own click may still be winding up too: "waiting for 2".)
+    await until(lambda: re.search(r"waiting for [12] interaction",
+                                  bot.log.read_text(errors="replace")),
                 "the stop waiting for the accept")
     message: dict[str, Any] = modal.payload["message"]
     return submit, message

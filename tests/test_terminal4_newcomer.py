@@ -65,7 +65,7 @@ def test_resign_asks_first() -> None:
     assert code == 0
     assert out.count("Resign the session? Computer wins it.") == 2
     assert "Play goes on." in out
-    assert out.rstrip().endswith("Computer wins the session 0-0 (Player resigned).")
+    assert out.rstrip().endswith("Computer wins the session (Player resigned).")
 
 
 def test_resign_in_hotseat_gives_the_other_player_the_session() -> None:
@@ -73,4 +73,4 @@ def test_resign_in_hotseat_gives_the_other_player_the_session() -> None:
     code = main(["play", "--seed", "3", "--hotseat", "--no-handover", "--lang", "ru"],
                 io.StringIO("сдаться\nда\n"), out)
     assert code == 0
-    assert out.getvalue().rstrip().endswith("Игрок 1 выигрывает матч 0:0 (Игрок 2 сдаётся).")
+    assert out.getvalue().rstrip().endswith("Игрок 1 выигрывает матч (Игрок 2 сдаётся).")

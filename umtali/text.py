@@ -96,18 +96,27 @@ def describe(event: Event, names: Sequence[str], tr: Tr = EN) -> str:
     if isinstance(event, HandEnded):
         return _hand_ended(event, names, tr)
     if isinstance(event, GameEnded):
-        a, b = event.scores
-        return tr("Game {game} to {name}, {a}-{b}. Games: {first} {won_a}, {second} {won_b}.",
-                  game=event.game, name=names[event.winner], a=a, b=b, first=names[0],
-                  won_a=event.games_won[0], second=names[1], won_b=event.games_won[1])
+        # The winner's score first, as the session's line says it ("B, 105-95", not the
+        # seats' order "95-105", which read as the other winning); the games in the seats'
+        # order, each name beside its own figure, as the table shows them.
+        w = event.winner
+        return tr("Game {game} to {name}, {a}-{b}. Games: {first} {won_a} – {won_b} {second}.",
+                  game=event.game, name=names[w], a=event.scores[w], b=event.scores[1 - w],
+                  first=names[0], won_a=event.games_won[0], second=names[1],
+                  won_b=event.games_won[1])
     if isinstance(event, SessionEnded):
         w = event.winner
         # The score is the translator's to write (Russian: "2:1", as its games' scores).
         a, b = event.games_won[w], event.games_won[1 - w]
         if event.how == "played out":
             return tr("{name} wins the session {a}-{b}.", name=names[w], a=a, b=b)
+        how = tr(HOW.get(event.how, event.how))
+        if a == b == 0:
+            # Ended before any game was won: no "0-0" win to read.
+            return tr("{name} wins the session ({other} {how}).", name=names[w],
+                      other=names[1 - w], how=how)
         return tr("{name} wins the session {a}-{b} ({other} {how}).", name=names[w], a=a, b=b,
-                  other=names[1 - w], how=tr(HOW.get(event.how, event.how)))
+                  other=names[1 - w], how=how)
     return event.type
 
 
@@ -138,8 +147,10 @@ def _hand_ended(e: HandEnded, names: Sequence[str], tr: Tr) -> str:
         how = tr("twelve turns passed with no progress")
     a, b = e.scores
     ga, gb = e.game_scores
-    head = tr("Hand {hand} over: {how}. Hand: {first} {a}, {second} {b}. "
-              "Game: {first} {game_a}, {second} {game_b}.", hand=e.hand, how=how,
+    # Each name beside its own figure ("ada 24 – 0 ben"): "Player 1 21, Player 2 38" ran a
+    # default name into its score.
+    head = tr("Hand {hand} over: {how}. Hand: {first} {a} – {b} {second}. "
+              "Game: {first} {game_a} – {game_b} {second}.", hand=e.hand, how=how,
               first=names[0], a=a, second=names[1], b=b, game_a=ga, game_b=gb)
     return "\n".join([head, *(_hand_account(e, seat, names[seat], tr) for seat in (0, 1))])
 
@@ -215,11 +226,12 @@ def render_view(view: PlayerView, names: Sequence[str], tr: Tr = EN) -> str:
     me, them = view.seat, 1 - view.seat
     lines = [
         tr("Game {game}, hand {hand} ({rules}). Dealer: {dealer}. "
-           "Games won: {first} {won_a}, {second} {won_b}.", game=view.game, hand=view.hand_no,
+           "Games won: {first} {won_a} – {won_b} {second}.", game=view.game,
+           hand=view.hand_no,
            rules=worded(view.rules, tr), dealer=names[view.dealer], first=names[0],
            won_a=view.games_won[0], second=names[1], won_b=view.games_won[1]),
-        tr("Game score: {first} {game_a}, {second} {game_b}. "
-           "This hand: {first} {hand_a}, {second} {hand_b}.", first=names[0],
+        tr("Game score: {first} {game_a} – {game_b} {second}. "
+           "This hand: {first} {hand_a} – {hand_b} {second}.", first=names[0],
            game_a=view.game_scores[0], second=names[1], game_b=view.game_scores[1],
            hand_a=view.hand_points[0], hand_b=view.hand_points[1]),
     ]

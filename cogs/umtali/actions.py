@@ -27,7 +27,7 @@ from cogs.umtali.hand_panels import (
 from cogs.umtali.in_dms import tells_lost
 from cogs.umtali.in_time import answer, arrived, edit_clicked, in_time
 from cogs.umtali.live import LiveMatch, told_text
-from cogs.umtali.names import MAX_ECHO, as_typed, echo, safe_text, visible
+from cogs.umtali.names import MAX_ECHO, QUOTED, as_typed, echo, safe_text, visible
 from cogs.umtali.outbox import Batch
 from cogs.umtali.reminders import still_warned, turn_of
 from cogs.umtali.stray_panels import moves_of, shows, strip_answered
@@ -90,7 +90,8 @@ async def play_text(interaction: discord.Interaction, match_id: int, text: str,
             # The engine quotes what it could not read: shown as typed (no escapes of a
             # string literal), as text, not markdown.
             said = replace(said, params={**said.params,
-                                         "text": safe_text(as_typed(str(said.params["text"])))})
+                                         "text": tr(QUOTED, text=safe_text(
+                                             as_typed(str(said.params["text"]))))})
         await ephemeral(interaction, sentence(tr(said)))
         return
     await play_move(interaction, match_id, move, version, default_side)

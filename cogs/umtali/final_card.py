@@ -24,7 +24,7 @@ from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.fair import shown_cut
 from cogs.umtali.ids import id_of
 from cogs.umtali.names import safe_name
-from cogs.umtali.numbers import one_decimal, score
+from cogs.umtali.numbers import one_decimal, score, session_over
 from cogs.umtali.options import level_word, rules_words
 from cogs.umtali.render import COLOUR
 from data.failing import failing_for_now
@@ -51,7 +51,7 @@ async def final_embed(svc: MatchService, live: LiveMatch, tr: Tr) -> discord.Emb
     w = session.winner
     won = session.games_won
     embed = discord.Embed(
-        title=tr("Session over: {name} wins {a}-{b}", name=names[w], a=won[w], b=won[1 - w]),
+        title=session_over(tr, names[w], won[w], won[1 - w]),
         colour=COLOUR)
     how = session.how or "played out"
     ended = tr("played out") if how == "played out" else tr(

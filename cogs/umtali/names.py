@@ -185,10 +185,15 @@ def echo(text: str, limit: int = MAX_ECHO) -> str:
 
 def as_typed(quoted: str) -> str:
     r"""Visible text the engine quoted with ``repr()`` (for a terminal, where it shows what is
-    hidden), quoted as typed: ``'a\\b'`` is ``'a\b'``, ``"it's"`` is ``'it's'``. In a
-    message the escapes would show, as backslashes the member never typed."""
+    hidden), as typed and unquoted: ``'a\\b'`` is ``a\b``, ``"it's"`` is ``it's``. In a
+    message the escapes would show, as backslashes the member never typed; the quotes are the
+    reader's language's (``QUOTED``)."""
     try:
         raw = ast.literal_eval(quoted)
     except (ValueError, SyntaxError):
         return quoted
-    return f"'{raw}'" if isinstance(raw, str) else quoted
+    return raw if isinstance(raw, str) else quoted
+
+
+#: What a member typed, quoted back: English “…”, Russian «…».
+QUOTED = Text.ctx("typed text quoted back", "“{text}”")

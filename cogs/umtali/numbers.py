@@ -13,13 +13,22 @@ def one_decimal(tr: Tr, value: float) -> str:
     """``value`` with one decimal, in ``tr``'s language."""
     # Adding 0.0 turns a -0.0 into 0.0: a change that rounds to nothing is shown as none.
     units, tenths = f"{round(value, 1) + 0.0:.1f}".split(".")
-    return tr("{units}.{tenths}", units=units, tenths=tenths)
+    # A true minus sign, as the stats' "μ − 3σ" beside it has, not a hyphen.
+    return tr("{units}.{tenths}", units=units.replace("-", "\u2212"), tenths=tenths)
 
 
 def score(tr: Tr, a: int, b: int) -> str:
     """A score between the two players (a session's games, a hand's points) outside a
     sentence, in ``tr``'s language."""
     return tr(SCORE, a=a, b=b)
+
+
+def session_over(tr: Tr, name: str, a: int, b: int) -> str:
+    """A finished session's result: its winner, and the games won (the winner's first); no
+    "wins 0-0" for a session ended before any game was won (a resignation in the first)."""
+    if a == b == 0:
+        return tr("Session over: {name} wins", name=name)
+    return tr("Session over: {name} wins {a}-{b}", name=name, a=a, b=b)
 
 
 def listed(missing: list[str], tr: Tr) -> str:

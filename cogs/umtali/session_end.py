@@ -22,6 +22,7 @@ from cogs.umtali.archived import reopened
 from cogs.umtali.failures import PASSING
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import safe_name
+from cogs.umtali.numbers import session_over
 from cogs.umtali.records import ENDED, ENDED_BY
 from cogs.umtali.showing import ended_words
 from cogs.umtali.threads import WEEK, slow
@@ -67,7 +68,7 @@ def result_line(live: LiveMatch, tr: Tr) -> str:
     w = session.winner
     won = session.games_won
     how = session.how or "played out"
-    result = tr("Session over: {name} wins {a}-{b}", name=names[w], a=won[w], b=won[1 - w])
+    result = session_over(tr, names[w], won[w], won[1 - w])
     if how in ENDED:
         # A lasting record, as history words it: in the past, of a noun (Russian "игрок
         # сдался: ben"), where the announcement said it as it happened ("ben сдаётся").
