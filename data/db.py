@@ -120,6 +120,40 @@ class SchemaTooNew(Exception):
         self.found, self.known = found, known
 
 
+class MigrationFailed(Exception):
+    """Migration ``number`` failed (``cause``): the upgrade it was part of was rolled back
+    whole, the database left at schema ``before``, as the version before used it."""
+
+    def __init__(self, number: int, before: int, cause: BaseException) -> None:
+        super().__init__(number, before, cause)
+        self.number, self.before, self.cause = number, before, cause
+
+
+async def run_steps(execute: Callable[[str], Awaitable[object]],
+                    steps: Sequence[tuple[int, Sequence[str]]], before: int) -> list[int]:
+    """The statements of each step newer than ``before`` run by ``execute`` (inside the
+    caller's transaction); the steps run. A statement failing raises ``MigrationFailed``
+    naming its migration (from the database's error: the caller's transaction rolls back)."""
+    applied: list[int] = []
+    for number, statements in steps:
+        if number <= before:
+            continue  # another process got there first
+        try:
+            for sql in statements:
+                await execute(sql)
+        except Exception as e:
+            raise MigrationFailed(number, before, e) from e
+        applied.append(number)
+    return applied
+
+
+def not_migrated(where: str, e: MigrationFailed) -> str:
+    return (f"the database {where} could not be upgraded: migration {e.number} failed "
+            f"({e.cause}). Nothing of the upgrade was kept: the database is at schema "
+            f"{e.before} as before, and the version of the bot that ran it still runs on it; "
+            f"or restore a backup.")
+
+
 def too_new(where: str, e: SchemaTooNew) -> str:
     return (f"the database {where} has schema version {e.found}, newer than this bot "
             f"knows ({e.known}): run the newer bot that wrote it, or restore a backup.")
@@ -180,30 +214,34 @@ class Database(ABC):
     async def schema_version(self) -> int: ...
 
     @abstractmethod
-    async def _migrate_one(self, number: int, statements: Sequence[str]) -> bool:
-        """Apply migration ``number`` in one transaction, unless it already was (another
-        process may be migrating the same database); True if it was applied here."""
+    async def _migrate(self, steps: Sequence[tuple[int, Sequence[str]]]) -> list[int]:
+        """Apply the migrations of ``steps`` (each its number and statements, in order) not
+        applied yet (another process may be migrating the same database), all in one
+        transaction; the numbers applied here. One failing raises ``MigrationFailed``, none
+        of them kept."""
 
     @abstractmethod
     def statements(self, number: int) -> list[str]:
         """Migration ``number`` in the backend's own SQL."""
 
     async def migrate(self, schema: int | None = None) -> None:
-        """Apply every migration newer than the database (up to ``schema``), each in its own
-        transaction."""
+        """Apply every migration newer than the database (up to ``schema``), all in one
+        transaction: an upgrade whose migration fails midway keeps none of them, so the
+        database stays as the version before knows it (review148: each committed alone, a
+        failure left a schema that neither version would open)."""
         target = len(MIGRATIONS) if schema is None else schema
         current = await self.schema_version()
         if current > len(MIGRATIONS):
             raise SchemaTooNew(current, len(MIGRATIONS))
-        created = current == 0  # a new database: one line for it, not one per migration
-        applied = 0
-        for number in range(current + 1, target + 1):
-            if await self._migrate_one(number, self.statements(number)):
-                applied = number
-                if not created:
-                    log.info("database migrated to schema %d", number)
-        if created and applied:
-            log.info("database created at schema %d", applied)
+        if current >= target:
+            return
+        applied = await self._migrate([(number, self.statements(number))
+                                       for number in range(current + 1, target + 1)])
+        if applied and current == 0:
+            log.info("database created at schema %d", applied[-1])  # one line, not one a step
+        elif applied:
+            for number in applied:
+                log.info("database migrated to schema %d", number)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:

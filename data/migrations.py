@@ -1,7 +1,8 @@
 """Numbered schema migrations, one list for both backends. The last one applied is SQLite's
 ``user_version``, PostgreSQL's ``schema_version`` table.
 
-Never edit a migration that has shipped: add the next one. Each runs in one transaction. The
+Never edit a migration that has shipped: add the next one. An upgrade runs all of its
+migrations in one transaction (``Database.migrate``): none may need its own. The
 first two, the schema the others build on, are ``data.first_schema``'s; 3 to 19
 ``data.early_migrations``'.
 

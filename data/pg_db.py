@@ -32,11 +32,14 @@ from data.db import (
     Database,
     DatabaseUnreachable,
     DatabaseUnusable,
+    MigrationFailed,
     Reads,
     Result,
     Row,
     SchemaTooNew,
     Tx,
+    not_migrated,
+    run_steps,
     too_new,
 )
 from data.migrations import statements_for
@@ -127,6 +130,14 @@ URL_SETTING: ContextVar[str] = ContextVar("URL_SETTING", default="UMTALI_DATABAS
 def why_unusable(where: str, e: BaseException) -> str:
     """One sentence for a database that cannot be used: what to mend, the password hidden."""
     setting = URL_SETTING.get()
+    if isinstance(e, MigrationFailed) and isinstance(e.cause, asyncpg.LockNotAvailableError):
+        return (f"the database {where} could not be upgraded yet: another connection holds "
+                f"a lock migration {e.number} needs ({e.cause}); nothing was changed. Stop "
+                f"the bot's other processes (an older version still running?).")
+    if isinstance(e, MigrationFailed) and not isinstance(e.cause, _FOR_NOW):
+        return not_migrated(where, e)
+    if isinstance(e, MigrationFailed):
+        e = e.cause  # the server lost meanwhile, not a migration of ours failing
     if isinstance(e, SchemaTooNew):
         return too_new(where, e)
     if isinstance(e, asyncpg.InvalidCatalogNameError):
@@ -144,9 +155,14 @@ def why_unusable(where: str, e: BaseException) -> str:
 def unusable(where: str, e: BaseException) -> DatabaseUnusable:
     """``why_unusable``'s sentence, as the error to raise: a server out of reach or still
     starting is so for now (``DatabaseUnreachable``: a supervisor may try again)."""
-    if isinstance(e, OSError | TimeoutError | asyncpg.CannotConnectNowError):
+    cause = e.cause if isinstance(e, MigrationFailed) else e
+    if isinstance(cause, (*_FOR_NOW, asyncpg.LockNotAvailableError)):
         return DatabaseUnreachable(why_unusable(where, e))
     return DatabaseUnusable(why_unusable(where, e))
+
+
+#: A server out of reach or still starting: so for now.
+_FOR_NOW = (OSError, TimeoutError, asyncpg.CannotConnectNowError)
 
 
 class PgDatabase(Database):
@@ -183,7 +199,7 @@ class PgDatabase(Database):
             await db.migrate(schema)
         except BaseException as e:
             await pool.close()
-            if isinstance(e, asyncpg.PostgresError | SchemaTooNew | OSError):
+            if isinstance(e, asyncpg.PostgresError | SchemaTooNew | MigrationFailed | OSError):
                 raise unusable(where, e) from e
             raise
         return db
@@ -217,25 +233,27 @@ class PgDatabase(Database):
     def statements(self, number: int) -> list[str]:
         return statements_for(number, "postgresql")
 
-    async def _migrate_one(self, number: int, statements: Sequence[str]) -> bool:
+    async def _migrate(self, steps: Sequence[tuple[int, Sequence[str]]]) -> list[int]:
         async with self.transaction() as tx:
             assert isinstance(tx, PgTx)
+            conn = tx.conn
             # Another process migrating holds the lock for as long as its migration takes:
             # waited for as long (the lock timeout is for rows, and back once it is held).
-            await tx.conn.execute("SET LOCAL lock_timeout = 0")
-            await tx.conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK,
-                                  timeout=MIGRATION_TIMEOUT)
-            await tx.conn.execute(f"SET LOCAL lock_timeout = {int(BUSY_TIMEOUT * 1000)}")
-            await tx.conn.execute(
+            await conn.execute("SET LOCAL lock_timeout = 0")
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK,
+                               timeout=MIGRATION_TIMEOUT)
+            await conn.execute(f"SET LOCAL lock_timeout = {int(BUSY_TIMEOUT * 1000)}")
+            await conn.execute(
                 "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL);"
                 "INSERT INTO schema_version SELECT 0 WHERE NOT EXISTS "
                 "(SELECT 1 FROM schema_version)")
-            if await _version(tx.conn) >= number:
-                return False  # another process got there first
-            for sql in statements:
-                await tx.conn.execute(sql, timeout=MIGRATION_TIMEOUT)
-            await tx.conn.execute("UPDATE schema_version SET version = $1", number)
-        return True
+
+            async def execute(sql: str) -> object:
+                return await conn.execute(sql, timeout=MIGRATION_TIMEOUT)
+            applied = await run_steps(execute, steps, await _version(conn))
+            if applied:
+                await conn.execute("UPDATE schema_version SET version = $1", applied[-1])
+        return applied
 
 
 async def _version(conn: Any) -> int:

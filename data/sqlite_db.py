@@ -24,11 +24,14 @@ from data.db import (
     BUSY_TIMEOUT,
     Database,
     DatabaseUnusable,
+    MigrationFailed,
     Reads,
     Result,
     Row,
     SchemaTooNew,
     Tx,
+    not_migrated,
+    run_steps,
     too_new,
 )
 from data.migrations import statements_for
@@ -77,16 +80,28 @@ class SqliteTx(Tx):
 
 def _why(path: str | Path, e: BaseException) -> str:
     """One sentence on why ``path`` cannot be used, and what to do about it."""
+    if isinstance(e, MigrationFailed):
+        if not getattr(e.cause, "sqlite_errorname", "").startswith(_THE_FILES):
+            return not_migrated(str(path), e)
+        e = e.cause  # the file locked or damaged, not a migration of ours failing
     code = getattr(e, "sqlite_errorname", "")
     if isinstance(e, SchemaTooNew):
         return too_new(str(path), e)
-    if code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+    if _locked(e):
         return (f"the database {path} is locked by another process (still after "
                 f"{BUSY_TIMEOUT:g} s): stop it (another copy of the bot?) and start again.")
     if code.startswith(("SQLITE_NOTADB", "SQLITE_CORRUPT")):
         return (f"the database {path} is damaged or not an SQLite database ({e}): restore a "
                 f"backup, or move the file away to start with an empty database.")
     return f"the database {path} cannot be opened ({e})."
+
+
+#: Errors of the file, whatever statement met them.
+_THE_FILES = ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_NOTADB", "SQLITE_CORRUPT")
+
+
+def _locked(e: BaseException) -> bool:
+    return getattr(e, "sqlite_errorname", "").startswith(("SQLITE_BUSY", "SQLITE_LOCKED"))
 
 
 class SqliteDatabase(Database):
@@ -126,7 +141,7 @@ class SqliteDatabase(Database):
             # aiosqlite's worker thread is not a daemon: left open, it keeps the process alive.
             with contextlib.suppress(Exception):
                 await conn.close()
-            if isinstance(e, sqlite3.Error | SchemaTooNew):
+            if isinstance(e, sqlite3.Error | SchemaTooNew | MigrationFailed):
                 raise DatabaseUnusable(_why(path, e)) from e
             raise
 
@@ -160,17 +175,16 @@ class SqliteDatabase(Database):
     def statements(self, number: int) -> list[str]:
         return statements_for(number, "sqlite")
 
-    async def _migrate_one(self, number: int, statements: Sequence[str]) -> bool:
+    async def _migrate(self, steps: Sequence[tuple[int, Sequence[str]]]) -> list[int]:
         async with self.transaction() as tx:
             # Read again under the write lock (BEGIN IMMEDIATE), as on PostgreSQL: two
             # processes started together on an older file both saw the old version.
             row = await tx.fetchone("PRAGMA user_version")
-            if row is not None and int(row[0]) >= number:
-                return False  # another process got there first
-            for sql in statements:
-                await tx.execute(sql)
-            await tx.execute(f"PRAGMA user_version = {number}")
-        return True
+            before = int(row[0]) if row is not None else 0
+            applied = await run_steps(tx.execute, steps, before)
+            if applied:
+                await tx.execute(f"PRAGMA user_version = {applied[-1]}")
+        return applied
 
     def _begin(self) -> AbstractAsyncContextManager[Tx]:
         return self._within("BEGIN IMMEDIATE")

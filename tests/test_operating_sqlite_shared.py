@@ -32,7 +32,7 @@ async def test_a_migration_another_process_made_meanwhile_is_not_made_again(
     db = await SqliteDatabase.open(tmp_path / "umtali.sqlite3")
     try:
         latest = len(MIGRATIONS)
-        assert await db._migrate_one(latest, db.statements(latest)) is False
+        assert await db._migrate([(latest, db.statements(latest))]) == []
         assert await db.schema_version() == latest
     finally:
         await db.close()
