@@ -6,7 +6,6 @@ a turn once it ends, by design: it is not edited in the middle of one.)"""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 from pathlib import Path
@@ -14,7 +13,15 @@ from typing import Any
 
 import pytest
 
-from tests.loopback.driver import custom_ids, play_move, query, read_match, start_session, until
+from tests.loopback.driver import (
+    custom_ids,
+    play_move,
+    query,
+    read_match,
+    start_session,
+    until,
+    until_steady,
+)
 from tests.loopback.harness import bot_process
 
 
@@ -36,7 +43,17 @@ async def test_a_kill_after_a_draw_was_saved_still_shows_the_draw_after_the_rest
             await play_move(server, db, saved.id)
         await until(lambda: query(db, "SELECT unsent FROM matches WHERE id = ?",
                                   saved.id)[0]["unsent"] == "[]", "the turn's announcement")
-        await asyncio.sleep(1.0)  # the turn's edits have all landed
+        # The turn's edits have all landed: the table and the DMs unchanged for a second (a
+        # fixed wait was too short on a loaded machine: the table compared below moved on).
+        seen: list[str] = []
+
+        def unchanged() -> bool:
+            now = json.dumps([server.messages.get(saved.table_message_id),
+                              *(server.dm_messages(m) for m in (alice, bob))], default=str)
+            same = bool(seen) and seen[-1] == now
+            seen[:] = [now]
+            return same
+        await until_steady(unchanged, "the turn's edits landed")
         before = read_match(db, saved.id)
         assert before is not None
         member = (alice, bob)[before.session.to_act]
