@@ -6,6 +6,7 @@ baseline, cut and wrapped by the width they are drawn at."""
 
 from __future__ import annotations
 
+import io
 import time
 
 import pytest
@@ -17,14 +18,15 @@ from tests.picture_ink import HEEBO, NOTO_ARABIC, NOTO_SANS, PT_SANS, found, typ
 from umtali import RuleSet, Session
 from umtali.view import SPECTATOR
 
-pytestmark = pytest.mark.skipif(not features.check_feature("raqm"),
-                                reason="Hebrew and Arabic are drawn only with raqm")
+raqm = pytest.mark.skipif(not features.check_feature("raqm"),
+                          reason="Hebrew and Arabic are drawn only with raqm")
 
 VIEW = Session(RuleSet.english(), 5).view(SPECTATOR)
 NAMES = [("محمد", NOTO_ARABIC, "rtl"), ("דוד", HEEBO, "rtl"),
          ("Παπαδόπουλος", NOTO_SANS, "ltr")]
 
 
+@raqm
 @pytest.mark.parametrize(("name", "which", "direction"), NAMES)
 @pytest.mark.parametrize("seat", [0, 1])
 def test_a_name_of_another_script_is_drawn_by_its_typeface(
@@ -36,6 +38,7 @@ def test_a_name_of_another_script_is_drawn_by_its_typeface(
     assert png != draw_table_png(VIEW, ("Ben", "Ben"))
 
 
+@raqm
 def test_an_arabic_name_is_drawn_joined() -> None:
     f = typeface(NOTO_ARABIC)
     # Shaped, the letters join: not the width of their isolated forms side by side.
@@ -44,6 +47,7 @@ def test_an_arabic_name_is_drawn_joined() -> None:
     assert found(png, "محمد", NOTO_ARABIC, direction="rtl")
 
 
+@raqm
 @pytest.mark.parametrize(("name", "first", "second"), [
     ("Ana محمد", ("Ana", PT_SANS, "ltr"), ("محمد", NOTO_ARABIC, "rtl")),
     # The space is Ada's run's (between two typefaces: PT Sans's), drawn from a whole pixel.
@@ -72,6 +76,7 @@ MIXED = ["Ana محمد Παπαδόπουλος דוד", "محمد علي Ελέ
          "Ελένη" * 8, "שלום" * 10]
 
 
+@raqm
 @pytest.mark.parametrize("name", MIXED)
 def test_fit_never_exceeds_its_width_with_runs_of_several_typefaces(name: str) -> None:
     from cogs.umtali.pictures.runs import draw, fit, length
@@ -86,6 +91,7 @@ def test_fit_never_exceeds_its_width_with_runs_of_several_typefaces(name: str) -
         assert ink is None or ink[2] <= width + 2, (width, cut, ink)
 
 
+@raqm
 @pytest.mark.parametrize("name", ["Παπαδόπουλος Αλεξανδρόπουλος Κωνσταντινίδης",
                                   "عبد الرحمن بن محمد آل سعود", "שלמה בן דוד המלך"])
 def test_the_status_line_wraps_names_of_other_scripts(name: str) -> None:
@@ -107,16 +113,35 @@ HOSTILE = [
 ]
 
 
+@raqm
 @pytest.mark.parametrize("name", HOSTILE)
 def test_a_hostile_name_stays_in_its_box_and_draws_quickly(name: str) -> None:
-    plain = Image.open(__import__("io").BytesIO(draw_table_png(VIEW, ("Ben", "Ben"))))
+    plain = Image.open(io.BytesIO(draw_table_png(VIEW, ("Ben", "Ben"))))
     draw_table_png(VIEW, (name, "Ben"))  # typefaces loaded
     start = time.perf_counter()
     png = draw_table_png(VIEW, (name, "Ben"))
     assert time.perf_counter() - start < 0.5
-    hostile = Image.open(__import__("io").BytesIO(png))
+    hostile = Image.open(io.BytesIO(png))
     assert hostile.size == plain.size
     # Above the name's band (the title), the score line at its right, and what is under it
     # (the seat's melds) as with a plain name: nothing drawn past the name's box.
     for box in ((0, 0, WIDTH, 44), (WIDTH - 240, 44, WIDTH, 94), (0, 94, WIDTH, 138)):
         assert hostile.crop(box).tobytes() == plain.crop(box).tobytes(), box
+
+
+def test_without_raqm_right_to_left_and_shaped_scripts_are_left_out(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Pillow without raqm can neither join Arabic nor lay Hebrew out right to left: those
+    letters are dropped as before (and Devanagari, which Noto Sans has but must be shaped);
+    Greek and Vietnamese, which need neither, are still drawn."""
+    from cogs.umtali.pictures import fonts
+
+    monkeypatch.setattr(fonts, "RAQM", False)
+    fonts.has.cache_clear()
+    try:
+        assert fonts.drawable("Ana محمد") == "Ana"
+        assert fonts.drawable("דוד Ελένη") == "Ελένη"
+        assert fonts.drawable("देव Nguyễn") == "Nguyễn"
+        assert fonts.drawable("محمد") == "محمد"  # nothing left: as typed (boxes)
+    finally:
+        fonts.has.cache_clear()

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib.resources import files
 from importlib.util import find_spec
+from pathlib import Path
 
 from PIL import ImageFont, features
 
@@ -78,15 +79,18 @@ CHAIN = tuple(t for t in TYPEFACES
               if find_spec(t.package) and (RAQM or not (t.rtl or t.shaped)))
 
 
-def _data(typeface: int, bold: bool) -> bytes:
+def _data(typeface: int, bold: bool) -> str | io.BytesIO:
+    """The font file: its path (FreeType reads it, once for every size: Noto Sans is 2 MB),
+    or its bytes when the package is not in files (a zip)."""
     t = CHAIN[typeface]
-    return (files(t.package) / "files" / (t.bold if bold else t.regular)).read_bytes()
+    resource = files(t.package) / "files" / (t.bold if bold else t.regular)
+    return str(resource) if isinstance(resource, Path) else io.BytesIO(resource.read_bytes())
 
 
 @cache
 def face(typeface: int, size: int, bold: bool = True) -> ImageFont.FreeTypeFont:
     """``CHAIN[typeface]`` at ``size`` pixels (a handful of sizes: kept for good)."""
-    f = ImageFont.truetype(io.BytesIO(_data(typeface, bold)), size)
+    f = ImageFont.truetype(_data(typeface, bold), size)
     if bold and CHAIN[typeface].variable:
         f.set_variation_by_name("Bold")
     return f
@@ -106,7 +110,7 @@ def direction(typeface: int) -> str | None:
 def _plain(typeface: int, bold: bool) -> ImageFont.FreeTypeFont:
     """A typeface laid out a character at a glyph, as it has them (raqm would draw a mark
     it lacks over a dotted circle, and hide the joiners)."""
-    return ImageFont.truetype(io.BytesIO(_data(typeface, bold)), 20,
+    return ImageFont.truetype(_data(typeface, bold), 20,
                               layout_engine=ImageFont.Layout.BASIC)
 
 
