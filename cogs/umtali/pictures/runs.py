@@ -55,14 +55,19 @@ def runs(text: str, bold: bool = True) -> tuple[Run, ...]:
             and CHAIN[t].rtl and has("…", t, bold):
         # ``fit``'s ellipsis after a right-to-left name: where it was cut is its left end.
         faces[-1] = t
+    # The typeface of the next cluster that is not a space, from each cluster on.
+    after: list[int] = [0] * (len(faces) + 1)
+    for i in range(len(faces) - 1, -1, -1):
+        after[i] = after[i + 1] if faces[i] is None else int(faces[i] or 0)
     texts: list[str] = []
     typefaces: list[int] = []
+    before = 0
     for i, cluster in enumerate(clusters):
         t = faces[i]
         if t is None:
-            before = next((f for f in reversed(faces[:i]) if f is not None), 0)
-            after = next((f for f in faces[i + 1:] if f is not None), 0)
-            t = faces[i] = before if before == after else 0
+            t = before if before == after[i + 1] else 0
+        else:
+            before = t
         if typefaces and typefaces[-1] == t:
             texts[-1] += cluster
         else:
@@ -90,8 +95,12 @@ def _typefaces(clusters: list[str], bold: bool) -> list[int | None]:
             joiners.append(i)
         else:
             word.setdefault(_script(cluster) if cluster[0].isalpha() else "", []).append(i)
-    for j in joiners:
-        faces[j] = next((t for t in reversed(faces[:j]) if t is not None), 0)
+    joining, last = set(joiners), 0
+    for k, t in enumerate(faces):
+        if k in joining:
+            faces[k] = last
+        elif t is not None:
+            last = t
     # What no typeface has is drawn by PT Sans (as boxes: ``drawable`` left it as it was).
     return [0 if t is None and not c.isspace() else t
             for c, t in zip(clusters, faces, strict=True)]
