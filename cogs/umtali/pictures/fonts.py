@@ -2,8 +2,8 @@
 
 ParaType made PT Sans for Russian as well as Latin text, so a Cyrillic name shows as written;
 every Latin and Cyrillic name looks as it always did. What it lacks the next typeface of
-``CHAIN`` that has it draws: Noto Sans (Greek, Vietnamese, African Latin), Heebo (Hebrew),
-Noto Sans Arabic, Thai, Devanagari, Tamil, Telugu, Khmer. Each is a ``fontpkg-*`` package
+``CHAIN`` that has it draws: Noto Sans (Greek, Vietnamese, African Latin, Devanagari), Heebo
+(Hebrew), Noto Sans Arabic, Thai, Tamil, Telugu, Khmer. Each is a ``fontpkg-*`` package
 under the SIL Open Font License 1.1 (the licence is in the installed package). CJK has no
 well-kept package (the one there is: 2019, 28 MB a weight, licence unstated): CJK and emoji
 are left out (see ``drawable``). A text is drawn in runs, one typeface each (``runs.py``).
