@@ -26,6 +26,8 @@ from umtali.players import GreedyPlayer
 from umtali.view import SPECTATOR
 
 NAMES = ("Алёша Попович", "Guinevere of the Round Table")
+#: ``--scripts``: names drawn by the typefaces after PT Sans (Arabic, Hebrew, Greek, Thai).
+SCRIPTS = ("عبد الرحمن بن محمد", "Παπαδόπουλος דוד สมชาย")
 
 
 class Timed:
@@ -57,6 +59,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sessions", type=int, default=12)
     parser.add_argument("--four-colour", action="store_true")
+    parser.add_argument("--scripts", action="store_true",
+                        help="names in Arabic, Hebrew, Greek, Thai (drawn by Noto Sans...)")
     args = parser.parse_args()
     start = time.perf_counter()
     warm()
@@ -64,6 +68,7 @@ def main() -> None:
     CACHE.clear()
     table, hand = Timed(), Timed()
     four = args.four_colour
+    names = SCRIPTS if args.scripts else NAMES
     positions = 0
     for i in range(args.sessions):
         rules = RuleSet.russian() if i % 3 == 2 else RuleSet.english(optional_melding=i % 2 == 1)
@@ -76,7 +81,7 @@ def main() -> None:
             positions += 1
             hand(hand_png, session.view(seat), four_colour=four)
             if session.over or session.to_act != seat or session.hand_no != hand_before:
-                table(table_png, session.view(SPECTATOR), NAMES, four_colour=four)
+                table(table_png, session.view(SPECTATOR), names, four_colour=four)
                 for s in (0, 1):
                     hand(hand_png, session.view(s), four_colour=four)
     print(f"{args.sessions} sessions, {positions} positions")

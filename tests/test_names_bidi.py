@@ -20,6 +20,7 @@ import pytest
 from bidi import get_display
 from hypothesis import given
 from hypothesis import strategies as st
+from PIL import features
 
 from cogs.umtali.history import _option, replay_text
 from cogs.umtali.match_start import thread_name
@@ -34,12 +35,15 @@ from cogs.umtali.names import (
     shorten,
 )
 from cogs.umtali.pictures import draw_table_png
+from cogs.umtali.pictures.scene import table_scene
+from cogs.umtali.pictures.table import STATUS_SIZES
 from tests.discord_helpers import World, play_out, start_match, thread_of
 from tests.loopback.driver import custom_ids as loop_ids
 from tests.loopback.driver import play_out as loop_play_out
 from tests.loopback.driver import read_match, start_session, until
 from tests.loopback.harness import bot_in_process, loopback_server
 from tests.loopback.server import Member
+from tests.picture_ink import HEEBO, NOTO_ARABIC, PT_SANS, found, read_in_order
 from tests.test_hostile_names import sent, texts
 from tests.test_records_discord import board_lines, resign, text_of
 from umtali import RuleSet, Session, cli
@@ -236,23 +240,29 @@ async def test_a_replay_header_reads_in_place_and_the_file_still_replays(
 # -- the pictures -----------------------------------------------------------------------------
 
 
+@pytest.mark.skipif(not features.check_feature("raqm"), reason="drawn right to left by raqm")
 @pytest.mark.parametrize("lang", ["en", "ru"])
 @pytest.mark.parametrize("moves", [0, 1])
-@pytest.mark.parametrize(("rtl", "ltr"), [(SARAH, "山田太"), (AHMED, "山田太郎")])
+@pytest.mark.parametrize(("rtl", "typeface"), [(SARAH, HEEBO), (AHMED, NOTO_ARABIC)])
 def test_a_name_all_right_to_left_turns_nothing_around_in_the_pictures(
-        lang: str, moves: int, rtl: str, ltr: str) -> None:
+        lang: str, moves: int, rtl: str, typeface: tuple[str, str]) -> None:
     """A picture draws its lines left to right (``fonts.DIRECTION``), the name one run of them
-    whatever its letters: PT Sans has neither Hebrew, Arabic nor CJK letters, so the name draws
-    as boxes, the same picture as a CJK name of as many letters exactly when nothing around it
-    moved. No isolates there: without raqm they would draw as boxes themselves."""
+    (right to left, by its typeface: Heebo, Noto Sans Arabic) whatever its letters: found as
+    that typeface draws it, with what follows it in the status line after it. No isolates
+    there: without raqm they would draw as boxes themselves."""
     session = Session(RuleSet.english(), 5)
     for _ in range(moves):  # 0: to draw; 1: to meld and discard
         session.apply(GreedyPlayer().choose(session.view(session.to_act)), session.to_act)
     view = session.view(SPECTATOR)
     tr = tr_for(lang)
     for names in ((rtl, "Ben 12"), ("Ben 12", rtl)):
-        same = tuple(ltr if n == rtl else n for n in names)
-        assert draw_table_png(view, names, tr=tr) == draw_table_png(view, same, tr=tr), names
+        png = draw_table_png(view, names, tr=tr)
+        assert found(png, rtl, typeface, 26, "rtl"), names  # in its band
+        scene = table_scene(view, names, tr)
+        if scene.status_name == rtl:
+            rest = scene.status.removeprefix(rtl).split()[0]
+            assert read_in_order(png, (rtl, typeface, "rtl"), (rest, PT_SANS, "ltr"),
+                                 STATUS_SIZES), names
 
 
 async def test_the_longest_right_to_left_names_keep_discords_limits(

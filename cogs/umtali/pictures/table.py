@@ -6,10 +6,11 @@ wide: Discord shows it at about 400 on a phone, so text is at least 20 pixels he
 
 from __future__ import annotations
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from cogs.umtali.pictures.cards import RGB, back, face, strip
-from cogs.umtali.pictures.fonts import DIRECTION, fit, font
+from cogs.umtali.pictures.fonts import font
+from cogs.umtali.pictures.runs import draw, fit, length
 from cogs.umtali.pictures.scene import MeldScene, SeatScene, TableScene
 
 WIDTH = 720
@@ -105,10 +106,9 @@ def _band(img: Image.Image, d: ImageDraw.ImageDraw, seat: int, info: SeatScene, 
     rw = round(rf.getlength(right))
     tags = info.tags
     name = fit(info.name, 26, WIDTH - MARGIN - rw - 16 - x - round(rf.getlength(tags)))
-    d.text((x, y + 8), name, font=font(26), fill=SEAT[seat], direction=DIRECTION)
+    w = draw(d, (x, y + 8), name, 26, SEAT[seat])
     if tags:
-        d.text((x + round(font(26).getlength(name, direction=DIRECTION)) + 2, y + 14), tags,
-               font=rf, fill=DIM)
+        d.text((x + round(w) + 2, y + 14), tags, font=rf, fill=DIM)
     d.text((WIDTH - MARGIN - rw, y + 14), right, font=rf, fill=TEXT)
 
 
@@ -173,13 +173,12 @@ def _centre(img: Image.Image, d: ImageDraw.ImageDraw, scene: TableScene, y: int)
     about = scene.to_act if scene.to_act >= 0 else scene.winner
     colour = SEAT[about] if about >= 0 else TEXT
     size, lines = status_runs(scene.status, scene.status_name, WIDTH - MARGIN - sx)
-    f = font(size)
     for i, line in enumerate(lines):
         x = sx
         for text, named in line:
-            d.text((x, top + STATUS_TOP + i * (size + STATUS_GAP)), text, font=f,
-                   fill=colour if named else TEXT, direction=DIRECTION)
-            x += round(f.getlength(text + " ", direction=DIRECTION))
+            draw(d, (x, top + STATUS_TOP + i * (size + STATUS_GAP)), text, size,
+                 colour if named else TEXT)
+            x += round(length(text + " ", size))
 
 
 #: The status's sizes, largest first, and the lines it has room for (20 is the smallest text
@@ -202,7 +201,7 @@ def status_lines(text: str, width: int) -> tuple[int, list[str]]:
     so that a long name does not push what they must do out of sight; a word wider than a line
     (a long name with no space) is cut with an ellipsis, never drawn past the edge."""
     for size in STATUS_SIZES:
-        lines = _wrap(text, font(size), width)
+        lines = _wrap(text, size, width)
         if len(lines) <= status_room(size):
             return size, [fit(line, size, width) for line in lines]
     # Still too long at the smallest size: its last line ends with an ellipsis.
@@ -225,10 +224,10 @@ def status_runs(text: str, name: str, width: int) -> tuple[int, list[list[tuple[
     return size, runs
 
 
-def _wrap(text: str, f: ImageFont.FreeTypeFont, width: int) -> list[str]:
+def _wrap(text: str, size: int, width: int) -> list[str]:
     lines: list[str] = []
     for word in text.split():
-        if lines and f.getlength(lines[-1] + " " + word, direction=DIRECTION) <= width:
+        if lines and length(lines[-1] + " " + word, size) <= width:
             lines[-1] += " " + word
         else:
             lines.append(word)
