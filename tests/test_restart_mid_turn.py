@@ -33,7 +33,8 @@ async def test_a_kill_after_a_draw_was_saved_still_shows_the_draw_after_the_rest
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     async with bot_process(monkeypatch, tmp_path) as (server, bot, db, alice, bob):
         saved = await start_session(server, db, alice, bob)
-        assert saved.table_message_id is not None
+        table_id = saved.table_message_id
+        assert table_id is not None
         # A few turns in, at the start of a turn whose announcement is out.
         for _ in range(40):
             now = read_match(db, saved.id)
@@ -46,9 +47,10 @@ async def test_a_kill_after_a_draw_was_saved_still_shows_the_draw_after_the_rest
         # The turn's edits have all landed: the table and the DMs unchanged for a second (a
         # fixed wait was too short on a loaded machine: the table compared below moved on).
         seen: list[str] = []
+        assert saved.table_message_id is not None
 
         def unchanged() -> bool:
-            now = json.dumps([server.messages.get(saved.table_message_id),
+            now = json.dumps([server.messages.get(table_id),
                               *(server.dm_messages(m) for m in (alice, bob))], default=str)
             same = bool(seen) and seen[-1] == now
             seen[:] = [now]
