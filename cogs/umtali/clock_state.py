@@ -183,6 +183,9 @@ class ClockState:
     #: meant to wake and woke, in the order seen; judged first thing under ``judging``. Noted
     #: by the watch without waiting for a check under way, so that it watches on meanwhile.
     stood: list[tuple[float, float]] = field(default_factory=list)
+    #: The wall clock and the steady one as last read together (``note_step``): set apart
+    #: since, the system's clock was stepped.
+    mark: tuple[float, float] | None = None
     #: Since when the pause being given back stood the clocks still, until it is paid.
     standing: float | None = None
     #: The gateway outages over lately: when each ended, and since when it gave each turn it
@@ -287,6 +290,26 @@ def unjudged(state: ClockState, live: LiveMatch) -> float:
         total += pause_owed(state, live, since if judged is None else max(since, judged), now)
         judged = now if judged is None else max(judged, now)
     return total
+
+
+def note_step(svc: MatchService) -> bool:
+    """The system's clock stepped since last looked at (set ``CONNECTING`` or more apart from
+    the steady clock: NTP correcting it, a virtual machine resumed) is noted in ``stood`` as
+    a late wake is, whether one was: the judging gives a step forward back to the running
+    turns, as time nobody could play, before any deadline is judged on it (review150: a step
+    landing between the timers' wake and their check forfeited a turn, and a move just after
+    one was refused as late); a step back resets what was judged. Both the check and a move's
+    judgement look first, so each sees a step the other has not."""
+    state = svc.clock_state
+    wall, steady = svc.clock(), svc.ticks()
+    mark, state.mark = state.mark, (wall, steady)
+    if mark is None:
+        return False
+    step = (wall - mark[0]) - (steady - mark[1])
+    if abs(step) < CONNECTING:
+        return False  # (a slew, or the two read a moment apart)
+    state.stood.append((wall - step, wall))
+    return True
 
 
 def pause_since(state: ClockState) -> float | None:

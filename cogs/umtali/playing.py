@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
 from cogs.umtali.alive import noted
-from cogs.umtali.clock_state import LATE, began, judged_deadline, made_in_time
+from cogs.umtali.clock_state import LATE, began, judged_deadline, made_in_time, note_step
 from cogs.umtali.computer import Computers
 from cogs.umtali.db_outage import move_failed
 from cogs.umtali.delivery import Delivery
@@ -144,6 +144,8 @@ class Playing(ReadBack):
         turn forfeits (``LiveMatch.asks_when_late``). ``arrived``: when it reached the bot."""
         if live.asks_when_late():
             return None
+        # A step of the clock the timers have not seen yet is time owed, not time run out.
+        note_step(cast("MatchService", self))
         if made_in_time(cast("MatchService", self), live,
                         arrived if made is None else made, arrived):
             return None

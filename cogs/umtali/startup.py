@@ -14,7 +14,7 @@ from discord.ext import commands
 from cogs.umtali.access import service
 from cogs.umtali.alive import heartbeat
 from cogs.umtali.challenge_expiry import ExpiryEdits, expire_challenges
-from cogs.umtali.clock_state import CONNECTING
+from cogs.umtali.clock_state import CONNECTING, note_step
 from cogs.umtali.failures import PASSING
 from cogs.umtali.lasting import Lasting
 from cogs.umtali.outgrown import stop_if_outgrown
@@ -157,6 +157,10 @@ async def run_timers(bot: commands.Bot, every: float = 1.0) -> None:
                     async with svc.clock_state.judging:
                         # Woken late: time nobody could play, given back before any judgement.
                         await judge_stood(svc)
+                        # The clock stepped meanwhile (the judging awaits the database): given
+                        # back first, or the check would judge the turns on it.
+                        while note_step(svc):
+                            await judge_stood(svc)
                         await svc.check_timers()
                     if ticks % 10 == 0:
                         await expire_challenges(bot, edits=edits)

@@ -1,0 +1,67 @@
+"""The system's clock stepped forward (NTP correcting it, a virtual machine resumed) is time
+nobody could play, given back to the running turns before any deadline is judged on it,
+wherever the step lands (review150): between the timers' wake and their check it forfeited a
+turn that had 110 s left, and a move in the second after one, before the timers had woken,
+was refused as made after its deadline. SimCord, virtual time: ``Clock.step`` sets the wall
+clock apart from the steady one."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from cogs.umtali import outgrown, startup
+from cogs.umtali.service import MatchService
+from tests.discord_helpers import World, play, start_match
+from tests.test_clocks_stood_still import running
+from umtali.players import GreedyPlayer
+
+#: Ten minutes: the step.
+STEP = 600.0
+
+
+async def test_a_step_between_the_wake_and_the_check_forfeits_nobody(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    live = await start_match(world, turn_timer=2)
+    svc = world.bot.matches
+    assert svc is not None and live.deadline is not None
+    async with running(world, monkeypatch) as timers:
+        left = live.deadline - world.clock.now
+        read = outgrown.stop_if_outgrown
+        stepped: list[float] = []
+
+        async def read_then_step(client: object, service: MatchService) -> bool:
+            if not stepped:
+                # The watch beside the loop has woken already, before the step.
+                for _ in range(20):
+                    await asyncio.sleep(0)
+                stepped.append(world.clock.now)
+                world.clock.step(STEP)  # as the tick's schema read waits on the database
+            return await read(client, service)  # type: ignore[arg-type]
+        monkeypatch.setattr(startup, "stop_if_outgrown", read_then_step)
+        await timers.ticks(10)
+        assert stepped, "the step was not made where meant"
+        assert not live.over, "a turn forfeited for a step of the clock"
+        assert live.deadline is not None
+        # Given back whole, once: 10 s of ticks went since (give or take a tick).
+        assert left - 12 <= live.deadline - world.clock.now <= left - 8, \
+            (left, live.deadline - world.clock.now)
+
+
+async def test_a_move_just_after_a_step_is_played(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    live = await start_match(world, turn_timer=2)
+    svc = world.bot.matches
+    assert svc is not None and live.deadline is not None
+    async with running(world, monkeypatch) as timers:
+        await timers.ticks(1)
+        world.clock.step(STEP)  # the timers' loop asleep, not woken since (up to a second)
+        seat = live.session.to_act
+        version = live.version
+        await play(world, live, GreedyPlayer().choose(live.session.view(seat)))
+        assert live.version == version + 1 and not live.over
+        # The next checks give the step back once, and forfeit nobody.
+        await timers.ticks(3)
+        assert not live.over
+        assert live.deadline is not None and live.deadline - world.clock.now > 60
