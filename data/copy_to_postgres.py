@@ -28,7 +28,7 @@ from typing import Any
 import asyncpg
 
 from data.backup import BackupError, backup
-from data.db import DatabaseUnusable, is_postgres_url
+from data.db import DatabaseUnusable, MigrationFailed, is_postgres_url
 from data.location import DotenvError, database_path, read_dotenv
 from data.pg_db import CONNECT_TIMEOUT, URL_SETTING, PgDatabase, PgTx, redacted, why_unusable
 from data.process_name import running_on, running_on_postgres
@@ -200,7 +200,7 @@ async def _copy_into(lite: SqliteDatabase, url: str, replace: bool) -> Copied:
                     raise _full(pg.where, held)
         try:
             await pg.migrate()
-        except (OSError, asyncpg.PostgresError) as e:
+        except (OSError, asyncpg.PostgresError, MigrationFailed) as e:
             raise DatabaseUnusable(why_unusable(pg.where, e)) from e
         tables = parents_first(await _sqlite_tables(lite))
         async with pg.transaction() as tx:

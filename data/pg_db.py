@@ -130,7 +130,7 @@ URL_SETTING: ContextVar[str] = ContextVar("URL_SETTING", default="UMTALI_DATABAS
 def why_unusable(where: str, e: BaseException) -> str:
     """One sentence for a database that cannot be used: what to mend, the password hidden."""
     setting = URL_SETTING.get()
-    if isinstance(e, MigrationFailed) and isinstance(e.cause, asyncpg.LockNotAvailableError):
+    if isinstance(e, MigrationFailed) and isinstance(e.cause, _CONTENDED):
         return (f"the database {where} could not be upgraded yet: another connection holds "
                 f"a lock migration {e.number} needs ({e.cause}); nothing was changed. Stop "
                 f"the bot's other processes (an older version still running?).")
@@ -156,13 +156,18 @@ def unusable(where: str, e: BaseException) -> DatabaseUnusable:
     """``why_unusable``'s sentence, as the error to raise: a server out of reach or still
     starting is so for now (``DatabaseUnreachable``: a supervisor may try again)."""
     cause = e.cause if isinstance(e, MigrationFailed) else e
-    if isinstance(cause, (*_FOR_NOW, asyncpg.LockNotAvailableError)):
+    if isinstance(cause, (*_FOR_NOW, *_CONTENDED)):
         return DatabaseUnreachable(why_unusable(where, e))
     return DatabaseUnusable(why_unusable(where, e))
 
 
 #: A server out of reach or still starting: so for now.
-_FOR_NOW = (OSError, TimeoutError, asyncpg.CannotConnectNowError)
+_FOR_NOW = (OSError, TimeoutError, asyncpg.CannotConnectNowError, asyncpg.AdminShutdownError,
+            asyncpg.CrashShutdownError, asyncpg.ConnectionDoesNotExistError)
+#: An upgrade meeting another connection's locks (an older process still running): it may
+#: pass once that one stopped.
+_CONTENDED = (asyncpg.LockNotAvailableError, asyncpg.DeadlockDetectedError,
+              asyncpg.SerializationError)
 
 
 class PgDatabase(Database):

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from data.copy_to_postgres import CopyError, copy, parents_first
-from data.db import Database
+from data.db import Database, DatabaseUnusable
 from data.migrations import MIGRATIONS
 from data.models import GuildSettings
 from data.store import Store
@@ -152,6 +152,30 @@ async def test_an_older_database_refused_for_its_rows_is_left_at_its_schema(
     done = await copy(source, empty_target, replace=True)
     assert done.schema == len(MIGRATIONS)
     assert await _tables(empty_target) == await _tables(source)
+
+
+@ON_POSTGRESQL
+async def test_a_migration_failing_is_said_and_nothing_is_copied(
+        tmp_path: Path, empty_target: str) -> None:
+    """review149: a migration failing on the target (something of its own in the way) was a
+    traceback (``MigrationFailed`` escaped the command); it is one sentence, the database left
+    at its schema."""
+    await old_database(empty_target, 15)
+    db = await Database.open(empty_target, schema=0)
+    try:
+        async with db.transaction() as tx:
+            await tx.execute("CREATE INDEX challenges_by_match ON challenges (id)")
+    finally:
+        await db.close()
+    source = tmp_path / "umtali.sqlite3"
+    await _full_sqlite(source)
+    with pytest.raises(DatabaseUnusable, match="migration 25 failed"):
+        await copy(source, empty_target, replace=True)
+    db = await Database.open(empty_target, schema=0)
+    try:
+        assert await db.schema_version() == 15
+    finally:
+        await db.close()
 
 
 async def _tables_at(target: str) -> dict[str, list[tuple[Any, ...]]]:
