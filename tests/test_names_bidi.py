@@ -218,17 +218,18 @@ async def test_a_replay_header_reads_in_place_and_the_file_still_replays(
                                       custom_id=f"umtali:rp:{world.guild.id}")
     text = (await chosen.response.attachments[0].read()).decode()
     result = next(line for line in text.splitlines() if line.startswith("# Result: "))
-    assert shown(result) == f"# Result: {shown(AHMED, None)} wins 0-0 in games, " \
-                            f"{shown(SARAH, None)} resigned", result
+    assert shown(result) == f"# Result: {shown(AHMED, None)} wins ({shown(SARAH, None)} " \
+                            f"resigned); games won 0-0", result
     assert labels == [f"#{live.id}: {FSI}{SARAH}{PDI} vs {FSI}{AHMED}{PDI}"]
-    # In Russian the name comes before the score: "Итог: побеждает أحمد, 0:0 по партиям".
+    # In Russian the names read in place too: "Итог: побеждает أحمد (שרה сдаётся); ...".
     store = world.bot.matches.store if world.bot.matches is not None else None
     assert store is not None
     match, line = await store.match(live.id), await store.records.session(live.id)
     assert match is not None and line is not None
     russian = replay_text(match, line, await store.moves(live.id), tr_for("ru"))
     result = next(row for row in russian.splitlines() if row.startswith("# Итог: "))
-    assert shown(result).startswith(f"# Итог: побеждает {shown(AHMED, None)}, 0:0 "), result
+    assert shown(result).startswith(f"# Итог: побеждает {shown(AHMED, None)} "
+                                    f"({shown(SARAH, None)} сдаётся); "), result
     header = [line for line in text.splitlines() if line.startswith("#")]
     command = next(h for h in header if h.startswith("# Replay: ")).removeprefix("# Replay: ")
     words = shlex.split(command)

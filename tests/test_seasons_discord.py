@@ -48,7 +48,7 @@ def _title(result: Any) -> str:
 
 def _rating(line: str) -> float:
     """The rating on a board line: "`  1.` **ben** · 3.1 · 2/2 won"."""
-    return float(line.split(" · ")[1])
+    return float(line.split(" · ")[1].replace("\u2212", "-"))  # (a true minus sign shown)
 
 
 async def _seasons_on(world: World, language: str | None = None) -> tuple[Any, Any]:

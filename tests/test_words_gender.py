@@ -132,4 +132,4 @@ async def test_a_russian_replay_file_says_how_the_session_ended(
     header = [line for line in (await attachment.read()).decode().splitlines()
               if line.startswith("#")]
     assert "# Здесь: Маша сдаётся." in header, header
-    assert "# Итог: побеждает egor, 0:0 по партиям, Маша сдаётся" in header, header
+    assert "# Итог: побеждает egor (Маша сдаётся); выиграно партий 0:0" in header, header

@@ -111,8 +111,8 @@ def describe(event: Event, names: Sequence[str], tr: Tr = EN) -> str:
         if event.how == "played out":
             return tr("{name} wins the session {a}-{b}.", name=names[w], a=a, b=b)
         how = tr(HOW.get(event.how, event.how))
-        if a == b == 0:
-            # Ended before any game was won: no "0-0" win to read.
+        if a <= b:
+            # Ended before its winner led (a resignation at 0-0, or 0-1): no "wins 0-1".
             return tr("{name} wins the session ({other} {how}).", name=names[w],
                       other=names[1 - w], how=how)
         return tr("{name} wins the session {a}-{b} ({other} {how}).", name=names[w], a=a, b=b,

@@ -151,9 +151,8 @@ def replay_text(match: MatchRow, line: SessionLine, moves: list[str], tr: Tr = E
         # The seed as the reveal names it, committed before the cut; the cut apart.
         tr("Seed: {seed}", seed=uncut(seed, match.cut)),
         *([tr("Cut: {cut}", cut=match.cut)] if match.cut else []),
-        # The winner's games first, as the session's announcement and final card say it.
-        tr("Result: {name} wins {a}-{b} in games, {how}", name=winner, a=line.games_won[w],
-           b=line.games_won[1 - w], how=how_words(line, tr, loser)),
+        result_line(tr, winner, line.games_won[w], line.games_won[1 - w],
+                    how_words(line, tr, loser)),
         tr("Replay: {command}", command=command),
     ]
     if rules != RuleSet.named(rules.name, optional_melding=rules.optional_melding) or \
@@ -246,3 +245,12 @@ def _unfinished(match: MatchRow, tr: Tr) -> tuple[str, list[discord.File]]:
             tr("Match #{match}, {a} vs {b}, abandoned with no result: its deals file.", **names))
     data = verify_file(live.session, (a, b), match.salt, live.ended, match.cut)
     return said, [discord.File(io.BytesIO(data), filename=verify_filename(match.id))]
+
+
+def result_line(tr: Tr, winner: str, a: int, b: int, how: str) -> str:
+    """The replay's result: the winner's games first, as the session's announcement and final
+    card say it; a session ended before its winner led (resigned at 0-0 or 0-1) is not said
+    "wins 0-1", its games after."""
+    if a > b:
+        return tr("Result: {name} wins {a}-{b} in games, {how}", name=winner, a=a, b=b, how=how)
+    return tr("Result: {name} wins ({how}); games won {a}-{b}", name=winner, a=a, b=b, how=how)

@@ -25,8 +25,8 @@ def score(tr: Tr, a: int, b: int) -> str:
 
 def session_over(tr: Tr, name: str, a: int, b: int) -> str:
     """A finished session's result: its winner, and the games won (the winner's first); no
-    "wins 0-0" for a session ended before any game was won (a resignation in the first)."""
-    if a == b == 0:
+    "wins 0-0" or "wins 0-1" for a session ended before its winner led (a resignation)."""
+    if a <= b:
         return tr("Session over: {name} wins", name=name)
     return tr("Session over: {name} wins {a}-{b}", name=name, a=a, b=b)
 
