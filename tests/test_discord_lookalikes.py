@@ -56,10 +56,10 @@ async def test_a_cyrillic_t_typed_in_english_is_refused_naming_both(
     async with loopback_server(monkeypatch) as server, bot_in_process(server, db):
         saved, player = await _started(server, db, "en-US")
         said = await _refused(server, db, saved, player, f"discard {CYRILLIC_T}S")
-        assert said == (f"'{CYRILLIC_T}S' could be A♠ or 10♠: a Cyrillic letter and a Latin "
+        assert said == (f"“{CYRILLIC_T}S” could be A♠ or 10♠: a Cyrillic letter and a Latin "
                         "one look alike here; type AS or 10S."), said
         said = await _refused(server, db, saved, player, f"meld {CYRILLIC_T}♣ 2♣ 3♣")
-        assert said.startswith(f"'{CYRILLIC_T}♣' could be A♣ or 10♣:"), said
+        assert said.startswith(f"“{CYRILLIC_T}♣” could be A♣ or 10♣:"), said
     _no_errors(caplog)
 
 
@@ -71,7 +71,7 @@ async def test_a_latin_t_typed_in_russian_is_refused_naming_both(
     async with loopback_server(monkeypatch) as server, bot_in_process(server, db):
         saved, player = await _started(server, db, "ru")
         said = await _refused(server, db, saved, player, "discard TS")
-        assert said == ("'TS' можно прочитать как A♠ или 10♠: русская и латинская буквы здесь "
+        assert said == ("«TS» можно прочитать как A♠ или 10♠: русская и латинская буквы здесь "
                         "выглядят одинаково; введите AS или 10S."), said
     _no_errors(caplog)
 

@@ -47,4 +47,6 @@ async def test_a_session_ended_in_dms_shows_the_ratings_on_both_panels(world: Wo
         said = _said(dm_panel(player(world, seat), live, seat))
         assert "Ratings" in said, (seat, said)
         for other, (before, after) in changes.items():
-            assert f"{live.names[other]}: {before:.1f} → {after:.1f}" in said, (seat, said)
+            # (a negative rating with a true minus sign)
+            assert f"{live.names[other]}: {before:.1f} → {after:.1f}".replace("-", "\u2212") \
+                in said, (seat, said)

@@ -72,7 +72,9 @@ async def test_a_session_counted_at_the_next_tick_shows_its_ratings_on_its_final
     assert set(changes) == {0, 1}
     ratings = _ratings(world, live)
     for seat, (before, after) in changes.items():
-        assert f"{live.names[seat]}: {round(before, 1)} → {round(after, 1)}" in ratings
+        # (a negative rating with a true minus sign)
+        assert f"{live.names[seat]}: {round(before, 1)} → {round(after, 1)}".replace(
+            "-", "\u2212") in ratings
     # Edited in place, its buttons kept: nothing posted.
     assert len(thread_of(world, live).history()) == posted
     assert custom_ids(_table(world, live)) == [f"umtali:rm:{live.id}",

@@ -46,6 +46,11 @@ def _title(result: Any) -> str:
     return str(result.response.embeds[0].title)
 
 
+def _shown(text: str) -> str:
+    """Numbers as the bot shows them: a negative one with a true minus sign."""
+    return text.replace("-", "\u2212")
+
+
 def _rating(line: str) -> float:
     """The rating on a board line: "`  1.` **ben** · 3.1 · 2/2 won"."""
     return float(line.split(" · ")[1].replace("\u2212", "-"))  # (a true minus sign shown)
@@ -349,9 +354,9 @@ async def test_the_final_card_shows_the_season_and_the_all_time_ratings(world: W
     season = await store.records.season_changes(live.id)
     assert season is not None and season[0] == "2026-12"
     for seat, (before, after) in season[1].items():
-        assert f"{live.names[seat]}: {before:.1f} → {after:.1f}" in lines[1:3]
+        assert _shown(f"{live.names[seat]}: {before:.1f} → {after:.1f}") in lines[1:3]
     for seat, (before, after) in (await store.records.rating_changes(live.id)).items():
-        assert f"{live.names[seat]}: {before:.1f} → {after:.1f}" in lines[4:6]
+        assert _shown(f"{live.names[seat]}: {before:.1f} → {after:.1f}") in lines[4:6]
     # The season's board says the same as its card.
     board = await world.carol.slash(world.channel, "umtali leaderboard")
     winner = live.session.winner
