@@ -8,13 +8,17 @@ clock apart from the steady one."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
 from cogs.umtali import outgrown, startup
 from cogs.umtali.service import MatchService
-from tests.discord_helpers import World, play, start_match
+from cogs.umtali.standing_still import judged_check
+from tests.discord_helpers import World, flush, play, start_match, thread_of
+from tests.processes.helpers import kill
 from tests.test_clocks_stood_still import running
+from tests.test_faults_timers import db_row
 from umtali.players import GreedyPlayer
 
 #: Ten minutes: the step.
@@ -65,3 +69,33 @@ async def test_a_move_just_after_a_step_is_played(
         await timers.ticks(3)
         assert not live.over
         assert live.deadline is not None and live.deadline - world.clock.now > 60
+
+
+async def test_a_step_on_one_host_takes_no_match_from_its_other_processes(
+        world: World, db_path: Path, other: MatchService) -> None:
+    """Two processes on one host, their clock stepped alike: every lease looks lapsed to the
+    first to wake, which took the other's matches (and told their channel it had been offline
+    ten minutes). It waits a lease; the holder, waking, renews its own."""
+    live = await start_match(world, turn_timer=2)
+    svc = world.bot.matches
+    assert svc is not None and live.deadline is not None
+    for each in (svc, other):
+        await judged_check(each)  # (each has read the clock once: its loop runs)
+    seen = len(thread_of(world, live).history())
+    world.clock.step(STEP)
+    await judged_check(other)  # p2 wakes first
+    await judged_check(svc)
+    world.clock.advance(1)
+    await judged_check(other)
+    await flush(world)
+    assert db_row(db_path, live.id)["owner"] == "main"
+    assert live.id in svc.matches and live.id not in other.matches
+    assert len(thread_of(world, live).history()) == seen, "something said of an outage"
+    # A holder that truly stopped is taken over once a lease has gone by on the steady clock.
+    await kill(svc)
+    for _ in range(20):
+        world.clock.advance(1)
+        await judged_check(other)
+        if live.id in other.matches:
+            break
+    assert live.id in other.matches

@@ -336,10 +336,14 @@ async def test_a_match_taken_over_after_a_pause_gets_the_time_once(
     """Another process held the match and stopped while this one was paused (a host running
     both suspended, one killed): waking, this one takes the match over, which gives its turn
     the time since that process was last alive, the pause with it; the pause is not given to
-    it a second time."""
+    it a second time. (Taken once a lease has gone by since waking, on the steady clock: to
+    a process that stood still, every lease looks lapsed, and those of others stepped or
+    paused alike on its host are theirs still: review150.)"""
     live, svc, left = await held_elsewhere_then_killed(world, other)
     async with running(world, monkeypatch) as timers:
         await timers.pause(600)
+        assert live.id not in svc.matches
+        await timers.ticks(16)
         taken_over_with(world, db_path, svc, live.id, left)
 
 

@@ -68,6 +68,9 @@ class Owners(Copies):
         #: The sweep the last renewal began beside it (``sweep``), one at a time.
         self.sweeping: asyncio.Task[None] | None = None
         self._stopped = False
+        #: Before this moment of the steady clock, no match of another process is claimed
+        #: (``hold_claims``).
+        self._claims_from = 0.0
         #: When the timer check under way began (``checking``); None between checks.
         self.checking_since: float | None = None
         self._stuck_told = False
@@ -84,9 +87,15 @@ class Owners(Copies):
     async def claim(self, *, start: bool = False) -> list[LiveMatch]:
         """Take the matches nobody holds any more (at start, this process's own too), and
         bring them into play here; those brought in (``Claims``). None once stopping."""
-        if self._stopped:
+        if self._stopped or (not start and self.svc.ticks() < self._claims_from):
             return []
         return await self.claims.claim(start=start)
+
+    def hold_claims(self, seconds: float) -> None:
+        """Claim no lapsed match for ``seconds`` of the steady clock: after this process's
+        clock stepped or it stood still that long, the leases of the others look lapsed
+        until they too wake and renew them."""
+        self._claims_from = max(self._claims_from, self.svc.ticks() + seconds)
 
     async def tick(self, now: float) -> bool:
         """Each timer tick: claim the matches whose process stopped, and mend the time-up

@@ -9,13 +9,27 @@ import logging
 from typing import TYPE_CHECKING
 
 from cogs.umtali.alive import noted
-from cogs.umtali.clock_state import CONNECTING, pause_owed
+from cogs.umtali.claims import LEASE
+from cogs.umtali.clock_state import CONNECTING, note_step, pause_owed
 from cogs.umtali.give_back import owe, pay_noted
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
 
 log = logging.getLogger(__name__)
+
+
+async def judged_check(svc: MatchService) -> None:
+    """The timers' check (``check_timers``), after the pauses and steps of the clock seen
+    (``stood``) are given back: one judgement, under ``ClockState.judging``."""
+    async with svc.clock_state.judging:
+        # Woken late: time nobody could play, given back before any judgement.
+        await judge_stood(svc)
+        # The clock stepped meanwhile (the judging awaits the database): given back first, or
+        # the check would judge the turns on it.
+        while note_step(svc):
+            await judge_stood(svc)
+        await svc.check_timers()
 
 
 async def judge_stood(svc: MatchService) -> None:
@@ -67,6 +81,11 @@ async def stood_still(svc: MatchService, since: float, now: float) -> None:
         if (stood := pause_owed(state, live, since, now)) > 0:
             assert live.deadline is not None
             gaps[live.id] = (live.deadline, stood)
+    if gap >= LEASE:
+        # Every lease looks lapsed to a clock stepped (or a process paused) this long: those
+        # of other processes on this host, stepped alike, are theirs still, renewed as they
+        # wake; not taken from them meanwhile (review150).
+        svc.owners.hold_claims(LEASE)
     # Until it is paid, a stop notes the bot alive as of its start (``alive.heartbeat``).
     state.standing = since
     # Owed at once, paid below: a move reaching the bot meanwhile is judged with it, not

@@ -14,11 +14,11 @@ from discord.ext import commands
 from cogs.umtali.access import service
 from cogs.umtali.alive import heartbeat
 from cogs.umtali.challenge_expiry import ExpiryEdits, expire_challenges
-from cogs.umtali.clock_state import CONNECTING, note_step
+from cogs.umtali.clock_state import CONNECTING
 from cogs.umtali.failures import PASSING
 from cogs.umtali.lasting import Lasting
 from cogs.umtali.outgrown import stop_if_outgrown
-from cogs.umtali.standing_still import judge_stood
+from cogs.umtali.standing_still import judge_stood, judged_check
 from data.store import Store
 
 if TYPE_CHECKING:
@@ -154,14 +154,7 @@ async def run_timers(bot: commands.Bot, every: float = 1.0) -> None:
                     # standing still).
                     svc.clock_state.stood.append((waking, woken))
                 with svc.owners.checking(woken):
-                    async with svc.clock_state.judging:
-                        # Woken late: time nobody could play, given back before any judgement.
-                        await judge_stood(svc)
-                        # The clock stepped meanwhile (the judging awaits the database): given
-                        # back first, or the check would judge the turns on it.
-                        while note_step(svc):
-                            await judge_stood(svc)
-                        await svc.check_timers()
+                    await judged_check(svc)
                     if ticks % 10 == 0:
                         await expire_challenges(bot, edits=edits)
                         # A server's removal whose ending failed (the database) is tried again.
