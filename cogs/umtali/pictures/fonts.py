@@ -29,9 +29,9 @@ from PIL import ImageFont, features
 RAQM = features.check_feature("raqm")
 
 #: Every line of the pictures is laid out left to right (their languages are), whatever the
-#: first letter of a name in it: a Hebrew or Arabic name is one right-to-left run inside it
-#: (``Typeface.rtl``), not a reason to turn the sentence around. A direction may be given only
-#: with raqm.
+#: first letter of a name in it: a Hebrew or Arabic name is a right-to-left stretch inside it
+#: (``runs``), not a reason to turn the sentence around. A direction may be given only with
+#: raqm.
 DIRECTION = "ltr" if RAQM else None
 
 
@@ -41,7 +41,7 @@ class Typeface:
     #: The regular and bold files; one variable file (its "Bold" instance for bold) when equal.
     regular: str
     bold: str
-    #: Right to left: drawn by raqm in that direction (its run only), left out without raqm.
+    #: Right to left: left out without raqm, which draws its runs in that direction.
     rtl: bool = False
     #: Letters that must be shaped (joined, reordered, stacked): left out without raqm.
     shaped: bool = False
@@ -99,11 +99,6 @@ def face(typeface: int, size: int, bold: bool = True) -> ImageFont.FreeTypeFont:
 def font(size: int, bold: bool = True) -> ImageFont.FreeTypeFont:
     """PT Sans, for what is only ever Latin or Cyrillic (numbers, labels)."""
     return face(0, size, bold)
-
-
-def direction(typeface: int) -> str | None:
-    """The direction a run of ``CHAIN[typeface]`` is laid out in."""
-    return "rtl" if CHAIN[typeface].rtl else DIRECTION
 
 
 @cache
