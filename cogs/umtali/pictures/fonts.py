@@ -159,25 +159,15 @@ def drawable(text: str, bold: bool = True) -> str:
 def _word(word: str, bold: bool) -> str:
     """A word as the typefaces draw it, without the few letters they have of a script they
     mostly lack: the mathematicians' Δ Ω μ π are in most fonts, and a script's word drawn as
-    those few is not the word (a Δ or μ among Latin letters stays). An invisible joiner stays
-    only between two letters of a script that is shaped (a Persian or Hindi word's own); in an
-    emoji, or alone, it goes (a typeface would draw it as a box)."""
-    drawn = [(letter, _cluster(letter, bold)) for letter in _clusters(word)]
+    those few is not the word (a Δ or μ among Latin letters stays). No invisible format
+    character is kept (a joiner, a bidi control): a typeface draws them as boxes or nothing,
+    and a stored name has none (``clean_name`` takes them out, the zero-width non-joiner of a
+    Persian word too: names.py promises no shown name holds one, tests/test_hostile_names.py)."""
+    drawn = [(letter, _cluster(letter, bold)) for letter in _clusters(word)
+             if unicodedata.category(letter[0]) != "Cf"]
     lost: Counter[str] = Counter(_script(a) for a, b in drawn if not b and a[0].isalpha())
     kept: Counter[str] = Counter(_script(a) for a, b in drawn if b and a[0].isalpha())
-    shown = [b if lost[_script(a)] <= kept[_script(a)] else "" for a, b in drawn]
-    return "".join(b for i, b in enumerate(shown) if not _format(b) or _joins(shown, i))
-
-
-def _format(cluster: str) -> bool:
-    return bool(cluster) and unicodedata.category(cluster[0]) == "Cf"
-
-
-def _joins(shown: list[str], i: int) -> bool:
-    """Whether the joiner ``shown[i]`` is between two letters of one shaped script."""
-    before, after = shown[i - 1] if i else "", shown[i + 1] if i + 1 < len(shown) else ""
-    return (before[:1].isalpha() and after[:1].isalpha()
-            and _script(before) == _script(after) and _script(before) in _SHAPED_SCRIPTS)
+    return "".join(b if lost[_script(a)] <= kept[_script(a)] else "" for a, b in drawn)
 
 
 def _script(letter: str) -> str:
