@@ -114,6 +114,13 @@ def _mask(ch: str, typeface: int, bold: bool) -> tuple[tuple[int, int], bytes]:
     return mask.size, bytes(mask)
 
 
+@cache
+def _missing(typeface: int, bold: bool) -> tuple[tuple[int, int], bytes]:
+    """The typeface's "missing" box, measured once: ``has`` compares every new letter with it
+    (a name of letters never seen asks each typeface of the chain for each)."""
+    return _mask("\U0010fffd", typeface, bold)  # a private character: no typeface has it
+
+
 #: Characters whose answers ``has`` keeps (one a typeface): names bring a few hundred; a
 #: member cycling through hostile names could bring every character there is (some 550 MB
 #: unbounded).
@@ -127,8 +134,7 @@ def has(ch: str, typeface: int, bold: bool = True) -> bool:
     if not RAQM and (unicodedata.bidirectional(ch) in ("R", "AL", "AN")
                      or _script(ch) in _SHAPED_SCRIPTS):
         return False
-    # A private character: no typeface has it.
-    return _mask(ch, typeface, bold) != _mask("\U0010fffd", typeface, bold)
+    return _mask(ch, typeface, bold) != _missing(typeface, bold)
 
 
 def has_glyph(ch: str, bold: bool = True) -> bool:
