@@ -15,9 +15,12 @@ import unicodedata
 
 import pytest
 from bidi import get_display
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image, ImageDraw, features
 
 from cogs.umtali.pictures import draw_table_png
+from cogs.umtali.pictures.bidi_order import levels, visual_order
 from cogs.umtali.pictures.runs import draw, fit
 from cogs.umtali.pictures.scene import table_scene
 from cogs.umtali.pictures.table import FELT, STATUS_SIZES, TEXT
@@ -99,6 +102,16 @@ def test_a_left_to_right_name_is_drawn_as_typed(name: str) -> None:
     png = draw_table_png(VIEW, (name, "Ben"))
     which = PT_SANS if name.isascii() else NOTO_SANS
     assert found(png, name, which), name
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="אבגدهوab019٣٤ -()[].,%$#_:/+", max_size=12))
+def test_the_order_is_the_bidi_algorithms(text: str) -> None:
+    """``bidi_order`` (what names need of UAX #9) orders characters as python-bidi does:
+    letters of both directions, European and Arabic digits, their separators and
+    terminators, brackets, spaces."""
+    order = visual_order(levels(list(text)))
+    assert "".join(text[i] for i in order) == get_display(text, base_dir=None)
 
 
 def test_the_expected_orders_are_the_readers() -> None:
