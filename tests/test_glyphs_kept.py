@@ -18,5 +18,5 @@ def test_the_glyph_answers_kept_are_bounded() -> None:
 def test_the_runs_kept_are_bounded() -> None:
     runs.runs.cache_clear()
     for n in range(runs.RUNS_KEPT + 300):
-        assert runs.runs(f"Ana {n} محمد")[0] == ("Ana " + str(n) + " ", 0)
+        assert runs.runs(f"Ana {n} محمد")[0] == ("Ana " + str(n) + " ", 0, fonts.DIRECTION)
     assert runs.runs.cache_info().currsize <= runs.RUNS_KEPT

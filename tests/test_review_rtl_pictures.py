@@ -1,12 +1,13 @@
 """A name in a right-to-left script (Hebrew, Arabic) in the pictures: the picture's sentences
 are English or Russian, laid out left to right whatever the name, which is only one part of
 them. Bidi reordering by the name's first letter set "{name} to meld and discard" as "to meld
-and discard {name}" (Russian "выкладывает и {name} / сбрасывает"), and a name of Hebrew and
-Latin words read back to front in its band.
+and discard {name}" (Russian "выкладывает и {name} / сбрасывает").
 
-The name is drawn by its typeface (Heebo), right to left, and found in the picture as that
-typeface draws it (``picture_ink``): in the band with its Latin word after it, and in the
-status line with what they must do after it."""
+The name is one isolated right-to-left stretch of the line (as Discord's text isolates it):
+"שלום Ada" reads שלום then Ada, right to left, so Ada is drawn on the left of שלום (UAX #9;
+tests/test_pictures_bidi_order.py), in its band and in the status line, where what they must
+do comes after the whole name. The Hebrew is drawn by its typeface (Heebo), right to left,
+and found in the picture as that typeface draws it (``picture_ink``)."""
 
 from __future__ import annotations
 
@@ -37,10 +38,10 @@ def test_a_right_to_left_name_does_not_turn_the_pictures_sentences_around(
     tr = tr_for(lang)
     for names in ((HEBREW, "Ben"), ("Ben", HEBREW)):
         png = draw_table_png(view, names, tr=tr)
-        hebrew, ada = ("שלום", HEEBO, "rtl"), (" Ada", PT_SANS, "ltr")
-        assert read_in_order(png, hebrew, ada, (26,)), names  # in the band
+        hebrew, ada = ("שלום", HEEBO, "rtl"), ("Ada", PT_SANS, "ltr")
+        assert read_in_order(png, ada, hebrew, (26,)), names  # in the band
         scene = table_scene(view, names, tr)
         if scene.status_name == HEBREW:
             rest = scene.status.removeprefix(HEBREW).split()[0]
-            assert read_in_order(png, ada, (rest, PT_SANS, "ltr"), STATUS_SIZES), names
-            assert read_in_order(png, hebrew, ada, STATUS_SIZES), names
+            assert read_in_order(png, hebrew, (rest, PT_SANS, "ltr"), STATUS_SIZES), names
+            assert read_in_order(png, ada, hebrew, STATUS_SIZES), names

@@ -29,9 +29,9 @@ from PIL import ImageFont, features
 RAQM = features.check_feature("raqm")
 
 #: Every line of the pictures is laid out left to right (their languages are), whatever the
-#: first letter of a name in it: a Hebrew or Arabic name is one right-to-left run inside it
-#: (``Typeface.rtl``), not a reason to turn the sentence around. A direction may be given only
-#: with raqm.
+#: first letter of a name in it: a Hebrew or Arabic name is a right-to-left stretch inside it
+#: (``runs``), not a reason to turn the sentence around. A direction may be given only with
+#: raqm.
 DIRECTION = "ltr" if RAQM else None
 
 
@@ -41,7 +41,7 @@ class Typeface:
     #: The regular and bold files; one variable file (its "Bold" instance for bold) when equal.
     regular: str
     bold: str
-    #: Right to left: drawn by raqm in that direction (its run only), left out without raqm.
+    #: Right to left: left out without raqm, which draws its runs in that direction.
     rtl: bool = False
     #: Letters that must be shaped (joined, reordered, stacked): left out without raqm.
     shaped: bool = False
@@ -101,11 +101,6 @@ def font(size: int, bold: bool = True) -> ImageFont.FreeTypeFont:
     return face(0, size, bold)
 
 
-def direction(typeface: int) -> str | None:
-    """The direction a run of ``CHAIN[typeface]`` is laid out in."""
-    return "rtl" if CHAIN[typeface].rtl else DIRECTION
-
-
 @cache
 def _plain(typeface: int, bold: bool) -> ImageFont.FreeTypeFont:
     """A typeface laid out a character at a glyph, as it has them (raqm would draw a mark
@@ -117,6 +112,13 @@ def _plain(typeface: int, bold: bool) -> ImageFont.FreeTypeFont:
 def _mask(ch: str, typeface: int, bold: bool) -> tuple[tuple[int, int], bytes]:
     mask = _plain(typeface, bold).getmask(ch)
     return mask.size, bytes(mask)
+
+
+@cache
+def _missing(typeface: int, bold: bool) -> tuple[tuple[int, int], bytes]:
+    """The typeface's "missing" box, measured once: ``has`` compares every new letter with it
+    (a name of letters never seen asks each typeface of the chain for each)."""
+    return _mask("\U0010fffd", typeface, bold)  # a private character: no typeface has it
 
 
 #: Characters whose answers ``has`` keeps (one a typeface): names bring a few hundred; a
@@ -132,8 +134,7 @@ def has(ch: str, typeface: int, bold: bool = True) -> bool:
     if not RAQM and (unicodedata.bidirectional(ch) in ("R", "AL", "AN")
                      or _script(ch) in _SHAPED_SCRIPTS):
         return False
-    # A private character: no typeface has it.
-    return _mask(ch, typeface, bold) != _mask("\U0010fffd", typeface, bold)
+    return _mask(ch, typeface, bold) != _missing(typeface, bold)
 
 
 def has_glyph(ch: str, bold: bool = True) -> bool:
@@ -164,25 +165,15 @@ def drawable(text: str, bold: bool = True) -> str:
 def _word(word: str, bold: bool) -> str:
     """A word as the typefaces draw it, without the few letters they have of a script they
     mostly lack: the mathematicians' Δ Ω μ π are in most fonts, and a script's word drawn as
-    those few is not the word (a Δ or μ among Latin letters stays). An invisible joiner stays
-    only between two letters of a script that is shaped (a Persian or Hindi word's own); in an
-    emoji, or alone, it goes (a typeface would draw it as a box)."""
-    drawn = [(letter, _cluster(letter, bold)) for letter in _clusters(word)]
+    those few is not the word (a Δ or μ among Latin letters stays). No invisible format
+    character is kept (a joiner, a bidi control): a typeface draws them as boxes or nothing,
+    and a stored name has none (``clean_name`` takes them out, the zero-width non-joiner of a
+    Persian word too: names.py promises no shown name holds one, tests/test_hostile_names.py)."""
+    drawn = [(letter, _cluster(letter, bold)) for letter in _clusters(word)
+             if unicodedata.category(letter[0]) != "Cf"]
     lost: Counter[str] = Counter(_script(a) for a, b in drawn if not b and a[0].isalpha())
     kept: Counter[str] = Counter(_script(a) for a, b in drawn if b and a[0].isalpha())
-    shown = [b if lost[_script(a)] <= kept[_script(a)] else "" for a, b in drawn]
-    return "".join(b for i, b in enumerate(shown) if not _format(b) or _joins(shown, i))
-
-
-def _format(cluster: str) -> bool:
-    return bool(cluster) and unicodedata.category(cluster[0]) == "Cf"
-
-
-def _joins(shown: list[str], i: int) -> bool:
-    """Whether the joiner ``shown[i]`` is between two letters of one shaped script."""
-    before, after = shown[i - 1] if i else "", shown[i + 1] if i + 1 < len(shown) else ""
-    return (before[:1].isalpha() and after[:1].isalpha()
-            and _script(before) == _script(after) and _script(before) in _SHAPED_SCRIPTS)
+    return "".join(b if lost[_script(a)] <= kept[_script(a)] else "" for a, b in drawn)
 
 
 def _script(letter: str) -> str:
