@@ -77,7 +77,12 @@ class Rest:
         """Every call under ``/api/v10``."""
         server = self.server
         path = "/" + request.match_info["tail"]
-        body, files = await read_body(request)
+        try:
+            body, files = await read_body(request)
+        except ConnectionResetError:
+            # The bot killed mid-upload (the soak's faults): nobody left to answer, nothing
+            # to log (aiohttp's traceback read as the bot's error).
+            return web.Response(status=400)
         call = Call(request.method, path, dict(request.query), body, files=files,
                     user_agent=request.headers.get("User-Agent", ""))
         server.calls.append(call)
