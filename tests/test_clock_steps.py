@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 
 from cogs.umtali import outgrown, startup
+from cogs.umtali.clock import gateway_lost
+from cogs.umtali.live import LiveMatch
 from cogs.umtali.service import MatchService
 from cogs.umtali.standing_still import judged_check
 from tests.discord_helpers import World, flush, play, start_match, thread_of
@@ -99,3 +101,45 @@ async def test_a_step_on_one_host_takes_no_match_from_its_other_processes(
         if live.id in other.matches:
             break
     assert live.id in other.matches
+
+
+async def _held_by_main_and_p2_running(world: World, other: MatchService) -> LiveMatch:
+    live = await start_match(world, turn_timer=2)
+    svc = world.bot.matches
+    assert svc is not None
+    for each in (svc, other):
+        await judged_check(each)
+    return live
+
+
+async def test_a_step_in_a_gateway_outage_takes_no_match_either(
+        world: World, db_path: Path, other: MatchService) -> None:
+    """review151: p2's gateway down since before the step, the pause it judged was cut at the
+    outage's start (the outage gives its own time back), and no claim was held back."""
+    live = await _held_by_main_and_p2_running(world, other)
+    gateway_lost(other, None)
+    world.clock.advance(1)
+    world.clock.step(STEP)
+    await judged_check(other)
+    assert db_row(db_path, live.id)["owner"] == "main"
+
+
+async def test_a_step_during_a_check_takes_no_match_either(
+        world: World, db_path: Path, other: MatchService,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """review151: the step landing after the check's look at the clock (its lease renewal on
+    its way to the database), the claims that followed took the other's matches."""
+    live = await _held_by_main_and_p2_running(world, other)
+    renew = other.owners.renew
+
+    async def renew_then_step(now: float) -> bool:
+        renewed = await renew(now)
+        world.clock.step(STEP)
+        monkeypatch.setattr(other.owners, "renew", renew)
+        return renewed
+    monkeypatch.setattr(other.owners, "renew", renew_then_step)
+    world.clock.advance(6)  # (a renewal due)
+    await judged_check(other)
+    assert db_row(db_path, live.id)["owner"] == "main"
+    await judged_check(other)  # the step judged now: held back a lease
+    assert db_row(db_path, live.id)["owner"] == "main"

@@ -292,6 +292,15 @@ def unjudged(state: ClockState, live: LiveMatch) -> float:
     return total
 
 
+def stepped(svc: MatchService) -> bool:
+    """The system's clock stepped since ``note_step`` last looked, not noted yet (a step
+    landing during a check, after its look: review151): nothing is claimed on it, until the
+    next check judges it."""
+    mark = svc.clock_state.mark
+    return mark is not None and \
+        abs((svc.clock() - mark[0]) - (svc.ticks() - mark[1])) >= CONNECTING
+
+
 def note_step(svc: MatchService) -> bool:
     """The system's clock stepped since last looked at (set ``CONNECTING`` or more apart from
     the steady clock: NTP correcting it, a virtual machine resumed) is noted in ``stood`` as

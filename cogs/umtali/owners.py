@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from cogs.umtali import refused_here
 from cogs.umtali.claims import LEASE, Claims
-from cogs.umtali.clock_state import held_from, wrote
+from cogs.umtali.clock_state import held_from, stepped, wrote
 from cogs.umtali.copies import Copies
 from cogs.umtali.db_outage import database_failed
 from cogs.umtali.display import redraw_changed
@@ -87,7 +87,8 @@ class Owners(Copies):
     async def claim(self, *, start: bool = False) -> list[LiveMatch]:
         """Take the matches nobody holds any more (at start, this process's own too), and
         bring them into play here; those brought in (``Claims``). None once stopping."""
-        if self._stopped or (not start and self.svc.ticks() < self._claims_from):
+        if self._stopped or (not start and (self.svc.ticks() < self._claims_from
+                                             or stepped(self.svc))):
             return []
         return await self.claims.claim(start=start)
 

@@ -66,6 +66,12 @@ async def stood_still(svc: MatchService, since: float, now: float) -> None:
     state.still_until = now if judged is None else max(judged, now)
     if judged is not None:
         since = max(since, judged)
+    if now - since >= LEASE:
+        # Every lease looks lapsed to a clock stepped (or a process paused) this long: those
+        # of other processes on this host, stepped alike, are theirs still, renewed as they
+        # wake; not taken from them meanwhile (review150). (Whatever a gateway outage under
+        # way gives back itself: the leases' clock stepped all the same, review151.)
+        svc.owners.hold_claims(LEASE)
     gap = (now if state.outage is None else min(now, state.outage.since)) - since
     if gap < CONNECTING:
         return
@@ -81,11 +87,6 @@ async def stood_still(svc: MatchService, since: float, now: float) -> None:
         if (stood := pause_owed(state, live, since, now)) > 0:
             assert live.deadline is not None
             gaps[live.id] = (live.deadline, stood)
-    if gap >= LEASE:
-        # Every lease looks lapsed to a clock stepped (or a process paused) this long: those
-        # of other processes on this host, stepped alike, are theirs still, renewed as they
-        # wake; not taken from them meanwhile (review150).
-        svc.owners.hold_claims(LEASE)
     # Until it is paid, a stop notes the bot alive as of its start (``alive.heartbeat``).
     state.standing = since
     # Owed at once, paid below: a move reaching the bot meanwhile is judged with it, not
