@@ -145,8 +145,11 @@ class ChallengeQueries:
         mine = [r for r in rows if r["challenger_id"] == challenger_id]
         if sum(r in open_now for r in mine) >= self.limits.open_challenges:
             raise Refused("open")
-        # One Discord never showed (the command failed on its side) is no reason to wait.
-        last = max((r["created_at"] for r in mine if not r["unseen"]), default=None)
+        # One Discord never showed (the command failed on its side) is no reason to wait; nor
+        # one stamped further ahead than the cooldown, by a clock since set back (review150).
+        cooldown = self.limits.challenge_cooldown
+        last = max((r["created_at"] for r in mine
+                    if not r["unseen"] and r["created_at"] <= now + cooldown), default=None)
         if last is not None and now - last < self.limits.challenge_cooldown:
             raise Refused("cooldown", self.limits.challenge_cooldown - (now - last))
         await self._check_pair_history(c, guild_id, challenger_id, opponent_id, now)
@@ -169,9 +172,11 @@ class ChallengeQueries:
             "status != 'accepted' AND match_id IS NULL AND unseen = 0 AND created_at > ? "
             "ORDER BY created_at DESC",
             (guild_id, challenger_id, opponent_id, since))
-        # (One declined before its time was kept counts from its sending.)
-        noes = sorted((r["closed_at"] or r["created_at"] for r in rows
-                       if r["status"] == "declined"), reverse=True)
+        # (One declined before its time was kept counts from its sending. One stamped further
+        # ahead than it would hold, by a clock since set back, holds nothing: review150.)
+        noes = sorted((t for r in rows if r["status"] == "declined"
+                       if (t := r["closed_at"] or r["created_at"]) <= now + window),
+                      reverse=True)
         if noes:
             again = len(noes) > 1 and noes[1] > noes[0] - day
             until = noes[0] + (limits.repeat_hold if again else window)
@@ -179,7 +184,7 @@ class ChallengeQueries:
                 raise Refused("declined", until - now)
         # This opponent's limits alone: anyone else may be challenged meanwhile.
         for span, most in ((window, limits.pair_challenges), (day, limits.pair_daily)):
-            sent = [r["created_at"] for r in rows if r["created_at"] > now - span]
+            sent = [r["created_at"] for r in rows if now - span < r["created_at"] <= now + span]
             if len(sent) >= most:
                 raise Refused("unanswered", sent[most - 1] + span - now)
 
@@ -197,8 +202,10 @@ class ChallengeQueries:
         # Asked for and cancelled again and again, none is started: counted as posted.
         rows = await c.fetchall(
             "SELECT created_at FROM challenges WHERE guild_id = ? AND challenger_id = ? AND "
-            "computer_level IS NOT NULL AND created_at > ? ORDER BY created_at DESC",
-            (guild_id, member_id, now - self.limits.practice_cooldown))
+            "computer_level IS NOT NULL AND created_at > ? AND created_at <= ? "
+            "ORDER BY created_at DESC",
+            (guild_id, member_id, now - self.limits.practice_cooldown,
+             now + self.limits.practice_cooldown))
         if len(rows) >= self.limits.practice_offers:
             oldest = rows[self.limits.practice_offers - 1]["created_at"]
             raise Refused("cooldown", oldest + self.limits.practice_cooldown - now)
@@ -210,7 +217,9 @@ class ChallengeQueries:
             "SELECT MAX(created_at) AS last FROM matches WHERE guild_id = ? AND "
             "player0_id = ? AND computer_seat IS NOT NULL", (guild_id, member_id))
         last = None if row is None else row["last"]
-        if last is not None and now - last < self.limits.practice_cooldown:
+        # (one stamped further ahead than the cooldown, by a clock since set back: none)
+        if last is not None and -self.limits.practice_cooldown <= now - last < \
+                self.limits.practice_cooldown:
             raise Refused("cooldown", self.limits.practice_cooldown - (now - last))
 
     async def open_challenge_between(self, guild_id: int, one: int, other: int,
