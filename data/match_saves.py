@@ -201,13 +201,17 @@ class MatchSaves:
     async def finish_match(self, *, match_id: int, version: int, state: str, finish: Finish,
                            announce: Sequence[str] = (), now: float | None = None,
                            owner: str = "", lease_until: float = 0.0,
-                           only_held: bool = False,
+                           only_held: bool = False, stopped: bool = False,
                            saved: AsSaved | None = None) -> list[str]:
         """End a match without a move (resigned, timed out), once; return what is left to
         announce, ``announce`` included. ``owner`` holds it from now on; ``only_held``: only
-        if it holds it already (a timer's forfeit). ``saved``: as ``record_move``'s."""
+        if it holds it already (a timer's forfeit). ``stopped``: only if its clock is stopped
+        as saved (the time-up question's claim: "keep waiting" saved meanwhile runs it again,
+        at the same version). ``saved``: as ``record_move``'s."""
         now = time.time() if now is None else now
         held = " AND owner = ?" if only_held else ""
+        if stopped:
+            held += " AND deadline IS NULL"
         async with self.db.transaction() as c:
             cur = await c.execute(
                 f"UPDATE matches SET state = ?{_held(owner)} "

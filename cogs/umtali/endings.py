@@ -49,9 +49,11 @@ class Endings(Playing):
                 return False
             return await self._resign(live, seat, how)
 
-    async def _resign(self, live: LiveMatch, seat: int, how: str, timer: bool = False) -> bool:
+    async def _resign(self, live: LiveMatch, seat: int, how: str, timer: bool = False,
+                      stopped: bool = False) -> bool:
         """End the session with ``seat`` losing; by a timer (``timer``), only if this process
-        still holds the match, so that a timer fires in one process."""
+        still holds the match, so that a timer fires in one process; ``stopped``: only if its
+        clock is stopped as saved (``finish_match``)."""
         if live.over:
             return False
         session = live.session.copy()
@@ -70,7 +72,7 @@ class Endings(Playing):
                 match_id=live.id, version=live.version, state=state,
                 finish=finish_of(session), announce=announce, now=self.clock(),
                 owner=self.owners.name, lease_until=self.owners.until(), only_held=timer,
-                saved=shown,
+                stopped=stopped, saved=shown,
             ), lambda: self.owners.leases.saved_as(live.id, live.version, state),
                 doubt=live.doubt)
         except StaleState:

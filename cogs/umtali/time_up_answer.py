@@ -119,7 +119,10 @@ async def decide(svc: MatchService, live: LiveMatch, version: int, claim: bool) 
             await forget(svc, live, live.question)
         try:
             if claim:
-                if not await svc._resign(live, absent, "timed out"):
+                # Only on the clock stopped as saved: a copy read before "keep waiting" was
+                # saved (another process's, a second click's) still shows it stopped, at the
+                # same version (review152: the claim was saved after the other answer).
+                if not await svc._resign(live, absent, "timed out", stopped=True):
                     return False
                 unsaved_asked.pop(live, None)
                 return True
