@@ -117,8 +117,19 @@ async def try_again(svc: MatchService, live: LiveMatch, seat: int) -> bool:
     tried = _tried.setdefault(live, {})
     if tried.get(seat, 0) >= hand:
         return False
-    tried[seat] = hand
-    if not await svc.store.claim_dm_try(live.id, seat, hand, svc.owners.name):
+    before, tried[seat] = tried.get(seat), hand
+    try:
+        claimed = await svc.store.claim_dm_try(live.id, seat, hand, svc.owners.name)
+    except BaseException:
+        # Not saved (the database failing): tried again at the hand's next delivery, not a
+        # hand later, as memory would have it (review152).
+        if tried.get(seat) == hand:
+            if before is None:
+                tried.pop(seat, None)
+            else:
+                tried[seat] = before
+        raise
+    if not claimed:
         return False
     trying[seat] = hand
     return True
