@@ -150,8 +150,8 @@ class ChallengeQueries:
         cooldown = self.limits.challenge_cooldown
         last = max((r["created_at"] for r in mine
                     if not r["unseen"] and r["created_at"] <= now + cooldown), default=None)
-        if last is not None and now - last < self.limits.challenge_cooldown:
-            raise Refused("cooldown", self.limits.challenge_cooldown - (now - last))
+        if last is not None and now - last < cooldown:
+            raise Refused("cooldown", cooldown - (now - last))
         await self._check_pair_history(c, guild_id, challenger_id, opponent_id, now)
 
     async def _check_pair_history(self, c: Tx, guild_id: int, challenger_id: int,

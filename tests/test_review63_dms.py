@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from cogs.umtali.live import LiveMatch
 from cogs.umtali.reminders import turn_of
 from tests.discord_helpers import World, custom_ids, flush, play_out, start_match
 from tests.slow_retries import (
@@ -20,6 +21,20 @@ from tests.slow_retries import (
 )
 from tests.test_dms_again import _close_dms, _next_hand, _notices, _open_dms, refused_from_the_start
 from tests.test_faults_opening import server_errors  # noqa: F401 (a fixture)
+
+
+async def saves_again_within_the_hand(world: World, db_path: Path, live: LiveMatch,
+                                      trigger: str) -> None:
+    """The ``trigger`` failing the saves dropped, the retries' wait gone by, and two moves
+    played within the same hand."""
+    with sqlite3.connect(db_path) as db:
+        db.execute(f"DROP TRIGGER {trigger}")
+    hand = turn_of(live)[:2]
+    await world.env.advance_time(RETRY + 1)
+    await flush(world)
+    await play_out(world, live, moves=2)
+    await flush(world)
+    assert not live.over and turn_of(live)[:2] == hand
 
 
 @pytest.mark.usefixtures("server_errors")
@@ -75,19 +90,9 @@ async def test_a_try_again_whose_panel_is_not_saved_is_made_again_in_the_hand(
             f"CREATE TRIGGER save_fails BEFORE UPDATE OF dm{bob}_message_id ON matches "
             f"WHEN NEW.dm{bob}_message_id IS NOT OLD.dm{bob}_message_id "
             "BEGIN SELECT RAISE(ABORT, 'database is locked'); END")
-    hand = turn_of(live)[:2]
-    while turn_of(live)[:2] == hand:
-        await play_out(world, live, moves=1)
-    await flush(world)
+    await _next_hand(world, live)
     assert dm.history() and live.dm_refused[bob]  # the try: sent, its id not saved
-    with sqlite3.connect(db_path) as db:
-        db.execute("DROP TRIGGER save_fails")
-    hand = turn_of(live)[:2]
-    await world.env.advance_time(RETRY + 1)
-    await flush(world)
-    await play_out(world, live, moves=2)
-    await flush(world)
-    assert not live.over and turn_of(live)[:2] == hand
+    await saves_again_within_the_hand(world, db_path, live, "save_fails")
     assert not live.dm_refused[bob]
     offering = [m.id for m in dm.history()
                 if any(c.startswith(f"umtali:m:{live.id}:") for c in custom_ids(m))]
