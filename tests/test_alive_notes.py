@@ -9,7 +9,7 @@ import logging
 import pytest
 
 from cogs.umtali.alive import Notes, held_since, last_alive, owed_of, turn_still
-from cogs.umtali.clock_state import owed_on
+from cogs.umtali.judged import owed_on
 
 
 def test_time_owed_is_read_back_by_match() -> None:

@@ -14,7 +14,8 @@ import pytest
 from simcord import assert_error
 
 from cogs.umtali.alive import heartbeat
-from cogs.umtali.clock_state import LATE, made_in_time
+from cogs.umtali.clock_state import LATE
+from cogs.umtali.judged import made_in_time
 from cogs.umtali.live import LiveMatch
 from tests.discord_helpers import World, flush, start_match, thread_of
 from tests.test_clocks_database_outage import Writes, _move, _said, down_for

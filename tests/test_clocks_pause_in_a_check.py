@@ -19,7 +19,7 @@ import pytest
 
 from bot import UmtaliBot
 from cogs.umtali import outgrown, startup
-from cogs.umtali.clock_state import judged_deadline
+from cogs.umtali.judged import judged_deadline
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, flush, start_match
 from tests.test_clocks_stood_still import Timers, _timed, running

@@ -1,5 +1,5 @@
 """A warned turn's DM panel says the time left on every draw in the turn (``still_warned``),
-counted from the deadline the turn is judged by (``clock_state.judged_deadline``): with time
+counted from the deadline the turn is judged by (``judged.judged_deadline``): with time
 owed to the turn (the outage's give-back whose save failed, ``ClockState.owed``), or an outage
 under way (the clocks standing still: the match's shard down, the DM reaching the bot on shard
 0), the player has more than the deadline in memory says. Counted from that deadline, the panel

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 
 from cogs.umtali.alive import Notes, Owed, last_alive, notes_in, turn_still
 from cogs.umtali.clock import resume_after_downtime
-from cogs.umtali.clock_state import owed_on
 from cogs.umtali.in_dms import owe_at_bring_in
+from cogs.umtali.judged import owed_on
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.question import Question, stands

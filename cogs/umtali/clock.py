@@ -33,8 +33,6 @@ from cogs.umtali.clock_state import (
     Resumed,
     connecting_since,
     outage_over,
-    owed_on,
-    run_out,
     unjudged,
     worth_telling,
     wrote,
@@ -42,6 +40,7 @@ from cogs.umtali.clock_state import (
 from cogs.umtali.db_outage import database_failed, with_floor
 from cogs.umtali.downtime_notices import offline_in_dms, offline_notice
 from cogs.umtali.give_back import give_back, pay_noted, show_clock
+from cogs.umtali.judged import owed_on, run_out
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import safe_name
 from cogs.umtali.out_of_reach import addressed

@@ -29,7 +29,8 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from cogs.umtali.clock_state import DATABASE, Outage, Told, made_in_time, worth_telling
+from cogs.umtali.clock_state import DATABASE, Outage, Told, worth_telling
+from cogs.umtali.judged import made_in_time
 from cogs.umtali.live import LiveMatch
 from data.failing import failing_for_now
 

@@ -63,7 +63,7 @@ async def pay_noted(svc: MatchService, why: str) -> None:
 
 def owe(svc: MatchService, gaps: dict[int, tuple[float, float]]) -> None:
     """``give_back``'s time owed, not paid yet: a move is judged with it meanwhile, and its
-    turn is not judged until it is paid (``clock_state.owed_deadline``)."""
+    turn is not judged until it is paid (``judged.owed_deadline``)."""
     owed = svc.clock_state.owed
     for match_id, (was, gap) in gaps.items():
         before = owed.get(match_id)

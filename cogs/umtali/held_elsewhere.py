@@ -11,8 +11,8 @@ import logging
 from typing import TYPE_CHECKING
 
 from cogs.umtali.alive import Notes, held_since, notes_of
-from cogs.umtali.clock_state import owed_on
 from cogs.umtali.give_back import owe
+from cogs.umtali.judged import owed_on
 from cogs.umtali.live import LiveMatch
 
 if TYPE_CHECKING:

@@ -142,7 +142,7 @@ class LiveMatch:
     #: A copy loaded fresh for an action, the match held by another process whose clocks
     #: stand still (its gateway down, or connecting): since when, by its note (not saved).
     #: That holder gives the turn this time back, so a move is judged with it too
-    #: (``clock_state.judged_deadline``).
+    #: (``judged.judged_deadline``).
     held_still: float | None = None
     #: The holder whose note ``held_still`` was read from (read again as the turn's clock
     #: moves on: ``held_elsewhere.still_again``).

@@ -18,13 +18,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
 from cogs.umtali.alive import noted
-from cogs.umtali.clock_state import LATE, began, judged_deadline, made_in_time, note_step
+from cogs.umtali.clock_state import LATE, began, note_step
 from cogs.umtali.computer import Computers
 from cogs.umtali.db_outage import move_failed
 from cogs.umtali.delivery import Delivery
 from cogs.umtali.fair import reveal_line, revealed
 from cogs.umtali.give_back import show_clock
 from cogs.umtali.held_elsewhere import notes_before, still_again
+from cogs.umtali.judged import judged_deadline, made_in_time
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.owners import Owners

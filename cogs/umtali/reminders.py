@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Literal
 import discord
 
 from cogs.umtali import turn_dms
-from cogs.umtali.clock_state import judged_deadline
 from cogs.umtali.dm_sends import to_dms as to_dms  # (where the time control's callers find it)
 from cogs.umtali.failures import GONE, PASSING
+from cogs.umtali.judged import judged_deadline
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import safe_name
 from cogs.umtali.nonces import match_nonce

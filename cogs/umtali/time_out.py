@@ -23,8 +23,9 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from cogs.umtali.clock_state import LATE, run_out
+from cogs.umtali.clock_state import LATE
 from cogs.umtali.failures import PASSING
+from cogs.umtali.judged import run_out
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import only
 from cogs.umtali.nonces import match_nonce

@@ -17,9 +17,10 @@ import discord
 
 from cogs.umtali.beside import Beside
 from cogs.umtali.clock import check_timers, warn_before
-from cogs.umtali.clock_state import LATE, run_out
+from cogs.umtali.clock_state import LATE
 from cogs.umtali.endings import Endings
 from cogs.umtali.failures import PASSING
+from cogs.umtali.judged import run_out
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import only, ping
 from cogs.umtali.reminders import turn_warning

@@ -58,7 +58,7 @@ def back_at_table(live: LiveMatch, seat: int, now: float) -> float | None:
 def reserve_running(live: LiveMatch, now: float) -> bool:
     """The turn's own time has just run out and its player's reserve runs: True once a turn
     (the table says so then), ``LATE`` after the own time's end, as the clock acts on a
-    deadline (``clock_state.run_out``: a move made in the own time may be on its way till
+    deadline (``judged.run_out``: a move made in the own time may be on its way till
     then). Not once the turn's deadline has passed (a reserve of under ``LATE``)."""
     control = live.control
     if live.over or live.deadline is None or control.reserve <= 0 or now >= live.deadline:
