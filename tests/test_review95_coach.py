@@ -104,7 +104,7 @@ def test_the_look_ahead_line_speaks_of_your_hand_on_average() -> None:
     why = EN(reason(view, Move.parse("discard 8C")))
     assert why.startswith("discard 8♣ rather than 6♣: "), why
     assert "whichever" not in why and "on hand" not in why, why
-    assert why.endswith("the cards left in your hand are worth more"), why
+    assert "the cards left in your hand are worth more" in why, why
     ru = tr_for("ru")(reason(view, Move.parse("discard 8C")))
     assert "принесут больше" not in ru, ru
 

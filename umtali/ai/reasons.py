@@ -276,12 +276,16 @@ def _discard_reason(o: Outlook, view: PlayerView, move: Move,
         if ahead.card != card:
             # Neither ``normal``'s card nor the look ahead's: ``hard``'s search overruled both
             # (``HardPlayer.discard_budget``).
-            return Text.of("discard {card} rather than {other}: played out over many guesses at "
-                           "the cards you cannot see, the hand ends better for you on average",
-                           card=name, other=_cards((shed or ahead).cards))
-        return Text.of("discard {card} rather than {other}: on average over the cards you may "
-                       "draw next, the cards left in your hand are worth more", card=name,
-                       other=_cards((shed or usual).cards))
+            other = (shed or ahead).card
+            return _with_hope(Text.of(
+                "discard {card} rather than {other}: played out over many guesses at the cards "
+                "you cannot see, the hand ends better for you on average", card=name,
+                other=_cards(1 << other)), o, card, other)
+        other = (shed or usual).card
+        return _with_hope(Text.of(
+            "discard {card} rather than {other}: on average over the cards you may draw next, "
+            "the cards left in your hand are worth more", card=name, other=_cards(1 << other)),
+            o, card, other)
     beyond = table_outs(o.melds)
     live = o.live
     # What each card kept waits for once ``card`` is shed: not a card that would meld it only
@@ -328,6 +332,22 @@ def _discard_reason(o: Outlook, view: PlayerView, move: Move,
     if not usable_now(card, o) and not _outs_of(card, o, beyond):
         return Text.of("discard {card}: no card still in play would meld it", card=name)
     return Text.of("discard {card}: it is the card least worth keeping", card=name)
+
+
+def _with_hope(why: Text, o: Outlook, card: int, other: int) -> Text:
+    """``why`` (a line weighing ``card`` shed against ``other`` shed, judged over many draws or
+    guesses) with what ``other``, kept, waits for in the hand: the cards still in play that
+    would meld it there (review: such lines named no card but the two). As it was when no
+    card still in play melds it from the hand (the table's melds aside: the judgement is the
+    whole hand's, not that card's)."""
+    rest = o.hand & ~(1 << card)
+    need = (outs(other, rest, {}) | _pair_outs(other, rest, o)) & o.live
+    if not need:
+        return why
+    kept = (1 << other) | (PARTNERS[other] & rest)
+    return Text.plural("{why}; keep {kept}: {outs} is still in play",
+                       "{why}; keep {kept}: {outs} are still in play",
+                       need.bit_count(), why=why, kept=_cards(kept), outs=_cards(need))
 
 
 def _outs_of(card: int, o: Outlook, beyond: dict[int, int]) -> int:
