@@ -23,8 +23,10 @@ import discord
 from cogs.umtali.failures import PASSING
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.names import record_name, safe_name
+from cogs.umtali.question import Question
 from cogs.umtali.unheard import InDoubt, settled
 from data.failing import failing_for_now
+from data.models import MatchRow
 from umtali.i18n import N_
 
 if TYPE_CHECKING:
@@ -52,6 +54,9 @@ class Ended:
     player_ids: tuple[int, int]
     #: By seat: the DM channel and panel message to edit (None: none, or the computer's seat).
     panels: tuple[tuple[int, int] | None, ...] = ()
+    #: The channel and message of each other control of an unread match to take off (its
+    #: table's **My hand**, a time-up question's buttons), which no delivery will redraw.
+    stripped: tuple[tuple[int, int], ...] = ()
 
 
 #: The largest match number a database holds (a 64-bit id): above, no match, and a number
@@ -137,7 +142,21 @@ async def _end_unread(svc: MatchService, match_id: int, admin_id: int) -> Ended 
         for seat, (channel, message) in enumerate(zip(row.dm_channel_ids, row.dm_message_ids,
                                                       strict=True)))
     return Ended(match_id, row.guild_id, row.channel_id, row.channel_lost, True, row.player_ids,
-                 panels)
+                 panels, _controls(row))
+
+
+def _controls(row: MatchRow) -> tuple[tuple[int, int], ...]:
+    """Where an unread match's table and time-up question are, their buttons to take off
+    (review153: left on, each click answered "something went wrong")."""
+    found = [] if row.channel_lost or row.table_message_id is None else \
+        [(row.channel_id, row.table_message_id)]
+    try:
+        asked = Question.loads(row.question)
+    except Exception:
+        asked = None  # (as unreadable as the state may be: the table's alone then)
+    if asked is not None:
+        found.append((asked.channel_id, asked.message_id))
+    return tuple(found)
 
 
 def database_failed(e: BaseException) -> bool:
@@ -156,6 +175,10 @@ async def tell_ended(svc: MatchService, ended: Ended, admin: discord.abc.User) -
         line = notice_of(svc, ended.guild_id, admin)
         await _quietly(ended.match_id, "the channel's notice", client.get_partial_messageable(
             ended.channel_id).send(line, allowed_mentions=NO_MENTIONS))
+    for channel_id, message_id in ended.stripped:
+        await _quietly(ended.match_id, f"the buttons of message {message_id}",
+                       client.get_partial_messageable(channel_id).get_partial_message(
+                           message_id).edit(view=None))
     for seat, panel in enumerate(ended.panels):
         if panel is None:
             continue

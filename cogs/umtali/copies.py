@@ -158,7 +158,16 @@ class Copies:
         # brought in meanwhile (the tick's claim, whoever the holder read), and is the one held.
         if (live := self.svc.matches.get(match_id)) is not None:
             return live
-        fresh = read(LiveMatch.from_row(row))  # (its refused DMs as saved: ``refused_here``)
+        try:
+            fresh = read(LiveMatch.from_row(row))  # (its refused DMs as saved: ``refused_here``)
+        except Exception as e:  # (no I/O: the state itself)
+            if row.status == "active":
+                raise  # (an admin ends it by its id: ``admin_end``)
+            # Over, its state unreadable (ended so by an admin): every control on it is told
+            # the match is over, as of any match gone (review153: each click an ERROR).
+            log.info("match %d: over, its state unreadable (%s: %s)", match_id,
+                     e.__class__.__name__, e)
+            return None
         if row.stood is not None and row.deadline is not None:
             # Claimed since its holder stopped, not brought in yet (the bring-in failed, or
             # is under way; a restart's own match let go at its start): its clock has stood
