@@ -14,6 +14,7 @@ from discord import app_commands
 
 from cogs.umtali.access import tr_of
 from cogs.umtali.archived import ARCHIVED
+from cogs.umtali.failures import UNKNOWN_MESSAGE
 from cogs.umtali.in_flight import admitted
 from cogs.umtali.in_time import answer
 from cogs.umtali.names import echo
@@ -196,6 +197,15 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
                 "the database failed during an interaction (%s: %s)",
                 original.__class__.__name__, original)
         text = tr(BUSY)
+    if text is None and isinstance(original, discord.NotFound) and \
+            original.code == UNKNOWN_MESSAGE:
+        # A message deleted as the action used it (the clicked challenge, a table, by a
+        # moderator or its author: review153): a member's doing, not a bug of ours. What the
+        # action saved stands.
+        log.info("a message was deleted while an interaction used it (%s, channel %s: %s)",
+                 what_was_used(interaction), interaction.channel_id, original)
+        text = tr("A message this needed was deleted meanwhile: look again before you try "
+                  "again.")
     if isinstance(error, STALE):
         log.warning("a command the bot no longer has as sent (%s): are the commands synced?",
                     error)
