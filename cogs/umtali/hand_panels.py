@@ -166,7 +166,7 @@ async def show_panel(interaction: discord.Interaction, live: LiveMatch, seat: in
         shown = await drawing.drawn()
         await interaction.edit_original_response(**shown.edit())
         _stop(shown)
-        known.keep(live, seat, interaction, at)
+        await _keep_alone(known, live, seat, interaction, at, pane)
         await refresh_stale_panes(interaction.client, live)
         return
     drawing = svc.hand_shown(live, seat, note, tr_of(interaction))
@@ -175,12 +175,23 @@ async def show_panel(interaction: discord.Interaction, live: LiveMatch, seat: in
     shown = await in_time(interaction, drawing.drawn(), new_message=True)
     assert shown.view is not None
     await send_private(interaction, shown.view, embeds=shown.embeds, files=shown.files)
+    await _keep_alone(known, live, seat, interaction, at, pane)
+    await refresh_stale_panes(interaction.client, live)
+
+
+async def _keep_alone(known: Panes, live: LiveMatch, seat: int, interaction: discord.Interaction,
+                      at: tuple[int, bool, Seen | None], before: Pane | None) -> None:
+    """``interaction``'s panel is kept as the seat's, and the one it replaces deleted: one
+    panel at a time (already dismissed is as good). Both the one read before this answer
+    went out (``before``) and one kept meanwhile: a second tap on **My hand** answered while
+    this one was sent (review153: neither knew of the other, and one was left for good)."""
+    meanwhile = known.fresh(live, seat)
     known.keep(live, seat, interaction, at)
-    if pane is not None:
-        # One panel at a time: the earlier one goes (already dismissed is as good).
+    replaced = {id(p): p for p in (before, meanwhile)
+                if p is not None and p.interaction is not interaction}
+    for pane in replaced.values():
         with contextlib.suppress(discord.HTTPException):
             await pane.interaction.delete_original_response()
-    await refresh_stale_panes(interaction.client, live)
 
 
 async def refresh_pane(client: discord.Client, live: LiveMatch, seat: int,
