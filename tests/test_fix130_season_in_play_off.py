@@ -25,18 +25,18 @@ async def test_the_default_board_is_the_season_in_play_after_seasons_are_turned_
     await _ben_beats_ada_twice(world)
     off = await boss.slash(world.channel, "umtali-admin settings", seasons="off")
     said = _content(off)
-    assert f"Seasons off after season 2026-12; season summaries: <#{summaries.id}>." in said, \
-        said
+    assert (f"Seasons off after the December 2026 season; season summaries: "
+            f"<#{summaries.id}>.") in said, said
     assert "should they be turned on" not in said, said
     board = await world.carol.slash(world.channel, "umtali leaderboard")
-    assert _title(board) == "Umtali leaderboard · Railway Club · Season 2026-12"
+    assert _title(board) == "Umtali leaderboard · Railway Club · December 2026 season"
     world.clock.advance(60)
     every = await world.carol.slash(world.channel, "umtali leaderboard", season="all")
     assert _title(every) == "Umtali leaderboard · Railway Club · all time"
     locales: ClientLocales = request.getfixturevalue("clients")
     locales[boss.id] = "ru"
     russian = _content(await boss.slash(world.channel, "umtali-admin settings"))
-    assert f"Сезоны — выкл. после сезона 2026-12; итоги сезона: <#{summaries.id}>." in \
+    assert f"Сезоны — выкл. после сезона за декабрь 2026; итоги сезона: <#{summaries.id}>." in \
         russian, russian
     # Past its end, none follows: the all-time board, and seasons simply off.
     world.clock.now = NEW_YEAR + 60

@@ -34,5 +34,5 @@ async def test_the_months_last_second_counted_at_the_next_tick_is_in_its_season(
     december = await store.seasons.board(world.guild.id, "2026-12", 1)
     assert sorted(r.sessions for r in december.rows) == [1, 1]
     [summary] = summaries.history()
-    assert summary.embeds[0].title == "Season 2026-12 is over"
+    assert summary.embeds[0].title == "The December 2026 season is over"
     assert await store.seasons.running(world.guild.id) == "2027-01"

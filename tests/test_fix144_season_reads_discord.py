@@ -26,7 +26,7 @@ async def test_a_read_past_the_turn_leaves_december_to_its_last_session(
     await resign_uncounted(world, world.alice, live, monkeypatch)
     world.clock.now = TURN + 30
     board = await world.carol.slash(world.channel, "umtali leaderboard")
-    assert _title(board) == "Umtali leaderboard · Railway Club · Season 2026-12"
+    assert _title(board) == "Umtali leaderboard · Railway Club · December 2026 season"
     assert world.bot.matches is not None
     store = world.bot.matches.store
     assert await store.seasons.running(world.guild.id) == "2026-12"
@@ -36,7 +36,7 @@ async def test_a_read_past_the_turn_leaves_december_to_its_last_session(
     december = await store.seasons.board(world.guild.id, "2026-12", 1)
     assert sorted(r.sessions for r in december.rows) == [2, 2]
     [summary] = summaries.history()
-    assert summary.embeds[0].title == "Season 2026-12 is over"
+    assert summary.embeds[0].title == "The December 2026 season is over"
     assert "2/2 won" in str(summary.embeds[0].description)
     world.clock.now = TURN + 120
     await season_tick(world.bot)

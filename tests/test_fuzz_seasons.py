@@ -24,7 +24,7 @@ async def test_a_season_is_found_however_it_is_typed(world: World) -> None:
     await _ben_beats_ada_twice(world)
     for typed in (HIDDEN + "2026-12", "2026-12" + HIDDEN, "\u200b2026\u200b-12"):
         board = await world.carol.slash(world.channel, "umtali leaderboard", season=typed)
-        assert _title(board) == "Umtali leaderboard · Railway Club · Season 2026-12", typed
+        assert _title(board) == "Umtali leaderboard · Railway Club · December 2026 season", typed
     offered = await world.carol.autocomplete(world.channel, "umtali leaderboard", "season",
                                              HIDDEN + "2026")
     assert [c["value"] for c in offered] == ["2026-12"]

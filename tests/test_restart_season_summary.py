@@ -9,12 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from cogs.umtali.calendar_words import season_name
 from data.models import GuildSettings
 from data.seasons import season_of
 from data.store import Store
 from tests.loopback.driver import query, until
 from tests.loopback.harness import BotProcess, loopback_server
 from tests.test_records import forfeited
+from umtali.i18n import EN
 
 #: Long enough ago that its month is over, whenever the test runs.
 PLAYED = time.time() - 90 * 86400
@@ -33,7 +35,8 @@ async def test_a_kill_while_a_season_summary_is_posted_loses_nothing(
         await forfeited(store, (ben, "ben"), (ada, "ada"), guild=server.guild_id, now=PLAYED)
         await store.close()
         season = season_of(PLAYED, "monthly")
-        title = f"Season {season} is over"
+        assert season is not None
+        title = f"The {season_name(EN, season)} season is over"
 
         def summaries() -> list[str]:
             return [str(m["embeds"][0]["title"]) for m in server.channel_messages(

@@ -23,12 +23,12 @@ async def test_stats_name_no_season_once_the_one_in_play_has_ended_with_seasons_
     await _seasons_on(world)
     await _ben_beats_ada_twice(world)
     off = await manager(world).slash(world.channel, "umtali-admin settings", seasons="off")
-    assert "Season 2026-12 still ends at its usual time" in str(off.response.content)
+    assert "The December 2026 season still ends at its usual time" in str(off.response.content)
     stats = text_of(await world.bob.slash(world.channel, "umtali stats"))
-    assert "Season 2026-12: rating" in stats, stats
+    assert "December 2026 season: rating" in stats, stats
     world.clock.now = NEW_YEAR + 60
     stats = text_of(await world.bob.slash(world.channel, "umtali stats"))
-    assert "Season 2026-12" not in stats and "Rating **" in stats, stats
+    assert "December 2026" not in stats and "Rating **" in stats, stats
 
 
 async def test_the_season_asked_for_is_checked_by_its_key(
@@ -44,13 +44,14 @@ async def test_the_season_asked_for_is_checked_by_its_key(
 
     monkeypatch.setattr(Seasons, "of", every_season)
     past = await world.carol.slash(world.channel, "umtali leaderboard", season="2026-12")
-    assert past.response.embeds[0].title == "Umtali leaderboard · Railway Club · Season 2026-12"
+    assert past.response.embeds[0].title == \
+        "Umtali leaderboard · Railway Club · December 2026 season"
     never = await world.carol.slash(world.channel, "umtali leaderboard", season="2025-06")
     assert never.ephemeral and "no season “2025-06”" in str(never.response.content)
     monkeypatch.undo()
     offered = await world.carol.autocomplete(world.channel, "umtali leaderboard", "season", "")
     assert [(c["value"], c["name"]) for c in offered] == [
-        ("all", "all time"), ("2026-12", "Season 2026-12 · 2 players")]
+        ("all", "all time"), ("2026-12", "December 2026 season · 2 players")]
     assert [c["value"] for c in await world.carol.autocomplete(
         world.channel, "umtali leaderboard", "season", "season 2026")] == ["2026-12"]
 
@@ -118,5 +119,5 @@ async def test_the_season_suggestions_read_no_players_ratings(world: World) -> N
                                                  "")
     finally:
         del db.fetchall, db.fetchone
-    assert [c["name"] for c in offered] == ["all time", "Season 2026-12 · 2 players"]
+    assert [c["name"] for c in offered] == ["all time", "December 2026 season · 2 players"]
     assert asked and not [sql for sql in asked if "season_ratings" in sql], asked

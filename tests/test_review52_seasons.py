@@ -178,7 +178,7 @@ async def test_a_summary_posted_as_the_database_failed_is_marked_later_not_poste
         world.clock.now = NEW_YEAR + later
         await season_tick(world.bot)
         await world.env.settle()
-    assert [m.embeds[0].title for m in summaries.history()] == ["Season 2026-12 is over"]
+    assert [m.embeds[0].title for m in summaries.history()] == ["The December 2026 season is over"]
     assert world.bot.matches is not None
     assert await world.bot.matches.store.seasons.unannounced() == []
 
@@ -237,7 +237,7 @@ async def test_a_result_whose_count_failed_for_now_is_counted_into_its_month_at_
     assert sorted(r.sessions for r in december.rows) == [2, 2]
     assert len((await store.records.leaderboard(world.guild.id, 1)).rows) == 2
     [summary] = summaries.history()
-    assert summary.embeds[0].title == "Season 2026-12 is over"
+    assert summary.embeds[0].title == "The December 2026 season is over"
 
 
 async def _posted_then_killed(world: World, monkeypatch: pytest.MonkeyPatch
@@ -276,7 +276,7 @@ async def test_a_summary_posted_by_a_process_killed_before_marking_it_is_not_pos
     await world.env.settle()
     await season_tick(other)
     await world.env.settle()
-    assert [m.embeds[0].title for m in summaries.history()] == ["Season 2026-12 is over"]
+    assert [m.embeds[0].title for m in summaries.history()] == ["The December 2026 season is over"]
     assert other.matches is not None
     assert await other.matches.store.seasons.unannounced() == []
 
@@ -300,5 +300,5 @@ async def test_a_summary_posted_in_english_is_found_after_the_server_turned_to_r
     world.clock.now = NEW_YEAR + CLAIM + TICK_EVERY
     await season_tick(other)
     await world.env.settle()
-    assert [m.embeds[0].title for m in summaries.history()] == ["Season 2026-12 is over"]
+    assert [m.embeds[0].title for m in summaries.history()] == ["The December 2026 season is over"]
     assert await other.matches.store.seasons.unannounced() == []

@@ -10,16 +10,20 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from cogs.umtali.calendar_words import season_name
+from data.seasons import season_of
 from tests.db_lock import write_locked
 from tests.loopback.driver import custom_ids, start_session, until
 from tests.loopback.harness import bot_in_process, loopback_server
 from tests.loopback.server import LoopbackDiscord
 from tests.test_in_time import DEFERRED_UPDATE, HELD, LIMIT, THINKING, settled
+from umtali.i18n import EN
 from umtali.players import GreedyPlayer
 
 
@@ -45,7 +49,8 @@ async def test_a_season_board_asked_while_the_database_is_busy_is_answered_in_ti
             assert answer.answered_at - answer.sent_at < LIMIT, answer.text()
             assert answer.callback_type == THINKING and answer.ephemeral
         # Once the season is open, its board is posted in the channel for all to see.
-        await until(lambda: _public(server, server.channel_id, "· Season "), "the board")
+        month = season_name(EN, season_of(time.time(), "monthly") or "")
+        await until(lambda: _public(server, server.channel_id, f"· {month} season"), "the board")
         await until(lambda: any(c.method == "DELETE" and c.path.endswith("/@original")
                                 for c in server.calls) or None, "the thinking taken away")
         assert not server.errors

@@ -81,16 +81,16 @@ async def test_a_change_of_cadence_says_the_season_in_play_runs_to_its_end(
     await boss.slash(world.channel, "umtali-admin settings", seasons="monthly")
     await resign(world, world.alice, await start_match(world))
     quarterly = await boss.slash(world.channel, "umtali-admin settings", seasons="quarterly")
-    assert ("Season 2026-12 runs to its usual end; the new cadence starts with the next "
-            "season.") in _content(quarterly)
+    assert ("The December 2026 season runs to its usual end; the new cadence starts with the "
+            "next season.") in _content(quarterly)
     again = await boss.slash(world.channel, "umtali-admin settings", seasons="monthly")
     assert "runs to its usual end" not in _content(again)
     off = await boss.slash(world.channel, "umtali-admin settings", seasons="off")
     # No channel for summaries was ever set: none is promised (review110).
-    assert ("Season 2026-12 still ends at its usual time, with no summary posted (no channel "
-            "I can post it in); no new season follows.") in _content(off)
+    assert ("The December 2026 season still ends at its usual time, with no summary posted (no "
+            "channel I can post it in); no new season follows.") in _content(off)
     other = await boss.slash(world.channel, "umtali-admin settings", threads=False)
-    assert "Season 2026-12" not in _content(other)
+    assert "The December 2026 season" not in _content(other)
 
 
 async def test_seasons_turned_off_with_a_channel_promise_its_summary_and_show_the_channel(
@@ -104,16 +104,16 @@ async def test_seasons_turned_off_with_a_channel_promise_its_summary_and_show_th
                      season_channel=world.channel)
     await resign(world, world.alice, await start_match(world))
     off = await boss.slash(world.channel, "umtali-admin settings", seasons="off")
-    assert ("Season 2026-12 still ends at its usual time, with its summary; no new season "
-            "follows.") in _content(off)
+    assert ("The December 2026 season still ends at its usual time, with its summary; no new "
+            "season follows.") in _content(off)
     assert f"<#{world.channel.id}>" in _content(off)
     shown = await boss.slash(world.channel, "umtali-admin settings")
     assert "Seasons off" in _content(shown) and f"<#{world.channel.id}>" in _content(shown)
     cleared = await boss.slash(world.channel, "umtali-admin settings",
                                clear_season_channel=True)
     # (December, still in play, now ends with no summary: fix130 says so)
-    assert ("Seasons off after season 2026-12; season summaries: not posted (no channel set)."
-            in _content(cleared)), _content(cleared)
+    assert ("Seasons off after the December 2026 season; season summaries: not posted (no "
+            "channel set)." in _content(cleared)), _content(cleared)
     assert f"<#{world.channel.id}>" not in _content(cleared)
 
 

@@ -97,11 +97,11 @@ async def test_an_ended_season_nobody_played_in_does_not_invite_play(world: Worl
     await season_tick(world.bot)
     await world.env.settle()
     past = await world.carol.slash(world.channel, "umtali leaderboard", season="2027-01")
-    assert _title(past) == "Umtali leaderboard · Railway Club · Season 2027-01"
+    assert _title(past) == "Umtali leaderboard · Railway Club · January 2027 season"
     said = text_of(past)
     assert "No rated session was played in this season." in said and "finish" not in said, said
     now = await world.carol.slash(world.channel, "umtali leaderboard")
-    assert _title(now) == "Umtali leaderboard · Railway Club · Season 2027-02"
+    assert _title(now) == "Umtali leaderboard · Railway Club · February 2027 season"
     assert "No rated sessions in this season yet" in text_of(now)
 
 
@@ -109,7 +109,7 @@ async def test_a_month_ends_once_with_its_summary_and_stays_readable(world: Worl
     summaries, _ = await _seasons_on(world)
     await _ben_beats_ada_twice(world)
     december = await world.carol.slash(world.channel, "umtali leaderboard")
-    assert _title(december) == "Umtali leaderboard · Railway Club · Season 2026-12"
+    assert _title(december) == "Umtali leaderboard · Railway Club · December 2026 season"
     ben, ada = board_lines(december)
     assert "**ben**" in ben and "2/2 won" in ben and "**ada**" in ada and "0/2 won" in ada
     december_rating = _rating(ben)
@@ -120,7 +120,7 @@ async def test_a_month_ends_once_with_its_summary_and_stays_readable(world: Worl
     await world.env.settle()
     [summary] = summaries.history()
     embed = summary.embeds[0]
-    assert embed.title == "Season 2026-12 is over"
+    assert embed.title == "The December 2026 season is over"
     assert "🥇 `1.` **ben**" in str(embed.description) and "2/2 won" in str(embed.description)
     assert "2 players took part." in str(embed.description)
     assert "halfway back toward the starting rating" in str(embed.description)
@@ -130,7 +130,7 @@ async def test_a_month_ends_once_with_its_summary_and_stays_readable(world: Worl
 
     # January starts empty; ben's first session in it starts from his carried rating.
     january = await world.carol.slash(world.channel, "umtali leaderboard")
-    assert _title(january) == "Umtali leaderboard · Railway Club · Season 2027-01"
+    assert _title(january) == "Umtali leaderboard · Railway Club · January 2027 season"
     assert "No rated sessions in this season yet" in text_of(january)
     await _session(world, world.carol, world.bob)
     ben_january, cy_january = board_lines(
@@ -142,7 +142,7 @@ async def test_a_month_ends_once_with_its_summary_and_stays_readable(world: Worl
 
     # December is still there to read, and all time holds everything.
     past = await world.carol.slash(world.channel, "umtali leaderboard", season="2026-12")
-    assert _title(past) == "Umtali leaderboard · Railway Club · Season 2026-12"
+    assert _title(past) == "Umtali leaderboard · Railway Club · December 2026 season"
     ben_december, ada_december = board_lines(past)
     assert "**ben**" in ben_december and "2/2 won" in ben_december
     assert "**ada**" in ada_december and "0/2 won" in ada_december
@@ -154,7 +154,7 @@ async def test_a_month_ends_once_with_its_summary_and_stays_readable(world: Worl
     # The season option offers the server's seasons, newest first, after all time.
     offered = await world.carol.autocomplete(world.channel, "umtali leaderboard", "season", "")
     assert [c["value"] for c in offered] == ["all", "2027-01", "2026-12"]
-    assert offered[2]["name"] == "Season 2026-12 · 2 players"
+    assert offered[2]["name"] == "December 2026 season · 2 players"
     assert [c["value"] for c in await world.carol.autocomplete(
         world.channel, "umtali leaderboard", "season", "2026")] == ["2026-12"]
     # A season the server never had, and seasons on the all-servers board: short answers.
@@ -177,11 +177,11 @@ async def test_a_restart_across_the_turn_posts_the_summary_once(
         await world.env.restart_bot(make_bot())
         await world.env.settle()
     [summary] = summaries.history()
-    assert summary.embeds[0].title == "Season 2026-12 is over"
+    assert summary.embeds[0].title == "The December 2026 season is over"
     assert "**ben**" in str(summary.embeds[0].description)
     assert await season_tick(world.bot) == 0
     board = await world.carol.slash(world.channel, "umtali leaderboard")
-    assert _title(board).endswith("Season 2027-01")
+    assert _title(board).endswith("January 2027 season")
 
 
 @pytest.mark.usefixtures("enforced_nonces")
@@ -204,7 +204,7 @@ async def test_a_summary_posted_but_not_marked_is_not_posted_twice_by_the_restar
     # The restart posts it again at once, with the same nonce: Discord gives the first back.
     await world.env.restart_bot(make_bot())
     await world.env.settle()
-    assert [m.embeds[0].title for m in summaries.history()] == ["Season 2026-12 is over"]
+    assert [m.embeds[0].title for m in summaries.history()] == ["The December 2026 season is over"]
     assert world.bot.matches is not None
     assert await world.bot.matches.store.seasons.unannounced() == []
 
@@ -213,12 +213,12 @@ async def test_a_russian_server_reads_its_seasons_in_russian(world: World) -> No
     summaries, _ = await _seasons_on(world, language="ru")
     await _ben_beats_ada_twice(world)
     december = await world.carol.slash(world.channel, "umtali leaderboard")
-    assert _title(december) == "Таблица лидеров Умтали · Railway Club · Сезон 2026-12"
+    assert _title(december) == "Таблица лидеров Умтали · Railway Club · сезон за декабрь 2026"
     world.clock.now = NEW_YEAR
     assert await season_tick(world.bot) == 1
     await world.env.settle()
     [summary] = summaries.history()
-    assert summary.embeds[0].title == "Сезон 2026-12 окончен"
+    assert summary.embeds[0].title == "Сезон за декабрь 2026 окончен"
     text = str(summary.embeds[0].description)
     assert "**ben**" in text and "побед 2/2" in text and "В сезоне сыграли 2 игрока." in text
     always = await world.carol.slash(world.channel, "umtali leaderboard", season="all")
@@ -306,14 +306,14 @@ async def test_a_season_board_turns_its_pages(world: World) -> None:
         await forfeited(store, (100 + 2 * n, f"p{2 * n}"), (101 + 2 * n, f"p{2 * n + 1}"),
                         guild=world.guild.id, now=DECEMBER + n)
     first = await world.carol.slash(world.channel, "umtali leaderboard")
-    assert _title(first).endswith("Season 2026-12") and len(board_lines(first)) == 10
+    assert _title(first).endswith("December 2026 season") and len(board_lines(first)) == 10
     assert first.response is not None
     following = f"umtali:lb:{world.guild.id}:2026-12:2"
     assert following in custom_ids(first.response)
     second = await world.carol.click(first.response, custom_id=following)
     assert second.acknowledged
     [shown] = [m for m in world.channel.history() if m.id == first.response.id]
-    assert str(shown.embeds[0].title).endswith("Season 2026-12")
+    assert str(shown.embeds[0].title).endswith("December 2026 season")
     assert len(str(shown.embeds[0].description).split("\n")) == 2
 
 
@@ -348,7 +348,7 @@ async def test_the_final_card_shows_the_season_and_the_all_time_ratings(world: W
     table = next(m for m in thread_of(world, live).history() if m.id == live.table_message_id)
     fields = {f["name"]: f["value"] for f in table.embeds[1].to_dict().get("fields", [])}
     lines = fields["Ratings"].splitlines()
-    assert lines[0] == "Season 2026-12:" and lines[3] == "All time:", lines
+    assert lines[0] == "December 2026 season:" and lines[3] == "All time:", lines
     assert world.bot.matches is not None
     store = world.bot.matches.store
     season = await store.records.season_changes(live.id)
@@ -378,7 +378,7 @@ async def test_stats_give_the_seasons_place_before_all_time(world: World) -> Non
     stats = await world.bob.slash(world.channel, "umtali stats")
     here = text_of(stats).split("On this server", 1)[1]
     first, second = here.strip().splitlines()[:2]
-    assert first == f"Season 2026-12: rating **{standing.value:.1f}**, #1 of 2", first
+    assert first == f"December 2026 season: rating **{standing.value:.1f}**, #1 of 2", first
     assert second.startswith("All time: rating **"), second  # named (review142)
     # A new season, not played yet: no place on its board.
     world.clock.now = NEW_YEAR + 60
@@ -386,4 +386,4 @@ async def test_stats_give_the_seasons_place_before_all_time(world: World) -> Non
     await world.env.settle()
     assert await store.seasons.running(world.guild.id) == "2027-01"
     stats = await world.bob.slash(world.channel, "umtali stats")
-    assert "Season 2027-01" not in text_of(stats) and "Rating **" in text_of(stats)
+    assert "January 2027" not in text_of(stats) and "Rating **" in text_of(stats)

@@ -68,8 +68,8 @@ async def test_a_head_to_head_between_members_is_still_counted(world: World) -> 
 
 
 @pytest.mark.parametrize("language, season, all_time", [
-    ("en", "Season 2026-12: rating **", "All time: rating **"),
-    ("ru", "Сезон 2026-12: рейтинг **", "За всё время: рейтинг **"),
+    ("en", "December 2026 season: rating **", "All time: rating **"),
+    ("ru", "Сезон за декабрь 2026: рейтинг **", "За всё время: рейтинг **"),
 ])
 async def test_the_all_time_rating_is_named_after_the_seasons(
         world: World, language: str, season: str, all_time: str) -> None:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs.umtali.archived import reopened
+from cogs.umtali.calendar_words import season_name
 from cogs.umtali.errors import guarded
 from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.fair import shown_cut
@@ -112,7 +113,7 @@ async def ratings(svc: MatchService, live: LiveMatch, tr: Tr) -> str:
     if season is None:
         return "\n".join(lines(changes))
     # The server's board shows the season: its figures first, each set named.
-    return "\n".join([tr("Season {season}:", season=season[0]), *lines(season[1]),
+    return "\n".join([tr("{season} season:", season=season_name(tr, season[0])), *lines(season[1]),
                       tr("All time:"), *lines(changes)])
 
 

@@ -5,7 +5,6 @@ whose custom id carries its server, so it keeps working after a restart."""
 
 from __future__ import annotations
 
-import datetime as dt
 import io
 import json
 import re
@@ -15,6 +14,7 @@ from typing import Any
 import discord
 
 from cogs.umtali.access import store, tr_of
+from cogs.umtali.calendar_words import when_words
 from cogs.umtali.errors import guarded
 from cogs.umtali.fair import revealed, verify_file, verify_filename
 from cogs.umtali.ids import id_of
@@ -106,7 +106,7 @@ def _option(match_id: int, names: tuple[str, str], finished_at: float,
     return discord.SelectOption(
         label=shorten(tr("#{match}: {a} vs {b}", match=match_id, a=label_name(names[0]),
                          b=label_name(names[1])), 100),
-        description=dt.datetime.fromtimestamp(finished_at, dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        description=when_words(tr, finished_at),
         value=str(match_id))
 
 
@@ -141,10 +141,10 @@ def replay_text(match: MatchRow, line: SessionLine, moves: list[str], tr: Tr = E
     names = [isolate(clean_name(n)) for n in match_names(match, tr)]
     w = line.winner_seat
     winner, loser = names[w], names[1 - w]
-    finished = dt.datetime.fromtimestamp(line.finished_at, dt.UTC).strftime("%Y-%m-%d %H:%M")
     command += " < " + replay_filename(line.match_id)
     header = [
-        tr("Umtali session #{match}, finished {when} UTC", match=line.match_id, when=finished),
+        tr("Umtali session #{match}, finished {when}", match=line.match_id,
+           when=when_words(tr, line.finished_at)),
         tr("Player 1 (seat 0): {name}", name=names[0]),
         tr("Player 2 (seat 1): {name}", name=names[1]),
         tr("Rules: {rules}", rules=rules_words(tr, rules.name, rules.optional_melding)),

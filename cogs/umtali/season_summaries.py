@@ -16,6 +16,7 @@ from collections.abc import Callable
 import discord
 
 from cogs.umtali.access import service
+from cogs.umtali.calendar_words import season_name
 from cogs.umtali.final_card import show_counted
 from cogs.umtali.names import record_name, safe_name
 from cogs.umtali.nonces import nonce_of
@@ -23,7 +24,7 @@ from cogs.umtali.numbers import one_decimal
 from cogs.umtali.removal import owns
 from cogs.umtali.render import COLOUR
 from data.models import BoardPage
-from umtali.i18n import Tr, languages, tr_for
+from umtali.i18n import N_, Tr, languages, tr_for
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +37,13 @@ MEDALS = ("🥇", "🥈", "🥉")
 #: The most players a season's summary lists: a tie may hold any number (a summary's lines,
 #: each up to about 110 characters, stay well within an embed's 4,096).
 LISTED = 10
+
+
+#: A summary's title, by the season's name ("The December 2026 season is over").
+TITLE = N_("The {season} season is over")
+#: The title before seasons were named, by the season's id ("Season 2026-12 is over"): kept
+#: (and translated) to know a summary posted by those versions (``summary_titles``).
+OLD_TITLE = N_("Season {season} is over")
 
 
 def summary_embed(season: str, top: BoardPage, tr: Tr, followed: bool = True,
@@ -57,7 +65,7 @@ def summary_embed(season: str, top: BoardPage, tr: Tr, followed: bool = True,
                  "season: the ladder is open again.") if followed else
               tr("Seasons are off now: no new season follows, and the all-time board goes "
                  "on.")]
-    return discord.Embed(title=tr("Season {season} is over", season=season),
+    return discord.Embed(title=tr(TITLE, season=season_name(tr, season)),
                          description="\n".join(lines), colour=COLOUR)
 
 
@@ -68,9 +76,11 @@ LOOKED_AT = 50
 
 def summary_titles(season: str) -> frozenset[str]:
     """A season's summary's title in every language the bot speaks: the server's language
-    may have changed between a post and the look for it."""
-    return frozenset(tr_for(language)("Season {season} is over", season=season)
-                     for language in languages())
+    may have changed between a post and the look for it; and as the versions before titled it
+    (``OLD_TITLE``), for a summary they posted and this version takes over."""
+    words = [tr_for(language) for language in languages()]
+    return frozenset([tr(TITLE, season=season_name(tr, season)) for tr in words] +
+                     [tr(OLD_TITLE, season=season) for tr in words])
 
 
 async def _posted_already(client: discord.Client, channel: discord.abc.Messageable,

@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 
 from cogs.umtali.access import store, tr_of
+from cogs.umtali.calendar_words import folded, season_name, season_of_name
 from cogs.umtali.names import visible
 from cogs.umtali.numbers import listed
 from cogs.umtali.options import on_off
@@ -62,8 +63,9 @@ def seasons_words(settings: GuildSettings, tr: Tr,
         kept = f"<#{channel_id}>"
         return tr("Seasons off; summaries' channel, should they be turned on: {channel}.",
                   channel=kept)
-    cadence = tr("off after season {season}", season=in_play) \
-        if settings.seasons == "off" else cadence_word(tr, settings.seasons)
+    cadence = cadence_word(tr, settings.seasons) if in_play is None or \
+        settings.seasons != "off" else tr("off after the {season} season",
+                                          season=season_name(tr, in_play))
     if not channel_id:
         return tr("Seasons {cadence}; season summaries: {channel}.", cadence=cadence,
                   channel=tr("not posted (no channel set)"))
@@ -134,37 +136,35 @@ def cadence_note(running: str | None, cadence: str, tr: Tr, summarised: bool = T
     if running is None:
         return ""
     if cadence == "off" and not summarised:
-        return " " + tr("Season {season} still ends at its usual time, with no summary posted "
-                        "(no channel I can post it in); no new season follows.", season=running)
+        return " " + tr("The {season} season still ends at its usual time, with no summary "
+                        "posted (no channel I can post it in); no new season follows.",
+                        season=season_name(tr, running))
     if cadence == "off":
-        return " " + tr("Season {season} still ends at its usual time, with its summary; no "
-                        "new season follows.", season=running)
+        return " " + tr("The {season} season still ends at its usual time, with its summary; "
+                        "no new season follows.", season=season_name(tr, running))
     if not same_cadence(running, cadence):
-        return " " + tr("Season {season} runs to its usual end; the new cadence starts with "
-                        "the next season.", season=running)
+        return " " + tr("The {season} season runs to its usual end; the new cadence starts "
+                        "with the next season.", season=season_name(tr, running))
     return ""
 
 
 # -- which board the leaderboard shows ------------------------------------------------------
 
 
-def _folded(text: str) -> str:
-    """``text`` as compared: lower case, and ``ё`` as ``е`` (as Russian is mostly typed)."""
-    return text.lower().replace("ё", "е")
-
-
 def is_all_time(asked: str, tr: Tr) -> bool:
     """Whether the ``season`` typed names the all-time board (``all``, ``all time``, or the
     member's own words for it), however it is spaced, cased or padded with hidden
     characters."""
-    return _folded(visible(asked)) in (ALL_TIME, "all time", _folded(tr("all time")))
+    return folded(visible(asked)) in (ALL_TIME, "all time", folded(tr("all time")))
 
 
 async def chosen_board(svc: MatchService, guild_id: int, asked: str | None,
                        tr: Tr) -> str | None:
     """The server board ``/umtali leaderboard`` shows: ``server`` (all time) or a season's
-    name; by default the current season when the server runs seasons, or the one still in
-    play after they were turned off (it counts to its end). None: the server never had the
+    id; by default the current season when the server runs seasons, or the one still in
+    play after they were turned off (it counts to its end). A season is asked for by its id
+    (``2026-12``, as the suggestions give it) or by its name as shown, in any language the bot
+    speaks ("December 2026", «декабрь 2026»: typed by hand). None: the server never had the
     season asked for."""
     if asked is None:
         settings = await svc.store.guild_settings(guild_id)
@@ -174,34 +174,39 @@ async def chosen_board(svc: MatchService, guild_id: int, asked: str | None,
         return current or "server"
     if is_all_time(asked, tr):
         return "server"
-    season = visible(asked).upper()
+    typed = visible(asked)
+    season = season_of_name(typed) or typed.upper()
     return season if await svc.store.seasons.had(guild_id, season) else None
 
 
 async def season_choices(interaction: discord.Interaction,
                          current: str) -> list[app_commands.Choice[str]]:
     """The server's seasons, newest first, after the all-time board; filtered by what was
-    typed. On every keystroke: the seasons' rows alone, their players kept with them."""
+    typed (each of its words found in a suggestion's name or its id). On every keystroke: the
+    seasons' rows alone, their players kept with them."""
     if interaction.guild is None:
         return []
     tr = tr_of(interaction)
-    typed = _folded(visible(current))
+    typed = folded(visible(current)).split()
     seasons = await suggested(interaction, store(interaction.client).seasons.of(
         interaction.guild.id), "the seasons")
     if seasons is None:
         return []
     choices = [app_commands.Choice(name=tr("all time"), value=ALL_TIME)]
     for s in seasons:
-        label = tr.plural("Season {season} · {count} player", "Season {season} · {count} players",
-                          s.players, season=s.season)
+        name = season_name(tr, s.season)
+        label = tr.plural("{season} season · {count} player", "{season} season · {count} players",
+                          s.players, season=name)
         choices.append(app_commands.Choice(name=label, value=s.season))
-    return [c for c in choices if typed in _folded(c.name) or typed in _folded(c.value)][:MENU]
+    return [c for c in choices
+            if all(word in folded(f"{c.name} {c.value}") for word in typed)][:MENU]
 
 
 def season_title(tr: Tr, where: str, board: str, seasons_on: bool) -> str | None:
     """A server board's title when seasons are involved; None: the plain all-time title."""
     if is_season(board):
-        return tr("Umtali leaderboard · {where} · Season {season}", where=where, season=board)
+        return tr("Umtali leaderboard · {where} · {season} season", where=where,
+                  season=season_name(tr, board))
     if board == "server" and seasons_on:
         return tr("Umtali leaderboard · {where} · all time", where=where)
     return None

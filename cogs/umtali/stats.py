@@ -11,6 +11,7 @@ import discord
 
 from cogs.umtali.access import service, store
 from cogs.umtali.board_posts import answer_board
+from cogs.umtali.calendar_words import season_name
 from cogs.umtali.in_time import in_time
 from cogs.umtali.numbers import one_decimal
 from cogs.umtali.records import (
@@ -93,8 +94,8 @@ async def _stats(interaction: discord.Interaction, guild_id: int, user: discord.
         value = record_text(here, tr, all_time=standing is not None)
         if season is not None and standing is not None:
             # The board the server shows by default: the season's place first.
-            value = tr("Season {season}: rating **{rating}**, #{rank} of {players}",
-                       season=season, rating=one_decimal(tr, standing.value),
+            value = tr("{season} season: rating **{rating}**, #{rank} of {players}",
+                       season=season_name(tr, season), rating=one_decimal(tr, standing.value),
                        rank=standing.rank, players=standing.players) + "\n" + value
         embed.add_field(name=tr("On this server"), value=value, inline=False)
         embed.add_field(name=tr("On all servers"), value=record_text(everywhere, tr),
