@@ -92,7 +92,7 @@ async def test_refusals_change_nothing(world: World) -> None:
                   "not your match")
 
 
-async def test_a_stale_panel_answers_with_the_current_hand(world: World) -> None:
+async def test_a_stale_dm_panel_is_brought_up_to_date(world: World) -> None:
     # Russian deal: the first turn starts with a draw, offered on the DM panel.
     live = await start_match(world, variant="russian")
     seat = live.session.to_act
@@ -108,10 +108,13 @@ async def test_a_stale_panel_answers_with_the_current_hand(world: World) -> None
     assert live.version == 1
     stale = await actor.user.click(dm, custom_id=draw)
     assert stale.ephemeral and stale.response is not None
-    assert "out of date" in (stale.response.embeds[0].description or "")
+    assert "moved on" in str(stale.response.content), stale.response.content
     assert live.version == 1
-    # The fresh panel it shows works.
-    fresh = [c for c in custom_ids(stale.response) if c.startswith(f"umtali:m:{live.id}:1:")]
+    # The DM panel itself is brought up to date (not a second panel sent beside it), and
+    # works (review153).
+    await flush(world)
+    panel = next(m for m in actor.user.dm_channel.history() if m.id == dm.id)
+    fresh = [c for c in custom_ids(panel) if c.startswith(f"umtali:m:{live.id}:1:")]
     assert fresh
 
 

@@ -255,7 +255,15 @@ async def play_move(interaction: discord.Interaction, match_id: int, move: Move,
     seat = live.seat_of(interaction.user.id)
     if outcome.error is not None:
         said = sentence(tr(outcome.error))
-        if outcome.stale and seat is not None and not live.over:
+        if outcome.stale and seat is not None and not live.over and \
+                is_dm_panel(live, seat, message):
+            # The seat's DM panel moved on as it was clicked (a double tap, the opponent's
+            # move): it is brought up to date where it is, as after every move; a second
+            # panel beside it said "here is your hand" of the hand already there (review153).
+            refresh_dm(live, seat, interaction.client)
+            await ephemeral(interaction, tr("That panel had moved on; it now shows your hand "
+                                            "as it is: play from it."))
+        elif outcome.stale and seat is not None and not live.over:
             await show_panel(interaction, live, seat, said)
         else:
             await ephemeral(interaction, said)
