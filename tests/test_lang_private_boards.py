@@ -43,7 +43,8 @@ async def test_a_page_of_a_private_board_stays_in_the_members_language_and_a_pub
     # Posted in the channel: the server's language, whoever turns its page.
     public = await world.alice.slash(world.channel, "umtali leaderboard")
     assert not public.ephemeral and "Page 1 of 3" in text_of(public)
-    turned = await world.alice.click(public.response, custom_id=f"{prefix}:2")
+    turned = await world.alice.click(public.response,
+                                     custom_id=f"{prefix}:2:{world.alice.id}")
     assert "Page 2 of 3" in text_of(turned)
     # For the member alone: theirs, page after page.
     _read_only(world)

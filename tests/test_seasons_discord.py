@@ -308,7 +308,7 @@ async def test_a_season_board_turns_its_pages(world: World) -> None:
     first = await world.carol.slash(world.channel, "umtali leaderboard")
     assert _title(first).endswith("December 2026 season") and len(board_lines(first)) == 10
     assert first.response is not None
-    following = f"umtali:lb:{world.guild.id}:2026-12:2"
+    following = f"umtali:lb:{world.guild.id}:2026-12:2:{world.carol.id}"
     assert following in custom_ids(first.response)
     second = await world.carol.click(first.response, custom_id=following)
     assert second.acknowledged

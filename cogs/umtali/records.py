@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 
 from cogs.umtali.access import service, store, tr_of
-from cogs.umtali.board_posts import answer_board
+from cogs.umtali.board_posts import answer_board, show_board
 from cogs.umtali.errors import guarded
 from cogs.umtali.final_card import show_counted
 from cogs.umtali.ids import carries_only, id_of
@@ -80,23 +80,27 @@ def name_of(user: discord.abc.User, stored: str | None, tr: Tr) -> str:
 
 class BoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                   template=r"umtali:lb:(?P<guild>[0-9]+):(?P<scope>" + BOARD_PATTERN + r"):"
-                           r"(?P<page>[0-9]+)"):
+                           r"(?P<page>[0-9]+)(?::(?P<asker>[0-9]+))?"):
     # ``scope``: server (all time), global, or a season of the server (``2026-12``).
+    # ``asker``: who asked for a board posted in the channel (0: a private board, or a board
+    # posted before it was kept), whose alone its pages are (``turn_page``).
     def __init__(self, guild_id: int, scope: str, page: int, label: str = "",
-                 disabled: bool = False) -> None:
+                 disabled: bool = False, asker: int = 0) -> None:
+        whose = f":{asker}" if asker else ""
         super().__init__(discord.ui.Button(
             label=label or f"Page {page}", style=discord.ButtonStyle.secondary,
-            disabled=disabled, custom_id=f"umtali:lb:{guild_id}:{scope}:{page}"))
-        self.guild_id, self.scope, self.page = guild_id, scope, page
+            disabled=disabled, custom_id=f"umtali:lb:{guild_id}:{scope}:{page}{whose}"))
+        self.guild_id, self.scope, self.page, self.asker = guild_id, scope, page, asker
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> BoardButton:
-        return cls(id_of(match["guild"]), match["scope"], id_of(match["page"]))
+        return cls(id_of(match["guild"]), match["scope"], id_of(match["page"]),
+                   asker=id_of(match["asker"] or "0"))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, lambda: turn_page(interaction, self.guild_id, self.scope,
-                                                     self.page))
+                                                     self.page, self.asker))
 
 
 def board_embed(board: BoardPage, scope: str, guild_name: str, tr: Tr = EN,
@@ -126,13 +130,15 @@ def board_embed(board: BoardPage, scope: str, guild_name: str, tr: Tr = EN,
     return embed
 
 
-def board_panel(guild_id: int, scope: str, board: BoardPage, tr: Tr = EN) -> discord.ui.View:
+def board_panel(guild_id: int, scope: str, board: BoardPage, tr: Tr = EN,
+                asker: int = 0) -> discord.ui.View:
+    """The board's page buttons; ``asker``: who asked for a board posted in the channel."""
     view = discord.ui.View(timeout=None)
     if board.pages > 1:
         view.add_item(BoardButton(guild_id, scope, board.page - 1, tr("◀ Previous"),
-                                  disabled=board.page <= 1))
+                                  disabled=board.page <= 1, asker=asker))
         view.add_item(BoardButton(guild_id, scope, board.page + 1, tr("Next ▶"),
-                                  disabled=board.page >= board.pages))
+                                  disabled=board.page >= board.pages, asker=asker))
     return view
 
 
@@ -160,7 +166,8 @@ async def _board(interaction: discord.Interaction, guild_id: int, scope: str,
     tr = reader_words(interaction, guild_id, private)
     guild_name = interaction.guild.name if interaction.guild else tr("this server")
     return (board_embed(board, scope, guild_name, tr, seasons_on, ended),
-            board_panel(guild_id, scope, board, tr))
+            board_panel(guild_id, scope, board, tr,
+                        asker=0 if private else interaction.user.id))
 
 
 async def show_leaderboard(interaction: discord.Interaction, scope: str, page: int,
@@ -197,7 +204,10 @@ async def show_leaderboard(interaction: discord.Interaction, scope: str, page: i
 
 
 async def turn_page(interaction: discord.Interaction, guild_id: int, scope: str,
-                    page: int) -> None:
+                    page: int, asker: int = 0) -> None:
+    """A page of a board, on its message; a board posted in the channel is turned by the
+    member who asked for it alone: another gets the page for themselves (review153: two
+    readers turned one board back and forth under each other)."""
     if interaction.guild_id != guild_id:
         # The id is the client's word: a server's board pages only within that server.
         tr = tr_of(interaction)
@@ -211,6 +221,11 @@ async def turn_page(interaction: discord.Interaction, guild_id: int, scope: str,
         return
     # A page of a private board (an ephemeral message) stays in the member's language.
     private = interaction.message is not None and interaction.message.flags.ephemeral
+    if not private and asker and interaction.user.id != asker:
+        embed, view = await in_time(interaction, _board(interaction, guild_id, scope, page,
+                                                        True), new_message=True)
+        await show_board(interaction, True, embed=embed, view=view)
+        return
     embed, view = await in_time(interaction, _board(interaction, guild_id, scope, page,
                                                     private))
     await edit_clicked(interaction, embed=embed, view=view)
