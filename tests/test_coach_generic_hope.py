@@ -6,9 +6,13 @@ from __future__ import annotations
 
 from tests.helpers import position
 from umtali import Move, RuleSet, Session
+from umtali.ai import lookahead
 from umtali.ai.normal import NormalPlayer
+from umtali.ai.outlook import of_view
 from umtali.ai.reasons import reason
+from umtali.cards import Card, mask_of
 from umtali.i18n import EN, tr_for
+from umtali.moves import MoveKind
 from umtali.view import PlayerView
 
 HAND = "9S KS 2H 7H 4D QD AC 3C 5C 9C KC"
@@ -38,3 +42,30 @@ def test_no_card_named_when_none_in_play_would_meld_it() -> None:
         why = EN(reason(view, Move.parse("discard 7H"), instead=Move.parse("discard AC")))
         assert why.startswith("discard 7♥ rather than A♣: "), why
         assert ("; keep A♣ 3♣: 2♣ is still in play" in why) is named, why
+
+
+def test_the_look_ahead_line_names_the_draws_it_counts_most_on() -> None:
+    """With nothing the card kept waits for, the look ahead's line names the draws after
+    which its choice leaves the better hand ("…, most of all if you draw J♦"): cards still in
+    play, never one in the hand or seen."""
+    said: list[str] = []
+    for seed in range(4):
+        session = Session(RuleSet.english(), seed)
+        players = (NormalPlayer(), NormalPlayer())
+        while not session.over and len(said) < 3:
+            seat = session.to_act
+            view = session.view(seat)
+            usual = players[seat].choose(view)
+            if usual.kind is MoveKind.DISCARD:
+                ahead = lookahead.choose_discard(of_view(view), view.legal_moves)
+                why = reason(view, ahead)
+                text = EN(why) if ahead != usual else ""
+                if "most of all if you draw" in text:
+                    named = text.split("most of all if you draw ")[1].removeprefix("one of ")
+                    cards = [Card.parse(c) for c in named.split()]
+                    seen = mask_of(view.hand) | mask_of(c for c in view.discard_pile if c)
+                    assert cards and all(not seen >> c & 1 for c in cards), text
+                    assert tr_for("ru")(why).count("если вы возьмёте") == 1
+                    said.append(text)
+            session.apply(usual, seat)
+    assert len(said) == 3, said

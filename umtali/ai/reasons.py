@@ -282,10 +282,11 @@ def _discard_reason(o: Outlook, view: PlayerView, move: Move,
                 "you cannot see, the hand ends better for you on average", card=name,
                 other=_cards(1 << other)), o, card, other)
         other = (shed or usual).card
-        return _with_hope(Text.of(
-            "discard {card} rather than {other}: on average over the cards you may draw next, "
-            "the cards left in your hand are worth more", card=name, other=_cards(1 << other)),
-            o, card, other)
+        why = Text.of("discard {card} rather than {other}: on average over the cards you may "
+                      "draw next, the cards left in your hand are worth more", card=name,
+                      other=_cards(1 << other))
+        hope = _with_hope(why, o, card, other)
+        return hope if hope is not why else _with_draws(why, o, card, other)
     beyond = table_outs(o.melds)
     live = o.live
     # What each card kept waits for once ``card`` is shed: not a card that would meld it only
@@ -348,6 +349,29 @@ def _with_hope(why: Text, o: Outlook, card: int, other: int) -> Text:
     return Text.plural("{why}; keep {kept}: {outs} is still in play",
                        "{why}; keep {kept}: {outs} are still in play",
                        need.bit_count(), why=why, kept=_cards(kept), outs=_cards(need))
+
+
+#: A draw named in a look ahead's line gains at least this much (points of the next turn's
+#: value) over the same draw with the other card kept: below, the gain is spread thin.
+NAMED_DRAW = 1.0
+
+
+def _with_draws(why: Text, o: Outlook, card: int, other: int) -> Text:
+    """``why`` (the look ahead's line: ``card`` shed rather than ``other``, judged over the
+    next draw) with the draws it counts most on: those after which the hand without ``card``
+    is worth the most more than the hand without ``other``, as the look ahead values a next
+    turn (``NAMED_DRAW`` or more; three at most, the largest first). As it was when no draw
+    stands out."""
+    kept, instead = o.hand & ~(1 << card), o.hand & ~(1 << other)
+    gains = sorted(((lookahead.next_turn_value(o, kept | 1 << c)
+                     - lookahead.next_turn_value(o, instead | 1 << c), c)
+                    for c in iter_cards(o.live)), key=lambda g: (-g[0], g[1]))
+    named = [c for gain, c in gains[:3] if gain >= NAMED_DRAW]
+    if not named:
+        return why
+    return Text.plural("{why}, most of all if you draw {cards}",
+                       "{why}, most of all if you draw one of {cards}",
+                       len(named), why=why, cards=format_cards(named))
 
 
 def _outs_of(card: int, o: Outlook, beyond: dict[int, int]) -> int:
