@@ -152,3 +152,28 @@ async def test_in_russian(world: World, db_path: Path, locales: dict[int, str]) 
     assert "без результата" in _content(ask) and live.over, _content(ask)
     again = await boss.slash(world.channel, "umtali-admin end-match", match=str(live.id))
     assert "уже закончился" in _content(again), _content(again)
+
+
+async def test_a_failed_save_at_the_click_leaves_the_question(
+        world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The database fails as End it is clicked: told privately, as the command told it
+    before, nothing changed; the question keeps its buttons, to be clicked again."""
+    boss = manager(world)
+    live = await start_match(world)
+    svc = main_of(world)
+    ask = await boss.slash(world.channel, "umtali-admin end-match", member=world.alice)
+    asked = _content(ask)
+
+    async def failing(*args: Any, **kwargs: Any) -> Any:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(svc.store, "abandon_match", failing)
+    failed = await boss.click(ask.response, custom_id=_button(ask.response, "end"))
+    assert _content(failed) == ("The match could not be ended (the database failed): nothing "
+                                "changed. Try again in a moment."), _content(failed)
+    assert _content(ask) == asked and len(custom_ids(ask.response)) == 2
+    assert not live.over
+    monkeypatch.undo()
+    await boss.click(ask.response, custom_id=_button(ask.response, "end"))
+    await flush(world)
+    assert live.over and "ended with no result" in _content(ask), _content(ask)
