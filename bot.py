@@ -33,6 +33,7 @@ if __name__ == "__main__":
         read_dotenv()
 
 import umtali
+from cogs.umtali.admin_confirm import EndButton
 from cogs.umtali.clock import hear_gateway
 from cogs.umtali.errors import answer_error, answered_stale_autocomplete, quiet_late_autocompletes
 from cogs.umtali.final_card import FINAL_ITEMS
@@ -82,7 +83,7 @@ log = logging.getLogger("umtali.bot")
 
 #: Every control the bot makes, each read by its custom id's template.
 ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (*DYNAMIC_ITEMS, *FINAL_ITEMS, RematchButton,
-                                                       StopButton)
+                                                       StopButton, EndButton)
 
 EXIT_SETTINGS_ERROR = 2
 EXIT_DATABASE_ERROR = 2

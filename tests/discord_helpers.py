@@ -88,6 +88,19 @@ def manager(world: World, name: str = "boss", role: str = "admin") -> Any:
     made = world.guild.create_role(role, permissions=discord.Permissions(manage_guild=True))
     return world.guild.add_member(world.env.create_user(name), roles=[made])
 
+async def end_match_as(world: World, admin: Any, channel: Any = None, **options: Any) -> Any:
+    """``/umtali-admin end-match`` by ``admin`` and, when it asks first (fix154), its **End
+    it** clicked: the click's result (its response: the question replaced by what became of
+    the match, or a private refusal); the command's own where it answered at once (no match,
+    over, the admin's own)."""
+    asked = await admin.slash(channel or world.channel, "umtali-admin end-match", **options)
+    end = [c for c in custom_ids(asked.response) if c.startswith("umtali:end:")
+           and c.endswith(":end")] if asked.response is not None else []
+    if not end:
+        return asked
+    return await admin.click(asked.response, custom_id=end[0])
+
+
 async def challenge(world: World, challenger: MemberActor, opponent: MemberActor,
                     **options: Any) -> Any:
     # Members do not challenge at machine speed: let the cooldown between challenges pass.

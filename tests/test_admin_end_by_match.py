@@ -18,7 +18,7 @@ from cogs.umtali.admin import UmtaliAdminCog
 from cogs.umtali.admin_end import Ended, end_match
 from cogs.umtali.service import MatchService
 from cogs.umtali.translator import UmtaliTranslator
-from tests.discord_helpers import World, flush, manager, start_match, thread_of
+from tests.discord_helpers import World, end_match_as, flush, manager, start_match, thread_of
 from tests.processes.helpers import kill, main_of, process, via
 
 BY_ADMIN = "ended by a server admin"
@@ -42,8 +42,9 @@ def _copies(db_path: Path, match_id: int, count: int, guild_id: int) -> list[int
 
 
 async def _end(world: World, admin: Any, **options: Any) -> str:
-    answer = await admin.slash(world.channel, "umtali-admin end-match", **options)
-    assert answer.acknowledged and answer.ephemeral, answer
+    """The command, its question's End it clicked: what the admin was told."""
+    answer = await end_match_as(world, admin, **options)
+    assert answer.acknowledged and answer.response.ephemeral, answer
     await flush(world)
     return str(answer.response.content)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.loopback.driver import query, start_session
+from tests.loopback.driver import end_match_as, query, start_session
 from tests.loopback.harness import bot_in_process, loopback_server
 from tests.loopback.records import Member
 
@@ -24,8 +24,7 @@ async def test_the_match_of_a_member_who_left_is_ended(monkeypatch: pytest.Monke
         async with bot_in_process(server, db):
             await start_session(server, db, ada, ben)
             server.members.remove(ben)
-            r = await server.slash(boss, server.channel_id, "umtali-admin end-match",
-                                   {"member": Member(ben)})
+            r = await end_match_as(server, boss, {"member": Member(ben)})
             assert r.ephemeral and "ended" in r.text(), r.text()
             await asyncio.sleep(0.2)
             rows = query(db, "SELECT status, how, ended_by FROM matches")

@@ -25,6 +25,7 @@ from cogs.umtali.translator import UmtaliTranslator
 from tests.discord_helpers import (
     World,
     challenge,
+    end_match_as,
     flush,
     manager,
     start_match,
@@ -48,8 +49,9 @@ def _said(world: World, live: LiveMatch, text: str) -> list[Any]:
 
 
 async def _end(world: World, admin: Any, member: Any) -> str:
-    answer = await admin.slash(world.channel, "umtali-admin end-match", member=member)
-    assert answer.acknowledged and answer.ephemeral, answer
+    """The command, its question's End it clicked: what the admin was told."""
+    answer = await end_match_as(world, admin, member=member)
+    assert answer.acknowledged and answer.response.ephemeral, answer
     await flush(world)
     return str(answer.response.content)
 

@@ -9,7 +9,16 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from tests.discord_helpers import World, accept, challenge, flush, manager, the_match, thread_of
+from tests.discord_helpers import (
+    World,
+    accept,
+    challenge,
+    end_match_as,
+    flush,
+    manager,
+    the_match,
+    thread_of,
+)
 
 
 def _status(db_path: Path) -> list[tuple[Any, ...]]:
@@ -31,7 +40,7 @@ async def test_an_admin_cannot_end_their_own_rated_match(world: World, db_path: 
     assert not live.over
     # Another admin may end it, and the channel is told who did.
     other = manager(world, "chief")
-    answer = await other.slash(world.channel, "umtali-admin end-match", member=boss)
+    answer = await end_match_as(world, other, member=boss)
     assert "no result" in str(answer.response.content), answer.response.content
     await flush(world)
     assert _status(db_path) == [("finished", "abandoned", other.id)]

@@ -19,6 +19,7 @@ from tests.discord_helpers import (
     World,
     custom_ids,
     dm_panel,
+    end_match_as,
     flush,
     manager,
     player,
@@ -95,7 +96,7 @@ async def test_an_admins_end_that_finds_the_channel_gone(
     boss = manager(world)
     live = await start_match(world)
     lose(world, live)
-    ended = await boss.slash(world.channel, "umtali-admin end-match", member=world.alice)
+    ended = await end_match_as(world, boss, member=world.alice)
     assert "is ended with no result" in str(ended.response.content)
     await flush(world)
     assert live.over and live.abandoned

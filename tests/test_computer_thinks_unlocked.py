@@ -27,6 +27,7 @@ from tests.discord_helpers import (
     World,
     custom_ids,
     cut,
+    end_match_as,
     flush,
     manager,
     play,
@@ -182,8 +183,8 @@ async def test_an_admins_end_while_the_computer_thinks_ends_it_at_once_its_turn_
     pending = list(live.pending)
     assert bool(pending) == mid_turn, pending
     boss = manager(world)
-    done = await boss.slash(world.channel, "umtali-admin end-match", member=world.alice)
-    assert done.acknowledged and done.ephemeral
+    done = await end_match_as(world, boss, member=world.alice)
+    assert done.acknowledged and done.response.ephemeral
     assert "no result" in _said(done), _said(done)
     assert live.over and live.ended == "abandoned"
     at = len(live.session.moves)
@@ -218,7 +219,7 @@ async def test_a_rated_turns_melds_are_posted_before_an_admins_end(world: World)
     pending = list(live.pending)
     assert pending and not any(line in _texts(world, live) for line in pending[-1:])
     boss = manager(world)
-    done = await boss.slash(world.channel, "umtali-admin end-match", member=world.alice)
+    done = await end_match_as(world, boss, member=world.alice)
     assert "no result" in _said(done), _said(done)
     await flush(world)
     texts = _texts(world, live)

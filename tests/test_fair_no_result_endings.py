@@ -11,7 +11,15 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.discord_helpers import World, custom_ids, flush, manager, play_out, start_match
+from tests.discord_helpers import (
+    World,
+    custom_ids,
+    end_match_as,
+    flush,
+    manager,
+    play_out,
+    start_match,
+)
 from umtali.cli import main
 
 NO_RESULT = ("The match ended with no result (abandoned): nobody won it, and its last hand "
@@ -37,8 +45,7 @@ async def test_a_match_ended_by_an_admin_is_revealed_and_verifies(world: World,
                                                                    tmp_path: Path) -> None:
     live = await start_match(world)
     await play_out(world, live, moves=6)
-    ended = await manager(world).slash(world.channel, "umtali-admin end-match",
-                                       match=str(live.id))
+    ended = await end_match_as(world, manager(world), match=str(live.id))
     assert ended.acknowledged
     await flush(world)
     for actor in (world.alice, world.bob):

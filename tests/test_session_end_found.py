@@ -20,6 +20,7 @@ from tests.loopback.driver import (
     SavedMatch,
     accept,
     custom_ids,
+    end_match_as,
     play_out,
     query,
     read_match,
@@ -142,8 +143,7 @@ async def test_an_admin_s_end_is_said_on_the_challenge_with_the_table(
         ada, ben = server.add_member("ada"), server.add_member("ben")
         boss = server.add_member("boss")
         saved = await start_session(server, db, ada, ben)
-        r = await server.slash(boss, server.channel_id, "umtali-admin end-match",
-                               {"member": Member(ben)})
+        r = await end_match_as(server, boss, {"member": Member(ben)})
         assert r.ephemeral and "ended" in r.text(), r.text()
         done = await ended(server, db, saved.id)
         said = described(challenge_message(server, db, saved.id))

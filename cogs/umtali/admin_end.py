@@ -73,6 +73,28 @@ def match_number(typed: str) -> int | None:
     return number if 0 < number <= LARGEST else None
 
 
+async def to_end(svc: MatchService, guild_id: int, admin_id: int, *,
+                 member_id: int | None = None,
+                 match_id: int | None = None) -> MatchRow | str | None:
+    """The match ``end_match`` would end, as saved (its columns alone: no state is read, so
+    an unreadable match is found too), or why none: None, "over", "own", as it says. Asked
+    before the admin confirms, and again by ``end_match`` at the click."""
+    if member_id is not None:
+        match_id = await svc.store.active_match_of(guild_id, member_id)
+    if match_id is None:
+        return None
+    row = await svc.store.match(match_id)
+    if row is None or row.guild_id != guild_id:
+        return None
+    if row.status != "active":
+        return "over"
+    if admin_id in row.player_ids and row.computer_seat is None:
+        # An admin losing their own rated match would end it unrated: they resign, as any
+        # player (a practice match is rated for nobody).
+        return "own"
+    return row
+
+
 async def end_match(svc: MatchService, guild_id: int, admin_id: int, *,
                     member_id: int | None = None, match_id: int | None = None,
                     notice: str = "") -> Ended | str | None:
@@ -85,19 +107,10 @@ async def end_match(svc: MatchService, guild_id: int, admin_id: int, *,
     the ending. ``notice``: what its channel is told (``notice_of``), saved with the ending
     after the lines of a turn in progress, when its state is read (else ``tell_ended``
     posts it)."""
-    if member_id is not None:
-        match_id = await svc.store.active_match_of(guild_id, member_id)
-    if match_id is None:
-        return None
-    row = await svc.store.match(match_id)  # its columns alone: no state is read
-    if row is None or row.guild_id != guild_id:
-        return None
-    if row.status != "active":
-        return "over"
-    if admin_id in row.player_ids and row.computer_seat is None:
-        # An admin losing their own rated match would end it unrated: they resign, as any
-        # player (a practice match is rated for nobody).
-        return "own"
+    found = await to_end(svc, guild_id, admin_id, member_id=member_id, match_id=match_id)
+    if not isinstance(found, MatchRow):
+        return found
+    match_id = found.id
     try:
         live = await svc.lookup(match_id)
     except Exception as e:

@@ -1,30 +1,36 @@
 """``/umtali-admin end-match`` as the admin sees it: a member's match or one chosen by its
 number (``match``, suggested from the server's matches in play as the admin types: a match
-whose players left the server is out of the member picker's reach), the answers, and the
-suggestions. The ending itself: ``admin_end``."""
+whose players left the server is out of the member picker's reach), the question asked before
+it ends (``admin_confirm``), the answers, and the suggestions. The ending itself:
+``admin_end``."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 
 import discord
 from discord import app_commands
 
 from cogs.umtali.access import service, tr_of
+from cogs.umtali.admin_confirm import asked
 from cogs.umtali.admin_end import (
     database_failed,
     end_match,
     match_number,
     notice_of,
     tell_ended,
+    to_end,
 )
 from cogs.umtali.in_time import answer, in_time
-from cogs.umtali.mentions import command
+from cogs.umtali.mentions import NO_MENTIONS, command
 from cogs.umtali.names import MAX_ECHO, label_name, member_name, safe_text, shorten
 from cogs.umtali.options import names_in
+from cogs.umtali.private import send_private
 from cogs.umtali.suggesting import suggested
 from cogs.umtali.unheard import InDoubt
 from data.failing import failing_for_now
+from data.models import MatchRow
 from umtali.i18n import Tr
 
 log = logging.getLogger(__name__)
@@ -33,7 +39,9 @@ log = logging.getLogger(__name__)
 async def run_end_match(interaction: discord.Interaction,
                         member: discord.Member | discord.User | None,
                         match: str | None) -> None:
-    """End the member's match, or the match numbered ``match``, and say so (ephemeral)."""
+    """Find the member's match, or the match numbered ``match``, and ask the admin whether
+    to end it (ephemeral): **End it** ends it (``admin_confirm``, then ``finish``). What
+    would refuse the ending (no such match here, over, the admin's own) is said at once."""
     assert interaction.guild is not None
     svc = service(interaction.client)
     tr = tr_of(interaction)
@@ -47,20 +55,47 @@ async def run_end_match(interaction: discord.Interaction,
             "“{typed}” is not a match number: choose a match from the suggestions, or type its "
             "number. Nothing changed.", typed=safe_text(shorten(match.strip(), MAX_ECHO))))
         return
-    name = "" if member is None else member_name(member)
+    try:
+        found = await in_time(interaction, to_end(
+            svc, interaction.guild.id, interaction.user.id,
+            member_id=None if member is None else member.id, match_id=number))
+    except Exception as e:
+        if not failing_for_now(e):
+            raise
+        # A read alone: nothing was changed, nor asked.
+        log.warning("server admin %d's end of a match could not be read (%s: %s)",
+                    interaction.user.id, e.__class__.__name__, e)
+        await answer(interaction, tr("The match could not be ended (the database failed): "
+                                     "nothing changed. Try again in a moment."))
+        return
+    if not isinstance(found, MatchRow):
+        await answer(interaction, _refusal(
+            tr, found, "" if member is None else member_name(member), number))
+        return
+    text, view = asked(found, interaction.user.id, _ago(tr, svc.clock() - found.created_at), tr)
+    await send_private(interaction, view, content=text, allowed_mentions=NO_MENTIONS)
+
+
+async def finish(interaction: discord.Interaction, match_id: int,
+                 said: Callable[[str], Awaitable[None]]) -> None:
+    """End the match numbered ``match_id`` with no result, the admin's **End it** clicked,
+    each check made again (``end_match``): what became of it ``said`` (the question replaced
+    by it); the database failing, answered privately, the question left to be clicked again."""
+    guild_id = interaction.guild_id  # (its guild may not be cached: the id is the click's)
+    assert guild_id is not None
+    svc = service(interaction.client)
+    tr = tr_of(interaction)
     try:
         ended = await in_time(interaction, end_match(
-            svc, interaction.guild.id, interaction.user.id,
-            member_id=None if member is None else member.id, match_id=number,
-            notice=notice_of(svc, interaction.guild.id, interaction.user)))
+            svc, guild_id, interaction.user.id, match_id=match_id,
+            notice=notice_of(svc, guild_id, interaction.user)))
     except Exception as e:
         # Memory as the database has it: said plainly, to be tried again (which also tells
         # whether a save of unknown outcome went through: the match is over then).
         passing = database_failed(e)
         log.log(logging.WARNING if passing else logging.ERROR,
-                "server admin %d's end of %s failed (%s: %s)", interaction.user.id,
-                f"match {number}" if member is None else f"{member.id}'s match",
-                e.__class__.__name__, e, exc_info=not passing)
+                "server admin %d's end of match %d failed (%s: %s)", interaction.user.id,
+                match_id, e.__class__.__name__, e, exc_info=not passing)
         await answer(interaction, tr(
             "The database failed, and whether the match ended could not be read: use "
             "this command again in a moment to see.") if isinstance(e, InDoubt) else tr(
@@ -68,36 +103,39 @@ async def run_end_match(interaction: discord.Interaction,
             "again in a moment."))
         return
     if ended is None:
-        await answer(interaction, tr("{name} has no match in play on this server: nothing "
-                                     "changed.", name=name) if member is not None else
-                     tr("There is no match #{match} in play on this server: nothing changed.",
-                        match=number))
-        return
-    if ended == "own":
-        await answer(interaction, tr(
-            "You play in this match, rated: an admin cannot end their own match with no "
-            "result. `{command}` ends it, as it does for any player. Nothing changed.",
-            command=command(tr, "umtali", "resign")))
+        # (Another server's, by a forged click: that message is none of this one's.)
+        await answer(interaction, _refusal(tr, ended, "", match_id))
         return
     if isinstance(ended, str):
-        await answer(interaction, tr("{name}'s match is already over (it ended just now): "
-                                     "nothing changed.", name=name) if member is not None else
-                     tr("Match #{match} is already over: nothing changed.", match=number))
+        await said(_refusal(tr, ended, "", match_id))
         return
-    said = tr("{name}'s match #{match} is ended with no result: nobody wins it, no rating "
-              "changed, and both players are free to play again.", name=name,
-              match=ended.match_id) if member is not None else tr(
-        "Match #{match} is ended with no result: nobody wins it, no rating changed, and both "
-        "players are free to play again.", match=ended.match_id)
+    text = tr("Match #{match} is ended with no result: nobody wins it, no rating changed, and "
+              "both players are free to play again.", match=ended.match_id)
     if ended.unread:
-        said += " " + tr("Its saved state could not be read, so its deals could not be "
+        text += " " + tr("Its saved state could not be read, so its deals could not be "
                          "revealed.")
     try:
-        await answer(interaction, said)
+        await said(text)
     finally:
         # Told whatever became of the admin's answer: else the panels of a match that could
         # not be read would offer moves for good (nothing else draws them again).
         await tell_ended(svc, ended, interaction.user)
+
+
+def _refusal(tr: Tr, found: str | None, name: str, number: int | None) -> str:
+    """Why no match is ended: ``to_end``'s or ``end_match``'s None, "own" or "over", for the
+    member ``name`` (empty: the match numbered ``number``)."""
+    if found is None:
+        return tr("{name} has no match in play on this server: nothing changed.",
+                  name=name) if name else tr(
+            "There is no match #{match} in play on this server: nothing changed.", match=number)
+    if found == "own":
+        return tr("You play in this match, rated: an admin cannot end their own match with no "
+                  "result. `{command}` ends it, as it does for any player. Nothing changed.",
+                  command=command(tr, "umtali", "resign"))
+    return tr("{name}'s match is already over (it ended just now): nothing changed.",
+              name=name) if name else tr("Match #{match} is already over: nothing changed.",
+                                         match=number)
 
 
 def _ago(tr: Tr, seconds: float) -> str:

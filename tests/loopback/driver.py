@@ -104,6 +104,19 @@ def custom_ids(message: dict[str, Any] | None) -> list[str]:
             for c in row.get("components", []) if "custom_id" in c]
 
 
+async def end_match_as(server: LoopbackDiscord, admin: int,
+                       options: dict[str, Any]) -> Interaction:
+    """``/umtali-admin end-match`` by ``admin`` in the first guild's channel and, when it asks
+    first (fix154), its **End it** clicked: the click's answer (the question replaced by what
+    became of the match); the command's own where it answered at once."""
+    asked = await server.slash(admin, server.channel_id, "umtali-admin end-match", options)
+    end = [c for c in custom_ids(asked.response) if c.startswith("umtali:end:")
+           and c.endswith(":end")]
+    if not end or asked.response is None:
+        return asked
+    return await server.click(admin, asked.response, end[0])
+
+
 async def start_practice(server: LoopbackDiscord, db_path: Target, member: int,
                          level: str = "easy") -> SavedMatch:
     """``/umtali practice`` at ``level``, the deck cut, and the table posted: the saved match."""

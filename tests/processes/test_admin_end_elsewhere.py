@@ -13,7 +13,7 @@ import pytest
 from cogs.umtali.claims import WARN_AGAIN
 from cogs.umtali.owners import RENEW_EVERY
 from cogs.umtali.service import MatchService
-from tests.discord_helpers import World, manager, start_match
+from tests.discord_helpers import World, end_match_as, manager, start_match
 from tests.processes.helpers import drawn_through, main_of, row, said, settle, via
 from tests.processes.test_unheard_resumes import RESUME, killed
 from tests.unheard import lose_answer
@@ -25,8 +25,8 @@ ENDED = "ended this match: no result"
 
 async def _ended_by(world: World, svc: MatchService, admin: Any, member: Any) -> str:
     with via(world, svc):
-        answer = await admin.slash(world.channel, "umtali-admin end-match", member=member)
-    assert answer.acknowledged and answer.ephemeral, answer
+        answer = await end_match_as(world, admin, member=member)
+    assert answer.acknowledged and answer.response.ephemeral, answer
     return str(answer.response.content)
 
 
