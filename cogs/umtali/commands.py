@@ -80,11 +80,19 @@ def move_choices(view: PlayerView, typed: str, tr: Tr) -> list[app_commands.Choi
         value = face_up_text(m, legal)
         shown = m.text(symbols=True) + value[len(str(m)):]
         if tr.lang != ENGLISH:
-            shown = f"{shown} · {move_meaning(view, m, tr)}"
+            # The member's words first, the notation's word after (what /umtali play reads:
+            # the value filled in): the cards said once, not twice, on a phone's narrow list.
+            shown = f"{move_meaning(view, m, tr)} ({_keyword(m)})"
         if not found_in(words, value.lower()) and not found_in(words, shown.lower()):
             continue
         choices.append(app_commands.Choice(name=_cut(shown, 100), value=value))
     return choices[:25]
+
+
+def _keyword(move: Move) -> str:
+    """The notation's word for ``move``: ``meld``, ``extend``, ``discard``, ``draw``, ``take``,
+    ``take 2``."""
+    return "take 2" if move.kind is MoveKind.TAKE_TWO else str(move).split()[0]
 
 
 def move_meaning(view: PlayerView, move: Move, tr: Tr) -> str:
