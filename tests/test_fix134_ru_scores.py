@@ -36,12 +36,12 @@ def _embed_text(embed: discord.Embed) -> str:
 def test_the_table_and_a_hand_panel_write_the_score_with_a_colon() -> None:
     session = Session(RuleSet.english(), 5)
     table = _embed_text(table_embed(session.view(SPECTATOR), ("ada", "ben"), 7, tr=RU))
-    assert "Партия: ada 0:0 ben" in table and "Выиграно партий: 0:0" in table, table
+    assert "Партия: ada 0:0 ben" in table and "Выиграно партий: ada 0:0 ben" in table, table
     hand = _embed_text(hand_embed(session.view(0), ("ada", "ben"), 7, tr=RU,
                                   order=HandOrder.SUIT))
     assert "ada 0:0 ben" in hand, hand
     english = _embed_text(table_embed(session.view(SPECTATOR), ("ada", "ben"), 7, tr=EN))
-    assert "Game: ada 0 – 0 ben" in english and "Games won: 0 – 0" in english, english
+    assert "Game: ada 0 – 0 ben" in english and "Games won: ada 0 – 0 ben" in english, english
 
 
 async def test_a_sessions_scores_read_alike_in_russian(world: World) -> None:

@@ -1,6 +1,7 @@
 """The public table in text alone (pictures off) marks what the picture marks: a marriage
-scores double (×2), and each extension names the meld it went on, as its announcement did;
-the longest table a hand can make still fits Discord's limits, in English and Russian."""
+scores double (×2), and each meld stands whole on its starter's line, the other player's
+cards in it named; the longest table a hand can make still fits Discord's limits, in English
+and Russian."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from umtali.melds import PlayKind
 from umtali.players import GreedyPlayer
 from umtali.rules import RuleSet
 from umtali.session import Session
-from umtali.text import render_view
+from umtali.text import GLUE, render_view
 from umtali.view import SPECTATOR
 
 NAMES = ("ada", "ben")
@@ -30,9 +31,11 @@ def _fields(session: Session, lang: str) -> list[str]:
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
-def test_marriages_and_extensions_read_on_the_text_table_as_they_were_announced(
+def test_marriages_and_extensions_read_on_the_text_table_as_the_picture_draws_them(
         lang: str) -> None:
-    tr = tr_for(lang)
+    """A marriage ×2 on its starter's line; an extension inside its meld, shown whole on the
+    line of the player who started it, and named with its player's name when that is the
+    other player (tests/test_fix156_text_table.py: the exact form)."""
     marriages = extensions = 0
     for seed in range(4):
         session = Session(RuleSet.english(), seed)
@@ -43,19 +46,23 @@ def test_marriages_and_extensions_read_on_the_text_table_as_they_were_announced(
             if not laid or session.hand.plays == []:
                 continue  # the hand ended with this turn: a new table
             fields = _fields(session, lang)
+            view = session.view(SPECTATOR)
+            starter = {p.meld: p.player for p in view.plays if p.kind is not PlayKind.EXTENSION}
             for e in laid:
-                mine, theirs = fields[e.player], fields[1 - e.player]
-                if isinstance(e, Extended):
-                    # The card it went next to, as the turn's announcement said.
-                    shown = tr("+{card} on {target}", card=e.card, target=e.target)
-                    extensions += 1
-                elif e.kind is PlayKind.MARRIAGE:
-                    shown = "[" + " ".join(str(c) for c in e.cards) + "]×2"
+                card = e.card if isinstance(e, Extended) else e.cards[0]
+                meld = next(m for m in view.melds if card in m.cards)
+                first = starter[meld.index]
+                shown = "[" + GLUE.join(str(c) for c in meld.cards) + "]"
+                if isinstance(e, Melded) and e.kind is PlayKind.MARRIAGE:
+                    shown += "×2"
                     marriages += 1
-                else:
-                    shown = "[" + " ".join(str(c) for c in e.cards) + "]"
-                assert f" {shown} " in f" {mine} ", (shown, mine)
-                assert shown not in theirs
+                assert f" {shown}" in f" {fields[first]}", (shown, fields[first])
+                assert shown not in fields[1 - first]
+                if isinstance(e, Extended):
+                    extensions += 1
+                    if e.player != first:
+                        note = fields[first].split(shown, 1)[1].split(" [")[0]
+                        assert str(e.card) in note and NAMES[e.player] in note, note
     assert marriages >= 3 and extensions >= 20
 
 
@@ -88,9 +95,8 @@ def test_the_longest_table_fits_whole_in_a_field_and_a_message(lang: str) -> Non
     names = ("*" * MAX_NAME, "_" * MAX_NAME)
     embed = table_embed(view, names, 10**18, tr=tr, note="x" * 200, clock="y" * 200)
     field = embed.fields[0].value or ""
-    # Whole: every extension there, not cut at the field's 1,024.
-    assert field.count("+") == 48 and field.endswith(tr("+{card} on {target}", card="A♣",
-                                                          target="2♣"))
+    # Whole: every meld there, every card, not cut at the field's 1,024.
+    assert field.count("[") == 4 and field.endswith("Q♣" + GLUE + "K♣]"), field
     assert len(field) <= 1024 and len(embed) <= 6000
     # A DM panel while the channel is lost: this table, the last turn, and the hand.
     live = LiveMatch(id=7, guild_id=1, channel_id=2, table_message_id=None, player_ids=(10, 11),
@@ -106,12 +112,14 @@ def test_the_longest_table_fits_whole_in_a_field_and_a_message(lang: str) -> Non
 def test_the_table_names_its_cards_in_one_form() -> None:
     session = _longest_table()
     en, ru = _fields(session, "en")[0], _fields(session, "ru")[0]
-    assert "+10♠ on J♠" in en and "+10♠ к J♠" in ru and "+Q♠ on J♠" in en
-    assert "+9♠ on 10♠" in en and "+K♠ on Q♠" in en
+    runs = ["[" + GLUE.join(str(Card.of(rank, suit)) for rank in range(1, 14)) + "]"
+            for suit in range(4)]
+    assert en == ru == " ".join(runs), en
     assert all(str(c) in en for c in CARDS)
 
 
 def test_the_terminals_table_marks_them_too() -> None:
     session = _longest_table()
     text = render_view(session.view(1), NAMES, tr_for("ru"))
-    assert "[J♠] +10♠ к J♠ +Q♠ к J♠ +9♠ к 10♠" in text
+    spades = GLUE.join(str(Card.of(rank, 0)) for rank in range(1, 14))
+    assert f"Комбинации (ada): [{spades}] [" in text, text

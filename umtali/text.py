@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
-from umtali.cards import CARDS, Card, mask_of
+from umtali.cards import Card
 from umtali.events import (
     DealerChosen,
     Discarded,
@@ -23,9 +24,8 @@ from umtali.events import (
     WentOut,
 )
 from umtali.i18n import EN, N_, Tr
-from umtali.melds import Meld, PlayKind, extended, new_meld
+from umtali.melds import PlayKind
 from umtali.rules import worded
-from umtali.search import canonical_target
 from umtali.view import PlayerView
 
 _ARTICLE = {
@@ -41,8 +41,10 @@ def cards_text(cards: Sequence[Card | None]) -> str:
     return " ".join("🂠" if c is None else str(c) for c in cards)
 
 
-def describe(event: Event, names: Sequence[str], tr: Tr = EN) -> str:
-    """One line for an event; give it ``event.for_seat(seat)`` when a seat will read it."""
+def describe(event: Event, names: Sequence[str], tr: Tr = EN, glue: str = " ") -> str:
+    """One line for an event; give it ``event.for_seat(seat)`` when a seat will read it.
+    ``glue`` joins a new meld's cards (``GLUE`` for Discord: a phone never wraps inside one;
+    a space for the terminal and the logs)."""
     if isinstance(event, DealerChosen):
         rounds = "; ".join(f"{names[0]} {a}, {names[1]} {b}" for a, b in event.draws)
         return tr("Draw for first dealer: {rounds}. {name} deals first.", rounds=rounds,
@@ -68,7 +70,7 @@ def describe(event: Event, names: Sequence[str], tr: Tr = EN) -> str:
                   cards=cards_text(event.cards))
     if isinstance(event, Melded):
         return tr("{name} melds {cards}, {kind}, +{points}.", name=who,
-                  cards=cards_text(event.cards), kind=tr(_ARTICLE[event.kind]),
+                  cards=glue.join(str(c) for c in event.cards), kind=tr(_ARTICLE[event.kind]),
                   points=event.points)
     if isinstance(event, Extended):
         return tr("{name} lays {card} on the meld with {target}, +{points}.", name=who,
@@ -176,32 +178,66 @@ def _hand_account(e: HandEnded, seat: int, name: str, tr: Tr) -> str:
 
 #: What the table's text puts after a marriage: it scores double, as the picture's gold "×2".
 DOUBLE = "×2"
+#: Joins the cards of one meld in the table's text (U+00A0, a no-break space): a phone's
+#: narrow embed wraps between melds, never inside one ("[4♠ 4♥" / "4♣]").
+GLUE = "\u00a0"
 
 
-def plays_text(view: PlayerView, seat: int, tr: Tr = EN) -> str:
-    """The plays ``seat`` laid, in order: a new meld in brackets (a marriage marked ×2), an
-    extension as its card and the card it was laid next to, as its announcement named it
-    (``+J♦ on 10♦``: every card is on the table once, so that names its meld). Empty if none.
+class TableMeld(NamedTuple):
+    """A logical meld as the table shows it: its cards in sequence order, the seat that laid
+    each, and whether a marriage started it (it scores double)."""
 
-    At most 52 cards, each in one play: under 600 characters for the longest table."""
-    melds: dict[int, Meld] = {}
+    cards: tuple[Card, ...]
+    laid_by: tuple[int, ...]
+    marriage: bool
+
+
+def table_melds(view: PlayerView) -> tuple[tuple[TableMeld, ...], tuple[TableMeld, ...]]:
+    """Each seat's melds, as the table's picture and text both lay them out: every meld whole
+    on the side of the seat that started it, extensions by either seat in it."""
+    laid: dict[Card, int] = {}
+    starter: dict[int, int] = {}
+    marriage: set[int] = set()
+    for play in view.plays:
+        for card in play.cards:
+            laid[card] = play.player
+        if play.kind is not PlayKind.EXTENSION:
+            starter.setdefault(play.meld, play.player)
+        if play.kind is PlayKind.MARRIAGE:
+            marriage.add(play.meld)
+    sides: tuple[list[TableMeld], list[TableMeld]] = ([], [])
+    for meld in view.melds:
+        seat = starter.get(meld.index, laid.get(meld.cards[0], 0) if meld.cards else 0)
+        sides[seat].append(TableMeld(meld.cards, tuple(laid.get(c, seat) for c in meld.cards),
+                                     meld.index in marriage))
+    return tuple(sides[0]), tuple(sides[1])
+
+
+def melds_text(view: PlayerView, seat: int, names: Sequence[str], tr: Tr = EN,
+               limit: int | None = None) -> str:
+    """The melds ``seat`` started, as they stand: each in brackets, in sequence order (a
+    marriage marked ×2), then the cards the other player laid on it, with their name
+    (``[7♠ 8♠ 9♠ 10♠ J♠] (9♠ 10♠: ben)``), as the picture draws them. A meld's cards, and its
+    note, are joined by no-break spaces; melds by spaces. Empty if none. Past ``limit``
+    characters (a field's 1,024: thirteen notes naming a long escaped name), the notes say
+    "the other player" instead of the name."""
+    text = _melds_text(view, seat, names[1 - seat], tr)
+    if limit is not None and len(text) > limit:
+        text = _melds_text(view, seat, tr("the other player"), tr)
+    return text
+
+
+def _melds_text(view: PlayerView, seat: int, other: str, tr: Tr) -> str:
     parts = []
-    for p in view.plays:
-        if p.kind is PlayKind.EXTENSION:
-            meld = melds.get(p.meld)
-            card = p.cards[0]
-            if meld is not None:
-                # The engine's own rule, applied to the meld as it was then.
-                melds[p.meld] = extended(meld, card)
-            if p.player == seat:
-                parts.append(tr("+{card} on {target}", card=card,
-                                target=CARDS[canonical_target(meld, card)])
-                             if meld is not None else f"+{card}")
-            continue
-        melds[p.meld] = new_meld(p.kind, mask_of(p.cards))
-        if p.player == seat:
-            mark = DOUBLE if p.kind is PlayKind.MARRIAGE else ""
-            parts.append(f"[{cards_text(p.cards)}]{mark}")
+    for meld in table_melds(view)[seat]:
+        part = f"[{GLUE.join(str(c) for c in meld.cards)}]"
+        if meld.marriage:
+            part += DOUBLE
+        theirs = [c for c, s in zip(meld.cards, meld.laid_by, strict=True) if s != seat]
+        if theirs:
+            note = tr("({cards}: {name})", cards=GLUE.join(str(c) for c in theirs), name=other)
+            part += " " + note.replace(" ", GLUE)
+        parts.append(part)
     return " ".join(parts)
 
 
@@ -236,7 +272,7 @@ def render_view(view: PlayerView, names: Sequence[str], tr: Tr = EN) -> str:
            hand_a=view.hand_points[0], hand_b=view.hand_points[1]),
     ]
     for seat in (them, me):
-        laid = plays_text(view, seat, tr) or tr("nothing yet")
+        laid = melds_text(view, seat, names, tr) or tr("nothing yet")
         lines.append(tr("{name}'s melds: {melds}", name=names[seat], melds=laid))
     top = tr("empty")
     if view.top_face_down:

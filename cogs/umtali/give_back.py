@@ -175,9 +175,12 @@ async def _told(svc: MatchService, live: LiveMatch, deadline: float, keep: bool,
 def show_clock(svc: MatchService, live: LiveMatch) -> None:
     """The turn's deadline (or a reserve) changed without a move: the table says when the turn
     ends, not the old deadline, long past; with the channel lost, the DM panels carry it (an
-    edit even of a panel showing this version)."""
+    edit even of a panel showing this version). The DM panel of the player to act says it
+    too, and their reserve, in either case (``showing.my_reserve``)."""
     if live.channel_lost:
         live.dm_shown = [None, None]
         svc.delivery.enqueue(live, Batch(hands={0, 1}))
     else:
-        svc.delivery.enqueue(live, Batch(table=True))
+        seat = live.session.to_act
+        live.dm_shown[seat] = None
+        svc.delivery.enqueue(live, Batch(table=True, hands={seat}))

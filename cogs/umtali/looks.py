@@ -8,11 +8,14 @@ pictures are on, and the members' and servers' choices.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
+from typing import TYPE_CHECKING, cast
 
 import discord
 
 from cogs.umtali.announcing import your_turn
 from cogs.umtali.arrange import HandOrder
+from cogs.umtali.judged import judged_deadline
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.out_of_reach import addressed
 from cogs.umtali.prefs import Preferences
@@ -20,11 +23,20 @@ from cogs.umtali.showing import Look, Seen, Shown, dm_panel_of, hand_of, table_o
 from umtali.i18n import Tr
 from umtali.session import Session
 
+if TYPE_CHECKING:
+    from cogs.umtali.service import MatchService
+
 
 class Looks:
     client: discord.Client
     pictures: bool
     prefs: Preferences
+    clock: Callable[[], float]
+
+    def _judged(self, live: LiveMatch) -> float | None:
+        """The turn's deadline as the clock judges it now: what the table and the panels say
+        (time owed and not saved yet, an outage under way, counted in)."""
+        return judged_deadline(cast("MatchService", self), live, self.clock())
 
     def table_message(self, live: LiveMatch, note: str = "") -> Shown:
         """The public table: its text, and its picture unless pictures are off or the bot
@@ -32,7 +44,7 @@ class Looks:
         look = self.table_look(live)
         if look.pictures and not self._may_attach(live):
             look = dataclasses.replace(look, pictures=False)
-        return table_of(live, note, look)
+        return table_of(live, note, look, judged=self._judged(live))
 
     def _may_attach(self, live: LiveMatch) -> bool:
         """Whether the bot may attach a file in the match's channel, as far as it knows (its
@@ -47,13 +59,14 @@ class Looks:
 
     def table_embed(self, live: LiveMatch, note: str = "") -> discord.Embed:
         """The public table's text alone."""
-        return table_of(live, note, Look(self.public_tr(live), pictures=False)).embed
+        return table_of(live, note, Look(self.public_tr(live), pictures=False),
+                        judged=self._judged(live)).embed
 
     def hand_message(self, live: LiveMatch, seat: int, note: str = "") -> tuple[
             discord.Embed, discord.ui.View]:
         """The seat's hand panel as text and components (see ``hand_shown`` for the picture)."""
         look = dataclasses.replace(self.hand_look(live, seat), pictures=False)
-        shown = hand_of(live, seat, note, look)
+        shown = hand_of(live, seat, note, look, self._judged(live))
         assert shown.view is not None
         return shown.embed, shown.view
 
@@ -66,12 +79,12 @@ class Looks:
         if tr is not None:
             look = dataclasses.replace(look, tr=tr)
         live.pane_look[seat] = look.seen
-        return hand_of(live, seat, note, look)
+        return hand_of(live, seat, note, look, self._judged(live))
 
     def dm_panel(self, live: LiveMatch, seat: int, note: str = "") -> Shown:
         look = self.hand_look(live, seat)
         table = dataclasses.replace(look, order=HandOrder.SUIT)  # in their DM: their language
-        return dm_panel_of(live, seat, note, look, table)
+        return dm_panel_of(live, seat, note, look, table, self._judged(live))
 
     def hand_seen(self, live: LiveMatch, seat: int) -> Seen:
         """What the seat's own panels, unasked (no interaction's language), look like now."""

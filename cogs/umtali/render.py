@@ -19,7 +19,7 @@ from umtali.i18n import N_, Tr
 from umtali.melds import PlayKind
 from umtali.moves import Move, MoveKind
 from umtali.rules import worded
-from umtali.text import describe, plays_text, whole_pile
+from umtali.text import GLUE, describe, melds_text, whole_pile
 from umtali.view import SPECTATOR, PlayerView
 
 COLOUR = discord.Colour.dark_green()
@@ -48,10 +48,16 @@ def hand_points(view: PlayerView) -> tuple[int, int]:
     return view.hand_points
 
 
-def _melds_of(view: PlayerView, seat: int, tr: Tr) -> str:
-    """The seat's plays as the picture marks them: a marriage ×2, and the meld each extension
-    went on (``plays_text``; at most about 600 characters, inside a field's 1,024)."""
-    return plays_text(view, seat, tr) or "—"
+def _melds_of(view: PlayerView, seat: int, names: Sequence[str], tr: Tr) -> str:
+    """The melds the seat started, whole, as the picture draws them: a marriage ×2, the other
+    player's cards in each named (``melds_text``: inside a field's 1,024 characters); "no
+    melds yet" in the picture's words."""
+    return melds_text(view, seat, names, tr, limit=1024) or tr("no melds yet")
+
+
+def _stamp(deadline: float) -> str:
+    """A deadline as Discord counts it down in the reader's own clock ("in 2 minutes")."""
+    return discord.utils.format_dt(dt.datetime.fromtimestamp(deadline, dt.UTC), "R")
 
 
 def _safe(names: Sequence[str]) -> list[str]:
@@ -111,8 +117,7 @@ def table_embed(
         lines.append(tr("{name} went out: {other} plays the last turn.",
                         name=names[view.went_out], other=names[1 - view.went_out]))
     if deadline is not None and going:
-        stamp = discord.utils.format_dt(dt.datetime.fromtimestamp(deadline, dt.UTC), "R")
-        lines.append(tr("Turn ends {when}.", when=stamp))
+        lines.append(tr("Turn ends {when}.", when=_stamp(deadline)))
     if clock and going:
         lines.append(clock)
     if note:
@@ -127,7 +132,7 @@ def table_embed(
         embed.add_field(
             name=tr("{name} · {cards} · {points}", name=names[seat], cards=cards,
                     points=points),
-            value=_melds_of(view, seat, tr)[:1024],
+            value=_melds_of(view, seat, names, tr)[:1024],
             inline=False,
         )
     embed.add_field(name=tr("Stock"),
@@ -139,8 +144,8 @@ def table_embed(
         name=tr("Scores"),
         value=tr("Game: {a} {score_a} – {score_b} {b}", a=names[0], score_a=ga, score_b=gb,
                  b=names[1]) + "\n" +
-              tr("Games won: {won_a} – {won_b}", won_a=view.games_won[0],
-                 won_b=view.games_won[1]),
+              tr("Games won: {a} {won_a} – {won_b} {b}", a=names[0], won_a=view.games_won[0],
+                 won_b=view.games_won[1], b=names[1]),
         inline=False,
     )
     if hand_button and going:
@@ -153,11 +158,13 @@ def table_embed(
 
 def hand_embed(
     view: PlayerView, names: Sequence[str], match_id: int, *, tr: Tr, order: HandOrder,
-    note: str = "", ended: str = "",
+    note: str = "", ended: str = "", deadline: float | None = None, reserve: str = "",
 ) -> discord.Embed:
     """A player's private panel: their hand, the table's essentials, and what they may do;
     ``ended``: how a match with no result ended, in words, said in place of whose turn it is
-    (as on its table: its session never finished, so its view still has a seat to act)."""
+    (as on its table: its session never finished, so its view still has a seat to act);
+    ``deadline``: the turn's, the table's, said on the player's own turn only, with
+    ``reserve``, their reserve in words (a match with a time control)."""
     assert view.seat != SPECTATOR
     names = _safe(names)
     me = view.seat
@@ -179,6 +186,12 @@ def hand_embed(
     else:
         doing = tr("Waiting for {name}.", name=names[view.to_act])
     lines = [doing]
+    if view.my_turn and view.winner < 0 and not ended:
+        # Pictures off or on, the panel a player plays from says how long they have.
+        if deadline is not None:
+            lines.append(tr("Your turn ends {when}.", when=_stamp(deadline)))
+        if reserve:
+            lines.append(reserve)
     if view.went_out >= 0 and view.went_out != me and view.winner < 0 and not ended:
         lines.append(tr("{name} went out: this is your last turn.", name=names[view.went_out]))
     legend = new_legend(view, tr)
@@ -266,4 +279,4 @@ def _my_pile(view: PlayerView, tr: Tr) -> str:
 def turn_message(events: Sequence[Event], names: Sequence[str], tr: Tr) -> str:
     """One public message for a run of events (a player's whole turn, and what followed)."""
     shown = _safe(names)
-    return "\n".join(describe(e.for_seat(SPECTATOR), shown, tr) for e in events)
+    return "\n".join(describe(e.for_seat(SPECTATOR), shown, tr, GLUE) for e in events)

@@ -30,7 +30,7 @@ from cogs.umtali.names import safe_name
 from cogs.umtali.panels import hand_panel
 from cogs.umtali.pictures import HAND_FILE, TABLE_FILE, hand_png, table_png
 from cogs.umtali.render import hand_embed, table_embed
-from cogs.umtali.turn_clock import clock_line
+from cogs.umtali.turn_clock import clock_line, clock_time
 from umtali.i18n import EN, N_, Tr
 from umtali.view import SPECTATOR
 
@@ -190,13 +190,16 @@ TEXT_ONLY = Look(pictures=False)
 
 
 def table_of(live: LiveMatch, note: str = "", look: Look = TEXT_ONLY, *,
-             snapshot: bool = False) -> Shown:
-    """The public table; ``snapshot``: a private copy for one member, with no buttons."""
+             snapshot: bool = False, judged: float | None = None) -> Shown:
+    """The public table; ``snapshot``: a private copy for one member, with no buttons;
+    ``judged``: the turn's deadline as the clock judges it (``judged.judged_deadline``), when
+    the caller knows it (else the deadline saved)."""
     view = live.session.view(SPECTATOR)
     # Played in DMs, the table is a DM panel's copy, with no My hand button; so is a snapshot.
     names = live.names_in(look.tr)
     ended = look.tr(ended_words(live)) if live.abandoned else ""
-    embed = table_embed(view, names, live.id, tr=look.tr, deadline=live.deadline,
+    deadline = live.deadline if judged is None else judged
+    embed = table_embed(view, names, live.id, tr=look.tr, deadline=deadline,
                         note=note, clock=clock_line(live, look.tr),
                         hand_button=not (live.channel_lost or snapshot), ended=ended)
     if not look.pictures:
@@ -206,12 +209,17 @@ def table_of(live: LiveMatch, note: str = "", look: Look = TEXT_ONLY, *,
     return Shown([embed], pictures=[_picture(embed, draw, TABLE_FILE)])
 
 
-def hand_of(live: LiveMatch, seat: int, note: str = "", look: Look = TEXT_ONLY) -> Shown:
+def hand_of(live: LiveMatch, seat: int, note: str = "", look: Look = TEXT_ONLY,
+            judged: float | None = None) -> Shown:
+    """The seat's hand panel; on its turn, when the turn ends (``judged``: as the clock judges
+    it, as ``table_of``'s) and its reserve."""
     if live.abandoned:
         return _unfinished(live, seat, look)
     view = live.session.view(seat)
     tr = look.tr
-    embed = hand_embed(view, live.names_in(tr), live.id, tr=tr, order=look.order, note=note)
+    embed = hand_embed(view, live.names_in(tr), live.id, tr=tr, order=look.order, note=note,
+                       deadline=live.deadline if judged is None else judged,
+                       reserve=my_reserve(live, seat, tr))
     shown = Shown([embed], hand_panel(view, live.id, live.version, tr=tr, order=look.order,
                                       hint=live.computer_seat is not None))
     # No picture of an empty hand (a player who went out): the text says "no cards".
@@ -219,6 +227,19 @@ def hand_of(live: LiveMatch, seat: int, note: str = "", look: Look = TEXT_ONLY) 
         draw = partial(hand_png, view, tr=tr, four_colour=look.four_colour, order=look.order)
         shown.pictures.append(_picture(embed, draw, HAND_FILE))
     return shown
+
+
+def my_reserve(live: LiveMatch, seat: int, tr: Tr) -> str:
+    """``seat``'s reserve for its own panel, in a match whose time control has one, as the
+    table's clock line gives it (``clock_line``); said on the seat's own turn only."""
+    control = live.control
+    if (not live.time_control or not control.timed or control.reserve <= 0 or live.over
+            or live.deadline is None or live.session.to_act != seat):
+        return ""
+    if live.reserve_running == live.deadline:
+        # Its end is the turn's, counted down in the line above: no figure to go stale.
+        return tr("Your own time is up: your reserve is running until the turn ends.")
+    return tr("Your reserve: {reserve}.", reserve=clock_time(live.reserves[seat]))
 
 
 def _unfinished(live: LiveMatch, seat: int, look: Look) -> Shown:
@@ -246,22 +267,22 @@ def _unfinished(live: LiveMatch, seat: int, look: Look) -> Shown:
 
 
 def dm_panel_of(live: LiveMatch, seat: int, note: str = "", look: Look = TEXT_ONLY,
-                table_look: Look = TEXT_ONLY) -> Shown:
+                table_look: Look = TEXT_ONLY, judged: float | None = None) -> Shown:
     """The DM panel: the hand, and while the channel is lost the table with the last turn
     too (it is public; the hand is this player's own)."""
     if not live.channel_lost:
-        return hand_of(live, seat, note, look)
+        return hand_of(live, seat, note, look, judged)
     ended = live.over and not live.abandoned and revealed(live.commitment, True)
     if ended:
         # Ended with a result: its reveal goes with the final card under the table, which a
         # match played in DMs no longer has. Said here, as a match with no result does.
         note = "\n\n".join(filter(None, (note, reveal_line(
             live.session, live.salt, live.commitment, look.tr, cut=live.cut))))
-    shown = hand_of(live, seat, note, look)
+    shown = hand_of(live, seat, note, look, judged)
     if ended:
         shown.view = discord.ui.View(timeout=None)
         shown.view.add_item(ReplayButton(live.guild_id, live.id, look.tr))
-    table = table_of(live, tail(live.last_turn, LAST_TURN), table_look)
+    table = table_of(live, tail(live.last_turn, LAST_TURN), table_look, judged=judged)
     return Shown([*table.embeds, *shown.embeds], shown.view, [*table.made, *shown.made],
                  [*table.pictures, *shown.pictures])
 

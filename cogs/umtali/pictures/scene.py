@@ -16,8 +16,8 @@ from cogs.umtali.pictures.fonts import drawable
 from cogs.umtali.render import hand_points
 from umtali.cards import Card
 from umtali.i18n import Tr
-from umtali.melds import PlayKind
 from umtali.moves import MoveKind
+from umtali.text import TableMeld, table_melds
 from umtali.view import SPECTATOR, PlayerView
 
 
@@ -134,22 +134,14 @@ def _tags(dealer: bool, went_out: bool, tr: Tr) -> str:
 
 
 def _melds(view: PlayerView) -> tuple[tuple[MeldScene, ...], tuple[MeldScene, ...]]:
-    laid: dict[Card, int] = {}
-    starter: dict[int, int] = {}
-    marriage: set[int] = set()
-    for play in view.plays:
-        for card in play.cards:
-            laid[card] = play.player
-        if play.kind is not PlayKind.EXTENSION:
-            starter.setdefault(play.meld, play.player)
-        if play.kind is PlayKind.MARRIAGE:
-            marriage.add(play.meld)
-    sides: tuple[list[MeldScene], list[MeldScene]] = ([], [])
-    for meld in view.melds:
-        seat = starter.get(meld.index, laid.get(meld.cards[0], 0) if meld.cards else 0)
-        sides[seat].append(MeldScene(tuple((c, laid.get(c, seat)) for c in meld.cards),
-                                     meld.index in marriage))
-    return tuple(sides[0]), tuple(sides[1])
+    # Laid out as the table's text lists them (``table_melds``): the two read alike.
+    first, second = table_melds(view)
+    return _scenes(first), _scenes(second)
+
+
+def _scenes(melds: tuple[TableMeld, ...]) -> tuple[MeldScene, ...]:
+    return tuple(MeldScene(tuple(zip(m.cards, m.laid_by, strict=True)), m.marriage)
+                 for m in melds)
 
 
 def table_scene(view: PlayerView, names: tuple[str, str] | list[str], tr: Tr,
