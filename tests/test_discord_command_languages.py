@@ -18,6 +18,7 @@ from simcord.backend.errors import SetupError
 
 from cogs.umtali.admin import UmtaliAdminCog
 from cogs.umtali.commands import UmtaliCog
+from cogs.umtali.rules_text import PAGES
 from cogs.umtali.translator import UmtaliTranslator
 from data.store import Limits
 from tests.discord_helpers import (
@@ -230,10 +231,14 @@ async def test_the_rules_name_the_command_as_the_members_client_does(
     page = await world.carol.slash(world.channel, "umtali rules", page=2)
     assert page.ephemeral and page.response is not None
     assert page.response.embeds[0].footer.text.startswith("Страница 2 из ")
-    assert page.response.embeds[0].footer.text.endswith("· /umtali правила страница:<n>")
+    # An example a screen reader says well (not "<n>"): the page after this one.
+    assert page.response.embeds[0].footer.text.endswith("· /umtali правила страница:3")
     english = await world.bob.slash(world.channel, "umtali rules", page=2)
     assert english.response is not None
-    assert english.response.embeds[0].footer.text.endswith("· /umtali rules page:<n>")
+    assert english.response.embeds[0].footer.text.endswith("· /umtali rules page:3")
+    last = await world.bob.slash(world.channel, "umtali rules", page=len(PAGES))
+    assert last.response is not None
+    assert last.response.embeds[0].footer.text.endswith("· /umtali rules page:1")
 
 
 async def test_play_autocomplete_explains_moves_in_the_members_language(

@@ -67,6 +67,9 @@ async def test_table_is_posted_again_and_becomes_the_live_one(world: World) -> N
     peek = await world.carol.slash(thread, "umtali table")
     assert peek.ephemeral and peek.response is not None
     assert "snapshot" in (peek.response.embeds[0].description or "")
+    # Its link is masked: a screen reader says its words, not the link's digits.
+    url = f"https://discord.com/channels/{world.guild.id}/{thread.id}"
+    assert f"[the live table]({url}/{old})." in (peek.response.embeds[0].description or "")
     assert custom_ids(peek.response) == []
     # It has no My hand button, so its footer sends nobody to one.
     assert peek.response.embeds[0].footer.text == f"Match {live.id}"
@@ -82,7 +85,7 @@ async def test_table_is_posted_again_and_becomes_the_live_one(world: World) -> N
     [replaced] = [m for m in thread.history() if m.id == old]
     assert custom_ids(replaced) == []
     assert "moved" in (replaced.embeds[0].description or "")
-    assert str(r.response.id) in (replaced.embeds[0].description or "")
+    assert f"[the live table]({url}/{r.response.id})." in (replaced.embeds[0].description or "")
     before = replaced.embeds[0].to_dict()
     await play_out(world, live, moves=3)
     [new] = [m for m in thread.history() if m.id == live.table_message_id]

@@ -85,9 +85,9 @@ async def test_challenge_declined_and_expired(world: World) -> None:
 def test_turns_that_piled_up_go_out_as_one_message() -> None:
     from cogs.umtali.announcing import merged
 
-    texts = ["ada discards 5♥.\n<@1>, your turn.", "ben draws.\nben discards 9♣.\n<@2>, your turn."]
-    # Only the last mention stays: the earlier turn is over.
-    assert merged(texts) == ("ada discards 5♥.\nben draws.\nben discards 9♣.\n<@2>, your turn.", 2)
+    texts = ["<@1>, your turn.\nada discards 5♥.", "<@2>, your turn.\nben draws.\nben discards 9♣."]
+    # Only the last mention stays, first: the earlier turn is over.
+    assert merged(texts) == ("<@2>, your turn.\nada discards 5♥.\nben draws.\nben discards 9♣.", 2)
     long = ["x" * 1990, "y" * 20]
     assert merged(long) == ("x" * 1990, 1)
-    assert merged(["only one\n<@1>, your turn."]) == ("only one\n<@1>, your turn.", 1)
+    assert merged(["<@1>, your turn.\nonly one"]) == ("<@1>, your turn.\nonly one", 1)

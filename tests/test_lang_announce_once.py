@@ -82,7 +82,7 @@ async def test_a_post_whose_clearing_failed_is_not_shown_twice_when_more_turns_f
     mine = [t for t in shown if f"{live.names[first]} " in t]
     theirs = [t for t in shown if f"{live.names[second]} " in t]
     assert len(mine) == 1 and len(theirs) == 1 and mine != theirs, shown
-    assert said.rstrip().endswith("your turn."), said
+    assert shown[-1].startswith(f"<@{live.player_ids[first]}>, your turn.\n"), said
 
 
 def test_held_counts_the_announcements_a_given_back_message_holds() -> None:
@@ -90,8 +90,8 @@ def test_held_counts_the_announcements_a_given_back_message_holds() -> None:
     from cogs.umtali.mentions import ping
     from umtali.i18n import EN, tr_for
 
-    first = "ada discards K♣.\n" + your_turn(EN, ping(2))
-    second = "ben discards 10♠.\n" + your_turn(tr_for("ru"), ping(1))
+    first = your_turn(EN, ping(2)) + "\nada discards K♣."
+    second = your_turn(tr_for("ru"), ping(1)) + "\nben discards 10♠."
     third = "ada draws from the stock."
     texts = [first, second, third]
     for count in (1, 2, 3):

@@ -11,6 +11,7 @@ from tests.discord_helpers import World
 from tests.test_read_only_table import _WRITING
 from tests.test_records import forfeited
 from tests.test_records_discord import text_of
+from tests.test_review55_newcomer import _buttons
 
 
 def _read_only(world: World) -> None:
@@ -43,6 +44,8 @@ async def test_a_page_of_a_private_board_stays_in_the_members_language_and_a_pub
     # Posted in the channel: the server's language, whoever turns its page.
     public = await world.alice.slash(world.channel, "umtali leaderboard")
     assert not public.ephemeral and "Page 1 of 3" in text_of(public)
+    # Its buttons in words, no arrow for a screen reader to read out as text.
+    assert list(_buttons(public.response)) == ["Previous page", "Next page"]
     turned = await world.alice.click(public.response,
                                      custom_id=f"{prefix}:2:{world.alice.id}")
     assert "Page 2 of 3" in text_of(turned)
@@ -50,5 +53,6 @@ async def test_a_page_of_a_private_board_stays_in_the_members_language_and_a_pub
     _read_only(world)
     private = await world.alice.slash(world.channel, "umtali leaderboard")
     assert private.ephemeral and "Страница 1 из 3" in text_of(private), text_of(private)
+    assert list(_buttons(private.response)) == ["Предыдущая страница", "Следующая страница"]
     turned = await world.alice.click(private.response, custom_id=f"{prefix}:2")
     assert "Страница 2 из 3" in text_of(turned), text_of(turned)

@@ -123,10 +123,10 @@ async def test_a_turn_saved_while_the_last_one_is_posted_stays_in_the_unsent_lis
         # The crash: what a restart would post is what the database holds now.
         unsent = json.loads(query(db, "SELECT unsent FROM matches WHERE id = ?",
                                   saved.id)[0]["unsent"])
-        assert unsent and unsent[-1].endswith(f"<@{(ada, ben)[seat]}>, your turn."), unsent
+        assert unsent and unsent[-1].startswith(f"<@{(ada, ben)[seat]}>, your turn.\n"), unsent
         proceed.set()
         await last
         await until(lambda: query(db, "SELECT unsent FROM matches WHERE id = ?",
                                   saved.id)[0]["unsent"] == "[]", "the last post")
         texts = [m["content"] for m in server.channel_messages(saved.channel_id)]
-        assert texts[-1].endswith(f"<@{(ada, ben)[seat]}>, your turn.")
+        assert texts[-1].startswith(f"<@{(ada, ben)[seat]}>, your turn.\n")

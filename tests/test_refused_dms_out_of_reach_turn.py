@@ -1,7 +1,7 @@
 """The "your turn" line for a player out of reach (fix147, after fix140 and fix143): gone from
 the server, or no longer allowed to see the match's channel, DMs closed.
 
-The line that ends each turn's announcement ("{mention}, your turn."), and the same line in
+The line that opens each turn's announcement ("{mention}, your turn."), and the same line in
 the notice after downtime (``clock.resume_after_downtime``), pinged them in the channel: a
 ping nobody reads. Known away (``out_of_reach.known_away``: what the refused-DMs notice found,
 no request to Discord a move), they are named there instead, pinging nobody; one in reach is
@@ -25,7 +25,8 @@ from tests.test_refused_dms_out_of_reach_clock import _bob_to_act
 
 
 def _turn_lines(world: World, live: LiveMatch) -> list[discord.Message]:
-    return [m for m in thread_of(world, live).history() if m.content.endswith(", your turn.")]
+    return [m for m in thread_of(world, live).history()
+            if m.content.split("\n")[0].endswith(", your turn.")]
 
 
 async def _bob_to_act_again(world: World, live: LiveMatch) -> None:
@@ -54,7 +55,7 @@ async def test_a_turn_of_a_member_out_of_reach_names_him_without_a_ping(
     lines = _turn_lines(world, live)
     assert len(lines) > before
     last = lines[-1]
-    assert last.content.endswith("\nben, your turn."), last.content
+    assert last.content.startswith("ben, your turn.\n"), last.content
     assert f"<@{world.bob.id}>" not in last.content
     assert world.bob.id not in [u.id for u in last.mentions]
     assert reads == []  # known from the notice: Discord not asked a move
@@ -64,7 +65,7 @@ async def test_a_turn_of_a_member_in_reach_still_pings_him(world: World) -> None
     live = await _bob_to_act(world, None)
     await _bob_to_act_again(world, live)
     last = _turn_lines(world, live)[-1]
-    assert last.content.endswith(f"<@{world.bob.id}>, your turn."), last.content
+    assert last.content.startswith(f"<@{world.bob.id}>, your turn.\n"), last.content
     assert world.bob.id in [u.id for u in last.mentions]
 
 
@@ -83,10 +84,10 @@ async def test_the_notice_after_downtime_names_a_member_out_of_reach(
     assert len(lines) == before + 1, [m.content for m in lines]
     last = lines[-1]
     if out is None:
-        assert last.content.endswith(f"<@{world.bob.id}>, your turn."), last.content
+        assert last.content.startswith(f"<@{world.bob.id}>, your turn.\n"), last.content
         assert world.bob.id in [u.id for u in last.mentions]
     else:
-        assert last.content.endswith("\nben, your turn."), last.content
+        assert last.content.startswith("ben, your turn.\n"), last.content
         assert world.bob.id not in [u.id for u in last.mentions]
 
 
@@ -120,7 +121,7 @@ async def test_a_member_told_in_reach_then_gone_is_named_on_his_turns(
     await _bob_to_act_again(world, live)
     assert len(reads) == 1  # not a move
     last = _turn_lines(world, live)[-1]
-    assert last.content.endswith("\nben, your turn."), last.content
+    assert last.content.startswith("ben, your turn.\n"), last.content
     assert world.bob.id not in [u.id for u in last.mentions]
     await svc.check_timers()
     await flush(world)
@@ -139,4 +140,4 @@ async def test_a_member_told_in_reach_then_gone_is_named_on_his_turns(
     assert len(_notices(world, live)) == 1
     await _bob_to_act_again(world, live)
     last = _turn_lines(world, live)[-1]
-    assert last.content.endswith(f"<@{world.bob.id}>, your turn."), last.content
+    assert last.content.startswith(f"<@{world.bob.id}>, your turn.\n"), last.content

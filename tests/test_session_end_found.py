@@ -78,15 +78,16 @@ async def test_a_resignation_s_end_links_the_final_card_and_closes_the_thread_fo
         # The last announcement ends with the link to the final card; the reveal stays said.
         last = server.channel_messages(thread)[-1]["content"]
         assert "Deals revealed" in last, last
-        assert last.rstrip().endswith(url), last
+        assert last.splitlines()[-1] == (f"[The final card]({url}), with **Rematch** and "
+                                         "**Session files**."), last
         assert "**Rematch**" in last and "**Session files**" in last, last
         # The challenge message in the channel says how it ended, and links the final card.
         challenge = challenge_message(server, db, saved.id)
         assert int(challenge["channel_id"]) == server.channel_id
         said = described(challenge)
         assert "accepted" in said  # (what it said is kept: the seats, the draw, the cut)
-        assert said.splitlines()[-1] == (f"**Session over: ben wins (ada resigned).** The "
-                                         f"final card: {url}"), said
+        assert said.splitlines()[-1] == (f"**Session over: ben wins (ada resigned).** [The "
+                                         f"final card]({url})"), said
         # The thread closes an hour after its last message (not archived at once: Rematch).
         assert server.thread_state(thread)["auto_archive_duration"] == 60
         assert not server.thread_state(thread)["archived"]
@@ -122,16 +123,14 @@ async def test_a_session_played_out_in_russian_says_its_end_in_russian(
             url = link(server, done)
             tr = tr_for("ru")
             last = server.channel_messages(saved.channel_id)[-1]["content"]
-            assert last.rstrip().endswith(url), last
-            assert tr("The final card, with **{rematch}** and **{files}**: {link}",
-                      rematch=tr("Rematch"), files=tr("Session files"), link=url) in last
+            assert last.splitlines()[-1] == (f"[Итоговая карточка]({url}) с кнопками "
+                                             "**Реванш** и **Файлы матча**."), last
             said = described(challenge_message(server, db, saved.id))
             w = done.session.winner
             names = ("ada", "ben")
             result = tr("Session over: {name} wins {a}-{b}", name=names[w],
                         a=done.session.games_won[w], b=done.session.games_won[1 - w])
-            assert said.splitlines()[-1] == tr("**{result}.** The final card: {link}",
-                                               result=result, link=url), said
+            assert said.splitlines()[-1] == f"**{result}.** [Итоговая карточка]({url})", said
             assert "Матч окончен" in said, said
             assert server.thread_state(saved.channel_id)["auto_archive_duration"] == 60
 
@@ -148,7 +147,7 @@ async def test_an_admin_s_end_is_said_on_the_challenge_with_the_table(
         done = await ended(server, db, saved.id)
         said = described(challenge_message(server, db, saved.id))
         assert said.splitlines()[-1] == (
-            f"**Match ended by a server admin: no result.** The table: {link(server, done)}"), \
+            f"**Match ended by a server admin: no result.** [The table]({link(server, done)})"), \
             json.dumps(said)
         assert server.thread_state(saved.channel_id)["auto_archive_duration"] == 60
 
@@ -173,7 +172,7 @@ async def test_refusals_at_the_end_are_logged_and_left(
         done = await ended(server, db, saved.id)
         assert unread.hits == 1 and unset.hits == 1, (unread.hits, unset.hits)
         last = server.channel_messages(thread)[-1]["content"]
-        assert last.rstrip().endswith(link(server, done)), last
+        assert f"[The final card]({link(server, done)})" in last.splitlines()[-1], last
         assert "Session over" not in described(challenge_message(server, db, saved.id))
         assert server.thread_state(thread)["auto_archive_duration"] == 1440
         assert not [r for r in caplog.records if r.levelno >= logging.WARNING
@@ -198,8 +197,8 @@ async def test_a_members_thread_is_not_the_bots_to_close(
         assert ask.response is not None
         await server.click(ada, ask.response, f"umtali:m:{saved.id}:{saved.version}:loss:resign")
         done = await ended(server, db, saved.id)
-        assert server.channel_messages(made)[-1]["content"].rstrip().endswith(
-            link(server, done))
+        assert f"[The final card]({link(server, done)})" in \
+            server.channel_messages(made)[-1]["content"].splitlines()[-1]
         assert server.thread_state(made)["auto_archive_duration"] == 1440
         assert not any(t == made for t, _ in server.thread_changes), server.thread_changes
 
@@ -225,8 +224,8 @@ async def test_a_resignation_in_russian_is_told_on_the_challenge_in_the_past(
             done = await resigned(server, db, ada, await start_session(server, db, ada, ben))
             said = described(challenge_message(server, db, done.id))
             assert said.splitlines()[-1] == (
-                f"**Матч окончен: ben побеждает (игрок сдался: ada).** Итоговая карточка: "
-                f"{link(server, done)}"), said
+                f"**Матч окончен: ben побеждает (игрок сдался: ada).** [Итоговая карточка]("
+                f"{link(server, done)})"), said
             assert "сдаётся" not in said, said
             # The announcement says it as it happens, in the present: unchanged.
             assert "(ada сдаётся)" in "\n".join(
@@ -247,7 +246,7 @@ async def test_a_finished_table_posted_again_is_linked_once_from_the_challenge(
         ada, ben = server.add_member("ada"), server.add_member("ben")
         done = await resigned(server, db, ada, await start_session(server, db, ada, ben))
         old = link(server, done)
-        assert described(challenge_message(server, db, done.id)).endswith(old)
+        assert described(challenge_message(server, db, done.id)).endswith(f"({old})")
         assert bot.matches is not None
         live = await bot.matches.lookup(done.id)
         # (held here no more: a fresh copy, as another process's or a restarted one's)
@@ -259,13 +258,19 @@ async def test_a_finished_table_posted_again_is_linked_once_from_the_challenge(
         again = read_match(db, done.id)
         assert again is not None and again.table_message_id not in (None, first)
         new = link(server, again)
-        await until(lambda: described(challenge_message(server, db, done.id)).endswith(new),
+        await until(lambda: described(challenge_message(server, db, done.id)).endswith(
+            f"({new})"),
                     "the challenge linking the table posted again", timeout=5)
+        # An end line as versions before fix157 wrote it (its link bare), then another copy of
+        # the match after a restart: either form is replaced.
+        challenge = challenge_message(server, db, done.id)
+        challenge["embeds"][0]["description"] += (
+            f"\n**Session over: ben wins (ada resigned).** The final card: {old}")
         live.summed_up = False  # (yet another copy of the match, after a restart)
         await told(bot.matches, live)
         said = described(challenge_message(server, db, done.id))
         ends = [x for x in said.splitlines() if "Session over" in x]
-        assert ends == [f"**Session over: ben wins (ada resigned).** The final card: {new}"], \
+        assert ends == [f"**Session over: ben wins (ada resigned).** [The final card]({new})"], \
             said
         assert "accepted" in said and old not in said, said
         assert server.errors == []

@@ -1,6 +1,6 @@
-"""A turn's announcements in the match's channel: the "your turn" line that pings the next
-player, and turns that piled up merged into one message (each message's nonce names it by its
-first announcement: ``posting``)."""
+"""A turn's announcements in the match's channel: the "your turn" line that opens them and
+pings the next player, and turns that piled up merged into one message (each message's nonce
+names it by its first announcement: ``posting``)."""
 
 from __future__ import annotations
 
@@ -8,61 +8,78 @@ import re
 
 import discord
 
-from cogs.umtali.mentions import NO_MENTIONS, only, ping
+from cogs.umtali.mentions import NO_MENTIONS, only
 from umtali.i18n import Tr, languages, tr_for
 
 
 def your_turn(tr: Tr, mention: str) -> str:
-    """The line that ends a turn's announcement and pings the player to act next: ``mention``,
-    their ping, or their name if they are known out of reach (``out_of_reach.addressed``)."""
+    """The line that opens a turn's announcement and pings the player to act next: ``mention``,
+    their ping, or their name if they are known out of reach (``out_of_reach.addressed``).
+    First, so that a phone's notification preview and a screen reader give it before the
+    moves (``with_turn``)."""
     return tr("{mention}, your turn.", mention=mention)
+
+
+def with_turn(turn: str, text: str) -> str:
+    """``text`` (a turn's moves, a notice) announced with its "your turn" line ``turn`` (none
+    when empty) on a line of its own before it."""
+    return f"{turn}\n{text}" if turn and text else turn or text
 
 
 def _your_turn_patterns() -> list[re.Pattern[str]]:
     # An announcement may be in any language (a server may change its own while a turn's
-    # announcement waits to be posted): the "your turn" line of each.
+    # announcement waits to be posted): the "your turn" line of each, pinging or naming its
+    # player (out of reach), first, or last as older versions wrote it (still to post when
+    # this version took over).
     found = []
     for lang in languages():
-        before, after = your_turn(tr_for(lang), ping(0)).split("<@0>")
-        found.append(re.compile(r"\n?" + re.escape(before) + r"<@([0-9]+)>" + re.escape(after)
-                                + "$"))
+        before, after = (re.escape(part) for part in your_turn(tr_for(lang), "\0").split("\0"))
+        line = before + r"(?:<@([0-9]+)>|[^\n]+?)" + after
+        found.append(re.compile(rf"^{line}(?:\n|$)|\n{line}$"))
     return found
 
 
 _YOUR_TURN = _your_turn_patterns()
 
 
-def turn_mention(text: str) -> discord.AllowedMentions:
-    """Only the player whose turn it is may be pinged, and nobody else, whatever the text."""
+def _turn_line(text: str) -> tuple[str, str]:
+    """``text``'s "your turn" line ("" if none) and the rest of it."""
     for pattern in _YOUR_TURN:
         found = pattern.search(text)
         if found:
-            return only(int(found[1]))
-    return NO_MENTIONS
+            return found[0].strip("\n"), text[:found.start()] + text[found.end():]
+    return "", text
+
+
+def turn_mention(text: str) -> discord.AllowedMentions:
+    """Only the player whose turn it is may be pinged, and nobody else, whatever the text."""
+    who = turn_player(text)
+    return NO_MENTIONS if who is None else only(who)
 
 
 def turn_player(text: str) -> int | None:
-    """The player ``text``'s "your turn" line mentions (None: no such line)."""
+    """The player ``text``'s "your turn" line mentions (None: no such line, or one that names
+    its player, out of reach, not pinged)."""
     for pattern in _YOUR_TURN:
         found = pattern.search(text)
         if found:
-            return int(found[1])
+            mention = found[1] or found[2]
+            return None if mention is None else int(mention)
     return None
 
 
 def merged(texts: list[str], limit: int = 2000) -> tuple[str, int]:
     """The first of ``texts`` joined into one message of at most ``limit`` characters, and how
-    many it holds (at least one). Only the last keeps its "your turn" mention: the earlier ones
-    are out of date, and a mention pings."""
-    out = texts[0]
-    count = 1
+    many it holds (at least one). Only the last one's "your turn" line is kept, first: the
+    earlier ones are out of date, and a mention pings."""
+    out, count = texts[0], 1
+    bodies = [_turn_line(texts[0])[1]]
     for text in texts[1:]:
-        earlier = out
-        for pattern in _YOUR_TURN:
-            earlier = pattern.sub("", earlier)
-        joined = earlier + "\n" + text
+        turn, body = _turn_line(text)
+        joined = with_turn(turn, "\n".join(b for b in [*bodies, body] if b))
         if len(joined) > limit:
             break
+        bodies.append(body)
         out, count = joined, count + 1
     return out, count
 

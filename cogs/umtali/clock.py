@@ -25,7 +25,7 @@ import discord
 from discord.ext import commands
 
 from cogs.umtali.alive import Owed, noted
-from cogs.umtali.announcing import your_turn
+from cogs.umtali.announcing import with_turn, your_turn
 from cogs.umtali.clock_state import (
     CONNECTING,
     DATABASE,
@@ -306,8 +306,8 @@ async def resume_after_downtime(svc: MatchService, lives: list[LiveMatch],
             stamp = discord.utils.format_dt(dt.datetime.fromtimestamp(deadline, dt.UTC), "R")
             tr = svc.public_tr(live)
             name = safe_name(live.names_in(tr)[seat])
-            announce.append(offline_notice(offline, name, stamp, tr) + "\n"
-                            + your_turn(tr, addressed(live, seat, tr)[0]))
+            announce.append(with_turn(your_turn(tr, addressed(live, seat, tr)[0]),
+                                      offline_notice(offline, name, stamp, tr)))
         sent = Resumed(live.version, deadline, tuple(announce),
                        None if reserve is None else (seat, reserve))
         # Warned already, a turn is warned again only if its end moved by a real amount (a

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from cogs.umtali.announcing import your_turn
+from cogs.umtali.announcing import with_turn, your_turn
 from cogs.umtali.failures import PASSING
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import safe_name
@@ -72,7 +72,8 @@ def unsaved_notice(svc: MatchService, live: LiveMatch, seconds: float, deadline:
     tr = svc.public_tr(live)
     seat = live.session.to_act
     name = safe_name(live.names_in(tr)[seat])
-    return _unsaved(seconds, name, stamp, tr) + "\n" + your_turn(tr, addressed(live, seat, tr)[0])
+    turn = your_turn(tr, addressed(live, seat, tr)[0])
+    return with_turn(turn, _unsaved(seconds, name, stamp, tr))
 
 
 def _unsaved(seconds: float, name: str, when: str, tr: Tr) -> str:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
 from cogs.umtali.alive import noted
+from cogs.umtali.announcing import with_turn
 from cogs.umtali.clock_state import LATE, began, note_step
 from cogs.umtali.computer import Computers
 from cogs.umtali.db_outage import move_failed
@@ -255,9 +256,9 @@ class Playing(ReadBack):
         announce: list[str] = []
         text = ""
         if turn_over:
-            text = "\n".join([*live.pending, *lines])
+            text = "\n".join([*live.pending, *lines]).strip()
             if not session.over:
-                text += "\n" + self._your_turn(live, session)
+                text = with_turn(self._your_turn(live, session), text)
             text = text.strip()[:2000]
             if not live.channel_lost:
                 announce.append(text)

@@ -17,10 +17,11 @@ from umtali.i18n import N_
 log = logging.getLogger(__name__)
 
 #: Said by a table that was replaced, and by one posted as the match was brought to another
-#: channel (``/umtali table`` run there a moment before, by the other player).
-MOVED = N_("This table moved: the live one is {link}.")
-BROUGHT = N_("The table was brought to another channel a moment before: the live one is "
-             "{link}.")
+#: channel (``/umtali table`` run there a moment before, by the other player). Its link is
+#: masked: a screen reader says its words, not the link's digits, and it takes no lines.
+MOVED = N_("This table moved: here is [the live table]({link}).")
+BROUGHT = N_("The table was brought to another channel a moment before: here is [the live "
+             "table]({link}).")
 
 
 def table_link(live: LiveMatch) -> str:

@@ -23,9 +23,10 @@ def rules_embed(tr: Tr, page: int) -> discord.Embed:
     title, text = pages(tr)[page - 1]
     embed = discord.Embed(title=tr("Umtali rules · {title}", title=title),
                           description=text, colour=COLOUR)
-    # The command as the member's client names it.
+    # The command as the member's client names it, with a page to go to (the next, else the
+    # first) where "<n>" was: a screen reader said "less than n greater than".
     command = ("/umtali " + tr.ctx("command", "rules") + " " + tr.ctx("option", "page")
-               + ":<n>")
+               + f":{page % len(PAGES) + 1}")
     embed.set_footer(text=tr("Page {page} of {pages} · {note}", page=page,
                              pages=len(PAGES), note=command))
     return embed
@@ -35,8 +36,9 @@ def rules_view(tr: Tr, page: int) -> discord.ui.View:
     """The buttons under page ``page``: the page before and the page after, each greyed out
     where there is none."""
     view = discord.ui.View(timeout=None)
-    view.add_item(RulesButton(page - 1, tr("◀ Previous"), disabled=page <= 1))
-    view.add_item(RulesButton(page + 1, tr("Next ▶"), disabled=page >= len(PAGES)))
+    # In words alone: a screen reader reads an arrow in a label out by name.
+    view.add_item(RulesButton(page - 1, tr("Previous page"), disabled=page <= 1))
+    view.add_item(RulesButton(page + 1, tr("Next page"), disabled=page >= len(PAGES)))
     return view
 
 

@@ -31,6 +31,7 @@ from weakref import WeakValueDictionary
 import discord
 
 from cogs.umtali.alive import MAIN, heartbeat, noted
+from cogs.umtali.announcing import with_turn
 from cogs.umtali.beside import Beside
 from cogs.umtali.board_posts import PublicBoards
 from cogs.umtali.clock_state import ClockState
@@ -276,7 +277,7 @@ class MatchService(Timing, Endings, TableMoves, Playing, Looks):
                 await self.store.set_opening(live.id, opening)
                 live.pending = [line for line in opening.split("\n") if line]
             else:
-                posted.append(await channel.send(opening + "\n" + self._your_turn(live),
+                posted.append(await channel.send(with_turn(self._your_turn(live), opening),
                                                  allowed_mentions=only(live.player_ids[to_act])))
             table = await self.table_message(live).drawn()  # off the event loop
             message = await channel.send(**table.send(),

@@ -51,7 +51,8 @@ def final_link(live: LiveMatch, tr: Tr) -> list[str]:
     known: a match never shown)."""
     if live.table_message_id is None:
         return []
-    return [tr("The final card, with **{rematch}** and **{files}**: {link}",
+    # (masked links here and below: a screen reader says their words, not their digits)
+    return [tr("[The final card]({link}), with **{rematch}** and **{files}**.",
                rematch=tr("Rematch"), files=tr("Session files"),
                link=jump_url(live, live.table_message_id))]
 
@@ -62,7 +63,7 @@ def result_line(live: LiveMatch, tr: Tr) -> str:
     assert live.table_message_id is not None
     link = jump_url(live, live.table_message_id)
     if live.abandoned or not live.session.over:
-        return tr("**{ended}.** The table: {link}", ended=tr(ended_words(live)), link=link)
+        return tr("**{ended}.** [The table]({link})", ended=tr(ended_words(live)), link=link)
     session = live.session
     names = [safe_name(n) for n in live.names_in(tr)]
     w = session.winner
@@ -75,14 +76,15 @@ def result_line(live: LiveMatch, tr: Tr) -> str:
         result += f" ({tr(ENDED_BY, name=names[1 - w], how=ENDED[how])})"
     elif how != "played out":
         result += f" ({tr('{name} {how}', name=names[1 - w], how=how)})"
-    return tr("**{result}.** The final card: {link}", result=result, link=link)
+    return tr("**{result}.** [The final card]({link})", result=result, link=link)
 
 
 def _end_line(live: LiveMatch, line: str) -> bool:
     """Whether ``line`` is an end line ``result_line`` wrote, in any language and linking
-    any table of the match's server: bold words, then a link to a message, last."""
-    return re.fullmatch(rf"\*\*.+\*\*.* https://discord\.com/channels/{live.guild_id}/\d+/\d+",
-                        line) is not None
+    any table of the match's server: bold words, then a link to a message, last: masked, or
+    bare as versions before fix157 wrote it."""
+    url = rf"https://discord\.com/channels/{live.guild_id}/\d+/\d+"
+    return re.fullmatch(rf"\*\*.+\*\*.* (?:{url}|\[[^\]\n]+\]\({url}\))", line) is not None
 
 
 async def ended(svc: MatchService, live: LiveMatch) -> None:

@@ -93,8 +93,8 @@ async def _look(svc: MatchService, doubts: _Doubts, live: LiveMatch, table: int,
             text = tr("The table linked above is no longer the live one: this match is played "
                       "in direct messages for now.")
         else:
-            text = tr("The table linked above is no longer the live one: the live table is "
-                      "{link}.", link=table_link(live))
+            text = tr("The table linked above is no longer the live one: here is [the live "
+                      "table]({link}).", link=table_link(live))
         # (an interaction past its 15 minutes, Discord failing: the link stays as it was)
         with contextlib.suppress(discord.HTTPException, *PASSING):
             await interaction.followup.send(text, ephemeral=True)

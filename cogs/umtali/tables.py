@@ -53,7 +53,7 @@ SEEN_FOR = 10.0
 def snapshot_note(live: LiveMatch, tr: Tr = EN) -> str:
     if live.channel_lost or live.table_message_id is None:
         return tr("A snapshot: this match is played in direct messages for now.")
-    return tr("A snapshot, not kept up to date: the live table is {link}.",
+    return tr("A snapshot, not kept up to date: here is [the live table]({link}).",
               link=table_link(live))
 
 
@@ -154,10 +154,12 @@ async def _turn_to_post(interaction: discord.Interaction, svc: MatchService,
             return None
         # (less the time waited since it was measured: for the outcome, for the database)
         left = wait - max(0.0, svc.clock() - noted)
-        await answer(interaction, tr("The table was posted again a moment ago: the live "
-                                     "table is {link}. You can post it again in {seconds} "
-                                     "s.", link=table_link(live),
-                                     seconds=max(1, math.ceil(left))))
+        await answer(interaction, tr.plural(
+            "The table was posted again a moment ago: here is [the live table]({link}). You "
+            "can post it again in {count} second.",
+            "The table was posted again a moment ago: here is [the live table]({link}). You "
+            "can post it again in {count} seconds.", max(1, math.ceil(left)),
+            link=table_link(live)))
         # What the player may have come for all the same: the question beside the table,
         # deleted since it was asked, is asked again.
         await ask_again_if_deleted(svc, live)

@@ -79,17 +79,23 @@ def reserve_again(live: LiveMatch, now: float) -> None:
     reserve_running(live, now)
 
 
-def clock_time(seconds: float) -> str:
-    """A reserve as a clock shows it: 1:45, or 1:02:05 from an hour."""
+def clock_time(seconds: float, tr: Tr) -> str:
+    """A reserve in words and units a screen reader says well ("1 min 45 s", not "1:45")."""
     whole = max(0, round(seconds))
     hours, rest = divmod(whole, 3600)
     minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
+    parts = [tr("{count} h", count=hours)] if hours else []
+    if minutes:
+        parts.append(tr("{minutes} min", minutes=minutes))
+    if secs or not parts:
+        parts.append(tr("{count} s", count=secs))
+    return " ".join(parts)
 
 
 def clock_line(live: LiveMatch, tr: Tr) -> str:
     """Whose clock runs and each player's reserve, for the table (matches with a preset time
-    control only; a match with the turn timer alone shows its deadline, as before)."""
+    control only; a match with the turn timer alone shows its deadline, as before). No
+    stopwatch sign: a screen reader would read its name before every line."""
     control = live.control
     if not live.time_control or not control.timed or live.over:
         return ""
@@ -101,20 +107,20 @@ def clock_line(live: LiveMatch, tr: Tr) -> str:
     if live.deadline is None:
         if not live.asks_when_late():
             return ""
-        return tr("⏱ {name}'s time is up: {other} may claim the session or keep waiting.",
+        return tr("{name}'s time is up: {other} may claim the session or keep waiting.",
                   name=name, other=safe_name(names[1 - to_act]))
     if control.reserve <= 0:
-        return tr("⏱ {name}'s clock is running.", name=name)
+        return tr("{name}'s clock is running.", name=name)
     if live.reserve_running == live.deadline:
         # Its end is the turn's, which the table shows counted down: its figure as at the
         # turn's start, kept on the table while it ran, was wrong (review132).
         other = 1 - to_act
         if live.is_computer(other):
-            return tr("⏱ {name}'s own time is up: the reserve is running until the turn ends",
+            return tr("{name}'s own time is up: the reserve is running until the turn ends.",
                       name=name)
-        return tr("⏱ {name}'s own time is up: the reserve is running until the turn ends · "
-                  "reserve: {other} {reserve}", name=name, other=safe_name(names[other]),
-                  reserve=clock_time(live.reserves[other]))
-    reserves = " / ".join(f"{safe_name(names[s])} {clock_time(live.reserves[s])}"
-                          for s in (0, 1) if not live.is_computer(s))
-    return tr("⏱ {name}'s clock is running · reserve {reserves}", name=name, reserves=reserves)
+        return tr("{name}'s own time is up: the reserve is running until the turn ends; "
+                  "reserve: {other} {reserve}.", name=name, other=safe_name(names[other]),
+                  reserve=clock_time(live.reserves[other], tr))
+    reserves = ", ".join(f"{safe_name(names[s])} {clock_time(live.reserves[s], tr)}"
+                         for s in (0, 1) if not live.is_computer(s))
+    return tr("{name}'s clock is running; reserve: {reserves}.", name=name, reserves=reserves)

@@ -24,9 +24,9 @@ from umtali.codec import session_from_json
 from umtali.players import GreedyPlayer
 from umtali.session import Session
 
-#: The mention that ends a message when a member is to play next; strip it to compare the
-#: rest of an announcement (it is added to whichever message goes out last).
-YOUR_TURN = re.compile(r"\n?<@[0-9]+>, your turn\.")
+#: The line that opens a message when a member is to play next (ended it before fix157); strip
+#: it to compare the rest of an announcement (it is added to whichever message goes out last).
+YOUR_TURN = re.compile(r"^<@[0-9]+>, your turn\.\n?|\n?<@[0-9]+>, your turn\.")
 
 
 @dataclass

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
@@ -25,6 +26,9 @@ from tests.discord_helpers import World, player, start_match, table_message, thr
 from tests.test_faults_channel import _lose_thread
 from umtali.moves import Move, MoveKind
 from umtali.players import GreedyPlayer
+
+#: A turn's "your turn" line, which opens its announcement.
+YOUR_TURN = re.compile(r"^<@[0-9]+>, your turn\.\n?")
 
 
 def main_of(world: World) -> MatchService:
@@ -160,6 +164,12 @@ async def greedy_via(world: World, svc: MatchService, match_id: int) -> Move:
     move = GreedyPlayer().choose(live.session.view(live.session.to_act))
     await act_via(world, svc, match_id, move)
     return move
+
+
+def first_line(announcement: str) -> str:
+    """The line that names a turn's announcement: its first after its "your turn" line (the
+    same turn ends several messages' lines, and only the last of turns merged keeps it)."""
+    return YOUR_TURN.sub("", announcement).split("\n")[0]
 
 
 def said(world: World, live: LiveMatch, text: str) -> list[Any]:

@@ -8,7 +8,7 @@ import json
 
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, start_match
-from tests.processes.helpers import main_of, row, said, settle
+from tests.processes.helpers import first_line, main_of, row, said, settle
 from tests.test_faults_timers import to_turn_end
 from umtali.players import GreedyPlayer
 
@@ -28,7 +28,7 @@ async def test_a_match_taken_as_its_holder_saves_a_move_is_held_as_saved(
     world.clock.advance(10)
     assert (await main.act(live, live.player_ids[seat],
                            GreedyPlayer().choose(live.session.view(seat)))).ok
-    turn_end = live.last_turn.split("\n")[0]
+    turn_end = first_line(live.last_turn)
     await other.move_to(copy, copy.channel_id, copy.table_message_id or 0)
     await settle(world, other)
     saved = await row(world, live.id)

@@ -18,7 +18,7 @@ from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, flush, start_match
-from tests.processes.helpers import main_of, row, settle, via
+from tests.processes.helpers import first_line, main_of, row, settle, via
 from tests.processes.test_lost_told_elsewhere import notices
 from tests.test_faults_channel import _lose_thread
 from tests.test_faults_timers import to_turn_end
@@ -60,7 +60,7 @@ async def test_a_copy_from_before_the_move_losing_the_old_channel_loses_nothing(
     assert not copy.channel_lost and copy.channel_id == world.channel.id
     assert copy.table_message_id == moved.response.id
     # The move is shown where the match is now: its turn's end announced there.
-    turn_end = copy.last_turn.split("\n")[0]
+    turn_end = first_line(copy.last_turn)
     assert turn_end and any(turn_end in m.content
                             for m in world.channel.history()[posts:]), "never announced"
 

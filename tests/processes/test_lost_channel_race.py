@@ -13,7 +13,7 @@ import json
 
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, start_match
-from tests.processes.helpers import main_of, row, said, settle
+from tests.processes.helpers import first_line, main_of, row, said, settle
 from tests.test_faults_timers import to_turn_end
 from umtali.players import GreedyPlayer
 
@@ -33,7 +33,7 @@ async def test_a_move_saved_from_a_copy_read_before_the_channel_was_lost_queues_
     seat = copy.session.to_act
     assert (await other.act(copy, copy.player_ids[seat],
                             GreedyPlayer().choose(copy.session.view(seat)))).ok
-    turn_end = copy.last_turn.split("\n")[0]
+    turn_end = first_line(copy.last_turn)
     assert copy.version == live.version + 1 and turn_end
     saved = await row(world, live.id)
     assert saved["channel_lost"] == 1 and json.loads(saved["unsent"]) == []

@@ -13,7 +13,7 @@ import pytest
 from cogs.umtali.clock_state import LATE
 from cogs.umtali.unheard import InDoubt
 from tests.discord_helpers import World, custom_ids, player, start_match
-from tests.processes.helpers import main_of, results, row, said, settle
+from tests.processes.helpers import first_line, main_of, results, row, said, settle
 from tests.processes.test_unheard_moves import at_turn_end
 from tests.unheard import lose_answer
 from umtali.players import GreedyPlayer
@@ -53,7 +53,7 @@ async def test_a_turn_saved_unheard_reaches_the_next_player_when_clicked_again(
     outcome = await main.act(live, live.player_ids[seat], discard, version)
     assert outcome.stale and live.version == version + 1
     await settle(world, main)
-    assert len(said(world, live, announcement.split("\n")[0])) == 1
+    assert len(said(world, live, first_line(announcement))) == 1
     assert json.loads((await row(world, live.id))["unsent"]) == []
     panel = player(world, 1 - seat).user.dm_channel.last_message
     assert any(c.startswith(f"umtali:m:{live.id}:{version + 1}:") for c in custom_ids(panel))

@@ -9,7 +9,7 @@ import json
 from cogs.umtali.owners import RENEW_EVERY
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, play_out, player, start_match
-from tests.processes.helpers import greedy_via, main_of, row, said, settle, via
+from tests.processes.helpers import first_line, greedy_via, main_of, row, said, settle, via
 from tests.test_faults_timers import to_turn_end
 from umtali.moves import MoveKind
 from umtali.players import GreedyPlayer
@@ -31,7 +31,7 @@ async def test_a_move_through_another_process_works_and_moves_the_match_there(
     assert (await row(world, live.id))["owner"] == "p2" and live.id in other.matches
     moved = other.matches[live.id]
     # The turn's end was announced once, by the process that made it.
-    announced = moved.last_turn.split("\n")[0]
+    announced = first_line(moved.last_turn)
     assert len(said(world, moved, announced)) == 1
     assert json.loads((await row(world, live.id))["unsent"]) == []
     # The first process drops its copy at its next renewal; its timers no longer run it.

@@ -14,6 +14,7 @@ from cogs.umtali.service import MatchService
 from data.store import Store
 from tests.discord_helpers import World, cut, start_match
 from tests.processes.helpers import (
+    first_line,
     greedy_via,
     kill,
     main_of,
@@ -51,7 +52,7 @@ async def test_a_killed_process_has_its_match_taken_over_within_seconds(
     theirs = other.matches[live.id]
     assert theirs.deadline is not None and theirs.deadline >= old_deadline + LEASE
     assert json.loads((await row(world, live.id))["unsent"]) == []
-    turn_end = live.last_turn.split("\n")[0]
+    turn_end = first_line(live.last_turn)
     assert len(said(world, theirs, turn_end)) == 1
     # The players play on through the other process, to the end; the result is counted once.
     with via(world, other):

@@ -13,7 +13,7 @@ import pytest
 from cogs.umtali.clock_state import LATE
 from cogs.umtali.errors import APOLOGY
 from tests.discord_helpers import World, custom_ids, start_match, thread_of
-from tests.processes.helpers import main_of, results, row, said, settle
+from tests.processes.helpers import first_line, main_of, results, row, said, settle
 from tests.processes.test_unheard_moves import words
 from tests.time_control_helpers import button, time_up
 from tests.unheard import MAYBE, lose_answer
@@ -39,7 +39,7 @@ async def test_a_resignation_saved_unheard_is_carried_on_as_saved(
     assert live.over and live.session.winner == 1
     assert [r["match_id"] for r in await results(world)] == [live.id]
     assert json.loads((await row(world, live.id))["unsent"]) == []
-    assert len(said(world, live, live.last_turn.split("\n")[0])) == 1
+    assert len(said(world, live, first_line(live.last_turn))) == 1
     assert not main.tracked(live.id)
 
 

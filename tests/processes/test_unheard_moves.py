@@ -21,7 +21,7 @@ from cogs.umtali.live import LiveMatch
 from cogs.umtali.service import MatchService
 from data.db import Tx
 from tests.discord_helpers import World, custom_ids, player, start_match, table_message
-from tests.processes.helpers import main_of, row, said, settle
+from tests.processes.helpers import first_line, main_of, row, said, settle
 from tests.test_faults_timers import to_turn_end
 from tests.unheard import MAYBE, lose_answer
 from umtali.players import GreedyPlayer
@@ -75,7 +75,7 @@ async def read_at_next_check(world: World, main: MatchService, live: LiveMatch, 
     await main.check_timers(now=world.clock.now + 1)
     await settle(world, main)
     assert live.version == version + 1
-    assert len(said(world, live, announcement.split("\n")[0])) == 1
+    assert len(said(world, live, first_line(announcement))) == 1
     assert shows_turn(world, live, 1 - seat, version + 1)
 
 
@@ -93,7 +93,7 @@ async def test_a_turn_saved_unheard_is_carried_on_as_saved(
     assert saved["version"] == live.version == version + 1
     assert live.deadline == saved["deadline"] and live.deadline is not None
     assert json.loads(saved["unsent"]) == []
-    assert live.last_turn and len(said(world, live, live.last_turn.split("\n")[0])) == 1
+    assert live.last_turn and len(said(world, live, first_line(live.last_turn))) == 1
     assert shows_turn(world, live, 1 - seat, version + 1)
 
 

@@ -13,7 +13,7 @@ import pytest
 from tests.discord_helpers import World
 from tests.pg_cut import CommitCut
 from tests.pg_server import PgServer
-from tests.processes.helpers import row, said, settle
+from tests.processes.helpers import first_line, row, said, settle
 from tests.processes.test_unheard_moves import (
     at_turn_end,
     discard_on_table,
@@ -55,7 +55,7 @@ async def test_a_move_whose_commit_answer_is_cut_is_carried_on_as_saved(
     saved = await row(world, live.id)
     assert saved["version"] == live.version == version + 1
     assert json.loads(saved["unsent"]) == []
-    assert live.last_turn and len(said(world, live, live.last_turn.split("\n")[0])) == 1
+    assert live.last_turn and len(said(world, live, first_line(live.last_turn))) == 1
     assert shows_turn(world, live, 1 - seat, version + 1)
 
 

@@ -16,7 +16,7 @@ import pytest
 from cogs.umtali.outbox import Batch
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, start_match
-from tests.processes.helpers import main_of, row, said, settle
+from tests.processes.helpers import first_line, main_of, row, said, settle
 from tests.test_faults_timers import to_turn_end
 from umtali.players import GreedyPlayer
 
@@ -32,7 +32,7 @@ async def test_an_announcement_cleared_while_another_process_saves_is_posted_onc
         m.setattr(main.delivery, "enqueue", lambda live, batch: None)  # Discord slow
         assert (await main.act(live, live.player_ids[seat],
                                GreedyPlayer().choose(live.session.view(seat)))).ok
-    turn_end = live.last_turn.split("\n")[0]
+    turn_end = first_line(live.last_turn)
     # The next player's click reaches the other process, which reads the match ...
     copy = await other.lookup(live.id)
     assert copy is not None and copy.unsent
