@@ -24,8 +24,8 @@ def _text(message: Any) -> str:
 
 
 @pytest.mark.parametrize(("lang", "ends", "reserve"), [
-    ("en", "Your turn ends {when}.", "Your reserve: 2:00."),
-    ("ru", "Ваш ход закончится {when}.", "Ваш запас: 2:00."),
+    ("en", "Your turn ends {when}.", "Your reserve: 2 min."),
+    ("ru", "Ваш ход закончится {when}.", "Ваш запас: 2 мин."),
 ])
 async def test_the_hand_panel_tells_its_player_when_their_turn_ends(
         world: World, lang: str, ends: str, reserve: str) -> None:
@@ -76,13 +76,13 @@ async def test_no_clock_no_line(world: World) -> None:
 async def test_the_dm_panel_follows_the_clock_when_the_reserve_starts_to_run(
         world: World) -> None:
     """The turn's own time runs out: the table says the reserve runs, and so does the DM
-    panel of the player to act (it said "Your reserve: 2:00.", a figure then going stale)."""
+    panel of the player to act (it said "Your reserve: 2 min.", a figure then going stale)."""
     live = await start_match(world, time_control="blitz")
     svc = world.bot.matches
     assert svc is not None and live.deadline is not None
     seat = live.session.to_act
     actor = player(world, seat)
-    assert "Your reserve: 2:00." in _text(dm_panel(actor, live, seat))
+    assert "Your reserve: 2 min." in _text(dm_panel(actor, live, seat))
     own_end = live.deadline - live.reserves[seat]
     world.clock.now = own_end + LATE + 1
     await svc.check_timers(now=world.clock.now)

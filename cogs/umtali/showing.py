@@ -239,7 +239,7 @@ def my_reserve(live: LiveMatch, seat: int, tr: Tr) -> str:
     if live.reserve_running == live.deadline:
         # Its end is the turn's, counted down in the line above: no figure to go stale.
         return tr("Your own time is up: your reserve is running until the turn ends.")
-    return tr("Your reserve: {reserve}.", reserve=clock_time(live.reserves[seat]))
+    return tr("Your reserve: {reserve}.", reserve=clock_time(live.reserves[seat], tr))
 
 
 def _unfinished(live: LiveMatch, seat: int, look: Look) -> Shown:
