@@ -77,3 +77,16 @@ def test_a_turn_line_naming_its_player_pings_nobody_and_is_merged_as_one() -> No
     assert turn_mention(named).to_dict() == NO_MENTIONS.to_dict()
     assert merged([named, pinged]) == ("<@1>, your turn.\nada discards 5♥.\nben draws.", 2)
     assert merged([pinged, named]) == ("ben, your turn.\nben draws.\nada discards 5♥.", 2)
+
+
+def test_a_score_line_ending_like_a_turn_line_stays_where_it_is() -> None:
+    """review156: the last line of an older version's announcement was taken for its turn
+    line in any form; a member named "Ben, your turn" ends a score line so. Last, only the
+    pinging form is an (older version's) turn line."""
+    session_over = "ada goes out.\nGame 3 to ada, 45-30. Games: ada 2 – 1 Ben, your turn."
+    text, count = merged(["<@2>, your turn.\nada discards K♠.", session_over])
+    assert count == 2
+    assert text == "ada discards K♠.\n" + session_over, text
+    # An older version's line, last and pinging, still moves first.
+    text, _ = merged(["ada discards K♠.\n<@2>, your turn.", "ben draws.\n<@1>, your turn."])
+    assert text == "<@1>, your turn.\nada discards K♠.\nben draws.", text

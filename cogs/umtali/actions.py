@@ -261,8 +261,8 @@ async def play_move(interaction: discord.Interaction, match_id: int, move: Move,
             # move): it is brought up to date where it is, as after every move; a second
             # panel beside it said "here is your hand" of the hand already there (review153).
             refresh_dm(live, seat, interaction.client)
-            await ephemeral(interaction, tr("That panel had moved on; it now shows your hand "
-                                            "as it is: play from it."))
+            await ephemeral(interaction, tr("That panel had moved on: it is being brought up "
+                                            "to date with your hand as it is now."))
         elif outcome.stale and seat is not None and not live.over:
             await show_panel(interaction, live, seat, said)
         else:

@@ -76,8 +76,9 @@ async def clicked(interaction: discord.Interaction, match_id: int, admin_id: int
                                      "nothing changed."))
         return
     if not end:
-        await said_on_question(interaction, tr("Match #{match} is kept: nothing changed.",
-                                               match=match_id))
+        # (Said of the question alone: the match may have ended meanwhile, by a move.)
+        await said_on_question(interaction, tr("Match #{match} was not ended by this "
+                                               "question: nothing changed.", match=match_id))
         return
     # Checked again: the question may be old, and a server can take the permission away.
     if interaction.guild_id is None or not interaction.permissions.manage_guild:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -32,6 +33,9 @@ from cogs.umtali.unheard import InDoubt
 from data.failing import failing_for_now
 from data.models import MatchRow
 from umtali.i18n import Tr
+
+if TYPE_CHECKING:
+    from cogs.umtali.service import MatchService
 
 log = logging.getLogger(__name__)
 
@@ -106,11 +110,16 @@ async def finish(interaction: discord.Interaction, match_id: int,
         # (Another server's, by a forged click: that message is none of this one's.)
         await answer(interaction, _refusal(tr, ended, "", match_id))
         return
+    text = tr("Match #{match} is ended with no result: nobody wins it, no rating changed, and "
+              "both players are free to play again.", match=match_id)
+    if ended == "over" and await _ended_by(svc, interaction, match_id):
+        # A second click of the admin's (a double click): the first ended it and says so on
+        # the question; this one must not say "nothing changed" over it (review156).
+        await answer(interaction, text)
+        return
     if isinstance(ended, str):
         await said(_refusal(tr, ended, "", match_id))
         return
-    text = tr("Match #{match} is ended with no result: nobody wins it, no rating changed, and "
-              "both players are free to play again.", match=ended.match_id)
     if ended.unread:
         text += " " + tr("Its saved state could not be read, so its deals could not be "
                          "revealed.")
@@ -120,6 +129,12 @@ async def finish(interaction: discord.Interaction, match_id: int,
         # Told whatever became of the admin's answer: else the panels of a match that could
         # not be read would offer moves for good (nothing else draws them again).
         await tell_ended(svc, ended, interaction.user)
+
+
+async def _ended_by(svc: MatchService, interaction: discord.Interaction, match_id: int) -> bool:
+    """Whether the match was ended with no result by this very admin (their other click)."""
+    row = await in_time(interaction, svc.store.match(match_id))
+    return row is not None and row.status != "active" and row.ended_by == interaction.user.id
 
 
 def _refusal(tr: Tr, found: str | None, name: str, number: int | None) -> str:

@@ -35,7 +35,10 @@ def _your_turn_patterns() -> list[re.Pattern[str]]:
     for lang in languages():
         before, after = (re.escape(part) for part in your_turn(tr_for(lang), "\0").split("\0"))
         line = before + r"(?:<@([0-9]+)>|[^\n]+?)" + after
-        found.append(re.compile(rf"^{line}(?:\n|$)|\n{line}$"))
+        # Last, only the pinging form: older versions' line; a name there could be a score
+        # line's last words (a member named "Ben, your turn": review156).
+        pinging = before + r"<@([0-9]+)>" + after
+        found.append(re.compile(rf"^{line}(?:\n|$)|\n{pinging}$"))
     return found
 
 

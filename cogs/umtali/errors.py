@@ -202,8 +202,11 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
         # A message deleted as the action used it (the clicked challenge, a table, by a
         # moderator or its author: review153): a member's doing, not a bug of ours. What the
         # action saved stands.
-        log.info("a message was deleted while an interaction used it (%s, channel %s: %s)",
-                 what_was_used(interaction), interaction.channel_id, original)
+        # (INFO when a component was clicked, whose message a member may delete; a command
+        # uses only the bot's stored messages, which a wrong id could make this too.)
+        log.log(logging.INFO if interaction.message is not None else logging.WARNING,
+                "a message was deleted while an interaction used it (%s, channel %s: %s)",
+                what_was_used(interaction), interaction.channel_id, original)
         text = tr("A message this needed was deleted meanwhile: look again before you try "
                   "again.")
     if isinstance(error, STALE):
