@@ -23,13 +23,7 @@ from tests.discord_helpers import (
     thread_of,
 )
 from tests.processes.helpers import main_of
-
-ENDED = "ended this match: no result"
-
-
-def _db(db_path: Path, sql: str, *params: object) -> list[tuple[Any, ...]]:
-    with sqlite3.connect(db_path) as c:
-        return c.execute(sql, params).fetchall()
+from tests.test_admin_end_match import ENDED, _db
 
 
 def _content(result: Any) -> str:
