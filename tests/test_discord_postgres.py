@@ -51,7 +51,7 @@ async def test_a_session_is_played_across_a_restart_and_recorded(
     for scope in ("server", "global"):
         first, second = board_lines(await world.carol.slash(world.channel, "umtali leaderboard",
                                                             scope=scope))
-        assert f"**{names[winner]}** · " in first and "1/1 won" in first
+        assert f"**{names[winner]}** · " in first and "won 1 of 1" in first
         assert f"**{names[1 - winner]}** · " in second
     stats = text_of(await world.alice.slash(world.channel, "umtali stats"))
     assert ("Sessions 1 won, 0 lost" if winner == 0 else "Sessions 0 won, 1 lost") in stats

@@ -37,7 +37,7 @@ async def test_a_read_past_the_turn_leaves_december_to_its_last_session(
     assert sorted(r.sessions for r in december.rows) == [2, 2]
     [summary] = summaries.history()
     assert summary.embeds[0].title == "The December 2026 season is over"
-    assert "2/2 won" in str(summary.embeds[0].description)
+    assert "won 2 of 2" in str(summary.embeds[0].description)
     world.clock.now = TURN + 120
     await season_tick(world.bot)
     await world.env.settle()

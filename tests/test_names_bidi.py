@@ -56,7 +56,7 @@ RTL_NAMES = [SARAH, AHMED, "שרה כהן", "أحمد 7", "Sara שרה", "١٢٣
 #: Sentences as the bot makes them (markdown left out: Discord shows none of it).
 SENTENCES = [
     "{name} melded 7♥ 8♥ 9♥ (12 → 15)",
-    "  3. {name} · 1520.3 · 5/7 won",
+    "  3. {name} · 1520.3 · won 5 of 7",
     "{name} · 11 cards · 45",
     "{name}: 12.3 → 15.0",
     "Итог: побеждает {name}, 2:0 по партиям",
@@ -190,11 +190,12 @@ async def test_right_to_left_names_on_the_table_the_boards_and_the_stats(
     await play_out(world, live, moves=3)
     await resign(world, world.alice, live)
     board = await world.carol.slash(world.channel, "umtali leaderboard")
-    for line, (rank, name, won) in zip(board_lines(board), ((1, AHMED, "1/1"), (2, SARAH, "0/1")),
+    for line, (rank, name, won) in zip(board_lines(board),
+                                       ((1, AHMED, "1 of 1"), (2, SARAH, "0 of 1")),
                                        strict=True):
         seen = shown(unmarked(line))
-        # "  1. أحمد · 24.9 · 1/1 won": the rank, then the name, its rating and wins after it.
-        assert re.fullmatch(rf" *{rank}\. {shown(name, None)} · −?[0-9.]+ · {won} won",
+        # "  1. أحمد · 24.9 · won 1 of 1": the rank, then the name, its rating and wins after it.
+        assert re.fullmatch(rf" *{rank}\. {shown(name, None)} · −?[0-9.]+ · won {won}",
                             seen), seen
     stats = text_of(await world.carol.slash(world.channel, "umtali stats", member=world.bob,
                                             versus=world.alice))

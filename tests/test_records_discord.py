@@ -79,8 +79,8 @@ async def test_a_resignation_shows_in_stats_and_on_the_boards(world: World) -> N
         board = await world.carol.slash(world.channel, "umtali leaderboard", scope=scope)
         assert not board.ephemeral
         first, second = board_lines(board)
-        assert "**ben**" in first and "1/1 won" in first
-        assert "**ada**" in second and "0/1 won" in second
+        assert "**ben**" in first and "won 1 of 1" in first
+        assert "**ada**" in second and "won 0 of 1" in second
         assert custom_ids(board.response) == []  # one page: no buttons
     nobody = text_of(await world.carol.slash(world.channel, "umtali stats"))
     assert "cy has not finished a session yet" in nobody
@@ -158,8 +158,8 @@ async def test_a_played_out_session_counts_once_across_a_restart(
     for scope in ("server", "global"):
         board = await world.carol.slash(world.channel, "umtali leaderboard", scope=scope)
         first, second = board_lines(board)
-        assert f"**{names[winner]}** · " in first and "1/1 won" in first
-        assert f"**{names[1 - winner]}** · " in second and "0/1 won" in second
+        assert f"**{names[winner]}** · " in first and "won 1 of 1" in first
+        assert f"**{names[1 - winner]}** · " in second and "won 0 of 1" in second
     stats = text_of(await world.alice.slash(world.channel, "umtali stats"))
     won = restored.session.games_won
     assert ("Sessions 1 won, 0 lost" if winner == 0 else "Sessions 0 won, 1 lost") in stats

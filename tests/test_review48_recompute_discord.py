@@ -85,7 +85,7 @@ async def test_stats_and_the_board_say_what_the_results_make(world: World) -> No
             entries.append((p, ordinal(r), t.name, t.won, t.won + t.lost))
     expected = [f"`{str(place).rjust(3)}.` **{name}** · "
                 f"{one_decimal(EN, dict((e[0], e[1]) for e in entries)[p])} · "
-                f"{won}/{sessions} won" for place, p, name, won, sessions in board(entries)]
+                f"won {won} of {sessions}" for place, p, name, won, sessions in board(entries)]
     assert len(expected) == len(everyone)  # all rated: two pages
     shown = await world.bob.slash(world.channel, "umtali leaderboard")
     lines = board_lines(shown)

@@ -52,7 +52,7 @@ def _shown(text: str) -> str:
 
 
 def _rating(line: str) -> float:
-    """The rating on a board line: "`  1.` **ben** · 3.1 · 2/2 won"."""
+    """The rating on a board line: "`  1.` **ben** · 3.1 · won 2 of 2"."""
     return float(line.split(" · ")[1].replace("\u2212", "-"))  # (a true minus sign shown)
 
 
@@ -111,7 +111,7 @@ async def test_a_month_ends_once_with_its_summary_and_stays_readable(world: Worl
     december = await world.carol.slash(world.channel, "umtali leaderboard")
     assert _title(december) == "Umtali leaderboard · Railway Club · December 2026 season"
     ben, ada = board_lines(december)
-    assert "**ben**" in ben and "2/2 won" in ben and "**ada**" in ada and "0/2 won" in ada
+    assert "**ben**" in ben and "won 2 of 2" in ben and "**ada**" in ada and "won 0 of 2" in ada
     december_rating = _rating(ben)
 
     # The year turns: the tick ends December and posts its summary, once.
@@ -121,7 +121,7 @@ async def test_a_month_ends_once_with_its_summary_and_stays_readable(world: Worl
     [summary] = summaries.history()
     embed = summary.embeds[0]
     assert embed.title == "The December 2026 season is over"
-    assert "🥇 `1.` **ben**" in str(embed.description) and "2/2 won" in str(embed.description)
+    assert "🥇 `1.` **ben**" in str(embed.description) and "won 2 of 2" in str(embed.description)
     assert "2 players took part." in str(embed.description)
     assert "halfway back toward the starting rating" in str(embed.description)
     assert await season_tick(world.bot) == 0
@@ -135,7 +135,7 @@ async def test_a_month_ends_once_with_its_summary_and_stays_readable(world: Worl
     await _session(world, world.carol, world.bob)
     ben_january, cy_january = board_lines(
         await world.carol.slash(world.channel, "umtali leaderboard"))
-    assert "**ben**" in ben_january and "1/1 won" in ben_january and "**cy**" in cy_january
+    assert "**ben**" in ben_january and "won 1 of 1" in ben_january and "**cy**" in cy_january
     fresh_winner = MODEL.rate([[MODEL.rating()], [MODEL.rating()]], ranks=[0, 1])[0][0]
     assert _rating(ben_january) > fresh_winner.ordinal() + 0.5
     assert _rating(ben_january) != pytest.approx(december_rating)
@@ -144,12 +144,12 @@ async def test_a_month_ends_once_with_its_summary_and_stays_readable(world: Worl
     past = await world.carol.slash(world.channel, "umtali leaderboard", season="2026-12")
     assert _title(past) == "Umtali leaderboard · Railway Club · December 2026 season"
     ben_december, ada_december = board_lines(past)
-    assert "**ben**" in ben_december and "2/2 won" in ben_december
-    assert "**ada**" in ada_december and "0/2 won" in ada_december
+    assert "**ben**" in ben_december and "won 2 of 2" in ben_december
+    assert "**ada**" in ada_december and "won 0 of 2" in ada_december
     always = await world.carol.slash(world.channel, "umtali leaderboard", season="all")
     assert _title(always) == "Umtali leaderboard · Railway Club · all time"
     lines = board_lines(always)
-    assert len(lines) == 3 and "**ben**" in lines[0] and "3/3 won" in lines[0]
+    assert len(lines) == 3 and "**ben**" in lines[0] and "won 3 of 3" in lines[0]
 
     # The season option offers the server's seasons, newest first, after all time.
     offered = await world.carol.autocomplete(world.channel, "umtali leaderboard", "season", "")
@@ -220,7 +220,7 @@ async def test_a_russian_server_reads_its_seasons_in_russian(world: World) -> No
     [summary] = summaries.history()
     assert summary.embeds[0].title == "Сезон за декабрь 2026 окончен"
     text = str(summary.embeds[0].description)
-    assert "**ben**" in text and "побед 2/2" in text and "В сезоне сыграли 2 игрока." in text
+    assert "**ben**" in text and "побед: 2 из 2" in text and "В сезоне сыграли 2 игрока." in text
     always = await world.carol.slash(world.channel, "umtali leaderboard", season="all")
     assert _title(always) == "Таблица лидеров Умтали · Railway Club · за всё время"
 

@@ -115,7 +115,8 @@ def board_embed(board: BoardPage, scope: str, guild_name: str, tr: Tr = EN,
                   "member to appear here.")
     elif board.rows:
         text = "\n".join(tr(
-            "`{rank}.` **{name}** · {rating} · {won}/{sessions} won", rank=str(row.rank).rjust(3),
+            "`{rank}.` **{name}** · {rating} · won {won} of {sessions}",
+            rank=str(row.rank).rjust(3),
             name=safe_name(record_name(row.name, row.user_id, tr)),
             rating=one_decimal(tr, row.rating), won=row.sessions_won,
             sessions=row.sessions) for row in board.rows)

@@ -52,7 +52,7 @@ def summary_embed(season: str, top: BoardPage, tr: Tr, followed: bool = True,
     sharing them are not listed), how many played, and the soft reset (or, ``followed``
     False: that no season follows, the server having turned seasons off)."""
     lines = [f"{MEDALS[row.rank - 1] if row.rank <= len(MEDALS) else ''} " + tr(
-        "`{rank}.` **{name}** · {rating} · {won}/{sessions} won", rank=row.rank,
+        "`{rank}.` **{name}** · {rating} · won {won} of {sessions}", rank=row.rank,
         name=safe_name(record_name(row.name, row.user_id, tr)),
         rating=one_decimal(tr, row.rating), won=row.sessions_won,
         sessions=row.sessions) for row in top.rows]
