@@ -1,8 +1,21 @@
 """The Umtali cog: matches on Discord."""
 
-import discord
+from __future__ import annotations
 
-from cogs.umtali.commands import setup
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import discord
+    from discord.ext import commands
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Loads the cog. Its modules are imported here, not with the package: the computer's
+    worker processes import ``cogs.umtali.thinking`` and the coach's work, which need none
+    of discord.py or the cog (some 0.5 s of CPU a worker)."""
+    from cogs.umtali.commands import setup as add_cogs
+
+    await add_cogs(bot)
 
 
 async def teardown(bot: discord.Client) -> None:

@@ -4,6 +4,7 @@ description when the commands are synced, and Discord shows each client its own.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 from typing import Any
 
 import discord
@@ -13,7 +14,7 @@ from discord.ext import commands
 
 from cogs.umtali.options import AS_IS, language_name
 from umtali.catalogue import Message
-from umtali.i18n import EN, languages, tr_for
+from umtali.i18n import EN, Tr, languages, tr_for
 
 #: Names are kept apart from other text by a context: "play" the command is not "Play" the
 #: button, and a Russian name must be one lower-case word.
@@ -24,10 +25,18 @@ _CONTEXT = {
 }
 
 
+@cache
+def _tr(locale: str) -> Tr:
+    """``tr_for`` of a Discord locale, kept: a sync asks for every string in each of
+    Discord's locales (thousands of calls at each start), and reading the locale's tag
+    each time was most of a start's work in the tests."""
+    return tr_for(locale)
+
+
 class UmtaliTranslator(app_commands.Translator):
     async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
                         context: app_commands.TranslationContextTypes) -> str | None:
-        tr = tr_for(locale.value)
+        tr = _tr(locale.value)
         if tr is EN or string.extras.get(AS_IS):
             return None  # Discord shows the English (or a language's own name) itself
         where = _CONTEXT.get(context.location)
