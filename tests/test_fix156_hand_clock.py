@@ -11,6 +11,7 @@ from typing import Any
 import discord
 import pytest
 
+from cogs.umtali import hand_panels
 from cogs.umtali.clock_state import LATE
 from cogs.umtali.showing import Look, hand_of
 from tests.discord_helpers import World, dm_panel, flush, player, start_match, table_message
@@ -110,3 +111,28 @@ async def test_the_panel_and_the_table_say_the_deadline_the_clock_judges_by(
     assert f"Your turn ends {judged}." in mine, mine
     assert judged in _text(svc.table_message(live).embed)
     assert judged in _text(svc.dm_panel(live, seat).embed)
+
+
+async def test_an_open_my_hand_panel_follows_the_clock_too(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """review156: the ephemeral panel of **My hand** kept "Your reserve: 2 min." and the turn's
+    own end once the reserve ran: nothing moved, so nothing redrew it. Now a panel is kept
+    with the clock it shows, and drawn again when the clock changes without a move."""
+    # (SimCord's virtual loop clock runs on by hours as the timers settle: past the panel's
+    # 15-minute token, which is not what this is about.)
+    monkeypatch.setattr(hand_panels, "TOKEN_LIFE", 10.0**9)
+    live = await start_match(world, time_control="blitz")
+    svc = world.bot.matches
+    assert svc is not None and live.deadline is not None
+    seat = live.session.to_act
+    actor = player(world, seat)
+    table = await table_message(world, live)
+    panel = await actor.click(table, custom_id=f"umtali:m:{live.id}:hand")
+    assert panel.ephemeral and "Your reserve: 2 min." in _text(panel.response)
+    world.clock.now = live.deadline - live.reserves[seat] + LATE + 1
+    await svc.check_timers(now=world.clock.now)
+    await flush(world)
+    assert live.reserve_running == live.deadline and not live.over
+    said = _text(panel.response)
+    assert "your reserve is running until the turn ends" in said, said
+    assert f"<t:{int(live.deadline)}:R>" in said, said

@@ -19,6 +19,7 @@ from cogs.umtali.failures import PASSING
 from cogs.umtali.hand_panels import (
     after_move,
     is_dm_panel,
+    pane_clock,
     panes,
     refresh_dm,
     refresh_pane,
@@ -305,6 +306,7 @@ async def _answer_on_panel(interaction: discord.Interaction, live: LiveMatch, se
         drawing = (svc.dm_panel(live, seat, still_warned(svc, live, seat, svc.clock()))
                    if on_dm else svc.hand_shown(live, seat))
         look = live.pane_look[seat]  # (the look an ephemeral panel is drawn in: ``keep``)
+        clock = pane_clock(live)
         # (The move's save may have used up most of Discord's 3 seconds: ``in_time``.)
         shown = await in_time(interaction, drawing.drawn())
     except BaseException:
@@ -356,7 +358,7 @@ async def _answer_on_panel(interaction: discord.Interaction, live: LiveMatch, se
         svc.delivery.enqueue(live, Batch(hands={seat}))
     if not on_dm and message.flags.ephemeral:
         # Kept as showing what it showed: moved on since, it is edited after the move.
-        panes(interaction.client).keep(live, seat, interaction, (version, over, look))
+        panes(interaction.client).keep(live, seat, interaction, (version, over, look, clock))
     return on_dm
 
 

@@ -37,6 +37,11 @@ log = logging.getLogger(__name__)
 TOKEN_LIFE = 14 * 60.0
 
 
+#: What a hand panel shows (``drawn_at``): the match's version, whether it is over, the look,
+#: the turn's clock (``pane_clock``).
+DrawnAt = tuple[int, bool, Seen | None, tuple[float | None, float | None]]
+
+
 @dataclass
 class Pane:
     """The seat's ephemeral panel: the interaction whose original response it is."""
@@ -54,6 +59,9 @@ class Pane:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: The look it was drawn in (``Look.seen``; None: not known).
     look: Seen | None = None
+    #: The turn's clock it was drawn with (``pane_clock``): the clock may change without a
+    #: move (its reserve running, time given back), and the panel says when the turn ends.
+    clock: tuple[float | None, float | None] = (None, None)
 
 
 class Panes:
@@ -72,17 +80,17 @@ class Panes:
         return pane
 
     def keep(self, live: LiveMatch, seat: int, interaction: discord.Interaction,
-             shown: tuple[int, bool, Seen | None]) -> None:
+             shown: DrawnAt) -> None:
         """``interaction``'s panel is the seat's, showing the match at ``shown``: its version,
         whether it was over, and the look it was drawn in (``drawn_at``), taken when it was
         drawn. The match may have moved on or ended while it was drawn and sent, its look
         changed: ``refresh_stale_panes`` then edits it, and a look's redraw."""
-        version, over, look = shown
+        version, over, look, clock = shown
         if over:
             # The answer shows the ending: nothing left to keep in step.
             self.drop(live.id, seat)
             return
-        pane = Pane(interaction, version, version, _now(), look=look)
+        pane = Pane(interaction, version, version, _now(), look=look, clock=clock)
         self.panes[live.id, seat] = pane
         if len(self.panes) > 64:
             self._sweep()
@@ -124,10 +132,16 @@ async def load_orders(client: discord.Client) -> None:
     load_coach(client)
 
 
-def drawn_at(live: LiveMatch, seat: int) -> tuple[int, bool, Seen | None]:
+def drawn_at(live: LiveMatch, seat: int) -> DrawnAt:
     """What a hand panel drawn just now (``hand_shown``, before any await) shows: the match's
-    version, whether it is over, the look it is drawn in (``Panes.keep``)."""
-    return live.version, live.over, live.pane_look[seat]
+    version, whether it is over, the look it is drawn in, the turn's clock (``Panes.keep``)."""
+    return live.version, live.over, live.pane_look[seat], pane_clock(live)
+
+
+def pane_clock(live: LiveMatch) -> tuple[float | None, float | None]:
+    """The turn's clock as a hand panel shows it: its deadline, and since when its reserve
+    runs (review156: a panel kept "Your turn ends" of a deadline the reserve had moved)."""
+    return live.deadline, live.reserve_running
 
 
 def is_dm_panel(live: LiveMatch, seat: int, message: discord.Message | None) -> bool:
@@ -180,7 +194,7 @@ async def show_panel(interaction: discord.Interaction, live: LiveMatch, seat: in
 
 
 async def _keep_alone(known: Panes, live: LiveMatch, seat: int, interaction: discord.Interaction,
-                      at: tuple[int, bool, Seen | None], before: Pane | None) -> None:
+                      at: DrawnAt, before: Pane | None) -> None:
     """``interaction``'s panel is kept as the seat's, and the one it replaces deleted: one
     panel at a time (already dismissed is as good). Both the one read before this answer
     went out (``before``) and one kept meanwhile: a second tap on **My hand** answered while
@@ -208,11 +222,11 @@ async def refresh_pane(client: discord.Client, live: LiveMatch, seat: int,
     svc = service(client)
     async with pane.lock:
         if not (note or tr or live.over) and pane.version == live.version and \
-                pane.look == svc.hand_seen(live, seat):
+                pane.look == svc.hand_seen(live, seat) and pane.clock == pane_clock(live):
             return True
         # The position shown, taken with its view: the match may move on while the picture
         # is drawn and the edit is under way (a later refresh then shows the rest).
-        version, over = live.version, live.over
+        version, over, clock = live.version, live.over, pane_clock(live)
         shown = svc.hand_shown(live, seat, note, tr)
         look = live.pane_look[seat]
         try:
@@ -227,7 +241,7 @@ async def refresh_pane(client: discord.Client, live: LiveMatch, seat: int,
             return False
         finally:
             _stop(shown)
-        pane.version, pane.look = version, look
+        pane.version, pane.look, pane.clock = version, look, clock
         if over:
             known.drop(live.id, seat)  # it shows the ending: never edited again
     return True
@@ -260,7 +274,8 @@ async def refresh_stale_panes(client: discord.Client, live: LiveMatch) -> None:
     for s in (0, 1):
         pane = panes(client).fresh(live, s)
         # An ending without a move (a resignation, the clock) keeps the version.
-        if pane is not None and (pane.version != live.version or live.over):
+        if pane is not None and (pane.version != live.version or live.over
+                                 or pane.clock != pane_clock(live)):
             await refresh_pane(client, live, s)
 
 
