@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from cogs.umtali.failures import PASSING
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from data.failing import failing_for_now
@@ -75,11 +76,12 @@ class Retries(ABC):
                       live.id, failures, exc_info=error)
         else:
             # The first one's traceback, unless it is the database busy or out of reach
-            # (``failing_for_now``): no bug to find there.
+            # (``failing_for_now``), or Discord's limit, its 5xx or the way to it (soak seed
+            # 1227: a 429 outlasting discord.py's tries): no bug to find there.
             log.log(logging.WARNING if failures == 1 else logging.INFO,
                     "match %d: sending failed (%s: %s; try %d); trying again later", live.id,
                     error.__class__.__name__, error, failures,
-                    exc_info=failures == 1 and not failing_for_now(error))
+                    exc_info=failures == 1 and not _passing(error))
         return batch
 
     def _tried(self, live: LiveMatch, place: str, error: Exception | None) -> int:
@@ -138,3 +140,10 @@ class Retries(ABC):
         log.warning("match %d: the hand of seat %d has failed %d tries in a row (%s); not "
                     "tried again until the match's next delivery", live.id, seat, TRIES, error)
         return False
+
+
+def _passing(error: BaseException) -> bool:
+    """Whether ``error`` is something failing for now, no bug of ours: the database, Discord's
+    rate limit or its server errors, the network."""
+    return failing_for_now(error) or isinstance(error, PASSING) or (
+        isinstance(error, discord.HTTPException) and (error.status == 429 or error.status >= 500))
