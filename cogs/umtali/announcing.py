@@ -45,13 +45,21 @@ def _your_turn_patterns() -> list[re.Pattern[str]]:
 _YOUR_TURN = _your_turn_patterns()
 
 
-def _turn_line(text: str) -> tuple[str, str]:
-    """``text``'s "your turn" line ("" if none) and the rest of it."""
+def _turn_found(text: str) -> re.Match[str] | None:
+    """``text``'s "your turn" line as found, in whichever language it is."""
     for pattern in _YOUR_TURN:
         found = pattern.search(text)
         if found:
-            return found[0].strip("\n"), text[:found.start()] + text[found.end():]
-    return "", text
+            return found
+    return None
+
+
+def _turn_line(text: str) -> tuple[str, str]:
+    """``text``'s "your turn" line ("" if none) and the rest of it."""
+    found = _turn_found(text)
+    if found is None:
+        return "", text
+    return found[0].strip("\n"), text[:found.start()] + text[found.end():]
 
 
 def turn_mention(text: str) -> discord.AllowedMentions:
@@ -63,12 +71,9 @@ def turn_mention(text: str) -> discord.AllowedMentions:
 def turn_player(text: str) -> int | None:
     """The player ``text``'s "your turn" line mentions (None: no such line, or one that names
     its player, out of reach, not pinged)."""
-    for pattern in _YOUR_TURN:
-        found = pattern.search(text)
-        if found:
-            mention = found[1] or found[2]
-            return None if mention is None else int(mention)
-    return None
+    found = _turn_found(text)
+    mention = None if found is None else found[1] or found[2]
+    return None if mention is None else int(mention)
 
 
 def merged(texts: list[str], limit: int = 2000) -> tuple[str, int]:
