@@ -93,10 +93,25 @@ def merged(texts: list[str], limit: int = 2000) -> tuple[str, int]:
 
 
 def held(texts: list[str], content: str) -> int:
-    """How many of ``texts`` a message ``merged`` made of their first ones holds (0: none)."""
+    """How many of ``texts`` a message holding their first ones says (0: not even the first),
+    read from what they say rather than by laying them out again: given back by its nonce, it
+    may have been merged by an older version (its "your turn" line last, an earlier one naming
+    its player kept), whose layout this one's ``merged`` would not make again."""
+    turn, said = _turn_line(content.strip())
+    lines = _lines(said)
     for count in range(len(texts), 0, -1):
-        if merged(texts[:count]) == (content, count):
+        # Merged, each version keeps the last one's turn line alone, and every one's moves.
+        if _turn_line(texts[count - 1])[0] == turn and \
+                _lines(*(_turn_line(t)[1] for t in texts[:count])) == lines:
             return count
-    return 0
+    # Laid out otherwise still: the most whose moves it says, every line in their order.
+    count, rest = 0, iter(lines)
+    while count < len(texts) and (moves := _lines(_turn_line(texts[count])[1])) and \
+            all(line in rest for line in moves):
+        count += 1
+    return count
 
 
+def _lines(*texts: str) -> list[str]:
+    """The lines ``texts`` say, in order (Discord trims a message's blank ends)."""
+    return [line.strip() for text in texts for line in text.split("\n") if line.strip()]
