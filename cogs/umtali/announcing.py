@@ -5,6 +5,7 @@ names it by its first announcement: ``posting``)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import discord
 
@@ -60,6 +61,16 @@ def _turn_line(text: str) -> tuple[str, str]:
     if found is None:
         return "", text
     return found[0].strip("\n"), text[:found.start()] + text[found.end():]
+
+
+def turn_kept(text: str, limit: int, cut: Callable[[str, int], str]) -> str:
+    """``text`` (a turn's announcement) in at most ``limit`` characters: its "your turn" line
+    kept, once, first, and its moves ``cut`` to what is left (the table repeating a very long
+    turn: trimmed from its top, the line saying whose turn it is would go first)."""
+    turn, moves = _turn_line(text)
+    if not turn or len(text) <= limit:
+        return cut(text, limit)
+    return with_turn(turn, cut(moves, max(0, limit - len(turn) - 1)))
 
 
 def turn_mention(text: str) -> discord.AllowedMentions:
