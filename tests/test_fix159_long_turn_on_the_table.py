@@ -7,6 +7,7 @@ first, and the turn's first moves go (its last ones, the discard, stay). The pan
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -17,12 +18,13 @@ from cogs.umtali.mentions import ping
 from cogs.umtali.outbox import Batch
 from cogs.umtali.render import turn_message
 from cogs.umtali.showing import LAST_TURN, Look, dm_panel_of, tail
-from tests.discord_helpers import World, dm_panel, flush, player
+from tests.discord_helpers import World, dm_panel, flush, player, start_match, thread_of
 from tests.time_control_helpers import played_in_dms
 from umtali.cards import Card
 from umtali.events import Discarded, DrewFromStock, Event, Extended, Melded
-from umtali.i18n import EN, tr_for
+from umtali.i18n import EN, Tr, tr_for
 from umtali.melds import PlayKind
+from umtali.players import GreedyPlayer
 from umtali.rules import RuleSet
 from umtali.session import Session
 
@@ -100,3 +102,59 @@ async def test_the_dm_panel_sent_keeps_the_turn_line_of_a_long_turn(world: World
         note = _table_note(panel.embeds[0], turn)
         assert note[0] == turn and sum(turn in line for line in note) == 1, note
         assert note[-1] == moves.split("\n")[-1], note
+
+
+def _longer(monkeypatch: pytest.MonkeyPatch, module: str) -> list[str]:
+    """A turn told at its longest: many plays by a player of the longest name, before what the
+    turn really said (its last lines: the discard, how the session ended). Those last lines."""
+    last: list[str] = []
+
+    def told(events: Sequence[Event], names: Sequence[str], tr: Tr) -> str:
+        said = turn_message(events, names, tr)
+        last[:] = said.split("\n")[-1:]
+        return turn_message(_long_turn(0, 40), LONG_NAMES, tr) + "\n" + said
+
+    monkeypatch.setattr(f"cogs.umtali.{module}.turn_message", told)
+    return last
+
+
+def _posted(world: World, live: LiveMatch, before: set[int]) -> list[str]:
+    thread = thread_of(world, live)
+    return [str(m.content) for m in sorted(thread.history(), key=lambda m: m.id)
+            if m.id not in before and m.content]
+
+
+async def test_a_very_long_turn_is_announced_with_its_turn_line_and_its_last_moves(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cut at Discord's 2,000 characters, its end went: the discard, the hand's score, and
+    a name cut in the middle of its markdown."""
+    live = await start_match(world)
+    before = {m.id for m in thread_of(world, live).history()}
+    last = _longer(monkeypatch, "playing")
+    seat = live.session.to_act
+    while live.session.to_act == seat:
+        move = GreedyPlayer().choose(live.session.view(seat))
+        done = await player(world, seat).slash(thread_of(world, live), "umtali play",
+                                               move=str(move))
+        assert done.acknowledged
+    await flush(world)
+    [said] = _posted(world, live, before)
+    lines = said.split("\n")
+    assert len(said) <= 2000 and lines[0] == f"<@{live.player_ids[1 - seat]}>, your turn.", said
+    assert lines[1] == "…" and lines[-1] == last[0], said
+    assert live.last_turn == said
+
+
+async def test_a_very_long_turn_ended_by_a_resignation_keeps_its_end(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    live = await start_match(world)
+    svc = world.bot.matches
+    assert svc is not None
+    await flush(world)
+    before = {m.id for m in thread_of(world, live).history()}
+    last = _longer(monkeypatch, "endings")
+    assert await svc.resign(live, live.session.to_act)
+    await flush(world)
+    said = _posted(world, live, before)[0]
+    lines = said.split("\n")
+    assert len(said) <= 2000 and lines[0] == "…" and lines[-1] == last[0], said
