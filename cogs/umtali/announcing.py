@@ -110,19 +110,25 @@ def held(texts: list[str], content: str) -> int:
     its player kept), whose layout this one's ``merged`` would not make again."""
     turn, said = _turn_line(content.strip())
     lines = _lines(said)
-    for count in range(len(texts), 0, -1):
-        # Merged, each version keeps the last one's turn line alone, and every one's moves.
-        if _turn_line(texts[count - 1])[0] == turn and \
-                _lines(*(_turn_line(t)[1] for t in texts[:count])) == lines:
-            return count
+    split = [_turn_line(text) for text in texts]
+    moves = [_lines(rest) for _, rest in split]
+    # Merged, each version keeps every one's moves, in order, and the last one's turn line.
+    best = at = 0
+    for count, ((its_turn, _), its_moves) in enumerate(zip(split, moves, strict=True), 1):
+        if lines[at:at + len(its_moves)] != its_moves:
+            break
+        at += len(its_moves)
+        if at == len(lines) and its_turn == turn:
+            best = count
+    if best:
+        return best
     # Laid out otherwise still: the most whose moves it says, every line in their order.
-    count, rest = 0, iter(lines)
-    while count < len(texts) and (moves := _lines(_turn_line(texts[count])[1])) and \
-            all(line in rest for line in moves):
+    count, left = 0, iter(lines)
+    while count < len(texts) and moves[count] and all(line in left for line in moves[count]):
         count += 1
     return count
 
 
-def _lines(*texts: str) -> list[str]:
-    """The lines ``texts`` say, in order (Discord trims a message's blank ends)."""
-    return [line.strip() for text in texts for line in text.split("\n") if line.strip()]
+def _lines(text: str) -> list[str]:
+    """The lines ``text`` says, in order (Discord trims a message's blank ends)."""
+    return [line.strip() for line in text.split("\n") if line.strip()]
