@@ -23,8 +23,13 @@ shell_word = '$(subst ','\'',$(value $(1)))'
 
 .PHONY: run test play bench engine backup copy-to-postgres postgres lint clean messages proxy
 
+# A venv without pip is made again: on Debian and Ubuntu without python3-venv, `python3 -m venv`
+# stops half-way, leaving .venv/bin/python and no pip, and every later make would fail on it
+# even once the package is installed.
 $(STAMP): pyproject.toml
-	test -x $(VPY) || $(PY) -m venv $(VENV)
+	@$(VPY) -m pip --version >/dev/null 2>&1 || $(PY) -m venv $(VENV) || { echo "make: $(PY) \
+	-m venv made no $(VENV) with pip. On Debian or Ubuntu: sudo apt install python3-venv \
+	python3-dev gcc, then make again." >&2; exit 1; }
 	$(VPY) -m pip install -q -e ".[dev]"
 	touch $(STAMP)
 
