@@ -19,6 +19,7 @@ from discord.ext import commands
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.admin_ending import match_choices, run_end_match
 from cogs.umtali.admin_matches import run_matches
+from cogs.umtali.command_scope import sync_commands
 from cogs.umtali.display import redraw_guild, watch_guild_looks, watch_member_looks
 from cogs.umtali.hand_panels import refresh_pane
 from cogs.umtali.in_time import answer, in_time
@@ -213,12 +214,7 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
             return
         await interaction.response.defer(ephemeral=True)
         guild_id = getattr(getattr(self.bot, "settings", None), "dev_guild_id", None)
-        if guild_id is not None:
-            guild = discord.Object(id=guild_id)
-            self.bot.tree.copy_global_to(guild=guild)
-            synced = await self.bot.tree.sync(guild=guild)
-        else:
-            synced = await self.bot.tree.sync()
+        synced = await sync_commands(self.bot, service(self.bot).store, guild_id)
         await interaction.followup.send(
             tr.plural("Synced {count} command.", "Synced {count} commands.", len(synced)),
             ephemeral=True)

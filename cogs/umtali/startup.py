@@ -15,6 +15,7 @@ from cogs.umtali.access import service
 from cogs.umtali.alive import heartbeat
 from cogs.umtali.challenge_expiry import ExpiryEdits, expire_challenges
 from cogs.umtali.clock_state import CONNECTING
+from cogs.umtali.command_scope import scope_is_current, sync_commands
 from cogs.umtali.failures import PASSING
 from cogs.umtali.lasting import Lasting
 from cogs.umtali.outgrown import stop_if_outgrown
@@ -43,16 +44,13 @@ async def commands_fingerprint(bot: commands.Bot, guild_id: int | None) -> str:
 async def sync_if_changed(bot: commands.Bot, store: Store, guild_id: int | None) -> bool:
     """Sync the slash commands with Discord only when their definition changed."""
     fingerprint = await commands_fingerprint(bot, guild_id)
-    if await store.get_meta("commands_fingerprint") == fingerprint:
+    # The scope too: a scope left behind that could not be emptied yet is tried again.
+    if await store.get_meta("commands_fingerprint") == fingerprint and \
+            await scope_is_current(store, guild_id):
         log.info("slash commands unchanged: no sync")
         return False
     try:
-        if guild_id is not None:
-            guild = discord.Object(id=guild_id)
-            bot.tree.copy_global_to(guild=guild)
-            await bot.tree.sync(guild=guild)
-        else:
-            await bot.tree.sync()
+        await sync_commands(bot, store, guild_id)
     except discord.Forbidden as e:
         # A test server the bot is not in (a mistyped UMTALI_DEV_GUILD_ID), or invited without
         # the commands scope: said once, plainly; the bot plays on with the commands Discord

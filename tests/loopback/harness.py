@@ -61,10 +61,13 @@ async def loopback_server(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Loop
 
 @contextlib.asynccontextmanager
 async def bot_in_process(server: LoopbackDiscord, db_path: Path,
-                         shards: ShardPlan | None = None) -> AsyncIterator[UmtaliBot]:
+                         shards: ShardPlan | None = None,
+                         dev_guild_id: int | None = None) -> AsyncIterator[UmtaliBot]:
     """The real ``UmtaliBot`` connected to ``server`` over sockets, closed afterwards; with
-    ``shards``, the sharded bot running them (all connected before this returns)."""
-    bot = make_bot(Settings(token="loopback-token", db_path=db_path, shards=shards),
+    ``shards``, the sharded bot running them (all connected before this returns); with
+    ``dev_guild_id``, its commands synced to that server (``UMTALI_DEV_GUILD_ID``)."""
+    bot = make_bot(Settings(token="loopback-token", db_path=db_path, shards=shards,
+                            dev_guild_id=dev_guild_id),
                    timers=False, computer_pause=0)
     # discord.py waits this long after the last GUILD_CREATE before "ready" (2 s by default),
     # and 5 s before each IDENTIFY after a process's first (Discord's one IDENTIFY in 5 s).

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
@@ -54,7 +54,8 @@ class Rest:
             ("GET", "/oauth2/applications/@me", self._app_info),
             ("GET", "/applications/[0-9]+/commands", self._get_commands),
             ("PUT", "/applications/[0-9]+/commands", self._put_commands),
-            ("PUT", "/applications/[0-9]+/guilds/[0-9]+/commands", self._put_commands),
+            ("PUT", "/applications/[0-9]+/guilds/(?P<guild>[0-9]+)/commands",
+             self._put_guild_commands),
             ("POST", f"/channels/{ch}/messages", posts.post),
             ("GET", f"/channels/{ch}/messages/{msg}", posts.get),
             ("GET", f"/channels/{ch}/messages", posts.history),
@@ -184,10 +185,21 @@ class Rest:
         return replies.json(self.server.commands)
 
     async def _put_commands(self, call: Call) -> web.Response:
+        self.server.commands = self._registered(call.body)
+        return replies.json(self.server.commands)
+
+    async def _put_guild_commands(self, call: Call) -> web.Response:
+        """A server's own commands, listed there beside the global ones (an empty list: none)."""
+        guild_id = int(call.match["guild"])
+        self.server.guild_commands[guild_id] = self._registered(call.body, guild_id)
+        return replies.json(self.server.guild_commands[guild_id])
+
+    def _registered(self, sent: list[dict[str, Any]],
+                    guild_id: int | None = None) -> list[dict[str, Any]]:
         server = self.server
-        server.commands = [{**c, "id": str(server.snowflake()), "application_id": str(
-            server.app_id), "version": str(server.snowflake())} for c in call.body]
-        return replies.json(server.commands)
+        return [{**c, "id": str(server.snowflake()), "application_id": str(server.app_id),
+                 "version": str(server.snowflake()),
+                 **({"guild_id": str(guild_id)} if guild_id is not None else {})} for c in sent]
 
     async def _open_dm(self, call: Call) -> web.Response:
         server = self.server

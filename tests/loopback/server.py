@@ -85,6 +85,8 @@ class LoopbackDiscord:
         #: there, the Discord-wide one being the user's ``global_name``.
         self.nicks: dict[int, str] = {}
         self.commands: list[dict[str, Any]] = []
+        #: Each server's own commands (UMTALI_DEV_GUILD_ID's copies), by its id.
+        self.guild_commands: dict[int, list[dict[str, Any]]] = {}
         self.interactions: dict[str, Interaction] = {}
         self.calls: list[Call] = []
         #: Every uploaded file's bytes, by attachment id.
