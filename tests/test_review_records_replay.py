@@ -65,7 +65,7 @@ async def test_the_replay_command_is_safe_to_paste_whatever_the_cut(world: World
     assert f"# Cut: {HOSTILE_CUT}" in header
     command = next(h for h in header if h.startswith("# Replay: ")).removeprefix("# Replay: ")
     words = shlex.split(command)
-    assert words[:5] == ["python", "-m", "umtali", "script", "--seed"]
+    assert words[:5] == ["python3", "-m", "umtali", "script", "--seed"]
     assert words[5] == live.session.seed and words[-2:] == ["<", f"umtali-{live.id}-replay.txt"]
     out = io.StringIO()
     assert cli.main([*words[3:-2], "--json"], stdin=io.StringIO(text), stdout=out) == 0
@@ -81,7 +81,7 @@ async def test_a_russian_replay_file_replays_in_russian(store: Store) -> None:
     moves = await store.moves(match_id)
     header = [h for h in replay_text(match, line, moves, tr_for("ru")).splitlines()
               if h.startswith("#")]
-    command = next(h for h in header if "python -m umtali script" in h)
+    command = next(h for h in header if "python3 -m umtali script" in h)
     words = shlex.split(command.split(": ", 1)[1])
     assert words[-4:-2] == ["--lang", "ru"]
     english = [h for h in replay_text(match, line, moves).splitlines() if "umtali script" in h]

@@ -17,7 +17,7 @@ import os
 import sys
 from typing import TextIO
 
-from umtali.cli_args import NO_BABEL, argparse_speaks, help_tr, parsed, spoken_tr, terminal_language
+from umtali.cli_args import argparse_speaks, help_tr, parsed, spoken_tr, terminal_language
 from umtali.cli_interrupt import release
 from umtali.cli_moves import plain_signs
 from umtali.cli_play import CLEAR_SCREEN, LEVELS, play
@@ -39,12 +39,7 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
     tr = help_tr(sys.argv[1:] if argv is None else argv)
     with argparse_speaks(tr):
         args = parsed(argv, tr)
-    try:
-        tr = EN if args.command == "simulate" else spoken_tr(args)
-    except ImportError:
-        # Bad input, not a verdict: status 1 would say the deals do not match.
-        _say(f"--lang {args.lang} {NO_BABEL}.")
-        return 2
+    tr = EN if args.command == "simulate" else spoken_tr(args)
     # No stream to play on: status 2, verify's "no verdict", for every command.
     if stdin is None and args.command in ("play", "script"):
         _say(tr("standard input is closed: '{command}' reads the moves there.",

@@ -6,19 +6,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from umtali.cli_play import LEVELS
-from umtali.i18n import EN, ENGLISH, N_, Tr, language_of, languages, tr_for
+from umtali.i18n import ENGLISH, N_, Tr, language_of, languages, tr_for
 from umtali.seeds import seed_value
-
-#: Why a language other than English cannot be spoken; said in English, the one language read
-#: without Babel.
-NO_BABEL = ("needs the project's .venv, which the first 'make play' creates; then "
-            "'.venv/bin/python -m umtali ...'")
 
 
 def terminal_language(environ: Mapping[str, str] = os.environ) -> str:
@@ -31,32 +25,22 @@ def terminal_language(environ: Mapping[str, str] = os.environ) -> str:
 
 
 def spoken_tr(args: argparse.Namespace) -> Tr:
-    """The language the command speaks. Any but English is read with Babel, which only the project's
-    .venv has: a terminal's own language falls back to English without it (the English check
-    needs nothing installed, docs/FAIR_DEALS.md), and ``--lang`` asked for is ``ImportError``."""
-    try:
-        return tr_for(args.lang or terminal_language())
-    except ImportError:
-        if args.lang is not None:
-            raise
-        print(f"(In English: the terminal's language {NO_BABEL}.)", file=sys.stderr)
-        return EN
+    """The language the command speaks: ``--lang``, else the terminal's. Every one is read
+    without the project's .venv too (``umtali/po.py``): a replay file's command and the deals'
+    check run on bare python3 (docs/FAIR_DEALS.md)."""
+    return tr_for(args.lang or terminal_language())
 
 
 def help_tr(argv: Sequence[str]) -> Tr:
     """The language of ``--help``, which argparse writes as it reads the command line, before
-    ``--lang`` is known: that of a ``--lang`` it holds, else the terminal's; English without
-    Babel (``spoken_tr`` says why, when the command runs)."""
+    ``--lang`` is known: that of a ``--lang`` it holds, else the terminal's."""
     lang = None
     for i, word in enumerate(argv):
         if word == "--lang" and i + 1 < len(argv):
             lang = argv[i + 1]
         elif word.startswith("--lang="):
             lang = word.removeprefix("--lang=")
-    try:
-        return tr_for(lang if lang in languages() else terminal_language())
-    except ImportError:
-        return EN
+    return tr_for(lang if lang in languages() else terminal_language())
 
 
 #: argparse's own messages that our command lines can bring (read wrong), named here for the

@@ -1,7 +1,8 @@
 """Messages in the reader's language.
 
 The English text is the message id, written where it is used; each other language is one gettext
-catalogue, ``umtali/locales/<lang>.po``, read with Babel. Adding a language is adding its file.
+catalogue, ``umtali/locales/<lang>.po``, read with Babel (with the standard library where Babel is
+not installed: ``umtali/po.py``). Adding a language is adding its file.
 
 Code that knows its reader's language asks a ``Tr`` (``tr("Your turn.")``,
 ``tr.plural("{count} card", "{count} cards", n)``). Code that does not, the engine above all,
@@ -115,9 +116,15 @@ def tr_for(lang: str | None) -> Tr:
 def _catalogue(code: str) -> Tr:
     if code == ENGLISH:
         return EN
-    from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
+    try:
+        from babel.messages.mofile import write_mo
+        from babel.messages.pofile import read_po
+    except ImportError:
+        # Bare python3, without the project's .venv (a replay file's command, the deals'
+        # check): read with the standard library, as Babel would.
+        from umtali.po import translations
 
+        return Tr(code, translations((_locales() / f"{code}.po").read_text(encoding="utf-8")))
     with (_locales() / f"{code}.po").open("rb") as f:
         catalog = read_po(f, locale=code)
     buffer = io.BytesIO()

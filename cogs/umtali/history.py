@@ -129,7 +129,7 @@ def replay_text(match: MatchRow, line: SessionLine, moves: list[str], tr: Tr = E
     seed = state["seed"]
     # One quoted word: a typed cut is the accepting member's text, and the other player may
     # paste this command into a shell.
-    command = f"python -m umtali script --seed {shlex.quote(str(seed))} --variant {rules.name}"
+    command = f"python3 -m umtali script --seed {shlex.quote(str(seed))} --variant {rules.name}"
     if rules.optional_melding:
         command += " --optional-melding"
     # The file's comments are in its reader's language: the replay's answers too, whatever
