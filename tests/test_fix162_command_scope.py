@@ -68,3 +68,27 @@ async def test_a_scope_discord_failed_to_empty_is_emptied_by_the_owner_s_sync(
             assert synced.ephemeral and "Synced 2 commands." in synced.text(), synced.text()
             assert server.commands == []
             assert _names(server.guild_commands[server.guild_id]) == NAMES
+
+
+async def test_a_scope_discord_failed_to_empty_is_emptied_at_the_next_start(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    retries_at_once(monkeypatch, discord.http)
+    db = tmp_path / "umtali.sqlite3"
+    async with loopback_server(monkeypatch) as server:
+        test_server, _ = server.add_guild("Test Server")
+        async with bot_in_process(server, db, dev_guild_id=test_server):
+            assert _names(server.guild_commands[test_server]) == NAMES
+        # Back to global: taking the test server's copies off fails for now.
+        server.fail("PUT", rf"^/applications/[0-9]+/guilds/{test_server}/commands$", times=5,
+                    status=500)
+        async with bot_in_process(server, db):
+            assert _names(server.commands) == NAMES
+            assert _names(server.guild_commands[test_server]) == NAMES
+        [error] = [r for r in caplog.records if r.levelno >= logging.ERROR]
+        assert f"synced to the server {test_server}" in error.getMessage()
+        error.expected = True
+        # The commands did not change: the scope left behind is why the next start syncs.
+        async with bot_in_process(server, db):
+            assert server.guild_commands[test_server] == []
+            assert _names(server.commands) == NAMES

@@ -3,7 +3,8 @@
 Either player may ask; the other accepts with the challenge's own buttons, so a rematch is a
 challenge like any other (limits, expiry, one click wins the race), with the same rules and
 time control; the player asked takes seat 0 and draws first for dealer, whoever had that seat
-before (``Challenge.seated``). A practice session is offered again at once, at the same level, for its player to cut.
+before (``Challenge.seated``). A practice session is offered again at once, at the same level,
+for its player to cut.
 """
 
 from __future__ import annotations
