@@ -217,6 +217,9 @@ class AsSaved:
     #: The time-up question as saved (JSON, '' for none): asked by the holder, its clock
     #: stopped (the deadline none), keeping the version.
     question: str = ""
+    #: What its delivery owes as saved (``matches.resend``): a match's end saves its challenge
+    #: message's end line as owed there (``owe_end_line``), which its copy must know to clear.
+    resend: str = ""
 
 
 @dataclass(frozen=True, slots=True)
