@@ -43,9 +43,10 @@ class Batch:
         """As saved (``matches.resend``); '' for nothing."""
         if self.empty:
             return ""
+        # (the end line only when owed: as versions before it wrote the rest)
         return json.dumps({"announce": self.announce, "table": self.table,
                            "hands": sorted(self.hands), "question": self.question,
-                           END_LINE: self.ended}, separators=(",", ":"))
+                           **({END_LINE: True} if self.ended else {})}, separators=(",", ":"))
 
     @classmethod
     def loads(cls, text: str) -> Batch:
