@@ -191,3 +191,24 @@ async def test_an_accept_saved_before_the_stop_keeps_its_match(
     await flush(world)
     assert _status(db_path, there.id) == "accepted" and _matches(db_path) == 1
     assert "отозван" not in str(there.message.embeds[0].description)
+
+
+async def test_a_challenge_whose_message_was_not_saved_is_said_withdrawn_too(
+        world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The other server's challenge was posted, its message's save failing (the database
+    locked): known to this process alone, its message says it was withdrawn all the same."""
+    store = world.bot.matches.store if world.bot.matches else None
+    assert store is not None
+
+    async def locked(challenge_id: int, message_id: int) -> None:
+        raise sqlite3.OperationalError("database is locked")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(store, "set_challenge_message", locked)
+        there = await Elsewhere(world).challenged(world)
+    clicked = await _declined_here(world)
+    await _stop(world, clicked, world.carol)
+    await flush(world)
+    assert _status(db_path, there.id) == "cancelled"
+    assert "**Этот вызов отозван.**" in str(there.message.embeds[0].description)
+    assert custom_ids(there.message) == []

@@ -97,12 +97,15 @@ async def stop_clicked(interaction: discord.Interaction, challenge_id: int) -> N
         await answer(interaction, tr("Your choice could not be saved just now: nothing "
                                      "changed. Try again in a moment."))
         return
-    await edit_clicked(interaction, view=None, content=tr(
-        "{name} can no longer challenge you, nor ask you for a rematch, on any server. "
-        "`{command}` lifts it.", name=safe_name(challenge_names(ch, tr)[0]),
-        command=command(tr, UNBLOCK)))
-    for withdrawn in closed:
-        await say_withdrawn(interaction.client, withdrawn)
+    try:
+        await edit_clicked(interaction, view=None, content=tr(
+            "{name} can no longer challenge you, nor ask you for a rematch, on any server. "
+            "`{command}` lifts it.", name=safe_name(challenge_names(ch, tr)[0]),
+            command=command(tr, UNBLOCK)))
+    finally:
+        # Withdrawn as saved, whatever became of the answer (its click expired, say).
+        for withdrawn in closed:
+            await say_withdrawn(interaction.client, withdrawn)
 
 
 async def say_withdrawn(client: discord.Client, ch: Challenge) -> None:
@@ -112,8 +115,9 @@ async def say_withdrawn(client: discord.Client, ch: Challenge) -> None:
     Discord cannot edit (its channel gone, a permission taken) stays as it is: a click on it
     is answered "no longer open"."""
     svc = service(client)
-    svc.unsaved_posts.pop(ch.id, None)
+    # (as posted here, its save having failed: known until now)
     message_id = message_of(client, ch)
+    svc.unsaved_posts.pop(ch.id, None)
     if message_id is None:
         return
     try:
