@@ -42,7 +42,7 @@ source_of, extension_of = _compiled.source_of, _compiled.extension_of
 #: players themselves (``hard``, ``normal`` and their ``memory``, which are pickled and
 #: deep-copied, and take little time).
 MODULES = (
-    "melds", "reach", "search", "listing", "turns", "hand", "view", "players",
+    "melds", "reach", "search", "listing", "turns", "hand", "table_view", "view", "players",
     "ai.outlook", "ai.heuristics", "ai.policy", "ai.lookahead", "ai.determinize", "ai.search",
     "ai.stakes", "ai.guesses",
 )

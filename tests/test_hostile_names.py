@@ -126,58 +126,60 @@ async def two_sessions(server: LoopbackDiscord, db: Path) -> dict[str, int]:
     return who
 
 
-async def test_hostile_names_never_ping_anyone(monkeypatch: pytest.MonkeyPatch,
-                                              tmp_path: Path) -> None:
+async def test_hostile_names(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Two whole sessions of hostile names (one bot run, ~5 s, for both checks below)."""
     db = tmp_path / "umtali.sqlite3"
     async with loopback_server(monkeypatch) as server, bot_in_process(server, db):
         who = await two_sessions(server, db)
-        players = {who[k] for k in ("everyone", "role", "user", "rtl")}
-        bodies = list(sent(server))
-        assert len(bodies) > 50
-        for call, body in bodies:
-            # Every text says whom it may ping: without that Discord parses everything. (An
-            # edit without content, such as the table's, pings nobody.)
-            allowed = body.get("allowed_mentions") or {}
-            assert allowed or not body.get("content"), (call.path, body)
-            assert not {"everyone", "roles"} & set(allowed.get("parse", [])), (call.path, allowed)
-            assert not allowed.get("roles"), (call.path, allowed)
-            assert {int(u) for u in allowed.get("users", [])} <= players, (call.path, allowed)
-            assert pinged(body) <= players, (call.path, body.get("content"))
-            assert not MASS.search(body.get("content") or ""), (call.path, body["content"])
-            for where, text in texts(body):
-                assert not HIDDEN.search(text), (call.path, where, text)
-                assert not LEADING.search(text), (call.path, where, ascii(text))
-        # Each challenge pings the challenged member, and only them.
-        challenges = [b for c, b in bodies if c.path.endswith("/callback")
-                      and "challenges" in str(b.get("embeds")) and b.get("content")]
-        assert len(challenges) == 2
-        for b, opponent in zip(challenges, (who["role"], who["rtl"]), strict=True):
-            assert b["content"] == f"<@{opponent}>"
-            assert b["allowed_mentions"] == {"parse": [], "users": [opponent]}, b
-        # The names do show, made harmless: escaped markdown, mentions with a zero-width space.
-        shown = "\n".join(text for _, b in bodies for _, text in texts(b))
-        assert "@\u200beveryone \\*\\*bold\\*\\*" in shown
-        # (cut at 32 characters before escaping)
-        assert f"<\u200b@\u200b&{server.guild_id}> \\|\\|spoile" in shown
-        assert "W" * 26 in shown and "W" * 27 not in shown
-        assert who["carol"] not in set().union(*(pinged(b) for _, b in bodies))
+        never_ping_anyone(server, who)
+        show_nowhere_raw(server)
 
 
-async def test_hostile_names_show_nowhere_raw(monkeypatch: pytest.MonkeyPatch,
-                                             tmp_path: Path) -> None:
+def never_ping_anyone(server: LoopbackDiscord, who: dict[str, int]) -> None:
+    """No text pings anyone but the players it is for; the names show, made harmless."""
+    players = {who[k] for k in ("everyone", "role", "user", "rtl")}
+    bodies = list(sent(server))
+    assert len(bodies) > 50
+    for call, body in bodies:
+        # Every text says whom it may ping: without that Discord parses everything. (An
+        # edit without content, such as the table's, pings nobody.)
+        allowed = body.get("allowed_mentions") or {}
+        assert allowed or not body.get("content"), (call.path, body)
+        assert not {"everyone", "roles"} & set(allowed.get("parse", [])), (call.path, allowed)
+        assert not allowed.get("roles"), (call.path, allowed)
+        assert {int(u) for u in allowed.get("users", [])} <= players, (call.path, allowed)
+        assert pinged(body) <= players, (call.path, body.get("content"))
+        assert not MASS.search(body.get("content") or ""), (call.path, body["content"])
+        for where, text in texts(body):
+            assert not HIDDEN.search(text), (call.path, where, text)
+            assert not LEADING.search(text), (call.path, where, ascii(text))
+    # Each challenge pings the challenged member, and only them.
+    challenges = [b for c, b in bodies if c.path.endswith("/callback")
+                  and "challenges" in str(b.get("embeds")) and b.get("content")]
+    assert len(challenges) == 2
+    for b, opponent in zip(challenges, (who["role"], who["rtl"]), strict=True):
+        assert b["content"] == f"<@{opponent}>"
+        assert b["allowed_mentions"] == {"parse": [], "users": [opponent]}, b
+    # The names do show, made harmless: escaped markdown, mentions with a zero-width space.
+    shown = "\n".join(text for _, b in bodies for _, text in texts(b))
+    assert "@\u200beveryone \\*\\*bold\\*\\*" in shown
+    # (cut at 32 characters before escaping)
+    assert f"<\u200b@\u200b&{server.guild_id}> \\|\\|spoile" in shown
+    assert "W" * 26 in shown and "W" * 27 not in shown
+    assert who["carol"] not in set().union(*(pinged(b) for _, b in bodies))
+
+
+def show_nowhere_raw(server: LoopbackDiscord) -> None:
     """Stricter than pinging: no text anywhere (embeds, labels, thread names) holds a live
     mention or a name's raw markdown, and every ping names its member explicitly."""
-    db = tmp_path / "umtali.sqlite3"
-    async with loopback_server(monkeypatch) as server, bot_in_process(server, db):
-        await two_sessions(server, db)
-        for call, body in sent(server):
-            assert "users" not in (body.get("allowed_mentions") or {}).get("parse", []), \
-                (call.path, body.get("content"))
-            for where, text in texts(body):
-                assert not MASS.search(text), (call.path, where, text)
-                plain = where == "label"
-                assert plain or not any(m in text for m in MARKDOWN), (call.path, where, text)
-        for thread in server.threads():
-            assert not MASS.search(thread["name"]) and not HIDDEN.search(thread["name"]), \
-                thread["name"]
-            assert not LEADING.search(thread["name"]), ascii(thread["name"])
+    for call, body in sent(server):
+        assert "users" not in (body.get("allowed_mentions") or {}).get("parse", []), \
+            (call.path, body.get("content"))
+        for where, text in texts(body):
+            assert not MASS.search(text), (call.path, where, text)
+            plain = where == "label"
+            assert plain or not any(m in text for m in MARKDOWN), (call.path, where, text)
+    for thread in server.threads():
+        assert not MASS.search(thread["name"]) and not HIDDEN.search(thread["name"]), \
+            thread["name"]
+        assert not LEADING.search(thread["name"]), ascii(thread["name"])

@@ -24,7 +24,7 @@ from umtali.turns import play
 
 if TYPE_CHECKING:
     from umtali.session import Heading
-    from umtali.view import TableView
+    from umtali.table_view import TableView
 
 _DECK: Final = frozenset(range(52))
 _BIT: Final = tuple(1 << c for c in range(52))

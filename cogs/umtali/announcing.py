@@ -5,6 +5,7 @@ names it by its first announcement: ``posting``)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import discord
 
@@ -62,6 +63,16 @@ def _turn_line(text: str) -> tuple[str, str]:
     return found[0].strip("\n"), text[:found.start()] + text[found.end():]
 
 
+def turn_kept(text: str, limit: int, cut: Callable[[str, int], str]) -> str:
+    """``text`` (a turn's announcement) in at most ``limit`` characters: its "your turn" line
+    kept, once, first, and its moves ``cut`` to what is left (the table repeating a very long
+    turn: trimmed from its top, the line saying whose turn it is would go first)."""
+    turn, moves = _turn_line(text)
+    if not turn or len(text) <= limit:
+        return cut(text, limit)
+    return with_turn(turn, cut(moves, max(0, limit - len(turn) - 1)))
+
+
 def turn_mention(text: str) -> discord.AllowedMentions:
     """Only the player whose turn it is may be pinged, and nobody else, whatever the text."""
     who = turn_player(text)
@@ -93,10 +104,31 @@ def merged(texts: list[str], limit: int = 2000) -> tuple[str, int]:
 
 
 def held(texts: list[str], content: str) -> int:
-    """How many of ``texts`` a message ``merged`` made of their first ones holds (0: none)."""
-    for count in range(len(texts), 0, -1):
-        if merged(texts[:count]) == (content, count):
-            return count
-    return 0
+    """How many of ``texts`` a message holding their first ones says (0: not even the first),
+    read from what they say rather than by laying them out again: given back by its nonce, it
+    may have been merged by an older version (its "your turn" line last, an earlier one naming
+    its player kept), whose layout this one's ``merged`` would not make again."""
+    turn, said = _turn_line(content.strip())
+    lines = _lines(said)
+    split = [_turn_line(text) for text in texts]
+    moves = [_lines(rest) for _, rest in split]
+    # Merged, each version keeps every one's moves, in order, and the last one's turn line.
+    best = at = 0
+    for count, ((its_turn, _), its_moves) in enumerate(zip(split, moves, strict=True), 1):
+        if lines[at:at + len(its_moves)] != its_moves:
+            break
+        at += len(its_moves)
+        if at == len(lines) and its_turn == turn:
+            best = count
+    if best:
+        return best
+    # Laid out otherwise still: the most whose moves it says, every line in their order.
+    count, left = 0, iter(lines)
+    while count < len(texts) and moves[count] and all(line in left for line in moves[count]):
+        count += 1
+    return count
 
 
+def _lines(text: str) -> list[str]:
+    """The lines ``text`` says, in order (Discord trims a message's blank ends)."""
+    return [line.strip() for line in text.split("\n") if line.strip()]

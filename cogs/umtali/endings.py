@@ -21,6 +21,7 @@ from cogs.umtali.reminders import TurnNotices
 from cogs.umtali.render import turn_message
 from cogs.umtali.saved import finish_of, saved_state
 from cogs.umtali.session_end import final_link, owed_end
+from cogs.umtali.showing import tail
 from cogs.umtali.unheard import settled
 from data.models import AsSaved
 from data.store import StaleState
@@ -58,9 +59,10 @@ class Endings(Playing):
             return False
         session = live.session.copy()
         events = session.resign(seat, how)
-        # The turn ended here: what it laid so far, held back until its end, goes out first.
-        text = "\n".join([*live.pending, turn_message(
-            events, live.names_in(self.public_tr(live)), self.public_tr(live))]).strip()[:2000]
+        # The turn ended here: what it laid so far, held back until its end, goes out first
+        # (too long for a message, its first lines go, not how the session ended).
+        text = tail("\n".join([*live.pending, turn_message(
+            events, live.names_in(self.public_tr(live)), self.public_tr(live))]).strip(), 2000)
         announce = [] if live.channel_lost else [
             text, *self._reveal(live, session), *final_link(live, self.public_tr(live))]
         state = saved_state(session)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
 from cogs.umtali.alive import noted
-from cogs.umtali.announcing import with_turn
+from cogs.umtali.announcing import turn_kept, with_turn
 from cogs.umtali.clock_state import LATE, began, note_step
 from cogs.umtali.computer import Computers
 from cogs.umtali.db_outage import move_failed
@@ -35,6 +35,7 @@ from cogs.umtali.read_back import ReadBack
 from cogs.umtali.render import turn_message
 from cogs.umtali.saved import finish_of, saved_state
 from cogs.umtali.session_end import final_link, owed_end
+from cogs.umtali.showing import tail
 from cogs.umtali.turn_clock import back_at_table, turn_end
 from cogs.umtali.unheard import settled
 from data.failing import failing_for_now
@@ -259,7 +260,9 @@ class Playing(ReadBack):
             text = "\n".join([*live.pending, *lines]).strip()
             if not session.over:
                 text = with_turn(self._your_turn(live, session), text)
-            text = text.strip()[:2000]
+            # A very long turn (many plays, long names) loses its first moves, not its
+            # turn line, its discard or the hand's score (Discord's 2,000 characters).
+            text = turn_kept(text.strip(), 2000, tail)
             if not live.channel_lost:
                 announce.append(text)
                 announce += self._reveal(live, session)

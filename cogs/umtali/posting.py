@@ -48,8 +48,10 @@ async def announce(svc: MatchService, live: LiveMatch) -> None:
                                      silent=silent(svc, live, text))
         if message.content != text:
             # Discord gave back the message posted here before (its clearing failed, or its
-            # process died): it holds fewer; the ones behind it follow in a message of their own.
-            count = held(unsent, message.content) or count
+            # process died, an older version's perhaps): it holds fewer; the ones behind it
+            # follow in a message of their own. Its nonce names the first: that one at least,
+            # read as it may be (else, given back each time, it would stand in the way).
+            count = max(1, held(unsent, message.content))
         await svc.owners.posted(live, unsent[:count], announced)
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 import discord
 
+from cogs.umtali.announcing import turn_kept
 from cogs.umtali.arrange import HandOrder
 from cogs.umtali.fair import reveal_line, revealed
 from cogs.umtali.final_card import ReplayButton
@@ -282,7 +283,8 @@ def dm_panel_of(live: LiveMatch, seat: int, note: str = "", look: Look = TEXT_ON
     if ended:
         shown.view = discord.ui.View(timeout=None)
         shown.view.add_item(ReplayButton(live.guild_id, live.id, look.tr))
-    table = table_of(live, tail(live.last_turn, LAST_TURN), table_look, judged=judged)
+    table = table_of(live, turn_kept(live.last_turn, LAST_TURN, tail), table_look,
+                     judged=judged)
     return Shown([*table.embeds, *shown.embeds], shown.view, [*table.made, *shown.made],
                  [*table.pictures, *shown.pictures])
 

@@ -24,6 +24,7 @@ from cogs.umtali.access import service, tr_of
 from cogs.umtali.board_posts import may_post
 from cogs.umtali.failures import PASSING, UNKNOWN_MESSAGE
 from cogs.umtali.in_time import answer, in_time, post_public, thinking
+from cogs.umtali.judged import judged_deadline
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.names import member_name
@@ -77,9 +78,11 @@ async def post_table(interaction: discord.Interaction) -> None:
             # A read-only channel stays so: the table comes privately, as boards and stats do.
             note = tr("You can't send messages in this channel, so the table is not posted "
                       "again here.") + " " + note
-        # A snapshot is for the member's eyes alone: in their language, picture and all.
+        # A snapshot is for the member's eyes alone: in their language, picture and all; its
+        # turn ending as the live table says it (time owed, the clocks standing still).
         look = dataclasses.replace(svc.table_look(live), tr=tr)
-        shown = await table_of(live, note, look, snapshot=True).drawn()
+        shown = await table_of(live, note, look, snapshot=True,
+                               judged=judged_deadline(svc, live, svc.clock())).drawn()
         if thinking(interaction):
             await interaction.edit_original_response(**shown.edit())
         else:
