@@ -1,5 +1,5 @@
 """Deals anyone can check: the commitment posted when a session starts, the reveal when it ends,
-and the deals file that ``python -m umtali verify`` checks against both.
+and the deals file that ``python3 -m umtali verify`` checks against both.
 
 The seed decides every shuffle of a session. Before any card is dealt the channel gets the
 SHA-256 of the seed and a secret salt (``umtali.fairness.commit``): a challenge carries it from
@@ -54,12 +54,14 @@ def sealed_line(commitment: str, tr: Tr) -> str:
 def sealed_offer_line(commitment: str, tr: Tr) -> str:
     """On a challenge, from the moment it is made: the seed is fixed before the member who
     accepts cuts the deck (typing their cut, or with nothing typed, their click). To be copied:
-    the message is edited at accept, so its "(edited)" mark proves nothing of this line."""
-    return tr("Deals sealed: a fingerprint of this session's seed, beginning {short}, fixed "
-              "now. Copy it now: accepting edits this message. Accepting cuts the deck: the "
+    the message is edited at accept, so its "(edited)" mark proves nothing of this line. The
+    fingerprint stands on a line of its own, where a listener may skip it (an eye copies it)."""
+    fingerprint = f"`{commitment}`"
+    return tr("Deals sealed: the fingerprint of this session's seed, fixed now (copy it: "
+              "accepting edits this message):\n{fingerprint}\nAccepting cuts the deck: the "
               "cards come from the seed and what the accepting member types (nothing typed: "
               "their click). The seed is shown at the end, so anyone can check every deal.",
-              short=short_form(commitment)) + " " + in_full(commitment, tr)
+              fingerprint=fingerprint)
 
 
 def seats_line(first: int, second: int, tr: Tr) -> str:
@@ -77,13 +79,14 @@ def practice_seats_line(tr: Tr) -> str:
 
 
 def sealed_cut_line(commitment: str, tr: Tr) -> str:
-    """On a practice session waiting for its player's cut."""
-    return tr("Deals sealed: a fingerprint of this session's seed, beginning {short}, fixed "
-              "now. Copy it now: this message changes when you cut the deck. The cards come "
-              "from the seed and what you type at **{button}** (nothing typed: your click). The "
-              "seed is shown at the end, so anyone can check every deal.",
-              short=short_form(commitment), button=tr.ctx("button", "Cut the deck")
-              ) + " " + in_full(commitment, tr)
+    """On a practice session waiting for its player's cut (the fingerprint on its own line, as
+    ``sealed_offer_line`` gives it)."""
+    fingerprint = f"`{commitment}`"
+    return tr("Deals sealed: the fingerprint of this session's seed, fixed now (copy it: this "
+              "message changes when you cut the deck):\n{fingerprint}\nThe cards come from the "
+              "seed and what you type at **{button}** (nothing typed: your click). The seed is "
+              "shown at the end, so anyone can check every deal.",
+              fingerprint=fingerprint, button=tr.ctx("button", "Cut the deck"))
 
 
 def cut_line(name: str, cut: str, tr: Tr) -> str:
@@ -139,11 +142,11 @@ def _revealed(session: Session, salt: str, commitment: str, tr: Tr, cut: str,
     if cut:
         return tr("Deals revealed: seed `{seed}`, salt `{salt}`, sealed as the fingerprint "
                   "beginning {short}, cut {cut}. Check them with the session's deals file "
-                  "(`{history}`) and `python -m umtali verify`.",
+                  "(`{history}`) and `python3 -m umtali verify`.",
                   seed=uncut(session.seed, cut), salt=salt, short=short_form(commitment),
                   cut=shown_cut(cut), history=history)
     return tr("Deals revealed: seed `{seed}`, salt `{salt}`, sealed as the fingerprint beginning "
-              "{short}. Check them with the session's deals file (`{history}`) and `python -m "
+              "{short}. Check them with the session's deals file (`{history}`) and `python3 -m "
               "umtali verify`.", seed=session.seed, salt=salt, short=short_form(commitment),
               history=history)
 

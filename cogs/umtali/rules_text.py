@@ -45,7 +45,7 @@ _TEXTS: Final[tuple[str, ...]] = (
        "their cut, or nothing), and when the session ends the bot reveals "
        "the seed and a salt. Anyone can check the seed with standard tools: "
        "`printf 'umtali-deals-v1:%s:%s' SALT SEED | sha256sum` prints the commitment (the "
-       "reveal gives the line to copy); and every deal with the deals file and `python -m "
+       "reveal gives the line to copy); and every deal with the deals file and `python3 -m "
        "umtali verify` (see docs/FAIR_DEALS.md). The computer player never sees your cards."),
 )
 
