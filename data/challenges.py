@@ -6,8 +6,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from data.db import Database, Row, Tx
-from data.models import Challenge
+from data.db import Database, Tx
+from data.models import Challenge, challenge_of
 from data.seasons import guild_key
 from data.stops import stopped
 
@@ -56,22 +56,6 @@ class Limits:
     repeat_hold: float = 86400.0
     #: Challenges to one opponent, not accepted (withdrawn at once too), allowed within ``day``.
     pair_daily: int = 6
-
-
-def _challenge(row: Row) -> Challenge:
-    return Challenge(
-        id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
-        message_id=row["message_id"], challenger_id=row["challenger_id"],
-        opponent_id=row["opponent_id"], challenger_name=row["challenger_name"],
-        opponent_name=row["opponent_name"], variant=row["variant"],
-        optional_melding=bool(row["optional_melding"]), turn_timer=row["turn_timer"],
-        created_at=row["created_at"], expires_at=row["expires_at"], status=row["status"],
-        match_id=row["match_id"], time_control=row["time_control"],
-        rematch_of=row["rematch_of"], seed=row["seed"], salt=row["salt"],
-        commitment=row["commitment"], computer_level=row["computer_level"],
-        challenger_global_name=row["challenger_global_name"],
-        opponent_global_name=row["opponent_global_name"],
-    )
 
 
 class ChallengeQueries:
@@ -231,7 +215,7 @@ class ChallengeQueries:
             "expires_at > ? AND ((challenger_id = ? AND opponent_id = ?) OR "
             "(challenger_id = ? AND opponent_id = ?)) ORDER BY id LIMIT 1",
             (guild_id, now, one, other, other, one))
-        return None if row is None else _challenge(row)
+        return None if row is None else challenge_of(row)
 
     async def open_challenges_by(self, guild_id: int, challenger: int,
                                  now: float) -> list[Challenge]:
@@ -241,16 +225,16 @@ class ChallengeQueries:
             "SELECT * FROM challenges WHERE guild_id = ? AND challenger_id = ? AND "
             "status = 'open' AND expires_at > ? AND computer_level IS NULL ORDER BY id",
             (guild_id, challenger, now))
-        return [_challenge(row) for row in rows]
+        return [challenge_of(row) for row in rows]
 
     async def challenge(self, challenge_id: int) -> Challenge | None:
         row = await self.db.fetchone("SELECT * FROM challenges WHERE id = ?", (challenge_id,))
-        return None if row is None else _challenge(row)
+        return None if row is None else challenge_of(row)
 
     async def challenge_of_match(self, match_id: int) -> Challenge | None:
         """The challenge (or practice offer) the match was started from, if any."""
         row = await self.db.fetchone("SELECT * FROM challenges WHERE match_id = ?", (match_id,))
-        return None if row is None else _challenge(row)
+        return None if row is None else challenge_of(row)
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
         async with self.db.transaction() as c:
@@ -275,12 +259,12 @@ class ChallengeQueries:
 
     async def open_challenges(self) -> list[Challenge]:
         rows = await self.db.fetchall("SELECT * FROM challenges WHERE status = 'open'")
-        return [_challenge(r) for r in rows]
+        return [challenge_of(r) for r in rows]
 
     async def due_challenges(self, now: float) -> list[Challenge]:
         """Open challenges whose time ran out (through the index: no scan of the open ones)."""
         rows = await self.db.fetchall(
             "SELECT * FROM challenges WHERE status = 'open' AND expires_at <= ? "
             "ORDER BY expires_at", (now,))
-        return [_challenge(r) for r in rows]
+        return [challenge_of(r) for r in rows]
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import orjson
 
 from data.db import Database, Tx
-from data.messages import read_saved
+from data.messages import owe_end_line, read_saved
 from data.models import AsSaved, Finish
 from data.records import count_session
 
@@ -231,7 +231,7 @@ class MatchSaves:
                             lease_until: float = 0.0, channel_lost: bool = False,
                             saved: AsSaved | None = None, resend: str = "",
                             unreachable: bool = False, ended_by: int | None = None,
-                            turn: bool = False) -> list[str] | None:
+                            turn: bool = False, end_line: bool = False) -> list[str] | None:
         """End a match with no winner and no record (``how``: ``abandoned``, ``cancelled``),
         freeing both players; None if it had already ended, else what is left to announce:
         with ``announce`` (an admin's notice, the reveal of its seed), that added, by
@@ -243,7 +243,9 @@ class MatchSaves:
         lost and a player's DMs closed (another process may have brought it back to a
         channel since this copy was read). ``ended_by``: the server admin who ended it.
         ``turn``: the lines of the turn in progress as saved (held back until it ends) are
-        announced first, as a resignation's are: as saved, as a copy's may be behind."""
+        announced first, as a resignation's are: as saved, as a copy's may be behind.
+        ``end_line``: its challenge message's end line owed from now on (``owe_end_line``; not
+        for a match that could not be read, whose table nobody draws)."""
         now = time.time() if now is None else now
         owes = ", resend = ?" if resend else ""
         by = ", ended_by = ?" if ended_by is not None else ""
@@ -262,6 +264,8 @@ class MatchSaves:
             await c.execute("DELETE FROM active_players WHERE match_id = ?", (match_id,))
             await c.execute("UPDATE challenges SET status = 'cancelled' WHERE match_id = ?",
                             (match_id,))
+            if end_line:
+                await owe_end_line(c, match_id)
             if saved is not None:
                 await read_saved(c, match_id, saved)
             if turn:
@@ -296,3 +300,4 @@ class MatchSaves:
             # Stats and ratings change with the result, in this transaction: counted once.
             await count_session(c, match_id)
         await c.execute("DELETE FROM active_players WHERE match_id = ?", (match_id,))
+        await owe_end_line(c, match_id)

@@ -4,6 +4,8 @@ reviews sent (``data.store.Store`` has them all)."""
 
 from __future__ import annotations
 
+import json
+
 from data.db import Database, Row, Tx
 from data.models import UNTOLD, AsSaved, DmPanel, Place
 
@@ -23,8 +25,8 @@ def panels_of(row: Row) -> tuple[DmPanel, DmPanel]:
 async def read_saved(c: Tx, match_id: int, into: AsSaved) -> None:
     """Where the match is shown as saved, read in the transaction ``c`` into ``into``."""
     row = await c.fetchone("SELECT channel_id, table_message_id, channel_lost, deadline, "
-                           f"warned, reserve0, reserve1, question, {PANEL_COLUMNS} FROM matches "
-                           "WHERE id = ?", (match_id,))
+                           f"warned, reserve0, reserve1, question, resend, {PANEL_COLUMNS} "
+                           "FROM matches WHERE id = ?", (match_id,))
     if row is not None:
         into.panels = panels_of(row)
         into.place = Place(int(row["channel_id"]), row["table_message_id"],
@@ -35,6 +37,32 @@ async def read_saved(c: Tx, match_id: int, into: AsSaved) -> None:
         into.warned_at = into.deadline if into.warned else None
         into.reserves = (float(row["reserve0"]), float(row["reserve1"]))
         into.question = row["question"] or ""
+        into.resend = row["resend"] or ""
+
+
+#: The key of ``matches.resend`` (``cogs.umtali.outbox.Batch``) saying the challenge message's
+#: end line is owed.
+END_LINE = "ended"
+
+
+async def owe_end_line(c: Tx, match_id: int) -> None:
+    """The match ending in ``c``: the line its challenge message ends with (how it ended, and
+    a link to the final card: ``cogs.umtali.session_end``) is owed from now on, saved with
+    the end (fix161: told after the final table's edit, a stop between lost it, the match no
+    longer in play). Its delivery clears it once told; a process taking the match over tells
+    it. None with the channel lost: nothing more is posted for the match."""
+    row = await c.fetchone("SELECT resend, channel_lost FROM matches WHERE id = ?", (match_id,))
+    if row is None or row["channel_lost"]:
+        return
+    try:
+        owed = json.loads(row["resend"]) if row["resend"] else {}
+    except ValueError:
+        owed = {}
+    if not isinstance(owed, dict):
+        owed = {}  # (no bot wrote it: as ``Batch.loads`` reads it, nothing)
+    owed[END_LINE] = True
+    await c.execute("UPDATE matches SET resend = ? WHERE id = ?",
+                    (json.dumps(owed, separators=(",", ":")), match_id))
 
 
 async def panels_in(c: Tx, match_id: int) -> tuple[DmPanel, DmPanel] | None:

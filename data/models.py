@@ -217,6 +217,9 @@ class AsSaved:
     #: The time-up question as saved (JSON, '' for none): asked by the holder, its clock
     #: stopped (the deadline none), keeping the version.
     question: str = ""
+    #: What its delivery owes as saved (``matches.resend``): a match's end saves its challenge
+    #: message's end line as owed there (``owe_end_line``), which its copy must know to clear.
+    resend: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -331,6 +334,23 @@ class HeadToHead:
     won: int
     lost: int
     recent: tuple[SessionLine, ...]
+
+
+def challenge_of(row: Row) -> Challenge:
+    """A row of ``challenges`` as typed values."""
+    return Challenge(
+        id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
+        message_id=row["message_id"], challenger_id=row["challenger_id"],
+        opponent_id=row["opponent_id"], challenger_name=row["challenger_name"],
+        opponent_name=row["opponent_name"], variant=row["variant"],
+        optional_melding=bool(row["optional_melding"]), turn_timer=row["turn_timer"],
+        created_at=row["created_at"], expires_at=row["expires_at"], status=row["status"],
+        match_id=row["match_id"], time_control=row["time_control"],
+        rematch_of=row["rematch_of"], seed=row["seed"], salt=row["salt"],
+        commitment=row["commitment"], computer_level=row["computer_level"],
+        challenger_global_name=row["challenger_global_name"],
+        opponent_global_name=row["opponent_global_name"],
+    )
 
 
 def match_row(row: Row) -> MatchRow:

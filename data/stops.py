@@ -6,6 +6,7 @@ any process holds at once everywhere."""
 from __future__ import annotations
 
 from data.db import Database, Tx
+from data.models import Challenge, challenge_of
 
 
 class StopQueries:
@@ -13,9 +14,13 @@ class StopQueries:
 
     db: Database
 
-    async def stop_challenges(self, user_id: int, stopped_id: int, now: float) -> None:
+    async def stop_challenges(self, user_id: int, stopped_id: int,
+                              now: float) -> list[Challenge]:
         """``user_id`` takes no more challenges from ``stopped_id`` (once is enough: a second
-        stop keeps the first's date)."""
+        stop keeps the first's date), and ``stopped_id``'s challenges to them still open, on
+        every server, are withdrawn in the same transaction (fix161: one left open elsewhere
+        could still be accepted): those, to say so on their messages. An accept racing the
+        stop finds its challenge closed, or wins, and the stop leaves its match alone."""
         async with self.db.transaction() as c:
             # In turn with a challenge to ``user_id`` being made (``create_challenge``): that
             # one is saved first, or finds this stop.
@@ -23,6 +28,13 @@ class StopQueries:
             await c.execute(
                 "INSERT INTO challenge_stops (user_id, stopped_id, since) VALUES (?, ?, ?) "
                 "ON CONFLICT DO NOTHING", (user_id, stopped_id, now))
+            # As a withdrawal (``close_challenge``): its seed and salt go, never to be shown.
+            rows = await c.fetchall(
+                "UPDATE challenges SET status = 'cancelled', seed = '', salt = '', "
+                "closed_at = ? WHERE challenger_id = ? AND opponent_id = ? AND "
+                "status = 'open' AND computer_level IS NULL RETURNING *",
+                (now, stopped_id, user_id))
+            return sorted((challenge_of(row) for row in rows), key=lambda ch: ch.id)
 
     async def lift_stop(self, user_id: int, stopped_id: int) -> bool:
         """``stopped_id`` may challenge ``user_id`` again; False if they were not stopped."""

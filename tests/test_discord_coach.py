@@ -184,7 +184,7 @@ async def test_after_each_practice_hand_a_review_reaches_the_players_dm_alone(
     record = seat_record(live.session, 0, (1, 1))
     played = [str(m) for _, m in record]
     assert played
-    assert review.content.count("• ") <= 3
+    assert review.content.count("\n- ") <= 3
     # Nothing of it is posted in the match's channel or thread.
     for r in world.env.http_requests[checked:]:
         parts = r.path.strip("/").split("/")

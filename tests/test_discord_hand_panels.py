@@ -98,7 +98,9 @@ async def test_the_dm_panel_is_fresh_after_acting_on_my_hand(world: World) -> No
 
 
 def ranks_in_order(text: str) -> bool:
-    ranks = [Card.parse(word).rank for word in text.split()]
+    # Groups parted by "; " (fix158); a card just taken marked "(new)".
+    ranks = [Card.parse(word).rank for word in text.replace(";", " ").split()
+             if not word.startswith("(")]
     return ranks == sorted(ranks)
 
 

@@ -54,7 +54,7 @@ async def test_a_session_is_played_across_a_restart_and_recorded(
         assert f"**{names[winner]}** · " in first and "won 1 of 1" in first
         assert f"**{names[1 - winner]}** · " in second
     stats = text_of(await world.alice.slash(world.channel, "umtali stats"))
-    assert ("Sessions 1 won, 0 lost" if winner == 0 else "Sessions 0 won, 1 lost") in stats
+    assert ("Sessions: won 1, lost 0" if winner == 0 else "Sessions: won 0, lost 1") in stats
     record = await store.records.record(GLOBAL, world.alice.id)
     assert record.rated.sessions == 1 and record.rating is not None
 

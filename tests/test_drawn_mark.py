@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import dataclasses
 import io
+from itertools import pairwise
 
 from PIL import Image
 
-from cogs.umtali.arrange import NEW_MARK, HandOrder, hand_text, new_legend
+from cogs.umtali.arrange import HandOrder, hand_text, new_legend, new_mark
 from cogs.umtali.pictures import CACHE, draw_hand_png, encode, hand_png
 from cogs.umtali.pictures.hand import NEW, draw_hand
 from cogs.umtali.pictures.scene import hand_scene
@@ -21,6 +22,8 @@ from umtali.view import PlayerView
 
 RU = tr_for("ru")
 NAMES = ("ada", "ben")
+#: The mark after a card taken, in English (a word: "✱" was read "heavy asterisk").
+NEW_MARK = new_mark(EN)
 
 
 def _views(took: int) -> list[PlayerView]:
@@ -42,8 +45,11 @@ def _views(took: int) -> list[PlayerView]:
 
 
 def _marked(text: str) -> set[str]:
-    return {w.strip("[]").removesuffix(NEW_MARK) for w in text.split() if w.endswith(NEW_MARK)
-            or w.endswith(NEW_MARK + "]")}
+    """The cards marked, each glued to its mark by a no-break space (``str.split`` parts at
+    it too: the word before the mark is the card)."""
+    words = text.replace("\u00a0", " ").split()
+    return {before.strip("[]") for before, word in pairwise(words)
+            if word.rstrip(";]") == NEW_MARK}
 
 
 def test_the_hand_text_marks_each_card_taken_this_turn_and_no_other() -> None:
@@ -57,9 +63,9 @@ def test_the_hand_text_marks_each_card_taken_this_turn_and_no_other() -> None:
             # Said once, in the panel's words.
             for tr in (EN, RU):
                 embed = hand_embed(view, NAMES, 1, tr=tr, order=HandOrder.SUIT)
-                assert (embed.description or "").count(NEW_MARK) == 1
+                assert (embed.description or "").count(new_mark(tr)) == 1
                 assert new_legend(view, tr) in (embed.description or "")
-    assert new_legend(_views(2)[0], RU).startswith(NEW_MARK + " — карты")
+    assert new_legend(_views(2)[0], RU).startswith("Карты с пометкой (новая) — те")
 
 
 def test_nothing_is_marked_when_nothing_was_taken() -> None:

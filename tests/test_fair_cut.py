@@ -182,7 +182,9 @@ async def test_a_challenge_from_before_seeds_were_sealed_is_dealt_as_then(
     live, _ = await accepted(world, message, challenge_id)
     assert live.cut == "" and live.commitment == commit(live.session.seed, live.salt)
     shown = description(next(m for m in world.channel.history() if m.id == message.id))
-    assert f"Deals sealed: `{live.commitment}`" in shown and "cut the deck" not in shown
+    assert f"Deals sealed: a fingerprint of this session's shuffles, beginning " \
+        f"{live.commitment[:8]}," in shown and f"`{live.commitment}`" in shown
+    assert "cut the deck" not in shown
 
 
 def test_an_uncut_file_is_written_and_verified_as_before(tmp_path: Path) -> None:

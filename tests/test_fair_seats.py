@@ -104,17 +104,17 @@ async def test_the_rules_page_says_to_copy_the_commitment_before_the_cut(world: 
 
 async def test_the_offer_itself_says_to_copy_the_commitment(world: World) -> None:
     offered = await challenge(world, world.alice, world.bob)
-    assert "Copy it now: accepting edits this message." in _said(offered.response)
+    assert "(copy it: accepting edits this message):\n`" in _said(offered.response)
     # A practice session's player cuts the deck: said to them so.
     practice = await world.carol.slash(world.channel, "umtali practice")
-    assert ("Copy it now: this message changes when you cut the deck."
+    assert ("(copy it: this message changes when you cut the deck):\n`"
             in _said(practice.response))
     await manager(world).slash(world.channel, "umtali-admin settings", language="ru")
     world.clock.advance(60)
     offered = await challenge(world, world.bob, world.carol)
-    assert ("Скопируйте его сейчас: при принятии вызова сообщение изменится."
+    assert ("(скопируйте его: при принятии вызова сообщение изменится):\n`"
             in _said(offered.response))
     world.clock.advance(60)
     practice = await world.alice.slash(world.channel, "umtali practice")
-    assert ("Скопируйте его сейчас: когда вы снимете колоду, это сообщение изменится."
+    assert ("(скопируйте его: когда вы снимете колоду, это сообщение изменится):\n`"
             in _said(practice.response))

@@ -69,14 +69,16 @@ def test_stats_show_no_best_hand_as_a_dash(language: str) -> None:
     tr = tr_for(language)
     none = record_text(PlayerRecord("ada", PlayerStats(sessions_lost=1, forfeits=1),
                                     PlayerStats(), None), tr)
-    assert tr("Points {points} · best hand {best} · marriages {marriages} · went out "
-              "{went_out} · resigned or out of time {forfeits}", points=0, best="—",
-              marriages=0, went_out=0, forfeits=1) in none
+    times = tr.plural("{count} time", "{count} times", 0)
+    assert tr("Points in all: {points} · best hand: {best} · marriages: {marriages} · went "
+              "out: {went_out} · sessions resigned or lost on time: {forfeits}", points=0,
+              best="—", marriages=0, went_out=times, forfeits=1) in none
     played = record_text(PlayerRecord("ada", PlayerStats(sessions_lost=1, best_hand=0),
                                       PlayerStats(), None), tr)
-    assert tr("Points {points} · best hand {best} · marriages {marriages} · went out "
-              "{went_out} · resigned or out of time {forfeits}", points=0, best=0,
-              marriages=0, went_out=0, forfeits=0) in played
+    assert tr("Points in all: {points} · best hand: {best} · marriages: {marriages} · went "
+              "out: {went_out} · sessions resigned or lost on time: {forfeits}", points=0,
+              best=tr.plural("{count} point", "{count} points", 0), marriages=0,
+              went_out=times, forfeits=0) in played
 
 
 async def test_migration_31_mends_the_best_hands_kept_before_from_their_hands(
@@ -151,6 +153,6 @@ async def test_stats_through_the_bot_show_no_best_hand_after_a_resignation(
     """Ada resigns before any hand is scored: /umtali stats shows her best hand as "—"."""
     await resign(world, world.alice, await start_match(world))
     ada = text_of(await world.carol.slash(world.channel, "umtali stats", member=world.alice))
-    assert "Sessions 0 won, 1 lost" in ada
-    assert "Points 0 · best hand — · marriages 0" in ada
-    assert "best hand 0" not in ada
+    assert "Sessions: won 0, lost 1" in ada
+    assert "Points in all: 0 · best hand: — · marriages: 0" in ada
+    assert "best hand: 0" not in ada

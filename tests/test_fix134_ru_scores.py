@@ -72,4 +72,5 @@ async def test_a_sessions_scores_read_alike_in_russian(world: World) -> None:
     stats = text_of(await world.carol.slash(world.channel, "umtali stats", member=world.alice,
                                             versus=world.bob))
     ada_won = int(w == live.player_ids.index(world.alice.user.id))
-    assert f"ada {ada_won} – {1 - ada_won} ben" in stats, stats
+    # Head-to-head in words (fix158: "ada 1 – 0 ben" was read as two bare numbers).
+    assert f"Sessions won: ada {ada_won}, ben {1 - ada_won}" in stats, stats

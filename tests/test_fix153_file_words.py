@@ -81,7 +81,7 @@ async def test_the_final_card_and_the_history_say_which_file_checks(
              if any(f.name == "Fair deals" for f in e.fields)]
     fair = next(f.value for f in final[-1].fields if f.name == "Fair deals")
     assert ("**Session files** below sends the session's replay file (its moves) and its deals "
-            "file, which `python -m umtali verify` checks.") in (fair or ""), fair
+            "file, which `python3 -m umtali verify` checks.") in (fair or ""), fair
     history = await world.alice.slash(world.channel, "umtali history")
     footer = history.response.embeds[0].footer.text or ""
     assert footer == "Choose a session below to get its replay file and its deals file.", footer
@@ -89,7 +89,7 @@ async def test_the_final_card_and_the_history_say_which_file_checks(
                                       custom_id=f"umtali:rp:{world.guild.id}")
     said = chosen.response.content or ""
     assert said.endswith(": its replay file (the moves) and its deals file (checked with "
-                         "`python -m umtali verify`):"), said
+                         "`python3 -m umtali verify`):"), said
     names = sorted(a.filename for a in chosen.response.attachments)
     assert names == [f"umtali-{live.id}-deals.json", f"umtali-{live.id}-replay.txt"]
 

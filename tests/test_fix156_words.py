@@ -93,7 +93,7 @@ def test_the_challenge_reads_on_a_phone(lang: str, longest: int, practice_longes
 def test_the_session_files_button_and_menu() -> None:
     assert RU("Session files") == "Файлы матча"
     said = RU("**{button}** below sends the session's replay file (its moves) and its deals "
-              "file, which `python -m umtali verify` checks.", button="x")
+              "file, which `python3 -m umtali verify` checks.", button="x")
     assert "присылает" in said and "даёт" not in said, said
     for tr in (EN, RU):
         # Discord's menus show about 30 characters on a phone.

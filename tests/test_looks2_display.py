@@ -23,8 +23,11 @@ async def test_display_on_a_text_only_server_says_so(world: World) -> None:
     assert "as a picture" in said and "text alone" not in said
     await boss.slash(world.channel, "umtali-admin settings", pictures=False)
     said = _said(await world.alice.slash(world.channel, "umtali display", four_colour=True))
-    assert "as a picture" in said
-    assert said.endswith("Matches on this server are shown as text alone, whatever you choose.")
+    # The true thing first (fix158): not "as a picture", taken back after it.
+    assert said.startswith("On this server your hand is shown as text alone: its matches have "
+                           "pictures off, whatever you choose."), said
+    assert said.endswith("On other servers your panels show it as a picture in a four-colour "
+                         "deck (♦ blue, ♣ green), with the text beside it."), said
     # Asking for text alone needs no such word.
     said = _said(await world.alice.slash(world.channel, "umtali display", pictures=False))
     assert said == "Your panels show your hand as text alone, without pictures."

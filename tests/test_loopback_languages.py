@@ -103,9 +103,9 @@ async def play_a_session(server: LoopbackDiscord, db: Path, locale: str) -> None
             assert not russian, russian
         tr = tr_for(locale)
         last = announcements[-1]
-        assert tr("Deals revealed: seed `{seed}`, salt `{salt}`, sealed as `{commitment}`. "
-                  "Check them with the session's deals file (`{history}`) and `python -m "
-                  "umtali verify`.", seed=final.session.seed, salt="", commitment="",
+        assert tr("Deals revealed: seed `{seed}`, salt `{salt}`, sealed as the fingerprint "
+                  "beginning {short}. Check them with the session's deals file (`{history}`) "
+                  "and `python3 -m umtali verify`.", seed=final.session.seed, salt="", short="",
                   history="").split("`")[0] in last
         # Each hand arrived by DM, in its player's language, and was edited in place.
         for user in (alice, bob):

@@ -200,9 +200,10 @@ async def test_right_to_left_names_on_the_table_the_boards_and_the_stats(
     stats = text_of(await world.carol.slash(world.channel, "umtali stats", member=world.bob,
                                             versus=world.alice))
     assert f"{FSI}{SARAH}{PDI}" in stats and f"{FSI}{AHMED}{PDI}" in stats
-    head = next(line for line in stats.splitlines() if line.startswith(FSI + AHMED))
-    # "أحمد 1 – 0 שרה": each score beside its own name.
-    assert shown(unmarked(head)) == f"{shown(AHMED, None)} 1 – 0 {shown(SARAH, None)}", head
+    head = next(line for line in stats.splitlines() if line.startswith("Sessions won: "))
+    # "أحمد 1, שרה 0": each score beside its own name.
+    assert shown(unmarked(head)) == \
+        f"Sessions won: {shown(AHMED, None)} 1, {shown(SARAH, None)} 0", head
 
 
 async def test_a_replay_header_reads_in_place_and_the_file_still_replays(

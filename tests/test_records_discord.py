@@ -67,13 +67,13 @@ async def test_a_resignation_shows_in_stats_and_on_the_boards(world: World) -> N
     live = await start_match(world)
     await resign(world, world.alice, live)
     ben = text_of(await world.bob.slash(world.channel, "umtali stats"))
-    assert "Sessions 1 won, 0 lost" in ben and "#1 of 2" in ben
+    assert "Sessions: won 1, lost 0" in ben and "#1 of 2" in ben
     assert "won** against ada 0–0 · ada resigned" in ben
     ada = text_of(await world.carol.slash(world.channel, "umtali stats", member=world.alice,
                                           versus=world.bob))
-    assert "Sessions 0 won, 1 lost" in ada and "#2 of 2" in ada
-    assert "resigned or out of time 1" in ada
-    assert "Head-to-head with ben" in ada and "ada 0 – 1 ben" in ada
+    assert "Sessions: won 0, lost 1" in ada and "#2 of 2" in ada
+    assert "sessions resigned or lost on time: 1" in ada
+    assert "Head-to-head with ben" in ada and "Sessions won: ada 0, ben 1" in ada
     for scope in ("server", "global"):
         world.clock.advance(PUBLIC_EVERY)  # the channel's next public board (review116)
         board = await world.carol.slash(world.channel, "umtali leaderboard", scope=scope)
@@ -95,7 +95,7 @@ async def test_a_timeout_is_recorded_as_a_forfeit(world: World) -> None:
     await flush(world)
     assert live.over
     stats = text_of(await loser.slash(world.channel, "umtali stats"))
-    assert "resigned or out of time 1" in stats and f"{loser.name} timed out" in stats
+    assert "sessions resigned or lost on time: 1" in stats and f"{loser.name} timed out" in stats
     history = await loser.slash(world.channel, "umtali history")
     assert history.ephemeral and f"{loser.name} timed out" in text_of(history)
 
@@ -162,8 +162,8 @@ async def test_a_played_out_session_counts_once_across_a_restart(
         assert f"**{names[1 - winner]}** · " in second and "won 0 of 1" in second
     stats = text_of(await world.alice.slash(world.channel, "umtali stats"))
     won = restored.session.games_won
-    assert ("Sessions 1 won, 0 lost" if winner == 0 else "Sessions 0 won, 1 lost") in stats
-    assert f"games {won[0]}–{won[1]}" in stats and "played out" in stats
+    assert ("Sessions: won 1, lost 0" if winner == 0 else "Sessions: won 0, lost 1") in stats
+    assert f"games: won {won[0]}, lost {won[1]}" in stats and "played out" in stats
     record = await bot.matches.store.records.record(GLOBAL, world.alice.id)
     assert record.rated.sessions == 1 and record.rated.points > 0
 
@@ -196,14 +196,14 @@ async def test_leaderboard_pages_survive_a_restart(
     assert "Page 3 of 3" in text_of(far) and "` 13.` **Left 11**" in text_of(far)
     nobody = text_of(await world.alice.slash(world.channel, "umtali stats", member=world.carol,
                                              versus=world.alice))
-    assert "cy has not finished a session yet" in nobody and "cy 0 – 0 ada" in nobody
+    assert "cy has not finished a session yet" in nobody and "Sessions won: cy 0, ada 0" in nobody
     # Someone who left shows under the name they last played under.
     dora = world.env.create_user("dora")
     await forfeited(store, (dora.id, "Dora the Bold"), (world.alice.id, "ada"),
                     guild=world.guild.id, now=5000.0)
     gone = text_of(await world.alice.slash(world.channel, "umtali stats", member=dora,
                                            versus=world.alice))
-    assert "Umtali · Dora the Bold" in gone and "Dora the Bold 1 – 0 ada" in gone
+    assert "Umtali · Dora the Bold" in gone and "Sessions won: Dora the Bold 1, ada 0" in gone
 
 
 async def test_history_exports_a_replay_that_reproduces_the_session(world: World) -> None:

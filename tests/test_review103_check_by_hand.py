@@ -83,7 +83,7 @@ def test_the_reveal_gives_the_line_to_run(language: str, cut: str) -> None:
     found = LINE.search(said)
     assert found is not None, said
     assert printed(found[1]) == commit(seed, SALT), said
-    assert "python -m umtali verify" in said, said  # the whole check, as before
+    assert "python3 -m umtali verify" in said, said  # the whole check, as before
 
 
 #: The line's form in each language: the words standing for the salt and the seed.

@@ -32,11 +32,12 @@ def record_lines(model: Model, scope: int, user_id: int) -> list[str]:
                      f"σ {one_decimal(EN, rating.sigma)})")
     t = model.totals.get((scope, user_id, 0), Totals())
     if t.won + t.lost:
-        lines += [f"Sessions {t.won} won, {t.lost} lost · games {t.games_won}–{t.games_lost} · "
-                  f"hands {t.hands_won}–{t.hands_lost}",
-                  f"Points {t.points} · best hand {'—' if t.best is None else t.best} · "
-                  f"marriages {t.marriages} · went out "
-                  f"{t.went_out} · resigned or out of time {t.forfeits}"]
+        best = "—" if t.best is None else f"{t.best} point" + ("" if t.best == 1 else "s")
+        times = f"{t.went_out} time" + ("" if t.went_out == 1 else "s")
+        lines += [f"Sessions: won {t.won}, lost {t.lost} · games: won {t.games_won}, lost "
+                  f"{t.games_lost} · hands: won {t.hands_won}, lost {t.hands_lost}",
+                  f"Points in all: {t.points} · best hand: {best} · marriages: {t.marriages} · "
+                  f"went out: {times} · sessions resigned or lost on time: {t.forfeits}"]
     p = model.totals.get((scope, user_id, 1), Totals())
     if p.won + p.lost:
         lines.append(f"Practice: {p.won} of {p.won + p.lost} won against the computer")

@@ -84,14 +84,14 @@ def test_one_turns_decisions_are_one_line_in_the_order_made() -> None:
     found = [_lesson(7, 15, "discard 9C", 5.0), _lesson(3, 6, "take", 4.2),
              _lesson(7, 14, "take", 3.1)]
     text = review_text(EN, (1, 1), found)
-    bullets = [line for line in text.splitlines() if line.startswith("• ")]
+    bullets = [line for line in text.splitlines() if line.startswith("- ")]
     assert len(bullets) == 2, text
-    assert bullets[0].startswith("• On your 7th turn: you chose to take the top discard; the "
+    assert bullets[0].startswith("- On your 7th turn: you chose to take the top discard; the "
                                  "computer would draw from the stock (about 3 points better)."
                                  ), bullets[0]
     assert " Then you chose to discard 9♣; " in bullets[0], bullets[0]
     assert "(about 5 points better)" in bullets[0], bullets[0]
-    assert bullets[1].startswith("• On your 3rd turn: "), bullets[1]
+    assert bullets[1].startswith("- On your 3rd turn: "), bullets[1]
     ru = review_text(tr_for("ru"), (1, 1), found)
     assert "На 7-м ходу: вы решили взять верхнюю карту сброса" in ru, ru
     assert ru.count("«сложный»") == 1, ru
@@ -102,7 +102,7 @@ def test_one_turns_decisions_are_one_line_in_the_order_made() -> None:
                                            (21, "21st"), (22, "22nd"), (23, "23rd")])
 def test_the_turn_is_the_players_own_count(turn: int, nth: str) -> None:
     text = review_text(EN, (1, 1), [_lesson(turn, None, "take", 17.8)])
-    assert f"• On your {nth} turn: " in text, text
+    assert f"- On your {nth} turn: " in text, text
     assert "(about 18 points better)" in text, text
     assert f"На {turn}-м ходу: " in review_text(tr_for("ru"), (1, 1), [_lesson(turn, None, "take",
                                                                               17.8)])

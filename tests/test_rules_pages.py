@@ -65,7 +65,7 @@ def test_the_playing_page_names_every_player_command() -> None:
 
 def test_the_playing_page_says_how_to_check_the_deals() -> None:
     for tr, doc in ((EN, "docs/FAIR_DEALS.md"), (tr_for("ru"), "docs/FAIR_DEALS.ru.md")):
-        assert "python -m umtali verify" in pages(tr)[-1][1]
+        assert "python3 -m umtali verify" in pages(tr)[-1][1]
         assert doc in pages(tr)[-1][1]
 
 

@@ -48,7 +48,7 @@ async def test_head_to_head_with_the_computer_points_to_practice(
         if language == "en":
             assert "Sessions against the computer are practice, not head-to-head" in stats, \
                 stats
-            assert "0 – 1" not in stats and "0 – 0" not in stats, stats
+            assert "Sessions won:" not in stats, stats
             if n == 0:  # ada's practice is where the note says
                 assert "Practice: 0 of 1 won against the computer" in stats, stats
         else:
@@ -64,7 +64,8 @@ async def test_a_head_to_head_between_members_is_still_counted(world: World) -> 
     await resign(world, world.alice, await start_match(world))
     stats = text_of(await world.carol.slash(world.channel, "umtali stats", member=world.alice,
                                             versus=world.bob))
-    assert "ada 0 – 1 ben" in stats and "practice, not head-to-head" not in stats, stats
+    assert "Sessions won: ada 0, ben 1" in stats, stats
+    assert "practice, not head-to-head" not in stats, stats
 
 
 @pytest.mark.parametrize("language, season, all_time", [

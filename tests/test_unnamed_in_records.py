@@ -58,7 +58,8 @@ async def test_the_records_tell_such_members_apart_in_the_readers_words(
     clock.advance(60)
     stats = text_of(await world.carol.slash(world.channel, "umtali stats",
                                             member=world.alice, versus=world.bob))
-    assert f"Умтали · {ada}" in stats and f"{ada} 0:1 {ben}" in stats, stats
+    assert f"Умтали · {ada}" in stats and f"Выиграно матчей: {ada} — 0, {ben} — 1" in stats, \
+        stats
     assert f"соперник — {ben}" in stats, stats
     # History is the member's own, in their language (English here).
     history = text_of(await world.alice.slash(world.channel, "umtali history"))

@@ -158,8 +158,10 @@ def _hand_ended(e: HandEnded, names: Sequence[str], tr: Tr) -> str:
 
 
 #: Starts each line that shows what a player held when a hand ended (it is over: nothing in
-#: it still matters), so that a reader, and a test for hidden cards, tells them apart.
-ACCOUNT = "▸ "
+#: it still matters), so that a reader, and a test for hidden cards, tells them apart. A plain
+#: list item, which Discord shows as one and a screen reader says so (a "▸" was read by its
+#: long name).
+ACCOUNT = "- "
 
 
 def _hand_account(e: HandEnded, seat: int, name: str, tr: Tr) -> str:

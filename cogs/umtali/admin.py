@@ -187,8 +187,8 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
                         await refresh_pane(interaction.client, live, seat)
 
     @app_commands.command(name="end-match",
-                          description="End a stuck match on this server with no result: a "
-                                      "member's, or one by its number")
+                          description="End a stuck match on this server with no result "
+                                      "(asks you first): a member's, or one by its number")
     @app_commands.describe(member="The member whose match ends (no winner, no rating change)",
                            match="Or the match itself, by its number (its players may have "
                                  "left the server)")

@@ -13,6 +13,7 @@ from enum import Enum
 from umtali.cards import Card
 from umtali.i18n import N_, Tr
 from umtali.moves import MoveKind
+from umtali.text import GLUE
 from umtali.view import PlayerView
 
 
@@ -62,16 +63,26 @@ def _by_rank(cards: Iterable[Card]) -> list[list[Card]]:
     return list(groups.values())
 
 
-#: After a card the seat took this turn (the panel's legend says so).
-NEW_MARK = "✱"
+#: Between the groups of a hand (a suit, a rank, a meld): a screen reader passes two spaces over
+#: as one, and a middle dot or a bar in silence (NVDA's default punctuation level), but pauses
+#: at a semicolon (a phrase's end), so the grouping is heard as it is seen.
+GROUPS = "; "
 
 
-def _card(card: Card, new: Collection[Card]) -> str:
-    return f"{card}{NEW_MARK}" if card in new else str(card)
+def new_mark(tr: Tr) -> str:
+    """After a card the seat took this turn (the panel's legend says so): a word, as the
+    picture's tag is, which a screen reader says as it is and an eye finds (a "✱" was read
+    "heavy asterisk"); in brackets, apart from the card's own name."""
+    return tr.ctx("card", "(new)")
 
 
-def _line(groups: Sequence[Sequence[Card]], new: Collection[Card] = ()) -> str:
-    return "  ".join(" ".join(_card(c, new) for c in g) for g in groups)
+def _card(card: Card, new: Collection[Card], mark: str) -> str:
+    # Glued to its card: a phone's line never breaks between them.
+    return f"{card}{GLUE}{mark}" if card in new else str(card)
+
+
+def _line(groups: Sequence[Sequence[Card]], new: Collection[Card], mark: str) -> str:
+    return GROUPS.join(" ".join(_card(c, new, mark) for c in g) for g in groups)
 
 
 def layable(view: PlayerView) -> tuple[list[tuple[Card, ...]], list[Card]]:
@@ -114,24 +125,25 @@ def arranged(view: PlayerView, order: HandOrder) -> list[Card]:
 
 
 def hand_text(view: PlayerView, order: HandOrder, tr: Tr) -> str:
-    """The hand laid out for people: groups of a suit or rank, or the melds first; each card
-    taken this turn marked (``NEW_MARK``)."""
+    """The hand laid out for people: groups of a suit or rank, or the melds first, parted by
+    ``GROUPS``; each card taken this turn marked (``new_mark``)."""
     if not view.hand:
         return tr("no cards")
-    new = view.drawn
+    new, mark = view.drawn, new_mark(tr)
     if order is HandOrder.RANK:
-        return _line(_by_rank(view.hand), new)
+        return _line(_by_rank(view.hand), new, mark)
     if order is not HandOrder.MELDS:
-        return _line(_by_suit(view.hand), new)
+        return _line(_by_suit(view.hand), new, mark)
     melds, extra = layable(view)
     laid = {c for m in melds for c in m} | set(extra)
-    rest = _line(_by_suit(c for c in view.hand if c not in laid), new)
+    rest = _line(_by_suit(c for c in view.hand if c not in laid), new, mark)
     lines = []
     if melds:
-        lines.append(" ".join("[" + " ".join(_card(c, new) for c in m) + "]" for m in melds))
+        lines.append(GROUPS.join("[" + " ".join(_card(c, new, mark) for c in m) + "]"
+                                 for m in melds))
     if extra:
         lines.append(tr("on the table: {cards}",
-                        cards=" ".join(_card(c, new) for c in extra)))
+                        cards=" ".join(_card(c, new, mark) for c in extra)))
     if not lines:
         lines.append(tr("(nothing to lay now)") if view.my_turn and view.phase == "meld" else
                      tr("(melds are grouped when you may lay them)"))
@@ -145,5 +157,8 @@ def new_legend(view: PlayerView, tr: Tr) -> str:
     new = [c for c in view.drawn if c in view.hand]
     if not new:
         return ""
-    return tr.plural("{mark} marks the card you just took.",
-                     "{mark} marks the cards you just took.", len(new), mark=NEW_MARK)
+    # The mark worded first: a call inside the plural's would hide its plural form from the
+    # catalogue's extractor.
+    mark = new_mark(tr)
+    return tr.plural("The card marked {mark} is the one you just took.",
+                     "The cards marked {mark} are the ones you just took.", len(new), mark=mark)

@@ -142,5 +142,5 @@ def review_text(tr: Tr, hand: tuple[int, int], found: list[Lesson]) -> str:
                                                lesson.better, lesson.cost, lesson.why,
                                                lesson.error))
                          for lesson in found])
-    lines += ["• " + " ".join(sentence(tr(t)) for t in line) for line in told]
+    lines += ["- " + " ".join(sentence(tr(t)) for t in line) for line in told]
     return "\n".join(lines)[:2000]

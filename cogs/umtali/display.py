@@ -39,6 +39,29 @@ def describe(pictures: bool, four_colour: bool, tr: Tr = EN) -> str:
               "text beside it.")
 
 
+def _picture(four_colour: bool, tr: Tr) -> str:
+    """The picture a member chose, for a sentence."""
+    if four_colour:
+        return tr("a picture in a four-colour deck (♦ blue, ♣ green)")
+    return tr("a picture in the usual two colours")
+
+
+def plain_here(four_colour: bool, tr: Tr) -> str:
+    """A member who chose pictures, on a server whose matches are text alone: what they will
+    see here comes first (the choice said first was taken back after it), then the choice,
+    which stands on other servers."""
+    return tr("On this server your hand is shown as text alone: its matches have pictures "
+              "off, whatever you choose. On other servers your panels show it as {picture}, "
+              "with the text beside it.", picture=_picture(four_colour, tr))
+
+
+def no_pictures(four_colour: bool, tr: Tr) -> str:
+    """A member who chose pictures, from a bot that draws none: text alone everywhere, the
+    choice kept for when it does."""
+    return tr("Your hand is shown as text alone: this bot draws no pictures. Your choice is "
+              "kept for when it does: {picture}.", picture=_picture(four_colour, tr))
+
+
 async def set_display(interaction: discord.Interaction, pictures: bool | None,
                       four_colour: bool | None) -> None:
     svc = service(interaction.client)
@@ -64,10 +87,12 @@ async def set_display(interaction: discord.Interaction, pictures: bool | None,
             log.info("member %d's matches could not be read to redraw them (%s: %s)", me,
                      e.__class__.__name__, e)
     tr = tr_of(interaction)
-    said = describe(now.pictures, now.four_colour, tr)
-    if now.pictures and (not svc.pictures or interaction.guild_id in svc.prefs.plain_guilds):
-        # The member's choice stands, but here it is not what they will see.
-        said += " " + tr("Matches on this server are shown as text alone, whatever you choose.")
+    if now.pictures and not svc.pictures:
+        said = no_pictures(now.four_colour, tr)
+    elif now.pictures and interaction.guild_id in svc.prefs.plain_guilds:
+        said = plain_here(now.four_colour, tr)
+    else:
+        said = describe(now.pictures, now.four_colour, tr)
     # A member's own options live here: whose challenges they stopped, too.
     try:
         stopped = await in_time(interaction, svc.store.stopped_by(me))

@@ -20,7 +20,7 @@ from cogs.umtali.playing import Playing
 from cogs.umtali.reminders import TurnNotices
 from cogs.umtali.render import turn_message
 from cogs.umtali.saved import finish_of, saved_state
-from cogs.umtali.session_end import final_link
+from cogs.umtali.session_end import final_link, owed_end
 from cogs.umtali.showing import tail
 from cogs.umtali.unheard import settled
 from data.models import AsSaved
@@ -81,6 +81,7 @@ class Endings(Playing):
             await self._reload(live)
             return False
         live.session = session
+        owed_end(live, shown)
         if live.take_saved(shown, was):
             self.delivery.moved(live)
         self.owners.adopt(live)
@@ -132,13 +133,16 @@ class Endings(Playing):
                 live.id, how, self.clock(), announce=announce or None, owner=self.owners.name,
                 lease_until=self.owners.until(), channel_lost=channel_lost, saved=shown,
                 resend=owed, unreachable=if_unreachable, ended_by=ended_by,
-                turn=not lost),  # (the turn's lines as saved: this copy's may be behind)
+                turn=not lost,  # (the turn's lines as saved: this copy's may be behind)
+                # The end line owed where the ended table is shown (below), as it is told.
+                end_line=not lost and (how == "abandoned" or bool(reveal))),
                 lambda: self.owners.leases.ended_as(live.id, how),
                 doubt=live.doubt)
             if unsent is None:
                 return False
             if owed:
                 live.resend = owed
+            owed_end(live, shown)
             live.abandoned, live.ended, live.ended_by = True, how, ended_by
             live.channel_lost = lost
             live.deadline = None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -54,7 +55,10 @@ def message_for(error: BaseException, tr: Tr = EN) -> str | None:
     if isinstance(error, app_commands.NoPrivateMessage):
         return tr("That command works in a server, not in direct messages.")
     if isinstance(error, app_commands.CommandOnCooldown):
-        return tr("Slow down: try again in {seconds} s.", seconds=format(error.retry_after, ".0f"))
+        # A unit in words, with its plural form: a bare "s" is read as the letter.
+        wait = max(1, math.ceil(error.retry_after))
+        return tr.plural("Slow down: try again in {count} second.",
+                         "Slow down: try again in {count} seconds.", wait)
     if isinstance(error, app_commands.CheckFailure):
         return tr("You can't use that command here.")
     if isinstance(error, app_commands.TransformerError):

@@ -1,5 +1,5 @@
 """Deals anyone can check: the commitment posted when a session starts, the reveal when it ends,
-and the deals file that ``python -m umtali verify`` checks against both.
+and the deals file that ``python3 -m umtali verify`` checks against both.
 
 The seed decides every shuffle of a session. Before any card is dealt the channel gets the
 SHA-256 of the seed and a secret salt (``umtali.fairness.commit``): a challenge carries it from
@@ -28,22 +28,40 @@ from umtali.replay import from_session
 from umtali.seeds import clicked, uncut
 from umtali.session import Session
 
+#: How many of a fingerprint's 64 hex digits a sentence says: enough to tell it from another,
+#: few enough to hear (a screen reader spells all 64 out).
+SHORT = 8
+
+
+def short_form(commitment: str) -> str:
+    """A fingerprint as a sentence names it: its first ``SHORT`` digits."""
+    return commitment[:SHORT]
+
+
+def in_full(commitment: str, tr: Tr) -> str:
+    """A fingerprint whole, for checking, after the sentences that name it by its short form:
+    on a line of its own, where a listener may skip it (and an eye copies it)."""
+    return tr("The fingerprint in full:") + f"\n`{commitment}`"
+
 
 def sealed_line(commitment: str, tr: Tr) -> str:
-    return tr("Deals sealed: `{commitment}`, a fingerprint of this session's shuffles, fixed "
+    return tr("Deals sealed: a fingerprint of this session's shuffles, beginning {short}, fixed "
               "before any card is dealt. The seed behind it is shown when the session ends, "
-              "so that anyone can check every deal.", commitment=commitment)
+              "so that anyone can check every deal.", short=short_form(commitment)
+              ) + " " + in_full(commitment, tr)
 
 
 def sealed_offer_line(commitment: str, tr: Tr) -> str:
     """On a challenge, from the moment it is made: the seed is fixed before the member who
     accepts cuts the deck (typing their cut, or with nothing typed, their click). To be copied:
-    the message is edited at accept, so its "(edited)" mark proves nothing of this line."""
-    return tr("Deals sealed: `{commitment}`, a fingerprint of this session's seed, fixed now. "
-              "Copy it now: accepting edits this message. Accepting cuts the deck: the cards "
-              "come from the seed and what the accepting member types (nothing typed: their "
-              "click). The seed is shown at the end, so anyone can check every deal.",
-              commitment=commitment)
+    the message is edited at accept, so its "(edited)" mark proves nothing of this line. The
+    fingerprint stands on a line of its own, where a listener may skip it (an eye copies it)."""
+    fingerprint = f"`{commitment}`"
+    return tr("Deals sealed: the fingerprint of this session's seed, fixed now (copy it: "
+              "accepting edits this message):\n{fingerprint}\nAccepting cuts the deck: the "
+              "cards come from the seed and what the accepting member types (nothing typed: "
+              "their click). The seed is shown at the end, so anyone can check every deal.",
+              fingerprint=fingerprint)
 
 
 def seats_line(first: int, second: int, tr: Tr) -> str:
@@ -61,12 +79,14 @@ def practice_seats_line(tr: Tr) -> str:
 
 
 def sealed_cut_line(commitment: str, tr: Tr) -> str:
-    """On a practice session waiting for its player's cut."""
-    return tr("Deals sealed: `{commitment}`, a fingerprint of this session's seed, fixed now. "
-              "Copy it now: this message changes when you cut the deck. The cards come from "
-              "the seed and what you type at **{button}** (nothing typed: your click). The seed "
-              "is shown at the end, so anyone can check every deal.",
-              commitment=commitment, button=tr.ctx("button", "Cut the deck"))
+    """On a practice session waiting for its player's cut (the fingerprint on its own line, as
+    ``sealed_offer_line`` gives it)."""
+    fingerprint = f"`{commitment}`"
+    return tr("Deals sealed: the fingerprint of this session's seed, fixed now (copy it: this "
+              "message changes when you cut the deck):\n{fingerprint}\nThe cards come from the "
+              "seed and what you type at **{button}** (nothing typed: your click). The seed is "
+              "shown at the end, so anyone can check every deal.",
+              fingerprint=fingerprint, button=tr.ctx("button", "Cut the deck"))
 
 
 def cut_line(name: str, cut: str, tr: Tr) -> str:
@@ -113,21 +133,21 @@ def reveal_line(session: Session, salt: str, commitment: str, tr: Tr, ended: str
     return _revealed(session, salt, commitment, tr, cut, history) + " " + tr(
         "Without the project, check the seed with standard tools: `{line}` prints the "
         "commitment.",
-        line=hand_check(uncut(session.seed, cut), salt))
+        line=hand_check(uncut(session.seed, cut), salt)) + " " + in_full(commitment, tr)
 
 
 def _revealed(session: Session, salt: str, commitment: str, tr: Tr, cut: str,
               history: str) -> str:
     """The seed, salt, commitment and cut, and the check of every deal with the deals file."""
     if cut:
-        return tr("Deals revealed: seed `{seed}`, salt `{salt}`, sealed as `{commitment}`, "
-                  "cut {cut}. Check them with the session's deals file (`{history}`) and "
-                  "`python -m umtali verify`.", seed=uncut(session.seed, cut), salt=salt,
-                  commitment=commitment, cut=shown_cut(cut),
-                  history=history)
-    return tr("Deals revealed: seed `{seed}`, salt `{salt}`, sealed as `{commitment}`. Check "
-              "them with the session's deals file (`{history}`) and `python -m umtali "
-              "verify`.", seed=session.seed, salt=salt, commitment=commitment,
+        return tr("Deals revealed: seed `{seed}`, salt `{salt}`, sealed as the fingerprint "
+                  "beginning {short}, cut {cut}. Check them with the session's deals file "
+                  "(`{history}`) and `python3 -m umtali verify`.",
+                  seed=uncut(session.seed, cut), salt=salt, short=short_form(commitment),
+                  cut=shown_cut(cut), history=history)
+    return tr("Deals revealed: seed `{seed}`, salt `{salt}`, sealed as the fingerprint beginning "
+              "{short}. Check them with the session's deals file (`{history}`) and `python3 -m "
+              "umtali verify`.", seed=session.seed, salt=salt, short=short_form(commitment),
               history=history)
 
 

@@ -90,7 +90,7 @@ async def final_embed(svc: MatchService, live: LiveMatch, tr: Tr) -> discord.Emb
 def files(tr: Tr) -> str:
     """What the button under the card gives, and which of its two files checks the deals."""
     return tr("**{button}** below sends the session's replay file (its moves) and its deals "
-              "file, which `python -m umtali verify` checks.", button=tr("Session files"))
+              "file, which `python3 -m umtali verify` checks.", button=tr("Session files"))
 
 
 async def ratings(svc: MatchService, live: LiveMatch, tr: Tr) -> str:

@@ -214,14 +214,14 @@ async def _replay(interaction: discord.Interaction, guild_id: int, match_id: int
     a, b = match_names(match, tr)
     if match.salt:
         # The deals' check: the deals file with the commitment and its reveal. Its names as
-        # the replay's (``python -m umtali verify`` says them), not the stored English
+        # the replay's (``python3 -m umtali verify`` says them), not the stored English
         # "Player" of a name that shows nothing.
         session = session_from_json(json.loads(match.state))
         files.append(discord.File(io.BytesIO(verify_file(session, (a, b), match.salt,
                                                           cut=match.cut)),
                                   filename=verify_filename(match_id)))
         return tr("Session #{match}, {a} vs {b}: its replay file (the moves) and its deals file "
-                  "(checked with `python -m umtali verify`):", match=match_id,
+                  "(checked with `python3 -m umtali verify`):", match=match_id,
                   a=safe_name(a), b=safe_name(b)), files
     # A session from before deals were sealed: its moves alone.
     return tr("Session #{match}, {a} vs {b}: its replay file (the moves):", match=match_id,

@@ -111,8 +111,12 @@ class LiveMatch:
     dm_look: list[tuple[str, bool, bool, str] | None] = field(
         default_factory=lambda: [None, None])
     #: Its end said on its challenge message, and its thread set to close (``session_end``),
-    #: by this copy (not saved: a restart says it again, in place).
+    #: by this copy (not saved: the end line is saved owed until told, and a restart before
+    #: says it again, in place).
     summed_up: bool = False
+    #: Its end line's last try failed for now (``session_end.ended``): the delivery tries it
+    #: again (``Batch.ended``), as saved owed with the end (not saved itself).
+    end_failed: Exception | None = None
     #: The look each seat's ephemeral hand panel was last drawn in, through this copy
     #: (``Looks.hand_shown``; kept on the open panel: ``hand_panels.Pane.look``).
     pane_look: list[tuple[str, bool, bool, str] | None] = field(

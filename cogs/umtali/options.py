@@ -87,11 +87,12 @@ def server_control(settings: GuildSettings) -> tuple[str, int]:
     return "", settings.turn_timer
 
 
-#: A preset as part of a sentence ("clock: normal (5 min a turn + 5 min reserve)"): its label
-#: ("Normal: 5 min...") is a menu's, whose capital and colon read wrong after "clock:".
+#: A preset as part of a sentence ("clock: normal (5 minutes a turn + 5 minutes reserve)"): its
+#: label ("Normal: 5 minutes...") is a menu's, whose capital and colon read wrong after
+#: "clock:". Units in words, as the labels have them: a bare "s" is read as the letter.
 IN_A_SENTENCE = {
-    "blitz": N_("blitz (30 s a turn + 2 min reserve)"),
-    "normal": N_("normal (5 min a turn + 5 min reserve)"),
+    "blitz": N_("blitz (30 seconds a turn + 2 minutes reserve)"),
+    "normal": N_("normal (5 minutes a turn + 5 minutes reserve)"),
     "correspondence": N_("by correspondence (a day a turn)"),
 }
 

@@ -17,6 +17,7 @@ from typing import Any
 import discord
 
 from cogs.umtali.arrange import HandOrder, arranged
+from cogs.umtali.card_words import card_words, cards_words, fitted
 from cogs.umtali.errors import guarded
 from cogs.umtali.ids import id_of
 from cogs.umtali.render import lay_moves, lay_words
@@ -174,10 +175,22 @@ def lay_label(view: PlayerView, move: Move, tr: Tr = EN) -> str:
     return label if len(label) <= _MAX_LABEL else label[:_MAX_LABEL - 1] + "…"
 
 
+def lay_description(view: PlayerView, move: Move, tr: Tr) -> str:
+    """A lay option's description: what it is, and its cards in words ("a new meld: 7 of
+    hearts, 7 of diamonds, 7 of clubs"), which a screen reader says where the label's suit
+    signs alone would tell two options apart."""
+    cards = cards_words(move.card_list, tr)
+    if move.kind is not MoveKind.EXTEND:
+        return fitted(tr("a new meld: {cards}", cards=cards))
+    meld = next((m for m in view.melds if move.target in m.cards), None)
+    if meld is not None:
+        cards = tr("{cards} on {meld}", cards=cards, meld=cards_words(meld.cards, tr))
+    return fitted(tr("an extension: {cards}", cards=cards))
+
+
 def _lay_options(view: PlayerView, moves: list[Move], tr: Tr) -> list[discord.SelectOption]:
     return [discord.SelectOption(
-        label=lay_label(view, m, tr)[:100],
-        description=tr("a new meld") if m.kind is MoveKind.MELD else tr("an extension"),
+        label=lay_label(view, m, tr)[:100], description=lay_description(view, m, tr),
         value=str(m)) for m in moves[:MAX_OPTIONS]]
 
 
@@ -280,7 +293,8 @@ def _add_moves(panel: discord.ui.View, view: PlayerView, match_id: int, version:
         cards = arranged(view, order)[:MAX_OPTIONS]
         panel.add_item(MoveSelect(
             match_id, version, "meld",
-            [discord.SelectOption(label=str(c), value=c.code) for c in cards],
+            [discord.SelectOption(label=str(c), value=c.code, description=card_words(c, tr))
+             for c in cards],
             placeholder=tr("Or pick the cards of a meld one by one…"), max_values=len(cards),
             row=2))
     discards = [m for m in legal if m.kind is MoveKind.DISCARD]
@@ -293,7 +307,7 @@ def _add_moves(panel: discord.ui.View, view: PlayerView, match_id: int, version:
             discord.SelectOption(
                 label=tr("Discard {card} face down", card=m.card) if m.face_down
                 else tr("Discard {card}", card=m.card),
-                value=str(m))
+                description=card_words(m.card, tr), value=str(m))
             for m in discards[:MAX_OPTIONS]
         ]
         panel.add_item(MoveSelect(match_id, version, "discard", options,

@@ -34,7 +34,7 @@ from cogs.umtali.question import withdraw, withdrawn
 from cogs.umtali.read_back import ReadBack
 from cogs.umtali.render import turn_message
 from cogs.umtali.saved import finish_of, saved_state
-from cogs.umtali.session_end import final_link
+from cogs.umtali.session_end import final_link, owed_end
 from cogs.umtali.showing import tail
 from cogs.umtali.turn_clock import back_at_table, turn_end
 from cogs.umtali.unheard import settled
@@ -314,6 +314,8 @@ class Playing(ReadBack):
             self.computers.drop(live.id)
             raise
         live.session = session
+        if finish is not None:
+            owed_end(live, shown)  # (its end line owed, saved with the end)
         live.acted[seat] = at
         # (held with the deadline from before, its clock would forfeit the player early)
         given = keep and live.take_clock(shown)

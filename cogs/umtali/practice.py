@@ -43,6 +43,14 @@ from umtali.rules import RuleSet
 log = logging.getLogger(__name__)
 
 
+def slow_down(retry_after: float, tr: Tr) -> str:
+    """A practice asked for too soon: the wait in seconds, in words (a bare "s" is read as
+    the letter)."""
+    return tr.plural("Slow down: you can start another practice session in {count} second.",
+                     "Slow down: you can start another practice session in {count} seconds.",
+                     max(1, round(retry_after)))
+
+
 def practice_embed(member_id: int, level: str, rules: RuleSet, tr: Tr) -> discord.Embed:
     """The session announced in the channel (the draw for first dealer follows)."""
     # "rules: english, optional melding", as a challenge says it: put before "rules", the
@@ -136,9 +144,7 @@ async def start_practice(interaction: discord.Interaction, *, level: str, rules:
         await answer(interaction, tr(
             "You have a practice session waiting for you to cut its deck: cut it, or cancel "
             "it with its **{button}** button.", button=tr.ctx("button", "Cancel"))
-            if e.reason == "pair" else tr(
-                "Slow down: you can start another practice session in {seconds} s.",
-                seconds=max(1, round(e.retry_after))))
+            if e.reason == "pair" else slow_down(e.retry_after, tr))
         return
     embed, view = offer_embed(ch, public), cut_panel(ch.id, public, ch.challenger_id)
     try:
@@ -192,9 +198,7 @@ async def cut_deck(interaction: discord.Interaction, challenge_id: int, typed: s
         await answer(interaction, tr("You are already playing a match on this server."))
         return
     except Refused as e:
-        await answer(interaction, tr(
-            "Slow down: you can start another practice session in {seconds} s.",
-            seconds=max(1, round(e.retry_after))))
+        await answer(interaction, slow_down(e.retry_after, tr))
         return
     except StaleState:
         await answer(interaction, tr("This practice session is no longer waiting for its cut."))

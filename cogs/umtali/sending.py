@@ -21,6 +21,7 @@ from cogs.umtali.outbox import Batch
 from cogs.umtali.overtaken import Sent
 from cogs.umtali.posting import announce, post_table
 from cogs.umtali.retries import TRIES, Retries
+from cogs.umtali.session_end import ended
 from data.failing import failing_for_now
 
 if TYPE_CHECKING:
@@ -84,6 +85,8 @@ class Sending(Retries, ChannelLoss):
             # The channel that refused was one the match had left: brought up to date, it
             # has queued what it has to send there (or was dropped, held elsewhere).
             return again, sent
+        if batch.ended or (batch.table and (live.over or live.abandoned)):
+            await self._end_line(live, batch, again)
         if batch.table or batch.question:
             for listener in self.service.moved_listeners:
                 try:
@@ -117,6 +120,25 @@ class Sending(Retries, ChannelLoss):
         # Held, it is no failure (no retry, nothing written as owed): the hold's release or
         # the computer's batch posts it, and ``unsent`` keeps it over a restart.
         return again, sent
+
+    async def _end_line(self, live: LiveMatch, batch: Batch, again: Batch) -> None:
+        """The challenge message's end line, owed since the match's end was saved: told with
+        the final table (``post_table``), or here, owed alone (the process that stopped before
+        it, or whose try failed for now). Failing for now, tried again, for about an hour as
+        the table is, then left as it is."""
+        if batch.ended and not batch.table:
+            await ended(self.service, live)
+        failed, live.end_failed = live.end_failed, None
+        if again.table:
+            again.ended = batch.ended  # (told with the table, when it is tried again)
+        elif failed is not None:
+            if self._tried(live, "its challenge message", failed) < TRIES:
+                again.ended = True
+            else:
+                log.warning("match %d: its challenge message has failed %d tries in a row; "
+                            "left without its end line", live.id, TRIES)
+        else:
+            self._tried(live, "its challenge message", None)
 
     def _held_for_computer(self, live: LiveMatch) -> bool:
         """Against the computer, the announcement of the player's turn waits for the

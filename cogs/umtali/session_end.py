@@ -6,8 +6,12 @@ to it too; a thread the bot made for the match is left to close an hour after it
 message (``closing``), and opened for longer again should a rematch be played in it
 (``reopened_for``).
 
-All of it is a courtesy: a failure (Discord, the network, the database) is logged and
-forgotten, never an ERROR, and nothing of the match waits for it.
+All of it is a courtesy: a failure is logged, never an ERROR, and nothing of the match waits
+for it. The end line alone is owed (fix161): saved with the match's end
+(``data.messages.owe_end_line``), cleared by its delivery once told, it is told by the process
+that takes the match over after a stop, and tried again as the delivery's other parts are
+should Discord or the database fail for now (``Batch.ended``); a message Discord refuses for
+good (deleted, unreadable) is left as it is.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from cogs.umtali.records import ENDED, ENDED_BY
 from cogs.umtali.showing import ended_words
 from cogs.umtali.threads import WEEK, slow
 from data.failing import failing_for_now
+from data.models import AsSaved
 from umtali.i18n import Tr
 
 if TYPE_CHECKING:
@@ -89,23 +94,34 @@ def _end_line(live: LiveMatch, line: str) -> bool:
 
 async def ended(svc: MatchService, live: LiveMatch) -> None:
     """The finished (or ended) table was shown: the challenge message says how the match ended,
-    and the match's thread closes an hour after its last message. Once per copy; never
-    raises."""
+    and the match's thread closes an hour after its last message. Once per copy (again after
+    a failure for now: ``live.end_failed``, which the delivery tries again); never raises."""
     if live.summed_up or live.channel_lost or live.table_message_id is None or \
             not (live.over or live.abandoned):
         return
     live.summed_up = True
-    await _challenge_told(svc, live)
+    live.end_failed = await _challenge_told(svc, live)
+    if live.end_failed is not None:
+        live.summed_up = False  # owed still: said by the delivery's next try
     await closing(svc, live)
 
 
-async def _challenge_told(svc: MatchService, live: LiveMatch) -> None:
+def owed_end(live: LiveMatch, saved: AsSaved) -> None:
+    """The match's end was saved, read back in ``saved``: its copy owes what the save says
+    (the end line among it), to clear it once all is sent (``Delivery._owe``)."""
+    if saved.place is not None:
+        live.resend = saved.resend
+
+
+async def _challenge_told(svc: MatchService, live: LiveMatch) -> Exception | None:
     """The message of the challenge (or practice offer) that started the match ends with how
-    it ended: its line replaced, not added again, should this be done twice (a restart)."""
+    it ended: its line replaced, not added again, should this be done twice (a restart).
+    The failure if it failed for now (Discord's 5xx, the network, the database), to be tried
+    again; None once done, or refused for good."""
     try:
         ch = await svc.store.challenge_of_match(live.id)
         if ch is None or ch.message_id is None:
-            return
+            return None
         line = result_line(live, svc.public_tr(live))
         channel = svc.client.get_partial_messageable(ch.channel_id)
         message_id = ch.message_id
@@ -126,11 +142,21 @@ async def _challenge_told(svc: MatchService, live: LiveMatch) -> None:
     except (discord.HTTPException, *PASSING) as e:
         log.info("match %d: its challenge message could not say how it ended (%s: %s)",
                  live.id, e.__class__.__name__, e)
+        return e if _passing(e) else None
     except Exception as e:
         if not failing_for_now(e):
             raise
         log.info("match %d: its challenge message could not say how it ended (%s: %s)",
                  live.id, e.__class__.__name__, e)
+        return e
+    return None
+
+
+def _passing(error: Exception) -> bool:
+    """Discord or the way to it failing for now: its 5xx, its rate limit outlasting
+    discord.py's tries, the network."""
+    return isinstance(error, PASSING) or (isinstance(error, discord.HTTPException) and
+                                          (error.status == 429 or error.status >= 500))
 
 
 async def _own_thread(svc: MatchService, live: LiveMatch) -> discord.Thread | None:

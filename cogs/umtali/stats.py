@@ -44,15 +44,21 @@ def record_text(rec: PlayerRecord, tr: Tr = EN, all_time: bool = False) -> str:
                **values) if all_time else
             tr("Rating **{rating}**, #{rank} of {players} (μ {mu}, σ {sigma})", **values))
     if s.sessions:
+        # Each count said with what it counts (a screen reader reads "games 12–8" as "games 12
+        # 8"), the units with their plural forms.
+        best = "—" if s.best_hand is None else tr.plural(  # "—": no hand scored yet
+            "{count} point", "{count} points", s.best_hand)
+        went_out = tr.plural("{count} time", "{count} times", s.went_out)
         lines += [
-            tr("Sessions {won} won, {lost} lost · games {games_won}–{games_lost} · hands "
-               "{hands_won}–{hands_lost}", won=s.sessions_won, lost=s.sessions_lost,
-               games_won=s.games_won, games_lost=s.games_lost, hands_won=s.hands_won,
-               hands_lost=s.hands_lost),
-            tr("Points {points} · best hand {best} · marriages {marriages} · went out "
-               "{went_out} · resigned or out of time {forfeits}", points=s.points,
-               best="—" if s.best_hand is None else s.best_hand,  # no hand scored yet
-               marriages=s.marriages, went_out=s.went_out, forfeits=s.forfeits),
+            tr("Sessions: won {won}, lost {lost} · games: won {games_won}, lost {games_lost} "
+               "· hands: won {hands_won}, lost {hands_lost}", won=s.sessions_won,
+               lost=s.sessions_lost, games_won=s.games_won, games_lost=s.games_lost,
+               hands_won=s.hands_won, hands_lost=s.hands_lost),
+            tr("Points in all: {points} · best hand: {best} · marriages: {marriages} · went "
+               "out: {went_out} · sessions resigned or lost on time: {forfeits}",
+               points=s.points, best=best, marriages=s.marriages,
+               went_out=went_out,
+               forfeits=s.forfeits),
         ]
     p = rec.practice
     if p.sessions:
@@ -109,7 +115,7 @@ async def _stats(interaction: discord.Interaction, guild_id: int, user: discord.
     elif versus is not None and versus.id != user.id:
         h2h = await records.head_to_head(guild_id, user.id, versus.id)
         other = name_of(versus, (await records.record(guild_id, versus.id)).name, tr)
-        lines = [tr("{a} {score_a} – {score_b} {b}", a=name, score_a=h2h.won,
+        lines = [tr("Sessions won: {a} {score_a}, {b} {score_b}", a=name, score_a=h2h.won,
                     score_b=h2h.lost, b=other)]
         lines += [session_text(line, user.id, tr) for line in h2h.recent]
         embed.add_field(name=tr("Head-to-head with {name} on this server", name=other),

@@ -18,18 +18,24 @@ from typing import Any
 import discord
 
 from cogs.umtali.access import service, tr_of
+from cogs.umtali.archived import reopened
+from cogs.umtali.challenge_posts import message_of
+from cogs.umtali.challenge_text import challenge_embed
 from cogs.umtali.errors import guarded
+from cogs.umtali.failures import PASSING
 from cogs.umtali.ids import id_of
 from cogs.umtali.in_time import answer, edit_clicked, in_time, private_answer
 from cogs.umtali.names import challenge_names, label_name, member_name, safe_name
 from cogs.umtali.rules_text import command
 from data.failing import failing_for_now
 from data.models import Challenge
-from umtali.i18n import EN, Tr
+from umtali.i18n import EN, N_, Tr
 
 log = logging.getLogger(__name__)
 
 UNBLOCK = ("umtali", "unblock")
+#: Said on a challenge its opponent's stop withdrew (on any server).
+STOPPED = N_("This challenge was withdrawn.")
 DISPLAY = ("umtali", "display")
 
 
@@ -79,7 +85,9 @@ async def stop_clicked(interaction: discord.Interaction, challenge_id: int) -> N
         await answer(interaction, tr("Only the challenged member can stop these challenges."))
         return
     try:
-        await in_time(interaction, svc.store.stop_challenges(
+        # The stop and the withdrawal of the stopped member's challenges still open, on any
+        # server, in one save: nothing of either is done unless both are.
+        closed = await in_time(interaction, svc.store.stop_challenges(
             ch.opponent_id, ch.challenger_id, svc.clock()))
     except Exception as e:
         if not failing_for_now(e):
@@ -89,10 +97,50 @@ async def stop_clicked(interaction: discord.Interaction, challenge_id: int) -> N
         await answer(interaction, tr("Your choice could not be saved just now: nothing "
                                      "changed. Try again in a moment."))
         return
-    await edit_clicked(interaction, view=None, content=tr(
-        "{name} can no longer challenge you, nor ask you for a rematch, on any server. "
-        "`{command}` lifts it.", name=safe_name(challenge_names(ch, tr)[0]),
-        command=command(tr, UNBLOCK)))
+    try:
+        await edit_clicked(interaction, view=None, content=tr(
+            "{name} can no longer challenge you, nor ask you for a rematch, on any server. "
+            "`{command}` lifts it.", name=safe_name(challenge_names(ch, tr)[0]),
+            command=command(tr, UNBLOCK)))
+    finally:
+        # Withdrawn as saved, whatever became of the answer (its click expired, say).
+        for withdrawn in closed:
+            await say_withdrawn(interaction.client, withdrawn)
+
+
+async def say_withdrawn(client: discord.Client, ch: Challenge) -> None:
+    """``ch``, withdrawn by its opponent's stop (closed in the database already), says so on
+    its message, in its server's language, its buttons gone. Neutral: the stop is the
+    opponent's private choice, which the channel and the challenger are not told. A message
+    Discord cannot edit (its channel gone, a permission taken) stays as it is: a click on it
+    is answered "no longer open"."""
+    svc = service(client)
+    # (as posted here, its save having failed: known until now)
+    message_id = message_of(client, ch)
+    svc.unsaved_posts.pop(ch.id, None)
+    if message_id is None:
+        return
+    try:
+        if not svc.prefs.language_known(ch.guild_id):
+            # A server this process does not hear from: its language as another saw it.
+            await svc.prefs.learn_language(ch.guild_id)
+    except Exception as e:  # said in English then: the withdrawal stands all the same
+        if not failing_for_now(e):
+            raise
+        log.info("challenge %d: its server's language could not be read (%s: %s)", ch.id,
+                 e.__class__.__name__, e)
+    public = svc.prefs.guild_tr(ch.guild_id)
+    message = client.get_partial_messageable(ch.channel_id, guild_id=ch.guild_id) \
+        .get_partial_message(message_id)
+
+    async def edit() -> None:
+        await message.edit(embed=challenge_embed(ch, public, public(STOPPED)), view=None)
+    try:
+        # A rematch's challenge is in the match's thread, which may be archived since.
+        await reopened(client, ch.channel_id, edit)
+    except (discord.HTTPException, *PASSING) as e:
+        log.info("challenge %d withdrawn by a stop; its message could not be edited (%s: %s)",
+                 ch.id, e.__class__.__name__, e)
 
 
 def stops_line(stopped: list[int], tr: Tr) -> str:

@@ -65,8 +65,8 @@ PRESETS: Final[dict[str, TimeControl]] = {
 }
 #: How each preset is named to players (translated where shown).
 LABELS: Final = {
-    "blitz": N_("Blitz: 30 s a turn + 2 min reserve"),
-    "normal": N_("Normal: 5 min a turn + 5 min reserve"),
+    "blitz": N_("Blitz: 30 seconds a turn + 2 minutes reserve"),
+    "normal": N_("Normal: 5 minutes a turn + 5 minutes reserve"),
     "correspondence": N_("Correspondence: a day a turn"),
     "off": N_("Off: no clock"),
 }
