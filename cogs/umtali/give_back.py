@@ -131,7 +131,10 @@ async def _pay_one(svc: MatchService, live: LiveMatch, why: str) -> bool:
         # The table's reserve words follow the deadline (said running on the one before).
         if live.reserve_running == was:
             reserve_again(live, svc.clock())
-        log.info("match %d: %.0f s %s given back", live.id, gap, why)
+        if gap >= 0:
+            log.info("match %d: %.0f s %s given back", live.id, gap, why)
+        else:  # (a step back of the clock: ``steps``)
+            log.info("match %d: %.0f s %s taken off", live.id, -gap, why)
         show_clock(svc, live)
         # The connecting time still to give (first check not run yet) is owed on the deadline
         # as it is now; an outage under way stands the turn still as before.
