@@ -95,3 +95,26 @@ async def test_a_move_after_the_turns_time_is_refused_though_the_clock_stepped_b
         assert played.acknowledged
         assert live.version == version, "a move played on time the player never had"
         assert "time ran out" in str(played.response and played.response.content)
+
+
+@pytest.mark.parametrize("step", [STEP, -STEP])
+async def test_a_step_in_a_gateway_outage_is_neither_given_nor_taken(
+        world: World, monkeypatch: pytest.MonkeyPatch, step: float) -> None:
+    """The outage stands the turn's clock still, and gives back the time it stood still read
+    on the wall clock, which takes the step with it: not owed it again (nor, stepped back
+    longer than the outage lasted, left with it: that time was given as nothing)."""
+    from cogs.umtali.clock import gateway_back, gateway_lost
+
+    live = await start_match(world, turn_timer=2)
+    svc = world.bot.matches
+    assert svc is not None and live.deadline is not None
+    async with running(world, monkeypatch) as timers:
+        left = live.deadline - world.clock.now
+        gateway_lost(svc, None)
+        await timers.ticks(2)
+        world.clock.step(step)
+        await timers.ticks(2)
+        await gateway_back(svc, None)
+        await timers.ticks(1)
+        assert not live.over and live.deadline is not None
+        assert live.deadline - world.clock.now + 1 == pytest.approx(left, abs=1.5)

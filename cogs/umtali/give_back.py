@@ -102,7 +102,8 @@ async def _pay_one(svc: MatchService, live: LiveMatch, why: str) -> bool:
     async with live.lock:
         # Read under the lock: an outage may have added to it meanwhile.
         was, gap = state.owed[live.id]
-        if live.over or live.deadline != was:
+        # (nothing: a step of the clock back, then forward, netted: ``steps``)
+        if live.over or live.deadline != was or gap == 0:
             return True
         if await svc.owners.leases.holder(live.id) != svc.owners.name:
             # Taken over by another process while this one could not renew its leases (its
