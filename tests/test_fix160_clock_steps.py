@@ -118,3 +118,18 @@ async def test_a_step_in_a_gateway_outage_is_neither_given_nor_taken(
         await timers.ticks(1)
         assert not live.over and live.deadline is not None
         assert live.deadline - world.clock.now + 1 == pytest.approx(left, abs=1.5)
+
+
+async def test_a_pause_in_the_sleep_the_clock_stepped_back_in_is_given_back(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The clock stepped back, then the bot paused a minute, in one sleep of the timers: the
+    step is taken off, the pause given back (judged after the step back, what was judged
+    before is ahead of the clock: the pause was cut by it, and lost)."""
+    live = await start_match(world, turn_timer=2)
+    assert live.deadline is not None
+    async with running(world, monkeypatch) as timers:
+        left = live.deadline - world.clock.now
+        world.clock.step(-STEP)
+        await timers.pause(60)  # (then a tick)
+        assert not live.over and live.deadline is not None
+        assert live.deadline - world.clock.now + 2 == pytest.approx(left, abs=1.5)

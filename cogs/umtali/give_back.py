@@ -143,10 +143,10 @@ async def _pay_one(svc: MatchService, live: LiveMatch, why: str) -> bool:
             state.loaded[1][live.id] = deadline
         if state.outage is not None:
             state.outage.moved(live.id, was, deadline)
-        # An outage that ended during the save added to what is owed: the rest stays owed, on
-        # the new deadline.
+        # An outage that ended during the save added to what is owed (or a step of the clock
+        # took from it: ``steps``): the rest stays owed, on the new deadline.
         now_was, now_gap = state.owed[live.id]
-        if now_was == was and now_gap > gap:
+        if now_was == was and now_gap != gap:
             state.owed[live.id] = (deadline, now_gap - gap)
             return False
         return True

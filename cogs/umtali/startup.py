@@ -19,6 +19,7 @@ from cogs.umtali.failures import PASSING
 from cogs.umtali.lasting import Lasting
 from cogs.umtali.outgrown import stop_if_outgrown
 from cogs.umtali.standing_still import judge_stood, judged_check
+from cogs.umtali.steps import note_step
 from data.store import Store
 
 if TYPE_CHECKING:
@@ -90,7 +91,10 @@ def _waking(bot: commands.Bot, every: float) -> float | None:
 
 def _late(svc: MatchService, waking: float) -> tuple[float, float]:
     """Woken now, meant to at ``waking`` (steady): the sleep seen as ``stood`` has it, from
-    when it meant to wake to now, on the wall clock."""
+    when it meant to wake to now, on the wall clock. A step of the clock is looked for first
+    (``note_step``): one back, judged after a pause seen in the same sleep, left what was
+    judged ahead of that pause, which was lost."""
+    note_step(svc)
     now = svc.clock()
     return now - max(0.0, svc.ticks() - waking), now
 

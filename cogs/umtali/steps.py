@@ -80,6 +80,12 @@ def stepped_by(svc: MatchService, step: float, since: float, now: float) -> None
                 "had (%d %s)", "forward" if step > 0 else "back", abs(step), len(gaps),
                 "given it back" if step > 0 else "have it taken off")
     owe(svc, gaps)
+    if step < 0:
+        # When turns' clocks were set is ahead of the clock as stepped, from now on (judged
+        # so with the step, ``stood_still``): a step forward looked at before that judgement
+        # would take a turn set long before for one set after it.
+        for live in svc.matches.values():
+            live.clock_from = None
 
 
 def _owes(state: ClockState, live: LiveMatch, since: float, now: float) -> bool:
