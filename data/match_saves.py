@@ -98,7 +98,7 @@ class MatchSaves:
     async def set_deadline(self, match_id: int, version: int, deadline: float | None, *,
                            owner: str | None = None, taker: str = "",
                            lease_until: float = 0.0, untold: int | None = None,
-                           keep_warned: bool = False) -> bool:
+                           keep_warned: bool = False, answered: bool = False) -> bool:
         """The turn at ``version`` ends at ``deadline`` now (None: its time is up, and the
         waiting player was asked), its warning to come (``keep_warned``: as it was, time given
         back too little to warn again); False if the match moved on, or,
@@ -106,12 +106,19 @@ class MatchSaves:
         process now: a take-over keeps the version, and gives the turn its own deadline.
         ``taker``: a player's answer, saved by that process, which holds the match from now
         on (leased until ``lease_until``), as a move's does. ``untold``: the seat then to be
-        told its turn anew by a new DM panel (``dm_told``), saved with the answer."""
+        told its turn anew by a new DM panel (``dm_told``), saved with the answer.
+        ``answered``: the time-up question's "keep waiting": only on a clock stopped as saved
+        (of two answers racing, one is saved), the question forgotten in the same save (a
+        failure leaves it standing, answerable again)."""
         held = "" if owner is None else " AND owner = ?"
+        if answered:
+            held += " AND deadline IS NULL"
         told = "" if untold is None else f", dm{untold}_told = ''"
+        asked = ", question = ''" if answered else ""
         async with self.db.transaction() as c:
             cur = await c.execute(
-                f"UPDATE matches SET deadline = ?{_unwarned(keep_warned)}{told}{_held(taker)} "
+                f"UPDATE matches SET deadline = ?{_unwarned(keep_warned)}{told}{asked}"
+                f"{_held(taker)} "
                 f"WHERE id = ? AND version = ? AND status = 'active'{held}",
                 (deadline, *_holder(taker, lease_until), match_id, version,
                  *(() if owner is None else (owner,))))
@@ -207,14 +214,16 @@ class MatchSaves:
         announce, ``announce`` included. ``owner`` holds it from now on; ``only_held``: only
         if it holds it already (a timer's forfeit). ``stopped``: only if its clock is stopped
         as saved (the time-up question's claim: "keep waiting" saved meanwhile runs it again,
-        at the same version). ``saved``: as ``record_move``'s."""
+        at the same version), the time-up question forgotten in the same save (a failure
+        leaves it standing, answerable again). ``saved``: as ``record_move``'s."""
         now = time.time() if now is None else now
         held = " AND owner = ?" if only_held else ""
         if stopped:
             held += " AND deadline IS NULL"
+        asked = ", question = ''" if stopped else ""
         async with self.db.transaction() as c:
             cur = await c.execute(
-                f"UPDATE matches SET state = ?{_held(owner)} "
+                f"UPDATE matches SET state = ?{asked}{_held(owner)} "
                 f"WHERE id = ? AND version = ? AND status = 'active'{held}",
                 (state, *_holder(owner, lease_until), match_id, version,
                  *((owner,) if only_held else ())),

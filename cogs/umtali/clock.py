@@ -237,7 +237,9 @@ async def gateway_back(svc: MatchService, shard: int | str | None) -> None:
         if live.over or live.deadline is None or since is None:
             continue
         gap = with_floor(svc, outage, live, since, back) if outage.database else back - since
-        if gap > 0 and (outage.database or gap >= CONNECTING):
+        # Less than nothing: the clock stepped back during the outage by more than it lasted
+        # (read on the wall clock, the outage takes the step with it: ``steps``).
+        if gap != 0 and (outage.database or abs(gap) >= CONNECTING):
             gaps[live.id], given[live.id] = (live.deadline, gap), since
     outage_over(state, outage, back, given)
     await give_back(svc, gaps, "of the gateway outage")

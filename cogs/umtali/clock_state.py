@@ -182,10 +182,16 @@ class ClockState:
     #: Sleeps seen to wake late (the timers' loop's, its watch's), not judged yet: when each
     #: meant to wake and woke, in the order seen; judged first thing under ``judging``. Noted
     #: by the watch without waiting for a check under way, so that it watches on meanwhile.
+    #: Late on the steady clock (a step of the wall clock is no pause: ``steps``), up to when
+    #: each woke on the wall clock. And each step back of the clock (``steps``), from where
+    #: the wall clock was to where it went: judged apart.
     stood: list[tuple[float, float]] = field(default_factory=list)
-    #: The wall clock and the steady one as last read together (``note_step``): set apart
-    #: since, the system's clock was stepped.
+    #: The wall clock and the steady one as last read together (``steps.note_step``): set
+    #: apart since, the system's clock was stepped.
     mark: tuple[float, float] | None = None
+    #: The steps of the clock under ``CONNECTING`` since the last one noted, added up
+    #: (``steps.note_step``).
+    drift: float = 0.0
     #: Since when the pause being given back stood the clocks still, until it is paid.
     standing: float | None = None
     #: The gateway outages over lately: when each ended, and since when it gave each turn it
@@ -293,32 +299,13 @@ def unjudged(state: ClockState, live: LiveMatch) -> float:
 
 
 def stepped(svc: MatchService) -> bool:
-    """The system's clock stepped since ``note_step`` last looked, not noted yet (a step
+    """The system's clock stepped since ``steps.note_step`` last looked, not noted yet (a step
     landing during a check, after its look: review151): nothing is claimed on it, until the
     next check judges it."""
-    mark = svc.clock_state.mark
-    return mark is not None and \
-        abs((svc.clock() - mark[0]) - (svc.ticks() - mark[1])) >= CONNECTING
-
-
-def note_step(svc: MatchService) -> bool:
-    """The system's clock stepped since last looked at (set ``CONNECTING`` or more apart from
-    the steady clock: NTP correcting it, a virtual machine resumed) is noted in ``stood`` as
-    a late wake is, whether one was: the judging gives a step forward back to the running
-    turns, as time nobody could play, before any deadline is judged on it (review150: a step
-    landing between the timers' wake and their check forfeited a turn, and a move just after
-    one was refused as late); a step back resets what was judged. Both the check and a move's
-    judgement look first, so each sees a step the other has not."""
     state = svc.clock_state
-    wall, steady = svc.clock(), svc.ticks()
-    mark, state.mark = state.mark, (wall, steady)
-    if mark is None:
-        return False
-    step = (wall - mark[0]) - (steady - mark[1])
-    if abs(step) < CONNECTING:
-        return False  # (a slew, or the two read a moment apart)
-    state.stood.append((wall - step, wall))
-    return True
+    mark = state.mark
+    return mark is not None and abs(
+        state.drift + (svc.clock() - mark[0]) - (svc.ticks() - mark[1])) >= CONNECTING
 
 
 def pause_since(state: ClockState) -> float | None:

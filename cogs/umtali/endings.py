@@ -54,7 +54,8 @@ class Endings(Playing):
                       stopped: bool = False) -> bool:
         """End the session with ``seat`` losing; by a timer (``timer``), only if this process
         still holds the match, so that a timer fires in one process; ``stopped``: only if its
-        clock is stopped as saved (``finish_match``)."""
+        clock is stopped as saved, the time-up question's claim, which forgets the question
+        in the same save (``finish_match``)."""
         if live.over:
             return False
         session = live.session.copy()
@@ -82,6 +83,8 @@ class Endings(Playing):
             return False
         live.session = session
         owed_end(live, shown)
+        if stopped:
+            live.question = ""  # (forgotten with the end, as saved)
         if live.take_saved(shown, was):
             self.delivery.moved(live)
         self.owners.adopt(live)

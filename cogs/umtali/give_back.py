@@ -102,7 +102,8 @@ async def _pay_one(svc: MatchService, live: LiveMatch, why: str) -> bool:
     async with live.lock:
         # Read under the lock: an outage may have added to it meanwhile.
         was, gap = state.owed[live.id]
-        if live.over or live.deadline != was:
+        # (nothing: a step of the clock back, then forward, netted: ``steps``)
+        if live.over or live.deadline != was or gap == 0:
             return True
         if await svc.owners.leases.holder(live.id) != svc.owners.name:
             # Taken over by another process while this one could not renew its leases (its
@@ -131,7 +132,10 @@ async def _pay_one(svc: MatchService, live: LiveMatch, why: str) -> bool:
         # The table's reserve words follow the deadline (said running on the one before).
         if live.reserve_running == was:
             reserve_again(live, svc.clock())
-        log.info("match %d: %.0f s %s given back", live.id, gap, why)
+        if gap >= 0:
+            log.info("match %d: %.0f s %s given back", live.id, gap, why)
+        else:  # (a step back of the clock: ``steps``)
+            log.info("match %d: %.0f s %s taken off", live.id, -gap, why)
         show_clock(svc, live)
         # The connecting time still to give (first check not run yet) is owed on the deadline
         # as it is now; an outage under way stands the turn still as before.
@@ -139,10 +143,10 @@ async def _pay_one(svc: MatchService, live: LiveMatch, why: str) -> bool:
             state.loaded[1][live.id] = deadline
         if state.outage is not None:
             state.outage.moved(live.id, was, deadline)
-        # An outage that ended during the save added to what is owed: the rest stays owed, on
-        # the new deadline.
+        # An outage that ended during the save added to what is owed (or a step of the clock
+        # took from it: ``steps``): the rest stays owed, on the new deadline.
         now_was, now_gap = state.owed[live.id]
-        if now_was == was and now_gap > gap:
+        if now_was == was and now_gap != gap:
             state.owed[live.id] = (deadline, now_gap - gap)
             return False
         return True

@@ -33,7 +33,7 @@ def owe_taken(svc: MatchService, live: LiveMatch) -> None:
         return
     if since is not None and (gap := svc.clock() - since) > 0:
         svc.clock_state.owed[live.id] = (live.deadline, gap)
-    if entry is not None and (gap := owed_on(entry, live.deadline)) > 0:
+    if entry is not None and (gap := owed_on(entry, live.deadline)) != 0:  # (< 0: a step back)
         owe(svc, {live.id: (entry[0], gap)})
 
 

@@ -27,9 +27,10 @@ def owed_deadline(svc: MatchService, live: LiveMatch) -> float | None:
 
 def owed_on(entry: tuple[float, float] | None, deadline: float | None) -> float:
     """The time a note's ``entry`` owes a turn if it is still owed on ``deadline``, the turn's
-    deadline as saved (a payment saved, or a new turn, moved it on: then nothing)."""
+    deadline as saved (a payment saved, or a new turn, moved it on: then nothing). Less than
+    nothing: a step back of the clock, owed by the turn (``steps``)."""
     return entry[1] if entry is not None and deadline is not None and \
-        entry[0] == deadline and entry[1] > 0 else 0.0
+        entry[0] == deadline else 0.0
 
 
 def judged_deadline(svc: MatchService, live: LiveMatch, now: float) -> float | None:

@@ -48,6 +48,10 @@ log = logging.getLogger(__name__)
 
 #: Seconds between renewals (a third of the lease: two renewals may fail before it lapses).
 RENEW_EVERY = 5.0
+#: Seconds before a renewal that failed is tried again (the next tick), not a whole period
+#: (nor more than one): the database busy a few seconds let the lease lapse after two tries;
+#: nor at once by the tick and the task beside it, each waiting out the busy timeout.
+RENEW_AGAIN = 1.0
 #: Tries at taking a match that keeps moving on meanwhile (``Owners.hold``).
 TAKE_TRIES = 5
 #: Seconds a timer check may stay under way (a Discord call failing and tried again, and
@@ -62,6 +66,9 @@ class Owners(Copies):
         self.name = name
         self.leases = Leases(svc.store.db, name)
         self._renewed_at: float | None = None
+        #: When the last renewal that failed was tried, on the steady clock (None once one
+        #: goes through).
+        self._failed_at: float | None = None
         #: One renewal at a time: the tick's and the one beside it (``renew_beside``).
         self._renewing = asyncio.Lock()
         self._beside: asyncio.Task[None] | None = None
@@ -121,17 +128,26 @@ class Owners(Copies):
         those another process took meanwhile, and read again what servers and members chose
         (``catch_up``); then free what is kept of matches over elsewhere (``sweep``, beside
         it). Once per period, whoever asks first (the tick, the task beside it): whether it
-        was this call's."""
+        was this call's. The period runs from a renewal saved: one that failed is tried again
+        ``RENEW_AGAIN`` later."""
         async with self._renewing:
             if self._stopped:
                 return False
-            last = self._renewed_at
+            last, failed = self._renewed_at, self._failed_at
             if last is not None and last <= now < last + RENEW_EVERY:
                 return False
-            self._renewed_at = now
+            # (on the steady clock: ``now`` may have been read before a wait for the lock,
+            # held by the renewal that failed)
+            if failed is not None and self.svc.ticks() < failed + min(RENEW_AGAIN, RENEW_EVERY):
+                return False
             held = dict(self.svc.matches)
-            for match_id in await self.leases.renew(self.until(), held,
-                                                    self.claims.unsettled):
+            try:
+                lost = await self.leases.renew(self.until(), held, self.claims.unsettled)
+            except BaseException:
+                self._failed_at = self.svc.ticks()
+                raise
+            self._renewed_at, self._failed_at = now, None
+            for match_id in lost:
                 live = held.get(match_id)
                 if live is None:
                     # Claimed here, brought in by another process meanwhile.

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, cast
 
 from cogs.umtali.alive import noted
 from cogs.umtali.announcing import turn_kept, with_turn
-from cogs.umtali.clock_state import LATE, began, note_step
+from cogs.umtali.clock_state import LATE, began
 from cogs.umtali.computer import Computers
 from cogs.umtali.db_outage import move_failed
 from cogs.umtali.delivery import Delivery
@@ -36,6 +36,7 @@ from cogs.umtali.render import turn_message
 from cogs.umtali.saved import finish_of, saved_state
 from cogs.umtali.session_end import final_link, owed_end
 from cogs.umtali.showing import tail
+from cogs.umtali.steps import note_step
 from cogs.umtali.turn_clock import back_at_table, turn_end
 from cogs.umtali.unheard import settled
 from data.failing import failing_for_now

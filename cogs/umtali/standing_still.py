@@ -1,7 +1,8 @@
-"""The bot standing still while it runs: its process paused (a virtual machine suspended, the
-host asleep, a debugger, SIGSTOP), its event loop blocked, or the system's clock stepped
-forward. The timers' loop and a watch beside it (``cogs.umtali.startup``) see it as a sleep
-that wakes late; the running turns get that time back as for a gateway outage."""
+"""The bot standing still while it runs: its process paused (a virtual machine suspended, a
+debugger, SIGSTOP), its event loop blocked. The timers' loop and a watch beside it
+(``cogs.umtali.startup``) see it as a sleep that wakes late on the steady clock; the running
+turns get that time back as for a gateway outage. A step of the system's clock is seen apart
+(``cogs.umtali.steps``)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from typing import TYPE_CHECKING
 
 from cogs.umtali.alive import noted
 from cogs.umtali.claims import LEASE
-from cogs.umtali.clock_state import CONNECTING, note_step, pause_owed
+from cogs.umtali.clock_state import CONNECTING, pause_owed
 from cogs.umtali.give_back import owe, pay_noted
+from cogs.umtali.steps import note_step
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
@@ -20,13 +22,14 @@ log = logging.getLogger(__name__)
 
 
 async def judged_check(svc: MatchService) -> None:
-    """The timers' check (``check_timers``), after the pauses and steps of the clock seen
-    (``stood``) are given back: one judgement, under ``ClockState.judging``."""
+    """The timers' check (``check_timers``), after the pauses seen (``stood``) are given back
+    and the steps of the clock owed (``steps``): one judgement, under
+    ``ClockState.judging``."""
     async with svc.clock_state.judging:
         # Woken late: time nobody could play, given back before any judgement.
         await judge_stood(svc)
-        # The clock stepped meanwhile (the judging awaits the database): given back first, or
-        # the check would judge the turns on it.
+        # The clock stepped meanwhile (the judging awaits the database): owed first, or the
+        # check would judge the turns on it.
         while note_step(svc):
             await judge_stood(svc)
         await svc.check_timers()
@@ -43,10 +46,11 @@ async def judge_stood(svc: MatchService) -> None:
 
 async def stood_still(svc: MatchService, since: float, now: float) -> None:
     """The timers' loop slept from ``since`` to ``now`` when it meant to wake at ``since``: the
-    process was paused (a virtual machine suspended, the host asleep, a debugger, SIGSTOP), its
-    event loop blocked, or the system's clock stepped forward. Nobody could play meanwhile (a
-    click not answered within 3 s fails), so each running turn gets the time back before its
-    deadline is judged, as for a gateway outage; a blip of under ``CONNECTING`` is not. An
+    process was paused (a virtual machine suspended, a debugger, SIGSTOP), or its event loop
+    blocked. Nobody could play meanwhile (a click not answered within 3 s fails), so each
+    running turn gets the time back before its deadline is judged, as for a gateway outage; a
+    blip of under ``CONNECTING`` is not. A step back of the clock (``steps``) is judged apart
+    here, in the order seen. An
     outage under way stands the clocks still already, and gives its own time back: only the
     pause before it is given here (a paused bot may hear its connection dropped before this
     loop wakes). The first check gives back the time spent connecting, a pause with it. Each
@@ -55,7 +59,8 @@ async def stood_still(svc: MatchService, since: float, now: float) -> None:
     if not state.checked:
         return
     if now < since:
-        # The clock stepped back: what was judged, and when turns' clocks were set, is ahead.
+        # The clock stepped back (``steps``: its time taken off the running turns there):
+        # what was judged, and when turns' clocks were set, is ahead.
         state.still_until = None
         state.outages_over = []  # (ahead too)
         for live in svc.matches.values():
@@ -75,9 +80,8 @@ async def stood_still(svc: MatchService, since: float, now: float) -> None:
     gap = (now if state.outage is None else min(now, state.outage.since)) - since
     if gap < CONNECTING:
         return
-    log.warning("the bot stood still for %.0f s (its process paused, its event loop blocked, "
-                "or the system's clock stepped forward); running turns get the time back",
-                gap)
+    log.warning("the bot stood still for %.0f s (its process paused, or its event loop "
+                "blocked); running turns get the time back", gap)
     # Only the matches held through the pause: one the tick below takes over was resumed
     # with the time since its process stopped, this pause with it.
     gaps = {}

@@ -20,6 +20,7 @@ from cogs.umtali.failures import PASSING
 from cogs.umtali.lasting import Lasting
 from cogs.umtali.outgrown import stop_if_outgrown
 from cogs.umtali.standing_still import judge_stood, judged_check
+from cogs.umtali.steps import note_step
 from data.store import Store
 
 if TYPE_CHECKING:
@@ -76,12 +77,24 @@ async def sync_if_changed(bot: commands.Bot, store: Store, guild_id: int | None)
 
 
 def _waking(bot: commands.Bot, every: float) -> float | None:
-    """When the timers' loop, about to sleep ``every`` seconds, should wake (None: the
-    service is not there)."""
+    """When the timers' loop, about to sleep ``every`` seconds, should wake, on the steady
+    clock (None: the service is not there). A step of the wall clock is no pause: it is seen
+    apart, as the two clocks set apart (``steps``), and would be seen twice, or one way alone
+    (a step back seen by the watch, forward by the loop)."""
     try:
-        return service(bot).clock() + every
+        return service(bot).ticks() + every
     except Exception:
         return None
+
+
+def _late(svc: MatchService, waking: float) -> tuple[float, float]:
+    """Woken now, meant to at ``waking`` (steady): the sleep seen as ``stood`` has it, from
+    when it meant to wake to now, on the wall clock. A step of the clock is looked for first
+    (``note_step``): one back, judged after a pause seen in the same sleep, left what was
+    judged ahead of that pause, which was lost."""
+    note_step(svc)
+    now = svc.clock()
+    return now - max(0.0, svc.ticks() - waking), now
 
 
 async def _judge(svc: MatchService) -> None:
@@ -107,10 +120,9 @@ async def _watch(bot: commands.Bot, every: float) -> None:
             if waking is not None:
                 try:
                     svc = service(bot)
-                    now = svc.clock()
-                    # Woken late, or the clock set back (what was judged is ahead of it).
-                    if now < waking or now - waking >= CONNECTING:
-                        svc.clock_state.stood.append((waking, now))
+                    since, now = _late(svc, waking)
+                    if now - since >= CONNECTING:  # woken late
+                        svc.clock_state.stood.append((since, now))
                         if judging is None or judging.done():
                             judging = asyncio.create_task(_judge(svc))
                 except Exception as e:
@@ -133,7 +145,7 @@ async def run_timers(bot: commands.Bot, every: float = 1.0) -> None:
     ticks = 0
     # The database failing a while fails a check every ten seconds: said once.
     failing = Lasting(log, "timer check failed", "the timer checks work again")
-    #: When the loop meant to wake next (by the service's clock, which deadlines are on).
+    #: When the loop meant to wake next (by the service's steady clock: ``_waking``).
     waking: float | None = None
     try:
         while not bot.is_closed():
@@ -141,7 +153,7 @@ async def run_timers(bot: commands.Bot, every: float = 1.0) -> None:
                 svc = service(bot)
                 # As it woke, before anything awaits: a read waiting on a busy database is
                 # no standing still.
-                woken = svc.clock()
+                woken = _late(svc, svc.ticks() if waking is None else waking)
                 # First: a schema this bot does not know may fail the checks below.
                 if ticks % 10 == 0 and await stop_if_outgrown(bot, svc):
                     return
@@ -150,8 +162,8 @@ async def run_timers(bot: commands.Bot, every: float = 1.0) -> None:
                 if waking is not None:
                     # Noted as it woke, in turn with the watch's (a wait for the lock is no
                     # standing still).
-                    svc.clock_state.stood.append((waking, woken))
-                with svc.owners.checking(woken):
+                    svc.clock_state.stood.append(woken)
+                with svc.owners.checking(woken[1]):
                     await judged_check(svc)
                     if ticks % 10 == 0:
                         await expire_challenges(bot, edits=edits)

@@ -17,8 +17,8 @@ from cogs.umtali.in_time import answer, edit_clicked, in_time
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import safe_name
 from cogs.umtali.outbox import Batch
-from cogs.umtali.question import Question, stands, unsaved_asked, unsaved_at
-from cogs.umtali.question_message import forget, question, show_answer
+from cogs.umtali.question import Question, stands, unsaved_asked
+from cogs.umtali.question_message import question, show_answer
 from cogs.umtali.reminders import TurnNotices, when
 from cogs.umtali.time_out import runs_to
 from cogs.umtali.unheard import settled
@@ -113,41 +113,36 @@ async def decide(svc: MatchService, live: LiveMatch, version: int, claim: bool) 
         if not _answerable(live, version):
             return False
         absent = live.session.to_act
-        # Answered: the answer's own edit takes the buttons off, not a delivery.
-        forgotten = Question.loads(live.question)
-        if live.question:
-            await forget(svc, live, live.question)
-        try:
-            if claim:
-                # Only on the clock stopped as saved: a copy read before "keep waiting" was
-                # saved (another process's, a second click's) still shows it stopped, at the
-                # same version (review152: the claim was saved after the other answer).
-                if not await svc._resign(live, absent, "timed out", stopped=True):
-                    return False
-                unsaved_asked.pop(live, None)
-                return True
-            # The clock runs where the match is held: here, from now on.
-            await svc.owners.hold(live)
-            deadline = live.control.deadline(svc.clock(), live.reserves[absent])
-            # An answer lost after the COMMIT is settled by reading the match back (``unheard``).
-            # Held from this save too: ``hold`` takes nothing of a copy held here, and another
-            # process may have taken the match since (this one's lease lapsed), its clock
-            # stopped, which nothing would run again. The turn to tell anew by a new DM panel
-            # is saved with it, lest a restart between the two leave the new time untold.
-            untold = absent if anew(live, absent) else None
-            if not await settled(f"match {live.id}: kept waiting", svc.store.set_deadline(
-                    live.id, live.version, deadline, taker=svc.owners.name,
-                    lease_until=svc.owners.until(), untold=untold),
-                                 lambda: runs_to(svc, live, deadline),
-                                 doubt=live.doubt):
+        # The question is forgotten in the answer's own save, never before it: a save that
+        # fails (or a bot stopped first) leaves it standing as saved, answerable again, its
+        # buttons on (answered, the click's own edit takes them off, not a delivery).
+        if claim:
+            # Only on the clock stopped as saved: a copy read before "keep waiting" was
+            # saved (another process's, a second click's) still shows it stopped, at the
+            # same version (review152: the claim was saved after the other answer).
+            if not await svc._resign(live, absent, "timed out", stopped=True):
                 return False
-        except BaseException:
-            # Not saved: the question, forgotten above, still stands with its buttons; it is
-            # not asked a second time here (``_unasked``), and known here to be voided.
-            unsaved_at[live] = live.version
-            if forgotten is not None and not live.question:
-                unsaved_asked[live] = forgotten
-            raise
+            unsaved_asked.pop(live, None)
+            return True
+        # The clock runs where the match is held: here, from now on.
+        await svc.owners.hold(live)
+        deadline = live.control.deadline(svc.clock(), live.reserves[absent])
+        # An answer lost after the COMMIT is settled by reading the match back (``unheard``).
+        # Held from this save too: ``hold`` takes nothing of a copy held here, and another
+        # process may have taken the match since (this one's lease lapsed), its clock
+        # stopped, which nothing would run again. The turn to tell anew by a new DM panel
+        # is saved with it, lest a restart between the two leave the new time untold. Only
+        # on the clock stopped as saved, as a claim: of two answers racing (two processes'
+        # copies), one is saved.
+        untold = absent if anew(live, absent) else None
+        if not await settled(f"match {live.id}: kept waiting", svc.store.set_deadline(
+                live.id, live.version, deadline, taker=svc.owners.name,
+                lease_until=svc.owners.until(), untold=untold, answered=True),
+                             lambda: runs_to(svc, live, deadline), doubt=live.doubt):
+            # Answered or moved on meanwhile, elsewhere: this copy is brought up to date.
+            await svc._reload(live)
+            return False
+        live.question = ""  # (forgotten with the answer, as saved)
         live.deadline, live.warned = deadline, False
         # A question asked and not saved is answered too: no delivery is to void it.
         unsaved_asked.pop(live, None)

@@ -95,7 +95,8 @@ async def test_an_unsettled_match_claimed_again_as_an_action_brings_it_in_is_res
     monkeypatch.setattr(owners.leases, "holder", holder_once)
     monkeypatch.setattr(owners.claims, "bring_in_unsettled", bringing_in)
     monkeypatch.setattr(other.store, "match", read_as_a_player_acts)
-    world.clock.advance(1)
+    # (within a second of the renewal that failed: not tried again yet, fix160)
+    world.clock.advance(0.5)
     await other.check_timers()
     assert not unread and acting, "the claim did not take the match again"
     theirs = await acting[0]
