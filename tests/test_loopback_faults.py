@@ -29,8 +29,9 @@ from tests.loopback.harness import bot_in_process, loopback_server
 from tests.loopback.server import LoopbackDiscord
 
 NOTICE = "can't send you direct messages"
-#: Each session's salt and commitment are its own, even on the same seed.
-SECRET = re.compile(r"\b[0-9a-f]{32}\b|\b[0-9a-f]{64}\b")
+#: Each session's salt and commitment are its own, even on the same seed (and the short form of
+#: the commitment a sentence names it by, "beginning 1795d1c2").
+SECRET = re.compile(r"\b[0-9a-f]{32}\b|\b[0-9a-f]{64}\b|(?<=beginning )[0-9a-f]{8}\b")
 #: A link to a message (the final card's, at a session's end): each match has its own.
 LINK = re.compile(r"https://discord\.com/channels/[0-9]+/[0-9]+/[0-9]+")
 

@@ -222,7 +222,7 @@ async def test_history_exports_a_replay_that_reproduces_the_session(world: World
     header = [line for line in text.splitlines() if line.startswith("#")]
     assert "# Player 1 (seat 0): ada" in header and "# ben resigned here." in header
     command = next(h for h in header if h.startswith("# Replay: "))
-    args = shlex.split(command.removeprefix("# Replay: python -m umtali ").split(" < ")[0])
+    args = shlex.split(command.removeprefix("# Replay: python3 -m umtali ").split(" < ")[0])
     assert args[:2] == ["script", "--seed"] and "--optional-melding" in args
     assert args[args.index("--variant") + 1] == "russian"
     assert [line for line in text.splitlines() if not line.startswith("#")] == moves
