@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
 import logging
 from typing import TYPE_CHECKING
 
@@ -15,7 +13,7 @@ from cogs.umtali.access import service
 from cogs.umtali.alive import heartbeat
 from cogs.umtali.challenge_expiry import ExpiryEdits, expire_challenges
 from cogs.umtali.clock_state import CONNECTING
-from cogs.umtali.command_scope import scope_is_current, sync_commands
+from cogs.umtali.command_scope import commands_fingerprint, scope_is_current, sync_commands
 from cogs.umtali.failures import PASSING
 from cogs.umtali.lasting import Lasting
 from cogs.umtali.outgrown import stop_if_outgrown
@@ -29,25 +27,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-async def commands_fingerprint(bot: commands.Bot, guild_id: int | None) -> str:
-    """What a sync would send, translations included (a changed translation is a change),
-    and to which application: a database kept while the token changes to another one
-    would otherwise leave the new application with no commands, not even the sync."""
-    translator = bot.tree.translator
-    payload = [c.to_dict(bot.tree) if translator is None else
-               await c.get_translated_payload(bot.tree, translator)
-               for c in bot.tree.get_commands()]
-    text = json.dumps({"application": bot.application_id, "guild": guild_id,
-                       "commands": payload}, sort_keys=True)
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
 async def sync_if_changed(bot: commands.Bot, store: Store, guild_id: int | None) -> bool:
     """Sync the slash commands with Discord only when their definition changed."""
     fingerprint = await commands_fingerprint(bot, guild_id)
     # The scope too: a scope left behind that could not be emptied yet is tried again.
     if await store.get_meta("commands_fingerprint") == fingerprint and \
-            await scope_is_current(store, guild_id):
+            await scope_is_current(bot, store, guild_id):
         log.info("slash commands unchanged: no sync")
         return False
     try:
