@@ -124,7 +124,8 @@ def _catalogue(code: str) -> Tr:
         # check): read with the standard library, as Babel would.
         from umtali.po import translations
 
-        return Tr(code, translations((_locales() / f"{code}.po").read_text(encoding="utf-8")))
+        text = (_locales() / f"{code}.po").read_text(encoding="utf-8", errors="replace")
+        return Tr(code, translations(text))
     with (_locales() / f"{code}.po").open("rb") as f:
         catalog = read_po(f, locale=code)
     buffer = io.BytesIO()
