@@ -112,14 +112,11 @@ def held(texts: list[str], content: str) -> int:
     lines = _lines(said)
     split = [_turn_line(text) for text in texts]
     moves = [_lines(rest) for _, rest in split]
-    # Merged, each version keeps every one's moves, in order, and the last one's turn line.
-    best = at = 0
-    for count, ((its_turn, _), its_moves) in enumerate(zip(split, moves, strict=True), 1):
-        if lines[at:at + len(its_moves)] != its_moves:
-            break
-        at += len(its_moves)
-        if at == len(lines) and its_turn == turn:
-            best = count
+    best = _merged_count(split, moves, turn, lines)
+    if turn and not best:
+        # What reads as a turn line may be a move line: the last one merged had none, and the
+        # first one's first move ends as one does (a member named "x, your turn" last in it).
+        best = _merged_count(split, moves, "", _lines(content))
     if best:
         return best
     # Laid out otherwise still: the most whose moves it says, every line in their order.
@@ -127,6 +124,21 @@ def held(texts: list[str], content: str) -> int:
     while count < len(texts) and moves[count] and all(line in left for line in moves[count]):
         count += 1
     return count
+
+
+def _merged_count(split: list[tuple[str, str]], moves: list[list[str]], turn: str,
+                  lines: list[str]) -> int:
+    """How many of the announcements (``split`` into turn line and rest, ``moves`` their lines)
+    ``lines`` and ``turn`` say merged: each version keeps every one's moves, in order, and the
+    last one's turn line (0: none)."""
+    best = at = 0
+    for count, ((its_turn, _), its_moves) in enumerate(zip(split, moves, strict=True), 1):
+        if lines[at:at + len(its_moves)] != its_moves:
+            break
+        at += len(its_moves)
+        if at == len(lines) and its_turn == turn:
+            best = count
+    return best
 
 
 def _lines(text: str) -> list[str]:
