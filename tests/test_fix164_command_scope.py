@@ -108,3 +108,11 @@ async def test_a_scope_it_cannot_tell_is_left_with_a_warning(
             pass  # the scope is known now: nothing more said
         assert len([r for r in caplog.records if r.levelno == logging.WARNING
                     and r.name == "cogs.umtali.command_scope"]) == 1
+        # Synced globally now (the usual upgrade, its commands changed): nothing to warn of.
+        _meta(db, "commands_scope", None)
+        _meta(db, "commands_fingerprint", "0" * 64)
+        async with bot_in_process(server, db):
+            assert _names(server.commands) == NAMES
+        assert _names(server.guild_commands[server.guild_id]) == NAMES  # not its to clear
+        assert len([r for r in caplog.records if r.levelno == logging.WARNING
+                    and r.name == "cogs.umtali.command_scope"]) == 1

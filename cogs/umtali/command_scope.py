@@ -76,9 +76,12 @@ async def _scope_before(bot: commands.Bot, store: Store, guild_id: int | None) -
     for guild in [None if stored is None else _guild_of(stored), guild_id]:
         if kept == await commands_fingerprint(bot, guild):
             return where_of(guild)
-    log.warning("where the slash commands were synced before is unknown (the commands or the "
-                "application changed since): nothing taken off Discord. Should they be listed "
-                "twice, start the bot once with UMTALI_DEV_GUILD_ID as it was, then as it is.")
+    # Said where it may matter: on a test server, the global commands may be listed beside
+    # its copies. Synced globally now, an older version's test server is not known to clear.
+    log.log(logging.INFO if guild_id is None else logging.WARNING,
+            "where the slash commands were synced before is unknown (the commands or the "
+            "application changed since): nothing taken off Discord. Should they be listed "
+            "twice, start the bot once with UMTALI_DEV_GUILD_ID as it was, then as it is.")
     return None
 
 
