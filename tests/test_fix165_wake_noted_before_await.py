@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from cogs.umtali import startup
+from cogs.umtali.outgrown import stop_if_outgrown
 from tests.discord_helpers import World, start_match
 from tests.test_clocks_stood_still import Timers, running
 
@@ -23,7 +24,6 @@ async def test_a_pause_after_a_step_back_seen_during_the_schema_check_is_given_b
     live = await start_match(world, turn_timer=2)
     assert live.deadline is not None
     armed: list[Timers] = []
-    outgrown = startup.stop_if_outgrown
 
     async def checked(*args: Any, **kwargs: Any) -> bool:
         # The clock steps back as the check awaits the database; the watch wakes meanwhile.
@@ -31,7 +31,7 @@ async def test_a_pause_after_a_step_back_seen_during_the_schema_check_is_given_b
             timers = armed.pop()
             world.clock.step(STEP)
             await timers.stand_still(0)
-        return await outgrown(*args, **kwargs)
+        return await stop_if_outgrown(*args, **kwargs)
 
     monkeypatch.setattr(startup, "stop_if_outgrown", checked)
     async with running(world, monkeypatch) as timers:
