@@ -92,6 +92,8 @@ class Challenge:
     #: records of all servers: a nickname is its server's. '' for a challenge from before.
     challenger_global_name: str = ""
     opponent_global_name: str = ""
+    #: Withdrawn by its opponent's stop, its message not yet saying so (``StopQueries``).
+    unsaid: bool = False
 
     @property
     def seated(self) -> tuple[tuple[int, str], tuple[int, str]]:
@@ -349,7 +351,7 @@ def challenge_of(row: Row) -> Challenge:
         rematch_of=row["rematch_of"], seed=row["seed"], salt=row["salt"],
         commitment=row["commitment"], computer_level=row["computer_level"],
         challenger_global_name=row["challenger_global_name"],
-        opponent_global_name=row["opponent_global_name"],
+        opponent_global_name=row["opponent_global_name"], unsaid=bool(row["unsaid"]),
     )
 
 

@@ -19,8 +19,9 @@ class StopQueries:
         """``user_id`` takes no more challenges from ``stopped_id`` (once is enough: a second
         stop keeps the first's date), and ``stopped_id``'s challenges to them still open, on
         every server, are withdrawn in the same transaction (fix161: one left open elsewhere
-        could still be accepted): those, to say so on their messages. An accept racing the
-        stop finds its challenge closed, or wins, and the stop leaves its match alone."""
+        could still be accepted): those, to say so on their messages, owed till then
+        (``unsaid``: ``withdrawal_said``). An accept racing the stop finds its challenge
+        closed, or wins, and the stop leaves its match alone."""
         async with self.db.transaction() as c:
             # In turn with a challenge to ``user_id`` being made (``create_challenge``): that
             # one is saved first, or finds this stop.
@@ -31,10 +32,25 @@ class StopQueries:
             # As a withdrawal (``close_challenge``): its seed and salt go, never to be shown.
             rows = await c.fetchall(
                 "UPDATE challenges SET status = 'cancelled', seed = '', salt = '', "
-                "closed_at = ? WHERE challenger_id = ? AND opponent_id = ? AND "
+                "closed_at = ?, unsaid = 1 WHERE challenger_id = ? AND opponent_id = ? AND "
                 "status = 'open' AND computer_level IS NULL RETURNING *",
                 (now, stopped_id, user_id))
             return sorted((challenge_of(row) for row in rows), key=lambda ch: ch.id)
+
+    async def withdrawal_said(self, challenge_id: int) -> None:
+        """The message of a challenge a stop withdrew says so now (or never will: Discord
+        refused its edit for good): no longer owed."""
+        async with self.db.transaction() as c:
+            await c.execute("UPDATE challenges SET unsaid = 0 WHERE id = ? AND unsaid = 1",
+                            (challenge_id,))
+
+    async def unsaid_withdrawals(self, before: float, limit: int) -> list[Challenge]:
+        """Challenges withdrawn by a stop before ``before`` whose messages are still to say
+        so (their edits failed for now, or the bot stopped first), the oldest first."""
+        rows = await self.db.fetchall(
+            "SELECT * FROM challenges WHERE unsaid = 1 AND closed_at <= ? "
+            "ORDER BY closed_at LIMIT ?", (before, limit))
+        return [challenge_of(r) for r in rows]
 
     async def lift_stop(self, user_id: int, stopped_id: int) -> bool:
         """``stopped_id`` may challenge ``user_id`` again; False if they were not stopped."""

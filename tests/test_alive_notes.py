@@ -22,6 +22,15 @@ def test_time_owed_is_read_back_by_match() -> None:
     assert owed_on(owed_of(note).get(8), 1000.5) == 0.0
 
 
+def test_a_step_back_owed_by_a_turn_is_read_back() -> None:
+    """Less than nothing: a step back of the clock the turn owes (``steps``), taken at a
+    restart or a take-over as time owed to it is given (review158: left out, the turn gained
+    the step)."""
+    note = json.dumps({"7": [1000.5, -600.0]})
+    assert owed_of(note) == {7: (1000.5, -600.0)}
+    assert owed_on(owed_of(note).get(7), 1000.5) == -600.0
+
+
 @pytest.mark.parametrize("note", ["", None, "{}"])
 def test_no_note_owes_nothing(note: str | None) -> None:
     assert owed_of(note) == {}
@@ -36,7 +45,7 @@ def test_a_note_no_bot_wrote_owes_nothing(note: str, caplog: pytest.LogCaptureFi
 
 
 @pytest.mark.parametrize("entry", ["[1000.0, Infinity]", "[1000.0, NaN]", "[Infinity, 60]",
-                                   "[1000.0, 1e300]", "[1000.0, -60]", "[1000.0, 0]"])
+                                   "[1000.0, 1e300]", "[1000.0, -1e300]", "[1000.0, 0]"])
 def test_a_time_no_clock_owes_is_not_given(entry: str,
                                            caplog: pytest.LogCaptureFixture) -> None:
     note = '{"7": ' + entry + ', "8": [2000.0, 30.0]}'

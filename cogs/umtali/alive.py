@@ -256,7 +256,8 @@ def _parsed(text: str) -> object:
 def owed_of(saved: str | None) -> Owed:
     """A process's note of the time owed to its matches' turns (``owed_to_note``). A note that
     cannot be read (written by no bot of ours) owes nothing: logged, not trusted; nor an entry
-    no clock could owe (not a finite time, nothing, or more than ``MOST_OWED``)."""
+    no clock could owe (not a finite time, nothing, or more than ``MOST_OWED`` either way: a
+    step back of the clock is owed by the turn, less than nothing, ``steps``)."""
     if not saved:
         return {}
     try:
@@ -267,7 +268,7 @@ def owed_of(saved: str | None) -> Owed:
                     e.__class__.__name__, e)
         return {}
     kept = {match_id: (was, gap) for match_id, (was, gap) in owed.items()
-            if math.isfinite(was) and 0 < gap <= MOST_OWED}
+            if math.isfinite(was) and 0 < abs(gap) <= MOST_OWED}
     if kept != owed:
         log.warning("a note of time owed holds times no clock owes: %s",
                     sorted(set(owed) - set(kept)))

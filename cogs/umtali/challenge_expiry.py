@@ -1,11 +1,13 @@
 """Challenges past their ten minutes: closed in the database, then said so on their messages,
 by the click that found one expired, or by the timer's tick, whose edits go on in the
-background, a few at a time (``ExpiryEdits``)."""
+background, a few at a time (``ExpiryEdits``). The tick also says on their messages the
+withdrawals a stop owes still (``stops.say_withdrawn``: an edit failed for now, a restart)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 
 import discord
 
@@ -15,6 +17,11 @@ from cogs.umtali.challenge_text import challenge_embed
 from data.models import Challenge
 
 log = logging.getLogger(__name__)
+
+#: A withdrawal still owed is said again this long after the stop (its own edits done by then).
+WITHDRAWN_AFTER = 60.0
+#: At most this many withdrawals owed are said again at a tick (the oldest first).
+WITHDRAWN_AT_ONCE = 50
 
 
 async def expire(client: discord.Client, ch: Challenge) -> None:
@@ -54,27 +61,37 @@ class ExpiryEdits:
         self.backlog = backlog
         self._slots = asyncio.Semaphore(at_once)
         self._tasks: set[asyncio.Task[None]] = set()
+        #: The challenges whose edits are under way (a withdrawal owed, found again by the
+        #: next tick meanwhile, is not edited twice).
+        self._editing: set[int] = set()
 
-    def add(self, ch: Challenge) -> None:
-        """Say on ``ch``'s message (closed as expired already) that it expired."""
-        if message_of(self.client, ch) is None:
+    def add(self, ch: Challenge,
+            say: Callable[[discord.Client, Challenge], Awaitable[None]] | None = None) -> None:
+        """Say on ``ch``'s message (closed as expired already) that it expired; or ``say``
+        it otherwise (a withdrawal owed, which says itself whether it has a message)."""
+        if (say is None and message_of(self.client, ch) is None) or ch.id in self._editing:
             return
         if len(self._tasks) >= self.backlog:
-            log.info("challenge %d expired; its message is left as it is (%d edits waiting)",
+            log.info("challenge %d closed; its message is left as it is (%d edits waiting)",
                      ch.id, len(self._tasks))
             return
-        task = asyncio.create_task(self._edit(ch), name=f"umtali-challenge-expiry-{ch.id}")
+        self._editing.add(ch.id)
+        task = asyncio.create_task(self._edit(ch, say or _say_expired),
+                                   name=f"umtali-challenge-expiry-{ch.id}")
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _edit(self, ch: Challenge) -> None:
+    async def _edit(self, ch: Challenge,
+                    say: Callable[[discord.Client, Challenge], Awaitable[None]]) -> None:
         async with self._slots:
             try:
-                await _say_expired(self.client, ch)
+                await say(self.client, ch)
             except Exception as e:
                 # Never lost silently: the challenge is closed all the same, the message stays.
-                log.info("challenge %d expired; its message could not be edited (%s: %s)",
+                log.info("challenge %d closed; its message could not be edited (%s: %s)",
                          ch.id, e.__class__.__name__, e)
+            finally:
+                self._editing.discard(ch.id)
 
     async def idle(self) -> None:
         """Wait until every edit asked for so far is done (tests)."""
@@ -92,8 +109,11 @@ async def expire_challenges(client: discord.Client, now: float | None = None,
                             edits: ExpiryEdits | None = None) -> None:
     """Close every challenge past its time; its message says so, edited here or, with
     ``edits`` (the timer loop's), in the background."""
+    from cogs.umtali.stops import say_withdrawn  # (it builds on the challenges' modules)
+
     svc = service(client)
-    for ch in await svc.store.due_challenges(svc.clock() if now is None else now):
+    now = svc.clock() if now is None else now
+    for ch in await svc.store.due_challenges(now):
         # Closed first, in the database: memory and messages follow it.
         if not await svc.store.close_challenge(ch.id, "expired"):
             continue
@@ -101,3 +121,10 @@ async def expire_challenges(client: discord.Client, now: float | None = None,
             await _say_expired(client, ch)
         else:
             edits.add(ch)
+    # Withdrawn by a stop, their messages not saying so yet (review158: closed, expiry passed
+    # them by, and their buttons stayed for good).
+    for ch in await svc.store.unsaid_withdrawals(now - WITHDRAWN_AFTER, WITHDRAWN_AT_ONCE):
+        if edits is None:
+            await say_withdrawn(client, ch)
+        else:
+            edits.add(ch, say_withdrawn)

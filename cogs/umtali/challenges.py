@@ -33,7 +33,7 @@ from cogs.umtali.match_start import drawn_cards, open_started
 from cogs.umtali.mentions import only
 from cogs.umtali.names import challenge_names, record_name, safe_name, seat_names, unnamed
 from cogs.umtali.permissions import missing_here, not_in_thread, refusal, standing
-from cogs.umtali.stops import offer_stop
+from cogs.umtali.stops import offer_stop, say_withdrawn
 from cogs.umtali.unheard import challenge_made, settled
 from data.models import Challenge
 from data.store import AlreadyPlaying, Refused, StaleState
@@ -139,6 +139,10 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
     if ch is None or ch.status != "open" or ch.computer_level is not None or \
             not on_its_message(interaction, ch):
         await answer(interaction, tr("This challenge is no longer open."))
+        if ch is not None and ch.unsaid:
+            # Withdrawn by a stop, its message not saying so yet (its edit failed for now):
+            # said now, its buttons gone (its own message's edit, whatever was clicked).
+            await say_withdrawn(interaction.client, ch)
         return
     # The challenger may withdraw their challenge with Decline (a challenge sent by mistake
     # would otherwise hold the pair, and one of their few open challenges, until it expires).

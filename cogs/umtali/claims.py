@@ -392,8 +392,9 @@ class Claims:
 
 def down_of(c: Claimed, now: float) -> Down:
     """The downtime a claim saved (``Claimed.stood``) as a resume takes it
-    (``resume_after_downtime``); none for a match with no clock running."""
+    (``resume_after_downtime``); none for a match with no clock running. Time owed by the turn
+    (a step back of the clock, ``steps``) is taken as time owed to it is given."""
     if c.stood is None or c.deadline is None:
         return now, {}
     since, gap = c.stood
-    return since, {c.match_id: (c.deadline, gap)} if gap > 0 else {}
+    return since, {c.match_id: (c.deadline, gap)} if gap != 0 else {}

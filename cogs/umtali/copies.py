@@ -178,7 +178,7 @@ class Copies:
             since, gap = row.stood
             fresh.held_still = min(since, row.deadline + gap - min(GRACE, float(fresh.turn_timer)))
             fresh.held_by = holder
-            fresh.owed_elsewhere = (row.deadline, gap) if gap > 0 else None
+            fresh.owed_elsewhere = (row.deadline, gap) if gap != 0 else None  # (< 0: a step back)
             return fresh
         if holder != self.name:
             fresh.held_still, fresh.held_by = held_since(notes, match_id, row.deadline), holder

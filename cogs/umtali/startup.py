@@ -139,15 +139,17 @@ async def run_timers(bot: commands.Bot, every: float = 1.0) -> None:
                 # As it woke, before anything awaits: a read waiting on a busy database is
                 # no standing still.
                 woken = _late(svc, svc.ticks() if waking is None else waking)
+                if waking is not None:
+                    # Noted as it woke, in turn with the watch's (a wait for the lock is no
+                    # standing still), with no await between: a step back the watch notes
+                    # meanwhile would leave this wake ahead of the clock, and a pause in
+                    # the time it is ahead judged as seen (review158).
+                    svc.clock_state.stood.append(woken)
                 # First: a schema this bot does not know may fail the checks below.
                 if ticks % 10 == 0 and await stop_if_outgrown(bot, svc):
                     return
                 # The leases are renewed beside the checks, which Discord may hold up.
                 svc.owners.renew_beside(every)
-                if waking is not None:
-                    # Noted as it woke, in turn with the watch's (a wait for the lock is no
-                    # standing still).
-                    svc.clock_state.stood.append(woken)
                 with svc.owners.checking(woken[1]):
                     await judged_check(svc)
                     if ticks % 10 == 0:

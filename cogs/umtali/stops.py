@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -30,6 +30,9 @@ from cogs.umtali.rules_text import command
 from data.failing import failing_for_now
 from data.models import Challenge
 from umtali.i18n import EN, N_, Tr
+
+if TYPE_CHECKING:
+    from cogs.umtali.service import MatchService
 
 log = logging.getLogger(__name__)
 
@@ -113,12 +116,15 @@ async def say_withdrawn(client: discord.Client, ch: Challenge) -> None:
     its message, in its server's language, its buttons gone. Neutral: the stop is the
     opponent's private choice, which the channel and the challenger are not told. A message
     Discord cannot edit (its channel gone, a permission taken) stays as it is: a click on it
-    is answered "no longer open"."""
+    is answered "no longer open". Owed until said (``unsaid``, saved with the stop): an edit
+    failing for now, or a bot stopped first, is tried again by the timers' tick
+    (``challenge_expiry``) or a click on its buttons (review158: they stayed for good)."""
     svc = service(client)
     # (as posted here, its save having failed: known until now)
     message_id = message_of(client, ch)
     svc.unsaved_posts.pop(ch.id, None)
     if message_id is None:
+        await _said(svc, ch)  # (nothing to edit: none posted, or only by a process gone)
         return
     try:
         if not svc.prefs.language_known(ch.guild_id):
@@ -139,8 +145,29 @@ async def say_withdrawn(client: discord.Client, ch: Challenge) -> None:
         # A rematch's challenge is in the match's thread, which may be archived since.
         await reopened(client, ch.channel_id, edit)
     except (discord.HTTPException, *PASSING) as e:
-        log.info("challenge %d withdrawn by a stop; its message could not be edited (%s: %s)",
-                 ch.id, e.__class__.__name__, e)
+        # For now: Discord's 5xx or rate limit, the network (as the delivery sorts them).
+        later = isinstance(e, PASSING) or (isinstance(e, discord.HTTPException) and (
+            e.status == 429 or e.status >= 500))
+        log.info("challenge %d withdrawn by a stop; its message could not be edited%s "
+                 "(%s: %s)", ch.id, ", tried again later" if later else "",
+                 e.__class__.__name__, e)
+        if later:
+            return
+    await _said(svc, ch)
+
+
+async def _said(svc: MatchService, ch: Challenge) -> None:
+    """``ch``'s withdrawal is no longer owed to its message (said, or never to be). Not saved
+    (the database): said again later, the same edit."""
+    if not ch.unsaid:
+        return
+    try:
+        await svc.store.withdrawal_said(ch.id)
+    except Exception as e:
+        if not failing_for_now(e):
+            raise
+        log.info("challenge %d: its withdrawal, said, not saved so (%s: %s)", ch.id,
+                 e.__class__.__name__, e)
 
 
 def stops_line(stopped: list[int], tr: Tr) -> str:

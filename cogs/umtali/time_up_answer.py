@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from cogs.umtali.access import service, tr_of
+from cogs.umtali.clock_state import began
 from cogs.umtali.ids import custom_ids
 from cogs.umtali.in_dms import anew, owe_anew
 from cogs.umtali.in_time import answer, edit_clicked, in_time
@@ -20,6 +21,7 @@ from cogs.umtali.outbox import Batch
 from cogs.umtali.question import Question, stands, unsaved_asked
 from cogs.umtali.question_message import question, show_answer
 from cogs.umtali.reminders import TurnNotices, when
+from cogs.umtali.steps import note_step
 from cogs.umtali.time_out import runs_to
 from cogs.umtali.unheard import settled
 from umtali.i18n import Tr
@@ -126,7 +128,11 @@ async def decide(svc: MatchService, live: LiveMatch, version: int, claim: bool) 
             return True
         # The clock runs where the match is held: here, from now on.
         await svc.owners.hold(live)
-        deadline = live.control.deadline(svc.clock(), live.reserves[absent])
+        # A step of the clock not seen yet is looked at first, and the clock noted as set
+        # now (``began``), as a move's is: else the next check owed the new time the step.
+        note_step(svc)
+        at = svc.clock()
+        deadline = live.control.deadline(at, live.reserves[absent])
         # An answer lost after the COMMIT is settled by reading the match back (``unheard``).
         # Held from this save too: ``hold`` takes nothing of a copy held here, and another
         # process may have taken the match since (this one's lease lapsed), its clock
@@ -144,6 +150,7 @@ async def decide(svc: MatchService, live: LiveMatch, version: int, claim: bool) 
             return False
         live.question = ""  # (forgotten with the answer, as saved)
         live.deadline, live.warned = deadline, False
+        began(svc, live, at)
         # A question asked and not saved is answered too: no delivery is to void it.
         unsaved_asked.pop(live, None)
         # Another turn's time: the absent player is told of it as of a turn's start.

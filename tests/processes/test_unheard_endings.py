@@ -20,9 +20,10 @@ from tests.unheard import MAYBE, lose_answer
 
 #: The statement only an end's save makes (a move's too, which these tests make none of).
 END = "INSERT INTO session_results"
-#: "Keep waiting"'s save.
-KEEP = "SET deadline = ?, warned = 0, owner = ?, lease_until = ?, stood_since = NULL WHERE id = ? "\
-    "AND version = ?"
+#: "Keep waiting"'s one save: the question forgotten with the new deadline (``set_deadline``'s
+#: ``answered``), only on the clock stopped as saved.
+KEEP = "question = '', owner = ?, lease_until = ?, stood_since = NULL WHERE id = ? "\
+    "AND version = ? AND status = 'active' AND deadline IS NULL"
 
 
 async def test_a_resignation_saved_unheard_is_carried_on_as_saved(
