@@ -26,6 +26,6 @@ async def test_the_running_reserve_is_shown_by_its_end(world: World) -> None:
     assert "the reserve is running until the turn ends" in table, table
     assert f"Turn ends <t:{int(live.deadline)}:R>" in table, table
     # Not the running reserve's figure from the turn's start, 45 s of it spent since.
-    assert f"{names[slow]} 2 min" not in table, table
+    assert f"{names[slow]} 2 minutes" not in table, table
     # As the other reserve line says it ("reserve: ..."): in Russian, no «у» before a name.
-    assert f"until the turn ends; reserve: {names[1 - slow]} 2 min" in table, table
+    assert f"until the turn ends; reserve: {names[1 - slow]} 2 minutes." in table, table

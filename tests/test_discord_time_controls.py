@@ -84,7 +84,7 @@ async def test_a_slow_turn_spends_only_its_excess_from_the_reserve(
     table = table_text(world, live)
     # In words a screen reader says well: units, not "1:15"; no stopwatch sign.
     first, second = (slow, 1 - slow) if slow == 0 else (1 - slow, slow)
-    spent = {slow: "1 min 15 s", 1 - slow: "2 min"}
+    spent = {slow: "1 minute 15 seconds", 1 - slow: "2 minutes"}
     assert f"{live.names[slow]}'s clock is running; reserve: {live.names[first]} " \
            f"{spent[first]}, {live.names[second]} {spent[second]}" in table, table
 
@@ -145,7 +145,7 @@ async def test_server_default_and_an_explicit_turn_timer(world: World, db_path: 
     assert "clock is running" not in table_text(world, live)
     # A server turn timer drops the preset.
     ok = await boss.slash(world.channel, "umtali-admin settings", turn_timer=3)
-    assert "3 min" in ok.response.content
+    assert "3 minutes" in ok.response.content
     with sqlite3.connect(db_path) as c:
         [(preset,)] = c.execute("SELECT time_control FROM guild_settings").fetchall()
     assert preset == ""

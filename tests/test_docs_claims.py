@@ -252,11 +252,13 @@ def test_more_figures_quoted_are_the_codes() -> None:
     assert PRESETS["correspondence"].warn_before == 2 * 3600 and "два часа до конца хода" \
         in russian
     blitz, normal = PRESETS["blitz"], PRESETS["normal"]
-    assert f"блиц ({int(blitz.turn)} с на ход + {int(blitz.reserve // 60)} мин запаса), обычный " \
-           f"({int(normal.turn // 60)} мин на ход + {int(normal.reserve // 60)} мин запаса), " \
-           "по переписке (сутки на ход)" in russian
-    assert f"`blitz` ({int(blitz.turn)} s a turn + {int(blitz.reserve // 60)} min reserve)" \
-        in english
+    # Units in words, as the bot says them (a bare "s" is read as the letter).
+    assert f"блиц ({int(blitz.turn)} секунд на ход + {int(blitz.reserve // 60)} минуты запаса), " \
+           f"обычный ({int(normal.turn // 60)} минут на ход + {int(normal.reserve // 60)} минут " \
+           "запаса), по переписке (сутки на ход)" in russian
+    assert f"`blitz` ({int(blitz.turn)} seconds a turn + {int(blitz.reserve // 60)} minutes\n" \
+           f"  reserve), `normal` ({int(normal.turn // 60)} minutes a turn + " \
+           f"{int(normal.reserve // 60)} minutes reserve)" in english
     assert KEEP == 0.5 and "moves halfway" in english and "сдвигается наполовину" in russian
     assert f"a pool (up to {POOL_SIZE} connections)" in DOCS["DATABASE.md"]
     assert f"fails after {int(COMMAND_TIMEOUT)} s (`COMMAND_TIMEOUT`" in DOCS["DATABASE.md"]

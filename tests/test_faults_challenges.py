@@ -146,7 +146,7 @@ async def test_a_declined_challenge_holds_back_the_next_to_that_member_a_while(
     # Bob said no: asking again at once pings him for nothing.
     again = await world.alice.slash(world.channel, "umtali challenge", opponent=world.bob)
     assert again.ephemeral and "ben declined your last challenge" in _text(again), _text(again)
-    assert "again in 10 min" in _text(again)
+    assert "again in 10 minutes." in _text(again)
     # Others are free to be challenged, and Bob may challenge her.
     await challenge(world, world.alice, world.carol)
     back = await world.bob.slash(world.channel, "umtali challenge", opponent=world.alice)

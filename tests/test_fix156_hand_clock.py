@@ -25,8 +25,8 @@ def _text(message: Any) -> str:
 
 
 @pytest.mark.parametrize(("lang", "ends", "reserve"), [
-    ("en", "Your turn ends {when}.", "Your reserve: 2 min."),
-    ("ru", "Ваш ход закончится {when}.", "Ваш запас: 2 мин."),
+    ("en", "Your turn ends {when}.", "Your reserve: 2 minutes."),
+    ("ru", "Ваш ход закончится {when}.", "Ваш запас: 2 минуты."),
 ])
 async def test_the_hand_panel_tells_its_player_when_their_turn_ends(
         world: World, lang: str, ends: str, reserve: str) -> None:
@@ -83,7 +83,7 @@ async def test_the_dm_panel_follows_the_clock_when_the_reserve_starts_to_run(
     assert svc is not None and live.deadline is not None
     seat = live.session.to_act
     actor = player(world, seat)
-    assert "Your reserve: 2 min." in _text(dm_panel(actor, live, seat))
+    assert "Your reserve: 2 minutes." in _text(dm_panel(actor, live, seat))
     own_end = live.deadline - live.reserves[seat]
     world.clock.now = own_end + LATE + 1
     await svc.check_timers(now=world.clock.now)
@@ -128,7 +128,7 @@ async def test_an_open_my_hand_panel_follows_the_clock_too(
     actor = player(world, seat)
     table = await table_message(world, live)
     panel = await actor.click(table, custom_id=f"umtali:m:{live.id}:hand")
-    assert panel.ephemeral and "Your reserve: 2 min." in _text(panel.response)
+    assert panel.ephemeral and "Your reserve: 2 minutes." in _text(panel.response)
     world.clock.now = live.deadline - live.reserves[seat] + LATE + 1
     await svc.check_timers(now=world.clock.now)
     await flush(world)

@@ -215,7 +215,7 @@ async def test_the_hold_back_counts_from_the_decline_and_grows(world: World) -> 
     assert later.ephemeral and "again in 24 h" in _said(later), _said(later)
     world.clock.advance(limits.repeat_hold - limits.pair_window * 3 - 60)
     still = await world.bob.slash(world.channel, "umtali challenge", opponent=world.carol)
-    assert still.ephemeral and "again in 1 min" in _said(still), _said(still)
+    assert still.ephemeral and "again in 1 minute." in _said(still), _said(still)
     world.clock.advance(60)
     await challenge(world, world.bob, world.carol)
 
@@ -236,4 +236,4 @@ async def test_withdrawn_challenges_count_against_a_daily_limit(world: World) ->
     assert pings == limits.pair_daily
     refused = await world.alice.slash(world.channel, "umtali challenge", opponent=world.carol)
     assert refused.ephemeral and "You have challenged cy" in _said(refused)
-    assert " h." in _said(refused), _said(refused)
+    assert " hours." in _said(refused), _said(refused)

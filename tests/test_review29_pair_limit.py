@@ -29,7 +29,7 @@ async def test_the_refusal_past_the_challenges_to_one_member_names_them(world: W
     assert more.ephemeral
     # Sent first 3 × 20 s ago: Bob can be challenged again in 9 minutes.
     minutes = int(limits.pair_window - limits.pair_challenges * limits.challenge_cooldown) // 60
-    assert "ben" in said and f"again in {minutes} min" in said, said
+    assert "ben" in said and f"again in {minutes} minutes" in said, said
     assert "send another challenge in" not in said, said
     # Anyone else may be challenged at once: the limit is Bob's alone.
     assert not (await world.alice.slash(world.channel, "umtali challenge",

@@ -19,7 +19,7 @@ def _description(result: Any) -> str:
 
 async def test_the_practice_offer_says_its_clock(world: World) -> None:
     said = _description(await world.alice.slash(world.channel, "umtali practice", turn_timer=2))
-    assert "Clock for your turns: 2 min." in said
+    assert "Clock for your turns: 2 minutes." in said
 
 
 async def test_the_practice_offer_says_the_servers_clock_in_its_language(

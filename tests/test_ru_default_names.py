@@ -147,6 +147,6 @@ async def test_a_member_whose_name_shows_nothing_is_named_with_no_noun_before(
     said.append(text_of(await world.carol.slash(world.channel, "umtali leaderboard")))
     told = "\n".join(said)
     assert "Ходит Игрок " in told and "сдаётся)" in told, told
-    assert "запас: Игрок 1 5 мин, Игрок 2 5 мин" in told, told
+    assert "запас: Игрок 1 5 минут, Игрок 2 5 минут" in told, told
     bad = sorted({line for line in told.splitlines() if AFTER_A_NOUN.search(line)})
     assert not bad, "\n".join(bad)

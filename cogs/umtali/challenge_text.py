@@ -25,13 +25,21 @@ def challenge_refusal(e: Refused, opponent: str, tr: Tr) -> str:
     if e.reason == "stopped":
         # Neutral, and only to the challenger: nothing is posted, nobody pinged.
         return tr("{opponent} isn't taking challenges from you.", opponent=opponent)
+    # Units in words with their plural forms, rounded up (a bare "s" or "h" is read as the
+    # letter; a wait said short of its end would be refused again), as ``errors`` says its own.
     hours = math.ceil(e.retry_after / 3600)
+    minutes = max(1, math.ceil(e.retry_after / 60))
     if e.reason == "declined" and e.retry_after > 3600:
-        return tr("{opponent} declined your last challenge: you can challenge them again in "
-                  "{hours} h.", opponent=opponent, hours=hours)
+        return tr.plural("{opponent} declined your last challenge: you can challenge them "
+                         "again in {count} hour.",
+                         "{opponent} declined your last challenge: you can challenge them "
+                         "again in {count} hours.", hours, opponent=opponent)
     if e.reason == "unanswered" and e.retry_after > 3600:
-        return tr("You have challenged {opponent} several times of late with no answer: you can "
-                  "challenge them again in {hours} h.", opponent=opponent, hours=hours)
+        return tr.plural("You have challenged {opponent} several times of late with no answer: "
+                         "you can challenge them again in {count} hour.",
+                         "You have challenged {opponent} several times of late with no answer: "
+                         "you can challenge them again in {count} hours.", hours,
+                         opponent=opponent)
     if e.reason == "pair" and e.mine:
         # Withdrawn with its Decline button (``answer_challenge``), as the README says.
         return tr("You have already challenged {opponent}: wait for their answer, or withdraw "
@@ -41,18 +49,22 @@ def challenge_refusal(e: Refused, opponent: str, tr: Tr) -> str:
         return tr("There is already an open challenge between you and {opponent}: answer it, "
                   "or wait until it expires.", opponent=opponent)
     if e.reason == "declined":
-        return tr("{opponent} declined your last challenge: you can challenge them again in "
-                  "{minutes} min.", opponent=opponent,
-                  minutes=max(1, math.ceil(e.retry_after / 60)))
+        return tr.plural("{opponent} declined your last challenge: you can challenge them "
+                         "again in {count} minute.",
+                         "{opponent} declined your last challenge: you can challenge them "
+                         "again in {count} minutes.", minutes, opponent=opponent)
     if e.reason == "unanswered":
-        return tr("You have challenged {opponent} several times of late with no answer: you can "
-                  "challenge them again in {minutes} min.", opponent=opponent,
-                  minutes=max(1, math.ceil(e.retry_after / 60)))
+        return tr.plural("You have challenged {opponent} several times of late with no answer: "
+                         "you can challenge them again in {count} minute.",
+                         "You have challenged {opponent} several times of late with no answer: "
+                         "you can challenge them again in {count} minutes.", minutes,
+                         opponent=opponent)
     if e.reason == "open":
         return tr("You have too many open challenges: wait until one is answered or expires "
                   "before you send another.")
-    return tr("Slow down: you can send another challenge in {seconds} s.",
-              seconds=max(1, round(e.retry_after)))
+    return tr.plural("Slow down: you can send another challenge in {count} second.",
+                     "Slow down: you can send another challenge in {count} seconds.",
+                     max(1, math.ceil(e.retry_after)))
 
 
 def challenge_embed(ch: Challenge, tr: Tr, status: str = "") -> discord.Embed:

@@ -15,6 +15,7 @@ from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.nonces import match_nonce
 from cogs.umtali.reminders import to_dms
+from cogs.umtali.text_cuts import head
 from umtali.ai.coach import Mistake, review_words
 from umtali.i18n import Tr, sentence
 
@@ -136,11 +137,29 @@ def review_text(tr: Tr, hand: tuple[int, int], found: list[Lesson]) -> str:
     if not found:
         return tr("**Review of hand {hand}** (game {game}): the hard computer finds no costly "
                   "mistake.", hand=number, game=game)
-    lines = [tr("**Review of hand {hand}** (game {game}): the moves that cost you most, as the "
-                "hard computer judges them:", hand=number, game=game)]
+    heading = tr("**Review of hand {hand}** (game {game}): the moves that cost you most, as the "
+                 "hard computer judges them:", hand=number, game=game)
     told = review_words([(lesson.turn, Mistake(lesson.at, lesson.view, lesson.played,
                                                lesson.better, lesson.cost, lesson.why,
                                                lesson.error))
                          for lesson in found])
-    lines += ["- " + " ".join(sentence(tr(t)) for t in line) for line in told]
-    return "\n".join(lines)[:2000]
+    said = ["- " + " ".join(sentence(tr(t)) for t in line) for line in told]
+    return whole_lessons(heading, said, tr)
+
+
+def whole_lessons(heading: str, said: list[str], tr: Tr) -> str:
+    """The heading and as many lessons as fit in a message, each whole, costliest first (a
+    lesson cut inside a move would name another move), the rest counted ("…and 2 more"); a
+    first one too long alone cut at a word (``text_cuts.head``)."""
+    def more(count: int) -> list[str]:
+        return [tr.plural("…and {count} more", "…and {count} more", count)] if count else []
+
+    kept = [heading]
+    for index, lesson in enumerate(said):
+        after = more(len(said) - index - 1)
+        if len("\n".join([*kept, lesson, *after])) > LIMIT:
+            if index == 0:
+                kept.append(head(lesson, LIMIT - len("\n".join([heading, *after, ""]))))
+            break
+        kept.append(lesson)
+    return "\n".join([*kept, *more(len(said) - len(kept) + 1)])

@@ -28,6 +28,7 @@ from cogs.umtali.names import safe_name
 from cogs.umtali.numbers import one_decimal, score, session_over
 from cogs.umtali.options import level_word, rules_words
 from cogs.umtali.render import COLOUR
+from cogs.umtali.text_cuts import head
 from data.failing import failing_for_now
 from umtali.i18n import EN, Tr
 from umtali.seeds import uncut
@@ -67,9 +68,9 @@ async def final_embed(svc: MatchService, live: LiveMatch, tr: Tr) -> discord.Emb
     if games:
         embed.add_field(name=tr("Games and hands ({first} – {second})", first=names[0],
                                 second=names[1]),
-                        value="\n".join(tr("Game {game}: {hands}", game=g,
-                                           hands=" · ".join(scores))
-                                        for g, scores in sorted(games.items()))[:1024],
+                        value=head("\n".join(tr("Game {game}: {hands}", game=g,
+                                                hands=" · ".join(scores))
+                                             for g, scores in sorted(games.items())), 1024),
                         inline=False)
     embed.add_field(name=tr("Ratings"), value=await ratings(svc, live, tr), inline=False)
     if live.commitment and live.cut:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from babel import Locale
 from discord import app_commands
 
+from cogs.umtali.durations import unit_words
 from cogs.umtali.names import seat_names
 from cogs.umtali.time_control import LABELS, PRESETS
 from data.models import GuildSettings
@@ -99,7 +100,7 @@ IN_A_SENTENCE = {
 
 def control_words(tr: Tr, preset: str, seconds: int) -> str:
     """A time control in short, in a sentence: its preset's words, or the turn timer alone
-    ("5 min"; "off")."""
+    ("5 minutes"; "off")."""
     if preset in IN_A_SENTENCE:
         return tr(IN_A_SENTENCE[preset])
     return timer_words(tr, 0 if preset == "off" else seconds)
@@ -133,10 +134,11 @@ def rules_words(tr: Tr, variant: str, optional_melding: bool) -> str:
 
 
 def timer_words(tr: Tr, seconds: int) -> str:
-    """A turn timer: "5 min", "30 s" or "off"."""
+    """A turn timer in words: "5 minutes", "30 seconds" or "off" (a bare "s" or "min" is read
+    as letters by a screen reader). Whole minutes, as the option sets it."""
     if seconds >= 60:
-        return tr("{minutes} min", minutes=seconds // 60)
-    return tr("{seconds} s", seconds=seconds) if seconds else on_off(tr, False)
+        return unit_words(seconds // 60, "minute", tr)
+    return unit_words(seconds, "second", tr) if seconds else on_off(tr, False)
 
 
 def computer_name(level: str, tr: Tr) -> str:

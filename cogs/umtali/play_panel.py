@@ -21,6 +21,7 @@ from cogs.umtali.card_words import card_words, cards_words, fitted
 from cogs.umtali.errors import guarded
 from cogs.umtali.ids import id_of
 from cogs.umtali.render import lay_moves, lay_words
+from cogs.umtali.text_cuts import head
 from umtali.i18n import EN, N_, Tr
 from umtali.moves import Move, MoveKind
 from umtali.view import PlayerView
@@ -169,10 +170,7 @@ PLAY_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 def lay_label(view: PlayerView, move: Move, tr: Tr = EN) -> str:
     """A meld as its cards (``8♦ 9♦ 10♦``); an extension as the card and the meld it goes on
     (``7♦ on 8♦ 9♦ 10♦``)."""
-    label = lay_words(view, move, tr)
-    if move.kind is not MoveKind.EXTEND:
-        return label[:_MAX_LABEL]
-    return label if len(label) <= _MAX_LABEL else label[:_MAX_LABEL - 1] + "…"
+    return head(lay_words(view, move, tr), _MAX_LABEL)  # whole cards, an ellipsis if cut
 
 
 def lay_description(view: PlayerView, move: Move, tr: Tr) -> str:
@@ -190,7 +188,7 @@ def lay_description(view: PlayerView, move: Move, tr: Tr) -> str:
 
 def _lay_options(view: PlayerView, moves: list[Move], tr: Tr) -> list[discord.SelectOption]:
     return [discord.SelectOption(
-        label=lay_label(view, m, tr)[:100], description=lay_description(view, m, tr),
+        label=lay_label(view, m, tr), description=lay_description(view, m, tr),
         value=str(m)) for m in moves[:MAX_OPTIONS]]
 
 

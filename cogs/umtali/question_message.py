@@ -24,6 +24,7 @@ from cogs.umtali.mentions import NO_MENTIONS, ping
 from cogs.umtali.names import safe_name
 from cogs.umtali.question import Question, back, stands, unsaved_asked, unsaved_at
 from cogs.umtali.reminders import when
+from cogs.umtali.text_cuts import head, with_end
 from cogs.umtali.unheard import settled
 from umtali.i18n import Tr
 
@@ -139,11 +140,11 @@ async def edit_void(svc: MatchService, live: LiveMatch, asked: Question) -> bool
                  when=when(live.deadline or 0))
     else:
         why = tr("This question is no longer needed: the match moved on.")
-    text = question(live, asked.absent, tr) + "\n" + why
+    text = with_end(question(live, asked.absent, tr), why, 2000)
     message = svc.client.get_partial_messageable(asked.channel_id).get_partial_message(
         asked.message_id)
     try:
-        await _edited(svc, asked, lambda: message.edit(content=text[:2000], view=None,
+        await _edited(svc, asked, lambda: message.edit(content=text, view=None,
                                                        allowed_mentions=NO_MENTIONS))
     except PASSING as e:
         log.info("match %d: the time-up question could not be edited for now (%s)", live.id, e)
@@ -163,7 +164,7 @@ async def show_answer(svc: MatchService, match_id: int, asked: Question, text: s
     message = svc.client.get_partial_messageable(asked.channel_id, type=kind).get_partial_message(
         asked.message_id)
     try:
-        await _edited(svc, asked, lambda: message.edit(content=text[:2000], view=None,
+        await _edited(svc, asked, lambda: message.edit(content=head(text, 2000), view=None,
                                                        allowed_mentions=NO_MENTIONS))
     except PASSING as e:
         log.info("match %d: the time-up question could not show its answer for now (%s)",

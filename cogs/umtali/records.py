@@ -36,6 +36,7 @@ from cogs.umtali.seasons import (
     is_season,
     season_title,
 )
+from cogs.umtali.text_cuts import head
 from cogs.umtali.unknown import OUT_OF_DATE
 from data.failing import failing_for_now
 from data.models import BoardPage, SessionLine
@@ -318,7 +319,7 @@ def whole_lines(lines: list[str], limit: int = 1024) -> str:
         if len("\n".join([*kept, line])) > limit:
             break
         kept.append(line)
-    return "\n".join(kept)[:limit]
+    return head("\n".join(kept), limit)  # a first line too long: cut as a reader loses least
 
 
 # -- start-up -------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ import discord
 
 from cogs.umtali.arrange import HandOrder, hand_text, new_legend
 from cogs.umtali.names import safe_name
+from cogs.umtali.text_cuts import head
 from umtali.events import Event
 from umtali.i18n import N_, Tr
 from umtali.melds import PlayKind
@@ -132,7 +133,7 @@ def table_embed(
         embed.add_field(
             name=tr("{name} · {cards} · {points}", name=names[seat], cards=cards,
                     points=points),
-            value=_melds_of(view, seat, names, tr)[:1024],
+            value=head(_melds_of(view, seat, names, tr), 1024),
             inline=False,
         )
     embed.add_field(name=tr("Stock"),
@@ -206,7 +207,7 @@ def hand_embed(
     laid_out = order.label(tr)
     embed.add_field(name=tr.plural("{count} card · {order}", "{count} cards · {order}",
                                    len(view.hand), order=laid_out),
-                    value=hand_text(view, order, tr)[:1024], inline=False)
+                    value=head(hand_text(view, order, tr), 1024), inline=False)
     embed.add_field(name=tr("Discard pile"), value=_my_pile(view, tr), inline=True)
     embed.add_field(name=tr("Stock"),
                     value=tr.plural("{count} card", "{count} cards", view.stock_size),
@@ -239,7 +240,7 @@ def hand_embed(
                 # Said, not left to be guessed: the menus and the card picker hold the rest.
                 more = len(melds) - MELDS_LISTED
                 lines.append(tr.plural("…and {count} more", "…and {count} more", more))
-            embed.add_field(name=tr("You can meld"), value="\n".join(lines)[:1024],
+            embed.add_field(name=tr("You can meld"), value=head("\n".join(lines), 1024),
                             inline=False)
     return embed
 

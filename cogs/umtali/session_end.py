@@ -29,6 +29,7 @@ from cogs.umtali.names import safe_name
 from cogs.umtali.numbers import session_over
 from cogs.umtali.records import ENDED, ENDED_BY
 from cogs.umtali.showing import ended_words
+from cogs.umtali.text_cuts import head, with_end
 from cogs.umtali.threads import WEEK, slow
 from data.failing import failing_for_now
 from data.models import AsSaved
@@ -135,7 +136,9 @@ async def _challenge_told(svc: MatchService, live: LiveMatch) -> Exception | Non
             # (a line said before, by a copy that stopped, or of a table posted again since:
             # replaced, whatever table it linked)
             lines = [x for x in lines if not _end_line(live, x)]
-            embed.description = "\n".join([*lines, line])[:4096]
+            # Its ending kept whole, last: the line that matters.
+            embed.description = with_end("\n".join(lines), line, 4096) if lines \
+                else head(line, 4096)
             await message.edit(embeds=[embed, *message.embeds[1:]])
         # A rematch's challenge was posted in the thread, which may have been archived since.
         await reopened(svc.client, ch.channel_id, edit)

@@ -25,7 +25,7 @@ from cogs.umtali.errors import guarded
 from cogs.umtali.failures import PASSING
 from cogs.umtali.ids import id_of
 from cogs.umtali.in_time import answer, edit_clicked, in_time, private_answer
-from cogs.umtali.names import challenge_names, label_name, member_name, safe_name
+from cogs.umtali.names import challenge_names, label_name, member_name, safe_name, shorten
 from cogs.umtali.rules_text import command
 from data.failing import failing_for_now
 from data.models import Challenge
@@ -48,7 +48,7 @@ class StopButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     def __init__(self, challenge_id: int, name: str = "", tr: Tr = EN) -> None:
         super().__init__(discord.ui.Button(
-            label=tr("Stop challenges from {name}", name=name)[:80],
+            label=shorten(tr("Stop challenges from {name}", name=name), 80),
             style=discord.ButtonStyle.danger, custom_id=f"umtali:stop:{challenge_id}"))
         self.challenge_id = challenge_id
 

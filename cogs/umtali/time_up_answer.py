@@ -22,6 +22,7 @@ from cogs.umtali.question import Question, stands, unsaved_asked
 from cogs.umtali.question_message import question, show_answer
 from cogs.umtali.reminders import TurnNotices, when
 from cogs.umtali.steps import note_step
+from cogs.umtali.text_cuts import with_end
 from cogs.umtali.time_out import runs_to
 from cogs.umtali.unheard import settled
 from umtali.i18n import Tr
@@ -71,7 +72,8 @@ async def answer_timeout(interaction: discord.Interaction, match_id: int, versio
     # A question sent to the waiting player's DMs is in their language (``_ask``).
     said = svc.seat_tr(live, 1 - absent) if interaction.guild_id is None \
         else svc.public_tr(live)
-    text = (question(live, absent, said) + "\n" + answered(live, absent, claim, said))[:2000]
+    # The answer kept whole, the question cut before it if need be (never the other way).
+    text = with_end(question(live, absent, said), answered(live, absent, claim, said), 2000)
     message = interaction.message
     if message is not None and (asked is None or message.id == asked.message_id):
         try:

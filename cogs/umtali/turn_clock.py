@@ -9,6 +9,7 @@ and that is saved with the move that ended it.
 from __future__ import annotations
 
 from cogs.umtali.clock_state import LATE
+from cogs.umtali.durations import duration_words
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import safe_name
 from cogs.umtali.time_control import time_control
@@ -80,16 +81,9 @@ def reserve_again(live: LiveMatch, now: float) -> None:
 
 
 def clock_time(seconds: float, tr: Tr) -> str:
-    """A reserve in words and units a screen reader says well ("1 min 45 s", not "1:45")."""
-    whole = max(0, round(seconds))
-    hours, rest = divmod(whole, 3600)
-    minutes, secs = divmod(rest, 60)
-    parts = [tr("{count} h", count=hours)] if hours else []
-    if minutes:
-        parts.append(tr("{minutes} min", minutes=minutes))
-    if secs or not parts:
-        parts.append(tr("{count} s", count=secs))
-    return " ".join(parts)
+    """A reserve in words a screen reader says well ("1 minute 15 seconds", not "1:45" nor
+    "1 min 15 s", whose bare "s" is read as the letter)."""
+    return duration_words(seconds, tr)
 
 
 def clock_line(live: LiveMatch, tr: Tr) -> str:
