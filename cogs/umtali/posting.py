@@ -12,7 +12,7 @@ announcements merged behind it by then; those are posted next.
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import discord
 
@@ -55,38 +55,47 @@ async def announce(svc: MatchService, live: LiveMatch) -> None:
         await svc.owners.posted(live, unsent[:count], announced)
 
 
+class Table(NamedTuple):
+    """The table drawn for an edit, its buttons, and whether it shows the match over (ended or
+    abandoned): all of one moment."""
+    shown: Shown
+    view: discord.ui.View | None
+    over: bool
+
+
 async def post_table(svc: MatchService, live: LiveMatch) -> None:
     """The table brought up to date by an edit; posted again if someone deleted it."""
     if live.channel_lost or live.table_message_id is None:
         return
     channel = svc.client.get_partial_messageable(live.channel_id)
     tr = svc.public_tr(live)
-    view: discord.ui.View | None = None if live.over else table_panel(live.id, tr)
-    # The picture travels with the edit that happens anyway: no call of its own. It is
-    # drawn off the event loop, from the view of this moment.
-    table = await svc.table_message(live).drawn()
-    final: list[discord.Embed] = []
-    if live.over and not live.abandoned:
-        # The session's final card rides under the last table, with its replay button.
-        final.append(await final_embed(svc, live, tr))
-        view = final_panel(live, tr)
-    table.embeds += final
+
+    async def drawn() -> Table:
+        # The picture travels with the edit that happens anyway: no call of its own. It is
+        # drawn off the event loop, from the view of this moment; its buttons and final card
+        # are of that moment too (read after the drawing, the session's last move landing
+        # meanwhile put the final card under the table before it: hunt166).
+        over, abandoned = live.over, live.abandoned
+        view: discord.ui.View | None = None if over else table_panel(live.id, tr)
+        shown = await svc.table_message(live).drawn()
+        if over and not abandoned:
+            # The session's final card rides under the last table, with its replay button.
+            shown.embeds.append(await final_embed(svc, live, tr))
+            view = final_panel(live, tr)
+        return Table(shown, view, over)
+
     # The table this edit is for: a repost replaces it only if it is still the live one
     # (``/umtali table`` may move the match while the repost is drawn and sent).
     shown_in, shown_at = live.channel_id, live.table_message_id
-
-    async def fresh() -> Shown:
-        shown = await svc.table_message(live).drawn()
-        shown.embeds += final
-        return shown
-
-    first = [table]
+    first = [await drawn()]
+    sent: list[Table] = []
 
     async def edit() -> None:
         # A file is read once: tried again (its thread brought back), the table is drawn anew.
-        shown = first.pop() if first else await fresh()
+        table = first.pop() if first else await drawn()
         await channel.get_partial_message(shown_at).edit(
-            embeds=shown.embeds, attachments=shown.files, view=view)
+            embeds=table.shown.embeds, attachments=table.shown.files, view=table.view)
+        sent.append(table)
 
     try:
         # Its thread archived meanwhile (a day with no message): brought back first.
@@ -98,18 +107,19 @@ async def post_table(svc: MatchService, live: LiveMatch) -> None:
             # its retirement may have landed first, and this edit put the buttons back.
             # (Another process's copy sending is dropped, and retired again: ``overtaken``.)
             await retire(svc.client, live, shown_at, shown_in)
-        elif live.over or live.abandoned:
+        elif sent and sent[-1].over:
             # The end shown: said where the match was started from, and its thread closing.
             await ended(svc, live)
     except discord.NotFound as e:
         if e.code != UNKNOWN_MESSAGE:
             raise
         # Someone deleted the table: it is posted again, and that one is kept up to date.
-        table = await fresh()
-        if view is None:
-            message = await channel.send(**table.send(), allowed_mentions=NO_MENTIONS)
+        table = await drawn()
+        if table.view is None:
+            message = await channel.send(**table.shown.send(), allowed_mentions=NO_MENTIONS)
         else:
-            message = await channel.send(**table.send(), view=view, allowed_mentions=NO_MENTIONS)
+            message = await channel.send(**table.shown.send(), view=table.view,
+                                         allowed_mentions=NO_MENTIONS)
         try:
             saved = await svc.store.replace_table_message(
                 live.id, message.id, channel_id=shown_in, was=shown_at)
@@ -121,7 +131,7 @@ async def post_table(svc: MatchService, live: LiveMatch) -> None:
             raise
         if saved:
             live.table_message_id = message.id
-            if live.over:
+            if table.over:
                 # A finished table posted anew: the challenge message links this one (its end
                 # line replaced, told before or not).
                 live.summed_up = False
