@@ -228,10 +228,16 @@ MIGRATIONS: Final[tuple[tuple[str | Variant, ...], ...]] = (
     # 37: a challenge withdrawn by its opponent's stop whose message is still to say so (1;
     # 0 once said, or Discord refused it for good): its edit failing for now, or the bot
     # stopped before it, the timers' tick says it later (review158: closed, expiry skipped
-    # it, and its buttons stayed for good). Few at a time: found through their own index.
+    # it, and its buttons stayed for good). Tried from ``said_after`` on, pushed out doubling
+    # at each failure (``said_tries``), given up by the ticks after about an hour (NULL: only
+    # a click on its buttons tries it then; review160: every tick retried them all, and the
+    # oldest failing starved the newer). Few at a time: found through their own index, the
+    # one due longest first.
     (
         """ALTER TABLE challenges ADD COLUMN unsaid INTEGER NOT NULL DEFAULT 0""",
-        """CREATE INDEX challenges_unsaid ON challenges (closed_at) WHERE unsaid = 1""",
+        """ALTER TABLE challenges ADD COLUMN said_after REAL""",
+        """ALTER TABLE challenges ADD COLUMN said_tries INTEGER NOT NULL DEFAULT 0""",
+        """CREATE INDEX challenges_unsaid ON challenges (said_after) WHERE unsaid = 1""",
     ),
 )
 
