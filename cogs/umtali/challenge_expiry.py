@@ -18,9 +18,8 @@ from data.models import Challenge
 
 log = logging.getLogger(__name__)
 
-#: A withdrawal still owed is said again this long after the stop (its own edits done by then).
-WITHDRAWN_AFTER = 60.0
-#: At most this many withdrawals owed are said again at a tick (the oldest first).
+#: At most this many withdrawals owed are said again at a tick (the one due longest first;
+#: each tried again later, further apart, then given up: ``data.stops.WITHDRAWN_TRIES``).
 WITHDRAWN_AT_ONCE = 50
 
 
@@ -72,8 +71,12 @@ class ExpiryEdits:
         if (say is None and message_of(self.client, ch) is None) or ch.id in self._editing:
             return
         if len(self._tasks) >= self.backlog:
-            log.info("challenge %d closed; its message is left as it is (%d edits waiting)",
-                     ch.id, len(self._tasks))
+            if say is None:
+                log.info("challenge %d closed; its message is left as it is (%d edits "
+                         "waiting)", ch.id, len(self._tasks))
+            else:  # (still owed: a later tick finds it again)
+                log.info("challenge %d withdrawn; its message is edited at a later tick "
+                         "(%d edits waiting)", ch.id, len(self._tasks))
             return
         self._editing.add(ch.id)
         task = asyncio.create_task(self._edit(ch, say or _say_expired),
@@ -123,7 +126,7 @@ async def expire_challenges(client: discord.Client, now: float | None = None,
             edits.add(ch)
     # Withdrawn by a stop, their messages not saying so yet (review158: closed, expiry passed
     # them by, and their buttons stayed for good).
-    for ch in await svc.store.unsaid_withdrawals(now - WITHDRAWN_AFTER, WITHDRAWN_AT_ONCE):
+    for ch in await svc.store.unsaid_withdrawals(now, WITHDRAWN_AT_ONCE):
         if edits is None:
             await say_withdrawn(client, ch)
         else:

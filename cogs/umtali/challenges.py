@@ -141,8 +141,12 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
         await answer(interaction, tr("This challenge is no longer open."))
         if ch is not None and ch.unsaid:
             # Withdrawn by a stop, its message not saying so yet (its edit failed for now):
-            # said now, its buttons gone (its own message's edit, whatever was clicked).
-            await say_withdrawn(interaction.client, ch)
+            # said now, its buttons gone (its own message's edit, whatever was clicked; the
+            # clicked message itself if its id was never saved, and the click is on it).
+            clicked = interaction.message.id if interaction.message is not None and \
+                interaction.type == discord.InteractionType.component and \
+                interaction.channel_id == ch.channel_id else None
+            await say_withdrawn(interaction.client, ch, clicked)
         return
     # The challenger may withdraw their challenge with Decline (a challenge sent by mistake
     # would otherwise hold the pair, and one of their few open challenges, until it expires).

@@ -29,6 +29,7 @@ from cogs.umtali.names import challenge_names, label_name, member_name, safe_nam
 from cogs.umtali.rules_text import command
 from data.failing import failing_for_now
 from data.models import Challenge
+from data.stops import WITHDRAWN_TRIES
 from umtali.i18n import EN, N_, Tr
 
 if TYPE_CHECKING:
@@ -111,19 +112,25 @@ async def stop_clicked(interaction: discord.Interaction, challenge_id: int) -> N
             await say_withdrawn(interaction.client, withdrawn)
 
 
-async def say_withdrawn(client: discord.Client, ch: Challenge) -> None:
+async def say_withdrawn(client: discord.Client, ch: Challenge,
+                        clicked: int | None = None) -> None:
     """``ch``, withdrawn by its opponent's stop (closed in the database already), says so on
     its message, in its server's language, its buttons gone. Neutral: the stop is the
     opponent's private choice, which the channel and the challenger are not told. A message
     Discord cannot edit (its channel gone, a permission taken) stays as it is: a click on it
     is answered "no longer open". Owed until said (``unsaid``, saved with the stop): an edit
     failing for now, or a bot stopped first, is tried again by the timers' tick
-    (``challenge_expiry``) or a click on its buttons (review158: they stayed for good)."""
+    (``challenge_expiry``) or a click on its buttons (review158: they stayed for good), the
+    tick's tries further apart, given up after about an hour (review160). ``clicked``: the
+    message whose button was clicked, the challenge's own (its id never saved)."""
     svc = service(client)
     # (as posted here, its save having failed: known until now)
-    message_id = message_of(client, ch)
-    svc.unsaved_posts.pop(ch.id, None)
+    message_id = message_of(client, ch) or clicked
     if message_id is None:
+        if svc.clock() < ch.expires_at:
+            # Its id maybe only in the posting process's memory (its save failed): owed
+            # still, for that process's tick to say it (review160).
+            return
         await _said(svc, ch)  # (nothing to edit: none posted, or only by a process gone)
         return
     try:
@@ -152,8 +159,27 @@ async def say_withdrawn(client: discord.Client, ch: Challenge) -> None:
                  "(%s: %s)", ch.id, ", tried again later" if later else "",
                  e.__class__.__name__, e)
         if later:
+            await _failed(svc, ch)
             return
+    svc.unsaved_posts.pop(ch.id, None)
     await _said(svc, ch)
+
+
+async def _failed(svc: MatchService, ch: Challenge) -> None:
+    """``ch``'s withdrawal failed for now on its message: tried again later, further apart,
+    or given up after about an hour of tries (``data.stops.WITHDRAWN_TRIES``)."""
+    try:
+        given_up = await svc.store.withdrawal_failed(ch.id, svc.clock())
+    except Exception as e:
+        if not failing_for_now(e):
+            raise
+        log.info("challenge %d: its withdrawal's failed edit not counted (%s: %s)", ch.id,
+                 e.__class__.__name__, e)
+        return
+    if given_up:
+        log.warning("challenge %d withdrawn by a stop; its message could not be edited in "
+                    "%d tries: left as it is (a click on its buttons is answered \"no longer "
+                    "open\" and tries again)", ch.id, WITHDRAWN_TRIES)
 
 
 async def _said(svc: MatchService, ch: Challenge) -> None:
