@@ -111,12 +111,19 @@ def _forget_message(db_path: Path, world: World, there: Elsewhere) -> None:
     service(world.bot).unsaved_posts.pop(there.id, None)
 
 
-async def test_a_withdrawal_whose_message_only_its_poster_knows_stays_owed(
-        world: World, db_path: Path) -> None:
+async def _withdrawn_unknown(world: World, db_path: Path) -> Elsewhere:
+    """A challenge on the other server whose message id the database never got, withdrawn by
+    the stop of its challenged member."""
     there = await Elsewhere(world).challenged(world)
     _forget_message(db_path, world, there)
     await _stop(world, await _declined_here(world), world.carol)
     await flush(world)
+    return there
+
+
+async def test_a_withdrawal_whose_message_only_its_poster_knows_stays_owed(
+        world: World, db_path: Path) -> None:
+    there = await _withdrawn_unknown(world, db_path)
     assert _unsaid(db_path, there.id) == 1
     # The posting process's tick, which knows its message.
     service(world.bot).unsaved_posts[there.id] = there.posted.response.id
@@ -128,10 +135,7 @@ async def test_a_withdrawal_whose_message_only_its_poster_knows_stays_owed(
 
 async def test_a_click_says_a_withdrawal_whose_message_id_was_never_saved(
         world: World, db_path: Path) -> None:
-    there = await Elsewhere(world).challenged(world)
-    _forget_message(db_path, world, there)
-    await _stop(world, await _declined_here(world), world.carol)
-    await flush(world)
+    there = await _withdrawn_unknown(world, db_path)
     button = next(c for c in there.buttons if c.endswith(":decline"))
     clicked = await there.cy.click(there.posted.response, custom_id=button)
     await flush(world)
@@ -143,10 +147,7 @@ async def test_a_click_says_a_withdrawal_whose_message_id_was_never_saved(
 
 async def test_unknown_messages_are_given_up_once_expired(
         world: World, db_path: Path) -> None:
-    there = await Elsewhere(world).challenged(world)
-    _forget_message(db_path, world, there)
-    await _stop(world, await _declined_here(world), world.carol)
-    await flush(world)
+    there = await _withdrawn_unknown(world, db_path)
     await _ticks(world, 120)
     assert _unsaid(db_path, there.id) == 1  # (another process may know it)
     await _ticks(world, 600)
