@@ -1,0 +1,98 @@
+"""fix168: the last clipped words. ``/umtali-admin end-match``'s suggestions and question say
+how long ago a match started with its unit in words and its plural form ("started 3 hours
+ago", «начат 3 часа назад»), not "3 h" (read as the letter); a suggestion's label of two long
+names cuts the names, never the match's number nor its start. A move's label and a lay
+option's description are cut at a word, never inside a card ("10♥") or a mention, within the
+limit whatever the text. SimCord, a real SQLite file, where the bot answers."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cogs.umtali.admin_ending import LABEL, _ago, choice_label
+from cogs.umtali.names import FSI, PDI, label_name
+from cogs.umtali.text_cuts import ELLIPSIS
+from tests.discord_helpers import World, manager, start_match
+from umtali.i18n import EN, Tr, tr_for
+
+RU = tr_for("ru")
+#: A number and a bare unit letter (or "min"/«мин», «дн.»), as a screen reader misreads it.
+BARE = re.compile(r"\d\s?(s|min|h|d|с|мин|ч|дн)\b")
+
+
+def _hostile(world: World, name: str) -> World:
+    """A world whose two players have ``name`` and ``name`` again, told apart by a digit."""
+    guild = world.env.create_guild("Hostile Club")
+    return World(world.env, guild, guild.create_text_channel("games"),
+                 guild.add_member(world.env.create_user(name + "1")),
+                 guild.add_member(world.env.create_user(name + "2")),
+                 guild.add_member(world.env.create_user("cy")), world.clock)
+
+
+async def test_a_suggestion_says_how_long_ago_in_words(world: World,
+                                                       locales: dict[int, str]) -> None:
+    boss = manager(world)
+    live = await start_match(world)
+    world.clock.advance(3 * 3600 + 60)
+    offered = await boss.autocomplete(world.channel, "umtali-admin end-match", "match", "")
+    assert [c["name"] for c in offered] == [f"#{live.id} · ada vs ben · started 3 hours ago"]
+    locales[boss.id] = "ru"
+    offered = await boss.autocomplete(world.channel, "umtali-admin end-match", "match", "")
+    assert [c["name"] for c in offered] == [f"#{live.id} · ada — ben · начат 3 часа назад"]
+    ask = await boss.slash(world.channel, "umtali-admin end-match", match=str(live.id))
+    said = str(ask.response.content)
+    assert said.startswith(f"Матч #{live.id} · ada — ben · рейтинговый · начат 3 часа "
+                           "назад: "), said
+
+
+@pytest.mark.parametrize(("seconds", "english", "russian"), [
+    (0, "started less than a minute ago", "начат меньше минуты назад"),
+    (59, "started less than a minute ago", "начат меньше минуты назад"),
+    (60, "started 1 minute ago", "начат 1 минуту назад"),
+    (21 * 60, "started 21 minutes ago", "начат 21 минуту назад"),
+    (22 * 60 + 59, "started 22 minutes ago", "начат 22 минуты назад"),
+    (59 * 60, "started 59 minutes ago", "начат 59 минут назад"),
+    (3600, "started 1 hour ago", "начат 1 час назад"),
+    (21 * 3600, "started 21 hours ago", "начат 21 час назад"),
+    (47 * 3600 + 3599, "started 47 hours ago", "начат 47 часов назад"),
+    (48 * 3600, "started 2 days ago", "начат 2 дня назад"),
+    (21 * 86400, "started 21 days ago", "начат 21 день назад"),
+    (400 * 86400, "started 400 days ago", "начат 400 дней назад"),
+])
+def test_how_long_ago_has_its_unit_in_words(seconds: int, english: str, russian: str) -> None:
+    assert (_ago(EN, seconds), _ago(RU, seconds)) == (english, russian)
+    assert not BARE.search(english) and not BARE.search(russian)
+
+
+# A member's 32 characters made longer by what defuses their mentions (a zero-width space after
+# each "<" and "@"), one right to left (isolated).
+@pytest.mark.parametrize("name", ["<@" * 15 + "<", "א@" * 15 + "א"], ids=["mentions", "rtl"])
+async def test_long_names_are_cut_never_the_number(world: World, locales: dict[int, str],
+                                                   name: str) -> None:
+    there = _hostile(world, name)
+    boss = manager(there)
+    live = await start_match(there)
+    world.clock.advance(25 * 3600)
+    for locale, started in (("en-US", " · started 25 hours ago"),
+                            ("ru", " · начат 25 часов назад")):
+        locales[boss.id] = locale
+        [offered] = await boss.autocomplete(there.channel, "umtali-admin end-match", "match", "")
+        label = offered["name"]
+        # The names cut, the number and how long ago it started whole, within 100 characters.
+        assert len(label) <= LABEL and offered["value"] == str(live.id), label
+        assert label.startswith(f"#{live.id} · ") and label.endswith(started), label
+        assert label.count(ELLIPSIS) == 2 and label.count(FSI) == label.count(PDI), label
+
+
+@given(st.text(min_size=0, max_size=150), st.text(min_size=0, max_size=150),
+       st.integers(1, 10 ** 18), st.integers(0, 10 ** 9), st.sampled_from([EN, RU]))
+def test_a_label_always_fits_with_its_number_and_start(a: str, b: str, match: int,
+                                                      seconds: int, tr: Tr) -> None:
+    started = _ago(tr, seconds)
+    label = choice_label(tr, match, label_name(a), label_name(b), started)
+    assert len(label) <= LABEL, label
+    assert label.startswith(f"#{match} · ") and label.endswith(f" · {started}"), label
