@@ -14,14 +14,20 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cogs.umtali.admin_ending import LABEL, _ago, choice_label
+from cogs.umtali.card_words import MOST, cards_words, fitted
 from cogs.umtali.names import FSI, PDI, label_name
-from cogs.umtali.text_cuts import ELLIPSIS
+from cogs.umtali.play_panel import _MAX_LABEL
+from cogs.umtali.text_cuts import ELLIPSIS, head
 from tests.discord_helpers import World, manager, start_match
+from umtali.cards import CARDS
 from umtali.i18n import EN, Tr, tr_for
 
 RU = tr_for("ru")
 #: A number and a bare unit letter (or "min"/«мин», «дн.»), as a screen reader misreads it.
 BARE = re.compile(r"\d\s?(s|min|h|d|с|мин|ч|дн)\b")
+#: What the callers cut to: a choice's label and an option's description (100), a lay
+#: label (80), an embed's field (1,024), a message (2,000), an embed's description (4,096).
+LIMITS = (MOST, _MAX_LABEL, 100, 1024, 2000, 4096)
 
 
 def _hostile(world: World, name: str) -> World:
@@ -96,3 +102,51 @@ def test_a_label_always_fits_with_its_number_and_start(a: str, b: str, match: in
     label = choice_label(tr, match, label_name(a), label_name(b), started)
     assert len(label) <= LABEL, label
     assert label.startswith(f"#{match} · ") and label.endswith(f" · {started}"), label
+
+
+@pytest.mark.parametrize("tr", [EN, RU], ids=["en", "ru"])
+def test_a_description_is_cut_between_words(tr: Tr) -> None:
+    # Every card but one suit's: no run, each card said whole ("queen of diamonds").
+    text = tr("an extension: {cards}", cards=cards_words(
+        [c for c in CARDS if c.suit != 0], tr))
+    cut = fitted(text)
+    assert len(cut) <= MOST and cut.endswith(ELLIPSIS), cut
+    kept = cut.removesuffix(ELLIPSIS)
+    assert text.startswith(kept) and text[len(kept)] in " ,", cut
+
+
+def test_a_move_label_keeps_whole_cards_and_mentions() -> None:
+    text = "lay " + " ".join(["10♥"] * 40) + " on <@123456789012345678>"
+    for limit in range(5, 200):
+        cut = head(text, limit)
+        kept = cut.removesuffix(ELLIPSIS)
+        assert len(cut) <= limit and text.startswith(kept), (limit, cut)
+        if cut != text:
+            assert text[len(kept)] == " " and "<" not in kept, (limit, cut)
+
+
+WORDS = st.lists(st.text(st.sampled_from("ab10♥♠JQ@:,.\u00a0é"),
+                         min_size=1, max_size=12), min_size=1, max_size=60)
+
+
+@given(st.text(max_size=300), st.sampled_from(LIMITS))
+def test_any_text_is_cut_within_its_limit_to_a_prefix(text: str, limit: int) -> None:
+    cut = head(text, limit)
+    assert len(cut) <= limit
+    if cut != text:
+        # The ellipsis, then only the markdown or isolates it closes; before it, the text's
+        # start (its line break kept when the cut ends a line).
+        at = cut.rindex(ELLIPSIS)
+        assert text.startswith(cut[:at]), (text, cut)
+        assert set(cut[at + 1:]) <= set("*_~|`" + PDI), cut
+    assert fitted(text) == head(text, MOST)
+
+
+@given(WORDS, st.sampled_from(LIMITS))
+def test_words_are_cut_at_a_space(words: list[str], limit: int) -> None:
+    text = " ".join(w.replace(" ", "") for w in words)
+    kept = head(text, limit).removesuffix(ELLIPSIS)
+    room = text[:limit - 2]
+    if len(text) > limit and " " in room:
+        assert text[len(kept)] == " ", (text, kept)
+
