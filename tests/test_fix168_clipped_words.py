@@ -8,6 +8,7 @@ limit whatever the text. SimCord, a real SQLite file, where the bot answers."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -152,3 +153,14 @@ def test_words_are_cut_at_a_space(words: list[str], limit: int) -> None:
     if len(text) > limit and " " in room:
         assert text[len(kept)] == " ", (text, kept)
 
+
+
+def test_the_readme_says_its_times_in_words() -> None:
+    """What a player or a server's admin reads (up to the operator's scale figures, and the
+    Russian half): no "10 s" nor «3 с». Measured figures (ms, p50) further on are left as
+    measured."""
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    english = readme[:readme.index("### Running at scale")]
+    russian = readme[readme.index("## Как играть"):readme.index("## Development")]
+    bare = [m.group(0) for m in BARE.finditer(english + russian)]
+    assert not bare, bare
