@@ -242,7 +242,7 @@ def test_more_figures_quoted_are_the_codes() -> None:
         f"only {late} seconds after its deadline" in english
     assert f"с опозданием до {late} секунд" in russian and \
         f"лишь через {late} секунды после конца хода" in russian
-    assert f"({int(RETRY_FIRST)} s, doubling up to {int(RETRY_MAX // 60)} minutes)" \
+    assert f"({int(RETRY_FIRST)} seconds, doubling up to {int(RETRY_MAX // 60)} minutes)" \
         in RELIABILITY
     assert f"({TRIES} tries)" in RELIABILITY and \
         f"an error at the {FAILURES_LOGGED}th try" in RELIABILITY
@@ -264,7 +264,7 @@ def test_more_figures_quoted_are_the_codes() -> None:
     assert f"a pool (up to {POOL_SIZE} connections)" in DOCS["DATABASE.md"]
     assert f"fails after {int(COMMAND_TIMEOUT)} s (`COMMAND_TIMEOUT`" in DOCS["DATABASE.md"]
     assert f"in the channel after {int(NOTICE_AFTER)} s or more" in DOCS["processes.md"]
-    assert f"(after {int(NOTICE_AFTER)} s or more offline" in RELIABILITY
+    assert f"(after {int(NOTICE_AFTER)} seconds or more offline" in RELIABILITY
 
 
 def test_a_last_discard_is_offered_both_ways_as_the_rules_say() -> None:
