@@ -47,6 +47,6 @@ def cards_words(cards: Sequence[Card], tr: Tr) -> str:
 
 
 def fitted(text: str) -> str:
-    """``text`` within an option's ``MOST`` characters, cut at a word (a reader hears no half
-    card), an ellipsis saying it was cut."""
+    """``text`` within an option's ``MOST`` characters, cut between words (a reader hears no
+    half word, no half "10♥"), an ellipsis saying it was cut."""
     return head(text, MOST)
