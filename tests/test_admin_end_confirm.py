@@ -45,8 +45,8 @@ async def test_the_command_asks_and_end_it_ends(world: World, db_path: Path,
     world.clock.advance(3 * 3600 + 60)
     ask = await boss.slash(world.channel, "umtali-admin end-match", member=world.alice)
     assert ask.ephemeral, ask
-    assert _content(ask) == (f"Match #{live.id} · ada vs ben · rated · started 3 h ago: end it "
-                             "with no result? Nobody wins and no rating changes."), _content(ask)
+    assert _content(ask) == (f"Match #{live.id} · ada vs ben · rated · started 3 hours ago: end "
+                             "it with no result? Nobody wins and no rating changes."), _content(ask)
     # Asked, nothing ended yet.
     await flush(world)
     assert not live.over

@@ -138,7 +138,7 @@ def test_the_figures_quoted_are_the_codes() -> None:
     assert "at most 32" in README and "cut to 100" in README
     assert PictureCache().size == 512 and "an LRU of 512 PNGs" in README
     assert (table.WIDTH, hand.WIDTH) == (720, 640)
-    assert (RENEW_EVERY, LEASE) == (5, 15) and "renewed every 5 s" in README
+    assert (RENEW_EVERY, LEASE) == (5, 15) and "renewed every 5 seconds" in README
     blitz, normal, corr = PRESETS["blitz"], PRESETS["normal"], PRESETS["correspondence"]
     assert (blitz.turn, blitz.reserve, normal.turn, normal.reserve, corr.turn) == \
         (30, 120, 300, 300, 86400)
@@ -176,9 +176,9 @@ def test_the_turn_timers_range_and_warnings_are_the_codes() -> None:
     assert time_control("", 60).warn_before == 30
     blitz = int(PRESETS["blitz"].warn_before)
     assert "a warning in the thread a minute before the deadline (half-way through a one-minute" \
-           f"\n  turn; {blitz} s before it in blitz)" in english
-    assert f"за минуту до конца (на ходу в одну минуту — на его середине, в блице — за {blitz} с)" \
-        in russian
+           f"\n  turn; {blitz} seconds before it in blitz)" in english
+    assert f"за минуту до конца (на ходу в одну минуту — на его середине, в блице — за {blitz}\n" \
+        "секунд)" in russian
 
 
 def test_the_spam_limits_are_the_codes_in_both_halves() -> None:
@@ -238,10 +238,11 @@ def test_the_playing_page_quotes_the_default_clock() -> None:
 def test_more_figures_quoted_are_the_codes() -> None:
     english, russian = halves()
     late = int(LATE)
-    assert f"up to {late} s late" in english and f"only {late} s after its deadline" in english
-    assert f"с опозданием до {late} с" in russian and f"лишь через {late} с после конца хода" \
-        in russian
-    assert f"({int(RETRY_FIRST)} s, doubling up to {int(RETRY_MAX // 60)} minutes)" \
+    assert f"up to {late} seconds late" in english and \
+        f"only {late} seconds after its deadline" in english
+    assert f"с опозданием до {late} секунд" in russian and \
+        f"лишь через {late} секунды после конца хода" in russian
+    assert f"({int(RETRY_FIRST)} seconds, doubling up to {int(RETRY_MAX // 60)} minutes)" \
         in RELIABILITY
     assert f"({TRIES} tries)" in RELIABILITY and \
         f"an error at the {FAILURES_LOGGED}th try" in RELIABILITY
@@ -263,7 +264,7 @@ def test_more_figures_quoted_are_the_codes() -> None:
     assert f"a pool (up to {POOL_SIZE} connections)" in DOCS["DATABASE.md"]
     assert f"fails after {int(COMMAND_TIMEOUT)} s (`COMMAND_TIMEOUT`" in DOCS["DATABASE.md"]
     assert f"in the channel after {int(NOTICE_AFTER)} s or more" in DOCS["processes.md"]
-    assert f"(after {int(NOTICE_AFTER)} s or more offline" in RELIABILITY
+    assert f"(after {int(NOTICE_AFTER)} seconds or more offline" in RELIABILITY
 
 
 def test_a_last_discard_is_offered_both_ways_as_the_rules_say() -> None:

@@ -29,6 +29,7 @@ from cogs.umtali.names import MAX_ECHO, label_name, member_name, safe_text, shor
 from cogs.umtali.options import names_in
 from cogs.umtali.private import send_private
 from cogs.umtali.suggesting import suggested
+from cogs.umtali.text_cuts import ELLIPSIS
 from cogs.umtali.unheard import InDoubt
 from data.failing import failing_for_now
 from data.models import MatchRow
@@ -38,6 +39,8 @@ if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
 
 log = logging.getLogger(__name__)
+#: Discord's most for a choice's label.
+LABEL = 100
 
 
 async def run_end_match(interaction: discord.Interaction,
@@ -154,12 +157,43 @@ def _refusal(tr: Tr, found: str | None, name: str, number: int | None) -> str:
 
 
 def _ago(tr: Tr, seconds: float) -> str:
+    """How long ago a match started, its unit in words with its plural form ("started 3 hours
+    ago", «начат 3 часа назад»): a screen reader says "3 h" as the letter. Minutes under an
+    hour, hours under two days (a day and some hours reads worse than 30 hours), then days."""
     minutes = max(0, int(seconds // 60))
+    if minutes < 1:
+        return tr("started less than a minute ago")
     if minutes < 60:
-        return tr("started {count} min ago", count=minutes)
+        return tr.plural("started {count} minute ago", "started {count} minutes ago", minutes)
     if minutes < 48 * 60:
-        return tr("started {count} h ago", count=minutes // 60)
-    return tr("started {count} d ago", count=minutes // (24 * 60))
+        return tr.plural("started {count} hour ago", "started {count} hours ago", minutes // 60)
+    return tr.plural("started {count} day ago", "started {count} days ago",
+                     minutes // (24 * 60))
+
+
+def choice_label(tr: Tr, match_id: int, a: str, b: str, started: str) -> str:
+    """A suggestion's label within Discord's ``LABEL`` characters: the names (isolated) cut,
+    each to its share, never the match's number nor how long ago it started, which tell two
+    matches of the same players apart."""
+    def label(x: str, y: str) -> str:
+        return tr("#{match} · {a} vs {b} · {started}", match=match_id, a=x, b=y,
+                  started=started)
+
+    whole = label(a, b)
+    over = len(whole) - LABEL
+    if over <= 0:
+        return whole
+    room = max(2, len(a) + len(b) - over)
+    # The shorter name kept whole if it fits in half the room: the longer has the rest.
+    first = min(len(a), max(room // 2, room - len(b)))
+    return shorten(label(_cut_name(a, first), _cut_name(b, room - first)), LABEL)
+
+
+def _cut_name(name: str, room: int) -> str:
+    """``name`` in at most ``room`` characters (at least one), an ellipsis if cut."""
+    if len(name) <= room:
+        return name
+    return shorten(name, room - 1) + ELLIPSIS if room > 1 else ELLIPSIS
 
 
 async def match_choices(interaction: discord.Interaction,
@@ -186,7 +220,7 @@ async def match_choices(interaction: discord.Interaction,
     choices = []
     for m in found or ():
         a, b = names_in(m.names, m.computer_seat, m.computer_level, tr)
-        label = tr("#{match} · {a} vs {b} · {started}", match=m.match_id, a=label_name(a),
-                   b=label_name(b), started=_ago(tr, now - m.created_at))
-        choices.append(app_commands.Choice(name=shorten(label, 100), value=str(m.match_id)))
+        label = choice_label(tr, m.match_id, label_name(a), label_name(b),
+                             _ago(tr, now - m.created_at))
+        choices.append(app_commands.Choice(name=label, value=str(m.match_id)))
     return choices

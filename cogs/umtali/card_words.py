@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from cogs.umtali.text_cuts import head
 from umtali.cards import ACE, JACK, KING, QUEEN, Card
 from umtali.i18n import N_, Tr
 
@@ -46,5 +47,6 @@ def cards_words(cards: Sequence[Card], tr: Tr) -> str:
 
 
 def fitted(text: str) -> str:
-    """``text`` within an option's ``MOST`` characters, an ellipsis saying it was cut."""
-    return text if len(text) <= MOST else text[:MOST - 1] + "…"
+    """``text`` within an option's ``MOST`` characters, cut between words (a reader hears no
+    half word, no half "10♥"), an ellipsis saying it was cut."""
+    return head(text, MOST)

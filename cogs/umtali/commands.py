@@ -44,6 +44,7 @@ from cogs.umtali.stats import show_stats
 from cogs.umtali.stops import unblock as lift_stop
 from cogs.umtali.suggesting import suggested
 from cogs.umtali.tables import post_table
+from cogs.umtali.text_cuts import head
 from umtali.cards import CARDS
 from umtali.i18n import ENGLISH, Tr
 from umtali.letters import found_in, spellings
@@ -85,7 +86,7 @@ def move_choices(view: PlayerView, typed: str, tr: Tr) -> list[app_commands.Choi
             shown = f"{move_meaning(view, m, tr)} ({_keyword(m)})"
         if not found_in(words, value.lower()) and not found_in(words, shown.lower()):
             continue
-        choices.append(app_commands.Choice(name=_cut(shown, 100), value=value))
+        choices.append(app_commands.Choice(name=head(shown, 100), value=value))
     return choices[:25]
 
 
@@ -144,10 +145,6 @@ def _unable(interaction: discord.Interaction, opponent: discord.Member | discord
         return tr("{name} can't see this channel: challenge them in a channel you both can "
                   "see.", name=member_name(opponent))
     return None
-
-
-def _cut(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 async def _my_match(interaction: discord.Interaction) -> LiveMatch | None:
