@@ -8,7 +8,12 @@ file, where the bot answers; the helper on texts the bot makes."""
 
 from __future__ import annotations
 
+import re
+
 from cogs.umtali.coach_review import whole_lessons
+from data.store import Limits
+from tests.discord_helpers import World
+from tests.test_review_chal_practice_flood import OFFERS, _ask_and_cancel
 from umtali.i18n import EN, tr_for
 
 RU = tr_for("ru")
@@ -21,3 +26,20 @@ def test_a_review_counts_the_mistakes_left_out_as_mistakes() -> None:
     assert whole_lessons("**Review**", lessons, EN).endswith("\n…and 2 more costly moves")
     # The meld list keeps its own words.
     assert RU.plural("…and {count} more", "…and {count} more", 2) == "…и ещё 2 варианта"
+
+
+async def test_a_practice_asked_too_soon_says_a_wait_after_which_it_is_taken(
+        world: World) -> None:
+    for _ in range(OFFERS):
+        assert not (await _ask_and_cancel(world)).ephemeral
+    # 4.2 s left of the practice cooldown: said 5 (4 would be refused again).
+    world.clock.advance(Limits().practice_cooldown - 4.2)
+    refused = await _ask_and_cancel(world)
+    assert refused.ephemeral
+    said = refused.response.content
+    found = re.fullmatch(r"Slow down: you can start another practice session in (\d+) "
+                         r"seconds?\.", said)
+    assert found is not None, said
+    world.clock.advance(int(found.group(1)))
+    again = await _ask_and_cancel(world)
+    assert not again.ephemeral, again.response.content
