@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import string
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from bot import UmtaliBot
@@ -23,6 +25,7 @@ from tests.discord_helpers import (
 )
 from umtali.cards import CARDS, iter_cards
 from umtali.hand import HandState
+from umtali.i18n import languages, tr_for
 from umtali.moves import Move
 from umtali.players import GreedyPlayer
 from umtali.text import ACCOUNT
@@ -212,12 +215,47 @@ async def test_a_restart_mid_hand_loses_nothing(world: World,
 
 
 
+def _shape(template: str, **fields: str) -> str:
+    """A message's pattern: its words as they are, each field the pattern given for it."""
+    return "".join(re.escape(words) + ("" if name is None else fields[name])
+                   for words, name, _, _ in string.Formatter().parse(template))
+
+
+@cache
+def _hand_end_shapes() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The hand-ended line (``text._hand_ended``) and an account under it
+    (``text._hand_account``), in every language the bot speaks."""
+    heads, accounts = [], []
+    for tr in map(tr_for, languages()):
+        some, number = ".+?", r"-?\d+"
+        heads.append(_shape(tr("Hand {hand} over: {how}. Hand: {first} {a} – {b} {second}. "
+                               "Game: {first} {game_a} – {game_b} {second}."),
+                            hand=number, how=some, first=some, second=some, a=number,
+                            b=number, game_a=number, game_b=number))
+        held = "|".join([re.escape(tr("holds nothing")),
+                         _shape(tr("holds {cards}"), cards=r"\S+(?: \S+)*")])
+        accounts.append(re.escape(ACCOUNT) + _shape(tr("{name}: {points}; {held}."),
+                                                    name=some, points=some, held=f"(?:{held})"))
+    return re.compile("|".join(heads)), re.compile("|".join(accounts))
+
+
 def without_accounts(body: Any) -> Any:
-    """A message's body without the lines that show the hands of a hand just over."""
-    if isinstance(body, dict) and isinstance(body.get("content"), str):
-        lines = body["content"].split("\n")
-        return {**body, "content": "\n".join(x for x in lines if not x.startswith(ACCOUNT))}
-    return body
+    """A message's body without the lines that show the hands of a hand just over: the
+    accounts (at most one a seat) right under the hand-ended line, in their exact shape. Any
+    other line is kept, an ordinary list item ("- ", as an account starts) too, so that a card
+    shown on it is seen (before fix173 every "- " line was dropped)."""
+    if not (isinstance(body, dict) and isinstance(body.get("content"), str)):
+        return body
+    head, account = _hand_end_shapes()
+    kept: list[str] = []
+    under = 0  # accounts still expected under the last hand-ended line
+    for line in body["content"].split("\n"):
+        if under and account.fullmatch(line):
+            under -= 1
+            continue
+        under = 2 if head.fullmatch(line) else 0
+        kept.append(line)
+    return {**body, "content": "\n".join(kept)}
 
 
 CARD_TEXT = re.compile(r"(10|[2-9AJQK])[♠♥♦♣]")

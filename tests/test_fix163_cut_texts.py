@@ -110,7 +110,8 @@ def test_a_long_review_keeps_each_lesson_whole_and_counts_the_rest(tr: Any) -> N
     # Every lesson shown is the one the whole review would say, word for word.
     assert lines[:-1] == whole.split("\n"), lines[-2:]
     more = len(found) - (len(lines) - 2)
-    assert lines[-1] == tr.plural("…and {count} more", "…and {count} more", more), lines[-1]
+    assert lines[-1] == tr.plural("…and {count} more costly move",
+                                  "…and {count} more costly moves", more), lines[-1]
     assert review_text(tr, (1, 2), found[:2]).count("\n") == 2  # short: all of it, as before
 
 

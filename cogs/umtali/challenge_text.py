@@ -9,6 +9,7 @@ import math
 
 import discord
 
+from cogs.umtali.durations import wait_seconds
 from cogs.umtali.fair import sealed_offer_line, seats_line
 from cogs.umtali.names import challenge_names, safe_name
 from cogs.umtali.options import clock_words, rules_words
@@ -64,7 +65,7 @@ def challenge_refusal(e: Refused, opponent: str, tr: Tr) -> str:
                   "before you send another.")
     return tr.plural("Slow down: you can send another challenge in {count} second.",
                      "Slow down: you can send another challenge in {count} seconds.",
-                     max(1, math.ceil(e.retry_after)))
+                     wait_seconds(e.retry_after))
 
 
 def challenge_embed(ch: Challenge, tr: Tr, status: str = "") -> discord.Embed:

@@ -149,10 +149,13 @@ def review_text(tr: Tr, hand: tuple[int, int], found: list[Lesson]) -> str:
 
 def whole_lessons(heading: str, said: list[str], tr: Tr) -> str:
     """The heading and as many lessons as fit in a message, each whole, costliest first (a
-    lesson cut inside a move would name another move), the rest counted ("…and 2 more"); a
-    first one too long alone cut at a word (``text_cuts.head``)."""
+    lesson cut inside a move would name another move), the rest counted ("…and 2 more costly
+    moves"); a first one too long alone cut at a word (``text_cuts.head``)."""
     def more(count: int) -> list[str]:
-        return [tr.plural("…and {count} more", "…and {count} more", count)] if count else []
+        # Its own message: the meld list's "…and 2 more" counts moves one can make
+        # («…и ещё 2 варианта»), this one mistakes.
+        return [tr.plural("…and {count} more costly move", "…and {count} more costly moves",
+                          count)] if count else []
 
     kept = [heading]
     for index, lesson in enumerate(said):

@@ -8,6 +8,8 @@ for a value standing alone ("reserve: …", "clock: …"); a sentence that needs
 
 from __future__ import annotations
 
+import math
+
 from babel.lists import format_list
 from babel.units import format_unit
 
@@ -17,6 +19,12 @@ from umtali.i18n import Tr
 def unit_words(count: int, unit: str, tr: Tr) -> str:
     """``count`` of one unit, ``hour``, ``minute`` or ``second``: "5 minutes", «5 минут»."""
     return str(format_unit(count, f"duration-{unit}", length="long", locale=tr.lang))
+
+
+def wait_seconds(wait: float) -> int:
+    """A wait to say in whole seconds ("try again in {count} seconds"): rounded up, at least
+    1. Said short of its end, the thing asked for again then would be refused again."""
+    return max(1, math.ceil(wait))
 
 
 def duration_words(seconds: float, tr: Tr) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import math
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -15,6 +14,7 @@ from discord import app_commands
 
 from cogs.umtali.access import tr_of
 from cogs.umtali.archived import ARCHIVED
+from cogs.umtali.durations import wait_seconds
 from cogs.umtali.failures import UNKNOWN_MESSAGE
 from cogs.umtali.in_flight import admitted
 from cogs.umtali.in_time import answer
@@ -56,9 +56,9 @@ def message_for(error: BaseException, tr: Tr = EN) -> str | None:
         return tr("That command works in a server, not in direct messages.")
     if isinstance(error, app_commands.CommandOnCooldown):
         # A unit in words, with its plural form: a bare "s" is read as the letter.
-        wait = max(1, math.ceil(error.retry_after))
         return tr.plural("Slow down: try again in {count} second.",
-                         "Slow down: try again in {count} seconds.", wait)
+                         "Slow down: try again in {count} seconds.",
+                         wait_seconds(error.retry_after))
     if isinstance(error, app_commands.CheckFailure):
         return tr("You can't use that command here.")
     if isinstance(error, app_commands.TransformerError):

@@ -17,6 +17,7 @@ from cogs.umtali.challenge_expiry import expire
 from cogs.umtali.challenge_posts import close_unposted, drop_lost, note_posted, on_its_message
 from cogs.umtali.challenge_text import dealer_drawn
 from cogs.umtali.challenges import CHALLENGE_TTL
+from cogs.umtali.durations import wait_seconds
 from cogs.umtali.fair import cut_line, practice_seats_line, sealed_cut_line
 from cogs.umtali.in_time import (
     answer,
@@ -45,10 +46,10 @@ log = logging.getLogger(__name__)
 
 def slow_down(retry_after: float, tr: Tr) -> str:
     """A practice asked for too soon: the wait in seconds, in words (a bare "s" is read as
-    the letter)."""
+    the letter), rounded up as the challenge's (4.2 s said "4": asked again then, refused)."""
     return tr.plural("Slow down: you can start another practice session in {count} second.",
                      "Slow down: you can start another practice session in {count} seconds.",
-                     max(1, round(retry_after)))
+                     wait_seconds(retry_after))
 
 
 def practice_embed(member_id: int, level: str, rules: RuleSet, tr: Tr) -> discord.Embed:

@@ -16,12 +16,12 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-import math
 
 import discord
 
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.board_posts import may_post
+from cogs.umtali.durations import wait_seconds
 from cogs.umtali.failures import PASSING, UNKNOWN_MESSAGE
 from cogs.umtali.in_time import answer, in_time, post_public, thinking
 from cogs.umtali.judged import judged_deadline
@@ -161,7 +161,7 @@ async def _turn_to_post(interaction: discord.Interaction, svc: MatchService,
             "The table was posted again a moment ago: here is [the live table]({link}). You "
             "can post it again in {count} second.",
             "The table was posted again a moment ago: here is [the live table]({link}). You "
-            "can post it again in {count} seconds.", max(1, math.ceil(left)),
+            "can post it again in {count} seconds.", wait_seconds(left),
             link=table_link(live)))
         # What the player may have come for all the same: the question beside the table,
         # deleted since it was asked, is asked again.
