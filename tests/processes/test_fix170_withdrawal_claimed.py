@@ -118,3 +118,26 @@ async def test_a_withdrawal_elsewhere_is_said_by_the_process_that_posted_it(
     assert WITHDRAWN in str(there.message.embeds[0].description)
     row = await main.store.challenge(there.id)
     assert row is not None and not row.unsaid
+
+
+async def test_an_expiry_elsewhere_racing_the_posters_save_is_said(
+        world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The poster saves its message's id (finding the challenge open still) between p2's
+    reading it due, with no message, and p2's closing it: p2 reads it again, and says it."""
+    main = main_of(world)
+    there = await _posted_unsaved(world)
+    close = other.store.close_challenge
+
+    async def saved_first(challenge_id: int, status: str, **kwargs: Any) -> bool:
+        saved = await main.store.save_message_late(
+            challenge_id, main.unsaved_posts.pop(challenge_id), world.clock.now)
+        assert saved is not None and saved.status == "open"
+        return await close(challenge_id, status, **kwargs)
+
+    monkeypatch.setattr(other.store, "close_challenge", saved_first)
+    world.clock.advance(601)
+    with via(world, other):
+        await expire_challenges(world.bot)
+    await settle(world, main, other)
+    assert custom_ids(there.message) == [], "nobody said the expiry"
+    assert EXPIRED in str(there.message.embeds[0].description)
