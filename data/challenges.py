@@ -241,6 +241,20 @@ class ChallengeQueries:
             await c.execute("UPDATE challenges SET message_id = ? WHERE id = ?",
                             (message_id, challenge_id))
 
+    async def save_message_late(self, challenge_id: int, message_id: int,
+                                now: float) -> Challenge | None:
+        """``challenge_id``'s message, whose save failed as it was posted, saved now (if none
+        is saved yet), a withdrawal owed to it due at once: the challenge as it is then (its
+        status, read in the same statement: one closed elsewhere meanwhile, which could not
+        say so on its message; fix170), or None."""
+        async with self.db.transaction() as c:
+            row = await c.fetchone(
+                "UPDATE challenges SET message_id = ?, "
+                "said_after = CASE WHEN unsaid = 1 THEN ? ELSE said_after END "
+                "WHERE id = ? AND message_id IS NULL RETURNING *",
+                (message_id, now, challenge_id))
+            return None if row is None else challenge_of(row)
+
     async def close_challenge(self, challenge_id: int, status: str, *,
                               unseen: bool = False, now: float | None = None) -> bool:
         """Move an open challenge to ``status`` (never ``accepted``: that is the match's

@@ -94,6 +94,8 @@ class Challenge:
     opponent_global_name: str = ""
     #: Withdrawn by its opponent's stop, its message not yet saying so (``StopQueries``).
     unsaid: bool = False
+    #: Its tries by the ticks so far, this one's counted (``StopQueries.claim_withdrawals``).
+    said_tries: int = 0
 
     @property
     def seated(self) -> tuple[tuple[int, str], tuple[int, str]]:
@@ -352,6 +354,7 @@ def challenge_of(row: Row) -> Challenge:
         commitment=row["commitment"], computer_level=row["computer_level"],
         challenger_global_name=row["challenger_global_name"],
         opponent_global_name=row["opponent_global_name"], unsaid=bool(row["unsaid"]),
+        said_tries=int(row["said_tries"]),
     )
 
 

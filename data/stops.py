@@ -11,12 +11,16 @@ from data.db import Database, Tx
 from data.models import Challenge, challenge_of
 
 #: A withdrawal still owed is first tried again this long after the stop (its own edits done
-#: by then); each failure for now doubles the wait (1, 2, 4 … minutes).
+#: by then); each tick's try sets the next twice as far (1, 2, 4 … minutes).
 WITHDRAWN_AFTER: Final = 60.0
-#: Failed tries after which the ticks no longer try a withdrawal: about an hour of them, as the
-#: delivery's ``TRIES`` (a message failing that long is taken as lost; its buttons stay, and a
-#: click on them is answered "no longer open" and tries once more).
+#: The ticks' tries of a withdrawal: about an hour of them, as the delivery's ``TRIES`` (a
+#: message failing that long is taken as lost; its buttons stay, and a click on them is
+#: answered "no longer open" and tries once more).
 WITHDRAWN_TRIES: Final = 7
+#: ``challenges.unsaid``: owed, for the ticks to try (in their index); given up by them, owed
+#: to a click on its buttons alone (out of the index: fix170); 0, said.
+OWED: Final = 1
+GIVEN_UP: Final = 2
 
 
 class StopQueries:
@@ -50,43 +54,40 @@ class StopQueries:
 
     async def withdrawal_said(self, challenge_id: int) -> None:
         """The message of a challenge a stop withdrew says so now (or never will: Discord
-        refused its edit for good): no longer owed."""
+        refused its edit for good): no longer owed (given up by the ticks, ``GIVEN_UP``, too:
+        a click said it)."""
         async with self.db.transaction() as c:
-            await c.execute("UPDATE challenges SET unsaid = 0 WHERE id = ? AND unsaid = 1",
+            await c.execute("UPDATE challenges SET unsaid = 0 WHERE id = ? AND unsaid <> 0",
                             (challenge_id,))
 
-    async def withdrawal_failed(self, challenge_id: int, now: float) -> bool:
-        """The edit saying ``challenge_id``'s withdrawal failed for now at ``now``: tried again
-        later, twice as long as last time, or, the ``WITHDRAWN_TRIES``-th failure, given up
-        (True, once: the caller logs it): no tick tries it again, a click on its buttons
-        still does (``unsaid`` kept). Counted only when due (``said_after`` past): the
-        stop's own edit and a click's are extra tries, and of processes failing the same
-        round only the first counts it."""
-        async with self.db.transaction() as c:
-            row = await c.fetchone(
-                "SELECT said_tries FROM challenges WHERE id = ? AND unsaid = 1 AND "
-                "said_after <= ?", (challenge_id, now))
-            if row is None:
-                return False
-            tries = int(row["said_tries"]) + 1
-            given_up = tries >= WITHDRAWN_TRIES
-            # (the tries read: another process counting this round first leaves it alone)
-            # Given up: no time left to try it (NULL), owed still to a click on its buttons.
-            cur = await c.execute(
-                "UPDATE challenges SET said_tries = ?, said_after = ? "
-                "WHERE id = ? AND unsaid = 1 AND said_tries = ?",
-                (tries, None if given_up else now + WITHDRAWN_AFTER * 2 ** (tries - 1),
-                 challenge_id, tries - 1))
-            return given_up and cur.rowcount == 1
-
-    async def unsaid_withdrawals(self, now: float, limit: int) -> list[Challenge]:
+    async def claim_withdrawals(self, now: float, limit: int) -> list[Challenge]:
         """Challenges withdrawn by a stop whose messages are still to say so (their edits
-        failed for now, or the bot stopped first), due to be tried at ``now``: the one due
-        the longest first, so that those failing for a while move behind the newer."""
-        rows = await self.db.fetchall(
-            "SELECT * FROM challenges WHERE unsaid = 1 AND said_after <= ? "
-            "ORDER BY said_after LIMIT ?", (now, limit))
-        return [challenge_of(r) for r in rows]
+        failed for now, or the bot stopped first), due to be tried at ``now``, the one due the
+        longest first: taken by this process's tick for this try, in the statement that finds
+        them (review160: two processes' ticks both edited them). The try is counted as it is
+        taken (``said_tries``), and the next one set, twice as far each time, so that a
+        failure writes nothing and a process dying mid-edit loses one try; the last
+        (``WITHDRAWN_TRIES``) leaves the ticks' index (``GIVEN_UP``: owed to a click on its
+        buttons still). One whose message's id the database never got (only its poster may
+        know it: ``challenge_posts.save_unsaved``) is moved on to its expiry, no try counted,
+        instead of being found again at every tick until then."""
+        unknown = "message_id IS NULL AND expires_at > ?"
+        later = " ".join(f"WHEN said_tries = {n} THEN ?" for n in range(WITHDRAWN_TRIES - 1))
+        async with self.db.transaction() as c:
+            # Its conditions again outside the sub-select: a process taking it meanwhile
+            # (PostgreSQL re-reads the row it waited for) leaves it to that one.
+            rows = await c.fetchall(
+                f"UPDATE challenges SET "
+                f"said_tries = CASE WHEN {unknown} THEN said_tries ELSE said_tries + 1 END, "
+                f"said_after = CASE WHEN {unknown} THEN expires_at {later} ELSE NULL END, "
+                f"unsaid = CASE WHEN {unknown} OR said_tries < {WITHDRAWN_TRIES - 1} "
+                f"THEN {OWED} ELSE {GIVEN_UP} END "
+                f"WHERE unsaid = {OWED} AND said_after <= ? AND id IN (SELECT id FROM "
+                f"challenges WHERE unsaid = {OWED} AND said_after <= ? "
+                f"ORDER BY said_after LIMIT ?) RETURNING *",
+                (now, now, *(now + WITHDRAWN_AFTER * 2 ** n for n in range(WITHDRAWN_TRIES - 1)),
+                 now, now, now, limit))
+            return sorted((challenge_of(row) for row in rows), key=lambda ch: ch.id)
 
     async def lift_stop(self, user_id: int, stopped_id: int) -> bool:
         """``stopped_id`` may challenge ``user_id`` again; False if they were not stopped."""

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 import discord
 
 from cogs.umtali.access import service
-from cogs.umtali.challenge_posts import message_of
+from cogs.umtali.challenge_posts import message_of, save_unsaved
 from cogs.umtali.challenge_text import challenge_embed
 from data.models import Challenge
 
@@ -112,22 +112,30 @@ async def expire_challenges(client: discord.Client, now: float | None = None,
                             edits: ExpiryEdits | None = None) -> None:
     """Close every challenge past its time; its message says so, edited here or, with
     ``edits`` (the timer loop's), in the background."""
-    from cogs.umtali.stops import say_withdrawn  # (it builds on the challenges' modules)
+    from cogs.umtali.stops import say_claimed  # (it builds on the challenges' modules)
 
     svc = service(client)
     now = svc.clock() if now is None else now
+    # Messages whose ids only this process knows, saved now; one another process expired
+    # meanwhile said here, where its message is known (fix170: its buttons stayed for good).
+    closed = await save_unsaved(client)
     for ch in await svc.store.due_challenges(now):
         # Closed first, in the database: memory and messages follow it.
         if not await svc.store.close_challenge(ch.id, "expired"):
             continue
+        if message_of(client, ch) is None:
+            # Its id maybe saved since it was read, by its poster finding it open still.
+            ch = await svc.store.challenge(ch.id) or ch
+        closed.append(ch)
+    for ch in closed:
         if edits is None:
             await _say_expired(client, ch)
         else:
             edits.add(ch)
     # Withdrawn by a stop, their messages not saying so yet (review158: closed, expiry passed
-    # them by, and their buttons stayed for good).
-    for ch in await svc.store.unsaid_withdrawals(now, WITHDRAWN_AT_ONCE):
+    # them by, and their buttons stayed for good): each try taken by one process (fix170).
+    for ch in await svc.store.claim_withdrawals(now, WITHDRAWN_AT_ONCE):
         if edits is None:
-            await say_withdrawn(client, ch)
+            await say_claimed(client, ch)
         else:
-            edits.add(ch, say_withdrawn)
+            edits.add(ch, say_claimed)

@@ -19,7 +19,8 @@ log = logging.getLogger(__name__)
 #: Seconds after which an open challenge with no message saved is taken as never posted.
 UNPOSTED = 30.0
 #: Posted challenges whose message could not be saved, remembered by their process at most
-#: (each is forgotten at its expiry; one answered first, when it is the oldest past this).
+#: (each is forgotten once the tick saves it, ``save_unsaved``, or at its expiry; the oldest
+#: past this, the database failing that long).
 UNSAVED_KEPT = 1000
 #: Seconds a challenge's message found on show is taken to be there without looking again:
 #: a member at their limit asking again and again makes one request per open challenge a
@@ -46,6 +47,29 @@ async def note_posted(client: discord.Client, ch: Challenge, message_id: int) ->
         svc.unsaved_posts[ch.id] = message_id
         log.warning("challenge %d: posted, but its message could not be saved (%s: %s)",
                     ch.id, e.__class__.__name__, e)
+
+
+async def save_unsaved(client: discord.Client) -> list[Challenge]:
+    """The messages this process posted whose ids could not be saved (``note_posted``), saved
+    now, each forgotten here once saved: from then on any process finds them, a withdrawal
+    owed to one due at once (another process's stop could not say it; fix170). Those closed
+    as expired meanwhile by another process, which knew no message to edit: returned, for
+    the tick to say it. The database failing still: tried again at the next tick."""
+    svc = service(client)
+    expired: list[Challenge] = []
+    for challenge_id, message_id in list(svc.unsaved_posts.items()):
+        try:
+            ch = await svc.store.save_message_late(challenge_id, message_id, svc.clock())
+        except Exception as e:
+            if not failing_for_now(e):
+                raise
+            log.info("challenge %d: its message still not saved (%s: %s)", challenge_id,
+                     e.__class__.__name__, e)
+            break
+        svc.unsaved_posts.pop(challenge_id, None)
+        if ch is not None and ch.status == "expired":
+            expired.append(ch)
+    return expired
 
 
 async def close_unposted(interaction: discord.Interaction, ch: Challenge,

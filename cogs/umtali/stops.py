@@ -113,7 +113,7 @@ async def stop_clicked(interaction: discord.Interaction, challenge_id: int) -> N
 
 
 async def say_withdrawn(client: discord.Client, ch: Challenge,
-                        clicked: int | None = None) -> None:
+                        clicked: int | None = None, *, claimed: bool = False) -> None:
     """``ch``, withdrawn by its opponent's stop (closed in the database already), says so on
     its message, in its server's language, its buttons gone. Neutral: the stop is the
     opponent's private choice, which the channel and the challenger are not told. A message
@@ -122,7 +122,9 @@ async def say_withdrawn(client: discord.Client, ch: Challenge,
     failing for now, or a bot stopped first, is tried again by the timers' tick
     (``challenge_expiry``) or a click on its buttons (review158: they stayed for good), the
     tick's tries further apart, given up after about an hour (review160). ``clicked``: the
-    message whose button was clicked, the challenge's own (its id never saved)."""
+    message whose button was clicked, the challenge's own (its id never saved). ``claimed``:
+    a tick's try, taken by this process alone and counted as taken
+    (``data.stops.StopQueries.claim_withdrawals``): a failure writes nothing."""
     svc = service(client)
     # (as posted here, its save having failed: known until now)
     message_id = message_of(client, ch) or clicked
@@ -155,31 +157,25 @@ async def say_withdrawn(client: discord.Client, ch: Challenge,
         # For now: Discord's 5xx or rate limit, the network (as the delivery sorts them).
         later = isinstance(e, PASSING) or (isinstance(e, discord.HTTPException) and (
             e.status == 429 or e.status >= 500))
+        if later and claimed and ch.said_tries >= WITHDRAWN_TRIES:
+            # The ticks' last try (``claim_withdrawals`` took it out of their index).
+            log.warning("challenge %d withdrawn by a stop; its message could not be edited in "
+                        "%d tries: left as it is (a click on its buttons is answered \"no "
+                        "longer open\" and tries again) (%s: %s)", ch.id, WITHDRAWN_TRIES,
+                        e.__class__.__name__, e)
+            return
         log.info("challenge %d withdrawn by a stop; its message could not be edited%s "
                  "(%s: %s)", ch.id, ", tried again later" if later else "",
                  e.__class__.__name__, e)
         if later:
-            await _failed(svc, ch)
-            return
+            return  # (its next try set as this one was taken, or a click's, not counted)
     svc.unsaved_posts.pop(ch.id, None)
     await _said(svc, ch)
 
 
-async def _failed(svc: MatchService, ch: Challenge) -> None:
-    """``ch``'s withdrawal failed for now on its message: tried again later, further apart,
-    or given up after about an hour of tries (``data.stops.WITHDRAWN_TRIES``)."""
-    try:
-        given_up = await svc.store.withdrawal_failed(ch.id, svc.clock())
-    except Exception as e:
-        if not failing_for_now(e):
-            raise
-        log.info("challenge %d: its withdrawal's failed edit not counted (%s: %s)", ch.id,
-                 e.__class__.__name__, e)
-        return
-    if given_up:
-        log.warning("challenge %d withdrawn by a stop; its message could not be edited in "
-                    "%d tries: left as it is (a click on its buttons is answered \"no longer "
-                    "open\" and tries again)", ch.id, WITHDRAWN_TRIES)
+async def say_claimed(client: discord.Client, ch: Challenge) -> None:
+    """A tick's try of ``ch``'s withdrawal, claimed by this process (``say_withdrawn``)."""
+    await say_withdrawn(client, ch, claimed=True)
 
 
 async def _said(svc: MatchService, ch: Challenge) -> None:
