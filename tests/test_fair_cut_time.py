@@ -38,7 +38,7 @@ def cut_file(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize(("lang", "said"), [
     ("en", "it says the click was made at 2026-12-02 15:01:02.345 UTC"),
-    ("ru", "по нему нажатие сделано в 2026-12-02 15:01:02.345 UTC"),
+    ("ru", "по нему видно, что нажатие сделано в 2026-12-02 15:01:02.345 UTC"),
 ])
 def test_verify_prints_the_time_the_cut_carries(tmp_path: Path, lang: str, said: str,
                                                capsys: pytest.CaptureFixture[str]) -> None:
