@@ -86,7 +86,7 @@ async def test_in_russian_too(world: World) -> None:
     offered = await challenge(world, world.alice, world.bob)
     # Worded as verify words them, to be read side by side.
     assert (f"Места: место 0 — <@{world.alice.id}>, место 1 — <@{world.bob.id}> (жребий "
-            "первым тянет игрок на месте 0; так их называет файл раздач)."
+            "тянут, начиная с места 0; так их называет файл раздач)."
             ) in _said(offered.response)
 
 
