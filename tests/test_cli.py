@@ -346,7 +346,7 @@ def test_verify_words_each_mismatch_in_russian(
     assert untranslated(out, "ada", "bo") == []
     last = out.rstrip().splitlines()[-1]
     assert last.startswith("НЕ ПОДТВЕРЖДЕНО: ")
-    assert ("получены не из заявленного зерна" in last) == cards
+    assert ("получены не из того зерна" in last) == cards
 
 
 def test_verify_bad_input_in_russian(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

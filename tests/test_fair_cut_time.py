@@ -38,7 +38,7 @@ def cut_file(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize(("lang", "said"), [
     ("en", "it says the click was made at 2026-12-02 15:01:02.345 UTC"),
-    ("ru", "по нему нажатие сделано в 2026-12-02 15:01:02.345 UTC"),
+    ("ru", "по нему видно, что нажатие сделано в 2026-12-02 15:01:02.345 UTC"),
 ])
 def test_verify_prints_the_time_the_cut_carries(tmp_path: Path, lang: str, said: str,
                                                capsys: pytest.CaptureFixture[str]) -> None:
@@ -56,7 +56,7 @@ def test_a_cut_that_names_no_time_prints_none() -> None:
 @pytest.mark.parametrize(("doc", "quoted", "unprovable"), [
     ("FAIR_DEALS.md", "it says the click was made at ... UTC",
      "that an empty cut is the id of your submit"),
-    ("FAIR_DEALS.ru.md", "по нему нажатие сделано в … UTC",
+    ("FAIR_DEALS.ru.md", "по нему видно, что нажатие сделано в … UTC",
      "что пустое снятие — это номер вашей отправки"),
 ])
 def test_the_docs_quote_that_line_and_say_the_cut_is_the_bots_word(

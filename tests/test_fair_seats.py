@@ -85,8 +85,8 @@ async def test_in_russian_too(world: World) -> None:
     world.clock.advance(60)
     offered = await challenge(world, world.alice, world.bob)
     # Worded as verify words them, to be read side by side.
-    assert (f"Места: место 0 — <@{world.alice.id}>, место 1 — <@{world.bob.id}> (при выборе "
-            "сдающего карту сначала тянет место 0; так их называет файл раздач)."
+    assert (f"Места: место 0 — <@{world.alice.id}>, место 1 — <@{world.bob.id}> (жребий "
+            "тянут, начиная с места 0; так их называет файл раздач)."
             ) in _said(offered.response)
 
 

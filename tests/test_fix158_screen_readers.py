@@ -107,7 +107,7 @@ async def test_menu_options_name_their_cards_in_words(
             ("en", "ace of spades", "4 of hearts", "a new meld: ace, 2, 3 of spades",
              "an extension: 4 of hearts on 5, 6, 7 of hearts"),
             ("ru", "туз пик", "4 червей", "новая комбинация: туз, 2, 3 пик",
-             "добавление: 4 червей к 5, 6, 7 червей")):
+             "добавление: 4 червей к комбинации 5, 6, 7 червей")):
         locales[actor.user.id] = lang
         panel = await actor.click(table, custom_id=f"umtali:m:{live.id}:hand")
         assert panel.ephemeral

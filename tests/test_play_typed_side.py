@@ -75,7 +75,7 @@ async def test_a_last_card_typed_goes_face_down_unless_said_up(
     ru = move_choices(live.session.view(seat), "discard", tr_for("ru"))
     assert {c.value for c in ru} == set(offered)
     assert {c.name for c in ru} == {"сбросить K♠ рубашкой вверх (discard)",
-                                    "сбросить K♠ лицом вверх (discard)"}
+                                    "сбросить K♠ в открытую (discard)"}
     done = await actor.slash(thread, "umtali play", move=typed_text)
     assert done.acknowledged
     await flush(world)

@@ -93,8 +93,8 @@ async def test_a_member_who_cannot_see_the_channel_is_not_told_there(
     ask = await world.alice.slash(world.channel, "umtali resign")
     assert ask.response.content == (
         "ben не видит канал этого матча и не принимает мои личные сообщения, а в этом матче "
-        "нет контроля времени: «Да» завершит его без результата (никто не побеждает, "
-        "рейтинги не меняются).")
+        "нет контроля времени: «Да» завершит его без результата (победителя не будет, "
+        "рейтинги не изменятся).")
     locales[world.alice.id] = "en-US"
     ask = await world.alice.slash(world.channel, "umtali resign")
     assert ask.response.content == (

@@ -127,4 +127,4 @@ def test_a_card_laid_on_a_meld_is_put_to_it_in_russian() -> None:
     assert move in view.legal_moves
     en, ru = EN(reason(view, move)), RU(reason(view, move))
     assert en.startswith("lay J♥ on J♣"), en
-    assert ru.startswith("приложите J♥ к J♣"), ru
+    assert ru.startswith("приложите J♥ к комбинации J♣"), ru

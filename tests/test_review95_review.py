@@ -59,7 +59,7 @@ def test_the_russian_terminal_review_has_no_english_commands() -> None:
     commands inside Russian, "ход" for a turn, the level named on every line."""
     lines = _face_up_review("ru")
     line = lines[1]
-    assert line.startswith("  На 1-м ходу: вы решили сбросить K♥ лицом вверх; компьютер "
+    assert line.startswith("  На 1-м ходу: вы решили сбросить K♥ в открытую; компьютер "
                            "предпочёл бы сбросить K♥ рубашкой вверх (примерно на "), line
     assert "discard" not in line and "сыграл" not in line, line
     assert re.search(r"примерно на \d+(–\d+)? очк", line), line

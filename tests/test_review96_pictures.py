@@ -88,7 +88,7 @@ def test_the_final_table_shows_the_hand_score_its_announcement_gave() -> None:
 def test_the_table_picture_labels_the_game_score_and_the_games_won() -> None:
     view, _ = _ended_with_cards_left()
     for tr, words in ((EN, ("score {}", "games won {}")),
-                      (RU, ("счёт {}", "партии {}"))):
+                      (RU, ("счёт {}", "побед: {}"))):
         for s, seat in enumerate(table_scene(view, NAMES, tr).seats):
             assert words[0].format(view.game_scores[s]) in seat.score_line, seat.score_line
             assert words[1].format(view.games_won[s]) in seat.score_line, seat.score_line

@@ -1,5 +1,6 @@
 """The table picture's score line in Russian is no wider than in English: «выиграно партий N»
-took some 45 px more, cut from the names beside it."""
+took some 45 px more, cut from the names beside it; «партии N» under the picture's «Партия 1»
+title read as a game's number (review162), so the games won are «побед: N»."""
 
 from __future__ import annotations
 
@@ -18,6 +19,6 @@ def test_the_russian_score_line_leaves_a_name_as_much_room_as_the_english() -> N
     for s in (0, 1):
         ru, en = russian.seats[s].score_line, english.seats[s].score_line
         assert width(ru) <= width(en), (ru, en)
-        # The glossary's terms (docs/RULES.ru.md): счёт of the game, партии won.
-        assert ru == f"+{view.hand_scores[-1][s]} · счёт {view.game_scores[s]} · партии " \
+        # The glossary's terms (docs/RULES.ru.md): счёт of the game; wins, of the games.
+        assert ru == f"+{view.hand_scores[-1][s]} · счёт {view.game_scores[s]} · побед: " \
                      f"{view.games_won[s]}", ru

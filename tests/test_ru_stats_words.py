@@ -24,7 +24,7 @@ def test_the_record_says_resigned_and_out_of_time_without_a_deal() -> None:
                                              players=9))
     said = record_text(rec, RU)
     assert "сдач" not in said, said
-    assert "матчи отданы или проиграны по времени: 2" in said, said
+    assert "матчей сдано или проиграно по времени: 2" in said, said
     # Decimal commas in the list: its items parted by «;».
     assert "(μ 22,4; σ 8,1)" in said, said
     assert "(μ 22.4, σ 8.1)" in record_text(rec, EN)

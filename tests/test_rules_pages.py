@@ -114,8 +114,9 @@ RULINGS = {
     "the choice of melds is the player's": ("which melds you make is yours", "решаете вы"),
     "a pair is never compulsory": ("a pair is never compulsory",
                                    "пару выкладывать никогда не обязательно"),
-    "no discard after an empty hand": ("If your melds empty your hand, there is no discard",
-                                       "Если ваши комбинации опустошили руку, сбрасывать нечего"),
+    "no discard after an empty hand": (
+        "If your melds empty your hand, there is no discard",
+        "Если после комбинаций на руке не осталось карт, сбрасывать нечего"),
     "an empty stock is checked as a turn begins": (
         "When a turn begins with the stock empty", "Когда ход начинается с пустой колодой"),
     "a hand ended without going out scores no leftovers": (

@@ -87,8 +87,8 @@ def test_the_help_says_how_to_lay_it_face_up(monkeypatch: pytest.MonkeyPatch) ->
 def test_in_russian(monkeypatch: pytest.MonkeyPatch) -> None:
     out = _play(monkeypatch, GOING_OUT, "help\ndiscard 2c", "--lang", "ru")
     assert ("Выход: последняя карта ложится рубашкой вверх; наберите 'discard 2♣ up', чтобы "
-            "положить её лицом вверх.") in out
-    assert "'discard KS up' кладёт её лицом вверх" in out
+            "сбросить её в открытую.") in out
+    assert "'discard KS up' сбрасывает её в открытую" in out
     assert "рубашкой вверх (2♣)" in out
 
 

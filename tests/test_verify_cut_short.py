@@ -92,8 +92,8 @@ def test_verify_prints_the_seat_order_it_checked(tmp_path: Path, swapped: bool) 
             "match the seats announced before the deck was cut.") in out, out
     code, out = _verify(tmp_path, data, "--lang", "ru")
     assert code == 0, out
-    assert (f"Места: место 0 — {first}, место 1 — {second} (при выборе сдающего карту "
-            "сначала тянет место 0): проверьте, что места совпадают с объявленными до снятия "
+    assert (f"Места: место 0 — {first}, место 1 — {second} (жребий тянут, начиная "
+            "с места 0): проверьте, что места совпадают с объявленными до снятия "
             "колоды.") in out, out
 
 
