@@ -27,6 +27,7 @@ from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.overtaken import overtaken
 from cogs.umtali.sending import Hold, Sending, let_go
+from cogs.umtali.session_end import end_owed
 from cogs.umtali.stray_panels import replaced_meanwhile
 
 if TYPE_CHECKING:
@@ -287,6 +288,9 @@ class Delivery(Sending):
             # waits there, unsent (only while something is owed: no write for a move).
             batch.merge(waiting or Batch())
             batch.merge(self._queues.get(live.id) or Batch())
+            # The end line, saved owed with the end, stays so until told: the batches here
+            # need not say it (told with the final table, or queued behind this one).
+            batch.ended |= end_owed(live)
         owed = batch.dumps()
         if owed == live.resend:
             return

@@ -27,6 +27,7 @@ from cogs.umtali.failures import PASSING
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import safe_name
 from cogs.umtali.numbers import session_over
+from cogs.umtali.outbox import Batch
 from cogs.umtali.records import ENDED, ENDED_BY
 from cogs.umtali.showing import ended_words
 from cogs.umtali.text_cuts import head, with_end
@@ -105,6 +106,14 @@ async def ended(svc: MatchService, live: LiveMatch) -> None:
     if live.end_failed is not None:
         live.summed_up = False  # owed still: said by the delivery's next try
     await closing(svc, live)
+
+
+def end_owed(live: LiveMatch) -> bool:
+    """Whether the end line is owed as saved (``owed_end``) and not yet done with by this copy
+    (``LiveMatch.end_done``): what its delivery saves keeps it owed (``Delivery._owe``), as
+    its batches in memory may not say it (the final table that tells it failing for now, or
+    the end queued behind a batch that failed)."""
+    return not live.end_done and not live.channel_lost and Batch.loads(live.resend).ended
 
 
 def owed_end(live: LiveMatch, saved: AsSaved) -> None:
