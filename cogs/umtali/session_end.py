@@ -8,7 +8,8 @@ message (``closing``), and opened for longer again should a rematch be played in
 
 All of it is a courtesy: a failure is logged, never an ERROR, and nothing of the match waits
 for it. The end line alone is owed (fix161): saved with the match's end
-(``data.messages.owe_end_line``), cleared by its delivery once told, it is told by the process
+(``data.messages.owe_end_line``), kept owed until told (``end_owed``), cleared by its delivery
+once told (with the posted announcements' write: ``Owners.posted``), it is told by the process
 that takes the match over after a stop, and tried again as the delivery's other parts are
 should Discord or the database fail for now (``Batch.ended``); a message Discord refuses for
 good (deleted, unreadable) is left as it is.
