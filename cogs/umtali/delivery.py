@@ -277,6 +277,15 @@ class Delivery(Sending):
         """What waits for a retry saved (``matches.resend``), or nothing once all is sent: a
         restart before the retry, or another process taking the match, sends it. Written on
         failures and their recovery alone. A failure to save is left to the retry in memory."""
+        if self._retrying.get(live.id) is None and not live.resend:
+            return  # (nothing owed, nothing to write: a move's delivery)
+        # Worked out and written under the lock: a match's end saved meanwhile (its end line,
+        # and a lost channel's panels, owed in its save) was overwritten by what this worked
+        # out before it (fix169).
+        async with live.lock:
+            await self._owe_locked(live)
+
+    async def _owe_locked(self, live: LiveMatch) -> None:
         if self._closed or self.service.matches.get(live.id) is not live:
             # Let go (to be claimed again, sending what is saved) or replaced by a fresher
             # copy: its retry forgotten here is still owed, not sent.

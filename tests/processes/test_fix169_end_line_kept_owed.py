@@ -105,6 +105,31 @@ async def test_a_take_over_as_the_final_table_waits_for_its_retry(
     await _said_once(world, live, told)
 
 
+async def _turn_out_held(world: World, main: MatchService, live: LiveMatch,
+                         monkeypatch: pytest.MonkeyPatch, gate: asyncio.Event) -> None:
+    """ada plays her turn out (her discard a click): its delivery under way, her DM panel's
+    edit held until ``gate`` is set, then failing for now (a 503)."""
+    hand = main.delivery._hand
+
+    async def failing_hand(copy: LiveMatch, seat: int, *, announce: bool = False) -> None:
+        if copy.over or seat != 0:
+            await hand(copy, seat, announce=announce)
+            return
+        await world.env.external_wait(gate.wait(), reason="the match ends meanwhile")
+        raise discord.DiscordServerError(simcord_http._FakeResponse(503), "Service Unavailable")
+
+    monkeypatch.setattr(main.delivery, "_hand", failing_hand)
+    while live.session.to_act == 0:
+        await greedy_via(world, main, live.id)
+
+
+async def _resigns(world: World, live: LiveMatch) -> None:
+    ask = await world.alice.slash(world.channel, "umtali resign")
+    await world.alice.click(ask.response,
+                            custom_id=f"umtali:m:{live.id}:{live.version}:loss:resign")
+    assert live.over
+
+
 async def test_a_restart_as_an_earlier_delivery_failed_with_the_end_queued(
         world: World, make_bot: Callable[[], UmtaliBot],
         monkeypatch: pytest.MonkeyPatch) -> None:
@@ -116,15 +141,6 @@ async def test_a_restart_as_an_earlier_delivery_failed_with_the_end_queued(
     main = main_of(world)
     await settle(world, main)
     gate, stopped = asyncio.Event(), asyncio.Event()
-    hand = main.delivery._hand
-
-    async def failing_hand(copy: LiveMatch, seat: int, *, announce: bool = False) -> None:
-        if copy.over or seat != 0:
-            await hand(copy, seat, announce=announce)
-            return
-        await world.env.external_wait(gate.wait(), reason="the match ends meanwhile")
-        raise discord.DiscordServerError(simcord_http._FakeResponse(503), "Service Unavailable")
-
     owe = Delivery._owe
     owed: list[dict[str, Any]] = []
 
@@ -136,18 +152,58 @@ async def test_a_restart_as_an_earlier_delivery_failed_with_the_end_queued(
             # (held here until the restart cancels it: the end's batch never sent)
             await world.env.external_wait(asyncio.Event().wait(), reason="the bot stops here")
 
-    monkeypatch.setattr(main.delivery, "_hand", failing_hand)
     monkeypatch.setattr(Delivery, "_owe", owe_then_stop)
-    while live.session.to_act == 0:
-        # (her discard, a click, ends the turn: its delivery out, her panel's edit held)
-        await greedy_via(world, main, live.id)
-    ask = await world.alice.slash(world.channel, "umtali resign")
-    await world.alice.click(ask.response,
-                            custom_id=f"umtali:m:{live.id}:{live.version}:loss:resign")
-    assert live.over
+    await _turn_out_held(world, main, live, monkeypatch, gate)
+    await _resigns(world, live)
     gate.set()
     await asyncio.wait_for(stopped.wait(), 10)
     assert owed and owed[0].get("ended") is True, f"the end line's owed key lost: {owed}"
+    await world.env.restart_bot(make_bot())
+    await flush(world)
+    await _said_once(world, live, told)
+
+
+async def test_a_restart_as_an_earlier_deliverys_owe_lands_after_the_end(
+        world: World, make_bot: Callable[[], UmtaliBot],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """ada's turn is out, its DM panel's edit failing for now: what that delivery owes, worked
+    out before she resigned, is written as her resignation is saved (the database slow). It
+    lands after the end's save (as it would, could the end be saved meanwhile) and the restart
+    comes then: the end line saved owed is not overwritten."""
+    told = _told(monkeypatch)
+    live = await start_match(world)
+    main = main_of(world)
+    await settle(world, main)
+    gate, owing, saved = asyncio.Event(), asyncio.Event(), asyncio.Event()
+    set_resend, finish = main.store.set_resend, main.store.finish_match
+    owed: list[dict[str, Any]] = []
+
+    async def late(match_id: int, resend: str, owner: str) -> bool:
+        owing.set()
+        if not live.lock.locked():
+            # (the end may be saved meanwhile: it is, before this write lands)
+            await world.env.external_wait(saved.wait(), reason="ada resigns meanwhile")
+        done = await set_resend(match_id, resend, owner)
+        if live.over and not told:
+            owed.append(await _owed(world, match_id))
+            # (held here until the restart cancels it: the end's batch never sent)
+            await world.env.external_wait(asyncio.Event().wait(), reason="the bot stops here")
+        return done
+
+    async def finished(*args: Any, **kwargs: Any) -> list[str]:
+        try:
+            return await finish(*args, **kwargs)
+        finally:
+            saved.set()
+
+    monkeypatch.setattr(main.store, "set_resend", late)
+    monkeypatch.setattr(main.store, "finish_match", finished)
+    await _turn_out_held(world, main, live, monkeypatch, gate)
+    gate.set()
+    await asyncio.wait_for(owing.wait(), 10)
+    await _resigns(world, live)
+    await world.env.settle()
+    assert all(o.get("ended") is True for o in owed), f"the end line's owed key lost: {owed}"
     await world.env.restart_bot(make_bot())
     await flush(world)
     await _said_once(world, live, told)
