@@ -361,13 +361,15 @@ class Leases:
         return Outbox(str(row["owner"]), list(orjson.loads(row["unsent"])),
                       int(row["announced"]))
 
-    async def posted(self, match_id: int, texts: list[str], announced: int) -> list[str]:
+    async def posted(self, match_id: int, texts: list[str], announced: int,
+                     told: str = "") -> list[str]:
         """``texts`` were posted, when ``announced`` had been posted before them: drop them
         from the unsent ones, unless another process posted them already. Compare and set on
         the count, so a move saving a new announcement meanwhile keeps it. The unsent
-        announcements left."""
+        announcements left. ``told``: ``resend`` as it was owed, cleared in the same write if
+        it still is (the end line told: ``Owners.posted``)."""
         async def job(c: Tx) -> list[str] | None:
-            return await _clear(c, match_id, texts, announced)
+            return await _clear(c, match_id, texts, announced, told)
 
         for _ in range(5):
             # Batched: many matches posting at once share one commit, as their moves do.
@@ -377,7 +379,8 @@ class Leases:
         raise RuntimeError(f"match {match_id}: its announcements kept changing")
 
 
-async def _clear(c: Tx, match_id: int, texts: list[str], announced: int) -> list[str] | None:
+async def _clear(c: Tx, match_id: int, texts: list[str], announced: int,
+                 told: str) -> list[str] | None:
     row = await c.fetchone("SELECT unsent, announced FROM matches WHERE id = ?", (match_id,))
     if row is None:
         return []
@@ -385,8 +388,10 @@ async def _clear(c: Tx, match_id: int, texts: list[str], announced: int) -> list
     if int(row["announced"]) != announced or unsent[:len(texts)] != texts:
         return unsent  # posted (and cleared) by another process: nothing to do
     left = unsent[len(texts):]
+    paid = ", resend = CASE WHEN resend = ? THEN '' ELSE resend END" if told else ""
     cur = await c.execute(
-        "UPDATE matches SET unsent = ?, announced = announced + ? WHERE id = ? "
+        f"UPDATE matches SET unsent = ?, announced = announced + ?{paid} WHERE id = ? "
         "AND announced = ? AND unsent = ?",
-        (orjson.dumps(left).decode(), len(texts), match_id, announced, row["unsent"]))
+        (orjson.dumps(left).decode(), len(texts), *((told,) if told else ()), match_id,
+         announced, row["unsent"]))
     return left if cur.rowcount == 1 else None

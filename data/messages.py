@@ -43,6 +43,9 @@ async def read_saved(c: Tx, match_id: int, into: AsSaved) -> None:
 #: The key of ``matches.resend`` (``cogs.umtali.outbox.Batch``) saying the challenge message's
 #: end line is owed.
 END_LINE = "ended"
+#: ``matches.resend`` owing the end line alone, as ``owe_end_line`` writes it when nothing else
+#: was owed (nearly always).
+ENDED_ALONE = json.dumps({END_LINE: True}, separators=(",", ":"))
 
 
 async def owe_end_line(c: Tx, match_id: int) -> None:
@@ -51,6 +54,11 @@ async def owe_end_line(c: Tx, match_id: int) -> None:
     the end (fix161: told after the final table's edit, a stop between lost it, the match no
     longer in play). Its delivery clears it once told; a process taking the match over tells
     it. None with the channel lost: nothing more is posted for the match."""
+    # Nothing else owed, as nearly always: one write (fix169).
+    cur = await c.execute("UPDATE matches SET resend = ? WHERE id = ? AND resend = '' AND "
+                          "channel_lost = 0", (ENDED_ALONE, match_id))
+    if cur.rowcount == 1:
+        return
     row = await c.fetchone("SELECT resend, channel_lost FROM matches WHERE id = ?", (match_id,))
     if row is None or row["channel_lost"]:
         return

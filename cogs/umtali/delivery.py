@@ -27,6 +27,7 @@ from cogs.umtali.live import LiveMatch
 from cogs.umtali.outbox import Batch
 from cogs.umtali.overtaken import overtaken
 from cogs.umtali.sending import Hold, Sending, let_go
+from cogs.umtali.session_end import end_owed
 from cogs.umtali.stray_panels import replaced_meanwhile
 
 if TYPE_CHECKING:
@@ -276,6 +277,15 @@ class Delivery(Sending):
         """What waits for a retry saved (``matches.resend``), or nothing once all is sent: a
         restart before the retry, or another process taking the match, sends it. Written on
         failures and their recovery alone. A failure to save is left to the retry in memory."""
+        if self._retrying.get(live.id) is None and not live.resend:
+            return  # (nothing owed, nothing to write: a move's delivery)
+        # Worked out and written under the lock: a match's end saved meanwhile (its end line,
+        # and a lost channel's panels, owed in its save) was overwritten by what this worked
+        # out before it (fix169).
+        async with live.lock:
+            await self._owe_locked(live)
+
+    async def _owe_locked(self, live: LiveMatch) -> None:
         if self._closed or self.service.matches.get(live.id) is not live:
             # Let go (to be claimed again, sending what is saved) or replaced by a fresher
             # copy: its retry forgotten here is still owed, not sent.
@@ -287,6 +297,9 @@ class Delivery(Sending):
             # waits there, unsent (only while something is owed: no write for a move).
             batch.merge(waiting or Batch())
             batch.merge(self._queues.get(live.id) or Batch())
+            # The end line, saved owed with the end, stays so until told: the batches here
+            # need not say it (told with the final table, or queued behind this one).
+            batch.ended |= end_owed(live)
         owed = batch.dumps()
         if owed == live.resend:
             return

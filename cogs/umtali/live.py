@@ -117,6 +117,10 @@ class LiveMatch:
     #: Its end line's last try failed for now (``session_end.ended``): the delivery tries it
     #: again (``Batch.ended``), as saved owed with the end (not saved itself).
     end_failed: Exception | None = None
+    #: Its end line, owed as saved, wants nothing more of this copy: told, refused for good,
+    #: given up after its tries, or not to be told (``Sending._end_line``). Cleared from
+    #: ``resend`` by the next write (not saved).
+    end_done: bool = False
     #: The look each seat's ephemeral hand panel was last drawn in, through this copy
     #: (``Looks.hand_shown``; kept on the open panel: ``hand_panels.Pane.look``).
     pane_look: list[tuple[str, bool, bool, str] | None] = field(

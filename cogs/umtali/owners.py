@@ -38,6 +38,7 @@ from cogs.umtali.refused_here import known
 from cogs.umtali.time_out import ask_again
 from cogs.umtali.unheard import InDoubt, settled
 from data.leases import Leases
+from data.messages import ENDED_ALONE
 from data.models import AsSaved
 from data.store import StaleState
 
@@ -338,4 +339,10 @@ class Owners(Copies):
         being saved holds the list it is saving, and a write of ours in between would drop its
         announcement from the database."""
         async with live.lock:
-            live.unsent = await self.leases.posted(live.id, texts, announced)
+            # The end line told (before the announcements: ``Sending._send``), its owe, saved
+            # alone with the end, is paid in this write rather than one of its own (fix169):
+            # a session's end writes nothing more than its save and its posts.
+            told = ENDED_ALONE if live.end_done else ""
+            live.unsent = await self.leases.posted(live.id, texts, announced, told)
+            if told and live.resend == told:
+                live.resend = ""

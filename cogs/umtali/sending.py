@@ -130,15 +130,18 @@ class Sending(Retries, ChannelLoss):
             await ended(self.service, live)
         failed, live.end_failed = live.end_failed, None
         if again.table:
-            again.ended = batch.ended  # (told with the table, when it is tried again)
-        elif failed is not None:
+            # (told with the table, when it is tried again: owed as saved till then, ``_owe``)
+            again.ended = batch.ended
+            return
+        if failed is not None:
             if self._tried(live, "its challenge message", failed) < TRIES:
                 again.ended = True
-            else:
-                log.warning("match %d: its challenge message has failed %d tries in a row; "
-                            "left without its end line", live.id, TRIES)
+                return
+            log.warning("match %d: its challenge message has failed %d tries in a row; "
+                        "left without its end line", live.id, TRIES)
         else:
             self._tried(live, "its challenge message", None)
+        live.end_done = True  # (no longer owed: cleared by the next write)
 
     def _held_for_computer(self, live: LiveMatch) -> bool:
         """Against the computer, the announcement of the player's turn waits for the

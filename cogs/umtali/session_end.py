@@ -8,7 +8,8 @@ message (``closing``), and opened for longer again should a rematch be played in
 
 All of it is a courtesy: a failure is logged, never an ERROR, and nothing of the match waits
 for it. The end line alone is owed (fix161): saved with the match's end
-(``data.messages.owe_end_line``), cleared by its delivery once told, it is told by the process
+(``data.messages.owe_end_line``), kept owed until told (``end_owed``), cleared by its delivery
+once told (with the posted announcements' write: ``Owners.posted``), it is told by the process
 that takes the match over after a stop, and tried again as the delivery's other parts are
 should Discord or the database fail for now (``Batch.ended``); a message Discord refuses for
 good (deleted, unreadable) is left as it is.
@@ -27,6 +28,7 @@ from cogs.umtali.failures import PASSING
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.names import safe_name
 from cogs.umtali.numbers import session_over
+from cogs.umtali.outbox import Batch
 from cogs.umtali.records import ENDED, ENDED_BY
 from cogs.umtali.showing import ended_words
 from cogs.umtali.text_cuts import head, with_end
@@ -105,6 +107,14 @@ async def ended(svc: MatchService, live: LiveMatch) -> None:
     if live.end_failed is not None:
         live.summed_up = False  # owed still: said by the delivery's next try
     await closing(svc, live)
+
+
+def end_owed(live: LiveMatch) -> bool:
+    """Whether the end line is owed as saved (``owed_end``) and not yet done with by this copy
+    (``LiveMatch.end_done``): what its delivery saves keeps it owed (``Delivery._owe``), as
+    its batches in memory may not say it (the final table that tells it failing for now, or
+    the end queued behind a batch that failed)."""
+    return not live.end_done and not live.channel_lost and Batch.loads(live.resend).ended
 
 
 def owed_end(live: LiveMatch, saved: AsSaved) -> None:
