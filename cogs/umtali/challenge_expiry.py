@@ -116,22 +116,24 @@ async def expire_challenges(client: discord.Client, now: float | None = None,
 
     svc = service(client)
     now = svc.clock() if now is None else now
-    # Messages whose ids only this process knows, saved now; one another process expired
-    # meanwhile said here, where its message is known (fix170: its buttons stayed for good).
-    closed = await save_unsaved(client)
-    for ch in await svc.store.due_challenges(now):
-        # Closed first, in the database: memory and messages follow it.
-        if not await svc.store.close_challenge(ch.id, "expired"):
-            continue
-        if message_of(client, ch) is None:
-            # Its id maybe saved since it was read, by its poster finding it open still.
-            ch = await svc.store.challenge(ch.id) or ch
-        closed.append(ch)
-    for ch in closed:
+    async def say(ch: Challenge) -> None:
         if edits is None:
             await _say_expired(client, ch)
         else:
             edits.add(ch)
+
+    # Each said as soon as it is closed (review163: kept in a list for after the loop, it was
+    # lost to a later save failing, its buttons left for good, nothing finding it again).
+    # Messages whose ids only this process knows, saved now; one another process expired
+    # meanwhile said here, where its message is known (fix170: its buttons stayed for good).
+    async for ch in save_unsaved(client):
+        await say(ch)
+    for due in await svc.store.due_challenges(now):
+        # Closed first, in the database, and read back as closed (its message's id maybe
+        # saved since, by its poster): memory and messages follow it.
+        closed = await svc.store.expire_challenge(due.id)
+        if closed is not None:
+            await say(closed)
     # Withdrawn by a stop, their messages not saying so yet (review158: closed, expiry passed
     # them by, and their buttons stayed for good): each try taken by one process (fix170).
     for ch in await svc.store.claim_withdrawals(now, WITHDRAWN_AT_ONCE):
