@@ -96,6 +96,15 @@ class ExpiryEdits:
             finally:
                 self._editing.discard(ch.id)
 
+    def room(self) -> int:
+        """How many more edits it takes now (a withdrawal claimed past that would be counted
+        as tried, and left as it is: review163)."""
+        return max(0, self.backlog - len(self._tasks))
+
+    def editing(self) -> frozenset[int]:
+        """The challenges whose edits are under way (or waiting for their turn)."""
+        return frozenset(self._editing)
+
     async def idle(self) -> None:
         """Wait until every edit asked for so far is done (tests)."""
         while self._tasks:
@@ -136,7 +145,13 @@ async def expire_challenges(client: discord.Client, now: float | None = None,
             await say(closed)
     # Withdrawn by a stop, their messages not saying so yet (review158: closed, expiry passed
     # them by, and their buttons stayed for good): each try taken by one process (fix170).
-    for ch in await svc.store.claim_withdrawals(now, WITHDRAWN_AT_ONCE):
+    # A try is counted as it is claimed: no more than the edits take now, none being edited
+    # (review163: each skipped by ``add`` was a try counted, never made).
+    limit = WITHDRAWN_AT_ONCE if edits is None else min(WITHDRAWN_AT_ONCE, edits.room())
+    if limit <= 0:
+        return
+    for ch in await svc.store.claim_withdrawals(
+            now, limit, () if edits is None else sorted(edits.editing())):
         if edits is None:
             await say_claimed(client, ch)
         else:
