@@ -15,6 +15,7 @@ from cogs.umtali.access import service
 from cogs.umtali.challenge_posts import message_of, save_unsaved
 from cogs.umtali.challenge_text import challenge_embed
 from data.models import Challenge
+from umtali.i18n import N_
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +48,31 @@ async def _say_expired(client: discord.Client, ch: Challenge) -> None:
         log.info("challenge %d expired; its message could not be edited", ch.id)
 
 
+#: Said on a challenge another process cancelled, taking it as never posted (``drop_lost``:
+#: its message's id was never saved), once its poster's tick finds its buttons still there.
+CANCELLED = N_("This challenge was cancelled.")
+PRACTICE_CANCELLED = N_("This practice session was cancelled: nothing was dealt.")
+
+
+async def _say_cancelled(client: discord.Client, ch: Challenge) -> None:
+    message_id = message_of(client, ch)
+    if message_id is None:
+        return
+    from cogs.umtali.practice import offer_embed  # it builds on this module
+
+    tr = service(client).prefs.guild_tr(ch.guild_id)
+    message = client.get_partial_messageable(ch.channel_id, guild_id=ch.guild_id) \
+        .get_partial_message(message_id)
+    embed = offer_embed(ch, tr, tr(PRACTICE_CANCELLED)) if ch.computer_level is not None \
+        else challenge_embed(ch, tr, tr(CANCELLED))
+    try:
+        # A withdraw click on it said so already (on the message it came from): left so.
+        if (await message.fetch()).components:
+            await message.edit(embed=embed, view=None)
+    except discord.HTTPException:
+        log.info("challenge %d cancelled; its message could not be edited", ch.id)
+
+
 class ExpiryEdits:
     """The messages of expired challenges, edited in the background, a few at a time: the
     timer tick that closed them goes on to the turn timers at once, however many expired
@@ -71,7 +97,7 @@ class ExpiryEdits:
         if (say is None and message_of(self.client, ch) is None) or ch.id in self._editing:
             return
         if len(self._tasks) >= self.backlog:
-            if say is None:
+            if say is None or say is _say_cancelled:
                 log.info("challenge %d closed; its message is left as it is (%d edits "
                          "waiting)", ch.id, len(self._tasks))
             else:  # (still owed: a later tick finds it again)
@@ -126,15 +152,17 @@ async def expire_challenges(client: discord.Client, now: float | None = None,
     svc = service(client)
     now = svc.clock() if now is None else now
     async def say(ch: Challenge) -> None:
+        how = _say_cancelled if ch.status == "cancelled" else None
         if edits is None:
-            await _say_expired(client, ch)
+            await (how or _say_expired)(client, ch)
         else:
-            edits.add(ch)
+            edits.add(ch, how)
 
     # Each said as soon as it is closed (review163: kept in a list for after the loop, it was
     # lost to a later save failing, its buttons left for good, nothing finding it again).
     # Messages whose ids only this process knows, saved now; one another process expired
-    # meanwhile said here, where its message is known (fix170: its buttons stayed for good).
+    # meanwhile said here, where its message is known (fix170: its buttons stayed for good),
+    # and one cancelled elsewhere as never posted (review163).
     async for ch in save_unsaved(client):
         await say(ch)
     for due in await svc.store.due_challenges(now):

@@ -54,9 +54,10 @@ async def save_unsaved(client: discord.Client) -> AsyncIterator[Challenge]:
     """The messages this process posted whose ids could not be saved (``note_posted``), saved
     now, each forgotten here once saved: from then on any process finds them, a withdrawal
     owed to one due at once (another process's stop could not say it; fix170). Those closed
-    as expired meanwhile by another process, which knew no message to edit: yielded as each
-    is saved, for the tick to say it before anything else can fail (review163: a list
-    returned was lost with them). The database failing still: tried again at the next tick."""
+    meanwhile by another process, which knew no message to edit, as expired, or cancelled
+    (``drop_lost``: taken as never posted): yielded as each is saved, for the tick to say it
+    before anything else can fail (review163: a list returned was lost with them). The
+    database failing still: tried again at the next tick."""
     svc = service(client)
     for challenge_id, message_id in list(svc.unsaved_posts.items()):
         try:
@@ -68,7 +69,9 @@ async def save_unsaved(client: discord.Client) -> AsyncIterator[Challenge]:
                      e.__class__.__name__, e)
             break
         svc.unsaved_posts.pop(challenge_id, None)
-        if ch is not None and ch.status == "expired":
+        # (A withdrawal owed is the ticks' to say: ``claim_withdrawals``.)
+        if ch is not None and (ch.status == "expired" or
+                               (ch.status == "cancelled" and not ch.unsaid)):
             yield ch
 
 
