@@ -151,6 +151,7 @@ async def expire_challenges(client: discord.Client, now: float | None = None,
 
     svc = service(client)
     now = svc.clock() if now is None else now
+
     async def say(ch: Challenge) -> None:
         how = _say_cancelled if ch.status == "cancelled" else None
         if edits is None:
