@@ -271,6 +271,18 @@ class ChallengeQueries:
             )
             return cur.rowcount == 1
 
+    async def expire_challenge(self, challenge_id: int,
+                               now: float | None = None) -> Challenge | None:
+        """``close_challenge(challenge_id, "expired")``, the challenge as closed returned in the
+        same statement (None: no longer open): its message, if saved meanwhile by its poster,
+        is known without a read that could fail after the close (review163)."""
+        async with self.db.transaction() as c:
+            row = await c.fetchone(
+                "UPDATE challenges SET status = 'expired', seed = '', salt = '', unseen = 0, "
+                "closed_at = ? WHERE id = ? AND status = 'open' RETURNING *",
+                (time.time() if now is None else now, challenge_id))
+            return None if row is None else challenge_of(row)
+
     async def open_challenges(self) -> list[Challenge]:
         rows = await self.db.fetchall("SELECT * FROM challenges WHERE status = 'open'")
         return [challenge_of(r) for r in rows]

@@ -229,15 +229,21 @@ MIGRATIONS: Final[tuple[tuple[str | Variant, ...], ...]] = (
     # 0 once said, or Discord refused it for good): its edit failing for now, or the bot
     # stopped before it, the timers' tick says it later (review158: closed, expiry skipped
     # it, and its buttons stayed for good). Tried from ``said_after`` on, pushed out doubling
-    # at each failure (``said_tries``), given up by the ticks after about an hour (NULL: only
-    # a click on its buttons tries it then; review160: every tick retried them all, and the
-    # oldest failing starved the newer). Few at a time: found through their own index, the
-    # one due longest first.
+    # at each failure (``said_tries``), given up by the ticks after about an hour (2 since
+    # fix170, ``said_after`` NULL, out of the index: only a click on its buttons tries it
+    # then; review160: every tick retried them all, and the oldest failing starved the
+    # newer). Few at a time: found through their own index, the one due longest first.
     (
         """ALTER TABLE challenges ADD COLUMN unsaid INTEGER NOT NULL DEFAULT 0""",
         """ALTER TABLE challenges ADD COLUMN said_after REAL""",
         """ALTER TABLE challenges ADD COLUMN said_tries INTEGER NOT NULL DEFAULT 0""",
         """CREATE INDEX challenges_unsaid ON challenges (said_after) WHERE unsaid = 1""",
+    ),
+    # 38: the withdrawals the ticks gave up before fix170 (``unsaid`` 1, ``said_after`` NULL,
+    # which no later version writes) given up as since (2): out of the ticks' index, where
+    # they stayed for good (review163), owed to a click on their buttons still.
+    (
+        """UPDATE challenges SET unsaid = 2 WHERE unsaid = 1 AND said_after IS NULL""",
     ),
 )
 

@@ -5,6 +5,7 @@ any process holds at once everywhere."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Final
 
 from data.db import Database, Tx
@@ -18,7 +19,7 @@ WITHDRAWN_AFTER: Final = 60.0
 #: answered "no longer open" and tries once more).
 WITHDRAWN_TRIES: Final = 7
 #: ``challenges.unsaid``: owed, for the ticks to try (in their index); given up by them, owed
-#: to a click on its buttons alone (out of the index: fix170); 0, said.
+#: to a click on its buttons alone (out of the index: fix170), ``said_after`` NULL; 0, said.
 OWED: Final = 1
 GIVEN_UP: Final = 2
 
@@ -60,34 +61,46 @@ class StopQueries:
             await c.execute("UPDATE challenges SET unsaid = 0 WHERE id = ? AND unsaid <> 0",
                             (challenge_id,))
 
-    async def claim_withdrawals(self, now: float, limit: int) -> list[Challenge]:
+    async def claim_withdrawals(self, now: float, limit: int,
+                                skip: Collection[int] = ()) -> list[Challenge]:
         """Challenges withdrawn by a stop whose messages are still to say so (their edits
         failed for now, or the bot stopped first), due to be tried at ``now``, the one due the
-        longest first: taken by this process's tick for this try, in the statement that finds
-        them (review160: two processes' ticks both edited them). The try is counted as it is
-        taken (``said_tries``), and the next one set, twice as far each time, so that a
-        failure writes nothing and a process dying mid-edit loses one try; the last
-        (``WITHDRAWN_TRIES``) leaves the ticks' index (``GIVEN_UP``: owed to a click on its
-        buttons still). One whose message's id the database never got (only its poster may
-        know it: ``challenge_posts.save_unsaved``) is moved on to its expiry, no try counted,
-        instead of being found again at every tick until then."""
+        longest first, at most ``limit`` (what the caller's edits can take at once) and none
+        of ``skip`` (its edits under way): taken by this process's tick for this try, in the
+        statement that finds them (review160: two processes' ticks both edited them). The try
+        is counted as it is taken (``said_tries``), and the next one set, twice as far each
+        time, so that a failure writes nothing and a process dying mid-edit loses one try.
+        The last's failure gives it up (``give_up_withdrawal``); the last lost (a restart, a
+        crash) gets one more, the same while later (review163: given up in the claim, a try
+        never made was the last). One whose message's id the database never got (only its
+        poster may know it: ``challenge_posts.save_unsaved``) is moved on to its expiry, no
+        try counted, instead of being found again at every tick until then."""
         unknown = "message_id IS NULL AND expires_at > ?"
         later = " ".join(f"WHEN said_tries = {n} THEN ?" for n in range(WITHDRAWN_TRIES - 1))
+        skipped = f"AND id NOT IN ({', '.join('?' * len(skip))}) " if skip else ""
         async with self.db.transaction() as c:
             # Its conditions again outside the sub-select: a process taking it meanwhile
             # (PostgreSQL re-reads the row it waited for) leaves it to that one.
             rows = await c.fetchall(
                 f"UPDATE challenges SET "
                 f"said_tries = CASE WHEN {unknown} THEN said_tries ELSE said_tries + 1 END, "
-                f"said_after = CASE WHEN {unknown} THEN expires_at {later} ELSE NULL END, "
-                f"unsaid = CASE WHEN {unknown} OR said_tries < {WITHDRAWN_TRIES - 1} "
-                f"THEN {OWED} ELSE {GIVEN_UP} END "
+                f"said_after = CASE WHEN {unknown} THEN expires_at {later} ELSE ? END "
                 f"WHERE unsaid = {OWED} AND said_after <= ? AND id IN (SELECT id FROM "
-                f"challenges WHERE unsaid = {OWED} AND said_after <= ? "
+                f"challenges WHERE unsaid = {OWED} AND said_after <= ? {skipped}"
                 f"ORDER BY said_after LIMIT ?) RETURNING *",
-                (now, now, *(now + WITHDRAWN_AFTER * 2 ** n for n in range(WITHDRAWN_TRIES - 1)),
-                 now, now, now, limit))
+                (now, now, *(now + WITHDRAWN_AFTER * 2 ** n for n in range(WITHDRAWN_TRIES)),
+                 now, now, *skip, limit))
             return sorted((challenge_of(row) for row in rows), key=lambda ch: ch.id)
+
+    async def give_up_withdrawal(self, challenge_id: int, tries: int) -> bool:
+        """The ticks' last try of a withdrawal (``tries``, ``WITHDRAWN_TRIES`` or more) failed:
+        out of their index, owed to a click on its buttons alone. False if it was said, or
+        tried again, meanwhile (another process: only one logs it given up)."""
+        async with self.db.transaction() as c:
+            cur = await c.execute(
+                f"UPDATE challenges SET unsaid = {GIVEN_UP}, said_after = NULL WHERE id = ? "
+                f"AND unsaid = {OWED} AND said_tries = ?", (challenge_id, tries))
+            return cur.rowcount == 1
 
     async def lift_stop(self, user_id: int, stopped_id: int) -> bool:
         """``stopped_id`` may challenge ``user_id`` again; False if they were not stopped."""

@@ -1,8 +1,9 @@
 """fix167 (review160): a withdrawal owed to its message (``challenges.unsaid``) is tried from
 a minute after the stop (``said_after``), the next due first; each try pushes it out, twice as
 far each time; after ``WITHDRAWN_TRIES`` it is given up, once. fix170: each try is taken by
-one process (claimed as it is found); one given up leaves the ticks' index; one whose
-message's id was never saved is moved on to its expiry. On both backends."""
+one process (claimed as it is found); one given up (fix175: by its last try's failure)
+leaves the ticks' index; one whose message's id was never saved is moved on to its expiry.
+On both backends."""
 
 from __future__ import annotations
 
@@ -38,7 +39,10 @@ async def test_owed_withdrawals_are_tried_further_apart_then_given_up(
             waits.append(round(await _said_after(one, older) - at))
             at += waits[-1]
         else:
-            # Given up, once: out of the ticks' index, owed to a click still.
+            # Its failure gives it up, once (fix175): out of the ticks' index, owed to a click
+            # still.
+            assert await two.give_up_withdrawal(older, tries)
+            assert not await one.give_up_withdrawal(older, tries)
             assert await one.claim_withdrawals(at + 10**6, 50) == []
             assert await _owed_in_index(one) == 0
             again = await two.challenge(older)

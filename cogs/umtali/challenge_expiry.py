@@ -15,6 +15,7 @@ from cogs.umtali.access import service
 from cogs.umtali.challenge_posts import message_of, save_unsaved
 from cogs.umtali.challenge_text import challenge_embed
 from data.models import Challenge
+from umtali.i18n import N_
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +48,31 @@ async def _say_expired(client: discord.Client, ch: Challenge) -> None:
         log.info("challenge %d expired; its message could not be edited", ch.id)
 
 
+#: Said on a challenge another process cancelled, taking it as never posted (``drop_lost``:
+#: its message's id was never saved), once its poster's tick finds its buttons still there.
+CANCELLED = N_("This challenge was cancelled.")
+PRACTICE_CANCELLED = N_("This practice session was cancelled: nothing was dealt.")
+
+
+async def _say_cancelled(client: discord.Client, ch: Challenge) -> None:
+    message_id = message_of(client, ch)
+    if message_id is None:
+        return
+    from cogs.umtali.practice import offer_embed  # it builds on this module
+
+    tr = service(client).prefs.guild_tr(ch.guild_id)
+    message = client.get_partial_messageable(ch.channel_id, guild_id=ch.guild_id) \
+        .get_partial_message(message_id)
+    embed = offer_embed(ch, tr, tr(PRACTICE_CANCELLED)) if ch.computer_level is not None \
+        else challenge_embed(ch, tr, tr(CANCELLED))
+    try:
+        # A withdraw click on it said so already (on the message it came from): left so.
+        if (await message.fetch()).components:
+            await message.edit(embed=embed, view=None)
+    except discord.HTTPException:
+        log.info("challenge %d cancelled; its message could not be edited", ch.id)
+
+
 class ExpiryEdits:
     """The messages of expired challenges, edited in the background, a few at a time: the
     timer tick that closed them goes on to the turn timers at once, however many expired
@@ -71,7 +97,7 @@ class ExpiryEdits:
         if (say is None and message_of(self.client, ch) is None) or ch.id in self._editing:
             return
         if len(self._tasks) >= self.backlog:
-            if say is None:
+            if say is None or say is _say_cancelled:
                 log.info("challenge %d closed; its message is left as it is (%d edits "
                          "waiting)", ch.id, len(self._tasks))
             else:  # (still owed: a later tick finds it again)
@@ -96,6 +122,15 @@ class ExpiryEdits:
             finally:
                 self._editing.discard(ch.id)
 
+    def room(self) -> int:
+        """How many more edits it takes now (a withdrawal claimed past that would be counted
+        as tried, and left as it is: review163)."""
+        return max(0, self.backlog - len(self._tasks))
+
+    def editing(self) -> frozenset[int]:
+        """The challenges whose edits are under way (or waiting for their turn)."""
+        return frozenset(self._editing)
+
     async def idle(self) -> None:
         """Wait until every edit asked for so far is done (tests)."""
         while self._tasks:
@@ -116,25 +151,36 @@ async def expire_challenges(client: discord.Client, now: float | None = None,
 
     svc = service(client)
     now = svc.clock() if now is None else now
-    # Messages whose ids only this process knows, saved now; one another process expired
-    # meanwhile said here, where its message is known (fix170: its buttons stayed for good).
-    closed = await save_unsaved(client)
-    for ch in await svc.store.due_challenges(now):
-        # Closed first, in the database: memory and messages follow it.
-        if not await svc.store.close_challenge(ch.id, "expired"):
-            continue
-        if message_of(client, ch) is None:
-            # Its id maybe saved since it was read, by its poster finding it open still.
-            ch = await svc.store.challenge(ch.id) or ch
-        closed.append(ch)
-    for ch in closed:
+
+    async def say(ch: Challenge) -> None:
+        how = _say_cancelled if ch.status == "cancelled" else None
         if edits is None:
-            await _say_expired(client, ch)
+            await (how or _say_expired)(client, ch)
         else:
-            edits.add(ch)
+            edits.add(ch, how)
+
+    # Each said as soon as it is closed (review163: kept in a list for after the loop, it was
+    # lost to a later save failing, its buttons left for good, nothing finding it again).
+    # Messages whose ids only this process knows, saved now; one another process expired
+    # meanwhile said here, where its message is known (fix170: its buttons stayed for good),
+    # and one cancelled elsewhere as never posted (review163).
+    async for ch in save_unsaved(client):
+        await say(ch)
+    for due in await svc.store.due_challenges(now):
+        # Closed first, in the database, and read back as closed (its message's id maybe
+        # saved since, by its poster): memory and messages follow it.
+        closed = await svc.store.expire_challenge(due.id)
+        if closed is not None:
+            await say(closed)
     # Withdrawn by a stop, their messages not saying so yet (review158: closed, expiry passed
     # them by, and their buttons stayed for good): each try taken by one process (fix170).
-    for ch in await svc.store.claim_withdrawals(now, WITHDRAWN_AT_ONCE):
+    # A try is counted as it is claimed: no more than the edits take now, none being edited
+    # (review163: each skipped by ``add`` was a try counted, never made).
+    limit = WITHDRAWN_AT_ONCE if edits is None else min(WITHDRAWN_AT_ONCE, edits.room())
+    if limit <= 0:
+        return
+    for ch in await svc.store.claim_withdrawals(
+            now, limit, () if edits is None else sorted(edits.editing())):
         if edits is None:
             await say_claimed(client, ch)
         else:

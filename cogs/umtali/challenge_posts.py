@@ -5,6 +5,7 @@ is gone; and a click known to come from it."""
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
 
 import discord
 
@@ -49,14 +50,15 @@ async def note_posted(client: discord.Client, ch: Challenge, message_id: int) ->
                     ch.id, e.__class__.__name__, e)
 
 
-async def save_unsaved(client: discord.Client) -> list[Challenge]:
+async def save_unsaved(client: discord.Client) -> AsyncIterator[Challenge]:
     """The messages this process posted whose ids could not be saved (``note_posted``), saved
     now, each forgotten here once saved: from then on any process finds them, a withdrawal
     owed to one due at once (another process's stop could not say it; fix170). Those closed
-    as expired meanwhile by another process, which knew no message to edit: returned, for
-    the tick to say it. The database failing still: tried again at the next tick."""
+    meanwhile by another process, which knew no message to edit, as expired, or cancelled
+    (``drop_lost``: taken as never posted): yielded as each is saved, for the tick to say it
+    before anything else can fail (review163: a list returned was lost with them). The
+    database failing still: tried again at the next tick."""
     svc = service(client)
-    expired: list[Challenge] = []
     for challenge_id, message_id in list(svc.unsaved_posts.items()):
         try:
             ch = await svc.store.save_message_late(challenge_id, message_id, svc.clock())
@@ -67,9 +69,10 @@ async def save_unsaved(client: discord.Client) -> list[Challenge]:
                      e.__class__.__name__, e)
             break
         svc.unsaved_posts.pop(challenge_id, None)
-        if ch is not None and ch.status == "expired":
-            expired.append(ch)
-    return expired
+        # (A withdrawal owed is the ticks' to say: ``claim_withdrawals``.)
+        if ch is not None and (ch.status == "expired" or
+                               (ch.status == "cancelled" and not ch.unsaid)):
+            yield ch
 
 
 async def close_unposted(interaction: discord.Interaction, ch: Challenge,

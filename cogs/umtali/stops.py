@@ -158,11 +158,13 @@ async def say_withdrawn(client: discord.Client, ch: Challenge,
         later = isinstance(e, PASSING) or (isinstance(e, discord.HTTPException) and (
             e.status == 429 or e.status >= 500))
         if later and claimed and ch.said_tries >= WITHDRAWN_TRIES:
-            # The ticks' last try (``claim_withdrawals`` took it out of their index).
-            log.warning("challenge %d withdrawn by a stop; its message could not be edited in "
-                        "%d tries: left as it is (a click on its buttons is answered \"no "
-                        "longer open\" and tries again) (%s: %s)", ch.id, WITHDRAWN_TRIES,
-                        e.__class__.__name__, e)
+            # The ticks' last try failed: given up, out of their index, logged by the process
+            # whose save did it (once), after edits really tried (review163).
+            if await _given_up(svc, ch):
+                log.warning("challenge %d withdrawn by a stop; its message could not be edited "
+                            "in %d tries: left as it is (a click on its buttons is answered "
+                            "\"no longer open\" and tries again) (%s: %s)", ch.id,
+                            ch.said_tries, e.__class__.__name__, e)
             return
         log.info("challenge %d withdrawn by a stop; its message could not be edited%s "
                  "(%s: %s)", ch.id, ", tried again later" if later else "",
@@ -190,6 +192,19 @@ async def _said(svc: MatchService, ch: Challenge) -> None:
             raise
         log.info("challenge %d: its withdrawal, said, not saved so (%s: %s)", ch.id,
                  e.__class__.__name__, e)
+
+
+async def _given_up(svc: MatchService, ch: Challenge) -> bool:
+    """``give_up_withdrawal`` for ``ch``'s failed last try; False if not saved (the database
+    failing for now: claimed again later, one more try)."""
+    try:
+        return await svc.store.give_up_withdrawal(ch.id, ch.said_tries)
+    except Exception as e:
+        if not failing_for_now(e):
+            raise
+        log.info("challenge %d: its withdrawal's last try failed, not saved so (%s: %s)",
+                 ch.id, e.__class__.__name__, e)
+        return False
 
 
 def stops_line(stopped: list[int], tr: Tr) -> str:

@@ -16,6 +16,7 @@ import cogs.umtali.stops
 from cogs.umtali.archived import reopened
 from cogs.umtali.challenge_expiry import expire_challenges
 from cogs.umtali.service import MatchService
+from data.models import Challenge
 from tests.discord_helpers import World, custom_ids
 from tests.processes.helpers import main_of, settle, via
 from tests.test_fix161_stop_withdraws import Elsewhere, _declined_here
@@ -123,18 +124,19 @@ async def test_a_withdrawal_elsewhere_is_said_by_the_process_that_posted_it(
 async def test_an_expiry_elsewhere_racing_the_posters_save_is_said(
         world: World, other: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
     """The poster saves its message's id (finding the challenge open still) between p2's
-    reading it due, with no message, and p2's closing it: p2 reads it again, and says it."""
+    reading it due, with no message, and p2's closing it: p2's close reads it back (fix175),
+    and says it."""
     main = main_of(world)
     there = await _posted_unsaved(world)
-    close = other.store.close_challenge
+    close = other.store.expire_challenge
 
-    async def saved_first(challenge_id: int, status: str, **kwargs: Any) -> bool:
+    async def saved_first(challenge_id: int, now: float | None = None) -> Challenge | None:
         saved = await main.store.save_message_late(
             challenge_id, main.unsaved_posts.pop(challenge_id), world.clock.now)
         assert saved is not None and saved.status == "open"
-        return await close(challenge_id, status, **kwargs)
+        return await close(challenge_id, now)
 
-    monkeypatch.setattr(other.store, "close_challenge", saved_first)
+    monkeypatch.setattr(other.store, "expire_challenge", saved_first)
     world.clock.advance(601)
     with via(world, other):
         await expire_challenges(world.bot)
