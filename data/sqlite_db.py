@@ -112,8 +112,8 @@ def _held(e: BaseException) -> bool:
     return _locked(e.cause if isinstance(e, MigrationFailed) else e)
 
 
-#: Seconds between two tries to open a database another process holds (each try waits out
-#: the busy timeout first; some locks, another's exclusive mode, answer at once).
+#: Seconds between two tries to open a database another process holds, and the most each
+#: try after the first waits for its lock (some locks answer at once: SQLITE_LOCKED).
 RETRY_EVERY = 1.0
 
 
@@ -147,7 +147,10 @@ class SqliteDatabase(Database):
         said = False
         while True:
             try:
-                db = await SqliteDatabase._open_once(target, schema)
+                # Once waiting, each try waits out a shorter busy timeout: a Ctrl-C meanwhile
+                # stops the start within a second, not after SQLite's 5 s wait in its thread.
+                busy = min(BUSY_TIMEOUT, RETRY_EVERY) if said else BUSY_TIMEOUT
+                db = await SqliteDatabase._open_once(target, schema, busy)
             except _Held as held:
                 if deadline is None:
                     raise DatabaseUnusable(_why(target, held.error)) from held.error
@@ -164,14 +167,14 @@ class SqliteDatabase(Database):
             return db
 
     @staticmethod
-    async def _open_once(path: str | Path, schema: int | None) -> SqliteDatabase:
-        """One try: ``_Held`` if another process holds the file."""
+    async def _open_once(path: str | Path, schema: int | None, busy: float) -> SqliteDatabase:
+        """One try, waiting ``busy`` seconds for another's lock: ``_Held`` if another process
+        holds the file."""
         connecting: aiosqlite.Connection | None = None
         try:
             if str(path) != ":memory:":
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
-            connecting = aiosqlite.connect(str(path), isolation_level=None,
-                                           timeout=BUSY_TIMEOUT)
+            connecting = aiosqlite.connect(str(path), isolation_level=None, timeout=busy)
             conn = await connecting
         except (OSError, sqlite3.Error) as e:
             if connecting is not None:
@@ -210,6 +213,9 @@ class SqliteDatabase(Database):
         await self.migrate(schema)
         # A database another process keeps locked is refused now, not at the first move.
         async with self.transaction():
+            pass
+        # The bot's own busy timeout from now on, whatever the try that opened it waited.
+        async with self.conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}"):
             pass
 
     async def close(self) -> None:

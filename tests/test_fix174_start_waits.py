@@ -88,6 +88,10 @@ async def test_a_start_waits_out_another_process_upgrade_and_migrates_nothing_tw
         took = time.monotonic() - started
     try:
         assert await db.schema_version() == LATEST
+        # Its tries waited less for the lock (a Ctrl-C is heard sooner); its own busy
+        # timeout is back.
+        row = await db.fetchone("PRAGMA busy_timeout")
+        assert row is not None and row[0] == 300
         assert 1.5 <= took < 5, took
         waiting = said(caplog, WAITING)
         assert len(waiting) == 1 and waiting[0].levelno == logging.WARNING, caplog.text
@@ -104,6 +108,29 @@ async def test_a_start_waits_for_a_write_past_the_busy_timeout(tmp_path: Path) -
     async with upgrading(path, 1.0, to=LATEST):
         db = await Database.open(path, wait=10)
     await db.close()
+
+
+async def test_a_start_cancelled_while_waiting_ends_within_a_try(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Ctrl-C while waiting cancels the start: it ends within a short try's busy wait, not
+    after the bot's busy timeout (which SQLite waits out in its thread, deaf to a cancel)."""
+    caplog.set_level(logging.INFO)
+    monkeypatch.setattr("data.sqlite_db.BUSY_TIMEOUT", 2.0)
+    monkeypatch.setattr("data.sqlite_db.RETRY_EVERY", 0.3)
+    path = tmp_path / "umtali.sqlite3"
+    await older_file(path)
+    async with upgrading(path, None):
+        opening = asyncio.create_task(Database.open(path, wait=30))
+        while not said(caplog, WAITING):
+            assert not opening.done(), opening.exception()
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.5)  # in a later try
+        cancelled = time.monotonic()
+        opening.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await opening
+        assert time.monotonic() - cancelled < 0.6
 
 
 async def test_a_schema_made_newer_while_waiting_is_refused_at_once(
