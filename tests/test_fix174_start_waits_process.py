@@ -12,11 +12,13 @@ import signal
 import time
 from pathlib import Path
 
+import asyncpg
 import pytest
 
+from data.pg_db import MIGRATION_LOCK
 from tests.loopback.harness import BotProcess, loopback_server
 from tests.loopback.launch import BUSY_VAR, START_WAIT_VAR
-from tests.test_fix174_start_waits import WAITING, older_file, upgrading
+from tests.test_fix174_start_waits import ON_POSTGRESQL, WAITING, older_file, upgrading
 from tests.test_startup import HELD, PROMPTLY, run_bot
 
 #: The start's wait here (300 s in use).
@@ -104,3 +106,24 @@ async def test_ctrl_c_while_waiting_stops_the_bot_quietly(
     log = bot.log.read_text()
     assert status == 0, log
     assert "Traceback" not in log and "error" not in log.lower(), log
+
+
+@ON_POSTGRESQL
+async def test_on_postgresql_a_migration_held_past_the_wait_stops_the_bot_for_now(
+        empty_target: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    other = await asyncpg.connect(empty_target)
+    try:
+        # Another process migrating: it holds the migration lock all along.
+        await other.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+        async with loopback_server(monkeypatch) as server:
+            status, err = await run_bot(server, tmp_path / "unused.sqlite3", tmp_path,
+                                        UMTALI_DATABASE_URL=empty_target,
+                                        **{START_WAIT_VAR: str(WAIT)})
+            assert (server.identifies, server.calls) == (0, [])
+    finally:
+        await other.close()
+    assert status == 1, err
+    lines = err.strip().splitlines()
+    assert sum(WAITING in line for line in lines) == 1, err
+    assert [line for line in lines if line.startswith("error:")] == [lines[-1]], err
+    assert "was still held by another process after 1 s of waiting" in lines[-1], err
