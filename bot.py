@@ -52,7 +52,7 @@ from cogs.umtali.startup import run_timers, sync_if_changed
 from cogs.umtali.stops import StopButton
 from cogs.umtali.translator import UmtaliTranslator
 from cogs.umtali.unknown import answered_unknown
-from data.db import DatabaseUnreachable, DatabaseUnusable, too_new
+from data.db import START_WAIT, DatabaseUnreachable, DatabaseUnusable, too_new
 from data.location import DEFAULT_DB_PATH, shown
 from data.process_name import hold_name
 from data.store import Store
@@ -297,8 +297,9 @@ async def serve(settings: Settings) -> None:
         held = await hold_name(settings.database, settings.process,
                                **shards_held(settings.shards))
         try:
-            # Before Discord: a database that cannot be used stops the bot before it logs in.
-            store = await Store.open(settings.database)
+            # Before Discord: a database that cannot be used stops the bot before it logs in;
+            # one another process holds (its upgrade) is waited for, a while.
+            store = await Store.open(settings.database, wait=START_WAIT)
         except BaseException:
             await held.release()
             raise

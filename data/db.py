@@ -12,8 +12,10 @@ check-then-write inside one (a limit, a version) is not raced by the same proces
 processes (PostgreSQL only), a move is still saved once: its UPDATE carries ``version = ?``, and
 PostgreSQL re-checks that row after waiting for another writer's lock.
 
-A database that cannot be used (damaged, locked, unreachable, from a newer bot) is refused at
-once with ``DatabaseUnusable``, whatever it held closed again.
+A database that cannot be used (damaged, unreachable, from a newer bot) is refused at once with
+``DatabaseUnusable``, whatever it held closed again. One held by another process (its upgrade
+migrating a big file, or any write past the busy timeout) is waited for at start, up to
+``START_WAIT`` when the caller (the bot) asks for a wait: it passes by itself.
 """
 
 from __future__ import annotations
@@ -39,6 +41,10 @@ log = logging.getLogger(__name__)
 
 #: Seconds a statement waits for another process's lock before it fails.
 BUSY_TIMEOUT = 5.0
+#: Seconds a starting bot waits for a database another process holds (its upgrade migrating:
+#: minutes on a big file) before it stops with exit status 1, which a service restarts: the
+#: upgrade of a rolling restart ends by itself, and a second process must not stay down.
+START_WAIT = 300.0
 
 #: A unique key or foreign key refused a write, on either backend.
 INTEGRITY_ERRORS: tuple[type[Exception], ...] = (
@@ -112,6 +118,24 @@ class DatabaseUnreachable(DatabaseUnusable):
     same start a while later may work, where the others need someone to mend something."""
 
 
+class DatabaseHeld(DatabaseUnreachable):
+    """Another process still held the database after the start's wait (``START_WAIT``)."""
+
+
+def held_too_long(where: str, waited: float) -> DatabaseHeld:
+    return DatabaseHeld(f"the database {where} was still held by another process after "
+                        f"{waited:g} s of waiting (an upgrade under way, or a copy of the bot "
+                        f"stuck?): start the bot again later (a service restarts it by itself).")
+
+
+def say_waiting(where: str, wait: float | None) -> None:
+    """The one line a start waiting for another process says (an admin wonders why the bot
+    does not log in)."""
+    most = "" if wait is None else f", {wait:g} s at most"
+    log.warning("the database %s is held by another process (an upgrade?): waiting for "
+                "it%s", where, most)
+
+
 class SchemaTooNew(Exception):
     """The database was migrated by a newer bot, to a schema this one does not know."""
 
@@ -134,6 +158,9 @@ async def run_steps(execute: Callable[[str], Awaitable[object]],
     """The statements of each step newer than ``before`` run by ``execute`` (inside the
     caller's transaction); the steps run. A statement failing raises ``MigrationFailed``
     naming its migration (from the database's error: the caller's transaction rolls back)."""
+    if before > len(MIGRATIONS):
+        # Another process, a newer bot, migrated it while this one waited for its turn.
+        raise SchemaTooNew(before, len(MIGRATIONS))
     applied: list[int] = []
     for number, statements in steps:
         if number <= before:
@@ -175,14 +202,18 @@ class Database(ABC):
         self._writer: asyncio.Task[None] | None = None
 
     @staticmethod
-    async def open(target: str | Path, *, schema: int | None = None) -> Database:
+    async def open(target: str | Path, *, schema: int | None = None,
+                   wait: float | None = None) -> Database:
         """The database at ``target`` (an SQLite path, or a ``postgresql://`` URL), migrated
-        to ``schema`` (default: the latest) and writable; DatabaseUnusable if it cannot be."""
+        to ``schema`` (default: the latest) and writable; DatabaseUnusable if it cannot be.
+        ``wait``: seconds to wait for it while another process holds it (an upgrade), then
+        ``DatabaseHeld``; None: SQLite's busy timeout only, PostgreSQL's migration as long as
+        it takes (the tools)."""
         if is_postgres_url(target):
             from data.pg_db import PgDatabase
-            return await PgDatabase.open(str(target), schema=schema)
+            return await PgDatabase.open(str(target), schema=schema, wait=wait)
         from data.sqlite_db import SqliteDatabase
-        return await SqliteDatabase.open(target, schema=schema)
+        return await SqliteDatabase.open(target, schema=schema, wait=wait)
 
     @property
     def conn(self) -> aiosqlite.Connection:
@@ -233,8 +264,10 @@ class Database(ABC):
         current = await self.schema_version()
         if current > len(MIGRATIONS):
             raise SchemaTooNew(current, len(MIGRATIONS))
-        if current >= target:
-            return
+        if current > target or (current == target and schema is not None):
+            return  # a schema asked for (a tool, a test): the database left as it is
+        # Also with nothing left to apply: under the migration lock, the start waits for
+        # another process's upgrade under way, and reads what it left (a newer schema).
         applied = await self._migrate([(number, self.statements(number))
                                        for number in range(current + 1, target + 1)])
         if applied and current == 0:

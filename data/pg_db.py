@@ -11,12 +11,15 @@ transaction-scoped advisory lock first (``PgTx.serialise``): two processes take 
 The store's SQL uses SQLite's ``?`` placeholders; each statement text is rewritten once to
 PostgreSQL's ``$1, $2, …`` (``numbered``) and the result cached, and asyncpg prepares each
 statement once per connection. The schema version is the one row of ``schema_version``;
-migrations take an advisory lock, so two processes starting together migrate once.
+migrations take an advisory lock, so two processes starting together migrate once. Every start
+takes it, even with nothing to migrate: another process's upgrade under way is waited for
+(the bot: ``START_WAIT`` at most, said once in the log), and the version it left read after.
 """
 
 from __future__ import annotations
 
 import functools
+import logging
 import re
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -38,8 +41,10 @@ from data.db import (
     Row,
     SchemaTooNew,
     Tx,
+    held_too_long,
     not_migrated,
     run_steps,
+    say_waiting,
     too_new,
 )
 from data.migrations import statements_for
@@ -57,6 +62,8 @@ COMMAND_TIMEOUT = 60.0
 MIGRATION_TIMEOUT = 24 * 3600.0
 #: Any number: the advisory lock taken while migrating (one migrator at a time).
 MIGRATION_LOCK = 0x756D74616C69  # "umtali"
+
+log = logging.getLogger(__name__)
 
 _TOKEN = re.compile(r"""'(?:[^']|'')*'|"(?:[^"]|"")*"|--[^\n]*|\?(\d*)""")
 
@@ -173,18 +180,21 @@ _CONTENDED = (asyncpg.LockNotAvailableError, asyncpg.DeadlockDetectedError,
 class PgDatabase(Database):
     dialect = "postgresql"
 
-    def __init__(self, pool: asyncpg.Pool[Any], where: str) -> None:
+    def __init__(self, pool: asyncpg.Pool[Any], where: str, wait: float | None = None) -> None:
         super().__init__()
         self.pool = pool
         #: The URL without its password.
         self.where = where
+        #: Seconds a migration waits for another process's (None: as long as it takes).
+        self.wait = wait
 
     @staticmethod
     async def open(target: str | Path, *, schema: int | None = None,
-                   timed: bool = True) -> PgDatabase:
+                   timed: bool = True, wait: float | None = None) -> PgDatabase:
         """The database at the URL ``target``, migrated; DatabaseUnusable if it cannot be
         used. ``timed``: each statement fails after ``COMMAND_TIMEOUT`` (the bot; a tool
-        copying a whole database waits as long as it takes)."""
+        copying a whole database waits as long as it takes). ``wait``: seconds to wait for
+        another process's migration, then ``DatabaseHeld`` (None: as long as it takes)."""
         url = str(target)
         where = redacted(url)
         quiet_pool_reconnects()
@@ -199,7 +209,7 @@ class PgDatabase(Database):
         except (OSError, TimeoutError, ValueError, asyncpg.PostgresError,
                 asyncpg.InterfaceError) as e:
             raise unusable(where, e) from e
-        db = PgDatabase(pool, where)
+        db = PgDatabase(pool, where, wait)
         try:
             await db.migrate(schema)
         except BaseException as e:
@@ -242,11 +252,7 @@ class PgDatabase(Database):
         async with self.transaction() as tx:
             assert isinstance(tx, PgTx)
             conn = tx.conn
-            # Another process migrating holds the lock for as long as its migration takes:
-            # waited for as long (the lock timeout is for rows, and back once it is held).
-            await conn.execute("SET LOCAL lock_timeout = 0")
-            await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK,
-                               timeout=MIGRATION_TIMEOUT)
+            await self._wait_for_migrators(conn)
             await conn.execute(f"SET LOCAL lock_timeout = {int(BUSY_TIMEOUT * 1000)}")
             await conn.execute(
                 "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL);"
@@ -259,6 +265,25 @@ class PgDatabase(Database):
             if applied:
                 await conn.execute("UPDATE schema_version SET version = $1", applied[-1])
         return applied
+
+
+    async def _wait_for_migrators(self, conn: Any) -> None:
+        """The migration lock, in this transaction. Another process migrating holds it for as
+        long as its migration takes: waited for as long, or ``self.wait`` (the lock timeout
+        meant for rows would give up after seconds)."""
+        if await conn.fetchval("SELECT pg_try_advisory_xact_lock($1)", MIGRATION_LOCK):
+            return
+        say_waiting(self.where, self.wait)
+        wait = MIGRATION_TIMEOUT if self.wait is None else self.wait
+        # The server gives up (lock_timeout) and the connection stays usable; the client's
+        # timeout is only for a server that stopped answering meanwhile.
+        await conn.execute(f"SET LOCAL lock_timeout = {max(1, int(wait * 1000))}")
+        try:
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK,
+                               timeout=wait + COMMAND_TIMEOUT)
+        except asyncpg.LockNotAvailableError as e:
+            raise held_too_long(self.where, wait) from e
+        log.info("the database %s is free again: starting", self.where)
 
 
 async def _version(conn: Any) -> int:

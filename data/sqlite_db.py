@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from contextvars import ContextVar
@@ -30,8 +31,10 @@ from data.db import (
     Row,
     SchemaTooNew,
     Tx,
+    held_too_long,
     not_migrated,
     run_steps,
+    say_waiting,
     too_new,
 )
 from data.migrations import statements_for
@@ -104,6 +107,24 @@ def _locked(e: BaseException) -> bool:
     return getattr(e, "sqlite_errorname", "").startswith(("SQLITE_BUSY", "SQLITE_LOCKED"))
 
 
+def _held(e: BaseException) -> bool:
+    """Whether the open failed only because another process holds the file."""
+    return _locked(e.cause if isinstance(e, MigrationFailed) else e)
+
+
+#: Seconds between two tries to open a database another process holds, and the most each
+#: try after the first waits for its lock (some locks answer at once: SQLITE_LOCKED).
+RETRY_EVERY = 1.0
+
+
+class _Held(Exception):
+    """One try to open found the file held by another process (``error``)."""
+
+    def __init__(self, error: BaseException) -> None:
+        super().__init__(error)
+        self.error = error
+
+
 class SqliteDatabase(Database):
     dialect = "sqlite"
 
@@ -116,22 +137,52 @@ class SqliteDatabase(Database):
         return self._conn
 
     @staticmethod
-    async def open(target: str | Path, *, schema: int | None = None) -> SqliteDatabase:
+    async def open(target: str | Path, *, schema: int | None = None,
+                   wait: float | None = None) -> SqliteDatabase:
         """The database at ``target``, migrated and writable; DatabaseUnusable if it cannot
-        be."""
-        path = target
+        be. Held by another process past the busy timeout, it is tried again for ``wait``
+        seconds (said once in the log), each try anew: what another's upgrade migrated
+        meanwhile is read again, never migrated twice (a newer schema is refused)."""
+        deadline = None if wait is None else time.monotonic() + wait
+        said = False
+        while True:
+            try:
+                # Once waiting, each try waits out a shorter busy timeout: a Ctrl-C meanwhile
+                # stops the start within a second, not after SQLite's 5 s wait in its thread.
+                busy = min(BUSY_TIMEOUT, RETRY_EVERY) if said else BUSY_TIMEOUT
+                db = await SqliteDatabase._open_once(target, schema, busy)
+            except _Held as held:
+                if deadline is None:
+                    raise DatabaseUnusable(_why(target, held.error)) from held.error
+                if time.monotonic() >= deadline:
+                    assert wait is not None
+                    raise held_too_long(str(target), wait) from held.error
+                if not said:
+                    say_waiting(str(target), wait)
+                    said = True
+                await asyncio.sleep(min(RETRY_EVERY, max(0.0, deadline - time.monotonic())))
+                continue
+            if said:
+                log.info("the database %s is free again: starting", target)
+            return db
+
+    @staticmethod
+    async def _open_once(path: str | Path, schema: int | None, busy: float) -> SqliteDatabase:
+        """One try, waiting ``busy`` seconds for another's lock: ``_Held`` if another process
+        holds the file."""
         connecting: aiosqlite.Connection | None = None
         try:
             if str(path) != ":memory:":
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
-            connecting = aiosqlite.connect(str(path), isolation_level=None,
-                                           timeout=BUSY_TIMEOUT)
+            connecting = aiosqlite.connect(str(path), isolation_level=None, timeout=busy)
             conn = await connecting
         except (OSError, sqlite3.Error) as e:
             if connecting is not None:
                 # aiosqlite stops its thread after a failed connect, and the thread then
                 # answers on this loop: let it, or it prints a traceback once the loop closed.
                 await asyncio.to_thread(connecting._thread.join, 5)
+            if _held(e):
+                raise _Held(e) from e
             raise DatabaseUnusable(_why(path, e)) from e
         try:
             db = SqliteDatabase(conn)
@@ -141,6 +192,8 @@ class SqliteDatabase(Database):
             # aiosqlite's worker thread is not a daemon: left open, it keeps the process alive.
             with contextlib.suppress(Exception):
                 await conn.close()
+            if isinstance(e, sqlite3.Error | MigrationFailed) and _held(e):
+                raise _Held(e) from e
             if isinstance(e, sqlite3.Error | SchemaTooNew | MigrationFailed):
                 raise DatabaseUnusable(_why(path, e)) from e
             raise
@@ -160,6 +213,9 @@ class SqliteDatabase(Database):
         await self.migrate(schema)
         # A database another process keeps locked is refused now, not at the first move.
         async with self.transaction():
+            pass
+        # The bot's own busy timeout from now on, whatever the try that opened it waited.
+        async with self.conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}"):
             pass
 
     async def close(self) -> None:

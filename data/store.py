@@ -49,10 +49,10 @@ class Store(ChallengeQueries, SettingsQueries, MessageQueries, ServerQueries,
         self._uncountable: set[int] = set()
 
     @staticmethod
-    async def open(target: str | Path) -> Store:
+    async def open(target: str | Path, *, wait: float | None = None) -> Store:
         """The store in the SQLite file at ``target``, or the PostgreSQL database at a
-        ``postgresql://`` URL."""
-        return Store(await Database.open(target))
+        ``postgresql://`` URL; ``wait``: as ``Database.open``'s."""
+        return Store(await Database.open(target, wait=wait))
 
     async def close(self) -> None:
         await self.db.close()

@@ -23,6 +23,8 @@ PAUSE_VAR = "UMTALI_LOOPBACK_COMPUTER_PAUSE"
 LEASE_VAR = "UMTALI_LOOPBACK_LEASE"
 #: The database's busy timeout in seconds (``_busy_timeout``), if shorter than bot.py's 5 s.
 BUSY_VAR = "UMTALI_LOOPBACK_BUSY_TIMEOUT"
+#: Seconds a start waits for a database another process holds (``data.db.START_WAIT``).
+START_WAIT_VAR = "UMTALI_LOOPBACK_START_WAIT"
 #: Seconds between the timers' checks (``run_timers``'s ``every``, 1 s), shorter for a test.
 TIMERS_VAR = "UMTALI_LOOPBACK_TIMERS_EVERY"
 #: Seconds between lease renewals (``cogs.umtali.owners.RENEW_EVERY``, 5 s), shorter too.
@@ -67,6 +69,7 @@ def _patch(url: str) -> None:
         (PAUSE_VAR, lambda v: _computer_pause(float(v))),
         (LEASE_VAR, lambda v: _lease(float(v))),
         (BUSY_VAR, lambda v: _busy_timeout(float(v))),
+        (START_WAIT_VAR, lambda v: _start_wait(float(v))),
         (DRAIN_VAR, lambda v: _drain(float(v))),
         (BACKOFF_VAR, lambda v: _backoff(float(v))),
         (ASK_REST_VAR, lambda v: _ask_rest_every(float(v))),
@@ -166,6 +169,15 @@ def _busy_timeout(seconds: float) -> None:
 
     for module in (db, backup, pg_db, sqlite_db):
         module.BUSY_TIMEOUT = seconds  # type: ignore[attr-defined]
+
+
+def _start_wait(seconds: float) -> None:
+    """How long a start waits for a database another process holds (``START_WAIT``, 300 s)."""
+    import bot
+    from data import db
+
+    db.START_WAIT = seconds
+    bot.START_WAIT = seconds  # type: ignore[attr-defined]  # (imported there, read at start)
 
 
 def _seeded(first: int) -> None:
