@@ -86,9 +86,10 @@ def test_the_help_says_how_to_lay_it_face_up(monkeypatch: pytest.MonkeyPatch) ->
 
 def test_in_russian(monkeypatch: pytest.MonkeyPatch) -> None:
     out = _play(monkeypatch, GOING_OUT, "help\ndiscard 2c", "--lang", "ru")
-    assert ("Выход: последняя карта ложится рубашкой вверх; наберите 'discard 2♣ up', чтобы "
-            "сбросить её в открытую.") in out
-    assert "'discard KS up' сбрасывает её в открытую" in out
+    # The move as listed, in Russian words, which read back (``move_words``).
+    assert ("Выход: последняя карта ложится рубашкой вверх; чтобы положить её открытой, "
+            "наберите 'сбросить 2♣ в открытую'.") in out
+    assert "'сбросить Кп в открытую' кладёт её открытой" in out
     assert "рубашкой вверх (2♣)" in out
 
 
