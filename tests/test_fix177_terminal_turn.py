@@ -66,3 +66,34 @@ def test_up_said_of_a_discard_that_goes_up_anyway() -> None:
     russian = _play("выложить 7п 7ч 7т\nвыложить 3ч 3б 3т\nсбросить 8п в открытую\n",
                     "--lang", "ru")
     assert "«в открытую» (up) писать не нужно.)\nИгрок сбрасывает 8♠." in russian, russian
+
+
+class Keyboard(io.StringIO):
+    """Standard input that is a terminal: a person typing."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def _typed_at_a_terminal(typed: str, *extra: str) -> str:
+    out = io.StringIO()
+    assert main(["play", "--seed", "7", "--no-review", "--no-handover", *extra], Keyboard(typed),
+                out) == 0
+    return out.getvalue()
+
+
+def test_a_player_at_a_terminal_is_asked_their_name() -> None:
+    # "Player melds...": the player read of themselves in the third person, as "Player".
+    out = _typed_at_a_terminal("Аня\nmeld 7s 7h 7c\n")
+    assert "Your name (Enter for 'Player'): Draw for first dealer: Аня 9♠" in out, out
+    assert "Аня melds 7♠ 7♥ 7♣, a group, +3." in out
+    assert "Games won: Аня: 0 – Computer: 0." in out
+    # Enter keeps the default; the end of input ends the game as anywhere.
+    assert "Player 9♠" in _typed_at_a_terminal("\n")
+    assert _typed_at_a_terminal("").endswith("(Enter for 'Player'): \nBye.\n")
+    # Two at one keyboard: both asked; one name for both is never kept.
+    two = _typed_at_a_terminal("Аня\nаня\n", "--hotseat", "--lang", "ru")
+    assert "Имя игрока на месте 2 (Enter — оставить 'Игрок 2'):" in two
+    assert "Выиграно партий: Аня — 0, Игрок 2 — 0." in two, two
+    # Named on the command line, nobody is asked.
+    assert "Your name" not in _typed_at_a_terminal("", "--name", "Ben")

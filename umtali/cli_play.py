@@ -81,6 +81,8 @@ def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> int
         out(tr("Umtali. Type 'help' for the notation.") + "\n")
     else:
         out(tr("Umtali, seed {seed}. Type 'help' for the notation.", seed=seed) + "\n")
+    if args.name is None and stdin.isatty():
+        names = _asked_names(names, args.hotseat, stdin, screen, tr)
     pending: list[Event] = list(session.opening)
     #: The seat whose turn goes on after its own move (a draw, a meld): the table is not
     #: shown whole again, only the hand (the move's line says what changed).
@@ -276,6 +278,27 @@ def _names(chosen: str | None, hotseat: bool, tr: Tr) -> tuple[str, str]:
         other = (tr.ctx("a name at the table", "Player 1") if hotseat
                  else tr.ctx("a name at the table", "Opponent"))
     return name, other
+
+
+def _asked_names(names: tuple[str, str], hotseat: bool, stdin: TextIO, screen: Screen,
+                 tr: Tr) -> tuple[str, str]:
+    """At a terminal, unnamed: the players' names, asked (Enter keeps ``names``): the game's
+    lines then tell of a person ("Аня melds..."), not of "Player" in the third person."""
+    asked = list(names)
+    for seat in (0, 1) if hotseat else (0,):
+        question = (tr("Name of the player in seat {seat} (Enter for '{name}'):", seat=seat + 1,
+                       name=names[seat]) if hotseat
+                    else tr("Your name (Enter for '{name}'):", name=names[seat]))
+        screen.write(question + " ")
+        screen.stdout.flush()
+        typed = typed_line(stdin)
+        screen.typed(stdin)
+        if typed is None:
+            raise EOFError
+        asked[seat] = plain_name(typed[0]) or names[seat]
+    if hotseat and asked[1].casefold() == asked[0].casefold():
+        asked[1] = names[1] if names[1].casefold() != asked[0].casefold() else names[0]
+    return asked[0], asked[1] if hotseat else _names(asked[0], False, tr)[1]
 
 
 def _hand_over(name: str, stdin: TextIO, screen: Screen, tr: Tr) -> bool:
