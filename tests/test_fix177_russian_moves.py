@@ -103,3 +103,9 @@ async def test_discord_reads_the_same_words(world: World, locales: dict[int, str
     done = await actor.slash(thread, "umtali play", move="сбросить Кп")
     assert done.acknowledged
     assert face_down(live.session) is True  # the last card's default, as in English
+
+
+def test_the_hint_says_the_move_as_the_list_does() -> None:
+    out = _play("hint\n", "--lang", "ru")
+    assert "Подсказка: выложить 7♠ 7♥ 7♣ (ход компьютера уровня «сложный»)." in out, out
+    assert "Hint: meld 7♠ 7♥ 7♣ (the hard computer's move)." in _play("hint\n")
