@@ -37,7 +37,8 @@ LEVELS: dict[str, Callable[[int | str], Player]] = {
     "random": lambda seed: RandomPlayer(seed),
 }
 
-#: The in-game help. The moves and commands are typed as they are in every language.
+#: The in-game help. The notation's words read in every language; a translation may show the
+#: language's own move words instead (``move_words``: Russian), which read too.
 PLAY_HELP = N_("""\
 Type a move, or the number of a move from the list.
   draw               draw the top card of the stock
