@@ -286,7 +286,8 @@ def test_play_in_russian_to_the_end_of_a_session() -> None:
     code, out = run(["play", "--seed", "9", "--lang", "ru"],
                     "help\nfoo\n0\nmeld\n1\n" + "1\n" * 5000)
     assert code == 0
-    for said in ("Умтали, зерно 9", "Введите ход или номер хода", "'foo' — не ход",
+    for said in ("Умтали, зерно 9", "Введите ход (как в списке ходов) или его номер",
+                 "'foo' — не ход",
                  "Хода 0 нет: выберите от 1 до", "Назовите карты комбинации", "Ваши карты:",
                  "Ходы: 1)", "Комбинации (Компьютер):", "берёт карту из колоды",
                  "Раздача 1 окончена", "выигрывает матч"):
@@ -296,8 +297,9 @@ def test_play_in_russian_to_the_end_of_a_session() -> None:
 
 
 def test_play_in_russian_quits_in_russian() -> None:
-    code, out = run(["play", "--seed", "2", "--lang", "ru", "--name", "Аня"], "quit\n")
-    assert code == 0 and out.endswith("Аня> До встречи.\n")
+    code, out = run(["play", "--seed", "2", "--lang", "ru", "--name", "Аня"], "quit\nда\n")
+    assert code == 0 and out.endswith("чтобы играть дальше: До встречи.\n")
+    assert "\nАня> Закончить игру?" in out
     assert untranslated(out) == []
 
 

@@ -11,13 +11,13 @@ import pytest
 
 from cogs.umtali.coach import coach_of
 from cogs.umtali.coach_work import advise, seat_record
-from cogs.umtali.commands import move_meaning
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.play_panel import HintButton
 from tests.discord_helpers import World, custom_ids, cut, flush, play, start_match, thread_of
 from umtali.ai.resume import player_seed, seat_history
 from umtali.i18n import EN, sentence, tr_for
 from umtali.players import GreedyPlayer
+from umtali.text import move_meaning
 
 # The hard computer thinks in real worker processes: seconds of real CPU work on a
 # loaded machine, which SimCord's 5 s wait for the bot to settle does not allow for.

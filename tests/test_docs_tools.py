@@ -133,7 +133,7 @@ def test_the_terminal_words_named_are_read() -> None:
     for said in (said_en.group(1), said_ru.group(1)):
         assert set(re.findall(r"`([a-z]+)`", said)) == set(words)
     out = io.StringIO()
-    typed = "moves\ntable\nhelp\nhint\nrules\n1\nquit\n"
+    typed = "moves\ntable\nhelp\nhint\nrules\n1\nquit\nyes\n"
     assert umtali_cli(["play", "--seed", "3", "--no-review"], io.StringIO(typed), out) == 0
     turns = out.getvalue().split("Player> ")[1:]
     assert turns[0].startswith("Moves: 1) draw")  # moves
@@ -141,7 +141,8 @@ def test_the_terminal_words_named_are_read() -> None:
     assert "meld 8D 9D 10D" in turns[2]  # help: the notation
     assert turns[3].startswith("Hint: ")  # hint
     assert turns[4].startswith("1. The game\n")  # rules
-    assert turns[-1].startswith("Bye.")  # quit, after move 1 was played
+    assert turns[-1].startswith("Stop the game here?")  # quit, after move 1 was played
+    assert turns[-1].endswith(" Bye.\n")  # and its yes
 
 
 def test_the_replay_format_example_has_the_files_fields() -> None:

@@ -12,7 +12,6 @@ import pytest
 
 from cogs.umtali import coach_hint, in_time
 from cogs.umtali.coach_work import seat_record
-from cogs.umtali.commands import move_meaning
 from cogs.umtali.service import MatchService
 from tests.discord_helpers import World, flush
 from tests.processes.helpers import row, via
@@ -21,6 +20,7 @@ from umtali.i18n import EN
 from umtali.players import GreedyPlayer
 from umtali.rules import RuleSet
 from umtali.session import Session
+from umtali.text import move_meaning
 
 # The hard computer thinks in real worker processes (as in tests/test_discord_coach.py).
 pytestmark = pytest.mark.simcord(settle_timeout=30)

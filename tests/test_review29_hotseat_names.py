@@ -19,22 +19,25 @@ def test_the_two_seats_of_a_hotseat_are_numbered_alike(lang: str, first: str,
     assert main(["play", "--seed", "9", "--hotseat", "--no-handover", "--lang", lang],
                 io.StringIO("quit\n"), out) == 0
     said = out.getvalue()
-    won, score = ("Games won", "0 – 0") if lang == "en" else ("Выиграно партий", "0:0")
-    assert f"{won}: {first} {score} {second}." in said, said
+    # Each score after its name and a colon: "Player 1 0 – 0 Player 2" ran the seat's number
+    # into its score (review164).
+    won = ("Games won: {first}: 0 – {second}: 0." if lang == "en"
+           else "Выиграно партий: {first} — 0, {second} — 0.")
+    assert won.format(first=first, second=second) in said, said
     # Named, the first seat is as named.
     out = io.StringIO()
     assert main(["play", "--seed", "9", "--hotseat", "--no-handover", "--name", "Аня",
                  "--lang", "en"],
                 io.StringIO("quit\n"), out) == 0
-    assert "Games won: Аня 0 – 0 Player 2." in out.getvalue()
+    assert "Games won: Аня: 0 – Player 2: 0." in out.getvalue()
 
 
 @pytest.mark.parametrize(("options", "won"), [
-    (["--name", "Computer"], "Games won: Computer 0 – 0 Opponent."),
-    (["--name", " computer "], "Games won: computer 0 – 0 Opponent."),
-    (["--name", "Компьютер", "--lang", "ru"], "Выиграно партий: Компьютер 0:0 Соперник."),
-    (["--name", "Player 2", "--hotseat", "--no-handover"], "Games won: Player 2 0 – 0 Player 1."),
-    (["--name", "   "], "Games won: Player 0 – 0 Computer."),
+    (["--name", "Computer"], "Games won: Computer: 0 – Opponent: 0."),
+    (["--name", " computer "], "Games won: computer: 0 – Opponent: 0."),
+    (["--name", "Компьютер", "--lang", "ru"], "Выиграно партий: Компьютер — 0, Соперник — 0."),
+    (["--name", "Player 2", "--hotseat", "--no-handover"], "Games won: Player 2: 0 – Player 1: 0."),
+    (["--name", "   "], "Games won: Player: 0 – Computer: 0."),
 ])
 def test_the_two_seats_never_share_a_name(options: list[str], won: str) -> None:
     # "--name Computer" gave both seats one name: every move, score and the winner read as

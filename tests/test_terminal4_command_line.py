@@ -75,14 +75,15 @@ def test_the_help_of_every_option(capsys: pytest.CaptureFixture[str]) -> None:
 def test_a_name_is_made_plain(typed: str, shown: str) -> None:
     out = io.StringIO()
     assert main(["play", "--seed", "3", "--no-review", "--name", typed],
-                io.StringIO("quit\n"), out) == 0
+                io.StringIO("quit\nyes\n"), out) == 0
     said = out.getvalue()
-    assert f"\n{shown}> Bye." in said
+    assert f"\n{shown}> Stop the game here?" in said
     assert "\x1b" not in said and "\u202e" not in said and "A" * 33 not in said
 
 
 def test_a_name_of_nothing_visible_is_the_default() -> None:
     out = io.StringIO()
     assert main(["play", "--seed", "3", "--no-review", "--name", "\u200b\n"],
-                io.StringIO("quit\n"), out) == 0
-    assert out.getvalue().endswith("\nPlayer> Bye.\n")
+                io.StringIO("quit\nyes\n"), out) == 0
+    assert "\nPlayer> Stop the game here?" in out.getvalue()
+    assert out.getvalue().endswith(": Bye.\n")

@@ -37,11 +37,11 @@ def test_rules_in_short() -> None:
 
 def test_rules_in_russian_and_the_russian_words() -> None:
     ru = tr_for("ru")
-    code, out = _play("правила\nпомощь\nвыход\n", "--lang", "ru")
+    code, out = _play("правила\nпомощь\nвыход\nда\n", "--lang", "ru")
     assert code == 0
     assert f"3. {ru.ctx('rules page', 'Melds')}\n" in out
     assert "docs/RULES.ru.md" in out
-    assert "draw               взять верхнюю карту колоды" in out  # the help
+    assert "взять из колоды        взять верхнюю карту колоды" in out  # the help
     assert out.rstrip().endswith(ru("Bye."))
     assert ru("{text} is not a move. Moves: {moves}", text="'помощь'", moves="") not in out
 

@@ -86,9 +86,10 @@ def test_the_help_says_how_to_lay_it_face_up(monkeypatch: pytest.MonkeyPatch) ->
 
 def test_in_russian(monkeypatch: pytest.MonkeyPatch) -> None:
     out = _play(monkeypatch, GOING_OUT, "help\ndiscard 2c", "--lang", "ru")
-    assert ("Выход: последняя карта ложится рубашкой вверх; наберите 'discard 2♣ up', чтобы "
-            "сбросить её в открытую.") in out
-    assert "'discard KS up' сбрасывает её в открытую" in out
+    # The move as listed, in Russian words, which read back (``move_words``).
+    assert ("Выход: последняя карта ложится рубашкой вверх; чтобы положить её открытой, "
+            "наберите 'сбросить 2♣ в открытую'.") in out
+    assert "'сбросить Кп в открытую' кладёт её открытой" in out
     assert "рубашкой вверх (2♣)" in out
 
 
@@ -131,7 +132,9 @@ def test_a_line_that_is_no_move_is_answered_in_the_terminals_notation(
         monkeypatch: pytest.MonkeyPatch, typed: str) -> None:
     # The notation of ``script`` and replays has ``discard <card> [down]``; the terminal
     # lays a last card face down unless told ``up``, and its answer says so.
-    for lang, shown in (("en", "discard <card> [up]"), ("ru", "discard <карта> [up]")):
+    # (In Russian, the Russian move words the terminal lists and reads: ``move_words``.)
+    for lang, shown in (("en", "discard <card> [up]"), ("ru", "сбросить <карта> [в открытую]")):
         out = _play(monkeypatch, GOING_OUT, f"{typed}\ndiscard 2c", "--lang", lang)
-        [answer] = [line for line in out.splitlines() if "extend <" in line]
+        [answer] = [line for line in out.splitlines()
+                    if "extend <" in line or "приложить <" in line]
         assert shown in answer and "[down]" not in answer, answer

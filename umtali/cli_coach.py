@@ -39,7 +39,7 @@ def hint_line(session: Session, seat: int, tr: Tr) -> str:
     advice = hint(view, player)
     # As the player would type it (the terminal's ``discard KS`` of a last card is face down).
     return (tr("Hint: {move} (the hard computer's move).",
-               move=move_text(advice.move, view.legal_moves))
+               move=move_text(advice.move, view.legal_moves, view, tr))
             + " " + sentence(tr(advice.reason)))
 
 

@@ -14,8 +14,10 @@ import io
 from collections.abc import Sequence
 from typing import TextIO
 
-from umtali.i18n import ENGLISH
+from umtali.i18n import EN, ENGLISH, Tr
 from umtali.moves import Move, MoveKind, going_out, side_chosen, typed
+from umtali.text import move_meaning
+from umtali.view import PlayerView
 
 #: The longest line read as a move or a command: the longest move is some fifty characters.
 #: A longer line is read to its end and refused, not held whole nor echoed back whole.
@@ -47,12 +49,24 @@ def listed(legal: Sequence[Move]) -> list[Move]:
     return shown
 
 
-def move_text(move: Move, legal: Sequence[Move]) -> str:
-    """``move`` as the player would type it at the terminal, with suit symbols."""
+def move_text(move: Move, legal: Sequence[Move], view: PlayerView | None = None,
+              tr: Tr = EN) -> str:
+    """``move`` as the player would type it at the terminal, with suit symbols: given the
+    ``view``, in the words of ``tr``'s language, which read back as the move (``move_words``),
+    as Discord's suggestions say it."""
+    if view is not None and tr.lang != ENGLISH:
+        return move_meaning(view, move, tr)
     if going_out(move, legal):
         card = str(move.card)
         return f"discard {card}" if move.face_down else f"discard {card} up"
     return move.text(symbols=True)
+
+
+def needless_up(text: str, move: Move, legal: Sequence[Move], language: str) -> bool:
+    """Whether ``text`` said ``up`` of a discard that goes face up anyway (not a last card)."""
+    if move.kind is not MoveKind.DISCARD or going_out(move, legal) or text.isdigit():
+        return False
+    return not typed(text, language)[1]
 
 
 def face_up_choice(legal: Sequence[Move]) -> Move | None:

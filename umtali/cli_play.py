@@ -16,19 +16,20 @@ from umtali.cli_moves import (
     face_up_choice,
     listed,
     move_text,
+    needless_up,
     typed_line,
 )
 from umtali.cli_screen import GLUE, Screen
 from umtali.cli_script import rules_of
 from umtali.errors import UmtaliError
-from umtali.events import Event, HandEnded
+from umtali.events import Event, HandEnded, HandStarted
 from umtali.i18n import N_, Tr, sentence
 from umtali.moves import Move
 from umtali.plain_names import plain_name
 from umtali.players import Player, RandomPlayer
 from umtali.rules_words import GAME_PAGES, game_titles, plain_page
 from umtali.session import Session
-from umtali.text import describe, render_view
+from umtali.text import describe, hand_lines, render_view
 from umtali.view import PlayerView
 
 LEVELS: dict[str, Callable[[int | str], Player]] = {
@@ -36,7 +37,8 @@ LEVELS: dict[str, Callable[[int | str], Player]] = {
     "random": lambda seed: RandomPlayer(seed),
 }
 
-#: The in-game help. The moves and commands are typed as they are in every language.
+#: The in-game help. The notation's words read in every language; a translation may show the
+#: language's own move words instead (``move_words``: Russian), which read too.
 PLAY_HELP = N_("""\
 Type a move, or the number of a move from the list.
   draw               draw the top card of the stock
@@ -80,7 +82,12 @@ def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> int
         out(tr("Umtali. Type 'help' for the notation.") + "\n")
     else:
         out(tr("Umtali, seed {seed}. Type 'help' for the notation.", seed=seed) + "\n")
+    if args.name is None and stdin.isatty():
+        names = _asked_names(names, args.hotseat, stdin, screen, tr)
     pending: list[Event] = list(session.opening)
+    #: The seat whose turn goes on after its own move (a draw, a meld): the table is not
+    #: shown whole again, only the hand (the move's line says what changed).
+    going_on = -1
     try:
         while True:
             seat = session.to_act if args.hotseat else 0
@@ -96,6 +103,10 @@ def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> int
             if handover and not session.over:
                 # (Without the handover, one screen for both: each event is said once.)
                 unseen[1 - seat] += fresh
+            if (pending and isinstance(pending[-1], HandStarted) and not session.over
+                    and (computer is None or session.to_act == 0)):
+                # The table that follows at once says the hand, and its dealer: said once.
+                pending = pending[:-1]
             ended = [e for e in pending if isinstance(e, HandEnded)]
             # A hand's review comes right after its result: before the game's or the session's
             # (the last hand's would else come after "Computer wins the session 2-0."), and
@@ -121,11 +132,15 @@ def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> int
             actor = session.to_act
             if computer is not None and actor == 1:
                 pending = session.apply(computer.choose(session.view(1)))
+                going_on = -1
                 continue
             view = session.view(actor)
-            out("\n" + render_view(view, names, tr) + "\n")
+            if going_on == actor:
+                out(hand_lines(view, names, tr) + "\n")
+            else:
+                out("\n" + render_view(view, names, tr) + "\n")
             legal = listed(view.legal_moves)
-            out(_moves_lines(legal, tr))
+            out(_moves_lines(legal, view, tr))
             while True:
                 out(f"{names[actor]}> ")
                 stdout.flush()
@@ -142,8 +157,10 @@ def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> int
                     continue
                 word = text.lower()
                 if word in QUIT_WORDS:
-                    out(tr("Bye.") + "\n")
-                    return 0
+                    if _stops(stdin, screen, tr):
+                        out(tr("Bye.") + "\n")
+                        return 0
+                    continue
                 if word in HELP_WORDS:
                     out(tr(PLAY_HELP) + "\n" + tr(COACH_HELP) + "\n")
                     continue
@@ -158,7 +175,7 @@ def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> int
                 if word in TABLE_WORDS:
                     out(render_view(view, names, tr) + "\n")
                 if word in MOVES_WORDS | TABLE_WORDS:
-                    out(_moves_lines(legal, tr))
+                    out(_moves_lines(legal, view, tr))
                     continue
                 if word in HINT_WORDS:
                     out(hint_line(session, actor, tr) + "\n")
@@ -168,6 +185,11 @@ def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> int
                     pending = session.apply(move)
                     if actor == 0:
                         record.append((view, move))
+                    if needless_up(text, move, legal, tr.lang):
+                        out(tr("(Every discard but a going-out one is laid face up: no need "
+                               "to say 'up'.)") + "\n")
+                    going_on = actor if session.to_act == actor and not any(
+                        isinstance(e, HandEnded) for e in pending) else -1
                     break
                 except IndexError:
                     out(tr("There is no move {number}: choose 1 to {count}.", number=text,
@@ -216,10 +238,23 @@ def _rules(tr: Tr) -> str:
         + "\n"
 
 
+def _stops(stdin: TextIO, screen: Screen, tr: Tr) -> bool:
+    """Whether the player confirms stopping the game here, as a resignation is confirmed (a
+    mistyped 'quit' would else end it unasked)."""
+    return _confirmed(tr("Stop the game here? Type 'yes' to stop, anything else to play on:"),
+                      stdin, screen, tr)
+
+
 def _resigns(winner: str, stdin: TextIO, screen: Screen, tr: Tr) -> bool:
     """Whether the player to act confirms giving the session up to ``winner``."""
-    screen.write(tr("Resign the session? {name} wins it. Type 'yes' to resign, anything else "
-                    "to play on:", name=winner) + " ")
+    return _confirmed(tr("Resign the session? {name} wins it. Type 'yes' to resign, anything "
+                         "else to play on:", name=winner), stdin, screen, tr)
+
+
+def _confirmed(question: str, stdin: TextIO, screen: Screen, tr: Tr) -> bool:
+    """Whether the player answers ``question`` yes (else play goes on; the end of input ends
+    the game, as anywhere)."""
+    screen.write(question + " ")
     screen.stdout.flush()
     typed = typed_line(stdin)
     screen.typed(stdin)
@@ -246,6 +281,27 @@ def _names(chosen: str | None, hotseat: bool, tr: Tr) -> tuple[str, str]:
     return name, other
 
 
+def _asked_names(names: tuple[str, str], hotseat: bool, stdin: TextIO, screen: Screen,
+                 tr: Tr) -> tuple[str, str]:
+    """At a terminal, unnamed: the players' names, asked (Enter keeps ``names``): the game's
+    lines then tell of a person ("Аня melds..."), not of "Player" in the third person."""
+    asked = list(names)
+    for seat in (0, 1) if hotseat else (0,):
+        question = (tr("Name of the player in seat {seat} (Enter for '{name}'):", seat=seat + 1,
+                       name=names[seat]) if hotseat
+                    else tr("Your name (Enter for '{name}'):", name=names[seat]))
+        screen.write(question + " ")
+        screen.stdout.flush()
+        typed = typed_line(stdin)
+        screen.typed(stdin)
+        if typed is None:
+            raise EOFError
+        asked[seat] = plain_name(typed[0]) or names[seat]
+    if hotseat and asked[1].casefold() == asked[0].casefold():
+        asked[1] = names[1] if names[1].casefold() != asked[0].casefold() else names[0]
+    return asked[0], asked[1] if hotseat else _names(asked[0], False, tr)[1]
+
+
 def _hand_over(name: str, stdin: TextIO, screen: Screen, tr: Tr) -> bool:
     """Hotseat, as the turn passes: the hand just played is cleared off a terminal, and the
     next player shows theirs only once the other has looked away. False: they typed quit."""
@@ -262,15 +318,15 @@ def _hand_over(name: str, stdin: TextIO, screen: Screen, tr: Tr) -> bool:
     return typed[0].strip().lower() not in QUIT_WORDS
 
 
-def _moves_lines(legal: list[Move], tr: Tr) -> str:
+def _moves_lines(legal: list[Move], view: PlayerView, tr: Tr) -> str:
     """The numbered moves, and how to lay a last card face up when it may go either way."""
     # Each move glued whole: a narrow terminal's rows break between moves, not inside one.
-    shown = ", ".join(f"{i}) {move_text(m, legal)}".replace(" ", GLUE)
+    shown = ", ".join(f"{i}) {move_text(m, legal, view, tr)}".replace(" ", GLUE)
                       for i, m in enumerate(legal, 1))
     lines = tr("Moves: {moves}", moves=shown) + "\n"
     up = face_up_choice(legal)
     if up is not None:
         # The rules' default, as the bot's: face down unless the player says otherwise.
         lines += tr("Going out: your last card is laid face down; type '{move}' to lay it "
-                    "face up.", move=move_text(up, legal)) + "\n"
+                    "face up.", move=move_text(up, legal, view, tr)) + "\n"
     return lines

@@ -11,7 +11,8 @@ naming both. Letters are judged as typed, before the notation upper-cases them: 
 letter has a twin only where the small forms look alike too (a small t is no т). The game's
 own letters read as they always did, but for the suits: the notation has Latin suit letters
 only, so in the Russian game a Cyrillic С, Н or Ѕ (small с, ѕ) is the suit it looks like, as
-in the English one (no Cyrillic letter is a suit, nor these a rank: one card). On Discord
+in the English one (no Cyrillic letter is a suit, nor these a rank: one card), and the
+Russian suits' letters п ч б т are theirs (``RUSSIAN_SUITS``). On Discord
 the language is the member's (their client's), as in the answers they read, and its
 suggestions read what is typed the same way (``spellings``), offering both cards where a word
 can be two: picked, a suggestion says which. Scripts, replays and the bot's panels keep the
@@ -42,7 +43,10 @@ ALL_CYRILLIC_LOOKS_LATIN = {**CYRILLIC_LOOKS_LATIN, **SMALL_CYRILLIC_LOOKS_LATIN
 #: capital, unlike h): the Russian game reads them too, a Russian layout having no suit letter.
 CYRILLIC_SUITS = {cyrillic: latin for cyrillic, latin in ALL_CYRILLIC_LOOKS_LATIN.items()
                   if latin.upper() in SUIT_LETTERS}
-RUSSIAN_TWINS = {**LATIN_LOOKS_CYRILLIC, **CYRILLIC_SUITS}
+#: The Russian suits' first letters (пики, червы, бубны, трефы), read in the Russian game: a
+#: card names one rank and one suit, so т (туз, трефы) is one card either way (Тт: A♣, 8т: 8♣).
+RUSSIAN_SUITS = {"п": "S", "П": "S", "ч": "H", "Ч": "H", "б": "D", "Б": "D", "т": "C", "Т": "C"}
+RUSSIAN_TWINS = {**LATIN_LOOKS_CYRILLIC, **CYRILLIC_SUITS, **RUSSIAN_SUITS}
 #: A longer word is no card name; it is left to the notation to refuse.
 LONGEST = 5
 

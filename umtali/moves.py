@@ -15,6 +15,7 @@ from umtali.cards import CARDS, Card, cards_of, format_cards, iter_cards, mask_o
 from umtali.errors import InvalidMoveError
 from umtali.i18n import Text
 from umtali.letters import native, small
+from umtali.move_words import notation
 
 
 class MoveKind(Enum):
@@ -155,9 +156,10 @@ def typed(text: str, language: str) -> tuple[Move, bool]:
     """A move as a player types it, and whether its side is the default: a discard that says
     neither ``down`` nor ``up`` (its last card then goes face down, ``side_chosen``). Its
     cards are read in ``language``'s alphabet: a look-alike letter of the other is the card it
-    looks like, or refused naming both (``letters.native``). The notation of scripts, replays
-    and panels is ``Move.parse``'s, where a discard is face up."""
-    text = native(text, language)
+    looks like, or refused naming both (``letters.native``); its words may be ``language``'s
+    (``move_words``). The notation of scripts, replays and panels is ``Move.parse``'s, where a
+    discard is face up."""
+    text = native(notation(text, language), language)
     words = text.replace(",", " ").split()
     up = len(words) > 2 and small(words[0]) == "discard" and small(words[-1]) in UP_WORDS
     try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from umtali.cards import Card
+from umtali.cards import CARDS, Card
 from umtali.events import (
     DealerChosen,
     Discarded,
@@ -25,6 +25,7 @@ from umtali.events import (
 )
 from umtali.i18n import EN, N_, Tr
 from umtali.melds import PlayKind
+from umtali.moves import Move, MoveKind, going_out
 from umtali.rules import worded
 from umtali.view import PlayerView
 
@@ -264,12 +265,14 @@ def render_view(view: PlayerView, names: Sequence[str], tr: Tr = EN) -> str:
     me, them = view.seat, 1 - view.seat
     lines = [
         tr("Game {game}, hand {hand} ({rules}). Dealer: {dealer}. "
-           "Games won: {first} {won_a} – {won_b} {second}.", game=view.game,
+           "Games won: {first}: {won_a} – {second}: {won_b}.", game=view.game,
            hand=view.hand_no,
            rules=worded(view.rules, tr), dealer=names[view.dealer], first=names[0],
            won_a=view.games_won[0], second=names[1], won_b=view.games_won[1]),
-        tr("Game score: {first} {game_a} – {game_b} {second}. "
-           "This hand: {first} {hand_a} – {hand_b} {second}.", first=names[0],
+        # Each figure after its name and a colon: a name ending in a digit ("Player 1") would
+        # else run into its score ("Player 1 0 – 0 Player 2").
+        tr("Game score: {first}: {game_a} – {second}: {game_b}. "
+           "This hand: {first}: {hand_a} – {second}: {hand_b}.", first=names[0],
            game_a=view.game_scores[0], second=names[1], game_b=view.game_scores[1],
            hand_a=view.hand_points[0], hand_b=view.hand_points[1]),
     ]
@@ -298,10 +301,44 @@ def render_view(view: PlayerView, names: Sequence[str], tr: Tr = EN) -> str:
     if len(view.discard_pile) > 1:
         # The line above gives the top and the card under it; this, every card of the pile.
         lines.append(tr("Whole pile, bottom to top: {cards}", cards=whole_pile(view, tr)))
-    lines.append(tr("Your hand: {cards}", cards=cards_text(view.hand)))
-    if view.went_out >= 0 and view.went_out != me:
+    return "\n".join([*lines, hand_lines(view, names, tr)])
+
+
+def hand_lines(view: PlayerView, names: Sequence[str], tr: Tr = EN) -> str:
+    """The seat's hand, each card it drew or took this turn marked as Discord's hand marks it,
+    and what its turn must do: the table's last lines, and all the terminal says again after a
+    meld (the meld's own line says what changed on the table)."""
+    mark = tr.ctx("card", "(new)")
+    hand = " ".join(f"{c}{GLUE}{mark}" if c in view.drawn else str(c) for c in view.hand)
+    lines = [tr("Your hand: {cards}", cards=hand)]
+    if view.went_out >= 0 and view.went_out != view.seat:
         lines.append(tr("{name} went out: this is your last turn.", name=names[view.went_out]))
     if view.must_meld:
         lines.append(tr("You took two: meld {cards} this turn.",
                         cards=cards_text(view.must_meld)))
     return "\n".join(lines)
+
+
+def move_meaning(view: PlayerView, move: Move, tr: Tr) -> str:
+    """A move in words: "draw from the stock", "lay 7♦ on 8♦ 9♦ 10♦" (Discord's suggestions,
+    the terminal's moves in a language not English). Typed back, they read as the move
+    (``move_words``)."""
+    cards = " ".join(str(c) for c in move.card_list)
+    kind = move.kind
+    if kind is MoveKind.DRAW:
+        return tr("draw from the stock")
+    if kind is MoveKind.TAKE:
+        return tr("take the top discard")
+    if kind is MoveKind.TAKE_TWO:
+        return tr("take the top two discards")
+    if kind is MoveKind.MELD:
+        return tr("meld {cards}", cards=cards)
+    if kind is MoveKind.EXTEND:
+        meld = next((m for m in view.melds if move.target in m.cards), None)
+        on = " ".join(str(c) for c in meld.cards) if meld is not None else str(CARDS[move.target])
+        return tr("lay {card} on {meld}", card=cards, meld=on)
+    if move.face_down:
+        return tr("discard {card} face down", card=cards)
+    if going_out(move, view.legal_moves):
+        return tr("discard {card} face up", card=cards)  # a last card, which may lie down
+    return tr("discard {card}", card=cards)

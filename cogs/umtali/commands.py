@@ -45,11 +45,11 @@ from cogs.umtali.stops import unblock as lift_stop
 from cogs.umtali.suggesting import suggested
 from cogs.umtali.tables import post_table
 from cogs.umtali.text_cuts import head
-from umtali.cards import CARDS
 from umtali.i18n import ENGLISH, Tr
 from umtali.letters import found_in, spellings
-from umtali.moves import Move, MoveKind, face_up_text, going_out
+from umtali.moves import Move, MoveKind, face_up_text
 from umtali.rules import RuleSet
+from umtali.text import move_meaning
 from umtali.view import PlayerView
 
 LEVELS = [
@@ -94,29 +94,6 @@ def _keyword(move: Move) -> str:
     """The notation's word for ``move``: ``meld``, ``extend``, ``discard``, ``draw``, ``take``,
     ``take 2``."""
     return "take 2" if move.kind is MoveKind.TAKE_TWO else str(move).split()[0]
-
-
-def move_meaning(view: PlayerView, move: Move, tr: Tr) -> str:
-    """A move in words: "draw from the stock", "lay 7♦ on 8♦ 9♦ 10♦"."""
-    cards = " ".join(str(c) for c in move.card_list)
-    kind = move.kind
-    if kind is MoveKind.DRAW:
-        return tr("draw from the stock")
-    if kind is MoveKind.TAKE:
-        return tr("take the top discard")
-    if kind is MoveKind.TAKE_TWO:
-        return tr("take the top two discards")
-    if kind is MoveKind.MELD:
-        return tr("meld {cards}", cards=cards)
-    if kind is MoveKind.EXTEND:
-        meld = next((m for m in view.melds if move.target in m.cards), None)
-        on = " ".join(str(c) for c in meld.cards) if meld is not None else str(CARDS[move.target])
-        return tr("lay {card} on {meld}", card=cards, meld=on)
-    if move.face_down:
-        return tr("discard {card} face down", card=cards)
-    if going_out(move, view.legal_moves):
-        return tr("discard {card} face up", card=cards)  # a last card, which may lie down
-    return tr("discard {card}", card=cards)
 
 
 def _sees_channel(interaction: discord.Interaction, member: discord.Member) -> bool:
