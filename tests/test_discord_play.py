@@ -61,7 +61,10 @@ async def test_a_full_session_is_played_and_recorded(world: World) -> None:
     before, after = changes[w]
     assert after > before and f"{live.names[w]}: {round(before, 1)} → {round(after, 1)}" in \
         fields["Ratings"]
-    assert live.commitment in fields["Fair deals"] and live.salt in fields["Fair deals"]
+    # The seed and salt said once, in the last announcement (review164); the card says where.
+    last = thread.history()[-1].content
+    assert live.commitment in last and live.salt in last
+    assert "the session's last announcement" in fields["Fair deals"]
     # Its buttons: a rematch and the replay file (the hand panel's button is gone).
     assert custom_ids(table) == [f"umtali:rm:{live.id}", f"umtali:rf:{world.guild.id}:{live.id}"]
     replay = await world.carol.click(table, custom_id=custom_ids(table)[1])

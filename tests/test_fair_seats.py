@@ -40,8 +40,8 @@ async def _deals_file(world: World, actor: Any, match_id: int) -> dict[str, Any]
 
 
 def seats_line(first: int, second: int) -> str:
-    return (f"Seats: <@{first}> seat 0 (draws first for dealer), <@{second}> seat 1 (the deals "
-            "file lists them so).")
+    # In verify's words (review164: the file's order is explained in docs/FAIR_DEALS.md).
+    return f"Seats: <@{first}> seat 0 (draws first for dealer), <@{second}> seat 1."
 
 
 async def test_a_challenge_announces_the_seats_the_match_and_its_file_keep(world: World) -> None:
@@ -74,8 +74,7 @@ async def test_a_challenge_announces_the_seats_the_match_and_its_file_keep(world
 async def test_a_practice_offer_announces_the_seats(world: World) -> None:
     offered = await world.alice.slash(world.channel, "umtali practice")
     said = _said(offered.response)
-    assert ("Seats: you seat 0 (you draw first for dealer), the computer seat 1 (the deals "
-            "file lists them so).") in said
+    assert "Seats: you seat 0 (you draw first for dealer), the computer seat 1." in said
     await cut(world, offered)
     assert the_match(world).player_ids[0] == world.alice.id
 
@@ -86,8 +85,7 @@ async def test_in_russian_too(world: World) -> None:
     offered = await challenge(world, world.alice, world.bob)
     # Worded as verify words them, to be read side by side.
     assert (f"Места: место 0 — <@{world.alice.id}>, место 1 — <@{world.bob.id}> (жребий "
-            "тянут, начиная с места 0; так их называет файл раздач)."
-            ) in _said(offered.response)
+            "тянут, начиная с места 0).") in _said(offered.response)
 
 
 async def test_the_rules_page_says_to_copy_the_commitment_before_the_cut(world: World) -> None:

@@ -1,5 +1,6 @@
-"""A typed cut holding backticks cannot end the code it is shown in on the session's final
-card: a link or markdown of the player's would be shown under the bot's name."""
+"""A typed cut holding backticks cannot end the code it is shown in where the session's deals
+are revealed (its last announcement: the final card names it, review164): a link or markdown of
+the player's would be shown under the bot's name."""
 
 from __future__ import annotations
 
@@ -19,10 +20,8 @@ async def test_backticks_in_a_cut_cannot_end_the_code_on_the_final_card(world: W
     assert live.cut == typed
     await resign(world, world.bob, live)
     await flush(world)
-    table = next(m for m in thread_of(world, live).history() if m.id == live.table_message_id)
-    [card] = [e.to_dict() for e in table.embeds if e.title and "Session over" in e.title]
-    fields = {f["name"]: f["value"] for f in card.get("fields", [])}
-    fair = fields["Fair deals"]
+    [fair] = [m.content for m in thread_of(world, live).history()
+              if m.content and "Deals revealed" in m.content]
     assert live.commitment in fair
     assert f"`{typed}`" not in fair, fair  # its backticks would end the code: a live link
     assert f"cut {shown_cut(typed)}." in fair, fair

@@ -94,8 +94,9 @@ def test_each_seats_panel_lists_the_whole_pile_bottom_to_top(lang: str, size: in
         assert field.name == f"{HEADING[lang]} {SIZES[lang][size]}"
         assert field.value == _shown(pile)
         assert not field.inline
-        # The top, as before, beside the stock.
-        assert _top(embed, tr) == _shown(pile).split()[-1]
+        # The top beside the stock, said to be the top (review164: in the table's words).
+        top = _shown(pile).split()[-1]
+        assert _top(embed, tr) == tr("{card} on top", card=top), _top(embed, tr)
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])

@@ -33,10 +33,11 @@ def test_the_points_for_cards_left_are_said_in_russian_with_their_noun(
     # "Маша выходит и получает 11 за карты…" left the points without their noun: a number
     # with no unit after "получает" (English "scores 11 for cards left" needs none).
     said = describe(_went_out(points), NAMES, RU).splitlines()[0]
-    assert f"Маша выходит и получает {words} за карты, оставшиеся на руке у соперника (Alice)." \
-        in said, said
+    # The name after a dash, not in brackets (review164: «(Компьютер (лёгкий))»).
+    assert f"Маша выходит и получает {words} за карты, оставшиеся на руке у соперника — " \
+        "Alice." in said, said
     english = describe(_went_out(points), ("Ada", "Ben"), EN).splitlines()[0]
-    assert f"Ada went out and scores {points} for cards left in Ben's hand." in english
+    assert f"Ada went out and scores {points} for the cards Ben still holds." in english
 
 
 def test_a_sessions_score_is_written_as_its_games_are_in_russian() -> None:

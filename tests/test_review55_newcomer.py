@@ -65,7 +65,9 @@ async def test_the_dm_panel_says_which_hand_it_shows_and_the_games_score(world: 
         panel = next(m for m in actor.user.dm_channel.history()
                      if m.id == live.dm_message_ids[seat])
         fields = _fields(panel)
-        assert fields.get("Game 1 · hand 2") == f"ada {a} – {b} ben", fields
+        # The game's score labelled, beside this hand's (review164).
+        assert fields.get("Game 1 · hand 2") == ("This hand, laid so far: ada 0 – 0 ben\n"
+                                                 f"Game, earlier hands: ada {a} – {b} ben"), fields
 
 
 def _buttons(message: Any) -> dict[str, tuple[str, bool]]:

@@ -113,7 +113,8 @@ async def test_the_panels_and_pictures_name_such_seats_by_number(world: World) -
     seat = live.session.to_act
     fields = hand_of(live, seat, look=Look(tr=RU)).embed.fields
     score = next(f for f in fields if (f.name or "").startswith("Партия"))
-    assert (score.value or "").startswith("Игрок 1 "), score.value
+    # After the label (review164: this hand's points, then the game's).
+    assert (score.value or "").split(": ", 1)[1].startswith("Игрок 1 "), score.value
     assert str(live.shown_name(seat)) != FALLBACK
 
 

@@ -19,7 +19,9 @@ def _description(result: Any) -> str:
 
 async def test_the_practice_offer_says_its_clock(world: World) -> None:
     said = _description(await world.alice.slash(world.channel, "umtali practice", turn_timer=2))
-    assert "Clock for your turns: 2 minutes." in said
+    # And what running out does (review164).
+    assert ("Clock for your turns: 2 minutes; run out of time and you lose the session."
+            ) in said, said
 
 
 async def test_the_practice_offer_says_the_servers_clock_in_its_language(
@@ -30,4 +32,5 @@ async def test_the_practice_offer_says_the_servers_clock_in_its_language(
         guild_id=world.guild.id, time_control="correspondence", language="ru"))
     await svc.prefs.load()
     said = _description(await world.alice.slash(world.channel, "umtali practice"))
-    assert "Время на ваши ходы: по переписке (сутки на ход)." in said, said
+    assert ("Время на ваши ходы: по переписке (сутки на ход); не успеете — матч проигран."
+            ) in said, said

@@ -120,7 +120,9 @@ async def test_a_russian_member_reads_the_practice_computer_as_a_name(
         history = await server.slash(ada, server.channel_id, "umtali history", {})
         assert history.response is not None
         listed = json.dumps(history.response.get("embeds"), ensure_ascii=False)
-    assert "Компьютер (лёгкий): на руке" in private, private
+    # Set apart by a dot, as the table's fields are: no colon after the level's brackets,
+    # which the field's value followed with a second (review164).
+    assert "Компьютер (лёгкий) · на руке" in private, private
     assert "соперник — Компьютер (лёгкий)" in listed, listed
     for shown in (private, listed):
         assert not AFTER_A_NOUN.search(shown), shown

@@ -86,6 +86,11 @@ RULINGS = {
     "dealer alternates across games": (
         "alternates every hand, across the games of a session too",
         "меняется каждую раздачу, в том числе на стыке партий матча"),
+    # review164: "it stays on your side" while the table shows it with the meld it extends.
+    "an extension scores for its layer, shown with its meld": (
+        "the table shows it with the meld it extends, marked with your name",
+        "на столе она показана вместе с комбинацией, к которой приложена, и подписана вашим "
+        "именем"),
     "extensions chain": ("either player may extend it in turn",
                          "любой из игроков может приложить следующую"),
     "sequences end at the king and the ace": ("never above K nor below A",

@@ -117,11 +117,13 @@ def _rebuilt_once() -> HandState:
 
 def test_a_stock_run_out_again_after_its_rebuild() -> None:
     line = _ended(_rebuilt_once(), "discard 2C")
-    assert ("the stock ran out a second time, and it is rebuilt from the discard pile only "
-            "once a hand") in line
+    # What happened, then what it means for the score (review164: the rule alone was said).
+    assert ("the stock ran out a second time (it is rebuilt only once a hand); nobody went out, "
+            "so each scores the points they laid, and the cards left in hands score for "
+            "nobody.") in line, line
     assert "no card" not in line
     ru = _ended(_rebuilt_once(), "discard 2C", tr=RU)
-    assert "второй раз" in ru
+    assert "второй раз" in ru and "не приносят очков никому" in ru, ru
     assert "в сбросе не было карт" not in ru
 
 

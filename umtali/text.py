@@ -136,18 +136,26 @@ def _hand_ended(e: HandEnded, names: Sequence[str], tr: Tr) -> str:
         if e.leftover:
             # One English for every count ("scores 11 for cards left"); Russian needs the
             # points' noun in its form for the count ("получает 11 очков за карты").
-            how = tr.plural("{name} went out and scores {count} for cards left in {other}'s hand",
-                            "{name} went out and scores {count} for cards left in {other}'s hand",
+            # No possessive after a name: "Computer (easy)'s hand" (review164).
+            how = tr.plural("{name} went out and scores {count} for the cards {other} still "
+                            "holds",
+                            "{name} went out and scores {count} for the cards {other} still "
+                            "holds",
                             e.leftover, name=names[e.went_out], other=names[1 - e.went_out])
         else:
             how = tr("{name} went out", name=names[e.went_out])
     elif e.reason is HandEnd.STOCK_EXHAUSTED:
         # The stock is rebuilt once a hand, from the pile under its top card.
-        how = (tr("the stock ran out a second time, and it is rebuilt from the discard pile "
-                  "only once a hand") if e.rebuilt else
+        how = (tr("the stock ran out a second time (it is rebuilt only once a hand)")
+               if e.rebuilt else
                tr("the stock ran out and the discard pile had no card to make a new one from"))
     else:
         how = tr("twelve turns passed with no progress")
+    if e.reason is not HandEnd.WENT_OUT:
+        # What a stalled hand means for the score, not only the rule that stopped it
+        # (review164; docs/RULES.md §7).
+        how += "; " + tr("nobody went out, so each scores the points they laid, and the cards "
+                         "left in hands score for nobody")
     a, b = e.scores
     ga, gb = e.game_scores
     # Each name beside its own figure ("ada 24 – 0 ben"): "Player 1 21, Player 2 38" ran a

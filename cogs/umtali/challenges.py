@@ -27,7 +27,7 @@ from cogs.umtali.challenge_text import (
     declined,
     withdrawn,
 )
-from cogs.umtali.fair import cut_line, sealed_line
+from cogs.umtali.fair import cut_line, sealed_above_line, sealed_line
 from cogs.umtali.in_time import answer, edit_clicked_even_late, in_time, post_public
 from cogs.umtali.match_start import drawn_cards, open_started
 from cogs.umtali.mentions import only
@@ -221,9 +221,11 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int,
     seated = seat_names((ch.seated[0][1], ch.seated[1][1]), public)
     names = (safe_name(seated[0]), safe_name(seated[1]))
     opponent = safe_name(challenge_names(ch, public)[1])
+    # An offer sealed already shows the fingerprint whole: said once in the message.
+    sealing = (sealed_above_line(live.commitment, public) if ch.commitment == live.commitment
+               else sealed_line(live.commitment, public))
     said = accepted(opponent, names, drawn_cards(live, names),
                     live.session.first_dealer, public) + "\n" + (
-        cut_line(opponent, live.cut, public) if live.cut
-        else sealed_line(live.commitment, public))
+        cut_line(opponent, live.cut, public) if live.cut else sealing)
     await open_started(interaction, live, ch, public,
                        lambda status: challenge_embed(ch, public, status), said)

@@ -51,6 +51,13 @@ def sealed_line(commitment: str, tr: Tr) -> str:
               ) + " " + in_full(commitment, tr)
 
 
+def sealed_above_line(commitment: str, tr: Tr) -> str:
+    """``sealed_line`` said under an offer that carries the fingerprint whole already: named by
+    its first digits, not given whole a second time in one message (review164)."""
+    return tr("Deals sealed: the fingerprint above, beginning {short}. The seed behind it is "
+              "shown when the session ends.", short=short_form(commitment))
+
+
 def sealed_offer_line(commitment: str, tr: Tr) -> str:
     """On a challenge, from the moment it is made: the seed is fixed before the member who
     accepts cuts the deck (typing their cut, or with nothing typed, their click). To be copied:
@@ -59,8 +66,8 @@ def sealed_offer_line(commitment: str, tr: Tr) -> str:
     fingerprint = f"`{commitment}`"
     return tr("Deals sealed: the fingerprint of this session's seed, fixed now (copy it: "
               "accepting edits this message):\n{fingerprint}\nAccepting cuts the deck: the "
-              "cards come from the seed and what the accepting member types (nothing typed: "
-              "their click). The seed is shown at the end, so anyone can check every deal.",
+              "cards come from the seed and what the accepting member types (or their click). "
+              "The seed is shown at the end, so anyone can check every deal.",
               fingerprint=fingerprint)
 
 
@@ -68,14 +75,15 @@ def seats_line(first: int, second: int, tr: Tr) -> str:
     """On a challenge, before the deck is cut: the seats (``first``, ``second``: member ids),
     which the deals file lists by name. Said up front because the seats are the file's word:
     swapped once the seed and cut were known, the deals would still verify."""
-    return tr("Seats: <@{first}> seat 0 (draws first for dealer), <@{second}> seat 1 (the deals "
-              "file lists them so).", first=first, second=second)
+    # In verify's words (docs/FAIR_DEALS.md), to hold one against the other; the file's order
+    # is explained there, not in a newcomer's first message.
+    return tr("Seats: <@{first}> seat 0 (draws first for dealer), <@{second}> seat 1.",
+              first=first, second=second)
 
 
 def practice_seats_line(tr: Tr) -> str:
     """``seats_line`` on a practice session: its player always takes seat 0."""
-    return tr("Seats: you seat 0 (you draw first for dealer), the computer seat 1 (the deals "
-              "file lists them so).")
+    return tr("Seats: you seat 0 (you draw first for dealer), the computer seat 1.")
 
 
 def sealed_cut_line(commitment: str, tr: Tr) -> str:

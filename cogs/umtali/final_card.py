@@ -22,7 +22,6 @@ from cogs.umtali.archived import reopened
 from cogs.umtali.calendar_words import season_name
 from cogs.umtali.errors import guarded
 from cogs.umtali.failures import GONE, PASSING
-from cogs.umtali.fair import shown_cut
 from cogs.umtali.ids import id_of
 from cogs.umtali.names import safe_name
 from cogs.umtali.numbers import one_decimal, score, session_over
@@ -30,8 +29,7 @@ from cogs.umtali.options import level_word, rules_words
 from cogs.umtali.render import COLOUR
 from cogs.umtali.text_cuts import head
 from data.failing import failing_for_now
-from umtali.i18n import EN, Tr
-from umtali.seeds import uncut
+from umtali.i18n import EN, N_, Tr
 from umtali.text import HOW
 
 if TYPE_CHECKING:
@@ -73,19 +71,18 @@ async def final_embed(svc: MatchService, live: LiveMatch, tr: Tr) -> discord.Emb
                                              for g, scores in sorted(games.items())), 1024),
                         inline=False)
     embed.add_field(name=tr("Ratings"), value=await ratings(svc, live, tr), inline=False)
-    if live.commitment and live.cut:
+    if live.commitment:
+        # Said once (review164): the seed, salt, cut and the check by hand are in the session's
+        # last announcement, which links here; the card says where, and which file checks.
         embed.add_field(name=tr("Fair deals"), value=tr(
-            "Sealed before the deck was cut as `{commitment}`; seed `{seed}`, salt `{salt}`, "
-            "cut {cut}. {files}", files=files(tr),
-            commitment=live.commitment, seed=uncut(session.seed, live.cut), salt=live.salt,
-            # A typed cut may hold a backtick: shown as the other lines show it.
-            cut=shown_cut(live.cut)), inline=False)
-    elif live.commitment:
-        embed.add_field(name=tr("Fair deals"), value=tr(
-            "Sealed before the first deal as `{commitment}`; seed `{seed}`, salt `{salt}`. "
-            "{files}", files=files(tr),
-            commitment=live.commitment, seed=session.seed, salt=live.salt), inline=False)
+            "The seed and salt are revealed in the session's last announcement, with the "
+            "check by hand. {files}", files=files(tr)), inline=False)
     return embed
+
+
+#: Under a session's rating changes: what a rating is, and why it moves as it does.
+CAUTIOUS = N_("A rating is a cautious estimate of skill (μ − 3σ, as on the board): it moves most "
+              "in your first sessions and rises as you play more.")
 
 
 def files(tr: Tr) -> str:
@@ -110,12 +107,15 @@ async def ratings(svc: MatchService, live: LiveMatch, tr: Tr) -> str:
                    before=one_decimal(tr, before), after=one_decimal(tr, after))
                 for seat, (before, after) in sorted(moved.items())]
 
+    # Why a first loss goes below zero and the two changes differ (review164), in the board's
+    # words (RATING_NOTE).
+    why = tr(CAUTIOUS)
     season = await svc.store.records.season_changes(live.id)
     if season is None:
-        return "\n".join(lines(changes))
+        return "\n".join([*lines(changes), why])
     # The server's board shows the season: its figures first, each set named.
     return "\n".join([tr("{season} season:", season=season_name(tr, season[0])), *lines(season[1]),
-                      tr("All time:"), *lines(changes)])
+                      tr("All time:"), *lines(changes), why])
 
 
 class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]],

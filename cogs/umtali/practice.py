@@ -35,6 +35,7 @@ from cogs.umtali.options import clock_words, computer_name, level_word, rules_wo
 from cogs.umtali.panels import cut_panel
 from cogs.umtali.permissions import missing_here, not_in_thread, refusal
 from cogs.umtali.render import COLOUR
+from cogs.umtali.time_control import PRESETS
 from cogs.umtali.unheard import challenge_made, settled
 from data.models import Challenge
 from data.store import AlreadyPlaying, Refused, StaleState
@@ -57,7 +58,7 @@ def practice_embed(member_id: int, level: str, rules: RuleSet, tr: Tr) -> discor
     # "rules: english, optional melding", as a challenge says it: put before "rules", the
     # option words read "english, optional melding rules".
     text = tr("<@{member}> plays a session against the computer, level **{level}** (rules: "
-              "{rules}). Results are kept, apart from the ratings.", member=member_id,
+              "{rules}). Results are kept; ratings do not change.", member=member_id,
               level=level_word(tr, level),
               rules=rules_words(tr, rules.name, rules.optional_melding))
     return discord.Embed(title=tr("Umtali practice"), description=text, colour=COLOUR)
@@ -70,8 +71,12 @@ def offer_embed(ch: Challenge, tr: Tr, status: str = "") -> discord.Embed:
     rules = RuleSet.named(ch.variant, optional_melding=ch.optional_melding)
     embed = practice_embed(ch.challenger_id, ch.computer_level, rules, tr)
     # The clock, as a challenge says its own: the player's to know before they cut.
-    clock = tr("Clock for your turns: {clock}.",
-               clock=clock_words(tr, ch.time_control, ch.turn_timer))
+    words = clock_words(tr, ch.time_control, ch.turn_timer)
+    # What running out does, said with the clock (review164): against the computer every
+    # clock forfeits (``LiveMatch.asks_when_late``); no clock, nothing to run out.
+    clock = (tr("Clock for your turns: {clock}.", clock=words) if off_clock(ch)
+             else tr("Clock for your turns: {clock}; run out of time and you lose the "
+                     "session.", clock=words))
     lines = [embed.description or "", clock, practice_seats_line(tr),
              sealed_cut_line(ch.commitment, tr)]
     if status:
@@ -82,6 +87,11 @@ def offer_embed(ch: Challenge, tr: Tr, status: str = "") -> discord.Embed:
                         when=expires))
     embed.description = "\n".join(lines)
     return embed
+
+
+def off_clock(ch: Challenge) -> bool:
+    """The practice session has no clock (``clock_words`` says "off")."""
+    return ch.time_control == "off" or (ch.time_control not in PRESETS and not ch.turn_timer)
 
 
 def expired_embed(ch: Challenge, tr: Tr) -> discord.Embed:

@@ -92,8 +92,10 @@ def pile_text(view: PlayerView, tr: Tr) -> str:
         top = tr("face down")
     else:
         below = view.discard_pile[-2] if len(view.discard_pile) > 1 else None
+        # Which card is on top said, as Russian says it («под ней»): "10♠, then K♣" left it
+        # to be guessed (review164).
         top = (str(view.top_discard) if below is None else
-               tr("{top}, then {below}", top=view.top_discard, below=below))
+               tr("{top} on top, {below} under it", top=view.top_discard, below=below))
     return tr.plural("{top} ({count} card)", "{top} ({count} cards)",
                      len(view.discard_pile), top=top)
 
@@ -205,8 +207,10 @@ def hand_embed(
     # The order's label is worded first: a call inside the plural's would hide its plural
     # form from the catalogue's extractor.
     laid_out = order.label(tr)
+    # An empty hand said once: "0 cards · by suit" over "no cards" said it twice (review164).
     embed.add_field(name=tr.plural("{count} card · {order}", "{count} cards · {order}",
-                                   len(view.hand), order=laid_out),
+                                   len(view.hand), order=laid_out) if view.hand
+                    else tr("Your hand"),
                     value=head(hand_text(view, order, tr), 1024), inline=False)
     embed.add_field(name=tr("Discard pile"), value=_my_pile(view, tr), inline=True)
     embed.add_field(name=tr("Stock"),
@@ -224,11 +228,8 @@ def hand_embed(
                         value=whole_pile(view, tr), inline=False)
     # Which hand this is, and the game's score: a panel played from the DMs is edited to the
     # next deal as a hand ends, and would change every card with not a word of why.
-    ga, gb = view.game_scores
     embed.add_field(name=tr("Game {game} · hand {hand}", game=view.game, hand=view.hand_no),
-                    value=tr("{a} {score_a} – {score_b} {b}", a=names[0], score_a=ga,
-                             score_b=gb, b=names[1]),
-                    inline=False)
+                    value=head(scores_text(view, names, tr), 1024), inline=False)
     if view.my_turn:
         # In the menus' order (longest melds first, then extensions): a player reads both.
         new, extensions = lay_moves(view)
@@ -243,6 +244,26 @@ def hand_embed(
             embed.add_field(name=tr("You can meld"), value=head("\n".join(lines), 1024),
                             inline=False)
     return embed
+
+
+def scores_text(view: PlayerView, names: Sequence[str], tr: Tr) -> str:
+    """This hand's points and the game's, each labelled: a lone "ada 0 – 0 ben" (the game's
+    score before this hand) read as this hand's while ada had 11 points laid (review164).
+    Public figures only: points laid and hands scored, never what a hand holds."""
+    ha, hb = hand_points(view)
+    ga, gb = view.game_scores
+    if 0 < view.hand_no <= len(view.hand_scores):
+        # The hand is over (a session's last): its score is in the game's already.
+        hand = tr("This hand: {a} {score_a} – {score_b} {b}", a=names[0], score_a=ha,
+                  score_b=hb, b=names[1])
+        game = tr("Game: {a} {score_a} – {score_b} {b}", a=names[0], score_a=ga, score_b=gb,
+                  b=names[1])
+    else:
+        hand = tr("This hand, laid so far: {a} {score_a} – {score_b} {b}", a=names[0],
+                  score_a=ha, score_b=hb, b=names[1])
+        game = tr("Game, earlier hands: {a} {score_a} – {score_b} {b}", a=names[0],
+                  score_a=ga, score_b=gb, b=names[1])
+    return hand + "\n" + game
 
 
 def lay_moves(view: PlayerView) -> tuple[list[Move], list[Move]]:
@@ -271,7 +292,9 @@ def _my_pile(view: PlayerView, tr: Tr) -> str:
     if not view.discard_pile:
         return tr("empty")
     if not view.top_face_down:
-        return str(view.top_discard)
+        # In the table's words (``pile_text``): the whole pile is listed under it.
+        return (tr("{card} on top", card=view.top_discard) if len(view.discard_pile) > 1
+                else str(view.top_discard))
     if view.top_discard is None:
         return tr("face down")
     return tr("{card}, face down", card=view.top_discard)

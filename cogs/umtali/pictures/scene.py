@@ -41,7 +41,7 @@ class SeatScene:
     #: The melds this seat started (extensions by either seat shown on them).
     melds: tuple[MeldScene, ...]
     #: In the reader's words: the hand's points, the game's score and the games won;
-    #: " · dealer · went out".
+    #: " · 4 cards · dealer · went out".
     score_line: str = ""
     tags: str = ""
 
@@ -124,10 +124,13 @@ def _status(view: PlayerView, names: tuple[str, str], tr: Tr) -> str:
     return tr("The hand is over")
 
 
-def _tags(dealer: bool, went_out: bool, tr: Tr) -> str:
-    """What is said after a seat's name: " · dealer · went out". Set apart by dots, not in
-    brackets: the computer's name has brackets of its own ("Computer (normal)")."""
-    tags = [tr.ctx("beside a name", "dealer")] if dealer else []
+def _tags(cards: int, dealer: bool, went_out: bool, tr: Tr) -> str:
+    """What is said after a seat's name: " · 4 cards · dealer · went out". Set apart by dots,
+    not in brackets: the computer's name has brackets of its own ("Computer (normal)"). The
+    cards counted in words: a bare "4" before the name read as a score (review164)."""
+    tags = [tr.plural("{count} card", "{count} cards", cards)]
+    if dealer:
+        tags.append(tr.ctx("beside a name", "dealer"))
     if went_out:
         tags.append(tr.ctx("beside a name", "went out"))
     return "".join(" · " + t for t in tags)
@@ -160,7 +163,7 @@ def table_scene(view: PlayerView, names: tuple[str, str] | list[str], tr: Tr,
                   view.games_won[s], view.dealer == s, view.went_out == s, melds[s],
                   tr("+{points} · score {score} · games won {won}", points=points[s],
                      score=view.game_scores[s], won=view.games_won[s]),
-                  _tags(view.dealer == s, view.went_out == s, tr))
+                  _tags(view.hand_sizes[s], view.dealer == s, view.went_out == s, tr))
         for s in (0, 1))
     pile = view.discard_pile
     top = None if view.top_face_down or not pile else pile[-1]

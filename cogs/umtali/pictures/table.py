@@ -98,9 +98,8 @@ def _band(img: Image.Image, d: ImageDraw.ImageDraw, seat: int, info: SeatScene, 
         _triangle(d, MARGIN, y + 16, TEXT)
     x = MARGIN + 22
     used = _backs(img, info.hand_size, x, y + 7)
-    x += used + (8 if used else 0)
-    d.text((x, y + 10), str(info.hand_size), font=font(24), fill=TEXT)
-    x += round(font(24).getlength(str(info.hand_size))) + 14
+    # The count is said in words after the name (``SeatScene.tags``), not as a bare number.
+    x += used + (12 if used else 0)
     right = info.score_line
     rf = font(20, bold=False)
     rw = round(rf.getlength(right))
