@@ -75,7 +75,7 @@ def test_it_sheds_the_better_of_normals_two_best_and_the_coach_says_why() -> Non
             advice = hint(view, player)
             assert advice.move == chosen
             assert "rather than" in EN(advice.reason)
-            assert "over the cards you may draw next" in EN(advice.reason)
+            assert "on average over the cards you might draw next" in EN(advice.reason)
     assert differed >= 1
 
 
@@ -97,7 +97,8 @@ def test_its_search_overrules_the_look_ahead_among_normals_best_three() -> None:
                 overruled += 1
                 shed, beaten = (format_cards(iter_cards(m.cards)) for m in (advice.move, ahead))
                 assert EN(advice.reason).startswith(
-                    f"discard {shed} rather than {beaten}: played out")
+                    f"discard {shed} rather than {beaten}: over the many ways the rest of the "
+                    "hand can go")
         if overruled >= 2:
             break
     assert overruled >= 2

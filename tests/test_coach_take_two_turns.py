@@ -27,7 +27,12 @@ def test_a_turn_after_take_two_counts_only_legal_melds(optional: bool) -> None:
     kings = EN(reason(view, Move.parse("meld KS KD KC")))
     run = EN(reason(view, Move.parse("meld 8H 9H 10H")))
     if optional:
-        assert kings == "of the melds on offer, this one starts the richest turn: 22 points"
-        assert run == "of the melds on offer, this one starts the richest turn: 22 points"
+        assert kings == "of the melds on offer, a turn starting with K♠ K♦ K♣ lays the most: " \
+            "22 points"
+        assert run == "of the melds on offer, a turn starting with 8♥ 9♥ 10♥ lays the most: " \
+            "22 points"
     else:
-        assert kings == run == "lay all your melds: 22 points"
+        # Each line names its own meld (a hint names one), the turn's total after it.
+        for cards, why in (("K♠ K♦ K♣", kings), ("8♥ 9♥ 10♥", run)):
+            assert why == f"{cards} shares no card with your other melds: all of them go down " \
+                "this turn, in any order, 22 points in all"

@@ -100,10 +100,10 @@ def test_a_meld_is_called_the_richest_turn_only_when_it_is() -> None:
     run = Move.parse("meld 4C 5C 6C 7C")
     assert run in view.legal_moves
     why = EN(reason(view, run))
-    assert "richest" not in why, why
+    assert "lays the most" not in why, why
     assert why.startswith("lay 4♣ 5♣ 6♣ 7♣ rather than ")
     assert why.endswith("lays 6 points against 4"), why
     assert "хотя" in tr_for("ru")(reason(view, run))
     # The richest says so, with its points.
     assert EN(reason(view, Move.parse("meld 7S 7D 7C"))) == (
-        "of the melds on offer, this one starts the richest turn: 6 points")
+        "of the melds on offer, a turn starting with 7♠ 7♦ 7♣ lays the most: 6 points")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from tests.helpers import position
 from umtali import Move, RuleSet, Session
 from umtali.ai.reasons import reason
+from umtali.cards import format_cards, iter_cards
 from umtali.i18n import EN, tr_for
 from umtali.view import PlayerView
 
@@ -33,7 +34,8 @@ def test_a_meld_laid_with_the_others_has_no_rather_than() -> None:
     view = _queens()
     why = EN(reason(view, Move.parse("extend QH QS")))
     assert "rather than" not in why, why
-    assert why == "of the melds on offer, this one starts the richest turn: 11 points"
+    assert why == "of the melds on offer, a turn starting with Q♥ laid on Q♠ Q♦ Q♣ lays the " \
+        "most: 11 points"
 
 
 def test_a_meld_that_gives_up_a_richer_turn_names_it_with_both_totals() -> None:
@@ -67,7 +69,9 @@ def test_separate_compulsory_melds_are_all_laid() -> None:
     lays = [m for m in view.legal_moves if m.kind.name in ("MELD", "EXTEND")]
     assert len(lays) == 3
     for move in lays:
-        assert EN(reason(view, move)) == "lay all your melds: 26 points"
+        cards = format_cards(iter_cards(move.cards))
+        assert EN(reason(view, move)) == f"{cards} shares no card with your other melds: all " \
+            "of them go down this turn, in any order, 26 points in all"
 
 
 def test_a_card_kept_for_a_table_meld_says_how_it_would_play() -> None:
@@ -104,7 +108,7 @@ def test_the_look_ahead_line_speaks_of_your_hand_on_average() -> None:
     why = EN(reason(view, Move.parse("discard 8C")))
     assert why.startswith("discard 8♣ rather than 6♣: "), why
     assert "whichever" not in why and "on hand" not in why, why
-    assert "the cards left in your hand are worth more" in why, why
+    assert "keeping 6♣ leaves you a stronger hand" in why, why
     ru = tr_for("ru")(reason(view, Move.parse("discard 8C")))
     assert "принесут больше" not in ru, ru
 

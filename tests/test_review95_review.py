@@ -80,20 +80,22 @@ def _lesson(turn: int, at: int | None, move: str, cost: float) -> Lesson:
 
 def test_one_turns_decisions_are_one_line_in_the_order_made() -> None:
     """A take and a discard of the same turn read as two "Turn 7:" lines, the discard first
-    (costliest first): one line, the take, then the discard."""
+    (costliest first): one line, the take, then the discard. The lines in the order played
+    (fix178), the costliest's turn marked."""
     found = [_lesson(7, 15, "discard 9C", 5.0), _lesson(3, 6, "take", 4.2),
              _lesson(7, 14, "take", 3.1)]
     text = review_text(EN, (1, 1), found)
     bullets = [line for line in text.splitlines() if line.startswith("- ")]
     assert len(bullets) == 2, text
-    assert bullets[0].startswith("- On your 7th turn: you chose to take the top discard; the "
-                                 "computer would draw from the stock (about 3 points better)."
-                                 ), bullets[0]
-    assert " Then you chose to discard 9♣; " in bullets[0], bullets[0]
-    assert "(about 5 points better)" in bullets[0], bullets[0]
-    assert bullets[1].startswith("- On your 3rd turn: "), bullets[1]
+    assert bullets[1].startswith("- On your 7th turn (your costliest turn): you chose to take "
+                                 "the top discard; the computer would draw from the stock (about "
+                                 "3 points better)."), bullets[1]
+    assert " Then you chose to discard 9♣; " in bullets[1], bullets[1]
+    assert "(on top of that, about 5 points better)" in bullets[1], bullets[1]
+    assert bullets[0].startswith("- On your 3rd turn: "), bullets[0]
     ru = review_text(tr_for("ru"), (1, 1), found)
-    assert "На 7-м ходу: вы решили взять верхнюю карту сброса" in ru, ru
+    assert "На 7-м ходу (ваш самый дорогой ход): вы решили взять верхнюю карту сброса" in ru, \
+        ru
     assert ru.count("«сложный»") == 1, ru
 
 
@@ -120,12 +122,13 @@ def test_the_russian_review_is_announced_once() -> None:
 def test_a_cost_as_uncertain_as_its_playouts_is_told_as_a_range() -> None:
     """"About 17.8 points better", where the same review run again said 9.5 to 13.7: the
     playouts' standard error was some points. A cost is told in whole points, and as the
-    range of one standard error either side when that is a point or more."""
+    range of one standard error either side when that is a point or more, and narrow
+    (fix178: wider, a word for its size)."""
     sure = _lesson(2, 0, "take", 4.4)._replace(error=0.3)
-    unsure = _lesson(5, 1, "take", 8.4)._replace(error=3.7)
+    unsure = _lesson(5, 1, "take", 11.4)._replace(error=1.7)
     text = review_text(EN, (1, 1), [unsure, sure])
-    assert "On your 5th turn: you chose to take the top discard; the computer would draw from " \
-        "the stock (about 5 to 12 points better)." in text, text
+    assert "On your 5th turn (your costliest turn): you chose to take the top discard; the " \
+        "computer would draw from the stock (about 10 to 13 points better)." in text, text
     assert "(about 4 points better)" in text, text
     ru = review_text(tr_for("ru"), (1, 1), [unsure, sure])
-    assert "(примерно на 5–12 очков лучше)" in ru and "(примерно на 4 очка лучше)" in ru, ru
+    assert "(примерно на 10–13 очков лучше)" in ru and "(примерно на 4 очка лучше)" in ru, ru

@@ -148,7 +148,7 @@ def review_text(tr: Tr, hand: tuple[int, int], found: list[Lesson]) -> str:
 
 
 def whole_lessons(heading: str, said: list[str], tr: Tr) -> str:
-    """The heading and as many lessons as fit in a message, each whole, costliest first (a
+    """The heading and as many lessons as fit in a message, each whole, in the order played (a
     lesson cut inside a move would name another move), the rest counted ("…and 2 more costly
     moves"); a first one too long alone cut at a word (``text_cuts.head``)."""
     def more(count: int) -> list[str]:

@@ -28,8 +28,9 @@ from umtali.view import PlayerView
 #: Playout moves spent judging each move a review questions (as many as ``hard`` spends on
 #: one decision).
 REVIEW_BUDGET = 4000
-#: A move is reported only if it cost at least this many points a hand...
-REVIEW_FLOOR = 0.25
+#: A move is reported only if it cost at least this many points a hand (a point: a player
+#: reads "under a point better" among the costliest moves as no mistake at all)...
+REVIEW_FLOOR = 1.0
 #: ... and that many standard errors of the playouts more than nothing: a few dozen sampled
 #: worlds leave a gain of several points between two equally good moves to luck.
 REVIEW_Z = 2.0
@@ -182,7 +183,8 @@ def review(
                 measured = _measured(view, line, played, model, rng, budget)
                 if measured is not None:
                     found.append(_Found(measured[0], index, view, played, better, line, model,
-                                        reason(view, better, model, for_points, played)))
+                                        reason(view, better, model, for_points, played,
+                                               past=True)))
         player.memory.note(view, played)
     found.sort(key=lambda f: (-f.found, f.at))
     # Only the mistakes named are measured anew: the rest would be for nothing (a review of
@@ -289,45 +291,72 @@ def on_turn(turn: int) -> Text:
 
 def review_words(found: Sequence[tuple[int, Mistake]]) -> list[list[Text]]:
     """A review's lines: ``found`` holds each mistake (costliest first) with the seat's turn it
-    was made on (``turn_of``). One line a turn, in the order of its costliest mistake; a turn's
-    mistakes (a take and the discard after it) in the order made. Each line is sentences: each
-    mistake, with the two moves in words and its cost in whole points (the playouts' luck moves
-    it by more than a tenth; by more than a point, a range), then why."""
+    was made on (``turn_of``). One line a turn, in the order played (a player retells a hand
+    so: "8th turn" before "2nd" read as a muddle), the costliest turn marked (its mistakes'
+    costs summed) when there are several; a turn's mistakes (a take and the discard after it)
+    in the order made. Each line
+    is sentences: each mistake, with the two moves in words and its cost (``_cost_words``),
+    then why. A turn's second mistake is said to cost more on top of the first: each cost is
+    its own move's (the first's playouts go on with the usual discard, not the one made), and
+    two alike read as one cost counted twice."""
     turns: dict[int, list[Mistake]] = {}
     for turn, m in found:
         turns.setdefault(turn, []).append(m)
+    costliest = max(turns, key=lambda t: (sum(m.cost for m in turns[t]), -t)) \
+        if len(turns) > 1 else None
     lines = []
-    for turn, made in turns.items():
+    for turn in sorted(turns):
         line: list[Text] = []
-        for m in sorted(made, key=lambda m: m.at):
+        for m in sorted(turns[turn], key=lambda m: m.at):
             played, better = move_words(m.view, m.played), move_words(m.view, m.better)
+            cost = _cost_words(m.cost, m.error)
             if not line:
+                when = on_turn(turn)
+                if turn == costliest:
+                    when = Text.of("{when} (your costliest turn)", when=when)
                 line.append(Text.of("{when}: you chose to {played}; the computer would {better} "
-                                    "({cost})", when=on_turn(turn), played=played,
-                                    better=better, cost=_cost_words(m.cost, m.error)))
+                                    "({cost})", when=when, played=played, better=better,
+                                    cost=cost))
             else:
                 line.append(Text.of("then you chose to {played}; the computer would {better} "
-                                    "({cost})", played=played, better=better,
-                                    cost=_cost_words(m.cost, m.error)))
+                                    "(on top of that, {cost})", played=played, better=better,
+                                    cost=cost))
             line.append(m.why)
         lines.append(line)
     return lines
 
 
+#: A cost's range (one standard error either side) is said when it spans this many points at
+#: most, and no more than its middle: wider, "about 2 to 14" tells a player nothing a word
+#: would not.
+NARROW = 4
+#: Costs said in words when their range is too wide: under ``FEW``, "a few points"; under
+#: ``MANY``, "several points"; else "many points".
+FEW, MANY = 4, 10
+
+
 def _cost_words(cost: float, error: float) -> Text:
-    """A cost in whole points; as the range of one standard error either side when that is a
-    point or more (the same review run again may say 9 where it said 17)."""
-    low, high = max(1, round(cost - error)), max(1, round(cost + error))
+    """A cost in whole points, honest to its measurement's error: "about 9 points" when the
+    playouts' luck moves it by under a point; "about 16 to 18 points" (one standard error either
+    side) when that range is narrow (``NARROW``); else a word for its size, from its middle:
+    "a few", "several" or "many points" (the same review run again may say 9 where it said
+    17)."""
+    low, high = round(cost - error), round(cost + error)
+    if round(cost) < 1:
+        # Named (its checking worlds found it a point or more) but said from worlds of its own,
+        # which found less: such moves measure about a point as a lot (``bench/coach_costs.py``).
+        return Text.of("about a point better")
     if error < 1 or low >= high:
-        if round(cost) < 1:
-            # (Kept on the evidence of the worlds that found and checked it; those that name
-            # its cost may find less, or nothing: not "about 1 point". Said within brackets:
-            # none of its own.)
-            return Text.of("under a point better")
         return Text.plural("about {count} point better", "about {count} points better",
                            round(cost))
-    return Text.plural("about {low} to {count} point better", "about {low} to {count} points "
-                       "better", high, low=low)
+    if low >= 1 and high - low <= min(NARROW, round(cost)):
+        return Text.plural("about {low} to {count} point better", "about {low} to {count} points "
+                           "better", high, low=low)
+    if cost < FEW:
+        return Text.of("a few points better")
+    if cost < MANY:
+        return Text.of("several points better")
+    return Text.of("many points better")
 
 
 def _same_turn(view: PlayerView, a: Move, b: Move) -> bool:

@@ -1,22 +1,22 @@
 """Why a move is good, in one line of plain words from what the seat's view shows: the coach's
 hint says it of ``hard``'s move, a review of the move the player should have made
-(``umtali.ai.coach``). Each kind of move has its reasons: a take or a draw, a meld, a discard,
-and the game's score when ``hard`` plays for the game rather than the hand's points.
+(``umtali.ai.coach``). Each kind of move has its reasons: a take or a draw, a meld (those in
+``umtali.ai.meld_reasons``), a discard, and the game's score when ``hard`` plays for the game
+rather than the hand's points. A review's are said of a turn gone (``past``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from umtali.ai import lookahead, policy, stakes
 from umtali.ai.determinize import PARTNERS, OpponentModel, rules_of
 from umtali.ai.heuristics import keep_values, outs, table_outs, usable_now
+from umtali.ai.meld_reasons import meld_reason
 from umtali.ai.outlook import Outlook, of_view
 from umtali.cards import JACK, RANK_MASK, format_cards, iter_cards, mask_of
 from umtali.i18n import Text
-from umtali.melds import Meld, PlayKind, classify, extended, play_points
+from umtali.melds import extended
 from umtali.moves import Move, MoveKind
-from umtali.search import after, can_meld_all, meld_options
+from umtali.search import can_meld_all
 from umtali.view import PlayerView
 
 
@@ -30,11 +30,14 @@ def reason(
     model: OpponentModel | None = None,
     for_points: Move | None = None,
     instead: Move | None = None,
+    past: bool = False,
 ) -> Text:
     """One line on why ``move`` is a good move on ``view``, from the view alone.
     ``for_points``: the move ``hard`` would make for points, when ``move`` was chosen for the
     game instead (``HardPlayer.judge``); the line then says so. ``instead``: the move the
-    player made (a review): a discard's line then speaks of the card they shed."""
+    player made (a review): a discard's line then speaks of the card they shed. ``past``: said
+    of a turn already played (a review): the commonest lines say what the move would have
+    done ("it was worth keeping K♣"), not an order ("keep K♣") about a turn gone."""
     model = model or OpponentModel()
     legal = view.legal_moves
     if len(legal) == 1:
@@ -43,26 +46,40 @@ def reason(
         return _game_reason(view, move, for_points)
     o = of_view(view, model.known, rules_of(view).optional_melding)
     if move.kind is MoveKind.TAKE_TWO:
-        return Text.of("take {cards}: both can be melded this turn", cards=_taken(view, move))
+        cards = _taken(view, move)
+        return Text.of("both {cards} could have been melded that turn", cards=cards) if past \
+            else Text.of("take {cards}: both can be melded this turn", cards=cards)
     if move.kind is MoveKind.TAKE:
+        card = _taken(view, move)
         if usable_now(o.top, o):
-            return Text.of("take {card}: it can be melded at once", card=_taken(view, move))
+            return Text.of("{card} could have been melded at once", card=card) if past else \
+                Text.of("take {card}: it can be melded at once", card=card)
         if _meldable(o):
             # Only in a series that ends the turn (the pair that goes out, say): not at once.
-            return Text.of("take {card}: it can be melded this turn", card=_taken(view, move))
+            return Text.of("{card} could have been melded that turn", card=card) if past else \
+                Text.of("take {card}: it can be melded this turn", card=card)
+        if past:
+            return Text.of("kept in your hand, {card} was worth more than a card from the stock "
+                           "on average", card=card)
         return Text.of("take {card}: kept in your hand, it is worth more than a card from the "
-                       "stock on average", card=_taken(view, move))
+                       "stock on average", card=card)
     if move.kind is MoveKind.DRAW:
+        if o.top >= 0 and not _meldable(o) and past:
+            return Text.of("{card} on the pile could not be melded then", card=_cards(1 << o.top))
         if o.top >= 0 and not _meldable(o):
             return Text.of("draw from the stock: {card} on the pile cannot be melded now",
                            card=_cards(1 << o.top))
+        if o.top >= 0 and past:
+            return Text.of("melding {card} then would have left you a weaker hand than a card "
+                           "from the stock on average", card=_cards(1 << o.top))
         if o.top >= 0:
             return Text.of("draw from the stock: melding {card} now would leave you a weaker "
                            "hand than a card from the stock on average", card=_cards(1 << o.top))
-        return Text.of("draw from the stock: the discard pile offers nothing better")
+        return Text.of("the discard pile offered nothing better") if past else \
+            Text.of("draw from the stock: the discard pile offers nothing better")
     if move.kind in (MoveKind.MELD, MoveKind.EXTEND):
-        return _meld_reason(o, move, legal, mask_of(view.must_meld))
-    return _discard_reason(o, view, move, instead)
+        return meld_reason(o, move, legal, mask_of(view.must_meld), past)
+    return _discard_reason(o, view, move, instead, past)
 
 
 def _meldable(o: Outlook) -> bool:
@@ -134,128 +151,8 @@ def _for_the_game(view: PlayerView, move: Move, other: Move, why: Text) -> Text:
                    why=why)
 
 
-def _meld_reason(o: Outlook, move: Move, legal: Sequence[Move], must: int) -> Text:
-    if move.kind is MoveKind.MELD and classify(move.cards) is PlayKind.PAIR:
-        return Text.of("lay the pair to go out")
-    memo: dict[tuple[int, tuple[Meld, ...]], tuple[int, int]] = {}
-    mine, left = _turn(o, move, memo, must)
-    if left <= 1:
-        return Text.of("this meld lets you go out this turn")
-    lays = [m for m in legal if m.kind in (MoveKind.MELD, MoveKind.EXTEND)]
-    # Only a meld that takes a card of ``move`` is given up by laying it: any other goes down
-    # in the same turn, after it (``hard``'s search may lay 4♣ 5♣ 6♣ 7♣ keeping 7♠ 7♦, where
-    # 4♣ 5♣ 6♣ with 7♠ 7♦ 7♣ lay more). Each side's points are its whole turn's, at best.
-    rivals = [(*_turn(o, m, memo, must), m) for m in lays if m != move and m.cards & move.cards]
-    # Going out first: a pair that ends the turn lays few points, and gives more than points.
-    out = [m for _, fewest, m in rivals if fewest <= 1]
-    # A card laid on a meld is named with the meld in the line itself: Russian puts it there
-    # with a verb of its own ("приложите J♥ к J♣", not "выложите").
-    onto = _onto(move, o)
-    if out:
-        if onto:
-            return Text.of("lay {cards} on {meld} rather than {other}: played out over many "
-                           "guesses at the cards you cannot see, the hand ends better for you "
-                           "on average, though {other} lets you go out this turn",
-                           cards=_cards(move.cards), meld=onto, other=_lay(out[0], o))
-        return Text.of("lay {cards} rather than {other}: played out over many guesses at the "
-                       "cards you cannot see, the hand ends better for you on average, though "
-                       "{other} lets you go out this turn", cards=_lay(move, o),
-                       other=_lay(out[0], o))
-    most, _, rival = max(rivals, key=lambda r: r[0], default=(mine, left, move))
-    if most > mine and onto:
-        return Text.plural(
-            "lay {cards} on {meld} rather than {other}: played out over many guesses at the "
-            "cards you cannot see, the hand ends better for you on average, though a turn with "
-            "{other} lays {count} point against {mine}",
-            "lay {cards} on {meld} rather than {other}: played out over many guesses at the "
-            "cards you cannot see, the hand ends better for you on average, though a turn with "
-            "{other} lays {count} points against {mine}",
-            most, cards=_cards(move.cards), meld=onto, other=_lay(rival, o), mine=mine)
-    if most > mine:
-        return Text.plural(
-            "lay {cards} rather than {other}: played out over many guesses at the cards you "
-            "cannot see, the hand ends better for you on average, though a turn with {other} "
-            "lays {count} point against {mine}",
-            "lay {cards} rather than {other}: played out over many guesses at the cards you "
-            "cannot see, the hand ends better for you on average, though a turn with {other} "
-            "lays {count} points against {mine}",
-            most, cards=_lay(move, o), other=_lay(rival, o), mine=mine)
-    if any(_turn(o, m, memo, must)[0] > mine for m in lays):
-        # A richer turn that gives up no card of ``move`` but lays it in another order.
-        if onto:
-            return Text.of("lay {cards} on {meld}: played out over many guesses at the cards "
-                           "you cannot see, the hand ends better for you on average",
-                           cards=_cards(move.cards), meld=onto)
-        return Text.of("lay {cards}: played out over many guesses at the cards you cannot see, "
-                       "the hand ends better for you on average", cards=_lay(move, o))
-    if len(lays) > 1 and policy._apart(lays) and not o.optional:
-        # Compulsory melding, no two melds sharing a card: each goes down, whatever the order.
-        return Text.plural("lay all your melds: {count} point", "lay all your melds: {count} "
-                           "points", mine)
-    return Text.plural("of the melds on offer, this one starts the richest turn: {count} point",
-                       "of the melds on offer, this one starts the richest turn: {count} points",
-                       mine)
-
-
-def _onto(move: Move, o: Outlook) -> str:
-    """The table meld an extension goes on, named; "" for a new meld."""
-    if move.kind is not MoveKind.EXTEND:
-        return ""
-    return _cards(next(m for m in o.melds if m.cards & (1 << move.target)).cards)
-
-
-def _lay(move: Move, o: Outlook) -> Text | str:
-    """A meld or extension named in a line: "J♥ on J♣", "J♥ alone" (a jack is laid either
-    way), "2♠ 3♠ 4♠"."""
-    cards = _cards(move.cards)
-    if move.kind is MoveKind.EXTEND:
-        return Text.of("{cards} on {meld}", cards=cards, meld=_onto(move, o))
-    if classify(move.cards) is PlayKind.JACK:
-        return Text.of("{card} alone", card=cards)
-    return cards
-
-
-def _turn(o: Outlook, move: Move, memo: dict[tuple[int, tuple[Meld, ...]], tuple[int, int]],
-          must: int = 0) -> tuple[int, int]:
-    """The most points a turn that lays ``move`` first can lay, and the fewest cards it can
-    leave in the hand (each at best, perhaps by different series of melds). ``must``: the
-    cards taken by ``take 2``, which the turn must meld."""
-    option = policy.option_of(move, o.melds)
-    points, left = _rest_of_turn(*after(o.hand, o.melds, option), o.optional, memo, must)
-    return play_points(option[0], option[1]) + points, left
-
-
-def _rest_of_turn(hand: int, melds: tuple[Meld, ...], optional: bool,
-                  memo: dict[tuple[int, tuple[Meld, ...]], tuple[int, int]], must: int = 0,
-                  ) -> tuple[int, int]:
-    """``_turn`` from a hand and table: every series of melds searched (a hand holds a few
-    melds at most), the positions met again remembered. Of the melds, only those the engine
-    lists: while taken cards must still be melded, those that leave them meldable."""
-    key = (hand, melds)  # (what must still be melded is ``must & hand``)
-    known = memo.get(key)
-    if known is not None:
-        return known
-    most, fewest = 0, hand.bit_count()
-    need = must & hand
-    for kind, cards, index in meld_options(hand, melds, optional):
-        if need and (hand & ~cards & need if kind is PlayKind.PAIR else
-                     not can_meld_all(*after(hand, melds, (kind, cards, index)), need,
-                                      optional)):
-            continue
-        points = play_points(kind, cards)
-        if kind is PlayKind.PAIR:
-            # Nothing follows a pair but the last card's discard.
-            further, left = 0, (hand & ~cards).bit_count()
-        else:
-            further, left = _rest_of_turn(*after(hand, melds, (kind, cards, index)), optional,
-                                          memo, must)
-        most, fewest = max(most, points + further), min(fewest, left)
-    memo[key] = most, fewest
-    return most, fewest
-
-
 def _discard_reason(o: Outlook, view: PlayerView, move: Move,
-                    instead: Move | None = None) -> Text:
+                    instead: Move | None = None, past: bool = False) -> Text:
     card = move.card
     # The card the player shed in its place (a review): the line weighs the two.
     shed = instead if instead is not None and instead.kind is MoveKind.DISCARD and \
@@ -267,6 +164,9 @@ def _discard_reason(o: Outlook, view: PlayerView, move: Move,
             return Text.of("discard {card}, your last card: you go out too, and nothing is "
                            "left in your hand to score for them", card=name)
         return Text.of("lay your last card face down: the opponent cannot take it")
+    if o.last_turn and past:
+        return Text.of("{card} was the card to let go: the opponent had gone out, and the points "
+                       "left in your hand scored for them", card=name)
     if o.last_turn:
         return Text.of("discard {card}: the opponent went out, and the points left in your hand "
                        "now score for them", card=name)
@@ -276,17 +176,28 @@ def _discard_reason(o: Outlook, view: PlayerView, move: Move,
         if ahead.card != card:
             # Neither ``normal``'s card nor the look ahead's: ``hard``'s search overruled both
             # (``HardPlayer.discard_budget``).
+            # What the search measured: each card shed, the hand played out from here over
+            # many guesses at the hidden cards, its points averaged.
             other = (shed or ahead).card
+            said = dict(card=name, other=_cards(1 << other))
             return _with_hope(Text.of(
-                "discard {card} rather than {other}: played out over many guesses at the cards "
-                "you cannot see, the hand ends better for you on average", card=name,
-                other=_cards(1 << other)), o, card, other)
+                "{card} was the card to let go, not {other}: over the many ways the rest of the "
+                "hand could go, keeping {other} would have scored you more on average", **said)
+                if past else Text.of(
+                "discard {card} rather than {other}: over the many ways the rest of the hand "
+                "can go, keeping {other} scores you more on average", **said), o, card, other,
+                past)
+        # The look ahead's: the hand kept, valued for the next turn over each card drawn next.
         other = (shed or usual).card
-        why = Text.of("discard {card} rather than {other}: on average over the cards you may "
-                      "draw next, the cards left in your hand are worth more", card=name,
-                      other=_cards(1 << other))
-        hope = _with_hope(why, o, card, other)
-        return hope if hope is not why else _with_draws(why, o, card, other)
+        said = dict(card=name, other=_cards(1 << other))
+        why = Text.of("{card} was the card to let go, not {other}: on average over the cards "
+                      "you might have drawn next, keeping {other} would have left you a stronger "
+                      "hand", **said) \
+            if past else Text.of("discard {card} rather than {other}: on average over the cards "
+                                 "you might draw next, keeping {other} leaves you a stronger "
+                                 "hand", **said)
+        hope = _with_hope(why, o, card, other, past)
+        return hope if hope is not why else _with_draws(why, o, card, other, past)
     beyond = table_outs(o.melds)
     live = o.live
     # What each card kept waits for once ``card`` is shed: not a card that would meld it only
@@ -300,9 +211,16 @@ def _discard_reason(o: Outlook, view: PlayerView, move: Move,
         if not (usable_now(card, o) or usable_now(shed.card, o)) and not (
                 _outs_of(card, o, beyond) | outs(shed.card, rest, beyond)
                 | _pair_outs(shed.card, rest, o)) & o.unseen:
+            if past:
+                return Text.of("{card} was the card to let go, not {other}: no card still in "
+                               "play would have melded either, and {card} was the less worth "
+                               "keeping", card=name, other=_cards(shed.cards))
             return Text.of("discard {card} rather than {other}: no card still in play would "
                            "meld either, and {card} is the less worth keeping", card=name,
                            other=_cards(shed.cards))
+        if past:
+            return Text.of("{card} was the card to let go, not {other}: of the two, it was the "
+                           "less worth keeping", card=name, other=_cards(shed.cards))
         return Text.of("discard {card} rather than {other}: of the two, it is the less worth "
                        "keeping", card=name, other=_cards(shed.cards))
     hopes = [c for c, w in waiting.items() if w]
@@ -319,23 +237,38 @@ def _discard_reason(o: Outlook, view: PlayerView, move: Move,
             follow = [(mask_of(u for u in iter_cards(need & m.accepts)
                                if extended(m, u).accepts >> best & 1), m) for m in o.melds]
             need, meld = max(follow, key=lambda f: (f[0].bit_count(), f[1].cards))
+            if past:
+                return Text.plural(
+                    "it was worth keeping {kept}: {outs}, still in play, would have gone on "
+                    "{meld}, and {kept} after it",
+                    "it was worth keeping {kept}: {outs}, still in play, would have gone on "
+                    "{meld}, and {kept} after either",
+                    need.bit_count(), kept=_cards(1 << best), outs=_cards(need),
+                    meld=_cards(meld.cards))
             return Text.plural("keep {kept}: {outs}, still in play, would go on {meld}, and "
                                "{kept} after it",
                                "keep {kept}: {outs}, still in play, would go on {meld}, and "
                                "{kept} after either",
                                need.bit_count(), kept=_cards(1 << best), outs=_cards(need),
                                meld=_cards(meld.cards))
+        if past:
+            return Text.plural("it was worth keeping {kept}: {outs} was still in play",
+                               "it was worth keeping {kept}: {outs} were still in play",
+                               need.bit_count(), kept=_cards(kept), outs=_cards(need))
         return Text.plural("keep {kept}: {outs} is still in play",
                            "keep {kept}: {outs} are still in play",
                            need.bit_count(), kept=_cards(kept), outs=_cards(need))
     # (Under optional melding a card kept may be meldable already, a jack always: it needs no
     # card.)
     if not usable_now(card, o) and not _outs_of(card, o, beyond):
-        return Text.of("discard {card}: no card still in play would meld it", card=name)
-    return Text.of("discard {card}: it is the card least worth keeping", card=name)
+        return Text.of("{card} was the card to let go: no card still in play would have melded "
+                       "it", card=name) if past else \
+            Text.of("discard {card}: no card still in play would meld it", card=name)
+    return Text.of("{card} was the card to let go: the least worth keeping", card=name) if past \
+        else Text.of("discard {card}: it is the card least worth keeping", card=name)
 
 
-def _with_hope(why: Text, o: Outlook, card: int, other: int) -> Text:
+def _with_hope(why: Text, o: Outlook, card: int, other: int, past: bool = False) -> Text:
     """``why`` (a line weighing ``card`` shed against ``other`` shed, judged over many draws or
     guesses) with what ``other``, kept, waits for in the hand: the cards still in play that
     would meld it there (review: such lines named no card but the two). As it was when no
@@ -346,6 +279,10 @@ def _with_hope(why: Text, o: Outlook, card: int, other: int) -> Text:
     if not need:
         return why
     kept = (1 << other) | (PARTNERS[other] & rest)
+    if past:
+        return Text.plural("{why}; it was worth keeping {kept}: {outs} was still in play",
+                           "{why}; it was worth keeping {kept}: {outs} were still in play",
+                           need.bit_count(), why=why, kept=_cards(kept), outs=_cards(need))
     return Text.plural("{why}; keep {kept}: {outs} is still in play",
                        "{why}; keep {kept}: {outs} are still in play",
                        need.bit_count(), why=why, kept=_cards(kept), outs=_cards(need))
@@ -356,7 +293,7 @@ def _with_hope(why: Text, o: Outlook, card: int, other: int) -> Text:
 NAMED_DRAW = 1.0
 
 
-def _with_draws(why: Text, o: Outlook, card: int, other: int) -> Text:
+def _with_draws(why: Text, o: Outlook, card: int, other: int, past: bool = False) -> Text:
     """``why`` (the look ahead's line: ``card`` shed rather than ``other``, judged over the
     next draw) with the draws it counts most on: those after which the hand without ``card``
     is worth the most more than the hand without ``other``, as the look ahead values a next
@@ -369,6 +306,10 @@ def _with_draws(why: Text, o: Outlook, card: int, other: int) -> Text:
     named = [c for gain, c in gains[:3] if gain >= NAMED_DRAW]
     if not named:
         return why
+    if past:
+        return Text.plural("{why}, most of all had you drawn {cards}",
+                           "{why}, most of all had you drawn one of {cards}",
+                           len(named), why=why, cards=format_cards(named))
     return Text.plural("{why}, most of all if you draw {cards}",
                        "{why}, most of all if you draw one of {cards}",
                        len(named), why=why, cards=format_cards(named))
