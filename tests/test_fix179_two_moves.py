@@ -53,6 +53,12 @@ def test_words_of_two_moves_are_refused(words: str, language: str) -> None:
         typed(words, language)
 
 
+def test_the_refusal_says_why_in_russian() -> None:
+    with pytest.raises(InvalidMoveError) as e:
+        typed("выложить 7б к 8б 9б 10б", "ru")
+    assert RU(e.value.text) == "'выложить 7б к 8б 9б 10б' — это два разных хода: введите один"
+
+
 def _phrases() -> dict[str, list[str]]:
     """Each kind of move as the bot says it in Russian (the words a player types back), from
     real turns: a discard's side said, or not, is a kind of its own."""
