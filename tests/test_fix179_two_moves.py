@@ -11,11 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.discord_helpers import World, play, player, start_match, thread_of
 from umtali.cards import Card
 from umtali.errors import InvalidMoveError
 from umtali.i18n import tr_for
 from umtali.moves import Move, MoveKind, going_out, typed
-from umtali.players import RandomPlayer
+from umtali.players import GreedyPlayer, RandomPlayer
 from umtali.rules import RuleSet
 from umtali.session import Session
 from umtali.text import move_meaning
@@ -118,3 +119,21 @@ def test_a_move_said_with_another_kinds_words_is_refused(data: st.DataObject) ->
     except InvalidMoveError:
         return
     pytest.fail(f"{mixed!r} ({one} with {other}'s words) was read as {read[0]}")
+
+
+async def test_discord_asks_and_applies_nothing(world: World, locales: dict[int, str]) -> None:
+    # Applied on a live session, «взять две карты из колоды» took the pile's top two: a move
+    # no button undoes (review165).
+    live = await start_match(world)
+    while live.session.view(live.session.to_act).phase != "draw":  # the first turn's
+        await play(world, live, GreedyPlayer().choose(live.session.view(live.session.to_act)))
+    seat = live.session.to_act
+    assert len(live.session.view(seat).discard_pile) >= 1
+    actor, thread = player(world, seat), thread_of(world, live)
+    locales[actor.id] = "ru"
+    version, pile = live.version, live.session.view(seat).discard_pile
+    asked = await actor.slash(thread, "umtali play", move="взять две карты из колоды")
+    assert asked.acknowledged and asked.ephemeral, asked
+    assert "из колоды или из сброса?" in asked.response.content, asked.response.content
+    assert live.version == version and live.session.view(seat).discard_pile == pile
+    assert live.session.view(seat).phase == "draw"
