@@ -25,7 +25,7 @@ async def test_the_settings_say_when_the_season_channel_no_longer_takes_summarie
     await world.env.settle()
     closed = _content(await boss.slash(world.channel, "umtali-admin settings"))
     assert (f"Seasons monthly; season summaries: <#{summaries.id}>, but I can't post them "
-            "there now: I need the **Send Messages** and **Embed Links** permissions there.") \
+            "there now: I need the **Send Messages** permission there.") \
         in closed, closed
     locales[boss.id] = "ru"
     russian = _content(await boss.slash(world.channel, "umtali-admin settings"))

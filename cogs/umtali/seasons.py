@@ -12,6 +12,7 @@ from discord import app_commands
 
 from cogs.umtali.access import store, tr_of
 from cogs.umtali.calendar_words import folded, season_name, season_of_name
+from cogs.umtali.lacking import lacking, own_permissions
 from cogs.umtali.names import visible
 from cogs.umtali.numbers import listed
 from cogs.umtali.options import on_off
@@ -99,8 +100,7 @@ def summary_missing(channel: discord.TextChannel) -> list[str]:
     me = channel.guild.me
     if me is None:
         return []  # not known here: the summary's own post will tell
-    perms = channel.permissions_for(me)
-    return [label for name, label in SUMMARY_NEEDS if not getattr(perms, name)]
+    return lacking(channel.permissions_for(me), own_permissions(channel, me), SUMMARY_NEEDS)
 
 
 def summary_refusal(channel: discord.TextChannel, tr: Tr) -> str | None:
