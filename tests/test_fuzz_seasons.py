@@ -92,4 +92,4 @@ async def test_a_season_channel_closed_to_the_bot_is_refused(
     locales[boss.id] = "en-US"
     ok = await boss.slash(world.channel, "umtali-admin settings", seasons="monthly",
                           season_channel=open_)
-    assert f"season summaries: <#{open_.id}>" in _content(ok), _content(ok)
+    assert f"- Season summaries: <#{open_.id}>" in _content(ok), _content(ok)
