@@ -248,7 +248,13 @@ class UmtaliBot(commands.Bot):
             await self.matches.close()
         if self.store is not None:
             await self.store.close()
-            log.info("Closed: every move is saved and the database closed.")
+            if self.serving:
+                log.info("Closed: every move is saved and the database closed.")
+            else:
+                # Never ready (Discord out of reach, a refused token, a stop while starting):
+                # no move was played here, and the error said next is the news, not a stop.
+                log.info("Closed after an unfinished start: nothing was played; "
+                         "the database closed.")
         await super().close()
 
 
