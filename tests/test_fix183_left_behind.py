@@ -11,6 +11,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import closing
+from fnmatch import fnmatch
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,8 @@ import data.left_behind as left_behind
 import tests.test_startup
 from data.db import Database
 from data.left_behind import NEW_DATABASE, LeftBehind, matches_in, refuse_left_behind
+from data.location import DEFAULT_DB_PATH
+from data.process_name import lock_file
 from tests.loopback.harness import ROOT, loopback_server
 from tests.pg_server import PgServer
 from tests.test_startup import run_bot
@@ -189,3 +192,22 @@ async def test_the_copy_the_refusal_asks_for_is_then_started_on(
     assert done.returncode == 0, done.stderr
     assert matches_in(new) == matches_in(old_db) == 1
     await refuse_left_behind(new, {"UMTALI_DB_PATH": str(new)}, tmp_path)
+
+
+def test_the_readmes_move_to_the_unit_is_what_the_unit_and_the_bot_use() -> None:
+    readme = (ROOT / "README.md").read_text("utf-8")
+    unit = (ROOT / "docs" / "examples" / "umtali.service").read_text("utf-8")
+    steps = readme.split("Moving to this unit", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    state = "/var/lib/umtali"
+    assert "StateDirectory=umtali\n" in unit and "StateDirectoryMode=0700\n" in unit
+    assert f"Environment=UMTALI_DB_PATH={state}/umtali.sqlite3\n" in unit
+    assert f"sudo mkdir -m 700 {state}\n" in steps
+    # The glob moves the database, its write-ahead log and every lock file named after it.
+    moved = f"sudo mv {DEFAULT_DB_PATH}* {state}/"
+    assert moved in steps
+    for beside in (f"{DEFAULT_DB_PATH}-wal", f"{DEFAULT_DB_PATH}-shm",
+                   str(lock_file(DEFAULT_DB_PATH, "main"))):
+        assert fnmatch(beside, f"{DEFAULT_DB_PATH}*"), beside
+    assert f"UMTALI_DB_PATH={state}/umtali.sqlite3" in steps
+    assert "daemon-reload" in steps and steps.index("sudo systemctl stop") < steps.index("mv")
+    assert f"{NEW_DATABASE}=1" in readme
