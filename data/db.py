@@ -124,14 +124,23 @@ class DatabaseHeld(DatabaseUnreachable):
 
 def held_too_long(where: str, waited: float) -> DatabaseHeld:
     return DatabaseHeld(f"the database {where} was still held by another process after "
-                        f"{waited:g} s of waiting (an upgrade under way, or a copy of the bot "
-                        f"stuck?): start the bot again later (a service restarts it by itself).")
+                        f"{_seconds(waited)} of waiting (an upgrade under way, or a copy of the "
+                        f"bot stuck?): start the bot again later (a service restarts it by "
+                        f"itself).")
+
+
+def _seconds(seconds: float) -> str:
+    """A wait in words, as the README quotes it ("5 minutes", "10 seconds")."""
+    if seconds >= 60 and seconds % 60 == 0:
+        minutes = int(seconds // 60)
+        return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    return f"{seconds:g} second{'s' if seconds != 1 else ''}"
 
 
 def say_waiting(where: str, wait: float | None) -> None:
     """The one line a start waiting for another process says (an admin wonders why the bot
     does not log in)."""
-    most = "" if wait is None else f", {wait:g} s at most"
+    most = "" if wait is None else f", {_seconds(wait)} at most"
     log.warning("the database %s is held by another process (an upgrade?): waiting for "
                 "it%s", where, most)
 

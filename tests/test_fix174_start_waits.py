@@ -95,7 +95,7 @@ async def test_a_start_waits_out_another_process_upgrade_and_migrates_nothing_tw
         assert 1.5 <= took < 5, took
         waiting = said(caplog, WAITING)
         assert len(waiting) == 1 and waiting[0].levelno == logging.WARNING, caplog.text
-        assert "10 s at most" in waiting[0].getMessage()
+        assert "10 seconds at most" in waiting[0].getMessage()
         assert not said(caplog, "database migrated"), "migrated here too"
         assert said(caplog, "is free again: starting")
     finally:
@@ -159,7 +159,7 @@ async def test_past_the_wait_the_start_gives_up_for_now(
         assert 1.0 <= took < 2.5, took
     assert isinstance(held.value, DatabaseUnreachable)  # exit status 1
     assert str(held.value) == (
-        f"the database {path} was still held by another process after 1 s of waiting (an "
+        f"the database {path} was still held by another process after 1 second of waiting (an "
         f"upgrade under way, or a copy of the bot stuck?): start the bot again later (a "
         f"service restarts it by itself).")
     assert len(said(caplog, WAITING)) == 1, caplog.text

@@ -87,7 +87,7 @@ async def test_held_past_the_wait_the_bot_stops_for_now(
     assert sum(WAITING in line for line in lines) == 1, err
     assert [line for line in lines if line.startswith("error:")] == [lines[-1]], err
     assert lines[-1] == (f"error: the database {db} was still held by another process after "
-                         f"{WAIT:g} s of waiting (an upgrade under way, or a copy of the bot "
+                         f"{WAIT:g} second of waiting (an upgrade under way, or a copy of the bot "
                          f"stuck?): start the bot again later (a service restarts it by "
                          f"itself)."), err
 
@@ -126,4 +126,4 @@ async def test_on_postgresql_a_migration_held_past_the_wait_stops_the_bot_for_no
     lines = err.strip().splitlines()
     assert sum(WAITING in line for line in lines) == 1, err
     assert [line for line in lines if line.startswith("error:")] == [lines[-1]], err
-    assert "was still held by another process after 1 s of waiting" in lines[-1], err
+    assert "was still held by another process after 1 second of waiting" in lines[-1], err

@@ -32,7 +32,7 @@ async def test_a_played_out_session_logs_its_start_and_its_end(
     won = live.session.games_won
     assert re.fullmatch(
         rf"match {live.id} ended: guild {world.guild.id}, rated, seat {live.session.winner} "
-        rf"won \(played out\), games {won[0]}-{won[1]}, \d+m\d\ds, "
+        rf"won \(played out\), games {won[0]}-{won[1]}, lasted \d+:\d\d:\d\d, "
         rf"{len(live.session.moves)} moves", end), end
     names = {world.alice.user.name, world.bob.user.name, *live.names}
     assert not [n for n in names if n in start + end], (start, end)
@@ -46,7 +46,8 @@ async def test_a_resignation_and_an_admin_s_ending_log_one_line_each(
     await resign(world, world.bob, live)
     ended = [line for line in _lines(caplog) if " ended: " in line]
     assert ended == [f"match {live.id} ended: guild {world.guild.id}, rated, seat 0 won "
-                     f"(resigned), games 0-0, 3h01m01s, {len(live.session.moves)} moves"], ended
+                     f"(resigned), games 0-0, lasted 3:01:01, "
+                     f"{len(live.session.moves)} moves"], ended
     caplog.clear()
     again = await start_match(world)
     admin = manager(world)

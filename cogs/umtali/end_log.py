@@ -21,11 +21,11 @@ def log_start(live: LiveMatch) -> None:
 
 
 def _lasted(seconds: float) -> str:
+    """How long a match lasted as a clock reads it ("lasted 0:14:03"): no unit letters."""
     whole = max(0, round(seconds))
     hours, rest = divmod(whole, 3600)
     minutes, seconds_left = divmod(rest, 60)
-    return f"{hours}h{minutes:02d}m{seconds_left:02d}s" if hours else \
-        f"{minutes}m{seconds_left:02d}s"
+    return f"lasted {hours}:{minutes:02d}:{seconds_left:02d}"
 
 
 def log_end(live: LiveMatch, now: float) -> None:
