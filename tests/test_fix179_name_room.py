@@ -61,7 +61,8 @@ def test_with_room_the_count_stays_in_words() -> None:
     view, _ = _ended_with_cards_left()
     for tr in (EN, RU):
         seat = table_scene(view, NAMES, tr).seats[0]
-        ten = dataclasses.replace(seat, hand_size=10, tags=_tags(10, False, False, tr),
+        # A name the words leave whole (a long one has the count on the backs: its room).
+        ten = dataclasses.replace(seat, name="Ada", hand_size=10, tags=_tags(10, False, False, tr),
                                   marks=_tags(None, False, False, tr))
         shown, tags, counted, room = table._layout(ten)
         assert (shown, counted) == (10, False) and tags.startswith(" · 10 ")

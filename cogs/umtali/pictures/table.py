@@ -108,10 +108,12 @@ def _layout(info: SeatScene) -> tuple[int, str, bool, int]:
         return end - used - (12 if used else 0) - round(rf.getlength(tags))
 
     shown = min(info.hand_size, FAN_MOST)
-    if room(shown, info.tags) >= NAME_ROOM or not info.hand_size:
-        return shown, info.tags, False, room(shown, info.tags)
-    # Short of room (a big hand, dealer, big scores): the count goes on the backs, as the
-    # stock's does, and the fan closes up; the name keeps its room.
+    roomy = room(shown, info.tags)
+    if not info.hand_size or (roomy >= NAME_ROOM and length(info.name, 26) <= roomy):
+        return shown, info.tags, False, roomy
+    # Short of room (a big hand, dealer, big scores, a long name): the count goes on the
+    # backs, as the stock's does, and the fan closes up; the name keeps its room, whole where
+    # the words "N cards" would have cut it.
     shown = min(info.hand_size, FAN_SHORT)
     return shown, info.marks, True, room(shown, info.marks)
 
