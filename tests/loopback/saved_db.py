@@ -96,6 +96,14 @@ class _PgReader:
 
     def close(self) -> None:
         async def closed() -> None:
+            # A read given up as stuck may still be winding up (its cancellation, asyncpg's
+            # own cancel request): ended first, else the loop stopped under them leaves a
+            # pending task and an open socket that a later test's setup reports.
+            others = asyncio.all_tasks() - {asyncio.current_task()}
+            for task in others:
+                task.cancel()
+            if others:
+                await asyncio.wait(others, timeout=TIMEOUT / 2)
             if self.conn is not None:
                 await self.conn.close()
         try:
