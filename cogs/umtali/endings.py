@@ -22,6 +22,7 @@ from cogs.umtali.render import turn_message
 from cogs.umtali.saved import finish_of, saved_state
 from cogs.umtali.session_end import final_link, owed_end
 from cogs.umtali.showing import tail
+from cogs.umtali.turn_words import Spoken, spoken_in
 from cogs.umtali.unheard import settled
 from data.models import AsSaved
 from data.store import StaleState
@@ -62,8 +63,11 @@ class Endings(Playing):
         events = session.resign(seat, how)
         # The turn ended here: what it laid so far, held back until its end, goes out first
         # (too long for a message, its first lines go, not how the session ended).
+        spoken = None if live.pending_events is None else Spoken(
+            (*live.pending_events, *events), "")
         text = tail("\n".join([*live.pending, turn_message(
-            events, live.names_in(self.public_tr(live)), self.public_tr(live))]).strip(), 2000)
+            events, live.names_in(self.public_tr(live)), self.public_tr(live))]).strip(), 2000) \
+            if spoken is None else spoken_in(live, spoken, self.public_tr(live), tail)
         announce = [] if live.channel_lost else [
             text, *self._reveal(live, session), *final_link(live, self.public_tr(live))]
         state = saved_state(session)
@@ -90,7 +94,7 @@ class Endings(Playing):
         self.owners.adopt(live)
         live.deadline = None
         live.unsent[:] = unsent
-        live.last_turn = text
+        live.last_turn, live.last_spoken = text, spoken
         # No move was made, so the panels' version did not change: send them regardless.
         live.dm_shown = [None, None]
         self.delivery.enqueue(live, Batch(announce=True, table=True, hands={0, 1}))
