@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, cast
 from cogs.umtali import refused_here
 from cogs.umtali.fair import reveal_line, revealed
 from cogs.umtali.live import LiveMatch
+from cogs.umtali.lost_at import found_lost
 from cogs.umtali.outbox import Batch
 from cogs.umtali.playing import Playing
 from cogs.umtali.reminders import TurnNotices
@@ -201,6 +202,7 @@ class Endings(Playing):
                 await self._reload(live)
                 return False
             live.channel_lost, live.lost_over = True, live.over
+            found_lost(live, cast("MatchService", self).ticks())  # (``channel_return``)
             live.unsent.clear()
             live.lost_untold = {seat for seat in (0, 1) if untold[seat]}
             # Another process's notice, saved since this copy was read, told the player to

@@ -112,6 +112,8 @@ class MatchService(Timing, Endings, TableMoves, Playing, Looks):
         self.delivery = Delivery(self)
         #: What the timer tick starts and does not wait for (``beside``).
         self.beside = Beside()
+        #: Run at each clock check, once connected (not during an outage), beside nothing.
+        self.tick_listeners: list[Callable[[], None]] = []
         self.computers = Computers(self, computer_pause, thinking_workers)
         #: Which matches this process (named ``owner``) holds.
         self.owners = Owners(self, owner)

@@ -1,0 +1,162 @@
+"""fix180 (review166): a match moved to direct messages because the bot lost Send Messages in
+its channel goes back there by itself once the permission is given back (the gateway says the
+channel changed; or the clock's check finds it): the table posted there and the match moved to
+it as ``/umtali table`` does, the stale table left there retired, the players told once. A
+channel deleted stays lost; returns are rate limited. SimCord, a real SQLite file."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import discord
+import pytest
+from simcord.backend.models.channel import Overwrite
+from simcord.enums import OverwriteType
+
+from cogs.umtali import channel_return
+from cogs.umtali.live import LiveMatch
+from tests.discord_helpers import World, flush, manager, play, start_match, thread_of
+from umtali.players import GreedyPlayer
+
+SHUT = discord.PermissionOverwrite(send_messages=False, send_messages_in_threads=False)
+
+
+def _shut(world: World) -> None:
+    bot = world.bot.user
+    assert bot is not None
+    world.env.backend.set_overwrite(world.channel.id, Overwrite(
+        target_id=bot.id, type=OverwriteType.MEMBER, deny=SHUT.pair()[1].value))
+
+
+def _open(world: World) -> None:
+    bot = world.bot.user
+    assert bot is not None
+    world.env.backend.delete_overwrite(world.channel.id, bot.id)
+
+
+async def _turn(world: World, live: LiveMatch) -> None:
+    seat = live.session.to_act
+    while live.session.to_act == seat and not live.over:
+        await play(world, live, GreedyPlayer().choose(live.session.view(seat)))
+    await flush(world)
+
+
+async def _lost(world: World, live: LiveMatch, caplog: pytest.LogCaptureFixture) -> int:
+    """The match lost to DMs by the permission taken away: its table's id there."""
+    table = live.table_message_id
+    assert table is not None
+    _shut(world)
+    await world.env.settle()
+    await _turn(world, live)
+    assert live.channel_lost and not live.over
+    assert any("goes on in direct messages" in r.getMessage() for r in caplog.records)
+    return table
+
+
+async def test_given_back_the_permission_the_match_returns_by_itself(
+        world: World, db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    live = await start_match(world, turn_timer=5)
+    thread = thread_of(world, live)
+    stale = await _lost(world, live, caplog)
+    # Given back at once (an admin's edit in two steps): it settles first.
+    _open(world)
+    await world.env.settle()
+    await flush(world)
+    assert live.channel_lost
+    _shut(world)
+    await world.env.settle()
+    world.clock.advance(channel_return.SETTLE)
+    _open(world)
+    await world.env.settle()
+    await flush(world)
+    assert not live.channel_lost, "still in direct messages"
+    assert live.channel_id == thread.id and live.table_message_id != stale
+    said = [m.content or "" for m in thread.history()]
+    back = [s for s in said if "back here" in s]
+    assert len(back) == 1 and f"<@{world.alice.id}>" in back[0], said
+    # The table left there no longer offers moves nor a running clock: it points at the new.
+    old = next(m for m in thread.history() if m.id == stale)
+    assert "moved" in (old.content or "") + "".join(e.description or "" for e in old.embeds)
+    # Play goes on in the channel: the next turn is announced there.
+    before = len(thread.history())
+    await _turn(world, live)
+    assert not live.channel_lost and len(thread.history()) > before
+    # The admin's list no longer says direct messages.
+    boss = manager(world)
+    answer = await boss.slash(world.channel, "umtali-admin matches")
+    await flush(world)
+    assert "direct messages" not in (answer.response.embeds[0].description or "")
+
+
+async def test_flapping_is_rate_limited_and_the_clock_check_finds_it_later(
+        world: World, db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    live = await start_match(world, turn_timer=0)
+    await _lost(world, live, caplog)
+    world.clock.advance(channel_return.SETTLE)
+    _open(world)
+    await world.env.settle()
+    await flush(world)
+    assert not live.channel_lost
+    # Taken away again at once: lost again, and not back at once when given back.
+    await _lost(world, live, caplog)
+    world.clock.advance(channel_return.SETTLE)
+    _open(world)
+    await world.env.settle()
+    await flush(world)
+    assert live.channel_lost
+    # Later, the clock's check brings it back (no event needed).
+    world.clock.advance(channel_return.RETURN_AGAIN + channel_return.CHECK_EVERY)
+    svc = world.bot.matches
+    assert svc is not None
+    await svc.check_timers()
+    await flush(world)
+    assert not live.over and not live.channel_lost, [
+        r.getMessage() for r in caplog.records if "match" in r.getMessage()][-5:]
+
+
+async def test_while_lost_the_admin_is_told_why_and_a_deleted_channel_stays_lost(
+        world: World, db_path: Path, caplog: pytest.LogCaptureFixture,
+        locales: dict[int, str]) -> None:
+    caplog.set_level(logging.INFO)
+    boss = manager(world)
+    live = await start_match(world, turn_timer=5)
+    await _lost(world, live, caplog)
+    answer = await boss.slash(world.channel, "umtali-admin matches")
+    await flush(world)
+    line = answer.response.embeds[0].description or ""
+    assert "in direct messages" in line and "Send Messages" in line and \
+        f"<#{live.channel_id}>" in line, line
+    locales[boss.id] = "ru"
+    answer = await boss.slash(world.channel, "umtali-admin matches")
+    await flush(world)
+    line = answer.response.embeds[0].description or ""
+    assert "в личных сообщениях" in line and "Отправлять сообщения" in line, line
+
+
+async def test_a_deleted_channel_stays_lost(world: World, db_path: Path,
+                                            caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    boss = manager(world)
+    live = await start_match(world, turn_timer=0)
+    thread = thread_of(world, live)
+    await _lost(world, live, caplog)
+    since = len(world.env.http_requests)
+    world.env.backend.delete_channel(thread.id)
+    _open(world)
+    await world.env.settle()
+    world.clock.advance(channel_return.RETURN_AGAIN + channel_return.CHECK_EVERY)
+    svc = world.bot.matches
+    assert svc is not None
+    await svc.check_timers()
+    await flush(world)
+    assert live.channel_lost and not live.over
+    # Nothing tried there: the cache says it is gone.
+    assert not [r for r in world.env.http_requests[since:]
+                if r.path.startswith(f"/channels/{thread.id}/")]
+    answer = await boss.slash(world.channel, "umtali-admin matches")
+    await flush(world)
+    line = answer.response.embeds[0].description or ""
+    assert "in direct messages (its channel was deleted)" in line, line
