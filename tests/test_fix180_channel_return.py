@@ -153,9 +153,16 @@ async def test_a_deleted_channel_stays_lost(world: World, db_path: Path,
     await svc.check_timers()
     await flush(world)
     assert live.channel_lost and not live.over
-    # Nothing tried there: the cache says it is gone.
-    assert not [r for r in world.env.http_requests[since:]
-                if r.path.startswith(f"/channels/{thread.id}/")]
+    # Not in the cache (an archived thread is not either): asked of Discord once, found
+    # deleted, nothing posted there, and not asked again.
+    asked = [r for r in world.env.http_requests[since:] if r.path.startswith(
+        f"/channels/{thread.id}")]
+    assert [(r.method, r.path) for r in asked] == [("GET", f"/channels/{thread.id}")], asked
+    world.clock.advance(channel_return.RETURN_AGAIN + channel_return.CHECK_EVERY)
+    await svc.check_timers()
+    await flush(world)
+    assert len([r for r in world.env.http_requests[since:] if r.path.startswith(
+        f"/channels/{thread.id}")]) == 1
     answer = await boss.slash(world.channel, "umtali-admin matches")
     await flush(world)
     line = answer.response.embeds[0].description or ""

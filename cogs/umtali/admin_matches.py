@@ -18,7 +18,7 @@ from typing import Any
 import discord
 
 from cogs.umtali.access import service, tr_of
-from cogs.umtali.channel_return import missing
+from cogs.umtali.channel_return import deleted, missing
 from cogs.umtali.departures import ask, has_left
 from cogs.umtali.errors import BUSY
 from cogs.umtali.in_time import in_time, private_answer
@@ -80,13 +80,17 @@ def gone_seats(client: discord.Client, guild_id: int, m: UnderWay) -> tuple[bool
     return left[0], left[1]
 
 
-def lost_words(guild: discord.Guild, m: UnderWay, tr: Tr) -> str:
+def lost_words(guild: discord.Guild, m: UnderWay, tr: Tr,
+               gone: frozenset[int] = frozenset()) -> str:
     """Where a match whose channel was lost is played, and what brings it back there (review166):
     the permissions the bot lacks there given back, or its thread unlocked (``channel_return``);
     a channel deleted, nothing."""
     channel = guild.get_channel_or_thread(m.channel_id)
     if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
-        return tr("in direct messages (its channel was deleted)")
+        # Not in the cache: deleted if its return found it so, else perhaps an archived
+        # thread (which discord.py forgets), looked at by the return.
+        return tr("in direct messages (its channel was deleted)") if m.match_id in gone \
+            else tr("in direct messages")
     link = f"<#{m.channel_id}>"
     lacking = missing(channel)
     if lacking == ["locked"]:
@@ -185,7 +189,8 @@ async def run_matches(interaction: discord.Interaction) -> None:
     await in_time(interaction, ask(interaction.client, guild, players))
     # Parsed away from the event loop: a server's many saved sessions would hold up its moves.
     # (read from discord.py's cache here, on the event loop, which alone changes it)
-    lost = {m.match_id: lost_words(guild, m, tr) for m in found if m.channel_lost}
+    gone = frozenset(live.id for live in svc.matches.values() if deleted(live))
+    lost = {m.match_id: lost_words(guild, m, tr, gone) for m in found if m.channel_lost}
     embed = await asyncio.to_thread(listing, found, total, tr,
                                     (interaction.client, guild.id), lost)
     await private_answer(interaction, embed=embed, allowed_mentions=NO_MENTIONS)

@@ -49,6 +49,8 @@ CHECK_EVERY = 300.0
 
 #: By match: when (``MatchService.ticks``) it last went back, or was tried.
 _tried: weakref.WeakKeyDictionary[LiveMatch, float] = weakref.WeakKeyDictionary()
+#: The matches whose lost channel was found deleted: never asked about again.
+_deleted: weakref.WeakSet[LiveMatch] = weakref.WeakSet()
 #: By service: when the clock's check last looked.
 _looked: weakref.WeakKeyDictionary[MatchService, float] = weakref.WeakKeyDictionary()
 
@@ -108,15 +110,47 @@ def due(svc: MatchService, live: LiveMatch) -> bool:
 
 def look(svc: MatchService, guild_id: int | None = None) -> None:
     """Each lost match held here (of server ``guild_id`` alone, if given) whose channel the
-    bot may post in again goes back there, beside the caller."""
+    bot may post in again goes back there, beside the caller. A channel the cache does not
+    have (a thread archived, which discord.py forgets; or deleted) is asked of Discord, once
+    in ``RETURN_AGAIN`` a match; found deleted, it is not asked again."""
     if svc.clock_state.outage is not None or not svc.client.is_ready():
         return  # the cache is not to be trusted: looked at again once connected
     for live in list(svc.matches.values()):
-        if (guild_id is None or live.guild_id == guild_id) and due(svc, live) and \
-                usable(svc.client, live) is not None:
+        if (guild_id is not None and live.guild_id != guild_id) or live in _deleted or \
+                not due(svc, live):
+            continue
+        if channel_of(svc.client, live) is None or usable(svc.client, live) is not None:
             _tried[live] = svc.ticks()
-            found_back(live)
             svc.beside.start(bring_back(svc, live), live.id, "return to its channel")
+
+
+async def _reachable(svc: MatchService, live: LiveMatch) -> discord.abc.Messageable | None:
+    """The match's channel if the bot may post there: as cached, or fetched if the cache does
+    not have it (one request)."""
+    if channel_of(svc.client, live) is not None:
+        return usable(svc.client, live)
+    try:
+        channel = await svc.client.fetch_channel(live.channel_id)
+    except discord.NotFound:
+        _deleted.add(live)
+        log.info("match %d: its channel %d was deleted: it stays in direct messages",
+                 live.id, live.channel_id)
+        return None
+    except (discord.HTTPException, *PASSING) as e:
+        log.info("match %d: its channel %d could not be fetched (%s)", live.id,
+                 live.channel_id, e)
+        return None
+    try:
+        lacking = missing(channel) if isinstance(channel, discord.abc.GuildChannel |
+                                                 discord.Thread) else ["unknown"]
+    except discord.ClientException:
+        return None  # a thread whose channel the bot does not see
+    return None if lacking or not isinstance(channel, discord.abc.Messageable) else channel
+
+
+def deleted(live: LiveMatch) -> bool:
+    """Whether the match's lost channel was found deleted (``look``)."""
+    return live in _deleted
 
 
 def check(svc: MatchService) -> None:
@@ -131,8 +165,10 @@ def check(svc: MatchService) -> None:
 
 async def bring_back(svc: MatchService, live: LiveMatch) -> None:
     """The match's table posted in its lost channel, and the match moved there."""
-    channel = usable(svc.client, live)
-    if channel is None or not due_still(svc, live):
+    if not due_still(svc, live):
+        return
+    channel = await _reachable(svc, live)
+    if channel is None:
         return
     row = await svc.store.match(live.id)
     if row is None or row.status != "active" or not row.channel_lost:
