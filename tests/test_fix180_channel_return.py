@@ -167,3 +167,27 @@ async def test_a_deleted_channel_stays_lost(world: World, db_path: Path,
     await flush(world)
     line = answer.response.embeds[0].description or ""
     assert "in direct messages (its channel was deleted)" in line, line
+
+
+async def test_an_archived_thread_is_found_and_the_match_returns(
+        world: World, db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """discord.py forgets an archived thread: the return asks Discord for it."""
+    caplog.set_level(logging.INFO)
+    live = await start_match(world, turn_timer=0)
+    await _lost(world, live, caplog)
+    cached = world.bot.get_channel(live.channel_id)
+    assert isinstance(cached, discord.Thread)
+    await cached.edit(archived=True)
+    await world.env.settle()
+    assert world.bot.get_channel(live.channel_id) is None
+    _open(world)
+    await world.env.settle()
+    world.clock.advance(channel_return.RETURN_AGAIN + channel_return.CHECK_EVERY)
+    svc = world.bot.matches
+    assert svc is not None
+    since = len(world.env.http_requests)
+    await svc.check_timers()
+    await flush(world)
+    assert not live.channel_lost and not live.over
+    assert ("GET", f"/channels/{live.channel_id}") in [
+        (r.method, r.path) for r in world.env.http_requests[since:]]
