@@ -7,16 +7,20 @@ channel deleted stays lost; returns are rate limited. SimCord, a real SQLite fil
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
+from simcord import Env
 from simcord.backend.models.channel import Overwrite
 from simcord.enums import OverwriteType
 
 from cogs.umtali import channel_return
 from cogs.umtali.live import LiveMatch
 from tests.discord_helpers import World, flush, manager, play, start_match, thread_of
+from tests.test_discord_languages import _world
 from umtali.players import GreedyPlayer
 
 SHUT = discord.PermissionOverwrite(send_messages=False, send_messages_in_threads=False)
@@ -191,3 +195,43 @@ async def test_an_archived_thread_is_found_and_the_match_returns(
     assert not live.channel_lost and not live.over
     assert ("GET", f"/channels/{live.channel_id}") in [
         (r.method, r.path) for r in world.env.http_requests[since:]]
+
+
+async def test_restarted_while_lost_in_a_russian_server(
+        simcord_env: Env, clock: Any, make_bot: Callable[[], Any],
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Lost, the bot restarted, the permission given back with no event heard (a role given,
+    say): the clock's check brings the match back, the players told in the server's
+    language."""
+    caplog.set_level(logging.INFO)
+    world = _world(simcord_env, clock, "ru")
+    live = await start_match(world, turn_timer=0)
+    match_id = live.id
+    await _lost(world, live, caplog)
+    again = make_bot()
+    await world.env.restart_bot(again)
+    await flush(world)
+    # Given back behind the bot's back: no event to hear, the cache as Discord has it.
+    bot = world.bot.user
+    assert bot is not None
+    world.env.backend.get_channel(world.channel.id).overwrites = []
+    svc = world.bot.matches
+    assert svc is not None
+    reloaded = svc.matches[match_id]
+    assert reloaded.channel_lost
+    await svc.check_timers()  # found lost now: it settles first
+    await flush(world)
+    assert reloaded.channel_lost
+    await world.env.restart_bot(make_bot())  # (the cache read afresh, as at a reconnect)
+    await flush(world)
+    svc = world.bot.matches
+    assert svc is not None
+    reloaded = svc.matches[match_id]
+    await svc.check_timers()
+    world.clock.advance(channel_return.SETTLE + channel_return.CHECK_EVERY)
+    await svc.check_timers()
+    await flush(world)
+    assert not reloaded.channel_lost
+    thread = thread_of(world, reloaded)
+    back = [m.content for m in thread.history() if "вернулся сюда" in (m.content or "")]
+    assert len(back) == 1 and "this match" not in back[0], back
