@@ -16,6 +16,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -53,6 +54,7 @@ from cogs.umtali.stops import StopButton
 from cogs.umtali.translator import UmtaliTranslator
 from cogs.umtali.unknown import answered_unknown
 from data.db import START_WAIT, DatabaseUnreachable, DatabaseUnusable, too_new
+from data.left_behind import refuse_left_behind
 from data.location import DEFAULT_DB_PATH, shown
 from data.process_name import hold_name
 from data.store import Store
@@ -248,7 +250,13 @@ class UmtaliBot(commands.Bot):
             await self.matches.close()
         if self.store is not None:
             await self.store.close()
-            log.info("Closed: every move is saved and the database closed.")
+            if self.serving:
+                log.info("Closed: every move is saved and the database closed.")
+            else:
+                # Never ready (Discord out of reach, a refused token, a stop while starting):
+                # no move was played here, and the error said next is the news, not a stop.
+                log.info("Closed after an unfinished start: nothing was played; "
+                         "the database closed.")
         await super().close()
 
 
@@ -291,6 +299,9 @@ async def serve(settings: Settings) -> None:
         loop.add_signal_handler(sig, stop)
     bot: UmtaliBot | None = None
     try:
+        # Before anything is made (a lock file, a folder): a new database beside the full one
+        # would seem to have lost every record, and take the next matches.
+        await refuse_left_behind(settings.database, os.environ, Path.cwd())
         # A second process under this name would play this one's matches too. Checked before
         # the database is opened: opening migrates it, and a newer checkout started by mistake
         # under a running bot's name would leave that bot a database it cannot restart on.

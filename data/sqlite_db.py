@@ -113,7 +113,7 @@ def _held(e: BaseException) -> bool:
 
 
 #: Seconds between two tries to open a database another process holds, and the most each
-#: try after the first waits for its lock (some locks answer at once: SQLITE_LOCKED).
+#: try waits for its lock, given a wait (some locks answer at once: SQLITE_LOCKED).
 RETRY_EVERY = 1.0
 
 
@@ -140,16 +140,18 @@ class SqliteDatabase(Database):
     async def open(target: str | Path, *, schema: int | None = None,
                    wait: float | None = None) -> SqliteDatabase:
         """The database at ``target``, migrated and writable; DatabaseUnusable if it cannot
-        be. Held by another process past the busy timeout, it is tried again for ``wait``
-        seconds (said once in the log), each try anew: what another's upgrade migrated
-        meanwhile is read again, never migrated twice (a newer schema is refused)."""
+        be. Held by another process past the busy timeout (given ``wait``, a try's second),
+        it is tried again for ``wait`` seconds (said once in the log), each try anew: what
+        another's upgrade migrated meanwhile is read again, never migrated twice (a newer
+        schema is refused)."""
         deadline = None if wait is None else time.monotonic() + wait
         said = False
         while True:
             try:
-                # Once waiting, each try waits out a shorter busy timeout: a Ctrl-C meanwhile
-                # stops the start within a second, not after SQLite's 5 s wait in its thread.
-                busy = min(BUSY_TIMEOUT, RETRY_EVERY) if said else BUSY_TIMEOUT
+                # Given a wait, every try waits out a shorter busy timeout, the first too: a
+                # Ctrl-C meanwhile stops the start within a second, not after SQLite's 5 s wait
+                # in its thread (the bot's own 5 s is set once open: ``_prepare``).
+                busy = min(BUSY_TIMEOUT, RETRY_EVERY) if deadline is not None else BUSY_TIMEOUT
                 db = await SqliteDatabase._open_once(target, schema, busy)
             except _Held as held:
                 if deadline is None:

@@ -6,10 +6,10 @@ the place (left edge, baseline) returned."""
 from __future__ import annotations
 
 import io
+from functools import lru_cache
 from importlib.resources import files
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 from PIL import Image, ImageDraw, ImageFont
 
 from cogs.umtali.pictures.table import FELT, FELT_LIT, SEAT, TEXT
@@ -21,8 +21,10 @@ HEEBO = ("fontpkg_heebo", "Heebo[wght].ttf")
 NOTO_ARABIC = ("fontpkg_noto_sans_arabic", "NotoSansArabic[wdth,wght].ttf")
 
 
+@lru_cache(maxsize=64)
 def typeface(which: tuple[str, str], size: int = 26) -> ImageFont.FreeTypeFont:
-    """The typeface at ``size``, bold (a variable one at its "Bold" instance)."""
+    """The typeface at ``size``, bold (a variable one at its "Bold" instance); loaded once
+    (the tests look for hundreds of texts)."""
     package, name = which
     f = ImageFont.truetype(io.BytesIO((files(package) / "files" / name).read_bytes()), size)
     if "[" in name:
@@ -41,11 +43,49 @@ def _patch(text: str, f: ImageFont.FreeTypeFont, direction: str | None,
     return np.asarray(canvas)[2:2 + bottom - top, 2:2 + right - left], left, top
 
 
+def _packed(pixels: np.ndarray) -> np.ndarray:
+    """Each RGB pixel as one number: a pixel compared in one operation."""
+    rgb = pixels.astype(np.uint32)
+    packed: np.ndarray = (rgb[..., 0] << 16) | (rgb[..., 1] << 8) | rgb[..., 2]
+    return packed
+
+
+@lru_cache(maxsize=4)
+def _pixels(png: bytes) -> tuple[np.ndarray, np.ndarray]:
+    """``png`` decoded (read-only) and packed, once for the few texts a test looks for."""
+    picture = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+    picture.flags.writeable = False
+    packed = _packed(picture)
+    packed.flags.writeable = False
+    return picture, packed
+
+
+def _row_places(packed: np.ndarray, row: np.ndarray, background: int
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Each (y, x) where the packed picture's ``[y, x:x + len(row)]`` is the packed ``row``.
+    Found from the places of one inked pixel of it, narrowed a column at a time: comparing
+    every window whole took hundreds of megabytes a text (slow, and slower still beside other
+    test workers)."""
+    w = len(row)
+    n = packed.shape[1] - w + 1
+    if n <= 0:
+        return np.empty(0, np.intp), np.empty(0, np.intp)
+    inked = np.flatnonzero(row != background)
+    first = int(inked[0]) if len(inked) else 0
+    ys, xs = np.nonzero(packed[:, first:first + n] == row[first])
+    for j in range(w):
+        if not len(ys):
+            break
+        keep = packed[ys, xs + j] == row[j]
+        ys, xs = ys[keep], xs[keep]
+    return ys, xs
+
+
 def found(png: bytes, text: str, which: tuple[str, str], size: int = 26,
           direction: str | None = "ltr") -> list[tuple[int, int]]:
     """Each (pen x, baseline) where ``text`` in ``which`` at ``size`` is drawn in ``png``, in
     a colour of the pictures' text on the felt or the lit band."""
-    picture = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+    picture, packed = _pixels(png)
     f = typeface(which, size)
     places: set[tuple[int, int]] = set()
     for background in (FELT, FELT_LIT):
@@ -54,8 +94,8 @@ def found(png: bytes, text: str, which: tuple[str, str], size: int = 26,
             h, w = patch.shape[:2]
             # The row with the most ink first: a few candidates to compare whole.
             r = int(np.argmax((patch != np.array(background)).any(axis=2).sum(axis=1)))
-            rows = sliding_window_view(picture, w, axis=1)  # (H, W - w + 1, 3, w)
-            ys, xs = np.nonzero((rows == patch[r].T[None, None]).all(axis=(2, 3)))
+            ys, xs = _row_places(packed, _packed(patch[r]),
+                                 int(_packed(np.array([background], np.uint8))[0]))
             for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
                 y0 = y - r
                 if y0 >= 0 and np.array_equal(picture[y0:y0 + h, x:x + w], patch):

@@ -163,3 +163,27 @@ def test_an_unreachable_discord_ends_with_one_sentence(
     monkeypatch.setattr(bot.UmtaliBot, "start", offline)
     assert bot.main() == 1
     assert "could not reach Discord" in capsys.readouterr().err
+
+
+def test_a_start_that_failed_before_login_does_not_read_as_a_clean_stop(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """discord.py's own start and close, the login failing as a DNS failure does: the closing
+    line must not say that play was stopped cleanly (nothing was played)."""
+    import discord.http
+
+    import bot
+
+    async def offline(self: discord.http.HTTPClient, token: str) -> None:
+        raise OSError("Temporary failure in name resolution")
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "token")
+    monkeypatch.setattr(discord.http.HTTPClient, "static_login", offline)
+    caplog.set_level("INFO", logger="umtali.bot")
+    assert bot.main() == 1
+    assert "could not reach Discord" in capsys.readouterr().err
+    closing = [r.getMessage() for r in caplog.records if r.getMessage().startswith("Closed")]
+    assert closing == ["Closed after an unfinished start: nothing was played; "
+                       "the database closed."], closing

@@ -20,10 +20,11 @@ import pytest
 
 from cogs.umtali.coach_work import seat_record
 from umtali.ai import coach
-from umtali.ai.coach import review, review_words, turn_of
+from umtali.ai.coach import review
 from umtali.ai.hard import HardPlayer
 from umtali.ai.normal import NormalPlayer
 from umtali.ai.resume import dealt_view, player_seed
+from umtali.ai.review_words import review_words, turn_of
 from umtali.players import GreedyPlayer, Player, RandomPlayer
 from umtali.rules import RuleSet
 from umtali.session import Session

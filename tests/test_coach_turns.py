@@ -9,7 +9,7 @@ import pytest
 from cogs.umtali.coach import review_text
 from cogs.umtali.coach_work import Lesson, seat_record
 from umtali import RuleSet, Session
-from umtali.ai.coach import turn_of
+from umtali.ai.review_words import turn_of
 from umtali.i18n import EN, Text
 from umtali.players import GreedyPlayer
 

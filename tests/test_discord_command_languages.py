@@ -97,7 +97,7 @@ async def test_a_server_set_to_russian_posts_its_challenges_and_tables_in_russia
     boss = manager(world)
     ok = await boss.slash(world.channel, "umtali-admin settings", language="ru")
     # The manager's own answer stays in their client's language.
-    assert ok.ephemeral and "language Russian." in _content(ok)
+    assert ok.ephemeral and "- Language: Russian" in _content(ok)
     assert await _stored_language(world) == "ru"
     world.clock.advance(60)
     posted = await world.alice.slash(world.channel, "umtali challenge", opponent=world.bob)
@@ -129,10 +129,10 @@ async def test_the_server_default_follows_its_preferred_locale(world: World) -> 
     boss = manager(ru)
     assert await _challenge_title(ru) == "Вызов в Умтали"
     ok = await boss.slash(ru.channel, "umtali-admin settings", language="en")
-    assert ok.ephemeral and "language English." in _content(ok)
+    assert ok.ephemeral and "- Language: English" in _content(ok)
     assert await _challenge_title(ru) == "Umtali challenge"
     ok = await boss.slash(ru.channel, "umtali-admin settings", language="default")
-    assert "language server default (Russian)." in _content(ok)
+    assert "- Language: server default (Russian)\n" in _content(ok)
     assert await _stored_language(ru) == ""
     assert await _challenge_title(ru) == "Вызов в Умтали"
     # The English server's default is English; its other settings were left alone.
@@ -146,7 +146,7 @@ async def test_other_settings_keep_the_language(world: World) -> None:
     boss = manager(world)
     await boss.slash(world.channel, "umtali-admin settings", language="ru")
     ok = await boss.slash(world.channel, "umtali-admin settings", threads=False)
-    assert "threads off" in _content(ok) and "language Russian." in _content(ok)
+    assert "- Threads: off" in _content(ok) and "- Language: Russian" in _content(ok)
     assert await _stored_language(world) == "ru"
     assert await _challenge_title(world) == "Вызов в Умтали"
 
@@ -158,9 +158,10 @@ async def test_a_russian_manager_reads_the_settings_in_russian(world: World,
     ok = await boss.slash(world.channel, "umtali-admin settings", variant="russian",
                           turn_timer=0)
     assert _content(ok) == (
-        "Для новых матчей по умолчанию: правила — русские, выкладывать по желанию — выкл., "
-        "контроль времени — выкл., ветки — вкл.; для всех матчей сервера, и уже идущих тоже: "
-        "картинки — вкл., язык — как на сервере (английский). Сезоны — выкл.")
+        "Для новых матчей по умолчанию:\n- Правила: русские\n- Выкладка по желанию: выключена\n"
+        "- Контроль времени: выкл.\n- Ветки: включены\n"
+        "Для всех матчей сервера, и уже идущих тоже:\n- Картинки: включены\n"
+        "- Язык: как на сервере (английский)\nТаблица лидеров:\n- Сезоны: выключены")
 
 
 async def test_only_a_manager_sets_the_language(world: World) -> None:

@@ -113,7 +113,7 @@ async def test_settings_need_manage_server(world: World) -> None:
     boss = world.guild.add_member(world.env.create_user("boss"), roles=[admin_role])
     ok = await boss.slash(world.channel, "umtali-admin settings", threads=False, turn_timer=0,
                           variant="russian")
-    assert ok.ephemeral and "Russian rules" in _content(ok) and "clock off" in _content(ok)
+    assert ok.ephemeral and "- Rules: Russian" in _content(ok) and "- Clock: off" in _content(ok)
     live = await start_match(world)
     assert live.session.rules.name == "russian" and live.deadline is None
     assert world.channel.threads == []  # threads are off: the match plays in the channel
@@ -217,7 +217,7 @@ async def test_a_server_can_turn_pictures_off_for_all_its_matches(
     table = await table_message(world, live)
     assert [a.filename for a in table.attachments] == ["table.png"]
     ok = await boss.slash(world.channel, "umtali-admin settings", pictures=False)
-    assert ok.ephemeral and "pictures off" in _content(ok)
+    assert ok.ephemeral and "- Pictures: off" in _content(ok)
     # The running match loses its pictures at the next turn's edit: the text stays.
     await play_out(world, live, moves=8)
     table = next(m for m in thread_of(world, live).history() if m.id == live.table_message_id)

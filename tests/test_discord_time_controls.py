@@ -132,7 +132,7 @@ async def test_server_default_and_an_explicit_turn_timer(world: World, db_path: 
     role = world.guild.create_role("admin", permissions=discord.Permissions(manage_guild=True))
     boss = world.guild.add_member(world.env.create_user("boss"), roles=[role])
     ok = await boss.slash(world.channel, "umtali-admin settings", time_control="blitz")
-    assert ok.ephemeral and "clock blitz (30 seconds a turn" in ok.response.content
+    assert ok.ephemeral and "- Clock: blitz (30 seconds a turn" in ok.response.content
     live = await start_match(world)
     assert live.time_control == "blitz" and live.reserves == [120.0, 120.0]
     await world.bot.matches.abandon(live)  # type: ignore[union-attr]

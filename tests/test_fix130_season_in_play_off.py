@@ -25,9 +25,9 @@ async def test_the_default_board_is_the_season_in_play_after_seasons_are_turned_
     await _ben_beats_ada_twice(world)
     off = await boss.slash(world.channel, "umtali-admin settings", seasons="off")
     said = _content(off)
-    assert (f"Seasons off after the December 2026 season; season summaries: "
-            f"<#{summaries.id}>.") in said, said
-    assert "should they be turned on" not in said, said
+    assert (f"- Seasons: off after the December 2026 season\n- Season summaries: "
+            f"<#{summaries.id}>") in said, said
+    assert "should seasons be turned on" not in said, said
     board = await world.carol.slash(world.channel, "umtali leaderboard")
     assert _title(board) == "Umtali leaderboard · Railway Club · December 2026 season"
     world.clock.advance(60)
@@ -36,12 +36,12 @@ async def test_the_default_board_is_the_season_in_play_after_seasons_are_turned_
     locales: ClientLocales = request.getfixturevalue("clients")
     locales[boss.id] = "ru"
     russian = _content(await boss.slash(world.channel, "umtali-admin settings"))
-    assert f"Сезоны — выкл. после сезона за декабрь 2026; итоги сезона: <#{summaries.id}>." in \
-        russian, russian
+    assert (f"- Сезоны: выкл. после сезона за декабрь 2026\n- Итоги сезона: <#{summaries.id}>"
+            in russian), russian
     # Past its end, none follows: the all-time board, and seasons simply off.
     world.clock.now = NEW_YEAR + 60
     after = await world.carol.slash(world.channel, "umtali leaderboard")
     assert _title(after) == "Umtali leaderboard · Railway Club"
     locales[boss.id] = "en"
     plain = _content(await boss.slash(world.channel, "umtali-admin settings"))
-    assert "Seasons off; summaries' channel, should they be turned on" in plain, plain
+    assert "- Seasons: off\n- Summaries' channel, should seasons be turned on" in plain, plain

@@ -55,7 +55,7 @@ async def test_a_russian_server_reads_its_season_by_its_name(
     locales[boss.id] = "ru"  # (a manager's reply is in their own client's language)
     off = await boss.slash(world.channel, "umtali-admin settings", seasons="off")
     said = _content(off)
-    assert "Сезоны — выкл. после сезона за декабрь 2026;" in said, said
+    assert "- Сезоны: выкл. после сезона за декабрь 2026\n" in said, said
     assert "Сезон за декабрь 2026 всё равно закончится в обычный срок" in said, said
     world.clock.now = NEW_YEAR
     assert await season_tick(world.bot) == 1

@@ -50,7 +50,7 @@ def test_every_settings_help_fits_discords_100_characters_in_every_language() ->
 def test_english_capitalises_the_rule_sets_and_russian_keeps_its_words() -> None:
     assert (variant_word(EN, "english"), variant_word(EN, "russian")) == ("English", "Russian")
     line = settings_summary(GuildSettings(guild_id=1, variant="russian"), EN, "en")
-    assert "Defaults for new matches: Russian rules," in line, line
+    assert "Defaults for new matches:\n- Rules: Russian\n" in line, line
     ru = tr_for("ru")
     assert (variant_word(ru, "english"), variant_word(ru, "russian")) == ("английские",
                                                                            "русские")

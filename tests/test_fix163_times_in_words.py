@@ -98,5 +98,5 @@ async def test_the_settings_say_the_turn_timer_in_words(world: World) -> None:
     role = world.guild.create_role("admin", permissions=discord.Permissions(manage_guild=True))
     boss = world.guild.add_member(world.env.create_user("boss"), roles=[role])
     ok = await boss.slash(world.channel, "umtali-admin settings", turn_timer=1)
-    assert "clock 1 minute," in _said(ok), _said(ok)
+    assert "- Clock: 1 minute\n" in _said(ok), _said(ok)
     assert not BARE.search(_said(ok)), _said(ok)

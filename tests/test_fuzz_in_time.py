@@ -17,7 +17,7 @@ from tests.test_in_time import HELD, LIMIT, THINKING, settled
 
 
 @pytest.mark.parametrize("command, options, said, saved", [
-    ("umtali-admin settings", {"threads": False}, "threads off",
+    ("umtali-admin settings", {"threads": False}, "- Threads: off",
      "SELECT threads AS v FROM guild_settings"),
     ("umtali display", {"pictures": False}, "text alone",
      "SELECT pictures AS v FROM member_prefs"),

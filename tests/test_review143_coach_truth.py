@@ -7,11 +7,12 @@ import re
 
 from tests.helpers import position
 from umtali import Move, RuleSet, Session
-from umtali.ai.coach import Mistake, review_words
+from umtali.ai.coach import Mistake
 from umtali.ai.determinize import rules_of
 from umtali.ai.normal import NormalPlayer
 from umtali.ai.outlook import of_view
 from umtali.ai.reasons import reason
+from umtali.ai.review_words import review_words
 from umtali.cards import iter_cards
 from umtali.i18n import EN, tr_for
 from umtali.search import meld_options

@@ -24,8 +24,8 @@ async def test_the_settings_say_when_the_season_channel_no_longer_takes_summarie
         deny=discord.Permissions(send_messages=True).value))
     await world.env.settle()
     closed = _content(await boss.slash(world.channel, "umtali-admin settings"))
-    assert (f"Seasons monthly; season summaries: <#{summaries.id}>, but I can't post them "
-            "there now: I need the **Send Messages** and **Embed Links** permissions there.") \
+    assert (f"- Seasons: monthly\n- Season summaries: <#{summaries.id}>, but I can't post them "
+            "there now: I need the **Send Messages** permission there.") \
         in closed, closed
     locales[boss.id] = "ru"
     russian = _content(await boss.slash(world.channel, "umtali-admin settings"))
@@ -36,9 +36,9 @@ async def test_the_settings_say_when_the_season_channel_no_longer_takes_summarie
     await world.env.settle()
     gone = _content(await boss.slash(world.channel, "umtali-admin settings"))
     assert f"<#{summaries.id}>" not in gone, gone
-    assert "Seasons monthly; season summaries: not posted (their channel is gone: choose " \
-           "another)." in gone, gone
+    assert "- Seasons: monthly\n- Season summaries: not posted (their channel is gone: " \
+           "choose another)" in gone, gone
     # A channel that takes them again is told as before.
     again = _content(await boss.slash(world.channel, "umtali-admin settings",
                                       season_channel=world.channel))
-    assert f"Seasons monthly; season summaries: <#{world.channel.id}>." in again, again
+    assert f"- Seasons: monthly\n- Season summaries: <#{world.channel.id}>" in again, again

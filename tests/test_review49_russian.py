@@ -69,13 +69,15 @@ async def test_the_settings_name_the_servers_language_in_the_readers_words(
     locales[boss.id] = "ru"
     said = _said(await boss.slash(world.channel, "umtali-admin settings"))
     # (the seasons too, off here: the settings as they are)
-    assert said.endswith("картинки — вкл., язык — как на сервере (английский). Сезоны — выкл."), \
-        said
+    assert said.endswith("- Картинки: включены\n- Язык: как на сервере (английский)\n"
+                         "Таблица лидеров:\n- Сезоны: выключены"), said
     said = _said(await boss.slash(world.channel, "umtali-admin settings", language="ru"))
-    assert said.endswith("картинки — вкл., язык — русский. Сезоны — выкл."), said
+    assert said.endswith("- Картинки: включены\n- Язык: русский\nТаблица лидеров:\n"
+                         "- Сезоны: выключены"), said
     locales[boss.id] = "en-US"
     said = _said(await boss.slash(world.channel, "umtali-admin settings"))
-    assert said.endswith("pictures on, language Russian. Seasons off."), said
+    assert said.endswith("- Pictures: on\n- Language: Russian\nLeaderboard:\n- Seasons: off"), \
+        said
 
 
 def _help(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:

@@ -207,7 +207,7 @@ async def test_a_season_channel_missing_three_permissions_lists_them_as_a_senten
     later = world.guild.create_text_channel("later")
     ok = await boss.slash(world.channel, "umtali-admin settings", seasons="monthly",
                           season_channel=later)
-    assert f"season summaries: <#{later.id}>." in _said(ok), _said(ok)
+    assert f"- Season summaries: <#{later.id}>" in _said(ok), _said(ok)
     world.env.backend.set_overwrite(later.id, Overwrite(
         target_id=bot_user.id, type=OverwriteType.MEMBER, deny=shut.pair()[1].value))
     await world.env.settle()
@@ -229,7 +229,7 @@ async def test_a_voice_or_stage_channel_s_chat_plays_in_the_channel_and_says_so(
                            times=None)
     boss = manager(world)
     ok = await boss.slash(chat, "umtali-admin settings", threads=True)
-    assert "threads on" in _said(ok) and (
+    assert "- Threads: on" in _said(ok) and (
         "Threads are on, but a voice or stage channel's chat has none: matches started here "
         "are played in the channel itself.") in _said(ok), _said(ok)
     world.clock.advance(60)

@@ -35,7 +35,7 @@ async def test_settings_saved_in_one_process_reach_the_matches_another_holds(
     # The admin's command reaches the bot's own process.
     ok = await boss.slash(world.channel, "umtali-admin settings", pictures=False,
                           language="ru")
-    assert ok.ephemeral and "pictures off" in str(ok.response.content), ok.response.content
+    assert ok.ephemeral and "- Pictures: off" in str(ok.response.content), ok.response.content
     world.clock.advance(RENEW_EVERY)
     await main.check_timers()
     await other.check_timers()

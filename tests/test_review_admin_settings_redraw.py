@@ -38,10 +38,10 @@ async def test_open_table_and_dm_panels_show_new_look_at_once(world: World) -> N
     version, edits = live.version, table.edited_at
     ok = await boss.slash(world.channel, "umtali-admin settings", pictures=False,
                           language="ru")
-    assert ok.ephemeral and "pictures off" in str(ok.response.content), ok.response.content
+    assert ok.ephemeral and "- Pictures: off" in str(ok.response.content), ok.response.content
     # The answer does not call the look a default for new matches: the match in play takes it.
     said = str(ok.response.content)
-    assert said.index("matches in play too") < said.index("pictures off"), said
+    assert said.index("matches in play too") < said.index("- Pictures: off"), said
     await flush(world)
     assert live.version == version  # nobody moved
     table = _table(world, live)
@@ -111,7 +111,7 @@ async def test_a_failed_save_redraws_nothing_and_tells_the_admin(
     for record in caplog.records:
         if record.levelno >= logging.ERROR and "interaction" in record.getMessage():
             record.expected = True  # the database failing, as meant
-    assert failed.ephemeral and "pictures off" not in str(failed.response.content)
+    assert failed.ephemeral and "- Pictures: off" not in str(failed.response.content)
     assert failed.response.content, failed
     assert world.guild.id not in svc.prefs.plain_guilds
     table = _table(world, live)
@@ -125,7 +125,7 @@ async def test_with_the_channel_lost_the_dm_panels_show_new_look_at_once(world: 
                for seat, actor in enumerate((world.alice, world.bob)))
     version = live.version
     ok = await boss.slash(world.channel, "umtali-admin settings", pictures=False)
-    assert ok.ephemeral and "pictures off" in str(ok.response.content), ok.response.content
+    assert ok.ephemeral and "- Pictures: off" in str(ok.response.content), ok.response.content
     await flush(world)
     assert live.version == version and live.channel_lost and not live.over
     for seat, actor in enumerate((world.alice, world.bob)):

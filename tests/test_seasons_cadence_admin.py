@@ -66,12 +66,12 @@ async def test_two_managers_changing_different_settings_at_once_keep_both(
         go.set()
         mine = await boss_asks
         monkeypatch.setattr(db, "transaction", real)
-        assert "Seasons monthly" in theirs.text()
-        assert "threads off" in mine.text()
+        assert "- Seasons: monthly" in theirs.text()
+        assert "- Threads: off" in mine.text()
         kept = await bot.matches.store.guild_settings(server.guild_id)
         assert (kept.threads, kept.seasons) == (False, "monthly")
         # The reply tells the settings as they are now, the other manager's change included.
-        assert "Seasons monthly" in mine.text()
+        assert "- Seasons: monthly" in mine.text()
 
 
 async def test_a_change_of_cadence_says_the_season_in_play_runs_to_its_end(
@@ -108,12 +108,12 @@ async def test_seasons_turned_off_with_a_channel_promise_its_summary_and_show_th
             "season follows.") in _content(off)
     assert f"<#{world.channel.id}>" in _content(off)
     shown = await boss.slash(world.channel, "umtali-admin settings")
-    assert "Seasons off" in _content(shown) and f"<#{world.channel.id}>" in _content(shown)
+    assert "- Seasons: off" in _content(shown) and f"<#{world.channel.id}>" in _content(shown)
     cleared = await boss.slash(world.channel, "umtali-admin settings",
                                clear_season_channel=True)
     # (December, still in play, now ends with no summary: fix130 says so)
-    assert ("Seasons off after the December 2026 season; season summaries: not posted (no "
-            "channel set)." in _content(cleared)), _content(cleared)
+    assert ("- Seasons: off after the December 2026 season\n- Season summaries: not posted "
+            "(no channel set)" in _content(cleared)), _content(cleared)
     assert f"<#{world.channel.id}>" not in _content(cleared)
 
 

@@ -64,7 +64,7 @@ async def _seasons_on(world: World, language: str | None = None) -> tuple[Any, A
         options["language"] = language
     boss = manager(world)
     ok = await boss.slash(world.channel, "umtali-admin settings", **options)
-    assert ok.ephemeral and f"Seasons monthly; season summaries: <#{summaries.id}>." in \
+    assert ok.ephemeral and f"- Seasons: monthly\n- Season summaries: <#{summaries.id}>" in \
         _content(ok)
     return summaries, boss
 
@@ -253,15 +253,15 @@ async def test_seasons_off_keeps_the_all_time_board_and_settings_keep_seasons(
     assert _title(plain) == "Umtali leaderboard · Railway Club"
     summaries, boss = await _seasons_on(world)
     ok = await boss.slash(world.channel, "umtali-admin settings", threads=False)
-    assert "threads off" in _content(ok) and f"summaries: <#{summaries.id}>" in _content(ok)
+    assert "- Threads: off" in _content(ok) and f"summaries: <#{summaries.id}>" in _content(ok)
     assert world.bot.matches is not None
     kept = await world.bot.matches.store.guild_settings(world.guild.id)
     assert (kept.seasons, kept.season_channel_id, kept.threads) == (
         "monthly", summaries.id, False)
     off = await boss.slash(world.channel, "umtali-admin settings", seasons="off")
     # (the channel kept for when they are turned on again, shown: review110)
-    assert (f"Seasons off; summaries' channel, should they be turned on: <#{summaries.id}>."
-            in _content(off))
+    assert (f"- Seasons: off\n- Summaries' channel, should seasons be turned on: "
+            f"<#{summaries.id}>" in _content(off))
     assert _title(await world.carol.slash(world.channel, "umtali leaderboard")) == \
         "Umtali leaderboard · Railway Club"
 
@@ -327,7 +327,7 @@ async def test_a_manager_clears_the_season_channel(world: World) -> None:
     kept = await store.guild_settings(world.guild.id)
     assert (kept.seasons, kept.season_channel_id, kept.threads) == ("monthly", summaries.id, True)
     cleared = await boss.slash(world.channel, "umtali-admin settings", clear_season_channel=True)
-    assert cleared.ephemeral and "season summaries: not posted (no channel set)" in \
+    assert cleared.ephemeral and "- Season summaries: not posted (no channel set)" in \
         _content(cleared)
     kept = await store.guild_settings(world.guild.id)
     assert (kept.seasons, kept.season_channel_id) == ("monthly", None)

@@ -1,6 +1,6 @@
 """The systemd unit in docs/examples agrees with the bot it runs: the command `make run`
 runs, the exit statuses that a restart cannot mend, a stop timeout above the bot's own close,
-and the one directory it writes holding the default database."""
+and the one directory it writes, outside the checkout (its code stays read-only)."""
 
 from __future__ import annotations
 
@@ -56,12 +56,23 @@ def test_it_is_given_time_to_close_cleanly() -> None:
     assert int(service["TimeoutStopSec"]) >= 2 * (DRAIN + CLOSE_LIMIT)
 
 
-def test_the_one_directory_it_writes_holds_the_default_database() -> None:
+def test_it_writes_only_the_database_s_own_directory_never_the_code() -> None:
+    """The database (with its write-ahead log, lock files and backups, which go beside it)
+    lives in systemd's state directory; the checkout, whose ``data/`` is a Python package,
+    stays read-only: a bot able to write there could rewrite its own code."""
     service = _service()
     home = Path(service["WorkingDirectory"])
     assert service["ProtectSystem"] == "strict"
-    assert Path(service["ReadWritePaths"]) == home / DEFAULT_DB_PATH.parent
     assert service["UMask"] == "0077"
+    state = Path("/var/lib") / service["StateDirectory"]
+    assert service["StateDirectoryMode"] == "0700"
+    environment = dict(item.split("=", 1) for item in shlex.split(service["Environment"]))
+    database = Path(environment["UMTALI_DB_PATH"])
+    assert database.parent == state and database.suffix == DEFAULT_DB_PATH.suffix
+    writable = [Path(p.lstrip("-")) for p in service.get("ReadWritePaths", "").split()]
+    assert not [p for p in writable if p == home or home in p.parents or p in home.parents]
+    # The package itself is where the checkout's default database would have been.
+    assert (ROOT / DEFAULT_DB_PATH.parent / "__init__.py").is_file()
 
 
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze not installed")

@@ -1,6 +1,6 @@
 """``/umtali-admin settings`` with pictures on, in a channel where the bot may not attach
 files: the answer says so, that no new match can start there, and that the tables of matches
-in play there stay text (before: "pictures on" alone, while every challenge there was then
+in play there stay text (before: "- Pictures: on" alone, while every challenge there was then
 refused for want of Attach Files: review121). SimCord, a real SQLite file."""
 
 from __future__ import annotations
@@ -28,15 +28,15 @@ async def test_pictures_on_where_the_bot_cannot_attach_them_is_said(
     quiet = world.guild.create_text_channel("no-files", overwrites={
         bot_user: discord.PermissionOverwrite(attach_files=False)})
     ok = await boss.slash(quiet, "umtali-admin settings", pictures=False)
-    assert "pictures off" in _said(ok) and "Pictures are on, but" not in _said(ok)
+    assert "- Pictures: off" in _said(ok) and "Pictures are on, but" not in _said(ok)
     ok = await boss.slash(quiet, "umtali-admin settings", pictures=True)
-    assert ok.ephemeral and "pictures on" in _said(ok) and NOTE in _said(ok), _said(ok)
+    assert ok.ephemeral and "- Pictures: on" in _said(ok) and NOTE in _said(ok), _said(ok)
     # Said whenever pictures are on there, as the threads' note is: any other setting changed.
     ok = await boss.slash(quiet, "umtali-admin settings", optional_melding=True)
     assert NOTE in _said(ok), _said(ok)
     # Where it can attach, nothing more is said.
     ok = await boss.slash(world.channel, "umtali-admin settings", pictures=True)
-    assert "pictures on" in _said(ok) and "Pictures are on, but" not in _said(ok)
+    assert "- Pictures: on" in _said(ok) and "Pictures are on, but" not in _said(ok)
     # In Russian, with Discord's own name for the permission.
     locales[boss.id] = "ru"
     ok = await boss.slash(quiet, "umtali-admin settings", pictures=True)

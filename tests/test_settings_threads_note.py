@@ -1,6 +1,6 @@
 """``/umtali-admin settings`` with threads on, in a channel where the bot cannot make threads:
 the answer says so, and that the matches started there are played in the channel itself
-(before: "threads on", and every match there silently in the channel). SimCord, a real SQLite
+(before: "- Threads: on", and every match there silently in the channel). SimCord, a real SQLite
 file."""
 
 from __future__ import annotations
@@ -27,12 +27,12 @@ async def test_threads_on_where_the_bot_cannot_make_them_is_said(
     closed = world.guild.create_text_channel("no-threads", overwrites={
         bot_user: discord.PermissionOverwrite(create_public_threads=False)})
     ok = await boss.slash(closed, "umtali-admin settings", threads=True)
-    assert ok.ephemeral and "threads on" in _said(ok) and NOTE in _said(ok)
+    assert ok.ephemeral and "- Threads: on" in _said(ok) and NOTE in _said(ok)
     # Where it can, or with threads off, nothing more is said.
     ok = await boss.slash(world.channel, "umtali-admin settings", threads=True)
-    assert "threads on" in _said(ok) and "Threads are on, but" not in _said(ok)
+    assert "- Threads: on" in _said(ok) and "Threads are on, but" not in _said(ok)
     ok = await boss.slash(closed, "umtali-admin settings", threads=False)
-    assert "threads off" in _said(ok) and "Threads are on, but" not in _said(ok)
+    assert "- Threads: off" in _said(ok) and "Threads are on, but" not in _said(ok)
     # Both permissions missing; in Russian, with Discord's own names for them.
     both = world.guild.create_text_channel("no-thread-posts", overwrites={
         bot_user: discord.PermissionOverwrite(create_public_threads=False,

@@ -109,7 +109,7 @@ def test_a_seed_given_or_against_the_computer_is_said_at_the_start() -> None:
 def test_quit_at_the_handover_ends_the_game(word: str) -> None:
     # Typed where the next player is asked to press Enter, quit quits: it is not an Enter that
     # puts the next hand on the screen.
-    out = hotseat(f"{word}\n\n1\n1\n", "--handover")
+    out = hotseat(f"{word}\nyes\n\n1\n1\n", "--handover")  # asked first (fix179)
     assert out.endswith("Bye.\n") and "Your hand:" not in out.split("Bye.")[0]
     assert "Player 2>" not in out and "Player 1>" not in out
 

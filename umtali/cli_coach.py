@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from umtali.ai.coach import REVIEW_BUDGET, hint, review, review_words, turn_of
+from umtali.ai.coach import REVIEW_BUDGET, hint, review
 from umtali.ai.hard import HardPlayer
 from umtali.ai.resume import dealt_view, player_seed, seat_history
+from umtali.ai.review_words import review_words, turn_of
 from umtali.cli_moves import move_text
 from umtali.i18n import N_, Tr, sentence
 from umtali.moves import Move

@@ -83,7 +83,11 @@ def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, tr: Tr) -> int
     else:
         out(tr("Umtali, seed {seed}. Type 'help' for the notation.", seed=seed) + "\n")
     if args.name is None and stdin.isatty():
-        names = _asked_names(names, args.hotseat, stdin, screen, tr)
+        named = _asked_names(names, args.hotseat, stdin, screen, tr)
+        if named is None:
+            out(tr("Bye.") + "\n")
+            return 0
+        names = named
     pending: list[Event] = list(session.opening)
     #: The seat whose turn goes on after its own move (a draw, a meld): the table is not
     #: shown whole again, only the hand (the move's line says what changed).
@@ -282,11 +286,13 @@ def _names(chosen: str | None, hotseat: bool, tr: Tr) -> tuple[str, str]:
 
 
 def _asked_names(names: tuple[str, str], hotseat: bool, stdin: TextIO, screen: Screen,
-                 tr: Tr) -> tuple[str, str]:
+                 tr: Tr) -> tuple[str, str] | None:
     """At a terminal, unnamed: the players' names, asked (Enter keeps ``names``): the game's
-    lines then tell of a person ("Аня melds..."), not of "Player" in the third person."""
+    lines then tell of a person ("Аня melds..."), not of "Player" in the third person. None:
+    a quit typed there, and stopping confirmed (a quit word is never a name: "quit melds")."""
     asked = list(names)
-    for seat in (0, 1) if hotseat else (0,):
+    seat = 0
+    while seat < (2 if hotseat else 1):
         question = (tr("Name of the player in seat {seat} (Enter for '{name}'):", seat=seat + 1,
                        name=names[seat]) if hotseat
                     else tr("Your name (Enter for '{name}'):", name=names[seat]))
@@ -296,7 +302,12 @@ def _asked_names(names: tuple[str, str], hotseat: bool, stdin: TextIO, screen: S
         screen.typed(stdin)
         if typed is None:
             raise EOFError
+        if typed[0].strip().lower() in QUIT_WORDS:
+            if _stops(stdin, screen, tr):
+                return None
+            continue  # asked again
         asked[seat] = plain_name(typed[0]) or names[seat]
+        seat += 1
     if hotseat and asked[1].casefold() == asked[0].casefold():
         asked[1] = names[1] if names[1].casefold() != asked[0].casefold() else names[0]
     return asked[0], asked[1] if hotseat else _names(asked[0], False, tr)[1]
@@ -304,18 +315,23 @@ def _asked_names(names: tuple[str, str], hotseat: bool, stdin: TextIO, screen: S
 
 def _hand_over(name: str, stdin: TextIO, screen: Screen, tr: Tr) -> bool:
     """Hotseat, as the turn passes: the hand just played is cleared off a terminal, and the
-    next player shows theirs only once the other has looked away. False: they typed quit."""
+    next player shows theirs only once the other has looked away. False: they typed quit and
+    said yes to stopping (asked as at a move: a 'quit' mistyped for Enter ends nothing)."""
     stdout = screen.stdout
-    if stdout.isatty():
-        stdout.write(CLEAR_SCREEN)
-    screen.write("\n" + tr("{name} to play: the other player looks away, and {name} presses "
-                           "Enter.", name=name) + " ")
-    stdout.flush()
-    typed = typed_line(stdin)
-    screen.typed(stdin)
-    if typed is None:
-        raise EOFError
-    return typed[0].strip().lower() not in QUIT_WORDS
+    while True:
+        if stdout.isatty():
+            stdout.write(CLEAR_SCREEN)
+        screen.write("\n" + tr("{name} to play: the other player looks away, and {name} "
+                               "presses Enter.", name=name) + " ")
+        stdout.flush()
+        typed = typed_line(stdin)
+        screen.typed(stdin)
+        if typed is None:
+            raise EOFError
+        if typed[0].strip().lower() not in QUIT_WORDS:
+            return True
+        if _stops(stdin, screen, tr):
+            return False
 
 
 def _moves_lines(legal: list[Move], view: PlayerView, tr: Tr) -> str:

@@ -15,7 +15,7 @@ from umtali.cards import CARDS, Card, cards_of, format_cards, iter_cards, mask_o
 from umtali.errors import InvalidMoveError
 from umtali.i18n import Text
 from umtali.letters import native, small
-from umtali.move_words import notation
+from umtali.move_words import notation, two_moves
 
 
 class MoveKind(Enum):
@@ -162,6 +162,8 @@ def typed(text: str, language: str) -> tuple[Move, bool]:
     text = native(notation(text, language), language)
     words = text.replace(",", " ").split()
     up = len(words) > 2 and small(words[0]) == "discard" and small(words[-1]) in UP_WORDS
+    if up and small(words[-2]) in _DOWN_WORDS:
+        raise two_moves(text)  # "discard KS down up": not read as either side
     try:
         move = Move.parse(" ".join(words[:-1]) if up else text)
     except InvalidMoveError as e:

@@ -32,7 +32,6 @@ from cogs.umtali.options import (
     control_words,
     language_choices,
     language_in,
-    on_off,
     timer_refusal,
     variant_word,
 )
@@ -194,16 +193,19 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
             # (seasons off too: the settings as they are, the channel kept for them included)
             in_play = None if new.seasons != "off" else await in_time(
                 interaction, store.seasons.in_play(new.guild_id, svc.clock()))
-            summary += " " + seasons_words(new, tr, interaction.guild, in_play)
+            summary += "\n" + seasons_words(new, tr, interaction.guild, in_play)
+            notes = []
             if "seasons" in changes:
                 running = await in_time(interaction, store.seasons.running(new.guild_id))
-                summary += cadence_note(running, new.seasons, tr,
-                                        summaries_posted(new, interaction.guild))
-            if new.threads and (note := threads_note(interaction, tr)):
-                summary += " " + note
-            if new.pictures and (note := pictures_note(interaction, tr)):
-                summary += " " + note
-            await answer(interaction, summary)
+                notes.append(cadence_note(running, new.seasons, tr,
+                                          summaries_posted(new, interaction.guild)))
+            if new.threads:
+                notes.append(threads_note(interaction, tr) or "")
+            if new.pictures:
+                notes.append(pictures_note(interaction, tr) or "")
+            # What follows from the settings, below them, one a paragraph.
+            said = [note for note in notes if note]
+            await answer(interaction, "\n\n".join((summary, *said)))
         finally:
             if looks_new:
                 # Saved, whatever became of the answer: its open tables and DM panels show
@@ -248,15 +250,20 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
 
 
 def settings_summary(settings: GuildSettings, tr: Tr, speaks: str) -> str:
-    """The server's settings in a sentence; ``speaks``: the language its matches use now."""
+    """The server's settings, one a line (nine in one sentence read as a run-on line);
+    ``speaks``: the language its matches use now."""
     language = language_in(settings.language, tr) if settings.language else tr(
         "server default ({language})", language=language_in(speaks, tr))
+    # Each "on"/"off" line whole: Russian agrees the word with the setting's gender.
+    melding = tr("- Optional melding: on") if settings.optional_melding else \
+        tr("- Optional melding: off")
+    threads = tr("- Threads: on") if settings.threads else tr("- Threads: off")
+    pictures = tr("- Pictures: on") if settings.pictures else tr("- Pictures: off")
     # The look is no default: it changes the matches in play at once (``redraw_guild``).
-    return tr("Defaults for new matches: {rules} rules, optional melding {melding}, "
-              "clock {timer}, threads {threads}; for every match here, matches in play too: "
-              "pictures {pictures}, language {language}.",
-              rules=variant_word(tr, settings.variant),
-              melding=on_off(tr, settings.optional_melding),
-              timer=control_words(tr, settings.time_control, settings.turn_timer),
-              threads=on_off(tr, settings.threads),
-              pictures=on_off(tr, settings.pictures), language=language)
+    return "\n".join((
+        tr("Defaults for new matches:"),
+        tr("- Rules: {rules}", rules=variant_word(tr, settings.variant)), melding,
+        tr("- Clock: {timer}",
+           timer=control_words(tr, settings.time_control, settings.turn_timer)), threads,
+        tr("For every match here, matches in play too:"), pictures,
+        tr("- Language: {language}", language=language)))

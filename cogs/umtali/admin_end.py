@@ -122,8 +122,7 @@ async def end_match(svc: MatchService, guild_id: int, admin_id: int, *,
         return await _end_unread(svc, match_id, admin_id)
     if live is None or not await svc.abandon(live, ended_by=admin_id, said=notice):
         return "over"
-    svc.owners.claims.forget(match_id)
-    log.info("match %d ended with no result by server admin %d", match_id, admin_id)
+    svc.owners.claims.forget(match_id)  # (the end's log line names the admin: ``log_end``)
     return Ended(match_id, live.guild_id, live.channel_id, live.channel_lost, False,
                  live.player_ids)
 

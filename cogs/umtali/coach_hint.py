@@ -12,7 +12,8 @@ from cogs.umtali.coach import Closing, coach_of
 from cogs.umtali.ids import custom_ids, id_of
 from cogs.umtali.in_flight import RESTARTING
 from cogs.umtali.in_time import answer, defer, in_time
-from umtali.ai.coach import Hint, move_words
+from umtali.ai.coach import Hint
+from umtali.ai.review_words import move_words
 from umtali.i18n import Tr, sentence
 from umtali.view import PlayerView
 

@@ -16,7 +16,8 @@ from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.nonces import match_nonce
 from cogs.umtali.reminders import to_dms
 from cogs.umtali.text_cuts import head
-from umtali.ai.coach import Mistake, review_words
+from umtali.ai.coach import Mistake
+from umtali.ai.review_words import review_words
 from umtali.i18n import Tr, sentence
 
 if TYPE_CHECKING:

@@ -12,9 +12,10 @@ import inspect
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from umtali.ai.coach import REVIEW_BUDGET, Hint, hint, review, turn_of
+from umtali.ai.coach import REVIEW_BUDGET, Hint, hint, review
 from umtali.ai.hard import HardPlayer
 from umtali.ai.resume import seat_history
+from umtali.ai.review_words import turn_of
 from umtali.i18n import Text
 from umtali.moves import Move
 from umtali.session import Session

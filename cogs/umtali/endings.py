@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, cast
 
 from cogs.umtali import refused_here
+from cogs.umtali.end_log import log_end
 from cogs.umtali.fair import reveal_line, revealed
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.lost_at import found_lost
@@ -88,6 +89,7 @@ class Endings(Playing):
             return False
         live.session = session
         owed_end(live, shown)
+        log_end(live, self.clock())
         if stopped:
             live.question = ""  # (forgotten with the end, as saved)
         if live.take_saved(shown, was):
@@ -159,7 +161,7 @@ class Endings(Playing):
             if live.take_saved(shown, was):
                 self.delivery.moved(live)
             self.owners.adopt(live)
-        log.info("match %d %s", live.id, how)
+        log_end(live, self.clock())
         if how == "abandoned" or reveal:
             live.dm_shown = [None, None]
             self.delivery.enqueue(live, Batch(announce=bool(unsent), table=True,

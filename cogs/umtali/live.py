@@ -71,6 +71,9 @@ class LiveMatch:
     ended: str = ""
     #: The server admin who ended it so (``/umtali-admin end-match``); None: not an admin.
     ended_by: int | None = None
+    #: When the match was made (the bot's clock, as saved): the end's log line says how long
+    #: it lasted (0: not known).
+    started: float = 0.0
     #: The last turn's announcement, shown with the hands while the channel is lost.
     last_turn: str = ""
     #: It as what happened, said on each DM panel in its reader's language (None: its text
@@ -387,6 +390,7 @@ class LiveMatch:
             abandoned=row.status == "finished" and not session.over,
             ended=row.how or "" if row.status == "finished" and not session.over else "",
             ended_by=row.ended_by,
+            started=row.created_at,
         )
 
     @property

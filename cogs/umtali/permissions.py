@@ -14,6 +14,7 @@ from cogs.umtali.access import service, tr_of
 from cogs.umtali.board_posts import may_post
 from cogs.umtali.departures import UNKNOWN_MEMBER, found_here, found_left
 from cogs.umtali.failures import PASSING
+from cogs.umtali.lacking import lacking, own_permissions
 from cogs.umtali.numbers import listed
 from umtali.i18n import N_, Tr
 
@@ -49,7 +50,12 @@ def missing_here(interaction: discord.Interaction, *, files: bool = True) -> lis
     send = _SEND_IN_THREADS if _in_thread(interaction) else _SEND
     attach = files and _pictures_here(interaction)
     needed = (*_POSTING, send, *((_ATTACH,) if attach else ()))
-    return [label for name, label in needed if not getattr(perms, name)]
+    return lacking(perms, _own(interaction), needed)
+
+
+def _own(interaction: discord.Interaction) -> discord.Permissions | None:
+    guild = interaction.guild
+    return own_permissions(interaction.channel, guild.me if guild is not None else None)
 
 
 def _chat_of_voice(interaction: discord.Interaction) -> bool:
@@ -69,8 +75,7 @@ def thread_missing(interaction: discord.Interaction) -> list[str]:
     (none in a thread: a match started there is played there)."""
     if _in_thread(interaction):
         return []
-    perms = interaction.app_permissions
-    return [label for name, label in _THREAD if not getattr(perms, name)]
+    return lacking(interaction.app_permissions, _own(interaction), _THREAD)
 
 
 def threads_note(interaction: discord.Interaction, tr: Tr) -> str | None:

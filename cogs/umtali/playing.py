@@ -22,6 +22,7 @@ from cogs.umtali.clock_state import LATE, began
 from cogs.umtali.computer import Computers
 from cogs.umtali.db_outage import move_failed
 from cogs.umtali.delivery import Delivery
+from cogs.umtali.end_log import log_end
 from cogs.umtali.fair import reveal_line, revealed
 from cogs.umtali.give_back import show_clock
 from cogs.umtali.held_elsewhere import notes_before, still_again
@@ -322,6 +323,7 @@ class Playing(ReadBack):
         live.session = session
         if finish is not None:
             owed_end(live, shown)  # (its end line owed, saved with the end)
+            log_end(live, self.clock())
         live.acted[seat] = at
         # (held with the deadline from before, its clock would forfeit the player early)
         given = keep and live.take_clock(shown)

@@ -55,7 +55,11 @@ SCOPES = [
 HISTORY = 10
 #: Matches ended with no result listed after them, each with its deals file.
 UNFINISHED = 5
-RATING_NOTE = N_("rating = μ − 3σ, a cautious estimate of skill; practice is not rated")
+#: Under the board and the stats: why a rating may be below zero (review166: "−1.8" unexplained),
+#: in the final card's words (``final_card.CAUTIOUS``).
+RATING_NOTE = N_("A rating is a cautious estimate of skill (μ − 3σ), so it may be below zero: "
+                 "it moves most in your first sessions and rises as you play more. Practice is "
+                 "not rated.")
 
 # Leaderboards and stats are posted in the channel: in the server's language. History and
 # replays are the member's own (ephemeral): in their language.

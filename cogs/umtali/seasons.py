@@ -12,6 +12,7 @@ from discord import app_commands
 
 from cogs.umtali.access import store, tr_of
 from cogs.umtali.calendar_words import folded, season_name, season_of_name
+from cogs.umtali.lacking import lacking, own_permissions
 from cogs.umtali.names import visible
 from cogs.umtali.numbers import listed
 from cogs.umtali.options import on_off
@@ -51,27 +52,32 @@ def cadence_word(tr: Tr, cadence: str) -> str:
 
 def seasons_words(settings: GuildSettings, tr: Tr,
                   guild: discord.Guild | None = None, in_play: str | None = None) -> str:
-    """The server's seasons in a sentence, for the settings summary. With ``guild``: said
+    """The server's seasons as the settings answer's last lines. With ``guild``: said
     as the summaries' channel is now, not as it was when chosen (closed to the bot or deleted
     since, the next summary would be dropped there, unseen). ``in_play``: the season in play
     (``Seasons.in_play``), which runs to its end, its summary posted, seasons off or not."""
+    head = tr("Leaderboard:")
     channel_id = settings.season_channel_id
     if settings.seasons == "off" and in_play is None:
         if not channel_id:
-            return tr("Seasons off.")
+            return "\n".join((head, tr("- Seasons: off")))
         # The channel chosen stays saved for when seasons are turned on: shown, as it is.
         kept = f"<#{channel_id}>"
-        return tr("Seasons off; summaries' channel, should they be turned on: {channel}.",
-                  channel=kept)
-    cadence = cadence_word(tr, settings.seasons) if in_play is None or \
-        settings.seasons != "off" else tr("off after the {season} season",
-                                          season=season_name(tr, in_play))
+        return "\n".join((head, tr("- Seasons: off"), tr(
+            "- Summaries' channel, should seasons be turned on: {channel}", channel=kept)))
+    cadence = tr("- Seasons: {cadence}", cadence=cadence_word(tr, settings.seasons)
+                 if in_play is None or settings.seasons != "off" else
+                 tr("off after the {season} season", season=season_name(tr, in_play)))
+    return "\n".join((head, cadence, _summaries_line(settings, tr, guild)))
+
+
+def _summaries_line(settings: GuildSettings, tr: Tr, guild: discord.Guild | None) -> str:
+    channel_id = settings.season_channel_id
     if not channel_id:
-        return tr("Seasons {cadence}; season summaries: {channel}.", cadence=cadence,
-                  channel=tr("not posted (no channel set)"))
+        return tr("- Season summaries: {channel}", channel=tr("not posted (no channel set)"))
     channel = None if guild is None else guild.get_channel(channel_id)
     if guild is not None and channel is None:
-        return tr("Seasons {cadence}; season summaries: {channel}.", cadence=cadence,
+        return tr("- Season summaries: {channel}",
                   channel=tr("not posted (their channel is gone: choose another)"))
     missing = summary_missing(channel) if isinstance(channel, discord.TextChannel) else []
     mention = f"<#{channel_id}>"
@@ -79,13 +85,11 @@ def seasons_words(settings: GuildSettings, tr: Tr,
         # (the names worked out first: a call inside ``tr.plural`` hides it from the catalogue)
         names = listed(missing, tr)
         return tr.plural(
-            "Seasons {cadence}; season summaries: {channel}, but I can't post them there now: "
-            "I need the {names} permission there.",
-            "Seasons {cadence}; season summaries: {channel}, but I can't post them there now: "
-            "I need the {names} permissions there.", len(missing), cadence=cadence,
-            channel=mention, names=names)
-    return tr("Seasons {cadence}; season summaries: {channel}.", cadence=cadence,
-              channel=mention)
+            "- Season summaries: {channel}, but I can't post them there now: I need the "
+            "{names} permission there.",
+            "- Season summaries: {channel}, but I can't post them there now: I need the "
+            "{names} permissions there.", len(missing), channel=mention, names=names)
+    return tr("- Season summaries: {channel}", channel=mention)
 
 
 #: What posting a summary takes, with the names Discord shows (as in ``permissions``).
@@ -99,8 +103,7 @@ def summary_missing(channel: discord.TextChannel) -> list[str]:
     me = channel.guild.me
     if me is None:
         return []  # not known here: the summary's own post will tell
-    perms = channel.permissions_for(me)
-    return [label for name, label in SUMMARY_NEEDS if not getattr(perms, name)]
+    return lacking(channel.permissions_for(me), own_permissions(channel, me), SUMMARY_NEEDS)
 
 
 def summary_refusal(channel: discord.TextChannel, tr: Tr) -> str | None:
@@ -136,15 +139,15 @@ def cadence_note(running: str | None, cadence: str, tr: Tr, summarised: bool = T
     if running is None:
         return ""
     if cadence == "off" and not summarised:
-        return " " + tr("The {season} season still ends at its usual time, with no summary "
-                        "posted (no channel I can post it in); no new season follows.",
-                        season=season_name(tr, running))
+        return tr("The {season} season still ends at its usual time, with no summary "
+                  "posted (no channel I can post it in); no new season follows.",
+                  season=season_name(tr, running))
     if cadence == "off":
-        return " " + tr("The {season} season still ends at its usual time, with its summary; "
-                        "no new season follows.", season=season_name(tr, running))
+        return tr("The {season} season still ends at its usual time, with its summary; "
+                  "no new season follows.", season=season_name(tr, running))
     if not same_cadence(running, cadence):
-        return " " + tr("The {season} season runs to its usual end; the new cadence starts "
-                        "with the next season.", season=season_name(tr, running))
+        return tr("The {season} season runs to its usual end; the new cadence starts "
+                  "with the next season.", season=season_name(tr, running))
     return ""
 
 

@@ -37,6 +37,7 @@ from cogs.umtali.board_posts import PublicBoards
 from cogs.umtali.clock_state import ClockState
 from cogs.umtali.computer import Computers
 from cogs.umtali.delivery import Delivery
+from cogs.umtali.end_log import log_start
 from cogs.umtali.endings import Endings
 from cogs.umtali.failures import GONE, PASSING
 from cogs.umtali.live import LiveMatch
@@ -245,10 +246,11 @@ class MatchService(Timing, Endings, TableMoves, Playing, Looks):
             pending=[], computer_seat=computer[0] if computer else None,
             computer_level=computer[1] if computer else None,
             commitment=commitment, salt=salt, cut=cut, time_control=time_control,
-            reserves=[reserve, reserve],
+            reserves=[reserve, reserve], started=now,
         )
         live.clock_from = None if deadline is None else (deadline, now)
         self.matches[match_id] = live
+        log_start(live)
         return live
 
     async def _started(self, challenge_id: int | None, state: str, cut: str,

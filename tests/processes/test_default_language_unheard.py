@@ -78,7 +78,7 @@ async def _russian_match_held_elsewhere(world: World, other: MatchService,
     main = main_of(world)
     boss = manager(ru)
     ok = await boss.slash(ru.channel, "umtali-admin settings", language="ru")
-    assert ok.ephemeral and "language Russian." in str(ok.response.content), ok.response.content
+    assert ok.ephemeral and "- Language: Russian" in str(ok.response.content), ok.response.content
     await _renewed(world, main, other)  # the other process reads the choice
     assert other.prefs.guild_tr(ru.guild.id).lang == "ru"
     # Seen on the server by the bot's own process (saved for the others), after the other
@@ -96,7 +96,7 @@ async def _russian_match_held_elsewhere(world: World, other: MatchService,
 
 async def _set_back_to_default(ru: World, boss: Any) -> None:
     ok = await boss.slash(ru.channel, "umtali-admin settings", language="default")
-    assert "language server default (Russian)." in str(ok.response.content), ok.response.content
+    assert "- Language: server default (Russian)\n" in str(ok.response.content), ok.response.content
 
 
 async def _table_title(world: World, ru: World, other: MatchService, held: LiveMatch) -> str:

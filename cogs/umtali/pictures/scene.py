@@ -41,9 +41,11 @@ class SeatScene:
     #: The melds this seat started (extensions by either seat shown on them).
     melds: tuple[MeldScene, ...]
     #: In the reader's words: the hand's points, the game's score and the games won;
-    #: " · 4 cards · dealer · went out".
+    #: " · 4 cards · dealer · went out"; and those but the count (" · dealer · went out"),
+    #: where the picture is short of room and writes the count on the card backs.
     score_line: str = ""
     tags: str = ""
+    marks: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,11 +126,12 @@ def _status(view: PlayerView, names: tuple[str, str], tr: Tr) -> str:
     return tr("The hand is over")
 
 
-def _tags(cards: int, dealer: bool, went_out: bool, tr: Tr) -> str:
-    """What is said after a seat's name: " · 4 cards · dealer · went out". Set apart by dots,
-    not in brackets: the computer's name has brackets of its own ("Computer (normal)"). The
-    cards counted in words: a bare "4" before the name read as a score (review164)."""
-    tags = [tr.plural("{count} card", "{count} cards", cards)]
+def _tags(cards: int | None, dealer: bool, went_out: bool, tr: Tr) -> str:
+    """What is said after a seat's name: " · 4 cards · dealer · went out" (``cards`` None:
+    no count). Set apart by dots, not in brackets: the computer's name has brackets of its own
+    ("Computer (normal)"). The cards counted in words: a bare "4" before the name read as a
+    score (review164)."""
+    tags = [] if cards is None else [tr.plural("{count} card", "{count} cards", cards)]
     if dealer:
         tags.append(tr.ctx("beside a name", "dealer"))
     if went_out:
@@ -163,7 +166,8 @@ def table_scene(view: PlayerView, names: tuple[str, str] | list[str], tr: Tr,
                   view.games_won[s], view.dealer == s, view.went_out == s, melds[s],
                   tr("+{points} · score {score} · games won {won}", points=points[s],
                      score=view.game_scores[s], won=view.games_won[s]),
-                  _tags(view.hand_sizes[s], view.dealer == s, view.went_out == s, tr))
+                  _tags(view.hand_sizes[s], view.dealer == s, view.went_out == s, tr),
+                  _tags(None, view.dealer == s, view.went_out == s, tr))
         for s in (0, 1))
     pile = view.discard_pile
     top = None if view.top_face_down or not pile else pile[-1]

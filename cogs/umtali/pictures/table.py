@@ -77,14 +77,43 @@ def _draw_meld(img: Image.Image, d: ImageDraw.ImageDraw, meld: MeldScene, x: int
     return w
 
 
-def _backs(img: Image.Image, n: int, x: int, y: int) -> int:
-    """``n`` card backs fanned tightly (a hand's size); the width used."""
+#: The most card backs a seat's fan shows: all of a hand's, or fewer where the count is
+#: written on them (``_layout``).
+FAN_MOST, FAN_SHORT = 16, 8
+#: The room a name keeps beside its tags and the score line: some 8 letters, however many
+#: cards, tags and points (review165: 16 cards, dealer, 3-digit scores left one pixel).
+NAME_ROOM = 120
+
+
+def _fan_width(shown: int) -> int:
+    return (SMALL_W + (shown - 1) * 7) if shown else 0
+
+
+def _backs(img: Image.Image, shown: int, x: int, y: int) -> int:
+    """``shown`` card backs fanned tightly; the width used."""
     sprite = back(SMALL_W, SMALL_H)
-    step = 7
-    shown = min(n, 16)
     for i in range(shown):
-        img.paste(sprite, (x + i * step, y), sprite)
-    return (SMALL_W + (shown - 1) * step) if shown else 0
+        img.paste(sprite, (x + i * 7, y), sprite)
+    return _fan_width(shown)
+
+
+def _layout(info: SeatScene) -> tuple[int, str, bool, int]:
+    """A seat band's backs shown, its tags, whether the count is written on the backs, and
+    the room left for the name (from the backs' end to the tags' start)."""
+    rf = font(20, bold=False)
+    end = WIDTH - MARGIN - round(rf.getlength(info.score_line)) - 16 - MARGIN - 22
+
+    def room(shown: int, tags: str) -> int:
+        used = _fan_width(shown)
+        return end - used - (12 if used else 0) - round(rf.getlength(tags))
+
+    shown = min(info.hand_size, FAN_MOST)
+    if room(shown, info.tags) >= NAME_ROOM or not info.hand_size:
+        return shown, info.tags, False, room(shown, info.tags)
+    # Short of room (a big hand, dealer, big scores): the count goes on the backs, as the
+    # stock's does, and the fan closes up; the name keeps its room.
+    shown = min(info.hand_size, FAN_SHORT)
+    return shown, info.marks, True, room(shown, info.marks)
 
 
 def _triangle(d: ImageDraw.ImageDraw, x: int, y: int, colour: RGB) -> None:
@@ -97,18 +126,30 @@ def _band(img: Image.Image, d: ImageDraw.ImageDraw, seat: int, info: SeatScene, 
         d.rectangle((0, y, WIDTH, y + BAND - 1), fill=FELT_LIT)
         _triangle(d, MARGIN, y + 16, TEXT)
     x = MARGIN + 22
-    used = _backs(img, info.hand_size, x, y + 7)
-    # The count is said in words after the name (``SeatScene.tags``), not as a bare number.
+    shown, tags, counted, room = _layout(info)
+    used = _backs(img, shown, x, y + 7)
+    if counted:
+        _count(d, str(info.hand_size), x + used // 2, y + 7 + SMALL_H // 2)
+    # Else the count is said in words after the name (``SeatScene.tags``), not as a bare
+    # number before it, which read as a score (review164).
     x += used + (12 if used else 0)
     right = info.score_line
     rf = font(20, bold=False)
     rw = round(rf.getlength(right))
-    tags = info.tags
-    name = fit(info.name, 26, WIDTH - MARGIN - rw - 16 - x - round(rf.getlength(tags)))
+    name = fit(info.name, 26, room)
     w = draw(d, (x, y + 8), name, 26, SEAT[seat])
     if tags:
         d.text((x + round(w) + 2, y + 14), tags, font=rf, fill=DIM)
     d.text((WIDTH - MARGIN - rw, y + 14), right, font=rf, fill=TEXT)
+
+
+def _count(d: ImageDraw.ImageDraw, count: str, cx: int, cy: int) -> None:
+    """A hand's size on its backs, centred at ``cx, cy``: as the stock's count on its back."""
+    f = font(20)
+    cw = round(f.getlength(count))
+    d.rounded_rectangle((cx - cw // 2 - 5, cy - 13, cx + cw // 2 + 5, cy + 13), 7,
+                        fill=(252, 252, 250))
+    d.text((cx - cw // 2, cy - 12), count, font=f, fill=(30, 30, 30))
 
 
 def _side(img: Image.Image, d: ImageDraw.ImageDraw, info: SeatScene, y: int,
