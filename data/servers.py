@@ -37,6 +37,7 @@ class UnderWay:
     match_id: int
     channel_id: int
     channel_lost: bool
+    player_ids: tuple[int, int]
     names: tuple[str, str]
     computer_seat: int | None
     computer_level: str | None
@@ -108,8 +109,9 @@ class ServerQueries:
         """The server's matches in play, oldest move first (a stuck match first), at most
         ``limit``, and how many it has in all: one read. Each one's last move through the
         moves' key (match, ply), newest ply first: no match's moves are all read."""
-        columns = ("id, channel_id, channel_lost, player0_name, player1_name, computer_seat, "
-                   "computer_level, variant, turn_timer, time_control, state, created_at")
+        columns = ("id, channel_id, channel_lost, player0_id, player1_id, player0_name, "
+                   "player1_name, computer_seat, computer_level, variant, turn_timer, "
+                   "time_control, state, created_at")
         rows = await self.db.fetchall(
             f"SELECT {columns}, moved, COALESCE(moved, created_at) AS since, "
             f"COUNT(*) OVER () AS total FROM (SELECT {columns}, (SELECT at FROM moves WHERE "
@@ -117,6 +119,7 @@ class ServerQueries:
             "WHERE status = 'active' AND guild_id = ?) AS in_play ORDER BY since, id LIMIT ?",
             (guild_id, limit))
         return [UnderWay(int(r["id"]), int(r["channel_id"]), bool(r["channel_lost"]),
+                         (int(r["player0_id"]), int(r["player1_id"])),
                          (r["player0_name"], r["player1_name"]), r["computer_seat"],
                          r["computer_level"], r["variant"], int(r["turn_timer"]),
                          r["time_control"], r["state"], float(r["since"]),

@@ -105,8 +105,9 @@ async def test_the_dm_panel_sent_keeps_the_turn_line_of_a_long_turn(world: World
 
 
 def _longer(monkeypatch: pytest.MonkeyPatch, module: str) -> list[str]:
-    """A turn told at its longest: many plays by a player of the longest name, before what the
-    turn really said (its last lines: the discard, how the session ended). Those last lines."""
+    """A turn told at its longest (said as a whole by ``turn_words``, fix180): many plays by a
+    player of the longest name, before what the turn really said (its last lines: the discard,
+    how the session ended). Those last lines."""
     last: list[str] = []
 
     def told(events: Sequence[Event], names: Sequence[str], tr: Tr) -> str:
@@ -130,7 +131,7 @@ async def test_a_very_long_turn_is_announced_with_its_turn_line_and_its_last_mov
     a name cut in the middle of its markdown."""
     live = await start_match(world)
     before = {m.id for m in thread_of(world, live).history()}
-    last = _longer(monkeypatch, "playing")
+    last = _longer(monkeypatch, "turn_words")
     seat = live.session.to_act
     while live.session.to_act == seat:
         move = GreedyPlayer().choose(live.session.view(seat))
@@ -152,7 +153,7 @@ async def test_a_very_long_turn_ended_by_a_resignation_keeps_its_end(
     assert svc is not None
     await flush(world)
     before = {m.id for m in thread_of(world, live).history()}
-    last = _longer(monkeypatch, "endings")
+    last = _longer(monkeypatch, "turn_words")
     assert await svc.resign(live, live.session.to_act)
     await flush(world)
     said = _posted(world, live, before)[0]

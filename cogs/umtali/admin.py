@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.umtali import channel_return as returns
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.admin_ending import match_choices, run_end_match
 from cogs.umtali.admin_matches import run_matches
@@ -68,12 +69,38 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
         svc = getattr(self.bot, "matches", None)
         self._watching = None if svc is None else (svc, watch_guild_looks(svc),
                                                    watch_member_looks(svc))
+        if svc is not None:
+            # A match lost for want of a permission given back goes back to its channel.
+            svc.tick_listeners.append(self._check_returns)
 
     async def cog_unload(self) -> None:
         if self._watching is not None:
             svc, listener, own = self._watching
             svc.prefs.look_listeners.remove(listener)
             svc.prefs.saved_listeners.remove(own)
+            svc.tick_listeners.remove(self._check_returns)
+
+    def _check_returns(self) -> None:
+        if self._watching is not None:
+            returns.check(self._watching[0])
+
+    def _channels_changed(self, guild: discord.Guild) -> None:
+        """A server's channel, thread or role changed: its lost matches are looked at."""
+        if self._watching is not None:
+            returns.look(self._watching[0], guild.id)
+
+    @commands.Cog.listener()
+    async def on_guild_channel_update(self, before: discord.abc.GuildChannel,
+                                      after: discord.abc.GuildChannel) -> None:
+        self._channels_changed(after.guild)
+
+    @commands.Cog.listener()
+    async def on_thread_update(self, before: discord.Thread, after: discord.Thread) -> None:
+        self._channels_changed(after.guild)
+
+    @commands.Cog.listener()
+    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        self._channels_changed(after.guild)
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         # Reached from a DM only by a client with stale commands: said as such, rather than

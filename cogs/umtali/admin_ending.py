@@ -23,6 +23,7 @@ from cogs.umtali.admin_end import (
     tell_ended,
     to_end,
 )
+from cogs.umtali.departures import has_left
 from cogs.umtali.in_time import answer, in_time
 from cogs.umtali.mentions import NO_MENTIONS, command
 from cogs.umtali.names import MAX_ECHO, label_name, member_name, safe_text, shorten
@@ -171,11 +172,15 @@ def _ago(tr: Tr, seconds: float) -> str:
                      minutes // (24 * 60))
 
 
-def choice_label(tr: Tr, match_id: int, a: str, b: str, started: str) -> str:
+def choice_label(tr: Tr, match_id: int, a: str, b: str, started: str,
+                 left: tuple[bool, bool] = (False, False)) -> str:
     """A suggestion's label within Discord's ``LABEL`` characters: the names (isolated) cut,
     each to its share, never the match's number nor how long ago it started, which tell two
-    matches of the same players apart."""
+    matches of the same players apart, nor the mark of a player who has left the server
+    (``left``: the match an admin is told to end)."""
     def label(x: str, y: str) -> str:
+        x, y = (tr("{name} (left)", name=name) if gone else name
+                for name, gone in ((x, left[0]), (y, left[1])))
         return tr("#{match} · {a} vs {b} · {started}", match=match_id, a=x, b=y,
                   started=started)
 
@@ -220,7 +225,10 @@ async def match_choices(interaction: discord.Interaction,
     choices = []
     for m in found or ():
         a, b = names_in(m.names, m.computer_seat, m.computer_level, tr)
+        left = tuple(m.computer_seat != seat and has_left(interaction.client, interaction.guild.id,
+                                                          m.player_ids[seat])
+                     for seat in (0, 1))
         label = choice_label(tr, m.match_id, label_name(a), label_name(b),
-                             _ago(tr, now - m.created_at))
+                             _ago(tr, now - m.created_at), (left[0], left[1]))
         choices.append(app_commands.Choice(name=label, value=str(m.match_id)))
     return choices

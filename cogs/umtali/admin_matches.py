@@ -18,10 +18,13 @@ from typing import Any
 import discord
 
 from cogs.umtali.access import service, tr_of
+from cogs.umtali.channel_return import deleted, missing
+from cogs.umtali.departures import ask, has_left
 from cogs.umtali.errors import BUSY
 from cogs.umtali.in_time import in_time, private_answer
 from cogs.umtali.mentions import NO_MENTIONS, command
 from cogs.umtali.names import safe_name
+from cogs.umtali.numbers import listed
 from cogs.umtali.options import clock_words, names_in, rules_words
 from cogs.umtali.render import COLOUR
 from data.failing import failing_for_now
@@ -69,8 +72,42 @@ def _when(at: float) -> str:
     return discord.utils.format_dt(dt.datetime.fromtimestamp(at, dt.UTC), "R")
 
 
-def match_line(m: UnderWay, public: Public | None, tr: Tr) -> str:
-    """One match, on one line."""
+def gone_seats(client: discord.Client, guild_id: int, m: UnderWay) -> tuple[bool, bool]:
+    """Which of the match's players were last found gone from its server (never the
+    computer's seat): the matches the README tells an admin to end by number."""
+    left = [m.computer_seat != seat and has_left(client, guild_id, m.player_ids[seat])
+            for seat in (0, 1)]
+    return left[0], left[1]
+
+
+def lost_words(guild: discord.Guild, m: UnderWay, tr: Tr,
+               gone: frozenset[int] = frozenset()) -> str:
+    """Where a match whose channel was lost is played, and what brings it back there (review166):
+    the permissions the bot lacks there given back, or its thread unlocked (``channel_return``);
+    a channel deleted, nothing."""
+    channel = guild.get_channel_or_thread(m.channel_id)
+    if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+        # Not in the cache: deleted if its return found it so, else perhaps an archived
+        # thread (which discord.py forgets), looked at by the return.
+        return tr("in direct messages (its channel was deleted)") if m.match_id in gone \
+            else tr("in direct messages")
+    link = f"<#{m.channel_id}>"
+    lacking = missing(channel)
+    if lacking == ["locked"]:
+        return tr("in direct messages ({channel} is locked: unlock it and the match returns "
+                  "there by itself)", channel=link)
+    if lacking:
+        return tr("in direct messages (I lost the {name} permission in {channel}: give it back "
+                  "and the match returns there by itself)", name=listed(lacking, tr),
+                  channel=link)
+    return tr("in direct messages (I can post in {channel} again: the match returns there "
+              "within minutes)", channel=link)
+
+
+def match_line(m: UnderWay, public: Public | None, tr: Tr,
+               left: tuple[bool, bool] = (False, False), lost: str = "") -> str:
+    """One match, on one line; ``left``: which of its players have left the server; ``lost``:
+    where it is played, its channel lost (``lost_words``)."""
     a, b = (safe_name(name) for name in names_in(m.names, m.computer_seat, m.computer_level,
                                                    tr))
     rules = rules_words(tr, m.variant, public is not None and public.optional_melding)
@@ -87,20 +124,28 @@ def match_line(m: UnderWay, public: Public | None, tr: Tr) -> str:
         turn = tr("{name} to play", name=(a, b)[public.to_act]) \
             if public.to_act >= 0 else tr("over, its end not saved yet")
         play = f"{score} · {turn}, {since}"
+    for seat in (0, 1):
+        if left[seat]:
+            play += " · " + tr("{name} has left the server", name=(a, b)[seat])
     return tr("`#{match}` · {a} vs {b} · {kind} · rules: {rules} · {play} · clock: {clock} · "
               "{where}", match=m.match_id, a=a, b=b,
               kind=tr("rated") if m.computer_seat is None else tr("practice"), rules=rules,
               play=play, clock=clock_words(tr, m.time_control, m.turn_timer),
-              where=tr("in direct messages") if m.channel_lost else f"<#{m.channel_id}>")
+              where=(lost or tr("in direct messages")) if m.channel_lost
+              else f"<#{m.channel_id}>")
 
 
-def listing(found: list[UnderWay], total: int, tr: Tr) -> discord.Embed:
+def listing(found: list[UnderWay], total: int, tr: Tr,
+            seen: tuple[discord.Client, int] | None = None,
+            lost: dict[int, str] | None = None) -> discord.Embed:
     """The matches as one embed: as many lines as Discord's limit holds, whole, and how many
-    more there are."""
+    more there are; ``seen``: the client and server whose departures are marked; ``lost``:
+    by match, where one whose channel was lost is played (``lost_words``)."""
     lines: list[str] = []
     size = 0
     for m in found:
-        line = match_line(m, public_of(m.state), tr)
+        left = (False, False) if seen is None else gone_seats(*seen, m)
+        line = match_line(m, public_of(m.state), tr, left, (lost or {}).get(m.match_id, ""))
         if size + len(line) + 1 > DESCRIPTION - MORE_ROOM:
             break
         lines.append(line)
@@ -137,6 +182,15 @@ async def run_matches(interaction: discord.Interaction) -> None:
         await private_answer(interaction, content=tr("No match is in play on this server."),
                              allowed_mentions=NO_MENTIONS)
         return
+    # Whether its players are still members: asked of the oldest matches' first (those an
+    # admin looks at to end), at most a few, within the answer's seconds (``departures``).
+    guild = interaction.guild
+    players = [m.player_ids[seat] for m in found for seat in (0, 1) if m.computer_seat != seat]
+    await in_time(interaction, ask(interaction.client, guild, players))
     # Parsed away from the event loop: a server's many saved sessions would hold up its moves.
-    embed = await asyncio.to_thread(listing, found, total, tr)
+    # (read from discord.py's cache here, on the event loop, which alone changes it)
+    gone = frozenset(live.id for live in svc.matches.values() if deleted(live))
+    lost = {m.match_id: lost_words(guild, m, tr, gone) for m in found if m.channel_lost}
+    embed = await asyncio.to_thread(listing, found, total, tr,
+                                    (interaction.client, guild.id), lost)
     await private_answer(interaction, embed=embed, allowed_mentions=NO_MENTIONS)

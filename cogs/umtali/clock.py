@@ -111,6 +111,8 @@ async def check_timers(svc: MatchService, now: float) -> None:
             # the deadline paid, is noted so at once, lest a stop before the next heartbeat
             # lose it (the note's entry, on the deadline before, is no longer the turn's).
             await noted(svc, "with the time still owed")
+    for tick in svc.tick_listeners:
+        tick()
     for listener in svc.hand_listeners:
         if isinstance(listener, TurnNotices) and listener.failed:
             # Beside the tick, which must not wait on Discord (``beside``).

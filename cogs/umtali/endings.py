@@ -16,6 +16,7 @@ from cogs.umtali import refused_here
 from cogs.umtali.end_log import log_end
 from cogs.umtali.fair import reveal_line, revealed
 from cogs.umtali.live import LiveMatch
+from cogs.umtali.lost_at import found_lost
 from cogs.umtali.outbox import Batch
 from cogs.umtali.playing import Playing
 from cogs.umtali.reminders import TurnNotices
@@ -23,6 +24,7 @@ from cogs.umtali.render import turn_message
 from cogs.umtali.saved import finish_of, saved_state
 from cogs.umtali.session_end import final_link, owed_end
 from cogs.umtali.showing import tail
+from cogs.umtali.turn_words import Spoken, spoken_in
 from cogs.umtali.unheard import settled
 from data.models import AsSaved
 from data.store import StaleState
@@ -63,8 +65,11 @@ class Endings(Playing):
         events = session.resign(seat, how)
         # The turn ended here: what it laid so far, held back until its end, goes out first
         # (too long for a message, its first lines go, not how the session ended).
+        spoken = None if live.pending_events is None else Spoken(
+            (*live.pending_events, *events), "")
         text = tail("\n".join([*live.pending, turn_message(
-            events, live.names_in(self.public_tr(live)), self.public_tr(live))]).strip(), 2000)
+            events, live.names_in(self.public_tr(live)), self.public_tr(live))]).strip(), 2000) \
+            if spoken is None else spoken_in(live, spoken, self.public_tr(live), tail)
         announce = [] if live.channel_lost else [
             text, *self._reveal(live, session), *final_link(live, self.public_tr(live))]
         state = saved_state(session)
@@ -92,7 +97,7 @@ class Endings(Playing):
         self.owners.adopt(live)
         live.deadline = None
         live.unsent[:] = unsent
-        live.last_turn = text
+        live.last_turn, live.last_spoken = text, spoken
         # No move was made, so the panels' version did not change: send them regardless.
         live.dm_shown = [None, None]
         self.delivery.enqueue(live, Batch(announce=True, table=True, hands={0, 1}))
@@ -199,6 +204,7 @@ class Endings(Playing):
                 await self._reload(live)
                 return False
             live.channel_lost, live.lost_over = True, live.over
+            found_lost(live, cast("MatchService", self).ticks())  # (``channel_return``)
             live.unsent.clear()
             live.lost_untold = {seat for seat in (0, 1) if untold[seat]}
             # Another process's notice, saved since this copy was read, told the player to

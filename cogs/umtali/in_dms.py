@@ -21,7 +21,7 @@ from cogs.umtali.refused_here import cleared, found, known, saved_at, sending
 from cogs.umtali.reminders import still_warned, turn_of
 from cogs.umtali.showing import Seen
 from cogs.umtali.stray_panels import replaced_after_edit, saved, strip_unsaved
-from umtali.i18n import EN, Tr, languages, tr_for
+from umtali.i18n import EN, N_, Tr, languages, tr_for
 
 if TYPE_CHECKING:
     from cogs.umtali.service import MatchService
@@ -36,19 +36,29 @@ def channel_lost(tr: Tr, *, over: bool = False) -> str:
         return tr("I can no longer post in this match's channel (it was deleted, locked, or I "
                   "lost permission there), so the end of this match is shown here, with the "
                   "table as it ended.")
+    # (It comes back by itself once the bot may post there again: ``channel_return``.)
     return tr("I can no longer post in this match's channel (it was deleted, locked, or I lost "
-              "permission there). Play on here: the table comes with your hand. `{command}` in "
-              "another channel brings the match there.", command=command(tr, "umtali", "table"))
+              "permission there). Play on here: the table comes with your hand. Once I may post "
+              "there again, the match goes back there by itself; `{command}` in a channel "
+              "brings it there at once.", command=command(tr, "umtali", "table"))
 
 
 CHANNEL_LOST = channel_lost(EN)
 
+#: The notice as sent before fix180, still on panels sent then: recognised as the notice too.
+BEFORE = N_("I can no longer post in this match's channel (it was deleted, locked, or I lost "
+            "permission there). Play on here: the table comes with your hand. `{command}` in "
+            "another channel brings the match there.")
+
 
 def tells_lost(message: discord.Message) -> bool:
     """Whether ``message`` (a panel) tells its player that the match's channel was lost, in
-    any language (the player's may have changed since it was sent)."""
+    any language (the player's may have changed since it was sent), in any version's words."""
     said = [message.content or "", *(e.description or "" for e in message.embeds)]
-    return any(channel_lost(tr_for(lang)) in text for lang in languages() for text in said)
+    notices = [notice for lang in languages() for notice in (
+        channel_lost(tr_for(lang)),
+        tr_for(lang)(BEFORE, command=command(tr_for(lang), "umtali", "table")))]
+    return any(notice in text for notice in notices for text in said)
 
 
 def owed_turn(live: LiveMatch, seat: int) -> bool:

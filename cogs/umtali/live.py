@@ -9,8 +9,10 @@ from dataclasses import dataclass, field
 from cogs.umtali.names import safe_name, seat_word, unnamed
 from cogs.umtali.options import computer_named, names_in
 from cogs.umtali.time_control import TimeControl, time_control
+from cogs.umtali.turn_words import Spoken
 from data.models import AsSaved, DmPanel, MatchRow, Place
 from umtali.codec import session_from_json
+from umtali.events import Event
 from umtali.hand import Phase
 from umtali.i18n import Text, Tr
 from umtali.session import Session
@@ -43,6 +45,9 @@ class LiveMatch:
     dm_refused: list[bool]
     #: Public lines of the turn in progress, announced together when the turn ends.
     pending: list[str]
+    #: What ``pending`` says, as events: said again in the language of the server as the turn
+    #: ends (``turn_words``). None: ``pending`` as read from the database, its text alone.
+    pending_events: list[Event] | None = field(default_factory=list)
     #: Announcements saved with their move and not yet posted, oldest first.
     unsent: list[str] = field(default_factory=list)
     #: In a practice match, the seat the computer plays and its level.
@@ -71,6 +76,9 @@ class LiveMatch:
     started: float = 0.0
     #: The last turn's announcement, shown with the hands while the channel is lost.
     last_turn: str = ""
+    #: It as what happened, said on each DM panel in its reader's language (None: its text
+    #: alone is known).
+    last_spoken: Spoken | None = None
     #: The time control preset ('': the turn timer alone) and each seat's reserve left, in
     #: seconds, as saved with the seat's last move.
     time_control: str = ""
@@ -359,6 +367,7 @@ class LiveMatch:
             dm_message_ids=list(row.dm_message_ids),
             dm_refused=list(row.dm_refused),
             pending=row.pending.split("\n") if row.pending else [],
+            pending_events=None if row.pending else [],
             unsent=list(json.loads(row.unsent)),
             computer_seat=row.computer_seat,
             computer_level=row.computer_level,

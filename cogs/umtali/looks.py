@@ -123,9 +123,14 @@ class Looks:
             live.dm_shown[seat], live.dm_look[seat] = version, self.hand_seen(live, seat)
 
     def _your_turn(self, live: LiveMatch, session: Session | None = None) -> str:
+        mention = self._turn_mention(live, session)
+        return your_turn(self.public_tr(live), mention) if mention else ""
+
+    def _turn_mention(self, live: LiveMatch, session: Session | None = None) -> str:
+        """Whom the "your turn" line addresses ('' for none: the session over, or the
+        computer to act)."""
         session = session or live.session
         if session.over or live.is_computer(session.to_act):
             return ""
         # Known out of reach (their refused DMs' notice found them so): named, not pinged.
-        tr = self.public_tr(live)
-        return your_turn(tr, addressed(live, session.to_act, tr)[0])
+        return addressed(live, session.to_act, self.public_tr(live))[0]

@@ -12,6 +12,7 @@ import discord
 
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.board_posts import may_post
+from cogs.umtali.departures import UNKNOWN_MEMBER, found_here, found_left
 from cogs.umtali.failures import PASSING
 from cogs.umtali.lacking import lacking, own_permissions
 from cogs.umtali.numbers import listed
@@ -171,10 +172,6 @@ def sees(channel: object, member: discord.Member) -> bool:
         return True
 
 
-#: Discord's error code for a member not on the server (they left, or never joined).
-UNKNOWN_MEMBER = 10007
-
-
 async def standing(interaction: discord.Interaction, user_id: int) -> str | None:
     """"left" if ``user_id`` is no longer a member of the interaction's server (fetched: the
     bot is given no member list), "hidden" if they cannot see its channel; else None, and
@@ -191,9 +188,11 @@ async def member_standing(interaction: discord.Interaction,
         member = await interaction.guild.fetch_member(user_id)
     except (discord.HTTPException, *PASSING) as e:
         if isinstance(e, discord.NotFound) and e.code == UNKNOWN_MEMBER:
+            found_left(interaction.client, interaction.guild.id, user_id)
             return "left", None
         log.info("could not tell whether member %d is still here (%s)", user_id, e)
         return None, None
+    found_here(interaction.client, interaction.guild.id, user_id)
     return None if sees(interaction.channel, member) else "hidden", member
 
 
@@ -208,11 +207,15 @@ async def reach(client: discord.Client, guild_id: int, channel_id: int, user_id:
         member = await (guild.fetch_member(user_id) if guild is not None
                         else client.http.get_member(guild_id, user_id))
     except discord.NotFound as e:
-        return "left" if e.code == UNKNOWN_MEMBER else "unknown"
+        if e.code != UNKNOWN_MEMBER:
+            return "unknown"
+        found_left(client, guild_id, user_id)
+        return "left"
     except (discord.HTTPException, *PASSING) as e:
         log.info("could not tell whether member %d is still on server %d (%s)", user_id,
                  guild_id, e)
         return "unknown"
+    found_here(client, guild_id, user_id)
     channel = None if guild is None else guild.get_channel_or_thread(channel_id)
     if channel is None or not isinstance(member, discord.Member):
         return "unknown"

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
 from cogs.umtali.alive import noted
-from cogs.umtali.announcing import turn_kept, with_turn
 from cogs.umtali.clock_state import LATE, began
 from cogs.umtali.computer import Computers
 from cogs.umtali.db_outage import move_failed
@@ -39,6 +38,7 @@ from cogs.umtali.session_end import final_link, owed_end
 from cogs.umtali.showing import tail
 from cogs.umtali.steps import note_step
 from cogs.umtali.turn_clock import back_at_table, turn_end
+from cogs.umtali.turn_words import Spoken, announcement, spoken_in
 from cogs.umtali.unheard import settled
 from data.failing import failing_for_now
 from data.models import AsSaved
@@ -236,6 +236,8 @@ class Playing(ReadBack):
         lines = [line for line in said.split("\n") if line]
         turn_over = session.over or session.hand is not hand or hand.turn != seat
         pending = [] if turn_over else [*live.pending, *lines]
+        # The turn so far as events, where known (``turn_words``).
+        heard = None if live.pending_events is None else [*live.pending_events, *events]
         deadline, reserve = live.deadline, None
         # When the turn's clock, if set here, runs from.
         at = self.clock()
@@ -258,13 +260,16 @@ class Playing(ReadBack):
         finish = finish_of(session) if session.over else None
         announce: list[str] = []
         text = ""
+        spoken = None
         if turn_over:
-            text = "\n".join([*live.pending, *lines]).strip()
-            if not session.over:
-                text = with_turn(self._your_turn(live, session), text)
+            # Said as a whole in the server's language now: held moves said again in it, not
+            # left in one it has changed from mid-turn (review166).
+            spoken = None if heard is None else Spoken(tuple(heard),
+                                                       self._turn_mention(live, session))
             # A very long turn (many plays, long names) loses its first moves, not its
             # turn line, its discard or the hand's score (Discord's 2,000 characters).
-            text = turn_kept(text.strip(), 2000, tail)
+            text = spoken_in(live, spoken, self.public_tr(live), tail) if spoken is not None \
+                else announcement([*live.pending, *lines], self._your_turn(live, session), tail)
             if not live.channel_lost:
                 announce.append(text)
                 announce += self._reveal(live, session)
@@ -339,11 +344,12 @@ class Playing(ReadBack):
             # Begun before the bot is connected after a start: it stands still until then.
             began(cast("MatchService", self), live, at)
         live.pending = pending
+        live.pending_events = [] if turn_over else heard
         live.unsent[:] = unsent
         if comeback is not None:
             withdraw(live, question)
         if text:
-            live.last_turn = text
+            live.last_turn, live.last_spoken = text, spoken
         if turn_over:
             # Discord hears of a turn once, when it ends: the announcement, the table, and the
             # hands (a hand whose DM panel already shows this version is left alone).

@@ -86,7 +86,9 @@ class ReadBack(Looks):
                 live.held_still = held_since(notes, live.id, fresh.deadline)
                 live.held_by = holder
             live.session = fresh.session
-            live.pending = fresh.pending
+            # (the events kept where they still say what was saved)
+            if fresh.pending != live.pending:
+                live.pending, live.pending_events = fresh.pending, fresh.pending_events
             live.deadline = fresh.deadline
             live.warned = fresh.warned
             live.unsent = fresh.unsent

@@ -113,6 +113,8 @@ class MatchService(Timing, Endings, TableMoves, Playing, Looks):
         self.delivery = Delivery(self)
         #: What the timer tick starts and does not wait for (``beside``).
         self.beside = Beside()
+        #: Run at each clock check, once connected (not during an outage), beside nothing.
+        self.tick_listeners: list[Callable[[], None]] = []
         self.computers = Computers(self, computer_pause, thinking_workers)
         #: Which matches this process (named ``owner``) holds.
         self.owners = Owners(self, owner)
@@ -267,9 +269,8 @@ class MatchService(Timing, Endings, TableMoves, Playing, Looks):
         table never shown."""
         channel = self.client.get_partial_messageable(live.channel_id)
         # The draw for first dealer was shown on the challenge, before the deal.
-        opening = turn_message(
-            [e for e in live.session.opening if not isinstance(e, DealerChosen)],
-            live.names_in(self.public_tr(live)), self.public_tr(live))
+        dealt = [e for e in live.session.opening if not isinstance(e, DealerChosen)]
+        opening = turn_message(dealt, live.names_in(self.public_tr(live)), self.public_tr(live))
         to_act = live.session.to_act
         posted: list[discord.Message] = []
         try:
@@ -278,6 +279,7 @@ class MatchService(Timing, Endings, TableMoves, Playing, Looks):
                 # (review139: the deal's line alone, the computer's turn a moment later).
                 await self.store.set_opening(live.id, opening)
                 live.pending = [line for line in opening.split("\n") if line]
+                live.pending_events = dealt
             else:
                 posted.append(await channel.send(with_turn(self._your_turn(live), opening),
                                                  allowed_mentions=only(live.player_ids[to_act])))

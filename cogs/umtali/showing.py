@@ -32,6 +32,7 @@ from cogs.umtali.panels import hand_panel
 from cogs.umtali.pictures import HAND_FILE, TABLE_FILE, hand_png, table_png
 from cogs.umtali.render import hand_embed, table_embed
 from cogs.umtali.turn_clock import clock_line, clock_time
+from cogs.umtali.turn_words import spoken_in
 from umtali.i18n import EN, N_, Tr
 from umtali.view import SPECTATOR
 
@@ -283,8 +284,10 @@ def dm_panel_of(live: LiveMatch, seat: int, note: str = "", look: Look = TEXT_ON
     if ended:
         shown.view = discord.ui.View(timeout=None)
         shown.view.add_item(ReplayButton(live.guild_id, live.id, look.tr))
-    table = table_of(live, turn_kept(live.last_turn, LAST_TURN, tail), table_look,
-                     judged=judged)
+    # The last turn in the reader's language where its events are known (review166).
+    last = live.last_turn if live.last_spoken is None else spoken_in(
+        live, live.last_spoken, table_look.tr, tail)
+    table = table_of(live, turn_kept(last, LAST_TURN, tail), table_look, judged=judged)
     return Shown([*table.embeds, *shown.embeds], shown.view, [*table.made, *shown.made],
                  [*table.pictures, *shown.pictures])
 

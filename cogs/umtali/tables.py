@@ -21,6 +21,7 @@ import discord
 
 from cogs.umtali.access import service, tr_of
 from cogs.umtali.board_posts import may_post
+from cogs.umtali.channel_return import posted_here
 from cogs.umtali.durations import wait_seconds
 from cogs.umtali.failures import PASSING, UNKNOWN_MESSAGE
 from cogs.umtali.in_time import answer, in_time, post_public, thinking
@@ -28,14 +29,12 @@ from cogs.umtali.judged import judged_deadline
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.mentions import NO_MENTIONS
 from cogs.umtali.names import member_name
-from cogs.umtali.outbox import Batch
 from cogs.umtali.panels import table_panel
 from cogs.umtali.permissions import missing_here, not_in_thread, refusal, sees
-from cogs.umtali.retiring import BROUGHT, retire, table_link
+from cogs.umtali.retiring import table_link
 from cogs.umtali.service import MatchService
 from cogs.umtali.showing import table_of
 from cogs.umtali.table_doubts import doubted
-from cogs.umtali.table_moves import TableMoved, TableTooLate
 from cogs.umtali.time_out import ask_again_if_deleted
 from cogs.umtali.under_way import failed
 from umtali.i18n import EN, Tr
@@ -208,34 +207,11 @@ async def _post(interaction: discord.Interaction, svc: MatchService, live: LiveM
         # (the bot stopping too: the player may post it at once when it is back)
         await _unnote(svc, live, noted)
         raise
-    was_lost = live.channel_lost
     try:
-        old = await svc.move_to(live, message.channel.id, message.id)
-    except TableMoved:
-        # The other player brought it to another channel a moment before: this one is no
-        # live table, and says where that is, to whoever asked here.
-        await retire(interaction.client, live, message.id, message.channel.id, BROUGHT)
-        return
-    except TableTooLate:
-        # The match ended as this was posted: shown as it ended, nothing left to click.
-        ended = await svc.table_message(live).drawn()
-        with contextlib.suppress(discord.HTTPException, *PASSING):
-            await message.edit(**{**ended.edit(), "view": None})
-        return
+        await posted_here(svc, live, message)
     except Exception:
-        # Not saved: taken down, or it would stay behind as it is, buttons and all, beside
-        # the live table the database has.
-        with contextlib.suppress(discord.HTTPException, *PASSING):
-            await message.delete()
         await _unnote(svc, live, noted)
         raise
-    # A move made while this was posted is shown on the new table too; the DM panels no
-    # longer need to carry the table once the match has a channel again.
-    svc.delivery.enqueue(live, Batch(table=True, hands={0, 1} if was_lost else set()))
-    if old is not None and old != message.id:
-        await retire(interaction.client, live, old)
-    # The question beside the table, if it was deleted since it was asked, is asked again.
-    await ask_again_if_deleted(svc, live)
 
 
 async def _gone(interaction: discord.Interaction, svc: MatchService, live: LiveMatch,
