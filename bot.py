@@ -150,6 +150,10 @@ class UmtaliBot(commands.Bot):
         self.in_flight = InFlight()
         #: Set up (matches restored, commands loaded): a stop now closes it as it runs.
         self.serving = False
+        #: The gateway's READY had once (its IDENTIFY accepted): only then may its close say
+        #: every move is saved (a gateway refusing it, 4014 disallowed intents, ends a start
+        #: with nothing played).
+        self.connected = False
         #: Set once the close is done (``run_until_closed`` ends the start then).
         self.closed = asyncio.Event()
         self._frozen = False
@@ -207,6 +211,8 @@ class UmtaliBot(commands.Bot):
         # Once stopping, only interactions go on (to be answered that the bot restarts); the
         # rest is for the next start, whose READY finds what changed meanwhile. Once closed,
         # nothing: discord.py's close unsets the loop that a READY still pending would use.
+        if event_name == "connect":  # (discord.py's, on READY: before on_ready's guild wait)
+            self.connected = True
         if self.is_closed() or (self.in_flight.stopping and event_name != "interaction"):
             return
         super().dispatch(event_name, *args, **kwargs)
@@ -250,11 +256,11 @@ class UmtaliBot(commands.Bot):
             await self.matches.close()
         if self.store is not None:
             await self.store.close()
-            if self.serving:
+            if self.serving and self.connected:
                 log.info("Closed: every move is saved and the database closed.")
             else:
-                # Never ready (Discord out of reach, a refused token, a stop while starting):
-                # no move was played here, and the error said next is the news, not a stop.
+                # Never ready (Discord out of reach, a refused token or intents, a stop while
+                # starting): no move was played here, and the error said next is the news.
                 log.info("Closed after an unfinished start: nothing was played; "
                          "the database closed.")
         await super().close()

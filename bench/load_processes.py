@@ -17,6 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import asyncpg
 
+from data.left_behind import NEW_DATABASE
 from tests.loopback.gateway import shard_of
 from tests.loopback.harness import BotProcess
 from tests.loopback.server import LoopbackDiscord
@@ -84,8 +85,9 @@ class Backend:
         self.url = self.pg.url("bench")
 
     def env(self) -> dict[str, str]:
-        """The bot's settings for this database (an empty URL: the SQLite file)."""
-        return {"UMTALI_DATABASE_URL": self.url}
+        """The bot's settings for this database (an empty URL: the SQLite file), a new one on
+        purpose: the checkout's own data/umtali.sqlite3, played in, would refuse the start."""
+        return {"UMTALI_DATABASE_URL": self.url, NEW_DATABASE: "1"}
 
     async def session(self, match_id: int) -> Session:
         """The match's session as the bot saved it (read once, to start a pair's replica)."""

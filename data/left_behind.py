@@ -9,6 +9,7 @@ databases and what to do; ``UMTALI_NEW_DATABASE=1`` starts anew on purpose.
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from collections.abc import Mapping
 from contextlib import closing
@@ -17,9 +18,11 @@ from urllib.request import pathname2url
 
 import asyncpg
 
-from data.db import DatabaseUnusable, is_postgres_url
+from data.db import DatabaseUnreachable, DatabaseUnusable, is_postgres_url
 from data.location import DEFAULT_DB_PATH
-from data.pg_db import CONNECT_TIMEOUT, redacted
+from data.pg_db import CONNECT_TIMEOUT, redacted, unusable
+
+log = logging.getLogger(__name__)
 
 #: The setting that lets a start make a new database beside a full one.
 NEW_DATABASE = "UMTALI_NEW_DATABASE"
@@ -39,6 +42,8 @@ def matches_in(path: Path) -> int | None:
     cannot be read (damaged, or its write-ahead log in a folder this process cannot write)."""
     # With nothing in a write-ahead log (or journal), the file is whole: read as immutable, which
     # makes no -wal or -shm file beside it (in a checkout the bot may not write, or as root).
+    # With one, it is read through it: SQLite then makes the -shm file if missing (mode=ro as
+    # well), in a folder this process can write; else the count is None.
     wal, journal = Path(f"{path}-wal"), Path(f"{path}-journal")
     try:
         live = (wal.exists() and wal.stat().st_size > 0) or journal.exists()
@@ -58,13 +63,15 @@ def _held(n: int | None) -> str:
     return f"holds {n} match{'es' if n != 1 else ''}"
 
 
-async def _postgres_is_new(url: str) -> bool:
-    """Whether the PostgreSQL database holds no bot schema yet; False if out of reach (the
+async def _postgres_is_new(url: str) -> bool | DatabaseUnreachable:
+    """Whether the PostgreSQL database holds no bot schema yet; out of reach for now: the error
+    to raise (``DatabaseUnreachable``: exit 1, tried again); unusable otherwise: False (the
     start says so itself, in its own words)."""
     try:
         conn = await asyncpg.connect(url, timeout=CONNECT_TIMEOUT)
-    except (OSError, TimeoutError, ValueError, asyncpg.PostgresError, asyncpg.InterfaceError):
-        return False
+    except (OSError, TimeoutError, ValueError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
+        error = unusable(redacted(url), e)
+        return error if isinstance(error, DatabaseUnreachable) else False
     try:
         return bool(await conn.fetchval("SELECT to_regclass('schema_version') IS NULL"))
     except asyncpg.PostgresError:
@@ -77,24 +84,38 @@ async def refuse_left_behind(database: str | Path, environ: Mapping[str, str],
                              cwd: Path) -> None:
     """``LeftBehind`` if ``database`` (``cwd`` resolving a relative path) would be made new
     while the checkout's default database holds matches, unless ``UMTALI_NEW_DATABASE=1``."""
-    if environ.get(NEW_DATABASE, "").strip() == "1" or str(database) == ":memory:":
+    if str(database) == ":memory:":
         return
     old = CHECKOUT_DB_PATH
     if not old.is_file():
         return
+    on_purpose = environ.get(NEW_DATABASE, "").strip() == "1"
     if is_postgres_url(database):
         url = str(database)
-        held = matches_in(old)
-        if held != 0 and await _postgres_is_new(url):
-            raise LeftBehind(
-                f"the PostgreSQL database {redacted(url)} holds no tables yet, but {old} "
-                f"{_held(held)}: copy them there first (stop the bot, then make "
-                f"copy-to-postgres FROM={old} TO=…, see README, Running on PostgreSQL), or "
-                f"empty UMTALI_DATABASE_URL to go on with SQLite; to start an empty database "
-                f"on purpose, set {NEW_DATABASE}=1 for its first start.")
-        return
+        # The checkout's file counted only when it could matter, not on every start.
+        fresh = await _postgres_is_new(url)
+        if isinstance(fresh, DatabaseUnreachable):
+            # A server coming up between this check and the start's would be given a new
+            # empty schema: tried again later (exit 1), as the start itself would.
+            if not on_purpose and matches_in(old) != 0:
+                raise fresh
+            return
+        if not fresh or (held := matches_in(old)) == 0:
+            return
+        if on_purpose:
+            _allowed(redacted(url), old, held)
+            return
+        raise LeftBehind(
+            f"the PostgreSQL database {redacted(url)} holds no tables yet, but {old} "
+            f"{_held(held)}: copy them there first (stop the bot, then make "
+            f"copy-to-postgres FROM={old} TO=…, see README, Running on PostgreSQL), or "
+            f"empty UMTALI_DATABASE_URL to go on with SQLite; to start an empty database "
+            f"on purpose, set {NEW_DATABASE}=1 for its first start.")
     new = Path(cwd, database).resolve()
     if new.exists() or new == old.resolve() or (held := matches_in(old)) == 0:
+        return
+    if on_purpose:
+        _allowed(str(new), old, held)
         return
     if not environ.get("UMTALI_DB_PATH", "").strip():
         # The default, from another directory: its data/ is not the checkout's.
@@ -109,3 +130,10 @@ async def refuse_left_behind(database: str | Path, environ: Mapping[str, str],
         f"backup DEST={new} (or sqlite3 {old} \".backup {new}\"), or set UMTALI_DB_PATH back "
         f"to {old}; to start an empty database at {new} on purpose, set {NEW_DATABASE}=1 "
         f"for its first start.")
+
+
+def _allowed(new: str, old: Path, held: int | None) -> None:
+    """Said when the setting lets a new database be made beside a played one: left in .env, it
+    would otherwise keep the check off for good, unseen."""
+    log.warning("starting a new empty database at %s as %s asks; %s %s (remove the setting "
+                "once started)", new, NEW_DATABASE, old, _held(held))

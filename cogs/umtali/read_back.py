@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from cogs.umtali.alive import held_since
 from cogs.umtali.computer import Computers
 from cogs.umtali.delivery import Delivery
+from cogs.umtali.end_log import log_end
 from cogs.umtali.held_elsewhere import holder_notes
 from cogs.umtali.live import LiveMatch
 from cogs.umtali.looks import Looks
@@ -52,7 +53,12 @@ class ReadBack(Looks):
                 live.deadline is None) != (row.deadline is None)
             if row is not None and (clock_set or (row.version, row.status != "active") != (
                     live.version, live.over)):
+                over = live.over
                 await self._reload(live)
+                if live.over and not over:
+                    # Its end was saved here, the answer lost: its line not said yet. (Only
+                    # here: a copy merely behind learns an end the other process logged.)
+                    log_end(live, self.clock())
             elif row is not None and live.take_place(Place(
                     row.channel_id, row.table_message_id, row.channel_lost), was):
                 # A table moved unheard (``move_to``), the version kept: shown where the

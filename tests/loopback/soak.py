@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from data.db import BUSY_TIMEOUT
+from data.left_behind import NEW_DATABASE
 from tests.loopback import soak_database
 from tests.loopback.driver import (
     SavedMatch,
@@ -102,6 +103,8 @@ class Soak:
         self.channel = server.channel_id if processes == 1 else server.two_guilds()[1]
         self.bots = [BotProcess(server, workdir / "umtali.sqlite3", workdir, env={
             **({"UMTALI_DATABASE_URL": database} if database else {}),
+            # A new database on purpose, though the checkout's own may hold matches (make bench).
+            NEW_DATABASE: "1",
             SEED_VAR: str(seed * 10**6 + 1 + n * 10**5), PAUSE_VAR: "0.05",
             **({} if pace == 1 else {BUSY_VAR: str(BUSY_TIMEOUT * pace)}),
             **({} if processes == 1 else {"UMTALI_SHARD_COUNT": str(processes),

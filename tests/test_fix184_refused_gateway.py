@@ -1,0 +1,25 @@
+"""A start the gateway refuses once set up (Discord's 4014 for disallowed intents; here the
+loopback's 4011, a close code discord.py ends the start with the same way) played nothing: its
+closing line must not say that play was stopped cleanly (review168). Real bot.py, loopback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.loopback.harness import loopback_server
+from tests.test_startup import run_bot
+
+
+async def test_a_start_the_gateway_refuses_does_not_read_as_a_clean_stop(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with loopback_server(monkeypatch) as server:
+        server.gateway.max_guilds_per_shard = 0  # every IDENTIFY refused
+        status, err = await run_bot(server, tmp_path / "umtali.sqlite3", tmp_path)
+        assert server.gateway.refused, err
+    assert status != 0, err
+    assert "Ready to play" in err, err  # set up before the gateway refused it
+    closing = [line for line in err.splitlines() if " Closed" in line]
+    assert len(closing) == 1 and closing[0].endswith(
+        "Closed after an unfinished start: nothing was played; the database closed."), err
