@@ -13,6 +13,9 @@ from typing import Any
 
 import discord
 import pytest
+from simcord.backend import serializers
+from simcord.backend.models.channel import Overwrite
+from simcord.enums import OverwriteType
 
 from cogs.umtali import channel_return
 from cogs.umtali.live import LiveMatch
@@ -25,7 +28,7 @@ from tests.discord_helpers import (
     start_match,
     thread_of,
 )
-from tests.test_fix180_channel_return import _lost, _open, _shut, _turn
+from tests.test_fix180_channel_return import SHUT, _lost, _open, _shut, _turn
 
 #: Returns under way at once (``channel_return.AT_ONCE``), as review167 asked.
 AT_ONCE = 4
@@ -205,6 +208,38 @@ async def test_a_thread_unarchived_brings_its_match_back_at_once(
     assert live.channel_lost
     world.clock.advance(channel_return.SETTLE)
     world.env.backend.edit_channel(live.channel_id, {}, thread_metadata={"archived": False})
+    await world.env.settle()
+    await flush(world)
+    assert not live.channel_lost and not live.over
+
+
+async def test_a_role_given_to_the_bot_brings_its_match_back_at_once(
+        world: World, db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Discord sends the bot's own member's updates without the members intent (SimCord drops
+    them: delivered here to discord.py's parser as Discord would)."""
+    caplog.set_level(logging.INFO)
+    live = await start_match(world, turn_timer=0)
+    backend = world.env.backend
+    bot = world.bot.user
+    assert bot is not None
+    everyone = world.guild.id
+    backend.set_overwrite(world.channel.id, Overwrite(
+        target_id=everyone, type=OverwriteType.ROLE, deny=SHUT.pair()[1].value))
+    await world.env.settle()
+    await _turn(world, live)
+    assert live.channel_lost
+    role = backend.create_role(world.guild.id, "rummy bot")
+    backend.set_overwrite(world.channel.id, Overwrite(
+        target_id=role.id, type=OverwriteType.ROLE, allow=SHUT.pair()[1].value))
+    await world.env.settle()
+    await flush(world)
+    assert live.channel_lost  # (not settled yet; and the bot has not the role)
+    world.clock.advance(channel_return.SETTLE)
+    backend.add_member_role(world.guild.id, bot.id, role.id)  # (dropped by SimCord)
+    guild = backend.get_guild(world.guild.id)
+    payload = dict(serializers.member_payload(backend, guild, guild.members[bot.id]))
+    payload["guild_id"] = str(world.guild.id)
+    world.bot._connection.parsers["GUILD_MEMBER_UPDATE"](payload)
     await world.env.settle()
     await flush(world)
     assert not live.channel_lost and not live.over
