@@ -24,6 +24,7 @@ from cogs.umtali.command_scope import sync_commands
 from cogs.umtali.display import redraw_guild, watch_guild_looks, watch_member_looks
 from cogs.umtali.hand_panels import refresh_pane
 from cogs.umtali.in_time import answer, in_time
+from cogs.umtali.lost_at import lost_in
 from cogs.umtali.options import (
     SERVER_DEFAULT,
     TIME_CONTROLS,
@@ -101,6 +102,19 @@ class UmtaliAdminCog(commands.GroupCog, group_name="umtali-admin",
     @commands.Cog.listener()
     async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
         self._channels_changed(after.guild)
+
+    @commands.Cog.listener()
+    async def on_thread_join(self, thread: discord.Thread) -> None:
+        # A thread unarchived is heard of so (not as a thread's update): a lost match's alone.
+        if self._watching is not None and any(
+                live.channel_id == thread.id for live in lost_in(thread.guild.id)):
+            self._channels_changed(thread.guild)
+
+    @commands.Cog.listener()
+    async def on_member_update(self, before: discord.Member, after: discord.Member) -> None:
+        # The bot's own roles changed (a role given to it): heard of so alone.
+        if after.id == getattr(self.bot.user, "id", None):
+            self._channels_changed(after.guild)
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         # Reached from a DM only by a client with stale commands: said as such, rather than

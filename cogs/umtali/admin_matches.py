@@ -92,7 +92,10 @@ def lost_words(guild: discord.Guild, m: UnderWay, tr: Tr,
         return tr("in direct messages (its channel was deleted)") if m.match_id in gone \
             else tr("in direct messages")
     link = f"<#{m.channel_id}>"
-    lacking = missing(channel)
+    try:
+        lacking = missing(channel)
+    except discord.ClientException:
+        return tr("in direct messages")  # a thread whose parent channel is not cached
     if lacking == ["locked"]:
         return tr("in direct messages ({channel} is locked: unlock it and the match returns "
                   "there by itself)", channel=link)

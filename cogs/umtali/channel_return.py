@@ -5,19 +5,25 @@ DMs for good, and giving it back did nothing until a player ran ``/umtali table`
 Whether it may is read from discord.py's cache (no request): the channel there, not a locked
 thread, and the bot's View Channel, Send Messages (in a thread: Send Messages in Threads) and
 Embed Links in it. Looked at when the gateway says a server's channel, thread or role changed,
-and at the clock's check every ``CHECK_EVERY`` seconds (a role given to the bot is heard of by no
-event without the members intent; a restart while lost). A channel deleted stays lost. The
+a lost match's thread unarchived (which discord.py tells as a thread joined) or the bot's own
+roles changed (Discord sends the bot's own member's updates without the members intent), and at
+the clock's check every ``CHECK_EVERY`` seconds (a restart while lost; an event missed). A
+channel deleted stays lost. The
 table is posted there and the match moved to it as ``/umtali table`` moves it (``posted_here``,
 the same path: a version-checked save, the DM panels drawn again without the table), the table
 left behind there retired (it no longer says a clock runs), and the players told once, in the
 channel. Only by the process holding the match, and once in ``RETURN_AGAIN`` seconds a match (a
-permission flapping), and ``SETTLE`` seconds after it was found lost at the soonest: a channel
-that refuses the post again stays lost, nothing changed."""
+permission flapping; plus a random part, so that matches lost together, as at a restart, are
+not tried together ever after), ``AT_ONCE`` at most at a time, and ``SETTLE`` seconds after
+it was found lost at the soonest: a channel that refuses the post again stays lost, nothing
+changed."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
+import random
 import weakref
 from typing import TYPE_CHECKING
 
@@ -25,7 +31,7 @@ import discord
 
 from cogs.umtali.failures import PASSING
 from cogs.umtali.live import LiveMatch
-from cogs.umtali.lost_at import found_back, found_lost
+from cogs.umtali.lost_at import found_back, found_lost, lost_in
 from cogs.umtali.mentions import NO_MENTIONS, only, ping
 from cogs.umtali.outbox import Batch
 from cogs.umtali.panels import table_panel
@@ -46,6 +52,8 @@ RETURN_AGAIN = 600.0
 SETTLE = 120.0
 #: Seconds between two looks at every lost match by the clock's check.
 CHECK_EVERY = 300.0
+#: Returns (a channel fetched, a table drawn and posted) under way at once, by service.
+AT_ONCE = 4
 
 #: By match: when (``MatchService.ticks``) it last went back, or was tried.
 _tried: weakref.WeakKeyDictionary[LiveMatch, float] = weakref.WeakKeyDictionary()
@@ -53,6 +61,9 @@ _tried: weakref.WeakKeyDictionary[LiveMatch, float] = weakref.WeakKeyDictionary(
 _deleted: weakref.WeakSet[LiveMatch] = weakref.WeakSet()
 #: By service: when the clock's check last looked.
 _looked: weakref.WeakKeyDictionary[MatchService, float] = weakref.WeakKeyDictionary()
+#: By service: the returns under way (``AT_ONCE``).
+_gates: weakref.WeakKeyDictionary[MatchService, asyncio.Semaphore] = \
+    weakref.WeakKeyDictionary()
 
 BACK = N_("{mentions}: I can post in this channel again, so this match is back here. Play on "
           "with the table just above; your direct messages show your hand as before.")
@@ -88,9 +99,12 @@ def usable(client: discord.Client, live: LiveMatch) -> discord.abc.Messageable |
     """The match's lost channel, if the bot may post there again (an archived thread, not
     locked, is opened again by the post)."""
     channel = channel_of(client, live)
-    if channel is None or missing(channel) or not isinstance(channel, discord.abc.Messageable):
+    if channel is None or not isinstance(channel, discord.abc.Messageable):
         return None
-    return channel
+    try:
+        return None if missing(channel) else channel
+    except discord.ClientException:
+        return None  # a thread whose parent channel is not cached: not known to be usable
 
 
 def due(svc: MatchService, live: LiveMatch) -> bool:
@@ -100,6 +114,7 @@ def due(svc: MatchService, live: LiveMatch) -> bool:
         found_back(live)
         return False
     if live.over or live.lost_over or svc.matches.get(live.id) is not live:
+        found_back(live)  # (not looked at again by its server's events)
         return False
     now = svc.ticks()
     if now - found_lost(live, now) < SETTLE:
@@ -115,12 +130,14 @@ def look(svc: MatchService, guild_id: int | None = None) -> None:
     in ``RETURN_AGAIN`` a match; found deleted, it is not asked again."""
     if svc.clock_state.outage is not None or not svc.client.is_ready():
         return  # the cache is not to be trusted: looked at again once connected
-    for live in list(svc.matches.values()):
-        if (guild_id is not None and live.guild_id != guild_id) or live in _deleted or \
-                not due(svc, live):
+    # A server's event: its matches found lost alone (a match lost but not yet found so,
+    # read at a restart, is found by the clock's first check, which looks at them all).
+    matches = list(svc.matches.values()) if guild_id is None else lost_in(guild_id)
+    for live in matches:
+        if live in _deleted or not due(svc, live):
             continue
         if channel_of(svc.client, live) is None or usable(svc.client, live) is not None:
-            _tried[live] = svc.ticks()
+            _tried[live] = svc.ticks() + random.uniform(0.0, CHECK_EVERY)
             svc.beside.start(bring_back(svc, live), live.id, "return to its channel")
 
 
@@ -165,29 +182,46 @@ def check(svc: MatchService) -> None:
 
 async def bring_back(svc: MatchService, live: LiveMatch) -> None:
     """The match's table posted in its lost channel, and the match moved there."""
-    if not due_still(svc, live):
-        return
-    channel = await _reachable(svc, live)
-    if channel is None:
-        return
-    row = await svc.store.match(live.id)
-    if row is None or row.status != "active" or not row.channel_lost:
-        return  # brought back (or ended) meanwhile, by a player or another process
-    tr = svc.public_tr(live)
-    with svc.tables_under_way.posting(live.id):
-        try:
-            table = await svc.table_message(live).drawn()
-            message = await channel.send(**table.send(), view=table_panel(live.id, tr),
-                                         allowed_mentions=NO_MENTIONS)
-        except (discord.HTTPException, *PASSING) as e:
-            log.info("match %d: its channel %d still refuses the bot (%s); it stays in "
-                     "direct messages", live.id, live.channel_id, e)
+    gate = _gates.setdefault(svc, asyncio.Semaphore(AT_ONCE))
+    async with gate:
+        if not due_still(svc, live):
             return
-        if not await posted_here(svc, live, message):
+        channel = await _reachable(svc, live)
+        if channel is None:
+            return
+        row = await svc.store.match(live.id)
+        if row is None or row.status != "active" or not row.channel_lost:
+            return  # brought back (or ended) meanwhile, by a player or another process
+        if svc.tables_under_way.busy(live.id):
+            return  # a player's ``/umtali table`` under way: it brings the match back
+        tr = svc.public_tr(live)
+        try:
+            with svc.tables_under_way.posting(live.id):
+                message = await _sent(svc, live, channel, tr)
+                if not await posted_here(svc, live, message):
+                    return
+        except _Refused:
             return
     log.info("match %d: the bot may post in channel %d again: the match is back there",
              live.id, live.channel_id)
     await tell_back(svc, live, channel, tr)
+
+
+class _Refused(Exception):
+    """The table's post refused (logged): the post under way failed, not made."""
+
+
+async def _sent(svc: MatchService, live: LiveMatch, channel: discord.abc.Messageable,
+                tr: Tr) -> discord.Message:
+    """The match's table posted in ``channel``; ``_Refused`` if it could not be."""
+    try:
+        table = await svc.table_message(live).drawn()
+        return await channel.send(**table.send(), view=table_panel(live.id, tr),
+                                  allowed_mentions=NO_MENTIONS)
+    except (discord.HTTPException, *PASSING) as e:
+        log.info("match %d: its channel %d still refuses the bot (%s); it stays in "
+                 "direct messages", live.id, live.channel_id, e)
+        raise _Refused from e
 
 
 def due_still(svc: MatchService, live: LiveMatch) -> bool:
