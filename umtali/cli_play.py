@@ -258,16 +258,21 @@ def _resigns(winner: str, stdin: TextIO, screen: Screen, tr: Tr) -> bool:
 def _confirmed(question: str, stdin: TextIO, screen: Screen, tr: Tr) -> bool:
     """Whether the player answers ``question`` yes (else play goes on; the end of input ends
     the game, as anywhere)."""
+    if _answer(question, stdin, screen).strip().lower() in YES_WORDS:
+        return True
+    screen.write(tr("Play goes on.") + "\n")
+    return False
+
+
+def _answer(question: str, stdin: TextIO, screen: Screen) -> str:
+    """The line typed after ``question`` (the end of input ends the game, as anywhere)."""
     screen.write(question + " ")
     screen.stdout.flush()
     typed = typed_line(stdin)
     screen.typed(stdin)
     if typed is None:
         raise EOFError
-    if typed[0].strip().lower() in YES_WORDS:
-        return True
-    screen.write(tr("Play goes on.") + "\n")
-    return False
+    return typed[0]
 
 
 def _names(chosen: str | None, hotseat: bool, tr: Tr) -> tuple[str, str]:
@@ -296,17 +301,12 @@ def _asked_names(names: tuple[str, str], hotseat: bool, stdin: TextIO, screen: S
         question = (tr("Name of the player in seat {seat} (Enter for '{name}'):", seat=seat + 1,
                        name=names[seat]) if hotseat
                     else tr("Your name (Enter for '{name}'):", name=names[seat]))
-        screen.write(question + " ")
-        screen.stdout.flush()
-        typed = typed_line(stdin)
-        screen.typed(stdin)
-        if typed is None:
-            raise EOFError
-        if typed[0].strip().lower() in QUIT_WORDS:
+        typed = _answer(question, stdin, screen)
+        if typed.strip().lower() in QUIT_WORDS:
             if _stops(stdin, screen, tr):
                 return None
             continue  # asked again
-        asked[seat] = plain_name(typed[0]) or names[seat]
+        asked[seat] = plain_name(typed) or names[seat]
         seat += 1
     if hotseat and asked[1].casefold() == asked[0].casefold():
         asked[1] = names[1] if names[1].casefold() != asked[0].casefold() else names[0]
