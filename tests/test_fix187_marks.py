@@ -6,13 +6,39 @@ carries its level in its own, and "(10♣: Computer (easy))" nested them. Englis
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
+from cogs.umtali.challenge_text import challenge_embed
 from cogs.umtali.render import table_embed
 from tests.test_fix156_text_table import NB, _table
+from tests.test_fix156_words import CHALLENGE
 from umtali.i18n import tr_for
 from umtali.text import render_view
 from umtali.view import SPECTATOR
+
+FORFEIT = {"en": "; run out of time and you lose the session.",
+           "ru": "; не успеете — матч проигран."}
+CLAIM = {"en": "; run out of time and your opponent may claim the session.",
+         "ru": "; не успеете — соперник может забрать победу в матче."}
+
+
+def _said(lang: str, preset: str, seconds: int) -> str:
+    ch = dataclasses.replace(CHALLENGE, time_control=preset, turn_timer=seconds)
+    return challenge_embed(ch, tr_for(lang)).description or ""
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_challenge_says_what_running_out_does(lang: str) -> None:
+    for preset, seconds in (("blitz", 30), ("normal", 300), ("", 120)):
+        said = _said(lang, preset, seconds)
+        assert FORFEIT[lang] in said and CLAIM[lang] not in said, said
+    said = _said(lang, "correspondence", 86400)
+    assert CLAIM[lang] in said and FORFEIT[lang] not in said, said
+    for preset, seconds in (("off", 0), ("", 0)):
+        said = _said(lang, preset, seconds)
+        assert FORFEIT[lang] not in said and CLAIM[lang] not in said, said
 
 
 @pytest.mark.parametrize(("lang", "computer", "mark"), [
