@@ -103,7 +103,7 @@ async def test_a_server_set_to_russian_posts_its_challenges_and_tables_in_russia
     posted = await world.alice.slash(world.channel, "umtali challenge", opponent=world.bob)
     assert posted.response is not None
     assert posted.response.embeds[0].title == "Вызов в Умтали"
-    assert "Правила: английские · контроль времени: 5 минут." in \
+    assert "Правила: английские · контроль времени: 5 минут; не успеете — матч проигран." in \
         posted.response.embeds[0].description
     assert _labels(posted.response) == ["Принять", "Отклонить"]
     accept = next(c for c in custom_ids(posted.response) if c.endswith(":accept"))

@@ -64,8 +64,9 @@ def _fields(session: Session, lang: str) -> list[str]:
 
 
 @pytest.mark.parametrize(("lang", "ben", "ada"), [
-    ("en", f"(9♠{NB}10♠:{NB}ben)", f"(J♥:{NB}ada)"),
-    ("ru", f"(9♠{NB}10♠{NB}—{NB}ben)", f"(J♥{NB}—{NB}ada)"),
+    # In no brackets (fix187): a computer's name carries its level in its own.
+    ("en", f"9♠{NB}10♠{NB}laid{NB}by{NB}ben", f"J♥{NB}laid{NB}by{NB}ada"),
+    ("ru", f"9♠{NB}10♠{NB}—{NB}от{NB}игрока{NB}ben", f"J♥{NB}—{NB}от{NB}игрока{NB}ada"),
 ])
 def test_each_meld_reads_whole_on_its_starters_line(lang: str, ben: str, ada: str) -> None:
     fields = _fields(_table(), lang)
@@ -81,7 +82,7 @@ def test_the_terminals_table_reads_the_same(lang: str) -> None:
     tr = tr_for(lang)
     text = render_view(_table().view(1), NAMES, tr)
     spades = NB.join(["7♠", "8♠", "9♠", "10♠", "J♠"])
-    assert f"[{spades}] (9♠{NB}10♠" in text, text
+    assert f"[{spades}] 9♠{NB}10♠{NB}" in text, text
     assert "+10♠" not in text and "+J♥" not in text, text
 
 
@@ -155,10 +156,9 @@ def test_the_most_notes_with_the_longest_names_fit_a_field(lang: str) -> None:
     session = session_from_json(data)
     names = ("*" * MAX_NAME, "_" * MAX_NAME)
     field = table_embed(session.view(SPECTATOR), names, 1, tr=tr).fields[0].value or ""
-    other = tr("the other player").replace(" ", NB)
-    assert len(field) <= 1024 and field.count(other) == 13, field
-    assert field.endswith(f"[K♠{NB}K♥{NB}K♦{NB}K♣] " + tr("({cards}: {name})", cards="K♣",
-                                                       name=other).replace(" ", NB)), field
+    other = tr("{cards} laid by the other player", cards="K♣").replace(" ", NB)
+    assert len(field) <= 1024 and field.count(other[3:]) == 13, field
+    assert field.endswith(f"[K♠{NB}K♥{NB}K♦{NB}K♣] {other}"), field
     # With short names, the names.
     short = table_embed(session.view(SPECTATOR), NAMES, 1, tr=tr).fields[0].value or ""
     assert short.count("ben") == 13, short

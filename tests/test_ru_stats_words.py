@@ -46,7 +46,8 @@ async def test_a_time_control_reads_as_part_of_the_sentence(world: World) -> Non
     world.clock.advance(60)
     said = _description(await world.alice.slash(world.channel, "umtali challenge",
                                                 opponent=world.bob, time_control="normal"))
-    assert "· clock: normal (5 minutes a turn + 5 minutes reserve).\n" in said, said
+    assert ("· clock: normal (5 minutes a turn + 5 minutes reserve); run out of time and you "
+            "lose the session.\n") in said, said
     svc = world.bot.matches
     assert svc is not None
     await svc.store.save_guild_settings(GuildSettings(guild_id=world.guild.id, language="ru"))
@@ -54,4 +55,5 @@ async def test_a_time_control_reads_as_part_of_the_sentence(world: World) -> Non
     world.clock.advance(60)
     said = _description(await world.alice.slash(world.channel, "umtali challenge",
                                                 opponent=world.carol, time_control="blitz"))
-    assert "· контроль времени: блиц (30 секунд на ход + 2 минуты запаса).\n" in said, said
+    assert ("· контроль времени: блиц (30 секунд на ход + 2 минуты запаса); не успеете — "
+            "матч проигран.\n") in said, said

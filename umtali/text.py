@@ -227,18 +227,20 @@ def table_melds(view: PlayerView) -> tuple[tuple[TableMeld, ...], tuple[TableMel
 def melds_text(view: PlayerView, seat: int, names: Sequence[str], tr: Tr = EN,
                limit: int | None = None) -> str:
     """The melds ``seat`` started, as they stand: each in brackets, in sequence order (a
-    marriage marked ×2), then the cards the other player laid on it, with their name
-    (``[7♠ 8♠ 9♠ 10♠ J♠] (9♠ 10♠: ben)``), as the picture draws them. A meld's cards, and its
+    marriage marked ×2), then the cards the other player laid on it, with their name, in no
+    brackets (``[7♠ 8♠ 9♠ 10♠ J♠] 9♠ 10♠ laid by ben``: a computer's name carries its level in
+    brackets, fix187), as the picture draws them. A meld's cards, and its
     note, are joined by no-break spaces; melds by spaces. Empty if none. Past ``limit``
     characters (a field's 1,024: thirteen notes naming a long escaped name), the notes say
     "the other player" instead of the name."""
     text = _melds_text(view, seat, names[1 - seat], tr)
     if limit is not None and len(text) > limit:
-        text = _melds_text(view, seat, tr("the other player"), tr)
+        text = _melds_text(view, seat, None, tr)
     return text
 
 
-def _melds_text(view: PlayerView, seat: int, other: str, tr: Tr) -> str:
+def _melds_text(view: PlayerView, seat: int, other: str | None, tr: Tr) -> str:
+    """``melds_text``'s, naming ``other`` on their cards, or None: "the other player"."""
     parts = []
     for meld in table_melds(view)[seat]:
         part = f"[{GLUE.join(str(c) for c in meld.cards)}]"
@@ -246,7 +248,10 @@ def _melds_text(view: PlayerView, seat: int, other: str, tr: Tr) -> str:
             part += DOUBLE
         theirs = [c for c, s in zip(meld.cards, meld.laid_by, strict=True) if s != seat]
         if theirs:
-            note = tr("({cards}: {name})", cards=GLUE.join(str(c) for c in theirs), name=other)
+            cards = GLUE.join(str(c) for c in theirs)
+            # Its own sentence when unnamed: in Russian the noun is declined ("от соперника").
+            note = (tr("{cards} laid by the other player", cards=cards) if other is None
+                    else tr("{cards} laid by {name}", cards=cards, name=other))
             part += " " + note.replace(" ", GLUE)
         parts.append(part)
     return " ".join(parts)

@@ -16,6 +16,7 @@ from cogs.umtali.options import clock_words, rules_words
 from cogs.umtali.panels import challenge_panel
 from cogs.umtali.render import COLOUR
 from cogs.umtali.rules_text import command
+from cogs.umtali.time_control import time_control
 from data.models import Challenge
 from data.store import Refused
 from umtali.i18n import Tr
@@ -74,7 +75,7 @@ def challenge_embed(ch: Challenge, tr: Tr, status: str = "") -> discord.Embed:
               "games of four hands).\nRules: {rules} · clock: {timer}.",
               challenger=ch.challenger_id, opponent=ch.opponent_id,
               rules=rules_words(tr, ch.variant, ch.optional_melding),
-              timer=clock_words(tr, ch.time_control, ch.turn_timer))
+              timer=clock_and_time_out(tr, ch))
     if ch.rematch_of is not None:
         text += "\n" + tr("A rematch of session #{match}: the seats are turned round.",
                           match=ch.rematch_of)
@@ -95,6 +96,20 @@ def challenge_embed(ch: Challenge, tr: Tr, status: str = "") -> discord.Embed:
         text += "\n" + tr("New to Umtali? `{rules}` explains the game, privately.",
                            rules=command(tr, ("umtali", "rules")))
     return discord.Embed(title=tr("Umtali challenge"), description=text, colour=COLOUR)
+
+
+def clock_and_time_out(tr: Tr, ch: Challenge) -> str:
+    """The challenge's clock and what running out does between two members (fix187), as the
+    practice offer says its own: blitz, normal and a bare turn timer forfeit; by
+    correspondence the waiting player is asked (``LiveMatch.asks_when_late``)."""
+    words = clock_words(tr, ch.time_control, ch.turn_timer)
+    control = time_control(ch.time_control, ch.turn_timer)
+    if not control.timed:
+        return words
+    if control.on_timeout == "ask":
+        return tr("{clock}; run out of time and your opponent may claim the session",
+                  clock=words)
+    return tr("{clock}; run out of time and you lose the session", clock=words)
 
 
 def challenge_buttons(ch: Challenge, tr: Tr) -> discord.ui.View:
