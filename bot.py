@@ -154,6 +154,8 @@ class UmtaliBot(commands.Bot):
         #: every move is saved (a gateway refusing it, 4014 disallowed intents, ends a start
         #: with nothing played).
         self.connected = False
+        #: The matches setup_hook restored, said once the gateway accepts the bot.
+        self._restored = 0
         #: Set once the close is done (``run_until_closed`` ends the start then).
         self.closed = asyncio.Event()
         self._frozen = False
@@ -187,7 +189,9 @@ class UmtaliBot(commands.Bot):
         if self.timers:
             self._timers = asyncio.create_task(run_timers(self))
             self._seasons = asyncio.create_task(run_seasons(self))
-        log.info("Ready to play: %d active match(es) restored.", restored)
+        # Said at the gateway's READY (``dispatch``), not here: a gateway refusing the bot
+        # (4014 disallowed intents) would else follow "Ready to play" with its error.
+        self._restored = restored
         self.serving = True
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
@@ -211,8 +215,12 @@ class UmtaliBot(commands.Bot):
         # Once stopping, only interactions go on (to be answered that the bot restarts); the
         # rest is for the next start, whose READY finds what changed meanwhile. Once closed,
         # nothing: discord.py's close unsets the loop that a READY still pending would use.
-        if event_name == "connect":  # (discord.py's, on READY: before on_ready's guild wait)
+        if event_name == "connect" and not self.connected:
+            # (discord.py's, on READY: before on_ready's guild wait); said once, not at each
+            # reconnect or shard
             self.connected = True
+            if self.serving and not self.in_flight.stopping and not self.is_closed():
+                log.info("Ready to play: %d active match(es) restored.", self._restored)
         if self.is_closed() or (self.in_flight.stopping and event_name != "interaction"):
             return
         super().dispatch(event_name, *args, **kwargs)

@@ -231,8 +231,8 @@ def _hand_end_shapes() -> tuple[re.Pattern[str], re.Pattern[str]]:
     heads, accounts = [], []
     for tr in map(tr_for, languages()):
         some, number = ".+?", r"-?\d+"
-        heads.append(_shape(tr("Hand {hand} over: {how}. Hand: {first} {a} – {b} {second}. "
-                               "Game: {first} {game_a} – {game_b} {second}."),
+        heads.append(_shape(tr("Hand {hand} over: {how}. Hand: {first}: {a} – {second}: {b}. "
+                               "Game: {first}: {game_a} – {second}: {game_b}."),
                             hand=number, how=some, first=some, second=some, a=number,
                             b=number, game_a=number, game_b=number))
         held = "|".join([re.escape(tr("holds nothing")),

@@ -46,7 +46,8 @@ def test_a_sessions_score_is_written_as_its_games_are_in_russian() -> None:
     # winning), the games each beside its player's name: a hyphen between two numbers reads as
     # a range in Russian, where a score takes a colon.
     game = describe(GameEnded(game=3, scores=(90, 107), winner=1, games_won=(1, 2)), NAMES, RU)
-    assert game == "Партию 3 выигрывает Alice, 107:90. Партии: Маша 1:2 Alice.", game
+    # (fix186: each figure after its name, "Маша — 1, Alice — 2", as the table says them)
+    assert game == "Партию 3 выигрывает Alice, 107:90. Партии: Маша — 1, Alice — 2.", game
     won = describe(SessionEnded(winner=1, games_won=(1, 2)), NAMES, RU)
     assert won == "Alice выигрывает матч 2:1.", won
     resigned = describe(SessionEnded(winner=1, games_won=(0, 1), how="resigned"), NAMES, RU)

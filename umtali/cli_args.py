@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from umtali.cli_play import LEVELS
+from umtali.cli_play import LEVELS, QUIT_WORDS
 from umtali.i18n import ENGLISH, N_, Tr, language_of, languages, tr_for
 from umtali.seeds import seed_value
 
@@ -113,6 +113,18 @@ def _add_lang_option(p: argparse.ArgumentParser, tr: Tr, default: Any = None,
                                    "else en)"))
 
 
+def name_of(tr: Tr) -> Callable[[str], str]:
+    """The --name read: never a quit word (fix179's rule, as at the name's question): "quit"
+    at the table would read as a player named so, and at a prompt its owner's name stops."""
+    def name(text: str) -> str:
+        if text.strip().casefold() in QUIT_WORDS:
+            raise argparse.ArgumentTypeError(tr(
+                "{name} is a word that stops the game, not a name: choose another",
+                name=repr(text.strip())))
+        return text
+    return name
+
+
 #: The longest seed read: the bot's own (a seed and a typed cut, "SEED/CUT") are under a
 #: hundred characters; a longer one is refused without being said back.
 SEED_LIMIT = 256
@@ -179,7 +191,7 @@ def parsed(argv: list[str] | None, tr: Tr) -> argparse.Namespace:
     play.add_argument("--level", choices=sorted(LEVELS), default="normal",
                       help=tr("the computer's level: easy, normal (default) or hard; random "
                               "plays random legal moves"))
-    play.add_argument("--name", default=None,
+    play.add_argument("--name", type=name_of(tr), default=None,
                       help=tr("your name at the table (default: Player; with --hotseat, the "
                               "first player's, default Player 1)"))
     play.add_argument("--handover", action=argparse.BooleanOptionalAction, default=None,

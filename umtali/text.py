@@ -101,9 +101,10 @@ def describe(event: Event, names: Sequence[str], tr: Tr = EN, glue: str = " ") -
     if isinstance(event, GameEnded):
         # The winner's score first, as the session's line says it ("B, 105-95", not the
         # seats' order "95-105", which read as the other winning); the games in the seats'
-        # order, each name beside its own figure, as the table shows them.
+        # order, each figure after its name and a colon, as the table shows them ("Player 1
+        # 0 – 0 Player 2" ran a name's digit into its score).
         w = event.winner
-        return tr("Game {game} to {name}, {a}-{b}. Games: {first} {won_a} – {won_b} {second}.",
+        return tr("Game {game} to {name}, {a}-{b}. Games: {first}: {won_a} – {second}: {won_b}.",
                   game=event.game, name=names[w], a=event.scores[w], b=event.scores[1 - w],
                   first=names[0], won_a=event.games_won[0], second=names[1],
                   won_b=event.games_won[1])
@@ -158,10 +159,10 @@ def _hand_ended(e: HandEnded, names: Sequence[str], tr: Tr) -> str:
                          "left in hands score for nobody")
     a, b = e.scores
     ga, gb = e.game_scores
-    # Each name beside its own figure ("ada 24 – 0 ben"): "Player 1 21, Player 2 38" ran a
-    # default name into its score.
-    head = tr("Hand {hand} over: {how}. Hand: {first} {a} – {b} {second}. "
-              "Game: {first} {game_a} – {game_b} {second}.", hand=e.hand, how=how,
+    # Each figure after its name and a colon, as the table says them: "Player 1 21 – 38
+    # Player 2" ran a default name's digit into its score.
+    head = tr("Hand {hand} over: {how}. Hand: {first}: {a} – {second}: {b}. "
+              "Game: {first}: {game_a} – {second}: {game_b}.", hand=e.hand, how=how,
               first=names[0], a=a, second=names[1], b=b, game_a=ga, game_b=gb)
     return "\n".join([head, *(_hand_account(e, seat, names[seat], tr) for seat in (0, 1))])
 
