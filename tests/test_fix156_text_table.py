@@ -66,7 +66,7 @@ def _fields(session: Session, lang: str) -> list[str]:
 @pytest.mark.parametrize(("lang", "ben", "ada"), [
     # In no brackets (fix187): a computer's name carries its level in its own.
     ("en", f"9♠{NB}10♠{NB}laid{NB}by{NB}ben", f"J♥{NB}laid{NB}by{NB}ada"),
-    ("ru", f"9♠{NB}10♠{NB}—{NB}от{NB}игрока{NB}ben", f"J♥{NB}—{NB}от{NB}игрока{NB}ada"),
+    ("ru", f"9♠{NB}10♠{NB}—{NB}выложено:{NB}ben", f"J♥{NB}—{NB}выложено:{NB}ada"),
 ])
 def test_each_meld_reads_whole_on_its_starters_line(lang: str, ben: str, ada: str) -> None:
     fields = _fields(_table(), lang)

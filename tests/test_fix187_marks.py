@@ -43,7 +43,7 @@ def test_the_challenge_says_what_running_out_does(lang: str) -> None:
 
 @pytest.mark.parametrize(("lang", "computer", "mark"), [
     ("en", "Computer (easy)", "9♠ 10♠ laid by Computer (easy)"),
-    ("ru", "Компьютер (лёгкий)", "9♠ 10♠ — от игрока Компьютер (лёгкий)"),
+    ("ru", "Компьютер (лёгкий)", "9♠ 10♠ — выложено: Компьютер (лёгкий)"),
 ])
 def test_a_computers_mark_on_a_meld_nests_no_brackets(lang: str, computer: str,
                                                       mark: str) -> None:
