@@ -71,15 +71,7 @@ async def test_a_close_failing_later_in_the_tick_leaves_no_expired_buttons(
         let_go()
     await flush(world)
     assert [_status(db_path, i) for i in ids] == ["expired", "open"]
-    for _ in range(5):
-        world.clock.advance(10)
-        await expire_challenges(world.bot)
-        await flush(world)
-    for posted, challenge_id in zip((first, second), ids, strict=True):
-        shown = _shown(world.channel, posted.response.id)
-        assert _status(db_path, challenge_id) == "expired"
-        assert custom_ids(shown) == [], "an expired challenge's buttons stayed for good"
-        assert EXPIRED in str(shown.embeds[0].description)
+    await _all_said_expired(world, db_path, (first, second), ids)
 
 
 async def test_an_expiry_elsewhere_is_said_though_a_close_after_it_fails(
@@ -104,12 +96,18 @@ async def test_an_expiry_elsewhere_is_said_though_a_close_after_it_fails(
     finally:
         let_go()
     await flush(world)
+    await _all_said_expired(world, db_path, (elsewhere, due), ids)
+
+
+async def _all_said_expired(world: World, db_path: Path, posted: tuple[Any, ...],
+                            ids: list[int]) -> None:
+    """After five more ticks, each challenge is expired and its message says so, no buttons."""
     for _ in range(5):
         world.clock.advance(10)
         await expire_challenges(world.bot)
         await flush(world)
-    for posted, challenge_id in zip((elsewhere, due), ids, strict=True):
-        shown = _shown(world.channel, posted.response.id)
+    for post, challenge_id in zip(posted, ids, strict=True):
+        shown = _shown(world.channel, post.response.id)
         assert _status(db_path, challenge_id) == "expired"
         assert custom_ids(shown) == [], "an expired challenge's buttons stayed for good"
         assert EXPIRED in str(shown.embeds[0].description)
