@@ -58,6 +58,20 @@ async def _lost(world: World, live: LiveMatch, caplog: pytest.LogCaptureFixture)
     return table
 
 
+async def _lost_in_an_archived_thread(world: World,
+                                      caplog: pytest.LogCaptureFixture) -> LiveMatch:
+    """A match lost to DMs whose thread was then archived: discord.py forgets it."""
+    caplog.set_level(logging.INFO)
+    live = await start_match(world, turn_timer=0)
+    await _lost(world, live, caplog)
+    cached = world.bot.get_channel(live.channel_id)
+    assert isinstance(cached, discord.Thread)
+    await cached.edit(archived=True)
+    await world.env.settle()
+    assert world.bot.get_channel(live.channel_id) is None
+    return live
+
+
 async def test_given_back_the_permission_the_match_returns_by_itself(
         world: World, db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO)
@@ -176,14 +190,7 @@ async def test_a_deleted_channel_stays_lost(world: World, db_path: Path,
 async def test_an_archived_thread_is_found_and_the_match_returns(
         world: World, db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """discord.py forgets an archived thread: the return asks Discord for it."""
-    caplog.set_level(logging.INFO)
-    live = await start_match(world, turn_timer=0)
-    await _lost(world, live, caplog)
-    cached = world.bot.get_channel(live.channel_id)
-    assert isinstance(cached, discord.Thread)
-    await cached.edit(archived=True)
-    await world.env.settle()
-    assert world.bot.get_channel(live.channel_id) is None
+    live = await _lost_in_an_archived_thread(world, caplog)
     _open(world)
     await world.env.settle()
     world.clock.advance(channel_return.RETURN_AGAIN + channel_return.CHECK_EVERY)

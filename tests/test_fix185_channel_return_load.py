@@ -28,7 +28,14 @@ from tests.discord_helpers import (
     start_match,
     thread_of,
 )
-from tests.test_fix180_channel_return import SHUT, _lost, _open, _shut, _turn
+from tests.test_fix180_channel_return import (
+    SHUT,
+    _lost,
+    _lost_in_an_archived_thread,
+    _open,
+    _shut,
+    _turn,
+)
 
 #: Returns under way at once (``channel_return.AT_ONCE``), as review167 asked.
 AT_ONCE = 4
@@ -194,14 +201,7 @@ async def test_a_return_waits_for_a_table_posted_by_a_player(
 async def test_a_thread_unarchived_brings_its_match_back_at_once(
         world: World, db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """discord.py tells of a thread unarchived, which it had forgotten, as a thread joined."""
-    caplog.set_level(logging.INFO)
-    live = await start_match(world, turn_timer=0)
-    await _lost(world, live, caplog)
-    cached = world.bot.get_channel(live.channel_id)
-    assert isinstance(cached, discord.Thread)
-    await cached.edit(archived=True)
-    await world.env.settle()
-    assert world.bot.get_channel(live.channel_id) is None
+    live = await _lost_in_an_archived_thread(world, caplog)
     _open(world)  # (before it settled: not tried then)
     await world.env.settle()
     await flush(world)
